@@ -1,0 +1,278 @@
+"""Benchmark problems, written the way a user writes them.
+
+Each problem has three parts:
+
+* the function, plain Python/NumPy, exactly what a user hands to ``srcdiff.grad``;
+* a hand-written NumPy gradient, what a careful person would write instead
+  (verified against central differences in ``test_benchmarks.py``);
+* an argument factory with a fixed seed, taking the problem's sizes as keywords.
+
+``PROBLEMS`` lists them with the benchmark sizes and a small size for the tests.
+This module must stay importable with NumPy alone: the peers' versions live in
+``peers.py``.
+"""
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# --------------------------------------------------------------------------
+# Scalar polynomial with math functions (two floats)
+# --------------------------------------------------------------------------
+
+def poly(x, y):
+    return x * x * y + 3.0 * math.sin(x) * y - math.exp(x * y) + 2.0 * y ** 3
+
+
+def poly_grad(x, y):
+    e = math.exp(x * y)
+    x_bar = 2.0 * x * y + 3.0 * math.cos(x) * y - y * e
+    y_bar = x * x + 3.0 * math.sin(x) - x * e + 6.0 * y * y
+    return x_bar, y_bar
+
+
+def poly_args(seed=0):
+    rng = np.random.default_rng(seed)
+    x, y = rng.uniform(-1.0, 1.0, size=2)
+    return float(x), float(y)
+
+
+# --------------------------------------------------------------------------
+# Scalar loop: n steps of a Python for loop on floats
+# --------------------------------------------------------------------------
+
+def scalar_loop(x, a, n):
+    s = x
+    total = 0.0
+    for i in range(n):
+        s = 0.9 * s + a * math.sin(s)
+        total = total + s * s
+    return total
+
+
+def scalar_loop_grad(x, a, n):
+    s = x
+    states = []
+    for i in range(n):
+        states.append(s)
+        s = 0.9 * s + a * math.sin(s)
+    s_bar = 0.0
+    a_bar = 0.0
+    for s_prev in reversed(states):           # s is the state after s_prev
+        s_bar += 2.0 * s                      # total = total + s * s
+        a_bar += s_bar * math.sin(s_prev)     # s = 0.9 * s + a * math.sin(s)
+        s_bar *= 0.9 + a * math.cos(s_prev)
+        s = s_prev
+    return s_bar, a_bar
+
+
+def scalar_loop_args(n=100, seed=1):
+    rng = np.random.default_rng(seed)
+    x, a = rng.uniform(0.2, 0.8, size=2)
+    return float(x), float(a), n
+
+
+# --------------------------------------------------------------------------
+# Rosenbrock, vectorised
+# --------------------------------------------------------------------------
+
+def rosenbrock(x):
+    return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+
+
+def rosenbrock_grad(x):
+    head = x[:-1]
+    d = x[1:] - head * head
+    g = np.empty_like(x)
+    g[:-1] = -400.0 * d * head - 2.0 * (1.0 - head)
+    g[-1] = 0.0
+    g[1:] += 200.0 * d
+    return g
+
+
+def rosenbrock_args(n=1000, seed=2):
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-1.5, 1.5, size=n),)
+
+
+# --------------------------------------------------------------------------
+# Linear regression, mean squared error
+# --------------------------------------------------------------------------
+
+def mse(w, b, X, y):
+    return ((X @ w + b - y) ** 2).mean()
+
+
+def mse_grad(w, b, X, y):
+    r = X @ w + b - y
+    r_bar = (2.0 / r.size) * r
+    return X.T @ r_bar, r_bar.sum()
+
+
+def regression_args(n=128, d=1, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    w = rng.standard_normal(d)
+    y = X @ rng.standard_normal(d) + 0.1 * rng.standard_normal(n)
+    return w, 0.1, X, y
+
+
+# --------------------------------------------------------------------------
+# Logistic regression (labels in {0, 1}), stable log(1 + exp(z))
+# --------------------------------------------------------------------------
+
+def logistic(w, b, X, y):
+    z = X @ w + b
+    return np.mean(np.logaddexp(0.0, z) - y * z)
+
+
+def logistic_grad(w, b, X, y):
+    z = X @ w + b
+    p = 0.5 * (1.0 + np.tanh(0.5 * z))       # sigmoid(z), stable
+    z_bar = (p - y) / z.size
+    return X.T @ z_bar, z_bar.sum()
+
+
+def logistic_args(n=10_000, d=100, seed=4):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    w = 0.1 * rng.standard_normal(d)
+    y = (X @ rng.standard_normal(d) + rng.standard_normal(n) > 0).astype(np.float64)
+    return w, 0.1, X, y
+
+
+# --------------------------------------------------------------------------
+# tanh MLP with softmax cross-entropy (one-hot labels)
+# --------------------------------------------------------------------------
+
+def mlp(W1, b1, W2, b2, X, Y):
+    h = np.tanh(X @ W1 + b1)
+    z = h @ W2 + b2
+    z = z - np.max(z, axis=1, keepdims=True)
+    logp = z - np.log(np.sum(np.exp(z), axis=1, keepdims=True))
+    return -np.sum(Y * logp) / X.shape[0]
+
+
+def mlp_grad(W1, b1, W2, b2, X, Y):
+    h = np.tanh(X @ W1 + b1)
+    z = h @ W2 + b2
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=1, keepdims=True)
+    z_bar = (p * Y.sum(axis=1, keepdims=True) - Y) / X.shape[0]
+    a_bar = (z_bar @ W2.T) * (1.0 - h * h)
+    return X.T @ a_bar, a_bar.sum(axis=0), h.T @ z_bar, z_bar.sum(axis=0)
+
+
+def mlp_args(batch=256, n_in=784, n_hidden=256, n_out=10, seed=5):
+    rng = np.random.default_rng(seed)
+    W1 = rng.standard_normal((n_in, n_hidden)) / math.sqrt(n_in)
+    b1 = 0.1 * rng.standard_normal(n_hidden)
+    W2 = rng.standard_normal((n_hidden, n_out)) / math.sqrt(n_hidden)
+    b2 = 0.1 * rng.standard_normal(n_out)
+    X = rng.standard_normal((batch, n_in))
+    Y = np.eye(n_out)[rng.integers(0, n_out, size=batch)]
+    return W1, b1, W2, b2, X, Y
+
+
+# --------------------------------------------------------------------------
+# tanh RNN unrolled by a Python for loop, loss on the last state
+# --------------------------------------------------------------------------
+
+def rnn(Wx, Wh, b, xs, h0, target):
+    h = h0
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ Wx + h @ Wh + b)
+    return np.mean((h - target) ** 2)
+
+
+def rnn_grad(Wx, Wh, b, xs, h0, target):
+    hs = [h0]
+    for t in range(xs.shape[0]):
+        hs.append(np.tanh(xs[t] @ Wx + hs[-1] @ Wh + b))
+    h_bar = 2.0 * (hs[-1] - target) / target.size
+    Wx_bar = np.zeros_like(Wx)
+    Wh_bar = np.zeros_like(Wh)
+    b_bar = np.zeros_like(b)
+    for t in range(xs.shape[0] - 1, -1, -1):
+        h = hs[t + 1]
+        a_bar = h_bar * (1.0 - h * h)
+        Wx_bar += xs[t].T @ a_bar
+        Wh_bar += hs[t].T @ a_bar
+        b_bar += a_bar.sum(axis=0)
+        h_bar = a_bar @ Wh.T
+    return Wx_bar, Wh_bar, b_bar
+
+
+def rnn_args(steps=50, batch=32, n_in=32, n_hidden=128, seed=6):
+    rng = np.random.default_rng(seed)
+    Wx = rng.standard_normal((n_in, n_hidden)) / math.sqrt(n_in)
+    Wh = 0.9 * rng.standard_normal((n_hidden, n_hidden)) / math.sqrt(n_hidden)
+    b = 0.1 * rng.standard_normal(n_hidden)
+    xs = rng.standard_normal((steps, batch, n_in))
+    h0 = np.zeros((batch, n_hidden))
+    target = 0.5 * rng.standard_normal((batch, n_hidden))
+    return Wx, Wh, b, xs, h0, target
+
+
+# --------------------------------------------------------------------------
+# The table of problems
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Problem:
+    """One benchmark problem.
+
+    ``func``, ``grad`` and ``make_args`` are looked up by name in this module
+    (``functions(module)``) so a fresh import of the module gives fresh
+    function objects, which is how first-call times are measured.
+    """
+
+    name: str
+    func: str                  # name of the user's function in this module
+    wrt: tuple                 # argument indices differentiated
+    make_args: Callable
+    sizes: dict = field(default_factory=dict)   # benchmark sizes
+    small: dict = field(default_factory=dict)   # sizes for the tests
+    memory: bool = False       # report peak memory of the gradient call
+
+    @property
+    def grad(self):
+        return self.func + "_grad"
+
+    def args(self, small=False):
+        return self.make_args(**(self.small if small else self.sizes))
+
+    def functions(self, module):
+        """(user function, hand-written gradient) from ``module``."""
+        return getattr(module, self.func), getattr(module, self.grad)
+
+
+PROBLEMS = [
+    Problem("poly", "poly", (0, 1), poly_args),
+    Problem("scalar_loop", "scalar_loop", (0, 1), scalar_loop_args,
+            {"n": 100}, {"n": 7}),
+    Problem("rosenbrock_1e3", "rosenbrock", (0,), rosenbrock_args,
+            {"n": 1000}, {"n": 6}),
+    Problem("rosenbrock_1e6", "rosenbrock", (0,), rosenbrock_args,
+            {"n": 1_000_000}, {"n": 6}, memory=True),
+    Problem("mse_128x1", "mse", (0, 1), regression_args,
+            {"n": 128, "d": 1}, {"n": 9, "d": 1}),
+    Problem("mse_1e4x100", "mse", (0, 1), regression_args,
+            {"n": 10_000, "d": 100}, {"n": 9, "d": 4}),
+    Problem("logistic_1e4x100", "logistic", (0, 1), logistic_args,
+            {"n": 10_000, "d": 100}, {"n": 9, "d": 4}),
+    Problem("mlp_256x784x256x10", "mlp", (0, 1, 2, 3), mlp_args,
+            {}, {"batch": 5, "n_in": 6, "n_hidden": 4, "n_out": 3}),
+    Problem("rnn_T50_h128", "rnn", (0, 1, 2), rnn_args,
+            {}, {"steps": 4, "batch": 3, "n_in": 2, "n_hidden": 5}),
+]
+
+
+def by_name(name):
+    for problem in PROBLEMS:
+        if problem.name == name:
+            return problem
+    raise KeyError(name)

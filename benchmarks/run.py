@@ -1,0 +1,420 @@
+"""Benchmark srcdiff's gradients against hand-written NumPy gradients and the peers.
+
+    python benchmarks/run.py                      # full run, prints the table
+    python benchmarks/run.py --quick              # fast smoke run (fewer, shorter rounds)
+    python benchmarks/run.py --problems rosenbrock,mlp --contenders hand,srcdiff,jax-jit
+    python benchmarks/run.py --markdown benchmarks/RESULTS.md
+
+See benchmarks/README.md for how to read the numbers.
+"""
+
+# isort: off
+import single_core  # first: one core, one thread per library, before NumPy loads
+# isort: on
+
+import argparse
+import datetime
+import gc
+import importlib.util
+import itertools
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+import traceback
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import peers
+import problems
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+@dataclass(frozen=True)
+class Settings:
+    rounds: int          # interleaved rounds; ratios are medians over rounds
+    target: float        # seconds one timed batch of calls should last
+
+
+FULL = Settings(rounds=7, target=0.05)
+QUICK = Settings(rounds=3, target=0.005)
+
+
+# --------------------------------------------------------------------------
+# srcdiff and the hand-written gradient, as contenders
+# --------------------------------------------------------------------------
+
+def hand_grad(problem, module, args):
+    return getattr(module, problem.grad)
+
+
+def srcdiff_grad(problem, module, args):
+    import srcdiff
+
+    return srcdiff.grad(getattr(module, problem.func), wrt=peers.single_wrt(problem))
+
+
+def srcdiff_clear_caches():
+    import srcdiff
+
+    clear = getattr(srcdiff, "clear_cache", None)
+    if clear is not None:
+        clear()
+
+
+HAND = peers.Contender("hand", "numpy", hand_grad)
+SRCDIFF = peers.Contender("srcdiff", "srcdiff", srcdiff_grad,
+                          clear_caches=srcdiff_clear_caches, needs="grad")
+CONTENDERS = [HAND, SRCDIFF, *peers.PEERS]
+
+
+_fresh_imports = itertools.count()
+
+
+def fresh_problems_module():
+    """problems.py imported again under a new name: new function and code objects,
+    so nothing a library cached for the old ones is reused (inspect.getsource
+    still works, the file is the same)."""
+    name = f"_problems_fresh_{next(_fresh_imports)}"
+    spec = importlib.util.spec_from_file_location(name, problems.__file__)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# --------------------------------------------------------------------------
+# One contender on one problem
+# --------------------------------------------------------------------------
+
+@dataclass
+class Entry:
+    name: str
+    grad: Callable | None = None     # the callable timed
+    args: tuple = ()                    # its arguments (converted for the peer)
+    result: tuple = ()                  # gradient at args, as NumPy
+    first_call: float = math.nan        # make the gradient + first call, seconds
+    error: str = ""                     # why it is n/a
+    trace: str = ""                     # traceback of the error
+    note: str = ""
+    number: int = 1                     # calls per timed batch
+    times: list = field(default_factory=list)   # per-call seconds, one per round
+    max_rel_err: float = math.nan
+    peak: int | None = None          # bytes, memory problems only
+
+    @property
+    def ok(self):
+        return not self.error
+
+
+def describe(exc, contender):
+    """The short reason shown in the table."""
+    srcdiff = sys.modules.get("srcdiff")
+    if srcdiff is not None and isinstance(exc, getattr(srcdiff, "SrcDiffError", ())):
+        return peers.first_line(exc)
+    prefix = "crash: " if contender is SRCDIFF else ""
+    return f"{prefix}{type(exc).__name__}: {peers.first_line(exc)}"
+
+
+def fail(entry, exc, contender):
+    entry.error = describe(exc, contender)
+    entry.trace = traceback.format_exc()
+    entry.grad = None
+
+
+def prepare(contender, problem, args):
+    """Build the contender's gradient from scratch and time its first call."""
+    entry = Entry(contender.name)
+    entry.error = contender.unavailable()
+    if entry.error:
+        return entry
+    try:
+        contender.clear_caches()
+        module = fresh_problems_module()
+        entry.args = contender.convert_args(args, problem)
+        start = time.perf_counter()
+        entry.grad = contender.make_grad(problem, module, entry.args)
+        result = entry.grad(*entry.args)
+        entry.first_call = time.perf_counter() - start
+        entry.result = contender.to_numpy(result)
+        entry.note = getattr(entry.grad, "note", "")
+    except Exception as exc:  # noqa: BLE001  any failure makes the row n/a, with its reason
+        fail(entry, exc, contender)
+    return entry
+
+
+def max_rel_err(result, reference):
+    """max over the wrt arguments of max|g - g_hand| / max|g_hand|."""
+    if len(result) != len(reference):
+        raise ValueError(f"{len(result)} gradients, expected {len(reference)}")
+    worst = 0.0
+    for got, want in zip(result, reference):
+        if np.shape(got) != np.shape(want):
+            raise ValueError(f"gradient of shape {np.shape(got)}, expected {np.shape(want)}")
+        scale = max(float(np.max(np.abs(want))), 1e-300)
+        worst = max(worst, float(np.max(np.abs(got - want))) / scale)
+    return worst
+
+
+# --------------------------------------------------------------------------
+# Timing and memory
+# --------------------------------------------------------------------------
+
+def time_batch(fn, args, number):
+    """Seconds per call over ``number`` calls, garbage collector off (as timeit)."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn(*args)
+        return (time.perf_counter() - start) / number
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def calibrate(entry, settings):
+    """Warm up, then choose how many calls make one batch last ``settings.target``."""
+    time_batch(entry.grad, entry.args, 1)
+    once = time_batch(entry.grad, entry.args, 1)
+    entry.number = max(1, int(settings.target / max(once, 1e-9)))
+
+
+def run_rounds(entries, settings):
+    """Time every entry once per round, in an order rotated each round."""
+    for r in range(settings.rounds):
+        shift = r % len(entries)
+        for entry in entries[shift:] + entries[:shift]:
+            entry.times.append(time_batch(entry.grad, entry.args, entry.number))
+
+
+def peak_memory(fn, args):
+    """Bytes allocated at the peak of one call, above what was live before it."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        result = fn(*args)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    del result
+    return peak
+
+
+def median_ratio(times, base_times):
+    return statistics.median(t / b for t, b in zip(times, base_times))
+
+
+# --------------------------------------------------------------------------
+# One problem
+# --------------------------------------------------------------------------
+
+def bench_problem(problem, contenders, settings):
+    """Entries for the user's function ('f') and every contender, measured."""
+    args = problem.args()
+    function = Entry("f", grad=getattr(problems, problem.func), args=args)
+    entries = [prepare(c, problem, args) for c in contenders]
+    reference = entries[0].result if entries[0].ok else None   # contenders[0] is hand
+    timed = [function]
+    for contender, entry in zip(contenders, entries):
+        if not entry.ok:
+            continue
+        try:
+            if reference is not None:
+                entry.max_rel_err = max_rel_err(entry.result, reference)
+            calibrate(entry, settings)
+            if problem.memory and contender.tracks_memory:
+                entry.peak = peak_memory(entry.grad, entry.args)
+            timed.append(entry)
+        except Exception as exc:  # noqa: BLE001  as in prepare()
+            fail(entry, exc, contender)
+    calibrate(function, settings)
+    run_rounds(timed, settings)
+    return function, entries
+
+
+# --------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------
+
+COLUMNS = ["problem", "contender", "per call", "grad/f", "grad/hand", "first call",
+           "max rel err", "peak mem", "note"]
+
+
+def fmt_time(seconds):
+    if math.isnan(seconds):
+        return "-"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def fmt_ratio(ratio):
+    return "-" if ratio is None else f"{ratio:.3g}×"
+
+
+def fmt_memory(entry, hand):
+    if entry.peak is None:
+        return ""
+    text = f"{entry.peak / 2**20:.1f} MiB"
+    if hand is not None and hand.peak:
+        text += f" ({entry.peak / hand.peak:.2f}×)"
+    return text
+
+
+def problem_rows(problem, function, entries, memory_note):
+    hand = entries[0] if entries[0].ok and entries[0].times else None
+    rows = [[problem.name, "f (as written)", fmt_time(statistics.median(function.times)),
+             "", "", "", "", "", "the user's function, the denominator of grad/f"]]
+    for entry in entries:
+        if not entry.ok:
+            rows.append([problem.name, entry.name, "n/a", "", "", "", "", "",
+                         f"n/a: {entry.error}"])
+            continue
+        vs_hand = median_ratio(entry.times, hand.times) if hand else None
+        err = "-" if math.isnan(entry.max_rel_err) else f"{entry.max_rel_err:.1e}"
+        peak = fmt_memory(entry, hand)
+        if problem.memory and entry.peak is None:
+            peak = memory_note
+        rows.append([problem.name, entry.name, fmt_time(statistics.median(entry.times)),
+                     fmt_ratio(median_ratio(entry.times, function.times)),
+                     fmt_ratio(vs_hand), fmt_time(entry.first_call), err, peak, entry.note])
+    return rows
+
+
+def text_table(rows):
+    widths = [max(len(str(r[i])) for r in [COLUMNS, *rows]) for i in range(len(COLUMNS))]
+
+    def line(cells):
+        return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    out = [line(COLUMNS), line("-" * w for w in widths)]
+    previous = None
+    for row in rows:
+        if previous is not None and row[0] != previous:
+            out.append("")
+        out.append(line(row))
+        previous = row[0]
+    return "\n".join(out)
+
+
+def markdown_table(rows):
+    def line(cells):
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    return "\n".join([line(COLUMNS), line("---" for _ in COLUMNS), *map(line, rows)])
+
+
+def versions(contenders):
+    found = {"python": platform.python_version(), "numpy": np.__version__}
+    for contender in contenders:
+        if contender is not HAND and not contender.unavailable():
+            found[contender.module] = contender.version()
+    return ", ".join(f"{k} {v}" for k, v in found.items())
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def header(settings, contenders):
+    now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    return [
+        f"date: {now}",
+        (f"machine: {cpu_model()}, {os.cpu_count()} cores; "
+         f"pinned to core {single_core.CORE}, one thread per library"),
+        f"versions: {versions(contenders)}",
+        f"rounds: {settings.rounds}, about {fmt_time(settings.target)} per timed batch",
+    ]
+
+
+LEGEND = """\
+per call: median over rounds of the mean time of one gradient call.
+grad/f: median over rounds of (gradient time / time of the user's NumPy function).
+grad/hand: median over rounds of (gradient time / hand-written gradient time).
+first call: building the gradient (parse/transform/trace/compile) plus its first call, from scratch.
+max rel err: max |g - g_hand| / max |g_hand| over the differentiated arguments.
+peak mem: tracemalloc peak of one gradient call (NumPy allocations), with the ratio to hand-written."""
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+def select(items, names, what):
+    """Items whose name contains one of the comma-separated ``names`` (all if None)."""
+    if not names:
+        return list(items)
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    chosen = [item for item in items if any(w == item.name or w in item.name for w in wanted)]
+    if not chosen:
+        sys.exit(f"no {what} matches {names!r}; known: {', '.join(i.name for i in items)}")
+    return chosen
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fast smoke run")
+    parser.add_argument("--problems", help="comma-separated names or parts of names")
+    parser.add_argument("--contenders", help="comma-separated contenders "
+                        f"({', '.join(c.name for c in CONTENDERS)}); 'hand' is always run")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the results as Markdown")
+    parser.add_argument("--tracebacks", action="store_true",
+                        help="print the traceback of every failure")
+    return parser.parse_args(argv)
+
+
+def report_failures(all_entries, show_tracebacks):
+    """Tracebacks of srcdiff's crashes (errors other than SrcDiffError), or of all."""
+    for problem, entry in all_entries:
+        crashed = entry.name == "srcdiff" and entry.error.startswith("crash:")
+        if entry.trace and (show_tracebacks or crashed):
+            print(f"\n--- {entry.name} on {problem.name} ---\n{entry.trace}", file=sys.stderr)
+
+
+def main(argv=None):
+    sys.path.insert(0, ROOT)   # benchmark the working tree's srcdiff
+    opts = parse_args(argv)
+    settings = QUICK if opts.quick else FULL
+    chosen = select(CONTENDERS, opts.contenders, "contender")
+    contenders = [HAND] + [c for c in chosen if c is not HAND]
+    print("\n".join(header(settings, contenders)), flush=True)
+    rows, all_entries = [], []
+    memory_note = "not seen by tracemalloc"
+    for problem in select(problems.PROBLEMS, opts.problems, "problem"):
+        print(f"... {problem.name}", file=sys.stderr, flush=True)
+        function, entries = bench_problem(problem, contenders, settings)
+        rows += problem_rows(problem, function, entries, memory_note)
+        all_entries += [(problem, e) for e in entries]
+    print()
+    print(text_table(rows))
+    print()
+    print(LEGEND)
+    report_failures(all_entries, opts.tracebacks)
+    if opts.markdown:
+        with open(opts.markdown, "w") as f:
+            bullets = "".join(f"- {line}\n" for line in header(settings, contenders))
+            legend = "".join(f"- {line}\n" for line in LEGEND.splitlines())
+            f.write(f"{bullets}\n{markdown_table(rows)}\n\n{legend}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Checks of the benchmark suite itself (fast; run with ``pytest benchmarks``).
+
+* every hand-written gradient agrees with float64 central differences on a
+  small instance of its problem;
+* every peer's version of a problem (when the peer is installed) gives the
+  hand-written gradient on the same small instance;
+* ``run.py --quick`` runs end to end on one problem.
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import peers
+import problems
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+NAMES = [p.name for p in problems.PROBLEMS]
+
+
+def central_differences(f, args, index, eps=1e-6):
+    """d f / d args[index] by central differences, same shape as the argument."""
+    arg = args[index]
+
+    def f_at(value):
+        return f(*args[:index], value, *args[index + 1:])
+
+    if isinstance(arg, float):
+        return (f_at(arg + eps) - f_at(arg - eps)) / (2 * eps)
+    grad = np.zeros_like(arg)
+    for i in np.ndindex(arg.shape):
+        plus, minus = arg.copy(), arg.copy()
+        plus[i] += eps
+        minus[i] -= eps
+        grad[i] = (f_at(plus) - f_at(minus)) / (2 * eps)
+    return grad
+
+
+def as_tuple(grad):
+    return grad if isinstance(grad, tuple) else (grad,)
+
+
+def assert_close(actual, expected, rtol=1e-6, atol=1e-8):
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        assert np.shape(a) == np.shape(e)
+        np.testing.assert_allclose(np.asarray(a, dtype=float), e, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_hand_written_gradient_matches_central_differences(name):
+    problem = problems.by_name(name)
+    f, grad = problem.functions(problems)
+    args = problem.args(small=True)
+    expected = tuple(central_differences(f, args, i) for i in problem.wrt)
+    assert_close(as_tuple(grad(*args)), expected, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", ["scalar_loop", "mse_128x1"])
+def test_hand_written_gradient_matches_at_benchmark_size(name):
+    problem = problems.by_name(name)
+    f, grad = problem.functions(problems)
+    args = problem.args()
+    expected = tuple(central_differences(f, args, i) for i in problem.wrt)
+    assert_close(as_tuple(grad(*args)), expected, rtol=1e-5, atol=1e-7)
+
+
+def test_problem_table_is_consistent():
+    assert len(set(NAMES)) == len(NAMES)
+    for problem in problems.PROBLEMS:
+        f, grad = problem.functions(problems)
+        assert callable(f) and callable(grad)
+        assert problem.memory == (problem.name == "rosenbrock_1e6")
+
+
+@pytest.mark.parametrize("peer_name", [p.name for p in peers.PEERS])
+def test_peer_versions_match_hand_written(peer_name):
+    peer = peers.by_name(peer_name)
+    reason = peer.unavailable()
+    if reason:
+        pytest.skip(reason)
+    failures = []
+    for problem in problems.PROBLEMS:
+        args = problem.args(small=True)
+        _, grad = problem.functions(problems)
+        try:
+            converted = peer.convert_args(args, problem)
+            df = peer.make_grad(problem, problems, converted)
+            got = peer.to_numpy(df(*converted))
+        except Exception as exc:  # noqa: BLE001  tangent may refuse a problem: run.py reports it
+            if peer.may_fail:
+                continue
+            failures.append(f"{problem.name}: {type(exc).__name__}: {exc}")
+            continue
+        try:
+            assert_close(got, as_tuple(grad(*args)), rtol=1e-6, atol=1e-9)
+        except AssertionError as exc:
+            failures.append(f"{problem.name}: {exc}")
+    assert not failures, "\n".join(failures)
+
+
+def test_runner_quick_smoke(tmp_path):
+    out = tmp_path / "table.md"
+    result = subprocess.run(
+        [sys.executable, os.path.join(HERE, "run.py"), "--quick", "--problems", "poly",
+         "--contenders", "hand,srcdiff", "--markdown", str(out)],
+        check=False, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "poly" in result.stdout and "hand" in result.stdout
+    assert "| poly |" in out.read_text()

@@ -1,0 +1,268 @@
+"""The public entry points: `grad`, `value_and_grad`, and the gradient functions they return.
+
+A `GradFunction` transforms its function lazily (on the first call or `.source`), once per
+argument signature (types; for arrays ndim, dtype kind and which axes have length one), and
+caches the compiled result: later calls with the same kind of arguments go straight to it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import codegen, shapes
+from . import compile as compiling
+from .errors import SrcDiffError
+from .lower import lower
+from .naming import Namer
+from .optimize import optimize
+from .parse import ParsedFunction, parse_function
+from .reverse import reverse
+from .rules import TABLE, TEMPLATE_GLOBALS
+from .specialize import infer_shapes
+
+
+@dataclass
+class CacheInfo:
+    """How much work the cache saved: parsed+lowered functions and compiled variants."""
+
+    transforms: int = 0
+    variants: int = 0
+
+
+STATS = CacheInfo()
+_TRANSFORMS: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+
+
+def cache_info() -> CacheInfo:
+    """A copy of the counters of transforms and compiled variants made so far."""
+    return CacheInfo(STATS.transforms, STATS.variants)
+
+
+@dataclass
+class Variant:
+    """One compiled gradient, for one argument signature."""
+
+    source: str
+    function: object
+
+
+@dataclass
+class Transform:
+    """A function parsed and lowered once; compiled into one `Variant` per signature."""
+
+    parsed: ParsedFunction
+    wrt: tuple[str, ...]
+    with_value: bool
+    tuple_result: bool
+    ir: object = None
+    namer: Namer = None
+    variants: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.ir, self.namer = lower(self.parsed, TABLE)
+        self._check_template_names()
+        STATS.transforms += 1
+
+    def variant(self, key) -> Variant:
+        """The compiled gradient for argument signatures `key` (None: nothing known)."""
+        found = self.variants.get(key)
+        if found is None:
+            found = self.variants[key] = self._compile(key)
+        return found
+
+    def _compile(self, key) -> Variant:
+        params = [p.name for p in self.ir.params]
+        param_shapes = {} if key is None else {p: shapes.of_signature(s) for p, s in zip(params, key)}
+        shape_of = infer_shapes(self.ir, param_shapes)
+        namer = self.namer.copy()
+        program = reverse(self.ir, namer, self.wrt, shape_of, location=self.parsed.location,
+                          with_value=self.with_value)
+        optimize(program)
+        suffix = "value_and_grad" if self.with_value else "grad"
+        name = namer.fresh(f"{self.parsed.name}_{suffix}")
+        source = codegen.generate(program, self.parsed.tree, self._describe, name=name,
+                                  with_value=self.with_value, tuple_result=self.tuple_result)
+        func = self.parsed.func
+        cells = {**TEMPLATE_GLOBALS, **self.parsed.closure}
+        label = f"{self.parsed.location(self.parsed.tree).short.rsplit(':', 1)[0]}:{name}"
+        compiled = compiling.build_function(source, label, func.__globals__, cells,
+                                            func.__defaults__, func.__kwdefaults__)
+        STATS.variants += 1
+        return Variant(source, compiled)
+
+    def _describe(self, line: int) -> str:
+        loc = self.parsed.location(line)
+        return f"{loc.short}  {loc.code.strip()}"
+
+    def _check_template_names(self):
+        """Generated code sees `np`, `math`... as srcdiff's; refuse if the user's mean else."""
+        for name in {n for n in TEMPLATE_GLOBALS if n in self.namer.taken}:
+            value = self.parsed.resolve(name)
+            if value is not TEMPLATE_GLOBALS[name] and name not in self.ir_param_names():
+                raise self.parsed.error(
+                    self.parsed.tree, f"the name {name!r} means something else here than in "
+                    "srcdiff's generated code", f"rename your {name!r}")
+
+    def ir_param_names(self) -> set[str]:
+        return {p.name for p in self.ir.params}
+
+
+def _transform(func, wrt, with_value: bool, tuple_result: bool) -> Transform:
+    parsed = parse_function(func)
+    cache = _TRANSFORMS.setdefault(parsed.func, {})
+    key = (parsed.func.__code__, wrt, with_value, tuple_result, TABLE.version)
+    if key not in cache:
+        cache[key] = Transform(parsed, wrt, with_value, tuple_result)
+    return cache[key]
+
+
+class GradFunction:
+    """The gradient of a function: call it like the function; `.source` shows its code."""
+
+    def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False):
+        if isinstance(func, GradFunction):
+            raise SrcDiffError("differentiating a srcdiff gradient (higher derivatives) is not "
+                               "supported yet", hint="write the derivative you need as a function")
+        self.func = func
+        self._signature = _signature(func)
+        self._names = list(self._signature.parameters)
+        self.wrt = _normalize_wrt(wrt, self._signature, func)
+        self.tuple_result = isinstance(wrt, (tuple, list))
+        self.with_value = with_value
+        self.debug = debug
+        self._transform = None
+        self._last = None
+        self.__name__ = getattr(func, "__name__", "gradient")
+        self.__qualname__ = getattr(func, "__qualname__", self.__name__)
+        self.__doc__ = f"Gradient of {self.__qualname__} with respect to {', '.join(self.wrt)}."
+
+    @property
+    def transform(self) -> Transform:
+        if self._transform is None or self._transform.variants is None \
+                or _stale(self._transform, self.func):
+            self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result)
+        return self._transform
+
+    @property
+    def source(self) -> str:
+        """The generated gradient source: of the last call's signature, else shape-generic."""
+        return (self._last or self.transform.variant(None)).source
+
+    def source_for(self, *args, **kwargs) -> str:
+        """The generated source for arguments like these (without running it)."""
+        args = self._positional(args, kwargs)
+        return self._variant(args).source
+
+    def __call__(self, *args, **kwargs):
+        if kwargs or len(args) != len(self._names):
+            args = self._positional(args, kwargs)
+        variant = self._variant(args)
+        self._last = variant
+        return variant.function(*args)
+
+    def _variant(self, args) -> Variant:
+        key = tuple(map(shapes.signature, args))
+        transform = self.transform
+        found = transform.variants.get(key)
+        if found is None:
+            self._check_differentiable(args)
+            found = transform.variant(key)
+        return found
+
+    def _positional(self, args, kwargs) -> tuple:
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{self.__qualname__}(): {exc}") from None
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    def _check_differentiable(self, args) -> None:
+        for name in self.wrt:
+            value = args[self._names.index(name)]
+            problem = _not_differentiable(value)
+            if problem:
+                raise SrcDiffError(
+                    f"cannot differentiate {self.__qualname__} with respect to {name!r}: {problem}",
+                    hint="pass a float or a float array, e.g. 3.0 or x.astype(float)",
+                )
+
+    def __repr__(self) -> str:
+        return f"<srcdiff gradient of {self.__qualname__} wrt {', '.join(self.wrt)}>"
+
+
+def _stale(transform: Transform, func) -> bool:
+    return transform.parsed.func.__code__ is not inspect.unwrap(func).__code__ \
+        or transform not in _TRANSFORMS.get(transform.parsed.func, {}).values()
+
+
+def _not_differentiable(value) -> str:
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))):
+        return f"it is an integer ({value!r}); its gradient would be silently truncated"
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind != "f":
+            return f"it is an array of dtype {value.dtype}, not a floating-point array"
+        return ""
+    if isinstance(value, (float, np.floating)):
+        return ""
+    return f"it is a {type(value).__name__}, not a float or a NumPy array"
+
+
+def _signature(func) -> inspect.Signature:
+    if not callable(func):
+        raise SrcDiffError(f"srcdiff.grad needs a function, got {type(func).__name__}")
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError) as exc:
+        raise SrcDiffError(f"cannot read the parameters of {func!r}: {exc}") from None
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise SrcDiffError(f"{func.__qualname__} takes *{p.name}: srcdiff needs named parameters",
+                               hint="list every parameter by name")
+    return sig
+
+
+def _normalize_wrt(wrt, sig: inspect.Signature, func) -> tuple[str, ...]:
+    names = list(sig.parameters)
+    items = wrt if isinstance(wrt, (tuple, list)) else (wrt,)
+    if not items:
+        raise SrcDiffError("wrt is empty: name at least one parameter to differentiate")
+    out = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
+            raise SrcDiffError(f"wrt entries are parameter indices or names, got {item!r}")
+        if isinstance(item, int):
+            if not -len(names) <= item < len(names):
+                raise SrcDiffError(f"wrt={item} is out of range: {func.__qualname__} has "
+                                   f"{len(names)} parameter(s) {names}")
+            item = names[item]
+        elif item not in names:
+            raise SrcDiffError(f"wrt={item!r} is not a parameter of {func.__qualname__}; "
+                               f"its parameters are {names}")
+        if item in out:
+            raise SrcDiffError(f"wrt names {item!r} twice")
+        out.append(item)
+    return tuple(out)
+
+
+def grad(func=None, wrt=0, *, debug: bool = False):
+    """The gradient of `func` with respect to parameter(s) `wrt`.
+
+    Use as ``@srcdiff.grad``, ``@srcdiff.grad(wrt="w")`` or ``srcdiff.grad(f, wrt=(0, "y"))``.
+    `wrt` is an index, a parameter name, or a tuple of them (then a tuple is returned).
+    The result is called like `func` and returns the gradient, shaped like the parameter.
+    """
+    if func is None:
+        return lambda f: GradFunction(f, wrt, debug=debug)
+    return GradFunction(func, wrt, debug=debug)
+
+
+def value_and_grad(func=None, wrt=0, *, debug: bool = False):
+    """Like `grad`, but the result returns ``(value, gradient)`` from one pass."""
+    if func is None:
+        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug)
+    return GradFunction(func, wrt, with_value=True, debug=debug)

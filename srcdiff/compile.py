@@ -1,0 +1,58 @@
+"""Stage 7: generated source becomes a callable, with tracebacks that show the source.
+
+The gradient runs in the user's module globals (so module constants are read at call time,
+as the original function reads them) and sees the template helpers (``np``, ``math``,
+``unbroadcast``...) and the user's closure variables as closure cells.  Its source is
+registered in `linecache` under a ``<srcdiff:...>`` filename, so tracebacks, pdb and
+`inspect.getsource` show the generated lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import linecache
+import types
+
+_MAKER = "__srcdiff_make__"
+_serial = itertools.count(1)
+
+
+def register_source(source: str, label: str) -> str:
+    """Put `source` into linecache under a new ``<srcdiff:label:N>`` filename."""
+    filename = f"<srcdiff:{label}:{next(_serial)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return filename
+
+
+def build_function(source: str, label: str, globals_: dict, cells: dict[str, object],
+                   defaults=None, kwdefaults=None) -> types.FunctionType:
+    """Compile `source` (one ``def``) into a function whose free names resolve to `cells`.
+
+    `cells` maps a name to a value or to an existing `types.CellType` (a user's closure cell,
+    shared so later changes to it are seen).
+    """
+    filename = register_source(source, label)
+    module = ast.parse(source, filename)
+    func_def = module.body[0]
+    maker = ast.FunctionDef(
+        name=_MAKER,
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in cells], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=[func_def, ast.Return(ast.Name(func_def.name, ast.Load()))],
+        decorator_list=[], returns=None, type_comment=None, lineno=1, col_offset=0,
+    )
+    if hasattr(ast.FunctionDef, "type_params"):
+        maker.type_params = []
+    module.body = [ast.fix_missing_locations(maker)]
+    code = compile(module, filename, "exec")
+    maker_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in maker_code.co_consts if isinstance(c, types.CodeType))
+    closure = tuple(_cell(cells[name]) for name in inner.co_freevars)
+    func = types.FunctionType(inner, globals_, func_def.name, defaults, closure)
+    func.__kwdefaults__ = kwdefaults
+    return func
+
+
+def _cell(value) -> types.CellType:
+    return value if isinstance(value, types.CellType) else types.CellType(value)

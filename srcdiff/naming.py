@@ -1,0 +1,78 @@
+"""Deterministic, readable names for generated code.
+
+The user's names are kept; a reassigned name gets a version suffix (``x``, ``x_1``); an
+adjoint is the primal name plus ``_bar``; temporaries are ``t1``, ``t2``...  A name is never
+reused and never shadows a name the user's function reads, so the output is the same on
+every run and for every machine.
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def assigned_names(tree: ast.AST) -> set[str]:
+    """The names a function assigns to (its local variables, parameters excluded)."""
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def names_in(tree: ast.AST) -> set[str]:
+    """Every identifier a piece of code mentions (variables, parameters, attributes' roots)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+    return found
+
+
+class Namer:
+    """Hands out names no one else in the generated function has.
+
+    `taken` are names that must keep their meaning (parameters, globals the code reads);
+    `locals_` are the user's local variables, each free for its own first version.
+    """
+
+    def __init__(self, taken: set[str], locals_: set[str] = frozenset()):
+        self.taken = set(taken)
+        self.locals = set(locals_)
+        self._temps = 0
+
+    def copy(self) -> "Namer":
+        other = Namer(self.taken, self.locals)
+        other._temps = self._temps
+        return other
+
+    def version(self, user_name: str) -> str:
+        """The SSA name of a new assignment to `user_name`: itself first, then `name_1`..."""
+        if user_name not in self.taken:
+            self.taken.add(user_name)
+            return user_name
+        return self.fresh(user_name)
+
+    def claim(self, name: str) -> str:
+        """`name` itself, reserved; used for names that must be kept as they are."""
+        self.taken.add(name)
+        return name
+
+    def fresh(self, base: str) -> str:
+        """`base` if free, else `base_1`, `base_2`, ... (the first free one)."""
+        name, k = base, 0
+        while name in self.taken or name in self.locals:
+            k += 1
+            name = f"{base}_{k}"
+        self.taken.add(name)
+        return name
+
+    def temp(self) -> str:
+        """The next free temporary: t1, t2, ..."""
+        while True:
+            self._temps += 1
+            name = f"t{self._temps}"
+            if name not in self.taken and name not in self.locals:
+                self.taken.add(name)
+                return name
+
+    def adjoint(self, primal: str) -> str:
+        return self.fresh(f"{primal}_bar")

@@ -1,0 +1,167 @@
+"""The adjoint rule table: what a rule is, how it is checked, and how it is looked up.
+
+A rule says, for one primitive ``ans = f(x, y, ...)``, how the adjoint ``g`` of ``ans``
+flows back to each differentiable parameter, as a Python expression template:
+
+    unary(np.sin, x="g * np.cos(x)")
+
+Templates may name ``g``, ``ans``, the rule's parameters, its static (compile-time)
+parameters such as ``axis``, and the modules/helpers in `TEMPLATE_GLOBALS`.  They are parsed
+and checked when the rule is registered, so a typo fails at import, not in a user's gradient.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+import numpy as np
+
+from .. import runtime, shapes
+from ..errors import SrcDiffError
+from ..shapes import Shape
+
+#: Names an adjoint template may use besides g, ans and the rule's own parameters.
+TEMPLATE_GLOBALS = {"np": np, "math": math, **runtime.HELPERS}
+
+Templates = Mapping[str, str]
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """One primitive's adjoints.
+
+    `templates` maps each differentiable parameter to its adjoint expression; it may instead
+    be a function ``(static, shapes) -> mapping`` when the adjoint depends on the static
+    arguments or on the operands' shapes (e.g. ``matmul`` on 1-D vs 2-D operands).
+    `elementwise` rules broadcast their operands, so each adjoint is summed back to its
+    operand's shape.  `shape` computes the result's `Shape` from the operands' shapes.
+    """
+
+    func: object
+    name: str
+    params: tuple[str, ...]
+    templates: Templates | Callable[[dict, dict], Templates]
+    static: Mapping[str, object] = field(default_factory=dict)
+    elementwise: bool = False
+    shape: Callable[..., Shape] | None = None
+    _parsed: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def signature(self) -> inspect.Signature:
+        P = inspect.Parameter
+        params = [P(p, P.POSITIONAL_OR_KEYWORD) for p in self.params]
+        params += [P(k, P.POSITIONAL_OR_KEYWORD, default=v) for k, v in self.static.items()]
+        return inspect.Signature(params)
+
+    def result_shape(self, static: dict, operands: list[Shape]) -> Shape:
+        if self.shape is not None:
+            return self.shape(static, *operands)
+        return shapes.broadcast(*operands) if self.elementwise else shapes.UNKNOWN
+
+    def adjoints(self, static: dict, operand_shapes: Mapping[str, Shape]) -> dict[str, ast.expr]:
+        """The parsed adjoint template of every parameter, for these static args and shapes."""
+        texts = self.templates(static, operand_shapes) if callable(self.templates) else self.templates
+        return {param: self._parse(param, text) for param, text in texts.items()}
+
+    def _parse(self, param: str, text: str) -> ast.expr:
+        key = (param, text)
+        if key not in self._parsed:
+            self._parsed[key] = _parse_template(self, param, text)
+        return self._parsed[key]
+
+
+def _parse_template(rule: Rule, param: str, text: str) -> ast.expr:
+    where = f"adjoint rule for {rule.name} (parameter {param!r})"
+    try:
+        expr = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as exc:
+        raise SrcDiffError(f"{where}: template {text!r} is not a Python expression ({exc.msg})") from None
+    allowed = {"g", "ans", *rule.params, *rule.static, *TEMPLATE_GLOBALS}
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Name) and node.id not in allowed:
+            raise SrcDiffError(
+                f"{where}: template {text!r} uses unknown name {node.id!r}",
+                hint=f"templates may use g, ans, {', '.join(rule.params + tuple(rule.static))}"
+                     f" and {', '.join(sorted(TEMPLATE_GLOBALS))}",
+            )
+        if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.Await)):
+            raise SrcDiffError(f"{where}: template {text!r} must be a plain expression")
+    return expr
+
+
+def validate(rule: Rule) -> Rule:
+    """Check a rule before it enters a table: parameters, templates and their names."""
+    if not rule.params:
+        raise SrcDiffError(f"adjoint rule for {rule.name} has no parameters")
+    if len(set(rule.params) | set(rule.static)) != len(rule.params) + len(rule.static):
+        raise SrcDiffError(f"adjoint rule for {rule.name} repeats a parameter name")
+    reserved = {"g", "ans"} & (set(rule.params) | set(rule.static))
+    if reserved:
+        raise SrcDiffError(f"adjoint rule for {rule.name}: {sorted(reserved)} are reserved names")
+    unknown = {p: shapes.UNKNOWN for p in rule.params}
+    templates = rule.adjoints(dict(rule.static), unknown)
+    extra = set(templates) - set(rule.params)
+    if extra:
+        raise SrcDiffError(f"adjoint rule for {rule.name} has templates for unknown parameters {sorted(extra)}")
+    return rule
+
+
+def qualified_name(func) -> str:
+    module = getattr(func, "__module__", None) or ("numpy" if isinstance(func, np.ufunc) else "")
+    module = {"_operator": "operator", "numpy.linalg._linalg": "numpy.linalg"}.get(module, module)
+    if module.startswith("numpy.") and getattr(np, func.__name__, None) is func:
+        module = "numpy"
+    return f"{module}.{func.__name__}" if module else func.__name__
+
+
+def rule(func, params, templates, *, name=None, **options) -> Rule:
+    """A rule with explicit parameters: ``rule(np.dot, ("x", "y"), _dot_templates)``."""
+    return validate(Rule(func, name or qualified_name(func), tuple(params), templates, **options))
+
+
+def unary(func, x: str, **options) -> Rule:
+    """An elementwise function of one argument: ``unary(np.exp, x="g * ans")``."""
+    return rule(func, ("x",), {"x": x}, elementwise=True, **options)
+
+
+def binary(func, x: str | None, y: str | None, **options) -> Rule:
+    """An elementwise function of two arguments; None marks a parameter with no gradient."""
+    templates = {p: t for p, t in (("x", x), ("y", y)) if t is not None}
+    return rule(func, ("x", "y"), templates, elementwise=True, **options)
+
+
+class RuleTable:
+    """Rules looked up by the Python object user code calls (``np.sin``, ``operator.add``)."""
+
+    def __init__(self, rules=()):
+        self._rules: dict[object, Rule] = {}
+        self.version = 0  # bumped on every change, so cached transforms notice
+        for r in rules:
+            self.register(r)
+
+    def register(self, new: Rule, replace: bool = False) -> Rule:
+        validate(new)
+        old = self._rules.get(new.func)
+        if old is not None and not replace:
+            raise SrcDiffError(
+                f"{new.name} already has an adjoint rule", hint="pass replace=True to override it"
+            )
+        self._rules[new.func] = new
+        self.version += 1
+        return old
+
+    def lookup(self, func) -> Rule | None:
+        try:
+            return self._rules.get(func)
+        except TypeError:  # unhashable callables have no rule
+            return None
+
+    def __iter__(self):
+        return iter(self._rules.values())
+
+    def __len__(self):
+        return len(self._rules)

@@ -1,0 +1,138 @@
+"""What the code generator may know about a value's shape before it runs.
+
+A gradient is compiled once per *argument signature*: each argument's type, and for arrays
+its ``ndim``, dtype kind and which axes have length one.  That is exactly what decides how
+an adjoint must be summed back after broadcasting, so a new batch size reuses the compiled
+code.  From the signature, every rule's shape function propagates a `Shape` through the
+graph; where a shape cannot be known, the generated code falls back to a run-time helper
+rather than guess.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+ONE, MANY, UNKNOWN_DIM = "1", "n", "?"  # an axis of length one / of any other length / either
+
+
+@dataclass(frozen=True)
+class Shape:
+    """`dims` holds one of ONE, MANY, UNKNOWN_DIM per axis; None when even ndim is unknown.
+
+    `scalar` marks a value that is not an ndarray (a Python or NumPy number), so that rules
+    can keep Python floats on the fast `math` path.
+    """
+
+    dims: tuple[str, ...] | None
+    scalar: bool = False
+
+    @property
+    def known(self) -> bool:
+        return self.dims is not None
+
+    @property
+    def ndim(self) -> int | None:
+        return None if self.dims is None else len(self.dims)
+
+
+UNKNOWN = Shape(None)
+SCALAR = Shape((), scalar=True)
+ARRAY0 = Shape(())
+
+
+def signature(value) -> object:
+    """The part of an argument that decides the generated code (the cache key)."""
+    t = type(value)
+    if t is np.ndarray:
+        return (value.ndim, tuple(n == 1 for n in value.shape), value.dtype.kind)
+    return t
+
+
+def of_signature(sig) -> Shape:
+    """The `Shape` an argument with this `signature` has."""
+    if isinstance(sig, tuple):
+        ndim, ones, _kind = sig
+        return Shape(tuple(ONE if one else MANY for one in ones))
+    if isinstance(sig, type) and issubclass(sig, numbers.Number):
+        return SCALAR
+    return UNKNOWN
+
+
+def of_constant(value) -> Shape:
+    if isinstance(value, numbers.Number):
+        return SCALAR
+    if isinstance(value, np.ndarray):
+        return Shape(tuple(ONE if n == 1 else MANY for n in value.shape))
+    return UNKNOWN
+
+
+def broadcast(*shapes: Shape) -> Shape:
+    """The shape of an elementwise result, by NumPy's broadcasting rules."""
+    if any(not s.known for s in shapes):
+        return UNKNOWN
+    ndim = max(len(s.dims) for s in shapes)
+    out = []
+    for axis in range(ndim):
+        dims = [s.dims[axis - ndim + len(s.dims)] for s in shapes if axis - ndim + len(s.dims) >= 0]
+        if MANY in dims:
+            out.append(MANY)
+        elif all(d == ONE for d in dims):
+            out.append(ONE)
+        else:
+            out.append(UNKNOWN_DIM)
+    return Shape(tuple(out), scalar=all(s.scalar for s in shapes))
+
+
+def reduction_axes(operand: Shape, result: Shape) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """How to sum a result-shaped adjoint back to a broadcast operand's shape.
+
+    Returns (leading axes to sum away, operand axes to sum with keepdims), or None when the
+    shapes are not known well enough to say (the caller then uses the run-time helper).
+    """
+    if not (operand.known and result.known):
+        return None
+    lead = len(result.dims) - len(operand.dims)
+    if lead < 0:
+        return None
+    keep = []
+    for axis, dim in enumerate(operand.dims):
+        out = result.dims[axis + lead]
+        if dim == ONE and out == MANY:
+            keep.append(axis)
+        elif dim == UNKNOWN_DIM or (dim == ONE and out == UNKNOWN_DIM):
+            return None
+    return tuple(range(lead)), tuple(keep)
+
+
+def reduce(shape: Shape, axis, keepdims: bool) -> Shape:
+    """The shape of ``sum(x, axis, keepdims)`` and the other reductions."""
+    if axis is None:
+        if keepdims:
+            return Shape((ONE,) * shape.ndim) if shape.known else UNKNOWN
+        return ARRAY0 if not shape.scalar else SCALAR
+    if not shape.known:
+        return UNKNOWN
+    axes = {a % shape.ndim for a in (axis if isinstance(axis, tuple) else (axis,))}
+    if keepdims:
+        return Shape(tuple(ONE if i in axes else d for i, d in enumerate(shape.dims)))
+    return Shape(tuple(d for i, d in enumerate(shape.dims) if i not in axes))
+
+
+def matmul(x: Shape, y: Shape) -> Shape:
+    if not (x.known and y.known) or x.ndim == 0 or y.ndim == 0:
+        return UNKNOWN
+    if x.ndim == 1 and y.ndim == 1:
+        return ARRAY0
+    if x.ndim == 1:
+        return Shape(y.dims[:-2] + y.dims[-1:])
+    if y.ndim == 1:
+        return Shape(x.dims[:-1])
+    batch = broadcast(Shape(x.dims[:-2]), Shape(y.dims[:-2]))
+    return Shape(batch.dims + (x.dims[-2], y.dims[-1])) if batch.known else UNKNOWN
+
+
+def transpose(x: Shape) -> Shape:
+    return Shape(x.dims[::-1], x.scalar) if x.known else UNKNOWN
