@@ -56,7 +56,7 @@ class Lowerer:
         params = [Var(self.namer.claim(a.arg)) for a in args.posonlyargs + args.args + args.kwonlyargs]
         self.env = {p.name: p for p in params}
         body = self.parsed.tree.body
-        for i, stmt in enumerate(body):
+        for stmt in body:
             self.line = stmt.lineno
             if self.output is not None:
                 raise self.error(stmt, "code after `return` is never run")
