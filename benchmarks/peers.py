@@ -19,6 +19,7 @@ A contender is described by a few small functions (see ``Contender``):
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
 
 import numpy as np
 
@@ -61,7 +62,11 @@ class Contender:
 
     def version(self):
         module = importlib.import_module(self.module)
-        return getattr(module, "__version__", "?")
+        version = getattr(module, "__version__", None)
+        if version is None:   # e.g. autograd; tangent's distribution is tangent-ad
+            for dist in metadata.packages_distributions().get(self.module, [self.module]):
+                version = metadata.version(dist)
+        return version
 
 
 def first_line(exc):
@@ -87,7 +92,7 @@ def numpy_api_versions(xnp):
     def scalar_loop(x, a, n):
         s = x
         total = 0.0
-        for i in range(n):
+        for _ in range(n):
             s = 0.9 * s + a * xnp.sin(s)
             total = total + s * s
         return total
@@ -187,7 +192,7 @@ def torch_versions():
     def scalar_loop(x, a, n):
         s = x
         total = 0.0
-        for i in range(n):
+        for _ in range(n):
             s = 0.9 * s + a * torch.sin(s)
             total = total + s * s
         return total
@@ -258,7 +263,7 @@ def tangent_poly(x, y):
 def tangent_scalar_loop(x, a, n):
     s = x
     total = 0.0
-    for i in range(n):
+    for _ in range(n):
         s = 0.9 * s + a * np.sin(s)
         total = total + s * s
     return total
@@ -284,7 +289,7 @@ def tangent_grad(problem, module, args):
     def grad(*a):
         return df(*a)
 
-    grad.note = f"user's code refused ({reason}); timed the np.* variant"
+    grad.note = f"timed the np.* variant; the user's math.* code is refused: {reason}"
     return grad
 
 

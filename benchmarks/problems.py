@@ -46,7 +46,7 @@ def poly_args(seed=0):
 def scalar_loop(x, a, n):
     s = x
     total = 0.0
-    for i in range(n):
+    for _ in range(n):
         s = 0.9 * s + a * math.sin(s)
         total = total + s * s
     return total
@@ -55,7 +55,7 @@ def scalar_loop(x, a, n):
 def scalar_loop_grad(x, a, n):
     s = x
     states = []
-    for i in range(n):
+    for _ in range(n):
         states.append(s)
         s = 0.9 * s + a * math.sin(s)
     s_bar = 0.0

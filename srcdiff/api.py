@@ -89,8 +89,7 @@ class Transform:
         func = self.parsed.func
         cells = {**TEMPLATE_GLOBALS, **self.parsed.closure}
         label = f"{self.parsed.location(self.parsed.tree).short.rsplit(':', 1)[0]}:{name}"
-        compiled = compiling.build_function(source, label, func.__globals__, cells,
-                                            func.__defaults__, func.__kwdefaults__)
+        compiled = compiling.build_function(source, label, func.__globals__, cells)
         STATS.variants += 1
         return Variant(source, compiled)
 

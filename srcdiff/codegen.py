@@ -7,7 +7,6 @@ AST, so they travel as calls to a marker function and become ``# ...`` lines in 
 from __future__ import annotations
 
 import ast
-import copy
 import re
 
 import astor
@@ -70,8 +69,7 @@ def _assign(target: str, value: ast.expr) -> ast.stmt:
 
 
 def _plain_arguments(args: ast.arguments) -> ast.arguments:
-    """The user's parameters, defaults kept, annotations dropped."""
-    args = copy.deepcopy(args)
-    for a in args.posonlyargs + args.args + args.kwonlyargs:
-        a.annotation = None
-    return args
+    """The user's parameters in order, all positional: the caller binds defaults and keywords."""
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None,
+                         kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])

@@ -1,0 +1,34 @@
+"""Quickstart: decorate a loss, get its gradient, read the code that computes it.
+
+Run:  python examples/quickstart.py
+"""
+
+import numpy as np
+
+import srcdiff
+
+
+def loss(w, X, y):
+    """Mean squared error of a linear model."""
+    r = X @ w - y
+    return (r * r).mean()
+
+
+def main():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(8, 3))
+    y = X @ np.array([1.0, -2.0, 0.5]) + 0.1 * rng.normal(size=8)
+    w = np.zeros(3)
+
+    dloss = srcdiff.grad(loss)  # or decorate: @srcdiff.grad
+    print("gradient at w = 0:", dloss(w, X, y))
+    print()
+    print("generated source:")
+    print(dloss.source)
+
+    by_hand = 2 * X.T @ (X @ w - y) / len(y)
+    print("agrees with the hand-written gradient:", np.allclose(dloss(w, X, y), by_hand))
+
+
+if __name__ == "__main__":
+    main()

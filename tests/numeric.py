@@ -1,0 +1,30 @@
+"""Float64 central differences: the independent reference every gradient test compares with."""
+
+import numpy as np
+
+
+def central_difference(f, args, index, eps=1e-6):
+    """d f(*args) / d args[index] by central differences, shaped like args[index]."""
+    args = list(args)
+    x = args[index]
+    if not isinstance(x, np.ndarray):
+        hi = f(*args[:index], x + eps, *args[index + 1:])
+        lo = f(*args[:index], x - eps, *args[index + 1:])
+        return (hi - lo) / (2 * eps)
+    grad = np.zeros(x.shape)
+    for i in np.ndindex(x.shape):
+        plus, minus = x.copy(), x.copy()
+        plus[i] += eps
+        minus[i] -= eps
+        args[index] = plus
+        hi = f(*args)
+        args[index] = minus
+        lo = f(*args)
+        grad[i] = (hi - lo) / (2 * eps)
+    args[index] = x
+    return grad
+
+
+def assert_close(actual, expected, rtol=1e-6, atol=1e-7):
+    assert np.shape(actual) == np.shape(expected), (np.shape(actual), np.shape(expected))
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
