@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import codegen, shapes
+from . import codegen, guards, shapes
 from . import compile as compiling
 from .errors import SrcDiffError
 from .lower import lower
@@ -48,6 +48,8 @@ class Variant:
 
     source: str
     function: object
+    name: str = ""
+    fast: object = None  # the same code behind a signature guard, made on first use
 
 
 @dataclass
@@ -86,12 +88,23 @@ class Transform:
         name = namer.fresh(f"{self.parsed.name}_{suffix}")
         source = codegen.generate(program, self.parsed.tree, self._describe, name=name,
                                   with_value=self.with_value, tuple_result=self.tuple_result)
-        func = self.parsed.func
-        cells = {**TEMPLATE_GLOBALS, **self.parsed.closure}
-        label = f"{self.parsed.location(self.parsed.tree).short.rsplit(':', 1)[0]}:{name}"
-        compiled = compiling.build_function(source, label, func.__globals__, cells)
         STATS.variants += 1
-        return Variant(source, compiled)
+        return Variant(source, self._build(source, name), name)
+
+    def fast(self, variant: Variant, slow) -> object:
+        """`variant` compiled again behind a guard: other signatures go to `slow`."""
+        if variant.fast is None:
+            names = [p.name for p in self.ir.params]
+            key = next(k for k, v in self.variants.items() if v is variant)
+            prologue, cells = guards.prologue(names, key)
+            variant.fast = self._build(variant.source, variant.name, {**cells, guards.SLOW: slow},
+                                       prologue, self.parsed.func.__defaults__)
+        return variant.fast
+
+    def _build(self, source: str, name: str, extra_cells=None, prologue=(), defaults=None):
+        cells = {**TEMPLATE_GLOBALS, **self.parsed.closure, **(extra_cells or {})}
+        label = f"{self.parsed.location(self.parsed.tree).short.rsplit(':', 1)[0]}:{name}"
+        return compiling.build_function(source, label, self.parsed.func.__globals__, cells, prologue, defaults)
 
     def _describe(self, line: int) -> str:
         loc = self.parsed.location(line)
@@ -120,7 +133,12 @@ def _transform(func, wrt, with_value: bool, tuple_result: bool) -> Transform:
 
 
 class GradFunction:
-    """The gradient of a function: call it like the function; `.source` shows its code."""
+    """The gradient of a function: call it like the function; `.source` shows its code.
+
+    Calls go straight to the compiled variant of the last argument signature seen: its code
+    starts with a guard on the arguments' types, and only a call whose signature differs
+    takes the slow path that finds (or compiles) the right variant.
+    """
 
     def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False):
         if isinstance(func, GradFunction):
@@ -138,11 +156,13 @@ class GradFunction:
         self.__name__ = getattr(func, "__name__", "gradient")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = f"Gradient of {self.__qualname__} with respect to {', '.join(self.wrt)}."
+        # A class of its own, so that `__call__` can be pointed at the current compiled variant.
+        self.__class__ = type("GradFunction", (GradFunction,), {"__slots__": ()})
+        _LIVE.add(self)
 
     @property
     def transform(self) -> Transform:
-        if self._transform is None or self._transform.variants is None \
-                or _stale(self._transform, self.func):
+        if self._transform is None or _stale(self._transform, self.func):
             self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result)
         return self._transform
 
@@ -157,11 +177,25 @@ class GradFunction:
         return self._variant(args).source
 
     def __call__(self, *args, **kwargs):
-        if kwargs or len(args) != len(self._names):
-            args = self._positional(args, kwargs)
+        return self._slow(*self._positional(args, kwargs))
+
+    def _slow(self, *args):
+        """Find or compile the variant for these arguments, make it the fast path, run it."""
         variant = self._variant(args)
         self._last = variant
+        if self._fast_ok():
+            type(self).__call__ = staticmethod(self.transform.fast(variant, self._slow))
         return variant.function(*args)
+
+    def _fast_ok(self) -> bool:
+        """Whether the compiled code can take calls directly (it binds arguments like Python)."""
+        kinds = {p.kind for p in self._signature.parameters.values()}
+        return kinds <= {inspect.Parameter.POSITIONAL_OR_KEYWORD}
+
+    def _reset(self) -> None:
+        """Forget compiled code (after the rule table changed)."""
+        self._transform = self._last = None
+        type(self).__call__ = GradFunction.__call__
 
     def _variant(self, args) -> Variant:
         key = tuple(map(shapes.signature, args))
@@ -192,6 +226,17 @@ class GradFunction:
 
     def __repr__(self) -> str:
         return f"<srcdiff gradient of {self.__qualname__} wrt {', '.join(self.wrt)}>"
+
+
+_LIVE: "weakref.WeakSet[GradFunction]" = weakref.WeakSet()
+
+
+def _rules_changed() -> None:
+    for gradient in list(_LIVE):
+        gradient._reset()
+
+
+TABLE.listeners.append(_rules_changed)
 
 
 def _stale(transform: Transform, func) -> bool:

@@ -26,15 +26,21 @@ def register_source(source: str, label: str) -> str:
 
 
 def build_function(source: str, label: str, globals_: dict, cells: dict[str, object],
-                   defaults=None, kwdefaults=None) -> types.FunctionType:
+                   prologue: list[ast.stmt] = (), defaults=None) -> types.FunctionType:
     """Compile `source` (one ``def``) into a function whose free names resolve to `cells`.
 
     `cells` maps a name to a value or to an existing `types.CellType` (a user's closure cell,
-    shared so later changes to it are seen).
+    shared so later changes to it are seen).  `prologue` statements run first; they are
+    compiled on the ``def`` line, so every line of `source` keeps its number.
     """
     filename = register_source(source, label)
     module = ast.parse(source, filename)
     func_def = module.body[0]
+    for stmt in prologue:
+        for node in ast.walk(stmt):
+            node.lineno = node.end_lineno = func_def.lineno
+            node.col_offset = node.end_col_offset = 0
+    func_def.body[:0] = list(prologue)
     maker = ast.FunctionDef(
         name=_MAKER,
         args=ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in cells], vararg=None,
@@ -49,9 +55,7 @@ def build_function(source: str, label: str, globals_: dict, cells: dict[str, obj
     maker_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in maker_code.co_consts if isinstance(c, types.CodeType))
     closure = tuple(_cell(cells[name]) for name in inner.co_freevars)
-    func = types.FunctionType(inner, globals_, func_def.name, defaults, closure)
-    func.__kwdefaults__ = kwdefaults
-    return func
+    return types.FunctionType(inner, globals_, func_def.name, defaults, closure)
 
 
 def _cell(value) -> types.CellType:

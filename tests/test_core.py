@@ -60,12 +60,6 @@ def unknown_call(x):
     return np.frexp(y)
 
 
-def uses_for(x):
-    for i in range(3):
-        x = x * 2.0
-    return x
-
-
 def docstring_first(x):
     """A docstring is not code."""
     return x * x

@@ -140,6 +140,7 @@ class RuleTable:
     def __init__(self, rules=()):
         self._rules: dict[object, Rule] = {}
         self.version = 0  # bumped on every change, so cached transforms notice
+        self.listeners = []  # called after every change (compiled gradients reset themselves)
         for r in rules:
             self.register(r)
 
@@ -152,6 +153,8 @@ class RuleTable:
             )
         self._rules[new.func] = new
         self.version += 1
+        for listener in self.listeners:
+            listener()
         return old
 
     def lookup(self, func) -> Rule | None:

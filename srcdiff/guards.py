@@ -1,0 +1,38 @@
+"""The signature guard at the top of a compiled gradient's fast path.
+
+A compiled variant is only right for arguments of the signature it was specialised for
+(`shapes.signature`).  Its fast-path copy starts with a check of exactly that; any other
+call goes to the slow path, which picks or compiles the right variant.  The check is cheap
+for Python numbers (a type test) and exact for arrays (ndim, dtype kind, length-one axes).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .shapes import signature
+
+SLOW = "__srcdiff_slow__"
+_TYPE, _SIGNATURE = "__srcdiff_type__", "__srcdiff_signature__"
+
+
+def prologue(params: list[str], key: tuple) -> tuple[list[ast.stmt], dict[str, object]]:
+    """``if not <all arguments match key>: return __srcdiff_slow__(*params)``, and its cells."""
+    cells = {_TYPE: type, _SIGNATURE: signature}
+    tests = []
+    for i, (name, sig) in enumerate(zip(params, key)):
+        expected = f"__srcdiff_k{i}__"
+        cells[expected] = sig
+        arg = ast.Name(name, ast.Load())
+        if isinstance(sig, type):
+            probe = ast.Call(ast.Name(_TYPE, ast.Load()), [arg], [])
+            tests.append(ast.Compare(probe, [ast.Is()], [ast.Name(expected, ast.Load())]))
+        else:
+            probe = ast.Call(ast.Name(_SIGNATURE, ast.Load()), [arg], [])
+            tests.append(ast.Compare(probe, [ast.Eq()], [ast.Name(expected, ast.Load())]))
+    if not tests:
+        return [], cells
+    slow_call = ast.Call(ast.Name(SLOW, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
+    test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+    guard = ast.If(ast.UnaryOp(ast.Not(), test), [ast.Return(slow_call)], [])
+    return [guard], cells
