@@ -1,6 +1,9 @@
-"""Lets the tests import problems.py and peers.py, whatever pytest's import mode."""
+"""Lets the tests import problems.py and peers.py, whatever pytest's import mode, and
+srcdiff from this working tree."""
 
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)

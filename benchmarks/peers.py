@@ -1,5 +1,6 @@
-"""The peers: each problem written idiomatically for autograd, JAX and PyTorch,
-and the adapters that turn a problem into a gradient callable for each peer.
+"""The contenders: srcdiff, the hand-written gradient, and the peers (autograd, JAX,
+PyTorch, Tangent), with each problem written idiomatically for each peer, and the
+adapters that turn a problem into a gradient callable for each contender.
 
 Every peer library is optional and imported lazily: this module imports with
 NumPy alone, and a peer that is not installed reports why (``unavailable()``).
@@ -17,6 +18,7 @@ A contender is described by a few small functions (see ``Contender``):
 """
 
 import importlib
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
@@ -54,7 +56,9 @@ class Contender:
         """'' when the library imports (with ``needs``), else the reason it does not."""
         try:
             module = importlib.import_module(self.module)
-        except Exception as exc:  # noqa: BLE001  ImportError, or a broken install
+        except ModuleNotFoundError:
+            return f"{self.module} not installed (see benchmarks/requirements.txt)"
+        except Exception as exc:  # noqa: BLE001  a broken install
             return f"{self.module} not importable: {type(exc).__name__}: {first_line(exc)}"
         if self.needs and not hasattr(module, self.needs):
             return f"{self.module}.{self.needs} does not exist yet"
@@ -77,6 +81,29 @@ def first_line(exc):
 def single_wrt(problem):
     """The ``wrt`` a user would pass: an int for one argument, else the tuple."""
     return problem.wrt[0] if len(problem.wrt) == 1 else problem.wrt
+
+
+# --------------------------------------------------------------------------
+# srcdiff and the hand-written gradient
+# --------------------------------------------------------------------------
+
+def hand_grad(problem, module, args):
+    return getattr(module, problem.grad)
+
+
+def srcdiff_grad(problem, module, args):
+    import srcdiff
+
+    return srcdiff.grad(getattr(module, problem.func), wrt=single_wrt(problem))
+
+
+def srcdiff_clear_caches():
+    """srcdiff caches per function object; fresh modules already defeat that."""
+    import srcdiff
+
+    clear = getattr(srcdiff, "clear_cache", None)
+    if clear is not None:
+        clear()
 
 
 # --------------------------------------------------------------------------
@@ -274,23 +301,29 @@ TANGENT_VARIANTS = {"poly": tangent_poly, "scalar_loop": tangent_scalar_loop}
 
 def tangent_grad(problem, module, args):
     """Tangent on the user's function; if it refuses, on the np.* variant (noted)."""
-    import tangent
-
     f = getattr(module, problem.func)
     try:
-        return tangent.grad(f, wrt=problem.wrt, verbose=0)
-    except Exception as exc:
+        return _tangent_grad(f, problem.wrt)
+    except Exception as exc:  # noqa: BLE001  any refusal: fall back to the variant
         variant = TANGENT_VARIANTS.get(problem.func)
         if variant is None:
             raise
         reason = f"{type(exc).__name__}: {first_line(exc)}"
-    df = tangent.grad(variant, wrt=problem.wrt, verbose=0)
+    df = _tangent_grad(variant, problem.wrt)
 
     def grad(*a):
         return df(*a)
 
     grad.note = f"timed the np.* variant; the user's math.* code is refused: {reason}"
     return grad
+
+
+def _tangent_grad(f, wrt):
+    import tangent
+
+    with warnings.catch_warnings():   # its generated code has `if 1 is None:`
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return tangent.grad(f, wrt=wrt, verbose=0)
 
 
 def tangent_clear_caches():
@@ -303,6 +336,9 @@ def tangent_clear_caches():
 # The table of peers
 # --------------------------------------------------------------------------
 
+HAND = Contender("hand", "numpy", hand_grad)
+SRCDIFF = Contender("srcdiff", "srcdiff", srcdiff_grad, clear_caches=srcdiff_clear_caches,
+                    needs="grad")
 PEERS = [
     Contender("autograd", "autograd", autograd_grad),
     Contender("jax", "jax", jax_grad, jax_convert_args, clear_caches=jax_clear_caches,
@@ -316,8 +352,11 @@ PEERS = [
 ]
 
 
+CONTENDERS = [HAND, SRCDIFF, *PEERS]   # hand first: it is the reference
+
+
 def by_name(name):
-    for peer in PEERS:
+    for peer in CONTENDERS:
         if peer.name == name:
             return peer
     raise KeyError(name)

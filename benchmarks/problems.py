@@ -225,9 +225,10 @@ def rnn_args(steps=50, batch=32, n_in=32, n_hidden=128, seed=6):
 class Problem:
     """One benchmark problem.
 
-    ``func``, ``grad`` and ``make_args`` are looked up by name in this module
-    (``functions(module)``) so a fresh import of the module gives fresh
-    function objects, which is how first-call times are measured.
+    The user's function and the hand-written gradient (named ``func`` and
+    ``func + "_grad"``) are looked up by name in a module (``functions(module)``),
+    so that a fresh import of this module gives fresh function objects: that is
+    how first-call times are measured from scratch.
     """
 
     name: str

@@ -21,6 +21,7 @@ import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 import traceback
@@ -46,34 +47,6 @@ FULL = Settings(rounds=7, target=0.05)
 QUICK = Settings(rounds=3, target=0.005)
 
 
-# --------------------------------------------------------------------------
-# srcdiff and the hand-written gradient, as contenders
-# --------------------------------------------------------------------------
-
-def hand_grad(problem, module, args):
-    return getattr(module, problem.grad)
-
-
-def srcdiff_grad(problem, module, args):
-    import srcdiff
-
-    return srcdiff.grad(getattr(module, problem.func), wrt=peers.single_wrt(problem))
-
-
-def srcdiff_clear_caches():
-    import srcdiff
-
-    clear = getattr(srcdiff, "clear_cache", None)
-    if clear is not None:
-        clear()
-
-
-HAND = peers.Contender("hand", "numpy", hand_grad)
-SRCDIFF = peers.Contender("srcdiff", "srcdiff", srcdiff_grad,
-                          clear_caches=srcdiff_clear_caches, needs="grad")
-CONTENDERS = [HAND, SRCDIFF, *peers.PEERS]
-
-
 _fresh_imports = itertools.count()
 
 
@@ -96,7 +69,7 @@ def fresh_problems_module():
 @dataclass
 class Entry:
     name: str
-    grad: Callable | None = None     # the callable timed
+    grad: Callable | None = None        # the callable timed
     args: tuple = ()                    # its arguments (converted for the peer)
     result: tuple = ()                  # gradient at args, as NumPy
     first_call: float = math.nan        # build the gradient + its first call, seconds
@@ -106,7 +79,7 @@ class Entry:
     number: int = 1                     # calls per timed batch
     times: list = field(default_factory=list)   # per-call seconds, one per round
     max_rel_err: float = math.nan
-    peak: int | None = None          # bytes, memory problems only
+    peak: int | None = None             # bytes, memory problems only
 
     @property
     def ok(self):
@@ -114,11 +87,11 @@ class Entry:
 
 
 def describe(exc, contender):
-    """The short reason shown in the table."""
+    """The short reason shown in the table (paths relative to benchmarks/)."""
     srcdiff = sys.modules.get("srcdiff")
     if srcdiff is not None and isinstance(exc, getattr(srcdiff, "SrcDiffError", ())):
-        return peers.first_line(exc)
-    prefix = "crash: " if contender is SRCDIFF else ""
+        return peers.first_line(exc).replace(HERE + os.sep, "")
+    prefix = "crash: " if contender is peers.SRCDIFF else ""
     return f"{prefix}{type(exc).__name__}: {peers.first_line(exc)}"
 
 
@@ -232,7 +205,9 @@ def median_ratio(times, base_times):
 def bench_problem(problem, contenders, settings):
     """Entries for the user's function ('f') and every contender, measured."""
     args = problem.args()
-    function = Entry("f", grad=getattr(problems, problem.func), args=args)
+    f, hand = problem.functions(problems)
+    hand(*args)   # warm the allocator (big arrays), so no contender's first call pays it
+    function = Entry("f", grad=f, args=args)
     entries = [prepare(c, problem, args) for c in contenders]
     reference = entries[0].result if entries[0].ok else None   # contenders[0] is hand
     timed = [function]
@@ -283,7 +258,10 @@ def fmt_memory(entry, hand):
     return text
 
 
-def problem_rows(problem, function, entries, memory_note):
+NOT_TRACKED = "not seen by tracemalloc"
+
+
+def problem_rows(problem, function, entries):
     hand = entries[0] if entries[0].ok and entries[0].times else None
     rows = [[problem.name, "f (as written)", fmt_time(statistics.median(function.times)),
              "", "", "", "", "", "the user's function, the denominator of grad/f"]]
@@ -296,7 +274,7 @@ def problem_rows(problem, function, entries, memory_note):
         err = "-" if math.isnan(entry.max_rel_err) else f"{entry.max_rel_err:.1e}"
         peak = fmt_memory(entry, hand)
         if problem.memory and entry.peak is None:
-            peak = memory_note
+            peak = NOT_TRACKED
         per_call = statistics.median(entry.times)
         setup = max(entry.first_call - per_call, 0.0)
         rows.append([problem.name, entry.name, fmt_time(per_call),
@@ -331,9 +309,24 @@ def markdown_table(rows):
 def versions(contenders):
     found = {"python": platform.python_version(), "numpy": np.__version__}
     for contender in contenders:
-        if contender is not HAND and not contender.unavailable():
+        if contender is not peers.HAND and not contender.unavailable():
             found[contender.module] = contender.version()
+    if "srcdiff" in found:
+        found["srcdiff"] += f" ({git_revision()})"
     return ", ".join(f"{k} {v}" for k, v in found.items())
+
+
+def git_revision():
+    """The working tree's commit, '+changes' when it differs from it."""
+    def git(*args):
+        return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    try:
+        revision = git("rev-parse", "--short", "HEAD")
+    except (OSError, subprocess.CalledProcessError):
+        return "no git commit"
+    return revision + ("+changes" if git("status", "--porcelain", "--", "srcdiff") else "")
 
 
 def cpu_model():
@@ -367,19 +360,35 @@ max rel err: max |g - g_hand| / max |g_hand| over the differentiated arguments.
 peak mem: tracemalloc peak of one gradient call (NumPy allocations), with the ratio to hand-written."""
 
 
+def markdown_report(header_lines, rows, argv):
+    command = " ".join(["python benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])
+    bullets = "".join(f"- {line}\n" for line in header_lines)
+    legend = "".join(f"- {line}\n" for line in LEGEND.splitlines())
+    return (f"# Benchmark results\n\nWritten by `{command}`; see README.md for how to read it.\n\n"
+            f"{bullets}\n{markdown_table(rows)}\n\n{legend}")
+
+
 # --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
 
+def matching(items, word):
+    """Items named ``word`` exactly, else those whose name contains it."""
+    exact = [item for item in items if item.name == word]
+    return exact or [item for item in items if word in item.name]
+
+
 def select(items, names, what):
-    """Items whose name contains one of the comma-separated ``names`` (all if None)."""
+    """Items matching one of the comma-separated ``names`` (all if None), in table order."""
     if not names:
         return list(items)
-    wanted = [n.strip() for n in names.split(",") if n.strip()]
-    chosen = [item for item in items if any(w == item.name or w in item.name for w in wanted)]
-    if not chosen:
-        sys.exit(f"no {what} matches {names!r}; known: {', '.join(i.name for i in items)}")
-    return chosen
+    chosen = set()
+    for word in filter(None, (n.strip() for n in names.split(","))):
+        found = matching(items, word)
+        if not found:
+            sys.exit(f"no {what} matches {word!r}; known: {', '.join(i.name for i in items)}")
+        chosen.update(item.name for item in found)
+    return [item for item in items if item.name in chosen]
 
 
 def parse_args(argv):
@@ -387,7 +396,7 @@ def parse_args(argv):
     parser.add_argument("--quick", action="store_true", help="fast smoke run")
     parser.add_argument("--problems", help="comma-separated names or parts of names")
     parser.add_argument("--contenders", help="comma-separated contenders "
-                        f"({', '.join(c.name for c in CONTENDERS)}); 'hand' is always run")
+                        f"({', '.join(c.name for c in peers.CONTENDERS)}); 'hand' is always run")
     parser.add_argument("--markdown", metavar="FILE", help="also write the results as Markdown")
     parser.add_argument("--tracebacks", action="store_true",
                         help="print the traceback of every failure")
@@ -406,16 +415,15 @@ def main(argv=None):
     sys.path.insert(0, ROOT)   # benchmark the working tree's srcdiff
     opts = parse_args(argv)
     settings = QUICK if opts.quick else FULL
-    chosen = select(CONTENDERS, opts.contenders, "contender")
-    contenders = [HAND] + [c for c in chosen if c is not HAND]
+    chosen = select(peers.CONTENDERS, opts.contenders, "contender")
+    contenders = [peers.HAND] + [c for c in chosen if c is not peers.HAND]
     print("\n".join(header(settings, contenders)), flush=True)
     warm_up(contenders)
     rows, all_entries = [], []
-    memory_note = "not seen by tracemalloc"
     for problem in select(problems.PROBLEMS, opts.problems, "problem"):
         print(f"... {problem.name}", file=sys.stderr, flush=True)
         function, entries = bench_problem(problem, contenders, settings)
-        rows += problem_rows(problem, function, entries, memory_note)
+        rows += problem_rows(problem, function, entries)
         all_entries += [(problem, e) for e in entries]
     print()
     print(text_table(rows))
@@ -424,9 +432,7 @@ def main(argv=None):
     report_failures(all_entries, opts.tracebacks)
     if opts.markdown:
         with open(opts.markdown, "w") as f:
-            bullets = "".join(f"- {line}\n" for line in header(settings, contenders))
-            legend = "".join(f"- {line}\n" for line in LEGEND.splitlines())
-            f.write(f"{bullets}\n{markdown_table(rows)}\n\n{legend}")
+            f.write(markdown_report(header(settings, contenders), rows, argv))
     return 0
 
 

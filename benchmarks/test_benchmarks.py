@@ -4,6 +4,8 @@
   small instance of its problem;
 * every peer's version of a problem (when the peer is installed) gives the
   hand-written gradient on the same small instance;
+* srcdiff gives the hand-written gradient on every problem it accepts (a problem
+  it refuses with a SrcDiffError is skipped, with the message);
 * ``run.py --quick`` runs end to end on one problem.
 """
 
@@ -100,6 +102,24 @@ def test_peer_versions_match_hand_written(peer_name):
         except AssertionError as exc:
             failures.append(f"{problem.name}: {exc}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_srcdiff_matches_hand_written(name):
+    reason = peers.SRCDIFF.unavailable()
+    if reason:
+        pytest.skip(reason)
+    import srcdiff
+
+    problem = problems.by_name(name)
+    args = problem.args(small=True)
+    _, grad = problem.functions(problems)
+    try:
+        df = peers.SRCDIFF.make_grad(problem, problems, args)
+        got = peers.SRCDIFF.to_numpy(df(*args))
+    except srcdiff.SrcDiffError as exc:
+        pytest.skip(f"srcdiff refuses it: {peers.first_line(exc)}")
+    assert_close(got, as_tuple(grad(*args)), rtol=1e-6, atol=1e-9)
 
 
 def test_runner_quick_smoke(tmp_path):

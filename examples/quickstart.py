@@ -1,4 +1,4 @@
-"""Quickstart: decorate a loss, get its gradient, read the code that computes it.
+"""Quickstart: take a loss function, get its gradient, read the code that computes it.
 
 Run:  python examples/quickstart.py
 """
@@ -15,19 +15,22 @@ def loss(w, X, y):
 
 
 def main():
+    """Print the gradient, its source, and a check; return the gradient for the tests."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(8, 3))
     y = X @ np.array([1.0, -2.0, 0.5]) + 0.1 * rng.normal(size=8)
     w = np.zeros(3)
 
     dloss = srcdiff.grad(loss)  # or decorate: @srcdiff.grad
-    print("gradient at w = 0:", dloss(w, X, y))
+    gradient = dloss(w, X, y)
+    print("gradient at w = 0:", gradient)
     print()
     print("generated source:")
     print(dloss.source)
 
     by_hand = 2 * X.T @ (X @ w - y) / len(y)
-    print("agrees with the hand-written gradient:", np.allclose(dloss(w, X, y), by_hand))
+    print("agrees with the hand-written gradient:", np.allclose(gradient, by_hand))
+    return gradient
 
 
 if __name__ == "__main__":

@@ -9,8 +9,14 @@
     print(loss.source)   # the generated gradient function
 """
 
-from .api import GradFunction, cache_info, grad, value_and_grad
+from .api import GradFunction, cache_info, clear_cache, grad, value_and_grad
+from .check import check, gradcheck
 from .errors import SrcDiffError
+from .explain import explain
+from .graph import graph
+from .register import register_adjoint
+from .trace import trace
 
-__all__ = ["GradFunction", "SrcDiffError", "cache_info", "grad", "value_and_grad"]
+__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "gradcheck", "explain", "grad", "graph", "register_adjoint", "trace",
+           "value_and_grad"]
 __version__ = "0.1.0"

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import codegen, guards, shapes
+from . import callees, codegen, debug, guards, shapes
 from . import compile as compiling
 from .errors import SrcDiffError
 from .lower import lower
 from .naming import Namer
-from .optimize import optimize
+from .optimize import OptimizeInfo, optimize
 from .parse import ParsedFunction, parse_function
 from .reverse import reverse
 from .rules import TABLE, TEMPLATE_GLOBALS
@@ -60,6 +60,7 @@ class Transform:
     wrt: tuple[str, ...]
     with_value: bool
     tuple_result: bool
+    debug: bool = False  # finiteness checks after every assignment (srcdiff/debug.py)
     ir: object = None
     namer: Namer = None
     variants: dict = field(default_factory=dict)
@@ -82,13 +83,17 @@ class Transform:
         shape_of = infer_shapes(self.ir, param_shapes)
         namer = self.namer.copy()
         program = reverse(self.ir, namer, self.wrt, shape_of, location=self.parsed.location,
-                          with_value=self.with_value)
+                          with_value=self.with_value or self.debug)
         optimize(program)
         suffix = "value_and_grad" if self.with_value else "grad"
         name = namer.fresh(f"{self.parsed.name}_{suffix}")
         source = codegen.generate(program, self.parsed.tree, self._describe, name=name,
-                                  with_value=self.with_value, tuple_result=self.tuple_result)
+                                  with_value=self.with_value, tuple_result=self.tuple_result,
+                                  info=OptimizeInfo.of(program, shape_of, self.wrt, statements=not self.debug))
+        if self.debug:
+            source = debug.instrument(source, program, debug.helper_name(self.namer))
         STATS.variants += 1
+        callees.register(source, program)  # the callee adjoints it calls (srcdiff/callees.py)
         return Variant(source, self._build(source, name), name)
 
     def fast(self, variant: Variant, slow) -> object:
@@ -102,7 +107,9 @@ class Transform:
         return variant.fast
 
     def _build(self, source: str, name: str, extra_cells=None, prologue=(), defaults=None):
-        cells = {**TEMPLATE_GLOBALS, **self.parsed.closure, **(extra_cells or {})}
+        cells = {**TEMPLATE_GLOBALS, **self.parsed.closure, **callees.cells_for(source), **(extra_cells or {})}
+        if self.debug:
+            cells.update(debug.helper_cells(self.parsed, self.ir, self.namer))
         label = f"{self.parsed.location(self.parsed.tree).short.rsplit(':', 1)[0]}:{name}"
         return compiling.build_function(source, label, self.parsed.func.__globals__, cells, prologue, defaults)
 
@@ -123,12 +130,12 @@ class Transform:
         return {p.name for p in self.ir.params}
 
 
-def _transform(func, wrt, with_value: bool, tuple_result: bool) -> Transform:
+def _transform(func, wrt, with_value: bool, tuple_result: bool, debug: bool = False) -> Transform:
     parsed = parse_function(func)
     cache = _TRANSFORMS.setdefault(parsed.func, {})
-    key = (parsed.func.__code__, wrt, with_value, tuple_result, TABLE.version)
+    key = (parsed.func.__code__, wrt, with_value, tuple_result, TABLE.version, debug)
     if key not in cache:
-        cache[key] = Transform(parsed, wrt, with_value, tuple_result)
+        cache[key] = Transform(parsed, wrt, with_value, tuple_result, debug)
     return cache[key]
 
 
@@ -163,7 +170,7 @@ class GradFunction:
     @property
     def transform(self) -> Transform:
         if self._transform is None or _stale(self._transform, self.func):
-            self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result)
+            self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result, self.debug)
         return self._transform
 
     @property
@@ -234,6 +241,13 @@ _LIVE: "weakref.WeakSet[GradFunction]" = weakref.WeakSet()
 def _rules_changed() -> None:
     for gradient in list(_LIVE):
         gradient._reset()
+
+
+def clear_cache() -> None:
+    """Forget every transform and compiled gradient: the next call of each gradient
+    parses, transforms and compiles again (the `cache_info` counters keep counting)."""
+    _TRANSFORMS.clear()
+    _rules_changed()
 
 
 TABLE.listeners.append(_rules_changed)

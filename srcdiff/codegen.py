@@ -2,6 +2,8 @@
 
 The function is built as a Python AST and rendered by astor.  Comments have no place in an
 AST, so they travel as calls to a marker function and become ``# ...`` lines in the text.
+Statement lists render recursively (`forward_statements`, `backward_statements`), so a later
+pass can rewrite the program's structured statements before they become text.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ import re
 
 import astor
 
+from . import optimize
+from .ir import Node
+from .program import AdjointStmt, Assign, Break, Effect, For, If, Scatter, While
 from .reverse import GradProgram
 
 _MARK = "__srcdiff_comment__"
@@ -23,45 +28,139 @@ def comment(text: str) -> ast.stmt:
 
 
 def generate(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: str,
-             with_value: bool, tuple_result: bool) -> str:
+             with_value: bool, tuple_result: bool, info=None) -> str:
     """Source text of the gradient function `name`, taking the user's parameters.
 
     `describe_line(line)` gives the ``file:line  code`` text of an adjoint block's comment.
+    A callee's program (`program.pullback` set) becomes ``name(params) -> (value, pullback)``.
     """
     body: list[ast.stmt] = []
     if program.forward or program.check_output:
         body.append(comment("forward"))
-    for node in program.forward:
-        body.append(_assign(node.out.name, node.expr))
+    body += forward_statements(program.forward)
     if program.check_output:
         out = program.function.output.name
         body.append(ast.Expr(ast.Call(ast.Name("ensure_scalar", ast.Load()),
                                       [ast.Name(out, ast.Load()), ast.Constant(program.check_output)], [])))
+    backward: list[ast.stmt] = []
     if program.backward:
-        body.append(comment("backward"))
-    line = None
-    for stmt in program.backward:
-        if stmt.line is not None and stmt.line != line:
-            line = stmt.line
-            body.append(comment(f"adjoint of {describe_line(line)}"))
-        expr = stmt.expr
-        if stmt.accumulate:
-            expr = ast.BinOp(ast.Name(stmt.target, ast.Load()), ast.Add(), expr)
-        body.append(_assign(stmt.target, expr))
+        backward.append(comment("backward"))
+    backward += backward_statements(program.backward, describe_line)
     grads = program.returns
     result = ast.Tuple(grads, ast.Load()) if tuple_result else grads[0]
-    if with_value:
-        value = ast.Name(program.function.output.name, ast.Load()) \
-            if hasattr(program.function.output, "name") else ast.Constant(program.function.output.value)
-        result = ast.Tuple([value, result], ast.Load())
-    body.append(ast.Return(result))
-    func = ast.FunctionDef(name=name, args=_plain_arguments(tree.args), body=body,
-                           decorator_list=[], returns=None, type_comment=None)
-    if hasattr(ast.FunctionDef, "type_params"):
-        func.type_params = []
+    output = program.function.output
+    value = ast.Name(output.name, ast.Load()) if hasattr(output, "name") else ast.Constant(output.value)
+    if program.pullback:
+        backward.append(ast.Return(result))
+        restored = sorted(_assigned(backward) & (_assigned(body) | _param_names(tree.args)))
+        if restored:  # values the backward loops restore belong to the forward sweep
+            backward.insert(0, ast.Nonlocal(restored))
+        inner = _function(f"{name}_pullback", ast.arguments(
+            posonlyargs=[], args=[ast.arg(program.pullback)], vararg=None, kwonlyargs=[],
+            kw_defaults=[], kwarg=None, defaults=[]), backward)
+        body += [inner, ast.Return(ast.Tuple([value, ast.Name(inner.name, ast.Load())], ast.Load()))]
+    else:
+        body += backward
+        if with_value:
+            result = ast.Tuple([value, result], ast.Load())
+        body.append(ast.Return(result))
+    func = _function(name, _plain_arguments(tree.args), body)
+    if not program.pullback:  # the optimizer's liveness does not see into the pullback closure yet
+        func = optimize.optimize_function(func, info or optimize.OptimizeInfo.of(program))
     module = ast.fix_missing_locations(ast.Module(body=[func], type_ignores=[]))
     text = astor.to_source(module, pretty_source=''.join)  # no line wrapping
     return _MARK_LINE.sub(lambda m: f"{m.group(1)}# {ast.literal_eval(m.group(2))}", text)
+
+
+def forward_statements(stmts: list) -> list[ast.stmt]:
+    """Python statements of the forward sweep."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, Node):
+            out.append(_assign(stmt.out.name, stmt.expr))
+        else:
+            out += _structured(stmt, forward_statements)
+    return out
+
+
+def backward_statements(stmts: list, describe_line) -> list[ast.stmt]:
+    """Python statements of the backward sweep, each adjoint block under a comment naming
+    the user's line it comes from."""
+    out: list[ast.stmt] = []
+    line = None
+    for stmt in stmts:
+        stmt_line = getattr(stmt, "line", None)
+        if stmt_line is not None and stmt_line != line:
+            line = stmt_line
+            out.append(comment(f"adjoint of {describe_line(line)}"))
+        if isinstance(stmt, (For, While, If)):
+            line = None  # the block after a nested one names its line again
+        if isinstance(stmt, AdjointStmt):
+            expr = stmt.expr
+            if stmt.accumulate:
+                expr = ast.BinOp(ast.Name(stmt.target, ast.Load()), ast.Add(), expr)
+            out.append(_assign(stmt.target, expr))
+        elif isinstance(stmt, Scatter):
+            out.append(_scatter(stmt))
+        else:
+            out += _structured(stmt, lambda inner: backward_statements(inner, describe_line))
+    return out
+
+
+def _structured(stmt, render) -> list[ast.stmt]:
+    if isinstance(stmt, Assign):
+        targets = [ast.Name(t, ast.Store()) for t in stmt.targets]
+        target = targets[0] if len(targets) == 1 else ast.Tuple(targets, ast.Store())
+        return [ast.Assign([target], stmt.expr, lineno=0)]
+    if isinstance(stmt, Effect):
+        return [ast.Expr(stmt.expr)]
+    if isinstance(stmt, Break):
+        return [ast.Break()]
+    if isinstance(stmt, If):
+        body, orelse = render(stmt.body), render(stmt.orelse)
+        test = stmt.test
+        if not body:
+            body, orelse, test = orelse, [], ast.UnaryOp(ast.Not(), test)
+        return [ast.If(test, body or [ast.Pass()], orelse)] if body else []
+    if isinstance(stmt, For):
+        return [ast.For(ast.Name(stmt.target_name, ast.Store()), stmt.iter, render(stmt.body) or [ast.Pass()],
+                        [], lineno=0)]
+    if isinstance(stmt, While):
+        return [ast.While(stmt.test, render(stmt.body) or [ast.Pass()], [])]
+    raise TypeError(f"cannot generate code for {stmt!r}")
+
+
+def _scatter(stmt: Scatter) -> ast.stmt:
+    target = ast.Name(stmt.target, ast.Load())
+    if stmt.mode == "add.at":
+        call = ast.parse("np.add.at", mode="eval").body
+        return ast.Expr(ast.Call(call, [target, stmt.index, stmt.expr], []))
+    part = ast.Subscript(ast.Name(stmt.target, ast.Store()), stmt.index, ast.Store())
+    if stmt.mode == "add":
+        return ast.AugAssign(part, ast.Add(), stmt.expr)
+    current = ast.Subscript(target, stmt.index, ast.Load())
+    return ast.Assign([part], ast.BinOp(current, ast.Add(), stmt.expr), lineno=0)
+
+
+def _assigned(stmts: list[ast.stmt]) -> set[str]:
+    found = set()
+    for stmt in stmts:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                found.add(n.id)
+    return found
+
+
+def _param_names(args: ast.arguments) -> set[str]:
+    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+
+
+def _function(name: str, args: ast.arguments, body: list[ast.stmt]) -> ast.FunctionDef:
+    func = ast.FunctionDef(name=name, args=args, body=body, decorator_list=[], returns=None,
+                           type_comment=None)
+    if hasattr(ast.FunctionDef, "type_params"):
+        func.type_params = []
+    return func
 
 
 def _assign(target: str, value: ast.expr) -> ast.stmt:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from .shapes import signature
 
 SLOW = "__srcdiff_slow__"
-_TYPE, _SIGNATURE = "__srcdiff_type__", "__srcdiff_signature__"
+_TYPE, _SIGNATURE, _NDARRAY = "__srcdiff_type__", "__srcdiff_signature__", "__srcdiff_ndarray__"
 
 
 def prologue(params: list[str], key: tuple) -> tuple[list[ast.stmt], dict[str, object]]:
@@ -27,6 +29,9 @@ def prologue(params: list[str], key: tuple) -> tuple[list[ast.stmt], dict[str, o
         if isinstance(sig, type):
             probe = ast.Call(ast.Name(_TYPE, ast.Load()), [arg], [])
             tests.append(ast.Compare(probe, [ast.Is()], [ast.Name(expected, ast.Load())]))
+        elif _is_array_signature(sig):
+            cells[_NDARRAY] = np.ndarray
+            tests += _array_tests(name, sig)
         else:
             probe = ast.Call(ast.Name(_SIGNATURE, ast.Load()), [arg], [])
             tests.append(ast.Compare(probe, [ast.Eq()], [ast.Name(expected, ast.Load())]))
@@ -36,3 +41,17 @@ def prologue(params: list[str], key: tuple) -> tuple[list[ast.stmt], dict[str, o
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
     guard = ast.If(ast.UnaryOp(ast.Not(), test), [ast.Return(slow_call)], [])
     return [guard], cells
+
+
+def _is_array_signature(sig) -> bool:
+    return isinstance(sig, tuple) and len(sig) == 3 and isinstance(sig[0], int) \
+        and isinstance(sig[1], tuple) and isinstance(sig[2], str)
+
+
+def _array_tests(name: str, sig: tuple) -> list[ast.expr]:
+    """``signature(name) == sig`` for an ndarray signature, spelled out as attribute tests
+    (no function call, no tuple built): type, ndim, dtype kind, and each axis's length-one-ness."""
+    ndim, ones, kind = sig
+    text = [f"{_TYPE}({name}) is {_NDARRAY}", f"{name}.ndim == {ndim}", f"{name}.dtype.kind == {kind!r}"]
+    text += [f"{name}.shape[{axis}] {'==' if one else '!='} 1" for axis, one in enumerate(ones)]
+    return [ast.parse(t, mode="eval").body for t in text]

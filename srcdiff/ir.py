@@ -1,9 +1,13 @@
-"""The intermediate representation: an explicit computation DAG of primitive calls.
+"""The intermediate representation: regions of explicit computation DAGs.
 
 Lowering turns every sub-expression of the user's function into a `Node` whose inputs are
 `Var`s (values computed by other nodes, or parameters) or `Const`/`Global` operands.  Nodes
-live in a `Block`, the region kind straight-line code needs; branches and loops are further
-region kinds that hold blocks of their own.
+live in a `Block`, the region kind straight-line code needs.  Control flow adds two more
+region kinds, each holding blocks of its own: a `Branch` (``if``/``else``, conditional
+expressions) and a `Loop` (``for``/``while``).  Values stay in SSA form inside every block;
+where control flow joins, a branch *merges* the values each side computed into one new
+`Var`, and a loop *carries* a `Var` from one iteration to the next.  `all_nodes` walks every
+node of every region in program order.
 """
 
 from __future__ import annotations
@@ -68,11 +72,85 @@ class Node:
         return [v for v in self.inputs if isinstance(v, Var)]
 
 
+@dataclass(eq=False)
+class UserCall(Node):
+    """A call to another user function, differentiated through its own transform.
+
+    `callee` is the Python function; `arg_names` gives, per input operand, the parameter
+    it binds (positional or keyword, as the user wrote the call).
+    """
+
+    callee: object = None
+    arg_names: tuple[str, ...] = ()
+    keywords: tuple[str | None, ...] = ()  # per input: the keyword it was passed by, or None
+
+
 @dataclass
 class Block:
-    """Straight-line code: nodes in the order they were lowered."""
+    """Straight-line code: nodes and nested regions in the order they were lowered.
 
-    nodes: list[Node] = field(default_factory=list)
+    A block of straight-line code holds only `Node`s; a `Branch` or `Loop` item stands for
+    a whole structured statement.
+    """
+
+    nodes: list[Node | Branch | Loop] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Merge:
+    """After a branch, `out` is `body` if the test held, else `orelse`.
+
+    Each side's block ends up assigning `out` itself (its own node renamed, or a copy), so
+    `body`/`orelse` record what the user's code computed, for reading; passes use the nodes.
+    """
+
+    out: Var
+    body: Operand
+    orelse: Operand
+
+
+@dataclass(eq=False)
+class Branch:
+    """``if test: body else: orelse``; `merges` join the values the two sides assign."""
+
+    test: Operand
+    body: Block
+    orelse: Block
+    merges: list[Merge]
+    line: int
+
+
+@dataclass(frozen=True)
+class Carry:
+    """A loop-carried value: `var` holds `init` before the first iteration and `final`
+    (computed by the body) at the start of every later one."""
+
+    var: Var
+    init: Operand
+    final: Operand
+
+
+@dataclass(eq=False)
+class Loop:
+    """``for target in range(*bounds)`` (kind "range") or ``while test`` (kind "while").
+
+    `test` (while loops) is the user's condition over the carried values, an expression
+    evaluated before every iteration; it carries no gradient.  `stop` is an operand computed
+    by the body that, when true, ends the loop after this iteration (``break``/``return``).
+    """
+
+    kind: str
+    target: Var | None
+    bounds: tuple[Operand, ...]
+    test: ast.expr | None
+    test_inputs: tuple[Var, ...]
+    body: Block
+    carried: list[Carry]
+    stop: Operand | None
+    line: int
+
+
+Region = Union[Branch, Loop]
 
 
 @dataclass
@@ -84,6 +162,60 @@ class Function:
     body: Block
     output: Operand
     return_line: int
+    lists: frozenset[str] = frozenset()  # names of values that are Python lists
+
+
+def all_nodes(function_or_block) -> list[Node]:
+    """Every node of every region, in program order (a loop's body once)."""
+    block = function_or_block.body if isinstance(function_or_block, Function) else function_or_block
+    found = []
+    for item in block.nodes:
+        if isinstance(item, Node):
+            found.append(item)
+        elif isinstance(item, Branch):
+            found += all_nodes(item.body) + all_nodes(item.orelse)
+        else:
+            found += all_nodes(item.body)
+    return found
+
+
+def is_straight_line(function: Function) -> bool:
+    """True when the function's body has no branch or loop."""
+    return all(isinstance(item, Node) for item in function.body.nodes)
+
+
+def region_reads(block: Block) -> list[Var]:
+    """Every `Var` the regions and nodes of `block` read, in order, with repeats."""
+    reads: list[Var] = []
+    for item in block.nodes:
+        if isinstance(item, Node):
+            reads += item.input_vars
+        elif isinstance(item, Branch):
+            reads += [v for v in (item.test,) if isinstance(v, Var)]
+            reads += region_reads(item.body) + region_reads(item.orelse)
+        else:
+            reads += [v for v in item.bounds if isinstance(v, Var)] + list(item.test_inputs)
+            reads += [v for c in item.carried for v in (c.init, c.final) if isinstance(v, Var)]
+            reads += region_reads(item.body)
+            if isinstance(item.stop, Var):
+                reads.append(item.stop)
+    return reads
+
+
+def region_defines(block: Block) -> set[str]:
+    """The names of every value `block` (and the regions in it) assigns."""
+    names: set[str] = set()
+    for item in block.nodes:
+        if isinstance(item, Node):
+            names.add(item.out.name)
+        elif isinstance(item, Branch):
+            names |= region_defines(item.body) | region_defines(item.orelse)
+            names |= {m.out.name for m in item.merges}
+        else:
+            names |= region_defines(item.body) | {c.var.name for c in item.carried}
+            if item.target is not None:
+                names.add(item.target.name)
+    return names
 
 
 def link_users(nodes: list[Node]) -> None:

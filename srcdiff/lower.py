@@ -1,7 +1,9 @@
 """Stage 2: the user's AST becomes the IR, one node per primitive call (A-normal form).
 
-Each statement is lowered by a `stmt_*` method and each expression by an `expr_*` method;
-a construct with no method is refused with a `SrcDiffError` naming it.  Names get SSA
+Each statement is lowered by a `stmt_*` method (lower_stmt.py: assignments and control
+flow) and each expression by an `expr_*` method (here: operators and calls with rules;
+lower_expr.py: subscripts, comparisons, lists, comprehensions, lambdas, user functions); a
+construct with no method is refused with a `SrcDiffError` naming it.  Names get SSA
 versions: reassigning ``x`` makes a new `Var` (``x_1``), so every value keeps its own name
 for the backward sweep to read.
 """
@@ -10,13 +12,16 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections import Counter
 
-from . import rules
+from . import calls, rules
 from .errors import SrcDiffError
 from .ir import Block, Const, Function, Global, Node, Operand, Var, operand_ast
+from .lower_expr import ExpressionMixin
+from .lower_stmt import RETURN, StatementMixin
 from .naming import Namer, assigned_names, names_in
 from .parse import _MISSING, ParsedFunction
-from .rules.table import RuleTable
+from .rules.table import Rule, RuleTable
 
 BINARY_OPERATORS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -25,26 +30,50 @@ BINARY_OPERATORS = {
 UNARY_OPERATORS = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 REFUSED = {  # constructs with a known reason; anything else is reported by its AST name
-    "For": "`for` loops", "While": "`while` loops", "If": "`if` statements",
-    "Try": "`try` blocks", "With": "`with` blocks", "Global": "`global` declarations",
-    "Nonlocal": "`nonlocal` declarations", "ClassDef": "class definitions",
-    "FunctionDef": "nested function definitions", "Yield": "`yield`", "Await": "`await`",
+    "Try": "`try` blocks", "TryStar": "`try` blocks", "With": "`with` blocks",
+    "AsyncWith": "`async with` blocks", "AsyncFor": "`async for` loops",
+    "Global": "`global` declarations", "Nonlocal": "`nonlocal` declarations",
+    "ClassDef": "class definitions", "FunctionDef": "nested function definitions",
+    "AsyncFunctionDef": "nested function definitions", "Yield": "`yield`",
+    "YieldFrom": "`yield from`", "Await": "`await`", "Delete": "`del` statements",
+    "Raise": "`raise` statements", "Assert": "`assert` statements", "Import": "imports",
+    "ImportFrom": "imports", "Match": "`match` statements", "NamedExpr": "`:=` expressions",
+    "SetComp": "set comprehensions", "DictComp": "dict comprehensions", "Dict": "dicts",
+    "Set": "sets", "JoinedStr": "f-strings",
 }
 
 
-class Lowerer:
-    """Lowers one function; holds the environment from user names to operands."""
+class Lowerer(StatementMixin, ExpressionMixin):
+    """Lowers one function; holds the environment from user names to operands.
+
+    Nodes go into `block`, the block being lowered (regions swap it while they lower
+    theirs).  `env` maps each user name to its current operand; besides user names it holds
+    the control-flow state of lower_stmt.py (the value returned so far, break flags).
+    """
 
     def __init__(self, parsed: ParsedFunction, table: RuleTable):
         self.parsed = parsed
         self.table = table
         locals_ = assigned_names(parsed.tree)
+        self.locals = locals_
         self.namer = Namer(names_in(parsed.tree) - locals_, locals_)
-        self.nodes: list[Node] = []
+        self.block = Block()
         self.env: dict[str, Operand] = {}
+        self.lists: set[str] = set()  # names of values that are Python lists
+        self.lambdas: dict[str, ast.Lambda] = {}  # user names bound to a local lambda
         self.line = parsed.tree.lineno
-        self.output: Operand | None = None
+        self.terminated = False  # the current path has returned, broken or continued
+        self.loops: list[dict] = []  # per enclosing loop: what its body appends and reads
+        self.frozen_lists: set[str] = set()  # lists read already: no more appends
+        self.temp_names: dict[str, str] = {}  # display names of internal env keys
+        self.loads = Counter(n.id for n in ast.walk(parsed.tree)
+                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
         self.return_line = self.line
+
+    @property
+    def nodes(self) -> list[Node]:
+        """The nodes of the block being lowered."""
+        return self.block.nodes
 
     # ---- entry point ----
 
@@ -56,69 +85,15 @@ class Lowerer:
         params = [Var(self.namer.claim(a.arg)) for a in args.posonlyargs + args.args + args.kwonlyargs]
         self.env = {p.name: p for p in params}
         body = self.parsed.tree.body
-        for stmt in body:
-            self.line = stmt.lineno
-            if self.output is not None:
-                raise self.error(stmt, "code after `return` is never run")
-            self.statement(stmt)
-        if self.output is None:
+        self.statements(body)
+        if RETURN not in self.env:
             raise self.error(body[-1], f"{self.parsed.name} has no `return` statement",
                              "return the scalar value to differentiate")
-        return Function(self.parsed.name, params, Block(self.nodes), self.output, self.return_line)
-
-    # ---- statements ----
-
-    def statement(self, stmt: ast.stmt) -> None:
-        method = getattr(self, "stmt_" + type(stmt).__name__, None)
-        if method is None:
-            raise self.unsupported(stmt)
-        method(stmt)
-
-    def stmt_Assign(self, stmt: ast.Assign) -> None:
-        for target in stmt.targets:
-            self.assign(target, stmt.value)
-
-    def stmt_AnnAssign(self, stmt: ast.AnnAssign) -> None:
-        if stmt.value is not None:
-            self.assign(stmt.target, stmt.value)
-
-    def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
-        if not isinstance(stmt.target, ast.Name):
-            raise self.error(stmt, "augmented assignment to anything but a name is not supported",
-                             "write `x = x + ...` into a new local variable")
-        load = ast.copy_location(ast.Name(stmt.target.id, ast.Load()), stmt.target)
-        value = ast.copy_location(ast.BinOp(load, stmt.op, stmt.value), stmt)
-        self.assign(stmt.target, value)
-
-    def stmt_Return(self, stmt: ast.Return) -> None:
-        if stmt.value is None:
-            raise self.error(stmt, "`return` without a value", "return the scalar to differentiate")
-        self.return_line = stmt.lineno
-        self.output = self.expr(stmt.value, target=self.parsed.name)
-
-    def stmt_Expr(self, stmt: ast.Expr) -> None:
-        if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
-            return  # a docstring
-        raise self.error(stmt, "an expression statement has no effect on the gradient",
-                         "remove it, or assign its value to a name")
-
-    def stmt_Pass(self, stmt: ast.Pass) -> None:
-        pass
-
-    def assign(self, target: ast.expr, value: ast.expr) -> None:
-        if isinstance(target, ast.Name):
-            self.env[target.id] = self.expr(value, target=target.id)
-        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
-            if len(target.elts) != len(value.elts):
-                raise self.error(target, "cannot unpack: the two sides have different lengths")
-            operands = [self.expr(v) for v in value.elts]  # all right-hand sides first
-            for t, operand in zip(target.elts, operands):
-                if not isinstance(t, ast.Name):
-                    raise self.unsupported(t)
-                self.env[t.id] = operand
-        else:
-            raise self.error(target, f"assignment to {ast.unparse(target)} is not supported",
-                             "assign to a plain local name")
+        if not self.terminated:
+            raise self.error(body[-1], f"{self.parsed.name} can end without a `return`",
+                             "return a value on every path")
+        return Function(self.parsed.name, params, self.block, self.env[RETURN], self.return_line,
+                        frozenset(self.lists))
 
     # ---- expressions ----
 
@@ -135,6 +110,13 @@ class Lowerer:
     def expr_Name(self, node: ast.Name, target) -> Operand:
         if node.id in self.env:
             return self.env[node.id]
+        if node.id in self.lambdas:
+            raise self.error(node, f"the local lambda {node.id!r} can only be called",
+                             "call it where it is used, or define a function at module level")
+        if node.id in self.locals:
+            raise self.error(node, f"{node.id!r} is used before it is assigned (or is assigned "
+                             "only on some paths, or only by an earlier loop iteration)",
+                             f"assign {node.id} before this line on every path")
         value = self.parsed.resolve(node.id)
         if value is _MISSING:
             raise self.error(node, f"name {node.id!r} is not defined")
@@ -166,6 +148,8 @@ class Lowerer:
             if isinstance(value, (int, float, complex)):
                 return Const(value)  # np.pi, math.e
             raise self.error(node, f"{ast.unparse(node)} is not a number")
+        if node.attr in SHAPE_ATTRIBUTES:
+            return self.shape_query(node, target)
         func = rules.ATTRIBUTES.get(node.attr)
         if func is None:
             raise self.error(node, f"the attribute .{node.attr} is not supported",
@@ -174,15 +158,28 @@ class Lowerer:
         return self.emit(func, (x,), {}, ast.Attribute(operand_ast(x), node.attr, ast.Load()), target)
 
     def expr_Call(self, node: ast.Call, target) -> Operand:
+        listed = self.list_consumer(node, target)  # np.stack(xs) of a list built by append
+        if listed is not None:
+            return listed
+        lowered = calls.lower_call(self, node, target)  # namespaces, conversions, nograd, lists
+        if lowered is not None:
+            return lowered
         callee = node.func
         if isinstance(callee, ast.Attribute) and self.static_value(callee.value) is _MISSING:
             return self.method_call(node, target)
+        if isinstance(callee, ast.Name) and callee.id in self.lambdas:
+            return self.call_lambda(node, self.lambdas[callee.id], target)
         func = self.static_value(callee)
         if func is _MISSING:
             raise self.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                              "call a function by a name defined at module level")
+        special = self.special_call(node, func, target)
+        if special is not None:
+            return special
         rule = self.table.lookup(func)
         if rule is None:
+            if is_user_function(func):
+                return self.user_call(node, func, target)
             raise self.no_rule(node, func, ast.unparse(callee))
         operands, static, args, keywords = self.bind(node, rule, node.args)
         expr = ast.Call(callee, args, keywords)
@@ -210,7 +207,7 @@ class Lowerer:
         except TypeError as exc:
             raise self.error(node, f"unsupported arguments for {rule.name}: {exc}",
                              f"srcdiff's rule for {rule.name} takes ({', '.join(rule.signature.parameters)})") from None
-        lowered = {}
+        lowered = {p: Const(v) for p, v in rule.defaults.items()}  # optional operands left out
         for name, arg in bound.arguments.items():
             lowered[name] = self.expr(arg) if name in rule.params else arg
         operands = tuple(lowered[p] for p in rule.params)
@@ -228,10 +225,24 @@ class Lowerer:
     # ---- helpers ----
 
     def emit(self, func, inputs: tuple, static: dict, expr: ast.expr, target: str | None) -> Var:
-        rule = self.table.lookup(func)
-        out = Var(self.namer.version(target) if target else self.namer.temp())
-        self.nodes.append(Node(len(self.nodes), rule, tuple(inputs), static, out, expr, self.line))
+        return self.emit_rule(self.table.lookup(func), inputs, static, expr, target)
+
+    def emit_rule(self, rule: Rule, inputs: tuple, static: dict, expr: ast.expr | None,
+                  target: str | None, out: Var | None = None, kind=Node, expr_of=None, **extra) -> Var:
+        """Append ``out = rule(*inputs)`` to the current block; `out` named after `target`.
+
+        Without `expr`, the forward expression is the call `expr_of` over the inputs.
+        """
+        self.check_list_use(rule, inputs)
+        if expr is None:
+            expr = ast.Call(expr_of.func, [operand_ast(v) for v in inputs], [])
+        out = out or Var(self.namer.version(target) if target else self.namer.temp())
+        self.nodes.append(kind(self.new_id(), rule, tuple(inputs), static, out, expr, self.line, **extra))
         return out
+
+    def new_id(self) -> int:
+        self._ids = getattr(self, "_ids", -1) + 1
+        return self._ids
 
     def static_value(self, node: ast.expr):
         """The object a Name/Attribute chain names without running user code, or _MISSING."""
@@ -271,6 +282,17 @@ class Lowerer:
             f"register one with srcdiff.register_adjoint({spelled}, x='g * ...'), "
             "or rewrite the call with supported functions (docs/supported-numpy.md)",
         )
+
+
+SHAPE_ATTRIBUTES = ("shape", "ndim", "size", "dtype")
+
+
+def is_user_function(func) -> bool:
+    """A plain Python function srcdiff can read (not a builtin, NumPy, or srcdiff itself)."""
+    import types
+
+    module = getattr(func, "__module__", "") or ""
+    return isinstance(func, types.FunctionType) and module.split(".")[0] not in ("numpy", "srcdiff", "math")
 
 
 def lower(parsed: ParsedFunction, table: RuleTable) -> tuple[Function, Namer]:

@@ -66,10 +66,98 @@ def matmul_adjoint_y(g, x, y):
     """Adjoint of ``x @ y`` with respect to `y`, for any ndim."""
     x, y, g = np.asarray(x), np.asarray(y), np.asarray(g)
     if x.ndim == 1:
-        gy = np.multiply.outer(x, g) if y.ndim > 1 else g * x
+        gy = x[:, None] * g[..., None, :] if y.ndim > 1 else g * x
+    elif y.ndim == 1:  # g has x's batch and row axes: contract them all
+        gy = np.tensordot(g, x, axes=(list(range(g.ndim)), list(range(x.ndim - 1))))
     else:
         gy = np.swapaxes(x, -1, -2) @ g
     return unbroadcast(gy, y)
+
+
+def dot_adjoint_x(g, x, y):
+    """Adjoint of ``np.dot(x, y)`` with respect to `x` when ndim is not known in advance."""
+    _check_dot(x, y)
+    if np.ndim(x) == 0 or np.ndim(y) == 0:
+        return np.sum(g * y) if np.ndim(x) == 0 else g * y
+    return matmul_adjoint_x(g, x, y)
+
+
+def dot_adjoint_y(g, x, y):
+    """Adjoint of ``np.dot(x, y)`` with respect to `y` when ndim is not known in advance."""
+    _check_dot(x, y)
+    if np.ndim(x) == 0 or np.ndim(y) == 0:
+        return np.sum(g * x) if np.ndim(y) == 0 else g * x
+    return matmul_adjoint_y(g, x, y)
+
+
+def _check_dot(x, y):
+    if np.ndim(x) > 2 or np.ndim(y) > 2:
+        raise SrcDiffError("np.dot of arrays with more than 2 dimensions has no adjoint rule",
+                           hint="use np.matmul (@) or np.tensordot, whose batching is explicit")
+
+
+def prod_adjoint(g, x, axis, keepdims):
+    """Adjoint of ``np.prod(x, axis, keepdims)``: each element gets the product of the
+    others (exclusive cumulative products from both ends), exact where `x` has zeros."""
+    x = np.asarray(x, dtype=float)
+    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in np.atleast_1d(axis))
+    if not keepdims:
+        g = np.expand_dims(g, axes)
+    ends = tuple(range(x.ndim - len(axes), x.ndim))
+    moved = np.moveaxis(x, axes, ends)
+    flat = moved.reshape(moved.shape[: x.ndim - len(axes)] + (-1,))
+    ones = np.ones(flat.shape[:-1] + (1,))
+    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    others = np.moveaxis((before * after).reshape(moved.shape), ends, axes)
+    return g * others
+
+
+def cholesky_adjoint(g, L):
+    """Adjoint of ``L = np.linalg.cholesky(x)`` with respect to `x`.
+
+    NumPy reads only the lower triangle of `x`, so this is the derivative of exactly that
+    function: S = L^-T Phi(L^T g) L^-1, then Phi(S + S^T), where Phi keeps the lower
+    triangle and halves the diagonal (zero above the diagonal).
+    """
+    def phi(m):
+        return np.tril(m) - 0.5 * np.diag(np.diag(m))
+
+    inv = np.linalg.inv(L)
+    s = inv.T @ phi(L.T @ g) @ inv
+    return phi(s + s.T)
+
+
+def solve_adjoint_y(g, x, y):
+    """Adjoint of ``np.linalg.solve(x, y)`` with respect to `y`, for 2-D `x` (ndim not known
+    in advance)."""
+    _check_solve(x, y)
+    return np.linalg.solve(np.swapaxes(x, -1, -2), g)
+
+
+def solve_adjoint_x(g, x, y, ans):
+    """Adjoint of ``ans = np.linalg.solve(x, y)`` with respect to `x`."""
+    y_bar = solve_adjoint_y(g, x, y)
+    if np.ndim(y) == 1:
+        return -np.outer(y_bar, ans)
+    return -y_bar @ np.swapaxes(ans, -1, -2)
+
+
+def _check_solve(x, y):
+    if np.ndim(y) == 1 and np.ndim(x) != 2:
+        raise SrcDiffError("np.linalg.solve of a stack of matrices with a 1-D right-hand side has no "
+                           "adjoint rule", hint="give the right-hand side shape (..., M, 1)")
+
+
+def tile_adjoint(g, x, reps):
+    """Adjoint of ``np.tile(x, reps)``: the tiles of `g` summed onto one."""
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    shape = np.shape(x)
+    full = max(len(shape), len(reps))
+    sizes = (1,) * (full - len(shape)) + shape
+    reps = (1,) * (full - len(reps)) + reps
+    interleaved = [n for pair in zip(reps, sizes) for n in pair]
+    return np.reshape(np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
 
 
 HELPERS = {
@@ -79,4 +167,11 @@ HELPERS = {
     "ensure_scalar": ensure_scalar,
     "matmul_adjoint_x": matmul_adjoint_x,
     "matmul_adjoint_y": matmul_adjoint_y,
+    "dot_adjoint_x": dot_adjoint_x,
+    "dot_adjoint_y": dot_adjoint_y,
+    "prod_adjoint": prod_adjoint,
+    "cholesky_adjoint": cholesky_adjoint,
+    "solve_adjoint_x": solve_adjoint_x,
+    "solve_adjoint_y": solve_adjoint_y,
+    "tile_adjoint": tile_adjoint,
 }

@@ -28,6 +28,7 @@ class Shape:
 
     dims: tuple[str, ...] | None
     scalar: bool = False
+    none: bool = False  # the constant None: an optional operand left out (np.clip's bounds)
 
     @property
     def known(self) -> bool:
@@ -41,6 +42,7 @@ class Shape:
 UNKNOWN = Shape(None)
 SCALAR = Shape((), scalar=True)
 ARRAY0 = Shape(())
+NONE = Shape(None, none=True)
 
 
 def signature(value) -> object:
@@ -62,6 +64,8 @@ def of_signature(sig) -> Shape:
 
 
 def of_constant(value) -> Shape:
+    if value is None:
+        return NONE
     if isinstance(value, numbers.Number):
         return SCALAR
     if isinstance(value, np.ndarray):
@@ -136,3 +140,35 @@ def matmul(x: Shape, y: Shape) -> Shape:
 
 def transpose(x: Shape) -> Shape:
     return Shape(x.dims[::-1], x.scalar) if x.known else UNKNOWN
+
+
+def array(x: Shape) -> Shape:
+    """`x`'s shape as an ndarray (what ``np.asarray(x)`` or ``np.zeros_like(x)`` gives)."""
+    return Shape(x.dims) if x.known else UNKNOWN
+
+
+def of_literal(shape) -> Shape:
+    """The Shape of an array created with the literal shape `shape` (an int or a tuple)."""
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not all(isinstance(n, int) and n >= -1 for n in dims):
+        return UNKNOWN
+    return Shape(tuple({1: ONE, -1: UNKNOWN_DIM}.get(n, MANY) for n in dims))
+
+
+def swap(x: Shape, axis1: int, axis2: int) -> Shape:
+    """The shape of ``np.swapaxes(x, axis1, axis2)``."""
+    if not x.known or x.ndim == 0:
+        return UNKNOWN
+    dims = list(x.dims)
+    a, b = axis1 % x.ndim, axis2 % x.ndim
+    dims[a], dims[b] = dims[b], dims[a]
+    return Shape(tuple(dims))
+
+
+def permute(x: Shape, axes) -> Shape:
+    """The shape of ``np.transpose(x, axes)`` (axes None reverses them)."""
+    if not x.known:
+        return UNKNOWN
+    if axes is None:
+        return Shape(x.dims[::-1])
+    return Shape(tuple(x.dims[a] for a in axes))

@@ -39,6 +39,14 @@ class Rule:
     arguments or on the operands' shapes (e.g. ``matmul`` on 1-D vs 2-D operands).
     `elementwise` rules broadcast their operands, so each adjoint is summed back to its
     operand's shape.  `shape` computes the result's `Shape` from the operands' shapes.
+
+    `defaults` gives optional parameters (``np.clip``'s bounds) the operand they take when a
+    call leaves them out.  A `nograd` rule's value carries no gradient at all (constructors,
+    shape queries, comparisons, ``np.sign``): nothing computed from it is active.  A
+    `variadic` rule takes its operands as one list (``np.concatenate([x0, x1])``, "list") or
+    as the positional arguments after its static ones (``np.einsum("ij,jk", x0, x1)``,
+    "args"); `expand` gives the rule for one number of operands, named x0, x1, ...
+    `note` documents a convention (non-differentiable points, ties) in the generated docs.
     """
 
     func: object
@@ -48,14 +56,28 @@ class Rule:
     static: Mapping[str, object] = field(default_factory=dict)
     elementwise: bool = False
     shape: Callable[..., Shape] | None = None
+    defaults: Mapping[str, object] = field(default_factory=dict)
+    nograd: bool = False
+    variadic: str | None = None
+    note: str = ""
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
     def signature(self) -> inspect.Signature:
         P = inspect.Parameter
-        params = [P(p, P.POSITIONAL_OR_KEYWORD) for p in self.params]
+        params = [P(p, P.POSITIONAL_OR_KEYWORD, **({"default": self.defaults[p]} if p in self.defaults else {}))
+                  for p in self.params]
         params += [P(k, P.POSITIONAL_OR_KEYWORD, default=v) for k, v in self.static.items()]
         return inspect.Signature(params)
+
+    def expand(self, count: int) -> Rule:
+        """A variadic rule's rule for `count` operands x0..x{count-1} (cached per count)."""
+        key = ("expand", count)
+        if key not in self._parsed:
+            params = tuple(f"x{i}" for i in range(count))
+            self._parsed[key] = Rule(self.func, self.name, params, self.templates, self.static,
+                                     self.elementwise, self.shape, {}, self.nograd, None, self.note)
+        return self._parsed[key]
 
     def result_shape(self, static: dict, operands: list[Shape]) -> Shape:
         if self.shape is not None:
@@ -95,6 +117,16 @@ def _parse_template(rule: Rule, param: str, text: str) -> ast.expr:
 
 def validate(rule: Rule) -> Rule:
     """Check a rule before it enters a table: parameters, templates and their names."""
+    if rule.variadic not in (None, "list", "args"):
+        raise SrcDiffError(f"adjoint rule for {rule.name}: variadic must be 'list' or 'args'")
+    if rule.variadic:
+        validate(rule.expand(2))
+        return rule
+    if set(rule.defaults) - set(rule.params):
+        raise SrcDiffError(f"adjoint rule for {rule.name} has defaults for unknown parameters "
+                           f"{sorted(set(rule.defaults) - set(rule.params))}")
+    if rule.nograd and not callable(rule.templates) and rule.templates:
+        raise SrcDiffError(f"adjoint rule for {rule.name} carries no gradient but has templates")
     if not rule.params:
         raise SrcDiffError(f"adjoint rule for {rule.name} has no parameters")
     if len(set(rule.params) | set(rule.static)) != len(rule.params) + len(rule.static):
@@ -121,6 +153,11 @@ def qualified_name(func) -> str:
 def rule(func, params, templates, *, name=None, **options) -> Rule:
     """A rule with explicit parameters: ``rule(np.dot, ("x", "y"), _dot_templates)``."""
     return validate(Rule(func, name or qualified_name(func), tuple(params), templates, **options))
+
+
+def nograd(func, params=("x",), **options) -> Rule:
+    """A function whose value carries no gradient: ``nograd(np.zeros_like)``."""
+    return rule(func, params, {}, nograd=True, **options)
 
 
 def unary(func, x: str, **options) -> Rule:
@@ -155,6 +192,13 @@ class RuleTable:
         self.version += 1
         for listener in self.listeners:
             listener()
+        return old
+
+    def remove(self, func) -> Rule | None:
+        """Drop `func`'s rule (if any) and return it."""
+        old = self._rules.pop(func, None)
+        if old is not None:
+            self.version += 1
         return old
 
     def lookup(self, func) -> Rule | None:

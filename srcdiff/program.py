@@ -1,0 +1,99 @@
+"""The statements of a gradient program, between the reverse pass and code generation.
+
+The forward sweep is a list of IR `Node`s and the statements below; the backward sweep is a
+list of `AdjointStmt`s and the statements below.  Branches and loops stay structured (`If`,
+`For`, `While` hold statement lists), so later passes (the optimizer, the debug mode) can walk
+them with `walk` instead of re-parsing text.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+
+@dataclass
+class AdjointStmt:
+    """``target = expr`` (or ``target = target + expr`` when `accumulate`) in the backward sweep."""
+
+    target: str
+    expr: ast.expr
+    accumulate: bool = False
+    line: int | None = None  # the user's line the contribution comes from
+
+
+@dataclass
+class Assign:
+    """``a, b = expr``: loop bookkeeping, copies, and calls that also return a pullback."""
+
+    targets: list[str]
+    expr: ast.expr
+    line: int | None = None
+    target = None  # not an adjoint (for passes that match AdjointStmt.target)
+
+
+@dataclass
+class Effect:
+    """An expression run for its effect: ``stack.append(...)``, ``xs.append(v)``, ``xs_bar.pop()``."""
+
+    expr: ast.expr
+    line: int | None = None
+    target = None
+
+
+@dataclass
+class Scatter:
+    """Add `expr` into part of the adjoint `target`: ``target[index] += expr`` (mode "add"),
+    ``np.add.at(target, index, expr)`` for index arrays that may repeat ("add.at"), or
+    ``target[index] = target[index] + expr`` for a list of adjoints ("list")."""
+
+    target: str
+    index: ast.expr
+    expr: ast.expr
+    mode: str
+    line: int | None = None
+
+
+@dataclass
+class If:
+    test: ast.expr
+    body: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+    line: int | None = None
+    target = None
+
+
+@dataclass
+class For:
+    target_name: str
+    iter: ast.expr
+    body: list = field(default_factory=list)
+    line: int | None = None
+    target = None
+
+
+@dataclass
+class While:
+    test: ast.expr
+    body: list = field(default_factory=list)
+    line: int | None = None
+    target = None
+
+
+@dataclass
+class Break:
+    target = None
+
+
+def walk(stmts: list):
+    """Every statement of a (forward or backward) statement list, nested ones included."""
+    for stmt in stmts:
+        yield stmt
+        for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(inner, list):
+                yield from walk(inner)
+
+
+def children(stmt) -> list[list]:
+    return [inner for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None))
+            if isinstance(inner, list)]

@@ -1,0 +1,176 @@
+"""NumPy's products and ``numpy.linalg``.
+
+Where the operands' ndim is known (it is, for arguments: the gradient is compiled per
+signature), the adjoint is the textbook one for that case (``g @ y.T``); otherwise a form
+that is right for any ndim.
+"""
+
+import numpy as np
+
+from .. import shapes
+from ..errors import SrcDiffError
+from .operators import _matmul_shape, _matmul_templates
+from .table import rule
+
+
+def _dot_templates(static, operand_shapes):
+    nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
+    if nx == 0 or ny == 0:
+        return {"x": "np.sum(g * y)" if nx == 0 else "g * y", "y": "np.sum(g * x)" if ny == 0 else "g * x"}
+    if nx is not None and ny is not None and nx <= 2 and ny <= 2:
+        return _matmul_templates(static, operand_shapes)
+    return {"x": "dot_adjoint_x(g, x, y)", "y": "dot_adjoint_y(g, x, y)"}
+
+
+def _dot_shape(static, x, y):
+    if x.ndim == 0 or y.ndim == 0:
+        return shapes.broadcast(shapes.array(x), shapes.array(y))
+    if x.known and y.known and x.ndim <= 2 and y.ndim <= 2:
+        return shapes.matmul(x, y)
+    return shapes.UNKNOWN
+
+
+def _inner_templates(static, operand_shapes):
+    nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
+    if nx == 1 and ny == 1:
+        return {"x": "g * y", "y": "g * x"}
+    if nx is not None and ny is not None and nx and ny:
+        # inner(x, y) = tensordot(x, y, (-1, -1)): g's axes are x's free axes, then y's.
+        free_x, free_y = list(range(nx - 1)), list(range(nx - 1, nx + ny - 2))
+        return {"x": f"np.tensordot(g, y, axes=({free_y}, {list(range(ny - 1))}))",
+                "y": f"np.tensordot(g, x, axes=({free_x}, {free_x}))"}
+    return {"x": "np.tensordot(g, y, axes=(np.arange(np.ndim(x) - 1, np.ndim(g)), np.arange(np.ndim(y) - 1)))",
+            "y": "np.tensordot(g, x, axes=(np.arange(np.ndim(x) - 1), np.arange(np.ndim(x) - 1)))"}
+
+
+def _outer_templates(static, operand_shapes):
+    if operand_shapes["x"].ndim == 1 and operand_shapes["y"].ndim == 1:
+        return {"x": "g @ y", "y": "x @ g"}
+    return {"x": "np.reshape(g @ np.ravel(y), np.shape(x))", "y": "np.reshape(np.ravel(x) @ g, np.shape(y))"}
+
+
+def _tensordot_templates(static, operand_shapes):
+    axes = static["axes"]
+    nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
+    if isinstance(axes, int) and (nx is None or ny is None):
+        return {"x": f"np.tensordot(g, y, axes=(np.arange(np.ndim(x) - {axes}, np.ndim(g)), "
+                     f"np.arange({axes}, np.ndim(y))))",
+                "y": f"np.tensordot(x, g, axes=(np.arange(np.ndim(x) - {axes}), np.arange(np.ndim(x) - {axes})))"}
+    if isinstance(axes, int):
+        axes = (list(range(nx - axes, nx)), list(range(axes)))
+    if nx is None or ny is None:
+        raise SrcDiffError("numpy.tensordot with a pair of axis lists needs operands of known ndim",
+                           hint="pass an integer `axes`, or arrays as arguments")
+    ax, ay = ([a % nx for a in _seq(axes[0])], [a % ny for a in _seq(axes[1])])
+    free_x = [a for a in range(nx) if a not in ax]
+    free_y = [a for a in range(ny) if a not in ay]
+    gx = list(range(len(free_x)))
+    gy = list(range(len(free_x), len(free_x) + len(free_y)))
+    # tensordot(g, y) has x's free axes, then the x axes paired with y's contracted axes
+    # taken in y's order; tensordot(x, g) likewise the other way round.
+    x_of, y_of = dict(zip(ay, ax)), dict(zip(ax, ay))
+    inv_x = tuple(int(i) for i in np.argsort(free_x + [x_of[a] for a in sorted(ay)]))
+    inv_y = tuple(int(i) for i in np.argsort([y_of[a] for a in sorted(ax)] + free_y))
+    return {"x": f"np.transpose(np.tensordot(g, y, axes=({gy}, {free_y})), {inv_x})",
+            "y": f"np.transpose(np.tensordot(x, g, axes=({free_x}, {gx})), {inv_y})"}
+
+
+def _seq(a):
+    return list(a) if isinstance(a, (tuple, list)) else [a]
+
+
+def _einsum_templates(static, operand_shapes):
+    spec = static["subscripts"].replace(" ", "")
+    if "." in spec:
+        raise SrcDiffError("numpy.einsum with '...' has no adjoint rule", hint="name every axis in the subscripts")
+    inputs, _, output = spec.partition("->")
+    inputs = inputs.split(",")
+    if "->" not in spec:
+        letters = "".join(inputs)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    if len(inputs) != len(operand_shapes):
+        raise SrcDiffError(f"numpy.einsum({spec!r}) names {len(inputs)} operands but is given {len(operand_shapes)}")
+    templates = {}
+    for i, term in enumerate(inputs):
+        if len(set(term)) != len(term):
+            raise SrcDiffError(f"numpy.einsum({spec!r}) repeats an index within one operand (a diagonal), "
+                               "which has no adjoint rule", hint="use np.diagonal or np.trace")
+        others = [(t, f"x{j}") for j, t in enumerate(inputs) if j != i]
+        known = set(output).union(*[set(t) for t, _ in others])
+        terms, names = [output] + [t for t, _ in others], ["g"] + [n for _, n in others]
+        if not set(term) <= known:  # an index summed over this operand alone: ones supply its length
+            terms, names = terms + [term], names + [f"np.ones(np.shape(x{i}))"]
+        templates[f"x{i}"] = f"np.einsum('{','.join(terms)}->{term}', {', '.join(names)})"
+    return templates
+
+
+def _transposed(name: str, ndim) -> str:
+    return f"{name}.T" if ndim == 2 else f"np.swapaxes({name}, -1, -2)"
+
+
+def _inv_templates(static, operand_shapes):
+    t = _transposed("ans", operand_shapes["x"].ndim)
+    return {"x": f"-{t} @ g @ {t}"}
+
+
+def _det_templates(static, operand_shapes):
+    if operand_shapes["x"].ndim == 2:
+        return {"x": "g * ans * np.linalg.inv(x).T"}
+    return {"x": "(g * ans)[..., None, None] * np.swapaxes(np.linalg.inv(x), -1, -2)"}
+
+
+def _solve_templates(static, operand_shapes):
+    nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
+    if nx == 2 and ny == 1:
+        return {"x": "-np.outer(np.linalg.solve(x.T, g), ans)", "y": "np.linalg.solve(x.T, g)"}
+    if nx == 2 and ny == 2:
+        return {"x": "-np.linalg.solve(x.T, g) @ ans.T", "y": "np.linalg.solve(x.T, g)"}
+    return {"x": "solve_adjoint_x(g, x, y, ans)", "y": "solve_adjoint_y(g, x, y)"}
+
+
+def _trace_templates(static, operand_shapes):
+    return {"x": "np.multiply.outer(np.eye(*np.shape(x)[:2], k=offset), g)"}
+
+
+def _diag_templates(static, operand_shapes):
+    ndim, k = operand_shapes["x"].ndim, static["k"]
+    to_vector = ("np.eye(*np.shape(x), k=k) * np.concatenate([g, np.zeros(np.shape(x)[0] - np.size(g))])[:, None]"
+                 if k >= 0 else
+                 "np.eye(*np.shape(x), k=k) * np.concatenate([g, np.zeros(np.shape(x)[1] - np.size(g))])")
+    to_matrix = "np.diag(g, k)"
+    if ndim == 1:
+        return {"x": to_matrix}
+    if ndim == 2:
+        return {"x": to_vector}
+    return {"x": f"({to_matrix} if np.ndim(x) == 1 else {to_vector})"}
+
+
+def _outer_shape(static, x, y):
+    def length(s):
+        return s.dims[0] if s.known and s.ndim == 1 else shapes.UNKNOWN_DIM
+    return shapes.Shape((length(x), length(y)))
+
+
+def _same(static, x, *rest):
+    return shapes.array(x)
+
+
+RULES = [
+    # ---- products ----
+    rule(np.matmul,    ("x", "y"), _matmul_templates,    shape=_matmul_shape),
+    rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape),
+    rule(np.inner,     ("x", "y"), _inner_templates),
+    rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape),
+    rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}),
+    rule(np.einsum,    ("operands",), _einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
+         note="subscripts without '...' and without an index repeated within one operand"),
+    # ---- matrix functions ----
+    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}),
+    rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}),
+    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same),
+    rule(np.linalg.det, ("x",), _det_templates,
+         note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError"),
+    rule(np.linalg.solve, ("x", "y"), _solve_templates),
+    rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same,
+         note="the derivative of NumPy's cholesky, which reads only the lower triangle of x"),
+]

@@ -1,0 +1,74 @@
+"""Functions whose value carries no gradient: constructors, shape and dtype queries,
+comparisons and other piecewise-constant functions.
+
+Their arguments may depend on the differentiated inputs (``np.zeros_like(x)``, ``x > 0``);
+the result is still constant with respect to them, so nothing computed from it is active.
+(Array attributes ``x.shape``, ``x.dtype``... are such values too; lowering makes them.)
+"""
+
+import numpy as np
+
+from .. import shapes
+from .table import nograd
+
+
+def _like(static, x=shapes.UNKNOWN, *rest):
+    return shapes.array(x)
+
+
+def _elementwise(static, *operands):
+    return shapes.broadcast(*operands)
+
+
+def _scalar(static, *operands):
+    return shapes.SCALAR
+
+
+def constructor(func, shape=None):
+    return nograd(func, ("args",), shape=shape)
+
+
+def piecewise(func, params=("x",), note=""):
+    return nograd(func, params, shape=_elementwise, note=note)
+
+
+RULES = [
+    # ---- constructors ----
+    constructor(np.zeros),
+    constructor(np.ones),
+    constructor(np.empty),
+    constructor(np.full),
+    constructor(np.eye),
+    constructor(np.identity),
+    constructor(np.arange),
+    constructor(np.linspace),
+    constructor(np.zeros_like, shape=_like),
+    constructor(np.ones_like, shape=_like),
+    constructor(np.empty_like, shape=_like),
+    constructor(np.full_like, shape=_like),
+    # ---- shape and dtype queries ----
+    constructor(np.shape),
+    constructor(np.ndim, shape=_scalar),
+    constructor(np.size, shape=_scalar),
+    constructor(np.issubdtype),
+    # ---- piecewise constant: zero gradient almost everywhere ----
+    piecewise(np.sign, note="sign'(x) = 0 everywhere, including x = 0"),
+    piecewise(np.floor),
+    piecewise(np.ceil),
+    piecewise(np.rint),
+    piecewise(np.isnan),
+    piecewise(np.isfinite),
+    piecewise(np.isinf),
+    piecewise(np.greater,       ("x", "y")),
+    piecewise(np.greater_equal, ("x", "y")),
+    piecewise(np.less,          ("x", "y")),
+    piecewise(np.less_equal,    ("x", "y")),
+    piecewise(np.equal,         ("x", "y")),
+    piecewise(np.not_equal,     ("x", "y")),
+    piecewise(np.logical_and,   ("x", "y")),
+    piecewise(np.logical_or,    ("x", "y")),
+    piecewise(np.logical_not),
+    constructor(np.argmax),
+    constructor(np.argmin),
+    constructor(np.argsort),
+]

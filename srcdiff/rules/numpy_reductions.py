@@ -1,0 +1,111 @@
+"""NumPy's reductions and scans, with ``axis`` and ``keepdims``.
+
+The adjoint of a reduction spreads ``g`` back over the reduced axes: ``np.expand_dims(g,
+axis)`` restores them (unless ``keepdims`` kept them), and broadcasting does the rest.
+"""
+
+import numpy as np
+
+from .. import shapes
+from ..errors import SrcDiffError
+from .table import rule
+
+REDUCE = {"axis": None, "keepdims": False}
+TIES_SPLIT = "ties share the gradient equally (k tied extrema get g / k each)"
+
+
+def _reduce_shape(static, x, *rest):
+    return shapes.reduce(x, static.get("axis"), static.get("keepdims", False))
+
+
+def _spread(g: str, static) -> str:
+    """`g`, reshaped so it broadcasts against the reduced operand `x`."""
+    if static.get("axis") is None or static.get("keepdims"):
+        return g
+    return f"np.expand_dims({g}, axis)"
+
+
+def _sum_templates(static, operand_shapes):
+    if operand_shapes["x"].scalar:
+        return {"x": "g"}
+    return {"x": f"np.full(np.shape(x), {_spread('g', static)})"}
+
+
+def _mean_templates(static, operand_shapes):
+    if operand_shapes["x"].scalar:
+        return {"x": "g"}
+    if static.get("axis") is None:
+        return {"x": "np.full(np.shape(x), g / np.size(x))"}
+    return {"x": f"np.full(np.shape(x), {_spread('g', static)} * (np.size(ans) / np.size(x)))"}
+
+
+def _prod_templates(static, operand_shapes):
+    # ans / x would divide by zero where x has zeros: products of the others instead.
+    return {"x": "prod_adjoint(g, x, axis, keepdims)"}
+
+
+def _extremum_templates(static, operand_shapes):
+    ties = f"(x == {_spread('ans', static)})"
+    return {"x": f"{_spread('g', static)} * {ties} / np.sum({ties}, axis=axis, keepdims=True)"}
+
+
+def _var_templates(static, operand_shapes):
+    count = "(np.size(x) / np.size(ans) - ddof)"
+    return {"x": f"{_spread('g', static)} * (2.0 / {count}) * (x - np.mean(x, axis=axis, keepdims=True))"}
+
+
+def _std_templates(static, operand_shapes):
+    count = "(np.size(x) / np.size(ans) - ddof)"
+    return {"x": f"{_spread('g', static)} * (x - np.mean(x, axis=axis, keepdims=True)) "
+                 f"/ ({count} * {_spread('ans', static)})"}
+
+
+def _norm_templates(static, operand_shapes):
+    order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
+    vector = isinstance(axis, int) or (axis is None and ndim == 1)
+    if order in (None, "fro") or (order == 2 and vector):
+        return {"x": f"{_spread('g', static)} * x / {_spread('ans', static)}"}
+    if order == 1 and vector:
+        return {"x": f"{_spread('g', static)} * np.sign(x)"}
+    if order == np.inf and vector:
+        return {
+            "x": f"{_spread('g', static)} * np.sign(x) * (np.abs(x) == {_spread('ans', static)})"
+                 f" / np.sum(np.abs(x) == {_spread('ans', static)}, axis=axis, keepdims=True)"}
+    raise SrcDiffError(f"numpy.linalg.norm with ord={order!r} on this operand has no adjoint rule",
+                       hint="use ord=None (2-norm / Frobenius), or ord=1, 2 or np.inf of a vector")
+
+
+def _cumsum_templates(static, operand_shapes):
+    if static.get("axis") is None:
+        return {"x": "np.reshape(np.cumsum(np.ravel(g)[::-1])[::-1], np.shape(x))"}
+    return {"x": "np.flip(np.cumsum(np.flip(g, axis), axis), axis)"}
+
+
+def _cumsum_shape(static, x):
+    if static.get("axis") is None:
+        return shapes.UNKNOWN if not x.known else shapes.Shape((shapes.UNKNOWN_DIM,) if x.ndim else (shapes.ONE,))
+    return shapes.array(x)
+
+
+def reduction(func, templates, note="", **static):
+    return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note)
+
+
+RULES = [
+    # ---- sums and means ----
+    reduction(np.sum,  _sum_templates),
+    reduction(np.mean, _mean_templates),
+    reduction(np.prod, _prod_templates, note="exact where x has zeros (products of the other factors)"),
+    reduction(np.var,  _var_templates, ddof=0),
+    reduction(np.std,  _std_templates, ddof=0, note="the gradient is NaN where the deviation is 0"),
+    # ---- extrema ----
+    reduction(np.max,  _extremum_templates, note=TIES_SPLIT),
+    reduction(np.min,  _extremum_templates, note=TIES_SPLIT),
+    # np.amax and np.amin are separate functions from NumPy 2 on (aliases before)
+    *[reduction(f, _extremum_templates, note=TIES_SPLIT) for f in (np.amax, np.amin) if f not in (np.max, np.min)],
+    # ---- norms ----
+    rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape,
+         note="ord None/'fro', and ord 1, 2, inf of vectors; the gradient is NaN at x = 0"),
+    # ---- scans ----
+    rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape),
+]

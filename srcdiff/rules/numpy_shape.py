@@ -1,0 +1,131 @@
+"""NumPy's shape manipulation: the adjoint moves ``g`` back to the operand's layout.
+
+Static arguments (axes, shapes, repeat counts) are known when the gradient is generated, so
+inverse permutations and the like are computed here and appear as literals in the output.
+"""
+
+import numpy as np
+
+from .. import shapes
+from ..errors import SrcDiffError
+from .table import rule, unary
+
+BACK = {"x": "np.reshape(g, np.shape(x))"}
+
+
+def _transpose_templates(static, operand_shapes):
+    axes = static.get("axes")
+    if axes is None:
+        return {"x": "np.transpose(g)"}
+    return {"x": f"np.transpose(g, {tuple(int(i) for i in np.argsort(axes))})"}
+
+
+def _tile_templates(static, operand_shapes):
+    reps = static["reps"]
+    ndim = operand_shapes["x"].ndim
+    if ndim is None or reps is None:
+        return {"x": "tile_adjoint(g, x, reps)"}
+    reps = (reps,) if isinstance(reps, int) else tuple(reps)
+    full = max(ndim, len(reps))
+    reps = (1,) * (full - len(reps)) + reps
+    sizes = ["1"] * (full - ndim) + [f"np.shape(x)[{i}]" for i in range(ndim)]
+    interleaved = ", ".join(f"{r}, {s}" for r, s in zip(reps, sizes))
+    axes = tuple(range(0, 2 * full, 2))
+    return {"x": f"np.reshape(np.sum(np.reshape(g, ({interleaved})), axis={axes}), np.shape(x))"}
+
+
+def _repeat_templates(static, operand_shapes):
+    count, axis = static["repeats"], static["axis"]
+    if isinstance(count, (tuple, list)):  # a count per element: sum each run of copies
+        if min(count, default=1) < 1:
+            raise SrcDiffError("numpy.repeat with a zero count has no adjoint rule",
+                               hint="drop the elements you repeat zero times first")
+        starts = [0] + [int(n) for n in np.cumsum(count)[:-1]]
+        if axis is None:
+            return {"x": f"np.reshape(np.add.reduceat(np.ravel(g), {starts}), np.shape(x))"}
+        return {"x": f"np.add.reduceat(g, {starts}, axis=axis)"}
+    if axis is None:
+        return {"x": f"np.reshape(np.sum(np.reshape(g, (-1, {count})), axis=1), np.shape(x))"}
+    return {"x": f"np.add.reduceat(g, np.arange(0, np.shape(g)[axis], {count}), axis=axis)"}
+
+
+def _cuts(sizes: list[str]) -> str:
+    """The split points after each operand but the last: [s0, s0 + s1, ...]."""
+    return "[" + ", ".join(" + ".join(sizes[: i + 1]) for i in range(len(sizes) - 1)) + "]"
+
+
+def _concatenate_templates(static, operand_shapes):
+    count = len(operand_shapes)
+    if static.get("axis") is None:
+        cuts = _cuts([f"np.size(x{i})" for i in range(count)])
+        return {f"x{i}": f"np.reshape(np.split(np.ravel(g), {cuts})[{i}], np.shape(x{i}))" for i in range(count)}
+    cuts = _cuts([f"np.shape(x{i})[axis]" for i in range(count)])
+    return {f"x{i}": f"np.split(g, {cuts}, axis=axis)[{i}]" for i in range(count)}
+
+
+def _stack_templates(static, operand_shapes):
+    return {f"x{i}": f"np.take(g, {i}, axis=axis)" for i in range(len(operand_shapes))}
+
+
+def _hstack_templates(static, operand_shapes):
+    count, ndims = len(operand_shapes), [s.ndim for s in operand_shapes.values()]
+    if None not in ndims and max(ndims) >= 2:
+        sizes, axis = [f"np.shape(x{i})[1]" for i in range(count)], "1"
+    elif None not in ndims:
+        sizes, axis = [f"np.size(x{i})" for i in range(count)], "0"
+    else:
+        sizes = [f"np.shape(np.atleast_1d(x{i}))[np.minimum(np.ndim(x{i}), 2) - 1]" for i in range(count)]
+        axis = "np.minimum(np.ndim(g), 2) - 1"
+    return {f"x{i}": f"np.reshape(np.split(g, {_cuts(sizes)}, axis={axis})[{i}], np.shape(x{i}))"
+            for i in range(count)}
+
+
+def _vstack_templates(static, operand_shapes):
+    count, ndims = len(operand_shapes), [s.ndim for s in operand_shapes.values()]
+    sizes = ["1" if n is not None and n <= 1 else f"np.shape(np.atleast_2d(x{i}))[0]" for i, n in enumerate(ndims)]
+    return {f"x{i}": f"np.reshape(np.split(g, {_cuts(sizes)}, axis=0)[{i}], np.shape(x{i}))" for i in range(count)}
+
+
+def _reshape_shape(static, x):
+    return shapes.of_literal(static["shape"]) if static.get("shape") is not None else shapes.UNKNOWN
+
+
+def _transpose_shape(static, x):
+    return shapes.permute(x, static.get("axes"))
+
+
+def _swapaxes_shape(static, x):
+    return shapes.swap(x, static["axis1"], static["axis2"])
+
+
+def _broadcast_to_shape(static, x):
+    return shapes.of_literal(static["shape"])
+
+
+def _same(static, x):
+    return shapes.array(x)
+
+
+RULES = [
+    # ---- same elements, new shape ----
+    rule(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape),
+    rule(np.ravel,       ("x",), BACK),
+    rule(np.expand_dims, ("x",), BACK, static={"axis": None}),
+    rule(np.squeeze,     ("x",), BACK, static={"axis": None}),
+    # ---- axes reordered ----
+    rule(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape),
+    rule(np.swapaxes,    ("x",), {"x": "np.swapaxes(g, axis1, axis2)"}, static={"axis1": None, "axis2": None},
+         shape=_swapaxes_shape),
+    rule(np.moveaxis,    ("x",), {"x": "np.moveaxis(g, destination, source)"},
+         static={"source": None, "destination": None}),
+    rule(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same),
+    # ---- copies: broadcast, tiled, repeated ----
+    unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape),
+    rule(np.tile,        ("x",), _tile_templates,   static={"reps": None}),
+    rule(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}),
+    # ---- joined: one list of operands ----
+    rule(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list"),
+    rule(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list"),
+    rule(np.hstack,      ("arrays",), _hstack_templates,      variadic="list"),
+    rule(np.vstack,      ("arrays",), _vstack_templates,      variadic="list"),
+]

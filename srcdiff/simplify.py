@@ -1,0 +1,170 @@
+"""Expression rewrites of the optimizer: each keeps the value, the type and the identity rules.
+
+Rule templates are general (``g * y * x ** (y - 1)``); instantiated with the seed ``1.0`` or
+a constant exponent they read better and run faster folded (``2 * x``).  A rewrite here
+never turns a float into an int (``1.0 * e -> e`` only where `e` is known to be a float) nor
+an expression into a bare name of an array (``1.0 * y -> y`` would hand out the array `y`
+itself, which a returned gradient must never be), and it keeps NumPy's evaluation order, so
+results are bitwise the same.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable
+
+from .liveness import is_fresh
+
+_FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+         ast.Div: operator.truediv, ast.Pow: operator.pow}
+#: `math` functions whose value is always a float.
+FLOAT_MATH = {"sin", "cos", "tan", "exp", "log", "sqrt", "tanh", "sinh", "cosh", "asin", "acos",
+              "atan", "atan2", "log1p", "expm1", "hypot", "erf", "log2", "log10", "fabs", "pow"}
+
+
+def is_number(node: ast.expr, value=None) -> bool:
+    ok = isinstance(node, ast.Constant) and type(node.value) in (int, float)
+    return ok and (value is None or node.value == value)
+
+
+def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
+    """Whether `node` is certainly a float or an array of floats (never an int or a bool)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is float
+    if isinstance(node, ast.Name):
+        return float_names(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        return is_float(node.left, float_names) or is_float(node.right, float_names)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return is_float(node.operand, float_names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "math":
+        return node.func.attr in FLOAT_MATH
+    return False
+
+
+class Simplify(ast.NodeTransformer):
+    """Constant arithmetic, one-folding, ``e ** 2 -> e * e``, and signs moved outward.
+
+    `float_names(name)` says whether a name holds a float (adjoints, wrt parameters);
+    `scalar_names(name)` whether it holds a Python/NumPy number rather than an array.
+    """
+
+    def __init__(self, float_names: Callable[[str], bool], scalar_names: Callable[[str], bool]):
+        self.float_names = float_names
+        self.scalar_names = scalar_names
+
+    def _unit_removable(self, e: ast.expr) -> bool:
+        """Whether ``1.0 * e`` may become `e`: same type, and no new alias of an array."""
+        return is_float(e, self.float_names) and self._same_object_ok(e)
+
+    def _same_object_ok(self, e: ast.expr) -> bool:
+        """Whether `e` may stand where a new object was made (an array would become shared)."""
+        if isinstance(e, ast.Name):
+            return self.scalar_names(e.id)
+        return is_fresh(e) or isinstance(e, ast.Constant)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        left, right, op = node.left, node.right, node.op
+        if is_number(left) and is_number(right) and type(op) in _FOLD:
+            try:
+                return ast.Constant(_FOLD[type(op)](left.value, right.value))
+            except (ArithmeticError, ValueError):
+                return node
+        if isinstance(op, ast.Pow) and is_number(right, 1):
+            return left
+        if isinstance(op, ast.Pow) and is_number(right, 2) and type(right.value) is int \
+                and isinstance(left, ast.Name):
+            return ast.BinOp(left, ast.Mult(), ast.Name(left.id, ast.Load()))
+        if isinstance(op, ast.Mult):
+            for one, other in ((left, right), (right, left)):
+                if is_number(one) and type(one.value) is float and self._unit_removable(other):
+                    if one.value == 1.0:
+                        return other
+                    if one.value == -1.0:
+                        return ast.UnaryOp(ast.USub(), other)
+        if isinstance(op, ast.Div) and is_number(right, 1.0) and type(right.value) is float \
+                and self._unit_removable(left):
+            return left
+        # f + 1.0 * e -> f + e where f is a float: the sum is a float whatever e is.
+        if isinstance(op, (ast.Add, ast.Sub)):
+            for side in ("left", "right"):
+                other = right if side == "left" else left
+                unit = _unit_factor(getattr(node, side))
+                if unit is not None and is_float(other, self.float_names) and self._same_object_ok(unit):
+                    setattr(node, side, unit)
+                    return self.visit_BinOp(node)
+        # (-a) * 2.0 -> a * -2.0 and -2.0 * (-a) -> 2.0 * a: the sign goes into the number.
+        if isinstance(op, ast.Mult) and _is_neg(left) and is_number(right):
+            return ast.BinOp(left.operand, op, ast.Constant(-right.value))
+        if isinstance(op, ast.Mult) and _is_neg(right) and is_number(left):
+            return ast.BinOp(ast.Constant(-left.value), op, right.operand)
+        # (-a) * b -> -(a * b), so that the sign can reach an addition: exact in IEEE.
+        if isinstance(op, (ast.Mult, ast.Div)) and _is_neg(left):
+            return self.visit_UnaryOp(ast.UnaryOp(ast.USub(), ast.BinOp(left.operand, op, right)))
+        # a + -1.0 / y * b -> a - 1.0 / y * b: the sign of the leading number moves out.
+        if isinstance(op, (ast.Add, ast.Sub)):
+            flipped = _without_leading_minus(right)
+            if flipped is not None:
+                return ast.BinOp(left, ast.Sub() if isinstance(op, ast.Add) else ast.Add(), flipped)
+        # (-a) + b -> b - a: IEEE addition commutes exactly.
+        if isinstance(op, ast.Add) and _is_neg(left) and not _is_neg(right):
+            return ast.BinOp(right, ast.Sub(), left.operand)
+        # a + (-b) -> a - b, a - (-b) -> a + b: exact in IEEE.
+        if isinstance(op, (ast.Add, ast.Sub)) and _is_neg(right) and not is_number(right.operand):
+            flipped = ast.Sub() if isinstance(op, ast.Add) else ast.Add()
+            return ast.BinOp(left, flipped, right.operand)
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub) and is_number(node.operand):
+            return ast.Constant(-node.operand.value)
+        # -(2.0 * a) -> -2.0 * a: one operation fewer on arrays, and exact.
+        inner = node.operand
+        if isinstance(node.op, ast.USub) and isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mult):
+            if is_number(inner.left):
+                return ast.BinOp(ast.Constant(-inner.left.value), ast.Mult(), inner.right)
+            if is_number(inner.right):
+                return ast.BinOp(inner.left, ast.Mult(), ast.Constant(-inner.right.value))
+            if isinstance(inner.left, ast.Name) and self.scalar_names(inner.left.id):
+                return ast.BinOp(ast.UnaryOp(ast.USub(), inner.left), ast.Mult(), inner.right)
+        if isinstance(node.op, ast.USub) and _is_neg(node.operand) and self._same_object_ok(node.operand.operand):
+            return node.operand.operand
+        return node
+
+
+def _unit_factor(node: ast.expr) -> ast.expr | None:
+    """`e` when `node` is ``1.0 * e`` or ``e * 1.0``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        if is_number(node.left, 1.0) and type(node.left.value) is float:
+            return node.right
+        if is_number(node.right, 1.0) and type(node.right.value) is float:
+            return node.left
+    return None
+
+
+def _without_leading_minus(node: ast.expr) -> ast.expr | None:
+    """``-c * e / f`` (c a negative number, or ``-c`` any value) as ``c * e / f`` with the
+    sign dropped: the same value negated, exactly.  None when `node` has no leading minus."""
+    if is_number(node) and node.value < 0:
+        return ast.Constant(-node.value)
+    if _is_neg(node):
+        return node.operand
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)):
+        left = _without_leading_minus(node.left)
+        return None if left is None else ast.BinOp(left, node.op, node.right)
+    return None
+
+
+def _is_neg(node: ast.expr) -> bool:
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+
+
+def simplify(tree: ast.AST, float_names, scalar_names) -> ast.AST:
+    """`tree` with every expression simplified (statements are kept as they are)."""
+    return Simplify(float_names, scalar_names).visit(tree)

@@ -1,0 +1,375 @@
+"""Statement passes of the optimizer, over the generated function's body.
+
+Each pass is one function that edits a statement list in place and says whether it changed
+anything.  They move, merge or drop statements only inside straight-line runs (see
+`liveness`), so loops, branches and loop stacks emitted by codegen stay correct: a compound
+statement is never entered by a rewrite that needs to know what happens around it, and
+counts as reading every name it mentions.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections import Counter
+from collections.abc import Callable
+
+from .liveness import (
+    FRESH_METHODS,
+    assigned_name,
+    bodies,
+    is_comment,
+    is_compound,
+    is_fresh,
+    is_pure,
+    mentions,
+    nodes,
+    reads,
+    writes,
+)
+from .simplify import is_number
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, name: str, by: Callable[[], ast.expr]):
+        self.name, self.by, self.count = name, by, 0
+
+    def visit_Name(self, node: ast.Name):
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            self.count += 1
+            return self.by()
+        return node
+
+
+def _replace_loads(tree: ast.AST, name: str, by: Callable[[], ast.expr]) -> int:
+    """Replace every read of `name` in `tree` by ``by()``; the number replaced."""
+    replace = _Replace(name, by)
+    replace.visit(tree)
+    return replace.count
+
+
+def propagate_copies(body: list[ast.stmt]) -> bool:
+    """After ``a = b`` or ``a = 1.0``, later reads of `a` read `b` / ``1.0`` instead.
+
+    This is how the seed ``f_bar = 1.0`` reaches its uses (where folding removes it) and how
+    identity adjoints (``t7_bar = f_bar``) disappear.  A copy stops applying when either
+    name is assigned again.  It applies inside a loop or branch that assigns neither name
+    (never inside a nested function, which runs later).  Returns are left reading the
+    gradient names, for readability.
+    """
+    changed = False
+    for block in bodies(body):
+        copies: dict[str, ast.expr] = {}
+        for stmt in block:
+            if is_comment(stmt):
+                continue
+            written = writes(stmt)
+            nested = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+                         for n in nodes(stmt))
+            if copies and not isinstance(stmt, ast.Return) and not nested:
+                read = reads(stmt)
+                for name, value in copies.items():
+                    if not read[name]:
+                        continue
+                    if is_compound(stmt) and (name in written or _name_of(value) in written):
+                        continue
+                    changed |= _replace_loads(stmt, name, lambda v=value: copy.deepcopy(v)) > 0
+            for name, value in list(copies.items()):
+                if name in written or _name_of(value) in written:
+                    del copies[name]
+            target = assigned_name(stmt)
+            if target is not None and (is_number(stmt.value) or (
+                    isinstance(stmt.value, ast.Name) and stmt.value.id != target)):
+                copies[target] = stmt.value
+    return changed
+
+
+def _name_of(expr: ast.expr) -> str | None:
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def remove_overwritten(body: list[ast.stmt]) -> bool:
+    """Drop ``name = expr`` (pure) when a later statement of the same run assigns `name`
+    again before anything reads it."""
+    changed = False
+    for block in bodies(body):
+        i = 0
+        while i < len(block):
+            name = assigned_name(block[i])
+            if name is not None and is_pure(block[i].value) and _overwritten(block, i, name):
+                del block[i]
+                changed = True
+            else:
+                i += 1
+    return changed
+
+
+def _overwritten(block: list[ast.stmt], i: int, name: str) -> bool:
+    for later in block[i + 1:]:
+        if is_comment(later):
+            continue
+        if is_compound(later) or reads(later)[name]:
+            return False
+        if assigned_name(later) == name:
+            return True
+        if name in writes(later):
+            return False
+    return False
+
+
+def remove_dead(body: list[ast.stmt]) -> bool:
+    """Drop ``name = expr`` at the top level where nothing reads `name` later and `expr` is
+    pure: an adjoint no wrt argument needs, a forward value nobody reads, a spent copy."""
+    live: set[str] = set()
+    kept: list[ast.stmt] = []
+    for stmt in reversed(body):
+        name = assigned_name(stmt)
+        if name is not None and name not in live and is_pure(stmt.value):
+            continue
+        if is_compound(stmt):
+            live |= mentions(stmt)
+        else:
+            if name is not None:
+                live.discard(name)
+            if isinstance(stmt, ast.Delete):
+                live |= writes(stmt)
+            live |= set(reads(stmt))
+        kept.append(stmt)
+    changed = len(kept) != len(body)
+    body[:] = kept[::-1]
+    return changed
+
+
+def remove_unread(func: ast.FunctionDef) -> bool:
+    """Drop ``name = expr`` anywhere (loop bodies too) when no statement of the function
+    reads `name` at all, and self-copies ``name = name``."""
+    loads = reads(func)
+    changed = False
+    for block in bodies(func.body):
+        kept = []
+        for stmt in block:
+            name = assigned_name(stmt)
+            if name is not None and is_pure(stmt.value) and (
+                    loads[name] == 0 or (isinstance(stmt.value, ast.Name) and stmt.value.id == name)):
+                changed = True
+                continue
+            kept.append(stmt)
+        block[:] = kept
+    return changed
+
+
+def inline_single_use(func: ast.FunctionDef, inlinable: Callable[[str], bool],
+                      arrays: Callable[[str], bool]) -> bool:
+    """``t = e`` followed in the same run by the only statement reading it: `e` goes there.
+
+    Applies to names `inlinable` accepts (Python numbers: fewer loads and stores is most
+    of what scalar code costs), and to arrays read by the very next statement (so no value
+    lives longer than before; ``t = -g; u = t * 2.0`` then folds to ``u = g * -2.0``) when
+    `arrays` says their shape is known.
+    With ``x = a; x = x + b`` this merges an accumulation into ``x = a + b``.  The
+    expression keeps its tree, so it evaluates exactly as before; it only moves past plain
+    assignments that leave every name it reads alone.
+    """
+    loads = reads(func)
+    changed = False
+    value_reads: dict[int, Counter] = {}  # id of a statement -> what its value reads
+    for block in bodies(func.body):
+        i = 0
+        while i < len(block):
+            if _inline_at(block, i, loads, inlinable, arrays, value_reads):
+                changed = True
+            else:
+                i += 1
+    return changed
+
+
+def _inline_at(block: list[ast.stmt], i: int, loads: Counter, inlinable, arrays, value_reads) -> bool:
+    stmt = block[i]
+    name = assigned_name(stmt)
+    if name is None or not is_pure(stmt.value):
+        return False
+    number = inlinable(name)
+    if not number and not arrays(name):
+        return False
+    inputs = set(reads(stmt.value))
+    for later in block[i + 1:]:
+        if is_comment(later):
+            continue
+        if not isinstance(later, (ast.Assign, ast.AugAssign)) or not is_pure(later.value):
+            return False  # a barrier: compound, call statement, return...
+        target = assigned_name(later)
+        if id(later) not in value_reads:
+            value_reads[id(later)] = reads(later.value)
+        uses = value_reads[id(later)][name]
+        if isinstance(later, ast.AugAssign):
+            # ``x[i] += t``: t may go into the value if that is its only read anywhere
+            if number or uses != 1 or loads[name] != 1 or reads(later.target)[name]:
+                return False
+        elif target is None:
+            return False
+        elif uses == 0:
+            if target == name or target in inputs or not number:
+                return False
+            continue
+        elif uses != 1 or not (target == name and number or loads[name] == 1):
+            return False  # arrays accumulate in place instead (accumulate_in_place)
+        if isinstance(later.value, ast.Name):
+            later.value = stmt.value
+        else:
+            _replace_loads(later.value, name, lambda: stmt.value)
+        value_reads.pop(id(later), None)  # changed: read again when next asked
+        value_reads.pop(id(stmt), None)
+        del block[i]
+        loads[name] -= 1
+        return True
+    return False
+
+
+def reuse_common(body: list[ast.stmt]) -> bool:
+    """``b = e`` after a top-level ``a = e`` becomes ``b = a`` (``x[:-1]`` written twice is
+    computed once), where `e` reads a piece of an object (``x[:-1]``, ``X.shape``) that
+    nothing in the function changes, nor `a` or `b`, and none of `e`'s names is assigned
+    between.  A new object (``[]``, ``np.zeros(n)``) is never shared this way."""
+    changing = mutated(body)
+    seen: dict[str, tuple[str, set[str]]] = {}  # the expression's dump -> (name, names it reads)
+    changed = False
+    for stmt in body:
+        name = assigned_name(stmt)
+        value = getattr(stmt, "value", None)
+        key = None
+        if name is not None and isinstance(value, (ast.Subscript, ast.Attribute)) and is_pure(value) \
+                and not (mentions(value) | {name}) & changing:
+            key = ast.dump(value)
+        if key in seen:
+            stmt.value = ast.Name(seen[key][0], ast.Load())
+            changed = True
+        written = writes(stmt) | (mentions(stmt) if is_compound(stmt) else set())
+        for old, (holder, inputs) in list(seen.items()):
+            if holder in written or inputs & written:
+                del seen[old]
+        if key is not None and key not in seen and name not in reads(value):
+            seen[key] = (name, set(reads(value)))
+    return changed
+
+
+def mutated(body: list[ast.stmt]) -> set[str]:
+    """Names whose object may change in place: targets of ``x[i] = ...``, ``x += ...``,
+    ``x.attr = ...``, receivers of methods that are not known pure (``x.append``), and
+    arguments of calls that are not known pure."""
+    found = set()
+    for node in nodes(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.AugAssign):
+            found |= mentions(node.target)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found |= mentions(node.value)
+        elif isinstance(node, ast.Call) and not is_pure(node):
+            found |= mentions(node)
+    return found
+
+
+def _escaping_reads(stmt: ast.stmt) -> set[str]:
+    """Names `stmt` reads in a way that may let another name hold their object.
+
+    Operands of arithmetic, comparisons, reductions and other calls that make a new object
+    cannot; anything else (a plain copy, a list, a call that may return a view) may.
+    """
+    parents = {child: node for node in nodes(stmt) for child in ast.iter_child_nodes(node)}
+    found = set()
+    for node in nodes(stmt):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare)):
+            continue
+        if isinstance(parent, ast.Call) and node in parent.args and is_fresh(parent):
+            continue
+        if isinstance(parent, ast.Attribute) and parent.attr in FRESH_METHODS \
+                and isinstance(parents.get(parent), ast.Call) and is_fresh(parents[parent]):
+            continue
+        found.add(node.id)
+    return found
+
+
+def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool]) -> bool:
+    """``x = x + c`` becomes ``x += c`` (and ``-`` alike) where `x` is an array this function
+    made itself (arithmetic, a ufunc, a reduction...) and no other name can hold it.
+
+    Top-level runs only; every name a compound statement mentions loses its ownership.
+    """
+    owned: set[str] = set()
+    changed = False
+    for index, stmt in enumerate(body):
+        if is_compound(stmt):
+            owned -= mentions(stmt)
+            continue
+        name = assigned_name(stmt)
+        value = getattr(stmt, "value", None)
+        if name in owned and is_array(name) and isinstance(value, ast.BinOp) \
+                and isinstance(value.op, (ast.Add, ast.Sub)) \
+                and isinstance(value.left, ast.Name) and value.left.id == name:
+            body[index] = ast.copy_location(ast.AugAssign(ast.Name(name, ast.Store()), value.op, value.right), stmt)
+            owned -= _escaping_reads(body[index]) - {name}
+            changed = True
+            continue
+        owned -= _escaping_reads(stmt)
+        owned -= writes(stmt)
+        if name is not None and is_fresh(value):
+            owned.add(name)
+    return changed
+
+
+def release(body: list[ast.stmt], releasable: Callable[[str], bool]) -> bool:
+    """``del`` each array the top level assigns, right after the statement that last mentions it.
+
+    Memory then peaks like a hand-written gradient's: a forward temporary goes as soon as
+    the forward sweep is past it, an adjoint as soon as its contributions have been passed on.
+    """
+    assigned, last, deleted = set(), {}, set()
+    for node in nodes(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            deleted |= mentions(node)  # a closure reads its cells when it runs, later
+    for index, stmt in enumerate(body):
+        for name in mentions(stmt):
+            last[name] = index
+        name = assigned_name(stmt)
+        if name is not None:
+            assigned.add(name)
+        deleted |= {n.id for n in nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Del)}
+    after: dict[int, list[str]] = {}
+    for name in sorted(assigned - deleted):
+        index = last[name]
+        if releasable(name) and not isinstance(body[index], ast.Return):
+            after.setdefault(index, []).append(name)
+    if not after:
+        return False
+    out = []
+    for index, stmt in enumerate(body):
+        out.append(stmt)
+        if index in after:
+            targets = [ast.Name(n, ast.Del()) for n in sorted(after[index], key=lambda n: (len(n), n))]
+            out.append(ast.copy_location(ast.Delete(targets), stmt))
+    body[:] = out
+    return True
+
+
+def tidy_comments(body: list[ast.stmt], is_header: Callable[[ast.stmt], bool]) -> None:
+    """Drop comment lines left with nothing under them (an adjoint block that was folded away).
+
+    A header (``# forward``, ``# backward``) stays while any statement follows before the
+    next header; any other comment needs a statement before the next comment.
+    """
+    for block in bodies(body):
+        kept: list[ast.stmt] = []
+        for index, stmt in enumerate(block):
+            if is_comment(stmt):
+                rest = block[index + 1:]
+                stop = (lambda s: is_comment(s) and is_header(s)) if is_header(stmt) else is_comment
+                section = []
+                for s in rest:
+                    if stop(s):
+                        break
+                    section.append(s)
+                if not any(not is_comment(s) and not isinstance(s, ast.Return) for s in section):
+                    continue
+            kept.append(stmt)
+        block[:] = kept

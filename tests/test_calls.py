@@ -1,0 +1,93 @@
+"""Calls to other user functions: each differentiated through its own generated adjoint."""
+
+import math
+
+import numpy as np
+import pytest
+from numeric import assert_close, central_difference
+
+import srcdiff
+from srcdiff import callees
+
+rng = np.random.default_rng(5)
+
+
+def power(x, n):
+    if n == 0:
+        return 1.0
+    return x * power(x, n - 1)
+
+
+def uses_recursion(x, y):
+    return power(x, 4) * y + power(y, 2)
+
+
+def scale(v, k=1.0):
+    return v * k + math.sin(v)
+
+
+def keyword_and_default(x, y):
+    return scale(x) + scale(y, k=3.0) * x
+
+
+def layer(W, h):
+    return np.tanh(W @ h)
+
+
+def helper_in_loop(W, h0, T):
+    h = h0
+    for t in range(T):  # noqa: B007
+        h = layer(W, h)
+    return np.sum(h)
+
+
+def make_closure(c):
+    def inner(x):
+        return x * c + x * x
+
+    def outer(x):
+        return inner(x) * inner(2.0 * x)
+
+    return outer
+
+
+closure_user = make_closure(0.5)
+
+
+def helper_of_constant(x):
+    return x * power(2.0, 3)
+
+
+CASES = [
+    ("recursive helper with a depth argument", uses_recursion, (1.3, 0.6), (0, 1)),
+    ("keyword and default arguments", keyword_and_default, (0.4, 0.9), (0, 1)),
+    ("helper called in a loop", helper_in_loop, (rng.normal(size=(3, 3)) * 0.5, rng.normal(size=3), 4), (0, 1)),
+    ("closure calling a closure", closure_user, (0.7,), (0,)),
+    ("helper on constants only", helper_of_constant, (1.5,), (0,)),
+]
+
+
+@pytest.mark.parametrize("label, func, args, wrt", CASES, ids=[c[0] for c in CASES])
+def test_calls_match_central_differences(label, func, args, wrt):
+    grads = srcdiff.grad(func, wrt=wrt)(*args)
+    for k, index in enumerate(wrt):
+        assert_close(grads[k], central_difference(func, args, index), rtol=1e-5, atol=1e-6)
+
+
+def test_caller_calls_the_generated_adjoint_and_its_pullback():
+    df = srcdiff.grad(uses_recursion, wrt=(0, 1))
+    df(1.3, 0.6)
+    assert "power_vjp(x, 4)" in df.source
+    assert "_pullback(" in df.source
+
+
+def test_recursive_adjoint_calls_itself():
+    srcdiff.grad(uses_recursion, wrt=(0, 1))(1.3, 0.6)
+    recursive = [s for s in callees.SOURCES.values() if s.startswith("def power_vjp")]
+    assert recursive and any("power_vjp(x, t2)" in s for s in recursive)
+
+
+def test_inactive_helper_is_called_plainly():
+    df = srcdiff.grad(helper_of_constant)
+    assert df(1.5) == pytest.approx(8.0)
+    assert "power(2.0, 3)" in df.source and "_vjp" not in df.source

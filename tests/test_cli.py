@@ -1,0 +1,134 @@
+"""The command line: python -m srcdiff show|check FILE.py:FUNC."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from srcdiff import cli
+from srcdiff.rules import TABLE, unary
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MODEL = textwrap.dedent('''\
+    import numpy as np
+
+    DATA = np.array([1.0, 2.0, 3.0])
+
+
+    def scale(x, y):
+        return x * y
+
+
+    def smooth(x, y=2.0):
+        return np.sum(np.sin(x) * y)
+
+
+    def weighted(w):
+        return np.sum(w * DATA)
+''')
+
+
+@pytest.fixture
+def model(tmp_path):
+    path = tmp_path / "cli_model.py"
+    path.write_text(MODEL)
+    return path
+
+
+def run(capsys, *argv):
+    status = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_show_prints_the_generated_source(capsys, model):
+    status, out, _ = run(capsys, "show", f"{model}:scale", "--wrt", "x,y")
+    assert status == 0
+    assert out.splitlines()[0] == "def scale_grad(x, y):"
+    assert "x_bar = " in out and "return x_bar, y_bar" in out
+
+
+def test_show_with_args_prints_the_specialised_source(capsys, model):
+    status, generic, _ = run(capsys, "show", f"{model}:smooth")
+    status, special, _ = run(capsys, "show", f"{model}:smooth", "--args", "np.ones(3), 2.0")
+    assert status == 0
+    assert "unbroadcast" in generic and "unbroadcast" not in special
+
+
+def test_check_prints_both_reports_and_succeeds(capsys, model):
+    status, out, _ = run(capsys, "check", f"{model}:scale", "--args", "1.5, -2.0", "--wrt", "0,y")
+    assert status == 0
+    assert "srcdiff.check scale wrt x, y: proved equal to sympy's derivative" in out
+    assert "srcdiff.gradcheck scale: agrees with float64 central differences" in out
+
+
+def test_check_uses_defaults_when_every_parameter_has_one(capsys, tmp_path):
+    path = tmp_path / "defaults.py"
+    path.write_text("import numpy as np\n\ndef f(x=0.5, y=2.0):\n    return np.sin(x) * y\n")
+    status, out, _ = run(capsys, "check", f"{path}:f")
+    assert status == 0 and "proved" in out
+
+
+def test_check_without_args_or_defaults_is_a_clear_error(capsys, model):
+    status, out, err = run(capsys, "check", f"{model}:smooth")
+    assert status == 2 and out == ""
+    assert "check needs argument values" in err and "no default for x" in err and "--args" in err
+
+
+def test_args_may_use_numpy_and_the_files_names_and_ints_mean_floats(capsys, model):
+    status, out, _ = run(capsys, "check", f"{model}:weighted", "--args", "DATA * 2")
+    assert status == 0 and "proved" in out
+    status, out, _ = run(capsys, "check", f"{model}:scale", "--args", "1, 2")
+    assert status == 0 and "proved" in out
+
+
+def test_check_exits_1_on_a_wrong_rule(capsys, model):
+    old = TABLE.register(unary(np.sin, x="-g * np.cos(x)"), replace=True)
+    try:
+        status, out, _ = run(capsys, "check", f"{model}:smooth", "--args", "np.array([0.3, 0.9])")
+    finally:
+        TABLE.register(old, replace=True)
+    assert status == 1
+    assert "MISMATCH with sympy's derivative in x" in out and "MISMATCH in x" in out
+
+
+@pytest.mark.parametrize("target, message", [
+    ("no_colon.py", "is not of the form FILE.py:FUNC"),
+    ("missing.py:f", "no such file"),
+])
+def test_bad_targets_are_clear_errors(capsys, tmp_path, target, message):
+    status, _, err = run(capsys, "show", tmp_path / target)
+    assert status == 2 and message in err
+
+
+def test_unknown_function_is_a_clear_error(capsys, model):
+    status, _, err = run(capsys, "show", f"{model}:nope")
+    assert status == 2 and "has no function 'nope'" in err
+
+
+def test_a_subcommand_is_one_entry_in_commands(capsys, model, monkeypatch):
+    def setup(parser):
+        cli.add_target_arguments(parser)
+
+    def run_names(ns):
+        print(cli.load_target(ns).func.__name__)
+        return 0
+
+    monkeypatch.setitem(cli.COMMANDS, "name", cli.Command("print the function's name", setup, run_names))
+    assert run(capsys, "name", f"{model}:scale") == (0, "scale\n", "")
+
+
+def test_python_dash_m_checks_the_quickstart():
+    quickstart = ROOT / "examples" / "quickstart.py"
+    if not quickstart.exists():
+        pytest.skip("examples/quickstart.py is not written yet")
+    done = subprocess.run(
+        [sys.executable, "-m", "srcdiff", "check", f"{quickstart}:loss", "--args",
+         "np.zeros(3), np.arange(6.0).reshape(2, 3), np.array([1.0, 2.0])"],
+        capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "srcdiff.check loss wrt w: proved equal to sympy's derivative" in done.stdout

@@ -1,0 +1,127 @@
+"""srcdiff.explain: the walk-through page, checked as a file and driven in headless Chromium.
+
+The browser test needs Selenium (pip `selenium`) and Debian's `chromium` and
+`chromium-driver` packages; without them it is skipped.  The page-as-a-file tests always run.
+"""
+
+import importlib.util
+import json
+import re
+import shutil
+import tempfile
+import textwrap
+
+import pytest
+
+import srcdiff
+
+MODEL = """\
+def f(a, b, c):
+    return (a + b) * (a + c)
+"""
+ARGS = (2.0, 3.0, 5.0)
+ENGINES = ["layered"] + (["dot"] if shutil.which("dot") else [])
+
+
+@pytest.fixture(scope="module")
+def f(tmp_path_factory):
+    path = tmp_path_factory.mktemp("explain") / "model.py"
+    path.write_text(textwrap.dedent(MODEL))
+    spec = importlib.util.spec_from_file_location("explain_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.f
+
+
+def page_data(text: str) -> dict:
+    found = re.search(r'<script id="walk-data" type="application/json">(.*?)</script>', text, re.S)
+    return json.loads(found.group(1))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_page_is_one_self_contained_file(f, tmp_path, engine):
+    path = srcdiff.explain(f, *ARGS, html=tmp_path / "walk.html", engine=engine)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and "{{" not in text
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=\"(https?:)?//", text)
+    assert "@import" not in text and "url(http" not in text
+    assert re.findall(r"https?://[^\s\"']+", text) == ["http://www.w3.org/2000/svg"]  # the SVG namespace only
+    assert page_data(text)["engine"] == engine
+    for name in ("a", "b", "c", "t1", "t2", "f"):
+        assert f'id="node-{name}"' in text
+
+
+def test_steps_play_forward_then_backward(f):
+    data = page_data(srcdiff.explain(f, *ARGS))
+    forward = [s["node"] for s in data["steps"] if s["phase"] == "forward"]
+    backward = [s["node"] for s in data["steps"] if s["phase"] == "backward"]
+    assert forward == ["a", "b", "c", "t1", "t2", "f"]
+    assert backward == ["f", "t2", "t1", "c", "b", "a"]
+    phases = [s["phase"] for s in data["steps"]]
+    assert phases == sorted(phases, key=["forward", "backward"].index)
+    last = data["steps"][-1]
+    assert last["adjoint"] == "12"  # (a + c) + (a + b) at a=2, b=3, c=5
+    assert [t["from"] for t in last["terms"]] == ["t2", "t1"]
+    assert "sum 5 + 7 = 12" in last["what"]
+    assert data["steps"][3]["what"] == "2 + 3 = 5"
+
+
+def _browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        pytest.skip("chromium and chromedriver are not installed")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,1000", f"--user-data-dir={tempfile.mkdtemp(prefix='srcdiff-chromium-')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_browser_walks_the_backward_pass_to_the_gradient(f, tmp_path, engine, monkeypatch):
+    monkeypatch.setenv("SE_OFFLINE", "true")  # never let Selenium fetch drivers
+    path = srcdiff.explain(f, *ARGS, html=tmp_path / "walk.html", engine=engine)
+    driver = _browser()
+    from selenium.webdriver.common.by import By
+
+    try:
+        driver.get(path.resolve().as_uri())
+        body = driver.find_element(By.TAG_NAME, "body")
+        assert body.get_attribute("data-phase") == "ready"
+
+        for _ in range(6):  # the forward pass: every node lights up with its value
+            driver.find_element(By.ID, "next").click()
+        assert body.get_attribute("data-phase") == "forward"
+        assert driver.find_element(By.CSS_SELECTOR, "#node-f .t-val").text == "= 35"
+
+        driver.find_element(By.ID, "to-backward").click()
+        assert body.get_attribute("data-phase") == "backward"
+        cell = driver.find_element(By.CSS_SELECTOR, '[data-adjoint-for="a"]')
+        assert cell.text == "–"  # a is reached last
+        steps = 0
+        while driver.find_element(By.ID, "next").is_enabled() and steps < 50:
+            driver.find_element(By.ID, "next").click()
+            steps += 1
+        assert body.get_attribute("data-phase") == "backward"
+        shown = float(cell.text)
+        expected = srcdiff.grad(f)(*ARGS)
+        assert shown == pytest.approx(expected, rel=1e-6)
+        assert driver.find_element(By.CSS_SELECTOR, "#node-a .t-adj").text == f"a_bar = {cell.text}"
+        explained = driver.find_element(By.ID, "step-terms").text
+        assert "from t2: a_bar = " in explained and "from t1: a_bar = " in explained
+
+        screenshot = tmp_path / f"walk-{engine}.png"
+        assert driver.save_screenshot(str(screenshot))
+        assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+        errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        assert errors == []
+    finally:
+        driver.quit()
