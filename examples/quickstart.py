@@ -15,7 +15,7 @@ def loss(w, X, y):
 
 
 def main():
-    """Print the gradient, its source, and a check; return the gradient for the tests."""
+    """Print the gradient, its source, and a sympy cross-check; return the gradient for the tests."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(8, 3))
     y = X @ np.array([1.0, -2.0, 0.5]) + 0.1 * rng.normal(size=8)
@@ -30,6 +30,11 @@ def main():
 
     by_hand = 2 * X.T @ (X @ w - y) / len(y)
     print("agrees with the hand-written gradient:", np.allclose(gradient, by_hand))
+    print()
+    # sympy differentiates `loss` itself and compares with the generated gradient, on small
+    # arrays of symbols (w, and here X as well: every entry becomes a sympy symbol).
+    small_X = np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.25]])
+    print(srcdiff.check(loss, np.zeros(2), small_X, np.array([1.0, 0.0, 2.0]), wrt=("w", "X")))
     return gradient
 
 

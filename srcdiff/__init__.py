@@ -17,6 +17,6 @@ from .graph import graph
 from .register import register_adjoint
 from .trace import trace
 
-__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "gradcheck", "explain", "grad", "graph", "register_adjoint", "trace",
-           "value_and_grad"]
+__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "grad", "gradcheck",
+           "graph", "register_adjoint", "trace", "value_and_grad"]
 __version__ = "0.1.0"

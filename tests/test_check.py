@@ -303,8 +303,9 @@ RULE_SPECS = {
         "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
         "arctanh", "absolute", "copy"]},
     "numpy.arccosh": _elementwise("arccosh", x=V + 1.0),
-    **{f"numpy.{n}": _binary(n) for n in ["add", "subtract", "multiply", "divide", "power", "logaddexp",
-                                          "arctan2", "hypot"]},
+    **{f"numpy.{n}": _binary(n) for n in ["add", "subtract", "multiply", "divide", "power", "arctan2",
+                                          "hypot"]},
+    "numpy.logaddexp": _binary("logaddexp", EITHER),  # the adjoint is a sigmoid written with tanh
     **{f"numpy.{n}": _binary(n, NUMERIC) for n in ["maximum", "minimum", "fmax", "fmin"]},
     "numpy.sign": _wrap("np.sum(np.sign(x) * x * y)", expected=EITHER),
     "numpy.clip": _wrap("np.sum(np.clip(x, 0.4, 0.7) * y)", expected=EITHER),

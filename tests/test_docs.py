@@ -172,18 +172,7 @@ def restored_rule_table():
                 TABLE.register(rule, replace=True)
 
 
-#: Pages written before this convention, waiting for their owners to adopt it.
-NOT_YET_CONVERTED = {
-    "docs/debugging.md": "its first block needs `file=model.py` and its doctests `>>> import model, srcdiff`",
-}
-
-
-def _pages():
-    return [pytest.param(page, marks=[pytest.mark.xfail(strict=False, reason=NOT_YET_CONVERTED[page_id(page)])]
-                         if page_id(page) in NOT_YET_CONVERTED else [], id=page_id(page)) for page in PAGES]
-
-
-@pytest.mark.parametrize("page", _pages())
+@pytest.mark.parametrize("page", PAGES, ids=[page_id(p) for p in PAGES])
 def test_code_blocks_print_what_the_page_shows(page, tmp_path, monkeypatch, request):
     blocks = [b for b in blocks_of(page.read_text()) if b.runs]
     if not blocks:
@@ -280,9 +269,6 @@ def test_every_public_name_has_a_section_in_the_api_reference():
     assert not missing, f"docs/api.md has no section for: {missing}"
 
 
-#: Pages other engineers are writing; until they land, links to them are expected to fail.
-PENDING = {"docs/supported-python.md", "docs/supported-numpy.md", "docs/checking.md",
-           "docs/debugging.md", "benchmarks/RESULTS.md"}
 LINK = re.compile(r"\]\((?!https?://|#|mailto:)([^)#\s]+)(?:#[^)]*)?\)")
 
 
@@ -291,10 +277,7 @@ def _links():
     for page in PAGES:
         for target in sorted(set(LINK.findall(page.read_text()))):
             resolved = (page.parent / target).resolve()
-            name = str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(resolved)
-            marks = [pytest.mark.xfail(strict=False, reason=f"{name} is not written yet")] \
-                if name in PENDING and not resolved.exists() else []
-            out.append(pytest.param(page, target, resolved, marks=marks, id=f"{page_id(page)}->{target}"))
+            out.append(pytest.param(page, target, resolved, id=f"{page_id(page)}->{target}"))
     return out
 
 

@@ -49,7 +49,9 @@ RULES = [
     unary(np.log2,         x="g / (x * np.log(2.0))"),
     unary(np.log10,        x="g / (x * np.log(10.0))"),
     unary(np.log1p,        x="g / (1.0 + x)"),
-    binary(np.logaddexp,   x="g * np.exp(x - ans)",         y="g * np.exp(y - ans)"),
+    # logaddexp: sigmoid of the difference, via tanh: needs no `ans` and cannot overflow
+    binary(np.logaddexp,   x="g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))",
+                           y="g * (0.5 + 0.5 * np.tanh(0.5 * (y - x)))"),
     # ---- trigonometric and hyperbolic ----
     unary(np.sin,          x="g * np.cos(x)"),
     unary(np.cos,          x="-g * np.sin(x)"),
