@@ -17,7 +17,7 @@ from . import callees, codegen, debug, guards, shapes
 from . import compile as compiling
 from .errors import SrcDiffError
 from .lower import lower
-from .naming import Namer
+from .naming import Namer, assigned_names, names_in
 from .optimize import OptimizeInfo, optimize
 from .parse import ParsedFunction, parse_function
 from .reverse import reverse
@@ -119,9 +119,10 @@ class Transform:
 
     def _check_template_names(self):
         """Generated code sees `np`, `math`... as srcdiff's; refuse if the user's mean else."""
-        for name in {n for n in TEMPLATE_GLOBALS if n in self.namer.taken}:
-            value = self.parsed.resolve(name)
-            if value is not TEMPLATE_GLOBALS[name] and name not in self.ir_param_names():
+        tree = self.parsed.tree
+        global_reads = names_in(tree) - assigned_names(tree) - self.ir_param_names()
+        for name in sorted(global_reads & set(TEMPLATE_GLOBALS)):
+            if self.parsed.resolve(name) is not TEMPLATE_GLOBALS[name]:
                 raise self.parsed.error(
                     self.parsed.tree, f"the name {name!r} means something else here than in "
                     "srcdiff's generated code", f"rename your {name!r}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from .ir import Branch, Function, Loop, Node, UserCall, Var, operand_ast
-from .program import Assign, Break, Effect, For, If, While
+from .program import Assign, Break, Effect, For, If, While, walk
 from .reverse import LoopPlan, Sweep
 from .structural import APPEND
 
@@ -21,7 +21,7 @@ def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], wit
     body = [Assign([s], ast.List([], ast.Load())) for s in sorted(stacks, key=_natural)]
     body += _block(function.body, sweep)
     needed, restored = set(), set()
-    for stmt in _walk_backward(sweep.stmts):
+    for stmt in walk(sweep.stmts):
         needed |= _reads(stmt)
         if isinstance(stmt, Assign):  # popped or recomputed by the backward sweep itself
             restored |= set(stmt.targets)
@@ -100,14 +100,6 @@ def _reads(stmt) -> set[str]:
     else:
         exprs = []
     return {n.id for e in exprs if e is not None for n in ast.walk(e) if isinstance(n, ast.Name)}
-
-
-def _walk_backward(stmts):
-    for stmt in stmts:
-        yield stmt
-        for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
-            if isinstance(inner, list):
-                yield from _walk_backward(inner)
 
 
 def _targets(stmt) -> set[str]:

@@ -56,7 +56,10 @@ class Lowerer(StatementMixin, ExpressionMixin):
         self.table = table
         locals_ = assigned_names(parsed.tree)
         self.locals = locals_
-        self.namer = Namer(names_in(parsed.tree) - locals_, locals_)
+        # Names the generated code needs for itself (np, math, helpers) are never given to a
+        # user's local: a local `np` becomes `np_1`, so `np.cos` in an adjoint stays NumPy's.
+        reserved = set(rules.TEMPLATE_GLOBALS)
+        self.namer = Namer((names_in(parsed.tree) - locals_) | reserved, locals_ - reserved)
         self.block = Block()
         self.env: dict[str, Operand] = {}
         self.lists: set[str] = set()  # names of values that are Python lists

@@ -160,6 +160,33 @@ def tile_adjoint(g, x, reps):
     return np.reshape(np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
 
 
+def set_item(x, index, v):
+    """``x[index] = v`` on a copy of `x`: the functional form of a write into a fresh array.
+
+    A floating value written into an integer array would be truncated (and its gradient
+    lost), so that is refused.
+    """
+    if np.asarray(x).dtype.kind not in "fc" and np.asarray(v).dtype.kind in "fc":
+        raise SrcDiffError(
+            f"writing a floating value into an array of dtype {np.asarray(x).dtype} would truncate it "
+            "(and lose its gradient)", hint="create the array with a floating dtype, e.g. np.zeros(n)")
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(not isinstance(p, slice) and np.ndim(p) > 0 and np.asarray(p).dtype.kind in "iu" for p in parts):
+        raise SrcDiffError("writing through an integer index array is not supported: a repeated "
+                           "index would drop a gradient", hint="write one element at a time in a loop, "
+                           "or build the array with np.where")
+    y = np.array(x, copy=True)
+    y[index] = v
+    return y
+
+
+def zero_item(g, index):
+    """A copy of the adjoint `g` with the positions a write overwrote set to zero."""
+    g = np.array(g, dtype=float, copy=True)
+    g[index] = 0.0
+    return g
+
+
 HELPERS = {
     "unbroadcast": unbroadcast,
     "zeros_like": zeros_like,
@@ -174,4 +201,6 @@ HELPERS = {
     "solve_adjoint_x": solve_adjoint_x,
     "solve_adjoint_y": solve_adjoint_y,
     "tile_adjoint": tile_adjoint,
+    "set_item": set_item,
+    "zero_item": zero_item,
 }

@@ -13,6 +13,7 @@ import builtins
 import operator
 
 from . import shapes
+from .runtime import set_item
 from .rules.table import Rule, rule
 
 
@@ -96,6 +97,47 @@ def list_of(count: int) -> Rule:
         params = tuple(f"x{j}" for j in range(count))
         _LISTS[count] = Rule(list, "list", params, {p: f"g[{j}]" for j, p in enumerate(params)})
     return _LISTS[count]
+
+
+def _setitem_shape(static, x, *rest):
+    return shapes.array(x)
+
+
+def _setitem_templates(static, operand_shapes):
+    """``ans = x with x[index] = v``: v's adjoint is g read at index (summed back to v's shape
+    where v was broadcast into the slot); x's is g with those positions zeroed, on a copy."""
+    index, ints = static["index"], static["ints"]
+    x, v = operand_shapes["x"], operand_shapes["v"]
+    picked = f"g[{index}]"
+    one = x.known and x.ndim == ints and all(
+        s.known and s.ndim == 0 for p, s in operand_shapes.items() if p not in ("x", "v"))
+    if v.known and v.ndim == 0:  # one element written, or a number broadcast into a slice
+        v_bar = picked if one else f"np.sum({picked})"
+    else:
+        v_bar = f"unbroadcast({picked}, v)"
+    spelled = index if ":" not in index else f"np.s_[{index}]"
+    return {"x": f"zero_item(g, {spelled})", "v": v_bar}
+
+
+_SETITEMS: dict[int, Rule] = {}
+
+
+def setitem_rule(count: int) -> Rule:
+    """``x[index] = v`` as the functional update ``ans = set_item(x, index, v)``.
+
+    The static `index` is the subscript's text with its operands named i0, i1, ...
+    (``"i0, 1:"``); `ints` counts its integer components (-1 when any is a slice).
+    """
+    if count not in _SETITEMS:
+        params = ("x", "v") + tuple(f"i{j}" for j in range(count))
+        _SETITEMS[count] = rule(set_item, params, _setitem_templates, name="setitem",
+                                static={"index": ", ".join(params[2:]) or "0", "ints": count},
+                                shape=_setitem_shape)
+    return _SETITEMS[count]
+
+
+def is_setitem(r: Rule) -> bool:
+    return r.name == "setitem" and r.func is set_item
 
 
 #: Rules that accept list operands (everything else refuses a list).

@@ -309,3 +309,14 @@ def test_generator_is_refused_without_touching_it():
 def test_builtin_is_refused():
     with pytest.raises(srcdiff.SrcDiffError, match="Python functions"):
         srcdiff.grad(math.sin)(1.0)
+
+
+def local_named_like_a_module(x):
+    math = np.sin(x)
+    return math * 2.0
+
+
+def test_a_local_named_like_a_template_module_does_not_shadow_it():
+    df = srcdiff.grad(local_named_like_a_module)
+    assert math.isclose(df(0.5), 2 * math.cos(0.5))
+    assert "math_1 = np.sin(x)" in df.source
