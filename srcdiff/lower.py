@@ -241,6 +241,7 @@ class Lowerer(StatementMixin, ExpressionMixin):
             expr = ast.Call(expr_of.func, [operand_ast(v) for v in inputs], [])
         out = out or Var(self.namer.version(target) if target else self.namer.temp())
         self.nodes.append(kind(self.new_id(), rule, tuple(inputs), static, out, expr, self.line, **extra))
+        self.note_sharing(self.nodes[-1])  # which fresh arrays `out` may share memory with
         return out
 
     def new_id(self) -> int:

@@ -319,4 +319,5 @@ def local_named_like_a_module(x):
 def test_a_local_named_like_a_template_module_does_not_shadow_it():
     df = srcdiff.grad(local_named_like_a_module)
     assert math.isclose(df(0.5), 2 * math.cos(0.5))
-    assert "math_1 = np.sin(x)" in df.source
+    assert "math_1 = np.sin(x)" in srcdiff.grad(local_named_like_a_module).source  # shape-generic
+    assert "    math = " not in df.source
