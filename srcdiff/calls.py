@@ -29,6 +29,10 @@ from .rules.numpy_convert import CONVERSIONS, astype
 #: Functions (by name) that return the array namespace of their arguments.
 NAMESPACE_GETTERS = {"array_namespace"}
 
+#: Functions whose value is a tuple or list of arrays (consumed by unpacking or indexing):
+#: lowering treats the value as a list, so its adjoint is the list of the parts' adjoints.
+TUPLE_RESULTS = {np.split, np.linalg.slogdet}
+
 #: Methods that take their shape or axes either as one tuple or as separate arguments.
 PACKED_METHODS = {"reshape", "transpose"}
 
@@ -54,9 +58,13 @@ def lower_call(lowerer, node: ast.Call, target: str | None) -> Operand | None:
         return _nograd(lowerer, node, rule, spelled, node.args, target)
     if rule.variadic:
         return _variadic(lowerer, node, rule, spelled, target)
-    if through_namespace:
+    if through_namespace or func in TUPLE_RESULTS:
         operands, static, args, keywords = lowerer.bind(node, rule, node.args)
-        return lowerer.emit(func, operands, static, ast.Call(spelled, args, keywords), target)
+        out = lowerer.emit(func, operands, static, ast.Call(spelled, args, keywords), target)
+        if func in TUPLE_RESULTS:
+            lowerer.lists.add(out.name)
+            lowerer.frozen_lists.add(out.name)  # never appended to
+        return out
     return None
 
 

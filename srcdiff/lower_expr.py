@@ -104,6 +104,14 @@ class ExpressionMixin:
     # ---- subscripts ----
 
     def expr_Subscript(self, node: ast.Subscript, target) -> Operand:
+        inputs, kinds, parts = self.index_parts(node)
+        index = parts[0] if len(parts) == 1 and not isinstance(node.slice, ast.Tuple) \
+            else ast.Tuple(parts, ast.Load())
+        return self.getitem(inputs, tuple(kinds), index, target)
+
+    def index_parts(self, node: ast.Subscript):
+        """The operands a subscript reads (the array first), each component's kind, and the
+        components as they read those operands."""
         x = self.expr(node.value)
         comps = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         inputs, kinds, parts = [x], [], []
@@ -132,9 +140,7 @@ class ExpressionMixin:
                     inputs.append(operand)
                     kinds.append(("op", 1))
                 parts.append(operand_ast(operand))
-        index = parts[0] if len(parts) == 1 and not isinstance(node.slice, ast.Tuple) \
-            else ast.Tuple(parts, ast.Load())
-        return self.getitem(inputs, tuple(kinds), index, target)
+        return inputs, kinds, parts
 
     def subscript(self, x: Operand, index: Operand, target=None) -> Operand:
         """``x[index]`` for one integer index operand."""
@@ -147,9 +153,11 @@ class ExpressionMixin:
         expr = ast.Subscript(operand_ast(x), index, ast.Load())
         return self.emit_rule(GETITEM, tuple(inputs), {"index": kinds}, expr, target)
 
-    def unpack(self, value: ast.expr, count: int) -> list[Operand]:
+    def unpack(self, value: ast.expr, count: int, names=None) -> list[Operand]:
+        """``a, b = value``: one subscript per name (named after it, when given)."""
         x = self.expr(value)
-        return [self.subscript(x, Const(j)) for j in range(count)]
+        names = names or [None] * count
+        return [self.subscript(x, Const(j), target=names[j]) for j in range(count)]
 
     # ---- lists ----
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 from collections import Counter
 
 from .ir import Block, Branch, Carry, Const, Loop, Merge, Node, Operand, Var, operand_ast
-from .structural import APPEND, COPY
+from .structural import APPEND, COPY, setitem_rule
+from .writes import Sharing
 
 RETURN, BREAK, DONE = "<return>", "<break>", "<done>"
 _DEFAULTS = {RETURN: Const(None), BREAK: Const(False), DONE: Const(False)}
@@ -85,6 +87,11 @@ class StatementMixin:
             self.assign(stmt.target, stmt.value)
 
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
+        if isinstance(stmt.target, ast.Subscript) and isinstance(stmt.target.value, ast.Name):
+            read = ast.copy_location(ast.Subscript(stmt.target.value, stmt.target.slice, ast.Load()), stmt.target)
+            value = ast.copy_location(ast.BinOp(read, stmt.op, stmt.value), stmt)
+            self.assign(stmt.target, value)  # out[i] += v is out[i] = out[i] + v
+            return
         if not isinstance(stmt.target, ast.Name):
             raise self.error(stmt, f"in-place update of {ast.unparse(stmt.target)} is not "
                              "supported: it would overwrite a value the gradient needs",
@@ -137,7 +144,8 @@ class StatementMixin:
                     raise self.error(target, "cannot unpack: the two sides have different lengths")
                 operands = [self.expr(v) for v in value.elts]  # all right-hand sides first
             else:
-                operands = self.unpack(value, len(target.elts))
+                operands = self.unpack(value, len(target.elts),
+                                       [t.id if isinstance(t, ast.Name) else None for t in target.elts])
             for t, operand in zip(target.elts, operands):
                 if not isinstance(t, ast.Name):
                     raise self.error(t, f"assignment to {ast.unparse(t)} is not supported",
@@ -145,10 +153,7 @@ class StatementMixin:
                 self.lambdas.pop(t.id, None)
                 self.env[t.id] = operand
         elif isinstance(target, ast.Subscript):
-            raise self.error(target, f"writing into {ast.unparse(target)} is not supported: "
-                             "an in-place write would overwrite a value the gradient needs",
-                             "collect the values in a list and build the array with "
-                             "np.stack (or np.array) after the loop")
+            self.assign_item(target, value)
         else:
             raise self.error(target, f"assignment to {ast.unparse(target)} is not supported",
                              "assign to a plain local name")
@@ -201,6 +206,7 @@ class StatementMixin:
                 continue
             # after this, a node on each side assigns `out` (renamed, or a copy)
             out = self.merged(key, [(b, body, body_env), (o, orelse, orelse_env)], line)
+            self.sharing.join(out.name, b, o)
             merges.append(Merge(out, b, o))
             self.env[key] = out
         self.nodes.append(Branch(test, body, orelse, merges, line))
@@ -223,6 +229,60 @@ class StatementMixin:
             else:
                 block.nodes.append(Node(self.new_id(), COPY, (value,), {}, out, operand_ast(value), line))
         return out
+
+    # ---- writes into fresh arrays (writes.py) ----
+
+    @property
+    def sharing(self) -> Sharing:
+        if not hasattr(self, "_sharing"):
+            self._sharing = Sharing()
+        return self._sharing
+
+    def note_sharing(self, node: Node) -> None:
+        self.sharing.note(node)
+
+    def assign_item(self, target: ast.Subscript, value: ast.expr) -> None:
+        """``out[index] = value`` into a fresh array: ``out_1 = set_item(out, index, value)``."""
+        base = target.value
+        spelled = ast.unparse(target)
+        how = ("create the array in this function (np.zeros(...), np.empty_like(x), x.copy()) "
+               "and write into that, or collect the values in a list and use np.stack")
+        if not isinstance(base, ast.Name) or not isinstance(self.env.get(base.id), Var):
+            raise self.error(target, f"writing into {spelled} is not supported: only a local "
+                             "array this function creates can be written by index", how)
+        name, v = base.id, self.expr(value)
+        old = self.env[name]
+        token = self.sharing.owner_of(old)
+        if token is None:
+            args = self.parsed.tree.args
+            params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+            what = "an argument" if old.name in params else "not known to be a new array"
+            raise self.error(target, f"writing into {spelled} is not supported: {name} is {what}, "
+                             "and an in-place write would change a value the caller or the "
+                             "gradient still needs", how)
+        for key, operand in self.env.items():
+            if key != name and token in self.sharing.of(operand):
+                raise self.error(target, f"writing into {spelled} is not supported: "
+                                 f"{self.display(key)} shares its memory with {name}, and the "
+                                 f"write would change {self.display(key)} too",
+                                 f"make {self.display(key)} a copy ({name}.copy()), or write "
+                                 "before it is taken")
+        inputs, kinds, parts = self.index_parts(target)
+        if any(kind == "newaxis" for kind, _ in kinds):
+            raise self.error(target, f"writing through None in {spelled} is not supported",
+                             "index the array without np.newaxis")
+        ints = -1 if any(kind == "slice" for kind, _ in kinds) else len(kinds)
+        text = _placeholders(parts)
+        index = parts[0] if len(parts) == 1 and not isinstance(target.slice, ast.Tuple) \
+            else ast.Tuple(parts, ast.Load())
+        if any(isinstance(p, ast.Slice) for p in parts):
+            index = ast.Subscript(ast.Attribute(ast.Name("np", ast.Load()), "s_", ast.Load()), index, ast.Load())
+        expr = ast.Call(ast.Name("set_item", ast.Load()), [operand_ast(old), index, operand_ast(v)], [])
+        rule = setitem_rule(len(inputs) - 1)
+        out = self.emit_rule(rule, (old, v) + tuple(inputs[1:]), {"index": text, "ints": ints}, expr, name)
+        for info in self.loops:
+            info["written"].add(token)
+        self.env[name] = out
 
     def renamable(self, value: Operand, block: Block, env: dict) -> bool:
         return isinstance(value, Var) and value.name not in self.lists \
@@ -314,8 +374,11 @@ class StatementMixin:
         outer = self.block
         self.block, self.terminated = Block(), False
         self.env.update({key: phi for key, phi, _ in carries})
+        for _, phi, init in carries:
+            self.sharing.join(phi.name, init)
+        made_before = self.sharing.count  # fresh arrays numbered higher are made by the body
         self.env[BREAK] = Const(False)
-        self.loops.append({"appended": set(), "read": set()})
+        self.loops.append({"appended": set(), "read": set(), "written": set()})
         target = None
         if index is not None:
             target = Var(self.namer.version(self.display(index)))
@@ -335,6 +398,8 @@ class StatementMixin:
         stop = end.get(BREAK)
         stop = None if same(stop, Const(False)) else stop
         final = [Carry(phi, init, end.get(key, phi)) for key, phi, init in carries]
+        self.check_carried_writes([(self.display(key), c) for (key, _, _), c in zip(carries, final)],
+                                  {t for t in info["written"] if t <= made_before}, line)
         self.block, self.env, self.terminated = outer, env0, False
         for key in assigned:
             self.env.pop(key, None)
@@ -343,6 +408,23 @@ class StatementMixin:
         self.env.update({key: phi for key, phi, _ in carries})
         self.nodes.append(Loop(kind, target, tuple(bounds), test_expr, tuple(test_inputs), block,
                                final, stop, line))
+
+    def check_carried_writes(self, carries: list[tuple[str, Carry]], written: set[int], line: int) -> None:
+        """A loop writing into an array made before it must not let the array reach another
+        name, or be replaced, between iterations: the next iteration's write would miss it."""
+        for name, c in carries:
+            entering = self.sharing.of(c.var)
+            reaching = self.sharing.of(c.final) & written
+            token = self.sharing.owner_of(c.var)
+            if token in written and self.sharing.owner_of(c.final) != token:
+                raise self.error(line, f"this loop writes into {name} by index and "
+                                 "also assigns it a different array", "use a new name for the new array")
+            if reaching - entering:
+                raise self.error(line, f"this loop writes into an array by index that "
+                                 f"{name} also refers to in the next iteration",
+                                 "make it a copy (.copy()) instead")
+        for _, c in carries:
+            self.sharing.join(c.var.name, c.init, c.final)
 
     def assign_operand(self, target: ast.expr, value: Operand) -> None:
         if isinstance(target, ast.Name):
@@ -395,6 +477,9 @@ def stores_in(stmts) -> list[str]:
     for node in _walk_no_scopes(stmts):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found[node.id] = None
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name):  # out[i] = v makes a new version of out
+            found[node.value.id] = None
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr == "append" and isinstance(node.func.value, ast.Name):
             found[node.func.value.id] = None
@@ -407,6 +492,10 @@ def read_before_write(stmts, name: str) -> bool:
         reads = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name]
         loads = any(isinstance(n.ctx, ast.Load) for n in reads)
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                   for t in targets):
+                return True  # a write by index updates the value from before
             value_loads = stmt.value is not None and any(
                 isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
             if value_loads or isinstance(stmt, ast.AugAssign) and any(n.id == name for n in reads):
@@ -418,6 +507,18 @@ def read_before_write(stmts, name: str) -> bool:
         elif reads and not isinstance(stmt, (ast.If, ast.For, ast.While)):
             return False
     return False
+
+
+def _placeholders(parts: list[ast.expr]) -> str:
+    """The index's text with each operand it reads named i0, i1, ... in order (the static
+    text of a `setitem` rule, whose parameters those are)."""
+    count = iter(range(len(parts) * 3))
+
+    class Name(ast.NodeTransformer):
+        def visit_Name(self, name):
+            return ast.Name(f"i{next(count)}", ast.Load())
+
+    return ", ".join(ast.unparse(Name().visit(copy.deepcopy(p))) for p in parts)
 
 
 def same(a: Operand, b: Operand) -> bool:

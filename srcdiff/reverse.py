@@ -247,7 +247,12 @@ def _reverse_append(node: Node, sweep: Sweep) -> None:
 def reverse_node(node: Node, sweep: Sweep, location) -> None:
     """Contributions of one primitive call to the adjoints of its active inputs."""
     operand_shapes = {p: _shape(v, sweep.shapes) for p, v in zip(node.rule.params, node.inputs)}
-    templates = node.rule.adjoints(node.static, operand_shapes)
+    try:
+        templates = node.rule.adjoints(node.static, operand_shapes)
+    except SrcDiffError as exc:  # a rule refusing these arguments: say where the call is
+        if exc.location is not None:
+            raise
+        raise SrcDiffError(exc.reason, location(node.line), exc.hint) from None
     result_shape = sweep.shapes.get(node.out.name, shapes.UNKNOWN)
     bindings = {"g": ast.Name(sweep.name(node.out.name), ast.Load()),
                 "ans": ast.Name(node.out.name, ast.Load())}

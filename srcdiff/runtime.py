@@ -187,6 +187,12 @@ def zero_item(g, index):
     return g
 
 
+def split_adjoint(g, pieces, axis):
+    """Adjoint of ``np.split``: each piece's adjoint (0.0 for a piece nothing used) put back
+    in its place along `axis`."""
+    return np.concatenate([np.zeros(np.shape(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
+
+
 HELPERS = {
     "unbroadcast": unbroadcast,
     "zeros_like": zeros_like,
@@ -203,4 +209,5 @@ HELPERS = {
     "tile_adjoint": tile_adjoint,
     "set_item": set_item,
     "zero_item": zero_item,
+    "split_adjoint": split_adjoint,
 }

@@ -13,8 +13,8 @@ import builtins
 import operator
 
 from . import shapes
-from .runtime import set_item
 from .rules.table import Rule, rule
+from .runtime import set_item
 
 
 def _same(static, x):

@@ -108,6 +108,11 @@ def _det(x):
     return _matrix(x).det()
 
 
+def _slogdet(x):
+    d = _matrix(x).det()
+    return sp.sign(d), sp.log(sp.Abs(d))
+
+
 def _solve(a, b):
     column = np.reshape(np.asarray(b, dtype=object), (np.shape(b)[0], -1))
     return _array(_matrix(a).LUsolve(sp.Matrix(column.tolist())), np.shape(b))
@@ -152,7 +157,7 @@ _NUMPY_OWN = [
     "zeros_like", "ones_like", "empty_like", "full_like", "issubdtype",
     "result_type", "where", "cumsum", "trace", "diag", "inner", "outer", "tensordot", "einsum",
     "reshape", "ravel", "expand_dims", "squeeze", "transpose", "swapaxes", "moveaxis", "flip",
-    "broadcast_to", "tile", "repeat", "concatenate", "stack", "hstack", "vstack",
+    "broadcast_to", "tile", "repeat", "concatenate", "stack", "hstack", "vstack", "split",
 ]
 
 #: Rule name -> sympy counterpart, by the same banners as the rule modules.
@@ -246,6 +251,7 @@ COUNTERPARTS = {
     "numpy.linalg.norm":  _norm,
     "numpy.linalg.inv":   _inv,
     "numpy.linalg.det":   _det,
+    "numpy.linalg.slogdet": _slogdet,
     "numpy.linalg.solve": _solve,
     "numpy.asarray":            _convert(np.asarray),
     "numpy.array":              _convert(np.array),

@@ -122,6 +122,7 @@ def trace(f, *args, wrt=None, **kwargs) -> Trace:
                                "trace the called function on its own, or inline it")
 
     namespace = dict(parsed.func.__globals__)
+    namespace.setdefault("set_item", TEMPLATE_GLOBALS["set_item"])  # a write's forward (writes.py)
     namespace.update({k: c.cell_contents for k, c in parsed.closure.items() if _filled(c)})
     namespace.update(zip(params, values))
     primal = dict(zip(params, values))

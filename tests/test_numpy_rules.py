@@ -166,6 +166,8 @@ SPECS = [
     S("numpy.diag", "np.diag(x, k=-1)", x=((4, 3), REAL)),
     S("numpy.linalg.inv", "np.linalg.inv(x)", x=((3, 3), well_conditioned)),
     S("numpy.linalg.det", "np.linalg.det(x)", x=((3, 3), well_conditioned)),
+    S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[1]", x=((3, 3), well_conditioned)),
+    S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[0] * np.linalg.slogdet(x)[1]", x=((2, 3, 3), well_conditioned)),
     S("numpy.linalg.solve", "np.linalg.solve(x, y)", x=((3, 3), well_conditioned), y=((3,), REAL)),
     S("numpy.linalg.solve", "np.linalg.solve(x, y)", x=((3, 3), well_conditioned), y=((3, 2), REAL)),
     S("numpy.linalg.cholesky", "np.linalg.cholesky(x)", x=((3, 3), SPD), tol=1e-5),
@@ -194,6 +196,8 @@ SPECS = [
     S("numpy.hstack", "np.hstack([x, y])", x=((3,), REAL), y=((2,), REAL)),
     S("numpy.hstack", "np.hstack((x, y))", x=((2, 3), REAL), y=((2, 1), REAL)),
     S("numpy.vstack", "np.vstack([x, y])", x=((3,), REAL), y=((2, 3), REAL)),
+    S("numpy.split", "np.split(x, 2)[1]", x=((4,), REAL)),
+    S("numpy.split", "np.split(x, [1, 3], axis=1)[0] * np.split(x, [1, 3], axis=1)[2]", x=((2, 5), REAL)),
     # ---- conversions ----
     S("numpy.asarray", "np.asarray(x) * 2.0", x=((3,), REAL)),
     S("numpy.asarray", "np.asarray(x, dtype=np.float64)", x=((3,), REAL)),

@@ -156,12 +156,6 @@ def writes_argument(x):
     return np.sum(x)
 
 
-def writes_local_array(x):
-    out = np.zeros(3)
-    out[0] = x
-    return np.sum(out)
-
-
 def inplace_augmented_subscript(x):
     x[0] += 1.0
     return np.sum(x)
@@ -180,8 +174,7 @@ REFUSED = [
     (uses_nonlocal, "`nonlocal` declarations", 1),
     (uses_class, "class definitions", 1),
     (writes_argument, "writing into x[0]", 1),
-    (writes_local_array, "writing into out[0]", 2),
-    (inplace_augmented_subscript, "in-place update of x[0]", 1),
+    (inplace_augmented_subscript, "writing into x[0]", 1),
     (nested_def, "nested function definitions", 1),
 ]
 

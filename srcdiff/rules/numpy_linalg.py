@@ -119,6 +119,13 @@ def _det_templates(static, operand_shapes):
     return {"x": "(g * ans)[..., None, None] * np.swapaxes(np.linalg.inv(x), -1, -2)"}
 
 
+def _slogdet_templates(static, operand_shapes):
+    # g is the pair of adjoints (sign's, logabsdet's); the sign is piecewise constant
+    if operand_shapes["x"].ndim == 2:
+        return {"x": "g[1] * np.linalg.inv(x).T"}
+    return {"x": "np.asarray(g[1])[..., None, None] * np.swapaxes(np.linalg.inv(x), -1, -2)"}
+
+
 def _solve_templates(static, operand_shapes):
     nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
     if nx == 2 and ny == 1:
@@ -170,6 +177,8 @@ RULES = [
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same),
     rule(np.linalg.det, ("x",), _det_templates,
          note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError"),
+    rule(np.linalg.slogdet, ("x",), _slogdet_templates,
+         note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)"),
     rule(np.linalg.solve, ("x", "y"), _solve_templates),
     rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same,
          note="the derivative of NumPy's cholesky, which reads only the lower triangle of x"),

@@ -128,4 +128,7 @@ RULES = [
     rule(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list"),
     rule(np.hstack,      ("arrays",), _hstack_templates,      variadic="list"),
     rule(np.vstack,      ("arrays",), _vstack_templates,      variadic="list"),
+    # ---- split: a list of pieces ----
+    rule(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"},
+         static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays"),
 ]

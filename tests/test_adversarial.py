@@ -1,0 +1,1104 @@
+"""Adversarial tests: code a user would write, checked against float64 central differences.
+
+The first part documents bugs found by hunting for silent wrong gradients (one test each;
+these fail until the bug is fixed, and each says which module is believed to be at fault).
+The second part pins tricky cases that work, table-driven, so that they stay working.
+
+Every gradient check also verifies what a user relies on without thinking about it: the
+inputs are left untouched, a returned gradient has the parameter's shape and a float type,
+shares memory with no input and no other returned gradient, and a second call (the fast
+path) gives the same numbers.
+"""
+
+import copy
+import functools
+import math
+import sys
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+THIS = sys.modules[__name__]
+
+
+# ---- the checks ----
+
+def _reference(f, args, index):
+    """Central differences of f; each evaluation gets fresh copies (f may mutate its args)."""
+    return central_difference(lambda *a: f(*copy.deepcopy(a)), args, index)
+
+
+def _as_tuple(result, wrt):
+    return result if isinstance(wrt, tuple) else (result,)
+
+
+def _indices(f, wrt):
+    names = list(f.__code__.co_varnames[:f.__code__.co_argcount])
+    return [w if isinstance(w, int) else names.index(w) for w in (wrt if isinstance(wrt, tuple) else (wrt,))]
+
+
+def check_gradient(f, args, wrt=0, gradient=None, debug=False, rtol=1e-5, atol=1e-6):
+    """srcdiff's gradient of f at args agrees with central differences, and behaves."""
+    before = copy.deepcopy(args)
+    gradient = gradient or srcdiff.grad(f, wrt=wrt)
+    results = _as_tuple(gradient(*args), wrt)
+    for arg, old in zip(args, before):
+        if isinstance(arg, np.ndarray):
+            np.testing.assert_array_equal(arg, old, err_msg="an input was changed")
+    for k, (index, result) in enumerate(zip(_indices(f, wrt), results)):
+        param = args[index]
+        assert np.shape(result) == np.shape(param)
+        assert np.result_type(result).kind == "f", f"gradient is not a float: {result!r}"
+        if isinstance(param, np.ndarray) and param.ndim:
+            assert isinstance(result, np.ndarray)
+        np.testing.assert_allclose(result, _reference(f, args, index), rtol=rtol, atol=atol)
+        if isinstance(result, np.ndarray):
+            for other in list(args) + list(results[k + 1:]):
+                if isinstance(other, np.ndarray):
+                    assert not np.shares_memory(result, other), "a gradient shares memory"
+    again = _as_tuple(gradient(*args), wrt)
+    for first, second in zip(results, again):
+        np.testing.assert_array_equal(first, second)
+    if debug:
+        checked = _as_tuple(srcdiff.grad(f, wrt=wrt, debug=True)(*args), wrt)
+        for first, second in zip(results, checked):
+            np.testing.assert_array_equal(first, second)
+    return results
+
+
+def check_value(f, args, wrt=0):
+    """value_and_grad's value is f's value, its gradient grad's."""
+    value, grads = srcdiff.value_and_grad(f, wrt=wrt)(*copy.deepcopy(args))
+    np.testing.assert_allclose(value, f(*copy.deepcopy(args)), rtol=1e-12)
+    for a, b in zip(_as_tuple(grads, wrt), _as_tuple(srcdiff.grad(f, wrt=wrt)(*args), wrt)):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+X3 = np.array([0.3, -1.2, 2.5])
+Y3 = np.array([1.1, 0.4, -0.7])
+
+
+# =====================================================================================
+# Part 1: bugs (each test fails until its bug is fixed)
+# =====================================================================================
+
+# ---- augmented assignment on an array another name shares (lower_stmt.py) ----
+# srcdiff lowers `y += c` to a new value `y = y + c`; NumPy updates the array in place, so
+# every other name holding it (an alias, a view, the caller's argument) changes too.
+
+def aug_alias_of_param(x):
+    y = x
+    y += 1.0
+    return np.sum(x * y)
+
+
+def aug_alias_of_local(x):
+    y = x * 1.0
+    z = y
+    z += 1.0
+    return np.sum(y * x)
+
+
+def aug_slice_view(x):
+    y = x[:2]
+    y += 1.0
+    return np.sum(x * x)
+
+
+def aug_reshape_view(x):
+    y = x.reshape(1, 3)
+    y *= 2.0
+    return np.sum(x * x)
+
+
+def aug_list_element(x):
+    a = [x]
+    z = a[0]
+    z += 1.0
+    return np.sum(a[0] * x)
+
+
+def _add_one_in_place(a):
+    a += 1.0
+    return np.sum(a)
+
+
+def aug_in_helper(x):
+    y = _add_one_in_place(x)
+    return y * np.sum(x)
+
+
+@pytest.mark.parametrize("f", [aug_alias_of_param, aug_alias_of_local, aug_slice_view,
+                               aug_reshape_view, aug_list_element, aug_in_helper])
+def test_bug_augmented_assignment_on_shared_array(f):
+    """Silent wrong gradient (and value): must follow NumPy's in-place semantics or refuse."""
+    try:
+        check_gradient(f, (X3.copy(),))
+    except srcdiff.SrcDiffError:
+        return  # a refusal is a correct answer
+    check_value(f, (X3.copy(),))
+
+
+# ---- value_and_grad's value of a loop-carried variable (codegen.py / reverse.py) ----
+# The value is returned after the backward sweep, which has popped the loop stack back into
+# the carried name: the value returned is the one from before the loop.
+
+def power_loop(x, n):
+    s = x * 2.0
+    for _ in range(n):
+        s = s * x
+    return s
+
+
+def test_bug_value_and_grad_value_of_loop_carried_variable():
+    value, _ = srcdiff.value_and_grad(power_loop)(1.7, 2)
+    assert value == pytest.approx(power_loop(1.7, 2))
+
+
+# ---- a `for v in xs` target read after the loop (lower_stmt.py) ----
+
+def loop_target_read_after(x):
+    s = 0.0
+    v = 0.0
+    for v in x:
+        s = s + v
+    return s * v
+
+
+def test_bug_loop_target_read_after_loop():
+    """Silent wrong gradient: after the loop, v is taken to be its value before the loop."""
+    try:
+        check_gradient(loop_target_read_after, (np.array([1.0, 2.0, 4.0]),))
+    except srcdiff.SrcDiffError:
+        pass  # refusing is fine (as for the target of `for i in range(n)`)
+
+
+# ---- free names resolved once, at transform time (lower.py, lower_expr.py) ----
+# The generated forward pass reads the global when it runs; the adjoint was written for the
+# value the global had when the function was first transformed.
+
+AXIS = 0
+ACTIVATION = np.tanh
+
+
+def sum_over_global_axis(X):
+    return np.sum(np.sum(X, axis=AXIS) * np.array([1.0, 2.0, 3.0]))
+
+
+def global_activation(x):
+    return np.sum(ACTIVATION(x))
+
+
+def _square(x):
+    return x * x
+
+
+def _cube(x):
+    return x * x * x
+
+
+HELPER = _square
+
+
+def global_helper(x):
+    return HELPER(x) + x
+
+
+def test_bug_global_static_argument_changed_between_calls(monkeypatch):
+    monkeypatch.setattr(THIS, "AXIS", 0)
+    gradient = srcdiff.grad(sum_over_global_axis)
+    X = np.arange(9.0).reshape(3, 3) * 0.1
+    check_gradient(sum_over_global_axis, (X,), gradient=gradient)
+    monkeypatch.setattr(THIS, "AXIS", 1)
+    check_gradient(sum_over_global_axis, (X,), gradient=gradient)
+
+
+def _closure_with_axis():
+    axis = 0
+
+    def f(X):
+        return np.sum(np.sum(X, axis=axis) * np.array([1.0, 2.0, 3.0]))
+
+    def set_axis(value):
+        nonlocal axis
+        axis = value
+    return f, set_axis
+
+
+def test_bug_closure_static_argument_changed_between_calls():
+    f, set_axis = _closure_with_axis()
+    gradient = srcdiff.grad(f)
+    X = np.arange(9.0).reshape(3, 3) * 0.1
+    check_gradient(f, (X,), gradient=gradient)
+    set_axis(1)
+    check_gradient(f, (X,), gradient=gradient)
+
+
+def test_bug_global_numpy_function_rebound_between_calls(monkeypatch):
+    monkeypatch.setattr(THIS, "ACTIVATION", np.tanh)
+    gradient = srcdiff.grad(global_activation)
+    check_gradient(global_activation, (X3.copy(),), gradient=gradient)
+    monkeypatch.setattr(THIS, "ACTIVATION", np.sin)
+    check_gradient(global_activation, (X3.copy(),), gradient=gradient)
+
+
+def test_bug_global_helper_rebound_between_calls(monkeypatch):
+    monkeypatch.setattr(THIS, "HELPER", _square)
+    gradient = srcdiff.grad(global_helper)
+    check_gradient(global_helper, (1.3,), gradient=gradient)
+    monkeypatch.setattr(THIS, "HELPER", _cube)
+    check_gradient(global_helper, (1.3,), gradient=gradient)
+
+
+# ---- functools.wraps decorators are skipped (parse.py: inspect.unwrap) ----
+
+def _doubled(fn):
+    @functools.wraps(fn)
+    def wrapper(x):
+        return 2.0 * fn(x)
+    return wrapper
+
+
+@_doubled
+def decorated_square(x):
+    return x * x
+
+
+def calls_decorated_helper(x):
+    return decorated_square(x) + x
+
+
+@pytest.mark.parametrize("f", [decorated_square, calls_decorated_helper])
+def test_bug_decorator_with_wraps_is_ignored(f):
+    """Silent wrong gradient: srcdiff differentiates __wrapped__, not the function called."""
+    check_gradient(f, (1.3,))
+
+
+# ---- a user helper returning a tuple (reverse.py / runtime.zeros_like) ----
+
+def _product_and_sum(x, y):
+    return x * y, x + y
+
+
+def unpacks_helper_tuple(x):
+    a, b = _product_and_sum(x, 2.0)
+    return a * b
+
+
+def test_bug_helper_returning_a_tuple():
+    """TypeError: 'float' object is not subscriptable (the tuple's adjoint is zeros_like(tuple) = 0.0)."""
+    check_gradient(unpacks_helper_tuple, (1.3,))
+
+
+# ---- np.sum of a user helper's result (sameshape.py: earliest_shape_reads) ----
+
+def _times(a, b):
+    return a * b
+
+
+def sums_helper_result(x, w):
+    return np.sum(_times(x, w))
+
+
+def test_bug_sum_of_helper_result():
+    """UnboundLocalError: ``t1_bar = np.full(np.shape(t1_bar), 1.0)`` — the helper's result
+    is assigned by tuple unpacking, so ShapeClasses.earliest picks the adjoint itself."""
+    check_gradient(sums_helper_result, (X3.copy(), Y3.copy()), wrt=(0, 1))
+
+
+# ---- list.append in straight-line code breaks graph/trace/debug (graph.py) ----
+
+def appends_twice(x):
+    a = []
+    a.append(x)
+    a.append(x * x)
+    return sum(a)
+
+
+def test_bug_debug_mode_with_list_append():
+    """ValueError('the graph has a cycle') from debug=True, srcdiff.graph and srcdiff.trace."""
+    assert srcdiff.grad(appends_twice, debug=True)(1.3) == pytest.approx(1.0 + 2 * 1.3)
+
+
+# =====================================================================================
+# Part 2: tricky cases that work
+# =====================================================================================
+
+# ---- aliasing, copies, and the optimizer's rewrites (straight-line: debug must agree) ----
+
+def rebinds_alias(x):
+    y = x
+    y = y * 2.0
+    return np.sum(y * x)
+
+
+def sum_of_product(x, y):
+    return np.sum(x * y)
+
+
+def sum_of_sum(x, y):
+    return np.sum(x + y)
+
+
+def matmul_vectors(x, y):
+    return x @ y
+
+
+def scalar_times_array(a, x):
+    return np.sum(a * x)
+
+
+def copy_chain(x):
+    a = x
+    b = a
+    a = b * 2.0
+    c = b
+    return np.sum(a * c + b)
+
+
+def copy_swap(x, y):
+    a = x
+    x = y
+    y = a
+    return np.sum(x * 2.0 + y * 3.0)
+
+
+def reuse_after_rebind(x):
+    y = x * 2.0
+    z = y
+    y = y * y
+    return np.sum(z * y)
+
+
+def slice_before_rebind(x):
+    a = x[1:]
+    x = x * 2.0
+    b = x[1:]
+    return np.sum(a * b)
+
+
+def same_slice_twice(x):
+    a = x[:-1]
+    b = x[:-1]
+    return np.sum(a * b)
+
+
+def same_call_before_and_after_rebind(x):
+    y = np.exp(x)
+    s = np.sum(y)
+    x = x * 2.0
+    y = np.exp(x)
+    return s + np.sum(y)
+
+
+def overlapping_slices(x):
+    y = x[1:] + x[:-1]
+    z = x[1:] * 3.0
+    return np.sum(y * z)
+
+
+def shape_and_len(x):
+    return np.sum(x) / x.shape[0] + np.sum(x * x) / len(x)
+
+
+def x_minus_x(x):
+    return np.sum(x - x + x * x)
+
+
+def negated_other(x, y):
+    return np.sum(-y * x)
+
+
+def unit_factors(x, y):
+    return np.sum(1.0 * x * y / 1.0)
+
+
+def seed_times_one(x, y):
+    return np.sum(x) * 1.0 + np.sum(y)
+
+
+def scalar_alias_then_add(x, y):
+    a = x * y
+    b = a
+    a = a + 1.0
+    return a * b
+
+
+def scalar_aug_chain(x):
+    x *= 3.0
+    x /= 2.0
+    x -= 1.0
+    return x * x
+
+
+def int_exponents(x):
+    return x ** 2 + x ** 3 + x ** -1 + x ** 0 + x ** 1 + x ** 0.5 + x ** -2
+
+
+def int_divisions(x):
+    return x / 2 + 3 / x + x / 3 * 2
+
+
+def builtin_min_max(x, y):
+    return max(x, y) * min(x, y) + max(x * 2.0, y)
+
+
+STRAIGHT = [
+    (rebinds_alias, (X3,), 0),
+    (sum_of_product, (X3, Y3), (0, 1)),
+    (sum_of_product, (X3, X3), (0, 1)),  # the same array object twice
+    (sum_of_sum, (X3, Y3), (0, 1)),
+    (sum_of_sum, (X3, Y3), 1),
+    (matmul_vectors, (X3, Y3), (0, 1)),
+    (scalar_times_array, (1.5, X3), (0, 1)),
+    (copy_chain, (X3,), 0),
+    (copy_swap, (X3, Y3), (0, 1)),
+    (reuse_after_rebind, (X3,), 0),
+    (slice_before_rebind, (X3,), 0),
+    (same_slice_twice, (X3,), 0),
+    (same_call_before_and_after_rebind, (X3,), 0),
+    (overlapping_slices, (X3,), 0),
+    (shape_and_len, (X3,), 0),
+    (x_minus_x, (X3,), 0),
+    (negated_other, (X3, Y3), (0, 1)),
+    (unit_factors, (X3, Y3), (0, 1)),
+    (seed_times_one, (X3, Y3), (0, 1)),
+    (scalar_alias_then_add, (1.3, 0.7), (0, 1)),
+    (scalar_aug_chain, (1.3,), 0),
+    (int_exponents, (1.3,), 0),
+    (int_divisions, (1.3,), 0),
+    (builtin_min_max, (1.3, 0.7), (0, 1)),
+    (builtin_min_max, (0.7, 1.3), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("f, args, wrt", STRAIGHT, ids=lambda v: getattr(v, "__name__", None))
+def test_straight_line(f, args, wrt):
+    args = copy.deepcopy(args)
+    check_gradient(f, args, wrt, debug=True)
+    check_value(f, args, wrt)
+
+
+def test_views_of_one_base_array():
+    base = np.arange(6.0) * 0.2 + 0.1
+    check_gradient(sum_of_product, (base[:3], base[3:]), (0, 1))
+
+
+# ---- subscripts ----
+
+def negative_indices(x):
+    return x[-1] * x[-2] + x[0]
+
+
+def stepped_slices(x):
+    return np.sum(x[::2] * x[1::2])
+
+
+def reversed_slice(x):
+    return np.sum(x[::-1] * x) + np.sum(x[-1:0:-2] ** 2)
+
+
+def repeated_index_array(x):
+    return np.sum(x[np.array([0, 0, 2, 1, 0])] ** 2)
+
+
+def repeated_index_list(x):
+    return np.sum(x[[0, 0, 1]] * 3.0)
+
+
+def boolean_mask(x):
+    return np.sum(x[x > 0] ** 2)
+
+
+def outer_by_newaxis(x):
+    return np.sum(x[:, None] * x[None, :])
+
+
+def matrix_entries(X):
+    return X[0, 1] * X[1, 0] + X[-1, -1] ** 2 + X[1][0] * X[0][1]
+
+
+def matrix_columns(X):
+    return np.sum(X[:, 0] * X[:, 1]) + np.sum(X[1:, ::2] ** 2)
+
+
+def paired_index_arrays(X):
+    return np.sum(X[np.array([0, 1, 1]), np.array([1, 0, 0])] ** 2)
+
+
+def row_by_argument(X, i):
+    return np.sum(X[i] ** 2)
+
+
+def slice_by_arguments(x, a, b):
+    return np.sum(x[a:b] ** 2)
+
+
+X6 = np.array([0.3, -1.2, 2.5, 0.9, -0.4, 1.7])
+M3 = np.array([[0.3, -1.2, 2.5], [0.9, -0.4, 1.1], [0.2, 0.5, -0.8]])
+
+SUBSCRIPTS = [
+    (negative_indices, (X6,)),
+    (stepped_slices, (X6,)),
+    (reversed_slice, (X6,)),
+    (repeated_index_array, (X6,)),
+    (repeated_index_list, (X6,)),
+    (boolean_mask, (X6,)),
+    (outer_by_newaxis, (X6,)),
+    (matrix_entries, (M3,)),
+    (matrix_columns, (M3,)),
+    (paired_index_arrays, (M3,)),
+    (row_by_argument, (M3, -1)),
+    (slice_by_arguments, (X6, -3, -1)),
+    (slice_by_arguments, (X6, 4, 1)),  # empty
+    (slice_by_arguments, (X6, None, 2)),
+]
+
+
+@pytest.mark.parametrize("f, args", SUBSCRIPTS, ids=lambda v: getattr(v, "__name__", None))
+def test_subscripts(f, args):
+    check_gradient(f, copy.deepcopy(args), debug=True)
+
+
+# ---- broadcasting: length-1 axes, 0-d arrays, NumPy and Python scalars ----
+
+def broadcast_mix(x, y):
+    return np.sum((x * y - x / y) ** 2 + np.maximum(x, y) * np.exp(x - y))
+
+
+SHAPE_PAIRS = [((3,), (1,)), ((1,), (3,)), ((3, 1), (3,)), ((3,), (3, 1)), ((1, 1), (2, 3)),
+               ((2, 3), (1, 1)), ((), (3,)), ((3,), ()), ((2, 1, 3), (4, 1)), ((1,), ()), ((), ())]
+
+
+@pytest.mark.parametrize("sx, sy", SHAPE_PAIRS, ids=str)
+def test_broadcasting_shapes(sx, sy):
+    rng = np.random.default_rng(11)
+    check_gradient(broadcast_mix, (rng.uniform(0.5, 1.5, sx), rng.uniform(0.5, 1.5, sy)), (0, 1), debug=True)
+
+
+@pytest.mark.parametrize("x, y", [(np.float64(0.7), X3 + 2.0), (0.7, X3 + 2.0), (X3 + 2.0, 0.7),
+                                  (np.array(0.7), 1.3), (np.float64(0.7), 1.3)],
+                         ids=["npfloat-array", "float-array", "array-float", "0d-float", "npfloat-float"])
+def test_broadcasting_scalar_kinds(x, y):
+    check_gradient(broadcast_mix, (x, y), (0, 1), debug=True)
+
+
+# ---- the signature cache and its fast-path guard: one gradient, many kinds of argument ----
+
+def sine_weighted(x):
+    return np.sum(np.sin(x) * x)
+
+
+def squared_misfit(x, y):
+    return np.sum((x * y - 1.0) ** 2)
+
+
+def column_means(X):
+    return np.sum(np.mean(X, axis=0) ** 2)
+
+
+def _arrays(*shapes):
+    rng = np.random.default_rng(5)
+    return [rng.uniform(0.5, 1.5, s) if s is not None else 0.5 for s in shapes]
+
+
+SEQUENCES = [
+    (sine_weighted, [(a,) for a in _arrays((3,), (1,), (3, 1), (3,), (1, 3), (1,), (5,), (), (3,))]),
+    (sine_weighted, [(1.5,), (np.float64(1.5),), (np.array(1.5),), (1.5,), (np.array([1.5]),), (1.5,)]),
+    (column_means, [(a,) for a in _arrays((3,), (1,), (3, 1), (1, 3), (3, 2), (3,))]),
+    (squared_misfit, [tuple(p) for p in (_arrays((3,), (3,)), _arrays((3,), (1,)), _arrays((1,), (3,)),
+                                           _arrays((3, 1), (3,)), _arrays(None, (3,)), _arrays((3,), (3,)),
+                                           [np.float64(0.5), X3], [np.array(0.5), X3], _arrays((1, 1), (2, 3)),
+                                           _arrays((3,), (3,)))]),
+]
+
+
+@pytest.mark.parametrize("f, calls", SEQUENCES, ids=lambda v: getattr(v, "__name__", None))
+def test_one_gradient_called_with_alternating_signatures(f, calls):
+    wrt = tuple(range(f.__code__.co_argcount))
+    wrt = wrt if len(wrt) > 1 else 0
+    gradient = srcdiff.grad(f, wrt=wrt)
+    for args in calls:
+        check_gradient(f, args, wrt, gradient=gradient)
+
+
+def keyword_defaults(x, y=2.0, z=3.0):
+    return x * y + z * x * x
+
+
+def test_keyword_and_default_call_styles_alternate():
+    gradient = srcdiff.grad(keyword_defaults, wrt=(0, 1))
+    expected = (2.0 + 2 * 3.0 * 1.3, 1.3)
+    for call in (lambda: gradient(1.3), lambda: gradient(1.3, 2.0), lambda: gradient(x=1.3),
+                 lambda: gradient(1.3, z=3.0), lambda: gradient(y=2.0, x=1.3), lambda: gradient(1.3, 2.0, 3.0)):
+        assert call() == pytest.approx(expected)
+    assert gradient(1.3, z=5.0) == pytest.approx((2.0 + 2 * 5.0 * 1.3, 1.3))
+    assert gradient(1.3, y=5.0) == pytest.approx((5.0 + 2 * 3.0 * 1.3, 1.3))
+
+
+# ---- globals and closures whose values change between calls (non-static uses) ----
+
+SCALE = 2.0
+WEIGHTS = np.array([1.0, 2.0, 3.0])
+FLAG = True
+COUNT = 3
+
+
+def uses_scale(x):
+    return x * SCALE + x ** 2 * SCALE
+
+
+def uses_weights(x):
+    return np.sum(x * WEIGHTS)
+
+
+def uses_flag(x):
+    if FLAG:
+        return x * x
+    return x * 3.0
+
+
+def uses_count(x):
+    s = 0.0
+    for i in range(COUNT):
+        s = s + x ** i
+    return s
+
+
+@pytest.mark.parametrize("f, name, values, arg", [
+    (uses_scale, "SCALE", [2.0, 5.0, -1.0], 1.3),
+    (uses_weights, "WEIGHTS", [np.array([1.0, 2.0, 3.0]), np.array([5.0, -1.0, 0.5]), np.array([5.0]), 4.0], X3),
+    (uses_flag, "FLAG", [True, False, True], 1.3),
+    (uses_count, "COUNT", [3, 0, 5, 1], 1.3),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_global_changes_between_calls(monkeypatch, f, name, values, arg):
+    gradient = srcdiff.grad(f)
+    for value in values:
+        monkeypatch.setattr(THIS, name, value)
+        check_gradient(f, (copy.deepcopy(arg),), gradient=gradient)
+
+
+def _closure_with_scale():
+    k = 2.0
+
+    def f(x):
+        return x * k + k * k * x * x
+
+    def set_k(value):
+        nonlocal k
+        k = value
+    return f, set_k
+
+
+def test_closure_cell_changes_between_calls():
+    f, set_k = _closure_with_scale()
+    gradient = srcdiff.grad(f)
+    for k in (2.0, 7.0, -0.5):
+        set_k(k)
+        check_gradient(f, (1.3,), gradient=gradient)
+
+
+def power(x, n):
+    return x ** n
+
+
+def test_int_exponent_argument_alternates():
+    gradient = srcdiff.grad(power)
+    for n in (2, 0, 1, 3, -1, 2, 0.5, 2):
+        check_gradient(power, (1.3, n), gradient=gradient)
+
+
+# ---- control flow (debug mode refuses control flow, so not compared here) ----
+
+def branch_on_data(x):
+    if x > 0:
+        y = x * x
+    else:
+        y = -x * 3.0
+    return y * x
+
+
+def elif_chain(x):
+    if x > 2.0:
+        y = x
+    elif x > 1.0:
+        y = x * x
+    elif x > 0.0:
+        y = x * x * x
+    else:
+        y = 0.0
+    return y + x
+
+
+def conditional_expressions(x):
+    y = x * x if x > 1.0 else x * 3.0
+    return y * (x if y > 2.0 else 1.0)
+
+
+def loop_with_break(x, n):
+    s = x
+    for _ in range(n):
+        s = s * x
+        if s > 10.0:
+            break
+    return s
+
+
+def loop_with_continue(x, n):
+    s = 0.0
+    for i in range(n):
+        if i % 2 == 0:
+            continue
+        s = s + x ** i
+    return s
+
+
+def nested_loops(x, n):
+    s = 0.0
+    for i in range(n):
+        for j in range(i):
+            s = s + x ** j * i
+    return s
+
+
+def nested_break(x, n):
+    s = 0.0
+    for i in range(n):
+        for j in range(n):
+            if j > i:
+                break
+            s = s + x ** (i + j)
+    return s
+
+
+def carried_tuple(x, n):
+    a, b = x, 1.0
+    for _ in range(n):
+        a, b = b * x, a + b
+    return a * b
+
+
+def swapping_loop(x, y, n):
+    for _ in range(n):
+        x, y = y, x * y
+    return x + 2.0 * y
+
+
+def return_inside_loop(x, n):
+    s = x
+    for _ in range(n):
+        s = s * x
+        if s > 5.0:
+            return s * 2.0
+    return s
+
+
+def reversed_range(x, n):
+    s = x
+    for i in range(n - 1, -1, -1):
+        s = s * x + i
+    return s
+
+
+def stepped_range(x, n):
+    s = 1.0
+    for i in range(1, n, 3):
+        s = s * x ** i
+    return s
+
+
+def counting_while(x, n):
+    i = 0
+    s = x
+    while i < n:
+        s = s * x
+        i = i + 1
+    return s
+
+
+def appends_in_loop(x, n):
+    out = [x]
+    v = x
+    for _ in range(n):
+        v = v * x
+        out.append(v)
+    return sum(out)
+
+
+def array_loop_carry(x, n):
+    y = x
+    for _ in range(n):
+        y = np.tanh(y * x) + y
+    return np.sum(y)
+
+
+def shrinking_slices(x, n):
+    y = x
+    for _ in range(n):
+        y = y[1:] * y[:-1]
+    return np.sum(y)
+
+
+def rnn(W, xs, n):
+    h = np.zeros(2)
+    for t in range(n):
+        h = np.tanh(W @ h + xs[t])
+    return np.sum(h ** 2)
+
+
+def relu_layers(X, b, n):
+    h = X
+    for _ in range(n):
+        h = np.maximum(h + b, 0.0) * 0.9
+    return np.sum(h)
+
+
+def while_true_break(x):
+    s = x
+    while True:
+        s = s * s
+        if s > 50.0:
+            break
+    return s
+
+
+def over_array_rows(X):
+    s = 0.0
+    for row in X:
+        s = s + np.sum(row) ** 2
+    return s
+
+
+def over_enumerate_and_zip(x, y):
+    s = 0.0
+    for i, v in enumerate(x):
+        s = s + v * i
+    for a, b in zip(x, y):
+        s = s + a * b * a
+    return s
+
+
+_W2 = np.array([[0.3, -0.2], [0.1, 0.4]])
+_XS = np.array([[0.5, -1.0], [0.2, 0.3], [-0.4, 0.8]])
+
+CONTROL = [(f, (x,), 0) for f in (branch_on_data, elif_chain, conditional_expressions) for x in (0.7, -0.7, 1.5, 2.5)]
+CONTROL += [(f, (1.2, n), 0) for n in (0, 1, 2, 5) for f in (
+    loop_with_break, loop_with_continue, nested_loops, nested_break, carried_tuple, return_inside_loop,
+    reversed_range, stepped_range, counting_while, appends_in_loop)]
+CONTROL += [(swapping_loop, (1.2, 0.8, n), (0, 1)) for n in (0, 1, 3)]
+CONTROL += [(array_loop_carry, (X3 * 0.3, n), 0) for n in (0, 1, 3)]
+CONTROL += [(shrinking_slices, (X6, n), 0) for n in (0, 1, 3)]
+CONTROL += [(rnn, (_W2, _XS, n), (0, 1)) for n in (0, 1, 3)]
+CONTROL += [(relu_layers, (M3, np.array([[0.1, -0.2, 0.3]]), n), (0, 1)) for n in (0, 1, 3)]
+CONTROL += [(relu_layers, (M3, 0.3, 2), (0, 1)), (while_true_break, (1.3,), 0),
+            (over_array_rows, (M3,), 0), (over_enumerate_and_zip, (X3, Y3), (0, 1))]
+
+
+@pytest.mark.parametrize("f, args, wrt", CONTROL, ids=lambda v: getattr(v, "__name__", None))
+def test_control_flow(f, args, wrt):
+    check_gradient(f, copy.deepcopy(args), wrt)
+
+
+# ---- reductions, ties, matmul, linear algebra ----
+
+def centered_rows(X):
+    return np.sum((X - np.sum(X, axis=1, keepdims=True)) ** 2) + np.sum(np.sum(X, axis=(0, 1), keepdims=True) * X)
+
+
+def spread(X):
+    return np.sum(np.var(X, axis=0)) + np.std(X) + np.sum(np.std(X, axis=1, ddof=1))
+
+
+def row_max(X):
+    return np.sum(np.max(X, axis=1) ** 2) + np.sum(X - np.max(X, axis=1, keepdims=True))
+
+
+def logsumexp(X):
+    m = np.max(X, axis=1, keepdims=True)
+    return np.sum(m + np.log(np.sum(np.exp(X - m), axis=1, keepdims=True)))
+
+
+def softmax_cross_entropy(X):
+    e = np.exp(X - X.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    return -np.sum(np.log(p[:, 0]))
+
+
+def matmul_squared(A, B):
+    return np.sum(np.matmul(A, B) ** 2)
+
+
+def cumulative(X):
+    return np.sum(np.cumsum(X, axis=0) ** 2) + np.sum(np.cumsum(X) ** 2)
+
+
+_R = np.random.default_rng(3)
+_M34 = _R.uniform(0.2, 1.5, (3, 4))
+
+REDUCTIONS = [
+    (centered_rows, (_M34,), 0),
+    (spread, (_M34,), 0),
+    (row_max, (_M34,), 0),
+    (row_max, (np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 1.0]]),), 0),  # ties share the gradient
+    (logsumexp, (_M34,), 0),
+    (softmax_cross_entropy, (_M34,), 0),
+    (cumulative, (_M34,), 0),
+    (matmul_squared, (_R.uniform(size=(2, 3, 4)), _R.uniform(size=(4, 2))), (0, 1)),
+    (matmul_squared, (_R.uniform(size=(2, 3, 4)), _R.uniform(size=(1, 4, 2))), (0, 1)),
+    (matmul_squared, (_R.uniform(size=(3, 4)), _R.uniform(size=(2, 4, 2))), (0, 1)),
+    (matmul_squared, (_R.uniform(size=4), _R.uniform(size=(2, 4, 2))), (0, 1)),
+    (matmul_squared, (_R.uniform(size=(2, 3, 4)), _R.uniform(size=4)), (0, 1)),
+    (matmul_squared, (_M34, _M34.T.copy()), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("f, args, wrt", REDUCTIONS, ids=lambda v: getattr(v, "__name__", None))
+def test_reductions_and_products(f, args, wrt):
+    check_gradient(f, copy.deepcopy(args), wrt, debug=True)
+
+
+# ---- user helpers ----
+
+def _half_square_loop(x, n):
+    s = x
+    for _ in range(n):
+        s = _square(s) * 0.5
+    return s
+
+
+def _recursive(x, n):
+    if n == 0:
+        return x
+    return _recursive(x * x, n - 1) + x
+
+
+def _scaled(x, k=2.0):
+    return x * k
+
+
+def _mutual_a(x, n):
+    if n <= 0:
+        return x
+    return _mutual_b(x * 1.5, n - 1)
+
+
+def _mutual_b(x, n):
+    return _mutual_a(x * x, n - 1) + x
+
+
+def _early_exit(x):
+    for _ in range(5):
+        if x > 3.0:
+            return x
+        x = x * 2.0
+    return x
+
+
+def _layer(w, x):
+    return np.tanh(x @ w)
+
+
+def helper_twice_nested(x):
+    return _square(x) + _square(_square(x))
+
+
+def helper_recursive(x):
+    return _recursive(x, 3)
+
+
+def helper_with_loop(x):
+    return _half_square_loop(x, 3)
+
+
+def helper_defaults_and_keywords(x):
+    return _scaled(x) + _scaled(x, 3.0) + _scaled(k=x, x=x)
+
+
+def helpers_mutually_recursive(x):
+    return _mutual_a(x, 4)
+
+
+def helper_returning_early(x):
+    return _early_exit(x) + _early_exit(x * 0.5)
+
+
+def helper_layers(W, x):
+    return np.sum(_layer(W, _layer(W, x)) ** 2)
+
+
+def local_lambda(x):
+    f = lambda t: t * t + x  # noqa: E731
+    return f(x) * f(2.0)
+
+
+HELPERS = [
+    (helper_twice_nested, (1.3,), 0),
+    (helper_recursive, (1.1,), 0),
+    (helper_with_loop, (1.1,), 0),
+    (helper_defaults_and_keywords, (1.3,), 0),
+    (helpers_mutually_recursive, (1.1,), 0),
+    (helper_returning_early, (1.0,), 0),
+    (helper_returning_early, (0.05,), 0),
+    (helper_layers, (_W2, np.array([0.5, -1.0])), (0, 1)),
+    (local_lambda, (1.3,), 0),
+]
+
+
+@pytest.mark.parametrize("f, args, wrt", HELPERS, ids=lambda v: getattr(v, "__name__", None))
+def test_user_helpers(f, args, wrt):
+    check_gradient(f, copy.deepcopy(args), wrt)
+
+
+# ---- refusals that keep the user safe ----
+
+def writes_into_slice(x):
+    y = x * 1.0
+    y[:] = 2.0
+    return np.sum(y * x)
+
+
+def sorts_in_place(x):
+    y = x * 1.0
+    y.sort()
+    return y[0] * 3.0 + y[-1]
+
+
+def ufunc_with_out(x):
+    y = x * 1.0
+    np.multiply(y, 2.0, out=y)
+    return np.sum(y * x)
+
+
+def axis_from_argument(X, axis):
+    return np.sum(np.sum(X, axis=axis) ** 2)
+
+
+def loop_index_after_loop(x, n):
+    i = 0
+    for i in range(n):  # noqa: B007
+        x = x * 1.5
+    return x * i
+
+
+@pytest.mark.parametrize("f, args", [
+    (writes_into_slice, (X3,)),
+    (sorts_in_place, (X3,)),
+    (ufunc_with_out, (X3,)),
+    (axis_from_argument, (M3, 0)),
+    (loop_index_after_loop, (1.3, 3)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_refused_with_an_error(f, args):
+    before = copy.deepcopy(args)
+    with pytest.raises(srcdiff.SrcDiffError):
+        srcdiff.grad(f)(*args)
+    for arg, old in zip(args, before):
+        np.testing.assert_array_equal(arg, old)
+
+
+def test_math_path_for_python_floats():
+    def_grad = srcdiff.grad(builtin_min_max, wrt=(0, 1))(1.3, 0.7)
+    assert all(type(g) is float for g in def_grad)
+    assert math.isclose(def_grad[0], 0.7 + 2.0) and math.isclose(def_grad[1], 1.3)
