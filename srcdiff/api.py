@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import callees, codegen, debug, guards, shapes
+from . import callees, codegen, debug, depends, guards, shapes
 from . import compile as compiling
 from .errors import SrcDiffError
 from .lower import lower
 from .naming import Namer, assigned_names, names_in
 from .optimize import OptimizeInfo, optimize
-from .parse import ParsedFunction, parse_function
+from .parse import ParsedFunction, parse_function, unwrap
 from .reverse import reverse
 from .rules import TABLE, TEMPLATE_GLOBALS
 from .specialize import infer_shapes
@@ -67,6 +67,8 @@ class Transform:
 
     def __post_init__(self):
         self.ir, self.namer = lower(self.parsed, TABLE)
+        #: the globals/closure variables lowering read statically (srcdiff/depends.py)
+        self.depends = self.parsed.dependencies()
         self._check_template_names()
         STATS.transforms += 1
 
@@ -101,7 +103,7 @@ class Transform:
         if variant.fast is None:
             names = [p.name for p in self.ir.params]
             key = next(k for k, v in self.variants.items() if v is variant)
-            prologue, cells = guards.prologue(names, key)
+            prologue, cells = guards.prologue(names, key, self.depends, self._direct_names())
             variant.fast = self._build(variant.source, variant.name, {**cells, guards.SLOW: slow},
                                        prologue, self.parsed.func.__defaults__)
         return variant.fast
@@ -112,6 +114,18 @@ class Transform:
             cells.update(debug.helper_cells(self.parsed, self.ir, self.namer))
         label = f"{self.parsed.location(self.parsed.tree).short.rsplit(':', 1)[0]}:{name}"
         return compiling.build_function(source, label, self.parsed.func.__globals__, cells, prologue, defaults)
+
+    def _direct_names(self) -> set[str]:
+        """Dependencies the generated code can read by name: the user function's own free
+        names (the namer never reuses them) that mean there what they mean to the user."""
+        tree = self.parsed.tree
+        free = names_in(tree) - assigned_names(tree) - self.ir_param_names()
+        direct = set()
+        for d in self.depends:
+            own = self.parsed.closure.get(d.name, self.parsed.globals)
+            if d.name in free and d.scope is own and d.name not in TEMPLATE_GLOBALS:
+                direct.add(d.name)
+        return direct
 
     def _describe(self, line: int) -> str:
         loc = self.parsed.location(line)
@@ -135,7 +149,7 @@ def _transform(func, wrt, with_value: bool, tuple_result: bool, debug: bool = Fa
     parsed = parse_function(func)
     cache = _TRANSFORMS.setdefault(parsed.func, {})
     key = (parsed.func.__code__, wrt, with_value, tuple_result, TABLE.version, debug)
-    if key not in cache:
+    if key not in cache or not depends.hold(cache[key].depends):
         cache[key] = Transform(parsed, wrt, with_value, tuple_result, debug)
     return cache[key]
 
@@ -255,8 +269,9 @@ TABLE.listeners.append(_rules_changed)
 
 
 def _stale(transform: Transform, func) -> bool:
-    return transform.parsed.func.__code__ is not inspect.unwrap(func).__code__ \
-        or transform not in _TRANSFORMS.get(transform.parsed.func, {}).values()
+    return transform.parsed.func.__code__ is not unwrap(func).__code__ \
+        or transform not in _TRANSFORMS.get(transform.parsed.func, {}).values() \
+        or not depends.hold(transform.depends)
 
 
 def _not_differentiable(value) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 import types
 
-from . import codegen, shapes
+from . import codegen, depends, shapes
 from . import compile as compiling
 from .reverse import CallSpec, GradProgram
 
@@ -55,7 +55,8 @@ def vjp_cell(spec: CallSpec) -> types.CellType:
     from .rules import TABLE, TEMPLATE_GLOBALS
     from .specialize import infer_shapes
 
-    key = (spec, TABLE.version)
+    # what the callee read statically (a global axis, a helper alias) is part of its adjoint
+    key = (spec, TABLE.version, depends.key(depends.of_function(spec.func, TABLE)))
     if key in _CELLS:
         return _CELLS[key]
     cell = _CELLS[key] = types.CellType()

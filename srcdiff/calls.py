@@ -70,15 +70,15 @@ def lower_call(lowerer, node: ast.Call, target: str | None) -> Operand | None:
 
 # ---- names ----
 
-def resolve(lowerer, expr: ast.expr):
+def resolve(lowerer, expr: ast.expr, record: bool = True):
     """The object `expr` names statically (a module attribute, a builtin, ``xp.sum``)."""
     if isinstance(expr, ast.Name) and expr.id in lowerer.env:
         bound = lowerer.env[expr.id]
         return bound.value if isinstance(bound, Const) and bound.value is np else _MISSING
     if isinstance(expr, ast.Attribute) and _uses_namespace(lowerer, expr):
         return getattr(np, expr.attr, _MISSING) if isinstance(expr.value, ast.Name) else \
-            getattr(resolve(lowerer, expr.value), expr.attr, _MISSING)
-    return lowerer.static_value(expr)
+            getattr(resolve(lowerer, expr.value, record), expr.attr, _MISSING)
+    return lowerer.static_value(expr, record)
 
 
 def _uses_namespace(lowerer, expr: ast.expr) -> bool:
@@ -104,12 +104,12 @@ def _copy(expr: ast.expr) -> ast.expr:
     return ast.parse(ast.unparse(expr), mode="eval").body
 
 
-def _static_object(lowerer, expr: ast.expr):
+def _static_object(lowerer, expr: ast.expr, record: bool = True):
     """A literal's value or the object a name refers to; _MISSING when it is computed."""
     try:
         return ast.literal_eval(expr)
     except ValueError:
-        return resolve(lowerer, expr)
+        return resolve(lowerer, expr, record)
 
 
 # ---- methods ----
@@ -176,7 +176,7 @@ def _passive(lowerer, arg: ast.expr, operands: list[Operand]) -> ast.expr:
         raise lowerer.error(arg, "*args in a call are not supported")
     if isinstance(arg, (ast.Tuple, ast.List)):
         return type(arg)([_passive(lowerer, e, operands) for e in arg.elts], ast.Load())
-    if _static_object(lowerer, arg) is not _MISSING:
+    if _static_object(lowerer, arg, record=False) is not _MISSING:  # kept as written: read at run time
         return respell(lowerer, arg)
     operand = lowerer.expr(arg)
     operands.append(operand)

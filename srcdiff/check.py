@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from . import symbolic
+from . import parse, symbolic
 from .api import GradFunction, grad
 from .errors import SrcDiffError
 from .ir import Node
@@ -163,8 +163,8 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     symbols = {name: symbolic.symbols_like(name, values[position[name]]) for name in names}
     sym_args = [symbols.get(p, v) for p, v in zip(params, values)]
     try:
-        primal = symbolic.symbolic_function(inspect.unwrap(func))(*sym_args)
-        theirs_fn = symbolic.symbolic_gradient(source, inspect.unwrap(func), transform.parsed.closure,
+        primal = symbolic.symbolic_function(parse.unwrap(func))(*sym_args)
+        theirs_fn = symbolic.symbolic_gradient(source, parse.unwrap(func), transform.parsed.closure,
                                                f"check:{func.__qualname__}")
         ours = theirs_fn(*sym_args)
         output = symbolic.as_expr(primal)

@@ -46,7 +46,7 @@ def generate(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name
     if program.backward:
         backward.append(comment("backward"))
     backward += backward_statements(program.backward, describe_line)
-    grads = program.returns
+    grads = [_zero_d_array(g, program, info) for g in program.returns]
     result = ast.Tuple(grads, ast.Load()) if tuple_result else grads[0]
     output = program.function.output
     value = ast.Name(output.name, ast.Load()) if hasattr(output, "name") else ast.Constant(output.value)
@@ -60,6 +60,12 @@ def generate(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name
             kw_defaults=[], kwarg=None, defaults=[]), backward)
         body += [inner, ast.Return(ast.Tuple([value, ast.Name(inner.name, ast.Load())], ast.Load()))]
     else:
+        if with_value and isinstance(value, ast.Name) and value.id in _assigned(backward):
+            # a backward loop restores the output's name to an earlier value: keep the
+            # forward sweep's (a reference is enough, the backward sweep only rebinds names)
+            kept = _unused_name(f"{value.id}_value", body + backward, tree.args)
+            body.append(_assign(kept, value))
+            value = ast.Name(kept, ast.Load())
         body += backward
         if with_value:
             result = ast.Tuple([value, result], ast.Load())
@@ -149,6 +155,30 @@ def _assigned(stmts: list[ast.stmt]) -> set[str]:
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 found.add(n.id)
     return found
+
+
+def _zero_d_array(grad: ast.expr, program: GradProgram, info) -> ast.expr:
+    """``np.asarray(x_bar)`` where the parameter is a 0-d array and its adjoint may have come
+    out a NumPy number (``np.sum`` of one): the gradient has the parameter's type."""
+    inner = grad.func.value if isinstance(grad, ast.Call) and isinstance(grad.func, ast.Attribute) \
+        and grad.func.attr == "copy" else grad
+    if info is None or not isinstance(inner, ast.Name):
+        return grad
+    primal = {adjoint: name for name, adjoint in program.adjoints.items()}.get(inner.id)
+    shape = info.shapes.get(primal) if primal in info.params else None
+    if shape is None or shape.dims != () or shape.scalar:
+        return grad
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [grad], [])
+
+
+def _unused_name(base: str, stmts: list[ast.stmt], args: ast.arguments) -> str:
+    """`base`, or `base_2`, `base_3`... : the first name no statement or parameter uses."""
+    used = _param_names(args) | {n.id for stmt in stmts for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+    name, count = base, 1
+    while name in used:
+        count += 1
+        name = f"{base}_{count}"
+    return name
 
 
 def _param_names(args: ast.arguments) -> set[str]:

@@ -136,7 +136,7 @@ class Checker:
 
     def __init__(self, parsed: ParsedFunction, function: ir.Function):
         self.parsed = parsed
-        self.graph = build(parsed, function)
+        self.graph = build(parsed, function, in_place=True)  # appends: looked up by name only
 
     def __call__(self, value, sweep, node, /, **inputs):
         if _finite(value):

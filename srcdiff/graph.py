@@ -166,9 +166,16 @@ def function_nodes(function: ir.Function) -> list[ir.Node]:
     return nodes
 
 
-def build(parsed: ParsedFunction, function: ir.Function, wrt=None) -> Graph:
-    """The `Graph` of a lowered function; `wrt` (parameter names) decides which nodes are active."""
+def build(parsed: ParsedFunction, function: ir.Function, wrt=None, *, in_place: bool = False) -> Graph:
+    """The `Graph` of a lowered function; `wrt` (parameter names) decides which nodes are active.
+
+    A node per value needs every value to have its own name; ``xs.append(v)`` changes the
+    list `xs` in place, so the graph refuses it unless `in_place` (debug mode, which only
+    looks nodes up by name, accepts it).
+    """
     nodes = ir.topological_order(function_nodes(function))
+    if not in_place:
+        _refuse_in_place(parsed, nodes)
     params = [p.name for p in function.params]
     active = active_values(function, set(params if wrt is None else wrt))
     user_names = assigned_names(parsed.tree) | set(params)
@@ -197,6 +204,17 @@ def build(parsed: ParsedFunction, function: ir.Function, wrt=None) -> Graph:
                              uses.get(node.out.name, 0), node.out.name in active, node.out.name == output,
                              node.out.name in temps, ir_node=node))
     return Graph(parsed.name, params, out, output, parsed, function)
+
+
+def _refuse_in_place(parsed: ParsedFunction, nodes: list[ir.Node]) -> None:
+    seen = set()
+    for node in nodes:
+        if node.out.name in seen:
+            raise SrcDiffError(f"{ast.unparse(node.expr)} changes {node.out.name} in place, which "
+                               "graph/trace/explain do not show yet", parsed.location(node.line),
+                               "build the list in one expression (e.g. [x, x * x]), or use "
+                               "srcdiff.grad(f, debug=True) to check the gradient's values")
+        seen.add(node.out.name)
 
 
 def _rule_name(node: ir.Node) -> str:

@@ -4,22 +4,34 @@ A compiled variant is only right for arguments of the signature it was specialis
 (`shapes.signature`).  Its fast-path copy starts with a check of exactly that; any other
 call goes to the slow path, which picks or compiles the right variant.  The check is cheap
 for Python numbers (a type test) and exact for arrays (ndim, dtype kind, length-one axes).
+It also checks the globals and closure variables the transform read statically
+(srcdiff/depends.py; ``AXIS == 0``, ``ACT is np.tanh``), so a rebinding re-transforms; a
+function that reads none gets no such test.
 """
 
 from __future__ import annotations
 
 import ast
+import types
 
 import numpy as np
 
+from . import depends
 from .shapes import signature
 
 SLOW = "__srcdiff_slow__"
 _TYPE, _SIGNATURE, _NDARRAY = "__srcdiff_type__", "__srcdiff_signature__", "__srcdiff_ndarray__"
+_MISSING = "__srcdiff_missing__"
 
 
-def prologue(params: list[str], key: tuple) -> tuple[list[ast.stmt], dict[str, object]]:
-    """``if not <all arguments match key>: return __srcdiff_slow__(*params)``, and its cells."""
+def prologue(params: list[str], key: tuple, depends=(), direct=frozenset()) -> tuple[list[ast.stmt], dict[str, object]]:
+    """``if not <all arguments match key>: return __srcdiff_slow__(*params)``, and its cells.
+
+    The test also checks that every dependency (srcdiff/depends.py: a global or closure
+    variable the transform read statically) still holds its value; a dependency whose name
+    is in `direct` is read by name (the generated code sees that name as the user's
+    function does), any other through its globals dict or cell.
+    """
     cells = {_TYPE: type, _SIGNATURE: signature}
     tests = []
     for i, (name, sig) in enumerate(zip(params, key)):
@@ -35,6 +47,8 @@ def prologue(params: list[str], key: tuple) -> tuple[list[ast.stmt], dict[str, o
         else:
             probe = ast.Call(ast.Name(_SIGNATURE, ast.Load()), [arg], [])
             tests.append(ast.Compare(probe, [ast.Eq()], [ast.Name(expected, ast.Load())]))
+    for i, dep in enumerate(depends):
+        tests.append(_dependency_test(i, dep, dep.name in direct, cells))
     if not tests:
         return [], cells
     slow_call = ast.Call(ast.Name(SLOW, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
@@ -55,3 +69,23 @@ def _array_tests(name: str, sig: tuple) -> list[ast.expr]:
     text = [f"{_TYPE}({name}) is {_NDARRAY}", f"{name}.ndim == {ndim}", f"{name}.dtype.kind == {kind!r}"]
     text += [f"{name}.shape[{axis}] {'==' if one else '!='} 1" for axis, one in enumerate(ones)]
     return [ast.parse(t, mode="eval").body for t in text]
+
+
+def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
+    """``NAME is <value>`` (or ``type(NAME) is T and NAME == <value>`` for a constant)."""
+    value, scope = f"__srcdiff_d{i}__", f"__srcdiff_s{i}__"
+    cells[value] = dep.value
+    if direct:
+        read = dep.name
+    elif isinstance(dep.scope, types.CellType):
+        cells[scope] = dep.scope  # shared as the generated function's own cell
+        read = scope
+    else:
+        cells[scope], cells[_MISSING] = dep.scope, depends.MISSING
+        read = f"{scope}.get({dep.name!r}, {_MISSING})"
+    if dep.by_value:
+        cells[f"__srcdiff_t{i}__"] = type(dep.value)
+        text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
+    else:
+        text = f"{read} is {value}"
+    return ast.parse(text, mode="eval").body

@@ -218,24 +218,46 @@ def region_defines(block: Block) -> set[str]:
     return names
 
 
+def _producers(nodes: list[Node]) -> dict[int, list[Node]]:
+    """For each node (by id), the distinct nodes computing its inputs, in input order.
+
+    `nodes` are in program order.  A name is SSA except for a list that ``xs.append(v)``
+    grows in place (the append node reads and writes `xs`): an input is the latest value of
+    its name computed before the reading node, so appends chain instead of forming a cycle.
+    """
+    last = {}
+    for n in nodes:
+        last[n.out] = n
+    current: dict[Var, Node] = {}
+    found: dict[int, list[Node]] = {}
+    for n in nodes:
+        inputs = {}
+        for v in n.input_vars:
+            producer = current.get(v) or last.get(v)
+            if producer is not None and producer is not n:
+                inputs[producer.id] = producer
+        found[n.id] = list(inputs.values())
+        current[n.out] = n
+    return found
+
+
 def link_users(nodes: list[Node]) -> None:
     """Fill each node's `users` (the nodes reading its output), for the backward walk."""
-    producer = {n.out: n for n in nodes}
+    producers = _producers(nodes)
     for n in nodes:
         n.users.clear()
     for n in nodes:
-        for v in n.input_vars:
-            if v in producer:
-                producer[v].users.append(n)
+        for p in producers[n.id]:
+            p.users.append(n)
 
 
 def topological_order(nodes: list[Node]) -> list[Node]:
     """Kahn's algorithm; among ready nodes the smallest id goes first, so order is stable."""
-    producer = {n.out: n for n in nodes}
-    waiting = {n.id: len({producer[v].id for v in n.input_vars if v in producer}) for n in nodes}
+    producers = _producers(nodes)
+    waiting = {n.id: len(producers[n.id]) for n in nodes}
     consumers: dict[int, list[Node]] = {n.id: [] for n in nodes}
     for n in nodes:
-        for p in {producer[v].id: producer[v] for v in n.input_vars if v in producer}.values():
+        for p in producers[n.id]:
             consumers[p.id].append(n)
     ready = [(n.id, n) for n in nodes if waiting[n.id] == 0]
     heapq.heapify(ready)

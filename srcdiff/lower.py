@@ -168,7 +168,7 @@ class Lowerer(StatementMixin, ExpressionMixin):
         if lowered is not None:
             return lowered
         callee = node.func
-        if isinstance(callee, ast.Attribute) and self.static_value(callee.value) is _MISSING:
+        if isinstance(callee, ast.Attribute) and self.static_value(callee.value, record=False) is _MISSING:
             return self.method_call(node, target)
         if isinstance(callee, ast.Name) and callee.id in self.lambdas:
             return self.call_lambda(node, self.lambdas[callee.id], target)
@@ -248,12 +248,21 @@ class Lowerer(StatementMixin, ExpressionMixin):
         self._ids = getattr(self, "_ids", -1) + 1
         return self._ids
 
-    def static_value(self, node: ast.expr):
-        """The object a Name/Attribute chain names without running user code, or _MISSING."""
+    def static_value(self, node: ast.expr, record: bool = True):
+        """The object a Name/Attribute chain names without running user code, or _MISSING.
+
+        The transform then depends on the chain's root name keeping its value (it is
+        recorded, srcdiff/depends.py); `record=False` for a probe whose answer changes
+        nothing but whether the expression is kept as written."""
         if isinstance(node, ast.Name):
-            return _MISSING if node.id in self.env else self.parsed.resolve(node.id)
+            if node.id in self.env:
+                return _MISSING
+            value = self.parsed.resolve(node.id)
+            if record:
+                self.parsed.depend(node.id, value)
+            return value
         if isinstance(node, ast.Attribute):
-            base = self.static_value(node.value)
+            base = self.static_value(node.value, record)
             if base is not _MISSING and isinstance(base, type(ast)):
                 return getattr(base, node.attr, _MISSING)
         return _MISSING

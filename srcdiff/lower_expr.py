@@ -15,6 +15,7 @@ import inspect
 
 import numpy as np
 
+from . import depends
 from .ir import Const, Global, Operand, UserCall, Var, operand_ast
 from .parse import _MISSING
 from .structural import (
@@ -320,6 +321,8 @@ class ExpressionMixin:
         args = [operand_ast(o) for o, k in zip(operands, keywords) if k is None]
         kws = [ast.keyword(k, operand_ast(o)) for o, k in zip(operands, keywords) if k is not None]
         expr = ast.Call(node.func, args, kws)
+        # the callee's adjoint is built from its own source: what it reads statically counts too
+        self.parsed.include(depends.of_function(func, self.table))
         return self.emit_rule(user_rule(func, tuple(sig.parameters)), tuple(operands), {}, expr,
                               target, kind=UserCall, callee=func, arg_names=names, keywords=keywords)
 

@@ -17,14 +17,18 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import operator
 from collections import Counter
 
 from .ir import Block, Branch, Carry, Const, Loop, Merge, Node, Operand, Var, operand_ast
 from .structural import APPEND, COPY, setitem_rule
-from .writes import Sharing
+from .writes import InPlaceUpdate, Sharing
 
 RETURN, BREAK, DONE = "<return>", "<break>", "<done>"
 _DEFAULTS = {RETURN: Const(None), BREAK: Const(False), DONE: Const(False)}
+_AUGMENTED = {ast.Add: (operator.add, "+="), ast.Sub: (operator.sub, "-="),
+              ast.Mult: (operator.mul, "*="), ast.Div: (operator.truediv, "/="),
+              ast.Pow: (operator.pow, "**="), ast.MatMult: (operator.matmul, "@=")}
 
 
 class StatementMixin:
@@ -99,7 +103,31 @@ class StatementMixin:
                              "list and use np.stack")
         load = ast.copy_location(ast.Name(stmt.target.id, ast.Load()), stmt.target)
         value = ast.copy_location(ast.BinOp(load, stmt.op, stmt.value), stmt)
-        self.assign(stmt.target, value)
+        if type(stmt.op) not in _AUGMENTED:
+            self.assign(stmt.target, value)  # refused there, as any such operator is
+            return
+        # lowered as the new value `name op v`; where NumPy would instead update an array
+        # others see, the node says who, and is refused per signature (writes.py)
+        name = stmt.target.id
+        func, spelled = _AUGMENTED[type(stmt.op)]
+        shared_with, argument = self.seen_elsewhere(name, self.sharing.of(self.env.get(name, Const(None))))
+        x, y = self.expr(load), self.expr(stmt.value)
+        expr = ast.BinOp(operand_ast(x), stmt.op, operand_ast(y))
+        self.lambdas.pop(name, None)
+        self.env[name] = self.emit_rule(self.table.lookup(func), (x, y), {}, expr, name,
+                                        kind=InPlaceUpdate, name=name, op=spelled,
+                                        shared_with=shared_with, argument=argument)
+        for info in self.loops:
+            info["in place"].append(self.nodes[-1])
+
+    def seen_elsewhere(self, name: str, mine: frozenset[int]) -> tuple[str | None, str | None]:
+        """Who else may see `name`'s array (whose memory is `mine`): another name sharing it
+        (an alias, a view, a list holding it), and the parameter whose array it may be."""
+        value = self.env.get(name)
+        shared_with = next((self.display(key) for key, other in self.env.items() if key != name and (
+            isinstance(value, Var) and other == value or mine & self.sharing.of(other))), None)
+        argument = next((self.sharing.arguments[t] for t in sorted(mine) if t in self.sharing.arguments), None)
+        return shared_with, argument
 
     def stmt_Return(self, stmt: ast.Return) -> None:
         if stmt.value is None:
@@ -236,6 +264,9 @@ class StatementMixin:
     def sharing(self) -> Sharing:
         if not hasattr(self, "_sharing"):
             self._sharing = Sharing()
+            args = self.parsed.tree.args
+            for a in args.posonlyargs + args.args + args.kwonlyargs:
+                self._sharing.argument(a.arg)  # a parameter's Var is named as the user named it
         return self._sharing
 
     def note_sharing(self, node: Node) -> None:
@@ -311,7 +342,8 @@ class StatementMixin:
             if it.keywords or not 1 <= len(it.args) <= 3 or not isinstance(stmt.target, ast.Name):
                 raise self.error(stmt, "use `for name in range(start, stop, step)`")
             bounds = tuple(self.expr(a) for a in it.args)
-            self.loop("range", stmt.target.id, bounds, None, stmt.body, stmt.lineno, None)
+            self.loop("range", stmt.target.id, bounds, None, stmt.body, stmt.lineno, None,
+                      [stmt.target.id])
             return
         if func is builtins.enumerate:
             if len(it.args) != 1 or it.keywords or not (
@@ -335,6 +367,8 @@ class StatementMixin:
         bound = lengths[0]
         for other in lengths[1:]:
             bound = self.opaque_call("min", bound, other)
+        names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        names += [] if index is None else [index]  # enumerate's index is the user's too
         if index is None:
             index = "<index>"
             self.temp_names[index] = self.namer.fresh("i")
@@ -344,7 +378,7 @@ class StatementMixin:
             for seq, target in zip(seqs, targets):
                 self.assign_operand(target, self.subscript(seq, k))
 
-        self.loop("range", index, (bound,), None, stmt.body, stmt.lineno, items)
+        self.loop("range", index, (bound,), None, stmt.body, stmt.lineno, items, names)
 
     def stmt_While(self, stmt: ast.While) -> None:
         if stmt.orelse:
@@ -352,15 +386,20 @@ class StatementMixin:
         self.loop("while", None, (), stmt.test, stmt.body, stmt.lineno, None)
 
     def loop(self, kind: str, index: str | None, bounds, test: ast.expr | None,
-             body: list[ast.stmt], line: int, prefix) -> None:
-        """Lower a loop: its body once, with the names it reassigns carried across iterations."""
-        assigned = stores_in(body)
+             body: list[ast.stmt], line: int, prefix, targets: list[str] = ()) -> None:
+        """Lower a loop: its body once, with the names it reassigns carried across iterations.
+
+        `targets` are the names `prefix` binds to the items (``for v in xs``) at the start of
+        each iteration: after the loop they hold the last item (or, when the loop ran no
+        iteration, their value from before), so they are carried like a name the body assigns
+        when anything outside the body reads them."""
+        assigned = list(dict.fromkeys(list(targets) + stores_in(body)))
         returns = may_return(body)
         env0 = dict(self.env)
         body_loads = Counter(n.id for s in body for n in ast.walk(s)
                              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
         carried = [k for k in assigned if k in env0 or self.loads[k] > body_loads[k]
-                   or read_before_write(body, k)]
+                   or k not in targets and read_before_write(body, k)]
         if returns:
             carried += [RETURN, DONE]
         carries = []
@@ -378,7 +417,7 @@ class StatementMixin:
             self.sharing.join(phi.name, init)
         made_before = self.sharing.count  # fresh arrays numbered higher are made by the body
         self.env[BREAK] = Const(False)
-        self.loops.append({"appended": set(), "read": set(), "written": set()})
+        self.loops.append({"appended": set(), "read": set(), "written": set(), "in place": []})
         target = None
         if index is not None:
             target = Var(self.namer.version(self.display(index)))
@@ -398,6 +437,7 @@ class StatementMixin:
         stop = end.get(BREAK)
         stop = None if same(stop, Const(False)) else stop
         final = [Carry(phi, init, end.get(key, phi)) for key, phi, init in carries]
+        self.check_carried_updates(info["in place"], carries)  # before carries join their finals
         self.check_carried_writes([(self.display(key), c) for (key, _, _), c in zip(carries, final)],
                                   {t for t in info["written"] if t <= made_before}, line)
         self.block, self.env, self.terminated = outer, env0, False
@@ -425,6 +465,20 @@ class StatementMixin:
                                  "make it a copy (.copy()) instead")
         for _, c in carries:
             self.sharing.join(c.var.name, c.init, c.final)
+
+    def check_carried_updates(self, updates: list[InPlaceUpdate], carries) -> None:
+        """An in-place update in a loop body also changes what another name took from its
+        array in an earlier iteration (``acc += x; xs.append(acc)``): at the end of the body,
+        does another name hold the array the update's target holds in the next iteration?"""
+        phis = {phi.name: key for key, phi, _ in carries}
+        for node in updates:
+            if node.shared_with is not None:
+                continue
+            target = node.inputs[0]
+            mine = self.sharing.of(target) | self.sharing.of(node.out)
+            if isinstance(target, Var) and target.name in phis:
+                mine |= self.sharing.of(self.env.get(phis[target.name], target))
+            node.shared_with = self.seen_elsewhere(node.name, mine)[0]
 
     def assign_operand(self, target: ast.expr, value: Operand) -> None:
         if isinstance(target, ast.Name):

@@ -13,6 +13,7 @@ import textwrap
 import types
 from dataclasses import dataclass, field
 
+from .depends import Dependency
 from .errors import Location, SrcDiffError
 
 _MISSING = object()
@@ -28,6 +29,8 @@ class ParsedFunction:
     file_lines: list[str]
     globals: dict
     closure: dict[str, types.CellType] = field(default_factory=dict)
+    #: the free names lowering read statically, by (scope id, name) (srcdiff/depends.py)
+    depends: dict[tuple, Dependency] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -53,14 +56,37 @@ class ParsedFunction:
             return self.globals[name]
         return getattr(builtins, name, _MISSING)
 
+    def depend(self, name: str, value) -> None:
+        """Record that the transform relies on free name `name` holding `value`.
+
+        Modules and builtins are not recorded: rebinding ``np`` or shadowing a builtin after
+        the first call is not supported."""
+        if value is _MISSING or isinstance(value, types.ModuleType):
+            return
+        scope = self.closure.get(name)
+        if scope is None:
+            if name not in self.globals:
+                return
+            scope = self.globals
+        self.depends.setdefault((id(scope), name), Dependency(scope, name, value))
+
+    def include(self, depends) -> None:
+        """Record a callee's dependencies as this function's own."""
+        for d in depends:
+            self.depends.setdefault((id(d.scope), d.name), d)
+
+    def dependencies(self) -> tuple[Dependency, ...]:
+        return tuple(self.depends.values())
+
 
 def parse_function(func) -> ParsedFunction:
-    """Parse `func` (following ``__wrapped__``) into a `ParsedFunction`.
+    """Parse `func` (following ``__wrapped__`` where that is safe, see `unwrap`) into a
+    `ParsedFunction`.
 
     Raises `SrcDiffError` for anything whose source cannot be read or that is not a plain
     function: builtins, generators, coroutines, functions typed at a prompt or built by exec.
     """
-    func = inspect.unwrap(func)
+    func = unwrap(func)
     if not isinstance(func, types.FunctionType):
         raise SrcDiffError(
             f"srcdiff differentiates Python functions; got {type(func).__name__} {func!r}",
@@ -77,7 +103,7 @@ def parse_function(func) -> ParsedFunction:
         raise SrcDiffError(f"{func.__name__} is an async function", where,
                            "differentiate a plain (synchronous) function")
     try:
-        lines, first = inspect.getsourcelines(func)
+        lines, first = inspect.getsourcelines(code)  # the code: getsource(func) follows __wrapped__
     except (OSError, TypeError) as exc:
         raise SrcDiffError(
             f"cannot read the source of {func.__qualname__} ({exc})", where,
@@ -91,6 +117,142 @@ def parse_function(func) -> ParsedFunction:
     return ParsedFunction(func, tree, code.co_filename, file_lines, func.__globals__, closure)
 
 
+def unwrap(func):
+    """The function whose source srcdiff differentiates for `func`.
+
+    A decorator made with ``functools.wraps`` leaves the decorated function in
+    ``__wrapped__``, but the wrapper is what runs, and it may change the result.  It is
+    followed only when the wrapper provably passes the call through unchanged: a cache
+    (``functools.lru_cache`` / ``cache``), a NumPy dispatcher, or a Python wrapper whose
+    source ends in ``return wrapped(<its parameters, unchanged>)`` after nothing but
+    statements that cannot touch the call (see `_passes_through`).  Any other wrapper that
+    names the same parameters as the function is differentiated itself (from its own
+    source); one taking ``*args``/``**kwargs`` is refused.
+    """
+    while True:
+        inner = getattr(func, "__wrapped__", _MISSING)
+        if inner is _MISSING:
+            return func
+        if _transparent(func, inner):
+            func = inner
+            continue
+        if isinstance(func, types.FunctionType) and _same_parameters(func):
+            return func
+        name = getattr(inner, "__qualname__", repr(inner))
+        code = getattr(func, "__code__", None)
+        where = Location(code.co_filename, code.co_firstlineno) if code else None
+        wrapper = getattr(code, "co_qualname", getattr(code, "co_name", type(func).__qualname__))
+        raise SrcDiffError(
+            f"{name} is wrapped by {wrapper} which may change its result; srcdiff differentiates "
+            "source it can see", where,
+            f"pass the undecorated function ({name}.__wrapped__) if the decorator does not "
+            "change the value",
+        )
+
+
+_PASS_THROUGH_TYPES = {("functools", "_lru_cache_wrapper"), ("numpy", "_ArrayFunctionDispatcher")}
+_THROUGH: dict[types.CodeType, bool] = {}  # wrapper code -> whether it passes calls through
+_THROUGH_CALLEE: dict[types.CodeType, str] = {}  # ... and the name it calls
+
+
+def _transparent(wrapper, inner) -> bool:
+    kind = type(wrapper)
+    if (kind.__module__.split(".")[0], kind.__name__) in _PASS_THROUGH_TYPES:
+        return True
+    if not isinstance(wrapper, types.FunctionType):
+        return False
+    code = wrapper.__code__
+    if code not in _THROUGH:
+        _THROUGH[code] = _passes_through(wrapper)
+    return _THROUGH[code] and _names(wrapper, _THROUGH_CALLEE[code]) is inner
+
+
+def _names(func, name: str):
+    """What free name `name` of `func` refers to."""
+    closure = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    if name in closure:
+        try:
+            return closure[name].cell_contents
+        except ValueError:
+            return _MISSING
+    return func.__globals__.get(name, _MISSING)
+
+
+def _passes_through(wrapper) -> bool:
+    """Whether `wrapper`'s source is ``[harmless statements]; return fn(<params unchanged>)``.
+
+    Harmless: a docstring, ``pass``, ``global``/``nonlocal``, and expression statements
+    or assignments to other plain names that do not mention the parameters (logging,
+    counters, timers).  Parameters must have no defaults (the wrapped function's apply).
+    The name of the function called is remembered in `_THROUGH_CALLEE`.
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(wrapper.__code__)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return False
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, ast.FunctionDef) or node.name != wrapper.__code__.co_name:
+        return False
+    a = node.args
+    if a.defaults or any(d is not None for d in a.kw_defaults):
+        return False
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    params |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+    *before, last = node.body
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Call)
+            and isinstance(last.value.func, ast.Name)):
+        return False
+    call = last.value
+    expected_args = [ast.Name(p.arg) for p in a.posonlyargs + a.args]
+    if a.vararg:
+        expected_args.append(ast.Starred(ast.Name(a.vararg.arg)))
+    expected_keywords = [ast.keyword(p.arg, ast.Name(p.arg)) for p in a.kwonlyargs]
+    if a.kwarg:
+        expected_keywords.append(ast.keyword(None, ast.Name(a.kwarg.arg)))
+    if ast.unparse(ast.Call(call.func, expected_args, expected_keywords)) != ast.unparse(call):
+        return False
+    for stmt in before:
+        if not _harmless(stmt, params, params | {call.func.id}):
+            return False
+    _THROUGH_CALLEE[wrapper.__code__] = call.func.id
+    return True
+
+
+def _harmless(stmt: ast.stmt, params: set[str], protected: set[str]) -> bool:
+    """A statement that cannot change the call that follows it: it assigns no `protected`
+    name, does not mention the parameters, and neither yields nor defines functions."""
+    if isinstance(stmt, (ast.Pass, ast.Global, ast.Nonlocal)):
+        return not set(stmt.names if not isinstance(stmt, ast.Pass) else ()) & protected
+    if isinstance(stmt, ast.Expr):
+        targets = []
+    elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    else:
+        return False
+    if not all(isinstance(t, ast.Name) and t.id not in protected for t in targets):
+        return False
+    nodes = list(ast.walk(stmt.value)) if stmt.value is not None else []
+    unsafe = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr, ast.Lambda)
+    return not any(isinstance(n, unsafe) or (isinstance(n, ast.Name) and n.id in params) for n in nodes)
+
+
+def _same_parameters(func) -> bool:
+    """Whether `func` itself takes the parameters its signature reports (which follows
+    ``__wrapped__``), with the same defaults, and none of them ``*args``/``**kwargs``."""
+    def spelled(sig):
+        return [(p.name, p.kind, p.default) for p in sig.parameters.values()]
+    try:
+        own, reported = inspect.signature(func, follow_wrapped=False), inspect.signature(func)
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in own.parameters.values()):
+        return False
+    try:
+        return spelled(own) == spelled(reported)
+    except Exception:  # defaults whose == is not a bool (arrays)
+        return False
+
+
 def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
     text = textwrap.dedent("".join(lines))
     try:
@@ -102,7 +264,7 @@ def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
             ast.increment_lineno(module, -1)
         except SyntaxError:
             module = None
-    if func.__name__ == "<lambda>":
+    if func.__code__.co_name == "<lambda>":
         return _lambda_def(module, func, where)
     if module is None or not module.body:
         raise SrcDiffError(f"cannot parse the source of {func.__qualname__}", where)
@@ -111,7 +273,7 @@ def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
         node = node.body[0]
     if isinstance(node, ast.AsyncFunctionDef) or not isinstance(node, ast.FunctionDef):
         raise SrcDiffError(f"cannot find the `def` of {func.__qualname__} in its source", where)
-    if node.name != func.__name__:
+    if node.name != func.__code__.co_name:  # (a wrapper's __name__ is the wrapped function's)
         raise SrcDiffError(
             f"the source found for {func.__name__} defines {node.name}: the file changed "
             "since the function was defined", where, "reload the module",

@@ -21,6 +21,7 @@ from .naming import Namer
 from .program import AdjointStmt, Effect, walk
 from .shapes import Shape
 from .structural import APPEND, GETITEM
+from .writes import check_in_place
 
 __all__ = ["AdjointStmt", "GradProgram", "active_values", "reverse", "walk"]
 
@@ -193,6 +194,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """
     from .forward import build_forward  # the forward sweep depends on the backward's plans
 
+    check_in_place(function, shape_of, location, callee=pullback is not None)
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location)
     output = function.output
     out_shape = _shape(output, shape_of)

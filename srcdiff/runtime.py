@@ -28,9 +28,15 @@ def unbroadcast(g, x):
 
 
 def zeros_like(x):
-    """The adjoint of an input the output does not depend on: 0.0, or zeros of x's shape."""
+    """The adjoint of an input the output does not depend on: 0.0, or zeros of x's shape.
+
+    A tuple or list (a user function's tuple result, say) gets a list of zeros, one per
+    element and of that element's shape, so its elements' adjoints can be added in.
+    """
     if isinstance(x, np.ndarray):
         return np.zeros(x.shape)
+    if isinstance(x, (tuple, list)):
+        return [zeros_like(item) for item in x]
     return 0.0
 
 

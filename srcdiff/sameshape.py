@@ -41,7 +41,11 @@ class ShapeClasses:
         self.parent: dict[object, object] = {}
         self.order: dict[str, int] = {p: -1 for p in params}  # where each name is first defined
         stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-        self.single = {name for name, count in stores.items() if count == 1 and name not in params}
+        # A name joins a class only where its one definition is a top-level ``name = ...``:
+        # one a tuple target, a loop or a branch assigns has no known place in the order.
+        plain = {assigned_name(stmt) for stmt in func.body} - {None}
+        self.single = {name for name, count in stores.items() if count == 1 and name in plain
+                       and name not in params}
         self.single |= {p for p in params if not stores[p]}
         for index, stmt in enumerate(func.body):
             if is_compound(stmt) and any(isinstance(n, (ast.Return, ast.Raise)) for n in nodes(stmt)):
@@ -138,7 +142,13 @@ class ShapeClasses:
         return self.find(key)
 
     def earliest(self, name: str) -> str:
-        """The name of `name`'s class defined first (a parameter if one is in it)."""
+        """The name of `name`'s class defined first (a parameter if one is in it).
+
+        A name without a place in the order (defined after a statement that may return) is
+        left as it is: an earlier member would have to be defined before it to stand in.
+        """
+        if name not in self.order:
+            return name
         root = self.find(name)
         members = [n for n in self.order if self.find(n) == root]
         return min(members, key=lambda n: self.order[n]) if members else name

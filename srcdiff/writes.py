@@ -12,6 +12,15 @@ write is accepted only into a name that holds a fresh array no other live name s
 maps a value to every fresh array it may share memory with (itself included).  Fresh arrays
 are numbered in the order lowering meets their constructors, so a loop can tell the arrays
 made before it from those its body makes anew in each iteration.
+
+The same bookkeeping decides ``y += v``.  For an array NumPy updates it in place, so an
+alias, a view or a list holding it changes too, and so does the caller's array when ``y``
+is a parameter of a helper; lowered as the new value ``y = y + v`` it would not.  For a
+number (immutable) ``y += v`` *is* ``y = y + v``.  Which of the two a value is is known only
+per argument signature, so lowering marks such an update as an `InPlaceUpdate` node, and
+`check_in_place` refuses it once shapes are known unless its target is a number.  To see
+every sharing, each parameter and each value a rule computes anew gets a number too (with
+no owner: only a fresh array may be written by index).
 """
 
 from __future__ import annotations
@@ -21,7 +30,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .ir import Node, Operand, Var
+from . import shapes
+from .errors import SrcDiffError
+from .ir import Const, Function, Node, Operand, Var, all_nodes
 from .rules import numpy_linalg, numpy_reductions
 from .structural import is_setitem
 
@@ -42,6 +53,7 @@ class Sharing:
     owner: dict[str, int] = field(default_factory=dict)
     shares: dict[str, frozenset[int]] = field(default_factory=dict)
     count: int = 0
+    arguments: dict[int, str] = field(default_factory=dict)  # a parameter's number -> its name
 
     def of(self, operand: Operand) -> frozenset[int]:
         return self.shares.get(operand.name, frozenset()) if isinstance(operand, Var) else frozenset()
@@ -50,9 +62,19 @@ class Sharing:
         return self.owner.get(operand.name) if isinstance(operand, Var) else None
 
     def fresh(self, name: str) -> None:
-        self.count += 1
+        self.new(name)
         self.owner[name] = self.count
+
+    def new(self, name: str) -> None:
+        """`name` is a new value: it shares memory with nothing yet (but cannot be written)."""
+        self.count += 1
+        self.owner.pop(name, None)
         self.shares[name] = frozenset({self.count})
+
+    def argument(self, name: str) -> None:
+        """`name` is a parameter: an array the caller holds too."""
+        self.new(name)
+        self.arguments[self.count] = name
 
     def join(self, out: str, *sources: Operand) -> None:
         """`out` is one of `sources` (a branch merge, a loop-carried value)."""
@@ -69,9 +91,47 @@ class Sharing:
             self.fresh(out)
         elif is_setitem(rule):
             self.join(out, node.inputs[0])
+        elif isinstance(node, InPlaceUpdate):  # NumPy's result is the target's own array
+            self.shares[out] = self.of(node.inputs[0])
+            self.owner.pop(out, None)  # (not known to be fresh: `y += 1.0` may be a number)
         elif rule.nograd or rule.func in _NEW_VALUE or (rule.elementwise and rule.func not in _MAY_RETURN_OPERAND):
-            pass  # a new value
+            self.new(out)
         else:  # a view, a copy of the name, a list, a user function's value: may be an operand
             shared = frozenset().union(*(self.of(v) for v in node.inputs))
             self.owner.pop(out, None)
             self.shares[out] = self.shares.get(out, frozenset()) | shared
+
+
+@dataclass(eq=False)
+class InPlaceUpdate(Node):
+    """``name op= v`` lowered as the new value ``name op v`` although NumPy would update
+    `name`'s array in place: right only if that value is a number, or if no one else can see
+    the array.  `shared_with` names another value that may share it; `argument` is the
+    parameter whose array it may be (the caller's, when the function is a helper)."""
+
+    name: str = ""
+    op: str = ""
+    shared_with: str | None = None
+    argument: str | None = None
+
+
+def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], location, callee: bool) -> None:
+    """Refuse an `InPlaceUpdate` of `function` whose target may be an array that another
+    name (or, for a helper, the caller) still sees; shapes are those of one signature."""
+    for node in all_nodes(function):
+        if not isinstance(node, InPlaceUpdate):
+            continue
+        target = node.inputs[0]
+        if isinstance(target, Const) or shape_of.get(target.name, shapes.UNKNOWN).scalar:
+            continue  # a number: `+=` makes a new one
+        if node.shared_with is not None:
+            who = (f"{node.shared_with} shares its memory with {node.name}, and NumPy would "
+                   f"change {node.shared_with} too")
+        elif callee and node.argument is not None:
+            who = (f"{node.argument} is the caller's array, and NumPy would change the caller's "
+                   "array too")
+        else:
+            continue
+        raise SrcDiffError(f"in-place `{node.op}` on {node.name}, which may be an array: {who}",
+                           location(node.line),
+                           f"write `{node.name} = {node.name} {node.op[:-1]} ...` to make a new array")

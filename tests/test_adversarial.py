@@ -85,9 +85,10 @@ Y3 = np.array([1.1, 0.4, -0.7])
 # Part 1: bugs (each test fails until its bug is fixed)
 # =====================================================================================
 
-# ---- augmented assignment on an array another name shares (lower_stmt.py) ----
-# srcdiff lowers `y += c` to a new value `y = y + c`; NumPy updates the array in place, so
-# every other name holding it (an alias, a view, the caller's argument) changes too.
+# ---- augmented assignment on an array another name shares (lower_stmt.py, writes.py) ----
+# Fixed: srcdiff lowers `y += c` to a new value `y = y + c`; NumPy updates the array in place,
+# so every other name holding it (an alias, a view, the caller's argument) changes too.  Such
+# an update is now refused, once the signature shows the value is an array (not a number).
 
 def aug_alias_of_param(x):
     y = x
@@ -133,18 +134,17 @@ def aug_in_helper(x):
 
 @pytest.mark.parametrize("f", [aug_alias_of_param, aug_alias_of_local, aug_slice_view,
                                aug_reshape_view, aug_list_element, aug_in_helper])
-def test_bug_augmented_assignment_on_shared_array(f):
-    """Silent wrong gradient (and value): must follow NumPy's in-place semantics or refuse."""
-    try:
-        check_gradient(f, (X3.copy(),))
-    except srcdiff.SrcDiffError:
-        return  # a refusal is a correct answer
-    check_value(f, (X3.copy(),))
+def test_augmented_assignment_on_shared_array_is_refused(f):
+    """Was a silent wrong gradient (and value); NumPy's in-place semantics are now refused."""
+    x = X3.copy()
+    with pytest.raises(srcdiff.SrcDiffError, match="in-place"):
+        srcdiff.grad(f)(x)
+    np.testing.assert_array_equal(x, X3)
 
 
 # ---- value_and_grad's value of a loop-carried variable (codegen.py / reverse.py) ----
-# The value is returned after the backward sweep, which has popped the loop stack back into
-# the carried name: the value returned is the one from before the loop.
+# Fixed: the value was returned after the backward sweep, which has popped the loop stack back
+# into the carried name (the value before the loop); codegen now keeps the forward sweep's.
 
 def power_loop(x, n):
     s = x * 2.0
@@ -153,12 +153,14 @@ def power_loop(x, n):
     return s
 
 
-def test_bug_value_and_grad_value_of_loop_carried_variable():
+def test_value_and_grad_value_of_loop_carried_variable_is_after_the_loop():
     value, _ = srcdiff.value_and_grad(power_loop)(1.7, 2)
     assert value == pytest.approx(power_loop(1.7, 2))
 
 
 # ---- a `for v in xs` target read after the loop (lower_stmt.py) ----
+# Fixed: after the loop v was taken to be its value from before the loop; a loop target read
+# outside the body is now carried (the last item, or the old value after no iteration).
 
 def loop_target_read_after(x):
     s = 0.0
@@ -168,17 +170,15 @@ def loop_target_read_after(x):
     return s * v
 
 
-def test_bug_loop_target_read_after_loop():
-    """Silent wrong gradient: after the loop, v is taken to be its value before the loop."""
-    try:
-        check_gradient(loop_target_read_after, (np.array([1.0, 2.0, 4.0]),))
-    except srcdiff.SrcDiffError:
-        pass  # refusing is fine (as for the target of `for i in range(n)`)
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0, 4.0]), np.array([])], ids=["items", "empty"])
+def test_loop_target_read_after_loop_is_the_last_item(x):
+    check_gradient(loop_target_read_after, (x,))
+    check_value(loop_target_read_after, (x,))
 
 
-# ---- free names resolved once, at transform time (lower.py, lower_expr.py) ----
-# The generated forward pass reads the global when it runs; the adjoint was written for the
-# value the global had when the function was first transformed.
+# ---- free names read statically (srcdiff/depends.py) ----
+# The generated forward pass reads the global when it runs; the adjoint is written for the
+# value the global had when the function was transformed, so rebinding it must re-transform.
 
 AXIS = 0
 ACTIVATION = np.tanh
@@ -207,7 +207,7 @@ def global_helper(x):
     return HELPER(x) + x
 
 
-def test_bug_global_static_argument_changed_between_calls(monkeypatch):
+def test_global_static_argument_rebound_between_calls_retransforms(monkeypatch):
     monkeypatch.setattr(THIS, "AXIS", 0)
     gradient = srcdiff.grad(sum_over_global_axis)
     X = np.arange(9.0).reshape(3, 3) * 0.1
@@ -228,7 +228,7 @@ def _closure_with_axis():
     return f, set_axis
 
 
-def test_bug_closure_static_argument_changed_between_calls():
+def test_closure_static_argument_rebound_between_calls_retransforms():
     f, set_axis = _closure_with_axis()
     gradient = srcdiff.grad(f)
     X = np.arange(9.0).reshape(3, 3) * 0.1
@@ -237,7 +237,7 @@ def test_bug_closure_static_argument_changed_between_calls():
     check_gradient(f, (X,), gradient=gradient)
 
 
-def test_bug_global_numpy_function_rebound_between_calls(monkeypatch):
+def test_global_numpy_function_alias_rebound_between_calls_retransforms(monkeypatch):
     monkeypatch.setattr(THIS, "ACTIVATION", np.tanh)
     gradient = srcdiff.grad(global_activation)
     check_gradient(global_activation, (X3.copy(),), gradient=gradient)
@@ -245,7 +245,7 @@ def test_bug_global_numpy_function_rebound_between_calls(monkeypatch):
     check_gradient(global_activation, (X3.copy(),), gradient=gradient)
 
 
-def test_bug_global_helper_rebound_between_calls(monkeypatch):
+def test_global_helper_alias_rebound_between_calls_retransforms(monkeypatch):
     monkeypatch.setattr(THIS, "HELPER", _square)
     gradient = srcdiff.grad(global_helper)
     check_gradient(global_helper, (1.3,), gradient=gradient)
@@ -253,7 +253,7 @@ def test_bug_global_helper_rebound_between_calls(monkeypatch):
     check_gradient(global_helper, (1.3,), gradient=gradient)
 
 
-# ---- functools.wraps decorators are skipped (parse.py: inspect.unwrap) ----
+# ---- a functools.wraps decorator that changes the result (parse.py: unwrap) ----
 
 def _doubled(fn):
     @functools.wraps(fn)
@@ -272,8 +272,8 @@ def calls_decorated_helper(x):
 
 
 @pytest.mark.parametrize("f", [decorated_square, calls_decorated_helper])
-def test_bug_decorator_with_wraps_is_ignored(f):
-    """Silent wrong gradient: srcdiff differentiates __wrapped__, not the function called."""
+def test_decorator_that_changes_the_result_is_differentiated(f):
+    """The wrapper the user calls is differentiated, not its __wrapped__."""
     check_gradient(f, (1.3,))
 
 
@@ -288,8 +288,8 @@ def unpacks_helper_tuple(x):
     return a * b
 
 
-def test_bug_helper_returning_a_tuple():
-    """TypeError: 'float' object is not subscriptable (the tuple's adjoint is zeros_like(tuple) = 0.0)."""
+def test_helper_returning_a_tuple_unpacked():
+    """Was a TypeError: the tuple's adjoint was zeros_like(tuple) = 0.0; now a list of zeros."""
     check_gradient(unpacks_helper_tuple, (1.3,))
 
 
@@ -303,13 +303,13 @@ def sums_helper_result(x, w):
     return np.sum(_times(x, w))
 
 
-def test_bug_sum_of_helper_result():
-    """UnboundLocalError: ``t1_bar = np.full(np.shape(t1_bar), 1.0)`` — the helper's result
-    is assigned by tuple unpacking, so ShapeClasses.earliest picks the adjoint itself."""
+def test_sum_of_helper_result():
+    """Was an UnboundLocalError, ``t1_bar = np.full(np.shape(t1_bar), 1.0)``: the helper's result
+    is assigned by tuple unpacking, and ShapeClasses.earliest picked the adjoint itself."""
     check_gradient(sums_helper_result, (X3.copy(), Y3.copy()), wrt=(0, 1))
 
 
-# ---- list.append in straight-line code breaks graph/trace/debug (graph.py) ----
+# ---- list.append in straight-line code broke graph/trace/debug (ir.topological_order) ----
 
 def appends_twice(x):
     a = []
@@ -318,9 +318,12 @@ def appends_twice(x):
     return sum(a)
 
 
-def test_bug_debug_mode_with_list_append():
-    """ValueError('the graph has a cycle') from debug=True, srcdiff.graph and srcdiff.trace."""
+def test_debug_mode_with_list_append():
+    """Was ValueError('the graph has a cycle'): debug mode works; graph and trace refuse by name."""
     assert srcdiff.grad(appends_twice, debug=True)(1.3) == pytest.approx(1.0 + 2 * 1.3)
+    for show in (srcdiff.graph, lambda f: srcdiff.trace(f, 1.3)):
+        with pytest.raises(srcdiff.SrcDiffError, match=r"a\.append\(x\) changes a in place"):
+            show(appends_twice)
 
 
 # =====================================================================================
@@ -1083,12 +1086,18 @@ def loop_index_after_loop(x, n):
     return x * i
 
 
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_loop_index_after_loop_is_its_last_value(n):
+    """Once refused; the index is now carried out of the loop (its old value after no iteration)."""
+    check_gradient(loop_index_after_loop, (1.3, n))
+    check_value(loop_index_after_loop, (1.3, n))
+
+
 @pytest.mark.parametrize("f, args", [
     (writes_into_slice, (X3,)),
     (sorts_in_place, (X3,)),
     (ufunc_with_out, (X3,)),
     (axis_from_argument, (M3, 0)),
-    (loop_index_after_loop, (1.3, 3)),
 ], ids=lambda v: getattr(v, "__name__", None))
 def test_refused_with_an_error(f, args):
     before = copy.deepcopy(args)

@@ -193,3 +193,96 @@ def test_refused_construct_names_line_and_construct(func, construct, offset):
 def test_generator_and_async_functions_are_refused(func, construct):
     with pytest.raises(srcdiff.SrcDiffError, match=construct):
         srcdiff.grad(func)(1.0)
+
+
+# ---- a loop's target after the loop: its last item, or its old value after no iteration ----
+
+def item_after_loop(x):
+    s = 0.0
+    v = 0.0
+    for v in x:
+        s = s + v
+    return s * v
+
+
+def index_after_range(x, n):
+    i = 0
+    for i in range(n):  # noqa: B007 (read after the loop)
+        x = x * 1.5
+    return x * i
+
+
+def index_and_item_after_enumerate(x):
+    s = 0.0
+    i, v = 0, 0.0
+    for i, v in enumerate(x):
+        s = s + v * i
+    return s * (i + 1) * v
+
+
+def pair_after_zip(x, y):
+    s = 0.0
+    a, b = 0.0, 0.0
+    for a, b in zip(x, y):
+        s = s + a * b
+    return s * a * b
+
+
+def item_after_nested_loop(x):
+    s = 0.0
+    v = 0.0
+    for _ in range(2):
+        for v in x:
+            s = s + v
+    return s * v
+
+
+def index_after_nested_range(x, n):
+    i = 0
+    for _ in range(n):
+        for i in range(3):  # noqa: B007 (read after the loop)
+            x = x * 1.5
+    return x * i
+
+
+def item_after_loop_in_a_branch(x, c):
+    s = 0.0
+    v = 1.0
+    if c > 0:
+        for v in x:
+            s = s + v
+    return (s + 1.0) * v
+
+
+def item_reassigned_in_body(x):
+    s = 0.0
+    v = 0.0
+    for v in x:
+        v = v * v
+        s = s + v
+    return s * v
+
+
+X4 = np.array([1.0, -2.0, 4.0, 0.5])
+TARGETS = [
+    (item_after_loop, (X4,)),
+    (item_after_loop, (X4[:0],)),
+    (index_after_range, (1.3, 3)),
+    (index_after_range, (1.3, 0)),
+    (index_and_item_after_enumerate, (X4,)),
+    (pair_after_zip, (X4, X4[::-1] * 2.0)),
+    (item_after_nested_loop, (X4,)),
+    (index_after_nested_range, (1.3, 2)),
+    (index_after_nested_range, (1.3, 0)),
+    (item_after_loop_in_a_branch, (X4, 1.0)),
+    (item_after_loop_in_a_branch, (X4, -1.0)),
+    (item_reassigned_in_body, (X4,)),
+]
+
+
+@pytest.mark.parametrize("func, args", TARGETS,
+                         ids=[f"{f.__name__}-{k}" for k, (f, _) in enumerate(TARGETS)])
+def test_loop_target_read_after_the_loop(func, args):
+    value, gradient = srcdiff.value_and_grad(func)(*args)
+    assert_close(value, func(*args))
+    assert_close(gradient, central_difference(func, args, 0), rtol=1e-5, atol=1e-6)

@@ -197,3 +197,197 @@ def repeated_index(x):
 def test_write_that_would_lose_a_gradient_is_refused_when_run(func, message):
     with pytest.raises(srcdiff.SrcDiffError, match=message):
         srcdiff.grad(func)(np.ones(3))
+
+
+# ---- `y += v`: NumPy updates an array in place, a number is replaced ----
+
+def scalar_accumulator(x, w):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * w
+        s *= 1.1
+    return s
+
+
+def aliased_python_float(x, w):
+    s = w * 2.0
+    t = s
+    s += 1.0
+    return s * t * np.sum(x)
+
+
+def fresh_accumulator(x, w):
+    acc = np.zeros(3)
+    acc += x
+    acc *= x * w
+    return np.sum(acc)
+
+
+def fresh_accumulator_over_rows(X, w):
+    acc = np.zeros(3)
+    for row in X:
+        acc += row * row * w
+    return np.sum(acc)
+
+
+def argument_updated(x, w):
+    x += w
+    x *= x
+    return np.sum(x)
+
+
+def view_of_a_rebound_argument(x, w):
+    y = x[:2]
+    x = x * 3.0
+    y += w
+    return np.sum(x) + np.sum(y * y)
+
+
+def new_array_updated(x, w):
+    h = x * 2.0
+    h += w * x
+    h /= 3.0
+    return np.sum(h * h)
+
+
+def previous_array_kept(x, w):
+    cur = x * 1.0
+    s = 0.0
+    for _ in range(3):
+        prev = cur
+        cur = cur * w
+        cur += prev
+        s = s + np.sum(prev * cur)
+    return s
+
+
+def elements_updated(x, w):
+    s = 0.0
+    for v in x:
+        v *= w
+        s = s + v * v
+    return s
+
+
+def _accumulate(s, v):
+    s += v * v
+    return s
+
+
+def number_updated_in_a_helper(x, w):
+    return _accumulate(w, 3.0) * np.sum(x)
+
+
+def _fresh_in_helper(a, w):
+    b = a * 1.0
+    b += w
+    return np.sum(b * b)
+
+
+def helper_updates_its_own_array(x, w):
+    return _fresh_in_helper(x, w) + np.sum(x)
+
+
+UPDATES = [scalar_accumulator, aliased_python_float, fresh_accumulator, fresh_accumulator_over_rows,
+           argument_updated, view_of_a_rebound_argument, new_array_updated, previous_array_kept,
+           elements_updated, number_updated_in_a_helper, helper_updates_its_own_array]
+
+
+@pytest.mark.parametrize("func", UPDATES, ids=[f.__name__ for f in UPDATES])
+@pytest.mark.parametrize("wrt", [0, 1])
+@pytest.mark.parametrize("w", [0.7, np.float64(0.7)], ids=["float", "float64"])
+def test_augmented_assignment_matches_central_differences(func, wrt, w):
+    x = np.array([0.3, -1.2, 2.5]) if func is not fresh_accumulator_over_rows \
+        else np.array([[0.3, -1.2, 2.5], [1.5, 0.2, -0.4]])
+    x0 = x.copy()
+    value, gradient = srcdiff.value_and_grad(func, wrt=wrt)(x, w)
+    assert np.array_equal(x, x0)
+    assert_close(value, func(x.copy(), w))
+    assert_close(gradient, central_difference(lambda a, b: func(a.copy(), b), [x, w], wrt))
+
+
+def alias_updated(x):
+    y = x
+    y += 1.0
+    return np.sum(x * y)
+
+
+def aliased_array(x):
+    s = x * 2.0
+    t = s
+    s += 1.0
+    return np.sum(s * t)
+
+
+def row_updated(X):
+    s = 0.0
+    for row in X:
+        row += 1.0
+        s = s + np.sum(row)
+    return s * np.sum(X)
+
+
+def zero_d_array_aliased(x):
+    y = np.sum(x) * np.ones(())
+    z = y
+    z += 1.0
+    return y * np.sum(x)
+
+
+def alias_on_one_side(x, c=1.0):
+    if c > 0:
+        y = x
+    else:
+        y = x * 1.0
+    y += 1.0
+    return np.sum(x * y)
+
+
+def appended_then_updated(x):
+    acc = x * 1.0
+    xs = []
+    for _ in range(3):
+        acc += x
+        xs.append(acc)
+    return np.sum(xs[0] * x)
+
+
+def kept_then_updated(x):
+    acc = x * 1.0
+    keep = x * 0.0
+    for _ in range(3):
+        acc += 1.0
+        keep = acc
+    return np.sum(keep * x) + np.sum(acc)
+
+
+def _add_in_place(a):
+    a -= 1.0
+    return np.sum(a)
+
+
+def helper_updates_the_callers_array(x):
+    return _add_in_place(x) * np.sum(x)
+
+
+SHARED_UPDATES = [
+    (alias_updated, "x shares its memory with y", 2),
+    (aliased_array, "t shares its memory with s", 3),
+    (row_updated, "X shares its memory with row", 3),
+    (zero_d_array_aliased, "y shares its memory with z", 3),
+    (alias_on_one_side, "x shares its memory with y", 5),
+    (appended_then_updated, "xs shares its memory with acc", 4),
+    (kept_then_updated, "keep shares its memory with acc", 4),
+    (_add_in_place, "a is the caller's array", 1),
+]
+
+
+@pytest.mark.parametrize("func, message, offset", SHARED_UPDATES, ids=[r[0].__name__ for r in SHARED_UPDATES])
+def test_update_of_a_shared_array_is_refused_naming_the_line(func, message, offset):
+    f = helper_updates_the_callers_array if func is _add_in_place else func
+    x = np.ones((2, 3)) if func is row_updated else np.array([0.3, -1.2, 2.5])
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(f)(x)
+    assert message in str(info.value) and "write `" in str(info.value)
+    assert f"test_writes.py:{func.__code__.co_firstlineno + offset}:" in str(info.value)
+    assert np.array_equal(x, np.ones((2, 3)) if func is row_updated else [0.3, -1.2, 2.5])
