@@ -155,11 +155,13 @@ def _shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def function_nodes(function: ir.Function) -> list[ir.Node]:
-    """Every node of `function`, refusing control-flow regions (not drawn yet)."""
-    all_nodes = getattr(ir, "all_nodes", None)
-    nodes = list(all_nodes(function)) if all_nodes else list(function.body.nodes)
-    body = list(getattr(function.body, "nodes", []))
+def function_nodes(function: ir.Function, regions: bool = False) -> list[ir.Node]:
+    """Every node of `function` in program order; control-flow regions (not drawn yet) are
+    refused unless `regions` (debug mode only looks nodes up by name)."""
+    nodes = list(ir.all_nodes(function))
+    body = list(function.body.nodes)
+    if regions:
+        return nodes
     if len(nodes) != len(body) or any(not isinstance(n, ir.Node) for n in body):
         raise SrcDiffError(f"{function.name} has control flow, which graph/trace/explain do not "
                            "show yet", hint="try them on a straight-line function")
@@ -170,10 +172,12 @@ def build(parsed: ParsedFunction, function: ir.Function, wrt=None, *, in_place: 
     """The `Graph` of a lowered function; `wrt` (parameter names) decides which nodes are active.
 
     A node per value needs every value to have its own name; ``xs.append(v)`` changes the
-    list `xs` in place, so the graph refuses it unless `in_place` (debug mode, which only
-    looks nodes up by name, accepts it).
+    list `xs` in place, and a loop body runs many times, so the graph refuses both unless
+    `in_place` (debug mode, which only looks nodes up by name, accepts them).
     """
-    nodes = ir.topological_order(function_nodes(function))
+    nodes = function_nodes(function, regions=in_place)
+    if not in_place:
+        nodes = ir.topological_order(nodes)
     if not in_place:
         _refuse_in_place(parsed, nodes)
     params = [p.name for p in function.params]

@@ -415,6 +415,9 @@ class StatementMixin:
         self.env.update({key: phi for key, phi, _ in carries})
         for _, phi, init in carries:
             self.sharing.join(phi.name, init)
+        # what each carried name shares entering an iteration (a list keeps its name, so
+        # appending in the body changes its entry in place: take it now)
+        entering = {phi.name: self.sharing.of(phi) for _, phi, _ in carries}
         made_before = self.sharing.count  # fresh arrays numbered higher are made by the body
         self.env[BREAK] = Const(False)
         self.loops.append({"appended": set(), "read": set(), "written": set(), "in place": []})
@@ -439,7 +442,7 @@ class StatementMixin:
         final = [Carry(phi, init, end.get(key, phi)) for key, phi, init in carries]
         self.check_carried_updates(info["in place"], carries)  # before carries join their finals
         self.check_carried_writes([(self.display(key), c) for (key, _, _), c in zip(carries, final)],
-                                  {t for t in info["written"] if t <= made_before}, line)
+                                  {t for t in info["written"] if t <= made_before}, line, entering)
         self.block, self.env, self.terminated = outer, env0, False
         for key in assigned:
             self.env.pop(key, None)
@@ -449,17 +452,19 @@ class StatementMixin:
         self.nodes.append(Loop(kind, target, tuple(bounds), test_expr, tuple(test_inputs), block,
                                final, stop, line))
 
-    def check_carried_writes(self, carries: list[tuple[str, Carry]], written: set[int], line: int) -> None:
+    def check_carried_writes(self, carries: list[tuple[str, Carry]], written: set[int], line: int,
+                             entering: dict[str, frozenset[int]]) -> None:
         """A loop writing into an array made before it must not let the array reach another
-        name, or be replaced, between iterations: the next iteration's write would miss it."""
+        name (a list appended to included), or be replaced, between iterations: the next
+        iteration's write would miss it.  `entering` is what each carried value shares as
+        an iteration starts."""
         for name, c in carries:
-            entering = self.sharing.of(c.var)
             reaching = self.sharing.of(c.final) & written
             token = self.sharing.owner_of(c.var)
             if token in written and self.sharing.owner_of(c.final) != token:
                 raise self.error(line, f"this loop writes into {name} by index and "
                                  "also assigns it a different array", "use a new name for the new array")
-            if reaching - entering:
+            if reaching - entering[c.var.name]:
                 raise self.error(line, f"this loop writes into an array by index that "
                                  f"{name} also refers to in the next iteration",
                                  "make it a copy (.copy()) instead")

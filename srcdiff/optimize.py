@@ -14,7 +14,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 5. `statements.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `statements.release` — ``del`` arrays as soon as nothing needs them (peak memory);
-7. `statements.tidy_comments` — drop comments whose code was folded away.
+7. `statements.drop_empty` — loops and branches left with nothing to do;
+8. `statements.tidy_comments` — drop comments whose code was folded away.
 
 Steps 2–4 repeat while they find something.  No step changes the value of an expression:
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
@@ -100,6 +101,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     is_scalar = _scalar_names(func, info).__contains__
     statements.accumulate_in_place(func.body, info.is_array)
     statements.release(func.body, lambda n: n not in info.params and not is_scalar(n))
+    statements.drop_empty(func)
     statements.tidy_comments(func.body, _is_header)
     return func
 

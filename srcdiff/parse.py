@@ -153,6 +153,7 @@ def unwrap(func):
 _PASS_THROUGH_TYPES = {("functools", "_lru_cache_wrapper"), ("numpy", "_ArrayFunctionDispatcher")}
 _THROUGH: dict[types.CodeType, bool] = {}  # wrapper code -> whether it passes calls through
 _THROUGH_CALLEE: dict[types.CodeType, str] = {}  # ... and the name it calls
+_THROUGH_STATE: dict[types.CodeType, set[str]] = {}  # ... and the free names it rebinds
 
 
 def _transparent(wrapper, inner) -> bool:
@@ -164,7 +165,33 @@ def _transparent(wrapper, inner) -> bool:
     code = wrapper.__code__
     if code not in _THROUGH:
         _THROUGH[code] = _passes_through(wrapper)
-    return _THROUGH[code] and _names(wrapper, _THROUGH_CALLEE[code]) is inner
+    return _THROUGH[code] and _names(wrapper, _THROUGH_CALLEE[code]) is inner \
+        and not any(_may_read(inner, name, set()) for name in _THROUGH_STATE[code])
+
+
+def _may_read(func, name: str, seen: set) -> bool:
+    """Whether `func`, or a Python function it names (recursively), may read the free name
+    `name`: a wrapper that rebinds it (``global K; K = 7``) changes what the call computes."""
+    if not isinstance(func, types.FunctionType) or id(func) in seen:
+        return False
+    seen.add(id(func))
+    codes, names = [func.__code__], set()
+    while codes:
+        code = codes.pop()
+        names |= set(code.co_names) | set(code.co_freevars)
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    if name in names:
+        return True
+    closure = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    for other in names:
+        cell = closure.get(other)
+        try:
+            value = cell.cell_contents if cell is not None else func.__globals__.get(other)
+        except ValueError:
+            continue
+        if _may_read(value, name, seen):
+            return True
+    return False
 
 
 def _names(func, name: str):
@@ -215,6 +242,8 @@ def _passes_through(wrapper) -> bool:
         if not _harmless(stmt, params, params | {call.func.id}):
             return False
     _THROUGH_CALLEE[wrapper.__code__] = call.func.id
+    _THROUGH_STATE[wrapper.__code__] = {n for stmt in before if isinstance(stmt, (ast.Global, ast.Nonlocal))
+                                        for n in stmt.names}
     return True
 
 

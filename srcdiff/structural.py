@@ -106,7 +106,7 @@ def _setitem_shape(static, x, *rest):
 def _setitem_templates(static, operand_shapes):
     """``ans = x with x[index] = v``: v's adjoint is g read at index (summed back to v's shape
     where v was broadcast into the slot); x's is g with those positions zeroed, on a copy."""
-    index, ints = static["index"], static["ints"]
+    index, ints = static["index"] or "()", static["ints"]  # "" is the 0-d write x[()] = v
     x, v = operand_shapes["x"], operand_shapes["v"]
     picked = f"g[{index}]"
     one = x.known and x.ndim == ints and all(
@@ -115,7 +115,8 @@ def _setitem_templates(static, operand_shapes):
         v_bar = picked if one else f"np.sum({picked})"
     else:
         v_bar = f"unbroadcast({picked}, v)"
-    spelled = index if ":" not in index else f"np.s_[{index}]"
+    # one argument for zero_item: a tuple when the index has several parts (``i0, i1``)
+    spelled = f"np.s_[{index}]" if ":" in index else f"({index},)" if "," in index else index
     return {"x": f"zero_item(g, {spelled})", "v": v_bar}
 
 

@@ -25,6 +25,7 @@ no owner: only a fresh array may be written by index).
 
 from __future__ import annotations
 
+import ast
 import operator
 from dataclasses import dataclass, field
 
@@ -87,7 +88,7 @@ class Sharing:
     def note(self, node: Node) -> None:
         """Record what the value a new node computes may share."""
         rule, out = node.rule, node.out.name
-        if rule.func in FRESH:
+        if rule.func in FRESH and not _may_not_copy(node):
             self.fresh(out)
         elif is_setitem(rule):
             self.join(out, node.inputs[0])
@@ -100,6 +101,15 @@ class Sharing:
             shared = frozenset().union(*(self.of(v) for v in node.inputs))
             self.owner.pop(out, None)
             self.shares[out] = self.shares.get(out, frozenset()) | shared
+
+
+def _may_not_copy(node: Node) -> bool:
+    """``np.array(x, copy=False)`` (or ``copy=None``, or a positional copy) may be `x` itself."""
+    call = node.expr
+    if node.rule.func is not np.array or not isinstance(call, ast.Call):
+        return False
+    copy = next((k.value for k in call.keywords if k.arg == "copy"), call.args[2] if len(call.args) > 2 else None)
+    return copy is not None and not (isinstance(copy, ast.Constant) and copy.value is True)
 
 
 @dataclass(eq=False)

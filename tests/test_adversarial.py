@@ -1111,3 +1111,166 @@ def test_math_path_for_python_floats():
     def_grad = srcdiff.grad(builtin_min_max, wrt=(0, 1))(1.3, 0.7)
     assert all(type(g) is float for g in def_grad)
     assert math.isclose(def_grad[0], 0.7 + 2.0) and math.isclose(def_grad[1], 1.3)
+
+
+# =====================================================================================
+# Round 2: bugs found by a second hunt (fixed; each test failed before its fix)
+# =====================================================================================
+
+# ---- np.array(x, copy=False) is x itself, not a new array (writes.py: Sharing.note) ----
+
+def array_without_copy_updated(x):
+    a = x * 2.0
+    y = np.array(a, copy=False)
+    y += 1.0
+    return np.sum(a * x)
+
+
+def array_without_copy_written(x):
+    a = x * 2.0
+    y = np.array(a, copy=None)
+    y[0] = 5.0
+    return np.sum(a * x)
+
+
+def argument_without_copy_written(x):
+    y = np.array(x, copy=False)
+    y[0] = 5.0
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize("f", [array_without_copy_updated, array_without_copy_written,
+                               argument_without_copy_written])
+def test_array_without_copy_shares_its_operand(f):
+    """Was a silent wrong gradient and value: np.array(a, copy=False) counted as a new array,
+    so `y += 1.0` / `y[0] = ...` were taken not to change `a` (or the caller's x)."""
+    x = X3.copy()
+    with pytest.raises(srcdiff.SrcDiffError, match=r"shares its memory|not known to be a new array"):
+        srcdiff.grad(f)(x)
+    np.testing.assert_array_equal(x, X3)
+
+
+def array_with_copy_written(x):
+    y = np.array(x, copy=True)
+    y[0] = x[1] * x[2]
+    return np.sum(y * x)
+
+
+def test_array_with_explicit_copy_is_still_written():
+    check_gradient(array_with_copy_written, (X3.copy(),))
+
+
+# ---- writes by several integer indices (structural.py: the setitem rule) ----
+
+def writes_one_entry_of_a_copy(X):
+    out = X.copy()
+    out[0, 1] = X[1, 2] * 5.0
+    return np.sum(out * X)
+
+
+def writes_entries_in_nested_loops(X):
+    out = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            out[i, j] = X[i, j] * X[2 - i, 2 - j]
+    return np.sum(out * out)
+
+
+def writes_zero_dimensional(x):
+    out = np.zeros(())
+    out[()] = x[0] * 3.0
+    return out * x[1]
+
+
+@pytest.mark.parametrize("f, args", [(writes_one_entry_of_a_copy, (M3,)), (writes_entries_in_nested_loops, (M3,)),
+                                     (writes_zero_dimensional, (X3,))], ids=lambda v: getattr(v, "__name__", None))
+def test_write_by_several_indices(f, args):
+    """Was a TypeError, zero_item(g, i, j) for out[i, j] = v (and a refusal naming a broken
+    template, g[], for out[()] = v)."""
+    check_gradient(f, copy.deepcopy(args), debug=f is not writes_entries_in_nested_loops)
+
+
+# ---- a loop whose backward sweep folds away entirely (statements.py: drop_empty) ----
+
+def adds_in_loop(x, n):
+    for _ in range(n):
+        x = x + 1.0
+    return np.sum(x * x)
+
+
+@pytest.mark.parametrize("x", [1.3, X3], ids=["float", "array"])
+@pytest.mark.parametrize("n", [0, 2])
+def test_loop_with_nothing_left_to_do_backward(x, n):
+    """Was an IndentationError compiling the gradient: the backward loop's body was empty."""
+    check_gradient(adds_in_loop, (copy.deepcopy(x), n))
+    check_value(adds_in_loop, (copy.deepcopy(x), n))
+
+
+# ---- a decorator that rebinds a global the function reads (parse.py: unwrap) ----
+
+POWER = 2
+
+
+def _sets_power(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        global POWER
+        POWER = 3
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+def _counts_calls(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        global CALLS_SEEN
+        CALLS_SEEN = CALLS_SEEN + 1
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+CALLS_SEEN = 0
+
+
+def _power_of(x):
+    return x ** POWER
+
+
+@_sets_power
+def powered_after_wrapper(x):
+    return _power_of(x) + x
+
+
+@_counts_calls
+def counted_square(x):
+    return x * x
+
+
+def test_decorator_rebinding_a_global_the_function_reads_is_refused(monkeypatch):
+    """Was a silent wrong gradient: the wrapper (global POWER; POWER = 3) was looked through as
+    if it only logged, so the gradient used POWER = 2 on the first call."""
+    monkeypatch.setattr(THIS, "POWER", 2)
+    with pytest.raises(srcdiff.SrcDiffError, match="may change its result"):
+        srcdiff.grad(powered_after_wrapper)(1.3)
+
+
+def test_decorator_counting_calls_is_still_looked_through():
+    check_gradient(counted_square, (1.3,))
+
+
+# ---- a loop that writes into an array and appends it to a list (lower_stmt.py) ----
+
+def appends_written_array(x, n):
+    out = np.zeros(3)
+    xs = []
+    for i in range(n):
+        out[i] = x[i]
+        xs.append(out)
+    return np.sum(xs[0] * x)
+
+
+def test_loop_writing_into_an_array_a_list_holds_is_refused():
+    """Was a silent wrong gradient and value: the list kept the array as it was when appended,
+    but NumPy's later writes change the array the list holds."""
+    with pytest.raises(srcdiff.SrcDiffError, match="xs also refers to"):
+        srcdiff.grad(appends_written_array)(X3.copy(), 2)

@@ -53,10 +53,17 @@ def uses_global(x):
     return x * SCALE
 
 
+def log_in_loop(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s + np.log(x - i)
+    return s
+
+
 SCALE = float("nan")
 """
 
-LINES = {"log": 8, "root": 12, "root_sum": 17, "math_root": 22, "math_log": 28}
+LINES = {"log": 8, "root": 12, "root_sum": 17, "math_root": 22, "math_log": 28, "loop": 47}
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +102,13 @@ def test_zero_over_zero_only_in_the_backward_sweep(model, args):
     assert (error.location.line, error.sweep, error.node) == (LINES["root"], "backward", "r")
     assert "backward pass: the adjoint of np.sqrt(x) is nan" in str(error)
     assert "r_bar = 0.0, r = 0.0" in str(error)
+
+
+def test_non_finite_value_inside_a_loop_points_at_its_line(model):
+    assert srcdiff.grad(model.log_in_loop, debug=True)(2.5, 2) == srcdiff.grad(model.log_in_loop)(2.5, 2)
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(model.log_in_loop, debug=True)(2.0, 3)  # the third pass takes log(0)
+    assert (info.value.location.line, info.value.sweep) == (LINES["loop"], "forward")
 
 
 def test_array_element_is_named(model):
