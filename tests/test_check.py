@@ -4,13 +4,13 @@ The hand-derived derivatives below are written out by hand, never computed by sr
 broken-rule fixtures prove that both checks can fail, and say which input is wrong.
 """
 
-import importlib.util
 import math
 import operator
 
 import numpy as np
 import pytest
 import sympy as sp
+from modules import import_source
 
 import srcdiff
 from srcdiff import api, reverse, symbolic
@@ -384,11 +384,7 @@ def spec_functions(tmp_path_factory):
     lines = ["import math", "import numpy as np", ""]
     for name, (params, body, _, _) in RULE_SPECS.items():
         lines += [f"def {names[name]}({params}):  # {name}", f"    return {body}", ""]
-    path = tmp_path_factory.mktemp("specs") / "rule_specs.py"
-    path.write_text("\n".join(lines))
-    spec = importlib.util.spec_from_file_location("rule_specs", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_source(tmp_path_factory.mktemp("specs"), "\n".join(lines), "rule_specs")
     return {name: getattr(module, fn) for name, fn in names.items()}
 
 

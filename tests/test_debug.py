@@ -1,10 +1,9 @@
 """srcdiff.grad(f, debug=True): the first NaN/inf raises SrcDiffError at the user's line."""
 
-import importlib.util
-import textwrap
 
 import numpy as np
 import pytest
+from modules import import_source
 from numeric import assert_close, central_difference
 
 import srcdiff
@@ -68,12 +67,7 @@ LINES = {"log": 8, "root": 12, "root_sum": 17, "math_root": 22, "math_log": 28, 
 
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    path = tmp_path_factory.mktemp("debug") / "model.py"
-    path.write_text(textwrap.dedent(MODEL))
-    spec = importlib.util.spec_from_file_location("debug_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return import_source(tmp_path_factory.mktemp("debug"), MODEL, module_name="debug_model")
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")

@@ -4,14 +4,13 @@ The browser test needs Selenium (pip `selenium`) and Debian's `chromium` and
 `chromium-driver` packages; without them it is skipped.  The page-as-a-file tests always run.
 """
 
-import importlib.util
 import json
 import re
 import shutil
 import tempfile
-import textwrap
 
 import pytest
+from modules import import_source
 
 import srcdiff
 
@@ -25,12 +24,7 @@ ENGINES = ["layered"] + (["dot"] if shutil.which("dot") else [])
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    path = tmp_path_factory.mktemp("explain") / "model.py"
-    path.write_text(textwrap.dedent(MODEL))
-    spec = importlib.util.spec_from_file_location("explain_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.f
+    return import_source(tmp_path_factory.mktemp("explain"), MODEL, module_name="explain_model").f
 
 
 def page_data(text: str) -> dict:

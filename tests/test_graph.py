@@ -1,11 +1,10 @@
 """srcdiff.graph: the DAG a user can inspect, and its Graphviz text (golden-pinned)."""
 
-import importlib.util
 import shutil
 import subprocess
-import textwrap
 
 import pytest
+from modules import import_source
 
 import srcdiff
 from srcdiff.graph import Graph
@@ -54,12 +53,7 @@ def split(x, w):
 
 def load(tmp_path, source: str, name: str = "model"):
     """Import `source` as tmp_path/model.py, so file names and lines in labels are fixed."""
-    path = tmp_path / f"{name}.py"
-    path.write_text(textwrap.dedent(source))
-    spec = importlib.util.spec_from_file_location(f"{name}_{tmp_path.name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return import_source(tmp_path, source, name)
 
 
 def test_seed_dot_is_pinned(tmp_path):

@@ -7,11 +7,11 @@ srcdiff's gradient with respect to every input against central differences.  An 
 ``name: (shape, domain)``; shape None means a Python float.
 """
 
-import importlib.util
 import math
 
 import numpy as np
 import pytest
+from modules import import_source
 from numeric import assert_close, central_difference
 
 import srcdiff
@@ -255,12 +255,7 @@ def cases(tmp_path_factory):
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
-    path = tmp_path_factory.mktemp("specs") / "rule_specs.py"
-    path.write_text("\n".join(lines))
-    module_spec = importlib.util.spec_from_file_location("rule_specs", path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module
+    return import_source(tmp_path_factory.mktemp("specs"), "\n".join(lines), "rule_specs")
 
 
 def draw_inputs(spec, index):

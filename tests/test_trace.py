@@ -1,11 +1,10 @@
 """srcdiff.trace: every node's value, shape and adjoint, checked against central differences."""
 
-import importlib.util
 import math
-import textwrap
 
 import numpy as np
 import pytest
+from modules import import_source
 from numeric import assert_close, central_difference
 
 import srcdiff
@@ -43,12 +42,7 @@ rng = np.random.default_rng(7)
 
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    path = tmp_path_factory.mktemp("trace") / "model.py"
-    path.write_text(textwrap.dedent(MODEL))
-    spec = importlib.util.spec_from_file_location("trace_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return import_source(tmp_path_factory.mktemp("trace"), MODEL, module_name="trace_model")
 
 
 CASES = [
@@ -146,10 +140,7 @@ def test_command_line_prints_the_table(model, capsys):
 
 
 def test_calls_to_other_user_functions_are_refused_not_guessed(tmp_path):
-    path = tmp_path / "calls.py"
-    path.write_text("def helper(x):\n    return x * x\n\n\ndef outer(x):\n    return helper(x) + x\n")
-    spec = importlib.util.spec_from_file_location("trace_calls", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_source(tmp_path, "def helper(x):\n    return x * x\n\n\ndef outer(x):\n    return helper(x) + x\n",
+                           "calls", "trace_calls")
     with pytest.raises(srcdiff.SrcDiffError, match="calls.py:6: trace and explain do not step into calls"):
         srcdiff.trace(module.outer, 2.0)
