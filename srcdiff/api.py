@@ -3,6 +3,8 @@
 A `GradFunction` transforms its function lazily (on the first call or `.source`), once per
 argument signature (types; for arrays ndim, dtype kind and which axes have length one), and
 caches the compiled result: later calls with the same kind of arguments go straight to it.
+A function that passes a parameter as a static argument (``np.max(x, axis=axis)``) is
+transformed once per value of that parameter (`Transform.statics`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 from . import callees, codegen, debug, depends, guards, shapes
 from . import compile as compiling
 from .errors import SrcDiffError
-from .lower import lower
+from .lower import lower_specialised
 from .naming import Namer, assigned_names, names_in
 from .optimize import OptimizeInfo, optimize
 from .parse import ParsedFunction, parse_function, unwrap
@@ -64,9 +66,13 @@ class Transform:
     ir: object = None
     namer: Namer = None
     variants: dict = field(default_factory=dict)
+    #: parameter name -> its value in the call being transformed (`_NO_VALUE` if unknown)
+    value_of: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
-        self.ir, self.namer = lower(self.parsed, TABLE)
+        #: the parameters used as static arguments, and the values this transform is for
+        self.ir, self.namer, self.statics = lower_specialised(self.parsed, TABLE, self._static_value)
+        self.value_of = None  # holds no reference to the call's arguments
         #: the globals/closure variables lowering read statically (srcdiff/depends.py)
         self.depends = self.parsed.dependencies()
         self._check_template_names()
@@ -98,12 +104,37 @@ class Transform:
         callees.register(source, program)  # the callee adjoints it calls (srcdiff/callees.py)
         return Variant(source, self._build(source, name), name)
 
+    def _static_value(self, name: str, node) -> object:
+        """The value of parameter `name`, used as a static argument at `node`, for lowering."""
+        if name in self.wrt:
+            raise self.parsed.error(node, f"{name} is differentiated, but is used here as a static "
+                                    "argument, whose value decides the code",
+                                    f"differentiate with respect to other parameters than {name}")
+        value = _NO_VALUE if self.value_of is None else self.value_of(name)
+        if value is _NO_VALUE:
+            raise self.parsed.error(node, f"the gradient depends on the value of {name} (a static "
+                                    "argument here), and it has none yet",
+                                    "call the gradient, or use .source_for(...) with example arguments")
+        if not _static_ok(value):
+            raise self.parsed.error(node, f"{name}={value!r} is used as a static argument here: srcdiff "
+                                    "specialises the gradient on its value, which must be None, a "
+                                    "number, a bool, a string, or a tuple of them",
+                                    f"pass {name} as a Python int or tuple, e.g. {name}=1")
+        return value
+
+    def specialised_for(self, args: tuple, names: list[str]) -> bool:
+        """Whether the static parameters' values in `args` are the ones this transform is for."""
+        return all(guards.typed(args[names.index(n)]) == guards.typed(v) for n, v in self.statics.items())
+
     def fast(self, variant: Variant, slow) -> object:
         """`variant` compiled again behind a guard: other signatures go to `slow`."""
         if variant.fast is None:
             names = [p.name for p in self.ir.params]
             key = next(k for k, v in self.variants.items() if v is variant)
-            prologue, cells = guards.prologue(names, key, self.depends, self._direct_names())
+            args = self.parsed.tree.args
+            ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
+            statics = {ir_name[n]: v for n, v in self.statics.items()}
+            prologue, cells = guards.prologue(names, key, self.depends, self._direct_names(), statics)
             variant.fast = self._build(variant.source, variant.name, {**cells, guards.SLOW: slow},
                                        prologue, self.parsed.func.__defaults__)
         return variant.fast
@@ -145,13 +176,51 @@ class Transform:
         return {p.name for p in self.ir.params}
 
 
-def _transform(func, wrt, with_value: bool, tuple_result: bool, debug: bool = False) -> Transform:
+_NO_VALUE = object()  # a static parameter's value when no call is known
+#: per function and transform key: the parameters its transform is specialised on
+_STATIC_NAMES: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+
+
+def _transform(func, wrt, with_value: bool, tuple_result: bool, debug: bool = False, args=None) -> Transform:
+    """The transform of `func` for a call with positional `args` (None: the defaults')."""
     parsed = parse_function(func)
     cache = _TRANSFORMS.setdefault(parsed.func, {})
-    key = (parsed.func.__code__, wrt, with_value, tuple_result, TABLE.version, debug)
+    base = (parsed.func.__code__, wrt, with_value, tuple_result, TABLE.version, debug)
+    value_of = _values(func, args)
+    static_names = _STATIC_NAMES.setdefault(parsed.func, {})
+    key = base + (_static_key(static_names.get(base, ()), value_of),)
     if key not in cache or not depends.hold(cache[key].depends):
-        cache[key] = Transform(parsed, wrt, with_value, tuple_result, debug)
+        transform = Transform(parsed, wrt, with_value, tuple_result, debug, value_of=value_of)
+        static_names[base] = tuple(transform.statics)  # found by lowering: the same for all values
+        key = base + (_static_key(static_names[base], value_of),)
+        cache[key] = transform
     return cache[key]
+
+
+def _values(func, args):
+    """``value_of(name)``: the argument bound to parameter `name` (or its default)."""
+    parameters = inspect.signature(func).parameters
+    names = list(parameters)
+
+    def value_of(name):
+        if args is not None:
+            return args[names.index(name)]
+        default = parameters[name].default
+        return _NO_VALUE if default is inspect.Parameter.empty else default
+    return value_of
+
+
+def _static_key(names: tuple, value_of) -> tuple | None:
+    """The static parameters' values as part of a cache key; None for values srcdiff refuses."""
+    values = [value_of(n) for n in names]
+    if not all(_static_ok(v) for v in values):
+        return None
+    return names, tuple(guards.typed(v) for v in values)
+
+
+def _static_ok(value) -> bool:
+    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value."""
+    return value is not _NO_VALUE and depends.static_ok(value)
 
 
 class GradFunction:
@@ -184,9 +253,17 @@ class GradFunction:
 
     @property
     def transform(self) -> Transform:
+        """The transform of the last call (or, before any, of the parameters' defaults)."""
         if self._transform is None or _stale(self._transform, self.func):
             self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result, self.debug)
         return self._transform
+
+    def _transform_for(self, args: tuple) -> Transform:
+        found = self._transform
+        if found is None or _stale(found, self.func) or not found.specialised_for(args, self._names):
+            found = self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result,
+                                                 self.debug, args)
+        return found
 
     @property
     def source(self) -> str:
@@ -206,7 +283,7 @@ class GradFunction:
         variant = self._variant(args)
         self._last = variant
         if self._fast_ok():
-            type(self).__call__ = staticmethod(self.transform.fast(variant, self._slow))
+            type(self).__call__ = staticmethod(self._transform.fast(variant, self._slow))
         return variant.function(*args)
 
     def _fast_ok(self) -> bool:
@@ -221,7 +298,7 @@ class GradFunction:
 
     def _variant(self, args) -> Variant:
         key = tuple(map(shapes.signature, args))
-        transform = self.transform
+        transform = self._transform_for(args)
         found = transform.variants.get(key)
         if found is None:
             self._check_differentiable(args)

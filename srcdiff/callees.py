@@ -12,17 +12,35 @@ shapes, reverse, codegen) with the output's adjoint as the pullback's parameter:
 
 It is cached per (function, differentiated parameters, argument shapes), separately from
 the caller, and bound into the caller's code as a closure cell.  The cell exists before the
-callee is compiled, so a recursive function's adjoint calls itself.
+callee is compiled, so a recursive function's adjoint calls itself.  A callee that passes a
+parameter as a static argument (``np.max(x, axis=axis)``) is a `Specialised` callee: its
+adjoint is built for the value the call site gives that parameter.
 """
 
 from __future__ import annotations
 
 import inspect
 import types
+from dataclasses import dataclass, field
 
-from . import codegen, depends, shapes
+from . import codegen, depends, guards, shapes
 from . import compile as compiling
 from .reverse import CallSpec, GradProgram
+
+
+@dataclass(frozen=True)
+class Specialised:
+    """User function `func` with its static parameters fixed: ``(("axis", -1),)``."""
+
+    func: object
+    statics: tuple = field(compare=False)
+    key: tuple = field(init=False, repr=False)  # the values with their types: axis=1 is not axis=True
+
+    def __post_init__(self):
+        object.__setattr__(self, "key", guards.typed(self.statics))
+        object.__setattr__(self, "__name__", self.func.__name__)  # named like the function
+        object.__setattr__(self, "__qualname__", self.func.__qualname__)
+
 
 _CELLS: dict[tuple, types.CellType] = {}
 #: generated source of every callee adjoint, by the name it was compiled under
@@ -48,7 +66,7 @@ def cells_for(source: str) -> dict:
 def vjp_cell(spec: CallSpec) -> types.CellType:
     """A cell holding ``vjp(*args) -> (value, pullback)`` for `spec` (compiled on first use)."""
     from .api import _TRANSFORMS  # noqa: F401  (the API module owns the pipeline's imports)
-    from .lower import lower
+    from .lower import lower_specialised
     from .optimize import optimize
     from .parse import parse_function
     from .reverse import reverse
@@ -56,16 +74,25 @@ def vjp_cell(spec: CallSpec) -> types.CellType:
     from .specialize import infer_shapes
 
     # what the callee read statically (a global axis, a helper alias) is part of its adjoint
-    key = (spec, TABLE.version, depends.key(depends.of_function(spec.func, TABLE)))
+    func, statics = (spec.func.func, dict(spec.func.statics)) if isinstance(spec.func, Specialised) \
+        else (spec.func, {})
+    key = (spec, TABLE.version, depends.key(depends.of_function(func, TABLE)))
     if key in _CELLS:
         return _CELLS[key]
     cell = _CELLS[key] = types.CellType()
     try:
-        parsed = parse_function(spec.func)
-        function, namer = lower(parsed, TABLE)
+        parsed = parse_function(func)
+
+        def static_value(name, node):
+            if name not in statics or name in spec.wrt:  # the caller checked: not expected
+                raise parsed.error(node, f"{name} must be a constant here",
+                                   f"call {parsed.name} with a constant {name}")
+            return statics[name]
+
+        function, namer, _statics = lower_specialised(parsed, TABLE, static_value)
         given = dict(spec.shapes)
         param_shapes = {}
-        for name, param in inspect.signature(spec.func).parameters.items():
+        for name, param in inspect.signature(func).parameters.items():
             if name in given:
                 param_shapes[name] = given[name]
             elif param.default is not inspect.Parameter.empty:

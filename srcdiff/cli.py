@@ -83,7 +83,16 @@ def _import_file(path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        del sys.modules[name]
+        raise SrcDiffError(f"{exc.filename or path}:{exc.lineno}: {exc.msg}",
+                           hint=f"fix the syntax error; srcdiff imports {path.name} to find the function") from None
+    except Exception as exc:  # the user's module failed while it ran: say so, in one line
+        del sys.modules[name]
+        raise SrcDiffError(f"importing {path} raised {type(exc).__name__}: {exc}",
+                           hint=f"run `python {path.name}` to see the full traceback") from None
     return module
 
 

@@ -56,6 +56,13 @@ def is_simple(value) -> bool:
     return type(value) in _SIMPLE
 
 
+def static_ok(value) -> bool:
+    """A value a gradient can be specialised on: simple (`is_simple`), and not NaN."""
+    if isinstance(value, tuple):
+        return all(static_ok(v) for v in value)
+    return is_simple(value) and value == value
+
+
 def hold(depends) -> bool:
     """Whether every dependency still holds."""
     return all(d.holds() for d in depends)
@@ -96,25 +103,37 @@ def of_function(func, table) -> tuple[Dependency, ...]:
     already (recursion) contributes nothing more; one srcdiff cannot lower contributes
     nothing (its transform reports the problem itself).
     """
+    return _analyse(func, table)[0]
+
+
+def static_parameters(func, table) -> tuple[str, ...]:
+    """The parameters user function `func` passes as static arguments (``axis=axis``): its
+    adjoint is specialised on their values (srcdiff/lower.py, `lower_specialised`)."""
+    return _analyse(func, table)[1]
+
+
+def _analyse(func, table) -> tuple[tuple[Dependency, ...], tuple[str, ...]]:
     from .errors import SrcDiffError
-    from .lower import lower
+    from .lower import lower_specialised
     from .parse import parse_function
 
     found = _OF_FUNCTION.get(func)
     if found is not None and found[0] is func.__code__ and found[1] == table.version and hold(found[2]):
-        return found[2]
+        return found[2], found[3]
     if id(func) in _IN_PROGRESS:
-        return ()
+        return (), ()
     outermost = not _IN_PROGRESS  # inside a cycle a result lacks the cycle's other functions
     _IN_PROGRESS.add(id(func))
     try:
         parsed = parse_function(func)
-        lower(parsed, table)
-        depends = parsed.dependencies()
+        # which globals lowering reads, and which parameters it asks for, do not depend on
+        # the static parameters' values: any value lets it run to the end
+        _function, _namer, statics = lower_specialised(parsed, table, lambda name, node: None)
+        depends, names = parsed.dependencies(), tuple(statics)
     except SrcDiffError:
-        depends = ()
+        depends, names = (), ()
     finally:
         _IN_PROGRESS.discard(id(func))
     if outermost:
-        _OF_FUNCTION[func] = (func.__code__, table.version, depends)
-    return depends
+        _OF_FUNCTION[func] = (func.__code__, table.version, depends, names)
+    return depends, names

@@ -51,9 +51,12 @@ class Lowerer(StatementMixin, ExpressionMixin):
     the control-flow state of lower_stmt.py (the value returned so far, break flags).
     """
 
-    def __init__(self, parsed: ParsedFunction, table: RuleTable):
+    def __init__(self, parsed: ParsedFunction, table: RuleTable, statics=None):
         self.parsed = parsed
         self.table = table
+        #: the values of the parameters used as static arguments, for this variant (`lower`)
+        self.statics = statics
+        self.params: list[Var] = []
         locals_ = assigned_names(parsed.tree)
         self.locals = locals_
         # Names the generated code needs for itself (np, math, helpers) are never given to a
@@ -86,6 +89,7 @@ class Lowerer(StatementMixin, ExpressionMixin):
             raise self.parsed.error(self.parsed.tree, "*args and **kwargs parameters are not supported",
                                     "name every parameter")
         params = [Var(self.namer.claim(a.arg)) for a in args.posonlyargs + args.args + args.kwonlyargs]
+        self.params = params
         self.env = {p.name: p for p in params}
         body = self.parsed.tree.body
         self.statements(body)
@@ -219,10 +223,10 @@ class Lowerer(StatementMixin, ExpressionMixin):
             if name in bound.arguments:
                 static[name] = self.constant(bound.arguments[name])
         names = list(rule.signature.parameters)
-        new_args = [operand_ast(lowered[names[i]]) if names[i] in rule.params else a
+        new_args = [operand_ast(lowered[names[i]]) if names[i] in rule.params else self.as_written(a)
                     for i, a in enumerate(args)]
-        new_kw = [ast.keyword(k.arg, operand_ast(lowered[k.arg]) if k.arg in rule.params else k.value)
-                  for k in node.keywords]
+        new_kw = [ast.keyword(k.arg, operand_ast(lowered[k.arg]) if k.arg in rule.params
+                              else self.as_written(k.value)) for k in node.keywords]
         return operands, static, new_args, new_kw
 
     # ---- helpers ----
@@ -268,7 +272,17 @@ class Lowerer(StatementMixin, ExpressionMixin):
         return _MISSING
 
     def constant(self, node: ast.expr):
-        """A static argument's value (axis=0, keepdims=True), known at transform time."""
+        """A static argument's value (axis=0, keepdims=True), known at transform time.
+
+        A parameter of the function (``axis=axis``) takes its value for this variant."""
+        parameter = self.static_parameter(node)
+        if parameter is not None:
+            if self.statics is None or parameter not in self.statics:
+                raise StaticParameter(parameter, node, self.error(
+                    node, f"{parameter} must be a constant here",
+                    f"pass a constant, or differentiate through srcdiff.grad, which specialises "
+                    f"the gradient on the value of {parameter}"))
+            return self.statics[parameter]
         try:
             return ast.literal_eval(node)
         except ValueError:
@@ -276,6 +290,25 @@ class Lowerer(StatementMixin, ExpressionMixin):
             if value is _MISSING or callable(value):
                 raise self.error(node, f"{ast.unparse(node)} must be a constant here") from None
             return value
+
+    def static_parameter(self, node: ast.expr) -> str | None:
+        """The parameter `node` names, unchanged since the call, or None."""
+        if isinstance(node, ast.Name) and any(self.env.get(node.id) is p for p in self.params):
+            return node.id
+        return None
+
+    def as_written(self, node: ast.expr) -> ast.expr:
+        """A static argument in the forward code: a parameter spelled as its value."""
+        parameter = self.static_parameter(node)
+        if parameter is None or self.statics is None or parameter not in self.statics:
+            return node
+        value = self.statics[parameter]
+        try:
+            literal = ast.parse(repr(value), mode="eval").body
+            same = ast.literal_eval(literal) == value
+        except (SyntaxError, ValueError):
+            same = False
+        return literal if same else node  # inf and nan stay spelled as the parameter
 
     def error(self, node, message: str, hint: str = "") -> SrcDiffError:
         return self.parsed.error(node, message, hint)
@@ -308,7 +341,35 @@ def is_user_function(func) -> bool:
     return isinstance(func, types.FunctionType) and module.split(".")[0] not in ("numpy", "srcdiff", "math")
 
 
-def lower(parsed: ParsedFunction, table: RuleTable) -> tuple[Function, Namer]:
-    """Lower a parsed function into IR; returns it with the `Namer` holding its names."""
-    lowerer = Lowerer(parsed, table)
+class StaticParameter(SrcDiffError):
+    """A parameter is used as a static argument (``axis=axis``) and lowering lacks its value."""
+
+    def __init__(self, name: str, node: ast.expr, error: SrcDiffError):
+        super().__init__(error.reason, error.location, error.hint)
+        self.name, self.node = name, node
+
+
+def lower(parsed: ParsedFunction, table: RuleTable, statics=None) -> tuple[Function, Namer]:
+    """Lower a parsed function into IR; returns it with the `Namer` holding its names.
+
+    `statics` maps the parameters used as static arguments to their values for this
+    variant; a parameter used so without one raises `StaticParameter`."""
+    lowerer = Lowerer(parsed, table, statics)
     return lowerer.function(), lowerer.namer
+
+
+def lower_specialised(parsed: ParsedFunction, table: RuleTable, value_of) -> tuple[Function, Namer, dict]:
+    """`lower`, each parameter used as a static argument taking ``value_of(name, node)``.
+
+    Also returns those parameters' values.  `value_of` raises to refuse (the node is the
+    parameter's first static use).  Which parameters lowering asks for does not depend on
+    their values, so the result is right for any call whose values of them are equal."""
+    statics: dict[str, object] = {}
+    while True:
+        try:
+            function, namer = lower(parsed, table, statics)
+            return function, namer, statics
+        except StaticParameter as exc:
+            if exc.name in statics:
+                raise
+            statics[exc.name] = value_of(exc.name, exc.node)

@@ -323,8 +323,29 @@ class ExpressionMixin:
         expr = ast.Call(node.func, args, kws)
         # the callee's adjoint is built from its own source: what it reads statically counts too
         self.parsed.include(depends.of_function(func, self.table))
+        callee = self.specialised_callee(node, func, sig, bound)
         return self.emit_rule(user_rule(func, tuple(sig.parameters)), tuple(operands), {}, expr,
-                              target, kind=UserCall, callee=func, arg_names=names, keywords=keywords)
+                              target, kind=UserCall, callee=callee, arg_names=names, keywords=keywords)
+
+    def specialised_callee(self, node: ast.Call, func, sig, bound):
+        """`func`, or `callees.Specialised` on the values this call gives the parameters it
+        uses as static arguments (a constant, or this function's own static parameter)."""
+        from .callees import Specialised
+
+        names = depends.static_parameters(func, self.table)
+        if not names:
+            return func
+        statics = []
+        for name in names:
+            given = bound.arguments.get(name)
+            value = sig.parameters[name].default if given is None else self.constant(given)
+            if not depends.static_ok(value):
+                raise self.error(node, f"{func.__name__} uses its parameter {name} as a static "
+                                 f"argument, and {name}={value!r} here is not a constant srcdiff can "
+                                 "specialise on (None, a number, a bool, a string, or a tuple of them)",
+                                 f"pass {name} as a Python int or tuple")
+            statics.append((name, value))
+        return Specialised(func, tuple(statics))
 
 
 def _comprehension_names(node) -> set[str]:

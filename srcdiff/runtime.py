@@ -106,6 +106,8 @@ def prod_adjoint(g, x, axis, keepdims):
     """Adjoint of ``np.prod(x, axis, keepdims)``: each element gets the product of the
     others (exclusive cumulative products from both ends), exact where `x` has zeros."""
     x = np.asarray(x, dtype=float)
+    if x.size == 0:  # the product of no elements is 1, whatever they are
+        return np.zeros(x.shape)
     axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in np.atleast_1d(axis))
     if not keepdims:
         g = np.expand_dims(g, axes)

@@ -154,10 +154,124 @@ def softmax_loss(x, w):
     return np.sum(softmax(x, axis=-1) * w)
 
 
-@pytest.mark.xfail(strict=True, reason="softmax passes its own parameter as axis=axis: static arguments "
-                   "must be constants at transform time (refused with a SrcDiffError, not a wrong gradient)")
 def test_array_api_function_from_scipy():
     if softmax is None:
         pytest.skip("scipy is not installed")
     x, w = rng.normal(size=(2, 4)), rng.normal(size=(2, 4))
     assert_close(srcdiff.grad(softmax_loss)(x, w), central_difference(softmax_loss, (x, w), 0))
+
+
+# ---- a parameter used as a static argument: one transform per value ----
+
+def max_shifted(x, w, axis=None):
+    m = np.max(x, axis=axis, keepdims=True)
+    return np.sum(np.exp(x - m) * w) + np.sum(np.sum(x * x, axis=axis) ** 2)
+
+
+def needs_axis(x, axis):
+    return np.sum(np.sum(x, axis=axis) ** 2)
+
+
+def reassigned_axis(x, axis):
+    axis = axis - 1
+    return np.sum(np.sum(x, axis=axis) ** 2)
+
+
+def softmax_like(x, axis=None):
+    x_max = np.max(x, axis=axis, keepdims=True)
+    e = np.exp(x - x_max)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def softmax_rows(x, w):
+    return np.sum(softmax_like(x, axis=1) * w)
+
+
+def softmax_through(x, w, axis):
+    return np.sum(softmax_like(x, axis=axis) * w)
+
+
+AXES = [0, 1, None, -1, 0, 1, (0, 1), None]
+
+
+def test_static_parameter_values_alternate_on_one_gradient():
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    gradient = srcdiff.grad(max_shifted)
+    for axis in AXES + AXES:  # the second round runs through the fast path's guard
+        expected = central_difference(max_shifted, (x, w, axis), 0)
+        assert_close(gradient(x, w, axis), expected)
+        assert_close(gradient(x, w, axis=axis), expected)
+    assert_close(gradient(x, w), central_difference(max_shifted, (x, w), 0))
+
+
+def test_static_parameter_one_transform_and_variant_per_value():
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    srcdiff.clear_cache()  # transforms are shared by every gradient of max_shifted
+    gradient = srcdiff.grad(max_shifted)
+    before = srcdiff.cache_info()
+    for _ in range(3):
+        gradient(x, w, 0)
+        gradient(x, w, 1)
+    gradient(rng.normal(size=(5, 4)), rng.normal(size=(5, 4)), 1)  # another batch size: same variant
+    after = srcdiff.cache_info()
+    assert (after.transforms - before.transforms, after.variants - before.variants) == (2, 2)
+
+
+def test_static_parameter_fast_path_checks_value_and_type():
+    x, w = rng.normal(size=(3, 3)), rng.normal(size=(3, 3))
+    gradient = srcdiff.grad(max_shifted)
+    gradient(x, w, 0)
+    gradient(x, w, 0)  # the fast path is now the axis=0 variant
+    assert_close(gradient(x, w, 1), central_difference(max_shifted, (x, w, 1), 0))
+    assert_close(gradient(x, w, (1,)), central_difference(max_shifted, (x, w, (1,)), 0))
+    assert_close(gradient(x, w, 0), central_difference(max_shifted, (x, w, 0), 0))
+
+
+def test_static_parameter_source_shows_the_value():
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    source = srcdiff.grad(max_shifted).source_for(x, w, 1)
+    code = [line for line in source.splitlines() if not line.strip().startswith("#")]
+    assert any("np.max(x, axis=1, keepdims=True)" in line for line in code)
+    assert not any("axis=axis" in line for line in code)
+    assert "axis=None" in srcdiff.grad(max_shifted).source  # before any call: the default
+
+
+@pytest.mark.parametrize("axis, shown", [
+    ([0], "axis=[0]"),
+    (np.int64(0), f"axis={np.int64(0)!r}"),
+    ((0, [1]), "axis=(0, [1])"),
+    (float("nan"), "axis=nan"),
+])
+def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, shown):
+    x = rng.normal(size=(3, 4))
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(needs_axis)(x, axis)
+    message = str(info.value)
+    assert "test_library_code.py:" in message and "np.sum(x, axis=axis)" in message
+    assert shown in message and "static argument" in message
+
+
+def test_differentiated_parameter_used_as_static_argument_is_refused():
+    x = rng.normal(size=(3, 4))
+    with pytest.raises(srcdiff.SrcDiffError, match="axis is differentiated") as info:
+        srcdiff.grad(needs_axis, wrt=(0, "axis"))(x, 1.0)
+    assert "np.sum(x, axis=axis)" in str(info.value)
+
+
+def test_static_parameter_without_a_value_or_changed_is_refused():
+    with pytest.raises(srcdiff.SrcDiffError, match="depends on the value of axis"):
+        _ = srcdiff.grad(needs_axis).source
+    with pytest.raises(srcdiff.SrcDiffError, match="axis must be a constant here"):
+        srcdiff.grad(reassigned_axis)(rng.normal(size=(3, 4)), 1)
+
+
+def test_helper_with_a_static_parameter_given_a_constant():
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    assert_close(srcdiff.grad(softmax_rows)(x, w), central_difference(softmax_rows, (x, w), 0))
+
+
+def test_helper_with_a_static_parameter_given_the_callers():
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    gradient = srcdiff.grad(softmax_through)
+    for axis in AXES:
+        assert_close(gradient(x, w, axis), central_difference(softmax_through, (x, w, axis), 0))

@@ -18,10 +18,11 @@ def _clip_templates(static, operand_shapes):
     has_lo, has_hi = not operand_shapes["a_min"].none, not operand_shapes["a_max"].none
     inside = " & ".join(["(x >= a_min)"] * has_lo + ["(x <= a_max)"] * has_hi)
     templates = {"x": f"g * ({inside})" if inside else "g"}
+    # clip is minimum(maximum(x, a_min), a_max): where a_min > a_max, a_max wins everywhere
     if has_lo:
-        templates["a_min"] = "g * (x < a_min)"
+        templates["a_min"] = "g * ((x < a_min) & (a_min <= a_max))" if has_hi else "g * (x < a_min)"
     if has_hi:
-        templates["a_max"] = "g * (x > a_max)"
+        templates["a_max"] = "g * ((x > a_max) | (a_min > a_max))" if has_lo else "g * (x > a_max)"
     return templates
 
 
@@ -77,7 +78,8 @@ RULES = [
            note=TIES_Y + "; a NaN operand is ignored, as fmin ignores it"),
     rule(np.clip, ("x", "a_min", "a_max"), _clip_templates, elementwise=True, shape=_clip_shape,
          defaults={"a_min": None, "a_max": None},
-         note="x on a bound (x == a_min or x == a_max) gets the gradient; the bound gets none"),
+         note="x on a bound (x == a_min or x == a_max) gets the gradient; the bound gets none; "
+              "where a_min > a_max the result is a_max, as in NumPy"),
     rule(np.where, ("condition", "x", "y"), {"x": "np.where(condition, g, 0.0)", "y": "np.where(condition, 0.0, g)"},
          elementwise=True, note="the condition carries no gradient"),
 ]

@@ -32,6 +32,8 @@ def _dot_shape(static, x, y):
 
 def _inner_templates(static, operand_shapes):
     nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
+    if nx == 0 or ny == 0:  # inner with a number is a product, as np.dot's
+        return _dot_templates(static, operand_shapes)
     if nx == 1 and ny == 1:
         return {"x": "g * y", "y": "g * x"}
     if nx is not None and ny is not None and nx and ny:

@@ -17,7 +17,9 @@ def _transpose_templates(static, operand_shapes):
     axes = static.get("axes")
     if axes is None:
         return {"x": "np.transpose(g)"}
-    return {"x": f"np.transpose(g, {tuple(int(i) for i in np.argsort(axes))})"}
+    # axes name every axis once, so len(axes) is x's ndim: negative axes count from it
+    forward = [int(a) % len(axes) for a in axes]
+    return {"x": f"np.transpose(g, {tuple(int(i) for i in np.argsort(forward))})"}
 
 
 def _tile_templates(static, operand_shapes):

@@ -23,6 +23,13 @@ def _matmul_shape(static, x, y):
     return shapes.matmul(x, y)
 
 
+def _transpose_attribute_templates(static, operand_shapes):
+    ndim = operand_shapes["x"].ndim
+    if ndim is not None and ndim <= 1:  # .T of a 0-d or 1-d array is the array itself
+        return {"x": "g"}
+    return {"x": "g.T" if ndim == 2 else "np.transpose(g)"}
+
+
 def _transpose_shape(static, x):
     return shapes.transpose(x)
 
@@ -41,5 +48,5 @@ RULES = [
     unary(operator.pos,      x="g"),
     # ---- linear algebra ----
     rule(operator.matmul, ("x", "y"), _matmul_templates, shape=_matmul_shape),
-    rule(TRANSPOSE_ATTRIBUTE, ("x",), {"x": "g.T"}, name="ndarray.T", shape=_transpose_shape),
+    rule(TRANSPOSE_ATTRIBUTE, ("x",), _transpose_attribute_templates, name="ndarray.T", shape=_transpose_shape),
 ]
