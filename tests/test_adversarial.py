@@ -1370,3 +1370,19 @@ def test_command_line_on_a_file_that_does_not_import(tmp_path, capsys, text, exp
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert re.search(r"srcdiff: error: .*" + expected, err)
+
+
+def mean_of_rows_of_empty(E):
+    return np.sum(np.mean(E, axis=-1, keepdims=True) * E)
+
+
+def var_of_columns(E):
+    return np.sum(np.var(E, axis=0))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("func, shape", [(mean_of_rows_of_empty, (0, 3)), (mean_of_rows_of_empty, (2, 0)),
+                                         (var_of_columns, (0, 3))])
+def test_reduction_over_an_empty_axis_has_an_empty_gradient(func, shape):
+    g = srcdiff.grad(func)(np.ones(shape))
+    assert g.shape == shape and g.dtype == np.float64

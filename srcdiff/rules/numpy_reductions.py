@@ -36,7 +36,8 @@ def _mean_templates(static, operand_shapes):
         return {"x": "g"}
     if static.get("axis") is None:
         return {"x": "np.full(np.shape(x), g / np.size(x))"}
-    return {"x": f"np.full(np.shape(x), {_spread('g', static)} * (np.size(ans) / np.size(x)))"}
+    # np.maximum: an axis of length 0 has an empty gradient, not a division by zero
+    return {"x": f"np.full(np.shape(x), {_spread('g', static)} * (np.size(ans) / np.maximum(np.size(x), 1)))"}
 
 
 def _prod_templates(static, operand_shapes):
@@ -49,13 +50,17 @@ def _extremum_templates(static, operand_shapes):
     return {"x": f"{_spread('g', static)} * {ties} / np.sum({ties}, axis=axis, keepdims=True)"}
 
 
+#: Elements per reduced group; an empty result (and so an empty x) must not divide by zero.
+COUNT = "(np.size(x) / np.maximum(np.size(ans), 1) - ddof)"
+
+
 def _var_templates(static, operand_shapes):
-    count = "(np.size(x) / np.size(ans) - ddof)"
+    count = COUNT
     return {"x": f"{_spread('g', static)} * (2.0 / {count}) * (x - np.mean(x, axis=axis, keepdims=True))"}
 
 
 def _std_templates(static, operand_shapes):
-    count = "(np.size(x) / np.size(ans) - ddof)"
+    count = COUNT
     return {"x": f"{_spread('g', static)} * (x - np.mean(x, axis=axis, keepdims=True)) "
                  f"/ ({count} * {_spread('ans', static)})"}
 
