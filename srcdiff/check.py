@@ -14,6 +14,7 @@ import dataclasses
 import inspect
 from dataclasses import dataclass, field
 
+import mpmath
 import numpy as np
 import sympy as sp
 
@@ -171,8 +172,12 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     except symbolic.NotSymbolic as exc:
         report.not_symbolic = str(exc)
         return report
-    except (TypeError, ValueError, AttributeError, ArithmeticError, sp.SympifyError) as exc:
-        report.not_symbolic = f"sympy could not evaluate it: {type(exc).__name__}: {exc}"
+    except (TypeError, ValueError, AttributeError, ArithmeticError, LookupError, sp.SympifyError) as exc:
+        if "truth value of Relational" in str(exc):  # ``if x > y:`` in the user's code
+            report.not_symbolic = ("a branch or a selection depends on a comparison of the "
+                                   f"differentiated inputs ({exc})")
+        else:
+            report.not_symbolic = f"sympy could not evaluate it: {type(exc).__name__}: {exc}"
         return report
 
     samples = _sample_points(symbols, values, position, points, seed)
@@ -218,8 +223,9 @@ def _agree(theirs, mine, samples) -> tuple[str, str]:
     if _is_zero(difference):
         return PROVED, ""
     compared = 0
+    evaluate_theirs, evaluate_mine = _evaluator(theirs, samples), _evaluator(mine, samples)
     for point in samples:
-        a, b = _evaluate(theirs, point), _evaluate(mine, point)
+        a, b = evaluate_theirs(point), evaluate_mine(point)
         if a is None or b is None:
             continue
         compared += 1
@@ -240,6 +246,33 @@ def _is_zero(difference) -> bool:
     if difference.has(sp.Piecewise):  # from comparisons: simplifying their logic takes minutes
         return False
     return sp.simplify(difference) == 0
+
+
+def _evaluator(expr, samples):
+    """A function of a sample point giving `expr` there in DIGITS digits (None if not real).
+
+    Expressions from loops share subexpressions that a tree walk (evalf) visits once per
+    path, exponentially often; compiled with common subexpressions eliminated, they are
+    evaluated once each in mpmath at the same precision.
+    """
+    expr = sp.sympify(expr)
+    names = list(samples[0]) if samples else []
+    try:
+        compiled = sp.lambdify(names, expr, modules="mpmath", cse=True)
+    except Exception:  # a construct the mpmath printer lacks: the tree walk still works
+        return lambda point: _evaluate(expr, point)
+
+    def evaluate(point):
+        with mpmath.workdps(DIGITS):
+            try:
+                value = compiled(*(mpmath.mpf(str(point[n])) for n in names))
+            except Exception:  # e.g. a function mpmath lacks (DiracDelta): sympy's own walk
+                return _evaluate(expr, point)
+            if not isinstance(value, mpmath.mpf) or not mpmath.isfinite(value):
+                return _evaluate(expr, point)  # let sympy decide what a non-real value means
+            return sp.Float(value, DIGITS)
+
+    return evaluate
 
 
 def _evaluate(expr, point):
@@ -282,22 +315,18 @@ def _sample_points(symbols: dict, values, position: dict, count: int, seed: int)
 
 def _unsupported(function) -> str:
     """Why the lowered function cannot be evaluated with sympy ('' when it can)."""
-    missing = sorted(n for n in _rule_names(function) if symbolic.rule_status(n) != "symbolic")
-    if not missing:
-        return ""
-    return "; ".join(symbolic.why_not_symbolic(n) for n in missing)
+    reasons = {symbolic.node_status(node) for node in _nodes(function)}
+    return "; ".join(sorted(why for status, why in reasons if status != "symbolic"))
 
 
-def _rule_names(obj, seen=None) -> set[str]:
-    """Names of the rules of every node in a lowered function, whatever regions hold them."""
+def _nodes(obj, seen=None) -> list[Node]:
+    """Every node of a lowered function, whatever regions hold them."""
     seen = set() if seen is None else seen
     if id(obj) in seen:
-        return set()
+        return []
     seen.add(id(obj))
     if isinstance(obj, Node):
-        name = getattr(obj.rule, "name", None)
-        return {name} if name else set()
-    found: set[str] = set()
+        return [obj] if getattr(obj, "rule", None) is not None else []
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         children = [getattr(obj, f.name) for f in dataclasses.fields(obj)]
     elif isinstance(obj, (list, tuple)):
@@ -305,10 +334,8 @@ def _rule_names(obj, seen=None) -> set[str]:
     elif isinstance(obj, dict):
         children = list(obj.values())
     else:
-        return found
-    for child in children:
-        found |= _rule_names(child, seen)
-    return found
+        return []
+    return [node for child in children for node in _nodes(child, seen)]
 
 
 def _too_large(names, values, position, max_elements: int) -> str:

@@ -25,6 +25,8 @@ import numpy as np
 import sympy as sp
 
 from . import compile as compiling
+from . import structural
+from .ir import UserCall
 from .rules import TABLE, TEMPLATE_GLOBALS
 from .rules.table import qualified_name
 
@@ -149,12 +151,44 @@ def _comparison(op, name: str):
     return elementwise(compare_elements, name)
 
 
-#: NumPy functions that only move, copy, create or add up values: exact on object arrays.
+def _holding_symbols(func):
+    """A NumPy constructor whose float arrays are object arrays of the same values, so that
+    symbols can be written into them (``y = np.zeros(3); y[0] = x``, and the scatter-adds
+    of generated gradients); other dtypes (``dtype=int``, ``dtype=bool``) are NumPy's own."""
+    def apply(*args, **kwargs):
+        out = func(*args, **kwargs)
+        return out.astype(object) if isinstance(out, np.ndarray) and out.dtype.kind == "f" else out
+
+    apply.__name__ = func.__name__
+    return apply
+
+
+def _uninitialised(func):
+    """np.empty / np.empty_like: an object array of None, so reading an element before
+    writing it fails loudly (NumPy's own would hold arbitrary floats)."""
+    def apply(*args, **kwargs):
+        out = func(*args, **kwargs)
+        if isinstance(out, np.ndarray) and out.dtype.kind == "f":
+            return np.full(out.shape, None, dtype=object)
+        return out
+
+    apply.__name__ = func.__name__
+    return apply
+
+
+#: Constructors: float arrays become object arrays of the same values (see `_holding_symbols`).
+_CONSTRUCTORS = {
+    **{name: _holding_symbols(getattr(np, name)) for name in [
+        "zeros", "ones", "full", "eye", "identity", "arange", "linspace",
+        "zeros_like", "ones_like", "full_like"]},
+    "empty": _uninitialised(np.empty),
+    "empty_like": _uninitialised(np.empty_like),
+}
+
+#: NumPy functions that only move, copy or add up values: exact on object arrays.
 _NUMPY_OWN = [
     "add", "subtract", "multiply", "divide", "negative", "positive", "power", "matmul",
-    "copy",
-    "zeros", "ones", "empty", "full", "eye", "identity", "arange", "linspace",
-    "zeros_like", "ones_like", "empty_like", "full_like", "issubdtype",
+    "copy", "issubdtype",
     "result_type", "where", "cumsum", "trace", "diag", "inner", "outer", "tensordot", "einsum",
     "reshape", "ravel", "expand_dims", "squeeze", "transpose", "swapaxes", "moveaxis", "flip",
     "broadcast_to", "tile", "repeat", "concatenate", "stack", "hstack", "vstack", "split",
@@ -260,8 +294,9 @@ COUNTERPARTS = {
     "numpy.shape":              lambda a: np.shape(np.asarray(a, dtype=object)),  # sympy numbers have no .shape
     "numpy.ndim":               lambda a: np.ndim(np.asarray(a, dtype=object)),
     "numpy.size":               lambda a, axis=None: np.size(np.asarray(a, dtype=object), axis),
-    # ---- numpy's own: shapes, copies, constructors, linear maps ----
+    # ---- numpy's own: shapes, copies, linear maps; constructors that hold symbols ----
     **{f"numpy.{name}": getattr(np, name) for name in _NUMPY_OWN},
+    **{f"numpy.{name}": func for name, func in _CONSTRUCTORS.items()},
 }
 
 #: Rule name -> why it has no sympy counterpart (such functions are reported "not symbolic").
@@ -279,6 +314,34 @@ NOT_SYMBOLIC: dict[str, str] = {
     "numpy.argmin": "an index chosen by comparing symbols",
     "numpy.argsort": "an order chosen by comparing symbols",
     "numpy.linalg.cholesky": "its adjoint needs triangular solves on numbers",
+}
+
+#: The primitives lowering introduces itself (`srcdiff.structural`), by name: why the user's
+#: code for them and srcdiff's adjoint code run exactly on sympy values.  They are recognised
+#: by identity (`structural_name`), never by name alone: a user function may be called ``copy``.
+STRUCTURAL: dict[str, str] = {
+    "copy": "y = x names the same value",
+    "nograd": "the user's own expression (len, .shape, a literal, a comparison) runs as written; "
+              "a branch on a comparison of symbols refuses (`_Truth`, `truth`)",
+    "getitem": "indexing and slicing select the same elements of an object array or a list; "
+               "the adjoint's scatter-adds write into object arrays (`_CONSTRUCTORS`)",
+    "setitem": "set_item and zero_item copy object arrays as they are",
+    "list": "a list of values is a list of sympy values",
+    "list.append": "appending to and popping from Python lists",
+    "sum(list)": "Python's sum adds sympy values exactly",
+    "sum": "Python's sum over the rows of an object array adds them exactly",
+    "stack(list)": "np.stack / np.array of a list of sympy values is an object array",
+    "float": "float() of a number is Python's; of a symbol sympy refuses (TypeError), so that "
+             "function is reported not symbolic",
+    "abs": "abs() of a symbol is sympy's Abs",
+    "max": "max() of two symbols is sympy's Max: the same value, ties included",
+    "min": "min() of two symbols is sympy's Min: the same value, ties included",
+}
+
+#: Structural primitives that are not symbolic, and why.
+STRUCTURAL_NOT_SYMBOLIC: dict[str, str] = {
+    "user function": "check does not follow a call into another user function (its NumPy "
+                     "calls would run on symbols unsubstituted)",
 }
 
 #: NumPy ufuncs that only do arithmetic, exact on object arrays as they are.
@@ -301,6 +364,41 @@ def rule_status(name: str) -> str:
 def why_not_symbolic(name: str) -> str:
     reason = NOT_SYMBOLIC.get(name)
     return f"{name} has no sympy counterpart" + (f" ({reason})" if reason else "")
+
+
+_FIXED_STRUCTURAL = (structural.COPY, structural.NOGRAD, structural.GETITEM, structural.APPEND,
+                     structural.SUM_LIST, structural.SUM_ROWS, structural.STACK_LIST,
+                     structural.FLOAT, structural.ABS, structural.MAX, structural.MIN)
+
+
+def structural_name(node) -> str | None:
+    """The `STRUCTURAL` key of a lowered node whose rule lowering made, else None."""
+    if isinstance(node, UserCall):
+        return "user function"
+    rule = node.rule
+    if any(rule is r for r in _FIXED_STRUCTURAL):
+        return rule.name
+    if structural.is_setitem(rule):
+        return "setitem"
+    if rule.name == "list" and rule is structural.list_of(len(rule.params)):
+        return "list"
+    return None
+
+
+def node_status(node) -> tuple[str, str]:
+    """A lowered node's status ('symbolic', 'not symbolic', 'unknown') and, when it is not
+    symbolic, why."""
+    key = structural_name(node)
+    if key is None:
+        name = getattr(node.rule, "name", "?")
+        status = rule_status(name)
+        return status, "" if status == "symbolic" else why_not_symbolic(name)
+    if key in STRUCTURAL:
+        return "symbolic", ""
+    callee = getattr(node, "callee", None)
+    what = f"the call to {getattr(callee, '__qualname__', key)}" if callee is not None else key
+    reason = STRUCTURAL_NOT_SYMBOLIC.get(key)
+    return ("not symbolic", f"{what}: {reason}") if reason else ("unknown", f"{what} has no sympy counterpart")
 
 
 class _Refused:
@@ -356,10 +454,63 @@ class SymbolicModule:
         return f"<sympy stand-in for {self._module.__name__}>"
 
 
+# ---- builtins on sympy values ----
+
+def _is_symbolic(value) -> bool:
+    return isinstance(value, (sp.Basic, _Truth))
+
+
+def _isinstance(value, classinfo):
+    """isinstance() of a symbol answers for the float it stands for; a question whose answer
+    differs between a Python float and np.float64 (``np.floating``) refuses."""
+    if not isinstance(value, sp.Basic):
+        return builtins.isinstance(value, classinfo)
+    answers = {builtins.isinstance(v, classinfo) for v in (1.0, np.float64(1.0))}
+    if len(answers) != 1:
+        raise NotSymbolic(f"isinstance({value}, {classinfo!r}) depends on which float type the symbol stands for")
+    return answers.pop()
+
+
+def truth(value=False):
+    """The truth of a branch test; a symbolic one (``if x:``, ``bool(x > y)``) refuses."""
+    if isinstance(value, np.ndarray) and value.dtype == object and value.size == 1:
+        return truth(value.reshape(-1)[0])
+    if isinstance(value, _Truth):
+        return bool(value)  # raises NotSymbolic
+    if isinstance(value, sp.Basic) and not isinstance(value, sp.logic.boolalg.BooleanAtom) \
+            and not value.is_number:
+        raise NotSymbolic(f"a branch depends on the truth of the symbolic value {value}")
+    return builtins.bool(value)
+
+
+def _extreme(python, symbolic_, name: str):
+    def apply(*args, **kwargs):
+        if len(args) == 2 and not kwargs and any(_is_symbolic(a) for a in args) \
+                and not any(isinstance(a, np.ndarray) for a in args):
+            a, b = (x._number() if isinstance(x, _Truth) else x for x in args)
+            return symbolic_(a, b)
+        return python(*args, **kwargs)
+
+    apply.__name__ = name
+    return apply
+
+
+#: Python's builtins for code running on sympy values (the user's function, srcdiff's
+#: gradient and its helpers): where a builtin would fail on a symbol, or answer for the
+#: symbol rather than for the float it stands for, these answer as for the float or refuse.
+SYMBOLIC_BUILTINS = {
+    **vars(builtins),  # float stays Python's: NumPy needs it as a dtype, and a symbol refuses it
+    "bool": truth,
+    "isinstance": _isinstance,
+    "max": _extreme(builtins.max, sp.Max, "max"),
+    "min": _extreme(builtins.min, sp.Min, "min"),
+}
+
+
 def symbolic_globals(globals_: dict) -> dict:
     """A copy of a module's globals with every NumPy/`math` reference made symbolic."""
     out = {name: substitute(value) for name, value in globals_.items() if not name.startswith("__")}
-    out["__builtins__"] = builtins
+    out["__builtins__"] = SYMBOLIC_BUILTINS
     out["__name__"] = globals_.get("__name__", "__srcdiff_symbolic__")
     return out
 
@@ -465,8 +616,19 @@ def compare(name: str, a, b):
     return _compare_one(op, a, b)
 
 
+_TRUTH_NAME = "__srcdiff_truth__"
+
+
 class _RewriteCompare(ast.NodeTransformer):
-    """``x > y`` becomes ``__srcdiff_compare__('Gt', x, y)`` (chains are not generated)."""
+    """``x > y`` becomes ``__srcdiff_compare__('Gt', x, y)`` (chains are not generated), and
+    each branch test ``t`` becomes ``__srcdiff_truth__(t)``: ``if x:`` on a symbol refuses."""
+
+    def _test(self, node):
+        self.generic_visit(node)
+        node.test = ast.copy_location(ast.Call(ast.Name(_TRUTH_NAME, ast.Load()), [node.test], []), node.test)
+        return node
+
+    visit_If = visit_While = visit_IfExp = _test
 
     def visit_Compare(self, node: ast.Compare):
         self.generic_visit(node)
@@ -475,6 +637,19 @@ class _RewriteCompare(ast.NodeTransformer):
         call = ast.Call(ast.Name(_COMPARE_NAME, ast.Load()),
                         [ast.Constant(type(node.ops[0]).__name__), node.left, node.comparators[0]], [])
         return ast.copy_location(call, node)
+
+
+def _number_safe(unbroadcast):
+    """runtime.unbroadcast for object arrays: there a sum over every axis is the element
+    itself rather than a NumPy scalar, so ``g[()]`` for a number operand is taken here."""
+    def apply(g, x):
+        if isinstance(x, np.ndarray):
+            return unbroadcast(g, x)
+        out = unbroadcast(g, np.empty(np.shape(np.asarray(x, dtype=object))))
+        return out[()] if isinstance(out, np.ndarray) else out
+
+    apply.__name__ = "unbroadcast"
+    return apply
 
 
 def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, label: str):
@@ -487,8 +662,10 @@ def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, labe
     # srcdiff's own helpers run as they are, on the symbolic stand-ins for np and math
     helpers = {name: symbolic_function(value) if isinstance(value, types.FunctionType) else substitute(value)
                for name, value in TEMPLATE_GLOBALS.items()}
+    if "unbroadcast" in helpers:
+        helpers["unbroadcast"] = _number_safe(helpers["unbroadcast"])
     cells = {**helpers, **{n: c.cell_contents for n, c in _cells(closure).items()},
-             _COMPARE_NAME: compare}
+             _COMPARE_NAME: compare, _TRUTH_NAME: truth}
     # check passes every argument, so the gradient needs none of the user's defaults
     return compiling.build_function(text, label, symbolic_globals(func.__globals__), cells)
 

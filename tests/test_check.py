@@ -4,6 +4,7 @@ The hand-derived derivatives below are written out by hand, never computed by sr
 broken-rule fixtures prove that both checks can fail, and say which input is wrong.
 """
 
+import ast
 import math
 import operator
 
@@ -13,9 +14,11 @@ import sympy as sp
 from modules import import_source
 
 import srcdiff
-from srcdiff import api, reverse, symbolic
+from srcdiff import api, reverse, reverse_regions, structural, symbolic
 from srcdiff.check import MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, GradientMismatch, check, gradcheck
-from srcdiff.rules import TABLE, unary
+from srcdiff.ir import UserCall
+from srcdiff.program import Scatter
+from srcdiff.rules import TABLE, Rule, unary
 from srcdiff.rules.python_math import scalar
 
 # ---- functions under test (module level: srcdiff reads their source) ----
@@ -71,7 +74,75 @@ def with_default(x, y=2.0):
     return x * y
 
 
+def products_of_elements(x):
+    return x[0] * x[1] + x[2] ** 2
+
+
+def neighbours(x):  # the coupling term of Rosenbrock's function
+    return np.sum(x[1:] * x[:-1])
+
+
+def weighted(x):
+    return np.sum(np.array([1.0, 2.0, 3.0]) * x)
+
+
+def mean_of_squares(x):
+    return np.sum(x * x) / len(x)
+
+
+def by_count(x, y, n):
+    if n > 2:
+        z = x * y
+    else:
+        z = x + y
+    return z * x
+
+
+def squares_in_a_loop(x):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + x[i] * x[i]
+    return s
+
+
+def branch_on_inputs(x, y):
+    if x > y:
+        return x * y
+    return x + y
+
+
+def branch_on_truth(x, y):
+    if x:
+        return x * y
+    return y
+
+
+def asks_float_type(x):
+    if isinstance(x, np.floating):
+        return x * x
+    return x
+
+
+def asks_for_a_float(x):
+    if isinstance(x, float):  # True for a Python float and for np.float64: a symbol answers the same
+        return np.sum(np.zeros(2, dtype=float) + x * x)
+    return x
+
+
+def float_of_input(x):
+    return float(x) * x
+
+
+def square(a):
+    return a * a
+
+
+def calls_a_helper(x):
+    return square(x) + x
+
+
 R = {n: sp.Symbol(n, real=True) for n in "abcxyz"}
+X = [sp.Symbol(f"x[{i}]", real=True) for i in range(4)]
 
 
 def _same(expr, expected: str) -> bool:
@@ -105,6 +176,55 @@ def test_check_proves_a_branch_on_a_flag(flag, expected):
     assert report.status == PROVED, str(report)
     for item, derivative in zip(report.inputs, expected):
         assert _same(item.sympy, derivative) and _same(item.srcdiff, derivative)
+
+
+#: Subscripts, literals, len and loops.  function, args, sympy's derivative by hand (x as X).
+ELEMENT_PROOFS = [
+    (products_of_elements, (np.array([0.3, -0.7, 1.1]),), [X[1], X[0], 2 * X[2]]),
+    (neighbours, (np.array([0.3, -0.7, 1.1, 0.4]),), [X[1], X[0] + X[2], X[1] + X[3], X[2]]),
+    (weighted, (np.array([0.3, -0.7, 1.1]),), [1, 2, 3]),
+    # 4 elements: 1.0 / len(x) is 0.25, exact in binary, so this is a proof, not a rounding
+    (mean_of_squares, (np.array([0.3, -0.7, 1.1, 0.4]),), [X[i] / 2 for i in range(4)]),
+    (squares_in_a_loop, (np.array([0.3, -0.7, 1.1]),), [2 * X[i] for i in range(3)]),
+]
+
+
+@pytest.mark.parametrize("func, args, expected", ELEMENT_PROOFS, ids=[p[0].__name__ for p in ELEMENT_PROOFS])
+def test_check_proves_subscripts_literals_len_and_loops(func, args, expected):
+    report = check(func, *args)
+    assert report.status == PROVED, str(report)
+    item = report.inputs[0]
+    assert item.verdict == PROVED and len(item.sympy) == len(expected)
+    for theirs, mine, derivative in zip(item.sympy, item.srcdiff, expected):
+        assert sp.simplify(symbolic.exact(sp.sympify(theirs) - derivative)) == 0, (theirs, derivative)
+        assert sp.simplify(symbolic.exact(sp.sympify(mine) - derivative)) == 0, (mine, derivative)
+
+
+@pytest.mark.parametrize("n, expected", [(3, ["2*x*y", "x**2"]), (2, ["2*x + y", "x"])])
+def test_check_proves_a_branch_on_a_comparison_of_a_flag(n, expected):
+    report = check(by_count, 1.5, -0.5, n, wrt=(0, 1))
+    assert report.status == PROVED, str(report)
+    for item, derivative in zip(report.inputs, expected):
+        assert _same(item.sympy, derivative) and _same(item.srcdiff, derivative)
+
+
+@pytest.mark.parametrize("func, args, reason", [
+    (branch_on_inputs, (1.5, -0.5), "depends on a comparison of the differentiated inputs"),
+    (branch_on_truth, (1.5, -0.5), "a branch depends on the truth of the symbolic value x"),
+    (asks_float_type, (np.float64(1.5),), "depends on which float type the symbol stands for"),
+    (float_of_input, (1.5,), "Cannot convert expression to float"),
+    (calls_a_helper, (1.5,), "the call to square: check does not follow a call"),
+], ids=["comparison", "truth", "isinstance", "float", "user call"])
+def test_what_symbols_cannot_decide_is_not_symbolic(func, args, reason):
+    report = check(func, *args, wrt=0)
+    assert report.status == NOT_SYMBOLIC and not report, str(report)
+    assert reason in str(report)
+
+
+def test_isinstance_float_of_a_symbol_answers_for_the_float():
+    report = check(asks_for_a_float, 1.5)
+    assert report.status == PROVED, str(report)
+    assert _same(report.inputs[0].srcdiff, "4*x")
 
 
 def test_check_proves_arrays_against_data():
@@ -238,6 +358,31 @@ def test_wrong_accumulation_is_reported_by_both_checks(assign_instead_of_add):
     assert gradcheck(product_of_sums, *args, wrt=(0, 1, 2)).mismatches == ["a"]
 
 
+@pytest.fixture
+def doubled_getitem_adjoint(monkeypatch):
+    """The adjoint of ``x[index]`` scatters twice the right value into x's adjoint."""
+    original = reverse_regions.reverse_getitem
+
+    def reverse_getitem(node, sweep):
+        original(node, sweep)
+        last = sweep.stmts[-1] if sweep.stmts else None
+        if isinstance(last, Scatter):
+            last.expr = ast.BinOp(ast.Constant(2.0), ast.Mult(), last.expr)
+
+    api._TRANSFORMS.clear()
+    monkeypatch.setattr(reverse_regions, "reverse_getitem", reverse_getitem)
+    yield
+    monkeypatch.undo()
+    api._TRANSFORMS.clear()
+
+
+def test_wrong_getitem_adjoint_is_a_mismatch(doubled_getitem_adjoint):
+    x = np.array([0.3, -0.7, 1.1])
+    report = check(products_of_elements, x)
+    assert report.status == MISMATCH and report.mismatches == ["x"], str(report)
+    assert gradcheck(products_of_elements, x).mismatches == ["x"]
+
+
 def test_right_accumulation_passes():
     args = (0.5, 1.5, -1.0)
     assert check(product_of_sums, *args, wrt=(0, 1, 2)).status == PROVED
@@ -337,6 +482,8 @@ RULE_SPECS = {
     "numpy.linalg.inv": _wrap("np.sum(np.linalg.inv(x) * y)", (SQ, SQ2)),
     "numpy.linalg.det": _wrap("np.linalg.det(x * y)", (SQ, SQ2)),
     "numpy.linalg.solve": _wrap("np.sum(np.linalg.solve(x, y))", (SQ, np.array([0.3, -1.2]))),
+    "numpy.linalg.slogdet": _wrap("np.linalg.slogdet(x * y)[1]", (SQ, SQ2), EITHER),  # log|det| vs inv.T
+    "numpy.split": _wrap("np.sum(np.sin(np.split(x * y, [1])[0])) * np.sum(np.split(x, [1])[1] * y[1:])"),
     # ---- shapes ----
     "numpy.reshape": _wrap("np.sum(np.sin(np.reshape(x, (3, 2))) * np.reshape(y, (3, 2)))", (A, B)),
     "numpy.ravel": _wrap("np.sum(np.sin(np.ravel(x)) * np.ravel(y))", (A, B)),
@@ -409,15 +556,95 @@ NO_SPEC = {
     "numpy.issubdtype": "a dtype query with no place in a differentiable expression",
     "numpy.result_type": "a dtype query with no place in a differentiable expression",
     "ndarray.astype": "user code's methods run on object arrays, which cannot astype(float) symbols",
-    # a tuple result is consumed by indexing, and the symbolic check does not follow subscripts
-    "numpy.linalg.slogdet": "returns (sign, logabsdet), read by indexing",
-    "numpy.split": "returns a list of pieces, read by indexing",
 }
 
 
 def test_every_symbolic_rule_has_a_spec():
     missing = [n for n in SYMBOLIC_RULES if n not in RULE_SPECS and n not in NO_SPEC]
     assert not missing, f"add a spec to RULE_SPECS for: {missing}"
+
+
+# ---- every structural primitive (srcdiff.structural) ----
+
+#: Structural name -> (parameters, body lines, example arguments, accepted verdicts). wrt: x.
+STRUCTURAL_SPECS = {
+    "copy": ("x, y", ["z = x * y", "if len(x) > 2:", "    z = x", "return np.sum(z * y)"], (V, W), EXACT),
+    "nograd": ("x, y", ["if len(x) > 2 and x.shape[0] == 3:", "    return np.sum(x * y) / x.size",
+                        "return np.sum(x)"], (V, W), EXACT),
+    "getitem": ("x, y", ["return x[0] * y[1:] @ x[:2] + x[np.array([1, 1])] @ y[:2]"], (V, W), EXACT),
+    "setitem": ("x, y", ["z = np.zeros(3)", "z[0] = x[1] * y[2]", "z[1:] = x[:2] * y[0]",
+                         "return np.sum(z * x)"], (V, W), EXACT),
+    "list": ("x, y", ["xs = [x[0] * y[0], x[1]]", "return xs[0] * xs[1]"], (V, W), EXACT),
+    "list.append": ("x, y", ["xs = []", "for i in range(3):", "    xs.append(x[i] * y[i])",
+                             "return xs[0] * xs[2]"], (V, W), EXACT),
+    "sum(list)": ("x, y", ["xs = [x[0] * y[0], x[1] * x[2]]", "return sum(xs)"], (V, W), EXACT),
+    "sum": ("x, y", ["return np.sum(sum(x * y) * x)"], (A, B), EXACT),
+    "stack(list)": ("x, y", ["xs = []", "for i in range(3):", "    xs.append(x[i] * y)",
+                             "return np.sum(np.stack(xs) * y)"], (V, W), EXACT),
+    "float": ("x, y", ["return float(len(x)) * np.sum(x * y)"], (V, W), EXACT),
+    "abs": ("x, y", ["return abs(x[0] - y[0]) * x[1]"], (V, W), EITHER),
+    "max": ("x, y", ["return max(x[0], y[0]) * x[1]"], (V, W), {NUMERIC}),
+    "min": ("x, y", ["return min(x[0], y[0]) * x[1]"], (V, W), {NUMERIC}),
+}
+
+
+def _structural_rules() -> list:
+    """Every rule lowering makes itself: the module's rules, and one of each family."""
+    found = [value for value in vars(structural).values() if isinstance(value, Rule)]
+    return found + [structural.list_of(2), structural.setitem_rule(1)]
+
+
+def _node(rule):
+    if rule is structural.user_rule(square, ("a",)):
+        return UserCall(0, rule, (), {}, None, None, 0, callee=square)
+    return type("FakeNode", (), {"rule": rule})()
+
+
+def test_every_structural_rule_is_symbolic_or_says_why_not():
+    rules = _structural_rules() + [structural.user_rule(square, ("a",))]
+    for rule in rules:
+        name = symbolic.structural_name(_node(rule))
+        assert name in symbolic.STRUCTURAL or name in symbolic.STRUCTURAL_NOT_SYMBOLIC, rule.name
+    reasons = {**symbolic.STRUCTURAL, **symbolic.STRUCTURAL_NOT_SYMBOLIC}
+    assert all(isinstance(why, str) and len(why) > 10 for why in reasons.values())
+    assert not set(symbolic.STRUCTURAL) & set(symbolic.STRUCTURAL_NOT_SYMBOLIC)
+
+
+def test_structural_names_are_recognised_by_identity():
+    # a table rule or a user function that happens to be called "copy" is not the structural copy
+    assert symbolic.structural_name(_node(Rule(None, "copy", (), {}))) is None
+    assert symbolic.structural_name(_node(structural.COPY)) == "copy"
+
+
+def test_every_symbolic_structural_rule_has_a_spec():
+    assert sorted(STRUCTURAL_SPECS) == sorted(symbolic.STRUCTURAL)
+
+
+@pytest.fixture(scope="module")
+def structural_functions(tmp_path_factory):
+    names = {name: f"s{i}" for i, name in enumerate(sorted(STRUCTURAL_SPECS))}
+    lines = ["import numpy as np", ""]
+    for name, (params, body, _, _) in STRUCTURAL_SPECS.items():
+        lines += [f"def {names[name]}({params}):  # {name}"] + [f"    {line}" for line in body] + [""]
+    module = import_source(tmp_path_factory.mktemp("structural"), "\n".join(lines), "structural_specs")
+    return {name: getattr(module, fn) for name, fn in names.items()}
+
+
+@pytest.mark.parametrize("name", sorted(STRUCTURAL_SPECS))
+def test_structural_rule_agrees_with_sympy(name, structural_functions):
+    _, _, args, accepted = STRUCTURAL_SPECS[name]
+    func = structural_functions[name]
+    lowered = srcdiff.grad(func, wrt=(0, 1))
+    lowered.source_for(*args)
+    used = {symbolic.structural_name(n) for n in _all_nodes(lowered.transform.ir)}
+    assert name in used, f"the spec for {name} does not use it: {sorted(filter(None, used))}"
+    report = check(func, *args, wrt=(0, 1))
+    assert report.status in accepted, str(report)
+
+
+def _all_nodes(function):
+    from srcdiff.check import _nodes
+    return _nodes(function)
 
 
 def test_counterparts_are_real_functions():
