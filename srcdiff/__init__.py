@@ -10,12 +10,12 @@
 """
 
 from .api import GradFunction, cache_info, clear_cache, grad, value_and_grad
-from .check import check, gradcheck
 from .errors import SrcDiffError
-from .explain import explain
-from .graph import graph
-from .register import register_adjoint
-from .trace import trace
+from .rules.register import register_adjoint
+from .tools.check import check, gradcheck
+from .tools.explain import explain
+from .tools.graph import graph
+from .tools.trace import trace
 
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "grad", "gradcheck",
            "graph", "register_adjoint", "trace", "value_and_grad"]

@@ -1,5 +1,5 @@
 """``python -m srcdiff show|check FILE.py:FUNC``: see `srcdiff.cli`."""
 
-from .cli import main
+from .tools.cli import main
 
 raise SystemExit(main())

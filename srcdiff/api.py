@@ -15,16 +15,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import callees, codegen, debug, depends, guards, shapes
-from . import compile as compiling
+from . import callees
+from .ad.reverse import reverse
+from .backend import codegen, debug, guards
+from .backend import loader as compiling
+from .backend.optimize.optimizer import OptimizeInfo, optimize
 from .errors import SrcDiffError
-from .lower import lower_specialised
-from .naming import Namer, assigned_names, names_in
-from .optimize import OptimizeInfo, optimize
-from .parse import ParsedFunction, parse_function, unwrap
-from .reverse import reverse
+from .frontend import depends
+from .frontend.naming import Namer, assigned_names, names_in
+from .frontend.parse import ParsedFunction, parse_function, unwrap
+from .ir import shapes
+from .ir.shape_inference import infer_shapes
+from .lower.lowerer import lower_specialised
 from .rules import TABLE, TEMPLATE_GLOBALS
-from .specialize import infer_shapes
 
 
 @dataclass

@@ -23,9 +23,11 @@ import inspect
 import types
 from dataclasses import dataclass, field
 
-from . import codegen, depends, guards, shapes
-from . import compile as compiling
-from .reverse import CallSpec, GradProgram
+from .ad.reverse import CallSpec, GradProgram
+from .backend import codegen, guards
+from .backend import loader as compiling
+from .frontend import depends
+from .ir import shapes
 
 
 @dataclass(frozen=True)
@@ -65,13 +67,13 @@ def cells_for(source: str) -> dict:
 
 def vjp_cell(spec: CallSpec) -> types.CellType:
     """A cell holding ``vjp(*args) -> (value, pullback)`` for `spec` (compiled on first use)."""
+    from .ad.reverse import reverse
     from .api import _TRANSFORMS  # noqa: F401  (the API module owns the pipeline's imports)
-    from .lower import lower_specialised
-    from .optimize import optimize
-    from .parse import parse_function
-    from .reverse import reverse
+    from .backend.optimize.optimizer import optimize
+    from .frontend.parse import parse_function
+    from .ir.shape_inference import infer_shapes
+    from .lower.lowerer import lower_specialised
     from .rules import TABLE, TEMPLATE_GLOBALS
-    from .specialize import infer_shapes
 
     # what the callee read statically (a global axis, a helper alias) is part of its adjoint
     func, statics = (spec.func.func, dict(spec.func.statics)) if isinstance(spec.func, Specialised) \

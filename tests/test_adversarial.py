@@ -1362,7 +1362,7 @@ def test_prod_of_an_empty_array(shape):
      r"importing .*broken\.py raised RuntimeError: no data"),
 ], ids=["syntax-error", "raises-on-import"])
 def test_command_line_on_a_file_that_does_not_import(tmp_path, capsys, text, expected):
-    from srcdiff import cli
+    from srcdiff.tools import cli
 
     path = tmp_path / "broken.py"
     path.write_text(text)

@@ -14,12 +14,15 @@ import sympy as sp
 from modules import import_source
 
 import srcdiff
-from srcdiff import api, reverse, reverse_regions, structural, symbolic
-from srcdiff.check import MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, GradientMismatch, check, gradcheck
-from srcdiff.ir import UserCall
-from srcdiff.program import Scatter
-from srcdiff.rules import TABLE, Rule, unary
+from srcdiff import api
+from srcdiff.ad import regions as reverse_regions
+from srcdiff.ad import reverse
+from srcdiff.ad.program import Scatter
+from srcdiff.ir.nodes import UserCall
+from srcdiff.rules import TABLE, Rule, structural, unary
 from srcdiff.rules.python_math import scalar
+from srcdiff.tools import symbolic
+from srcdiff.tools.check import MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, GradientMismatch, check, gradcheck
 
 # ---- functions under test (module level: srcdiff reads their source) ----
 
@@ -643,7 +646,7 @@ def test_structural_rule_agrees_with_sympy(name, structural_functions):
 
 
 def _all_nodes(function):
-    from srcdiff.check import _nodes
+    from srcdiff.tools.check import _nodes
     return _nodes(function)
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from srcdiff import cli
 from srcdiff.rules import TABLE, unary
+from srcdiff.tools import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

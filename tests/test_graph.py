@@ -7,7 +7,7 @@ import pytest
 from modules import import_source
 
 import srcdiff
-from srcdiff.graph import Graph
+from srcdiff.tools.graph import Graph
 
 SEED = """\
 def f(x, y, b):
@@ -135,7 +135,7 @@ def test_str_lists_nodes_with_lines(tmp_path):
 
 
 def test_command_line_prints_and_writes_the_graph(tmp_path, capsys):
-    from srcdiff.cli import main
+    from srcdiff.tools.cli import main
 
     load(tmp_path, SEED)
     target = f"{tmp_path / 'model.py'}:f"

@@ -357,14 +357,14 @@ def test_sign_carries_no_gradient_even_at_zero():
 def test_docs_table_matches_the_rule_table():
     from pathlib import Path
 
-    from srcdiff.docs_table import generate
+    from srcdiff.tools.docs_table import generate
 
     committed = Path(__file__).resolve().parents[1] / "docs" / "supported-numpy.md"
-    assert committed.read_text() == generate(), "regenerate: python -m srcdiff.docs_table > docs/supported-numpy.md"
+    assert committed.read_text() == generate(), "regenerate: python -m srcdiff.tools.docs_table > docs/supported-numpy.md"
 
 
 def test_docs_table_lists_every_rule():
-    from srcdiff.docs_table import generate
+    from srcdiff.tools.docs_table import generate
 
     text = generate()
     assert all(f"| `{r.name}` |" in text for r in default_table())

@@ -10,8 +10,10 @@ import pytest
 from numeric import assert_close, central_difference
 
 import srcdiff
-from srcdiff import codegen, liveness, shapes
-from srcdiff.optimize import OptimizeInfo, optimize_function
+from srcdiff.backend import codegen
+from srcdiff.backend.optimize import liveness
+from srcdiff.backend.optimize.optimizer import OptimizeInfo, optimize_function
+from srcdiff.ir import shapes
 
 rng = np.random.default_rng(6)
 S, V, M = shapes.SCALAR, shapes.Shape((shapes.MANY,)), shapes.Shape((shapes.MANY, shapes.MANY))

@@ -15,8 +15,9 @@ import pytest
 from numeric import assert_close, central_difference
 
 import srcdiff
-from srcdiff import sameshape, shapes
-from srcdiff.optimize import OptimizeInfo, optimize_function
+from srcdiff.backend.optimize import sameshape
+from srcdiff.backend.optimize.optimizer import OptimizeInfo, optimize_function
+from srcdiff.ir import shapes
 
 V = shapes.Shape((shapes.MANY,))
 

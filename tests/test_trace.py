@@ -128,7 +128,7 @@ def test_no_float_argument_is_refused(model):
 
 
 def test_command_line_prints_the_table(model, capsys):
-    from srcdiff.cli import main
+    from srcdiff.tools.cli import main
 
     target = f"{model.__file__}:shared"
     assert main(["trace", target, "--args", "2, 3.0, 5.0"]) == 0  # integers count as floats here

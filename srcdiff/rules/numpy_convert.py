@@ -6,7 +6,7 @@ and the like, whose gradient would be silently truncated.
 
 import numpy as np
 
-from .. import shapes
+from ..ir import shapes
 from .table import rule
 
 

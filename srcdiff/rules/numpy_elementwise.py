@@ -8,7 +8,7 @@ fast scalar path (no helper call, no array allocation).
 
 import numpy as np
 
-from .. import shapes
+from ..ir import shapes
 from .table import binary, rule, unary
 
 TIES_Y = "ties (x == y) send the whole gradient to y, so relu'(0) = 0"

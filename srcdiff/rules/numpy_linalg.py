@@ -7,8 +7,8 @@ that is right for any ndim.
 
 import numpy as np
 
-from .. import shapes
 from ..errors import SrcDiffError
+from ..ir import shapes
 from .operators import _matmul_shape, _matmul_templates
 from .table import rule
 

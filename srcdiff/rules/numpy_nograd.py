@@ -8,7 +8,7 @@ the result is still constant with respect to them, so nothing computed from it i
 
 import numpy as np
 
-from .. import shapes
+from ..ir import shapes
 from .table import nograd
 
 

@@ -6,8 +6,8 @@ axis)`` restores them (unless ``keepdims`` kept them), and broadcasting does the
 
 import numpy as np
 
-from .. import shapes
 from ..errors import SrcDiffError
+from ..ir import shapes
 from .table import rule
 
 REDUCE = {"axis": None, "keepdims": False}

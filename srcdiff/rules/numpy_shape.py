@@ -6,8 +6,8 @@ inverse permutations and the like are computed here and appear as literals in th
 
 import numpy as np
 
-from .. import shapes
 from ..errors import SrcDiffError
+from ..ir import shapes
 from .table import rule, unary
 
 BACK = {"x": "np.reshape(g, np.shape(x))"}

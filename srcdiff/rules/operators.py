@@ -2,7 +2,7 @@
 
 import operator
 
-from .. import shapes
+from ..ir import shapes
 from .table import binary, rule, unary
 
 

@@ -2,7 +2,7 @@
 
 import math
 
-from .. import shapes
+from ..ir import shapes
 from .table import rule
 
 

@@ -20,9 +20,10 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from .. import runtime, shapes
 from ..errors import SrcDiffError
-from ..shapes import Shape
+from ..ir import shapes
+from ..ir.shapes import Shape
+from . import runtime
 
 #: Names an adjoint template may use besides g, ans and the rule's own parameters.
 TEMPLATE_GLOBALS = {"np": np, "math": math, **runtime.HELPERS}

@@ -1,0 +1,162 @@
+"""The forward sweep of a gradient program: the user's computation, and what loops save.
+
+Built after the backward sweep, because the backward sweep decides what each loop must push
+on its stack (`LoopPlan`) and which calls need a pullback.  Then everything the backward
+sweep, the returned values and the saved values do not need is left out.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Branch, Function, Loop, Node, UserCall, Var, operand_ast
+from ..rules.structural import APPEND
+from .program import Assign, Break, Effect, For, If, While, walk
+from .reverse import LoopPlan, Sweep
+
+
+def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], with_output: bool) -> list:
+    """The forward statements the gradient needs, in program order."""
+    stacks = [p.stack for p in sweep.plans.values() if p.stack]
+    body = [Assign([s], ast.List([], ast.Load())) for s in sorted(stacks, key=_natural)]
+    body += _block(function.body, sweep)
+    needed, restored = set(), set()
+    for stmt in walk(sweep.stmts):
+        needed |= _reads(stmt)
+        if isinstance(stmt, Assign):  # popped or recomputed by the backward sweep itself
+            restored |= set(stmt.targets)
+    needed -= restored
+    for expr in returns:
+        needed |= {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    if with_output and isinstance(function.output, Var):
+        needed.add(function.output.name)
+    return prune(body, needed, set(stacks))
+
+
+def _natural(name: str):
+    head, _, tail = name.rpartition("_")
+    return (head, int(tail)) if tail.isdigit() else (name, 0)
+
+
+def _block(block, sweep: Sweep) -> list:
+    out = []
+    for item in block.nodes:
+        if isinstance(item, Branch):
+            out.append(If(operand_ast(item.test), _block(item.body, sweep), _block(item.orelse, sweep), item.line))
+        elif isinstance(item, Loop):
+            out += _loop(item, sweep)
+        elif isinstance(item, UserCall) and item.id in sweep.pullbacks:
+            call = ast.Call(ast.Name(sweep.pullbacks[("vjp", item.id)], ast.Load()), item.expr.args,
+                            item.expr.keywords)
+            out.append(Assign([item.out.name, sweep.pullbacks[item.id]], call, item.line))
+        elif item.rule is APPEND:
+            out.append(Effect(item.expr, item.line))
+        else:
+            out.append(item)
+    return out
+
+
+def _loop(loop: Loop, sweep: Sweep) -> list:
+    plan = sweep.plans.get(id(loop), LoopPlan())
+    before = [Assign([c.var.name], operand_ast(c.init), loop.line) for c in loop.carried if c.var != c.init]
+    before += [Assign([n], ast.Constant(None), loop.line) for n in plan.preset]
+    if plan.count:
+        before.append(Assign([plan.count], ast.Constant(0), loop.line))
+    body = _block(loop.body, sweep)
+    if plan.stack:
+        names = [ast.Name(n, ast.Load()) for n in plan.saved]
+        value = names[0] if len(names) == 1 else ast.Tuple(names, ast.Load())
+        push = ast.Call(ast.Attribute(ast.Name(plan.stack, ast.Load()), "append", ast.Load()), [value], [])
+        body.append(Effect(push, loop.line))
+    copies = [c for c in loop.carried if c.final != c.var]
+    phis = {c.var for c in loop.carried}
+    if len(copies) > 1 and any(c.final in phis for c in copies):  # a swap: assign all at once
+        body.append(Assign([c.var.name for c in copies],
+                           ast.Tuple([operand_ast(c.final) for c in copies], ast.Load()), loop.line))
+    else:
+        body += [Assign([c.var.name], operand_ast(c.final), loop.line) for c in copies]
+    if plan.count:
+        body.append(Assign([plan.count], ast.BinOp(ast.Name(plan.count, ast.Load()), ast.Add(),
+                                                   ast.Constant(1)), loop.line))
+    if loop.stop is not None:
+        body.append(If(operand_ast(loop.stop), [Break()], [], loop.line))
+    if loop.kind == "range":
+        iterator = ast.Call(ast.Name("range", ast.Load()), [operand_ast(b) for b in loop.bounds], [])
+        return before + [For(loop.target.name, iterator, body, loop.line)]
+    return before + [While(loop.test, body, loop.line)]
+
+
+# ---- dead code ----
+
+def _reads(stmt) -> set[str]:
+    if isinstance(stmt, Node):
+        exprs = [stmt.expr]
+    elif isinstance(stmt, (If, While)):
+        exprs = [stmt.test]
+    elif isinstance(stmt, For):
+        exprs = [stmt.iter]
+    elif hasattr(stmt, "expr"):
+        exprs = [stmt.expr] + [getattr(stmt, "index", None)]
+    else:
+        exprs = []
+    return {n.id for e in exprs if e is not None for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def _targets(stmt) -> set[str]:
+    if isinstance(stmt, Node):
+        return {stmt.out.name}
+    if isinstance(stmt, Assign):
+        return set(stmt.targets)
+    return set()
+
+
+def _is_break_test(stmt) -> bool:
+    return isinstance(stmt, If) and stmt.body and isinstance(stmt.body[0], Break)
+
+
+def prune(stmts: list, needed: set[str], stacks: set[str]) -> list:
+    """Drop what nothing needs: iterate to a fixed point (loops feed values back)."""
+    while True:
+        before = len(needed)
+        _mark(stmts, needed, stacks)
+        if len(needed) == before:
+            break
+    return _filter(stmts, needed, stacks)
+
+
+def _kept(stmt, needed, stacks) -> bool:
+    if isinstance(stmt, (Node, Assign)):
+        return bool(_targets(stmt) & needed)
+    if isinstance(stmt, Effect):
+        call = stmt.expr
+        obj = call.func.value if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) else None
+        return isinstance(obj, ast.Name) and (obj.id in needed or obj.id in stacks)
+    if isinstance(stmt, Break):
+        return True
+    if isinstance(stmt, If):
+        return any(_kept(s, needed, stacks) for s in stmt.body + stmt.orelse)
+    return any(_kept(s, needed, stacks) for s in stmt.body if not _is_break_test(s))
+
+
+def _mark(stmts, needed, stacks) -> None:
+    for stmt in stmts:
+        if _kept(stmt, needed, stacks):
+            needed |= _reads(stmt)
+        for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(inner, list):
+                _mark(inner, needed, stacks)
+
+
+def _filter(stmts, needed, stacks) -> list:
+    out = []
+    for stmt in stmts:
+        if not _kept(stmt, needed, stacks):
+            continue
+        if isinstance(stmt, If):
+            stmt = If(stmt.test, _filter(stmt.body, needed, stacks), _filter(stmt.orelse, needed, stacks), stmt.line)
+        elif isinstance(stmt, For):
+            stmt = For(stmt.target_name, stmt.iter, _filter(stmt.body, needed, stacks), stmt.line)
+        elif isinstance(stmt, While):
+            stmt = While(stmt.test, _filter(stmt.body, needed, stacks), stmt.line)
+        out.append(stmt)
+    return out

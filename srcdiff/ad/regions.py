@@ -1,0 +1,220 @@
+"""The backward sweep of branches, loops, subscripts and calls to user functions.
+
+A branch replays the side the forward sweep took (its test is a saved value).  A loop runs
+its body's adjoints in reversed iteration order: ``for i in reversed(range(...))`` when the
+iterations can be recounted, else ``for _ in range(count)``.  What the body's adjoints read
+of the values the body overwrites is pushed on a stack (a plain list) at the end of each
+forward iteration and popped at the start of each backward one; values the adjoints do not
+read are not saved, and a subscript of an unchanging array is recomputed instead.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
+from ..rules.structural import GETITEM
+from .program import AdjointStmt, Assign, For, If, Scatter, walk
+from .reverse import CallSpec, LoopPlan, Sweep, _shape, reverse_block
+
+
+def _outer_reads(blocks, inside: set[str], sweep: Sweep, extra=()) -> list[str]:
+    reads = [v.name for b in blocks for v in region_reads(b)] + [v.name for v in extra if isinstance(v, Var)]
+    return [n for n in dict.fromkeys(reads) if n in sweep.active and n not in inside]
+
+
+def _scattered(blocks) -> set[str]:
+    """Arrays subscripted in these blocks: their adjoints get scatter-adds in place."""
+    found = set()
+    for block in blocks:
+        for node in _nodes(block):
+            if node.rule is GETITEM and isinstance(node.inputs[0], Var):
+                found.add(node.inputs[0].name)
+    return found
+
+
+def _nodes(block):
+    for item in block.nodes:
+        if isinstance(item, Node):
+            yield item
+        elif isinstance(item, Branch):
+            yield from _nodes(item.body)
+            yield from _nodes(item.orelse)
+        else:
+            yield from _nodes(item.body)
+
+
+def reverse_branch(branch: Branch, sweep: Sweep) -> None:
+    """``if test:`` again, each side running the adjoints of its own nodes."""
+    blocks = (branch.body, branch.orelse)
+    inside = region_defines(branch.body) | region_defines(branch.orelse)
+    scattered = _scattered(blocks)
+    if not any(n.out.name in sweep.defined for b in blocks for n in b.nodes if isinstance(n, Node)) \
+            and not any(not isinstance(n, Node) for b in blocks for n in b.nodes):
+        return  # nothing computed here reaches the output
+    for name in _outer_reads(blocks, inside, sweep):
+        sweep.ensure(name, branch.line, own=name in scattered)
+    sides = []
+    for block in blocks:
+        child = sweep.child()
+        reverse_block(block, child)
+        sides.append(child)
+    if not sides[0].stmts and not sides[1].stmts:
+        return
+    sweep.emit(If(operand_ast(branch.test), sides[0].stmts, sides[1].stmts, branch.line))
+    sweep.owned &= sides[0].owned & sides[1].owned
+
+
+def reverse_loop(loop: Loop, sweep: Sweep) -> None:
+    """The body's adjoints in a reversed loop, fed by what the forward loop saved."""
+    phis = {c.var.name for c in loop.carried}
+    inside = region_defines(loop.body) | ({loop.target.name} if loop.target else set())
+    scattered = _scattered([loop.body])
+    active_phis = [c for c in loop.carried if c.var.name in sweep.active]
+    if not active_phis and not any(n.out.name in sweep.active for n in _nodes(loop.body)):
+        return
+    for name in _outer_reads([loop.body], inside | phis, sweep, [c.final for c in loop.carried]):
+        sweep.ensure(name, loop.line, own=name in scattered)
+    for c in active_phis:
+        sweep.ensure(c.var.name, loop.line, own=c.var.name in scattered)
+
+    child = sweep.child()
+    seeds = [c for c in active_phis if c.final != c.var]
+    sources = {}
+    snapshot = any(isinstance(c.final, Var) and c.final.name in phis for c in seeds)
+    for c in seeds:
+        source = child.name(c.var.name)
+        if snapshot:
+            copy_name = sweep.namer.fresh(f"{source}_next")
+            child.emit(AdjointStmt(copy_name, ast.Name(source, ast.Load()), False, None))
+            source = copy_name
+        sources[c.var.name] = source
+    owned_phis = {c.var.name for c in seeds if c.var.name in child.owned}
+    for c in seeds:
+        child.defined.discard(c.var.name)
+        child.owned.discard(c.var.name)
+    for c in seeds:  # after an iteration, the carried value's adjoint is its final value's
+        if isinstance(c.final, Var) and c.final.name in sweep.active:
+            fresh = c.final.name not in child.defined
+            child.contribute(c.final.name, ast.Name(sources[c.var.name], ast.Load()), None)
+            if fresh and c.var.name in owned_phis:
+                child.owned.add(c.final.name)  # the phi's adjoint is dead until reassigned
+    reverse_block(loop.body, child)
+    for c in seeds:  # ... and before it, the sum of what the body sent to it
+        child.ensure(c.var.name)
+    sweep.owned = {p for p in sweep.owned if p in child.owned}
+    if child.stmts:
+        _emit_loop(loop, sweep, child, inside, phis)
+    for c in active_phis:  # before the loop, the carried value was its initial value
+        if isinstance(c.init, Var) and c.init.name in sweep.active and c.init != c.var:
+            sweep.contribute(c.init.name, ast.Name(sweep.name(c.var.name), ast.Load()), loop.line)
+
+
+def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: set[str]) -> None:
+    """The reversed loop, and the plan saying what its forward loop pushes."""
+
+    regenerate = loop.kind == "range" and loop.stop is None
+    fwd_defs = inside | phis | {sweep.pullbacks[n.id] for n in _nodes(loop.body)
+                                if isinstance(n, UserCall) and n.id in sweep.pullbacks}
+    fwd_defs |= {p.count for p in sweep.plans.values() if p.count}
+    reads = [n.id for stmt in walk(child.stmts) for n in _stmt_names(stmt)]
+    saved = [n for n in dict.fromkeys(reads) if n in fwd_defs
+             and not (regenerate and loop.target and n == loop.target.name)]
+    top = {n.out.name: n for n in loop.body.nodes if isinstance(n, Node)}
+    unchanging = set(fwd_defs) - ({loop.target.name} if regenerate and loop.target else set())
+    recompute = [top[n] for n in saved if n in top and top[n].rule is GETITEM
+                 and not any(v.name in unchanging for v in top[n].input_vars)]
+    saved = [n for n in saved if n not in {r.out.name for r in recompute}]
+    plan = LoopPlan()
+    body = []
+    if saved:
+        plan.stack = sweep.namer.fresh("stack")
+        plan.saved = saved
+        top_level = set(top) | phis
+        plan.preset = [n for n in saved if n not in top_level]
+        body.append(Assign(list(saved), _call(f"{plan.stack}.pop")))
+    body += [Assign([r.out.name], r.expr, r.line) for r in sorted(recompute, key=lambda r: r.id)]
+    body += child.stmts
+    if regenerate:
+        iterator = _call("reversed", _call("range", *[operand_ast(b) for b in loop.bounds]))
+        header = For(loop.target.name, iterator, body, loop.line)
+    else:
+        plan.count = sweep.namer.fresh("count")
+        header = For(sweep.namer.fresh("_"), _call("range", ast.Name(plan.count, ast.Load())), body, loop.line)
+    sweep.plans[id(loop)] = plan
+    sweep.emit(header)
+
+
+def reverse_getitem(node: Node, sweep: Sweep) -> None:
+    """``x[index]``: the adjoint is added into the part of x's adjoint it was read from."""
+    x = node.inputs[0]
+    if not (isinstance(x, Var) and x.name in sweep.active):
+        return
+    g = ast.Name(sweep.name(node.out.name), ast.Load())
+    index = node.expr.slice
+    if x.name in sweep.lists:
+        sweep.ensure(x.name, node.line)
+        mode = "list"
+    else:
+        sweep.ensure(x.name, node.line, own=True)
+        operands = iter(node.inputs[1:])
+        basic = True
+        for kind, count in node.static["index"]:
+            parts = [next(operands) for _ in range(count)]
+            if kind == "op":
+                shape = _shape(parts[0], sweep.shapes)
+                basic = basic and shape.known and shape.ndim == 0
+        mode = "add" if basic else "add.at"
+    sweep.emit(Scatter(sweep.name(x.name), index, g, mode, node.line))
+
+
+def reverse_call(node: UserCall, sweep: Sweep) -> None:
+    """A user function's call: its generated pullback maps our adjoint to its arguments'."""
+    active = [(j, v) for j, v in enumerate(node.inputs) if isinstance(v, Var) and v.name in sweep.active]
+    if not active:
+        return
+    wrt = tuple(node.arg_names[j] for j, _ in active)
+    spec = CallSpec(node.callee, wrt,
+                    tuple((name, _shape(v, sweep.shapes)) for name, v in zip(node.arg_names, node.inputs)))
+    vjp = next((name for name, s in sweep.calls.items() if s == spec), None)
+    if vjp is None:
+        vjp = sweep.namer.fresh(f"{getattr(node.callee, '__name__', 'helper')}_vjp")
+        sweep.calls[vjp] = spec
+    if node.id not in sweep.pullbacks:
+        sweep.pullbacks[node.id] = sweep.namer.fresh(f"{node.out.name}_pullback")
+    sweep.pullbacks.setdefault(("vjp", node.id), vjp)
+    pullback = sweep.pullbacks[node.id]
+    call = _call(pullback, ast.Name(sweep.name(node.out.name), ast.Load()))
+    if len(active) == 1:
+        sweep.contribute(active[0][1].name, call, node.line)
+        return
+    parts = [sweep.namer.fresh(f"{v.name}_part") for _, v in active]
+    sweep.emit(Assign(parts, call, node.line))
+    for part, (_, v) in zip(parts, active):
+        sweep.contribute(v.name, ast.Name(part, ast.Load()), node.line)
+
+
+def _call(name: str, *args: ast.expr) -> ast.expr:
+    func = ast.parse(name, mode="eval").body
+    return ast.Call(func, list(args), [])
+
+
+def _stmt_names(stmt):
+    """The names a backward statement reads (not those of nested statements)."""
+    exprs = []
+    if isinstance(stmt, AdjointStmt):
+        exprs = [stmt.expr]
+    elif isinstance(stmt, Scatter):
+        exprs = [stmt.index, stmt.expr]
+    elif isinstance(stmt, Assign):
+        exprs = [stmt.expr]
+    elif isinstance(stmt, If):
+        exprs = [stmt.test]
+    elif isinstance(stmt, For):
+        exprs = [stmt.iter]
+    elif hasattr(stmt, "expr"):
+        exprs = [stmt.expr]
+    for expr in exprs:
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                yield n

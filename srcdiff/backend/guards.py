@@ -1,0 +1,114 @@
+"""The signature guard at the top of a compiled gradient's fast path.
+
+A compiled variant is only right for arguments of the signature it was specialised for
+(`shapes.signature`).  Its fast-path copy starts with a check of exactly that; any other
+call goes to the slow path, which picks or compiles the right variant.  The check is cheap
+for Python numbers (a type test) and exact for arrays (ndim, dtype kind, length-one axes).
+It also checks the globals and closure variables the transform read statically
+(srcdiff/depends.py; ``AXIS == 0``, ``ACT is np.tanh``), so a rebinding re-transforms; a
+function that reads none gets no such test.  A gradient specialised on the values of
+parameters used as static arguments (``axis=axis``, srcdiff/lower.py) checks those values,
+type and all (``axis=1`` and ``axis=True`` are different variants).
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+
+import numpy as np
+
+from ..frontend import depends
+from ..ir.shapes import signature
+
+SLOW = "__srcdiff_slow__"
+_TYPE, _SIGNATURE, _NDARRAY = "__srcdiff_type__", "__srcdiff_signature__", "__srcdiff_ndarray__"
+_MISSING = "__srcdiff_missing__"
+
+
+def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
+             statics=None) -> tuple[list[ast.stmt], dict[str, object]]:
+    """``if not <all arguments match key>: return __srcdiff_slow__(*params)``, and its cells.
+
+    The test also checks that every dependency (srcdiff/depends.py: a global or closure
+    variable the transform read statically) still holds its value; a dependency whose name
+    is in `direct` is read by name (the generated code sees that name as the user's
+    function does), any other through its globals dict or cell.  `statics` maps parameters
+    to the values the code was specialised on.
+    """
+    cells = {_TYPE: type, _SIGNATURE: signature}
+    tests = []
+    for i, (name, sig) in enumerate(zip(params, key)):
+        expected = f"__srcdiff_k{i}__"
+        cells[expected] = sig
+        arg = ast.Name(name, ast.Load())
+        if isinstance(sig, type):
+            probe = ast.Call(ast.Name(_TYPE, ast.Load()), [arg], [])
+            tests.append(ast.Compare(probe, [ast.Is()], [ast.Name(expected, ast.Load())]))
+        elif _is_array_signature(sig):
+            cells[_NDARRAY] = np.ndarray
+            tests += _array_tests(name, sig)
+        else:
+            probe = ast.Call(ast.Name(_SIGNATURE, ast.Load()), [arg], [])
+            tests.append(ast.Compare(probe, [ast.Eq()], [ast.Name(expected, ast.Load())]))
+    for i, dep in enumerate(depends):
+        tests.append(_dependency_test(i, dep, dep.name in direct, cells))
+    for i, (name, value) in enumerate((statics or {}).items()):
+        tests.append(_value_test(i, name, value, cells))
+    if not tests:
+        return [], cells
+    slow_call = ast.Call(ast.Name(SLOW, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
+    test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+    guard = ast.If(ast.UnaryOp(ast.Not(), test), [ast.Return(slow_call)], [])
+    return [guard], cells
+
+
+def _is_array_signature(sig) -> bool:
+    return isinstance(sig, tuple) and len(sig) == 3 and isinstance(sig[0], int) \
+        and isinstance(sig[1], tuple) and isinstance(sig[2], str)
+
+
+def _array_tests(name: str, sig: tuple) -> list[ast.expr]:
+    """``signature(name) == sig`` for an ndarray signature, spelled out as attribute tests
+    (no function call, no tuple built): type, ndim, dtype kind, and each axis's length-one-ness."""
+    ndim, ones, kind = sig
+    text = [f"{_TYPE}({name}) is {_NDARRAY}", f"{name}.ndim == {ndim}", f"{name}.dtype.kind == {kind!r}"]
+    text += [f"{name}.shape[{axis}] {'==' if one else '!='} 1" for axis, one in enumerate(ones)]
+    return [ast.parse(t, mode="eval").body for t in text]
+
+
+def typed(value) -> object:
+    """`value` with the type of every part attached: equal only to a value of the same types."""
+    if isinstance(value, tuple):
+        return (tuple, tuple(typed(v) for v in value))
+    return (type(value), value)
+
+
+def _value_test(i: int, name: str, value, cells: dict) -> ast.expr:
+    """``type(name) is T and name == value`` (``typed(name) == typed(value)`` for a tuple)."""
+    expected = f"__srcdiff_v{i}__"
+    if isinstance(value, tuple):
+        cells[expected], cells["__srcdiff_typed__"] = typed(value), typed
+        return ast.parse(f"__srcdiff_typed__({name}) == {expected}", mode="eval").body
+    cells[expected], cells[f"__srcdiff_vt{i}__"] = value, type(value)
+    return ast.parse(f"{_TYPE}({name}) is __srcdiff_vt{i}__ and {name} == {expected}", mode="eval").body
+
+
+def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
+    """``NAME is <value>`` (or ``type(NAME) is T and NAME == <value>`` for a constant)."""
+    value, scope = f"__srcdiff_d{i}__", f"__srcdiff_s{i}__"
+    cells[value] = dep.value
+    if direct:
+        read = dep.name
+    elif isinstance(dep.scope, types.CellType):
+        cells[scope] = dep.scope  # shared as the generated function's own cell
+        read = scope
+    else:
+        cells[scope], cells[_MISSING] = dep.scope, depends.MISSING
+        read = f"{scope}.get({dep.name!r}, {_MISSING})"
+    if dep.by_value:
+        cells[f"__srcdiff_t{i}__"] = type(dep.value)
+        text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
+    else:
+        text = f"{read} is {value}"
+    return ast.parse(text, mode="eval").body

@@ -1,0 +1,159 @@
+"""What the optimizer needs to know about generated statements: reads, writes, runs, purity.
+
+The optimizer works on the generated Python AST, whatever control flow codegen emitted, so
+every question here has a conservative answer for statements it does not understand:
+
+* a *simple* statement is ``name = expr``, ``name += expr``, ``del name``..., an expression
+  statement (a call such as ``stack.append(v)``, or a comment marker) or a ``return``;
+* anything else (``for``, ``while``, ``if``, ``with``, ``try``...) is *compound*: it counts
+  as reading every name it mentions and writing every name it assigns anywhere inside, and
+  nothing is moved into, out of or across it;
+* a *straight-line run* is a sequence of simple statements of one body; statements are
+  moved or merged only within one.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Iterator
+
+import numpy as np
+
+from ...rules.runtime import HELPERS
+
+COMMENT = "__srcdiff_comment__"  # codegen's marker call that renders as a ``# ...`` line
+
+#: Calls that neither mutate their arguments nor have another effect, so an expression made
+#: of them may be moved or dropped: anything from `math` and `np` (without ``out=``), the
+#: run-time helpers, and these methods.
+PURE_MODULES = {"math", "np"}
+PURE_METHODS = {"sum", "mean", "copy", "max", "min", "prod", "dot", "reshape", "transpose",
+                "ravel", "astype"}
+#: Calls whose result is a new object (or an immutable number), never an argument or a view
+#: of one: NumPy's ufuncs (checked at run time) and these.
+FRESH_NP = {"full", "zeros", "ones", "outer", "where", "sum", "mean", "cumsum", "dot", "matmul",
+            "array", "copy", "zeros_like", "ones_like", "full_like", "prod", "max", "min"}
+FRESH_METHODS = {"sum", "mean", "copy", "max", "min", "prod", "dot"}
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult, ast.FloorDiv, ast.Mod)
+
+
+def is_comment(stmt: ast.stmt) -> bool:
+    """Whether `stmt` is codegen's comment marker (it reads and writes nothing)."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+        and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == COMMENT
+
+
+def is_compound(stmt: ast.stmt) -> bool:
+    """Statements with bodies of their own (and anything else not known to be simple)."""
+    return not isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return,
+                                 ast.Delete, ast.Pass))
+
+
+def assigned_name(stmt: ast.stmt) -> str | None:
+    """`name` when `stmt` is exactly ``name = expr`` (one plain target), else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    return None
+
+
+def nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of `tree` (like `ast.walk`, without its generators: this is the hot loop)."""
+    found, stack = [], [tree]
+    append, pop, AST = stack.append, stack.pop, ast.AST
+    while stack:
+        node = pop()
+        found.append(node)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, AST):
+                        append(item)
+            elif isinstance(value, AST):
+                append(value)
+    return found
+
+
+def reads(node: ast.AST) -> Counter:
+    """How often each name is read in `node` (an AugAssign's target counts as a read)."""
+    found = Counter()
+    for n in nodes(node):
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Load):
+                found[n.id] += 1
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            found[n.target.id] += 1
+        elif isinstance(n, (ast.FunctionDef, ast.Lambda)):
+            found.update(a.arg for a in nodes(n.args) if isinstance(a, ast.arg))
+    return found
+
+
+def writes(node: ast.AST) -> set[str]:
+    """Every name `node` binds or deletes, anywhere inside it."""
+    return {n.id for n in nodes(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+
+
+def mentions(node: ast.AST) -> set[str]:
+    return {n.id for n in nodes(node) if isinstance(n, ast.Name)}
+
+
+def bodies(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """`body` and every statement list nested in it (loop, branch bodies...)."""
+    yield body
+    for stmt in body:
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from bodies(inner)
+            elif isinstance(inner, list):
+                for handler in inner:
+                    if isinstance(handler, ast.excepthandler):
+                        yield from bodies(handler.body)
+
+
+def is_pure(expr: ast.expr) -> bool:
+    """Whether evaluating `expr` has no effect but its value (so it may move or vanish)."""
+    for node in nodes(expr):
+        if isinstance(node, ast.Call):
+            if not _pure_call(node):
+                return False
+        elif isinstance(node, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda,
+                               ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            return False
+    return True
+
+
+def _pure_call(call: ast.Call) -> bool:
+    func = call.func
+    if any(k.arg == "out" for k in call.keywords):
+        return False
+    if isinstance(func, ast.Name):
+        return func.id in HELPERS and func.id != "ensure_scalar"
+    if isinstance(func, ast.Attribute):
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in PURE_MODULES:
+            return "random" not in ast.dump(func)  # a random draw is an effect
+        return func.attr in PURE_METHODS
+    return False
+
+
+def is_fresh(expr: ast.expr) -> bool:
+    """Whether `expr` makes a new object (or an immutable number) that no other name holds."""
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, (int, float))
+    if isinstance(expr, ast.BinOp):
+        return isinstance(expr.op, ARITHMETIC)
+    if isinstance(expr, ast.UnaryOp):
+        return isinstance(expr.op, (ast.USub, ast.UAdd))
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
+            and not any(k.arg == "out" for k in expr.keywords):
+        func = expr.func
+        if isinstance(func.value, ast.Name) and func.value.id == "np":
+            return func.attr in FRESH_NP or isinstance(getattr(np, func.attr, None), np.ufunc)
+        if isinstance(func.value, ast.Name) and func.value.id == "math":
+            return True
+        return func.attr in FRESH_METHODS
+    return False

@@ -1,0 +1,177 @@
+"""Stage 5: the optimizer, run on the generated function's Python AST before it is rendered.
+
+Working on the generated code rather than on the IR keeps it independent of how codegen
+spells control flow: loops, branches and loop stacks are whatever statements codegen emits,
+and every pass treats them conservatively (see `liveness`).  The passes, in order:
+
+1. `simplify` — constant arithmetic, ``1.0 * e -> e``, ``e ** 2 -> e * e``, signs moved
+   outward (``a + -b -> a - b``);
+2. `statements.propagate_copies` — the seed ``f_bar = 1.0`` and identity adjoints
+   (``t7_bar = f_bar``) replaced by what they copy, so step 1 can fold the ``1.0``;
+3. `statements.remove_dead` — assignments nothing reads;
+4. `statements.inline_single_use` — for numbers, a temporary read once moves into its use,
+   merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
+5. `statements.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
+   name can hold;
+6. `statements.release` — ``del`` arrays as soon as nothing needs them (peak memory);
+7. `statements.drop_empty` — loops and branches left with nothing to do;
+8. `statements.tidy_comments` — drop comments whose code was folded away.
+
+Steps 2–4 repeat while they find something.  No step changes the value of an expression:
+the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
+once instead of through ``pow``).  In debug mode only step 1 runs: the debug checks match
+the generated statements one to one.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ...ad.reverse import GradProgram
+from ...ir import shapes
+from ...ir.shapes import Shape
+from . import sameshape, statements
+from .liveness import is_comment, nodes
+from .simplify import FLOAT_MATH, is_float, simplify
+
+HEADERS = ("forward", "backward")
+
+
+@dataclass(frozen=True)
+class OptimizeInfo:
+    """What the optimizer knows about the names in the generated function.
+
+    `shapes` maps forward values and parameters to their `Shape`; `adjoints` maps an
+    adjoint's name to its primal's (an adjoint has its primal's shape, and is a float);
+    `wrt` are the differentiated parameters (floats, checked by the API).
+    """
+
+    shapes: Mapping[str, Shape] = field(default_factory=dict)
+    adjoints: Mapping[str, str] = field(default_factory=dict)
+    params: frozenset[str] = frozenset()
+    wrt: frozenset[str] = frozenset()
+    statements: bool = True  # False: expression folding only (debug mode)
+
+    @classmethod
+    def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
+           wrt=(), *, statements: bool = True) -> OptimizeInfo:
+        """The info for `program`, whose values have the shapes `shape_of`."""
+        function = program.function
+        return cls(dict(shape_of or {}),
+                   {adjoint: primal for primal, adjoint in getattr(program, "adjoints", {}).items()},
+                   frozenset(p.name for p in function.params), frozenset(wrt), statements)
+
+    def shape(self, name: str) -> Shape:
+        return self.shapes.get(self.adjoints.get(name, name), shapes.UNKNOWN)
+
+    def is_scalar(self, name: str) -> bool:
+        """A Python or NumPy number: immutable, so sharing it is harmless."""
+        return self.shape(name).scalar
+
+    def is_array(self, name: str) -> bool:
+        shape = self.shape(name)
+        return shape.known and not shape.scalar
+
+
+def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.FunctionDef:
+    """Optimise the generated gradient function `func` in place and return it."""
+    is_float_name = _float_names(func, info).__contains__
+    is_scalar = _scalar_names(func, info).__contains__
+    simplify(func, is_float_name, is_scalar)
+    if not info.statements:
+        return func
+    for _ in range(8):
+        is_float_name = _float_names(func, info).__contains__
+        is_scalar = _scalar_names(func, info).__contains__
+        classes = sameshape.ShapeClasses(func, is_scalar, info.params, info.shape)
+        changed = sameshape.drop_unbroadcasts(func, classes)
+        changed |= sameshape.scalar_fills(func, classes)
+        changed |= sameshape.earliest_shape_reads(func, classes)
+        changed |= statements.reuse_common(func.body)
+        changed |= statements.propagate_copies(func.body)
+        simplify(func, is_float_name, is_scalar)
+        changed |= statements.remove_dead(func.body)
+        changed |= statements.remove_unread(func)
+        changed |= statements.remove_overwritten(func.body)
+        changed |= statements.inline_single_use(func, is_scalar, info.is_array)
+        simplify(func, is_float_name, is_scalar)
+        if not changed:
+            break
+    is_scalar = _scalar_names(func, info).__contains__
+    statements.accumulate_in_place(func.body, info.is_array)
+    statements.release(func.body, lambda n: n not in info.params and not is_scalar(n))
+    statements.drop_empty(func)
+    statements.tidy_comments(func.body, _is_header)
+    return func
+
+
+def _is_header(stmt: ast.stmt) -> bool:
+    return is_comment(stmt) and stmt.value.args and getattr(stmt.value.args[0], "value", None) in HEADERS
+
+
+def _float_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
+    """Names certainly holding floats: adjoints, wrt parameters, and values every assignment
+    of which computes a float (``t8 = math.exp(t7)``)."""
+    seed = set(info.adjoints) | set(info.wrt)
+    return _grow(func, seed, info.params, lambda value, known: is_float(value, known.__contains__))
+
+
+def _scalar_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
+    """Names certainly holding numbers, not arrays: those the shapes say so, and values every
+    assignment of which is arithmetic on numbers (adjoints inside loops, say)."""
+    seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)}
+    return _grow(func, seed, info.params, _is_scalar_expr)
+
+
+def _is_scalar_expr(node: ast.expr, known: set[str]) -> bool:
+    if sameshape.is_size(node) or _is_shape_item(node):
+        return True
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    if isinstance(node, ast.Name):
+        return node.id in known
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+        return _is_scalar_expr(node.left, known) and _is_scalar_expr(node.right, known)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _is_scalar_expr(node.operand, known)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
+        and node.func.attr in FLOAT_MATH and all(_is_scalar_expr(a, known) for a in node.args)
+
+
+def _is_shape_item(node: ast.expr) -> bool:
+    """``x.shape[0]``: an int."""
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+        and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+
+
+def _grow(func: ast.FunctionDef, seed: set[str], params, test) -> set[str]:
+    """`seed` plus every name all of whose assignments are ``name = value`` with
+    ``test(value, names)`` true.  The greatest such set: an accumulation ``x = x + c`` keeps
+    `x` a number (every name is assigned before it is read, so the induction is sound)."""
+    plain: dict[str, list[ast.expr]] = {}
+    plain_targets = set()
+    for node in nodes(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            plain.setdefault(node.targets[0].id, []).append(node.value)
+            plain_targets.add(id(node.targets[0]))
+    other = {node.id for node in nodes(func) if isinstance(node, ast.Name)
+             and isinstance(node.ctx, ast.Store) and id(node) not in plain_targets}
+    candidates = {name for name in plain if name not in other and name not in params} - seed
+    known = set(seed) | candidates
+    shrunk = True
+    while shrunk:
+        shrunk = False
+        for name in sorted(candidates & known):
+            if not all(test(v, known) for v in plain[name]):
+                known.discard(name)
+                shrunk = True
+    return known
+
+
+def optimize(program: GradProgram) -> GradProgram:
+    """The IR-level stage of the pipeline; all rewriting now happens in `optimize_function`,
+    on the generated code, so this returns `program` as it is."""
+    return program

@@ -1,0 +1,320 @@
+"""Which arrays of a generated function certainly have the same shape, and what that buys.
+
+The signature a gradient is compiled for gives each axis as "length one" or "longer", and a
+slice ``x[1:]`` may be either, so the reverse pass often has to call ``unbroadcast`` or
+fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Read from the generated code,
+many shapes are provably equal: ``t3 = t2 * t2`` has `t2`'s shape, ``x[1:]`` and ``x[:-1]``
+have the same length, ``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that
+relation, over top-level names assigned once (values in loops may change shape between
+iterations, so they are left out).  The rewrites below use it:
+
+* ``unbroadcast(e, t) -> e`` where `e` has `t`'s shape;
+* ``np.shape(t)``/``np.size(t)`` read the earliest name of `t`'s class, so `t` itself may
+  die, and become ``t.shape``/``t.size`` where `t` is certainly an array;
+* ``n = np.full(np.shape(t), s)`` becomes ``n = s`` when every use of `n` (and of values
+  computed from it) only combines it elementwise with arrays of `t`'s shape, where
+  broadcasting the number gives bitwise the same result as the filled array.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+
+from ...ir.shapes import UNKNOWN_DIM, Shape
+from .liveness import assigned_name, is_comment, is_compound, is_pure, nodes, writes
+
+ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+SCALAR, FAIL = "scalar", "fail"
+
+
+class ShapeClasses:
+    """Union-find over names (and slice keys) that hold arrays of one shape."""
+
+    def __init__(self, func: ast.FunctionDef, is_scalar: Callable[[str], bool], params: frozenset[str],
+                 shape_of: Callable[[str], Shape]):
+        self.is_scalar = is_scalar
+        self.shape_of = shape_of
+        self.parent: dict[object, object] = {}
+        self.order: dict[str, int] = {p: -1 for p in params}  # where each name is first defined
+        stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        # A name joins a class only where its one definition is a top-level ``name = ...``:
+        # one a tuple target, a loop or a branch assigns has no known place in the order.
+        plain = {assigned_name(stmt) for stmt in func.body} - {None}
+        self.single = {name for name, count in stores.items() if count == 1 and name in plain
+                       and name not in params}
+        self.single |= {p for p in params if not stores[p]}
+        for index, stmt in enumerate(func.body):
+            if is_compound(stmt) and any(isinstance(n, (ast.Return, ast.Raise)) for n in nodes(stmt)):
+                break  # later statements may not run: facts they imply may not hold
+            name = assigned_name(stmt)
+            if name is None or name not in self.single:
+                continue
+            self.order.setdefault(name, index)
+            self._equate_operands(stmt.value)
+            key = self.of(stmt.value)
+            if key not in (None, SCALAR):
+                self.union(name, key)
+
+    def find(self, key):
+        while self.parent.get(key, key) != key:
+            key = self.parent[key]
+        return key
+
+    def union(self, a, b) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+
+    def of(self, expr: ast.expr):
+        """The class of `expr`'s shape, SCALAR for a number, or None when not known."""
+        if isinstance(expr, ast.Constant):
+            return SCALAR if type(expr.value) in (int, float) else None
+        if isinstance(expr, ast.Name):
+            if self.is_scalar(expr.id):
+                return SCALAR
+            return self.find(expr.id) if expr.id in self.single else None
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            return self.of(expr.operand)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+            return self._combine([expr.left, expr.right])
+        if isinstance(expr, ast.Subscript):
+            return self._slice(expr)
+        if isinstance(expr, ast.Call) and not expr.keywords:
+            return self._call(expr)
+        return None
+
+    def _equate_operands(self, value: ast.expr) -> None:
+        """``a * b`` ran, with `a` and `b` of one ndim and every axis "longer than one" in
+        both or of length one in both: broadcasting them succeeded, so their shapes are equal."""
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ELEMENTWISE):
+            operands = [value.left, value.right]
+        elif isinstance(value, ast.Call) and _is_ufunc(value):
+            operands = value.args
+        else:
+            return
+        names = [e.id for e in operands if isinstance(e, ast.Name) and e.id in self.single
+                 and not self.is_scalar(e.id)]
+        found = [self.shape_of(n) for n in names]
+        if len(names) < 2 or not all(f.known and UNKNOWN_DIM not in f.dims for f in found) \
+                or len({f.dims for f in found}) != 1:
+            return
+        for other in names[1:]:
+            self.union(names[0], other)
+
+    def _combine(self, operands: list[ast.expr]):
+        """Elementwise operands: the shape is the arrays' when they are all one class."""
+        keys = {self.of(e) for e in operands} - {SCALAR}
+        if None in keys or len(keys) > 1:
+            return None
+        return keys.pop() if keys else SCALAR
+
+    def _call(self, call: ast.Call):
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == "unbroadcast" and len(call.args) == 2:
+            return self.of(call.args[1])
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
+            return None
+        if _is_ufunc(call):
+            return self._combine(call.args)
+        if func.attr in ("full", "zeros", "ones") and call.args and _shape_of_call(call.args[0]) is not None:
+            return self.of(_shape_of_call(call.args[0]))
+        if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:
+            return self.of(call.args[0])
+        return None
+
+    def _slice(self, expr: ast.Subscript):
+        """``x[j:-k]`` (steps of one) has length ``max(len(x) - j - k, 0)``: keyed on j + k."""
+        s = expr.slice
+        if not (isinstance(expr.value, ast.Name) and isinstance(s, ast.Slice) and s.step is None):
+            return None
+        base = self.of(expr.value)
+        start = 0 if s.lower is None else _int(s.lower)
+        stop = 0 if s.upper is None else _int(s.upper)
+        if base in (None, SCALAR) or start is None or stop is None or start < 0 or stop > 0 \
+                or (s.upper is not None and stop == 0):
+            return None
+        key = ("slice", base, start - stop)
+        self.parent.setdefault(key, key)
+        return self.find(key)
+
+    def earliest(self, name: str) -> str:
+        """The name of `name`'s class defined first (a parameter if one is in it).
+
+        A name without a place in the order (defined after a statement that may return) is
+        left as it is: an earlier member would have to be defined before it to stand in.
+        """
+        if name not in self.order:
+            return name
+        root = self.find(name)
+        members = [n for n in self.order if self.find(n) == root]
+        return min(members, key=lambda n: self.order[n]) if members else name
+
+
+def _is_ufunc(call: ast.Call) -> bool:
+    """``np.f(...)`` where `f` is an elementwise ufunc (no ``out=``, not a generalised one)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
+        return False
+    ufunc = getattr(np, func.attr, None)
+    return isinstance(ufunc, np.ufunc) and ufunc.signature is None and not call.keywords
+
+
+def _int(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and _int(node.operand) is not None:
+        return -_int(node.operand)
+    return None
+
+
+def _shape_of_call(node: ast.expr) -> ast.expr | None:
+    """`t` when `node` is ``np.shape(t)`` or ``t.shape``."""
+    if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "shape" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 1:
+        return node.args[0]
+    return None
+
+
+def drop_unbroadcasts(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``unbroadcast(e, t) -> e`` where `e` provably has `t`'s shape already."""
+    changed = False
+
+    class Drop(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call):
+            nonlocal changed
+            self.generic_visit(node)
+            if isinstance(node.func, ast.Name) and node.func.id == "unbroadcast" and len(node.args) == 2:
+                g, x = node.args
+                key = classes.of(x)
+                same = key not in (None, SCALAR) and classes.of(g) == key
+                zero_dim = isinstance(x, ast.Name) and classes.shape_of(x.id).dims == () \
+                    and classes.of(g) == SCALAR  # unbroadcast(number, 0-d) is the number
+                if same or zero_dim:
+                    changed = True
+                    return g
+            return node
+
+    Drop().visit(func)
+    return changed
+
+
+def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``np.shape(t)``/``np.size(t)`` read the first-defined name with `t`'s shape instead,
+    as the attribute ``r.shape``/``r.size`` where that name is certainly an array of one or
+    more dimensions (no function call; a 0-d value may be a number)."""
+    changed = False
+
+    class Earliest(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call):
+            nonlocal changed
+            self.generic_visit(node)
+            func = node.func
+            if not (isinstance(func, ast.Attribute) and func.attr in ("shape", "size")
+                    and isinstance(func.value, ast.Name) and func.value.id == "np"
+                    and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name)):
+                return node
+            name = node.args[0].id
+            if name in classes.single:
+                name = classes.earliest(name)
+            shape = classes.shape_of(name)
+            changed = True
+            if shape.known and not shape.scalar and shape.ndim > 0:  # 0-d may be a NumPy scalar
+                return ast.Attribute(ast.Name(name, ast.Load()), func.attr, ast.Load())
+            changed = name != node.args[0].id
+            node.args[0] = ast.Name(name, ast.Load())
+            return node
+
+    Earliest().visit(func)
+    return changed
+
+
+def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``n = np.full(np.shape(t), s) -> n = s`` where every use allows it (module docstring).
+
+    `s` may be a number or an array that broadcasts to `t`'s shape (the fill of a reduction
+    with ``keepdims``): broadcasting it in each use gives the same elements."""
+    changed = False
+    for index, stmt in enumerate(func.body):
+        name = assigned_name(stmt)
+        value = getattr(stmt, "value", None)
+        if name is None or name not in classes.single or not _is_fill(value):
+            continue
+        key = classes.of(_shape_of_call(value.args[0]))
+        if key in (None, SCALAR) or not _uses_allow(func.body[index + 1:], name, key, classes):
+            continue
+        stmt.value = value.args[1]
+        changed = True
+    return changed
+
+
+def _is_fill(value) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+        and value.func.attr == "full" and isinstance(value.func.value, ast.Name) \
+        and value.func.value.id == "np" and len(value.args) == 2 and not value.keywords \
+        and _shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
+
+
+def is_size(node: ast.expr) -> bool:
+    """Whether `node` is ``np.size(t)`` or ``t.size`` (an int)."""
+    if isinstance(node, ast.Attribute) and node.attr == "size" and isinstance(node.value, ast.Name):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
+        and node.func.attr == "size" and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" \
+        and not node.keywords
+
+
+def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses) -> bool:
+    """Whether `root` (a filled array of class `key`) may be a number in every later statement."""
+    filled = {root}
+    for stmt in rest:
+        if is_comment(stmt):
+            continue
+        mentioned = {n.id for n in nodes(stmt) if isinstance(n, ast.Name)}
+        if not mentioned & filled:
+            continue
+        if is_compound(stmt) or filled & writes(stmt):
+            return False
+        kind = _kind(stmt.value, filled, key, classes) if isinstance(stmt, (ast.Assign, ast.AugAssign)) else FAIL
+        if kind == FAIL:
+            return False
+        target = assigned_name(stmt)
+        if kind == "filled":
+            if target is None or target not in classes.single:
+                return False
+            filled.add(target)
+        elif isinstance(stmt, ast.AugAssign) or target is None:
+            pass  # ``x_bar[:-1] += e`` with e an ordinary array is fine
+    return True
+
+
+def _kind(expr: ast.expr, filled: set[str], key, classes: ShapeClasses):
+    """"filled" (stands for the filled array), SCALAR, "array", or FAIL (a use that needs
+    the real array)."""
+    if isinstance(expr, ast.Name):
+        if expr.id in filled:
+            return "filled"
+        return SCALAR if classes.of(expr) == SCALAR else "array"
+    if isinstance(expr, ast.Constant):
+        return SCALAR
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _kind(expr.operand, filled, key, classes)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        kinds = [_kind(expr.left, filled, key, classes), _kind(expr.right, filled, key, classes)]
+        if FAIL in kinds:
+            return FAIL
+        if "filled" not in kinds:
+            return SCALAR if kinds == [SCALAR, SCALAR] else "array"
+        other = expr.right if kinds[0] == "filled" else expr.left
+        other_kind = kinds[1] if kinds[0] == "filled" else kinds[0]
+        if other_kind in (SCALAR, "filled"):
+            return "filled"
+        return "array" if classes.of(other) == key else FAIL  # broadcasting gives the same array
+    if any(isinstance(n, ast.Name) and n.id in filled for n in nodes(expr)):
+        return FAIL
+    return "array"

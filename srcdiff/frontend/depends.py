@@ -1,0 +1,139 @@
+"""The free names whose values a transform was built on, and the test that they still hold.
+
+Lowering reads some globals and closure variables *statically*: a callee (``ACT(x)``,
+``helper(x)``), a static argument (``axis=AXIS``), a dtype.  The generated code bakes in what
+they were, so a gradient is only right while they are unchanged.  Each such read is recorded
+as a `Dependency` (where the name lives, the name, the object it held); a transform whose
+dependencies no longer hold is built again, and the compiled fast path starts with the same
+test (srcdiff/guards.py).  Numbers, strings, None and tuples of them are compared by value,
+everything else by identity.
+
+Not recorded: modules (rebinding ``np`` or ``math`` is not supported), builtins, and names read
+as values at run time (data arrays and numbers: the generated code reads those itself).
+"""
+
+from __future__ import annotations
+
+import types
+import weakref
+from dataclasses import dataclass
+
+MISSING = object()  # what a deleted global or an empty cell reads as
+_SIMPLE = (int, float, complex, bool, str, bytes, type(None))
+
+
+@dataclass(frozen=True, eq=False)
+class Dependency:
+    """`name` in `scope` (a globals dict or a closure cell) held `value` when lowered."""
+
+    scope: object
+    name: str
+    value: object
+
+    @property
+    def by_value(self) -> bool:
+        return is_simple(self.value)
+
+    def current(self):
+        if isinstance(self.scope, types.CellType):
+            try:
+                return self.scope.cell_contents
+            except ValueError:
+                return MISSING
+        return self.scope.get(self.name, MISSING)
+
+    def holds(self) -> bool:
+        now = self.current()
+        if self.by_value:
+            return type(now) is type(self.value) and now == self.value
+        return now is self.value
+
+
+def is_simple(value) -> bool:
+    """Compared by value: numbers, strings, None, and (nested) tuples of them."""
+    if isinstance(value, tuple):
+        return all(is_simple(v) for v in value)
+    return type(value) in _SIMPLE
+
+
+def static_ok(value) -> bool:
+    """A value a gradient can be specialised on: simple (`is_simple`), and not NaN."""
+    if isinstance(value, tuple):
+        return all(static_ok(v) for v in value)
+    return is_simple(value) and value == value
+
+
+def hold(depends) -> bool:
+    """Whether every dependency still holds."""
+    return all(d.holds() for d in depends)
+
+
+class _Identity:
+    """A key part equal only to the same object (objects that are not hashable included)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __eq__(self, other):
+        return isinstance(other, _Identity) and other.obj is self.obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+
+def key(depends) -> tuple:
+    """A hashable key of the dependencies' current values (for caches keyed on them)."""
+    parts = []
+    for d in depends:
+        now = d.current()
+        parts.append((id(d.scope), d.name, (type(now), now) if is_simple(now) else _Identity(now)))
+    return tuple(parts)
+
+
+_OF_FUNCTION: "weakref.WeakKeyDictionary[object, tuple]" = weakref.WeakKeyDictionary()
+_IN_PROGRESS: set[int] = set()
+
+
+def of_function(func, table) -> tuple[Dependency, ...]:
+    """The dependencies of user function `func`'s own transform, its callees' included.
+
+    Lowers `func` (remembered until a dependency changes).  A function being lowered
+    already (recursion) contributes nothing more; one srcdiff cannot lower contributes
+    nothing (its transform reports the problem itself).
+    """
+    return _analyse(func, table)[0]
+
+
+def static_parameters(func, table) -> tuple[str, ...]:
+    """The parameters user function `func` passes as static arguments (``axis=axis``): its
+    adjoint is specialised on their values (srcdiff/lower.py, `lower_specialised`)."""
+    return _analyse(func, table)[1]
+
+
+def _analyse(func, table) -> tuple[tuple[Dependency, ...], tuple[str, ...]]:
+    from ..errors import SrcDiffError
+    from ..lower.lowerer import lower_specialised
+    from .parse import parse_function
+
+    found = _OF_FUNCTION.get(func)
+    if found is not None and found[0] is func.__code__ and found[1] == table.version and hold(found[2]):
+        return found[2], found[3]
+    if id(func) in _IN_PROGRESS:
+        return (), ()
+    outermost = not _IN_PROGRESS  # inside a cycle a result lacks the cycle's other functions
+    _IN_PROGRESS.add(id(func))
+    try:
+        parsed = parse_function(func)
+        # which globals lowering reads, and which parameters it asks for, do not depend on
+        # the static parameters' values: any value lets it run to the end
+        _function, _namer, statics = lower_specialised(parsed, table, lambda name, node: None)
+        depends, names = parsed.dependencies(), tuple(statics)
+    except SrcDiffError:
+        depends, names = (), ()
+    finally:
+        _IN_PROGRESS.discard(id(func))
+    if outermost:
+        _OF_FUNCTION[func] = (func.__code__, table.version, depends, names)
+    return depends, names

@@ -1,0 +1,147 @@
+"""Writes by index into an array the function created itself: ``out[i] = v``.
+
+A write is lowered as a functional update, ``out_1 = set_item(out, index, v)`` (a `setitem`
+node), so every version of ``out`` keeps its own value for the backward sweep.  That is
+only Python's meaning when no other name can see the old array: after ``y = out`` (or
+``a = out[1:]``, a view, or ``xs.append(out)``) the write changes ``y`` too, which a
+functional update would not.  So lowering tracks, for every value, which *fresh* arrays
+(made by a constructor such as ``np.zeros`` or by a copy) it may share memory with, and a
+write is accepted only into a name that holds a fresh array no other live name shares.
+
+`Sharing` holds that bookkeeping: `owner` maps a value to the fresh array it *is*; `shares`
+maps a value to every fresh array it may share memory with (itself included).  Fresh arrays
+are numbered in the order lowering meets their constructors, so a loop can tell the arrays
+made before it from those its body makes anew in each iteration.
+
+The same bookkeeping decides ``y += v``.  For an array NumPy updates it in place, so an
+alias, a view or a list holding it changes too, and so does the caller's array when ``y``
+is a parameter of a helper; lowered as the new value ``y = y + v`` it would not.  For a
+number (immutable) ``y += v`` *is* ``y = y + v``.  Which of the two a value is is known only
+per argument signature, so lowering marks such an update as an `InPlaceUpdate` node, and
+`check_in_place` refuses it once shapes are known unless its target is a number.  To see
+every sharing, each parameter and each value a rule computes anew gets a number too (with
+no owner: only a fresh array may be written by index).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..ir import shapes
+from ..ir.nodes import Const, Function, Node, Operand, Var, all_nodes
+from ..rules import numpy_linalg, numpy_reductions
+from ..rules.structural import is_setitem
+
+#: Calls whose value is a new array that nothing else refers to.
+FRESH = {np.zeros, np.ones, np.empty, np.full, np.zeros_like, np.ones_like, np.empty_like,
+         np.full_like, np.copy, np.array}
+
+#: Rules whose value never shares memory with an operand (new arrays, or numbers).
+_NEW_VALUE = {r.func for r in numpy_reductions.RULES} | \
+    {r.func for r in numpy_linalg.RULES if r.func not in (np.diag, np.einsum)} | {operator.matmul}
+_MAY_RETURN_OPERAND = {operator.pos, np.positive}
+
+
+@dataclass
+class Sharing:
+    """Which fresh arrays each value is, or may share memory with (see the module docstring)."""
+
+    owner: dict[str, int] = field(default_factory=dict)
+    shares: dict[str, frozenset[int]] = field(default_factory=dict)
+    count: int = 0
+    arguments: dict[int, str] = field(default_factory=dict)  # a parameter's number -> its name
+
+    def of(self, operand: Operand) -> frozenset[int]:
+        return self.shares.get(operand.name, frozenset()) if isinstance(operand, Var) else frozenset()
+
+    def owner_of(self, operand: Operand) -> int | None:
+        return self.owner.get(operand.name) if isinstance(operand, Var) else None
+
+    def fresh(self, name: str) -> None:
+        self.new(name)
+        self.owner[name] = self.count
+
+    def new(self, name: str) -> None:
+        """`name` is a new value: it shares memory with nothing yet (but cannot be written)."""
+        self.count += 1
+        self.owner.pop(name, None)
+        self.shares[name] = frozenset({self.count})
+
+    def argument(self, name: str) -> None:
+        """`name` is a parameter: an array the caller holds too."""
+        self.new(name)
+        self.arguments[self.count] = name
+
+    def join(self, out: str, *sources: Operand) -> None:
+        """`out` is one of `sources` (a branch merge, a loop-carried value)."""
+        owners = {self.owner_of(s) for s in sources}
+        self.owner.pop(out, None)
+        if len(owners) == 1 and None not in owners:
+            self.owner[out] = owners.pop()
+        self.shares[out] = frozenset().union(*(self.of(s) for s in sources))
+
+    def note(self, node: Node) -> None:
+        """Record what the value a new node computes may share."""
+        rule, out = node.rule, node.out.name
+        if rule.func in FRESH and not _may_not_copy(node):
+            self.fresh(out)
+        elif is_setitem(rule):
+            self.join(out, node.inputs[0])
+        elif isinstance(node, InPlaceUpdate):  # NumPy's result is the target's own array
+            self.shares[out] = self.of(node.inputs[0])
+            self.owner.pop(out, None)  # (not known to be fresh: `y += 1.0` may be a number)
+        elif rule.nograd or rule.func in _NEW_VALUE or (rule.elementwise and rule.func not in _MAY_RETURN_OPERAND):
+            self.new(out)
+        else:  # a view, a copy of the name, a list, a user function's value: may be an operand
+            shared = frozenset().union(*(self.of(v) for v in node.inputs))
+            self.owner.pop(out, None)
+            self.shares[out] = self.shares.get(out, frozenset()) | shared
+
+
+def _may_not_copy(node: Node) -> bool:
+    """``np.array(x, copy=False)`` (or ``copy=None``, or a positional copy) may be `x` itself."""
+    call = node.expr
+    if node.rule.func is not np.array or not isinstance(call, ast.Call):
+        return False
+    copy = next((k.value for k in call.keywords if k.arg == "copy"), call.args[2] if len(call.args) > 2 else None)
+    return copy is not None and not (isinstance(copy, ast.Constant) and copy.value is True)
+
+
+@dataclass(eq=False)
+class InPlaceUpdate(Node):
+    """``name op= v`` lowered as the new value ``name op v`` although NumPy would update
+    `name`'s array in place: right only if that value is a number, or if no one else can see
+    the array.  `shared_with` names another value that may share it; `argument` is the
+    parameter whose array it may be (the caller's, when the function is a helper)."""
+
+    name: str = ""
+    op: str = ""
+    shared_with: str | None = None
+    argument: str | None = None
+
+
+def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], location, callee: bool) -> None:
+    """Refuse an `InPlaceUpdate` of `function` whose target may be an array that another
+    name (or, for a helper, the caller) still sees; shapes are those of one signature."""
+    for node in all_nodes(function):
+        if not isinstance(node, InPlaceUpdate):
+            continue
+        target = node.inputs[0]
+        if isinstance(target, Const) or shape_of.get(target.name, shapes.UNKNOWN).scalar:
+            continue  # a number: `+=` makes a new one
+        if node.shared_with is not None:
+            who = (f"{node.shared_with} shares its memory with {node.name}, and NumPy would "
+                   f"change {node.shared_with} too")
+        elif callee and node.argument is not None:
+            who = (f"{node.argument} is the caller's array, and NumPy would change the caller's "
+                   "array too")
+        else:
+            continue
+        raise SrcDiffError(f"in-place `{node.op}` on {node.name}, which may be an array: {who}",
+                           location(node.line),
+                           f"write `{node.name} = {node.name} {node.op[:-1]} ...` to make a new array")

@@ -1,0 +1,221 @@
+"""The few helpers generated code may call.
+
+Generated gradients prefer plain NumPy expressions; these helpers exist only for what the
+code generator cannot know before run time (an operand's shape, say).  Each is small enough
+to read in the generated source's stead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import SrcDiffError
+
+
+def unbroadcast(g, x):
+    """Sum the adjoint `g` back to the shape of the operand `x` it was broadcast from."""
+    shape = np.shape(x)
+    if np.shape(g) == shape:
+        return g
+    g = np.asarray(g)
+    lead = g.ndim - len(shape)
+    if lead:
+        g = g.sum(axis=tuple(range(lead)))
+    ones = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    if ones:
+        g = g.sum(axis=ones, keepdims=True)
+    return g if isinstance(x, np.ndarray) else g[()]
+
+
+def zeros_like(x):
+    """The adjoint of an input the output does not depend on: 0.0, or zeros of x's shape.
+
+    A tuple or list (a user function's tuple result, say) gets a list of zeros, one per
+    element and of that element's shape, so its elements' adjoints can be added in.
+    """
+    if isinstance(x, np.ndarray):
+        return np.zeros(x.shape)
+    if isinstance(x, (tuple, list)):
+        return [zeros_like(item) for item in x]
+    return 0.0
+
+
+def copy_array(x):
+    """A copy of an array (so two returned gradients never share memory); numbers as they are."""
+    return x.copy() if isinstance(x, np.ndarray) else x
+
+
+def ensure_scalar(value, where: str):
+    """Refuse a non-scalar output: its gradient is not defined (a Jacobian is)."""
+    if np.ndim(value) != 0:
+        raise SrcDiffError(
+            f"{where}: the function returns a value of shape {np.shape(value)}, but a "
+            "gradient needs a scalar output",
+            hint="reduce it to a scalar (e.g. .sum() or .mean()), or differentiate one element",
+        )
+    return value
+
+
+def matmul_adjoint_x(g, x, y):
+    """Adjoint of ``x @ y`` with respect to `x`, for any ndim (used when ndim is unknown)."""
+    x, y, g = np.asarray(x), np.asarray(y), np.asarray(g)
+    if y.ndim == 1:
+        gx = np.multiply.outer(g, y) if x.ndim > 1 else g * y
+    elif x.ndim == 1:
+        gx = (y @ g[..., None])[..., 0]
+    else:
+        gx = g @ np.swapaxes(y, -1, -2)
+    return unbroadcast(gx, x)
+
+
+def matmul_adjoint_y(g, x, y):
+    """Adjoint of ``x @ y`` with respect to `y`, for any ndim."""
+    x, y, g = np.asarray(x), np.asarray(y), np.asarray(g)
+    if x.ndim == 1:
+        gy = x[:, None] * g[..., None, :] if y.ndim > 1 else g * x
+    elif y.ndim == 1:  # g has x's batch and row axes: contract them all
+        gy = np.tensordot(g, x, axes=(list(range(g.ndim)), list(range(x.ndim - 1))))
+    else:
+        gy = np.swapaxes(x, -1, -2) @ g
+    return unbroadcast(gy, y)
+
+
+def dot_adjoint_x(g, x, y):
+    """Adjoint of ``np.dot(x, y)`` with respect to `x` when ndim is not known in advance."""
+    _check_dot(x, y)
+    if np.ndim(x) == 0 or np.ndim(y) == 0:
+        return np.sum(g * y) if np.ndim(x) == 0 else g * y
+    return matmul_adjoint_x(g, x, y)
+
+
+def dot_adjoint_y(g, x, y):
+    """Adjoint of ``np.dot(x, y)`` with respect to `y` when ndim is not known in advance."""
+    _check_dot(x, y)
+    if np.ndim(x) == 0 or np.ndim(y) == 0:
+        return np.sum(g * x) if np.ndim(y) == 0 else g * x
+    return matmul_adjoint_y(g, x, y)
+
+
+def _check_dot(x, y):
+    if np.ndim(x) > 2 or np.ndim(y) > 2:
+        raise SrcDiffError("np.dot of arrays with more than 2 dimensions has no adjoint rule",
+                           hint="use np.matmul (@) or np.tensordot, whose batching is explicit")
+
+
+def prod_adjoint(g, x, axis, keepdims):
+    """Adjoint of ``np.prod(x, axis, keepdims)``: each element gets the product of the
+    others (exclusive cumulative products from both ends), exact where `x` has zeros."""
+    x = np.asarray(x, dtype=float)
+    if x.size == 0:  # the product of no elements is 1, whatever they are
+        return np.zeros(x.shape)
+    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in np.atleast_1d(axis))
+    if not keepdims:
+        g = np.expand_dims(g, axes)
+    ends = tuple(range(x.ndim - len(axes), x.ndim))
+    moved = np.moveaxis(x, axes, ends)
+    flat = moved.reshape(moved.shape[: x.ndim - len(axes)] + (-1,))
+    ones = np.ones(flat.shape[:-1] + (1,))
+    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    others = np.moveaxis((before * after).reshape(moved.shape), ends, axes)
+    return g * others
+
+
+def cholesky_adjoint(g, L):
+    """Adjoint of ``L = np.linalg.cholesky(x)`` with respect to `x`.
+
+    NumPy reads only the lower triangle of `x`, so this is the derivative of exactly that
+    function: S = L^-T Phi(L^T g) L^-1, then Phi(S + S^T), where Phi keeps the lower
+    triangle and halves the diagonal (zero above the diagonal).
+    """
+    def phi(m):
+        return np.tril(m) - 0.5 * np.diag(np.diag(m))
+
+    inv = np.linalg.inv(L)
+    s = inv.T @ phi(L.T @ g) @ inv
+    return phi(s + s.T)
+
+
+def solve_adjoint_y(g, x, y):
+    """Adjoint of ``np.linalg.solve(x, y)`` with respect to `y`, for 2-D `x` (ndim not known
+    in advance)."""
+    _check_solve(x, y)
+    return np.linalg.solve(np.swapaxes(x, -1, -2), g)
+
+
+def solve_adjoint_x(g, x, y, ans):
+    """Adjoint of ``ans = np.linalg.solve(x, y)`` with respect to `x`."""
+    y_bar = solve_adjoint_y(g, x, y)
+    if np.ndim(y) == 1:
+        return -np.outer(y_bar, ans)
+    return -y_bar @ np.swapaxes(ans, -1, -2)
+
+
+def _check_solve(x, y):
+    if np.ndim(y) == 1 and np.ndim(x) != 2:
+        raise SrcDiffError("np.linalg.solve of a stack of matrices with a 1-D right-hand side has no "
+                           "adjoint rule", hint="give the right-hand side shape (..., M, 1)")
+
+
+def tile_adjoint(g, x, reps):
+    """Adjoint of ``np.tile(x, reps)``: the tiles of `g` summed onto one."""
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    shape = np.shape(x)
+    full = max(len(shape), len(reps))
+    sizes = (1,) * (full - len(shape)) + shape
+    reps = (1,) * (full - len(reps)) + reps
+    interleaved = [n for pair in zip(reps, sizes) for n in pair]
+    return np.reshape(np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
+
+
+def set_item(x, index, v):
+    """``x[index] = v`` on a copy of `x`: the functional form of a write into a fresh array.
+
+    A floating value written into an integer array would be truncated (and its gradient
+    lost), so that is refused.
+    """
+    if np.asarray(x).dtype.kind not in "fc" and np.asarray(v).dtype.kind in "fc":
+        raise SrcDiffError(
+            f"writing a floating value into an array of dtype {np.asarray(x).dtype} would truncate it "
+            "(and lose its gradient)", hint="create the array with a floating dtype, e.g. np.zeros(n)")
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(not isinstance(p, slice) and np.ndim(p) > 0 and np.asarray(p).dtype.kind in "iu" for p in parts):
+        raise SrcDiffError("writing through an integer index array is not supported: a repeated "
+                           "index would drop a gradient", hint="write one element at a time in a loop, "
+                           "or build the array with np.where")
+    y = np.array(x, copy=True)
+    y[index] = v
+    return y
+
+
+def zero_item(g, index):
+    """A copy of the adjoint `g` with the positions a write overwrote set to zero."""
+    g = np.array(g, dtype=float, copy=True)
+    g[index] = 0.0
+    return g
+
+
+def split_adjoint(g, pieces, axis):
+    """Adjoint of ``np.split``: each piece's adjoint (0.0 for a piece nothing used) put back
+    in its place along `axis`."""
+    return np.concatenate([np.zeros(np.shape(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
+
+
+HELPERS = {
+    "unbroadcast": unbroadcast,
+    "zeros_like": zeros_like,
+    "copy_array": copy_array,
+    "ensure_scalar": ensure_scalar,
+    "matmul_adjoint_x": matmul_adjoint_x,
+    "matmul_adjoint_y": matmul_adjoint_y,
+    "dot_adjoint_x": dot_adjoint_x,
+    "dot_adjoint_y": dot_adjoint_y,
+    "prod_adjoint": prod_adjoint,
+    "cholesky_adjoint": cholesky_adjoint,
+    "solve_adjoint_x": solve_adjoint_x,
+    "solve_adjoint_y": solve_adjoint_y,
+    "tile_adjoint": tile_adjoint,
+    "set_item": set_item,
+    "zero_item": zero_item,
+    "split_adjoint": split_adjoint,
+}

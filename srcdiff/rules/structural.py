@@ -1,0 +1,156 @@
+"""The primitives lowering itself introduces: copies, subscripts, list operations, builtins.
+
+They are `Rule`s like the table's, but they belong to the language rather than to a library,
+so they are not looked up by the function a user calls: lowering names them directly.
+`GETITEM` and `APPEND` need statements rather than expressions in the backward sweep
+(a scatter-add, a pop), so the reverse pass recognises them by identity.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import operator
+
+from ..ir import shapes
+from .runtime import set_item
+from .table import Rule, rule
+
+
+def _same(static, x):
+    return x
+
+
+def _scalar(static, *operands):
+    return shapes.SCALAR
+
+
+def copy_value(x):
+    """Stands for ``y = x``: the value itself, under a new name."""
+    return x
+
+
+COPY = rule(copy_value, ("x",), {"x": "g"}, name="copy", shape=_same)
+
+#: A value that carries no gradient (comparisons, len, .shape, conditions), computed by
+#: the user's own expression: no inputs are differentiated through it.
+NOGRAD = Rule(None, "nograd", (), {}, nograd=True)
+
+
+def _getitem_shape(static, x, *index):
+    """Basic indexing: ints drop an axis, slices keep it (length unknown), None adds one."""
+    if not x.known:
+        return shapes.UNKNOWN
+    dims, axis, parts = [], 0, iter(index)
+    for kind, count in static["index"]:
+        operands = [next(parts) for _ in range(count)]
+        if kind == "int" or (kind == "op" and operands[0].known and operands[0].ndim == 0):
+            axis += 1
+        elif kind == "slice":
+            dims.append(shapes.UNKNOWN_DIM)
+            axis += 1
+        elif kind == "newaxis":
+            dims.append(shapes.ONE)
+        else:
+            return shapes.UNKNOWN  # an index array: any shape
+    if axis > x.ndim:
+        return shapes.UNKNOWN
+    dims += list(x.dims[axis:])
+    return shapes.Shape(tuple(dims), scalar=not dims and x.ndim > 0)
+
+
+#: ``x[index]``: the reverse pass scatters the adjoint back into x's adjoint.
+GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape)
+
+#: ``xs.append(v)``: the list keeps its name; the backward sweep pops v's adjoint.
+APPEND = Rule(list.append, "list.append", ("x", "v"), {"v": "g.pop()"})
+
+#: ``sum(xs)`` over a list, and over the rows of an array.
+SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "[g] * len(x)"})  # builtins: unvalidated
+SUM_ROWS = rule(builtins.sum, ("x",), {"x": "np.zeros(np.shape(x)) + g"}, name="sum")
+
+#: ``np.stack(xs)`` / ``np.array(xs)`` of a list: the adjoint is the list of the rows.
+STACK_LIST = Rule(list, "stack(list)", ("x",), {"x": "list(g)"})
+
+for _rule, _text in ((SUM_LIST, "[g] * len(x)"), (STACK_LIST, "list(g)")):
+    # these templates call list builtins the rule-template checker does not allow
+    _rule._parsed[("x", _text)] = ast.parse(_text, mode="eval").body
+
+FLOAT = rule(builtins.float, ("x",), {"x": "g"}, name="float", shape=_scalar)
+
+
+def _abs_templates(static, operand_shapes):
+    return {"x": "g * np.sign(x)"}  # np.sign(0.0) is 0: the subgradient 0 at the kink
+
+
+ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same)
+# ties send the gradient to y, as np.maximum's rule does
+MAX = rule(builtins.max, ("x", "y"), {"x": "g * (x > y)", "y": "g * (x <= y)"}, name="max")
+MIN = rule(builtins.min, ("x", "y"), {"x": "g * (x < y)", "y": "g * (x >= y)"}, name="min")
+
+_LISTS: dict[int, Rule] = {}
+
+
+def list_of(count: int) -> Rule:
+    """``[x0, x1, ...]`` (and tuples used as values): element j's adjoint is ``g[j]``."""
+    if count not in _LISTS:
+        params = tuple(f"x{j}" for j in range(count))
+        _LISTS[count] = Rule(list, "list", params, {p: f"g[{j}]" for j, p in enumerate(params)})
+    return _LISTS[count]
+
+
+def _setitem_shape(static, x, *rest):
+    return shapes.array(x)
+
+
+def _setitem_templates(static, operand_shapes):
+    """``ans = x with x[index] = v``: v's adjoint is g read at index (summed back to v's shape
+    where v was broadcast into the slot); x's is g with those positions zeroed, on a copy."""
+    index, ints = static["index"] or "()", static["ints"]  # "" is the 0-d write x[()] = v
+    x, v = operand_shapes["x"], operand_shapes["v"]
+    picked = f"g[{index}]"
+    one = x.known and x.ndim == ints and all(
+        s.known and s.ndim == 0 for p, s in operand_shapes.items() if p not in ("x", "v"))
+    if v.known and v.ndim == 0:  # one element written, or a number broadcast into a slice
+        v_bar = picked if one else f"np.sum({picked})"
+    else:
+        v_bar = f"unbroadcast({picked}, v)"
+    # one argument for zero_item: a tuple when the index has several parts (``i0, i1``)
+    spelled = f"np.s_[{index}]" if ":" in index else f"({index},)" if "," in index else index
+    return {"x": f"zero_item(g, {spelled})", "v": v_bar}
+
+
+_SETITEMS: dict[int, Rule] = {}
+
+
+def setitem_rule(count: int) -> Rule:
+    """``x[index] = v`` as the functional update ``ans = set_item(x, index, v)``.
+
+    The static `index` is the subscript's text with its operands named i0, i1, ...
+    (``"i0, 1:"``); `ints` counts its integer components (-1 when any is a slice).
+    """
+    if count not in _SETITEMS:
+        params = ("x", "v") + tuple(f"i{j}" for j in range(count))
+        _SETITEMS[count] = rule(set_item, params, _setitem_templates, name="setitem",
+                                static={"index": ", ".join(params[2:]) or "0", "ints": count},
+                                shape=_setitem_shape)
+    return _SETITEMS[count]
+
+
+def is_setitem(r: Rule) -> bool:
+    return r.name == "setitem" and r.func is set_item
+
+
+#: Rules that accept list operands (everything else refuses a list).
+LIST_AWARE = {GETITEM, APPEND, SUM_LIST, STACK_LIST, COPY, NOGRAD}
+
+_USER: dict[object, Rule] = {}
+
+
+def user_rule(func, params: tuple[str, ...]) -> Rule:
+    """The rule object a call to a user function's node carries (its adjoint is generated)."""
+    key = (func, params)
+    if key not in _USER:
+        name = getattr(func, "__qualname__", getattr(func, "__name__", "function"))
+        _USER[key] = Rule(func, name, params, {})
+    return _USER[key]
