@@ -23,7 +23,7 @@ import inspect
 import types
 from dataclasses import dataclass, field
 
-from .ad.reverse import CallSpec, GradProgram
+from .ad.program import CallSpec, GradProgram
 from .backend import codegen, guards
 from .backend import loader as compiling
 from .frontend import depends

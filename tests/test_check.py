@@ -16,7 +16,7 @@ from modules import import_source
 import srcdiff
 from srcdiff import api
 from srcdiff.ad import regions as reverse_regions
-from srcdiff.ad import reverse
+from srcdiff.ad import sweep as sweep_module
 from srcdiff.ad.program import Scatter
 from srcdiff.ir.nodes import UserCall
 from srcdiff.rules import TABLE, Rule, structural, unary
@@ -339,7 +339,7 @@ def test_gradcheck_points_at_the_worst_element(wrong_rule):
 @pytest.fixture
 def assign_instead_of_add(monkeypatch):
     """The backward sweep assigns a second contribution instead of adding it."""
-    sweep = getattr(reverse, "Sweep", None) or reverse._Sweep
+    sweep = sweep_module.Sweep
     original = sweep.contribute
 
     def contribute(self, *args, **kwargs):

@@ -360,7 +360,8 @@ def test_docs_table_matches_the_rule_table():
     from srcdiff.tools.docs_table import generate
 
     committed = Path(__file__).resolve().parents[1] / "docs" / "supported-numpy.md"
-    assert committed.read_text() == generate(), "regenerate: python -m srcdiff.tools.docs_table > docs/supported-numpy.md"
+    assert committed.read_text() == generate(), \
+        "regenerate: python -m srcdiff.tools.docs_table > docs/supported-numpy.md"
 
 
 def test_docs_table_lists_every_rule():

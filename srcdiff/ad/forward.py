@@ -12,7 +12,7 @@ import ast
 from ..ir.nodes import Branch, Function, Loop, Node, UserCall, Var, operand_ast
 from ..rules.structural import APPEND
 from .program import Assign, Break, Effect, For, If, While, walk
-from .reverse import LoopPlan, Sweep
+from .sweep import LoopPlan, Sweep
 
 
 def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], with_output: bool) -> list:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from ..ir.nodes import Function
+from ..ir.shapes import Shape
+
 
 @dataclass
 class AdjointStmt:
@@ -97,3 +100,33 @@ def walk(stmts: list):
 def children(stmt) -> list[list]:
     return [inner for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None))
             if isinstance(inner, list)]
+
+
+@dataclass
+class GradProgram:
+    """Everything codegen needs: the forward sweep, then the backward statements.
+
+    `forward` holds IR nodes and program statements (program.py); `backward` holds
+    `AdjointStmt`s and program statements.  In straight-line code both are flat lists.
+    `calls` maps the name of each generated callee adjoint (``helper_vjp``) the program
+    calls to the `CallSpec` that builds it.  With `pullback` set (a callee's program), the
+    backward sweep is seeded by the parameter `pullback` instead of 1.0.
+    """
+
+    function: Function
+    forward: list
+    backward: list
+    returns: list[ast.expr]
+    check_output: str | None = None  # "file:line" when the output's shape is unknown
+    adjoints: dict[str, str] = field(default_factory=dict)  # primal name -> its adjoint's name
+    calls: dict = field(default_factory=dict)
+    pullback: str | None = None
+
+
+@dataclass(frozen=True)
+class CallSpec:
+    """The adjoint of a user function for one call site's kind of arguments."""
+
+    func: object
+    wrt: tuple[str, ...]
+    shapes: tuple[tuple[str, Shape], ...]

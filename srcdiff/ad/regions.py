@@ -13,9 +13,39 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
-from ..rules.structural import GETITEM
-from .program import AdjointStmt, Assign, For, If, Scatter, walk
-from .reverse import CallSpec, LoopPlan, Sweep, _shape, reverse_block
+from ..rules.structural import APPEND, GETITEM
+from .adjoints import reverse_node
+from .program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, walk
+from .sweep import LoopPlan, Sweep, operand_shape
+
+
+def reverse_block(block, sweep: Sweep) -> None:
+    """The adjoints of a block's items, last item first."""
+    for item in reversed(block.nodes):
+        if isinstance(item, Branch):
+            reverse_branch(item, sweep)
+        elif isinstance(item, Loop):
+            reverse_loop(item, sweep)
+        elif item.out.name not in sweep.defined or getattr(item.rule, "nograd", False):
+            continue
+        elif isinstance(item, UserCall):
+            reverse_call(item, sweep)
+        elif item.rule is GETITEM:
+            reverse_getitem(item, sweep)
+        elif item.rule is APPEND:
+            _reverse_append(item, sweep)
+        else:
+            reverse_node(item, sweep, sweep.location)
+
+
+def _reverse_append(node: Node, sweep: Sweep) -> None:
+    """``xs.append(v)``: v's adjoint is the last of the list's adjoints (popped either way)."""
+    lst, value = node.inputs
+    pop = ast.parse(f"{sweep.name(lst.name)}.pop()", mode="eval").body
+    if isinstance(value, Var) and value.name in sweep.active:
+        sweep.contribute(value.name, pop, node.line)
+    else:
+        sweep.emit(Effect(pop, node.line))
 
 
 def _outer_reads(blocks, inside: set[str], sweep: Sweep, extra=()) -> list[str]:
@@ -162,7 +192,7 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
         for kind, count in node.static["index"]:
             parts = [next(operands) for _ in range(count)]
             if kind == "op":
-                shape = _shape(parts[0], sweep.shapes)
+                shape = operand_shape(parts[0], sweep.shapes)
                 basic = basic and shape.known and shape.ndim == 0
         mode = "add" if basic else "add.at"
     sweep.emit(Scatter(sweep.name(x.name), index, g, mode, node.line))
@@ -175,7 +205,7 @@ def reverse_call(node: UserCall, sweep: Sweep) -> None:
         return
     wrt = tuple(node.arg_names[j] for j, _ in active)
     spec = CallSpec(node.callee, wrt,
-                    tuple((name, _shape(v, sweep.shapes)) for name, v in zip(node.arg_names, node.inputs)))
+                    tuple((name, operand_shape(v, sweep.shapes)) for name, v in zip(node.arg_names, node.inputs)))
     vjp = next((name for name, s in sweep.calls.items() if s == spec), None)
     if vjp is None:
         vjp = sweep.namer.fresh(f"{getattr(node.callee, '__name__', 'helper')}_vjp")

@@ -13,8 +13,7 @@ import re
 
 import astor
 
-from ..ad.program import AdjointStmt, Assign, Break, Effect, For, If, Scatter, While
-from ..ad.reverse import GradProgram
+from ..ad.program import AdjointStmt, Assign, Break, Effect, For, GradProgram, If, Scatter, While
 from ..ir.nodes import Node
 from .optimize import optimizer
 

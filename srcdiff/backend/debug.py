@@ -26,7 +26,7 @@ import sys
 
 import numpy as np
 
-from ..ad.reverse import GradProgram
+from ..ad.program import GradProgram
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction

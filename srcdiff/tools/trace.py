@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..ad.reverse import AdjointStmt, reverse
+from ..ad.program import AdjointStmt
+from ..ad.reverse import reverse
 from ..backend import codegen
 from ..backend.optimize.optimizer import optimize
 from ..errors import SrcDiffError

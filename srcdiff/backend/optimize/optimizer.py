@@ -29,7 +29,7 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...ad.reverse import GradProgram
+from ...ad.program import GradProgram
 from ...ir import shapes
 from ...ir.shapes import Shape
 from . import sameshape, statements

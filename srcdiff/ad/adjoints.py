@@ -1,0 +1,77 @@
+"""The adjoint of one primitive call: its rule's templates, instantiated and summed back."""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from ..errors import SrcDiffError
+from ..ir import shapes
+from ..ir.nodes import Node, Operand, Var, operand_ast
+from ..ir.shapes import Shape
+from .sweep import Sweep, operand_shape
+
+
+def reverse_node(node: Node, sweep: Sweep, location) -> None:
+    """Contributions of one primitive call to the adjoints of its active inputs."""
+    operand_shapes = {p: operand_shape(v, sweep.shapes) for p, v in zip(node.rule.params, node.inputs)}
+    try:
+        templates = node.rule.adjoints(node.static, operand_shapes)
+    except SrcDiffError as exc:  # a rule refusing these arguments: say where the call is
+        if exc.location is not None:
+            raise
+        raise SrcDiffError(exc.reason, location(node.line), exc.hint) from None
+    result_shape = sweep.shapes.get(node.out.name, shapes.UNKNOWN)
+    bindings = {"g": ast.Name(sweep.name(node.out.name), ast.Load()),
+                "ans": ast.Name(node.out.name, ast.Load())}
+    bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
+    bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
+    for param, operand in zip(node.rule.params, node.inputs):
+        if not (isinstance(operand, Var) and operand.name in sweep.active):
+            continue
+        if param not in templates:
+            raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "
+                               f"argument {param!r}", location(node.line),
+                               "pass a value that does not depend on the differentiated inputs")
+        contribution = instantiate(templates[param], bindings)
+        if node.rule.elementwise:
+            contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape)
+        sweep.contribute(operand.name, contribution, node.line)
+
+
+def instantiate(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:
+    """A copy of `template` with g, ans, the parameters and static names substituted."""
+
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name):
+            return copy.deepcopy(bindings[name.id]) if name.id in bindings else name
+
+    return Substitute().visit(copy.deepcopy(template))
+
+
+def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_shape: Shape) -> ast.expr:
+    """`g` (shaped like the result) summed back to the shape of a broadcast operand."""
+    axes = shapes.reduction_axes(operand_shape, result_shape)
+    if axes is None:
+        return call("unbroadcast", g, operand_ast(operand))
+    lead, keep = axes
+    if operand_shape.ndim == 0 and lead:
+        return method(g, "sum")
+    if lead:
+        g = method(g, "sum", axis=_axis(lead))
+    if keep:
+        g = method(g, "sum", axis=_axis(keep), keepdims=ast.Constant(True))
+    return g
+
+
+def _axis(axes: tuple[int, ...]) -> ast.expr:
+    return ast.Constant(axes[0]) if len(axes) == 1 else ast.Tuple([ast.Constant(a) for a in axes], ast.Load())
+
+
+def method(obj: ast.expr, name: str, **keywords) -> ast.expr:
+    return ast.Call(ast.Attribute(obj, name, ast.Load()), [],
+                    [ast.keyword(k, v) for k, v in keywords.items()])
+
+
+def call(name: str, *args: ast.expr) -> ast.expr:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])

@@ -1,0 +1,116 @@
+"""The state of the backward walk: adjoint names, what holds a value, and loop plans."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+
+from ..frontend.naming import Namer
+from ..ir import shapes
+from ..ir.nodes import Const, Operand, Var
+from ..ir.shapes import Shape
+from .program import AdjointStmt
+
+
+@dataclass
+class LoopPlan:
+    """How the forward sweep of one loop saves what its backward sweep reads."""
+
+    stack: str | None = None
+    saved: list[str] = field(default_factory=list)
+    count: str | None = None  # iterations run, when the backward loop cannot recount them
+    preset: list[str] = field(default_factory=list)  # saved names some iteration may not set
+
+
+@dataclass
+class Sweep:
+    """State of the backward walk: adjoint names, which adjoints hold a value, the output."""
+
+    namer: Namer
+    shapes: dict[str, Shape]
+    active: set[str]
+    lists: frozenset
+    location: object
+    names: dict[str, str] = field(default_factory=dict)  # primal -> adjoint name (one per primal)
+    defined: set[str] = field(default_factory=set)  # primals whose adjoint holds a value here
+    owned: set[str] = field(default_factory=set)  # ... whose adjoint array no other name shares
+    alias: dict[str, str] = field(default_factory=dict)  # adjoint name -> adjoint it is
+    stmts: list = field(default_factory=list)
+    plans: dict[int, LoopPlan] = field(default_factory=dict)  # id(loop) -> plan
+    pullbacks: dict[int, str] = field(default_factory=dict)  # UserCall node id -> pullback name
+    calls: dict = field(default_factory=dict)  # vjp name -> CallSpec
+
+    @property
+    def adjoint(self) -> dict[str, str]:
+        """Primal name -> adjoint name, for the adjoints that hold a value."""
+        return {p: self.names[p] for p in self.names if p in self.defined}
+
+    def name(self, primal: str) -> str:
+        if primal not in self.names:
+            self.names[primal] = self.namer.adjoint(primal)
+        return self.names[primal]
+
+    def child(self) -> Sweep:
+        """A sweep for a nested block: same names, its own statements."""
+        other = copy.copy(self)
+        other.defined, other.owned, other.alias = set(self.defined), set(self.owned), dict(self.alias)
+        other.stmts = []
+        return other
+
+    def emit(self, stmt) -> None:
+        self.stmts.append(stmt)
+
+    def contribute(self, primal: str, expr: ast.expr, line: int | None) -> None:
+        name = self.name(primal)
+        if primal in self.defined:
+            if primal in self.lists:  # adjoints of a list's elements add up one by one
+                total = ast.parse(f"[a + b for a, b in zip({name}, c)]", mode="eval").body
+                total.generators[0].iter.args[1] = expr
+                self.emit(AdjointStmt(name, total, False, line))
+            else:
+                self.emit(AdjointStmt(name, expr, True, line))
+                self.owned.add(primal)
+            self.alias.pop(name, None)
+            return
+        self.defined.add(primal)
+        self.emit(AdjointStmt(name, expr, False, line))
+        self.alias.pop(name, None)
+        if isinstance(expr, ast.Name):
+            self.alias[name] = self.alias.get(expr.id, expr.id)
+        if isinstance(expr, (ast.BinOp, ast.UnaryOp)) or primal in self.lists:
+            self.owned.add(primal)
+        else:
+            self.owned.discard(primal)
+
+    def zero(self, primal: str) -> ast.expr:
+        """A zero adjoint for `primal`, of its type and shape."""
+        if primal in self.lists:
+            return ast.parse(f"[0.0] * len({primal})", mode="eval").body
+        shape = self.shapes.get(primal, shapes.UNKNOWN)
+        if shape.known and shape.ndim == 0 and shape.scalar:
+            return ast.Constant(0.0)
+        if shape.known:
+            return ast.parse(f"np.zeros(np.shape({primal}))", mode="eval").body
+        return ast.parse(f"zeros_like({primal})", mode="eval").body
+
+    def ensure(self, primal: str, line=None, own: bool = False) -> None:
+        """Give `primal`'s adjoint a value (zero) if it has none; with `own`, a private copy."""
+        if primal not in self.defined:
+            self.defined.add(primal)
+            self.owned.add(primal)
+            self.alias.pop(self.name(primal), None)
+            self.emit(AdjointStmt(self.name(primal), self.zero(primal), False, line))
+        elif own and primal not in self.owned and primal not in self.lists:
+            name = self.name(primal)
+            self.emit(AdjointStmt(name, ast.parse(f"copy_array({name})", mode="eval").body, False, line))
+            self.owned.add(primal)
+            self.alias.pop(name, None)
+
+
+def operand_shape(operand: Operand, shape_of: dict[str, Shape]) -> Shape:
+    if isinstance(operand, Var):
+        return shape_of.get(operand.name, shapes.UNKNOWN)
+    if isinstance(operand, Const):
+        return shapes.of_constant(operand.value)
+    return shapes.UNKNOWN
