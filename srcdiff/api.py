@@ -25,6 +25,7 @@ from .frontend import depends
 from .frontend.naming import Namer, assigned_names, names_in
 from .frontend.parse import ParsedFunction, parse_function, unwrap
 from .ir import shapes
+from .ir.nodes import typed
 from .ir.shape_inference import infer_shapes
 from .lower.lowerer import lower_specialised
 from .rules import TABLE, TEMPLATE_GLOBALS
@@ -127,7 +128,7 @@ class Transform:
 
     def specialised_for(self, args: tuple, names: list[str]) -> bool:
         """Whether the static parameters' values in `args` are the ones this transform is for."""
-        return all(guards.typed(args[names.index(n)]) == guards.typed(v) for n, v in self.statics.items())
+        return all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())
 
     def fast(self, variant: Variant, slow) -> object:
         """`variant` compiled again behind a guard: other signatures go to `slow`."""
@@ -218,7 +219,7 @@ def _static_key(names: tuple, value_of) -> tuple | None:
     values = [value_of(n) for n in names]
     if not all(_static_ok(v) for v in values):
         return None
-    return names, tuple(guards.typed(v) for v in values)
+    return names, tuple(typed(v) for v in values)
 
 
 def _static_ok(value) -> bool:

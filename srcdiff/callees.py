@@ -21,28 +21,13 @@ from __future__ import annotations
 
 import inspect
 import types
-from dataclasses import dataclass, field
 
-from .ad.program import CallSpec, GradProgram
-from .backend import codegen, guards
+from .backend import codegen
 from .backend import loader as compiling
 from .frontend import depends
 from .ir import shapes
-
-
-@dataclass(frozen=True)
-class Specialised:
-    """User function `func` with its static parameters fixed: ``(("axis", -1),)``."""
-
-    func: object
-    statics: tuple = field(compare=False)
-    key: tuple = field(init=False, repr=False)  # the values with their types: axis=1 is not axis=True
-
-    def __post_init__(self):
-        object.__setattr__(self, "key", guards.typed(self.statics))
-        object.__setattr__(self, "__name__", self.func.__name__)  # named like the function
-        object.__setattr__(self, "__qualname__", self.func.__qualname__)
-
+from .ir.nodes import Specialised
+from .ir.program import CallSpec, GradProgram
 
 _CELLS: dict[tuple, types.CellType] = {}
 #: generated source of every callee adjoint, by the name it was compiled under

@@ -17,8 +17,8 @@ import srcdiff
 from srcdiff import api
 from srcdiff.ad import regions as reverse_regions
 from srcdiff.ad import sweep as sweep_module
-from srcdiff.ad.program import Scatter
 from srcdiff.ir.nodes import UserCall
+from srcdiff.ir.program import Scatter
 from srcdiff.rules import TABLE, Rule, structural, unary
 from srcdiff.rules.python_math import scalar
 from srcdiff.tools import symbolic

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import Branch, Function, Loop, Node, UserCall, Var, operand_ast
+from ..ir.program import Assign, Break, Effect, For, If, While, walk
 from ..rules.structural import APPEND
-from .program import Assign, Break, Effect, For, If, While, walk
 from .sweep import LoopPlan, Sweep
 
 

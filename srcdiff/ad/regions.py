@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
+from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, walk
 from ..rules.structural import APPEND, GETITEM
 from .adjoints import reverse_node
-from .program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, walk
 from .sweep import LoopPlan, Sweep, operand_shape
 
 

@@ -16,13 +16,13 @@ import ast
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir import shapes
-from ..ir.activity import active_values
 from ..ir.nodes import Function, Var
+from ..ir.program import GradProgram
 from ..ir.shapes import Shape
 from ..lower.writes import check_in_place
+from .activity import active_values
 from .adjoints import call, method
 from .forward import build_forward
-from .program import GradProgram
 from .regions import reverse_block
 from .sweep import Sweep, operand_shape
 

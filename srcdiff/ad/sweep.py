@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from ..frontend.naming import Namer
 from ..ir import shapes
 from ..ir.nodes import Const, Operand, Var
+from ..ir.program import AdjointStmt
 from ..ir.shapes import Shape
-from .program import AdjointStmt
 
 
 @dataclass

@@ -13,8 +13,8 @@ import re
 
 import astor
 
-from ..ad.program import AdjointStmt, Assign, Break, Effect, For, GradProgram, If, Scatter, While
 from ..ir.nodes import Node
+from ..ir.program import AdjointStmt, Assign, Break, Effect, For, GradProgram, If, Scatter, While
 from .optimize import optimizer
 
 _MARK = "__srcdiff_comment__"

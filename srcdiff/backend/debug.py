@@ -26,11 +26,11 @@ import sys
 
 import numpy as np
 
-from ..ad.program import GradProgram
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction
 from ..ir import nodes as ir
+from ..ir.program import GradProgram
 from ..rules import TEMPLATE_GLOBALS
 from ..tools.graph import build, contribution_origin
 

@@ -19,6 +19,7 @@ import types
 import numpy as np
 
 from ..frontend import depends
+from ..ir.nodes import typed
 from ..ir.shapes import signature
 
 SLOW = "__srcdiff_slow__"
@@ -77,11 +78,6 @@ def _array_tests(name: str, sig: tuple) -> list[ast.expr]:
     return [ast.parse(t, mode="eval").body for t in text]
 
 
-def typed(value) -> object:
-    """`value` with the type of every part attached: equal only to a value of the same types."""
-    if isinstance(value, tuple):
-        return (tuple, tuple(typed(v) for v in value))
-    return (type(value), value)
 
 
 def _value_test(i: int, name: str, value, cells: dict) -> ast.expr:

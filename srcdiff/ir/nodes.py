@@ -17,8 +17,6 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..rules.table import Rule
-
 
 @dataclass(frozen=True)
 class Var:
@@ -59,7 +57,7 @@ class Node:
     """
 
     id: int
-    rule: Rule
+    rule: object  # the primitive's rules.table.Rule
     inputs: tuple[Operand, ...]
     static: dict
     out: Var
@@ -272,3 +270,24 @@ def topological_order(nodes: list[Node]) -> list[Node]:
     if len(order) != len(nodes):
         raise ValueError("the graph has a cycle")  # lowering never builds one
     return order
+
+
+def typed(value) -> object:
+    """`value` with the type of every part attached: equal only to a value of the same types."""
+    if isinstance(value, tuple):
+        return (tuple, tuple(typed(v) for v in value))
+    return (type(value), value)
+
+
+@dataclass(frozen=True)
+class Specialised:
+    """User function `func` with its static parameters fixed: ``(("axis", -1),)``."""
+
+    func: object
+    statics: tuple = field(compare=False)
+    key: tuple = field(init=False, repr=False)  # the values with their types: axis=1 is not axis=True
+
+    def __post_init__(self):
+        object.__setattr__(self, "key", typed(self.statics))
+        object.__setattr__(self, "__name__", self.func.__name__)  # named like the function
+        object.__setattr__(self, "__qualname__", self.func.__qualname__)

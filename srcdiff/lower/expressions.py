@@ -17,7 +17,7 @@ import numpy as np
 
 from ..frontend import depends
 from ..frontend.parse import _MISSING
-from ..ir.nodes import Const, Global, Operand, UserCall, Var, operand_ast
+from ..ir.nodes import Const, Global, Operand, Specialised, UserCall, Var, operand_ast
 from ..rules.structural import (
     ABS,
     FLOAT,
@@ -330,7 +330,6 @@ class ExpressionMixin:
     def specialised_callee(self, node: ast.Call, func, sig, bound):
         """`func`, or `callees.Specialised` on the values this call gives the parameters it
         uses as static arguments (a constant, or this function's own static parameter)."""
-        from ..callees import Specialised
 
         names = depends.static_parameters(func, self.table)
         if not names:

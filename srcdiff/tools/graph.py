@@ -14,11 +14,11 @@ import copy
 import re
 from dataclasses import dataclass, field
 
+from ..ad.activity import active_values
 from ..errors import SrcDiffError
 from ..frontend.naming import assigned_names
 from ..frontend.parse import ParsedFunction, parse_function
 from ..ir import nodes as ir
-from ..ir.activity import active_values
 from ..lower.lowerer import lower
 from ..rules import TABLE
 

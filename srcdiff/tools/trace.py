@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..ad.program import AdjointStmt
 from ..ad.reverse import reverse
 from ..backend import codegen
 from ..backend.optimize.optimizer import optimize
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
+from ..ir.program import AdjointStmt
 from ..ir.shape_inference import infer_shapes
 from ..lower.lowerer import lower
 from ..rules import TABLE, TEMPLATE_GLOBALS

@@ -29,8 +29,8 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...ad.program import GradProgram
 from ...ir import shapes
+from ...ir.program import GradProgram
 from ...ir.shapes import Shape
 from . import sameshape, statements
 from .liveness import is_comment, nodes

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..ir.nodes import Branch, Function, Node, Var
 from ..rules.structural import GETITEM
-from .nodes import Branch, Function, Node, Var
 
 
 def active_values(function: Function, wrt: set[str]) -> set[str]:

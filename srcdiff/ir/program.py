@@ -11,8 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..ir.nodes import Function
-from ..ir.shapes import Shape
+from .nodes import Function
+from .shapes import Shape
 
 
 @dataclass
