@@ -4,227 +4,25 @@ A `GradFunction` transforms its function lazily (on the first call or `.source`)
 argument signature (types; for arrays ndim, dtype kind and which axes have length one), and
 caches the compiled result: later calls with the same kind of arguments go straight to it.
 A function that passes a parameter as a static argument (``np.max(x, axis=axis)``) is
-transformed once per value of that parameter (`Transform.statics`).
+lowered once per value of that parameter.  The stages themselves run in pipeline.py.
 """
 
 from __future__ import annotations
 
 import inspect
 import weakref
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import callees
-from .ad.reverse import reverse
-from .backend import codegen, debug, guards
-from .backend import loader as compiling
-from .backend.optimize.optimizer import OptimizeInfo, optimize
+from . import pipeline
 from .errors import SrcDiffError
-from .frontend import depends
-from .frontend.naming import Namer, assigned_names, names_in
-from .frontend.parse import ParsedFunction, parse_function, unwrap
 from .ir import shapes
-from .ir.nodes import typed
-from .ir.shape_inference import infer_shapes
-from .lower.lowerer import lower_specialised
-from .rules import TABLE, TEMPLATE_GLOBALS
-
-
-@dataclass
-class CacheInfo:
-    """How much work the cache saved: parsed+lowered functions and compiled variants."""
-
-    transforms: int = 0
-    variants: int = 0
-
-
-STATS = CacheInfo()
-_TRANSFORMS: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+from .pipeline import CACHE, CacheInfo, Lowered, Options, Variant
 
 
 def cache_info() -> CacheInfo:
     """A copy of the counters of transforms and compiled variants made so far."""
-    return CacheInfo(STATS.transforms, STATS.variants)
-
-
-@dataclass
-class Variant:
-    """One compiled gradient, for one argument signature."""
-
-    source: str
-    function: object
-    name: str = ""
-    fast: object = None  # the same code behind a signature guard, made on first use
-
-
-@dataclass
-class Transform:
-    """A function parsed and lowered once; compiled into one `Variant` per signature."""
-
-    parsed: ParsedFunction
-    wrt: tuple[str, ...]
-    with_value: bool
-    tuple_result: bool
-    debug: bool = False  # finiteness checks after every assignment (srcdiff/debug.py)
-    ir: object = None
-    namer: Namer = None
-    variants: dict = field(default_factory=dict)
-    #: parameter name -> its value in the call being transformed (`_NO_VALUE` if unknown)
-    value_of: object = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self):
-        #: the parameters used as static arguments, and the values this transform is for
-        self.ir, self.namer, self.statics = lower_specialised(self.parsed, TABLE, self._static_value)
-        self.value_of = None  # holds no reference to the call's arguments
-        #: the globals/closure variables lowering read statically (srcdiff/depends.py)
-        self.depends = self.parsed.dependencies()
-        self._check_template_names()
-        STATS.transforms += 1
-
-    def variant(self, key) -> Variant:
-        """The compiled gradient for argument signatures `key` (None: nothing known)."""
-        found = self.variants.get(key)
-        if found is None:
-            found = self.variants[key] = self._compile(key)
-        return found
-
-    def _compile(self, key) -> Variant:
-        params = [p.name for p in self.ir.params]
-        param_shapes = {} if key is None else {p: shapes.of_signature(s) for p, s in zip(params, key)}
-        shape_of = infer_shapes(self.ir, param_shapes)
-        namer = self.namer.copy()
-        program = reverse(self.ir, namer, self.wrt, shape_of, location=self.parsed.location,
-                          with_value=self.with_value or self.debug)
-        optimize(program)
-        suffix = "value_and_grad" if self.with_value else "grad"
-        name = namer.fresh(f"{self.parsed.name}_{suffix}")
-        source = codegen.generate(program, self.parsed.tree, self._describe, name=name,
-                                  with_value=self.with_value, tuple_result=self.tuple_result,
-                                  info=OptimizeInfo.of(program, shape_of, self.wrt, statements=not self.debug))
-        if self.debug:
-            source = debug.instrument(source, program, debug.helper_name(self.namer))
-        STATS.variants += 1
-        callees.register(source, program)  # the callee adjoints it calls (srcdiff/callees.py)
-        return Variant(source, self._build(source, name), name)
-
-    def _static_value(self, name: str, node) -> object:
-        """The value of parameter `name`, used as a static argument at `node`, for lowering."""
-        if name in self.wrt:
-            raise self.parsed.error(node, f"{name} is differentiated, but is used here as a static "
-                                    "argument, whose value decides the code",
-                                    f"differentiate with respect to other parameters than {name}")
-        value = _NO_VALUE if self.value_of is None else self.value_of(name)
-        if value is _NO_VALUE:
-            raise self.parsed.error(node, f"the gradient depends on the value of {name} (a static "
-                                    "argument here), and it has none yet",
-                                    "call the gradient, or use .source_for(...) with example arguments")
-        if not _static_ok(value):
-            raise self.parsed.error(node, f"{name}={value!r} is used as a static argument here: srcdiff "
-                                    "specialises the gradient on its value, which must be None, a "
-                                    "number, a bool, a string, or a tuple of them",
-                                    f"pass {name} as a Python int or tuple, e.g. {name}=1")
-        return value
-
-    def specialised_for(self, args: tuple, names: list[str]) -> bool:
-        """Whether the static parameters' values in `args` are the ones this transform is for."""
-        return all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())
-
-    def fast(self, variant: Variant, slow) -> object:
-        """`variant` compiled again behind a guard: other signatures go to `slow`."""
-        if variant.fast is None:
-            names = [p.name for p in self.ir.params]
-            key = next(k for k, v in self.variants.items() if v is variant)
-            args = self.parsed.tree.args
-            ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
-            statics = {ir_name[n]: v for n, v in self.statics.items()}
-            prologue, cells = guards.prologue(names, key, self.depends, self._direct_names(), statics)
-            variant.fast = self._build(variant.source, variant.name, {**cells, guards.SLOW: slow},
-                                       prologue, self.parsed.func.__defaults__)
-        return variant.fast
-
-    def _build(self, source: str, name: str, extra_cells=None, prologue=(), defaults=None):
-        cells = {**TEMPLATE_GLOBALS, **self.parsed.closure, **callees.cells_for(source), **(extra_cells or {})}
-        if self.debug:
-            cells.update(debug.helper_cells(self.parsed, self.ir, self.namer))
-        label = f"{self.parsed.location(self.parsed.tree).short.rsplit(':', 1)[0]}:{name}"
-        return compiling.build_function(source, label, self.parsed.func.__globals__, cells, prologue, defaults)
-
-    def _direct_names(self) -> set[str]:
-        """Dependencies the generated code can read by name: the user function's own free
-        names (the namer never reuses them) that mean there what they mean to the user."""
-        tree = self.parsed.tree
-        free = names_in(tree) - assigned_names(tree) - self.ir_param_names()
-        direct = set()
-        for d in self.depends:
-            own = self.parsed.closure.get(d.name, self.parsed.globals)
-            if d.name in free and d.scope is own and d.name not in TEMPLATE_GLOBALS:
-                direct.add(d.name)
-        return direct
-
-    def _describe(self, line: int) -> str:
-        loc = self.parsed.location(line)
-        return f"{loc.short}  {loc.code.strip()}"
-
-    def _check_template_names(self):
-        """Generated code sees `np`, `math`... as srcdiff's; refuse if the user's mean else."""
-        tree = self.parsed.tree
-        global_reads = names_in(tree) - assigned_names(tree) - self.ir_param_names()
-        for name in sorted(global_reads & set(TEMPLATE_GLOBALS)):
-            if self.parsed.resolve(name) is not TEMPLATE_GLOBALS[name]:
-                raise self.parsed.error(
-                    self.parsed.tree, f"the name {name!r} means something else here than in "
-                    "srcdiff's generated code", f"rename your {name!r}")
-
-    def ir_param_names(self) -> set[str]:
-        return {p.name for p in self.ir.params}
-
-
-_NO_VALUE = object()  # a static parameter's value when no call is known
-#: per function and transform key: the parameters its transform is specialised on
-_STATIC_NAMES: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
-
-
-def _transform(func, wrt, with_value: bool, tuple_result: bool, debug: bool = False, args=None) -> Transform:
-    """The transform of `func` for a call with positional `args` (None: the defaults')."""
-    parsed = parse_function(func)
-    cache = _TRANSFORMS.setdefault(parsed.func, {})
-    base = (parsed.func.__code__, wrt, with_value, tuple_result, TABLE.version, debug)
-    value_of = _values(func, args)
-    static_names = _STATIC_NAMES.setdefault(parsed.func, {})
-    key = base + (_static_key(static_names.get(base, ()), value_of),)
-    if key not in cache or not depends.hold(cache[key].depends):
-        transform = Transform(parsed, wrt, with_value, tuple_result, debug, value_of=value_of)
-        static_names[base] = tuple(transform.statics)  # found by lowering: the same for all values
-        key = base + (_static_key(static_names[base], value_of),)
-        cache[key] = transform
-    return cache[key]
-
-
-def _values(func, args):
-    """``value_of(name)``: the argument bound to parameter `name` (or its default)."""
-    parameters = inspect.signature(func).parameters
-    names = list(parameters)
-
-    def value_of(name):
-        if args is not None:
-            return args[names.index(name)]
-        default = parameters[name].default
-        return _NO_VALUE if default is inspect.Parameter.empty else default
-    return value_of
-
-
-def _static_key(names: tuple, value_of) -> tuple | None:
-    """The static parameters' values as part of a cache key; None for values srcdiff refuses."""
-    values = [value_of(n) for n in names]
-    if not all(_static_ok(v) for v in values):
-        return None
-    return names, tuple(typed(v) for v in values)
-
-
-def _static_ok(value) -> bool:
-    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value."""
-    return value is not _NO_VALUE and depends.static_ok(value)
+    return CacheInfo(CACHE.stats.transforms, CACHE.stats.variants)
 
 
 class GradFunction:
@@ -244,9 +42,8 @@ class GradFunction:
         self._names = list(self._signature.parameters)
         self.wrt = _normalize_wrt(wrt, self._signature, func)
         self.tuple_result = isinstance(wrt, (tuple, list))
-        self.with_value = with_value
-        self.debug = debug
-        self._transform = None
+        self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug)
+        self._lowered = None
         self._last = None
         self.__name__ = getattr(func, "__name__", "gradient")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
@@ -256,23 +53,35 @@ class GradFunction:
         _LIVE.add(self)
 
     @property
-    def transform(self) -> Transform:
-        """The transform of the last call (or, before any, of the parameters' defaults)."""
-        if self._transform is None or _stale(self._transform, self.func):
-            self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result, self.debug)
-        return self._transform
+    def with_value(self) -> bool:
+        return self.options.with_value
 
-    def _transform_for(self, args: tuple) -> Transform:
-        found = self._transform
-        if found is None or _stale(found, self.func) or not found.specialised_for(args, self._names):
-            found = self._transform = _transform(self.func, self.wrt, self.with_value, self.tuple_result,
-                                                 self.debug, args)
+    @property
+    def debug(self) -> bool:
+        return self.options.debug
+
+    @property
+    def lowered(self) -> Lowered:
+        """The lowered function of the last call (or, before any, of the parameters' defaults)."""
+        if self._lowered is None or not pipeline.is_current(self._lowered, self.func):
+            self._lowered = pipeline.lowered(self.func, self.wrt, self.options)
+        return self._lowered
+
+    def _lowered_for(self, args: tuple) -> Lowered:
+        found = self._lowered
+        if found is None or not pipeline.is_current(found, self.func) or not found.specialised_for(args, self._names):
+            found = self._lowered = pipeline.lowered(self.func, self.wrt, self.options, args)
         return found
 
     @property
     def source(self) -> str:
         """The generated gradient source: of the last call's signature, else shape-generic."""
-        return (self._last or self.transform.variant(None)).source
+        return (self._last or pipeline.variant(self.lowered, None)).source
+
+    @property
+    def callee_sources(self) -> dict[str, str]:
+        """The generated adjoints of the user functions the gradient calls, by name."""
+        return pipeline.callee_sources(self._last or pipeline.variant(self.lowered, None))
 
     def source_for(self, *args, **kwargs) -> str:
         """The generated source for arguments like these (without running it)."""
@@ -287,7 +96,7 @@ class GradFunction:
         variant = self._variant(args)
         self._last = variant
         if self._fast_ok():
-            type(self).__call__ = staticmethod(self._transform.fast(variant, self._slow))
+            type(self).__call__ = staticmethod(pipeline.fast_function(self._lowered, variant, self._slow))
         return variant.function(*args)
 
     def _fast_ok(self) -> bool:
@@ -297,16 +106,16 @@ class GradFunction:
 
     def _reset(self) -> None:
         """Forget compiled code (after the rule table changed)."""
-        self._transform = self._last = None
+        self._lowered = self._last = None
         type(self).__call__ = GradFunction.__call__
 
     def _variant(self, args) -> Variant:
         key = tuple(map(shapes.signature, args))
-        transform = self._transform_for(args)
-        found = transform.variants.get(key)
+        lowered = self._lowered_for(args)
+        found = lowered.variants.get(key)
         if found is None:
             self._check_differentiable(args)
-            found = transform.variant(key)
+            found = pipeline.variant(lowered, key)
         return found
 
     def _positional(self, args, kwargs) -> tuple:
@@ -334,25 +143,19 @@ class GradFunction:
 _LIVE: "weakref.WeakSet[GradFunction]" = weakref.WeakSet()
 
 
-def _rules_changed() -> None:
+def _forget_compiled() -> None:
     for gradient in list(_LIVE):
         gradient._reset()
 
 
+CACHE.listeners.append(_forget_compiled)
+
+
 def clear_cache() -> None:
-    """Forget every transform and compiled gradient: the next call of each gradient
-    parses, transforms and compiles again (the `cache_info` counters keep counting)."""
-    _TRANSFORMS.clear()
-    _rules_changed()
-
-
-TABLE.listeners.append(_rules_changed)
-
-
-def _stale(transform: Transform, func) -> bool:
-    return transform.parsed.func.__code__ is not unwrap(func).__code__ \
-        or transform not in _TRANSFORMS.get(transform.parsed.func, {}).values() \
-        or not depends.hold(transform.depends)
+    """Forget every transform and compiled gradient, callee adjoints included: the next call
+    of each gradient parses, transforms and compiles again (the `cache_info` counters keep
+    counting)."""
+    CACHE.clear()
 
 
 def _not_differentiable(value) -> str:

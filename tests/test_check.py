@@ -14,7 +14,6 @@ import sympy as sp
 from modules import import_source
 
 import srcdiff
-from srcdiff import api
 from srcdiff.ad import regions as reverse_regions
 from srcdiff.ad import sweep as sweep_module
 from srcdiff.ir.nodes import UserCall
@@ -347,11 +346,11 @@ def assign_instead_of_add(monkeypatch):
         if self.stmts and getattr(self.stmts[-1], "accumulate", False):
             self.stmts[-1].accumulate = False
 
-    api._TRANSFORMS.clear()  # cached transforms were built by the right sweep
+    srcdiff.clear_cache()  # cached transforms were built by the right sweep
     monkeypatch.setattr(sweep, "contribute", contribute)
     yield
     monkeypatch.undo()
-    api._TRANSFORMS.clear()
+    srcdiff.clear_cache()
 
 
 def test_wrong_accumulation_is_reported_by_both_checks(assign_instead_of_add):
@@ -372,11 +371,11 @@ def doubled_getitem_adjoint(monkeypatch):
         if isinstance(last, Scatter):
             last.expr = ast.BinOp(ast.Constant(2.0), ast.Mult(), last.expr)
 
-    api._TRANSFORMS.clear()
+    srcdiff.clear_cache()
     monkeypatch.setattr(reverse_regions, "reverse_getitem", reverse_getitem)
     yield
     monkeypatch.undo()
-    api._TRANSFORMS.clear()
+    srcdiff.clear_cache()
 
 
 def test_wrong_getitem_adjoint_is_a_mismatch(doubled_getitem_adjoint):
@@ -639,7 +638,7 @@ def test_structural_rule_agrees_with_sympy(name, structural_functions):
     func = structural_functions[name]
     lowered = srcdiff.grad(func, wrt=(0, 1))
     lowered.source_for(*args)
-    used = {symbolic.structural_name(n) for n in _all_nodes(lowered.transform.ir)}
+    used = {symbolic.structural_name(n) for n in _all_nodes(lowered.lowered.ir)}
     assert name in used, f"the spec for {name} does not use it: {sorted(filter(None, used))}"
     report = check(func, *args, wrt=(0, 1))
     assert report.status in accepted, str(report)

@@ -283,7 +283,7 @@ def test_rule_against_central_differences(cases, index):
 @pytest.mark.parametrize("index", range(len(SPECS)), ids=[f"{s.rule}:{s.expr}" for s in SPECS])
 def test_spec_exercises_its_rule(cases, index):
     spec = SPECS[index]
-    ir = GradFunction(getattr(cases, f"case_{index}")).transform.ir
+    ir = GradFunction(getattr(cases, f"case_{index}")).lowered.ir
     assert spec.rule in {node.rule.name for node in ir.body.nodes}
 
 

@@ -10,7 +10,7 @@ import pytest
 from numeric import assert_close, central_difference
 
 import srcdiff
-from srcdiff.backend import codegen
+from srcdiff.backend import render
 from srcdiff.backend.optimize import liveness
 from srcdiff.backend.optimize.optimizer import OptimizeInfo, optimize_function
 from srcdiff.ir import shapes
@@ -308,7 +308,7 @@ def test_debug_mode_only_folds_expressions():
 
 
 def test_comment_marker_is_codegens():
-    assert liveness.COMMENT == codegen._MARK
+    assert liveness.COMMENT == render.MARK
 
 
 # ---- whole gradients, optimised, against central differences ----

@@ -1,34 +1,25 @@
-"""Stage 6: the gradient program becomes Python source text.
+"""Stage 6: the gradient program becomes a Python function's AST.
 
-The function is built as a Python AST and rendered by astor.  Comments have no place in an
-AST, so they travel as calls to a marker function and become ``# ...`` lines in the text.
-Statement lists render recursively (`forward_statements`, `backward_statements`), so a later
-pass can rewrite the program's structured statements before they become text.
+A pure builder: it reads the program and returns a new `ast.FunctionDef` that shares no
+node with the IR, so the optimizer may rewrite it in place and the next variant of the
+same function starts from the same IR.  Comments travel as marker calls (render.py turns
+them into ``# ...`` lines).  Statement lists are built recursively (`forward_statements`,
+`backward_statements`).
 """
 
 from __future__ import annotations
 
 import ast
-import re
-
-import astor
+import copy
 
 from ..ir.nodes import Node
 from ..ir.program import AdjointStmt, Assign, Break, Effect, For, GradProgram, If, Scatter, While
-from .optimize import optimizer
-
-_MARK = "__srcdiff_comment__"
-_MARK_LINE = re.compile(rf"^(\s*){_MARK}\((.*)\)$", re.MULTILINE)
+from .render import comment
 
 
-def comment(text: str) -> ast.stmt:
-    """A statement that renders as ``# text``."""
-    return ast.Expr(ast.Call(ast.Name(_MARK, ast.Load()), [ast.Constant(text)], []))
-
-
-def generate(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: str,
-             with_value: bool, tuple_result: bool, info=None) -> str:
-    """Source text of the gradient function `name`, taking the user's parameters.
+def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: str,
+          with_value: bool, tuple_result: bool, info=None) -> ast.FunctionDef:
+    """The gradient function `name`, taking the user's parameters, as a fresh AST.
 
     `describe_line(line)` gives the ``file:line  code`` text of an adjoint block's comment.
     A callee's program (`program.pullback` set) becomes ``name(params) -> (value, pullback)``.
@@ -69,12 +60,9 @@ def generate(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name
         if with_value:
             result = ast.Tuple([value, result], ast.Load())
         body.append(ast.Return(result))
-    func = _function(name, _plain_arguments(tree.args), body)
-    if not program.pullback:  # the optimizer's liveness does not see into the pullback closure yet
-        func = optimizer.optimize_function(func, info or optimizer.OptimizeInfo.of(program))
-    module = ast.fix_missing_locations(ast.Module(body=[func], type_ignores=[]))
-    text = astor.to_source(module, pretty_source=''.join)  # no line wrapping
-    return _MARK_LINE.sub(lambda m: f"{m.group(1)}# {ast.literal_eval(m.group(2))}", text)
+    # expressions above are the IR's own objects: copied, so rewriting the function later
+    # cannot change the IR that the next variant is built from
+    return copy.deepcopy(_function(name, _plain_arguments(tree.args), body))
 
 
 def forward_statements(stmts: list) -> list[ast.stmt]:

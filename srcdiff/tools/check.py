@@ -154,7 +154,7 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     gradient = grad(func, wrt=names)
     values = _arguments(func, args, shapes, seed)
     source = gradient.source_for(*values)  # raises SrcDiffError where grad would
-    transform = gradient.transform
+    transform = gradient.lowered
     report = CheckReport(func.__qualname__, names, points=points)
     params = list(inspect.signature(func).parameters)
     position = {name: params.index(name) for name in names}

@@ -15,16 +15,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..ad.reverse import reverse
-from ..backend import codegen
-from ..backend.optimize.optimizer import optimize
+from .. import pipeline
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from ..ir.program import AdjointStmt
-from ..ir.shape_inference import infer_shapes
-from ..lower.lowerer import lower
-from ..rules import TABLE, TEMPLATE_GLOBALS
+from ..rules import TEMPLATE_GLOBALS
 from .graph import Graph, GraphNode, _wrt_names, build
 
 
@@ -106,8 +102,7 @@ def trace(f, *args, wrt=None, **kwargs) -> Trace:
     parameter passed as a float or a float array.
     """
     parsed = parse_function(f)
-    function, namer = lower(parsed, TABLE)
-    params = [p.name for p in function.params]
+    params = list(inspect.signature(parsed.func).parameters)
     values = _bind(parsed.func, args, kwargs)
     if wrt is None:
         wrt = [p for p, v in zip(params, values) if _is_float(v)]
@@ -116,6 +111,10 @@ def trace(f, *args, wrt=None, **kwargs) -> Trace:
                                hint="pass floats (e.g. 2.0) or float arrays, or name wrt=")
     else:
         wrt = _wrt_names(wrt, params, parsed.name)
+    # the gradient the pipeline compiles for these arguments, and the IR it came from
+    lowered = pipeline.lowered(parsed.func, tuple(wrt), pipeline.Options(tuple_result=True), tuple(values))
+    made = pipeline.variant(lowered, tuple(map(shapes.signature, values)))
+    function, program, source = lowered.ir, made.program, made.source
     graph = build(parsed, function, wrt)
     for node in graph.nodes:
         if getattr(node.ir_node, "callee", None) is not None:
@@ -133,13 +132,6 @@ def trace(f, *args, wrt=None, **kwargs) -> Trace:
             primal[node.name] = _eval(node.ir_node.expr, namespace, parsed, node.line)
             namespace[node.name] = primal[node.name]
 
-    key = tuple(map(shapes.signature, values))
-    shape_of = infer_shapes(function, {p: shapes.of_signature(s) for p, s in zip(params, key)})
-    names = namer.copy()
-    program = reverse(function, names, tuple(wrt), shape_of, location=parsed.location, with_value=True)
-    optimize(program)
-    source = codegen.generate(program, parsed.tree, lambda line: _describe(parsed, line),
-                              name=names.fresh(f"{parsed.name}_grad"), with_value=False, tuple_result=True)
 
     backward = {**parsed.func.__globals__, **TEMPLATE_GLOBALS}  # as the generated code sees them
     backward.update({k: c.cell_contents for k, c in parsed.closure.items() if _filled(c)})

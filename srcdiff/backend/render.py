@@ -1,0 +1,27 @@
+"""Stage 8: a generated function's AST becomes source text (astor), comments included.
+
+Comments have no place in an AST, so codegen writes each as a call to a marker function
+(`comment`); rendering turns those calls into ``# ...`` lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import astor
+
+MARK = "__srcdiff_comment__"
+_MARK_LINE = re.compile(rf"^(\s*){MARK}\((.*)\)$", re.MULTILINE)
+
+
+def comment(text: str) -> ast.stmt:
+    """A statement that renders as ``# text``."""
+    return ast.Expr(ast.Call(ast.Name(MARK, ast.Load()), [ast.Constant(text)], []))
+
+
+def render(func: ast.FunctionDef) -> str:
+    """The source text of `func`, one statement per line (no wrapping)."""
+    module = ast.fix_missing_locations(ast.Module(body=[func], type_ignores=[]))
+    text = astor.to_source(module, pretty_source="".join)
+    return _MARK_LINE.sub(lambda m: f"{m.group(1)}# {ast.literal_eval(m.group(2))}", text)

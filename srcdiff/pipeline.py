@@ -1,0 +1,354 @@
+"""The one driver: a user function becomes a compiled gradient, stage by stage.
+
+    parse → lower → shapes → reverse → codegen → optimize → render → load
+
+`lowered` runs the first two stages once per function (and per value of the parameters it
+uses as static arguments); `compile_variant` runs the rest once per argument signature.
+`grad`, the adjoints of called user functions (`callee_cell`) and `trace` all come through
+here, so every gradient is built, optimised and loaded the same way.  All mutable state
+lives in one `Cache`; `CACHE.clear()` forgets every compiled gradient, callees included.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import weakref
+from dataclasses import dataclass, field
+
+from .ad.reverse import reverse
+from .backend import codegen, debug, guards, loader, render
+from .backend.optimize.optimizer import OptimizeInfo, optimize_function
+from .frontend import depends
+from .frontend.depends import MISSING
+from .frontend.naming import Namer, assigned_names, names_in
+from .frontend.parse import ParsedFunction, parse_function, unwrap
+from .ir import shapes
+from .ir.nodes import Function, Specialised, typed
+from .ir.program import CallSpec, GradProgram
+from .ir.shape_inference import infer_shapes
+from .lower.lowerer import lower_specialised
+from .lower.writes import check_in_place
+from .rules import TABLE, TEMPLATE_GLOBALS
+
+
+@dataclass(frozen=True)
+class Options:
+    """What kind of gradient function to build."""
+
+    with_value: bool = False  # return (value, gradient)
+    tuple_result: bool = False  # wrt was a tuple: return a tuple of gradients
+    debug: bool = False  # finiteness checks after every assignment (backend/debug.py)
+    pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
+
+
+@dataclass
+class Variant:
+    """One compiled gradient, for one argument signature."""
+
+    source: str
+    function: object
+    name: str
+    program: GradProgram = field(repr=False)
+    #: the adjoints of the user functions it calls, by the name its code calls them
+    callees: dict[str, Callee] = field(default_factory=dict, repr=False)
+    fast: object = None  # the same code behind a signature guard, made on first use
+
+
+@dataclass(eq=False)
+class Callee:
+    """A called user function's adjoint.  The cell exists before the code is compiled, so a
+    recursive function's adjoint can call itself."""
+
+    cell: types.CellType
+    variant: Variant | None = None
+
+
+@dataclass
+class Lowered:
+    """A user function parsed and lowered once; compiled into one `Variant` per signature."""
+
+    parsed: ParsedFunction
+    wrt: tuple[str, ...]
+    options: Options
+    ir: Function
+    namer: Namer
+    statics: dict  # parameter -> the value this lowering is specialised on
+    depends: tuple  # the globals and closure variables lowering read (frontend/depends.py)
+    variants: dict = field(default_factory=dict)  # signature key -> Variant
+
+    @property
+    def params(self) -> list[str]:
+        return [p.name for p in self.ir.params]
+
+    def specialised_for(self, args: tuple, names: list[str]) -> bool:
+        """Whether the static parameters' values in `args` are the ones this is lowered for."""
+        return all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())
+
+
+@dataclass
+class CacheInfo:
+    """How much work the cache saved: parsed+lowered functions and compiled variants."""
+
+    transforms: int = 0
+    variants: int = 0
+
+
+class Cache:
+    """Every piece of state srcdiff keeps between calls."""
+
+    def __init__(self):
+        self.stats = CacheInfo()
+        #: user function -> {key: Lowered}; dies with the function
+        self.lowered: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        #: user function -> {key without statics: the parameters used as static arguments}
+        self.static_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        #: callee adjoints by what decides their code
+        self.callees: dict[tuple, Callee] = {}
+        self.listeners: list = []  # called on `clear` (gradient functions drop fast paths)
+
+    def clear(self) -> None:
+        self.lowered.clear()
+        self.static_names.clear()
+        self.callees.clear()
+        for listener in list(self.listeners):
+            listener()
+
+
+CACHE = Cache()
+TABLE.listeners.append(CACHE.clear)  # a new rule changes what lowering and adjoints produce
+
+
+# ---- parse and lower, once per function ----
+
+def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = None) -> Lowered:
+    """The lowered `func` for a call with positional `args` (None: its defaults)."""
+    parsed = parse_function(func)
+    cache = CACHE.lowered.setdefault(parsed.func, {})
+    base = (parsed.func.__code__, wrt, options, TABLE.version)
+    value_of = _values(func, args)
+    static_names = CACHE.static_names.setdefault(parsed.func, {})
+    key = base + (_static_key(static_names.get(base, ()), value_of),)
+    if key not in cache or not depends.hold(cache[key].depends):
+        found = _lower(parsed, wrt, options, _static_values(parsed, wrt, value_of))
+        CACHE.stats.transforms += 1
+        static_names[base] = tuple(found.statics)  # found by lowering: the same for all values
+        key = base + (_static_key(static_names[base], value_of),)
+        cache[key] = found
+    return cache[key]
+
+
+def is_current(found: Lowered, func) -> bool:
+    """Whether `found` is still what `lowered` gives for `func` (same code, rules, globals)."""
+    return found.parsed.func.__code__ is unwrap(func).__code__ \
+        and found in CACHE.lowered.get(found.parsed.func, {}).values() \
+        and depends.hold(found.depends)
+
+
+def _lower(parsed: ParsedFunction, wrt, options: Options, static_value) -> Lowered:
+    """Lower `parsed`; `static_value(name, node)` gives (or refuses) a static parameter's value."""
+    ir, namer, statics = lower_specialised(parsed, TABLE, static_value)
+    found = Lowered(parsed, wrt, options, ir, namer, statics, parsed.dependencies())
+    _check_template_names(found)
+    return found
+
+
+def _static_values(parsed: ParsedFunction, wrt, value_of):
+    """`static_value` for a gradient called with the values `value_of` gives."""
+    def static_value(name: str, node) -> object:
+        if name in wrt:
+            raise parsed.error(node, f"{name} is differentiated, but is used here as a static "
+                               "argument, whose value decides the code",
+                               f"differentiate with respect to other parameters than {name}")
+        value = value_of(name)
+        if value is MISSING:
+            raise parsed.error(node, f"the gradient depends on the value of {name} (a static "
+                               "argument here), and it has none yet",
+                               "call the gradient, or use .source_for(...) with example arguments")
+        if not _static_ok(value):
+            raise parsed.error(node, f"{name}={value!r} is used as a static argument here: srcdiff "
+                               "specialises the gradient on its value, which must be None, a "
+                               "number, a bool, a string, or a tuple of them",
+                               f"pass {name} as a Python int or tuple, e.g. {name}=1")
+        return value
+    return static_value
+
+
+def _values(func, args):
+    """``value_of(name)``: the argument bound to parameter `name` (or its default)."""
+    parameters = inspect.signature(func).parameters
+    names = list(parameters)
+
+    def value_of(name):
+        if args is not None:
+            return args[names.index(name)]
+        default = parameters[name].default
+        return MISSING if default is inspect.Parameter.empty else default
+    return value_of
+
+
+def _static_key(names: tuple, value_of) -> tuple | None:
+    """The static parameters' values as part of a cache key; None for values srcdiff refuses."""
+    values = [value_of(n) for n in names]
+    if not all(_static_ok(v) for v in values):
+        return None
+    return names, tuple(typed(v) for v in values)
+
+
+def _static_ok(value) -> bool:
+    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value."""
+    return value is not MISSING and depends.static_ok(value)
+
+
+def _check_template_names(found: Lowered) -> None:
+    """Generated code sees `np`, `math`... as srcdiff's; refuse if the user's mean else."""
+    tree = found.parsed.tree
+    global_reads = names_in(tree) - assigned_names(tree) - set(found.params)
+    for name in sorted(global_reads & set(TEMPLATE_GLOBALS)):
+        if found.parsed.resolve(name) is not TEMPLATE_GLOBALS[name]:
+            raise found.parsed.error(tree, f"the name {name!r} means something else here than in "
+                                     "srcdiff's generated code", f"rename your {name!r}")
+
+
+# ---- shapes, reverse, codegen, optimize, render, load: once per signature ----
+
+def variant(found: Lowered, key) -> Variant:
+    """The compiled gradient of `found` for argument signatures `key` (None: nothing known)."""
+    made = found.variants.get(key)
+    if made is None:
+        params = found.params
+        param_shapes = {} if key is None else {p: shapes.of_signature(s) for p, s in zip(params, key)}
+        made = found.variants[key] = compile_variant(found, param_shapes)
+    return made
+
+
+def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
+    """Every stage after lowering, for parameters of the shapes `param_shapes`."""
+    parsed, options = found.parsed, found.options
+    shape_of = infer_shapes(found.ir, param_shapes)
+    check_in_place(found.ir, shape_of, parsed.location, callee=options.pullback)
+    namer = found.namer.copy()
+    seed = None
+    if options.pullback:
+        output = getattr(found.ir.output, "name", parsed.name)
+        seed = namer.fresh(f"{output}_bar")
+    program = reverse(found.ir, namer, found.wrt, shape_of, location=parsed.location,
+                      with_value=options.with_value or options.debug, pullback=seed)
+    suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
+    name = namer.fresh(f"{parsed.name}_{suffix}")
+    info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
+    func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
+                         tuple_result=options.tuple_result, info=None if options.pullback else info)
+    if not options.pullback:  # the optimizer's liveness does not see into a pullback closure yet
+        optimize_function(func, info)
+    source = render.render(func)
+    cells = dict(TEMPLATE_GLOBALS)
+    if options.debug:
+        helper = debug.helper_name(found.namer)
+        source = debug.instrument(source, program, helper)
+        cells.update(debug.helper_cells(parsed, found.ir, found.namer))
+    callees = {vjp_name: callee(spec) for vjp_name, spec in program.calls.items()}
+    made = Variant(source, None, name, program, callees)
+    made.function = _load(found, made, cells)
+    if not options.pullback:
+        CACHE.stats.variants += 1
+    return made
+
+
+def describe(parsed: ParsedFunction):
+    """``line -> "file.py:12  code"``: the comment over each adjoint block."""
+    def describe_line(line: int) -> str:
+        loc = parsed.location(line)
+        return f"{loc.short}  {loc.code.strip()}"
+    return describe_line
+
+
+def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
+    parsed = found.parsed
+    cells = {**cells, **parsed.closure, **{name: c.cell for name, c in made.callees.items()}}
+    label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
+    return loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
+                                 parsed.func.__defaults__)
+
+
+def fast_function(found: Lowered, made: Variant, slow):
+    """`made` compiled again behind a guard of its signature: other calls go to `slow`."""
+    if made.fast is None:
+        names = found.params
+        key = next(k for k, v in found.variants.items() if v is made)
+        args = found.parsed.tree.args
+        ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
+        statics = {ir_name[n]: v for n, v in found.statics.items()}
+        prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics)
+        cells = dict(TEMPLATE_GLOBALS)
+        if found.options.debug:
+            cells.update(debug.helper_cells(found.parsed, found.ir, found.namer))
+        made.fast = _load(found, made, {**cells, **guard_cells, guards.SLOW: slow}, prologue)
+    return made.fast
+
+
+def _direct_names(found: Lowered) -> set[str]:
+    """Dependencies the generated code can read by name: the user function's own free
+    names (the namer never reuses them) that mean there what they mean to the user."""
+    tree = found.parsed.tree
+    free = names_in(tree) - assigned_names(tree) - set(found.params)
+    direct = set()
+    for d in found.depends:
+        own = found.parsed.closure.get(d.name, found.parsed.globals)
+        if d.name in free and d.scope is own and d.name not in TEMPLATE_GLOBALS:
+            direct.add(d.name)
+    return direct
+
+
+# ---- the adjoints of called user functions ----
+
+def callee(spec: CallSpec) -> Callee:
+    """The `Callee` whose cell holds ``vjp(*args) -> (value, pullback)`` for `spec` (compiled on first use).
+
+    Keyed by what decides the code: the call's spec, the rules, and the current values of
+    what the callee reads statically (a global axis, a helper alias)."""
+    func, statics = (spec.func.func, dict(spec.func.statics)) if isinstance(spec.func, Specialised) \
+        else (spec.func, {})
+    key = (spec, TABLE.version, depends.key(depends.of_function(func, TABLE)))
+    if key in CACHE.callees:
+        return CACHE.callees[key]
+    found_callee = CACHE.callees[key] = Callee(types.CellType())
+    try:
+        options = Options(tuple_result=len(spec.wrt) > 1, pullback=True)
+        parsed = parse_function(func)
+
+        def static_value(name, node):
+            if name not in statics or name in spec.wrt:  # the caller checked: not expected
+                raise parsed.error(node, f"{name} must be a constant here",
+                                   f"call {parsed.name} with a constant {name}")
+            return statics[name]
+
+        found = _lower(parsed, spec.wrt, options, static_value)
+        given = dict(spec.shapes)
+        param_shapes = {}
+        for name, param in inspect.signature(func).parameters.items():
+            if name in given:
+                param_shapes[name] = given[name]
+            elif param.default is not inspect.Parameter.empty:
+                param_shapes[name] = shapes.of_constant(param.default)
+        found_callee.variant = compile_variant(found, param_shapes)
+        found_callee.cell.cell_contents = found_callee.variant.function
+    except BaseException:
+        del CACHE.callees[key]
+        raise
+    return found_callee
+
+
+def callee_sources(made: Variant) -> dict[str, str]:
+    """The source of every callee adjoint `made` calls, directly or through other callees."""
+    sources, todo = {}, list(made.callees.items())
+    while todo:
+        name, called = todo.pop(0)
+        if name not in sources and called.variant is not None:
+            sources[name] = called.variant.source
+            todo += list(called.variant.callees.items())
+    return sources
+
+
+__all__ = ["CACHE", "Cache", "CacheInfo", "Callee", "Lowered", "Options", "Variant", "callee", "callee_sources",
+           "compile_variant", "fast_function", "is_current", "lowered", "variant"]
