@@ -11,6 +11,8 @@ lives in one `Cache`; `CACHE.clear()` forgets every compiled gradient, callees i
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import inspect
 import types
 import weakref
@@ -239,8 +241,10 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)
-    if not options.pullback:  # the optimizer's liveness does not see into a pullback closure yet
+    if not options.pullback:
         optimize_function(func, info)
+    else:
+        _optimize_pullback(func, info)
     source = render.render(func)
     cells = dict(TEMPLATE_GLOBALS)
     if options.debug:
@@ -253,6 +257,21 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     if not options.pullback:
         CACHE.stats.variants += 1
     return made
+
+
+def _optimize_pullback(func: ast.FunctionDef, info: OptimizeInfo) -> None:
+    """Optimise a callee adjoint's pullback (the backward sweep) as a function of its own.
+
+    The names it reads from the forward sweep are its inputs, like parameters: nothing
+    moves across the closure boundary.  A pullback that rebinds forward names (``nonlocal``,
+    for loops that restore values) is left as generated."""
+    inner = next((s for s in func.body if isinstance(s, ast.FunctionDef)), None)
+    if inner is None or any(isinstance(s, ast.Nonlocal) for s in ast.walk(inner)):
+        return
+    outer = {a.arg for a in func.args.args} | {n.id for s in func.body if s is not inner
+                                               for n in ast.walk(s) if isinstance(n, ast.Name)}
+    params = frozenset(outer | {a.arg for a in inner.args.args})
+    optimize_function(inner, dataclasses.replace(info, params=params))
 
 
 def describe(parsed: ParsedFunction):
