@@ -573,6 +573,7 @@ STRUCTURAL_SPECS = {
     "copy": ("x, y", ["z = x * y", "if len(x) > 2:", "    z = x", "return np.sum(z * y)"], (V, W), EXACT),
     "nograd": ("x, y", ["if len(x) > 2 and x.shape[0] == 3:", "    return np.sum(x * y) / x.size",
                         "return np.sum(x)"], (V, W), EXACT),
+    "compare": ("x, y", ["n = len(x)", "z = np.where(n > 2, x * y, x)", "return np.sum(z * y)"], (V, W), EXACT),
     "getitem": ("x, y", ["return x[0] * y[1:] @ x[:2] + x[np.array([1, 1])] @ y[:2]"], (V, W), EXACT),
     "setitem": ("x, y", ["z = np.zeros(3)", "z[0] = x[1] * y[2]", "z[1:] = x[:2] * y[0]",
                          "return np.sum(z * x)"], (V, W), EXACT),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from dataclasses import dataclass
 
 from ..errors import SrcDiffError
 from ..ir import shapes
@@ -34,9 +35,66 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                                f"argument {param!r}", location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
         contribution = instantiate(templates[param], bindings)
+        mask = sweep.masks.get(node.out.name, ()) if node.rule.elementwise else ()
+        if mask:  # exactly zero where the output's adjoint is, never 0 * inf
+            contribution = _masked(contribution, mask, result_shape)
+        if param in node.rule.selects:
+            condition, keep = node.rule.selects[param]
+            mask += (Mask(operand_ast(node.inputs[node.rule.params.index(condition)]), keep, True),)
+        first = operand.name not in sweep.defined
         if node.rule.elementwise:
             contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape)
         sweep.contribute(operand.name, contribution, node.line)
+        if mask and first:
+            inherited = _inherit(mask, operand_shapes[param], result_shape)
+            if inherited:
+                sweep.masks[operand.name] = inherited
+
+
+@dataclass(frozen=True)
+class Mask:
+    """A value's adjoint is zero wherever `test` is not `keep` (below a branch of ``np.where``).
+
+    `exact`: the value has the shape of `test`'s selection, proved from the shapes;
+    otherwise the generated code checks that at run time (``select``)."""
+
+    test: ast.expr
+    keep: bool
+    exact: bool
+
+
+def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape) -> ast.expr:
+    """`contribution` where every condition of `mask` holds, an exact 0.0 elsewhere."""
+    zero = ast.Constant(0.0)
+    for m in reversed(mask):
+        kept, dropped = (contribution, zero) if m.keep else (zero, contribution)
+        if not m.exact:
+            test = m.test if m.keep else _np("logical_not", m.test)
+            contribution = call("select", test, contribution)
+        elif shape.known and shape.scalar:  # Python numbers stay numbers
+            contribution = ast.IfExp(m.test, kept, dropped)
+        else:
+            contribution = _np("where", m.test, kept, dropped)
+    return contribution
+
+
+def _inherit(mask: tuple[Mask, ...], operand: Shape, result: Shape) -> tuple[Mask, ...]:
+    """The masks an operand's adjoint keeps: all of them when it has the result's shape
+    (exactly, if that is proved), none when its shape certainly differs."""
+    if _same_shape(operand, result):
+        return mask
+    if operand.known and result.known and operand.ndim != result.ndim:
+        return ()
+    return tuple(Mask(m.test, m.keep, False) for m in mask)
+
+
+def _np(name: str, *args: ast.expr) -> ast.expr:
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), [])
+
+
+def _same_shape(a: Shape, b: Shape) -> bool:
+    """Known and equal: within one broadcast, equal dims mean equal lengths."""
+    return a.known and b.known and a.dims == b.dims and a.scalar == b.scalar and shapes.UNKNOWN_DIM not in a.dims
 
 
 def instantiate(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:

@@ -40,6 +40,9 @@ class Sweep:
     plans: dict[int, LoopPlan] = field(default_factory=dict)  # id(loop) -> plan
     pullbacks: dict[int, str] = field(default_factory=dict)  # UserCall node id -> pullback name
     calls: dict = field(default_factory=dict)  # vjp name -> CallSpec
+    #: primal -> where its adjoint is certainly zero: the conditions (expression, polarity)
+    #: that must all hold for it to be nonzero (a chain below ``np.where``, rules.table.Rule.selects)
+    masks: dict[str, tuple] = field(default_factory=dict)  # primal -> tuple of adjoints.Mask
 
     @property
     def adjoint(self) -> dict[str, str]:
@@ -64,6 +67,7 @@ class Sweep:
     def contribute(self, primal: str, expr: ast.expr, line: int | None) -> None:
         name = self.name(primal)
         if primal in self.defined:
+            self.masks.pop(primal, None)  # a sum with another contribution: zero no longer known
             if primal in self.lists:  # adjoints of a list's elements add up one by one
                 total = ast.parse(f"[a + b for a, b in zip({name}, c)]", mode="eval").body
                 total.generators[0].iter.args[1] = expr

@@ -25,6 +25,7 @@ from ..rules.structural import (
     LIST_AWARE,
     MAX,
     MIN,
+    COMPARE,
     NOGRAD,
     STACK_LIST,
     SUM_LIST,
@@ -79,6 +80,10 @@ class ExpressionMixin:
         return self.emit_rule(NOGRAD, tuple(v for v in operands if isinstance(v, Var)), {}, expr, None)
 
     def expr_Compare(self, node: ast.Compare, target) -> Operand:
+        if all(isinstance(e, ast.Constant) or (isinstance(e, ast.Name) and e.id in self.env)
+               for e in [node.left, *node.comparators]):
+            expr, reads = self.substitute(node)  # its shape is known: the operands' broadcast
+            return self.emit_rule(COMPARE, reads, {}, expr, target)
         return self.opaque(node, target)
 
     def expr_BoolOp(self, node: ast.BoolOp, target) -> Operand:

@@ -81,5 +81,7 @@ RULES = [
          note="x on a bound (x == a_min or x == a_max) gets the gradient; the bound gets none; "
               "where a_min > a_max the result is a_max, as in NumPy"),
     rule(np.where, ("condition", "x", "y"), {"x": "np.where(condition, g, 0.0)", "y": "np.where(condition, 0.0, g)"},
-         elementwise=True, note="the condition carries no gradient"),
+         elementwise=True, selects={"x": ("condition", True), "y": ("condition", False)},
+         note="the condition carries no gradient; the branch not selected gets an exact zero, "
+              "never 0 * inf (`np.where(x > 0, np.sqrt(x), 0.0)` at x < 0)"),
 ]

@@ -40,6 +40,19 @@ def zeros_like(x):
     return 0.0
 
 
+def select(condition, value):
+    """`value` where `condition` holds and an exact 0.0 elsewhere (the adjoint of a branch of
+    ``np.where`` that was not taken), when the shapes match; else `value` as it is.
+
+    Used where shapes are not known before the call; with known shapes the generated code
+    says ``np.where(condition, value, 0.0)`` itself."""
+    if np.shape(condition) != np.shape(value):
+        return value
+    if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
+        return value if condition else 0.0
+    return np.where(condition, value, 0.0)
+
+
 def copy_array(x):
     """A copy of an array (so two returned gradients never share memory); numbers as they are."""
     return x.copy() if isinstance(x, np.ndarray) else x
@@ -203,6 +216,7 @@ def split_adjoint(g, pieces, axis):
 
 HELPERS = {
     "unbroadcast": unbroadcast,
+    "select": select,
     "zeros_like": zeros_like,
     "copy_array": copy_array,
     "ensure_scalar": ensure_scalar,

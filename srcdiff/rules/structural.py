@@ -37,6 +37,15 @@ COPY = rule(copy_value, ("x",), {"x": "g"}, name="copy", shape=_same)
 NOGRAD = Rule(None, "nograd", (), {}, nograd=True)
 
 
+def _compared_shape(static, *operands):
+    return shapes.broadcast(*operands)
+
+
+#: A comparison of plain names and constants (``x > 0``): no gradient, and the broadcast
+#: shape of what it compares, so that ``np.where(x > 0, ...)`` has a known shape.
+COMPARE = Rule(None, "compare", (), {}, nograd=True, shape=_compared_shape)
+
+
 def _getitem_shape(static, x, *index):
     """Basic indexing: ints drop an axis, slices keep it (length unknown), None adds one."""
     if not x.known:
@@ -142,7 +151,7 @@ def is_setitem(r: Rule) -> bool:
 
 
 #: Rules that accept list operands (everything else refuses a list).
-LIST_AWARE = {GETITEM, APPEND, SUM_LIST, STACK_LIST, COPY, NOGRAD}
+LIST_AWARE = {GETITEM, APPEND, SUM_LIST, STACK_LIST, COPY, NOGRAD, COMPARE}
 
 _USER: dict[object, Rule] = {}
 

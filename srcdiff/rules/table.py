@@ -61,6 +61,10 @@ class Rule:
     nograd: bool = False
     variadic: str | None = None
     note: str = ""
+    #: parameters whose adjoint is zero wherever a boolean operand says so: ``np.where``'s
+    #: ``{"x": ("condition", True), "y": ("condition", False)}`` (x's adjoint is zero where
+    #: condition is False).  The reverse pass keeps that zero exact down x's chain.
+    selects: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -77,7 +81,8 @@ class Rule:
         if key not in self._parsed:
             params = tuple(f"x{i}" for i in range(count))
             self._parsed[key] = Rule(self.func, self.name, params, self.templates, self.static,
-                                     self.elementwise, self.shape, {}, self.nograd, None, self.note)
+                                     self.elementwise, self.shape, {}, self.nograd, None, self.note,
+                                     self.selects)
         return self._parsed[key]
 
     def result_shape(self, static: dict, operands: list[Shape]) -> Shape:
@@ -135,6 +140,10 @@ def validate(rule: Rule) -> Rule:
     reserved = {"g", "ans"} & (set(rule.params) | set(rule.static))
     if reserved:
         raise SrcDiffError(f"adjoint rule for {rule.name}: {sorted(reserved)} are reserved names")
+    for param, (condition, _) in rule.selects.items():
+        if param not in rule.params or condition not in rule.params:
+            raise SrcDiffError(f"adjoint rule for {rule.name}: selects names unknown parameters "
+                               f"{param!r}, {condition!r}")
     unknown = {p: shapes.UNKNOWN for p in rule.params}
     templates = rule.adjoints(dict(rule.static), unknown)
     extra = set(templates) - set(rule.params)

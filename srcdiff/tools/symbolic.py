@@ -322,6 +322,7 @@ STRUCTURAL: dict[str, str] = {
     "copy": "y = x names the same value",
     "nograd": "the user's own expression (len, .shape, a literal, a comparison) runs as written; "
               "a branch on a comparison of symbols refuses (`_Truth`, `truth`)",
+    "compare": "a comparison of names and constants runs as written, like nograd's expressions",
     "getitem": "indexing and slicing select the same elements of an object array or a list; "
                "the adjoint's scatter-adds write into object arrays (`_CONSTRUCTORS`)",
     "setitem": "set_item and zero_item copy object arrays as they are",
@@ -365,7 +366,7 @@ def why_not_symbolic(name: str) -> str:
     return f"{name} has no sympy counterpart" + (f" ({reason})" if reason else "")
 
 
-_FIXED_STRUCTURAL = (structural.COPY, structural.NOGRAD, structural.GETITEM, structural.APPEND,
+_FIXED_STRUCTURAL = (structural.COPY, structural.NOGRAD, structural.COMPARE, structural.GETITEM, structural.APPEND,
                      structural.SUM_LIST, structural.SUM_ROWS, structural.STACK_LIST,
                      structural.FLOAT, structural.ABS, structural.MAX, structural.MIN)
 
