@@ -20,12 +20,12 @@ from ..frontend.parse import _MISSING
 from ..ir.nodes import Const, Global, Operand, Specialised, UserCall, Var, operand_ast
 from ..rules.structural import (
     ABS,
+    COMPARE,
     FLOAT,
     GETITEM,
     LIST_AWARE,
     MAX,
     MIN,
-    COMPARE,
     NOGRAD,
     STACK_LIST,
     SUM_LIST,
