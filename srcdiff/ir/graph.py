@@ -9,6 +9,8 @@ pass must add them up.
 
 This module reads only the IR: where a node needs the user's file and line, `build` is given
 a `location` function, and which values carry a gradient (activity analysis) is given to it.
+A function it cannot show one node per value raises `NotDrawable`, which the tools report as
+a `SrcDiffError` at the user's line (so the IR, the lowest layer, imports no error types).
 """
 
 from __future__ import annotations
@@ -19,10 +21,18 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from ..errors import Location, SrcDiffError
 from . import nodes as ir
 
 _TEMP = re.compile(r"t\d+")
+
+
+class NotDrawable(Exception):
+    """The graph cannot show this function one node per value: `reason`, at user line `line`
+    (0: the whole function), and `hint`, what to do instead."""
+
+    def __init__(self, reason: str, line: int = 0, hint: str = ""):
+        super().__init__(reason)
+        self.reason, self.line, self.hint = reason, line, hint
 
 
 @dataclass
@@ -117,17 +127,18 @@ def function_nodes(function: ir.Function, regions: bool = False) -> list[ir.Node
     if regions:
         return nodes
     if len(nodes) != len(body) or any(not isinstance(n, ir.Node) for n in body):
-        raise SrcDiffError(f"{function.name} has control flow, which graph/trace/explain do not "
-                           "show yet", hint="try them on a straight-line function")
+        raise NotDrawable(f"{function.name} has control flow, which graph/trace/explain do not show yet",
+                          hint="try them on a straight-line function")
     return nodes
 
 
-def build(function: ir.Function, *, location: Callable[[int], Location], def_line: int,
+def build(function: ir.Function, *, location: Callable[[int], object], def_line: int,
           user_names: Collection[str] = (), active: Collection[str] | None = None,
           parsed: object = None, in_place: bool = False) -> Graph:
     """The `Graph` of a lowered function.
 
-    `location` gives the user's file and line of a line number, `def_line` is the line of
+    `location` gives the user's place of a line number (a `srcdiff.errors.Location`: its
+    `short` ``file.py:12`` and its `code` are what a node shows), `def_line` is the line of
     the ``def``, and `user_names` are the names the user's code assigns (so a variable the
     user called ``t1`` is not taken for a temporary).  `active` are the values a gradient
     flows through (`srcdiff.ad.activity.active_values`); None when activity was not
@@ -140,7 +151,7 @@ def build(function: ir.Function, *, location: Callable[[int], Location], def_lin
     nodes = function_nodes(function, regions=in_place)
     if not in_place:
         nodes = ir.topological_order(nodes)
-        _refuse_in_place(nodes, location)
+        _refuse_in_place(nodes)
     params = [p.name for p in function.params]
     known = set(user_names) | set(params)
     temps = {n.out.name: n for n in nodes if _TEMP.fullmatch(n.out.name) and n.out.name not in known}
@@ -172,14 +183,14 @@ def build(function: ir.Function, *, location: Callable[[int], Location], def_lin
     return Graph(function.name, params, out, output, parsed, function)
 
 
-def _refuse_in_place(nodes: list[ir.Node], location: Callable[[int], Location]) -> None:
+def _refuse_in_place(nodes: list[ir.Node]) -> None:
     seen = set()
     for node in nodes:
         if node.out.name in seen:
-            raise SrcDiffError(f"{ast.unparse(node.expr)} changes {node.out.name} in place, which "
-                               "graph/trace/explain do not show yet", location(node.line),
-                               "build the list in one expression (e.g. [x, x * x]), or use "
-                               "srcdiff.grad(f, debug=True) to check the gradient's values")
+            raise NotDrawable(f"{ast.unparse(node.expr)} changes {node.out.name} in place, which "
+                              "graph/trace/explain do not show yet", node.line,
+                              "build the list in one expression (e.g. [x, x * x]), or use "
+                              "srcdiff.grad(f, debug=True) to check the gradient's values")
         seen.add(node.out.name)
 
 

@@ -81,9 +81,12 @@ def build_graph(parsed: ParsedFunction, function: ir.Function, wrt=None) -> Grap
     """The `Graph` of a lowered function; `wrt` (parameter names; all by default) decides
     which nodes are active."""
     params = [p.name for p in function.params]
-    found = model.build(function, location=parsed.location, def_line=parsed.tree.lineno,
-                        user_names=assigned_names(parsed.tree),
-                        active=active_values(function, set(params if wrt is None else wrt)), parsed=parsed)
+    try:
+        found = model.build(function, location=parsed.location, def_line=parsed.tree.lineno,
+                            user_names=assigned_names(parsed.tree),
+                            active=active_values(function, set(params if wrt is None else wrt)), parsed=parsed)
+    except model.NotDrawable as exc:
+        raise SrcDiffError(exc.reason, parsed.location(exc.line) if exc.line else None, exc.hint) from None
     return Graph(**{f.name: getattr(found, f.name) for f in dataclasses.fields(found)})
 
 
