@@ -7,6 +7,8 @@ broken-rule fixtures prove that both checks can fail, and say which input is wro
 import ast
 import math
 import operator
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -649,3 +651,14 @@ def test_counterparts_are_real_functions():
     for name, func in sympy_counterparts.COUNTERPARTS.items():
         assert callable(func), name
     assert sympy_counterparts.COUNTERPARTS["operator.mul"] is operator.mul
+
+
+def test_tools_are_listed_and_load_on_first_use():
+    code = ("import sys, srcdiff\n"
+            "assert {'check', 'gradcheck', 'graph', 'trace', 'explain'} <= set(dir(srcdiff)) & set(srcdiff.__all__)\n"
+            "from srcdiff import gradcheck, graph, trace\n"
+            "print('sympy' in sys.modules)\n"
+            "from srcdiff import check\n"
+            "print('sympy' in sys.modules, check is srcdiff.check)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True"]  # only the sympy check needs sympy
