@@ -7,16 +7,36 @@
 
     loss(w, X, y)        # the gradient with respect to w
     print(loss.source)   # the generated gradient function
+
+The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`) are imported on first use, so
+``import srcdiff`` loads neither sympy nor any of them.
 """
 
 from .api import GradFunction, cache_info, clear_cache, grad, value_and_grad
 from .errors import SrcDiffError
 from .rules.register import register_adjoint
-from .tools.check import check, gradcheck
-from .tools.explain import explain
-from .tools.graph import graph
-from .tools.trace import trace
 
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "grad", "gradcheck",
            "graph", "register_adjoint", "trace", "value_and_grad"]
 __version__ = "0.1.0"
+
+def __getattr__(name: str):
+    """Import a tool the first time it is asked for (PEP 562); it then stays a module global."""
+    if name == "check":
+        from .tools.check import check as found
+    elif name == "gradcheck":
+        from .tools.gradcheck import gradcheck as found
+    elif name == "graph":
+        from .tools.graph import graph as found
+    elif name == "trace":
+        from .tools.trace import trace as found
+    elif name == "explain":
+        from .tools.explain import explain as found
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = found
+    return found
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

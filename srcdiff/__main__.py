@@ -1,4 +1,4 @@
-"""``python -m srcdiff show|check FILE.py:FUNC``: see `srcdiff.cli`."""
+"""``python -m srcdiff show|check|graph|trace FILE.py:FUNC``: see `srcdiff.tools.cli`."""
 
 from .tools.cli import main
 

@@ -7,6 +7,8 @@ broken-rule fixtures prove that both checks can fail, and say which input is wro
 import ast
 import math
 import operator
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -20,8 +22,9 @@ from srcdiff.ir.nodes import UserCall
 from srcdiff.ir.program import Scatter
 from srcdiff.rules import TABLE, Rule, structural, unary
 from srcdiff.rules.python_math import scalar
-from srcdiff.tools import symbolic
-from srcdiff.tools.check import MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, GradientMismatch, check, gradcheck
+from srcdiff.tools import symbolic, symbolic_status, sympy_counterparts
+from srcdiff.tools.check import MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, GradientMismatch, check, lowered_nodes
+from srcdiff.tools.gradcheck import gradcheck
 
 # ---- functions under test (module level: srcdiff reads their source) ----
 
@@ -271,7 +274,7 @@ def test_defaults_fill_missing_arguments_and_missing_values_are_refused():
 
 
 def test_a_rule_without_counterpart_is_not_symbolic(monkeypatch):
-    monkeypatch.delitem(symbolic.COUNTERPARTS, "numpy.tanh")
+    monkeypatch.delitem(sympy_counterparts.COUNTERPARTS, "numpy.tanh")
     report = check(uses_tanh, np.array([0.1, 0.2]))
     assert report.status == NOT_SYMBOLIC
     assert not report
@@ -523,7 +526,7 @@ RULE_SPECS = {
     "ndarray.size": _wrap("np.sum(x * y) * x.size"),
 }
 
-SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic.rule_status(r.name) == "symbolic")
+SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.name) == "symbolic")
 
 
 @pytest.fixture(scope="module")
@@ -547,8 +550,8 @@ def test_rule_agrees_with_sympy(name, spec_functions):
 
 
 def test_every_rule_is_symbolic_or_says_why_not():
-    unknown = [r.name for r in TABLE if symbolic.rule_status(r.name) == "unknown"]
-    assert not unknown, f"add these to symbolic.COUNTERPARTS or symbolic.NOT_SYMBOLIC: {unknown}"
+    unknown = [r.name for r in TABLE if symbolic_status.rule_status(r.name) == "unknown"]
+    assert not unknown, f"add these to sympy_counterparts.COUNTERPARTS or sympy_counterparts.NOT_SYMBOLIC: {unknown}"
 
 
 #: Symbolic rules without a spec here, and why.
@@ -606,21 +609,21 @@ def _node(rule):
 def test_every_structural_rule_is_symbolic_or_says_why_not():
     rules = _structural_rules() + [structural.user_rule(square, ("a",))]
     for rule in rules:
-        name = symbolic.structural_name(_node(rule))
-        assert name in symbolic.STRUCTURAL or name in symbolic.STRUCTURAL_NOT_SYMBOLIC, rule.name
-    reasons = {**symbolic.STRUCTURAL, **symbolic.STRUCTURAL_NOT_SYMBOLIC}
+        name = symbolic_status.structural_name(_node(rule))
+        assert name in symbolic_status.STRUCTURAL or name in symbolic_status.STRUCTURAL_NOT_SYMBOLIC, rule.name
+    reasons = {**symbolic_status.STRUCTURAL, **symbolic_status.STRUCTURAL_NOT_SYMBOLIC}
     assert all(isinstance(why, str) and len(why) > 10 for why in reasons.values())
-    assert not set(symbolic.STRUCTURAL) & set(symbolic.STRUCTURAL_NOT_SYMBOLIC)
+    assert not set(symbolic_status.STRUCTURAL) & set(symbolic_status.STRUCTURAL_NOT_SYMBOLIC)
 
 
 def test_structural_names_are_recognised_by_identity():
     # a table rule or a user function that happens to be called "copy" is not the structural copy
-    assert symbolic.structural_name(_node(Rule(None, "copy", (), {}))) is None
-    assert symbolic.structural_name(_node(structural.COPY)) == "copy"
+    assert symbolic_status.structural_name(_node(Rule(None, "copy", (), {}))) is None
+    assert symbolic_status.structural_name(_node(structural.COPY)) == "copy"
 
 
 def test_every_symbolic_structural_rule_has_a_spec():
-    assert sorted(STRUCTURAL_SPECS) == sorted(symbolic.STRUCTURAL)
+    assert sorted(STRUCTURAL_SPECS) == sorted(symbolic_status.STRUCTURAL)
 
 
 @pytest.fixture(scope="module")
@@ -639,18 +642,24 @@ def test_structural_rule_agrees_with_sympy(name, structural_functions):
     func = structural_functions[name]
     lowered = srcdiff.grad(func, wrt=(0, 1))
     lowered.source_for(*args)
-    used = {symbolic.structural_name(n) for n in _all_nodes(lowered.lowered.ir)}
+    used = {symbolic_status.structural_name(n) for n in lowered_nodes(lowered.lowered.ir)}
     assert name in used, f"the spec for {name} does not use it: {sorted(filter(None, used))}"
     report = check(func, *args, wrt=(0, 1))
     assert report.status in accepted, str(report)
 
 
-def _all_nodes(function):
-    from srcdiff.tools.check import _nodes
-    return _nodes(function)
-
-
 def test_counterparts_are_real_functions():
-    for name, func in symbolic.COUNTERPARTS.items():
+    for name, func in sympy_counterparts.COUNTERPARTS.items():
         assert callable(func), name
-    assert symbolic.COUNTERPARTS["operator.mul"] is operator.mul
+    assert sympy_counterparts.COUNTERPARTS["operator.mul"] is operator.mul
+
+
+def test_tools_are_listed_and_load_on_first_use():
+    code = ("import sys, srcdiff\n"
+            "assert {'check', 'gradcheck', 'graph', 'trace', 'explain'} <= set(dir(srcdiff)) & set(srcdiff.__all__)\n"
+            "from srcdiff import gradcheck, graph, trace\n"
+            "print('sympy' in sys.modules)\n"
+            "from srcdiff import check\n"
+            "print('sympy' in sys.modules, check is srcdiff.check)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True"]  # only the sympy check needs sympy

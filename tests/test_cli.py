@@ -96,6 +96,46 @@ def test_check_exits_1_on_a_wrong_rule(capsys, model):
     assert "MISMATCH with sympy's derivative in x" in out and "MISMATCH in x" in out
 
 
+STEPPED = textwrap.dedent('''\
+    import numpy as np
+
+
+    def stepped(x):
+        return np.sum(np.sin(x) * np.floor(x))
+''')
+
+
+def test_check_exits_0_when_sympy_cannot_evaluate_and_central_differences_agree(capsys, tmp_path):
+    path = tmp_path / "stepped.py"  # np.floor has no sympy counterpart: not symbolic
+    path.write_text(STEPPED)
+    status, out, _ = run(capsys, "check", f"{path}:stepped", "--args", "np.array([0.3, 1.9])")
+    assert "srcdiff.check stepped wrt x: not symbolic" in out
+    assert "srcdiff.gradcheck stepped: agrees with float64 central differences" in out
+    assert status == 0
+
+
+def test_check_exits_1_when_sympy_cannot_evaluate_and_central_differences_disagree(capsys, tmp_path):
+    path = tmp_path / "stepped.py"
+    path.write_text(STEPPED)
+    old = TABLE.register(unary(np.sin, x="-g * np.cos(x)"), replace=True)
+    try:
+        status, out, _ = run(capsys, "check", f"{path}:stepped", "--args", "np.array([0.3, 1.9])")
+    finally:
+        TABLE.register(old, replace=True)
+    assert "not symbolic" in out and "MISMATCH in x" in out
+    assert status == 1
+
+
+def test_show_does_not_import_sympy(model):
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['srcdiff', 'show', {str(model) + ':scale'!r}]\n"
+            "try:\n    runpy.run_module('srcdiff', run_name='__main__')\n"
+            "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+            "print('sympy' in sys.modules, 'mpmath' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.splitlines()[-1] == "False False", done.stdout
+
+
 @pytest.mark.parametrize("target, message", [
     ("no_colon.py", "is not of the form FILE.py:FUNC"),
     ("missing.py:f", "no such file"),

@@ -150,3 +150,34 @@ def test_command_line_prints_and_writes_the_graph(tmp_path, capsys):
         assert "<svg" in (tmp_path / "g.svg").read_text()
     assert main(["graph", target, "-o", str(tmp_path / "g.png")]) == 2
     assert "end it in .dot, .svg or .html" in capsys.readouterr().err
+
+
+def test_the_graph_model_reads_only_the_ir():
+    # debug mode (backend) uses the model, so it sits in ir/ and imports nothing above it
+    from test_structure import MODULES, imports
+
+    assert {target for target, _ in imports("srcdiff.ir.graph")} <= {m for m in MODULES if m.startswith("srcdiff.ir.")}
+    backend = [m for m in MODULES if m.startswith("srcdiff.backend")]
+    assert not [(m, t) for m in backend for t, _ in imports(m) if t.startswith("srcdiff.tools")]
+
+
+def test_debug_mode_and_graph_agree_on_the_nodes(tmp_path):
+    from srcdiff.ir.graph import Graph as Model
+
+    module = load(tmp_path, SHARED)
+    g = srcdiff.graph(module.shared)
+    assert isinstance(g, Model) and isinstance(g, Graph)
+    debug = _debug_graph(module.shared)  # built from the same pieces by backend/debug.py
+    assert {n.name: (n.source, n.line, n.temporary) for n in g.nodes} == \
+        {n.name: (n.source, n.line, n.temporary) for n in debug.nodes}
+
+
+def _debug_graph(f):
+    from srcdiff.backend.debug import Checker
+    from srcdiff.frontend.parse import parse_function
+    from srcdiff.lower.lowerer import lower
+    from srcdiff.rules import TABLE
+
+    parsed = parse_function(f)
+    function, _ = lower(parsed, TABLE)
+    return Checker(parsed, function).graph

@@ -27,12 +27,12 @@ import sys
 import numpy as np
 
 from ..errors import SrcDiffError
-from ..frontend.naming import Namer
+from ..frontend.naming import Namer, assigned_names
 from ..frontend.parse import ParsedFunction
 from ..ir import nodes as ir
+from ..ir.graph import build, contribution_origin
 from ..ir.program import GradProgram
 from ..rules import TEMPLATE_GLOBALS
-from ..tools.graph import build, contribution_origin
 
 HELPER = "check_finite"
 _CALL = re.compile(r"\(\s*\w+, '(forward|backward)', '(\w+)'")
@@ -136,7 +136,9 @@ class Checker:
 
     def __init__(self, parsed: ParsedFunction, function: ir.Function):
         self.parsed = parsed
-        self.graph = build(parsed, function, in_place=True)  # appends: looked up by name only
+        self.graph = build(function, location=parsed.location, def_line=parsed.tree.lineno,
+                           user_names=assigned_names(parsed.tree), parsed=parsed,
+                           in_place=True)  # appends: looked up by name only
 
     def __call__(self, value, sweep, node, /, **inputs):
         if _finite(value):

@@ -1,11 +1,11 @@
-"""Checking srcdiff's gradients: against sympy's derivatives, and against central differences.
+"""`srcdiff.check`: srcdiff's gradients against sympy's derivatives, and its report.
 
 `check` runs the user's function on sympy symbols, differentiates the result with
 `sympy.diff`, and runs srcdiff's generated gradient on the same symbols.  The two are proved
 equal when sympy simplifies their difference to zero; otherwise they are compared at several
 points in 50-digit arithmetic, and the report says which of the two happened.
 
-`gradcheck` compares the gradient with float64 central differences, element by element.
+`srcdiff.gradcheck` (central differences) is in `srcdiff.tools.gradcheck`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ import numpy as np
 import sympy as sp
 
 from ..api import GradFunction, grad
-from ..errors import SrcDiffError
 from ..frontend import parse
 from ..ir.nodes import Node
 from . import symbolic
+from .check_common import GradientMismatch, example_arguments, unwrap
+from .symbolic_status import node_status
+from .sympy_comparisons import NotSymbolic
 
 PROVED, NUMERIC, MISMATCH, INCONCLUSIVE = "proved", "agrees numerically", "MISMATCH", "inconclusive"
 NOT_SYMBOLIC = "not symbolic"
@@ -31,14 +33,6 @@ DIGITS = 50  # precision of the numeric fallback
 REL_TOL, ABS_TOL = 1e-9, 1e-15  # the fallback's agreement; float constants round differently
 MAX_SIMPLIFY_OPS = 400  # beyond this, sympy.simplify is too slow to try
 _SHOWN_ELEMENTS = 4  # array elements printed per input
-
-
-class GradientMismatch(SrcDiffError):
-    """A check found that srcdiff's gradient is wrong; `.report` holds the details."""
-
-    def __init__(self, report):
-        self.report = report
-        super().__init__(str(report))
 
 
 # ---- reports ----
@@ -149,10 +143,10 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     Returns a `CheckReport`, truthy when all agree; with `raise_on_mismatch`, a mismatch raises
     `GradientMismatch`.  A function sympy cannot evaluate is reported "not symbolic" (falsy).
     """
-    func = _unwrap(f)
+    func = unwrap(f)
     names = GradFunction(func, wrt).wrt
     gradient = grad(func, wrt=names)
-    values = _arguments(func, args, shapes, seed)
+    values = example_arguments(func, args, shapes, seed)
     source = gradient.source_for(*values)  # raises SrcDiffError where grad would
     transform = gradient.lowered
     report = CheckReport(func.__qualname__, names, points=points)
@@ -170,7 +164,7 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
                                                f"check:{func.__qualname__}")
         ours = theirs_fn(*sym_args)
         output = symbolic.as_expr(primal)
-    except symbolic.NotSymbolic as exc:
+    except NotSymbolic as exc:
         report.not_symbolic = str(exc)
         return report
     except (TypeError, ValueError, AttributeError, ArithmeticError, LookupError, sp.SympifyError) as exc:
@@ -316,11 +310,11 @@ def _sample_points(symbols: dict, values, position: dict, count: int, seed: int)
 
 def _unsupported(function) -> str:
     """Why the lowered function cannot be evaluated with sympy ('' when it can)."""
-    reasons = {symbolic.node_status(node) for node in _nodes(function)}
+    reasons = {node_status(node) for node in lowered_nodes(function)}
     return "; ".join(sorted(why for status, why in reasons if status != "symbolic"))
 
 
-def _nodes(obj, seen=None) -> list[Node]:
+def lowered_nodes(obj, seen=None) -> list[Node]:
     """Every node of a lowered function, whatever regions hold them."""
     seen = set() if seen is None else seen
     if id(obj) in seen:
@@ -336,7 +330,7 @@ def _nodes(obj, seen=None) -> list[Node]:
         children = list(obj.values())
     else:
         return []
-    return [node for child in children for node in _nodes(child, seen)]
+    return [node for child in children for node in lowered_nodes(child, seen)]
 
 
 def _too_large(names, values, position, max_elements: int) -> str:
@@ -346,166 +340,3 @@ def _too_large(names, values, position, max_elements: int) -> str:
             return (f"{name} has {size} elements, more than max_elements={max_elements} symbols; "
                     f"check with a smaller example argument")
     return ""
-
-
-# ---- arguments ----
-
-def _unwrap(f):
-    return f.func if isinstance(f, GradFunction) else f
-
-
-def _arguments(func, args, shapes: dict | None, seed: int) -> tuple:
-    """Every parameter's value: from `args`, else from `shapes` (random), else its default."""
-    sig = inspect.signature(func)
-    params = list(sig.parameters.values())
-    if len(args) > len(params):
-        raise SrcDiffError(f"{func.__qualname__} takes {len(params)} argument(s), {len(args)} were given")
-    shapes = dict(shapes or {})
-    unknown = set(shapes) - {p.name for p in params}
-    if unknown:
-        raise SrcDiffError(f"shapes names {sorted(unknown)}, which are not parameters of {func.__qualname__}")
-    rng = np.random.default_rng(seed)
-    out = list(args)
-    for p in params[len(args):]:
-        if p.name in shapes:
-            shape = tuple(shapes.pop(p.name))
-            out.append(float(rng.uniform(0.5, 1.5)) if shape == () else rng.uniform(0.5, 1.5, size=shape))
-        elif p.default is not p.empty:
-            out.append(p.default)
-        else:
-            missing = [q.name for q in params[len(out):] if q.default is q.empty and q.name not in shapes]
-            raise SrcDiffError(
-                f"no value for {', '.join(map(repr, missing))} of {func.__qualname__}",
-                hint="pass an example value for every parameter without a default, "
-                     "or its shape with shapes={name: shape}")
-    for name, shape in shapes.items():  # given both as an argument and as a shape
-        value = out[[p.name for p in params].index(name)]
-        if np.shape(value) != tuple(shape):
-            raise SrcDiffError(f"shapes says {name} has shape {tuple(shape)}, but its argument has "
-                               f"shape {np.shape(value)}")
-    return tuple(out)
-
-
-# ---- the numeric check ----
-
-@dataclass
-class InputGradcheck:
-    """srcdiff's gradient and central differences for one input, and the worst element."""
-
-    name: str
-    srcdiff: object
-    numeric: object
-    worst_index: tuple | None  # None for a number
-    abs_error: float
-    rel_error: float
-    failing: int  # elements outside the tolerance
-    shape_error: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.failing and not self.shape_error
-
-
-@dataclass
-class GradcheckReport:
-    """What `gradcheck` found: truthy when every element is within tolerance."""
-
-    function: str
-    inputs: list[InputGradcheck]
-    rtol: float
-    atol: float
-
-    @property
-    def mismatches(self) -> list[str]:
-        return [i.name for i in self.inputs if not i.ok]
-
-    def __bool__(self) -> bool:
-        return not self.mismatches
-
-    def raise_on_mismatch(self) -> GradcheckReport:
-        """Raise `GradientMismatch` if any gradient disagrees; return self otherwise."""
-        if self.mismatches:
-            raise GradientMismatch(self)
-        return self
-
-    def __str__(self) -> str:
-        head = "agrees with" if self else f"MISMATCH in {', '.join(self.mismatches)} against"
-        lines = [f"srcdiff.gradcheck {self.function}: {head} float64 central differences "
-                 f"(rtol={self.rtol:g}, atol={self.atol:g})"]
-        for item in self.inputs:
-            if item.shape_error:
-                lines.append(f"  {item.name}: MISMATCH {item.shape_error}")
-                continue
-            where = "" if item.worst_index is None else f"[{', '.join(map(str, item.worst_index))}]"
-            a = item.srcdiff if item.worst_index is None else item.srcdiff[item.worst_index]
-            n = item.numeric if item.worst_index is None else item.numeric[item.worst_index]
-            verdict = "ok" if item.ok else f"MISMATCH ({item.failing} element(s) outside tolerance)"
-            label = f"worst element {item.name}{where}" if where else item.name
-            lines.append(f"  {label}: srcdiff {float(a):.10g}, numeric {float(n):.10g}, "
-                         f"relative error {item.rel_error:.2g}  {verdict}")
-        return "\n".join(lines)
-
-
-def gradcheck(f, *args, wrt=0, shapes: dict | None = None, eps: float = 6e-6, rtol: float = 1e-5,
-              atol: float = 1e-7, seed: int = 0, raise_on_mismatch: bool = False) -> GradcheckReport:
-    """Compare srcdiff's gradient of `f` with float64 central differences.
-
-    Each element of each `wrt` input is moved by ``eps * max(1, |x|)`` both ways; an element
-    agrees when ``|srcdiff - numeric| <= atol + rtol * |numeric|``.  The report gives, per
-    input, the worst element, its index and its relative error.  The arguments are not modified.
-    """
-    func = _unwrap(f)
-    names = GradFunction(func, wrt).wrt
-    values = _arguments(func, args, shapes, seed)
-    analytic = grad(func, wrt=names)(*values)
-    params = list(inspect.signature(func).parameters)
-    inputs = []
-    for name, got in zip(names, analytic):
-        k = params.index(name)
-        numeric = _central_difference(func, values, k, eps)
-        inputs.append(_compare_numeric(name, got, numeric, rtol, atol))
-    report = GradcheckReport(func.__qualname__, inputs, rtol, atol)
-    if raise_on_mismatch:
-        report.raise_on_mismatch()
-    return report
-
-
-def _central_difference(func, values: tuple, k: int, eps: float):
-    args = list(values)
-    x = values[k]
-
-    def at(v):
-        args[k] = v
-        return float(np.asarray(func(*args)))
-
-    if not isinstance(x, np.ndarray):
-        h = eps * max(1.0, abs(float(x)))
-        kind = type(x)
-        out = (at(kind(x + h)) - at(kind(x - h))) / (2 * h)
-    else:
-        base = np.array(x, dtype=np.float64)  # a copy: the caller's array is never touched
-        out = np.empty(base.shape)
-        for index in np.ndindex(base.shape):
-            h = eps * max(1.0, abs(base[index]))
-            plus, minus = base.copy(), base.copy()
-            plus[index] += h
-            minus[index] -= h
-            out[index] = (at(plus) - at(minus)) / (2 * h)
-    return out
-
-
-def _compare_numeric(name: str, got, numeric, rtol: float, atol: float) -> InputGradcheck:
-    if np.shape(got) != np.shape(numeric):
-        return InputGradcheck(name, got, numeric, None, np.inf, np.inf, 1,
-                              f"srcdiff's gradient has shape {np.shape(got)}, the input {np.shape(numeric)}")
-    a, n = np.asarray(got, dtype=np.float64), np.asarray(numeric, dtype=np.float64)
-    error = np.abs(a - n)
-    allowed = atol + rtol * np.abs(n)
-    bad = ~(error <= allowed)  # NaN counts as outside
-    score = np.where(np.isnan(error), np.inf, error / allowed)
-    flat = int(np.argmax(score)) if score.size else 0
-    index = np.unravel_index(flat, score.shape) if a.ndim else ()
-    scale = max(abs(a[index]), abs(n[index]))
-    rel = float(error[index] / scale) if scale else float(error[index])
-    worst = tuple(int(i) for i in index) if np.ndim(got) or isinstance(got, np.ndarray) else None
-    return InputGradcheck(name, got, numeric, worst, float(error[index]), rel, int(bad.sum()))

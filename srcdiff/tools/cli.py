@@ -23,7 +23,6 @@ import numpy as np
 
 from ..api import grad
 from ..errors import SrcDiffError
-from .check import MISMATCH, check, gradcheck
 
 EXIT_OK, EXIT_MISMATCH, EXIT_ERROR = 0, 1, 2
 
@@ -161,8 +160,12 @@ def setup_check(parser: argparse.ArgumentParser) -> None:
 def run_check(ns: argparse.Namespace) -> int:
     """Print the sympy cross-check and the central-difference check.
 
-    Exit status: 0 when both agree, 1 on any mismatch, 2 when sympy could not decide.
+    Exit status: 1 when either finds a mismatch, else 0, also when sympy could not evaluate
+    the function (then central differences give the verdict); 2 is for errors (see `main`).
     """
+    from .check import MISMATCH, check  # sympy: loaded only for this command
+    from .gradcheck import gradcheck
+
     target = load_target(ns)
     args = _arguments_or_defaults(target, "check")
     symbolic = check(target.func, *args, wrt=target.wrt, points=ns.points)
@@ -170,9 +173,7 @@ def run_check(ns: argparse.Namespace) -> int:
     print(symbolic)
     print()
     print(numeric)
-    if symbolic.status == MISMATCH or not numeric:
-        return EXIT_MISMATCH
-    return EXIT_OK if symbolic else EXIT_ERROR
+    return EXIT_MISMATCH if symbolic.status == MISMATCH or not numeric else EXIT_OK
 
 
 # ---- graph ----

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .graph import GraphNode
+from ..ir.graph import GraphNode
 from .layout import Layout, layout
 from .trace import Row, Trace, shape_text, summarize, trace
 

@@ -19,9 +19,10 @@ from .. import pipeline
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
+from ..ir.graph import GraphNode
 from ..ir.program import AdjointStmt
 from ..rules import TEMPLATE_GLOBALS
-from .graph import Graph, GraphNode, _wrt_names, build
+from .graph import Graph, build_graph, wrt_names
 
 
 @dataclass
@@ -110,12 +111,12 @@ def trace(f, *args, wrt=None, **kwargs) -> Trace:
             raise SrcDiffError(f"none of the arguments of {parsed.name} is a float or a float array",
                                hint="pass floats (e.g. 2.0) or float arrays, or name wrt=")
     else:
-        wrt = _wrt_names(wrt, params, parsed.name)
+        wrt = wrt_names(wrt, params, parsed.name)
     # the gradient the pipeline compiles for these arguments, and the IR it came from
     lowered = pipeline.lowered(parsed.func, tuple(wrt), pipeline.Options(tuple_result=True), tuple(values))
     made = pipeline.variant(lowered, tuple(map(shapes.signature, values)))
     function, program, source = lowered.ir, made.program, made.source
-    graph = build(parsed, function, wrt)
+    graph = build_graph(parsed, function, wrt)
     for node in graph.nodes:
         if getattr(node.ir_node, "callee", None) is not None:
             raise SrcDiffError(f"trace and explain do not step into calls to other functions yet "
