@@ -57,13 +57,14 @@ def vjp_cell(spec: CallSpec) -> types.CellType:
     from .backend.optimize.optimizer import optimize
     from .frontend.parse import parse_function
     from .ir.shape_inference import infer_shapes
+    from .lower.callee_facts import of_function
     from .lower.lowerer import lower_specialised
     from .rules import TABLE, TEMPLATE_GLOBALS
 
     # what the callee read statically (a global axis, a helper alias) is part of its adjoint
     func, statics = (spec.func.func, dict(spec.func.statics)) if isinstance(spec.func, Specialised) \
         else (spec.func, {})
-    key = (spec, TABLE.version, depends.key(depends.of_function(func, TABLE)))
+    key = (spec, TABLE.version, depends.key(of_function(func, TABLE)))
     if key in _CELLS:
         return _CELLS[key]
     cell = _CELLS[key] = types.CellType()
