@@ -1,7 +1,8 @@
 """What one lowering works on: the function, the IR built so far, and the user's names.
 
 `LoweringState` is shared by the statement lowerer and the expression lowerer; each reads
-and updates it explicitly.  Nothing else in lower/ keeps state between calls.
+and updates it explicitly.  Apart from the cache of callee_facts.py, nothing else in
+lower/ keeps state between calls.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ class LoweringState:
     ``x`` makes a new `Var` (``x_1``), so every value keeps its own name for the backward
     sweep.  Besides user names `env` holds the control-flow values (`RETURN`, `BREAK`,
     `DONE`) and the values of expressions lowered as regions (their display names in
-    `temp_names`).
+    `temp_names`).  A region replaces `block`, `env` and `terminated` rather than changing
+    them, so code that lowers anything reads them again afterwards instead of keeping them.
     """
 
     parsed: ParsedFunction  # the function: its AST, how its free names resolve, error locations
