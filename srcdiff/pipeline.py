@@ -29,6 +29,7 @@ from .ir import shapes
 from .ir.nodes import Function, Specialised, typed
 from .ir.program import CallSpec, GradProgram
 from .ir.shape_inference import infer_shapes
+from .lower.callee_facts import of_function
 from .lower.lowerer import lower_specialised
 from .lower.writes import check_in_place
 from .rules import TABLE, TEMPLATE_GLOBALS
@@ -328,7 +329,7 @@ def callee(spec: CallSpec) -> Callee:
     what the callee reads statically (a global axis, a helper alias)."""
     func, statics = (spec.func.func, dict(spec.func.statics)) if isinstance(spec.func, Specialised) \
         else (spec.func, {})
-    key = (spec, TABLE.version, depends.key(depends.of_function(func, TABLE)))
+    key = (spec, TABLE.version, depends.key(of_function(func, TABLE)))
     if key in CACHE.callees:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())

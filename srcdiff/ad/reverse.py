@@ -19,7 +19,6 @@ from ..ir import shapes
 from ..ir.nodes import Function, Var
 from ..ir.program import GradProgram
 from ..ir.shapes import Shape
-from ..lower.writes import check_in_place
 from .activity import active_values
 from .adjoints import call, method
 from .forward import build_forward
@@ -34,7 +33,6 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     With `pullback` (the name of the output's adjoint parameter), the program is a callee's:
     its output may be an array and its backward sweep starts from that parameter.
     """
-    check_in_place(function, shape_of, location, callee=pullback is not None)
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location)
     output = function.output
     out_shape = operand_shape(output, shape_of)

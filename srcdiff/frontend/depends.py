@@ -5,7 +5,7 @@ Lowering reads some globals and closure variables *statically*: a callee (``ACT(
 they were, so a gradient is only right while they are unchanged.  Each such read is recorded
 as a `Dependency` (where the name lives, the name, the object it held); a transform whose
 dependencies no longer hold is built again, and the compiled fast path starts with the same
-test (srcdiff/guards.py).  Numbers, strings, None and tuples of them are compared by value,
+test (backend/guards.py).  Numbers, strings, None and tuples of them are compared by value,
 everything else by identity.
 
 Not recorded: modules (rebinding ``np`` or ``math`` is not supported), builtins, and names read
@@ -15,10 +15,9 @@ as values at run time (data arrays and numbers: the generated code reads those i
 from __future__ import annotations
 
 import types
-import weakref
 from dataclasses import dataclass
 
-MISSING = object()  # what a deleted global or an empty cell reads as
+MISSING = object()  # what a name that holds nothing reads as: a deleted global, an empty cell, no builtin
 _SIMPLE = (int, float, complex, bool, str, bytes, type(None))
 
 
@@ -91,49 +90,3 @@ def key(depends) -> tuple:
         parts.append((id(d.scope), d.name, (type(now), now) if is_simple(now) else _Identity(now)))
     return tuple(parts)
 
-
-_OF_FUNCTION: "weakref.WeakKeyDictionary[object, tuple]" = weakref.WeakKeyDictionary()
-_IN_PROGRESS: set[int] = set()
-
-
-def of_function(func, table) -> tuple[Dependency, ...]:
-    """The dependencies of user function `func`'s own transform, its callees' included.
-
-    Lowers `func` (remembered until a dependency changes).  A function being lowered
-    already (recursion) contributes nothing more; one srcdiff cannot lower contributes
-    nothing (its transform reports the problem itself).
-    """
-    return _analyse(func, table)[0]
-
-
-def static_parameters(func, table) -> tuple[str, ...]:
-    """The parameters user function `func` passes as static arguments (``axis=axis``): its
-    adjoint is specialised on their values (srcdiff/lower.py, `lower_specialised`)."""
-    return _analyse(func, table)[1]
-
-
-def _analyse(func, table) -> tuple[tuple[Dependency, ...], tuple[str, ...]]:
-    from ..errors import SrcDiffError
-    from ..lower.lowerer import lower_specialised
-    from .parse import parse_function
-
-    found = _OF_FUNCTION.get(func)
-    if found is not None and found[0] is func.__code__ and found[1] == table.version and hold(found[2]):
-        return found[2], found[3]
-    if id(func) in _IN_PROGRESS:
-        return (), ()
-    outermost = not _IN_PROGRESS  # inside a cycle a result lacks the cycle's other functions
-    _IN_PROGRESS.add(id(func))
-    try:
-        parsed = parse_function(func)
-        # which globals lowering reads, and which parameters it asks for, do not depend on
-        # the static parameters' values: any value lets it run to the end
-        _function, _namer, statics = lower_specialised(parsed, table, lambda name, node: None)
-        depends, names = parsed.dependencies(), tuple(statics)
-    except SrcDiffError:
-        depends, names = (), ()
-    finally:
-        _IN_PROGRESS.discard(id(func))
-    if outermost:
-        _OF_FUNCTION[func] = (func.__code__, table.version, depends, names)
-    return depends, names

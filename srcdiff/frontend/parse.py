@@ -14,9 +14,7 @@ import types
 from dataclasses import dataclass, field
 
 from ..errors import Location, SrcDiffError
-from .depends import Dependency
-
-_MISSING = object()
+from .depends import MISSING, Dependency
 
 
 @dataclass
@@ -29,7 +27,7 @@ class ParsedFunction:
     file_lines: list[str]
     globals: dict
     closure: dict[str, types.CellType] = field(default_factory=dict)
-    #: the free names lowering read statically, by (scope id, name) (srcdiff/depends.py)
+    #: the free names lowering read statically, by (scope id, name) (depends.py)
     depends: dict[tuple, Dependency] = field(default_factory=dict)
 
     @property
@@ -46,22 +44,22 @@ class ParsedFunction:
         return SrcDiffError(message, self.location(node), hint)
 
     def resolve(self, name: str):
-        """The object a free name refers to, looked up as Python would; `_MISSING` if none."""
+        """The object a free name refers to, looked up as Python would; `MISSING` if none."""
         if name in self.closure:
             try:
                 return self.closure[name].cell_contents
             except ValueError:  # an empty cell: the enclosing function has not set it yet
-                return _MISSING
+                return MISSING
         if name in self.globals:
             return self.globals[name]
-        return getattr(builtins, name, _MISSING)
+        return getattr(builtins, name, MISSING)
 
     def depend(self, name: str, value) -> None:
         """Record that the transform relies on free name `name` holding `value`.
 
         Modules and builtins are not recorded: rebinding ``np`` or shadowing a builtin after
         the first call is not supported."""
-        if value is _MISSING or isinstance(value, types.ModuleType):
+        if value is MISSING or isinstance(value, types.ModuleType):
             return
         scope = self.closure.get(name)
         if scope is None:
@@ -130,8 +128,8 @@ def unwrap(func):
     source); one taking ``*args``/``**kwargs`` is refused.
     """
     while True:
-        inner = getattr(func, "__wrapped__", _MISSING)
-        if inner is _MISSING:
+        inner = getattr(func, "__wrapped__", MISSING)
+        if inner is MISSING:
             return func
         if _transparent(func, inner):
             func = inner
@@ -201,8 +199,8 @@ def _names(func, name: str):
         try:
             return closure[name].cell_contents
         except ValueError:
-            return _MISSING
-    return func.__globals__.get(name, _MISSING)
+            return MISSING
+    return func.__globals__.get(name, MISSING)
 
 
 def _passes_through(wrapper) -> bool:

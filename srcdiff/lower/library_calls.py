@@ -3,8 +3,8 @@
 Real library code is full of calls that carry no gradient or that only restate the input:
 ``xp = array_namespace(x)``, ``np.asarray(x, dtype=float)``, ``x.astype(np.float64)``,
 ``np.zeros_like(x)``, ``x.shape``.  `lower_call` handles these (and calls taking a list of
-operands, like ``np.concatenate([a, b])``) for `lower.Lowerer`; every other call is left to
-the generic binding (it returns None).
+operands, like ``np.concatenate([a, b])``); every other call is left to the generic binding
+(it returns None).
 
 - An *array namespace* (``xp = array_namespace(x)``, as recent SciPy writes its functions)
   is bound to NumPy: srcdiff differentiates NumPy arrays, so ``xp.sum`` is ``np.sum``, with
@@ -22,9 +22,13 @@ import ast
 import numpy as np
 
 from .. import rules
-from ..frontend.parse import _MISSING
+from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.numpy_convert import CONVERSIONS, astype
+from .emit import emit_rule
+from .expressions import ExpressionLowerer
+from .rule_calls import lower_method_call, lower_rule_call, no_rule
+from .static_values import constant, static_value
 
 #: Functions (by name) that return the array namespace of their arguments.
 NAMESPACE_GETTERS = {"array_namespace"}
@@ -37,63 +41,62 @@ TUPLE_RESULTS = {np.split, np.linalg.slogdet}
 PACKED_METHODS = {"reshape", "transpose"}
 
 
-def lower_call(lowerer, node: ast.Call, target: str | None) -> Operand | None:
-    """Lower `node` if it is one of the calls this module handles; None leaves it to `lowerer`."""
+def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> Operand | None:
+    """Lower `node` if it is one of the calls this module handles; None leaves it to the generic binding."""
     callee = node.func
-    func = resolve(lowerer, callee)
-    if func is _MISSING:
-        return _method(lowerer, node, target) if isinstance(callee, ast.Attribute) else None
+    func = resolve(lower, callee)
+    if func is MISSING:
+        return _method(lower, node, target) if isinstance(callee, ast.Attribute) else None
     if callable(func) and getattr(func, "__name__", None) in NAMESPACE_GETTERS:
         return Const(np)
-    rule = lowerer.table.lookup(func)
-    through_namespace = _uses_namespace(lowerer, callee)
+    rule = lower.state.table.lookup(func)
+    through_namespace = _uses_namespace(lower, callee)
     if rule is None:
         if through_namespace:
-            raise lowerer.no_rule(node, func, ast.unparse(callee))
+            raise no_rule(lower, node, func, ast.unparse(callee))
         return None
-    spelled = respell(lowerer, callee)
+    spelled = respell(lower, callee)
     if func in CONVERSIONS:
-        return _conversion(lowerer, node, func, node.args, spelled, target)
+        return _conversion(lower, node, func, node.args, spelled, target)
     if rule.nograd:
-        return _nograd(lowerer, node, rule, spelled, node.args, target)
+        return _nograd(lower, node, rule, spelled, node.args, target)
     if rule.variadic:
-        return _variadic(lowerer, node, rule, spelled, target)
+        return _variadic(lower, node, rule, spelled, target)
     if through_namespace or func in TUPLE_RESULTS:
-        operands, static, args, keywords = lowerer.bind(node, rule, node.args)
-        out = lowerer.emit(func, operands, static, ast.Call(spelled, args, keywords), target)
+        out = lower_rule_call(lower, node, func, rule, spelled, target)
         if func in TUPLE_RESULTS:
-            lowerer.lists.add(out.name)
-            lowerer.frozen_lists.add(out.name)  # never appended to
+            lower.state.lists.add(out.name)
+            lower.state.frozen_lists.add(out.name)  # never appended to
         return out
     return None
 
 
 # ---- names ----
 
-def resolve(lowerer, expr: ast.expr, record: bool = True):
+def resolve(lower: ExpressionLowerer, expr: ast.expr, record: bool = True):
     """The object `expr` names statically (a module attribute, a builtin, ``xp.sum``)."""
-    if isinstance(expr, ast.Name) and expr.id in lowerer.env:
-        bound = lowerer.env[expr.id]
-        return bound.value if isinstance(bound, Const) and bound.value is np else _MISSING
-    if isinstance(expr, ast.Attribute) and _uses_namespace(lowerer, expr):
-        return getattr(np, expr.attr, _MISSING) if isinstance(expr.value, ast.Name) else \
-            getattr(resolve(lowerer, expr.value, record), expr.attr, _MISSING)
-    return lowerer.static_value(expr, record)
+    if isinstance(expr, ast.Name) and expr.id in lower.state.env:
+        bound = lower.state.env[expr.id]
+        return bound.value if isinstance(bound, Const) and bound.value is np else MISSING
+    if isinstance(expr, ast.Attribute) and _uses_namespace(lower, expr):
+        return getattr(np, expr.attr, MISSING) if isinstance(expr.value, ast.Name) else \
+            getattr(resolve(lower, expr.value, record), expr.attr, MISSING)
+    return static_value(lower.state, expr, record)
 
 
-def _uses_namespace(lowerer, expr: ast.expr) -> bool:
+def _uses_namespace(lower: ExpressionLowerer, expr: ast.expr) -> bool:
     while isinstance(expr, ast.Attribute):
         expr = expr.value
-    return isinstance(expr, ast.Name) and isinstance(lowerer.env.get(expr.id), Const) \
-        and lowerer.env[expr.id].value is np
+    return isinstance(expr, ast.Name) and isinstance(lower.state.env.get(expr.id), Const) \
+        and lower.state.env[expr.id].value is np
 
 
-def respell(lowerer, expr: ast.expr) -> ast.expr:
+def respell(lower: ExpressionLowerer, expr: ast.expr) -> ast.expr:
     """`expr` with every array-namespace name (``xp``) spelled ``np``."""
 
     class Respell(ast.NodeTransformer):
         def visit_Name(self, name: ast.Name):
-            if isinstance(lowerer.env.get(name.id), Const) and lowerer.env[name.id].value is np:
+            if isinstance(lower.state.env.get(name.id), Const) and lower.state.env[name.id].value is np:
                 return ast.Name("np", ast.Load())
             return name
 
@@ -104,112 +107,112 @@ def _copy(expr: ast.expr) -> ast.expr:
     return ast.parse(ast.unparse(expr), mode="eval").body
 
 
-def _static_object(lowerer, expr: ast.expr, record: bool = True):
-    """A literal's value or the object a name refers to; _MISSING when it is computed."""
+def _static_object(lower: ExpressionLowerer, expr: ast.expr, record: bool = True):
+    """A literal's value or the object a name refers to; MISSING when it is computed."""
     try:
         return ast.literal_eval(expr)
     except ValueError:
-        return resolve(lowerer, expr, record)
+        return resolve(lower, expr, record)
 
 
 # ---- methods ----
 
-def _method(lowerer, node: ast.Call, target) -> Operand | None:
+def _method(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
     name, obj = node.func.attr, node.func.value
     func = rules.METHODS.get(name)
     if func is astype:
-        return _conversion(lowerer, node, func, [obj] + node.args, None, target)
-    rule = lowerer.table.lookup(func) if func is not None else None
+        return _conversion(lower, node, func, [obj] + node.args, None, target)
+    rule = lower.state.table.lookup(func) if func is not None else None
     if rule is not None and rule.nograd:
-        return _nograd(lowerer, node, rule, None, [obj] + node.args, target)
+        return _nograd(lower, node, rule, None, [obj] + node.args, target)
     if name in PACKED_METHODS and len(node.args) > 1:  # x.reshape(3, 4) is x.reshape((3, 4))
         packed = ast.Call(node.func, [ast.Tuple(node.args, ast.Load())], node.keywords)
-        return lowerer.method_call(ast.copy_location(packed, node), target)
+        return lower_method_call(lower, ast.copy_location(packed, node), target)
     return None
 
 
 # ---- the three kinds of call ----
 
-def _conversion(lowerer, node: ast.Call, func, args: list[ast.expr], spelled, target) -> Var:
+def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.expr], spelled, target) -> Var:
     """``np.asarray(x, dtype=float)`` / ``x.astype(float)``: the gradient passes unchanged."""
-    rule = lowerer.table.lookup(func)
+    rule = lower.state.table.lookup(func)
     if not args or any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in node.keywords):
-        raise lowerer.error(node, f"unsupported arguments for {rule.name}", "pass the array, then dtype=")
+        raise lower.state.error(node, f"unsupported arguments for {rule.name}", "pass the array, then dtype=")
     dtype = args[1] if len(args) > 1 else next((k.value for k in node.keywords if k.arg == "dtype"), None)
     if dtype is not None:
-        value = _static_object(lowerer, dtype)
-        if value is _MISSING:
-            raise lowerer.error(node, f"cannot tell the dtype {ast.unparse(dtype)} of this conversion before "
-                                "the function runs", "name a floating dtype, e.g. dtype=float")
+        value = _static_object(lower, dtype)
+        if value is MISSING:
+            raise lower.state.error(node, f"cannot tell the dtype {ast.unparse(dtype)} of this conversion before "
+                                    "the function runs", "name a floating dtype, e.g. dtype=float")
         try:
             kind = None if value is None else np.dtype(value).kind
         except TypeError:
             kind = "?"
         if kind not in (None, "f"):
-            raise lowerer.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
-                                "convert to a floating dtype (float, np.float64), or leave dtype out")
-    x = lowerer.expr(args[0])
-    rest = [respell(lowerer, a) for a in args[1:]]
-    keywords = [ast.keyword(k.arg, respell(lowerer, k.value)) for k in node.keywords]
+            raise lower.state.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
+                                    "convert to a floating dtype (float, np.float64), or leave dtype out")
+    x = lower.expr(args[0])
+    rest = [respell(lower, a) for a in args[1:]]
+    keywords = [ast.keyword(k.arg, respell(lower, k.value)) for k in node.keywords]
     if spelled is None:  # the method form
         expr = ast.Call(ast.Attribute(operand_ast(x), node.func.attr, ast.Load()), rest, keywords)
     else:
         expr = ast.Call(spelled, [operand_ast(x)] + rest, keywords)
-    return emit(lowerer, rule, (x,), {}, expr, target)
+    return emit_rule(lower.state, rule, (x,), {}, expr, target)
 
 
-def _nograd(lowerer, node: ast.Call, rule, spelled, args: list[ast.expr], target) -> Var:
+def _nograd(lower: ExpressionLowerer, node: ast.Call, rule, spelled, args: list[ast.expr], target) -> Var:
     """A call whose value carries no gradient; its arguments may be dtypes, shapes, values."""
     operands: list[Operand] = []
-    new_args = [_passive(lowerer, a, operands) for a in args]
-    keywords = [ast.keyword(k.arg, _passive(lowerer, k.value, operands)) for k in node.keywords]
+    new_args = [_passive(lower, a, operands) for a in args]
+    keywords = [ast.keyword(k.arg, _passive(lower, k.value, operands)) for k in node.keywords]
     if spelled is None:  # the method form: x.argmax()
         expr = ast.Call(ast.Attribute(new_args[0], node.func.attr, ast.Load()), new_args[1:], keywords)
     else:
         expr = ast.Call(spelled, new_args, keywords)
-    return emit(lowerer, rule, tuple(operands), {}, expr, target)
+    return emit_rule(lower.state, rule, tuple(operands), {}, expr, target)
 
 
-def _passive(lowerer, arg: ast.expr, operands: list[Operand]) -> ast.expr:
+def _passive(lower: ExpressionLowerer, arg: ast.expr, operands: list[Operand]) -> ast.expr:
     """An argument of a nograd call: kept as written when static, else lowered."""
     if isinstance(arg, ast.Starred):
-        raise lowerer.error(arg, "*args in a call are not supported")
+        raise lower.state.error(arg, "*args in a call are not supported")
     if isinstance(arg, (ast.Tuple, ast.List)):
-        return type(arg)([_passive(lowerer, e, operands) for e in arg.elts], ast.Load())
-    if _static_object(lowerer, arg, record=False) is not _MISSING:  # kept as written: read at run time
-        return respell(lowerer, arg)
-    operand = lowerer.expr(arg)
+        return type(arg)([_passive(lower, e, operands) for e in arg.elts], ast.Load())
+    if _static_object(lower, arg, record=False) is not MISSING:  # kept as written: read at run time
+        return respell(lower, arg)
+    operand = lower.expr(arg)
     operands.append(operand)
     return operand_ast(operand)
 
 
-def _variadic(lowerer, node: ast.Call, rule, spelled, target) -> Var:
+def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -> Var:
     """``np.concatenate([a, b], axis=1)`` ("list") or ``np.einsum("ij,j", a, b)`` ("args")."""
     args, keywords = list(node.args), {k.arg: k.value for k in node.keywords}
     if any(isinstance(a, ast.Starred) for a in args) or None in keywords:
-        raise lowerer.error(node, "*args and **kwargs in a call are not supported")
+        raise lower.state.error(node, "*args and **kwargs in a call are not supported")
     static_names = list(rule.static)
     if rule.variadic == "list":
         items = args.pop(0) if args else keywords.pop(rule.params[0], None)
         if not isinstance(items, (ast.List, ast.Tuple)):
-            raise lowerer.error(node, f"{rule.name} needs its arrays as a list written in the call",
-                                f"write {ast.unparse(node.func)}([a, b, ...], ...)")
+            raise lower.state.error(node, f"{rule.name} needs its arrays as a list written in the call",
+                                    f"write {ast.unparse(node.func)}([a, b, ...], ...)")
         items = items.elts
     else:
         if not args:
-            raise lowerer.error(node, f"{rule.name} needs its {static_names[0]} first")
+            raise lower.state.error(node, f"{rule.name} needs its {static_names[0]} first")
         keywords[static_names[0]] = args.pop(0)
         items, args = args, []
     unknown = set(keywords) - set(static_names)
     if unknown or len(args) > len(static_names):
-        raise lowerer.error(node, f"unsupported arguments for {rule.name}",
-                            f"srcdiff's rule for {rule.name} takes the arrays and {', '.join(static_names)}")
+        raise lower.state.error(node, f"unsupported arguments for {rule.name}",
+                                f"srcdiff's rule for {rule.name} takes the arrays and {', '.join(static_names)}")
     static = dict(rule.static)
-    static.update({name: lowerer.constant(a) for name, a in zip(static_names, args)})
-    static.update({name: lowerer.constant(a) for name, a in keywords.items()})
-    operands = tuple(lowerer.expr(item) for item in items)
+    static.update({name: constant(lower.state, a) for name, a in zip(static_names, args)})
+    static.update({name: constant(lower.state, a) for name, a in keywords.items()})
+    operands = tuple(lower.expr(item) for item in items)
     if not operands:
-        raise lowerer.error(node, f"{rule.name} of no arrays")
+        raise lower.state.error(node, f"{rule.name} of no arrays")
     expanded = rule.expand(len(operands))
     arrays = [operand_ast(o) for o in operands]
     if rule.variadic == "list":
@@ -218,9 +221,5 @@ def _variadic(lowerer, node: ast.Call, rule, spelled, target) -> Var:
     else:
         call_args = [node.args[0]] + arrays
         call_keywords = list(node.keywords)
-    return emit(lowerer, expanded, operands, static, ast.Call(spelled, call_args, call_keywords), target)
+    return emit_rule(lower.state, expanded, operands, static, ast.Call(spelled, call_args, call_keywords), target)
 
-
-def emit(lowerer, rule, inputs: tuple, static: dict, expr: ast.expr, target: str | None) -> Var:
-    """Append a node for `rule` (which may be an expanded variadic rule) and return its value."""
-    return lowerer.emit_rule(rule, tuple(inputs), static, expr, target)

@@ -1,0 +1,209 @@
+"""Lowering of assignments: to names, by unpacking, by index, in place, and ``xs.append``.
+
+Assigning a name rebinds it in `env` to the new value (SSA: nothing is overwritten).  A
+write by index (``out[i] = v``) and an in-place operator (``y += v``) are lowered as new
+values too, which is Python's meaning only when no one else sees the old array: writes.py
+keeps the bookkeeping that decides it.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import operator
+
+from ..ir.nodes import Const, Var, operand_ast
+from ..rules.structural import APPEND, setitem_rule
+from .emit import emit_rule
+from .state import LoweringState, parameter_names
+from .statements import StatementLowerer
+from .subscripts import index_parts, unpack
+from .writes import InPlaceUpdate
+
+_AUGMENTED = {ast.Add: (operator.add, "+="), ast.Sub: (operator.sub, "-="),
+              ast.Mult: (operator.mul, "*="), ast.Div: (operator.truediv, "/="),
+              ast.Pow: (operator.pow, "**="), ast.MatMult: (operator.matmul, "@=")}
+_HOW_TO_WRITE = ("create the array in this function (np.zeros(...), np.empty_like(x), x.copy()) "
+                 "and write into that, or collect the values in a list and use np.stack")
+
+
+def lower_assign(lower: StatementLowerer, stmt: ast.Assign) -> None:
+    state = lower.state
+    if isinstance(stmt.value, ast.Lambda):
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            raise state.error(stmt, "a lambda can only be assigned to one plain name")
+        name = stmt.targets[0].id
+        state.lambdas[name] = stmt.value
+        state.env.pop(name, None)
+        return
+    for target in stmt.targets:
+        assign(lower, target, stmt.value)
+
+
+def lower_annassign(lower: StatementLowerer, stmt: ast.AnnAssign) -> None:
+    if stmt.value is not None:
+        assign(lower, stmt.target, stmt.value)
+
+
+def lower_augassign(lower: StatementLowerer, stmt: ast.AugAssign) -> None:
+    state = lower.state
+    if isinstance(stmt.target, ast.Subscript) and isinstance(stmt.target.value, ast.Name):
+        read = ast.copy_location(ast.Subscript(stmt.target.value, stmt.target.slice, ast.Load()), stmt.target)
+        value = ast.copy_location(ast.BinOp(read, stmt.op, stmt.value), stmt)
+        assign(lower, stmt.target, value)  # out[i] += v is out[i] = out[i] + v
+        return
+    if not isinstance(stmt.target, ast.Name):
+        raise state.error(stmt, f"in-place update of {ast.unparse(stmt.target)} is not "
+                          "supported: it would overwrite a value the gradient needs",
+                          "build the result in a new variable, or collect values in a "
+                          "list and use np.stack")
+    load = ast.copy_location(ast.Name(stmt.target.id, ast.Load()), stmt.target)
+    value = ast.copy_location(ast.BinOp(load, stmt.op, stmt.value), stmt)
+    if type(stmt.op) not in _AUGMENTED:
+        assign(lower, stmt.target, value)  # refused there, as any such operator is
+        return
+    # lowered as the new value `name op v`; where NumPy would instead update an array
+    # others see, the node says who, and is refused per signature (writes.py)
+    name = stmt.target.id
+    func, spelled = _AUGMENTED[type(stmt.op)]
+    shared_with, argument = seen_elsewhere(state, name, state.sharing.of(state.env.get(name, Const(None))))
+    x, y = lower.expressions.expr(load), lower.expressions.expr(stmt.value)
+    expr = ast.BinOp(operand_ast(x), stmt.op, operand_ast(y))
+    state.lambdas.pop(name, None)
+    state.env[name] = emit_rule(state, state.table.lookup(func), (x, y), {}, expr, name,
+                                kind=InPlaceUpdate, name=name, op=spelled,
+                                shared_with=shared_with, argument=argument)
+    for loop in state.loops:
+        loop.in_place.append(state.nodes[-1])
+
+
+def seen_elsewhere(state: LoweringState, name: str, mine: frozenset[int]) -> tuple[str | None, str | None]:
+    """Who else may see `name`'s array (whose memory is `mine`): another name sharing it
+    (an alias, a view, a list holding it), and the parameter whose array it may be."""
+    value = state.env.get(name)
+    shared_with = next((state.display(key) for key, other in state.env.items() if key != name and (
+        isinstance(value, Var) and other == value or mine & state.sharing.of(other))), None)
+    argument = next((state.sharing.arguments[t] for t in sorted(mine) if t in state.sharing.arguments), None)
+    return shared_with, argument
+
+
+def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:
+    value = stmt.value
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return  # a docstring
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr == "append" and isinstance(value.func.value, ast.Name):
+        _append(lower, value)
+        return
+    raise lower.state.error(stmt, "an expression statement has no effect on the gradient",
+                            "remove it, or assign its value to a name")
+
+
+def assign(lower: StatementLowerer, target: ast.expr, value: ast.expr) -> None:
+    state, expressions = lower.state, lower.expressions
+    if isinstance(target, ast.Name):
+        state.lambdas.pop(target.id, None)
+        state.env[target.id] = expressions.expr(value, target=target.id)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        if any(isinstance(t, ast.Starred) for t in target.elts):
+            raise state.error(target, "starred assignment is not supported", "unpack by index")
+        if isinstance(value, (ast.Tuple, ast.List)):
+            if len(target.elts) != len(value.elts):
+                raise state.error(target, "cannot unpack: the two sides have different lengths")
+            operands = [expressions.expr(v) for v in value.elts]  # all right-hand sides first
+        else:
+            operands = unpack(expressions, value, len(target.elts),
+                              [t.id if isinstance(t, ast.Name) else None for t in target.elts])
+        for t, operand in zip(target.elts, operands):
+            if not isinstance(t, ast.Name):
+                raise state.error(t, f"assignment to {ast.unparse(t)} is not supported",
+                                  "unpack into plain local names")
+            state.lambdas.pop(t.id, None)
+            state.env[t.id] = operand
+    elif isinstance(target, ast.Subscript):
+        _assign_item(lower, target, value)
+    else:
+        raise state.error(target, f"assignment to {ast.unparse(target)} is not supported",
+                          "assign to a plain local name")
+
+
+def _append(lower: StatementLowerer, call: ast.Call) -> None:
+    """``xs.append(v)`` on a list built in this function: the list keeps its name."""
+    state = lower.state
+    name = call.func.value.id
+    lst = state.env.get(name)
+    if not (isinstance(lst, Var) and lst.name in state.lists):
+        raise state.error(call, f"{name}.append(...) works only on a list this function builds "
+                          "(xs = [] ...)", "build a new list in the function")
+    if len(call.args) != 1 or call.keywords:
+        raise state.error(call, "append takes one value")
+    if lst.name in state.frozen_lists:
+        raise state.error(call, f"appending to {name} after it was read is not supported",
+                          "finish building the list before using it")
+    for loop in state.loops:
+        loop.appended.add(lst.name)
+    value = lower.expressions.expr(call.args[0])
+    expr = ast.Call(ast.Attribute(ast.Name(lst.name, ast.Load()), "append", ast.Load()),
+                    [operand_ast(value)], [])
+    emit_rule(state, APPEND, (lst, value), {}, expr, None, out=lst)
+
+
+def _assign_item(lower: StatementLowerer, target: ast.Subscript, value: ast.expr) -> None:
+    """``out[index] = value`` into a fresh array: ``out_1 = set_item(out, index, value)``."""
+    state = lower.state
+    base = target.value
+    spelled = ast.unparse(target)
+    if not isinstance(base, ast.Name) or not isinstance(state.env.get(base.id), Var):
+        raise state.error(target, f"writing into {spelled} is not supported: only a local "
+                          "array this function creates can be written by index", _HOW_TO_WRITE)
+    name, v = base.id, lower.expressions.expr(value)
+    old = state.env[name]
+    token = _writable(state, target, name, old)
+    inputs, kinds, parts = index_parts(lower.expressions, target)
+    if any(kind == "newaxis" for kind, _ in kinds):
+        raise state.error(target, f"writing through None in {spelled} is not supported",
+                          "index the array without np.newaxis")
+    ints = -1 if any(kind == "slice" for kind, _ in kinds) else len(kinds)
+    text = _placeholders(parts)
+    index = parts[0] if len(parts) == 1 and not isinstance(target.slice, ast.Tuple) \
+        else ast.Tuple(parts, ast.Load())
+    if any(isinstance(p, ast.Slice) for p in parts):
+        index = ast.Subscript(ast.Attribute(ast.Name("np", ast.Load()), "s_", ast.Load()), index, ast.Load())
+    expr = ast.Call(ast.Name("set_item", ast.Load()), [operand_ast(old), index, operand_ast(v)], [])
+    rule = setitem_rule(len(inputs) - 1)
+    out = emit_rule(state, rule, (old, v) + tuple(inputs[1:]), {"index": text, "ints": ints}, expr, name)
+    for loop in state.loops:
+        loop.written.add(token)
+    state.env[name] = out
+
+
+def _writable(state: LoweringState, target: ast.Subscript, name: str, old: Var) -> int:
+    """The fresh array `name` holds, if nothing else can see it; else refuse the write."""
+    spelled = ast.unparse(target)
+    token = state.sharing.owner_of(old)
+    if token is None:
+        what = "an argument" if old.name in parameter_names(state.parsed.tree.args) else \
+            "not known to be a new array"
+        raise state.error(target, f"writing into {spelled} is not supported: {name} is {what}, "
+                          "and an in-place write would change a value the caller or the "
+                          "gradient still needs", _HOW_TO_WRITE)
+    for key, operand in state.env.items():
+        if key != name and token in state.sharing.of(operand):
+            raise state.error(target, f"writing into {spelled} is not supported: "
+                              f"{state.display(key)} shares its memory with {name}, and the "
+                              f"write would change {state.display(key)} too",
+                              f"make {state.display(key)} a copy ({name}.copy()), or write "
+                              "before it is taken")
+    return token
+
+
+def _placeholders(parts: list[ast.expr]) -> str:
+    """The index's text with each operand it reads named i0, i1, ... in order (the static
+    text of a `setitem` rule, whose parameters those are)."""
+    count = iter(range(len(parts) * 3))
+
+    class Name(ast.NodeTransformer):
+        def visit_Name(self, name):
+            return ast.Name(f"i{next(count)}", ast.Load())
+
+    return ", ".join(ast.unparse(Name().visit(copy.deepcopy(p))) for p in parts)

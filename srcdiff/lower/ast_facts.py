@@ -1,0 +1,81 @@
+"""What a statement list can do, read off its AST before it is lowered.
+
+Control flow is lowered without jumps, so lowering has to know ahead which statements may
+leave a block early (the rest of the block then moves into the side that falls through)
+and which names a loop body rebinds (those become values carried across iterations).
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def _walk_no_scopes(stmts, into_loops=True):
+    """Statements and expressions of `stmts`, not entering functions or (optionally) loops."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if not into_loops and isinstance(node, (ast.For, ast.While)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def may_exit(stmts) -> bool:
+    """Can control leave `stmts` early (break/continue of this loop, or return)?"""
+    if any(isinstance(n, (ast.Break, ast.Continue)) for n in _walk_no_scopes(stmts, into_loops=False)):
+        return True
+    return may_return(stmts)
+
+
+def may_return(stmts) -> bool:
+    return any(isinstance(n, ast.Return) for n in _walk_no_scopes(stmts))
+
+
+def always_exits(stmts) -> bool:
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Break, ast.Continue, ast.Return)):
+        return True
+    return isinstance(last, ast.If) and always_exits(last.body) and always_exits(last.orelse)
+
+
+def stores_in(stmts) -> list[str]:
+    """Names a loop body (re)binds, in first-seen order; ``xs.append`` rebinds xs."""
+    found = {}
+    for node in _walk_no_scopes(stmts):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found[node.id] = None
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name):  # out[i] = v makes a new version of out
+            found[node.value.id] = None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "append" and isinstance(node.func.value, ast.Name):
+            found[node.func.value.id] = None
+    return list(found)
+
+
+def read_before_write(stmts, name: str) -> bool:
+    """Does the body read `name` before it assigns it (so the value comes from last time)?"""
+    for stmt in stmts:
+        reads = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name]
+        loads = any(isinstance(n.ctx, ast.Load) for n in reads)
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                   for t in targets):
+                return True  # a write by index updates the value from before
+            value_loads = stmt.value is not None and any(
+                isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
+            if value_loads or isinstance(stmt, ast.AugAssign) and any(n.id == name for n in reads):
+                return True
+            if reads:
+                return False
+        elif loads:
+            return True
+        elif reads and not isinstance(stmt, (ast.If, ast.For, ast.While)):
+            return False
+    return False

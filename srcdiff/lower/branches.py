@@ -1,0 +1,128 @@
+"""``if``/``else`` as a `Branch` region: both sides lowered, the values they differ in merged.
+
+Each side is lowered into a block of its own, from the same `env`.  Where the sides leave
+a name (or a control-flow value, state.py) with different values, a `Merge` joins them
+into one new value: one side's own final value where it can be renamed, else a copy.
+A conditional expression (``a if c else b``) is a branch whose sides assign one value.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+from ..ir.nodes import Block, Branch, Carry, Const, Merge, Node, Operand, Var, operand_ast
+from ..rules.structural import COPY
+from .expressions import ExpressionLowerer
+from .opaque import condition
+from .state import FLOW_DEFAULTS, LoweringState
+
+
+def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], None],
+                 lower_orelse: Callable[[], None], line: int) -> None:
+    """Lower both sides of ``if test`` into blocks and merge what they assign."""
+    if isinstance(test, Const):  # a literal test: only one side can run
+        (lower_body if test.value else lower_orelse)()
+        return
+    env0, outer = dict(state.env), state.block
+    sides = []
+    for lower_side in (lower_body, lower_orelse):
+        state.block, state.env, state.terminated = Block(), dict(env0), False
+        lower_side()
+        sides.append((state.block, state.env, state.terminated))
+    state.block, state.env = outer, {}
+    (body, body_env, body_done), (orelse, orelse_env, orelse_done) = sides
+    merges = []
+    for key in dict.fromkeys(list(body_env) + list(orelse_env)):
+        b = body_env.get(key, FLOW_DEFAULTS.get(key, Const(None)))
+        o = orelse_env.get(key, FLOW_DEFAULTS.get(key, Const(None)))
+        if same(b, o):
+            state.env[key] = b
+            continue
+        # after this, a node on each side assigns `out` (renamed, or a copy)
+        out = _merged(state, key, [(b, body, body_env), (o, orelse, orelse_env)], line)
+        state.sharing.join(out.name, b, o)
+        merges.append(Merge(out, b, o))
+        state.env[key] = out
+    state.nodes.append(Branch(test, body, orelse, merges, line))
+    state.terminated = body_done and orelse_done
+
+
+def lower_ifexp(lower: ExpressionLowerer, node: ast.IfExp, target) -> Operand:
+    """``a if c else b``: a branch whose sides each set one internal `env` key."""
+    state = lower.state
+    test = condition(lower, node.test)
+    key = f"<ifexp {node.lineno}:{node.col_offset}>"
+    state.temp_names[key] = target or state.namer.temp()
+
+    def side(expr):
+        return lambda: state.env.__setitem__(key, lower.expr(expr))
+
+    lower_branch(state, test, side(node.body), side(node.orelse), state.line)
+    return state.env.pop(key)
+
+
+def same(a: Operand, b: Operand) -> bool:
+    """The same value (a constant of the same type: ``1`` and ``1.0`` differ)."""
+    return a == b and type(getattr(a, "value", None)) is type(getattr(b, "value", None))
+
+
+def _merged(state: LoweringState, key: str, sides, line: int) -> Var:
+    """The value after the branch: a side's own final value, renamed on the other side."""
+    out = None
+    for value, block, env in sides:
+        if _renamable(state, value, block, env):
+            out = value
+            break
+    if out is None:
+        out = Var(state.namer.version(state.display(key)))
+    for value, block, env in sides:
+        if value == out:
+            continue
+        if _renamable(state, value, block, env):
+            _rename(block, value, out)
+        else:
+            block.nodes.append(Node(state.new_id(), COPY, (value,), {}, out, operand_ast(value), line))
+    return out
+
+
+def _renamable(state: LoweringState, value: Operand, block: Block, env: dict) -> bool:
+    """Made by a node of this side and held by no other name: it may take the merged name."""
+    return isinstance(value, Var) and value.name not in state.lists \
+        and any(isinstance(n, Node) and n.out == value for n in block.nodes) \
+        and sum(1 for v in env.values() if v == value) == 1
+
+
+def _rename(block: Block, old: Var, new: Var) -> None:
+    """Give the node computing `old` (directly in `block`) the name `new`, and update readers."""
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, name):
+            return ast.Name(new.name, name.ctx) if name.id == old.name else name
+
+    def fix(op):
+        return new if op == old else op
+
+    def walk(b: Block):
+        for item in b.nodes:
+            if isinstance(item, Node):
+                if item.out == old:
+                    item.out = new
+                if old in item.inputs:
+                    item.inputs = tuple(fix(v) for v in item.inputs)
+                    item.expr = Rename().visit(item.expr)
+            elif isinstance(item, Branch):
+                item.test = fix(item.test)
+                walk(item.body)
+                walk(item.orelse)
+                item.merges = [Merge(m.out, fix(m.body), fix(m.orelse)) for m in item.merges]
+            else:
+                item.bounds = tuple(fix(v) for v in item.bounds)
+                item.carried = [Carry(c.var, fix(c.init), fix(c.final)) for c in item.carried]
+                item.stop = fix(item.stop) if item.stop is not None else None
+                if old in item.test_inputs:
+                    item.test_inputs = tuple(fix(v) for v in item.test_inputs)
+                    item.test = Rename().visit(item.test)
+                walk(item.body)
+
+    walk(block)

@@ -1,0 +1,76 @@
+"""Calls lowering handles itself: Python builtins, and NumPy's stacking of a list.
+
+``len(x)``, ``int(n)`` and the like carry no gradient; ``float``, ``abs``, two-valued ``min``
+and ``max`` and ``sum`` have structural rules of their own; ``np.stack(xs)`` of a list the
+function builds has the list of the result's rows as its adjoint.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+import numpy as np
+
+from ..ir.nodes import Operand, Var
+from ..rules.structural import ABS, FLOAT, MAX, MIN, STACK_LIST, SUM_LIST, SUM_ROWS
+from .emit import emit_rule
+from .expressions import ExpressionLowerer
+from .opaque import opaque
+from .static_values import static_value
+
+_NO_GRADIENT = (builtins.len, builtins.int, builtins.round, builtins.bool, builtins.isinstance)
+_STACKING = (np.stack, np.array, np.asarray)
+
+
+def list_consumer(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
+    """``np.stack(xs)`` / ``np.array(xs)`` of a list this function builds (or of a
+    comprehension): the adjoint is the list of the result's rows."""
+    if len(node.args) != 1 or node.keywords:
+        return None
+    state, arg = lower.state, node.args[0]
+    is_list = isinstance(arg, ast.Name) and isinstance(state.env.get(arg.id), Var) \
+        and state.env[arg.id].name in state.lists
+    if not (is_list or isinstance(arg, (ast.ListComp, ast.GeneratorExp))):
+        return None
+    if static_value(state, node.func) not in _STACKING:
+        return None
+    return emit_rule(state, STACK_LIST, (lower.expr(arg),), {}, None, target, expr_of=node)
+
+
+def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:
+    """Builtins and list consumers that lowering handles itself; None for the rest."""
+    state = lower.state
+    n = len(node.args)
+    simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
+    if func in _NO_GRADIENT:
+        return opaque(lower, node, target)
+    if func is builtins.range:
+        raise state.error(node, "range(...) is supported only as the iterable of a `for` loop")
+    if func is builtins.float and simple and n == 1:
+        return emit_rule(state, FLOAT, (lower.expr(node.args[0]),), {}, None, target, expr_of=node)
+    if func is builtins.abs and simple and n == 1:
+        return emit_rule(state, ABS, (lower.expr(node.args[0]),), {}, None, target, expr_of=node)
+    if func in (builtins.min, builtins.max):
+        if not (simple and n == 2):
+            raise state.error(node, f"{func.__name__}() is supported with two values",
+                              f"use np.{func.__name__} for a sequence or an array")
+        rule = MIN if func is builtins.min else MAX
+        return emit_rule(state, rule, tuple(lower.expr(a) for a in node.args), {}, None, target, expr_of=node)
+    if func is builtins.sum:
+        if not (simple and n == 1):
+            raise state.error(node, "sum() is supported with one argument", "add the start value")
+        x = lower.expr(node.args[0])
+        rule = SUM_LIST if isinstance(x, Var) and x.name in state.lists else SUM_ROWS
+        return emit_rule(state, rule, (x,), {}, None, target, expr_of=node)
+    if func in (builtins.list, builtins.tuple):
+        raise state.error(node, f"{func.__name__}(...) is not supported",
+                          "build the list with [...] and append")
+    if func in _STACKING and n == 1 and not node.keywords \
+            and isinstance(node.args[0], (ast.Name, ast.ListComp, ast.GeneratorExp)):
+        x = lower.expr(node.args[0])
+        if isinstance(x, Var) and x.name in state.lists:
+            return emit_rule(state, STACK_LIST, (x,), {}, None, target, expr_of=node)
+        return None if not isinstance(node.args[0], (ast.ListComp, ast.GeneratorExp)) else \
+            emit_rule(state, STACK_LIST, (x,), {}, None, target, expr_of=node)
+    return None

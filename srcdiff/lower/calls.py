@@ -1,0 +1,48 @@
+"""Lowering of a call: which kind of call it is, tried in a fixed order.
+
+First the calls that need to see their arguments before a rule binds them (stacking a
+list, library calls: library_calls.py), then array methods and local lambdas, then a
+function named statically: a builtin lowering handles itself, a function with a rule, or
+another user function.  Anything else is refused.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..frontend.depends import MISSING
+from ..ir.nodes import Operand
+from . import library_calls
+from .builtin_calls import list_consumer, special_call
+from .expressions import ExpressionLowerer
+from .rule_calls import lower_method_call, lower_rule_call, no_rule
+from .static_values import static_value
+from .user_calls import call_lambda, is_user_function, user_call
+
+
+def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
+    state = lower.state
+    listed = list_consumer(lower, node, target)  # np.stack(xs) of a list built by append
+    if listed is not None:
+        return listed
+    lowered = library_calls.lower_call(lower, node, target)  # namespaces, conversions, nograd, lists
+    if lowered is not None:
+        return lowered
+    callee = node.func
+    if isinstance(callee, ast.Attribute) and static_value(state, callee.value, record=False) is MISSING:
+        return lower_method_call(lower, node, target)
+    if isinstance(callee, ast.Name) and callee.id in state.lambdas:
+        return call_lambda(lower, node, state.lambdas[callee.id], target)
+    func = static_value(state, callee)
+    if func is MISSING:
+        raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
+                          "call a function by a name defined at module level")
+    special = special_call(lower, node, func, target)
+    if special is not None:
+        return special
+    rule = state.table.lookup(func)
+    if rule is None:
+        if is_user_function(func):
+            return user_call(lower, node, func, target)
+        raise no_rule(lower, node, func, ast.unparse(callee))
+    return lower_rule_call(lower, node, func, rule, callee, target)

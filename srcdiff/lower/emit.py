@@ -1,0 +1,53 @@
+"""Appending a node to the block being lowered, and the checks every new node passes.
+
+A list built in the function (``xs = []``, ``xs.append(v)``) is one object that grows in
+place, so only rules that know lists may take one, and once a list is read it may not grow
+any more (a read value would otherwise change behind the reader's back).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Node, Operand, Var, operand_ast
+from ..rules.structural import LIST_AWARE
+from ..rules.table import Rule
+from .state import LoweringState
+
+
+def emit(state: LoweringState, func, inputs: tuple, static: dict, expr: ast.expr, target: str | None) -> Var:
+    """Append ``out = func(*inputs)``, the node taking `func`'s rule."""
+    return emit_rule(state, state.table.lookup(func), inputs, static, expr, target)
+
+
+def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, expr: ast.expr | None,
+              target: str | None, out: Var | None = None, kind=Node, expr_of=None, **extra) -> Var:
+    """Append ``out = rule(*inputs)`` to the current block; `out` named after `target`.
+
+    Without `expr`, the forward expression is the call `expr_of` over the inputs.
+    """
+    check_list_use(state, rule, inputs)
+    if expr is None:
+        expr = ast.Call(expr_of.func, [operand_ast(v) for v in inputs], [])
+    out = out or Var(state.namer.version(target) if target else state.namer.temp())
+    state.nodes.append(kind(state.new_id(), rule, tuple(inputs), static, out, expr, state.line, **extra))
+    state.sharing.note(state.nodes[-1])  # which fresh arrays `out` may share memory with
+    return out
+
+
+def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:
+    for v in inputs:
+        if isinstance(v, Var) and v.name in state.lists:
+            if rule not in LIST_AWARE and not (rule.name == "list"):
+                raise state.error(state.line, f"the list {v.name} cannot be used here: "
+                                  f"{rule.name} does not take a list",
+                                  "index it, or turn it into an array with np.stack / np.array")
+            if rule.name != "list.append":
+                note_list_read(state, v)
+
+
+def note_list_read(state: LoweringState, v: Operand) -> None:
+    if isinstance(v, Var) and v.name in state.lists:
+        state.frozen_lists.add(v.name)
+        for loop in state.loops:
+            loop.read.add(v.name)

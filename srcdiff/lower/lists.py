@@ -1,0 +1,80 @@
+"""Lowering of lists and tuples as values, and of comprehensions.
+
+A list the function builds is one object (appended to in place, read by index or by
+``np.stack``); a tuple is a list that never grows.  A comprehension is lowered as the loop
+it stands for, appending to a new list.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Operand, Var, operand_ast
+from ..rules.structural import list_of
+from .emit import emit_rule
+from .expressions import ExpressionLowerer
+from .opaque import opaque
+
+
+def lower_list(lower: ExpressionLowerer, node: ast.List, target) -> Operand:
+    if node.elts and all(isinstance(e, ast.Constant) for e in node.elts):  # literal data
+        return opaque(lower, node, target)
+    return new_list(lower, [lower.expr(e) for e in node.elts], target)
+
+
+def lower_tuple(lower: ExpressionLowerer, node: ast.Tuple, target) -> Operand:
+    if node.elts and all(isinstance(e, ast.Constant) for e in node.elts):
+        return opaque(lower, node, target)
+    return new_list(lower, [lower.expr(e) for e in node.elts], target, tuple_=True)
+
+
+def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=False) -> Var:
+    state = lower.state
+    elts = [operand_ast(v) for v in items]
+    expr = ast.Tuple(elts, ast.Load()) if tuple_ else ast.List(elts, ast.Load())
+    out = emit_rule(state, list_of(len(items)), tuple(items), {}, expr, target)
+    state.lists.add(out.name)
+    if tuple_:
+        state.frozen_lists.add(out.name)  # tuples never grow
+    return out
+
+
+def lower_comprehension(lower: ExpressionLowerer, node: ast.ListComp | ast.GeneratorExp, target) -> Var:
+    """``[e for v in it if c]`` as a loop appending to a new list."""
+    state = lower.state
+    key = f"<comprehension {node.lineno}:{node.col_offset}>"
+    state.temp_names[key] = target or state.namer.temp()
+    out = new_list(lower, [], None)
+    state.env[key] = out
+    loop = _as_loop(lower, node, key)
+    saved = {n: state.env.get(n) for n in _loop_names(node)}
+    lower.lower_loop(loop)
+    for name, value in saved.items():  # comprehension variables do not leak
+        if value is None:
+            state.env.pop(name, None)
+        else:
+            state.env[name] = value
+    return state.env.pop(key)
+
+
+def _as_loop(lower: ExpressionLowerer, node: ast.ListComp | ast.GeneratorExp, key: str) -> ast.For:
+    """The comprehension as nested ``for``/``if`` statements appending to the list `key`."""
+    loop = ast.For(target=None, iter=None, body=[], orelse=[])
+    inner: list[ast.stmt] = [ast.Expr(ast.Call(
+        ast.Attribute(ast.Name(key, ast.Load()), "append", ast.Load()), [node.elt], []))]
+    for gen in reversed(node.generators):
+        if gen.is_async:
+            raise lower.state.unsupported(node)
+        for cond in reversed(gen.ifs):
+            inner = [ast.If(cond, inner, [])]
+        loop = ast.For(target=gen.target, iter=gen.iter, body=inner, orelse=[])
+        inner = [loop]
+    stmt = ast.fix_missing_locations(ast.copy_location(loop, node))
+    for n in ast.walk(stmt):
+        if not hasattr(n, "lineno") or n.lineno is None:
+            ast.copy_location(n, node)
+    return stmt
+
+
+def _loop_names(node: ast.ListComp | ast.GeneratorExp) -> set[str]:
+    return {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}

@@ -1,0 +1,217 @@
+"""Lowering of ``for`` and ``while`` into `Loop` regions.
+
+A loop's body is lowered once.  Names the body reassigns and that live across iterations
+(read before they are written, or after the loop) become `Carry` values: one `Var` for the
+value entering each iteration, joined with the value before the loop and the value at the
+end of the body.  ``for`` over a sequence, ``enumerate`` or ``zip`` is a loop over an index
+whose body starts by taking the items.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections import Counter
+from typing import Callable, NamedTuple
+
+from ..ir.nodes import Block, Carry, Const, Loop, Operand, Var
+from .assignments import seen_elsewhere
+from .ast_facts import may_return, read_before_write, stores_in
+from .branches import same
+from .opaque import opaque_call, substitute
+from .state import BREAK, DONE, FLOW_DEFAULTS, RETURN, LoopRecord, LoweringState
+from .statements import StatementLowerer
+from .static_values import static_value
+from .subscripts import subscript
+from .writes import InPlaceUpdate
+
+# The `env` key of the index of a loop over a sequence; like a user's name, it must be
+# carried into the body and dropped after the loop (its generated name is in temp_names).
+INDEX = "<index>"
+
+
+class _Carried(NamedTuple):
+    key: str  # the user name (or control-flow key) carried
+    phi: Var  # its value entering an iteration
+    init: Operand  # its value before the loop
+
+
+def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
+    state = lower.state
+    if stmt.orelse:
+        raise state.error(stmt, "`for ... else` is not supported", "use a flag variable")
+    it = stmt.iter
+    func = static_value(state, it.func) if isinstance(it, ast.Call) else None
+    if func is builtins.range:
+        if it.keywords or not 1 <= len(it.args) <= 3 or not isinstance(stmt.target, ast.Name):
+            raise state.error(stmt, "use `for name in range(start, stop, step)`")
+        bounds = tuple(lower.expressions.expr(a) for a in it.args)
+        _loop(lower, "range", stmt.target.id, bounds, None, stmt.body, stmt.lineno, None, [stmt.target.id])
+        return
+    seqs, targets, index = _sequences(lower, stmt, func)
+    lengths = [opaque_call(lower.expressions, "len", seq) for seq in seqs]
+    bound = lengths[0]
+    for other in lengths[1:]:
+        bound = opaque_call(lower.expressions, "min", bound, other)
+    names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    names += [] if index is None else [index]  # enumerate's index is the user's too
+    if index is None:
+        index = INDEX
+        state.temp_names[index] = state.namer.fresh("i")
+
+    def items():
+        k = state.env[index]
+        for seq, target in zip(seqs, targets):
+            _assign_operand(lower, target, subscript(lower.expressions, seq, k))
+
+    _loop(lower, "range", index, (bound,), None, stmt.body, stmt.lineno, items, names)
+
+
+def _sequences(lower: StatementLowerer, stmt: ast.For, func) -> tuple[list[Operand], list[ast.expr], str | None]:
+    """What a ``for`` over sequences iterates: the sequences, the targets taking their
+    items, and the user's name for the index (``enumerate``), if any."""
+    state, it = lower.state, stmt.iter
+    if func is builtins.enumerate:
+        if len(it.args) != 1 or it.keywords or not (
+                isinstance(stmt.target, ast.Tuple) and len(stmt.target.elts) == 2
+                and isinstance(stmt.target.elts[0], ast.Name)):
+            raise state.error(stmt, "use `for i, item in enumerate(sequence)`")
+        return [lower.expressions.expr(it.args[0])], [stmt.target.elts[1]], stmt.target.elts[0].id
+    if func is builtins.zip:
+        if it.keywords or not (isinstance(stmt.target, ast.Tuple)
+                               and len(stmt.target.elts) == len(it.args)):
+            raise state.error(stmt, "use `for a, b in zip(xs, ys)` with one name per sequence")
+        return [lower.expressions.expr(a) for a in it.args], stmt.target.elts, None
+    if func is not None and func is not list and func is not tuple:
+        raise state.error(stmt, f"looping over {ast.unparse(it)} is not supported",
+                          "loop over range(...), a list, a tuple, an array's rows, "
+                          "enumerate(...) or zip(...)")
+    return [lower.expressions.expr(it)], [stmt.target], None
+
+
+def lower_while(lower: StatementLowerer, stmt: ast.While) -> None:
+    if stmt.orelse:
+        raise lower.state.error(stmt, "`while ... else` is not supported", "use a flag variable")
+    _loop(lower, "while", None, (), stmt.test, stmt.body, stmt.lineno, None)
+
+
+def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: ast.expr | None,
+          body: list[ast.stmt], line: int, prefix: Callable[[], None] | None, targets: list[str] = ()) -> None:
+    """Lower a loop: its body once, with the names it reassigns carried across iterations.
+
+    `targets` are the names `prefix` binds to the items (``for v in xs``) at the start of
+    each iteration: after the loop they hold the last item (or, when the loop ran no
+    iteration, their value from before), so they are carried like a name the body assigns
+    when anything outside the body reads them."""
+    state = lower.state
+    assigned = list(dict.fromkeys(list(targets) + stores_in(body)))
+    env0 = dict(state.env)
+    carries = _carries(state, assigned, targets, body, env0)
+    outer = state.block
+    state.block, state.terminated = Block(), False
+    state.env.update({c.key: c.phi for c in carries})
+    for c in carries:
+        state.sharing.join(c.phi.name, c.init)
+    # what each carried name shares entering an iteration (a list keeps its name, so
+    # appending in the body changes its entry in place: take it now)
+    entering = {c.phi.name: state.sharing.of(c.phi) for c in carries}
+    made_before = state.sharing.count  # fresh arrays numbered higher are made by the body
+    state.env[BREAK] = Const(False)
+    state.loops.append(LoopRecord())
+    target = None
+    if index is not None:
+        target = Var(state.namer.version(state.display(index)))
+        state.env[index] = target
+    test_expr, test_inputs = (None, ())
+    if test is not None:
+        test_expr, test_inputs = substitute(lower.expressions, test)
+    if prefix is not None:
+        prefix()
+    lower.statements(body)
+    record = state.loops.pop()
+    both = record.appended & record.read
+    if both:
+        raise state.error(line, f"the list {sorted(both)[0]} is both appended to and read in this "
+                          "loop", "build the list in one loop and read it after")
+    end, block = state.env, state.block
+    stop = end.get(BREAK)
+    stop = None if same(stop, Const(False)) else stop
+    final = [Carry(c.phi, c.init, end.get(c.key, c.phi)) for c in carries]
+    _check_carried_updates(state, record.in_place, carries)  # before carries join their finals
+    _check_carried_writes(state, [(state.display(c.key), f) for c, f in zip(carries, final)],
+                          {t for t in record.written if t <= made_before}, line, entering)
+    state.block, state.env, state.terminated = outer, env0, False
+    for key in assigned:
+        state.env.pop(key, None)
+    if index is not None:
+        state.env.pop(index, None)
+    state.env.update({c.key: c.phi for c in carries})
+    state.nodes.append(Loop(kind, target, tuple(bounds), test_expr, tuple(test_inputs), block,
+                            final, stop, line))
+
+
+def _carries(state: LoweringState, assigned: list[str], targets, body: list[ast.stmt],
+             env0: dict[str, Operand]) -> list[_Carried]:
+    """The names the loop carries across iterations, each with a new value for its entry."""
+    body_loads = Counter(n.id for s in body for n in ast.walk(s)
+                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+    carried = [k for k in assigned if k in env0 or state.loads[k] > body_loads[k]
+               or k not in targets and read_before_write(body, k)]
+    if may_return(body):
+        carried += [RETURN, DONE]
+    carries = []
+    for key in carried:
+        init = env0.get(key, FLOW_DEFAULTS.get(key, Const(None)))
+        if isinstance(init, Var) and init.name in state.lists:
+            phi = init  # a list is one object, appended to in place
+        else:
+            phi = Var(state.namer.version(state.display(key)))
+        carries.append(_Carried(key, phi, init))
+    return carries
+
+
+def _check_carried_writes(state: LoweringState, carries: list[tuple[str, Carry]], written: set[int],
+                          line: int, entering: dict[str, frozenset[int]]) -> None:
+    """A loop writing into an array made before it must not let the array reach another
+    name (a list appended to included), or be replaced, between iterations: the next
+    iteration's write would miss it.  `entering` is what each carried value shares as
+    an iteration starts."""
+    sharing = state.sharing
+    for name, c in carries:
+        reaching = sharing.of(c.final) & written
+        token = sharing.owner_of(c.var)
+        if token in written and sharing.owner_of(c.final) != token:
+            raise state.error(line, f"this loop writes into {name} by index and "
+                              "also assigns it a different array", "use a new name for the new array")
+        if reaching - entering[c.var.name]:
+            raise state.error(line, f"this loop writes into an array by index that "
+                              f"{name} also refers to in the next iteration",
+                              "make it a copy (.copy()) instead")
+    for _, c in carries:
+        sharing.join(c.var.name, c.init, c.final)
+
+
+def _check_carried_updates(state: LoweringState, updates: list[InPlaceUpdate], carries: list[_Carried]) -> None:
+    """An in-place update in a loop body also changes what another name took from its
+    array in an earlier iteration (``acc += x; xs.append(acc)``): at the end of the body,
+    does another name hold the array the update's target holds in the next iteration?"""
+    phis = {c.phi.name: c.key for c in carries}
+    for node in updates:
+        if node.shared_with is not None:
+            continue
+        target = node.inputs[0]
+        mine = state.sharing.of(target) | state.sharing.of(node.out)
+        if isinstance(target, Var) and target.name in phis:
+            mine |= state.sharing.of(state.env.get(phis[target.name], target))
+        node.shared_with = seen_elsewhere(state, node.name, mine)[0]
+
+
+def _assign_operand(lower: StatementLowerer, target: ast.expr, value: Operand) -> None:
+    """Bind a loop's target (a name, or names to unpack) to the item `value`."""
+    if isinstance(target, ast.Name):
+        lower.state.env[target.id] = value
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for j, t in enumerate(target.elts):
+            _assign_operand(lower, t, subscript(lower.expressions, value, Const(j)))
+    else:
+        raise lower.state.error(target, f"cannot loop into {ast.unparse(target)}", "use plain names")

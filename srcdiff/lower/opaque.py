@@ -1,0 +1,80 @@
+"""Values with no gradient, computed as the user wrote them: comparisons, tests, lengths.
+
+Such a value needs no node per operation: the user's expression is kept whole, reading the
+current values of the names it mentions, as one `nograd` node.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from ..frontend.depends import MISSING
+from ..ir.nodes import Const, Operand, Var, operand_ast
+from ..rules.structural import COMPARE, NOGRAD
+from .emit import emit_rule, note_list_read
+from .expressions import ExpressionLowerer, lower_name
+
+_SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
+
+
+def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tuple[Var, ...]]:
+    """`expr` reading the current values of the names it mentions, and those `Var`s."""
+    state = lower.state
+    if any(isinstance(n, _SCOPES) for n in ast.walk(expr)):
+        raise state.error(expr, "comprehensions and lambdas inside a condition or comparison "
+                          "are not supported", "compute the value in a statement first")
+    reads: dict[str, Var] = {}
+
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name):
+            if name.id in state.env:
+                operand = state.env[name.id]
+                if isinstance(operand, Var):
+                    reads[operand.name] = operand
+                    note_list_read(state, operand)
+                return ast.copy_location(operand_ast(operand), name)
+            if name.id in state.lambdas or name.id in state.locals:
+                lower_name(lower, name, None)  # refuses lambdas and unassigned locals
+            elif state.parsed.resolve(name.id) is MISSING:
+                raise state.error(name, f"name {name.id!r} is not defined")
+            return name
+
+    return Substitute().visit(copy.deepcopy(expr)), tuple(reads.values())
+
+
+def opaque(lower: ExpressionLowerer, node: ast.expr, target) -> Operand:
+    """A value with no gradient (a comparison, a length), computed as the user wrote it."""
+    expr, reads = substitute(lower, node)
+    return emit_rule(lower.state, NOGRAD, reads, {}, expr, target)
+
+
+def opaque_call(lower: ExpressionLowerer, name: str, *operands: Operand) -> Operand:
+    """``name(*operands)`` for a builtin with no gradient (len, min of lengths)."""
+    for v in operands:
+        note_list_read(lower.state, v)
+    expr = ast.Call(ast.Name(name, ast.Load()), [operand_ast(v) for v in operands], [])
+    return emit_rule(lower.state, NOGRAD, tuple(v for v in operands if isinstance(v, Var)), {}, expr, None)
+
+
+def condition(lower: ExpressionLowerer, test: ast.expr) -> Operand:
+    """A branch test: carries no gradient, so the user's expression is kept whole."""
+    if isinstance(test, ast.Name) and test.id in lower.state.env:
+        return lower.state.env[test.id]
+    if isinstance(test, ast.Constant):
+        return Const(test.value)
+    return opaque(lower, test, None)
+
+
+def lower_compare(lower: ExpressionLowerer, node: ast.Compare, target) -> Operand:
+    if all(isinstance(e, ast.Constant) or (isinstance(e, ast.Name) and e.id in lower.state.env)
+           for e in [node.left, *node.comparators]):
+        expr, reads = substitute(lower, node)  # its shape is known: the operands' broadcast
+        return emit_rule(lower.state, COMPARE, reads, {}, expr, target)
+    return opaque(lower, node, target)
+
+
+def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:
+    raise lower.state.error(node, "`and`/`or` are supported in conditions only (their value could "
+                            "be one of the operands)", "use them in an `if`/`while` test, or "
+                            "use np.logical_and / a conditional expression")

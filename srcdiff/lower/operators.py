@@ -1,0 +1,58 @@
+"""Lowering of arithmetic operators and attribute reads (``x * y``, ``-x``, ``x.T``, ``np.pi``)."""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+from .. import rules
+from ..frontend.depends import MISSING
+from ..ir.nodes import Const, Operand, operand_ast
+from .emit import emit
+from .expressions import ExpressionLowerer
+from .opaque import opaque
+from .static_values import static_value
+
+BINARY_OPERATORS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul,
+}
+UNARY_OPERATORS = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+SHAPE_ATTRIBUTES = ("shape", "ndim", "size", "dtype")  # queries: no gradient flows through them
+
+
+def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
+    func = BINARY_OPERATORS.get(type(node.op))
+    if func is None:
+        raise lower.state.error(node, f"the operator {type(node.op).__name__} is not differentiable",
+                                "rewrite it with + - * / ** or @")
+    x, y = lower.expr(node.left), lower.expr(node.right)
+    expr = ast.BinOp(operand_ast(x), node.op, operand_ast(y))
+    return emit(lower.state, func, (x, y), {}, expr, target)
+
+
+def lower_unaryop(lower: ExpressionLowerer, node: ast.UnaryOp, target) -> Operand:
+    func = UNARY_OPERATORS.get(type(node.op))
+    if func is None:
+        raise lower.state.unsupported(node)
+    x = lower.expr(node.operand)
+    if isinstance(x, Const):
+        return Const(func(x.value))
+    return emit(lower.state, func, (x,), {}, ast.UnaryOp(node.op, operand_ast(x)), target)
+
+
+def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Operand:
+    state = lower.state
+    value = static_value(state, node)
+    if value is not MISSING:
+        if isinstance(value, (int, float, complex)):
+            return Const(value)  # np.pi, math.e
+        raise state.error(node, f"{ast.unparse(node)} is not a number")
+    if node.attr in SHAPE_ATTRIBUTES:
+        return opaque(lower, node, target)
+    func = rules.ATTRIBUTES.get(node.attr)
+    if func is None:
+        raise state.error(node, f"the attribute .{node.attr} is not supported",
+                          "use the equivalent NumPy function")
+    x = lower.expr(node.value)
+    return emit(state, func, (x,), {}, ast.Attribute(operand_ast(x), node.attr, ast.Load()), target)

@@ -1,0 +1,79 @@
+"""A call bound to its rule's signature: operands lowered, static arguments evaluated.
+
+A rule names which of its parameters are operands (differentiated values, lowered to
+nodes) and which are static (``axis``, ``keepdims``: known when the function is lowered,
+part of the node).  An array method (``x.sum(axis=0)``) binds the same way, with the
+array as the first argument.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .. import rules
+from ..errors import SrcDiffError
+from ..ir.nodes import Const, Operand, operand_ast
+from ..rules.table import qualified_name
+from .emit import emit
+from .expressions import ExpressionLowerer
+from .static_values import as_written, constant
+
+
+def lower_rule_call(lower: ExpressionLowerer, node: ast.Call, func, rule, spelled: ast.expr, target) -> Operand:
+    """``func(...)`` for a function with a rule, written `spelled` in the forward code."""
+    operands, static, args, keywords = bind(lower, node, rule, node.args)
+    return emit(lower.state, func, operands, static, ast.Call(spelled, args, keywords), target)
+
+
+def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
+    """``x.name(...)``: the rule of the NumPy function the method stands for."""
+    name = node.func.attr
+    func = rules.METHODS.get(name)
+    if func is None:
+        raise lower.state.error(node, f"the array method .{name}() has no adjoint rule",
+                                "use the equivalent NumPy function, or register a rule with "
+                                "srcdiff.register_adjoint")
+    rule = lower.state.table.lookup(func)
+    obj = node.func.value
+    operands, static, args, keywords = bind(lower, node, rule, [obj] + node.args)
+    expr = ast.Call(ast.Attribute(args[0], name, ast.Load()), args[1:], keywords)
+    return emit(lower.state, func, operands, static, expr, target)
+
+
+def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):
+    """Match a call's arguments to the rule: operands get lowered, static ones evaluated.
+
+    Returns the operands, the static values, and the call's arguments and keywords as the
+    forward code writes them."""
+    state = lower.state
+    if any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in node.keywords):
+        raise state.error(node, "*args and **kwargs in a call are not supported")
+    try:
+        bound = rule.signature.bind(*args, **{k.arg: k.value for k in node.keywords})
+    except TypeError as exc:
+        raise state.error(node, f"unsupported arguments for {rule.name}: {exc}",
+                          f"srcdiff's rule for {rule.name} takes ({', '.join(rule.signature.parameters)})") from None
+    lowered = {p: Const(v) for p, v in rule.defaults.items()}  # optional operands left out
+    for name, arg in bound.arguments.items():
+        lowered[name] = lower.expr(arg) if name in rule.params else arg
+    operands = tuple(lowered[p] for p in rule.params)
+    static = dict(rule.static)
+    for name in rule.static:
+        if name in bound.arguments:
+            static[name] = constant(state, bound.arguments[name])
+    names = list(rule.signature.parameters)
+    new_args = [operand_ast(lowered[names[i]]) if names[i] in rule.params else as_written(state, a)
+                for i, a in enumerate(args)]
+    new_kw = [ast.keyword(k.arg, operand_ast(lowered[k.arg]) if k.arg in rule.params
+                          else as_written(state, k.value)) for k in node.keywords]
+    return operands, static, new_args, new_kw
+
+
+def no_rule(lower: ExpressionLowerer, node: ast.Call, func, spelled: str) -> SrcDiffError:
+    """The error for a call of a function srcdiff has no rule for."""
+    name = qualified_name(func) if hasattr(func, "__name__") else spelled
+    return lower.state.error(
+        node, f"no adjoint rule for {name} (called as {spelled})",
+        f"register one with srcdiff.register_adjoint({spelled}, x='g * ...'), "
+        "or rewrite the call with supported functions (docs/supported-numpy.md)",
+    )

@@ -1,0 +1,85 @@
+"""What lowering knows before the function runs: the objects names refer to, and constants.
+
+A callee (``np.sum``), a static argument (``axis=0``) or a module constant is read when the
+function is lowered, and the transform is then built on it: the names read are recorded as
+dependencies (frontend/depends.py).  A parameter used as a static argument (``axis=axis``)
+takes its value for the variant being lowered (`lowerer.lower_specialised`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..errors import SrcDiffError
+from ..frontend.depends import MISSING
+from .state import LoweringState
+
+
+class StaticParameter(SrcDiffError):
+    """A parameter is used as a static argument (``axis=axis``) and lowering lacks its value."""
+
+    def __init__(self, name: str, node: ast.expr, error: SrcDiffError):
+        super().__init__(error.reason, error.location, error.hint)
+        self.name, self.node = name, node
+
+
+def static_value(state: LoweringState, node: ast.expr, record: bool = True):
+    """The object a Name/Attribute chain names without running user code, or MISSING.
+
+    The transform then depends on the chain's root name keeping its value (it is
+    recorded, frontend/depends.py); `record=False` for a probe whose answer changes
+    nothing but whether the expression is kept as written."""
+    if isinstance(node, ast.Name):
+        if node.id in state.env:
+            return MISSING
+        value = state.parsed.resolve(node.id)
+        if record:
+            state.parsed.depend(node.id, value)
+        return value
+    if isinstance(node, ast.Attribute):
+        base = static_value(state, node.value, record)
+        if base is not MISSING and isinstance(base, type(ast)):
+            return getattr(base, node.attr, MISSING)
+    return MISSING
+
+
+def constant(state: LoweringState, node: ast.expr):
+    """A static argument's value (axis=0, keepdims=True), known at transform time.
+
+    A parameter of the function (``axis=axis``) takes its value for this variant."""
+    parameter = static_parameter(state, node)
+    if parameter is not None:
+        if state.statics is None or parameter not in state.statics:
+            raise StaticParameter(parameter, node, state.error(
+                node, f"{parameter} must be a constant here",
+                f"pass a constant, or differentiate through srcdiff.grad, which specialises "
+                f"the gradient on the value of {parameter}"))
+        return state.statics[parameter]
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        value = static_value(state, node)
+        if value is MISSING or callable(value):
+            raise state.error(node, f"{ast.unparse(node)} must be a constant here") from None
+        return value
+
+
+def static_parameter(state: LoweringState, node: ast.expr) -> str | None:
+    """The parameter `node` names, unchanged since the call, or None."""
+    if isinstance(node, ast.Name) and any(state.env.get(node.id) is p for p in state.params):
+        return node.id
+    return None
+
+
+def as_written(state: LoweringState, node: ast.expr) -> ast.expr:
+    """A static argument in the forward code: a parameter spelled as its value."""
+    parameter = static_parameter(state, node)
+    if parameter is None or state.statics is None or parameter not in state.statics:
+        return node
+    value = state.statics[parameter]
+    try:
+        literal = ast.parse(repr(value), mode="eval").body
+        same = ast.literal_eval(literal) == value
+    except (SyntaxError, ValueError):
+        same = False
+    return literal if same else node  # inf and nan stay spelled as the parameter

@@ -1,0 +1,76 @@
+"""Lowering of indexing: ``x[i]``, ``x[1:n, None]``, and unpacking ``a, b = x``.
+
+A subscript is one `getitem` node whose static ``index`` describes each component (an
+integer, a slice with how many operand bounds, a new axis, an index operand), so its
+adjoint can scatter the gradient back to the same place.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Const, Global, Operand, Var, operand_ast
+from ..rules.structural import GETITEM
+from .emit import emit_rule
+from .expressions import ExpressionLowerer
+
+
+def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Operand:
+    inputs, kinds, parts = index_parts(lower, node)
+    index = parts[0] if len(parts) == 1 and not isinstance(node.slice, ast.Tuple) \
+        else ast.Tuple(parts, ast.Load())
+    return getitem(lower, inputs, tuple(kinds), index, target)
+
+
+def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
+    """The operands a subscript reads (the array first), each component's kind, and the
+    components as they read those operands."""
+    x = lower.expr(node.value)
+    comps = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    inputs, kinds, parts = [x], [], []
+    for comp in comps:
+        if isinstance(comp, ast.Slice):
+            bounds = []
+            for part in (comp.lower, comp.upper, comp.step):
+                operand = None if part is None else lower.expr(part)
+                if isinstance(operand, (Var, Global)):
+                    inputs.append(operand)
+                bounds.append(None if operand is None else operand_ast(operand))
+            kinds.append(("slice", sum(isinstance(b, ast.Name) for b in bounds)))
+            parts.append(ast.Slice(*bounds))
+        elif isinstance(comp, ast.Constant) and comp.value is None:
+            kinds.append(("newaxis", 0))
+            parts.append(comp)
+        elif isinstance(comp, ast.Constant) and comp.value is Ellipsis:
+            raise lower.state.error(node, "`...` in a subscript is not supported", "name the axes")
+        else:
+            operand = lower.expr(comp)
+            if isinstance(operand, Const):
+                if not isinstance(operand.value, int):
+                    raise lower.state.error(node, f"index {operand.value!r} is not an integer")
+                kinds.append(("int", 0))
+            else:
+                inputs.append(operand)
+                kinds.append(("op", 1))
+            parts.append(operand_ast(operand))
+    return inputs, kinds, parts
+
+
+def subscript(lower: ExpressionLowerer, x: Operand, index: Operand, target=None) -> Operand:
+    """``x[index]`` for one integer index operand."""
+    kinds = (("int", 0),) if isinstance(index, Const) else (("op", 1),)
+    inputs = [x] + ([index] if isinstance(index, Var) else [])
+    return getitem(lower, inputs, kinds, operand_ast(index), target)
+
+
+def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) -> Operand:
+    x = inputs[0]
+    expr = ast.Subscript(operand_ast(x), index, ast.Load())
+    return emit_rule(lower.state, GETITEM, tuple(inputs), {"index": kinds}, expr, target)
+
+
+def unpack(lower: ExpressionLowerer, value: ast.expr, count: int, names=None) -> list[Operand]:
+    """``a, b = value``: one subscript per name (named after it, when given)."""
+    x = lower.expr(value)
+    names = names or [None] * count
+    return [subscript(lower, x, Const(j), target=names[j]) for j in range(count)]

@@ -1,0 +1,92 @@
+"""Calls of the user's own code: a local lambda (inlined), another function (a `UserCall`).
+
+A called user function is differentiated through its own transform, generated from its
+own source; the caller's lowering only needs what the callee reads statically and which of
+its parameters it uses as static arguments (`state.callee_facts`).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import types
+
+from ..frontend import depends
+from ..ir.nodes import Operand, Specialised, UserCall, operand_ast
+from ..rules.structural import user_rule
+from .emit import emit_rule
+from .expressions import ExpressionLowerer
+from .static_values import constant
+
+
+def is_user_function(func) -> bool:
+    """A plain Python function srcdiff can read (not a builtin, NumPy, or srcdiff itself)."""
+    module = getattr(func, "__module__", "") or ""
+    return isinstance(func, types.FunctionType) and module.split(".")[0] not in ("numpy", "srcdiff", "math")
+
+
+def call_lambda(lower: ExpressionLowerer, node: ast.Call, lam: ast.Lambda, target) -> Operand:
+    """A local lambda, inlined: its parameters bound to the arguments' values."""
+    state = lower.state  # (state.env is read afresh after lowering: a branch replaces it)
+    a = lam.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or node.keywords \
+            or len(node.args) != len(a.args):
+        raise state.error(node, "a local lambda is supported when called with exactly its "
+                          "positional parameters", "define a function at module level")
+    values = [lower.expr(arg) for arg in node.args]
+    saved = {p.arg: state.env.get(p.arg) for p in a.args}
+    state.env.update({p.arg: v for p, v in zip(a.args, values)})
+    try:
+        return lower.expr(lam.body, target)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                state.env.pop(name, None)
+            else:
+                state.env[name] = value
+
+
+def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand:
+    """A call to another user function: differentiated through its own transform."""
+    state = lower.state
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        raise state.error(node, "*args and **kwargs in a call are not supported")
+    sig = inspect.signature(func)
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in sig.parameters.values()):
+        raise state.error(node, f"{func.__name__} takes *args or **kwargs, which srcdiff "
+                          "cannot differentiate through", "name every parameter")
+    try:
+        bound = sig.bind(*node.args, **{k.arg: k.value for k in node.keywords})
+    except TypeError as exc:
+        raise state.error(node, f"cannot call {func.__name__} this way: {exc}") from None
+    by_node = {id(v): k for k, v in bound.arguments.items()}
+    operands = [lower.expr(a) for a in node.args] + [lower.expr(k.value) for k in node.keywords]
+    names = tuple(by_node[id(a)] for a in node.args) + tuple(k.arg for k in node.keywords)
+    keywords = (None,) * len(node.args) + tuple(k.arg for k in node.keywords)
+    args = [operand_ast(o) for o, k in zip(operands, keywords) if k is None]
+    kws = [ast.keyword(k, operand_ast(o)) for o, k in zip(operands, keywords) if k is not None]
+    expr = ast.Call(node.func, args, kws)
+    facts = state.callee_facts(func, state.table)
+    # the callee's adjoint is built from its own source: what it reads statically counts too
+    state.parsed.include(facts.depends)
+    callee = _specialised_callee(lower, node, func, facts.static_parameters, sig, bound)
+    return emit_rule(state, user_rule(func, tuple(sig.parameters)), tuple(operands), {}, expr,
+                     target, kind=UserCall, callee=callee, arg_names=names, keywords=keywords)
+
+
+def _specialised_callee(lower: ExpressionLowerer, node: ast.Call, func, names: tuple[str, ...], sig, bound):
+    """`func`, or `Specialised` on the values this call gives `names`, the parameters it uses
+    as static arguments (a constant, or this function's own static parameter)."""
+    if not names:
+        return func
+    statics = []
+    for name in names:
+        given = bound.arguments.get(name)
+        value = sig.parameters[name].default if given is None else constant(lower.state, given)
+        if not depends.static_ok(value):
+            raise lower.state.error(node, f"{func.__name__} uses its parameter {name} as a static "
+                                    f"argument, and {name}={value!r} here is not a constant srcdiff can "
+                                    "specialise on (None, a number, a bool, a string, or a tuple of them)",
+                                    f"pass {name} as a Python int or tuple")
+        statics.append((name, value))
+    return Specialised(func, tuple(statics))
