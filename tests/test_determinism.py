@@ -2,6 +2,7 @@
 compiled before it: each order of compilation runs in a fresh process."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -33,6 +34,17 @@ def step(y, k):
 def helper_twice(y, k):
     z = step(y, k)
     return np.sum(step(z, k))
+
+
+def copy_swap(x, y):
+    a = x
+    x = y
+    y = a
+    return np.sum(x * 2.0 + y * 3.0)
+
+
+def sum_of_sum(x, y):
+    return np.sum(x + y)
 '''
 
 RUN = '''
@@ -51,6 +63,8 @@ CASES = {
     "loop": lambda: srcdiff.grad(model.loop).source_for(1.3, 4),
     "loop-array": lambda: srcdiff.grad(model.loop).source_for(np.ones(3), 4),
     "helper": lambda: srcdiff.grad(model.helper_twice).source_for(np.ones(3), 0.5),
+    "copy-swap": lambda: srcdiff.grad(model.copy_swap, wrt=(0, 1)).source_for(np.ones(3), np.ones(3)),
+    "sum-of-sum": lambda: srcdiff.grad(model.sum_of_sum, wrt=(0, 1)).source_for(np.ones(3), np.ones(3)),
     "helper-callees": lambda: json.dumps(sorted(
         (lambda g: (g(np.ones(3), 0.5), g.callee_sources)[1])(srcdiff.grad(model.helper_twice)).values())),
 }
@@ -58,9 +72,9 @@ print(json.dumps({name: CASES[name]() for name in sys.argv[2:]}))
 '''
 
 ORDERS = [
-    ["mlp-generic", "mlp-specialised", "loop", "loop-array", "helper", "helper-callees"],
-    ["mlp-specialised", "mlp-generic", "loop-array", "loop", "helper-callees", "helper"],
-    ["helper-callees", "loop-array", "mlp-specialised", "helper", "mlp-generic", "loop"],
+    ["mlp-generic", "mlp-specialised", "loop", "loop-array", "helper", "helper-callees", "copy-swap", "sum-of-sum"],
+    ["mlp-specialised", "mlp-generic", "loop-array", "loop", "helper-callees", "helper", "sum-of-sum", "copy-swap"],
+    ["helper-callees", "copy-swap", "loop-array", "mlp-specialised", "helper", "sum-of-sum", "mlp-generic", "loop"],
 ]
 
 
@@ -70,9 +84,10 @@ def sources(tmp_path_factory):
     (folder / "model.py").write_text(textwrap.dedent(MODEL))
     (folder / "run.py").write_text(textwrap.dedent(RUN))
     results = []
-    for order in ORDERS:
+    for seed, order in enumerate(ORDERS):  # each process hashes strings differently too
+        env = {**os.environ, "PYTHONHASHSEED": str(seed + 1)}
         done = subprocess.run([sys.executable, str(folder / "run.py"), str(folder), *order],
-                              capture_output=True, text=True, cwd=Path(__file__).parent)
+                              capture_output=True, text=True, cwd=Path(__file__).parent, env=env)
         assert done.returncode == 0, done.stderr
         results.append(json.loads(done.stdout))
     return results

@@ -39,7 +39,10 @@ class ShapeClasses:
         self.is_scalar = is_scalar
         self.shape_of = shape_of
         self.parent: dict[object, object] = {}
-        self.order: dict[str, int] = {p: -1 for p in params}  # where each name is first defined
+        # where each name is first defined; parameters first, in the signature's order (a set's
+        # order would make the chosen representative, and so the source, vary between runs)
+        signature = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
+        self.order: dict[str, int] = {p: -1 for p in signature + sorted(params) if p in params}
         stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         # A name joins a class only where its one definition is a top-level ``name = ...``:
         # one a tuple target, a loop or a branch assigns has no known place in the order.
