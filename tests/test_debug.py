@@ -120,8 +120,10 @@ def test_python_float_division_by_zero_is_reported_at_the_line(model):
     error = info.value
     assert (error.location.line, error.sweep) == (LINES["math_root"], "backward")
     assert isinstance(error.__cause__, ZeroDivisionError)
-    with pytest.raises(ZeroDivisionError):
-        srcdiff.grad(model.math_root)(0.0)  # without debug, Python's own error
+    with pytest.raises(srcdiff.SrcDiffError) as plain:  # without debug: Python's error, located
+        srcdiff.grad(model.math_root)(0.0)
+    assert (plain.value.location.line, plain.value.sweep) == (LINES["math_root"], "backward")
+    assert isinstance(plain.value.__cause__, ZeroDivisionError)
 
 
 def test_math_domain_error_is_reported_at_the_line(model):
