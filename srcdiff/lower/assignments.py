@@ -13,8 +13,9 @@ import copy
 import operator
 
 from ..ir.nodes import Const, Var, operand_ast
-from ..rules.structural import APPEND, setitem_rule
-from .emit import emit_rule
+from ..rules.structural import APPEND, STACK_LIST, setitem_rule
+from .emit import emit_rule, note_list_read
+from .lists import check_inner_list
 from .state import LoweringState, parameter_names
 from .statements import StatementLowerer
 from .subscripts import index_parts, unpack
@@ -23,6 +24,7 @@ from .writes import InPlaceUpdate
 _AUGMENTED = {ast.Add: (operator.add, "+="), ast.Sub: (operator.sub, "-="),
               ast.Mult: (operator.mul, "*="), ast.Div: (operator.truediv, "/="),
               ast.Pow: (operator.pow, "**="), ast.MatMult: (operator.matmul, "@=")}
+_NP_ASARRAY = ast.Call(ast.parse("np.asarray", mode="eval").body, [], [])  # the call a row is stacked by
 _HOW_TO_WRITE = ("create the array in this function (np.zeros(...), np.empty_like(x), x.copy()) "
                  "and write into that, or collect the values in a list and use np.stack")
 
@@ -143,9 +145,17 @@ def _append(lower: StatementLowerer, call: ast.Call) -> None:
     for loop in state.loops:
         loop.appended.add(lst.name)
     value = lower.expressions.expr(call.args[0])
+    if state.is_list(value):
+        if lst.name in state.row_lists:  # a row of np.array([[...] for ...]): an array already
+            value = emit_rule(state, STACK_LIST, (value,), {}, None, None, expr_of=_NP_ASARRAY)
+        else:
+            check_inner_list(state, value, call.lineno)
+            note_list_read(state, value)  # the outer list holds it: it may not grow any more
+            state.nested.add(lst.name)
     expr = ast.Call(ast.Attribute(ast.Name(lst.name, ast.Load()), "append", ast.Load()),
                     [operand_ast(value)], [])
     emit_rule(state, APPEND, (lst, value), {}, expr, None, out=lst)
+    state.grown.add(lst.name)
 
 
 def _assign_item(lower: StatementLowerer, target: ast.Subscript, value: ast.expr) -> None:

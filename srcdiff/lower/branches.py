@@ -42,6 +42,7 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
         # after this, a node on each side assigns `out` (renamed, or a copy)
         out = _merged(state, key, [(b, body, body_env), (o, orelse, orelse_env)], line)
         state.sharing.join(out.name, b, o)
+        _merge_lists(state, key, out, (b, o), line)
         merges.append(Merge(out, b, o))
         state.env[key] = out
     state.nodes.append(Branch(test, body, orelse, merges, line))
@@ -56,10 +57,27 @@ def lower_ifexp(lower: ExpressionLowerer, node: ast.IfExp, target) -> Operand:
     state.temp_names[key] = target or state.namer.temp()
 
     def side(expr):
-        return lambda: state.env.__setitem__(key, lower.expr(expr))
+        def lower_side():
+            value = lower.expr(expr)  # a nested conditional replaces `state.env`: store after
+            state.env[key] = value
+        return lower_side
 
     lower_branch(state, test, side(node.body), side(node.orelse), state.line)
     return state.env.pop(key)
+
+
+def _merge_lists(state: LoweringState, key: str, out: Var, values, line: int) -> None:
+    """A name holding a list after both sides holds a list after the branch (one of them)."""
+    lists = [v for v in values if state.is_list(v)]
+    if not lists:
+        return
+    if len(lists) < len(values) and not any(isinstance(v, Const) and v.value is None for v in values):
+        raise state.error(line, f"{state.display(key)} is a list on one side of this branch "
+                          "and not on the other", "give it the same kind of value on both sides")
+    state.lists.add(out.name)
+    for facts in (state.frozen_lists, state.grown, state.nested):
+        if any(v.name in facts for v in lists):
+            facts.add(out.name)
 
 
 def same(a: Operand, b: Operand) -> bool:

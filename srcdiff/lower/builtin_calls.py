@@ -16,6 +16,7 @@ from ..ir.nodes import Operand, Var
 from ..rules.structural import ABS, FLOAT, MAX, MIN, STACK_LIST, SUM_LIST, SUM_ROWS
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
+from .lists import is_literal_data
 from .opaque import opaque
 from .static_values import static_value
 
@@ -24,18 +25,25 @@ _STACKING = (np.stack, np.array, np.asarray)
 
 
 def list_consumer(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
-    """``np.stack(xs)`` / ``np.array(xs)`` of a list this function builds (or of a
-    comprehension): the adjoint is the list of the result's rows."""
+    """``np.stack(xs)`` / ``np.array(xs)`` of a list this function builds, of a list written
+    in the call (``np.array([x, y])``) or of a comprehension: the adjoint is the list of the
+    result's rows.  A comprehension of comprehensions (``np.array([[... for j] for i])``)
+    makes each row an array as it goes (the same array in the end)."""
     if len(node.args) != 1 or node.keywords:
         return None
     state, arg = lower.state, node.args[0]
-    is_list = isinstance(arg, ast.Name) and isinstance(state.env.get(arg.id), Var) \
-        and state.env[arg.id].name in state.lists
-    if not (is_list or isinstance(arg, (ast.ListComp, ast.GeneratorExp))):
+    is_list = isinstance(arg, ast.Name) and state.is_list(state.env.get(arg.id))
+    written = isinstance(arg, (ast.List, ast.Tuple)) and not is_literal_data(arg)
+    if not (is_list or written or isinstance(arg, (ast.ListComp, ast.GeneratorExp))):
         return None
     if static_value(state, node.func) not in _STACKING:
         return None
-    return emit_rule(state, STACK_LIST, (lower.expr(arg),), {}, None, target, expr_of=node)
+    if isinstance(arg, ast.ListComp):
+        state.stacked_rows.add(id(arg))
+    x = lower.expr(arg)
+    if not state.is_list(x):
+        return None
+    return emit_rule(state, STACK_LIST, (x,), {}, None, target, expr_of=node)
 
 
 def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:

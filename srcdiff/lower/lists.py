@@ -14,29 +14,57 @@ from ..rules.structural import list_of
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .opaque import opaque
+from .state import LoweringState
 
 
 def lower_list(lower: ExpressionLowerer, node: ast.List, target) -> Operand:
-    if node.elts and all(isinstance(e, ast.Constant) for e in node.elts):  # literal data
+    if is_literal_data(node):
         return opaque(lower, node, target)
     return new_list(lower, [lower.expr(e) for e in node.elts], target)
 
 
 def lower_tuple(lower: ExpressionLowerer, node: ast.Tuple, target) -> Operand:
-    if node.elts and all(isinstance(e, ast.Constant) for e in node.elts):
+    if is_literal_data(node):
         return opaque(lower, node, target)
     return new_list(lower, [lower.expr(e) for e in node.elts], target, tuple_=True)
 
 
+def is_literal_data(node: ast.expr) -> bool:
+    """Numbers (or strings...) written as a literal, nested lists and tuples of them included."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return isinstance(node.operand, ast.Constant)
+    return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and all(map(is_literal_data, node.elts))
+
+
 def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=False) -> Var:
     state = lower.state
+    for item in items:
+        if state.is_list(item):
+            check_inner_list(state, item, state.line)
     elts = [operand_ast(v) for v in items]
     expr = ast.Tuple(elts, ast.Load()) if tuple_ else ast.List(elts, ast.Load())
     out = emit_rule(state, list_of(len(items)), tuple(items), {}, expr, target)
     state.lists.add(out.name)
     if tuple_:
         state.frozen_lists.add(out.name)  # tuples never grow
+    if any(state.is_list(item) for item in items):
+        state.nested.add(out.name)
+    for loop in state.loops:
+        loop.created.add(out.name)  # a new list in every iteration
     return out
+
+
+def check_inner_list(state: LoweringState, item: Var, line: int) -> None:
+    """A list put into another list: its adjoint comes back as an array row when the outer
+    list is stacked, which a list built by `append` cannot take (its adjoints are popped)."""
+    if item.name in state.grown:
+        raise state.error(line, "a list built by `append` (or by a comprehension) inside another "
+                          "list is not supported",
+                          "make each inner list an array first (np.array(row), or np.array([...]) "
+                          "around an inner comprehension); np.array of the outer list is then "
+                          "the same array")
 
 
 def lower_comprehension(lower: ExpressionLowerer, node: ast.ListComp | ast.GeneratorExp, target) -> Var:
@@ -45,6 +73,10 @@ def lower_comprehension(lower: ExpressionLowerer, node: ast.ListComp | ast.Gener
     key = f"<comprehension {node.lineno}:{node.col_offset}>"
     state.temp_names[key] = target or state.namer.temp()
     out = new_list(lower, [], None)
+    if id(node) in state.stacked_rows:  # np.array([[...] for ...]): each row becomes an array
+        state.row_lists.add(out.name)
+        if isinstance(node.elt, ast.ListComp):
+            state.stacked_rows.add(id(node.elt))
     state.env[key] = out
     loop = _as_loop(lower, node, key)
     saved = {n: state.env.get(n) for n in _loop_names(node)}

@@ -129,7 +129,7 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
         prefix()
     lower.statements(body)
     record = state.loops.pop()
-    both = record.appended & record.read
+    both = (record.appended & record.read) - record.created  # a list made in the body is new each time
     if both:
         raise state.error(line, f"the list {sorted(both)[0]} is both appended to and read in this "
                           "loop", "build the list in one loop and read it after")

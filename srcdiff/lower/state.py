@@ -69,6 +69,7 @@ class LoopRecord:
     read: set[str] = field(default_factory=set)  # lists the body reads (a list may not be both)
     written: set[int] = field(default_factory=set)  # fresh arrays (`Sharing` numbers) written by index
     in_place: list[InPlaceUpdate] = field(default_factory=list)  # ``y op= v`` updates in the body
+    created: set[str] = field(default_factory=set)  # lists the body makes anew in each iteration
 
 
 @dataclass
@@ -99,6 +100,10 @@ class LoweringState:
     env: dict[str, Operand] = field(default_factory=dict)  # user name (or key above) -> its value now
     lists: set[str] = field(default_factory=set)  # values that are Python lists (or tuples)
     frozen_lists: set[str] = field(default_factory=set)  # lists read already: no more appends
+    grown: set[str] = field(default_factory=set)  # lists appended to (their adjoints are popped)
+    nested: set[str] = field(default_factory=set)  # lists holding lists or tuples (lists.py)
+    row_lists: set[str] = field(default_factory=set)  # lists whose list items are stacked into arrays
+    stacked_rows: set[int] = field(default_factory=set)  # ids of comprehensions made into row lists
     lambdas: dict[str, ast.Lambda] = field(default_factory=dict)  # user names bound to a local lambda
     temp_names: dict[str, str] = field(default_factory=dict)  # display names of internal `env` keys
     terminated: bool = False  # the current path has returned, broken or continued
@@ -124,6 +129,10 @@ class LoweringState:
     def nodes(self) -> list[Node]:
         """The nodes of the block being lowered."""
         return self.block.nodes
+
+    def is_list(self, operand: Operand) -> bool:
+        """Whether `operand` is a Python list (or tuple) the function handles as one."""
+        return isinstance(operand, Var) and operand.name in self.lists
 
     def new_id(self) -> int:
         self.last_id += 1

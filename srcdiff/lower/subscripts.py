@@ -65,6 +65,12 @@ def subscript(lower: ExpressionLowerer, x: Operand, index: Operand, target=None)
 
 def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) -> Operand:
     x = inputs[0]
+    state = lower.state
+    if state.is_list(x) and x.name in state.nested:
+        raise state.error(state.line, "reading an item of a list of lists (or of tuples) is not "
+                          "supported: the adjoints of its items cannot be added up",
+                          "make each item an array (np.array([a, b])), or keep one list per "
+                          "field and loop over zip(as_, bs)")
     expr = ast.Subscript(operand_ast(x), index, ast.Load())
     return emit_rule(lower.state, GETITEM, tuple(inputs), {"index": kinds}, expr, target)
 

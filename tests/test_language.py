@@ -1,0 +1,272 @@
+"""Python constructs inside differentiated code: nested conditional expressions, nested
+comprehensions and lists, statements run for their effect (print, logging, assert, raise),
+and the refusals that must name the user's line and say what to write instead.
+
+Every gradient is compared with float64 central differences, and every value with the
+function's own."""
+
+import math
+
+import numpy as np
+import pytest
+from numeric import assert_close, central_difference
+
+import srcdiff
+
+
+def _check(f, args, wrt=0):
+    """value_and_grad and grad agree with the function and with central differences."""
+    value, gradient = srcdiff.value_and_grad(f, wrt=wrt)(*args)
+    assert value is not None
+    assert_close(value, f(*args))
+    assert_close(gradient, central_difference(f, args, wrt), rtol=1e-5, atol=1e-6)
+    assert_close(srcdiff.grad(f, wrt=wrt)(*args), gradient)
+
+
+def _refused(f, args, *words):
+    """`f` is refused with a SrcDiffError naming this file, a line, and `words`."""
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(f)(*args)
+    text = str(info.value)
+    assert info.value.location is not None and info.value.location.filename == __file__, text
+    assert "hint:" in text, text
+    for word in words:
+        assert word in text, text
+    return info.value
+
+
+SCALARS = [-3.5, -2.5, -1.5, -0.7, 0.2, 0.7, 1.3, 1.7, 2.5]
+VECTORS = [np.array(v) for v in ([0.7, 0.1, -0.9], [-0.3, 0.8, 1.2], [1.1, -0.6, 0.4], [-0.2, -0.4, -0.6])]
+
+
+# ---- 1. nested conditional expressions ----
+
+def smooth_hinge(x, lo=1.0, hi=2.0):
+    return 0.0 if x < lo else (x - lo) ** 2 if x < hi else 2.0 * (hi - lo) * (x - hi) + (hi - lo) ** 2
+
+
+def nested_in_both_arms(x):
+    return (x * x if x > 1.0 else x ** 3 if x > 0.0 else -x) if x > -1.0 else \
+        (math.sin(x) if x > -2.0 else (x + 2.0) ** 2 + math.sin(-2.0) if x > -3.0 else 3.0 * x)
+
+
+def nested_in_the_test(x):
+    y = x * 2.0
+    return (y if x > 0.0 else -y) * x if (x * x if x > 0.5 else -x) > 0.3 else y ** 2
+
+
+def four_levels(x):
+    return x if x < -3.0 else x * x if x < -2.0 else math.sin(x) if x < -1.0 else \
+        math.exp(x) if x < 0.0 else x ** 3
+
+
+def nested_assigned_then_used(x):
+    a = 1.0 if x > 2.0 else x if x > 0.0 else -x
+    b = a * a if a > 0.5 else a
+    return a * b + (b if b > 0.3 else 0.3)
+
+
+@pytest.mark.parametrize("f", [smooth_hinge, nested_in_both_arms, nested_in_the_test, four_levels,
+                               nested_assigned_then_used])
+@pytest.mark.parametrize("x", SCALARS)
+def test_nested_conditional_expression(f, x):
+    _check(f, (x,))
+
+
+def test_nested_conditional_expression_has_no_none_branch():
+    source = srcdiff.value_and_grad(smooth_hinge).source
+    assert "= None" not in source
+
+
+def nested_in_a_loop(xs):
+    total = 0.0
+    for v in xs:
+        total = total + (v * v if v > 0.5 else np.sin(v) if v > -0.5 else -v ** 3)
+    return total
+
+
+def nested_in_a_loop_twice(x):
+    total = 0.0
+    for i in range(len(x)):
+        v = x[i]
+        total = total + (v * v if v > 0.5 else np.sin(v) if v > -0.5 else -v ** 3)
+        total = total * (1.0 if total > 0.0 else 0.5 if total > -1.0 else 0.25)
+    return total
+
+
+def nested_in_a_comprehension(x):
+    return np.sum(np.array([v * v if v > 0.5 else np.sin(v) if v > -0.5 else -v ** 3 for v in x]))
+
+
+def nested_in_a_generator(x):
+    return sum((v if v > 0.0 else 0.1 * v) if i % 2 == 0 else (v * v if v > 0.3 else v ** 3)
+               for i, v in enumerate(x))
+
+
+def nested_on_array_items(x):
+    a = x[0] if x[1] > 0 else x[1] if x[2] > 0 else x[2] if x[0] > 0 else x[0] * x[1]
+    return a * np.sum(x)
+
+
+def nested_with_array_values(x):
+    w = np.sum(x) if x[0] > 0.0 else np.prod(x) if x[1] > 0.0 else np.sum(x * x)
+    k = 0
+    s = 0.0
+    while k < 3:
+        s = s + (w if k == 0 else w * w if k == 1 else np.sin(w))
+        k = k + 1
+    return s
+
+
+def nested_array_arms(x):
+    y = np.tanh(x) if x[0] > 0.0 else x * x if x[1] > 0.0 else np.exp(x)
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize("f", [nested_in_a_loop, nested_in_a_loop_twice, nested_in_a_comprehension,
+                               nested_in_a_generator, nested_on_array_items, nested_with_array_values,
+                               nested_array_arms])
+@pytest.mark.parametrize("x", VECTORS, ids=range(len(VECTORS)))
+def test_nested_conditional_expression_on_arrays(f, x):
+    _check(f, (x,))
+
+
+# ---- 2. nested comprehensions and lists ----
+
+def matrix_of_products(X):
+    n = X.shape[0]
+    A = np.array([[X[i, j] * X[j, i] for j in range(n)] for i in range(n)])
+    return np.sum(A * A)
+
+
+def filtered_rows(X):
+    n = X.shape[0]
+    A = np.array([[X[i, j] for j in range(n) if j != i] for i in range(n)])
+    return np.sum(np.sin(A))
+
+
+def three_levels(X):
+    n = X.shape[0]
+    T = np.array([[[X[i, j] * X[k, j] for k in range(n)] for j in range(n)] for i in range(n)])
+    return np.sum(T ** 2)
+
+
+def rows_then_matmul(X):
+    n = X.shape[0]
+    return np.sum(np.array([[X[i, j] for j in range(n)] for i in range(n)]) @ X)
+
+
+def stacked_row_arrays(X):
+    n = X.shape[0]
+    A = np.stack([np.array([X[i, j] ** 2 for j in range(n)]) for i in range(n)])
+    return np.sum(A * X)
+
+
+def sum_of_sums(X):
+    n = X.shape[0]
+    return sum(sum(X[i, j] * X[j, i] for j in range(n)) for i in range(n))
+
+
+def sums_of_rows(X):
+    return sum([sum([v * v for v in row]) for row in X])
+
+
+def rows_of_pairs(X):
+    n = X.shape[0]
+    return np.sum(np.array([(X[i, 0] * X[i, 1], X[i, 2] ** 2) for i in range(n)]) ** 2)
+
+
+def rows_appended_as_arrays(X):
+    n = X.shape[0]
+    rows = []
+    for i in range(n):
+        row = []
+        for j in range(n):
+            row.append(X[i, j] * 2.0)
+        rows.append(np.array(row))
+    return np.sum(np.array(rows) ** 2)
+
+
+def array_of_written_list(X):
+    a, b = X[0, 0], X[1, 1]
+    return np.sum(np.array([a, b * a, np.sin(b)]) ** 2) + np.sum(np.array([[a, b], [b * a, 1.0]]) @ X[:2, :2])
+
+
+def array_of_written_tuple(X):
+    v = np.asarray((X[0, 1], X[1, 0] * X[0, 1]))
+    return np.sum(v * v) + np.sum(np.array([[1.0, -2.0], [0.5, 3.0]]) @ v)
+
+
+def list_chosen_by_a_branch(X):
+    if X[0, 0] > 0:
+        xs = [X[0, 0], X[0, 1] * X[1, 1]]
+    else:
+        xs = [X[1, 0], X[0, 0]]
+    return np.sum(np.stack(xs) ** 2) + np.sum(np.array(xs))
+
+
+MATRICES = [np.array([[0.3, -1.2, 0.5], [0.9, -0.4, 1.1], [0.2, 0.5, -0.8]]),
+            np.array([[-0.7, 0.2, 1.5], [0.4, 0.8, -0.3], [1.2, -0.5, 0.6]])]
+
+
+@pytest.mark.parametrize("f", [matrix_of_products, filtered_rows, three_levels, rows_then_matmul,
+                               stacked_row_arrays, sum_of_sums, sums_of_rows, rows_of_pairs,
+                               rows_appended_as_arrays, array_of_written_list, array_of_written_tuple,
+                               list_chosen_by_a_branch])
+@pytest.mark.parametrize("X", MATRICES, ids=range(len(MATRICES)))
+def test_nested_comprehensions_and_lists(f, X):
+    _check(f, (X,))
+
+
+def rows_appended_as_lists(X):
+    rows = []
+    for i in range(X.shape[0]):
+        row = []
+        for j in range(X.shape[1]):
+            row.append(X[i, j] * 2.0)
+        rows.append(row)
+    return np.sum(np.array(rows) ** 2)
+
+
+def nested_comprehension_kept(X):
+    n = X.shape[0]
+    L = [[X[i, j] * 3.0 for j in range(n)] for i in range(n)]
+    return np.sum(np.array(L))
+
+
+def items_of_a_list_of_tuples(x, y):
+    pairs = [(x, y), (y * x, x)]
+    s = 0.0
+    for a, b in pairs:
+        s = s + a * b
+    return s
+
+
+def index_into_a_list_of_lists(x, y):
+    L = [[x, y], [y * x, x]]
+    return L[0][1] * L[1][0]
+
+
+def test_lists_of_lists_built_by_append_are_refused_with_a_fix():
+    X = MATRICES[0]
+    error = _refused(rows_appended_as_lists, (X,), "inside another list", "np.array(row)")
+    assert "rows.append(row)" in str(error)
+    _refused(nested_comprehension_kept, (X,), "inside another list")
+
+
+def test_reading_items_of_a_list_of_lists_is_refused_with_a_fix():
+    _refused(items_of_a_list_of_tuples, (0.5, 1.5), "list of lists (or of tuples)", "zip(")
+    _refused(index_into_a_list_of_lists, (0.5, 1.5), "list of lists (or of tuples)", "np.array([a, b])")
+
+
+def growing_an_inner_list_after_storing_it(x):
+    rows = []
+    row = [x, 2.0 * x]
+    rows.append(row)
+    row.append(x * x)
+    return np.sum(np.array(rows))
+
+
+def test_a_list_stored_in_another_list_may_not_grow():
+    # Python would change the stored row too
+    _refused(growing_an_inner_list_after_storing_it, (0.5,), "appending to row after it was read")
