@@ -366,7 +366,7 @@ def _user_lines(source: str, found: Lowered) -> dict[int, tuple[int, str]]:
 
 def _located(error: Exception):
     """Raise `error` again as a `SrcDiffError` naming the user's line it comes from."""
-    if isinstance(error, SrcDiffError):
+    if isinstance(error, SrcDiffError) and error.location is not None:
         raise error
     origin, line = None, None
     tb = error.__traceback__
@@ -382,10 +382,13 @@ def _located(error: Exception):
         raise error
     user_line, sweep = place
     doing = "computing" if sweep == "forward" else "computing the gradient of"
-    located = SrcDiffError(f"{type(error).__name__} while {doing} this line: {error}",
-                           origin.parsed.location(user_line),
-                           f"the generated code {origin.name} failed here (see .source); "
-                           "check the shapes and values that reach this line")
+    if isinstance(error, SrcDiffError):  # a run-time helper's refusal: its words, at the user's line
+        located = SrcDiffError(error.reason, origin.parsed.location(user_line), error.hint)
+    else:
+        located = SrcDiffError(f"{type(error).__name__} while {doing} this line: {error}",
+                               origin.parsed.location(user_line),
+                               f"the generated code {origin.name} failed here (see .source); "
+                               "check the shapes and values that reach this line")
     located.sweep = sweep
     raise located from error
 

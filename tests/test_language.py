@@ -270,3 +270,68 @@ def growing_an_inner_list_after_storing_it(x):
 def test_a_list_stored_in_another_list_may_not_grow():
     # Python would change the stored row too
     _refused(growing_an_inner_list_after_storing_it, (0.5,), "appending to row after it was read")
+
+
+# ---- 3. writes through repeated indices: refused at the user's line, with a fix that works ----
+
+def add_messages_in_place(msg, agg, dst):
+    agg = agg.copy()
+    agg[dst] += msg
+    return np.sum(agg ** 2)
+
+
+def set_messages(msg, agg, dst):
+    out = agg.copy()
+    out[dst] = msg * 2.0
+    return np.sum(out ** 2)
+
+
+def write_into_an_int_array(msg, agg, dst):
+    out = np.zeros(len(agg), dtype=int)
+    out[0] = msg[0]
+    return np.sum(out * agg)
+
+
+def add_messages_by_one_hot(msg, agg, dst):  # the hint's first suggestion
+    agg = agg + np.eye(len(agg))[dst].T @ msg
+    return np.sum(agg ** 2)
+
+
+def add_messages_in_a_loop(msg, agg, dst):  # the hint's second suggestion
+    agg = agg.copy()
+    for k in range(len(dst)):
+        agg[dst[k]] += msg[k]
+    return np.sum(agg ** 2)
+
+
+def add_messages_reference(msg, agg, dst):
+    agg = agg.copy()
+    np.add.at(agg, dst, msg)
+    return np.sum(agg ** 2)
+
+
+GRAPH = [(np.array([0.3, -1.2, 2.5, 0.9, -0.4]), np.array([0.5, 1.5, -0.5])),
+         (np.array([[0.3, 1.0], [-1.2, 0.2], [2.5, 0.7], [0.9, -1.1], [-0.4, 0.6]]),
+          np.array([[0.5, 0.1], [1.5, -0.3], [-0.5, 0.8]]))]
+DST = np.array([0, 2, 0, 1, 0])
+
+
+@pytest.mark.parametrize("msg, agg", GRAPH, ids=["vectors", "rows"])
+@pytest.mark.parametrize("f", [add_messages_in_place, set_messages])
+def test_a_write_through_an_index_array_is_refused_at_the_line(f, msg, agg):
+    error = _refused(f, (msg, agg, DST), "integer index array", "np.eye(len(out))[idx].T @ v")
+    lines = open(__file__).read().splitlines()
+    assert "agg[dst] += msg" in lines[error.location.line - 1] or "out[dst] = " in lines[error.location.line - 1]
+
+
+def test_a_float_written_into_an_int_array_is_refused_at_the_line():
+    msg, agg = GRAPH[0]
+    _refused(write_into_an_int_array, (msg, agg, DST), "would truncate it")
+
+
+@pytest.mark.parametrize("msg, agg", GRAPH, ids=["vectors", "rows"])
+@pytest.mark.parametrize("f", [add_messages_by_one_hot, add_messages_in_a_loop])
+def test_the_suggested_rewrites_work(f, msg, agg):
+    assert_close(f(msg, agg, DST), add_messages_reference(msg, agg, DST))
+    _check(f, (msg, agg, DST))
+    _check(f, (msg, agg, DST), wrt=1)

@@ -193,9 +193,12 @@ def set_item(x, index, v):
             "(and lose its gradient)", hint="create the array with a floating dtype, e.g. np.zeros(n)")
     parts = index if isinstance(index, tuple) else (index,)
     if any(not isinstance(p, slice) and np.ndim(p) > 0 and np.asarray(p).dtype.kind in "iu" for p in parts):
-        raise SrcDiffError("writing through an integer index array is not supported: a repeated "
-                           "index would drop a gradient", hint="write one element at a time in a loop, "
-                           "or build the array with np.where")
+        raise SrcDiffError("writing through an integer index array is not supported: where an index "
+                           "repeats, NumPy keeps only one of the values written (`out[idx] += v` too), "
+                           "so the others would get a gradient they do not have",
+                           hint="to add every value, as np.add.at does, write "
+                           "`out = out + np.eye(len(out))[idx].T @ v`; for distinct indices, write "
+                           "one element at a time in a loop: `for k in range(len(idx)): out[idx[k]] = v[k]`")
     y = np.array(x, copy=True)
     y[index] = v
     return y
