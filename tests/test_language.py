@@ -5,7 +5,9 @@ and the refusals that must name the user's line and say what to write instead.
 Every gradient is compared with float64 central differences, and every value with the
 function's own."""
 
+import logging
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -335,3 +337,308 @@ def test_the_suggested_rewrites_work(f, msg, agg):
     assert_close(f(msg, agg, DST), add_messages_reference(msg, agg, DST))
     _check(f, (msg, agg, DST))
     _check(f, (msg, agg, DST), wrt=1)
+
+
+# ---- 4. statements run for their effect: in the forward sweep, where the user wrote them ----
+
+LOGGER = logging.getLogger("srcdiff.tests.language")
+
+
+def prints_and_logs(x):
+    """A docstring, then statements that only report."""
+    y = np.sin(x)
+    print("y is", y, f"sum={np.sum(y):.3f}")
+    LOGGER.info("y=%s", y)
+    logging.getLogger("srcdiff.tests.language").debug("never shown")
+    logging.info("module-level logging %s", np.sum(x))
+    label = f"total {np.sum(y):.2f}"
+    note = "{} items".format(len(x)) + str(x.shape)
+    if np.sum(x * x) > 100.0:
+        warnings.warn(f"large: {label} {note}", stacklevel=2)
+    return np.sum(y * x)
+
+
+def checks_its_input(x):
+    assert x.ndim == 1, f"expected a vector, got {x.ndim} dimensions"
+    if x.ndim != 1:
+        raise ValueError(f"x must be a vector, not {x.shape}")
+    if len(x) < 2:
+        msg = f"x needs two items, has {len(x)}"
+        print(msg)
+        raise ValueError(msg)
+    return np.sum(np.tanh(x) * x[0])
+
+
+def guard_in_a_loop(x):
+    total = 0.0
+    for i in range(len(x)):
+        if x[i] > 10.0:
+            raise ValueError(f"x[{i}] = {x[i]} is too large")
+        total = total + x[i] ** 2
+        print(i, total)
+    return total
+
+
+def raise_as_the_other_side(x):
+    if x[0] > -5.0:
+        y = np.sin(x) * x[1]
+    else:
+        raise ValueError("x[0] is too small")
+    return np.sum(y * y)
+
+
+def raise_in_an_elif(x):
+    if x[0] > 0.0:
+        y = x * 3.0
+    elif x[0] < -10.0:
+        detail = f"way too small: {x[0]}"
+        raise ValueError(detail)
+    else:
+        y = x * x
+    return np.sum(y * x)
+
+
+def raise_after_a_return(x):
+    if np.sum(x) > -10.0:
+        return np.sum(x ** 3)
+    raise ValueError("sum too small")
+
+
+def print_on_one_side(x):
+    if x[0] > 0.0:
+        y = x * 2.0
+    else:
+        y = x * 3.0
+        print("negative side", y)
+    return np.sum(y * x)
+
+
+def print_in_a_while_loop(x):
+    s = 0.0
+    k = 0
+    while k < 3:
+        if s > 1.0:
+            t = s * x[0]
+            print("big", t)
+        else:
+            t = s + x[1]
+            print("small", t, [float(v) for v in x])
+        s = t
+        k = k + 1
+    return s
+
+
+def reporting_helper(v, scale):
+    if v.ndim != 1:
+        raise ValueError("a vector please")
+    print("helper sees", v)
+    LOGGER.warning("scale %s", scale)
+    return np.tanh(v * scale)
+
+
+def calls_a_reporting_helper(x):
+    assert np.all(np.isfinite(x)), "finite input"
+    y = reporting_helper(x, 2.0)
+    return np.sum(y * x)
+
+
+EFFECTS = [prints_and_logs, checks_its_input, guard_in_a_loop, raise_as_the_other_side, raise_in_an_elif,
+           raise_after_a_return, print_on_one_side, print_in_a_while_loop, calls_a_reporting_helper]
+
+
+@pytest.mark.parametrize("f", EFFECTS)
+@pytest.mark.parametrize("x", VECTORS, ids=range(len(VECTORS)))
+def test_statements_run_for_their_effect_do_not_change_the_gradient(f, x):
+    _check(f, (x,))
+
+
+def test_print_shows_the_forward_values(capsys):
+    x = VECTORS[0]
+    capsys.readouterr()
+    srcdiff.grad(prints_and_logs)(x)
+    printed = capsys.readouterr().out
+    prints_and_logs(x)
+    assert printed == capsys.readouterr().out
+    assert printed.startswith("y is ")
+    srcdiff.value_and_grad(guard_in_a_loop)(x)
+    guard_in_a_loop(x)
+    out = capsys.readouterr().out.splitlines()
+    assert out[:len(x)] == out[len(x):] and len(out) == 2 * len(x)
+
+
+def test_logging_and_warnings_run(caplog):
+    x = VECTORS[0] * 100.0
+    with caplog.at_level(logging.INFO, logger="srcdiff.tests.language"):
+        with pytest.warns(UserWarning, match="large: total"):
+            srcdiff.grad(prints_and_logs)(x)
+    assert any(r.getMessage().startswith("y=[") for r in caplog.records)
+
+
+def test_the_generated_code_shows_the_statements():
+    source = srcdiff.grad(checks_its_input).source
+    assert "assert x.ndim == 1" in source
+    assert "raise ValueError(f'x must be a vector, not {x.shape}')" in source
+
+
+@pytest.mark.parametrize("f, x, message", [
+    (checks_its_input, np.ones((2, 2)), "expected a vector"),
+    (checks_its_input, np.ones(1), "x needs two items, has 1"),
+    (guard_in_a_loop, np.array([1.0, 20.0]), r"x\[1\] = 20.0 is too large"),
+    (raise_as_the_other_side, np.array([-6.0, 1.0]), r"x\[0\] is too small"),
+    (raise_in_an_elif, np.array([-11.0, 1.0]), "way too small: -11.0"),
+    (raise_after_a_return, np.array([-11.0, -1.0]), "sum too small"),
+    (calls_a_reporting_helper, np.array([1.0, np.inf]), "finite input"),
+    (calls_a_reporting_helper, np.ones((2, 2)), "finite input|a vector please"),
+])
+def test_a_raise_that_is_taken_raises_the_users_exception(f, x, message):
+    with pytest.raises(Exception) as expected:
+        f(x)
+    for run in (srcdiff.grad(f), srcdiff.value_and_grad(f)):
+        run(VECTORS[1])  # compiled (and the fast path installed) on good input first
+        with pytest.raises(type(expected.value), match=message) as got:
+            run(x)
+        assert not isinstance(got.value, srcdiff.SrcDiffError)
+        if not isinstance(got.value, AssertionError):  # (pytest rewrites this file's asserts)
+            assert str(got.value) == str(expected.value)
+
+
+# ---- 5. refusals that say what to write instead ----
+
+def sorts_in_place(x):
+    y = x.copy()
+    y.sort()
+    return np.sum(y * np.arange(len(y)))
+
+
+def sorted_by_argsort(x):  # the rewrite the hint gives
+    y = x.copy()
+    y = y[np.argsort(y)]
+    return np.sum(y * np.arange(len(y)))
+
+
+def tanh_into_out(x):
+    y = x * 2.0
+    np.tanh(y, out=y)
+    return np.sum(y * x)
+
+
+def tanh_assigned(x):
+    y = x * 2.0
+    y = np.tanh(y)
+    return np.sum(y * x)
+
+
+def adds_at_indices(x):
+    y = np.zeros(2)
+    np.add.at(y, np.array([0, 0, 1]), x)
+    return np.sum(y ** 2)
+
+
+def adds_by_one_hot(x):
+    y = np.zeros(2)
+    y = y + np.eye(len(y))[np.array([0, 0, 1])].T @ x
+    return np.sum(y ** 2)
+
+
+def reverses_a_list(x):
+    xs = [x[0], x[1] * 2.0, np.sin(x[2])]
+    xs.reverse()
+    return xs[0] * 3.0 + xs[1] * xs[2] ** 2
+
+
+def reversed_by_comprehension(x):
+    xs = [x[0], x[1] * 2.0, np.sin(x[2])]
+    xs = [xs[k] for k in range(len(xs) - 1, -1, -1)]
+    return xs[0] * 3.0 + xs[1] * xs[2] ** 2
+
+
+def fills(x):
+    y = x.copy()
+    y.fill(x[0])
+    return np.sum(y * x)
+
+
+def filled_by_addition(x):
+    y = x.copy()
+    y = np.zeros_like(y) + x[0]
+    return np.sum(y * x)
+
+
+def drops_a_value(x):
+    np.sum(x)
+    x * 2.0
+    return np.sum(x)
+
+
+def mutating_helper(v):
+    v[0] = 0.0
+
+
+def calls_a_helper_for_its_effect(x):
+    y = x.copy()
+    mutating_helper(y)
+    return np.sum(y)
+
+
+@pytest.mark.parametrize("f, words, fixed", [
+    (sorts_in_place, ["`y.sort()` changes y in place", "`y = y[np.argsort(y)]`"], sorted_by_argsort),
+    (tanh_into_out, ["`np.tanh(y, out=y)` changes y in place", "`y = np.tanh(y)`"], tanh_assigned),
+    (adds_at_indices, ["changes y in place", "`y = y + np.eye(len(y))[np.array([0, 0, 1])].T @ x`"],
+     adds_by_one_hot),
+    (reverses_a_list, ["`xs.reverse()` changes xs in place", "`xs = [xs[k] for k in range(len(xs) - 1, -1, -1)]`"],
+     reversed_by_comprehension),
+    (fills, ["`y.fill(x[0])` changes y in place", "`y = np.zeros_like(y) + x[0]`"], filled_by_addition),
+])
+def test_a_change_in_place_is_refused_with_a_rewrite_that_works(f, words, fixed):
+    x = np.array([0.5, 1.5, -0.3])
+    error = _refused(f, (x,), *words)
+    assert "remove it" not in str(error)
+    assert_close(fixed(x), f(x))
+    _check(fixed, (x,))
+
+
+def test_a_value_thrown_away_is_refused_as_having_no_effect():
+    _refused(drops_a_value, (np.ones(2),), "`np.sum(x)` is computed and thrown away", "remove it")
+
+
+def test_a_user_function_called_for_its_effect_is_refused_without_remove_it():
+    error = _refused(calls_a_helper_for_its_effect, (np.ones(2),), "mutating_helper(y)", "`x = f(x)`")
+    assert "remove it" not in str(error)
+
+
+def uses_math_atan2(x):
+    return math.atan2(x[0], x[1]) * x[2]
+
+
+def uses_math_asin(x):
+    return math.asin(x[0] * 0.1) + math.fabs(x[1])
+
+
+def uses_math_pow(x):
+    return math.pow(x[0], 3.0) + pow(x[1], 2.0)
+
+
+def uses_math_erf(x):
+    return math.erf(x[0])
+
+
+def uses_numpy_equivalents(x):
+    return np.arctan2(x[0], x[1]) * x[2] + np.arcsin(x[0] * 0.1) + np.absolute(x[1]) + np.power(x[0], 3.0)
+
+
+def test_a_math_function_without_a_rule_points_to_numpys():
+    x = np.array([0.5, 1.5, -0.3])
+    _refused(uses_math_atan2, (x,), "no adjoint rule for math.atan2", "write np.arctan2 instead")
+    _refused(uses_math_asin, (x,), "math.asin", "write np.arcsin instead")
+    _refused(uses_math_pow, (x,), "math.pow", "write np.power instead")
+    error = _refused(uses_math_erf, (x,), "math.erf", "register_adjoint")
+    assert "np." not in error.hint.split("register")[0]
+    _check(uses_numpy_equivalents, (x,))
+
+
+def uses_builtin_pow(x):
+    return pow(x[1], 2.0)
+
+
+def test_builtin_pow_points_to_the_operator():
+    _refused(uses_builtin_pow, (np.ones(2),), "write x ** y instead")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.nodes import Branch, Function, Loop, Node, UserCall, Var, operand_ast
-from ..ir.program import Assign, Break, Effect, For, If, While, walk
+from ..ir.nodes import Branch, ForwardStatement, Function, Loop, Node, UserCall, Var, operand_ast
+from ..ir.program import Assign, Break, Effect, For, If, Run, While, walk
 from ..rules.structural import APPEND
 from .sweep import LoopPlan, Sweep
 
@@ -49,6 +49,8 @@ def _block(block, sweep: Sweep) -> list:
             call = ast.Call(ast.Name(sweep.pullbacks[("vjp", item.id)], ast.Load()), item.expr.args,
                             item.expr.keywords)
             out.append(Assign([item.out.name, sweep.pullbacks[item.id]], call, item.line))
+        elif isinstance(item, ForwardStatement):
+            out.append(Run(item.stmt, item.line))
         elif item.rule is APPEND:
             out.append(Effect(item.expr, item.line))
         else:
@@ -95,6 +97,8 @@ def _reads(stmt) -> set[str]:
         exprs = [stmt.test]
     elif isinstance(stmt, For):
         exprs = [stmt.iter]
+    elif isinstance(stmt, Run):
+        exprs = [stmt.stmt]
     elif hasattr(stmt, "expr"):
         exprs = [stmt.expr] + [getattr(stmt, "index", None)]
     else:
@@ -131,7 +135,7 @@ def _kept(stmt, needed, stacks) -> bool:
         call = stmt.expr
         obj = call.func.value if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) else None
         return isinstance(obj, ast.Name) and (obj.id in needed or obj.id in stacks)
-    if isinstance(stmt, Break):
+    if isinstance(stmt, (Break, Run)):  # a user's statement runs where they wrote it
         return True
     if isinstance(stmt, If):
         return any(_kept(s, needed, stacks) for s in stmt.body + stmt.orelse)

@@ -13,7 +13,7 @@ import ast
 import copy
 
 from ..ir.nodes import Node
-from ..ir.program import AdjointStmt, Assign, Break, Effect, For, GradProgram, If, Scatter, While
+from ..ir.program import AdjointStmt, Assign, Break, Effect, For, GradProgram, If, Run, Scatter, While
 from .render import comment
 
 
@@ -107,6 +107,8 @@ def _structured(stmt, render) -> list[ast.stmt]:
         return [ast.Assign([target], stmt.expr, lineno=0)]
     if isinstance(stmt, Effect):
         return [ast.Expr(stmt.expr)]
+    if isinstance(stmt, Run):
+        return [stmt.stmt]
     if isinstance(stmt, Break):
         return [ast.Break()]
     if isinstance(stmt, If):

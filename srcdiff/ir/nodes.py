@@ -83,6 +83,19 @@ class UserCall(Node):
     keywords: tuple[str | None, ...] = ()  # per input: the keyword it was passed by, or None
 
 
+@dataclass(eq=False)
+class ForwardStatement(Node):
+    """A statement of the user's run for its effect only, where they wrote it, in the forward
+    sweep: ``print(...)``, logging, ``assert``, a guard ``if bad: raise ...``.
+
+    `stmt` is the statement reading the values `inputs` by name.  It has no value (`out` is
+    never assigned, `expr` is None), its rule carries no gradient, and the forward sweep
+    never leaves it out.
+    """
+
+    stmt: ast.stmt | None = None
+
+
 @dataclass
 class Block:
     """Straight-line code: nodes and nested regions in the order they were lowered.

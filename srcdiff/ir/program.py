@@ -45,6 +45,15 @@ class Effect:
 
 
 @dataclass
+class Run:
+    """A statement of the user's run as written in the forward sweep (`nodes.ForwardStatement`)."""
+
+    stmt: ast.stmt
+    line: int | None = None
+    target = None
+
+
+@dataclass
 class Scatter:
     """Add `expr` into part of the adjoint `target`: ``target[index] += expr`` (mode "add"),
     ``np.add.at(target, index, expr)`` for index arrays that may repeat ("add.at"), or

@@ -14,8 +14,10 @@ import operator
 
 from ..ir.nodes import Const, Var, operand_ast
 from ..rules.structural import APPEND, STACK_LIST, setitem_rule
+from .effects import is_effect_call, lower_effect
 from .emit import emit_rule, note_list_read
 from .lists import check_inner_list
+from .mutations import refuse_expression_statement
 from .state import LoweringState, parameter_names
 from .statements import StatementLowerer
 from .subscripts import index_parts, unpack
@@ -91,14 +93,16 @@ def seen_elsewhere(state: LoweringState, name: str, mine: frozenset[int]) -> tup
 
 def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:
     value = stmt.value
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        return  # a docstring
+    if isinstance(value, (ast.Constant, ast.JoinedStr)):
+        return  # a docstring, or a placeholder (...)
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
             and value.func.attr == "append" and isinstance(value.func.value, ast.Name):
         _append(lower, value)
         return
-    raise lower.state.error(stmt, "an expression statement has no effect on the gradient",
-                            "remove it, or assign its value to a name")
+    if is_effect_call(lower.state, value):  # print, logging, warnings: run as written
+        lower_effect(lower.state, stmt)
+        return
+    raise refuse_expression_statement(lower.state, stmt)
 
 
 def assign(lower: StatementLowerer, target: ast.expr, value: ast.expr) -> None:

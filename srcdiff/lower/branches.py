@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from ..ir.nodes import Block, Branch, Carry, Const, Merge, Node, Operand, Var, operand_ast
+from ..ir.nodes import Block, Branch, Carry, Const, ForwardStatement, Merge, Node, Operand, Var, operand_ast
 from ..rules.structural import COPY
 from .expressions import ExpressionLowerer
 from .opaque import condition
@@ -27,11 +27,17 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
     env0, outer = dict(state.env), state.block
     sides = []
     for lower_side in (lower_body, lower_orelse):
-        state.block, state.env, state.terminated = Block(), dict(env0), False
+        state.block, state.env, state.terminated, state.raised = Block(), dict(env0), False, False
         lower_side()
-        sides.append((state.block, state.env, state.terminated))
+        sides.append((state.block, state.env, state.terminated, state.raised))
     state.block, state.env = outer, {}
-    (body, body_env, body_done), (orelse, orelse_env, orelse_done) = sides
+    (body, body_env, body_done, body_raised), (orelse, orelse_env, orelse_done, orelse_raised) = sides
+    if body_raised or orelse_raised:  # only the side that does not raise reaches the code after
+        state.env, state.terminated = dict(orelse_env if body_raised else body_env), \
+            orelse_done if body_raised else body_done
+        state.raised = body_raised and orelse_raised
+        state.nodes.append(Branch(test, body, orelse, [], line))
+        return
     merges = []
     for key in dict.fromkeys(list(body_env) + list(orelse_env)):
         b = body_env.get(key, FLOW_DEFAULTS.get(key, Const(None)))
@@ -129,6 +135,8 @@ def _rename(block: Block, old: Var, new: Var) -> None:
                 if old in item.inputs:
                     item.inputs = tuple(fix(v) for v in item.inputs)
                     item.expr = Rename().visit(item.expr)
+                    if isinstance(item, ForwardStatement):
+                        item.stmt = Rename().visit(item.stmt)
             elif isinstance(item, Branch):
                 item.test = fix(item.test)
                 walk(item.body)

@@ -20,7 +20,8 @@ from .lists import is_literal_data
 from .opaque import opaque
 from .static_values import static_value
 
-_NO_GRADIENT = (builtins.len, builtins.int, builtins.round, builtins.bool, builtins.isinstance)
+_NO_GRADIENT = (builtins.len, builtins.int, builtins.round, builtins.bool, builtins.isinstance,
+                builtins.str, builtins.repr, builtins.format)
 _STACKING = (np.stack, np.array, np.asarray)
 
 

@@ -15,6 +15,7 @@ from ..ir.nodes import Operand
 from . import library_calls
 from .builtin_calls import list_consumer, special_call
 from .expressions import ExpressionLowerer
+from .opaque import opaque
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_values import static_value
 from .user_calls import call_lambda, is_user_function, user_call
@@ -29,6 +30,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if lowered is not None:
         return lowered
     callee = node.func
+    if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Constant) \
+            and isinstance(callee.value.value, str):
+        return opaque(lower, node, target)  # "{:.3f}".format(x): text, with no gradient
     if isinstance(callee, ast.Attribute) and static_value(state, callee.value, record=False) is MISSING:
         return lower_method_call(lower, node, target)
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:

@@ -35,6 +35,7 @@ EXPRESSIONS: dict[type, ExpressionHandler] = {
     ast.ListComp: lists.lower_comprehension,
     ast.GeneratorExp: lists.lower_comprehension,
     ast.Call: calls.lower_call,
+    ast.JoinedStr: opaque.opaque,  # an f-string: a value with no gradient
 }
 
 STATEMENTS: dict[type, StatementHandler] = {
@@ -49,6 +50,8 @@ STATEMENTS: dict[type, StatementHandler] = {
     ast.Break: statements.lower_break,
     ast.Continue: statements.lower_continue,
     ast.Pass: statements.lower_pass,
+    ast.Raise: statements.lower_raise_statement,
+    ast.Assert: statements.lower_assert,
 }
 
 

@@ -108,7 +108,7 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
     env0 = dict(state.env)
     carries = _carries(state, assigned, targets, body, env0)
     outer = state.block
-    state.block, state.terminated = Block(), False
+    state.block, state.terminated, state.raised = Block(), False, False
     state.env.update({c.key: c.phi for c in carries})
     for c in carries:
         state.sharing.join(c.phi.name, c.init)
@@ -140,7 +140,7 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
     _check_carried_updates(state, record.in_place, carries)  # before carries join their finals
     _check_carried_writes(state, [(state.display(c.key), f) for c, f in zip(carries, final)],
                           {t for t in record.written if t <= made_before}, line, entering)
-    state.block, state.env, state.terminated = outer, env0, False
+    state.block, state.env, state.terminated, state.raised = outer, env0, False, False
     for key in assigned:
         state.env.pop(key, None)
     if index is not None:

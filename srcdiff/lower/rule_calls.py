@@ -16,6 +16,7 @@ from ..ir.nodes import Const, Operand, operand_ast
 from ..rules.table import qualified_name
 from .emit import emit
 from .expressions import ExpressionLowerer
+from .mutations import numpy_equivalent
 from .static_values import as_written, constant
 
 
@@ -72,6 +73,12 @@ def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):
 def no_rule(lower: ExpressionLowerer, node: ast.Call, func, spelled: str) -> SrcDiffError:
     """The error for a call of a function srcdiff has no rule for."""
     name = qualified_name(func) if hasattr(func, "__name__") else spelled
+    instead = numpy_equivalent(lower.state, func)
+    if instead is not None:
+        return lower.state.error(
+            node, f"no adjoint rule for {name} (called as {spelled})",
+            f"write {instead} instead, which has one and computes the same, or register a rule "
+            f"with srcdiff.register_adjoint({spelled}, x='g * ...')")
     return lower.state.error(
         node, f"no adjoint rule for {name} (called as {spelled})",
         f"register one with srcdiff.register_adjoint({spelled}, x='g * ...'), "

@@ -41,10 +41,10 @@ REFUSED = {  # constructs with a known reason; anything else is reported by its 
     "ClassDef": "class definitions", "FunctionDef": "nested function definitions",
     "AsyncFunctionDef": "nested function definitions", "Yield": "`yield`",
     "YieldFrom": "`yield from`", "Await": "`await`", "Delete": "`del` statements",
-    "Raise": "`raise` statements", "Assert": "`assert` statements", "Import": "imports",
+    "Import": "imports",
     "ImportFrom": "imports", "Match": "`match` statements", "NamedExpr": "`:=` expressions",
     "SetComp": "set comprehensions", "DictComp": "dict comprehensions", "Dict": "dicts",
-    "Set": "sets", "JoinedStr": "f-strings",
+    "Set": "sets",
 }
 
 
@@ -107,6 +107,7 @@ class LoweringState:
     lambdas: dict[str, ast.Lambda] = field(default_factory=dict)  # user names bound to a local lambda
     temp_names: dict[str, str] = field(default_factory=dict)  # display names of internal `env` keys
     terminated: bool = False  # the current path has returned, broken or continued
+    raised: bool = False  # ... by a `raise`: nothing it leaves reaches the code after it
     loops: list[LoopRecord] = field(default_factory=list)  # one per enclosing loop, innermost last
     last_id: int = -1  # the id of the last node made (ids break ties in topological order)
 

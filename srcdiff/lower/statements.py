@@ -16,6 +16,7 @@ from typing import Callable, Mapping
 from ..ir.nodes import Const
 from .ast_facts import always_exits, may_exit, may_return
 from .branches import lower_branch
+from .effects import is_guard, lower_effect, lower_raise, split_guards
 from .expressions import ExpressionHandler, ExpressionLowerer
 from .opaque import condition
 from .state import BREAK, DONE, RETURN, LoweringState
@@ -38,6 +39,7 @@ class StatementLowerer:
     def statements(self, stmts: list[ast.stmt]) -> None:
         """Lower a statement list; an ``if`` that may leave it takes the rest into its sides."""
         state = self.state
+        stmts = split_guards(stmts)
         for k, stmt in enumerate(stmts):
             if state.terminated:
                 raise state.error(stmt, "this code is never run (it follows a `return`, "
@@ -76,6 +78,12 @@ class StatementLowerer:
 
 
 def lower_if(lower: StatementLowerer, stmt: ast.If) -> None:
+    if is_guard(stmt):  # if bad: raise ...: run as written, before what follows
+        if stmt.orelse:
+            lower_raise(lower.state, stmt)
+        else:
+            lower_effect(lower.state, stmt)
+        return
     test = condition(lower.expressions, stmt.test)
     lower_branch(lower.state, test, lambda: lower.statements(stmt.body), lambda: lower.statements(stmt.orelse),
                  stmt.lineno)
@@ -104,3 +112,11 @@ def lower_continue(lower: StatementLowerer, stmt: ast.Continue) -> None:
 
 def lower_pass(lower: StatementLowerer, stmt: ast.Pass) -> None:
     pass
+
+
+def lower_raise_statement(lower: StatementLowerer, stmt: ast.Raise) -> None:
+    lower_raise(lower.state, stmt)
+
+
+def lower_assert(lower: StatementLowerer, stmt: ast.Assert) -> None:
+    lower_effect(lower.state, stmt)

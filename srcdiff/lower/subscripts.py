@@ -66,6 +66,11 @@ def subscript(lower: ExpressionLowerer, x: Operand, index: Operand, target=None)
 def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) -> Operand:
     x = inputs[0]
     state = lower.state
+    if state.is_list(x) and any(kind == "slice" for kind, _ in kinds):
+        raise state.error(state.line, "slicing a list is not supported: the adjoint of a slice "
+                          "of a list cannot be added back into the list's",
+                          "index its items (xs[1], xs[2]), or stack it into an array first "
+                          "(np.stack(xs)[1:])")
     if state.is_list(x) and x.name in state.nested:
         raise state.error(state.line, "reading an item of a list of lists (or of tuples) is not "
                           "supported: the adjoints of its items cannot be added up",
