@@ -57,6 +57,7 @@ class Variant:
     #: the adjoints of the user functions it calls, by the name its code calls them
     callees: dict[str, Callee] = field(default_factory=dict, repr=False)
     fast: object = None  # the same code behind a signature guard, made on first use
+    cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
 
 
 @dataclass(eq=False)
@@ -250,15 +251,15 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
         optimize_function(func, info)
     else:
         _optimize_pullback(func, info)
+    helper = debug.helper_name(found.namer) if options.debug else None
+    if helper:
+        debug.instrument(func, program, helper)
     source = render.render(func)
-    cells = dict(TEMPLATE_GLOBALS)
-    if options.debug:
-        helper = debug.helper_name(found.namer)
-        source = debug.instrument(source, program, helper)
-        cells.update(debug.helper_cells(parsed, found.ir, found.namer))
     callees = {vjp_name: callee(spec) for vjp_name, spec in program.calls.items()}
     made = Variant(source, None, name, program, callees)
-    made.function = _load(found, made, cells)
+    if helper:
+        made.cells[helper] = debug.Checker(parsed, found.ir, helper, source)
+    made.function = _load(found, made, TEMPLATE_GLOBALS)
     if not options.pullback:
         CACHE.stats.variants += 1
     return made
@@ -289,7 +290,7 @@ def describe(parsed: ParsedFunction):
 
 def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     parsed = found.parsed
-    cells = {**cells, **parsed.closure, **{name: c.cell for name, c in made.callees.items()}}
+    cells = {**cells, **made.cells, **parsed.closure, **{name: c.cell for name, c in made.callees.items()}}
     cells[_ON_ERROR] = _located
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
@@ -307,10 +308,7 @@ def fast_function(found: Lowered, made: Variant, slow):
         ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
         statics = {ir_name[n]: v for n, v in found.statics.items()}
         prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics)
-        cells = dict(TEMPLATE_GLOBALS)
-        if found.options.debug:
-            cells.update(debug.helper_cells(found.parsed, found.ir, found.namer))
-        made.fast = _load(found, made, {**cells, **guard_cells, guards.SLOW: slow}, prologue)
+        made.fast = _load(found, made, {**TEMPLATE_GLOBALS, **guard_cells, guards.SLOW: slow}, prologue)
     return made.fast
 
 
