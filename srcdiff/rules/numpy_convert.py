@@ -19,19 +19,20 @@ def _array(static, x):
     return shapes.array(x)
 
 
-def conversion(func, name=None):
-    return rule(func, ("x",), {"x": "g"}, static={"dtype": None}, shape=_array, name=name,
+def conversion(func, name=None, fresh=False):
+    return rule(func, ("x",), {"x": "g"}, static={"dtype": None}, shape=_array, name=name, fresh=fresh,
                 note="dtype must be floating (or left out)")
 
 
 RULES = [
-    # ---- conversions ----
+    # ---- conversions: asarray and kin may return x itself; array and astype copy it ----
+    # (fresh as called by default: whoever reads the fact checks for a ``copy=False``)
     conversion(np.asarray),
-    conversion(np.array),
+    conversion(np.array, fresh=True),
     conversion(np.asanyarray),
     conversion(np.ascontiguousarray),
-    conversion(astype, name="ndarray.astype"),
-    rule(np.copy, ("x",), {"x": "g"}, shape=_array),
+    conversion(astype, name="ndarray.astype", fresh=True),
+    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True),
 ]
 
 #: The functions whose ``dtype`` argument lowering checks before it accepts the call.

@@ -4,6 +4,8 @@ comparisons and other piecewise-constant functions.
 Their arguments may depend on the differentiated inputs (``np.zeros_like(x)``, ``x > 0``);
 the result is still constant with respect to them, so nothing computed from it is active.
 (Array attributes ``x.shape``, ``x.dtype``... are such values too; lowering makes them.)
+
+Every value here is fresh: a new array, or a number, a tuple or a bool.
 """
 
 import numpy as np
@@ -25,11 +27,11 @@ def _scalar(static, *operands):
 
 
 def constructor(func, shape=None):
-    return nograd(func, ("args",), shape=shape)
+    return nograd(func, ("args",), shape=shape, fresh=True)
 
 
-def piecewise(func, params=("x",), note=""):
-    return nograd(func, params, shape=_elementwise, note=note)
+def piecewise(func, params=("x",), note="", sympy=None):
+    return nograd(func, params, shape=_elementwise, note=note, fresh=True, sympy=sympy)
 
 
 RULES = [
@@ -52,7 +54,7 @@ RULES = [
     constructor(np.size, shape=_scalar),
     constructor(np.issubdtype),
     # ---- piecewise constant: zero gradient almost everywhere ----
-    piecewise(np.sign, note="sign'(x) = 0 everywhere, including x = 0"),
+    piecewise(np.sign, note="sign'(x) = 0 everywhere, including x = 0", sympy="sympy.sign"),
     piecewise(np.floor),
     piecewise(np.ceil),
     piecewise(np.rint),
