@@ -1,5 +1,5 @@
-"""The facts each rule declares (`Rule.fresh`, `pure`, `float_result`, `tuple_result`,
-`sympy`) hold for the real function: the table is data, so it is checked against NumPy.
+"""The facts each rule declares (`Rule.fresh`, `pure`, `float_result`, `array_result`,
+`tuple_result`, `sympy`) hold for the real function: the table is data, so it is checked against NumPy.
 
 Every test is parametrised by rule name from the table; a rule whose function needs more
 than one sample array per parameter has its call in `CALLS`.
@@ -131,10 +131,34 @@ def test_float_results_are_the_math_functions_and_float():
         ["float"] + [n for n in RULES if n.startswith("math.")])
 
 
+@pytest.mark.parametrize("name", names(lambda r: r.array_result))
+def test_an_array_result_is_an_array_even_for_numbers(name):
+    assert isinstance(call(name), np.ndarray)
+    try:
+        value = call(name, np.float64(0.6), np.float64(0.4))
+    except (TypeError, ValueError, IndexError, np.linalg.LinAlgError):
+        return  # a function of arrays only (inv, concatenate of 0-d operands...)
+    assert isinstance(value, np.ndarray), (name, type(value))
+
+
+@pytest.mark.parametrize("name", ["numpy.exp", "numpy.sum", "numpy.clip", "numpy.dot", "ndarray.astype"])
+def test_a_function_giving_a_number_for_numbers_is_not_an_array_result(name):
+    assert not isinstance(call(name, np.float64(0.6), np.float64(0.4)), np.ndarray)
+    assert not RULES[name].array_result
+
+
 @pytest.mark.parametrize("name", names(lambda r: r.tuple_result))
 def test_a_tuple_result_is_a_tuple_or_list(name):
     value = call(name, X.copy())
     assert isinstance(value, (tuple, list)) and len(value) >= 2
+
+
+def test_constructors_and_copies_make_new_arrays_a_program_may_write_into():
+    table = default_table()
+    writable = table.functions_where(lambda r: r.fresh and r.array_result)
+    assert {np.zeros, np.ones, np.empty, np.full, np.zeros_like, np.ones_like, np.empty_like,
+            np.full_like, np.copy, np.array, np.eye, np.concatenate} <= writable
+    assert not {np.exp, np.sum, np.asarray, np.reshape, np.broadcast_to, np.split} & writable
 
 
 def test_tuple_results():

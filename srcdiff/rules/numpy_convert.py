@@ -19,9 +19,9 @@ def _array(static, x):
     return shapes.array(x)
 
 
-def conversion(func, name=None, fresh=False):
+def conversion(func, name=None, fresh=False, array_result=True):
     return rule(func, ("x",), {"x": "g"}, static={"dtype": None}, shape=_array, name=name, fresh=fresh,
-                note="dtype must be floating (or left out)")
+                array_result=array_result, note="dtype must be floating (or left out)")
 
 
 RULES = [
@@ -31,8 +31,8 @@ RULES = [
     conversion(np.array, fresh=True),
     conversion(np.asanyarray),
     conversion(np.ascontiguousarray),
-    conversion(astype, name="ndarray.astype", fresh=True),
-    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True),
+    conversion(astype, name="ndarray.astype", fresh=True, array_result=False),  # a NumPy number's is one
+    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True, array_result=True),
 ]
 
 #: The functions whose ``dtype`` argument lowering checks before it accepts the call.

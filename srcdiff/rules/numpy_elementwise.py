@@ -87,5 +87,5 @@ RULES = [
          note="x on a bound (x == a_min or x == a_max) gets the gradient; the bound gets none; "
               "where a_min > a_max the result is a_max, as in NumPy"),
     rule(np.where, ("condition", "x", "y"), {"x": "np.where(condition, g, 0.0)", "y": "np.where(condition, 0.0, g)"},
-         elementwise=True, fresh=True, note="the condition carries no gradient"),
+         elementwise=True, fresh=True, array_result=True, note="the condition carries no gradient"),
 ]

@@ -169,7 +169,7 @@ RULES = [
     rule(np.matmul,    ("x", "y"), matmul_templates,     shape=matmul_shape, fresh=True),
     rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True),
     rule(np.inner,     ("x", "y"), _inner_templates,                         fresh=True),
-    rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True),
+    rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True),
     rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True),
     # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), _einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
@@ -178,12 +178,12 @@ RULES = [
     rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, fresh=True),
     # not fresh: the diagonal of a matrix is a view of it
     rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}),
-    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True),
+    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True),
     rule(np.linalg.det, ("x",), _det_templates, fresh=True,
          note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError"),
     rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True,
          note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)"),
-    rule(np.linalg.solve, ("x", "y"), _solve_templates, fresh=True),
-    rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True,
+    rule(np.linalg.solve, ("x", "y"), _solve_templates, fresh=True, array_result=True),
+    rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True, array_result=True,
          note="the derivative of NumPy's cholesky, which reads only the lower triangle of x"),
 ]

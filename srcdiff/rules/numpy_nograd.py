@@ -5,7 +5,8 @@ Their arguments may depend on the differentiated inputs (``np.zeros_like(x)``, `
 the result is still constant with respect to them, so nothing computed from it is active.
 (Array attributes ``x.shape``, ``x.dtype``... are such values too; lowering makes them.)
 
-Every value here is fresh: a new array, or a number, a tuple or a bool.
+Every value here is fresh: a new array (always, from a constructor), or a number, a tuple or
+a bool (from a query).
 """
 
 import numpy as np
@@ -27,6 +28,12 @@ def _scalar(static, *operands):
 
 
 def constructor(func, shape=None):
+    """A function that makes a new array, whatever its arguments."""
+    return nograd(func, ("args",), shape=shape, fresh=True, array_result=True)
+
+
+def query(func, shape=None):
+    """A question about its arguments, answered by a new value: a number, a tuple, a bool."""
     return nograd(func, ("args",), shape=shape, fresh=True)
 
 
@@ -49,10 +56,10 @@ RULES = [
     constructor(np.empty_like, shape=_like),
     constructor(np.full_like, shape=_like),
     # ---- shape and dtype queries ----
-    constructor(np.shape),
-    constructor(np.ndim, shape=_scalar),
-    constructor(np.size, shape=_scalar),
-    constructor(np.issubdtype),
+    query(np.shape),
+    query(np.ndim, shape=_scalar),
+    query(np.size, shape=_scalar),
+    query(np.issubdtype),
     # ---- piecewise constant: zero gradient almost everywhere ----
     piecewise(np.sign, note="sign'(x) = 0 everywhere, including x = 0", sympy="sympy.sign"),
     piecewise(np.floor),
@@ -70,7 +77,7 @@ RULES = [
     piecewise(np.logical_and,   ("x", "y")),
     piecewise(np.logical_or,    ("x", "y")),
     piecewise(np.logical_not),
-    constructor(np.argmax),
-    constructor(np.argmin),
+    query(np.argmax),
+    query(np.argmin),
     constructor(np.argsort),
 ]

@@ -113,5 +113,6 @@ RULES = [
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          note="ord None/'fro', and ord 1, 2, inf of vectors; the gradient is NaN at x = 0"),
     # ---- scans ----
-    rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True),
+    rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True,
+         array_result=True),
 ]

@@ -60,6 +60,9 @@ class Rule:
       number or tuple (``np.exp``, ``np.sum``, ``np.zeros``; not ``np.reshape``, a view, nor
       ``np.asarray``, which may return its operand), so it may be updated in place;
     * `float_result` — its value is a Python float whatever numbers it is given (``math.sin``);
+    * `array_result` — its value is an ndarray whatever its operands (``np.zeros``,
+      ``np.concatenate``; not ``np.exp``, which gives a number for a number), so together
+      with `fresh` it is a new array a program may write into by index;
     * `tuple_result` — its value is a tuple or list of arrays (``np.split``), consumed by
       unpacking or indexing;
     * `sympy` — the dotted name of the function that computes it on sympy values
@@ -83,6 +86,7 @@ class Rule:
     pure: bool = True
     fresh: bool = False
     float_result: bool = False
+    array_result: bool = False
     tuple_result: bool = False
     sympy: str | None = None
     _parsed: dict = field(default_factory=dict, repr=False)
@@ -152,16 +156,18 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
 
 def validate_facts(rule: Rule) -> None:
     """Check the facts a rule declares (cheaply: `sympy` is not imported)."""
-    for fact in ("pure", "fresh", "float_result", "tuple_result"):
+    for fact in ("pure", "fresh", "float_result", "array_result", "tuple_result"):
         if not isinstance(getattr(rule, fact), bool):
             raise SrcDiffError(f"adjoint rule for {rule.name}: {fact} must be True or False, "
                                f"not {getattr(rule, fact)!r}")
     if rule.sympy is not None and not (isinstance(rule.sympy, str) and _DOTTED.fullmatch(rule.sympy)):
         raise SrcDiffError(f"adjoint rule for {rule.name}: sympy must be a dotted name such as "
                            f"'sympy.sin', not {rule.sympy!r}")
-    if rule.float_result and (rule.elementwise or rule.tuple_result or rule.variadic):
+    if rule.float_result and (rule.elementwise or rule.tuple_result or rule.array_result or rule.variadic):
         raise SrcDiffError(f"adjoint rule for {rule.name}: a float result is one number: it cannot "
-                           "be elementwise, a tuple or variadic")
+                           "be elementwise, an array, a tuple or variadic")
+    if rule.array_result and rule.tuple_result:
+        raise SrcDiffError(f"adjoint rule for {rule.name}: a result is an array or a tuple, not both")
     if rule.float_result and rule.shape is not None and \
             rule.shape({}, *[shapes.UNKNOWN] * len(rule.params)) != shapes.SCALAR:
         raise SrcDiffError(f"adjoint rule for {rule.name}: a float result must have a scalar shape")
