@@ -14,13 +14,21 @@ import ast
 import operator
 from collections.abc import Callable
 
+from ...rules import spelled_rule
 from .liveness import is_fresh
 
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
          ast.Div: operator.truediv, ast.Pow: operator.pow}
-#: `math` functions whose value is always a float.
-FLOAT_MATH = {"sin", "cos", "tan", "exp", "log", "sqrt", "tanh", "sinh", "cosh", "asin", "acos",
-              "atan", "atan2", "log1p", "expm1", "hypot", "erf", "log2", "log10", "fabs", "pow"}
+
+
+def is_float_call(node: ast.expr) -> bool:
+    """Whether `node` calls a function whose rule has a `float_result` (``math.sin(x)``):
+    its value is a Python float whatever numbers it is given."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)):
+        return False
+    rule = spelled_rule(node.func.value.id, node.func.attr)
+    return rule is not None and rule.float_result
 
 
 def is_number(node: ast.expr, value=None) -> bool:
@@ -40,10 +48,7 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return is_float(node.operand, float_names)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "math":
-        return node.func.attr in FLOAT_MATH
-    return False
+    return is_float_call(node)
 
 
 class Simplify(ast.NodeTransformer):
