@@ -12,6 +12,7 @@ A rule's `sympy` counterpart computes one element; it is mapped over arrays.
 import numpy as np
 
 from ..ir import shapes
+from .operators import POW_X, POW_Y
 from .table import binary, rule, unary
 
 TIES_Y = "ties (x == y) send the whole gradient to y, so relu'(0) = 0"
@@ -42,7 +43,7 @@ RULES = [
     binary(np.subtract,    x="g",                           y="-g"),
     binary(np.multiply,    x="g * y",                       y="g * x"),
     binary(np.divide,      x="g / y",                       y="-g * ans / y"),
-    binary(np.power,       x="g * y * x ** (y - 1)",        y="g * ans * np.log(x)"),
+    binary(np.power,       x=POW_X,                         y=POW_Y),
     unary(np.negative,     x="-g"),
     unary(np.reciprocal,   x="-g * ans * ans",              sympy=FORMS + "reciprocal"),
     unary(np.square,       x="2.0 * g * x",                 sympy=FORMS + "square"),

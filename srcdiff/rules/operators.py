@@ -42,13 +42,18 @@ def _transpose_shape(static, x):
 #: Stands for the `.T` attribute of arrays, which has no function object of its own.
 TRANSPOSE_ATTRIBUTE = operator.attrgetter("T")
 
+POW_X = "g * y * x ** (y - 1 + (y == 0))"
+POW_Y = "g * ans * np.log(x + (ans == 0))"
+
 RULES = [
     # ---- arithmetic ----
     binary(operator.add,     x="g",                     y="g",                     sympy="operator.add"),
     binary(operator.sub,     x="g",                     y="-g",                    sympy="operator.sub"),
     binary(operator.mul,     x="g * y",                 y="g * x",                 sympy="operator.mul"),
     binary(operator.truediv, x="g / y",                 y="-g * ans / y",          sympy="operator.truediv"),
-    binary(operator.pow,     x="g * y * x ** (y - 1)",  y="g * ans * np.log(x)",   sympy="operator.pow"),
+    # exact at special points: (y == 0) keeps x ** 0's derivative 0 at x = 0 (never 0 * inf),
+    # (ans == 0) keeps 0 ** y's derivative in y 0 (never 0 * log 0)
+    binary(operator.pow,     x=POW_X,                   y=POW_Y,                   sympy="operator.pow"),
     unary(operator.neg,      x="-g",                                               sympy="operator.neg"),
     unary(operator.pos,      x="g",                                                sympy="operator.pos"),
     # ---- linear algebra ----
