@@ -19,9 +19,8 @@ import weakref
 from dataclasses import dataclass, field
 
 from .ad.reverse import reverse
-from .backend import codegen, debug, guards, loader, render
+from .backend import codegen, debug, guards, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
-from .errors import SrcDiffError
 from .frontend import depends
 from .frontend.depends import MISSING
 from .frontend.naming import Namer, assigned_names, names_in
@@ -57,6 +56,7 @@ class Variant:
     #: the adjoints of the user functions it calls, by the name its code calls them
     callees: dict[str, Callee] = field(default_factory=dict, repr=False)
     fast: object = None  # the same code behind a signature guard, made on first use
+    cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
 
 
 @dataclass(eq=False)
@@ -109,8 +109,8 @@ class Cache:
         self.static_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         #: callee adjoints by what decides their code
         self.callees: dict[tuple, Callee] = {}
-        #: generated file name -> the user's code it was generated from (errors name it)
-        self.origins: dict[str, Origin] = {}
+        #: what each generated function was generated from (its errors name the user's line)
+        self.origins = origins.Origins()
         self.listeners: list = []  # called on `clear` (gradient functions drop fast paths)
 
     def clear(self) -> None:
@@ -250,15 +250,15 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
         optimize_function(func, info)
     else:
         _optimize_pullback(func, info)
+    helper = debug.helper_name(found.namer) if options.debug else None
+    if helper:
+        debug.instrument(func, program, helper)
     source = render.render(func)
-    cells = dict(TEMPLATE_GLOBALS)
-    if options.debug:
-        helper = debug.helper_name(found.namer)
-        source = debug.instrument(source, program, helper)
-        cells.update(debug.helper_cells(parsed, found.ir, found.namer))
     callees = {vjp_name: callee(spec) for vjp_name, spec in program.calls.items()}
     made = Variant(source, None, name, program, callees)
-    made.function = _load(found, made, cells)
+    if helper:
+        made.cells[helper] = debug.Checker(parsed, found.ir, helper, source)
+    made.function = _load(found, made, TEMPLATE_GLOBALS)
     if not options.pullback:
         CACHE.stats.variants += 1
     return made
@@ -289,12 +289,15 @@ def describe(parsed: ParsedFunction):
 
 def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     parsed = found.parsed
-    cells = {**cells, **parsed.closure, **{name: c.cell for name, c in made.callees.items()}}
-    cells[_ON_ERROR] = _located
+    cells = {**cells, **made.cells, **parsed.closure, **{name: c.cell for name, c in made.callees.items()}}
+    cells[origins.ON_ERROR] = CACHE.origins.raise_located
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
-                                     parsed.func.__defaults__, on_error=_ON_ERROR)
-    CACHE.origins[function.__code__.co_filename] = Origin(found.parsed, made.name, _user_lines(made.source, found))
+                                     parsed.func.__defaults__, on_error=origins.ON_ERROR)
+    nodes = all_nodes(found.ir)
+    user_line = origins.user_lines(made.source, {f"# adjoint of {describe(parsed)(n.line)}": n.line for n in nodes},
+                                   {n.out.name: n.line for n in nodes}, parsed.tree.lineno)
+    CACHE.origins.add(function, origins.Origin(parsed.location, made.name, user_line))
     return function
 
 
@@ -307,10 +310,7 @@ def fast_function(found: Lowered, made: Variant, slow):
         ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
         statics = {ir_name[n]: v for n, v in found.statics.items()}
         prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics)
-        cells = dict(TEMPLATE_GLOBALS)
-        if found.options.debug:
-            cells.update(debug.helper_cells(found.parsed, found.ir, found.namer))
-        made.fast = _load(found, made, {**cells, **guard_cells, guards.SLOW: slow}, prologue)
+        made.fast = _load(found, made, {**TEMPLATE_GLOBALS, **guard_cells, guards.SLOW: slow}, prologue)
     return made.fast
 
 
@@ -325,72 +325,6 @@ def _direct_names(found: Lowered) -> set[str]:
         if d.name in free and d.scope is own and d.name not in TEMPLATE_GLOBALS:
             direct.add(d.name)
     return direct
-
-
-# ---- errors raised by generated code name the user's line ----
-
-_ON_ERROR = "__srcdiff_on_error__"
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where a generated function comes from: the user's function, line by generated line."""
-
-    parsed: ParsedFunction
-    name: str
-    #: generated line number -> (the user's line, "forward" or "backward"); None for the
-    #: user's own ``raise``/``assert``, whose exception is theirs to see
-    user_line: dict
-
-
-def _user_lines(source: str, found: Lowered) -> dict[int, tuple[int, str]]:
-    """For each line of `source`, the user's line it computes (forward) or differentiates."""
-    nodes = all_nodes(found.ir)
-    describe_line = describe(found.parsed)
-    adjoint_of = {f"# adjoint of {describe_line(n.line)}": n.line for n in nodes}
-    computes = {n.out.name: n.line for n in nodes}
-    found_lines, current = {}, (found.parsed.tree.lineno, "forward")
-    for number, text in enumerate(source.splitlines(), start=1):
-        code = text.strip()
-        if code.startswith(("raise", "assert")):  # the user's own: raised as written
-            found_lines[number] = None
-            continue
-        if code in adjoint_of:
-            current = (adjoint_of[code], "backward")
-        elif current[1] == "forward" and "=" in code:
-            target = code.split("=", 1)[0].split(",")[0].strip()
-            current = (computes.get(target, current[0]), "forward")
-        found_lines[number] = current
-    return found_lines
-
-
-def _located(error: Exception):
-    """Raise `error` again as a `SrcDiffError` naming the user's line it comes from."""
-    if isinstance(error, SrcDiffError) and error.location is not None:
-        raise error
-    origin, line = None, None
-    tb = error.__traceback__
-    while tb is not None:  # the innermost generated frame is where it failed
-        found = CACHE.origins.get(tb.tb_frame.f_code.co_filename)
-        if found is not None:
-            origin, line = found, tb.tb_lineno
-        tb = tb.tb_next
-    if origin is None:
-        raise error
-    place = origin.user_line.get(line, (origin.parsed.tree.lineno, "forward"))
-    if place is None:
-        raise error
-    user_line, sweep = place
-    doing = "computing" if sweep == "forward" else "computing the gradient of"
-    if isinstance(error, SrcDiffError):  # a run-time helper's refusal: its words, at the user's line
-        located = SrcDiffError(error.reason, origin.parsed.location(user_line), error.hint)
-    else:
-        located = SrcDiffError(f"{type(error).__name__} while {doing} this line: {error}",
-                               origin.parsed.location(user_line),
-                               f"the generated code {origin.name} failed here (see .source); "
-                               "check the shapes and values that reach this line")
-    located.sweep = sweep
-    raise located from error
 
 
 # ---- the adjoints of called user functions ----

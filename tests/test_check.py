@@ -442,7 +442,7 @@ RULE_SPECS = {
     "operator.sub": _wrap("(x - y) * x", (0.7, 1.3)),
     "operator.mul": _wrap("x * y", (0.7, 1.3)),
     "operator.truediv": _wrap("x / y", (0.7, 1.3)),
-    "operator.pow": _wrap("x ** y", (0.7, 1.3)),
+    "operator.pow": _wrap("x ** y", (0.7, 1.3), EITHER),  # guards for x = 0, y = 0: see numpy.power
     "operator.neg": _wrap("-x * y", (0.7, 1.3)),
     "operator.pos": _wrap("+x * y", (0.7, 1.3)),
     "operator.matmul": _wrap("np.sum(np.sin(x @ y))", (A, V)),
@@ -453,9 +453,11 @@ RULE_SPECS = {
         "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
         "arctanh", "absolute", "copy"]},
     "numpy.arccosh": _elementwise("arccosh", x=V + 1.0),
-    **{f"numpy.{n}": _binary(n) for n in ["add", "subtract", "multiply", "divide", "power", "arctan2",
+    **{f"numpy.{n}": _binary(n) for n in ["add", "subtract", "multiply", "divide", "arctan2",
                                           "hypot"]},
     "numpy.logaddexp": _binary("logaddexp", EITHER),  # the adjoint is a sigmoid written with tanh
+    # exact at x = 0 and y = 0 through guards (y == 0) that sympy cannot drop on array elements
+    "numpy.power": _binary("power", EITHER),
     **{f"numpy.{n}": _binary(n, NUMERIC) for n in ["maximum", "minimum", "fmax", "fmin"]},
     "numpy.sign": _wrap("np.sum(np.sign(x) * x * y)", expected=EITHER),
     "numpy.clip": _wrap("np.sum(np.clip(x, 0.4, 0.7) * y)", expected=EITHER),

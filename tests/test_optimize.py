@@ -237,6 +237,62 @@ def test_escaped_array_is_not_updated_in_place():
     assert_close(after, before)
 
 
+def test_what_a_call_makes_is_read_off_the_rule_table():
+    # np.tile, np.concatenate and x.cumsum() are fresh rules; np.reshape and x.ravel() are views
+    out = optimized("""
+    def f_grad(x, y):
+        a_bar = np.tile(x, 2)
+        a_bar = a_bar + y
+        b_bar = np.concatenate([x, y])
+        b_bar = b_bar + y
+        c_bar = x.cumsum()
+        c_bar = c_bar + y
+        d_bar = np.reshape(x, (-1,))
+        d_bar = d_bar + y
+        e_bar = x.ravel()
+        e_bar = e_bar + y
+        return (a_bar, b_bar, c_bar, d_bar, e_bar)
+    """, {"x": V, "y": V, "a": V, "b": V, "c": V, "d": V, "e": V}, ["a_bar", "b_bar", "c_bar", "d_bar", "e_bar"])
+    assert "a_bar += y" in out and "b_bar += y" in out and "c_bar += y" in out
+    assert "d_bar = d_bar + y" in out and "e_bar = e_bar + y" in out
+
+
+def test_copy_false_may_return_the_operand_so_it_is_not_fresh():
+    out = optimized("""
+    def f_grad(x, y):
+        a_bar = x.astype(float)
+        a_bar = a_bar + y
+        b_bar = x.astype(float, copy=False)
+        b_bar = b_bar + y
+        return (a_bar, b_bar)
+    """, {"x": V, "y": V, "a": V, "b": V}, ["a_bar", "b_bar"])
+    assert "a_bar += y" in out and "b_bar = b_bar + y" in out
+
+
+def test_unused_calls_of_pure_rules_go_and_effects_stay():
+    out = optimized("""
+    def f_grad(x, xs):
+        t1 = x.var(axis=0)
+        t2 = x.clip(0.0, 1.0)
+        xs.append(x)
+        t3 = ensure_scalar(x, 'f')
+        x_bar = np.ones(np.shape(x))
+        return x_bar
+    """, {"x": V, "t1": V, "t2": V}, ["x_bar"], ["x"])
+    assert "t1 =" not in out and "t2 =" not in out
+    assert "xs.append(x)" in out and "ensure_scalar(x, 'f')" in out
+
+
+def test_math_rules_give_floats_so_one_times_them_folds():
+    out = optimized("""
+    def f_grad(x):
+        a = 1.0 * math.sin(x)
+        b = 1.0 * math.floor(x)
+        return (a, b)
+    """, {"x": S})
+    assert "a = math.sin(x)" in out and "b = 1.0 * math.floor(x)" in out
+
+
 def test_arrays_are_released_after_their_last_use():
     out = optimized("""
     def f_grad(x):

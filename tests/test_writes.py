@@ -160,7 +160,15 @@ def writes_through_newaxis(x):
     return np.sum(out)
 
 
+def writes_under_broadcast_view(x):
+    y = np.zeros(3)
+    b = np.broadcast_to(y, (2, 3))
+    y[0] = x[0]
+    return np.sum(b * x)
+
+
 REFUSED = [
+    (writes_under_broadcast_view, "b shares its memory with y", 3),
     (writes_argument, "x is an argument", 1),
     (writes_through_alias, "y shares its memory with out", 3),
     (writes_under_a_view, "a shares its memory with out", 3),

@@ -1,7 +1,7 @@
 """Debug mode, ``srcdiff.grad(f, debug=True)``: the first NaN or infinity names the user's line.
 
-A post-pass over the generated source: after every forward assignment and every adjoint
-assignment it inserts one readable line,
+A pass over the generated function's AST: after every forward assignment and every adjoint
+assignment it inserts one readable statement,
 
     h = np.log(t1)
     check_finite(h, 'forward', 'h', t1=t1)
@@ -14,14 +14,15 @@ node whose rule produced the contribution) and the inputs the statement read.  T
 an `np.isfinite` per statement, which is why it is opt-in.  When a value is not finite,
 `Checker` raises `SrcDiffError` at the user's line with the operation and its inputs, e.g.
 ``np.log(x - x) is -inf: np.log(0.0)``.  Arithmetic exceptions that Python floats raise
-instead of returning inf/nan (``1.0 / 0.0``, ``math.log(0.0)``) are translated the same way.
+instead of returning inf/nan (``1.0 / 0.0``, ``math.log(0.0)``) are translated the same way:
+the body runs inside ``try``, and `Checker.failed` finds the failing statement's check in
+the rendered function (`Checker.read`).
 """
 
 from __future__ import annotations
 
 import ast
 import linecache
-import re
 import sys
 
 import numpy as np
@@ -35,7 +36,6 @@ from ..ir.program import GradProgram
 from ..rules import TEMPLATE_GLOBALS
 
 HELPER = "check_finite"
-_CALL = re.compile(r"\(\s*\w+, '(forward|backward)', '(\w+)'")
 
 
 def helper_name(namer: Namer) -> str:
@@ -43,52 +43,55 @@ def helper_name(namer: Namer) -> str:
     return namer.copy().fresh(HELPER)
 
 
-def helper_cells(parsed: ParsedFunction, function: ir.Function, namer: Namer) -> dict:
-    """The closure cell that instrumented code needs: {helper name: Checker}."""
-    return {helper_name(namer): Checker(parsed, function)}
-
-
-def instrument(source: str, program: GradProgram, helper: str) -> str:
-    """`source` (one generated ``def``) with a finiteness check after each assignment.
+def instrument(func: ast.FunctionDef, program: GradProgram, helper: str) -> None:
+    """Add a finiteness check after each assignment of the generated function `func`.
 
     A forward assignment is recognised by the graph node it computes; an adjoint assignment
     by the adjoint it assigns, and attributed to the node its contribution comes from (see
     `Graph.origin`), so it works on the optimizer's output, merged sums included.  Anything
     else (loop bookkeeping, say) is left unchecked rather than guessed at.
     """
-    module = ast.parse(source)
-    func = module.body[0]
     computed, users = _users(program.function)
     output = program.function.output.name if isinstance(program.function.output, ir.Var) else None
     primal_of = {adjoint: primal for primal, adjoint in program.adjoints.items()}
-    inserts: dict[int, str] = {}
-    for stmt in _statements(func.body):
+
+    def check(stmt: ast.stmt) -> ast.stmt | None:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-            continue
+            return None
         target = stmt.targets[0].id
         reads = _reads(stmt.value, target)
         if target in computed:
-            call = _call(helper, target, "forward", target, reads)
-        elif target in primal_of:
+            return _call(helper, target, "forward", target, reads)
+        if target in primal_of:
             owner = contribution_origin(users.get(primal_of[target], []), output, set(reads), program.adjoints)
-            if owner is None:
-                continue  # the output's seed, 1.0
-            call = _call(helper, target, "backward", owner, reads)
-        else:
-            continue
-        inserts[stmt.end_lineno] = " " * stmt.col_offset + call
-    lines = source.splitlines()
-    out = []
-    for number, text in enumerate(lines, start=1):
-        out.append(text)
-        if number in inserts:
-            out.append(inserts[number])
-    return _guard("\n".join(out) + "\n", func, helper)
+            if owner is not None:  # None: the output's seed, 1.0
+                return _call(helper, target, "backward", owner, reads)
+        return None
+
+    def visit(body: list[ast.stmt]) -> list[ast.stmt]:
+        out = []
+        for stmt in body:
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(stmt, field, visit(inner))
+            out.append(stmt)
+            added = check(stmt)
+            if added is not None:
+                out.append(added)
+        return out
+
+    # ``1.0 / 0.0`` on Python floats raises instead of giving inf: reported like an infinity
+    failed = ast.Call(ast.Attribute(ast.Name(helper, ast.Load()), "failed", ast.Load()),
+                      [ast.Name("error", ast.Load())], [])
+    errors = ast.Tuple([ast.Name("ArithmeticError", ast.Load()), ast.Name("ValueError", ast.Load())], ast.Load())
+    handler = ast.ExceptHandler(errors, "error", [ast.Raise(failed)])
+    func.body = [ast.Try(visit(func.body), [handler], [], [])]
 
 
 def _users(function: ir.Function) -> tuple[set[str], dict[str, list[str]]]:
     """The names nodes compute, and for every name the nodes reading it (in program order)."""
-    nodes = ir.all_nodes(function) if hasattr(ir, "all_nodes") else function.body.nodes
+    nodes = ir.all_nodes(function)
     users: dict[str, list[str]] = {}
     for node in nodes:
         for v in dict.fromkeys(node.input_vars):
@@ -96,46 +99,25 @@ def _users(function: ir.Function) -> tuple[set[str], dict[str, list[str]]]:
     return {n.out.name for n in nodes}, users
 
 
-def _statements(body: list[ast.stmt]):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                yield from _statements(inner)
-
-
 def _reads(expr: ast.expr, target: str) -> list[str]:
     """Variables a statement reads, in order: its inputs (helpers and modules left out)."""
     names = [n.id for n in sorted((n for n in ast.walk(expr) if isinstance(n, ast.Name)),
-                                  key=lambda n: (n.lineno, n.col_offset))]
+                                  key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))]
     return [n for n in dict.fromkeys(names) if n != target and n not in TEMPLATE_GLOBALS]
 
 
-def _call(helper: str, value: str, sweep: str, node: str, inputs: list[str]) -> str:
-    args = [value, repr(sweep), repr(node)] + [f"{name}={name}" for name in inputs]
-    return f"{helper}({', '.join(args)})"
-
-
-def _guard(source: str, func: ast.FunctionDef, helper: str) -> str:
-    """Wrap the body so ``1.0 / 0.0`` on Python floats is reported like an infinity."""
-    lines = source.splitlines()
-    first = func.body[0].lineno - 1
-    while first > 0 and lines[first - 1].strip().startswith("#"):
-        first -= 1
-    indent = " " * func.body[0].col_offset
-    body = ["    " + line if line.strip() else line for line in lines[first:]]
-    head = lines[:first] + [indent + "try:"]
-    tail = [indent + "except (ArithmeticError, ValueError) as error:",
-            indent + f"    raise {helper}.failed(error)"]
-    return "\n".join(head + body + tail) + "\n"
+def _call(helper: str, value: str, sweep: str, node: str, inputs: list[str]) -> ast.stmt:
+    keywords = [ast.keyword(name, ast.Name(name, ast.Load())) for name in inputs]
+    args = [ast.Name(value, ast.Load()), ast.Constant(sweep), ast.Constant(node)]
+    return ast.Expr(ast.Call(ast.Name(helper, ast.Load()), args, keywords))
 
 
 class Checker:
     """Raises `SrcDiffError` at the user's line when a checked value is not finite."""
 
-    def __init__(self, parsed: ParsedFunction, function: ir.Function):
+    def __init__(self, parsed: ParsedFunction, function: ir.Function, helper: str, source: str):
         self.parsed = parsed
+        self.checks = read(source, helper)
         self.graph = build(function, location=parsed.location, def_line=parsed.tree.lineno,
                            user_names=assigned_names(parsed.tree), parsed=parsed,
                            in_place=True)  # appends: looked up by name only
@@ -153,17 +135,13 @@ class Checker:
         if isinstance(error, ValueError) and "math domain error" not in str(error):
             return error
         tb = error.__traceback__  # its first entry is the generated function's own frame
-        if tb is None:
+        if tb is None or tb.tb_lineno not in self.checks:
             return error
         frame = tb.tb_frame
         lines = linecache.getlines(frame.f_code.co_filename)
         statement = lines[tb.tb_lineno - 1].strip() if 0 < tb.tb_lineno <= len(lines) else ""
-        check = lines[tb.tb_lineno] if tb.tb_lineno < len(lines) else ""
-        found = _CALL.search(check)
-        if found is None:
-            return error
-        sweep, node = found.groups()
-        inputs = {n: frame.f_locals[n] for n in _keywords(check) if n in frame.f_locals}
+        sweep, node, names = self.checks[tb.tb_lineno]
+        inputs = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
         exc = self._error(None, sweep, node, inputs, statement=statement,
                           result=f"raised {type(error).__name__} ({error})")
         exc.__cause__ = error
@@ -203,12 +181,20 @@ class Checker:
         return f"({node.source})" if node.temporary else name
 
 
-def _keywords(call: str) -> list[str]:
-    try:
-        parsed = ast.parse(call.strip(), mode="eval").body
-    except SyntaxError:
-        return []
-    return [k.arg for k in getattr(parsed, "keywords", []) if k.arg]
+def read(source: str, helper: str) -> dict[int, tuple[str, str, list[str]]]:
+    """The checks of an instrumented function's source, by the line of the statement each
+    follows: (sweep, graph node, names of the inputs)."""
+    found = {}
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for before, stmt in zip(body, body[1:]):
+            call = stmt.value if isinstance(stmt, ast.Expr) else None
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == helper:
+                sweep, owner = (a.value for a in call.args[1:3])
+                found[before.end_lineno] = (sweep, owner, [k.arg for k in call.keywords])
+    return found
 
 
 def _finite(value) -> bool:

@@ -35,7 +35,7 @@ NAMESPACE_GETTERS = {"array_namespace"}
 
 #: Functions whose value is a tuple or list of arrays (consumed by unpacking or indexing):
 #: lowering treats the value as a list, so its adjoint is the list of the parts' adjoints.
-TUPLE_RESULTS = {np.split, np.linalg.slogdet}
+TUPLE_RESULTS = rules.TABLE.functions_where(lambda r: r.tuple_result)
 
 #: Methods that take their shape or axes either as one tuple or as separate arguments.
 PACKED_METHODS = {"reshape", "transpose"}

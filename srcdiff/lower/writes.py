@@ -26,7 +26,6 @@ no owner: only a fresh array may be written by index).
 from __future__ import annotations
 
 import ast
-import operator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,17 +33,11 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Const, Function, Node, Operand, Var, all_nodes
-from ..rules import numpy_linalg, numpy_reductions
+from ..rules import TABLE
 from ..rules.structural import is_setitem
 
-#: Calls whose value is a new array that nothing else refers to.
-FRESH = {np.zeros, np.ones, np.empty, np.full, np.zeros_like, np.ones_like, np.empty_like,
-         np.full_like, np.copy, np.array}
-
-#: Rules whose value never shares memory with an operand (new arrays, or numbers).
-_NEW_VALUE = {r.func for r in numpy_reductions.RULES} | \
-    {r.func for r in numpy_linalg.RULES if r.func not in (np.diag, np.einsum)} | {operator.matmul}
-_MAY_RETURN_OPERAND = {operator.pos, np.positive}
+#: Calls whose value is a new array that nothing else refers to (a program may write into it).
+FRESH = TABLE.functions_where(lambda r: r.fresh and r.array_result)
 
 
 @dataclass
@@ -95,7 +88,7 @@ class Sharing:
         elif isinstance(node, InPlaceUpdate):  # NumPy's result is the target's own array
             self.shares[out] = self.of(node.inputs[0])
             self.owner.pop(out, None)  # (not known to be fresh: `y += 1.0` may be a number)
-        elif rule.nograd or rule.func in _NEW_VALUE or (rule.elementwise and rule.func not in _MAY_RETURN_OPERAND):
+        elif rule.nograd or (rule.fresh and not _may_not_copy(node)):
             self.new(out)
         else:  # a view, a copy of the name, a list, a user function's value: may be an operand
             shared = frozenset().union(*(self.of(v) for v in node.inputs))

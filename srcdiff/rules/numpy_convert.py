@@ -19,19 +19,20 @@ def _array(static, x):
     return shapes.array(x)
 
 
-def conversion(func, name=None):
-    return rule(func, ("x",), {"x": "g"}, static={"dtype": None}, shape=_array, name=name,
-                note="dtype must be floating (or left out)")
+def conversion(func, name=None, fresh=False, array_result=True):
+    return rule(func, ("x",), {"x": "g"}, static={"dtype": None}, shape=_array, name=name, fresh=fresh,
+                array_result=array_result, note="dtype must be floating (or left out)")
 
 
 RULES = [
-    # ---- conversions ----
+    # ---- conversions: asarray and kin may return x itself; array and astype copy it ----
+    # (fresh as called by default: whoever reads the fact checks for a ``copy=False``)
     conversion(np.asarray),
-    conversion(np.array),
+    conversion(np.array, fresh=True),
     conversion(np.asanyarray),
     conversion(np.ascontiguousarray),
-    conversion(astype, name="ndarray.astype"),
-    rule(np.copy, ("x",), {"x": "g"}, shape=_array),
+    conversion(astype, name="ndarray.astype", fresh=True, array_result=False),  # a NumPy number's is one
+    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True, array_result=True),
 ]
 
 #: The functions whose ``dtype`` argument lowering checks before it accepts the call.

@@ -4,11 +4,15 @@ Every rule broadcasts: the adjoint of an operand that was broadcast is summed ba
 shape by the reverse pass, exactly (``.sum(axis=..., keepdims=True)``) where the shapes are
 known.  Templates use plain arithmetic and NumPy ufuncs only, so a Python float stays on the
 fast scalar path (no helper call, no array allocation).
+
+Every value is fresh (`unary` and `binary` say so): a ufunc makes a new array, or a number.
+A rule's `sympy` counterpart computes one element; it is mapped over arrays.
 """
 
 import numpy as np
 
 from ..ir import shapes
+from .operators import POW_X, POW_Y
 from .table import binary, rule, unary
 
 TIES_Y = "ties (x == y) send the whole gradient to y, so relu'(0) = 0"
@@ -30,58 +34,62 @@ def _clip_shape(static, *operands):
     return shapes.broadcast(*[s for s in operands if not s.none])
 
 
+#: sympy counterparts that sympy has no function for (`sympy_forms`).
+FORMS = "srcdiff.rules.sympy_forms."
+
 RULES = [
-    # ---- arithmetic ----
+    # ---- arithmetic: NumPy's own ufuncs are exact on object arrays of sympy values ----
     binary(np.add,         x="g",                           y="g"),
     binary(np.subtract,    x="g",                           y="-g"),
     binary(np.multiply,    x="g * y",                       y="g * x"),
     binary(np.divide,      x="g / y",                       y="-g * ans / y"),
-    binary(np.power,       x="g * y * x ** (y - 1)",        y="g * ans * np.log(x)"),
+    binary(np.power,       x=POW_X,                         y=POW_Y),
     unary(np.negative,     x="-g"),
-    unary(np.reciprocal,   x="-g * ans * ans"),
-    unary(np.square,       x="2.0 * g * x"),
-    unary(np.sqrt,         x="g / (2.0 * ans)"),
-    unary(np.cbrt,         x="g / (3.0 * ans * ans)"),
+    unary(np.reciprocal,   x="-g * ans * ans",              sympy=FORMS + "reciprocal"),
+    unary(np.square,       x="2.0 * g * x",                 sympy=FORMS + "square"),
+    unary(np.sqrt,         x="g / (2.0 * ans)",             sympy="sympy.sqrt"),
+    unary(np.cbrt,         x="g / (3.0 * ans * ans)",       sympy="sympy.cbrt"),
     # ---- exponentials and logarithms ----
-    unary(np.exp,          x="g * ans"),
-    unary(np.exp2,         x="g * ans * np.log(2.0)"),
-    unary(np.expm1,        x="g * (ans + 1.0)"),
-    unary(np.log,          x="g / x"),
-    unary(np.log2,         x="g / (x * np.log(2.0))"),
-    unary(np.log10,        x="g / (x * np.log(10.0))"),
-    unary(np.log1p,        x="g / (1.0 + x)"),
+    unary(np.exp,          x="g * ans",                     sympy="sympy.exp"),
+    unary(np.exp2,         x="g * ans * np.log(2.0)",       sympy=FORMS + "exp2"),
+    unary(np.expm1,        x="g * (ans + 1.0)",             sympy=FORMS + "expm1"),
+    unary(np.log,          x="g / x",                       sympy="sympy.log"),
+    unary(np.log2,         x="g / (x * np.log(2.0))",       sympy=FORMS + "log2"),
+    unary(np.log10,        x="g / (x * np.log(10.0))",      sympy=FORMS + "log10"),
+    unary(np.log1p,        x="g / (1.0 + x)",               sympy=FORMS + "log1p"),
     # logaddexp: sigmoid of the difference, via tanh: needs no `ans` and cannot overflow
     binary(np.logaddexp,   x="g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))",
-                           y="g * (0.5 + 0.5 * np.tanh(0.5 * (y - x)))"),
+                           y="g * (0.5 + 0.5 * np.tanh(0.5 * (y - x)))", sympy=FORMS + "logaddexp"),
     # ---- trigonometric and hyperbolic ----
-    unary(np.sin,          x="g * np.cos(x)"),
-    unary(np.cos,          x="-g * np.sin(x)"),
-    unary(np.tan,          x="g * (1.0 + ans * ans)"),
-    unary(np.arcsin,       x="g / np.sqrt(1.0 - x * x)"),
-    unary(np.arccos,       x="-g / np.sqrt(1.0 - x * x)"),
-    unary(np.arctan,       x="g / (1.0 + x * x)"),
-    binary(np.arctan2,     x="g * y / (x * x + y * y)",     y="-g * x / (x * x + y * y)"),
-    binary(np.hypot,       x="g * x / ans",                 y="g * y / ans"),
-    unary(np.sinh,         x="g * np.cosh(x)"),
-    unary(np.cosh,         x="g * np.sinh(x)"),
-    unary(np.tanh,         x="g * (1.0 - ans * ans)"),
-    unary(np.arcsinh,      x="g / np.sqrt(x * x + 1.0)"),
-    unary(np.arccosh,      x="g / np.sqrt(x * x - 1.0)"),
-    unary(np.arctanh,      x="g / (1.0 - x * x)"),
+    unary(np.sin,          x="g * np.cos(x)",               sympy="sympy.sin"),
+    unary(np.cos,          x="-g * np.sin(x)",              sympy="sympy.cos"),
+    unary(np.tan,          x="g * (1.0 + ans * ans)",       sympy="sympy.tan"),
+    unary(np.arcsin,       x="g / np.sqrt(1.0 - x * x)",    sympy="sympy.asin"),
+    unary(np.arccos,       x="-g / np.sqrt(1.0 - x * x)",   sympy="sympy.acos"),
+    unary(np.arctan,       x="g / (1.0 + x * x)",           sympy="sympy.atan"),
+    binary(np.arctan2,     x="g * y / (x * x + y * y)",     y="-g * x / (x * x + y * y)", sympy="sympy.atan2"),
+    binary(np.hypot,       x="g * x / ans",                 y="g * y / ans", sympy=FORMS + "hypot"),
+    unary(np.sinh,         x="g * np.cosh(x)",              sympy="sympy.sinh"),
+    unary(np.cosh,         x="g * np.sinh(x)",              sympy="sympy.cosh"),
+    unary(np.tanh,         x="g * (1.0 - ans * ans)",       sympy="sympy.tanh"),
+    unary(np.arcsinh,      x="g / np.sqrt(x * x + 1.0)",    sympy="sympy.asinh"),
+    unary(np.arccosh,      x="g / np.sqrt(x * x - 1.0)",    sympy="sympy.acosh"),
+    unary(np.arctanh,      x="g / (1.0 - x * x)",           sympy="sympy.atanh"),
     # ---- piecewise: the conventions at the kinks are in each note ----
-    unary(np.absolute,     x="g * np.sign(x)", note="abs'(0) = 0"),
-    binary(np.maximum,     x="g * (x > y)",  y="g * (x <= y)", note=TIES_Y),
-    binary(np.minimum,     x="g * (x < y)",  y="g * (x >= y)", note=TIES_Y),
+    unary(np.absolute,     x="g * np.sign(x)", note="abs'(0) = 0", sympy="sympy.Abs"),
+    binary(np.maximum,     x="g * (x > y)",  y="g * (x <= y)", note=TIES_Y, sympy="sympy.Max"),
+    binary(np.minimum,     x="g * (x < y)",  y="g * (x >= y)", note=TIES_Y, sympy="sympy.Min"),
     binary(np.fmax,        x="g * ((x > y) | np.isnan(y))",  y="g * ((x <= y) | np.isnan(x))",
-           note=TIES_Y + "; a NaN operand is ignored, as fmax ignores it"),
+           note=TIES_Y + "; a NaN operand is ignored, as fmax ignores it", sympy="sympy.Max"),
     binary(np.fmin,        x="g * ((x < y) | np.isnan(y))",  y="g * ((x >= y) | np.isnan(x))",
-           note=TIES_Y + "; a NaN operand is ignored, as fmin ignores it"),
+           note=TIES_Y + "; a NaN operand is ignored, as fmin ignores it", sympy="sympy.Min"),
     rule(np.clip, ("x", "a_min", "a_max"), _clip_templates, elementwise=True, shape=_clip_shape,
-         defaults={"a_min": None, "a_max": None},
+         defaults={"a_min": None, "a_max": None}, fresh=True, sympy=FORMS + "clip",
          note="x on a bound (x == a_min or x == a_max) gets the gradient; the bound gets none; "
               "where a_min > a_max the result is a_max, as in NumPy"),
     rule(np.where, ("condition", "x", "y"), {"x": "np.where(condition, g, 0.0)", "y": "np.where(condition, 0.0, g)"},
-         elementwise=True, selects={"x": ("condition", True), "y": ("condition", False)},
+         elementwise=True, fresh=True, array_result=True,
+         selects={"x": ("condition", True), "y": ("condition", False)},
          note="the condition carries no gradient; the branch not selected gets an exact zero, "
               "never 0 * inf (`np.where(x > 0, np.sqrt(x), 0.0)` at x < 0)"),
 ]

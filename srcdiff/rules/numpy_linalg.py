@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .operators import _matmul_shape, _matmul_templates
+from .operators import matmul_shape, matmul_templates
 from .table import rule
 
 
@@ -18,7 +18,7 @@ def _dot_templates(static, operand_shapes):
     if nx == 0 or ny == 0:
         return {"x": "np.sum(g * y)" if nx == 0 else "g * y", "y": "np.sum(g * x)" if ny == 0 else "g * x"}
     if nx is not None and ny is not None and nx <= 2 and ny <= 2:
-        return _matmul_templates(static, operand_shapes)
+        return matmul_templates(static, operand_shapes)
     return {"x": "dot_adjoint_x(g, x, y)", "y": "dot_adjoint_y(g, x, y)"}
 
 
@@ -166,22 +166,24 @@ def _same(static, x, *rest):
 
 RULES = [
     # ---- products ----
-    rule(np.matmul,    ("x", "y"), _matmul_templates,    shape=_matmul_shape),
-    rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape),
-    rule(np.inner,     ("x", "y"), _inner_templates),
-    rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape),
-    rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}),
+    rule(np.matmul,    ("x", "y"), matmul_templates,     shape=matmul_shape, fresh=True),
+    rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True),
+    rule(np.inner,     ("x", "y"), _inner_templates,                         fresh=True),
+    rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True),
+    rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True),
+    # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), _einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
          note="subscripts without '...' and without an index repeated within one operand"),
     # ---- matrix functions ----
-    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}),
+    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, fresh=True),
+    # not fresh: the diagonal of a matrix is a view of it
     rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}),
-    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same),
-    rule(np.linalg.det, ("x",), _det_templates,
+    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True),
+    rule(np.linalg.det, ("x",), _det_templates, fresh=True,
          note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError"),
-    rule(np.linalg.slogdet, ("x",), _slogdet_templates,
+    rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True,
          note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)"),
-    rule(np.linalg.solve, ("x", "y"), _solve_templates),
-    rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same,
+    rule(np.linalg.solve, ("x", "y"), _solve_templates, fresh=True, array_result=True),
+    rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True, array_result=True,
          note="the derivative of NumPy's cholesky, which reads only the lower triangle of x"),
 ]

@@ -4,6 +4,9 @@ comparisons and other piecewise-constant functions.
 Their arguments may depend on the differentiated inputs (``np.zeros_like(x)``, ``x > 0``);
 the result is still constant with respect to them, so nothing computed from it is active.
 (Array attributes ``x.shape``, ``x.dtype``... are such values too; lowering makes them.)
+
+Every value here is fresh: a new array (always, from a constructor), or a number, a tuple or
+a bool (from a query).
 """
 
 import numpy as np
@@ -25,11 +28,17 @@ def _scalar(static, *operands):
 
 
 def constructor(func, shape=None):
-    return nograd(func, ("args",), shape=shape)
+    """A function that makes a new array, whatever its arguments."""
+    return nograd(func, ("args",), shape=shape, fresh=True, array_result=True)
 
 
-def piecewise(func, params=("x",), note=""):
-    return nograd(func, params, shape=_elementwise, note=note)
+def query(func, shape=None):
+    """A question about its arguments, answered by a new value: a number, a tuple, a bool."""
+    return nograd(func, ("args",), shape=shape, fresh=True)
+
+
+def piecewise(func, params=("x",), note="", sympy=None):
+    return nograd(func, params, shape=_elementwise, note=note, fresh=True, sympy=sympy)
 
 
 RULES = [
@@ -47,12 +56,12 @@ RULES = [
     constructor(np.empty_like, shape=_like),
     constructor(np.full_like, shape=_like),
     # ---- shape and dtype queries ----
-    constructor(np.shape),
-    constructor(np.ndim, shape=_scalar),
-    constructor(np.size, shape=_scalar),
-    constructor(np.issubdtype),
+    query(np.shape),
+    query(np.ndim, shape=_scalar),
+    query(np.size, shape=_scalar),
+    query(np.issubdtype),
     # ---- piecewise constant: zero gradient almost everywhere ----
-    piecewise(np.sign, note="sign'(x) = 0 everywhere, including x = 0"),
+    piecewise(np.sign, note="sign'(x) = 0 everywhere, including x = 0", sympy="sympy.sign"),
     piecewise(np.floor),
     piecewise(np.ceil),
     piecewise(np.rint),
@@ -68,7 +77,7 @@ RULES = [
     piecewise(np.logical_and,   ("x", "y")),
     piecewise(np.logical_or,    ("x", "y")),
     piecewise(np.logical_not),
-    constructor(np.argmax),
-    constructor(np.argmin),
+    query(np.argmax),
+    query(np.argmin),
     constructor(np.argsort),
 ]

@@ -93,7 +93,8 @@ def _cumsum_shape(static, x):
 
 
 def reduction(func, templates, note="", **static):
-    return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note)
+    """A reduction over `axis`: its value is a new array, or a number (fresh)."""
+    return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True)
 
 
 RULES = [
@@ -109,8 +110,9 @@ RULES = [
     # np.amax and np.amin are separate functions from NumPy 2 on (aliases before)
     *[reduction(f, _extremum_templates, note=TIES_SPLIT) for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
-    rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape,
+    rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          note="ord None/'fro', and ord 1, 2, inf of vectors; the gradient is NaN at x = 0"),
     # ---- scans ----
-    rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape),
+    rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True,
+         array_result=True),
 ]

@@ -11,6 +11,8 @@ from ..ir import shapes
 from .table import rule, unary
 
 BACK = {"x": "np.reshape(g, np.shape(x))"}
+#: The facts of a function whose value is a new array (a copy), whatever its operands.
+NEW_ARRAY = {"fresh": True, "array_result": True}
 
 
 def _transpose_templates(static, operand_shapes):
@@ -109,7 +111,7 @@ def _same(static, x):
 
 
 RULES = [
-    # ---- same elements, new shape ----
+    # ---- same elements, new shape: views of x (not fresh) ----
     rule(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape),
     rule(np.ravel,       ("x",), BACK),
     rule(np.expand_dims, ("x",), BACK, static={"axis": None}),
@@ -122,15 +124,15 @@ RULES = [
          static={"source": None, "destination": None}),
     rule(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same),
     # ---- copies: broadcast, tiled, repeated ----
-    unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape),
-    rule(np.tile,        ("x",), _tile_templates,   static={"reps": None}),
-    rule(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}),
-    # ---- joined: one list of operands ----
-    rule(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list"),
-    rule(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list"),
-    rule(np.hstack,      ("arrays",), _hstack_templates,      variadic="list"),
-    rule(np.vstack,      ("arrays",), _vstack_templates,      variadic="list"),
-    # ---- split: a list of pieces ----
-    rule(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"},
+    unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape, fresh=False),  # a view
+    rule(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY),
+    rule(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),
+    # ---- joined: one list of operands, copied into a new array ----
+    rule(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list", **NEW_ARRAY),
+    rule(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list", **NEW_ARRAY),
+    rule(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", **NEW_ARRAY),
+    rule(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", **NEW_ARRAY),
+    # ---- split: a list of pieces (views of x) ----
+    rule(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"}, tuple_result=True,
          static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays"),
 ]

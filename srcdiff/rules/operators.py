@@ -1,4 +1,8 @@
-"""Python's arithmetic operators.  In every rule, ``g`` is the adjoint of ``ans = x op y``."""
+"""Python's arithmetic operators.  In every rule, ``g`` is the adjoint of ``ans = x op y``.
+
+Python's operators work on sympy values (and object arrays of them) as they are, so each is
+its own sympy counterpart.
+"""
 
 import operator
 
@@ -6,7 +10,8 @@ from ..ir import shapes
 from .table import binary, rule, unary
 
 
-def _matmul_templates(static, operand_shapes):
+def matmul_templates(static, operand_shapes):
+    """``x @ y``'s adjoints, by the operands' ndim (``np.dot`` of matrices shares them)."""
     nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
     if nx == 2 and ny == 2:
         return {"x": "g @ y.T", "y": "x.T @ g"}
@@ -19,7 +24,7 @@ def _matmul_templates(static, operand_shapes):
     return {"x": "matmul_adjoint_x(g, x, y)", "y": "matmul_adjoint_y(g, x, y)"}
 
 
-def _matmul_shape(static, x, y):
+def matmul_shape(static, x, y):
     return shapes.matmul(x, y)
 
 
@@ -37,16 +42,22 @@ def _transpose_shape(static, x):
 #: Stands for the `.T` attribute of arrays, which has no function object of its own.
 TRANSPOSE_ATTRIBUTE = operator.attrgetter("T")
 
+POW_X = "g * y * x ** (y - 1 + (y == 0))"
+POW_Y = "g * ans * np.log(x + (ans == 0))"
+
 RULES = [
     # ---- arithmetic ----
-    binary(operator.add,     x="g",                     y="g"),
-    binary(operator.sub,     x="g",                     y="-g"),
-    binary(operator.mul,     x="g * y",                 y="g * x"),
-    binary(operator.truediv, x="g / y",                 y="-g * ans / y"),
-    binary(operator.pow,     x="g * y * x ** (y - 1)",  y="g * ans * np.log(x)"),
-    unary(operator.neg,      x="-g"),
-    unary(operator.pos,      x="g"),
+    binary(operator.add,     x="g",                     y="g",                     sympy="operator.add"),
+    binary(operator.sub,     x="g",                     y="-g",                    sympy="operator.sub"),
+    binary(operator.mul,     x="g * y",                 y="g * x",                 sympy="operator.mul"),
+    binary(operator.truediv, x="g / y",                 y="-g * ans / y",          sympy="operator.truediv"),
+    # exact at special points: (y == 0) keeps x ** 0's derivative 0 at x = 0 (never 0 * inf),
+    # (ans == 0) keeps 0 ** y's derivative in y 0 (never 0 * log 0)
+    binary(operator.pow,     x=POW_X,                   y=POW_Y,                   sympy="operator.pow"),
+    unary(operator.neg,      x="-g",                                               sympy="operator.neg"),
+    unary(operator.pos,      x="g",                                                sympy="operator.pos"),
     # ---- linear algebra ----
-    rule(operator.matmul, ("x", "y"), _matmul_templates, shape=_matmul_shape),
+    rule(operator.matmul, ("x", "y"), matmul_templates, shape=matmul_shape, fresh=True, sympy="operator.matmul"),
+    # a view of x
     rule(TRANSPOSE_ATTRIBUTE, ("x",), _transpose_attribute_templates, name="ndarray.T", shape=_transpose_shape),
 ]

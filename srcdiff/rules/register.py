@@ -10,7 +10,9 @@ Templates are Python expressions over ``g`` (the adjoint of the result), ``ans``
 result), the function's parameters, ``np``, ``math`` and srcdiff's run-time helpers.
 Parameters without a default are operands; those with a default are static arguments,
 constant at each call, unless a template names them (then they are operands too).
-Registered functions are treated as primitives: srcdiff does not look inside them.
+Registered functions are treated as primitives: srcdiff does not look inside them.  Their
+rules declare the default facts (`Rule`): pure, and a value that may share memory with an
+operand (not fresh).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import inspect
 
 from ..errors import SrcDiffError
-from . import TABLE
+from .builtin import TABLE
 from .table import Rule, qualified_name, rule
 
 

@@ -236,3 +236,7 @@ HELPERS = {
     "zero_item": zero_item,
     "split_adjoint": split_adjoint,
 }
+
+#: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a
+#: non-scalar output, so its call is never moved or dropped.  Every other helper is pure.
+EFFECTS = frozenset({"ensure_scalar"})

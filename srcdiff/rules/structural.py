@@ -72,7 +72,7 @@ def _getitem_shape(static, x, *index):
 GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape)
 
 #: ``xs.append(v)``: the list keeps its name; the backward sweep pops v's adjoint.
-APPEND = Rule(list.append, "list.append", ("x", "v"), {"v": "g.pop()"})
+APPEND = Rule(list.append, "list.append", ("x", "v"), {"v": "g.pop()"}, pure=False)  # it changes xs
 
 #: ``sum(xs)`` over a list, and over the rows of an array.
 SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "[g] * len(x)"})  # builtins: unvalidated
@@ -85,7 +85,7 @@ for _rule, _text in ((SUM_LIST, "[g] * len(x)"), (STACK_LIST, "list(g)")):
     # these templates call list builtins the rule-template checker does not allow
     _rule._parsed[("x", _text)] = ast.parse(_text, mode="eval").body
 
-FLOAT = rule(builtins.float, ("x",), {"x": "g"}, name="float", shape=_scalar)
+FLOAT = rule(builtins.float, ("x",), {"x": "g"}, name="float", shape=_scalar, float_result=True, fresh=True)
 
 
 def _abs_templates(static, operand_shapes):
@@ -142,7 +142,7 @@ def setitem_rule(count: int) -> Rule:
         params = ("x", "v") + tuple(f"i{j}" for j in range(count))
         _SETITEMS[count] = rule(set_item, params, _setitem_templates, name="setitem",
                                 static={"index": ", ".join(params[2:]) or "0", "ints": count},
-                                shape=_setitem_shape)
+                                shape=_setitem_shape, fresh=True)  # set_item writes into a copy
     return _SETITEMS[count]
 
 
@@ -161,5 +161,5 @@ def user_rule(func, params: tuple[str, ...]) -> Rule:
     key = (func, params)
     if key not in _USER:
         name = getattr(func, "__qualname__", getattr(func, "__name__", "function"))
-        _USER[key] = Rule(func, name, params, {})
+        _USER[key] = Rule(func, name, params, {}, pure=False)  # srcdiff does not look inside: may have effects
     return _USER[key]

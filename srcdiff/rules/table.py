@@ -13,8 +13,11 @@ and checked when the rule is registered, so a typo fails at import, not in a use
 from __future__ import annotations
 
 import ast
+import dataclasses
+import importlib
 import inspect
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -48,6 +51,25 @@ class Rule:
     as the positional arguments after its static ones (``np.einsum("ij,jk", x0, x1)``,
     "args"); `expand` gives the rule for one number of operands, named x0, x1, ...
     `note` documents a convention (non-differentiable points, ties) in the generated docs.
+
+    The rule also holds the facts other stages need about the primitive:
+
+    * `pure` — a call has no effect besides its value (it mutates nothing and draws no random
+      numbers), so the optimizer may move or drop it.  Every primitive is, but ``list.append``;
+    * `fresh` — its value never shares memory with an operand: a new array, or an immutable
+      number or tuple (``np.exp``, ``np.sum``, ``np.zeros``; not ``np.reshape``, a view, nor
+      ``np.asarray``, which may return its operand), so it may be updated in place;
+    * `float_result` — its value is a Python float whatever numbers it is given (``math.sin``);
+    * `array_result` — its value is an ndarray whatever its operands (``np.zeros``,
+      ``np.concatenate``; not ``np.exp``, which gives a number for a number), so together
+      with `fresh` it is a new array a program may write into by index;
+    * `tuple_result` — its value is a tuple or list of arrays (``np.split``), consumed by
+      unpacking or indexing;
+    * `sympy` — the dotted name of the function that computes it on sympy values
+      (``"sympy.sin"``; for a NumPy function, on one element: it is mapped over arrays), or
+      None where NumPy's own code is exact on object arrays of sympy values or the check
+      needs an adapter of its own.  Only `sympy_function` imports it: ``import srcdiff``
+      loads no sympy.
     """
 
     func: object
@@ -61,6 +83,12 @@ class Rule:
     nograd: bool = False
     variadic: str | None = None
     note: str = ""
+    pure: bool = True
+    fresh: bool = False
+    float_result: bool = False
+    array_result: bool = False
+    tuple_result: bool = False
+    sympy: str | None = None
     #: parameters whose adjoint is zero wherever a boolean operand says so: ``np.where``'s
     #: ``{"x": ("condition", True), "y": ("condition", False)}`` (x's adjoint is zero where
     #: condition is False).  The reverse pass keeps that zero exact down x's chain.
@@ -80,10 +108,15 @@ class Rule:
         key = ("expand", count)
         if key not in self._parsed:
             params = tuple(f"x{i}" for i in range(count))
-            self._parsed[key] = Rule(self.func, self.name, params, self.templates, self.static,
-                                     self.elementwise, self.shape, {}, self.nograd, None, self.note,
-                                     self.selects)
+            self._parsed[key] = dataclasses.replace(self, params=params, defaults={}, variadic=None, _parsed={})
         return self._parsed[key]
+
+    def sympy_function(self):
+        """The callable `sympy` names (importing its module, sympy say), or None."""
+        if self.sympy is None:
+            return None
+        module, _, name = self.sympy.rpartition(".")
+        return getattr(importlib.import_module(module), name)
 
     def result_shape(self, static: dict, operands: list[Shape]) -> Shape:
         if self.shape is not None:
@@ -121,8 +154,32 @@ def _parse_template(rule: Rule, param: str, text: str) -> ast.expr:
     return expr
 
 
+#: A dotted name: ``sympy.sin``, ``operator.add``.
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+
+
+def validate_facts(rule: Rule) -> None:
+    """Check the facts a rule declares (cheaply: `sympy` is not imported)."""
+    for fact in ("pure", "fresh", "float_result", "array_result", "tuple_result"):
+        if not isinstance(getattr(rule, fact), bool):
+            raise SrcDiffError(f"adjoint rule for {rule.name}: {fact} must be True or False, "
+                               f"not {getattr(rule, fact)!r}")
+    if rule.sympy is not None and not (isinstance(rule.sympy, str) and _DOTTED.fullmatch(rule.sympy)):
+        raise SrcDiffError(f"adjoint rule for {rule.name}: sympy must be a dotted name such as "
+                           f"'sympy.sin', not {rule.sympy!r}")
+    if rule.float_result and (rule.elementwise or rule.tuple_result or rule.array_result or rule.variadic):
+        raise SrcDiffError(f"adjoint rule for {rule.name}: a float result is one number: it cannot "
+                           "be elementwise, an array, a tuple or variadic")
+    if rule.array_result and rule.tuple_result:
+        raise SrcDiffError(f"adjoint rule for {rule.name}: a result is an array or a tuple, not both")
+    if rule.float_result and rule.shape is not None and \
+            rule.shape({}, *[shapes.UNKNOWN] * len(rule.params)) != shapes.SCALAR:
+        raise SrcDiffError(f"adjoint rule for {rule.name}: a float result must have a scalar shape")
+
+
 def validate(rule: Rule) -> Rule:
-    """Check a rule before it enters a table: parameters, templates and their names."""
+    """Check a rule before it enters a table: parameters, templates and their names, facts."""
+    validate_facts(rule)
     if rule.variadic not in (None, "list", "args"):
         raise SrcDiffError(f"adjoint rule for {rule.name}: variadic must be 'list' or 'args'")
     if rule.variadic:
@@ -171,14 +228,18 @@ def nograd(func, params=("x",), **options) -> Rule:
 
 
 def unary(func, x: str, **options) -> Rule:
-    """An elementwise function of one argument: ``unary(np.exp, x="g * ans")``."""
-    return rule(func, ("x",), {"x": x}, elementwise=True, **options)
+    """An elementwise function of one argument: ``unary(np.exp, x="g * ans")``.
+
+    Its value is fresh (a new array, or a number) unless the options say otherwise."""
+    return rule(func, ("x",), {"x": x}, elementwise=True, **{"fresh": True, **options})
 
 
 def binary(func, x: str | None, y: str | None, **options) -> Rule:
-    """An elementwise function of two arguments; None marks a parameter with no gradient."""
+    """An elementwise function of two arguments; None marks a parameter with no gradient.
+
+    Its value is fresh (a new array, or a number) unless the options say otherwise."""
     templates = {p: t for p, t in (("x", x), ("y", y)) if t is not None}
-    return rule(func, ("x", "y"), templates, elementwise=True, **options)
+    return rule(func, ("x", "y"), templates, elementwise=True, **{"fresh": True, **options})
 
 
 class RuleTable:
@@ -216,6 +277,10 @@ class RuleTable:
             return self._rules.get(func)
         except TypeError:  # unhashable callables have no rule
             return None
+
+    def functions_where(self, fact: Callable[[Rule], bool]) -> set:
+        """The functions whose rule has `fact`: ``TABLE.functions_where(lambda r: r.fresh)``."""
+        return {r.func for r in self._rules.values() if fact(r)}
 
     def __iter__(self):
         return iter(self._rules.values())

@@ -15,26 +15,20 @@ every question here has a conservative answer for statements it does not underst
 from __future__ import annotations
 
 import ast
+import math
 from collections import Counter
 from collections.abc import Iterator
 
 import numpy as np
 
-from ...rules.runtime import HELPERS
+from ...rules import MODULES, method_rule, spelled_rule
+from ...rules.runtime import EFFECTS, HELPERS
 
 COMMENT = "__srcdiff_comment__"  # codegen's marker call that renders as a ``# ...`` line
 
-#: Calls that neither mutate their arguments nor have another effect, so an expression made
-#: of them may be moved or dropped: anything from `math` and `np` (without ``out=``), the
-#: run-time helpers, and these methods.
-PURE_MODULES = {"math", "np"}
-PURE_METHODS = {"sum", "mean", "copy", "max", "min", "prod", "dot", "reshape", "transpose",
-                "ravel", "astype"}
-#: Calls whose result is a new object (or an immutable number), never an argument or a view
-#: of one: NumPy's ufuncs (checked at run time) and these.
-FRESH_NP = {"full", "zeros", "ones", "outer", "where", "sum", "mean", "cumsum", "dot", "matmul",
-            "array", "copy", "zeros_like", "ones_like", "full_like", "prod", "max", "min"}
-FRESH_METHODS = {"sum", "mean", "copy", "max", "min", "prod", "dot"}
+# What calls do is read off the rule table (each rule's `pure` and `fresh` facts), for the
+# functions of the modules generated code names (``np.exp``, ``math.sin``: `MODULES`) and
+# for array methods (``x.sum()``: `METHODS`), and off the run-time helpers' `EFFECTS`.
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult, ast.FloorDiv, ast.Mod)
 
 
@@ -125,35 +119,59 @@ def is_pure(expr: ast.expr) -> bool:
 
 
 def _pure_call(call: ast.Call) -> bool:
+    """Calls that neither mutate their arguments nor have another effect: anything from `np`
+    and `math` (without ``out=``, and no random draw), the run-time helpers but their
+    `EFFECTS`, and array methods whose rule is `pure`."""
     func = call.func
     if any(k.arg == "out" for k in call.keywords):
         return False
     if isinstance(func, ast.Name):
-        return func.id in HELPERS and func.id != "ensure_scalar"
+        return func.id in HELPERS and func.id not in EFFECTS
     if isinstance(func, ast.Attribute):
         root = func
         while isinstance(root, ast.Attribute):
             root = root.value
-        if isinstance(root, ast.Name) and root.id in PURE_MODULES:
+        if isinstance(root, ast.Name) and root.id in MODULES:
             return "random" not in ast.dump(func)  # a random draw is an effect
-        return func.attr in PURE_METHODS
+        return is_pure_method(func.attr)
     return False
 
 
+def is_pure_method(name: str) -> bool:
+    """Whether the array method `name` (``x.sum()``) uses a rule that is `pure`."""
+    rule = method_rule(name)
+    return rule is not None and rule.pure
+
+
+def is_fresh_method(name: str) -> bool:
+    """Whether the array method `name` (``x.sum()``) uses a rule whose value is `fresh`."""
+    rule = method_rule(name)
+    return rule is not None and rule.fresh
+
+
 def is_fresh(expr: ast.expr) -> bool:
-    """Whether `expr` makes a new object (or an immutable number) that no other name holds."""
+    """Whether `expr` makes a new object (or an immutable number) that no other name holds:
+    arithmetic, a call of a NumPy ufunc, of a `math` function (a number) or of a function or
+    array method whose rule is `fresh`, never an argument or a view of one."""
     if isinstance(expr, ast.Constant):
         return isinstance(expr.value, (int, float))
     if isinstance(expr, ast.BinOp):
         return isinstance(expr.op, ARITHMETIC)
     if isinstance(expr, ast.UnaryOp):
         return isinstance(expr.op, (ast.USub, ast.UAdd))
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
-            and not any(k.arg == "out" for k in expr.keywords):
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not _may_share(expr):
         func = expr.func
-        if isinstance(func.value, ast.Name) and func.value.id == "np":
-            return func.attr in FRESH_NP or isinstance(getattr(np, func.attr, None), np.ufunc)
-        if isinstance(func.value, ast.Name) and func.value.id == "math":
-            return True
-        return func.attr in FRESH_METHODS
+        if isinstance(func.value, ast.Name) and func.value.id in MODULES:
+            module = MODULES[func.value.id]
+            rule = spelled_rule(func.value.id, func.attr)
+            return module is math or (rule is not None and rule.fresh) \
+                or isinstance(getattr(module, func.attr, None), np.ufunc)
+        return is_fresh_method(func.attr)
     return False
+
+
+def _may_share(call: ast.Call) -> bool:
+    """``out=`` names the array the result is; ``copy=False`` (or None) may return the operand
+    itself (``np.array``, ``x.astype``): the facts of a rule hold for its default copy."""
+    return any(k.arg == "out" or k.arg == "copy" and not (isinstance(k.value, ast.Constant) and k.value.value is True)
+               for k in call.keywords)

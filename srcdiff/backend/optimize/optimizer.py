@@ -11,11 +11,11 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 3. `statements.remove_dead` — assignments nothing reads;
 4. `statements.inline_single_use` — for numbers, a temporary read once moves into its use,
    merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
-5. `statements.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
+5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
-6. `statements.release` — ``del`` arrays as soon as nothing needs them (peak memory);
-7. `statements.drop_empty` — loops and branches left with nothing to do;
-8. `statements.tidy_comments` — drop comments whose code was folded away.
+6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
+7. `tidy.drop_empty` — loops and branches left with nothing to do;
+8. `tidy.tidy_comments` — drop comments whose code was folded away.
 
 Steps 2–4 repeat while they find something.  No step changes the value of an expression:
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import sameshape, statements
+from . import memory, sameshape, statements, tidy
 from .liveness import is_comment, nodes
-from .simplify import FLOAT_MATH, is_float, simplify
+from .simplify import is_float, is_float_call, simplify
 
 HEADERS = ("forward", "backward")
 
@@ -100,10 +100,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if not changed:
             break
     is_scalar = _scalar_names(func, info).__contains__
-    statements.accumulate_in_place(func.body, info.is_array)
-    statements.release(func.body, lambda n: n not in info.params and not is_scalar(n))
-    statements.drop_empty(func)
-    statements.tidy_comments(func.body, _is_header)
+    memory.accumulate_in_place(func.body, info.is_array)
+    memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
+    tidy.drop_empty(func)
+    tidy.tidy_comments(func.body, _is_header)
     return func
 
 
@@ -136,9 +136,7 @@ def _is_scalar_expr(node: ast.expr, known: set[str]) -> bool:
         return _is_scalar_expr(node.left, known) and _is_scalar_expr(node.right, known)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return _is_scalar_expr(node.operand, known)
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-        and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
-        and node.func.attr in FLOAT_MATH and all(_is_scalar_expr(a, known) for a in node.args)
+    return is_float_call(node) and all(_is_scalar_expr(a, known) for a in node.args)
 
 
 def _is_shape_item(node: ast.expr) -> bool:

@@ -14,13 +14,26 @@ import ast
 import operator
 from collections.abc import Callable
 
+from ...rules import spelled_rule
 from .liveness import is_fresh
 
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne}
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
          ast.Div: operator.truediv, ast.Pow: operator.pow}
-#: `math` functions whose value is always a float.
-FLOAT_MATH = {"sin", "cos", "tan", "exp", "log", "sqrt", "tanh", "sinh", "cosh", "asin", "acos",
-              "atan", "atan2", "log1p", "expm1", "hypot", "erf", "log2", "log10", "fabs", "pow"}
+
+
+def is_float_call(node: ast.expr) -> bool:
+    """Whether `node` calls a function whose rule has a `float_result` (``math.sin(x)``):
+    its value is a Python float whatever numbers it is given."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)):
+        return False
+    rule = spelled_rule(node.func.value.id, node.func.attr)
+    return rule is not None and rule.float_result
+
+
+def _is_false(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
 
 
 def is_number(node: ast.expr, value=None) -> bool:
@@ -40,10 +53,7 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return is_float(node.operand, float_names)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "math":
-        return node.func.attr in FLOAT_MATH
-    return False
+    return is_float_call(node)
 
 
 class Simplify(ast.NodeTransformer):
@@ -67,6 +77,14 @@ class Simplify(ast.NodeTransformer):
             return self.scalar_names(e.id)
         return is_fresh(e) or isinstance(e, ast.Constant)
 
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        """``2 == 0 -> False``: a rule's guard for a special point, on a constant."""
+        self.generic_visit(node)
+        if len(node.ops) == 1 and type(node.ops[0]) in _COMPARE and is_number(node.left) \
+                and is_number(node.comparators[0]):
+            return ast.Constant(_COMPARE[type(node.ops[0])](node.left.value, node.comparators[0].value))
+        return node
+
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
         left, right, op = node.left, node.right, node.op
@@ -75,6 +93,9 @@ class Simplify(ast.NodeTransformer):
                 return ast.Constant(_FOLD[type(op)](left.value, right.value))
             except (ArithmeticError, ValueError):
                 return node
+        # n + False -> n for a number n: a guard that does not apply (bool + int is that int)
+        if isinstance(op, (ast.Add, ast.Sub)) and is_number(left) and _is_false(right):
+            return left
         if isinstance(op, ast.Pow) and is_number(right, 1):
             return left
         if isinstance(op, ast.Pow) and is_number(right, 2) and type(right.value) is int \

@@ -1,4 +1,6 @@
-"""Statement passes of the optimizer, over the generated function's body.
+"""Statement passes of the optimizer that drop, merge and share values: copies propagated,
+dead and overwritten assignments removed, single-use temporaries inlined, common reads shared
+(in-place accumulation and releases are in `memory`, the final tidying in `tidy`).
 
 Each pass is one function that edits a statement list in place and says whether it changed
 anything.  They move, merge or drop statements only inside straight-line runs (see
@@ -15,12 +17,10 @@ from collections import Counter
 from collections.abc import Callable
 
 from .liveness import (
-    FRESH_METHODS,
     assigned_name,
     bodies,
     is_comment,
     is_compound,
-    is_fresh,
     is_pure,
     mentions,
     nodes,
@@ -265,150 +265,3 @@ def mutated(body: list[ast.stmt]) -> set[str]:
         elif isinstance(node, ast.Call) and not is_pure(node):
             found |= mentions(node)
     return found
-
-
-def _escaping_reads(stmt: ast.stmt) -> set[str]:
-    """Names `stmt` reads in a way that may let another name hold their object.
-
-    Operands of arithmetic, comparisons, reductions and other calls that make a new object
-    cannot; anything else (a plain copy, a list, a call that may return a view) may.
-    """
-    parents = {child: node for node in nodes(stmt) for child in ast.iter_child_nodes(node)}
-    found = set()
-    for node in nodes(stmt):
-        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
-            continue
-        parent = parents.get(node)
-        if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare)):
-            continue
-        if isinstance(parent, ast.Call) and node in parent.args and is_fresh(parent):
-            continue
-        if isinstance(parent, ast.Attribute) and parent.attr in FRESH_METHODS \
-                and isinstance(parents.get(parent), ast.Call) and is_fresh(parents[parent]):
-            continue
-        found.add(node.id)
-    return found
-
-
-def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool]) -> bool:
-    """``x = x + c`` becomes ``x += c`` (and ``-`` alike) where `x` is an array this function
-    made itself (arithmetic, a ufunc, a reduction...) and no other name can hold it.
-
-    Top-level runs only; every name a compound statement mentions loses its ownership.
-    """
-    owned: set[str] = set()
-    changed = False
-    for index, stmt in enumerate(body):
-        if is_compound(stmt):
-            owned -= mentions(stmt)
-            continue
-        name = assigned_name(stmt)
-        value = getattr(stmt, "value", None)
-        if name in owned and is_array(name) and isinstance(value, ast.BinOp) \
-                and isinstance(value.op, (ast.Add, ast.Sub)) \
-                and isinstance(value.left, ast.Name) and value.left.id == name:
-            body[index] = ast.copy_location(ast.AugAssign(ast.Name(name, ast.Store()), value.op, value.right), stmt)
-            owned -= _escaping_reads(body[index]) - {name}
-            changed = True
-            continue
-        owned -= _escaping_reads(stmt)
-        owned -= writes(stmt)
-        if name is not None and is_fresh(value):
-            owned.add(name)
-    return changed
-
-
-def release(body: list[ast.stmt], releasable: Callable[[str], bool]) -> bool:
-    """``del`` each array the top level assigns, right after the statement that last mentions it.
-
-    Memory then peaks like a hand-written gradient's: a forward temporary goes as soon as
-    the forward sweep is past it, an adjoint as soon as its contributions have been passed on.
-    """
-    assigned, last, deleted = set(), {}, set()
-    for node in nodes(ast.Module(body=body, type_ignores=[])):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            deleted |= mentions(node)  # a closure reads its cells when it runs, later
-    for index, stmt in enumerate(body):
-        for name in mentions(stmt):
-            last[name] = index
-        name = assigned_name(stmt)
-        if name is not None:
-            assigned.add(name)
-        deleted |= {n.id for n in nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Del)}
-    after: dict[int, list[str]] = {}
-    for name in sorted(assigned - deleted):
-        index = last[name]
-        if releasable(name) and not isinstance(body[index], ast.Return):
-            after.setdefault(index, []).append(name)
-    if not after:
-        return False
-    out = []
-    for index, stmt in enumerate(body):
-        out.append(stmt)
-        if index in after:
-            targets = [ast.Name(n, ast.Del()) for n in sorted(after[index], key=lambda n: (len(n), n))]
-            out.append(ast.copy_location(ast.Delete(targets), stmt))
-    body[:] = out
-    return True
-
-
-def drop_empty(func: ast.FunctionDef) -> None:
-    """Loops and branches the other passes emptied: ``for i in range(n)`` with nothing left
-    in it (its target read nowhere) and ``if`` without bodies go; any other empty body gets
-    a ``pass`` (a loop of the backward sweep whose adjoints all folded away, say)."""
-    loads = reads(func)
-    for block in bodies(func.body):
-        kept = []
-        for stmt in block:
-            if is_compound(stmt) and not any(_empty(b) is False for b in _own_bodies(stmt)):
-                if isinstance(stmt, ast.For) and _counts(stmt.iter) and isinstance(stmt.target, ast.Name) \
-                        and not loads[stmt.target.id] or isinstance(stmt, ast.If) and is_pure(stmt.test):
-                    continue
-            for field in ("body", "orelse"):
-                inner = getattr(stmt, field, None)
-                if field == "body" and isinstance(inner, list) and _empty(inner):
-                    inner[:] = [s for s in inner if not is_comment(s)] + [ast.Pass()]
-                elif field == "orelse" and isinstance(inner, list) and inner and _empty(inner):
-                    inner[:] = []
-            kept.append(stmt)
-        block[:] = kept
-
-
-def _own_bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    return [b for b in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)) if isinstance(b, list)]
-
-
-def _empty(block: list[ast.stmt]) -> bool:
-    return all(is_comment(s) or isinstance(s, ast.Pass) for s in block)
-
-
-def _counts(expr: ast.expr) -> bool:
-    """``range(...)`` or ``reversed(range(...))`` over pure bounds: iterating has no effect."""
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "reversed" \
-            and len(expr.args) == 1:
-        expr = expr.args[0]
-    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "range" \
-        and not expr.keywords and all(is_pure(a) for a in expr.args)
-
-
-def tidy_comments(body: list[ast.stmt], is_header: Callable[[ast.stmt], bool]) -> None:
-    """Drop comment lines left with nothing under them (an adjoint block that was folded away).
-
-    A header (``# forward``, ``# backward``) stays while any statement follows before the
-    next header; any other comment needs a statement before the next comment.
-    """
-    for block in bodies(body):
-        kept: list[ast.stmt] = []
-        for index, stmt in enumerate(block):
-            if is_comment(stmt):
-                rest = block[index + 1:]
-                stop = (lambda s: is_comment(s) and is_header(s)) if is_header(stmt) else is_comment
-                section = []
-                for s in rest:
-                    if stop(s):
-                        break
-                    section.append(s)
-                if not any(not is_comment(s) and not isinstance(s, ast.Return) for s in section):
-                    continue
-            kept.append(stmt)
-        block[:] = kept

@@ -1,0 +1,96 @@
+"""Statement passes of the optimizer about memory, run once the values are final:
+``x = x + c`` accumulated in place where no other name can hold `x`, and ``del`` of each
+array right after its last use.  Top-level straight-line runs only (see `liveness`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from .liveness import assigned_name, is_compound, is_fresh, is_fresh_method, mentions, nodes, writes
+
+
+def _escaping_reads(stmt: ast.stmt) -> set[str]:
+    """Names `stmt` reads in a way that may let another name hold their object.
+
+    Operands of arithmetic, comparisons, reductions and other calls that make a new object
+    cannot; anything else (a plain copy, a list, a call that may return a view) may.
+    """
+    parents = {child: node for node in nodes(stmt) for child in ast.iter_child_nodes(node)}
+    found = set()
+    for node in nodes(stmt):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare)):
+            continue
+        if isinstance(parent, ast.Call) and node in parent.args and is_fresh(parent):
+            continue
+        if isinstance(parent, ast.Attribute) and is_fresh_method(parent.attr) \
+                and isinstance(parents.get(parent), ast.Call) and is_fresh(parents[parent]):
+            continue
+        found.add(node.id)
+    return found
+
+
+def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool]) -> bool:
+    """``x = x + c`` becomes ``x += c`` (and ``-`` alike) where `x` is an array this function
+    made itself (arithmetic, a ufunc, a reduction...) and no other name can hold it.
+
+    Top-level runs only; every name a compound statement mentions loses its ownership.
+    """
+    owned: set[str] = set()
+    changed = False
+    for index, stmt in enumerate(body):
+        if is_compound(stmt):
+            owned -= mentions(stmt)
+            continue
+        name = assigned_name(stmt)
+        value = getattr(stmt, "value", None)
+        if name in owned and is_array(name) and isinstance(value, ast.BinOp) \
+                and isinstance(value.op, (ast.Add, ast.Sub)) \
+                and isinstance(value.left, ast.Name) and value.left.id == name:
+            body[index] = ast.copy_location(ast.AugAssign(ast.Name(name, ast.Store()), value.op, value.right), stmt)
+            owned -= _escaping_reads(body[index]) - {name}
+            changed = True
+            continue
+        owned -= _escaping_reads(stmt)
+        owned -= writes(stmt)
+        if name is not None and is_fresh(value):
+            owned.add(name)
+    return changed
+
+
+def release(body: list[ast.stmt], releasable: Callable[[str], bool]) -> bool:
+    """``del`` each array the top level assigns, right after the statement that last mentions it.
+
+    Memory then peaks like a hand-written gradient's: a forward temporary goes as soon as
+    the forward sweep is past it, an adjoint as soon as its contributions have been passed on.
+    """
+    assigned, last, deleted = set(), {}, set()
+    for node in nodes(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            deleted |= mentions(node)  # a closure reads its cells when it runs, later
+    for index, stmt in enumerate(body):
+        for name in mentions(stmt):
+            last[name] = index
+        name = assigned_name(stmt)
+        if name is not None:
+            assigned.add(name)
+        deleted |= {n.id for n in nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Del)}
+    after: dict[int, list[str]] = {}
+    for name in sorted(assigned - deleted):
+        index = last[name]
+        if releasable(name) and not isinstance(body[index], ast.Return):
+            after.setdefault(index, []).append(name)
+    if not after:
+        return False
+    out = []
+    for index, stmt in enumerate(body):
+        out.append(stmt)
+        if index in after:
+            targets = [ast.Name(n, ast.Del()) for n in sorted(after[index], key=lambda n: (len(n), n))]
+            out.append(ast.copy_location(ast.Delete(targets), stmt))
+    body[:] = out
+    return True

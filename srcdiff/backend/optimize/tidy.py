@@ -1,0 +1,72 @@
+"""The optimizer's last passes: loops and branches the others emptied, and comments left with
+no code under them.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from .liveness import bodies, is_comment, is_compound, is_pure, reads
+
+
+def drop_empty(func: ast.FunctionDef) -> None:
+    """Loops and branches the other passes emptied: ``for i in range(n)`` with nothing left
+    in it (its target read nowhere) and ``if`` without bodies go; any other empty body gets
+    a ``pass`` (a loop of the backward sweep whose adjoints all folded away, say)."""
+    loads = reads(func)
+    for block in bodies(func.body):
+        kept = []
+        for stmt in block:
+            if is_compound(stmt) and not any(_empty(b) is False for b in _own_bodies(stmt)):
+                if isinstance(stmt, ast.For) and _counts(stmt.iter) and isinstance(stmt.target, ast.Name) \
+                        and not loads[stmt.target.id] or isinstance(stmt, ast.If) and is_pure(stmt.test):
+                    continue
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if field == "body" and isinstance(inner, list) and _empty(inner):
+                    inner[:] = [s for s in inner if not is_comment(s)] + [ast.Pass()]
+                elif field == "orelse" and isinstance(inner, list) and inner and _empty(inner):
+                    inner[:] = []
+            kept.append(stmt)
+        block[:] = kept
+
+
+def _own_bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    return [b for b in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)) if isinstance(b, list)]
+
+
+def _empty(block: list[ast.stmt]) -> bool:
+    return all(is_comment(s) or isinstance(s, ast.Pass) for s in block)
+
+
+def _counts(expr: ast.expr) -> bool:
+    """``range(...)`` or ``reversed(range(...))`` over pure bounds: iterating has no effect."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "reversed" \
+            and len(expr.args) == 1:
+        expr = expr.args[0]
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "range" \
+        and not expr.keywords and all(is_pure(a) for a in expr.args)
+
+
+def tidy_comments(body: list[ast.stmt], is_header: Callable[[ast.stmt], bool]) -> None:
+    """Drop comment lines left with nothing under them (an adjoint block that was folded away).
+
+    A header (``# forward``, ``# backward``) stays while any statement follows before the
+    next header; any other comment needs a statement before the next comment.
+    """
+    for block in bodies(body):
+        kept: list[ast.stmt] = []
+        for index, stmt in enumerate(block):
+            if is_comment(stmt):
+                rest = block[index + 1:]
+                stop = (lambda s: is_comment(s) and is_header(s)) if is_header(stmt) else is_comment
+                section = []
+                for s in rest:
+                    if stop(s):
+                        break
+                    section.append(s)
+                if not any(not is_comment(s) and not isinstance(s, ast.Return) for s in section):
+                    continue
+            kept.append(stmt)
+        block[:] = kept

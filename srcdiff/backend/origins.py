@@ -1,0 +1,89 @@
+"""Errors raised inside generated code name the user's line they come from.
+
+Each compiled gradient runs its body inside ``try`` (backend/loader.py); an exception goes to
+`Origins.raise_located`, which finds the innermost generated frame in the traceback, maps
+its line to the user's line (forward: the line whose value the statement computes;
+backward: the line whose adjoint block it is in), and raises a `SrcDiffError` there,
+chained to the original.  The user's own ``raise``/``assert`` statements raise as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import Location, SrcDiffError
+
+#: the cell name the generated code's ``except`` calls
+ON_ERROR = "__srcdiff_on_error__"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where one generated function comes from."""
+
+    location: Callable[[int], Location]  # the user's line -> its Location
+    name: str  # the generated function's name
+    #: generated line -> (the user's line, "forward" or "backward"); None for the user's own
+    #: ``raise``/``assert``, whose exception is theirs to see
+    user_line: dict
+
+
+def user_lines(source: str, adjoint_comments: dict[str, int], computes: dict[str, int],
+               first_line: int) -> dict[int, tuple[int, str] | None]:
+    """For each line of `source`, the user's line it computes (forward) or differentiates.
+
+    `adjoint_comments` maps each ``# adjoint of ...`` comment codegen writes to its line;
+    `computes` maps each forward value's name to the line computing it."""
+    found, current = {}, (first_line, "forward")
+    for number, text in enumerate(source.splitlines(), start=1):
+        code = text.strip()
+        if code.startswith(("raise", "assert")):
+            found[number] = None
+            continue
+        if code in adjoint_comments:
+            current = (adjoint_comments[code], "backward")
+        elif current[1] == "forward" and "=" in code:
+            target = code.split("=", 1)[0].split(",")[0].strip()
+            current = (computes.get(target, current[0]), "forward")
+        found[number] = current
+    return found
+
+
+class Origins:
+    """The `Origin` of every generated function, by the file name its code was compiled under."""
+
+    def __init__(self):
+        self.by_file: dict[str, Origin] = {}
+
+    def add(self, function, origin: Origin) -> None:
+        self.by_file[function.__code__.co_filename] = origin
+
+    def clear(self) -> None:
+        self.by_file.clear()
+
+    def raise_located(self, error: Exception):
+        """Raise `error` again as a `SrcDiffError` naming the user's line it comes from."""
+        if isinstance(error, SrcDiffError) and error.location is not None:
+            raise error
+        origin, line = None, None
+        tb = error.__traceback__
+        while tb is not None:  # the innermost generated frame is where it failed
+            found = self.by_file.get(tb.tb_frame.f_code.co_filename)
+            if found is not None:
+                origin, line = found, tb.tb_lineno
+            tb = tb.tb_next
+        place = origin.user_line.get(line) if origin is not None else None
+        if place is None:
+            raise error
+        user_line, sweep = place
+        doing = "computing" if sweep == "forward" else "computing the gradient of"
+        if isinstance(error, SrcDiffError):  # a run-time helper's refusal: its words, at the user's line
+            located = SrcDiffError(error.reason, origin.location(user_line), error.hint)
+        else:
+            located = SrcDiffError(f"{type(error).__name__} while {doing} this line: {error}",
+                                   origin.location(user_line),
+                                   f"the generated code {origin.name} failed here (see .source); "
+                                   "check the shapes and values that reach this line")
+        located.sweep = sweep
+        raise located from error

@@ -1,0 +1,73 @@
+"""The built-in rule table, assembled explicitly from the modules that hold the rules,
+with the array methods and attributes that use them, and the facts read off it by the
+spelling generated code uses (``np.exp``, ``math.sin``, ``x.sum()``)."""
+
+from types import ModuleType
+
+import numpy as np
+
+from . import (
+    numpy_convert,
+    numpy_elementwise,
+    numpy_linalg,
+    numpy_nograd,
+    numpy_reductions,
+    numpy_shape,
+    operators,
+    python_math,
+)
+from .table import TEMPLATE_GLOBALS, Rule, RuleTable
+
+#: The built-in rules, by section (the order of docs/supported-numpy.md).
+SECTIONS = {
+    "Python operators": operators.RULES,
+    "math": python_math.RULES,
+    "NumPy elementwise": numpy_elementwise.RULES,
+    "NumPy reductions": numpy_reductions.RULES,
+    "NumPy linear algebra": numpy_linalg.RULES,
+    "NumPy shape manipulation": numpy_shape.RULES,
+    "NumPy conversions": numpy_convert.RULES,
+    "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
+}
+
+#: Array methods, mapped to the function whose rule they use (``x.sum(axis=0)`` is
+#: ``np.sum(x, axis=0)``).
+METHODS = {
+    "sum": np.sum, "mean": np.mean, "prod": np.prod, "var": np.var, "std": np.std,
+    "max": np.max, "min": np.min, "cumsum": np.cumsum,
+    "dot": np.dot, "trace": np.trace,
+    "reshape": np.reshape, "ravel": np.ravel, "flatten": np.ravel, "transpose": np.transpose,
+    "swapaxes": np.swapaxes, "squeeze": np.squeeze, "repeat": np.repeat,
+    "clip": np.clip, "copy": np.copy, "astype": numpy_convert.astype,
+    "argmax": np.argmax, "argmin": np.argmin, "argsort": np.argsort,
+}
+#: Array attributes, mapped to the function whose rule they use.
+ATTRIBUTES = {
+    "T": operators.TRANSPOSE_ATTRIBUTE,
+}
+
+
+def default_table() -> RuleTable:
+    """A fresh table holding every built-in rule."""
+    return RuleTable([r for rules in SECTIONS.values() for r in rules])
+
+
+#: The table transforms use; `srcdiff.register_adjoint` adds to it.
+TABLE = default_table()
+
+
+#: The modules generated code names (``np``, ``math``), by the name it uses.
+MODULES = {name: value for name, value in TEMPLATE_GLOBALS.items() if isinstance(value, ModuleType)}
+
+
+def spelled_rule(module: str, attr: str, table: RuleTable | None = None) -> Rule | None:
+    """The rule of ``module.attr`` as generated code spells it (``np``, ``exp``), or None."""
+    if module not in MODULES:
+        return None
+    return (TABLE if table is None else table).lookup(getattr(MODULES[module], attr, None))
+
+
+def method_rule(name: str, table: RuleTable | None = None) -> Rule | None:
+    """The rule an array method uses (``sum`` for ``x.sum()``), or None."""
+    func = METHODS.get(name)
+    return None if func is None else (TABLE if table is None else table).lookup(func)

@@ -1,0 +1,225 @@
+"""The facts each rule declares (`Rule.fresh`, `pure`, `float_result`, `array_result`,
+`tuple_result`, `sympy`) hold for the real function: the table is data, so it is checked against NumPy.
+
+Every test is parametrised by rule name from the table; a rule whose function needs more
+than one sample array per parameter has its call in `CALLS`.
+"""
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import srcdiff
+from srcdiff.rules import default_table, rule, structural, unary
+from srcdiff.rules.numpy_convert import astype
+
+X = np.array([[0.6, 0.2], [0.3, 0.7]])
+Y = np.array([[0.4, 0.9], [0.8, 0.5]])
+
+#: Rules of the built-in table, and the structural rules lowering makes itself.
+RULES = {r.name: r for r in [*default_table(), structural.COPY, structural.GETITEM, structural.APPEND,
+                             structural.SUM_ROWS, structural.FLOAT, structural.ABS, structural.MAX,
+                             structural.MIN, structural.setitem_rule(1)]}
+
+#: How to call a rule's function on the sample arrays `x` and `y`, where one array per
+#: parameter is not the way (constructors, static arguments, lists of operands).
+CALLS = {
+    "operator.matmul": lambda x, y: x @ y,
+    "numpy.where": lambda x, y: np.where(x > 0.5, x, y),
+    "numpy.clip": lambda x, y: np.clip(x, 0.3, 0.65),
+    "numpy.linalg.cholesky": lambda x, y: np.linalg.cholesky(x @ x.T + np.eye(2)),
+    "numpy.tile": lambda x, y: np.tile(x, 2),
+    "numpy.repeat": lambda x, y: np.repeat(x, 2),
+    "numpy.concatenate": lambda x, y: np.concatenate([x, y]),
+    "numpy.stack": lambda x, y: np.stack([x, y]),
+    "numpy.hstack": lambda x, y: np.hstack([x, y]),
+    "numpy.vstack": lambda x, y: np.vstack([x, y]),
+    "numpy.split": lambda x, y: np.split(x, 2),
+    "numpy.einsum": lambda x, y: np.einsum("ij->ji", x),
+    "ndarray.astype": lambda x, y: astype(x, np.float64),
+    "numpy.zeros": lambda x, y: np.zeros(3),
+    "numpy.ones": lambda x, y: np.ones(3),
+    "numpy.empty": lambda x, y: np.empty(3),
+    "numpy.full": lambda x, y: np.full(3, 0.5),
+    "numpy.eye": lambda x, y: np.eye(3),
+    "numpy.identity": lambda x, y: np.identity(3),
+    "numpy.arange": lambda x, y: np.arange(3.0),
+    "numpy.linspace": lambda x, y: np.linspace(0.0, 1.0, 3),
+    "numpy.full_like": lambda x, y: np.full_like(x, 0.5),
+    "numpy.issubdtype": lambda x, y: np.issubdtype(x.dtype, np.floating),
+    "numpy.reshape": lambda x, y: np.reshape(x, (4,)),
+    "numpy.expand_dims": lambda x, y: np.expand_dims(x, 0),
+    "numpy.swapaxes": lambda x, y: np.swapaxes(x, 0, 1),
+    "numpy.moveaxis": lambda x, y: np.moveaxis(x, 0, 1),
+    "numpy.broadcast_to": lambda x, y: np.broadcast_to(x, (3, 2, 2)),
+    "getitem": lambda x, y: x[0],
+    "list.append": lambda x, y: [x].append(y),
+    "setitem": lambda x, y: structural.set_item(x, 0, y[0]),
+    "max": lambda x, y: max(x[0, 0], y[0, 0]),
+    "min": lambda x, y: min(x[0, 0], y[0, 0]),
+}
+
+
+def call(name, x=None, y=None):
+    """The rule's function applied to (copies of, by default) the sample arrays."""
+    x = X.copy() if x is None else x
+    y = Y.copy() if y is None else y
+    r = RULES[name]
+    with np.errstate(all="ignore"):  # arccosh of 0.6 is NaN: the value does not matter here
+        if name in CALLS:
+            return CALLS[name](x, y)
+        if r.float_result:  # functions of one number
+            return r.func(x[0, 0])
+        return r.func(*[x, y][: len(r.params)])
+
+
+def parts(value):
+    return list(value) if isinstance(value, (tuple, list)) else [value]
+
+
+def names(fact):
+    return sorted(name for name, r in RULES.items() if fact(r))
+
+
+@pytest.mark.parametrize("name", names(lambda r: r.fresh))
+def test_a_fresh_value_shares_no_memory_with_the_operands(name):
+    x, y = X.copy(), Y.copy()
+    value = call(name, x, y)
+    for part in parts(value):
+        assert part is not x and part is not y
+        if isinstance(part, np.ndarray):
+            assert not np.shares_memory(part, x) and not np.shares_memory(part, y), name
+        else:  # a number, a tuple of ints, a bool: immutable
+            assert isinstance(part, (int, float, bool, np.generic, tuple)), (name, type(part))
+
+
+@pytest.mark.parametrize("name", ["numpy.reshape", "numpy.ravel", "numpy.transpose", "numpy.asarray",
+                                  "numpy.broadcast_to", "numpy.diag", "numpy.einsum", "numpy.split",
+                                  "ndarray.T", "getitem", "copy"])
+def test_a_view_or_an_operand_is_not_marked_fresh(name):
+    x = X.copy()
+    value = call(name, x) if name not in ("ndarray.T", "copy") else RULES[name].func(x)
+    assert any(part is x or np.shares_memory(part, x) for part in parts(value))
+    assert not RULES[name].fresh
+
+
+@pytest.mark.parametrize("name", names(lambda r: r.pure))
+def test_a_pure_function_leaves_its_operands_alone(name):
+    x, y = X.copy(), Y.copy()
+    call(name, x, y)
+    assert np.array_equal(x, X) and np.array_equal(y, Y)
+
+
+def test_append_is_not_pure_and_changes_its_list():
+    xs = [X]
+    RULES["list.append"].func(xs, Y)
+    assert len(xs) == 2
+    assert not RULES["list.append"].pure
+
+
+@pytest.mark.parametrize("name", names(lambda r: r.float_result))
+@pytest.mark.parametrize("number", [0.5, 1, np.float64(0.5), True])
+def test_a_float_result_is_a_python_float(name, number):
+    assert type(RULES[name].func(number)) is float
+
+
+def test_float_results_are_the_math_functions_and_float():
+    assert names(lambda r: r.float_result) == sorted(
+        ["float"] + [n for n in RULES if n.startswith("math.")])
+
+
+@pytest.mark.parametrize("name", names(lambda r: r.array_result))
+def test_an_array_result_is_an_array_even_for_numbers(name):
+    assert isinstance(call(name), np.ndarray)
+    try:
+        value = call(name, np.float64(0.6), np.float64(0.4))
+    except (TypeError, ValueError, IndexError, np.linalg.LinAlgError):
+        return  # a function of arrays only (inv, concatenate of 0-d operands...)
+    assert isinstance(value, np.ndarray), (name, type(value))
+
+
+@pytest.mark.parametrize("name", ["numpy.exp", "numpy.sum", "numpy.clip", "numpy.dot", "ndarray.astype"])
+def test_a_function_giving_a_number_for_numbers_is_not_an_array_result(name):
+    assert not isinstance(call(name, np.float64(0.6), np.float64(0.4)), np.ndarray)
+    assert not RULES[name].array_result
+
+
+@pytest.mark.parametrize("name", names(lambda r: r.tuple_result))
+def test_a_tuple_result_is_a_tuple_or_list(name):
+    value = call(name, X.copy())
+    assert isinstance(value, (tuple, list)) and len(value) >= 2
+
+
+def test_constructors_and_copies_make_new_arrays_a_program_may_write_into():
+    table = default_table()
+    writable = table.functions_where(lambda r: r.fresh and r.array_result)
+    assert {np.zeros, np.ones, np.empty, np.full, np.zeros_like, np.ones_like, np.empty_like,
+            np.full_like, np.copy, np.array, np.eye, np.concatenate} <= writable
+    assert not {np.exp, np.sum, np.asarray, np.reshape, np.broadcast_to, np.split} & writable
+
+
+def test_tuple_results():
+    assert names(lambda r: r.tuple_result) == ["numpy.linalg.slogdet", "numpy.split"]
+
+
+#: A point where each counterpart and its function are both defined (0.4 and 0.7 elsewhere).
+POINTS = {"numpy.arccosh": (1.4,), "numpy.clip": (0.4, 0.2, 0.3)}
+
+
+@pytest.mark.parametrize("name", names(lambda r: r.sympy))
+def test_the_sympy_counterpart_is_a_sympy_function_with_the_same_values(name):
+    import sympy as sp
+
+    r = RULES[name]
+    counterpart = r.sympy_function()
+    assert callable(counterpart)
+    symbols = sp.symbols(f"a0:{len(r.params)}", positive=True)
+    if name == "operator.matmul":  # on object arrays of symbols, as check runs it
+        a, b = (np.array([[s, 1], [2, s]], dtype=object) for s in symbols)
+        assert all(isinstance(v, sp.Basic) for v in counterpart(a, b).ravel())
+        return
+    assert isinstance(counterpart(*symbols), sp.Basic)
+    point = POINTS.get(name, (0.4, 0.7, 0.9)[: len(r.params)])
+    expected = r.func(*point)
+    assert float(counterpart(*[sp.Float(p) for p in point])) == pytest.approx(float(expected), rel=1e-12)
+
+
+def test_every_elementwise_numpy_function_has_a_counterpart_or_is_numpy_own():
+    own = {"numpy.add", "numpy.subtract", "numpy.multiply", "numpy.divide", "numpy.power",
+           "numpy.negative", "numpy.where", "numpy.broadcast_to"}  # exact on object arrays as they are
+    missing = [n for n, r in RULES.items() if r.elementwise and r.sympy is None and n not in own]
+    assert missing == []
+
+
+def test_import_srcdiff_resolves_no_counterpart():
+    code = "import sys, srcdiff; print('srcdiff.rules.sympy_forms' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+# ---- facts are validated when a rule is made ----
+
+def test_a_fact_must_be_a_bool():
+    with pytest.raises(srcdiff.SrcDiffError, match="fresh must be True or False"):
+        rule(np.sin, ("x",), {"x": "g * np.cos(x)"}, fresh="yes")
+
+
+def test_a_sympy_counterpart_is_a_dotted_name():
+    with pytest.raises(srcdiff.SrcDiffError, match="sympy must be a dotted name"):
+        unary(np.sin, x="g * np.cos(x)", sympy="sin")
+    assert unary(np.sin, x="g * np.cos(x)", sympy="sympy.sin").sympy == "sympy.sin"
+
+
+def test_a_float_result_is_one_number():
+    with pytest.raises(srcdiff.SrcDiffError, match="a float result is one number"):
+        unary(np.sin, x="g * np.cos(x)", float_result=True)
+    with pytest.raises(srcdiff.SrcDiffError, match="must have a scalar shape"):
+        rule(math.sin, ("x",), {"x": "g * math.cos(x)"}, float_result=True, shape=lambda static, x: x)
+
+
+def test_expanded_variadic_rules_keep_their_facts():
+    concatenate = RULES["numpy.concatenate"].expand(3)
+    assert concatenate.params == ("x0", "x1", "x2") and concatenate.fresh and concatenate.variadic is None
