@@ -220,6 +220,63 @@ def test_nested_comprehensions_and_lists(f, X):
     _check(f, (X,))
 
 
+def numpy_of_comprehensions(X):
+    x = X[0]
+    return np.sum([v * v for v in x]) + np.mean([np.sin(v) for v in X[1]]) + np.sum(np.exp([x[0], x[1] * x[2]]))
+
+
+def numpy_of_a_built_list(X):
+    hs = []
+    for v in X[0]:
+        hs.append(np.tanh(v) * X[1, 1])
+    return np.max(hs) + np.dot(hs, X[2]) + np.sum(np.linalg.norm([X[0] * 2.0, X[1]], axis=1))
+
+
+def numpy_of_nested_comprehension(X):
+    n = X.shape[0]
+    return np.sum([[X[i, j] * X[j, i] for j in range(n)] for i in range(n)]) + \
+        np.mean([[np.sin(X[i, j]) for j in range(n)] for i in range(n)], axis=0)[1]
+
+
+def first_row_of_a_ragged_comprehension(X):
+    n = X.shape[0]
+    return np.mean(np.asarray([[np.sin(X[i, j]) for j in range(n) if j >= i] for i in range(n)][0]))
+
+
+@pytest.mark.parametrize("f", [numpy_of_comprehensions, numpy_of_a_built_list, numpy_of_nested_comprehension])
+@pytest.mark.parametrize("X", MATRICES, ids=range(len(MATRICES)))
+def test_a_list_given_to_numpy_is_the_array_numpy_makes(f, X):
+    _check(f, (X,))
+
+
+def test_a_comprehension_of_comprehensions_indexed_before_numpy_is_refused():
+    # the outer list (of ragged rows) is indexed, not given to NumPy: its rows stay lists
+    _refused(first_row_of_a_ragged_comprehension, (MATRICES[0],), "inside another list")
+
+
+def slices_a_list(x):
+    xs = [x[0], x[1] * 2.0, x[2]]
+    ys = xs[1:]
+    return ys[0] * 3.0 + ys[1] * xs[0]
+
+
+def list_or_array_by_branch(x):
+    if x[0] > 0.0:
+        xs = [x[0], x[1]]
+    else:
+        xs = x[:2] * 2.0
+    return np.sum(np.stack(xs))
+
+
+def test_slicing_a_list_is_refused():
+    # its adjoint used to be added into the list's by concatenation: a wrong gradient
+    _refused(slices_a_list, (np.array([0.5, 1.5, -0.3]),), "slicing a list", "np.stack(xs)[1:]")
+
+
+def test_a_list_on_one_side_of_a_branch_only_is_refused():
+    _refused(list_or_array_by_branch, (np.array([0.5, 1.5]),), "xs is a list on one side of this branch")
+
+
 def rows_appended_as_lists(X):
     rows = []
     for i in range(X.shape[0]):

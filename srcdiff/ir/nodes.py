@@ -89,7 +89,7 @@ class ForwardStatement(Node):
     sweep: ``print(...)``, logging, ``assert``, a guard ``if bad: raise ...``.
 
     `stmt` is the statement reading the values `inputs` by name.  It has no value (`out` is
-    never assigned, `expr` is None), its rule carries no gradient, and the forward sweep
+    never assigned, `expr` is the constant None), its rule carries no gradient, and the forward sweep
     never leaves it out.
     """
 

@@ -13,10 +13,10 @@ import copy
 import operator
 
 from ..ir.nodes import Const, Var, operand_ast
-from ..rules.structural import APPEND, STACK_LIST, setitem_rule
+from ..rules.structural import APPEND, setitem_rule
 from .effects import is_effect_call, lower_effect
 from .emit import emit_rule, note_list_read
-from .lists import check_inner_list
+from .lists import as_array, check_inner_list
 from .mutations import refuse_expression_statement
 from .state import LoweringState, parameter_names
 from .statements import StatementLowerer
@@ -26,7 +26,6 @@ from .writes import InPlaceUpdate
 _AUGMENTED = {ast.Add: (operator.add, "+="), ast.Sub: (operator.sub, "-="),
               ast.Mult: (operator.mul, "*="), ast.Div: (operator.truediv, "/="),
               ast.Pow: (operator.pow, "**="), ast.MatMult: (operator.matmul, "@=")}
-_NP_ASARRAY = ast.Call(ast.parse("np.asarray", mode="eval").body, [], [])  # the call a row is stacked by
 _HOW_TO_WRITE = ("create the array in this function (np.zeros(...), np.empty_like(x), x.copy()) "
                  "and write into that, or collect the values in a list and use np.stack")
 
@@ -151,7 +150,7 @@ def _append(lower: StatementLowerer, call: ast.Call) -> None:
     value = lower.expressions.expr(call.args[0])
     if state.is_list(value):
         if lst.name in state.row_lists:  # a row of np.array([[...] for ...]): an array already
-            value = emit_rule(state, STACK_LIST, (value,), {}, None, None, expr_of=_NP_ASARRAY)
+            value = as_array(state, value)
         else:
             check_inner_list(state, value, call.lineno)
             note_list_read(state, value)  # the outer list holds it: it may not grow any more

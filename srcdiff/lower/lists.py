@@ -10,11 +10,13 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import Operand, Var, operand_ast
-from ..rules.structural import list_of
+from ..rules.structural import STACK_LIST, list_of
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .opaque import opaque
 from .state import LoweringState
+
+_NP_ASARRAY = ast.Call(ast.parse("np.asarray", mode="eval").body, [], [])  # the call expr_of spells
 
 
 def lower_list(lower: ExpressionLowerer, node: ast.List, target) -> Operand:
@@ -54,6 +56,11 @@ def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=Fals
     for loop in state.loops:
         loop.created.add(out.name)  # a new list in every iteration
     return out
+
+
+def as_array(state: LoweringState, items: Var) -> Var:
+    """``np.asarray(items)`` of a list: the adjoint is the list of the result's rows."""
+    return emit_rule(state, STACK_LIST, (items,), {}, None, None, expr_of=_NP_ASARRAY)
 
 
 def check_inner_list(state: LoweringState, item: Var, line: int) -> None:

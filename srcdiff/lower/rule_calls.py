@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from .. import rules
 from ..errors import SrcDiffError
 from ..ir.nodes import Const, Operand, operand_ast
 from ..rules.table import qualified_name
 from .emit import emit
 from .expressions import ExpressionLowerer
+from .lists import as_array
 from .mutations import numpy_equivalent
 from .static_values import as_written, constant
 
@@ -56,7 +59,7 @@ def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):
                           f"srcdiff's rule for {rule.name} takes ({', '.join(rule.signature.parameters)})") from None
     lowered = {p: Const(v) for p, v in rule.defaults.items()}  # optional operands left out
     for name, arg in bound.arguments.items():
-        lowered[name] = lower.expr(arg) if name in rule.params else arg
+        lowered[name] = _operand(lower, rule, arg) if name in rule.params else arg
     operands = tuple(lowered[p] for p in rule.params)
     static = dict(rule.static)
     for name in rule.static:
@@ -68,6 +71,17 @@ def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):
     new_kw = [ast.keyword(k.arg, operand_ast(lowered[k.arg]) if k.arg in rule.params
                           else as_written(state, k.value)) for k in node.keywords]
     return operands, static, new_args, new_kw
+
+
+def _operand(lower: ExpressionLowerer, rule, arg: ast.expr) -> Operand:
+    """An operand of a call; a list passed to a NumPy function is the array NumPy makes of it
+    (``np.sum([... for v in x])`` sums ``np.asarray([...])``)."""
+    state = lower.state
+    numpy = isinstance(rule.func, np.ufunc) or (getattr(rule.func, "__module__", None) or "").startswith("numpy")
+    if numpy and isinstance(arg, ast.ListComp):
+        state.stacked_rows.add(id(arg))  # a row that is a list becomes an array as it goes
+    value = lower.expr(arg)
+    return as_array(state, value) if numpy and state.is_list(value) else value
 
 
 def no_rule(lower: ExpressionLowerer, node: ast.Call, func, spelled: str) -> SrcDiffError:

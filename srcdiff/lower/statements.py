@@ -5,7 +5,8 @@
 ``continue`` simply ends its side), ``break`` sets a flag the loop tests at the end of the
 iteration, and ``return`` records the returned value (and, inside a loop, breaks out and
 skips the rest of the function).  The flags are values in `env` (state.py says why).
-Assignments are lowered in assignments.py, loops in loops.py.
+``raise``, ``assert`` and a guard (``if bad: raise ...``) run in the forward sweep as the
+user wrote them (effects.py).  Assignments are lowered in assignments.py, loops in loops.py.
 """
 
 from __future__ import annotations
