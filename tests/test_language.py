@@ -277,6 +277,49 @@ def test_a_list_on_one_side_of_a_branch_only_is_refused():
     _refused(list_or_array_by_branch, (np.array([0.5, 1.5]),), "xs is a list on one side of this branch")
 
 
+def comprehension_over_a_comprehension(X):
+    return sum([v * 2.0 for v in [w * w for w in X[0]]])
+
+
+def two_generators(X):
+    x = X[0]
+    n = len(x)
+    return np.sum(np.array([x[i] * x[j] for i in range(n) for j in range(n) if i != j]))
+
+
+def conditional_rows(X):
+    n = X.shape[0]
+    A = np.array([[X[i, j] if X[i, j] > 0 else X[i, j] ** 2 if X[i, j] > -0.45 else 0.1 * X[i, j]
+                   for j in range(n)] for i in range(n)])
+    return np.sum(A ** 2)
+
+
+def sums_of_comprehensions_in_a_comprehension(X):
+    rows = [np.sum([X[i, j] ** 2 for j in range(X.shape[1])]) for i in range(X.shape[0])]
+    return np.sum(np.array(rows) * X[:, 0])
+
+
+def comprehension_in_a_loop(X):
+    total = 0.0
+    for i in range(X.shape[0]):
+        row = np.array([X[i, j] * X[j, i] for j in range(X.shape[1])])
+        total = total + np.sum(row ** 2)
+    return total
+
+
+def pairs_in_rows(X):
+    n = X.shape[0]
+    A = np.array([[[X[i, j], X[j, i]] for j in range(n)] for i in range(n)])
+    return np.sum(A[:, :, 0] * A[:, :, 1] ** 2)
+
+
+@pytest.mark.parametrize("f", [comprehension_over_a_comprehension, two_generators, conditional_rows,
+                               sums_of_comprehensions_in_a_comprehension, comprehension_in_a_loop, pairs_in_rows])
+@pytest.mark.parametrize("X", MATRICES, ids=range(len(MATRICES)))
+def test_more_comprehensions(f, X):
+    _check(f, (X,))
+
+
 def rows_appended_as_lists(X):
     rows = []
     for i in range(X.shape[0]):
@@ -699,3 +742,38 @@ def uses_builtin_pow(x):
 
 def test_builtin_pow_points_to_the_operator():
     _refused(uses_builtin_pow, (np.ones(2),), "write x ** y instead")
+
+
+def pops_inside_print(x):
+    xs = [x[0], x[1]]
+    print(xs.pop())
+    return np.sum(np.stack(xs))
+
+
+def sorts_inside_assert(x):
+    y = x.copy()
+    assert y.sort() is None
+    return np.sum(y * np.arange(len(y)))
+
+
+def sorts_inside_a_condition(x):
+    y = x.copy()
+    if y.sort() is None:
+        return np.sum(y * np.arange(len(y)))
+    return 0.0
+
+
+def walrus_inside_print(x):
+    y = x * 2.0
+    print(z := y * 3.0)  # noqa: F841
+    return np.sum(y)
+
+
+@pytest.mark.parametrize("f, words", [
+    (pops_inside_print, ["`xs.pop()` changes xs in place inside an expression srcdiff runs as written"]),
+    (sorts_inside_assert, ["`y.sort()` changes y in place", "`y = y[np.argsort(y)]`"]),
+    (sorts_inside_a_condition, ["`y.sort()` changes y in place", "`y = y[np.argsort(y)]`"]),
+    (walrus_inside_print, ["`:=` expressions are not supported"]),
+])
+def test_a_change_hidden_in_an_expression_run_as_written_is_refused(f, words):
+    _refused(f, (np.array([0.5, 1.5, -0.3]),), *words)

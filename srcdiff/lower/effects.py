@@ -25,6 +25,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, ForwardStatement, Var
 from ..rules.structural import NOGRAD
 from .ast_facts import read_before_write
+from .mutations import check_no_change_in_place
 from .state import LoweringState
 from .static_values import static_value
 
@@ -89,8 +90,11 @@ def is_guard(stmt: ast.stmt) -> bool:
 def lower_effect(state: LoweringState, stmt: ast.stmt) -> None:
     """Append `stmt` as a `ForwardStatement` reading the current values of its names."""
     for inner in ast.walk(stmt):
-        if isinstance(inner, ast.stmt) and not isinstance(inner, _GUARD_STATEMENTS):
+        if isinstance(inner, ast.stmt) and not isinstance(inner, _GUARD_STATEMENTS) \
+                or isinstance(inner, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)):
             raise state.unsupported(inner)
+        if isinstance(inner, ast.Call):
+            check_no_change_in_place(state, inner)
     substituted, reads = _substitute(state, stmt)
     node = ForwardStatement(state.new_id(), NOGRAD, reads, {}, Var(state.namer.temp()), ast.Constant(None),
                             state.line, stmt=substituted)

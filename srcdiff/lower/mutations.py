@@ -29,7 +29,7 @@ _METHODS = {
     "sort": None,  # depends on the rule table: see _sort_hint
     "reverse": "{x} = [{x}[k] for k in range(len({x}) - 1, -1, -1)]",
     "fill": "{x} = np.zeros_like({x}) + {args}",
-    "extend": "for item in {args}: {x}.append(item)",
+    "extend": "for item in {args}: {x}.append(item)", "append": None,
     "insert": None, "pop": None, "remove": None, "clear": None, "resize": None, "put": None,
     "itemset": None, "setfield": None, "partition": None, "setflags": None, "update": None,
     "__setitem__": None,
@@ -53,7 +53,7 @@ def refuse_expression_statement(state: LoweringState, stmt: ast.Expr) -> SrcDiff
     if not isinstance(value, ast.Call):
         return state.error(stmt, f"the value of `{spelled}` is computed and thrown away: this "
                            "statement has no effect", "remove it, or assign its value to a name")
-    changed = _changed_in_place(state, value)
+    changed = changed_in_place(state, value)
     if changed is not None:
         target, rewrite = changed
         return state.error(stmt, f"`{spelled}` changes {target} in place, which srcdiff cannot "
@@ -70,8 +70,22 @@ def refuse_expression_statement(state: LoweringState, stmt: ast.Expr) -> SrcDiff
                        "call print / logging / warnings.warn here directly: those run as written")
 
 
-def _changed_in_place(state: LoweringState, call: ast.Call) -> tuple[str, str | None] | None:
-    """(what the call changes, the statement to write instead) for a known change in place."""
+def check_no_change_in_place(state: LoweringState, call: ast.Call) -> None:
+    """A call srcdiff runs as written (in a condition, or in a statement run for its effect)
+    must not change a value the function goes on to use (``print(xs.pop())``): srcdiff would
+    not see the change."""
+    changed = changed_in_place(state, call)
+    if changed is not None:
+        target, rewrite = changed
+        raise state.error(call, f"`{ast.unparse(call)}` changes {target} in place inside an "
+                          "expression srcdiff runs as written, which it cannot follow",
+                          "make the change a new value in a statement of its own" +
+                          (f": `{rewrite}`" if rewrite else ""))
+
+
+def changed_in_place(state: LoweringState, call: ast.Call) -> tuple[str, str | None] | None:
+    """(what the call changes, the statement to write instead) for a known change in place;
+    None for any other call."""
     out = next((k.value for k in call.keywords if k.arg == "out"), None)
     if out is not None:
         target = ast.unparse(out[0] if isinstance(out, ast.Tuple) and len(out.elts) == 1 else out)
@@ -92,6 +106,8 @@ def _changed_in_place(state: LoweringState, call: ast.Call) -> tuple[str, str | 
             return args[0], template.format(*args) if template and not call.keywords else None
         except IndexError:  # fewer arguments than the rewrite names
             return args[0], None
+    if resolved is np.random.shuffle and args:
+        return args[0], f"{args[0]} = np.random.permutation({args[0]})"
     if isinstance(func, ast.Attribute) and func.attr in _METHODS \
             and static_value(state, func.value, record=False) is MISSING:
         x = ast.unparse(func.value)

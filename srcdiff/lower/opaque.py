@@ -14,6 +14,7 @@ from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.structural import COMPARE, NOGRAD
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer, lower_name
+from .mutations import check_no_change_in_place
 
 _SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
@@ -24,6 +25,9 @@ def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tupl
     if any(isinstance(n, _SCOPES) for n in ast.walk(expr)):
         raise state.error(expr, "comprehensions and lambdas inside a condition or comparison "
                           "are not supported", "compute the value in a statement first")
+    for call in ast.walk(expr):
+        if isinstance(call, ast.Call):
+            check_no_change_in_place(state, call)
     reads: dict[str, Var] = {}
 
     class Substitute(ast.NodeTransformer):
