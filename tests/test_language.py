@@ -777,3 +777,27 @@ def walrus_inside_print(x):
 ])
 def test_a_change_hidden_in_an_expression_run_as_written_is_refused(f, words):
     _refused(f, (np.array([0.5, 1.5, -0.3]),), *words)
+
+
+def negative_literal_list_grows(x):
+    ws = [-1.0, 2.0]
+    ws.append(x[0])
+    return np.sum(np.array(ws) * x[:3])
+
+
+def constant_matrix_literal(x):
+    M = [[1.0, -2.0, 0.5], [0.5, 3.0, -1.0]]
+    return np.sum(np.array(M) @ x) + np.sum(np.array([[1.0, 2.0], [3.0, 4.0]]) @ x[:2])
+
+
+def constant_index_pairs(x):
+    pairs = [(0, 1), (1, 2)]
+    s = 0.0
+    for a, b in pairs:
+        s = s + x[a] * x[b]
+    return s
+
+
+@pytest.mark.parametrize("f", [negative_literal_list_grows, constant_matrix_literal, constant_index_pairs])
+def test_literal_lists(f):
+    _check(f, (np.array([0.5, 1.5, -0.3]),))

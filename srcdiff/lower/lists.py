@@ -20,13 +20,13 @@ _NP_ASARRAY = ast.Call(ast.parse("np.asarray", mode="eval").body, [], [])  # the
 
 
 def lower_list(lower: ExpressionLowerer, node: ast.List, target) -> Operand:
-    if is_literal_data(node):
+    if _data(node):
         return opaque(lower, node, target)
     return new_list(lower, [lower.expr(e) for e in node.elts], target)
 
 
 def lower_tuple(lower: ExpressionLowerer, node: ast.Tuple, target) -> Operand:
-    if is_literal_data(node):
+    if _data(node):
         return opaque(lower, node, target)
     return new_list(lower, [lower.expr(e) for e in node.elts], target, tuple_=True)
 
@@ -38,6 +38,14 @@ def is_literal_data(node: ast.expr) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return isinstance(node.operand, ast.Constant)
     return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and all(map(is_literal_data, node.elts))
+
+
+def _data(node: ast.List | ast.Tuple) -> bool:
+    """Numbers written as a literal, kept as one value with no gradient: a flat list of
+    constants (``[1.0, 2.0]``) or a nested one (``[[1.0, -2.0], [0.5, 3.0]]``)."""
+    if node.elts and all(isinstance(e, ast.Constant) for e in node.elts):
+        return True
+    return is_literal_data(node) and any(isinstance(e, (ast.List, ast.Tuple)) for e in node.elts)
 
 
 def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=False) -> Var:
