@@ -164,3 +164,13 @@ def test_value_and_grad_in_debug_mode(model):
     value, gradient = srcdiff.value_and_grad(model.smooth, debug=True)(0.3, 1.1)
     assert_close(value, model.smooth(0.3, 1.1))
     assert_close(gradient, central_difference(model.smooth, (0.3, 1.1), 0), rtol=1e-5)
+
+
+def test_numpy_warnings_give_way_to_the_clearer_error(model):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # any NumPy warning would fail here
+        with pytest.raises(srcdiff.SrcDiffError) as info:
+            srcdiff.grad(model.log_of_zero, debug=True)(1.5)
+    assert info.value.sweep == "forward" and "np.log(d) is -inf" in str(info.value)

@@ -119,3 +119,54 @@ def test_browser_walks_the_backward_pass_to_the_gradient(f, tmp_path, engine, mo
         assert errors == []
     finally:
         driver.quit()
+
+
+RNN = """\
+import numpy as np
+
+
+def rnn(h, W, xs):
+    for t in range(3):
+        h = np.tanh(W @ h + xs[t])
+    return np.sum(h)
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_browser_walks_a_loops_backward_iterations(tmp_path, engine, monkeypatch):
+    import numpy as np
+
+    monkeypatch.setenv("SE_OFFLINE", "true")
+    rnn = import_source(tmp_path, RNN, module_name=f"explain_rnn_{engine}").rnn
+    args = (np.full(2, 0.1), np.eye(2) * 0.5, np.ones((3, 2)))
+    path = srcdiff.explain(rnn, *args, html=tmp_path / "rnn.html", engine=engine)
+    driver = _browser()
+    from selenium.webdriver.common.by import By
+
+    try:
+        driver.get(path.resolve().as_uri())
+        body = driver.find_element(By.TAG_NAME, "body")
+        assert driver.find_element(By.ID, "region-loop5").is_displayed()
+        driver.find_element(By.ID, "to-backward").click()
+        assert body.get_attribute("data-phase") == "backward"
+        assert body.get_attribute("data-stack") == "3"  # every iteration saved its values
+        stacks, heads = [], []
+        while driver.find_element(By.ID, "next").is_enabled() and len(heads) < 200:
+            driver.find_element(By.ID, "next").click()
+            stacks.append(int(body.get_attribute("data-stack")))
+            heads.append(driver.find_element(By.ID, "step-head").text)
+        assert [h for h in heads if h.startswith("pop")] == ["pop h_2, h_1"] * 3
+        assert stacks == sorted(stacks, reverse=True) and stacks[-1] == 0  # it empties, one pop at a time
+        w_bar = srcdiff.grad(rnn, wrt=1)(*args)
+        shown = driver.find_element(By.CSS_SELECTOR, '[data-adjoint-for="W"]').text
+        assert shown == "[" + ", ".join(f"{v:.6g}" for v in w_bar.ravel()) + "]"
+        driver.find_element(By.ID, "prev").click()  # and back again
+        assert body.get_attribute("data-phase") == "backward"
+
+        screenshot = tmp_path / f"rnn-{engine}.png"
+        assert driver.save_screenshot(str(screenshot))
+        assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        assert errors == []
+    finally:
+        driver.quit()

@@ -139,8 +139,11 @@ def test_command_line_prints_the_table(model, capsys):
     assert capsys.readouterr().out.splitlines()[0] == "trace of shared (adjoints with respect to c)"
 
 
-def test_calls_to_other_user_functions_are_refused_not_guessed(tmp_path):
+def test_calls_to_other_user_functions_are_traced_as_nested_frames(tmp_path):
     module = import_source(tmp_path, "def helper(x):\n    return x * x\n\n\ndef outer(x):\n    return helper(x) + x\n",
                            "calls", "trace_calls")
-    with pytest.raises(srcdiff.SrcDiffError, match="calls.py:6: trace and explain do not step into calls"):
-        srcdiff.trace(module.outer, 2.0)
+    run = srcdiff.trace(module.outer, 2.0)
+    assert run["x"].adjoint == 5.0  # 2x + 1
+    frame = run["t1"].frame
+    assert frame.graph.name == "helper" and frame["x"].adjoint == 4.0
+    assert "↳ helper" in run.table()

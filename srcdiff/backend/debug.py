@@ -86,7 +86,12 @@ def instrument(func: ast.FunctionDef, program: GradProgram, helper: str) -> None
                       [ast.Name("error", ast.Load())], [])
     errors = ast.Tuple([ast.Name("ArithmeticError", ast.Load()), ast.Name("ValueError", ast.Load())], ast.Load())
     handler = ast.ExceptHandler(errors, "error", [ast.Raise(failed)])
-    func.body = [ast.Try(visit(func.body), [handler], [], [])]
+    # NumPy warns when it makes an inf or a NaN; the check right after says it better, at the
+    # user's line, so its RuntimeWarning would only repeat it
+    quiet = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "errstate", ast.Load()), [],
+                     [ast.keyword(k, ast.Constant("ignore")) for k in ("divide", "invalid", "over")])
+    body = [ast.With([ast.withitem(quiet)], visit(func.body))]
+    func.body = [ast.Try(body, [handler], [], [])]
 
 
 def _users(function: ir.Function) -> tuple[set[str], dict[str, list[str]]]:

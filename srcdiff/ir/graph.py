@@ -58,11 +58,34 @@ class GraphNode:
     output: bool = False
     temporary: bool = False  # a sub-expression the user did not name (t1, t2...)
     ir_node: ir.Node | None = field(default=None, repr=False)
+    region: str | None = None  # the id of the innermost `Region` holding it (None: the function's body)
+    var: str = ""  # its name in the generated code (`name` differs for the two sides of a branch)
+    back: list[str] = field(default_factory=list)  # a carried value: what the previous iteration computed
+    callee: object = None  # a call to another user function: that function
+
+    def __post_init__(self):
+        self.var = self.var or self.name
 
     @property
     def accumulates(self) -> bool:
         """Whether its gradient is a sum of contributions from several paths."""
         return self.active and self.uses > 1
+
+
+@dataclass
+class Region:
+    """A cluster of the drawing: a loop (`carried` values, and the `stack` the body's values
+    are saved on), a branch holding its two sides ("then", "else") and the merged values, or
+    a call to another user function."""
+
+    id: str
+    kind: str  # "loop", "branch", "then", "else" or "call"
+    label: str
+    line: int
+    parent: str | None = None
+    carried: list[str] = field(default_factory=list)
+    stack: list[str] = field(default_factory=list)
+    test: str | None = None  # a branch's condition node; a loop's ``break`` flag
 
 
 @dataclass
@@ -79,6 +102,19 @@ class Graph:
     output: str | None
     parsed: object = field(repr=False)
     function: ir.Function = field(repr=False)
+    regions: list[Region] = field(default_factory=list)
+    calls: dict = field(default_factory=dict, repr=False)  # call node name -> the callee's Graph
+
+    def region(self, rid: str | None) -> Region | None:
+        return next((r for r in self.regions if r.id == rid), None)
+
+    def enclosing(self, name: str, kind: str | None = None) -> list[Region]:
+        """The regions holding node `name`, outermost first (only loops with kind="loop")."""
+        found, region = [], self.region(self[name].region)
+        while region is not None:
+            found.insert(0, region)
+            region = self.region(region.parent)
+        return [r for r in found if kind is None or r.kind == kind]
 
     def __getitem__(self, name: str) -> GraphNode:
         for node in self.nodes:
@@ -95,9 +131,14 @@ class Graph:
                 out.append((name, node.name))
         return out
 
+    @property
+    def back_edges(self) -> list[tuple[str, str]]:
+        """(value computed by a loop body, the carried value it becomes in the next iteration)."""
+        return [(name, node.name) for node in self.nodes for name in node.back]
+
     def users(self, name: str) -> list[str]:
-        """The nodes that read `name`, in topological order."""
-        return [n.name for n in self.nodes if name in n.inputs]
+        """The nodes that read `name`, in topological order (a carried value reads its update)."""
+        return [n.name for n in self.nodes if name in n.inputs or name in n.back]
 
     def origin(self, primal: str, reads, adjoint_names: dict[str, str]) -> str | None:
         """Which user of `primal` a contribution to its adjoint comes from.
@@ -148,6 +189,8 @@ def build(function: ir.Function, *, location: Callable[[int], object], def_line:
     list `xs` in place, and a loop body runs many times, so the graph refuses both unless
     `in_place` (debug mode, which only looks nodes up by name, accepts them).
     """
+    if not in_place and not is_plain(function):
+        return _build_regions(function, location, def_line, set(user_names), active, parsed)
     nodes = function_nodes(function, regions=in_place)
     if not in_place:
         nodes = ir.topological_order(nodes)
@@ -210,3 +253,144 @@ def source_expression(node: ir.Node, temps: dict[str, ir.Node]) -> str:
             return name
 
     return ast.unparse(Inline().visit(copy.deepcopy(node.expr)))
+
+
+def is_plain(function: ir.Function) -> bool:
+    """Straight-line code without calls to other user functions: one node per IR node."""
+    return ir.is_straight_line(function) and not any(isinstance(n, ir.UserCall) for n in function.body.nodes)
+
+
+def _build_regions(function: ir.Function, location, def_line: int, user_names: set[str], active, parsed) -> Graph:
+    """The graph of a function with branches, loops or calls: nodes in program order (a loop
+    body once), clusters for the regions, and a back edge per loop-carried value."""
+    walk = _Walk(function, location, user_names, active)
+    for p in function.params:
+        walk.add(p.name, "parameter", p.name, p.name, def_line, [], None)
+    walk.block(function.body, None, "")
+    output = walk.env.get(function.output.name) if isinstance(function.output, ir.Var) else None
+    for node in walk.nodes:
+        node.output = node.name == output
+        node.uses = walk.uses.get(node.name, 0)
+    return Graph(function.name, [p.name for p in function.params], walk.nodes, output, parsed, function,
+                 walk.regions)
+
+
+class _Walk:
+    """Walks the regions in program order, naming each value's node (``z.then``/``z.else``
+    for the two sides of a branch assigning `z`, ``xs#2`` for a list grown again)."""
+
+    def __init__(self, function, location, user_names, active):
+        self.location, self.active = location, active
+        self.env: dict[str, str] = {}
+        self.nodes: list[GraphNode] = []
+        self.regions: list[Region] = []
+        self.uses: dict[str, int] = {}
+        self.merged: set[str] = set()
+        self.closed: set[str] = set()  # carried values after their loop
+        names = [n.out.name for n in ir.all_nodes(function)]
+        known = user_names | {p.name for p in function.params}
+        self.temps = {n.out.name: n for n in ir.all_nodes(function)
+                      if _TEMP.fullmatch(n.out.name) and n.out.name not in known and names.count(n.out.name) == 1}
+
+    def fresh(self, name: str, side: str, item=None) -> str:
+        base = f"{name}.{side}" if side and name in self.merged else name
+        if any(n.name == base for n in self.nodes):  # a list grown in place: refused, as in straight-line code
+            earlier = [n.ir_node for n in self.nodes if n.name == base and n.ir_node]
+            _refuse_in_place(earlier + [item] * (item is not None))
+        return base
+
+    def add(self, name, kind, expr, source, line, inputs, region, var="", **extra) -> GraphNode:
+        loc = self.location(line)
+        var = var or name
+        node = GraphNode(name, kind, expr, source, line, loc.short, loc.code.strip(), inputs, extra.pop("rule", None),
+                         active=self.active is None or var in self.active, region=region, var=var, **extra)
+        self.nodes.append(node)
+        self.env[var] = name
+        return node
+
+    def read(self, operands, count=True) -> list[str]:
+        found = [self.env.get(v.name, v.name) for v in operands if isinstance(v, ir.Var)]
+        for name in found if count else ():  # a loop's result: not one of the body's paths
+            if name in self.closed:
+                continue
+            self.uses[name] = self.uses.get(name, 0) + 1
+        return found
+
+    def region(self, kind, label, line, parent, **extra) -> Region:
+        rid = f"{kind}{line}"
+        k = 2
+        while any(r.id == rid for r in self.regions):
+            rid, k = f"{kind}{line}_{k}", k + 1
+        found = Region(rid, kind, label, line, parent, **extra)
+        self.regions.append(found)
+        return found
+
+    def block(self, block: ir.Block, region: str | None, side: str) -> None:
+        for item in block.nodes:
+            if isinstance(item, ir.Branch):
+                self.branch(item, region)
+            elif isinstance(item, ir.Loop):
+                self.loop(item, region)
+            else:
+                self.node(item, region, side)
+
+    def node(self, item: ir.Node, region, side) -> None:
+        inputs = self.read(item.input_vars, count=not getattr(item.rule, "nograd", False))
+        callee = getattr(item, "callee", None)
+        if callee is not None:
+            region = self.region("call", "call " + source_expression(item, self.temps), item.line, region).id
+        self.add(self.fresh(item.out.name, side, item), "operation", ast.unparse(item.expr),
+                 source_expression(item, self.temps), item.line, inputs, region, item.out.name,
+                 rule=_rule_name(item), temporary=item.out.name in self.temps, ir_node=item, callee=callee)
+
+    def branch(self, item: ir.Branch, region) -> None:
+        test = self.read([item.test], count=False)
+        code = self.location(item.line).code.strip().rstrip(":")
+        outer = self.region("branch", code, item.line, region, test=test[0] if test else None)
+        before, merged = dict(self.env), {m.out.name for m in item.merges}
+        self.merged |= merged
+        sides, uses, counted = {}, dict(self.uses), {}
+        for side, block in (("then", item.body), ("else", item.orelse)):
+            self.env, self.uses = dict(before), dict(uses)  # one side runs: its reads are the paths
+            inner = self.region(side, "taken when true" if side == "then" else "taken when false", item.line,
+                                outer.id)
+            self.block(block, inner.id, side)
+            sides[side] = self.env
+            counted = {k: max(v, counted.get(k, 0)) for k, v in self.uses.items()}
+        self.env, self.uses = before, counted
+        for m in item.merges:
+            then, other = (sides[s].get(m.out.name) for s in ("then", "else"))
+            for name in (then, other):
+                if name:
+                    self.uses[name] = self.uses.get(name, 0) + 1
+            self.merged.discard(m.out.name)
+            self.add(self.fresh(m.out.name, ""), "merge", f"{then} if {test[0] if test else '?'} else {other}",
+                     f"{then} or {other}, by the condition", item.line,
+                     [n for n in (test[0] if test else None, then, other) if n], outer.id, m.out.name)
+        self.merged -= merged
+
+    def loop(self, item: ir.Loop, region) -> None:
+        code = self.location(item.line).code.strip().rstrip(":")
+        found = self.region("loop", code, item.line, region)
+        for c in item.carried:
+            init = self.read([c.init])
+            node = self.add(self.fresh(c.var.name, ""), "carried", f"{init[0] if init else c.init} at first",
+                            "(carried)", item.line, init, found.id, c.var.name)
+            found.carried.append(node.name)
+        if item.target is not None:
+            bounds = self.read(item.bounds, count=False)
+            self.add(self.fresh(item.target.name, ""), "counter", code, "(loop counter)", item.line, bounds,
+                     found.id, item.target.name)
+        self.read(item.test_inputs, count=False)
+        self.block(item.body, found.id, "")
+        for c, name in zip(item.carried, found.carried):
+            back = self.read([c.final])
+            self[name].back = back
+            self[name].expr = f"{self[name].expr}, then {back[0] if back else c.final}"
+            self.env[c.var.name] = name
+            self.closed.add(name)
+        if isinstance(item.stop, ir.Var):
+            found.test = self.env.get(item.stop.name)
+
+    def __getitem__(self, name: str) -> GraphNode:
+        return next(n for n in self.nodes if n.name == name)

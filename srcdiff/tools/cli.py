@@ -36,11 +36,12 @@ class Command:
 
 # ---- what every subcommand shares ----
 
-def add_target_arguments(parser: argparse.ArgumentParser) -> None:
-    """The FILE.py:FUNC target and the --wrt / --args options."""
+def add_target_arguments(parser: argparse.ArgumentParser, wrt_default: str = "0",
+                         wrt_help: str = "the first") -> None:
+    """The FILE.py:FUNC target and the --wrt / --args options (`wrt_help` names the default)."""
     parser.add_argument("target", metavar="FILE.py:FUNC", help="the function, as path/to/file.py:name")
-    parser.add_argument("--wrt", default="0", help="parameter(s) to differentiate, by index or name, "
-                                                   "comma-separated (default: the first)")
+    parser.add_argument("--wrt", default=wrt_default, help="parameter(s) to differentiate, by index or name, "
+                                                           f"comma-separated (default: {wrt_help})")
     parser.add_argument("--args", dest="call_args", metavar="EXPRS",
                         help='argument values as Python expressions with numpy as np, e.g. '
                              '--args "np.ones(3), 2.0"; names from the file may be used too')
@@ -179,8 +180,7 @@ def run_check(ns: argparse.Namespace) -> int:
 # ---- graph ----
 
 def setup_graph(parser: argparse.ArgumentParser) -> None:
-    add_target_arguments(parser)
-    parser.set_defaults(wrt="")  # every parameter, unless --wrt names some
+    add_target_arguments(parser, "", "every parameter")
     parser.add_argument("-o", "--output", metavar="OUT", help="write OUT.dot (Graphviz text), OUT.svg "
                         "(drawn by Graphviz `dot`) or OUT.html (the walk-through; needs --args); "
                         "without -o, print the DOT text")
@@ -221,8 +221,7 @@ def run_graph(ns: argparse.Namespace) -> int:
 # ---- trace ----
 
 def setup_trace(parser: argparse.ArgumentParser) -> None:
-    add_target_arguments(parser)
-    parser.set_defaults(wrt="")  # every float argument, unless --wrt names some
+    add_target_arguments(parser, "", "every parameter given a float or float array")
 
 
 def run_trace(ns: argparse.Namespace) -> int:

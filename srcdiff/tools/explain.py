@@ -18,8 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from ..ir.graph import GraphNode
+from .display import Page
 from .layout import Layout, layout
 from .trace import Row, Trace, shape_text, summarize, trace
+from .walk_steps import region_steps
 
 ASSETS = Path(__file__).with_name("assets")
 CHAR = 7.8  # px per character of the 13px monospace font the boxes use
@@ -30,14 +32,15 @@ LINE = 17.0
 def explain(f, *args, html=None, wrt=None, engine: str = "auto", **kwargs):
     """Write the walk-through of ``f(*args)`` to the file `html` and return its path.
 
-    Without `html`, return the page's text instead.  `wrt` picks the differentiated
+    Without `html`, return the page's text instead (a `str` that a notebook displays
+    inline).  `wrt` picks the differentiated
     parameters (default: every float argument); `engine` is "auto" (Graphviz `dot` when
     installed), "dot" or "layered" (the built-in layout).
     """
     run = trace(f, *args, wrt=wrt, **kwargs)
     page = render(run, engine=engine, call=_call_text(run, args, kwargs))
     if html is None:
-        return page
+        return Page(page)
     path = Path(html)
     path.write_text(page, encoding="utf-8")
     return path
@@ -45,7 +48,9 @@ def explain(f, *args, html=None, wrt=None, engine: str = "auto", **kwargs):
 
 def render(run: Trace, *, engine: str = "auto", call: str = "") -> str:
     """The page for a `Trace`, as HTML text."""
-    rows = {row.name: row for row in run.rows}
+    rows = {row.name: row for row in run.rows}  # the last: a loop's value after it, the total adjoint
+    rows.update({n.name: Row(n, None) for n in run.graph.nodes if n.name not in rows})  # a side not taken
+    regional = bool(run.graph.regions)
     texts = {name: _box_lines(row) for name, row in rows.items()}
     sizes = {name: (max(len(lines[0]) * CHAR, len(lines[1]) * SMALL_CHAR, len(lines[2]) * CHAR,
                         len(lines[3]) * CHAR) + 28, (5 if rows[name].node.accumulates else 4) * LINE + 14)
@@ -55,7 +60,8 @@ def render(run: Trace, *, engine: str = "auto", call: str = "") -> str:
         "title": call or run.graph.name,
         "wrt": run.wrt,
         "engine": where.engine,
-        "steps": _forward_steps(run) + _backward_steps(run),
+        "steps": region_steps(run) if regional else _forward_steps(run) + _backward_steps(run),
+        "regions": regional,
         "params": [{"name": p, "adjoint": _text(rows[p].adjoint)} for p in run.wrt],
     }
     parsed = run.graph.parsed
@@ -84,7 +90,8 @@ def render(run: Trace, *, engine: str = "auto", call: str = "") -> str:
 
 
 def _call_text(run: Trace, args, kwargs) -> str:
-    values = [f"{row.name}={_argument(row.value)}" for row in run.rows if row.node.kind == "parameter"]
+    values = [f"{row.name}={_argument(row.value)}" for row in run.rows if row.node.kind == "parameter"
+              and not row.iteration]
     return f"{run.graph.name}({', '.join(values)})"
 
 
@@ -189,8 +196,10 @@ def _svg(run: Trace, where: Layout, texts: dict[str, list[str]]) -> str:
              '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" '
              'markerUnits="userSpaceOnUse" '
              'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>']
+    parts += _region_boxes(run, where)
     for (tail, head), d in where.edges.items():
-        parts.append(f'<path class="edge" data-from="{tail}" data-to="{head}" d="{d}" marker-end="url(#arrow)"/>')
+        back = ' back' if (tail, head) in run.graph.back_edges else ''
+        parts.append(f'<path class="edge{back}" data-from="{tail}" data-to="{head}" d="{d}" marker-end="url(#arrow)"/>')
     for node in run.graph.nodes:
         box = where.boxes[node.name]
         classes = ["node", node.kind]
@@ -218,3 +227,23 @@ def _svg(run: Trace, where: Layout, texts: dict[str, list[str]]) -> str:
             + "</g>")
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _region_boxes(run: Trace, where: Layout) -> list[str]:
+    """A rounded rectangle behind each loop, branch side and call, around its nodes."""
+    out = []
+    def ancestors(region):
+        return 0 if region.parent is None else 1 + ancestors(run.graph.region(region.parent))
+    depth = {r.id: ancestors(r) for r in run.graph.regions}
+    for region in sorted(run.graph.regions, key=lambda r: depth[r.id]):
+        inside = [where.boxes[n.name] for n in run.graph.nodes
+                  if n.name in where.boxes and any(r.id == region.id for r in run.graph.enclosing(n.name))]
+        if not inside:
+            continue
+        pad = 16 - 5 * depth[region.id]
+        x0, y0 = min(b.x - b.w / 2 for b in inside) - pad, min(b.y - b.h / 2 for b in inside) - pad - 16
+        x1, y1 = max(b.x + b.w / 2 for b in inside) + pad, max(b.y + b.h / 2 for b in inside) + pad
+        out.append(f'<g class="region {region.kind}" id="region-{region.id}"><rect x="{x0:.1f}" y="{y0:.1f}" '
+                   f'width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" rx="10"/>'
+                   f'<text x="{x0 + 8:.1f}" y="{y0 + 13:.1f}">{html_text.escape(region.label)}</text></g>')
+    return out

@@ -8,78 +8,56 @@ lists the nodes, and ``.to_dot()`` gives Graphviz text; no Graphviz binary is ne
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
+from .. import pipeline
 from ..ad.activity import active_values
 from ..errors import SrcDiffError
 from ..frontend.naming import assigned_names
 from ..frontend.parse import ParsedFunction, parse_function
 from ..ir import graph as model
 from ..ir import nodes as ir
+from ..ir.program import Effect, For, While, walk
 from ..lower.lowerer import lower
 from ..rules import TABLE
+from . import dot
 
 
 class Graph(model.Graph):
-    """A function's DAG: nodes in topological order (parameters first) and data-flow edges.
+    """A function's DAG: nodes in topological order (parameters first) and data-flow edges;
+    loops, branches and calls as `regions`.
 
-    ``print(graph)`` lists the nodes with their lines; `to_dot` gives Graphviz text.
+    ``print(graph)`` lists the nodes with their lines; `to_dot` gives Graphviz text; in a
+    notebook the graph displays as SVG.
     """
 
     def to_dot(self) -> str:
         """Graphviz DOT text: boxes for calls, ellipses for parameters, a double border on
-        the output, and an amber fill on nodes whose gradient sums several paths."""
-        lines = [f"digraph {_quote(self.name)} {{",
-                 '  graph [rankdir=TB, fontname="Helvetica", fontsize=12];',
-                 '  node [shape=box, style="rounded,filled", fillcolor="#ffffff", '
-                 'fontname="Helvetica", fontsize=12];',
-                 '  edge [color="#555555", arrowsize=0.7];']
-        for node in self.nodes:
-            lines.append(f"  {_quote(node.name)} [{_dot_attributes(node)}];")
-        for producer, consumer in self.edges:
-            lines.append(f"  {_quote(producer)} -> {_quote(consumer)};")
-        lines.append("}")
-        return "\n".join(lines) + "\n"
+        the output, an amber fill on nodes whose gradient sums several paths, and a cluster
+        per loop, branch and call."""
+        return dot.to_dot(self)
 
     def __str__(self) -> str:
-        rows = []
-        for node in self.nodes:
-            mark = f"  <- sum of {node.uses} gradient paths" if node.accumulates else ""
-            what = f"{node.name} (parameter)" if node.kind == "parameter" else f"{node.name} = {node.source}"
-            rows.append(f"{node.location:>14}  {what}{mark}")
-        return "\n".join(rows)
+        return dot.outline(self)
+
+    def to_svg(self, engine: str = "auto") -> str:
+        """SVG text: Graphviz `dot` when installed (or `engine="dot"`), else the built-in layout."""
+        from .display import graph_svg
+
+        return graph_svg(self, engine)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        return {"image/svg+xml": self.to_svg(), "text/plain": str(self)}
 
 
-def _dot_attributes(node: model.GraphNode) -> str:
-    if node.kind == "parameter":
-        label = f"{node.name}\nparameter"
-    else:
-        label = f"{node.name} = {_shorten(node.source)}\n{node.location}"
-    attrs = {"label": label}
-    if node.kind == "parameter":
-        attrs.update(shape="ellipse", fillcolor="#e8f0fe")
-    if node.accumulates:
-        attrs["label"] += f"\nsum of {node.uses} gradients"
-        attrs.update(fillcolor="#fff3cd", color="#b26a00", penwidth="2")
-    if node.output:
-        attrs["peripheries"] = "2"
-    if not node.active:
-        attrs.update(style="rounded,dashed", fontcolor="#777777")
-    return ", ".join(f"{k}={_quote(v)}" for k, v in attrs.items())
-
-
-def _quote(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def build_graph(parsed: ParsedFunction, function: ir.Function, wrt=None) -> Graph:
+def build_graph(parsed: ParsedFunction, function: ir.Function, wrt=None, program=None, seen=None) -> Graph:
     """The `Graph` of a lowered function; `wrt` (parameter names; all by default) decides
-    which nodes are active."""
+    which nodes are active; `program` (the gradient program, when there is one) names each
+    loop's stack; calls to other user functions get the callee's own graph in `calls`."""
     params = [p.name for p in function.params]
     try:
         found = model.build(function, location=parsed.location, def_line=parsed.tree.lineno,
@@ -87,7 +65,42 @@ def build_graph(parsed: ParsedFunction, function: ir.Function, wrt=None) -> Grap
                             active=active_values(function, set(params if wrt is None else wrt)), parsed=parsed)
     except model.NotDrawable as exc:
         raise SrcDiffError(exc.reason, parsed.location(exc.line) if exc.line else None, exc.hint) from None
-    return Graph(**{f.name: getattr(found, f.name) for f in dataclasses.fields(found)})
+    made = Graph(**{f.name: getattr(found, f.name) for f in dataclasses.fields(found)})
+    _add_stacks(made, program)
+    seen = (seen or set()) | {parsed.func}
+    for node in made.nodes:
+        if node.callee is not None and getattr(node.callee, "__wrapped__", node.callee) not in seen:
+            inner = _callee_graph(node.callee, seen)
+            if inner is not None:
+                made.calls[node.name] = inner
+    return made
+
+
+def _callee_graph(callee, seen: set) -> Graph | None:
+    func = getattr(callee, "func", callee)  # a call with static arguments: ir.Specialised
+    try:
+        parsed = parse_function(func)
+    except SrcDiffError:
+        return None
+    if parsed.func in seen:  # recursion: drawn once
+        return None
+    function, _namer = lower(parsed, TABLE)
+    return build_graph(parsed, function, None, seen=seen)
+
+
+def _add_stacks(made: Graph, program) -> None:
+    """Name, on each loop region, the values its forward pass pushes on the stack."""
+    if program is None:
+        return
+    loops = {r.line: r for r in made.regions if r.kind == "loop"}
+    for stmt in walk(program.forward):
+        if isinstance(stmt, (For, While)) and stmt.line in loops:
+            for inner in stmt.body:
+                expr = getattr(inner, "expr", None)
+                if isinstance(inner, Effect) and isinstance(expr, ast.Call) and \
+                        isinstance(expr.func, ast.Attribute) and expr.func.attr == "append" and expr.args:
+                    saved = expr.args[0].elts if isinstance(expr.args[0], ast.Tuple) else [expr.args[0]]
+                    loops[stmt.line].stack = [ast.unparse(e) for e in saved]
 
 
 def graph(f, wrt=None) -> Graph:
@@ -99,7 +112,15 @@ def graph(f, wrt=None) -> Graph:
     parsed = parse_function(f)
     function, _namer = lower(parsed, TABLE)
     params = [p.name for p in function.params]
-    return build_graph(parsed, function, None if wrt is None else wrt_names(wrt, params, parsed.name))
+    names = None if wrt is None else wrt_names(wrt, params, parsed.name)
+    program = None
+    if not model.is_plain(function):
+        try:  # the gradient's program names what each loop saves
+            found = pipeline.lowered(parsed.func, tuple(names or params), pipeline.Options(tuple_result=True))
+            function, program = found.ir, pipeline.variant(found, None).program
+        except SrcDiffError:
+            pass
+    return build_graph(parsed, function, names, program)
 
 
 def wrt_names(wrt, params: list[str], name: str) -> list[str]:

@@ -13,7 +13,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from .graph import Graph
+from ..ir.graph import Graph
+from .dot import clustered
 
 PAD = 24.0  # px around the drawing
 DPI = 72.0  # Graphviz plain output is in inches
@@ -53,9 +54,10 @@ def dot_layout(graph: Graph, sizes: dict[str, tuple[float, float]]) -> Layout:
     """Ask Graphviz `dot` where the boxes and edges go."""
     lines = ["digraph G {", "  graph [rankdir=TB, nodesep=0.35, ranksep=0.5];",
              '  node [shape=box, fixedsize=true, label=""];', "  edge [arrowsize=0.8];"]
-    for node in graph.nodes:
+    def place(node):
         w, h = sizes[node.name]
-        lines.append(f'  "{node.name}" [width={w / DPI:.3f}, height={h / DPI:.3f}];')
+        return f'"{node.name}" [width={w / DPI:.3f}, height={h / DPI:.3f}];'
+    lines += clustered(graph, place)
     for tail, head in graph.edges:
         lines.append(f'  "{tail}" -> "{head}";')
     lines.append("}")

@@ -20,9 +20,11 @@ from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from ..ir.graph import GraphNode
-from ..ir.program import AdjointStmt
 from ..rules import TEMPLATE_GLOBALS
+from . import tables
 from .graph import Graph, build_graph, wrt_names
+from .run import Runner
+from .tables import number_text, shape_text, summarize
 
 
 @dataclass
@@ -37,12 +39,16 @@ class Contribution:
 
 @dataclass
 class Row:
-    """A node with its forward value and its adjoint (None when no gradient reaches it)."""
+    """A node with its forward value and its adjoint (None when no gradient reaches it), in
+    one loop `iteration` (``(2,)``: the third; ``()`` outside loops, or a carried value after
+    its loop).  A call to another user function has the callee's own trace as `frame`."""
 
     node: GraphNode
     value: object
     adjoint: object = None
     contributions: list[Contribution] = field(default_factory=list)
+    iteration: tuple = ()
+    frame: Trace | None = None
 
     @property
     def name(self) -> str:
@@ -51,44 +57,44 @@ class Row:
 
 @dataclass
 class Trace:
-    """The values and adjoints of one call; ``print(trace)`` shows the table."""
+    """The values and adjoints of one call; ``print(trace)`` shows the table.
+
+    `taken` maps (branch region id, iteration) to the side that ran; `iterations` maps
+    (loop region id, outer iteration) to how many times the loop body ran; `limit` is how many
+    iterations of a loop the table shows.
+    """
 
     graph: Graph
     rows: list[Row]
     wrt: list[str]
     source: str  # the generated gradient the adjoints come from
+    taken: dict = field(default_factory=dict)
+    iterations: dict = field(default_factory=dict)
+    events: list = field(default_factory=list, repr=False)
+    limit: int | None = 4
 
     def __getitem__(self, name: str) -> Row:
-        for row in self.rows:
-            if row.name == name:
-                return row
-        raise KeyError(name)
+        rows = self.rows_of(name)
+        if not rows:
+            raise KeyError(name)
+        return next((r for r in rows if not r.iteration), rows[-1])
 
-    def table(self, color: bool = False) -> str:
-        """The table as text; `color` adds ANSI emphasis (headers, adjoint column)."""
-        header = ["#", "line", "node", "expression", "shape", "value", "adjoint"]
-        body = []
-        for i, row in enumerate(self.rows):
-            node = row.node
-            expression = "(parameter)" if node.kind == "parameter" else _clip(node.source, 36)
-            adjoint = summarize(row.adjoint) if row.adjoint is not None else "-"
-            if len(row.contributions) > 1:
-                adjoint += f"  (sum of {len(row.contributions)})"
-            body.append([str(i), node.location, node.name, expression, shape_text(row.value),
-                         summarize(row.value), adjoint])
-        widths = [max(len(r[c]) for r in [header] + body) for c in range(len(header))]
+    def rows_of(self, name: str) -> list[Row]:
+        """Every row of node `name`: one per loop iteration it ran in."""
+        return [row for row in self.rows if row.name == name]
 
-        def render(cells, style=""):
-            text = "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
-            return f"\033[{style}m{text}\033[0m" if color and style else text
-
-        lines = [render(header, "1"), render(["-" * w for w in widths], "2")]
-        lines += [render(r) for r in body]
-        title = f"trace of {self.graph.name} (adjoints with respect to {', '.join(self.wrt)})"
-        return "\n".join([render([title], "1")] + lines)
+    def table(self, color: bool = False, limit: int | None = -1) -> str:
+        """The table as text; `color` adds ANSI emphasis (headers, adjoint column); `limit`
+        (default: the trace's) is how many iterations of each loop to show."""
+        return tables.render(self, color, self.limit if limit == -1 else limit)
 
     def __str__(self) -> str:
         return self.table()
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(self.table())}</pre>"
 
     def print(self, file=None) -> None:
         """Print the table, emphasised when `file` is a terminal."""
@@ -96,11 +102,12 @@ class Trace:
         print(self.table(color=hasattr(file, "isatty") and file.isatty()), file=file)
 
 
-def trace(f, *args, wrt=None, **kwargs) -> Trace:
-    """Run `f` on `args` node by node and return a `Trace` of values and adjoints.
+def trace(f, *args, wrt=None, limit: int | None = 4, **kwargs) -> Trace:
+    """Run `f` on `args` statement by statement and return a `Trace` of values and adjoints.
 
     `wrt` (indices or names) picks the parameters to differentiate; by default every
-    parameter passed as a float or a float array.
+    parameter passed as a float or a float array.  Loops are traced in full; the table
+    shows `limit` iterations of each (None: all).
     """
     parsed = parse_function(f)
     params = list(inspect.signature(parsed.func).parameters)
@@ -115,48 +122,47 @@ def trace(f, *args, wrt=None, **kwargs) -> Trace:
     # the gradient the pipeline compiles for these arguments, and the IR it came from
     lowered = pipeline.lowered(parsed.func, tuple(wrt), pipeline.Options(tuple_result=True), tuple(values))
     made = pipeline.variant(lowered, tuple(map(shapes.signature, values)))
-    function, program, source = lowered.ir, made.program, made.source
-    graph = build_graph(parsed, function, wrt)
-    for node in graph.nodes:
-        if getattr(node.ir_node, "callee", None) is not None:
-            raise SrcDiffError(f"trace and explain do not step into calls to other functions yet "
-                               f"({node.source})", parsed.location(node.line),
-                               "trace the called function on its own, or inline it")
+    graph = build_graph(parsed, lowered.ir, wrt, made.program)
+    runner = Runner(graph, made.program, _namespace(parsed, made), _frames(made), parsed.filename)
+    runner.forward(dict(zip(params, values)))
+    runner.backward()
+    return _trace(runner.run, list(wrt), made.source, limit)
 
-    namespace = dict(parsed.func.__globals__)
-    namespace.setdefault("set_item", TEMPLATE_GLOBALS["set_item"])  # a write's forward (writes.py)
+
+def _namespace(parsed, made) -> dict:
+    """What the generated code sees: the user's globals, srcdiff's templates, the closure."""
+    namespace = {**parsed.func.__globals__, **TEMPLATE_GLOBALS}
     namespace.update({k: c.cell_contents for k, c in parsed.closure.items() if _filled(c)})
-    namespace.update(zip(params, values))
-    primal = dict(zip(params, values))
-    for node in graph.nodes:
-        if node.ir_node is not None:
-            primal[node.name] = _eval(node.ir_node.expr, namespace, parsed, node.line)
-            namespace[node.name] = primal[node.name]
+    return namespace
 
 
-    backward = {**parsed.func.__globals__, **TEMPLATE_GLOBALS}  # as the generated code sees them
-    backward.update({k: c.cell_contents for k, c in parsed.closure.items() if _filled(c)})
-    backward.update(primal)
-    primal_of = {adjoint: name for name, adjoint in program.adjoints.items()}
+def _frames(made):
+    """``frames(name)``: (graph, program, namespace, frames) of the callee adjoint `name`."""
+    def frames(name):
+        callee, spec = made.callees.get(name), made.program.calls.get(name)
+        if callee is None or callee.variant is None or spec is None:
+            return None
+        program = callee.variant.program
+        parsed = parse_function(getattr(spec.func, "func", spec.func))
+        graph = build_graph(parsed, program.function, list(spec.wrt), program)
+        return graph, program, _namespace(parsed, callee.variant), _frames(callee.variant)
+    return frames
+
+
+def _trace(run, wrt: list[str], source: str, limit) -> Trace:
     assigns = _assignments(source)
-    contributions: dict[str, list[Contribution]] = {}
-    for stmt in program.backward:
-        if not isinstance(stmt, AdjointStmt):
-            continue
-        term = _eval(stmt.expr, backward, parsed, stmt.line)
-        backward[stmt.target] = backward[stmt.target] + term if stmt.accumulate else term
-        primal_name = primal_of.get(stmt.target, stmt.target)
-        reads = {n.id for n in ast.walk(stmt.expr) if isinstance(n, ast.Name)}
-        origin = graph.origin(primal_name, reads, program.adjoints)
-        number, text = _generated_line(assigns, stmt.target, program.adjoints.get(origin))
-        contributions.setdefault(primal_name, []).append(
-            Contribution(origin, term, text or f"{stmt.target} = {ast.unparse(stmt.expr)}", number))
     rows = []
-    for node in graph.nodes:
-        adjoint_name = program.adjoints.get(node.name)
-        adjoint = backward.get(adjoint_name) if adjoint_name else None
-        rows.append(Row(node, primal[node.name], adjoint, contributions.get(node.name, [])))
-    return Trace(graph, rows, list(wrt), source)
+    for name, iteration, value in run.values:
+        terms = run.terms.get((name, iteration), [])
+        contributions = []
+        for term in terms:
+            adjoint = {n.name: n.var + "_bar" for n in run.graph.nodes}.get(term.origin)
+            number, text = _generated_line(assigns, term.target, adjoint)
+            contributions.append(Contribution(term.origin, term.value, text or term.statement, number))
+        frame = run.frames.get((name, iteration))
+        rows.append(Row(run.graph[name], value, run.adjoints.get((name, iteration)), contributions, iteration,
+                        None if frame is None else _trace(frame, list(frame.graph.params), "", limit)))
+    return Trace(run.graph, rows, wrt, source, dict(run.taken), dict(run.counts), run.events, limit)
 
 
 def _bind(func, args, kwargs) -> list:
@@ -166,16 +172,6 @@ def _bind(func, args, kwargs) -> list:
         raise TypeError(f"{func.__qualname__}(): {exc}") from None
     bound.apply_defaults()
     return list(bound.arguments.values())
-
-
-def _eval(expr: ast.expr, namespace: dict, parsed, line):
-    code = compile(ast.fix_missing_locations(ast.Expression(expr)), parsed.filename, "eval")
-    try:
-        return eval(code, namespace)
-    except Exception as exc:
-        where = parsed.location(line) if line else None
-        raise SrcDiffError(f"evaluating {ast.unparse(expr)} failed: {type(exc).__name__}: {exc}", where,
-                           "try srcdiff.grad(f, debug=True) to find the first bad value") from exc
 
 
 def _assignments(source: str) -> list[tuple[int, str, set[str], str]]:
@@ -201,11 +197,6 @@ def _generated_line(assigns, target: str, origin_adjoint: str | None) -> tuple[i
     return (mine[0][0], mine[0][3]) if mine else (0, "")
 
 
-def _describe(parsed, line: int) -> str:
-    loc = parsed.location(line)
-    return f"{loc.short}  {loc.code.strip()}"
-
-
 def _filled(cell) -> bool:
     try:
         return cell.cell_contents is not _EMPTY
@@ -222,40 +213,4 @@ def _is_float(value) -> bool:
     return isinstance(value, (float, np.floating))
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def shape_text(value) -> str:
-    """``()`` for a number, ``(3, 2)`` for an array."""
-    if isinstance(value, (np.ndarray, np.generic)) or np.ndim(value):
-        return str(np.shape(value))
-    return "()"
-
-
-def number_text(x) -> str:
-    """A float as short as it can be while still reading back (up to 6 significant digits)."""
-    if isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    try:
-        f = float(x)
-    except (TypeError, ValueError):
-        return repr(x)
-    return f"{f:.6g}"
-
-
-def summarize(value) -> str:
-    """A short description of a value: the number, a small array, or its range."""
-    if value is None:
-        return "-"
-    if np.ndim(value) == 0:
-        return number_text(value)
-    array = np.asarray(value)
-    if array.dtype.kind not in "biufc":
-        return f"{type(value).__name__}"
-    if array.size <= 4:
-        return "[" + ", ".join(number_text(v) for v in array.ravel()) + "]"
-    finite = array[np.isfinite(array)] if array.dtype.kind in "fc" else array
-    text = f"min {number_text(finite.min())}  max {number_text(finite.max())}" if finite.size else "no finite"
-    bad = array.size - finite.size
-    return text + (f"  ({bad} non-finite)" if bad else "")
+__all__ = ["Contribution", "Row", "Trace", "number_text", "shape_text", "summarize", "trace"]

@@ -6,6 +6,7 @@
   var steps = data.steps;
   var current = -1;
   var timer = null;
+  if (data.regions) { document.body.classList.add("has-regions"); }
   var firstBackward = steps.findIndex(function (s) { return s.phase === "backward"; });
 
   function $(id) { return document.getElementById(id); }
@@ -22,6 +23,22 @@
     all(".edge").forEach(function (e) { e.classList.remove("on-fwd", "on-bwd"); });
     all(".code-line").forEach(function (l) { l.classList.remove("hl-fwd", "hl-bwd"); });
     all(".adj-cell").forEach(function (c) { c.textContent = "\u2013"; });
+    all(".region").forEach(function (r) { r.classList.remove("taken"); });
+  }
+
+  function showStack(step) {
+    var list = $("stack");
+    if (!list) { return; }
+    list.innerHTML = "";
+    var items = step ? step.stack || [] : [];
+    items.forEach(function (entry, i) {
+      var li = document.createElement("li");
+      li.textContent = entry;
+      if (i === items.length - 1) { li.className = "top"; }
+      list.appendChild(li);
+    });
+    text($("stack-size"), items.length ? items.length + " saved" : "empty");
+    document.body.setAttribute("data-stack", String(items.length));
   }
 
   function edge(from, to) {
@@ -34,6 +51,12 @@
       var s = steps[i];
       var g = nodeEl(s.node);
       if (!g) { continue; }
+      if (s.frame) { g.classList.add(s.phase === "forward" ? "seen-fwd" : "seen-bwd"); continue; }
+      if (s.region && s.phase === "forward") {
+        all(".region").forEach(function (r) {
+          if (r.id.indexOf("region-" + s.region.replace("branch", "")) === 0) { r.classList.remove("taken"); }
+        });
+      }
       if (s.phase === "forward") {
         g.classList.add("seen-fwd");
         text(g.querySelector(".t-val"), "= " + s.value);
@@ -56,16 +79,22 @@
     } else {
       var cls = step.phase === "forward" ? "fwd" : "bwd";
       phase.classList.add(step.phase);
-      phase.textContent = step.phase + " pass";
+      phase.textContent = step.phase + " pass" + (step.iter ? " \u00b7 " + step.iter : "") +
+        (step.frame ? " \u00b7 inside " + step.frame : "");
+      if (step.region) {
+        var side = step.what.indexOf("then side") >= 0 ? "then" : "else";
+        var taken = $("region-" + side + step.region.replace("branch", ""));
+        if (taken) { taken.classList.add("taken"); }
+      }
       var g2 = nodeEl(step.node);
       if (g2) { g2.classList.add("current", cls); }
-      step.edges.forEach(function (pair) {
+      (step.edges || []).forEach(function (pair) {
         var e = edge(pair[0], pair[1]);
         if (e) { e.classList.add("on-" + cls); }
       });
       var line = document.getElementById("src-L" + step.line);
       if (line) { line.classList.add("hl-" + cls); }
-      step.genLines.forEach(function (n) {
+      (step.genLines || []).forEach(function (n) {
         var l = document.getElementById("gen-L" + n);
         if (l) { l.classList.add("hl-bwd"); }
       });
@@ -89,6 +118,7 @@
         list.appendChild(li);
       });
     }
+    showStack(step);
     text($("counter"), "step " + (current + 1) + " / " + steps.length);
     var bar = $("progress-bar");
     bar.style.width = (100 * (current + 1) / steps.length) + "%";
