@@ -801,3 +801,14 @@ def constant_index_pairs(x):
 @pytest.mark.parametrize("f", [negative_literal_list_grows, constant_matrix_literal, constant_index_pairs])
 def test_literal_lists(f):
     _check(f, (np.array([0.5, 1.5, -0.3]),))
+
+
+def test_trace_and_graph_run_the_statements_and_do_not_show_them(capsys):
+    x = VECTORS[0]
+    table = str(srcdiff.trace(print_in_a_while_loop, x))
+    assert "small" in capsys.readouterr().out  # the print ran while tracing
+    assert "print(" not in table
+    dot = srcdiff.graph(prints_and_logs).to_dot()
+    assert "print(" not in dot and "sum of 2 gradients" in dot
+    with pytest.raises(ValueError, match="x needs two items"):
+        srcdiff.trace(checks_its_input, np.ones(1))

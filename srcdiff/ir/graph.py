@@ -163,8 +163,9 @@ def contribution_origin(users: list[str], output: str | None, reads, adjoint_nam
 def function_nodes(function: ir.Function, regions: bool = False) -> list[ir.Node]:
     """Every node of `function` in program order; control-flow regions (not drawn yet) are
     refused unless `regions` (debug mode only looks nodes up by name)."""
-    nodes = list(ir.all_nodes(function))
-    body = list(function.body.nodes)
+    # a statement run for its effect only (print, assert, a guard) has no value to show
+    nodes = [n for n in ir.all_nodes(function) if not isinstance(n, ir.ForwardStatement)]
+    body = [n for n in function.body.nodes if not isinstance(n, ir.ForwardStatement)]
     if regions:
         return nodes
     if len(nodes) != len(body) or any(not isinstance(n, ir.Node) for n in body):

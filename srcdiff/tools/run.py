@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..ir.nodes import Node
 from ..ir.program import AdjointStmt, Assign, Break, Effect, For, If, Scatter, While
+from ..ir.program import Run as UserStatement
 
 
 @dataclass
@@ -118,6 +119,8 @@ class Runner:
             self.effect(stmt)
         elif isinstance(stmt, Scatter):
             self.scatter(stmt)
+        elif isinstance(stmt, UserStatement):  # print(...), assert, a guard: run as written
+            exec(compile(ast.fix_missing_locations(ast.Module([stmt.stmt], [])), self.filename, "exec"), self.env)
         else:
             raise SrcDiffError(f"trace cannot step through a {type(stmt).__name__} statement of the gradient")
 
