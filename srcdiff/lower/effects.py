@@ -6,9 +6,8 @@ mentions, which the forward sweep runs where the user wrote it.  A guard (``if b
 ...``, also as one side of an ``if``/``else``) is one such statement; a ``raise`` that is
 taken raises the user's exception, as the function would.
 
-An expression statement that is none of these is refused: its value is thrown away, so it
-either does nothing (remove it) or changes one of its arguments in place, which srcdiff
-cannot differentiate; the message then says how to write the change as a new value.
+An expression statement that is none of these is refused (mutations.py says how), and so
+is a statement here that hides a change in place (``print(xs.pop())``).
 """
 
 from __future__ import annotations

@@ -109,6 +109,7 @@ def changed_in_place(state: LoweringState, call: ast.Call) -> tuple[str, str | N
     if resolved is np.random.shuffle and args:
         return args[0], f"{args[0]} = np.random.permutation({args[0]})"
     if isinstance(func, ast.Attribute) and func.attr in _METHODS \
+            and not isinstance(func.value, (ast.Constant, ast.JoinedStr)) \
             and static_value(state, func.value, record=False) is MISSING:
         x = ast.unparse(func.value)
         template = _sort_hint(state, call) if func.attr == "sort" else _METHODS[func.attr]
