@@ -46,6 +46,7 @@ class Options:
     iteration: bool = False       # for v in x, enumerate, zip; lists built with append
     early_return: bool = False    # `if c: return ...` before the end
     swaps: bool = False           # a, b = b, a
+    gather: bool = False          # X[:, idx], X[idx, :] (a slice and an index array: a bug)
     max_statements: int = 4
 
 
@@ -349,6 +350,8 @@ class ProgramGen:
         kinds = ["var", "var", "T", "mul", "ufunc", "outer", "broadcast", "matmul", "loop_rows"]
         if self.o.nested_comprehension:
             kinds += ["nested_comp"] * 3
+        if self.o.gather:
+            kinds += ["gather"] * 3
         kind = self.choice(kinds)
         m = lambda: self.matrix(scope, depth - 1)  # noqa: E731
         if kind == "var":
@@ -365,6 +368,9 @@ class ProgramGen:
             return f"({self.array(scope, 0)}[:, None] * {self.array(scope, 0)}[None, :])"
         if kind == "matmul":
             return f"({m()} @ {m()})"
+        if kind == "gather":
+            idx = self.choice(["[0, 2, 1]", "np.array([2, 2, 0])", "[1, 0, 0]"])
+            return self.choice([f"({m()})[:, {idx}]", f"({m()})[{idx}, :]", f"({m()})[{idx}]"])
         if kind == "loop_rows":  # rows of a matrix as a list of arrays, stacked
             i = self.fresh("i")
             inner = scope.child()

@@ -53,6 +53,7 @@ ARRAYS = Options(arrays=True, helper=False)
 ARRAY_GUARDS = Options(arrays=True, helper=False, guards=True)
 ARRAY_STATEMENTS = Options(arrays=True, helper=False, writes=True, iteration=True, early_return=True, swaps=True)
 MATRIX = Options(arrays=True, matrix=True, helper=False, max_statements=3)
+GATHER = Options(arrays=True, matrix=True, helper=False, max_statements=3, gather=True)
 NESTED_COMPREHENSIONS = Options(arrays=True, matrix=True, helper=False, max_statements=3, nested_comprehension=True)
 
 
@@ -202,6 +203,14 @@ def test_nested_comprehension_programs(data):
     run_matrix(data, NESTED_COMPREHENSIONS)
 
 
+@pytest.mark.xfail(strict=True, reason="a slice and an index array in one subscript: SyntaxError in the gradient "
+                   "(test_fuzz_regressions.py::test_slice_and_index_array_in_one_subscript)")
+@ci(30, shrink=False)
+@given(st.data())
+def test_gather_programs(data):
+    run_matrix(data, GATHER)
+
+
 # ---- long profile: pytest -m fuzz ----
 
 LONG_FAMILIES = {
@@ -215,6 +224,7 @@ LONG_FAMILIES = {
     "array_statements": lambda d: run_arrays(d, ARRAY_STATEMENTS),
     "matrix": lambda d: run_matrix(d, MATRIX),
     "nested_comprehensions": lambda d: run_matrix(d, NESTED_COMPREHENSIONS),
+    "gather": lambda d: run_matrix(d, GATHER),
     "poly": lambda d: run_poly(d, POLY_FORMS, zero=False),
     "poly_arrays": lambda d: run_poly(d, POLY_FORMS, array_x=True, zero=False),
     "poly_zero": lambda d: run_poly(d, POLY_FORMS),

@@ -340,3 +340,42 @@ def test_augmented_assignment_on_an_element():
     x = np.array([0.5, 1.5, 2.0])
     # 2 * x0 * sum(x): d/dx0 = 2 * (sum + x0), d/dxi = 2 * x0
     expect_gradient(inplace_on_indexed_scalar, [x], expected=np.array([2 * (4.0 + 0.5), 1.0, 1.0]))
+
+
+# ---- a slice and an index array in one subscript ----
+
+def columns_by_index(X):
+    return np.sum(X[:, [0, 2]] ** 2)
+
+
+def rows_by_index_array(X):
+    idx = np.array([2, 0])
+    return np.sum(X[idx, :] ** 2)
+
+
+def strided_rows_indexed_columns(X):
+    return np.sum(X[::2, np.array([1, 1])] ** 2)
+
+
+@pytest.mark.xfail(strict=True, reason="slice + index array in one subscript: the adjoint "
+                   "`np.add.at(X_bar, (:, idx), ...)` is not valid Python (SyntaxError)")
+@pytest.mark.parametrize("f", [columns_by_index, rows_by_index_array, strided_rows_indexed_columns])
+def test_slice_and_index_array_in_one_subscript(f):
+    """`X[:, idx]`, `X[idx, :]`, `X[::2, idx]`: srcdiff writes the slice literally into a tuple,
+    `np.add.at(X_bar, (:, idx), t_bar)`, and compiling the gradient raises SyntaxError."""
+    X = np.arange(9.0).reshape(3, 3) / 4
+    expect_gradient(f, [X])
+
+
+def three_nested_loops(x, y):
+    for i in range(2):  # noqa: B007
+        for j in range(2):  # noqa: B007
+            for k in range(2):  # noqa: B007
+                y = y + 1.0
+    return x * y
+
+
+@pytest.mark.xfail(strict=True, reason="nested loops, inner body without adjoint work: IndentationError")
+def test_three_nested_loops_with_constant_shift():
+    """The same bug as test_nested_loops_with_constant_shift, one level deeper and through a product."""
+    expect_gradient(three_nested_loops, [1.3, 0.7], wrt=(0, 1), expected=(8.7, 1.3))
