@@ -83,6 +83,7 @@ class ProgramGen:
         self.names = itertools.count()
         self.helper_name = None
         self.in_ternary = 0         # > 0 while drawing a branch of a conditional expression
+        self.array_helper_name = None
 
     # -- drawing --
     def draw(self, strategy, label=None):
@@ -275,6 +276,8 @@ class ProgramGen:
                 kinds += ["guard", "guard"]
             if self.o.matrix and scope.matrices:
                 kinds += ["matvec", "matrix_sum", "row"]
+            if self.array_helper_name:
+                kinds += ["ahelper"] * 3
             kind = self.choice(kinds)
         a = lambda: self.array(scope, depth - 1)  # noqa: E731
         s = lambda: self.scalar(scope, max(depth - 2, 0))  # noqa: E731
@@ -330,6 +333,8 @@ class ProgramGen:
             if form == 2:
                 return f"np.where({x} < 30.0, np.log1p(np.exp({x})), {x})"
             return f"np.where({x} > 0.0, {x} ** 0.5, -{x})"
+        if kind == "ahelper":
+            return self.choice([f"ahelper({a()}, {s()})", f"ahelper({a()}, t={s()})"])
         if kind == "matvec":
             return f"({self.matrix(scope, depth - 1)} @ {a()})"
         if kind == "matrix_sum":
@@ -623,11 +628,22 @@ class ProgramGen:
         self.helper_name = "helper"
         return ["def helper(p, q):"] + body + [f"    return {ret}"]
 
+    def array_helper(self) -> list:
+        """`def ahelper(a, t)`: an array and a float in, an array of the same length out."""
+        scope = Scope(floats=["t"], arrays=["a"], assignable=["t"])
+        body = self.statements(scope, self.draw(st.integers(0, 2)), 1, "    ")
+        ret = self.array(scope, self.draw(st.integers(1, 2)))
+        self.array_helper_name = "ahelper"
+        default = self.choice(["", "=1.0"])
+        return [f"def ahelper(a, t{default}):"] + body + [f"    return {ret}"]
+
     def program(self, params) -> str:
         """Source of a module with `f(*params)`; params maps name -> 'float' | 'array' | 'matrix'."""
         lines = ["import math", "", "import numpy as np", "", ""]
         if self.o.helper and self.coin():
             lines += self.helper() + ["", ""]
+        if self.o.helper and self.o.arrays and self.coin():
+            lines += self.array_helper() + ["", ""]
         scope = Scope()
         for name, kind in params.items():
             {"float": scope.floats, "array": scope.arrays, "matrix": scope.matrices}[kind].append(name)
@@ -759,14 +775,18 @@ def check_program(source, args, wrt, tmp_path, use_grad=False):
         expected = [finite_difference(f, args, w) for w in wrt]
     except Rejected:
         assume(False)
+    call_args = copy.deepcopy(args)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             if use_grad:
                 got_value = None
-                grads = srcdiff.grad(f, wrt=tuple(wrt))(*copy.deepcopy(args))
+                gradient = srcdiff.grad(f, wrt=tuple(wrt))
+                grads = gradient(*call_args)
             else:
-                got_value, grads = srcdiff.value_and_grad(f, wrt=tuple(wrt))(*copy.deepcopy(args))
+                gradient = srcdiff.value_and_grad(f, wrt=tuple(wrt))
+                got_value, grads = gradient(*call_args)
+            assert isinstance(gradient.source, str)
     except srcdiff.SrcDiffError as error:
         if _is_refusal(error):
             REFUSALS.append((str(error).splitlines()[0], source))
@@ -774,6 +794,9 @@ def check_program(source, args, wrt, tmp_path, use_grad=False):
         raise Failure(f"SrcDiffError without file:line: {error}\n{source}") from error
     except Exception as error:  # noqa: BLE001 - any other exception breaks the promise
         raise Failure(f"{type(error).__name__}: {error}\n{source}\nargs={args!r}") from error
+    for before, after in zip(args, call_args):
+        if not np.array_equal(before, after):
+            raise Failure(f"the gradient changed an argument: {before!r} -> {after!r}\n{source}")
     if not use_grad:
         if got_value is None or np.ndim(got_value) != 0 or not np.isclose(got_value, value, rtol=1e-9,
                                                                           atol=1e-12):

@@ -51,6 +51,7 @@ NESTED_TERNARY = Options(nested_ternary=True, loops=False, helper=False)
 SCALAR_GUARDS = Options(guards=True)
 ARRAYS = Options(arrays=True, helper=False)
 ARRAY_GUARDS = Options(arrays=True, helper=False, guards=True)
+ARRAY_HELPERS = Options(arrays=True, max_statements=3)
 ARRAY_STATEMENTS = Options(arrays=True, helper=False, writes=True, iteration=True, early_return=True, swaps=True)
 MATRIX = Options(arrays=True, matrix=True, helper=False, max_statements=3)
 GATHER = Options(arrays=True, matrix=True, helper=False, max_statements=3, gather=True)
@@ -156,6 +157,13 @@ def test_array_domain_guards(data):
     run_arrays(data, ARRAY_GUARDS)
 
 
+@ci(60)
+@given(st.data())
+def test_array_helpers(data):
+    """Helper functions taking and returning arrays (keyword arguments, defaults) called from f."""
+    run_arrays(data, ARRAY_HELPERS)
+
+
 @ci(80)
 @given(st.data())
 def test_array_statements(data):
@@ -222,6 +230,7 @@ LONG_FAMILIES = {
     "arrays": lambda d: run_arrays(d, ARRAYS),
     "array_guards": lambda d: run_arrays(d, ARRAY_GUARDS),
     "array_statements": lambda d: run_arrays(d, ARRAY_STATEMENTS),
+    "array_helpers": lambda d: run_arrays(d, ARRAY_HELPERS),
     "matrix": lambda d: run_matrix(d, MATRIX),
     "nested_comprehensions": lambda d: run_matrix(d, NESTED_COMPREHENSIONS),
     "gather": lambda d: run_matrix(d, GATHER),
