@@ -39,8 +39,10 @@ def ci(examples, shrink=True):
                     database=None, phases=phases)
 
 
-LONG = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "2000")), deadline=None,
-                suppress_health_check=SUPPRESS, database=None)
+def long_profile(shrink=True):
+    phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.target, Phase.shrink] if shrink else [])
+    return settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "2000")), deadline=None,
+                    suppress_health_check=SUPPRESS, database=None, phases=phases)
 
 
 # ---- families ----
@@ -241,10 +243,16 @@ LONG_FAMILIES = {
 }
 
 
+KNOWN_BUGS = {"nested_ternary", "poly_zero", "poly_arrays_zero", "nested_comprehensions", "gather"}
+
+
 @pytest.mark.fuzz
-@pytest.mark.parametrize("family", sorted(LONG_FAMILIES))
+@pytest.mark.parametrize("family", [
+    pytest.param(name, marks=pytest.mark.xfail(reason="a known bug (see the CI test of this family)"))
+    if name in KNOWN_BUGS else name for name in sorted(LONG_FAMILIES)])
 def test_long_fuzz(family):
-    @LONG
+    """`pytest -m fuzz` (FUZZ_EXAMPLES=2000 per family by default), random seeds."""
+    @long_profile(shrink=family not in KNOWN_BUGS)
     @given(st.data())
     def run(data):
         LONG_FAMILIES[family](data)
