@@ -379,3 +379,18 @@ def three_nested_loops(x, y):
 def test_three_nested_loops_with_constant_shift():
     """The same bug as test_nested_loops_with_constant_shift, one level deeper and through a product."""
     expect_gradient(three_nested_loops, [1.3, 0.7], wrt=(0, 1), expected=(8.7, 1.3))
+
+
+def for_inside_while_constant_shift(x, y):
+    k = 0
+    while k < 3:
+        for j in range(2):  # noqa: B007
+            y = y + 2.0
+        k = k + 1
+    return x + y
+
+
+@pytest.mark.xfail(strict=True, reason="a for loop with no adjoint work inside a while loop: IndentationError")
+def test_for_inside_while_with_constant_shift():
+    """The same bug with a `while` outside: the reverse sweep's inner `for` has no body."""
+    expect_gradient(for_inside_while_constant_shift, [1.3, -0.7], wrt=(0, 1), expected=(1.0, 1.0))
