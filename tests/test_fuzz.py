@@ -133,8 +133,6 @@ def test_scalar_programs_at_zero(data):
     run_scalar(data, SCALAR, zero=True)
 
 
-@pytest.mark.xfail(strict=True, reason="nested conditional expressions are dropped "
-                   "(test_fuzz_regressions.py::test_nested_conditional_expression)")
 @ci(40, shrink=False)
 @given(st.data())
 def test_nested_conditional_expressions(data):
@@ -191,22 +189,18 @@ def test_polynomials_of_arrays(data):
     run_poly(data, POLY_FORMS, array_x=True, zero=False)
 
 
-@pytest.mark.xfail(strict=True, reason="x ** k at x = 0 (test_fuzz_regressions.py::test_power_zero_at_zero)")
 @ci(30, shrink=False)
 @given(st.data())
 def test_polynomials_at_zero(data):
     run_poly(data, POLY_FORMS)
 
 
-@pytest.mark.xfail(strict=True, reason="x ** k at x = 0 (test_fuzz_regressions.py::test_power_zero_at_zero)")
 @ci(30, shrink=False)
 @given(st.data())
 def test_polynomials_of_arrays_at_zero(data):
     run_poly(data, POLY_FORMS, array_x=True)
 
 
-@pytest.mark.xfail(strict=True, reason="a nested list comprehension fed to np.array crashes in the backward pass "
-                   "(test_fuzz_regressions.py::test_nested_list_comprehension_to_array)")
 @ci(30, shrink=False)
 @given(st.data())
 def test_nested_comprehension_programs(data):
@@ -243,7 +237,7 @@ LONG_FAMILIES = {
 }
 
 
-KNOWN_BUGS = {"nested_ternary", "poly_zero", "poly_arrays_zero", "nested_comprehensions", "gather"}
+KNOWN_BUGS = {"gather"}
 
 
 @pytest.mark.fuzz
