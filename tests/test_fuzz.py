@@ -207,8 +207,6 @@ def test_nested_comprehension_programs(data):
     run_matrix(data, NESTED_COMPREHENSIONS)
 
 
-@pytest.mark.xfail(strict=True, reason="a slice and an index array in one subscript: SyntaxError in the gradient "
-                   "(test_fuzz_regressions.py::test_slice_and_index_array_in_one_subscript)")
 @ci(30, shrink=False)
 @given(st.data())
 def test_gather_programs(data):
@@ -237,7 +235,7 @@ LONG_FAMILIES = {
 }
 
 
-KNOWN_BUGS = {"gather"}
+KNOWN_BUGS: set[str] = set()
 
 
 @pytest.mark.fuzz

@@ -285,8 +285,6 @@ def nested_loops_constant_shift(x, y):
     return x + y
 
 
-@pytest.mark.xfail(strict=True, reason="nested loops, inner body without adjoint work: IndentationError in "
-                   "the generated code")
 @pytest.mark.parametrize("wrt", [(0, 1), 1])
 def test_nested_loops_with_constant_shift(wrt):
     """`for i: for j: y = y - 0.25`: the inner loop's reverse body is empty, and srcdiff emits a
@@ -341,8 +339,6 @@ def strided_rows_indexed_columns(X):
     return np.sum(X[::2, np.array([1, 1])] ** 2)
 
 
-@pytest.mark.xfail(strict=True, reason="slice + index array in one subscript: the adjoint "
-                   "`np.add.at(X_bar, (:, idx), ...)` is not valid Python (SyntaxError)")
 @pytest.mark.parametrize("f", [columns_by_index, rows_by_index_array, strided_rows_indexed_columns])
 def test_slice_and_index_array_in_one_subscript(f):
     """`X[:, idx]`, `X[idx, :]`, `X[::2, idx]`: srcdiff writes the slice literally into a tuple,
@@ -359,7 +355,6 @@ def three_nested_loops(x, y):
     return x * y
 
 
-@pytest.mark.xfail(strict=True, reason="nested loops, inner body without adjoint work: IndentationError")
 def test_three_nested_loops_with_constant_shift():
     """The same bug as test_nested_loops_with_constant_shift, one level deeper and through a product."""
     expect_gradient(three_nested_loops, [1.3, 0.7], wrt=(0, 1), expected=(8.7, 1.3))
@@ -374,7 +369,6 @@ def for_inside_while_constant_shift(x, y):
     return x + y
 
 
-@pytest.mark.xfail(strict=True, reason="a for loop with no adjoint work inside a while loop: IndentationError")
 def test_for_inside_while_with_constant_shift():
     """The same bug with a `while` outside: the reverse sweep's inner `for` has no body."""
     expect_gradient(for_inside_while_constant_shift, [1.3, -0.7], wrt=(0, 1), expected=(1.0, 1.0))

@@ -129,12 +129,24 @@ def _scatter(stmt: Scatter) -> ast.stmt:
     target = ast.Name(stmt.target, ast.Load())
     if stmt.mode == "add.at":
         call = ast.parse("np.add.at", mode="eval").body
-        return ast.Expr(ast.Call(call, [target, stmt.index, stmt.expr], []))
+        return ast.Expr(ast.Call(call, [target, _as_value(stmt.index), stmt.expr], []))
     part = ast.Subscript(ast.Name(stmt.target, ast.Store()), stmt.index, ast.Store())
     if stmt.mode == "add":
         return ast.AugAssign(part, ast.Add(), stmt.expr)
     current = ast.Subscript(target, stmt.index, ast.Load())
     return ast.Assign([part], ast.BinOp(current, ast.Add(), stmt.expr), lineno=0)
+
+
+def _as_value(index: ast.expr) -> ast.expr:
+    """An index as a value that can be passed to a function: ``:`` becomes ``slice(None)``."""
+    def value(part: ast.expr) -> ast.expr:
+        if isinstance(part, ast.Slice):
+            bounds = [b if b is not None else ast.Constant(None) for b in (part.lower, part.upper, part.step)]
+            return ast.Call(ast.Name("slice", ast.Load()), bounds, [])
+        return part
+    if isinstance(index, ast.Tuple):
+        return ast.Tuple([value(e) for e in index.elts], ast.Load())
+    return value(index)
 
 
 def _assigned(stmts: list[ast.stmt]) -> set[str]:

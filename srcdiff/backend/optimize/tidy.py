@@ -15,7 +15,7 @@ def drop_empty(func: ast.FunctionDef) -> None:
     in it (its target read nowhere) and ``if`` without bodies go; any other empty body gets
     a ``pass`` (a loop of the backward sweep whose adjoints all folded away, say)."""
     loads = reads(func)
-    for block in bodies(func.body):
+    for block in reversed(list(bodies(func.body))):  # inner blocks first: emptying one may empty its loop
         kept = []
         for stmt in block:
             if is_compound(stmt) and not any(_empty(b) is False for b in _own_bodies(stmt)):
