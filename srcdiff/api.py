@@ -64,10 +64,16 @@ class GradFunction:
         _LIVE.add(self)
 
     def _inner(self, flat_func, wrt: tuple) -> "GradFunction":
-        return GradFunction(flat_func, wrt, with_value=self.options.with_value or self._trees.has_aux,
-                            debug=self.options.debug)
+        inner = GradFunction(flat_func, wrt, with_value=self.options.with_value or self._trees.has_aux,
+                             debug=self.options.debug)
+        inner._flat = True  # already rewritten: its arguments are leaves
+        return inner
+
+    _flat = False
 
     def _uses_trees(self, args) -> bool:
+        if self._flat:
+            return False
         return self._always_trees or any(is_tree(a, sequences=i in self._tree_roots) for i, a in enumerate(args))
 
     @property

@@ -56,13 +56,15 @@ class TreeCaller:
                 wrt.append(root)
                 plan.append((None, [root]))
                 continue
-            paths = [p for p, s in trees.leaf_paths(struct) if s.kind == "leaf"]
+            paths = [(p, s) for p, s in trees.leaf_paths(struct) if s.kind in ("leaf", "data")]
             try:
                 sub = trees.subtree(struct, path)
             except (ValueError, IndexError):
                 raise SrcDiffError(f"wrt={_spelled(root, path)!r} names no part of {root} "
                                    f"(its keys are {list(struct.keys)})") from None
-            chosen = [n for p, n in zip(paths, leaf_names) if p[:len(path)] == path]
+            named = [(p, n) for (p, s), n in zip(paths, leaf_names)]
+            kinds = {p: s.kind for p, s in paths}
+            chosen = [n for p, n in named if p[:len(path)] == path and (kinds[p] == "leaf" or p == path)]
             if not chosen:
                 raise SrcDiffError(f"wrt={_spelled(root, path)!r} holds no number or array to differentiate")
             wrt += chosen
@@ -91,7 +93,7 @@ class TreeCaller:
         it = iter(grads)
         for sub, chosen in plan:
             taken = [next(it) for _ in chosen]
-            out.append(taken[0] if sub is None or sub.kind == "leaf" else trees.unflatten(sub, iter(taken)))
+            out.append(taken[0] if sub is None or not sub.is_container else trees.unflatten(sub, iter(taken)))
         grads = out[0] if len(self.targets) == 1 and not self.tuple_result else tuple(out)
         if self.has_aux:
             returned = self.user_func(*user_args, **user_kwargs)

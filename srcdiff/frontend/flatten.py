@@ -22,12 +22,11 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import SrcDiffError
-from . import depends, trees
+from . import depends
 from .flatten_statements import Rewriter
 from .naming import names_in
 from .parse import ParsedFunction, parse_function, register
 from .tree_entries import Names, leaf_entries
-
 
 # ---- the flattened function ----
 

@@ -30,8 +30,7 @@ def indirect(value) -> bool:
     """A callee srcdiff reads through a rewrite: a partial, or a cache wrapper of a function."""
     if isinstance(value, functools.partial):
         return True
-    return not isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__") \
-        and user_function(_unwrapped(value))
+    return type(value).__name__ == "_lru_cache_wrapper" and user_function(_unwrapped(value))
 
 
 def _unwrapped(value):
@@ -113,7 +112,8 @@ class ExprRewriter:
     def child(self, node, base: Node, key):
         if key not in base.children:
             raise self.error(node, f"{ast.unparse(node.value)} is {base.struct.describe()} without "
-                             f"the key {key!r} (it has {list(base.children)})")
+                             f"the key {key!r} (it has {list(base.children)})",
+                             "read one of the keys it has; srcdiff reads trees with constant keys")
         found = base.children[key]
         if isinstance(found, Bad):
             raise self.error(node, found.reason)
@@ -237,7 +237,8 @@ class ExprRewriter:
         if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
             return None
         gen = node.generators[0]
-        items = self.items_of(gen.iter, force=False)
+        uses = any(isinstance(self.env.get(n.id), Node) for n in ast.walk(node.elt) if isinstance(n, ast.Name))
+        items = self.items_of(gen.iter, force=uses)
         if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
             return None
         saved = dict(self.env)
@@ -289,11 +290,19 @@ class ExprRewriter:
         if not user_function(value):
             if prefix or keywords:
                 raise self.error(node, f"{ast.unparse(node.func)} is a functools.partial of "
-                                 f"{getattr(value, '__name__', value)!r}, which is not a Python function srcdiff can read",
+                                 f"{getattr(value, '__name__', value)!r}, which is not a Python "
+                                 "function srcdiff can read",
                                  "call the function itself with all its arguments")
             return None
         direct = self.parsed.resolve(node.func.id) is value
         if direct and not prefix and not keywords and not self.any_tree(node) and not needs_rewrite(value):
+            return None
+        kinds = {p.kind for p in inspect.signature(value).parameters.values()}
+        if not kinds <= {inspect.Parameter.POSITIONAL_OR_KEYWORD}:
+            if prefix or keywords or self.any_tree(node):
+                raise self.error(node, f"{value.__name__} takes *args, **kwargs, positional-only or keyword-only "
+                                 "parameters: srcdiff passes trees and partial arguments only to functions "
+                                 "with plain parameters", f"call {value.__name__} with arrays")
             return None
         return self.helper_call(node, value, prefix, keywords, value.__name__)
 
@@ -341,7 +350,7 @@ class ExprRewriter:
         callee = self.names.fresh(name_part(label))
         self.cells[callee] = types.CellType(flat.func)
         args, kws, positional = [], [], True
-        for pname, struct, leaf_names in flat.params:
+        for pname, _struct, leaf_names in flat.params:
             if pname not in values:
                 positional = False
                 continue

@@ -25,7 +25,7 @@ class Rewriter(ExprRewriter):
     def param_entry(self, name: str, struct: Struct, path: tuple = ()):
         label = name + "".join(f"[{k!r}]" if isinstance(k, (str, int)) and struct.kind != "object" else f".{k}"
                                for k in path)
-        if struct.kind == "leaf":
+        if struct.kind in ("leaf", "data"):
             return Leaf(self.names.fresh("_".join([name] + [name_part(k) for k in path])))
         if struct.kind == "static":
             obj = struct.cls.obj
@@ -129,6 +129,13 @@ class Rewriter(ExprRewriter):
         self.pending, self.target_base = [], _base_name(targets[0])
         found = self.tree_value(value, where)
         if found is None:
+            target = targets[0]
+            if len(targets) == 1 and isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
+                base = self.entry(target.value)
+                key = self.constant(target.slice)
+                name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
+                out = [self.emit(name, self.expr(value), where)]
+                return out + self.write(target, base, Leaf(name), where, fresh=False)
             if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) \
                     and isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(targets[0].elts) \
                     and any(isinstance(self.entry(e), (Node, Static)) for e in value.elts):
@@ -137,7 +144,7 @@ class Rewriter(ExprRewriter):
                 self.check_target(t, where)
             rhs = self.expr(value)
             for t in targets:
-                for name in _names(t):
+                for name in [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]:
                     self.env.pop(name, None)
             return [ast.copy_location(ast.Assign([self.store(t) for t in targets], rhs), where)]
         out = list(self.pending)
@@ -190,10 +197,10 @@ class Rewriter(ExprRewriter):
         if isinstance(target, ast.Attribute) and isinstance(self.entry(target.value), Node):
             raise self.error(where, f"assigning {ast.unparse(target)} changes an argument, which srcdiff "
                              "does not support", "compute a new value in a local variable")
-        raise self.error(where, f"cannot assign {getattr(entry, 'struct', None) and entry.struct.describe() or 'a tree'} "
-                         f"to {ast.unparse(target)}", "assign it to a plain name")
+        what = entry.struct.describe() if isinstance(entry, Node) else "a tree"
+        raise self.error(where, f"cannot assign {what} to {ast.unparse(target)}", "assign it to a plain name")
 
-    def write(self, target, base: Node, entry, where) -> list:
+    def write(self, target, base: Node, entry, where, fresh: bool = True) -> list:
         if not base.local:
             raise self.error(where, f"writing into {ast.unparse(target)} changes an argument (a parameter "
                              "tree), which srcdiff does not support",
@@ -207,7 +214,7 @@ class Rewriter(ExprRewriter):
         if base.struct.kind in ("list", "tuple") and key not in base.children:
             raise self.error(where, f"index {key} is out of range")
         out = []
-        if isinstance(entry, (Leaf, Const)):
+        if isinstance(entry, (Leaf, Const)) and fresh:
             name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
             out.append(self.emit(name, self.as_ast(entry, where), where))
             entry = Leaf(name)
@@ -227,7 +234,8 @@ class Rewriter(ExprRewriter):
         if isinstance(target, (ast.Tuple, ast.List)):
             return ast.copy_location(type(target)([self.store(t) for t in target.elts], ast.Store()), target)
         if isinstance(target, ast.Subscript):
-            return ast.copy_location(ast.Subscript(self.expr(target.value), self.expr(target.slice), ast.Store()), target)
+            sub = ast.Subscript(self.expr(target.value), self.expr(target.slice), ast.Store())
+            return ast.copy_location(sub, target)
         return self.generic(target) if isinstance(target, ast.stmt) else target
 
     def augassign(self, s: ast.AugAssign) -> list:
@@ -244,7 +252,7 @@ class Rewriter(ExprRewriter):
                 value = ast.copy_location(ast.BinOp(self.as_ast(old, s), s.op, self.expr(s.value)), s)
                 name = self.names.fresh(f"{_base_name(target)}_{name_part(self.constant(target.slice))}")
                 out = [self.emit(name, value, s)]
-                return out + self.write(target, base, Leaf(name), s)
+                return out + self.write(target, base, Leaf(name), s, fresh=False)
         self.env.pop(getattr(target, "id", None), None)
         return [ast.copy_location(ast.AugAssign(self.store(target), s.op, self.expr(s.value)), s)]
 
@@ -366,19 +374,18 @@ class Rewriter(ExprRewriter):
         return None
 
 
+_TREEISH = (Node, Static, Method, DictView, Bad)
+
+
 def _merge(a: dict, b: dict, line: int) -> dict:
     out = {}
     for name in set(a) | set(b):
         x, y = a.get(name), b.get(name)
         if x is y:
             out[name] = x
-        elif isinstance(x, (Node, Static, Method, DictView, Bad)) or isinstance(y, (Node, Static, Method, DictView, Bad)):
+        elif isinstance(x, _TREEISH) or isinstance(y, _TREEISH):
             out[name] = Bad(f"{name} holds a different tree on each side of the `if` at line {line}")
     return out
-
-
-def _names(target) -> list:
-    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
 
 
 def _base_name(target) -> str:

@@ -60,7 +60,7 @@ class Struct:
 
     @property
     def is_container(self) -> bool:
-        return self.kind not in ("leaf", "static", "opaque")
+        return self.kind not in ("leaf", "data", "static", "opaque")
 
     def child(self, key) -> "Struct":
         return self.children[self.keys.index(key)]
@@ -73,6 +73,15 @@ class Struct:
 
 
 LEAF = Struct("leaf")
+DATA = Struct("data")  # a leaf that is not differentiated: ints, bools, strings, None, int arrays
+
+
+def _is_float(value) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        return value.dtype.kind in "fc"
+    return isinstance(value, (float, complex))
 
 
 def is_leaf_value(value) -> bool:
@@ -110,7 +119,7 @@ def is_tree(value, *, sequences: bool = True) -> bool:
 def structure(value, depth: int = 0, in_object: bool = False) -> Struct:
     """The structure of `value` (a leaf, static or opaque when it is not a container)."""
     if is_leaf_value(value):
-        return LEAF
+        return LEAF if _is_float(value) else DATA
     if depth > MAX_DEPTH:
         return Struct("opaque", cls=type(value))
     if isinstance(value, dict):
@@ -149,7 +158,7 @@ def child_value(value, struct: Struct, key):
 
 def leaves(value, struct: Struct, out: list) -> list:
     """Append `value`'s leaves (in the order `leaf_names` names them) to `out`."""
-    if struct.kind == "leaf":
+    if struct.kind in ("leaf", "data"):
         out.append(value)
     elif struct.is_container:
         for key, child in zip(struct.keys, struct.children):
@@ -170,7 +179,7 @@ def leaf_paths(struct: Struct, path: tuple = ()) -> list[tuple[tuple, Struct]]:
 def unflatten(struct: Struct, values, path: tuple = ()):
     """The tree of `struct`'s shape whose leaves are taken, in order, from iterator `values`.
 
-    Statics and opaque parts are not differentiated: they come back as None."""
+    Data, statics and opaque parts are not differentiated: they come back as None."""
     if struct.kind == "leaf":
         return next(values)
     if not struct.is_container:
@@ -224,5 +233,5 @@ def parse_path(text: str) -> tuple[str, tuple]:
     return match.group(1), tuple(path)
 
 
-__all__ = ["Ident", "LEAF", "Struct", "child_value", "is_leaf_value", "is_object", "is_tree", "leaf_paths",
+__all__ = ["Ident", "DATA", "LEAF", "Struct", "child_value", "is_leaf_value", "is_object", "is_tree", "leaf_paths",
            "leaves", "name_part", "parse_path", "structure", "subtree", "unflatten"]
