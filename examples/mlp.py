@@ -2,8 +2,9 @@
 
 Three classes of points lie on three interleaved spiral arms in the plane: no straight
 line separates them, so logistic regression cannot do well, but one hidden tanh layer can.
-Full-batch gradient descent; the gradient of the loss with respect to all four weight
-arrays comes from one srcdiff call.
+Full-batch gradient descent.  The weights live in one dict, ``params = {"W1": ..., "b1":
+..., "W2": ..., "b2": ...}``, as in most ML code: srcdiff differentiates with respect to the
+whole dict and returns the gradient as a dict with the same keys.
 
 Run:  python examples/mlp.py
 """
@@ -26,17 +27,18 @@ def make_spirals(n_per_class, n_classes, seed):
     return np.concatenate(X), np.eye(n_classes)[labels], labels
 
 
-def loss(W1, b1, W2, b2, X, Y):
+def loss(params, X, Y):
     """Softmax cross-entropy of a tanh network with one hidden layer; Y is one-hot."""
-    hidden = np.tanh(X @ W1 + b1)
-    logits = hidden @ W2 + b2
+    hidden = np.tanh(X @ params["W1"] + params["b1"])
+    logits = hidden @ params["W2"] + params["b2"]
     shifted = logits - np.max(logits, axis=1, keepdims=True)  # for numerical stability
     log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
     return -np.mean(np.sum(Y * log_probs, axis=1))
 
 
-def predict(W1, b1, W2, b2, X):
-    return np.argmax(np.tanh(X @ W1 + b1) @ W2 + b2, axis=1)
+def predict(params, X):
+    hidden = np.tanh(X @ params["W1"] + params["b1"])
+    return np.argmax(hidden @ params["W2"] + params["b2"], axis=1)
 
 
 def main(n_per_class=100, hidden=32, steps=1000, learning_rate=1.0, seed=0, report_every=100):
@@ -44,20 +46,20 @@ def main(n_per_class=100, hidden=32, steps=1000, learning_rate=1.0, seed=0, repo
     n_classes = 3
     X, Y, labels = make_spirals(n_per_class, n_classes, seed)
     rng = np.random.default_rng(seed + 1)
-    params = [rng.normal(size=(2, hidden)), np.zeros(hidden),
-              0.1 * rng.normal(size=(hidden, n_classes)), np.zeros(n_classes)]
+    params = {"W1": rng.normal(size=(2, hidden)), "b1": np.zeros(hidden),
+              "W2": 0.1 * rng.normal(size=(hidden, n_classes)), "b2": np.zeros(n_classes)}
 
-    dloss = srcdiff.grad(loss, wrt=("W1", "b1", "W2", "b2"))
+    dloss = srcdiff.grad(loss, wrt="params")  # a dict with the keys of params
 
     def accuracy():
-        return np.mean(predict(*params, X) == labels)
+        return np.mean(predict(params, X) == labels)
 
     start = accuracy()
     for step in range(steps + 1):
         if step % report_every == 0:
-            print(f"step {step:5d}   loss {loss(*params, X, Y):.4f}   accuracy {accuracy():.3f}")
-        grads = dloss(*params, X, Y)
-        params = [p - learning_rate * g for p, g in zip(params, grads)]
+            print(f"step {step:5d}   loss {loss(params, X, Y):.4f}   accuracy {accuracy():.3f}")
+        grads = dloss(params, X, Y)
+        params = {name: value - learning_rate * grads[name] for name, value in params.items()}
 
     end = accuracy()
     print(f"accuracy {start:.3f} -> {end:.3f} (chance is {1 / n_classes:.3f})")

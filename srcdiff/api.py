@@ -16,8 +16,12 @@ import numpy as np
 
 from . import pipeline
 from .errors import SrcDiffError
+from .frontend import callables, trees
+from .frontend.flatten_exprs import needs_rewrite
+from .frontend.trees import is_tree
 from .ir import shapes
 from .pipeline import CACHE, CacheInfo, Lowered, Options, Variant
+from .tree_calls import TreeCaller
 
 
 def cache_info() -> CacheInfo:
@@ -33,16 +37,23 @@ class GradFunction:
     takes the slow path that finds (or compiles) the right variant.
     """
 
-    def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False):
+    def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False, has_aux: bool = False):
         if isinstance(func, GradFunction):
             raise SrcDiffError("differentiating a srcdiff gradient (higher derivatives) is not "
                                "supported yet", hint="write the derivative you need as a function")
         self.func = func
+        target = callables.resolve(func)
         self._signature = _signature(func)
         self._names = list(self._signature.parameters)
-        self.wrt = _normalize_wrt(wrt, self._signature, func)
+        targets = _normalize_wrt(wrt, self._signature, func, target.hidden)
+        self.wrt = tuple(dict.fromkeys(root for root, _ in targets))
         self.tuple_result = isinstance(wrt, (tuple, list))
         self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug)
+        self._trees = TreeCaller(target, targets, self._inner, with_value or has_aux, has_aux, debug, func)
+        self._trees.tuple_result = self.tuple_result
+        self._always_trees = (not target.plain or has_aux or any(path for _, path in targets)
+                              or target.func is not func or needs_rewrite(target.func))
+        self._tree_roots = [i for i, n in enumerate(self._names) if n in self.wrt]
         self._lowered = None
         self._last = None
         self.__name__ = getattr(func, "__name__", "gradient")
@@ -51,6 +62,19 @@ class GradFunction:
         # A class of its own, so that `__call__` can be pointed at the current compiled variant.
         self.__class__ = type("GradFunction", (GradFunction,), {"__slots__": ()})
         _LIVE.add(self)
+
+    def _inner(self, flat_func, wrt: tuple) -> "GradFunction":
+        inner = GradFunction(flat_func, wrt, with_value=self.options.with_value or self._trees.has_aux,
+                             debug=self.options.debug)
+        inner._flat = True  # already rewritten: its arguments are leaves
+        return inner
+
+    _flat = False
+
+    def _uses_trees(self, args) -> bool:
+        if self._flat:
+            return False
+        return self._always_trees or any(is_tree(a, sequences=i in self._tree_roots) for i, a in enumerate(args))
 
     @property
     def with_value(self) -> bool:
@@ -76,6 +100,8 @@ class GradFunction:
     @property
     def source(self) -> str:
         """The generated gradient source: of the last call's signature, else shape-generic."""
+        if self._trees.last is not None:
+            return self._trees.last.source
         return (self._last or pipeline.variant(self.lowered, None)).source
 
     @property
@@ -85,14 +111,21 @@ class GradFunction:
 
     def source_for(self, *args, **kwargs) -> str:
         """The generated source for arguments like these (without running it)."""
-        args = self._positional(args, kwargs)
-        return self._variant(args).source
+        positional = self._positional(args, kwargs)
+        if self._uses_trees(positional):
+            return self._trees.source_for(dict(zip(self._names, positional)))
+        return self._variant(positional).source
 
     def __call__(self, *args, **kwargs):
-        return self._slow(*self._positional(args, kwargs))
+        positional = self._positional(args, kwargs)
+        if self._uses_trees(positional):
+            return self._trees(dict(zip(self._names, positional)), args, kwargs)
+        return self._slow(*positional)
 
     def _slow(self, *args):
         """Find or compile the variant for these arguments, make it the fast path, run it."""
+        if self._uses_trees(args):
+            return self._trees(dict(zip(self._names, args)), args, {})
         variant = self._variant(args)
         self._last = variant
         if self._fast_ok():
@@ -207,8 +240,11 @@ def _signature(func) -> inspect.Signature:
     return sig
 
 
-def _normalize_wrt(wrt, sig: inspect.Signature, func) -> tuple[str, ...]:
+def _normalize_wrt(wrt, sig: inspect.Signature, func, hidden: tuple = ()) -> tuple[tuple[str, tuple], ...]:
+    """(parameter, path inside it) for each `wrt` entry: an index, a name, or a path into a
+    tree (``"self.w"``, ``"params['W1']"``)."""
     names = list(sig.parameters)
+    qualname = getattr(func, "__qualname__", type(func).__name__)
     items = wrt if isinstance(wrt, (tuple, list)) else (wrt,)
     if not items:
         raise SrcDiffError("wrt is empty: name at least one parameter to differentiate")
@@ -216,17 +252,24 @@ def _normalize_wrt(wrt, sig: inspect.Signature, func) -> tuple[str, ...]:
     for item in items:
         if isinstance(item, bool) or not isinstance(item, (int, str)):
             raise SrcDiffError(f"wrt entries are parameter indices or names, got {item!r}")
+        path = ()
         if isinstance(item, int):
             if not -len(names) <= item < len(names):
-                raise SrcDiffError(f"wrt={item} is out of range: {func.__qualname__} has "
+                raise SrcDiffError(f"wrt={item} is out of range: {qualname} has "
                                    f"{len(names)} parameter(s) {names}")
             item = names[item]
-        elif item not in names:
-            raise SrcDiffError(f"wrt={item!r} is not a parameter of {func.__qualname__}; "
-                               f"its parameters are {names}")
-        if item in out:
+        else:
+            try:
+                root, path = trees.parse_path(item)
+            except ValueError:
+                root = item
+            if root not in names and root not in hidden:
+                raise SrcDiffError(f"wrt={item!r} is not a parameter of {qualname}; "
+                                   f"its parameters are {list(hidden) + names}")
+            item = root
+        if (item, path) in out:
             raise SrcDiffError(f"wrt names {item!r} twice")
-        out.append(item)
+        out.append((item, path))
     return tuple(out)
 
 
@@ -242,8 +285,11 @@ def grad(func=None, wrt=0, *, debug: bool = False):
     return GradFunction(func, wrt, debug=debug)
 
 
-def value_and_grad(func=None, wrt=0, *, debug: bool = False):
-    """Like `grad`, but the result returns ``(value, gradient)`` from one pass."""
+def value_and_grad(func=None, wrt=0, *, debug: bool = False, has_aux: bool = False):
+    """Like `grad`, but the result returns ``(value, gradient)`` from one pass.
+
+    With ``has_aux=True`` the function returns ``(loss, aux)``; the result is
+    ``((loss, aux), gradient)``, as in JAX (aux comes from one more call of the function)."""
     if func is None:
-        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug)
-    return GradFunction(func, wrt, with_value=True, debug=debug)
+        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux)
+    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux)

@@ -344,7 +344,12 @@ def callee(spec: CallSpec) -> Callee:
         options = Options(tuple_result=len(spec.wrt) > 1, pullback=True)
         parsed = parse_function(func)
 
+        defaults = {n: p.default for n, p in inspect.signature(func).parameters.items()
+                    if n not in dict(spec.shapes) and p.default is not inspect.Parameter.empty}
+
         def static_value(name, node):
+            if name not in statics and name in defaults and name not in spec.wrt and _static_ok(defaults[name]):
+                return defaults[name]  # not passed by the call: its default
             if name not in statics or name in spec.wrt:  # the caller checked: not expected
                 raise parsed.error(node, f"{name} must be a constant here",
                                    f"call {parsed.name} with a constant {name}")

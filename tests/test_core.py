@@ -272,10 +272,17 @@ def test_unknown_call_names_function_line_and_registration():
     assert "register_adjoint" in message
 
 
-@pytest.mark.parametrize("value", [3, True, np.arange(3), "text", [1.0, 2.0]])
+@pytest.mark.parametrize("value", [3, True, np.arange(3), "text"])
 def test_non_float_wrt_argument_is_refused(value):
     with pytest.raises(srcdiff.SrcDiffError, match="cannot differentiate"):
         srcdiff.grad(returns_array)(value)
+
+
+def test_list_wrt_argument_used_whole_is_refused_at_its_line():
+    # a list differentiated is a parameter tree: its items are read, never the list whole
+    with pytest.raises(srcdiff.SrcDiffError, match="a parameter tree") as info:
+        srcdiff.grad(returns_array)([1.0, 2.0])
+    assert "test_core.py:" in str(info.value)
 
 
 def test_bad_wrt_is_refused():

@@ -78,10 +78,33 @@ def test_mlp_gradient_matches_central_differences():
     example = load("mlp")
     X, Y, _ = example.make_spirals(4, 3, seed=3)
     rng = np.random.default_rng(4)
-    args = (rng.normal(size=(2, 5)), rng.normal(size=5), rng.normal(size=(5, 3)), rng.normal(size=3), X, Y)
-    grads = srcdiff.grad(example.loss, wrt=(0, 1, 2, 3))(*args)
-    for index, g in enumerate(grads):
-        np.testing.assert_allclose(g, central_difference(example.loss, args, index), rtol=1e-5, atol=1e-8)
+    params = {"W1": rng.normal(size=(2, 5)), "b1": rng.normal(size=5), "W2": rng.normal(size=(5, 3)),
+              "b2": rng.normal(size=3)}
+    grads = srcdiff.grad(example.loss)(params, X, Y)
+    assert list(grads) == ["W1", "b1", "W2", "b2"]
+    for name, g in grads.items():
+        def with_leaf(value, name=name):
+            return example.loss({**params, name: value}, X, Y)
+        np.testing.assert_allclose(g, central_difference(with_leaf, (params[name],), 0), rtol=1e-5, atol=1e-8)
+
+
+def test_class_model_trains_and_its_gradient_matches_central_differences():
+    example = load("class_model")
+    first, last = example.main(steps=150, report_every=50)
+    assert last < 0.2 * first
+    model = example.Regressor(n_features=3, hidden=4, seed=5)
+    X, y = example.make_data(20, 3, seed=6)
+    grads = srcdiff.grad(model.loss, wrt="self")(X, y)
+    for name in model.parameters():
+        saved = getattr(model, name)
+
+        def at(value, name=name, saved=saved):
+            setattr(model, name, value)
+            try:
+                return model.loss(X, y)
+            finally:
+                setattr(model, name, saved)
+        np.testing.assert_allclose(grads[name], central_difference(at, (saved,), 0), rtol=1e-5, atol=1e-8)
 
 
 def test_scipy_minimize_needs_fewer_evaluations_with_srcdiff_gradient():
@@ -109,5 +132,6 @@ def test_physics_gradient_through_the_loop_matches_central_differences():
 
 
 def test_every_example_is_tested():
-    tested = {"quickstart", "linear_regression", "logistic_regression", "mlp", "scipy_optimize", "physics"}
+    tested = {"quickstart", "linear_regression", "logistic_regression", "mlp", "scipy_optimize", "physics",
+              "class_model"}
     assert {p.stem for p in EXAMPLES.glob("*.py")} == tested

@@ -275,3 +275,51 @@ def test_helper_with_a_static_parameter_given_the_callers():
     gradient = srcdiff.grad(softmax_through)
     for axis in AXES:
         assert_close(gradient(x, w, axis), central_difference(softmax_through, (x, w, axis), 0))
+
+
+# ---- library functions through their own source (issue: "Done when") ----
+
+def _library(name):
+    import importlib as _importlib
+    module, _, attr = name.rpartition(".")
+    try:
+        return getattr(_importlib.import_module(module), attr)
+    except ImportError:
+        pytest.skip(f"{module} is not installed")
+
+
+def _weighted(func):
+    def weighted(x, w):
+        return np.sum(func(x) * w)
+    return weighted
+
+
+# Each failing entry names the class of the failure (all in lowering, not in the frontend).
+LIBRARY = [
+    ("scipy.optimize.rosen", 1, "xp_promote(x, force_floating=True, xp=xp): a helper taking *args/**kwargs"),
+    ("scipy.spatial.distance.sqeuclidean", 2, "utype = np.float64: a dtype object used as a value"),
+    ("scipy.spatial.distance.correlation", 2, "raise on a path not taken (_validate_vector)"),
+    ("scipy.special.logsumexp", 1, "xp_promote(a, b, ...): a helper taking *args/**kwargs"),
+    ("scipy.special.softmax", "weighted", None),
+    ("scipy.special.log_softmax", "weighted", "xpx.at(x_max, mask).set(0): array-API helper without a rule"),
+    ("numpy.polynomial.polynomial.polyval", "poly", "c.reshape(c.shape + (1,) * x.ndim): shape-tuple arithmetic"),
+    ("numpy.polynomial.hermite.hermval", "poly", "c.reshape(c.shape + (1,) * x.ndim): shape-tuple arithmetic"),
+    ("numpy.polynomial.chebyshev.chebval", "poly", "c.reshape(c.shape + (1,) * x.ndim): shape-tuple arithmetic"),
+]
+
+
+@pytest.mark.parametrize("name, kind, failure", [
+    pytest.param(n, k, f, marks=pytest.mark.xfail(raises=srcdiff.SrcDiffError, strict=True, reason=f))
+    if f else (n, k, f) for n, k, f in LIBRARY], ids=[n.rsplit(".", 1)[-1] for n, _, _ in LIBRARY])
+def test_library_function_through_its_own_source(name, kind, failure):
+    func = _library(name)
+    x, w = rng.uniform(0.2, 1.5, size=5), rng.normal(size=5)
+    if kind == "weighted":
+        f, args, wrt = _weighted(func), (x, w), (0,)
+    elif kind == "poly":
+        f, args, wrt = func, (x, rng.normal(size=4)), (0, 1)
+    else:
+        f, args, wrt = func, (x, w)[:kind], tuple(range(kind))
+    grads = srcdiff.grad(f, wrt=wrt)(*args)
+    for index, g in zip(wrt, grads):
+        assert_close(g, central_difference(f, args, index), rtol=1e-5, atol=1e-7)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import inspect
 import textwrap
 import types
+import weakref
 from dataclasses import dataclass, field
 
 from ..errors import Location, SrcDiffError
@@ -85,6 +87,9 @@ def parse_function(func) -> ParsedFunction:
     function: builtins, generators, coroutines, functions typed at a prompt or built by exec.
     """
     func = unwrap(func)
+    made = _REWRITTEN.get(func) if isinstance(func, types.FunctionType) else None
+    if made is not None:  # a function srcdiff rewrote (flatten.py): its own AST, fresh dependencies
+        return dataclasses.replace(made, depends={})
     if not isinstance(func, types.FunctionType):
         raise SrcDiffError(
             f"srcdiff differentiates Python functions; got {type(func).__name__} {func!r}",
@@ -113,6 +118,14 @@ def parse_function(func) -> ParsedFunction:
     file_lines = _file_lines(code.co_filename, lines, first)
     closure = dict(zip(code.co_freevars, func.__closure__ or ()))
     return ParsedFunction(func, tree, code.co_filename, file_lines, func.__globals__, closure)
+
+
+_REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = weakref.WeakKeyDictionary()
+
+
+def register(func: types.FunctionType, parsed: ParsedFunction) -> None:
+    """Make `parse_function(func)` give `parsed`: `func` was compiled from a rewritten AST."""
+    _REWRITTEN[func] = parsed
 
 
 def unwrap(func):

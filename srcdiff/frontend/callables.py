@@ -1,0 +1,67 @@
+"""What a callable given to `grad` runs: a function, and the arguments bound before the user's.
+
+``model.loss`` is ``Model.loss`` with ``self`` bound; ``functools.partial(f, a, k=v)`` is `f`
+with `a` and ``k=v`` bound (a partial of a method, or of a partial, too).  The gradient is
+built for the plain function; the API passes the bound values as its first arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from dataclasses import dataclass, field
+
+from ..errors import SrcDiffError
+from .parse import unwrap
+
+
+@dataclass
+class Target:
+    """`func` called as ``func(*prefix, <the user's arguments>, **keywords)``."""
+
+    func: object
+    prefix: tuple = ()
+    keywords: dict = field(default_factory=dict)
+    hidden: tuple = ()  # names of the parameters `prefix` fills (``self``)
+
+    @property
+    def plain(self) -> bool:
+        return not self.prefix and not self.keywords
+
+
+def resolve(func) -> Target:
+    prefix, keywords = (), {}
+    while True:
+        if isinstance(func, functools.partial):
+            prefix = tuple(func.args) + prefix
+            keywords = {**func.keywords, **keywords}
+            func = func.func
+        elif isinstance(func, types.MethodType):
+            prefix = (func.__self__,) + prefix
+            func = func.__func__
+        else:
+            break
+    if not isinstance(func, types.FunctionType) and hasattr(func, "__wrapped__"):
+        func = unwrap(func)
+    if prefix and not isinstance(func, types.FunctionType):
+        raise SrcDiffError(f"srcdiff differentiates Python functions; got {type(func).__name__} {func!r}",
+                           hint="pass a function defined with `def`")
+    hidden = ()
+    if prefix:
+        try:
+            names = list(inspect.signature(func).parameters)
+        except (TypeError, ValueError):
+            names = []
+        hidden = tuple(names[: len(prefix)])
+    return Target(func, prefix, keywords, hidden)
+
+
+def full_arguments(target: Target, names: list, bound: dict) -> list:
+    """The values of every parameter `names` of `target.func`, in order."""
+    values = dict(zip(target.hidden, target.prefix))
+    values.update(bound)
+    return [values[n] for n in names]
+
+
+__all__ = ["Target", "full_arguments", "resolve"]

@@ -1,0 +1,141 @@
+"""A function taking trees becomes a function taking their leaves, before lowering.
+
+`flat_function(func, structs)` rewrites the AST: a tree parameter ``p`` becomes one parameter
+per leaf (``p_W1``, ``p_layers_0_b``), ``p["W1"]`` / ``p.W1`` / ``p[0]`` with constant keys
+read those names, ``a, b = p`` unpacks, a ``for`` over a tree or over a constant tuple is
+unrolled, dicts built with constant keys are local trees, a helper given a tree is itself
+flattened for that structure, and ``self.method(...)`` of an object tree too.  The result is
+compiled into a real function (same file, same line numbers, the same closure plus the
+injected cells) and registered, so `parse_function` hands lowering the rewritten AST.
+
+Anything else done with a tree is refused, naming the line: it is never silently wrong.
+The statements live in flatten_statements.py; this module holds the entries, the naming
+and the compilation.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import types
+import weakref
+from dataclasses import dataclass, field
+
+from ..errors import SrcDiffError
+from . import depends
+from .flatten_statements import Rewriter
+from .naming import names_in
+from .parse import ParsedFunction, parse_function, register
+from .tree_entries import Names, leaf_entries
+
+# ---- the flattened function ----
+
+@dataclass
+class Flat:
+    """A flattened function: call ``func(*leaf arguments)``."""
+
+    func: types.FunctionType
+    params: list  # [(original name, Struct or None, [leaf parameter names])]
+    static_cells: dict = field(default_factory=dict)
+    deps: list = field(default_factory=list)  # the callees it resolved: rebuilt when one is rebound
+
+
+_FLAT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # function -> {key: Flat}
+_BUSY: set = set()
+
+
+def flat_function(func, structs: dict, has_aux: bool = False) -> Flat:
+    """`func` (a plain function) rewritten for parameters of structures `structs`
+    (name -> Struct; parameters not named are plain values)."""
+    key = (tuple(sorted((k, v) for k, v in structs.items() if v is not None)), has_aux)
+    cache = _FLAT.setdefault(func, {})
+    if key in cache and depends.hold(cache[key].deps):
+        return cache[key]
+    if (func, key) in _BUSY:
+        raise SrcDiffError(f"{func.__qualname__} calls itself with a parameter tree, which is not supported",
+                           hint="pass the arrays it needs as separate arguments")
+    _BUSY.add((func, key))
+    try:
+        made = cache[key] = _build(func, structs, has_aux)
+    finally:
+        _BUSY.discard((func, key))
+    return made
+
+
+def _build(func, structs: dict, has_aux: bool) -> Flat:
+    parsed = parse_function(func)
+    tree = parsed.tree
+    a = tree.args
+    if a.vararg or a.kwarg or a.posonlyargs or a.kwonlyargs:
+        raise parsed.error(tree, f"{parsed.name} takes a parameter tree, and also *args, **kwargs or "
+                           "keyword-only parameters, which srcdiff does not flatten",
+                           "name every parameter as a plain positional-or-keyword parameter")
+    namer = Names(names_in(tree) | set(parsed.closure) | set(tree_free_names(parsed)))
+    rewriter = Rewriter(parsed, namer, has_aux, flat_function)
+    params, new_args, defaults = [], [], []
+    sig = inspect.signature(parsed.func)
+    for arg in a.args:
+        struct = structs.get(arg.arg)
+        if struct is None or not struct.is_container:
+            new_args.append(ast.arg(arg.arg))
+            rewriter.env.pop(arg.arg, None)
+            params.append((arg.arg, None, [arg.arg]))
+            default = sig.parameters[arg.arg].default
+            defaults = defaults + [default] if default is not inspect.Parameter.empty else []
+            continue
+        entry = rewriter.param_entry(arg.arg, struct)
+        rewriter.env[arg.arg] = entry
+        names = [e.name for e in leaf_entries(entry)]
+        new_args += [ast.arg(n) for n in names]
+        params.append((arg.arg, struct, names))
+        defaults = []
+    body = rewriter.body(tree.body)
+    fdef = ast.FunctionDef(name=tree.name, args=ast.arguments(posonlyargs=[], args=new_args, vararg=None,
+                                                              kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                                              defaults=[]),
+                           body=body, decorator_list=[], returns=None, type_comment=None)
+    if hasattr(ast.FunctionDef, "type_params"):
+        fdef.type_params = []
+    ast.copy_location(fdef, tree)
+    fdef.end_lineno = tree.end_lineno
+    ast.fix_missing_locations(fdef)
+    cells = {**parsed.closure, **rewriter.cells}
+    made = _compile(fdef, parsed, cells, tuple(defaults))
+    flat = ParsedFunction(made, fdef, parsed.filename, parsed.file_lines, parsed.globals,
+                          {n: cells[n] for n in made.__code__.co_freevars})
+    register(made, flat)
+    return Flat(made, params, rewriter.cells, rewriter.deps)
+
+
+def tree_free_names(parsed: ParsedFunction) -> set:
+    code = parsed.func.__code__
+    return set(code.co_names) | set(code.co_freevars)
+
+
+def _compile(fdef: ast.FunctionDef, parsed: ParsedFunction, cells: dict, defaults: tuple):
+    """Compile `fdef` as a closure over `cells` (names not in it are globals)."""
+    free = sorted(cells)
+    outer = ast.FunctionDef(name="_srcdiff_outer", args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                                       kwonlyargs=[], kw_defaults=[],
+                                                                       kwarg=None, defaults=[]),
+                            body=[ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None)) for n in free]
+                            + [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))],
+                            decorator_list=[], returns=None, type_comment=None)
+    if hasattr(ast.FunctionDef, "type_params"):
+        outer.type_params = []
+    module = ast.Module([outer], type_ignores=[])
+    ast.fix_missing_locations(module)
+    for node in ast.walk(outer):
+        if node is not outer and not hasattr(node, "lineno") and isinstance(node, (ast.stmt, ast.expr)):
+            node.lineno = fdef.lineno
+    code = compile(module, parsed.filename, "exec")
+    outer_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in outer_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fdef.name)
+    closure = tuple(cells[n] for n in inner.co_freevars)
+    made = types.FunctionType(inner, parsed.globals, fdef.name, defaults or None, closure or None)
+    made.__qualname__ = parsed.func.__qualname__
+    made.__module__ = parsed.func.__module__
+    return made
+
+
+__all__ = ["Flat", "flat_function"]

@@ -1,0 +1,371 @@
+"""Expressions of a function taking trees: leaf reads, constant keys, calls given trees.
+
+`ExprRewriter.expr(node)` returns the expression with every tree access replaced by the
+leaf variable it reads; `entry(node)` says what a tree-valued expression stands for.  Calls
+that pass a tree to a helper, ``self.method(...)``, and callees srcdiff cannot read directly
+(``functools.partial`` objects, ``lru_cache`` wrappers) become calls of injected functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import types
+
+from . import depends
+from .parse import ParsedFunction, unwrap
+from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static, leaf_entries, node_struct
+from .trees import name_part
+
+_SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
+
+
+def user_function(value) -> bool:
+    module = (getattr(value, "__module__", "") or "").split(".")[0]
+    return isinstance(value, types.FunctionType) and module not in ("numpy", "srcdiff", "math")
+
+
+def indirect(value) -> bool:
+    """A callee srcdiff reads through a rewrite: a partial, or a cache wrapper of a function."""
+    if isinstance(value, functools.partial):
+        return True
+    return type(value).__name__ == "_lru_cache_wrapper" and user_function(_unwrapped(value))
+
+
+def _unwrapped(value):
+    try:
+        return unwrap(value)
+    except Exception:
+        return None
+
+
+def free_values(func) -> list:
+    """(name, value) of the free names `func`'s code (nested code included) reads."""
+    code, closure = func.__code__, dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    names, codes = set(), [code]
+    while codes:
+        c = codes.pop()
+        names |= set(c.co_names) | set(c.co_freevars)
+        codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    found = []
+    for name in sorted(names):
+        if name in closure:
+            try:
+                found.append((name, closure[name].cell_contents))
+            except ValueError:
+                continue
+        elif name in func.__globals__:
+            found.append((name, func.__globals__[name]))
+    return found
+
+
+def needs_rewrite(func, seen=None) -> bool:
+    """Whether `func`, or a user function it calls, calls a partial or a cache wrapper."""
+    seen = set() if seen is None else seen
+    if not isinstance(func, types.FunctionType) or func in seen:
+        return False
+    seen.add(func)
+    for _, value in free_values(func):
+        if indirect(value):
+            return True
+        if user_function(value) and needs_rewrite(value, seen):
+            return True
+    return False
+
+
+class ExprRewriter:
+    """The expression half of the rewrite (the statements are in flatten_statements.py)."""
+
+    parsed: ParsedFunction
+    names: Names
+    env: dict
+    cells: dict
+    deps: list
+
+    def error(self, node, message, hint=""):
+        return self.parsed.error(node, message, hint)
+
+    # ---- what an expression stands for ----
+
+    def entry(self, node):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            return self.env.get(node.id)
+        if isinstance(node, ast.Subscript):
+            base = self.entry(node.value)
+            if isinstance(base, Bad):
+                raise self.error(node, base.reason)
+            if not isinstance(base, Node):
+                return None
+            return self.child(node, base, self.key(node.slice, node, base))
+        if isinstance(node, ast.Attribute):
+            base = self.entry(node.value)
+            if isinstance(base, Bad):
+                raise self.error(node, base.reason)
+            if not isinstance(base, Node):
+                return None
+            return self.attribute(node, base)
+        if isinstance(node, ast.Call):
+            return self.call_entry(node)
+        return None
+
+    def child(self, node, base: Node, key):
+        if key not in base.children:
+            raise self.error(node, f"{ast.unparse(node.value)} is {base.struct.describe()} without "
+                             f"the key {key!r} (it has {list(base.children)})",
+                             "read one of the keys it has; srcdiff reads trees with constant keys")
+        found = base.children[key]
+        if isinstance(found, Bad):
+            raise self.error(node, found.reason)
+        return found
+
+    def attribute(self, node: ast.Attribute, base: Node):
+        kind, attr = base.struct.kind, node.attr
+        if kind in ("namedtuple", "dataclass", "object") and attr in base.children:
+            return self.child(node, base, attr)
+        cls = base.struct.cls
+        if kind == "object" and isinstance(inspect.getattr_static(cls, attr, None), types.FunctionType):
+            return Method(getattr(cls, attr), base, attr)
+        if kind == "dict" and attr in ("items", "keys", "values"):
+            return DictView(base, attr)
+        raise self.error(node, f"{ast.unparse(node.value)} is {base.struct.describe()}: srcdiff reads its "
+                         f"{'fields' if kind != 'dict' else 'keys'} {list(base.children)}, not .{attr}",
+                         "read the arrays you need (p['W'], p.W) and compute with them")
+
+    def call_entry(self, node: ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
+            view = self.entry(func) if isinstance(self.entry(func.value), Node) else None
+            if isinstance(view, DictView):
+                return view
+        if isinstance(func, ast.Name) and func.id not in self.env and len(node.args) == 1 and not node.keywords:
+            builtin = self.parsed.resolve(func.id)
+            arg = self.entry(node.args[0])
+            if builtin is len and isinstance(arg, Node):
+                return Const(len(arg.children))
+            if builtin is dict and isinstance(arg, Node) and arg.struct.kind == "dict":
+                return Node(arg.struct, dict(arg.children), local=True, depth=self.depth)
+        return None
+
+    def key(self, node, where, base: Node):
+        value = self.constant(node)
+        if value is None:
+            raise self.error(where, f"{ast.unparse(where.value)} is {base.struct.describe()} of arrays "
+                             "(a parameter tree): srcdiff reads it with constant keys only",
+                             "write p['W1'], or loop over a constant tuple: for k in ('W1', 'W2'): p[k]")
+        if isinstance(value, int) and base.struct.kind in ("list", "tuple", "namedtuple") and value < 0:
+            value += len(base.children)
+        if base.struct.kind == "namedtuple" and isinstance(value, int):
+            value = list(base.children)[value] if 0 <= value < len(base.children) else value
+        return value
+
+    def constant(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+                and type(node.operand.value) is int:
+            return -node.operand.value
+        entry = self.entry(node) if isinstance(node, (ast.Name, ast.Call)) else None
+        if isinstance(entry, Const) and isinstance(entry.value, (str, int)):
+            return entry.value
+        return None
+
+    # ---- rewriting an expression ----
+
+    def as_ast(self, entry, node):
+        if isinstance(entry, Leaf):
+            return ast.copy_location(ast.Name(entry.name, ast.Load()), node)
+        if isinstance(entry, Const):
+            return ast.copy_location(ast.Constant(entry.value), node)
+        if isinstance(entry, Static):
+            return ast.copy_location(ast.Name(entry.name, ast.Load()), node)
+        if isinstance(entry, Bad):
+            raise self.error(node, entry.reason)
+        if isinstance(entry, Node):
+            raise self.error(node, f"{ast.unparse(node)} is {entry.struct.describe()} (a parameter tree): "
+                             "srcdiff flattens trees into their arrays and cannot use one whole here",
+                             "read the arrays it holds (p['W'], p.W, a, b = p), pass it to a function "
+                             "of yours, or loop over its keys: for k in ('W1', 'W2'): p[k]")
+        if isinstance(entry, Method):
+            raise self.error(node, f"the method {ast.unparse(node)} is supported only when called")
+        raise self.error(node, f"{ast.unparse(node)} is supported only as the iterable of a for loop")
+
+    def expr(self, node):
+        if node is None:
+            return None
+        found = self.entry(node)
+        if found is not None:
+            return self.as_ast(found, node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            items = self.unrolled_comprehension(node)
+            if items is not None:
+                return items
+        if isinstance(node, ast.Lambda):
+            return node
+        new = type(node)()
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                value = [self.expr(v) if isinstance(v, ast.expr) else self.visit_other(v) for v in value]
+            elif isinstance(value, ast.expr):
+                value = self.expr(value)
+            elif isinstance(value, ast.AST):
+                value = self.visit_other(value)
+            setattr(new, name, value)
+        return ast.copy_location(new, node)
+
+    def visit_other(self, node):
+        """keywords, comprehensions, slices' parts: their expressions rewritten."""
+        if not isinstance(node, ast.AST):
+            return node
+        new = type(node)()
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                value = [self.expr(v) if isinstance(v, ast.expr) else self.visit_other(v) for v in value]
+            elif isinstance(value, ast.expr):
+                value = self.expr(value)
+            elif isinstance(value, ast.AST):
+                value = self.visit_other(value)
+            setattr(new, name, value)
+        if hasattr(node, "lineno"):
+            ast.copy_location(new, node)
+        return new
+
+    def unrolled_comprehension(self, node):
+        """``[f(p[k]) for k in ('a', 'b')]`` over a tree or constants: a list of the items."""
+        if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
+            return None
+        gen = node.generators[0]
+        uses = any(isinstance(self.env.get(n.id), Node) for n in ast.walk(node.elt) if isinstance(n, ast.Name))
+        items = self.items_of(gen.iter, force=uses)
+        if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
+            return None
+        saved = dict(self.env)
+        elts = []
+        for item in items:
+            self.bind_entry(gen.target, item, node, emit=None)
+            elts.append(self.expr(node.elt))
+        self.env = saved
+        return ast.copy_location(ast.List(elts, ast.Load()), node)
+
+    # ---- calls ----
+
+    def call(self, node: ast.Call):
+        target = self.entry(node.func)
+        if isinstance(target, Method):
+            return self.helper_call(node, target.func, [target.owner], {}, f"{target.name}")
+        if isinstance(target, Static):
+            value = target.obj
+            if user_function(value) and self.any_tree(node):
+                return self.helper_call(node, value, [], {}, value.__name__)
+            return self.plain_call(node, ast.Name(target.name, ast.Load()))
+        if isinstance(node.func, ast.Name) and target is None:
+            value = self.parsed.resolve(node.func.id)
+            if value is not depends.MISSING and value is not None:
+                found = self.resolved_call(node, value)
+                if found is not None:
+                    self.deps.append(self.parsed_dependency(node.func.id, value))
+                    return found
+        return self.plain_call(node, self.expr(node.func))
+
+    def parsed_dependency(self, name, value):
+        scope = self.parsed.closure.get(name) or self.parsed.globals
+        return depends.Dependency(scope, name, value)
+
+    def resolved_call(self, node, value):
+        prefix, keywords = [], {}
+        while isinstance(value, functools.partial):
+            prefix = [self.inject(a, f"{value.func.__name__ if hasattr(value.func, '__name__') else 'arg'}_arg")
+                      for a in value.args] + prefix
+            keywords = {**{k: self.inject(v, k) for k, v in value.keywords.items()}, **keywords}
+            value = value.func
+        if isinstance(value, types.MethodType):
+            raise self.error(node, f"calling the method {ast.unparse(node.func)} of an object srcdiff does not "
+                             "know is not supported", "pass the object as an argument and call obj.method(...)")
+        if not isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__"):
+            inner = _unwrapped(value)
+            if user_function(inner):
+                value = inner
+        if not user_function(value):
+            if prefix or keywords:
+                raise self.error(node, f"{ast.unparse(node.func)} is a functools.partial of "
+                                 f"{getattr(value, '__name__', value)!r}, which is not a Python "
+                                 "function srcdiff can read",
+                                 "call the function itself with all its arguments")
+            return None
+        direct = self.parsed.resolve(node.func.id) is value
+        if direct and not prefix and not keywords and not self.any_tree(node) and not needs_rewrite(value):
+            return None
+        kinds = {p.kind for p in inspect.signature(value).parameters.values()}
+        if not kinds <= {inspect.Parameter.POSITIONAL_OR_KEYWORD}:
+            if prefix or keywords or self.any_tree(node):
+                raise self.error(node, f"{value.__name__} takes *args, **kwargs, positional-only or keyword-only "
+                                 "parameters: srcdiff passes trees and partial arguments only to functions "
+                                 "with plain parameters", f"call {value.__name__} with arrays")
+            return None
+        return self.helper_call(node, value, prefix, keywords, value.__name__)
+
+    def inject(self, value, base: str) -> Leaf:
+        name = self.names.fresh(name_part(base))
+        self.cells[name] = types.CellType(value)
+        return Leaf(name)
+
+    def any_tree(self, node: ast.Call) -> bool:
+        values = list(node.args) + [k.value for k in node.keywords]
+        return any(isinstance(self.entry(v), (Node, Static)) for v in values if not isinstance(v, ast.Starred))
+
+    def plain_call(self, node: ast.Call, func):
+        for v in list(node.args) + [k.value for k in node.keywords]:
+            if isinstance(self.entry(v) if not isinstance(v, ast.Starred) else None, Node):
+                name = ast.unparse(node.func)
+                raise self.error(v, f"{ast.unparse(v)} is a parameter tree, passed whole to {name}: srcdiff "
+                                 "can pass trees only to Python functions of yours",
+                                 f"pass the arrays {name} needs (p['W'], p.W) instead")
+        return ast.copy_location(ast.Call(func, [self.expr(a) for a in node.args],
+                                          [ast.keyword(k.arg, self.expr(k.value)) for k in node.keywords]), node)
+
+    def helper_call(self, node: ast.Call, func, prefix: list, keywords: dict, label: str):
+        """A call of user function `func` (given leading entries `prefix` and `keywords`)
+        through its flattened version, injected as a closure cell."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise self.error(node, "*args and **kwargs in a call are not supported")
+        sig = inspect.signature(func)
+        given = [("entry", e) for e in prefix] + [("node", a) for a in node.args]
+        kw = {k: ("entry", e) for k, e in keywords.items()}
+        kw.update({k.arg: ("node", k.value) for k in node.keywords})
+        try:
+            bound = sig.bind(*given, **kw)
+        except TypeError as exc:
+            raise self.error(node, f"cannot call {func.__name__} this way: {exc}") from None
+        structs, values = {}, {}
+        for name, (kind, item) in bound.arguments.items():
+            entry = item if kind == "entry" else self.entry(item)
+            if isinstance(entry, (Node, Bad, Static)) and not isinstance(entry, Node):
+                entry = None if kind == "node" else entry
+            if isinstance(entry, Node):
+                structs[name] = node_struct(entry)
+            values[name] = (entry if isinstance(entry, Node) or kind == "entry" else None, item)
+        flat = self.flatten(func, structs)
+        callee = self.names.fresh(name_part(label))
+        self.cells[callee] = types.CellType(flat.func)
+        args, kws, positional = [], [], True
+        for pname, _struct, leaf_names in flat.params:
+            if pname not in values:
+                positional = False
+                continue
+            entry, item = values[pname]
+            if isinstance(entry, Node):
+                exprs = [self.as_ast(e, node) for e in leaf_entries(entry)]
+            elif entry is not None:
+                exprs = [self.as_ast(entry, node)]
+            else:
+                exprs = [self.expr(item)]
+            if positional:
+                args += exprs
+            else:
+                kws += [ast.keyword(n, e) for n, e in zip(leaf_names, exprs)]
+        return ast.copy_location(ast.Call(ast.Name(callee, ast.Load()), args, kws), node)
+
+
+__all__ = ["ExprRewriter", "free_values", "indirect", "needs_rewrite", "user_function"]

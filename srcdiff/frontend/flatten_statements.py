@@ -1,0 +1,397 @@
+"""Statements of a function taking trees (see flatten.py): assignments that alias, unpack or
+build trees, loops over trees unrolled, branches merged, `return` of ``(loss, aux)``."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import types
+
+from .flatten_exprs import ExprRewriter
+from .naming import assigned_names
+from .parse import ParsedFunction
+from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
+from .trees import Struct, name_part
+
+
+class Rewriter(ExprRewriter):
+    def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
+        self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
+        self.env: dict = {}
+        self.cells: dict = {}
+        self.deps: list = []
+        self.depth = 0
+
+    def param_entry(self, name: str, struct: Struct, path: tuple = ()):
+        label = name + "".join(f"[{k!r}]" if isinstance(k, (str, int)) and struct.kind != "object" else f".{k}"
+                               for k in path)
+        if struct.kind in ("leaf", "data"):
+            return Leaf(self.names.fresh("_".join([name] + [name_part(k) for k in path])))
+        if struct.kind == "static":
+            obj = struct.cls.obj
+            cell = self.names.fresh("_".join([name] + [name_part(k) for k in path]))
+            self.cells[cell] = types.CellType(obj)
+            return Static(cell, obj)
+        if struct.kind == "opaque":
+            return Bad(f"{label} holds a {getattr(struct.cls, '__name__', 'value')}, which srcdiff cannot "
+                       "differentiate or read as a constant")
+        return Node(struct, {k: self.param_entry(name, c, path + (k,)) for k, c in zip(struct.keys, struct.children)})
+
+    # ---- statements ----
+
+    def body(self, stmts: list) -> list:
+        out = []
+        for stmt in stmts:
+            out += self.stmt(stmt)
+        return out
+
+    def stmt(self, s) -> list:
+        if isinstance(s, ast.Assign):
+            return self.assign(s.targets, s.value, s)
+        if isinstance(s, ast.AnnAssign):
+            return self.assign([s.target], s.value, s) if s.value is not None else []
+        if isinstance(s, ast.AugAssign):
+            return self.augassign(s)
+        if isinstance(s, ast.For):
+            return self.for_(s)
+        if isinstance(s, ast.If):
+            return self.if_(s)
+        if isinstance(s, ast.While):
+            return self.while_(s)
+        if isinstance(s, ast.Return):
+            return [self.return_(s)]
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return [s]
+        return [self.generic(s)]
+
+    def generic(self, s):
+        new = type(s)()
+        for name, value in ast.iter_fields(s):
+            if isinstance(value, list):
+                value = [self.stmt_one(v) if isinstance(v, ast.stmt) else
+                         self.expr(v) if isinstance(v, ast.expr) else self.visit_other(v) for v in value]
+            elif isinstance(value, ast.expr):
+                value = self.expr(value)
+            elif isinstance(value, ast.AST):
+                value = self.visit_other(value)
+            setattr(new, name, value)
+        return ast.copy_location(new, s)
+
+    def stmt_one(self, s):
+        out = self.stmt(s)
+        return out[0] if len(out) == 1 else ast.copy_location(ast.If(ast.Constant(True), out or [ast.Pass()], []), s)
+
+    def emit(self, target: str, value, where) -> ast.stmt:
+        return ast.copy_location(ast.Assign([ast.Name(target, ast.Store())], value), where)
+
+    # ---- assignments ----
+
+    def tree_value(self, value, where):
+        """The entry a right-hand side stands for when it is (or builds) a tree, else None;
+        `self.pending` collects the statements that compute a built tree's leaves."""
+        if isinstance(value, ast.Dict) or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                                            and value.func.id not in self.env and not value.args
+                                            and self.parsed.resolve(value.func.id) is dict):
+            return self.built_dict(value, where)
+        if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
+                                                           for e in value.elts if not isinstance(e, ast.Starred)):
+            kind = "list" if isinstance(value, ast.List) else "tuple"
+            children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
+            return Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth)
+        found = self.entry(value)
+        if isinstance(found, (Node, Static, Bad, Method, DictView)):
+            return found
+        return None
+
+    def built_dict(self, value, where) -> Node:
+        if isinstance(value, ast.Dict):
+            if any(k is None for k in value.keys):
+                raise self.error(where, "`**` in a dict literal is not supported", "list the keys one by one")
+            keys = [self.constant(k) for k in value.keys]
+            if any(k is None for k in keys):
+                raise self.error(where, "a dict built in the differentiated function needs constant keys",
+                                 "write the keys as strings: {'W': W, 'b': b}")
+            pairs = list(zip(keys, value.values))
+        else:
+            pairs = [(k.arg, k.value) for k in value.keywords]
+        children = {k: self.element(v, k, where) for k, v in pairs}
+        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth)
+
+    def element(self, value, key, where):
+        inner = self.tree_value(value, where)
+        if inner is not None:
+            return inner
+        name = self.names.fresh(f"{self.target_base}_{name_part(key)}")
+        self.pending.append(self.emit(name, self.expr(value), where))
+        return Leaf(name)
+
+    def assign(self, targets, value, where) -> list:
+        self.pending, self.target_base = [], _base_name(targets[0])
+        found = self.tree_value(value, where)
+        if found is None:
+            target = targets[0]
+            if len(targets) == 1 and isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
+                base = self.entry(target.value)
+                key = self.constant(target.slice)
+                name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
+                out = [self.emit(name, self.expr(value), where)]
+                return out + self.write(target, base, Leaf(name), where, fresh=False)
+            if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) \
+                    and isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(targets[0].elts) \
+                    and any(isinstance(self.entry(e), (Node, Static)) for e in value.elts):
+                return self.pairwise(targets[0], value, where)
+            for t in targets:
+                self.check_target(t, where)
+            rhs = self.expr(value)
+            for t in targets:
+                for name in [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]:
+                    self.env.pop(name, None)
+            return [ast.copy_location(ast.Assign([self.store(t) for t in targets], rhs), where)]
+        out = list(self.pending)
+        for t in targets:
+            out += self.bind_entry(t, found, where, emit=True)
+        return out
+
+    def pairwise(self, target, value, where) -> list:
+        out, entries = [], []
+        for e in value.elts:
+            found = self.tree_value(e, where)
+            if found is None:
+                tmp = self.names.fresh("tmp")
+                out.append(self.emit(tmp, self.expr(e), where))
+                found = Leaf(tmp)
+            entries.append(found)
+        for t, e in zip(target.elts, entries):
+            out += self.bind_entry(t, e, where, emit=True)
+        return out
+
+    def bind_entry(self, target, entry, where, emit) -> list:
+        """Bind assignment target `target` to `entry` (unpacking a tree for a tuple target)."""
+        if isinstance(target, ast.Name):
+            if isinstance(entry, (Leaf, Const)) and emit:
+                if isinstance(entry, Const):
+                    self.env[target.id] = entry
+                else:
+                    self.env.pop(target.id, None)
+                return [self.emit(target.id, self.as_ast(entry, where), where)]
+            self.env[target.id] = entry
+            return []
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(entry, Node) and entry.struct.kind in ("list", "tuple", "namedtuple"):
+                items = list(entry.children.values())
+            elif isinstance(entry, Node):
+                raise self.error(where, f"unpacking {entry.struct.describe()} is not supported",
+                                 "read its items by key: a, b = p['a'], p['b']")
+            else:
+                raise self.error(where, "this unpacking needs a tuple or list whose length srcdiff knows")
+            if len(items) != len(target.elts) or any(isinstance(t, ast.Starred) for t in target.elts):
+                raise self.error(where, f"cannot unpack {len(items)} values into {len(target.elts)} names")
+            out = []
+            for t, item in zip(target.elts, items):
+                out += self.bind_entry(t, item, where, emit)
+            return out
+        if isinstance(target, ast.Subscript):
+            base = self.entry(target.value)
+            if isinstance(base, Node):
+                return self.write(target, base, entry, where)
+        if isinstance(target, ast.Attribute) and isinstance(self.entry(target.value), Node):
+            raise self.error(where, f"assigning {ast.unparse(target)} changes an argument, which srcdiff "
+                             "does not support", "compute a new value in a local variable")
+        what = entry.struct.describe() if isinstance(entry, Node) else "a tree"
+        raise self.error(where, f"cannot assign {what} to {ast.unparse(target)}", "assign it to a plain name")
+
+    def write(self, target, base: Node, entry, where, fresh: bool = True) -> list:
+        if not base.local:
+            raise self.error(where, f"writing into {ast.unparse(target)} changes an argument (a parameter "
+                             "tree), which srcdiff does not support",
+                             "build a new dict: q = dict(p); q['W'] = ...")
+        if base.depth != self.depth:
+            raise self.error(where, f"writing into {ast.unparse(target)} inside a branch or loop the dict "
+                             "was not built in is not supported", "assign the value to a plain variable")
+        key = self.constant(target.slice)
+        if key is None:
+            raise self.error(where, "a dict built in the differentiated function is written with constant keys only")
+        if base.struct.kind in ("list", "tuple") and key not in base.children:
+            raise self.error(where, f"index {key} is out of range")
+        out = []
+        if isinstance(entry, (Leaf, Const)) and fresh:
+            name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
+            out.append(self.emit(name, self.as_ast(entry, where), where))
+            entry = Leaf(name)
+        base.children[key] = entry
+        if key not in base.struct.keys:
+            base.struct = Struct(base.struct.kind, base.struct.keys + (key,), (), base.struct.cls)
+        return out
+
+    def check_target(self, target, where) -> None:
+        for node in ast.walk(target):
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(self.entry(node.value), Node):
+                self.bind_entry(node, Leaf("_"), where, emit=False)  # raises: an argument tree
+
+    def store(self, target):
+        if isinstance(target, ast.Name):
+            return target
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return ast.copy_location(type(target)([self.store(t) for t in target.elts], ast.Store()), target)
+        if isinstance(target, ast.Subscript):
+            sub = ast.Subscript(self.expr(target.value), self.expr(target.slice), ast.Store())
+            return ast.copy_location(sub, target)
+        return self.generic(target) if isinstance(target, ast.stmt) else target
+
+    def augassign(self, s: ast.AugAssign) -> list:
+        target = s.target
+        if isinstance(target, ast.Name) and isinstance(self.env.get(target.id), (Node, Static)):
+            raise self.error(s, f"{target.id} is a tree here: `{ast.unparse(s)}` is not supported")
+        if isinstance(target, (ast.Subscript, ast.Attribute)):
+            base = self.entry(target.value)
+            if isinstance(base, Node):
+                if isinstance(target, ast.Attribute) or not base.local:
+                    raise self.error(s, f"`{ast.unparse(s)}` changes an argument (a parameter tree), which "
+                                     "srcdiff does not support", "compute a new value in a local variable")
+                old = self.entry(target)
+                value = ast.copy_location(ast.BinOp(self.as_ast(old, s), s.op, self.expr(s.value)), s)
+                name = self.names.fresh(f"{_base_name(target)}_{name_part(self.constant(target.slice))}")
+                out = [self.emit(name, value, s)]
+                return out + self.write(target, base, Leaf(name), s, fresh=False)
+        self.env.pop(getattr(target, "id", None), None)
+        return [ast.copy_location(ast.AugAssign(self.store(target), s.op, self.expr(s.value)), s)]
+
+    # ---- control flow ----
+
+    def return_(self, s: ast.Return):
+        value = s.value
+        if self.has_aux:
+            if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
+                raise self.error(s, "with has_aux=True the function must return a pair (loss, aux)",
+                                 "write `return loss, aux`")
+            value = value.elts[0]
+        found = self.entry(value) if value is not None else None
+        if isinstance(found, Node) or isinstance(value, ast.Dict):
+            raise self.error(s, "the differentiated function returns a tree; srcdiff differentiates a number",
+                             "return the loss, or use value_and_grad(f, has_aux=True) and return (loss, aux)")
+        return ast.copy_location(ast.Return(self.expr(value) if value is not None else None), s)
+
+    def if_(self, s: ast.If) -> list:
+        test = self.expr(s.test)
+        before = dict(self.env)
+        self.depth += 1
+        body = self.body(s.body)
+        after_body, self.env = self.env, dict(before)
+        orelse = self.body(s.orelse)
+        self.depth -= 1
+        self.env = _merge(after_body, self.env, s.lineno)
+        return [ast.copy_location(ast.If(test, body or [ast.Pass()], orelse), s)]
+
+    def loop_start(self, s) -> set:
+        assigned = assigned_names(s)
+        for name in assigned:
+            if isinstance(self.env.get(name), (Node, Static, Method, DictView)):
+                self.env[name] = Bad(f"{name} is rebound in the loop at line {s.lineno}, and srcdiff "
+                                     "cannot tell which tree it holds here")
+            else:
+                self.env.pop(name, None)
+        return assigned
+
+    def loop_end(self, assigned: set, s) -> None:
+        for name in assigned:
+            if isinstance(self.env.get(name), (Node, Static, Method, DictView)):
+                self.env[name] = Bad(f"{name} holds a tree only inside the loop at line {s.lineno}")
+            elif not isinstance(self.env.get(name), Bad):
+                self.env.pop(name, None)
+
+    def while_(self, s: ast.While) -> list:
+        assigned = self.loop_start(s)
+        self.depth += 1
+        test, body, orelse = self.expr(s.test), self.body(s.body), self.body(s.orelse)
+        self.depth -= 1
+        self.loop_end(assigned, s)
+        return [ast.copy_location(ast.While(test, body or [ast.Pass()], orelse), s)]
+
+    def for_(self, s: ast.For) -> list:
+        items = self.items_of(s.iter, force=self.uses_trees(s.body))
+        if items is None:
+            assigned = self.loop_start(s)
+            self.depth += 1
+            loop = ast.For(self.store(s.target), self.expr(s.iter), self.body(s.body), self.body(s.orelse))
+            self.depth -= 1
+            self.loop_end(assigned, s)
+            if not loop.body:
+                loop.body = [ast.Pass()]
+            return [ast.copy_location(loop, s)]
+        jumps = [n for n in ast.walk(ast.Module(s.body, [])) if isinstance(n, (ast.Break, ast.Continue, ast.Return))]
+        if jumps or s.orelse:
+            raise self.error(jumps[0] if jumps else s, "this loop over a tree is unrolled by srcdiff, so "
+                             "`break`, `continue`, `return` and `else` are not supported in it",
+                             "use a flag variable, or return after the loop")
+        out = []
+        for item in items:
+            out += self.bind_entry(s.target, item, s, emit=True)
+            out += self.body(copy.deepcopy(s.body))
+        return out
+
+    def uses_trees(self, stmts) -> bool:
+        names = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name)}
+        return any(isinstance(self.env.get(n), (Node, Static, Method)) for n in names)
+
+    def items_of(self, node, force: bool):
+        """The entries a `for` over `node` binds, when srcdiff unrolls it; None to keep the loop."""
+        found = self.entry(node)
+        if isinstance(found, Node):
+            kind = found.struct.kind
+            if kind == "dict":
+                return [Const(k) for k in found.children]
+            if kind in ("list", "tuple", "namedtuple"):
+                return list(found.children.values())
+            raise self.error(node, f"looping over {found.struct.describe()} is not supported",
+                             "read its fields by name")
+        if isinstance(found, DictView):
+            children = found.node.children
+            if found.which == "keys":
+                return [Const(k) for k in children]
+            if found.which == "values":
+                return list(children.values())
+            return [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}) for k, v in children.items()]
+        if isinstance(node, (ast.Tuple, ast.List)):
+            consts = [self.constant(e) for e in node.elts]
+            if all(c is not None for c in consts) and force:
+                return [Const(c) for c in consts]
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env:
+            func = self.parsed.resolve(node.func.id)
+            if func is enumerate and len(node.args) == 1 and not node.keywords:
+                inner = self.items_of(node.args[0], force)
+                return None if inner is None else [
+                    Node(Struct("tuple", (0, 1)), {0: Const(i), 1: v}) for i, v in enumerate(inner)]
+            if func is zip and node.args and not node.keywords:
+                inner = [self.items_of(a, force) for a in node.args]
+                if any(i is None for i in inner):
+                    return None
+                return [Node(Struct("tuple", tuple(range(len(t)))), dict(enumerate(t))) for t in zip(*inner)]
+            if func is range and force and not node.keywords:
+                bounds = [self.constant(a) for a in node.args]
+                if bounds and all(isinstance(b, int) for b in bounds):
+                    return [Const(i) for i in range(*bounds)]
+        return None
+
+
+_TREEISH = (Node, Static, Method, DictView, Bad)
+
+
+def _merge(a: dict, b: dict, line: int) -> dict:
+    out = {}
+    for name in set(a) | set(b):
+        x, y = a.get(name), b.get(name)
+        if x is y:
+            out[name] = x
+        elif isinstance(x, _TREEISH) or isinstance(y, _TREEISH):
+            out[name] = Bad(f"{name} holds a different tree on each side of the `if` at line {line}")
+    return out
+
+
+def _base_name(target) -> str:
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else "v"
+
+
+__all__ = ["Rewriter"]
