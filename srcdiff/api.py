@@ -75,18 +75,22 @@ class GradFunction:
 
     @property
     def source(self) -> str:
-        """The generated gradient source: of the last call's signature, else shape-generic."""
-        return (self._last or pipeline.variant(self.lowered, None)).source
+        """The generated gradient source: of the last call's signature, else shape-generic;
+        followed by the adjoints of the user functions it calls (one listing)."""
+        return pipeline.full_source(self._last or pipeline.variant(self.lowered, None))
 
     @property
     def callee_sources(self) -> dict[str, str]:
-        """The generated adjoints of the user functions the gradient calls, by name."""
+        """The generated adjoints of the user functions the gradient calls, by their names in `source`."""
         return pipeline.callee_sources(self._last or pipeline.variant(self.lowered, None))
 
     def source_for(self, *args, **kwargs) -> str:
-        """The generated source for arguments like these (without running it)."""
-        args = self._positional(args, kwargs)
-        return self._variant(args).source
+        """The generated source for arguments like these (without running it), callees included."""
+        return pipeline.full_source(self.variant_for(*args, **kwargs))
+
+    def variant_for(self, *args, **kwargs) -> Variant:
+        """The compiled variant for arguments like these (its code, program and callees)."""
+        return self._variant(self._positional(args, kwargs))
 
     def __call__(self, *args, **kwargs):
         return self._slow(*self._positional(args, kwargs))

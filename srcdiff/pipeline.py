@@ -19,7 +19,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from .ad.reverse import reverse
-from .backend import codegen, debug, guards, loader, origins, render
+from .backend import codegen, debug, guards, listing, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .frontend import depends
 from .frontend.depends import MISSING
@@ -367,15 +367,14 @@ def callee(spec: CallSpec) -> Callee:
 
 
 def callee_sources(made: Variant) -> dict[str, str]:
-    """The source of every callee adjoint `made` calls, directly or through other callees."""
-    sources, todo = {}, list(made.callees.items())
-    while todo:
-        name, called = todo.pop(0)
-        if name not in sources and called.variant is not None:
-            sources[name] = called.variant.source
-            todo += list(called.variant.callees.items())
-    return sources
+    """The source of every callee adjoint `made` calls (directly or not), by its name in `listing`."""
+    return listing.callee_sources(made)
+
+
+def full_source(made: Variant) -> str:
+    """`made`'s source followed by the adjoints it calls: one listing that defines every name."""
+    return listing.listing(made)
 
 
 __all__ = ["CACHE", "Cache", "CacheInfo", "Callee", "Lowered", "Options", "Variant", "callee", "callee_sources",
-           "compile_variant", "fast_function", "is_current", "lowered", "variant"]
+           "compile_variant", "full_source", "fast_function", "is_current", "lowered", "variant"]
