@@ -10,12 +10,15 @@ assign keeps a shape only when they agree.
 from __future__ import annotations
 
 from . import shapes
-from .nodes import Branch, Const, Function, Loop, Operand, Var
+from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
 from .shapes import Shape
 
 
-def infer_shapes(function: Function, param_shapes: dict[str, Shape]) -> dict[str, Shape]:
-    """The Shape of every `Var` in `function`, keyed by name."""
+def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=None) -> dict[str, Shape]:
+    """The Shape of every `Var` in `function`, keyed by name.
+
+    `call_shape(node, operand_shapes)` gives the shape a call of another user function
+    returns (the driver infers it from the callee's own lowering); without it, unknown."""
     known: dict[str, Shape] = {p.name: param_shapes.get(p.name, shapes.UNKNOWN) for p in function.params}
 
     def shape_of(operand: Operand) -> Shape:
@@ -41,7 +44,10 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape]) -> dict[str
             else:
                 operands = [shape_of(v) for v in item.inputs]
                 try:
-                    shape = item.rule.result_shape(item.static, operands)
+                    if isinstance(item, UserCall):
+                        shape = call_shape(item, operands) if call_shape else shapes.UNKNOWN
+                    else:
+                        shape = item.rule.result_shape(item.static, operands)
                 except Exception:  # e.g. an axis out of range: the forward pass will say so itself
                     shape = shapes.UNKNOWN
                 assign(item.out.name, shape, seen)
