@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
+from ..ir.program import Assign
 from ..ir.shapes import Shape
+from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
 
 
@@ -27,6 +29,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                 "ans": ast.Name(node.out.name, ast.Load())}
     bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
     bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
+    pending = []  # (value, contribution, masks its adjoint inherits)
     for param, operand in zip(node.rule.params, node.inputs):
         if not (isinstance(operand, Var) and operand.name in sweep.active):
             continue
@@ -35,20 +38,46 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                                f"argument {param!r}", location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
         contribution = instantiate(templates[param], bindings)
+        if hasattr(sweep, "shape_sources"):
+            contribution = read_shapes_from(contribution, *sweep.shape_sources)
         mask = sweep.masks.get(node.out.name, ()) if node.rule.elementwise else ()
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
             contribution = _masked(contribution, mask, result_shape)
         if param in node.rule.selects:
             condition, keep = node.rule.selects[param]
             mask += (Mask(operand_ast(node.inputs[node.rule.params.index(condition)]), keep, True),)
-        first = operand.name not in sweep.defined
         if node.rule.elementwise:
-            contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape)
-        sweep.contribute(operand.name, contribution, node.line)
-        if mask and first:
-            inherited = _inherit(mask, operand_shapes[param], result_shape)
-            if inherited:
-                sweep.masks[operand.name] = inherited
+            others = [s for p, s in operand_shapes.items() if p != param]
+            contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape, others)
+        pending.append((operand.name, contribution, _inherit(mask, operand_shapes[param], result_shape)
+                        if mask else ()))
+    for name, contribution, inherited in _shared(_merged(pending), node, sweep):
+        first = name not in sweep.defined
+        sweep.contribute(name, contribution, node.line)
+        if inherited and first:
+            sweep.masks[name] = inherited
+
+
+def _merged(pending: list) -> list:
+    """Equal contributions of one node to one value (``x * x`` gives ``g * x`` twice) as one,
+    doubled: ``2.0 * (g * x)``."""
+    out = []
+    for name, contribution, inherited in pending:
+        same = next((i for i, (n, c, m) in enumerate(out) if n == name and not m and not inherited
+                     and ast.dump(c) == ast.dump(contribution)), None)
+        if same is None:
+            out.append((name, contribution, inherited))
+        else:
+            out[same] = (name, _doubled(contribution), ())
+    return out
+
+
+def _doubled(e: ast.expr) -> ast.expr:
+    """``2.0 * e``, the 2.0 put on the leftmost factor (``2.0 * g * x`` for ``g * x``) so that
+    constant folding meets it; doubling is exact, so the value is bitwise the same."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
+        return ast.BinOp(_doubled(e.left), e.op, e.right)
+    return ast.BinOp(ast.Constant(2.0), ast.Mult(), e)
 
 
 @dataclass(frozen=True)
@@ -107,9 +136,11 @@ def instantiate(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:
     return Substitute().visit(copy.deepcopy(template))
 
 
-def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_shape: Shape) -> ast.expr:
-    """`g` (shaped like the result) summed back to the shape of a broadcast operand."""
-    axes = shapes.reduction_axes(operand_shape, result_shape)
+def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_shape: Shape,
+                 others: list[Shape] = ()) -> ast.expr:
+    """`g` (shaped like the result) summed back to the shape of a broadcast operand; `others`
+    are the shapes of the other operands of the broadcast."""
+    axes = shapes.reduction_axes(operand_shape, result_shape) or _axes_among(operand_shape, others)
     if axes is None:
         return call("unbroadcast", g, operand_ast(operand))
     lead, keep = axes
@@ -120,6 +151,58 @@ def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_sha
     if keep:
         g = method(g, "sum", axis=_axis(keep), keepdims=ast.Constant(True))
     return g
+
+
+def _axes_among(operand: Shape, others: list[Shape]):
+    """`reduction_axes` from all the operands of a broadcast: an axis of unknown length is
+    the result's own where every other operand has length 1 there (``x[:, None] - y[None, :]``)."""
+    if not (others and operand.known and all(s.known for s in others)):
+        return None
+    ndim = max(s.ndim for s in [operand, *others])
+    lead, keep = ndim - operand.ndim, []
+    for axis, dim in enumerate(operand.dims):
+        there = {s.dims[axis + lead - ndim + s.ndim] for s in others if axis + lead - ndim + s.ndim >= 0}
+        if there <= {shapes.ONE}:
+            continue  # the result's length is this operand's
+        if dim == shapes.ONE:  # summing an axis of length 1 is right whatever the result's length
+            keep.append(axis)
+        elif dim != shapes.MANY:
+            return None
+    return tuple(range(lead)), tuple(keep)
+
+
+def _shared(pending: list, node: Node, sweep: Sweep) -> list:
+    """Subexpressions the contributions of one node compute more than once (``x == ans`` in
+    the adjoint of ``np.max``, the solve in that of ``np.linalg.solve``) computed once, into a
+    temporary.  Never one under a conditional expression (it might not run)."""
+    counts: dict[str, list[ast.expr]] = {}
+    for _, contribution, _ in pending:
+        guarded = {id(n) for e in ast.walk(contribution) if isinstance(e, ast.IfExp) for n in ast.walk(e)}
+        for n in ast.walk(contribution):
+            if id(n) not in guarded and _worth_sharing(n):
+                counts.setdefault(ast.dump(n), []).append(n)
+    repeated = [text for text, found in counts.items() if len(found) > 1]
+    if not repeated:
+        return pending
+    inner = {ast.dump(n) for text in repeated for n in ast.walk(counts[text][0]) if ast.dump(n) != text}
+    names = {}
+    for text in repeated:
+        if text not in inner:  # the largest repeated expressions only
+            names[text] = sweep.namer.fresh(f"{node.out.name}_shared")
+            sweep.emit(Assign([names[text]], copy.deepcopy(counts[text][0]), node.line))
+
+    class Share(ast.NodeTransformer):
+        def visit(self, n):
+            if isinstance(n, ast.expr) and ast.dump(n) in names:
+                return ast.Name(names[ast.dump(n)], ast.Load())
+            return super().visit(n)
+
+    return [(name, Share().visit(c), inherited) for name, c, inherited in pending]
+
+
+def _worth_sharing(n: ast.AST) -> bool:
+    return isinstance(n, (ast.Call, ast.BinOp, ast.Compare)) \
+        and any(isinstance(v, ast.Name) and v.id not in ("np", "math") for v in ast.walk(n))
 
 
 def _axis(axes: tuple[int, ...]) -> ast.expr:

@@ -23,6 +23,7 @@ from .activity import active_values
 from .adjoints import call, method
 from .forward import build_forward
 from .regions import reverse_block
+from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
 
 
@@ -34,6 +35,8 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     its output may be an array and its backward sweep starts from that parameter.
     """
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location)
+    # read by adjoints.reverse_node (child sweeps copy it): shapes read from the parameters
+    sweep.shape_sources = (shape_sources(function, shape_of), {p.name for p in function.params})
     output = function.output
     out_shape = operand_shape(output, shape_of)
     if pullback is None and out_shape.known and out_shape.ndim > 0:
