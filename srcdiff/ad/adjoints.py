@@ -6,6 +6,8 @@ import ast
 import copy
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
@@ -29,6 +31,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                 "ans": ast.Name(node.out.name, ast.Load())}
     bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
     bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
+    fills = getattr(sweep, "fills", None)
     pending = []  # (value, contribution, masks its adjoint inherits)
     for param, operand in zip(node.rule.params, node.inputs):
         if not (isinstance(operand, Var) and operand.name in sweep.active):
@@ -40,6 +43,9 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         contribution = instantiate(templates[param], bindings)
         if hasattr(sweep, "shape_sources"):
             contribution = read_shapes_from(contribution, *sweep.shape_sources)
+        if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \
+                and _broadcasts_back(fills.producers[operand.name], sweep):
+            contribution = contribution.args[1]  # the number stands for the filled array
         mask = sweep.masks.get(node.out.name, ()) if node.rule.elementwise else ()
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
             contribution = _masked(contribution, mask, result_shape)
@@ -78,6 +84,84 @@ def _doubled(e: ast.expr) -> ast.expr:
     if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
         return ast.BinOp(_doubled(e.left), e.op, e.right)
     return ast.BinOp(ast.Constant(2.0), ast.Mult(), e)
+
+
+@dataclass
+class Fills:
+    """Where ``np.full(shape, s)`` (the adjoint of ``np.sum``) may flow as the number ``s``.
+
+    `producers` maps a value that is a node's result, assigned once, to that node: only its
+    adjoint reads the value's adjoint.  When each of its contributions, with a number for
+    that adjoint, has the value's shape all the same (``2.0 * g * x`` for ``x * x``), the
+    number gives bitwise the same arrays as the fill."""
+
+    producers: dict[str, Node]
+
+
+def _is_scalar_fill(contribution: ast.expr, sweep: Sweep) -> bool:
+    return isinstance(contribution, ast.Call) and _is_np_call(contribution, "full") \
+        and len(contribution.args) == 2 and not contribution.keywords \
+        and getattr(_shape_of_expr(contribution.args[1], _shapes(sweep)), "dims", None) == ()
+
+
+def _broadcasts_back(node: Node, sweep: Sweep) -> bool:
+    """Whether every contribution of `node`'s adjoint, its output's adjoint a number, still
+    has the shape of its output (before any summing back)."""
+    result = sweep.shapes.get(node.out.name, shapes.UNKNOWN)
+    if not node.rule.elementwise or not result.known or result.scalar or shapes.UNKNOWN_DIM in result.dims:
+        return False
+    operand_shapes = {p: operand_shape(v, sweep.shapes) for p, v in zip(node.rule.params, node.inputs)}
+    try:
+        templates = node.rule.adjoints(node.static, operand_shapes)
+    except SrcDiffError:
+        return False
+    bindings = {"g": ast.Constant(1.0), "ans": ast.Name(node.out.name, ast.Load())}
+    bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
+    bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
+    known = _shapes(sweep)
+    return all(getattr(_shape_of_expr(instantiate(templates[p], bindings), known), "dims", None) == result.dims
+               for p, v in zip(node.rule.params, node.inputs)
+               if isinstance(v, Var) and v.name in sweep.active and p in templates)
+
+
+def _shapes(sweep: Sweep) -> dict[str, Shape]:
+    """Shapes by name in the backward sweep: an adjoint has its value's shape."""
+    return {**sweep.shapes, **{adjoint: sweep.shapes[primal] for primal, adjoint in sweep.names.items()
+                               if primal in sweep.shapes}}
+
+
+def _shape_of_expr(e: ast.expr, shape_of) -> Shape | None:
+    """The shape of an expression of elementwise arithmetic on known values; None if unsure."""
+    if not any(isinstance(n, ast.Name) for n in ast.walk(e)):  # constant arithmetic: a number
+        return shapes.SCALAR if isinstance(e, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare)) else None
+    if isinstance(e, ast.Name):
+        found = shape_of.get(e.id)
+        return found if found is not None and found.known else None
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        return _shape_of_expr(e.operand, shape_of)
+    parts = None
+    if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+        parts = [e.left, e.right]
+    elif isinstance(e, ast.Call) and not e.keywords and isinstance(e.func, ast.Attribute) \
+            and isinstance(e.func.value, ast.Name) and e.func.value.id == "np":
+        if e.func.attr == "size":
+            return shapes.SCALAR
+        if e.func.attr == "where" or isinstance(getattr(np, e.func.attr, None), np.ufunc):
+            parts = e.args
+    if not parts:
+        return None
+    found = [_shape_of_expr(p, shape_of) for p in parts]
+    if None in found:
+        return None
+    out = shapes.broadcast(*found)
+    if not out.known or shapes.UNKNOWN_DIM in out.dims:
+        return None
+    return shapes.SCALAR if out.dims == () and all(f.scalar for f in found) else shapes.Shape(out.dims)
+
+
+def _is_np_call(e: ast.Call, attr: str) -> bool:
+    return isinstance(e.func, ast.Attribute) and e.func.attr == attr and isinstance(e.func.value, ast.Name) \
+        and e.func.value.id == "np"
 
 
 @dataclass(frozen=True)

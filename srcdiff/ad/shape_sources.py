@@ -16,52 +16,98 @@ import ast
 from collections import Counter
 
 from ..ir import shapes
-from ..ir.nodes import Function, Node, Var, all_nodes
+from ..ir.nodes import Branch, Function, Loop, Node, Var, all_nodes
 
 _MATMUL = ("operator.matmul", "numpy.matmul")
 _TRANSPOSE = ("ndarray.T",)
+_FROM_SHAPE = ("numpy.zeros", "numpy.ones", "numpy.empty")
 _KEEP_FILLS = " keep fills"  # not a name: the values whose fills are left to the optimizer
 
 
 def shape_sources(function: Function, shape_of: dict) -> dict[str, list[ast.expr]]:
-    """``name -> [axis expression, ...]`` for the values whose shape the parameters give."""
+    """``name -> [axis expression, ...]`` for the values whose shape the parameters give.
+
+    A loop-carried value has its initial value's source when every iteration's result has
+    the same one (a fixpoint: values computed from it are dropped with it otherwise)."""
     found: dict[str, list[ast.expr]] = {}
+    tuples: dict[str, list[ast.expr]] = {}  # ``t = x.shape``: the axes it holds
     for p in function.params:
         shape = shape_of.get(p.name, shapes.UNKNOWN)
         if shape.known and not shape.scalar:
             found[p.name] = [_axis(p.name, i) for i in range(shape.ndim)]
-    nodes = all_nodes(function)
-    outputs = Counter(node.out.name for node in nodes)
-    for node in nodes:
-        if outputs[node.out.name] != 1:  # assigned on two paths: no one shape source
-            continue
-        out = shape_of.get(node.out.name, shapes.UNKNOWN)
-        if not out.known or out.scalar or shapes.UNKNOWN_DIM in out.dims:
-            continue
-        inputs = [v.name if isinstance(v, Var) else None for v in node.inputs]
-        axes = None
-        if node.rule.elementwise:
-            same = [n for n in inputs if n in found and shape_of[n].dims == out.dims and not shape_of[n].scalar]
-            whole = [n for n in same if _whole(found[n], found)]  # a parameter's shape: read as np.shape(p)
-            axes = found[(whole or same)[0]] if same else None
-        elif node.rule.name in _MATMUL and len(inputs) == 2 and all(n in found for n in inputs):
-            a, b = found[inputs[0]], found[inputs[1]]
-            if len(a) == 2 and len(b) == 2:
-                axes = [a[0], b[1]]
-            elif len(a) == 2 and len(b) == 1:
-                axes = [a[0]]
-        elif node.rule.name in _TRANSPOSE and len(inputs) == 1 and inputs[0] in found:
-            axes = found[inputs[0]][::-1]
-        if axes is not None and len(axes) == out.ndim:
-            found[node.out.name] = axes
-    # the optimizer turns ``np.full(np.shape(t), s)`` into ``s`` itself for a top-level
-    # arithmetic result `t` (backend/optimize/sameshape.py): those fills are left to it
-    # (any top-level result, unless a parameter's shape is its own: the optimizer can only
-    # recognise the ``np.shape(x)`` form)
+    outputs = Counter(node.out.name for node in all_nodes(function))
+
+    def block(b) -> None:
+        for item in b.nodes:
+            if isinstance(item, Branch):
+                block(item.body)
+                block(item.orelse)
+            elif isinstance(item, Loop):
+                loop(item)
+            elif outputs[item.out.name] == 1:  # assigned on two paths: no one shape source
+                _node(item, shape_of, found, tuples)
+
+    def loop(item: Loop) -> None:
+        inside = {n.out.name for n in all_nodes(item.body)}
+        carried = {c.var.name: c for c in item.carried
+                   if isinstance(c.init, Var) and c.init.name in found and isinstance(c.final, Var)}
+        while True:
+            for name in inside | {c.var.name for c in item.carried}:
+                found.pop(name, None)
+            found.update({name: found[c.init.name] for name, c in carried.items()})
+            block(item.body)
+            failed = {name for name, c in carried.items()
+                      if _dump(found.get(c.final.name)) != _dump(found[c.init.name])}
+            if not failed:
+                return
+            carried = {name: c for name, c in carried.items() if name not in failed}
+
+    block(function.body)
+    # The optimizer turns ``np.full(np.shape(t), s)`` into ``s`` itself for a top-level
+    # arithmetic result `t` of values assigned once (backend/optimize/sameshape.py): those
+    # fills are left to it, as are the fills of any top-level result unless a parameter's
+    # shape is its own (the optimizer recognises only the ``np.shape(x)`` form).
     top = {n.out.name for n in function.body.nodes if isinstance(n, Node)}
+    once = top | {p.name for p in function.params}
     found[_KEEP_FILLS] = ({n.out.name for n in function.body.nodes if isinstance(n, Node)
-                           and n.rule.name.startswith("operator.")}, top)
+                           and n.rule.name.startswith("operator.")
+                           and all(v.name in once for v in n.inputs if isinstance(v, Var))}, top)
     return found
+
+
+def _node(node, shape_of: dict, found: dict, tuples: dict) -> None:
+    """The shape source of one node's result, if the parameters give it."""
+    inputs = [v.name if isinstance(v, Var) else None for v in node.inputs]
+    expr = node.expr
+    if node.rule.name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" \
+            and inputs == [inputs[0]] and inputs[0] in found:
+        tuples[node.out.name] = found[inputs[0]]
+        return
+    out = shape_of.get(node.out.name, shapes.UNKNOWN)
+    if not out.known or out.scalar or shapes.UNKNOWN_DIM in out.dims:
+        return
+    axes = None
+    if node.rule.elementwise:
+        same = [n for n in inputs if n in found and shape_of[n].dims == out.dims and not shape_of[n].scalar]
+        whole = [n for n in same if _whole(found[n], found)]  # a parameter's shape: read as np.shape(p)
+        axes = found[(whole or same)[0]] if same else None
+    elif node.rule.name in _MATMUL and len(inputs) == 2 and all(n in found for n in inputs):
+        a, b = found[inputs[0]], found[inputs[1]]
+        if len(a) == 2 and len(b) == 2:
+            axes = [a[0], b[1]]
+        elif len(a) == 2 and len(b) == 1:
+            axes = [a[0]]
+    elif node.rule.name in _TRANSPOSE and len(inputs) == 1 and inputs[0] in found:
+        axes = found[inputs[0]][::-1]
+    elif node.rule.name in _FROM_SHAPE and len(inputs) == 1 and inputs[0] in tuples \
+            and isinstance(expr, ast.Call) and not expr.keywords:
+        axes = tuples[inputs[0]]
+    if axes is not None and len(axes) == out.ndim:
+        found[node.out.name] = axes
+
+
+def _dump(axes) -> str | None:
+    return None if axes is None else "".join(ast.dump(a) for a in axes)
 
 
 def shape_expr(axes: list[ast.expr], sources: dict) -> ast.expr:
