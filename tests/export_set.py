@@ -186,3 +186,34 @@ SET = [
     ("loop_accumulate", loop_accumulate, (rng.normal(size=(3, 2)), rng.normal(size=2), 3), (0, 1)),
     ("stacking", stacking, (rng.normal(size=2), rng.normal(size=3)), (0, 1)),
 ]
+
+
+# ---- edge cases of the emission rules above (checked against central differences) ----
+
+def sum_of_broadcast(x, b):
+    return np.sum(x + b)  # b's adjoint must be summed: the sum's fill stays an array
+
+
+def sum_times_number(x, c):
+    return np.sum(x * c)
+
+
+def sum_times_row(x, r):
+    return np.sum(x * r)  # r has shape (1, n)
+
+
+def outer_difference(x, y):
+    return np.sum((x[:, None] - y) ** 2)
+
+
+def mean_through_helper(x):
+    return np.mean(step(x, 3.0))
+
+
+EDGES = [
+    ("sum_of_broadcast", sum_of_broadcast, (rng.normal(size=(3, 2)), rng.normal(size=2)), (0, 1)),
+    ("sum_times_number", sum_times_number, (rng.normal(size=3), 0.7), (0, 1)),
+    ("sum_times_row", sum_times_row, (rng.normal(size=(3, 2)), rng.normal(size=(1, 2))), (0, 1)),
+    ("outer_difference", outer_difference, (rng.normal(size=3), rng.normal(size=2)), (0, 1)),
+    ("mean_through_helper", mean_through_helper, (rng.normal(size=4),), 0),
+]

@@ -9,7 +9,7 @@ import ast
 from collections import Counter
 
 import pytest
-from export_set import SET
+from export_set import EDGES, SET
 
 import srcdiff
 from srcdiff.rules.runtime import HELPERS
@@ -180,3 +180,14 @@ def test_shapes_are_inferred_through_a_helper_call():
     assert "ensure_scalar" not in source and "unbroadcast" not in source
     assert [line for line in source.splitlines() if line.startswith("def ")] == \
         ["def helper_calls_grad(y, k):", "def step_vjp(y, k):"]  # one variant serves both calls
+
+
+@pytest.mark.parametrize("name, func, args, wrt", SET + EDGES, ids=[entry[0] for entry in SET + EDGES])
+def test_every_gradient_of_the_set_matches_central_differences(name, func, args, wrt):
+    from numeric import assert_close, central_difference
+
+    indices = wrt if isinstance(wrt, tuple) else (wrt,)
+    grads = srcdiff.grad(func, wrt=wrt)(*args)
+    grads = grads if isinstance(wrt, tuple) else (grads,)
+    for grad, index in zip(grads, indices):
+        assert_close(grad, central_difference(func, args, index), rtol=1e-5, atol=1e-6)

@@ -41,11 +41,11 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                                f"argument {param!r}", location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
         contribution = instantiate(templates[param], bindings)
-        if hasattr(sweep, "shape_sources"):
-            contribution = read_shapes_from(contribution, *sweep.shape_sources)
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \
                 and _broadcasts_back(fills.producers[operand.name], sweep):
             contribution = contribution.args[1]  # the number stands for the filled array
+        if hasattr(sweep, "shape_sources"):
+            contribution = read_shapes_from(contribution, *sweep.shape_sources, lambda e: _is_number(e, sweep))
         mask = sweep.masks.get(node.out.name, ()) if node.rule.elementwise else ()
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
             contribution = _masked(contribution, mask, result_shape)
@@ -100,8 +100,11 @@ class Fills:
 
 def _is_scalar_fill(contribution: ast.expr, sweep: Sweep) -> bool:
     return isinstance(contribution, ast.Call) and _is_np_call(contribution, "full") \
-        and len(contribution.args) == 2 and not contribution.keywords \
-        and getattr(_shape_of_expr(contribution.args[1], _shapes(sweep)), "dims", None) == ()
+        and len(contribution.args) == 2 and not contribution.keywords and _is_number(contribution.args[1], sweep)
+
+
+def _is_number(e: ast.expr, sweep: Sweep) -> bool:
+    return getattr(_shape_of_expr(e, _shapes(sweep)), "dims", None) == ()
 
 
 def _broadcasts_back(node: Node, sweep: Sweep) -> bool:

@@ -127,8 +127,12 @@ def _whole(axes: list[ast.expr], sources: dict) -> bool:
     return [a.slice.value for a in axes] == list(range(len(sources[axes[0].value.value.id])))
 
 
-def read_shapes_from(expr: ast.expr, sources: dict[str, list[ast.expr]], params: set[str]) -> ast.expr:
-    """`expr` with ``np.shape(t)`` and ``t.shape`` of computed values read from `sources`."""
+def read_shapes_from(expr: ast.expr, sources: dict[str, list[ast.expr]], params: set[str],
+                     is_number=lambda e: False) -> ast.expr:
+    """`expr` with ``np.shape(t)`` and ``t.shape`` of computed values read from `sources`.
+
+    A fill ``np.full(np.shape(t), a)`` of an array `a` (a reduction's, with keepdims) is left
+    in the form the optimizer can drop when `t` is a top-level result."""
 
     class Rewrite(ast.NodeTransformer):
         def visit_Call(self, node: ast.Call):
@@ -139,7 +143,8 @@ def read_shapes_from(expr: ast.expr, sources: dict[str, list[ast.expr]], params:
                 found = _source(inner.args[0]) if len(inner.args) == 1 else None
                 name = getattr(inner.args[0], "id", None)
                 keep, top = sources[_KEEP_FILLS]
-                if found is not None and name not in keep and (isinstance(found, ast.Call) or name not in top):
+                if found is not None and (is_number(node.args[1]) or name not in keep
+                                          and (isinstance(found, ast.Call) or name not in top)):
                     node.args[0] = found
                 node.args[1:] = [self.visit(a) for a in node.args[1:]]
                 return node
