@@ -44,6 +44,10 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \
                 and _broadcasts_back(fills.producers[operand.name], sweep):
             contribution = contribution.args[1]  # the number stands for the filled array
+        elif fills is not None and _is_fill(contribution) and operand.name in sweep.defined \
+                and operand.name not in fills.producers and operand.name not in sweep.lists:
+            # added to an adjoint that is already a whole array: broadcasting fills it
+            contribution = contribution.args[1]
         if hasattr(sweep, "shape_sources"):
             contribution = read_shapes_from(contribution, *sweep.shape_sources, lambda e: _is_number(e, sweep))
         mask = sweep.masks.get(node.out.name, ()) if node.rule.elementwise else ()
@@ -98,9 +102,13 @@ class Fills:
     producers: dict[str, Node]
 
 
-def _is_scalar_fill(contribution: ast.expr, sweep: Sweep) -> bool:
+def _is_fill(contribution: ast.expr) -> bool:
     return isinstance(contribution, ast.Call) and _is_np_call(contribution, "full") \
-        and len(contribution.args) == 2 and not contribution.keywords and _is_number(contribution.args[1], sweep)
+        and len(contribution.args) == 2 and not contribution.keywords
+
+
+def _is_scalar_fill(contribution: ast.expr, sweep: Sweep) -> bool:
+    return _is_fill(contribution) and _is_number(contribution.args[1], sweep)
 
 
 def _is_number(e: ast.expr, sweep: Sweep) -> bool:
