@@ -191,3 +191,10 @@ def test_every_gradient_of_the_set_matches_central_differences(name, func, args,
     grads = grads if isinstance(wrt, tuple) else (grads,)
     for grad, index in zip(grads, indices):
         assert_close(grad, central_difference(func, args, index), rtol=1e-5, atol=1e-6)
+
+
+def test_no_adjoint_comment_is_repeated_in_one_function():
+    for name, func, args, wrt in SET:
+        for part in listing(func, args, wrt).split("\ndef "):
+            comments = [line.strip() for line in part.splitlines() if line.strip().startswith("# adjoint of")]
+            assert len(comments) == len(set(comments)), (name, comments)
