@@ -8,7 +8,7 @@
     loss(w, X, y)        # the gradient with respect to w
     print(loss.source)   # the generated gradient function
 
-The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`) are imported on first use, so
+The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`, `export`) are imported on first use, so
 ``import srcdiff`` loads neither sympy nor any of them.
 """
 
@@ -16,8 +16,8 @@ from .api import GradFunction, cache_info, clear_cache, grad, value_and_grad
 from .errors import SrcDiffError
 from .rules.register import register_adjoint
 
-__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "grad", "gradcheck",
-           "graph", "register_adjoint", "trace", "value_and_grad"]
+__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "export", "grad",
+           "gradcheck", "graph", "register_adjoint", "trace", "value_and_grad"]
 __version__ = "0.1.0"
 
 def __getattr__(name: str):
@@ -32,6 +32,8 @@ def __getattr__(name: str):
         from .tools.trace import trace as found
     elif name == "explain":
         from .tools.explain import explain as found
+    elif name == "export":
+        from .tools.export import export as found
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = found

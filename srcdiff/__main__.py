@@ -1,4 +1,4 @@
-"""``python -m srcdiff show|check|graph|trace FILE.py:FUNC``: see `srcdiff.tools.cli`."""
+"""``python -m srcdiff show|check|graph|trace|export FILE.py:FUNC``: see `srcdiff.tools.cli`."""
 
 from .tools.cli import main
 

@@ -99,22 +99,27 @@ class GradFunction:
 
     @property
     def source(self) -> str:
-        """The generated gradient source: of the last call's signature, else shape-generic."""
+        """The generated gradient source: of the last call's signature, else shape-generic;
+        followed by the adjoints of the user functions it calls (one listing)."""
         if self._trees.last is not None:
             return self._trees.last.source
-        return (self._last or pipeline.variant(self.lowered, None)).source
+        return pipeline.full_source(self._last or pipeline.variant(self.lowered, None))
 
     @property
     def callee_sources(self) -> dict[str, str]:
-        """The generated adjoints of the user functions the gradient calls, by name."""
+        """The generated adjoints of the user functions the gradient calls, by their names in `source`."""
         return pipeline.callee_sources(self._last or pipeline.variant(self.lowered, None))
 
     def source_for(self, *args, **kwargs) -> str:
-        """The generated source for arguments like these (without running it)."""
+        """The generated source for arguments like these (without running it), callees included."""
         positional = self._positional(args, kwargs)
         if self._uses_trees(positional):
             return self._trees.source_for(dict(zip(self._names, positional)))
-        return self._variant(positional).source
+        return pipeline.full_source(self._variant(positional))
+
+    def variant_for(self, *args, **kwargs) -> Variant:
+        """The compiled variant for arguments like these (its code, program and callees)."""
+        return self._variant(self._positional(args, kwargs))
 
     def __call__(self, *args, **kwargs):
         positional = self._positional(args, kwargs)

@@ -19,8 +19,9 @@ import weakref
 from dataclasses import dataclass, field
 
 from .ad.reverse import reverse
-from .backend import codegen, debug, guards, loader, origins, render
+from .backend import codegen, debug, guards, listing, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
+from .callee_shapes import CalleeShapes
 from .frontend import depends
 from .frontend.depends import MISSING
 from .frontend.naming import Namer, assigned_names, names_in
@@ -107,8 +108,9 @@ class Cache:
         self.lowered: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         #: user function -> {key without statics: the parameters used as static arguments}
         self.static_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        #: callee adjoints by what decides their code
+        #: callee adjoints by what decides their code; callees lowered for their result shapes
         self.callees: dict[tuple, Callee] = {}
+        self.callee_irs: dict[tuple, object] = {}
         #: what each generated function was generated from (its errors name the user's line)
         self.origins = origins.Origins()
         self.listeners: list = []  # called on `clear` (gradient functions drop fast paths)
@@ -117,6 +119,7 @@ class Cache:
         self.lowered.clear()
         self.static_names.clear()
         self.callees.clear()
+        self.callee_irs.clear()
         self.origins.clear()
         for listener in list(self.listeners):
             listener()
@@ -232,7 +235,7 @@ def variant(found: Lowered, key) -> Variant:
 def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`."""
     parsed, options = found.parsed, found.options
-    shape_of = infer_shapes(found.ir, param_shapes)
+    shape_of = infer_shapes(found.ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
     check_in_place(found.ir, shape_of, parsed.location, callee=options.pullback)
     namer = found.namer.copy()
     seed = None
@@ -372,15 +375,14 @@ def callee(spec: CallSpec) -> Callee:
 
 
 def callee_sources(made: Variant) -> dict[str, str]:
-    """The source of every callee adjoint `made` calls, directly or through other callees."""
-    sources, todo = {}, list(made.callees.items())
-    while todo:
-        name, called = todo.pop(0)
-        if name not in sources and called.variant is not None:
-            sources[name] = called.variant.source
-            todo += list(called.variant.callees.items())
-    return sources
+    """The source of every callee adjoint `made` calls (directly or not), by its name in `listing`."""
+    return listing.callee_sources(made)
+
+
+def full_source(made: Variant) -> str:
+    """`made`'s source followed by the adjoints it calls: one listing that defines every name."""
+    return listing.listing(made)
 
 
 __all__ = ["CACHE", "Cache", "CacheInfo", "Callee", "Lowered", "Options", "Variant", "callee", "callee_sources",
-           "compile_variant", "fast_function", "is_current", "lowered", "variant"]
+           "compile_variant", "full_source", "fast_function", "is_current", "lowered", "variant"]

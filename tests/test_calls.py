@@ -91,3 +91,14 @@ def test_inactive_helper_is_called_plainly():
     df = srcdiff.grad(helper_of_constant)
     assert df(1.5) == pytest.approx(8.0)
     assert "power(2.0, 3)" in df.source and "_vjp" not in df.source
+
+
+def test_source_lists_every_callee_adjoint_under_its_own_name():
+    df = srcdiff.grad(uses_recursion, wrt=(0, 1))
+    df(1.3, 0.6)
+    source = df.source
+    for name in df.callee_sources:
+        assert source.count(f"def {name}(") == 1
+    namespace = {}
+    exec(compile(source, "<listing>", "exec"), namespace)  # every name it calls is defined in it
+    assert all(name in namespace for name in df.callee_sources)

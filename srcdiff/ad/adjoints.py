@@ -6,10 +6,14 @@ import ast
 import copy
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
+from ..ir.program import Assign
 from ..ir.shapes import Shape
+from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
 
 
@@ -27,6 +31,8 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                 "ans": ast.Name(node.out.name, ast.Load())}
     bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
     bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
+    fills = getattr(sweep, "fills", None)
+    pending = []  # (value, contribution, masks its adjoint inherits)
     for param, operand in zip(node.rule.params, node.inputs):
         if not (isinstance(operand, Var) and operand.name in sweep.active):
             continue
@@ -35,20 +41,138 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                                f"argument {param!r}", location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
         contribution = instantiate(templates[param], bindings)
+        if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \
+                and _broadcasts_back(fills.producers[operand.name], sweep):
+            contribution = contribution.args[1]  # the number stands for the filled array
+        elif fills is not None and _is_fill(contribution) and operand.name in sweep.defined \
+                and operand.name not in fills.producers and operand.name not in sweep.lists:
+            # added to an adjoint that is already a whole array: broadcasting fills it
+            contribution = contribution.args[1]
+        if hasattr(sweep, "shape_sources"):
+            contribution = read_shapes_from(contribution, *sweep.shape_sources, lambda e: _is_number(e, sweep))
         mask = sweep.masks.get(node.out.name, ()) if node.rule.elementwise else ()
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
             contribution = _masked(contribution, mask, result_shape)
         if param in node.rule.selects:
             condition, keep = node.rule.selects[param]
             mask += (Mask(operand_ast(node.inputs[node.rule.params.index(condition)]), keep, True),)
-        first = operand.name not in sweep.defined
         if node.rule.elementwise:
-            contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape)
-        sweep.contribute(operand.name, contribution, node.line)
-        if mask and first:
-            inherited = _inherit(mask, operand_shapes[param], result_shape)
-            if inherited:
-                sweep.masks[operand.name] = inherited
+            others = [s for p, s in operand_shapes.items() if p != param]
+            contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape, others)
+        pending.append((operand.name, contribution, _inherit(mask, operand_shapes[param], result_shape)
+                        if mask else ()))
+    for name, contribution, inherited in _shared(_merged(pending), node, sweep):
+        first = name not in sweep.defined
+        sweep.contribute(name, contribution, node.line)
+        if inherited and first:
+            sweep.masks[name] = inherited
+
+
+def _merged(pending: list) -> list:
+    """Equal contributions of one node to one value (``x * x`` gives ``g * x`` twice) as one,
+    doubled: ``2.0 * (g * x)``."""
+    out = []
+    for name, contribution, inherited in pending:
+        same = next((i for i, (n, c, m) in enumerate(out) if n == name and not m and not inherited
+                     and ast.dump(c) == ast.dump(contribution)), None)
+        if same is None:
+            out.append((name, contribution, inherited))
+        else:
+            out[same] = (name, _doubled(contribution), ())
+    return out
+
+
+def _doubled(e: ast.expr) -> ast.expr:
+    """``2.0 * e``, the 2.0 put on the leftmost factor (``2.0 * g * x`` for ``g * x``) so that
+    constant folding meets it; doubling is exact, so the value is bitwise the same."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
+        return ast.BinOp(_doubled(e.left), e.op, e.right)
+    return ast.BinOp(ast.Constant(2.0), ast.Mult(), e)
+
+
+@dataclass
+class Fills:
+    """Where ``np.full(shape, s)`` (the adjoint of ``np.sum``) may flow as the number ``s``.
+
+    `producers` maps a value that is a node's result, assigned once, to that node: only its
+    adjoint reads the value's adjoint.  When each of its contributions, with a number for
+    that adjoint, has the value's shape all the same (``2.0 * g * x`` for ``x * x``), the
+    number gives bitwise the same arrays as the fill."""
+
+    producers: dict[str, Node]
+
+
+def _is_fill(contribution: ast.expr) -> bool:
+    return isinstance(contribution, ast.Call) and _is_np_call(contribution, "full") \
+        and len(contribution.args) == 2 and not contribution.keywords
+
+
+def _is_scalar_fill(contribution: ast.expr, sweep: Sweep) -> bool:
+    return _is_fill(contribution) and _is_number(contribution.args[1], sweep)
+
+
+def _is_number(e: ast.expr, sweep: Sweep) -> bool:
+    return getattr(_shape_of_expr(e, _shapes(sweep)), "dims", None) == ()
+
+
+def _broadcasts_back(node: Node, sweep: Sweep) -> bool:
+    """Whether every contribution of `node`'s adjoint, its output's adjoint a number, still
+    has the shape of its output (before any summing back)."""
+    result = sweep.shapes.get(node.out.name, shapes.UNKNOWN)
+    if not node.rule.elementwise or not result.known or result.scalar or shapes.UNKNOWN_DIM in result.dims:
+        return False
+    operand_shapes = {p: operand_shape(v, sweep.shapes) for p, v in zip(node.rule.params, node.inputs)}
+    try:
+        templates = node.rule.adjoints(node.static, operand_shapes)
+    except SrcDiffError:
+        return False
+    bindings = {"g": ast.Constant(1.0), "ans": ast.Name(node.out.name, ast.Load())}
+    bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
+    bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
+    known = _shapes(sweep)
+    return all(getattr(_shape_of_expr(instantiate(templates[p], bindings), known), "dims", None) == result.dims
+               for p, v in zip(node.rule.params, node.inputs)
+               if isinstance(v, Var) and v.name in sweep.active and p in templates)
+
+
+def _shapes(sweep: Sweep) -> dict[str, Shape]:
+    """Shapes by name in the backward sweep: an adjoint has its value's shape."""
+    return {**sweep.shapes, **{adjoint: sweep.shapes[primal] for primal, adjoint in sweep.names.items()
+                               if primal in sweep.shapes}}
+
+
+def _shape_of_expr(e: ast.expr, shape_of) -> Shape | None:
+    """The shape of an expression of elementwise arithmetic on known values; None if unsure."""
+    if not any(isinstance(n, ast.Name) for n in ast.walk(e)):  # constant arithmetic: a number
+        return shapes.SCALAR if isinstance(e, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare)) else None
+    if isinstance(e, ast.Name):
+        found = shape_of.get(e.id)
+        return found if found is not None and found.known else None
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        return _shape_of_expr(e.operand, shape_of)
+    parts = None
+    if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+        parts = [e.left, e.right]
+    elif isinstance(e, ast.Call) and not e.keywords and isinstance(e.func, ast.Attribute) \
+            and isinstance(e.func.value, ast.Name) and e.func.value.id == "np":
+        if e.func.attr == "size":
+            return shapes.SCALAR
+        if e.func.attr == "where" or isinstance(getattr(np, e.func.attr, None), np.ufunc):
+            parts = e.args
+    if not parts:
+        return None
+    found = [_shape_of_expr(p, shape_of) for p in parts]
+    if None in found:
+        return None
+    out = shapes.broadcast(*found)
+    if not out.known or shapes.UNKNOWN_DIM in out.dims:
+        return None
+    return shapes.SCALAR if out.dims == () and all(f.scalar for f in found) else shapes.Shape(out.dims)
+
+
+def _is_np_call(e: ast.Call, attr: str) -> bool:
+    return isinstance(e.func, ast.Attribute) and e.func.attr == attr and isinstance(e.func.value, ast.Name) \
+        and e.func.value.id == "np"
 
 
 @dataclass(frozen=True)
@@ -107,9 +231,11 @@ def instantiate(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:
     return Substitute().visit(copy.deepcopy(template))
 
 
-def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_shape: Shape) -> ast.expr:
-    """`g` (shaped like the result) summed back to the shape of a broadcast operand."""
-    axes = shapes.reduction_axes(operand_shape, result_shape)
+def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_shape: Shape,
+                 others: list[Shape] = ()) -> ast.expr:
+    """`g` (shaped like the result) summed back to the shape of a broadcast operand; `others`
+    are the shapes of the other operands of the broadcast."""
+    axes = shapes.reduction_axes(operand_shape, result_shape) or _axes_among(operand_shape, others)
     if axes is None:
         return call("unbroadcast", g, operand_ast(operand))
     lead, keep = axes
@@ -120,6 +246,58 @@ def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_sha
     if keep:
         g = method(g, "sum", axis=_axis(keep), keepdims=ast.Constant(True))
     return g
+
+
+def _axes_among(operand: Shape, others: list[Shape]):
+    """`reduction_axes` from all the operands of a broadcast: an axis of unknown length is
+    the result's own where every other operand has length 1 there (``x[:, None] - y[None, :]``)."""
+    if not (others and operand.known and all(s.known for s in others)):
+        return None
+    ndim = max(s.ndim for s in [operand, *others])
+    lead, keep = ndim - operand.ndim, []
+    for axis, dim in enumerate(operand.dims):
+        there = {s.dims[axis + lead - ndim + s.ndim] for s in others if axis + lead - ndim + s.ndim >= 0}
+        if there <= {shapes.ONE}:
+            continue  # the result's length is this operand's
+        if dim == shapes.ONE:  # summing an axis of length 1 is right whatever the result's length
+            keep.append(axis)
+        elif dim != shapes.MANY:
+            return None
+    return tuple(range(lead)), tuple(keep)
+
+
+def _shared(pending: list, node: Node, sweep: Sweep) -> list:
+    """Subexpressions the contributions of one node compute more than once (``x == ans`` in
+    the adjoint of ``np.max``, the solve in that of ``np.linalg.solve``) computed once, into a
+    temporary.  Never one under a conditional expression (it might not run)."""
+    counts: dict[str, list[ast.expr]] = {}
+    for _, contribution, _ in pending:
+        guarded = {id(n) for e in ast.walk(contribution) if isinstance(e, ast.IfExp) for n in ast.walk(e)}
+        for n in ast.walk(contribution):
+            if id(n) not in guarded and _worth_sharing(n):
+                counts.setdefault(ast.dump(n), []).append(n)
+    repeated = [text for text, found in counts.items() if len(found) > 1]
+    if not repeated:
+        return pending
+    inner = {ast.dump(n) for text in repeated for n in ast.walk(counts[text][0]) if ast.dump(n) != text}
+    names = {}
+    for text in repeated:
+        if text not in inner:  # the largest repeated expressions only
+            names[text] = sweep.namer.fresh(f"{node.out.name}_shared")
+            sweep.emit(Assign([names[text]], copy.deepcopy(counts[text][0]), node.line))
+
+    class Share(ast.NodeTransformer):
+        def visit(self, n):
+            if isinstance(n, ast.expr) and ast.dump(n) in names:
+                return ast.Name(names[ast.dump(n)], ast.Load())
+            return super().visit(n)
+
+    return [(name, Share().visit(c), inherited) for name, c, inherited in pending]
+
+
+def _worth_sharing(n: ast.AST) -> bool:
+    return isinstance(n, (ast.Call, ast.BinOp, ast.Compare)) \
+        and any(isinstance(v, ast.Name) and v.id not in ("np", "math") for v in ast.walk(n))
 
 
 def _axis(axes: tuple[int, ...]) -> ast.expr:

@@ -12,17 +12,19 @@ loops save) by forward.py.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir import shapes
-from ..ir.nodes import Function, Var
+from ..ir.nodes import Function, UserCall, Var, all_nodes
 from ..ir.program import GradProgram
 from ..ir.shapes import Shape
 from .activity import active_values
-from .adjoints import call, method
+from .adjoints import Fills, call, method
 from .forward import build_forward
 from .regions import reverse_block
+from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
 
 
@@ -34,6 +36,9 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     its output may be an array and its backward sweep starts from that parameter.
     """
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location)
+    # read by adjoints.reverse_node (child sweeps copy it): shapes read from the parameters
+    sweep.shape_sources = (shape_sources(function, shape_of), {p.name for p in function.params})
+    sweep.fills = Fills(_fill_producers(function))
     output = function.output
     out_shape = operand_shape(output, shape_of)
     if pullback is None and out_shape.known and out_shape.ndim > 0:
@@ -51,6 +56,15 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     forward = build_forward(function, sweep, returns, with_output)
     check = None if out_shape.known or pullback is not None else str(location(function.return_line).short)
     return GradProgram(function, forward, sweep.stmts, returns, check, sweep.adjoint, sweep.calls, pullback)
+
+
+def _fill_producers(function: Function) -> dict:
+    """Results of primitive nodes assigned once (not lists, calls or region values), by
+    name, with their node: only that node's adjoint reads their adjoint (adjoints.Fills)."""
+    nodes = all_nodes(function)
+    count = Counter(n.out.name for n in nodes)
+    return {n.out.name: n for n in nodes if count[n.out.name] == 1 and not isinstance(n, UserCall)
+            and n.out.name not in function.lists}
 
 
 def _returns(wrt: tuple[str, ...], sweep: Sweep) -> list[ast.expr]:

@@ -87,7 +87,9 @@ def backward_statements(stmts: list, describe_line) -> list[ast.stmt]:
             line = stmt_line
             out.append(comment(f"adjoint of {describe_line(line)}"))
         if isinstance(stmt, (For, While, If)):
-            line = None  # the block after a nested one names its line again
+            # the block after a nested one names its line again, unless it is the nested
+            # one's own line (a loop's adjoint before and after its backward loop)
+            line = stmt_line
         if isinstance(stmt, AdjointStmt):
             expr = stmt.expr
             if stmt.accumulate:

@@ -9,13 +9,18 @@ assign keeps a shape only when they agree.
 
 from __future__ import annotations
 
+import ast
+
 from . import shapes
-from .nodes import Branch, Const, Function, Loop, Operand, Var
+from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
 from .shapes import Shape
 
 
-def infer_shapes(function: Function, param_shapes: dict[str, Shape]) -> dict[str, Shape]:
-    """The Shape of every `Var` in `function`, keyed by name."""
+def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=None) -> dict[str, Shape]:
+    """The Shape of every `Var` in `function`, keyed by name.
+
+    `call_shape(node, operand_shapes)` gives the shape a call of another user function
+    returns (the driver infers it from the callee's own lowering); without it, unknown."""
     known: dict[str, Shape] = {p.name: param_shapes.get(p.name, shapes.UNKNOWN) for p in function.params}
 
     def shape_of(operand: Operand) -> Shape:
@@ -41,7 +46,10 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape]) -> dict[str
             else:
                 operands = [shape_of(v) for v in item.inputs]
                 try:
-                    shape = item.rule.result_shape(item.static, operands)
+                    if isinstance(item, UserCall):
+                        shape = call_shape(item, operands) if call_shape else shapes.UNKNOWN
+                    else:
+                        shape = _of_shape_tuple(item, operands) or item.rule.result_shape(item.static, operands)
                 except Exception:  # e.g. an axis out of range: the forward pass will say so itself
                     shape = shapes.UNKNOWN
                 assign(item.out.name, shape, seen)
@@ -64,3 +72,22 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape]) -> dict[str
 
     block(function.body, set())
     return known
+
+
+_FROM_SHAPE = ("numpy.zeros", "numpy.ones", "numpy.empty")
+
+
+def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
+    """Shapes through ``x.shape``: the tuple itself, an item of it (an int), and an array
+    made from it (``np.zeros(x.shape)`` has x's dims)."""
+    expr, name = item.expr, item.rule.name
+    if name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" and len(operands) == 1 \
+            and operands[0].known and not operands[0].scalar:
+        return Shape(None, shape_of=operands[0].dims)
+    if not operands or operands[0].shape_of is None:
+        return None
+    if name == "getitem" and [kind for kind, _ in item.static.get("index", ())] == ["int"]:
+        return shapes.SCALAR
+    if name in _FROM_SHAPE and len(operands) == 1 and isinstance(expr, ast.Call) and not expr.keywords:
+        return Shape(operands[0].shape_of)
+    return None

@@ -29,6 +29,7 @@ class Shape:
     dims: tuple[str, ...] | None
     scalar: bool = False
     none: bool = False  # the constant None: an optional operand left out (np.clip's bounds)
+    shape_of: tuple[str, ...] | None = None  # a tuple ``x.shape``: the dims of that x
 
     @property
     def known(self) -> bool:

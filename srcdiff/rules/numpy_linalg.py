@@ -154,6 +154,26 @@ def _diag_templates(static, operand_shapes):
     return {"x": f"({to_matrix} if np.ndim(x) == 1 else {to_vector})"}
 
 
+def _trace_shape(static, x):
+    """A number for a matrix; for a stack, the stack's axes after the first two."""
+    if not x.known or x.ndim < 2:
+        return shapes.UNKNOWN
+    return shapes.SCALAR if x.ndim == 2 else shapes.Shape(x.dims[2:])
+
+
+def _det_shape(static, x):
+    if not x.known or x.ndim < 2:
+        return shapes.UNKNOWN
+    return shapes.SCALAR if x.ndim == 2 else shapes.Shape(x.dims[:-2])
+
+
+def _solve_shape(static, x, y):
+    """For one matrix `x`, the solution has the right-hand side's shape."""
+    if x.known and y.known and x.ndim == 2 and y.ndim in (1, 2) and not y.scalar:
+        return shapes.Shape(y.dims)
+    return shapes.UNKNOWN
+
+
 def _outer_shape(static, x, y):
     def length(s):
         return s.dims[0] if s.known and s.ndim == 1 else shapes.UNKNOWN_DIM
@@ -175,15 +195,15 @@ RULES = [
     rule(np.einsum,    ("operands",), _einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
          note="subscripts without '...' and without an index repeated within one operand"),
     # ---- matrix functions ----
-    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, fresh=True),
+    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True),
     # not fresh: the diagonal of a matrix is a view of it
     rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}),
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True),
-    rule(np.linalg.det, ("x",), _det_templates, fresh=True,
+    rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True,
          note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError"),
     rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True,
          note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)"),
-    rule(np.linalg.solve, ("x", "y"), _solve_templates, fresh=True, array_result=True),
+    rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=_solve_shape, fresh=True, array_result=True),
     rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True, array_result=True,
          note="the derivative of NumPy's cholesky, which reads only the lower triangle of x"),
 ]

@@ -235,6 +235,25 @@ def run_trace(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---- export ----
+
+def setup_export(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser)
+    parser.add_argument("-o", "--output", metavar="OUT.py", help="the module to write (default: FUNC_grad.py)")
+
+
+def run_export(ns: argparse.Namespace) -> int:
+    """Write the gradient for --args' signature as a standalone module that needs only NumPy."""
+    from .export import export
+
+    target = load_target(ns)
+    args = _arguments_or_defaults(target, "export")
+    out = Path(ns.output or f"{target.func.__name__}_grad.py")
+    export(target.func, *args, wrt=target.wrt, path=out)
+    print(f"wrote {out}")
+    return EXIT_OK
+
+
 #: Subcommand name -> Command.  Add a subcommand with one line here.
 COMMANDS: dict[str, Command] = {
     "show": Command("print the generated gradient source", setup_show, run_show),
@@ -242,6 +261,7 @@ COMMANDS: dict[str, Command] = {
     "graph": Command("print or draw the computation graph (DOT, SVG, or an HTML walk-through)", setup_graph,
                      run_graph),
     "trace": Command("print every node's value, shape and adjoint for --args", setup_trace, run_trace),
+    "export": Command("write the gradient as a standalone module that needs only NumPy", setup_export, run_export),
 }
 
 

@@ -1,0 +1,189 @@
+"""`export`: a gradient written out as a standalone Python module that needs only NumPy.
+
+The module holds the generated gradient and every callee adjoint it calls (the complete
+listing of `GradFunction.source`), a copy of each run-time helper the code still calls
+(from `rules/runtime.py`), and imports of ``numpy``, ``math`` and the user's own modules for
+the names the code reads from them (a module constant, a function it calls plainly).  A
+header says what it was generated from.  Nothing in it imports srcdiff.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import sys
+import types
+from pathlib import Path
+
+from .. import __version__, pipeline
+from ..api import GradFunction
+from ..errors import SrcDiffError
+from ..frontend.parse import unwrap
+from ..ir import shapes
+from ..ir.nodes import Specialised
+from ..rules import runtime
+
+#: Stands in for srcdiff's exception in a copied helper that raises it.
+_ERROR_CLASS = '''class SrcDiffError(ValueError):
+    """Raised by the helpers below where srcdiff itself would refuse (as srcdiff.SrcDiffError)."""
+
+    def __init__(self, message, location=None, hint=""):
+        super().__init__(f"{message}\\n  hint: {hint}" if hint else message)
+'''
+
+#: Names a generated gradient may read that mean the same in any module.
+_MODULES = {"np": "import numpy as np", "math": "import math"}
+
+
+def export(func, *example_args, wrt=0, path="f_grad.py") -> Path:
+    """Write the gradient of `func` for arguments like `example_args` to the module `path`.
+
+    The module defines ``<name>_grad`` (called with all of `func`'s parameters, positionally)
+    and imports only NumPy, `math` and the modules `func` reads names from.  Returns the path.
+    """
+    path = Path(path)
+    path.write_text(module_source(func, *example_args, wrt=wrt))
+    return path
+
+
+def module_source(func, *example_args, wrt=0) -> str:
+    """The text `export` writes."""
+    gradient = GradFunction(func, wrt)
+    made = gradient.variant_for(*example_args)
+    listing = pipeline.full_source(made)
+    functions = {made.name: unwrap(func), **_callee_functions(made)}
+    imports, definitions = _needed(listing, functions)
+    header = _header(unwrap(func), gradient, made, example_args)
+    parts = [header, "\n".join(imports), *definitions, listing.rstrip("\n")]
+    return "\n\n\n".join(p for p in parts if p) + "\n"
+
+
+def _callee_functions(made) -> dict[str, object]:
+    """The user function behind each callee adjoint of the listing, by its listing name."""
+    names = pipeline.callee_sources(made)
+    found, todo, seen = {}, [made], set()
+    while todo:
+        caller = todo.pop(0)
+        for key, called in caller.callees.items():
+            if called.variant is None or id(called) in seen:
+                continue
+            seen.add(id(called))
+            spec = caller.program.calls[key]
+            func = spec.func.func if isinstance(spec.func, Specialised) else spec.func
+            found[len(found)] = func
+            todo.append(called.variant)
+    return dict(zip(names, found.values()))
+
+
+def _free_names(listing: str) -> list[str]:
+    """Names the listing reads but never binds (in order of first use), builtins aside."""
+    tree = ast.parse(listing)
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    bound |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    bound |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.args + n.kwonlyargs}
+    read = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    return [n for n in dict.fromkeys(read) if n not in bound and not hasattr(builtins, n)]
+
+
+def _needed(listing: str, functions: dict[str, object]) -> tuple[list[str], list[str]]:
+    """The import lines and the copied helper definitions the listing needs."""
+    imports, helpers = set(), []
+    for name in _free_names(listing):
+        if name in _MODULES:
+            imports.add(_MODULES[name])
+        elif name in runtime.HELPERS:
+            helpers.append(name)
+        else:
+            imports.add(_user_import(name, functions))
+    helpers = _with_dependencies(helpers)
+    definitions = [inspect.getsource(getattr(runtime, h)).rstrip("\n") for h in helpers]
+    if any("SrcDiffError" in d for d in definitions):
+        definitions.insert(0, _ERROR_CLASS.rstrip("\n"))
+    if definitions:
+        imports.add(_MODULES["np"])
+    stdlib = sorted(i for i in imports if i == _MODULES["math"])
+    third = sorted(i for i in imports if i == _MODULES["np"])
+    own = sorted(imports - set(stdlib) - set(third))
+    lines = stdlib + ([""] if stdlib and third else []) + third + ([""] if own and (stdlib or third) else []) + own
+    return lines, definitions
+
+
+def _with_dependencies(helpers: list[str]) -> list[str]:
+    """`helpers` and the runtime functions they call, in the order runtime.py defines them."""
+    needed, todo = set(), list(helpers)
+    while todo:
+        name = todo.pop()
+        if name in needed:
+            continue
+        needed.add(name)
+        tree = ast.parse(inspect.getsource(getattr(runtime, name)))
+        todo += [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                 and isinstance(getattr(runtime, n.id, None), types.FunctionType)]
+    order = list(vars(runtime))
+    return sorted(needed, key=order.index)
+
+
+def _user_import(name: str, functions: dict[str, object]) -> str:
+    """``from module import name`` (or an assignment of a closure's constant) for a name the
+    generated code reads from the user's code."""
+    for func in functions.values():
+        closure = inspect.getclosurevars(func).nonlocals
+        if name in closure:
+            value = closure[name]
+            if _literal(value):
+                return f"{name} = {value!r}"
+            raise SrcDiffError(f"the gradient of {func.__qualname__} reads {name}, a variable of its "
+                               "closure that a module cannot import",
+                               hint=f"make {name} a module-level name of {func.__module__}")
+        if name in func.__globals__:
+            value = func.__globals__[name]
+            if isinstance(value, types.ModuleType):
+                return f"import {value.__name__}" if value.__name__ == name \
+                    else f"import {value.__name__} as {name}"
+            return f"from {_module_name(func)} import {name}"
+    raise SrcDiffError(f"the generated gradient reads {name!r}, which none of the functions it "
+                       "comes from defines", hint="report this as a srcdiff bug")
+
+
+def _module_name(func) -> str:
+    """The name the user's module is imported by (a script's file name for ``__main__``)."""
+    name = func.__module__
+    module = sys.modules.get(name)
+    file = getattr(module, "__file__", None)
+    if name == "__main__" or (file and name.endswith("__srcdiff")):  # run as a script / loaded by the CLI
+        if not file:
+            raise SrcDiffError(f"{func.__qualname__} is defined in an interactive session: an exported "
+                               "module cannot import what it reads", hint="define it in a .py file")
+        return Path(file).stem
+    return name
+
+
+def _literal(value) -> bool:
+    if isinstance(value, tuple):
+        return all(_literal(v) for v in value)
+    return value is None or isinstance(value, (bool, int, float, complex, str))
+
+
+def _header(func, gradient: GradFunction, made, args: tuple) -> str:
+    """The module docstring: what the gradient is of, for which arguments, and how to call it."""
+    code = func.__code__
+    where = f"{Path(code.co_filename).name}:{code.co_firstlineno}"
+    names = list(inspect.signature(func).parameters)
+    kinds = "".join(f"    {name}: {_kind(value)}\n" for name, value in zip(names, args))
+    grads = ", ".join(f"d/d{n}" for n in gradient.wrt)
+    result = f"({grads})" if gradient.tuple_result else grads
+    return (f'"""Gradient of {func.__module__}.{func.__qualname__} with respect to {", ".join(gradient.wrt)}.\n\n'
+            f"Generated by srcdiff {__version__} from {where}, for arguments like\n"
+            f"{kinds}"
+            f"(array lengths may differ; the number of axes and which have length 1 may not).\n"
+            f"Needs only NumPy.  {made.name}({', '.join(names)}) returns {result}.\n"
+            '"""')
+
+
+def _kind(value) -> str:
+    sig = shapes.signature(value)
+    if isinstance(sig, tuple):
+        dims = ", ".join(shapes.of_signature(sig).dims) + ("," if sig[0] == 1 else "")
+        return f"{value.dtype} array ({dims})"
+    return sig.__name__

@@ -1,0 +1,127 @@
+"""`srcdiff.export`: the gradient as a standalone module that needs only NumPy.
+
+Every function of tests/export_set.py is exported; the modules are then imported by a
+separate Python started with ``-I -S`` and a path holding only NumPy and the user's module
+folder (no srcdiff, sympy or astor), and must return the same gradients as srcdiff.
+"""
+
+import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from export_set import SET
+
+import srcdiff
+from srcdiff.tools.cli import main as cli_main
+
+HERE = Path(__file__).parent
+RUFF = Path(sys.executable).with_name("ruff")
+
+
+def numpy_only_path(folder: Path) -> Path:
+    """A folder holding NumPy (linked) and nothing else from site-packages."""
+    site = Path(np.__file__).parent.parent
+    only = folder / "numpy_only"
+    only.mkdir()
+    for name in ("numpy", "numpy.libs"):
+        if (site / name).exists():
+            (only / name).symlink_to(site / name)
+    return only
+
+
+DRIVER = textwrap.dedent("""
+    import importlib, pickle, sys
+    sys.path[:0] = sys.argv[1:4]
+    for banned in ("srcdiff", "sympy", "astor"):
+        try:
+            importlib.import_module(banned)
+        except ImportError:
+            pass
+        else:
+            raise SystemExit(f"{banned} is importable")
+    cases = pickle.load(open(sys.argv[4], "rb"))
+    results = {}
+    for name, args in cases.items():
+        module = importlib.import_module(f"{name}_grad")
+        results[name] = getattr(module, f"{name}_grad")(*args)
+    assert not [m for m in sys.modules if m.split(".")[0] in ("srcdiff", "sympy", "astor")]
+    pickle.dump(results, open(sys.argv[5], "wb"))
+""")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("exported")
+    for name, func, args, wrt in SET:
+        srcdiff.export(func, *args, wrt=wrt, path=folder / f"{name}_grad.py")
+    return folder
+
+
+def _same(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+        return
+    assert type(got) is type(want) or (np.ndim(got) == np.ndim(want) == 0)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+def test_exported_modules_need_only_numpy_and_give_srcdiffs_gradients(exported, tmp_path):
+    only = numpy_only_path(tmp_path)
+    cases = {name: args for name, _, args, _ in SET}
+    (tmp_path / "cases.pkl").write_bytes(pickle.dumps(cases))
+    (tmp_path / "driver.py").write_text(DRIVER)
+    done = subprocess.run([sys.executable, "-I", "-S", str(tmp_path / "driver.py"), str(only), str(exported),
+                           str(HERE), str(tmp_path / "cases.pkl"), str(tmp_path / "out.pkl")],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    results = pickle.loads((tmp_path / "out.pkl").read_bytes())
+    for name, func, args, wrt in SET:
+        _same(results[name], srcdiff.grad(func, wrt=wrt)(*args))
+
+
+def test_exported_modules_pass_ruff(exported):
+    if not RUFF.exists():
+        pytest.skip("ruff is not installed")
+    files = sorted(str(p) for p in exported.glob("*_grad.py"))
+    done = subprocess.run([str(RUFF), "check", "--isolated", "--select", "E,F,W,B", "--line-length", "120",
+                           *files], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+
+
+def test_the_header_says_what_the_module_comes_from(exported):
+    text = (exported / "mlp_grad.py").read_text()
+    assert text.startswith('"""Gradient of export_set.mlp with respect to W1, b1, W2, b2.')
+    assert "from export_set.py:27" in text and "mlp_grad(W1, b1, W2, b2, X, y) returns" in text
+    assert "srcdiff" not in "".join(line for line in text.splitlines() if line.startswith(("import", "from")))
+
+
+def test_a_module_constant_is_imported_from_the_users_module(exported):
+    text = (exported / "global_constant_grad.py").read_text()
+    assert "from export_set import SCALE" in text
+
+
+def test_callee_adjoints_are_in_the_module(exported):
+    text = (exported / "helper_two_shapes_grad.py").read_text()
+    defined = [line for line in text.splitlines() if line.startswith(("def step", "def helper"))]
+    assert defined == ["def helper_two_shapes_grad(x, v):", "def step_vjp(y, k):", "def step_vjp_1(y, k):"]
+
+
+def test_command_line_export(tmp_path, capsys):
+    model = tmp_path / "model.py"
+    model.write_text("import numpy as np\n\n\ndef loss(w, x):\n    return np.sum(np.tanh(x @ w) ** 2)\n")
+    out = tmp_path / "loss_grad.py"
+    status = cli_main(["export", f"{model}:loss", "--args", "np.ones(3), np.ones((4, 3))", "-o", str(out)])
+    assert status == 0, capsys.readouterr()
+    text = out.read_text()
+    assert "import srcdiff" not in text and "from srcdiff" not in text
+    namespace = {}
+    exec(compile(text, str(out), "exec"), namespace)
+    w, x = np.linspace(-0.5, 0.5, 3), np.arange(12.0).reshape(4, 3) / 10
+    t = np.tanh(x @ w)
+    np.testing.assert_allclose(namespace["loss_grad"](w, x), x.T @ (2 * t * (1 - t * t)), rtol=1e-12)
