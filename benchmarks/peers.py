@@ -147,8 +147,21 @@ def numpy_api_versions(xnp):
             h = xnp.tanh(xs[t] @ Wx + h @ Wh + b)
         return xnp.mean((h - target) ** 2)
 
+    def rhs(y, k):
+        return k * xnp.sin(y) - 0.5 * y * y
+
+    def rk4(y0, k, dt, steps):
+        y = y0
+        for _ in range(steps):
+            k1 = rhs(y, k)
+            k2 = rhs(y + 0.5 * dt * k1, k)
+            k3 = rhs(y + 0.5 * dt * k2, k)
+            k4 = rhs(y + dt * k3, k)
+            y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        return (y * y).sum()
+
     return {"poly": poly, "scalar_loop": scalar_loop, "rosenbrock": rosenbrock, "mse": mse,
-            "logistic": logistic, "mlp": mlp, "rnn": rnn}
+            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4}
 
 
 def autograd_grad(problem, module, args):
@@ -247,8 +260,21 @@ def torch_versions():
             h = torch.tanh(xs[t] @ Wx + h @ Wh + b)
         return torch.mean((h - target) ** 2)
 
+    def rhs(y, k):
+        return k * torch.sin(y) - 0.5 * y * y
+
+    def rk4(y0, k, dt, steps):
+        y = y0
+        for _ in range(steps):
+            k1 = rhs(y, k)
+            k2 = rhs(y + 0.5 * dt * k1, k)
+            k3 = rhs(y + 0.5 * dt * k2, k)
+            k4 = rhs(y + dt * k3, k)
+            y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        return (y * y).sum()
+
     return {"poly": poly, "scalar_loop": scalar_loop, "rosenbrock": rosenbrock, "mse": mse,
-            "logistic": logistic, "mlp": mlp, "rnn": rnn}
+            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4}
 
 
 def torch_convert_args(args, problem):

@@ -18,9 +18,11 @@ import types
 import weakref
 from dataclasses import dataclass, field
 
+from .ad.inline import inline_calls, is_plain_straight_line
 from .ad.reverse import reverse
 from .backend import codegen, debug, guards, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
+from .errors import SrcDiffError
 from .frontend import depends
 from .frontend.depends import MISSING
 from .frontend.naming import Namer, assigned_names, names_in
@@ -160,6 +162,20 @@ def _lower(parsed: ParsedFunction, wrt, options: Options, static_value) -> Lower
     return found
 
 
+def _inlinable(func) -> Function | None:
+    """A helper's IR for inlining (ad/inline.py), or None: it keeps its own adjoint."""
+    try:
+        parsed = parse_function(func)
+        if not is_plain_straight_line(parsed.tree):
+            return None
+
+        def no_statics(name, node):
+            raise parsed.error(node, f"{name} is a static argument")
+        return _lower(parsed, (), Options(pullback=True), no_statics).ir
+    except SrcDiffError:
+        return None
+
+
 def _static_values(parsed: ParsedFunction, wrt, value_of):
     """`static_value` for a gradient called with the values `value_of` gives."""
     def static_value(name: str, node) -> object:
@@ -232,14 +248,16 @@ def variant(found: Lowered, key) -> Variant:
 def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`."""
     parsed, options = found.parsed, found.options
-    shape_of = infer_shapes(found.ir, param_shapes)
-    check_in_place(found.ir, shape_of, parsed.location, callee=options.pullback)
     namer = found.namer.copy()
+    # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
+    ir = found.ir if options.debug else inline_calls(found.ir, namer, _inlinable, parsed.func)
+    shape_of = infer_shapes(ir, param_shapes)
+    check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
     seed = None
     if options.pullback:
-        output = getattr(found.ir.output, "name", parsed.name)
+        output = getattr(ir.output, "name", parsed.name)
         seed = namer.fresh(f"{output}_bar")
-    program = reverse(found.ir, namer, found.wrt, shape_of, location=parsed.location,
+    program = reverse(ir, namer, found.wrt, shape_of, location=parsed.location,
                       with_value=options.with_value or options.debug, pullback=seed)
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
@@ -294,7 +312,7 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
                                      parsed.func.__defaults__, on_error=origins.ON_ERROR)
-    nodes = all_nodes(found.ir)
+    nodes = all_nodes(made.program.function)
     user_line = origins.user_lines(made.source, {f"# adjoint of {describe(parsed)(n.line)}": n.line for n in nodes},
                                    {n.out.name: n.line for n in nodes}, parsed.tree.lineno)
     CACHE.origins.add(function, origins.Origin(parsed.location, made.name, user_line))
