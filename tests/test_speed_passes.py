@@ -132,3 +132,96 @@ def test_helper_with_a_loop_keeps_its_own_adjoint():
     df = srcdiff.grad(caller)
     assert df(2.0) == pytest.approx(13.0)
     assert "power_vjp" in df.source
+
+
+# ---- loop accumulations batched after the loop ----
+
+def rnn_seq(Wx, Wh, b, xs, h0, target):
+    h = h0
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ Wx + h @ Wh + b)
+    return np.mean((h - target) ** 2)
+
+
+def outer_sum(A, vs):
+    total = 0.0
+    for i in range(vs.shape[0]):
+        total = total + np.sum(np.outer(vs[i], vs[i]) * A)
+    return total
+
+
+def outer_with_break(W, xs):
+    h = np.zeros(W.shape[1])
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ W + 0.5 * h)
+        if np.sum(h) > 1.5:
+            break
+    return np.sum(h * h)
+
+
+def nested_loops(W, xs):
+    h = np.zeros(W.shape[1])
+    for _ in range(2):
+        for t in range(xs.shape[0]):
+            h = np.sin(xs[t] @ W + h)
+    return np.sum(h ** 2)
+
+
+def while_loop(W, xs):
+    h = np.zeros(W.shape[1])
+    t = 0
+    while t < xs.shape[0]:
+        h = np.tanh(xs[t] @ W + h)
+        t = t + 1
+    return np.sum(h)
+
+
+def scalar_recurrence(x, a, n):
+    s = x
+    total = 0.0
+    for _ in range(n):
+        s = 0.9 * s + a * math.sin(s)
+        total = total + s * s
+    return total
+
+
+def zero_trips(W, xs):
+    h = np.ones(W.shape[1])
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ W + h)
+    return np.sum(h * h) + np.sum(W * W)
+
+
+RNG = np.random.default_rng(1)
+LOOP_CASES = [
+    ("rnn_seq", rnn_seq, (RNG.normal(size=(3, 4)) / 2, RNG.normal(size=(4, 4)) / 2, RNG.normal(size=4),
+                          RNG.normal(size=(5, 3)), np.zeros(4), RNG.normal(size=4)), (0, 1, 2)),
+    ("outer_sum", outer_sum, (RNG.normal(size=(3, 3)), RNG.normal(size=(4, 3))), (0, 1)),
+    ("break", outer_with_break, (RNG.normal(size=(3, 4)), RNG.normal(size=(6, 3))), (0,)),
+    ("nested", nested_loops, (RNG.normal(size=(3, 4)) / 3, RNG.normal(size=(3, 3))), (0,)),
+    ("while", while_loop, (RNG.normal(size=(3, 4)) / 2, RNG.normal(size=(4, 3))), (0,)),
+    ("scalar", scalar_recurrence, (0.4, 0.6, 9), (0, 1)),
+    ("zero trips", zero_trips, (RNG.normal(size=(3, 4)), np.zeros((0, 3))), (0,)),
+]
+
+
+@pytest.mark.parametrize("label, f, args, wrt", LOOP_CASES, ids=[c[0] for c in LOOP_CASES])
+def test_loops_match_central_differences(label, f, args, wrt):
+    check(f, args, wrt)
+
+
+def test_outer_products_become_one_matmul_after_the_loop():
+    args = LOOP_CASES[0][2]
+    source = srcdiff.grad(rnn_seq, wrt=(0, 1, 2)).source_for(*args)
+    assert "np.outer" not in source
+    assert ".T @ np.array(" in source
+
+
+def test_a_loop_that_writes_in_place_keeps_its_accumulations():
+    def scatter(W, xs):
+        g = np.zeros(W.shape[1])
+        for t in range(xs.shape[0]):
+            g[t] = np.sum(xs[t] @ W) * g[t - 1]
+        return np.sum(g * g)
+    args = (RNG.normal(size=(3, 4)), RNG.normal(size=(3, 3)))
+    check(scatter, args, (0,))
