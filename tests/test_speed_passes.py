@@ -225,3 +225,59 @@ def test_a_loop_that_writes_in_place_keeps_its_accumulations():
         return np.sum(g * g)
     args = (RNG.normal(size=(3, 4)), RNG.normal(size=(3, 3)))
     check(scatter, args, (0,))
+
+
+# ---- carried values and stacks read in reverse ----
+
+def loop_in_branch(x, n):
+    s = x
+    if x > 0.0:
+        for _ in range(n):
+            s = s * math.cos(s) + x
+    return s * s
+
+
+def swapping(x, y, n):
+    a, b = x, y
+    for _ in range(n):
+        a, b = b * math.sin(a), a + b
+    return a * b
+
+
+def two_loops(x, n):
+    s = x
+    for _ in range(n):
+        s = math.sin(s) + s * x
+    for _ in range(n):
+        s = s * s * 0.5 + x
+    return s
+
+
+def while_break(x):
+    s = x
+    k = 0
+    while k < 20:
+        s = math.sin(s) * 1.5 + x
+        k = k + 1
+        if s > 1.2:
+            break
+    return s * s
+
+
+@pytest.mark.parametrize("f, args, wrt", [
+    (loop_in_branch, (0.7, 4), (0,)),
+    (loop_in_branch, (-0.7, 4), (0,)),
+    (swapping, (0.3, 0.5, 5), (0, 1)),
+    (two_loops, (0.3, 4), (0,)),
+    (two_loops, (0.3, 0), (0,)),
+    (while_break, (0.4,), (0,)),
+    (while_break, (0.05,), (0,)),
+])
+def test_carried_values_and_reversed_stacks_match_central_differences(f, args, wrt):
+    check(f, args, wrt)
+
+
+def test_a_scalar_loop_saves_one_value_per_iteration_and_reads_it_back():
+    source = srcdiff.grad(scalar_recurrence, wrt=(0, 1)).source_for(0.4, 0.6, 9)
+    assert "stack.append((t2, s))" in source or "stack.append((s, t2))" in source
+    assert "in reversed(stack):" in source and ".pop()" not in source

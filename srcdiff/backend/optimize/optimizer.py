@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import loops, memory, sameshape, statements, tidy
+from . import loops, memory, sameshape, stacks, statements, tidy
 from .liveness import is_comment, nodes
 from .simplify import is_float, is_float_call, simplify
 
@@ -101,6 +101,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
             break
     if loops.batch_accumulations(func, info.shape):
         statements.remove_dead(func.body)
+    stacks.iterate_stacks(func)
     is_scalar = _scalar_names(func, info).__contains__
     memory.accumulate_in_place(func.body, info.is_array)
     memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
