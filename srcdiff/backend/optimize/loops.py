@@ -4,8 +4,11 @@ In a loop body, an accumulation ``X = X + E`` into a name the rest of the loop n
 sums E over the iterations; nothing observes X until the loop ends.  So E's operands are
 collected in lists (one append per iteration) and the sum is formed once after the loop:
 
-* ``np.outer(a, b)`` with `a`, `b` vectors:   ``X = X + np.array(A).T @ np.array(B)``
-* ``e``, an array of X's number of axes:     ``X = X + np.sum(E, axis=0)``
+* ``np.outer(a, b)`` with `a`, `b` vectors:   ``X = X + A.T @ B``
+* ``e``, an array of X's number of axes:     ``X = X + E.sum(axis=0)``
+
+where after the loop each list becomes an array once (``A = np.array(A)``; a value two
+accumulations collect is collected once).
 
 (for an RNN on one sequence the per-step outer products of the weight gradient become one
 matmul over the stacked states).  Per-step ``a.T @ b`` of matrices (a batched RNN) is left
@@ -23,7 +26,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .liveness import bodies, is_comment, is_pure, mentions, nodes
+from .liveness import bodies, is_comment, is_pure, mentions, nodes, writes
 
 ShapeOf = Callable[[str], object]  # name -> ir.shapes.Shape
 
@@ -50,27 +53,46 @@ def batch_accumulations(func: ast.FunctionDef, shape_of: ShapeOf) -> bool:
 def _batch(loop: ast.For, shape_of: ShapeOf, taken: set[str]) -> tuple[list, list]:
     before, after = [], []
     target = mentions(loop.target) | mentions(loop.iter)
-    for stmt in list(loop.body):
+    collected: dict[str, str] = {}  # operand name -> the list holding it (while not reassigned)
+    index = 0
+    while index < len(loop.body):
+        stmt = loop.body[index]
+        index += 1
         found = _accumulation(stmt)
-        if found is None:
-            continue
-        name, term = found
-        others = [s for s in loop.body if s is not stmt]
-        if name in target or any(name in mentions(s) for s in others) or name in mentions(term):
-            continue
-        plan = _plan(name, term, shape_of)
+        plan = None
+        if found is not None:
+            name, term = found
+            others = [s for s in loop.body if s is not stmt]
+            if not (name in target or any(name in mentions(s) for s in others) or name in mentions(term)):
+                plan = _plan(name, term, shape_of)
         if plan is None:
+            for written in writes(stmt):
+                collected.pop(written, None)
             continue
         kind, operands = plan
-        lists = [_fresh(f"{name}_{suffix}", taken) for suffix in ("rows", "cols")[:len(operands)]]
-        appends = [_stmt(f"{lst}.append(v)") for lst in lists]
-        for append, operand in zip(appends, operands):
+        lists, appends = [], []
+        for suffix, operand in zip(("rows", "cols"), operands):
+            if isinstance(operand, ast.Name) and operand.id in collected:
+                lists.append(collected[operand.id])
+                continue
+            lst = _fresh(f"{name}_{suffix}", taken)
+            lists.append(lst)
+            append = _stmt(f"{lst}.append(v)")
             append.value.args[0] = operand
-        index = loop.body.index(stmt)
-        loop.body[index:index + 1] = appends
-        before += [_stmt(f"{lst} = []") for lst in lists]
-        after.append(_flush(name, kind, lists))
-    return [ast.copy_location(s, loop) for s in before], [ast.copy_location(s, loop) for s in after]
+            appends.append(append)
+            before.append(_stmt(f"{lst} = []"))
+            if isinstance(operand, ast.Name):
+                collected[operand.id] = lst
+        loop.body[index - 1:index] = appends
+        index += len(appends) - 1
+        after.append((name, kind, lists))
+    if not after:
+        return [], []
+    # every list got one value per iteration: one test, each list made an array once
+    names = list(dict.fromkeys(lst for _, _, lists in after for lst in lists))
+    flush = _stmt(f"if {names[0]}:\n    pass")
+    flush.body = [_stmt(f"{lst} = np.array({lst})") for lst in names] + [_flush(*a) for a in after]
+    return [ast.copy_location(s, loop) for s in before], [ast.copy_location(flush, loop)]
 
 
 def _accumulation(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
@@ -163,10 +185,10 @@ class _Dims:
 
 def _flush(name: str, kind: str, lists: list[str]) -> ast.stmt:
     if kind == "outer":
-        total = f"np.array({lists[0]}).T @ np.array({lists[1]})"
+        total = f"{lists[0]}.T @ {lists[1]}"
     else:
-        total = f"np.sum({lists[0]}, axis=0)"
-    return _stmt(f"if {lists[0]}:\n    {name} = {name} + {total}")
+        total = f"{lists[0]}.sum(axis=0)"
+    return _stmt(f"{name} = {name} + {total}")
 
 
 def _effect_free(body: list[ast.stmt]) -> bool:
