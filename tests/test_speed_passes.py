@@ -281,3 +281,37 @@ def test_a_scalar_loop_saves_one_value_per_iteration_and_reads_it_back():
     source = srcdiff.grad(scalar_recurrence, wrt=(0, 1)).source_for(0.4, 0.6, 9)
     assert "stack.append((t2, s))" in source or "stack.append((s, t2))" in source
     assert "in reversed(stack):" in source and ".pop()" not in source
+
+
+# ---- common factors of adjoint sums ----
+
+def test_common_factors_are_taken_out_of_backward_sums_only():
+    import ast
+
+    from srcdiff.backend.optimize.factor import factor_backward
+    func = ast.parse(
+        "def f_grad(x, y, g):\n"
+        "    __srcdiff_comment__('forward')\n"
+        "    v = x * y + x * 2.0\n"
+        "    __srcdiff_comment__('backward')\n"
+        "    a = g * x * y + g * 3.0 - g * y\n"
+        "    b = x * y + 2.0 * (y * y) - y\n"
+        "    return v, a, b\n").body[0]
+    assert factor_backward(func)
+    text = ast.unparse(func)
+    assert "v = x * y + x * 2.0" in text  # the forward sweep is the user's computation
+    assert "a = g * (x * y + 3.0 - y)" in text
+    assert "b = 2.0 * (y * y) - y + y * x" in text or "b = y * x + 2.0 * (y * y) - y" in text \
+        or "y * (" in text
+    namespace = {"__srcdiff_comment__": lambda *a: None}
+    exec(compile(ast.fix_missing_locations(ast.Module([func], [])), "<f>", "exec"), namespace)
+    x, y, g = 0.3, -1.7, 2.5
+    got = namespace["f_grad"](x, y, g)
+    assert got[1] == pytest.approx(g * x * y + g * 3.0 - g * y)
+    assert got[2] == pytest.approx(x * y + 2.0 * (y * y) - y)
+
+
+def test_factored_polynomial_matches_central_differences():
+    def poly(x, y):
+        return x * x * y + 3.0 * math.sin(x) * y - math.exp(x * y) + 2.0 * y ** 3
+    check(poly, (0.4, -0.8), (0, 1))

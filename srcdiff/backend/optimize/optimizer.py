@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import loops, memory, sameshape, stacks, statements, tidy
+from . import factor, loops, memory, sameshape, stacks, statements, tidy
 from .liveness import is_comment, nodes
 from .simplify import is_float, is_float_call, simplify
 
@@ -99,6 +99,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
+    if factor.factor_backward(func, ("backward",)):
+        simplify(func, is_float_name, is_scalar)
     if loops.batch_accumulations(func, info.shape):
         statements.remove_dead(func.body)
     stacks.iterate_stacks(func)
