@@ -51,6 +51,7 @@ class Contender:
     tracks_memory: bool = True        # tracemalloc sees its allocations (NumPy-based)
     may_fail: bool = False            # failing on a problem is a known limitation
     needs: str = ""                   # an attribute the module must have ("grad")
+    checked: tuple = ()               # problems test_benchmarks checks it on (empty: all)
 
     def unavailable(self):
         """'' when the library imports (with ``needs``), else the reason it does not."""
@@ -362,6 +363,12 @@ def tangent_clear_caches():
 # The table of peers
 # --------------------------------------------------------------------------
 
+def srcdiff_numba_grad(problem, module, args):
+    import srcdiff
+
+    return srcdiff.grad(getattr(module, problem.func), wrt=single_wrt(problem), jit="numba")
+
+
 HAND = Contender("hand", "numpy", hand_grad)
 SRCDIFF = Contender("srcdiff", "srcdiff", srcdiff_grad, clear_caches=srcdiff_clear_caches,
                     needs="grad")
@@ -375,6 +382,9 @@ PEERS = [
               tracks_memory=False),
     Contender("tangent", "tangent", tangent_grad, clear_caches=tangent_clear_caches,
               may_fail=True),
+    # srcdiff's own gradient compiled by numba (jit="numba"); refused outside numba's subset
+    Contender("srcdiff-numba", "numba", srcdiff_numba_grad, clear_caches=srcdiff_clear_caches,
+              may_fail=True, checked=("poly", "scalar_loop", "rosenbrock_1e3")),  # compiling takes seconds
 ]
 
 

@@ -15,9 +15,11 @@ import weakref
 import numpy as np
 
 from . import pipeline
+from .backend import jit
 from .errors import SrcDiffError
 from .ir import shapes
 from .pipeline import CACHE, CacheInfo, Lowered, Options, Variant
+from .rules import TEMPLATE_GLOBALS
 
 
 def cache_info() -> CacheInfo:
@@ -33,7 +35,7 @@ class GradFunction:
     takes the slow path that finds (or compiles) the right variant.
     """
 
-    def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False):
+    def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False, jit: str | None = None):
         if isinstance(func, GradFunction):
             raise SrcDiffError("differentiating a srcdiff gradient (higher derivatives) is not "
                                "supported yet", hint="write the derivative you need as a function")
@@ -42,7 +44,12 @@ class GradFunction:
         self._names = list(self._signature.parameters)
         self.wrt = _normalize_wrt(wrt, self._signature, func)
         self.tuple_result = isinstance(wrt, (tuple, list))
-        self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug)
+        if jit not in (None, "numba"):
+            raise SrcDiffError(f"jit={jit!r} is not supported", hint='use jit="numba" or leave jit out')
+        if jit and debug:
+            raise SrcDiffError("jit='numba' and debug=True cannot be combined",
+                               hint="debug the gradient without jit first")
+        self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug, jit=jit)
         self._lowered = None
         self._last = None
         self.__name__ = getattr(func, "__name__", "gradient")
@@ -95,9 +102,28 @@ class GradFunction:
         """Find or compile the variant for these arguments, make it the fast path, run it."""
         variant = self._variant(args)
         self._last = variant
+        if self.options.jit:
+            return self._jitted(variant, args)
         if self._fast_ok():
             type(self).__call__ = staticmethod(pipeline.fast_function(self._lowered, variant, self._slow))
         return variant.function(*args)
+
+    def _jitted(self, variant: Variant, args: tuple):
+        """Run the numba-compiled `variant`; later calls of the same signature go straight to it."""
+        if variant.jitted is None:
+            variant.jitted = jit.numba_function(variant.source, variant.name, self._lowered.parsed,
+                                                TEMPLATE_GLOBALS, variant.callees)
+        run = variant.jitted
+        result = run(*args)
+        if self._fast_ok() and not self._lowered.statics:
+            key, slow, signature = tuple(map(shapes.signature, args)), self._slow, shapes.signature
+
+            def fast(*a, **kw):
+                if not kw and tuple(map(signature, a)) == key:
+                    return run(*a)
+                return slow(*self._positional(a, kw))
+            type(self).__call__ = staticmethod(fast)
+        return result
 
     def _fast_ok(self) -> bool:
         """Whether the compiled code can take calls directly (it binds arguments like Python)."""
@@ -207,20 +233,21 @@ def _normalize_wrt(wrt, sig: inspect.Signature, func) -> tuple[str, ...]:
     return tuple(out)
 
 
-def grad(func=None, wrt=0, *, debug: bool = False):
+def grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
     """The gradient of `func` with respect to parameter(s) `wrt`.
 
     Use as ``@srcdiff.grad``, ``@srcdiff.grad(wrt="w")`` or ``srcdiff.grad(f, wrt=(0, "y"))``.
     `wrt` is an index, a parameter name, or a tuple of them (then a tuple is returned).
     The result is called like `func` and returns the gradient, shaped like the parameter.
+    With ``jit="numba"`` the generated gradient is compiled by numba (``srcdiff[numba]``).
     """
     if func is None:
-        return lambda f: GradFunction(f, wrt, debug=debug)
-    return GradFunction(func, wrt, debug=debug)
+        return lambda f: GradFunction(f, wrt, debug=debug, jit=jit)
+    return GradFunction(func, wrt, debug=debug, jit=jit)
 
 
-def value_and_grad(func=None, wrt=0, *, debug: bool = False):
+def value_and_grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
     """Like `grad`, but the result returns ``(value, gradient)`` from one pass."""
     if func is None:
-        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug)
-    return GradFunction(func, wrt, with_value=True, debug=debug)
+        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug, jit=jit)
+    return GradFunction(func, wrt, with_value=True, debug=debug, jit=jit)

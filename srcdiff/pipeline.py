@@ -18,11 +18,10 @@ import types
 import weakref
 from dataclasses import dataclass, field
 
-from .ad.inline import inline_calls, is_plain_straight_line
+from .ad.inline import inline_calls, lower_helper
 from .ad.reverse import reverse
 from .backend import codegen, debug, guards, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
-from .errors import SrcDiffError
 from .frontend import depends
 from .frontend.depends import MISSING
 from .frontend.naming import Namer, assigned_names, names_in
@@ -45,6 +44,7 @@ class Options:
     tuple_result: bool = False  # wrt was a tuple: return a tuple of gradients
     debug: bool = False  # finiteness checks after every assignment (backend/debug.py)
     pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
+    jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
 
 
 @dataclass
@@ -59,6 +59,7 @@ class Variant:
     callees: dict[str, Callee] = field(default_factory=dict, repr=False)
     fast: object = None  # the same code behind a signature guard, made on first use
     cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
+    jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
 
 
 @dataclass(eq=False)
@@ -164,16 +165,7 @@ def _lower(parsed: ParsedFunction, wrt, options: Options, static_value) -> Lower
 
 def _inlinable(func) -> Function | None:
     """A helper's IR for inlining (ad/inline.py), or None: it keeps its own adjoint."""
-    try:
-        parsed = parse_function(func)
-        if not is_plain_straight_line(parsed.tree):
-            return None
-
-        def no_statics(name, node):
-            raise parsed.error(node, f"{name} is a static argument")
-        return _lower(parsed, (), Options(pullback=True), no_statics).ir
-    except SrcDiffError:
-        return None
+    return lower_helper(func, lambda parsed, refuse: _lower(parsed, (), Options(pullback=True), refuse).ir)
 
 
 def _static_values(parsed: ParsedFunction, wrt, value_of):
@@ -262,6 +254,8 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
+    if options.jit:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
+        info = dataclasses.replace(info, python_loops=False)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)
     if not options.pullback:

@@ -19,7 +19,9 @@ import dataclasses
 import inspect
 import re
 
+from ..errors import SrcDiffError
 from ..frontend.naming import Namer
+from ..frontend.parse import parse_function
 from ..ir.nodes import (
     Block,
     Branch,
@@ -119,6 +121,21 @@ def _splice(call: UserCall, namer: Namer, lower_callee, caller, ids: list[int]) 
     return out
 
 
+def lower_helper(func, lower) -> Function | None:
+    """`lower(parsed, refuse_static)` of a helper that is plain straight-line code, or None
+    (not such a helper, or one srcdiff refuses: its own adjoint will say why)."""
+    try:
+        parsed = parse_function(func)
+        if not is_plain_straight_line(parsed.tree):
+            return None
+
+        def refuse(name, node):
+            raise parsed.error(node, f"{name} is a static argument")
+        return lower(parsed, refuse)
+    except SrcDiffError:
+        return None
+
+
 def is_plain_straight_line(tree: ast.FunctionDef) -> bool:
     """Only assignments to names and one final ``return``: nothing written in place."""
     body = tree.body
@@ -176,4 +193,4 @@ class _Rename(ast.NodeTransformer):
         return ast.copy_location(ast.Name(found.name, node.ctx), node)
 
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "inline_calls", "is_plain_straight_line"]
+__all__ = ["MAX_DEPTH", "MAX_NODES", "inline_calls", "is_plain_straight_line", "lower_helper"]

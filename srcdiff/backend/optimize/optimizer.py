@@ -53,6 +53,7 @@ class OptimizeInfo:
     params: frozenset[str] = frozenset()
     wrt: frozenset[str] = frozenset()
     statements: bool = True  # False: expression folding only (debug mode)
+    python_loops: bool = True  # False (numba): loops keep per-iteration accumulations and pops
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -101,9 +102,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
             break
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)
-    if loops.batch_accumulations(func, info.shape):
-        statements.remove_dead(func.body)
-    stacks.iterate_stacks(func)
+    if info.python_loops:
+        if loops.batch_accumulations(func, info.shape):
+            statements.remove_dead(func.body)
+        stacks.iterate_stacks(func)
     is_scalar = _scalar_names(func, info).__contains__
     memory.accumulate_in_place(func.body, info.is_array)
     memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
