@@ -315,3 +315,30 @@ def test_factored_polynomial_matches_central_differences():
     def poly(x, y):
         return x * x * y + 3.0 * math.sin(x) * y - math.exp(x * y) + 2.0 * y ** 3
     check(poly, (0.4, -0.8), (0, 1))
+
+
+def test_first_scatter_into_fresh_zeros_is_an_assignment():
+    import ast
+
+    from srcdiff.backend.optimize.memory import first_scatter_assigns
+    func = ast.parse(
+        "def f(x, g):\n"
+        "    a = np.zeros(x.shape)\n"
+        "    a[:-1] += g\n"
+        "    a[1:] += g\n"
+        "    b = np.zeros(x.shape)\n"
+        "    c = b.sum()\n"
+        "    b[1:] += g\n"
+        "    return a, b, c\n").body[0]
+    assert first_scatter_assigns(func.body)
+    text = ast.unparse(func)
+    assert "a[:-1] = g" in text and "a[1:] += g" in text  # only the first
+    assert "b[1:] += g" in text  # b was read in between
+
+
+def rosenbrock(x):
+    return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+
+
+def test_rosenbrock_matches_central_differences():
+    check(rosenbrock, (np.array([0.3, -1.2, 0.8, 1.1, 0.05]),), (0,))
