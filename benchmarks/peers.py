@@ -51,6 +51,7 @@ class Contender:
     tracks_memory: bool = True        # tracemalloc sees its allocations (NumPy-based)
     may_fail: bool = False            # failing on a problem is a known limitation
     needs: str = ""                   # an attribute the module must have ("grad")
+    checked: tuple = ()               # problems test_benchmarks checks it on (empty: all)
 
     def unavailable(self):
         """'' when the library imports (with ``needs``), else the reason it does not."""
@@ -147,8 +148,21 @@ def numpy_api_versions(xnp):
             h = xnp.tanh(xs[t] @ Wx + h @ Wh + b)
         return xnp.mean((h - target) ** 2)
 
+    def rhs(y, k):
+        return k * xnp.sin(y) - 0.5 * y * y
+
+    def rk4(y0, k, dt, steps):
+        y = y0
+        for _ in range(steps):
+            k1 = rhs(y, k)
+            k2 = rhs(y + 0.5 * dt * k1, k)
+            k3 = rhs(y + 0.5 * dt * k2, k)
+            k4 = rhs(y + dt * k3, k)
+            y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        return (y * y).sum()
+
     return {"poly": poly, "scalar_loop": scalar_loop, "rosenbrock": rosenbrock, "mse": mse,
-            "logistic": logistic, "mlp": mlp, "rnn": rnn}
+            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4}
 
 
 def autograd_grad(problem, module, args):
@@ -247,8 +261,21 @@ def torch_versions():
             h = torch.tanh(xs[t] @ Wx + h @ Wh + b)
         return torch.mean((h - target) ** 2)
 
+    def rhs(y, k):
+        return k * torch.sin(y) - 0.5 * y * y
+
+    def rk4(y0, k, dt, steps):
+        y = y0
+        for _ in range(steps):
+            k1 = rhs(y, k)
+            k2 = rhs(y + 0.5 * dt * k1, k)
+            k3 = rhs(y + 0.5 * dt * k2, k)
+            k4 = rhs(y + dt * k3, k)
+            y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        return (y * y).sum()
+
     return {"poly": poly, "scalar_loop": scalar_loop, "rosenbrock": rosenbrock, "mse": mse,
-            "logistic": logistic, "mlp": mlp, "rnn": rnn}
+            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4}
 
 
 def torch_convert_args(args, problem):
@@ -336,6 +363,12 @@ def tangent_clear_caches():
 # The table of peers
 # --------------------------------------------------------------------------
 
+def srcdiff_numba_grad(problem, module, args):
+    import srcdiff
+
+    return srcdiff.grad(getattr(module, problem.func), wrt=single_wrt(problem), jit="numba")
+
+
 HAND = Contender("hand", "numpy", hand_grad)
 SRCDIFF = Contender("srcdiff", "srcdiff", srcdiff_grad, clear_caches=srcdiff_clear_caches,
                     needs="grad")
@@ -349,6 +382,9 @@ PEERS = [
               tracks_memory=False),
     Contender("tangent", "tangent", tangent_grad, clear_caches=tangent_clear_caches,
               may_fail=True),
+    # srcdiff's own gradient compiled by numba (jit="numba"); refused outside numba's subset
+    Contender("srcdiff-numba", "numba", srcdiff_numba_grad, clear_caches=srcdiff_clear_caches,
+              may_fail=True, checked=("poly", "scalar_loop", "rosenbrock_1e3")),  # compiling takes seconds
 ]
 
 

@@ -218,6 +218,107 @@ def rnn_args(steps=50, batch=32, n_in=32, n_hidden=128, seed=6):
 
 
 # --------------------------------------------------------------------------
+# tanh RNN on one sequence (state a vector): the hand-written gradient keeps the
+# per-step adjoints and forms the weight gradients as two matmuls after the loop
+# --------------------------------------------------------------------------
+
+def rnn_seq(Wx, Wh, b, xs, h0, target):
+    h = h0
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ Wx + h @ Wh + b)
+    return np.mean((h - target) ** 2)
+
+
+def rnn_seq_grad(Wx, Wh, b, xs, h0, target):
+    steps, n_hidden = xs.shape[0], h0.shape[0]
+    hs = np.empty((steps + 1, n_hidden))
+    hs[0] = h0
+    for t in range(steps):
+        hs[t + 1] = np.tanh(xs[t] @ Wx + hs[t] @ Wh + b)
+    h_bar = 2.0 * (hs[steps] - target) / target.size
+    a_bars = np.empty((steps, n_hidden))
+    for t in range(steps - 1, -1, -1):
+        h = hs[t + 1]
+        a_bar = h_bar * (1.0 - h * h)
+        a_bars[t] = a_bar
+        h_bar = Wh @ a_bar
+    return xs.T @ a_bars, hs[:steps].T @ a_bars, a_bars.sum(axis=0)
+
+
+def rnn_seq_args(steps=50, n_in=32, n_hidden=128, seed=7):
+    rng = np.random.default_rng(seed)
+    Wx = rng.standard_normal((n_in, n_hidden)) / math.sqrt(n_in)
+    Wh = 0.9 * rng.standard_normal((n_hidden, n_hidden)) / math.sqrt(n_hidden)
+    b = 0.1 * rng.standard_normal(n_hidden)
+    xs = rng.standard_normal((steps, n_in))
+    h0 = np.zeros(n_hidden)
+    target = 0.5 * rng.standard_normal(n_hidden)
+    return Wx, Wh, b, xs, h0, target
+
+
+# --------------------------------------------------------------------------
+# Classical Runge-Kutta (RK4) with the right-hand side in a helper function
+# --------------------------------------------------------------------------
+
+def rhs(y, k):
+    return k * np.sin(y) - 0.5 * y * y
+
+
+def rk4(y0, k, dt, steps):
+    y = y0
+    for _ in range(steps):
+        k1 = rhs(y, k)
+        k2 = rhs(y + 0.5 * dt * k1, k)
+        k3 = rhs(y + 0.5 * dt * k2, k)
+        k4 = rhs(y + dt * k3, k)
+        y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+    return np.sum(y * y)
+
+
+def rk4_grad(y0, k, dt, steps):
+    def rhs_bar(u, g):                        # (d rhs/du, d rhs/dk) times g
+        return g * (k * np.cos(u) - u), g * np.sin(u)
+
+    c = dt / 6.0
+    stages = []
+    y = y0
+    for _ in range(steps):
+        u1 = y
+        k1 = rhs(u1, k)
+        u2 = y + 0.5 * dt * k1
+        k2 = rhs(u2, k)
+        u3 = y + 0.5 * dt * k2
+        k3 = rhs(u3, k)
+        u4 = y + dt * k3
+        k4 = rhs(u4, k)
+        stages.append((u1, u2, u3, u4))
+        y = y + c * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+    y_bar = 2.0 * y
+    k_bar = np.zeros_like(k)
+    for u1, u2, u3, u4 in reversed(stages):
+        u_bar, kb = rhs_bar(u4, c * y_bar)
+        k_bar += kb
+        acc = y_bar + u_bar
+        u_bar, kb = rhs_bar(u3, 2.0 * c * y_bar + dt * u_bar)
+        k_bar += kb
+        acc += u_bar
+        u_bar, kb = rhs_bar(u2, 2.0 * c * y_bar + 0.5 * dt * u_bar)
+        k_bar += kb
+        acc += u_bar
+        u_bar, kb = rhs_bar(u1, c * y_bar + 0.5 * dt * u_bar)
+        k_bar += kb
+        y_bar = acc + u_bar
+    return y_bar, k_bar
+
+
+def rk4_args(n=100, steps=4, seed=8):
+    rng = np.random.default_rng(seed)
+    y0 = rng.uniform(-1.0, 1.0, size=n)
+    k = rng.uniform(0.5, 1.5, size=n)
+    return y0, k, 0.1, steps
+
+
+# --------------------------------------------------------------------------
 # The table of problems
 # --------------------------------------------------------------------------
 
@@ -269,6 +370,10 @@ PROBLEMS = [
             {}, {"batch": 5, "n_in": 6, "n_hidden": 4, "n_out": 3}),
     Problem("rnn_T50_h128", "rnn", (0, 1, 2), rnn_args,
             {}, {"steps": 4, "batch": 3, "n_in": 2, "n_hidden": 5}),
+    Problem("rnn_seq_T50_h128", "rnn_seq", (0, 1, 2), rnn_seq_args,
+            {}, {"steps": 4, "n_in": 2, "n_hidden": 5}),
+    Problem("rk4_helper", "rk4", (0, 1), rk4_args,
+            {}, {"n": 5, "steps": 3}),
 ]
 
 

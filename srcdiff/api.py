@@ -15,12 +15,14 @@ import weakref
 import numpy as np
 
 from . import pipeline
+from .backend import jit
 from .errors import SrcDiffError
 from .frontend import callables, trees
 from .frontend.flatten_exprs import needs_rewrite
 from .frontend.trees import is_tree
 from .ir import shapes
 from .pipeline import CACHE, CacheInfo, Lowered, Options, Variant
+from .rules import TEMPLATE_GLOBALS
 from .tree_calls import TreeCaller
 
 
@@ -37,7 +39,8 @@ class GradFunction:
     takes the slow path that finds (or compiles) the right variant.
     """
 
-    def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False, has_aux: bool = False):
+    def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False, has_aux: bool = False,
+                 jit: str | None = None):
         if isinstance(func, GradFunction):
             raise SrcDiffError("differentiating a srcdiff gradient (higher derivatives) is not "
                                "supported yet", hint="write the derivative you need as a function")
@@ -48,7 +51,12 @@ class GradFunction:
         targets = _normalize_wrt(wrt, self._signature, func, target.hidden)
         self.wrt = tuple(dict.fromkeys(root for root, _ in targets))
         self.tuple_result = isinstance(wrt, (tuple, list))
-        self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug)
+        if jit not in (None, "numba"):
+            raise SrcDiffError(f"jit={jit!r} is not supported", hint='use jit="numba" or leave jit out')
+        if jit and debug:
+            raise SrcDiffError("jit='numba' and debug=True cannot be combined",
+                               hint="debug the gradient without jit first")
+        self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug, jit=jit)
         self._trees = TreeCaller(target, targets, self._inner, with_value or has_aux, has_aux, debug, func)
         self._trees.tuple_result = self.tuple_result
         self._always_trees = (not target.plain or has_aux or any(path for _, path in targets)
@@ -133,9 +141,28 @@ class GradFunction:
             return self._trees(dict(zip(self._names, args)), args, {})
         variant = self._variant(args)
         self._last = variant
+        if self.options.jit:
+            return self._jitted(variant, args)
         if self._fast_ok():
             type(self).__call__ = staticmethod(pipeline.fast_function(self._lowered, variant, self._slow))
         return variant.function(*args)
+
+    def _jitted(self, variant: Variant, args: tuple):
+        """Run the numba-compiled `variant`; later calls of the same signature go straight to it."""
+        if variant.jitted is None:
+            variant.jitted = jit.numba_function(variant.source, variant.name, self._lowered.parsed,
+                                                TEMPLATE_GLOBALS, variant.callees)
+        run = variant.jitted
+        result = run(*args)
+        if self._fast_ok() and not self._lowered.statics:
+            key, slow, signature = tuple(map(shapes.signature, args)), self._slow, shapes.signature
+
+            def fast(*a, **kw):
+                if not kw and tuple(map(signature, a)) == key:
+                    return run(*a)
+                return slow(*self._positional(a, kw))
+            type(self).__call__ = staticmethod(fast)
+        return result
 
     def _fast_ok(self) -> bool:
         """Whether the compiled code can take calls directly (it binds arguments like Python)."""
@@ -278,23 +305,24 @@ def _normalize_wrt(wrt, sig: inspect.Signature, func, hidden: tuple = ()) -> tup
     return tuple(out)
 
 
-def grad(func=None, wrt=0, *, debug: bool = False):
+def grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
     """The gradient of `func` with respect to parameter(s) `wrt`.
 
     Use as ``@srcdiff.grad``, ``@srcdiff.grad(wrt="w")`` or ``srcdiff.grad(f, wrt=(0, "y"))``.
     `wrt` is an index, a parameter name, or a tuple of them (then a tuple is returned).
     The result is called like `func` and returns the gradient, shaped like the parameter.
+    With ``jit="numba"`` the generated gradient is compiled by numba (``srcdiff[numba]``).
     """
     if func is None:
-        return lambda f: GradFunction(f, wrt, debug=debug)
-    return GradFunction(func, wrt, debug=debug)
+        return lambda f: GradFunction(f, wrt, debug=debug, jit=jit)
+    return GradFunction(func, wrt, debug=debug, jit=jit)
 
 
-def value_and_grad(func=None, wrt=0, *, debug: bool = False, has_aux: bool = False):
+def value_and_grad(func=None, wrt=0, *, debug: bool = False, has_aux: bool = False, jit: str | None = None):
     """Like `grad`, but the result returns ``(value, gradient)`` from one pass.
 
     With ``has_aux=True`` the function returns ``(loss, aux)``; the result is
     ``((loss, aux), gradient)``, as in JAX (aux comes from one more call of the function)."""
     if func is None:
-        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux)
-    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux)
+        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit)
+    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit)

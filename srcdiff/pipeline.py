@@ -18,12 +18,13 @@ import types
 import weakref
 from dataclasses import dataclass, field
 
+from .ad.inline import inline_calls, lower_helper
 from .ad.reverse import reverse
 from .backend import codegen, debug, guards, listing, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .callee_shapes import CalleeShapes
 from .frontend import depends
-from .frontend.depends import MISSING
+from .frontend import statics as static_args
 from .frontend.naming import Namer, assigned_names, names_in
 from .frontend.parse import ParsedFunction, parse_function, unwrap
 from .ir import shapes
@@ -44,6 +45,8 @@ class Options:
     tuple_result: bool = False  # wrt was a tuple: return a tuple of gradients
     debug: bool = False  # finiteness checks after every assignment (backend/debug.py)
     pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
+    jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
+    inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
 
 
 @dataclass
@@ -58,6 +61,7 @@ class Variant:
     callees: dict[str, Callee] = field(default_factory=dict, repr=False)
     fast: object = None  # the same code behind a signature guard, made on first use
     cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
+    jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
 
 
 @dataclass(eq=False)
@@ -136,14 +140,14 @@ def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = N
     parsed = parse_function(func)
     cache = CACHE.lowered.setdefault(parsed.func, {})
     base = (parsed.func.__code__, wrt, options, TABLE.version)
-    value_of = _values(func, args)
+    value_of = static_args.values_of(func, args)
     static_names = CACHE.static_names.setdefault(parsed.func, {})
-    key = base + (_static_key(static_names.get(base, ()), value_of),)
+    key = base + (static_args.static_key(static_names.get(base, ()), value_of),)
     if key not in cache or not depends.hold(cache[key].depends):
-        found = _lower(parsed, wrt, options, _static_values(parsed, wrt, value_of))
+        found = _lower(parsed, wrt, options, static_args.static_values(parsed, wrt, value_of))
         CACHE.stats.transforms += 1
         static_names[base] = tuple(found.statics)  # found by lowering: the same for all values
-        key = base + (_static_key(static_names[base], value_of),)
+        key = base + (static_args.static_key(static_names[base], value_of),)
         cache[key] = found
     return cache[key]
 
@@ -163,51 +167,9 @@ def _lower(parsed: ParsedFunction, wrt, options: Options, static_value) -> Lower
     return found
 
 
-def _static_values(parsed: ParsedFunction, wrt, value_of):
-    """`static_value` for a gradient called with the values `value_of` gives."""
-    def static_value(name: str, node) -> object:
-        if name in wrt:
-            raise parsed.error(node, f"{name} is differentiated, but is used here as a static "
-                               "argument, whose value decides the code",
-                               f"differentiate with respect to other parameters than {name}")
-        value = value_of(name)
-        if value is MISSING:
-            raise parsed.error(node, f"the gradient depends on the value of {name} (a static "
-                               "argument here), and it has none yet",
-                               "call the gradient, or use .source_for(...) with example arguments")
-        if not _static_ok(value):
-            raise parsed.error(node, f"{name}={value!r} is used as a static argument here: srcdiff "
-                               "specialises the gradient on its value, which must be None, a "
-                               "number, a bool, a string, or a tuple of them",
-                               f"pass {name} as a Python int or tuple, e.g. {name}=1")
-        return value
-    return static_value
-
-
-def _values(func, args):
-    """``value_of(name)``: the argument bound to parameter `name` (or its default)."""
-    parameters = inspect.signature(func).parameters
-    names = list(parameters)
-
-    def value_of(name):
-        if args is not None:
-            return args[names.index(name)]
-        default = parameters[name].default
-        return MISSING if default is inspect.Parameter.empty else default
-    return value_of
-
-
-def _static_key(names: tuple, value_of) -> tuple | None:
-    """The static parameters' values as part of a cache key; None for values srcdiff refuses."""
-    values = [value_of(n) for n in names]
-    if not all(_static_ok(v) for v in values):
-        return None
-    return names, tuple(typed(v) for v in values)
-
-
-def _static_ok(value) -> bool:
-    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value."""
-    return value is not MISSING and depends.static_ok(value)
+def _inlinable(func) -> Function | None:
+    """A helper's IR for inlining (ad/inline.py), or None: it keeps its own adjoint."""
+    return lower_helper(func, lambda parsed, refuse: _lower(parsed, (), Options(pullback=True), refuse).ir)
 
 
 def _check_template_names(found: Lowered) -> None:
@@ -235,18 +197,22 @@ def variant(found: Lowered, key) -> Variant:
 def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`."""
     parsed, options = found.parsed, found.options
-    shape_of = infer_shapes(found.ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
-    check_in_place(found.ir, shape_of, parsed.location, callee=options.pullback)
     namer = found.namer.copy()
+    # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
+    ir = inline_calls(found.ir, namer, _inlinable, parsed.func) if options.inline and not options.debug else found.ir
+    shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
+    check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
     seed = None
     if options.pullback:
-        output = getattr(found.ir.output, "name", parsed.name)
+        output = getattr(ir.output, "name", parsed.name)
         seed = namer.fresh(f"{output}_bar")
-    program = reverse(found.ir, namer, found.wrt, shape_of, location=parsed.location,
+    program = reverse(ir, namer, found.wrt, shape_of, location=parsed.location,
                       with_value=options.with_value or options.debug, pullback=seed)
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
+    if options.jit:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
+        info = dataclasses.replace(info, python_loops=False)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)
     if not options.pullback:
@@ -297,7 +263,7 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
                                      parsed.func.__defaults__, on_error=origins.ON_ERROR)
-    nodes = all_nodes(found.ir)
+    nodes = all_nodes(made.program.function)
     user_line = origins.user_lines(made.source, {f"# adjoint of {describe(parsed)(n.line)}": n.line for n in nodes},
                                    {n.out.name: n.line for n in nodes}, parsed.tree.lineno)
     CACHE.origins.add(function, origins.Origin(parsed.location, made.name, user_line))
@@ -351,7 +317,8 @@ def callee(spec: CallSpec) -> Callee:
                     if n not in dict(spec.shapes) and p.default is not inspect.Parameter.empty}
 
         def static_value(name, node):
-            if name not in statics and name in defaults and name not in spec.wrt and _static_ok(defaults[name]):
+            if name not in statics and name in defaults and name not in spec.wrt \
+                    and static_args.static_ok(defaults[name]):
                 return defaults[name]  # not passed by the call: its default
             if name not in statics or name in spec.wrt:  # the caller checked: not expected
                 raise parsed.error(node, f"{name} must be a constant here",

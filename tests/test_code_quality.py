@@ -8,6 +8,7 @@ code reaches today; lower them as the generator improves (the goal is 0 for each
 import ast
 from collections import Counter
 
+import numpy as np
 import pytest
 from export_set import EDGES, SET
 
@@ -175,11 +176,32 @@ def test_reductions_follow_from_all_operands_of_a_broadcast():
     assert "t1_bar = d_bar.sum(axis=1, keepdims=True)" in source and "unbroadcast" not in source
 
 
-def test_shapes_are_inferred_through_a_helper_call():
-    source = _source("helper_calls")
+def test_shapes_are_inferred_through_a_helper_call(tmp_path):
+    from modules import import_source
+
+    module = import_source(tmp_path, """
+        import numpy as np
+
+
+        def bent(y, k):
+            if k > 0.0:  # a branch: kept as a helper of its own, not inlined
+                return y * np.cos(k * y)
+            return y
+
+
+        def calls_bent(y, k):
+            z = bent(y, k)
+            return np.sum(bent(z, k))
+        """, "bent_model")
+    source = srcdiff.grad(module.calls_bent).source_for(np.ones(3), 0.5)
     assert "ensure_scalar" not in source and "unbroadcast" not in source
     assert [line for line in source.splitlines() if line.startswith("def ")] == \
-        ["def helper_calls_grad(y, k):", "def step_vjp(y, k):"]  # one variant serves both calls
+        ["def calls_bent_grad(y, k):", "def bent_vjp(y, k):"]  # one variant serves both calls
+
+
+def test_a_small_helper_is_inlined():
+    source = _source("helper_calls")
+    assert [line for line in source.splitlines() if line.startswith("def ")] == ["def helper_calls_grad(y, k):"]
 
 
 @pytest.mark.parametrize("name, func, args, wrt", SET + EDGES, ids=[entry[0] for entry in SET + EDGES])

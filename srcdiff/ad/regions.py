@@ -6,6 +6,10 @@ iterations can be recounted, else ``for _ in range(count)``.  What the body's ad
 of the values the body overwrites is pushed on a stack (a plain list) at the end of each
 forward iteration and popped at the start of each backward one; values the adjoints do not
 read are not saved, and a subscript of an unchanging array is recomputed instead.
+
+In a loop not nested in another, a carried value's final value is not saved: it is the next
+iteration's start, so the backward loop carries it (``s_1 = s`` after each iteration); the
+optimizer then reads such a stack with ``for ... in reversed(stack)`` (optimize/stacks.py).
 """
 
 from __future__ import annotations
@@ -109,6 +113,7 @@ def reverse_loop(loop: Loop, sweep: Sweep) -> None:
         sweep.ensure(c.var.name, loop.line, own=c.var.name in scattered)
 
     child = sweep.child()
+    child.loops = sweep.loops + 1
     seeds = [c for c in active_phis if c.final != c.var]
     sources = {}
     snapshot = any(isinstance(c.final, Var) and c.final.name in phis for c in seeds)
@@ -157,6 +162,13 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
     saved = [n for n in saved if n not in {r.out.name for r in recompute}]
     plan = LoopPlan()
     body = []
+    carried = []  # a carried value's final value is the next iteration's start: not saved
+    if sweep.loops == 0:
+        for c in loop.carried:
+            if isinstance(c.final, Var) and c.final.name in saved and c.final.name not in phis \
+                    and c.var.name in saved:
+                saved.remove(c.final.name)
+                carried.append(Assign([c.final.name], ast.Name(c.var.name, ast.Load())))
     if saved:
         plan.stack = sweep.namer.fresh("stack")
         plan.saved = saved
@@ -164,7 +176,9 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
         plan.preset = [n for n in saved if n not in top_level]
         body.append(Assign(list(saved), _call(f"{plan.stack}.pop")))
     body += [Assign([r.out.name], r.expr, r.line) for r in sorted(recompute, key=lambda r: r.id)]
-    body += child.stmts
+    body += child.stmts + carried
+    for stmt in carried:  # the last iteration's final value is the carried value after the loop
+        sweep.emit(Assign(list(stmt.targets), stmt.expr))
     if regenerate:
         iterator = _call("reversed", _call("range", *[operand_ast(b) for b in loop.bounds]))
         header = For(loop.target.name, iterator, body, loop.line)

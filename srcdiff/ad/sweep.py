@@ -43,6 +43,7 @@ class Sweep:
     #: primal -> where its adjoint is certainly zero: the conditions (expression, polarity)
     #: that must all hold for it to be nonzero (a chain below ``np.where``, rules.table.Rule.selects)
     masks: dict[str, tuple] = field(default_factory=dict)  # primal -> tuple of adjoints.Mask
+    loops: int = 0  # how many loops this sweep's statements are nested in
 
     @property
     def adjoint(self) -> dict[str, str]:

@@ -116,7 +116,8 @@ def graph(f, wrt=None) -> Graph:
     program = None
     if not model.is_plain(function):
         try:  # the gradient's program names what each loop saves
-            found = pipeline.lowered(parsed.func, tuple(names or params), pipeline.Options(tuple_result=True))
+            options = pipeline.Options(tuple_result=True, inline=False)
+            found = pipeline.lowered(parsed.func, tuple(names or params), options)
             function, program = found.ir, pipeline.variant(found, None).program
         except SrcDiffError:
             pass

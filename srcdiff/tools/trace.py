@@ -120,7 +120,8 @@ def trace(f, *args, wrt=None, limit: int | None = 4, **kwargs) -> Trace:
     else:
         wrt = wrt_names(wrt, params, parsed.name)
     # the gradient the pipeline compiles for these arguments, and the IR it came from
-    lowered = pipeline.lowered(parsed.func, tuple(wrt), pipeline.Options(tuple_result=True), tuple(values))
+    options = pipeline.Options(tuple_result=True, inline=False)  # helpers stay calls: traced as frames
+    lowered = pipeline.lowered(parsed.func, tuple(wrt), options, tuple(values))
     made = pipeline.variant(lowered, tuple(map(shapes.signature, values)))
     graph = build_graph(parsed, lowered.ir, wrt, made.program)
     runner = Runner(graph, made.program, _namespace(parsed, made), _frames(made), parsed.filename)

@@ -1,6 +1,7 @@
 """Statement passes of the optimizer about memory, run once the values are final:
-``x = x + c`` accumulated in place where no other name can hold `x`, and ``del`` of each
-array right after its last use.  Top-level straight-line runs only (see `liveness`).
+``x = x + c`` accumulated in place where no other name can hold `x`, the first scatter-add
+into a fresh zero array made an assignment, and ``del`` of each array right after its last
+use.  Top-level straight-line runs only (see `liveness`).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .liveness import assigned_name, is_compound, is_fresh, is_fresh_method, mentions, nodes, writes
+from .liveness import assigned_name, bodies, is_comment, is_compound, is_fresh, is_fresh_method, mentions, nodes, writes
 
 
 def _escaping_reads(stmt: ast.stmt) -> set[str]:
@@ -94,3 +95,37 @@ def release(body: list[ast.stmt], releasable: Callable[[str], bool]) -> bool:
             out.append(ast.copy_location(ast.Delete(targets), stmt))
     body[:] = out
     return True
+
+
+def first_scatter_assigns(func_body: list[ast.stmt]) -> bool:
+    """``x = np.zeros(...)`` then ``x[i] += e`` (nothing reading `x` between) becomes
+    ``x[i] = e``: the part is still zero, so adding is copying (one ufunc call fewer)."""
+    changed = False
+    for body in bodies(func_body):
+        zeroed: set[str] = set()
+        for index, stmt in enumerate(body):
+            target = stmt.target if isinstance(stmt, ast.AugAssign) else None
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                    and isinstance(stmt.op, ast.Add) and target.value.id in zeroed \
+                    and target.value.id not in mentions(target.slice) | mentions(stmt.value):
+                body[index] = ast.copy_location(ast.Assign([target], stmt.value), stmt)
+                zeroed.discard(target.value.id)
+                changed = True
+                continue
+            if is_comment(stmt):
+                continue
+            if isinstance(stmt, ast.Delete):
+                zeroed -= mentions(stmt)
+                continue
+            zeroed -= mentions(stmt)
+            name = assigned_name(stmt)
+            if name is not None and _is_zeros(stmt.value):
+                zeroed.add(name)
+    return changed
+
+
+def _is_zeros(expr: ast.expr) -> bool:
+    """``np.zeros(shape)`` (float64, a new array)."""
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "zeros" \
+        and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np" \
+        and len(expr.args) == 1 and not expr.keywords

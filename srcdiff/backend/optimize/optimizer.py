@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import memory, sameshape, statements, tidy
+from . import factor, loops, memory, sameshape, stacks, statements, tidy
 from .liveness import is_comment, nodes
 from .simplify import is_float, is_float_call, simplify
 
@@ -53,6 +53,7 @@ class OptimizeInfo:
     params: frozenset[str] = frozenset()
     wrt: frozenset[str] = frozenset()
     statements: bool = True  # False: expression folding only (debug mode)
+    python_loops: bool = True  # False (numba): loops keep per-iteration accumulations and pops
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -99,8 +100,15 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
+    if factor.factor_backward(func, ("backward",)):
+        simplify(func, is_float_name, is_scalar)
+    if info.python_loops:
+        if loops.batch_accumulations(func, info.shape):
+            statements.remove_dead(func.body)
+        stacks.iterate_stacks(func)
     is_scalar = _scalar_names(func, info).__contains__
     memory.accumulate_in_place(func.body, info.is_array)
+    memory.first_scatter_assigns(func.body)
     memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
     tidy.drop_empty(func)
     tidy.tidy_comments(func.body, _is_header)

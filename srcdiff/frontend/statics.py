@@ -1,0 +1,62 @@
+"""The values of the parameters a function uses as static arguments (``axis=axis``).
+
+A gradient is specialised on them: lowering asks for each one's value (`static_values`),
+and the cache key holds them with their types (`static_key`), so ``axis=1`` and
+``axis=True`` are different variants.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from ..ir.nodes import typed
+from .depends import MISSING
+from .depends import static_ok as depends_static_ok
+from .parse import ParsedFunction
+
+
+def static_values(parsed: ParsedFunction, wrt, value_of):
+    """`static_value` for a gradient called with the values `value_of` gives."""
+    def static_value(name: str, node) -> object:
+        if name in wrt:
+            raise parsed.error(node, f"{name} is differentiated, but is used here as a static "
+                               "argument, whose value decides the code",
+                               f"differentiate with respect to other parameters than {name}")
+        value = value_of(name)
+        if value is MISSING:
+            raise parsed.error(node, f"the gradient depends on the value of {name} (a static "
+                               "argument here), and it has none yet",
+                               "call the gradient, or use .source_for(...) with example arguments")
+        if not static_ok(value):
+            raise parsed.error(node, f"{name}={value!r} is used as a static argument here: srcdiff "
+                               "specialises the gradient on its value, which must be None, a "
+                               "number, a bool, a string, or a tuple of them",
+                               f"pass {name} as a Python int or tuple, e.g. {name}=1")
+        return value
+    return static_value
+
+
+def values_of(func, args):
+    """``value_of(name)``: the argument bound to parameter `name` (or its default)."""
+    parameters = inspect.signature(func).parameters
+    names = list(parameters)
+
+    def value_of(name):
+        if args is not None:
+            return args[names.index(name)]
+        default = parameters[name].default
+        return MISSING if default is inspect.Parameter.empty else default
+    return value_of
+
+
+def static_key(names: tuple, value_of) -> tuple | None:
+    """The static parameters' values as part of a cache key; None for values srcdiff refuses."""
+    values = [value_of(n) for n in names]
+    if not all(static_ok(v) for v in values):
+        return None
+    return names, tuple(typed(v) for v in values)
+
+
+def static_ok(value) -> bool:
+    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value."""
+    return value is not MISSING and depends_static_ok(value)
