@@ -1,5 +1,6 @@
 """What `check` (sympy) and `gradcheck` (central differences) share: the example arguments
-they run the function on, and the error a mismatch raises."""
+they run the function on, and the error a mismatch raises; and `check`'s default time limit,
+which the command line needs without loading sympy."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ import numpy as np
 
 from ..api import GradFunction
 from ..errors import SrcDiffError
+
+#: Seconds each symbolic stage of `srcdiff.check` may take by default (running on symbols,
+#: differentiating, simplifying, comparing in 50 digits); then it checks numerically instead.
+TIMEOUT = 5.0
 
 
 class GradientMismatch(SrcDiffError):
