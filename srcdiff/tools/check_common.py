@@ -24,6 +24,12 @@ class GradientMismatch(SrcDiffError):
         super().__init__(str(report))
 
 
+def error_text(exc: BaseException) -> str:
+    """``ZeroDivisionError: float division by zero``: an exception in one line."""
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
+
+
 def unwrap(f):
     """The user's function, also when it is given as its `srcdiff.grad`."""
     return f.func if isinstance(f, GradFunction) else f

@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+from .check_common import error_text
 from .check_report import number, show_point
 
 #: float64 against sympy's 50 digits: relative to the element, and to the input's largest element
@@ -55,8 +56,8 @@ def float_failures(func, gradient, values: tuple, symbols: dict, position: dict,
             grads = _quietly(gradient, args, convert=False)
         except Exception as exc:  # ZeroDivisionError, math domain errors...
             for name in names:
-                failures.setdefault(name, f"{where}: srcdiff's float64 gradient raised "
-                                          f"{type(exc).__name__}: {exc}, where {fname} is finite")
+                failures.setdefault(name, f"{where}: srcdiff's float64 gradient raised {error_text(exc)}, "
+                                          f"where {fname} is finite")
             continue
         for name, got in zip(names, grads):
             if name in failures or sympy_values.get(name) is None:

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..api import GradFunction, grad
-from ..errors import SrcDiffError
-from .check_common import GradientMismatch, example_arguments, unwrap
+from .check_common import GradientMismatch, error_text, example_arguments, unwrap
 
 
 @dataclass
@@ -92,16 +91,16 @@ def gradcheck(f, *args, wrt=0, shapes: dict | None = None, eps: float = 6e-6, rt
     values = example_arguments(func, args, shapes, seed)
     params = list(inspect.signature(func).parameters)
     inputs = []
+    gradient = grad(func, wrt=names)
+    gradient.source_for(*values)  # what srcdiff cannot differentiate raises here, as grad would
     with np.errstate(all="ignore"), warnings.catch_warnings():  # the report says what went wrong
         warnings.simplefilter("ignore", RuntimeWarning)
         try:
-            analytic = grad(func, wrt=names)(*values)
-        except SrcDiffError:
-            raise
+            analytic = gradient(*values)
         except Exception as exc:  # (0.0 ** -1.0, math.log(0.0)...): wrong where the function is not
             value = float(np.asarray(func(*values)))  # the function's own error, if it has one
             report = GradcheckReport(func.__qualname__, [], rtol, atol, names,
-                                     f"srcdiff's gradient raised {type(exc).__name__}: {exc}, "
+                                     f"srcdiff's gradient raised {error_text(exc)}, "
                                      f"where {func.__name__} is {value:.10g}")
             return report.raise_on_mismatch() if raise_on_mismatch else report
         for name, got in zip(names, analytic):
