@@ -172,3 +172,42 @@ def test_python_dash_m_checks_the_quickstart():
         capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "srcdiff.check loss wrt w: proved equal to sympy's derivative" in done.stdout
+
+
+RK4 = textwrap.dedent('''\
+    import numpy as np
+
+
+    def rk4(y0, k=0.3, h=0.1, steps=3):
+        y = y0
+        for _ in range(steps):
+            k1 = -k * y * y + np.sin(y)
+            a = y + 0.5 * h * k1
+            k2 = -k * a * a + np.sin(a)
+            b = y + 0.5 * h * k2
+            k3 = -k * b * b + np.sin(b)
+            c = y + h * k3
+            k4 = -k * c * c + np.sin(c)
+            y = y + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        return np.sum(y * y)
+''')
+
+
+def test_check_exits_0_when_sympy_gives_up_and_central_differences_agree(capsys, tmp_path):
+    path = tmp_path / "cli_ode.py"  # (a module name no other test or page imports)
+    path.write_text(RK4)
+    status, out, err = run(capsys, "check", f"{path}:rk4", "--args", "np.array([0.5, 1.0])", "--timeout", "1")
+    assert status == 0, out
+    assert "srcdiff.check rk4 wrt y0: gave up symbolically after 1 s, checked numerically" in out
+    assert out.count("srcdiff.gradcheck rk4: agrees with float64 central differences") == 1
+    assert "srcdiff.check rk4: gave up symbolically after 1 s" in err  # progress, on standard error
+
+
+def test_check_exits_1_when_the_float_gradient_fails_where_sympy_proves_the_formula(capsys, model):
+    old = TABLE.register(unary(np.sin, x="g * np.cos(x) * (x / x)"), replace=True)  # NaN at x == 0
+    try:
+        status, out, _ = run(capsys, "check", f"{model}:smooth", "--args", "np.array([0.3, 0.0])")
+    finally:
+        TABLE.register(old, replace=True)
+    assert status == 1
+    assert "MISMATCH at element [1], at your arguments" in out and "is nan where smooth is finite" in out

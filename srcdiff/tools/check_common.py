@@ -1,5 +1,6 @@
 """What `check` (sympy) and `gradcheck` (central differences) share: the example arguments
-they run the function on, and the error a mismatch raises."""
+they run the function on, and the error a mismatch raises; and `check`'s default time limit,
+which the command line needs without loading sympy."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import numpy as np
 from ..api import GradFunction
 from ..errors import SrcDiffError
 
+#: Seconds each symbolic stage of `srcdiff.check` may take by default (running on symbols,
+#: differentiating, simplifying, comparing in 50 digits); then it checks numerically instead.
+TIMEOUT = 5.0
+
 
 class GradientMismatch(SrcDiffError):
     """A check found that srcdiff's gradient is wrong; `.report` holds the details."""
@@ -17,6 +22,12 @@ class GradientMismatch(SrcDiffError):
     def __init__(self, report):
         self.report = report
         super().__init__(str(report))
+
+
+def error_text(exc: BaseException) -> str:
+    """``ZeroDivisionError: float division by zero``: an exception in one line."""
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
 def unwrap(f):

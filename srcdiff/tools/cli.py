@@ -153,27 +153,35 @@ def run_show(ns: argparse.Namespace) -> int:
 # ---- check ----
 
 def setup_check(parser: argparse.ArgumentParser) -> None:
+    from .check_common import TIMEOUT  # (without sympy: every command's parser is built)
+
     add_target_arguments(parser)
     parser.add_argument("--points", type=int, default=5,
                         help="points for the numeric fallback when sympy cannot prove equality")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT, metavar="SECONDS",
+                        help=f"seconds each symbolic stage may take before the check gives up "
+                             f"symbolically and checks numerically (default {TIMEOUT:g}; 0: no limit)")
 
 
 def run_check(ns: argparse.Namespace) -> int:
     """Print the sympy cross-check and the central-difference check.
 
     Exit status: 1 when either finds a mismatch, else 0, also when sympy could not evaluate
-    the function (then central differences give the verdict); 2 is for errors (see `main`).
+    the function or gave up (then central differences give the verdict); 2 is for errors
+    (see `main`).  Slow symbolic stages are announced on standard error.
     """
     from .check import MISMATCH, check  # sympy: loaded only for this command
     from .gradcheck import gradcheck
 
     target = load_target(ns)
     args = _arguments_or_defaults(target, "check")
-    symbolic = check(target.func, *args, wrt=target.wrt, points=ns.points)
-    numeric = gradcheck(target.func, *args, wrt=target.wrt)
+    symbolic = check(target.func, *args, wrt=target.wrt, points=ns.points, timeout=ns.timeout or None)
     print(symbolic)
-    print()
-    print(numeric)
+    numeric = symbolic.numeric  # given when nothing was compared symbolically
+    if numeric is None:
+        numeric = gradcheck(target.func, *args, wrt=target.wrt)
+        print()
+        print(numeric)
     return EXIT_MISMATCH if symbolic.status == MISMATCH or not numeric else EXIT_OK
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import inspect
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..api import GradFunction, grad
-from .check_common import GradientMismatch, example_arguments, unwrap
+from .check_common import GradientMismatch, error_text, example_arguments, unwrap
 
 
 @dataclass
@@ -37,9 +38,13 @@ class GradcheckReport:
     inputs: list[InputGradcheck]
     rtol: float
     atol: float
+    wrt: tuple[str, ...] = ()
+    error: str = ""  # srcdiff's gradient raised where the function did not
 
     @property
     def mismatches(self) -> list[str]:
+        if self.error:
+            return list(self.wrt)
         return [i.name for i in self.inputs if not i.ok]
 
     def __bool__(self) -> bool:
@@ -55,6 +60,8 @@ class GradcheckReport:
         head = "agrees with" if self else f"MISMATCH in {', '.join(self.mismatches)} against"
         lines = [f"srcdiff.gradcheck {self.function}: {head} float64 central differences "
                  f"(rtol={self.rtol:g}, atol={self.atol:g})"]
+        if self.error:
+            lines.append(f"  {self.error}")
         for item in self.inputs:
             if item.shape_error:
                 lines.append(f"  {item.name}: MISMATCH {item.shape_error}")
@@ -75,19 +82,32 @@ def gradcheck(f, *args, wrt=0, shapes: dict | None = None, eps: float = 6e-6, rt
 
     Each element of each `wrt` input is moved by ``eps * max(1, |x|)`` both ways; an element
     agrees when ``|srcdiff - numeric| <= atol + rtol * |numeric|``.  The report gives, per
-    input, the worst element, its index and its relative error.  The arguments are not modified.
+    input, the worst element, its index and its relative error.  A gradient that is NaN, or
+    raises (``ZeroDivisionError``...) where the function does not, is a mismatch.  The
+    arguments are not modified.
     """
     func = unwrap(f)
     names = GradFunction(func, wrt).wrt
     values = example_arguments(func, args, shapes, seed)
-    analytic = grad(func, wrt=names)(*values)
     params = list(inspect.signature(func).parameters)
     inputs = []
-    for name, got in zip(names, analytic):
-        k = params.index(name)
-        numeric = _central_difference(func, values, k, eps)
-        inputs.append(_compare_numeric(name, got, numeric, rtol, atol))
-    report = GradcheckReport(func.__qualname__, inputs, rtol, atol)
+    gradient = grad(func, wrt=names)
+    gradient.source_for(*values)  # what srcdiff cannot differentiate raises here, as grad would
+    with np.errstate(all="ignore"), warnings.catch_warnings():  # the report says what went wrong
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            analytic = gradient(*values)
+        except Exception as exc:  # (0.0 ** -1.0, math.log(0.0)...): wrong where the function is not
+            value = float(np.asarray(func(*values)))  # the function's own error, if it has one
+            report = GradcheckReport(func.__qualname__, [], rtol, atol, names,
+                                     f"srcdiff's gradient raised {error_text(exc)}, "
+                                     f"where {func.__name__} is {value:.10g}")
+            return report.raise_on_mismatch() if raise_on_mismatch else report
+        for name, got in zip(names, analytic):
+            k = params.index(name)
+            numeric = _central_difference(func, values, k, eps)
+            inputs.append(_compare_numeric(name, got, numeric, rtol, atol))
+    report = GradcheckReport(func.__qualname__, inputs, rtol, atol, names)
     if raise_on_mismatch:
         report.raise_on_mismatch()
     return report

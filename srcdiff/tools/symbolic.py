@@ -14,12 +14,15 @@ from __future__ import annotations
 import ast
 import builtins
 import math
+import threading
 import types
 
 import numpy as np
 import sympy as sp
 
 from ..backend import loader as compiling
+from ..frontend import parse
+from ..ir.nodes import Specialised
 from ..rules import TABLE, TEMPLATE_GLOBALS
 from ..rules.table import qualified_name
 from .symbolic_status import why_not_symbolic
@@ -63,7 +66,50 @@ def substitute(value):
             isinstance(value, np.ufunc) and value not in _ARITHMETIC_UFUNCS)
         if known or is_math:
             return _Refused(name)
+        if is_user_function(value):
+            return _UserFunction(value)
     return value
+
+
+#: How deeply calls of the user's own functions may nest while running on sympy values.
+MAX_CALL_DEPTH = 50
+_depth = threading.local()
+
+
+def is_user_function(value) -> bool:
+    """A plain Python function of the user's (not NumPy's, sympy's or srcdiff's own)."""
+    module = (getattr(value, "__module__", "") or "").split(".")[0]
+    return isinstance(value, types.FunctionType) and module not in _LIBRARIES
+
+
+_LIBRARIES = {"numpy", "math", "srcdiff", "sympy", "mpmath"}
+
+
+class _UserFunction:
+    """Another function of the user's, called from code running on sympy values: it runs the
+    same way, its own NumPy and `math` made symbolic (made on its first call; calls nest at
+    most `MAX_CALL_DEPTH` deep)."""
+
+    def __init__(self, func: types.FunctionType):
+        self.func = func
+        self.__name__ = func.__name__
+        self._symbolic = None
+
+    def __call__(self, *args, **kwargs):
+        depth = getattr(_depth, "value", 0)
+        if depth >= MAX_CALL_DEPTH:
+            raise NotSymbolic(f"calls of your own functions nest more than {MAX_CALL_DEPTH} deep "
+                              f"(at {self.func.__qualname__})")
+        if self._symbolic is None:
+            self._symbolic = symbolic_function(self.func)
+        _depth.value = depth + 1
+        try:
+            return self._symbolic(*args, **kwargs)
+        finally:
+            _depth.value = depth
+
+    def __repr__(self) -> str:
+        return f"<{self.func.__qualname__} on sympy values>"
 
 
 class SymbolicModule:
@@ -192,10 +238,12 @@ def _number_safe(unbroadcast):
     return apply
 
 
-def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, label: str):
+def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, label: str,
+                      callees: dict | None = None, defaults=None):
     """Compile generated gradient `source` so it runs on sympy values.
 
-    `closure` is the user function's closure cells by name (``ParsedFunction.closure``).
+    `closure` is the user function's closure cells by name (``ParsedFunction.closure``);
+    `callees` gives the cells of the callee adjoints the source calls (``square_vjp``).
     """
     tree = _RewriteCompare().visit(ast.parse(source))
     text = ast.unparse(ast.fix_missing_locations(tree))
@@ -204,10 +252,27 @@ def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, labe
                for name, value in TEMPLATE_GLOBALS.items()}
     if "unbroadcast" in helpers:
         helpers["unbroadcast"] = _number_safe(helpers["unbroadcast"])
-    cells = {**helpers, **{n: c.cell_contents for n, c in _cells(closure).items()},
+    cells = {**helpers, **{n: c.cell_contents for n, c in _cells(closure).items()}, **(callees or {}),
              _COMPARE_NAME: compare, _TRUTH_NAME: truth}
-    # check passes every argument, so the gradient needs none of the user's defaults
-    return compiling.build_function(text, label, symbolic_globals(func.__globals__), cells)
+    return compiling.build_function(text, label, symbolic_globals(func.__globals__), cells, defaults=defaults)
+
+
+def symbolic_adjoint(made, func: types.FunctionType, closure: dict, label: str, defaults=None, built=None):
+    """srcdiff's compiled gradient `made` (a `pipeline.Variant`) running on sympy values,
+    and with it every callee adjoint it calls (``helper_vjp(...) -> (value, pullback)``),
+    each compiled from its own source once, recursive calls included."""
+    built = {} if built is None else built  # id(Callee) -> the cell of its symbolic adjoint
+    cells = {}
+    for name, called in made.callees.items():
+        cell = built.get(id(called))
+        if cell is None:
+            cell = built[id(called)] = types.CellType()
+            callee = made.program.calls[name].func
+            parsed = parse.parse_function(callee.func if isinstance(callee, Specialised) else callee)
+            cell.cell_contents = symbolic_adjoint(called.variant, parsed.func, parsed.closure, f"{label}:{name}",
+                                                  parsed.func.__defaults__, built)
+        cells[name] = cell
+    return symbolic_gradient(made.source, func, closure, label, cells, defaults)
 
 
 # ---- symbols for arguments ----
