@@ -6,6 +6,7 @@ import importlib
 import re
 import sys
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -294,17 +295,24 @@ def _weighted(func):
     return weighted
 
 
+def _poly_weighted(func):
+    def poly(x, c, w):
+        return np.sum(func(x, c) * w)
+    return poly
+
+
 # Each failing entry names the class of the failure (all in lowering, not in the frontend).
 LIBRARY = [
-    ("scipy.optimize.rosen", 1, "xp_promote(x, force_floating=True, xp=xp): a helper taking *args/**kwargs"),
-    ("scipy.spatial.distance.sqeuclidean", 2, "utype = np.float64: a dtype object used as a value"),
-    ("scipy.spatial.distance.correlation", 2, "raise on a path not taken (_validate_vector)"),
-    ("scipy.special.logsumexp", 1, "xp_promote(a, b, ...): a helper taking *args/**kwargs"),
+    ("scipy.optimize.rosen", 1, None),
+    ("scipy.spatial.distance.sqeuclidean", 2, None),
+    ("scipy.spatial.distance.correlation", 2, None),
+    ("scipy.special.logsumexp", 1,
+     "xp_promote(a, b, broadcast=True): b is None only when run (then xpx.atleast_nd, xp_size, ...)"),
     ("scipy.special.softmax", "weighted", None),
-    ("scipy.special.log_softmax", "weighted", "xpx.at(x_max, mask).set(0): array-API helper without a rule"),
-    ("numpy.polynomial.polynomial.polyval", "poly", "c.reshape(c.shape + (1,) * x.ndim): shape-tuple arithmetic"),
-    ("numpy.polynomial.hermite.hermval", "poly", "c.reshape(c.shape + (1,) * x.ndim): shape-tuple arithmetic"),
-    ("numpy.polynomial.chebyshev.chebval", "poly", "c.reshape(c.shape + (1,) * x.ndim): shape-tuple arithmetic"),
+    ("scipy.special.log_softmax", "weighted", None),
+    ("numpy.polynomial.polynomial.polyval", "poly", None),
+    ("numpy.polynomial.hermite.hermval", "poly", None),
+    ("numpy.polynomial.chebyshev.chebval", "poly", None),
 ]
 
 
@@ -317,9 +325,213 @@ def test_library_function_through_its_own_source(name, kind, failure):
     if kind == "weighted":
         f, args, wrt = _weighted(func), (x, w), (0,)
     elif kind == "poly":
-        f, args, wrt = func, (x, rng.normal(size=4)), (0, 1)
+        f, args, wrt = _poly_weighted(func), (x, rng.normal(size=4), w), (0, 1)
     else:
         f, args, wrt = func, (x, w)[:kind], tuple(range(kind))
     grads = srcdiff.grad(f, wrt=wrt)(*args)
     for index, g in zip(wrt, grads):
         assert_close(g, central_difference(f, args, index), rtol=1e-5, atol=1e-7)
+
+
+# ---- the classes behind those library functions, as users write them ----
+
+def outer_powers(x, c):  # numpy.polynomial's tensor evaluation
+    c = c.reshape(c.shape + (1,) * x.ndim)
+    return np.sum(c[0] + c[1] * x + c[2] * x * x)
+
+
+def scale_rows(x, w):
+    return np.sum(np.sin(x) * np.reshape(w, w.shape + (1,) * (x.ndim - 1)))
+
+
+def flatten_tail(x):
+    y = x.reshape(x.shape[:1] + (-1,))
+    return np.sum(y[0] * y[-1])
+
+
+@pytest.mark.parametrize("func, make", [
+    (outer_powers, lambda: (rng.normal(size=(2, 3)), rng.normal(size=3))),
+    (outer_powers, lambda: (rng.normal(size=4), rng.normal(size=3))),
+    (scale_rows, lambda: (rng.normal(size=(3, 2, 2)), rng.normal(size=3))),
+    (flatten_tail, lambda: (rng.normal(size=(2, 2, 3)),)),
+], ids=["outer-2d", "outer-1d", "scale-rows", "flatten-tail"])
+def test_shape_tuple_arithmetic_computed_when_run(func, make):
+    args = make()
+    for index in range(len(args)):
+        assert_close(srcdiff.grad(func, wrt=index)(*args), central_difference(func, args, index))
+
+
+def _as_vector(u, dtype=None):
+    u = np.asarray(u, dtype=dtype)
+    if u.ndim == 1:
+        return u
+    raise ValueError("Input vector should be 1-D.")
+
+
+def dtype_local(x):
+    utype = None
+    if not np.issubdtype(x.dtype, np.inexact):
+        utype = np.float64
+    u = _as_vector(x, dtype=utype)
+    return np.sum(u * u)
+
+
+def dtype_builtin_passed(x):
+    dt = float
+    return np.sum(_as_vector(x, dt) ** 3)
+
+
+def dtype_of_the_array(x, w):
+    return np.sum(np.sum(x * w, axis=0, dtype=x.dtype) ** 2)
+
+
+def dtype_truncating(x):
+    return np.sum(_as_vector(x, np.int64) * 1.0)
+
+
+@pytest.mark.parametrize("func, make", [
+    (dtype_local, lambda: (rng.normal(size=4),)),
+    (dtype_builtin_passed, lambda: (rng.normal(size=4),)),
+    (dtype_of_the_array, lambda: (rng.normal(size=(3, 2)), rng.normal(size=(3, 2)))),
+], ids=["local", "builtin", "x.dtype"])
+def test_dtype_objects_as_values(func, make):
+    args = make()
+    assert_close(srcdiff.grad(func)(*args), central_difference(func, args, 0))
+
+
+def test_dtype_held_by_a_name_is_checked_where_the_conversion_runs():
+    with pytest.raises(TypeError, match="would truncate the gradient") as info:
+        srcdiff.grad(dtype_truncating)(rng.normal(size=3))
+    assert "test_library_code.py:" in str(info.value) and "np.asarray(u, dtype=dtype)" in str(info.value)
+
+
+def xp_promote(*args, broadcast=False, force_floating=False, xp=None):
+    """Stands in for scipy._lib._array_api.xp_promote (read by name, not through its source)."""
+    arrays = [a for a in args if a is not None]
+    dtype = np.result_type(*arrays, *([1.0] if force_floating else []))
+    out = [None if a is None else np.asarray(a, dtype=dtype) for a in args]
+    if broadcast:
+        shaped = iter(np.broadcast_arrays(*[a for a in out if a is not None]))
+        out = [None if a is None else next(shaped) for a in out]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def promoted_one(x):
+    xp = array_namespace(x)
+    x = xp_promote(x, force_floating=True, xp=xp)
+    return xp.sum(x[1:] * x[:-1] ** 2)
+
+
+def promoted_two(a, b):
+    xp = array_namespace(a, b)
+    a, b = xp_promote(a, b, xp=xp)
+    return xp.sum(xp.exp(a) * b)
+
+
+def promoted_with_none(a):
+    a, b = xp_promote(a, None, broadcast=True, force_floating=True)
+    return np.sum(a * a) if b is None else np.sum(a)
+
+
+def promoted_broadcast(a, b):
+    a, b = xp_promote(a, b, broadcast=True)
+    return np.sum(a * b)
+
+
+@pytest.mark.parametrize("func, make", [
+    (promoted_one, lambda: (rng.normal(size=5),)),
+    (promoted_two, lambda: (rng.normal(size=3), rng.normal(size=3))),
+    (promoted_with_none, lambda: (rng.normal(size=3),)),
+], ids=["one", "two", "none"])
+def test_promoting_helpers_pass_arrays_through(func, make):
+    args = make()
+    assert_close(srcdiff.grad(func)(*args), central_difference(func, args, 0))
+
+
+def test_promoting_with_broadcast_of_two_arrays_is_refused():
+    with pytest.raises(srcdiff.SrcDiffError, match="broadcast=True") as info:
+        srcdiff.grad(promoted_broadcast)(rng.normal(size=3), rng.normal(size=3))
+    assert "test_library_code.py:" in str(info.value) and "np.broadcast_arrays" in str(info.value)
+
+
+try:
+    from scipy._lib import array_api_extra as xpx
+except ImportError:  # scipy is a dev dependency only
+    xpx = None
+
+
+def at_mask(x, w):
+    m = np.max(x, axis=-1, keepdims=True)
+    m = xpx.at(m, ~np.isfinite(m)).set(0)
+    return np.sum(np.exp(x - m) * w)
+
+
+def at_index(x):
+    y = xpx.at(x, 1).set(x[0] * 3.0, copy=True)
+    return np.sum(y * y * x)
+
+
+def at_slice(x):
+    y = xpx.at(np.sin(x))[1:].set(x[0], copy=True)
+    return np.sum(y * np.cos(x))
+
+
+def at_in_place(x):
+    y = np.sin(x)
+    y = xpx.at(y, 0).set(1.0, copy=False)
+    return np.sum(y)
+
+
+def at_writes_through(x):
+    y = np.sin(x)
+    z = xpx.at(y, 1).set(x[0] * 3.0)  # NumPy writes into y (copy=None): y is z now
+    return np.sum(y * z * x)
+
+
+def at_argument(x):
+    y = xpx.at(x, 1).set(2.0)
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize("func, make", [
+    (at_mask, lambda: (rng.normal(size=(2, 3)), rng.normal(size=(2, 3)))),
+    (at_index, lambda: (rng.normal(size=4),)),
+    (at_slice, lambda: (rng.normal(size=4),)),
+    (at_writes_through, lambda: (rng.normal(size=4),)),
+], ids=["mask", "index", "slice", "writes-through"])
+def test_array_api_at_set_is_a_new_array(func, make):
+    if xpx is None:
+        pytest.skip("scipy is not installed")
+    args = make()
+    assert_close(srcdiff.grad(func)(*args), central_difference(func, args, 0))
+
+
+def test_array_api_at_set_in_place_is_refused():
+    if xpx is None:
+        pytest.skip("scipy is not installed")
+    with pytest.raises(srcdiff.SrcDiffError, match="copy=False") as info:
+        srcdiff.grad(at_in_place)(rng.normal(size=3))
+    assert "test_library_code.py:" in str(info.value)
+    with pytest.raises(srcdiff.SrcDiffError, match="x is an argument") as info:
+        srcdiff.grad(at_argument)(rng.normal(size=3))
+    assert "copy=True" in str(info.value)
+
+
+def quiet_log(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(x)
+        if np.all(x > 0):
+            return np.sum(y * y)
+    return np.sum(x)
+
+
+def quiet_warnings(x):
+    with warnings.catch_warnings():
+        z = np.sqrt(x) * x
+    return np.sum(z)
+
+
+@pytest.mark.parametrize("func", [quiet_log, quiet_warnings])
+def test_blocks_that_only_silence_warnings(func):
+    x = rng.uniform(0.5, 1.5, size=3)
+    assert_close(srcdiff.grad(func)(x), central_difference(func, (x,), 0))

@@ -9,18 +9,19 @@ keeps the bookkeeping that decides it.
 from __future__ import annotations
 
 import ast
-import copy
 import operator
 
 from ..ir.nodes import Const, Var, operand_ast
-from ..rules.structural import APPEND, setitem_rule
+from ..rules.structural import APPEND
+from .array_updates import set_item_node, writable
 from .effects import is_effect_call, lower_effect
 from .emit import emit_rule, note_list_read
 from .lists import as_array, check_inner_list
 from .mutations import refuse_expression_statement
-from .state import LoweringState, parameter_names
+from .nested import remember
+from .state import LoweringState
 from .statements import StatementLowerer
-from .subscripts import index_parts, unpack
+from .subscripts import unpack
 from .writes import InPlaceUpdate
 
 _AUGMENTED = {ast.Add: (operator.add, "+="), ast.Sub: (operator.sub, "-="),
@@ -35,9 +36,7 @@ def lower_assign(lower: StatementLowerer, stmt: ast.Assign) -> None:
     if isinstance(stmt.value, ast.Lambda):
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
             raise state.error(stmt, "a lambda can only be assigned to one plain name")
-        name = stmt.targets[0].id
-        state.lambdas[name] = stmt.value
-        state.env.pop(name, None)
+        remember(state, stmt, stmt.targets[0].id, stmt.value)
         return
     for target in stmt.targets:
         assign(lower, target, stmt.value)
@@ -171,52 +170,8 @@ def _assign_item(lower: StatementLowerer, target: ast.Subscript, value: ast.expr
                           "array this function creates can be written by index", _HOW_TO_WRITE)
     name, v = base.id, lower.expressions.expr(value)
     old = state.env[name]
-    token = _writable(state, target, name, old)
-    inputs, kinds, parts = index_parts(lower.expressions, target)
-    if any(kind == "newaxis" for kind, _ in kinds):
-        raise state.error(target, f"writing through None in {spelled} is not supported",
-                          "index the array without np.newaxis")
-    ints = -1 if any(kind == "slice" for kind, _ in kinds) else len(kinds)
-    text = _placeholders(parts)
-    index = parts[0] if len(parts) == 1 and not isinstance(target.slice, ast.Tuple) \
-        else ast.Tuple(parts, ast.Load())
-    if any(isinstance(p, ast.Slice) for p in parts):
-        index = ast.Subscript(ast.Attribute(ast.Name("np", ast.Load()), "s_", ast.Load()), index, ast.Load())
-    expr = ast.Call(ast.Name("set_item", ast.Load()), [operand_ast(old), index, operand_ast(v)], [])
-    rule = setitem_rule(len(inputs) - 1)
-    out = emit_rule(state, rule, (old, v) + tuple(inputs[1:]), {"index": text, "ints": ints}, expr, name)
+    token = writable(state, target, name, old, _HOW_TO_WRITE)
+    out = set_item_node(lower.expressions, target, old, v, name)
     for loop in state.loops:
         loop.written.add(token)
     state.env[name] = out
-
-
-def _writable(state: LoweringState, target: ast.Subscript, name: str, old: Var) -> int:
-    """The fresh array `name` holds, if nothing else can see it; else refuse the write."""
-    spelled = ast.unparse(target)
-    token = state.sharing.owner_of(old)
-    if token is None:
-        what = "an argument" if old.name in parameter_names(state.parsed.tree.args) else \
-            "not known to be a new array"
-        raise state.error(target, f"writing into {spelled} is not supported: {name} is {what}, "
-                          "and an in-place write would change a value the caller or the "
-                          "gradient still needs", _HOW_TO_WRITE)
-    for key, operand in state.env.items():
-        if key != name and token in state.sharing.of(operand):
-            raise state.error(target, f"writing into {spelled} is not supported: "
-                              f"{state.display(key)} shares its memory with {name}, and the "
-                              f"write would change {state.display(key)} too",
-                              f"make {state.display(key)} a copy ({name}.copy()), or write "
-                              "before it is taken")
-    return token
-
-
-def _placeholders(parts: list[ast.expr]) -> str:
-    """The index's text with each operand it reads named i0, i1, ... in order (the static
-    text of a `setitem` rule, whose parameters those are)."""
-    count = iter(range(len(parts) * 3))
-
-    class Name(ast.NodeTransformer):
-        def visit_Name(self, name):
-            return ast.Name(f"i{next(count)}", ast.Load())
-
-    return ", ".join(ast.unparse(Name().visit(copy.deepcopy(p))) for p in parts)

@@ -15,10 +15,11 @@ from ..ir.nodes import Operand
 from . import library_calls
 from .builtin_calls import list_consumer, special_call
 from .expressions import ExpressionLowerer
+from .nested import call_nested
 from .opaque import opaque
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_values import static_value
-from .user_calls import call_lambda, is_user_function, user_call
+from .user_calls import is_user_function, user_call
 
 
 def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
@@ -36,7 +37,7 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if isinstance(callee, ast.Attribute) and static_value(state, callee.value, record=False) is MISSING:
         return lower_method_call(lower, node, target)
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:
-        return call_lambda(lower, node, state.lambdas[callee.id], target)
+        return call_nested(lower, node, state.lambdas[callee.id], target)
     func = static_value(state, callee)
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",

@@ -46,7 +46,7 @@ def lower_name(lower: ExpressionLowerer, node: ast.Name, target) -> Operand:
     if node.id in state.env:
         return state.env[node.id]
     if node.id in state.lambdas:
-        raise state.error(node, f"the local lambda {node.id!r} can only be called",
+        raise state.error(node, f"the local function {node.id!r} (a lambda or nested def) can only be called",
                           "call it where it is used, or define a function at module level")
     if node.id in state.locals:
         raise state.error(node, f"{node.id!r} is used before it is assigned (or is assigned "

@@ -14,15 +14,15 @@ from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction
 from ..ir.nodes import Function, Var
 from ..rules.table import RuleTable
-from . import assignments, branches, calls, lists, loops, opaque, operators, statements, subscripts
-from .expressions import ExpressionHandler, lower_constant, lower_name
+from . import assignments, branches, calls, lists, loops, nested, opaque, operators, statements, subscripts
+from .expressions import ExpressionHandler, lower_constant
 from .state import RETURN, CalleeFactsOf, LoweringState, parameter_names
 from .statements import StatementHandler, StatementLowerer
 from .static_values import StaticParameter
 
 EXPRESSIONS: dict[type, ExpressionHandler] = {
     ast.Constant: lower_constant,
-    ast.Name: lower_name,
+    ast.Name: opaque.lower_name_or_dtype,
     ast.BinOp: operators.lower_binop,
     ast.UnaryOp: operators.lower_unaryop,
     ast.Attribute: operators.lower_attribute,
@@ -52,6 +52,7 @@ STATEMENTS: dict[type, StatementHandler] = {
     ast.Pass: statements.lower_pass,
     ast.Raise: statements.lower_raise_statement,
     ast.Assert: statements.lower_assert,
+    ast.FunctionDef: nested.lower_nested_def,
 }
 
 

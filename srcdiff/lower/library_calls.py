@@ -25,10 +25,15 @@ from .. import rules
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.numpy_convert import CONVERSIONS, astype
+from ..rules.numpy_shape import RESHAPE_TO
+from .array_api import is_promoter, lower_promote
+from .array_updates import at_parts, lower_at_set
+from .effects import lower_effect
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
+from .opaque import opaque, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
-from .static_values import constant, static_value
+from .static_values import constant, static_parameter, static_value
 
 #: Functions (by name) that return the array namespace of their arguments.
 NAMESPACE_GETTERS = {"array_namespace"}
@@ -44,11 +49,16 @@ PACKED_METHODS = {"reshape", "transpose"}
 def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> Operand | None:
     """Lower `node` if it is one of the calls this module handles; None leaves it to the generic binding."""
     callee = node.func
+    at = at_parts(node, lambda expr: resolve(lower, expr))  # at(x, index).set(v): a new array
+    if at is not None:
+        return lower_at_set(lower, node, *at, target)
     func = resolve(lower, callee)
     if func is MISSING:
         return _method(lower, node, target) if isinstance(callee, ast.Attribute) else None
     if callable(func) and getattr(func, "__name__", None) in NAMESPACE_GETTERS:
         return Const(np)
+    if is_promoter(func):  # xp_promote(x, force_floating=True, xp=xp): a conversion
+        return lower_promote(lower, node, target)
     rule = lower.state.table.lookup(func)
     through_namespace = _uses_namespace(lower, callee)
     if rule is None:
@@ -56,6 +66,11 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
             raise no_rule(lower, node, func, ast.unparse(callee))
         return None
     spelled = respell(lower, callee)
+    if not rule.nograd and not rule.variadic and func not in CONVERSIONS and "dtype" not in rule.signature.parameters \
+            and any(k.arg == "dtype" for k in node.keywords):
+        return with_dtype(lower, node, spelled, target)
+    if func is np.reshape and len(node.args) == 2 and not node.keywords:
+        return reshape_computed(lower, node, node.args[0], node.args[1], spelled, target)
     if func in CONVERSIONS:
         return _conversion(lower, node, func, node.args, spelled, target)
     if rule.nograd:
@@ -125,10 +140,37 @@ def _method(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
     rule = lower.state.table.lookup(func) if func is not None else None
     if rule is not None and rule.nograd:
         return _nograd(lower, node, rule, None, [obj] + node.args, target)
+    if name == "reshape" and len(node.args) == 1 and not node.keywords:
+        return reshape_computed(lower, node, obj, node.args[0], None, target)
     if name in PACKED_METHODS and len(node.args) > 1:  # x.reshape(3, 4) is x.reshape((3, 4))
         packed = ast.Call(node.func, [ast.Tuple(node.args, ast.Load())], node.keywords)
         return lower_method_call(lower, ast.copy_location(packed, node), target)
     return None
+
+
+def reshape_computed(lower: ExpressionLowerer, node: ast.Call, array: ast.expr, shape: ast.expr, spelled,
+                     target) -> Var | None:
+    """``c.reshape(c.shape + (1,) * x.ndim)``: a shape computed from other shapes when the
+    function runs.  It carries no gradient, so it is computed as written, and the adjoint
+    only needs x's own shape.  A constant shape or a parameter (a static argument) is left
+    to the reshape rule (None)."""
+    state = lower.state
+    if static_parameter(state, shape) is not None:
+        return None
+    try:
+        ast.literal_eval(shape)
+        return None
+    except ValueError:
+        pass
+    if _static_object(lower, shape, record=False) is not MISSING:
+        return None
+    x = lower.expr(array)
+    size = opaque(lower, shape, None)
+    if spelled is None:
+        expr = ast.Call(ast.Attribute(operand_ast(x), "reshape", ast.Load()), [operand_ast(size)], [])
+    else:
+        expr = ast.Call(spelled, [operand_ast(x), operand_ast(size)], [])
+    return emit_rule(state, RESHAPE_TO, (x, size), {}, expr, target)
 
 
 # ---- the three kinds of call ----
@@ -142,8 +184,8 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
     if dtype is not None:
         value = _static_object(lower, dtype)
         if value is MISSING:
-            raise lower.state.error(node, f"cannot tell the dtype {ast.unparse(dtype)} of this conversion before "
-                                    "the function runs", "name a floating dtype, e.g. dtype=float")
+            _check_dtype_when_run(lower, node, dtype)
+            value = None
         try:
             kind = None if value is None else np.dtype(value).kind
         except TypeError:
@@ -152,13 +194,61 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
             raise lower.state.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
                                     "convert to a floating dtype (float, np.float64), or leave dtype out")
     x = lower.expr(args[0])
-    rest = [respell(lower, a) for a in args[1:]]
-    keywords = [ast.keyword(k.arg, respell(lower, k.value)) for k in node.keywords]
+    rest = [_as_read(lower, a) for a in args[1:]]
+    keywords = [ast.keyword(k.arg, _as_read(lower, k.value)) for k in node.keywords]
     if spelled is None:  # the method form
         expr = ast.Call(ast.Attribute(operand_ast(x), node.func.attr, ast.Load()), rest, keywords)
     else:
         expr = ast.Call(spelled, [operand_ast(x)] + rest, keywords)
     return emit_rule(lower.state, rule, (x,), {}, expr, target)
+
+
+def _check_dtype_when_run(lower: ExpressionLowerer, node: ast.Call, dtype: ast.expr) -> None:
+    """A dtype held by a local name, a parameter or an array (``utype = np.float64``,
+    ``dtype=None``, ``dtype=x.dtype``): checked where the conversion runs, before it, to be
+    None or floating; any other dtype would truncate the gradient, so the gradient raises
+    there instead of going on."""
+    root = dtype
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or root.id not in lower.state.env:
+        raise lower.state.error(node, f"cannot tell the dtype {ast.unparse(dtype)} of this conversion before "
+                                "the function runs", "name a floating dtype, e.g. dtype=float")
+    spelled = ast.unparse(dtype)
+    where = str(lower.state.error(node, f"converting to the dtype {spelled} would truncate the gradient",
+                                  "convert to a floating dtype (float, np.float64), or leave dtype out"))
+    test = ast.parse(f"not ({spelled} is None or np.issubdtype(np.dtype({spelled}), np.floating))",
+                     mode="eval").body
+    guard = ast.If(test, [ast.Raise(ast.Call(ast.Name("TypeError", ast.Load()), [ast.Constant(where)], []))], [])
+    lower_effect(lower.state, ast.fix_missing_locations(ast.copy_location(guard, node)))
+
+
+def with_dtype(lower: ExpressionLowerer, node: ast.Call, spelled, target) -> Operand:
+    """``np.sum(x, axis=0, dtype=d)`` (a rule without `dtype`): NumPy computes in dtype d, so
+    it is ``np.sum(np.asarray(x, dtype=d), axis=0)``, a conversion first."""
+    state = lower.state
+    if not node.args or isinstance(node.args[0], ast.Starred):
+        raise state.error(node, f"{ast.unparse(node.func)}(..., dtype=...) needs its array first",
+                          "pass the array as the first argument")
+    dtype = next(k.value for k in node.keywords if k.arg == "dtype")
+    asarray = ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load())
+    converting = ast.copy_location(ast.Call(asarray, [node.args[0]], [ast.keyword("dtype", dtype)]), node)
+    key = f"<{ast.unparse(node.args[0])} as dtype>"  # held in env while the call is lowered
+    state.env[key] = _conversion(lower, converting, np.asarray, [node.args[0]], asarray, None)
+    try:
+        rest = [k for k in node.keywords if k.arg != "dtype"]
+        call = ast.copy_location(ast.Call(node.func, [ast.Name(key, ast.Load())] + node.args[1:], rest), node)
+        return lower.expr(call, target)
+    finally:
+        del state.env[key]
+
+
+def _as_read(lower: ExpressionLowerer, arg: ast.expr) -> ast.expr:
+    """A static argument as the forward code reads it: local names as their current values."""
+    if any(isinstance(n, ast.Name) and n.id in lower.state.env and not _uses_namespace(lower, n)
+           for n in ast.walk(arg)):
+        return substitute(lower, arg)[0]
+    return respell(lower, arg)
 
 
 def _nograd(lower: ExpressionLowerer, node: ast.Call, rule, spelled, args: list[ast.expr], target) -> Var:

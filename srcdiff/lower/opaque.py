@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import copy
 
+import numpy as np
+
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.structural import COMPARE, NOGRAD
@@ -37,6 +39,8 @@ def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tupl
                 if isinstance(operand, Var):
                     reads[operand.name] = operand
                     note_list_read(state, operand)
+                if isinstance(operand, Const) and operand.value is np:  # an array namespace (xp)
+                    return ast.copy_location(ast.Name("np", ast.Load()), name)
                 return ast.copy_location(operand_ast(operand), name)
             if name.id in state.lambdas or name.id in state.locals:
                 lower_name(lower, name, None)  # refuses lambdas and unassigned locals
@@ -45,6 +49,24 @@ def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tupl
             return name
 
     return Substitute().visit(copy.deepcopy(expr)), tuple(reads.values())
+
+
+def is_dtype_object(value) -> bool:
+    """``np.float64``, ``float``, ``np.dtype("f8")``: a value that names a dtype."""
+    if isinstance(value, np.dtype):
+        return True
+    return isinstance(value, type) and (issubclass(value, np.generic) or value in (float, int, complex, bool))
+
+
+def lower_name_or_dtype(lower: ExpressionLowerer, node: ast.Name, target) -> Operand:
+    """A name (expressions.lower_name); a global naming a dtype (``dtype = float``) is a
+    value with no gradient, read as written."""
+    state = lower.state
+    if node.id not in state.env and node.id not in state.lambdas and node.id not in state.locals \
+            and is_dtype_object(state.parsed.resolve(node.id)):
+        state.parsed.depend(node.id, state.parsed.resolve(node.id))
+        return opaque(lower, node, target)
+    return lower_name(lower, node, target)
 
 
 def opaque(lower: ExpressionLowerer, node: ast.expr, target) -> Operand:

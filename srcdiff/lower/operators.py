@@ -10,7 +10,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, operand_ast
 from .emit import emit
 from .expressions import ExpressionLowerer
-from .opaque import opaque
+from .opaque import is_dtype_object, opaque
 from .static_values import static_value
 
 BINARY_OPERATORS = {
@@ -33,6 +33,8 @@ def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
 
 def lower_unaryop(lower: ExpressionLowerer, node: ast.UnaryOp, target) -> Operand:
     func = UNARY_OPERATORS.get(type(node.op))
+    if isinstance(node.op, (ast.Invert, ast.Not)):
+        return opaque(lower, node, target)  # ~mask, not ok: a value with no gradient
     if func is None:
         raise lower.state.unsupported(node)
     x = lower.expr(node.operand)
@@ -47,6 +49,8 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
     if value is not MISSING:
         if isinstance(value, (int, float, complex)):
             return Const(value)  # np.pi, math.e
+        if is_dtype_object(value):  # utype = np.float64: a value with no gradient
+            return opaque(lower, node, target)
         raise state.error(node, f"{ast.unparse(node)} is not a number")
     if node.attr in SHAPE_ATTRIBUTES:
         return opaque(lower, node, target)

@@ -35,10 +35,11 @@ FLOW_DEFAULTS = {RETURN: Const(None), BREAK: Const(False), DONE: Const(False)}
 FLOW_NAMES = {BREAK: "stop", DONE: "done"}  # names of their values in the generated code
 
 REFUSED = {  # constructs with a known reason; anything else is reported by its AST name
-    "Try": "`try` blocks", "TryStar": "`try` blocks", "With": "`with` blocks",
+    "Try": "`try` blocks", "TryStar": "`try` blocks",
+    "With": "`with` blocks (other than np.errstate and warnings.catch_warnings)",
     "AsyncWith": "`async with` blocks", "AsyncFor": "`async for` loops",
     "Global": "`global` declarations", "Nonlocal": "`nonlocal` declarations",
-    "ClassDef": "class definitions", "FunctionDef": "nested function definitions",
+    "ClassDef": "class definitions",
     "AsyncFunctionDef": "nested function definitions", "Yield": "`yield`",
     "YieldFrom": "`yield from`", "Await": "`await`", "Delete": "`del` statements",
     "Import": "imports",
@@ -104,7 +105,8 @@ class LoweringState:
     nested: set[str] = field(default_factory=set)  # lists holding lists or tuples (lists.py)
     row_lists: set[str] = field(default_factory=set)  # lists whose list items are stacked into arrays
     stacked_rows: set[int] = field(default_factory=set)  # ids of comprehensions made into row lists
-    lambdas: dict[str, ast.Lambda] = field(default_factory=dict)  # user names bound to a local lambda
+    lambdas: dict[str, ast.Lambda | ast.FunctionDef] = field(default_factory=dict)  # local lambdas and defs
+    inlining: set[int] = field(default_factory=set)  # ids of the nested functions being inlined (nested.py)
     temp_names: dict[str, str] = field(default_factory=dict)  # display names of internal `env` keys
     terminated: bool = False  # the current path has returned, broken or continued
     raised: bool = False  # ... by a `raise`: nothing it leaves reaches the code after it

@@ -12,7 +12,10 @@ user wrote them (effects.py).  Assignments are lowered in assignments.py, loops 
 from __future__ import annotations
 
 import ast
+import warnings
 from typing import Callable, Mapping
+
+import numpy as np
 
 from ..ir.nodes import Const
 from .ast_facts import always_exits, may_exit, may_return
@@ -21,6 +24,7 @@ from .effects import is_guard, lower_effect, lower_raise, split_guards
 from .expressions import ExpressionHandler, ExpressionLowerer
 from .opaque import condition
 from .state import BREAK, DONE, RETURN, LoweringState
+from .static_values import static_value
 
 #: Lowers one kind of statement.
 StatementHandler = Callable[["StatementLowerer", ast.stmt], None]
@@ -40,7 +44,7 @@ class StatementLowerer:
     def statements(self, stmts: list[ast.stmt]) -> None:
         """Lower a statement list; an ``if`` that may leave it takes the rest into its sides."""
         state = self.state
-        stmts = split_guards(stmts)
+        stmts = split_guards(without_quiet_blocks(state, stmts))
         for k, stmt in enumerate(stmts):
             if state.terminated:
                 raise state.error(stmt, "this code is never run (it follows a `return`, "
@@ -76,6 +80,25 @@ class StatementLowerer:
             state.terminated = True
 
         lower_branch(state, state.env[DONE], returned, lambda: self.statements(rest), line)
+
+
+#: Context managers that change only which warnings are shown, never a value: the block
+#: they open is lowered as if written without them.
+QUIET = (np.errstate, warnings.catch_warnings)
+
+
+def without_quiet_blocks(state: LoweringState, stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """`stmts` with each ``with np.errstate(...):`` block (or ``warnings.catch_warnings()``)
+    replaced by its body; any other ``with`` stays, and is refused when it is reached."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.With) and all(
+                isinstance(item.context_expr, ast.Call) and item.optional_vars is None
+                and static_value(state, item.context_expr.func) in QUIET for item in stmt.items):
+            out += without_quiet_blocks(state, stmt.body)
+        else:
+            out.append(stmt)
+    return out
 
 
 def lower_if(lower: StatementLowerer, stmt: ast.If) -> None:

@@ -1,4 +1,4 @@
-"""Calls of the user's own code: a local lambda (inlined), another function (a `UserCall`).
+"""Calls of the user's own code: another function (a `UserCall`); local ones are in nested.py.
 
 A called user function is differentiated through its own transform, generated from its
 own source; the caller's lowering only needs what the callee reads statically and which of
@@ -18,32 +18,17 @@ from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .static_values import constant
 
+#: Packages of NumPy written in plain Python on top of the functions srcdiff has rules for:
+#: their functions are differentiated through their own source, like the user's.
+READABLE_NUMPY = ("numpy.polynomial",)
+
 
 def is_user_function(func) -> bool:
     """A plain Python function srcdiff can read (not a builtin, NumPy, or srcdiff itself)."""
     module = getattr(func, "__module__", "") or ""
+    if module.startswith(READABLE_NUMPY):
+        return isinstance(func, types.FunctionType)
     return isinstance(func, types.FunctionType) and module.split(".")[0] not in ("numpy", "srcdiff", "math")
-
-
-def call_lambda(lower: ExpressionLowerer, node: ast.Call, lam: ast.Lambda, target) -> Operand:
-    """A local lambda, inlined: its parameters bound to the arguments' values."""
-    state = lower.state  # (state.env is read afresh after lowering: a branch replaces it)
-    a = lam.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or node.keywords \
-            or len(node.args) != len(a.args):
-        raise state.error(node, "a local lambda is supported when called with exactly its "
-                          "positional parameters", "define a function at module level")
-    values = [lower.expr(arg) for arg in node.args]
-    saved = {p.arg: state.env.get(p.arg) for p in a.args}
-    state.env.update({p.arg: v for p, v in zip(a.args, values)})
-    try:
-        return lower.expr(lam.body, target)
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                state.env.pop(name, None)
-            else:
-                state.env[name] = value
 
 
 def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand:

@@ -136,3 +136,14 @@ RULES = [
     rule(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"}, tuple_result=True,
          static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays"),
 ]
+
+
+def reshape_to(x, shape):
+    """``np.reshape(x, shape)`` with `shape` a value computed when the function runs
+    (``c.shape + (1,) * x.ndim``): it carries no gradient, and x's adjoint is g in x's
+    shape.  Not in `RULES`: lowering names it itself (lower/library_calls.py)."""
+    return np.reshape(x, shape)
+
+
+RESHAPE_TO = rule(reshape_to, ("x", "shape"), {"x": "np.reshape(g, np.shape(x))"},
+                  name="numpy.reshape (shape computed when run)")

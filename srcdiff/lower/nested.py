@@ -1,0 +1,124 @@
+"""Functions defined inside the differentiated function: ``def inner(y): ...`` and lambdas.
+
+A nested function is inlined where it is called: its parameters are bound to the
+arguments' values and its body is lowered in place, reading the enclosing function's names
+as they are at the call (Python's closures read them then too).  The names its body
+assigns are its own: the caller's values of them come back after the call.  Recursion,
+``nonlocal``, defaults, ``*args``, and a nested function used as a value are refused with
+what to write instead.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Operand
+from .expressions import ExpressionLowerer
+from .state import RETURN
+
+_MODULE_LEVEL = "define the function at module level (srcdiff differentiates calls of those)"
+
+
+def in_branch(tree: ast.AST, stmt: ast.stmt) -> bool:
+    """Is `stmt` written inside a side of an ``if`` (or ``try``) of `tree`?  A local function
+    defined there may be another one on the other side: which one a later call means is not
+    known until the function runs."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and node is not stmt:
+            if any(inner is stmt for side in (node.body, node.orelse) for s in side for inner in ast.walk(s)):
+                return True
+    return False
+
+
+def remember(state, stmt: ast.stmt, name: str, func: ast.Lambda | ast.FunctionDef) -> None:
+    """`name` is the local function `func` from here on."""
+    if in_branch(state.parsed.tree, stmt):
+        raise state.error(stmt, f"the local function {name} is defined inside an `if`, so which "
+                          "definition a call means is known only when the function runs",
+                          f"define {name} once before the `if` (pass what differs as a parameter)")
+    state.lambdas[name] = func
+    state.env.pop(name, None)
+
+
+def lower_nested_def(lower, stmt: ast.FunctionDef) -> None:
+    """``def inner(...)``: remembered under its name, lowered at each call."""
+    state = lower.state
+    a = stmt.args
+    if stmt.decorator_list or a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+        raise state.error(stmt, f"the nested function {stmt.name} is supported with plain positional "
+                          "parameters and no decorators", _MODULE_LEVEL)
+    for inner in ast.walk(stmt):
+        if isinstance(inner, (ast.Nonlocal, ast.Global)):
+            raise state.error(inner, f"`{'nonlocal' if isinstance(inner, ast.Nonlocal) else 'global'}` "
+                              f"in the nested function {stmt.name} is not supported",
+                              f"return the new value from {stmt.name} and assign it in the caller")
+        if isinstance(inner, (ast.Yield, ast.YieldFrom)):
+            raise state.unsupported(inner)
+    body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        raise state.error(stmt, f"the nested function {stmt.name} must end with `return <value>`", _MODULE_LEVEL)
+    early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
+    if early:
+        raise state.error(early[0], f"a `return` before the end of the nested function {stmt.name} is "
+                          "not supported", "compute the value in a variable and return it once, at the end")
+    remember(state, stmt, stmt.name, stmt)
+
+
+def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef | ast.Lambda, target) -> Operand:
+    """A call of a local lambda or nested def, inlined: its parameters bound to the arguments."""
+    state = lower.state  # (state.env is read afresh after lowering: a branch replaces it)
+    a = func.args
+    name = getattr(func, "name", "lambda")
+    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or node.keywords \
+            or len(node.args) != len(a.args) or any(isinstance(x, ast.Starred) for x in node.args):
+        raise state.error(node, f"the local function {name} is supported when called with exactly its "
+                          "positional parameters", _MODULE_LEVEL)
+    inlining = state.inlining
+    if id(func) in inlining:
+        raise state.error(node, f"the nested function {name} calls itself: recursion of a nested "
+                          "function is not supported", _MODULE_LEVEL)
+    values = [lower.expr(arg) for arg in node.args]
+    own = {p.arg for p in a.args}
+    if isinstance(func, ast.FunctionDef):
+        own |= {n.id for s in func.body for n in ast.walk(s)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    saved = {n: state.env.get(n) for n in own}
+    saved_lambdas = {n: state.lambdas.get(n) for n in own}
+    state.env.update({p.arg: v for p, v in zip(a.args, values)})
+    for p in a.args:
+        state.lambdas.pop(p.arg, None)
+    inlining.add(id(func))
+    try:
+        if isinstance(func, ast.Lambda):
+            return lower.expr(func.body, target)
+        return _inline_body(lower, node, func, target)
+    finally:
+        inlining.discard(id(func))
+        for n, value in saved.items():
+            if value is None:
+                state.env.pop(n, None)
+            else:
+                state.env[n] = value
+        for n, value in saved_lambdas.items():
+            if value is None:
+                state.lambdas.pop(n, None)
+            else:
+                state.lambdas[n] = value
+
+
+def _inline_body(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef, target) -> Operand:
+    state = lower.state
+    statements = lower.lower_loop.__self__  # the StatementLowerer that owns this expression lowerer
+    body = [s for s in func.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    line, saved_return, terminated = state.line, state.env.get(RETURN), state.terminated
+    try:
+        statements.statements(body[:-1])
+        if state.terminated:
+            raise state.error(node, f"the nested function {func.name} leaves early (break, continue or "
+                              "raise)", _MODULE_LEVEL)
+        state.line = body[-1].lineno
+        return lower.expr(body[-1].value, target)
+    finally:
+        state.line, state.terminated = line, terminated
+        if saved_return is not None:
+            state.env[RETURN] = saved_return
