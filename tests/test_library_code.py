@@ -13,8 +13,6 @@ from numeric import assert_close, central_difference
 
 import srcdiff
 
-rng = np.random.default_rng(20261133)
-
 
 def logged(func):
     @functools.wraps(func)
@@ -65,17 +63,17 @@ def unknown_function(x):
     return np.sum(np.sinc(x))
 
 
-def test_decorated_function_follows_wrapped():
+def test_decorated_function_follows_wrapped(rng):
     x, y = rng.normal(size=3), rng.normal(size=3)
     assert_close(srcdiff.grad(decorated)(x, y), central_difference(decorated, (x, y), 0))
 
 
-def test_asarray_and_astype_on_the_input():
+def test_asarray_and_astype_on_the_input(rng):
     x = rng.normal(size=(2, 3))
     assert_close(srcdiff.grad(converts_input)(x), 2.0 * x)
 
 
-def test_array_api_namespace_resolves_to_numpy_rules():
+def test_array_api_namespace_resolves_to_numpy_rules(rng):
     x, w = rng.normal(size=(3, 4)), rng.uniform(0.5, 1.0, size=4)
     dx, dw = srcdiff.grad(array_api_style, wrt=(0, 1))(x, w)
     assert_close(dx, central_difference(array_api_style, (x, w), 0))
@@ -86,18 +84,18 @@ def test_array_api_namespace_resolves_to_numpy_rules():
     assert "np.sum(" in source
 
 
-def test_dtype_checks_and_shape_constants_carry_no_gradient():
+def test_dtype_checks_and_shape_constants_carry_no_gradient(rng):
     x = rng.normal(size=(2, 3))
     assert_close(srcdiff.grad(dtype_query)(x), 2.0 * x)
     assert_close(srcdiff.grad(shape_constant)(x), 2.0 * x / x.size + 1.0)
 
 
-def test_conversion_to_int_is_refused():
+def test_conversion_to_int_is_refused(rng):
     with pytest.raises(srcdiff.SrcDiffError, match="truncate the gradient"):
         srcdiff.grad(truncates)(rng.normal(size=3))
 
 
-def test_unknown_numpy_function_names_it_the_line_and_how_to_register():
+def test_unknown_numpy_function_names_it_the_line_and_how_to_register(rng):
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(unknown_function)(rng.normal(size=3))
     message = str(info.value)
@@ -133,7 +131,7 @@ def installed_package(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
-def test_function_from_an_installed_package(installed_package):
+def test_function_from_an_installed_package(installed_package, rng):
     x, w = rng.normal(size=5), rng.uniform(0.5, 1.5, size=5)
     f = installed_package.weighted_rms
     dx, dw = srcdiff.grad(f, wrt=(0, 1))(x, w)
@@ -154,7 +152,7 @@ def softmax_loss(x, w):
     return np.sum(softmax(x, axis=-1) * w)
 
 
-def test_array_api_function_from_scipy():
+def test_array_api_function_from_scipy(rng):
     if softmax is None:
         pytest.skip("scipy is not installed")
     x, w = rng.normal(size=(2, 4)), rng.normal(size=(2, 4))
@@ -194,7 +192,7 @@ def softmax_through(x, w, axis):
 AXES = [0, 1, None, -1, 0, 1, (0, 1), None]
 
 
-def test_static_parameter_values_alternate_on_one_gradient():
+def test_static_parameter_values_alternate_on_one_gradient(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     gradient = srcdiff.grad(max_shifted)
     for axis in AXES + AXES:  # the second round runs through the fast path's guard
@@ -204,7 +202,7 @@ def test_static_parameter_values_alternate_on_one_gradient():
     assert_close(gradient(x, w), central_difference(max_shifted, (x, w), 0))
 
 
-def test_static_parameter_one_transform_and_variant_per_value():
+def test_static_parameter_one_transform_and_variant_per_value(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     srcdiff.clear_cache()  # transforms are shared by every gradient of max_shifted
     gradient = srcdiff.grad(max_shifted)
@@ -217,7 +215,7 @@ def test_static_parameter_one_transform_and_variant_per_value():
     assert (after.transforms - before.transforms, after.variants - before.variants) == (2, 2)
 
 
-def test_static_parameter_fast_path_checks_value_and_type():
+def test_static_parameter_fast_path_checks_value_and_type(rng):
     x, w = rng.normal(size=(3, 3)), rng.normal(size=(3, 3))
     gradient = srcdiff.grad(max_shifted)
     gradient(x, w, 0)
@@ -227,7 +225,7 @@ def test_static_parameter_fast_path_checks_value_and_type():
     assert_close(gradient(x, w, 0), central_difference(max_shifted, (x, w, 0), 0))
 
 
-def test_static_parameter_source_shows_the_value():
+def test_static_parameter_source_shows_the_value(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     source = srcdiff.grad(max_shifted).source_for(x, w, 1)
     code = [line for line in source.splitlines() if not line.strip().startswith("#")]
@@ -242,7 +240,7 @@ def test_static_parameter_source_shows_the_value():
     ((0, [1]), "axis=(0, [1])"),
     (float("nan"), "axis=nan"),
 ])
-def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, shown):
+def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, shown, rng):
     x = rng.normal(size=(3, 4))
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(needs_axis)(x, axis)
@@ -251,26 +249,26 @@ def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, 
     assert shown in message and "static argument" in message
 
 
-def test_differentiated_parameter_used_as_static_argument_is_refused():
+def test_differentiated_parameter_used_as_static_argument_is_refused(rng):
     x = rng.normal(size=(3, 4))
     with pytest.raises(srcdiff.SrcDiffError, match="axis is differentiated") as info:
         srcdiff.grad(needs_axis, wrt=(0, "axis"))(x, 1.0)
     assert "np.sum(x, axis=axis)" in str(info.value)
 
 
-def test_static_parameter_without_a_value_or_changed_is_refused():
+def test_static_parameter_without_a_value_or_changed_is_refused(rng):
     with pytest.raises(srcdiff.SrcDiffError, match="depends on the value of axis"):
         _ = srcdiff.grad(needs_axis).source
     with pytest.raises(srcdiff.SrcDiffError, match="axis must be a constant here"):
         srcdiff.grad(reassigned_axis)(rng.normal(size=(3, 4)), 1)
 
 
-def test_helper_with_a_static_parameter_given_a_constant():
+def test_helper_with_a_static_parameter_given_a_constant(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     assert_close(srcdiff.grad(softmax_rows)(x, w), central_difference(softmax_rows, (x, w), 0))
 
 
-def test_helper_with_a_static_parameter_given_the_callers():
+def test_helper_with_a_static_parameter_given_the_callers(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     gradient = srcdiff.grad(softmax_through)
     for axis in AXES:
