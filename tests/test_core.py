@@ -1,6 +1,7 @@
 """The core engine on straight-line code: API, accumulation, broadcasting, errors, caching."""
 
 import math
+import sys
 import textwrap
 import traceback
 
@@ -220,6 +221,7 @@ def test_second_call_does_not_transform_again(rng):
 
 def test_redefined_function_gets_a_new_transform(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "redefined_mod", raising=False)  # from an earlier run's tmp_path
     path = tmp_path / "redefined_mod.py"
     path.write_text("def f(x):\n    return x * x\n")
     import importlib

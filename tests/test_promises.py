@@ -193,3 +193,75 @@ def test_gradcheck_worst_element_is_the_worst_error_not_the_largest_value(replac
     assert item.rel_error == pytest.approx(0.9 / (numeric + 0.9), rel=1e-6)
     assert "worst element x[3]" in str(gradcheck(weighted_sines, x))
     assert "MISMATCH (2 element(s) outside tolerance)" in str(gradcheck(weighted_sines, x))
+
+
+# ---- the reports' text says exactly what was found ----
+
+def sine_and_product(x, y):
+    return x * y + np.sin(x)
+
+
+def two_sines(x, y):
+    return np.sin(x) + np.sin(y)
+
+
+def tanh_sum(x):
+    return np.sum(np.tanh(x))
+
+
+def squares(x):
+    return np.sum(x * x)
+
+
+def test_check_report_first_line_and_numeric_verdict_text():
+    proved = str(check(sine_weighted, *SINE_ARGS, wrt=(0, 1))).splitlines()
+    assert proved[0] == "srcdiff.check sine_weighted wrt x, y: proved equal to sympy's derivative"
+    report = check(relu_weighted, np.array([0.3, -0.2]), np.array([0.1, 0.4]), wrt=(0, 1))
+    lines = str(report).splitlines()
+    assert lines[0] == ("srcdiff.check relu_weighted wrt x, y: agrees with sympy's derivative numerically "
+                        "(5 points, 50 digits); not proved")
+    verdict = "    agree numerically (5 points, 50 digits); sympy could not simplify the difference to 0"
+    assert lines.count(verdict) == 2
+    shown = lines[lines.index("  x") + 2].removeprefix("    srcdiff: shape (2,): [").removesuffix("]")
+    first = shown.split(", x[1]")[0]
+    assert len(first) == 60 and first.endswith("...")  # a long element is cut to 60 characters
+
+
+def test_check_mismatch_detail_gives_both_numbers(replaced_rule):
+    replaced_rule(unary(np.sin, x="g * np.cos(x) + 0.25"))
+    detail = check(sine_weighted, *SINE_ARGS, wrt=(0, 1)).inputs[0].detail
+    theirs = 1.5 * math.cos(0.3)
+    assert f"sympy gives {theirs:.11f}"[:-1] in detail and f"srcdiff {theirs + 0.25:.11f}"[:-1] in detail, detail
+
+
+def test_gradcheck_report_lines_per_input():
+    lines = str(gradcheck(sine_and_product, 0.3, 0.5, wrt=(0, 1))).splitlines()
+    assert lines[0] == ("srcdiff.gradcheck sine_and_product: agrees with float64 central differences "
+                        "(rtol=1e-05, atol=1e-07)")
+    assert lines[1].startswith(f"  x: srcdiff {0.5 + math.cos(0.3):.10g}, numeric 1.4553364")
+    assert lines[1].endswith("  ok") and lines[2].startswith("  y: srcdiff 0.3, numeric 0.3")
+
+
+def test_gradcheck_names_every_wrong_input(replaced_rule):
+    replaced_rule(unary(np.sin, x="-g * np.cos(x)"))
+    report = gradcheck(two_sines, 0.3, 0.5, wrt=(0, 1))
+    assert report.mismatches == ["x", "y"]
+    assert str(report).startswith("srcdiff.gradcheck two_sines: MISMATCH in x, y against")
+
+
+def test_gradcheck_reports_a_gradient_of_the_wrong_shape(replaced_rule):
+    replaced_rule(unary(np.tanh, x="np.sum(g * (1.0 - ans * ans))"))  # a number for an array
+    report = gradcheck(tanh_sum, np.array([0.1, 0.2]))
+    item = report.inputs[0]
+    assert not report and not item.ok
+    assert (item.worst_index, item.abs_error, item.rel_error, item.failing) == (None, np.inf, np.inf, 1)
+    assert item.shape_error == "srcdiff's gradient has shape (), the input (2,)"
+    assert str(report).splitlines()[1] == "  x: MISMATCH srcdiff's gradient has shape (), the input (2,)"
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError,
+                   reason="srcdiff bug: gradcheck of an empty array input raises ValueError (np.unravel_index "
+                          "of element 0 in an empty array) instead of reporting agreement")
+def test_gradcheck_of_an_empty_input_agrees():
+    report = gradcheck(squares, np.zeros(0))
+    assert report and report.inputs[0].failing == 0
