@@ -4,8 +4,8 @@
   small instance of its problem;
 * every peer's version of a problem (when the peer is installed) gives the
   hand-written gradient on the same small instance;
-* srcdiff gives the hand-written gradient on every problem it accepts (a problem
-  it refuses with a SrcDiffError is skipped, with the message);
+* srcdiff gives the hand-written gradient on every problem (a SrcDiffError on a
+  benchmark problem fails the test: a regression that refuses a problem is red);
 * ``run.py --quick`` runs end to end on one problem.
 """
 
@@ -120,7 +120,7 @@ def test_srcdiff_matches_hand_written(name):
         df = peers.SRCDIFF.make_grad(problem, problems, args)
         got = peers.SRCDIFF.to_numpy(df(*args))
     except srcdiff.SrcDiffError as exc:
-        pytest.skip(f"srcdiff refuses it: {peers.first_line(exc)}")
+        pytest.fail(f"srcdiff refuses benchmark problem {name}: {peers.first_line(exc)}")
     assert_close(got, as_tuple(grad(*args)), rtol=1e-6, atol=1e-9)
 
 

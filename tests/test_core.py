@@ -1,16 +1,15 @@
 """The core engine on straight-line code: API, accumulation, broadcasting, errors, caching."""
 
 import math
+import sys
 import textwrap
+import traceback
 
 import numpy as np
 import pytest
-from numeric import assert_close, central_difference
+from numeric import assert_close
 
 import srcdiff
-
-rng = np.random.default_rng(20261129)
-
 
 # ---- functions under test (module level: srcdiff reads their source) ----
 
@@ -92,36 +91,39 @@ def test_generic_source_before_any_call_handles_unknown_shapes():
 
 
 def test_source_is_deterministic():
-    a = srcdiff.grad(mse, wrt=(0, 1)).source_for(np.ones(3), 0.5, np.ones((4, 3)), np.ones(4))
-    b = srcdiff.grad(mse, wrt=(0, 1)).source_for(np.ones(3), 0.5, np.ones((4, 3)), np.ones(4))
-    assert a == b
+    args = np.ones(3), 0.5, np.ones((4, 3)), np.ones(4)
+    first = srcdiff.grad(mse, wrt=(0, 1)).source_for(*args)
+    srcdiff.clear_cache()  # the second source is generated anew, not read from the cache
+    before = srcdiff.cache_info()
+    second = srcdiff.grad(mse, wrt=(0, 1)).source_for(*args)
+    after = srcdiff.cache_info()
+    assert (after.transforms, after.variants) == (before.transforms + 1, before.variants + 1)
+    assert first == second
+    assert "def mse_grad(w, b, X, y):" in first
 
 
 # ---- gradients against central differences ----
 
 CASES = [
-    (seed_example, lambda: (1.5, -0.7, 0.3), (0, 1, 2)),
-    (shared_input, lambda: (rng.normal(size=3), rng.normal(size=3), rng.normal(size=3)), (0, 1, 2)),
-    (broadcast_square, lambda: (rng.normal(size=(3, 1)), rng.normal(size=3), 0.7), (0, 1, 2)),
-    (mse, lambda: (rng.normal(size=3), 0.2, rng.normal(size=(5, 3)), rng.normal(size=5)), (0, 1)),
-    (scalar_mix, lambda: (0.8, 1.3), (0, 1)),
-    (reassigned, lambda: (0.9,), (0,)),
-    (with_defaults, lambda: (0.4,), (0,)),
-    (ignores_second, lambda: (0.4, 2.0), (0, 1)),
-    (docstring_first, lambda: (rng.normal(),), (0,)),
+    (seed_example, lambda rng: (1.5, -0.7, 0.3), (0, 1, 2)),
+    (shared_input, lambda rng: (rng.normal(size=3), rng.normal(size=3), rng.normal(size=3)), (0, 1, 2)),
+    (broadcast_square, lambda rng: (rng.normal(size=(3, 1)), rng.normal(size=3), 0.7), (0, 1, 2)),
+    (mse, lambda rng: (rng.normal(size=3), 0.2, rng.normal(size=(5, 3)), rng.normal(size=5)), (0, 1)),
+    (scalar_mix, lambda rng: (0.8, 1.3), (0, 1)),
+    (reassigned, lambda rng: (0.9,), (0,)),
+    (with_defaults, lambda rng: (0.4,), (0,)),
+    (ignores_second, lambda rng: (0.4, 2.0), (0, 1)),
+    (docstring_first, lambda rng: (float(rng.normal()),), (0,)),
 ]
 
 
 @pytest.mark.parametrize("func, make_args, wrt", CASES, ids=[c[0].__name__ for c in CASES])
-def test_gradient_matches_central_differences(func, make_args, wrt):
-    args = make_args()
-    grads = srcdiff.grad(func, wrt=wrt)(*args)
-    assert isinstance(grads, tuple) and len(grads) == len(wrt)
-    for index, g in zip(wrt, grads):
-        assert_close(g, central_difference(func, args, index), rtol=1e-5, atol=1e-7)
+def test_gradient_matches_central_differences(func, make_args, wrt, rng, check_gradient):
+    grads = check_gradient(func, make_args(rng), wrt, rtol=1e-5, atol=1e-7)
+    assert len(grads) == len(wrt)
 
 
-def test_shared_input_accumulates_both_paths():
+def test_shared_input_accumulates_both_paths(rng):
     a, b, c = rng.normal(size=(3, 4))
     ga = srcdiff.grad(shared_input)(a, b, c)
     assert_close(ga, (a + c) + (a + b))  # d/da of (a+b)(a+c), by hand
@@ -129,7 +131,7 @@ def test_shared_input_accumulates_both_paths():
     assert "a_bar = a_bar + " in source
 
 
-def test_broadcast_operands_get_their_own_shapes():
+def test_broadcast_operands_get_their_own_shapes(rng):
     a, b, c = rng.normal(size=(3, 1)), rng.normal(size=3), 0.7
     ga, gb, gc = srcdiff.grad(broadcast_square, wrt=(0, 1, 2))(a, b, c)
     s = a + b + c
@@ -138,7 +140,7 @@ def test_broadcast_operands_get_their_own_shapes():
     assert isinstance(gc, float) and math.isclose(gc, 2 * s.sum())
 
 
-def test_linear_regression_mse_by_hand():
+def test_linear_regression_mse_by_hand(rng):
     X, y, w, b = rng.normal(size=(20, 3)), rng.normal(size=20), rng.normal(size=3), 0.3
     gw, gb = srcdiff.grad(mse, wrt=("w", "b"))(w, b, X, y)
     r = X @ w + b - y
@@ -189,7 +191,7 @@ def test_unused_parameter_has_zero_gradient():
     assert g.shape == (3,)
 
 
-def test_inputs_are_left_untouched():
+def test_inputs_are_left_untouched(rng):
     a, b, c = rng.normal(size=(3, 4))
     copies = a.copy(), b.copy(), c.copy()
     srcdiff.grad(shared_input, wrt=(0, 1, 2))(a, b, c)
@@ -204,7 +206,7 @@ def test_two_gradients_never_share_memory():
     assert not np.shares_memory(ga, gb)
 
 
-def test_second_call_does_not_transform_again():
+def test_second_call_does_not_transform_again(rng):
     df = srcdiff.grad(shared_input, wrt=1)
     args = rng.normal(size=(3, 5))
     df(*args)
@@ -219,6 +221,7 @@ def test_second_call_does_not_transform_again():
 
 def test_redefined_function_gets_a_new_transform(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "redefined_mod", raising=False)  # from an earlier run's tmp_path
     path = tmp_path / "redefined_mod.py"
     path.write_text("def f(x):\n    return x * x\n")
     import importlib
@@ -233,13 +236,21 @@ def test_redefined_function_gets_a_new_transform(tmp_path, monkeypatch):
 
 
 def test_generated_lines_show_in_tracebacks():
-    df = srcdiff.grad(returns_array)
-    import traceback
-    with pytest.raises(srcdiff.SrcDiffError) as info:
-        df(np.ones(3))
-    assert "test_core.py" in str(info.value)
-    frames = traceback.extract_tb(info.tb)
-    assert frames  # raised at transform time, pointing at the user's line
+    def global_array(x):
+        return x * WEIGHTS  # the output's shape is known only when it runs
+
+    df = srcdiff.grad(global_array)
+    with pytest.raises(srcdiff.SrcDiffError, match="scalar output") as info:
+        df(2.0)
+    assert line_of(global_array, 1) in str(info.value)
+    # the helper's error is raised again at the user's line, chained to the original
+    failed = info.value.__cause__ or info.value
+    generated = [frame for frame in traceback.extract_tb(failed.__traceback__) if frame.filename.startswith("<srcdiff")]
+    assert generated, "no frame of the generated gradient in the traceback"
+    frame = generated[-1]
+    assert frame.name == "global_array_grad"
+    assert frame.line and frame.line.startswith("ensure_scalar(global_array")  # linecache knows the source
+    assert frame.line == df.source.splitlines()[frame.lineno - 1].strip()
 
 
 # ---- errors ----

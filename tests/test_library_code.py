@@ -14,8 +14,6 @@ from numeric import assert_close, central_difference
 
 import srcdiff
 
-rng = np.random.default_rng(20261133)
-
 
 def logged(func):
     @functools.wraps(func)
@@ -66,17 +64,17 @@ def unknown_function(x):
     return np.sum(np.sinc(x))
 
 
-def test_decorated_function_follows_wrapped():
+def test_decorated_function_follows_wrapped(rng):
     x, y = rng.normal(size=3), rng.normal(size=3)
     assert_close(srcdiff.grad(decorated)(x, y), central_difference(decorated, (x, y), 0))
 
 
-def test_asarray_and_astype_on_the_input():
+def test_asarray_and_astype_on_the_input(rng):
     x = rng.normal(size=(2, 3))
     assert_close(srcdiff.grad(converts_input)(x), 2.0 * x)
 
 
-def test_array_api_namespace_resolves_to_numpy_rules():
+def test_array_api_namespace_resolves_to_numpy_rules(rng):
     x, w = rng.normal(size=(3, 4)), rng.uniform(0.5, 1.0, size=4)
     dx, dw = srcdiff.grad(array_api_style, wrt=(0, 1))(x, w)
     assert_close(dx, central_difference(array_api_style, (x, w), 0))
@@ -87,18 +85,18 @@ def test_array_api_namespace_resolves_to_numpy_rules():
     assert "np.sum(" in source
 
 
-def test_dtype_checks_and_shape_constants_carry_no_gradient():
+def test_dtype_checks_and_shape_constants_carry_no_gradient(rng):
     x = rng.normal(size=(2, 3))
     assert_close(srcdiff.grad(dtype_query)(x), 2.0 * x)
     assert_close(srcdiff.grad(shape_constant)(x), 2.0 * x / x.size + 1.0)
 
 
-def test_conversion_to_int_is_refused():
+def test_conversion_to_int_is_refused(rng):
     with pytest.raises(srcdiff.SrcDiffError, match="truncate the gradient"):
         srcdiff.grad(truncates)(rng.normal(size=3))
 
 
-def test_unknown_numpy_function_names_it_the_line_and_how_to_register():
+def test_unknown_numpy_function_names_it_the_line_and_how_to_register(rng):
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(unknown_function)(rng.normal(size=3))
     message = str(info.value)
@@ -134,7 +132,7 @@ def installed_package(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
-def test_function_from_an_installed_package(installed_package):
+def test_function_from_an_installed_package(installed_package, rng):
     x, w = rng.normal(size=5), rng.uniform(0.5, 1.5, size=5)
     f = installed_package.weighted_rms
     dx, dw = srcdiff.grad(f, wrt=(0, 1))(x, w)
@@ -155,7 +153,7 @@ def softmax_loss(x, w):
     return np.sum(softmax(x, axis=-1) * w)
 
 
-def test_array_api_function_from_scipy():
+def test_array_api_function_from_scipy(rng):
     if softmax is None:
         pytest.skip("scipy is not installed")
     x, w = rng.normal(size=(2, 4)), rng.normal(size=(2, 4))
@@ -195,7 +193,7 @@ def softmax_through(x, w, axis):
 AXES = [0, 1, None, -1, 0, 1, (0, 1), None]
 
 
-def test_static_parameter_values_alternate_on_one_gradient():
+def test_static_parameter_values_alternate_on_one_gradient(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     gradient = srcdiff.grad(max_shifted)
     for axis in AXES + AXES:  # the second round runs through the fast path's guard
@@ -205,7 +203,7 @@ def test_static_parameter_values_alternate_on_one_gradient():
     assert_close(gradient(x, w), central_difference(max_shifted, (x, w), 0))
 
 
-def test_static_parameter_one_transform_and_variant_per_value():
+def test_static_parameter_one_transform_and_variant_per_value(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     srcdiff.clear_cache()  # transforms are shared by every gradient of max_shifted
     gradient = srcdiff.grad(max_shifted)
@@ -218,7 +216,7 @@ def test_static_parameter_one_transform_and_variant_per_value():
     assert (after.transforms - before.transforms, after.variants - before.variants) == (2, 2)
 
 
-def test_static_parameter_fast_path_checks_value_and_type():
+def test_static_parameter_fast_path_checks_value_and_type(rng):
     x, w = rng.normal(size=(3, 3)), rng.normal(size=(3, 3))
     gradient = srcdiff.grad(max_shifted)
     gradient(x, w, 0)
@@ -228,7 +226,7 @@ def test_static_parameter_fast_path_checks_value_and_type():
     assert_close(gradient(x, w, 0), central_difference(max_shifted, (x, w, 0), 0))
 
 
-def test_static_parameter_source_shows_the_value():
+def test_static_parameter_source_shows_the_value(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     source = srcdiff.grad(max_shifted).source_for(x, w, 1)
     code = [line for line in source.splitlines() if not line.strip().startswith("#")]
@@ -243,7 +241,7 @@ def test_static_parameter_source_shows_the_value():
     ((0, [1]), "axis=(0, [1])"),
     (float("nan"), "axis=nan"),
 ])
-def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, shown):
+def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, shown, rng):
     x = rng.normal(size=(3, 4))
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(needs_axis)(x, axis)
@@ -252,26 +250,26 @@ def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, 
     assert shown in message and "static argument" in message
 
 
-def test_differentiated_parameter_used_as_static_argument_is_refused():
+def test_differentiated_parameter_used_as_static_argument_is_refused(rng):
     x = rng.normal(size=(3, 4))
     with pytest.raises(srcdiff.SrcDiffError, match="axis is differentiated") as info:
         srcdiff.grad(needs_axis, wrt=(0, "axis"))(x, 1.0)
     assert "np.sum(x, axis=axis)" in str(info.value)
 
 
-def test_static_parameter_without_a_value_or_changed_is_refused():
+def test_static_parameter_without_a_value_or_changed_is_refused(rng):
     with pytest.raises(srcdiff.SrcDiffError, match="depends on the value of axis"):
         _ = srcdiff.grad(needs_axis).source
     with pytest.raises(srcdiff.SrcDiffError, match="axis must be a constant here"):
         srcdiff.grad(reassigned_axis)(rng.normal(size=(3, 4)), 1)
 
 
-def test_helper_with_a_static_parameter_given_a_constant():
+def test_helper_with_a_static_parameter_given_a_constant(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     assert_close(srcdiff.grad(softmax_rows)(x, w), central_difference(softmax_rows, (x, w), 0))
 
 
-def test_helper_with_a_static_parameter_given_the_callers():
+def test_helper_with_a_static_parameter_given_the_callers(rng):
     x, w = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     gradient = srcdiff.grad(softmax_through)
     for axis in AXES:
@@ -319,7 +317,7 @@ LIBRARY = [
 @pytest.mark.parametrize("name, kind, failure", [
     pytest.param(n, k, f, marks=pytest.mark.xfail(raises=srcdiff.SrcDiffError, strict=True, reason=f))
     if f else (n, k, f) for n, k, f in LIBRARY], ids=[n.rsplit(".", 1)[-1] for n, _, _ in LIBRARY])
-def test_library_function_through_its_own_source(name, kind, failure):
+def test_library_function_through_its_own_source(name, kind, failure, rng):
     func = _library(name)
     x, w = rng.uniform(0.2, 1.5, size=5), rng.normal(size=5)
     if kind == "weighted":
@@ -350,13 +348,13 @@ def flatten_tail(x):
 
 
 @pytest.mark.parametrize("func, make", [
-    (outer_powers, lambda: (rng.normal(size=(2, 3)), rng.normal(size=3))),
-    (outer_powers, lambda: (rng.normal(size=4), rng.normal(size=3))),
-    (scale_rows, lambda: (rng.normal(size=(3, 2, 2)), rng.normal(size=3))),
-    (flatten_tail, lambda: (rng.normal(size=(2, 2, 3)),)),
+    (outer_powers, lambda rng: (rng.normal(size=(2, 3)), rng.normal(size=3))),
+    (outer_powers, lambda rng: (rng.normal(size=4), rng.normal(size=3))),
+    (scale_rows, lambda rng: (rng.normal(size=(3, 2, 2)), rng.normal(size=3))),
+    (flatten_tail, lambda rng: (rng.normal(size=(2, 2, 3)),)),
 ], ids=["outer-2d", "outer-1d", "scale-rows", "flatten-tail"])
-def test_shape_tuple_arithmetic_computed_when_run(func, make):
-    args = make()
+def test_shape_tuple_arithmetic_computed_when_run(func, make, rng):
+    args = make(rng)
     for index in range(len(args)):
         assert_close(srcdiff.grad(func, wrt=index)(*args), central_difference(func, args, index))
 
@@ -390,16 +388,16 @@ def dtype_truncating(x):
 
 
 @pytest.mark.parametrize("func, make", [
-    (dtype_local, lambda: (rng.normal(size=4),)),
-    (dtype_builtin_passed, lambda: (rng.normal(size=4),)),
-    (dtype_of_the_array, lambda: (rng.normal(size=(3, 2)), rng.normal(size=(3, 2)))),
+    (dtype_local, lambda rng: (rng.normal(size=4),)),
+    (dtype_builtin_passed, lambda rng: (rng.normal(size=4),)),
+    (dtype_of_the_array, lambda rng: (rng.normal(size=(3, 2)), rng.normal(size=(3, 2)))),
 ], ids=["local", "builtin", "x.dtype"])
-def test_dtype_objects_as_values(func, make):
-    args = make()
+def test_dtype_objects_as_values(func, make, rng):
+    args = make(rng)
     assert_close(srcdiff.grad(func)(*args), central_difference(func, args, 0))
 
 
-def test_dtype_held_by_a_name_is_checked_where_the_conversion_runs():
+def test_dtype_held_by_a_name_is_checked_where_the_conversion_runs(rng):
     with pytest.raises(TypeError, match="would truncate the gradient") as info:
         srcdiff.grad(dtype_truncating)(rng.normal(size=3))
     assert "test_library_code.py:" in str(info.value) and "np.asarray(u, dtype=dtype)" in str(info.value)
@@ -439,16 +437,16 @@ def promoted_broadcast(a, b):
 
 
 @pytest.mark.parametrize("func, make", [
-    (promoted_one, lambda: (rng.normal(size=5),)),
-    (promoted_two, lambda: (rng.normal(size=3), rng.normal(size=3))),
-    (promoted_with_none, lambda: (rng.normal(size=3),)),
+    (promoted_one, lambda rng: (rng.normal(size=5),)),
+    (promoted_two, lambda rng: (rng.normal(size=3), rng.normal(size=3))),
+    (promoted_with_none, lambda rng: (rng.normal(size=3),)),
 ], ids=["one", "two", "none"])
-def test_promoting_helpers_pass_arrays_through(func, make):
-    args = make()
+def test_promoting_helpers_pass_arrays_through(func, make, rng):
+    args = make(rng)
     assert_close(srcdiff.grad(func)(*args), central_difference(func, args, 0))
 
 
-def test_promoting_with_broadcast_of_two_arrays_is_refused():
+def test_promoting_with_broadcast_of_two_arrays_is_refused(rng):
     with pytest.raises(srcdiff.SrcDiffError, match="broadcast=True") as info:
         srcdiff.grad(promoted_broadcast)(rng.normal(size=3), rng.normal(size=3))
     assert "test_library_code.py:" in str(info.value) and "np.broadcast_arrays" in str(info.value)
@@ -494,19 +492,19 @@ def at_argument(x):
 
 
 @pytest.mark.parametrize("func, make", [
-    (at_mask, lambda: (rng.normal(size=(2, 3)), rng.normal(size=(2, 3)))),
-    (at_index, lambda: (rng.normal(size=4),)),
-    (at_slice, lambda: (rng.normal(size=4),)),
-    (at_writes_through, lambda: (rng.normal(size=4),)),
+    (at_mask, lambda rng: (rng.normal(size=(2, 3)), rng.normal(size=(2, 3)))),
+    (at_index, lambda rng: (rng.normal(size=4),)),
+    (at_slice, lambda rng: (rng.normal(size=4),)),
+    (at_writes_through, lambda rng: (rng.normal(size=4),)),
 ], ids=["mask", "index", "slice", "writes-through"])
-def test_array_api_at_set_is_a_new_array(func, make):
+def test_array_api_at_set_is_a_new_array(func, make, rng):
     if xpx is None:
         pytest.skip("scipy is not installed")
-    args = make()
+    args = make(rng)
     assert_close(srcdiff.grad(func)(*args), central_difference(func, args, 0))
 
 
-def test_array_api_at_set_in_place_is_refused():
+def test_array_api_at_set_in_place_is_refused(rng):
     if xpx is None:
         pytest.skip("scipy is not installed")
     with pytest.raises(srcdiff.SrcDiffError, match="copy=False") as info:
@@ -532,6 +530,6 @@ def quiet_warnings(x):
 
 
 @pytest.mark.parametrize("func", [quiet_log, quiet_warnings])
-def test_blocks_that_only_silence_warnings(func):
+def test_blocks_that_only_silence_warnings(func, rng):
     x = rng.uniform(0.5, 1.5, size=3)
     assert_close(srcdiff.grad(func)(x), central_difference(func, (x,), 0))

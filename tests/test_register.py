@@ -1,13 +1,13 @@
 """srcdiff.register_adjoint: users' own primitives, validated like the built-in rules."""
 
+import ast
+
 import numpy as np
 import pytest
-from numeric import assert_close, central_difference
+from numeric import assert_close
 
 import srcdiff
 from srcdiff.rules import TABLE
-
-rng = np.random.default_rng(20261132)
 
 
 def softplus(z):
@@ -44,11 +44,11 @@ def table():
             TABLE.remove(r.func)
 
 
-def test_register_a_function_and_differentiate_through_it(table):
+def test_register_a_function_and_differentiate_through_it(table, rng, check_gradient):
     srcdiff.register_adjoint(softplus, z="g / (1.0 + np.exp(-z))")
     x = rng.normal(size=5)
     df = srcdiff.grad(uses_softplus)
-    assert_close(df(x), central_difference(uses_softplus, (x,), 0))
+    check_gradient(uses_softplus, (x,), gradient=df, rtol=1e-6, atol=1e-7)
     assert "softplus(x)" in df.source and "np.exp(-x)" in df.source
 
 
@@ -61,15 +61,13 @@ def test_decorator_form_returns_the_function(table):
     assert table.lookup(local_cube).name.endswith("local_cube")
 
 
-def test_elementwise_rule_is_summed_back_after_broadcasting(table):
+def test_elementwise_rule_is_summed_back_after_broadcasting(table, rng, check_gradient):
     srcdiff.register_adjoint(scaled_sigmoid, v="g * ans * (1.0 - ans / scale)", elementwise=True)
     x, y = rng.normal(size=(3, 4)), rng.normal(size=4)
-    dx, dy = srcdiff.grad(uses_sigmoid, wrt=(0, 1))(x, y)
-    assert_close(dx, central_difference(uses_sigmoid, (x, y), 0))
-    assert_close(dy, central_difference(uses_sigmoid, (x, y), 1))
+    check_gradient(uses_sigmoid, (x, y), (0, 1), rtol=1e-6, atol=1e-7)
 
 
-def test_a_new_rule_invalidates_cached_gradients(table):
+def test_a_new_rule_invalidates_cached_gradients(table, rng):
     x = rng.normal(size=3)
     srcdiff.register_adjoint(mystery, x="g")
     df = srcdiff.grad(uses_mystery)
@@ -104,7 +102,7 @@ def test_registering_twice_needs_replace(table):
 def test_builtins_cannot_be_overridden_by_accident(table):
     with pytest.raises(srcdiff.SrcDiffError, match="already has an adjoint rule"):
         srcdiff.register_adjoint(np.sin, x="g")
-    assert table.lookup(np.sin).adjoints({}, {"x": None})["x"] is not None
+    assert ast.unparse(table.lookup(np.sin).adjoints({}, {"x": None})["x"]) == "g * np.cos(x)"
 
 
 def test_star_args_are_refused(table):
