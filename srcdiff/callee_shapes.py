@@ -40,12 +40,7 @@ class CalleeShapes:
         ir = self._lowered(node.callee, func, statics)
         if ir is None:
             return shapes.UNKNOWN
-        param_shapes = {}
-        for name, param in inspect.signature(func).parameters.items():
-            if name in given:
-                param_shapes[name] = given[name]
-            elif param.default is not inspect.Parameter.empty:
-                param_shapes[name] = shapes.of_constant(param.default)
+        param_shapes = parameter_shapes(func, given)
         self.active.add(key)
         try:
             found = infer_shapes(ir, param_shapes, self)
@@ -65,3 +60,14 @@ class CalleeShapes:
             except Exception:  # the callee's own transform reports what is wrong with it
                 self.lowered[key] = None
         return self.lowered[key]
+
+
+def parameter_shapes(func, given: dict) -> dict[str, Shape]:
+    """The shapes of a callee's parameters: those a call site gives, else their defaults'."""
+    found = {}
+    for name, param in inspect.signature(func).parameters.items():
+        if name in given:
+            found[name] = given[name]
+        elif param.default is not inspect.Parameter.empty:
+            found[name] = shapes.of_constant(param.default)
+    return found

@@ -22,7 +22,7 @@ from .ad.inline import inline_calls, lower_helper
 from .ad.reverse import reverse
 from .backend import codegen, debug, guards, listing, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
-from .callee_shapes import CalleeShapes
+from .callee_shapes import CalleeShapes, parameter_shapes
 from .frontend import depends
 from .frontend import statics as static_args
 from .frontend.naming import Namer, assigned_names, names_in
@@ -326,14 +326,7 @@ def callee(spec: CallSpec) -> Callee:
             return statics[name]
 
         found = _lower(parsed, spec.wrt, options, static_value)
-        given = dict(spec.shapes)
-        param_shapes = {}
-        for name, param in inspect.signature(func).parameters.items():
-            if name in given:
-                param_shapes[name] = given[name]
-            elif param.default is not inspect.Parameter.empty:
-                param_shapes[name] = shapes.of_constant(param.default)
-        found_callee.variant = compile_variant(found, param_shapes)
+        found_callee.variant = compile_variant(found, parameter_shapes(func, dict(spec.shapes)))
         found_callee.cell.cell_contents = found_callee.variant.function
     except BaseException:
         del CACHE.callees[key]
