@@ -145,8 +145,10 @@ def _compare_numeric(name: str, got, numeric, rtol: float, atol: float) -> Input
     error = np.abs(a - n)
     allowed = atol + rtol * np.abs(n)
     bad = ~(error <= allowed)  # NaN counts as outside
+    if a.size == 0:  # nothing to compare: agreement, with no worst element
+        return InputGradcheck(name, got, numeric, None, 0.0, 0.0, 0)
     score = np.where(np.isnan(error), np.inf, error / allowed)
-    flat = int(np.argmax(score)) if score.size else 0
+    flat = int(np.argmax(score))
     index = np.unravel_index(flat, score.shape) if a.ndim else ()
     scale = max(abs(a[index]), abs(n[index]))
     rel = float(error[index] / scale) if scale else float(error[index])
