@@ -15,10 +15,11 @@ The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`, `export`) are impo
 from .api import GradFunction, cache_info, clear_cache, grad, value_and_grad
 from .errors import SrcDiffError
 from .rules.register import register_adjoint
+from .version import __version__
 
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "export", "grad",
-           "gradcheck", "graph", "register_adjoint", "trace", "value_and_grad"]
-__version__ = "0.1.0"
+           "gradcheck", "graph", "register_adjoint", "trace", "value_and_grad", "__version__"]
+
 
 def __getattr__(name: str):
     """Import a tool the first time it is asked for (PEP 562); it then stays a module global."""

@@ -16,13 +16,14 @@ import sys
 import types
 from pathlib import Path
 
-from .. import __version__, pipeline
+from .. import pipeline
 from ..api import GradFunction
 from ..errors import SrcDiffError
 from ..frontend.parse import unwrap
 from ..ir import shapes
 from ..ir.nodes import Specialised
 from ..rules import runtime
+from ..version import __version__
 
 #: Stands in for srcdiff's exception in a copied helper that raises it.
 _ERROR_CLASS = '''class SrcDiffError(ValueError):
