@@ -98,3 +98,20 @@ def test_source_lists_every_callee_adjoint_under_its_own_name():
     namespace = {}
     exec(compile(source, "<listing>", "exec"), namespace)  # every name it calls is defined in it
     assert all(name in namespace for name in df.callee_sources)
+
+
+def test_a_lambda_from_another_module_is_called_by_a_valid_name(tmp_path):
+    import importlib
+    import sys
+
+    (tmp_path / "lambdas_mod.py").write_text("sq = lambda v: v * v\n")
+    (tmp_path / "uses_lambda.py").write_text(
+        "from lambdas_mod import sq\n\n\ndef f(x):\n    return sq(x) * 3.0\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("uses_lambda")
+        assert srcdiff.grad(module.f)(2.0) == pytest.approx(12.0)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("uses_lambda", None)
+        sys.modules.pop("lambdas_mod", None)

@@ -140,3 +140,31 @@ def test_inside_a_loop(m):
 def test_generated_code_selects_with_known_shapes(m):
     source = srcdiff.grad(m.sqrt_where).source_for(np.ones(3))
     assert "np.where(t1" in source and "select(" not in source
+
+
+FINAL_SOURCE = '''
+import numpy as np
+
+
+def single_condition_over_a_sum(x):
+    return np.where(x[0] > 0, np.sum(np.sqrt(x)), 0.0)
+
+
+def reduced_condition(x):
+    return np.where(np.sum(x) > 0, np.sum(np.sqrt(x)), np.sum(x ** 2))
+'''
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory):
+    return import_source(tmp_path_factory.mktemp("where_single"), FINAL_SOURCE, "where_single")
+
+
+def test_a_single_condition_zeroes_through_a_reduction(single):
+    _exact(single.single_condition_over_a_sum, np.array([-1.0, 1.0]), expected=[0.0, 0.0])
+    _exact(single.single_condition_over_a_sum, np.array([1.0, 4.0]), expected=[0.5, 0.25])
+
+
+def test_a_reduced_condition_zeroes_the_branch_not_taken(single):
+    x = np.array([-1.0, 0.2, -0.3])
+    _exact(single.reduced_condition, x, expected=2.0 * x)

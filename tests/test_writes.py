@@ -392,3 +392,14 @@ def test_update_of_a_shared_array_is_refused_naming_the_line(func, message, offs
     assert message in str(info.value) and "write `" in str(info.value)
     assert f"test_writes.py:{func.__code__.co_firstlineno + offset}:" in str(info.value)
     assert np.array_equal(x, np.ones((2, 3)) if func is row_updated else [0.3, -1.2, 2.5])
+
+
+def astype_without_copy(w):
+    g = w.astype(float, copy=False)  # the same array when w is float already
+    g += 1.0
+    return np.sum(w * w)
+
+
+def test_astype_without_a_copy_is_an_alias():
+    with pytest.raises(srcdiff.SrcDiffError, match="w shares its memory with g"):
+        srcdiff.grad(astype_without_copy)(np.array([1.0, 2.0]))

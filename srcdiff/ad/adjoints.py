@@ -50,12 +50,18 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             contribution = contribution.args[1]
         if hasattr(sweep, "shape_sources"):
             contribution = read_shapes_from(contribution, *sweep.shape_sources, lambda e: _is_number(e, sweep))
-        mask = sweep.masks.get(node.out.name, ()) if node.rule.elementwise else ()
+        mask = sweep.masks.get(node.out.name, ())
+        if not node.rule.elementwise:  # only a single condition zeroes a whole adjoint, any shape
+            mask = tuple(m for m in mask if m.whole is not False)
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
-            contribution = _masked(contribution, mask, result_shape)
+            shaped = result_shape if node.rule.elementwise else operand_shapes[param]
+            contribution = _masked(contribution, mask, shaped, whole_only=not node.rule.elementwise)
         if param in node.rule.selects:
             condition, keep = node.rule.selects[param]
-            mask += (Mask(operand_ast(node.inputs[node.rule.params.index(condition)]), keep, True),)
+            test = node.inputs[node.rule.params.index(condition)]
+            tested = operand_shape(test, sweep.shapes)
+            whole = (tested.ndim == 0) if tested.known else None  # None: told at run time
+            mask += (Mask(operand_ast(test), keep, True, whole),)
         if node.rule.elementwise:
             others = [s for p, s in operand_shapes.items() if p != param]
             contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape, others)
@@ -180,19 +186,27 @@ class Mask:
     """A value's adjoint is zero wherever `test` is not `keep` (below a branch of ``np.where``).
 
     `exact`: the value has the shape of `test`'s selection, proved from the shapes;
-    otherwise the generated code checks that at run time (``select``)."""
+    otherwise the generated code checks that at run time (``select``).  A `whole` mask (a
+    condition that is one value) holds through reductions, products and indexing too; an
+    array condition only through elementwise operations."""
 
     test: ast.expr
     keep: bool
     exact: bool
+    #: `test` is one value: the whole adjoint is zero, through any operation (None: not known
+    #: before the call; ``select_whole`` checks at run time)
+    whole: bool | None = False
 
 
-def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape) -> ast.expr:
+def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape, whole_only: bool = False) -> ast.expr:
     """`contribution` where every condition of `mask` holds, an exact 0.0 elsewhere."""
     zero = ast.Constant(0.0)
     for m in reversed(mask):
         kept, dropped = (contribution, zero) if m.keep else (zero, contribution)
-        if not m.exact:
+        if m.whole is None and whole_only:
+            test = m.test if m.keep else _np("logical_not", m.test)
+            contribution = call("select_whole", test, contribution)
+        elif not m.exact:
             test = m.test if m.keep else _np("logical_not", m.test)
             contribution = call("select", test, contribution)
         elif shape.known and shape.scalar:  # Python numbers stay numbers
@@ -205,11 +219,12 @@ def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape) -> ast
 def _inherit(mask: tuple[Mask, ...], operand: Shape, result: Shape) -> tuple[Mask, ...]:
     """The masks an operand's adjoint keeps: all of them when it has the result's shape
     (exactly, if that is proved), none when its shape certainly differs."""
+    whole = tuple(m for m in mask if m.whole is not False)
     if _same_shape(operand, result):
         return mask
     if operand.known and result.known and operand.ndim != result.ndim:
-        return ()
-    return tuple(Mask(m.test, m.keep, False) for m in mask)
+        return whole
+    return tuple(m if m.whole else Mask(m.test, m.keep, False, m.whole) for m in mask)
 
 
 def _np(name: str, *args: ast.expr) -> ast.expr:

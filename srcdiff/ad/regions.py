@@ -222,7 +222,8 @@ def reverse_call(node: UserCall, sweep: Sweep) -> None:
                     tuple((name, operand_shape(v, sweep.shapes)) for name, v in zip(node.arg_names, node.inputs)))
     vjp = next((name for name, s in sweep.calls.items() if s == spec), None)
     if vjp is None:
-        vjp = sweep.namer.fresh(f"{getattr(node.callee, '__name__', 'helper')}_vjp")
+        name = getattr(node.callee, "__name__", "helper")
+        vjp = sweep.namer.fresh(f"{name if name.isidentifier() else 'helper'}_vjp")  # not <lambda>_vjp
         sweep.calls[vjp] = spec
     if node.id not in sweep.pullbacks:
         sweep.pullbacks[node.id] = sweep.namer.fresh(f"{node.out.name}_pullback")

@@ -97,11 +97,13 @@ class Sharing:
 
 
 def _may_not_copy(node: Node) -> bool:
-    """``np.array(x, copy=False)`` (or ``copy=None``, or a positional copy) may be `x` itself."""
+    """A call that copies unless told not to: ``np.array(x, copy=False)`` (or ``copy=None``, or
+    a positional copy), ``x.astype(float, copy=False)``: its value may be `x` itself."""
     call = node.expr
-    if node.rule.func is not np.array or not isinstance(call, ast.Call):
+    if not isinstance(call, ast.Call):
         return False
-    copy = next((k.value for k in call.keywords if k.arg == "copy"), call.args[2] if len(call.args) > 2 else None)
+    positional = call.args[2] if node.rule.func is np.array and len(call.args) > 2 else None
+    copy = next((k.value for k in call.keywords if k.arg == "copy"), positional)
     return copy is not None and not (isinstance(copy, ast.Constant) and copy.value is True)
 
 

@@ -42,15 +42,25 @@ def zeros_like(x):
 
 def select(condition, value):
     """`value` where `condition` holds and an exact 0.0 elsewhere (the adjoint of a branch of
-    ``np.where`` that was not taken), when the shapes match; else `value` as it is.
+    ``np.where`` that was not taken), when `condition` is one value or has `value`'s shape;
+    else `value` as it is.
 
     Used where shapes are not known before the call; with known shapes the generated code
     says ``np.where(condition, value, 0.0)`` itself."""
+    if np.ndim(condition) == 0:
+        return select_whole(condition, value)
     if np.shape(condition) != np.shape(value):
         return value
-    if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
-        return value if condition else 0.0
     return np.where(condition, value, 0.0)
+
+
+def select_whole(condition, value):
+    """`value` when `condition` holds and zeros like it when not, if `condition` is one value
+    (then it decides for the whole adjoint, through any operation); `value` as it is when
+    `condition` is an array (it does not say which of this value's elements it covers)."""
+    if np.ndim(condition) != 0 or condition:
+        return value
+    return np.zeros_like(value) if isinstance(value, np.ndarray) else 0.0
 
 
 def copy_array(x):
@@ -220,6 +230,7 @@ def split_adjoint(g, pieces, axis):
 HELPERS = {
     "unbroadcast": unbroadcast,
     "select": select,
+    "select_whole": select_whole,
     "zeros_like": zeros_like,
     "copy_array": copy_array,
     "ensure_scalar": ensure_scalar,
