@@ -31,7 +31,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                 "ans": ast.Name(node.out.name, ast.Load())}
     bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
     bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
-    fills = getattr(sweep, "fills", None)
+    fills = sweep.fills
     pending = []  # (value, contribution, masks its adjoint inherits)
     for param, operand in zip(node.rule.params, node.inputs):
         if not (isinstance(operand, Var) and operand.name in sweep.active):
@@ -48,7 +48,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                 and operand.name not in fills.producers and operand.name not in sweep.lists:
             # added to an adjoint that is already a whole array: broadcasting fills it
             contribution = contribution.args[1]
-        if hasattr(sweep, "shape_sources"):
+        if sweep.shape_sources is not None:
             contribution = read_shapes_from(contribution, *sweep.shape_sources, lambda e: _is_number(e, sweep))
         mask = sweep.masks.get(node.out.name, ())
         if not node.rule.elementwise:  # only a single condition zeroes a whole adjoint, any shape

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import Branch, ForwardStatement, Function, Loop, Node, UserCall, Var, operand_ast
-from ..ir.program import Assign, Break, Effect, For, If, Run, While, walk
+from ..ir.program import Assign, Break, Effect, For, If, Run, While, own_expressions, walk
 from ..rules.structural import APPEND
 from .sweep import LoopPlan, Sweep
 
@@ -91,19 +91,7 @@ def _loop(loop: Loop, sweep: Sweep) -> list:
 # ---- dead code ----
 
 def _reads(stmt) -> set[str]:
-    if isinstance(stmt, Node):
-        exprs = [stmt.expr]
-    elif isinstance(stmt, (If, While)):
-        exprs = [stmt.test]
-    elif isinstance(stmt, For):
-        exprs = [stmt.iter]
-    elif isinstance(stmt, Run):
-        exprs = [stmt.stmt]
-    elif hasattr(stmt, "expr"):
-        exprs = [stmt.expr] + [getattr(stmt, "index", None)]
-    else:
-        exprs = []
-    return {n.id for e in exprs if e is not None for n in ast.walk(e) if isinstance(n, ast.Name)}
+    return {n.id for e in own_expressions(stmt) for n in ast.walk(e) if isinstance(n, ast.Name)}
 
 
 def _targets(stmt) -> set[str]:

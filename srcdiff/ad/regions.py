@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
-from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, walk
+from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, own_expressions, walk
 from ..rules.structural import APPEND, GETITEM
 from .adjoints import reverse_node
 from .sweep import LoopPlan, Sweep, operand_shape
@@ -246,20 +246,7 @@ def _call(name: str, *args: ast.expr) -> ast.expr:
 
 def _stmt_names(stmt):
     """The names a backward statement reads (not those of nested statements)."""
-    exprs = []
-    if isinstance(stmt, AdjointStmt):
-        exprs = [stmt.expr]
-    elif isinstance(stmt, Scatter):
-        exprs = [stmt.index, stmt.expr]
-    elif isinstance(stmt, Assign):
-        exprs = [stmt.expr]
-    elif isinstance(stmt, If):
-        exprs = [stmt.test]
-    elif isinstance(stmt, For):
-        exprs = [stmt.iter]
-    elif hasattr(stmt, "expr"):
-        exprs = [stmt.expr]
-    for expr in exprs:
+    for expr in own_expressions(stmt):
         for n in ast.walk(expr):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 yield n

@@ -35,10 +35,9 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     With `pullback` (the name of the output's adjoint parameter), the program is a callee's:
     its output may be an array and its backward sweep starts from that parameter.
     """
-    sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location)
-    # read by adjoints.reverse_node (child sweeps copy it): shapes read from the parameters
-    sweep.shape_sources = (shape_sources(function, shape_of), {p.name for p in function.params})
-    sweep.fills = Fills(_fill_producers(function))
+    sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
+                  shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
+                  fills=Fills(_fill_producers(function)))
     output = function.output
     out_shape = operand_shape(output, shape_of)
     if pullback is None and out_shape.known and out_shape.ndim > 0:

@@ -44,6 +44,10 @@ class Sweep:
     #: that must all hold for it to be nonzero (a chain below ``np.where``, rules.table.Rule.selects)
     masks: dict[str, tuple] = field(default_factory=dict)  # primal -> tuple of adjoints.Mask
     loops: int = 0  # how many loops this sweep's statements are nested in
+    #: where shapes are read from instead of forward values (ad/shape_sources.py): the
+    #: sources by value, and the parameter names; None for a sweep built without them
+    shape_sources: tuple | None = None
+    fills: object = None  # adjoints.Fills: where a filled array may flow as its number
 
     @property
     def adjoint(self) -> dict[str, str]:

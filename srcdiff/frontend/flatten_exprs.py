@@ -204,19 +204,11 @@ class ExprRewriter:
                 return items
         if isinstance(node, ast.Lambda):
             return node
-        new = type(node)()
-        for name, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                value = [self.expr(v) if isinstance(v, ast.expr) else self.visit_other(v) for v in value]
-            elif isinstance(value, ast.expr):
-                value = self.expr(value)
-            elif isinstance(value, ast.AST):
-                value = self.visit_other(value)
-            setattr(new, name, value)
-        return ast.copy_location(new, node)
+        return self.visit_other(node)
 
     def visit_other(self, node):
-        """keywords, comprehensions, slices' parts: their expressions rewritten."""
+        """Any other node (an expression without a rule above, keywords, comprehensions,
+        slices' parts): a copy with its expressions rewritten."""
         if not isinstance(node, ast.AST):
             return node
         new = type(node)()

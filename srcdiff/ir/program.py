@@ -97,6 +97,21 @@ class Break:
     target = None
 
 
+def own_expressions(stmt) -> list[ast.AST]:
+    """The expressions a forward or backward statement evaluates itself (not those of the
+    statements nested in it), in the order it evaluates them."""
+    if isinstance(stmt, (If, While)):
+        return [stmt.test]
+    if isinstance(stmt, For):
+        return [stmt.iter]
+    if isinstance(stmt, Run):
+        return [stmt.stmt]
+    if isinstance(stmt, Scatter):
+        return [stmt.index, stmt.expr]
+    expr = getattr(stmt, "expr", None)  # an IR node, an adjoint, an assignment, an effect
+    return [expr] if expr is not None else []
+
+
 def walk(stmts: list):
     """Every statement of a (forward or backward) statement list, nested ones included."""
     for stmt in stmts:
