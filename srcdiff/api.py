@@ -154,7 +154,7 @@ class GradFunction:
                                                 TEMPLATE_GLOBALS, variant.callees)
         run = variant.jitted
         result = run(*args)
-        if self._fast_ok() and not self._lowered.statics:
+        if self._fast_ok() and not self._lowered.statics and not self._lowered.constants:
             key, slow, signature = tuple(map(shapes.signature, args)), self._slow, shapes.signature
 
             def fast(*a, **kw):

@@ -19,6 +19,7 @@ from .ir.nodes import Const, Specialised, Var
 from .ir.shape_inference import infer_shapes
 from .ir.shapes import Shape
 from .lower.callee_facts import of_function
+from .lower.facts import callee_facts, is_constant_argument
 from .lower.lowerer import lower_specialised
 
 
@@ -37,7 +38,7 @@ class CalleeShapes:
         key = (node.callee, tuple(sorted(given.items())))
         if key in self.active:
             return shapes.UNKNOWN
-        ir = self._lowered(node.callee, func, statics)
+        ir = self._lowered(node.callee, func, statics, set(node.arg_names))
         if ir is None:
             return shapes.UNKNOWN
         param_shapes = parameter_shapes(func, given)
@@ -50,13 +51,15 @@ class CalleeShapes:
             return found.get(ir.output.name, shapes.UNKNOWN)
         return shapes.of_constant(ir.output.value) if isinstance(ir.output, Const) else shapes.UNKNOWN
 
-    def _lowered(self, callee, func, statics):
-        key = (callee, self.table.version, depends.key(of_function(func, self.table)))
+    def _lowered(self, callee, func, statics, passed):
+        constants = tuple((n, v) for n, v in statics.items() if is_constant_argument(v))
+        key = (callee, self.table.version, depends.key(of_function(func, self.table, constants, tuple(passed))))
         if key not in self.lowered:
             def static_value(name, node):
                 return statics[name]  # a KeyError: not a constant here, so no shape
             try:
-                self.lowered[key] = lower_specialised(parse_function(func), self.table, static_value)[0]
+                self.lowered[key] = lower_specialised(parse_function(func), self.table, static_value,
+                                                      callee_facts(func, statics, passed))[0]
             except Exception:  # the callee's own transform reports what is wrong with it
                 self.lowered[key] = None
         return self.lowered[key]

@@ -23,15 +23,18 @@ from .ad.reverse import reverse
 from .backend import codegen, debug, guards, listing, loader, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .callee_shapes import CalleeShapes, parameter_shapes
+from .errors import SrcDiffError
 from .frontend import depends
 from .frontend import statics as static_args
+from .frontend.depends import MISSING
 from .frontend.naming import Namer, assigned_names, names_in
 from .frontend.parse import ParsedFunction, parse_function, unwrap
 from .ir import shapes
 from .ir.nodes import Function, Specialised, all_nodes, typed
 from .ir.program import CallSpec, GradProgram
 from .ir.shape_inference import infer_shapes
-from .lower.callee_facts import of_function
+from .lower.callee_facts import analysis_error, of_function
+from .lower.facts import ParamFacts, callee_facts, constant_arguments, is_constant_argument
 from .lower.lowerer import lower_specialised
 from .lower.writes import check_in_place
 from .rules import TABLE, TEMPLATE_GLOBALS
@@ -85,13 +88,21 @@ class Lowered:
     statics: dict  # parameter -> the value this lowering is specialised on
     depends: tuple  # the globals and closure variables lowering read (frontend/depends.py)
     variants: dict = field(default_factory=dict)  # signature key -> Variant
+    facts_key: tuple = ((), None)  # the None and bool arguments, and the signature if lowering read it
+    constants: dict = field(default_factory=dict)  # parameter -> its None or bool argument (lower/facts.py)
 
     @property
     def params(self) -> list[str]:
         return [p.name for p in self.ir.params]
 
     def specialised_for(self, args: tuple, names: list[str]) -> bool:
-        """Whether the static parameters' values in `args` are the ones this is lowered for."""
+        """Whether the static parameters' values in `args` (and the facts lowering read off
+        them: lower/facts.py) are the ones this is lowered for."""
+        constants, signature = self.facts_key
+        if typed(constant_arguments(names, lambda n: args[names.index(n)])) != constants:
+            return False
+        if signature is not None and tuple(map(shapes.signature, args)) != signature:
+            return False
         return all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())
 
 
@@ -112,6 +123,8 @@ class Cache:
         self.lowered: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         #: user function -> {key without statics: the parameters used as static arguments}
         self.static_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        #: user function -> the constant arguments (lower/facts.py) whose lowering read the signature
+        self.by_signature: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         #: callee adjoints by what decides their code; callees lowered for their result shapes
         self.callees: dict[tuple, Callee] = {}
         self.callee_irs: dict[tuple, object] = {}
@@ -122,6 +135,7 @@ class Cache:
     def clear(self) -> None:
         self.lowered.clear()
         self.static_names.clear()
+        self.by_signature.clear()
         self.callees.clear()
         self.callee_irs.clear()
         self.origins.clear()
@@ -139,17 +153,42 @@ def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = N
     """The lowered `func` for a call with positional `args` (None: its defaults)."""
     parsed = parse_function(func)
     cache = CACHE.lowered.setdefault(parsed.func, {})
-    base = (parsed.func.__code__, wrt, options, TABLE.version)
     value_of = static_args.values_of(func, args)
+    facts_key = _facts_key(func, value_of, args, CACHE.by_signature)
+    base = (parsed.func.__code__, wrt, options, TABLE.version) + facts_key
     static_names = CACHE.static_names.setdefault(parsed.func, {})
     key = base + (static_args.static_key(static_names.get(base, ()), value_of),)
     if key not in cache or not depends.hold(cache[key].depends):
-        found = _lower(parsed, wrt, options, static_args.static_values(parsed, wrt, value_of))
+        facts = _param_facts(func, value_of, args)
+        found = _lower(parsed, wrt, options, static_args.static_values(parsed, wrt, value_of), facts)
         CACHE.stats.transforms += 1
+        if facts.used_shapes:  # the signature decided some of the code: it is part of the key
+            CACHE.by_signature.setdefault(parsed.func, set()).add(facts_key[0])
+            facts_key = _facts_key(func, value_of, args, CACHE.by_signature)
+            base = base[:-2] + facts_key
+        found.facts_key, found.constants = facts_key, dict(facts.constants)
         static_names[base] = tuple(found.statics)  # found by lowering: the same for all values
         key = base + (static_args.static_key(static_names[base], value_of),)
         cache[key] = found
     return cache[key]
+
+
+def _facts_key(func, value_of, args, by_signature) -> tuple:
+    """(the parameters whose argument is None or a bool with their values, the arguments'
+    signatures or None): what of the arguments a transform is built on besides static
+    values (lower/facts.py).  The signatures count only if lowering read a shape from them."""
+    constants = constant_arguments(inspect.signature(func).parameters, value_of)
+    uses = args is not None and typed(constants) in by_signature.get(unwrap(func), ())
+    return typed(constants), tuple(map(shapes.signature, args)) if uses else None
+
+
+def _param_facts(func, value_of, args) -> ParamFacts:
+    """What lowering may read off the arguments (their defaults without arguments)."""
+    names = list(inspect.signature(func).parameters)
+    constants = dict(constant_arguments(names, value_of))
+    known = all(value_of(n) is not MISSING for n in names)
+    param_shapes = None if args is None else {n: shapes.of_signature(shapes.signature(a)) for n, a in zip(names, args)}
+    return ParamFacts(constants, known, param_shapes)
 
 
 def is_current(found: Lowered, func) -> bool:
@@ -159,9 +198,9 @@ def is_current(found: Lowered, func) -> bool:
         and depends.hold(found.depends)
 
 
-def _lower(parsed: ParsedFunction, wrt, options: Options, static_value) -> Lowered:
+def _lower(parsed: ParsedFunction, wrt, options: Options, static_value, facts: ParamFacts | None = None) -> Lowered:
     """Lower `parsed`; `static_value(name, node)` gives (or refuses) a static parameter's value."""
-    ir, namer, statics = lower_specialised(parsed, TABLE, static_value)
+    ir, namer, statics = lower_specialised(parsed, TABLE, static_value, facts)
     found = Lowered(parsed, wrt, options, ir, namer, statics, parsed.dependencies())
     _check_template_names(found)
     return found
@@ -277,7 +316,7 @@ def fast_function(found: Lowered, made: Variant, slow):
         key = next(k for k, v in found.variants.items() if v is made)
         args = found.parsed.tree.args
         ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
-        statics = {ir_name[n]: v for n, v in found.statics.items()}
+        statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items()}
         prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics)
         made.fast = _load(found, made, {**TEMPLATE_GLOBALS, **guard_cells, guards.SLOW: slow}, prologue)
     return made.fast
@@ -305,7 +344,10 @@ def callee(spec: CallSpec) -> Callee:
     what the callee reads statically (a global axis, a helper alias)."""
     func, statics = (spec.func.func, dict(spec.func.statics)) if isinstance(spec.func, Specialised) \
         else (spec.func, {})
-    key = (spec, TABLE.version, depends.key(of_function(func, TABLE)))
+    constants = tuple((n, v) for n, v in statics.items() if is_constant_argument(v))
+    passed = tuple(dict(spec.shapes))
+    known = tuple((n, s) for n, s in spec.shapes if s.known)
+    key = (spec, TABLE.version, depends.key(of_function(func, TABLE, constants, passed, known)))
     if key in CACHE.callees:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())
@@ -325,9 +367,19 @@ def callee(spec: CallSpec) -> Callee:
                                    f"call {parsed.name} with a constant {name}")
             return statics[name]
 
-        found = _lower(parsed, spec.wrt, options, static_value)
-        found_callee.variant = compile_variant(found, parameter_shapes(func, dict(spec.shapes)))
+        param_shapes = parameter_shapes(func, dict(spec.shapes))
+        facts = callee_facts(func, statics, passed)
+        facts.param_shapes = param_shapes  # the call's kind of arguments: part of the key (spec)
+        facts.given_statics = dict(statics)
+        found = _lower(parsed, spec.wrt, options, static_value, facts)
+        found_callee.variant = compile_variant(found, param_shapes)
         found_callee.cell.cell_contents = found_callee.variant.function
+    except SrcDiffError as exc:
+        del CACHE.callees[key]
+        first = analysis_error(func, TABLE, constants, passed, known)
+        if first is not None:
+            raise first from exc  # the first thing srcdiff cannot do in it, not a consequence
+        raise
     except BaseException:
         del CACHE.callees[key]
         raise

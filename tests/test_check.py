@@ -460,6 +460,7 @@ RULE_SPECS = {
     "numpy.power": _binary("power", EITHER),
     **{f"numpy.{n}": _binary(n, NUMERIC) for n in ["maximum", "minimum", "fmax", "fmin"]},
     "numpy.sign": _wrap("np.sum(np.sign(x) * x * y)", expected=EITHER),
+    "numpy.real": _wrap("np.sum(np.sin(np.real(x)) * y)", expected=EITHER),
     "numpy.clip": _wrap("np.sum(np.clip(x, 0.4, 0.7) * y)", expected=EITHER),
     "numpy.where": ("x, y, c", "np.sum(np.where(c, x * y, y * y))", (V, W, np.array([True, False, True])), EXACT),
     "numpy.isnan": _wrap("np.sum(np.where(np.isnan(x), 0.0, x * y))"),
@@ -496,6 +497,9 @@ RULE_SPECS = {
     "numpy.ravel": _wrap("np.sum(np.sin(np.ravel(x)) * np.ravel(y))", (A, B)),
     "numpy.expand_dims": _wrap("np.sum(np.sin(np.expand_dims(x, 0)) * y)"),
     "numpy.squeeze": _wrap("np.sum(np.sin(np.squeeze(x)) * y)", (V.reshape(1, 3), W)),
+    "numpy.atleast_1d": _wrap("np.sum(np.sin(np.atleast_1d(x)) * y)"),
+    "numpy.atleast_2d": _wrap("np.sum(np.sin(np.atleast_2d(x)) * y)"),
+    "numpy.atleast_3d": _wrap("np.sum(np.sin(np.atleast_3d(x)) * y)"),
     "numpy.transpose": _wrap("np.sum(np.sin(np.transpose(x)) @ y)", (A, np.array([0.2, -0.7]))),
     "numpy.swapaxes": _wrap("np.sum(np.sin(np.swapaxes(x, 0, 1)) @ y)", (A, np.array([0.2, -0.7]))),
     "numpy.moveaxis": _wrap("np.sum(np.sin(np.moveaxis(x, 0, 1)) @ y)", (A, np.array([0.2, -0.7]))),
@@ -564,6 +568,7 @@ NO_SPEC = {
     "numpy.issubdtype": "a dtype query with no place in a differentiable expression",
     "numpy.result_type": "a dtype query with no place in a differentiable expression",
     "ndarray.astype": "user code's methods run on object arrays, which cannot astype(float) symbols",
+    "numpy.astype": "object arrays of symbols cannot astype(float)",
 }
 
 

@@ -108,6 +108,7 @@ SPECS = [
     S("numpy.arccosh", "np.arccosh(x)", x=((3,), ABOVE1)),
     S("numpy.arctanh", "np.arctanh(x)", x=((3,), UNIT)),
     S("numpy.absolute", "np.abs(x) * np.absolute(y)", x=((4,), REAL), y=(None, NONZERO)),
+    S("numpy.real", "np.real(x) * np.sin(np.real(x))", x=((4,), REAL)),
     S("numpy.maximum", "np.maximum(x, y)", x=((3, 4), REAL), y=((4,), REAL)),
     S("numpy.maximum", "np.maximum(x, 0.0)", x=((5,), REAL)),
     S("numpy.minimum", "np.minimum(x, y)", x=((3, 4), REAL), y=((3, 1), REAL)),
@@ -178,6 +179,11 @@ SPECS = [
     S("numpy.ravel", "x.flatten()", x=((3, 4), REAL)),
     S("numpy.expand_dims", "np.expand_dims(x, 1) * y", x=((3,), REAL), y=((3, 2), REAL)),
     S("numpy.squeeze", "np.squeeze(x)", x=((3, 1), REAL)),
+    S("numpy.squeeze", "np.squeeze(x, axis=0) * y", x=((1, 3, 1), REAL), y=((3, 1), REAL)),
+    S("numpy.atleast_1d", "np.atleast_1d(x) * y", x=((), REAL), y=((3,), REAL)),
+    S("numpy.atleast_2d", "np.atleast_2d(x) * y", x=((3,), REAL), y=((2, 3), REAL)),
+    S("numpy.atleast_3d", "np.atleast_3d(x) * y", x=((3,), REAL), y=((1, 3, 2), REAL)),
+    S("numpy.atleast_3d", "np.atleast_3d(x)", x=((2, 3), REAL)),
     S("numpy.transpose", "np.transpose(x)", x=((3, 4), REAL)),
     S("numpy.transpose", "x.transpose(1, 2, 0)", x=((2, 3, 4), REAL)),
     S("numpy.swapaxes", "np.swapaxes(x, 0, 2)", x=((2, 3, 4), REAL)),
@@ -207,6 +213,8 @@ SPECS = [
     S("ndarray.astype", "x.astype(float)", x=((3,), REAL)),
     S("ndarray.astype", "x.astype('float64')", x=((3,), REAL)),
     S("numpy.copy", "np.copy(x) + x.copy()", x=((3,), REAL)),
+    *([S("numpy.astype", "np.astype(x, x.dtype) * np.astype(x > 0, float)", x=((3,), REAL))]
+      if hasattr(np, "astype") else []),
     # ---- no gradient: the expression's gradient comes from the other factor only ----
     S("numpy.zeros", "x + np.zeros(3)", x=((3,), REAL)),
     S("numpy.ones", "x * np.ones((2, 3))", x=((3,), REAL)),

@@ -40,6 +40,7 @@ CALLS = {
     "numpy.split": lambda x, y: np.split(x, 2),
     "numpy.einsum": lambda x, y: np.einsum("ij->ji", x),
     "ndarray.astype": lambda x, y: astype(x, np.float64),
+    "numpy.astype": lambda x, y: np.astype(x, np.float64),
     "numpy.zeros": lambda x, y: np.zeros(3),
     "numpy.ones": lambda x, y: np.ones(3),
     "numpy.empty": lambda x, y: np.empty(3),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import heapq
+import types
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -45,6 +46,8 @@ Operand = Union[Var, Const, Global]
 def operand_ast(operand: Operand) -> ast.expr:
     """The expression that reads an operand in generated code."""
     if isinstance(operand, Const):
+        if isinstance(operand.value, types.ModuleType) and operand.value.__name__ == "numpy":
+            return ast.Name("np", ast.Load())  # an array namespace (``xp``) passed on
         return ast.Constant(operand.value)
     return ast.Name(operand.name, ast.Load())
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..frontend.depends import MISSING
 from ..ir.nodes import Operand, Var, operand_ast
 from ..rules.structural import setitem_rule
+from .decided import known_value
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .state import LoweringState, parameter_names
@@ -117,7 +119,12 @@ def lower_at_set(lower: ExpressionLowerer, node: ast.Call, x: ast.expr, index: a
         raise state.error(node, "at(x, index).set(v) is supported with the value and copy=/xp= only",
                           "write y = x.copy(); y[index] = v")
     copied = keywords.get("copy")
-    if copied is not None and not (isinstance(copied, ast.Constant) and copied.value in (None, True)):
+    if copied is not None and known_value(lower, copied) is None:
+        copied = None  # ``copy=True if b is None else None``, decided by the specialisation
+    if copied is not None and known_value(lower, copied) is MISSING:
+        raise state.error(node, f"copy={ast.unparse(copied)} must be a constant here (True or None): "
+                          "whether x is written in place decides the code", "pass copy=True")
+    if copied is not None and known_value(lower, copied) is not True:
         raise state.error(node, "at(...).set(..., copy=False) changes x in place, which srcdiff does "
                           "not differentiate", "leave copy out (or copy=True) and use the result")
     old = lower.expr(x)
@@ -128,6 +135,8 @@ def lower_at_set(lower: ExpressionLowerer, node: ast.Call, x: ast.expr, index: a
     v = lower.expr(node.args[0])
     slot = ast.copy_location(ast.Subscript(ast.Constant(None), index, ast.Load()), node)
     out = set_item_node(lower, slot, old, v, target)
+    if copied is not None:  # copy=True: a new array, whatever x's was
+        state.sharing.fresh(out.name)
     if copied is None and isinstance(x, ast.Name):  # x itself now holds the written array, as in NumPy
         state.env[x.id] = out
     return out

@@ -11,11 +11,13 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
+from ..errors import SrcDiffError
 from ..ir.nodes import Block, Branch, Carry, Const, ForwardStatement, Merge, Node, Operand, Var, operand_ast
-from ..rules.structural import COPY
+from ..rules.structural import COPY, NOGRAD
 from .expressions import ExpressionLowerer
 from .opaque import condition
 from .state import FLOW_DEFAULTS, LoweringState
+from .static_values import StaticParameter
 
 
 def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], None],
@@ -25,10 +27,19 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
         (lower_body if test.value else lower_orelse)()
         return
     env0, outer = dict(state.env), state.block
-    sides = []
+    sides, refusals = [], []
     for lower_side in (lower_body, lower_orelse):
         state.block, state.env, state.terminated, state.raised = Block(), dict(env0), False, False
-        lower_side()
+        try:
+            lower_side()
+        except StaticParameter:
+            raise  # lowering starts again, knowing the parameter's value
+        except SrcDiffError as exc:
+            if refusals:
+                raise refusals[0] from None  # neither side can be differentiated
+            refusals.append(exc)
+            state.block, state.env = Block(), dict(env0)
+            _refuse_when_taken(state, exc, line)
         sides.append((state.block, state.env, state.terminated, state.raised))
     state.block, state.env = outer, {}
     (body, body_env, body_done, body_raised), (orelse, orelse_env, orelse_done, orelse_raised) = sides
@@ -53,6 +64,18 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
         state.env[key] = out
     state.nodes.append(Branch(test, body, orelse, merges, line))
     state.terminated = body_done and orelse_done
+
+
+def _refuse_when_taken(state: LoweringState, error: SrcDiffError, line: int) -> None:
+    """A side srcdiff cannot differentiate: the gradient raises the refusal if the function
+    takes it (library code keeps paths for other dtypes and empty arrays), like a ``raise``."""
+    location = error.location
+    args = [error.reason, location.filename if location else state.parsed.location(line).filename,
+            location.line if location else line, location.code if location else "", error.hint]
+    call = ast.Call(ast.Name("refused", ast.Load()), [ast.Constant(a) for a in args], [])
+    state.nodes.append(ForwardStatement(state.new_id(), NOGRAD, (), {}, Var(state.namer.temp()), ast.Constant(None),
+                                        line, stmt=ast.fix_missing_locations(ast.Expr(call))))
+    state.terminated = state.raised = True
 
 
 def lower_ifexp(lower: ExpressionLowerer, node: ast.IfExp, target) -> Operand:

@@ -12,8 +12,10 @@ import builtins
 
 import numpy as np
 
-from ..ir.nodes import Operand, Var
+from ..frontend.depends import MISSING, static_ok
+from ..ir.nodes import Const, Operand, Var
 from ..rules.structural import ABS, FLOAT, MAX, MIN, STACK_LIST, SUM_LIST, SUM_ROWS
+from .decided import folded_call
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .lists import is_literal_data
@@ -51,6 +53,9 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
     """Builtins and list consumers that lowering handles itself; None for the rest."""
     state = lower.state
     n = len(node.args)
+    decided = folded_call(lower, node, func)
+    if decided is not MISSING and static_ok(decided):  # ``tuple(range(x.ndim))``: a constant of this specialisation
+        return Const(decided)
     simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
     if func in _NO_GRADIENT:
         return opaque(lower, node, target)

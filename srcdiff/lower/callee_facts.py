@@ -13,6 +13,9 @@ import weakref
 from ..errors import SrcDiffError
 from ..frontend.depends import Dependency, hold
 from ..frontend.parse import parse_function
+from ..ir.nodes import Branch, Node, Var, typed
+from ..rules.structural import GETITEM
+from .facts import ParamFacts, callee_facts
 from .function import lower_function_specialised
 from .state import CalleeFacts
 
@@ -21,14 +24,20 @@ _IN_PROGRESS: set[int] = set()
 _NONE = CalleeFacts((), ())
 
 
-def of_function(func, table) -> tuple[Dependency, ...]:
+def of_function(func, table, constants: tuple = (), passed=None, shapes: tuple = ()) -> tuple[Dependency, ...]:
     """The dependencies of user function `func`'s own transform, its callees' included.
 
     Lowers `func` (remembered until a dependency changes).  A function being lowered
     already (recursion) contributes nothing more; one srcdiff cannot lower contributes
     nothing (its transform reports the problem itself).
     """
-    return _analyse(func, table).depends
+    return _analyse(func, table, constants, passed, shapes).depends
+
+
+def analysis_error(func, table, constants: tuple = (), passed=None, shapes: tuple = ()) -> SrcDiffError | None:
+    """Why lowering `func` for a call like this failed, if it did: the cause to report when
+    its adjoint cannot be built either (its static parameters were not learnt)."""
+    return _analyse(func, table, constants, passed, shapes).error
 
 
 def static_parameters(func, table) -> tuple[str, ...]:
@@ -37,13 +46,18 @@ def static_parameters(func, table) -> tuple[str, ...]:
     return _analyse(func, table).static_parameters
 
 
-def facts_of(func, table) -> CalleeFacts:
-    """Both of the above at once: what a caller's lowering needs (a `CalleeFactsOf`)."""
-    return _analyse(func, table)
+def facts_of(func, table, constants: tuple = (), passed=None, shapes: tuple = ()) -> CalleeFacts:
+    """Both of the above at once: what a caller's lowering needs (a `CalleeFactsOf`), for a
+    call giving the None, bool and namespace `constants` ``((name, value), ...)``, arguments
+    for the parameters `passed` (None: all; the others take their defaults) of the known
+    `shapes` ``((name, Shape), ...)``."""
+    return _analyse(func, table, constants, passed, shapes)
 
 
-def _analyse(func, table) -> CalleeFacts:
-    found = _OF_FUNCTION.get(func)
+def _analyse(func, table, constants: tuple = (), passed=None, shapes: tuple = ()) -> CalleeFacts:
+    by_constants = _OF_FUNCTION.get(func, {})
+    call_key = (typed(constants), None if passed is None else tuple(sorted(passed)), tuple(sorted(shapes)))
+    found = by_constants.get(call_key)
     if found is not None and found[0] is func.__code__ and found[1] == table.version and hold(found[2].depends):
         return found[2]
     if id(func) in _IN_PROGRESS:
@@ -51,15 +65,116 @@ def _analyse(func, table) -> CalleeFacts:
     outermost = not _IN_PROGRESS  # inside a cycle a result lacks the cycle's other functions
     _IN_PROGRESS.add(id(func))
     try:
-        parsed = parse_function(func)
-        # which globals lowering reads, and which parameters it asks for, do not depend on
-        # the static parameters' values: any value lets it run to the end
-        _function, _namer, statics = lower_function_specialised(parsed, table, lambda name, node: None, facts_of)
-        facts = CalleeFacts(parsed.dependencies(), tuple(statics))
-    except SrcDiffError:
-        facts = _NONE
+        facts = _lowered_facts(func, table, constants, passed, shapes)
     finally:
         _IN_PROGRESS.discard(id(func))
     if outermost:
-        _OF_FUNCTION[func] = (func.__code__, table.version, facts)
+        _OF_FUNCTION.setdefault(func, {})[call_key] = (func.__code__, table.version, facts)
     return facts
+
+
+def _lowered_facts(func, table, constants, passed, shapes) -> CalleeFacts:
+    """Lower `func` for a call like this, twice: once not knowing which parameters are None
+    (a test ``b is None`` stays a branch), once taking them as given (so ``axis = ... if axis
+    is None else axis`` shows that axis is used as a static argument).  What either reads
+    or asks for counts; an item is a mask (or a new array) only if both say so."""
+    parsed = parse_function(func)
+    found, errors = [], []
+    for present in (False, True):
+        # which globals lowering reads, and which parameters it asks for, do not depend on
+        # the static parameters' values: any value lets it run to the end
+        given = ParamFacts(dict(constants)) if passed is None else callee_facts(func, dict(constants), passed)
+        given.statics_known = False  # (the static values below stand in for any value)
+        given.param_shapes = dict(shapes) if shapes else None
+        given.known = present
+        try:
+            function, _namer, statics = lower_function_specialised(parsed, table, lambda name, node: None,
+                                                                   facts_of, given)
+        except SrcDiffError as exc:
+            errors.append(exc)
+            continue
+        found.append((tuple(statics), set(_nograd_items(function)), set(_fresh_items(function))))
+    if not found:
+        return CalleeFacts((), (), error=errors[-1])  # (the better informed lowering's)
+    statics = tuple(dict.fromkeys(name for f in found for name in f[0]))
+    nograd = set.intersection(*(f[1] for f in found)) if len(found) == 2 else found[0][1]
+    fresh = set.intersection(*(f[2] for f in found)) if len(found) == 2 else found[0][2]
+    return CalleeFacts(parsed.dependencies(), statics, tuple(sorted(nograd)), tuple(sorted(fresh)))
+
+
+def _nograd_items(function) -> tuple[int, ...]:
+    """The items of the tuple `function` returns (``return max_, mask``) that no parameter
+    reaches through a value with a gradient: a caller may index with them."""
+    out = function.output
+    made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == out), None)
+    if made is None or made.rule.name != "list":
+        return ()
+    edges = []  # (source, destination) of every flow of value that carries a gradient
+
+    def collect(block):
+        for item in block.nodes:
+            if isinstance(item, Node):
+                if not item.rule.nograd:
+                    inputs = item.input_vars if item.rule is not GETITEM else item.input_vars[:1]
+                    edges.extend((v.name, item.out.name) for v in inputs)
+            elif isinstance(item, Branch):
+                collect(item.body)
+                collect(item.orelse)
+                edges.extend((v.name, m.out.name) for m in item.merges for v in (m.body, m.orelse)
+                             if isinstance(v, Var))
+            else:
+                edges.extend((v.name, c.var.name) for c in item.carried for v in (c.init, c.final)
+                             if isinstance(v, Var))
+                collect(item.body)
+
+    collect(function.body)
+    varies = {p.name for p in function.params}
+    changed = True
+    while changed:
+        changed = False
+        for src, dst in edges:
+            if src in varies and dst not in varies:
+                varies.add(dst)
+                changed = True
+    return tuple(j for j, v in enumerate(made.inputs) if not (isinstance(v, Var) and v.name in varies))
+
+
+def _fresh_items(function) -> tuple[int, ...]:
+    """The items of the tuple `function` returns that are new arrays (``np.max(a, ...)``):
+    made by a call that copies, on every path, so a caller's write cannot reach another name."""
+    out = function.output
+    made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == out), None)
+    if made is None or made.rule.name != "list":
+        return ()
+    makers: dict[str, list] = {}
+
+    def collect(block):
+        for item in block.nodes:
+            if isinstance(item, Node):
+                makers.setdefault(item.out.name, []).append(item)
+            elif isinstance(item, Branch):
+                collect(item.body)
+                collect(item.orelse)
+                for m in item.merges:
+                    makers.setdefault(m.out.name, []).extend(("merge", v) for v in (m.body, m.orelse))
+            else:
+                collect(item.body)
+
+    params = {p.name for p in function.params}
+
+    def fresh(value, seen=()) -> bool:
+        if not isinstance(value, Var) or value.name in seen or value.name not in makers:
+            return False
+        for maker in makers[value.name]:
+            if isinstance(maker, tuple):
+                side = maker[1]
+                if side == value or isinstance(side, Var) and side.name not in makers and side.name not in params:
+                    continue  # a side's value renamed to the merged name (branches.py): its node counts
+                if not fresh(side, seen + (value.name,)):
+                    return False
+            elif not (maker.rule.nograd or maker.rule.fresh) or maker.rule.name == "list":
+                return False
+        return True
+
+    collect(function.body)
+    return tuple(j for j, v in enumerate(made.inputs) if fresh(v))

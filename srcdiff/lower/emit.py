@@ -32,6 +32,7 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
     out = out or Var(state.namer.version(target) if target else state.namer.temp())
     state.nodes.append(kind(state.new_id(), rule, tuple(inputs), static, out, expr, state.line, **extra))
     state.sharing.note(state.nodes[-1])  # which fresh arrays `out` may share memory with
+    state.facts.note(out, rule, static, inputs)  # its shape, where the signature decides it
     return out
 
 

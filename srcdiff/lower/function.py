@@ -12,10 +12,11 @@ import ast
 
 from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction
-from ..ir.nodes import Function, Var
+from ..ir.nodes import Const, Function, Var
 from ..rules.table import RuleTable
 from . import assignments, branches, calls, lists, loops, nested, opaque, operators, statements, subscripts
 from .expressions import ExpressionHandler, lower_constant
+from .facts import ParamFacts
 from .state import RETURN, CalleeFactsOf, LoweringState, parameter_names
 from .statements import StatementHandler, StatementLowerer
 from .static_values import StaticParameter
@@ -57,15 +58,18 @@ STATEMENTS: dict[type, StatementHandler] = {
 
 
 def lower_function(parsed: ParsedFunction, table: RuleTable, statics,
-                   callee_facts: CalleeFactsOf) -> tuple[Function, Namer]:
+                   callee_facts: CalleeFactsOf, facts: ParamFacts | None = None) -> tuple[Function, Namer]:
     """`parsed` as IR, with the `Namer` holding its names (lowerer.lower, with the way to
-    learn about callees given)."""
-    state = LoweringState.start(parsed, table, statics, callee_facts)
+    learn about callees given).  `facts`: what the arguments decide (facts.py)."""
+    state = LoweringState.start(parsed, table, statics, callee_facts, facts)
     tree = parsed.tree
     if tree.args.vararg or tree.args.kwarg:
         raise parsed.error(tree, "*args and **kwargs parameters are not supported", "name every parameter")
     state.params = [Var(state.namer.claim(name)) for name in parameter_names(tree.args)]
-    state.env = {p.name: p for p in state.params}
+    state.facts.start(state.params, statics)
+    # a parameter whose argument is None or a bool is that constant in this specialisation
+    constants = state.facts.constants
+    state.env = {p.name: Const(constants[p.name]) if p.name in constants else p for p in state.params}
     StatementLowerer(state, STATEMENTS, EXPRESSIONS).statements(tree.body)
     if RETURN not in state.env:
         raise state.error(tree.body[-1], f"{parsed.name} has no `return` statement",
@@ -79,13 +83,14 @@ def lower_function(parsed: ParsedFunction, table: RuleTable, statics,
 
 
 def lower_function_specialised(parsed: ParsedFunction, table: RuleTable, value_of,
-                               callee_facts: CalleeFactsOf) -> tuple[Function, Namer, dict]:
+                               callee_facts: CalleeFactsOf, facts: ParamFacts | None = None
+                               ) -> tuple[Function, Namer, dict]:
     """`lower_function`, each parameter used as a static argument taking ``value_of(name,
     node)`` (lowerer.lower_specialised); also returns those parameters' values."""
     statics: dict[str, object] = {}
     while True:
         try:
-            function, namer = lower_function(parsed, table, statics, callee_facts)
+            function, namer = lower_function(parsed, table, statics, callee_facts, facts)
             return function, namer, statics
         except StaticParameter as exc:
             if exc.name in statics:

@@ -26,7 +26,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_shape import RESHAPE_TO
-from .array_api import is_promoter, lower_promote
+from .array_api import alias_of, is_promoter, lower_alias, lower_promote
 from .array_updates import at_parts, lower_at_set
 from .effects import lower_effect
 from .emit import emit_rule
@@ -59,6 +59,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return Const(np)
     if is_promoter(func):  # xp_promote(x, force_floating=True, xp=xp): a conversion
         return lower_promote(lower, node, target)
+    if alias_of(func):  # xpx.atleast_nd(x, ndim=1, xp=xp): np.atleast_1d(x)
+        return lower_alias(lower, node, alias_of(func), target)
     rule = lower.state.table.lookup(func)
     through_namespace = _uses_namespace(lower, callee)
     if rule is None:

@@ -59,6 +59,7 @@ def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=Fals
     state.lists.add(out.name)
     if tuple_:
         state.frozen_lists.add(out.name)  # tuples never grow
+        state.tuple_items[out.name] = tuple(items)  # so ``a, b = (x, y)`` reads x and y themselves
     if any(state.is_list(item) for item in items):
         state.nested.add(out.name)
     for loop in state.loops:

@@ -14,6 +14,7 @@ from ..frontend.parse import ParsedFunction
 from ..ir.nodes import Function
 from ..rules.table import RuleTable
 from .callee_facts import facts_of
+from .facts import ParamFacts
 from .function import lower_function, lower_function_specialised
 
 
@@ -25,10 +26,13 @@ def lower(parsed: ParsedFunction, table: RuleTable, statics=None) -> tuple[Funct
     return lower_function(parsed, table, statics, facts_of)
 
 
-def lower_specialised(parsed: ParsedFunction, table: RuleTable, value_of) -> tuple[Function, Namer, dict]:
+def lower_specialised(parsed: ParsedFunction, table: RuleTable, value_of,
+                      facts: ParamFacts | None = None) -> tuple[Function, Namer, dict]:
     """`lower`, each parameter used as a static argument taking ``value_of(name, node)``.
 
     Also returns those parameters' values.  `value_of` raises to refuse (the node is the
     parameter's first static use).  Which parameters lowering asks for does not depend on
-    their values, so the result is right for any call whose values of them are equal."""
-    return lower_function_specialised(parsed, table, value_of, facts_of)
+    their values, so the result is right for any call whose values of them are equal.
+    `facts`: what the arguments decide (facts.py); which parameters are None, and the
+    signature if lowering used it (`facts.used_shapes`), are part of the key too."""
+    return lower_function_specialised(parsed, table, value_of, facts_of, facts)

@@ -16,6 +16,7 @@ from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.structural import COMPARE, NOGRAD
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer, lower_name
+from .facts import fold
 from .mutations import check_no_change_in_place
 
 _SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -84,7 +85,11 @@ def opaque_call(lower: ExpressionLowerer, name: str, *operands: Operand) -> Oper
 
 
 def condition(lower: ExpressionLowerer, test: ast.expr) -> Operand:
-    """A branch test: carries no gradient, so the user's expression is kept whole."""
+    """A branch test: carries no gradient, so the user's expression is kept whole; one the
+    specialisation decides (``b is None``, ``x.ndim == 1``) is a constant."""
+    decided = folded(lower, test)
+    if decided is not MISSING:
+        return Const(decided)
     if isinstance(test, ast.Name) and test.id in lower.state.env:
         return lower.state.env[test.id]
     if isinstance(test, ast.Constant):
@@ -92,7 +97,21 @@ def condition(lower: ExpressionLowerer, test: ast.expr) -> Operand:
     return opaque(lower, test, None)
 
 
+def folded(lower: ExpressionLowerer, test: ast.expr):
+    """The value of `test` if the specialisation decides it (facts.py), else MISSING."""
+    state = lower.state
+
+    def value_of(expr: ast.expr):
+        if isinstance(expr, ast.Name) and expr.id in state.env:
+            return state.env[expr.id]
+        return MISSING
+    return fold(test, value_of, state.facts)
+
+
 def lower_compare(lower: ExpressionLowerer, node: ast.Compare, target) -> Operand:
+    decided = folded(lower, node)
+    if decided is not MISSING:
+        return Const(decided)
     if all(isinstance(e, ast.Constant) or (isinstance(e, ast.Name) and e.id in lower.state.env)
            for e in [node.left, *node.comparators]):
         expr, reads = substitute(lower, node)  # its shape is known: the operands' broadcast

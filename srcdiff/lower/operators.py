@@ -52,6 +52,10 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
         if is_dtype_object(value):  # utype = np.float64: a value with no gradient
             return opaque(lower, node, target)
         raise state.error(node, f"{ast.unparse(node)} is not a number")
+    if node.attr == "ndim":
+        ndim = state.facts.ndim(lower.expr(node.value))
+        if ndim is not MISSING:
+            return Const(ndim)  # decided by the signature the gradient is specialised for
     if node.attr in SHAPE_ATTRIBUTES:
         return opaque(lower, node, target)
     func = rules.ATTRIBUTES.get(node.attr)

@@ -20,6 +20,7 @@ from ..frontend.naming import Namer, assigned_names, names_in
 from ..frontend.parse import ParsedFunction
 from ..ir.nodes import Block, Const, Node, Operand, Var
 from ..rules.table import RuleTable
+from .facts import ParamFacts
 from .writes import InPlaceUpdate, Sharing
 
 # Control flow is lowered without jumps, so where a path has returned or broken out is
@@ -55,11 +56,14 @@ class CalleeFacts:
 
     depends: tuple[Dependency, ...]  # free names its transform (callees included) read statically
     static_parameters: tuple[str, ...]  # its parameters used as static arguments (``axis=axis``)
+    nograd_items: tuple[int, ...] = ()  # items of the tuple it returns that carry no gradient (a mask)
+    fresh_items: tuple[int, ...] = ()  # items of the tuple it returns that are new arrays
+    error: SrcDiffError | None = None  # why lowering it failed (then nothing above is known)
 
 
 #: Lowers a called user function (or recalls having done so): callee_facts.py.  Passed in
 #: rather than imported because it runs this very lowering on the callee.
-CalleeFactsOf = Callable[[types.FunctionType, RuleTable], CalleeFacts]
+CalleeFactsOf = Callable[[types.FunctionType, RuleTable, tuple, tuple, tuple], CalleeFacts]
 
 
 @dataclass
@@ -96,6 +100,7 @@ class LoweringState:
     sharing: Sharing  # which fresh arrays each value may share memory with (writes.py)
     line: int  # the line being lowered; new nodes carry it
     return_line: int  # the line of the `return` lowered last
+    facts: ParamFacts = field(default_factory=ParamFacts)  # what the arguments decide (facts.py)
     params: list[Var] = field(default_factory=list)  # the parameters, in order
     block: Block = field(default_factory=Block)  # where new nodes go
     env: dict[str, Operand] = field(default_factory=dict)  # user name (or key above) -> its value now
@@ -103,6 +108,9 @@ class LoweringState:
     frozen_lists: set[str] = field(default_factory=set)  # lists read already: no more appends
     grown: set[str] = field(default_factory=set)  # lists appended to (their adjoints are popped)
     nested: set[str] = field(default_factory=set)  # lists holding lists or tuples (lists.py)
+    tuple_items: dict[str, tuple] = field(default_factory=dict)  # tuples built here: their items
+    nograd_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items with no gradient
+    fresh_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items that are new arrays
     row_lists: set[str] = field(default_factory=set)  # lists whose list items are stacked into arrays
     stacked_rows: set[int] = field(default_factory=set)  # ids of comprehensions made into row lists
     lambdas: dict[str, ast.Lambda | ast.FunctionDef] = field(default_factory=dict)  # local lambdas and defs
@@ -114,7 +122,8 @@ class LoweringState:
     last_id: int = -1  # the id of the last node made (ids break ties in topological order)
 
     @classmethod
-    def start(cls, parsed: ParsedFunction, table: RuleTable, statics, callee_facts: CalleeFactsOf) -> LoweringState:
+    def start(cls, parsed: ParsedFunction, table: RuleTable, statics, callee_facts: CalleeFactsOf,
+              facts: ParamFacts | None = None) -> LoweringState:
         """The state before the first statement of `parsed` is lowered."""
         locals_ = assigned_names(parsed.tree)
         # Names the generated code needs for itself (np, math, helpers) are never given to a
@@ -126,7 +135,7 @@ class LoweringState:
         for name in parameter_names(parsed.tree.args):
             sharing.argument(name)  # a parameter's Var is named as the user named it
         return cls(parsed, table, statics, callee_facts, namer, locals_, loads, sharing,
-                   line=parsed.tree.lineno, return_line=parsed.tree.lineno)
+                   line=parsed.tree.lineno, return_line=parsed.tree.lineno, facts=facts or ParamFacts())
 
     @property
     def nodes(self) -> list[Node]:

@@ -12,6 +12,7 @@ import ast
 
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
+from ..ir.nodes import Const
 from .state import LoweringState
 
 
@@ -31,7 +32,8 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
     nothing but whether the expression is kept as written."""
     if isinstance(node, ast.Name):
         if node.id in state.env:
-            return MISSING
+            bound = state.env[node.id]  # an array namespace (``xp = array_namespace(x)``) is NumPy
+            return bound.value if isinstance(bound, Const) and isinstance(bound.value, type(ast)) else MISSING
         value = state.parsed.resolve(node.id)
         if record:
             state.parsed.depend(node.id, value)
@@ -55,6 +57,8 @@ def constant(state: LoweringState, node: ast.expr):
                 f"pass a constant, or differentiate through srcdiff.grad, which specialises "
                 f"the gradient on the value of {parameter}"))
         return state.statics[parameter]
+    if isinstance(node, ast.Name) and isinstance(state.env.get(node.id), Const):
+        return state.env[node.id].value  # a name bound to a constant (a None argument, ``ax = 1``)
     try:
         return ast.literal_eval(node)
     except ValueError:

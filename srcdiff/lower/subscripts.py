@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import Const, Global, Operand, Var, operand_ast
-from ..rules.structural import GETITEM
+from ..rules.structural import GETITEM, NOGRAD
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 
@@ -66,6 +66,14 @@ def subscript(lower: ExpressionLowerer, x: Operand, index: Operand, target=None)
 def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) -> Operand:
     x = inputs[0]
     state = lower.state
+    items = state.tuple_items.get(x.name) if isinstance(x, Var) else None
+    if items is not None and list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) \
+            and -len(items) <= index.value < len(items):
+        return items[index.value]  # an item of a tuple built here is the value put into it
+    nograd = state.nograd_items.get(x.name, ()) if isinstance(x, Var) else ()
+    if list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) and index.value in nograd:
+        expr = ast.Subscript(operand_ast(x), index, ast.Load())  # an index array a helper returns
+        return emit_rule(lower.state, NOGRAD, (x,), {}, expr, target)
     if state.is_list(x) and any(kind == "slice" for kind, _ in kinds):
         raise state.error(state.line, "slicing a list is not supported: the adjoint of a slice "
                           "of a list cannot be added back into the list's",
@@ -77,7 +85,11 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
                           "make each item an array (np.array([a, b])), or keep one list per "
                           "field and loop over zip(as_, bs)")
     expr = ast.Subscript(operand_ast(x), index, ast.Load())
-    return emit_rule(lower.state, GETITEM, tuple(inputs), {"index": kinds}, expr, target)
+    out = emit_rule(lower.state, GETITEM, tuple(inputs), {"index": kinds}, expr, target)
+    if isinstance(x, Var) and list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) \
+            and index.value in state.fresh_items.get(x.name, ()):
+        state.sharing.fresh(out.name)  # a new array a called function returned
+    return out
 
 
 def unpack(lower: ExpressionLowerer, value: ast.expr, count: int, names=None) -> list[Operand]:

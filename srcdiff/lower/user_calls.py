@@ -12,10 +12,12 @@ import inspect
 import types
 
 from ..frontend import depends
-from ..ir.nodes import Operand, Specialised, UserCall, operand_ast
+from ..frontend.parse import parse_function
+from ..ir.nodes import Const, Operand, Specialised, UserCall, Var, operand_ast
 from ..rules.structural import user_rule
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
+from .facts import NOT_NONE, is_constant_argument, none_tested
 from .static_values import constant
 
 #: Packages of NumPy written in plain Python on top of the functions srcdiff has rules for:
@@ -51,18 +53,41 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
     args = [operand_ast(o) for o, k in zip(operands, keywords) if k is None]
     kws = [ast.keyword(k, operand_ast(o)) for o, k in zip(operands, keywords) if k is not None]
     expr = ast.Call(node.func, args, kws)
-    facts = state.callee_facts(func, state.table)
+    constants = _constants(lower, func, dict(zip(names, operands)))
+    known = tuple((n, state.facts.shape_of(v)) for n, v in zip(names, operands) if state.facts.shape_of(v).known)
+    facts = state.callee_facts(func, state.table, constants, tuple(names), known)
     # the callee's adjoint is built from its own source: what it reads statically counts too
     state.parsed.include(facts.depends)
-    callee = _specialised_callee(lower, node, func, facts.static_parameters, sig, bound)
-    return emit_rule(state, user_rule(func, tuple(sig.parameters)), tuple(operands), {}, expr,
-                     target, kind=UserCall, callee=callee, arg_names=names, keywords=keywords)
+    callee = _specialised_callee(lower, node, func, facts.static_parameters, sig, bound,
+                                 tuple((n, v) for n, v in constants if n not in facts.static_parameters))
+    out = emit_rule(state, user_rule(func, tuple(sig.parameters)), tuple(operands), {}, expr,
+                    target, kind=UserCall, callee=callee, arg_names=names, keywords=keywords)
+    if facts.nograd_items:  # ``max_, mask = helper(x)``: the mask is read with no gradient
+        state.nograd_items[out.name] = facts.nograd_items
+    if facts.fresh_items:  # ... and max_ is a new array, which a later write cannot reach through x
+        state.fresh_items[out.name] = facts.fresh_items
+    return out
 
 
-def _specialised_callee(lower: ExpressionLowerer, node: ast.Call, func, names: tuple[str, ...], sig, bound):
+def _constants(lower: ExpressionLowerer, func, operands: dict) -> tuple:
+    """``((name, value), ...)``: the None, bool and namespace constants a call passes, and
+    `NOT_NONE` for an array passed where the callee tests ``b is None`` (lower/facts.py: the
+    callee is lowered with them, so its tests are decided)."""
+    constants = [(name, operand.value) for name, operand in operands.items()
+                 if isinstance(operand, Const) and is_constant_argument(operand.value)]
+    tested = none_tested(parse_function(func).tree)
+    constants += [(name, NOT_NONE) for name, operand in operands.items() if name in tested
+                  and isinstance(operand, Var) and lower.state.facts.shape_of(operand).known]
+    return tuple(constants)
+
+
+def _specialised_callee(lower: ExpressionLowerer, node: ast.Call, func, names: tuple[str, ...], sig, bound,
+                        constants: tuple):
     """`func`, or `Specialised` on the values this call gives `names`, the parameters it uses
-    as static arguments (a constant, or this function's own static parameter)."""
-    if not names:
+    as static arguments (a constant, or this function's own static parameter), and on the
+    `constants` it passes (`_constants`)."""
+    constants = list(constants)
+    if not names and not constants:
         return func
     statics = []
     for name in names:
@@ -74,4 +99,4 @@ def _specialised_callee(lower: ExpressionLowerer, node: ast.Call, func, names: t
                                     "specialise on (None, a number, a bool, a string, or a tuple of them)",
                                     f"pass {name} as a Python int or tuple")
         statics.append((name, value))
-    return Specialised(func, tuple(statics))
+    return Specialised(func, tuple(statics + constants))

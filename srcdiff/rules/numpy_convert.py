@@ -33,7 +33,8 @@ RULES = [
     conversion(np.ascontiguousarray),
     conversion(astype, name="ndarray.astype", fresh=True, array_result=False),  # a NumPy number's is one
     rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True, array_result=True),
-]
+] + ([conversion(np.astype, fresh=True, array_result=False)]  # the array API's (NumPy 2.1)
+      if hasattr(np, "astype") else [])
 
 #: The functions whose ``dtype`` argument lowering checks before it accepts the call.
 CONVERSIONS = {r.func for r in RULES if "dtype" in r.static}

@@ -77,6 +77,8 @@ RULES = [
     unary(np.arctanh,      x="g / (1.0 - x * x)",           sympy="sympy.atanh"),
     # ---- piecewise: the conventions at the kinks are in each note ----
     unary(np.absolute,     x="g * np.sign(x)", note="abs'(0) = 0", sympy="sympy.Abs"),
+    unary(np.real,         x="real_part(g, x)", fresh=False, note="x itself for a real x; a complex x is refused",
+          sympy="sympy.re"),
     binary(np.maximum,     x="g * (x > y)",  y="g * (x <= y)", note=TIES_Y, sympy="sympy.Max"),
     binary(np.minimum,     x="g * (x < y)",  y="g * (x >= y)", note=TIES_Y, sympy="sympy.Min"),
     binary(np.fmax,        x="g * ((x > y) | np.isnan(y))",  y="g * ((x <= y) | np.isnan(x))",

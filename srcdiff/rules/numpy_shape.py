@@ -110,12 +110,50 @@ def _same(static, x):
     return shapes.array(x)
 
 
+def _squeeze_shape(static, x):
+    """Only the axes named (each of length one) go; with no axis, which go depends on lengths."""
+    axis = static.get("axis")
+    if not x.known or (axis is None and shapes.UNKNOWN_DIM in x.dims):
+        return shapes.UNKNOWN
+    if axis is None:
+        return shapes.Shape(tuple(d for d in x.dims if d != shapes.ONE))
+    gone = {a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,))}
+    return shapes.Shape(tuple(d for i, d in enumerate(x.dims) if i not in gone))
+
+
+def _expand_dims_shape(static, x):
+    axis = static.get("axis")
+    if not x.known or axis is None:
+        return shapes.UNKNOWN
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    ndim = x.ndim + len(axes)
+    new = {a % ndim for a in axes}
+    dims = iter(x.dims)
+    return shapes.Shape(tuple(shapes.ONE if i in new else next(dims) for i in range(ndim)))
+
+
+def _at_least(ndim: int):
+    """``np.atleast_{ndim}d``: axes of length one added in front (or, for 3d, around a 1-d x)."""
+    def shape(static, x):
+        if not x.known or x.ndim >= ndim:
+            return shapes.array(x)
+        if ndim == 3 and x.ndim == 1:
+            return shapes.Shape((shapes.ONE,) + x.dims + (shapes.ONE,))
+        if ndim == 3 and x.ndim == 2:
+            return shapes.Shape(x.dims + (shapes.ONE,))
+        return shapes.Shape((shapes.ONE,) * (ndim - x.ndim) + x.dims)
+    return shape
+
+
 RULES = [
     # ---- same elements, new shape: views of x (not fresh) ----
     rule(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape),
     rule(np.ravel,       ("x",), BACK),
-    rule(np.expand_dims, ("x",), BACK, static={"axis": None}),
-    rule(np.squeeze,     ("x",), BACK, static={"axis": None}),
+    rule(np.expand_dims, ("x",), BACK, static={"axis": None}, shape=_expand_dims_shape),
+    rule(np.squeeze,     ("x",), BACK, static={"axis": None}, shape=_squeeze_shape),
+    rule(np.atleast_1d,  ("x",), BACK, shape=_at_least(1)),
+    rule(np.atleast_2d,  ("x",), BACK, shape=_at_least(2)),
+    rule(np.atleast_3d,  ("x",), BACK, shape=_at_least(3)),
     # ---- axes reordered ----
     rule(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape),
     rule(np.swapaxes,    ("x",), {"x": "np.swapaxes(g, axis1, axis2)"}, static={"axis1": None, "axis2": None},
@@ -147,3 +185,14 @@ def reshape_to(x, shape):
 
 RESHAPE_TO = rule(reshape_to, ("x", "shape"), {"x": "np.reshape(g, np.shape(x))"},
                   name="numpy.reshape (shape computed when run)")
+
+
+def broadcast_like(x, y):
+    """x broadcast against y (one of ``np.broadcast_arrays(x, y)``, as ``xp_promote(x, y,
+    broadcast=True)`` gives it).  y decides only the shape: its adjoint is zero.  Not in
+    `RULES`: lowering names it itself (lower/array_api.py)."""
+    return np.broadcast_to(x, np.broadcast_shapes(np.shape(x), np.shape(y)))
+
+
+BROADCAST_LIKE = rule(broadcast_like, ("x", "y"), {"x": "g", "y": "0.0 * g"}, elementwise=True,
+                      name="numpy.broadcast_arrays (one of them)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import SrcDiffError
+from ..errors import Location, SrcDiffError
 
 
 def unbroadcast(g, x):
@@ -227,6 +227,21 @@ def split_adjoint(g, pieces, axis):
     return np.concatenate([np.zeros(np.shape(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
 
 
+def real_part(g, x):
+    """Adjoint of ``np.real(x)``: g itself for a real x (np.real is then x); srcdiff does not
+    differentiate complex values, so a complex x is refused."""
+    if np.iscomplexobj(x):
+        raise SrcDiffError("np.real of a complex value: srcdiff does not differentiate complex values",
+                           hint="keep the computation real")
+    return g
+
+
+def refused(reason: str, filename: str, line: int, code: str, hint: str = ""):
+    """Raise srcdiff's refusal of a branch side it could not differentiate, now that the
+    function takes that side (lower/branches.py): the words and the line of the refusal."""
+    raise SrcDiffError(reason, Location(filename, line, code), hint)
+
+
 HELPERS = {
     "unbroadcast": unbroadcast,
     "select": select,
@@ -246,8 +261,10 @@ HELPERS = {
     "set_item": set_item,
     "zero_item": zero_item,
     "split_adjoint": split_adjoint,
+    "refused": refused,
+    "real_part": real_part,
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a
 #: non-scalar output, so its call is never moved or dropped.  Every other helper is pure.
-EFFECTS = frozenset({"ensure_scalar"})
+EFFECTS = frozenset({"ensure_scalar", "refused"})

@@ -172,7 +172,8 @@ _NUMPY_OWN = [
     "add", "subtract", "multiply", "divide", "negative", "positive", "power", "matmul",
     "copy", "issubdtype",
     "result_type", "where", "cumsum", "trace", "diag", "inner", "outer", "tensordot", "einsum",
-    "reshape", "ravel", "expand_dims", "squeeze", "transpose", "swapaxes", "moveaxis", "flip",
+    "reshape", "ravel", "expand_dims", "squeeze", "atleast_1d", "atleast_2d", "atleast_3d",
+    "transpose", "swapaxes", "moveaxis", "flip",
     "broadcast_to", "tile", "repeat", "concatenate", "stack", "hstack", "vstack", "split",
 ]
 
@@ -192,6 +193,7 @@ COUNTERPARTS = {
     "ndarray.ndim":     lambda a: np.ndim(np.asarray(a, dtype=object)),
     "ndarray.size":     lambda a: np.size(np.asarray(a, dtype=object)),
     "ndarray.astype":   lambda x, dtype=None: _convert(np.asarray)(x, dtype),
+    "numpy.astype":     lambda x, dtype=None, **_: _convert(np.asarray)(x, dtype),
     # ---- math ----
     "math.sin":   sp.sin,
     "math.cos":   sp.cos,
@@ -239,6 +241,7 @@ COUNTERPARTS = {
     "numpy.square":     elementwise(lambda x: x * x, "square"),
     "numpy.reciprocal": elementwise(lambda x: 1 / x, "reciprocal"),
     "numpy.absolute":   elementwise(sp.Abs, "absolute"),
+    "numpy.real":       elementwise(sp.re, "real"),
     "numpy.sign":       elementwise(sp.sign, "sign"),
     "numpy.maximum":    elementwise(sp.Max, "maximum"),
     "numpy.minimum":    elementwise(sp.Min, "minimum"),
