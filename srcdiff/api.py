@@ -125,6 +125,14 @@ class GradFunction:
             return self._trees.source_for(dict(zip(self._names, positional)))
         return pipeline.full_source(self._variant(positional))
 
+    def tree_parts(self, *args, **kwargs) -> tuple | None:
+        """For a call with parameter trees (or of a method or partial): the parameters' names,
+        then what `TreeCaller.parts` gives; None for a call of plain values."""
+        positional = self._positional(args, kwargs)
+        if not self._uses_trees(positional):
+            return None
+        return (self._trees.names, *self._trees.parts(dict(zip(self._names, positional))))
+
     def variant_for(self, *args, **kwargs) -> Variant:
         """The compiled variant for arguments like these (its code, program and callees)."""
         return self._variant(self._positional(args, kwargs))

@@ -104,6 +104,14 @@ class TreeCaller:
 
     tuple_result = False
 
+    def parts(self, bound: dict) -> tuple:
+        """(structures, Flat, the flat function's gradient, the output plan, the leaf arguments)
+        for a call like this: what `export` writes out (tools/export_trees.py)."""
+        values = callables.full_arguments(self.target, self.names, bound)
+        structs = self.structures(values)
+        flat, gradient, plan = self.prepared(structs)
+        return structs, flat, gradient, plan, self.leaves(structs, values)
+
     def source_for(self, bound: dict):
         values = callables.full_arguments(self.target, self.names, bound)
         structs = self.structures(values)

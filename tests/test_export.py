@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from export_set import SET
+from export_trees_set import TREE_SET
 
 import srcdiff
 from srcdiff.tools.cli import main as cli_main
@@ -62,6 +63,22 @@ def exported(tmp_path_factory):
 
 
 def _same(got, want):
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and list(got) == list(want)
+        for key in want:
+            _same(got[key], want[key])
+        return
+    if isinstance(want, list) or hasattr(want, "_fields") or hasattr(want, "__dataclass_fields__"):
+        assert type(got) is type(want)
+        fields = want if isinstance(want, list) else [getattr(want, f) for f in
+                                                        (getattr(want, "_fields", None) or want.__dataclass_fields__)]
+        mine = got if isinstance(got, list) else [getattr(got, f) for f in
+                                                   (getattr(got, "_fields", None) or got.__dataclass_fields__)]
+        _same(tuple(mine), tuple(fields))
+        return
+    if want is None:
+        assert got is None
+        return
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want)
         for g, w in zip(got, want):
@@ -83,6 +100,35 @@ def test_exported_modules_need_only_numpy_and_give_srcdiffs_gradients(exported, 
     results = pickle.loads((tmp_path / "out.pkl").read_bytes())
     for name, func, args, wrt in SET:
         _same(results[name], srcdiff.grad(func, wrt=wrt)(*args))
+
+
+def test_trees_methods_and_objects_are_exported_with_their_structure(tmp_path):
+    """A function of dicts, namedtuples and dataclasses, a bound method (``self`` comes
+    first), an unbound one: the module takes the trees and returns gradients shaped like them."""
+    folder = tmp_path / "exported"
+    folder.mkdir()
+    for name, func, args, wrt, _ in TREE_SET:
+        srcdiff.export(func, *args, wrt=wrt, path=folder / f"{name}_grad.py")
+    only = numpy_only_path(tmp_path)
+    cases = {name: (f"{func.__name__}_grad", args if bound is None else bound + args)
+             for name, func, args, _, bound in TREE_SET}
+    (tmp_path / "cases.pkl").write_bytes(pickle.dumps(cases))
+    driver = DRIVER.replace("for name, args in cases.items():", "for name, (function, args) in cases.items():")
+    (tmp_path / "driver.py").write_text(driver.replace('getattr(module, f"{name}_grad")', "getattr(module, function)"))
+    done = subprocess.run([sys.executable, "-I", "-S", str(tmp_path / "driver.py"), str(only), str(folder),
+                           str(HERE), str(tmp_path / "cases.pkl"), str(tmp_path / "out.pkl")],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    results = pickle.loads((tmp_path / "out.pkl").read_bytes())
+    for name, func, args, wrt, _ in TREE_SET:
+        _same(results[name], srcdiff.grad(func, wrt=wrt)(*args))
+    text = (folder / "bound_method_grad.py").read_text()
+    assert "def loss_grad(self, x):" in text and "self.w" in text
+    if RUFF.exists():
+        files = sorted(str(p) for p in folder.glob("*_grad.py"))
+        lint = subprocess.run([str(RUFF), "check", "--isolated", "--select", "E,F,W,B", "--line-length", "120",
+                               *files], capture_output=True, text=True)
+        assert lint.returncode == 0, lint.stdout
 
 
 def test_exported_modules_pass_ruff(exported):

@@ -315,9 +315,8 @@ def test_comprehension_inside_a_loop():
     expect_gradient(comprehension_in_loop, [0.5], expected=3.0)
 
 
-@pytest.mark.xfail(strict=True, reason="`s = x[0]; s *= np.sum(x); s += 1.0` refused as sharing x's memory")
 def test_augmented_assignment_on_an_element():
-    """`s = x[0]; s *= np.sum(x); s += 1.0` is refused at the `+=` ("x shares its memory with s"), but
+    """`s = x[0]; s *= np.sum(x); s += 1.0` was refused at the `+=` ("x shares its memory with s"), but
     x[0] of a 1-D array is a number and `s *= ...` made a new one (`s = x[0]; s += x[1]` works)."""
     x = np.array([0.5, 1.5, 2.0])
     # 2 * x0 * sum(x): d/dx0 = 2 * (sum + x0), d/dxi = 2 * x0

@@ -13,9 +13,11 @@ import functools
 import inspect
 import types
 
+import numpy as np
+
 from . import depends
 from .parse import ParsedFunction, unwrap
-from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static, leaf_entries, node_struct
+from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .trees import name_part
 
 _SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
@@ -124,13 +126,31 @@ class ExprRewriter:
         if kind in ("namedtuple", "dataclass", "object") and attr in base.children:
             return self.child(node, base, attr)
         cls = base.struct.cls
-        if kind == "object" and isinstance(inspect.getattr_static(cls, attr, None), types.FunctionType):
+        found = inspect.getattr_static(cls, attr, None) if kind in ("namedtuple", "dataclass", "object") else None
+        if isinstance(found, types.FunctionType):  # self.method(...): the function, given self's tree
             return Method(getattr(cls, attr), base, attr)
+        if isinstance(found, property) and isinstance(found.fget, types.FunctionType):
+            fake = ast.copy_location(ast.Call(node, [], []), node)  # self.w2 is Model.w2.fget(self)
+            return Read(self.helper_call(fake, found.fget, [base], {}, attr))
+        if found is not None and not callable(found) and not isinstance(found, (property, types.MemberDescriptorType)):
+            return self.class_attribute(node, cls, attr, found)
         if kind == "dict" and attr in ("items", "keys", "values"):
             return DictView(base, attr)
         raise self.error(node, f"{ast.unparse(node.value)} is {base.struct.describe()}: srcdiff reads its "
                          f"{'fields' if kind != 'dict' else 'keys'} {list(base.children)}, not .{attr}",
                          "read the arrays you need (p['W'], p.W) and compute with them")
+
+    def class_attribute(self, node: ast.Attribute, cls, attr: str, value):
+        """``self.scale`` of a class attribute: read like a global the transform depends on
+        (a number is a constant of the code; rebinding it builds the code again)."""
+        owner = next(k for k in cls.__mro__ if attr in vars(k))
+        self.deps.append(depends.Dependency(vars(owner), attr, value))
+        if depends.is_simple(value):
+            return Const(value)
+        if isinstance(value, np.ndarray) or isinstance(value, (float, int)):
+            return self.inject(value, attr)
+        raise self.error(node, f"{ast.unparse(node)} is a class attribute holding a {type(value).__name__}, "
+                         "which srcdiff cannot read as a value", "read a number or an array")
 
     def call_entry(self, node: ast.Call):
         func = node.func
@@ -179,6 +199,8 @@ class ExprRewriter:
             return ast.copy_location(ast.Constant(entry.value), node)
         if isinstance(entry, Static):
             return ast.copy_location(ast.Name(entry.name, ast.Load()), node)
+        if isinstance(entry, Read):
+            return entry.expr
         if isinstance(entry, Bad):
             raise self.error(node, entry.reason)
         if isinstance(entry, Node):

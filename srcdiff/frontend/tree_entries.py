@@ -48,6 +48,11 @@ class Method:
 
 
 @dataclass
+class Read:
+    expr: object  # the expression that reads it (``self.w2``: a call of the property's getter)
+
+
+@dataclass
 class DictView:
     node: Node
     which: str  # items / keys / values
@@ -92,4 +97,5 @@ class Names:
         return name
 
 
-__all__ = ["Bad", "Const", "DictView", "Leaf", "Method", "Names", "Node", "Static", "leaf_entries", "node_struct"]
+__all__ = ["Bad", "Const", "DictView", "Leaf", "Method", "Names", "Node", "Read", "Static", "leaf_entries",
+           "node_struct"]

@@ -32,7 +32,7 @@ def list_consumer(lower: ExpressionLowerer, node: ast.Call, target) -> Operand |
     in the call (``np.array([x, y])``) or of a comprehension: the adjoint is the list of the
     result's rows.  A comprehension of comprehensions (``np.array([[... for j] for i])``)
     makes each row an array as it goes (the same array in the end)."""
-    if len(node.args) != 1 or node.keywords:
+    if len(node.args) != 1 or any(k.arg != "dtype" for k in node.keywords):
         return None
     state, arg = lower.state, node.args[0]
     is_list = isinstance(arg, ast.Name) and state.is_list(state.env.get(arg.id))
@@ -43,10 +43,34 @@ def list_consumer(lower: ExpressionLowerer, node: ast.Call, target) -> Operand |
         return None
     if isinstance(arg, ast.ListComp):
         state.stacked_rows.add(id(arg))
+    dtype = _floating_dtype(lower, node)
     x = lower.expr(arg)
     if not state.is_list(x):
         return None
-    return emit_rule(state, STACK_LIST, (x,), {}, None, target, expr_of=node)
+    expr = ast.Call(node.func, [ast.Name(x.name, ast.Load())], [ast.keyword("dtype", dtype)] if dtype else [])
+    return emit_rule(state, STACK_LIST, (x,), {}, expr, target)
+
+
+def _floating_dtype(lower: ExpressionLowerer, node: ast.Call) -> ast.expr | None:
+    """The ``dtype=`` of ``np.array([a, b], dtype=float)``: a floating dtype srcdiff can name
+    (a conversion to int would truncate the gradient)."""
+    given = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    if given is None:
+        return None
+    try:
+        value = ast.literal_eval(given)
+    except ValueError:
+        value = static_value(lower.state, given)
+    try:
+        kind = np.dtype(value).kind if value is not MISSING else None
+    except TypeError:
+        kind = None
+    if kind != "f":
+        what = f"to dtype {ast.unparse(given)} would truncate the gradient" if kind else \
+            f"with dtype={ast.unparse(given)} needs a dtype srcdiff can read before the function runs"
+        raise lower.state.error(node, f"making an array of values {what}",
+                                "use dtype=float (or np.float64), or leave dtype out")
+    return given
 
 
 def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:

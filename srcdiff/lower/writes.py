@@ -123,11 +123,12 @@ class InPlaceUpdate(Node):
 def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], location, callee: bool) -> None:
     """Refuse an `InPlaceUpdate` of `function` whose target may be an array that another
     name (or, for a helper, the caller) still sees; shapes are those of one signature."""
+    made_by = {n.out.name: n for n in all_nodes(function)}
     for node in all_nodes(function):
         if not isinstance(node, InPlaceUpdate):
             continue
         target = node.inputs[0]
-        if isinstance(target, Const) or shape_of.get(target.name, shapes.UNKNOWN).scalar:
+        if isinstance(target, Const) or _a_number(target, shape_of, made_by):
             continue  # a number: `+=` makes a new one
         if node.shared_with is not None:
             who = (f"{node.shared_with} shares its memory with {node.name}, and NumPy would "
@@ -140,3 +141,17 @@ def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], locati
         raise SrcDiffError(f"in-place `{node.op}` on {node.name}, which may be an array: {who}",
                            location(node.line),
                            f"write `{node.name} = {node.name} {node.op[:-1]} ...` to make a new array")
+
+
+def _a_number(value: Var, shape_of: dict, made_by: dict) -> bool:
+    """Whether `value` is a number rather than an array: a Python or NumPy number, or a 0-d
+    result of arithmetic or of a reduction (NumPy gives those as NumPy numbers)."""
+    shape = shape_of.get(value.name, shapes.UNKNOWN)
+    if shape.scalar:
+        return True
+    node = made_by.get(value.name)
+    if shape.dims != () or node is None:
+        return False
+    if isinstance(node, InPlaceUpdate):  # ``s *= y``: a number if s was one (else s's own array)
+        return isinstance(node.inputs[0], Var) and _a_number(node.inputs[0], shape_of, made_by)
+    return (node.rule.elementwise or node.rule.fresh) and not node.rule.array_result

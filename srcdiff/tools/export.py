@@ -19,11 +19,13 @@ from pathlib import Path
 from .. import pipeline
 from ..api import GradFunction
 from ..errors import SrcDiffError
-from ..frontend.parse import unwrap
+from ..frontend import callables
+from ..frontend.parse import parse_function, unwrap
 from ..ir import shapes
 from ..ir.nodes import Specialised
 from ..rules import runtime
 from ..version import __version__
+from . import export_trees
 
 #: Stands in for srcdiff's exception in a copied helper that raises it.
 _ERROR_CLASS = '''class SrcDiffError(ValueError):
@@ -51,12 +53,27 @@ def export(func, *example_args, wrt=0, path="f_grad.py") -> Path:
 def module_source(func, *example_args, wrt=0) -> str:
     """The text `export` writes."""
     gradient = GradFunction(func, wrt)
-    made = gradient.variant_for(*example_args)
-    listing = pipeline.full_source(made)
-    functions = {made.name: unwrap(func), **_callee_functions(made)}
+    resolved = callables.resolve(func)
+    target = resolved.func
+    tree = gradient.tree_parts(*example_args)
+    if tree is None:
+        made = gradient.variant_for(*example_args)
+        listing, name, front, own, extra = pipeline.full_source(made), made.name, "", unwrap(func), set()
+    else:  # trees, a method or a partial: a front function takes the user's arguments
+        names, structs, flat, inner, plan, leaves = tree
+        made = inner.variant_for(*leaves)
+        name = made.name
+        listing = export_trees.renamed(pipeline.full_source(made), name, f"{name}_leaves")
+        front, extra, dataclasses = export_trees.wrapper(name, f"{name}_leaves", names, structs, flat, plan,
+                                                         gradient.tuple_result, _module_name, _refuser(target))
+        if dataclasses:
+            front = export_trees.DATACLASS_HELPER + "\n\n" + front
+        own = flat.func
+    functions = {name: own, **_callee_functions(made)}
     imports, definitions = _needed(listing, functions)
-    header = _header(unwrap(func), gradient, made, example_args)
-    parts = [header, "\n".join(imports), *definitions, listing.rstrip("\n")]
+    imports = _sorted_imports(set(imports) | extra)
+    header = _header(target, gradient, name, resolved.prefix + tuple(example_args))
+    parts = [header, "\n".join(imports), *definitions, front, listing.rstrip("\n")]
     return "\n\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -96,18 +113,29 @@ def _needed(listing: str, functions: dict[str, object]) -> tuple[list[str], list
         elif name in runtime.HELPERS:
             helpers.append(name)
         else:
-            imports.add(_user_import(name, functions))
+            line = _user_import(name, functions)
+            imports.add(line)
+            for module, spelled in _MODULES.items():  # ``act = np.tanh`` needs NumPy imported
+                if line.startswith(f"{name} = {module}."):
+                    imports.add(spelled)
     helpers = _with_dependencies(helpers)
     definitions = [inspect.getsource(getattr(runtime, h)).rstrip("\n") for h in helpers]
     if any("SrcDiffError" in d for d in definitions):
         definitions.insert(0, _ERROR_CLASS.rstrip("\n"))
     if definitions:
         imports.add(_MODULES["np"])
+    return _sorted_imports(imports), definitions
+
+
+def _sorted_imports(imports: set) -> list[str]:
+    """The import lines: the standard library, NumPy, then the user's modules."""
+    imports = {i for i in imports if i}
     stdlib = sorted(i for i in imports if i == _MODULES["math"])
     third = sorted(i for i in imports if i == _MODULES["np"])
-    own = sorted(imports - set(stdlib) - set(third))
-    lines = stdlib + ([""] if stdlib and third else []) + third + ([""] if own and (stdlib or third) else []) + own
-    return lines, definitions
+    rest = imports - set(stdlib) - set(third)
+    own = sorted(i for i in rest if i.startswith(("import ", "from "))) + sorted(rest - {
+        i for i in rest if i.startswith(("import ", "from "))})  # assignments after every import
+    return stdlib + ([""] if stdlib and third else []) + third + ([""] if own and (stdlib or third) else []) + own
 
 
 def _with_dependencies(helpers: list[str]) -> list[str]:
@@ -134,9 +162,12 @@ def _user_import(name: str, functions: dict[str, object]) -> str:
             value = closure[name]
             if _literal(value):
                 return f"{name} = {value!r}"
-            raise SrcDiffError(f"the gradient of {func.__qualname__} reads {name}, a variable of its "
-                               "closure that a module cannot import",
-                               hint=f"make {name} a module-level name of {func.__module__}")
+            spelled = _library_function(value)
+            if spelled:  # an attribute holding np.tanh (``self.act``): the same function by name
+                return f"{name} = {spelled}"
+            raise _refuser(func)(f"the gradient of {func.__qualname__} reads {name}, a variable of its "
+                                 "closure that a module cannot import",
+                                 f"make {name} a module-level name of {func.__module__}")
         if name in func.__globals__:
             value = func.__globals__[name]
             if isinstance(value, types.ModuleType):
@@ -147,8 +178,17 @@ def _user_import(name: str, functions: dict[str, object]) -> str:
                        "comes from defines", hint="report this as a srcdiff bug")
 
 
+def _refuser(func):
+    """``refuse(message, hint)``: a `SrcDiffError` at the line where `func` is defined."""
+    def refuse(message: str, hint: str) -> SrcDiffError:
+        parsed = parse_function(func)
+        return parsed.error(parsed.tree, message, hint)
+    return refuse
+
+
 def _module_name(func) -> str:
-    """The name the user's module is imported by (a script's file name for ``__main__``)."""
+    """The name the user's module is imported by (a script's file name for ``__main__``);
+    `func` may be a class too."""
     name = func.__module__
     module = sys.modules.get(name)
     file = getattr(module, "__file__", None)
@@ -160,13 +200,25 @@ def _module_name(func) -> str:
     return name
 
 
+def _library_function(value) -> str:
+    """``np.tanh`` or ``math.exp`` when `value` is that function, else ""."""
+    import math
+
+    import numpy as np
+    for module, spelled in ((np, "np"), (math, "math")):
+        name = getattr(value, "__name__", None)
+        if name and getattr(module, name, None) is value:
+            return f"{spelled}.{name}"
+    return ""
+
+
 def _literal(value) -> bool:
     if isinstance(value, tuple):
         return all(_literal(v) for v in value)
     return value is None or isinstance(value, (bool, int, float, complex, str))
 
 
-def _header(func, gradient: GradFunction, made, args: tuple) -> str:
+def _header(func, gradient: GradFunction, name: str, args: tuple) -> str:
     """The module docstring: what the gradient is of, for which arguments, and how to call it."""
     code = func.__code__
     where = f"{Path(code.co_filename).name}:{code.co_firstlineno}"
@@ -178,7 +230,7 @@ def _header(func, gradient: GradFunction, made, args: tuple) -> str:
             f"Generated by srcdiff {__version__} from {where}, for arguments like\n"
             f"{kinds}"
             f"(array lengths may differ; the number of axes and which have length 1 may not).\n"
-            f"Needs only NumPy.  {made.name}({', '.join(names)}) returns {result}.\n"
+            f"Needs only NumPy.  {name}({', '.join(names)}) returns {result}.\n"
             '"""')
 
 
