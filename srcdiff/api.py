@@ -18,7 +18,8 @@ from . import pipeline
 from .backend import jit
 from .errors import SrcDiffError
 from .frontend import callables, trees
-from .frontend.flatten_exprs import needs_rewrite
+from .frontend.parse import parse_function
+from .frontend.rewrites import needs_rewrite
 from .frontend.trees import is_tree
 from .ir import shapes
 from .pipeline import CACHE, CacheInfo, Lowered, Options, Variant
@@ -275,8 +276,14 @@ def _signature(func) -> inspect.Signature:
         raise SrcDiffError(f"cannot read the parameters of {func!r}: {exc}") from None
     for p in sig.parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise SrcDiffError(f"{func.__qualname__} takes *{p.name}: srcdiff needs named parameters",
-                               hint="list every parameter by name")
+            stars = "*" if p.kind == p.VAR_POSITIONAL else "**"
+            message = f"{func.__qualname__} takes {stars}{p.name}: srcdiff needs named parameters"
+            try:
+                parsed = parse_function(callables.resolve(func).func)
+            except SrcDiffError:
+                raise SrcDiffError(message, hint="list every parameter by name") from None
+            raise parsed.error(parsed.tree, message, "list every parameter by name (a function that takes "
+                               f"{stars}{p.name} can be called by one that names them)")
     return sig
 
 

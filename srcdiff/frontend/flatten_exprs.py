@@ -11,69 +11,16 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import operator
 import types
 
 import numpy as np
 
 from . import depends
-from .parse import ParsedFunction, unwrap
+from .parse import ParsedFunction
+from .rewrites import needs_rewrite, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .trees import name_part
-
-_SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
-
-
-def user_function(value) -> bool:
-    module = (getattr(value, "__module__", "") or "").split(".")[0]
-    return isinstance(value, types.FunctionType) and module not in ("numpy", "srcdiff", "math")
-
-
-def indirect(value) -> bool:
-    """A callee srcdiff reads through a rewrite: a partial, or a cache wrapper of a function."""
-    if isinstance(value, functools.partial):
-        return True
-    return type(value).__name__ == "_lru_cache_wrapper" and user_function(_unwrapped(value))
-
-
-def _unwrapped(value):
-    try:
-        return unwrap(value)
-    except Exception:
-        return None
-
-
-def free_values(func) -> list:
-    """(name, value) of the free names `func`'s code (nested code included) reads."""
-    code, closure = func.__code__, dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
-    names, codes = set(), [code]
-    while codes:
-        c = codes.pop()
-        names |= set(c.co_names) | set(c.co_freevars)
-        codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
-    found = []
-    for name in sorted(names):
-        if name in closure:
-            try:
-                found.append((name, closure[name].cell_contents))
-            except ValueError:
-                continue
-        elif name in func.__globals__:
-            found.append((name, func.__globals__[name]))
-    return found
-
-
-def needs_rewrite(func, seen=None) -> bool:
-    """Whether `func`, or a user function it calls, calls a partial or a cache wrapper."""
-    seen = set() if seen is None else seen
-    if not isinstance(func, types.FunctionType) or func in seen:
-        return False
-    seen.add(func)
-    for _, value in free_values(func):
-        if indirect(value):
-            return True
-        if user_function(value) and needs_rewrite(value, seen):
-            return True
-    return False
 
 
 class ExprRewriter:
@@ -152,6 +99,35 @@ class ExprRewriter:
         raise self.error(node, f"{ast.unparse(node)} is a class attribute holding a {type(value).__name__}, "
                          "which srcdiff cannot read as a value", "read a number or an array")
 
+    def local_partial(self, value):
+        """``f = functools.partial(helper, 0.5, ell=0.3)`` of a function of the module with
+        constant arguments: the partial object, made now (a `Static` callee)."""
+        if not (isinstance(value, ast.Call) and value.args and self.static_object(value.func) is functools.partial):
+            return None
+        func = self.static_object(value.args[0])
+        try:
+            args = [ast.literal_eval(a) for a in value.args[1:]]
+            keywords = {k.arg: ast.literal_eval(k.value) for k in value.keywords if k.arg is not None}
+        except ValueError:
+            return None
+        if not isinstance(func, types.FunctionType) or len(keywords) != len(value.keywords):
+            return None
+        self.deps.append(self.parsed_dependency(value.args[0].id, func))
+        made = functools.partial(func, *args, **keywords)
+        cell = self.names.fresh(f"{func.__name__}_partial")
+        self.cells[cell] = types.CellType(made)
+        return Static(cell, made)
+
+    def static_object(self, node):
+        """The module-level object `node` names (``functools.partial``, ``helper``), or None."""
+        if isinstance(node, ast.Name) and node.id not in self.env:
+            found = self.parsed.resolve(node.id)
+            return None if found is depends.MISSING else found
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.env:
+            module = self.parsed.resolve(node.value.id)
+            return getattr(module, node.attr, None) if isinstance(module, types.ModuleType) else None
+        return None
+
     def call_entry(self, node: ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
@@ -188,6 +164,24 @@ class ExprRewriter:
         entry = self.entry(node) if isinstance(node, (ast.Name, ast.Call)) else None
         if isinstance(entry, Const) and isinstance(entry.value, (str, int)):
             return entry.value
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            left, right = self.constant(node.left), self.constant(node.right)  # "W" + k, i + 1
+            if left is not None and right is not None and type(left) is type(right):
+                apply = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}[type(node.op)]
+                value = apply(left, right)
+                return value if isinstance(value, (str, int)) else None
+        if isinstance(node, ast.JoinedStr):  # f"W{k}"
+            parts = []
+            for part in node.values:
+                if isinstance(part, ast.Constant):
+                    parts.append(str(part.value))
+                    continue
+                inner = self.constant(part.value) if isinstance(part, ast.FormattedValue) \
+                    and part.conversion == -1 and part.format_spec is None else None
+                if inner is None:
+                    return None
+                parts.append(str(inner))
+            return "".join(parts)
         return None
 
     # ---- rewriting an expression ----
@@ -269,8 +263,16 @@ class ExprRewriter:
         target = self.entry(node.func)
         if isinstance(target, Method):
             return self.helper_call(node, target.func, [target.owner], {}, f"{target.name}")
+        if isinstance(target, Node) and target.struct.kind in ("namedtuple", "dataclass", "object") \
+                and isinstance(inspect.getattr_static(target.struct.cls, "__call__", None), types.FunctionType):
+            call = target.struct.cls.__call__  # model(x): its __call__, given the model's tree
+            return self.helper_call(node, call, [target], {}, f"{target.struct.cls.__name__}_call")
         if isinstance(target, Static):
             value = target.obj
+            if isinstance(value, functools.partial):  # a partial made in the function
+                found = self.resolved_call(node, value)
+                if found is not None:
+                    return found
             if user_function(value) and self.any_tree(node):
                 return self.helper_call(node, value, [], {}, value.__name__)
             return self.plain_call(node, ast.Name(target.name, ast.Load()))
@@ -298,7 +300,7 @@ class ExprRewriter:
             raise self.error(node, f"calling the method {ast.unparse(node.func)} of an object srcdiff does not "
                              "know is not supported", "pass the object as an argument and call obj.method(...)")
         if not isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__"):
-            inner = _unwrapped(value)
+            inner = unwrapped(value)
             if user_function(inner):
                 value = inner
         if not user_function(value):
@@ -382,4 +384,4 @@ class ExprRewriter:
         return ast.copy_location(ast.Call(ast.Name(callee, ast.Load()), args, kws), node)
 
 
-__all__ = ["ExprRewriter", "free_values", "indirect", "needs_rewrite", "user_function"]
+__all__ = ["ExprRewriter"]

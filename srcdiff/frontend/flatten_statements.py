@@ -101,7 +101,7 @@ class Rewriter(ExprRewriter):
         found = self.entry(value)
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
-        return None
+        return self.local_partial(value)
 
     def built_dict(self, value, where) -> Node:
         if isinstance(value, ast.Dict):

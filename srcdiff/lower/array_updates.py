@@ -29,7 +29,7 @@ def set_item_node(lower: ExpressionLowerer, target: ast.Subscript, old: Operand,
     if any(kind == "newaxis" for kind, _ in kinds):
         raise state.error(target, f"writing through None in {spelled} is not supported",
                           "index the array without np.newaxis")
-    ints = -1 if any(kind == "slice" for kind, _ in kinds) else len(kinds)
+    ints = -1 if any(kind in ("slice", "ellipsis") for kind, _ in kinds) else len(kinds)
     text = _placeholders(parts)
     index = parts[0] if len(parts) == 1 and not isinstance(target.slice, ast.Tuple) \
         else ast.Tuple(parts, ast.Load())

@@ -76,7 +76,13 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func) -> tuple[list[Opera
                 isinstance(stmt.target, ast.Tuple) and len(stmt.target.elts) == 2
                 and isinstance(stmt.target.elts[0], ast.Name)):
             raise state.error(stmt, "use `for i, item in enumerate(sequence)`")
-        return [lower.expressions.expr(it.args[0])], [stmt.target.elts[1]], stmt.target.elts[0].id
+        inner, item = it.args[0], stmt.target.elts[1]
+        if isinstance(inner, ast.Call) and static_value(state, inner.func) is builtins.zip:
+            # for i, (a, b) in enumerate(zip(xs, ys)): the zip's loop, with the index named
+            zipped = ast.copy_location(ast.For(item, inner, stmt.body, [], None), stmt)
+            seqs, targets, _ = _sequences(lower, zipped, builtins.zip)
+            return seqs, targets, stmt.target.elts[0].id
+        return [lower.expressions.expr(inner)], [item], stmt.target.elts[0].id
     if func is builtins.zip:
         if it.keywords or not (isinstance(stmt.target, ast.Tuple)
                                and len(stmt.target.elts) == len(it.args)):

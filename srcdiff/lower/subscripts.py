@@ -42,7 +42,8 @@ def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
             kinds.append(("newaxis", 0))
             parts.append(comp)
         elif isinstance(comp, ast.Constant) and comp.value is Ellipsis:
-            raise lower.state.error(node, "`...` in a subscript is not supported", "name the axes")
+            kinds.append(("ellipsis", 0))  # the axes the other components do not name
+            parts.append(comp)
         else:
             operand = lower.expr(comp)
             if isinstance(operand, Const):

@@ -47,13 +47,21 @@ COMPARE = Rule(None, "compare", (), {}, nograd=True, shape=_compared_shape)
 
 
 def _getitem_shape(static, x, *index):
-    """Basic indexing: ints drop an axis, slices keep it (length unknown), None adds one."""
+    """Basic indexing: ints drop an axis, slices keep it (length unknown), None adds one,
+    ``...`` keeps the axes the others do not name."""
     if not x.known:
         return shapes.UNKNOWN
     dims, axis, parts = [], 0, iter(index)
+    named = sum(kind in ("int", "op", "slice") for kind, _ in static["index"])
     for kind, count in static["index"]:
         operands = [next(parts) for _ in range(count)]
-        if kind == "int" or (kind == "op" and operands[0].known and operands[0].ndim == 0):
+        if kind == "ellipsis":  # ``x[..., 0]``: every axis the other components leave
+            spread = x.ndim - named
+            if spread < 0:
+                return shapes.UNKNOWN
+            dims += list(x.dims[axis:axis + spread])
+            axis += spread
+        elif kind == "int" or (kind == "op" and operands[0].known and operands[0].ndim == 0):
             axis += 1
         elif kind == "slice":
             dims.append(shapes.UNKNOWN_DIM)

@@ -1,0 +1,90 @@
+"""Which functions the tree rewrite (flatten.py) must handle, and what their free names hold.
+
+A function is rewritten before lowering when it takes trees, and also when it (or a user
+function it calls) calls a ``functools.partial`` or an ``lru_cache`` wrapper, or builds a
+dict or a partial in its body: `needs_rewrite` says so.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import types
+
+from .parse import parse_function, unwrap
+
+_SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
+
+
+def user_function(value) -> bool:
+    module = (getattr(value, "__module__", "") or "").split(".")[0]
+    return isinstance(value, types.FunctionType) and module not in ("numpy", "srcdiff", "math")
+
+
+def indirect(value) -> bool:
+    """A callee srcdiff reads through a rewrite: a partial, or a cache wrapper of a function."""
+    if isinstance(value, functools.partial):
+        return True
+    return type(value).__name__ == "_lru_cache_wrapper" and user_function(unwrapped(value))
+
+
+def unwrapped(value):
+    try:
+        return unwrap(value)
+    except Exception:
+        return None
+
+
+def free_values(func) -> list:
+    """(name, value) of the free names `func`'s code (nested code included) reads."""
+    code, closure = func.__code__, dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    names, codes = set(), [code]
+    while codes:
+        c = codes.pop()
+        names |= set(c.co_names) | set(c.co_freevars)
+        codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    found = []
+    for name in sorted(names):
+        if name in closure:
+            try:
+                found.append((name, closure[name].cell_contents))
+            except ValueError:
+                continue
+        elif name in func.__globals__:
+            found.append((name, func.__globals__[name]))
+    return found
+
+
+def needs_rewrite(func, seen=None) -> bool:
+    """Whether `func`, or a user function it calls, calls a partial or a cache wrapper."""
+    seen = set() if seen is None else seen
+    if not isinstance(func, types.FunctionType) or func in seen:
+        return False
+    seen.add(func)
+    if _builds_trees(func):
+        return True
+    for _, value in free_values(func):
+        if indirect(value):
+            return True
+        if user_function(value) and needs_rewrite(value, seen):
+            return True
+    return False
+
+
+def _builds_trees(func) -> bool:
+    """Whether `func` writes a dict (``{"a": x}``, ``dict(a=x)``) or a partial in its body:
+    the rewrite makes those local trees and callees."""
+    try:
+        tree = parse_function(func).tree
+    except Exception:  # not readable here: lowering reports it
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
+                and (ast.unparse(node.func) in ("dict", "functools.partial", "partial")):
+            return True
+    return False
+
+
+__all__ = ["free_values", "indirect", "needs_rewrite", "unwrapped", "user_function"]

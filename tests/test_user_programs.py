@@ -1,0 +1,186 @@
+"""Small programs written the way users write them, each checked against central differences.
+
+Parameter dicts read with computed keys, models called like functions, partials and dicts
+made in the function, ``...`` in subscripts, ``enumerate(zip(...))`` over arrays, helpers
+with keyword defaults: the constructs a first try at srcdiff meets.
+"""
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from numeric import assert_close, central_difference
+
+import srcdiff
+
+
+def mlp_computed_keys(params, x, y):
+    h = x
+    for k in ("1", "2"):
+        h = np.tanh(h @ params["W" + k] + params["b" + k])
+    return np.mean((h - y) ** 2)
+
+
+def mlp_fstring_keys(params, x):
+    for i in range(1, 3):
+        x = np.tanh(x @ params[f"W{i}"])
+    return np.sum(x ** 2)
+
+
+@dataclass
+class Linear:
+    w: np.ndarray
+    b: np.ndarray
+
+    def __call__(self, x):
+        return x @ self.w + self.b
+
+
+def call_a_model(model, x):
+    return np.sum(np.tanh(model(x)))
+
+
+def rbf(a, b, ell=1.0):
+    return np.exp(-np.sum((a - b) ** 2) / (2 * ell ** 2))
+
+
+def partial_made_here(x, y):
+    narrow = functools.partial(rbf, ell=0.3)
+    return narrow(x, y) + rbf(x, 2.0 * y, ell=0.5)
+
+
+def dict_made_here(x):
+    d = {"a": x * 2.0, "b": np.sin(x)}
+    d["c"] = d["a"] * d["b"]
+    return np.sum(d["c"]) + sum(np.sum(v) for v in d.values())
+
+
+def ellipsis_reads(x):
+    return np.sum(x[..., 0] * x[..., 1]) + np.sum(x[0, ...] ** 2)
+
+
+def ellipsis_write(x):
+    out = np.zeros((2, 3))
+    out[..., 1] = x[:2]
+    return np.sum(out ** 2 * np.arange(6.0).reshape(2, 3)) + np.sum(x[..., None] * x)
+
+
+def enumerate_zip(xs, ws):
+    total = 0.0
+    for i, (a, b) in enumerate(zip(xs, ws)):
+        total = total + (i + 1) * a * b
+    return total
+
+
+def layers_as_pairs(layers, x):
+    for W, b in layers:
+        x = np.maximum(x @ W + b, 0.0) + 0.1 * (x @ W + b)
+    return np.sum(x ** 2)
+
+
+def newaxis_pairs(x, y):
+    d = x[:, None] - y[None, :]
+    return np.sum(np.exp(-d ** 2))
+
+
+def masked(x):
+    m = x > 0
+    return np.sum(x[m] ** 2) + np.sum(np.abs(x[~m]))
+
+
+def mean_of_a_list(a, b, c):
+    return np.mean([a * b, b * c, c * a])
+
+
+def tuple_helper(x):
+    def both(v):
+        return np.sum(v), np.sum(v * v)
+    s, ss = both(x)
+    return ss / len(x) - (s / len(x)) ** 2
+
+
+def keyed_weights(p):
+    total = 0.0
+    for name, value in p.items():
+        total = total + np.sum(value ** 2) * (2.0 if name == "w" else 1.0)
+    return total
+
+
+def _leaves(tree):
+    if isinstance(tree, dict):
+        return [leaf for v in tree.values() for leaf in _leaves(v)]
+    if isinstance(tree, (list, tuple)):
+        return [leaf for v in tree for leaf in _leaves(v)]
+    if hasattr(tree, "__dataclass_fields__"):
+        return [leaf for f in tree.__dataclass_fields__ for leaf in _leaves(getattr(tree, f))]
+    return [tree]
+
+
+def _with_leaf(tree, k, value):
+    """A copy of `tree` with its k-th leaf replaced (dicts, lists, tuples, dataclasses)."""
+    count = iter(range(10 ** 6))
+
+    def rebuild(t):
+        if isinstance(t, dict):
+            return {key: rebuild(v) for key, v in t.items()}
+        if isinstance(t, (list, tuple)):
+            return type(t)(rebuild(v) for v in t)
+        if hasattr(t, "__dataclass_fields__"):
+            return type(t)(**{f: rebuild(getattr(t, f)) for f in t.__dataclass_fields__})
+        return value if next(count) == k else t
+    return rebuild(tree)
+
+
+def tree_difference(func, args, index):
+    """Central differences of every leaf of argument `index`, in leaf order."""
+    out = []
+    for k, leaf in enumerate(_leaves(args[index])):
+        def by_leaf(v, k=k):
+            full = list(args)
+            full[index] = _with_leaf(args[index], k, v)
+            return func(*full)
+        out.append(central_difference(by_leaf, (leaf,), 0))
+    return out
+
+
+CASES = {
+    "computed-keys": (mlp_computed_keys, lambda r: ({"W1": r(3, 4), "b1": r(4), "W2": r(4, 2), "b2": r(2)},
+                                                    r(5, 3), r(5, 2))),
+    "fstring-keys": (mlp_fstring_keys, lambda r: ({"W1": r(3, 3), "W2": r(3, 2)}, r(4, 3))),
+    "model-call": (call_a_model, lambda r: (Linear(r(3, 2), r(2)), r(4, 3))),
+    "partial-here": (partial_made_here, lambda r: (r(3), r(3))),
+    "dict-here": (dict_made_here, lambda r: (r(3),)),
+    "ellipsis": (ellipsis_reads, lambda r: (r(3, 4, 2),)),
+    "ellipsis-write": (ellipsis_write, lambda r: (r(3),)),
+    "enumerate-zip": (enumerate_zip, lambda r: (r(4), r(4))),
+    "layer-pairs": (layers_as_pairs, lambda r: ([(r(3, 3), r(3)), (r(3, 2), r(2))], r(4, 3))),
+    "newaxis": (newaxis_pairs, lambda r: (r(3), r(4))),
+    "mask": (masked, lambda r: (r(6),)),
+    "mean-list": (mean_of_a_list, lambda r: (0.3, 1.2, -0.7)),
+    "tuple-helper": (tuple_helper, lambda r: (r(5),)),
+    "keyed-loop": (keyed_weights, lambda r: ({"w": r(3), "b": r(2)},)),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_program_against_central_differences(name, rng):
+    func, make = CASES[name]
+    args = make(lambda *shape: rng.normal(size=shape))
+    for index, value in enumerate(args):
+        got = srcdiff.grad(func, wrt=index)(*args)
+        if isinstance(value, (dict, list, tuple)) or hasattr(value, "__dataclass_fields__"):
+            for g, want in zip(_leaves(got), tree_difference(func, args, index), strict=True):
+                assert_close(g, want)
+        else:
+            assert_close(got, central_difference(func, args, index))
+
+
+def takes_options(x, **options):
+    return np.sum(x)
+
+
+def test_starred_parameters_are_refused_at_the_definition(rng):
+    with pytest.raises(srcdiff.SrcDiffError, match=r"takes \*\*options") as info:
+        srcdiff.grad(takes_options)(rng.normal(size=3))
+    assert "test_user_programs.py:" in str(info.value) and "def takes_options" in str(info.value)
