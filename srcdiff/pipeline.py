@@ -62,6 +62,7 @@ class Variant:
     fast: object = None  # the same code behind a signature guard, made on first use
     cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
     jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
+    derivable: tuple | None = None  # (pick, the code as a function srcdiff can parse): higher.py
 
 
 @dataclass(eq=False)

@@ -16,7 +16,7 @@ from numeric import assert_close
 
 import srcdiff
 from srcdiff.api import GradFunction
-from srcdiff.rules import default_table
+from srcdiff.rules import default_table, runtime
 
 
 def sampler(low=None, high=None):
@@ -243,7 +243,18 @@ SPECS = [
     S("numpy.argmax", "x * np.argmax(x)", x=((4,), REAL)),
     S("numpy.argmin", "x * x.argmin()", x=((4,), REAL)),
     S("numpy.argsort", "x * np.argsort(x)", x=((4,), REAL)),
+    # ---- srcdiff's own helpers (generated gradients differentiated again) ----
+    S("srcdiff.rules.runtime.unbroadcast", "unbroadcast(x * y, y)", x=((3, 4), REAL), y=((4,), REAL)),
+    S("srcdiff.rules.runtime.unbroadcast", "unbroadcast(x * y, y)", x=((3, 4), REAL), y=((3, 4), REAL)),
+    S("srcdiff.rules.runtime.select", "select(np.greater(c, 0.0), x * y)", x=((5,), REAL), y=((5,), REAL),
+      c=((5,), REAL)),
+    S("srcdiff.rules.runtime.select_whole", "select_whole(np.greater(c, 0.0), x) + x", x=((3,), REAL),
+      c=(None, REAL)),
+    S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
+    S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
 ]
+HELPERS = {name: getattr(runtime, name)
+           for name in ("copy_array", "select", "select_whole", "unbroadcast", "zeros_like")}
 
 SEED = 20261130
 
@@ -251,7 +262,7 @@ SEED = 20261130
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
-    lines = ["import math", "import numpy as np", ""]
+    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {', '.join(HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
@@ -263,7 +274,7 @@ def draw_inputs(spec, index):
     values = {}
     for name, (shape, domain) in spec.inputs.items():
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
-    out = eval(spec.expr, {"np": np, "math": math}, dict(values))
+    out = eval(spec.expr, {"np": np, "math": math, **HELPERS}, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 
