@@ -9,6 +9,7 @@ lowered once per value of that parameter.  The stages themselves run in pipeline
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import weakref
 
@@ -190,14 +191,21 @@ class GradFunction:
             raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
         if not self._uses_trees(args):
-            return higher.generated_function(self._variant(args))
+            return higher.generated_function(self._derivable_variant(args))
         values = callables.full_arguments(self._trees.target, self._trees.names, dict(zip(self._names, args)))
         structs = self._trees.structures(values)
         if any(s is not None for s in structs) or self._trees.target.hidden:
             raise SrcDiffError(f"{self.__qualname__}: higher derivatives take float and array arguments, "
                                "not trees, methods or partials", hint="pass the arrays as parameters")
         _, flat, _ = self._trees.prepared(structs)
-        return higher.generated_function(flat._variant(tuple(values)), pick=0)
+        return higher.generated_function(flat._derivable_variant(tuple(values)), pick=0)
+
+    def _derivable_variant(self, args: tuple) -> Variant:
+        """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
+        self._check_differentiable(args)
+        options = dataclasses.replace(self.options, derivable=True)
+        found = pipeline.lowered(self.func, self.wrt, options, args)
+        return pipeline.variant(found, tuple(map(shapes.signature, args)))
 
     def positional(self, args: tuple, kwargs: dict) -> tuple:
         """`args` and `kwargs` bound to the function's parameters, defaults applied, in order."""

@@ -42,7 +42,28 @@ def generated_function(made, pick: int | None = None):
     parse.register(func, parse.ParsedFunction(func, tree, made.name, lines, func.__globals__,
                                               dict(zip(func.__code__.co_freevars, func.__closure__ or ()))))
     made.derivable = (pick, func)
+    _LINES[made.name] = lines
     return func
+
+
+#: A generated gradient's lines by its name (its errors' file name): for `explained`.
+_LINES: dict[str, list[str]] = {}
+
+
+def explained(exc: SrcDiffError) -> SrcDiffError:
+    """A refusal met while differentiating generated code, told with the user's line the
+    refused code is the adjoint of (the comment over its block); other errors as they are."""
+    where = exc.location
+    lines = _LINES.get(where.filename) if where is not None else None
+    if lines is None:
+        return exc
+    comments = [line.strip() for line in lines[:where.line] if line.strip().startswith("# adjoint of ")]
+    origin = f"the adjoint of {comments[-1][len('# adjoint of '):]}" if comments else "its forward computation"
+    return SrcDiffError(f"differentiating the generated gradient again, srcdiff met code it cannot differentiate "
+                        f"at {where.filename}:{where.line} ({origin}): {exc.reason}", None,
+                        "this is a limit of higher derivatives, not of your code: print srcdiff.grad(f).source "
+                        "to see the line; for a Hessian-vector product, central differences of srcdiff.grad(f) "
+                        "along the vector work whatever the code")
 
 
 def _derivable_source(source: str, pick: int | None) -> str:
@@ -50,14 +71,6 @@ def _derivable_source(source: str, pick: int | None) -> str:
     tuple result: every other line (comments included) keeps its number."""
     lines = source.splitlines()
     func = ast.parse(source).body[0]
-    loop = next((n for n in ast.walk(func) if isinstance(n, (ast.For, ast.While))), None)
-    if loop is not None:
-        comments = [line.strip()[len("# adjoint of "):] for line in lines if line.strip().startswith("# adjoint of ")]
-        origin = next((c for c in comments if c.split(None, 1)[-1].startswith(("for ", "while "))), "")
-        raise SrcDiffError(f"the gradient {func.name} runs a loop ({origin or 'line ' + str(loop.lineno)}): "
-                           "differentiating the gradient of a loop again is not supported yet",
-                           hint="for a Hessian-vector product of such a function, take central differences "
-                                "of srcdiff.grad(f) along the vector")
 
     def replace(stmt: ast.stmt, text: str) -> None:
         indent = lines[stmt.lineno - 1][:stmt.col_offset]
@@ -108,7 +121,11 @@ class Derivative:
 
     def __call__(self, *args, **kwargs):
         positional = self.positional(args, kwargs)
-        return self.outer_for(positional)(*positional)
+        outer = self.outer_for(positional)
+        try:
+            return outer(*positional)
+        except SrcDiffError as exc:
+            raise explained(exc) from None
 
     def source_for(self, *args, **kwargs) -> str:
         positional = self.positional(args, kwargs)
@@ -126,4 +143,4 @@ class Derivative:
         return f"<srcdiff gradient of {self.__qualname__[5:-1]}'s gradient>"
 
 
-__all__ = ["Derivative", "generated_function"]
+__all__ = ["Derivative", "explained", "generated_function"]

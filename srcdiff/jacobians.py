@@ -18,7 +18,7 @@ import numpy as np
 from . import pipeline
 from .api import GradFunction, grad
 from .errors import SrcDiffError
-from .higher import Derivative
+from .higher import Derivative, explained
 from .ir import shapes
 
 
@@ -28,9 +28,10 @@ class Pullbacks:
     def __init__(self, func, wrt=0):
         self.func, self.wrt_spec = func, wrt
         self._last: pipeline.Variant | None = None
+        self._compiled: dict = {}  # (function, signature) -> (Lowered, Variant): the fast way back
 
     def _target(self, args: tuple):
-        """The plain function to differentiate for `args`, and its parameter names."""
+        """The plain function to differentiate for `args`, and the arguments in order."""
         func = self.func
         if isinstance(func, (GradFunction, Derivative)):
             args = func.positional(args, {})
@@ -38,10 +39,16 @@ class Pullbacks:
         elif not inspect.isfunction(func):
             raise SrcDiffError(f"jacobian, hessian and vjp take a function defined with def, "
                                f"got {type(func).__name__}", hint="wrap it: def f(x): return obj(x)")
-        return func, list(inspect.signature(func).parameters), args
+        return func, args
 
     def variant(self, args: tuple) -> tuple[pipeline.Variant, tuple]:
-        func, names, args = self._target(args)
+        func, args = self._target(args)
+        key = tuple(map(shapes.signature, args))
+        hit = self._compiled.get((func, key))
+        if hit is not None and pipeline.is_current(hit[0], func) and hit[0].specialised_for(args, hit[0].params):
+            self._last = hit[1]
+            return hit[1], args
+        names = list(inspect.signature(func).parameters)
         wrt = _wrt_names(self.wrt_spec, names)
         for name in wrt:
             value = args[names.index(name)]
@@ -51,14 +58,19 @@ class Pullbacks:
                                    f"{type(value).__name__}, not a float or a float array",
                                    hint="pass a float or a float array, e.g. 3.0 or x.astype(float)")
         options = pipeline.Options(pullback=True, tuple_result=isinstance(self.wrt_spec, (tuple, list)))
-        found = pipeline.lowered(func, wrt, options, args)
-        made = self._last = pipeline.variant(found, tuple(map(shapes.signature, args)))
+        try:
+            found = pipeline.lowered(func, wrt, options, args)
+            made = self._last = pipeline.variant(found, key)
+        except SrcDiffError as exc:
+            raise explained(exc) from None
+        self._compiled[(func, key)] = (found, made)
         return made, args
 
     def __call__(self, *args):
-        """``(value, pullback)`` for these arguments."""
+        """``(value, pullback)`` for these arguments.  The pullback may be called many times."""
         made, args = self.variant(args)
-        return made.function(*args)
+        value, pullback = made.function(*args)
+        return value, Pullback(made, args, pullback)
 
     @property
     def source(self) -> str:
@@ -66,6 +78,25 @@ class Pullbacks:
             raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
                                hint="call it once first")
         return pipeline.full_source(self._last)
+
+
+class Pullback:
+    """Maps an adjoint of the value (same shape) to the gradient; `.source` is its code."""
+
+    def __init__(self, made: pipeline.Variant, args: tuple, pullback):
+        self._made, self._args, self._pullback, self._calls = made, args, pullback, 0
+        self._again = ".pop()" in made.source  # its backward loops pop what the forward saved
+
+    def __call__(self, g):
+        self._calls += 1
+        if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
+            self._pullback = self._made.function(*self._args)[1]
+        return self._pullback(g)
+
+    @property
+    def source(self) -> str:
+        """The generated code: the forward computation, then this pullback as a closure."""
+        return pipeline.full_source(self._made)
 
 
 def _wrt_names(wrt, names: list[str]) -> tuple[str, ...]:

@@ -47,6 +47,7 @@ class Options:
     pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
     jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
     inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
+    derivable: bool = False  # code srcdiff can differentiate again (higher.py): loops read stacks by position
 
 
 @dataclass
@@ -208,11 +209,11 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
         output = getattr(ir.output, "name", parsed.name)
         seed = namer.fresh(f"{output}_bar")
     program = reverse(ir, namer, found.wrt, shape_of, location=parsed.location,
-                      with_value=options.with_value or options.debug, pullback=seed)
+                      with_value=options.with_value or options.debug, pullback=seed, derivable=options.derivable)
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
-    if options.jit:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
+    if options.jit or options.derivable:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
         info = dataclasses.replace(info, python_loops=False)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)

@@ -77,6 +77,68 @@ def looping(x):
     return s
 
 
+def tanh_recurrence(x, W):
+    h = x
+    for _ in range(4):
+        h = np.tanh(W @ h)
+    return np.sum(h * h)
+
+
+def stops_early(x):
+    s = 0.0
+    for _ in range(10):
+        s = s + np.sum(x ** 2) * 0.1
+        if s > 1.0:
+            break
+    return s * np.sum(x)
+
+
+def grows_until_large(x):
+    s = x
+    while np.sum(s * s) < 10.0:
+        s = s * 1.5 + 0.1
+    return np.sum(np.sin(s))
+
+
+def returns_from_loop(x):
+    for _ in range(5):
+        if np.sum(x) > 3.0:
+            return np.sum(x ** 3)
+        x = x * 1.5
+    return np.sum(x ** 2)
+
+
+def rk4_with_helper(y, h):
+    def rhs(y):
+        return -y ** 3 + np.sin(y)
+    for _ in range(4):
+        k1 = rhs(y)
+        k2 = rhs(y + h / 2 * k1)
+        k3 = rhs(y + h / 2 * k2)
+        k4 = rhs(y + h * k3)
+        y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return np.sum(y ** 2)
+
+
+def scalar_recurrence(x, n):
+    s = x
+    for _ in range(n):
+        s = s * np.sin(s) + 0.1
+    return s
+
+
+def nested_loops(x):
+    s = 0.0
+    for i in range(2):
+        for j in range(2):
+            s = s + np.sum(np.sin(x * (i + j + s)))
+    return s
+
+
+def filled(x):
+    return np.sum(np.full((2, 3), np.sum(x ** 2)) * x)
+
+
 # ---- references (no srcdiff code) ----
 
 def hessian_by_differences(f, args, h=1e-4):
@@ -122,6 +184,13 @@ HESSIAN_SPECS = {  # name: (function, argument maker)
     "power 0": (power_zero, lambda rng: (rng.normal(size=3),)),
     "logistic loss": (logistic_loss, lambda rng: (rng.normal(size=3), rng.normal(size=(6, 3)),
                                                   np.sign(rng.normal(size=6)))),
+    "loop": (looping, lambda rng: (rng.normal(size=3),)),
+    "tanh recurrence": (tanh_recurrence, lambda rng: (rng.normal(size=3), rng.normal(size=(3, 3)))),
+    "loop with break": (stops_early, lambda rng: (rng.normal(size=3),)),
+    "while loop": (grows_until_large, lambda rng: (rng.uniform(0.5, 1.0, size=2),)),
+    "return from a loop": (returns_from_loop, lambda rng: (rng.uniform(0.1, 0.5, size=2),)),
+    "RK4 with a helper": (rk4_with_helper, lambda rng: (rng.normal(size=2), 0.1)),
+    "np.full of a value": (filled, lambda rng: (rng.normal(size=3),)),
 }
 
 
@@ -254,9 +323,28 @@ def test_grad_of_a_vector_gradient_says_use_hessian():
         srcdiff.grad(srcdiff.grad(quartic))(np.ones(3))
 
 
-def test_a_gradient_with_a_loop_is_refused_naming_the_loop():
-    with pytest.raises(srcdiff.SrcDiffError, match=r"test_higher_order.py:\d+  for i in range\(3\)"):
-        srcdiff.hessian(looping)(np.ones(2))
+def test_second_derivative_through_a_loop_with_a_static_trip_count():
+    second = srcdiff.grad(srcdiff.grad(scalar_recurrence))
+    step = 1e-5
+    first = srcdiff.grad(scalar_recurrence)
+    for x in (0.3, -0.8):
+        expected = (first(x + step, 4) - first(x - step, 4)) / (2 * step)
+        assert second(x, 4) == pytest.approx(expected, rel=1e-7)
+
+
+def test_a_nested_loop_is_refused_naming_the_inner_loop():
+    with pytest.raises(srcdiff.SrcDiffError, match="nested loop") as info:
+        srcdiff.hessian(nested_loops)(np.ones(2))
+    assert info.value.location.filename.endswith("test_higher_order.py")
+    assert "for j in range(2)" in info.value.location.code
+
+
+def test_a_pullback_can_be_called_again_after_a_loop_consumed_its_stack(rng):
+    x, W = rng.normal(size=3), rng.normal(size=(3, 3))
+    _, pullback = srcdiff.vjp(tanh_recurrence, x, W)
+    first, again = pullback(1.0), pullback(1.0)
+    assert_close(first, again, rtol=0, atol=0)
+    assert_close(first, srcdiff.grad(tanh_recurrence)(x, W), rtol=1e-13, atol=1e-15)
 
 
 def test_only_plain_gradients_are_differentiated_again():
@@ -269,3 +357,22 @@ def test_only_plain_gradients_are_differentiated_again():
 def test_jacobian_needs_float_inputs():
     with pytest.raises(srcdiff.SrcDiffError, match="not a float"):
         srcdiff.jacobian(three_outputs)(np.array([1, 2, 3]))
+
+
+def stacks_a_list(x):
+    vals = []
+    for i in range(3):
+        vals.append(x * (i + 1.0))
+    return np.sum(np.stack(vals) ** 3)
+
+
+def test_a_refusal_inside_generated_code_names_the_users_line():
+    with pytest.raises(srcdiff.SrcDiffError, match=r"the adjoint of test_higher_order.py:\d+  return np.sum\("
+                       r"np.stack\(vals\) \*\* 3\)") as info:
+        srcdiff.hessian(stacks_a_list)(np.ones(2))
+    assert "not of your code" in info.value.hint
+
+
+def test_a_pullback_shows_its_source(rng):
+    _, pullback = srcdiff.vjp(three_outputs, rng.normal(size=3))
+    assert "def three_outputs_vjp_pullback(three_outputs_bar):" in pullback.source

@@ -50,6 +50,7 @@ STATEMENTS: dict[type, StatementHandler] = {
     ast.Break: statements.lower_break,
     ast.Continue: statements.lower_continue,
     ast.Pass: statements.lower_pass,
+    ast.Delete: statements.lower_delete,
     ast.Raise: statements.lower_raise_statement,
     ast.Assert: statements.lower_assert,
     ast.FunctionDef: nested.lower_nested_def,
@@ -66,6 +67,7 @@ def lower_function(parsed: ParsedFunction, table: RuleTable, statics,
         raise parsed.error(tree, "*args and **kwargs parameters are not supported", "name every parameter")
     state.params = [Var(state.namer.claim(name)) for name in parameter_names(tree.args)]
     state.env = {p.name: p for p in state.params}
+    state.root_block = state.block
     StatementLowerer(state, STATEMENTS, EXPRESSIONS).statements(tree.body)
     if RETURN not in state.env:
         raise state.error(tree.body[-1], f"{parsed.name} has no `return` statement",

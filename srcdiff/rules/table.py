@@ -95,6 +95,9 @@ class Rule:
     selects: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
     #: parameters read for their shape only (``unbroadcast(g, like)``'s `like`): no adjoint
     shape_only: tuple[str, ...] = ()
+    #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s
+    #: start and step): refused, with this hint, when an operand carries a gradient
+    refuses_active: str = ""
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
