@@ -72,7 +72,8 @@ def _loop(loop: Loop, sweep: Sweep) -> list:
         push = ast.Call(ast.Attribute(ast.Name(plan.stack, ast.Load()), "append", ast.Load()), [value], [])
         body.append(Effect(push, loop.line))
     for name, stack in zip(plan.saved if plan.stacks else (), plan.stacks):
-        push = ast.Call(ast.Attribute(ast.Name(stack, ast.Load()), "append", ast.Load()), [ast.Name(name, ast.Load())], [])
+        push = ast.Call(ast.Attribute(ast.Name(stack, ast.Load()), "append", ast.Load()),
+                        [ast.Name(name, ast.Load())], [])
         body.append(Effect(push, loop.line))
     copies = [c for c in loop.carried if c.final != c.var]
     phis = {c.var for c in loop.carried}
