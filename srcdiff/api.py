@@ -9,12 +9,13 @@ lowered once per value of that parameter.  The stages themselves run in pipeline
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import weakref
 
 import numpy as np
 
-from . import pipeline
+from . import higher, pipeline
 from .backend import jit
 from .errors import SrcDiffError
 from .frontend import callables, trees
@@ -42,9 +43,6 @@ class GradFunction:
 
     def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False, has_aux: bool = False,
                  jit: str | None = None):
-        if isinstance(func, GradFunction):
-            raise SrcDiffError("differentiating a srcdiff gradient (higher derivatives) is not "
-                               "supported yet", hint="write the derivative you need as a function")
         self.func = func
         target = callables.resolve(func)
         self._signature = _signature(func)
@@ -192,6 +190,36 @@ class GradFunction:
             found = pipeline.variant(lowered, key)
         return found
 
+    def generated_for(self, args: tuple):
+        """The code a call with positional `args` runs, as a function srcdiff can differentiate
+        again (higher.py): it returns this gradient for arguments of this signature."""
+        if self.options.with_value or self._trees.has_aux or self.options.jit:
+            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux or "
+                               "jit) can be differentiated again", hint="differentiate srcdiff.grad(f)")
+        if len(self.wrt) > 1 or self.tuple_result:
+            raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
+                               "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
+        if not self._uses_trees(args):
+            return higher.generated_function(self._derivable_variant(args))
+        values = callables.full_arguments(self._trees.target, self._trees.names, dict(zip(self._names, args)))
+        structs = self._trees.structures(values)
+        if any(s is not None for s in structs) or self._trees.target.hidden:
+            raise SrcDiffError(f"{self.__qualname__}: higher derivatives take float and array arguments, "
+                               "not trees, methods or partials", hint="pass the arrays as parameters")
+        _, flat, _ = self._trees.prepared(structs)
+        return higher.generated_function(flat._derivable_variant(tuple(values)), pick=0)
+
+    def _derivable_variant(self, args: tuple) -> Variant:
+        """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
+        self._check_differentiable(args)
+        options = dataclasses.replace(self.options, derivable=True)
+        found = pipeline.lowered(self.func, self.wrt, options, args)
+        return pipeline.variant(found, tuple(map(shapes.signature, args)))
+
+    def positional(self, args: tuple, kwargs: dict) -> tuple:
+        """`args` and `kwargs` bound to the function's parameters, defaults applied, in order."""
+        return self._positional(args, kwargs)
+
     def _positional(self, args, kwargs) -> tuple:
         try:
             bound = self._signature.bind(*args, **kwargs)
@@ -329,7 +357,9 @@ def grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
     With ``jit="numba"`` the generated gradient is compiled by numba (``srcdiff[numba]``).
     """
     if func is None:
-        return lambda f: GradFunction(f, wrt, debug=debug, jit=jit)
+        return lambda f: grad(f, wrt, debug=debug, jit=jit)
+    if isinstance(func, (GradFunction, higher.Derivative)):
+        return higher.Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
     return GradFunction(func, wrt, debug=debug, jit=jit)
 
 

@@ -26,7 +26,6 @@ from .callee_shapes import CalleeShapes, parameter_shapes
 from .errors import SrcDiffError
 from .frontend import depends
 from .frontend import statics as static_args
-from .frontend.depends import MISSING
 from .frontend.naming import Namer, assigned_names, names_in
 from .frontend.parse import ParsedFunction, parse_function, unwrap
 from .ir import shapes
@@ -34,7 +33,7 @@ from .ir.nodes import Function, Specialised, all_nodes, typed
 from .ir.program import CallSpec, GradProgram
 from .ir.shape_inference import infer_shapes
 from .lower.callee_facts import analysis_error, of_function
-from .lower.facts import ParamFacts, callee_facts, constant_arguments, is_constant_argument
+from .lower.facts import ParamFacts, argument_facts, callee_facts, constant_arguments, facts_key, is_constant_argument
 from .lower.lowerer import lower_specialised
 from .lower.writes import check_in_place
 from .rules import TABLE, TEMPLATE_GLOBALS
@@ -50,6 +49,7 @@ class Options:
     pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
     jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
     inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
+    derivable: bool = False  # code srcdiff can differentiate again (higher.py): loops read stacks by position
 
 
 @dataclass
@@ -65,6 +65,7 @@ class Variant:
     fast: object = None  # the same code behind a signature guard, made on first use
     cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
     jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
+    derivable: tuple | None = None  # (pick, the code as a function srcdiff can parse): higher.py
 
 
 @dataclass(eq=False)
@@ -154,41 +155,23 @@ def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = N
     parsed = parse_function(func)
     cache = CACHE.lowered.setdefault(parsed.func, {})
     value_of = static_args.values_of(func, args)
-    facts_key = _facts_key(func, value_of, args, CACHE.by_signature)
-    base = (parsed.func.__code__, wrt, options, TABLE.version) + facts_key
+    decided = facts_key(func, value_of, args, CACHE.by_signature)
+    base = (parsed.func.__code__, wrt, options, TABLE.version) + decided
     static_names = CACHE.static_names.setdefault(parsed.func, {})
     key = base + (static_args.static_key(static_names.get(base, ()), value_of),)
     if key not in cache or not depends.hold(cache[key].depends):
-        facts = _param_facts(func, value_of, args)
+        facts = argument_facts(func, value_of, args)
         found = _lower(parsed, wrt, options, static_args.static_values(parsed, wrt, value_of), facts)
         CACHE.stats.transforms += 1
         if facts.used_shapes:  # the signature decided some of the code: it is part of the key
-            CACHE.by_signature.setdefault(parsed.func, set()).add(facts_key[0])
-            facts_key = _facts_key(func, value_of, args, CACHE.by_signature)
-            base = base[:-2] + facts_key
-        found.facts_key, found.constants = facts_key, dict(facts.constants)
+            CACHE.by_signature.setdefault(parsed.func, set()).add(decided[0])
+            decided = facts_key(func, value_of, args, CACHE.by_signature)
+            base = base[:-2] + decided
+        found.facts_key, found.constants = decided, dict(facts.constants)
         static_names[base] = tuple(found.statics)  # found by lowering: the same for all values
         key = base + (static_args.static_key(static_names[base], value_of),)
         cache[key] = found
     return cache[key]
-
-
-def _facts_key(func, value_of, args, by_signature) -> tuple:
-    """(the parameters whose argument is None or a bool with their values, the arguments'
-    signatures or None): what of the arguments a transform is built on besides static
-    values (lower/facts.py).  The signatures count only if lowering read a shape from them."""
-    constants = constant_arguments(inspect.signature(func).parameters, value_of)
-    uses = args is not None and typed(constants) in by_signature.get(unwrap(func), ())
-    return typed(constants), tuple(map(shapes.signature, args)) if uses else None
-
-
-def _param_facts(func, value_of, args) -> ParamFacts:
-    """What lowering may read off the arguments (their defaults without arguments)."""
-    names = list(inspect.signature(func).parameters)
-    constants = dict(constant_arguments(names, value_of))
-    known = all(value_of(n) is not MISSING for n in names)
-    param_shapes = None if args is None else {n: shapes.of_signature(shapes.signature(a)) for n, a in zip(names, args)}
-    return ParamFacts(constants, known, param_shapes)
 
 
 def is_current(found: Lowered, func) -> bool:
@@ -246,11 +229,11 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
         output = getattr(ir.output, "name", parsed.name)
         seed = namer.fresh(f"{output}_bar")
     program = reverse(ir, namer, found.wrt, shape_of, location=parsed.location,
-                      with_value=options.with_value or options.debug, pullback=seed)
+                      with_value=options.with_value or options.debug, pullback=seed, derivable=options.derivable)
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
-    if options.jit:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
+    if options.jit or options.derivable:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
         info = dataclasses.replace(info, python_loops=False)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)

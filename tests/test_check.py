@@ -530,6 +530,11 @@ RULE_SPECS = {
     "ndarray.shape": _wrap("np.sum(np.reshape(x, y.shape) * y)", (A, B)),
     "ndarray.ndim": _wrap("np.sum(x * y) * x.ndim"),
     "ndarray.size": _wrap("np.sum(x * y) * x.size"),
+    "srcdiff.rules.runtime.unbroadcast": _wrap("np.sum(unbroadcast(np.outer(x, y), y) * y)"),
+    "srcdiff.rules.runtime.select": _wrap("np.sum(select(np.arange(np.size(x)) % 2 == 0, x * y))"),
+    "srcdiff.rules.runtime.select_whole": _wrap("np.sum(select_whole(np.size(x) > 1, x * y))"),
+    "srcdiff.rules.runtime.copy_array": _wrap("np.sum(copy_array(x) * y)"),
+    "srcdiff.rules.runtime.zeros_like": _wrap("np.sum((x + zeros_like(x)) * y)"),
 }
 
 SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.name) == "symbolic")
@@ -539,7 +544,8 @@ SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.n
 def spec_functions(tmp_path_factory):
     """Each spec as a function in a real module file (srcdiff reads source)."""
     names = {name: f"f{i}" for i, name in enumerate(sorted(RULE_SPECS))}
-    lines = ["import math", "import numpy as np", ""]
+    helpers = "copy_array, select, select_whole, unbroadcast, zeros_like"
+    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {helpers}", ""]
     for name, (params, body, _, _) in RULE_SPECS.items():
         lines += [f"def {names[name]}({params}):  # {name}", f"    return {body}", ""]
     module = import_source(tmp_path_factory.mktemp("specs"), "\n".join(lines), "rule_specs")

@@ -139,6 +139,51 @@ def while_with_break(x):
     return y * x
 
 
+def reversed_range(x, n):
+    s = 0.0
+    for i in reversed(range(n)):
+        s = s * 0.5 + np.sin(x * i)
+    return np.sum(s)
+
+
+def reversed_stepped_range(x):
+    s = 0.0
+    for i in reversed(range(1, 8, 3)):
+        s = s * x + i
+    return s
+
+
+def reversed_bounds_at_run_time(x, lo, hi):
+    s = x
+    for i in reversed(range(lo, hi, 2)):
+        s = np.sin(s) * i
+    return np.sum(s)
+
+
+def reversed_list(x, n):
+    vals = []
+    for i in range(n):
+        vals.append(x * (i + 1.0))
+    out = 0.0
+    for v in reversed(vals):
+        out = out * 0.5 + np.sum(np.sin(v))
+    return out
+
+
+def reversed_rows(A, w):
+    acc = 0.0
+    for row in reversed(A):
+        acc = acc * 0.9 + np.tanh(row @ w)
+    return acc
+
+
+def deletes_a_name(x):
+    y = x * 2.0
+    z = np.sin(y) * x
+    del y
+    return np.sum(z)
+
+
 # ---- gradients against central differences ----
 
 CASES = [
@@ -167,6 +212,14 @@ CASES = [
     ("enumerate and zip", enumerate_and_zip, lambda rng: (rng.normal(size=4), rng.normal(size=4)), (0, 1)),
     ("loop over a tuple", loop_over_tuple, (0.4, 1.1), (0, 1)),
     ("while True with break", while_with_break, (7.0,), (0,)),
+    ("reversed(range(n))", reversed_range, lambda rng: (rng.normal(size=3), 5), (0,)),
+    ("reversed(range(n)), no iteration", reversed_range, lambda rng: (rng.normal(size=3), 0), (0,)),
+    ("reversed(range(1, 8, 3))", reversed_stepped_range, (0.7,), (0,)),
+    ("reversed range, bounds at run time", reversed_bounds_at_run_time, lambda rng: (rng.normal(size=2), 1, 8),
+     (0,)),
+    ("reversed list", reversed_list, lambda rng: (rng.normal(size=3), 4), (0,)),
+    ("reversed rows", reversed_rows, lambda rng: (rng.normal(size=(4, 3)), rng.normal(size=3)), (0, 1)),
+    ("del of a name", deletes_a_name, lambda rng: (rng.normal(size=3),), (0,)),
 ]
 
 
@@ -242,3 +295,34 @@ def test_branch_replays_the_taken_side():
     df(3.0, 2.0)
     backward = df.source.split("# backward")[1]
     assert "if t1:" in backward  # the saved test, not a new comparison
+
+
+def reads_a_deleted_name(x):
+    y = x * 2.0
+    del y
+    return np.sum(y)  # noqa: F821 (the refusal under test)
+
+
+def deletes_in_a_branch(x):
+    y = x * 2.0
+    if np.sum(x) > 0:
+        del y
+        y = x
+    return np.sum(y)
+
+
+def deletes_an_item(x):
+    y = [x, x]
+    del y[0]
+    return np.sum(y[0])
+
+
+@pytest.mark.parametrize("func, message", [
+    (reads_a_deleted_name, "'y' is used before it is assigned"),
+    (deletes_in_a_branch, "`del` inside a branch or loop is not supported"),
+    (deletes_an_item, r"`del y\[0\]` is not supported"),
+])
+def test_del_refusals_name_the_line(func, message):
+    with pytest.raises(srcdiff.SrcDiffError, match=message) as info:
+        srcdiff.grad(func)(np.ones(2))
+    assert info.value.location.filename.endswith("test_control_flow.py")

@@ -114,6 +114,14 @@ def test_scipy_minimize_needs_fewer_evaluations_with_srcdiff_gradient():
     assert with_srcdiff.nfev < with_fd.nfev
 
 
+def test_newton_cg_with_hvp_converges_in_fewer_iterations_than_bfgs():
+    results = load("newton_cg").main(dimension=10)
+    newton, bfgs = results["Newton-CG, srcdiff hvp"], results["BFGS, srcdiff gradient"]
+    assert newton.success and bfgs.success
+    np.testing.assert_allclose(newton.x, np.ones(10), atol=1e-6)
+    assert newton.nit < bfgs.nit
+
+
 def test_physics_fit_recovers_the_room_parameters(capsys):
     example = load("physics")
     rate, T_eq = example.main(hours=6.0, steps=150)
@@ -133,5 +141,5 @@ def test_physics_gradient_through_the_loop_matches_central_differences():
 
 def test_every_example_is_tested():
     tested = {"quickstart", "linear_regression", "logistic_regression", "mlp", "scipy_optimize", "physics",
-              "class_model"}
+              "class_model", "newton_cg"}
     assert {p.stem for p in EXAMPLES.glob("*.py")} == tested

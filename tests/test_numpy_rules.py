@@ -16,7 +16,7 @@ from numeric import assert_close
 
 import srcdiff
 from srcdiff.api import GradFunction
-from srcdiff.rules import default_table
+from srcdiff.rules import default_table, runtime
 
 
 def sampler(low=None, high=None):
@@ -251,7 +251,22 @@ SPECS = [
     S("numpy.argmax", "x * np.argmax(x)", x=((4,), REAL)),
     S("numpy.argmin", "x * x.argmin()", x=((4,), REAL)),
     S("numpy.argsort", "x * np.argsort(x)", x=((4,), REAL)),
+    # ---- constructors filled with a value that carries a gradient ----
+    S("numpy.full", "np.full((2, 3), x) * y", x=(None, REAL), y=((2, 3), REAL)),
+    S("numpy.full", "np.full((2, 3), x) * y", x=((3,), REAL), y=((2, 3), REAL)),
+    S("numpy.full_like", "np.full_like(y, x) * y", x=(None, REAL), y=((3,), REAL)),
+    # ---- srcdiff's own helpers (generated gradients differentiated again) ----
+    S("srcdiff.rules.runtime.unbroadcast", "unbroadcast(x * y, y)", x=((3, 4), REAL), y=((4,), REAL)),
+    S("srcdiff.rules.runtime.unbroadcast", "unbroadcast(x * y, y)", x=((3, 4), REAL), y=((3, 4), REAL)),
+    S("srcdiff.rules.runtime.select", "select(np.greater(c, 0.0), x * y)", x=((5,), REAL), y=((5,), REAL),
+      c=((5,), REAL)),
+    S("srcdiff.rules.runtime.select_whole", "select_whole(np.greater(c, 0.0), x) + x", x=((3,), REAL),
+      c=(None, REAL)),
+    S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
+    S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
 ]
+HELPERS = {name: getattr(runtime, name)
+           for name in ("copy_array", "select", "select_whole", "unbroadcast", "zeros_like")}
 
 SEED = 20261130
 
@@ -259,7 +274,7 @@ SEED = 20261130
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
-    lines = ["import math", "import numpy as np", ""]
+    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {', '.join(HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
@@ -271,7 +286,7 @@ def draw_inputs(spec, index):
     values = {}
     for name, (shape, domain) in spec.inputs.items():
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
-    out = eval(spec.expr, {"np": np, "math": math}, dict(values))
+    out = eval(spec.expr, {"np": np, "math": math, **HELPERS}, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 
@@ -295,6 +310,29 @@ def test_every_rule_has_a_spec():
     specified = {spec.rule for spec in SPECS}
     missing = sorted(r.name for r in default_table() if r.name not in specified)
     assert not missing, f"rules without a spec in tests/test_numpy_rules.py: {missing}"
+
+
+def arange_from_a_value(x):
+    return np.sum(np.arange(x, x + 3.0))
+
+
+def linspace_to_a_value(x):
+    return np.sum(np.linspace(0.0, x, 5))
+
+
+@pytest.mark.parametrize("func, hint", [(arange_from_a_value, r"start \+ step \* np.arange\(n\)"),
+                                        (linspace_to_a_value, r"np.linspace\(0.0, 1.0, n\)")])
+def test_constructors_from_differentiated_values_are_refused(func, hint):
+    # their values depend on start/stop, but they have no gradient rule: never a silent zero
+    with pytest.raises(srcdiff.SrcDiffError, match=hint) as info:
+        srcdiff.grad(func)(0.5)
+    assert info.value.location.filename.endswith("test_numpy_rules.py")
+
+
+def test_full_like_of_an_integer_array_truncates_so_has_no_gradient():
+    def f(x):
+        return np.sum(np.full_like(np.arange(3), x) * x)
+    assert srcdiff.grad(f)(0.7) == 0.0  # np.full_like(int array, 0.7) is all zeros
 
 
 # ---- conventions at non-differentiable points (documented in each rule's note) ----

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
-from ..ir.nodes import Branch, Function, Node, Var
+from ..ir.nodes import Branch, Function, Node, Var, all_nodes
 from ..rules.structural import GETITEM
 
 
 def active_values(function: Function, wrt: set[str]) -> set[str]:
     """Names that depend on a `wrt` parameter and that the output depends on."""
+    varies, useful = _flows(function, wrt)
+    return varies & useful
+
+
+def value_dependent_constructor(function: Function, wrt: set[str]) -> Node | None:
+    """A node whose rule gives no gradient although its value depends on its operands'
+    values (``np.arange(start, stop)``, `Rule.refuses_active`), fed by a `wrt` parameter."""
+    varies, _ = _flows(function, wrt)
+    for node in all_nodes(function):
+        if getattr(node.rule, "refuses_active", "") and any(v.name in varies for v in node.input_vars):
+            return node
+    return None
+
+
+def _flows(function: Function, wrt: set[str]) -> tuple[set[str], set[str]]:
+    """The names that depend on a `wrt` parameter, and those the output depends on."""
     edges = []  # (source, destination) of every flow of value that carries a gradient
 
     def collect(block):
@@ -37,4 +53,4 @@ def active_values(function: Function, wrt: set[str]) -> set[str]:
             if dst in useful and src not in useful:
                 useful.add(src)
                 changed = True
-    return varies & useful
+    return varies, useful

@@ -34,7 +34,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
     fills = sweep.fills
     pending = []  # (value, contribution, masks its adjoint inherits)
     for param, operand in zip(node.rule.params, node.inputs):
-        if not (isinstance(operand, Var) and operand.name in sweep.active):
+        if not (isinstance(operand, Var) and operand.name in sweep.active) or param in node.rule.shape_only:
             continue
         if param not in templates:
             raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "

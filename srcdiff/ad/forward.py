@@ -18,6 +18,7 @@ from .sweep import LoopPlan, Sweep
 def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], with_output: bool) -> list:
     """The forward statements the gradient needs, in program order."""
     stacks = [p.stack for p in sweep.plans.values() if p.stack]
+    stacks += [s for p in sweep.plans.values() for s in p.stacks]
     body = [Assign([s], ast.List([], ast.Load())) for s in sorted(stacks, key=_natural)]
     body += _block(function.body, sweep)
     needed, restored = set(), set()
@@ -69,6 +70,10 @@ def _loop(loop: Loop, sweep: Sweep) -> list:
         names = [ast.Name(n, ast.Load()) for n in plan.saved]
         value = names[0] if len(names) == 1 else ast.Tuple(names, ast.Load())
         push = ast.Call(ast.Attribute(ast.Name(plan.stack, ast.Load()), "append", ast.Load()), [value], [])
+        body.append(Effect(push, loop.line))
+    for name, stack in zip(plan.saved if plan.stacks else (), plan.stacks):
+        push = ast.Call(ast.Attribute(ast.Name(stack, ast.Load()), "append", ast.Load()),
+                        [ast.Name(name, ast.Load())], [])
         body.append(Effect(push, loop.line))
     copies = [c for c in loop.carried if c.final != c.var]
     phis = {c.var for c in loop.carried}

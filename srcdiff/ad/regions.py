@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from ..errors import SrcDiffError
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
 from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, own_expressions, walk
 from ..rules.structural import APPEND, GETITEM
@@ -169,7 +170,9 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
                     and c.var.name in saved:
                 saved.remove(c.final.name)
                 carried.append(Assign([c.final.name], ast.Name(c.var.name, ast.Load())))
-    if saved:
+    if saved and sweep.derivable:
+        _read_by_position(loop, sweep, plan, saved, body)
+    elif saved:
         plan.stack = sweep.namer.fresh("stack")
         plan.saved = saved
         top_level = set(top) | phis
@@ -187,6 +190,23 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
         header = For(sweep.namer.fresh("_"), _call("range", ast.Name(plan.count, ast.Load())), body, loop.line)
     sweep.plans[id(loop)] = plan
     sweep.emit(header)
+
+
+def _read_by_position(loop: Loop, sweep: Sweep, plan: LoopPlan, saved: list[str], body: list) -> None:
+    """The derivable form of a loop's stack: one list per saved value, read backwards by a
+    position counted down from the end (lists appended in one loop and read by index in
+    another are code srcdiff differentiates)."""
+    if sweep.loops:
+        raise SrcDiffError("differentiating the gradient of a nested loop again is not supported yet",
+                           sweep.location(loop.line), "write the inner loop as array operations")
+    plan.saved = saved
+    plan.stacks = [sweep.namer.fresh("stack") for _ in saved]
+    position = sweep.namer.fresh("k")
+    sweep.emit(Assign([position], _call("len", ast.Name(plan.stacks[0], ast.Load()))))
+    body.append(Assign([position], ast.BinOp(ast.Name(position, ast.Load()), ast.Sub(), ast.Constant(1))))
+    for name, stack in zip(saved, plan.stacks):
+        body.append(Assign([name], ast.Subscript(ast.Name(stack, ast.Load()), ast.Name(position, ast.Load()),
+                                                 ast.Load())))
 
 
 def reverse_getitem(node: Node, sweep: Sweep) -> None:

@@ -20,7 +20,7 @@ from ..ir import shapes
 from ..ir.nodes import Function, UserCall, Var, all_nodes
 from ..ir.program import GradProgram
 from ..ir.shapes import Shape
-from .activity import active_values
+from .activity import active_values, value_dependent_constructor
 from .adjoints import Fills, call, method
 from .forward import build_forward
 from .regions import reverse_block
@@ -29,15 +29,22 @@ from .sweep import Sweep, operand_shape
 
 
 def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape],
-            *, location, with_value: bool = False, pullback: str | None = None) -> GradProgram:
+            *, location, with_value: bool = False, pullback: str | None = None,
+            derivable: bool = False) -> GradProgram:
     """Build the gradient program of `function` with respect to the parameters `wrt`.
 
     With `pullback` (the name of the output's adjoint parameter), the program is a callee's:
-    its output may be an array and its backward sweep starts from that parameter.
+    its output may be an array and its backward sweep starts from that parameter.  With
+    `derivable`, loops save values in the form srcdiff differentiates again (`Sweep.derivable`).
     """
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
-                  fills=Fills(_fill_producers(function)))
+                  fills=Fills(_fill_producers(function)), derivable=derivable)
+    refused = value_dependent_constructor(function, set(wrt))
+    if refused is not None:
+        raise SrcDiffError(f"{refused.rule.name} makes values from arguments that depend on the "
+                           "differentiated input, and srcdiff has no rule for their gradient",
+                           location(refused.line), refused.rule.refuses_active)
     output = function.output
     out_shape = operand_shape(output, shape_of)
     if pullback is None and out_shape.known and out_shape.ndim > 0:

@@ -21,6 +21,8 @@ class LoopPlan:
     saved: list[str] = field(default_factory=list)
     count: str | None = None  # iterations run, when the backward loop cannot recount them
     preset: list[str] = field(default_factory=list)  # saved names some iteration may not set
+    #: one stack per saved name, read by position rather than popped (`Sweep.derivable`)
+    stacks: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -48,6 +50,9 @@ class Sweep:
     #: sources by value, and the parameter names; None for a sweep built without them
     shape_sources: tuple | None = None
     fills: object = None  # adjoints.Fills: where a filled array may flow as its number
+    #: loops save one list per value and the backward loop reads them by position (no pop,
+    #: no list of tuples): the form srcdiff can differentiate again (higher.py)
+    derivable: bool = False
 
     @property
     def adjoint(self) -> dict[str, str]:

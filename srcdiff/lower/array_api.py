@@ -25,7 +25,7 @@ from .static_values import constant
 #: Functions (by name) that return their array arguments promoted to one dtype.
 PROMOTERS = {"xp_promote"}
 #: Array-API helpers (by name, from an array-API package) and what they are in NumPy.
-ALIASES = {"atleast_nd": "atleast", "xp_size": "size", "size": "size"}
+ALIASES = {"atleast_nd": "atleast", "xp_size": "size", "size": "size", "xp_device": "device", "device": "device"}
 _AT_LEAST = {1: np.atleast_1d, 2: np.atleast_2d, 3: np.atleast_3d}
 
 
@@ -38,13 +38,17 @@ def alias_of(func) -> str | None:
 
 
 def lower_alias(lower: ExpressionLowerer, node: ast.Call, kind: str, target) -> Operand:
-    """``xpx.atleast_nd(x, ndim=2, xp=xp)`` is ``np.atleast_2d(x)``; ``xp_size(x)`` is ``np.size(x)``."""
+    """``xpx.atleast_nd(x, ndim=2, xp=xp)`` is ``np.atleast_2d(x)``; ``xp_size(x)`` is ``np.size(x)``;
+    ``xp_device(x)`` is ``"cpu"``."""
     state = lower.state
     keywords = {k.arg: k.value for k in node.keywords if k.arg != "xp"}
     if len(node.args) != 1 or isinstance(node.args[0], ast.Starred) \
             or set(keywords) - ({"ndim"} if kind == "atleast" else set()):
         raise state.error(node, f"{ast.unparse(node.func)} is supported with one array"
                           + (" and ndim=" if kind == "atleast" else ""), "call the NumPy function instead")
+    if kind == "device":  # where NumPy's arrays live: no value of the array flows through it
+        lower.expr(node.args[0])
+        return Const("cpu")
     if kind == "size":
         x = lower.expr(node.args[0])
         expr = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "size", ast.Load()), [operand_ast(x)], [])

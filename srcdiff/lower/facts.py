@@ -17,14 +17,16 @@ Without arguments (``.source`` before a call) nothing is known and both stay run
 from __future__ import annotations
 
 import ast
+import inspect
 import operator
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..frontend.depends import MISSING
+from ..frontend.parse import unwrap
 from ..ir import shapes
-from ..ir.nodes import Const, Operand, Var
+from ..ir.nodes import Const, Operand, Var, typed
 from ..ir.shapes import Shape
 
 
@@ -128,14 +130,30 @@ def constant_arguments(names, value_of) -> tuple:
 def callee_facts(func, statics: dict, passed) -> ParamFacts:
     """The facts a called user function is lowered with: the None and bool constants the
     call gives it (`statics`, ir.Specialised) and the defaults of what it does not pass."""
-    import inspect
-
     constants = {n: v for n, v in statics.items() if is_constant_argument(v) and v is not NOT_NONE}
     for name, param in inspect.signature(func).parameters.items():
         if name not in passed and name not in constants and param.default is not inspect.Parameter.empty \
                 and is_constant_argument(param.default):
             constants[name] = param.default
     return ParamFacts(constants, not_none=frozenset(n for n, v in statics.items() if v is NOT_NONE))
+
+
+def facts_key(func, value_of, args, by_signature) -> tuple:
+    """(the parameters whose argument is None or a bool with their values, the arguments'
+    signatures or None): what of the arguments a transform is built on besides static
+    values (lower/facts.py).  The signatures count only if lowering read a shape from them."""
+    constants = constant_arguments(inspect.signature(func).parameters, value_of)
+    uses = args is not None and typed(constants) in by_signature.get(unwrap(func), ())
+    return typed(constants), tuple(map(shapes.signature, args)) if uses else None
+
+
+def argument_facts(func, value_of, args) -> ParamFacts:
+    """What lowering may read off the arguments (their defaults without arguments)."""
+    names = list(inspect.signature(func).parameters)
+    constants = dict(constant_arguments(names, value_of))
+    known = all(value_of(n) is not MISSING for n in names)
+    param_shapes = None if args is None else {n: shapes.of_signature(shapes.signature(a)) for n, a in zip(names, args)}
+    return ParamFacts(constants, known, param_shapes)
 
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,

@@ -51,6 +51,7 @@ STATEMENTS: dict[type, StatementHandler] = {
     ast.Break: statements.lower_break,
     ast.Continue: statements.lower_continue,
     ast.Pass: statements.lower_pass,
+    ast.Delete: statements.lower_delete,
     ast.Raise: statements.lower_raise_statement,
     ast.Assert: statements.lower_assert,
     ast.FunctionDef: nested.lower_nested_def,
@@ -70,6 +71,7 @@ def lower_function(parsed: ParsedFunction, table: RuleTable, statics,
     # a parameter whose argument is None or a bool is that constant in this specialisation
     constants = state.facts.constants
     state.env = {p.name: Const(constants[p.name]) if p.name in constants else p for p in state.params}
+    state.root_block = state.block
     StatementLowerer(state, STATEMENTS, EXPRESSIONS).statements(tree.body)
     if RETURN not in state.env:
         raise state.error(tree.body[-1], f"{parsed.name} has no `return` statement",

@@ -18,6 +18,7 @@ operands, like ``np.concatenate([a, b])``); every other call is left to the gene
 from __future__ import annotations
 
 import ast
+import types
 
 import numpy as np
 
@@ -210,10 +211,11 @@ def _check_dtype_when_run(lower: ExpressionLowerer, node: ast.Call, dtype: ast.e
     ``dtype=None``, ``dtype=x.dtype``): checked where the conversion runs, before it, to be
     None or floating; any other dtype would truncate the gradient, so the gradient raises
     there instead of going on."""
-    root = dtype
-    while isinstance(root, ast.Attribute):
-        root = root.value
-    if not isinstance(root, ast.Name) or root.id not in lower.state.env:
+    names = [n.id for n in ast.walk(dtype) if isinstance(n, ast.Name)]
+    # read off local values (``x.dtype``, ``np.result_type(x, 1.0)``): checked when it runs
+    if not any(n in lower.state.env for n in names) or any(
+            n not in lower.state.env and not isinstance(lower.state.parsed.resolve(n), types.ModuleType)
+            for n in names):
         raise lower.state.error(node, f"cannot tell the dtype {ast.unparse(dtype)} of this conversion before "
                                 "the function runs", "name a floating dtype, e.g. dtype=float")
     spelled = ast.unparse(dtype)

@@ -14,11 +14,13 @@ import builtins
 from collections import Counter
 from typing import Callable, NamedTuple
 
-from ..ir.nodes import Block, Carry, Const, Loop, Operand, Var
+from ..ir.nodes import Block, Carry, Const, Loop, Operand, Var, operand_ast
+from ..rules.structural import NOGRAD
 from .assignments import seen_elsewhere
 from .ast_facts import may_return, read_before_write, stores_in
 from .branches import same
-from .opaque import opaque_call, substitute
+from .emit import emit_rule
+from .opaque import opaque, opaque_call, substitute
 from .state import BREAK, DONE, FLOW_DEFAULTS, RETURN, LoopRecord, LoweringState
 from .statements import StatementLowerer
 from .static_values import static_value
@@ -42,13 +44,25 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
         raise state.error(stmt, "`for ... else` is not supported", "use a flag variable")
     it = stmt.iter
     func = static_value(state, it.func) if isinstance(it, ast.Call) else None
+    backwards = func is builtins.reversed
+    if backwards:  # the same loop, its iterations in the opposite order
+        if it.keywords or len(it.args) != 1:
+            raise state.error(stmt, "use `for item in reversed(sequence)`")
+        it = it.args[0]
+        func = static_value(state, it.func) if isinstance(it, ast.Call) else None
+        if func in (builtins.enumerate, builtins.zip, builtins.reversed):
+            raise state.error(stmt, f"looping over reversed({ast.unparse(it)}) is not supported",
+                              "loop over reversed(range(len(xs))) and index the sequences")
     if func is builtins.range:
         if it.keywords or not 1 <= len(it.args) <= 3 or not isinstance(stmt.target, ast.Name):
             raise state.error(stmt, "use `for name in range(start, stop, step)`")
-        bounds = tuple(lower.expressions.expr(a) for a in it.args)
+        if backwards:
+            bounds = _reversed_range(lower, it)
+        else:
+            bounds = tuple(lower.expressions.expr(a) for a in it.args)
         _loop(lower, "range", stmt.target.id, bounds, None, stmt.body, stmt.lineno, None, [stmt.target.id])
         return
-    seqs, targets, index = _sequences(lower, stmt, func)
+    seqs, targets, index = _sequences(lower, stmt, func, it)
     lengths = [opaque_call(lower.expressions, "len", seq) for seq in seqs]
     bound = lengths[0]
     for other in lengths[1:]:
@@ -61,16 +75,34 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
 
     def items():
         k = state.env[index]
+        if backwards:  # item len - 1 - k
+            last = ast.BinOp(ast.BinOp(operand_ast(bound), ast.Sub(), ast.Constant(1)), ast.Sub(), operand_ast(k))
+            k = emit_rule(state, NOGRAD, tuple(v for v in (bound, k) if isinstance(v, Var)), {}, last, None)
         for seq, target in zip(seqs, targets):
             _assign_operand(lower, target, subscript(lower.expressions, seq, k))
 
     _loop(lower, "range", index, (bound,), None, stmt.body, stmt.lineno, items, names)
 
 
-def _sequences(lower: StatementLowerer, stmt: ast.For, func) -> tuple[list[Operand], list[ast.expr], str | None]:
+def _reversed_range(lower: StatementLowerer, it: ast.Call) -> tuple[Operand, ...]:
+    """The bounds of ``reversed(range(...))``: ``range(n - 1, -1, -1)`` for ``range(n)``;
+    else those of the reversed range Python computes, ``range(a, b, c)[::-1]``."""
+    if all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args):
+        flipped = range(*(a.value for a in it.args))[::-1]
+        return Const(flipped.start), Const(flipped.stop), Const(flipped.step)
+    if len(it.args) == 1:
+        last = ast.copy_location(ast.BinOp(it.args[0], ast.Sub(), ast.Constant(1)), it)
+        return opaque(lower.expressions, last, None), Const(-1), Const(-1)
+    flipped = ast.Subscript(it, ast.Slice(None, None, ast.Constant(-1)), ast.Load())
+    return tuple(opaque(lower.expressions, ast.copy_location(ast.Attribute(flipped, part, ast.Load()), it), None)
+                 for part in ("start", "stop", "step"))
+
+
+def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tuple[
+        list[Operand], list[ast.expr], str | None]:
     """What a ``for`` over sequences iterates: the sequences, the targets taking their
     items, and the user's name for the index (``enumerate``), if any."""
-    state, it = lower.state, stmt.iter
+    state = lower.state
     if func is builtins.enumerate:
         if len(it.args) != 1 or it.keywords or not (
                 isinstance(stmt.target, ast.Tuple) and len(stmt.target.elts) == 2
@@ -80,7 +112,7 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func) -> tuple[list[Opera
         if isinstance(inner, ast.Call) and static_value(state, inner.func) is builtins.zip:
             # for i, (a, b) in enumerate(zip(xs, ys)): the zip's loop, with the index named
             zipped = ast.copy_location(ast.For(item, inner, stmt.body, [], None), stmt)
-            seqs, targets, _ = _sequences(lower, zipped, builtins.zip)
+            seqs, targets, _ = _sequences(lower, zipped, builtins.zip, inner)
             return seqs, targets, stmt.target.elts[0].id
         return [lower.expressions.expr(inner)], [item], stmt.target.elts[0].id
     if func is builtins.zip:

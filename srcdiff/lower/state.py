@@ -103,6 +103,7 @@ class LoweringState:
     facts: ParamFacts = field(default_factory=ParamFacts)  # what the arguments decide (facts.py)
     params: list[Var] = field(default_factory=list)  # the parameters, in order
     block: Block = field(default_factory=Block)  # where new nodes go
+    root_block: Block | None = None  # the function's own block (not a branch's or loop's)
     env: dict[str, Operand] = field(default_factory=dict)  # user name (or key above) -> its value now
     lists: set[str] = field(default_factory=set)  # values that are Python lists (or tuples)
     frozen_lists: set[str] = field(default_factory=set)  # lists read already: no more appends

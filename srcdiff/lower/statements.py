@@ -138,6 +138,23 @@ def lower_pass(lower: StatementLowerer, stmt: ast.Pass) -> None:
     pass
 
 
+def lower_delete(lower: StatementLowerer, stmt: ast.Delete) -> None:
+    """``del a, b``: the names are unbound, so reading them again is refused, as Python would
+    raise.  Only plain names, and only outside branches and loops (where a name would be
+    unbound on some paths only)."""
+    state = lower.state
+    for target in stmt.targets:
+        if not isinstance(target, ast.Name):
+            raise state.error(stmt, f"`del {ast.unparse(target)}` is not supported",
+                              "delete plain names only; build a new list or array without the item")
+        if state.loops or state.block is not state.root_block:
+            raise state.error(stmt, "`del` inside a branch or loop is not supported",
+                              "delete the name after the branch or loop, or just stop using it")
+        if target.id not in state.env:
+            raise state.error(stmt, f"name {target.id!r} is not defined here")
+        del state.env[target.id]
+
+
 def lower_raise_statement(lower: StatementLowerer, stmt: ast.Raise) -> None:
     lower_raise(lower.state, stmt)
 

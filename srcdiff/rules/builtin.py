@@ -7,6 +7,7 @@ from types import ModuleType
 import numpy as np
 
 from . import (
+    generated_code,
     numpy_convert,
     numpy_elementwise,
     numpy_linalg,
@@ -28,6 +29,7 @@ SECTIONS = {
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
+    "srcdiff's own helpers (higher derivatives)": generated_code.RULES,
 }
 
 #: Array methods, mapped to the function whose rule they use (``x.sum(axis=0)`` is

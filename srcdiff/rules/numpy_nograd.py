@@ -27,9 +27,10 @@ def _scalar(static, *operands):
     return shapes.SCALAR
 
 
-def constructor(func, shape=None):
-    """A function that makes a new array, whatever its arguments."""
-    return nograd(func, ("args",), shape=shape, fresh=True, array_result=True)
+def constructor(func, shape=None, refuses_active=""):
+    """A function that makes a new array from shapes and dtypes (or, with `refuses_active`,
+    from values it gives no gradient: refused when they carry one)."""
+    return nograd(func, ("args",), shape=shape, fresh=True, array_result=True, refuses_active=refuses_active)
 
 
 def query(func, shape=None):
@@ -46,15 +47,13 @@ RULES = [
     constructor(np.zeros),
     constructor(np.ones),
     constructor(np.empty),
-    constructor(np.full),
     constructor(np.eye),
     constructor(np.identity),
-    constructor(np.arange),
-    constructor(np.linspace),
+    constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n"),
+    constructor(np.linspace, refuses_active="write start + (stop - start) * np.linspace(0.0, 1.0, n)"),
     constructor(np.zeros_like, shape=_like),
     constructor(np.ones_like, shape=_like),
     constructor(np.empty_like, shape=_like),
-    constructor(np.full_like, shape=_like),
     # ---- shape and dtype queries ----
     query(np.shape),
     query(np.ndim, shape=_scalar),

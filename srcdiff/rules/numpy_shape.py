@@ -145,6 +145,23 @@ def _at_least(ndim: int):
     return shape
 
 
+def _fill_templates(static, operand_shapes):
+    """``np.full(shape, v)`` / ``np.full_like(a, v)``: v broadcast, so its adjoint is the sum."""
+    dtype = static.get("dtype")
+    if dtype is not None and np.dtype(dtype).kind != "f":
+        raise SrcDiffError(f"filling an array of dtype {np.dtype(dtype)} would truncate the fill value "
+                           "(and lose its gradient)", hint="leave dtype out, or use a floating dtype")
+    value = operand_shapes["fill_value"]
+    total = "np.sum(g)" if value.known and value.ndim == 0 else "unbroadcast(g, fill_value)"
+    if "a" in operand_shapes:  # full_like takes a's dtype: an integer array truncates the value
+        return {"fill_value": f"{total} if np.issubdtype(np.result_type(a), np.floating) else 0.0"}
+    return {"fill_value": total}
+
+
+def _like_shape(static, a, fill_value):
+    return shapes.array(a)
+
+
 RULES = [
     # ---- same elements, new shape: views of x (not fresh) ----
     rule(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape),
@@ -162,6 +179,10 @@ RULES = [
          static={"source": None, "destination": None}),
     rule(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same),
     # ---- copies: broadcast, tiled, repeated ----
+    rule(np.full, ("shape", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("shape",),
+         **NEW_ARRAY),
+    rule(np.full_like, ("a", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("a",),
+         shape=_like_shape, **NEW_ARRAY),
     unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape, fresh=False),  # a view
     rule(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY),
     rule(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),

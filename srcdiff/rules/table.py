@@ -93,6 +93,11 @@ class Rule:
     #: ``{"x": ("condition", True), "y": ("condition", False)}`` (x's adjoint is zero where
     #: condition is False).  The reverse pass keeps that zero exact down x's chain.
     selects: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    #: parameters read for their shape only (``unbroadcast(g, like)``'s `like`): no adjoint
+    shape_only: tuple[str, ...] = ()
+    #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s
+    #: start and step): refused, with this hint, when an operand carries a gradient
+    refuses_active: str = ""
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -201,9 +206,12 @@ def validate(rule: Rule) -> Rule:
         if param not in rule.params or condition not in rule.params:
             raise SrcDiffError(f"adjoint rule for {rule.name}: selects names unknown parameters "
                                f"{param!r}, {condition!r}")
+    if set(rule.shape_only) - set(rule.params):
+        raise SrcDiffError(f"adjoint rule for {rule.name}: shape_only names unknown parameters "
+                           f"{sorted(set(rule.shape_only) - set(rule.params))}")
     unknown = {p: shapes.UNKNOWN for p in rule.params}
     templates = rule.adjoints(dict(rule.static), unknown)
-    extra = set(templates) - set(rule.params)
+    extra = set(templates) - set(rule.params) | set(templates) & set(rule.shape_only)
     if extra:
         raise SrcDiffError(f"adjoint rule for {rule.name} has templates for unknown parameters {sorted(extra)}")
     return rule

@@ -64,7 +64,7 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     Returns a `CheckReport`, truthy when all agree; with `raise_on_mismatch`, a mismatch raises
     `GradientMismatch`.
     """
-    func = unwrap(f)
+    func = unwrap(f, args)
     names = GradFunction(func, wrt).wrt
     gradient = grad(func, wrt=names)
     values = example_arguments(func, args, shapes, seed)

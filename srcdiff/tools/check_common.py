@@ -10,6 +10,7 @@ import numpy as np
 
 from ..api import GradFunction
 from ..errors import SrcDiffError
+from ..higher import Derivative
 
 #: Seconds each symbolic stage of `srcdiff.check` may take by default (running on symbols,
 #: differentiating, simplifying, comparing in 50 digits); then it checks numerically instead.
@@ -30,8 +31,12 @@ def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
-def unwrap(f):
-    """The user's function, also when it is given as its `srcdiff.grad`."""
+def unwrap(f, args: tuple = ()):
+    """The user's function, also when it is given as its `srcdiff.grad`; for the gradient of
+    a gradient (``grad(grad(f))``), the code of the inner gradient for arguments like `args`,
+    as a function of its own, so the check is of the second derivative."""
+    if isinstance(f, Derivative):
+        return f.inner.generated_for(f.positional(args, {}))
     return f.func if isinstance(f, GradFunction) else f
 
 

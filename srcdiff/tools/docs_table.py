@@ -42,6 +42,8 @@ def spellings(rule) -> list[str]:
         names.append(SYMBOLS[func])
     elif rule.name.startswith(("numpy.", "math.")):
         names.append(rule.name.replace("numpy.", "np.", 1))
+    elif rule.name.startswith("srcdiff.rules.runtime."):  # as generated code calls it
+        names.append(rule.func.__name__)
     names += ALIASES.get(func, [])
     names += [f"x.{m}(...)" for m, f in sorted(METHODS.items()) if f is func]
     names += [f"x.{a}" for a, f in sorted(ATTRIBUTES.items()) if f is func]
@@ -55,7 +57,9 @@ def gradient_to(rule) -> str:
         return "every array in the list"
     if rule.variadic == "args":
         return "every operand"
-    return ", ".join(rule.params)
+    if not callable(rule.templates):
+        return ", ".join(p for p in rule.params if p in rule.templates)
+    return ", ".join(p for p in rule.params if p not in rule.shape_only)
 
 
 def generate() -> str:

@@ -86,7 +86,7 @@ def gradcheck(f, *args, wrt=0, shapes: dict | None = None, eps: float = 6e-6, rt
     raises (``ZeroDivisionError``...) where the function does not, is a mismatch.  The
     arguments are not modified.
     """
-    func = unwrap(f)
+    func = unwrap(f, args)
     names = GradFunction(func, wrt).wrt
     values = example_arguments(func, args, shapes, seed)
     params = list(inspect.signature(func).parameters)

@@ -14,6 +14,7 @@ import operator
 import numpy as np
 import sympy as sp
 
+from ..rules import runtime
 from .sympy_comparisons import NotSymbolic, compare_one
 
 
@@ -282,6 +283,9 @@ COUNTERPARTS = {
     # ---- numpy's own: shapes, copies, linear maps; constructors that hold symbols ----
     **{f"numpy.{name}": getattr(np, name) for name in _NUMPY_OWN},
     **{f"numpy.{name}": func for name, func in _CONSTRUCTORS.items()},
+    # ---- srcdiff's own helpers: sums, selections and copies, exact on object arrays ----
+    **{f"srcdiff.rules.runtime.{name}": getattr(runtime, name)
+       for name in ("unbroadcast", "select", "select_whole", "copy_array", "zeros_like")},
 }
 
 #: Rule name -> why it has no sympy counterpart (such functions are reported "not symbolic").

@@ -1,0 +1,169 @@
+"""Vector-valued functions and second derivatives: `vjp`, `jacobian`, `hessian`, `hvp`.
+
+All of them run one generated *pullback*: for a call's arguments, the function's forward
+code followed by a closure that maps an adjoint of the output (any shape) to the gradient
+(`pipeline.Options(pullback=True)`, the form user helpers' adjoints take).  A Jacobian runs
+the pullback once per output element; a Hessian is the Jacobian of the gradient, whose
+code srcdiff generated and differentiates again (higher.py); a Hessian-vector product is one
+pullback of the gradient (the Hessian is symmetric, so ``v @ H`` is ``H @ v``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import weakref
+
+import numpy as np
+
+from . import pipeline
+from .api import GradFunction, grad
+from .errors import SrcDiffError
+from .higher import Derivative, explained
+from .ir import shapes
+
+
+class Pullbacks:
+    """The pullback code of `func` with respect to `wrt`, compiled once per argument signature."""
+
+    def __init__(self, func, wrt=0):
+        self.func, self.wrt_spec = func, wrt
+        self._last: pipeline.Variant | None = None
+        self._compiled: dict = {}  # (function, signature) -> (Lowered, Variant): the fast way back
+
+    def _target(self, args: tuple):
+        """The plain function to differentiate for `args`, and the arguments in order."""
+        func = self.func
+        if isinstance(func, (GradFunction, Derivative)):
+            args = func.positional(args, {})
+            func = func.generated_for(args)
+        elif not inspect.isfunction(func):
+            raise SrcDiffError(f"jacobian, hessian and vjp take a function defined with def, "
+                               f"got {type(func).__name__}", hint="wrap it: def f(x): return obj(x)")
+        return func, args
+
+    def variant(self, args: tuple) -> tuple[pipeline.Variant, tuple]:
+        func, args = self._target(args)
+        key = tuple(map(shapes.signature, args))
+        hit = self._compiled.get((func, key))
+        if hit is not None and pipeline.is_current(hit[0], func) and hit[0].specialised_for(args, hit[0].params):
+            self._last = hit[1]
+            return hit[1], args
+        names = list(inspect.signature(func).parameters)
+        wrt = _wrt_names(self.wrt_spec, names)
+        for name in wrt:
+            value = args[names.index(name)]
+            if not (isinstance(value, float) or (isinstance(value, np.ndarray) and value.dtype.kind == "f")
+                    or isinstance(value, np.floating)):
+                raise SrcDiffError(f"cannot differentiate with respect to {name!r}: it is a "
+                                   f"{type(value).__name__}, not a float or a float array",
+                                   hint="pass a float or a float array, e.g. 3.0 or x.astype(float)")
+        options = pipeline.Options(pullback=True, tuple_result=isinstance(self.wrt_spec, (tuple, list)))
+        try:
+            found = pipeline.lowered(func, wrt, options, args)
+            made = self._last = pipeline.variant(found, key)
+        except SrcDiffError as exc:
+            raise explained(exc) from None
+        self._compiled[(func, key)] = (found, made)
+        return made, args
+
+    def __call__(self, *args):
+        """``(value, pullback)`` for these arguments.  The pullback may be called many times."""
+        made, args = self.variant(args)
+        value, pullback = made.function(*args)
+        return value, Pullback(made, args, pullback)
+
+    @property
+    def source(self) -> str:
+        if self._last is None:
+            raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
+                               hint="call it once first")
+        return pipeline.full_source(self._last)
+
+
+class Pullback:
+    """Maps an adjoint of the value (same shape) to the gradient; `.source` is its code."""
+
+    def __init__(self, made: pipeline.Variant, args: tuple, pullback):
+        self._made, self._args, self._pullback, self._calls = made, args, pullback, 0
+        self._again = ".pop()" in made.source  # its backward loops pop what the forward saved
+
+    def __call__(self, g):
+        self._calls += 1
+        if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
+            self._pullback = self._made.function(*self._args)[1]
+        return self._pullback(g)
+
+    @property
+    def source(self) -> str:
+        """The generated code: the forward computation, then this pullback as a closure."""
+        return pipeline.full_source(self._made)
+
+
+def _wrt_names(wrt, names: list[str]) -> tuple[str, ...]:
+    out = []
+    for item in wrt if isinstance(wrt, (tuple, list)) else (wrt,):
+        if isinstance(item, int) and not isinstance(item, bool) and -len(names) <= item < len(names):
+            out.append(names[item])
+        elif isinstance(item, str) and item in names:
+            out.append(item)
+        else:
+            raise SrcDiffError(f"wrt={item!r} names no parameter of {names}")
+    return tuple(out)
+
+
+def vjp(f, *args, wrt=0):
+    """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
+    the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`."""
+    return Pullbacks(f, wrt)(*args)
+
+
+class Jacobian:
+    """The Jacobian of `f` with respect to `wrt`: shape ``value.shape + wrt.shape``."""
+
+    def __init__(self, f, wrt=0):
+        self.pullbacks = Pullbacks(f, wrt)
+        if isinstance(wrt, (tuple, list)):
+            raise SrcDiffError("jacobian takes one wrt parameter", hint="ask for one Jacobian per parameter")
+        self.__name__ = f"jacobian_of_{getattr(f, '__name__', 'f')}"
+
+    def __call__(self, *args):
+        value, pullback = self.pullbacks(*args)
+        value = np.asarray(value, dtype=float)
+        seed = np.zeros(value.shape)
+        rows = []
+        for i in range(value.size):  # one backward pass per output element
+            seed.flat[i] = 1.0
+            rows.append(np.array(pullback(seed.copy() if seed.ndim else float(seed)), dtype=float))
+            seed.flat[i] = 0.0
+        return np.stack(rows).reshape(value.shape + rows[0].shape) if rows else np.zeros(value.shape)
+
+    @property
+    def source(self) -> str:
+        """The generated forward code and pullback the Jacobian runs (last call's signature)."""
+        return self.pullbacks.source
+
+
+def jacobian(f, wrt=0) -> Jacobian:
+    """The Jacobian of a vector-valued `f` (reverse mode, one pullback per output element)."""
+    return Jacobian(f, wrt)
+
+
+def hessian(f, wrt=0) -> Jacobian:
+    """The Hessian of a scalar `f`: the Jacobian of its gradient, whose code srcdiff
+    differentiates again."""
+    return Jacobian(grad(f, wrt), wrt)
+
+
+_HVP_GRADIENTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def hvp(f, x, v, *args):
+    """The Hessian of ``f(x, *args)`` with respect to `x` times `v`, without forming the Hessian."""
+    pullbacks = _HVP_GRADIENTS.get(f)
+    if pullbacks is None:
+        pullbacks = _HVP_GRADIENTS[f] = Pullbacks(grad(f, 0), 0)
+    _, pullback = pullbacks(x, *args)
+    return pullback(v)
+
+
+__all__ = ["Jacobian", "Pullbacks", "hessian", "hvp", "jacobian", "vjp"]

@@ -1,0 +1,42 @@
+"""Rules for the helpers srcdiff's own generated code calls, so that a gradient can be
+differentiated again (higher derivatives: ``srcdiff.grad(srcdiff.grad(f))``).
+
+Each helper is linear in the adjoint it moves, so its rule moves the adjoint back the other
+way.  The helpers that only check something (`ensure_scalar`) have no value to differentiate;
+the higher-order driver drops their calls before lowering a gradient.  (`set_item` and
+`zero_item` stand for index writes, a language construct with a rule of its own: they are not
+table entries, whose facts lowering reads by function.)
+"""
+
+from . import runtime
+from .table import nograd, rule
+
+
+def _like_shape(static, a, like):
+    return like
+
+
+def _first_shape(static, a, *rest):
+    return a
+
+
+def _second_shape(static, condition, value):
+    return value
+
+
+def _unbroadcast_templates(static, operand_shapes):
+    a, like = operand_shapes["a"], operand_shapes["like"]
+    if a.known and like.known and a == like:
+        return {"a": "g"}  # nothing was summed
+    return {"a": "np.broadcast_to(g, np.shape(a)) + 0.0"}  # + 0.0: a new, writable array
+
+
+RULES = [
+    rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
+         shape_only=("like",)),
+    rule(runtime.select, ("condition", "value"), {"value": "select(condition, g)"}, shape=_second_shape),
+    rule(runtime.select_whole, ("condition", "value"), {"value": "select_whole(condition, g)"},
+         shape=_second_shape),
+    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True),
+    nograd(runtime.zeros_like),
+]
