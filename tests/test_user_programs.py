@@ -107,6 +107,53 @@ def keyed_weights(p):
     return total
 
 
+def constants_in_names(X):
+    ax, keep = 1, True
+    return np.sum(np.max(X, axis=ax, keepdims=keep) ** 2)
+
+
+def flag_and_scale(x, flag, scale=None):
+    y = x * flag
+    if scale is not None:
+        y = y * scale
+    return np.sum(np.sin(y)) + flag
+
+
+def by_ndim(x):
+    if x.ndim == 1:
+        return np.sum(x ** 2)
+    return np.sum(np.sum(x, axis=-1) ** 3)
+
+
+def sinc_when_negative(x):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 0:
+            s = s + x[i] ** 2
+        else:
+            s = s + np.sinc(x[i])
+    return s
+
+
+def test_arguments_that_decide_the_code_alternate(rng):
+    x, scale = rng.normal(size=3), rng.normal(size=3)
+    gradient = srcdiff.grad(flag_and_scale)
+    for args in [(x, True), (x, False), (x, True, scale), (x, 2.0), (x, True), (x, False, scale)]:
+        assert_close(gradient(*args), central_difference(flag_and_scale, args, 0))
+    gradient = srcdiff.grad(by_ndim)
+    for a in [x, rng.normal(size=(2, 3)), x, rng.normal(size=(3, 1)), rng.normal(size=(1, 3))]:
+        assert_close(gradient(a), central_difference(by_ndim, (a,), 0))
+
+
+def test_a_side_refused_in_a_loop_raises_when_taken(rng):
+    x = np.abs(rng.normal(size=4)) + 0.1
+    gradient = srcdiff.grad(sinc_when_negative)
+    assert_close(gradient(x), central_difference(sinc_when_negative, (x,), 0))
+    with pytest.raises(srcdiff.SrcDiffError, match="numpy.sinc") as info:
+        gradient(-x)
+    assert "test_user_programs.py:" in str(info.value)
+
+
 def _leaves(tree):
     if isinstance(tree, dict):
         return [leaf for v in tree.values() for leaf in _leaves(v)]
@@ -160,6 +207,7 @@ CASES = {
     "mean-list": (mean_of_a_list, lambda r: (0.3, 1.2, -0.7)),
     "tuple-helper": (tuple_helper, lambda r: (r(5),)),
     "keyed-loop": (keyed_weights, lambda r: ({"w": r(3), "b": r(2)},)),
+    "constants-in-names": (constants_in_names, lambda r: (r(3, 4),)),
 }
 
 

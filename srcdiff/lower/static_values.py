@@ -12,7 +12,7 @@ import ast
 
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
-from ..ir.nodes import Const
+from ..ir.nodes import Const, operand_ast
 from .state import LoweringState
 
 
@@ -76,7 +76,10 @@ def static_parameter(state: LoweringState, node: ast.expr) -> str | None:
 
 
 def as_written(state: LoweringState, node: ast.expr) -> ast.expr:
-    """A static argument in the forward code: a parameter spelled as its value."""
+    """A static argument in the forward code: a parameter spelled as its value, and a name
+    bound to a constant (``ax = 1``, a None argument) as that constant."""
+    if isinstance(node, ast.Name) and isinstance(state.env.get(node.id), Const):
+        return ast.copy_location(operand_ast(state.env[node.id]), node)  # the name is not in the code
     parameter = static_parameter(state, node)
     if parameter is None or state.statics is None or parameter not in state.statics:
         return node
