@@ -241,7 +241,7 @@ def missing_key(p, x):
 
 
 @pytest.mark.parametrize("func, args, says", [
-    (passes_whole, ([np.ones(2), np.ones(2)], np.ones(2)), "passed whole to np.stack"),
+    (passes_whole, ({"a": np.ones(2), "b": np.ones(2)}, np.ones(2)), "passed whole to np.stack"),
     (mutates, ({"a": np.ones(2)}, np.ones(2)), "changes an argument"),
     (dynamic_key, ({"a": np.ones(2)}, np.ones(2), "a"), "constant keys only"),
     (missing_key, ({"a": np.ones(2)}, np.ones(2)), "without the key 'c'"),

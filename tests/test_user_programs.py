@@ -6,6 +6,7 @@ with keyword defaults: the constructs a first try at srcdiff meets.
 """
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,6 +106,26 @@ def keyed_weights(p):
     for name, value in p.items():
         total = total + np.sum(value ** 2) * (2.0 if name == "w" else 1.0)
     return total
+
+
+ACTIVATIONS = (np.tanh, np.sin)
+
+
+def through_activations(x):
+    for act in ACTIVATIONS:
+        x = act(x)
+    return np.sum(x)
+
+
+def series(a, b):
+    s = 0.0
+    for k in range(1, 5):
+        s += math.sin(a * k) / k + b ** k / math.factorial(k)
+    return s
+
+
+def stack_the_list(xs):
+    return np.sum(np.stack(xs) ** 2 * np.arange(len(xs))[:, None])
 
 
 def constants_in_names(X):
@@ -208,6 +229,9 @@ CASES = {
     "tuple-helper": (tuple_helper, lambda r: (r(5),)),
     "keyed-loop": (keyed_weights, lambda r: ({"w": r(3), "b": r(2)},)),
     "constants-in-names": (constants_in_names, lambda r: (r(3, 4),)),
+    "tuple-of-functions": (through_activations, lambda r: (r(3),)),
+    "integer-functions": (series, lambda r: (0.3, 0.7)),
+    "stack-a-list-argument": (stack_the_list, lambda r: ([r(3), r(3), r(3)],)),
 }
 
 

@@ -333,13 +333,26 @@ class ExprRewriter:
 
     def plain_call(self, node: ast.Call, func):
         for v in list(node.args) + [k.value for k in node.keywords]:
-            if isinstance(self.entry(v) if not isinstance(v, ast.Starred) else None, Node):
+            found = self.entry(v) if not isinstance(v, ast.Starred) else None
+            if isinstance(found, Node) and found.struct.kind in ("list", "tuple") \
+                    and all(isinstance(c, (Leaf, Const)) for c in found.children.values()):
+                continue  # np.stack(xs) of a list of arrays: the list of its leaves (as_list)
+            if isinstance(found, Node):
                 name = ast.unparse(node.func)
                 raise self.error(v, f"{ast.unparse(v)} is a parameter tree, passed whole to {name}: srcdiff "
                                  "can pass trees only to Python functions of yours",
                                  f"pass the arrays {name} needs (p['W'], p.W) instead")
-        return ast.copy_location(ast.Call(func, [self.expr(a) for a in node.args],
-                                          [ast.keyword(k.arg, self.expr(k.value)) for k in node.keywords]), node)
+        return ast.copy_location(ast.Call(func, [self.as_list(a) for a in node.args],
+                                          [ast.keyword(k.arg, self.as_list(k.value)) for k in node.keywords]), node)
+
+    def as_list(self, node):
+        """An argument of a call: a list or tuple of arrays given whole is written out as the
+        list of its leaves (``np.stack([xs_0, xs_1])``)."""
+        found = self.entry(node) if not isinstance(node, ast.Starred) else None
+        if isinstance(found, Node) and found.struct.kind in ("list", "tuple"):
+            items = [self.as_ast(c, node) for c in found.children.values()]
+            return ast.copy_location((ast.List if found.struct.kind == "list" else ast.Tuple)(items, ast.Load()), node)
+        return self.expr(node)
 
     def helper_call(self, node: ast.Call, func, prefix: list, keywords: dict, label: str):
         """A call of user function `func` (given leading entries `prefix` and `keywords`)

@@ -8,13 +8,14 @@ import copy
 import types
 
 from .flatten_exprs import ExprRewriter
+from .flatten_items import LoopItems
 from .naming import assigned_names
 from .parse import ParsedFunction
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
 
 
-class Rewriter(ExprRewriter):
+class Rewriter(LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env: dict = {}
@@ -332,46 +333,6 @@ class Rewriter(ExprRewriter):
     def uses_trees(self, stmts) -> bool:
         names = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name)}
         return any(isinstance(self.env.get(n), (Node, Static, Method)) for n in names)
-
-    def items_of(self, node, force: bool):
-        """The entries a `for` over `node` binds, when srcdiff unrolls it; None to keep the loop."""
-        found = self.entry(node)
-        if isinstance(found, Node):
-            kind = found.struct.kind
-            if kind == "dict":
-                return [Const(k) for k in found.children]
-            if kind in ("list", "tuple", "namedtuple"):
-                return list(found.children.values())
-            raise self.error(node, f"looping over {found.struct.describe()} is not supported",
-                             "read its fields by name")
-        if isinstance(found, DictView):
-            children = found.node.children
-            if found.which == "keys":
-                return [Const(k) for k in children]
-            if found.which == "values":
-                return list(children.values())
-            return [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}) for k, v in children.items()]
-        if isinstance(node, (ast.Tuple, ast.List)):
-            consts = [self.constant(e) for e in node.elts]
-            if all(c is not None for c in consts) and force:
-                return [Const(c) for c in consts]
-            return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env:
-            func = self.parsed.resolve(node.func.id)
-            if func is enumerate and len(node.args) == 1 and not node.keywords:
-                inner = self.items_of(node.args[0], force)
-                return None if inner is None else [
-                    Node(Struct("tuple", (0, 1)), {0: Const(i), 1: v}) for i, v in enumerate(inner)]
-            if func is zip and node.args and not node.keywords:
-                inner = [self.items_of(a, force) for a in node.args]
-                if any(i is None for i in inner):
-                    return None
-                return [Node(Struct("tuple", tuple(range(len(t)))), dict(enumerate(t))) for t in zip(*inner)]
-            if func is range and force and not node.keywords:
-                bounds = [self.constant(a) for a in node.args]
-                if bounds and all(isinstance(b, int) for b in bounds):
-                    return [Const(i) for i in range(*bounds)]
-        return None
 
 
 _TREEISH = (Node, Static, Method, DictView, Bad)

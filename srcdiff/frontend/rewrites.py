@@ -72,8 +72,9 @@ def needs_rewrite(func, seen=None) -> bool:
 
 
 def _builds_trees(func) -> bool:
-    """Whether `func` writes a dict (``{"a": x}``, ``dict(a=x)``) or a partial in its body:
-    the rewrite makes those local trees and callees."""
+    """Whether `func` writes a dict (``{"a": x}``, ``dict(a=x)``) or a partial in its body,
+    or loops over a module-level tuple of functions: the rewrite makes those local trees and
+    callees."""
     try:
         tree = parse_function(func).tree
     except Exception:  # not readable here: lowering reports it
@@ -81,6 +82,10 @@ def _builds_trees(func) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
             return True
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):  # for act in ACTS
+            found = func.__globals__.get(node.iter.id)
+            if isinstance(found, (tuple, list)) and found and all(callable(f) for f in found):
+                return True
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
                 and (ast.unparse(node.func) in ("dict", "functools.partial", "partial")):
             return True

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import math
 
 import numpy as np
 
@@ -23,7 +24,8 @@ from .opaque import opaque
 from .static_values import static_value
 
 _NO_GRADIENT = (builtins.len, builtins.int, builtins.round, builtins.bool, builtins.isinstance,
-                builtins.str, builtins.repr, builtins.format)
+                builtins.str, builtins.repr, builtins.format,
+                math.factorial, math.comb, math.perm, math.gcd, math.isqrt)  # of ints (floats raise)
 _STACKING = (np.stack, np.array, np.asarray)
 
 
