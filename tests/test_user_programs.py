@@ -256,3 +256,24 @@ def test_starred_parameters_are_refused_at_the_definition(rng):
     with pytest.raises(srcdiff.SrcDiffError, match=r"takes \*\*options") as info:
         srcdiff.grad(takes_options)(rng.normal(size=3))
     assert "test_user_programs.py:" in str(info.value) and "def takes_options" in str(info.value)
+
+
+def loop_in_the_refused_side(x):
+    s = 0.0
+    if np.sum(x) > 0:
+        s = np.sum(x ** 2)
+    else:
+        for i in range(2):
+            s = s + np.sinc(x[i])
+    for i in range(2):
+        if x[i] > 5.0:
+            return s
+    return s * 2.0
+
+
+def test_a_refused_side_leaves_no_trace_in_what_follows(rng):
+    x = np.abs(rng.normal(size=3)) + 0.1
+    gradient = srcdiff.grad(loop_in_the_refused_side)
+    assert_close(gradient(x), central_difference(loop_in_the_refused_side, (x,), 0))
+    with pytest.raises(srcdiff.SrcDiffError, match="numpy.sinc"):
+        gradient(-x)

@@ -9,6 +9,8 @@ A conditional expression (``a if c else b``) is a branch whose sides assign one 
 from __future__ import annotations
 
 import ast
+import copy
+import dataclasses
 from typing import Callable
 
 from ..errors import SrcDiffError
@@ -30,6 +32,7 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
     sides, refusals = [], []
     for lower_side in (lower_body, lower_orelse):
         state.block, state.env, state.terminated, state.raised = Block(), dict(env0), False, False
+        saved = _snapshot(state)
         try:
             lower_side()
         except StaticParameter:
@@ -38,6 +41,7 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
             if refusals:
                 raise refusals[0] from None  # neither side can be differentiated
             refusals.append(exc)
+            _restore(state, saved)  # what the side's regions would have undone on their way out
             state.block, state.env = Block(), dict(env0)
             _refuse_when_taken(state, exc, line)
         sides.append((state.block, state.env, state.terminated, state.raised))
@@ -64,6 +68,21 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
         state.env[key] = out
     state.nodes.append(Branch(test, body, orelse, merges, line))
     state.terminated = body_done and orelse_done
+
+
+def _snapshot(state: LoweringState) -> tuple:
+    """The enclosing loops' records (the objects and their contents), the nested functions
+    being inlined, and the local functions: what lowering a side changes on its way."""
+    records = [(r, {f.name: copy.copy(getattr(r, f.name)) for f in dataclasses.fields(r)}) for r in state.loops]
+    return records, set(state.inlining), dict(state.lambdas)
+
+
+def _restore(state: LoweringState, saved: tuple) -> None:
+    records, state.inlining, state.lambdas = saved
+    state.loops[:] = [r for r, _ in records]
+    for record, fields in records:
+        for name, value in fields.items():
+            setattr(record, name, value)
 
 
 def _refuse_when_taken(state: LoweringState, error: SrcDiffError, line: int) -> None:
