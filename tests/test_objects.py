@@ -182,3 +182,49 @@ def test_idioms_that_stay_refused_say_why(rng):
     with pytest.raises(srcdiff.SrcDiffError, match="X shares its memory with s") as info:
         srcdiff.grad(row_in_place)(rng.normal(size=(2, 3)))
     assert "test_objects.py:" in str(info.value) and "s = s * ..." in str(info.value)
+
+
+# ---- layers as callable objects ----
+
+class Dense:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        return np.tanh(x @ self.w)
+
+
+class Stack:
+    def __init__(self, rng):
+        self.l1 = Dense(rng.normal(size=(3, 4)))
+        self.l2 = Dense(rng.normal(size=(4, 2)))
+
+    def loss(self, x):
+        return np.sum(self.l2(self.l1(x)) ** 2)
+
+
+class Energy:
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, x):
+        return np.sum(self.k * x * x)
+
+
+def test_layers_called_like_functions_are_trees(rng):
+    model, x = Stack(rng), rng.normal(size=(5, 3))
+    g = srcdiff.grad(model.loss, wrt="self")(x)
+
+    def by_w1(w):
+        layered = Stack(rng)
+        layered.l1, layered.l2 = Dense(w), model.l2
+        return layered.loss(x)
+
+    assert set(g) == {"l1", "l2"} and set(g["l1"]) == {"w"}
+    assert_close(g["l1"]["w"], central_difference(by_w1, (model.l1.w,), 0))
+    assert_close(srcdiff.grad(model.loss)(x), central_difference(model.loss, (x,), 0))
+
+
+def test_an_object_with_call_is_differentiated_as_its_call(rng):
+    energy, x = Energy(rng.uniform(0.5, 1.5, size=3)), rng.normal(size=3)
+    assert_close(srcdiff.grad(energy)(x), 2.0 * energy.k * x)

@@ -277,3 +277,26 @@ def test_a_refused_side_leaves_no_trace_in_what_follows(rng):
     assert_close(gradient(x), central_difference(loop_in_the_refused_side, (x,), 0))
     with pytest.raises(srcdiff.SrcDiffError, match="numpy.sinc"):
         gradient(-x)
+
+
+CONFIG = {"scale": 2.0, "shift": 1.0}
+
+
+def reads_module_config(x):
+    return np.sum(x * CONFIG["scale"]) + CONFIG["shift"]
+
+
+def masks_combined(x):
+    return np.sum(np.where((x > -1) & (x < 1) | (x > 2), x ** 2, np.abs(x)))
+
+
+def axes_in_a_name(x):
+    ax = (0, 1)
+    return np.sum(np.sum(x, axis=ax) ** 2)
+
+
+@pytest.mark.parametrize("func, shape", [(reads_module_config, (3,)), (masks_combined, (6,)),
+                                         (axes_in_a_name, (2, 3, 2))], ids=["config", "masks", "axes"])
+def test_module_data_masks_and_constant_tuples(func, shape, rng):
+    x = rng.normal(size=shape) * 1.5
+    assert_close(srcdiff.grad(func)(x), central_difference(func, (x,), 0))

@@ -1,6 +1,7 @@
 """What a callable given to `grad` runs: a function, and the arguments bound before the user's.
 
-``model.loss`` is ``Model.loss`` with ``self`` bound; ``functools.partial(f, a, k=v)`` is `f`
+``model.loss`` is ``Model.loss`` with ``self`` bound, ``model`` itself (with a ``__call__``)
+is ``Model.__call__`` with ``self`` bound; ``functools.partial(f, a, k=v)`` is `f`
 with `a` and ``k=v`` bound (a partial of a method, or of a partial, too).  The gradient is
 built for the plain function; the API passes the bound values as its first arguments.
 """
@@ -40,6 +41,10 @@ def resolve(func) -> Target:
         elif isinstance(func, types.MethodType):
             prefix = (func.__self__,) + prefix
             func = func.__func__
+        elif not isinstance(func, (types.FunctionType, type)) \
+                and isinstance(inspect.getattr_static(type(func), "__call__", None), types.FunctionType):
+            prefix = (func,) + prefix  # model(x): its class's __call__, with the model as self
+            func = type(func).__call__
         else:
             break
     if not isinstance(func, types.FunctionType) and hasattr(func, "__wrapped__"):

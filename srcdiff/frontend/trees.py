@@ -15,6 +15,7 @@ refused where it is used.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import numbers
 import re
 import types
@@ -113,7 +114,14 @@ def is_tree(value, *, sequences: bool = True) -> bool:
         return True
     if isinstance(value, (list, tuple)):
         return sequences
-    return is_object(value) and not callable(value)
+    return is_object(value) and (not callable(value) or is_callable_object(value))
+
+
+def is_callable_object(value) -> bool:
+    """A user object called like a function (a layer with a Python ``__call__``): a tree whose
+    ``obj(x)`` is a call of its ``__call__``, not a constant callee."""
+    return is_object(value) and isinstance(inspect.getattr_static(type(value), "__call__", None),
+                                           types.FunctionType)
 
 
 def structure(value, depth: int = 0, in_object: bool = False) -> Struct:
@@ -141,7 +149,7 @@ def structure(value, depth: int = 0, in_object: bool = False) -> Struct:
         fields = tuple(f.name for f in dataclasses.fields(value))
         return Struct("dataclass", fields,
                       tuple(structure(getattr(value, f), depth + 1, in_object) for f in fields), type(value))
-    if callable(value):
+    if callable(value) and not is_callable_object(value):
         return Struct("static", cls=Ident(value))
     if is_object(value):
         attrs = tuple(a for a in vars(value) if not a.startswith("__"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.nodes import Operand, Var, operand_ast
+from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.structural import STACK_LIST, list_of
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
@@ -26,6 +26,8 @@ def lower_list(lower: ExpressionLowerer, node: ast.List, target) -> Operand:
 
 
 def lower_tuple(lower: ExpressionLowerer, node: ast.Tuple, target) -> Operand:
+    if is_literal_data(node):
+        return Const(ast.literal_eval(node))  # (0, 1): a constant, usable as axis=
     if _data(node):
         return opaque(lower, node, target)
     return new_list(lower, [lower.expr(e) for e in node.elts], target, tuple_=True)

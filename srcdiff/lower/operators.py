@@ -22,6 +22,8 @@ SHAPE_ATTRIBUTES = ("shape", "ndim", "size", "dtype")  # queries: no gradient fl
 
 
 def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
+    if isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return opaque(lower, node, target)  # (x > 0) & (x < 1): masks, with no gradient
     func = BINARY_OPERATORS.get(type(node.op))
     if func is None:
         raise lower.state.error(node, f"the operator {type(node.op).__name__} is not differentiable",

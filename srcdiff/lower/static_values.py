@@ -12,7 +12,7 @@ import ast
 
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
-from ..ir.nodes import Const, operand_ast
+from ..ir.nodes import Const, Var, operand_ast
 from .state import LoweringState
 
 
@@ -59,6 +59,9 @@ def constant(state: LoweringState, node: ast.expr):
         return state.statics[parameter]
     if isinstance(node, ast.Name) and isinstance(state.env.get(node.id), Const):
         return state.env[node.id].value  # a name bound to a constant (a None argument, ``ax = 1``)
+    items = constant_items(state, node)
+    if items is not None:
+        return items  # ``ax = (0, 1)``
     try:
         return ast.literal_eval(node)
     except ValueError:
@@ -66,6 +69,15 @@ def constant(state: LoweringState, node: ast.expr):
         if value is MISSING or callable(value):
             raise state.error(node, f"{ast.unparse(node)} must be a constant here") from None
         return value
+
+
+def constant_items(state: LoweringState, node: ast.expr) -> tuple | None:
+    """The value of a name bound to a tuple of constants built in the function, or None."""
+    bound = state.env.get(node.id) if isinstance(node, ast.Name) else None
+    items = state.tuple_items.get(bound.name) if isinstance(bound, Var) else None
+    if items is None or not all(isinstance(v, Const) for v in items):
+        return None
+    return tuple(v.value for v in items)
 
 
 def static_parameter(state: LoweringState, node: ast.expr) -> str | None:
@@ -80,6 +92,9 @@ def as_written(state: LoweringState, node: ast.expr) -> ast.expr:
     bound to a constant (``ax = 1``, a None argument) as that constant."""
     if isinstance(node, ast.Name) and isinstance(state.env.get(node.id), Const):
         return ast.copy_location(operand_ast(state.env[node.id]), node)  # the name is not in the code
+    items = constant_items(state, node)
+    if items is not None:
+        return ast.copy_location(operand_ast(Const(items)), node)
     parameter = static_parameter(state, node)
     if parameter is None or state.statics is None or parameter not in state.statics:
         return node

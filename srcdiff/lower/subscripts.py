@@ -13,9 +13,13 @@ from ..ir.nodes import Const, Global, Operand, Var, operand_ast
 from ..rules.structural import GETITEM, NOGRAD
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
+from .opaque import opaque
 
 
 def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Operand:
+    if isinstance(node.value, ast.Name) and isinstance(lower.expr(node.value), Global) \
+            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return opaque(lower, node, target)  # CONFIG["scale"]: data of the module, read when run
     inputs, kinds, parts = index_parts(lower, node)
     index = parts[0] if len(parts) == 1 and not isinstance(node.slice, ast.Tuple) \
         else ast.Tuple(parts, ast.Load())
