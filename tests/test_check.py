@@ -447,7 +447,13 @@ RULE_SPECS = {
     "operator.pos": _wrap("+x * y", (0.7, 1.3)),
     "operator.matmul": _wrap("np.sum(np.sin(x @ y))", (A, V)),
     "ndarray.T": _wrap("np.sum(np.sin(x.T @ y))", (A, np.array([0.2, -0.7]))),
-    **{f"math.{n}": _math(n) for n in ["sin", "cos", "tan", "exp", "log", "sqrt", "tanh"]},
+    **{f"math.{n}": _math(n) for n in ["sin", "cos", "tan", "exp", "log", "sqrt", "tanh", "sinh", "cosh", "asin",
+                                        "acos", "atan", "asinh", "atanh", "log1p", "expm1"]},
+    **{f"math.{n}": ("x, y", f"math.{n}(x) * y", (0.7, 1.3), EITHER)  # constants written as floats (pi, log 2)
+       for n in ["log2", "log10", "erf", "erfc", "degrees", "radians", "fabs"]},
+    "math.acosh": ("x, y", "math.acosh(x + 1.0) * y", (0.7, 1.3), EITHER),
+    "math.atan2": ("x, y", "math.atan2(x, y)", (0.7, 1.3), EXACT),
+    "math.hypot": ("x, y", "math.hypot(x, y)", (0.7, 1.3), EXACT),
     **{f"numpy.{n}": _elementwise(n) for n in [
         "negative", "reciprocal", "square", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10",
         "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",

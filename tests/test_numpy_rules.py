@@ -72,6 +72,12 @@ SPECS = [
     S("math.log", "math.log(x)", x=(None, POS)),
     S("math.sqrt", "math.sqrt(x)", x=(None, POS)),
     S("math.tanh", "math.tanh(x)", x=(None, REAL)),
+    *[S(f"math.{n}", f"math.{n}(x)", x=(None, domain)) for n, domain in [
+        ("sinh", REAL), ("cosh", REAL), ("asin", UNIT), ("acos", UNIT), ("atan", REAL), ("asinh", REAL),
+        ("acosh", ABOVE1), ("atanh", UNIT), ("log1p", POS), ("expm1", REAL), ("log2", POS), ("log10", POS),
+        ("erf", REAL), ("erfc", REAL), ("fabs", NONZERO), ("degrees", REAL), ("radians", REAL)]],
+    S("math.atan2", "math.atan2(x, y)", x=(None, REAL), y=(None, POS)),
+    S("math.hypot", "math.hypot(x, y)", x=(None, POS), y=(None, REAL)),
     # ---- NumPy elementwise ----
     S("numpy.add", "np.add(x, y)", x=((3, 1), REAL), y=((1, 4), REAL)),
     S("numpy.subtract", "np.subtract(x, y)", x=((3, 4), REAL), y=((4,), REAL)),

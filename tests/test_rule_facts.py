@@ -61,7 +61,14 @@ CALLS = {
     "setitem": lambda x, y: structural.set_item(x, 0, y[0]),
     "max": lambda x, y: max(x[0, 0], y[0, 0]),
     "min": lambda x, y: min(x[0, 0], y[0, 0]),
+    "math.acosh": lambda x, y: math.acosh(1.0 + abs(x[0, 0])),
+    "math.atan2": lambda x, y: math.atan2(x[0, 0], y[0, 0]),
+    "math.hypot": lambda x, y: math.hypot(x[0, 0], y[0, 0]),
 }
+
+#: The arguments of a `math` function for one number n (within its domain).
+NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,),
+               "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n)}
 
 
 def call(name, x=None, y=None):
@@ -124,7 +131,8 @@ def test_append_is_not_pure_and_changes_its_list():
 @pytest.mark.parametrize("name", names(lambda r: r.float_result))
 @pytest.mark.parametrize("number", [0.5, 1, np.float64(0.5), True])
 def test_a_float_result_is_a_python_float(name, number):
-    assert type(RULES[name].func(number)) is float
+    args = NUMBER_ARGS.get(name, lambda n: (n,))(number)
+    assert type(RULES[name].func(*args)) is float
 
 
 def test_float_results_are_the_math_functions_and_float():
@@ -167,7 +175,7 @@ def test_tuple_results():
 
 
 #: A point where each counterpart and its function are both defined (0.4 and 0.7 elsewhere).
-POINTS = {"numpy.arccosh": (1.4,), "numpy.clip": (0.4, 0.2, 0.3)}
+POINTS = {"numpy.arccosh": (1.4,), "numpy.clip": (0.4, 0.2, 0.3), "math.acosh": (1.4,)}
 
 
 @pytest.mark.parametrize("name", names(lambda r: r.sympy))

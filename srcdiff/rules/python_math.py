@@ -10,9 +10,14 @@ def _float(static, *operands):
     return shapes.SCALAR
 
 
-def scalar(func, x: str, sympy: str | None = None):
+def scalar(func, x: str, sympy: str | None = None, note: str = ""):
     """A `math` function of one float: no broadcasting, and the result is a (fresh) float."""
-    return rule(func, ("x",), {"x": x}, shape=_float, float_result=True, fresh=True, sympy=sympy)
+    return rule(func, ("x",), {"x": x}, shape=_float, float_result=True, fresh=True, sympy=sympy, note=note)
+
+
+def scalar2(func, params: tuple, templates: dict, sympy: str | None = None):
+    """A `math` function of two floats (``math.atan2(y, x)``), a float."""
+    return rule(func, params, templates, shape=_float, float_result=True, fresh=True, sympy=sympy)
 
 
 RULES = [
@@ -23,4 +28,24 @@ RULES = [
     scalar(math.log,  x="g / x",                  sympy="sympy.log"),
     scalar(math.sqrt, x="g / (2.0 * ans)",        sympy="sympy.sqrt"),
     scalar(math.tanh, x="g * (1.0 - ans * ans)",  sympy="sympy.tanh"),
+    scalar(math.sinh, x="g * math.cosh(x)",       sympy="sympy.sinh"),
+    scalar(math.cosh, x="g * math.sinh(x)",       sympy="sympy.cosh"),
+    scalar(math.asin, x="g / math.sqrt(1.0 - x * x)", sympy="sympy.asin"),
+    scalar(math.acos, x="-g / math.sqrt(1.0 - x * x)", sympy="sympy.acos"),
+    scalar(math.atan, x="g / (1.0 + x * x)",      sympy="sympy.atan"),
+    scalar(math.asinh, x="g / math.sqrt(x * x + 1.0)", sympy="sympy.asinh"),
+    scalar(math.acosh, x="g / math.sqrt(x * x - 1.0)", sympy="sympy.acosh"),
+    scalar(math.atanh, x="g / (1.0 - x * x)",     sympy="sympy.atanh"),
+    scalar(math.log1p, x="g / (1.0 + x)"),
+    scalar(math.expm1, x="g * (ans + 1.0)"),
+    scalar(math.log2, x="g / (x * math.log(2.0))"),
+    scalar(math.log10, x="g / (x * math.log(10.0))"),
+    scalar(math.erf, x="g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erf"),
+    scalar(math.erfc, x="-g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erfc"),
+    scalar(math.fabs, x="g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0)", note="fabs'(0) = 0"),
+    scalar(math.degrees, x="g * (180.0 / math.pi)"),
+    scalar(math.radians, x="g * (math.pi / 180.0)"),
+    scalar2(math.atan2, ("y", "x"), {"y": "g * x / (x * x + y * y)", "x": "-g * y / (x * x + y * y)"},
+            sympy="sympy.atan2"),
+    scalar2(math.hypot, ("x", "y"), {"x": "g * x / ans", "y": "g * y / ans"}),
 ]
