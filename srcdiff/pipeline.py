@@ -214,8 +214,14 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
                            "are compiled for NumPy arrays, and its arguments are arrays of another library",
                            hint="write the called function's body into the function, or pass NumPy arrays")
     foreign = [a for a in args if shapes.is_foreign_array(a)]
+    namespace = namespaces.array_namespace(*foreign)
+    numpy_args = [p for p, a in zip(found.params, args) if type(a).__module__ == "numpy" and hasattr(a, "shape")]
+    if numpy_args and not namespaces.takes_numpy(namespace):
+        raise SrcDiffError(f"{', '.join(numpy_args)} are NumPy arrays and other arguments are arrays of "
+                           f"{namespace.__name__}, which does not mix the two",
+                           hint=f"convert them with {namespace.__name__}.asarray")
     origin = CACHE.origins.by_file[made.function.__code__.co_filename]
-    namespaces.check_portable(made.source, namespaces.array_namespace(*foreign),
+    namespaces.check_portable(made.source, namespace,
                               list(dict.fromkeys(type(a) for a in foreign)), HELPERS,
                               namespaces.located(origin.user_line, found.parsed.location))
 

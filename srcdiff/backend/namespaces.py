@@ -45,10 +45,52 @@ def array_namespace(*values):
         raise SrcDiffError("array_api_compat is not installed", hint=_INSTALL) from None
     foreign = [v for v in values if is_foreign_array(v)]
     try:
-        return array_api_compat.array_namespace(*foreign)
+        xp = array_api_compat.array_namespace(*foreign)
     except TypeError as exc:
         raise SrcDiffError(f"the arguments' arrays have no one array namespace: {exc}",
                            hint="pass arrays of one library (convert the others with its asarray)") from None
+    found = _NAMESPACES.get(xp)
+    if found is None:
+        found = _NAMESPACES[xp] = Namespace(xp)
+    return found
+
+
+class Namespace:
+    """An array-API namespace as generated code calls it: the library's own functions, and
+    the two calls whose NumPy meaning the standard narrows taken in NumPy's sense.
+
+    * ``full(shape, fill)`` with an array `fill` (a reduction's adjoint spread back over
+      the reduced axes): a new array of `fill` broadcast to `shape`;
+    * ``maximum(m, n)`` of two Python numbers (element counts): the larger one.
+    """
+
+    def __init__(self, xp):
+        own = set(vars(Namespace))  # full and maximum: the methods below, not the library's
+        self.__dict__.update({name: getattr(xp, name) for name in dir(xp)
+                              if not name.startswith("__") and name not in own})
+        self.__name__ = xp.__name__
+        self._xp = xp
+
+    def full(self, shape, fill_value, **keywords):
+        if isinstance(fill_value, (bool, int, float, complex)):
+            return self._xp.full(shape, fill_value, **keywords)
+        return self._xp.asarray(self._xp.broadcast_to(fill_value, tuple(shape)), copy=True, **keywords)
+
+    def maximum(self, x1, x2):
+        if isinstance(x1, (int, float)) and isinstance(x2, (int, float)):
+            return max(x1, x2)
+        return self._xp.maximum(x1, x2)
+
+    def __repr__(self) -> str:
+        return f"<namespace {self.__name__}>"
+
+
+_NAMESPACES: dict = {}
+
+
+def takes_numpy(namespace) -> bool:
+    """Whether arrays of `namespace` mix with NumPy arrays in one computation (Dask's do)."""
+    return namespace.__name__.partition(".")[0] == "dask" or ".dask." in f".{namespace.__name__}."
 
 
 def add_namespace_line(func: ast.FunctionDef, arrays: list[str]) -> None:
@@ -115,4 +157,5 @@ def located(origin_lines: dict, location) -> object:
     return where
 
 
-__all__ = ["NAME", "add_namespace_line", "array_namespace", "check_portable", "foreign_arrays", "located"]
+__all__ = ["NAME", "Namespace", "add_namespace_line", "array_namespace", "check_portable", "foreign_arrays",
+           "located", "takes_numpy"]
