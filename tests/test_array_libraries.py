@@ -130,6 +130,29 @@ def test_dask_gradients_match_central_differences_and_stay_lazy(index, rng):
     assert _without_namespace_line(gradient.source_for(*dask_args)) == gradient.source_for(*args)
 
 
+def _std(x):
+    return np.std(x)
+
+
+def _where(x):
+    return np.sum(np.where(x > 0, x, 0.0) * np.mean(x, axis=0))
+
+
+def _softmax(x):
+    e = np.exp(x - np.max(x, axis=1, keepdims=True))
+    return np.sum(e / np.sum(e, axis=1, keepdims=True) * x)
+
+
+@pytest.mark.parametrize("f", [_std, _where, _softmax])
+@pytest.mark.parametrize("library", ["array_api_strict", "dask"])
+def test_more_losses_on_both_libraries(f, library, rng):
+    x = rng.normal(size=(6, 3)) + 0.05
+    converted = xp.asarray(x) if library == "array_api_strict" else da.from_array(x, chunks=(2, 3))
+    found = srcdiff.grad(f)(converted)
+    found = found.compute() if library == "dask" else np.asarray(found)
+    assert_close(found, central_difference(f, (x,), 0))
+
+
 def test_mlp_gradient_on_array_api_strict_is_the_numpy_source_with_a_namespace(rng):
     params = {"W1": rng.normal(size=(2, 5)), "b1": rng.normal(size=5), "W2": rng.normal(size=(5, 3)),
               "b2": rng.normal(size=3)}

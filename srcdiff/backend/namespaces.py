@@ -21,6 +21,7 @@ method or attribute the arrays lack may be used.  Anything else is refused with 
 from __future__ import annotations
 
 import ast
+import math
 
 from ..errors import Location, SrcDiffError
 from ..ir.shapes import is_foreign_array
@@ -61,7 +62,9 @@ class Namespace:
 
     * ``full(shape, fill)`` with an array `fill` (a reduction's adjoint spread back over
       the reduced axes): a new array of `fill` broadcast to `shape`;
-    * ``maximum(m, n)`` of two Python numbers (element counts): the larger one.
+    * ``maximum(m, n)`` of two Python numbers (element counts): the larger one;
+    * ``where(condition, a, b)`` of two Python numbers: as if `a` were an array;
+    * ``shape(x)`` and ``size(x)``, which the standard has as attributes only.
     """
 
     def __init__(self, xp):
@@ -80,6 +83,19 @@ class Namespace:
         if isinstance(x1, (int, float)) and isinstance(x2, (int, float)):
             return max(x1, x2)
         return self._xp.maximum(x1, x2)
+
+    def where(self, condition, x1, x2):
+        if isinstance(x1, (int, float)) and isinstance(x2, (int, float)):
+            x1 = self._xp.asarray(x1)
+        return self._xp.where(condition, x1, x2)
+
+    @staticmethod
+    def shape(x) -> tuple:
+        return tuple(getattr(x, "shape", ()))
+
+    @staticmethod
+    def size(x) -> int:
+        return math.prod(getattr(x, "shape", ()))
 
     def __repr__(self) -> str:
         return f"<namespace {self.__name__}>"
