@@ -75,26 +75,31 @@ class Namespace:
         self._xp = xp
 
     def full(self, shape, fill_value, **keywords):
+        """A new array of `shape` filled with `fill_value` (a number, or an array broadcast to it)."""
         if isinstance(fill_value, (bool, int, float, complex)):
             return self._xp.full(shape, fill_value, **keywords)
         return self._xp.asarray(self._xp.broadcast_to(fill_value, tuple(shape)), copy=True, **keywords)
 
     def maximum(self, x1, x2):
+        """The elementwise maximum; of two Python numbers, the larger one."""
         if isinstance(x1, (int, float)) and isinstance(x2, (int, float)):
             return max(x1, x2)
         return self._xp.maximum(x1, x2)
 
     def where(self, condition, x1, x2):
+        """`x1` where `condition` holds, else `x2` (both may be Python numbers)."""
         if isinstance(x1, (int, float)) and isinstance(x2, (int, float)):
             x1 = self._xp.asarray(x1)
         return self._xp.where(condition, x1, x2)
 
     @staticmethod
     def shape(x) -> tuple:
+        """`x`'s shape (``()`` for a number)."""
         return tuple(getattr(x, "shape", ()))
 
     @staticmethod
     def size(x) -> int:
+        """`x`'s number of elements (1 for a number)."""
         return math.prod(getattr(x, "shape", ()))
 
     def __repr__(self) -> str:
