@@ -68,7 +68,7 @@ _ARRAY_LIBRARIES = {"dask", "torch", "cupy", "jax", "jaxlib", "sparse"}
 def is_foreign_array(value) -> bool:
     """Whether `value` is an array of a library other than NumPy (array-API or Dask)."""
     t = type(value)
-    if t is np.ndarray or isinstance(value, np.generic):
+    if isinstance(value, (np.ndarray, np.generic)):  # subclasses too (masked arrays): NumPy's
         return False
     return hasattr(t, "__array_namespace__") or (
         t.__module__.partition(".")[0] in _ARRAY_LIBRARIES and hasattr(value, "shape") and hasattr(value, "dtype"))
