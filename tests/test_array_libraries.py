@@ -244,3 +244,20 @@ def test_debug_mode_needs_numpy_arrays(rng):
     with pytest.raises(srcdiff.SrcDiffError, match="debug=True needs NumPy arrays"):
         srcdiff.grad(logistic, debug=True)(rng.normal(size=3), _chunked(rng.normal(size=(40, 3))),
                                            _chunked(rng.normal(size=40)))
+
+
+def test_mlp_gradient_on_a_gpu_with_cupy(rng):
+    cupy = pytest.importorskip("cupy")
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            pytest.skip("no GPU")
+    except cupy.cuda.runtime.CUDARuntimeError:
+        pytest.skip("no GPU")
+    params = {"W1": rng.normal(size=(2, 5)), "b1": rng.normal(size=5), "W2": rng.normal(size=(5, 3)),
+              "b2": rng.normal(size=3)}
+    X, Y = rng.normal(size=(12, 2)), np.eye(3)[rng.integers(0, 3, 12)]
+    found = srcdiff.grad(mlp, wrt="params")({k: cupy.asarray(v) for k, v in params.items()},
+                                            cupy.asarray(X), cupy.asarray(Y))
+    for name, value in params.items():
+        expected = central_difference(lambda v, name=name: mlp({**params, name: v}, X, Y), (value,), 0)
+        assert_close(cupy.asnumpy(found[name]), expected)
