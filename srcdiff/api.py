@@ -178,7 +178,7 @@ class GradFunction:
         found = lowered.variants.get(key)
         if found is None:
             self._check_differentiable(args)
-            found = pipeline.variant(lowered, key)
+            found = pipeline.variant(lowered, key, args)
         return found
 
     def generated_for(self, args: tuple):
@@ -283,6 +283,9 @@ def _not_differentiable(value) -> str:
         return ""
     if isinstance(value, (float, np.floating)):
         return ""
+    if shapes.is_foreign_array(value):  # Dask, array-API: the same code in its namespace
+        kind = shapes.dtype_kind(value.dtype)
+        return "" if kind == "f" else f"it is an array of dtype {value.dtype}, not a floating-point array"
     return f"it is a {type(value).__name__}, not a float or a NumPy array"
 
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 
 from .ad.inline import inline_calls, lower_helper
 from .ad.reverse import reverse
-from .backend import codegen, debug, guards, listing, loader, origins, render
+from .backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .callee_shapes import CalleeShapes, parameter_shapes
+from .errors import SrcDiffError
 from .frontend import depends
 from .frontend import statics as static_args
 from .frontend.naming import Namer, assigned_names, names_in
@@ -35,6 +36,7 @@ from .lower.callee_facts import of_function
 from .lower.lowerer import lower_specialised
 from .lower.writes import check_in_place
 from .rules import TABLE, TEMPLATE_GLOBALS
+from .rules.runtime import HELPERS
 
 
 @dataclass(frozen=True)
@@ -186,18 +188,49 @@ def _check_template_names(found: Lowered) -> None:
 
 # ---- shapes, reverse, codegen, optimize, render, load: once per signature ----
 
-def variant(found: Lowered, key) -> Variant:
-    """The compiled gradient of `found` for argument signatures `key` (None: nothing known)."""
+def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
+    """The compiled gradient of `found` for argument signatures `key` (None: nothing known).
+
+    Arrays of another library than NumPy among the arguments `args` (Dask, array-API) get
+    the same code with their namespace bound to ``np`` (backend/namespaces.py)."""
     made = found.variants.get(key)
     if made is None:
         params = found.params
         param_shapes = {} if key is None else {p: shapes.of_signature(s) for p, s in zip(params, key)}
-        made = found.variants[key] = compile_variant(found, param_shapes)
+        foreign = namespaces.foreign_arrays(params, key)
+        if foreign and (found.options.jit or found.options.debug):
+            raise SrcDiffError(f"{'jit=' + repr(found.options.jit) if found.options.jit else 'debug=True'} "
+                               f"needs NumPy arrays; {', '.join(foreign)} are of another library",
+                               hint="convert the arguments with np.asarray, or leave the option out")
+        made = compile_variant(found, param_shapes, foreign)
+        if foreign and args is not None:
+            _check_portable(found, made, args)
+        found.variants[key] = made
     return made
 
 
-def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
-    """Every stage after lowering, for parameters of the shapes `param_shapes`."""
+def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
+    """Refuse a variant for another array library whose code that library cannot run."""
+    if made.callees:
+        raise SrcDiffError(f"{found.parsed.name} calls user functions ({', '.join(made.callees)}) whose adjoints "
+                           "are compiled for NumPy arrays, and its arguments are arrays of another library",
+                           hint="write the called function's body into the function, or pass NumPy arrays")
+    foreign = [a for a in args if shapes.is_foreign_array(a)]
+    namespace = namespaces.array_namespace(*foreign)
+    numpy_args = [p for p, a in zip(found.params, args) if type(a).__module__ == "numpy" and hasattr(a, "shape")]
+    if numpy_args and not namespaces.takes_numpy(namespace):
+        raise SrcDiffError(f"{', '.join(numpy_args)} are NumPy arrays and other arguments are arrays of "
+                           f"{namespace.__name__}, which does not mix the two",
+                           hint=f"convert them with {namespace.__name__}.asarray")
+    origin = CACHE.origins.by_file[made.function.__code__.co_filename]
+    namespaces.check_portable(made.source, namespace,
+                              list(dict.fromkeys(type(a) for a in foreign)), HELPERS,
+                              namespaces.located(origin.user_line, found.parsed.location))
+
+
+def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = ()) -> Variant:
+    """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
+    names the parameters that are arrays of another library than NumPy."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -224,9 +257,13 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     helper = debug.helper_name(found.namer) if options.debug else None
     if helper:
         debug.instrument(func, program, helper)
+    if foreign:
+        namespaces.add_namespace_line(func, list(foreign))
     source = render.render(func)
     callees = {vjp_name: callee(spec) for vjp_name, spec in program.calls.items()}
     made = Variant(source, None, name, program, callees)
+    if foreign:
+        made.cells[namespaces.NAME] = namespaces.array_namespace
     if helper:
         made.cells[helper] = debug.Checker(parsed, found.ir, helper, source)
     made.function = _load(found, made, TEMPLATE_GLOBALS)

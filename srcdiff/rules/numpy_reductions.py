@@ -46,7 +46,9 @@ def _prod_templates(static, operand_shapes):
 
 
 def _extremum_templates(static, operand_shapes):
-    ties = f"(x == {_spread('ans', static)})"
+    # the ties as numbers of x's dtype: the array API standard does no arithmetic on booleans
+    ties = f"(x == {_spread('ans', static)})" if operand_shapes["x"].scalar \
+        else f"np.asarray(x == {_spread('ans', static)}, dtype=x.dtype)"
     return {"x": f"{_spread('g', static)} * {ties} / np.sum({ties}, axis=axis, keepdims=True)"}
 
 
