@@ -184,9 +184,9 @@ class GradFunction:
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
         again (higher.py): it returns this gradient for arguments of this signature."""
-        if self.options.with_value or self._trees.has_aux or self.options.jit:
-            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux or "
-                               "jit) can be differentiated again", hint="differentiate srcdiff.grad(f)")
+        if self.options.with_value or self._trees.has_aux or self.options.jit or self.options.debug:
+            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux, "
+                               "jit or debug) can be differentiated again", hint="differentiate srcdiff.grad(f)")
         if len(self.wrt) > 1 or self.tuple_result:
             raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
@@ -206,6 +206,15 @@ class GradFunction:
         options = dataclasses.replace(self.options, derivable=True)
         found = pipeline.lowered(self.func, self.wrt, options, args)
         return pipeline.variant(found, tuple(map(shapes.signature, args)))
+
+    @property
+    def names(self) -> list[str]:
+        """The function's parameter names, in order."""
+        return list(self._names)
+
+    @property
+    def wrt_names(self) -> tuple[str, ...]:
+        return self.wrt
 
     def positional(self, args: tuple, kwargs: dict) -> tuple:
         """`args` and `kwargs` bound to the function's parameters, defaults applied, in order."""
@@ -346,6 +355,10 @@ def grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
     """
     if func is None:
         return lambda f: grad(f, wrt, debug=debug, jit=jit)
+    if isinstance(func, higher.Composite):
+        raise SrcDiffError(f"srcdiff cannot differentiate {func.__qualname__} again: it runs generated "
+                           "code once per output element", hint="differentiate the function itself "
+                           "(srcdiff.hessian(f), srcdiff.jacobian(srcdiff.grad(f)))")
     if isinstance(func, (GradFunction, higher.Derivative)):
         return higher.Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
     return GradFunction(func, wrt, debug=debug, jit=jit)

@@ -319,8 +319,12 @@ def test_gradcheck_of_a_second_derivative():
 # ---- refusals ----
 
 def test_grad_of_a_vector_gradient_says_use_hessian():
-    with pytest.raises(srcdiff.SrcDiffError, match="needs a scalar output"):
+    with pytest.raises(srcdiff.SrcDiffError, match=r"grad\(grad\(quartic\)\): the gradient of quartic with "
+                       "respect to x is an array") as info:
         srcdiff.grad(srcdiff.grad(quartic))(np.ones(3))
+    assert "srcdiff.hessian(f)" in info.value.hint
+    with pytest.raises(srcdiff.SrcDiffError, match="is an array"):
+        srcdiff.gradcheck(srcdiff.grad(srcdiff.grad(quartic)), np.ones(3))
 
 
 def test_second_derivative_through_a_loop_with_a_static_trip_count():
