@@ -93,6 +93,14 @@ class Rule:
     #: ``{"x": ("condition", True), "y": ("condition", False)}`` (x's adjoint is zero where
     #: condition is False).  The reverse pass keeps that zero exact down x's chain.
     selects: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    #: forward mode (ad/tangent.py): how the result's tangent follows from the operands'.
+    #: LINEAR — the primitive applied to the tangents (``np.sum(x_dot, axis=0)``); or, like
+    #: `templates`, each differentiable parameter's contribution as a template over ``ans``,
+    #: the parameters, their tangents ``x_dot`` and the statics (``{"x": "x_dot @ y", "y":
+    #: "x @ y_dot"}``); the contributions are added.  None: derived from the adjoint for an
+    #: elementwise rule (the Jacobian is diagonal: ``g`` becomes the operand's tangent),
+    #: refused for any other.
+    tangents: str | Templates | Callable[[dict, dict], Templates] | None = None
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -134,19 +142,45 @@ class Rule:
             self._parsed[key] = _parse_template(self, param, text)
         return self._parsed[key]
 
+    def tangent_templates(self, static: dict, operand_shapes: Mapping[str, Shape]) -> dict[str, ast.expr] | str | None:
+        """The parsed tangent template of every parameter (LINEAR, or None: see `tangents`)."""
+        if self.tangents is None or self.tangents == LINEAR:
+            return self.tangents
+        texts = self.tangents(static, operand_shapes) if callable(self.tangents) else self.tangents
+        parsed = {}
+        for param, text in texts.items():
+            key = ("tangent", param, text)
+            if key not in self._parsed:
+                self._parsed[key] = _parse_template(self, param, text, tangent=True)
+            parsed[param] = self._parsed[key]
+        return parsed
 
-def _parse_template(rule: Rule, param: str, text: str) -> ast.expr:
-    where = f"adjoint rule for {rule.name} (parameter {param!r})"
+
+#: `Rule.tangents` of a linear primitive: its tangent is the primitive applied to the tangents.
+LINEAR = "linear"
+
+
+def tangent_name(param: str) -> str:
+    """The name a tangent template gives the tangent of parameter `param`."""
+    return f"{param}_dot"
+
+
+def _parse_template(rule: Rule, param: str, text: str, tangent: bool = False) -> ast.expr:
+    where = f"{'tangent' if tangent else 'adjoint'} rule for {rule.name} (parameter {param!r})"
     try:
         expr = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
         raise SrcDiffError(f"{where}: template {text!r} is not a Python expression ({exc.msg})") from None
-    allowed = {"g", "ans", *rule.params, *rule.static, *TEMPLATE_GLOBALS}
+    if tangent:
+        allowed = {"ans", *rule.params, *map(tangent_name, rule.params), *rule.static, *TEMPLATE_GLOBALS}
+    else:
+        allowed = {"g", "ans", *rule.params, *rule.static, *TEMPLATE_GLOBALS}
     for node in ast.walk(expr):
         if isinstance(node, ast.Name) and node.id not in allowed:
             raise SrcDiffError(
                 f"{where}: template {text!r} uses unknown name {node.id!r}",
-                hint=f"templates may use g, ans, {', '.join(rule.params + tuple(rule.static))}"
+                hint=f"templates may use {'the tangents x_dot' if tangent else 'g'}, ans, "
+                     f"{', '.join(rule.params + tuple(rule.static))}"
                      f" and {', '.join(sorted(TEMPLATE_GLOBALS))}",
             )
         if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.Await)):
@@ -206,6 +240,15 @@ def validate(rule: Rule) -> Rule:
     extra = set(templates) - set(rule.params)
     if extra:
         raise SrcDiffError(f"adjoint rule for {rule.name} has templates for unknown parameters {sorted(extra)}")
+    if isinstance(rule.tangents, str) and rule.tangents != LINEAR:
+        raise SrcDiffError(f"tangent rule for {rule.name}: tangents must be {LINEAR!r}, templates or None")
+    try:
+        tangents = rule.tangent_templates(dict(rule.static), unknown)
+    except SrcDiffError:  # a tangent that needs known shapes: checked when it is used
+        tangents = None
+    if isinstance(tangents, dict) and set(tangents) - set(templates):
+        raise SrcDiffError(f"tangent rule for {rule.name} has templates for parameters without an adjoint "
+                           f"{sorted(set(tangents) - set(templates))}")
     return rule
 
 
