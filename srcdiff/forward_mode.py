@@ -20,12 +20,14 @@ import numpy as np
 
 from . import pipeline
 from .ad.tangent import TangentProgram, tangent
-from .backend import loader, render
+from .backend import loader, origins, render
 from .backend.codegen import backward_statements
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .callee_shapes import CalleeShapes
 from .errors import SrcDiffError
+from .frontend import depends
 from .ir import shapes
+from .ir.nodes import all_nodes
 from .ir.shape_inference import infer_shapes
 from .lower.writes import check_in_place
 from .pipeline import CACHE, Lowered, Options
@@ -44,6 +46,7 @@ class JvpVariant:
     name: str
     program: TangentProgram = field(repr=False)
     wrt: tuple[str, ...] = ()
+    positions: tuple[int, ...] = ()  # where the parameters with tangents are among the arguments
 
 
 class JvpFunction:
@@ -64,16 +67,24 @@ class JvpFunction:
                                hint="list every parameter by name")
         self._names = list(self._signature.parameters)
         self._last: JvpVariant | None = None
+        self._fast: dict = {}  # argument signature -> (lowered, variant) of the last call like it
+        _LIVE.add(self)
         self.__name__ = getattr(func, "__name__", "jvp")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
 
     def __call__(self, primals, tangents):
+        if type(primals) is tuple and type(tangents) is tuple and len(primals) == len(tangents) == len(self._names):
+            found = self._fast.get(tuple(map(shapes.signature, primals)))  # compiled for this signature
+            if found is not None and found[0].parsed.func.__code__ is found[2] \
+                    and (not found[0].depends or depends.hold(found[0].depends)) \
+                    and (not found[0].statics or found[0].specialised_for(primals, self._names)):
+                made = self._last = found[1]
+                return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
+                                                  for i in made.positions])
         primals, tangents = self._arguments(primals, tangents)
-        made = self._variant(primals)
-        self._last = made
-        index = {n: i for i, n in enumerate(self._names)}
-        dots = [_tangent_for(primals[index[n]], tangents[index[n]], n) for n in made.wrt]
-        return made.function(*primals, *dots)
+        made = self._last = self._variant(primals)
+        return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
+                                         for i in made.positions])
 
     @property
     def source(self) -> str:
@@ -113,6 +124,8 @@ class JvpFunction:
         if made is None:
             param_shapes = {p: shapes.of_signature(shapes.signature(v)) for p, v in zip(found.params, primals)}
             made = found.variants[key] = compile_jvp(found, param_shapes)
+            made.positions = tuple(found.params.index(n) for n in made.wrt)
+        self._fast[key[1:]] = (found, made, found.parsed.func.__code__)
         return made
 
     def __repr__(self) -> str:
@@ -137,8 +150,13 @@ def compile_jvp(found: Lowered, param_shapes: dict) -> JvpVariant:
     optimize_function(func, info)
     source = render.render(func)
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{name}"
-    cells = {**TEMPLATE_GLOBALS, **parsed.closure}
-    function = loader.build_function(source, label, parsed.func.__globals__, cells)
+    cells = {**TEMPLATE_GLOBALS, **parsed.closure, origins.ON_ERROR: CACHE.origins.raise_located}
+    function = loader.build_function(source, label, parsed.func.__globals__, cells, on_error=origins.ON_ERROR)
+    # an error in the generated code names the user's line whose value (or tangent) it computes
+    computes = {n.out.name: n.line for n in all_nodes(ir)}
+    computes.update({program.tangents[v]: line for v, line in list(computes.items()) if v in program.tangents})
+    user_line = origins.user_lines(source, {}, computes, parsed.tree.lineno)
+    CACHE.origins.add(function, origins.Origin(parsed.location, name, user_line))
     return JvpVariant(source, function, name, program, found.wrt)
 
 
@@ -165,6 +183,10 @@ def _has_tangent(value) -> bool:
 
 def _tangent_for(primal, dot, name: str):
     """The tangent `dot` checked against its primal: same shape, floats."""
+    if type(dot) is float and type(primal) is float:
+        return dot
+    if type(dot) is np.ndarray and type(primal) is np.ndarray and dot.dtype.kind == "f" and dot.shape == primal.shape:
+        return dot
     if dot is None:
         raise SrcDiffError(f"the tangent of {name!r} is None, but {name} is a float",
                            hint="pass zeros for a direction that does not move it")
@@ -181,6 +203,16 @@ def _tangent_for(primal, dot, name: str):
 
 
 _FUNCTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LIVE: weakref.WeakSet = weakref.WeakSet()
+
+
+def _forget_compiled() -> None:
+    for made in list(_LIVE):
+        made._fast.clear()
+        made._last = None
+
+
+CACHE.listeners.append(_forget_compiled)
 
 
 def jvp_function(func) -> JvpFunction:

@@ -98,11 +98,30 @@ def uses_registered(x):
     return reversed_double(y)
 
 
-def test_a_registered_rule_without_a_tangent_is_refused_naming_the_line():
+def test_a_registered_rule_without_a_tangent_is_refused_naming_the_line(rng):
     rule = srcdiff.register_adjoint(reversed_double, x="g[::-1] * 2.0")
     try:
         with pytest.raises(srcdiff.SrcDiffError, match=r"test_jvp.py:\d+: .*reversed_double has no tangent rule"):
             srcdiff.jvp(uses_registered, (np.ones(3),), (np.ones(3),))
+        srcdiff.register_adjoint(reversed_double, x="g[::-1] * 2.0", tangents={"x": "x_dot[::-1] * 2.0"},
+                                 replace=True)
+        check_jvp(uses_registered, (rng.normal(size=3),), rng)
+    finally:
+        TABLE.remove(rule.func)
+
+
+def softsign(x):
+    return x / (1.0 + np.abs(x))
+
+
+def uses_softsign(x, y):
+    return softsign(x * y) + y
+
+
+def test_a_registered_elementwise_rule_derives_its_tangent(rng):
+    rule = srcdiff.register_adjoint(softsign, x="g / (1.0 + np.abs(x)) ** 2", elementwise=True)
+    try:
+        check_jvp(uses_softsign, (rng.normal(size=(2, 3)), rng.normal(size=3)), rng)
     finally:
         TABLE.remove(rule.func)
 
@@ -158,6 +177,10 @@ def broadcasting(x, b, s):
     return (x + b[None, :]) * s + b
 
 
+def widening(s, x):
+    return (s + np.ones((2, 3))) * np.sum(x) + x[:, None] * 1.0
+
+
 def indexing(x):
     y = x.copy()
     y[0] = 3.0 * x[1]
@@ -207,6 +230,7 @@ FUNCTIONS = [
                        rng.normal(size=(5, 3)))),
     (reductions, lambda rng: (rng.normal(size=(3, 4)),)),
     (broadcasting, lambda rng: (rng.normal(size=(3, 4)), rng.normal(size=4), 0.7)),
+    (widening, lambda rng: (0.3, rng.normal(size=2))),
     (indexing, lambda rng: (rng.normal(size=4),)),
     (listing, lambda rng: (rng.normal(size=3), 3)),
     (stacked, lambda rng: (rng.normal(size=3), 2)),
@@ -310,6 +334,16 @@ def recursive(x, n):
     if n == 0:
         return x
     return np.sin(recursive(x, n - 1))
+
+
+def inverse(A):
+    return np.linalg.inv(A) * 2.0
+
+
+def test_an_error_in_the_generated_code_names_the_user_line():
+    line = first_line(inverse) + 1
+    with pytest.raises(srcdiff.SrcDiffError, match=rf"test_jvp.py:{line}: LinAlgError"):
+        srcdiff.jvp(inverse, (np.zeros((2, 2)),), (np.ones((2, 2)),))
 
 
 def test_a_call_that_is_not_inlined_is_refused_naming_the_line():

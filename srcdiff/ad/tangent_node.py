@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir import shapes
-from ..ir.nodes import Const, Node, Operand, Var, operand_ast
+from ..ir.nodes import Const, Global, Node, Operand, Var, operand_ast
 from ..ir.shapes import Shape
 from ..rules.structural import GETITEM, is_setitem
 from ..rules.table import LINEAR, tangent_name
@@ -41,17 +41,12 @@ class Tangents:
     active: set[str]  # values depending on an input with a tangent, that the output depends on
     location: object  # line -> Location, for errors
     names: dict[str, str] = field(default_factory=dict)  # primal name -> tangent name
-    #: the shapes of values and of their tangents (a tangent has its value's shape)
-    all_shapes: dict[str, Shape] = field(default_factory=dict)
-
-    def __post_init__(self):
-        self.all_shapes.update(self.shapes)
+    primal_of: dict[str, str] = field(default_factory=dict)  # tangent name -> primal name
 
     def name(self, primal: str) -> str:
         if primal not in self.names:
             self.names[primal] = self.namer.fresh(tangent_name(primal))
-            if primal in self.shapes:
-                self.all_shapes[self.names[primal]] = self.shapes[primal]
+            self.primal_of[self.names[primal]] = primal
         return self.names[primal]
 
     def of(self, operand: Operand) -> ast.expr | None:
@@ -98,8 +93,9 @@ def tangent_expr(node: Node, state: Tangents) -> ast.expr | None:
     if templates is None:
         raise SrcDiffError(f"{rule.name} has no tangent rule: forward mode (jvp) cannot differentiate it",
                            state.location(node.line),
-                           "use reverse mode (srcdiff.grad, srcdiff.vjp), or compute this value from "
-                           "functions that have tangent rules")
+                           "use reverse mode (srcdiff.grad), compute this value from functions that "
+                           "have tangent rules, or register a tangent: srcdiff.register_adjoint(..., "
+                           "tangents={'x': 'x_dot * ...'}, replace=True)")
     return _added(_contributions(node, state, templates, "x_dot"), node, state)
 
 
@@ -131,17 +127,26 @@ def _contributions(node: Node, state: Tangents, templates: dict, tangent: str) -
 
 def _derived(node: Node, state: Tangents, adjoints: dict) -> ast.expr:
     """An elementwise rule's tangent: its adjoint with ``g`` the operand's tangent, broadcast to
-    the result's shape where no contribution is sure to have it."""
+    the result's shape unless it is sure to have it."""
     total = _added(_contributions(node, state, adjoints, "g"), node, state)
     result = state.shapes.get(node.out.name, shapes.UNKNOWN)
-    found = expression_shape(total, state.all_shapes)
-    if result.known and found is not None and found.dims == result.dims:
-        return total
-    if result.known and result.scalar:
+    if (result.known and result.scalar) or _spans(total, node, state):
         return total
     return _np("broadcast_to", total, _np("shape", ast.Name(node.out.name, ast.Load())))
 
 
+def _spans(total: ast.expr, node: Node, state: Tangents) -> bool:
+    """Whether `total`, elementwise arithmetic on the node's operands, their tangents and its
+    result, has the result's shape: it reads the result, or every operand that is not a
+    number (itself or its tangent), so it broadcasts exactly as the call did."""
+    read = elementwise_names(total)
+    if read is None:
+        return False
+    read = {state.primal_of.get(n, n) for n in read}
+    operands = {v.name for v in node.inputs if isinstance(v, Var) or isinstance(v, Global)}
+    arrays = {n for n in operands if not (state.shapes.get(n) is not None and state.shapes[n].known
+                                          and state.shapes[n].scalar)}
+    return node.out.name in read or arrays <= read
 def _added(parts: list[ast.expr], node: Node, state: Tangents) -> ast.expr:
     """The sum of the contributions; equal ones (``x * x`` gives ``x_dot * x`` twice) doubled."""
     merged: list[list] = []
@@ -211,14 +216,13 @@ def instantiate(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:
     return Substitute().visit(copy.deepcopy(template))
 
 
-def expression_shape(e: ast.expr, shape_of: dict[str, Shape]) -> Shape | None:
-    """The shape of an expression of elementwise arithmetic on values of known shapes (None:
-    not sure).  A tangent has its value's shape."""
+def elementwise_names(e: ast.expr) -> set[str] | None:
+    """The names an expression of elementwise arithmetic reads (numbers, operators, NumPy
+    ufuncs and ``np.where``); None for an expression of any other kind."""
     if isinstance(e, ast.Constant):
-        return shapes.SCALAR if isinstance(e.value, (int, float, bool)) else None
+        return set() if isinstance(e.value, (int, float, bool)) else None
     if isinstance(e, ast.Name):
-        found = shape_of.get(e.id)
-        return found if found is not None and found.known and shapes.UNKNOWN_DIM not in found.dims else None
+        return {e.id}
     parts = None
     if isinstance(e, ast.UnaryOp):
         parts = [e.operand]
@@ -232,13 +236,8 @@ def expression_shape(e: ast.expr, shape_of: dict[str, Shape]) -> Shape | None:
         parts = e.args
     if not parts:
         return None
-    found = [expression_shape(p, shape_of) for p in parts]
-    if None in found:
-        return None
-    out = shapes.broadcast(*found)
-    if not out.known:
-        return None
-    return shapes.Shape(out.dims, scalar=all(f.scalar for f in found))
+    found = [elementwise_names(p) for p in parts]
+    return None if None in found else set().union(*found)
 
 
 def _np(name: str, *args: ast.expr) -> ast.expr:
