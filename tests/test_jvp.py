@@ -283,6 +283,22 @@ def _element(x, k):
     return reductions(x)[k]
 
 
+def filled_int(y):
+    return np.sum(np.full(3, y, dtype=int))
+
+
+def test_a_fill_value_carries_its_derivative_and_an_integer_fill_is_refused():
+    _, tangent = srcdiff.jvp(filled, (2.0,), (1.0,))
+    assert tangent == 6.0
+    assert srcdiff.grad(filled)(2.0) == 6.0
+    with pytest.raises(srcdiff.SrcDiffError, match="dtype"):
+        srcdiff.grad(filled_int)(2.0)
+
+
+def filled(y):
+    return np.sum(np.full((2, 3), y))
+
+
 # ---- exact at special points ----
 
 def powers(x):

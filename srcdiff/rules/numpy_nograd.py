@@ -46,7 +46,6 @@ RULES = [
     constructor(np.zeros),
     constructor(np.ones),
     constructor(np.empty),
-    constructor(np.full),
     constructor(np.eye),
     constructor(np.identity),
     constructor(np.arange),

@@ -96,6 +96,16 @@ def linear(func, params, templates, **options):
     return rule(func, params, templates, tangents=LINEAR, **options)
 
 
+def _full_templates(static, operand_shapes):
+    """``np.full(shape, v)`` copies v into every element: v's adjoint is g summed back to v."""
+    dtype = static.get("dtype")
+    if dtype is not None and not np.issubdtype(np.dtype(dtype), np.floating):
+        raise SrcDiffError(f"numpy.full with dtype={dtype!r} truncates the differentiated fill value",
+                           hint="leave dtype out, or pass a floating one")
+    v = operand_shapes["fill_value"]
+    return {"fill_value": "np.sum(g)" if v.known and v.ndim == 0 else "unbroadcast(g, fill_value)"}
+
+
 def _reshape_shape(static, x):
     return shapes.of_literal(static["shape"]) if static.get("shape") is not None else shapes.UNKNOWN
 
@@ -134,6 +144,9 @@ RULES = [
           fresh=False, tangents=LINEAR),  # a view
     linear(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY),
     linear(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),
+    # the fill value is copied into every element (a constant one makes a constant array)
+    linear(np.full,        ("shape", "fill_value"), _full_templates, static={"dtype": None}, **NEW_ARRAY,
+           note="a floating dtype (or none): an integer one would truncate the fill value"),
     # ---- joined: one list of operands, copied into a new array ----
     linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list", **NEW_ARRAY),
     linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list", **NEW_ARRAY),

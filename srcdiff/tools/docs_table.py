@@ -9,6 +9,8 @@ import operator
 
 import numpy as np
 
+from ..errors import SrcDiffError
+from ..ir import shapes
 from ..rules import ATTRIBUTES, METHODS, SECTIONS
 
 HEADER = """# Supported functions
@@ -55,7 +57,11 @@ def gradient_to(rule) -> str:
         return "every array in the list"
     if rule.variadic == "args":
         return "every operand"
-    return ", ".join(rule.params)
+    try:  # the parameters with an adjoint (np.where's condition and np.full's shape have none)
+        found = rule.adjoints(dict(rule.static), {p: shapes.UNKNOWN for p in rule.params})
+    except SrcDiffError:
+        found = rule.params
+    return ", ".join(p for p in rule.params if p in found)
 
 
 def generate() -> str:
