@@ -110,6 +110,16 @@ def test_a_registered_rule_without_a_tangent_is_refused_naming_the_line(rng):
         TABLE.remove(rule.func)
 
 
+def first_of(x, y):
+    return x
+
+
+def test_a_tangent_template_reads_its_own_tangent_only():
+    with pytest.raises(srcdiff.SrcDiffError, match="unknown name 'y_dot'"):
+        srcdiff.register_adjoint(first_of, x="g", y="0.0 * g", tangents={"x": "x_dot + y_dot"})
+    assert TABLE.lookup(first_of) is None
+
+
 def softsign(x):
     return x / (1.0 + np.abs(x))
 

@@ -96,7 +96,7 @@ def tangent_expr(node: Node, state: Tangents) -> ast.expr | None:
                            "use reverse mode (srcdiff.grad), compute this value from functions that "
                            "have tangent rules, or register a tangent: srcdiff.register_adjoint(..., "
                            "tangents={'x': 'x_dot * ...'}, replace=True)")
-    return _added(_contributions(node, state, templates, "x_dot"), node, state)
+    return _added(_contributions(node, state, templates), node, state)
 
 
 def _bindings(node: Node, state: Tangents) -> dict[str, ast.expr]:
@@ -106,8 +106,9 @@ def _bindings(node: Node, state: Tangents) -> dict[str, ast.expr]:
     return bindings
 
 
-def _contributions(node: Node, state: Tangents, templates: dict, tangent: str) -> list[ast.expr]:
-    """Each active operand's contribution, its template instantiated with its tangent."""
+def _contributions(node: Node, state: Tangents, templates: dict, derived: bool = False) -> list[ast.expr]:
+    """Each active operand's contribution, its template instantiated with its tangent (for
+    `derived` ones, an adjoint template, the tangent standing for ``g``)."""
     bindings = _bindings(node, state)
     found = []
     for param, operand in zip(node.rule.params, node.inputs):
@@ -119,7 +120,7 @@ def _contributions(node: Node, state: Tangents, templates: dict, tangent: str) -
                                f"argument {param!r}", state.location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
         own = {**bindings, tangent_name(param): dot}
-        if tangent == "g":
+        if derived:
             own["g"] = dot
         found.append(instantiate(templates[param], own))
     return found
@@ -128,7 +129,7 @@ def _contributions(node: Node, state: Tangents, templates: dict, tangent: str) -
 def _derived(node: Node, state: Tangents, adjoints: dict) -> ast.expr:
     """An elementwise rule's tangent: its adjoint with ``g`` the operand's tangent, broadcast to
     the result's shape unless it is sure to have it."""
-    total = _added(_contributions(node, state, adjoints, "g"), node, state)
+    total = _added(_contributions(node, state, adjoints, derived=True), node, state)
     result = state.shapes.get(node.out.name, shapes.UNKNOWN)
     if (result.known and result.scalar) or _spans(total, node, state):
         return total

@@ -96,10 +96,10 @@ class Rule:
     #: forward mode (ad/tangent.py): how the result's tangent follows from the operands'.
     #: LINEAR — the primitive applied to the tangents (``np.sum(x_dot, axis=0)``); or, like
     #: `templates`, each differentiable parameter's contribution as a template over ``ans``,
-    #: the parameters, their tangents ``x_dot`` and the statics (``{"x": "x_dot @ y", "y":
-    #: "x @ y_dot"}``); the contributions are added.  None: derived from the adjoint for an
-    #: elementwise rule (the Jacobian is diagonal: ``g`` becomes the operand's tangent),
-    #: refused for any other.
+    #: the parameters, the statics and that parameter's own tangent ``x_dot`` (``{"x": "x_dot
+    #: @ y", "y": "x @ y_dot"}``); the contributions of the operands that have one are added.
+    #: None: derived from the adjoint for an elementwise rule (the Jacobian is diagonal: ``g``
+    #: becomes the operand's tangent), refused for any other.
     tangents: str | Templates | Callable[[dict, dict], Templates] | None = None
     _parsed: dict = field(default_factory=dict, repr=False)
 
@@ -171,15 +171,15 @@ def _parse_template(rule: Rule, param: str, text: str, tangent: bool = False) ->
         expr = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
         raise SrcDiffError(f"{where}: template {text!r} is not a Python expression ({exc.msg})") from None
-    if tangent:
-        allowed = {"ans", *rule.params, *map(tangent_name, rule.params), *rule.static, *TEMPLATE_GLOBALS}
+    if tangent:  # a parameter's contribution reads its own tangent only (the others' may be zero)
+        allowed = {"ans", *rule.params, tangent_name(param), *rule.static, *TEMPLATE_GLOBALS}
     else:
         allowed = {"g", "ans", *rule.params, *rule.static, *TEMPLATE_GLOBALS}
     for node in ast.walk(expr):
         if isinstance(node, ast.Name) and node.id not in allowed:
             raise SrcDiffError(
                 f"{where}: template {text!r} uses unknown name {node.id!r}",
-                hint=f"templates may use {'the tangents x_dot' if tangent else 'g'}, ans, "
+                hint=f"templates may use {tangent_name(param) if tangent else 'g'}, ans, "
                      f"{', '.join(rule.params + tuple(rule.static))}"
                      f" and {', '.join(sorted(TEMPLATE_GLOBALS))}",
             )
@@ -243,10 +243,13 @@ def validate(rule: Rule) -> Rule:
     if isinstance(rule.tangents, str) and rule.tangents != LINEAR:
         raise SrcDiffError(f"tangent rule for {rule.name}: tangents must be {LINEAR!r}, templates or None")
     try:
-        tangents = rule.tangent_templates(dict(rule.static), unknown)
+        tangents = rule.tangents(dict(rule.static), unknown) if callable(rule.tangents) else rule.tangents
     except SrcDiffError:  # a tangent that needs known shapes: checked when it is used
         tangents = None
-    if isinstance(tangents, dict) and set(tangents) - set(templates):
+    if isinstance(tangents, Mapping):
+        for param, text in tangents.items():
+            _parse_template(rule, param, text, tangent=True)
+    if isinstance(tangents, Mapping) and set(tangents) - set(templates):
         raise SrcDiffError(f"tangent rule for {rule.name} has templates for parameters without an adjoint "
                            f"{sorted(set(tangents) - set(templates))}")
     return rule
