@@ -176,6 +176,11 @@ def _inlinable(func) -> Function | None:
     return lower_helper(func, lambda parsed, refuse: _lower(parsed, (), Options(pullback=True), refuse).ir)
 
 
+def inlined(found: Lowered, namer: Namer) -> Function:
+    """`found`'s IR with its calls of small helpers inlined (ad/inline.py), as gradients see it."""
+    return inline_calls(found.ir, namer, _inlinable, found.parsed.func)
+
+
 def _check_template_names(found: Lowered) -> None:
     """Generated code sees `np`, `math`... as srcdiff's; refuse if the user's mean else."""
     tree = found.parsed.tree
@@ -384,4 +389,4 @@ def full_source(made: Variant) -> str:
 
 
 __all__ = ["CACHE", "Cache", "CacheInfo", "Callee", "Lowered", "Options", "Variant", "callee", "callee_sources",
-           "compile_variant", "full_source", "fast_function", "is_current", "lowered", "variant"]
+           "compile_variant", "describe", "full_source", "fast_function", "inlined", "is_current", "lowered", "variant"]

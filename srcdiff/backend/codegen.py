@@ -76,16 +76,17 @@ def forward_statements(stmts: list) -> list[ast.stmt]:
     return out
 
 
-def backward_statements(stmts: list, describe_line) -> list[ast.stmt]:
+def backward_statements(stmts: list, describe_line, label: str = "adjoint of ") -> list[ast.stmt]:
     """Python statements of the backward sweep, each adjoint block under a comment naming
-    the user's line it comes from."""
+    the user's line it comes from (``# adjoint of file.py:3  code``; forward mode's blocks
+    are labelled by the line alone)."""
     out: list[ast.stmt] = []
     line = None
     for stmt in stmts:
         stmt_line = getattr(stmt, "line", None)
         if stmt_line is not None and stmt_line != line:
             line = stmt_line
-            out.append(comment(f"adjoint of {describe_line(line)}"))
+            out.append(comment(f"{label}{describe_line(line)}"))
         if isinstance(stmt, (For, While, If)):
             # the block after a nested one names its line again, unless it is the nested
             # one's own line (a loop's adjoint before and after its backward loop)
@@ -98,7 +99,7 @@ def backward_statements(stmts: list, describe_line) -> list[ast.stmt]:
         elif isinstance(stmt, Scatter):
             out.append(_scatter(stmt))
         else:
-            out += _structured(stmt, lambda inner: backward_statements(inner, describe_line))
+            out += _structured(stmt, lambda inner: backward_statements(inner, describe_line, label))
     return out
 
 
