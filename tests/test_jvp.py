@@ -49,7 +49,8 @@ def check_jvp(f, primals, rng, rtol=1e-6, atol=1e-7):
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     """Each spec of the rule table's tests, returning the expression itself (not its sum)."""
-    lines = ["import math", "import numpy as np", ""]
+    helpers = ", ".join(rule_specs.HELPERS)
+    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {helpers}", ""]
     for i, spec in enumerate(rule_specs.SPECS):
         lines += [f"def case_{i}({', '.join(spec.inputs)}):", f"    return {spec.expr}", ""]
     return import_source(tmp_path_factory.mktemp("jvp_specs"), "\n".join(lines), "jvp_specs")

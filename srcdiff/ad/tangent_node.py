@@ -113,7 +113,7 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
     found = []
     for param, operand in zip(node.rule.params, node.inputs):
         dot = state.of(operand)
-        if dot is None:
+        if dot is None or param in node.rule.shape_only:
             continue
         if param not in templates:
             raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "

@@ -129,7 +129,7 @@ def _fill_templates(static, operand_shapes):
     return {"fill_value": total}
 
 
-_FULL_LIKE_TANGENT = ("np.full_like(a, fill_value_dot, dtype=float) if np.issubdtype(np.result_type(a), "
+_FULL_LIKE_TANGENT = ("np.full_like(a, fill_value_dot, dtype=np.float64) if np.issubdtype(np.result_type(a), "
                       "np.floating) else np.zeros(np.shape(a))")
 
 
