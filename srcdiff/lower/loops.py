@@ -66,7 +66,7 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
     rebound = sorted(iterated & set(stores_in(stmt.body)))
     if rebound:  # Python iterates the value from before the loop; the name would give the new one
         raise state.error(stmt, f"this loop assigns {rebound[0]}, which it iterates over",
-                          f"use another name for the new value inside the loop")
+                          "use another name for the new value inside the loop")
     seqs, targets, index = _sequences(lower, stmt, func, it)
     lengths = [opaque_call(lower.expressions, "len", seq) for seq in seqs]
     bound = lengths[0]
