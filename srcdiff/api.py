@@ -62,6 +62,7 @@ class GradFunction:
         self._tree_roots = [i for i, n in enumerate(self._names) if n in self.wrt]
         self._lowered = None
         self._last = None
+        self._derivables: dict = {}  # signature -> (Lowered, Variant) of the derivable form (higher.py)
         self.__name__ = getattr(func, "__name__", "gradient")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = f"Gradient of {self.__qualname__} with respect to {', '.join(self.wrt)}."
@@ -170,6 +171,7 @@ class GradFunction:
     def _reset(self) -> None:
         """Forget compiled code (after the rule table changed)."""
         self._lowered = self._last = None
+        self._derivables.clear()
         type(self).__call__ = GradFunction.__call__
 
     def _variant(self, args) -> Variant:
@@ -202,10 +204,16 @@ class GradFunction:
 
     def _derivable_variant(self, args: tuple) -> Variant:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
+        key = tuple(map(shapes.signature, args))
+        hit = self._derivables.get(key)
+        if hit is not None and pipeline.is_current(hit[0], self.func) and hit[0].specialised_for(args, self._names):
+            return hit[1]
         self._check_differentiable(args)
         options = dataclasses.replace(self.options, derivable=True)
         found = pipeline.lowered(self.func, self.wrt, options, args)
-        return pipeline.variant(found, tuple(map(shapes.signature, args)))
+        made = pipeline.variant(found, key)
+        self._derivables[key] = (found, made)
+        return made
 
     @property
     def names(self) -> list[str]:

@@ -54,7 +54,8 @@ class JvpFunction:
     ``(value, tangent)``; `.source` shows the generated code of the last call (or of
     `source_for`'s arguments)."""
 
-    def __init__(self, func):
+    def __init__(self, func, wrt: tuple[str, ...] | None = None):
+        self.wrt = wrt  # the parameters with tangents; None: every float argument
         if not callable(func):
             raise SrcDiffError(f"srcdiff.jvp needs a function, got {type(func).__name__}")
         self.func = func
@@ -117,7 +118,7 @@ class JvpFunction:
         return full, tuple(tangents) + (None,) * (len(full) - len(tangents))
 
     def _variant(self, primals: tuple) -> JvpVariant:
-        wrt = tuple(n for n, v in zip(self._names, primals) if _has_tangent(v))
+        wrt = self.wrt or tuple(n for n, v in zip(self._names, primals) if _has_tangent(v))
         found = pipeline.lowered(self.func, wrt, _OPTIONS, primals)
         key = (_JVP,) + tuple(map(shapes.signature, primals))
         made = found.variants.get(key)

@@ -1,11 +1,12 @@
 """Vector-valued functions and second derivatives: `vjp`, `jacobian`, `hessian`, `hvp`.
 
-All of them run one generated *pullback*: for a call's arguments, the function's forward
-code followed by a closure that maps an adjoint of the output (any shape) to the gradient
-(`pipeline.Options(pullback=True)`, the form user helpers' adjoints take).  A Jacobian runs
-the pullback once per output element; a Hessian is the Jacobian of the gradient, whose
-code srcdiff generated and differentiates again (higher.py); a Hessian-vector product is one
-pullback of the gradient (the Hessian is symmetric, so ``v @ H`` is ``H @ v``).
+`vjp`, `jacobian` and `hessian` run one generated *pullback*: for a call's arguments, the
+function's forward code followed by a closure that maps an adjoint of the output (any shape)
+to the gradient (`pipeline.Options(pullback=True)`, the form user helpers' adjoints take).
+A Jacobian runs the pullback once per output element; a Hessian is the Jacobian of the
+gradient, whose code srcdiff generated and differentiates again (higher.py).  A
+Hessian-vector product is forward mode over the gradient's code (forward_mode.py): one
+sweep computes the gradient and its derivative along the vector.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from . import pipeline
 from .api import GradFunction, grad
 from .errors import SrcDiffError
+from .forward_mode import JvpFunction
 from .higher import Composite, Derivative, explained
 from .ir import shapes
 
@@ -177,16 +179,25 @@ _HVP_GRADIENTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 def hvp(f, x, v, *args, **kwargs):
     """The Hessian of ``f(x, *args, **kwargs)`` with respect to `x` times `v`, without
-    forming the Hessian."""
+    forming the Hessian: forward mode over the gradient's generated code (one sweep computes
+    the gradient and its derivative along `v`)."""
     if np.shape(v) != np.shape(x):
         raise SrcDiffError(f"hvp: v has shape {np.shape(v)}, but x has shape {np.shape(x)}",
                            hint="pass a vector shaped like x")
-    pullbacks = _HVP_GRADIENTS.get(f)
-    if pullbacks is None:
-        pullbacks = _HVP_GRADIENTS[f] = Pullbacks(grad(f, 0), 0)
-    made, args = pullbacks.variant((x, *args), kwargs)
-    _, pullback = made.function(*args)  # the adjoint is used at once: no copies needed
-    return pullback(v)
+    found = _HVP_GRADIENTS.get(f)
+    if found is None:
+        found = _HVP_GRADIENTS[f] = (grad(f, 0), {})
+    gradient, tangents = found
+    positional = gradient.positional((x, *args), kwargs)
+    try:
+        plain = gradient.generated_for(positional)
+        forward = tangents.get(plain)
+        if forward is None:
+            forward = tangents[plain] = JvpFunction(plain, wrt=gradient.wrt_names)
+        _, product = forward(positional, (v,) + (None,) * (len(positional) - 1))
+    except SrcDiffError as exc:
+        raise explained(exc) from None
+    return product
 
 
 __all__ = ["Jacobian", "Pullbacks", "hessian", "hvp", "jacobian", "vjp"]
