@@ -211,7 +211,7 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
-    if options.jit:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
+    if options.jit:  # numba takes neither reversed() of a list nor np.array() of arrays
         info = dataclasses.replace(info, python_loops=False)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)

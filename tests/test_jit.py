@@ -56,7 +56,22 @@ def test_rnn_matches_the_python_gradient_and_the_fast_path_is_used_again():
     for _ in range(2):
         for g, w in zip(df(*args), want):
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
-    assert "np.outer" in df.source  # per-step accumulations: numba compiles the loop itself
+
+
+def test_per_step_outer_products_become_one_matmul_after_the_loop(check_gradient, rng):
+    args = (rng.normal(size=(3, 5)), rng.normal(size=(5, 5)) / 3, rng.normal(size=5),
+            rng.normal(size=(6, 3)), rng.normal(size=5), rng.normal(size=5))
+    df = srcdiff.grad(rnn_seq, wrt=(0, 1, 2), jit="numba")
+    check_gradient(rnn_seq, args, (0, 1, 2), gradient=df, value=False)
+    assert "np.outer" not in df.source
+    assert df.source.count("stack_rows(") == 3  # the adjoints, the states, the inputs
+    assert "Wh_bar_rows.T @ b_bar_rows" in df.source
+
+
+def test_a_loop_that_does_not_run_leaves_the_accumulations_at_zero():
+    args = (np.ones((3, 5)), np.eye(5), np.ones(5), np.zeros((0, 3)), np.full(5, 0.5), np.zeros(5))
+    Wx_bar, Wh_bar, b_bar = srcdiff.grad(rnn_seq, wrt=(0, 1, 2), jit="numba")(*args)
+    assert not Wx_bar.any() and not Wh_bar.any() and not b_bar.any()
 
 
 def test_a_gradient_outside_numbas_subset_is_refused_saying_why():
