@@ -77,9 +77,9 @@ _SHAPE = "__srcdiff_shape__"  # a local: the shape tuple, read once per argument
 
 def _array_tests(name: str, sig: tuple, cells: dict) -> list[ast.expr]:
     """``signature(name) == sig`` for an ndarray signature, spelled out as attribute tests
-    (no function call): type, dtype kind, ndim and each axis's length-one-ness.  Cheapest
-    first in cost: ``x.dtype is float64`` before ``x.dtype.kind == 'f'``, and ``x.shape``
-    read once (each read builds a tuple)."""
+    (no function call): type, dtype kind, ndim and each axis's length-one-ness.  Spelled for
+    speed, as this runs on every call: ``x.dtype is float64`` is tested before the slower
+    ``x.dtype.kind == 'f'``, and ``x.shape`` is read once (each read builds a tuple)."""
     ndim, ones, kind = sig
     text = [f"{_TYPE}({name}) is {_NDARRAY}"]  # first: the attributes below are ndarray's
     dtype = f"{name}.dtype.kind == {kind!r}"
@@ -95,9 +95,10 @@ def _array_tests(name: str, sig: tuple, cells: dict) -> list[ast.expr]:
     elif ndim == 1:
         text += [f"{name}.ndim == 1", f"{name}.shape[0] != 1"]
     else:
+        compare = {True: "==", False: "!="}
         text.append(f"{name}.ndim == {ndim}")
-        text += [f"{_SHAPE}[{axis}] {'==' if one else '!='} 1" for axis, one in enumerate(ones)]
-        text[-ndim] = f"({_SHAPE} := {name}.shape)[0] {'==' if ones[0] else '!='} 1"
+        text.append(f"({_SHAPE} := {name}.shape)[0] {compare[ones[0]]} 1")
+        text += [f"{_SHAPE}[{axis}] {compare[one]} 1" for axis, one in enumerate(ones) if axis]
     return [ast.parse(t, mode="eval").body for t in text]
 
 
