@@ -13,6 +13,7 @@ import single_core  # first: one core, one thread per library, before NumPy load
 # isort: on
 
 import argparse
+import dataclasses
 import datetime
 import gc
 import importlib.util
@@ -394,6 +395,8 @@ def select(items, names, what):
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fast smoke run")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds (default 7, 3 with --quick); "
+                        "more rounds steady the medians on a busy machine")
     parser.add_argument("--problems", help="comma-separated names or parts of names")
     parser.add_argument("--contenders", help="comma-separated contenders "
                         f"({', '.join(c.name for c in peers.CONTENDERS)}); 'hand' is always run")
@@ -415,6 +418,8 @@ def main(argv=None):
     sys.path.insert(0, ROOT)   # benchmark the working tree's srcdiff
     opts = parse_args(argv)
     settings = QUICK if opts.quick else FULL
+    if opts.rounds:
+        settings = dataclasses.replace(settings, rounds=opts.rounds)
     chosen = select(peers.CONTENDERS, opts.contenders, "contender")
     contenders = [peers.HAND] + [c for c in chosen if c is not peers.HAND]
     print("\n".join(header(settings, contenders)), flush=True)

@@ -80,6 +80,17 @@ def test_a_gradient_outside_numbas_subset_is_refused_saying_why():
         df(1.5)
 
 
+def softmax_max(z):
+    z = z - np.max(z, axis=1, keepdims=True)
+    return np.sum(np.exp(z))
+
+
+def test_a_call_numba_does_not_implement_is_named():
+    df = srcdiff.grad(softmax_max, jit="numba")
+    with pytest.raises(srcdiff.SrcDiffError, match=r"numba has no implementation of max\(array\(float64, 2d"):
+        df(np.ones((2, 3)))
+
+
 def test_unknown_jit_is_refused():
     with pytest.raises(srcdiff.SrcDiffError, match="jit='cuda' is not supported"):
         srcdiff.grad(scalar_loop, jit="cuda")

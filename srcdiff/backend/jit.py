@@ -83,13 +83,21 @@ def numba_function(source: str, name: str, parsed, template_globals: dict, calle
         try:
             return dispatcher(*args)
         except refused as exc:
-            first = next((line.strip() for line in str(exc).splitlines() if line.strip()
-                          and not line.startswith("Failed in")), str(exc))
             raise SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: "
-                               f"{first}", hint=HINT) from None
+                               f"{_reason(str(exc))}", hint=HINT) from None
     run.py_func = scope[name]
     run.dispatcher = dispatcher
     return run
+
+
+def _reason(text: str) -> str:
+    """The line of numba's error that says what it refused: the call it has no implementation
+    for (``>>> max(array(float64, 2d, C), axis=...)``), else its first line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("Failed in")]
+    call = next((line[4:] for line in lines if line.startswith(">>> ")), None)
+    if call is not None:
+        return f"numba has no implementation of {call}"
+    return lines[0] if lines else text
 
 
 class _ForNumba(ast.NodeTransformer):
