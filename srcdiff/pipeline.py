@@ -251,8 +251,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = ())
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
-    if options.jit or options.derivable:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
-        info = dataclasses.replace(info, python_loops=False)
+    if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
+        info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)
     if not options.pullback:

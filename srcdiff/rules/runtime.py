@@ -239,6 +239,17 @@ def split_adjoint(g, pieces, axis):
     return np.concatenate([np.zeros(np.shape(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
 
 
+def stack_rows(rows):
+    """The arrays `rows` (one per iteration of a loop, all of one shape) stacked along a new
+    first axis, as ``np.array(rows)``.  Written as a loop so that numba compiles it: a
+    ``jit="numba"`` gradient calls it where a Python one calls ``np.array``."""
+    first = rows[0]
+    out = np.empty((len(rows),) + first.shape, first.dtype)
+    for i in range(len(rows)):
+        out[i] = rows[i]
+    return out
+
+
 HELPERS = {
     "unbroadcast": unbroadcast,
     "select": select,
@@ -259,6 +270,7 @@ HELPERS = {
     "set_item": set_item,
     "zero_item": zero_item,
     "split_adjoint": split_adjoint,
+    "stack_rows": stack_rows,
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

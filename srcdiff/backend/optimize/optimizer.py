@@ -53,7 +53,8 @@ class OptimizeInfo:
     params: frozenset[str] = frozenset()
     wrt: frozenset[str] = frozenset()
     statements: bool = True  # False: expression folding only (debug mode)
-    python_loops: bool = True  # False (numba): loops keep per-iteration accumulations and pops
+    python_loops: bool = True  # False (numba): stacks popped, not iterated; rows stacked by stack_rows
+    batch_loops: bool = True  # False (code srcdiff reads back): per-iteration accumulations stay
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -102,9 +103,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
             break
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)
-    if info.python_loops:
-        if loops.batch_accumulations(func, info.shape):
-            statements.remove_dead(func.body)
+    if info.batch_loops and loops.batch_accumulations(func, info.shape,
+                                                      "np.array" if info.python_loops else "stack_rows"):
+        statements.remove_dead(func.body)
+    if info.python_loops:  # numba takes no reversed() of a list
         stacks.iterate_stacks(func)
     is_scalar = _scalar_names(func, info).__contains__
     memory.accumulate_in_place(func.body, info.is_array)
