@@ -22,7 +22,9 @@ from . import pipeline
 from .ad.tangent import TangentProgram, tangent
 from .backend import loader, origins, render
 from .backend.codegen import backward_statements
+from .backend.optimize import memory
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
+from .backend.optimize.writes import writes_in_place
 from .callee_shapes import CalleeShapes
 from .errors import SrcDiffError
 from .frontend import depends
@@ -149,6 +151,8 @@ def compile_jvp(found: Lowered, param_shapes: dict) -> JvpVariant:
     info = OptimizeInfo(shape_of, {dot: primal for primal, dot in tangent_params.items()},
                         frozenset(found.params) | frozenset(program.params), frozenset(found.wrt), statements=False)
     optimize_function(func, info)
+    writes_in_place(func.body)  # the functional index writes of lowering, where nothing sees them
+    memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
     source = render.render(func)
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{name}"
     cells = {**TEMPLATE_GLOBALS, **parsed.closure, origins.ON_ERROR: CACHE.origins.raise_located}
