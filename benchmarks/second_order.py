@@ -146,12 +146,18 @@ def peers_hessian(w, X, y):
     return found
 
 
-def rows_for(title, baseline, contenders, rounds):
+def as_numpy(value):
+    return np.asarray(value.detach().numpy() if hasattr(value, "detach") else value, dtype=float)
+
+
+def rows_for(title, baseline, contenders, rounds, reference):
     rows = []
     for name, gradient, second in contenders:
         if gradient is None:
             rows.append((title, name, second, "", "", ""))
             continue
+        if not np.allclose(as_numpy(second()), reference, rtol=1e-8, atol=1e-8):
+            raise AssertionError(f"{title}: {name} disagrees with srcdiff")
         tg, ts = best_time(gradient, rounds), best_time(second, rounds)
         rows.append((title, name, f"{tg * 1e6:.0f} µs", f"{ts * 1e6:.0f} µs", f"{ts / tg:.2f}",
                      f"{ts / baseline:.2f}" if baseline else ""))
@@ -174,7 +180,7 @@ def main(argv=None) -> list[tuple]:
         ("hand (SciPy rosen_der / rosen_hess_prod)", lambda: scipy.optimize.rosen_der(x),
          lambda: scipy.optimize.rosen_hess_prod(x, v)),
         ("srcdiff", lambda: gradient(x), lambda: srcdiff.hvp(rosenbrock, x, v)),
-        *[p for p in peers_hvp(x, v)]], ns.rounds)
+        *peers_hvp(x, v)], ns.rounds, expected)
 
     w, X, y = rng.normal(size=49) * 0.5, rng.normal(size=(32, 4)), rng.normal(size=32)
     loss_grad, hessian = srcdiff.grad(mlp_loss), srcdiff.hessian(mlp_loss)
@@ -182,7 +188,7 @@ def main(argv=None) -> list[tuple]:
     assert np.allclose(H, H.T, atol=1e-10)
     hessian_rows = rows_for("Hessian, MLP 4-8-1 (49 weights, batch 32)", None, [
         ("srcdiff", lambda: loss_grad(w, X, y), lambda: hessian(w, X, y)),
-        *peers_hessian(w, X, y)], ns.rounds)
+        *peers_hessian(w, X, y)], ns.rounds, H)
     rows = hvp_rows + hessian_rows
     header = ("problem", "contender", "gradient", "second order", "second / gradient", "÷ hand")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]

@@ -164,3 +164,11 @@ def test_the_table_in_the_docs_is_the_summary_of_the_results(page):
     table = summarize.summary(summarize.read_rows(Path(HERE) / "RESULTS.md"))
     text = (Path(HERE).parent / page).read_text()
     assert table in text, f"paste the output of `python benchmarks/summarize.py` into {page}"
+
+
+def test_second_order_benchmark_smoke():
+    # tiny sizes: every contender's result is checked against srcdiff's inside the script
+    result = subprocess.run([sys.executable, os.path.join(HERE, "second_order.py"), "--small", "--rounds", "1"],
+                            check=False, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "hvp, Rosenbrock n=50" in result.stdout and "Hessian, MLP" in result.stdout

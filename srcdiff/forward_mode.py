@@ -22,7 +22,7 @@ from . import pipeline
 from .ad.tangent import TangentProgram, tangent
 from .backend import loader, origins, render
 from .backend.codegen import backward_statements
-from .backend.optimize import memory
+from .backend.optimize import memory, statements
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .backend.optimize.writes import writes_in_place
 from .callee_shapes import CalleeShapes
@@ -56,8 +56,9 @@ class JvpFunction:
     ``(value, tangent)``; `.source` shows the generated code of the last call (or of
     `source_for`'s arguments)."""
 
-    def __init__(self, func, wrt: tuple[str, ...] | None = None):
+    def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True):
         self.wrt = wrt  # the parameters with tangents; None: every float argument
+        self.with_value = with_value  # False: the value is not computed for itself (it comes back None)
         if not callable(func):
             raise SrcDiffError(f"srcdiff.jvp needs a function, got {type(func).__name__}")
         self.func = func
@@ -122,20 +123,20 @@ class JvpFunction:
     def _variant(self, primals: tuple) -> JvpVariant:
         wrt = self.wrt or tuple(n for n, v in zip(self._names, primals) if _has_tangent(v))
         found = pipeline.lowered(self.func, wrt, _OPTIONS, primals)
-        key = (_JVP,) + tuple(map(shapes.signature, primals))
+        key = (_JVP, self.with_value) + tuple(map(shapes.signature, primals))
         made = found.variants.get(key)
         if made is None:
             param_shapes = {p: shapes.of_signature(shapes.signature(v)) for p, v in zip(found.params, primals)}
-            made = found.variants[key] = compile_jvp(found, param_shapes)
+            made = found.variants[key] = compile_jvp(found, param_shapes, self.with_value)
             made.positions = tuple(found.params.index(n) for n in made.wrt)
-        self._fast[key[1:]] = (found, made, found.parsed.func.__code__)
+        self._fast[key[2:]] = (found, made, found.parsed.func.__code__)
         return made
 
     def __repr__(self) -> str:
         return f"<srcdiff jvp of {self.__qualname__}>"
 
 
-def compile_jvp(found: Lowered, param_shapes: dict) -> JvpVariant:
+def compile_jvp(found: Lowered, param_shapes: dict, with_value: bool = True) -> JvpVariant:
     """Every stage after lowering, for forward mode, for parameters of the shapes `param_shapes`."""
     parsed = found.parsed
     namer = found.namer.copy()
@@ -144,13 +145,15 @@ def compile_jvp(found: Lowered, param_shapes: dict) -> JvpVariant:
     check_in_place(ir, shape_of, parsed.location, callee=False)
     program = tangent(ir, namer, found.wrt, shape_of, location=parsed.location)
     name = namer.fresh(f"{parsed.name}_jvp")
-    func = build(program, parsed.tree, pipeline.describe(parsed), name)
+    func = build(program, parsed.tree, pipeline.describe(parsed), name, with_value)
     # expression folding only (``x ** (2 - 1)`` -> ``x``): the statement passes are the
     # backward sweep's, and every statement here is one the reader can match to a line
     tangent_params = {primal: dot for primal, dot in program.tangents.items()}
     info = OptimizeInfo(shape_of, {dot: primal for primal, dot in tangent_params.items()},
                         frozenset(found.params) | frozenset(program.params), frozenset(found.wrt), statements=False)
     optimize_function(func, info)
+    while not with_value and statements.remove_unread(func):  # what only the value needed
+        pass
     writes_in_place(func.body)  # the functional index writes of lowering, where nothing sees them
     memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
     source = render.render(func)
@@ -165,10 +168,13 @@ def compile_jvp(found: Lowered, param_shapes: dict) -> JvpVariant:
     return JvpVariant(source, function, name, program, found.wrt)
 
 
-def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: str) -> ast.FunctionDef:
-    """``name(*params, *tangents) -> (value, tangent)``, each block under its user line."""
+def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: str,
+          with_value: bool = True) -> ast.FunctionDef:
+    """``name(*params, *tangents) -> (value, tangent)`` (``(None, tangent)`` without the
+    value), each block under its user line."""
     body = backward_statements(program.body, describe_line, label="")
-    body.append(ast.Return(ast.Tuple([program.value, program.tangent], ast.Load())))
+    value = program.value if with_value else ast.Constant(None)
+    body.append(ast.Return(ast.Tuple([value, program.tangent], ast.Load())))
     args = tree.args
     names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs] + program.params
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None, kwonlyargs=[],

@@ -193,7 +193,7 @@ def hvp(f, x, v, *args, **kwargs):
         plain = gradient.generated_for(positional)
         forward = tangents.get(plain)
         if forward is None:
-            forward = tangents[plain] = JvpFunction(plain, wrt=gradient.wrt_names)
+            forward = tangents[plain] = JvpFunction(plain, wrt=gradient.wrt_names, with_value=False)
         _, product = forward(positional, (v,) + (None,) * (len(positional) - 1))
     except SrcDiffError as exc:
         raise explained(exc) from None
