@@ -95,8 +95,26 @@ def test_write_leaves_the_arguments_untouched():
 
 def test_loop_of_writes_reverses_without_saving_the_array():
     source = srcdiff.grad(fill_in_loop).source
-    assert "set_item(" in source and "zero_item(" in source
+    # the loop reads out only to write into it: written in place, plain NumPy, no helper
+    assert "set_item(" not in source and "zero_item(" not in source and "        out[i] = t3\n" in source
     assert "stack.append(out" not in source  # the write's adjoint reads no version of out
+
+
+def sums_in_loop(x, n):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = np.sum(x * i)
+    return np.sum(out ** 2)
+
+
+def test_a_loop_writing_an_element_per_iteration_needs_no_helper_and_no_fill(rng, check_gradient):
+    x = rng.normal(size=3)
+    df = srcdiff.grad(sums_in_loop)
+    check_gradient(sums_in_loop, (x, 4), gradient=df)
+    source = df.source_for(x, 4)
+    assert "        out[i] = np.sum(x * i)\n" in source
+    for unwanted in ("set_item", "zero_item", "unbroadcast", "np.full"):
+        assert unwanted not in source, unwanted
 
 
 # ---- refused, with the line ----
