@@ -15,7 +15,9 @@ from export_set import EDGES, SET
 import srcdiff
 from srcdiff.rules.runtime import HELPERS
 
-#: the counts reached today, over the whole set (the goal is 0 for each)
+#: the counts reached today, over the whole set (the goal is 0 for each); the one shape-only
+#: computation left is array_loop's seed ``np.full(h_1.shape, 1.0)``, which is the gradient
+#: itself when the loop runs no iteration
 LIMITS = {"helper calls": 0, "shape-only computations": 1, "duplicate subexpressions": 0}
 
 
@@ -300,3 +302,24 @@ def test_a_global_number_is_read_when_run_and_its_shape_is_guarded(tmp_path, rng
     module.SCALE = np.array([[1.0], [2.0]])  # an array: the output is summed over its rows
     np.testing.assert_allclose(df(x), 3.0 * np.exp(x), rtol=1e-12)
     assert srcdiff.pipeline.CACHE.stats.transforms == transforms + 1
+
+
+def test_a_mean_of_a_value_both_branches_assign_spreads_a_number(tmp_path, rng, check_gradient):
+    from modules import import_source
+
+    module = import_source(tmp_path, """
+        import numpy as np
+
+
+        def branchy(x):
+            if np.sum(x) > 0:
+                y = x * 2.0
+            else:
+                y = x ** 2
+            return np.mean(y)
+        """, "branch_model")
+    df = srcdiff.grad(module.branchy)
+    for x in (np.abs(rng.normal(size=3)), -np.abs(rng.normal(size=3))):
+        check_gradient(module.branchy, (x,), gradient=df)
+    source = df.source_for(np.ones(3))
+    assert "np.full" not in source and "y_bar = 1.0 / y.size\n" in source

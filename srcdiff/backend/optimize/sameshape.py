@@ -4,9 +4,8 @@ The signature a gradient is compiled for gives each axis as "length one" or "lon
 slice ``x[1:]`` may be either, so the reverse pass often has to call ``unbroadcast`` or
 fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Read from the generated code,
 many shapes are provably equal: ``t3 = t2 * t2`` has `t2`'s shape, ``x[1:]`` and ``x[:-1]``
-have the same length, ``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that
-relation, over top-level names assigned once (values in loops may change shape between
-iterations, so they are left out).  The rewrites below use it:
+have the same length, ``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that relation:
+names assigned once (in a loop too), and names all of whose assignments agree.  The rewrites:
 
 * ``unbroadcast(e, t) -> e`` where `e` has `t`'s shape;
 * ``np.shape(t)``/``np.size(t)`` read the earliest name of `t`'s class, so `t` itself may
@@ -40,6 +39,7 @@ class ShapeClasses:
         self.is_scalar = is_scalar
         self.shape_of = shape_of
         self.parent: dict[object, object] = {}
+        self.merged: set[str] = set()  # assigned more than once, always an array of one class
         # where each name is first defined; parameters first, in the signature's order (a set's
         # order would make the chosen representative, and so the source, vary between runs)
         signature = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
@@ -51,6 +51,22 @@ class ShapeClasses:
         self.single = {name for name, count in stores.items() if count == 1 and name in plain
                        and name not in params}
         self.single |= {p for p in params if not stores[p]}
+        # A name assigned once in a loop or branch body has one shape whenever it is defined
+        # (``t1 = x * i``); its statement may not run, so it proves no shapes equal, stands in for none.
+        inner = [stmt for body in list(bodies(func.body))[1:] for stmt in body]
+        restored_counts = liveness.restored(func)
+        self.inner = {name for name in {assigned_name(stmt) for stmt in inner} - {None}
+                      if stores[name] - restored_counts[name] == 1 and name not in params}
+        self.single |= self.inner
+        for _ in range(2):  # a class found later (names a branch merges) may decide earlier ones
+            self._top_level(func)
+            for stmt in inner:
+                key = self.of(stmt.value) if assigned_name(stmt) in self.inner else None
+                if key not in (None, SCALAR):
+                    self.union(assigned_name(stmt), key)
+            self._merge(func, stores, params)
+
+    def _top_level(self, func: ast.FunctionDef) -> None:
         for index, stmt in enumerate(func.body):
             # after a possible early return, later statements may not run: facts they imply
             # may not hold (after a raise they do: when it raises, nothing is returned)
@@ -64,24 +80,10 @@ class ShapeClasses:
             key = self.of(stmt.value)
             if key not in (None, SCALAR):
                 self.union(name, key)
-        # A name assigned once inside a loop or branch body, from names of fixed shapes, has
-        # one shape whenever it is defined (``t1 = x * i``).  Its statement may never run, so
-        # it proves no two other shapes equal, and it stands in for no earlier name.
-        inner = [stmt for body in list(bodies(func.body))[1:] for stmt in body]
-        self.inner = {assigned_name(stmt) for stmt in inner} - {None}
-        restored_counts = liveness.restored(func)
-        self.inner = {name for name in self.inner if stores[name] - restored_counts[name] == 1 and name not in params}
-        self.single |= self.inner
-        for stmt in inner:
-            name = assigned_name(stmt)
-            key = self.of(stmt.value) if name in self.inner else None
-            if key not in (None, SCALAR):
-                self.union(name, key)
-        self._accumulators(func, stores, params)
 
-    def _accumulators(self, func: ast.FunctionDef, stores: Counter, params) -> None:
-        """``x_bar = np.zeros(x.shape)`` at top level, then only ``x_bar = x_bar + e`` (or
-        ``-``, ``+=``) with `e` of that shape or a number: `x_bar` keeps the shape throughout."""
+    def _merge(self, func: ast.FunctionDef, stores: Counter, params) -> None:
+        """Names every assignment gives one class: both sides of a branch (``y = x * 2.0``, ``y = x * x``),
+        or ``x_bar = np.zeros(x.shape)`` then ``x_bar = x_bar + e`` (``-``, ``+=``), `e` of it or a number."""
         updates: dict[str, list] = {}
         for n in nodes(func):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
@@ -90,15 +92,13 @@ class ShapeClasses:
                 updates.setdefault(n.target.id, []).append(n)
         for name, found in updates.items():
             starts = [u for u in found if isinstance(u, ast.Assign) and not reads(u.value)[name]]
-            if name in self.single or name in params or stores[name] != len(found) or len(starts) != 1 \
-                    or starts[0] not in func.body:
+            if name in self.single | self.merged or name in params or stores[name] != len(found) or not starts:
                 continue
-            key = self.of(starts[0].value)
-            if key in (None, SCALAR):
-                continue
-            terms = [liveness.added_term(u, name) for u in found if u is not starts[0]]
-            if all(e is not None and self.of(e) in (key, SCALAR) for e in terms):
-                self.single.add(name)
+            keys = {self.of(u.value) for u in starts}
+            terms = [liveness.added_term(u, name) for u in found if u not in starts]
+            key = keys.pop() if len(keys) == 1 else None
+            if key not in (None, SCALAR) and all(e is not None and self.of(e) in (key, SCALAR) for e in terms):
+                self.merged.add(name)
                 self.union(name, key)
 
     def find(self, key):
@@ -118,7 +118,7 @@ class ShapeClasses:
         if isinstance(expr, ast.Name):
             if self.is_scalar(expr.id):
                 return SCALAR
-            return self.find(expr.id) if expr.id in self.single else None
+            return self.find(expr.id) if expr.id in self.single or expr.id in self.merged else None
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             return self.of(expr.operand)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
@@ -343,12 +343,21 @@ def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loa
     loop body, not one of an earlier statement that reads the last iteration's)."""
     filled = {root}
     seen = reads(ast.Module(body=rest, type_ignores=[]))
+    return _block_allows(rest, filled, key, classes) and all(seen[name] == loads[name] for name in filled)
+
+
+def _block_allows(rest: list[ast.stmt], filled: set[str], key, classes: ShapeClasses) -> bool:
+    """`_uses_allow` over the statements of one body (and of the branches in it)."""
     for stmt in rest:
         if is_comment(stmt):
             continue
         mentioned = {n.id for n in nodes(stmt) if isinstance(n, ast.Name)}
         if not mentioned & filled:
             continue
+        if isinstance(stmt, ast.If) and not {n.id for n in nodes(stmt.test) if isinstance(n, ast.Name)} & filled:
+            if _block_allows(stmt.body, filled, key, classes) and _block_allows(stmt.orelse, filled, key, classes):
+                continue
+            return False
         if is_compound(stmt) or filled & writes(stmt):
             return False
         kind = _kind(stmt.value, filled, key, classes) if isinstance(stmt, (ast.Assign, ast.AugAssign)) else FAIL
@@ -361,7 +370,7 @@ def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loa
             filled.add(target)
         elif isinstance(stmt, ast.AugAssign) or target is None:
             pass  # ``x_bar[:-1] += e`` with e an ordinary array is fine
-    return all(seen[name] == loads[name] for name in filled)
+    return True
 
 
 def _kind(expr: ast.expr, filled: set[str], key, classes: ShapeClasses):
