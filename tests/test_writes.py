@@ -117,6 +117,23 @@ def test_a_loop_writing_an_element_per_iteration_needs_no_helper_and_no_fill(rng
         assert unwanted not in source, unwanted
 
 
+def rows_of_a_new_matrix(X):
+    Y = np.zeros((2, 3))
+    Y[0, :] = X[1] * 2.0
+    Y[1, 1] = X[0, 2]
+    return np.sum(Y ** 2)
+
+
+def test_a_row_written_whole_passes_its_adjoint_back_as_it_is(rng, check_gradient):
+    X = rng.normal(size=(2, 3))
+    df = srcdiff.grad(rows_of_a_new_matrix)
+    check_gradient(rows_of_a_new_matrix, (X,), gradient=df)
+    source = df.source_for(X)
+    assert "    X_bar[1] += Y_1_bar[0, :] * 2.0\n" in source  # the row broadcast into a row: same length
+    for unwanted in ("set_item", "zero_item", "unbroadcast"):
+        assert unwanted not in source, unwanted
+
+
 # ---- refused, with the line ----
 
 def writes_argument(x):
