@@ -57,7 +57,18 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return is_float(node.operand, float_names)
     if _numeric_ufunc(node):  # np.exp(x) of a float x: NumPy's loops keep floats floats
         return any(is_float(a, float_names) for a in node.args)
-    return is_float_call(node)
+    return is_float_call(node) or _float_constructor(node)
+
+
+def _float_constructor(node: ast.expr) -> bool:
+    """``np.zeros(n)``, ``np.ones``, ``np.empty``, ``np.linspace`` (float64 unless told), and
+    ``np.arange`` of a float (``np.arange(5.0)``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"):
+        return False
+    if node.func.attr == "arange":
+        return any(isinstance(a, ast.Constant) and type(a.value) is float for a in node.args)
+    return node.func.attr in ("zeros", "ones", "empty", "linspace")
 
 
 def _numeric_ufunc(node: ast.expr) -> bool:
