@@ -137,6 +137,7 @@ def test_logsumexp_with_max_subtraction(func, rng, check_gradient):
 
 
 GLOBAL_COLUMN = np.array([[1.0], [2.0], [3.0]])
+LISTED_COLUMN = [[1.0], [2.0], [3.0]]  # a list: the array np.asarray makes of it has a shape known only when run
 
 
 def times_global_column(x):
@@ -158,3 +159,13 @@ def test_operand_broadcast_against_a_global_is_summed_over_the_axes_its_shape_gi
         check_gradient(times_global_column, (rng.normal(size=4),), gradient=df, rtol=1e-6, atol=1e-7)
     finally:
         GLOBAL_COLUMN = saved
+
+
+def times_listed_column(x):
+    return np.sum(np.sin(x * np.asarray(LISTED_COLUMN)))
+
+
+def test_operand_broadcast_against_a_value_of_unknown_shape_is_summed_at_run_time(rng, check_gradient):
+    df = srcdiff.grad(times_listed_column)
+    check_gradient(times_listed_column, (rng.normal(size=4),), gradient=df, rtol=1e-6, atol=1e-7)
+    assert "unbroadcast(" in df.source  # np.asarray of a list: its shape is not in the signature
