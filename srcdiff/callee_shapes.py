@@ -37,7 +37,7 @@ class CalleeShapes:
         key = (node.callee, tuple(sorted(given.items())))
         if key in self.active:
             return shapes.UNKNOWN
-        ir = self._lowered(node.callee, func, statics)
+        ir = self._lowered(node.callee, func, statics, frozenset(node.arg_names))
         if ir is None:
             return shapes.UNKNOWN
         param_shapes = parameter_shapes(func, given)
@@ -50,10 +50,16 @@ class CalleeShapes:
             return found.get(ir.output.name, shapes.UNKNOWN)
         return shapes.of_constant(ir.output.value) if isinstance(ir.output, Const) else shapes.UNKNOWN
 
-    def _lowered(self, callee, func, statics):
-        key = (callee, self.table.version, depends.key(of_function(func, self.table)))
+    def _lowered(self, callee, func, statics, passed: frozenset):
+        key = (callee, passed, self.table.version, depends.key(of_function(func, self.table)))
         if key not in self.lowered:
+            defaults = {n: p.default for n, p in inspect.signature(func).parameters.items()
+                        if p.default is not inspect.Parameter.empty and depends.static_ok(p.default)
+                        and n not in passed}
+
             def static_value(name, node):
+                if name not in statics and name in defaults:
+                    return defaults[name]  # not passed: its default, as the callee's adjoint has it
                 return statics[name]  # a KeyError: not a constant here, so no shape
             try:
                 self.lowered[key] = lower_specialised(parse_function(func), self.table, static_value)[0]

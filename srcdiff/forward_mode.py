@@ -24,7 +24,7 @@ from .backend import loader, origins, render
 from .backend.codegen import backward_statements
 from .backend.optimize import memory, statements
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
-from .backend.optimize.writes import writes_in_place
+from .backend.optimize.dead_writes import writes_in_place
 from .callee_shapes import CalleeShapes
 from .errors import SrcDiffError
 from .frontend import depends

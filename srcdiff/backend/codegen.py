@@ -62,7 +62,10 @@ def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: s
         body.append(ast.Return(result))
     # expressions above are the IR's own objects: copied, so rewriting the function later
     # cannot change the IR that the next variant is built from
-    return copy.deepcopy(_function(name, _plain_arguments(tree.args), body))
+    arguments = _plain_arguments(tree.args)
+    if program.pullback:  # a callee adjoint: called without the arguments the call left to defaults
+        arguments.defaults = _literal_defaults(tree.args)
+    return copy.deepcopy(_function(name, arguments, body))
 
 
 def forward_statements(stmts: list) -> list[ast.stmt]:
@@ -199,6 +202,22 @@ def _function(name: str, args: ast.arguments, body: list[ast.stmt]) -> ast.Funct
 
 def _assign(target: str, value: ast.expr) -> ast.stmt:
     return ast.Assign([ast.Name(target, ast.Store())], value, lineno=0)
+
+
+def _literal_defaults(args: ast.arguments) -> list[ast.expr]:
+    """The user's defaults of the last positional parameters, as far back as they are
+    literals (``axis=None``, ``tensor=True``), so that the listing says what a call that
+    leaves them out gets (the compiled function has them all, as values)."""
+    if args.kwonlyargs:
+        return []
+    found = []
+    for default in reversed(args.defaults):
+        try:
+            ast.literal_eval(default)
+        except ValueError:
+            break
+        found.insert(0, default)
+    return found
 
 
 def _plain_arguments(args: ast.arguments) -> ast.arguments:

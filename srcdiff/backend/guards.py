@@ -5,7 +5,8 @@ A compiled variant is only right for arguments of the signature it was specialis
 call goes to the slow path, which picks or compiles the right variant.  The check is cheap
 for Python numbers (a type test) and exact for arrays (ndim, dtype kind, length-one axes).
 It also checks the globals and closure variables the transform read statically
-(srcdiff/depends.py; ``AXIS == 0``, ``ACT is np.tanh``), so a rebinding re-transforms; a
+(srcdiff/depends.py; ``AXIS == 0``, ``ACT is np.tanh``, the signature of a global array the code
+reads), so a rebinding re-transforms; a
 function that reads none gets no such test.  A gradient specialised on the values of
 parameters used as static arguments (``axis=axis``, srcdiff/lower.py) checks those values,
 type and all (``axis=1`` and ``axis=True`` are different variants).
@@ -124,7 +125,10 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
     else:
         cells[scope], cells[_MISSING] = dep.scope, depends.MISSING
         read = f"{scope}.get({dep.name!r}, {_MISSING})"
-    if dep.by_value:
+    if dep.of_signature:  # a global the code reads when it runs: only its shape is baked in
+        cells[_SIGNATURE] = signature
+        text = f"{_SIGNATURE}({read}) == {value}"
+    elif dep.by_value:
         cells[f"__srcdiff_t{i}__"] = type(dep.value)
         text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
     else:

@@ -123,6 +123,15 @@ def broadcast(*shapes: Shape) -> Shape:
     return Shape(tuple(out), scalar=all(s.scalar for s in shapes))
 
 
+def join(a: Shape, b: Shape) -> Shape:
+    """What is known of a value that has shape `a` or shape `b` (two paths, two iterations)."""
+    if a == b:
+        return a
+    if a.known and b.known and a.dims == b.dims and a.none == b.none and a.shape_of == b.shape_of:
+        return Shape(a.dims, scalar=a.scalar and b.scalar, none=a.none, shape_of=a.shape_of)
+    return UNKNOWN
+
+
 def reduction_axes(operand: Shape, result: Shape) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """How to sum a result-shaped adjoint back to a broadcast operand's shape.
 

@@ -18,17 +18,22 @@ def _reduce_shape(static, x, *rest):
     return shapes.reduce(x, static.get("axis"), static.get("keepdims", False))
 
 
-def _spread(g: str, static) -> str:
-    """`g`, reshaped so it broadcasts against the reduced operand `x`."""
-    if static.get("axis") is None or static.get("keepdims"):
+def _spread(g: str, static, x: shapes.Shape = shapes.UNKNOWN) -> str:
+    """`g`, reshaped so it broadcasts against the reduced operand `x` (of shape `x`)."""
+    axis = static.get("axis")
+    if axis is None or static.get("keepdims"):
         return g
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if x.known and x.ndim and all(type(a) is int and -x.ndim <= a < x.ndim for a in axes) \
+            and {a % x.ndim for a in axes} == set(range(x.ndim)):
+        return g  # every axis reduced: g is one number, which broadcasts as it is
     return f"np.expand_dims({g}, axis)"
 
 
 def _sum_templates(static, operand_shapes):
     if operand_shapes["x"].scalar:
         return {"x": "g"}
-    return {"x": f"np.full(np.shape(x), {_spread('g', static)})"}
+    return {"x": f"np.full(np.shape(x), {_spread('g', static, operand_shapes['x'])})"}
 
 
 def _mean_templates(static, operand_shapes):
@@ -37,7 +42,8 @@ def _mean_templates(static, operand_shapes):
     if static.get("axis") is None:
         return {"x": "np.full(np.shape(x), g / np.size(x))"}
     # np.maximum: an axis of length 0 has an empty gradient, not a division by zero
-    return {"x": f"np.full(np.shape(x), {_spread('g', static)} * (np.size(ans) / np.maximum(np.size(x), 1)))"}
+    spread = _spread("g", static, operand_shapes["x"])
+    return {"x": f"np.full(np.shape(x), {spread} * (np.size(ans) / np.maximum(np.size(x), 1)))"}
 
 
 def _prod_templates(static, operand_shapes):

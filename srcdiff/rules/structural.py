@@ -124,13 +124,38 @@ def _setitem_templates(static, operand_shapes):
     picked = f"g[{index}]"
     one = x.known and x.ndim == ints and all(
         s.known and s.ndim == 0 for p, s in operand_shapes.items() if p not in ("x", "v"))
+    slot = _slot_shape(index, x, operand_shapes)
     if v.known and v.ndim == 0:  # one element written, or a number broadcast into a slice
         v_bar = picked if one else f"np.sum({picked})"
+    elif v.known and slot.known and v.dims == slot.dims and shapes.UNKNOWN_DIM not in v.dims:
+        v_bar = picked  # v fills the slot as it is: it broadcast into it, so their lengths agree
     else:
         v_bar = f"unbroadcast({picked}, v)"
     # one argument for zero_item: a tuple when the index has several parts (``i0, i1``)
     spelled = f"np.s_[{index}]" if ":" in index else f"({index},)" if "," in index else index
     return {"x": f"zero_item(g, {spelled})", "v": v_bar}
+
+
+def _slot_shape(index: str, x: shapes.Shape, operand_shapes) -> shapes.Shape:
+    """The shape of ``x[index]`` for an index of ints and whole slices (``0, :``); unknown
+    for anything else (a part of an axis, an array of indices, an ellipsis)."""
+    if not x.known:
+        return shapes.UNKNOWN
+    parts = ast.parse(f"x[{index}]", mode="eval").body.slice
+    dims = list(x.dims)
+    kept = []
+    for part in parts.elts if isinstance(parts, ast.Tuple) else [parts]:
+        if not dims:
+            return shapes.UNKNOWN
+        number = isinstance(part, ast.Constant) and type(part.value) is int
+        named = isinstance(part, ast.Name) and operand_shapes.get(part.id, shapes.UNKNOWN).scalar
+        if isinstance(part, ast.Slice) and part.lower is None and part.upper is None and part.step is None:
+            kept.append(dims.pop(0))
+        elif number or named:
+            dims.pop(0)
+        else:
+            return shapes.UNKNOWN
+    return shapes.Shape(tuple(kept + dims))
 
 
 _SETITEMS: dict[int, Rule] = {}
