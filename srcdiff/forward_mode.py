@@ -23,8 +23,8 @@ from .ad.tangent import TangentProgram, tangent
 from .backend import loader, origins, render
 from .backend.codegen import backward_statements
 from .backend.optimize import memory, statements
-from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .backend.optimize.dead_writes import writes_in_place
+from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .callee_shapes import CalleeShapes
 from .errors import SrcDiffError
 from .frontend import depends
