@@ -149,12 +149,12 @@ def test_operand_broadcast_against_a_global_is_summed_over_the_axes_its_shape_gi
     df = srcdiff.grad(times_global_column)
     check_gradient(times_global_column, (rng.normal(size=4),), gradient=df, rtol=1e-6, atol=1e-7)
     # the transform is guarded on the global's signature: its shape is known, no run-time helper
-    assert "unbroadcast(" not in df.source and ".sum(axis=0)" in df.source
+    assert "unbroadcast(" not in df.source and "axis=0)" in df.source
     saved = GLOBAL_COLUMN
     try:
         GLOBAL_COLUMN = np.array([1.0, 2.0, 3.0, 4.0])  # another shape: transformed again
         check_gradient(times_global_column, (rng.normal(size=4),), gradient=df, rtol=1e-6, atol=1e-7)
-        assert ".sum(axis=0)" not in df.source
+        assert "axis=0)" not in df.source
         GLOBAL_COLUMN = np.array([0.5, 1.0, 1.5, 2.0])  # another value of that shape: the same code
         check_gradient(times_global_column, (rng.normal(size=4),), gradient=df, rtol=1e-6, atol=1e-7)
     finally:
