@@ -12,6 +12,7 @@ float arrays get tangents; any other argument (an int, a string) is passed as it
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import weakref
 from dataclasses import dataclass, field
@@ -154,6 +155,8 @@ def compile_jvp(found: Lowered, param_shapes: dict, with_value: bool = True) -> 
     optimize_function(func, info)
     while not with_value and statements.remove_unread(func):  # what only the value needed
         pass
+    if not with_value:  # code for hvp, not for reading: single-use values fused into their use
+        optimize_function(func, dataclasses.replace(info, statements=True))
     writes_in_place(func.body)  # the functional index writes of lowering, where nothing sees them
     memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
     source = render.render(func)

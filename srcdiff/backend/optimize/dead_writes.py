@@ -72,7 +72,7 @@ def _value_reads(stmt: ast.stmt) -> set[str]:
     parents = {child: node for node in nodes(stmt) for child in ast.iter_child_nodes(node)}
     found = set()
     for node in nodes(stmt):
-        if not isinstance(node, ast.Name):
+        if not isinstance(node, ast.Name) or isinstance(node.ctx, ast.Del):  # a del reads nothing
             continue
         parent = parents.get(node)
         if isinstance(parent, ast.Attribute) and parent.attr in _QUERIES:

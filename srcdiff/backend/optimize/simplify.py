@@ -101,6 +101,16 @@ class Simplify(ast.NodeTransformer):
             return self.scalar_names(e.id)
         return is_fresh(e) or isinstance(e, ast.Constant)
 
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        """``np.zeros(s).shape -> s``: an array made only for its shape is not made."""
+        self.generic_visit(node)
+        made = node.value
+        if node.attr == "shape" and isinstance(made, ast.Call) and len(made.args) == 1 and not made.keywords \
+                and ast.unparse(made.func) in ("np.zeros", "np.ones", "np.empty") \
+                and isinstance(made.args[0], (ast.Name, ast.Tuple)):
+            return made.args[0]
+        return node
+
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         """``2 == 0 -> False``: a rule's guard for a special point, on a constant."""
         self.generic_visit(node)
