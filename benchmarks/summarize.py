@@ -3,14 +3,17 @@
     python benchmarks/summarize.py [benchmarks/RESULTS.md]
 
 Prints, per problem, each contender's gradient time as a multiple of the hand-written
-gradient's (the medians of per-round ratios that run.py measured), and srcdiff's first call.
+gradient's (the medians of per-round ratios that run.py measured), and the first calls of
+srcdiff, of srcdiff compiled by numba (numba's compilation included) and of JAX with jit.
 """
 
 import sys
 from pathlib import Path
 
-COLUMNS = ["srcdiff", "autograd", "jax", "jax-jit", "torch", "tangent"]
-HEADERS = ["srcdiff", "autograd", "JAX (no jit)", "JAX (jit)", "PyTorch (eager)", "Tangent"]
+COLUMNS = ["srcdiff", "srcdiff-numba", "autograd", "jax", "jax-jit", "torch", "tangent"]
+HEADERS = ["srcdiff", "srcdiff (numba)", "autograd", "JAX (no jit)", "JAX (jit)", "PyTorch (eager)", "Tangent"]
+FIRST_CALLS = {"srcdiff": "srcdiff first call", "srcdiff-numba": "numba first call",
+               "jax-jit": "JAX (jit) first call"}
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -28,12 +31,12 @@ def read_rows(path: Path) -> list[dict]:
 def summary(rows: list[dict]) -> str:
     problems = list(dict.fromkeys(row["problem"] for row in rows))
     table = {(row["problem"], row["contender"]): row for row in rows}
-    out = ["| problem | " + " | ".join(HEADERS) + " | srcdiff first call |",
-           "|---" * (len(HEADERS) + 2) + "|"]
+    out = ["| problem | " + " | ".join([*HEADERS, *FIRST_CALLS.values()]) + " |",
+           "|---" * (len(HEADERS) + len(FIRST_CALLS) + 1) + "|"]
     for problem in problems:
         cells = [table.get((problem, name), {}).get("grad/hand") or "n/a" for name in COLUMNS]
-        first = table.get((problem, "srcdiff"), {}).get("first call") or "n/a"
-        out.append(f"| {problem} | " + " | ".join(cells) + f" | {first} |")
+        cells += [table.get((problem, name), {}).get("first call") or "n/a" for name in FIRST_CALLS]
+        out.append(f"| {problem} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 

@@ -12,6 +12,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import peers
@@ -134,3 +135,40 @@ def test_runner_quick_smoke(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "poly" in result.stdout and "hand" in result.stdout
     assert "| poly |" in out.read_text()
+
+
+def test_runner_runs_without_any_peer_installed(tmp_path):
+    """Every peer is optional: with none importable, the run still succeeds and says why."""
+    blocked = tmp_path / "blocked"
+    for name in ("autograd", "jax", "torch", "tangent", "numba"):
+        (blocked / name).mkdir(parents=True)
+        (blocked / name / "__init__.py").write_text(
+            f'raise ModuleNotFoundError("No module named {name!r}", name={name!r})\n')
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(blocked), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run(
+        [sys.executable, os.path.join(HERE, "run.py"), "--quick", "--problems", "poly"],
+        check=False, capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("poly ")]
+    for contender in ("autograd", "jax", "jax-jit", "torch", "tangent", "srcdiff-numba"):
+        row = next(r for r in rows if r.split()[1] == contender)
+        assert "not installed" in row
+    assert any(r.split()[1] == "srcdiff" and "n/a" not in r for r in rows)
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/comparison.md"])
+def test_the_table_in_the_docs_is_the_summary_of_the_results(page):
+    import summarize
+
+    table = summarize.summary(summarize.read_rows(Path(HERE) / "RESULTS.md"))
+    text = (Path(HERE).parent / page).read_text()
+    assert table in text, f"paste the output of `python benchmarks/summarize.py` into {page}"
+
+
+def test_second_order_benchmark_smoke():
+    # tiny sizes: every contender's result is checked against srcdiff's inside the script
+    result = subprocess.run([sys.executable, os.path.join(HERE, "second_order.py"), "--small", "--rounds", "1"],
+                            check=False, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "hvp, Rosenbrock n=50" in result.stdout and "Hessian, MLP" in result.stdout

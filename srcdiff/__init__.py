@@ -14,12 +14,14 @@ The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`, `export`) are impo
 
 from .api import GradFunction, cache_info, clear_cache, grad, value_and_grad
 from .errors import SrcDiffError
+from .forward_mode import jvp, jvp_function
 from .jacobians import hessian, hvp, jacobian, vjp
 from .rules.register import register_adjoint
 from .version import __version__ as __version__
 
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "export", "grad",
-           "gradcheck", "graph", "hessian", "hvp", "jacobian", "register_adjoint", "trace", "value_and_grad", "vjp"]
+           "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint", "trace",
+           "value_and_grad", "vjp"]
 
 
 def __getattr__(name: str):

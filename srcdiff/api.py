@@ -63,6 +63,7 @@ class GradFunction:
         self._tree_roots = [i for i, n in enumerate(self._names) if n in self.wrt]
         self._lowered = None
         self._last = None
+        self._derivables: dict = {}  # signature -> (Lowered, Variant) of the derivable form (higher.py)
         self.__name__ = getattr(func, "__name__", "gradient")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = f"Gradient of {self.__qualname__} with respect to {', '.join(self.wrt)}."
@@ -179,6 +180,7 @@ class GradFunction:
     def _reset(self) -> None:
         """Forget compiled code (after the rule table changed)."""
         self._lowered = self._last = None
+        self._derivables.clear()
         type(self).__call__ = GradFunction.__call__
 
     def _variant(self, args) -> Variant:
@@ -187,15 +189,15 @@ class GradFunction:
         found = lowered.variants.get(key)
         if found is None:
             self._check_differentiable(args)
-            found = pipeline.variant(lowered, key)
+            found = pipeline.variant(lowered, key, args)
         return found
 
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
         again (higher.py): it returns this gradient for arguments of this signature."""
-        if self.options.with_value or self._trees.has_aux or self.options.jit:
-            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux or "
-                               "jit) can be differentiated again", hint="differentiate srcdiff.grad(f)")
+        if self.options.with_value or self._trees.has_aux or self.options.jit or self.options.debug:
+            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux, "
+                               "jit or debug) can be differentiated again", hint="differentiate srcdiff.grad(f)")
         if len(self.wrt) > 1 or self.tuple_result:
             raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
@@ -211,10 +213,25 @@ class GradFunction:
 
     def _derivable_variant(self, args: tuple) -> Variant:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
+        key = tuple(map(shapes.signature, args))
+        hit = self._derivables.get(key)
+        if hit is not None and pipeline.is_current(hit[0], self.func) and hit[0].specialised_for(args, self._names):
+            return hit[1]
         self._check_differentiable(args)
         options = dataclasses.replace(self.options, derivable=True)
         found = pipeline.lowered(self.func, self.wrt, options, args)
-        return pipeline.variant(found, tuple(map(shapes.signature, args)))
+        made = pipeline.variant(found, key)
+        self._derivables[key] = (found, made)
+        return made
+
+    @property
+    def names(self) -> list[str]:
+        """The function's parameter names, in order."""
+        return list(self._names)
+
+    @property
+    def wrt_names(self) -> tuple[str, ...]:
+        return self.wrt
 
     def positional(self, args: tuple, kwargs: dict) -> tuple:
         """`args` and `kwargs` bound to the function's parameters, defaults applied, in order."""
@@ -292,6 +309,9 @@ def _not_differentiable(value) -> str:
         return ""
     if isinstance(value, (float, np.floating)):
         return ""
+    if shapes.is_foreign_array(value):  # Dask, array-API: the same code in its namespace
+        kind = shapes.dtype_kind(value.dtype)
+        return "" if kind == "f" else f"it is an array of dtype {value.dtype}, not a floating-point array"
     return f"it is a {type(value).__name__}, not a float or a NumPy array"
 
 
@@ -358,6 +378,10 @@ def grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
     """
     if func is None:
         return lambda f: grad(f, wrt, debug=debug, jit=jit)
+    if isinstance(func, higher.Composite):
+        raise SrcDiffError(f"srcdiff cannot differentiate {func.__qualname__} again: it runs generated "
+                           "code once per output element", hint="differentiate the function itself "
+                           "(srcdiff.hessian(f), srcdiff.jacobian(srcdiff.grad(f)))")
     if isinstance(func, (GradFunction, higher.Derivative)):
         return higher.Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
     return GradFunction(func, wrt, debug=debug, jit=jit)

@@ -38,7 +38,7 @@ class CalleeShapes:
         key = (node.callee, tuple(sorted(given.items())))
         if key in self.active:
             return shapes.UNKNOWN
-        ir = self._lowered(node.callee, func, statics, set(node.arg_names))
+        ir = self._lowered(node.callee, func, statics, frozenset(node.arg_names))
         if ir is None:
             return shapes.UNKNOWN
         param_shapes = parameter_shapes(func, given)
@@ -51,11 +51,18 @@ class CalleeShapes:
             return found.get(ir.output.name, shapes.UNKNOWN)
         return shapes.of_constant(ir.output.value) if isinstance(ir.output, Const) else shapes.UNKNOWN
 
-    def _lowered(self, callee, func, statics, passed):
+    def _lowered(self, callee, func, statics, passed: frozenset):
         constants = tuple((n, v) for n, v in statics.items() if is_constant_argument(v))
-        key = (callee, self.table.version, depends.key(of_function(func, self.table, constants, tuple(passed))))
+        key = (callee, passed, self.table.version,
+               depends.key(of_function(func, self.table, constants, tuple(sorted(passed)))))
         if key not in self.lowered:
+            defaults = {n: p.default for n, p in inspect.signature(func).parameters.items()
+                        if p.default is not inspect.Parameter.empty and depends.static_ok(p.default)
+                        and n not in passed}
+
             def static_value(name, node):
+                if name not in statics and name in defaults:
+                    return defaults[name]  # not passed: its default, as the callee's adjoint has it
                 return statics[name]  # a KeyError: not a constant here, so no shape
             try:
                 self.lowered[key] = lower_specialised(parse_function(func), self.table, static_value,

@@ -1,11 +1,12 @@
 """Vector-valued functions and second derivatives: `vjp`, `jacobian`, `hessian`, `hvp`.
 
-All of them run one generated *pullback*: for a call's arguments, the function's forward
-code followed by a closure that maps an adjoint of the output (any shape) to the gradient
-(`pipeline.Options(pullback=True)`, the form user helpers' adjoints take).  A Jacobian runs
-the pullback once per output element; a Hessian is the Jacobian of the gradient, whose
-code srcdiff generated and differentiates again (higher.py); a Hessian-vector product is one
-pullback of the gradient (the Hessian is symmetric, so ``v @ H`` is ``H @ v``).
+`vjp`, `jacobian` and `hessian` run one generated *pullback*: for a call's arguments, the
+function's forward code followed by a closure that maps an adjoint of the output (any shape)
+to the gradient (`pipeline.Options(pullback=True)`, the form user helpers' adjoints take).
+A Jacobian runs the pullback once per output element; a Hessian is the Jacobian of the
+gradient, whose code srcdiff generated and differentiates again (higher.py).  A
+Hessian-vector product is forward mode over the gradient's code (forward_mode.py): one
+sweep computes the gradient and its derivative along the vector.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import numpy as np
 from . import pipeline
 from .api import GradFunction, grad
 from .errors import SrcDiffError
-from .higher import Derivative, explained
+from .forward_mode import JvpFunction
+from .higher import Composite, Derivative, explained
 from .ir import shapes
 
 
@@ -30,19 +32,25 @@ class Pullbacks:
         self._last: pipeline.Variant | None = None
         self._compiled: dict = {}  # (function, signature) -> (Lowered, Variant): the fast way back
 
-    def _target(self, args: tuple):
-        """The plain function to differentiate for `args`, and the arguments in order."""
+    def _target(self, args: tuple, kwargs: dict):
+        """The plain function to differentiate for these arguments, and them in order."""
         func = self.func
         if isinstance(func, (GradFunction, Derivative)):
-            args = func.positional(args, {})
-            func = func.generated_for(args)
-        elif not inspect.isfunction(func):
-            raise SrcDiffError(f"jacobian, hessian and vjp take a function defined with def, "
-                               f"got {type(func).__name__}", hint="wrap it: def f(x): return obj(x)")
-        return func, args
+            args = func.positional(args, kwargs)
+            return func.generated_for(args), args
+        if isinstance(func, Composite) or not inspect.isfunction(func):
+            raise SrcDiffError(f"jacobian, hessian and vjp take a function defined with def (or its "
+                               f"srcdiff.grad), got {type(func).__name__}",
+                               hint="differentiate the function itself: srcdiff.hessian(f), srcdiff.jacobian(f)")
+        try:
+            bound = inspect.signature(func).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{func.__qualname__}(): {exc}") from None
+        bound.apply_defaults()
+        return func, tuple(bound.arguments.values())
 
-    def variant(self, args: tuple) -> tuple[pipeline.Variant, tuple]:
-        func, args = self._target(args)
+    def variant(self, args: tuple, kwargs: dict | None = None) -> tuple[pipeline.Variant, tuple]:
+        func, args = self._target(args, kwargs or {})
         key = tuple(map(shapes.signature, args))
         hit = self._compiled.get((func, key))
         if hit is not None and pipeline.is_current(hit[0], func) and hit[0].specialised_for(args, hit[0].params):
@@ -66,11 +74,13 @@ class Pullbacks:
         self._compiled[(func, key)] = (found, made)
         return made, args
 
-    def __call__(self, *args):
-        """``(value, pullback)`` for these arguments.  The pullback may be called many times."""
-        made, args = self.variant(args)
+    def __call__(self, *args, **kwargs):
+        """``(value, pullback)`` for these arguments.  The pullback may be called many times;
+        it keeps what it needs of the arguments (changing them afterwards changes nothing)."""
+        made, args = self.variant(args, kwargs)
+        args = tuple(np.array(a) if isinstance(a, np.ndarray) else a for a in args)
         value, pullback = made.function(*args)
-        return value, Pullback(made, args, pullback)
+        return value, Pullback(made, args, pullback, np.shape(value))
 
     @property
     def source(self) -> str:
@@ -83,11 +93,15 @@ class Pullbacks:
 class Pullback:
     """Maps an adjoint of the value (same shape) to the gradient; `.source` is its code."""
 
-    def __init__(self, made: pipeline.Variant, args: tuple, pullback):
+    def __init__(self, made: pipeline.Variant, args: tuple, pullback, shape: tuple):
         self._made, self._args, self._pullback, self._calls = made, args, pullback, 0
         self._again = ".pop()" in made.source  # its backward loops pop what the forward saved
+        self.shape = shape  # the value's, which the adjoint must have
 
     def __call__(self, g):
+        if np.shape(g) != self.shape:
+            raise SrcDiffError(f"the adjoint has shape {np.shape(g)}, but the value has shape {self.shape}",
+                               hint="pass an adjoint shaped like the function's value")
         self._calls += 1
         if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
             self._pullback = self._made.function(*self._args)[1]
@@ -117,17 +131,18 @@ def vjp(f, *args, wrt=0):
     return Pullbacks(f, wrt)(*args)
 
 
-class Jacobian:
+class Jacobian(Composite):
     """The Jacobian of `f` with respect to `wrt`: shape ``value.shape + wrt.shape``."""
 
-    def __init__(self, f, wrt=0):
+    def __init__(self, f, wrt=0, kind="jacobian"):
         self.pullbacks = Pullbacks(f, wrt)
         if isinstance(wrt, (tuple, list)):
-            raise SrcDiffError("jacobian takes one wrt parameter", hint="ask for one Jacobian per parameter")
-        self.__name__ = f"jacobian_of_{getattr(f, '__name__', 'f')}"
+            raise SrcDiffError(f"{kind} takes one wrt parameter", hint=f"ask for one {kind} per parameter")
+        name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
+        self.__name__ = self.__qualname__ = f"{kind}({name})"
 
-    def __call__(self, *args):
-        value, pullback = self.pullbacks(*args)
+    def __call__(self, *args, **kwargs):
+        value, pullback = self.pullbacks(*args, **kwargs)
         value = np.asarray(value, dtype=float)
         seed = np.zeros(value.shape)
         rows = []
@@ -151,19 +166,38 @@ def jacobian(f, wrt=0) -> Jacobian:
 def hessian(f, wrt=0) -> Jacobian:
     """The Hessian of a scalar `f`: the Jacobian of its gradient, whose code srcdiff
     differentiates again."""
-    return Jacobian(grad(f, wrt), wrt)
+    if isinstance(f, Composite):
+        raise SrcDiffError(f"hessian takes a function of its own, not {f.__qualname__}",
+                           hint="differentiate the function itself: srcdiff.hessian(f)")
+    hessian = Jacobian(grad(f, wrt), wrt, kind="hessian")
+    hessian.__name__ = hessian.__qualname__ = f"hessian({getattr(f, '__qualname__', 'f')})"
+    return hessian
 
 
 _HVP_GRADIENTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def hvp(f, x, v, *args):
-    """The Hessian of ``f(x, *args)`` with respect to `x` times `v`, without forming the Hessian."""
-    pullbacks = _HVP_GRADIENTS.get(f)
-    if pullbacks is None:
-        pullbacks = _HVP_GRADIENTS[f] = Pullbacks(grad(f, 0), 0)
-    _, pullback = pullbacks(x, *args)
-    return pullback(v)
+def hvp(f, x, v, *args, **kwargs):
+    """The Hessian of ``f(x, *args, **kwargs)`` with respect to `x` times `v`, without
+    forming the Hessian: forward mode over the gradient's generated code (one sweep computes
+    the gradient and its derivative along `v`)."""
+    if np.shape(v) != np.shape(x):
+        raise SrcDiffError(f"hvp: v has shape {np.shape(v)}, but x has shape {np.shape(x)}",
+                           hint="pass a vector shaped like x")
+    found = _HVP_GRADIENTS.get(f)
+    if found is None:
+        found = _HVP_GRADIENTS[f] = (grad(f, 0), {})
+    gradient, tangents = found
+    positional = gradient.positional((x, *args), kwargs)
+    try:
+        plain = gradient.generated_for(positional)
+        forward = tangents.get(plain)
+        if forward is None:
+            forward = tangents[plain] = JvpFunction(plain, wrt=gradient.wrt_names, with_value=False)
+        _, product = forward(positional, (v,) + (None,) * (len(positional) - 1))
+    except SrcDiffError as exc:
+        raise explained(exc) from None
+    return product
 
 
 __all__ = ["Jacobian", "Pullbacks", "hessian", "hvp", "jacobian", "vjp"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .ad.inline import inline_calls, lower_helper
 from .ad.reverse import reverse
-from .backend import codegen, debug, guards, listing, loader, origins, render
+from .backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .callee_shapes import CalleeShapes, parameter_shapes
 from .errors import SrcDiffError
@@ -37,6 +37,7 @@ from .lower.facts import ParamFacts, argument_facts, callee_facts, constant_argu
 from .lower.lowerer import lower_specialised
 from .lower.writes import check_in_place
 from .rules import TABLE, TEMPLATE_GLOBALS
+from .rules.runtime import HELPERS
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,11 @@ def _inlinable(func) -> Function | None:
     return lower_helper(func, lambda parsed, refuse: _lower(parsed, (), Options(pullback=True), refuse).ir)
 
 
+def inlined(found: Lowered, namer: Namer) -> Function:
+    """`found`'s IR with its calls of small helpers inlined (ad/inline.py), as gradients see it."""
+    return inline_calls(found.ir, namer, _inlinable, found.parsed.func)
+
+
 def _check_template_names(found: Lowered) -> None:
     """Generated code sees `np`, `math`... as srcdiff's; refuse if the user's mean else."""
     tree = found.parsed.tree
@@ -206,18 +212,49 @@ def _check_template_names(found: Lowered) -> None:
 
 # ---- shapes, reverse, codegen, optimize, render, load: once per signature ----
 
-def variant(found: Lowered, key) -> Variant:
-    """The compiled gradient of `found` for argument signatures `key` (None: nothing known)."""
+def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
+    """The compiled gradient of `found` for argument signatures `key` (None: nothing known).
+
+    Arrays of another library than NumPy among the arguments `args` (Dask, array-API) get
+    the same code with their namespace bound to ``np`` (backend/namespaces.py)."""
     made = found.variants.get(key)
     if made is None:
         params = found.params
         param_shapes = {} if key is None else {p: shapes.of_signature(s) for p, s in zip(params, key)}
-        made = found.variants[key] = compile_variant(found, param_shapes)
+        foreign = namespaces.foreign_arrays(params, key)
+        if foreign and (found.options.jit or found.options.debug):
+            raise SrcDiffError(f"{'jit=' + repr(found.options.jit) if found.options.jit else 'debug=True'} "
+                               f"needs NumPy arrays; {', '.join(foreign)} are of another library",
+                               hint="convert the arguments with np.asarray, or leave the option out")
+        made = compile_variant(found, param_shapes, foreign)
+        if foreign and args is not None:
+            _check_portable(found, made, args)
+        found.variants[key] = made
     return made
 
 
-def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
-    """Every stage after lowering, for parameters of the shapes `param_shapes`."""
+def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
+    """Refuse a variant for another array library whose code that library cannot run."""
+    if made.callees:
+        raise SrcDiffError(f"{found.parsed.name} calls user functions ({', '.join(made.callees)}) whose adjoints "
+                           "are compiled for NumPy arrays, and its arguments are arrays of another library",
+                           hint="write the called function's body into the function, or pass NumPy arrays")
+    foreign = [a for a in args if shapes.is_foreign_array(a)]
+    namespace = namespaces.array_namespace(*foreign)
+    numpy_args = [p for p, a in zip(found.params, args) if type(a).__module__ == "numpy" and hasattr(a, "shape")]
+    if numpy_args and not namespaces.takes_numpy(namespace):
+        raise SrcDiffError(f"{', '.join(numpy_args)} are NumPy arrays and other arguments are arrays of "
+                           f"{namespace.__name__}, which does not mix the two",
+                           hint=f"convert them with {namespace.__name__}.asarray")
+    origin = CACHE.origins.by_file[made.function.__code__.co_filename]
+    namespaces.check_portable(made.source, namespace,
+                              list(dict.fromkeys(type(a) for a in foreign)), HELPERS,
+                              namespaces.located(origin.user_line, found.parsed.location))
+
+
+def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = ()) -> Variant:
+    """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
+    names the parameters that are arrays of another library than NumPy."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -233,8 +270,8 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
-    if options.jit or options.derivable:  # numba compiles loops itself, and takes neither reversed() nor ragged lists
-        info = dataclasses.replace(info, python_loops=False)
+    if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
+        info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)
     if not options.pullback:
@@ -244,9 +281,13 @@ def compile_variant(found: Lowered, param_shapes: dict) -> Variant:
     helper = debug.helper_name(found.namer) if options.debug else None
     if helper:
         debug.instrument(func, program, helper)
+    if foreign:
+        namespaces.add_namespace_line(func, list(foreign))
     source = render.render(func)
     callees = {vjp_name: callee(spec) for vjp_name, spec in program.calls.items()}
     made = Variant(source, None, name, program, callees)
+    if foreign:
+        made.cells[namespaces.NAME] = namespaces.array_namespace
     if helper:
         made.cells[helper] = debug.Checker(parsed, found.ir, helper, source)
     made.function = _load(found, made, TEMPLATE_GLOBALS)
@@ -380,4 +421,4 @@ def full_source(made: Variant) -> str:
 
 
 __all__ = ["CACHE", "Cache", "CacheInfo", "Callee", "Lowered", "Options", "Variant", "callee", "callee_sources",
-           "compile_variant", "full_source", "fast_function", "is_current", "lowered", "variant"]
+           "compile_variant", "describe", "full_source", "fast_function", "inlined", "is_current", "lowered", "variant"]

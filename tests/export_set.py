@@ -1,8 +1,8 @@
 """A set of representative functions, with example arguments, for export and code-quality tests.
 
 Each entry of `SET` is ``(name, function, args, wrt)``.  The functions live in a real file
-(srcdiff reads their source), and an exported gradient imports this module's own names
-(`SCALE`, `step`) the way a user's would.
+(srcdiff reads their source; the last is SciPy's, read from its own), and an exported gradient
+imports this module's own names (`SCALE`, `step`) the way a user's would.
 """
 
 import math
@@ -153,6 +153,24 @@ def stacking(x, y):
     return np.sum(z * z)
 
 
+try:  # below the functions (golden tests pin their line numbers); exported modules import
+    import scipy.optimize  # noqa: E402  this one where only NumPy is installed
+except ImportError:
+    scipy = None
+
+
+def square_plus_one(v):
+    return v * v + 1.0
+
+
+def loop_helper(x, n):
+    s = 0.0
+    for i in range(n):
+        v = x * i
+        s = s + np.sum(square_plus_one(v))
+    return s
+
+
 rng = np.random.default_rng(7)
 _A = rng.normal(size=(3, 3)) + 3.0 * np.eye(3)
 
@@ -185,6 +203,9 @@ SET = [
     ("index_write", index_write, (rng.normal(size=3),), 0),
     ("loop_accumulate", loop_accumulate, (rng.normal(size=(3, 2)), rng.normal(size=2), 3), (0, 1)),
     ("stacking", stacking, (rng.normal(size=2), rng.normal(size=3)), (0, 1)),
+    ("loop_helper", loop_helper, (rng.normal(size=3), 3), 0),
+    # library code, read through its own source
+    *([("rosen", scipy.optimize.rosen, (rng.normal(size=5),), 0)] if scipy else []),
 ]
 
 

@@ -15,8 +15,10 @@ from export_set import EDGES, SET
 import srcdiff
 from srcdiff.rules.runtime import HELPERS
 
-#: the counts reached today, over the whole set (the goal is 0 for each)
-LIMITS = {"helper calls": 5, "shape-only computations": 2, "duplicate subexpressions": 0}
+#: the counts reached today, over the whole set (the goal is 0 for each); the one shape-only
+#: computation left is array_loop's seed ``np.full(h_1.shape, 1.0)``, which is the gradient
+#: itself when the loop runs no iteration
+LIMITS = {"helper calls": 0, "shape-only computations": 1, "duplicate subexpressions": 0}
 
 
 def listing(func, args, wrt) -> str:
@@ -173,7 +175,7 @@ def test_the_adjoint_of_a_sum_stays_a_number_where_broadcasting_gives_the_same_a
 
 def test_reductions_follow_from_all_operands_of_a_broadcast():
     source = _source("pairwise")
-    assert "t1_bar = d_bar.sum(axis=1, keepdims=True)" in source and "unbroadcast" not in source
+    assert "t1_bar = np.sum(d_bar, axis=1, keepdims=True)" in source and "unbroadcast" not in source
 
 
 def test_shapes_are_inferred_through_a_helper_call(tmp_path):
@@ -220,3 +222,104 @@ def test_no_adjoint_comment_is_repeated_in_one_function():
         for part in listing(func, args, wrt).split("\ndef "):
             comments = [line.strip() for line in part.splitlines() if line.strip().startswith("# adjoint of")]
             assert len(comments) == len(set(comments)), (name, comments)
+
+
+def test_a_write_by_index_into_a_new_array_is_made_in_place():
+    source = _source("index_write")
+    assert "set_item" not in source and "zero_item" not in source
+    assert "    y = np.zeros(3)\n    y[0] = x[0] * 2.0\n" in source
+    assert "y_1_bar" not in source  # read only around the zeroed element: the unzeroed adjoint is read
+
+
+WRITES = """
+    import numpy as np
+
+
+    def overwrite(x):
+        y = x.copy()
+        y[1] = x[0] ** 2
+        return np.sum(y * y)
+
+
+    def read_between(x):
+        y = np.zeros(3)
+        y[0] = x[0]
+        s = np.sum(y * x)  # reads y between two writes: the second keeps its copy
+        y[1] = x[1] ** 2
+        return s + np.sum(y * y)
+    """
+
+
+def test_an_adjoint_read_whole_after_a_write_is_zeroed_on_a_copy(tmp_path, rng, check_gradient):
+    from modules import import_source
+
+    module = import_source(tmp_path, WRITES, "writes_model")
+    df = srcdiff.grad(module.overwrite)
+    check_gradient(module.overwrite, (rng.normal(size=3),), gradient=df)
+    assert "set_item" not in df.source and "zero_item" not in df.source
+    assert "    y[1] = t1 * t1\n" in df.source and "    y_bar = y_1_bar.copy()\n    y_bar[1] = 0.0\n" in df.source
+
+
+def test_a_write_into_an_array_read_before_it_keeps_the_copy(tmp_path, rng, check_gradient):
+    from modules import import_source
+
+    module = import_source(tmp_path, WRITES, "writes_model")
+    df = srcdiff.grad(module.read_between)
+    check_gradient(module.read_between, (rng.normal(size=3),), gradient=df)
+    assert df.source.count("set_item(") == 1 and "y[0] = " in df.source
+
+
+def test_library_code_reducing_with_a_dtype_needs_no_helper_and_no_fill():
+    source = _source("rosen")  # np.sum(..., axis=0, dtype=x.dtype) over slices x[1:], x[:-1]
+    assert "unbroadcast" not in source and "np.full" not in source and "expand_dims" not in source
+
+
+def test_a_sum_inside_a_loop_spreads_a_number():
+    source = _source("loop_helper")
+    assert "np.full" not in source and "unbroadcast" not in source and "ensure_scalar" not in source
+
+
+def test_a_global_number_is_read_when_run_and_its_shape_is_guarded(tmp_path, rng):
+    from modules import import_source
+
+    module = import_source(tmp_path, """
+        import numpy as np
+
+        SCALE = 0.5
+
+
+        def scaled(x):
+            return np.sum(SCALE * np.exp(x))
+        """, "global_model")
+    x = rng.normal(size=3)
+    df = srcdiff.grad(module.scaled)
+    np.testing.assert_allclose(df(x), 0.5 * np.exp(x), rtol=1e-12)
+    assert "unbroadcast" not in df.source and "ensure_scalar" not in df.source
+    transforms = srcdiff.pipeline.CACHE.stats.transforms
+    module.SCALE = 0.75  # another number: the same code reads it
+    np.testing.assert_allclose(df(x), 0.75 * np.exp(x), rtol=1e-12)
+    assert srcdiff.pipeline.CACHE.stats.transforms == transforms
+    module.SCALE = np.array([[1.0], [2.0]])  # an array: the output is summed over its rows
+    np.testing.assert_allclose(df(x), 3.0 * np.exp(x), rtol=1e-12)
+    assert srcdiff.pipeline.CACHE.stats.transforms == transforms + 1
+
+
+def test_a_mean_of_a_value_both_branches_assign_spreads_a_number(tmp_path, rng, check_gradient):
+    from modules import import_source
+
+    module = import_source(tmp_path, """
+        import numpy as np
+
+
+        def branchy(x):
+            if np.sum(x) > 0:
+                y = x * 2.0
+            else:
+                y = x ** 2
+            return np.mean(y)
+        """, "branch_model")
+    df = srcdiff.grad(module.branchy)
+    for x in (np.abs(rng.normal(size=3)), -np.abs(rng.normal(size=3))):
+        check_gradient(module.branchy, (x,), gradient=df)
+    source = df.source_for(np.ones(3))
+    assert "np.full" not in source and "y_bar = 1.0 / y.size\n" in source

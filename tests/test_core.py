@@ -237,7 +237,7 @@ def test_redefined_function_gets_a_new_transform(tmp_path, monkeypatch):
 
 def test_generated_lines_show_in_tracebacks():
     def global_array(x):
-        return x * WEIGHTS  # the output's shape is known only when it runs
+        return x * np.asarray(WEIGHT_LIST)  # the output's shape is known only when it runs
 
     df = srcdiff.grad(global_array)
     with pytest.raises(srcdiff.SrcDiffError, match="scalar output") as info:
@@ -267,12 +267,22 @@ def test_non_scalar_output_is_an_error_with_its_line():
 
 def test_non_scalar_output_of_unknown_shape_is_caught_at_run_time():
     def global_array(x):
-        return x * WEIGHTS
+        return x * np.asarray(WEIGHT_LIST)
+    df = srcdiff.grad(global_array)
+    with pytest.raises(srcdiff.SrcDiffError, match="scalar output"):
+        df(2.0)
+    assert "ensure_scalar(" in df.source
+
+
+def test_non_scalar_output_with_a_global_array_is_refused_before_it_runs():
+    def global_array(x):
+        return x * WEIGHTS  # the transform is guarded on the global's shape: known
     with pytest.raises(srcdiff.SrcDiffError, match="scalar output"):
         srcdiff.grad(global_array)(2.0)
 
 
 WEIGHTS = np.ones(3)
+WEIGHT_LIST = [1.0, 1.0, 1.0]  # a list: what np.asarray makes of it is known only when it runs
 
 
 def test_unknown_call_names_function_line_and_registration():

@@ -319,8 +319,12 @@ def test_gradcheck_of_a_second_derivative():
 # ---- refusals ----
 
 def test_grad_of_a_vector_gradient_says_use_hessian():
-    with pytest.raises(srcdiff.SrcDiffError, match="needs a scalar output"):
+    with pytest.raises(srcdiff.SrcDiffError, match=r"grad\(grad\(quartic\)\): the gradient of quartic with "
+                       "respect to x is an array") as info:
         srcdiff.grad(srcdiff.grad(quartic))(np.ones(3))
+    assert "srcdiff.hessian(f)" in info.value.hint
+    with pytest.raises(srcdiff.SrcDiffError, match="is an array"):
+        srcdiff.gradcheck(srcdiff.grad(srcdiff.grad(quartic)), np.ones(3))
 
 
 def test_second_derivative_through_a_loop_with_a_static_trip_count():
@@ -376,3 +380,25 @@ def test_a_refusal_inside_generated_code_names_the_users_line():
 def test_a_pullback_shows_its_source(rng):
     _, pullback = srcdiff.vjp(three_outputs, rng.normal(size=3))
     assert "def three_outputs_vjp_pullback(three_outputs_bar):" in pullback.source
+
+
+@pytest.mark.parametrize("func, make", [
+    (three_outputs, lambda rng: (rng.normal(size=3),)),
+    (softmax, lambda rng: (rng.normal(size=3), rng.normal(size=(4, 3)))),
+    (matrix_output, lambda rng: (rng.normal(size=3), rng.normal(size=(3, 3)))),
+])
+def test_jvp_is_the_jacobian_times_the_tangent(func, make, rng):
+    args = make(rng)
+    t = rng.normal(size=args[0].shape)
+    J = srcdiff.jacobian(func)(*args)
+    tangents = (t,) + tuple(np.zeros_like(a) for a in args[1:])
+    value, tangent = srcdiff.jvp(func, args, tangents)
+    assert_close(value, func(*args), rtol=1e-14, atol=0)
+    assert_close(tangent, np.tensordot(J, t, axes=t.ndim), rtol=1e-10, atol=1e-12)
+
+
+def test_hvp_through_a_loop_and_with_keywords(rng):
+    x, W = rng.normal(size=3), rng.normal(size=(3, 3))
+    v = rng.normal(size=3)
+    H = hessian_by_differences(tanh_recurrence, (x, W))
+    assert_close(srcdiff.hvp(tanh_recurrence, x, v, W=W), H @ v, rtol=1e-5, atol=1e-6)

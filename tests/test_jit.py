@@ -56,13 +56,39 @@ def test_rnn_matches_the_python_gradient_and_the_fast_path_is_used_again():
     for _ in range(2):
         for g, w in zip(df(*args), want):
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
-    assert "np.outer" in df.source  # per-step accumulations: numba compiles the loop itself
+
+
+def test_per_step_outer_products_become_one_matmul_after_the_loop(check_gradient, rng):
+    args = (rng.normal(size=(3, 5)), rng.normal(size=(5, 5)) / 3, rng.normal(size=5),
+            rng.normal(size=(6, 3)), rng.normal(size=5), rng.normal(size=5))
+    df = srcdiff.grad(rnn_seq, wrt=(0, 1, 2), jit="numba")
+    check_gradient(rnn_seq, args, (0, 1, 2), gradient=df, value=False)
+    assert "np.outer" not in df.source
+    assert df.source.count("stack_rows(") == 3  # the adjoints, the states, the inputs
+    assert "Wh_bar_rows.T @ b_bar_rows" in df.source
+
+
+def test_a_loop_that_does_not_run_leaves_the_accumulations_at_zero():
+    args = (np.ones((3, 5)), np.eye(5), np.ones(5), np.zeros((0, 3)), np.full(5, 0.5), np.zeros(5))
+    Wx_bar, Wh_bar, b_bar = srcdiff.grad(rnn_seq, wrt=(0, 1, 2), jit="numba")(*args)
+    assert not Wx_bar.any() and not Wh_bar.any() and not b_bar.any()
 
 
 def test_a_gradient_outside_numbas_subset_is_refused_saying_why():
     df = srcdiff.grad(calls_a_looping_helper, jit="numba")
     with pytest.raises(srcdiff.SrcDiffError, match="not inlined"):
         df(1.5)
+
+
+def softmax_max(z):
+    z = z - np.max(z, axis=1, keepdims=True)
+    return np.sum(np.exp(z))
+
+
+def test_a_call_numba_does_not_implement_is_named():
+    df = srcdiff.grad(softmax_max, jit="numba")
+    with pytest.raises(srcdiff.SrcDiffError, match=r"numba has no implementation of max\(array\(float64, 2d"):
+        df(np.ones((2, 3)))
 
 
 def test_unknown_jit_is_refused():

@@ -453,6 +453,24 @@ def test_a_new_signature_leaves_the_fast_path_for_the_right_variant(rng):
         assert_close(df(y), central_difference(rosenbrock, (y.astype(float),), 0), rtol=1e-4, atol=1e-5)
 
 
+def scaled_sum(x, y):
+    return np.sum(x * y * y)
+
+
+def test_the_fast_path_guard_tells_length_one_axes_and_dtypes_apart(rng):
+    df = srcdiff.grad(scaled_sum, wrt=(0, 1))
+    x = rng.uniform(-1, 1, size=(3, 4))
+    shapes_ = [(3, 1), (3, 4), (1, 4), (1, 1), (3, 1)]
+    for shape in shapes_ + shapes_:  # the second round runs behind the guard of the last call
+        for dtype in (np.float64, np.float32):
+            y = rng.uniform(-1, 1, size=shape).astype(dtype)
+            got = df(x, y)
+            want = [central_difference(scaled_sum, (x, y.astype(float)), i) for i in (0, 1)]
+            assert got[1].shape == shape
+            assert_close(got[0], want[0], rtol=1e-4, atol=1e-5)
+            assert_close(got[1], want[1], rtol=1e-4, atol=1e-5)
+
+
 def test_clear_cache_transforms_again():
     df = srcdiff.grad(poly)
     df(0.3, 0.2)

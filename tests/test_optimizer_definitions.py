@@ -80,7 +80,7 @@ DEFINED_ELSEWHERE = {
 @pytest.mark.parametrize("source", DEFINED_ELSEWHERE.values(), ids=DEFINED_ELSEWHERE.keys())
 def test_the_earliest_name_of_a_value_not_plainly_assigned_is_itself(source):
     classes = classes_of(source, {"x": V, "w": V})
-    assert "t1" not in classes.single
+    assert "t1" not in classes.order  # no place in the order: it stands in for no other name
     assert classes.earliest("t1") == "t1"
 
 

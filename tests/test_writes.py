@@ -95,8 +95,43 @@ def test_write_leaves_the_arguments_untouched():
 
 def test_loop_of_writes_reverses_without_saving_the_array():
     source = srcdiff.grad(fill_in_loop).source
-    assert "set_item(" in source and "zero_item(" in source
+    # the loop reads out only to write into it: written in place, plain NumPy, no helper
+    assert "set_item(" not in source and "zero_item(" not in source and "        out[i] = t3\n" in source
     assert "stack.append(out" not in source  # the write's adjoint reads no version of out
+
+
+def sums_in_loop(x, n):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = np.sum(x * i)
+    return np.sum(out ** 2)
+
+
+def test_a_loop_writing_an_element_per_iteration_needs_no_helper_and_no_fill(rng, check_gradient):
+    x = rng.normal(size=3)
+    df = srcdiff.grad(sums_in_loop)
+    check_gradient(sums_in_loop, (x, 4), gradient=df)
+    source = df.source_for(x, 4)
+    assert "        out[i] = np.sum(x * i)\n" in source
+    for unwanted in ("set_item", "zero_item", "unbroadcast", "np.full"):
+        assert unwanted not in source, unwanted
+
+
+def rows_of_a_new_matrix(X):
+    Y = np.zeros((2, 3))
+    Y[0, :] = X[1] * 2.0
+    Y[1, 1] = X[0, 2]
+    return np.sum(Y ** 2)
+
+
+def test_a_row_written_whole_passes_its_adjoint_back_as_it_is(rng, check_gradient):
+    X = rng.normal(size=(2, 3))
+    df = srcdiff.grad(rows_of_a_new_matrix)
+    check_gradient(rows_of_a_new_matrix, (X,), gradient=df)
+    source = df.source_for(X)
+    assert "    X_bar[1] += Y_1_bar[0, :] * 2.0\n" in source  # the row broadcast into a row: same length
+    for unwanted in ("set_item", "zero_item", "unbroadcast"):
+        assert unwanted not in source, unwanted
 
 
 # ---- refused, with the line ----

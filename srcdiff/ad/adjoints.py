@@ -254,12 +254,14 @@ def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_sha
     if axes is None:
         return call("unbroadcast", g, operand_ast(operand))
     lead, keep = axes
+    # np.sum(g, ...) rather than g.sum(...): the array API standard has the function only,
+    # so the same code runs on every array library (the namespace binds np, backend/namespaces.py)
     if operand_shape.ndim == 0 and lead:
-        return method(g, "sum")
+        return np_call("sum", g)
     if lead:
-        g = method(g, "sum", axis=_axis(lead))
+        g = np_call("sum", g, axis=_axis(lead))
     if keep:
-        g = method(g, "sum", axis=_axis(keep), keepdims=ast.Constant(True))
+        g = np_call("sum", g, axis=_axis(keep), keepdims=ast.Constant(True))
     return g
 
 
@@ -321,6 +323,12 @@ def _axis(axes: tuple[int, ...]) -> ast.expr:
 
 def method(obj: ast.expr, name: str, **keywords) -> ast.expr:
     return ast.Call(ast.Attribute(obj, name, ast.Load()), [],
+                    [ast.keyword(k, v) for k, v in keywords.items()])
+
+
+def np_call(name: str, *args: ast.expr, **keywords) -> ast.expr:
+    """``np.name(*args, **keywords)``."""
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args),
                     [ast.keyword(k, v) for k, v in keywords.items()])
 
 

@@ -127,4 +127,4 @@ def operand_shape(operand: Operand, shape_of: dict[str, Shape]) -> Shape:
         return shape_of.get(operand.name, shapes.UNKNOWN)
     if isinstance(operand, Const):
         return shapes.of_constant(operand.value)
-    return shapes.UNKNOWN
+    return getattr(operand, "shape", None) or shapes.UNKNOWN  # a Global's, where guarded

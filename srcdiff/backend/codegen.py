@@ -62,7 +62,10 @@ def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: s
         body.append(ast.Return(result))
     # expressions above are the IR's own objects: copied, so rewriting the function later
     # cannot change the IR that the next variant is built from
-    return copy.deepcopy(_function(name, _plain_arguments(tree.args), body))
+    arguments = _plain_arguments(tree.args)
+    if program.pullback:  # a callee adjoint: called without the arguments the call left to defaults
+        arguments.defaults = _literal_defaults(tree.args)
+    return copy.deepcopy(_function(name, arguments, body))
 
 
 def forward_statements(stmts: list) -> list[ast.stmt]:
@@ -76,16 +79,17 @@ def forward_statements(stmts: list) -> list[ast.stmt]:
     return out
 
 
-def backward_statements(stmts: list, describe_line) -> list[ast.stmt]:
+def backward_statements(stmts: list, describe_line, label: str = "adjoint of ") -> list[ast.stmt]:
     """Python statements of the backward sweep, each adjoint block under a comment naming
-    the user's line it comes from."""
+    the user's line it comes from (``# adjoint of file.py:3  code``; forward mode's blocks
+    are labelled by the line alone)."""
     out: list[ast.stmt] = []
     line = None
     for stmt in stmts:
         stmt_line = getattr(stmt, "line", None)
         if stmt_line is not None and stmt_line != line:
             line = stmt_line
-            out.append(comment(f"adjoint of {describe_line(line)}"))
+            out.append(comment(f"{label}{describe_line(line)}"))
         if isinstance(stmt, (For, While, If)):
             # the block after a nested one names its line again, unless it is the nested
             # one's own line (a loop's adjoint before and after its backward loop)
@@ -98,7 +102,7 @@ def backward_statements(stmts: list, describe_line) -> list[ast.stmt]:
         elif isinstance(stmt, Scatter):
             out.append(_scatter(stmt))
         else:
-            out += _structured(stmt, lambda inner: backward_statements(inner, describe_line))
+            out += _structured(stmt, lambda inner: backward_statements(inner, describe_line, label))
     return out
 
 
@@ -198,6 +202,22 @@ def _function(name: str, args: ast.arguments, body: list[ast.stmt]) -> ast.Funct
 
 def _assign(target: str, value: ast.expr) -> ast.stmt:
     return ast.Assign([ast.Name(target, ast.Store())], value, lineno=0)
+
+
+def _literal_defaults(args: ast.arguments) -> list[ast.expr]:
+    """The user's defaults of the last positional parameters, as far back as they are
+    literals (``axis=None``, ``tensor=True``), so that the listing says what a call that
+    leaves them out gets (the compiled function has them all, as values)."""
+    if args.kwonlyargs:
+        return []
+    found = []
+    for default in reversed(args.defaults):
+        try:
+            ast.literal_eval(default)
+        except ValueError:
+            break
+        found.insert(0, default)
+    return found
 
 
 def _plain_arguments(args: ast.arguments) -> ast.arguments:

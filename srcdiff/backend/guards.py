@@ -5,7 +5,8 @@ A compiled variant is only right for arguments of the signature it was specialis
 call goes to the slow path, which picks or compiles the right variant.  The check is cheap
 for Python numbers (a type test) and exact for arrays (ndim, dtype kind, length-one axes).
 It also checks the globals and closure variables the transform read statically
-(srcdiff/depends.py; ``AXIS == 0``, ``ACT is np.tanh``), so a rebinding re-transforms; a
+(srcdiff/depends.py; ``AXIS == 0``, ``ACT is np.tanh``, the signature of a global array the code
+reads), so a rebinding re-transforms; a
 function that reads none gets no such test.  A gradient specialised on the values of
 parameters used as static arguments (``axis=axis``, srcdiff/lower.py) checks those values,
 type and all (``axis=1`` and ``axis=True`` are different variants).
@@ -48,7 +49,7 @@ def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
             tests.append(ast.Compare(probe, [ast.Is()], [ast.Name(expected, ast.Load())]))
         elif _is_array_signature(sig):
             cells[_NDARRAY] = np.ndarray
-            tests += _array_tests(name, sig)
+            tests += _array_tests(name, sig, cells)
         else:
             probe = ast.Call(ast.Name(_SIGNATURE, ast.Load()), [arg], [])
             tests.append(ast.Compare(probe, [ast.Eq()], [ast.Name(expected, ast.Load())]))
@@ -69,15 +70,37 @@ def _is_array_signature(sig) -> bool:
         and isinstance(sig[1], tuple) and isinstance(sig[2], str)
 
 
-def _array_tests(name: str, sig: tuple) -> list[ast.expr]:
+#: the dtype most arrays of a kind have, tested by identity before the kind (a quicker test)
+_USUAL_DTYPE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128), "i": np.dtype(np.int64),
+                "b": np.dtype(np.bool_)}
+_SHAPE = "__srcdiff_shape__"  # a local: the shape tuple, read once per argument
+
+
+def _array_tests(name: str, sig: tuple, cells: dict) -> list[ast.expr]:
     """``signature(name) == sig`` for an ndarray signature, spelled out as attribute tests
-    (no function call, no tuple built): type, ndim, dtype kind, and each axis's length-one-ness."""
+    (no function call): type, dtype kind, ndim and each axis's length-one-ness.  Spelled for
+    speed, as this runs on every call: ``x.dtype is float64`` is tested before the slower
+    ``x.dtype.kind == 'f'``, and ``x.shape`` is read once (each read builds a tuple)."""
     ndim, ones, kind = sig
-    text = [f"{_TYPE}({name}) is {_NDARRAY}", f"{name}.ndim == {ndim}", f"{name}.dtype.kind == {kind!r}"]
-    text += [f"{name}.shape[{axis}] {'==' if one else '!='} 1" for axis, one in enumerate(ones)]
+    text = [f"{_TYPE}({name}) is {_NDARRAY}"]  # first: the attributes below are ndarray's
+    dtype = f"{name}.dtype.kind == {kind!r}"
+    if kind in _USUAL_DTYPE:
+        usual = f"__srcdiff_dtype_{kind}__"
+        cells[usual] = _USUAL_DTYPE[kind]
+        dtype = f"({name}.dtype is {usual} or {dtype})"
+    text.append(dtype)
+    if ndim == 0:
+        text.append(f"{name}.ndim == 0")
+    elif all(ones):  # the shape is known exactly: (1,), (1, 1)...
+        text.append(f"{name}.shape == {(1,) * ndim!r}")
+    elif ndim == 1:
+        text += [f"{name}.ndim == 1", f"{name}.shape[0] != 1"]
+    else:
+        compare = {True: "==", False: "!="}
+        text.append(f"{name}.ndim == {ndim}")
+        text.append(f"({_SHAPE} := {name}.shape)[0] {compare[ones[0]]} 1")
+        text += [f"{_SHAPE}[{axis}] {compare[one]} 1" for axis, one in enumerate(ones) if axis]
     return [ast.parse(t, mode="eval").body for t in text]
-
-
 
 
 def _value_test(i: int, name: str, value, cells: dict) -> ast.expr:
@@ -102,7 +125,10 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
     else:
         cells[scope], cells[_MISSING] = dep.scope, depends.MISSING
         read = f"{scope}.get({dep.name!r}, {_MISSING})"
-    if dep.by_value:
+    if dep.of_signature:  # a global the code reads when it runs: only its shape is baked in
+        cells[_SIGNATURE] = signature
+        text = f"{_SIGNATURE}({read}) == {value}"
+    elif dep.by_value:
         cells[f"__srcdiff_t{i}__"] = type(dep.value)
         text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
     else:

@@ -8,7 +8,8 @@ stacks.  Before handing it over, three things numba does not take are rewritten 
 * ``reversed(range(n))`` becomes ``range(n - 1, -1, -1)``;
 * a call of a helper's adjoint (a closure returning a pullback) or of one of srcdiff's
   run-time helpers (``unbroadcast``... where shapes were not known) is refused with a
-  `SrcDiffError` saying which, before numba is asked.
+  `SrcDiffError` saying which, before numba is asked.  The one helper written for numba,
+  ``stack_rows`` (a loop's collected rows made one array), is compiled with the gradient.
 
 What numba itself refuses (its typing errors) is raised as a `SrcDiffError` too, on the
 first call, with numba's first line.  numba is imported only here, when it is used.
@@ -20,10 +21,14 @@ import ast
 import importlib
 
 from ..errors import SrcDiffError
-from ..rules.runtime import HELPERS
+from ..rules import runtime
 from . import loader
 
 HINT = "use srcdiff.grad(f) without jit=, or keep the function to scalar loops and NumPy calls"
+
+#: run-time helpers numba compiles (by name); the others are refused
+FOR_NUMBA = ("stack_rows",)
+_compiled: dict = {}  # name -> the helper compiled by numba, made once per process
 
 
 def unsupported(source: str, callees) -> str | None:
@@ -35,7 +40,8 @@ def unsupported(source: str, callees) -> str | None:
         return (f"the gradient calls the adjoint of a user function that is not inlined ({names}): "
                 "a Python closure numba cannot compile (only straight-line helpers in the same "
                 "module are inlined)")
-    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in HELPERS})
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                   and n.id in runtime.HELPERS and n.id not in FOR_NUMBA})
     if used:
         return (f"the gradient uses srcdiff's run-time helper {used[0]}(), written where the "
                 "arguments' shapes were not all known")
@@ -65,6 +71,10 @@ def numba_function(source: str, name: str, parsed, template_globals: dict, calle
     tree = _for_numba(ast.parse(source))
     filename = loader.register_source(ast.unparse(tree), f"numba:{name}")
     scope = dict(namespace)
+    for helper in FOR_NUMBA:
+        if helper not in _compiled:
+            _compiled[helper] = numba.njit(getattr(runtime, helper))
+        scope[helper] = _compiled[helper]
     exec(compile(tree, filename, "exec"), scope)  # noqa: S102  our own generated code
     dispatcher = numba.njit(scope[name])
     refused = numba.core.errors.NumbaError
@@ -73,13 +83,21 @@ def numba_function(source: str, name: str, parsed, template_globals: dict, calle
         try:
             return dispatcher(*args)
         except refused as exc:
-            first = next((line.strip() for line in str(exc).splitlines() if line.strip()
-                          and not line.startswith("Failed in")), str(exc))
             raise SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: "
-                               f"{first}", hint=HINT) from None
+                               f"{_reason(str(exc))}", hint=HINT) from None
     run.py_func = scope[name]
     run.dispatcher = dispatcher
     return run
+
+
+def _reason(text: str) -> str:
+    """The line of numba's error that says what it refused: the call it has no implementation
+    for (``>>> max(array(float64, 2d, C), axis=...)``), else its first line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("Failed in")]
+    call = next((line[4:] for line in lines if line.startswith(">>> ")), None)
+    if call is not None:
+        return f"numba has no implementation of {call}"
+    return lines[0] if lines else text
 
 
 class _ForNumba(ast.NodeTransformer):

@@ -8,8 +8,11 @@ dependencies no longer hold is built again, and the compiled fast path starts wi
 test (backend/guards.py).  Numbers, strings, None and tuples of them are compared by value,
 everything else by identity.
 
-Not recorded: modules (rebinding ``np`` or ``math`` is not supported), builtins, and names read
-as values at run time (data arrays and numbers: the generated code reads those itself).
+Not recorded: modules (rebinding ``np`` or ``math`` is not supported) and builtins.  Names read
+as values at run time (data arrays and numbers: the generated code reads those itself) are
+recorded by their *signature* only (`of_signature`): their shape is baked into the code, their
+values are not, so ``SCALE = 0.7`` after ``SCALE = 0.5`` keeps the transform, while
+``SCALE = np.ones(3)`` builds it again.
 """
 
 from __future__ import annotations
@@ -17,21 +20,27 @@ from __future__ import annotations
 import types
 from dataclasses import dataclass
 
+from ..ir.shapes import signature
+
 MISSING = object()  # what a name that holds nothing reads as: a deleted global, an empty cell, no builtin
 _SIMPLE = (int, float, complex, bool, str, bytes, type(None))
 
 
 @dataclass(frozen=True, eq=False)
 class Dependency:
-    """`name` in `scope` (a globals dict or a closure cell) held `value` when lowered."""
+    """`name` in `scope` (a globals dict or a closure cell) held `value` when lowered.
+
+    With `of_signature`, `value` is the signature (ir/shapes.py) of what it held: only that
+    must stay the same."""
 
     scope: object
     name: str
     value: object
+    of_signature: bool = False
 
     @property
     def by_value(self) -> bool:
-        return is_simple(self.value)
+        return not self.of_signature and is_simple(self.value)
 
     def current(self):
         if isinstance(self.scope, types.CellType):
@@ -43,6 +52,8 @@ class Dependency:
 
     def holds(self) -> bool:
         now = self.current()
+        if self.of_signature:
+            return now is not MISSING and signature(now) == self.value
         if self.by_value:
             return type(now) is type(self.value) and now == self.value
         return now is self.value
@@ -87,6 +98,9 @@ def key(depends) -> tuple:
     parts = []
     for d in depends:
         now = d.current()
-        parts.append((id(d.scope), d.name, (type(now), now) if is_simple(now) else _Identity(now)))
+        if d.of_signature:
+            parts.append((id(d.scope), d.name, ("signature", signature(now))))
+        else:
+            parts.append((id(d.scope), d.name, (type(now), now) if is_simple(now) else _Identity(now)))
     return tuple(parts)
 

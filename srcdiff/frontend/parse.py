@@ -16,6 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import Location, SrcDiffError
+from ..ir.shapes import signature
 from .depends import MISSING, Dependency
 
 
@@ -68,12 +69,29 @@ class ParsedFunction:
             if name not in self.globals:
                 return
             scope = self.globals
-        self.depends.setdefault((id(scope), name), Dependency(scope, name, value))
+        self._add(Dependency(scope, name, value))
+
+    def depend_on_signature(self, name: str, value) -> None:
+        """Record that the transform relies on free name `name` holding a value of
+        `value`'s signature (a global array or number the generated code reads by name)."""
+        scope = self.closure.get(name)
+        if scope is None:
+            if name not in self.globals:
+                return
+            scope = self.globals
+        self._add(Dependency(scope, name, signature(value), of_signature=True))
 
     def include(self, depends) -> None:
         """Record a callee's dependencies as this function's own."""
         for d in depends:
-            self.depends.setdefault((id(d.scope), d.name), d)
+            self._add(d)
+
+    def _add(self, dependency: Dependency) -> None:
+        """One dependency per name: one on the value itself wins over one on its signature."""
+        key = (id(dependency.scope), dependency.name)
+        found = self.depends.get(key)
+        if found is None or (found.of_signature and not dependency.of_signature):
+            self.depends[key] = dependency
 
     def dependencies(self) -> tuple[Dependency, ...]:
         return tuple(self.depends.values())

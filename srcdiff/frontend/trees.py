@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..ir.shapes import dtype_kind, is_foreign_array
+
 MAX_ITEMS = 64  # a longer list or tuple inside an object is data, not parameters: opaque
 MAX_DEPTH = 8
 
@@ -82,11 +84,14 @@ def _is_float(value) -> bool:
         return False
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         return value.dtype.kind in "fc"
+    if is_foreign_array(value):
+        return dtype_kind(value.dtype) in "fc"
     return isinstance(value, (float, complex))
 
 
 def is_leaf_value(value) -> bool:
-    return value is None or isinstance(value, (numbers.Number, np.ndarray, np.generic, str, bytes))
+    return value is None or isinstance(value, (numbers.Number, np.ndarray, np.generic, str, bytes)) \
+        or is_foreign_array(value)
 
 
 def is_namedtuple(value) -> bool:

@@ -35,9 +35,13 @@ class Const:
 
 @dataclass(frozen=True)
 class Global:
-    """A module-level or closure value, read when the gradient runs; never differentiated."""
+    """A module-level or closure value, read when the gradient runs; never differentiated.
+
+    `shape` is the `Shape` of the value lowering saw, where the transform is guarded on its
+    signature (frontend/depends.py); None when it may be anything."""
 
     name: str
+    shape: object = field(default=None, compare=False)
 
 
 Operand = Union[Var, Const, Global]

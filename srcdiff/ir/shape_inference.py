@@ -3,13 +3,15 @@
 The shapes decide how each adjoint is summed back after broadcasting (or that nothing needs
 summing), and let rules pick the `math` path for Python floats.  Unknown stays unknown: the
 generated code then asks at run time instead of guessing.  A loop-carried value keeps its
-shape only when every iteration gives it the same one; a value both sides of a branch
-assign keeps a shape only when they agree.
+shape only when every iteration gives it the same one (a fixpoint over the loop); a value
+both sides of a branch assign keeps a shape only when they agree (`shapes.join`: a number
+on one side and a 0-d value on the other is a 0-d value).
 """
 
 from __future__ import annotations
 
 import ast
+import math
 
 from . import shapes
 from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
@@ -17,7 +19,8 @@ from .shapes import Shape
 
 
 def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=None) -> dict[str, Shape]:
-    """The Shape of every `Var` in `function`, keyed by name.
+    """The Shape of every `Var` in `function` (and of every `Global` whose shape is
+    guarded), keyed by name.
 
     `call_shape(node, operand_shapes)` gives the shape a call of another user function
     returns (the driver infers it from the callee's own lowering); without it, unknown."""
@@ -28,11 +31,13 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
             return known.get(operand.name, shapes.UNKNOWN)
         if isinstance(operand, Const):
             return shapes.of_constant(operand.value)
-        return shapes.UNKNOWN  # a global may change between calls
+        if operand.shape is not None:  # known where the transform is guarded on it
+            known[operand.name] = operand.shape
+        return operand.shape or shapes.UNKNOWN
 
     def assign(name: str, shape: Shape, seen: set[str]) -> None:
-        if name in seen and known.get(name) != shape:
-            shape = shapes.UNKNOWN  # assigned on two paths, with different shapes
+        if name in seen:
+            shape = shapes.join(known.get(name, shapes.UNKNOWN), shape)  # assigned on two paths
         seen.add(name)
         known[name] = shape
 
@@ -59,15 +64,21 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
             known[item.target.name] = shapes.SCALAR  # range() gives Python ints
         for c in item.carried:
             known[c.var.name] = shape_of(c.init)
-        for _ in range(3):  # carried shapes only ever widen to UNKNOWN, so this settles
+        # a carried shape only widens (a number to a 0-d value, then to unknown): this settles
+        for _ in range(2 * len(item.carried) + 2):
             block(item.body, set())
             changed = False
             for c in item.carried:
-                if shape_of(c.final) != known[c.var.name] and known[c.var.name] != shapes.UNKNOWN:
-                    known[c.var.name] = shapes.UNKNOWN
+                joined = shapes.join(known[c.var.name], shape_of(c.final))
+                if joined != known[c.var.name]:
+                    known[c.var.name] = joined
                     changed = True
             if not changed:
                 break
+        else:  # not settled (it always does): nothing known about what the loop carries
+            for c in item.carried:
+                known[c.var.name] = shapes.UNKNOWN
+            block(item.body, set())
         seen.update(c.var.name for c in item.carried)
 
     block(function.body, set())
@@ -79,8 +90,21 @@ _FROM_SHAPE = ("numpy.zeros", "numpy.ones", "numpy.empty")
 
 def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     """Shapes through ``x.shape``: the tuple itself, an item of it (an int), and an array
-    made from it (``np.zeros(x.shape)`` has x's dims)."""
+    made from it (``np.zeros(x.shape)`` has x's dims); an array made with a literal shape."""
     expr, name = item.expr, item.rule.name
+    if name in _FROM_SHAPE + ("numpy.full",) and isinstance(expr, ast.Call) and expr.args:
+        literal = _literal(expr.args[0])  # np.zeros(3), np.zeros((2, 3))
+        if literal is not None:
+            return shapes.of_literal(literal)
+    if name in _FROM_SHAPE and len(operands) == 1 and operands[0].scalar and isinstance(expr, ast.Call) \
+            and len(expr.args) == 1 and not expr.keywords:
+        return Shape((shapes.UNKNOWN_DIM,))  # np.zeros(n): one axis, of n's length
+    if name == "numpy.arange" and isinstance(expr, ast.Call) and not expr.keywords and 1 <= len(expr.args) <= 3:
+        bounds = [_literal_number(a) for a in expr.args]  # np.arange(5.0): its length, without making it
+        if None not in bounds:
+            start, stop, step = (0, *bounds, 1) if len(bounds) == 1 else (*bounds, 1) if len(bounds) == 2 else bounds
+            if step:
+                return Shape((shapes.ONE if math.ceil((stop - start) / step) == 1 else shapes.MANY,))
     if name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" and len(operands) == 1 \
             and operands[0].known and not operands[0].scalar:
         return Shape(None, shape_of=operands[0].dims)
@@ -90,4 +114,24 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
         return shapes.SCALAR
     if name in _FROM_SHAPE and len(operands) == 1 and isinstance(expr, ast.Call) and not expr.keywords:
         return Shape(operands[0].shape_of)
+    return None
+
+
+def _literal_number(node: ast.expr):
+    """The int or float `node` spells, or None."""
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        return None
+    return value if type(value) in (int, float) else None
+
+
+def _literal(node: ast.expr):
+    """The int or tuple of ints `node` spells, or None."""
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        return None
+    if type(value) is int or (type(value) is tuple and all(type(n) is int for n in value)):
+        return value
     return None

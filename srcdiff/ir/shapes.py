@@ -47,18 +47,50 @@ NONE = Shape(None, none=True)
 
 
 def signature(value) -> object:
-    """The part of an argument that decides the generated code (the cache key)."""
+    """The part of an argument that decides the generated code (the cache key).
+
+    An array of another library (Dask, array-API: `is_foreign_array`) has its type first,
+    so its code is a variant of its own; an axis whose length it does not know yet (a Dask
+    chunking of unknown size) is None."""
     t = type(value)
     if t is np.ndarray:
         return (value.ndim, tuple(n == 1 for n in value.shape), value.dtype.kind)
+    if is_foreign_array(value):
+        ones = tuple(None if not isinstance(n, numbers.Integral) else n == 1 for n in value.shape)
+        return (t, len(ones), ones, dtype_kind(value.dtype))
     return t
+
+
+#: the libraries whose arrays lack ``__array_namespace__`` but have an array-API namespace
+_ARRAY_LIBRARIES = {"dask", "torch", "cupy", "jax", "jaxlib", "sparse"}
+
+
+def is_foreign_array(value) -> bool:
+    """Whether `value` is an array of a library other than NumPy (array-API or Dask)."""
+    t = type(value)
+    if isinstance(value, (np.ndarray, np.generic)):  # subclasses too (masked arrays): NumPy's
+        return False
+    return hasattr(t, "__array_namespace__") or (
+        t.__module__.partition(".")[0] in _ARRAY_LIBRARIES and hasattr(value, "shape") and hasattr(value, "dtype"))
+
+
+def dtype_kind(dtype) -> str:
+    """NumPy's one-letter kind of `dtype` ("f" for floating), for any library's dtype."""
+    try:
+        return np.dtype(dtype).kind
+    except TypeError:  # a dtype object NumPy does not read (array_api_strict's): by its name
+        name = str(dtype).rpartition(".")[2]
+        return next((kind for prefix, kind in _KINDS if name.startswith(prefix)), "O")
+
+
+_KINDS = (("float", "f"), ("complex", "c"), ("int", "i"), ("uint", "u"), ("bool", "b"))
 
 
 def of_signature(sig) -> Shape:
     """The `Shape` an argument with this `signature` has."""
     if isinstance(sig, tuple):
-        ndim, ones, _kind = sig
-        return Shape(tuple(ONE if one else MANY for one in ones))
+        ones = sig[-2]
+        return Shape(tuple(UNKNOWN_DIM if one is None else ONE if one else MANY for one in ones))
     if isinstance(sig, type) and issubclass(sig, numbers.Number):
         return SCALAR
     return UNKNOWN
@@ -89,6 +121,15 @@ def broadcast(*shapes: Shape) -> Shape:
         else:
             out.append(UNKNOWN_DIM)
     return Shape(tuple(out), scalar=all(s.scalar for s in shapes))
+
+
+def join(a: Shape, b: Shape) -> Shape:
+    """What is known of a value that has shape `a` or shape `b` (two paths, two iterations)."""
+    if a == b:
+        return a
+    if a.known and b.known and a.dims == b.dims and a.none == b.none and a.shape_of == b.shape_of:
+        return Shape(a.dims, scalar=a.scalar and b.scalar, none=a.none, shape_of=a.shape_of)
+    return UNKNOWN
 
 
 def reduction_axes(operand: Shape, result: Shape) -> tuple[tuple[int, ...], tuple[int, ...]] | None:

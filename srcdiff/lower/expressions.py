@@ -10,7 +10,10 @@ from __future__ import annotations
 import ast
 from typing import Callable, Mapping
 
+import numpy as np
+
 from ..frontend.depends import MISSING
+from ..ir import shapes
 from ..ir.nodes import Const, Global, Operand
 from .state import LoweringState
 
@@ -57,4 +60,9 @@ def lower_name(lower: ExpressionLowerer, node: ast.Name, target) -> Operand:
         raise state.error(node, f"name {node.id!r} is not defined")
     if callable(value) or isinstance(value, type(ast)):
         raise state.error(node, f"{node.id!r} is a function or module, not a value")
+    shape = shapes.of_constant(value)
+    if shape.known and (shape.scalar or isinstance(value, np.ndarray)):
+        # its shape is baked into the gradient (no run-time helper needs it), its value is not
+        state.parsed.depend_on_signature(node.id, value)
+        return Global(node.id, shape)
     return Global(node.id)

@@ -18,11 +18,13 @@ operands, like ``np.concatenate([a, b])``); every other call is left to the gene
 from __future__ import annotations
 
 import ast
+import dataclasses
 import types
 
 import numpy as np
 
 from .. import rules
+from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.numpy_convert import CONVERSIONS, astype
@@ -219,8 +221,11 @@ def _check_dtype_when_run(lower: ExpressionLowerer, node: ast.Call, dtype: ast.e
         raise lower.state.error(node, f"cannot tell the dtype {ast.unparse(dtype)} of this conversion before "
                                 "the function runs", "name a floating dtype, e.g. dtype=float")
     spelled = ast.unparse(dtype)
-    where = str(lower.state.error(node, f"converting to the dtype {spelled} would truncate the gradient",
-                                  "convert to a floating dtype (float, np.float64), or leave dtype out"))
+    location = lower.state.error(node, "").location
+    # the file's base name: the text goes into generated code, whose lines stay short
+    location = dataclasses.replace(location, filename=location.short.rsplit(":", 1)[0])
+    where = str(SrcDiffError(f"converting to the dtype {spelled} would truncate the gradient", location,
+                             "convert to a floating dtype (float, np.float64), or leave dtype out"))
     test = ast.parse(f"not ({spelled} is None or np.issubdtype(np.dtype({spelled}), np.floating))",
                      mode="eval").body
     guard = ast.If(test, [ast.Raise(ast.Call(ast.Name("TypeError", ast.Load()), [ast.Constant(where)], []))], [])

@@ -62,6 +62,11 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
             bounds = tuple(lower.expressions.expr(a) for a in it.args)
         _loop(lower, "range", stmt.target.id, bounds, None, stmt.body, stmt.lineno, None, [stmt.target.id])
         return
+    iterated = {n.id for n in ast.walk(it) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    rebound = sorted(iterated & set(stores_in(stmt.body)))
+    if rebound:  # Python iterates the value from before the loop; the name would give the new one
+        raise state.error(stmt, f"this loop assigns {rebound[0]}, which it iterates over",
+                          "use another name for the new value inside the loop")
     seqs, targets, index = _sequences(lower, stmt, func, it)
     lengths = [opaque_call(lower.expressions, "len", seq) for seq in seqs]
     bound = lengths[0]
@@ -85,17 +90,31 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
 
 
 def _reversed_range(lower: StatementLowerer, it: ast.Call) -> tuple[Operand, ...]:
-    """The bounds of ``reversed(range(...))``: ``range(n - 1, -1, -1)`` for ``range(n)``;
-    else those of the reversed range Python computes, ``range(a, b, c)[::-1]``."""
-    if all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args):
-        flipped = range(*(a.value for a in it.args))[::-1]
+    """The bounds of ``reversed(range(...))``, as a range of their own: computed here when
+    they are literals, else ``range(n - 1, -1, -1)`` for ``range(n)``, ``range(b - 1, a - 1, -1)``
+    for ``range(a, b)``, and from the number of items for ``range(a, b, c)``."""
+    try:
+        flipped = range(*(ast.literal_eval(a) for a in it.args))[::-1]
         return Const(flipped.start), Const(flipped.stop), Const(flipped.step)
-    if len(it.args) == 1:
-        last = ast.copy_location(ast.BinOp(it.args[0], ast.Sub(), ast.Constant(1)), it)
-        return opaque(lower.expressions, last, None), Const(-1), Const(-1)
-    flipped = ast.Subscript(it, ast.Slice(None, None, ast.Constant(-1)), ast.Load())
-    return tuple(opaque(lower.expressions, ast.copy_location(ast.Attribute(flipped, part, ast.Load()), it), None)
-                 for part in ("start", "stop", "step"))
+    except (ValueError, TypeError, SyntaxError):
+        pass
+    texts = [f"({ast.unparse(a)})" for a in it.args]
+    if len(texts) == 1:
+        bounds = [f"{texts[0]} - 1", "-1", "-1"]
+    elif len(texts) == 2:
+        bounds = [f"{texts[1]} - 1", f"{texts[0]} - 1", "-1"]
+    else:
+        a, b, c = texts
+        count = f"max(0, ({b} - {a} + {c} - (1 if {c} > 0 else -1)) // {c})"
+        bounds = [f"{a} + ({count} - 1) * {c}", f"{a} - {c}", f"-{c}"]
+    out = []
+    for text in bounds:
+        expr = ast.parse(text, mode="eval").body
+        for node in ast.walk(expr):
+            ast.copy_location(node, it)
+        out.append(Const(ast.literal_eval(expr)) if text.lstrip("-").isdigit() else
+                   opaque(lower.expressions, expr, None))
+    return tuple(out)
 
 
 def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tuple[

@@ -18,13 +18,16 @@ BINARY_OPERATORS = {
     ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul,
 }
 UNARY_OPERATORS = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+#: Operators whose value is piecewise constant in their operands (``i // 2``, ``mask & other``):
+#: no gradient flows through them, as through ``np.floor`` or a comparison.
+STEP_OPERATORS = (ast.FloorDiv, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 SHAPE_ATTRIBUTES = ("shape", "ndim", "size", "dtype")  # queries: no gradient flows through them
 
 
 def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
-    if isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
-        return opaque(lower, node, target)  # (x > 0) & (x < 1): masks, with no gradient
     func = BINARY_OPERATORS.get(type(node.op))
+    if isinstance(node.op, STEP_OPERATORS):
+        return opaque(lower, node, target)
     if func is None:
         raise lower.state.error(node, f"the operator {type(node.op).__name__} is not differentiable",
                                 "rewrite it with + - * / ** or @")

@@ -33,10 +33,11 @@ def _unbroadcast_templates(static, operand_shapes):
 
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
-         shape_only=("like",)),
-    rule(runtime.select, ("condition", "value"), {"value": "select(condition, g)"}, shape=_second_shape),
+         shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}),
+    rule(runtime.select, ("condition", "value"), {"value": "select(condition, g)"}, shape=_second_shape,
+         tangents={"value": "select(condition, value_dot)"}),
     rule(runtime.select_whole, ("condition", "value"), {"value": "select_whole(condition, g)"},
-         shape=_second_shape),
-    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True),
+         shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}),
+    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"}),
     nograd(runtime.zeros_like),
 ]

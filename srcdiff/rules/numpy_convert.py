@@ -7,7 +7,7 @@ and the like, whose gradient would be silently truncated.
 import numpy as np
 
 from ..ir import shapes
-from .table import rule
+from .table import LINEAR, rule
 
 
 def astype(x, dtype):
@@ -21,7 +21,7 @@ def _array(static, x):
 
 def conversion(func, name=None, fresh=False, array_result=True):
     return rule(func, ("x",), {"x": "g"}, static={"dtype": None}, shape=_array, name=name, fresh=fresh,
-                array_result=array_result, note="dtype must be floating (or left out)")
+                array_result=array_result, note="dtype must be floating (or left out)", tangents=LINEAR)
 
 
 RULES = [
@@ -32,7 +32,7 @@ RULES = [
     conversion(np.asanyarray),
     conversion(np.ascontiguousarray),
     conversion(astype, name="ndarray.astype", fresh=True, array_result=False),  # a NumPy number's is one
-    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True, array_result=True),
+    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True, array_result=True, tangents=LINEAR),
 ] + ([conversion(np.astype, fresh=True, array_result=False)]  # the array API's (NumPy 2.1)
       if hasattr(np, "astype") else [])
 

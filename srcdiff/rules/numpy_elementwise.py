@@ -12,7 +12,7 @@ A rule's `sympy` counterpart computes one element; it is mapped over arrays.
 import numpy as np
 
 from ..ir import shapes
-from .operators import POW_X, POW_Y
+from .operators import POW_X, POW_Y, PRODUCT
 from .table import binary, rule, unary
 
 TIES_Y = "ties (x == y) send the whole gradient to y, so relu'(0) = 0"
@@ -41,7 +41,7 @@ RULES = [
     # ---- arithmetic: NumPy's own ufuncs are exact on object arrays of sympy values ----
     binary(np.add,         x="g",                           y="g"),
     binary(np.subtract,    x="g",                           y="-g"),
-    binary(np.multiply,    x="g * y",                       y="g * x"),
+    binary(np.multiply,    x="g * y",                       y="g * x", tangents=PRODUCT),
     binary(np.divide,      x="g / y",                       y="-g * ans / y"),
     binary(np.power,       x=POW_X,                         y=POW_Y),
     unary(np.negative,     x="-g"),

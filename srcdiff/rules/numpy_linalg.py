@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..ir import shapes
 from .operators import matmul_shape, matmul_templates
-from .table import rule
+from .table import LINEAR, rule
 
 
 def _dot_templates(static, operand_shapes):
@@ -184,26 +184,71 @@ def _same(static, x, *rest):
     return shapes.array(x)
 
 
+# ---- tangents: products by the product rule; matrix functions by their differentials ----
+
+def _product(call: str, *keywords: str) -> dict[str, str]:
+    """The product rule for a bilinear ``call(x, y, ...)``: ``call(x_dot, y) + call(x, y_dot)``."""
+    rest = "".join(f", {k}={k}" for k in keywords)
+    return {"x": f"{call}(x_dot, y{rest})", "y": f"{call}(x, y_dot{rest})"}
+
+
+def _einsum_tangents(static, operand_shapes):
+    """Multilinear: each operand's tangent in its place, the others as they are."""
+    names = list(operand_shapes)
+    return {p: "np.einsum(subscripts, " + ", ".join(f"{q}_dot" if q == p else q for q in names) + ")"
+            for p in names}
+
+
+def _det_tangents(static, operand_shapes):
+    # d det(x) = det(x) * trace(inv(x) @ x_dot)
+    if operand_shapes["x"].ndim == 2:
+        return {"x": "ans * np.sum(np.linalg.inv(x).T * x_dot)"}
+    return {"x": "ans * np.einsum('...ij,...ji->...', np.linalg.inv(x), x_dot)"}
+
+
+def _slogdet_tangents(static, operand_shapes):
+    # (sign, logabsdet): the sign is piecewise constant; d logabsdet = trace(inv(x) @ x_dot)
+    if operand_shapes["x"].ndim == 2:
+        return {"x": "(0.0, np.sum(np.linalg.inv(x).T * x_dot))"}
+    return {"x": "(np.zeros(np.shape(ans[0])), np.einsum('...ij,...ji->...', np.linalg.inv(x), x_dot))"}
+
+
+def _solve_tangents(static, operand_shapes):
+    # x @ ans = y, so x @ ans_dot = y_dot - x_dot @ ans
+    nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
+    if not (nx == 2 and ny in (1, 2) or (nx is not None and nx > 2 and ny == nx)):
+        raise SrcDiffError("the tangent of numpy.linalg.solve needs a matrix and a vector or matrix, or "
+                           "stacks of matrices of one ndim", hint="pass arrays of those shapes")
+    return {"x": "-np.linalg.solve(x, x_dot @ ans)", "y": "np.linalg.solve(x, y_dot)"}
+
+
 RULES = [
     # ---- products ----
-    rule(np.matmul,    ("x", "y"), matmul_templates,     shape=matmul_shape, fresh=True),
-    rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True),
-    rule(np.inner,     ("x", "y"), _inner_templates,                         fresh=True),
-    rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True),
-    rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True),
+    rule(np.matmul,    ("x", "y"), matmul_templates,     shape=matmul_shape, fresh=True,
+         tangents=_product("np.matmul")),
+    rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True, tangents=_product("np.dot")),
+    rule(np.inner,     ("x", "y"), _inner_templates,                         fresh=True, tangents=_product("np.inner")),
+    rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True,
+         tangents=_product("np.outer")),
+    rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True,
+         tangents=_product("np.tensordot", "axes")),
     # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), _einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
+         tangents=_einsum_tangents,
          note="subscripts without '...' and without an index repeated within one operand"),
     # ---- matrix functions ----
-    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True),
+    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR),
     # not fresh: the diagonal of a matrix is a view of it
-    rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}),
-    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True),
-    rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True,
+    rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, tangents=LINEAR),
+    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True,
+         tangents={"x": "-ans @ x_dot @ ans"}),
+    rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True, tangents=_det_tangents,
          note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError"),
-    rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True,
+    rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True, tangents=_slogdet_tangents,
          note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)"),
-    rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=_solve_shape, fresh=True, array_result=True),
+    rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=_solve_shape, fresh=True, array_result=True,
+         tangents=_solve_tangents),
     rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True, array_result=True,
+         tangents={"x": "cholesky_tangent(x_dot, ans)"},
          note="the derivative of NumPy's cholesky, which reads only the lower triangle of x"),
 ]

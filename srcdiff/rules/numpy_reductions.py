@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .table import rule
+from .table import LINEAR, rule
 
 REDUCE = {"axis": None, "keepdims": False}
 TIES_SPLIT = "ties share the gradient equally (k tied extrema get g / k each)"
@@ -18,17 +18,22 @@ def _reduce_shape(static, x, *rest):
     return shapes.reduce(x, static.get("axis"), static.get("keepdims", False))
 
 
-def _spread(g: str, static) -> str:
-    """`g`, reshaped so it broadcasts against the reduced operand `x`."""
-    if static.get("axis") is None or static.get("keepdims"):
+def _spread(g: str, static, x: shapes.Shape = shapes.UNKNOWN) -> str:
+    """`g`, reshaped so it broadcasts against the reduced operand `x` (of shape `x`)."""
+    axis = static.get("axis")
+    if axis is None or static.get("keepdims"):
         return g
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if x.known and x.ndim and all(type(a) is int and -x.ndim <= a < x.ndim for a in axes) \
+            and {a % x.ndim for a in axes} == set(range(x.ndim)):
+        return g  # every axis reduced: g is one number, which broadcasts as it is
     return f"np.expand_dims({g}, axis)"
 
 
 def _sum_templates(static, operand_shapes):
     if operand_shapes["x"].scalar:
         return {"x": "g"}
-    return {"x": f"np.full(np.shape(x), {_spread('g', static)})"}
+    return {"x": f"np.full(np.shape(x), {_spread('g', static, operand_shapes['x'])})"}
 
 
 def _mean_templates(static, operand_shapes):
@@ -37,7 +42,8 @@ def _mean_templates(static, operand_shapes):
     if static.get("axis") is None:
         return {"x": "np.full(np.shape(x), g / np.size(x))"}
     # np.maximum: an axis of length 0 has an empty gradient, not a division by zero
-    return {"x": f"np.full(np.shape(x), {_spread('g', static)} * (np.size(ans) / np.maximum(np.size(x), 1)))"}
+    spread = _spread("g", static, operand_shapes["x"])
+    return {"x": f"np.full(np.shape(x), {spread} * (np.size(ans) / np.maximum(np.size(x), 1)))"}
 
 
 def _prod_templates(static, operand_shapes):
@@ -46,7 +52,9 @@ def _prod_templates(static, operand_shapes):
 
 
 def _extremum_templates(static, operand_shapes):
-    ties = f"(x == {_spread('ans', static)})"
+    # the ties as numbers of x's dtype: the array API standard does no arithmetic on booleans
+    ties = f"(x == {_spread('ans', static)})" if operand_shapes["x"].scalar \
+        else f"np.asarray(x == {_spread('ans', static)}, dtype=x.dtype)"
     return {"x": f"{_spread('g', static)} * {ties} / np.sum({ties}, axis=axis, keepdims=True)"}
 
 
@@ -92,27 +100,70 @@ def _cumsum_shape(static, x):
     return shapes.array(x)
 
 
-def reduction(func, templates, note="", **static):
+def _over(terms: str) -> str:
+    """`terms` (shaped like x) summed over the reduced axes: a reduction's tangent."""
+    return f"np.sum({terms}, axis=axis, keepdims=keepdims)"
+
+
+# ---- tangents: d ans = the sum, over the reduced axes, of d ans / d x times x_dot ----
+
+def _prod_tangents(static, operand_shapes):
+    # the derivative of the product in each element is the product of the others (exact at zeros)
+    return {"x": _over("x_dot * prod_adjoint(np.ones(np.shape(ans)), x, axis, keepdims)")}
+
+
+def _var_tangents(static, operand_shapes):
+    return {"x": f"{_over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')} * (2.0 / {COUNT})"}
+
+
+def _std_tangents(static, operand_shapes):
+    return {"x": f"{_over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')} / ({COUNT} * ans)"}
+
+
+def _extremum_tangents(static, operand_shapes):
+    # the mean of the tied extrema's tangents: the reverse rule's split, transposed
+    ties = f"(x == {_spread('ans', static)})"
+    return {"x": f"{_over(f'x_dot * {ties}')} / {_over(ties)}"}
+
+
+def _norm_tangents(static, operand_shapes):
+    _norm_templates(static, operand_shapes)  # refuses what the reverse rule refuses
+    order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
+    vector = isinstance(axis, int) or (axis is None and ndim == 1)
+    if order in (None, "fro") or (order == 2 and vector):
+        return {"x": f"{_over('x * x_dot')} / ans"}
+    if order == 1:
+        return {"x": _over("np.sign(x) * x_dot")}
+    top = f"(np.abs(x) == {_spread('ans', static)})"
+    return {"x": f"{_over(f'np.sign(x) * x_dot * {top}')} / {_over(top)}"}
+
+
+def reduction(func, templates, note="", tangents=None, **static):
     """A reduction over `axis`: its value is a new array, or a number (fresh)."""
-    return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True)
+    return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True,
+                tangents=tangents)
 
 
 RULES = [
     # ---- sums and means ----
-    reduction(np.sum,  _sum_templates),
-    reduction(np.mean, _mean_templates),
-    reduction(np.prod, _prod_templates, note="exact where x has zeros (products of the other factors)"),
-    reduction(np.var,  _var_templates, ddof=0),
-    reduction(np.std,  _std_templates, ddof=0, note="the gradient is NaN where the deviation is 0"),
+    reduction(np.sum,  _sum_templates, tangents=LINEAR),
+    reduction(np.mean, _mean_templates, tangents=LINEAR),
+    reduction(np.prod, _prod_templates, note="exact where x has zeros (products of the other factors)",
+              tangents=_prod_tangents),
+    reduction(np.var,  _var_templates, ddof=0, tangents=_var_tangents),
+    reduction(np.std,  _std_templates, ddof=0, note="the gradient is NaN where the deviation is 0",
+              tangents=_std_tangents),
     # ---- extrema ----
-    reduction(np.max,  _extremum_templates, note=TIES_SPLIT),
-    reduction(np.min,  _extremum_templates, note=TIES_SPLIT),
+    reduction(np.max,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents),
+    reduction(np.min,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents),
     # np.amax and np.amin are separate functions from NumPy 2 on (aliases before)
-    *[reduction(f, _extremum_templates, note=TIES_SPLIT) for f in (np.amax, np.amin) if f not in (np.max, np.min)],
+    *[reduction(f, _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents)
+      for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
+         tangents=_norm_tangents,
          note="ord None/'fro', and ord 1, 2, inf of vectors; the gradient is NaN at x = 0"),
     # ---- scans ----
-    rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True,
+    rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
          array_result=True),
 ]

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .table import rule, unary
+from .table import LINEAR, rule, unary
 
 BACK = {"x": "np.reshape(g, np.shape(x))"}
 #: The facts of a function whose value is a new array (a copy), whatever its operands.
@@ -90,6 +90,12 @@ def _vstack_templates(static, operand_shapes):
     return {f"x{i}": f"np.reshape(np.split(g, {_cuts(sizes)}, axis=0)[{i}], np.shape(x{i}))" for i in range(count)}
 
 
+def linear(func, params, templates, **options):
+    """A rule of this module: every one is linear, its tangent the function of the tangent
+    (``np.reshape(x_dot, shape)``)."""
+    return rule(func, params, templates, tangents=LINEAR, **options)
+
+
 def _reshape_shape(static, x):
     return shapes.of_literal(static["shape"]) if static.get("shape") is not None else shapes.UNKNOWN
 
@@ -158,41 +164,48 @@ def _fill_templates(static, operand_shapes):
     return {"fill_value": total}
 
 
+_FULL_LIKE_TANGENT = ("np.full_like(a, fill_value_dot, dtype=np.float64) if np.issubdtype(np.result_type(a), "
+                      "np.floating) else np.zeros(np.shape(a))")
+
+
 def _like_shape(static, a, fill_value):
     return shapes.array(a)
 
 
 RULES = [
     # ---- same elements, new shape: views of x (not fresh) ----
-    rule(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape),
-    rule(np.ravel,       ("x",), BACK),
-    rule(np.expand_dims, ("x",), BACK, static={"axis": None}, shape=_expand_dims_shape),
-    rule(np.squeeze,     ("x",), BACK, static={"axis": None}, shape=_squeeze_shape),
-    rule(np.atleast_1d,  ("x",), BACK, shape=_at_least(1)),
-    rule(np.atleast_2d,  ("x",), BACK, shape=_at_least(2)),
-    rule(np.atleast_3d,  ("x",), BACK, shape=_at_least(3)),
+    linear(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape),
+    linear(np.ravel,       ("x",), BACK),
+    linear(np.expand_dims, ("x",), BACK, static={"axis": None}, shape=_expand_dims_shape),
+    linear(np.squeeze,     ("x",), BACK, static={"axis": None}, shape=_squeeze_shape),
+    linear(np.atleast_1d,  ("x",), BACK, shape=_at_least(1)),
+    linear(np.atleast_2d,  ("x",), BACK, shape=_at_least(2)),
+    linear(np.atleast_3d,  ("x",), BACK, shape=_at_least(3)),
     # ---- axes reordered ----
-    rule(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape),
-    rule(np.swapaxes,    ("x",), {"x": "np.swapaxes(g, axis1, axis2)"}, static={"axis1": None, "axis2": None},
-         shape=_swapaxes_shape),
-    rule(np.moveaxis,    ("x",), {"x": "np.moveaxis(g, destination, source)"},
-         static={"source": None, "destination": None}),
-    rule(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same),
+    linear(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape),
+    linear(np.swapaxes,    ("x",), {"x": "np.swapaxes(g, axis1, axis2)"}, static={"axis1": None, "axis2": None},
+           shape=_swapaxes_shape),
+    linear(np.moveaxis,    ("x",), {"x": "np.moveaxis(g, destination, source)"},
+           static={"source": None, "destination": None}),
+    linear(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same),
     # ---- copies: broadcast, tiled, repeated ----
-    rule(np.full, ("shape", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("shape",),
-         **NEW_ARRAY),
-    rule(np.full_like, ("a", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("a",),
-         shape=_like_shape, **NEW_ARRAY),
-    unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape, fresh=False),  # a view
-    rule(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY),
-    rule(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),
+    unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape,
+          fresh=False, tangents=LINEAR),  # a view
+    linear(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY),
+    linear(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),
+    # the fill value is copied into every element (a constant one makes a constant array)
+    linear(np.full,        ("shape", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("shape",),
+           note="a floating dtype (or none): an integer one would truncate the fill value", **NEW_ARRAY),
+    rule(np.full_like,     ("a", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("a",),
+         shape=_like_shape, tangents={"fill_value": _FULL_LIKE_TANGENT},
+         note="takes a's dtype: for an integer a the value is truncated, and has no gradient", **NEW_ARRAY),
     # ---- joined: one list of operands, copied into a new array ----
-    rule(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list", **NEW_ARRAY),
-    rule(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list", **NEW_ARRAY),
-    rule(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", **NEW_ARRAY),
-    rule(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", **NEW_ARRAY),
+    linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list", **NEW_ARRAY),
+    linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list", **NEW_ARRAY),
+    linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", **NEW_ARRAY),
+    linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", **NEW_ARRAY),
     # ---- split: a list of pieces (views of x) ----
-    rule(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"}, tuple_result=True,
+    linear(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"}, tuple_result=True,
          static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays"),
 ]
 
@@ -205,7 +218,7 @@ def reshape_to(x, shape):
 
 
 RESHAPE_TO = rule(reshape_to, ("x", "shape"), {"x": "np.reshape(g, np.shape(x))"},
-                  name="numpy.reshape (shape computed when run)")
+                  name="numpy.reshape (shape computed when run)", tangents=LINEAR)
 
 
 def broadcast_like(x, y):
@@ -216,4 +229,5 @@ def broadcast_like(x, y):
 
 
 BROADCAST_LIKE = rule(broadcast_like, ("x", "y"), {"x": "g", "y": "0.0 * g"}, elementwise=True,
-                      name="numpy.broadcast_arrays (one of them)")
+                      name="numpy.broadcast_arrays (one of them)",
+                      tangents={"x": "np.broadcast_to(x_dot, np.shape(ans))", "y": "np.zeros(np.shape(ans))"})

@@ -7,7 +7,7 @@ its own sympy counterpart.
 import operator
 
 from ..ir import shapes
-from .table import binary, rule, unary
+from .table import LINEAR, binary, rule, unary
 
 
 def matmul_templates(static, operand_shapes):
@@ -42,6 +42,9 @@ def _transpose_shape(static, x):
 #: Stands for the `.T` attribute of arrays, which has no function object of its own.
 TRANSPOSE_ATTRIBUTE = operator.attrgetter("T")
 
+#: The product rule, in the order it is written: ``x_dot * y + x * y_dot``.
+PRODUCT = {"x": "x_dot * y", "y": "x * y_dot"}
+
 POW_X = "g * y * x ** (y - 1 + (y == 0))"
 POW_Y = "g * ans * np.log(x + (ans == 0))"
 
@@ -49,7 +52,8 @@ RULES = [
     # ---- arithmetic ----
     binary(operator.add,     x="g",                     y="g",                     sympy="operator.add"),
     binary(operator.sub,     x="g",                     y="-g",                    sympy="operator.sub"),
-    binary(operator.mul,     x="g * y",                 y="g * x",                 sympy="operator.mul"),
+    binary(operator.mul,     x="g * y",                 y="g * x",                 sympy="operator.mul",
+           tangents=PRODUCT),
     binary(operator.truediv, x="g / y",                 y="-g * ans / y",          sympy="operator.truediv"),
     # exact at special points: (y == 0) keeps x ** 0's derivative 0 at x = 0 (never 0 * inf),
     # (ans == 0) keeps 0 ** y's derivative in y 0 (never 0 * log 0)
@@ -57,7 +61,9 @@ RULES = [
     unary(operator.neg,      x="-g",                                               sympy="operator.neg"),
     unary(operator.pos,      x="g",                                                sympy="operator.pos"),
     # ---- linear algebra ----
-    rule(operator.matmul, ("x", "y"), matmul_templates, shape=matmul_shape, fresh=True, sympy="operator.matmul"),
+    rule(operator.matmul, ("x", "y"), matmul_templates, shape=matmul_shape, fresh=True, sympy="operator.matmul",
+         tangents={"x": "x_dot @ y", "y": "x @ y_dot"}),
     # a view of x
-    rule(TRANSPOSE_ATTRIBUTE, ("x",), _transpose_attribute_templates, name="ndarray.T", shape=_transpose_shape),
+    rule(TRANSPOSE_ATTRIBUTE, ("x",), _transpose_attribute_templates, name="ndarray.T", shape=_transpose_shape,
+         tangents=LINEAR),
 ]

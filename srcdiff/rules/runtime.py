@@ -159,6 +159,18 @@ def cholesky_adjoint(g, L):
     return phi(s + s.T)
 
 
+def cholesky_tangent(x_dot, L):
+    """Tangent of ``L = np.linalg.cholesky(x)`` along `x_dot`.
+
+    NumPy reads only the lower triangle of `x`, so `x_dot` stands for the symmetric matrix
+    of its lower triangle, S; then dL = L Phi(L^-1 S L^-T), Phi as in `cholesky_adjoint`.
+    """
+    s = np.tril(x_dot) + np.tril(x_dot, -1).T
+    inv = np.linalg.inv(L)
+    m = inv @ s @ inv.T
+    return L @ (np.tril(m) - 0.5 * np.diag(np.diag(m)))
+
+
 def solve_adjoint_y(g, x, y):
     """Adjoint of ``np.linalg.solve(x, y)`` with respect to `y`, for 2-D `x` (ndim not known
     in advance)."""
@@ -242,6 +254,17 @@ def refused(reason: str, filename: str, line: int, code: str, hint: str = ""):
     raise SrcDiffError(reason, Location(filename, line, code), hint)
 
 
+def stack_rows(rows):
+    """The arrays `rows` (one per iteration of a loop, all of one shape) stacked along a new
+    first axis, as ``np.array(rows)``.  Written as a loop so that numba compiles it: a
+    ``jit="numba"`` gradient calls it where a Python one calls ``np.array``."""
+    first = rows[0]
+    out = np.empty((len(rows),) + first.shape, first.dtype)
+    for i in range(len(rows)):
+        out[i] = rows[i]
+    return out
+
+
 HELPERS = {
     "unbroadcast": unbroadcast,
     "select": select,
@@ -255,6 +278,7 @@ HELPERS = {
     "dot_adjoint_y": dot_adjoint_y,
     "prod_adjoint": prod_adjoint,
     "cholesky_adjoint": cholesky_adjoint,
+    "cholesky_tangent": cholesky_tangent,
     "solve_adjoint_x": solve_adjoint_x,
     "solve_adjoint_y": solve_adjoint_y,
     "tile_adjoint": tile_adjoint,
@@ -263,6 +287,7 @@ HELPERS = {
     "split_adjoint": split_adjoint,
     "refused": refused,
     "real_part": real_part,
+    "stack_rows": stack_rows,
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

@@ -14,7 +14,7 @@ import operator
 
 from ..ir import shapes
 from .runtime import set_item
-from .table import Rule, rule
+from .table import LINEAR, Rule, rule
 
 
 def _same(static, x):
@@ -30,7 +30,7 @@ def copy_value(x):
     return x
 
 
-COPY = rule(copy_value, ("x",), {"x": "g"}, name="copy", shape=_same)
+COPY = rule(copy_value, ("x",), {"x": "g"}, name="copy", shape=_same, tangents=LINEAR)
 
 #: A value that carries no gradient (comparisons, len, .shape, conditions), computed by
 #: the user's own expression: no inputs are differentiated through it.
@@ -77,33 +77,37 @@ def _getitem_shape(static, x, *index):
 
 
 #: ``x[index]``: the reverse pass scatters the adjoint back into x's adjoint.
-GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape)
+GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape, tangents=LINEAR)
 
 #: ``xs.append(v)``: the list keeps its name; the backward sweep pops v's adjoint.
+#: (Its tangent is appended to the list's tangent: ad/tangent.py.)
 APPEND = Rule(list.append, "list.append", ("x", "v"), {"v": "g.pop()"}, pure=False)  # it changes xs
 
 #: ``sum(xs)`` over a list, and over the rows of an array.
-SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "[g] * len(x)"})  # builtins: unvalidated
-SUM_ROWS = rule(builtins.sum, ("x",), {"x": "np.zeros(np.shape(x)) + g"}, name="sum")
+SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "[g] * len(x)"}, tangents=LINEAR)  # builtins: unvalidated
+SUM_ROWS = rule(builtins.sum, ("x",), {"x": "np.zeros(np.shape(x)) + g"}, name="sum", tangents=LINEAR)
 
 #: ``np.stack(xs)`` / ``np.array(xs)`` of a list: the adjoint is the list of the rows.
-STACK_LIST = Rule(list, "stack(list)", ("x",), {"x": "list(g)"})
+STACK_LIST = Rule(list, "stack(list)", ("x",), {"x": "list(g)"}, tangents=LINEAR)
 
 for _rule, _text in ((SUM_LIST, "[g] * len(x)"), (STACK_LIST, "list(g)")):
     # these templates call list builtins the rule-template checker does not allow
     _rule._parsed[("x", _text)] = ast.parse(_text, mode="eval").body
 
-FLOAT = rule(builtins.float, ("x",), {"x": "g"}, name="float", shape=_scalar, float_result=True, fresh=True)
+FLOAT = rule(builtins.float, ("x",), {"x": "g"}, name="float", shape=_scalar, float_result=True, fresh=True,
+             tangents=LINEAR)
 
 
 def _abs_templates(static, operand_shapes):
     return {"x": "g * np.sign(x)"}  # np.sign(0.0) is 0: the subgradient 0 at the kink
 
 
-ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same)
+ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same, tangents={"x": "x_dot * np.sign(x)"})
 # ties send the gradient to y, as np.maximum's rule does
-MAX = rule(builtins.max, ("x", "y"), {"x": "g * (x > y)", "y": "g * (x <= y)"}, name="max")
-MIN = rule(builtins.min, ("x", "y"), {"x": "g * (x < y)", "y": "g * (x >= y)"}, name="min")
+MAX = rule(builtins.max, ("x", "y"), {"x": "g * (x > y)", "y": "g * (x <= y)"}, name="max",
+           tangents={"x": "x_dot * (x > y)", "y": "y_dot * (x <= y)"})
+MIN = rule(builtins.min, ("x", "y"), {"x": "g * (x < y)", "y": "g * (x >= y)"}, name="min",
+           tangents={"x": "x_dot * (x < y)", "y": "y_dot * (x >= y)"})
 
 _LISTS: dict[int, Rule] = {}
 
@@ -112,7 +116,7 @@ def list_of(count: int) -> Rule:
     """``[x0, x1, ...]`` (and tuples used as values): element j's adjoint is ``g[j]``."""
     if count not in _LISTS:
         params = tuple(f"x{j}" for j in range(count))
-        _LISTS[count] = Rule(list, "list", params, {p: f"g[{j}]" for j, p in enumerate(params)})
+        _LISTS[count] = Rule(list, "list", params, {p: f"g[{j}]" for j, p in enumerate(params)}, tangents=LINEAR)
     return _LISTS[count]
 
 
@@ -128,13 +132,38 @@ def _setitem_templates(static, operand_shapes):
     picked = f"g[{index}]"
     one = x.known and x.ndim == ints and all(
         s.known and s.ndim == 0 for p, s in operand_shapes.items() if p not in ("x", "v"))
+    slot = _slot_shape(index, x, operand_shapes)
     if v.known and v.ndim == 0:  # one element written, or a number broadcast into a slice
         v_bar = picked if one else f"np.sum({picked})"
+    elif v.known and slot.known and v.dims == slot.dims and shapes.UNKNOWN_DIM not in v.dims:
+        v_bar = picked  # v fills the slot as it is: it broadcast into it, so their lengths agree
     else:
         v_bar = f"unbroadcast({picked}, v)"
     # one argument for zero_item: a tuple when the index has several parts (``i0, i1``)
     spelled = f"np.s_[{index}]" if ":" in index else f"({index},)" if "," in index else index
     return {"x": f"zero_item(g, {spelled})", "v": v_bar}
+
+
+def _slot_shape(index: str, x: shapes.Shape, operand_shapes) -> shapes.Shape:
+    """The shape of ``x[index]`` for an index of ints and whole slices (``0, :``); unknown
+    for anything else (a part of an axis, an array of indices, an ellipsis)."""
+    if not x.known:
+        return shapes.UNKNOWN
+    parts = ast.parse(f"x[{index}]", mode="eval").body.slice
+    dims = list(x.dims)
+    kept = []
+    for part in parts.elts if isinstance(parts, ast.Tuple) else [parts]:
+        if not dims:
+            return shapes.UNKNOWN
+        number = isinstance(part, ast.Constant) and type(part.value) is int
+        named = isinstance(part, ast.Name) and operand_shapes.get(part.id, shapes.UNKNOWN).scalar
+        if isinstance(part, ast.Slice) and part.lower is None and part.upper is None and part.step is None:
+            kept.append(dims.pop(0))
+        elif number or named:
+            dims.pop(0)
+        else:
+            return shapes.UNKNOWN
+    return shapes.Shape(tuple(kept + dims))
 
 
 _SETITEMS: dict[int, Rule] = {}
@@ -150,7 +179,8 @@ def setitem_rule(count: int) -> Rule:
         params = ("x", "v") + tuple(f"i{j}" for j in range(count))
         _SETITEMS[count] = rule(set_item, params, _setitem_templates, name="setitem",
                                 static={"index": ", ".join(params[2:]) or "0", "ints": count},
-                                shape=_setitem_shape, fresh=True)  # set_item writes into a copy
+                                shape=_setitem_shape, fresh=True,  # set_item writes into a copy
+                                tangents=LINEAR)
     return _SETITEMS[count]
 
 

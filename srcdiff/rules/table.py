@@ -98,6 +98,14 @@ class Rule:
     #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s
     #: start and step): refused, with this hint, when an operand carries a gradient
     refuses_active: str = ""
+    #: forward mode (ad/tangent.py): how the result's tangent follows from the operands'.
+    #: LINEAR — the primitive applied to the tangents (``np.sum(x_dot, axis=0)``); or, like
+    #: `templates`, each differentiable parameter's contribution as a template over ``ans``,
+    #: the parameters, the statics and that parameter's own tangent ``x_dot`` (``{"x": "x_dot
+    #: @ y", "y": "x @ y_dot"}``); the contributions of the operands that have one are added.
+    #: None: derived from the adjoint for an elementwise rule (the Jacobian is diagonal: ``g``
+    #: becomes the operand's tangent), refused for any other.
+    tangents: str | Templates | Callable[[dict, dict], Templates] | None = None
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -139,19 +147,45 @@ class Rule:
             self._parsed[key] = _parse_template(self, param, text)
         return self._parsed[key]
 
+    def tangent_templates(self, static: dict, operand_shapes: Mapping[str, Shape]) -> dict[str, ast.expr] | str | None:
+        """The parsed tangent template of every parameter (LINEAR, or None: see `tangents`)."""
+        if self.tangents is None or self.tangents == LINEAR:
+            return self.tangents
+        texts = self.tangents(static, operand_shapes) if callable(self.tangents) else self.tangents
+        parsed = {}
+        for param, text in texts.items():
+            key = ("tangent", param, text)
+            if key not in self._parsed:
+                self._parsed[key] = _parse_template(self, param, text, tangent=True)
+            parsed[param] = self._parsed[key]
+        return parsed
 
-def _parse_template(rule: Rule, param: str, text: str) -> ast.expr:
-    where = f"adjoint rule for {rule.name} (parameter {param!r})"
+
+#: `Rule.tangents` of a linear primitive: its tangent is the primitive applied to the tangents.
+LINEAR = "linear"
+
+
+def tangent_name(param: str) -> str:
+    """The name a tangent template gives the tangent of parameter `param`."""
+    return f"{param}_dot"
+
+
+def _parse_template(rule: Rule, param: str, text: str, tangent: bool = False) -> ast.expr:
+    where = f"{'tangent' if tangent else 'adjoint'} rule for {rule.name} (parameter {param!r})"
     try:
         expr = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
         raise SrcDiffError(f"{where}: template {text!r} is not a Python expression ({exc.msg})") from None
-    allowed = {"g", "ans", *rule.params, *rule.static, *TEMPLATE_GLOBALS}
+    if tangent:  # a parameter's contribution reads its own tangent only (the others' may be zero)
+        allowed = {"ans", *rule.params, tangent_name(param), *rule.static, *TEMPLATE_GLOBALS}
+    else:
+        allowed = {"g", "ans", *rule.params, *rule.static, *TEMPLATE_GLOBALS}
     for node in ast.walk(expr):
         if isinstance(node, ast.Name) and node.id not in allowed:
             raise SrcDiffError(
                 f"{where}: template {text!r} uses unknown name {node.id!r}",
-                hint=f"templates may use g, ans, {', '.join(rule.params + tuple(rule.static))}"
+                hint=f"templates may use {tangent_name(param) if tangent else 'g'}, ans, "
+                     f"{', '.join(rule.params + tuple(rule.static))}"
                      f" and {', '.join(sorted(TEMPLATE_GLOBALS))}",
             )
         if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.Await)):
@@ -214,6 +248,18 @@ def validate(rule: Rule) -> Rule:
     extra = set(templates) - set(rule.params) | set(templates) & set(rule.shape_only)
     if extra:
         raise SrcDiffError(f"adjoint rule for {rule.name} has templates for unknown parameters {sorted(extra)}")
+    if isinstance(rule.tangents, str) and rule.tangents != LINEAR:
+        raise SrcDiffError(f"tangent rule for {rule.name}: tangents must be {LINEAR!r}, templates or None")
+    try:
+        tangents = rule.tangents(dict(rule.static), unknown) if callable(rule.tangents) else rule.tangents
+    except SrcDiffError:  # a tangent that needs known shapes: checked when it is used
+        tangents = None
+    if isinstance(tangents, Mapping):
+        for param, text in tangents.items():
+            _parse_template(rule, param, text, tangent=True)
+    if isinstance(tangents, Mapping) and set(tangents) - set(templates):
+        raise SrcDiffError(f"tangent rule for {rule.name} has templates for parameters without an adjoint "
+                           f"{sorted(set(tangents) - set(templates))}")
     return rule
 
 

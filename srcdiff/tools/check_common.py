@@ -10,7 +10,7 @@ import numpy as np
 
 from ..api import GradFunction
 from ..errors import SrcDiffError
-from ..higher import Derivative
+from ..higher import Composite, Derivative
 
 #: Seconds each symbolic stage of `srcdiff.check` may take by default (running on symbols,
 #: differentiating, simplifying, comparing in 50 digits); then it checks numerically instead.
@@ -36,7 +36,10 @@ def unwrap(f, args: tuple = ()):
     a gradient (``grad(grad(f))``), the code of the inner gradient for arguments like `args`,
     as a function of its own, so the check is of the second derivative."""
     if isinstance(f, Derivative):
-        return f.inner.generated_for(f.positional(args, {}))
+        return f.plain_for(f.positional(args, {}))
+    if isinstance(f, Composite):
+        raise SrcDiffError(f"{f.__qualname__} is not one function srcdiff can check",
+                           hint="check the function itself, or its gradient: srcdiff.check(srcdiff.grad(f), ...)")
     return f.func if isinstance(f, GradFunction) else f
 
 

@@ -9,6 +9,8 @@ import operator
 
 import numpy as np
 
+from ..errors import SrcDiffError
+from ..ir import shapes
 from ..rules import ATTRIBUTES, METHODS, SECTIONS
 
 HEADER = """# Supported functions
@@ -57,9 +59,11 @@ def gradient_to(rule) -> str:
         return "every array in the list"
     if rule.variadic == "args":
         return "every operand"
-    if not callable(rule.templates):
-        return ", ".join(p for p in rule.params if p in rule.templates)
-    return ", ".join(p for p in rule.params if p not in rule.shape_only)
+    try:  # the parameters with an adjoint (np.where's condition and np.full's shape have none)
+        found = rule.adjoints(dict(rule.static), {p: shapes.UNKNOWN for p in rule.params})
+    except SrcDiffError:
+        found = rule.params
+    return ", ".join(p for p in rule.params if p in found)
 
 
 def generate() -> str:

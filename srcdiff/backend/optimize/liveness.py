@@ -175,3 +175,49 @@ def _may_share(call: ast.Call) -> bool:
     itself (``np.array``, ``x.astype``): the facts of a rule hold for its default copy."""
     return any(k.arg == "out" or k.arg == "copy" and not (isinstance(k.value, ast.Constant) and k.value.value is True)
                for k in call.keywords)
+
+
+def restored(func: ast.FunctionDef) -> Counter:
+    """How often each name is assigned back the value it held when pushed onto a loop stack:
+    ``a, b = stack.pop()`` where every ``stack.append((a, b))`` pushes the same names."""
+    pushed: dict[str, set] = {}
+    for n in nodes(func):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                and isinstance(n.func.value, ast.Name) and len(n.args) == 1:
+            pushed.setdefault(n.func.value.id, set()).add(_layout(n.args[0]))
+    found = Counter()
+    for n in nodes(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call) \
+                and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == "pop" and not n.value.args \
+                and isinstance(n.value.func.value, ast.Name):
+            layout = _layout(n.targets[0])
+            if layout is not None and pushed.get(n.value.func.value.id) == {layout}:
+                found.update(layout)
+    return found
+
+
+def _layout(expr: ast.expr) -> tuple[str, ...] | None:
+    """``a`` or ``(a, b)`` as the names in order; None for anything else."""
+    items = expr.elts if isinstance(expr, ast.Tuple) else [expr]
+    return tuple(e.id for e in items) if all(isinstance(e, ast.Name) for e in items) else None
+
+
+def added_term(stmt: ast.stmt, name: str) -> ast.expr | None:
+    """`e` when `stmt` is ``name = name + e``, ``name = name - e``, ``name += e`` or ``name -= e``."""
+    if isinstance(stmt, ast.AugAssign):
+        ok = isinstance(stmt.target, ast.Name) and stmt.target.id == name
+        return stmt.value if ok and isinstance(stmt.op, (ast.Add, ast.Sub)) else None
+    value = getattr(stmt, "value", None)
+    if assigned_name(stmt) == name and isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)) \
+            and isinstance(value.left, ast.Name) and value.left.id == name:
+        return value.right
+    return None
+
+
+def is_size(node: ast.expr) -> bool:
+    """Whether `node` is ``np.size(t)`` or ``t.size`` (an int)."""
+    if isinstance(node, ast.Attribute) and node.attr == "size" and isinstance(node.value, ast.Name):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
+        and node.func.attr == "size" and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" \
+        and not node.keywords

@@ -8,7 +8,8 @@ collected in lists (one append per iteration) and the sum is formed once after t
 * ``e``, an array of X's number of axes:     ``X = X + E.sum(axis=0)``
 
 where after the loop each list becomes an array once (``A = np.array(A)``; a value two
-accumulations collect is collected once).
+accumulations collect is collected once).  For numba, which has no ``np.array`` of a list
+of arrays, the list is stacked by the run-time helper ``stack_rows`` instead.
 
 (for an RNN on one sequence the per-step outer products of the weight gradient become one
 matmul over the stacked states).  Per-step ``a.T @ b`` of matrices (a batched RNN) is left
@@ -31,8 +32,9 @@ from .liveness import bodies, is_comment, is_pure, mentions, nodes, writes
 ShapeOf = Callable[[str], object]  # name -> ir.shapes.Shape
 
 
-def batch_accumulations(func: ast.FunctionDef, shape_of: ShapeOf) -> bool:
-    """Rewrite every loop's batchable accumulations (see the module doc); True if any."""
+def batch_accumulations(func: ast.FunctionDef, shape_of: ShapeOf, stack: str = "np.array") -> bool:
+    """Rewrite every loop's batchable accumulations (see the module doc); True if any.
+    `stack` is the function that makes a collected list an array."""
     taken = mentions(func)
     shape_of = _Guess(func, shape_of)
     changed = False
@@ -41,7 +43,7 @@ def batch_accumulations(func: ast.FunctionDef, shape_of: ShapeOf) -> bool:
         while index < len(body):
             stmt = body[index]
             if isinstance(stmt, ast.For) and not stmt.orelse and _effect_free(stmt.body):
-                before, after = _batch(stmt, shape_of, taken)
+                before, after = _batch(stmt, shape_of, taken, stack)
                 if before:
                     body[index:index + 1] = before + [stmt] + after
                     index += len(before) + len(after)
@@ -50,7 +52,7 @@ def batch_accumulations(func: ast.FunctionDef, shape_of: ShapeOf) -> bool:
     return changed
 
 
-def _batch(loop: ast.For, shape_of: ShapeOf, taken: set[str]) -> tuple[list, list]:
+def _batch(loop: ast.For, shape_of: ShapeOf, taken: set[str], stack: str) -> tuple[list, list]:
     before, after = [], []
     target = mentions(loop.target) | mentions(loop.iter)
     collected: dict[str, str] = {}  # operand name -> the list holding it (while not reassigned)
@@ -91,7 +93,7 @@ def _batch(loop: ast.For, shape_of: ShapeOf, taken: set[str]) -> tuple[list, lis
     # every list got one value per iteration: one test, each list made an array once
     names = list(dict.fromkeys(lst for _, _, lists in after for lst in lists))
     flush = _stmt(f"if {names[0]}:\n    pass")
-    flush.body = [_stmt(f"{lst} = np.array({lst})") for lst in names] + [_flush(*a) for a in after]
+    flush.body = [_stmt(f"{lst} = {stack}({lst})") for lst in names] + [_flush(*a) for a in after]
     return [ast.copy_location(s, loop) for s in before], [ast.copy_location(flush, loop)]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_fresh, is_fresh_method, mentions, nodes, writes
 
 
-def _escaping_reads(stmt: ast.stmt) -> set[str]:
+def escaping_reads(stmt: ast.stmt) -> set[str]:
     """Names `stmt` reads in a way that may let another name hold their object.
 
     Operands of arithmetic, comparisons, reductions and other calls that make a new object
@@ -53,10 +53,10 @@ def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool]) -
                 and isinstance(value.op, (ast.Add, ast.Sub)) \
                 and isinstance(value.left, ast.Name) and value.left.id == name:
             body[index] = ast.copy_location(ast.AugAssign(ast.Name(name, ast.Store()), value.op, value.right), stmt)
-            owned -= _escaping_reads(body[index]) - {name}
+            owned -= escaping_reads(body[index]) - {name}
             changed = True
             continue
-        owned -= _escaping_reads(stmt)
+        owned -= escaping_reads(stmt)
         owned -= writes(stmt)
         if name is not None and is_fresh(value):
             owned.add(name)

@@ -4,6 +4,8 @@ Working on the generated code rather than on the IR keeps it independent of how 
 spells control flow: loops, branches and loop stacks are whatever statements codegen emits,
 and every pass treats them conservatively (see `liveness`).  The passes, in order:
 
+0. `writes.write_in_place` — ``y_1 = set_item(y, i, v)`` written into `y` where nothing
+   else sees it;
 1. `simplify` — constant arithmetic, ``1.0 * e -> e``, ``e ** 2 -> e * e``, signs moved
    outward (``a + -b -> a - b``);
 2. `statements.propagate_copies` — the seed ``f_bar = 1.0`` and identity adjoints
@@ -11,6 +13,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 3. `statements.remove_dead` — assignments nothing reads;
 4. `statements.inline_single_use` — for numbers, a temporary read once moves into its use,
    merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
+   (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
+   write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
+   zeroings on a copy, in plain NumPy);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -32,8 +37,8 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import factor, loops, memory, sameshape, stacks, statements, tidy
-from .liveness import is_comment, nodes
+from . import factor, loops, memory, sameshape, stacks, statements, tidy, writes
+from .liveness import is_comment, is_size, nodes
 from .simplify import is_float, is_float_call, simplify
 
 HEADERS = ("forward", "backward")
@@ -53,7 +58,8 @@ class OptimizeInfo:
     params: frozenset[str] = frozenset()
     wrt: frozenset[str] = frozenset()
     statements: bool = True  # False: expression folding only (debug mode)
-    python_loops: bool = True  # False (numba): loops keep per-iteration accumulations and pops
+    python_loops: bool = True  # False (numba): stacks popped, not iterated; rows stacked by stack_rows
+    batch_loops: bool = True  # False (code srcdiff reads back): per-iteration accumulations stay
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -83,6 +89,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     simplify(func, is_float_name, is_scalar)
     if not info.statements:
         return func
+    floats = _float_names(func, info).__contains__
+    writes.write_in_place(func, _scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
+    writes.write_in_place_in_loops(func, _scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
     for _ in range(8):
         is_float_name = _float_names(func, info).__contains__
         is_scalar = _scalar_names(func, info).__contains__
@@ -90,6 +99,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed = sameshape.drop_unbroadcasts(func, classes)
         changed |= sameshape.scalar_fills(func, classes)
         changed |= sameshape.earliest_shape_reads(func, classes)
+        changed |= writes.read_around_zeroed(func)
         changed |= statements.reuse_common(func.body)
         changed |= statements.propagate_copies(func.body)
         simplify(func, is_float_name, is_scalar)
@@ -100,11 +110,13 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
+    writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)
-    if info.python_loops:
-        if loops.batch_accumulations(func, info.shape):
-            statements.remove_dead(func.body)
+    if info.batch_loops and loops.batch_accumulations(func, info.shape,
+                                                      "np.array" if info.python_loops else "stack_rows"):
+        statements.remove_dead(func.body)
+    if info.python_loops:  # numba takes no reversed() of a list
         stacks.iterate_stacks(func)
     is_scalar = _scalar_names(func, info).__contains__
     memory.accumulate_in_place(func.body, info.is_array)
@@ -134,7 +146,7 @@ def _scalar_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
 
 
 def _is_scalar_expr(node: ast.expr, known: set[str]) -> bool:
-    if sameshape.is_size(node) or _is_shape_item(node):
+    if is_size(node) or _is_shape_item(node):
         return True
     if isinstance(node, ast.Constant):
         return type(node.value) in (int, float)

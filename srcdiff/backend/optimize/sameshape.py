@@ -4,9 +4,8 @@ The signature a gradient is compiled for gives each axis as "length one" or "lon
 slice ``x[1:]`` may be either, so the reverse pass often has to call ``unbroadcast`` or
 fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Read from the generated code,
 many shapes are provably equal: ``t3 = t2 * t2`` has `t2`'s shape, ``x[1:]`` and ``x[:-1]``
-have the same length, ``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that
-relation, over top-level names assigned once (values in loops may change shape between
-iterations, so they are left out).  The rewrites below use it:
+have the same length, ``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that relation:
+names assigned once (in a loop too), and names all of whose assignments agree.  The rewrites:
 
 * ``unbroadcast(e, t) -> e`` where `e` has `t`'s shape;
 * ``np.shape(t)``/``np.size(t)`` read the earliest name of `t`'s class, so `t` itself may
@@ -25,7 +24,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ...ir.shapes import UNKNOWN_DIM, Shape
-from .liveness import assigned_name, is_comment, is_compound, is_pure, nodes, writes
+from . import liveness
+from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
 
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 SCALAR, FAIL = "scalar", "fail"
@@ -39,6 +39,7 @@ class ShapeClasses:
         self.is_scalar = is_scalar
         self.shape_of = shape_of
         self.parent: dict[object, object] = {}
+        self.merged: set[str] = set()  # assigned more than once, always an array of one class
         # where each name is first defined; parameters first, in the signature's order (a set's
         # order would make the chosen representative, and so the source, vary between runs)
         signature = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
@@ -50,9 +51,27 @@ class ShapeClasses:
         self.single = {name for name, count in stores.items() if count == 1 and name in plain
                        and name not in params}
         self.single |= {p for p in params if not stores[p]}
+        # A name assigned once in a loop or branch body has one shape whenever it is defined
+        # (``t1 = x * i``); its statement may not run, so it proves no shapes equal, stands in for none.
+        inner = [stmt for body in list(bodies(func.body))[1:] for stmt in body]
+        restored_counts = liveness.restored(func)
+        self.inner = {name for name in {assigned_name(stmt) for stmt in inner} - {None}
+                      if stores[name] - restored_counts[name] == 1 and name not in params}
+        self.single |= self.inner
+        for _ in range(2):  # a class found later (names a branch merges) may decide earlier ones
+            self._top_level(func)
+            for stmt in inner:
+                key = self.of(stmt.value) if assigned_name(stmt) in self.inner else None
+                if key not in (None, SCALAR):
+                    self.union(assigned_name(stmt), key)
+            self._merge(func, stores, params)
+
+    def _top_level(self, func: ast.FunctionDef) -> None:
         for index, stmt in enumerate(func.body):
-            if is_compound(stmt) and any(isinstance(n, (ast.Return, ast.Raise)) for n in nodes(stmt)):
-                break  # later statements may not run: facts they imply may not hold
+            # after a possible early return, later statements may not run: facts they imply
+            # may not hold (after a raise they do: when it raises, nothing is returned)
+            if is_compound(stmt) and any(isinstance(n, ast.Return) for n in nodes(stmt)):
+                break
             name = assigned_name(stmt)
             if name is None or name not in self.single:
                 continue
@@ -60,6 +79,26 @@ class ShapeClasses:
             self._equate_operands(stmt.value)
             key = self.of(stmt.value)
             if key not in (None, SCALAR):
+                self.union(name, key)
+
+    def _merge(self, func: ast.FunctionDef, stores: Counter, params) -> None:
+        """Names every assignment gives one class: both sides of a branch (``y = x * 2.0``, ``y = x * x``),
+        or ``x_bar = np.zeros(x.shape)`` then ``x_bar = x_bar + e`` (``-``, ``+=``), `e` of it or a number."""
+        updates: dict[str, list] = {}
+        for n in nodes(func):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                updates.setdefault(n.targets[0].id, []).append(n)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                updates.setdefault(n.target.id, []).append(n)
+        for name, found in updates.items():
+            starts = [u for u in found if isinstance(u, ast.Assign) and not reads(u.value)[name]]
+            if name in self.single | self.merged or name in params or stores[name] != len(found) or not starts:
+                continue
+            keys = {self.of(u.value) for u in starts}
+            terms = [liveness.added_term(u, name) for u in found if u not in starts]
+            key = keys.pop() if len(keys) == 1 else None
+            if key not in (None, SCALAR) and all(e is not None and self.of(e) in (key, SCALAR) for e in terms):
+                self.merged.add(name)
                 self.union(name, key)
 
     def find(self, key):
@@ -79,7 +118,7 @@ class ShapeClasses:
         if isinstance(expr, ast.Name):
             if self.is_scalar(expr.id):
                 return SCALAR
-            return self.find(expr.id) if expr.id in self.single else None
+            return self.find(expr.id) if expr.id in self.single or expr.id in self.merged else None
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             return self.of(expr.operand)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
@@ -88,6 +127,8 @@ class ShapeClasses:
             return self._slice(expr)
         if isinstance(expr, ast.Call) and not expr.keywords:
             return self._call(expr)
+        if _is_conversion(expr):  # np.asarray(e, dtype=d): e's shape
+            return self.of(expr.args[0])
         return None
 
     def _equate_operands(self, value: ast.expr) -> None:
@@ -156,6 +197,14 @@ class ShapeClasses:
         members = [n for n in self.order if self.find(n) == root]
         return min(members, key=lambda n: self.order[n]) if members else name
 
+    def earliest_of(self, key) -> str | None:
+        """The first-defined name of class `key` (None: no name has a place in the order)."""
+        if key in (None, SCALAR):
+            return None
+        root = self.find(key)
+        members = [n for n in self.order if self.find(n) == root]
+        return min(members, key=lambda n: self.order[n]) if members else None
+
 
 def _is_ufunc(call: ast.Call) -> bool:
     """``np.f(...)`` where `f` is an elementwise ufunc (no ``out=``, not a generalised one)."""
@@ -164,6 +213,12 @@ def _is_ufunc(call: ast.Call) -> bool:
         return False
     ufunc = getattr(np, func.attr, None)
     return isinstance(ufunc, np.ufunc) and ufunc.signature is None and not call.keywords
+
+
+def _is_conversion(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "asarray" \
+        and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np" and len(expr.args) == 1 \
+        and [k.arg for k in expr.keywords] == ["dtype"]
 
 
 def _int(node: ast.expr) -> int | None:
@@ -175,8 +230,8 @@ def _int(node: ast.expr) -> int | None:
 
 
 def _shape_of_call(node: ast.expr) -> ast.expr | None:
-    """`t` when `node` is ``np.shape(t)`` or ``t.shape``."""
-    if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
+    """`t` when `node` is ``np.shape(t)`` or ``t.shape`` (`t` any expression)."""
+    if isinstance(node, ast.Attribute) and node.attr == "shape":
         return node.value
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "shape" \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 1:
@@ -233,6 +288,23 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             node.args[0] = ast.Name(name, ast.Load())
             return node
 
+        def visit_Attribute(self, node: ast.Attribute):
+            """``(a + b).shape`` computed only for its shape: an earlier name's instead."""
+            nonlocal changed
+            self.generic_visit(node)
+            if node.attr != "shape" or isinstance(node.value, ast.Name) or not isinstance(node.ctx, ast.Load) \
+                    or not is_pure(node.value):
+                return node
+            name = classes.earliest_of(classes.of(node.value))
+            if name is None:
+                return node
+            changed = True
+            shape = classes.shape_of(name)
+            if shape.known and not shape.scalar and shape.ndim > 0:
+                return ast.Attribute(ast.Name(name, ast.Load()), "shape", ast.Load())
+            return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
+                            [ast.Name(name, ast.Load())], [])
+
     Earliest().visit(func)
     return changed
 
@@ -243,16 +315,18 @@ def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
     `s` may be a number or an array that broadcasts to `t`'s shape (the fill of a reduction
     with ``keepdims``): broadcasting it in each use gives the same elements."""
     changed = False
-    for index, stmt in enumerate(func.body):
-        name = assigned_name(stmt)
-        value = getattr(stmt, "value", None)
-        if name is None or name not in classes.single or not _is_fill(value):
-            continue
-        key = classes.of(_shape_of_call(value.args[0]))
-        if key in (None, SCALAR) or not _uses_allow(func.body[index + 1:], name, key, classes):
-            continue
-        stmt.value = value.args[1]
-        changed = True
+    loads = reads(func)
+    for block in bodies(func.body):
+        for index, stmt in enumerate(block):
+            name = assigned_name(stmt)
+            value = getattr(stmt, "value", None)
+            if name is None or name not in classes.single or not _is_fill(value):
+                continue
+            key = classes.of(_shape_of_call(value.args[0]))
+            if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads):
+                continue
+            stmt.value = value.args[1]
+            changed = True
     return changed
 
 
@@ -263,24 +337,27 @@ def _is_fill(value) -> bool:
         and _shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
 
 
-def is_size(node: ast.expr) -> bool:
-    """Whether `node` is ``np.size(t)`` or ``t.size`` (an int)."""
-    if isinstance(node, ast.Attribute) and node.attr == "size" and isinstance(node.value, ast.Name):
-        return True
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
-        and node.func.attr == "size" and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" \
-        and not node.keywords
-
-
-def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses) -> bool:
-    """Whether `root` (a filled array of class `key`) may be a number in every later statement."""
+def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loads) -> bool:
+    """Whether `root` (a filled array of class `key`) may be a number in every later statement
+    of its body, and every read of it (and of values computed from it) is one of those (in a
+    loop body, not one of an earlier statement that reads the last iteration's)."""
     filled = {root}
+    seen = reads(ast.Module(body=rest, type_ignores=[]))
+    return _block_allows(rest, filled, key, classes) and all(seen[name] == loads[name] for name in filled)
+
+
+def _block_allows(rest: list[ast.stmt], filled: set[str], key, classes: ShapeClasses) -> bool:
+    """`_uses_allow` over the statements of one body (and of the branches in it)."""
     for stmt in rest:
         if is_comment(stmt):
             continue
         mentioned = {n.id for n in nodes(stmt) if isinstance(n, ast.Name)}
         if not mentioned & filled:
             continue
+        if isinstance(stmt, ast.If) and not {n.id for n in nodes(stmt.test) if isinstance(n, ast.Name)} & filled:
+            if _block_allows(stmt.body, filled, key, classes) and _block_allows(stmt.orelse, filled, key, classes):
+                continue
+            return False
         if is_compound(stmt) or filled & writes(stmt):
             return False
         kind = _kind(stmt.value, filled, key, classes) if isinstance(stmt, (ast.Assign, ast.AugAssign)) else FAIL

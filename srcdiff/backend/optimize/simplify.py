@@ -14,6 +14,8 @@ import ast
 import operator
 from collections.abc import Callable
 
+import numpy as np
+
 from ...rules import spelled_rule
 from .liveness import is_fresh
 
@@ -53,7 +55,29 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return is_float(node.operand, float_names)
-    return is_float_call(node)
+    if _numeric_ufunc(node):  # np.exp(x) of a float x: NumPy's loops keep floats floats
+        return any(is_float(a, float_names) for a in node.args)
+    return is_float_call(node) or _float_constructor(node)
+
+
+def _float_constructor(node: ast.expr) -> bool:
+    """``np.zeros(n)``, ``np.ones``, ``np.empty``, ``np.linspace`` (float64 unless told), and
+    ``np.arange`` of a float (``np.arange(5.0)``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"):
+        return False
+    if node.func.attr == "arange":
+        return any(isinstance(a, ast.Constant) and type(a.value) is float for a in node.args)
+    return node.func.attr in ("zeros", "ones", "empty", "linspace")
+
+
+def _numeric_ufunc(node: ast.expr) -> bool:
+    """``np.f(...)`` where `f` is a ufunc none of whose loops gives a bool (not a comparison)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"):
+        return False
+    ufunc = getattr(np, node.func.attr, None)
+    return isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and all(not t.endswith("?") for t in ufunc.types)
 
 
 class Simplify(ast.NodeTransformer):
@@ -76,6 +100,16 @@ class Simplify(ast.NodeTransformer):
         if isinstance(e, ast.Name):
             return self.scalar_names(e.id)
         return is_fresh(e) or isinstance(e, ast.Constant)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        """``np.zeros(s).shape -> s``: an array made only for its shape is not made."""
+        self.generic_visit(node)
+        made = node.value
+        if node.attr == "shape" and isinstance(made, ast.Call) and len(made.args) == 1 and not made.keywords \
+                and ast.unparse(made.func) in ("np.zeros", "np.ones", "np.empty") \
+                and isinstance(made.args[0], (ast.Name, ast.Tuple)):
+            return made.args[0]
+        return node
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         """``2 == 0 -> False``: a rule's guard for a special point, on a constant."""
@@ -108,6 +142,12 @@ class Simplify(ast.NodeTransformer):
                         return other
                     if one.value == -1.0:
                         return ast.UnaryOp(ast.USub(), other)
+            # (1.0 * e) * f -> e * f where f is a float: the product is a float whatever e is
+            for side, other in (("left", right), ("right", left)):
+                unit = _unit_factor(getattr(node, side))
+                if unit is not None and is_float(other, self.float_names):
+                    setattr(node, side, unit)
+                    return self.visit_BinOp(node)
         if isinstance(op, ast.Div) and is_number(right, 1.0) and type(right.value) is float \
                 and self._unit_removable(left):
             return left

@@ -183,6 +183,11 @@ def inline_single_use(func: ast.FunctionDef, inlinable: Callable[[str], bool],
     return changed
 
 
+def _writes_one_item(stmt: ast.stmt) -> bool:
+    """``y[i] = value``: one subscript target."""
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)
+
+
 def _inline_at(block: list[ast.stmt], i: int, loads: Counter, inlinable, arrays, value_reads) -> bool:
     stmt = block[i]
     name = assigned_name(stmt)
@@ -206,7 +211,10 @@ def _inline_at(block: list[ast.stmt], i: int, loads: Counter, inlinable, arrays,
             if number or uses != 1 or loads[name] != 1 or reads(later.target)[name]:
                 return False
         elif target is None:
-            return False
+            # ``y[i] = t``: t may go into the value if that is its only read anywhere
+            if not (_writes_one_item(later) and uses == 1 and loads[name] == 1
+                    and not reads(later.targets[0])[name]):
+                return False
         elif uses == 0:
             if target == name or target in inputs or not number:
                 return False

@@ -1,0 +1,245 @@
+"""The tangent of one primitive call: its rule's tangent templates, instantiated and added.
+
+Three kinds of rule (`Rule.tangents`):
+
+* linear (``np.sum``, ``np.reshape``, ``x[i]``, ``np.concatenate``...): the call itself, as
+  the user spelled it, on the operands' tangents (zeros for an operand that has none);
+* templates: each active operand's contribution (``x_dot @ y`` and ``x @ y_dot`` for
+  ``x @ y``), added;
+* derived, for elementwise rules and functions of one number: the adjoint template with
+  ``g`` replaced by the operand's tangent.  The Jacobian of an elementwise function is
+  diagonal, so its transpose is itself: nothing is summed back, and the contribution
+  broadcasts as the operands did.
+
+A primitive with no tangent rule is refused, naming the user's line.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..frontend.naming import Namer
+from ..ir import shapes
+from ..ir.nodes import Const, Global, Node, Operand, Var, operand_ast
+from ..ir.shapes import Shape
+from ..rules.structural import GETITEM, is_setitem
+from ..rules.table import LINEAR, tangent_name
+from .sweep import operand_shape
+
+
+@dataclass
+class Tangents:
+    """What the tangent pass knows: the values that carry a tangent, and their tangents' names."""
+
+    namer: Namer
+    shapes: dict[str, Shape]
+    active: set[str]  # values depending on an input with a tangent, that the output depends on
+    location: object  # line -> Location, for errors
+    names: dict[str, str] = field(default_factory=dict)  # primal name -> tangent name
+    primal_of: dict[str, str] = field(default_factory=dict)  # tangent name -> primal name
+
+    def name(self, primal: str) -> str:
+        if primal not in self.names:
+            self.names[primal] = self.namer.fresh(tangent_name(primal))
+            self.primal_of[self.names[primal]] = primal
+        return self.names[primal]
+
+    def of(self, operand: Operand) -> ast.expr | None:
+        """The tangent of an operand; None where it is zero (a constant, an inactive value)."""
+        if isinstance(operand, Var) and operand.name in self.active:
+            return ast.Name(self.name(operand.name), ast.Load())
+        return None
+
+    def zeros(self, operand: Operand) -> ast.expr:
+        """Zeros shaped like `operand` (floats even where the operand holds integers)."""
+        shape = operand_shape(operand, self.shapes)
+        number = isinstance(operand, Const) and not isinstance(operand.value, (list, tuple))
+        if number or (shape.known and shape.scalar):
+            return ast.Constant(0.0)
+        value = operand_ast(operand)
+        if shape.known:
+            return _np("zeros", _np("shape", value))
+        return ast.Call(ast.Name("zeros_like", ast.Load()), [value], [])
+
+    def of_or_zeros(self, operand: Operand) -> ast.expr:
+        found = self.of(operand)
+        return found if found is not None else self.zeros(operand)
+
+
+def tangent_expr(node: Node, state: Tangents) -> ast.expr | None:
+    """The tangent of `node`'s value, or None when none of its operands has one."""
+    rule = node.rule
+    operands = list(zip(rule.params, node.inputs))
+    if not any(state.of(v) is not None for _, v in operands):
+        return None
+    operand_shapes = {p: operand_shape(v, state.shapes) for p, v in operands}
+    try:
+        templates = rule.tangent_templates(node.static, operand_shapes)
+        if templates == LINEAR:
+            # getitem's adjoint is a scatter, not a template: its one operand is x
+            differentiable = {"x"} if rule is GETITEM else set(rule.adjoints(node.static, operand_shapes))
+            return _linear(node, state, differentiable)
+        if templates is None and (rule.elementwise or rule.float_result):
+            return _derived(node, state, rule.adjoints(node.static, operand_shapes))
+    except SrcDiffError as exc:  # a rule refusing these arguments: say where the call is
+        if exc.location is not None:
+            raise
+        raise SrcDiffError(exc.reason, state.location(node.line), exc.hint) from None
+    if templates is None:
+        raise SrcDiffError(f"{rule.name} has no tangent rule: forward mode (jvp) cannot differentiate it",
+                           state.location(node.line),
+                           "use reverse mode (srcdiff.grad), compute this value from functions that "
+                           "have tangent rules, or register a tangent: srcdiff.register_adjoint(..., "
+                           "tangents={'x': 'x_dot * ...'}, replace=True)")
+    return _added(_contributions(node, state, templates), node, state)
+
+
+def _bindings(node: Node, state: Tangents) -> dict[str, ast.expr]:
+    bindings = {"ans": ast.Name(node.out.name, ast.Load())}
+    bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
+    bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
+    return bindings
+
+
+def _contributions(node: Node, state: Tangents, templates: dict, derived: bool = False) -> list[ast.expr]:
+    """Each active operand's contribution, its template instantiated with its tangent (for
+    `derived` ones, an adjoint template, the tangent standing for ``g``)."""
+    bindings = _bindings(node, state)
+    found = []
+    for param, operand in zip(node.rule.params, node.inputs):
+        dot = state.of(operand)
+        if dot is None or param in node.rule.shape_only:
+            continue
+        if param not in templates:
+            raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "
+                               f"argument {param!r}", state.location(node.line),
+                               "pass a value that does not depend on the differentiated inputs")
+        own = {**bindings, tangent_name(param): dot}
+        if derived:
+            own["g"] = dot
+        found.append(instantiate(templates[param], own))
+    return found
+
+
+def _derived(node: Node, state: Tangents, adjoints: dict) -> ast.expr:
+    """An elementwise rule's tangent: its adjoint with ``g`` the operand's tangent, broadcast to
+    the result's shape unless it is sure to have it."""
+    total = _added(_contributions(node, state, adjoints, derived=True), node, state)
+    result = state.shapes.get(node.out.name, shapes.UNKNOWN)
+    if (result.known and result.scalar) or _spans(total, node, state):
+        return total
+    return _np("broadcast_to", total, _np("shape", ast.Name(node.out.name, ast.Load())))
+
+
+def _spans(total: ast.expr, node: Node, state: Tangents) -> bool:
+    """Whether `total`, elementwise arithmetic on the node's operands, their tangents and its
+    result, has the result's shape: it reads the result, or every operand that is not a
+    number (itself or its tangent), so it broadcasts exactly as the call did."""
+    read = elementwise_names(total)
+    if read is None:
+        return False
+    read = {state.primal_of.get(n, n) for n in read}
+    operands = {v.name for v in node.inputs if isinstance(v, Var) or isinstance(v, Global)}
+    arrays = {n for n in operands if not (state.shapes.get(n) is not None and state.shapes[n].known
+                                          and state.shapes[n].scalar)}
+    return node.out.name in read or arrays <= read
+def _added(parts: list[ast.expr], node: Node, state: Tangents) -> ast.expr:
+    """The sum of the contributions; equal ones (``x * x`` gives ``x_dot * x`` twice) doubled."""
+    merged: list[list] = []
+    for part in parts:
+        same = next((m for m in merged if _same_product(m[0], part)), None)
+        if same is None:
+            merged.append([part, 1])
+        else:
+            same[1] += 1
+    total = None
+    for part, count in merged:
+        if count > 1:
+            part = ast.BinOp(ast.Constant(float(count)), ast.Mult(), part)
+        total = part if total is None else ast.BinOp(total, ast.Add(), part)
+    return total
+
+
+def _same_product(a: ast.expr, b: ast.expr) -> bool:
+    """Equal, or equal products with the factors swapped (``h_dot * h`` and ``h * h_dot``)."""
+    if ast.dump(a) == ast.dump(b):
+        return True
+    return all(isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult) for e in (a, b)) \
+        and ast.dump(a.left) == ast.dump(b.right) and ast.dump(a.right) == ast.dump(b.left)
+
+
+def _linear(node: Node, state: Tangents, differentiable: set[str]) -> ast.expr:
+    """The call itself on the tangents: every differentiable operand's name in the user's
+    expression replaced by its tangent (zeros where it has none)."""
+    if isinstance(node.expr, (ast.List, ast.Tuple)) and len(node.expr.elts) == len(node.inputs):
+        return type(node.expr)([state.of_or_zeros(v) for v in node.inputs], ast.Load())
+    if is_setitem(node.rule):  # set_item(x, index, v): both x and v may be constants
+        x, v = node.inputs[:2]
+        args = [state.of_or_zeros(x), *copy.deepcopy(node.expr.args[1:-1]), state.of_or_zeros(v)]
+        return ast.Call(copy.deepcopy(node.expr.func), args, [])
+    replace: dict[str, ast.expr] = {}
+    others, constants = set(), []
+    for param, operand in zip(node.rule.params, node.inputs):
+        if param in differentiable:
+            if isinstance(operand, Var):
+                replace[operand.name] = state.of_or_zeros(operand)
+            else:
+                constants.append(operand)
+        elif state.of(operand) is not None:
+            raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its argument {param!r}",
+                               state.location(node.line),
+                               "pass a value that does not depend on the differentiated inputs")
+        elif isinstance(operand, Var):
+            others.add(operand.name)
+    others |= {v.name for v in node.inputs[len(node.rule.params):] if isinstance(v, Var)}
+    if set(replace) & others:
+        raise SrcDiffError(f"{node.rule.name}: a value used both as a differentiated operand and as an "
+                           "index or static argument has no tangent rule", state.location(node.line),
+                           "use a copy of the value for one of the two")
+    if constants:
+        raise SrcDiffError(f"{node.rule.name} of a constant and a differentiated value has no tangent rule",
+                           state.location(node.line), "name the constant before the call")
+    return instantiate(node.expr, replace)
+
+
+def instantiate(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:
+    """A copy of `template` with the names in `bindings` substituted."""
+
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name):
+            return copy.deepcopy(bindings[name.id]) if name.id in bindings else name
+
+    return Substitute().visit(copy.deepcopy(template))
+
+
+def elementwise_names(e: ast.expr) -> set[str] | None:
+    """The names an expression of elementwise arithmetic reads (numbers, operators, NumPy
+    ufuncs and ``np.where``); None for an expression of any other kind."""
+    if isinstance(e, ast.Constant):
+        return set() if isinstance(e.value, (int, float, bool)) else None
+    if isinstance(e, ast.Name):
+        return {e.id}
+    parts = None
+    if isinstance(e, ast.UnaryOp):
+        parts = [e.operand]
+    elif isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+        parts = [e.left, e.right]
+    elif isinstance(e, ast.Compare):
+        parts = [e.left, *e.comparators]
+    elif isinstance(e, ast.Call) and not e.keywords and isinstance(e.func, ast.Attribute) \
+            and isinstance(e.func.value, ast.Name) and e.func.value.id == "np" \
+            and (e.func.attr == "where" or isinstance(getattr(np, e.func.attr, None), np.ufunc)):
+        parts = e.args
+    if not parts:
+        return None
+    found = [elementwise_names(p) for p in parts]
+    return None if None in found else set().union(*found)
+
+
+def _np(name: str, *args: ast.expr) -> ast.expr:
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), [])
