@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import inspect
 import types
 import weakref
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from .ad.inline import inline_calls, lower_helper
 from .ad.reverse import reverse
 from .backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
+from .callee_lowering import call_facts, called, static_values
 from .callee_shapes import CalleeShapes, parameter_shapes
 from .errors import SrcDiffError
 from .frontend import depends
@@ -29,11 +29,11 @@ from .frontend import statics as static_args
 from .frontend.naming import Namer, assigned_names, names_in
 from .frontend.parse import ParsedFunction, parse_function, unwrap
 from .ir import shapes
-from .ir.nodes import Function, Specialised, all_nodes, typed
+from .ir.nodes import Function, all_nodes, typed
 from .ir.program import CallSpec, GradProgram
 from .ir.shape_inference import infer_shapes
 from .lower.callee_facts import analysis_error, of_function
-from .lower.facts import ParamFacts, argument_facts, callee_facts, constant_arguments, facts_key, is_constant_argument
+from .lower.facts import ParamFacts, argument_facts, facts_key, same_facts
 from .lower.lowerer import lower_specialised
 from .lower.writes import check_in_place
 from .rules import TABLE, TEMPLATE_GLOBALS
@@ -100,12 +100,8 @@ class Lowered:
     def specialised_for(self, args: tuple, names: list[str]) -> bool:
         """Whether the static parameters' values in `args` (and the facts lowering read off
         them: lower/facts.py) are the ones this is lowered for."""
-        constants, signature = self.facts_key
-        if typed(constant_arguments(names, lambda n: args[names.index(n)])) != constants:
-            return False
-        if signature is not None and tuple(map(shapes.signature, args)) != signature:
-            return False
-        return all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())
+        return same_facts(self.facts_key, names, args) \
+            and all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())
 
 
 @dataclass
@@ -125,8 +121,7 @@ class Cache:
         self.lowered: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         #: user function -> {key without statics: the parameters used as static arguments}
         self.static_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        #: user function -> the constant arguments (lower/facts.py) whose lowering read the signature
-        self.by_signature: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.by_signature = weakref.WeakKeyDictionary()  # function -> constants whose lowering read shapes
         #: callee adjoints by what decides their code; callees lowered for their result shapes
         self.callees: dict[tuple, Callee] = {}
         self.callee_irs: dict[tuple, object] = {}
@@ -366,41 +361,22 @@ def callee(spec: CallSpec) -> Callee:
 
     Keyed by what decides the code: the call's spec, the rules, and the current values of
     what the callee reads statically (a global axis, a helper alias)."""
-    func, statics = (spec.func.func, dict(spec.func.statics)) if isinstance(spec.func, Specialised) \
-        else (spec.func, {})
-    constants = tuple((n, v) for n, v in statics.items() if is_constant_argument(v))
-    passed = tuple(dict(spec.shapes))
-    known = tuple((n, s) for n, s in spec.shapes if s.known)
-    key = (spec, TABLE.version, depends.key(of_function(func, TABLE, constants, passed, known)))
+    func, statics, analysis = called(spec)
+    key = (spec, TABLE.version, depends.key(of_function(func, TABLE, *analysis)))
     if key in CACHE.callees:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())
     try:
         options = Options(tuple_result=len(spec.wrt) > 1, pullback=True)
         parsed = parse_function(func)
-
-        defaults = {n: p.default for n, p in inspect.signature(func).parameters.items()
-                    if n not in dict(spec.shapes) and p.default is not inspect.Parameter.empty}
-
-        def static_value(name, node):
-            if name not in statics and name in defaults and name not in spec.wrt \
-                    and static_args.static_ok(defaults[name]):
-                return defaults[name]  # not passed by the call: its default
-            if name not in statics or name in spec.wrt:  # the caller checked: not expected
-                raise parsed.error(node, f"{name} must be a constant here",
-                                   f"call {parsed.name} with a constant {name}")
-            return statics[name]
-
         param_shapes = parameter_shapes(func, dict(spec.shapes))
-        facts = callee_facts(func, statics, passed)
-        facts.param_shapes = param_shapes  # the call's kind of arguments: part of the key (spec)
-        facts.given_statics = dict(statics)
-        found = _lower(parsed, spec.wrt, options, static_value, facts)
+        facts = call_facts(func, statics, analysis[1], param_shapes)
+        found = _lower(parsed, spec.wrt, options, static_values(parsed, func, spec, statics), facts)
         found_callee.variant = compile_variant(found, param_shapes)
         found_callee.cell.cell_contents = found_callee.variant.function
     except SrcDiffError as exc:
         del CACHE.callees[key]
-        first = analysis_error(func, TABLE, constants, passed, known)
+        first = analysis_error(func, TABLE, *analysis)
         if first is not None:
             raise first from exc  # the first thing srcdiff cannot do in it, not a consequence
         raise

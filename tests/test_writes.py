@@ -364,10 +364,21 @@ def row_updated(X):
 
 
 def zero_d_array_aliased(x):
-    y = np.sum(x) * np.ones(())
+    y = np.zeros(())
+    z = y
+    z += np.sum(x)
+    return y * np.sum(x)
+
+
+def zero_d_product_aliased(x):
+    y = np.sum(x) * np.ones(())  # a number times a 0-d array: NumPy gives a number, not an array
     z = y
     z += 1.0
     return y * np.sum(x)
+
+
+def test_a_zero_d_result_of_arithmetic_is_a_number(rng, check_gradient):
+    check_gradient(zero_d_product_aliased, (rng.normal(size=3),))
 
 
 def alias_on_one_side(x, c=1.0):

@@ -147,6 +147,15 @@ def facts_key(func, value_of, args, by_signature) -> tuple:
     return typed(constants), tuple(map(shapes.signature, args)) if uses else None
 
 
+def same_facts(key: tuple, names: list, args: tuple) -> bool:
+    """Whether `args` give the facts `key` (`facts_key`) holds: the same None and bool
+    arguments, and the same signatures if the key has them."""
+    constants, signature = key
+    if typed(constant_arguments(names, lambda n: args[names.index(n)])) != constants:
+        return False
+    return signature is None or tuple(map(shapes.signature, args)) == signature
+
+
 def argument_facts(func, value_of, args) -> ParamFacts:
     """What lowering may read off the arguments (their defaults without arguments)."""
     names = list(inspect.signature(func).parameters)
