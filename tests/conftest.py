@@ -138,6 +138,18 @@ def rng(request):
     return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
 
 
+@pytest.fixture(autouse=True)
+def _fresh_gradients_under_mutmut():
+    """Under mutmut, each test compiles its own gradients.
+
+    mutmut maps each test to the functions it calls, and later runs only those tests on a
+    mutant.  A test that reuses a gradient an earlier test compiled calls none of the code
+    that built it, so it would never be run on a mutant of that code.
+    """
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        srcdiff.clear_cache()
+
+
 # ---- skipped tests, counted by reason ---------------------------------------------------
 
 #: Skip reasons that mean a system package is missing, and the package.  In CI
