@@ -12,6 +12,7 @@ import collections
 import copy
 import inspect
 import os
+import sys
 import zlib
 
 import numpy as np
@@ -148,6 +149,19 @@ def _fresh_gradients_under_mutmut():
     """
     if os.environ.get("MUTANT_UNDER_TEST"):
         srcdiff.clear_cache()
+
+
+@pytest.fixture(autouse=True)
+def _forget_modules_from_temporary_folders(tmp_path_factory):
+    """A module a test imports from a temporary folder (the command line's target file, a
+    docs example) is forgotten afterwards, so that a later test's own file of the same name
+    (``model.py``) is the one it imports, whatever the order."""
+    before = set(sys.modules)
+    yield
+    base = str(tmp_path_factory.getbasetemp())
+    for name in set(sys.modules) - before:
+        if str(getattr(sys.modules[name], "__file__", "") or "").startswith(base):
+            del sys.modules[name]
 
 
 # ---- skipped tests, counted by reason ---------------------------------------------------
