@@ -12,6 +12,7 @@ import collections
 import copy
 import inspect
 import os
+import sys
 import zlib
 
 import numpy as np
@@ -136,6 +137,31 @@ def check_gradient_fixture():
 def rng(request):
     """A generator seeded from the test's own id: the same inputs whatever ran before."""
     return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_gradients_under_mutmut():
+    """Under mutmut, each test compiles its own gradients.
+
+    mutmut maps each test to the functions it calls, and later runs only those tests on a
+    mutant.  A test that reuses a gradient an earlier test compiled calls none of the code
+    that built it, so it would never be run on a mutant of that code.
+    """
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        srcdiff.clear_cache()
+
+
+@pytest.fixture(autouse=True)
+def _forget_modules_from_temporary_folders(tmp_path_factory):
+    """A module a test imports from a temporary folder (the command line's target file, a
+    docs example) is forgotten afterwards, so that a later test's own file of the same name
+    (``model.py``) is the one it imports, whatever the order."""
+    before = set(sys.modules)
+    yield
+    base = str(tmp_path_factory.getbasetemp())
+    for name in set(sys.modules) - before:
+        if str(getattr(sys.modules[name], "__file__", "") or "").startswith(base):
+            del sys.modules[name]
 
 
 # ---- skipped tests, counted by reason ---------------------------------------------------
