@@ -23,7 +23,7 @@ from . import pipeline
 from .ad.tangent import TangentProgram, tangent
 from .backend import loader, origins, render
 from .backend.codegen import backward_statements
-from .backend.optimize import memory, statements
+from .backend.optimize import liveness, memory, statements
 from .backend.optimize.dead_writes import writes_in_place
 from .backend.optimize.optimizer import OptimizeInfo, optimize_function
 from .callee_shapes import CalleeShapes
@@ -79,7 +79,7 @@ class JvpFunction:
 
     def __call__(self, primals, tangents):
         if type(primals) is tuple and type(tangents) is tuple and len(primals) == len(tangents) == len(self._names):
-            found = self._fast.get(tuple(map(shapes.signature, primals)))  # compiled for this signature
+            found = self._fast.get(self._key(primals, tangents))  # compiled for arguments like these
             if found is not None and found[0].parsed.func.__code__ is found[2] \
                     and (not found[0].depends or depends.hold(found[0].depends)) \
                     and (not found[0].statics or found[0].specialised_for(primals, self._names)):
@@ -87,9 +87,14 @@ class JvpFunction:
                 return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
                                                   for i in made.positions])
         primals, tangents = self._arguments(primals, tangents)
-        made = self._last = self._variant(primals)
+        made = self._last = self._variant(primals, tangents)
         return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
                                          for i in made.positions])
+
+    def _key(self, primals: tuple, tangents: tuple) -> tuple:
+        """The arguments' signatures, and (unless `wrt` is fixed) which tangents are None."""
+        key = tuple(map(shapes.signature, primals))
+        return key if self.wrt else key + tuple(t is None for t in tangents)
 
     @property
     def source(self) -> str:
@@ -119,10 +124,18 @@ class JvpFunction:
             raise SrcDiffError(f"jvp got {len(primals)} primal(s) but {len(tangents)} tangent(s)",
                                hint="give one tangent per primal (None for an integer argument)")
         full = self._bound(tuple(primals))
-        return full, tuple(tangents) + (None,) * (len(full) - len(tangents))
+        tangents = tuple(tangents) + (None,) * (len(full) - len(tangents))  # defaults: held constant
+        for name, primal, dot in zip(self._names, full, tangents):
+            if dot is not None and not _has_tangent(primal):
+                raise SrcDiffError(f"jvp: {name} has a tangent, but {_not_differentiable(primal)}",
+                                   hint=f"pass None as {name}'s tangent, or make {name} a float or a "
+                                        "NumPy float array")
+        return full, tangents
 
-    def _variant(self, primals: tuple) -> JvpVariant:
-        wrt = self.wrt or tuple(n for n, v in zip(self._names, primals) if _has_tangent(v))
+    def _variant(self, primals: tuple, tangents: tuple | None = None) -> JvpVariant:
+        tangents = tangents or (0.0,) * len(primals)
+        wrt = self.wrt or tuple(n for n, v, t in zip(self._names, primals, tangents)
+                                if _has_tangent(v) and t is not None)
         found = pipeline.lowered(self.func, wrt, _OPTIONS, primals)
         key = (_JVP, self.with_value) + tuple(map(shapes.signature, primals))
         made = found.variants.get(key)
@@ -130,7 +143,7 @@ class JvpFunction:
             param_shapes = {p: shapes.of_signature(shapes.signature(v)) for p, v in zip(found.params, primals)}
             made = found.variants[key] = compile_jvp(found, param_shapes, self.with_value)
             made.positions = tuple(found.params.index(n) for n in made.wrt)
-        self._fast[key[2:]] = (found, made, found.parsed.func.__code__)
+        self._fast[self._key(primals, tangents)] = (found, made, found.parsed.func.__code__)
         return made
 
     def __repr__(self) -> str:
@@ -152,6 +165,7 @@ def compile_jvp(found: Lowered, param_shapes: dict, with_value: bool = True) -> 
     tangent_params = {primal: dot for primal, dot in program.tangents.items()}
     info = OptimizeInfo(shape_of, {dot: primal for primal, dot in tangent_params.items()},
                         frozenset(found.params) | frozenset(program.params), frozenset(found.wrt), statements=False)
+    _copy_if_shared(func, set(program.params), info.is_scalar)
     optimize_function(func, info)
     while not with_value and statements.remove_unread(func):  # what only the value needed
         pass
@@ -193,6 +207,42 @@ def _has_tangent(value) -> bool:
     if isinstance(value, np.ndarray):
         return value.dtype.kind == "f"
     return isinstance(value, (float, np.floating))
+
+
+def _copy_if_shared(func: ast.FunctionDef, params: set[str], is_scalar) -> None:
+    """The returned tangent never is the caller's array (``return x_dot`` of ``f(x) = x + 0``)."""
+    returned = func.body[-1].value.elts
+    tangent = returned[1]
+    if isinstance(tangent, ast.Name) and not is_scalar(tangent.id) and tangent.id in _may_hold(func.body, params):
+        returned[1] = ast.Call(ast.Name("copy_array", ast.Load()), [tangent], [])
+
+
+def _may_hold(body: list[ast.stmt], params: set[str]) -> set[str]:
+    """The names that may share memory with a parameter (``y_dot = x_dot``, a slice of it)."""
+    holders = set(params)
+    for stmt in body:
+        if liveness.is_compound(stmt):
+            if liveness.mentions(stmt) & holders:
+                holders |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            continue
+        name = liveness.assigned_name(stmt)
+        if name is not None and memory.escaping_reads(stmt) & holders:
+            holders.add(name)
+    return holders
+
+
+def _not_differentiable(value) -> str:
+    """Why `value` takes no tangent (an integer would be truncated; other libraries' arrays
+    and trees are not what jvp's generated code takes)."""
+    if isinstance(value, (bool, int, np.integer, np.bool_)) or (
+            isinstance(value, np.ndarray) and value.dtype.kind in "biu"):
+        return f"it holds integers ({type(value).__name__}): their derivative would be silently truncated"
+    if isinstance(value, (complex, np.complexfloating)) or (isinstance(value, np.ndarray) and value.dtype.kind == "c"):
+        return "it is complex: srcdiff differentiates real functions"
+    if isinstance(value, (dict, list, tuple)) or hasattr(value, "__dict__") and not hasattr(value, "shape"):
+        return f"it is a {type(value).__name__}: jvp takes floats and NumPy arrays, not trees or objects"
+    return (f"it is a {type(value).__module__}.{type(value).__name__}: jvp takes floats and NumPy arrays "
+            "(srcdiff.grad takes Dask and array-API arrays)")
 
 
 def _tangent_for(primal, dot, name: str):

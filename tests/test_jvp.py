@@ -427,3 +427,50 @@ def test_loop_jvp_source_is_golden():
                 s_dot = s_1_dot
             return s, s_dot
         """)
+
+
+def squares(x):
+    return np.sum(x ** 2)
+
+
+def scaled(x, scale=2.0):
+    return x * scale
+
+
+def passes_through(x):
+    return x + 0.0
+
+
+@pytest.mark.parametrize("primal, tangent, message", [
+    (3, 1.0, "holds integers"),
+    (np.array([3, 1]), np.array([1.0, 0.0]), "holds integers"),
+    (True, 1.0, "holds integers"),
+    (np.array([1.0 + 1j]), np.array([1.0]), "complex"),
+    ({"w": np.ones(2)}, {"w": np.ones(2)}, "not trees or objects"),
+])
+def test_a_tangent_srcdiff_cannot_follow_is_refused_not_zero(primal, tangent, message):
+    with pytest.raises(srcdiff.SrcDiffError, match=message):
+        srcdiff.jvp(squares, (primal,), (tangent,))
+
+
+def test_an_array_of_another_library_is_refused_by_jvp():
+    xp = pytest.importorskip("array_api_strict")
+    with pytest.raises(srcdiff.SrcDiffError, match="jvp takes floats and NumPy arrays"):
+        srcdiff.jvp(squares, (xp.asarray([1.0, 2.0]),), (xp.asarray([1.0, 0.0]),))
+
+
+def test_none_and_defaults_hold_an_argument_constant(rng):
+    x = rng.normal(size=2)
+    value, tangent = srcdiff.jvp(scaled, (x,), (np.ones(2),))  # scale: its default, held constant
+    assert_close(tangent, np.full(2, 2.0))
+    _, tangent = srcdiff.jvp(scaled, (x, 3.0), (np.ones(2), None))
+    assert_close(tangent, np.full(2, 3.0))
+    _, tangent = srcdiff.jvp(scaled, (x, 3.0), (np.zeros(2), 1.0))
+    assert_close(tangent, x)
+
+
+def test_the_returned_tangent_is_never_the_callers_array():
+    t = np.array([1.0, 1.0])
+    _, tangent = srcdiff.jvp(passes_through, (np.array([1.0, 2.0]),), (t,))
+    tangent[0] = 99.0
+    assert_close(t, np.array([1.0, 1.0]), rtol=0, atol=0)
