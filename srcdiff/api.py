@@ -28,6 +28,10 @@ from .rules import TEMPLATE_GLOBALS
 from .tree_calls import TreeCaller
 
 
+def _key(args: tuple) -> tuple:
+    return tuple(map(shapes.signature, args))
+
+
 def cache_info() -> CacheInfo:
     """A copy of the counters of transforms and compiled variants made so far."""
     return CacheInfo(CACHE.stats.transforms, CACHE.stats.variants)
@@ -202,18 +206,20 @@ class GradFunction:
             raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
         if not self._uses_trees(args):
-            return higher.generated_function(self._derivable_variant(args))
+            made = self._derivable_variant(args)
+            return higher.generated_function(made, location=self._derivables[_key(args)][0].parsed.location)
         values = callables.full_arguments(self._trees.target, self._trees.names, dict(zip(self._names, args)))
         structs = self._trees.structures(values)
         if any(s is not None for s in structs) or self._trees.target.hidden:
             raise SrcDiffError(f"{self.__qualname__}: higher derivatives take float and array arguments, "
                                "not trees, methods or partials", hint="pass the arrays as parameters")
         _, flat, _ = self._trees.prepared(structs)
-        return higher.generated_function(flat._derivable_variant(tuple(values)), pick=0)
+        made = flat._derivable_variant(tuple(values))
+        return higher.generated_function(made, pick=0, location=flat._derivables[_key(tuple(values))][0].parsed.location)
 
     def _derivable_variant(self, args: tuple) -> Variant:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
-        key = tuple(map(shapes.signature, args))
+        key = _key(args)
         hit = self._derivables.get(key)
         if hit is not None and pipeline.is_current(hit[0], self.func) and hit[0].specialised_for(args, self._names):
             return hit[1]

@@ -17,22 +17,28 @@ import numpy as np
 
 from .backend import loader
 from .errors import SrcDiffError
+from .ir.nodes import UserCall, all_nodes
 from .frontend import parse
 from .rules import TEMPLATE_GLOBALS
 
 
-def generated_function(made, pick: int | None = None):
+def generated_function(made, pick: int | None = None, location=None):
     """A compiled `pipeline.Variant`'s code as a function srcdiff can differentiate (made
     once per variant).
 
-    `pick`: the code returns a tuple of gradients, of which element `pick` is wanted."""
+    `pick`: the code returns a tuple of gradients, of which element `pick` is wanted;
+    `location(line)`: where a line of the user's function is (for refusals)."""
     if made.derivable is not None and made.derivable[0] == pick:
         return made.derivable[1]
     if made.callees:
-        called = ", ".join(sorted(made.callees))
-        raise SrcDiffError(f"{made.name} calls the adjoint of another function ({called}); higher "
-                           "derivatives through such calls are not supported yet",
-                           hint="make the helper small enough to be inlined, or write it into the function")
+        call = next((n for n in all_nodes(made.program.function) if isinstance(n, UserCall)), None)
+        name = getattr(getattr(call, "callee", None), "__qualname__", "another function")
+        raise SrcDiffError(f"higher derivatives through the call of {name} are not supported yet: srcdiff "
+                           "differentiates it by its own adjoint (it is too large, or specialised on its "
+                           "arguments, to be copied into the caller)",
+                           location(call.line) if location is not None and call is not None else None,
+                           "differentiate the called function itself (srcdiff.hessian(scipy.optimize.rosen) "
+                           "works), or write what it computes into your function")
     source = _derivable_source(made.source, pick)
     closure = made.function.__closure__ or ()
     cells = dict(zip(made.function.__code__.co_freevars, closure))

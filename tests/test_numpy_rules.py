@@ -420,3 +420,11 @@ def test_docs_table_lists_every_rule():
 
     text = generate()
     assert all(f"| `{r.name}` |" in text for r in default_table())
+
+
+def fill_with_dtype(x):
+    return np.sum(np.full(3, x, dtype=float) * x) + np.sum(np.full(2, 2.0, dtype=np.float64) * x)
+
+
+def test_fill_with_a_floating_dtype(check_gradient):
+    check_gradient(fill_with_dtype, (0.7,))

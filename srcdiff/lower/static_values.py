@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Var, operand_ast
@@ -66,9 +68,14 @@ def constant(state: LoweringState, node: ast.expr):
         return ast.literal_eval(node)
     except ValueError:
         value = static_value(state, node)
-        if value is MISSING or callable(value):
+        if value is MISSING or (callable(value) and not _is_dtype(value)):
             raise state.error(node, f"{ast.unparse(node)} must be a constant here") from None
         return value
+
+
+def _is_dtype(value) -> bool:
+    """``float``, ``np.float64``, ``np.dtype("f8")``: a dtype argument (``dtype=float``)."""
+    return isinstance(value, type) and (issubclass(value, np.generic) or value in (float, int, complex, bool))
 
 
 def constant_items(state: LoweringState, node: ast.expr) -> tuple | None:
