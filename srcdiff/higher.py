@@ -17,8 +17,8 @@ import numpy as np
 
 from .backend import loader
 from .errors import SrcDiffError
-from .ir.nodes import UserCall, all_nodes
 from .frontend import parse
+from .ir.nodes import UserCall, all_nodes
 from .rules import TEMPLATE_GLOBALS
 
 
