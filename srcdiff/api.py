@@ -215,7 +215,8 @@ class GradFunction:
                                "not trees, methods or partials", hint="pass the arrays as parameters")
         _, flat, _ = self._trees.prepared(structs)
         made = flat._derivable_variant(tuple(values))
-        return higher.generated_function(made, pick=0, location=flat._derivables[_key(tuple(values))][0].parsed.location)
+        where = flat._derivables[_key(tuple(values))][0].parsed.location
+        return higher.generated_function(made, pick=0, location=where)
 
     def _derivable_variant(self, args: tuple) -> Variant:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
