@@ -28,10 +28,6 @@ from .rules import TEMPLATE_GLOBALS
 from .tree_calls import TreeCaller
 
 
-def _key(args: tuple) -> tuple:
-    return tuple(map(shapes.signature, args))
-
-
 def cache_info() -> CacheInfo:
     """A copy of the counters of transforms and compiled variants made so far."""
     return CacheInfo(CACHE.stats.transforms, CACHE.stats.variants)
@@ -206,30 +202,26 @@ class GradFunction:
             raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
         if not self._uses_trees(args):
-            made = self._derivable_variant(args)
-            return higher.generated_function(made, location=self._derivables[_key(args)][0].parsed.location)
+            found, made = self._derivable(args)
+            return higher.generated_function(made, location=found.parsed.location)
         values = callables.full_arguments(self._trees.target, self._trees.names, dict(zip(self._names, args)))
         structs = self._trees.structures(values)
         if any(s is not None for s in structs) or self._trees.target.hidden:
             raise SrcDiffError(f"{self.__qualname__}: higher derivatives take float and array arguments, "
                                "not trees, methods or partials", hint="pass the arrays as parameters")
         _, flat, _ = self._trees.prepared(structs)
-        made = flat._derivable_variant(tuple(values))
-        where = flat._derivables[_key(tuple(values))][0].parsed.location
-        return higher.generated_function(made, pick=0, location=where)
+        found, made = flat._derivable(tuple(values))
+        return higher.generated_function(made, pick=0, location=found.parsed.location)
 
-    def _derivable_variant(self, args: tuple) -> Variant:
+    def _derivable(self, args: tuple) -> tuple[Lowered, Variant]:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
-        key = _key(args)
+        key = tuple(map(shapes.signature, args))
         hit = self._derivables.get(key)
-        if hit is not None and pipeline.is_current(hit[0], self.func) and hit[0].specialised_for(args, self._names):
-            return hit[1]
-        self._check_differentiable(args)
-        options = dataclasses.replace(self.options, derivable=True)
-        found = pipeline.lowered(self.func, self.wrt, options, args)
-        made = pipeline.variant(found, key)
-        self._derivables[key] = (found, made)
-        return made
+        if hit is None or not pipeline.is_current(hit[0], self.func) or not hit[0].specialised_for(args, self._names):
+            self._check_differentiable(args)
+            found = pipeline.lowered(self.func, self.wrt, dataclasses.replace(self.options, derivable=True), args)
+            hit = self._derivables[key] = (found, pipeline.variant(found, key))
+        return hit
 
     @property
     def names(self) -> list[str]:
