@@ -134,6 +134,17 @@ def check_gradient_fixture():
 
 
 @pytest.fixture
+def table():
+    """The shared rule table, left as it was found (rules a test registers are removed)."""
+    from srcdiff.rules import TABLE
+    before = {r.func for r in TABLE}
+    yield TABLE
+    for r in list(TABLE):
+        if r.func not in before:
+            TABLE.remove(r.func)
+
+
+@pytest.fixture
 def rng(request):
     """A generator seeded from the test's own id: the same inputs whatever ran before."""
     return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))

@@ -8,18 +8,7 @@ import pytest
 
 import srcdiff
 from srcdiff import SrcDiffError
-from srcdiff.rules import TABLE
 from srcdiff.rules.table import RuleTable, rule
-
-
-@pytest.fixture
-def table():
-    """Leave the shared table as it was found."""
-    before = {r.func for r in TABLE}
-    yield TABLE
-    for r in list(TABLE):
-        if r.func not in before:
-            TABLE.remove(r.func)
 
 
 def shifted_square(x, shift=0.5):
