@@ -6,6 +6,8 @@ array type).  Every gradient here is checked against float64 central differences
 loss on NumPy copies of the same data, never against srcdiff's own NumPy gradient alone.
 """
 
+import re
+
 import numpy as np
 import pytest
 from numeric import assert_close, central_difference
@@ -93,6 +95,12 @@ def _as_numpy(value):
     return np.asarray(value) if not isinstance(value, float) else value
 
 
+def _function_sums(source: str) -> str:
+    """NumPy's source with a whole sum spelled as the array API does: the code is the same
+    but for that (``g.sum()`` is faster than ``np.sum(g)``; the array API has no methods)."""
+    return re.sub(r"\b(\w+)\.sum\(\)", r"np.sum(\1)", source)
+
+
 def _without_namespace_line(source: str) -> str:
     lines = source.splitlines(keepends=True)
     assert lines[1].strip().startswith("np = array_namespace(")
@@ -109,7 +117,7 @@ def test_array_api_strict_gradients_match_central_differences(index, rng):
         assert type(part).__module__.startswith("array_api_strict")
     _assert_parts_close(_as_numpy(found), _reference(f, args, wrt))
     numpy_source = gradient.source_for(*args)
-    assert _without_namespace_line(gradient.source_for(*strict_args)) == numpy_source
+    assert _without_namespace_line(gradient.source_for(*strict_args)) == _function_sums(numpy_source)
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -127,7 +135,7 @@ def test_dask_gradients_match_central_differences_and_stay_lazy(index, rng):
     assert all(isinstance(p, da.Array) for p in parts)
     computed = dask.compute(*parts)  # one compute for every gradient
     _assert_parts_close(computed if isinstance(wrt, tuple) else computed[0], _reference(f, args, wrt))
-    assert _without_namespace_line(gradient.source_for(*dask_args)) == gradient.source_for(*args)
+    assert _without_namespace_line(gradient.source_for(*dask_args)) == _function_sums(gradient.source_for(*args))
 
 
 def _std(x):

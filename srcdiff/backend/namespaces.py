@@ -121,6 +121,16 @@ def add_namespace_line(func: ast.FunctionDef, arrays: list[str]) -> None:
                            hint=f"rename your {NAME!r}")
     call = ast.Call(ast.Name(NAME, ast.Load()), [ast.Name(a, ast.Load()) for a in arrays], [])
     func.body.insert(0, ast.Assign([ast.Name("np", ast.Store())], call, lineno=0))
+    function_sums(func)
+
+
+def function_sums(func: ast.FunctionDef) -> None:
+    """``a.sum()`` (NumPy's spelling, tidy.method_sums) back to ``np.sum(a)``: the array API's."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "sum" \
+                and not node.args and not node.keywords and isinstance(node.func.value, ast.Name):
+            node.args = [node.func.value]
+            node.func = ast.Attribute(ast.Name("np", ast.Load()), "sum", ast.Load())
 
 
 def check_portable(source: str, namespace, array_types: list[type], helpers, where) -> None:

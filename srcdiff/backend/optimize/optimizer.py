@@ -122,6 +122,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     memory.accumulate_in_place(func.body, info.is_array)
     memory.first_scatter_assigns(func.body)
     memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
+    tidy.method_sums(func, info.is_array)
     tidy.drop_empty(func)
     tidy.tidy_comments(func.body, _is_header)
     return func

@@ -70,3 +70,14 @@ def tidy_comments(body: list[ast.stmt], is_header: Callable[[ast.stmt], bool]) -
                     continue
             kept.append(stmt)
         block[:] = kept
+
+
+def method_sums(func: ast.FunctionDef, is_array: Callable[[str], bool]) -> None:
+    """``np.sum(a)`` of a whole array becomes ``a.sum()``: the same reduction without NumPy's
+    function dispatch (a microsecond, much of a small gradient's time).  Code for another
+    array library spells it back (`namespaces.function_sums`): the array API has no methods."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "np.sum" and len(node.args) == 1 \
+                and not node.keywords and isinstance(node.args[0], ast.Name) and is_array(node.args[0].id):
+            node.func = ast.Attribute(node.args[0], "sum", ast.Load())
+            node.args = []
