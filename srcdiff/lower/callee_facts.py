@@ -13,8 +13,9 @@ import weakref
 from ..errors import SrcDiffError
 from ..frontend.depends import Dependency, hold
 from ..frontend.parse import parse_function
+from ..ir.flows import flows
 from ..ir.nodes import Branch, Node, Var, typed
-from ..rules.structural import GETITEM
+from ..rules.structural import gradient_inputs
 from .facts import ParamFacts, callee_facts
 from .function import lower_function_specialised
 from .state import CalleeFacts
@@ -109,33 +110,7 @@ def _nograd_items(function) -> tuple[int, ...]:
     made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == out), None)
     if made is None or made.rule.name != "list":
         return ()
-    edges = []  # (source, destination) of every flow of value that carries a gradient
-
-    def collect(block):
-        for item in block.nodes:
-            if isinstance(item, Node):
-                if not item.rule.nograd:
-                    inputs = item.input_vars if item.rule is not GETITEM else item.input_vars[:1]
-                    edges.extend((v.name, item.out.name) for v in inputs)
-            elif isinstance(item, Branch):
-                collect(item.body)
-                collect(item.orelse)
-                edges.extend((v.name, m.out.name) for m in item.merges for v in (m.body, m.orelse)
-                             if isinstance(v, Var))
-            else:
-                edges.extend((v.name, c.var.name) for c in item.carried for v in (c.init, c.final)
-                             if isinstance(v, Var))
-                collect(item.body)
-
-    collect(function.body)
-    varies = {p.name for p in function.params}
-    changed = True
-    while changed:
-        changed = False
-        for src, dst in edges:
-            if src in varies and dst not in varies:
-                varies.add(dst)
-                changed = True
+    varies, _ = flows(function, {p.name for p in function.params}, gradient_inputs)
     return tuple(j for j, v in enumerate(made.inputs) if not (isinstance(v, Var) and v.name in varies))
 
 

@@ -201,3 +201,11 @@ def user_rule(func, params: tuple[str, ...]) -> Rule:
         name = getattr(func, "__qualname__", getattr(func, "__name__", "function"))
         _USER[key] = Rule(func, name, params, {}, pure=False)  # srcdiff does not look inside: may have effects
     return _USER[key]
+
+
+def gradient_inputs(node) -> list:
+    """The operands of `node` (an IR `Node`) whose gradient reaches its result: none for a
+    rule with no gradient, the array alone for a subscript."""
+    if getattr(node.rule, "nograd", False):
+        return []
+    return node.input_vars if node.rule is not GETITEM else node.input_vars[:1]
