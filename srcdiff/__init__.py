@@ -12,10 +12,20 @@ The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`, `export`) are impo
 ``import srcdiff`` loads neither sympy nor any of them.
 """
 
-from .api import GradFunction, cache_info, clear_cache, grad, value_and_grad
+from .api import (
+    GradFunction,
+    cache_info,
+    clear_cache,
+    grad,
+    hessian,
+    hvp,
+    jacobian,
+    jvp,
+    jvp_function,
+    value_and_grad,
+    vjp,
+)
 from .errors import SrcDiffError
-from .forward_mode import jvp, jvp_function
-from .jacobians import hessian, hvp, jacobian, vjp
 from .rules.register import register_adjoint
 from .version import __version__ as __version__
 

@@ -298,13 +298,13 @@ def test_a_global_number_is_read_when_run_and_its_shape_is_guarded(tmp_path, rng
     df = srcdiff.grad(module.scaled)
     np.testing.assert_allclose(df(x), 0.5 * np.exp(x), rtol=1e-12)
     assert "unbroadcast" not in df.source and "ensure_scalar" not in df.source
-    transforms = srcdiff.pipeline.CACHE.stats.transforms
+    transforms = srcdiff.driver.CACHE.stats.transforms
     module.SCALE = 0.75  # another number: the same code reads it
     np.testing.assert_allclose(df(x), 0.75 * np.exp(x), rtol=1e-12)
-    assert srcdiff.pipeline.CACHE.stats.transforms == transforms
+    assert srcdiff.driver.CACHE.stats.transforms == transforms
     module.SCALE = np.array([[1.0], [2.0]])  # an array: the output is summed over its rows
     np.testing.assert_allclose(df(x), 3.0 * np.exp(x), rtol=1e-12)
-    assert srcdiff.pipeline.CACHE.stats.transforms == transforms + 1
+    assert srcdiff.driver.CACHE.stats.transforms == transforms + 1
 
 
 def test_a_mean_of_a_value_both_branches_assign_spreads_a_number(tmp_path, rng, check_gradient):

@@ -90,7 +90,7 @@ MUTATIONS = [
     M("cache key ignores length-1 axes", "ir/shapes.py",
       "tuple(n == 1 for n in value.shape)", "tuple(False for n in value.shape)",
       ("tests/test_core.py", "tests/test_broadcasting.py")),
-    M("cache key ignores static values", "pipeline.py",
+    M("cache key ignores static values", "driver/cache.py",
       "return all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())", "return True",
       ("tests/test_library_code.py", "tests/test_static_dependencies.py")),
     # ---- exact at special points ----

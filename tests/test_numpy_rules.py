@@ -15,7 +15,7 @@ from modules import import_source
 from numeric import assert_close
 
 import srcdiff
-from srcdiff.api import GradFunction
+from srcdiff.api.gradients import GradFunction
 from srcdiff.rules import default_table, runtime
 
 

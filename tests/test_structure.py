@@ -178,3 +178,22 @@ def test_lazy_tools_load_on_first_use():
     code = "import sys, srcdiff; srcdiff.check; print('sympy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "True"
+
+
+ROOT_MODULES = {"__init__.py", "__main__.py", "errors.py", "version.py"}
+
+
+def test_the_package_root_holds_only_its_face_and_packages():
+    loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.name not in ROOT_MODULES)
+    assert not loose, f"modules loose at the package root (move them into a package): {loose}"
+
+
+def test_one_compile_path_the_stages_are_imported_by_the_driver_only():
+    """The stages after lowering (the transforms, codegen, optimize, render) are reached
+    through srcdiff/driver/ only: no public function or tool builds code its own way."""
+    stages = {"srcdiff.ad.reverse", "srcdiff.ad.tangent", "srcdiff.backend.codegen",
+              "srcdiff.backend.optimize.optimizer", "srcdiff.backend.render", "srcdiff.ad.inline"}
+    outside = sorted(f"{module} imports {target}" for module in MODULES
+                     if not module.startswith(("srcdiff.driver", "srcdiff.ad", "srcdiff.backend"))
+                     for target, _ in imports(module) if target in stages)
+    assert not outside, f"stages reached outside the driver: {outside}"

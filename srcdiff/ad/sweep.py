@@ -51,7 +51,7 @@ class Sweep:
     shape_sources: tuple | None = None
     fills: object = None  # adjoints.Fills: where a filled array may flow as its number
     #: loops save one list per value and the backward loop reads them by position (no pop,
-    #: no list of tuples): the form srcdiff can differentiate again (higher.py)
+    #: no list of tuples): the form srcdiff can differentiate again (driver/higher.py)
     derivable: bool = False
 
     @property

@@ -3,7 +3,7 @@
 Each compiled adjoint is named by its own namer (two variants of one helper are both
 ``step_vjp``) and called by its caller's (``step_vjp_1``); the listing gives every adjoint
 one name of its own and renames the calls to match, so the text defines all it calls.
-Works on `pipeline.Variant`s: ``.source``, ``.name``, ``.callees`` (name -> Callee with
+Works on `driver.Variant`s: ``.source``, ``.name``, ``.callees`` (name -> Callee with
 ``.variant``).
 """
 

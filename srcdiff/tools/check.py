@@ -23,8 +23,8 @@ import inspect
 import numpy as np
 import sympy as sp
 
-from .. import pipeline
-from ..api import GradFunction, grad
+from .. import driver
+from ..api.gradients import GradFunction, grad
 from ..frontend import parse
 from ..ir import shapes as ir_shapes
 from ..ir.nodes import Node
@@ -69,7 +69,7 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     gradient = grad(func, wrt=names)
     values = example_arguments(func, args, shapes, seed)
     gradient.source_for(*values)  # raises SrcDiffError where grad would
-    made = pipeline.variant(gradient.lowered, tuple(map(ir_shapes.signature, values)))
+    made = driver.variant(gradient.lowered, tuple(map(ir_shapes.signature, values)))
     report = CheckReport(func.__qualname__, names, points=points, timeout=timeout)
     params = list(inspect.signature(func).parameters)
     position = {name: params.index(name) for name in names}

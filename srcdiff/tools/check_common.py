@@ -8,9 +8,9 @@ import inspect
 
 import numpy as np
 
-from ..api import GradFunction
+from ..api.derivatives import Composite, Derivative
+from ..api.gradients import GradFunction
 from ..errors import SrcDiffError
-from ..higher import Composite, Derivative
 
 #: Seconds each symbolic stage of `srcdiff.check` may take by default (running on symbols,
 #: differentiating, simplifying, comparing in 50 digits); then it checks numerically instead.

@@ -21,7 +21,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..api import grad
+from ..api.gradients import grad
 from ..errors import SrcDiffError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_ERROR = 0, 1, 2

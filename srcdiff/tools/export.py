@@ -16,8 +16,8 @@ import sys
 import types
 from pathlib import Path
 
-from .. import pipeline
-from ..api import GradFunction
+from .. import driver
+from ..api.gradients import GradFunction
 from ..errors import SrcDiffError
 from ..frontend import callables
 from ..frontend.parse import parse_function, unwrap
@@ -58,12 +58,12 @@ def module_source(func, *example_args, wrt=0) -> str:
     tree = gradient.tree_parts(*example_args)
     if tree is None:
         made = gradient.variant_for(*example_args)
-        listing, name, front, own, extra = pipeline.full_source(made), made.name, "", unwrap(func), set()
+        listing, name, front, own, extra = driver.full_source(made), made.name, "", unwrap(func), set()
     else:  # trees, a method or a partial: a front function takes the user's arguments
         names, structs, flat, inner, plan, leaves = tree
         made = inner.variant_for(*leaves)
         name = made.name
-        listing = export_trees.renamed(pipeline.full_source(made), name, f"{name}_leaves")
+        listing = export_trees.renamed(driver.full_source(made), name, f"{name}_leaves")
         front, extra, dataclasses = export_trees.wrapper(name, f"{name}_leaves", names, structs, flat, plan,
                                                          gradient.tuple_result, _module_name, _refuser(target))
         if dataclasses:
@@ -79,7 +79,7 @@ def module_source(func, *example_args, wrt=0) -> str:
 
 def _callee_functions(made) -> dict[str, object]:
     """The user function behind each callee adjoint of the listing, by its listing name."""
-    names = pipeline.callee_sources(made)
+    names = driver.callee_sources(made)
     found, todo, seen = {}, [made], set()
     while todo:
         caller = todo.pop(0)

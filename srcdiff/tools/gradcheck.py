@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..api import GradFunction, grad
+from ..api.gradients import GradFunction, grad
 from .check_common import GradientMismatch, error_text, example_arguments, unwrap
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from .. import pipeline
+from .. import driver
 from ..ad.activity import active_values
 from ..errors import SrcDiffError
 from ..frontend.naming import assigned_names
@@ -116,9 +116,9 @@ def graph(f, wrt=None) -> Graph:
     program = None
     if not model.is_plain(function):
         try:  # the gradient's program names what each loop saves
-            options = pipeline.Options(tuple_result=True, inline=False)
-            found = pipeline.lowered(parsed.func, tuple(names or params), options)
-            function, program = found.ir, pipeline.variant(found, None).program
+            options = driver.Options(tuple_result=True, inline=False)
+            found = driver.lowered(parsed.func, tuple(names or params), options)
+            function, program = found.ir, driver.variant(found, None).program
         except SrcDiffError:
             pass
     return build_graph(parsed, function, names, program)

@@ -258,7 +258,7 @@ def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, labe
 
 
 def symbolic_adjoint(made, func: types.FunctionType, closure: dict, label: str, defaults=None, built=None):
-    """srcdiff's compiled gradient `made` (a `pipeline.Variant`) running on sympy values,
+    """srcdiff's compiled gradient `made` (a `driver.Variant`) running on sympy values,
     and with it every callee adjoint it calls (``helper_vjp(...) -> (value, pullback)``),
     each compiled from its own source once, recursive calls included."""
     built = {} if built is None else built  # id(Callee) -> the cell of its symbolic adjoint

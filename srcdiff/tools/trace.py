@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import pipeline
+from .. import driver
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
@@ -120,9 +120,9 @@ def trace(f, *args, wrt=None, limit: int | None = 4, **kwargs) -> Trace:
     else:
         wrt = wrt_names(wrt, params, parsed.name)
     # the gradient the pipeline compiles for these arguments, and the IR it came from
-    options = pipeline.Options(tuple_result=True, inline=False)  # helpers stay calls: traced as frames
-    lowered = pipeline.lowered(parsed.func, tuple(wrt), options, tuple(values))
-    made = pipeline.variant(lowered, tuple(map(shapes.signature, values)))
+    options = driver.Options(tuple_result=True, inline=False)  # helpers stay calls: traced as frames
+    lowered = driver.lowered(parsed.func, tuple(wrt), options, tuple(values))
+    made = driver.variant(lowered, tuple(map(shapes.signature, values)))
     graph = build_graph(parsed, lowered.ir, wrt, made.program)
     runner = Runner(graph, made.program, _namespace(parsed, made), _frames(made), parsed.filename)
     runner.forward(dict(zip(params, values)))

@@ -4,7 +4,7 @@ A `GradFunction` transforms its function lazily (on the first call or `.source`)
 argument signature (types; for arrays ndim, dtype kind and which axes have length one), and
 caches the compiled result: later calls with the same kind of arguments go straight to it.
 A function that passes a parameter as a static argument (``np.max(x, axis=axis)``) is
-lowered once per value of that parameter.  The stages themselves run in pipeline.py.
+lowered once per value of that parameter.  The stages themselves run in the driver (driver/).
 """
 
 from __future__ import annotations
@@ -15,17 +15,18 @@ import weakref
 
 import numpy as np
 
-from . import higher, pipeline
-from .backend import jit
-from .errors import SrcDiffError
-from .frontend import callables, trees
-from .frontend.parse import parse_function
-from .frontend.rewrites import needs_rewrite
-from .frontend.trees import is_tree
-from .ir import shapes
-from .pipeline import CACHE, CacheInfo, Lowered, Options, Variant
-from .rules import TEMPLATE_GLOBALS
-from .tree_calls import TreeCaller
+from .. import driver
+from ..backend import jit
+from ..driver import CACHE, CacheInfo, Lowered, Options, Variant, higher
+from ..errors import SrcDiffError
+from ..frontend import callables, trees
+from ..frontend.parse import parse_function
+from ..frontend.rewrites import needs_rewrite
+from ..frontend.trees import is_tree
+from ..ir import shapes
+from ..rules import TEMPLATE_GLOBALS
+from .derivatives import Composite, Derivative
+from .trees import TreeCaller
 
 
 def cache_info() -> CacheInfo:
@@ -63,7 +64,7 @@ class GradFunction:
         self._tree_roots = [i for i, n in enumerate(self._names) if n in self.wrt]
         self._lowered = None
         self._last = None
-        self._derivables: dict = {}  # signature -> (Lowered, Variant) of the derivable form (higher.py)
+        self._derivables: dict = {}  # signature -> (Lowered, Variant) of the derivable form (driver/higher.py)
         self.__name__ = getattr(func, "__name__", "gradient")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = f"Gradient of {self.__qualname__} with respect to {', '.join(self.wrt)}."
@@ -95,14 +96,14 @@ class GradFunction:
     @property
     def lowered(self) -> Lowered:
         """The lowered function of the last call (or, before any, of the parameters' defaults)."""
-        if self._lowered is None or not pipeline.is_current(self._lowered, self.func):
-            self._lowered = pipeline.lowered(self.func, self.wrt, self.options)
+        if self._lowered is None or not driver.is_current(self._lowered, self.func):
+            self._lowered = driver.lowered(self.func, self.wrt, self.options)
         return self._lowered
 
     def _lowered_for(self, args: tuple) -> Lowered:
         found = self._lowered
-        if found is None or not pipeline.is_current(found, self.func) or not found.specialised_for(args, self._names):
-            found = self._lowered = pipeline.lowered(self.func, self.wrt, self.options, args)
+        if found is None or not driver.is_current(found, self.func) or not found.specialised_for(args, self._names):
+            found = self._lowered = driver.lowered(self.func, self.wrt, self.options, args)
         return found
 
     @property
@@ -111,19 +112,19 @@ class GradFunction:
         followed by the adjoints of the user functions it calls (one listing)."""
         if self._trees.last is not None:
             return self._trees.last.source
-        return pipeline.full_source(self._last or pipeline.variant(self.lowered, None))
+        return driver.full_source(self._last or driver.variant(self.lowered, None))
 
     @property
     def callee_sources(self) -> dict[str, str]:
         """The generated adjoints of the user functions the gradient calls, by their names in `source`."""
-        return pipeline.callee_sources(self._last or pipeline.variant(self.lowered, None))
+        return driver.callee_sources(self._last or driver.variant(self.lowered, None))
 
     def source_for(self, *args, **kwargs) -> str:
         """The generated source for arguments like these (without running it), callees included."""
         positional = self._positional(args, kwargs)
         if self._uses_trees(positional):
             return self._trees.source_for(dict(zip(self._names, positional)))
-        return pipeline.full_source(self._variant(positional))
+        return driver.full_source(self._variant(positional))
 
     def tree_parts(self, *args, **kwargs) -> tuple | None:
         """For a call with parameter trees (or of a method or partial): the parameters' names,
@@ -152,7 +153,7 @@ class GradFunction:
         if self.options.jit:
             return self._jitted(variant, args)
         if self._fast_ok():
-            type(self).__call__ = staticmethod(pipeline.fast_function(self._lowered, variant, self._slow))
+            type(self).__call__ = staticmethod(driver.fast_function(self._lowered, variant, self._slow))
         return variant.function(*args)
 
     def _jitted(self, variant: Variant, args: tuple):
@@ -189,12 +190,12 @@ class GradFunction:
         found = lowered.variants.get(key)
         if found is None:
             self._check_differentiable(args)
-            found = pipeline.variant(lowered, key, args)
+            found = driver.variant(lowered, key, args)
         return found
 
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
-        again (higher.py): it returns this gradient for arguments of this signature."""
+        again (driver/higher.py): it returns this gradient for arguments of this signature."""
         if self.options.with_value or self._trees.has_aux or self.options.jit or self.options.debug:
             raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux, "
                                "jit or debug) can be differentiated again", hint="differentiate srcdiff.grad(f)")
@@ -217,10 +218,10 @@ class GradFunction:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
         key = tuple(map(shapes.signature, args))
         hit = self._derivables.get(key)
-        if hit is None or not pipeline.is_current(hit[0], self.func) or not hit[0].specialised_for(args, self._names):
+        if hit is None or not driver.is_current(hit[0], self.func) or not hit[0].specialised_for(args, self._names):
             self._check_differentiable(args)
-            found = pipeline.lowered(self.func, self.wrt, dataclasses.replace(self.options, derivable=True), args)
-            hit = self._derivables[key] = (found, pipeline.variant(found, key))
+            found = driver.lowered(self.func, self.wrt, dataclasses.replace(self.options, derivable=True), args)
+            hit = self._derivables[key] = (found, driver.variant(found, key))
         return hit
 
     @property
@@ -377,12 +378,12 @@ def grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
     """
     if func is None:
         return lambda f: grad(f, wrt, debug=debug, jit=jit)
-    if isinstance(func, higher.Composite):
+    if isinstance(func, Composite):
         raise SrcDiffError(f"srcdiff cannot differentiate {func.__qualname__} again: it runs generated "
                            "code once per output element", hint="differentiate the function itself "
                            "(srcdiff.hessian(f), srcdiff.jacobian(srcdiff.grad(f)))")
-    if isinstance(func, (GradFunction, higher.Derivative)):
-        return higher.Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
+    if isinstance(func, (GradFunction, Derivative)):
+        return Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
     return GradFunction(func, wrt, debug=debug, jit=jit)
 
 

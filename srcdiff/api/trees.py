@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import inspect
 
-from .errors import SrcDiffError
-from .frontend import callables, trees
-from .frontend.flatten import flat_function
+from ..errors import SrcDiffError
+from ..frontend import callables, trees
+from ..frontend.flatten import flat_function
 
 
 class TreeCaller:

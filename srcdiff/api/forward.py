@@ -3,7 +3,7 @@
     value, tangent = srcdiff.jvp(f, (x, y), (dx, dy))   # f(x, y) and its derivative along (dx, dy)
     print(srcdiff.jvp_function(f).source)               # the generated ``f_jvp``
 
-The function goes through the same parse and lowering as for a gradient (`pipeline.lowered`);
+The function goes through the same driver as a gradient (`driver.lowered`, `driver.variant`);
 its IR then becomes one forward sweep computing each value and its tangent (ad/tangent.py),
 compiled once per argument signature and cached with the lowered function.  Floats and
 float arrays get tangents; any other argument (an int, a string) is passed as it is.
@@ -11,45 +11,16 @@ float arrays get tangents; any other argument (an int, a string) is passed as it
 
 from __future__ import annotations
 
-import ast
-import dataclasses
 import inspect
 import weakref
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import pipeline
-from .ad.tangent import TangentProgram, tangent
-from .backend import loader, origins, render
-from .backend.codegen import backward_statements
-from .backend.optimize import liveness, memory, statements
-from .backend.optimize.dead_writes import writes_in_place
-from .backend.optimize.optimizer import OptimizeInfo, optimize_function
-from .callee_shapes import CalleeShapes
-from .errors import SrcDiffError
-from .frontend import depends
-from .ir import shapes
-from .ir.nodes import all_nodes
-from .ir.shape_inference import infer_shapes
-from .lower.writes import check_in_place
-from .pipeline import CACHE, Lowered, Options
-from .rules import TABLE, TEMPLATE_GLOBALS
-
-_OPTIONS = Options()
-_JVP = "jvp"  # marks a forward-mode variant among a lowered function's variants
-
-
-@dataclass
-class JvpVariant:
-    """One compiled jvp, for one argument signature."""
-
-    source: str
-    function: object
-    name: str
-    program: TangentProgram = field(repr=False)
-    wrt: tuple[str, ...] = ()
-    positions: tuple[int, ...] = ()  # where the parameters with tangents are among the arguments
+from .. import driver
+from ..driver import CACHE, Options, Variant
+from ..errors import SrcDiffError
+from ..frontend import depends
+from ..ir import shapes
 
 
 class JvpFunction:
@@ -71,7 +42,7 @@ class JvpFunction:
             raise SrcDiffError(f"{func.__qualname__} takes *args or **kwargs: srcdiff needs named parameters",
                                hint="list every parameter by name")
         self._names = list(self._signature.parameters)
-        self._last: JvpVariant | None = None
+        self._last: Variant | None = None
         self._fast: dict = {}  # argument signature -> (lowered, variant) of the last call like it
         _LIVE.add(self)
         self.__name__ = getattr(func, "__name__", "jvp")
@@ -132,17 +103,14 @@ class JvpFunction:
                                         "NumPy float array")
         return full, tangents
 
-    def _variant(self, primals: tuple, tangents: tuple | None = None) -> JvpVariant:
+    def _variant(self, primals: tuple, tangents: tuple | None = None) -> Variant:
         tangents = tangents or (0.0,) * len(primals)
         wrt = self.wrt or tuple(n for n, v, t in zip(self._names, primals, tangents)
                                 if _has_tangent(v) and t is not None)
-        found = pipeline.lowered(self.func, wrt, _OPTIONS, primals)
-        key = (_JVP, self.with_value) + tuple(map(shapes.signature, primals))
-        made = found.variants.get(key)
-        if made is None:
-            param_shapes = {p: shapes.of_signature(shapes.signature(v)) for p, v in zip(found.params, primals)}
-            made = found.variants[key] = compile_jvp(found, param_shapes, self.with_value)
-            made.positions = tuple(found.params.index(n) for n in made.wrt)
+        found = driver.lowered(self.func, wrt, Options(mode="forward", with_value=self.with_value), primals)
+        made = driver.variant(found, tuple(map(shapes.signature, primals)))
+        if not made.positions:
+            made.positions = tuple(found.params.index(n) for n in found.wrt)
         self._fast[self._key(primals, tangents)] = (found, made, found.parsed.func.__code__)
         return made
 
@@ -150,85 +118,11 @@ class JvpFunction:
         return f"<srcdiff jvp of {self.__qualname__}>"
 
 
-def compile_jvp(found: Lowered, param_shapes: dict, with_value: bool = True) -> JvpVariant:
-    """Every stage after lowering, for forward mode, for parameters of the shapes `param_shapes`."""
-    parsed = found.parsed
-    namer = found.namer.copy()
-    ir = pipeline.inlined(found, namer)
-    shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
-    check_in_place(ir, shape_of, parsed.location, callee=False)
-    program = tangent(ir, namer, found.wrt, shape_of, location=parsed.location)
-    name = namer.fresh(f"{parsed.name}_jvp")
-    func = build(program, parsed.tree, pipeline.describe(parsed), name, with_value)
-    # expression folding only (``x ** (2 - 1)`` -> ``x``): the statement passes are the
-    # backward sweep's, and every statement here is one the reader can match to a line
-    tangent_params = {primal: dot for primal, dot in program.tangents.items()}
-    info = OptimizeInfo(shape_of, {dot: primal for primal, dot in tangent_params.items()},
-                        frozenset(found.params) | frozenset(program.params), frozenset(found.wrt), statements=False)
-    _copy_if_shared(func, set(program.params), info.is_scalar)
-    optimize_function(func, info)
-    while not with_value and statements.remove_unread(func):  # what only the value needed
-        pass
-    if not with_value:  # code for hvp, not for reading: single-use values fused into their use
-        optimize_function(func, dataclasses.replace(info, statements=True))
-    writes_in_place(func.body)  # the functional index writes of lowering, where nothing sees them
-    memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
-    source = render.render(func)
-    label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{name}"
-    cells = {**TEMPLATE_GLOBALS, **parsed.closure, origins.ON_ERROR: CACHE.origins.raise_located}
-    function = loader.build_function(source, label, parsed.func.__globals__, cells, on_error=origins.ON_ERROR)
-    # an error in the generated code names the user's line whose value (or tangent) it computes
-    computes = {n.out.name: n.line for n in all_nodes(ir)}
-    computes.update({program.tangents[v]: line for v, line in list(computes.items()) if v in program.tangents})
-    user_line = origins.user_lines(source, {}, computes, parsed.tree.lineno)
-    CACHE.origins.add(function, origins.Origin(parsed.location, name, user_line))
-    return JvpVariant(source, function, name, program, found.wrt)
-
-
-def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: str,
-          with_value: bool = True) -> ast.FunctionDef:
-    """``name(*params, *tangents) -> (value, tangent)`` (``(None, tangent)`` without the
-    value), each block under its user line."""
-    body = backward_statements(program.body, describe_line, label="")
-    value = program.value if with_value else ast.Constant(None)
-    body.append(ast.Return(ast.Tuple([value, program.tangent], ast.Load())))
-    args = tree.args
-    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs] + program.params
-    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None, kwonlyargs=[],
-                              kw_defaults=[], kwarg=None, defaults=[])
-    func = ast.FunctionDef(name=name, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None)
-    if hasattr(ast.FunctionDef, "type_params"):
-        func.type_params = []
-    return ast.fix_missing_locations(func)
-
-
 def _has_tangent(value) -> bool:
     """Floats and float arrays carry tangents; ints, bools and anything else do not."""
     if isinstance(value, np.ndarray):
         return value.dtype.kind == "f"
     return isinstance(value, (float, np.floating))
-
-
-def _copy_if_shared(func: ast.FunctionDef, params: set[str], is_scalar) -> None:
-    """The returned tangent never is the caller's array (``return x_dot`` of ``f(x) = x + 0``)."""
-    returned = func.body[-1].value.elts
-    tangent = returned[1]
-    if isinstance(tangent, ast.Name) and not is_scalar(tangent.id) and tangent.id in _may_hold(func.body, params):
-        returned[1] = ast.Call(ast.Name("copy_array", ast.Load()), [tangent], [])
-
-
-def _may_hold(body: list[ast.stmt], params: set[str]) -> set[str]:
-    """The names that may share memory with a parameter (``y_dot = x_dot``, a slice of it)."""
-    holders = set(params)
-    for stmt in body:
-        if liveness.is_compound(stmt):
-            if liveness.mentions(stmt) & holders:
-                holders |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-            continue
-        name = liveness.assigned_name(stmt)
-        if name is not None and memory.escaping_reads(stmt) & holders:
-            holders.add(name)
-    return holders
 
 
 def _not_differentiable(value) -> str:
@@ -303,4 +197,4 @@ def jvp(func, primals, tangents):
     return jvp_function(func)(primals, tangents)
 
 
-__all__ = ["JvpFunction", "JvpVariant", "build", "compile_jvp", "jvp", "jvp_function"]
+__all__ = ["JvpFunction", "jvp", "jvp_function"]

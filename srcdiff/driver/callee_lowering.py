@@ -1,7 +1,7 @@
 """What lowering a called user function for one call site takes: its values and facts.
 
 A call of a user function is differentiated through the function's own adjoint, built for
-the call's `CallSpec` (pipeline.callee): the static arguments and constants the call gives
+the call's `CallSpec` (driver/compile.py: callee): the static arguments and constants the call gives
 (`ir.Specialised`), the defaults of the parameters it leaves out, and the shapes of its
 arguments (lower/facts.py).  The analysis of the callee (lower/callee_facts.py) is keyed on
 the same things.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import inspect
 
-from .frontend import statics as static_args
-from .frontend.parse import ParsedFunction
-from .ir.nodes import Specialised
-from .ir.program import CallSpec
-from .lower.facts import ParamFacts, callee_facts, is_constant_argument
+from ..frontend import statics as static_args
+from ..frontend.parse import ParsedFunction
+from ..ir.nodes import Specialised
+from ..ir.program import CallSpec
+from ..lower.facts import ParamFacts, callee_facts, is_constant_argument
 
 
 def called(spec: CallSpec) -> tuple:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import inspect
 
-from .frontend import depends
-from .frontend.parse import parse_function
-from .ir import shapes
-from .ir.nodes import Const, Specialised, Var
-from .ir.shape_inference import infer_shapes
-from .ir.shapes import Shape
-from .lower.callee_facts import of_function
-from .lower.facts import callee_facts, is_constant_argument
-from .lower.lowerer import lower_specialised
+from ..frontend import depends
+from ..frontend.parse import parse_function
+from ..ir import shapes
+from ..ir.nodes import Const, Specialised, Var
+from ..ir.shape_inference import infer_shapes
+from ..ir.shapes import Shape
+from ..lower.callee_facts import of_function
+from ..lower.facts import callee_facts, is_constant_argument
+from ..lower.lowerer import lower_specialised
 
 
 class CalleeShapes:

@@ -2,10 +2,10 @@
 
 `vjp`, `jacobian` and `hessian` run one generated *pullback*: for a call's arguments, the
 function's forward code followed by a closure that maps an adjoint of the output (any shape)
-to the gradient (`pipeline.Options(pullback=True)`, the form user helpers' adjoints take).
+to the gradient (`driver.Options(pullback=True)`, the form user helpers' adjoints take).
 A Jacobian runs the pullback once per output element; a Hessian is the Jacobian of the
-gradient, whose code srcdiff generated and differentiates again (higher.py).  A
-Hessian-vector product is forward mode over the gradient's code (forward_mode.py): one
+gradient, whose code srcdiff generated and differentiates again (driver/higher.py).  A
+Hessian-vector product is forward mode over the gradient's code (api/forward.py, driver/forward.py): one
 sweep computes the gradient and its derivative along the vector.
 """
 
@@ -16,12 +16,13 @@ import weakref
 
 import numpy as np
 
-from . import pipeline
-from .api import GradFunction, grad
-from .errors import SrcDiffError
-from .forward_mode import JvpFunction
-from .higher import Composite, Derivative, explained
-from .ir import shapes
+from .. import driver
+from ..driver.higher import explained
+from ..errors import SrcDiffError
+from ..ir import shapes
+from .derivatives import Composite, Derivative
+from .forward import JvpFunction
+from .gradients import GradFunction, grad
 
 
 class Pullbacks:
@@ -29,7 +30,7 @@ class Pullbacks:
 
     def __init__(self, func, wrt=0):
         self.func, self.wrt_spec = func, wrt
-        self._last: pipeline.Variant | None = None
+        self._last: driver.Variant | None = None
         self._compiled: dict = {}  # (function, signature) -> (Lowered, Variant): the fast way back
 
     def _target(self, args: tuple, kwargs: dict):
@@ -49,11 +50,11 @@ class Pullbacks:
         bound.apply_defaults()
         return func, tuple(bound.arguments.values())
 
-    def variant(self, args: tuple, kwargs: dict | None = None) -> tuple[pipeline.Variant, tuple]:
+    def variant(self, args: tuple, kwargs: dict | None = None) -> tuple[driver.Variant, tuple]:
         func, args = self._target(args, kwargs or {})
         key = tuple(map(shapes.signature, args))
         hit = self._compiled.get((func, key))
-        if hit is not None and pipeline.is_current(hit[0], func) and hit[0].specialised_for(args, hit[0].params):
+        if hit is not None and driver.is_current(hit[0], func) and hit[0].specialised_for(args, hit[0].params):
             self._last = hit[1]
             return hit[1], args
         names = list(inspect.signature(func).parameters)
@@ -65,10 +66,10 @@ class Pullbacks:
                 raise SrcDiffError(f"cannot differentiate with respect to {name!r}: it is a "
                                    f"{type(value).__name__}, not a float or a float array",
                                    hint="pass a float or a float array, e.g. 3.0 or x.astype(float)")
-        options = pipeline.Options(pullback=True, tuple_result=isinstance(self.wrt_spec, (tuple, list)))
+        options = driver.Options(pullback=True, tuple_result=isinstance(self.wrt_spec, (tuple, list)))
         try:
-            found = pipeline.lowered(func, wrt, options, args)
-            made = self._last = pipeline.variant(found, key)
+            found = driver.lowered(func, wrt, options, args)
+            made = self._last = driver.variant(found, key)
         except SrcDiffError as exc:
             raise explained(exc) from None
         self._compiled[(func, key)] = (found, made)
@@ -87,13 +88,13 @@ class Pullbacks:
         if self._last is None:
             raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
                                hint="call it once first")
-        return pipeline.full_source(self._last)
+        return driver.full_source(self._last)
 
 
 class Pullback:
     """Maps an adjoint of the value (same shape) to the gradient; `.source` is its code."""
 
-    def __init__(self, made: pipeline.Variant, args: tuple, pullback, shape: tuple):
+    def __init__(self, made: driver.Variant, args: tuple, pullback, shape: tuple):
         self._made, self._args, self._pullback, self._calls = made, args, pullback, 0
         self._again = ".pop()" in made.source  # its backward loops pop what the forward saved
         self.shape = shape  # the value's, which the adjoint must have
@@ -110,7 +111,7 @@ class Pullback:
     @property
     def source(self) -> str:
         """The generated code: the forward computation, then this pullback as a closure."""
-        return pipeline.full_source(self._made)
+        return driver.full_source(self._made)
 
 
 def _wrt_names(wrt, names: list[str]) -> tuple[str, ...]:

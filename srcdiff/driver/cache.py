@@ -1,0 +1,130 @@
+"""The driver's data: what a user function becomes at each stage, and the one `Cache`.
+
+`Lowered` is a function parsed and lowered once (per value of its static arguments);
+`Variant` is one compiled transformation of it, per argument signature; `Callee` holds a
+called user function's adjoint.  Every piece of state srcdiff keeps between calls lives in
+`CACHE`; `CACHE.clear()` forgets all of it, callees included.
+"""
+
+from __future__ import annotations
+
+import types
+import weakref
+from dataclasses import dataclass, field
+
+from ..ad.tangent import TangentProgram
+from ..backend import origins
+from ..frontend.naming import Namer
+from ..frontend.parse import ParsedFunction
+from ..ir.nodes import Function, typed
+from ..ir.program import GradProgram
+from ..lower.facts import same_facts
+from ..rules import TABLE
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to build: the transform (`mode`) and how its code is made."""
+
+    mode: str = "reverse"  # "reverse": a gradient or pullback; "forward": a jvp (driver/forward.py)
+    with_value: bool = False  # return (value, gradient)
+    tuple_result: bool = False  # wrt was a tuple: return a tuple of gradients
+    debug: bool = False  # finiteness checks after every assignment (backend/debug.py)
+    pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
+    jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
+    inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
+    derivable: bool = False  # code srcdiff can differentiate again (driver/higher.py): loops read stacks by position
+
+
+@dataclass
+class Variant:
+    """One compiled transformation (a gradient, a pullback or a jvp), for one argument signature."""
+
+    source: str
+    function: object
+    name: str
+    program: GradProgram | TangentProgram = field(repr=False)
+    #: the adjoints of the user functions it calls, by the name its code calls them
+    callees: dict[str, Callee] = field(default_factory=dict, repr=False)
+    fast: object = None  # the same code behind a signature guard, made on first use
+    cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
+    jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
+    derivable: tuple | None = None  # (pick, the code as a function srcdiff can parse): driver/higher.py
+    #: forward mode: where the parameters with tangents are among the arguments
+    positions: tuple[int, ...] = ()
+
+
+@dataclass(eq=False)
+class Callee:
+    """A called user function's adjoint.  The cell exists before the code is compiled, so a
+    recursive function's adjoint can call itself."""
+
+    cell: types.CellType
+    variant: Variant | None = None
+
+
+@dataclass
+class Lowered:
+    """A user function parsed and lowered once; compiled into one `Variant` per signature."""
+
+    parsed: ParsedFunction
+    wrt: tuple[str, ...]
+    options: Options
+    ir: Function
+    namer: Namer
+    statics: dict  # parameter -> the value this lowering is specialised on
+    depends: tuple  # the globals and closure variables lowering read (frontend/depends.py)
+    variants: dict = field(default_factory=dict)  # signature key -> Variant
+    facts_key: tuple = ((), None)  # the None and bool arguments, and the signature if lowering read it
+    constants: dict = field(default_factory=dict)  # parameter -> its None or bool argument (lower/facts.py)
+
+    @property
+    def params(self) -> list[str]:
+        return [p.name for p in self.ir.params]
+
+    def specialised_for(self, args: tuple, names: list[str]) -> bool:
+        """Whether the static parameters' values in `args` (and the facts lowering read off
+        them: lower/facts.py) are the ones this is lowered for."""
+        return same_facts(self.facts_key, names, args) \
+            and all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())
+
+
+@dataclass
+class CacheInfo:
+    """How much work the cache saved: parsed+lowered functions and compiled variants."""
+
+    transforms: int = 0
+    variants: int = 0
+
+
+class Cache:
+    """Every piece of state srcdiff keeps between calls."""
+
+    def __init__(self):
+        self.stats = CacheInfo()
+        #: user function -> {key: Lowered}; dies with the function
+        self.lowered: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        #: user function -> {key without statics: the parameters used as static arguments}
+        self.static_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.by_signature = weakref.WeakKeyDictionary()  # function -> constants whose lowering read shapes
+        #: callee adjoints by what decides their code; callees lowered for their result shapes
+        self.callees: dict[tuple, Callee] = {}
+        self.callee_irs: dict[tuple, object] = {}
+        #: what each generated function was generated from (its errors name the user's line)
+        self.origins = origins.Origins()
+        self.listeners: list = []  # called on `clear` (gradient functions drop fast paths)
+
+    def clear(self) -> None:
+        self.lowered.clear()
+        self.static_names.clear()
+        self.by_signature.clear()
+        self.callees.clear()
+        self.callee_irs.clear()
+        self.origins.clear()
+        for listener in list(self.listeners):
+            listener()
+
+
+CACHE = Cache()
+TABLE.listeners.append(CACHE.clear)  # a new rule changes what lowering and adjoints produce
+

@@ -1,0 +1,235 @@
+"""Every stage after lowering, once per argument signature: the one compile path.
+
+    lowered IR ──inline → shapes → transform → codegen → optimize → render → load──▶ Variant
+
+The transform is the variant's `Options.mode`: "reverse" (a gradient, a value and gradient,
+or a callee's pullback) or "forward" (a jvp, driver/forward.py).  The adjoints of called
+user functions (`callee`) come through here too, so every generated function is built,
+optimised and loaded the same way.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import types
+
+from ..ad.inline import inline_calls
+from ..ad.reverse import reverse
+from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
+from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from ..errors import SrcDiffError
+from ..frontend import depends
+from ..frontend.naming import assigned_names, names_in
+from ..frontend.parse import parse_function
+from ..ir import shapes
+from ..ir.nodes import all_nodes
+from ..ir.program import CallSpec
+from ..ir.shape_inference import infer_shapes
+from ..lower.callee_facts import analysis_error, of_function
+from ..lower.writes import check_in_place
+from ..rules import TABLE, TEMPLATE_GLOBALS
+from ..rules.runtime import HELPERS
+from . import forward
+from .cache import CACHE, Callee, Lowered, Options, Variant
+from .callee_lowering import call_facts, called, static_values
+from .callee_shapes import CalleeShapes, parameter_shapes
+from .lowering import describe, inlinable, lower_parsed
+
+# ---- shapes, reverse, codegen, optimize, render, load: once per signature ----
+
+def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
+    """The compiled gradient of `found` for argument signatures `key` (None: nothing known).
+
+    Arrays of another library than NumPy among the arguments `args` (Dask, array-API) get
+    the same code with their namespace bound to ``np`` (backend/namespaces.py)."""
+    made = found.variants.get(key)
+    if made is None:
+        params = found.params
+        param_shapes = {} if key is None else {p: shapes.of_signature(s) for p, s in zip(params, key)}
+        foreign = namespaces.foreign_arrays(params, key)
+        if foreign and (found.options.jit or found.options.debug):
+            raise SrcDiffError(f"{'jit=' + repr(found.options.jit) if found.options.jit else 'debug=True'} "
+                               f"needs NumPy arrays; {', '.join(foreign)} are of another library",
+                               hint="convert the arguments with np.asarray, or leave the option out")
+        made = compile_variant(found, param_shapes, foreign)
+        if foreign and args is not None:
+            _check_portable(found, made, args)
+        found.variants[key] = made
+    return made
+
+
+def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
+    """Refuse a variant for another array library whose code that library cannot run."""
+    if made.callees:
+        raise SrcDiffError(f"{found.parsed.name} calls user functions ({', '.join(made.callees)}) whose adjoints "
+                           "are compiled for NumPy arrays, and its arguments are arrays of another library",
+                           hint="write the called function's body into the function, or pass NumPy arrays")
+    foreign = [a for a in args if shapes.is_foreign_array(a)]
+    namespace = namespaces.array_namespace(*foreign)
+    numpy_args = [p for p, a in zip(found.params, args) if type(a).__module__ == "numpy" and hasattr(a, "shape")]
+    if numpy_args and not namespaces.takes_numpy(namespace):
+        raise SrcDiffError(f"{', '.join(numpy_args)} are NumPy arrays and other arguments are arrays of "
+                           f"{namespace.__name__}, which does not mix the two",
+                           hint=f"convert them with {namespace.__name__}.asarray")
+    origin = CACHE.origins.by_file[made.function.__code__.co_filename]
+    namespaces.check_portable(made.source, namespace,
+                              list(dict.fromkeys(type(a) for a in foreign)), HELPERS,
+                              namespaces.located(origin.user_line, found.parsed.location))
+
+
+def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = ()) -> Variant:
+    """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
+    names the parameters that are arrays of another library than NumPy."""
+    parsed, options = found.parsed, found.options
+    namer = found.namer.copy()
+    # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
+    ir = inline_calls(found.ir, namer, inlinable, parsed.func) if options.inline and not options.debug else found.ir
+    shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
+    check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
+    transform = forward.transform if options.mode == "forward" else _reverse
+    func, program, name = transform(found, ir, namer, shape_of)
+    helper = debug.helper_name(found.namer) if options.debug else None
+    if helper:
+        debug.instrument(func, program, helper)
+    if foreign:
+        namespaces.add_namespace_line(func, list(foreign))
+    source = render.render(func)
+    callees = {vjp_name: callee(spec) for vjp_name, spec in getattr(program, "calls", {}).items()}
+    made = Variant(source, None, name, program, callees)
+    if foreign:
+        made.cells[namespaces.NAME] = namespaces.array_namespace
+    if helper:
+        made.cells[helper] = debug.Checker(parsed, found.ir, helper, source)
+    made.function = _load(found, made, TEMPLATE_GLOBALS)
+    if options.mode == "reverse" and not options.pullback:
+        CACHE.stats.variants += 1
+    return made
+
+
+def _reverse(found: Lowered, ir, namer, shape_of: dict):
+    """The reverse transform: (the gradient's function AST, its program, its name)."""
+    parsed, options = found.parsed, found.options
+    seed = None
+    if options.pullback:
+        output = getattr(ir.output, "name", parsed.name)
+        seed = namer.fresh(f"{output}_bar")
+    program = reverse(ir, namer, found.wrt, shape_of, location=parsed.location,
+                      with_value=options.with_value or options.debug, pullback=seed, derivable=options.derivable)
+    suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
+    name = namer.fresh(f"{parsed.name}_{suffix}")
+    info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
+    if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
+        info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable)
+    func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
+                         tuple_result=options.tuple_result, info=None if options.pullback else info)
+    if not options.pullback:
+        optimize_function(func, info)
+    else:
+        _optimize_pullback(func, info)
+    return func, program, name
+
+
+def _optimize_pullback(func: ast.FunctionDef, info: OptimizeInfo) -> None:
+    """Optimise a callee adjoint's pullback (the backward sweep) as a function of its own.
+
+    The names it reads from the forward sweep are its inputs, like parameters: nothing
+    moves across the closure boundary.  A pullback that rebinds forward names (``nonlocal``,
+    for loops that restore values) is left as generated."""
+    inner = next((s for s in func.body if isinstance(s, ast.FunctionDef)), None)
+    if inner is None or any(isinstance(s, ast.Nonlocal) for s in ast.walk(inner)):
+        return
+    outer = {a.arg for a in func.args.args} | {n.id for s in func.body if s is not inner
+                                               for n in ast.walk(s) if isinstance(n, ast.Name)}
+    params = frozenset(outer | {a.arg for a in inner.args.args})
+    optimize_function(inner, dataclasses.replace(info, params=params))
+
+
+def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
+    parsed = found.parsed
+    cells = {**cells, **made.cells, **parsed.closure, **{name: c.cell for name, c in made.callees.items()}}
+    cells[origins.ON_ERROR] = CACHE.origins.raise_located
+    label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
+    forward_mode = found.options.mode == "forward"  # (params, tangents): no defaults to apply
+    function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
+                                     None if forward_mode else parsed.func.__defaults__, on_error=origins.ON_ERROR)
+    nodes = all_nodes(made.program.function)
+    computes = {n.out.name: n.line for n in nodes}
+    if forward_mode:  # an error names the user's line whose value or tangent it computes
+        computes.update({made.program.tangents[v]: line for v, line in list(computes.items())
+                         if v in made.program.tangents})
+    comments = {} if forward_mode else {f"# adjoint of {describe(parsed)(n.line)}": n.line for n in nodes}
+    user_line = origins.user_lines(made.source, comments, computes, parsed.tree.lineno)
+    CACHE.origins.add(function, origins.Origin(parsed.location, made.name, user_line))
+    return function
+
+
+def fast_function(found: Lowered, made: Variant, slow):
+    """`made` compiled again behind a guard of its signature: other calls go to `slow`."""
+    if made.fast is None:
+        names = found.params
+        key = next(k for k, v in found.variants.items() if v is made)
+        args = found.parsed.tree.args
+        ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
+        statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items()}
+        prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics)
+        made.fast = _load(found, made, {**TEMPLATE_GLOBALS, **guard_cells, guards.SLOW: slow}, prologue)
+    return made.fast
+
+
+def _direct_names(found: Lowered) -> set[str]:
+    """Dependencies the generated code can read by name: the user function's own free
+    names (the namer never reuses them) that mean there what they mean to the user."""
+    tree = found.parsed.tree
+    free = names_in(tree) - assigned_names(tree) - set(found.params)
+    direct = set()
+    for d in found.depends:
+        own = found.parsed.closure.get(d.name, found.parsed.globals)
+        if d.name in free and d.scope is own and d.name not in TEMPLATE_GLOBALS:
+            direct.add(d.name)
+    return direct
+
+
+# ---- the adjoints of called user functions ----
+
+def callee(spec: CallSpec) -> Callee:
+    """The `Callee` whose cell holds ``vjp(*args) -> (value, pullback)`` for `spec` (compiled on first use).
+
+    Keyed by what decides the code: the call's spec, the rules, and the current values of
+    what the callee reads statically (a global axis, a helper alias)."""
+    func, statics, analysis = called(spec)
+    key = (spec, TABLE.version, depends.key(of_function(func, TABLE, *analysis)))
+    if key in CACHE.callees:
+        return CACHE.callees[key]
+    found_callee = CACHE.callees[key] = Callee(types.CellType())
+    try:
+        options = Options(tuple_result=len(spec.wrt) > 1, pullback=True)
+        parsed = parse_function(func)
+        param_shapes = parameter_shapes(func, dict(spec.shapes))
+        facts = call_facts(func, statics, analysis[1], param_shapes)
+        found = lower_parsed(parsed, spec.wrt, options, static_values(parsed, func, spec, statics), facts)
+        found_callee.variant = compile_variant(found, param_shapes)
+        found_callee.cell.cell_contents = found_callee.variant.function
+    except SrcDiffError as exc:
+        del CACHE.callees[key]
+        first = analysis_error(func, TABLE, *analysis)
+        if first is not None:
+            raise first from exc  # the first thing srcdiff cannot do in it, not a consequence
+        raise
+    except BaseException:
+        del CACHE.callees[key]
+        raise
+    return found_callee
+
+
+def callee_sources(made: Variant) -> dict[str, str]:
+    """The source of every callee adjoint `made` calls (directly or not), by its name in `listing`."""
+    return listing.callee_sources(made)
+
+
+def full_source(made: Variant) -> str:
+    """`made`'s source followed by the adjoints it calls: one listing that defines every name."""
+    return listing.listing(made)
+
+
+__all__ = ["callee", "callee_sources", "compile_variant", "fast_function", "full_source", "variant"]

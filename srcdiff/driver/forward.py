@@ -1,0 +1,84 @@
+"""The forward transform: a lowered function becomes one sweep of values and tangents.
+
+The IR goes through ad/tangent.py (each value, then its tangent, from the node's rule);
+the resulting statements are generated as ``f_jvp(*params, *tangents) -> (value, tangent)``
+and optimised: expression folding only for a jvp the user reads, the statement passes too
+for the code hvp runs (`Options.with_value` False: the value is not returned).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from ..ad.tangent import TangentProgram, tangent
+from ..backend.codegen import backward_statements
+from ..backend.optimize import liveness, memory, statements
+from ..backend.optimize.dead_writes import writes_in_place
+from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from .cache import Lowered
+from .lowering import describe
+
+
+def transform(found: Lowered, ir, namer, shape_of: dict):
+    """(the jvp's function AST, its `TangentProgram`, its name) for `found`'s inlined `ir`."""
+    parsed, with_value = found.parsed, found.options.with_value
+    program = tangent(ir, namer, found.wrt, shape_of, location=parsed.location)
+    name = namer.fresh(f"{parsed.name}_jvp")
+    func = build(program, parsed.tree, describe(parsed), name, with_value)
+    # expression folding only (``x ** (2 - 1)`` -> ``x``): the statement passes are the
+    # backward sweep's, and every statement here is one the reader can match to a line
+    info = OptimizeInfo(shape_of, {dot: primal for primal, dot in program.tangents.items()},
+                        frozenset(found.params) | frozenset(program.params), frozenset(found.wrt), statements=False)
+    _copy_if_shared(func, set(program.params), info.is_scalar)
+    optimize_function(func, info)
+    while not with_value and statements.remove_unread(func):  # what only the value needed
+        pass
+    if not with_value:  # code for hvp, not for reading: single-use values fused into their use
+        optimize_function(func, dataclasses.replace(info, statements=True))
+    writes_in_place(func.body)  # the functional index writes of lowering, where nothing sees them
+    memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
+    return func, program, name
+
+
+def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: str,
+          with_value: bool = True) -> ast.FunctionDef:
+    """``name(*params, *tangents) -> (value, tangent)`` (``(None, tangent)`` without the
+    value), each block under its user line."""
+    body = backward_statements(program.body, describe_line, label="")
+    value = program.value if with_value else ast.Constant(None)
+    body.append(ast.Return(ast.Tuple([value, program.tangent], ast.Load())))
+    args = tree.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs] + program.params
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None, kwonlyargs=[],
+                              kw_defaults=[], kwarg=None, defaults=[])
+    func = ast.FunctionDef(name=name, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None)
+    if hasattr(ast.FunctionDef, "type_params"):
+        func.type_params = []
+    return ast.fix_missing_locations(func)
+
+
+def _copy_if_shared(func: ast.FunctionDef, params: set[str], is_scalar) -> None:
+    """The returned tangent never is the caller's array (``return x_dot`` of ``f(x) = x + 0``)."""
+    returned = func.body[-1].value.elts
+    tangent = returned[1]
+    if isinstance(tangent, ast.Name) and not is_scalar(tangent.id) and tangent.id in _may_hold(func.body, params):
+        returned[1] = ast.Call(ast.Name("copy_array", ast.Load()), [tangent], [])
+
+
+def _may_hold(body: list[ast.stmt], params: set[str]) -> set[str]:
+    """The names that may share memory with a parameter (``y_dot = x_dot``, a slice of it)."""
+    holders = set(params)
+    for stmt in body:
+        if liveness.is_compound(stmt):
+            if liveness.mentions(stmt) & holders:
+                holders |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            continue
+        name = liveness.assigned_name(stmt)
+        if name is not None and memory.escaping_reads(stmt) & holders:
+            holders.add(name)
+    return holders
+
+
+
+__all__ = ["build", "transform"]

@@ -1,0 +1,87 @@
+"""Parse and lower, once per function: the first two stages of the driver.
+
+`lowered` gives a user function's `Lowered` IR for a call's arguments (cached per code,
+`wrt`, options, rules, the facts lowering read off the arguments, and the values of the
+parameters it used as static arguments); `inlined` copies small helpers into it.
+"""
+
+from __future__ import annotations
+
+from ..ad.inline import inline_calls, lower_helper
+from ..frontend import depends
+from ..frontend import statics as static_args
+from ..frontend.naming import Namer, assigned_names, names_in
+from ..frontend.parse import ParsedFunction, parse_function, unwrap
+from ..ir.nodes import Function
+from ..lower.facts import ParamFacts, argument_facts, facts_key
+from ..lower.lowerer import lower_specialised
+from ..rules import TABLE, TEMPLATE_GLOBALS
+from .cache import CACHE, Lowered, Options
+
+
+def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = None) -> Lowered:
+    """The lowered `func` for a call with positional `args` (None: its defaults)."""
+    parsed = parse_function(func)
+    cache = CACHE.lowered.setdefault(parsed.func, {})
+    value_of = static_args.values_of(func, args)
+    decided = facts_key(func, value_of, args, CACHE.by_signature)
+    base = (parsed.func.__code__, wrt, options, TABLE.version) + decided
+    static_names = CACHE.static_names.setdefault(parsed.func, {})
+    key = base + (static_args.static_key(static_names.get(base, ()), value_of),)
+    if key not in cache or not depends.hold(cache[key].depends):
+        facts = argument_facts(func, value_of, args)
+        found = lower_parsed(parsed, wrt, options, static_args.static_values(parsed, wrt, value_of), facts)
+        CACHE.stats.transforms += 1
+        if facts.used_shapes:  # the signature decided some of the code: it is part of the key
+            CACHE.by_signature.setdefault(parsed.func, set()).add(decided[0])
+            decided = facts_key(func, value_of, args, CACHE.by_signature)
+            base = base[:-2] + decided
+        found.facts_key, found.constants = decided, dict(facts.constants)
+        static_names[base] = tuple(found.statics)  # found by lowering: the same for all values
+        key = base + (static_args.static_key(static_names[base], value_of),)
+        cache[key] = found
+    return cache[key]
+
+
+def is_current(found: Lowered, func) -> bool:
+    """Whether `found` is still what `lowered` gives for `func` (same code, rules, globals)."""
+    return found.parsed.func.__code__ is unwrap(func).__code__ \
+        and found in CACHE.lowered.get(found.parsed.func, {}).values() \
+        and depends.hold(found.depends)
+
+
+def lower_parsed(parsed: ParsedFunction, wrt, options: Options, static_value,
+                 facts: ParamFacts | None = None) -> Lowered:
+    """Lower `parsed`; `static_value(name, node)` gives (or refuses) a static parameter's value."""
+    ir, namer, statics = lower_specialised(parsed, TABLE, static_value, facts)
+    found = Lowered(parsed, wrt, options, ir, namer, statics, parsed.dependencies())
+    _check_template_names(found)
+    return found
+
+
+def inlinable(func) -> Function | None:
+    """A helper's IR for inlining (ad/inline.py), or None: it keeps its own adjoint."""
+    return lower_helper(func, lambda parsed, refuse: lower_parsed(parsed, (), Options(pullback=True), refuse).ir)
+
+
+def inlined(found: Lowered, namer: Namer) -> Function:
+    """`found`'s IR with its calls of small helpers inlined (ad/inline.py), as gradients see it."""
+    return inline_calls(found.ir, namer, inlinable, found.parsed.func)
+
+
+def _check_template_names(found: Lowered) -> None:
+    """Generated code sees `np`, `math`... as srcdiff's; refuse if the user's mean else."""
+    tree = found.parsed.tree
+    global_reads = names_in(tree) - assigned_names(tree) - set(found.params)
+    for name in sorted(global_reads & set(TEMPLATE_GLOBALS)):
+        if found.parsed.resolve(name) is not TEMPLATE_GLOBALS[name]:
+            raise found.parsed.error(tree, f"the name {name!r} means something else here than in "
+                                     "srcdiff's generated code", f"rename your {name!r}")
+
+
+def describe(parsed: ParsedFunction):
+    """``line -> "file.py:12  code"``: the comment over each adjoint block."""
+    def describe_line(line: int) -> str:
+        loc = parsed.location(line)
+        return f"{loc.short}  {loc.code.strip()}"
+    return describe_line
