@@ -11,22 +11,29 @@ float arrays get tangents; any other argument (an int, a string) is passed as it
 
 from __future__ import annotations
 
-import inspect
 import weakref
 
 import numpy as np
 
 from .. import driver
 from ..driver import CACHE, Options, Variant
+from ..driver.higher import explained
 from ..errors import SrcDiffError
-from ..frontend import depends
+from ..frontend import depends, trees
 from ..ir import shapes
+from .binding import has_tangent, not_differentiable
+from .flatcall import EVERY, Front
+from .gradients import GradFunction
 
 
 class JvpFunction:
     """The forward-mode derivative of a function: ``jvp_f(primals, tangents)`` returns
     ``(value, tangent)``; `.source` shows the generated code of the last call (or of
-    `source_for`'s arguments)."""
+    `source_for`'s arguments).
+
+    Primals may be trees (dict, list, tuple, namedtuple, dataclass, object), with tangents of
+    the same structure (None for a part held constant); `func` may be a method, a partial or
+    a srcdiff gradient (``jvp(srcdiff.grad(f), ...)``: forward over reverse)."""
 
     def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True):
         self.wrt = wrt  # the parameters with tangents; None: every float argument
@@ -34,14 +41,12 @@ class JvpFunction:
         if not callable(func):
             raise SrcDiffError(f"srcdiff.jvp needs a function, got {type(func).__name__}")
         self.func = func
-        try:
-            self._signature = inspect.signature(func)
-        except (TypeError, ValueError) as exc:
-            raise SrcDiffError(f"cannot read the parameters of {func!r}: {exc}") from None
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in self._signature.parameters.values()):
-            raise SrcDiffError(f"{func.__qualname__} takes *args or **kwargs: srcdiff needs named parameters",
-                               hint="list every parameter by name")
-        self._names = list(self._signature.parameters)
+        self._gradient = func if isinstance(func, GradFunction) else None
+        self._front = None if self._gradient is not None else Front(func, EVERY, what="srcdiff.jvp")
+        self._binder = self._gradient.front.binder if self._gradient is not None else self._front.binder
+        self._names = list(self._binder.names)
+        self._plain = self._gradient is None and not self._front.always
+        self._inner: dict = {}  # the plain function a call runs (flattened, or generated) -> its JvpFunction
         self._last: Variant | None = None
         self._fast: dict = {}  # argument signature -> (lowered, variant) of the last call like it
         _LIVE.add(self)
@@ -49,18 +54,48 @@ class JvpFunction:
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
 
     def __call__(self, primals, tangents):
-        if type(primals) is tuple and type(tangents) is tuple and len(primals) == len(tangents) == len(self._names):
+        if self._plain and type(primals) is tuple and type(tangents) is tuple \
+                and len(primals) == len(tangents) == len(self._names):
             found = self._fast.get(self._key(primals, tangents))  # compiled for arguments like these
             if found is not None and found[0].parsed.func.__code__ is found[2] \
                     and (not found[0].depends or depends.hold(found[0].depends)) \
-                    and (not found[0].statics or found[0].specialised_for(primals, self._names)):
+                    and found[0].specialised_for(primals, self._names):
                 made = self._last = found[1]
                 return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
                                                   for i in made.positions])
         primals, tangents = self._arguments(primals, tangents)
+        if not self._plain or any(trees.is_tree(p, sequences=t is not None) for p, t in zip(primals, tangents)):
+            return self._through(primals, tangents)
+        self._check(primals, tangents)
         made = self._last = self._variant(primals, tangents)
         return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
                                          for i in made.positions])
+
+    def _through(self, primals: tuple, tangents: tuple):
+        """A call of trees, a method, a partial or a gradient: the jvp of the plain function
+        it runs (the flattened function, or the gradient's generated code)."""
+        if self._gradient is not None:
+            try:
+                plain, call, several = self._gradient.derivable(primals)
+            except SrcDiffError as exc:
+                raise explained(exc) from None
+        else:
+            call, several = self._front.bound_call(primals), False
+            plain = call.func
+        inner = self._inner.get(plain)
+        if inner is None:
+            inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value)
+        leaf_tangents = call.tangents(tangents)
+        try:
+            value, tangent = inner(call.args, leaf_tangents)
+        except SrcDiffError as exc:
+            raise explained(exc) from None
+        self._last = inner._last
+        if self._gradient is None:
+            return value, tangent
+        if not several:
+            value, tangent = (value,), (tangent,)
+        return (None if value is None else call.rebuild(value)), call.rebuild(tangent)
 
     def _key(self, primals: tuple, tangents: tuple) -> tuple:
         """The arguments' signatures, and (unless `wrt` is fixed) which tangents are None."""
@@ -77,15 +112,11 @@ class JvpFunction:
 
     def source_for(self, *primals) -> str:
         """The generated source for primal arguments like these (without running it)."""
-        return self._variant(self._bound(primals)).source
-
-    def _bound(self, primals) -> tuple:
-        try:
-            bound = self._signature.bind(*primals)
-        except TypeError as exc:
-            raise TypeError(f"{self.__qualname__}(): {exc}") from None
-        bound.apply_defaults()
-        return tuple(bound.arguments.values())
+        bound = self._binder.bind(primals, {})
+        if not self._plain or any(trees.is_tree(p) for p in bound):
+            self._through(bound, tuple(p if trees.is_tree(p) or has_tangent(p) else None for p in bound))
+            return self._last.source
+        return self._variant(bound).source
 
     def _arguments(self, primals, tangents) -> tuple[tuple, tuple]:
         if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
@@ -94,21 +125,24 @@ class JvpFunction:
         if len(primals) != len(tangents):
             raise SrcDiffError(f"jvp got {len(primals)} primal(s) but {len(tangents)} tangent(s)",
                                hint="give one tangent per primal (None for an integer argument)")
-        full = self._bound(tuple(primals))
+        full = self._binder.bind(tuple(primals), {})
         tangents = tuple(tangents) + (None,) * (len(full) - len(tangents))  # defaults: held constant
-        for name, primal, dot in zip(self._names, full, tangents):
-            if dot is not None and not _has_tangent(primal):
-                raise SrcDiffError(f"jvp: {name} has a tangent, but {_not_differentiable(primal)}",
+        return full, tangents
+
+    def _check(self, primals: tuple, tangents: tuple) -> None:
+        for name, primal, dot in zip(self._names, primals, tangents):
+            problem = not_differentiable(primal) if dot is not None else ""
+            if problem:
+                raise SrcDiffError(f"jvp: {name} has a tangent, but {problem}",
                                    hint=f"pass None as {name}'s tangent, or make {name} a float or a "
                                         "NumPy float array")
-        return full, tangents
 
     def _variant(self, primals: tuple, tangents: tuple | None = None) -> Variant:
         tangents = tangents or (0.0,) * len(primals)
         wrt = self.wrt or tuple(n for n, v, t in zip(self._names, primals, tangents)
-                                if _has_tangent(v) and t is not None)
+                                if has_tangent(v) and t is not None)
         found = driver.lowered(self.func, wrt, Options(mode="forward", with_value=self.with_value), primals)
-        made = driver.variant(found, tuple(map(shapes.signature, primals)))
+        made = driver.variant(found, tuple(map(shapes.signature, primals)), primals)
         if not made.positions:
             made.positions = tuple(found.params.index(n) for n in found.wrt)
         self._fast[self._key(primals, tangents)] = (found, made, found.parsed.func.__code__)
@@ -116,27 +150,6 @@ class JvpFunction:
 
     def __repr__(self) -> str:
         return f"<srcdiff jvp of {self.__qualname__}>"
-
-
-def _has_tangent(value) -> bool:
-    """Floats and float arrays carry tangents; ints, bools and anything else do not."""
-    if isinstance(value, np.ndarray):
-        return value.dtype.kind == "f"
-    return isinstance(value, (float, np.floating))
-
-
-def _not_differentiable(value) -> str:
-    """Why `value` takes no tangent (an integer would be truncated; other libraries' arrays
-    and trees are not what jvp's generated code takes)."""
-    if isinstance(value, (bool, int, np.integer, np.bool_)) or (
-            isinstance(value, np.ndarray) and value.dtype.kind in "biu"):
-        return f"it holds integers ({type(value).__name__}): their derivative would be silently truncated"
-    if isinstance(value, (complex, np.complexfloating)) or (isinstance(value, np.ndarray) and value.dtype.kind == "c"):
-        return "it is complex: srcdiff differentiates real functions"
-    if isinstance(value, (dict, list, tuple)) or hasattr(value, "__dict__") and not hasattr(value, "shape"):
-        return f"it is a {type(value).__name__}: jvp takes floats and NumPy arrays, not trees or objects"
-    return (f"it is a {type(value).__module__}.{type(value).__name__}: jvp takes floats and NumPy arrays "
-            "(srcdiff.grad takes Dask and array-API arrays)")
 
 
 def _tangent_for(primal, dot, name: str):
@@ -148,6 +161,12 @@ def _tangent_for(primal, dot, name: str):
     if dot is None:
         raise SrcDiffError(f"the tangent of {name!r} is None, but {name} is a float",
                            hint="pass zeros for a direction that does not move it")
+    if shapes.is_foreign_array(primal):  # Dask, array-API: a tangent of the same library and shape
+        if type(dot) is not type(primal) or tuple(dot.shape) != tuple(primal.shape):
+            raise SrcDiffError(f"the tangent of {name!r} is a {type(dot).__name__} of shape {np.shape(dot)}, but "
+                               f"{name} is a {type(primal).__name__} of shape {tuple(primal.shape)}",
+                               hint="give each tangent its primal's type and shape")
+        return dot
     if isinstance(primal, np.ndarray):
         found = np.asarray(dot, dtype=float)
         if found.shape != primal.shape:
@@ -193,7 +212,9 @@ def jvp(func, primals, tangents):
     `primals` along `tangents`, by forward mode (a generated forward sweep; see `jvp_function`).
 
     `primals` and `tangents` are tuples with one entry per positional parameter; floats and
-    float arrays get tangents of their own shape, any other argument a None."""
+    float arrays get tangents of their own shape, any other argument a None.  A primal may be
+    a tree (dict, list, tuple, namedtuple, dataclass, object) with a tangent of the same
+    structure; `func` may be a method, a partial or a srcdiff gradient (forward over reverse)."""
     return jvp_function(func)(primals, tangents)
 
 

@@ -9,23 +9,20 @@ lowered once per value of that parameter.  The stages themselves run in the driv
 
 from __future__ import annotations
 
+import ast
 import dataclasses
-import inspect
 import weakref
-
-import numpy as np
 
 from .. import driver
 from ..backend import jit
 from ..driver import CACHE, CacheInfo, Lowered, Options, Variant, higher
 from ..errors import SrcDiffError
-from ..frontend import callables, trees
 from ..frontend.parse import parse_function
-from ..frontend.rewrites import needs_rewrite
-from ..frontend.trees import is_tree
 from ..ir import shapes
 from ..rules import TEMPLATE_GLOBALS
+from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative
+from .flatcall import Front
 from .trees import TreeCaller
 
 
@@ -43,28 +40,28 @@ class GradFunction:
     """
 
     def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False, has_aux: bool = False,
-                 jit: str | None = None):
+                 jit: str | None = None, argnums=None):
         self.func = func
-        target = callables.resolve(func)
-        self._signature = _signature(func)
-        self._names = list(self._signature.parameters)
-        targets = _normalize_wrt(wrt, self._signature, func, target.hidden)
-        self.wrt = tuple(dict.fromkeys(root for root, _ in targets))
-        self.tuple_result = isinstance(wrt, (tuple, list))
+        self.front = Front(func, wrt, argnums, has_aux=has_aux)
+        self._signature = self.front.binder.signature
+        self._names = list(self.front.names)
+        self.wrt = self.front.wrt
+        self.tuple_result = self.front.tuple_result
         if jit not in (None, "numba"):
             raise SrcDiffError(f"jit={jit!r} is not supported", hint='use jit="numba" or leave jit out')
         if jit and debug:
             raise SrcDiffError("jit='numba' and debug=True cannot be combined",
                                hint="debug the gradient without jit first")
+        if not has_aux:
+            check_single_output(func, self.front.target.func)
         self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug, jit=jit)
-        self._trees = TreeCaller(target, targets, self._inner, with_value or has_aux, has_aux, debug, func)
-        self._trees.tuple_result = self.tuple_result
-        self._always_trees = (not target.plain or has_aux or any(path for _, path in targets)
-                              or target.func is not func or needs_rewrite(target.func))
+        self._trees = TreeCaller(self.front, self._inner, with_value, debug)
+        self._always_trees = self.front.always
         self._tree_roots = [i for i, n in enumerate(self._names) if n in self.wrt]
         self._lowered = None
         self._last = None
         self._derivables: dict = {}  # signature -> (Lowered, Variant) of the derivable form (driver/higher.py)
+        self._picked: dict = {}  # (signature, pick) -> (Variant, its code as a function srcdiff parses)
         self.__name__ = getattr(func, "__name__", "gradient")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = f"Gradient of {self.__qualname__} with respect to {', '.join(self.wrt)}."
@@ -73,8 +70,8 @@ class GradFunction:
         _LIVE.add(self)
 
     def _inner(self, flat_func, wrt: tuple) -> "GradFunction":
-        inner = GradFunction(flat_func, wrt, with_value=self.options.with_value or self._trees.has_aux,
-                             debug=self.options.debug)
+        inner = GradFunction(flat_func, wrt, with_value=self.options.with_value,
+                             debug=self.options.debug, jit=self.options.jit)
         inner._flat = True  # already rewritten: its arguments are leaves
         return inner
 
@@ -83,7 +80,7 @@ class GradFunction:
     def _uses_trees(self, args) -> bool:
         if self._flat:
             return False
-        return self._always_trees or any(is_tree(a, sequences=i in self._tree_roots) for i, a in enumerate(args))
+        return self.front.uses_trees(args)
 
     @property
     def with_value(self) -> bool:
@@ -123,7 +120,7 @@ class GradFunction:
         """The generated source for arguments like these (without running it), callees included."""
         positional = self._positional(args, kwargs)
         if self._uses_trees(positional):
-            return self._trees.source_for(dict(zip(self._names, positional)))
+            return self._trees.source_for(positional)
         return driver.full_source(self._variant(positional))
 
     def tree_parts(self, *args, **kwargs) -> tuple | None:
@@ -132,7 +129,7 @@ class GradFunction:
         positional = self._positional(args, kwargs)
         if not self._uses_trees(positional):
             return None
-        return (self._trees.names, *self._trees.parts(dict(zip(self._names, positional))))
+        return (self._trees.names, *self._trees.parts(positional))
 
     def variant_for(self, *args, **kwargs) -> Variant:
         """The compiled variant for arguments like these (its code, program and callees)."""
@@ -141,19 +138,20 @@ class GradFunction:
     def __call__(self, *args, **kwargs):
         positional = self._positional(args, kwargs)
         if self._uses_trees(positional):
-            return self._trees(dict(zip(self._names, positional)), args, kwargs)
+            return self._trees(positional, args, kwargs)
         return self._slow(*positional)
 
     def _slow(self, *args):
         """Find or compile the variant for these arguments, make it the fast path, run it."""
         if self._uses_trees(args):
-            return self._trees(dict(zip(self._names, args)), args, {})
+            return self._trees(args, args, {})
         variant = self._variant(args)
         self._last = variant
         if self.options.jit:
             return self._jitted(variant, args)
         if self._fast_ok():
-            type(self).__call__ = staticmethod(driver.fast_function(self._lowered, variant, self._slow))
+            type(self).__call__ = staticmethod(_with_defaults(driver.fast_function(self._lowered, variant, self._slow),
+                                                              self.front.target.func))
         return variant.function(*args)
 
     def _jitted(self, variant: Variant, args: tuple):
@@ -167,7 +165,7 @@ class GradFunction:
             key, slow, signature = tuple(map(shapes.signature, args)), self._slow, shapes.signature
 
             def fast(*a, **kw):
-                if not kw and tuple(map(signature, a)) == key:
+                if not kw and len(a) == len(key) and tuple(map(signature, a)) == key:
                     return run(*a)
                 return slow(*self._positional(a, kw))
             type(self).__call__ = staticmethod(fast)
@@ -175,8 +173,7 @@ class GradFunction:
 
     def _fast_ok(self) -> bool:
         """Whether the compiled code can take calls directly (it binds arguments like Python)."""
-        kinds = {p.kind for p in self._signature.parameters.values()}
-        return kinds <= {inspect.Parameter.POSITIONAL_OR_KEYWORD}
+        return self.front.binder.plain_parameters
 
     def _reset(self) -> None:
         """Forget compiled code (after the rule table changed)."""
@@ -193,26 +190,41 @@ class GradFunction:
             found = driver.variant(lowered, key, args)
         return found
 
+    def derivable(self, positional: tuple, pick: int | None = None):
+        """The code a call with (bound) `positional` arguments runs, as a function srcdiff can
+        differentiate again (driver/higher.py), and the `FlatCall` whose arguments it takes.
+
+        For trees, methods and partials the function takes the leaves and returns one
+        gradient per differentiated leaf; `pick` selects one of several gradients (None: all,
+        as a tuple); the last of the three values says whether it returns a tuple."""
+        if self.options.with_value or self.front.has_aux or self.options.jit or self.options.debug:
+            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux, "
+                               "jit or debug) can be differentiated again", hint="differentiate srcdiff.grad(f)")
+        call = self.front.bound_call(positional)
+        gradient = self._trees.gradient_of(call) if call.flat is not None else self
+        found, made = gradient._derivable(call.args)
+        several = gradient.tuple_result or len(gradient.wrt) > 1
+        if not several:
+            pick = None
+        key = (id(made), pick)
+        hit = self._picked.get(key)
+        if hit is None or hit[0] is not made:
+            func = higher.generated_function(made, pick=pick, location=found.parsed.location)
+            hit = self._picked[key] = (made, func)
+        return hit[1], call, several and pick is None
+
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
         again (driver/higher.py): it returns this gradient for arguments of this signature."""
-        if self.options.with_value or self._trees.has_aux or self.options.jit or self.options.debug:
-            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux, "
-                               "jit or debug) can be differentiated again", hint="differentiate srcdiff.grad(f)")
         if len(self.wrt) > 1 or self.tuple_result:
             raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
-        if not self._uses_trees(args):
-            found, made = self._derivable(args)
-            return higher.generated_function(made, location=found.parsed.location)
-        values = callables.full_arguments(self._trees.target, self._trees.names, dict(zip(self._names, args)))
-        structs = self._trees.structures(values)
-        if any(s is not None for s in structs) or self._trees.target.hidden:
-            raise SrcDiffError(f"{self.__qualname__}: higher derivatives take float and array arguments, "
-                               "not trees, methods or partials", hint="pass the arrays as parameters")
-        _, flat, _ = self._trees.prepared(structs)
-        found, made = flat._derivable(tuple(values))
-        return higher.generated_function(made, pick=0, location=found.parsed.location)
+        func, call, _ = self.derivable(args, pick=0)
+        if call.flat is not None and (any(s is not None for s in call.structs) or self.front.target.hidden):
+            raise SrcDiffError(f"{self.__qualname__}: its gradient of a tree, method or partial takes leaves, "
+                               "not the function's own arguments", hint="use srcdiff.hessian(f) or "
+                               "srcdiff.hvp(f, x, v), which take trees, or pass the arrays as parameters")
+        return func
 
     def _derivable(self, args: tuple) -> tuple[Lowered, Variant]:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
@@ -238,22 +250,13 @@ class GradFunction:
         return self._positional(args, kwargs)
 
     def _positional(self, args, kwargs) -> tuple:
-        try:
-            bound = self._signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"{self.__qualname__}(): {exc}") from None
-        bound.apply_defaults()
-        return tuple(bound.arguments.values())
+        return self.front.binder.bind(args, kwargs)
 
     def _check_differentiable(self, args) -> None:
         for name in self.wrt:
-            value = args[self._names.index(name)]
-            problem = _not_differentiable(value)
+            problem = not_differentiable(args[self._names.index(name)])
             if problem:
-                raise SrcDiffError(
-                    f"cannot differentiate {self.__qualname__} with respect to {name!r}: {problem}",
-                    hint="pass a float or a float array, e.g. 3.0 or x.astype(float)",
-                )
+                raise refuse(self.__qualname__, name, problem)
 
     def _repr_html_(self) -> str:
         """In a notebook: the generated source, keywords, numbers, strings and comments coloured.
@@ -300,98 +303,75 @@ def clear_cache() -> None:
     CACHE.clear()
 
 
-def _not_differentiable(value) -> str:
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))):
-        return f"it is an integer ({value!r}); its gradient would be silently truncated"
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind != "f":
-            return f"it is an array of dtype {value.dtype}, not a floating-point array"
-        return ""
-    if isinstance(value, (float, np.floating)):
-        return ""
-    if shapes.is_foreign_array(value):  # Dask, array-API: the same code in its namespace
-        kind = shapes.dtype_kind(value.dtype)
-        return "" if kind == "f" else f"it is an array of dtype {value.dtype}, not a floating-point array"
-    return f"it is a {type(value).__name__}, not a float or a NumPy array"
+def _with_defaults(fast, user):
+    """`fast`, or (for a function with defaults) a call of it that first gives it the function's
+    defaults of now: ``f.__defaults__ = (5.0,)`` is honoured by the compiled code."""
+    if not getattr(user, "__defaults__", None):
+        return fast
+
+    def call(*args, **kwargs):
+        if fast.__defaults__ is not user.__defaults__:
+            fast.__defaults__ = user.__defaults__
+        return fast(*args, **kwargs)
+    return call
 
 
-def _signature(func) -> inspect.Signature:
-    if not callable(func):
-        raise SrcDiffError(f"srcdiff.grad needs a function, got {type(func).__name__}")
+def check_single_output(func, target) -> None:
+    """Refuse a function that returns a tuple (``return loss, aux``), at that line: a gradient
+    is of one number; JAX's ``has_aux=True`` says the rest is auxiliary data."""
     try:
-        sig = inspect.signature(func)
-    except (TypeError, ValueError) as exc:
-        raise SrcDiffError(f"cannot read the parameters of {func!r}: {exc}") from None
-    for p in sig.parameters.values():
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            stars = "*" if p.kind == p.VAR_POSITIONAL else "**"
-            message = f"{func.__qualname__} takes {stars}{p.name}: srcdiff needs named parameters"
-            try:
-                parsed = parse_function(callables.resolve(func).func)
-            except SrcDiffError:
-                raise SrcDiffError(message, hint="list every parameter by name") from None
-            raise parsed.error(parsed.tree, message, "list every parameter by name (a function that takes "
-                               f"{stars}{p.name} can be called by one that names them)")
-    return sig
+        parsed = parse_function(target)
+    except SrcDiffError:
+        return  # no source: the transform says so, with its own message
+    returns = [n for n in _own_nodes(parsed.tree) if isinstance(n, ast.Return)]
+    for node in returns:
+        if isinstance(node.value, ast.Tuple) and len(node.value.elts) >= 2:
+            raise parsed.error(node, f"{parsed.name} returns a tuple of {len(node.value.elts)} values, and a "
+                               "gradient is of one number", "if the first value is the loss and the rest is "
+                               "auxiliary data, pass has_aux=True (the gradient comes with the aux); otherwise "
+                               "use srcdiff.jacobian or srcdiff.vjp")
 
 
-def _normalize_wrt(wrt, sig: inspect.Signature, func, hidden: tuple = ()) -> tuple[tuple[str, tuple], ...]:
-    """(parameter, path inside it) for each `wrt` entry: an index, a name, or a path into a
-    tree (``"self.w"``, ``"params['W1']"``)."""
-    names = list(sig.parameters)
-    qualname = getattr(func, "__qualname__", type(func).__name__)
-    items = wrt if isinstance(wrt, (tuple, list)) else (wrt,)
-    if not items:
-        raise SrcDiffError("wrt is empty: name at least one parameter to differentiate")
-    out = []
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise SrcDiffError(f"wrt entries are parameter indices or names, got {item!r}")
-        path = ()
-        if isinstance(item, int):
-            if not -len(names) <= item < len(names):
-                raise SrcDiffError(f"wrt={item} is out of range: {qualname} has "
-                                   f"{len(names)} parameter(s) {names}")
-            item = names[item]
-        else:
-            try:
-                root, path = trees.parse_path(item)
-            except ValueError:
-                root = item
-            if root not in names and root not in hidden:
-                raise SrcDiffError(f"wrt={item!r} is not a parameter of {qualname}; "
-                                   f"its parameters are {list(hidden) + names}")
-            item = root
-        if (item, path) in out:
-            raise SrcDiffError(f"wrt names {item!r} twice")
-        out.append((item, path))
-    return tuple(out)
+def _own_nodes(tree):
+    """The nodes of a function's body, not of the functions and lambdas defined in it."""
+    todo = list(tree.body) if isinstance(tree.body, list) else [tree.body]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo += [c for c in ast.iter_child_nodes(node)
+                 if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
 
 
-def grad(func=None, wrt=0, *, debug: bool = False, jit: str | None = None):
+def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool = False, jit: str | None = None):
     """The gradient of `func` with respect to parameter(s) `wrt`.
 
     Use as ``@srcdiff.grad``, ``@srcdiff.grad(wrt="w")`` or ``srcdiff.grad(f, wrt=(0, "y"))``.
-    `wrt` is an index, a parameter name, or a tuple of them (then a tuple is returned).
+    `wrt` is an index, a parameter name, a path into a tree argument (``"params['W1']"``), or
+    a tuple of them (then a tuple is returned); `argnums` is JAX's spelling of integer `wrt`.
     The result is called like `func` and returns the gradient, shaped like the parameter.
+    With ``has_aux=True`` `func` returns ``(loss, aux)`` and the result ``(gradient, aux)``.
     With ``jit="numba"`` the generated gradient is compiled by numba (``srcdiff[numba]``).
     """
     if func is None:
-        return lambda f: grad(f, wrt, debug=debug, jit=jit)
+        return lambda f: grad(f, wrt, argnums=argnums, has_aux=has_aux, debug=debug, jit=jit)
     if isinstance(func, Composite):
         raise SrcDiffError(f"srcdiff cannot differentiate {func.__qualname__} again: it runs generated "
                            "code once per output element", hint="differentiate the function itself "
                            "(srcdiff.hessian(f), srcdiff.jacobian(srcdiff.grad(f)))")
     if isinstance(func, (GradFunction, Derivative)):
+        if has_aux or argnums is not None:
+            raise SrcDiffError("the gradient of a srcdiff gradient takes wrt= only",
+                               hint="differentiate with respect to one parameter: wrt=0")
         return Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
-    return GradFunction(func, wrt, debug=debug, jit=jit)
+    return GradFunction(func, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums)
 
 
-def value_and_grad(func=None, wrt=0, *, debug: bool = False, has_aux: bool = False, jit: str | None = None):
+def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_aux: bool = False,
+                   jit: str | None = None):
     """Like `grad`, but the result returns ``(value, gradient)`` from one pass.
 
     With ``has_aux=True`` the function returns ``(loss, aux)``; the result is
     ``((loss, aux), gradient)``, as in JAX (aux comes from one more call of the function)."""
     if func is None:
-        return lambda f: GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit)
-    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit)
+        return lambda f: value_and_grad(f, wrt, argnums=argnums, debug=debug, has_aux=has_aux, jit=jit)
+    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums)

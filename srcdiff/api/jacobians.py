@@ -1,157 +1,62 @@
-"""Vector-valued functions and second derivatives: `vjp`, `jacobian`, `hessian`, `hvp`.
+"""Vector-valued functions and second derivatives: `jacobian`, `hessian`, `hvp`.
 
-`vjp`, `jacobian` and `hessian` run one generated *pullback*: for a call's arguments, the
-function's forward code followed by a closure that maps an adjoint of the output (any shape)
-to the gradient (`driver.Options(pullback=True)`, the form user helpers' adjoints take).
-A Jacobian runs the pullback once per output element; a Hessian is the Jacobian of the
-gradient, whose code srcdiff generated and differentiates again (driver/higher.py).  A
-Hessian-vector product is forward mode over the gradient's code (api/forward.py, driver/forward.py): one
-sweep computes the gradient and its derivative along the vector.
+A Jacobian runs the pullback (api/pullbacks.py) once per output element.  A Hessian is the
+Jacobian of the gradient, whose code srcdiff generated and differentiates again
+(driver/higher.py).  A Hessian-vector product is forward mode over the gradient's code
+(api/forward.py): one sweep computes the gradient and its derivative along the vector.
+Arguments may be trees, with JAX's structure conventions: the Jacobian with respect to a dict
+is a dict of ``value.shape + leaf.shape`` arrays, the Hessian a dict of dicts, the Hessian
+for ``wrt=(0, 1)`` a tuple of tuples, `hvp`'s product shaped like `x`.
 """
 
 from __future__ import annotations
 
-import inspect
 import weakref
 
 import numpy as np
 
-from .. import driver
 from ..driver.higher import explained
 from ..errors import SrcDiffError
-from ..ir import shapes
+from .contract import contracted
 from .derivatives import Composite, Derivative
+from .flatcall import Front
 from .forward import JvpFunction
 from .gradients import GradFunction, grad
+from .pullbacks import Pullback, Pullbacks
 
 
-class Pullbacks:
-    """The pullback code of `func` with respect to `wrt`, compiled once per argument signature."""
-
-    def __init__(self, func, wrt=0):
-        self.func, self.wrt_spec = func, wrt
-        self._last: driver.Variant | None = None
-        self._compiled: dict = {}  # (function, signature) -> (Lowered, Variant): the fast way back
-
-    def _target(self, args: tuple, kwargs: dict):
-        """The plain function to differentiate for these arguments, and them in order."""
-        func = self.func
-        if isinstance(func, (GradFunction, Derivative)):
-            args = func.positional(args, kwargs)
-            return func.generated_for(args), args
-        if isinstance(func, Composite) or not inspect.isfunction(func):
-            raise SrcDiffError(f"jacobian, hessian and vjp take a function defined with def (or its "
-                               f"srcdiff.grad), got {type(func).__name__}",
-                               hint="differentiate the function itself: srcdiff.hessian(f), srcdiff.jacobian(f)")
-        try:
-            bound = inspect.signature(func).bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"{func.__qualname__}(): {exc}") from None
-        bound.apply_defaults()
-        return func, tuple(bound.arguments.values())
-
-    def variant(self, args: tuple, kwargs: dict | None = None) -> tuple[driver.Variant, tuple]:
-        func, args = self._target(args, kwargs or {})
-        key = tuple(map(shapes.signature, args))
-        hit = self._compiled.get((func, key))
-        if hit is not None and driver.is_current(hit[0], func) and hit[0].specialised_for(args, hit[0].params):
-            self._last = hit[1]
-            return hit[1], args
-        names = list(inspect.signature(func).parameters)
-        wrt = _wrt_names(self.wrt_spec, names)
-        for name in wrt:
-            value = args[names.index(name)]
-            if not (isinstance(value, float) or (isinstance(value, np.ndarray) and value.dtype.kind == "f")
-                    or isinstance(value, np.floating)):
-                raise SrcDiffError(f"cannot differentiate with respect to {name!r}: it is a "
-                                   f"{type(value).__name__}, not a float or a float array",
-                                   hint="pass a float or a float array, e.g. 3.0 or x.astype(float)")
-        options = driver.Options(pullback=True, tuple_result=isinstance(self.wrt_spec, (tuple, list)))
-        try:
-            found = driver.lowered(func, wrt, options, args)
-            made = self._last = driver.variant(found, key)
-        except SrcDiffError as exc:
-            raise explained(exc) from None
-        self._compiled[(func, key)] = (found, made)
-        return made, args
-
-    def __call__(self, *args, **kwargs):
-        """``(value, pullback)`` for these arguments.  The pullback may be called many times;
-        it keeps what it needs of the arguments (changing them afterwards changes nothing)."""
-        made, args = self.variant(args, kwargs)
-        args = tuple(np.array(a) if isinstance(a, np.ndarray) else a for a in args)
-        value, pullback = made.function(*args)
-        return value, Pullback(made, args, pullback, np.shape(value))
-
-    @property
-    def source(self) -> str:
-        if self._last is None:
-            raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
-                               hint="call it once first")
-        return driver.full_source(self._last)
-
-
-class Pullback:
-    """Maps an adjoint of the value (same shape) to the gradient; `.source` is its code."""
-
-    def __init__(self, made: driver.Variant, args: tuple, pullback, shape: tuple):
-        self._made, self._args, self._pullback, self._calls = made, args, pullback, 0
-        self._again = ".pop()" in made.source  # its backward loops pop what the forward saved
-        self.shape = shape  # the value's, which the adjoint must have
-
-    def __call__(self, g):
-        if np.shape(g) != self.shape:
-            raise SrcDiffError(f"the adjoint has shape {np.shape(g)}, but the value has shape {self.shape}",
-                               hint="pass an adjoint shaped like the function's value")
-        self._calls += 1
-        if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
-            self._pullback = self._made.function(*self._args)[1]
-        return self._pullback(g)
-
-    @property
-    def source(self) -> str:
-        """The generated code: the forward computation, then this pullback as a closure."""
-        return driver.full_source(self._made)
-
-
-def _wrt_names(wrt, names: list[str]) -> tuple[str, ...]:
+def jacobian_leaves(value, pullback: Pullback) -> list:
+    """One ``value.shape + leaf.shape`` array per differentiated leaf: one backward pass per
+    output element."""
+    value = np.asarray(value, dtype=float)
+    seed = np.zeros(value.shape)
+    rows = []
+    for i in range(value.size):
+        seed.flat[i] = 1.0
+        rows.append(pullback.leaves(seed.copy() if seed.ndim else float(seed)))
+        seed.flat[i] = 0.0
+    if not rows:
+        return [np.zeros(value.shape + np.shape(pullback.call.args[pullback.call.names.index(n)]))
+                for n in pullback.call.wrt]
     out = []
-    for item in wrt if isinstance(wrt, (tuple, list)) else (wrt,):
-        if isinstance(item, int) and not isinstance(item, bool) and -len(names) <= item < len(names):
-            out.append(names[item])
-        elif isinstance(item, str) and item in names:
-            out.append(item)
-        else:
-            raise SrcDiffError(f"wrt={item!r} names no parameter of {names}")
-    return tuple(out)
-
-
-def vjp(f, *args, wrt=0):
-    """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
-    the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`."""
-    return Pullbacks(f, wrt)(*args)
+    for j in range(len(rows[0])):
+        column = [np.asarray(r[j], dtype=float) for r in rows]
+        out.append(np.stack(column).reshape(value.shape + column[0].shape))
+    return out
 
 
 class Jacobian(Composite):
-    """The Jacobian of `f` with respect to `wrt`: shape ``value.shape + wrt.shape``."""
+    """The Jacobian of `f` with respect to `wrt`: shape ``value.shape + wrt.shape`` (per leaf
+    for a tree, a tuple for a tuple `wrt`)."""
 
     def __init__(self, f, wrt=0, kind="jacobian"):
         self.pullbacks = Pullbacks(f, wrt)
-        if isinstance(wrt, (tuple, list)):
-            raise SrcDiffError(f"{kind} takes one wrt parameter", hint=f"ask for one {kind} per parameter")
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"{kind}({name})"
 
     def __call__(self, *args, **kwargs):
         value, pullback = self.pullbacks(*args, **kwargs)
-        value = np.asarray(value, dtype=float)
-        seed = np.zeros(value.shape)
-        rows = []
-        for i in range(value.size):  # one backward pass per output element
-            seed.flat[i] = 1.0
-            rows.append(np.array(pullback(seed.copy() if seed.ndim else float(seed)), dtype=float))
-            seed.flat[i] = 0.0
-        return np.stack(rows).reshape(value.shape + rows[0].shape) if rows else np.zeros(value.shape)
+        return pullback.call.rebuild(jacobian_leaves(value, pullback))
 
     @property
     def source(self) -> str:
@@ -161,44 +66,125 @@ class Jacobian(Composite):
 
 def jacobian(f, wrt=0) -> Jacobian:
     """The Jacobian of a vector-valued `f` (reverse mode, one pullback per output element)."""
+    if isinstance(f, Jacobian):
+        return NestedJacobian(f, wrt)
     return Jacobian(f, wrt)
 
 
-def hessian(f, wrt=0) -> Jacobian:
+class Hessian(Composite):
+    """The Hessian of a scalar `f`: per differentiated leaf, the Jacobian of its gradient's
+    generated code with respect to every leaf (a dict of dicts, a tuple of tuples)."""
+
+    def __init__(self, f, wrt=0):
+        self.front = Front(f, wrt, what="srcdiff.hessian")
+        self._gradients: dict = {}  # plain function -> its GradFunction
+        self._pullbacks: dict = {}  # generated gradient -> its Pullbacks
+        self._last = None
+        self.__name__ = self.__qualname__ = f"hessian({self.front.qualname})"
+
+    def __call__(self, *args, **kwargs):
+        call = self.front.call(args, kwargs)
+        call.check(self.front.qualname)
+        gradient = self._gradients.get(call.func)
+        if gradient is None:
+            several = call.flat is not None or call.tuple_result or len(call.wrt) > 1
+            gradient = self._gradients[call.func] = GradFunction(call.func, call.wrt if several else call.wrt[0])
+        rows = []
+        for i in range(len(call.wrt)):
+            plain, _, _ = gradient.derivable(call.args, pick=i)
+            pullbacks = self._pullbacks.get(plain)
+            if pullbacks is None:
+                pullbacks = self._pullbacks[plain] = Pullbacks(plain, call.wrt)
+            self._last = pullbacks
+            value, pullback = pullbacks(*call.args)
+            rows.append(call.rebuild(jacobian_leaves(value, pullback)))
+        return call.rebuild(rows)
+
+    @property
+    def source(self) -> str:
+        """The generated code the last row of the Hessian ran (the gradient's, differentiated)."""
+        if self._last is None:
+            raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
+                               hint="call it once first")
+        return self._last.source
+
+
+def hessian(f, wrt=0):
     """The Hessian of a scalar `f`: the Jacobian of its gradient, whose code srcdiff
-    differentiates again."""
+    differentiates again.  With respect to a tree it is a tree of trees (JAX's convention:
+    ``H[k1][k2]`` has shape ``leaf1.shape + leaf2.shape``); ``wrt=(0, 1)`` gives a tuple of tuples."""
     if isinstance(f, Composite):
         raise SrcDiffError(f"hessian takes a function of its own, not {f.__qualname__}",
                            hint="differentiate the function itself: srcdiff.hessian(f)")
-    hessian = Jacobian(grad(f, wrt), wrt, kind="hessian")
-    hessian.__name__ = hessian.__qualname__ = f"hessian({getattr(f, '__qualname__', 'f')})"
-    return hessian
+    if isinstance(f, (GradFunction, Derivative)):  # a third derivative: the Jacobian of grad(grad(f))
+        return Jacobian(grad(f, wrt), wrt, kind="hessian")
+    return Hessian(f, wrt)
 
 
-_HVP_GRADIENTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+class NestedJacobian(Composite):
+    """``jacobian(jacobian(f))``: per output element i, the Hessian of ``f(x)[i]``, built as the
+    Jacobian of the gradient of ``sum(f(x) * e_i)`` (generated code, differentiated again)."""
+
+    def __init__(self, inner: Jacobian, wrt=0):
+        if isinstance(wrt, (tuple, list)) or isinstance(inner.pullbacks.wrt_spec, (tuple, list)):
+            raise SrcDiffError("jacobian(jacobian(f)) takes one wrt parameter",
+                               hint="ask for one parameter at a time")
+        self.inner, self.wrt = inner, wrt
+        self.__name__ = self.__qualname__ = f"jacobian({inner.__qualname__})"
+
+    def __call__(self, *args, **kwargs):
+        func = self.inner.pullbacks.func
+        value = np.asarray(func(*args, **kwargs), dtype=float)
+        seed, rows = np.zeros(value.shape), []
+        hessian = Hessian(contracted(func), self.wrt)
+        for i in range(value.size):
+            seed.flat[i] = 1.0
+            rows.append(np.asarray(hessian(*args, seed.copy(), **kwargs), dtype=float))
+            seed.flat[i] = 0.0
+        return np.stack(rows).reshape(value.shape + rows[0].shape)
+
+
+_HVP: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def hvp(f, x, v, *args, **kwargs):
     """The Hessian of ``f(x, *args, **kwargs)`` with respect to `x` times `v`, without
     forming the Hessian: forward mode over the gradient's generated code (one sweep computes
-    the gradient and its derivative along `v`)."""
-    if np.shape(v) != np.shape(x):
+    the gradient and its derivative along `v`).  `x` may be a tree, `v` a tree like it."""
+    try:
+        found = _HVP.get(f)
+    except TypeError:
+        found = None
+    if found is None:
+        found = (Front(f, 0, what="srcdiff.hvp"), {}, {})
+        try:
+            _HVP[f] = found
+        except TypeError:
+            pass
+    front, gradients, tangents = found
+    call = front.call((x, *args), kwargs)
+    call.check(front.qualname)
+    several = call.flat is not None or len(call.wrt) > 1
+    if not several and np.shape(v) != np.shape(x):
         raise SrcDiffError(f"hvp: v has shape {np.shape(v)}, but x has shape {np.shape(x)}",
                            hint="pass a vector shaped like x")
-    found = _HVP_GRADIENTS.get(f)
-    if found is None:
-        found = _HVP_GRADIENTS[f] = (grad(f, 0), {})
-    gradient, tangents = found
-    positional = gradient.positional((x, *args), kwargs)
+    directions = dict(zip(call.wrt, call.leaves_of(v, 0, "v")))
+    for name, direction in directions.items():
+        if np.shape(direction) != np.shape(call.args[call.names.index(name)]):
+            raise SrcDiffError(f"hvp: v's part for {name} has shape {np.shape(direction)}, but x's has shape "
+                               f"{np.shape(call.args[call.names.index(name)])}", hint="pass a vector shaped like x")
+    gradient = gradients.get(call.func)
+    if gradient is None:
+        gradient = gradients[call.func] = GradFunction(call.func, call.wrt if several else call.wrt[0])
     try:
-        plain = gradient.generated_for(positional)
+        plain, _, _ = gradient.derivable(call.args)
         forward = tangents.get(plain)
         if forward is None:
-            forward = tangents[plain] = JvpFunction(plain, wrt=gradient.wrt_names, with_value=False)
-        _, product = forward(positional, (v,) + (None,) * (len(positional) - 1))
+            forward = tangents[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)
+        _, product = forward(call.args, tuple(directions.get(n) for n in call.names))
     except SrcDiffError as exc:
         raise explained(exc) from None
-    return product
+    return call.rebuild(product if several else [product])
 
 
-__all__ = ["Jacobian", "Pullbacks", "hessian", "hvp", "jacobian", "vjp"]
+__all__ = ["Hessian", "Jacobian", "NestedJacobian", "hessian", "hvp", "jacobian", "jacobian_leaves"]

@@ -1,132 +1,69 @@
 """Gradients of functions called with trees, of methods and partials, and with ``has_aux``.
 
-The function is rewritten for the structure of its arguments (frontend/flatten.py): each
-leaf becomes a parameter.  A call flattens the arguments into leaves, runs the gradient of
-the rewritten function (an ordinary `GradFunction`, cached per structure), and builds each
-gradient back into the structure of its `wrt` target: same dict keys and order, same
-namedtuple and dataclass types (an object's attributes come back as a dict).
+The function is rewritten for the structure of its arguments (api/flatcall.py,
+frontend/flatten.py): each leaf becomes a parameter.  A call flattens the arguments into
+leaves, runs the gradient of the rewritten function (an ordinary `GradFunction`, cached per
+structure), and builds each gradient back into the structure of its `wrt` target: same dict
+keys and order, same namedtuple and dataclass types (an object's attributes come back as a dict).
 """
 
 from __future__ import annotations
 
-import inspect
-
 from ..errors import SrcDiffError
-from ..frontend import callables, trees
-from ..frontend.flatten import flat_function
+from .flatcall import FlatCall, Front
 
 
 class TreeCaller:
     """The tree-aware half of one `GradFunction`."""
 
-    def __init__(self, target: callables.Target, targets: tuple, make_gradient, with_value: bool,
-                 has_aux: bool, debug: bool, user_func):
-        self.target, self.targets, self.make = target, targets, make_gradient
-        self.with_value, self.has_aux, self.debug, self.user_func = with_value, has_aux, debug, user_func
-        self.names = list(inspect.signature(target.func).parameters)
-        self.roots = {root for root, _ in targets}
-        self.cache: dict = {}  # structures -> (Flat, gradient, [(struct, leaf names)] per target)
+    def __init__(self, front: Front, make_gradient, with_value: bool, debug: bool):
+        self.front, self.make = front, make_gradient
+        self.with_value, self.has_aux, self.debug = with_value, front.has_aux, debug
+        self.target, self.names = front.target, front.inner_names
+        self.cache: dict = {}  # flattened function -> its gradient
         self.last = None
 
-    def structures(self, values: list) -> tuple:
-        out = []
-        for name, value in zip(self.names, values):
-            if name in self.target.hidden and trees.is_object(value):
-                struct = trees.structure(value) if not callable(value) else _object_structure(value)
-            elif trees.is_tree(value, sequences=name in self.roots):
-                struct = trees.structure(value)
-            else:
-                struct = None
-            out.append(struct)
-        return tuple(out)
-
-    def prepared(self, structs: tuple):
-        found = self.cache.get(structs)
-        flat = flat_function(self.target.func, {n: s for n, s in zip(self.names, structs) if s is not None},
-                             self.has_aux)
-        if found is not None and found[0] is flat:
-            return found
-        by_param = {name: (struct, leaf_names) for name, struct, leaf_names in flat.params}
-        wrt, plan = [], []
-        for root, path in self.targets:
-            struct, leaf_names = by_param[root]
-            if struct is None:
-                if path:
-                    raise SrcDiffError(f"wrt={_spelled(root, path)!r}: {root} is not a tree in this call")
-                wrt.append(root)
-                plan.append((None, [root]))
-                continue
-            paths = [(p, s) for p, s in trees.leaf_paths(struct) if s.kind in ("leaf", "data")]
-            try:
-                sub = trees.subtree(struct, path)
-            except (ValueError, IndexError):
-                raise SrcDiffError(f"wrt={_spelled(root, path)!r} names no part of {root} "
-                                   f"(its keys are {list(struct.keys)})") from None
-            named = [(p, n) for (p, s), n in zip(paths, leaf_names)]
-            kinds = {p: s.kind for p, s in paths}
-            chosen = [n for p, n in named if p[:len(path)] == path and (kinds[p] == "leaf" or p == path)]
-            if not chosen:
-                raise SrcDiffError(f"wrt={_spelled(root, path)!r} holds no number or array to differentiate")
-            wrt += chosen
-            plan.append((sub, chosen))
-        gradient = self.make(flat.func, tuple(wrt))
-        found = self.cache[structs] = (flat, gradient, plan)
+    def gradient_of(self, call: FlatCall):
+        """The gradient of the flattened function of `call` (made once per structure)."""
+        found = self.cache.get(call.func)
+        if found is None:
+            found = self.cache[call.func] = self.make(call.func, call.wrt)
         return found
 
-    def leaves(self, structs, values) -> list:
-        out = []
-        for struct, value in zip(structs, values):
-            if struct is None:
-                out.append(value)
-            else:
-                trees.leaves(value, struct, out)
-        return out
+    def prepared(self, structs: tuple):
+        """(Flat, the flat function's gradient, the output plan) for arguments of these structures."""
+        flat, wrt, plan = self.front.prepared(structs)
+        found = self.cache.get(flat.func)
+        if found is None:
+            found = self.cache[flat.func] = self.make(flat.func, wrt)
+        return flat, found, plan
 
-    def __call__(self, bound: dict, user_args: tuple, user_kwargs: dict):
-        values = callables.full_arguments(self.target, self.names, bound)
-        structs = self.structures(values)
-        flat, gradient, plan = self.prepared(structs)
-        self.last = gradient
-        result = gradient(*self.leaves(structs, values))
+    def __call__(self, positional: tuple, user_args: tuple, user_kwargs: dict):
+        call = self.front.bound_call(positional)
+        gradient = self.last = self.gradient_of(call)
+        result = gradient(*call.args)
         value, grads = result if self.with_value else (None, result)
-        out = []
-        it = iter(grads)
-        for sub, chosen in plan:
-            taken = [next(it) for _ in chosen]
-            out.append(taken[0] if sub is None or not sub.is_container else trees.unflatten(sub, iter(taken)))
-        grads = out[0] if len(self.targets) == 1 and not self.tuple_result else tuple(out)
+        grads = call.rebuild(grads)
         if self.has_aux:
-            returned = self.user_func(*user_args, **user_kwargs)
+            returned = self.front.func(*user_args, **user_kwargs)
             if not (isinstance(returned, tuple) and len(returned) == 2):
-                raise SrcDiffError("with has_aux=True the function must return a pair (loss, aux)")
+                raise SrcDiffError("with has_aux=True the function must return a pair (loss, aux)",
+                                   hint="return (loss, aux), or leave has_aux out")
+            if not self.with_value:
+                return grads, returned[1]
             return (value, returned[1]), grads
         return (value, grads) if self.with_value else grads
 
-    tuple_result = False
-
-    def parts(self, bound: dict) -> tuple:
+    def parts(self, positional: tuple) -> tuple:
         """(structures, Flat, the flat function's gradient, the output plan, the leaf arguments)
         for a call like this: what `export` writes out (tools/export_trees.py)."""
-        values = callables.full_arguments(self.target, self.names, bound)
-        structs = self.structures(values)
-        flat, gradient, plan = self.prepared(structs)
-        return structs, flat, gradient, plan, self.leaves(structs, values)
+        call = self.front.bound_call(positional)
+        flat, gradient, plan = self.prepared(call.structs)
+        return call.structs, flat, gradient, plan, list(call.args)
 
-    def source_for(self, bound: dict):
-        values = callables.full_arguments(self.target, self.names, bound)
-        structs = self.structures(values)
-        flat, gradient, _ = self.prepared(structs)
-        return gradient.source_for(*self.leaves(structs, values))
-
-
-def _object_structure(value) -> trees.Struct:
-    attrs = tuple(a for a in vars(value) if not a.startswith("__"))
-    return trees.Struct("object", attrs, tuple(trees.structure(getattr(value, a), 1, True) for a in attrs),
-                        type(value))
-
-
-def _spelled(root, path) -> str:
-    return root + "".join(f"[{k!r}]" if isinstance(k, int) else f".{k}" for k in path)
+    def source_for(self, positional: tuple):
+        call = self.front.bound_call(positional)
+        return self.gradient_of(call).source_for(*call.args)
 
 
 __all__ = ["TreeCaller"]

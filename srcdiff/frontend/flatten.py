@@ -112,6 +112,16 @@ def tree_free_names(parsed: ParsedFunction) -> set:
     return set(code.co_names) | set(code.co_freevars)
 
 
+def _valid_range(node) -> None:
+    """Make `node`'s end no earlier than its start: a lambda's synthesized ``def`` and
+    ``return`` (frontend/parse.py) have a start but no end, which `compile` refuses."""
+    if getattr(node, "lineno", None) is None:
+        return
+    end = (getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+    if end[0] is None or end[1] is None or end < (node.lineno, node.col_offset):
+        node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+
+
 def _compile(fdef: ast.FunctionDef, parsed: ParsedFunction, cells: dict, defaults: tuple):
     """Compile `fdef` as a closure over `cells` (names not in it are globals)."""
     free = sorted(cells)
@@ -128,6 +138,7 @@ def _compile(fdef: ast.FunctionDef, parsed: ParsedFunction, cells: dict, default
     for node in ast.walk(outer):
         if node is not outer and not hasattr(node, "lineno") and isinstance(node, (ast.stmt, ast.expr)):
             node.lineno = fdef.lineno
+        _valid_range(node)
     code = compile(module, parsed.filename, "exec")
     outer_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in outer_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fdef.name)

@@ -1,0 +1,56 @@
+"""``sum(f(x) * cotangent)`` as a function srcdiff reads: what `jacobian(jacobian(f))` differentiates.
+
+The derivative of a Jacobian is, per output element i, the Hessian of ``f(x)[i]``: the
+Hessian of ``sum(f(x) * e_i)``.  `contracted(f)` writes that function as source that calls
+`f` (a helper call srcdiff differentiates like any other), compiles and registers it, so the
+Hessian machinery (generated gradient, differentiated again) applies unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import weakref
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..frontend import parse
+
+_MADE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def contracted(func):
+    """``def <f>_dot(<f's parameters>, cotangent): return np.sum(<f>(<parameters>) * cotangent)``."""
+    found = _MADE.get(func)
+    if found is not None:
+        return found
+    name = getattr(func, "__name__", "")
+    if not inspect.isfunction(func) or not name.isidentifier():
+        raise SrcDiffError("jacobian(jacobian(f)) takes a function defined with def",
+                           hint="define f with def, or use srcdiff.hessian on each output")
+    params = list(inspect.signature(func).parameters)
+    cotangent = "cotangent"
+    while cotangent in params or cotangent in (name, "np"):
+        cotangent += "_"
+    args = ", ".join(params)
+    label = f"<srcdiff {name} contracted>"
+    # In f's own globals when f is found there by its name (then srcdiff copies f's body into
+    # the wrapper, as it does for any small helper of the same module); else a scope of its own.
+    scope = func.__globals__
+    numpy = next((k for k, v in scope.items() if v is np and k.isidentifier()), None)
+    if scope.get(name) is not func or numpy is None:
+        scope, numpy = {name: func, "np": np}, "np"
+    source = (f"def {name}_dot({args}{', ' if args else ''}{cotangent}):\n"
+              f"    return {numpy}.sum({name}({args}) * {cotangent})\n")
+    space: dict = {}
+    exec(compile(source, label, "exec"), scope, space)  # noqa: S102 - srcdiff's own two lines
+    made = space[f"{name}_dot"]
+    made.__defaults__ = None
+    tree = ast.parse(source).body[0]
+    parse.register(made, parse.ParsedFunction(made, tree, label, source.splitlines(), scope))
+    _MADE[func] = made
+    return made
+
+
+__all__ = ["contracted"]

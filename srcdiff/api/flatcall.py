@@ -1,0 +1,228 @@
+"""One call of a user callable as a call of a plain function of leaves: the tree front.
+
+Every transformation differentiates plain functions of floats and arrays.  A call with
+parameter trees (dict, list, tuple, namedtuple, dataclass, object), of a method or of a
+`functools.partial` becomes, per structure of its arguments, a call of the function rewritten
+so that each leaf is a parameter (frontend/flatten.py).  `Front.call` gives that `FlatCall`:
+the plain function, its arguments, the leaves differentiated, and `rebuild`, which puts
+per-leaf results back into the structure of the `wrt` targets (JAX's conventions: the
+gradient of a dict is a dict with the same keys, a tuple of targets gives a tuple).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+from ..errors import SrcDiffError
+from ..frontend import callables, trees
+from ..frontend.flatten import Flat, flat_function
+from ..frontend.rewrites import needs_rewrite
+from .binding import Binder, normalize_wrt, not_differentiable, refuse
+
+
+@dataclass
+class FlatCall:
+    """`func(*args)` is the user's call; `wrt` are the names of its differentiated parameters."""
+
+    func: object
+    args: tuple
+    names: list
+    wrt: tuple
+    plan: list  # per wrt target: (its structure, or None for a plain value; the leaves it holds)
+    tuple_result: bool
+    flat: Flat | None = None  # the rewritten function (None: the user's function as it is)
+    structs: tuple = ()
+    user_names: tuple = ()  # the parameters of the user's callable (a method's without self)
+
+    def rebuild(self, results):
+        """Per-leaf `results` (aligned with `wrt`) in the structure of the `wrt` targets."""
+        it = iter(results)
+        out = []
+        for sub, chosen in self.plan:
+            taken = [next(it) for _ in chosen]
+            out.append(taken[0] if sub is None or not sub.is_container else trees.unflatten(sub, iter(taken)))
+        return tuple(out) if self.tuple_result else out[0]
+
+    def leaves_of(self, value, index: int, what: str) -> list:
+        """`value` (a tree shaped like wrt target `index`, e.g. a direction) as one value per
+        differentiated leaf of that target."""
+        sub, chosen = self.plan[index]
+        if sub is None or not sub.is_container:
+            return [value]
+        return leaves_like(value, sub, [], what, keep_data=False)
+
+    def tangents(self, tangents: tuple, what: str = "the tangent") -> tuple:
+        """One tangent per parameter of `func`, from one per parameter of the user's callable
+        (each a tree like its argument, or None); a bound ``self`` and data leaves get None."""
+        if self.flat is None:
+            return tuple(tangents)
+        given = dict(zip(self.user_names, tangents))
+        out = []
+        for name, struct, leaf_names in self.flat.params:
+            tangent = given.get(name)
+            if struct is None:
+                out.append(tangent)
+            else:
+                found = leaves_like(tangent, struct, [], f"{what} of {name}", keep_data=True)
+                for t, kind, leaf in zip(found, _kinds(struct), leaf_names):
+                    if kind == "data" and t is not None:
+                        raise SrcDiffError(f"{what} of {name} has a part for {leaf}, which holds no float "
+                                           "(an integer, a string, None): its derivative would be silently "
+                                           "truncated", hint=f"pass None there, or make {leaf} a float")
+                    out.append(None if kind == "data" else t)
+        return tuple(out)
+
+    def check(self, qualname: str) -> None:
+        """Refuse a differentiated leaf that is not a float or a float array."""
+        for name in self.wrt:
+            problem = not_differentiable(self.args[self.names.index(name)])
+            if problem:
+                raise refuse(qualname, name, problem)
+
+
+def leaves_like(value, struct: trees.Struct, out: list, what: str, keep_data: bool) -> list:
+    """`value`'s parts at the leaves of `struct` (a tree shaped like an argument: a tangent, a
+    direction), in the order `trees.leaves` lists the argument's; None stands for zeros."""
+    if struct.kind == "leaf" or (keep_data and struct.kind == "data"):
+        out.append(value)
+        return out
+    if not struct.is_container:
+        return out
+    if value is not None and isinstance(value, (list, tuple, dict)) and len(value) != len(struct.keys):
+        raise SrcDiffError(f"{what} has {len(value)} entries, but the argument it goes with has "
+                           f"{len(struct.keys)}", hint=f"give {what} the structure of the argument")
+    for key, child in zip(struct.keys, struct.children):
+        try:
+            item = None if value is None else trees.child_value(value, struct, key)
+        except (KeyError, IndexError, AttributeError, TypeError):
+            raise SrcDiffError(f"{what} has no entry {key!r}, but the argument it goes with has one",
+                               hint=f"give {what} the structure of the argument") from None
+        leaves_like(item, child, out, what, keep_data)
+    return out
+
+
+def _kinds(struct: trees.Struct) -> list:
+    """The kind ("leaf" or "data") of each leaf of `struct`, in `trees.leaves` order."""
+    if struct.kind in ("leaf", "data"):
+        return [struct.kind]
+    if not struct.is_container:
+        return []
+    return [k for child in struct.children for k in _kinds(child)]
+
+
+#: ``Front(f, EVERY)``: every parameter is a target (forward mode: each may carry a tangent)
+EVERY = object()
+
+
+class Front:
+    """A user callable (function, method, partial, callable object) and its `wrt` targets."""
+
+    def __init__(self, func, wrt=0, argnums=None, *, has_aux: bool = False, what: str = "srcdiff.grad"):
+        self.func, self.has_aux = func, has_aux
+        self.binder = Binder(func, what)
+        self.target = callables.resolve(func)
+        self.names = list(self.binder.names)  # the user callable's
+        self.qualname = self.binder.qualname
+        if wrt is EVERY:  # forward mode: every parameter may carry a tangent
+            self.targets, self.tuple_result = tuple((n, ()) for n in self.names), True
+        else:
+            self.targets, self.tuple_result = normalize_wrt(wrt, argnums, self.names, self.target.hidden,
+                                                            self.qualname)
+        self.wrt = tuple(dict.fromkeys(root for root, _ in self.targets))
+        self.roots = set(self.wrt)
+        try:
+            self.inner_names = list(inspect.signature(self.target.func).parameters)
+        except (TypeError, ValueError):
+            self.inner_names = self.names
+        self.always = (not self.target.plain or has_aux or any(path for _, path in self.targets)
+                       or self.target.func is not func or needs_rewrite(self.target.func))
+        self._prepared: dict = {}
+
+    def uses_trees(self, positional: tuple) -> bool:
+        """Whether a call with these (bound) arguments goes through a flattened function."""
+        return self.always or any(trees.is_tree(a, sequences=n in self.roots) for n, a in zip(self.names, positional))
+
+    def structures(self, values: list) -> tuple:
+        out = []
+        for name, value in zip(self.inner_names, values):
+            if name in self.target.hidden and trees.is_object(value):
+                struct = trees.structure(value) if not callable(value) else _object_structure(value)
+            elif trees.is_tree(value, sequences=name in self.roots):
+                struct = trees.structure(value)
+            else:
+                struct = None
+            out.append(struct)
+        return tuple(out)
+
+    def prepared(self, structs: tuple) -> tuple[Flat, tuple, list]:
+        """(the flattened function, the leaves differentiated, the plan) for these structures."""
+        flat = flat_function(self.target.func, {n: s for n, s in zip(self.inner_names, structs) if s is not None},
+                             self.has_aux)
+        found = self._prepared.get(structs)
+        if found is not None and found[0] is flat:
+            return found
+        by_param = {name: (struct, leaf_names) for name, struct, leaf_names in flat.params}
+        wrt, plan = [], []
+        for root, path in self.targets:
+            struct, leaf_names = by_param[root]
+            if struct is None:
+                if path:
+                    raise SrcDiffError(f"wrt={_spelled(root, path)!r}: {root} is not a tree in this call")
+                wrt.append(root)
+                plan.append((None, [root]))
+                continue
+            paths = [(p, s) for p, s in trees.leaf_paths(struct) if s.kind in ("leaf", "data")]
+            try:
+                sub = trees.subtree(struct, path)
+            except (ValueError, IndexError):
+                raise SrcDiffError(f"wrt={_spelled(root, path)!r} names no part of {root} "
+                                   f"(its keys are {list(struct.keys)})") from None
+            named = [(p, n) for (p, s), n in zip(paths, leaf_names)]
+            kinds = {p: s.kind for p, s in paths}
+            chosen = [n for p, n in named if p[:len(path)] == path and (kinds[p] == "leaf" or p == path)]
+            if not chosen:
+                raise SrcDiffError(f"wrt={_spelled(root, path)!r} holds no number or array to differentiate")
+            wrt += chosen
+            plan.append((sub, chosen))
+        found = self._prepared[structs] = (flat, tuple(wrt), plan)
+        return found
+
+    def full_values(self, positional: tuple) -> list:
+        """Every parameter of the target function, the bound prefix (``self``) included."""
+        return callables.full_arguments(self.target, self.inner_names, dict(zip(self.names, positional)))
+
+    def call(self, args: tuple, kwargs: dict) -> FlatCall:
+        """The plain call that computes ``func(*args, **kwargs)``."""
+        return self.bound_call(self.binder.bind(args, kwargs))
+
+    def bound_call(self, positional: tuple) -> FlatCall:
+        if not self.uses_trees(positional):
+            plan = [(None, [root]) for root, _ in self.targets]
+            return FlatCall(self.func, tuple(positional), self.names, self.wrt, plan, self.tuple_result,
+                            user_names=tuple(self.names))
+        values = self.full_values(positional)
+        structs = self.structures(values)
+        flat, wrt, plan = self.prepared(structs)
+        leaves = []
+        for struct, value in zip(structs, values):
+            if struct is None:
+                leaves.append(value)
+            else:
+                trees.leaves(value, struct, leaves)
+        names = [n for _, _, leaf_names in flat.params for n in leaf_names]
+        return FlatCall(flat.func, tuple(leaves), names, wrt, plan, self.tuple_result, flat, structs,
+                        tuple(self.names))
+
+
+def _object_structure(value) -> trees.Struct:
+    attrs = tuple(a for a in vars(value) if not a.startswith("__"))
+    return trees.Struct("object", attrs, tuple(trees.structure(getattr(value, a), 1, True) for a in attrs),
+                        type(value))
+
+
+def _spelled(root, path) -> str:
+    return root + "".join(f"[{k!r}]" if isinstance(k, int) else f".{k}" for k in path)
+
+
+__all__ = ["EVERY", "FlatCall", "Front", "leaves_like"]

@@ -1,0 +1,140 @@
+"""Reverse mode for any output: `vjp`, and the pullbacks `jacobian` and `hessian` run.
+
+A pullback is generated code: for a call's arguments, the function's forward code followed
+by a closure that maps an adjoint of the output (any shape) to the gradient
+(`driver.Options(pullback=True)`, the form user helpers' adjoints take).  Arguments may be
+trees, and the function a method or a partial (api/flatcall.py): the pullback of the
+flattened function gives one gradient per leaf, built back into the arguments' structure.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from .. import driver
+from ..driver.higher import explained
+from ..errors import SrcDiffError
+from ..ir import shapes
+from .binding import not_differentiable, refuse
+from .derivatives import Composite, Derivative
+from .flatcall import FlatCall, Front
+from .gradients import GradFunction
+
+
+class Pullbacks:
+    """The pullback code of `func` with respect to `wrt`, compiled once per argument signature."""
+
+    def __init__(self, func, wrt=0):
+        self.func, self.wrt_spec = func, wrt
+        self._last: driver.Variant | None = None
+        self._compiled: dict = {}  # (function, wrt, signature) -> (Lowered, Variant): the fast way back
+        if isinstance(func, Composite) or not callable(func):
+            raise SrcDiffError(f"jacobian, hessian and vjp take a function (or its srcdiff.grad), got "
+                               f"{getattr(func, '__qualname__', type(func).__name__)}",
+                               hint="differentiate the function itself: srcdiff.hessian(f), srcdiff.jacobian(f)")
+        self._front = None if isinstance(func, (GradFunction, Derivative)) else Front(func, wrt, what="srcdiff.vjp")
+
+    def _target(self, args: tuple, kwargs: dict) -> FlatCall:
+        """The plain call that computes ``func(*args, **kwargs)``: a function and its arguments."""
+        func = self.func
+        if self._front is not None:
+            call = self._front.call(args, kwargs)
+            call.check(self._front.qualname)
+            return call
+        args = func.positional(args, kwargs)
+        plain = func.generated_for(args)
+        names = list(inspect.signature(plain).parameters)
+        wrt, several = _wrt_names(self.wrt_spec, names)
+        for name in wrt:
+            problem = not_differentiable(args[names.index(name)])
+            if problem:
+                raise refuse(func.__qualname__, name, problem)
+        return FlatCall(plain, tuple(args), names, wrt, [(None, [n]) for n in wrt], several)
+
+    def variant(self, args: tuple, kwargs: dict | None = None) -> tuple[driver.Variant, FlatCall]:
+        call = self._target(args, kwargs or {})
+        several = call.flat is not None or call.tuple_result or len(call.wrt) > 1
+        key = tuple(map(shapes.signature, call.args))
+        hit = self._compiled.get((call.func, call.wrt, key))
+        if hit is not None and driver.is_current(hit[0], call.func) \
+                and hit[0].specialised_for(call.args, hit[0].params):
+            self._last = hit[1]
+            return hit[1], call
+        options = driver.Options(pullback=True, tuple_result=several)
+        try:
+            found = driver.lowered(call.func, call.wrt, options, call.args)
+            made = self._last = driver.variant(found, key)
+        except SrcDiffError as exc:
+            raise explained(exc) from None
+        self._compiled[(call.func, call.wrt, key)] = (found, made)
+        return made, call
+
+    def __call__(self, *args, **kwargs):
+        """``(value, pullback)`` for these arguments.  The pullback may be called many times;
+        it keeps what it needs of the arguments (changing them afterwards changes nothing)."""
+        made, call = self.variant(args, kwargs)
+        values = tuple(np.array(a) if isinstance(a, np.ndarray) else a for a in call.args)
+        value, pullback = made.function(*values)
+        return value, Pullback(made, values, pullback, np.shape(value), call)
+
+    @property
+    def source(self) -> str:
+        if self._last is None:
+            raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
+                               hint="call it once first")
+        return driver.full_source(self._last)
+
+
+class Pullback:
+    """Maps an adjoint of the value (same shape) to the gradient, shaped like the `wrt`
+    targets (trees included); `.source` is its code."""
+
+    def __init__(self, made: driver.Variant, args: tuple, pullback, shape: tuple, call: FlatCall):
+        self._made, self._args, self._pullback, self._calls = made, args, pullback, 0
+        self._again = ".pop()" in made.source  # its backward loops pop what the forward saved
+        self.shape = shape  # the value's, which the adjoint must have
+        self.call = call
+        self._several = call.flat is not None or call.tuple_result or len(call.wrt) > 1
+
+    def leaves(self, g) -> list:
+        """The gradient of ``sum(value * g)``, one entry per differentiated leaf."""
+        if np.shape(g) != self.shape:
+            raise SrcDiffError(f"the adjoint has shape {np.shape(g)}, but the value has shape {self.shape}",
+                               hint="pass an adjoint shaped like the function's value")
+        self._calls += 1
+        if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
+            self._pullback = self._made.function(*self._args)[1]
+        found = self._pullback(g)
+        return list(found) if self._several else [found]
+
+    def __call__(self, g):
+        return self.call.rebuild(self.leaves(g))
+
+    @property
+    def source(self) -> str:
+        """The generated code: the forward computation, then this pullback as a closure."""
+        return driver.full_source(self._made)
+
+
+def _wrt_names(wrt, names: list[str]) -> tuple[tuple[str, ...], bool]:
+    out = []
+    for item in wrt if isinstance(wrt, (tuple, list)) else (wrt,):
+        if isinstance(item, int) and not isinstance(item, bool) and -len(names) <= item < len(names):
+            out.append(names[item])
+        elif isinstance(item, str) and item in names:
+            out.append(item)
+        else:
+            raise SrcDiffError(f"wrt={item!r} names no parameter of {names}")
+    return tuple(out), isinstance(wrt, (tuple, list))
+
+
+def vjp(f, *args, wrt=0):
+    """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
+    the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
+    (shaped like that argument: a tree's gradient is a tree; a tuple `wrt` gives a tuple)."""
+    return Pullbacks(f, wrt)(*args)
+
+
+__all__ = ["Pullback", "Pullbacks", "vjp"]
