@@ -149,7 +149,7 @@ def not_differentiable(value) -> str:
     """Why `value` takes no derivative ("" when it does): floats, float arrays (NumPy, Dask,
     array-API) do; integers would be silently truncated; complex numbers are not real."""
     if isinstance(value, (bool, np.bool_)) or isinstance(value, (int, np.integer)):
-        return f"it is an integer ({value!r}); its derivative would be silently truncated"
+        return f"it is an integer ({value!r}); its gradient would be silently truncated"
     if isinstance(value, (float, np.floating)):
         return ""
     if isinstance(value, (complex, np.complexfloating)):

@@ -334,12 +334,12 @@ def check_single_output(func, target) -> None:
 
 def _own_nodes(tree):
     """The nodes of a function's body, not of the functions and lambdas defined in it."""
-    todo = list(tree.body) if isinstance(tree.body, list) else [tree.body]
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    todo = [n for n in (tree.body if isinstance(tree.body, list) else [tree.body]) if not isinstance(n, nested)]
     while todo:
         node = todo.pop()
         yield node
-        todo += [c for c in ast.iter_child_nodes(node)
-                 if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
+        todo += [c for c in ast.iter_child_nodes(node) if not isinstance(c, nested)]
 
 
 def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool = False, jit: str | None = None):
