@@ -206,7 +206,7 @@ def run_graph(ns: argparse.Namespace) -> int:
     out = Path(ns.output) if ns.output else None
     if out is not None and out.suffix == ".html":
         args = _arguments_or_defaults(target, "graph -o FILE.html")
-        explain(target.func, *(args if wrt else map(_as_float, args)), html=out, wrt=wrt)
+        explain(target.func, *args, html=out, wrt=wrt)  # an int stays an int (range(n)), as in show
         print(f"wrote {out}")
         return EXIT_OK
     dot = graph(target.func, wrt=wrt).to_dot()
@@ -239,7 +239,7 @@ def run_trace(ns: argparse.Namespace) -> int:
     target = load_target(ns)
     wrt = target.wrt if target.wrt != () else None
     args = _arguments_or_defaults(target, "trace")
-    trace(target.func, *(args if wrt else map(_as_float, args)), wrt=wrt).print()
+    trace(target.func, *args, wrt=wrt).print()  # an int stays an int (range(n)), as in show
     return EXIT_OK
 
 
