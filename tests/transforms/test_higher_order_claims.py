@@ -58,7 +58,7 @@ def test_max_keepdims_read_by_index_works_at_second_order():
 
 
 @pytest.mark.parametrize("f, line", [(det, "return np.linalg.det"), (solve, "return np.sum(np.linalg.solve"),
-                                     (nested, "for i in range(3)")])
+                                     (nested, "nested loop")])
 def test_what_is_refused_at_second_order_names_the_line(f, line):
     with pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.grad(srcdiff.grad(f))(0.7)
