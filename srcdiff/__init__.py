@@ -27,11 +27,12 @@ from .api import (
 )
 from .errors import SrcDiffError
 from .rules.register import register_adjoint
+from .rules.runtime import stop_gradient
 from .version import __version__ as __version__
 
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "export", "grad",
-           "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint", "trace",
-           "value_and_grad", "vjp"]
+           "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint",
+           "stop_gradient", "trace", "value_and_grad", "vjp"]
 
 
 def __getattr__(name: str):

@@ -211,3 +211,59 @@ def test_check_exits_1_when_the_float_gradient_fails_where_sympy_proves_the_form
         TABLE.register(old, replace=True)
     assert status == 1
     assert "MISMATCH at element [1], at your arguments" in out and "is nan where smooth is finite" in out
+
+
+LOOPS = textwrap.dedent('''\
+    import math
+
+
+    def power(x, n):
+        s = x
+        for i in range(n):
+            s = s * x
+        return s
+
+
+    def summed(x, n):
+        s = 0.0
+        for i in range(n):
+            s = s + math.sin(x * i)
+        return s * 2.0
+''')
+
+
+@pytest.fixture
+def loops(tmp_path):
+    path = tmp_path / "cli_loops.py"
+    path.write_text(LOOPS)
+    return path
+
+
+@pytest.mark.parametrize("func, args, adjoint", [
+    ("power", "1.5, 4", 5 * 1.5 ** 4),                       # d/dx x**5
+    ("power", "2.0, 0", 1.0),
+    ("summed", "0.5, 3", 2 * sum(i * np.cos(0.5 * i) for i in range(3))),
+])
+def test_trace_keeps_an_integer_argument_an_integer(capsys, loops, func, args, adjoint):
+    status, out, err = run(capsys, "trace", f"{loops}:{func}", "--args", args)
+    assert status == 0, err
+    assert out.splitlines()[0] == f"trace of {func} (adjoints with respect to x)"  # n is not differentiated
+    x_row = next(line for line in out.splitlines() if line.split()[2:4] == ["x", "(parameter)"])
+    assert np.isclose(float(x_row.split()[-1] if "(sum" not in x_row else x_row.split()[-4]), adjoint, rtol=1e-3)
+    assert "Const(" not in out  # constants print as written
+    if func == "summed":
+        assert "(carried: 0.0 at first" in out
+
+
+@pytest.mark.parametrize("func", ["power", "summed"])
+def test_graph_walk_through_keeps_an_integer_argument_an_integer(capsys, loops, tmp_path, func):
+    out_file = tmp_path / "walk.html"
+    status, out, err = run(capsys, "graph", f"{loops}:{func}", "--args", "1.25, 3", "-o", out_file)
+    assert status == 0, err
+    assert out_file.read_text().startswith("<!DOCTYPE html>") or "<html" in out_file.read_text()[:500]
+
+
+def test_trace_and_graph_integers_with_wrt_given(capsys, loops):
+    status, out, err = run(capsys, "trace", f"{loops}:power", "--args", "2, 3", "--wrt", "x")
+    assert status == 0, err  # a differentiated integer means a float, as in show and check
+    assert "adjoints with respect to x" in out.splitlines()[0]

@@ -6,6 +6,7 @@ folder (no srcdiff, sympy or astor), and must return the same gradients as srcdi
 """
 
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 from export_set import SET
 from export_trees_set import TREE_SET
+from modules import import_source
 
 import srcdiff
 from srcdiff.tools.cli import main as cli_main
@@ -176,7 +178,8 @@ def test_callee_adjoints_are_in_the_module(tmp_path):
         """, "bent_export")
     path = tmp_path / "two_shapes_grad.py"
     srcdiff.export(module.two_shapes, 0.5, np.ones(3), path=str(path))
-    defined = [line for line in path.read_text().splitlines() if line.startswith("def ")]
+    defined = [line for line in path.read_text().splitlines()
+               if line.startswith("def ") and not line.startswith("def check_argument(")]  # the kinds' check
     assert defined[:2] == ["def two_shapes_grad(x, v):", "def bent_vjp(y, k):"]
     assert all(line.startswith("def bent_vjp") for line in defined[1:])
     namespace = {}
@@ -198,3 +201,67 @@ def test_command_line_export(tmp_path, capsys):
     w, x = np.linspace(-0.5, 0.5, 3), np.arange(12.0).reshape(4, 3) / 10
     t = np.tanh(x @ w)
     np.testing.assert_allclose(namespace["loss_grad"](w, x), x.T @ (2 * t * (1 - t * t)), rtol=1e-12)
+
+
+def _model(tmp_path, body="np.sum(np.tanh(x @ w) ** 2)"):
+    model = tmp_path / "stale_model.py"
+    model.write_text(f"import numpy as np\n\n\ndef loss(w, x):\n    return {body}\n")
+    return model
+
+
+def test_export_check_reports_a_stale_module(tmp_path, capsys):
+    model, out = _model(tmp_path), tmp_path / "loss_grad.py"
+    argv = ["export", f"{model}:loss", "--args", "np.ones(3), np.ones((4, 3))", "-o", str(out)]
+    assert cli_main(argv) == 0
+    header = out.read_text().split('"""')[1]
+    assert re.search(r"^Source sha256: [0-9a-f]{64}$", header, re.MULTILINE)
+    capsys.readouterr()
+    assert cli_main(argv + ["--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+    _model(tmp_path, "np.sum(np.sin(x @ w) ** 2)")  # the source changes: the module is stale
+    sys.modules.pop("stale_model", None)
+    assert cli_main(argv + ["--check"]) == 1
+    assert "stale" in capsys.readouterr().out
+    assert cli_main(argv) == 0 and cli_main(argv + ["--check"]) == 0  # regenerated: up to date again
+
+
+def test_export_check_without_a_module_or_without_a_hash(tmp_path, capsys):
+    model, out = _model(tmp_path), tmp_path / "loss_grad.py"
+    argv = ["export", f"{model}:loss", "--args", "np.ones(3), np.ones((4, 3))", "-o", str(out), "--check"]
+    assert cli_main(argv) == 1 and "does not exist" in capsys.readouterr().out
+    out.write_text('"""An old export."""\n')
+    assert cli_main(argv) == 1 and "no source hash" in capsys.readouterr().out
+
+
+def test_the_hash_covers_called_user_functions(tmp_path):
+    from srcdiff.tools.export import module_source
+    from srcdiff.tools.export_check import recorded_hash
+
+    module = tmp_path / "hash_callees.py"
+    helper = "def helper(v):\n    s = 0.0\n    for i in range(3):\n        s = s + np.sin(v * i)\n    return s\n"
+    main = "\n\ndef outer(x):\n    return helper(x) * x\n"
+    module.write_text("import numpy as np\n\n\n" + helper + main)
+    first = recorded_hash(module_source(import_source(tmp_path, module.read_text(), "hash_a").outer, 0.5))
+    changed = helper.replace("np.sin", "np.cos")
+    second = recorded_hash(module_source(import_source(tmp_path, "import numpy as np\n\n\n" + changed + main,
+                                                       "hash_b").outer, 0.5))
+    assert first and second and first != second
+
+
+@pytest.mark.parametrize("args, bad, message", [
+    ((np.ones(3), np.ones((4, 3))), (2.0, np.ones((4, 3))), "w must be a NumPy array of ndim 1"),
+    ((np.ones(3), np.ones((4, 3))), ([1.0, 1.0, 1.0], np.ones((4, 3))), "not list"),
+    ((np.ones(3), np.ones((4, 3))), (np.ones(3), np.ones(3)), "x must be a NumPy array of ndim 2"),
+    ((np.ones(3), 2.0), (np.ones(3), np.ones(2)), "x must be a number"),
+])
+def test_a_wrong_argument_kind_is_a_clear_error(tmp_path, args, bad, message):
+    from srcdiff.tools.export import module_source
+
+    module = import_source(tmp_path, "import numpy as np\n\n\ndef kinds(w, x):\n    return np.sum(x * w) ** 2\n",
+                           f"kinds_{len(message)}")
+    namespace = {}
+    exec(compile(module_source(module.kinds, *args), "kinds_grad.py", "exec"), namespace)
+    good = namespace["kinds_grad"](*args)
+    np.testing.assert_allclose(good, srcdiff.grad(module.kinds)(*args))
+    with pytest.raises(TypeError, match=re.escape(message)):
+        namespace["kinds_grad"](*bad)

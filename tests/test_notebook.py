@@ -69,3 +69,32 @@ def test_functions_defined_in_cells_differentiate(tmp_path, monkeypatch):
     assert not errors, errors[0]["evalue"] if errors else ""
     printed = "".join(o.get("text", "") for o in outputs[-1] if o.output_type == "stream")
     assert "trees True method True" in printed
+
+
+CHECK_CELLS = [
+    CELLS[0],
+    "def f(x, y):\n    return np.sin(x) * y",
+    "srcdiff.check(f, 0.5, 2.0, wrt=(0, 1))",
+    "srcdiff.register_adjoint(np.tanh, x='g * 2.0', replace=True)\n"
+    "def t(x):\n    return np.tanh(x)\nsrcdiff.check(t, 0.3)",
+]
+
+
+def test_a_check_report_displays_as_html(tmp_path, monkeypatch):
+    outputs = run_notebook(CHECK_CELLS, tmp_path, monkeypatch)
+    errors = [o for out in outputs for o in out if o.output_type == "error"]
+    assert not errors, errors[0]["evalue"] if errors else ""
+    proved, wrong = outputs[2][-1]["data"], outputs[3][-1]["data"]
+    for data in (proved, wrong):
+        assert "text/html" in data and "<table>" in data["text/html"]
+        assert "CheckReport(" not in data["text/html"]
+    assert "proved" in proved["text/html"] and "cos(x)" in proved["text/html"] and "MISMATCH" not in proved["text/html"]
+    assert "MISMATCH" in wrong["text/html"]
+
+
+def test_a_report_checked_numerically_shows_why_in_html():
+    from srcdiff.tools.check_report import CheckReport
+
+    report = CheckReport("f", ("x",), not_symbolic="np.foo has no sympy counterpart <here>")
+    text = report._repr_html_()
+    assert "<pre>" in text and "np.foo has no sympy counterpart &lt;here&gt;" in text

@@ -271,9 +271,12 @@ SPECS = [
       c=(None, REAL)),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
+    # a value whose true derivative is zero too (floor), so central differences agree; the
+    # zero derivative of a live value is tested in tests/transforms/test_stop_gradient.py
+    S("srcdiff.rules.runtime.stop_gradient", "stop_gradient(np.floor(c)) * x", x=((3,), REAL), c=((3,), REAL)),
 ]
 HELPERS = {name: getattr(runtime, name)
-           for name in ("copy_array", "select", "select_whole", "unbroadcast", "zeros_like")}
+           for name in ("copy_array", "select", "select_whole", "stop_gradient", "unbroadcast", "zeros_like")}
 
 SEED = 20261130
 

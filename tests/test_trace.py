@@ -131,7 +131,7 @@ def test_command_line_prints_the_table(model, capsys):
     from srcdiff.tools.cli import main
 
     target = f"{model.__file__}:shared"
-    assert main(["trace", target, "--args", "2, 3.0, 5.0"]) == 0  # integers count as floats here
+    assert main(["trace", target, "--args", "2.0, 3.0, 5.0"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "trace of shared (adjoints with respect to a, b, c)"
     assert out == str(srcdiff.trace(model.shared, 2.0, 3.0, 5.0)) + "\n"

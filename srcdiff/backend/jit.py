@@ -27,7 +27,7 @@ from . import loader
 HINT = "use srcdiff.grad(f) without jit=, or keep the function to scalar loops and NumPy calls"
 
 #: run-time helpers numba compiles (by name); the others are refused
-FOR_NUMBA = ("stack_rows",)
+FOR_NUMBA = ("stack_rows", "stop_gradient")
 _compiled: dict = {}  # name -> the helper compiled by numba, made once per process
 
 

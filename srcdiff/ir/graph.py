@@ -375,7 +375,8 @@ class _Walk:
         found = self.region("loop", code, item.line, region)
         for c in item.carried:
             init = self.read([c.init])
-            node = self.add(self.fresh(c.var.name, ""), "carried", f"{init[0] if init else c.init} at first",
+            first = init[0] if init else repr(c.init.value) if hasattr(c.init, "value") else c.init.name  # 0.0
+            node = self.add(self.fresh(c.var.name, ""), "carried", f"{first} at first",
                             "(carried)", item.line, init, found.id, c.var.name)
             found.carried.append(node.name)
         if item.target is not None:

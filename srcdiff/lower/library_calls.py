@@ -27,6 +27,7 @@ from .. import rules
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
+from ..rules import runtime
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_shape import RESHAPE_TO
 from .array_api import alias_of, is_promoter, lower_alias, lower_promote
@@ -71,6 +72,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
             raise no_rule(lower, node, func, ast.unparse(callee))
         return None
     spelled = respell(lower, callee)
+    if func is runtime.stop_gradient:  # srcdiff.stop_gradient: the helper, which an export copies
+        spelled = ast.Name("stop_gradient", ast.Load())
     if not rule.nograd and not rule.variadic and func not in CONVERSIONS and "dtype" not in rule.signature.parameters \
             and any(k.arg == "dtype" for k in node.keywords):
         return with_dtype(lower, node, spelled, target)

@@ -40,4 +40,7 @@ RULES = [
          shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}),
     rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"}),
     nograd(runtime.zeros_like),
+    # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
+    nograd(runtime.stop_gradient, shape=_first_shape,
+           note="the identity with a zero derivative: nothing it guards is differentiated"),
 ]

@@ -265,6 +265,15 @@ def stack_rows(rows):
     return out
 
 
+def stop_gradient(x):
+    """`x` itself, with a zero derivative: no gradient flows back through it, and forward
+    mode gives it a zero tangent (``srcdiff.stop_gradient``, JAX's ``lax.stop_gradient``).
+
+    srcdiff's rule marks its value inactive, so nothing is computed for what it guards;
+    generated code keeps the call, so a gradient differentiated again still stops there."""
+    return x
+
+
 HELPERS = {
     "unbroadcast": unbroadcast,
     "select": select,
@@ -288,6 +297,7 @@ HELPERS = {
     "refused": refused,
     "real_part": real_part,
     "stack_rows": stack_rows,
+    "stop_gradient": stop_gradient,
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

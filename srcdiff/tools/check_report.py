@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -101,6 +102,21 @@ class CheckReport:
             lines.append(f"    srcdiff: {show(item.srcdiff)}")
             lines.append(f"    {_verdict_text(item)}")
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The report as Jupyter shows it: the verdict, coloured, then one row per input."""
+        colour = "#1a7f37" if self else "#b42318" if self.status == MISMATCH else "#9a6700"
+        lines = str(self).splitlines()
+        head = (f'<p><b>{html.escape(lines[0])}</b> '
+                f'<span style="color:{colour}">&#9679; {html.escape(self.status)}</span></p>')
+        if self.gave_up or self.not_symbolic:
+            return f'<div class="srcdiff-check">{head}<pre>{html.escape(chr(10).join(lines[1:]))}</pre></div>'
+        cells = "".join(f"<tr><td><code>{html.escape(i.name)}</code></td><td><code>{html.escape(show(i.sympy))}</code>"
+                        f"</td><td><code>{html.escape(show(i.srcdiff))}</code></td>"
+                        f"<td>{html.escape(_verdict_text(i))}</td></tr>" for i in self.inputs)
+        table = ("<table><thead><tr><th>input</th><th>sympy</th><th>srcdiff</th><th>verdict</th></tr></thead>"
+                 f"<tbody>{cells}</tbody></table>")
+        return f'<div class="srcdiff-check">{head}{table}</div>'
 
 
 def _verdict_text(item: InputCheck) -> str:

@@ -206,7 +206,7 @@ def run_graph(ns: argparse.Namespace) -> int:
     out = Path(ns.output) if ns.output else None
     if out is not None and out.suffix == ".html":
         args = _arguments_or_defaults(target, "graph -o FILE.html")
-        explain(target.func, *(args if wrt else map(_as_float, args)), html=out, wrt=wrt)
+        explain(target.func, *args, html=out, wrt=wrt)  # an int stays an int (range(n)), as in show
         print(f"wrote {out}")
         return EXIT_OK
     dot = graph(target.func, wrt=wrt).to_dot()
@@ -239,7 +239,7 @@ def run_trace(ns: argparse.Namespace) -> int:
     target = load_target(ns)
     wrt = target.wrt if target.wrt != () else None
     args = _arguments_or_defaults(target, "trace")
-    trace(target.func, *(args if wrt else map(_as_float, args)), wrt=wrt).print()
+    trace(target.func, *args, wrt=wrt).print()  # an int stays an int (range(n)), as in show
     return EXIT_OK
 
 
@@ -248,6 +248,8 @@ def run_trace(ns: argparse.Namespace) -> int:
 def setup_export(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
     parser.add_argument("-o", "--output", metavar="OUT.py", help="the module to write (default: FUNC_grad.py)")
+    parser.add_argument("--check", action="store_true", help="write nothing: exit 1 if OUT.py was generated from "
+                        "another version of the source (its header's hash differs), 0 if it is up to date")
 
 
 def run_export(ns: argparse.Namespace) -> int:
@@ -257,6 +259,13 @@ def run_export(ns: argparse.Namespace) -> int:
     target = load_target(ns)
     args = _arguments_or_defaults(target, "export")
     out = Path(ns.output or f"{target.func.__name__}_grad.py")
+    if ns.check:
+        from .export import source_digest
+        from .export_check import stale
+
+        reason = stale(out, source_digest(target.func, *args, wrt=target.wrt))
+        print(f"stale: {reason}; regenerate it without --check" if reason else f"{out} is up to date")
+        return EXIT_MISMATCH if reason else EXIT_OK
     export(target.func, *args, wrt=target.wrt, path=out)
     print(f"wrote {out}")
     return EXIT_OK

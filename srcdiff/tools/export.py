@@ -25,7 +25,7 @@ from ..ir import shapes
 from ..ir.nodes import Specialised
 from ..rules import runtime
 from ..version import __version__
-from . import export_trees
+from . import export_check, export_trees
 
 #: Stands in for srcdiff's exception in a copied helper that raises it.
 _ERROR_CLASS = '''class SrcDiffError(ValueError):
@@ -71,8 +71,13 @@ def module_source(func, *example_args, wrt=0) -> str:
         own = flat.func
     functions = {name: own, **_callee_functions(made)}
     imports, definitions = _needed(listing, functions)
+    if tree is None:  # the arguments' kinds are checked on entry (trees: by the front function's unpacking)
+        checked = export_check.guard(listing, name, list(inspect.signature(target).parameters), tuple(example_args))
+        if checked != listing:
+            listing, extra, front = checked, {_MODULES["np"]}, export_check.CHECKER
     imports = _sorted_imports(set(imports) | extra)
-    header = _header(target, gradient, name, resolved.prefix + tuple(example_args))
+    digest = export_check.source_hash(dict.fromkeys(functions.values()))
+    header = _header(target, gradient, name, resolved.prefix + tuple(example_args), digest)
     parts = [header, "\n".join(imports), *definitions, front, listing.rstrip("\n")]
     return "\n\n\n".join(p for p in parts if p) + "\n"
 
@@ -218,7 +223,13 @@ def _literal(value) -> bool:
     return value is None or isinstance(value, (bool, int, float, complex, str))
 
 
-def _header(func, gradient: GradFunction, name: str, args: tuple) -> str:
+def source_digest(func, *example_args, wrt=0) -> str:
+    """The source hash `module_source` would write in the header (``export --check`` compares it)."""
+    text = module_source(func, *example_args, wrt=wrt)
+    return export_check.recorded_hash(text)
+
+
+def _header(func, gradient: GradFunction, name: str, args: tuple, digest: str) -> str:
     """The module docstring: what the gradient is of, for which arguments, and how to call it."""
     code = func.__code__
     where = f"{Path(code.co_filename).name}:{code.co_firstlineno}"
@@ -231,6 +242,7 @@ def _header(func, gradient: GradFunction, name: str, args: tuple) -> str:
             f"{kinds}"
             f"(array lengths may differ; the number of axes and which have length 1 may not).\n"
             f"Needs only NumPy.  {name}({', '.join(names)}) returns {result}.\n"
+            f"{export_check.HASH_LINE}{digest}\n"
             '"""')
 
 

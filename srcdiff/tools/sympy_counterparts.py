@@ -299,6 +299,8 @@ COUNTERPARTS = {
 
 #: Rule name -> why it has no sympy counterpart (such functions are reported "not symbolic").
 NOT_SYMBOLIC: dict[str, str] = {
+    "srcdiff.rules.runtime.stop_gradient": "its derivative is zero by definition, the identity's is one: "
+                                           "sympy has no counterpart",
     "numpy.floor": "sympy leaves the derivative of floor unevaluated",
     "numpy.ceil": "sympy leaves the derivative of ceiling unevaluated",
     "numpy.rint": "sympy has no round-half-to-even",

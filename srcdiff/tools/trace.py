@@ -120,7 +120,8 @@ def trace(f, *args, wrt=None, limit: int | None = 4, **kwargs) -> Trace:
     else:
         wrt = wrt_names(wrt, params, parsed.name)
     # the gradient the pipeline compiles for these arguments, and the IR it came from
-    options = driver.Options(tuple_result=True, inline=False)  # helpers stay calls: traced as frames
+    # helpers stay calls (traced as frames); with the value, so every forward loop is in the program
+    options = driver.Options(tuple_result=True, inline=False, with_value=True)
     lowered = driver.lowered(parsed.func, tuple(wrt), options, tuple(values))
     made = driver.variant(lowered, tuple(map(shapes.signature, values)))
     graph = build_graph(parsed, lowered.ir, wrt, made.program)

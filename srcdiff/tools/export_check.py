@@ -1,0 +1,88 @@
+"""What keeps an exported gradient honest after it leaves srcdiff.
+
+* The header carries a hash of the source it was generated from (the function and every
+  user function whose adjoint it holds); `stale` recomputes it, so ``python -m srcdiff
+  export --check`` tells whether the module still matches the code.
+* The gradient function starts by checking each argument's kind against the example it was
+  generated for (`guard`): a float where an array was expected fails there, naming the
+  parameter, not with an ``AttributeError`` deep inside the module.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ..frontend.parse import unwrap
+
+#: The header line that holds the hash (``Source sha256: 0123abcd...``).
+HASH_LINE = "Source sha256: "
+_HASH = re.compile(r"^Source sha256: ([0-9a-f]{64})$", re.MULTILINE)
+
+#: The argument check the module defines (``check_argument``), written once per module.
+CHECKER = '''def check_argument(function, name, value, ndim):
+    """Refuse an argument of another kind than the example the module was generated for:
+    `ndim` None means a number, else a NumPy array with that many axes."""
+    if ndim is None:
+        if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+            return
+        raise TypeError(f"{function}: {name} must be a number (the module was generated for one), "
+                        f"not {type(value).__name__}")
+    if not isinstance(value, np.ndarray) or value.ndim != ndim:
+        got = f"an array of ndim {value.ndim}" if isinstance(value, np.ndarray) else type(value).__name__
+        raise TypeError(f"{function}: {name} must be a NumPy array of ndim {ndim} (the module was "
+                        f"generated for one), not {got}; regenerate it for other arguments")'''
+
+
+def source_hash(functions) -> str:
+    """The sha256 of the source of `functions` (in order), as 64 hex digits."""
+    digest = hashlib.sha256()
+    for func in functions:
+        digest.update(inspect.getsource(unwrap(func)).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def recorded_hash(text: str) -> str | None:
+    """The hash an exported module's header records, or None (a module from before hashes)."""
+    found = _HASH.search(text)
+    return found.group(1) if found else None
+
+
+def stale(path: Path, current: str) -> str | None:
+    """Why the module at `path` does not match the source whose hash is `current`, or None."""
+    if not path.is_file():
+        return f"{path} does not exist"
+    recorded = recorded_hash(path.read_text())
+    if recorded is None:
+        return f"{path} records no source hash (exported by an older srcdiff)"
+    if recorded != current:
+        return (f"{path} was generated from another version of the source "
+                f"(sha256 {recorded[:12]}..., now {current[:12]}...)")
+    return None
+
+
+def guard(listing: str, name: str, params: list[str], args: tuple) -> str:
+    """`listing` with ``check_argument`` calls at the top of the function `name`, one per
+    parameter given a float or an array (ints, bools and other kinds are left as they are)."""
+    checks = []
+    for param, value in zip(params, args):
+        if isinstance(value, np.ndarray):
+            checks.append(f"check_argument({name!r}, {param!r}, {param}, {value.ndim})")
+        elif isinstance(value, (float, np.floating)):
+            checks.append(f"check_argument({name!r}, {param!r}, {param}, None)")
+    if not checks:
+        return listing
+    tree = ast.parse(listing)
+    func = next(s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == name)
+    lines = listing.splitlines(keepends=True)
+    first = func.body[0].lineno - 1  # the function's first statement (its comment stays above)
+    while first > 0 and lines[first - 1].strip().startswith("#"):
+        first -= 1
+    indent = " " * func.body[0].col_offset
+    return "".join(lines[:first] + [f"{indent}{c}\n" for c in checks] + lines[first:])
