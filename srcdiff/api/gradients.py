@@ -203,16 +203,16 @@ class GradFunction:
             raise SrcDiffError(f"{self.__qualname__} returns a tuple of gradients: differentiate one "
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
         if not self._uses_trees(args):
-            found, made = self._derivable(args)
-            return higher.generated_function(made, location=found.parsed.location)
+            _, made = self._derivable(args)
+            return higher.generated_function(made)
         values = callables.full_arguments(self._trees.target, self._trees.names, dict(zip(self._names, args)))
         structs = self._trees.structures(values)
         if any(s is not None for s in structs) or self._trees.target.hidden:
             raise SrcDiffError(f"{self.__qualname__}: higher derivatives take float and array arguments, "
                                "not trees, methods or partials", hint="pass the arrays as parameters")
         _, flat, _ = self._trees.prepared(structs)
-        found, made = flat._derivable(tuple(values))
-        return higher.generated_function(made, pick=0, location=found.parsed.location)
+        _, made = flat._derivable(tuple(values))
+        return higher.generated_function(made)
 
     def _derivable(self, args: tuple) -> tuple[Lowered, Variant]:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
@@ -220,7 +220,9 @@ class GradFunction:
         hit = self._derivables.get(key)
         if hit is None or not driver.is_current(hit[0], self.func) or not hit[0].specialised_for(args, self._names):
             self._check_differentiable(args)
-            found = driver.lowered(self.func, self.wrt, dataclasses.replace(self.options, derivable=True), args)
+            # one gradient, returned as itself (not a 1-tuple): the function differentiated again
+            options = dataclasses.replace(self.options, derivable=True, tuple_result=len(self.wrt) > 1)
+            found = driver.lowered(self.func, self.wrt, options, args)
             hit = self._derivables[key] = (found, driver.variant(found, key))
         return hit
 
