@@ -31,6 +31,12 @@ def _unbroadcast_templates(static, operand_shapes):
     return {"a": "np.broadcast_to(g, np.shape(a)) + 0.0"}  # + 0.0: a new, writable array
 
 
+def _index_add_templates(static, operand_shapes):
+    value = operand_shapes["value"]
+    part = "index_read(g, index)"
+    return {"base": "g", "value": part if value.known and not value.scalar else f"unbroadcast({part}, value)"}
+
+
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
          shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}),
@@ -40,4 +46,14 @@ RULES = [
          shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}),
     rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"}),
     nograd(runtime.zeros_like),
+    # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
+    rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
+         fresh=True, array_result=True,
+         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"}),
+    rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
+         tangents={"a": "index_read(a_dot, index)"}),
+    nograd(slice, ("start", "stop", "step")),
 ]
+
+#: The helpers whose index operand may be a list (a tuple index, as srcdiff reads one back).
+TAKE_INDEX_LISTS = frozenset({runtime.index_add, runtime.index_read})

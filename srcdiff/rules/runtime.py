@@ -226,6 +226,20 @@ def set_item(x, index, v):
     return y
 
 
+def index_add(base, index, value):
+    """A copy of `base` with `value` added at `index`, every repeated position adding again
+    (as ``np.add.at``): the functional form of a scatter-add, which srcdiff differentiates.
+    A list `index` (a tuple index, read back by srcdiff) is that tuple."""
+    out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
+    np.add.at(out, tuple(index) if isinstance(index, list) else index, value)
+    return out
+
+
+def index_read(a, index):
+    """``a[index]``, a list `index` being that tuple: the adjoint of `index_add`'s value."""
+    return a[tuple(index) if isinstance(index, list) else index]
+
+
 def zero_item(g, index):
     """A copy of the adjoint `g` with the positions a write overwrote set to zero."""
     g = np.array(g, dtype=float, copy=True)
@@ -284,6 +298,8 @@ HELPERS = {
     "tile_adjoint": tile_adjoint,
     "set_item": set_item,
     "zero_item": zero_item,
+    "index_add": index_add,
+    "index_read": index_read,
     "split_adjoint": split_adjoint,
     "refused": refused,
     "real_part": real_part,
