@@ -541,9 +541,9 @@ RULE_SPECS = {
     "srcdiff.rules.runtime.select_whole": _wrap("np.sum(select_whole(np.size(x) > 1, x * y))"),
     "srcdiff.rules.runtime.copy_array": _wrap("np.sum(copy_array(x) * y)"),
     "srcdiff.rules.runtime.zeros_like": _wrap("np.sum((x + zeros_like(x)) * y)"),
-    "srcdiff.rules.runtime.index_add": _wrap("np.sum(index_add(x, np.array([0, 2, 0]), y * x) * y)"),
+    "srcdiff.rules.runtime.index_add": _wrap("np.sum(index_add(x, (np.array([0, 2, 0]),), y * x) * y)"),
     "srcdiff.rules.runtime.index_read": _wrap("np.sum(index_read(x * y, (np.array([1, 1]),)) * y[:2])"),
-    "builtins.slice": _wrap("np.sum(index_read(x, slice(2, None, -1)) * y)"),
+    "builtins.slice": _wrap("np.sum(index_read(x, (slice(2, None, -1),)) * y)"),
 }
 
 SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.name) == "symbolic")

@@ -227,17 +227,19 @@ def set_item(x, index, v):
 
 
 def index_add(base, index, value):
-    """A copy of `base` with `value` added at `index`, every repeated position adding again
-    (as ``np.add.at``): the functional form of a scatter-add, which srcdiff differentiates.
-    A list `index` (a tuple index, read back by srcdiff) is that tuple."""
+    """A copy of `base` with `value` added at ``base[*index]``, every repeated position adding
+    again (as ``np.add.at``): the functional form of a scatter-add, which srcdiff
+    differentiates.  `index` is the tuple (or list: srcdiff reads tuples back as lists) of
+    the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
     out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
-    np.add.at(out, tuple(index) if isinstance(index, list) else index, value)
+    np.add.at(out, tuple(index), value)
     return out
 
 
 def index_read(a, index):
-    """``a[index]``, a list `index` being that tuple: the adjoint of `index_add`'s value."""
-    return a[tuple(index) if isinstance(index, list) else index]
+    """``a[*index]``, `index` the tuple (or list) of the index's parts: the adjoint of
+    `index_add`'s value."""
+    return a[tuple(index)]
 
 
 def zero_item(g, index):
