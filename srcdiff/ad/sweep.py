@@ -97,26 +97,24 @@ class Sweep:
         else:
             self.owned.discard(primal)
 
-    def zero(self, primal: str, array: bool = False) -> ast.expr:
-        """A zero adjoint for `primal`, of its type and shape (with `array`, an array even
-        for a number: it is written into by index)."""
+    def zero(self, primal: str) -> ast.expr:
+        """A zero adjoint for `primal`, of its type and shape."""
         if primal in self.lists:
             return ast.parse(f"[0.0] * len({primal})", mode="eval").body
         shape = self.shapes.get(primal, shapes.UNKNOWN)
         if shape.known and shape.ndim == 0 and shape.scalar:
             return ast.Constant(0.0)
-        if shape.known or array:
+        if shape.known:
             return ast.parse(f"np.zeros(np.shape({primal}))", mode="eval").body
         return ast.parse(f"zeros_like({primal})", mode="eval").body
 
     def ensure(self, primal: str, line=None, own: bool = False) -> None:
-        """Give `primal`'s adjoint a value (zero) if it has none; with `own`, a private copy
-        (an array: the adjoint is then written into by index)."""
+        """Give `primal`'s adjoint a value (zero) if it has none; with `own`, a private copy."""
         if primal not in self.defined:
             self.defined.add(primal)
             self.owned.add(primal)
             self.alias.pop(self.name(primal), None)
-            self.emit(AdjointStmt(self.name(primal), self.zero(primal, array=own), False, line))
+            self.emit(AdjointStmt(self.name(primal), self.zero(primal), False, line))
         elif own and primal not in self.owned and primal not in self.lists:
             name = self.name(primal)
             self.emit(AdjointStmt(name, ast.parse(f"copy_array({name})", mode="eval").body, False, line))

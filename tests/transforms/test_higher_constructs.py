@@ -89,11 +89,6 @@ def diagonal(x):
     return np.sum(np.diag(np.outer(x, x)) ** 2) + np.sum(np.diag(x) * x[:, None] ** 2)
 
 
-def squared_det(x):
-    A = x.reshape(2, 2) + 3 * np.eye(2)
-    return np.linalg.det(A) ** 2
-
-
 def softplus(x):
     return np.sum(np.where(x < 30.0, np.log1p(np.exp(x)), x))
 
@@ -139,7 +134,6 @@ ARRAY_PROGRAMS = {
     "column and row": (column_and_row, lambda rng: (rng.normal(size=4),)),
     "trace": (trace_of_square, lambda rng: (rng.normal(size=4),)),
     "diag": (diagonal, lambda rng: (rng.normal(size=3),)),
-    "det squared": (squared_det, lambda rng: (rng.normal(size=4) * 0.3,)),
     "softplus": (softplus, lambda rng: (rng.normal(size=3) * 3.0,)),
     "where chain": (where_chain, lambda rng: (BASE + 0.1 * rng.normal(size=4),)),
     "squeeze, ravel": (squeezed, lambda rng: (rng.normal(size=4),)),
