@@ -274,9 +274,20 @@ SPECS = [
     # a value whose true derivative is zero too (floor), so central differences agree; the
     # zero derivative of a live value is tested in tests/transforms/test_stop_gradient.py
     S("srcdiff.rules.runtime.stop_gradient", "stop_gradient(np.floor(c)) * x", x=((3,), REAL), c=((3,), REAL)),
+    S("srcdiff.rules.runtime.index_add", "index_add(x, (np.array([0, 2, 0]),), y * y)", x=((4,), REAL),
+      y=((3,), REAL)),
+    S("srcdiff.rules.runtime.index_add", "index_add(x * x, (slice(None, None, None), np.array([1, 1])), y)",
+      x=((2, 3), REAL), y=(None, REAL)),
+    S("srcdiff.rules.runtime.index_add", "index_add(x, (x > 0.0,), np.sin(y))", x=((5,), REAL), y=(None, REAL)),
+    S("srcdiff.rules.runtime.index_read", "index_read(x, ([1, 1, 0],)) * y", x=((3,), REAL),
+      y=((3,), REAL)),
+    S("srcdiff.rules.runtime.index_read", "index_read(x, (np.array([0, 1, 1]), slice(None, None, -1))) * y",
+      x=((2, 4), REAL), y=((3, 4), REAL)),
+    S("builtins.slice", "index_read(x, (slice(3, 0, -2),)) * y", x=((5,), REAL), y=((2,), REAL)),
 ]
 HELPERS = {name: getattr(runtime, name)
-           for name in ("copy_array", "select", "select_whole", "stop_gradient", "unbroadcast", "zeros_like")}
+           for name in ("copy_array", "select", "select_whole", "stop_gradient", "unbroadcast", "zeros_like",
+                        "index_add", "index_read")}
 
 SEED = 20261130
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import srcdiff
-from srcdiff.rules import default_table, rule, structural, unary
+from srcdiff.rules import default_table, rule, runtime, structural, unary
 from srcdiff.rules.numpy_convert import astype
 
 X = np.array([[0.6, 0.2], [0.3, 0.7]])
@@ -59,6 +59,8 @@ CALLS = {
     "getitem": lambda x, y: x[0],
     "list.append": lambda x, y: [x].append(y),
     "setitem": lambda x, y: structural.set_item(x, 0, y[0]),
+    "srcdiff.rules.runtime.index_add": lambda x, y: runtime.index_add(x, (np.array([0, 0]),), y),
+    "srcdiff.rules.runtime.index_read": lambda x, y: runtime.index_read(x, (np.array([1, 0]), slice(None))),
     "max": lambda x, y: max(x[0, 0], y[0, 0]),
     "min": lambda x, y: min(x[0, 0], y[0, 0]),
     "math.acosh": lambda x, y: math.acosh(1.0 + abs(x[0, 0])),

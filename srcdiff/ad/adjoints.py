@@ -69,9 +69,22 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                         if mask else ()))
     for name, contribution, inherited in _shared(_merged(pending), node, sweep):
         first = name not in sweep.defined
+        before = sweep.masks.get(name, ())
         sweep.contribute(name, contribution, node.line)
         if inherited and first:
             sweep.masks[name] = inherited
+        elif inherited and before:  # a sum of values zero where a condition fails is zero there too
+            common = _common_masks(before, inherited)
+            if common:
+                sweep.masks[name] = common
+
+
+def _common_masks(a: tuple, b: tuple) -> tuple:
+    """The masks both `a` and `b` hold (same test and polarity), exact only if both are."""
+    def key(m):
+        return ast.dump(m.test), m.keep, m.whole
+    found = {key(m): m for m in b}
+    return tuple(Mask(m.test, m.keep, m.exact and found[key(m)].exact, m.whole) for m in a if key(m) in found)
 
 
 def _merged(pending: list) -> list:

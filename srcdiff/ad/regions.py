@@ -229,7 +229,30 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
                 shape = operand_shape(parts[0], sweep.shapes)
                 basic = basic and shape.known and shape.ndim == 0
         mode = "add" if basic else "add.at"
+        tuple_valued = isinstance(index, ast.Name) and index.id in sweep.lists  # a tuple, or a list?
+        if sweep.derivable and not (basic and sweep.loops) and not tuple_valued:
+            # the functional form, with a rule of its own (rules/generated_code.py); a loop's
+            # element-by-element updates stay in place (a copy per iteration would cost O(n²))
+            name = sweep.name(x.name)
+            update = _call("index_add", ast.Name(name, ast.Load()), index_value(index), g)
+            sweep.emit(AdjointStmt(name, update, False, node.line))
+            sweep.owned.add(x.name)
+            sweep.alias.pop(name, None)
+            return
     sweep.emit(Scatter(sweep.name(x.name), index, g, mode, node.line))
+
+
+def index_value(index: ast.expr) -> ast.expr:
+    """An index as a value that can be passed to a function: always a tuple of its parts
+    (srcdiff reads a tuple back as a list: a list index is never the index itself), and
+    ``:`` becomes ``slice(None, None, None)``."""
+    def value(part: ast.expr) -> ast.expr:
+        if isinstance(part, ast.Slice):
+            bounds = [b if b is not None else ast.Constant(None) for b in (part.lower, part.upper, part.step)]
+            return _call("slice", *bounds)
+        return part
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return ast.Tuple([value(e) for e in parts], ast.Load())
 
 
 def reverse_call(node: UserCall, sweep: Sweep) -> None:

@@ -202,14 +202,14 @@ class GradFunction:
                                "jit or debug) can be differentiated again", hint="differentiate srcdiff.grad(f)")
         call = self.front.bound_call(positional)
         gradient = self._trees.gradient_of(call) if call.flat is not None else self
-        found, made = gradient._derivable(call.args)
         several = gradient.tuple_result or len(gradient.wrt) > 1
         if not several:
             pick = None
+        found, made = gradient._derivable(call.args, pick)
         key = (id(made), pick)
         hit = self._picked.get(key)
         if hit is None or hit[0] is not made:
-            func = higher.generated_function(made, pick=pick, location=found.parsed.location)
+            func = higher.generated_function(made, location=found.parsed.location)
             hit = self._picked[key] = (made, func)
         return hit[1], call, several and pick is None
 
@@ -226,14 +226,19 @@ class GradFunction:
                                "srcdiff.hvp(f, x, v), which take trees, or pass the arrays as parameters")
         return func
 
-    def _derivable(self, args: tuple) -> tuple[Lowered, Variant]:
-        """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`)."""
-        key = tuple(map(shapes.signature, args))
-        hit = self._derivables.get(key)
+    def _derivable(self, args: tuple, pick: int | None = None) -> tuple[Lowered, Variant]:
+        """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`):
+        gradient number `pick` of the `wrt` parameters only (None: all of them, as a tuple)."""
+        signature = tuple(map(shapes.signature, args))
+        hit = self._derivables.get((signature, pick))
         if hit is None or not driver.is_current(hit[0], self.func) or not hit[0].specialised_for(args, self._names):
             self._check_differentiable(args)
-            found = driver.lowered(self.func, self.wrt, dataclasses.replace(self.options, derivable=True), args)
-            hit = self._derivables[key] = (found, driver.variant(found, key))
+            wrt = self.wrt if pick is None else (self.wrt[pick],)
+            # a picked gradient is returned as itself (not a 1-tuple): the function differentiated again
+            several = pick is None and (self.tuple_result or len(wrt) > 1)
+            options = dataclasses.replace(self.options, derivable=True, tuple_result=several)
+            found = driver.lowered(self.func, wrt, options, args)
+            hit = self._derivables[(signature, pick)] = (found, driver.variant(found, signature))
         return hit
 
     @property

@@ -49,7 +49,7 @@ class Variant:
     fast: object = None  # the same code behind a signature guard, made on first use
     cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
     jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
-    derivable: tuple | None = None  # (pick, the code as a function srcdiff can parse): driver/higher.py
+    derivable: object = None  # the code as a function srcdiff can parse (driver/higher.py)
     #: forward mode: where the parameters with tangents are among the arguments
     positions: tuple[int, ...] = ()
 
@@ -112,6 +112,8 @@ class Cache:
         self.callee_irs: dict[tuple, object] = {}
         #: what each generated function was generated from (its errors name the user's line)
         self.origins = origins.Origins()
+        #: a derivable gradient's name (its errors' file name when lowered again) -> its `Origin`
+        self.generated: dict[str, origins.Origin] = {}
         self.listeners: list = []  # called on `clear` (gradient functions drop fast paths)
 
     def clear(self) -> None:
@@ -121,6 +123,7 @@ class Cache:
         self.callees.clear()
         self.callee_irs.clear()
         self.origins.clear()
+        self.generated.clear()
         for listener in list(self.listeners):
             listener()
 

@@ -120,7 +120,8 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict):
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
     if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
-        info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable)
+        info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable,
+                                   derivable=options.derivable)
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback else info)
     if not options.pullback:

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, ForwardStatement, Var
+from ..rules import runtime
 from ..rules.structural import NOGRAD
 from .ast_facts import read_before_write
 from .mutations import check_no_change_in_place
@@ -36,11 +37,13 @@ _GUARD_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If,
 
 
 def is_effect_call(state: LoweringState, call: ast.expr) -> bool:
-    """``print(...)``, ``logging.info(...)``, ``logger.debug(...)``, ``warnings.warn(...)``."""
+    """``print(...)``, ``logging.info(...)``, ``logger.debug(...)``, ``warnings.warn(...)``;
+    and the check of a generated gradient's output (``ensure_scalar``), read back for a
+    higher derivative."""
     if not isinstance(call, ast.Call):
         return False
     func = static_value(state, call.func, record=False)
-    if func is builtins.print or func is warnings.warn:
+    if func is builtins.print or func is warnings.warn or func is runtime.ensure_scalar:
         return True
     if func is not MISSING and getattr(func, "__module__", None) == "logging" \
             and getattr(func, "__name__", None) in _LOG_METHODS:

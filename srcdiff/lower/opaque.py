@@ -120,6 +120,20 @@ def lower_compare(lower: ExpressionLowerer, node: ast.Compare, target) -> Operan
 
 
 def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:
+    """``a or b`` of comparisons (as a gradient's forward code saves a loop's exit test): its
+    value is a bool, which carries no gradient; of other operands it could be one of them."""
+    if _is_boolean(node):
+        decided = folded(lower, node)
+        return Const(decided) if decided is not MISSING else opaque(lower, node, target)
     raise lower.state.error(node, "`and`/`or` are supported in conditions only (their value could "
                             "be one of the operands)", "use them in an `if`/`while` test, or "
                             "use np.logical_and / a conditional expression")
+
+
+def _is_boolean(expr: ast.expr) -> bool:
+    """Whether `expr` is certainly a bool: comparisons joined by and/or/not."""
+    if isinstance(expr, ast.BoolOp):
+        return all(_is_boolean(v) for v in expr.values)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        return True
+    return isinstance(expr, ast.Compare) or isinstance(expr, ast.Constant) and isinstance(expr.value, bool)

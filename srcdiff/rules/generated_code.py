@@ -31,6 +31,12 @@ def _unbroadcast_templates(static, operand_shapes):
     return {"a": "np.broadcast_to(g, np.shape(a)) + 0.0"}  # + 0.0: a new, writable array
 
 
+def _index_add_templates(static, operand_shapes):
+    value = operand_shapes["value"]
+    part = "index_read(g, index)"
+    return {"base": "g", "value": part if value.known and not value.scalar else f"unbroadcast({part}, value)"}
+
+
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
          shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}),
@@ -43,4 +49,14 @@ RULES = [
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
     nograd(runtime.stop_gradient, shape=_first_shape,
            note="the identity with a zero derivative: nothing it guards is differentiated"),
+    # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
+    rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
+         fresh=True, array_result=True,
+         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"}),
+    rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
+         tangents={"a": "index_read(a_dot, index)"}),
+    nograd(slice, ("start", "stop", "step")),
 ]
+
+#: The helpers whose index operand may be a list (a tuple index, as srcdiff reads one back).
+TAKE_INDEX_LISTS = frozenset({runtime.index_add, runtime.index_read})

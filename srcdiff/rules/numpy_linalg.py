@@ -138,14 +138,17 @@ def _solve_templates(static, operand_shapes):
 
 
 def _trace_templates(static, operand_shapes):
-    return {"x": "np.multiply.outer(np.eye(*np.shape(x)[:2], k=offset), g)"}
+    eye = "np.eye(np.shape(x)[0], np.shape(x)[1], k=offset)"
+    if operand_shapes["x"].known and operand_shapes["x"].ndim == 2:  # plain arithmetic, read back by srcdiff
+        return {"x": f"{eye} * g"}
+    return {"x": f"np.multiply.outer({eye}, g)"}
 
 
 def _diag_templates(static, operand_shapes):
     ndim, k = operand_shapes["x"].ndim, static["k"]
-    to_vector = ("np.eye(*np.shape(x), k=k) * np.concatenate([g, np.zeros(np.shape(x)[0] - np.size(g))])[:, None]"
-                 if k >= 0 else
-                 "np.eye(*np.shape(x), k=k) * np.concatenate([g, np.zeros(np.shape(x)[1] - np.size(g))])")
+    eye = "np.eye(np.shape(x)[0], np.shape(x)[1], k=k)"
+    to_vector = (f"{eye} * np.concatenate([g, np.zeros(np.shape(x)[0] - np.size(g))])[:, None]" if k >= 0 else
+                 f"{eye} * np.concatenate([g, np.zeros(np.shape(x)[1] - np.size(g))])")
     to_matrix = "np.diag(g, k)"
     if ndim == 1:
         return {"x": to_matrix}

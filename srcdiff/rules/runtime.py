@@ -226,6 +226,22 @@ def set_item(x, index, v):
     return y
 
 
+def index_add(base, index, value):
+    """A copy of `base` with `value` added at ``base[*index]``, every repeated position adding
+    again (as ``np.add.at``): the functional form of a scatter-add, which srcdiff
+    differentiates.  `index` is the tuple (or list: srcdiff reads tuples back as lists) of
+    the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
+    out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
+    np.add.at(out, tuple(index), value)
+    return out
+
+
+def index_read(a, index):
+    """``a[*index]``, `index` the tuple (or list) of the index's parts: the adjoint of
+    `index_add`'s value."""
+    return a[tuple(index)]
+
+
 def zero_item(g, index):
     """A copy of the adjoint `g` with the positions a write overwrote set to zero."""
     g = np.array(g, dtype=float, copy=True)
@@ -293,6 +309,8 @@ HELPERS = {
     "tile_adjoint": tile_adjoint,
     "set_item": set_item,
     "zero_item": zero_item,
+    "index_add": index_add,
+    "index_read": index_read,
     "split_adjoint": split_adjoint,
     "refused": refused,
     "real_part": real_part,

@@ -294,7 +294,9 @@ COUNTERPARTS = {
     **{f"numpy.{name}": func for name, func in _CONSTRUCTORS.items()},
     # ---- srcdiff's own helpers: sums, selections and copies, exact on object arrays ----
     **{f"srcdiff.rules.runtime.{name}": getattr(runtime, name)
-       for name in ("unbroadcast", "select", "select_whole", "copy_array", "zeros_like")},
+       for name in ("unbroadcast", "select", "select_whole", "copy_array", "zeros_like", "index_add",
+                    "index_read")},
+    "builtins.slice": slice,
 }
 
 #: Rule name -> why it has no sympy counterpart (such functions are reported "not symbolic").

@@ -60,6 +60,7 @@ class OptimizeInfo:
     statements: bool = True  # False: expression folding only (debug mode)
     python_loops: bool = True  # False (numba): stacks popped, not iterated; rows stacked by stack_rows
     batch_loops: bool = True  # False (code srcdiff reads back): per-iteration accumulations stay
+    derivable: bool = False  # code srcdiff reads back (driver/higher.py): no ``del``, which it cannot read
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -121,7 +122,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     is_scalar = _scalar_names(func, info).__contains__
     memory.accumulate_in_place(func.body, info.is_array)
     memory.first_scatter_assigns(func.body)
-    memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
+    if not info.derivable:  # memory is freed when the derivable code's own derivative runs
+        memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
     tidy.method_sums(func, info.is_array)
     tidy.drop_empty(func)
     tidy.tidy_comments(func.body, _is_header)
