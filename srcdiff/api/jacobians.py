@@ -144,12 +144,15 @@ class Jacobian(Composite):
 
     def __call__(self, *args, **kwargs):
         value, pullback = self.pullbacks(*args, **kwargs)
-        value = np.asarray(value, dtype=float)
-        seed = np.zeros(value.shape)
+        value = np.asarray(value)
+        # float32 in, float32 out: the seeds and rows keep the floating dtype the code computes in
+        value = value if value.dtype.kind == "f" else value.astype(float)
+        seed = np.zeros(value.shape, dtype=value.dtype)
         rows = []
         for i in range(value.size):  # one backward pass per output element
             seed.flat[i] = 1.0
-            rows.append(np.array(pullback(seed.copy() if seed.ndim else float(seed)), dtype=float))
+            row = np.array(pullback(seed.copy() if seed.ndim else seed[()] if value.dtype != float else float(seed)))
+            rows.append(row if row.dtype.kind == "f" else row.astype(float))
             seed.flat[i] = 0.0
         return np.stack(rows).reshape(value.shape + rows[0].shape) if rows else np.zeros(value.shape)
 
