@@ -611,6 +611,7 @@ STRUCTURAL_SPECS = {
     "stack(list)": ("x, y", ["xs = []", "for i in range(3):", "    xs.append(x[i] * y)",
                              "return np.sum(np.stack(xs) * y)"], (V, W), EXACT),
     "float": ("x, y", ["return float(len(x)) * np.sum(x * y)"], (V, W), EXACT),
+    "str": ("x, y", ["label = str(x[0])", "return np.sum(x * y) + 0.0 * len(label)"], (V, W), EXACT),
     "abs": ("x, y", ["return abs(x[0] - y[0]) * x[1]"], (V, W), EITHER),
     "max": ("x, y", ["return max(x[0], y[0]) * x[1]"], (V, W), {NUMERIC}),
     "min": ("x, y", ["return min(x[0], y[0]) * x[1]"], (V, W), {NUMERIC}),

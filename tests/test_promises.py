@@ -116,6 +116,10 @@ def relu_weighted(x, y):
     return np.sum(np.maximum(x, y) * x)
 
 
+def relu_weighted_long(x, y):
+    return np.sum(np.maximum(x, y) * x * np.cos(y) * np.exp(x))
+
+
 @pytest.fixture
 def replaced_rule():
     """Replace a built-in rule for the test's duration; the original comes back afterwards."""
@@ -222,7 +226,8 @@ def test_check_report_first_line_and_numeric_verdict_text():
                         "(5 points, 50 digits); not proved")
     verdict = "    agree numerically (5 points, 50 digits); sympy could not simplify the difference to 0"
     assert lines.count(verdict) == 2
-    shown = lines[lines.index("  x") + 2].removeprefix("    srcdiff: shape (2,): [").removesuffix("]")
+    long = str(check(relu_weighted_long, np.array([0.3, -0.2]), np.array([0.1, 0.4]), wrt=(0, 1))).splitlines()
+    shown = long[long.index("  x") + 2].removeprefix("    srcdiff: shape (2,): [").removesuffix("]")
     first = shown.split(", x[1]")[0]
     assert len(first) == 60 and first.endswith("...")  # a long element is cut to 60 characters
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..ir.flows import flows
-from ..ir.nodes import Function, Node, all_nodes
+from ..errors import SrcDiffError
+from ..ir.flows import edges, flows
+from ..ir.nodes import Const, Function, Node, all_nodes
 from ..rules.structural import gradient_inputs
 
 
@@ -15,9 +16,58 @@ def active_values(function: Function, wrt: set[str]) -> set[str]:
 
 def value_dependent_constructor(function: Function, wrt: set[str]) -> Node | None:
     """A node whose rule gives no gradient although its value depends on its operands'
-    values (``np.arange(start, stop)``, `Rule.refuses_active`), fed by a `wrt` parameter."""
-    varies, _ = flows(function, wrt, gradient_inputs)
+    values (``np.arange(start, stop)``, `Rule.refuses_active`), fed by a `wrt` parameter,
+    whose value the output depends on (text formatted for a message is fine)."""
+    varies, useful = flows(function, wrt, gradient_inputs)
     for node in all_nodes(function):
-        if getattr(node.rule, "refuses_active", "") and any(v.name in varies for v in node.input_vars):
+        if getattr(node.rule, "refuses_active", "") and node.out.name in useful \
+                and any(v.name in varies for v in node.input_vars):
             return node
     return None
+
+
+def refuse_value_dependent(function: Function, wrt: set[str], location) -> None:
+    """Raise, at the user's line, for a `value_dependent_constructor`: reverse and forward mode
+    refuse the same programs (neither gives such a value a silent zero)."""
+    refused = value_dependent_constructor(function, wrt)
+    if refused is not None:
+        raise SrcDiffError(f"{refused.rule.name} makes values from arguments that depend on the "
+                           "differentiated input, and srcdiff has no rule for their gradient",
+                           location(refused.line), refused.rule.refuses_active)
+
+
+def _complex_constant(operand) -> bool:
+    value = operand.value if isinstance(operand, Const) else None
+    if isinstance(value, (list, tuple)):
+        return any(isinstance(v, complex) for v in value)
+    return isinstance(value, complex) or (hasattr(value, "dtype") and getattr(value.dtype, "kind", "") == "c")
+
+
+def refuse_complex(function: Function, wrt: set[str], location) -> None:
+    """Raise, at the user's line, where a differentiated value meets a complex one (``1j * x``,
+    ``W @ x`` with ``W`` made from ``1j``): srcdiff differentiates real functions, and a
+    real rule applied to complex values gives a complex (wrong) gradient for a real input."""
+    complex_names = set()
+    nodes = all_nodes(function)
+    for node in nodes:
+        if any(_complex_constant(v) for v in node.inputs):
+            complex_names.add(node.out.name)
+    found = edges(function, lambda node: node.input_vars)
+    changed = True
+    while changed:
+        changed = False
+        for src, dst in found:
+            if src in complex_names and dst not in complex_names:
+                complex_names.add(dst)
+                changed = True
+    if not complex_names:
+        return
+    active = active_values(function, wrt) | set(wrt)
+    for node in nodes:
+        meets = any(_complex_constant(v) for v in node.inputs) or any(v.name in complex_names for v in node.input_vars)
+        if meets and any(v.name in active for v in node.input_vars) and node.out.name in active:
+            raise SrcDiffError("a differentiated value meets a complex number here: srcdiff differentiates "
+                               "real computations only (its rules would give a complex gradient for a real input)",
+                               location(node.line),
+                               "write the computation with real numbers (e.g. |x e^{ix}|^2 = x^2; a DFT's power "
+                               "with its cos and sin parts: (C @ x)**2 + (S @ x)**2)")

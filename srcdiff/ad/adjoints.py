@@ -56,7 +56,15 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
             shaped = result_shape if node.rule.elementwise else operand_shapes[param]
             contribution = _masked(contribution, mask, shaped, whole_only=not node.rule.elementwise)
-        if param in node.rule.selects:
+        selection = node.rule.selection(param, node.static, operand_shapes)
+        if selection is not None:  # selected, not multiplied by a mask: g may be inf or NaN there
+            # a rule that is not elementwise (builtin max) tests one truth value
+            whole = (result_shape.ndim == 0) if result_shape.known else not node.rule.elementwise or None
+            selected = Mask(instantiate(selection[0], bindings), selection[1], True, whole)
+            contribution = _masked(contribution, (selected,), shapes.SCALAR if not node.rule.elementwise
+                                   else result_shape)
+            mask += (selected,)
+        elif not callable(node.rule.selects) and param in node.rule.selects:
             condition, keep = node.rule.selects[param]
             test = node.inputs[node.rule.params.index(condition)]
             tested = operand_shape(test, sweep.shapes)
@@ -215,6 +223,8 @@ def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape, whole_
     """`contribution` where every condition of `mask` holds, an exact 0.0 elsewhere."""
     zero = ast.Constant(0.0)
     for m in reversed(mask):
+        if _selected_by(contribution, m):
+            continue  # already zero where this condition fails
         kept, dropped = (contribution, zero) if m.keep else (zero, contribution)
         if m.whole is None and whole_only:
             test = m.test if m.keep else _np("logical_not", m.test)
@@ -227,6 +237,18 @@ def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape, whole_
         else:
             contribution = _np("where", m.test, kept, dropped)
     return contribution
+
+
+def _selected_by(e: ast.expr, m: Mask) -> bool:
+    """Whether `e` is ``np.where(test, ..., 0.0)`` (or its mirror) for `m`'s condition."""
+    if isinstance(e, ast.IfExp):
+        test, kept, dropped = e.test, e.body, e.orelse
+    elif isinstance(e, ast.Call) and _is_np_call(e, "where") and len(e.args) == 3 and not e.keywords:
+        test, kept, dropped = e.args
+    else:
+        return False
+    zero = dropped if m.keep else kept
+    return m.exact and isinstance(zero, ast.Constant) and zero.value == 0.0 and ast.dump(test) == ast.dump(m.test)
 
 
 def _inherit(mask: tuple[Mask, ...], operand: Shape, result: Shape) -> tuple[Mask, ...]:

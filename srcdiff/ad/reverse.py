@@ -20,7 +20,7 @@ from ..ir import shapes
 from ..ir.nodes import Function, UserCall, Var, all_nodes
 from ..ir.program import GradProgram
 from ..ir.shapes import Shape
-from .activity import active_values, value_dependent_constructor
+from .activity import active_values, refuse_complex, refuse_value_dependent
 from .adjoints import Fills, call, method
 from .forward import build_forward
 from .regions import reverse_block
@@ -40,11 +40,8 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
                   fills=Fills(_fill_producers(function)), derivable=derivable)
-    refused = value_dependent_constructor(function, set(wrt))
-    if refused is not None:
-        raise SrcDiffError(f"{refused.rule.name} makes values from arguments that depend on the "
-                           "differentiated input, and srcdiff has no rule for their gradient",
-                           location(refused.line), refused.rule.refuses_active)
+    refuse_value_dependent(function, set(wrt), location)
+    refuse_complex(function, set(wrt), location)
     output = function.output
     out_shape = operand_shape(output, shape_of)
     if pullback is None and out_shape.known and out_shape.ndim > 0:

@@ -22,7 +22,7 @@ from ..ir.nodes import Branch, Const, ForwardStatement, Function, Loop, Node, Us
 from ..ir.program import Assign, Break, Effect, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
-from .activity import active_values
+from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
 from .tangent_node import Tangents, tangent_expr
 
@@ -47,6 +47,8 @@ class TangentProgram:
 def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape], *,
             location) -> TangentProgram:
     """The forward-mode program of `function`, whose parameters `wrt` come with tangents."""
+    refuse_value_dependent(function, set(wrt), location)
+    refuse_complex(function, set(wrt), location)
     state = Tangents(namer, shape_of, active_values(function, set(wrt)), location)
     params = [state.name(p) for p in wrt]  # named first: a parameter's tangent keeps its plain name
     body = _block(function.body, state)

@@ -122,8 +122,24 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
         own = {**bindings, tangent_name(param): dot}
         if derived:
             own["g"] = dot
-        found.append(instantiate(templates[param], own))
+        found.append(_selected(instantiate(templates[param], own), node, param, own, state))
     return found
+
+
+def _selected(contribution: ast.expr, node: Node, param: str, bindings: dict, state: Tangents) -> ast.expr:
+    """`contribution` where the rule's selecting condition for `param` holds (``x > y`` for
+    ``np.maximum``'s x), an exact 0.0 elsewhere: a non-finite tangent is cut off, not
+    multiplied by 0."""
+    operand_shapes = {p: operand_shape(v, state.shapes) for p, v in zip(node.rule.params, node.inputs)}
+    selection = node.rule.selection(param, node.static, operand_shapes)
+    if selection is None:
+        return contribution
+    test = instantiate(selection[0], bindings)
+    kept, dropped = (contribution, ast.Constant(0.0)) if selection[1] else (ast.Constant(0.0), contribution)
+    result = state.shapes.get(node.out.name, shapes.UNKNOWN)
+    if (result.known and result.scalar) or not node.rule.elementwise:  # numbers stay numbers (builtin max)
+        return ast.IfExp(test, kept, dropped)
+    return _np("where", test, kept, dropped)
 
 
 def _derived(node: Node, state: Tangents, adjoints: dict) -> ast.expr:

@@ -28,19 +28,22 @@ from .pullbacks import Pullback, Pullbacks
 def jacobian_leaves(value, pullback: Pullback) -> list:
     """One ``value.shape + leaf.shape`` array per differentiated leaf: one backward pass per
     output element."""
-    value = np.asarray(value, dtype=float)
-    seed = np.zeros(value.shape)
+    value = np.asarray(value)
+    # float32 in, float32 out: the seeds and rows keep the floating dtype the code computes in
+    value = value if value.dtype.kind == "f" else value.astype(float)
+    seed = np.zeros(value.shape, dtype=value.dtype)
     rows = []
     for i in range(value.size):
         seed.flat[i] = 1.0
-        rows.append(pullback.leaves(seed.copy() if seed.ndim else float(seed)))
+        rows.append(pullback.leaves(seed.copy() if seed.ndim else float(seed) if value.dtype == float else seed[()]))
         seed.flat[i] = 0.0
     if not rows:
-        return [np.zeros(value.shape + np.shape(pullback.call.args[pullback.call.names.index(n)]))
+        return [np.zeros(value.shape + np.shape(pullback.call.args[pullback.call.names.index(n)]), dtype=value.dtype)
                 for n in pullback.call.wrt]
     out = []
     for j in range(len(rows[0])):
-        column = [np.asarray(r[j], dtype=float) for r in rows]
+        column = [np.asarray(r[j]) for r in rows]
+        column = [c if c.dtype.kind == "f" else c.astype(float) for c in column]
         out.append(np.stack(column).reshape(value.shape + column[0].shape))
     return out
 

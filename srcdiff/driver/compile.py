@@ -14,6 +14,8 @@ import ast
 import dataclasses
 import types
 
+import numpy as np
+
 from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
@@ -46,6 +48,7 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
     made = found.variants.get(key)
     if made is None:
         params = found.params
+        _refuse_subclasses(found, params, key)
         param_shapes = {} if key is None else {p: shapes.of_signature(s) for p, s in zip(params, key)}
         foreign = namespaces.foreign_arrays(params, key)
         if foreign and (found.options.jit or found.options.debug):
@@ -57,6 +60,18 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
             _check_portable(found, made, args)
         found.variants[key] = made
     return made
+
+
+def _refuse_subclasses(found: Lowered, params, key) -> None:
+    """NumPy array subclasses (``np.matrix``, masked arrays) change what operators mean
+    (``*`` is a matrix product for ``np.matrix``, masked elements drop out of sums): the
+    generated code, written for ndarrays, would differentiate another function.  Refused."""
+    for param, sig in zip(params, key or ()):
+        if isinstance(sig, type) and issubclass(sig, np.ndarray) and sig is not np.ndarray:
+            raise SrcDiffError(f"{found.parsed.name}: argument {param!r} is a {sig.__module__}.{sig.__name__}, "
+                               "a NumPy array subclass whose operators srcdiff does not model",
+                               hint=f"pass np.asarray({param}) (for np.matrix, write matrix products with @; "
+                                    "for a masked array, np.ma.filled or .compressed() first)")
 
 
 def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:

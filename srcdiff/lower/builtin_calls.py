@@ -20,11 +20,11 @@ from .decided import folded_call
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .lists import is_literal_data
-from .opaque import opaque
+from .opaque import opaque, text
 from .static_values import static_value
 
+_TEXT = (builtins.str, builtins.repr, builtins.format, builtins.ascii)
 _NO_GRADIENT = (builtins.len, builtins.int, builtins.round, builtins.bool, builtins.isinstance,
-                builtins.str, builtins.repr, builtins.format,
                 math.factorial, math.comb, math.perm, math.gcd, math.isqrt)  # of ints (floats raise)
 _STACKING = (np.stack, np.array, np.asarray)
 
@@ -85,6 +85,8 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
     simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
     if func in _NO_GRADIENT:
         return opaque(lower, node, target)
+    if func in _TEXT:
+        return text(lower, node, target)
     if func is builtins.range:
         raise state.error(node, "range(...) is supported only as the iterable of a `for` loop")
     if func is builtins.float and simple and n == 1:

@@ -36,7 +36,7 @@ EXPRESSIONS: dict[type, ExpressionHandler] = {
     ast.ListComp: lists.lower_comprehension,
     ast.GeneratorExp: lists.lower_comprehension,
     ast.Call: calls.lower_call,
-    ast.JoinedStr: opaque.opaque,  # an f-string: a value with no gradient
+    ast.JoinedStr: opaque.text,  # an f-string: text, with no gradient
 }
 
 STATEMENTS: dict[type, StatementHandler] = {

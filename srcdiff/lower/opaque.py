@@ -13,7 +13,7 @@ import numpy as np
 
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
-from ..rules.structural import COMPARE, NOGRAD
+from ..rules.structural import COMPARE, NOGRAD, STRING
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer, lower_name
 from .facts import fold
@@ -28,6 +28,12 @@ def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tupl
     if any(isinstance(n, _SCOPES) for n in ast.walk(expr)):
         raise state.error(expr, "comprehensions and lambdas inside a condition or comparison "
                           "are not supported", "compute the value in a statement first")
+    for named in ast.walk(expr):  # kept whole, its assignment would be invisible to the gradient
+        if isinstance(named, ast.NamedExpr):
+            raise state.error(named, "`:=` expressions are not supported (here the value it assigns "
+                              "would be invisible to the gradient)",
+                              "assign the value in a statement before the test (for a `while`, also at "
+                              "the end of the loop body)")
     for call in ast.walk(expr):
         if isinstance(call, ast.Call):
             check_no_change_in_place(state, call)
@@ -74,6 +80,13 @@ def opaque(lower: ExpressionLowerer, node: ast.expr, target) -> Operand:
     """A value with no gradient (a comparison, a length), computed as the user wrote it."""
     expr, reads = substitute(lower, node)
     return emit_rule(lower.state, NOGRAD, reads, {}, expr, target)
+
+
+def text(lower: ExpressionLowerer, node: ast.expr, target) -> Operand:
+    """Text made from values (``str(x)``, an f-string): no gradient, and refused where the
+    output depends on it through a differentiated value (`structural.STRING`)."""
+    expr, reads = substitute(lower, node)
+    return emit_rule(lower.state, STRING, reads, {}, expr, target)
 
 
 def opaque_call(lower: ExpressionLowerer, name: str, *operands: Operand) -> Operand:

@@ -18,16 +18,22 @@ from .table import binary, rule, unary
 TIES_Y = "ties (x == y) send the whole gradient to y, so relu'(0) = 0"
 
 
-def _clip_templates(static, operand_shapes):
+def _clip_selects(static, operand_shapes):
+    """Each operand's gradient where it holds the value (selected, never multiplied by a
+    mask: g may be inf or NaN where a bound holds the value)."""
     has_lo, has_hi = not operand_shapes["a_min"].none, not operand_shapes["a_max"].none
     inside = " & ".join(["(x >= a_min)"] * has_lo + ["(x <= a_max)"] * has_hi)
-    templates = {"x": f"g * ({inside})" if inside else "g"}
+    selects = {"x": (inside, True)} if inside else {}
     # clip is minimum(maximum(x, a_min), a_max): where a_min > a_max, a_max wins everywhere
     if has_lo:
-        templates["a_min"] = "g * ((x < a_min) & (a_min <= a_max))" if has_hi else "g * (x < a_min)"
+        selects["a_min"] = ("(x < a_min) & (a_min <= a_max)" if has_hi else "x < a_min", True)
     if has_hi:
-        templates["a_max"] = "g * ((x > a_max) | (a_min > a_max))" if has_lo else "g * (x > a_max)"
-    return templates
+        selects["a_max"] = ("(x > a_max) | (a_min > a_max)" if has_lo else "x > a_max", True)
+    return selects
+
+
+def _clip_templates(static, operand_shapes):
+    return {p: "g" for p in ("x", "a_min", "a_max") if p == "x" or not operand_shapes[p].none}
 
 
 def _clip_shape(static, *operands):
@@ -68,7 +74,9 @@ RULES = [
     unary(np.arccos,       x="-g / np.sqrt(1.0 - x * x)",   sympy="sympy.acos"),
     unary(np.arctan,       x="g / (1.0 + x * x)",           sympy="sympy.atan"),
     binary(np.arctan2,     x="g * y / (x * x + y * y)",     y="-g * x / (x * x + y * y)", sympy="sympy.atan2"),
-    binary(np.hypot,       x="g * x / ans",                 y="g * y / ans", sympy=FORMS + "hypot"),
+    # at x = y = 0 the subgradient 0 (exact where both are identically 0), never 0 / 0
+    binary(np.hypot,       x="g * x / np.where(ans == 0, 1.0, ans)", y="g * y / np.where(ans == 0, 1.0, ans)",
+           sympy=FORMS + "hypot", note="at x = y = 0 the gradient is the subgradient 0"),
     unary(np.sinh,         x="g * np.cosh(x)",              sympy="sympy.sinh"),
     unary(np.cosh,         x="g * np.sinh(x)",              sympy="sympy.cosh"),
     unary(np.tanh,         x="g * (1.0 - ans * ans)",       sympy="sympy.tanh"),
@@ -79,13 +87,18 @@ RULES = [
     unary(np.absolute,     x="g * np.sign(x)", note="abs'(0) = 0", sympy="sympy.Abs"),
     unary(np.real,         x="real_part(g, x)", fresh=False, note="x itself for a real x; a complex x is refused",
           sympy="sympy.re"),
-    binary(np.maximum,     x="g * (x > y)",  y="g * (x <= y)", note=TIES_Y, sympy="sympy.Max"),
-    binary(np.minimum,     x="g * (x < y)",  y="g * (x >= y)", note=TIES_Y, sympy="sympy.Min"),
-    binary(np.fmax,        x="g * ((x > y) | np.isnan(y))",  y="g * ((x <= y) | np.isnan(x))",
+    # the side not taken gets an exact zero (selected: `Rule.selects`), never 0 * inf
+    binary(np.maximum,     x="g", y="g", selects={"x": ("x > y", True), "y": ("x > y", False)},
+           note=TIES_Y, sympy="sympy.Max"),
+    binary(np.minimum,     x="g", y="g", selects={"x": ("x < y", True), "y": ("x < y", False)},
+           note=TIES_Y, sympy="sympy.Min"),
+    binary(np.fmax,        x="g", y="g", selects={"x": ("(x > y) | np.isnan(y)", True),
+                                                  "y": ("(x <= y) | np.isnan(x)", True)},
            note=TIES_Y + "; a NaN operand is ignored, as fmax ignores it", sympy="sympy.Max"),
-    binary(np.fmin,        x="g * ((x < y) | np.isnan(y))",  y="g * ((x >= y) | np.isnan(x))",
+    binary(np.fmin,        x="g", y="g", selects={"x": ("(x < y) | np.isnan(y)", True),
+                                                  "y": ("(x >= y) | np.isnan(x)", True)},
            note=TIES_Y + "; a NaN operand is ignored, as fmin ignores it", sympy="sympy.Min"),
-    rule(np.clip, ("x", "a_min", "a_max"), _clip_templates, elementwise=True, shape=_clip_shape,
+    rule(np.clip, ("x", "a_min", "a_max"), _clip_templates, elementwise=True, shape=_clip_shape, selects=_clip_selects,
          defaults={"a_min": None, "a_max": None}, fresh=True, sympy=FORMS + "clip",
          note="x on a bound (x == a_min or x == a_max) gets the gradient; the bound gets none; "
               "where a_min > a_max the result is a_max, as in NumPy"),

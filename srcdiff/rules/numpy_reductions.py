@@ -69,15 +69,20 @@ def _var_templates(static, operand_shapes):
 
 def _std_templates(static, operand_shapes):
     count = COUNT
+    # where std is 0 every deviation is 0: dividing by 1 there makes that 0 / 1, the subgradient 0,
+    # exact where std is identically 0 (one element per group), never 0 / 0
+    ans = _spread('ans', static)
     return {"x": f"{_spread('g', static)} * (x - np.mean(x, axis=axis, keepdims=True)) "
-                 f"/ ({count} * {_spread('ans', static)})"}
+                 f"/ np.where({ans} == 0, 1.0, {count} * {ans})"}
 
 
 def _norm_templates(static, operand_shapes):
     order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
     if order in (None, "fro") or (order == 2 and vector):
-        return {"x": f"{_spread('g', static)} * x / {_spread('ans', static)}"}
+        # at x = 0, x / 1 is the subgradient 0 (exact where x is identically 0), never 0 / 0
+        ans = _spread('ans', static)
+        return {"x": f"{_spread('g', static)} * x / np.where({ans} == 0, 1.0, {ans})"}
     if order == 1 and vector:
         return {"x": f"{_spread('g', static)} * np.sign(x)"}
     if order == np.inf and vector:
@@ -117,7 +122,8 @@ def _var_tangents(static, operand_shapes):
 
 
 def _std_tangents(static, operand_shapes):
-    return {"x": f"{_over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')} / ({COUNT} * ans)"}
+    deviations = _over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')
+    return {"x": f"{deviations} / np.where(ans == 0, 1.0, {COUNT} * ans)"}
 
 
 def _extremum_tangents(static, operand_shapes):
@@ -131,7 +137,7 @@ def _norm_tangents(static, operand_shapes):
     order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
     if order in (None, "fro") or (order == 2 and vector):
-        return {"x": f"{_over('x * x_dot')} / ans"}
+        return {"x": f"{_over('x * x_dot')} / np.where(ans == 0, 1.0, ans)"}
     if order == 1:
         return {"x": _over("np.sign(x) * x_dot")}
     top = f"(np.abs(x) == {_spread('ans', static)})"
@@ -151,8 +157,8 @@ RULES = [
     reduction(np.prod, _prod_templates, note="exact where x has zeros (products of the other factors)",
               tangents=_prod_tangents),
     reduction(np.var,  _var_templates, ddof=0, tangents=_var_tangents),
-    reduction(np.std,  _std_templates, ddof=0, note="the gradient is NaN where the deviation is 0",
-              tangents=_std_tangents),
+    reduction(np.std,  _std_templates, ddof=0, tangents=_std_tangents,
+              note="where std is 0 the gradient is the subgradient 0 (exact for one element per group)"),
     # ---- extrema ----
     reduction(np.max,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents),
     reduction(np.min,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents),
@@ -162,7 +168,7 @@ RULES = [
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          tangents=_norm_tangents,
-         note="ord None/'fro', and ord 1, 2, inf of vectors; the gradient is NaN at x = 0"),
+         note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
          array_result=True),

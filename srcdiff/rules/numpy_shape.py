@@ -48,6 +48,8 @@ def _repeat_templates(static, operand_shapes):
         if axis is None:
             return {"x": f"np.reshape(np.add.reduceat(np.ravel(g), {starts}), np.shape(x))"}
         return {"x": f"np.add.reduceat(g, {starts}, axis=axis)"}
+    if count == 0:  # every element repeated zero times: nothing reaches x
+        return {"x": "np.zeros(np.shape(x))"}
     if axis is None:
         return {"x": f"np.reshape(np.sum(np.reshape(g, (-1, {count})), axis=1), np.shape(x))"}
     return {"x": f"np.add.reduceat(g, np.arange(0, np.shape(g)[axis], {count}), axis=axis)"}

@@ -47,5 +47,6 @@ RULES = [
     scalar(math.radians, x="g * (math.pi / 180.0)"),
     scalar2(math.atan2, ("y", "x"), {"y": "g * x / (x * x + y * y)", "x": "-g * y / (x * x + y * y)"},
             sympy="sympy.atan2"),
-    scalar2(math.hypot, ("x", "y"), {"x": "g * x / ans", "y": "g * y / ans"}),
+    # at x = y = 0 the subgradient 0, never 0 / 0
+    scalar2(math.hypot, ("x", "y"), {"x": "g * x / (ans + (ans == 0.0))", "y": "g * y / (ans + (ans == 0.0))"}),
 ]

@@ -151,12 +151,18 @@ def cholesky_adjoint(g, L):
     function: S = L^-T Phi(L^T g) L^-1, then Phi(S + S^T), where Phi keeps the lower
     triangle and halves the diagonal (zero above the diagonal).
     """
-    def phi(m):
-        return np.tril(m) - 0.5 * np.diag(np.diag(m))
+    inv = np.linalg.inv(L)  # batched (..., n, n) too: transposes swap the last two axes only
+    s = _mT(inv) @ _phi(_mT(L) @ g) @ inv
+    return _phi(s + _mT(s))
 
-    inv = np.linalg.inv(L)
-    s = inv.T @ phi(L.T @ g) @ inv
-    return phi(s + s.T)
+
+def _mT(m):
+    return np.swapaxes(m, -1, -2)
+
+
+def _phi(m):
+    """The lower triangle of (a stack of) square matrices, the diagonal halved."""
+    return np.tril(m) - 0.5 * m * np.eye(np.shape(m)[-1])
 
 
 def cholesky_tangent(x_dot, L):
@@ -165,10 +171,9 @@ def cholesky_tangent(x_dot, L):
     NumPy reads only the lower triangle of `x`, so `x_dot` stands for the symmetric matrix
     of its lower triangle, S; then dL = L Phi(L^-1 S L^-T), Phi as in `cholesky_adjoint`.
     """
-    s = np.tril(x_dot) + np.tril(x_dot, -1).T
+    s = np.tril(x_dot) + _mT(np.tril(x_dot, -1))
     inv = np.linalg.inv(L)
-    m = inv @ s @ inv.T
-    return L @ (np.tril(m) - 0.5 * np.diag(np.diag(m)))
+    return L @ _phi(inv @ s @ _mT(inv))
 
 
 def solve_adjoint_y(g, x, y):

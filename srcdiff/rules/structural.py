@@ -37,6 +37,15 @@ COPY = rule(copy_value, ("x",), {"x": "g"}, name="copy", shape=_same, tangents=L
 NOGRAD = Rule(None, "nograd", (), {}, nograd=True)
 
 
+#: Text made from values (``str(x)``, ``repr``, ``format``, an f-string): no gradient, but
+#: a number parsed back from it (``float(str(x))``) is the value itself, so text made from
+#: a differentiated value that the output depends on is refused (`refuses_active`).
+STRING = Rule(None, "str", (), {}, nograd=True,
+              refuses_active="text made from a differentiated value (str, repr, format, an f-string) and "
+                             "parsed back into a number has no gradient: use the number itself "
+                             "(format it only for messages)")
+
+
 def _compared_shape(static, *operands):
     return shapes.broadcast(*operands)
 
@@ -104,10 +113,11 @@ def _abs_templates(static, operand_shapes):
 
 ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same, tangents={"x": "x_dot * np.sign(x)"})
 # ties send the gradient to y, as np.maximum's rule does
-MAX = rule(builtins.max, ("x", "y"), {"x": "g * (x > y)", "y": "g * (x <= y)"}, name="max",
-           tangents={"x": "x_dot * (x > y)", "y": "y_dot * (x <= y)"})
-MIN = rule(builtins.min, ("x", "y"), {"x": "g * (x < y)", "y": "g * (x >= y)"}, name="min",
-           tangents={"x": "x_dot * (x < y)", "y": "y_dot * (x >= y)"})
+# the side not taken gets an exact zero (selected: `Rule.selects`), never 0 * inf
+MAX = rule(builtins.max, ("x", "y"), {"x": "g", "y": "g"}, name="max",
+           selects={"x": ("x > y", True), "y": ("x > y", False)}, tangents={"x": "x_dot", "y": "y_dot"})
+MIN = rule(builtins.min, ("x", "y"), {"x": "g", "y": "g"}, name="min",
+           selects={"x": ("x < y", True), "y": ("x < y", False)}, tangents={"x": "x_dot", "y": "y_dot"})
 
 _LISTS: dict[int, Rule] = {}
 

@@ -91,8 +91,12 @@ class Rule:
     sympy: str | None = None
     #: parameters whose adjoint is zero wherever a boolean operand says so: ``np.where``'s
     #: ``{"x": ("condition", True), "y": ("condition", False)}`` (x's adjoint is zero where
-    #: condition is False).  The reverse pass keeps that zero exact down x's chain.
-    selects: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    #: condition is False).  The reverse pass keeps that zero exact down x's chain.  The
+    #: condition may instead be an elementwise expression over the parameters (``"x > y"``
+    #: for ``np.maximum``): then the parameter's own contribution (and tangent) is selected
+    #: too, ``np.where(x > y, g, 0.0)``, so a non-finite ``g`` never leaks through a 0 factor
+    #: (``g if x > y else 0.0`` for a rule that is not elementwise: builtin ``max`` tests one value).
+    selects: Mapping[str, tuple[str, bool]] | Callable[[dict, dict], Mapping] = field(default_factory=dict)
     #: parameters read for their shape only (``unbroadcast(g, like)``'s `like`): no adjoint
     shape_only: tuple[str, ...] = ()
     #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s
@@ -146,6 +150,17 @@ class Rule:
         if key not in self._parsed:
             self._parsed[key] = _parse_template(self, param, text)
         return self._parsed[key]
+
+    def selection(self, param: str, static: dict | None = None,
+                  operand_shapes: Mapping[str, Shape] | None = None) -> tuple[ast.expr, bool] | None:
+        """`param`'s selecting condition when it is an expression (`selects`, which may be a
+        function of the statics and shapes like `templates`), parsed, and the polarity that
+        keeps the gradient; None when it is an operand or there is none."""
+        selects = self.selects(static or {}, operand_shapes or {}) if callable(self.selects) else self.selects
+        if param not in selects or selects[param][0] in self.params:
+            return None
+        condition, keep = selects[param]
+        return self._parse(param, condition), keep
 
     def tangent_templates(self, static: dict, operand_shapes: Mapping[str, Shape]) -> dict[str, ast.expr] | str | None:
         """The parsed tangent template of every parameter (LINEAR, or None: see `tangents`)."""
@@ -236,10 +251,12 @@ def validate(rule: Rule) -> Rule:
     reserved = {"g", "ans"} & (set(rule.params) | set(rule.static))
     if reserved:
         raise SrcDiffError(f"adjoint rule for {rule.name}: {sorted(reserved)} are reserved names")
-    for param, (condition, _) in rule.selects.items():
-        if param not in rule.params or condition not in rule.params:
+    for param, (condition, _) in ({} if callable(rule.selects) else rule.selects).items():
+        if param not in rule.params:
             raise SrcDiffError(f"adjoint rule for {rule.name}: selects names unknown parameters "
                                f"{param!r}, {condition!r}")
+        if condition not in rule.params:  # an expression over the parameters
+            rule.selection(param)
     if set(rule.shape_only) - set(rule.params):
         raise SrcDiffError(f"adjoint rule for {rule.name}: shape_only names unknown parameters "
                            f"{sorted(set(rule.shape_only) - set(rule.params))}")

@@ -117,9 +117,28 @@ def is_zero(difference) -> bool:
         return False
     if sp.expand(difference) == 0:
         return True
+    if difference.has(sp.Piecewise):
+        difference = _generic(difference)
+        if difference == 0 or sp.expand(difference) == 0 or (not difference.has(sp.Piecewise)
+                                                             and sp.simplify(difference) == 0):
+            return True
     if difference.has(sp.Piecewise):  # from comparisons: simplifying their logic takes minutes
         return False
     return sp.simplify(difference) == 0
+
+
+def _generic(expr):
+    """`expr` at a generic point: a ``Piecewise`` branch taken only where a non-constant
+    expression equals another (``Eq(sqrt(x**2 + y**2), 0)``, the subgradient 0 of a norm
+    at 0) holds on a set of measure zero, so it is dropped; sympy's simplify cannot see
+    that.  The checks of those points are the numeric ones."""
+    def fold(*pairs):
+        kept = [(e, c) for e, c in pairs
+                if not (isinstance(c, sp.Eq) and not (c.lhs - c.rhs).is_constant())]
+        if not kept or kept[-1][1] is not sp.true:
+            return sp.Piecewise(*pairs)
+        return kept[0][0] if len(kept) == 1 else sp.Piecewise(*kept)
+    return expr.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: fold(*e.args))
 
 
 def values_at(exprs: list, samples: list[dict], budget: Budget) -> list[list]:

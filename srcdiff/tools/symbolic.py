@@ -203,6 +203,15 @@ def symbolic_function(func: types.FunctionType) -> types.FunctionType:
 
 _COMPARE_NAME = "__srcdiff_compare__"
 _TRUTH_NAME = "__srcdiff_truth__"
+_CHOOSE_NAME = "__srcdiff_choose__"
+
+
+def _choose(test, body, orelse):
+    """``body() if test else orelse()``; a symbolic comparison chooses with a ``Piecewise``
+    (the adjoint of builtin ``max`` selects: ``g if x > y else 0.0``)."""
+    if isinstance(test, Truth):
+        return sp.Piecewise((body(), test.relation), (orelse(), True))
+    return body() if truth(test) else orelse()
 
 
 class _RewriteCompare(ast.NodeTransformer):
@@ -214,7 +223,12 @@ class _RewriteCompare(ast.NodeTransformer):
         node.test = ast.copy_location(ast.Call(ast.Name(_TRUTH_NAME, ast.Load()), [node.test], []), node.test)
         return node
 
-    visit_If = visit_While = visit_IfExp = _test
+    visit_If = visit_While = _test
+
+    def visit_IfExp(self, node: ast.IfExp):
+        self.generic_visit(node)
+        lazy = [ast.Lambda(ast.arguments([], [], None, [], [], None, []), e) for e in (node.body, node.orelse)]
+        return ast.copy_location(ast.Call(ast.Name(_CHOOSE_NAME, ast.Load()), [node.test, *lazy], []), node)
 
     def visit_Compare(self, node: ast.Compare):
         self.generic_visit(node)
@@ -253,7 +267,7 @@ def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, labe
     if "unbroadcast" in helpers:
         helpers["unbroadcast"] = _number_safe(helpers["unbroadcast"])
     cells = {**helpers, **{n: c.cell_contents for n, c in _cells(closure).items()}, **(callees or {}),
-             _COMPARE_NAME: compare, _TRUTH_NAME: truth}
+             _COMPARE_NAME: compare, _TRUTH_NAME: truth, _CHOOSE_NAME: _choose}
     return compiling.build_function(text, label, symbolic_globals(func.__globals__), cells, defaults=defaults)
 
 

@@ -19,6 +19,7 @@ STRUCTURAL: dict[str, str] = {
     "copy": "y = x names the same value",
     "nograd": "the user's own expression (len, .shape, a literal, a comparison) runs as written; "
               "a branch on a comparison of symbols refuses (`sympy_comparisons.Truth`, `truth`)",
+    "str": "str(), repr(), format() and f-strings of values run as written",
     "compare": "a comparison of names and constants runs as written, like nograd's expressions",
     "getitem": "indexing and slicing select the same elements of an object array or a list; "
                "the adjoint's scatter-adds write into object arrays (`sympy_counterparts._CONSTRUCTORS`)",
@@ -55,7 +56,8 @@ def why_not_symbolic(name: str) -> str:
     return f"{name} has no sympy counterpart" + (f" ({reason})" if reason else "")
 
 
-_FIXED_STRUCTURAL = (structural.COPY, structural.NOGRAD, structural.COMPARE, structural.GETITEM, structural.APPEND,
+_FIXED_STRUCTURAL = (structural.COPY, structural.NOGRAD, structural.COMPARE, structural.STRING, structural.GETITEM,
+                     structural.APPEND,
                      structural.SUM_LIST, structural.SUM_ROWS, structural.STACK_LIST,
                      structural.FLOAT, structural.ABS, structural.MAX, structural.MIN)
 

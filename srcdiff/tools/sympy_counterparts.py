@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 
 from ..rules import runtime
-from .sympy_comparisons import NotSymbolic, compare_one
+from .sympy_comparisons import NotSymbolic, Truth, compare_one
 
 
 def elementwise(func, name: str):
@@ -168,11 +168,27 @@ _CONSTRUCTORS = {
     "empty_like": _uninitialised(np.empty_like),
 }
 
+def _where_one(condition, x, y):
+    if isinstance(condition, Truth):  # a symbolic comparison: both sides, as a Piecewise
+        return sp.Piecewise((x, condition.relation), (y, True))
+    return x if condition else y
+
+
+_WHERE = np.frompyfunc(_where_one, 3, 1)
+
+
+def _where(condition, x, y):
+    """np.where on symbols: a symbolic condition selects with a ``Piecewise`` (the adjoints
+    of ``np.maximum`` and ``clip`` select rather than multiply by a mask)."""
+    out = _WHERE(condition, x, y)
+    return out if isinstance(out, np.ndarray) else out
+
+
 #: NumPy functions that only move, copy or add up values: exact on object arrays.
 _NUMPY_OWN = [
     "add", "subtract", "multiply", "divide", "negative", "positive", "power", "matmul",
     "copy", "issubdtype",
-    "result_type", "where", "cumsum", "trace", "diag", "inner", "outer", "tensordot", "einsum",
+    "result_type", "cumsum", "trace", "diag", "inner", "outer", "tensordot", "einsum",
     "reshape", "ravel", "expand_dims", "squeeze", "atleast_1d", "atleast_2d", "atleast_3d",
     "transpose", "swapaxes", "moveaxis", "flip",
     "broadcast_to", "tile", "repeat", "concatenate", "stack", "hstack", "vstack", "split",
@@ -291,6 +307,7 @@ COUNTERPARTS = {
     "numpy.size":               lambda a, axis=None: np.size(np.asarray(a, dtype=object), axis),
     # ---- numpy's own: shapes, copies, linear maps; constructors that hold symbols ----
     **{f"numpy.{name}": getattr(np, name) for name in _NUMPY_OWN},
+    "numpy.where": _where,
     **{f"numpy.{name}": func for name, func in _CONSTRUCTORS.items()},
     # ---- srcdiff's own helpers: sums, selections and copies, exact on object arrays ----
     **{f"srcdiff.rules.runtime.{name}": getattr(runtime, name)
