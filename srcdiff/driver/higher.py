@@ -31,10 +31,11 @@ def generated_function(made, pick: int | None = None, location=None):
     if made.callees:
         call = next((n for n in all_nodes(made.program.function) if isinstance(n, UserCall)), None)
         name = getattr(getattr(call, "callee", None), "__qualname__", "another function")
-        raise SrcDiffError(f"higher derivatives through the call of {name} are not supported yet: srcdiff "
-                           "differentiates it by its own adjoint (it is too large, or specialised on its "
-                           "arguments, to be copied into the caller)",
+        why = getattr(call, "kept", "") or f"{name} is not copied into its caller"
+        raise SrcDiffError(f"higher derivatives through the call of {name} are not supported: srcdiff "
+                           f"differentiates it by its own adjoint, because {why}",
                            location(call.line) if location is not None and call is not None else None,
+                           "write the recursion as a loop" if "recursive" in why else
                            "differentiate the called function itself (srcdiff.hessian(scipy.optimize.rosen) "
                            "works), or write what it computes into your function")
     source = _derivable_source(made.source, pick)
