@@ -188,10 +188,15 @@ def test_shapes_are_inferred_through_a_helper_call(tmp_path):
         import numpy as np
 
 
-        def bent(y, k):
-            if k > 0.0:  # a branch: kept as a helper of its own, not inlined
-                return y * np.cos(k * y)
-            return y
+        def bent_with(scale):
+            def bent(y, k):  # a closure: kept as a helper of its own, not inlined
+                if k > 0.0:
+                    return scale * y * np.cos(k * y)
+                return y
+            return bent
+
+
+        bent = bent_with(1.0)
 
 
         def calls_bent(y, k):

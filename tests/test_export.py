@@ -167,10 +167,15 @@ def test_callee_adjoints_are_in_the_module(tmp_path):
         import numpy as np
 
 
-        def bent(y, k):
-            if k > 0.0:  # a branch: the helper keeps an adjoint of its own
-                return y * np.cos(k * y)
-            return y
+        def bent_with(scale):
+            def bent(y, k):  # a closure: the helper keeps an adjoint of its own
+                if k > 0.0:
+                    return scale * y * np.cos(k * y)
+                return y
+            return bent
+
+
+        bent = bent_with(1.0)
 
 
         def two_shapes(x, v):

@@ -74,10 +74,25 @@ def test_a_loop_that_does_not_run_leaves_the_accumulations_at_zero():
     assert not Wx_bar.any() and not Wh_bar.any() and not b_bar.any()
 
 
+def recursive_power(x, n):
+    if n <= 0:
+        return 1.0
+    return x * recursive_power(x, n - 1)
+
+
+def calls_a_recursive_helper(x, n):
+    return recursive_power(x, n) + x
+
+
+def test_a_looping_helper_is_inlined_and_compiled():
+    got = srcdiff.grad(calls_a_looping_helper, jit="numba")(1.5)
+    assert got == pytest.approx(3 * 1.5 ** 2 + 1, rel=1e-13)
+
+
 def test_a_gradient_outside_numbas_subset_is_refused_saying_why():
-    df = srcdiff.grad(calls_a_looping_helper, jit="numba")
+    df = srcdiff.grad(calls_a_recursive_helper, jit="numba")
     with pytest.raises(srcdiff.SrcDiffError, match="not inlined"):
-        df(1.5)
+        df(1.5, 3)
 
 
 def softmax_max(z):

@@ -425,7 +425,7 @@ SHARED_UPDATES = [
     (alias_on_one_side, "x shares its memory with y", 5),
     (appended_then_updated, "xs shares its memory with acc", 4),
     (kept_then_updated, "keep shares its memory with acc", 4),
-    (_add_in_place, "a is the caller's array", 1),
+    (_add_in_place, "x shares its memory with a", 1),  # the helper is copied into its caller
 ]
 
 

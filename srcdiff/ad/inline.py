@@ -1,27 +1,30 @@
-"""Small helpers inlined into their caller before the reverse pass.
+"""Helpers inlined into their caller before any transform.
 
-A call of another user function normally goes through that function's own adjoint (a
-``vjp`` returning a pullback closure): a Python call, a closure and a tuple per call, and
-shapes the caller cannot see through.  A *small* helper — straight-line code, no lists, no
-names of its own module the caller could read differently — is instead spliced into the
-caller's IR: its nodes are copied with fresh names, its parameters bound to the call's
-operands, its result renamed to the call's.  The caller's gradient is then one function,
-optimised as a whole, with the helper's shapes known at the call site.
+A call of another user function can go through that function's own adjoint (a ``vjp``
+returning a pullback closure): a Python call, a closure and a tuple per call, shapes the
+caller cannot see through, and code that forward mode, higher derivatives and numba cannot
+take.  Instead, a helper is spliced into the caller's IR — its straight-line code, branches
+(early returns included: lowering made them merges), loops, the lists it builds, the
+helpers it calls in turn: its regions are copied with fresh names (inline_copy.py), its
+parameters bound to the call's operands (defaults as constants), its result renamed to the
+call's.  The caller's transform is then one function, optimised as a whole, with the
+helper's shapes known at the call site.  A helper returning a tuple hands its elements to
+the caller's unpacking directly.
 
-Anything this cannot prove equivalent keeps the call as it is (never a refusal here).
+What cannot be copied keeps the call, never a refusal here: a recursive helper (unless its
+static arguments end the recursion), one that reads a module's names the caller's code
+would read differently, a closure, a helper over the size caps.
 """
 
 from __future__ import annotations
 
 import ast
-import copy
+import builtins
 import dataclasses
 import inspect
 import re
 
-from ..errors import SrcDiffError
 from ..frontend.naming import Namer
-from ..frontend.parse import parse_function
 from ..ir.nodes import (
     Block,
     Branch,
@@ -35,129 +38,264 @@ from ..ir.nodes import (
     Var,
     all_nodes,
     link_users,
+    operand_ast,
+    region_defines,
 )
+from ..rules.structural import COPY, LIST_AWARE, SUM_LIST, SUM_ROWS
+from .inline_copy import Copier, defined_names, expressions, operands
 
-MAX_NODES = 60  # a helper larger than this keeps its own adjoint
-MAX_DEPTH = 3  # helpers called by inlined helpers are inlined this deep
+MAX_NODES = 5000  # a helper larger than this keeps its own adjoint
+MAX_TOTAL = 40000  # nor is the caller grown past this many nodes by inlining
+MAX_DEPTH = 24  # helpers within helpers, this deep
 
 _TEMP = re.compile(r"t\d+$")
+_CONSTANT_DEFAULTS = (int, float, complex, bool, str, type(None))
+
+
+class _Abandon(Exception):
+    """The expansion of call `key` (None: the outermost one) cannot be finished."""
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
 
 
 def inline_calls(function: Function, namer: Namer, lower_callee, caller) -> Function:
-    """`function` with its calls of small helpers inlined.
+    """`function` with its calls of user helpers inlined (those that can be).
 
-    `lower_callee(func)` gives the callee's lowered `Function` (or None: keep the call);
-    `caller` is the user's Python function (helpers must share its module globals)."""
-    ids = [max((n.id for n in all_nodes(function)), default=0)]
-    changed = [False]
+    `lower_callee(callee, passed)` gives the helper's lowered `Function` for a call passing
+    the parameters `passed` (`callee`: a function or `Specialised`), or None: keep the call;
+    `caller` is the user's Python function whose generated code will run the copies."""
+    kept: set[int] = set()  # calls whose copy hands the caller a list it cannot take
+    while True:
+        inlining = _Inlining(function, namer, lower_callee, caller, kept)
+        body = inlining.block(function.body, ())
+        if not inlining.changed:
+            return function
+        misused = inlining.misused_lists(body)
+        if not misused:
+            break
+        kept |= misused
+    link_users(all_nodes(body))
+    return Function(function.name, function.params, body, function.output, function.return_line,
+                    frozenset(inlining.lists))
 
-    def block(b: Block, depth: int) -> Block:
+
+def callee_key(callee) -> tuple:
+    """What identifies a helper's code: the function, and the static values it is lowered with."""
+    if isinstance(callee, Specialised):
+        return (callee.func, callee.key)
+    return (callee, None)
+
+
+class _Inlining:
+    def __init__(self, function: Function, namer, lower_callee, caller, kept: set[int]):
+        self.namer, self.lower_callee, self.caller, self.kept = namer, lower_callee, caller, kept
+        nodes = all_nodes(function)
+        self.last_id = max((n.id for n in nodes), default=0)
+        self.total = len(nodes)
+        #: names with a meaning of their own in the caller's code: a helper reading a
+        #: global of the same name cannot be copied there
+        self.local = region_defines(function.body) | {p.name for p in function.params}
+        self.lists: set[str] = set(function.lists)
+        self.tuples: dict[str, tuple] = {}  # a call's value -> the elements of the tuple it returns
+        #: a list a copied helper hands the caller (whose code took it for any value) -> the
+        #: id of the call in the caller's own code that brought it
+        self.handed: dict[str, int] = {}
+        self.handed_lists: dict[str, bool] = {}  # ... and whether its items may be lists
+        self.outermost: int | None = None  # the id of that call, while its copy is made
+        self.changed = False
+
+    def next_id(self) -> int:
+        self.last_id += 1
+        return self.last_id
+
+    def block(self, b: Block, chain: tuple) -> Block:
         items = []
         for item in b.nodes:
             if isinstance(item, Branch):
-                item = dataclasses.replace(item, body=block(item.body, depth), orelse=block(item.orelse, depth))
+                item = Branch(item.test, self.block(item.body, chain), self.block(item.orelse, chain),
+                              item.merges, item.line)
             elif isinstance(item, Loop):
-                item = dataclasses.replace(item, body=block(item.body, depth))
-            elif isinstance(item, UserCall) and depth < MAX_DEPTH:
-                spliced = None if any(getattr(v, "name", None) in function.lists for v in item.inputs) \
-                    else _splice(item, namer, lower_callee, caller, ids)
-                if spliced is not None:
-                    changed[0] = True
-                    items += block(Block(spliced), depth + 1).nodes
+                item = _with_body(item, self.block(item.body, chain))
+            elif isinstance(item, UserCall):
+                expanded = self.expand(item, chain)
+                if not isinstance(expanded, str):
+                    items += expanded
+                    self.changed = True
                     continue
+                if expanded != item.kept:
+                    item = dataclasses.replace(item, kept=expanded, users=[])
+                    self.changed = True
+            elif isinstance(item, Node):
+                item = self.forwarded(item)
             items.append(item)
         return Block(items)
 
-    body = block(function.body, 0)
-    if not changed[0]:
-        return function
-    link_users(all_nodes(body))
-    return dataclasses.replace(function, body=body)
+    def expand(self, call: UserCall, chain: tuple) -> list | str:
+        """The regions replacing `call`, or why it stays a call."""
+        key = callee_key(call.callee)
+        name = getattr(key[0], "__qualname__", "the function")
+        if key in chain:
+            raise _Abandon(key)  # recursion: the outer call of this helper stays a call
+        if len(chain) >= MAX_DEPTH:
+            raise _Abandon(None)
+        if not chain:
+            if call.id in self.kept:
+                return f"{name} returns a list its caller uses as another kind of value"
+            self.outermost = call.id
+        try:
+            spliced = self.splice(call)
+            if isinstance(spliced, str):
+                return spliced
+            return self.block(Block(spliced), chain + (key,)).nodes
+        except _Abandon as stop:
+            if stop.key == key:
+                return f"{name} calls itself, and a recursive function cannot be copied into its caller"
+            if stop.key is None and not chain:
+                return f"{name} calls helpers more than {MAX_DEPTH} deep"
+            raise
 
+    def splice(self, call: UserCall) -> list | str:
+        """The helper's regions renamed into the caller, or why the call must stay."""
+        func = call.callee.func if isinstance(call.callee, Specialised) else call.callee
+        name = getattr(func, "__qualname__", "the function")
+        if getattr(func, "__closure__", None):
+            return f"{name} is a closure, whose variables its caller's code cannot read"
+        callee = self.lower_callee(call.callee, call.arg_names)
+        if callee is None:
+            return f"srcdiff cannot differentiate {name} on its own (its own adjoint says why)"
+        size = len(all_nodes(callee))
+        if size > MAX_NODES or self.total + size > MAX_TOTAL:
+            return f"{name} is too large to be copied into its caller ({size} operations)"
+        binding = _bind(call, func, callee)
+        defined = defined_names(callee.body)
+        if binding is None or set(defined) & set(binding):
+            return f"srcdiff cannot bind the arguments of this call to {name}'s parameters"
+        if not self._reads_agree(func, callee, set(defined) | set(binding)):
+            return f"{name} reads names of its module that mean something else in its caller"
+        output, value = callee.output, None
+        returns_list = isinstance(output, Var) and output.name in callee.lists
+        if returns_list and _holds_lists(callee) and _returned_tuple(callee) is None:
+            return f"{name} returns lists in a list"  # which the caller would take apart as any value
+        rename = {}
+        if isinstance(output, Var) and output.name in defined:
+            rename[output.name] = call.out
+        else:  # returns a parameter, a constant or a global as it is: a copy
+            value = binding.get(output.name, output) if isinstance(output, Var) else output
+            if isinstance(value, Var) and value.name in self.lists:
+                return f"{name} returns the list it was given"
+        for own in defined:
+            if own not in rename:
+                rename[own] = Var(self.namer.temp() if _TEMP.match(own) else self.namer.fresh(own))
+        self.local |= {v.name for v in rename.values()}
+        line_of = (lambda line: line) if _same_file(func, self.caller) else (lambda line: call.line)
+        copier = Copier({**binding, **rename}, self.next_id, line_of)
+        body = copier.block(callee.body, fold=frozenset({getattr(output, "name", "")})).nodes
+        if value is not None:
+            body.append(Node(self.next_id(), COPY, (value,), {}, call.out, operand_ast(value), call.line))
+        self.lists |= {rename[n].name for n in callee.lists if n in rename}
+        self.total += size
+        if returns_list:
+            self.lists.add(call.out.name)
+            self.handed[call.out.name] = self.outermost
+            self.handed_lists[call.out.name] = _holds_lists(callee)
+            returned = _returned_tuple(callee)
+            if returned is not None:  # ``return a, b``: the caller's ``x = call[0]`` reads `a` itself
+                self.tuples[call.out.name] = tuple(map(copier.operand, returned.inputs))
+        return body
 
-def _splice(call: UserCall, namer: Namer, lower_callee, caller, ids: list[int]) -> list[Node] | None:
-    """The callee's nodes renamed into the caller, or None when the call must stay a call."""
-    func = call.callee
-    if isinstance(func, Specialised) or not _same_scope(func, caller):
-        return None
-    callee = lower_callee(func)
-    if callee is None or callee.lists or not isinstance(callee.output, Var):
-        return None
-    nodes = callee.body.nodes
-    if len(nodes) > MAX_NODES or not all(isinstance(n, Node) for n in nodes):
-        return None
-    if any(isinstance(v, Global) for n in nodes for v in n.inputs):
-        return None
-    if not all(getattr(n.rule, "pure", False) for n in nodes):
-        return None
-    defined = {n.out.name for n in nodes}
-    if callee.output.name not in defined:
-        return None  # returns a parameter as it is: keep the call (no copy node to make)
-    same_file = getattr(getattr(func, "__code__", None), "co_filename", None) \
-        == getattr(getattr(caller, "__code__", None), "co_filename", "")
-    binding = _bind(call, func, callee)
-    if binding is None:
-        return None
-    # names the helper's expressions read that are not its values (np, math, builtins)
-    values = defined | {p.name for p in callee.params}
-    for n in nodes:
-        for name in ast.walk(n.expr):
-            if isinstance(name, ast.Name) and name.id not in values:
-                namer.claim(name.id)
-    rename = {}
-    for name in dict.fromkeys(n.out.name for n in nodes):
-        if name == callee.output.name:
-            rename[name] = call.out
-        else:
-            rename[name] = Var(namer.temp() if _TEMP.match(name) else namer.fresh(name))
-    operands = {**binding, **rename}
-    out = []
-    for n in nodes:
-        ids[0] += 1
-        inputs = tuple(operands.get(v.name, v) if isinstance(v, Var) else v for v in n.inputs)
-        expr = _Rename(operands).visit(copy.deepcopy(n.expr))
-        out.append(dataclasses.replace(n, id=ids[0], inputs=inputs, out=operands[n.out.name], expr=expr,
-                                       line=n.line if same_file else call.line, users=[]))
-    return out
-
-
-def lower_helper(func, lower) -> Function | None:
-    """`lower(parsed, refuse_static)` of a helper that is plain straight-line code, or None
-    (not such a helper, or one srcdiff refuses: its own adjoint will say why)."""
-    try:
-        parsed = parse_function(func)
-        if not is_plain_straight_line(parsed.tree):
-            return None
-
-        def refuse(name, node):
-            raise parsed.error(node, f"{name} is a static argument")
-        return lower(parsed, refuse)
-    except SrcDiffError:
-        return None
-
-
-def is_plain_straight_line(tree: ast.FunctionDef) -> bool:
-    """Only assignments to names and one final ``return``: nothing written in place."""
-    body = tree.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # docstring
-    if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
-        return False
-    for stmt in body[:-1]:
-        if not isinstance(stmt, ast.Assign):
+    def _reads_agree(self, func, callee: Function, values: set[str]) -> bool:
+        """The names the helper's code reads that are not its values (np, math, a global,
+        another helper) mean in the caller's generated code what they mean in the helper."""
+        free = {n.id for e in expressions(callee.body) for n in ast.walk(e) if isinstance(n, ast.Name)} - values
+        read = [o for o in operands(callee.body) if isinstance(o, Global)]
+        free |= {g.name for g in read}
+        if free & self.local:
             return False
-        for target in stmt.targets:
-            names = target.elts if isinstance(target, ast.Tuple) else [target]
-            if not all(isinstance(n, ast.Name) for n in names):
+        own, theirs = getattr(func, "__globals__", None), getattr(self.caller, "__globals__", None)
+        if own is not theirs:  # another module: only names that are the same object in both
+            if read or any(isinstance(n, UserCall) for n in all_nodes(callee)):
                 return False
-    return not any(isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await,
-                                  ast.FunctionDef)) for stmt in body for n in ast.walk(stmt))
+            missing = object()
+            for name in free:
+                mine = own.get(name, getattr(builtins, name, missing))
+                if mine is missing or mine is not theirs.get(name, getattr(builtins, name, missing)):
+                    return False
+        for name in sorted(free):
+            self.namer.claim(name)
+        return True
+
+    def forwarded(self, node: Node) -> Node:
+        """``x = t[i]`` of a tuple a helper returned: ``x = element``."""
+        if node.rule.name != "getitem" or len(node.inputs) != 1 or not isinstance(node.inputs[0], Var):
+            return node
+        elements = self.tuples.get(node.inputs[0].name)
+        index = node.expr.slice if isinstance(node.expr, ast.Subscript) else None
+        if elements is None or not isinstance(index, ast.Constant) or type(index.value) is not int \
+                or not -len(elements) <= index.value < len(elements):
+            return node
+        value = elements[index.value]
+        if isinstance(value, Var) and value.name in self.lists:  # a list returned in a tuple
+            self.lists.add(node.out.name)
+            self.handed[node.out.name] = self.handed[node.inputs[0].name]
+        return Node(node.id, COPY, (value,), {}, node.out, operand_ast(value), node.line)
+
+    def misused_lists(self, body: Block) -> set[int]:
+        """The calls (ids) whose copies hand the caller a list where its code, lowered for
+        any value, uses it as something else; ``sum(xs)`` is made the sum of a list."""
+        misused = set()
+        for block in _blocks(body):
+            for i, node in enumerate(block.nodes):
+                handed = [v.name for v in getattr(node, "input_vars", ()) if v.name in self.handed]
+                if not handed or isinstance(node, UserCall) or node.rule.name == "list":
+                    continue
+                if node.rule.name == "getitem":
+                    if any(self.handed_lists.get(name) for name in handed):  # an item that may be a list
+                        misused |= {self.handed[name] for name in handed}
+                elif node.rule is SUM_ROWS:
+                    block.nodes[i] = Node(node.id, SUM_LIST, node.inputs, node.static, node.out, node.expr, node.line)
+                elif node.rule not in LIST_AWARE:
+                    misused |= {self.handed[name] for name in handed}
+        return misused
 
 
-def _same_scope(func, caller) -> bool:
-    """Names in the helper's code mean the same in the caller's generated code."""
-    return getattr(func, "__globals__", None) is getattr(caller, "__globals__", ()) \
-        and not getattr(func, "__closure__", None)
+def _returned_tuple(callee: Function) -> Node | None:
+    """The node of a helper ending ``return a, b`` that builds the tuple, or None."""
+    last = callee.body.nodes[-1] if callee.body.nodes else None
+    if isinstance(last, Node) and not isinstance(last, UserCall) and isinstance(callee.output, Var) \
+            and last.out == callee.output and last.rule.name == "list" and isinstance(last.expr, ast.Tuple) \
+            and len(last.expr.elts) == len(last.inputs) and not any(isinstance(e, ast.Starred) for e in last.expr.elts):
+        return last
+    return None
+
+
+def _holds_lists(callee: Function) -> bool:
+    """Whether a list of `callee` may hold another list."""
+    return any(n.rule.name == "list" and any(v.name in callee.lists for v in n.input_vars)
+               for n in all_nodes(callee))
+
+
+def _blocks(block: Block):
+    """`block` and every block nested in it."""
+    yield block
+    for item in block.nodes:
+        if isinstance(item, Branch):
+            yield from _blocks(item.body)
+            yield from _blocks(item.orelse)
+        elif isinstance(item, Loop):
+            yield from _blocks(item.body)
+
+
+def _with_body(loop: Loop, body: Block) -> Loop:
+    return Loop(loop.kind, loop.target, loop.bounds, loop.test, loop.test_inputs, body, loop.carried, loop.stop,
+                loop.line)
+
+
+def _same_file(func, caller) -> bool:
+    """The helper's lines are lines of the caller's file (its comments and errors name them)."""
+    return getattr(getattr(func, "__code__", None), "co_filename", None) \
+        == getattr(getattr(caller, "__code__", None), "co_filename", "")
 
 
 def _bind(call: UserCall, func, callee: Function) -> dict | None:
@@ -173,24 +311,18 @@ def _bind(call: UserCall, func, callee: Function) -> dict | None:
     for p, param in zip(parameters, callee.params):
         if p.name in given:
             binding[param.name] = given[p.name]
-        elif p.default is not inspect.Parameter.empty and type(p.default) in (int, float, bool):
+        elif p.default is not inspect.Parameter.empty and _constant(p.default):
             binding[param.name] = Const(p.default)
         else:
             return None
     return binding
 
 
-class _Rename(ast.NodeTransformer):
-    def __init__(self, operands: dict):
-        self.operands = operands
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        found = self.operands.get(node.id)
-        if found is None:
-            return node
-        if isinstance(found, Const):
-            return ast.copy_location(ast.Constant(found.value), node)
-        return ast.copy_location(ast.Name(found.name, node.ctx), node)
+def _constant(value) -> bool:
+    """A default the copy can hold as a literal."""
+    if isinstance(value, tuple):
+        return all(_constant(v) for v in value)
+    return type(value) in _CONSTANT_DEFAULTS
 
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "inline_calls", "is_plain_straight_line", "lower_helper"]
+__all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_TOTAL", "callee_key", "inline_calls"]

@@ -91,9 +91,11 @@ def _node(node: Node, state: Tangents) -> list:
         return stmts
     if isinstance(node, UserCall):
         name = getattr(node.callee, "__qualname__", "the function")
-        raise SrcDiffError(f"forward mode (jvp) does not differentiate through the call of {name}, "
-                           "which is too large to be copied into its caller", state.location(node.line),
-                           f"make {name} smaller, or use reverse mode (srcdiff.grad, srcdiff.vjp)")
+        why = node.kept or f"{name} is not copied into its caller"
+        hint = "write the recursion as a loop" if "recursive" in why else f"write {name} at module level"
+        raise SrcDiffError(f"forward mode (jvp, hvp, hessian) differentiates a call of another function by "
+                           f"copying it into its caller, and {why}", state.location(node.line),
+                           f"{hint}, or use reverse mode (srcdiff.grad, srcdiff.vjp)")
     if node.rule.name == "list" and not node.inputs:  # xs = []: its tangents are appended as it grows
         expr = ast.List([], ast.Load())
     else:

@@ -38,8 +38,8 @@ def unsupported(source: str, callees) -> str | None:
     if callees or any(isinstance(n, ast.FunctionDef) and n is not func for n in ast.walk(tree)):
         names = ", ".join(sorted(callees)) or "a helper"
         return (f"the gradient calls the adjoint of a user function that is not inlined ({names}): "
-                "a Python closure numba cannot compile (only straight-line helpers in the same "
-                "module are inlined)")
+                "a Python closure numba cannot compile (a recursive helper, a closure, or a helper "
+                "reading another module's globals is not inlined)")
     used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
                    and n.id in runtime.HELPERS and n.id not in FOR_NUMBA})
     if used:

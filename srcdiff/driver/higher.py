@@ -31,10 +31,11 @@ def generated_function(made, location=None):
         name = getattr(getattr(call, "callee", None), "__qualname__", "another function")
         origin = CACHE.origins.by_file.get(made.function.__code__.co_filename)
         where = location or (origin.location if origin is not None else None)
-        raise SrcDiffError(f"higher derivatives through the call of {name} are not supported yet: srcdiff "
-                           "differentiates it by its own adjoint (it is too large, or specialised on its "
-                           "arguments, to be copied into the caller)",
+        why = getattr(call, "kept", "") or f"{name} is not copied into its caller"
+        raise SrcDiffError(f"higher derivatives through the call of {name} are not supported: srcdiff "
+                           f"differentiates it by its own adjoint, because {why}",
                            where(call.line) if where is not None and call is not None else None,
+                           "write the recursion as a loop" if "recursive" in why else
                            "differentiate the called function itself (srcdiff.hessian(scipy.optimize.rosen) "
                            "works), or write what it computes into your function")
     source = made.source

@@ -7,13 +7,17 @@ parameters it used as static arguments); `inlined` copies small helpers into it.
 
 from __future__ import annotations
 
-from ..ad.inline import inline_calls, lower_helper
+import inspect
+
+from ..ad.inline import inline_calls
+from ..errors import SrcDiffError
 from ..frontend import depends
 from ..frontend import statics as static_args
 from ..frontend.naming import Namer, assigned_names, names_in
 from ..frontend.parse import ParsedFunction, parse_function, unwrap
-from ..ir.nodes import Function
-from ..lower.facts import ParamFacts, argument_facts, facts_key
+from ..ir.nodes import Function, Specialised
+from ..lower.callee_facts import of_function
+from ..lower.facts import ParamFacts, argument_facts, callee_facts, facts_key, is_constant_argument
 from ..lower.lowerer import lower_specialised
 from ..rules import TABLE, TEMPLATE_GLOBALS
 from .cache import CACHE, Lowered, Options
@@ -59,9 +63,36 @@ def lower_parsed(parsed: ParsedFunction, wrt, options: Options, static_value,
     return found
 
 
-def inlinable(func) -> Function | None:
-    """A helper's IR for inlining (ad/inline.py), or None: it keeps its own adjoint."""
-    return lower_helper(func, lambda parsed, refuse: lower_parsed(parsed, (), Options(pullback=True), refuse).ir)
+def inlinable(callee, passed=None) -> Function | None:
+    """A helper's IR for inlining (ad/inline.py) at a call passing the parameters `passed`
+    (None: all), or None: it keeps its own adjoint (srcdiff cannot lower it alone, and its
+    adjoint says why).  `callee` is the function, or `Specialised` on the call's static
+    values; lowered once per call kind, rules and what it reads statically."""
+    func, statics = (callee.func, dict(callee.statics)) if isinstance(callee, Specialised) else (callee, {})
+    passed = tuple(sorted(inspect.signature(func).parameters if passed is None else passed))
+    constants = tuple((n, v) for n, v in statics.items() if is_constant_argument(v))
+    key = ("inline", callee, passed, TABLE.version, depends.key(of_function(func, TABLE, constants, passed)))
+    if key not in CACHE.callee_irs:
+        CACHE.callee_irs[key] = _lowered_helper(func, statics, passed)
+    return CACHE.callee_irs[key]
+
+
+def _lowered_helper(func, statics: dict, passed: tuple) -> Function | None:
+    parameters = inspect.signature(func).parameters
+    defaults = {n: p.default for n, p in parameters.items()
+                if n not in passed and p.default is not inspect.Parameter.empty and depends.static_ok(p.default)}
+    try:
+        parsed = parse_function(func)
+
+        def static_value(name, node):
+            if name in statics:
+                return statics[name]
+            if name in defaults:
+                return defaults[name]  # not passed: its default
+            raise parsed.error(node, f"{name} is a static argument")
+        return lower_parsed(parsed, (), Options(pullback=True), static_value, callee_facts(func, statics, passed)).ir
+    except SrcDiffError:
+        return None
 
 
 def inlined(found: Lowered, namer: Namer) -> Function:

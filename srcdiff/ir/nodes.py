@@ -88,6 +88,7 @@ class UserCall(Node):
     callee: object = None
     arg_names: tuple[str, ...] = ()
     keywords: tuple[str | None, ...] = ()  # per input: the keyword it was passed by, or None
+    kept: str = ""  # why inlining (ad/inline.py) left it a call, said to whom needs it copied
 
 
 @dataclass(eq=False)

@@ -25,6 +25,7 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
     `call_shape(node, operand_shapes)` gives the shape a call of another user function
     returns (the driver infers it from the callee's own lowering); without it, unknown."""
     known: dict[str, Shape] = {p.name: param_shapes.get(p.name, shapes.UNKNOWN) for p in function.params}
+    items: dict[str, Shape | None] = {}  # a list built here -> what is known of all its items (None: none yet)
 
     def shape_of(operand: Operand) -> Shape:
         if isinstance(operand, Var):
@@ -54,7 +55,8 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
                     if isinstance(item, UserCall):
                         shape = call_shape(item, operands) if call_shape else shapes.UNKNOWN
                     else:
-                        shape = _of_shape_tuple(item, operands) or item.rule.result_shape(item.static, operands)
+                        shape = _of_list(item, operands, items) or _of_shape_tuple(item, operands) \
+                            or item.rule.result_shape(item.static, operands)
                 except Exception:  # e.g. an axis out of range: the forward pass will say so itself
                     shape = shapes.UNKNOWN
                 assign(item.out.name, shape, seen)
@@ -86,6 +88,36 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
 
 
 _FROM_SHAPE = ("numpy.zeros", "numpy.ones", "numpy.empty")
+
+
+def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
+    """Lists built in the function: what their items are known to be (every item the list
+    is made with or appended, joined), and so the shape of an item read back by index or of
+    the sum of them.  The lists themselves stay of unknown shape (None)."""
+    name = item.rule.name
+    first = item.inputs[0].name if item.inputs and isinstance(item.inputs[0], Var) else None
+    if item.out.name in items and name not in ("list", "list.append", "copy"):
+        items[item.out.name] = shapes.UNKNOWN  # made again by something else: nothing known
+    if name == "list" and isinstance(item.expr, (ast.List, ast.Tuple)):
+        _join_items(items, item.out.name, operands)
+    elif name == "list.append" and first in items and len(operands) == 2:
+        _join_items(items, first, operands[1:])
+    elif name == "copy" and first in items:
+        _join_items(items, item.out.name, [] if items[first] is None else [items[first]])
+    elif items.get(first) is not None and items[first].known:
+        index = [kind for kind, _ in item.static.get("index", ())]
+        if name == "getitem" and (index == ["int"] or (index == ["op"] and operands[1:2] == [shapes.SCALAR])):
+            return items[first]
+        if name == "sum(list)" and items[first].scalar:
+            return shapes.SCALAR
+    return None
+
+
+def _join_items(items: dict, name: str, shapes_: list[Shape]) -> None:
+    for shape in shapes_:
+        before = items.get(name)
+        items[name] = shape if before is None else shapes.join(before, shape)
+    items.setdefault(name, None)
 
 
 def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
