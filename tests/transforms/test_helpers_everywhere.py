@@ -305,7 +305,8 @@ PROGRAMS = {  # name: (function, arguments)
 
 TRANSFORMS = ["grad", "value_and_grad", "hessian", "hvp", "grad_grad", "jvp", "vjp", "numba"]
 
-_LIST_ADJOINTS = r"test_helpers_everywhere.py:\d+: differentiating its gradient again"  # a list adjoint, in generated code
+# a list adjoint in generated code, located at the user's line
+_LIST_ADJOINTS = r"test_helpers_everywhere.py:\d+: differentiating its gradient again"
 
 #: (program, transform) -> why srcdiff refuses it, matched against the SrcDiffError, which
 #: must name a line of this file
