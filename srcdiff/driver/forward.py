@@ -9,6 +9,7 @@ for the code hvp runs (`Options.with_value` False: the value is not returned).
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 
 from ..ad.tangent import TangentProgram, tangent
@@ -55,7 +56,8 @@ def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: s
     func = ast.FunctionDef(name=name, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None)
     if hasattr(ast.FunctionDef, "type_params"):
         func.type_params = []
-    return ast.fix_missing_locations(func)
+    # a copy: the optimizer rewrites what it returns, and the IR's expressions must not change
+    return ast.fix_missing_locations(copy.deepcopy(func))
 
 
 def _copy_if_shared(func: ast.FunctionDef, params: set[str], is_scalar) -> None:

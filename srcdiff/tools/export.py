@@ -76,7 +76,8 @@ def module_source(func, *example_args, wrt=0) -> str:
         if checked != listing:
             listing, extra, front = checked, {_MODULES["np"]}, export_check.CHECKER
     imports = _sorted_imports(set(imports) | extra)
-    digest = export_check.source_hash(dict.fromkeys(functions.values()))
+    sources = [*functions.values(), *export_check.called_functions(own)]  # inlined helpers too
+    digest = export_check.source_hash(dict.fromkeys(sources))
     header = _header(target, gradient, name, resolved.prefix + tuple(example_args), digest)
     parts = [header, "\n".join(imports), *definitions, front, listing.rstrip("\n")]
     return "\n\n\n".join(p for p in parts if p) + "\n"

@@ -1,7 +1,7 @@
 """What keeps an exported gradient honest after it leaves srcdiff.
 
 * The header carries a hash of the source it was generated from (the function and every
-  user function whose adjoint it holds); `stale` recomputes it, so ``python -m srcdiff
+  user function it calls, copied in or with an adjoint of its own); `stale` recomputes it, so ``python -m srcdiff
   export --check`` tells whether the module still matches the code.
 * The gradient function starts by checking each argument's kind against the example it was
   generated for (`guard`): a float where an array was expected fails there, naming the
@@ -14,11 +14,13 @@ import ast
 import hashlib
 import inspect
 import re
+import types
 from pathlib import Path
 
 import numpy as np
 
-from ..frontend.parse import unwrap
+from ..errors import SrcDiffError
+from ..frontend.parse import parse_function, unwrap
 
 #: The header line that holds the hash (``Source sha256: 0123abcd...``).
 HASH_LINE = "Source sha256: "
@@ -37,6 +39,27 @@ CHECKER = '''def check_argument(function, name, value, ndim):
         got = f"an array of ndim {value.ndim}" if isinstance(value, np.ndarray) else type(value).__name__
         raise TypeError(f"{function}: {name} must be a NumPy array of ndim {ndim} (the module was "
                         f"generated for one), not {got}; regenerate it for other arguments")'''
+
+
+def called_functions(func) -> list:
+    """`func` and every Python function its source calls by a name, transitively: the code a
+    gradient may have copied into itself (inlined helpers leave no adjoint of their own)."""
+    found, todo = [], [unwrap(func)]
+    while todo:
+        current = todo.pop(0)
+        if current in found:
+            continue
+        found.append(current)
+        try:
+            parsed = parse_function(current)
+        except SrcDiffError:
+            continue
+        for node in ast.walk(parsed.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                target = parsed.resolve(node.func.id)
+                if isinstance(target, types.FunctionType) and not target.__module__.startswith(("numpy", "srcdiff")):
+                    todo.append(unwrap(target))
+    return found
 
 
 def source_hash(functions) -> str:
