@@ -30,7 +30,7 @@ def pendulum(damping, n):
     theta = 1.0
     omega = 0.0
     dt = 0.01
-    for i in range(n):
+    for _step in range(n):
         omega = omega - dt * (math.sin(theta) + damping * omega)
         theta = theta + dt * omega
     return theta
@@ -65,7 +65,8 @@ def markdown(rows: list[dict]) -> str:
     lines = [BEGIN, "## Checkpointing: peak memory of a long loop's gradient", "",
              "Written by `python benchmarks/checkpoint_memory.py --markdown benchmarks/RESULTS.md` "
              "(tracemalloc peak during one call of the compiled gradient of `pendulum(damping, n)`, "
-             "a scalar simulation; k = round(sqrt(n)); times are one call under tracemalloc, which slows it, wall clock).", "",
+             "a scalar simulation; k = round(sqrt(n)); times are one call under tracemalloc, which slows "
+             "it, wall clock).", "",
              "| steps n | k | peak, no checkpoint | peak, checkpoint=k | ratio | time, no checkpoint | "
              "time, checkpoint=k | same gradient |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]

@@ -137,8 +137,9 @@ def recompute(plan: LoopPlan, body: list, pushes: list, copies: list, prune) -> 
     """Fill the backward sweep's recomputation of one segment: the forward body (as
     assignments, without the user's effects), its pushes, and the carried copies, pruned to
     what they need."""
-    stmts = plan.recompute_target + [_plain(s) for s in body if not isinstance(s, (ForwardStatement, Run))] + pushes + copies
-    needed = set(plan.state) | {n for s in pushes for e in [s.expr] for n in _reads(e)}
+    kept = [_plain(s) for s in body if not isinstance(s, (ForwardStatement, Run))]
+    stmts = plan.recompute_target + kept + pushes + copies
+    needed = set(plan.state) | {n for s in pushes for n in _reads(s.expr)}
     plan.recompute.body = prune(stmts, needed, {plan.stack})
 
 
