@@ -25,12 +25,14 @@ from .api import (
     value_and_grad,
     vjp,
 )
+from .api.custom import custom_jvp, custom_vjp
 from .errors import SrcDiffError
 from .rules.register import register_adjoint
 from .rules.runtime import stop_gradient
 from .version import __version__ as __version__
 
-__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "export", "grad",
+__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "custom_jvp", "custom_vjp",
+           "explain", "export", "grad",
            "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint",
            "stop_gradient", "trace", "value_and_grad", "vjp"]
 

@@ -12,6 +12,7 @@ import ast
 from ..ir.nodes import Branch, ForwardStatement, Function, Loop, Node, UserCall, Var, operand_ast
 from ..ir.program import Assign, Break, Effect, For, If, Run, While, own_expressions, walk
 from ..rules.structural import APPEND
+from .checkpoint import push_state, recompute
 from .sweep import LoopPlan, Sweep
 
 
@@ -19,6 +20,7 @@ def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], wit
     """The forward statements the gradient needs, in program order."""
     stacks = [p.stack for p in sweep.plans.values() if p.stack]
     stacks += [s for p in sweep.plans.values() for s in p.stacks]
+    stacks += [p.checkpoints for p in sweep.plans.values() if p.checkpoints]
     body = [Assign([s], ast.List([], ast.Load())) for s in sorted(stacks, key=_natural)]
     body += _block(function.body, sweep)
     needed, restored = set(), set()
@@ -66,22 +68,28 @@ def _loop(loop: Loop, sweep: Sweep) -> list:
     if plan.count:
         before.append(Assign([plan.count], ast.Constant(0), loop.line))
     body = _block(loop.body, sweep)
+    pushes = []
     if plan.stack:
         names = [ast.Name(n, ast.Load()) for n in plan.saved]
         value = names[0] if len(names) == 1 else ast.Tuple(names, ast.Load())
         push = ast.Call(ast.Attribute(ast.Name(plan.stack, ast.Load()), "append", ast.Load()), [value], [])
-        body.append(Effect(push, loop.line))
+        pushes.append(Effect(push, loop.line))
     for name, stack in zip(plan.saved if plan.stacks else (), plan.stacks):
         push = ast.Call(ast.Attribute(ast.Name(stack, ast.Load()), "append", ast.Load()),
                         [ast.Name(name, ast.Load())], [])
-        body.append(Effect(push, loop.line))
+        pushes.append(Effect(push, loop.line))
     copies = [c for c in loop.carried if c.final != c.var]
     phis = {c.var for c in loop.carried}
     if len(copies) > 1 and any(c.final in phis for c in copies):  # a swap: assign all at once
-        body.append(Assign([c.var.name for c in copies],
-                           ast.Tuple([operand_ast(c.final) for c in copies], ast.Load()), loop.line))
+        moves = [Assign([c.var.name for c in copies],
+                        ast.Tuple([operand_ast(c.final) for c in copies], ast.Load()), loop.line)]
     else:
-        body += [Assign([c.var.name], operand_ast(c.final), loop.line) for c in copies]
+        moves = [Assign([c.var.name], operand_ast(c.final), loop.line) for c in copies]
+    if plan.checkpoint:  # the state every k iterations; the backward sweep recomputes the rest
+        recompute(plan, body, pushes, moves, prune)
+        body = push_state(plan, loop.line) + body + moves
+    else:
+        body = body + pushes + moves
     if plan.count:
         body.append(Assign([plan.count], ast.BinOp(ast.Name(plan.count, ast.Load()), ast.Add(),
                                                    ast.Constant(1)), loop.line))

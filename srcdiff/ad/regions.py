@@ -21,6 +21,7 @@ from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_de
 from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, own_expressions, walk
 from ..rules.structural import APPEND, GETITEM
 from .adjoints import reverse_node
+from .checkpoint import checkpointed
 from .sweep import LoopPlan, Sweep, operand_shape
 
 
@@ -182,6 +183,10 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
     body += child.stmts + carried
     for stmt in carried:  # the last iteration's final value is the carried value after the loop
         sweep.emit(Assign(list(stmt.targets), stmt.expr))
+    if sweep.checkpoint and not sweep.loops and (plan.stack or plan.stacks):
+        sweep.plans[id(loop)] = plan
+        sweep.emit(checkpointed(loop, sweep, plan, body))
+        return
     if regenerate:
         iterator = _call("reversed", _call("range", *[operand_ast(b) for b in loop.bounds]))
         header = For(loop.target.name, iterator, body, loop.line)

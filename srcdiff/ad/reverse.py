@@ -30,7 +30,7 @@ from .sweep import Sweep, operand_shape
 
 def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape],
             *, location, with_value: bool = False, pullback: str | None = None,
-            derivable: bool = False) -> GradProgram:
+            derivable: bool = False, checkpoint: int | None = None) -> GradProgram:
     """Build the gradient program of `function` with respect to the parameters `wrt`.
 
     With `pullback` (the name of the output's adjoint parameter), the program is a callee's:
@@ -39,7 +39,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
-                  fills=Fills(_fill_producers(function)), derivable=derivable)
+                  fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint)
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
     output = function.output

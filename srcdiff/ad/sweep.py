@@ -23,6 +23,13 @@ class LoopPlan:
     preset: list[str] = field(default_factory=list)  # saved names some iteration may not set
     #: one stack per saved name, read by position rather than popped (`Sweep.derivable`)
     stacks: list[str] = field(default_factory=list)
+    #: checkpointing (ad/checkpoint.py): every `checkpoint` iterations the forward loop pushes
+    #: the carried `state` on `checkpoints`; the backward sweep's `recompute` loop reruns a segment
+    checkpoint: int | None = None
+    checkpoints: str | None = None
+    state: list[str] = field(default_factory=list)
+    recompute: object = None
+    recompute_target: list = field(default_factory=list)
 
 
 @dataclass
@@ -53,6 +60,7 @@ class Sweep:
     #: loops save one list per value and the backward loop reads them by position (no pop,
     #: no list of tuples): the form srcdiff can differentiate again (driver/higher.py)
     derivable: bool = False
+    checkpoint: int | None = None  # loops keep their state every `checkpoint` iterations (ad/checkpoint.py)
 
     @property
     def adjoint(self) -> dict[str, str]:

@@ -40,7 +40,7 @@ class GradFunction:
     """
 
     def __init__(self, func, wrt=0, *, with_value: bool = False, debug: bool = False, has_aux: bool = False,
-                 jit: str | None = None, argnums=None):
+                 jit: str | None = None, argnums=None, checkpoint: int | None = None):
         self.func = func
         self.front = Front(func, wrt, argnums, has_aux=has_aux)
         self._signature = self.front.binder.signature
@@ -54,7 +54,11 @@ class GradFunction:
                                hint="debug the gradient without jit first")
         if not has_aux:
             check_single_output(func, self.front.target.func)
-        self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug, jit=jit)
+        if checkpoint is not None and (type(checkpoint) is not int or checkpoint < 1):
+            raise SrcDiffError(f"checkpoint={checkpoint!r}: give the number of loop iterations between saved states",
+                               hint="a positive int, about the square root of the number of iterations")
+        self.options = Options(with_value=with_value, tuple_result=self.tuple_result, debug=debug, jit=jit,
+                               checkpoint=checkpoint)
         self._trees = TreeCaller(self.front, self._inner, with_value, debug)
         self._always_trees = self.front.always
         self._tree_roots = [i for i, n in enumerate(self._names) if n in self.wrt]
@@ -71,7 +75,7 @@ class GradFunction:
 
     def _inner(self, flat_func, wrt: tuple) -> "GradFunction":
         inner = GradFunction(flat_func, wrt, with_value=self.options.with_value,
-                             debug=self.options.debug, jit=self.options.jit)
+                             debug=self.options.debug, jit=self.options.jit, checkpoint=self.options.checkpoint)
         inner._flat = True  # already rewritten: its arguments are leaves
         return inner
 
@@ -347,7 +351,8 @@ def _own_nodes(tree):
         todo += [c for c in ast.iter_child_nodes(node) if not isinstance(c, nested)]
 
 
-def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool = False, jit: str | None = None):
+def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool = False, jit: str | None = None,
+         checkpoint: int | None = None):
     """The gradient of `func` with respect to parameter(s) `wrt`.
 
     Use as ``@srcdiff.grad``, ``@srcdiff.grad(wrt="w")`` or ``srcdiff.grad(f, wrt=(0, "y"))``.
@@ -356,9 +361,11 @@ def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool =
     The result is called like `func` and returns the gradient, shaped like the parameter.
     With ``has_aux=True`` `func` returns ``(loss, aux)`` and the result ``(gradient, aux)``.
     With ``jit="numba"`` the generated gradient is compiled by numba (``srcdiff[numba]``).
+    With ``checkpoint=k`` the function's loops keep their state every k iterations and
+    recompute the iterations between in the backward sweep (memory O(n/k + k), not O(n)).
     """
     if func is None:
-        return lambda f: grad(f, wrt, argnums=argnums, has_aux=has_aux, debug=debug, jit=jit)
+        return lambda f: grad(f, wrt, argnums=argnums, has_aux=has_aux, debug=debug, jit=jit, checkpoint=checkpoint)
     if isinstance(func, Composite):
         raise SrcDiffError(f"srcdiff cannot differentiate {func.__qualname__} again: it runs generated "
                            "code once per output element", hint="differentiate the function itself "
@@ -368,15 +375,17 @@ def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool =
             raise SrcDiffError("the gradient of a srcdiff gradient takes wrt= only",
                                hint="differentiate with respect to one parameter: wrt=0")
         return Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
-    return GradFunction(func, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums)
+    return GradFunction(func, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums, checkpoint=checkpoint)
 
 
 def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_aux: bool = False,
-                   jit: str | None = None):
+                   jit: str | None = None, checkpoint: int | None = None):
     """Like `grad`, but the result returns ``(value, gradient)`` from one pass.
 
     With ``has_aux=True`` the function returns ``(loss, aux)``; the result is
     ``((loss, aux), gradient)``, as in JAX (aux comes from one more call of the function)."""
     if func is None:
-        return lambda f: value_and_grad(f, wrt, argnums=argnums, debug=debug, has_aux=has_aux, jit=jit)
-    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums)
+        return lambda f: value_and_grad(f, wrt, argnums=argnums, debug=debug, has_aux=has_aux, jit=jit,
+                                        checkpoint=checkpoint)
+    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums,
+                        checkpoint=checkpoint)

@@ -34,6 +34,7 @@ class Options:
     jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
     inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
     derivable: bool = False  # code srcdiff can differentiate again (driver/higher.py): loops read stacks by position
+    checkpoint: int | None = None  # loops keep their state every k iterations, recompute between (ad/checkpoint.py)
 
 
 @dataclass

@@ -34,7 +34,9 @@ class Target:
 def resolve(func) -> Target:
     prefix, keywords = (), {}
     while True:
-        if isinstance(func, functools.partial):
+        if hasattr(type(func), "srcdiff_function"):  # @custom_vjp / @custom_jvp (api/custom.py)
+            func = func.srcdiff_function()
+        elif isinstance(func, functools.partial):
             prefix = tuple(func.args) + prefix
             keywords = {**func.keywords, **keywords}
             func = func.func

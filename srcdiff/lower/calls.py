@@ -14,6 +14,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Operand
 from . import library_calls
 from .builtin_calls import list_consumer, special_call
+from .custom_calls import custom_call, is_custom
 from .expressions import ExpressionLowerer
 from .nested import call_nested
 from .opaque import opaque
@@ -42,6 +43,10 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")
+    if is_custom(func):  # @srcdiff.custom_vjp / custom_jvp: the rule's source, written in place
+        if id(func) in state.inlining:  # its own rule calls it for its value: the original function
+            return user_call(lower, node, func.fun, target)
+        return custom_call(lower, node, func, target)
     special = special_call(lower, node, func, target)
     if special is not None:
         return special
