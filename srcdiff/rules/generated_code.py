@@ -44,7 +44,8 @@ def _prod_adjoint_templates(static, operand_shapes):
 
 
 def _prod_adjoint_tangents(static, operand_shapes):
-    return {"a": "prod_adjoint(a_dot, x, axis, keepdims)", "x": f"{_prod_expanded(static)} * prod_pairs(x_dot, x, axis)"}
+    return {"a": "prod_adjoint(a_dot, x, axis, keepdims)",
+            "x": f"{_prod_expanded(static)} * prod_pairs(x_dot, x, axis)"}
 
 
 def _unbroadcast_templates(static, operand_shapes):
