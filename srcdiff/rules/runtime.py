@@ -201,34 +201,38 @@ def cholesky_tangent(x_dot, L):
 
 
 def _phi(m):
-    """The lower triangle of m with its diagonal halved (Cholesky's adjoints)."""
-    return np.tril(m) - 0.5 * np.diag(np.diag(m))
+    """The lower triangle of (a stack of) square matrices, the diagonal halved."""
+    return np.tril(m) - 0.5 * m * np.eye(np.shape(m)[-1])
+
+
+def _mT(m):
+    return np.swapaxes(m, -1, -2)
 
 
 def cholesky_adjoint_a(h, L):
     """The adjoint of ``cholesky_adjoint(a, L)`` for `a` (it is linear in a): h's way back."""
     inv = np.linalg.inv(L)
     s = _phi(h)
-    return L @ _phi(inv @ (s + s.T) @ inv.T)
+    return L @ _phi(inv @ (s + _mT(s)) @ _mT(inv))
 
 
 def cholesky_adjoint_l(h, a, L):
     """The adjoint of ``cholesky_adjoint(a, L)`` for `L`, given h (the adjoint of its value)."""
     inv = np.linalg.inv(L)
-    p = _phi(L.T @ a)
+    p = _phi(_mT(L) @ a)
     s = _phi(h)
-    s = s + s.T
-    inv_bar = (p + p.T) @ inv @ s  # S = inv.T @ p @ inv, with s the symmetric adjoint of S
-    return -inv.T @ inv_bar @ inv.T + a @ _phi(inv @ s @ inv.T).T
+    s = s + _mT(s)
+    inv_bar = (p + _mT(p)) @ inv @ s  # S = inv.T @ p @ inv, with s the symmetric adjoint of S
+    return -_mT(inv) @ inv_bar @ _mT(inv) + a @ _mT(_phi(inv @ s @ _mT(inv)))
 
 
 def cholesky_adjoint_dot(L_dot, a, L):
     """The derivative of ``cholesky_adjoint(a, L)`` along `L_dot` (a held fixed)."""
     inv = np.linalg.inv(L)
     inv_dot = -inv @ L_dot @ inv
-    p = _phi(L.T @ a)
-    s = inv_dot.T @ p @ inv + inv.T @ _phi(L_dot.T @ a) @ inv + inv.T @ p @ inv_dot
-    return _phi(s + s.T)
+    p = _phi(_mT(L) @ a)
+    s = _mT(inv_dot) @ p @ inv + _mT(inv) @ _phi(_mT(L_dot) @ a) @ inv + _mT(inv) @ p @ inv_dot
+    return _phi(s + _mT(s))
 
 
 def solve_adjoint_y(g, x, y):
