@@ -50,6 +50,7 @@ class Spec:
 
 
 S = Spec
+RT = "srcdiff.rules.runtime"
 SPECS = [
     # ---- Python operators ----
     S("operator.add", "x + y", x=((3, 1), REAL), y=((4,), REAL)),
@@ -284,10 +285,31 @@ SPECS = [
     S("srcdiff.rules.runtime.index_read", "index_read(x, (np.array([0, 1, 1]), slice(None, None, -1))) * y",
       x=((2, 4), REAL), y=((3, 4), REAL)),
     S("builtins.slice", "index_read(x, (slice(3, 0, -2),)) * y", x=((5,), REAL), y=((2,), REAL)),
+    # the adjoints of products and linear algebra, as a gradient's code calls them (c: read
+    # for its shape only, so its derivative is zero)
+    S(f"{RT}.matmul_adjoint_x", "matmul_adjoint_x(x, c, y)", x=((2, 3), REAL), c=((2, 4), REAL), y=((4, 3), REAL)),
+    S(f"{RT}.matmul_adjoint_x", "matmul_adjoint_x(x, c, y)", x=((3, 2, 2), REAL), c=((1, 2, 4), REAL),
+      y=((3, 4, 2), REAL)),
+    S(f"{RT}.matmul_adjoint_x", "matmul_adjoint_x(x, c, y)", x=((2,), REAL), c=((2, 4), REAL), y=((4,), REAL)),
+    S(f"{RT}.matmul_adjoint_y", "matmul_adjoint_y(x, y, c)", x=((2, 3), REAL), y=((2, 4), REAL), c=((4, 3), REAL)),
+    S(f"{RT}.matmul_adjoint_y", "matmul_adjoint_y(x, y, c)", x=((3,), REAL), y=((4,), REAL), c=((4, 3), REAL)),
+    S(f"{RT}.dot_adjoint_x", "dot_adjoint_x(x, c, y)", x=((3,), REAL), c=((3, 4), REAL), y=((4,), REAL)),
+    S(f"{RT}.dot_adjoint_y", "dot_adjoint_y(x, y, c)", x=((3, 2), REAL), y=((3, 4), REAL), c=((4, 2), REAL)),
+    S(f"{RT}.solve_adjoint_y", "solve_adjoint_y(x, y, c)", x=((3,), REAL), y=((3, 3), well_conditioned),
+      c=((3,), REAL)),
+    S(f"{RT}.solve_adjoint_x", "solve_adjoint_x(x, y, c, z)", x=((3,), REAL), y=((3, 3), well_conditioned),
+      c=((3,), REAL), z=((3,), REAL)),
+    S(f"{RT}.solve_adjoint_x", "solve_adjoint_x(x, y, c, z)", x=((3, 2), REAL), y=((3, 3), well_conditioned),
+      c=((3, 2), REAL), z=((3, 2), REAL)),
+    S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, None, False)", x=(None, REAL), y=((2, 3), REAL)),
+    S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, 1, False)", x=((2,), REAL), y=((2, 3), REAL)),
+    S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, 0, True)", x=((1, 3), REAL), y=((4, 3), REAL)),
+    S(f"{RT}.cholesky_adjoint", "cholesky_adjoint(x, np.linalg.cholesky(y))", x=((3, 3), REAL), y=((3, 3), SPD)),
 ]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "select", "select_whole", "stop_gradient", "unbroadcast", "zeros_like",
-                        "index_add", "index_read")}
+                        "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
+                        "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint")}
 
 SEED = 20261130
 

@@ -21,7 +21,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
     """Contributions of one primitive call to the adjoints of its active inputs."""
     operand_shapes = {p: operand_shape(v, sweep.shapes) for p, v in zip(node.rule.params, node.inputs)}
     try:
-        templates = node.rule.adjoints(node.static, operand_shapes)
+        templates = node.rule.adjoints(node.static, operand_shapes, derivable=sweep.derivable)
     except SrcDiffError as exc:  # a rule refusing these arguments: say where the call is
         if exc.location is not None:
             raise

@@ -24,6 +24,30 @@ def _second_shape(static, condition, value):
     return value
 
 
+def _x_shape(static, a, x, *rest):
+    return x
+
+
+def _y_shape(static, a, x, y):
+    return y
+
+
+def _prod_expanded(static) -> str:
+    """`a` (the adjoint of np.prod's value) with the reduced axes put back, to broadcast."""
+    return "a" if static["keepdims"] or static["axis"] is None else "np.expand_dims(a, axis)"
+
+
+def _prod_adjoint_templates(static, operand_shapes):
+    return {"a": "unbroadcast(np.sum(g * prod_adjoint(np.ones(np.shape(a)), x, axis, keepdims), axis=axis, "
+                 "keepdims=keepdims), a)",
+            "x": f"prod_pairs(g * {_prod_expanded(static)}, x, axis)"}
+
+
+def _prod_adjoint_tangents(static, operand_shapes):
+    return {"a": "prod_adjoint(a_dot, x, axis, keepdims)",
+            "x": f"{_prod_expanded(static)} * prod_pairs(x_dot, x, axis)"}
+
+
 def _unbroadcast_templates(static, operand_shapes):
     a, like = operand_shapes["a"], operand_shapes["like"]
     if a.known and like.known and a == like:
@@ -56,6 +80,40 @@ RULES = [
     rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
          tangents={"a": "index_read(a_dot, index)"}),
     nograd(slice, ("start", "stop", "step")),
+    # ---- the adjoints of products and of linear algebra, where shapes are known only when
+    # run: each is linear in the adjoint `a` it moves, and the pairing <h, helper(a, ...)> is
+    # the first-order pairing of the primitive it comes from, read the other way ----
+    # <h, matmul_adjoint_x(a, x, y)> = <a, h @ y>
+    rule(runtime.matmul_adjoint_x, ("a", "x", "y"), {"a": "np.matmul(g, y)", "y": "matmul_adjoint_y(a, g, y)"},
+         shape=_x_shape, shape_only=("x",),
+         tangents={"a": "matmul_adjoint_x(a_dot, x, y)", "y": "matmul_adjoint_x(a, x, y_dot)"}),
+    # <h, matmul_adjoint_y(a, x, y)> = <a, x @ h>
+    rule(runtime.matmul_adjoint_y, ("a", "x", "y"), {"a": "np.matmul(x, g)", "x": "matmul_adjoint_x(a, x, g)"},
+         shape=_y_shape, shape_only=("y",),
+         tangents={"a": "matmul_adjoint_y(a_dot, x, y)", "x": "matmul_adjoint_y(a, x_dot, y)"}),
+    rule(runtime.dot_adjoint_x, ("a", "x", "y"), {"a": "np.dot(g, y)", "y": "dot_adjoint_y(a, g, y)"},
+         shape=_x_shape, shape_only=("x",),
+         tangents={"a": "dot_adjoint_x(a_dot, x, y)", "y": "dot_adjoint_x(a, x, y_dot)"}),
+    rule(runtime.dot_adjoint_y, ("a", "x", "y"), {"a": "np.dot(x, g)", "x": "dot_adjoint_x(a, x, g)"},
+         shape=_y_shape, shape_only=("y",),
+         tangents={"a": "dot_adjoint_y(a_dot, x, y)", "x": "dot_adjoint_y(a, x_dot, y)"}),
+    # <h, solve_adjoint_y(a, x, y)> = <a, solve(x, h)>
+    rule(runtime.solve_adjoint_y, ("a", "x", "y"),
+         {"a": "np.linalg.solve(x, g)", "x": "solve_adjoint_x(a, x, y, np.linalg.solve(x, g))"},
+         shape=_y_shape, shape_only=("y",),
+         tangents={"a": "solve_adjoint_y(a_dot, x, y)",
+                   "x": "-solve_adjoint_y(np.swapaxes(x_dot, -1, -2) @ ans, x, y)"}),
+    # <h, solve_adjoint_x(a, x, y, r)> = -<solve(x.T, a), h @ r>
+    rule(runtime.solve_adjoint_x, ("a", "x", "y", "r"),
+         {"a": "-np.linalg.solve(x, g @ r)", "x": "-solve_adjoint_x(a, x, y, np.linalg.solve(x, g @ r))",
+          "r": "-(np.swapaxes(g, -1, -2) @ solve_adjoint_y(a, x, y))"},
+         shape=_x_shape, shape_only=("y",),
+         tangents={"a": "solve_adjoint_x(a_dot, x, y, r)", "r": "solve_adjoint_x(a, x, y, r_dot)",
+                   "x": "solve_adjoint_x(-(np.swapaxes(x_dot, -1, -2) @ solve_adjoint_y(a, x, y)), x, y, r)"}),
+    rule(runtime.prod_adjoint, ("a", "x"), _prod_adjoint_templates, static={"axis": None, "keepdims": False},
+         shape=_x_shape, tangents=_prod_adjoint_tangents),
+    rule(runtime.cholesky_adjoint, ("a", "L"), {"a": "cholesky_adjoint_a(g, L)", "L": "cholesky_adjoint_l(g, a, L)"},
+         shape=_x_shape, tangents={"a": "cholesky_adjoint(a_dot, L)", "L": "cholesky_adjoint_dot(L_dot, a, L)"}),
 ]
 
 #: The helpers whose index operand may be a list (a tuple index, as srcdiff reads one back).

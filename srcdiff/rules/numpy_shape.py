@@ -92,6 +92,48 @@ def _vstack_templates(static, operand_shapes):
     return {f"x{i}": f"np.reshape(np.split(g, {_cuts(sizes)}, axis=0)[{i}], np.shape(x{i}))" for i in range(count)}
 
 
+def _along(axis: int, part: str) -> str:
+    """An index taking `part` along `axis`: ``:, part`` for 1, ``..., part, :`` for -2."""
+    return ", ".join([":"] * axis + [part] if axis >= 0 else ["...", part] + [":"] * (-axis - 1))
+
+
+def _read_pieces(sizes: list[str], axis: int, g: str = "g") -> list[str]:
+    """Each operand's piece of a join's adjoint, read from `g` by a subscript along `axis`
+    between positions computed when run (np.split would need them as constants to be read
+    back)."""
+    starts = [""] + [" + ".join(sizes[: i + 1]) for i in range(len(sizes) - 1)]
+    stops = [" + ".join(sizes[: i + 1]) for i in range(len(sizes) - 1)] + [""]
+    return [f"{g}[{_along(axis, f'{a}:{b}')}]" for a, b in zip(starts, stops)]
+
+
+def _derivable_concatenate(static, operand_shapes):
+    count, axis = len(operand_shapes), static.get("axis")
+    if axis is None:
+        pieces = _read_pieces([f"np.size(x{i})" for i in range(count)], 0, "np.ravel(g)")
+        return {f"x{i}": f"np.reshape({p}, np.shape(x{i}))" for i, p in enumerate(pieces)}
+    pieces = _read_pieces([f"np.shape(x{i})[axis]" for i in range(count)], axis)
+    return {f"x{i}": p for i, p in enumerate(pieces)}
+
+
+def _derivable_stack(static, operand_shapes):
+    return {f"x{i}": f"g[{_along(static['axis'], str(i))}]" for i in range(len(operand_shapes))}
+
+
+def _derivable_hstack(static, operand_shapes):
+    count, ndims = len(operand_shapes), [s.ndim for s in operand_shapes.values()]
+    if None in ndims:  # the axis is known only when run
+        return _hstack_templates(static, operand_shapes)
+    two = max(ndims) >= 2
+    sizes = [f"np.shape(x{i})[1]" if two else f"np.size(x{i})" for i in range(count)]
+    return {f"x{i}": f"np.reshape({p}, np.shape(x{i}))" for i, p in enumerate(_read_pieces(sizes, int(two)))}
+
+
+def _derivable_vstack(static, operand_shapes):
+    ndims = [s.ndim for s in operand_shapes.values()]
+    sizes = ["1" if n is not None and n <= 1 else f"np.shape(np.atleast_2d(x{i}))[0]" for i, n in enumerate(ndims)]
+    return {f"x{i}": f"np.reshape({p}, np.shape(x{i}))" for i, p in enumerate(_read_pieces(sizes, 0))}
+
+
 def linear(func, params, templates, **options):
     """A rule of this module: every one is linear, its tangent the function of the tangent
     (``np.reshape(x_dot, shape)``)."""
@@ -202,10 +244,14 @@ RULES = [
          shape=_like_shape, tangents={"fill_value": _FULL_LIKE_TANGENT},
          note="takes a's dtype: for an integer a the value is truncated, and has no gradient", **NEW_ARRAY),
     # ---- joined: one list of operands, copied into a new array ----
-    linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list", **NEW_ARRAY),
-    linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list", **NEW_ARRAY),
-    linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", **NEW_ARRAY),
-    linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", **NEW_ARRAY),
+    linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list",
+           derivable=_derivable_concatenate, **NEW_ARRAY),
+    linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list",
+           derivable=_derivable_stack, **NEW_ARRAY),
+    linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", derivable=_derivable_hstack,
+           **NEW_ARRAY),
+    linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", derivable=_derivable_vstack,
+           **NEW_ARRAY),
     # ---- split: a list of pieces (views of x) ----
     linear(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"}, tuple_result=True,
          static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays"),

@@ -31,10 +31,14 @@ def zeros_like(x):
     """The adjoint of an input the output does not depend on: 0.0, or zeros of x's shape.
 
     A tuple or list (a user function's tuple result, say) gets a list of zeros, one per
-    element and of that element's shape, so its elements' adjoints can be added in.
+    element and of that element's shape, so its elements' adjoints can be added in.  A NumPy
+    number (``np.linalg.det`` of one matrix) gets a 0-d array: its adjoint may be written
+    into by index (``g[..., None, None] += ...``), which a Python float cannot take.
     """
     if isinstance(x, np.ndarray):
         return np.zeros(x.shape)
+    if isinstance(x, np.generic):
+        return np.zeros(())
     if isinstance(x, (tuple, list)):
         return [zeros_like(item) for item in x]
     return 0.0
@@ -131,17 +135,45 @@ def prod_adjoint(g, x, axis, keepdims):
     x = np.asarray(x, dtype=float)
     if x.size == 0:  # the product of no elements is 1, whatever they are
         return np.zeros(x.shape)
-    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in np.atleast_1d(axis))
     if not keepdims:
-        g = np.expand_dims(g, axes)
+        g = np.expand_dims(g, tuple(range(x.ndim)) if axis is None else axis)
+    flat, back = _grouped(x, axis)
+    return g * back(_others(flat))
+
+
+def prod_pairs(w, x, axis):
+    """The derivative of ``prod_adjoint(1.0, x, axis, True)`` (the products of the others)
+    along `w`, which is also its adjoint for `w`: element j gets the sum over i != j of
+    ``w[i]`` times the product of the elements but i and j, in each product of `axis`.
+    Exact where `x` has zeros (no division); O(n²) for a product of n elements."""
+    x = np.asarray(x, dtype=float)
+    if x.size == 0:
+        return np.zeros(x.shape)
+    flat, back = _grouped(x, axis)
+    weights, _ = _grouped(np.broadcast_to(w, x.shape), axis)
+    eye = np.eye(flat.shape[-1], dtype=bool)
+    rows = np.where(eye, 1.0, flat[..., None, :])  # row j: x with x[j] replaced by 1
+    pairs = np.where(eye, 0.0, _others(rows))  # [j, i]: the product of all but x[i] and x[j]
+    return back(np.sum(pairs * weights[..., None, :], axis=-1))
+
+
+def _grouped(x, axis):
+    """`x` with the axes `axis` reduces moved last and flattened into one, and the function
+    that puts an array of that shape back in `x`'s."""
+    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in np.atleast_1d(axis))
     ends = tuple(range(x.ndim - len(axes), x.ndim))
     moved = np.moveaxis(x, axes, ends)
     flat = moved.reshape(moved.shape[: x.ndim - len(axes)] + (-1,))
+    return flat, lambda r: np.moveaxis(np.reshape(r, moved.shape), ends, axes)
+
+
+def _others(flat):
+    """Along the last axis, the product of the other elements (exclusive cumulative products
+    from both ends: exact where there are zeros)."""
     ones = np.ones(flat.shape[:-1] + (1,))
     before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
-    others = np.moveaxis((before * after).reshape(moved.shape), ends, axes)
-    return g * others
+    return before * after
 
 
 def cholesky_adjoint(g, L):
@@ -156,14 +188,6 @@ def cholesky_adjoint(g, L):
     return _phi(s + _mT(s))
 
 
-def _mT(m):
-    return np.swapaxes(m, -1, -2)
-
-
-def _phi(m):
-    """The lower triangle of (a stack of) square matrices, the diagonal halved."""
-    return np.tril(m) - 0.5 * m * np.eye(np.shape(m)[-1])
-
 
 def cholesky_tangent(x_dot, L):
     """Tangent of ``L = np.linalg.cholesky(x)`` along `x_dot`.
@@ -174,6 +198,41 @@ def cholesky_tangent(x_dot, L):
     s = np.tril(x_dot) + _mT(np.tril(x_dot, -1))
     inv = np.linalg.inv(L)
     return L @ _phi(inv @ s @ _mT(inv))
+
+
+def _phi(m):
+    """The lower triangle of (a stack of) square matrices, the diagonal halved."""
+    return np.tril(m) - 0.5 * m * np.eye(np.shape(m)[-1])
+
+
+def _mT(m):
+    return np.swapaxes(m, -1, -2)
+
+
+def cholesky_adjoint_a(h, L):
+    """The adjoint of ``cholesky_adjoint(a, L)`` for `a` (it is linear in a): h's way back."""
+    inv = np.linalg.inv(L)
+    s = _phi(h)
+    return L @ _phi(inv @ (s + _mT(s)) @ _mT(inv))
+
+
+def cholesky_adjoint_l(h, a, L):
+    """The adjoint of ``cholesky_adjoint(a, L)`` for `L`, given h (the adjoint of its value)."""
+    inv = np.linalg.inv(L)
+    p = _phi(_mT(L) @ a)
+    s = _phi(h)
+    s = s + _mT(s)
+    inv_bar = (p + _mT(p)) @ inv @ s  # S = inv.T @ p @ inv, with s the symmetric adjoint of S
+    return -_mT(inv) @ inv_bar @ _mT(inv) + a @ _mT(_phi(inv @ s @ _mT(inv)))
+
+
+def cholesky_adjoint_dot(L_dot, a, L):
+    """The derivative of ``cholesky_adjoint(a, L)`` along `L_dot` (a held fixed)."""
+    inv = np.linalg.inv(L)
+    inv_dot = -inv @ L_dot @ inv
+    p = _phi(_mT(L) @ a)
+    s = _mT(inv_dot) @ p @ inv + _mT(inv) @ _phi(_mT(L_dot) @ a) @ inv + _mT(inv) @ p @ inv_dot
+    return _phi(s + _mT(s))
 
 
 def solve_adjoint_y(g, x, y):
@@ -307,8 +366,12 @@ HELPERS = {
     "dot_adjoint_x": dot_adjoint_x,
     "dot_adjoint_y": dot_adjoint_y,
     "prod_adjoint": prod_adjoint,
+    "prod_pairs": prod_pairs,
     "cholesky_adjoint": cholesky_adjoint,
     "cholesky_tangent": cholesky_tangent,
+    "cholesky_adjoint_a": cholesky_adjoint_a,
+    "cholesky_adjoint_l": cholesky_adjoint_l,
+    "cholesky_adjoint_dot": cholesky_adjoint_dot,
     "solve_adjoint_x": solve_adjoint_x,
     "solve_adjoint_y": solve_adjoint_y,
     "tile_adjoint": tile_adjoint,

@@ -110,6 +110,11 @@ class Rule:
     #: None: derived from the adjoint for an elementwise rule (the Jacobian is diagonal: ``g``
     #: becomes the operand's tangent), refused for any other.
     tangents: str | Templates | Callable[[dict, dict], Templates] | None = None
+    #: the adjoint spelled for a gradient srcdiff differentiates again (driver/higher.py), like
+    #: `templates`, where those call a helper or a function lowering cannot read back
+    #: (``np.split`` at positions known only when run): primitives that have rules.  None:
+    #: `templates` serve both.
+    derivable: Templates | Callable[[dict, dict], Templates] | None = None
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -140,9 +145,12 @@ class Rule:
             return self.shape(static, *operands)
         return shapes.broadcast(*operands) if self.elementwise else shapes.UNKNOWN
 
-    def adjoints(self, static: dict, operand_shapes: Mapping[str, Shape]) -> dict[str, ast.expr]:
-        """The parsed adjoint template of every parameter, for these static args and shapes."""
-        texts = self.templates(static, operand_shapes) if callable(self.templates) else self.templates
+    def adjoints(self, static: dict, operand_shapes: Mapping[str, Shape], derivable: bool = False) \
+            -> dict[str, ast.expr]:
+        """The parsed adjoint template of every parameter, for these static args and shapes
+        (with `derivable`, in the form srcdiff differentiates again: `Rule.derivable`)."""
+        templates = self.derivable if derivable and self.derivable is not None else self.templates
+        texts = templates(static, operand_shapes) if callable(templates) else templates
         return {param: self._parse(param, text) for param, text in texts.items()}
 
     def _parse(self, param: str, text: str) -> ast.expr:
@@ -262,6 +270,9 @@ def validate(rule: Rule) -> Rule:
                            f"{sorted(set(rule.shape_only) - set(rule.params))}")
     unknown = {p: shapes.UNKNOWN for p in rule.params}
     templates = rule.adjoints(dict(rule.static), unknown)
+    if rule.derivable is not None and set(rule.adjoints(dict(rule.static), unknown, derivable=True)) != set(templates):
+        raise SrcDiffError(f"adjoint rule for {rule.name}: its derivable templates must cover the same "
+                           "parameters as its templates")
     extra = set(templates) - set(rule.params) | set(templates) & set(rule.shape_only)
     if extra:
         raise SrcDiffError(f"adjoint rule for {rule.name} has templates for unknown parameters {sorted(extra)}")

@@ -41,7 +41,7 @@ def nested(x):
     return s
 
 
-@pytest.mark.parametrize("f", [inv, maximum2])
+@pytest.mark.parametrize("f", [inv, maximum2, det, solve])
 @pytest.mark.parametrize("t", [0.7, -0.4])
 def test_what_works_at_second_order(f, t):
     g = srcdiff.grad(f)
@@ -57,8 +57,7 @@ def test_max_keepdims_read_by_index_works_at_second_order():
     np.testing.assert_allclose(srcdiff.hessian(max_keepdims)(x), expected, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("f, line", [(det, "return np.linalg.det"), (solve, "return np.sum(np.linalg.solve"),
-                                     (nested, "nested loop")])
+@pytest.mark.parametrize("f, line", [(nested, "nested loop")])
 def test_what_is_refused_at_second_order_names_the_line(f, line):
     with pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.grad(srcdiff.grad(f))(0.7)
