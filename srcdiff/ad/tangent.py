@@ -22,7 +22,7 @@ from ..ir.nodes import Branch, Const, ForwardStatement, Function, Loop, Node, Us
 from ..ir.program import Assign, Break, Effect, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
-from .activity import active_values
+from .activity import active_values, value_dependent_constructor
 from .forward import prune
 from .tangent_node import Tangents, tangent_expr
 
@@ -47,6 +47,11 @@ class TangentProgram:
 def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape], *,
             location) -> TangentProgram:
     """The forward-mode program of `function`, whose parameters `wrt` come with tangents."""
+    refused = value_dependent_constructor(function, set(wrt))
+    if refused is not None:  # as the reverse pass refuses it: its tangent is not zero
+        raise SrcDiffError(f"{refused.rule.name} makes values from arguments that depend on the "
+                           "differentiated input, and srcdiff has no rule for their tangent",
+                           location(refused.line), refused.rule.refuses_active)
     state = Tangents(namer, shape_of, active_values(function, set(wrt)), location)
     params = [state.name(p) for p in wrt]  # named first: a parameter's tangent keeps its plain name
     body = _block(function.body, state)
