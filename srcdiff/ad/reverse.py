@@ -42,8 +42,8 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   fills=Fills(_fill_producers(function)), derivable=derivable)
     refused = value_dependent_constructor(function, set(wrt))
     if refused is not None:
-        raise SrcDiffError(f"{refused.rule.name} makes values from arguments that depend on the "
-                           "differentiated input, and srcdiff has no rule for their gradient",
+        raise SrcDiffError(refused.rule.refusal or f"{refused.rule.name} makes values from arguments that "
+                           "depend on the differentiated input, and srcdiff has no rule for their gradient",
                            location(refused.line), refused.rule.refuses_active)
     output = function.output
     out_shape = operand_shape(output, shape_of)

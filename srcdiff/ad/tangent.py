@@ -49,8 +49,8 @@ def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """The forward-mode program of `function`, whose parameters `wrt` come with tangents."""
     refused = value_dependent_constructor(function, set(wrt))
     if refused is not None:  # as the reverse pass refuses it: its tangent is not zero
-        raise SrcDiffError(f"{refused.rule.name} makes values from arguments that depend on the "
-                           "differentiated input, and srcdiff has no rule for their tangent",
+        raise SrcDiffError(refused.rule.refusal or f"{refused.rule.name} makes values from arguments that "
+                           "depend on the differentiated input, and srcdiff has no rule for their tangent",
                            location(refused.line), refused.rule.refuses_active)
     state = Tangents(namer, shape_of, active_values(function, set(wrt)), location)
     params = [state.name(p) for p in wrt]  # named first: a parameter's tangent keeps its plain name

@@ -302,7 +302,7 @@ def constant_call(lower: ExpressionLowerer, node: ast.Call, func, refusal: SrcDi
         raise refusal
     name = qualified_name(func) if hasattr(func, "__name__") else ast.unparse(node.func)
     constant_rule = rules.nograd(func, ("args",), name=name, pure=False,
-                                 refuses_active=f"{refusal.reason}: {refusal.hint}")
+                                 refuses_active=refusal.hint, refusal=refusal.reason)
     keywords = [ast.keyword(k.arg, v) for k, v in zip(node.keywords, _arguments_as_read(lower, node, operands)[1])]
     expr = ast.Call(node.func, _arguments_as_read(lower, node, operands)[0], keywords)
     return emit_rule(state, constant_rule, tuple(operands), {}, expr, target)

@@ -15,7 +15,7 @@ from .static_values import static_value
 
 BINARY_OPERATORS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul,
+    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul, ast.Mod: operator.mod,
 }
 UNARY_OPERATORS = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 #: Operators whose value is piecewise constant in their operands (``i // 2``, ``mask & other``):

@@ -12,6 +12,7 @@ from . import (
     numpy_convert,
     numpy_elementwise,
     numpy_linalg,
+    numpy_more,
     numpy_nograd,
     numpy_reductions,
     numpy_shape,
@@ -29,6 +30,7 @@ SECTIONS = {
     "NumPy linear algebra": numpy_linalg.RULES,
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
+    "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
     "srcdiff's own helpers (higher derivatives)": generated_code.RULES,
 }

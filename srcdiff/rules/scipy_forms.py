@@ -101,3 +101,27 @@ def y1(x):
 
 def erfcinv(x):
     return sp.erfinv(1 - x)
+
+
+def remainder(x, y):
+    return x - y * sp.floor(x / y)
+
+
+def fmod(x, y):
+    return x - y * sp.sign(x / y) * sp.floor(sp.Abs(x / y))
+
+
+def deg2rad(x):
+    return x * sp.pi / 180
+
+
+def rad2deg(x):
+    return x * 180 / sp.pi
+
+
+def logaddexp2(x, y):
+    return sp.log(2 ** x + 2 ** y) / sp.log(2)
+
+
+def sinc(x):
+    return sp.sin(sp.pi * x) / (sp.pi * x)

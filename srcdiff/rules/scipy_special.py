@@ -13,14 +13,14 @@ import scipy.special as sc
 from ..ir import shapes
 from . import table
 
-
 FORMS = "srcdiff.rules.scipy_forms."
 S = "scipy_special."
 SQRT_2PI = "2.5066282746310002"  # sqrt(2 pi)
 
 
 def unary(func, x: str, **options):
-    return table.unary(func, x, name=f"scipy.special.{func.__name__}", **options)
+    name = "digamma" if func is sc.digamma else func.__name__  # NumPy's ufunc calls itself psi
+    return table.unary(func, x, name=f"scipy.special.{name}", **options)
 
 
 def binary(func, x: str, y: str, **options):

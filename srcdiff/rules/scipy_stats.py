@@ -34,8 +34,8 @@ def family(name: str, params: tuple[str, ...], dlog: str, logf: str, shape_dlog:
     l(z), `shape_dlog` the derivative of l(z) in each shape parameter (templates over z and
     the shapes)."""
     dist = getattr(st, name)
-    dlog, logf = _z(dlog), _z(logf)
-    shape_dlog = {p: _z(t) for p, t in (shape_dlog or {}).items()}
+    dlog, logf = f"({_z(dlog)})", f"({_z(logf)})"
+    shape_dlog = {p: f"({_z(t)})" for p, t in (shape_dlog or {}).items()}
     all_params = ("x", *params, "loc", "scale")
     log_density = {"x": f"g * {dlog} / scale", "loc": f"-g * {dlog} / scale",
                    "scale": f"-g * ({dlog} * {Z} + 1.0) / scale",
@@ -75,25 +75,22 @@ def discrete(name: str, params: tuple[str, ...], dlog: dict[str, str]):
 # ---- multivariate laws: the value's last (normal) or first (Dirichlet) axis holds the components ----
 
 #: Σ⁻¹ (x - mean), row by row (x is (d,) or (n, d)); a scalar or diagonal cov divides
-_SOLVED = {2: "np.swapaxes(np.linalg.solve(cov, np.swapaxes(np.atleast_2d(x - mean), -1, -2)), -1, -2)"
-              " * np.ones(np.shape(x - mean))",
+_SOLVED = {2: "np.reshape(np.swapaxes(np.linalg.solve(cov, np.swapaxes(np.atleast_2d(x - mean), -1, -2)), -1, -2), "
+              "np.shape(x - mean))",
            1: "(x - mean) / cov", 0: "(x - mean) / cov"}
 
 
 def _mvn_templates(scaled: bool):
     def templates(static, operand_shapes):
         cov = operand_shapes["cov"]
-        if not cov.known or cov.ndim not in _SOLVED:
-            return {}  # refused where x, mean or cov carries a gradient
-        solved = _SOLVED[cov.ndim]
+        if cov.known and cov.ndim not in _SOLVED:
+            return {}  # refused where x or mean carries a gradient
+        solved = _SOLVED[cov.ndim] if cov.known else _SOLVED[2].replace(
+            "cov", "(cov if np.ndim(cov) == 2 else np.diag(np.ones(np.shape(x)[-1]) * cov))", 1)
         weight = "np.expand_dims(g * ans, -1)" if scaled else "np.expand_dims(g, -1)"
         out = {"x": f"-{weight} * {solved}", "mean": f"unbroadcast({weight} * {solved}, mean)"}
-        total = "np.sum(g * ans)" if scaled else "np.sum(g)"
-        if cov.ndim == 2:
-            w = "g * ans" if scaled else "g"
-            out["cov"] = (f"-0.5 * ({total} * np.linalg.inv(cov) - np.einsum('...i,...j,...->ij', {solved}, "
-                          f"{solved}, {w} * np.ones(np.shape(np.sum(x - mean, axis=-1)))))")
-        return out
+        return out  # no gradient to cov: SciPy reads one triangle of it, so its entries' derivatives are not
+        # the symmetric formula; refused rather than given one that differs from central differences
     return templates
 
 
@@ -123,7 +120,7 @@ def _dirichlet_shape(static, x, alpha):
     return shapes.SCALAR if x.ndim <= 1 else shapes.Shape(x.dims[1:])
 
 
-MVN_NOTE = "cov a matrix, a diagonal (1-D) or a number; allow_singular is not supported"
+MVN_NOTE = "gradient to x and mean; cov (a matrix, a diagonal or a number) gets none: refused"
 
 RULES = [
     *family("norm", (), dlog="-z", logf=f"-0.5 * z * z - {LOG_SQRT_2PI}"),

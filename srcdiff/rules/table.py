@@ -100,6 +100,8 @@ class Rule:
     #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s
     #: start and step): refused, with this hint, when an operand carries a gradient
     refuses_active: str = ""
+    #: the reason that refusal gives, when not the constructor's (a function with no rule)
+    refusal: str = ""
     #: forward mode (ad/tangent.py): how the result's tangent follows from the operands'.
     #: LINEAR — the primitive applied to the tangents (``np.sum(x_dot, axis=0)``); or, like
     #: `templates`, each differentiable parameter's contribution as a template over ``ans``,
@@ -310,6 +312,7 @@ class RuleTable:
         #: rules of optional libraries, by the top-level module that must be imported already
         #: (``{"scipy": load}``): loaded on the first lookup that misses once it is
         self._lazy = dict(lazy or {})
+        self._optional: dict[object, Rule] = {}  # their rules, once loaded (a `_rules` entry wins)
         self.version = 0  # bumped on every change, so cached transforms notice
         self.listeners = []  # called after every change (compiled gradients reset themselves)
         for r in rules:
@@ -337,11 +340,11 @@ class RuleTable:
 
     def lookup(self, func) -> Rule | None:
         try:
-            found = self._rules.get(func)
+            found = self._rules.get(func) or self._optional.get(func)
         except TypeError:  # unhashable callables have no rule
             return None
         if found is None and self._lazy and self.load_lazy(imported_only=True):
-            return self._rules.get(func)
+            return self._optional.get(func)
         return found
 
     def load_lazy(self, imported_only: bool = False) -> bool:
@@ -354,17 +357,16 @@ class RuleTable:
                 continue
             del self._lazy[module]
             for new in load():
-                if new.func not in self._rules:
-                    self._rules[validate(new).func] = new
+                self._optional[validate(new).func] = new
             added = True
         return added
 
     def functions_where(self, fact: Callable[[Rule], bool]) -> set:
         """The functions whose rule has `fact`: ``TABLE.functions_where(lambda r: r.fresh)``."""
-        return {r.func for r in self._rules.values() if fact(r)}
+        return {r.func for r in self if fact(r)}
 
     def __iter__(self):
-        return iter(self._rules.values())
+        return iter([*self._rules.values(), *(r for f, r in self._optional.items() if f not in self._rules)])
 
     def __len__(self):
-        return len(self._rules)
+        return len(list(iter(self)))

@@ -337,3 +337,13 @@ def _add_optional_rules() -> None:
 
 
 _add_optional_rules()
+
+
+def _add_more_numpy() -> None:
+    """rules/numpy_more.py: checked against central differences; not run on sympy values yet."""
+    from ..rules import numpy_more
+    for r in numpy_more.RULES:
+        NOT_SYMBOLIC.setdefault(r.name, "not yet run on sympy values (checked against central differences)")
+
+
+_add_more_numpy()
