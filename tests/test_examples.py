@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numeric import central_difference
+from numeric import assert_close, central_difference
 
 import srcdiff
 
@@ -179,5 +179,16 @@ def test_dask_regression_as_a_script_stays_below_the_datasets_size():
 
 def test_every_example_is_tested():
     tested = {"quickstart", "linear_regression", "logistic_regression", "mlp", "scipy_optimize", "physics",
-              "class_model", "newton_cg", "dask_regression"}
+              "class_model", "newton_cg", "dask_regression", "negative_binomial"}
     assert {p.stem for p in EXAMPLES.glob("*.py")} == tested
+
+
+def test_the_negative_binomial_example_fits_by_its_hessian():
+    example = load("negative_binomial")
+    X, y, beta, r = example.simulate(n=300)
+    result = example.fit(X, y)
+    assert result.success
+    assert np.allclose(result.x[:-1], beta, atol=0.25)
+    point = result.x + 0.1
+    assert_close(srcdiff.grad(example.negative_log_likelihood)(point, X, y),
+                 central_difference(example.negative_log_likelihood, (point, X, y), 0))

@@ -50,7 +50,8 @@ def check_jvp(f, primals, rng, rtol=1e-6, atol=1e-7):
 def cases(tmp_path_factory):
     """Each spec of the rule table's tests, returning the expression itself (not its sum)."""
     helpers = ", ".join(rule_specs.HELPERS)
-    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {helpers}", ""]
+    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
+             f"from srcdiff.rules.runtime import {helpers}", ""]
     for i, spec in enumerate(rule_specs.SPECS):
         lines += [f"def case_{i}({', '.join(spec.inputs)}):", f"    return {spec.expr}", ""]
     return import_source(tmp_path_factory.mktemp("jvp_specs"), "\n".join(lines), "jvp_specs")
@@ -62,14 +63,22 @@ SPECS = rule_specs.SPECS
 @pytest.mark.parametrize("index", range(len(SPECS)), ids=[f"{s.rule}:{s.expr}" for s in SPECS])
 def test_rule_tangent_against_central_differences(cases, index):
     spec = SPECS[index]
+    if spec.rule in REFUSED:
+        with pytest.raises(srcdiff.SrcDiffError, match="has no tangent rule"):
+            args, _ = rule_specs.draw_inputs(spec, index)
+            srcdiff.jvp(getattr(cases, f"case_{index}"), tuple(args), tuple(args))
+        return
     args, _ = rule_specs.draw_inputs(spec, index)
     f = getattr(cases, f"case_{index}")
     rng = np.random.default_rng(rule_specs.SEED + 1000 + index)
     check_jvp(f, tuple(args), rng, rtol=max(spec.tol, 1e-6), atol=max(spec.tol, 1e-7))
 
 
-#: Rules of the table forward mode refuses (none today); each entry needs a reason.
-REFUSED: dict[str, str] = {}
+#: Rules of the table forward mode refuses; each entry needs a reason.
+REFUSED: dict[str, str] = {
+    **{f"scipy.stats.{law}.{m}": "a multivariate law: its tangent rule is not written yet (reverse mode works)"
+       for law in ("multivariate_normal", "dirichlet") for m in ("logpdf", "pdf")},
+}
 
 
 def tangent_kind(rule) -> str:
@@ -83,7 +92,9 @@ def tangent_kind(rule) -> str:
 
 
 def test_every_rule_has_a_tangent_or_is_listed_as_refused():
-    kinds = {r.name: tangent_kind(r) for r in default_table()}
+    table = default_table()
+    table.load_lazy()  # SciPy's rules too
+    kinds = {r.name: tangent_kind(r) for r in table}
     refused = sorted(name for name, kind in kinds.items() if kind == "refused")
     assert refused == sorted(REFUSED)
     specified = {spec.rule for spec in SPECS}

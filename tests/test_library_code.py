@@ -61,7 +61,7 @@ def truncates(x):
 
 
 def unknown_function(x):
-    return np.sum(np.sinc(x))
+    return np.sum(np.i0(x))
 
 
 def test_decorated_function_follows_wrapped(rng):
@@ -100,8 +100,8 @@ def test_unknown_numpy_function_names_it_the_line_and_how_to_register(rng):
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(unknown_function)(rng.normal(size=3))
     message = str(info.value)
-    assert "numpy.sinc" in message
-    assert "test_library_code.py:" in message and "np.sinc(x)" in message
+    assert "numpy.i0" in message
+    assert "test_library_code.py:" in message and "np.i0(x)" in message
     assert "register_adjoint" in message
 
 
@@ -663,7 +663,7 @@ def test_a_branch_srcdiff_cannot_lower_is_refused_when_taken(rng, needs_scipy):
 def sign_branch(x, w):
     if np.sum(x) > 0:
         return np.sum(x * w)
-    return np.sum(np.sinc(x) * w)
+    return np.sum(np.i0(x) * w)
 
 
 def test_a_side_that_cannot_be_lowered_raises_only_when_it_runs(rng):
@@ -671,6 +671,6 @@ def test_a_side_that_cannot_be_lowered_raises_only_when_it_runs(rng):
     x = rng.uniform(0.1, 1.0, size=3)
     gradient = srcdiff.grad(sign_branch)
     assert_close(gradient(x, w), central_difference(sign_branch, (x, w), 0))
-    with pytest.raises(srcdiff.SrcDiffError, match="numpy.sinc") as info:
+    with pytest.raises(srcdiff.SrcDiffError, match="numpy.i0") as info:
         gradient(-x, w)
-    assert "test_library_code.py:" in str(info.value) and "np.sinc(x)" in str(info.value)
+    assert "test_library_code.py:" in str(info.value) and "np.i0(x)" in str(info.value)

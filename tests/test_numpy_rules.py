@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from modules import import_source
 from numeric import assert_close
+from rule_specs_more import more_specs
 
 import srcdiff
 from srcdiff.api.gradients import GradFunction
@@ -306,6 +307,7 @@ SPECS = [
     S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, 0, True)", x=((1, 3), REAL), y=((4, 3), REAL)),
     S(f"{RT}.cholesky_adjoint", "cholesky_adjoint(x, np.linalg.cholesky(y))", x=((3, 3), REAL), y=((3, 3), SPD)),
 ]
+SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "select", "select_whole", "stop_gradient", "unbroadcast", "zeros_like",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
@@ -317,7 +319,8 @@ SEED = 20261130
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
-    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {', '.join(HELPERS)}", ""]
+    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
+             f"from srcdiff.rules.runtime import {', '.join(HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
@@ -329,7 +332,9 @@ def draw_inputs(spec, index):
     values = {}
     for name, (shape, domain) in spec.inputs.items():
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
-    out = eval(spec.expr, {"np": np, "math": math, **HELPERS}, dict(values))
+    import scipy.special as sc
+    from scipy import stats
+    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS}, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 
@@ -351,7 +356,9 @@ def test_spec_exercises_its_rule(cases, index):
 
 def test_every_rule_has_a_spec():
     specified = {spec.rule for spec in SPECS}
-    missing = sorted(r.name for r in default_table() if r.name not in specified)
+    table = default_table()
+    table.load_lazy()  # SciPy's rules too
+    missing = sorted(r.name for r in table if r.name not in specified)
     assert not missing, f"rules without a spec in tests/test_numpy_rules.py: {missing}"
 
 

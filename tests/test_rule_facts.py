@@ -55,6 +55,7 @@ CALLS = {
     "numpy.expand_dims": lambda x, y: np.expand_dims(x, 0),
     "numpy.swapaxes": lambda x, y: np.swapaxes(x, 0, 1),
     "numpy.moveaxis": lambda x, y: np.moveaxis(x, 0, 1),
+    "numpy.rollaxis": lambda x, y: np.rollaxis(x, 1),
     "numpy.broadcast_to": lambda x, y: np.broadcast_to(x, (3, 2, 2)),
     "getitem": lambda x, y: x[0],
     "list.append": lambda x, y: [x].append(y),

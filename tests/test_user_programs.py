@@ -146,13 +146,13 @@ def by_ndim(x):
     return np.sum(np.sum(x, axis=-1) ** 3)
 
 
-def sinc_when_negative(x):
+def i0_when_negative(x):
     s = 0.0
     for i in range(len(x)):
         if x[i] > 0:
             s = s + x[i] ** 2
         else:
-            s = s + np.sinc(x[i])
+            s = s + np.i0(x[i])
     return s
 
 
@@ -168,9 +168,9 @@ def test_arguments_that_decide_the_code_alternate(rng):
 
 def test_a_side_refused_in_a_loop_raises_when_taken(rng):
     x = np.abs(rng.normal(size=4)) + 0.1
-    gradient = srcdiff.grad(sinc_when_negative)
-    assert_close(gradient(x), central_difference(sinc_when_negative, (x,), 0))
-    with pytest.raises(srcdiff.SrcDiffError, match="numpy.sinc") as info:
+    gradient = srcdiff.grad(i0_when_negative)
+    assert_close(gradient(x), central_difference(i0_when_negative, (x,), 0))
+    with pytest.raises(srcdiff.SrcDiffError, match="numpy.i0") as info:
         gradient(-x)
     assert "test_user_programs.py:" in str(info.value)
 
@@ -264,7 +264,7 @@ def loop_in_the_refused_side(x):
         s = np.sum(x ** 2)
     else:
         for i in range(2):
-            s = s + np.sinc(x[i])
+            s = s + np.i0(x[i])
     for i in range(2):
         if x[i] > 5.0:
             return s
@@ -275,7 +275,7 @@ def test_a_refused_side_leaves_no_trace_in_what_follows(rng):
     x = np.abs(rng.normal(size=3)) + 0.1
     gradient = srcdiff.grad(loop_in_the_refused_side)
     assert_close(gradient(x), central_difference(loop_in_the_refused_side, (x,), 0))
-    with pytest.raises(srcdiff.SrcDiffError, match="numpy.sinc"):
+    with pytest.raises(srcdiff.SrcDiffError, match="numpy.i0"):
         gradient(-x)
 
 

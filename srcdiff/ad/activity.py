@@ -31,8 +31,8 @@ def refuse_value_dependent(function: Function, wrt: set[str], location) -> None:
     refuse the same programs (neither gives such a value a silent zero)."""
     refused = value_dependent_constructor(function, wrt)
     if refused is not None:
-        raise SrcDiffError(f"{refused.rule.name} makes values from arguments that depend on the "
-                           "differentiated input, and srcdiff has no rule for their gradient",
+        raise SrcDiffError(refused.rule.refusal or f"{refused.rule.name} makes values from arguments that "
+                           "depend on the differentiated input, and srcdiff has no rule for their gradient",
                            location(refused.line), refused.rule.refuses_active)
 
 

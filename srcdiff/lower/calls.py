@@ -54,5 +54,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if rule is None:
         if is_user_function(func):
             return user_call(lower, node, func, target)
-        raise no_rule(lower, node, func, ast.unparse(callee))
+        # a call none of whose arguments carries a gradient is a constant, whatever the function
+        # (``gammaln(y + 1)`` of data): refused, with no_rule's words, only if one does
+        return library_calls.constant_call(lower, node, func, no_rule(lower, node, func, ast.unparse(callee)),
+                                           target)
     return lower_rule_call(lower, node, func, rule, callee, target)

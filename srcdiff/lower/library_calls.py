@@ -26,10 +26,12 @@ import numpy as np
 from .. import rules
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
-from ..ir.nodes import Const, Operand, Var, operand_ast
+from ..ir.nodes import Const, Operand, Var, all_nodes, operand_ast
 from ..rules import runtime
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_shape import RESHAPE_TO
+from ..rules.structural import gradient_inputs
+from ..rules.table import qualified_name
 from .array_api import alias_of, is_promoter, lower_alias, lower_promote
 from .array_updates import at_parts, lower_at_set
 from .effects import lower_effect
@@ -286,6 +288,50 @@ def _passive(lower: ExpressionLowerer, arg: ast.expr, operands: list[Operand]) -
     operand = lower.expr(arg)
     operands.append(operand)
     return operand_ast(operand)
+
+
+def constant_call(lower: ExpressionLowerer, node: ast.Call, func, refusal: SrcDiffError, target) -> Var:
+    """A call of a function with no rule (``math.lgamma(nu)``, ``np.random.normal(size=3)``):
+    its value is a constant as long as no argument carries a gradient; one that does is
+    refused where it is differentiated, with `refusal`'s words.  Its effects (a random draw)
+    are kept: the call is not pure."""
+    state = lower.state
+    operands: list[Operand] = []
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        _passive(lower, arg, operands)
+    if state.block is not (state.root_block or state.block) and _from_parameters(state, operands):
+        # inside a branch or loop: refused as before (a branch defers it until it runs),
+        # since the reverse pass refuses the whole function for a node with no gradient
+        raise refusal
+    name = qualified_name(func) if hasattr(func, "__name__") else ast.unparse(node.func)
+    constant_rule = rules.nograd(func, ("args",), name=name, pure=False,
+                                 refuses_active=refusal.hint, refusal=refusal.reason)
+    keywords = [ast.keyword(k.arg, v) for k, v in zip(node.keywords, _arguments_as_read(lower, node, operands)[1])]
+    expr = ast.Call(node.func, _arguments_as_read(lower, node, operands)[0], keywords)
+    return emit_rule(state, constant_rule, tuple(operands), {}, expr, target)
+
+
+def _arguments_as_read(lower: ExpressionLowerer, node: ast.Call, operands: list[Operand]):
+    """The call's arguments and keyword values, the lowered ones as their operands."""
+    found = iter(operands)
+
+    def read(arg):
+        if isinstance(arg, (ast.Tuple, ast.List)):
+            return type(arg)([read(e) for e in arg.elts], ast.Load())
+        if _static_object(lower, arg, record=False) is not MISSING:
+            return respell(lower, arg)
+        return operand_ast(next(found))
+    return [read(a) for a in node.args], [read(k.value) for k in node.keywords]
+
+
+def _from_parameters(state, operands: list[Operand]) -> bool:
+    """Whether an operand is computed from a parameter, as far as the nodes lowered show."""
+    varying = {p.name for p in state.params}
+    root = state.root_block or state.block
+    for item in all_nodes(root) + ([] if state.block is root else all_nodes(state.block)):
+        if any(v.name in varying for v in gradient_inputs(item)):
+            varying.add(item.out.name)
+    return any(isinstance(o, Var) and o.name in varying for o in operands)
 
 
 def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -> Var:

@@ -10,12 +10,12 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, operand_ast
 from .emit import emit
 from .expressions import ExpressionLowerer
-from .opaque import is_dtype_object, opaque
+from .opaque import is_dtype_object, opaque, text
 from .static_values import static_value
 
 BINARY_OPERATORS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul,
+    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul, ast.Mod: operator.mod,
 }
 UNARY_OPERATORS = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 #: Operators whose value is piecewise constant in their operands (``i // 2``, ``mask & other``):
@@ -31,9 +31,18 @@ def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
     if func is None:
         raise lower.state.error(node, f"the operator {type(node.op).__name__} is not differentiable",
                                 "rewrite it with + - * / ** or @")
+    if isinstance(node.op, ast.Mod) and _is_text(lower, node.left):
+        return text(lower, node, target)  # "%f" % x formats text: not a remainder
     x, y = lower.expr(node.left), lower.expr(node.right)
     expr = ast.BinOp(operand_ast(x), node.op, operand_ast(y))
     return emit(lower.state, func, (x, y), {}, expr, target)
+
+
+def _is_text(lower: ExpressionLowerer, node: ast.expr) -> bool:
+    """Whether `node` is a string: a literal, an f-string, or a name that holds one."""
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return True
+    return isinstance(node, (ast.Name, ast.Attribute)) and isinstance(static_value(lower.state, node), str)
 
 
 def lower_unaryop(lower: ExpressionLowerer, node: ast.UnaryOp, target) -> Operand:

@@ -42,9 +42,15 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
         return value
     if isinstance(node, ast.Attribute):
         base = static_value(state, node.value, record)
-        if base is not MISSING and isinstance(base, type(ast)):
+        if base is not MISSING and (isinstance(base, type(ast)) or _is_distribution(base)):
             return getattr(base, node.attr, MISSING)
     return MISSING
+
+
+def _is_distribution(value) -> bool:
+    """``scipy.stats.norm``: an object whose methods (``norm.logpdf``) have rules.  Told by
+    its class's module, so SciPy is never imported to ask."""
+    return type(value).__module__.startswith("scipy.stats.")
 
 
 def constant(state: LoweringState, node: ast.expr):

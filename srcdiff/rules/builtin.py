@@ -2,6 +2,7 @@
 with the array methods and attributes that use them, and the facts read off it by the
 spelling generated code uses (``np.exp``, ``math.sin``, ``x.sum()``)."""
 
+import importlib
 from types import ModuleType
 
 import numpy as np
@@ -11,6 +12,7 @@ from . import (
     numpy_convert,
     numpy_elementwise,
     numpy_linalg,
+    numpy_more,
     numpy_nograd,
     numpy_reductions,
     numpy_shape,
@@ -28,6 +30,7 @@ SECTIONS = {
     "NumPy linear algebra": numpy_linalg.RULES,
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
+    "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
     "srcdiff's own helpers (higher derivatives)": generated_code.RULES,
 }
@@ -49,9 +52,25 @@ ATTRIBUTES = {
 }
 
 
+#: Sections of rules for optional libraries: (title, module holding `RULES`), by the library
+#: that must be imported before they load (their modules import it).
+LAZY_SECTIONS = {"scipy": [("SciPy special functions", "srcdiff.rules.scipy_special"),
+                           ("SciPy statistics", "srcdiff.rules.scipy_stats")]}
+
+
+def lazy_sections(library: str) -> dict[str, list[Rule]]:
+    """The sections of `library`'s rules, by title (importing the library)."""
+    return {title: importlib.import_module(module).RULES for title, module in LAZY_SECTIONS[library]}
+
+
+def _loader(library: str):
+    return lambda: [r for rules in lazy_sections(library).values() for r in rules]
+
+
 def default_table() -> RuleTable:
-    """A fresh table holding every built-in rule."""
-    return RuleTable([r for rules in SECTIONS.values() for r in rules])
+    """A fresh table holding every built-in rule (those of optional libraries load lazily)."""
+    return RuleTable([r for rules in SECTIONS.values() for r in rules],
+                     lazy={library: _loader(library) for library in LAZY_SECTIONS})
 
 
 #: The table transforms use; `srcdiff.register_adjoint` adds to it.

@@ -18,6 +18,7 @@ import importlib
 import inspect
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -27,9 +28,10 @@ from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.shapes import Shape
 from . import runtime
+from .lazy_modules import LAZY
 
 #: Names an adjoint template may use besides g, ans and the rule's own parameters.
-TEMPLATE_GLOBALS = {"np": np, "math": math, **runtime.HELPERS}
+TEMPLATE_GLOBALS = {"np": np, "math": math, **LAZY, **runtime.HELPERS}
 
 Templates = Mapping[str, str]
 
@@ -102,6 +104,8 @@ class Rule:
     #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s
     #: start and step): refused, with this hint, when an operand carries a gradient
     refuses_active: str = ""
+    #: the reason that refusal gives, when not the constructor's (a function with no rule)
+    refusal: str = ""
     #: forward mode (ad/tangent.py): how the result's tangent follows from the operands'.
     #: LINEAR — the primitive applied to the tangents (``np.sum(x_dot, axis=0)``); or, like
     #: `templates`, each differentiable parameter's contribution as a template over ``ans``,
@@ -296,6 +300,10 @@ def qualified_name(func) -> str:
     module = {"_operator": "operator", "numpy.linalg._linalg": "numpy.linalg"}.get(module, module)
     if module.startswith("numpy.") and getattr(np, func.__name__, None) is func:
         module = "numpy"
+    special = sys.modules.get("scipy.special")  # SciPy's ufuncs say "numpy"; never imported to ask
+    if module == "numpy" and special is not None and getattr(np, func.__name__, None) is not func \
+            and getattr(special, func.__name__, None) is func:
+        module = "scipy.special"
     return f"{module}.{func.__name__}" if module else func.__name__
 
 
@@ -327,8 +335,12 @@ def binary(func, x: str | None, y: str | None, **options) -> Rule:
 class RuleTable:
     """Rules looked up by the Python object user code calls (``np.sin``, ``operator.add``)."""
 
-    def __init__(self, rules=()):
+    def __init__(self, rules=(), lazy: Mapping[str, Callable[[], list]] | None = None):
         self._rules: dict[object, Rule] = {}
+        #: rules of optional libraries, by the top-level module that must be imported already
+        #: (``{"scipy": load}``): loaded on the first lookup that misses once it is
+        self._lazy = dict(lazy or {})
+        self._optional: dict[object, Rule] = {}  # their rules, once loaded (a `_rules` entry wins)
         self.version = 0  # bumped on every change, so cached transforms notice
         self.listeners = []  # called after every change (compiled gradients reset themselves)
         for r in rules:
@@ -356,16 +368,33 @@ class RuleTable:
 
     def lookup(self, func) -> Rule | None:
         try:
-            return self._rules.get(func)
+            found = self._rules.get(func) or self._optional.get(func)
         except TypeError:  # unhashable callables have no rule
             return None
+        if found is None and self._lazy and self.load_lazy(imported_only=True):
+            return self._optional.get(func)
+        return found
+
+    def load_lazy(self, imported_only: bool = False) -> bool:
+        """Add the rules of optional libraries (all, or those a program has imported already:
+        a user calling SciPy has imported it, so ``import srcdiff`` never does); True if any
+        were added.  The table's version is kept: no compiled gradient used these rules."""
+        added = False
+        for module, load in list(self._lazy.items()):
+            if imported_only and module not in sys.modules:
+                continue
+            del self._lazy[module]
+            for new in load():
+                self._optional[validate(new).func] = new
+            added = True
+        return added
 
     def functions_where(self, fact: Callable[[Rule], bool]) -> set:
         """The functions whose rule has `fact`: ``TABLE.functions_where(lambda r: r.fresh)``."""
-        return {r.func for r in self._rules.values() if fact(r)}
+        return {r.func for r in self if fact(r)}
 
     def __iter__(self):
-        return iter(self._rules.values())
+        return iter([*self._rules.values(), *(r for f, r in self._optional.items() if f not in self._rules)])
 
     def __len__(self):
-        return len(self._rules)
+        return len(list(iter(self)))

@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..ir import shapes
 from ..rules import ATTRIBUTES, METHODS, SECTIONS
+from ..rules.builtin import lazy_sections
 
 HEADER = """# Supported functions
 
@@ -34,7 +35,8 @@ a conversion to an integer dtype is refused, since it would truncate the gradien
 #: Other names NumPy gives the same function object.
 ALIASES = {np.absolute: ["np.abs"]}
 SYMBOLS = {operator.add: "x + y", operator.sub: "x - y", operator.mul: "x * y", operator.truediv: "x / y",
-           operator.pow: "x ** y", operator.neg: "-x", operator.pos: "+x", operator.matmul: "x @ y"}
+           operator.pow: "x ** y", operator.mod: "x % y",
+           operator.neg: "-x", operator.pos: "+x", operator.matmul: "x @ y"}
 
 
 def spellings(rule) -> list[str]:
@@ -42,7 +44,7 @@ def spellings(rule) -> list[str]:
     func, names = rule.func, []
     if func in SYMBOLS:
         names.append(SYMBOLS[func])
-    elif rule.name.startswith(("numpy.", "math.")):
+    elif rule.name.startswith(("numpy.", "math.", "scipy.")):
         names.append(rule.name.replace("numpy.", "np.", 1))
     elif rule.name.startswith("srcdiff.rules.runtime."):  # as generated code calls it
         names.append(rule.func.__name__)
@@ -69,7 +71,11 @@ def gradient_to(rule) -> str:
 def generate() -> str:
     """The Markdown text of docs/supported-numpy.md."""
     out = [HEADER]
-    for title, rules in SECTIONS.items():
+    try:  # SciPy's rules, when SciPy is installed (the `scipy` extra)
+        optional = lazy_sections("scipy")
+    except ImportError:
+        optional = {}
+    for title, rules in {**SECTIONS, **optional}.items():
         out += [f"## {title}", "", "| rule | spelled | gradient to | static arguments | notes |",
                 "|---|---|---|---|---|"]
         for r in rules:

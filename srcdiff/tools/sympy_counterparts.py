@@ -344,3 +344,32 @@ NOT_SYMBOLIC: dict[str, str] = {
 def counterpart(name: str):
     """The sympy counterpart of the function or rule named `name`, or None."""
     return COUNTERPARTS.get(name)
+
+
+def _add_optional_rules() -> None:
+    """SciPy's rules, when SciPy is installed: an elementwise one runs its `Rule.sympy`
+    counterpart element by element; the others (reductions, distributions) are not symbolic."""
+    try:
+        from ..rules.builtin import lazy_sections
+        sections = lazy_sections("scipy")
+    except ImportError:
+        return
+    for rules in sections.values():
+        for r in rules:
+            if r.sympy is not None and r.elementwise:
+                COUNTERPARTS[r.name] = elementwise(r.sympy_function(), r.name.rpartition(".")[2])
+            else:
+                NOT_SYMBOLIC[r.name] = "a SciPy function checked against central differences only"
+
+
+_add_optional_rules()
+
+
+def _add_more_numpy() -> None:
+    """rules/numpy_more.py: checked against central differences; not run on sympy values yet."""
+    from ..rules import numpy_more
+    for r in numpy_more.RULES:
+        NOT_SYMBOLIC.setdefault(r.name, "not yet run on sympy values (checked against central differences)")
+
+
+_add_more_numpy()

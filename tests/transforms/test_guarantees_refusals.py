@@ -90,8 +90,26 @@ def through_percent(x):
     return float("%f" % x) ** 2
 
 
+FORMAT = "%.6f"
+
+
+def through_named_format(x):
+    return float(FORMAT % x) ** 2
+
+
+def remainder_is_not_text(x):  # % of numbers is a remainder, differentiated as one
+    return (x % 1.25) ** 2
+
+
 TEXT = [(through_str, "str(x)"), (through_fstring, 'f"{x}"'), (through_repr, "repr(x)"),
-        (through_format, "format(x"), (through_percent, '"%f" % x')]
+        (through_format, "format(x"), (through_percent, '"%f" % x'), (through_named_format, "FORMAT % x")]
+
+
+def test_a_remainder_of_numbers_is_differentiated():
+    x = 2.3
+    expected = 2 * (x % 1.25)  # d/dx (x mod c)^2 = 2 (x mod c) away from the jumps
+    assert srcdiff.grad(remainder_is_not_text)(x) == pytest.approx(expected, rel=1e-12)
+    assert srcdiff.jvp(remainder_is_not_text, (x,), (1.0,))[1] == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("f, text", TEXT, ids=[c[0].__name__ for c in TEXT])

@@ -1,0 +1,102 @@
+"""More of NumPy as autograd covers it: remainders, cross products, Kronecker products,
+angle conversions, ``logaddexp2``, ``sinc``, triangles, differences and axis moves.
+
+Each rule is a template like the others; static arguments (axes, offsets) are known when the
+gradient is generated.
+"""
+
+import operator
+
+import numpy as np
+
+from ..ir import shapes
+from .table import LINEAR, binary, rule, unary
+
+FORMS = "srcdiff.rules.scipy_forms."  # sympy counterparts: imports sympy, not SciPy
+FLOOR_NOTE = "the jumps (where x / y is a whole number) get the one-sided derivative"
+
+
+def _cross_templates(static, operand_shapes):
+    return {"x": "unbroadcast(np.cross(y, g, axisb, axisc, axisa, axis), x)",
+            "y": "unbroadcast(np.cross(g, x, axisc, axisa, axisb, axis), y)"}
+
+
+def _kron_templates(static, operand_shapes):
+    x, y = operand_shapes["x"], operand_shapes["y"]
+    if not (x.known and y.known):
+        return {}  # refused: the interleaving of axes needs the ranks
+    n = max(x.ndim, y.ndim, 1)
+    dims_x = ["1"] * (n - x.ndim) + [f"np.shape(x)[{i}]" for i in range(x.ndim)]
+    dims_y = ["1"] * (n - y.ndim) + [f"np.shape(y)[{i}]" for i in range(y.ndim)]
+    xs, ys = f"({', '.join(dims_x)},)", f"({', '.join(dims_y)},)"
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    a, b = letters[:n], letters[n:2 * n]
+    inter = "".join(i + j for i, j in zip(a, b))
+    blocks = f"np.reshape(g, ({', '.join(v for pair in zip(dims_x, dims_y) for v in pair)},))"
+    return {"x": f"np.reshape(np.einsum('{inter},{b}->{a}', {blocks}, np.reshape(y, {ys})), np.shape(x))",
+            "y": f"np.reshape(np.einsum('{inter},{a}->{b}', {blocks}, np.reshape(x, {xs})), np.shape(y))"}
+
+
+def _triangle(func):
+    name = func.__name__
+    return rule(func, ("x",), {"x": f"np.{name}(g, k)"}, static={"k": 0}, fresh=True, array_result=True,
+                shape=lambda static, x: shapes.array(x), tangents=LINEAR)
+
+
+def _diff_templates(static, operand_shapes):
+    if static["n"] != 1:
+        return {}  # refused: write np.diff(np.diff(x)) for a second difference
+    # diff is x[1:] - x[:-1] along axis: g moves to the later element, minus g to the earlier
+    return {"x": "np.concatenate([-np.take(g, [0], axis=axis), -np.diff(g, axis=axis), "
+                 "np.take(g, [-1], axis=axis)], axis=axis)"}
+
+
+def _rollaxis_templates(static, operand_shapes):
+    ndim = operand_shapes["x"].ndim
+    if ndim is None:
+        return {}
+    order = list(range(ndim))
+    axis, start = static["axis"] % ndim, static["start"]
+    start = start % (ndim + 1) if start < 0 else start
+    moved = _rolled(order, axis, start)
+    return {"x": f"np.transpose(g, {tuple(int(i) for i in np.argsort(moved))})"}
+
+
+def _rolled(order, axis, start):
+    rest = [a for a in order if a != axis]
+    position = start if start <= axis else start - 1
+    return rest[:position] + [axis] + rest[position:]
+
+
+RULES = [
+    # ---- remainders: x - y * floor(x / y) ----
+    binary(np.remainder,   x="g", y="-g * np.floor(x / y)", note=FLOOR_NOTE, sympy=FORMS + "remainder"),
+    binary(np.fmod,        x="g", y="-g * np.trunc(x / y)", note=FLOOR_NOTE, sympy=FORMS + "fmod"),
+    binary(operator.mod,   x="g", y="-g * np.floor(x / y)", note=FLOOR_NOTE, sympy=FORMS + "remainder"),
+    # ---- angles and other elementwise functions ----
+    unary(np.deg2rad,      x="g * (np.pi / 180.0)",        sympy=FORMS + "deg2rad"),
+    unary(np.rad2deg,      x="g * (180.0 / np.pi)",        sympy=FORMS + "rad2deg"),
+    *[unary(f, x="g * (np.pi / 180.0)", sympy=FORMS + "deg2rad") for f in (np.radians,) if f is not np.deg2rad],
+    *[unary(f, x="g * (180.0 / np.pi)", sympy=FORMS + "rad2deg") for f in (np.degrees,) if f is not np.rad2deg],
+    unary(np.fabs,         x="g * np.sign(x)", note="fabs'(0) = 0", sympy="sympy.Abs"),
+    binary(np.logaddexp2,  x="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (x - y)))",
+                           y="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (y - x)))", sympy=FORMS + "logaddexp2"),
+    unary(np.sinc,         x="g * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - ans) / np.where(x == 0.0, 1.0, x))",
+          note="sinc'(0) = 0", sympy=FORMS + "sinc"),
+    # ---- products ----
+    rule(np.cross, ("x", "y"), _cross_templates, static={"axisa": -1, "axisb": -1, "axisc": -1, "axis": None},
+         fresh=True, array_result=True,
+         tangents={"x": "np.cross(x_dot, y, axisa, axisb, axisc, axis)",
+                   "y": "np.cross(x, y_dot, axisa, axisb, axisc, axis)"}),
+    rule(np.kron, ("x", "y"), _kron_templates, fresh=True,
+         tangents=lambda static, operand_shapes: {"x": "np.kron(x_dot, y)", "y": "np.kron(x, y_dot)"}
+         if _kron_templates(static, operand_shapes) else {}),
+    # ---- triangles, differences, axes ----
+    _triangle(np.tril),
+    _triangle(np.triu),
+    rule(np.diff, ("x",), _diff_templates, static={"n": 1, "axis": -1}, fresh=True, array_result=True,
+         tangents=LINEAR, note="n = 1 (nest np.diff for higher differences)"),
+    rule(np.rollaxis, ("x",), _rollaxis_templates, static={"axis": None, "start": 0}, tangents=LINEAR),
+    rule(np.fliplr, ("x",), {"x": "np.fliplr(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x)),
+    rule(np.flipud, ("x",), {"x": "np.flipud(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x)),
+]

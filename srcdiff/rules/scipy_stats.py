@@ -1,0 +1,161 @@
+"""``scipy.stats`` distributions as users call them: ``norm.logpdf(x, loc, scale)``,
+``t.cdf(x, df)``, ``poisson.logpmf(k, mu)``, ``multivariate_normal.logpdf(x, mean, cov)``.
+
+A rule is keyed on the bound method (``scipy.stats.norm.logpdf``; two reads of it are
+equal).  Univariate laws broadcast (elementwise rules).  A location-scale family is written
+once from its standard density: with ``z = (x - loc) / scale`` and ``l(z) = log f(z)``,
+
+    d logpdf/dx = l'(z) / scale,  d/dloc = -l'(z) / scale,  d/dscale = -(l'(z) z + 1) / scale
+    d cdf/dx = f(z) / scale,      d/dloc = -f(z) / scale,   d/dscale = -f(z) z / scale
+
+and a shape parameter's derivative of the log density is written out (digamma terms).  The
+cdf family has no closed form in a shape parameter: a shape that carries a gradient into a
+``cdf`` is refused, never given a silent zero.  Integer arguments (counts ``k``, trials ``n``)
+have no gradient either.
+"""
+
+import scipy.stats as st
+
+from ..ir import shapes
+from .table import rule
+
+Z = "((x - loc) / scale)"
+S = "scipy_special."
+LOG_SQRT_2PI = "0.9189385332046727"
+
+
+def _z(text: str) -> str:
+    return text.replace("z", Z)
+
+
+def family(name: str, params: tuple[str, ...], dlog: str, logf: str, shape_dlog: dict[str, str] | None = None,
+           methods=("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"), sympy: dict | None = None):
+    """The rules of ``scipy.stats.<name>`` with shape `params`: `dlog` is l'(z), `logf` is
+    l(z), `shape_dlog` the derivative of l(z) in each shape parameter (templates over z and
+    the shapes)."""
+    dist = getattr(st, name)
+    dlog, logf = f"({_z(dlog)})", f"({_z(logf)})"
+    shape_dlog = {p: f"({_z(t)})" for p, t in (shape_dlog or {}).items()}
+    all_params = ("x", *params, "loc", "scale")
+    log_density = {"x": f"g * {dlog} / scale", "loc": f"-g * {dlog} / scale",
+                   "scale": f"-g * ({dlog} * {Z} + 1.0) / scale",
+                   **{p: f"g * {t}" for p, t in shape_dlog.items()}}
+    f = f"np.exp({logf})"
+    cdf = {"x": f"g * {f} / scale", "loc": f"-g * {f} / scale", "scale": f"-g * {f} * {Z} / scale"}
+    templates = {
+        "logpdf": log_density,
+        "pdf": {p: t.replace("g * ", "g * ans * ", 1) for p, t in log_density.items()},
+        "cdf": cdf,
+        "logcdf": {p: f"{t} * np.exp(-ans)" for p, t in cdf.items()},
+        "sf": {p: "-" + t for p, t in cdf.items()},
+        "logsf": {p: f"-{t} * np.exp(-ans)" for p, t in cdf.items()},
+    }
+    made = []
+    for method in methods:
+        note = "" if method in ("logpdf", "pdf") or not params else \
+            f"no gradient to the shape {', '.join(params)} (no closed form)"
+        made.append(rule(getattr(dist, method), all_params, templates[method], name=f"scipy.stats.{name}.{method}",
+                         defaults={"loc": 0.0, "scale": 1.0}, elementwise=True, fresh=True, note=note))
+    return made
+
+
+def discrete(name: str, params: tuple[str, ...], dlog: dict[str, str]):
+    """``logpmf`` and ``pmf`` of a discrete law: the count k (less loc) has no gradient."""
+    dist = getattr(st, name)
+    all_params = ("k", *params, "loc")
+    logpmf = {p: f"g * ({t})" for p, t in dlog.items()}
+    pmf = {p: f"g * ans * ({t})" for p, t in dlog.items()}
+    note = "no gradient to the count k or to integer parameters"
+    return [rule(dist.logpmf, all_params, logpmf, name=f"scipy.stats.{name}.logpmf", defaults={"loc": 0.0},
+                 elementwise=True, fresh=True, note=note),
+            rule(dist.pmf, all_params, pmf, name=f"scipy.stats.{name}.pmf", defaults={"loc": 0.0},
+                 elementwise=True, fresh=True, note=note)]
+
+
+# ---- multivariate laws: the value's last (normal) or first (Dirichlet) axis holds the components ----
+
+#: Σ⁻¹ (x - mean), row by row (x is (d,) or (n, d)); a scalar or diagonal cov divides
+_SOLVED = {2: "np.reshape(np.swapaxes(np.linalg.solve(cov, np.swapaxes(np.atleast_2d(x - mean), -1, -2)), -1, -2), "
+              "np.shape(x - mean))",
+           1: "(x - mean) / cov", 0: "(x - mean) / cov"}
+
+
+def _mvn_templates(scaled: bool):
+    def templates(static, operand_shapes):
+        cov = operand_shapes["cov"]
+        if cov.known and cov.ndim not in _SOLVED:
+            return {}  # refused where x or mean carries a gradient
+        solved = _SOLVED[cov.ndim] if cov.known else _SOLVED[2].replace(
+            "cov", "(cov if np.ndim(cov) == 2 else np.diag(np.ones(np.shape(x)[-1]) * cov))", 1)
+        weight = "np.expand_dims(g * ans, -1)" if scaled else "np.expand_dims(g, -1)"
+        out = {"x": f"-{weight} * {solved}", "mean": f"unbroadcast({weight} * {solved}, mean)"}
+        return out  # no gradient to cov: SciPy reads one triangle of it, so its entries' derivatives are not
+        # the symmetric formula; refused rather than given one that differs from central differences
+    return templates
+
+
+def _dirichlet_templates(scaled: bool):
+    def templates(static, operand_shapes):
+        w = "g * ans" if scaled else "g"
+        x = operand_shapes["x"]
+        if not x.known:
+            return {}
+        log_x = "np.log(x)" if x.ndim == 1 else f"np.sum({w} * np.log(x), axis=-1)"
+        total = w if x.ndim == 1 else f"np.sum({w})"
+        return {"x": f"{w} * (alpha - 1.0) / x",
+                "alpha": f"{'' if x.ndim > 1 else w + ' * '}{log_x} - {total} * ({S}digamma(alpha) - "
+                         f"{S}digamma(np.sum(alpha)))"}
+    return templates
+
+
+def _mvn_shape(static, x, mean, cov):
+    if not x.known:
+        return shapes.UNKNOWN
+    return shapes.SCALAR if x.ndim <= 1 else shapes.Shape(x.dims[:-1])
+
+
+def _dirichlet_shape(static, x, alpha):
+    if not x.known:
+        return shapes.UNKNOWN
+    return shapes.SCALAR if x.ndim <= 1 else shapes.Shape(x.dims[1:])
+
+
+MVN_NOTE = "gradient to x and mean; cov (a matrix, a diagonal or a number) gets none: refused"
+
+RULES = [
+    *family("norm", (), dlog="-z", logf=f"-0.5 * z * z - {LOG_SQRT_2PI}"),
+    *family("laplace", (), dlog="-np.sign(z)", logf="-np.abs(z) - 0.6931471805599453"),
+    *family("cauchy", (), dlog="-2.0 * z / (1.0 + z * z)", logf="-np.log(np.pi * (1.0 + z * z))"),
+    *family("logistic", (), dlog="-np.tanh(0.5 * z)", logf="-z - 2.0 * np.log1p(np.exp(-z))"),
+    *family("expon", (), dlog="-1.0 + 0.0 * z", logf="-z + np.log(z >= 0.0)"),
+    *family("t", ("df",), dlog="-(df + 1.0) * z / (df + z * z)",
+            logf=f"{S}gammaln(0.5 * (df + 1.0)) - {S}gammaln(0.5 * df) - 0.5 * np.log(df * np.pi) "
+                 "- 0.5 * (df + 1.0) * np.log1p(z * z / df)",
+            shape_dlog={"df": f"(0.5 * ({S}digamma(0.5 * (df + 1.0)) - {S}digamma(0.5 * df)) - 0.5 / df "
+                              "- 0.5 * np.log1p(z * z / df) + 0.5 * (df + 1.0) * z * z / (df * (df + z * z)))"}),
+    *family("gamma", ("a",), dlog="(a - 1.0) / z - 1.0",
+            logf=f"(a - 1.0) * np.log(z) - z - {S}gammaln(a)",
+            shape_dlog={"a": f"(np.log(z) - {S}digamma(a))"}),
+    *family("chi2", ("df",), dlog="(0.5 * df - 1.0) / z - 0.5",
+            logf=f"(0.5 * df - 1.0) * np.log(z) - 0.5 * z - 0.5 * df * 0.6931471805599453 - {S}gammaln(0.5 * df)",
+            shape_dlog={"df": f"0.5 * (np.log(0.5 * z) - {S}digamma(0.5 * df))"}),
+    *family("beta", ("a", "b"), dlog="(a - 1.0) / z - (b - 1.0) / (1.0 - z)",
+            logf=f"(a - 1.0) * np.log(z) + (b - 1.0) * np.log1p(-z) - {S}betaln(a, b)",
+            shape_dlog={"a": f"(np.log(z) - {S}digamma(a) + {S}digamma(a + b))",
+                        "b": f"(np.log1p(-z) - {S}digamma(b) + {S}digamma(a + b))"}),
+    *family("lognorm", ("s",), dlog="-(1.0 + np.log(z) / (s * s)) / z",
+            logf=f"-np.log(s * z) - {LOG_SQRT_2PI} - 0.5 * np.log(z) ** 2 / (s * s)",
+            shape_dlog={"s": "(-1.0 / s + np.log(z) ** 2 / (s * s * s))"}),
+    *discrete("poisson", ("mu",), {"mu": "(k - loc) / mu - 1.0"}),
+    *discrete("binom", ("n", "p"), {"p": "(k - loc) / p - (n - k + loc) / (1.0 - p)"}),
+    rule(st.multivariate_normal.logpdf, ("x", "mean", "cov"), _mvn_templates(False),
+         name="scipy.stats.multivariate_normal.logpdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
+         fresh=True, note=MVN_NOTE),
+    rule(st.multivariate_normal.pdf, ("x", "mean", "cov"), _mvn_templates(True),
+         name="scipy.stats.multivariate_normal.pdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
+         fresh=True, note=MVN_NOTE),
+    rule(st.dirichlet.logpdf, ("x", "alpha"), _dirichlet_templates(False), name="scipy.stats.dirichlet.logpdf",
+         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components"),
+    rule(st.dirichlet.pdf, ("x", "alpha"), _dirichlet_templates(True), name="scipy.stats.dirichlet.pdf",
+         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components"),
+]
