@@ -1,0 +1,139 @@
+"""The transformation matrix (issue 23): every program the suite checks, and the red team's,
+through grad, value_and_grad, hessian / hvp, jvp, vjp, check, a tree-wrapped call and numba.
+
+Each cell agrees with central differences or is refused with a `SrcDiffError`; a WRONG
+answer fails the test, and so does a crash that is not a known class (KNOWN_CRASHES, the
+worklist: each is an xfail naming its class).  The default run takes a deterministic sample
+of the suite's programs (`pytest -m slow` runs every program, and the numba column); the
+table is printed (``-s``), and ``python tests/transforms/matrix_report.py`` prints it too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import corpus, matrix, matrix_report
+
+FAST = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree")
+SHARE = 0.08  # of the suite's programs in the default run (about 60 of 800)
+CHECK_SHARE = 0.015  # srcdiff.check runs sympy: a second, smaller sample
+NUMBA_SHARE = 0.35  # the numba column under -m slow: a third of the corpus, about 8 minutes
+
+#: What the matrix finds on main and the lead has on the worklist: (transformation, outcome,
+#: start of the cell's class for a crash or of the program's name for a WRONG, why).  A
+#: cell that matches makes its test an xfail naming it; any other crash or WRONG fails.
+KNOWN = [
+]
+
+
+def known(name: str, row: matrix.Row, cell: matrix.Cell) -> str:
+    for transform, outcome, start, why in KNOWN:
+        subject = row.program.name if outcome == matrix.WRONG else cell.detail
+        if (transform, outcome) == (name, cell.outcome) and subject.startswith(start):
+            return why
+    return ""
+
+
+def verdict(rows, transforms) -> None:
+    """Fail on WRONG and unknown crashes; xfail naming the known ones met."""
+    table = matrix_report.table(rows, transforms)
+    print("\n" + table)
+    bad, seen = [], set()
+    for r in rows:
+        for name, cell in r.cells.items():
+            if cell.outcome not in (matrix.WRONG, matrix.CRASH):
+                continue
+            why = known(name, r, cell)
+            if why:
+                seen.add(f"{name} {cell.outcome}: {why}")
+            else:
+                bad.append(f"{cell.outcome} {name} {r.program.name} ({r.program.origin}): {cell.message[:200]}")
+    assert not bad, "\n".join([table, *bad])
+    if seen:
+        pytest.xfail("known: " + "; ".join(sorted(seen)))
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return corpus.suite_corpus()[0]
+
+
+def test_the_corpus_is_the_suites_programs(suite):
+    functions = {p.func for p in suite}
+    assert len(suite) > 600 and len(functions) > 400, (len(suite), len(functions))
+    assert {p.origin.split("::")[0] for p in suite} >= {"tests/test_adversarial.py", "tests/test_numpy_rules.py",
+                                                        "tests/test_writes.py", "tests/test_control_flow.py"}
+
+
+def test_matrix_on_a_sample_of_the_suite(suite):
+    rows = [matrix.run(p, FAST) for p in corpus.sample(suite, SHARE)]
+    assert sum(not r.excluded for r in rows) > 40
+    verdict(rows, FAST)
+
+
+def test_check_on_a_sample_of_the_suite(suite):
+    rows = [matrix.run(p, ("check",)) for p in corpus.sample(suite, CHECK_SHARE, salt="check")]
+    assert sum(not r.excluded for r in rows) >= 8
+    print("\n" + matrix_report.check_verdicts(rows))
+    verdict(rows, ("check",))
+
+
+@pytest.mark.slow
+def test_matrix_on_every_program():
+    rows = [matrix.run(p, (*FAST, "check")) for p in corpus.suite_corpus()[0]]
+    print("\n" + matrix_report.check_verdicts(rows))
+    verdict(rows, (*FAST, "check"))
+
+
+@pytest.mark.slow
+def test_numba_column():
+    pytest.importorskip("numba")
+    rows = [matrix.run(p, ("numba",)) for p in corpus.sample(corpus.suite_corpus()[0], NUMBA_SHARE, salt="numba")]
+    verdict(rows, ("numba",))
+
+
+# ---- the classifier itself: each outcome is reachable ---------------------------------------
+
+
+def quadratic(x):
+    return np.sum(x * x)
+
+
+def test_each_outcome_is_recognised(monkeypatch):
+    p = corpus.Program("quadratic", quadratic, (np.array([0.5, -1.0, 2.0]),), 0, "here")
+    ref = matrix.Reference(p)
+    np.testing.assert_allclose(ref.grad, 2 * p.args[0], rtol=1e-8)
+    assert matrix.run_cell("grad", ref).outcome == matrix.OK
+
+    def off_by_a_percent(ref):
+        matrix.first_order(ref, 1.01 * srcdiff.grad(quadratic)(*ref.p.args))
+
+    def refuses_at_the_line(ref):
+        raise srcdiff.SrcDiffError("no", srcdiff.errors.Location(__file__, 70, "x"))
+
+    def refuses_nowhere(ref):
+        raise srcdiff.SrcDiffError("no")
+
+    def crashes(ref):
+        raise KeyError("k")
+
+    for name, cell in [("wrong", off_by_a_percent), ("located", refuses_at_the_line), ("nowhere", refuses_nowhere),
+                       ("crash", crashes)]:
+        monkeypatch.setitem(matrix.CELLS, name, cell)
+    assert matrix.run_cell("wrong", ref).outcome == matrix.WRONG
+    assert (matrix.run_cell("located", ref).outcome, matrix.run_cell("located", ref).located) == (matrix.REFUSED, True)
+    assert (matrix.run_cell("nowhere", ref).outcome, matrix.run_cell("nowhere", ref).located) == (matrix.REFUSED, False)
+    assert matrix.run_cell("crash", ref).outcome == matrix.CRASH
+
+
+def kinked(x):
+    return np.sum(np.abs(x))
+
+
+def test_a_point_without_a_stable_reference_is_excluded():
+    row = matrix.run(corpus.Program("kinked", kinked, (np.array([0.0, 1.0]),), 0, "here"), FAST)
+    assert "kink" in row.excluded
+    assert row.excluded and not row.cells
