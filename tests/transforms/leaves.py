@@ -105,3 +105,12 @@ def float_leaves_or_none(value) -> list:
         return float_leaves(value)
     except Unsupported:
         return []
+
+
+def is_complex(value) -> bool:
+    """Whether any number inside `value` is complex."""
+    if isinstance(value, dict):
+        return any(is_complex(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(is_complex(v) for v in value)
+    return np.iscomplexobj(value)

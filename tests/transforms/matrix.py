@@ -134,11 +134,15 @@ def _expect(ok: bool, got, want, what: str) -> None:
 
 
 def first_order(ref: Reference, got, what="gradient", scale=1.0) -> None:
+    if leaves.is_complex(got):
+        raise Wrong(f"{what}: complex numbers for a real argument")
     flat = leaves.vector(got)
     _expect(leaves.agree(flat, scale * ref.grad), flat, scale * ref.grad, what)
 
 
 def _value(ref: Reference, got) -> None:
+    if leaves.is_complex(got):
+        raise Wrong("value: complex numbers for a real function")
     _expect(leaves.agree(got, ref.value, 1e-9, 1e-12), got, ref.value, "value")
 
 
@@ -180,6 +184,8 @@ def cell_jvp(ref: Reference):
     value, tangent = srcdiff.jvp(p.func, tuple(copy.deepcopy(p.args)), tuple(tangents))
     _value(ref, value)
     want = float(ref.grad @ ref.v)
+    if leaves.is_complex(tangent):
+        raise Wrong("tangent: complex numbers for a real function")
     _expect(leaves.agree(tangent, want), tangent, want, "tangent")
 
 
@@ -290,6 +296,11 @@ def run(p: Program, transforms=TRANSFORMS) -> Row:
         return row
     for name in transforms:
         row.cells[name] = run_cell(name, ref)
-    if "hessian" in row.cells and row.cells.get("grad", Cell(OK)).outcome != OK:
+    gradient = row.cells.get("grad", Cell(OK)).outcome
+    if "hessian" in row.cells and gradient != OK:
         row.cells["hessian"] = Cell(NA, "no checked gradient")
+    found = row.cells.get("check")
+    if found is not None and gradient == WRONG:  # check's job is then to find the gradient wrong
+        row.cells["check"] = Cell(OK, "MISMATCH found a wrong gradient") if found.outcome == WRONG else \
+            Cell(WRONG, f"check passes a wrong gradient ({found.detail})") if found.outcome == OK else found
     return row
