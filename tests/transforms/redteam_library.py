@@ -287,82 +287,6 @@ def global_weights(x):
     return np.sum(SCALES * x ** 2)
 
 
-# ---- special points users meet: masked branches, singletons, guards, complex helpers ------
-
-
-def safe_log(x):
-    return np.sum(np.where(x > 0, np.log(x), x))
-
-
-def safe_sqrt(x):
-    return np.sum(np.where(x > 0.0, np.sqrt(np.abs(x)), 0.0) + 0.5 * x)
-
-
-def box_sdf(points, half=1.0):
-    q = np.abs(points) - half
-    outside = np.linalg.norm(np.maximum(q, 0.0), axis=1)
-    inside = np.minimum(np.max(q, axis=1), 0.0)
-    return np.sum(outside + inside)
-
-
-def per_feature_std(X):
-    return np.sum(np.std(X, axis=0) + X.mean(axis=0))
-
-
-def stable_softplus(x):
-    return np.sum(np.where(x < 30.0, np.log1p(np.exp(x)), x))
-
-
-def dft_power(x):
-    n = x.shape[0]
-    k = np.arange(n)
-    basis = np.exp(-2j * np.pi * np.outer(k, k) / n)
-    spectrum = basis @ x
-    return np.sum(np.abs(spectrum) ** 2) / n
-
-
-def phase_magnitude(x):
-    return np.sum(np.abs(x * np.exp(1j * x)) ** 2)
-
-
-def ramp_energy(a, b):
-    return np.sum(np.linspace(a, b, 5) ** 2)
-
-
-def loss_with_flag(x, squared):
-    if squared:
-        return np.sum(x ** 2)
-    return np.sum(np.abs(x))
-
-
-# ---- one function called with different static arguments (what a compiled variant assumes) --
-
-W_FIXED = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 1.5], [2.0, 0.1, -0.4]])
-
-
-def normalize_along(x, axis):
-    return np.sum(x / np.linalg.norm(x, axis=axis, keepdims=True) * W_FIXED)
-
-
-def masked_mse(w, X, y, mask=None):
-    r = X @ w - y
-    if mask is not None:
-        r = r * mask
-    return np.mean(r ** 2)
-
-
-def unrolled(x, steps):
-    for _ in range(steps):
-        x = np.sin(x) + 0.5 * x
-    return np.sum(x)
-
-
-def activation_loss(x, kind):
-    if kind == "tanh":
-        return np.sum(np.tanh(x) ** 2)
-    return np.sum(np.log1p(np.exp(x)))
-
-
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -412,23 +336,4 @@ LIBRARY_STATISTICS = [
     ("einsum_bilinear", einsum_bilinear, lambda r: (M(r, 3, 3), M(r, 3), M(r, 3)), 0),
     ("fstring_guard", fstring_guard, lambda r: (M(r, 5),), 0),
     ("global_weights", global_weights, lambda r: (M(r, 4),), 0),
-    ("safe_log", safe_log, lambda r: (np.array([0.5, -1.2, 2.0, -0.3]),), 0),
-    ("safe_sqrt", safe_sqrt, lambda r: (np.array([0.5, -1.2, 2.0, -0.3]),), 0),
-    ("box_sdf_inside", box_sdf, lambda r: (np.array([[0.2, -0.3], [0.5, 0.1], [-0.6, 0.4]]),), 0),
-    ("box_sdf_mixed", box_sdf, lambda r: (np.array([[1.5, -0.3], [0.5, 0.1], [-1.6, 1.4]]),), 0),
-    ("per_feature_std_one_row", per_feature_std, lambda r: (M(r, 1, 3),), 0),
-    ("stable_softplus_large", stable_softplus, lambda r: (np.array([0.5, -2.0, 40.0, 800.0]),), 0),
-    ("dft_power", dft_power, lambda r: (M(r, 6),), 0),
-    ("phase_magnitude", phase_magnitude, lambda r: (M(r, 4),), 0),
-    ("ramp_energy", ramp_energy, lambda r: (0.7, 2.0), 0),
-    ("loss_with_flag_on", loss_with_flag, lambda r: (np.array([0.5, -1.5, 2.0]), True), 0),
-    ("loss_with_flag_off", loss_with_flag, lambda r: (np.array([0.5, -1.5, 2.0]), False), 0),
-    ("normalize_along_0", normalize_along, lambda r: (M(r, 3, 3), 0), 0),
-    ("normalize_along_1", normalize_along, lambda r: (M(r, 3, 3), 1), 0),
-    ("masked_mse_none", masked_mse, lambda r: (M(r, 3), M(r, 6, 3), M(r, 6), None), 0),
-    ("masked_mse_mask", masked_mse, lambda r: (M(r, 3), M(r, 6, 3), M(r, 6), np.array([1., 0, 1, 1, 0, 1])), 0),
-    ("unrolled_2", unrolled, lambda r: (M(r, 3), 2), 0),
-    ("unrolled_5", unrolled, lambda r: (M(r, 3), 5), 0),
-    ("activation_tanh", activation_loss, lambda r: (M(r, 4), "tanh"), 0),
-    ("activation_softplus", activation_loss, lambda r: (M(r, 4), "softplus"), 0),
 ]

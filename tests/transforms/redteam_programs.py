@@ -1,6 +1,7 @@
 """The red team's programs: ML and physics code written the way users write it (not in the
 suite's style), run through the transformation matrix.  Statistics and library-style code
-are in redteam_library.py; `PROGRAMS` holds both.
+are in redteam_library.py, special points and static arguments in redteam_special.py;
+`PROGRAMS` holds all three.
 
 Each entry is ``(name, function, make, wrt)``: `make(rng)` gives the arguments (at a point
 where the function is smooth: no ties, no kinks), `wrt` the differentiated parameter.
@@ -318,7 +319,8 @@ ML_PHYSICS = [
 
 def _programs():
     from .redteam_library import LIBRARY_STATISTICS
-    return ML_PHYSICS + LIBRARY_STATISTICS
+    from .redteam_special import SPECIAL
+    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL
 
 
 PROGRAMS = _programs()

@@ -37,6 +37,7 @@ KNOWN = [
     *[(t, "WRONG", "redteam:per_feature_std_one_row", "24.1 NaN from np.std over one element")
       for t in ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba")],
     ("hessian", "WRONG", "redteam:stable_softplus_large", "24.1 NaN in the Hessian of a where-guarded overflow"),
+    ("hessian", "WRONG", "redteam:sinc_", "second order of a where(x == 0, ...) guard: 0 where sinc'' is -1/3"),
     *[(t, "WRONG", f"redteam:{name}", "24.2 complex gradient of a real function")
       for t in ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba") for name in ("dft_power", "phase_magnitude")],
     ("check", "WRONG", "test_promises:fmax_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),
@@ -51,6 +52,10 @@ KNOWN = [
     ("check", "crash", "too many positional arguments [srcdiff/api/gradients.py:_positional]",
      "check: keyword-only parameters and partials get too many positional arguments"),
     ("check", "crash", "Timeout: no answer within", "check: its timeout is not kept (sympy stuck in is_zero)"),
+    ("vjp", "crash", "IndexError: pop from empty list [generated code]",
+     "vjp: a pullback through a helper's adjoint, called a second time, pops an empty stack"),
+    ("numba", "crash", "AssertionError: unreachable [srcdiff/backend/jit.py:run]", "numba: np.trace's adjoint"),
+    ("numba", "crash", "to a dtype not allowed [srcdiff/backend/jit.py:run]", "numba: np.full_like's adjoint dtype"),
     ("hessian", "crash", "NameError: name '…' is not defined [generated code]",
      "second order of np.cumsum: the generated code reads an adjoint it never assigned"),
     ("hessian", "crash", "TypeError: The numpy boolean negative",
