@@ -13,6 +13,19 @@ def safe_log(x):
     return np.sum(np.where(x > 0, np.log(x), x))
 
 
+def logistic_zero_init(w, X, y):
+    z = X @ w
+    return np.mean(np.log1p(np.exp(-y * z))) + 0.1 * np.linalg.norm(w) ** 2
+
+
+def variance_via_std(x):
+    return 3.0 * np.std(x) ** 2
+
+
+def hypot_energy(p):
+    return np.hypot(p[0], p[1]) ** 2 + p[2]
+
+
 def safe_sqrt(x):
     return np.sum(np.where(x > 0.0, np.sqrt(np.abs(x)), 0.0) + 0.5 * x)
 
@@ -158,6 +171,9 @@ def M(rng, *shape):
 
 SPECIAL = [
     ("safe_log", safe_log, lambda r: (np.array([0.5, -1.2, 2.0, -0.3]),), 0),
+    ("logistic_zero_init", logistic_zero_init, lambda r: (np.zeros(3), M(r, 6, 3), np.sign(M(r, 6))), 0),
+    ("variance_via_std_constant", variance_via_std, lambda r: (np.full(4, 1.5),), 0),
+    ("hypot_energy_at_rest", hypot_energy, lambda r: (np.zeros(3),), 0),
     ("safe_sqrt", safe_sqrt, lambda r: (np.array([0.5, -1.2, 2.0, -0.3]),), 0),
     ("box_sdf_inside", box_sdf, lambda r: (np.array([[0.2, -0.3], [0.5, 0.1], [-0.6, 0.4]]),), 0),
     ("box_sdf_mixed", box_sdf, lambda r: (np.array([[1.5, -0.3], [0.5, 0.1], [-1.6, 1.4]]),), 0),

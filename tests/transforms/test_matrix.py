@@ -36,6 +36,9 @@ KNOWN = [
       for t in ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba")],
     *[(t, "WRONG", "redteam:per_feature_std_one_row", "24.1 NaN from np.std over one element")
       for t in ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba")],
+    *[(t, "WRONG", f"redteam:{name}", "24.1 NaN from the square of a norm / hypot / std at 0 (smooth: gradient 0)")
+      for t in ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba")
+      for name in ("logistic_zero_init", "variance_via_std", "hypot_energy")],
     ("hessian", "WRONG", "redteam:stable_softplus_large", "24.1 NaN in the Hessian of a where-guarded overflow"),
     ("hessian", "WRONG", "redteam:sinc_", "second order of a where(x == 0, ...) guard: 0 where sinc'' is -1/3"),
     *[(t, "WRONG", f"redteam:{name}", "24.2 complex gradient of a real function")
@@ -54,6 +57,7 @@ KNOWN = [
     ("check", "crash", "Timeout: no answer within", "check: its timeout is not kept (sympy stuck in is_zero)"),
     ("vjp", "crash", "IndexError: pop from empty list [generated code]",
      "vjp: a pullback through a helper's adjoint, called a second time, pops an empty stack"),
+    ("numba", "crash", "ZeroDivisionError", "numba raises ZeroDivisionError where NumPy gives the NaN of 24.1"),
     ("numba", "crash", "AssertionError: unreachable [srcdiff/backend/jit.py:run]", "numba: np.trace's adjoint"),
     ("numba", "crash", "to a dtype not allowed [srcdiff/backend/jit.py:run]", "numba: np.full_like's adjoint dtype"),
     ("hessian", "crash", "NameError: name '…' is not defined [generated code]",
