@@ -18,6 +18,7 @@ import zlib
 import numpy as np
 import pytest
 from numeric import central_difference
+from transforms import recording
 
 import srcdiff
 
@@ -87,6 +88,7 @@ def check_gradient(f, args, wrt=0, *, expected=None, gradient=None, debug=False,
     Returns the gradients as a tuple, one per `wrt` entry.
     """
     args = tuple(args)
+    recording.record(f, args, wrt)  # SRCDIFF_RECORD_PROGRAMS: the corpus of the transformation matrix
     before = copy.deepcopy(args)
     gradient = gradient or srcdiff.grad(f, wrt=wrt)
     results = _as_tuple(gradient(*args), wrt)
@@ -125,6 +127,11 @@ def check_gradient(f, args, wrt=0, *, expected=None, gradient=None, debug=False,
         for first, second in zip(results, checked):
             np.testing.assert_array_equal(first, second, err_msg="debug mode changed the gradient")
     return results
+
+
+def pytest_configure(config):
+    if recording.RECORDER is not None:
+        config.pluginmanager.register(recording.RECORDER, "srcdiff-program-recorder")
 
 
 @pytest.fixture(name="check_gradient")

@@ -1,0 +1,192 @@
+"""The programs of the transformation matrix: those the suite already checks, not new ones.
+
+* ``recorded_programs.json``: every ``check_gradient(f, args, wrt)`` of a passing test whose
+  `f` can be imported again (written by ``SRCDIFF_RECORD_PROGRAMS=... pytest``; see
+  recording.py and ``python tests/transforms/matrix_report.py --record``).  The rule specs of
+  test_numpy_rules.py live in a module that test writes to a temporary folder; it is written
+  again here, from the same specs, so their functions can be found.
+* tables of tests that compare gradients without `check_gradient`: test_user_programs.CASES,
+  test_jvp.FUNCTIONS, test_higher_order.HESSIAN_SPECS, test_library_code.LIBRARY.
+* the red team's programs (redteam_programs.py), written for the matrix.
+
+A program is one function, its arguments and one differentiated parameter; a recorded call
+with ``wrt=(0, 1)`` gives two programs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import inspect
+import json
+import tempfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from . import leaves
+from .recording import decode
+
+HERE = Path(__file__).parent
+RECORDED = HERE / "recorded_programs.json"
+PER_FUNCTION = 4  # programs kept per (function, parameter): branches at a few points, not hundreds
+
+
+@dataclasses.dataclass
+class Program:
+    name: str  # module:qualname[wrt], unique in the corpus
+    func: object
+    args: tuple
+    wrt: int  # position of the differentiated parameter
+    origin: str  # the test or table it comes from
+
+    @property
+    def size(self) -> int:
+        return int(sum(leaves.sizes(self.args[self.wrt])))
+
+
+def _seed(text: str) -> np.random.Generator:
+    return np.random.default_rng(zlib.crc32(text.encode()))
+
+
+@functools.lru_cache(maxsize=None)
+def _rule_specs():
+    """test_numpy_rules.py's spec functions, written as that test writes them."""
+    import test_numpy_rules as rules
+    from modules import import_source
+    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {', '.join(rules.HELPERS)}", ""]
+    for i, spec in enumerate(rules.SPECS):
+        params = ", ".join([*spec.inputs, "w"])
+        lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
+    folder = Path(tempfile.mkdtemp(prefix="srcdiff-matrix-specs-"))
+    return import_source(folder, "\n".join(lines), "rule_specs", module_name="matrix_rule_specs")
+
+
+def _find(module: str, qualname: str):
+    if module.startswith("rule_specs"):
+        found = _rule_specs()
+    else:
+        found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def _positions(func, wrt, args) -> list[int]:
+    names = list(inspect.signature(func).parameters)
+    items = wrt if isinstance(wrt, (list, tuple)) else [wrt]
+    out = []
+    for w in items:
+        i = names.index(w) if isinstance(w, str) else w % len(names)
+        if i < len(args) and leaves.float_leaves_or_none(args[i]):
+            out.append(i)
+    return out
+
+
+def recorded(path: Path = RECORDED) -> tuple[list[Program], dict]:
+    """The recorded programs, and how many entries could not be loaded, by reason."""
+    data = json.loads(Path(path).read_text())
+    programs, dropped = [], dict(data.get("dropped", {}))
+    for entry in data["programs"]:
+        try:
+            func = _find(entry["module"], entry["qualname"])
+        except (ImportError, AttributeError):
+            dropped["module not importable (written to a temporary folder)"] = \
+                dropped.get("module not importable (written to a temporary folder)", 0) + 1
+            continue
+        args = tuple(decode(a) for a in entry["args"])
+        for i in _positions(func, entry["wrt"], args):
+            programs.append(Program(f"{entry['module']}:{entry['qualname']}", func, args, i, entry["test"]))
+    return programs, dropped
+
+
+def tables() -> list[Program]:
+    """Programs from the tables of tests that check gradients their own way."""
+    import test_higher_order
+    import test_jvp
+    import test_library_code
+    import test_user_programs
+    out = []
+    for key, (func, make) in test_user_programs.CASES.items():
+        rng = _seed(f"user_programs:{key}")
+        args = make(lambda *shape, rng=rng: rng.normal(size=shape))
+        for i in _positions(func, list(range(len(args))), args):
+            out.append(Program(f"test_user_programs:{func.__qualname__}", func, args, i,
+                               f"test_user_programs.CASES[{key}]"))
+    for k, (func, make) in enumerate(test_jvp.FUNCTIONS):
+        args = make(_seed(f"jvp:{k}"))
+        for i in _positions(func, list(range(len(args))), args)[:1]:
+            out.append(Program(f"test_jvp:{func.__qualname__}", func, args, i, f"test_jvp.FUNCTIONS[{k}]"))
+    for key, (func, make) in test_higher_order.HESSIAN_SPECS.items():
+        out.append(Program(f"test_higher_order:{func.__qualname__}", func, make(_seed(f"hessian:{key}")), 0,
+                           f"test_higher_order.HESSIAN_SPECS[{key}]"))
+    for name, kind, failure in test_library_code.LIBRARY:
+        if failure:
+            continue
+        try:
+            func = test_library_code._library(name)
+        except BaseException:  # pytest.skip: not installed
+            continue
+        rng = _seed(f"library:{name}")
+        x, w = rng.uniform(0.2, 1.5, size=5), rng.normal(size=5)
+        if kind == "weighted":
+            func, args = test_library_code._weighted(func), (x, w)
+        elif kind == "poly":
+            func, args = test_library_code._poly_weighted(func), (x, rng.normal(size=4), w)
+        else:
+            args = (x, w)[:kind]
+        out.append(Program(f"test_library_code:{name}", func, args, 0, "test_library_code.LIBRARY"))
+    return out
+
+
+def redteam() -> list[Program]:
+    """The red team's programs (redteam_programs.py)."""
+    from . import redteam_programs
+    out = []
+    for name, func, make, wrt in redteam_programs.PROGRAMS:
+        out.append(Program(f"redteam:{name}", func, tuple(make(_seed(f"redteam:{name}"))), wrt, "redteam"))
+    return out
+
+
+def _thin(programs: list[Program]) -> list[Program]:
+    """Distinct programs, at most PER_FUNCTION per (function, parameter), named uniquely."""
+    seen, counts, out = set(), {}, []
+    for p in programs:
+        try:
+            key = (p.name, p.wrt, json.dumps([_fingerprint(a) for a in p.args]))
+        except TypeError:
+            key = (p.name, p.wrt, id(p))
+        base = (p.name, p.wrt)
+        if key in seen or counts.get(base, 0) >= PER_FUNCTION:
+            continue
+        seen.add(key)
+        counts[base] = counts.get(base, 0) + 1
+        out.append(dataclasses.replace(p, name=f"{p.name}[{p.wrt}]#{counts[base]}"))
+    return out
+
+
+def _fingerprint(value):
+    if isinstance(value, np.ndarray):
+        return [str(value.dtype), list(value.shape), np.round(value.ravel()[:6], 6).tolist()]
+    if isinstance(value, dict):
+        return {str(k): _fingerprint(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_fingerprint(v) for v in value]
+    if isinstance(value, (float, int, bool, str)) or value is None:
+        return value
+    return type(value).__name__
+
+
+def suite_corpus() -> tuple[list[Program], dict]:
+    """Every program the suite checks (recorded calls and tables), and what was dropped."""
+    programs, dropped = recorded()
+    return _thin(programs + tables()), dropped
+
+
+def sample(programs: list[Program], share: float, salt: str = "matrix") -> list[Program]:
+    """A deterministic subsample: each program is in it by a hash of its name."""
+    if share >= 1:
+        return list(programs)
+    return [p for p in programs if zlib.crc32(f"{salt}:{p.name}".encode()) % 1000 < share * 1000]
