@@ -39,6 +39,8 @@ KNOWN = [
     *[(t, "WRONG", f"redteam:{name}", "24.1 NaN from the square of a norm / hypot / std at 0 (smooth: gradient 0)")
       for t in ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba")
       for name in ("logistic_zero_init", "variance_via_std", "hypot_energy")],
+    *[("hessian", "WRONG", f"redteam:{name}", "24.1 second order through norm/hypot at 0: the first-order select "
+       "makes the Hessian of norm(w)**2 0 at w = 0 where it is 2I") for name in ("logistic_zero_init", "hypot_energy")],
     ("hessian", "WRONG", "redteam:stable_softplus_large", "24.1 NaN in the Hessian of a where-guarded overflow"),
     ("hessian", "WRONG", "redteam:sinc_", "second order of a where(x == 0, ...) guard: 0 where sinc'' is -1/3"),
     *[(t, "WRONG", f"redteam:{name}", "24.2 complex gradient of a real function")
