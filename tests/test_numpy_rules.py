@@ -271,6 +271,11 @@ SPECS = [
       c=((5,), REAL)),
     S("srcdiff.rules.runtime.select_whole", "select_whole(np.greater(c, 0.0), x) + x", x=((3,), REAL),
       c=(None, REAL)),
+    # a kink where the condition never holds is a select of its value (the NaN beyond a kink
+    # that does hold is tested in tests/transforms/test_kinks.py)
+    S("srcdiff.rules.runtime.kink", "kink(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
+      c=((5,), REAL)),
+    S("srcdiff.rules.runtime.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
     # a value whose true derivative is zero too (floor), so central differences agree; the
@@ -309,7 +314,8 @@ SPECS = [
 ]
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
 HELPERS = {name: getattr(runtime, name)
-           for name in ("copy_array", "select", "select_whole", "stop_gradient", "unbroadcast", "zeros_like",
+           for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
+                        "zeros_like",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint")}
 

@@ -11,6 +11,7 @@ from ..ir.nodes import Const, Operand, operand_ast
 from .emit import emit
 from .expressions import ExpressionLowerer
 from .opaque import is_dtype_object, opaque, text
+from .smooth_squares import is_square, square
 from .static_values import static_value
 
 BINARY_OPERATORS = {
@@ -34,6 +35,10 @@ def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
     if isinstance(node.op, ast.Mod) and _is_text(lower, node.left):
         return text(lower, node, target)  # "%f" % x formats text: not a remainder
     x, y = lower.expr(node.left), lower.expr(node.right)
+    if isinstance(node.op, ast.Pow) and is_square(y):
+        smooth = square(lower, x, target)  # norm(x) ** 2 -> np.sum(x * x): exact at every order
+        if smooth is not None:
+            return smooth
     expr = ast.BinOp(operand_ast(x), node.op, operand_ast(y))
     return emit(lower.state, func, (x, y), {}, expr, target)
 

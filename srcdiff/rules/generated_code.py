@@ -61,6 +61,11 @@ def _index_add_templates(static, operand_shapes):
     return {"base": "g", "value": part if value.known and not value.scalar else f"unbroadcast({part}, value)"}
 
 
+KINK = {"value": "kink(condition, g, x, y, axis)", "x": "kink_nan(condition, g, axis)",
+        "y": "kink_nan(condition, g, axis)"}
+KINK_TANGENTS = {"value": "kink(condition, value_dot, x, y, axis)", "x": "kink_nan(condition, x_dot, axis)",
+                 "y": "kink_nan(condition, y_dot, axis)"}
+
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
          shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}),
@@ -68,6 +73,11 @@ RULES = [
          tangents={"value": "select(condition, value_dot)"}),
     rule(runtime.select_whole, ("condition", "value"), {"value": "select_whole(condition, g)"},
          shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}),
+    # a first derivative's subgradient at a 0 / 0 (norm, hypot, std of zeros): NaN beyond it
+    # wherever a direction moves an operand of a kinked group (runtime.kink)
+    rule(runtime.kink, ("condition", "value", "x", "y"), KINK, elementwise=True, fresh=True,
+         defaults={"y": 0.0}, static={"axis": ()}, tangents=KINK_TANGENTS),
+    nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True),
     rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"}),
     nograd(runtime.zeros_like),
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)

@@ -76,6 +76,8 @@ RULES = [
     binary(np.arctan2,     x="g * y / (x * x + y * y)",     y="-g * x / (x * x + y * y)", sympy="sympy.atan2"),
     # at x = y = 0 the subgradient 0 (exact where both are identically 0), never 0 / 0
     binary(np.hypot,       x="g * x / np.where(ans == 0, 1.0, ans)", y="g * y / np.where(ans == 0, 1.0, ans)",
+           derivable={"x": "kink(ans == 0, g * x / np.where(ans == 0, 1.0, ans), x, y)",
+                      "y": "kink(ans == 0, g * y / np.where(ans == 0, 1.0, ans), x, y)"},
            sympy=FORMS + "hypot", note="at x = y = 0 the gradient is the subgradient 0"),
     unary(np.sinh,         x="g * np.cosh(x)",              sympy="sympy.sinh"),
     unary(np.cosh,         x="g * np.sinh(x)",              sympy="sympy.cosh"),

@@ -82,7 +82,9 @@ RULES = [
     binary(np.logaddexp2,  x="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (x - y)))",
                            y="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (y - x)))", sympy=FORMS + "logaddexp2"),
     unary(np.sinc,         x="g * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - ans) / np.where(x == 0.0, 1.0, x))",
-          note="sinc'(0) = 0", sympy=FORMS + "sinc"),
+          note="sinc'(0) = 0", sympy=FORMS + "sinc",
+          # sinc''(0) = -pi**2 / 3 exists, but the selected 0 would differentiate to 0: NaN instead
+          derivable={"x": "g * kink(x == 0.0, (np.cos(np.pi * x) - ans) / np.where(x == 0.0, 1.0, x), x)"}),
     # ---- products ----
     rule(np.cross, ("x", "y"), _cross_templates, static={"axisa": -1, "axisb": -1, "axisc": -1, "axis": None},
          fresh=True, array_result=True,

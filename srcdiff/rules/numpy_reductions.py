@@ -76,6 +76,24 @@ def _std_templates(static, operand_shapes):
                  f"/ np.where({ans} == 0, 1.0, {count} * {ans})"}
 
 
+def _derivable_std_templates(static, operand_shapes):
+    # where std is 0 over more than one element it has no second derivative (|t| of the spread):
+    # NaN there (`kink`); over one element std is identically 0, and so are all its derivatives
+    ans = _spread('ans', static)
+    first = _std_templates(static, operand_shapes)["x"]
+    return {"x": f"kink(({ans} == 0) & (np.size(x) > np.size(ans)), {first}, x, 0.0, axis)"}
+
+
+def _derivable_norm_templates(static, operand_shapes):
+    # the 2-norm at 0 is a cone: its gradient's 0 there is a subgradient, beyond which NaN (`kink`)
+    first = _norm_templates(static, operand_shapes)["x"]
+    order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
+    vector = isinstance(axis, int) or (axis is None and ndim == 1)
+    if order in (None, "fro") or (order == 2 and vector):
+        return {"x": f"kink({_spread('ans', static)} == 0, {first}, x, 0.0, axis)"}
+    return {"x": first}
+
+
 def _norm_templates(static, operand_shapes):
     order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
@@ -144,10 +162,10 @@ def _norm_tangents(static, operand_shapes):
     return {"x": f"{_over(f'np.sign(x) * x_dot * {top}')} / {_over(top)}"}
 
 
-def reduction(func, templates, note="", tangents=None, **static):
+def reduction(func, templates, note="", tangents=None, derivable=None, **static):
     """A reduction over `axis`: its value is a new array, or a number (fresh)."""
     return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True,
-                tangents=tangents)
+                tangents=tangents, derivable=derivable)
 
 
 RULES = [
@@ -157,7 +175,7 @@ RULES = [
     reduction(np.prod, _prod_templates, note="exact where x has zeros (products of the other factors)",
               tangents=_prod_tangents),
     reduction(np.var,  _var_templates, ddof=0, tangents=_var_tangents),
-    reduction(np.std,  _std_templates, ddof=0, tangents=_std_tangents,
+    reduction(np.std,  _std_templates, ddof=0, tangents=_std_tangents, derivable=_derivable_std_templates,
               note="where std is 0 the gradient is the subgradient 0 (exact for one element per group)"),
     # ---- extrema ----
     reduction(np.max,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents),
@@ -167,7 +185,7 @@ RULES = [
       for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
-         tangents=_norm_tangents,
+         tangents=_norm_tangents, derivable=_derivable_norm_templates,
          note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,

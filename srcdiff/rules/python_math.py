@@ -48,5 +48,8 @@ RULES = [
     scalar2(math.atan2, ("y", "x"), {"y": "g * x / (x * x + y * y)", "x": "-g * y / (x * x + y * y)"},
             sympy="sympy.atan2"),
     # at x = y = 0 the subgradient 0, never 0 / 0
-    scalar2(math.hypot, ("x", "y"), {"x": "g * x / (ans + (ans == 0.0))", "y": "g * y / (ans + (ans == 0.0))"}),
+    rule(math.hypot, ("x", "y"), {"x": "g * x / (ans + (ans == 0.0))", "y": "g * y / (ans + (ans == 0.0))"},
+         shape=_float, float_result=True, fresh=True,
+         derivable={"x": "kink(ans == 0.0, g * x / (ans + (ans == 0.0)), x, y)",
+                    "y": "kink(ans == 0.0, g * y / (ans + (ans == 0.0)), x, y)"}),
 ]

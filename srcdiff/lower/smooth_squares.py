@@ -1,0 +1,95 @@
+"""Exact rewrites of the squares of functions with a kink at 0 (``np.linalg.norm(x) ** 2``).
+
+The 2-norm, ``hypot`` and ``std`` have no derivative at 0, their squares are smooth
+everywhere: ``norm(x) ** 2`` is ``np.sum(x * x)`` at every order (the first-order rules'
+subgradient 0 at 0 is right, but differentiating it again gives 0 where the truth is 2).
+Lowering ``f(...) ** 2`` as the algebraic identity is exact at every order, and cheaper:
+
+    np.linalg.norm(x, axis=a, keepdims=k) ** 2   ->  np.sum(x * x, axis=a, keepdims=k)
+    np.hypot(a, b) ** 2, math.hypot(a, b) ** 2   ->  a * a + b * b
+    np.std(x, axis=a, ddof=d, keepdims=k) ** 2   ->  np.var(x, axis=a, ddof=d, keepdims=k)
+    np.sqrt(s) ** 2                              ->  +s   (equal wherever sqrt(s) is real)
+
+Only a square whose base was computed by such a call in the same block is rewritten; the
+call itself stays for any other use of its value.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+
+import numpy as np
+
+from ..ir.nodes import Const, Node, Operand, Var, operand_ast
+from .emit import emit
+from .expressions import ExpressionLowerer
+
+
+def _np(name: str) -> ast.expr:
+    return ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load())
+
+
+def _keywords(static: dict, names: tuple[str, ...], defaults: dict) -> list[ast.keyword]:
+    return [ast.keyword(n, ast.Constant(static[n])) for n in names if static.get(n, defaults[n]) != defaults[n]]
+
+
+def is_square(exponent: Operand) -> bool:
+    return isinstance(exponent, Const) and type(exponent.value) in (int, float) and exponent.value == 2
+
+
+def producer(lower: ExpressionLowerer, base: Operand) -> Node | None:
+    """The node of the block being lowered that computed `base`, if it is a plain call."""
+    if not isinstance(base, Var):
+        return None
+    for node in reversed(lower.state.nodes):
+        if type(node) is Node and node.out == base:
+            return node
+    return None
+
+
+def square(lower: ExpressionLowerer, base: Operand, target) -> Operand | None:
+    """``base ** 2`` as its smooth identity when `base` is a norm, hypot, std or sqrt; else None."""
+    node = producer(lower, base)
+    if node is None:
+        return None
+    func, state = node.rule.func, lower.state
+    mul = _multiply(lower)
+    if func is np.linalg.norm and _is_2_norm(lower, node):
+        squares = mul(node.inputs[0], None)
+        expr = ast.Call(_np("sum"), [operand_ast(squares)], _keywords(node.static, ("axis", "keepdims"),
+                                                                       {"axis": None, "keepdims": False}))
+        return emit(state, np.sum, (squares,), {"axis": node.static.get("axis"),
+                                                "keepdims": node.static.get("keepdims", False)}, expr, target)
+    if func in (np.hypot, math.hypot):
+        a, b = mul(node.inputs[0], None), mul(node.inputs[1], None)
+        return emit(state, operator.add, (a, b), {}, ast.BinOp(operand_ast(a), ast.Add(), operand_ast(b)), target)
+    if func is np.std:
+        x = node.inputs[0]
+        keywords = _keywords(node.static, ("axis", "ddof", "keepdims"), {"axis": None, "ddof": 0, "keepdims": False})
+        return emit(state, np.var, (x,), dict(node.static), ast.Call(_np("var"), [operand_ast(x)], keywords), target)
+    if func is np.sqrt:
+        s = node.inputs[0]
+        return emit(state, operator.pos, (s,), {}, ast.UnaryOp(ast.UAdd(), operand_ast(s)), target)
+    return None
+
+
+def _multiply(lower: ExpressionLowerer):
+    def mul(v: Operand, target) -> Operand:
+        return emit(lower.state, operator.mul, (v, v), {}, ast.BinOp(operand_ast(v), ast.Mult(), operand_ast(v)),
+                    target)
+    return mul
+
+
+def _is_2_norm(lower: ExpressionLowerer, node: Node) -> bool:
+    """Whether the norm is the square root of the sum of squares (2-norm of vectors, Frobenius)."""
+    order, axis = node.static.get("ord"), node.static.get("axis")
+    if order in (None, "fro"):
+        return True
+    if order != 2:
+        return False
+    if isinstance(axis, int):
+        return True
+    shape = lower.state.facts.shape_of(node.inputs[0])
+    return axis is None and shape.known and shape.ndim == 1
