@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from ..errors import SrcDiffError
+from ..ir import shapes
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
 from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, own_expressions, walk
 from ..rules.structural import APPEND, GETITEM
@@ -221,6 +222,9 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
         return
     g = ast.Name(sweep.name(node.out.name), ast.Load())
     index = node.expr.slice
+    if _whole_of_a_number(x, index, sweep):  # ``t[()]`` of a number is the number: its adjoint passes
+        sweep.contribute(x.name, g, node.line)
+        return
     if x.name in sweep.lists:
         sweep.ensure(x.name, node.line)
         mode = "list"
@@ -245,6 +249,15 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
             sweep.alias.pop(name, None)
             return
     sweep.emit(Scatter(sweep.name(x.name), index, g, mode, node.line))
+
+
+def _whole_of_a_number(x: Var, index: ast.expr, sweep: Sweep) -> bool:
+    """Whether ``x[index]`` reads the whole of `x`, a number (``x[()]``, ``x[...]``): its
+    adjoint is a number too, which cannot be written into by index."""
+    shape = sweep.shapes.get(x.name, shapes.UNKNOWN)
+    whole = (isinstance(index, ast.Tuple) and not index.elts) or \
+        (isinstance(index, ast.Constant) and index.value is Ellipsis)
+    return whole and shape.known and shape.ndim == 0 and shape.scalar and x.name not in sweep.lists
 
 
 def index_value(index: ast.expr) -> ast.expr:

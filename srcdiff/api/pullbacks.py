@@ -93,7 +93,8 @@ class Pullback:
 
     def __init__(self, made: driver.Variant, args: tuple, pullback, shape: tuple, call: FlatCall):
         self._made, self._args, self._pullback, self._calls = made, args, pullback, 0
-        self._again = ".pop()" in made.source  # its backward loops pop what the forward saved
+        # its backward loops pop what the forward saved, its own or a called helper adjoint's
+        self._again = ".pop()" in driver.full_source(made)
         self.shape = shape  # the value's, which the adjoint must have
         self.call = call
         self._several = call.flat is not None or call.tuple_result or len(call.wrt) > 1

@@ -78,6 +78,9 @@ def reads(node: ast.AST) -> Counter:
                 found[n.id] += 1
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
             found[n.target.id] += 1
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Subscript) \
+                and isinstance(n.target.value, ast.Name) and not isinstance(n.target.value.ctx, ast.Load):
+            found[n.target.value.id] += 1  # ``x[i] += v`` reads x (codegen spells its base as stored)
         elif isinstance(n, (ast.FunctionDef, ast.Lambda)):
             found.update(a.arg for a in nodes(n.args) if isinstance(a, ast.arg))
     return found

@@ -122,9 +122,12 @@ def remove_dead(body: list[ast.stmt]) -> bool:
     pure: an adjoint no wrt argument needs, a forward value nobody reads, a spent copy."""
     live: set[str] = set()
     kept: list[ast.stmt] = []
+    local = {assigned_name(stmt) for stmt in body} - {None}
     for stmt in reversed(body):
         name = assigned_name(stmt)
         if name is not None and name not in live and is_pure(stmt.value):
+            continue
+        if _dead_item_update(stmt, live, local):
             continue
         if is_compound(stmt):
             live |= mentions(stmt)
@@ -138,6 +141,15 @@ def remove_dead(body: list[ast.stmt]) -> bool:
     changed = len(kept) != len(body)
     body[:] = kept[::-1]
     return changed
+
+
+def _dead_item_update(stmt: ast.stmt, live: set[str], local: set[str]) -> bool:
+    """``x[i] += e`` into an array this body made that nothing reads later (an adjoint no
+    wrt argument needs), with a pure index and value."""
+    target = stmt.target if isinstance(stmt, ast.AugAssign) else None
+    return isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+        and target.value.id in local and target.value.id not in live \
+        and is_pure(stmt.value) and is_pure(target.slice)
 
 
 def remove_unread(func: ast.FunctionDef) -> bool:
