@@ -35,7 +35,7 @@ class JvpFunction:
     the same structure (None for a part held constant); `func` may be a method, a partial or
     a srcdiff gradient (``jvp(srcdiff.grad(f), ...)``: forward over reverse)."""
 
-    def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True):
+    def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True, flat: bool = False):
         self.wrt = wrt  # the parameters with tangents; None: every float argument
         self.with_value = with_value  # False: the value is not computed for itself (it comes back None)
         if not callable(func):
@@ -45,7 +45,8 @@ class JvpFunction:
         self._front = None if self._gradient is not None else Front(func, EVERY, what="srcdiff.jvp")
         self._binder = self._gradient.front.binder if self._gradient is not None else self._front.binder
         self._names = list(self._binder.names)
-        self._plain = self._gradient is None and not self._front.always
+        # `flat`: `func` is already the function a call runs (flattened, or generated): not again
+        self._plain = self._gradient is None and (flat or not self._front.always)
         self._inner: dict = {}  # the plain function a call runs (flattened, or generated) -> its JvpFunction
         self._last: Variant | None = None
         self._fast: dict = {}  # argument signature -> (lowered, variant) of the last call like it
@@ -84,7 +85,7 @@ class JvpFunction:
             plain = call.func
         inner = self._inner.get(plain)
         if inner is None:
-            inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value)
+            inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value, flat=self._gradient is None)
         leaf_tangents = call.tangents(tangents)
         try:
             value, tangent = inner(call.args, leaf_tangents)
