@@ -35,7 +35,7 @@ def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
     if isinstance(node.op, ast.Mod) and _is_text(lower, node.left):
         return text(lower, node, target)  # "%f" % x formats text: not a remainder
     x, y = lower.expr(node.left), lower.expr(node.right)
-    if isinstance(node.op, ast.Pow) and is_square(y):
+    if (isinstance(node.op, ast.Pow) and is_square(y)) or (isinstance(node.op, ast.Mult) and x == y):
         smooth = square(lower, x, target)  # norm(x) ** 2 -> np.sum(x * x): exact at every order
         if smooth is not None:
             return smooth
