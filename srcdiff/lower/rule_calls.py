@@ -20,12 +20,17 @@ from .emit import emit
 from .expressions import ExpressionLowerer
 from .lists import as_array
 from .mutations import numpy_equivalent
+from .smooth_squares import square
 from .static_values import as_written, constant
 
 
 def lower_rule_call(lower: ExpressionLowerer, node: ast.Call, func, rule, spelled: ast.expr, target) -> Operand:
     """``func(...)`` for a function with a rule, written `spelled` in the forward code."""
     operands, static, args, keywords = bind(lower, node, rule, node.args)
+    if func is np.square and len(operands) == 1:
+        smooth = square(lower, operands[0], target)  # np.square(norm(x)) -> np.sum(x * x): exact at every order
+        if smooth is not None:
+            return smooth
     return emit(lower.state, func, operands, static, ast.Call(spelled, args, keywords), target)
 
 

@@ -10,7 +10,7 @@ Lowering ``f(...) ** 2`` as the algebraic identity is exact at every order, and 
     np.std(x, axis=a, ddof=d, keepdims=k) ** 2   ->  np.var(x, axis=a, ddof=d, keepdims=k)
     np.sqrt(s) ** 2                              ->  +s   (equal wherever sqrt(s) is real)
 
-``n * n`` of such a value ``n`` is the same square.  Only a square whose base was computed
+``n * n`` and ``np.square(n)`` of such a value ``n`` are the same square.  Only a square whose base was computed
 by such a call in the same block is rewritten; the call itself stays for any other use of
 its value.
 """

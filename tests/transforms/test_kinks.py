@@ -56,7 +56,7 @@ def math_hypot_squared(p):
 
 
 def std_squared(X):
-    return np.sum(np.std(X, axis=0, ddof=1) ** 2)
+    return np.sum(np.square(np.std(X, axis=0, ddof=1)))
 
 
 def sqrt_squared(s):
