@@ -273,9 +273,9 @@ SPECS = [
       c=(None, REAL)),
     # a kink where the condition never holds is a select of its value (the NaN beyond a kink
     # that does hold is tested in tests/transforms/test_kinks.py)
-    S("srcdiff.rules.runtime.kink", "kink(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
+    S("srcdiff.rules.kinks.kink", "kink(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
       c=((5,), REAL)),
-    S("srcdiff.rules.runtime.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
+    S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
     # a value whose true derivative is zero too (floor), so central differences agree; the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
+from .kinks import kink, kink_nan
 
 
 def unbroadcast(g, x):
@@ -65,27 +66,6 @@ def select_whole(condition, value):
     if np.ndim(condition) != 0 or condition:
         return value
     return np.zeros_like(value) if isinstance(value, np.ndarray) else 0.0
-
-
-def kink(condition, value, x, y=0.0, axis=()):
-    """`value` where `condition` is False, an exact 0.0 where it holds: a first derivative at
-    the points where the primitive's is a 0 / 0 that srcdiff takes as the subgradient 0 (the
-    norm, hypot or std of zeros).  `x` and `y` are the primitive's operands and `axis` the
-    groups it reduces over (``()``: each element alone): the derivative of a kink along a
-    direction that moves `x` or `y` inside a kinked group is NaN (`kink_nan`), because the
-    primitive has no second derivative there, and 0 would be silently wrong."""
-    picked = np.where(condition, 0.0, value)
-    return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
-
-
-def kink_nan(condition, direction, axis=()):
-    """NaN in the groups (over `axis`) where `condition` holds and `direction` moves some
-    element, 0.0 elsewhere, shaped like `direction` broadcast against `condition`."""
-    moved = np.any(np.asarray(direction) != 0, axis=axis, keepdims=True)
-    flags = np.asarray(condition) & moved
-    shape = np.broadcast_shapes(np.shape(flags), np.shape(direction))
-    picked = np.where(np.broadcast_to(flags, shape), np.nan, 0.0)
-    return picked if shape else picked[()]
 
 
 def copy_array(x):

@@ -318,9 +318,9 @@ COUNTERPARTS = {
 
 #: Rule name -> why it has no sympy counterpart (such functions are reported "not symbolic").
 NOT_SYMBOLIC: dict[str, str] = {
-    "srcdiff.rules.runtime.kink": "its derivative is NaN at a kink by definition (no second derivative there): "
+    "srcdiff.rules.kinks.kink": "its derivative is NaN at a kink by definition (no second derivative there): "
                                   "sympy has no counterpart",
-    "srcdiff.rules.runtime.kink_nan": "NaN or 0 by definition (the derivative at a kink): sympy has no counterpart",
+    "srcdiff.rules.kinks.kink_nan": "NaN or 0 by definition (the derivative at a kink): sympy has no counterpart",
     "srcdiff.rules.runtime.stop_gradient": "its derivative is zero by definition, the identity's is one: "
                                            "sympy has no counterpart",
     "numpy.floor": "sympy leaves the derivative of floor unevaluated",
