@@ -110,7 +110,18 @@ class Rule:
     #: None: derived from the adjoint for an elementwise rule (the Jacobian is diagonal: ``g``
     #: becomes the operand's tangent), refused for any other.
     tangents: str | Templates | Callable[[dict, dict], Templates] | None = None
+    #: batching (ad/batching_rules.py): how a call runs over a leading batch axis of some
+    #: operands — "elementwise" (operands broadcast; derived for elementwise rules), "reduce"
+    #: (axis remapped), "matmul", "outer", "transpose", "getitem", "like" (the call as it is),
+    #: or a generated-code helper's own kind ("unbroadcast", "index_read", "index_add").
+    #: None: no batching rule (a batched compile refuses; jacobian/hessian loop over rows).
+    batching: str | None = None
     _parsed: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def batching_kind(self) -> str | None:
+        """How the primitive is batched (`batching`, derived for elementwise rules)."""
+        return self.batching or ("elementwise" if self.elementwise else None)
 
     @property
     def signature(self) -> inspect.Signature:
