@@ -24,6 +24,7 @@ from .api import (
     jvp_function,
     value_and_grad,
     vjp,
+    vmap,
 )
 from .errors import SrcDiffError
 from .rules.register import register_adjoint
@@ -32,7 +33,7 @@ from .version import __version__ as __version__
 
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "explain", "export", "grad",
            "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint",
-           "stop_gradient", "trace", "value_and_grad", "vjp"]
+           "stop_gradient", "trace", "value_and_grad", "vjp", "vmap"]
 
 
 def __getattr__(name: str):

@@ -18,8 +18,19 @@ from dataclasses import dataclass, field
 
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
-from ..ir.nodes import Branch, Const, ForwardStatement, Function, Global, Loop, Node, Operand, UserCall, Var, \
-    operand_ast
+from ..ir.nodes import (
+    Branch,
+    Const,
+    ForwardStatement,
+    Function,
+    Global,
+    Loop,
+    Node,
+    Operand,
+    UserCall,
+    Var,
+    operand_ast,
+)
 from ..ir.program import Assign, Break, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND

@@ -92,7 +92,6 @@ def reduce(node, state):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
     method = isinstance(expr.func, ast.Attribute) and not (isinstance(expr.func.value, ast.Name)
                                                            and expr.func.value.id in ("np", "numpy"))
-    axis_position = 0 if method else 1
     params = ["x", *node.rule.static] if not method else list(node.rule.static)
     if "axis" not in params:
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
@@ -252,8 +251,8 @@ def axes(node, state):
     return _np("expand_dims", state.ref(x), _const(moved)), True
 
 
-KINDS = {"reshape": reshape, "axes": axes, "elementwise": elementwise, "reduce": reduce, "getitem": getitem, "transpose": transpose,
-         "matmul": matmul, "outer": outer, "like": like, "unbroadcast": unbroadcast, "index_read": index_read,
-         "index_add": index_add}
+KINDS = {"elementwise": elementwise, "reduce": reduce, "getitem": getitem, "transpose": transpose, "axes": axes,
+         "reshape": reshape, "matmul": matmul, "outer": outer, "like": like, "unbroadcast": unbroadcast,
+         "index_read": index_read, "index_add": index_add}
 
 __all__ = ["KINDS", "call", "float_math"]

@@ -79,8 +79,8 @@ def index_add_rows(base, index, value, value_rows: bool):
     return out
 
 
-HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index, index_read_rows,
-                                   index_add_rows)}
+HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index,
+                                   index_read_rows, index_add_rows)}
 
-__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "reshape_rows", "index_add_rows", "index_read_rows", "rows_index",
-           "unbroadcast_rows"]
+__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "index_add_rows", "index_read_rows",
+           "reshape_rows", "rows_index", "unbroadcast_rows"]
