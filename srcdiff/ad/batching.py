@@ -185,9 +185,12 @@ def _node(node: Node, state: Batching) -> list:
     if query is not None:
         return [Assign([node.out.name], query, node.line)]
     kind = node.rule.batching_kind
+    if kind is None and node.rule.nograd and isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+        kind = "elementwise"  # a comparison written in the code (``x[0] > 0``)
     rule = KINDS.get(kind) if kind else (float_math if node.rule.float_result else None)
     if rule is None:
-        state.refuse(node, f"{node.rule.name} has no batching rule",
+        what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
+        state.refuse(node, f"{what} has no batching rule",
                      "jacobian and hessian compute such functions one row at a time; for vmap, call the "
                      "function once per example")
     try:

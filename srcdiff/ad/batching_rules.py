@@ -251,8 +251,17 @@ def axes(node, state):
     return _np("expand_dims", state.ref(x), _const(moved)), True
 
 
+def full(node, state):
+    """``np.full(shape, fill_value)`` with a fill value per row: each row filled with its own."""
+    shape, fill = node.inputs[:2]
+    if state.batched(shape) or not isinstance(node.expr, ast.Call) or len(node.expr.args) != 2 \
+            or node.expr.keywords:
+        state.refuse(node, "np.full written this way (or with a batched shape) has no batching rule")
+    return call("full_rows", state.ref(shape), state.ref(fill)), True
+
+
 KINDS = {"elementwise": elementwise, "reduce": reduce, "getitem": getitem, "transpose": transpose, "axes": axes,
-         "reshape": reshape, "matmul": matmul, "outer": outer, "like": like, "unbroadcast": unbroadcast,
+         "reshape": reshape, "matmul": matmul, "outer": outer, "full": full, "like": like, "unbroadcast": unbroadcast,
          "index_read": index_read, "index_add": index_add}
 
 __all__ = ["KINDS", "call", "float_math"]

@@ -33,6 +33,15 @@ def reshape_rows(x, shape):
     return np.reshape(x, x.shape[:1] + ((shape,) if np.ndim(shape) == 0 else tuple(shape)))
 
 
+def full_rows(shape, fill):
+    """An array of `shape` per row, filled with that row's `fill` (a number or an array that
+    broadcasts to `shape`)."""
+    shape = (shape,) if np.ndim(shape) == 0 else tuple(shape)
+    fill = np.asarray(fill)
+    fill = np.reshape(fill, fill.shape[:1] + (1,) * (len(shape) - fill.ndim + 1) + fill.shape[1:])
+    return np.array(np.broadcast_to(fill, fill.shape[:1] + shape), dtype=np.result_type(fill, 0.0))
+
+
 def unbroadcast_rows(g, shape: tuple):
     """Each row of `g` summed back to `shape` (what ``unbroadcast`` does to one row)."""
     g = np.asarray(g)
@@ -79,8 +88,8 @@ def index_add_rows(base, index, value, value_rows: bool):
     return out
 
 
-HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index,
-                                   index_read_rows, index_add_rows)}
+HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
+                                   rows_index, index_read_rows, index_add_rows)}
 
-__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "index_add_rows", "index_read_rows",
+__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
            "reshape_rows", "rows_index", "unbroadcast_rows"]

@@ -35,6 +35,11 @@ def batched_variant(func, names: tuple[str, ...], row: tuple):
     """The batched code of plain `func` over the parameters `names`, compiled for one example
     `row` of the positional arguments (cached per signature, as every variant is)."""
     found = lowered(func, names, BATCHED, row)
+    static = [n for n in names if n in found.statics or n in found.constants]
+    if static:  # the code is specialised on one example's value: it would be every example's
+        raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "
+                           "a shape, a flag), so it must be the same for every example",
+                           found.parsed.location(found.parsed.tree), "pass it with in_axes None")
     return variant(found, tuple(map(shapes.signature, row)), row)
 
 

@@ -198,7 +198,8 @@ RULES = [
     linear(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),
     # the fill value is copied into every element (a constant one makes a constant array)
     linear(np.full,        ("shape", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("shape",),
-           note="a floating dtype (or none): an integer one would truncate the fill value", **NEW_ARRAY),
+           note="a floating dtype (or none): an integer one would truncate the fill value", batching="full",
+           **NEW_ARRAY),
     rule(np.full_like,     ("a", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("a",),
          shape=_like_shape, tangents={"fill_value": _FULL_LIKE_TANGENT},
          note="takes a's dtype: for an integer a the value is truncated, and has no gradient", **NEW_ARRAY),
