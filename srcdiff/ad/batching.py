@@ -14,6 +14,7 @@ are refused, naming the user's line.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 
 from ..errors import SrcDiffError
@@ -154,12 +155,32 @@ def _block(block, state: Batching) -> list:
         elif isinstance(item, Loop):
             out += _loop(item, state)
         elif isinstance(item, ForwardStatement):
-            if any(state.batched(v) for v in item.inputs):
-                state.refuse(item, "a statement run for its effect reads a batched value")
-            out.append(Run(item.stmt, item.line))
+            out.append(Run(_effect(item, state), item.line))
         else:
             out += _node(item, state)
     return out
+
+
+_ROW_FACTS = {"dtype", "ndim"}
+
+
+def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
+    """A statement run for its effect (a print, an assert, a dtype guard) as written.  One
+    that asks a batched value only its dtype or ndim asks the first row; one that reads a
+    batched value otherwise is refused (it would see the whole batch)."""
+    batched = {v.name for v in item.inputs if state.batched(v)}
+    if not batched:
+        return item.stmt
+    facts = {id(n.value) for n in ast.walk(item.stmt) if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS}
+    if any(isinstance(n, ast.Name) and n.id in batched and id(n) not in facts for n in ast.walk(item.stmt)):
+        state.refuse(item, "a statement run for its effect (print, assert, a check) reads a batched value",
+                     "check the whole batch outside the function, or call it once per example")
+    stmt = copy.deepcopy(item.stmt)
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS and isinstance(n.value, ast.Name) \
+                and n.value.id in batched:
+            n.value = ast.Subscript(ast.Name(n.value.id, ast.Load()), ast.Constant(0), ast.Load())
+    return stmt
 
 
 def _node(node: Node, state: Batching) -> list:

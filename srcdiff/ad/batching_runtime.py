@@ -84,7 +84,10 @@ def index_add_rows(base, index, value, value_rows: bool):
         value = np.asarray(value)
         target = out[where].ndim
         value = np.reshape(value, value.shape[:1] + (1,) * (target - value.ndim) + value.shape[1:])
-    np.add.at(out, where, value)
+    if any(np.ndim(p) > 0 or isinstance(p, (list, np.ndarray)) for p in where):
+        np.add.at(out, where, value)  # an array index may repeat a position: each adds again
+    else:  # slices and numbers reach every position once
+        out[where] += value
     return out
 
 
