@@ -27,7 +27,6 @@ from .gradients import GradFunction, grad
 from .pullbacks import Pullback, Pullbacks
 from .vmap import batched_variant, parameter_names
 
-
 #: the elements a chunk of batched rows holds per value (128 kB of floats: measured best, temporaries in cache)
 CHUNK_ELEMENTS = 1 << 14
 
