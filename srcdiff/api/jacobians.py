@@ -1,8 +1,9 @@
 """Vector-valued functions and second derivatives: `jacobian`, `hessian`, `hvp`.
 
-A Jacobian runs the pullback (api/pullbacks.py) once per output element.  A Hessian is the
-Jacobian of the gradient, whose code srcdiff generated and differentiates again
-(driver/higher.py).  A Hessian-vector product is forward mode over the gradient's code
+A Jacobian is the gradient of ``sum(f(x) * cotangent)`` batched over every basis cotangent
+(`Batched`: driver/batched.py), one call for all rows; where batching refuses the code, the
+pullback (api/pullbacks.py) runs once per output element.  A Hessian is the Jacobian of the
+gradient, whose code srcdiff generated and differentiates again (driver/higher.py).  A Hessian-vector product is forward mode over the gradient's code
 (api/forward.py): one sweep computes the gradient and its derivative along the vector.
 Arguments may be trees, with JAX's structure conventions: the Jacobian with respect to a dict
 is a dict of ``value.shape + leaf.shape`` arrays, the Hessian a dict of dicts, the Hessian
