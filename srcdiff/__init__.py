@@ -24,6 +24,7 @@ from .api import (
     jvp_function,
     value_and_grad,
     vjp,
+    vmap,
 )
 from .api.custom import custom_jvp, custom_vjp
 from .errors import SrcDiffError
@@ -34,7 +35,7 @@ from .version import __version__ as __version__
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "custom_jvp", "custom_vjp",
            "explain", "export", "grad",
            "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint",
-           "stop_gradient", "trace", "value_and_grad", "vjp"]
+           "stop_gradient", "trace", "value_and_grad", "vjp", "vmap"]
 
 
 def __getattr__(name: str):

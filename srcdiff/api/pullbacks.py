@@ -36,6 +36,10 @@ class Pullbacks:
                                hint="differentiate the function itself: srcdiff.hessian(f), srcdiff.jacobian(f)")
         self._front = None if isinstance(func, (GradFunction, Derivative)) else Front(func, wrt, what="srcdiff.vjp")
 
+    def target(self, args: tuple, kwargs: dict) -> FlatCall:
+        """The plain call that computes ``func(*args, **kwargs)`` (jacobian's batched rows run it)."""
+        return self._target(args, kwargs)
+
     def _target(self, args: tuple, kwargs: dict) -> FlatCall:
         """The plain call that computes ``func(*args, **kwargs)``: a function and its arguments."""
         func = self.func

@@ -63,22 +63,24 @@ def _index_add_templates(static, operand_shapes):
 
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
-         shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}),
+         shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}, batching="unbroadcast"),
     rule(runtime.select, ("condition", "value"), {"value": "select(condition, g)"}, shape=_second_shape,
          tangents={"value": "select(condition, value_dot)"}),
     rule(runtime.select_whole, ("condition", "value"), {"value": "select_whole(condition, g)"},
          shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}),
-    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"}),
-    nograd(runtime.zeros_like),
+    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
+         batching="like"),
+    nograd(runtime.zeros_like, batching="like"),
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
     nograd(runtime.stop_gradient, shape=_first_shape,
            note="the identity with a zero derivative: nothing it guards is differentiated"),
     # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
     rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
          fresh=True, array_result=True,
-         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"}),
+         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"},
+         batching="index_add"),
     rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
-         tangents={"a": "index_read(a_dot, index)"}),
+         tangents={"a": "index_read(a_dot, index)"}, batching="index_read"),
     nograd(slice, ("start", "stop", "step")),
     # ---- the adjoints of products and of linear algebra, where shapes are known only when
     # run: each is linear in the adjoint `a` it moves, and the pairing <h, helper(a, ...)> is

@@ -147,7 +147,7 @@ def _norm_tangents(static, operand_shapes):
 def reduction(func, templates, note="", tangents=None, **static):
     """A reduction over `axis`: its value is a new array, or a number (fresh)."""
     return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True,
-                tangents=tangents)
+                tangents=tangents, batching="reduce")
 
 
 RULES = [
@@ -167,7 +167,7 @@ RULES = [
       for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
-         tangents=_norm_tangents,
+         tangents=_norm_tangents, batching="reduce",
          note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,

@@ -52,7 +52,7 @@ def _compared_shape(static, *operands):
 
 #: A comparison of plain names and constants (``x > 0``): no gradient, and the broadcast
 #: shape of what it compares, so that ``np.where(x > 0, ...)`` has a known shape.
-COMPARE = Rule(None, "compare", (), {}, nograd=True, shape=_compared_shape)
+COMPARE = Rule(None, "compare", (), {}, nograd=True, shape=_compared_shape, batching="elementwise")
 
 
 def _getitem_shape(static, x, *index):
@@ -86,7 +86,7 @@ def _getitem_shape(static, x, *index):
 
 
 #: ``x[index]``: the reverse pass scatters the adjoint back into x's adjoint.
-GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape, tangents=LINEAR)
+GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape, tangents=LINEAR, batching="getitem")
 
 #: ``xs.append(v)``: the list keeps its name; the backward sweep pops v's adjoint.
 #: (Its tangent is appended to the list's tangent: ad/tangent.py.)
