@@ -14,6 +14,7 @@ for ``wrt=(0, 1)`` a tuple of tuples, `hvp`'s product shaped like `x`.
 from __future__ import annotations
 
 import weakref
+from typing import Any, Callable, overload
 
 import numpy as np
 
@@ -133,7 +134,11 @@ class Jacobian(Composite):
         return self.pullbacks.source
 
 
-def jacobian(f, wrt=0) -> Jacobian:
+@overload  # a Jacobian is also a callable: the first signature that matches applies
+def jacobian(f: Jacobian, wrt: Any = 0) -> NestedJacobian: ...  # type: ignore[overload-overlap]
+@overload
+def jacobian(f: Callable[..., Any], wrt: Any = 0) -> Jacobian: ...
+def jacobian(f, wrt=0) -> Jacobian | NestedJacobian:
     """The Jacobian of a vector-valued `f` (reverse mode, one pullback per output element)."""
     if isinstance(f, Jacobian):
         return NestedJacobian(f, wrt)

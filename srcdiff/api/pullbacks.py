@@ -10,6 +10,7 @@ flattened function gives one gradient per leaf, built back into the arguments' s
 from __future__ import annotations
 
 import inspect
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -109,7 +110,7 @@ class Pullback:
                                hint="pass an adjoint shaped like the function's value")
         self._calls += 1
         if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
-            self._pullback = self._made.function(*self._args)[1]
+            self._pullback = cast(Callable[..., Any], self._made.function)(*self._args)[1]
         found = self._pullback(g)
         return list(found) if self._several else [found]
 

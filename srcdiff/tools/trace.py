@@ -8,7 +8,6 @@ computes, with each contribution to an adjoint tied to the generated line that a
 
 from __future__ import annotations
 
-import ast
 import inspect
 import sys
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from ..ir import shapes
 from ..ir.graph import GraphNode
 from ..rules import TEMPLATE_GLOBALS
 from . import tables
+from .generated_lines import term_lines
 from .graph import Graph, build_graph, wrt_names
 from .run import Runner
 from .tables import number_text, shape_text, summarize
@@ -152,14 +152,13 @@ def _frames(made):
 
 
 def _trace(run, wrt: list[str], source: str, limit) -> Trace:
-    assigns = _assignments(source)
+    lines = term_lines(run.events, run.graph, source)
     rows = []
     for name, iteration, value in run.values:
         terms = run.terms.get((name, iteration), [])
         contributions = []
         for term in terms:
-            adjoint = {n.name: n.var + "_bar" for n in run.graph.nodes}.get(term.origin)
-            number, text = _generated_line(assigns, term.target, adjoint)
+            number, text = lines.get(id(term), (0, ""))
             contributions.append(Contribution(term.origin, term.value, text or term.statement, number))
         frame = run.frames.get((name, iteration))
         rows.append(Row(run.graph[name], value, run.adjoints.get((name, iteration)), contributions, iteration,
@@ -174,29 +173,6 @@ def _bind(func, args, kwargs) -> list:
         raise TypeError(f"{func.__qualname__}(): {exc}") from None
     bound.apply_defaults()
     return list(bound.arguments.values())
-
-
-def _assignments(source: str) -> list[tuple[int, str, set[str], str]]:
-    """Each ``name = ...`` of the generated source: line number, target, names read, text."""
-    lines = source.splitlines()
-    out = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            reads = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-            text = " ".join(line.strip() for line in lines[node.lineno - 1:node.end_lineno])
-            out.append((node.lineno, node.targets[0].id, reads, text))
-    return sorted(out)
-
-
-def _generated_line(assigns, target: str, origin_adjoint: str | None) -> tuple[int, str]:
-    """The generated line adding a contribution to `target`: the first assignment to it that
-    reads the origin's adjoint (the optimizer may have merged several terms into one line),
-    else the first assignment to it; (0, "") when the optimizer left none."""
-    mine = [a for a in assigns if a[1] == target]
-    for number, _, reads, text in mine:
-        if origin_adjoint in reads:
-            return number, text
-    return (mine[0][0], mine[0][3]) if mine else (0, "")
 
 
 def _filled(cell) -> bool:
