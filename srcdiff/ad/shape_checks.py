@@ -53,7 +53,7 @@ class ShapeChecks:
         if not tests:
             return []
         where = self.location(node.line)
-        message = f"{where.short}: the operands' shapes do not match (the function raises at this line too)"
+        message = f"{where.short}: the operands' shapes do not match (f raises here too)"
         test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.Or(), tests)
         raise_ = ast.Raise(ast.Call(ast.Name("ValueError", ast.Load()), [ast.Constant(message)], []), None)
         return [Run(ast.If(test, [raise_], []), node.line)]
@@ -105,6 +105,8 @@ def _broadcast(a: list, b: list, tests: list) -> list:
         elif left[1] == shapes.ONE:
             out.append(right)
         elif right[1] == shapes.ONE:
+            out.append(left)
+        elif ast.dump(left[0]) == ast.dump(right[0]):  # the same length (x * x)
             out.append(left)
         elif left[1] == shapes.MANY and right[1] == shapes.MANY:
             tests.append(_differ(left[0], right[0]))
