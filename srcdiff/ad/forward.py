@@ -161,6 +161,8 @@ def _filter(stmts, needed, stacks, checks=None) -> list:
             if checks is not None and isinstance(stmt, Node):
                 out += checks.dropped(stmt)
             continue
+        if checks is not None and isinstance(stmt, Node):
+            checks.kept(stmt)
         if isinstance(stmt, If):
             stmt = If(stmt.test, _filter(stmt.body, needed, stacks, checks),
                       _filter(stmt.orelse, needed, stacks, checks), stmt.line)

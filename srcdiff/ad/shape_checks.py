@@ -26,6 +26,10 @@ from ..ir.nodes import Const, Global, Node, Var
 from ..ir.program import Run
 
 _MATMUL = (operator.matmul, np.matmul)
+#: elementwise operations that carry no gradient (so their rules are not marked elementwise)
+_COMPARISONS = (operator.gt, operator.ge, operator.lt, operator.le, operator.eq, operator.ne, np.greater,
+                np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or)
+_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.amax, np.amin, np.std, np.var, np.prod)
 
 
 class ShapeChecks:
@@ -37,18 +41,18 @@ class ShapeChecks:
         self.location = location
         self.dims: dict[str, list | None] = {}
 
+    def kept(self, node: Node) -> None:
+        """Record a computed value's axes as its operands' where a rule says how (``x > 0.0``
+        has ``x``'s): a check comparing it with ``x`` then compares ``x`` with itself, and is
+        left out."""
+        result = self._result(node, [])
+        if result is not None:
+            self.dims[node.out.name] = result
+
     def dropped(self, node: Node) -> list:
         """The guard statements standing for the dropped `node` (maybe none)."""
-        operands = [self._operand_dims(v) for v in node.inputs]
-        tests, result = [], None
-        if None not in operands:
-            if getattr(node.rule, "elementwise", False):
-                result = operands[0] if operands else []
-                for dims in operands[1:]:
-                    result = _broadcast(result, dims, tests)
-            elif getattr(node.rule, "func", None) in _MATMUL or (
-                    getattr(node.rule, "func", None) is np.dot and all(len(d) <= 2 for d in operands)):
-                result = _matmul(operands, tests) if len(operands) == 2 else None
+        tests = []
+        result = self._result(node, tests)
         self.dims[node.out.name] = result if result is not None else self._known_dims(node.out.name)
         if not tests:
             return []
@@ -57,6 +61,26 @@ class ShapeChecks:
         test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.Or(), tests)
         raise_ = ast.Raise(ast.Call(ast.Name("ValueError", ast.Load()), [ast.Constant(message)], []), None)
         return [Run(ast.If(test, [raise_], []), node.line)]
+
+    def _result(self, node: Node, tests: list) -> list | None:
+        """The axes of `node`'s value, adding to `tests` the comparisons its shapes need."""
+        operands = [self._operand_dims(v) for v in node.inputs]
+        if None in operands:
+            return None
+        func = getattr(node.rule, "func", None)
+        name = getattr(node.rule, "name", "")
+        if getattr(node.rule, "elementwise", False) or func in _COMPARISONS or name == "compare":
+            result = operands[0] if operands else []
+            for dims in operands[1:]:
+                result = _broadcast(result, dims, tests)
+            return result
+        if name in ("ndarray.T", "numpy.transpose") and len(operands) == 1 and not node.static.get("axes"):
+            return list(reversed(operands[0]))
+        if func in _MATMUL or (func is np.dot and all(len(d) <= 2 for d in operands)):
+            return _matmul(operands, tests) if len(operands) == 2 else None
+        if func in _REDUCTIONS and len(operands) == 1 and set(node.static) <= {"axis", "keepdims", "ddof"}:
+            return _reduced(operands[0], node.static.get("axis"), node.static.get("keepdims", False))
+        return None
 
     def _operand_dims(self, operand) -> list | None:
         if isinstance(operand, Const):
@@ -132,6 +156,19 @@ def _matmul(operands: list, tests: list) -> list | None:
     if len(b) == 1:
         return list(a[:-1])
     return _broadcast(a[:-2], b[:-2], tests) + [a[-2], b[-1]]
+
+
+def _reduced(dims: list, axis, keepdims) -> list | None:
+    """The axes of a reduction's value over `axis` (None: all)."""
+    if axis is None:
+        return [(ast.Constant(1), shapes.ONE) for _ in dims] if keepdims else []
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if not all(isinstance(a, int) and -len(dims) <= a < len(dims) for a in axes):
+        return None
+    axes = {a % len(dims) for a in axes}
+    if keepdims:
+        return [(ast.Constant(1), shapes.ONE) if i in axes else d for i, d in enumerate(dims)]
+    return [d for i, d in enumerate(dims) if i not in axes]
 
 
 def _differ(left: ast.expr, right: ast.expr) -> ast.expr:
