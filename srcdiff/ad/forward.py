@@ -155,11 +155,14 @@ def _mark(stmts, needed, stacks) -> None:
 
 
 def _filter(stmts, needed, stacks, checks=None) -> list:
-    out = []
+    out, seen = [], set()
     for stmt in stmts:
         if not _kept(stmt, needed, stacks):
             if checks is not None and isinstance(stmt, Node):
-                out += checks.dropped(stmt)
+                for guard in checks.dropped(stmt):  # one check per test in a block
+                    if ast.dump(guard.stmt.test) not in seen:
+                        seen.add(ast.dump(guard.stmt.test))
+                        out.append(guard)
             continue
         if checks is not None and isinstance(stmt, Node):
             checks.kept(stmt)

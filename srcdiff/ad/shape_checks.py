@@ -172,4 +172,8 @@ def _reduced(dims: list, axis, keepdims) -> list | None:
 
 
 def _differ(left: ast.expr, right: ast.expr) -> ast.expr:
+    """``left != right``, the two in the order of the parameters' names (``X.shape[0] !=
+    y.shape[0]`` however the operation spelled them): the same test twice is written once."""
+    if ast.unparse(right) < ast.unparse(left) and not isinstance(right, ast.Constant):
+        left, right = right, left
     return ast.Compare(left, [ast.NotEq()], [right])
