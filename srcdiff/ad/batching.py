@@ -161,7 +161,7 @@ def _block(block, state: Batching) -> list:
     return out
 
 
-_ROW_FACTS = {"dtype", "ndim"}
+_ROW_FACTS = {"dtype", "ndim", "shape"}  # asked of the first row: the shape checks of pruned statements too
 
 
 def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:

@@ -21,6 +21,7 @@ from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from ..backend.single import keep_single
 from ..errors import SrcDiffError
 from ..frontend import depends
 from ..frontend.naming import assigned_names, names_in
@@ -56,7 +57,7 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
             raise SrcDiffError(f"{'jit=' + repr(found.options.jit) if found.options.jit else 'debug=True'} "
                                f"needs NumPy arrays; {', '.join(foreign)} are of another library",
                                hint="convert the arguments with np.asarray, or leave the option out")
-        made = compile_variant(found, param_shapes, foreign, args)
+        made = compile_variant(found, param_shapes, foreign, args, single=shapes.is_single(key))
         if foreign and args is not None:
             _check_portable(found, made, args)
         found.variants[key] = made
@@ -94,10 +95,12 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
                               namespaces.located(origin.user_line, found.parsed.location))
 
 
-def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None) -> Variant:
+def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
+                    single: bool = False) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
-    is compiled for one example's arguments `args` (driver/batched.py)."""
+    is compiled for one example's arguments `args` (driver/batched.py); `single`: the
+    arguments are float32 (the derivative's fills are too, backend/single.py)."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -109,6 +112,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     else:
         transform = forward.transform if options.mode == "forward" else _reverse
         func, program, name = transform(found, ir, namer, shape_of)
+    if single:
+        keep_single(func, set(program.tangents.values()) if options.mode == "forward" else None)
     helper = debug.helper_name(found.namer) if options.debug else None
     if helper:
         debug.instrument(func, program, helper)

@@ -41,9 +41,9 @@ def _mean_templates(static, operand_shapes):
         return {"x": "g"}
     if static.get("axis") is None:
         return {"x": "np.full(np.shape(x), g / np.size(x))"}
-    # np.maximum: an axis of length 0 has an empty gradient, not a division by zero
+    # size 0 counted as 1: an axis of length 0 has an empty gradient, not a division by zero
     spread = _spread("g", static, operand_shapes["x"])
-    return {"x": f"np.full(np.shape(x), {spread} * (np.size(ans) / np.maximum(np.size(x), 1)))"}
+    return {"x": f"np.full(np.shape(x), {spread} * (np.size(ans) / (np.size(x) + (np.size(x) == 0))))"}
 
 
 def _prod_templates(static, operand_shapes):
@@ -59,12 +59,14 @@ def _extremum_templates(static, operand_shapes):
 
 
 #: Elements per reduced group; an empty result (and so an empty x) must not divide by zero.
-COUNT = "(np.size(x) / np.maximum(np.size(ans), 1) - ddof)"
+#: Python ints, so the count keeps a float32 adjoint float32; divided into a NumPy value (a
+#: count of 0, ``ddof`` as large as the group, gives inf/NaN as NumPy does, not an exception).
+COUNT = "(np.size(x) / (np.size(ans) + (np.size(ans) == 0)) - ddof)"
 
 
 def _var_templates(static, operand_shapes):
     count = COUNT
-    return {"x": f"{_spread('g', static)} * (2.0 / {count}) * (x - np.mean(x, axis=axis, keepdims=True))"}
+    return {"x": f"{_spread('g', static)} * 2.0 * (x - np.mean(x, axis=axis, keepdims=True)) / {count}"}
 
 
 def _std_templates(static, operand_shapes):
@@ -118,7 +120,7 @@ def _prod_tangents(static, operand_shapes):
 
 
 def _var_tangents(static, operand_shapes):
-    return {"x": f"{_over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')} * (2.0 / {COUNT})"}
+    return {"x": f"{_over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')} * 2.0 / {COUNT}"}
 
 
 def _std_tangents(static, operand_shapes):

@@ -35,10 +35,10 @@ def zeros_like(x):
     number (``np.linalg.det`` of one matrix) gets a 0-d array: its adjoint may be written
     into by index (``g[..., None, None] += ...``), which a Python float cannot take.
     """
-    if isinstance(x, np.ndarray):
-        return np.zeros(x.shape)
+    if isinstance(x, np.ndarray):  # a float32 array's derivative is float32 (others: float64)
+        return np.zeros(x.shape, x.dtype if x.dtype.kind == "f" else float)
     if isinstance(x, np.generic):
-        return np.zeros(())
+        return np.zeros((), x.dtype if x.dtype.kind == "f" else float)
     if isinstance(x, (tuple, list)):
         return [zeros_like(item) for item in x]
     return 0.0
