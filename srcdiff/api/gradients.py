@@ -74,7 +74,7 @@ class GradFunction:
 
     def _inner(self, flat_func, wrt: tuple) -> "GradFunction":
         inner = GradFunction(flat_func, wrt, with_value=self.options.with_value or self._trees.has_aux,
-                             debug=self.options.debug)
+                             debug=self.options.debug, jit=self.options.jit)  # jit too: never dropped silently
         inner._flat = True  # already rewritten: its arguments are leaves
         return inner
 
@@ -159,17 +159,11 @@ class GradFunction:
     def _jitted(self, variant: Variant, args: tuple):
         """Run the numba-compiled `variant`; later calls of the same signature go straight to it."""
         if variant.jitted is None:
-            variant.jitted = jit.numba_function(variant.source, variant.name, self._lowered.parsed,
-                                                TEMPLATE_GLOBALS, variant.callees)
-        run = variant.jitted
-        result = run(*args)
+            variant.jitted = jit.numba_function(variant, self._lowered.parsed, TEMPLATE_GLOBALS, CACHE.origins)
+        result = variant.jitted(*args)
         if self._fast_ok() and not self._lowered.statics and not self._lowered.constants:
-            key, slow, signature = tuple(map(shapes.signature, args)), self._slow, shapes.signature
-
-            def fast(*a, **kw):
-                if not kw and tuple(map(signature, a)) == key:
-                    return run(*a)
-                return slow(*self._positional(a, kw))
+            key = tuple(map(shapes.signature, args))
+            fast = jit.fast_call(variant.jitted, key, self._lowered.depends, self._slow, self._positional)
             type(self).__call__ = staticmethod(fast)
         return result
 
