@@ -159,7 +159,7 @@ class GradFunction:
     def _jitted(self, variant: Variant, args: tuple):
         """Run the numba-compiled `variant`; later calls of the same signature go straight to it."""
         if variant.jitted is None:
-            variant.jitted = jit.numba_function(variant, self._lowered.parsed, TEMPLATE_GLOBALS, CACHE.origins)
+            variant.jitted = jit.numba_function(variant, self._lowered, TEMPLATE_GLOBALS, CACHE.origins)
         result = variant.jitted(*args)
         if self._fast_ok() and not self._lowered.statics and not self._lowered.constants:
             key = tuple(map(shapes.signature, args))

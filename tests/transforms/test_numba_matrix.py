@@ -9,6 +9,7 @@ slow``); the default run keeps one program of each kind.  Compiled code is kept 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -214,3 +215,104 @@ def test_numba_agrees_with_central_differences_and_the_numpy_gradient(func, args
         np.testing.assert_allclose(g, central_difference(func, args, index), rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(g, p, rtol=1e-12, atol=1e-13)
 
+
+
+# ---- globals: read on every call, never compiled in as constants -------------------------
+
+WEIGHTS = np.array([1.0, 2.0, 3.0])
+GAIN = 2.0
+AXIS = 0
+
+
+def global_array_and_number(x):
+    return np.sum(np.sin(x * WEIGHTS) * GAIN)
+
+
+def global_axis(x):
+    return np.sum(np.max(x, axis=AXIS) ** 2)
+
+
+def _expected_global_gradient(x):
+    return GAIN * WEIGHTS * np.cos(x * WEIGHTS)
+
+
+def test_a_global_array_changed_in_place_and_a_rebound_number_are_seen(monkeypatch):
+    x = np.array([0.3, -0.2, 0.5])
+    df = srcdiff.grad(global_array_and_number, jit="numba")
+    np.testing.assert_allclose(df(x), _expected_global_gradient(x), rtol=1e-13)
+    WEIGHTS[1] = -4.0  # in place: the same array object
+    try:
+        np.testing.assert_allclose(df(x), _expected_global_gradient(x), rtol=1e-13)
+        monkeypatch.setattr(sys.modules[__name__], "GAIN", 0.25)
+        np.testing.assert_allclose(df(x), _expected_global_gradient(x), rtol=1e-13)
+        monkeypatch.setattr(sys.modules[__name__], "WEIGHTS", np.array([0.5, 0.5, 0.5]))
+        np.testing.assert_allclose(df(x), _expected_global_gradient(x), rtol=1e-13)
+    finally:
+        WEIGHTS[1] = 2.0
+
+
+@pytest.mark.slow
+def test_a_rebound_static_global_builds_the_code_again(monkeypatch):
+    x = np.array([[0.3, -0.2, 0.5], [0.1, 0.9, -0.4]])
+    df = srcdiff.grad(global_axis, jit="numba")
+    for axis in (0, 1, 0):
+        monkeypatch.setattr(sys.modules[__name__], "AXIS", axis)
+        np.testing.assert_allclose(df(x), central_difference(global_axis, (x,), 0), rtol=1e-6, atol=1e-8)
+
+
+def _closure_with(scale):
+    def f(x):
+        return np.sum(np.tanh(x) * scale)
+    return f
+
+
+@pytest.mark.slow
+def test_a_closure_variable_rebound_between_calls_is_seen():
+    scale = 2.0
+
+    def f(x):
+        return np.sum(np.tanh(x) * scale)
+    df = srcdiff.grad(f, jit="numba")
+    x = np.array([0.2, -0.7])
+    np.testing.assert_allclose(df(x), 2.0 * (1 - np.tanh(x) ** 2), rtol=1e-13)
+    scale = -3.0  # noqa: F841  read by f through its cell
+    np.testing.assert_allclose(df(x), -3.0 * (1 - np.tanh(x) ** 2), rtol=1e-13)
+
+
+# ---- errors: where the Python gradient raises, the compiled one raises the same ----------
+
+
+@pytest.mark.slow
+def test_an_error_branch_taken_raises_the_users_error():
+    df = srcdiff.grad(checks_shape, jit="numba")
+    df(np.ones((4, 2)))
+    with pytest.raises(ValueError, match=r"expected 4 rows, got 3 \(shape \(3, 2\)\)"):
+        df(np.ones((3, 2)))
+
+
+def fact(x, n):
+    if n <= 0:
+        return 1.0
+    return x * fact(x, n - 1)
+
+
+def calls_recursive(x):
+    return fact(x, 4)
+
+
+def contracts(x):
+    m = np.einsum("ij,kj->ik", x, x)
+    return np.sum(m ** 2)
+
+
+@pytest.mark.parametrize(("func", "arg", "line", "words"), [
+    (calls_recursive, 1.3, fact.__code__.co_firstlineno + 3, "recursive function"),
+    (contracts, np.ones((2, 3)), contracts.__code__.co_firstlineno + 1, "einsum"),
+])
+def test_what_numba_cannot_compile_is_refused_at_the_users_line(func, arg, line, words):
+    plain = srcdiff.grad(func)(arg)  # the gradient exists: only numba refuses
+    assert np.all(np.isfinite(plain))
+    with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
+        srcdiff.grad(func, jit="numba")(arg)
+    assert info.value.location is not None and info.value.location.line == line
+    assert "jit='numba'" in str(info.value)

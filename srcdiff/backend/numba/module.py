@@ -68,9 +68,12 @@ class _Part:
     tree: ast.FunctionDef
 
 
-def build(made, template_globals: dict, helpers: set[str], refuse) -> NumbaModule:
+def build(made, template_globals: dict, helpers: set[str], refuse, constants=(), statics=None) -> NumbaModule:
     """The module for the Variant `made` and its callees.  `helpers` are the run-time helpers
-    numba versions exist for; `refuse(variant, line, reason)` raises the located refusal."""
+    numba versions exist for; `refuse(variant, line, reason)` raises the located refusal.
+    `constants` are the dependencies (frontend/depends.py) the transform read by value, so
+    guarded by the caller: written into the code as constants (an ``axis=AXIS``), as are the
+    parameters the variant is specialised on (`statics`: name -> value)."""
     parts = [_Part(made.name, made, _parse(made.source, made))]
     for name, (variant, source) in listing.named_callees(made).items():
         parts.append(_Part(name, variant, _parse(source, variant)))
@@ -79,8 +82,13 @@ def build(made, template_globals: dict, helpers: set[str], refuse) -> NumbaModul
     imports: dict[str, tuple] = {}
     envs: dict[tuple, Env] = {}
     taken = set().union(*({n.id for n in ast.walk(p.tree) if isinstance(n, ast.Name)} for p in parts))
+    fixed = {(id(d.scope), d.name): d.value for d in constants if d.by_value}
+    stored = {n.id for n in ast.walk(parts[0].tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    simple = {n: v for n, v in (statics or {}).items() if _literal(v) and n not in stored}
+    if simple:  # the parameter stays (callers pass it); its reads are the value
+        _Constants(simple).visit(parts[0].tree)
     for part in parts:
-        _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse)
+        _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed)
     env = list(envs.values())
     params = [e.param for e in env]
     functions, main = [], None
@@ -147,15 +155,16 @@ def _bound(tree: ast.AST) -> set[str]:
 
 
 def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: set[str], imports: dict,
-             envs: dict, taken: set, refuse) -> None:
+             envs: dict, taken: set, refuse, fixed: dict) -> None:
     """Each free name of `part`: a template module or helper (imported), a callee (defined in
     the module), a builtin, or a user's value (an `Env` parameter, renamed in the code)."""
     function = part.variant.function
     cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
     bound = _bound(part.tree)
-    renames = {}
+    renames, values = {}, {}
     for node in ast.walk(part.tree):
-        if not isinstance(node, ast.Name) or node.id in bound or node.id in callees or node.id in renames:
+        if not isinstance(node, ast.Name) or node.id in bound or node.id in callees or node.id in renames \
+                or node.id in values:
             continue
         name = node.id
         if name in cells:
@@ -188,6 +197,9 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
             imports[name] = where  # a NumPy or math function, an exception class: read when compiled
             continue
         key = (id(scope), name)
+        if key in fixed and fixed[key] == value and type(fixed[key]) is type(value):
+            values[name] = value
+            continue
         if key not in envs:
             param = f"{name}_env"
             while param in taken:
@@ -198,6 +210,24 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
     for node in ast.walk(part.tree):
         if isinstance(node, ast.Name) and node.id in renames and node.id not in bound:
             node.id = renames[node.id]
+    if values:
+        _Constants(values).visit(part.tree)
+
+
+def _literal(value) -> bool:
+    if isinstance(value, tuple):
+        return all(_literal(v) for v in value)
+    return value is None or type(value) in (int, float, bool, str)
+
+
+class _Constants(ast.NodeTransformer):
+    def __init__(self, values: dict):
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if isinstance(node.ctx, ast.Load) and node.id in self.values:
+            return ast.Constant(self.values[node.id])
+        return node
 
 
 def _importable(value) -> tuple[str, str] | None:

@@ -1,5 +1,5 @@
 """numba versions of srcdiff's run-time helpers (rules/runtime.py), and of NumPy reductions
-numba lacks (along axes, with ``keepdims``).
+numba lacks (along axes, with ``keepdims``: reductions.py).
 
 Each helper is an `overload`: numba picks its code from the types of the arguments, so a
 helper written in Python for "any shape" (``unbroadcast(g, x)``) becomes, for two floats,
@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.core.errors import TypingError
 from numba.extending import overload
-from numba.np.numpy_support import as_dtype
 
 from ...rules import runtime as python
+from .reductions import axes, reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
 
 
 def _stub(name: str):
@@ -50,6 +49,8 @@ def _is_number(t) -> bool:
 
 @overload(unbroadcast)
 def _unbroadcast(g, x):
+    if isinstance(x, types.Optional):
+        x = x.type
     if _is_number(x) or (_is_array(x) and x.ndim == 0):
         if _is_number(g):
             return lambda g, x: g
@@ -87,6 +88,10 @@ def _sum_to(g, x):
 
 @overload(zeros_like)
 def _zeros_like(x):
+    if isinstance(x, types.Optional):  # a name preset to None before a loop: its value's zeros
+        x = x.type
+    if isinstance(x, types.NoneType):
+        return lambda x: 0.0
     if _is_array(x):
         return lambda x: np.zeros(x.shape)
     if _is_number(x):
@@ -95,9 +100,38 @@ def _zeros_like(x):
         return lambda x: np.zeros(len(x))
     if isinstance(x, types.UniTuple) and _is_array(x.dtype):
         return lambda x: [np.zeros(item.shape) for item in x]
-    if isinstance(x, types.List) and _is_number(x.dtype):
-        return lambda x: np.zeros(len(x))
+    if isinstance(x, types.List):
+        return lambda x: zeros_list(x)
     return None
+
+
+def zeros_list(items):
+    return python.zeros_like(list(items))
+
+
+@overload(zeros_list)
+def _zeros_list(items):
+    """A list's adjoint: a list of zeros, each shaped like its item (``[0.0] * len(items)``)."""
+    if isinstance(items, types.List) and _is_array(items.dtype):
+        return lambda items: [np.zeros(item.shape) for item in items]
+    if isinstance(items, types.List):
+        return lambda items: [0.0 for _ in range(len(items))]
+    return None
+
+
+def array_of(items, copy):
+    return np.array(items) if copy else np.asarray(items)
+
+
+@overload(array_of, prefer_literal=True)
+def _array_of(items, copy):
+    """``np.array(items)`` (`copy`) or ``np.asarray(items)``: numba's, except for a list of
+    arrays, stacked."""
+    if isinstance(items, types.List) and _is_array(items.dtype):
+        return lambda items, copy: stack_rows(items)
+    if _is_array(items) and getattr(copy, "literal_value", True):
+        return lambda items, copy: items.copy()
+    return lambda items, copy: np.asarray(items)
 
 
 @overload(ensure_scalar)
@@ -208,7 +242,7 @@ def _stack_list(items, axis):
     if not isinstance(items, types.List) or not _is_array(items.dtype):
         return lambda items, axis: np.stack(items, axis)
     ndim = items.dtype.ndim + 1
-    (new,) = _axes(axis, ndim)
+    (new,) = axes(axis, ndim)
     if new == 0:
         return lambda items, axis: stack_rows(items)
     perm = tuple(range(1, new + 1)) + (0,) + tuple(range(new + 1, ndim))
@@ -225,7 +259,7 @@ def _concat_list(items, axis):
     if not isinstance(items, types.List) or not _is_array(items.dtype):
         return lambda items, axis: np.concatenate(items, axis)
     ndim = items.dtype.ndim
-    (along,) = _axes(axis, ndim)
+    (along,) = axes(axis, ndim)
     perm = (along,) + tuple(d for d in range(ndim) if d != along)
     back = tuple(perm.index(d) for d in range(ndim))
 
@@ -244,103 +278,87 @@ def _concat_list(items, axis):
     return concat
 
 
-# ---- reductions along axes ----------------------------------------------------------
+matmul_adjoint_x = _stub("matmul_adjoint_x")
+matmul_adjoint_y = _stub("matmul_adjoint_y")
+dot_adjoint_x = _stub("dot_adjoint_x")
+dot_adjoint_y = _stub("dot_adjoint_y")
 
 
-def reduce_sum(a, axis, keepdims):
-    return np.sum(a, axis=axis, keepdims=keepdims)
+def _two_d(*arrays) -> bool:
+    return all(_is_array(a) and 1 <= a.ndim <= 2 for a in arrays)
 
 
-def reduce_mean(a, axis, keepdims):
-    return np.mean(a, axis=axis, keepdims=keepdims)
+@overload(matmul_adjoint_x)
+def _matmul_adjoint_x(g, x, y):
+    """``x @ y``'s adjoint for `x`, for the ndims at hand (1-D and 2-D operands)."""
+    if not _two_d(x, y):
+        return None
+    if y.ndim == 1:
+        if x.ndim == 2:
+            return lambda g, x, y: np.outer(g, y)
+        return lambda g, x, y: g * y
+    if x.ndim == 1:
+        return lambda g, x, y: np.ascontiguousarray(y) @ np.ascontiguousarray(g)
+    return lambda g, x, y: np.ascontiguousarray(g) @ np.ascontiguousarray(y.T)
 
 
-def reduce_max(a, axis, keepdims):
-    return np.max(a, axis=axis, keepdims=keepdims)
+@overload(matmul_adjoint_y)
+def _matmul_adjoint_y(g, x, y):
+    if not _two_d(x, y):
+        return None
+    if x.ndim == 1:
+        if y.ndim == 2:
+            return lambda g, x, y: np.outer(x, g)
+        return lambda g, x, y: g * x
+    if y.ndim == 1:
+        return lambda g, x, y: np.ascontiguousarray(x.T) @ np.ascontiguousarray(g)
+    return lambda g, x, y: np.ascontiguousarray(x.T) @ np.ascontiguousarray(g)
 
 
-def reduce_min(a, axis, keepdims):
-    return np.min(a, axis=axis, keepdims=keepdims)
+@overload(dot_adjoint_x)
+def _dot_adjoint_x(g, x, y):
+    if _is_number(x):
+        return lambda g, x, y: np.sum(g * y)
+    if _is_number(y):
+        return lambda g, x, y: g * y
+    return lambda g, x, y: matmul_adjoint_x(g, x, y)
 
 
-def reduce_prod(a, axis, keepdims):
-    return np.prod(a, axis=axis, keepdims=keepdims)
+@overload(dot_adjoint_y)
+def _dot_adjoint_y(g, x, y):
+    if _is_number(y):
+        return lambda g, x, y: np.sum(g * x)
+    if _is_number(x):
+        return lambda g, x, y: g * x
+    return lambda g, x, y: matmul_adjoint_y(g, x, y)
 
 
-def reduce_any(a, axis, keepdims):
-    return np.any(a, axis=axis, keepdims=keepdims)
+def add_at(a, index, v):
+    np.add.at(a, index, v)
 
 
-def reduce_all(a, axis, keepdims):
-    return np.all(a, axis=axis, keepdims=keepdims)
+@overload(add_at)
+def _add_at(a, index, v):
+    """``np.add.at(a, index, v)`` for one integer index array: each value added in turn."""
+    if not (_is_array(a) and _is_array(index) and index.ndim == 1 and isinstance(index.dtype, types.Integer)):
+        return None
+    if _is_array(v):
+        def add_rows(a, index, v):
+            for k in range(index.shape[0]):
+                a[index[k]] += v[k]
+        return add_rows
 
+    def add_value(a, index, v):
+        for k in range(index.shape[0]):
+            a[index[k]] += v
+    return add_value
 
-def _axes(axis, ndim: int):
-    """The reduced axes, from numba's type of a literal `axis` (None for all)."""
-    if axis is None or isinstance(axis, (types.NoneType, types.Omitted)):
-        return tuple(range(ndim))
-    items = axis.types if isinstance(axis, types.BaseTuple) else (axis,)
-    if not all(isinstance(t, types.IntegerLiteral) for t in items):
-        raise TypingError("srcdiff's numba reductions take the axis as a constant")
-    found = []
-    for t in items:
-        value = t.literal_value
-        if not -ndim <= value < ndim:
-            raise TypingError(f"axis {value} is out of bounds for an array of dimension {ndim}")
-        found.append(value % ndim)
-    return tuple(sorted(set(found)))
-
-
-def _result_dtype(kind: str, dtype):
-    if kind in ("any", "all"):
-        return np.bool_
-    np_dtype = as_dtype(dtype)
-    if kind in ("sum", "prod") and np_dtype.kind in "biu":
-        return np.int64
-    if kind == "mean" and np_dtype.kind in "biu":
-        return np.float64
-    return np_dtype.type
-
-
-def _reduction(kind: str):
-    op = {"sum": "np.sum", "mean": "np.mean", "max": "np.max", "min": "np.min", "prod": "np.prod",
-          "any": "np.any", "all": "np.all"}[kind]
-
-    def typer(a, axis, keepdims):
-        if not _is_array(a):
-            return None
-        keep = getattr(keepdims, "literal_value", False if isinstance(keepdims, (types.NoneType, types.Omitted))
-                       else None)
-        if keep is None:
-            raise TypingError("srcdiff's numba reductions take keepdims as a constant")
-        axes = _axes(axis, a.ndim)
-        kept = [d for d in range(a.ndim) if d not in axes]
-        perm = tuple(kept + list(axes))
-        outer = " * ".join(f"a.shape[{d}]" for d in kept) or "1"
-        inner = " * ".join(f"a.shape[{d}]" for d in axes) or "1"
-        if keep:
-            shape = ", ".join("1" if d in axes else f"a.shape[{d}]" for d in range(a.ndim))
-        else:
-            shape = ", ".join(f"a.shape[{d}]" for d in kept)
-        moved = "a" if perm == tuple(range(a.ndim)) else f"a.transpose({perm})"
-        result = f"out.reshape(({shape},))" if shape else "out[0]"
-        text = (f"def impl(a, axis, keepdims):\n"
-                f"    m = np.ascontiguousarray({moved}).reshape(({outer}, {inner}))\n"
-                f"    out = np.empty({outer}, DTYPE)\n"
-                f"    for i in range({outer}):\n"
-                f"        out[i] = {op}(m[i])\n"
-                f"    return {result}\n")
-        scope = {"np": np, "DTYPE": _result_dtype(kind, a.dtype)}
-        exec(text, scope)  # noqa: S102  text made above from the types alone
-        return scope["impl"]
-    return typer
-
-
-for _kind, _stub_function in {"sum": reduce_sum, "mean": reduce_mean, "max": reduce_max, "min": reduce_min,
-                              "prod": reduce_prod, "any": reduce_any, "all": reduce_all}.items():
-    overload(_stub_function, prefer_literal=True)(_reduction(_kind))
 
 #: the helpers generated code may call under numba, by name
 HELPERS = ("unbroadcast", "zeros_like", "ensure_scalar", "copy_array", "select", "select_whole", "set_item",
-           "zero_item", "refused", "stack_rows", "full", "stack_list", "concat_list", "reduce_sum",
-           "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all")
+           "zero_item", "refused", "stack_rows", "full", "stack_list", "concat_list", "zeros_list", "array_of",
+           "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "add_at",
+           "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all")
+
+__all__ = [*HELPERS, "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+           "reduce_sum"]

@@ -2,7 +2,8 @@
 
 * ``del name`` (memory hints for CPython) are dropped;
 * ``reversed(range(a, b))`` becomes ``range(b - 1, a - 1, -1)``;
-* ``np.full(shape, array)``, and ``np.stack``/``np.concatenate`` of a list, become helpers;
+* ``np.full(shape, array)``, ``np.add.at``, ``np.array`` of a list of arrays, and
+  ``np.stack``/``np.concatenate`` of a list, become helpers;
 * a reduction along axes or with ``keepdims`` (``np.max(z, axis=1, keepdims=True)``,
   ``g.sum(axis=(0, 1))``), which numba's NumPy does not take, becomes a call of the
   helper compiled for it (``reduce_max(z, 1, True)``, runtime.py);
@@ -75,11 +76,26 @@ class _Rewriter(ast.NodeTransformer):
             node.msg = _plain(node.msg)
         return node
 
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item."""
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) and len(node.left.elts) == 1 \
+                and isinstance(node.left.elts[0], ast.Constant) and node.left.elts[0].value == 0.0 \
+                and isinstance(node.right, ast.Call) and isinstance(node.right.func, ast.Name) \
+                and node.right.func.id == "len" and len(node.right.args) == 1:
+            return self._helper("zeros_list", [node.right.args[0]])
+        return node
+
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
         func = node.func
         if isinstance(func, ast.Name) and func.id == "reversed" and len(node.args) == 1:
             return _reversed_range(node)
+        if (_is_np(func, "array") or _is_np(func, "asarray")) and len(node.args) == 1 and not node.keywords:
+            return self._helper("array_of", [node.args[0], ast.Constant(func.attr == "array")])
+        if isinstance(func, ast.Attribute) and func.attr == "at" and _is_np(func.value, "add") \
+                and len(node.args) == 3 and not node.keywords:
+            return self._helper("add_at", node.args)
         if _is_np(func, "full") and len(node.args) == 2 and not node.keywords:
             return self._helper("full", node.args)
         if (_is_np(func, "stack") or _is_np(func, "concatenate")) and node.args and len(node.args) <= 2 \
@@ -120,15 +136,22 @@ def _is_none(node) -> bool:
 
 
 def _reversed_range(node: ast.Call) -> ast.expr:
+    """``reversed(range(a, b, s))`` as ``range(a + (len(range(a, b, s)) - 1) * s, a - s, -s)``."""
     inner = node.args[0]
-    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range" \
-            and 1 <= len(inner.args) <= 2 and not inner.keywords:
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range"
+            and 1 <= len(inner.args) <= 3 and not inner.keywords):
+        return node
+    if len(inner.args) < 3:
         start = inner.args[0] if len(inner.args) == 2 else ast.Constant(0)
         stop = inner.args[-1]
         return ast.Call(ast.Name("range", ast.Load()),
                         [ast.BinOp(stop, ast.Sub(), ast.Constant(1)),
                          ast.BinOp(start, ast.Sub(), ast.Constant(1)), ast.Constant(-1)], [])
-    return node
+    start, _, step = inner.args
+    count = ast.Call(ast.Name("len", ast.Load()), [inner], [])
+    last = ast.BinOp(start, ast.Add(), ast.BinOp(ast.BinOp(count, ast.Sub(), ast.Constant(1)), ast.Mult(), step))
+    return ast.Call(ast.Name("range", ast.Load()),
+                    [last, ast.BinOp(start, ast.Sub(), step), ast.UnaryOp(ast.USub(), step)], [])
 
 
 def _plain(node: ast.expr) -> ast.expr:
