@@ -163,18 +163,12 @@ class GradFunction:
         """Run the numba-compiled `variant`; later calls of the same signature go straight to it."""
         lowered = cast(Lowered, self._lowered)  # `_variant` set it for these arguments
         if variant.jitted is None:
-            variant.jitted = jit.numba_function(variant.source, variant.name, lowered.parsed,
-                                                TEMPLATE_GLOBALS, variant.callees)
+            variant.jitted = jit.numba_function(variant, lowered, TEMPLATE_GLOBALS, CACHE.origins)
         run = cast(Callable[..., Any], variant.jitted)
         result = run(*args)
         if self._fast_ok() and not lowered.statics and not lowered.constants:
-            key, slow, signature = tuple(map(shapes.signature, args)), self._slow, shapes.signature
-
-            def fast(*a, **kw):
-                if not kw and len(a) == len(key) and tuple(map(signature, a)) == key:
-                    return run(*a)
-                return slow(*self._positional(a, kw))
-            _point_call(self, staticmethod(fast))
+            key = tuple(map(shapes.signature, args))
+            _point_call(self, staticmethod(jit.fast_call(run, key, lowered.depends, self._slow, self._positional)))
         return result
 
     def _fast_ok(self) -> bool:

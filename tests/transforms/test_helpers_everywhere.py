@@ -315,15 +315,13 @@ REFUSED = {
     ("recursion", "hvp"): "recursive",
     ("recursion", "grad_grad"): "recursive",
     ("recursion", "jvp"): "recursive",
-    ("recursion", "numba"): "not inlined",
+    ("recursion", "numba"): "recursive",
     # not the helpers: higher derivatives of the adjoints of lists (issue 23's second class)
     ("rk4_rhs", "hessian"): _LIST_ADJOINTS,
     ("rk4_rhs", "hvp"): _LIST_ADJOINTS,
     ("list", "hessian"): _LIST_ADJOINTS,
     ("list", "hvp"): _LIST_ADJOINTS,
     ("list", "grad_grad"): _LIST_ADJOINTS,
-    # nor here: numba has no keepdims (issue 23's numba class)
-    ("static_axis", "numba"): "numba has no implementation of sum",
 }
 
 HERE = "test_helpers_everywhere.py:"
