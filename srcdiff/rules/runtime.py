@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
+from .list_helpers import LIST_HELPERS
 
 
 def unbroadcast(g, x):
@@ -384,6 +385,7 @@ HELPERS = {
     "real_part": real_part,
     "stack_rows": stack_rows,
     "stop_gradient": stop_gradient,
+    **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

@@ -305,9 +305,6 @@ PROGRAMS = {  # name: (function, arguments)
 
 TRANSFORMS = ["grad", "value_and_grad", "hessian", "hvp", "grad_grad", "jvp", "vjp", "numba"]
 
-# a list adjoint in generated code, located at the user's line
-_LIST_ADJOINTS = r"test_helpers_everywhere.py:\d+: differentiating its gradient again"
-
 #: (program, transform) -> why srcdiff refuses it, matched against the SrcDiffError, which
 #: must name a line of this file
 REFUSED = {
@@ -316,12 +313,6 @@ REFUSED = {
     ("recursion", "grad_grad"): "recursive",
     ("recursion", "jvp"): "recursive",
     ("recursion", "numba"): "recursive",
-    # not the helpers: higher derivatives of the adjoints of lists (issue 23's second class)
-    ("rk4_rhs", "hessian"): _LIST_ADJOINTS,
-    ("rk4_rhs", "hvp"): _LIST_ADJOINTS,
-    ("list", "hessian"): _LIST_ADJOINTS,
-    ("list", "hvp"): _LIST_ADJOINTS,
-    ("list", "grad_grad"): _LIST_ADJOINTS,
 }
 
 HERE = "test_helpers_everywhere.py:"
