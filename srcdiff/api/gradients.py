@@ -213,6 +213,14 @@ class GradFunction:
             hit = self._picked[key] = (made, func)
         return hit[1], call, several and pick is None
 
+    def plain_call(self, positional: tuple):
+        """The `FlatCall` a call with (bound) `positional` arguments runs, and the gradient of its
+        plain function (one gradient per differentiated leaf, as a tuple): what tools check."""
+        call = self.front.bound_call(positional)
+        if call.flat is not None:
+            return call, self._trees.gradient_of(call)
+        return call, GradFunction(call.func, tuple(call.wrt))
+
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
         again (driver/higher.py): it returns this gradient for arguments of this signature."""
