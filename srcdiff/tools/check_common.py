@@ -1,6 +1,6 @@
-"""What `check` (sympy) and `gradcheck` (central differences) share: the example arguments
-they run the function on, and the error a mismatch raises; and `check`'s default time limit,
-which the command line needs without loading sympy."""
+"""What `check` (sympy) and `gradcheck` (central differences) share: the function they check
+(`unwrap`), the error a mismatch raises; and `check`'s default time limit, which the command
+line needs without loading sympy.  The call itself is bound in `check_front`."""
 
 from __future__ import annotations
 
