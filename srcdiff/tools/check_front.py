@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..api.binding import Binder
+from ..api.binding import Binder, not_differentiable, refuse
 from ..api.flatcall import FlatCall
 from ..api.gradients import GradFunction
 from ..errors import SrcDiffError
@@ -67,10 +67,14 @@ def plain_call(f, args: tuple, wrt, shapes: dict | None, seed: int, what: str = 
     user = GradFunction(func, wrt)
     positional = example_arguments(user.front.binder, args, shapes, seed)
     call, gradient = user.plain_call(copy.deepcopy(positional))
-    call.check(user.__qualname__)
-    gradient.source_for(*call.args)  # raises SrcDiffError where grad would
+    labels = _labels(call)
     qualname = getattr(user.front.target.func, "__qualname__", user.__qualname__)
-    return Plain(qualname, call.func, tuple(call.args), tuple(call.wrt), _labels(call), gradient, call)
+    for name in call.wrt:
+        problem = not_differentiable(call.args[call.names.index(name)])
+        if problem:
+            raise refuse(qualname, labels.get(name, name), problem)
+    gradient.source_for(*call.args)  # raises SrcDiffError where grad would
+    return Plain(qualname, call.func, tuple(call.args), tuple(call.wrt), labels, gradient, call)
 
 
 def example_arguments(binder: Binder, args: tuple, shapes: dict | None, seed: int) -> tuple:
