@@ -79,7 +79,8 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     position = {name: plain.position(name) for name in plain.wrt}
     budget = Budget(timeout, plain.qualname, stderr_progress if progress is None else progress or None)
 
-    report.not_symbolic = _unsupported(lowered.ir) or _too_large(plain, position, max_elements)
+    report.not_symbolic = (_unsupported(lowered.ir) or _too_large(plain, position, max_elements)
+                           or _not_finite(plain, position))
     if not report.not_symbolic:
         try:
             budget.run(lambda: _symbolic_check(report, plain, made, lowered, position, budget, seed))
@@ -169,6 +170,16 @@ def lowered_nodes(obj, seen=None) -> list[Node]:
     else:
         return []
     return [node for child in children for node in lowered_nodes(child, seen)]
+
+
+def _not_finite(plain: Plain, position: dict) -> str:
+    """Why sympy cannot be compared at the arguments: an input that is NaN or infinite (np.fmax
+    ignores a NaN operand; a derivative with respect to NaN is no number for sympy)."""
+    for name in position:
+        value = np.asarray(plain.values[position[name]], dtype=np.float64)
+        if not np.all(np.isfinite(value)):
+            return f"{plain.label(name)} holds NaN or infinite values, where sympy's derivative is no number"
+    return ""
 
 
 def _too_large(plain: Plain, position: dict, max_elements: int) -> str:

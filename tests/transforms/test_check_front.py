@@ -312,3 +312,19 @@ def test_bad_arguments_are_refused_with_srcdiff_errors():
         quiet_check(scaled)
     with pytest.raises(srcdiff.SrcDiffError, match=r"with respect to 'p\.a': it is an array of dtype int"):
         gradcheck(fields_loss, Pair(np.array([1, 2]), 1.0), wrt="p.a")
+
+
+# ---- an input that is NaN: no sympy comparison, central differences decide ----
+
+def fmax_weighted(x, y, w):
+    return np.sum(np.fmax(x, y) * w)
+
+
+def test_a_nan_input_is_checked_numerically_not_reported_as_a_mismatch(table):
+    x = np.array([1.0, -2.0])
+    report = quiet_check(fmax_weighted, x, float("nan"), 2.0, wrt=(0, 1))
+    assert report.status == NOT_SYMBOLIC and "NaN" in report.not_symbolic, str(report)
+    assert report.numeric and not report.mismatches, str(report)
+    srcdiff.register_adjoint(np.fmax, x1="2.0 * g * (x1 > x2)", x2="g * (x1 <= x2)", replace=True)  # x: twice
+    report = quiet_check(fmax_weighted, x, float("nan"), 2.0, wrt=(0, 1))
+    assert report.status == MISMATCH and "x" in report.mismatches, str(report)
