@@ -72,7 +72,7 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     """
     plain = plain_call(f, args, wrt, shapes, seed)
     gradient = plain.gradient
-    made = gradient.variant_for(*plain.values)
+    made = plain.gradient_at(plain.values, "variant_for")
     lowered = gradient.lowered
     report = CheckReport(plain.qualname, tuple(plain.label(n) for n in plain.wrt), points=points, timeout=timeout,
                          plain=plain)
@@ -110,7 +110,7 @@ def _symbolic_check(report: CheckReport, plain: Plain, made, lowered, position: 
     user = parse.unwrap(plain.func)
     with budget.stage(RUNNING):
         try:  # each run on copies: a function that writes into its arguments leaves the symbols be
-            primal = symbolic.symbolic_function(user)(*copies(sym_args))
+            primal = plain.run(sym_args, symbolic.symbolic_function(user))
             label = f"check:{plain.qualname}"
             ours = symbolic.symbolic_adjoint(made, user, lowered.parsed.closure, label)(*copies(sym_args))
             output = symbolic.as_expr(primal)

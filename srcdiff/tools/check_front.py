@@ -47,14 +47,27 @@ class Plain:
     def label(self, name: str) -> str:
         return self.labels.get(name, name)
 
-    def run(self, values: tuple):
-        """`func` on copies of `values`: a function that writes into its arguments (``x /= 2``)
-        leaves them as they were for the next run."""
-        return self.func(*copies(values))
+    def run(self, values: tuple, func=None):
+        """`func` (default: the plain function) on copies of `values`: a function that writes
+        into its arguments (``x /= 2``) leaves them as they were for the next run.  Keyword-only
+        parameters are passed by keyword (the generated gradient takes every one positionally)."""
+        positional, keywords = self.split(copies(values))
+        return (func or self.func)(*positional, **keywords)
 
-    def run_values(self) -> tuple:
-        """Copies of the arguments, for one run."""
-        return copies(self.values)
+    def split(self, values) -> tuple[list, dict]:
+        """`values` (one per parameter) as the call's positional and keyword arguments."""
+        positional, keywords = [], {}
+        for p, value in zip(inspect.signature(self.func).parameters.values(), values):
+            if p.kind == p.KEYWORD_ONLY:
+                keywords[p.name] = value
+            else:
+                positional.append(value)
+        return positional, keywords
+
+    def gradient_at(self, values, method: str = "__call__"):
+        """srcdiff's gradient (or its `method`: ``variant_for``...) for arguments `values`."""
+        positional, keywords = self.split(copies(values))
+        return getattr(self.gradient, method)(*positional, **keywords)
 
     def rebuild(self, per_leaf: list):
         """Results given per differentiated leaf, in the structure of the `wrt` targets."""
@@ -73,8 +86,9 @@ def plain_call(f, args: tuple, wrt, shapes: dict | None, seed: int, what: str = 
         problem = not_differentiable(call.args[call.names.index(name)])
         if problem:
             raise refuse(qualname, labels.get(name, name), problem)
-    gradient.source_for(*call.args)  # raises SrcDiffError where grad would
-    return Plain(qualname, call.func, tuple(call.args), tuple(call.wrt), labels, gradient, call)
+    plain = Plain(qualname, call.func, tuple(call.args), tuple(call.wrt), labels, gradient, call)
+    plain.gradient_at(plain.values, "source_for")  # raises SrcDiffError where grad would
+    return plain
 
 
 def example_arguments(binder: Binder, args: tuple, shapes: dict | None, seed: int) -> tuple:

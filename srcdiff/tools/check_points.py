@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .check_common import error_text
-from .check_front import Plain, copies
+from .check_front import Plain
 from .check_report import number, show_point
 from .gradcheck import dtype_tolerance
 
@@ -58,7 +58,7 @@ def float_failures(plain: Plain, symbols: dict, position: dict, samples: list[di
         if not isinstance(value, float) or not np.isfinite(value):
             continue  # the function itself is not finite (or fails) there: nothing to expect
         try:
-            grads = _quietly(plain.gradient, copies(args), convert=False)
+            grads = _quietly(plain.gradient_at, (args,), convert=False)
         except Exception as exc:  # ZeroDivisionError, math domain errors...
             for name in names:
                 failures.setdefault(plain.label(name), f"{where}: srcdiff's float64 gradient raised "

@@ -141,6 +141,30 @@ def test_partial_with_a_keyword():
     assert_close(numeric.gradient, 2.5 * np.cos(x))
 
 
+def keyword_only(x, scale=3.0, *, shift=1.0):
+    return np.sum((x * scale + shift) ** 2)
+
+
+def test_keyword_only_parameters():
+    x = np.array([0.4, -1.1])
+    assert quiet_check(keyword_only, x).status == PROVED
+    numeric = gradcheck(keyword_only, x)
+    assert numeric, str(numeric)
+    assert_close(numeric.gradient, 2 * 3.0 * (x * 3.0 + 1.0))  # by hand
+    report = quiet_check(keyword_only, x, 2.0, wrt=(0, 1))
+    assert report.status == PROVED and report.wrt == ("x", "scale"), str(report)
+
+
+def test_a_partial_grad_refuses_is_refused_by_check_the_same_way():
+    f, x = functools.partial(keyword_only, shift=0.5), np.array([0.4, -1.1])
+    with pytest.raises(srcdiff.SrcDiffError) as grad_error:
+        srcdiff.grad(f)(x)
+    for tool in (quiet_check, gradcheck):
+        with pytest.raises(srcdiff.SrcDiffError) as error:
+            tool(f, x)
+        assert str(error.value) == str(grad_error.value)
+
+
 # ---- float32 ----
 
 def mlp(W1, W2, x):
