@@ -27,6 +27,7 @@ import dataclasses
 import numpy as np
 import sympy as sp
 
+from ..errors import SrcDiffError
 from ..frontend import parse
 from ..ir.nodes import Node
 from . import symbolic
@@ -116,6 +117,9 @@ def _symbolic_check(report: CheckReport, plain: Plain, made, lowered, position: 
             output = symbolic.as_expr(primal)
         except NotSymbolic as exc:
             report.not_symbolic = str(exc)
+            return
+        except SrcDiffError as exc:  # a run-time guard of the generated code, meeting object arrays
+            report.not_symbolic = f"srcdiff's gradient does not run on sympy values: {str(exc).splitlines()[0]}"
             return
         except (TypeError, ValueError, AttributeError, ArithmeticError, LookupError, RecursionError,
                 sp.SympifyError) as exc:
