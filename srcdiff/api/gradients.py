@@ -214,12 +214,9 @@ class GradFunction:
         return hit[1], call, several and pick is None
 
     def plain_call(self, positional: tuple):
-        """The `FlatCall` a call with (bound) `positional` arguments runs, and the gradient of its
-        plain function (one gradient per differentiated leaf, as a tuple): what tools check."""
+        """The `FlatCall` of a call with (bound) `positional` arguments, and its plain function's gradient (a tuple)."""
         call = self.front.bound_call(positional)
-        if call.flat is not None:
-            return call, self._trees.gradient_of(call)
-        return call, GradFunction(call.func, tuple(call.wrt))
+        return call, self._trees.gradient_of(call) if call.flat is not None else GradFunction(call.func, call.wrt)
 
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
