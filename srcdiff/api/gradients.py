@@ -213,6 +213,11 @@ class GradFunction:
             hit = self._picked[key] = (made, func)
         return hit[1], call, several and pick is None
 
+    def plain_call(self, positional: tuple):
+        """The `FlatCall` of a call with (bound) `positional` arguments, and its plain function's gradient (a tuple)."""
+        call = self.front.bound_call(positional)
+        return call, self._trees.gradient_of(call) if call.flat is not None else GradFunction(call.func, call.wrt)
+
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
         again (driver/higher.py): it returns this gradient for arguments of this signature."""

@@ -15,14 +15,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import driver
+from ..api.binding import Binder
+from ..api.flatcall import Front
 from ..errors import SrcDiffError
+from ..frontend import trees
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from ..ir.graph import GraphNode
 from ..rules import TEMPLATE_GLOBALS
 from . import tables
 from .generated_lines import term_lines
-from .graph import Graph, build_graph, wrt_names
+from .graph import Graph, build_graph
 from .run import Runner
 from .tables import number_text, shape_text, summarize
 
@@ -109,16 +112,9 @@ def trace(f, *args, wrt=None, limit: int | None = 4, **kwargs) -> Trace:
     parameter passed as a float or a float array.  Loops are traced in full; the table
     shows `limit` iterations of each (None: all).
     """
-    parsed = parse_function(f)
+    func, values, wrt = plain_call(f, args, kwargs, wrt)
+    parsed = parse_function(func)
     params = list(inspect.signature(parsed.func).parameters)
-    values = _bind(parsed.func, args, kwargs)
-    if wrt is None:
-        wrt = [p for p, v in zip(params, values) if _is_float(v)]
-        if not wrt:
-            raise SrcDiffError(f"none of the arguments of {parsed.name} is a float or a float array",
-                               hint="pass floats (e.g. 2.0) or float arrays, or name wrt=")
-    else:
-        wrt = wrt_names(wrt, params, parsed.name)
     # the gradient the pipeline compiles for these arguments, and the IR it came from
     # helpers stay calls (traced as frames); with the value, so every forward loop is in the program
     options = driver.Options(tuple_result=True, inline=False, with_value=True)
@@ -166,13 +162,27 @@ def _trace(run, wrt: list[str], source: str, limit) -> Trace:
     return Trace(run.graph, rows, wrt, source, dict(run.taken), dict(run.counts), run.events, limit)
 
 
-def _bind(func, args, kwargs) -> list:
-    try:
-        bound = inspect.signature(func).bind(*args, **kwargs)
-    except TypeError as exc:
-        raise TypeError(f"{func.__qualname__}(): {exc}") from None
-    bound.apply_defaults()
-    return list(bound.arguments.values())
+def plain_call(f, args: tuple, kwargs: dict, wrt) -> tuple:
+    """(function, arguments, differentiated parameters) of the call ``f(*args, **kwargs)``
+    bound through the api's one front: a call with trees, of a method or of a partial is
+    traced as the plain function of leaves `grad` differentiates (``p['W']`` is ``p_W``).
+    By default every parameter that holds a float differentiates."""
+    binder = Binder(f, "srcdiff.trace")
+    positional = binder.bind(args, kwargs)
+    if wrt is None:
+        wrt = tuple(n for n, v in zip(binder.names, positional) if _holds_float(v))
+        if not wrt:
+            raise SrcDiffError(f"none of the arguments of {binder.qualname} is a float or a float array",
+                               hint="pass floats (e.g. 2.0) or float arrays, or name wrt=")
+    call = Front(f, wrt, what="srcdiff.trace").bound_call(positional)
+    call.check(binder.qualname)
+    return call.func, list(call.args), list(call.wrt)
+
+
+def _holds_float(value) -> bool:
+    if not trees.is_tree(value):
+        return _is_float(value)
+    return any(s.kind == "leaf" for _, s in trees.leaf_paths(trees.structure(value)))
 
 
 def _filled(cell) -> bool:
