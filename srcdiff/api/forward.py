@@ -86,6 +86,7 @@ class JvpFunction:
         inner = self._inner.get(plain)
         if inner is None:
             inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value)
+            inner._plain = True  # already flat: its arguments are leaves (never routed through a front again)
         leaf_tangents = call.tangents(tangents)
         try:
             value, tangent = inner(call.args, leaf_tangents)
