@@ -12,6 +12,8 @@ The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`, `export`) are impo
 ``import srcdiff`` loads neither sympy nor any of them.
 """
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from .api import (
     GradFunction,
     cache_info,
@@ -24,6 +26,7 @@ from .api import (
     jvp_function,
     value_and_grad,
     vjp,
+    vmap,
 )
 from .api.custom import custom_jvp, custom_vjp
 from .errors import SrcDiffError
@@ -31,14 +34,23 @@ from .rules.register import register_adjoint
 from .rules.runtime import stop_gradient
 from .version import __version__ as __version__
 
+if TYPE_CHECKING:  # the tools' signatures, for type checkers; at run time `__getattr__` imports them
+    from .tools.check import check as check
+    from .tools.explain import explain as explain
+    from .tools.export import export as export
+    from .tools.gradcheck import gradcheck as gradcheck
+    from .tools.graph import graph as graph
+    from .tools.trace import trace as trace
+
 __all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "custom_jvp", "custom_vjp",
            "explain", "export", "grad",
            "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint",
-           "stop_gradient", "trace", "value_and_grad", "vjp"]
+           "stop_gradient", "trace", "value_and_grad", "vjp", "vmap"]
 
 
 def __getattr__(name: str):
     """Import a tool the first time it is asked for (PEP 562); it then stays a module global."""
+    found: Callable[..., Any]
     if name == "check":
         from .tools.check import check as found
     elif name == "gradcheck":

@@ -28,3 +28,22 @@ def central_difference(f, args, index, eps=1e-6):
 def assert_close(actual, expected, rtol=1e-6, atol=1e-7):
     assert np.shape(actual) == np.shape(expected), (np.shape(actual), np.shape(expected))
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
+
+
+def hessian_difference(f, args, h=1e-4):
+    """d^2 f(*args) / d args[0]^2 by second-order central differences (four points per
+    entry), shaped ``x.shape + x.shape``: the reference every Hessian test compares with."""
+    x = np.array(args[0], dtype=float)
+    n = x.size
+    H = np.zeros((n, n))
+
+    def at(i, j, di, dj):
+        y = x.copy().ravel()
+        y[i] += di
+        y[j] += dj
+        return f(y.reshape(x.shape), *args[1:])
+
+    for i in range(n):
+        for j in range(n):
+            H[i, j] = (at(i, j, h, h) - at(i, j, h, -h) - at(i, j, -h, h) + at(i, j, -h, -h)) / (4 * h * h)
+    return H.reshape(x.shape + x.shape)

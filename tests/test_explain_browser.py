@@ -7,9 +7,9 @@ The browser test needs Selenium (pip `selenium`) and Debian's `chromium` and
 import json
 import re
 import shutil
-import tempfile
 
 import pytest
+from browser import chromium
 from modules import import_source
 
 import srcdiff
@@ -60,29 +60,11 @@ def test_steps_play_forward_then_backward(f):
     assert data["steps"][3]["what"] == "2 + 3 = 5"
 
 
-def _browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        pytest.skip("chromium and chromedriver are not installed")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1400,1000", f"--user-data-dir={tempfile.mkdtemp(prefix='srcdiff-chromium-')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(driver_path), options=options)
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_browser_walks_the_backward_pass_to_the_gradient(f, tmp_path, engine, monkeypatch):
     monkeypatch.setenv("SE_OFFLINE", "true")  # never let Selenium fetch drivers
     path = srcdiff.explain(f, *ARGS, html=tmp_path / "walk.html", engine=engine)
-    driver = _browser()
+    driver = chromium()
     from selenium.webdriver.common.by import By
 
     try:
@@ -140,7 +122,7 @@ def test_browser_walks_a_loops_backward_iterations(tmp_path, engine, monkeypatch
     rnn = import_source(tmp_path, RNN, module_name=f"explain_rnn_{engine}").rnn
     args = (np.full(2, 0.1), np.eye(2) * 0.5, np.ones((3, 2)))
     path = srcdiff.explain(rnn, *args, html=tmp_path / "rnn.html", engine=engine)
-    driver = _browser()
+    driver = chromium()
     from selenium.webdriver.common.by import By
 
     try:

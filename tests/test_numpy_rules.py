@@ -17,7 +17,7 @@ from rule_specs_more import more_specs
 
 import srcdiff
 from srcdiff.api.gradients import GradFunction
-from srcdiff.rules import default_table, runtime
+from srcdiff.rules import default_table, list_helpers, runtime
 
 
 def sampler(low=None, high=None):
@@ -52,6 +52,7 @@ class Spec:
 
 S = Spec
 RT = "srcdiff.rules.runtime"
+LH = "srcdiff.rules.list_helpers"
 SPECS = [
     # ---- Python operators ----
     S("operator.add", "x + y", x=((3, 1), REAL), y=((4,), REAL)),
@@ -311,13 +312,38 @@ SPECS = [
     S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, 1, False)", x=((2,), REAL), y=((2, 3), REAL)),
     S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, 0, True)", x=((1, 3), REAL), y=((4, 3), REAL)),
     S(f"{RT}.cholesky_adjoint", "cholesky_adjoint(x, np.linalg.cholesky(y))", x=((3, 3), REAL), y=((3, 3), SPD)),
+    # a derivable gradient's list adjoints, new lists each (rules/list_helpers.py); list values
+    # are made arrays again (rows_adjoint, list_total, split_adjoint) for the weighted sum
+    S(f"{LH}.zeros_list", "rows_adjoint(list_add(zeros_list(list_rows(x)), 1, y), x)", x=((3, 2), REAL),
+      y=((2,), REAL)),
+    S(f"{LH}.list_add", "rows_adjoint(list_add(list_rows(x * x), 2, np.sin(y)), x)", x=((3, 2), REAL),
+      y=((2,), REAL)),
+    S(f"{LH}.list_add", "list_total(list_add(list_rows(x), 0, y * x[1]), y)", x=((3, 2), REAL), y=((2,), REAL)),
+    S(f"{LH}.lists_add", "rows_adjoint(lists_add(list_rows(x), list_rows(x * y)), x)", x=((3, 2), REAL),
+      y=((3, 2), REAL)),
+    S(f"{LH}.list_rows", "rows_adjoint(list_rows(x * y), x) * y", x=((3, 2), REAL), y=((3, 2), REAL)),
+    S(f"{LH}.rows_adjoint", "rows_adjoint(list_rows(np.exp(x)), y)", x=((2, 3), REAL), y=((2, 3), REAL)),
+    S(f"{LH}.list_repeat", "rows_adjoint(list_repeat(x * x, list_rows(y)), y) * y", x=((2,), REAL),
+      y=((3, 2), REAL)),
+    S(f"{LH}.list_total", "list_total(list_rows(x * y), x[0])", x=((3, 2), REAL), y=((3, 2), REAL)),
+    S(f"{LH}.list_total", "list_total(list_rows(x * y), 0.5)", x=((3,), REAL), y=((3,), REAL)),
+    S(f"{LH}.list_drop", "rows_adjoint(list_drop(list_rows(x ** 3)), y)", x=((3, 2), REAL), y=((2, 2), REAL)),
+    S(f"{LH}.list_grow", "rows_adjoint(list_grow(list_rows(np.sin(x))), y)", x=((2, 2), REAL), y=((3, 2), REAL)),
+    S(f"{LH}.split_like", "split_adjoint(split_like(x * y, np.split(y, 2), 0), np.split(y, 2), 0)",
+      x=((4,), REAL), y=((4,), REAL)),
+    S(f"{RT}.split_adjoint", "split_adjoint(np.split(np.sin(x), 2), np.split(y, 2), 0) * y", x=((4,), REAL),
+      y=((4,), REAL)),
+    S(f"{RT}.split_adjoint", "split_adjoint(np.split(x, 3, axis=1), np.split(y, 3, axis=1), 1)",
+      x=((2, 3), REAL), y=((2, 3), REAL)),
 ]
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
-                        "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint")}
+                        "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
+                        "split_adjoint")}
+LIST_HELPERS = list_helpers.LIST_HELPERS
 
 SEED = 20261130
 
@@ -326,7 +352,8 @@ SEED = 20261130
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
     lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
-             f"from srcdiff.rules.runtime import {', '.join(HELPERS)}", ""]
+             f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
+             f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
@@ -340,7 +367,7 @@ def draw_inputs(spec, index):
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
     import scipy.special as sc
     from scipy import stats
-    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS}, dict(values))
+    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS, **LIST_HELPERS}, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 

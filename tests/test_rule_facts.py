@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import srcdiff
-from srcdiff.rules import default_table, rule, runtime, structural, unary
+from srcdiff.rules import default_table, list_helpers, rule, runtime, structural, unary
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
 
@@ -39,6 +39,17 @@ CALLS = {
     "numpy.hstack": lambda x, y: np.hstack([x, y]),
     "numpy.vstack": lambda x, y: np.vstack([x, y]),
     "numpy.split": lambda x, y: np.split(x, 2),
+    # a derivable gradient's list adjoints (rules/list_helpers.py)
+    "srcdiff.rules.list_helpers.zeros_list": lambda x, y: list_helpers.zeros_list([x, y]),
+    "srcdiff.rules.list_helpers.list_add": lambda x, y: list_helpers.list_add([x, y], 0, y),
+    "srcdiff.rules.list_helpers.lists_add": lambda x, y: list_helpers.lists_add([x, y], [y, x]),
+    "srcdiff.rules.list_helpers.rows_adjoint": lambda x, y: list_helpers.rows_adjoint([y[0], 0.0], x),
+    "srcdiff.rules.list_helpers.list_repeat": lambda x, y: list_helpers.list_repeat(x, [x, y]),
+    "srcdiff.rules.list_helpers.list_total": lambda x, y: list_helpers.list_total([x, y], x),
+    "srcdiff.rules.list_helpers.list_drop": lambda x, y: list_helpers.list_drop([x, y, x]),
+    "srcdiff.rules.list_helpers.list_grow": lambda x, y: list_helpers.list_grow([x, y]),
+    "srcdiff.rules.list_helpers.split_like": lambda x, y: list_helpers.split_like(y, [x[:1], x[1:]], 0),
+    "srcdiff.rules.runtime.split_adjoint": lambda x, y: runtime.split_adjoint([x[:1], y[1:]], [x[:1], x[1:]], 0),
     "numpy.einsum": lambda x, y: np.einsum("ij->ji", x),
     "ndarray.astype": lambda x, y: astype(x, np.float64),
     "numpy.astype": lambda x, y: np.astype(x, np.float64),
@@ -184,7 +195,9 @@ def test_constructors_and_copies_make_new_arrays_a_program_may_write_into():
 
 
 def test_tuple_results():
-    assert names(lambda r: r.tuple_result) == ["numpy.linalg.slogdet", "numpy.split"]
+    assert names(lambda r: r.tuple_result) == ["numpy.linalg.slogdet", "numpy.split"] + [
+        f"srcdiff.rules.list_helpers.{n}" for n in sorted(["zeros_list", "list_add", "lists_add", "list_rows",
+                                                           "list_repeat", "list_drop", "list_grow", "split_like"])]
 
 
 #: A point where each counterpart and its function are both defined (0.4 and 0.7 elsewhere).

@@ -8,7 +8,8 @@ import pytest
 
 import srcdiff
 from srcdiff import SrcDiffError
-from srcdiff.rules.table import RuleTable, rule
+from srcdiff.rules.rule_table import RuleTable
+from srcdiff.rules.table import rule
 
 
 def shifted_square(x, shift=0.5):

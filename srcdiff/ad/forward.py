@@ -13,6 +13,7 @@ from ..ir.nodes import Branch, ForwardStatement, Function, Loop, Node, UserCall,
 from ..ir.program import Assign, Break, Effect, For, If, Run, While, own_expressions, walk
 from ..rules.structural import APPEND
 from .checkpoint import push_state, recompute
+from .shape_checks import ShapeChecks
 from .sweep import LoopPlan, Sweep
 
 
@@ -33,7 +34,7 @@ def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], wit
         needed |= {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
     if with_output and isinstance(function.output, Var):
         needed.add(function.output.name)
-    return prune(body, needed, set(stacks))
+    return prune(body, needed, set(stacks), ShapeChecks(sweep.shapes, sweep.location))
 
 
 def _natural(name: str):
@@ -119,14 +120,15 @@ def _is_break_test(stmt) -> bool:
     return isinstance(stmt, If) and stmt.body and isinstance(stmt.body[0], Break)
 
 
-def prune(stmts: list, needed: set[str], stacks: set[str]) -> list:
-    """Drop what nothing needs: iterate to a fixed point (loops feed values back)."""
+def prune(stmts: list, needed: set[str], stacks: set[str], checks: ShapeChecks | None = None) -> list:
+    """Drop what nothing needs: iterate to a fixed point (loops feed values back).  With
+    `checks`, a dropped primitive whose operands' shapes may disagree leaves its shape check."""
     while True:
         before = len(needed)
         _mark(stmts, needed, stacks)
         if len(needed) == before:
             break
-    return _filter(stmts, needed, stacks)
+    return _filter(stmts, needed, stacks, checks)
 
 
 def _kept(stmt, needed, stacks) -> bool:
@@ -152,16 +154,24 @@ def _mark(stmts, needed, stacks) -> None:
                 _mark(inner, needed, stacks)
 
 
-def _filter(stmts, needed, stacks) -> list:
-    out = []
+def _filter(stmts, needed, stacks, checks=None) -> list:
+    out, seen = [], set()
     for stmt in stmts:
         if not _kept(stmt, needed, stacks):
+            if checks is not None and isinstance(stmt, Node):
+                for guard in checks.dropped(stmt):  # one check per test in a block
+                    if ast.dump(guard.stmt.test) not in seen:
+                        seen.add(ast.dump(guard.stmt.test))
+                        out.append(guard)
             continue
+        if checks is not None and isinstance(stmt, Node):
+            checks.kept(stmt)
         if isinstance(stmt, If):
-            stmt = If(stmt.test, _filter(stmt.body, needed, stacks), _filter(stmt.orelse, needed, stacks), stmt.line)
+            stmt = If(stmt.test, _filter(stmt.body, needed, stacks, checks),
+                      _filter(stmt.orelse, needed, stacks, checks), stmt.line)
         elif isinstance(stmt, For):
-            stmt = For(stmt.target_name, stmt.iter, _filter(stmt.body, needed, stacks), stmt.line)
+            stmt = For(stmt.target_name, stmt.iter, _filter(stmt.body, needed, stacks, checks), stmt.line)
         elif isinstance(stmt, While):
-            stmt = While(stmt.test, _filter(stmt.body, needed, stacks), stmt.line)
+            stmt = While(stmt.test, _filter(stmt.body, needed, stacks, checks), stmt.line)
         out.append(stmt)
     return out

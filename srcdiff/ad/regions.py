@@ -48,6 +48,12 @@ def reverse_block(block, sweep: Sweep) -> None:
 def _reverse_append(node: Node, sweep: Sweep) -> None:
     """``xs.append(v)``: v's adjoint is the last of the list's adjoints (popped either way)."""
     lst, value = node.inputs
+    if sweep.derivable:  # read the last item, then a new list without it: code srcdiff reads back
+        name = sweep.name(lst.name)
+        if isinstance(value, Var) and value.name in sweep.active:
+            sweep.contribute(value.name, ast.parse(f"{name}[-1]", mode="eval").body, node.line)
+        sweep.emit(AdjointStmt(name, _call("list_drop", ast.Name(name, ast.Load())), False, node.line))
+        return
     pop = ast.parse(f"{sweep.name(lst.name)}.pop()", mode="eval").body
     if isinstance(value, Var) and value.name in sweep.active:
         sweep.contribute(value.name, pop, node.line)
@@ -228,6 +234,11 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
     if x.name in sweep.lists:
         sweep.ensure(x.name, node.line)
         mode = "list"
+        if sweep.derivable:  # a new list, with a rule of its own (rules/list_helpers.py)
+            name = sweep.name(x.name)
+            sweep.emit(AdjointStmt(name, _call("list_add", ast.Name(name, ast.Load()), index, g), False, node.line))
+            sweep.alias.pop(name, None)
+            return
     else:
         sweep.ensure(x.name, node.line, own=True)
         operands = iter(node.inputs[1:])

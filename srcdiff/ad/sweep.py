@@ -86,7 +86,10 @@ class Sweep:
         name = self.name(primal)
         if primal in self.defined:
             self.masks.pop(primal, None)  # a sum with another contribution: zero no longer known
-            if primal in self.lists:  # adjoints of a list's elements add up one by one
+            if primal in self.lists and self.derivable:  # a new list, with a rule (rules/list_helpers.py)
+                total = ast.Call(ast.Name("lists_add", ast.Load()), [ast.Name(name, ast.Load()), expr], [])
+                self.emit(AdjointStmt(name, total, False, line))
+            elif primal in self.lists:  # adjoints of a list's elements add up one by one
                 total = ast.parse(f"[a + b for a, b in zip({name}, c)]", mode="eval").body
                 total.generators[0].iter.args[1] = expr
                 self.emit(AdjointStmt(name, total, False, line))
@@ -108,7 +111,7 @@ class Sweep:
     def zero(self, primal: str) -> ast.expr:
         """A zero adjoint for `primal`, of its type and shape."""
         if primal in self.lists:
-            return ast.parse(f"[0.0] * len({primal})", mode="eval").body
+            return ast.parse(f"zeros_list({primal})" if self.derivable else f"[0.0] * len({primal})", mode="eval").body
         shape = self.shapes.get(primal, shapes.UNKNOWN)
         if shape.known and shape.ndim == 0 and shape.scalar:
             return ast.Constant(0.0)

@@ -75,8 +75,8 @@ def tangent_expr(node: Node, state: Tangents) -> ast.expr | None:
     """The tangent of `node`'s value, or None when none of its operands has one."""
     rule = node.rule
     operands = list(zip(rule.params, node.inputs))
-    if not any(state.of(v) is not None for _, v in operands):
-        return None
+    if rule.nograd or not any(state.of(v) is not None for _, v in operands):
+        return None  # (a value with no gradient, zeros_list(xs) of a list xs that has one: zero)
     operand_shapes = {p: operand_shape(v, state.shapes) for p, v in operands}
     try:
         templates = rule.tangent_templates(node.static, operand_shapes)

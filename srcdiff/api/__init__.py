@@ -9,6 +9,7 @@ from .forward import JvpFunction, jvp, jvp_function
 from .gradients import GradFunction, cache_info, clear_cache, grad, value_and_grad
 from .jacobians import hessian, hvp, jacobian
 from .pullbacks import vjp
+from .vmap import vmap
 
 __all__ = ["GradFunction", "JvpFunction", "cache_info", "clear_cache", "grad", "hessian", "hvp", "jacobian", "jvp",
-           "jvp_function", "value_and_grad", "vjp"]
+           "jvp_function", "value_and_grad", "vjp", "vmap"]

@@ -16,6 +16,8 @@ class Composite:
     """A derivative srcdiff computes by running generated code several times (a Jacobian, a
     Hessian): not one function srcdiff can differentiate again."""
 
+    __qualname__: str  # each subclass names the function it differentiates
+
 
 class Derivative:
     """The gradient of a srcdiff gradient (``srcdiff.grad(srcdiff.grad(f))``), called like it.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
+from typing import Any, Callable, cast
 
 from ..errors import SrcDiffError
 from ..frontend import callables, trees
@@ -132,7 +133,7 @@ class Front:
         self.wrt = tuple(dict.fromkeys(root for root, _ in self.targets))
         self.roots = set(self.wrt)
         try:
-            self.inner_names = list(inspect.signature(self.target.func).parameters)
+            self.inner_names = list(inspect.signature(cast(Callable[..., Any], self.target.func)).parameters)
         except (TypeError, ValueError):
             self.inner_names = self.names
         self.always = (not self.target.plain or has_aux or any(path for _, path in self.targets)
@@ -163,7 +164,8 @@ class Front:
         if found is not None and found[0] is flat:
             return found
         by_param = {name: (struct, leaf_names) for name, struct, leaf_names in flat.params}
-        wrt, plan = [], []
+        wrt: list[str] = []
+        plan: list[tuple[Any, list[str]]] = []
         for root, path in self.targets:
             struct, leaf_names = by_param[root]
             if struct is None:

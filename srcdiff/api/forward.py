@@ -12,6 +12,7 @@ float arrays get tangents; any other argument (an int, a string) is passed as it
 from __future__ import annotations
 
 import weakref
+from typing import cast
 
 import numpy as np
 
@@ -35,7 +36,7 @@ class JvpFunction:
     the same structure (None for a part held constant); `func` may be a method, a partial or
     a srcdiff gradient (``jvp(srcdiff.grad(f), ...)``: forward over reverse)."""
 
-    def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True, flat: bool = False):
+    def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True):
         self.wrt = wrt  # the parameters with tangents; None: every float argument
         self.with_value = with_value  # False: the value is not computed for itself (it comes back None)
         if not callable(func):
@@ -43,10 +44,9 @@ class JvpFunction:
         self.func = func
         self._gradient = func if isinstance(func, GradFunction) else None
         self._front = None if self._gradient is not None else Front(func, EVERY, what="srcdiff.jvp")
-        self._binder = self._gradient.front.binder if self._gradient is not None else self._front.binder
+        self._binder = self._gradient.front.binder if self._gradient is not None else _front(self).binder
         self._names = list(self._binder.names)
-        # `flat`: `func` is already the function a call runs (flattened, or generated): not again
-        self._plain = self._gradient is None and (flat or not self._front.always)
+        self._plain = self._gradient is None and not _front(self).always
         self._inner: dict = {}  # the plain function a call runs (flattened, or generated) -> its JvpFunction
         self._last: Variant | None = None
         self._fast: dict = {}  # argument signature -> (lowered, variant) of the last call like it
@@ -81,11 +81,12 @@ class JvpFunction:
             except SrcDiffError as exc:
                 raise explained(exc) from None
         else:
-            call, several = self._front.bound_call(primals), False
+            call, several = _front(self).bound_call(primals), False
             plain = call.func
         inner = self._inner.get(plain)
         if inner is None:
-            inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value, flat=self._gradient is None)
+            inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value)
+            inner._plain = True  # already flat: its arguments are leaves (never routed through a front again)
         leaf_tangents = call.tangents(tangents)
         try:
             value, tangent = inner(call.args, leaf_tangents)
@@ -116,7 +117,7 @@ class JvpFunction:
         bound = self._binder.bind(primals, {})
         if not self._plain or any(trees.is_tree(p) for p in bound):
             self._through(bound, tuple(p if trees.is_tree(p) or has_tangent(p) else None for p in bound))
-            return self._last.source
+            return cast(Variant, self._last).source  # `_through` compiled it
         return self._variant(bound).source
 
     def _arguments(self, primals, tangents) -> tuple[tuple, tuple]:
@@ -217,6 +218,11 @@ def jvp(func, primals, tangents):
     a tree (dict, list, tuple, namedtuple, dataclass, object) with a tangent of the same
     structure; `func` may be a method, a partial or a srcdiff gradient (forward over reverse)."""
     return jvp_function(func)(primals, tangents)
+
+
+def _front(function: JvpFunction) -> Front:
+    """The `Front` of a jvp of a function that is not a srcdiff gradient (which has one)."""
+    return cast(Front, function._front)
 
 
 __all__ = ["JvpFunction", "jvp", "jvp_function"]

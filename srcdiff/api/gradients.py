@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import weakref
+from typing import Any, Callable, cast
 
 from .. import driver
 from ..backend import jit
@@ -62,8 +63,8 @@ class GradFunction:
         self._trees = TreeCaller(self.front, self._inner, with_value, debug)
         self._always_trees = self.front.always
         self._tree_roots = [i for i, n in enumerate(self._names) if n in self.wrt]
-        self._lowered = None
-        self._last = None
+        self._lowered: Lowered | None = None
+        self._last: Variant | None = None
         self._derivables: dict = {}  # signature -> (Lowered, Variant) of the derivable form (driver/higher.py)
         self._picked: dict = {}  # (signature, pick) -> (Variant, its code as a function srcdiff parses)
         self.__name__ = getattr(func, "__name__", "gradient")
@@ -154,25 +155,20 @@ class GradFunction:
         if self.options.jit:
             return self._jitted(variant, args)
         if self._fast_ok():
-            type(self).__call__ = staticmethod(_with_defaults(driver.fast_function(self._lowered, variant, self._slow),
-                                                              self.front.target.func))
+            _point_call(self, staticmethod(_with_defaults(driver.fast_function(self._lowered, variant, self._slow),
+                                                          self.front.target.func)))
         return variant.function(*args)
 
     def _jitted(self, variant: Variant, args: tuple):
         """Run the numba-compiled `variant`; later calls of the same signature go straight to it."""
+        lowered = cast(Lowered, self._lowered)  # `_variant` set it for these arguments
         if variant.jitted is None:
-            variant.jitted = jit.numba_function(variant.source, variant.name, self._lowered.parsed,
-                                                TEMPLATE_GLOBALS, variant.callees)
-        run = variant.jitted
+            variant.jitted = jit.numba_function(variant, lowered, TEMPLATE_GLOBALS, CACHE.origins)
+        run = cast(Callable[..., Any], variant.jitted)
         result = run(*args)
-        if self._fast_ok() and not self._lowered.statics and not self._lowered.constants:
-            key, slow, signature = tuple(map(shapes.signature, args)), self._slow, shapes.signature
-
-            def fast(*a, **kw):
-                if not kw and len(a) == len(key) and tuple(map(signature, a)) == key:
-                    return run(*a)
-                return slow(*self._positional(a, kw))
-            type(self).__call__ = staticmethod(fast)
+        if self._fast_ok() and not lowered.statics and not lowered.constants:
+            key = tuple(map(shapes.signature, args))
+            _point_call(self, staticmethod(jit.fast_call(run, key, lowered.depends, self._slow, self._positional)))
         return result
 
     def _fast_ok(self) -> bool:
@@ -183,7 +179,7 @@ class GradFunction:
         """Forget compiled code (after the rule table changed)."""
         self._lowered = self._last = None
         self._derivables.clear()
-        type(self).__call__ = GradFunction.__call__
+        _point_call(self, GradFunction.__call__)
 
     def _variant(self, args) -> Variant:
         key = tuple(map(shapes.signature, args))
@@ -216,6 +212,11 @@ class GradFunction:
             func = higher.generated_function(made, location=found.parsed.location)
             hit = self._picked[key] = (made, func)
         return hit[1], call, several and pick is None
+
+    def plain_call(self, positional: tuple):
+        """The `FlatCall` of a call with (bound) `positional` arguments, and its plain function's gradient (a tuple)."""
+        call = self.front.bound_call(positional)
+        return call, self._trees.gradient_of(call) if call.flat is not None else GradFunction(call.func, call.wrt)
 
     def generated_for(self, args: tuple):
         """The code a call with positional `args` runs, as a function srcdiff can differentiate
@@ -310,6 +311,12 @@ def clear_cache() -> None:
     of each gradient parses, transforms and compiles again (the `cache_info` counters keep
     counting)."""
     CACHE.clear()
+
+
+def _point_call(gradient: GradFunction, call) -> None:
+    """Make `call` what calling `gradient` runs (each instance has a class of its own)."""
+    cls: Any = type(gradient)
+    cls.__call__ = call
 
 
 def _with_defaults(fast, user):

@@ -10,6 +10,7 @@ flattened function gives one gradient per leaf, built back into the arguments' s
 from __future__ import annotations
 
 import inspect
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -35,6 +36,10 @@ class Pullbacks:
                                f"{getattr(func, '__qualname__', type(func).__name__)}",
                                hint="differentiate the function itself: srcdiff.hessian(f), srcdiff.jacobian(f)")
         self._front = None if isinstance(func, (GradFunction, Derivative)) else Front(func, wrt, what="srcdiff.vjp")
+
+    def target(self, args: tuple, kwargs: dict) -> FlatCall:
+        """The plain call that computes ``func(*args, **kwargs)`` (jacobian's batched rows run it)."""
+        return self._target(args, kwargs)
 
     def _target(self, args: tuple, kwargs: dict) -> FlatCall:
         """The plain call that computes ``func(*args, **kwargs)``: a function and its arguments."""
@@ -106,7 +111,7 @@ class Pullback:
                                hint="pass an adjoint shaped like the function's value")
         self._calls += 1
         if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
-            self._pullback = self._made.function(*self._args)[1]
+            self._pullback = cast(Callable[..., Any], self._made.function)(*self._args)[1]
         found = self._pullback(g)
         return list(found) if self._several else [found]
 

@@ -20,6 +20,7 @@ import types
 import numpy as np
 
 from ..frontend import depends
+from ..ir import shapes
 from ..ir.nodes import typed
 from ..ir.shapes import signature
 
@@ -84,9 +85,15 @@ def _array_tests(name: str, sig: tuple, cells: dict) -> list[ast.expr]:
     ndim, ones, kind = sig
     text = [f"{_TYPE}({name}) is {_NDARRAY}"]  # first: the attributes below are ndarray's
     dtype = f"{name}.dtype.kind == {kind!r}"
-    if kind in _USUAL_DTYPE:
+    if kind == shapes.SINGLE:  # float32: the signature tells it from float64
+        usual = "__srcdiff_dtype_f4__"
+        cells[usual] = np.dtype(np.float32)
+        dtype = f"({name}.dtype is {usual} or ({name}.dtype.kind == 'f' and {name}.dtype.itemsize == 4))"
+    elif kind in _USUAL_DTYPE:
         usual = f"__srcdiff_dtype_{kind}__"
         cells[usual] = _USUAL_DTYPE[kind]
+        if kind == "f":  # not float32, which has a signature of its own
+            dtype = f"({dtype} and {name}.dtype.itemsize != 4)"
         dtype = f"({name}.dtype is {usual} or {dtype})"
     text.append(dtype)
     if ndim == 0:

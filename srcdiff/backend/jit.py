@@ -1,93 +1,127 @@
 """``jit="numba"``: the generated gradient compiled by numba (optional extra ``srcdiff[numba]``).
 
-The generated source is plain Python and NumPy; numba compiles it in nopython mode when it
-stays inside numba's subset: scalar loops, arrays, ``math``/NumPy calls, lists used as
-stacks.  Before handing it over, three things numba does not take are rewritten or refused:
+The generated gradient and the adjoints of the user functions it calls become one module
+numba compiles (backend/numba/module.py: callee adjoints as plain functions, the user's
+globals as arguments read on every call, numba's spellings).  The module is written to a
+file named by its text's hash, so numba's on-disk cache (``cache=True``) lets a new process
+load the compiled code instead of compiling it again; ``SRCDIFF_NUMBA_CACHE`` names the
+folder (default: ``~/.cache/srcdiff/numba``).
 
-* ``del name`` (memory hints for CPython) are dropped;
-* ``reversed(range(n))`` becomes ``range(n - 1, -1, -1)``;
-* a call of a helper's adjoint (a closure returning a pullback) or of one of srcdiff's
-  run-time helpers (``unbroadcast``... where shapes were not known) is refused with a
-  `SrcDiffError` saying which, before numba is asked.  The one helper written for numba,
-  ``stack_rows`` (a loop's collected rows made one array), is compiled with the gradient.
-
-What numba itself refuses (its typing errors) is raised as a `SrcDiffError` too, on the
-first call, with numba's first line.  numba is imported only here, when it is used.
+What numba refuses is raised as a `SrcDiffError` naming the user's line the refused code
+comes from, on the first call; nothing falls back to NumPy.  An error raised while the
+compiled code runs (a shape that does not fit, a refused branch side now taken) is raised
+by running the Python gradient, which says it with its values and the user's line.
+numba is imported only here, when it is used.
 """
 
 from __future__ import annotations
 
-import ast
+import hashlib
 import importlib
+import importlib.util
+import os
+import re
+import sys
+import tempfile
 
 from ..errors import SrcDiffError
-from ..rules import runtime
-from . import loader
+from ..frontend import depends as dependencies
+from ..ir.shapes import signature
 
-HINT = "use srcdiff.grad(f) without jit=, or keep the function to scalar loops and NumPy calls"
-
-#: run-time helpers numba compiles (by name); the others are refused
-FOR_NUMBA = ("stack_rows", "stop_gradient")
-_compiled: dict = {}  # name -> the helper compiled by numba, made once per process
+HINT = "use srcdiff.grad(f) without jit=, or keep the function to loops and NumPy calls numba compiles"
+_COMPILED = "__srcdiff_dispatchers__"
 
 
-def unsupported(source: str, callees) -> str | None:
-    """Why the generated `source` cannot go to numba, or None."""
-    tree = ast.parse(source)
-    func = tree.body[0]
-    if callees or any(isinstance(n, ast.FunctionDef) and n is not func for n in ast.walk(tree)):
-        names = ", ".join(sorted(callees)) or "a helper"
-        return (f"the gradient calls the adjoint of a user function that is not inlined ({names}): "
-                "a Python closure numba cannot compile (a recursive helper, a closure, or a helper "
-                "reading another module's globals is not inlined)")
-    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-                   and n.id in runtime.HELPERS and n.id not in FOR_NUMBA})
-    if used:
-        return (f"the gradient uses srcdiff's run-time helper {used[0]}(), written where the "
-                "arguments' shapes were not all known")
-    return None
-
-
-def numba_function(source: str, name: str, parsed, template_globals: dict, callees=()):
-    """`source` (one ``def name``, generated from `parsed`) compiled by numba; calling it
-    raises `SrcDiffError` if numba refuses the code.  Globals and closure variables are read
-    once, when it is compiled (numba freezes them)."""
+def numba_function(made, found, template_globals: dict, origins):
+    """The Variant `made` of the lowered function `found` (driver's `Lowered`) compiled by
+    numba, as a function of the gradient's arguments; `origins` (backend/origins.py) maps
+    generated lines to the user's.  What the variant is specialised on (the globals the
+    transform read by value, which the caller guards, and static parameters) is compiled in
+    as constants; every other global the code reads is an argument read on each call."""
+    parsed = found.parsed
+    args = parsed.tree.args
+    ir_name = dict(zip([a.arg for a in args.posonlyargs + args.args + args.kwonlyargs], found.params))
+    statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items() if n in ir_name}
     where = f"{parsed.location(parsed.tree).short}: "
-    closure = {}
-    for key, cell in parsed.closure.items():
-        try:
-            closure[key] = cell.cell_contents
-        except ValueError:  # an empty cell
-            pass
-    namespace = {**parsed.func.__globals__, **closure, **template_globals}
-    reason = unsupported(source, callees)
-    if reason:
-        raise SrcDiffError(f"{where}jit='numba' cannot compile this gradient: {reason}", hint=HINT)
     try:
         numba = importlib.import_module("numba")
     except ImportError:
         raise SrcDiffError("jit='numba' needs numba, which is not installed",
                            hint="pip install 'srcdiff[numba]'") from None
-    tree = _for_numba(ast.parse(source))
-    filename = loader.register_source(ast.unparse(tree), f"numba:{name}")
-    scope = dict(namespace)
-    for helper in FOR_NUMBA:
-        if helper not in _compiled:
-            _compiled[helper] = numba.njit(getattr(runtime, helper))
-        scope[helper] = _compiled[helper]
-    exec(compile(tree, filename, "exec"), scope)  # noqa: S102  our own generated code
-    dispatcher = numba.njit(scope[name])
+    from .numba import module as numba_module
+    from .numba import runtime
+
+    def located(variant, line: int) -> tuple:
+        origin = origins.by_file.get(getattr(variant.function, "__code__", None) and
+                                     variant.function.__code__.co_filename)
+        place = origin.user_line.get(line) if origin is not None else None
+        return (origin.location(place[0]), place[1]) if place else (None, None)
+
+    def refuse(variant, line: int, reason: str):
+        location, _ = located(variant, line)
+        raise SrcDiffError(f"jit='numba' cannot compile this gradient: {reason}" if location else
+                           f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
+
+    built = numba_module.build(made, template_globals, set(runtime.HELPERS), refuse, found.depends, statics)
+    header = ["# generated by srcdiff for jit='numba' from the gradient of "
+              f"{parsed.location(parsed.tree).short}",
+              f"# helpers {_helpers_stamp(numba)}"]  # numba's cache does not see a helper change: the name does
+    for name, (module, attribute) in sorted(built.imports.items()):
+        header.append(f"import {module} as {name}" if attribute is None else
+                      f"from {module} import {attribute} as {name}")
+    text = "\n".join(header) + "\n\n\n" + built.source + "\n"
+    offset = len(header) + 2
+    lines = {line + offset: origin for line, origin in built.lines.items()}
+    module = _load(built.main, text)
+    if not hasattr(module, _COMPILED):  # (a module loaded before in this process has its dispatchers)
+        for name in built.functions:
+            setattr(module, name, numba.njit(cache=True)(getattr(module, name)))
+        setattr(module, _COMPILED, True)
+    dispatcher = getattr(module, built.main)
     refused = numba.core.errors.NumbaError
+    env = built.env
+    path = module.__file__
 
     def run(*args):
+        values = [e.current() for e in env]
         try:
-            return dispatcher(*args)
+            return dispatcher(*values, *args)
         except refused as exc:
-            raise SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: "
-                               f"{_reason(str(exc))}", hint=HINT) from None
-    run.py_func = scope[name]
+            raise _typing_error(exc, path, lines, located, where) from None
+        except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
+            made.function(*args)
+            raise SrcDiffError(f"{where}jit='numba': the compiled gradient raised {type(exc).__name__}: {exc}, "
+                               "and the Python gradient does not", hint=HINT) from exc
+    run.py_func = made.function
     run.dispatcher = dispatcher
+    run.module = module
     return run
+
+
+def fast_call(run, key: tuple, depends: tuple, slow, positional):
+    """`run` behind a guard: arguments of the signature `key`, and the globals the transform
+    read statically (`depends`) unchanged; any other call goes to `slow`."""
+    def fast(*args, **kwargs):
+        if not kwargs and tuple(map(signature, args)) == key and dependencies.hold(depends):
+            return run(*args)
+        return slow(*positional(args, kwargs))
+    return fast
+
+
+def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -> SrcDiffError:
+    """numba's refusal as a `SrcDiffError` at the user's line the refused code comes from."""
+    text = str(exc)
+    reason = _reason(text)
+    name = re.escape(os.path.basename(path))  # numba writes it relative to the working folder, or not
+    for line in re.findall(rf'{name}", line (\d+)|{name} \((\d+)\)', text):
+        line = int(line[0] or line[1])
+        if line in lines:
+            location, sweep = located(*lines[line])
+            if location is not None:
+                doing = "" if sweep == "forward" else " (in the gradient of this line)"
+                return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {reason}",
+                                    location, HINT)
+    return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {reason}", hint=HINT)
 
 
 def _reason(text: str) -> str:
@@ -100,32 +134,61 @@ def _reason(text: str) -> str:
     return lines[0] if lines else text
 
 
-class _ForNumba(ast.NodeTransformer):
-    def visit_Delete(self, node: ast.Delete):
-        return None
-
-    def visit_Call(self, node: ast.Call) -> ast.expr:
-        self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id == "reversed" and len(node.args) == 1:
-            inner = node.args[0]
-            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range" \
-                    and 1 <= len(inner.args) <= 2 and not inner.keywords:
-                start = inner.args[0] if len(inner.args) == 2 else ast.Constant(0)
-                stop = inner.args[-1]
-                return ast.Call(ast.Name("range", ast.Load()),
-                                [ast.BinOp(stop, ast.Sub(), ast.Constant(1)),
-                                 ast.BinOp(start, ast.Sub(), ast.Constant(1)), ast.Constant(-1)], [])
-        return node
+def _helpers_stamp(numba) -> str:
+    """A digest of what compiled code depends on besides its own text: the helpers' sources
+    (numba inlines them into the cached code) and numba's version."""
+    from .numba import reductions, runtime
+    digest = hashlib.sha256(numba.__version__.encode())
+    for module in (runtime, reductions):
+        with open(module.__file__, "rb") as fh:
+            digest.update(fh.read())
+    return digest.hexdigest()[:16]
 
 
-def _for_numba(tree: ast.Module) -> ast.Module:
-    tree = _ForNumba().visit(tree)
-    for node in ast.walk(tree):  # a body left empty by dropped ``del``s
-        for field in ("body", "orelse"):
-            if isinstance(getattr(node, field, None), list) and not getattr(node, field) \
-                    and not (field == "orelse"):
-                setattr(node, field, [ast.Pass()])
-    return ast.fix_missing_locations(tree)
+def cache_folder() -> str:
+    """Where the generated modules (and numba's cache of them) are kept."""
+    folder = os.environ.get("SRCDIFF_NUMBA_CACHE")
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "srcdiff", "numba")
+    return folder
 
 
-__all__ = ["numba_function", "unsupported"]
+def _load(main: str, text: str):
+    """The module of `text`, written to a file named by its hash (written once: numba's cache
+    is keyed on the file's time stamp)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
+    name = f"srcdiff_numba_{main}_{digest}"
+    if name in sys.modules:  # the same code compiled before in this process
+        return sys.modules[name]
+    for folder in (cache_folder(), os.path.join(tempfile.gettempdir(), f"srcdiff-numba-{os.getuid()}")):
+        path = os.path.join(folder, f"{name}.py")
+        try:
+            os.makedirs(folder, exist_ok=True)
+            if not _holds(path, text):
+                temporary = f"{path}.{os.getpid()}.tmp"
+                with open(temporary, "w") as fh:
+                    fh.write(text)
+                os.replace(temporary, path)  # whole, even with other processes writing it too
+            break
+        except OSError:
+            continue
+    else:
+        raise SrcDiffError("jit='numba' could not write the generated module to a file",
+                           hint="set SRCDIFF_NUMBA_CACHE to a folder you can write")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba's cache finds the module of what it loads by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def _holds(path: str, text: str) -> bool:
+    try:
+        with open(path) as fh:
+            return fh.read() == text
+    except OSError:
+        return False
+
+
+__all__ = ["cache_folder", "fast_call", "numba_function"]

@@ -15,6 +15,13 @@ from . import render
 def callee_sources(made) -> dict[str, str]:
     """The source of every callee adjoint `made` calls, directly or through other callees,
     by a name unique in `listing` (each calls the others by those names)."""
+    return {name: source for name, (_, source) in named_callees(made).items()}
+
+
+def named_callees(made) -> dict[str, tuple]:
+    """Every callee adjoint `made` calls, directly or not: its name unique in `listing` ->
+    (its `Variant`, its source renamed so that it calls the others by those names).  The
+    renaming keeps every line where it was."""
     variants, names = [], {}  # callee adjoints in the order first called; id(Callee) -> name
     todo = [made]
     while todo:
@@ -38,7 +45,7 @@ def callee_sources(made) -> dict[str, str]:
         v, name = called.variant, names[id(called)]
         mapping = {v.name: name, f"{v.name}_pullback": f"{name}_pullback",
                    **{key: names[id(c)] for key, c in v.callees.items() if id(c) in names}}
-        sources[name] = render.rename(v.source, mapping)
+        sources[name] = (v, render.rename(v.source, mapping))
     return sources
 
 

@@ -26,7 +26,8 @@ from ..rules import TABLE
 class Options:
     """What to build: the transform (`mode`) and how its code is made."""
 
-    mode: str = "reverse"  # "reverse": a gradient or pullback; "forward": a jvp (driver/forward.py)
+    mode: str = "reverse"  # "reverse": a gradient or pullback; "forward": a jvp (driver/forward.py);
+    # "batched": the function over a leading batch axis of the `wrt` parameters (driver/batched.py)
     with_value: bool = False  # return (value, gradient)
     tuple_result: bool = False  # wrt was a tuple: return a tuple of gradients
     debug: bool = False  # finiteness checks after every assignment (backend/debug.py)

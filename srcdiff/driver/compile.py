@@ -3,7 +3,8 @@
     lowered IR ──inline → shapes → transform → codegen → optimize → render → load──▶ Variant
 
 The transform is the variant's `Options.mode`: "reverse" (a gradient, a value and gradient,
-or a callee's pullback) or "forward" (a jvp, driver/forward.py).  The adjoints of called
+or a callee's pullback), "forward" (a jvp, driver/forward.py) or "batched" (the function
+over a leading batch axis of the parameters `wrt` names, driver/batched.py).  The adjoints of called
 user functions (`callee`) come through here too, so every generated function is built,
 optimised and loaded the same way.
 """
@@ -20,6 +21,7 @@ from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from ..backend.single import keep_single
 from ..errors import SrcDiffError
 from ..frontend import depends
 from ..frontend.naming import assigned_names, names_in
@@ -32,7 +34,7 @@ from ..lower.callee_facts import analysis_error, of_function
 from ..lower.writes import check_in_place
 from ..rules import TABLE, TEMPLATE_GLOBALS
 from ..rules.runtime import HELPERS
-from . import forward
+from . import batched, forward
 from .cache import CACHE, Callee, Lowered, Options, Variant
 from .callee_lowering import call_facts, called, static_values
 from .callee_shapes import CalleeShapes, parameter_shapes
@@ -55,7 +57,7 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
             raise SrcDiffError(f"{'jit=' + repr(found.options.jit) if found.options.jit else 'debug=True'} "
                                f"needs NumPy arrays; {', '.join(foreign)} are of another library",
                                hint="convert the arguments with np.asarray, or leave the option out")
-        made = compile_variant(found, param_shapes, foreign)
+        made = compile_variant(found, param_shapes, foreign, args, single=shapes.is_single(key))
         if foreign and args is not None:
             _check_portable(found, made, args)
         found.variants[key] = made
@@ -93,17 +95,25 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
                               namespaces.located(origin.user_line, found.parsed.location))
 
 
-def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = ()) -> Variant:
+def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
+                    single: bool = False) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
-    names the parameters that are arrays of another library than NumPy."""
+    names the parameters that are arrays of another library than NumPy.  A batched variant
+    is compiled for one example's arguments `args` (driver/batched.py); `single`: the
+    arguments are float32 (the derivative's fills are too, backend/single.py)."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
     ir = inline_calls(found.ir, namer, inlinable, parsed.func) if options.inline and not options.debug else found.ir
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
     check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
-    transform = forward.transform if options.mode == "forward" else _reverse
-    func, program, name = transform(found, ir, namer, shape_of)
+    if options.mode == "batched":
+        func, program, name = batched.transform(found, ir, namer, shape_of, args)
+    else:
+        transform = forward.transform if options.mode == "forward" else _reverse
+        func, program, name = transform(found, ir, namer, shape_of)
+    if single:
+        keep_single(func, set(program.tangents.values()) if options.mode == "forward" else None)
     helper = debug.helper_name(found.namer) if options.debug else None
     if helper:
         debug.instrument(func, program, helper)
@@ -112,6 +122,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = ())
     source = render.render(func)
     callees = {vjp_name: callee(spec) for vjp_name, spec in getattr(program, "calls", {}).items()}
     made = Variant(source, None, name, program, callees)
+    if options.mode == "batched":  # helpers for rows whose shapes are known when it runs
+        made.cells.update(batched.HELPERS)
     if foreign:
         made.cells[namespaces.NAME] = namespaces.array_namespace
     if helper:

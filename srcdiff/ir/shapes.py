@@ -54,10 +54,11 @@ def signature(value) -> object:
     chunking of unknown size) is None."""
     t = type(value)
     if t is np.ndarray:
-        return (value.ndim, tuple(n == 1 for n in value.shape), value.dtype.kind)
+        kind = value.dtype.kind
+        return (value.ndim, tuple(n == 1 for n in value.shape), SINGLE if kind == "f" and value.itemsize == 4 else kind)
     if is_foreign_array(value):
         ones = tuple(None if not isinstance(n, numbers.Integral) else n == 1 for n in value.shape)
-        return (t, len(ones), ones, dtype_kind(value.dtype))
+        return (t, len(ones), ones, _dtype_key(value.dtype))
     return t
 
 
@@ -74,6 +75,11 @@ def is_foreign_array(value) -> bool:
         t.__module__.partition(".")[0] in _ARRAY_LIBRARIES and hasattr(value, "shape") and hasattr(value, "dtype"))
 
 
+#: the dtype part of a float32 array's signature (float64 and other floats: "f"): the
+#: derivative's fills are written in float32 for it (backend/single.py)
+SINGLE = "f4"
+
+
 def dtype_kind(dtype) -> str:
     """NumPy's one-letter kind of `dtype` ("f" for floating), for any library's dtype."""
     try:
@@ -81,6 +87,21 @@ def dtype_kind(dtype) -> str:
     except TypeError:  # a dtype object NumPy does not read (array_api_strict's): by its name
         name = str(dtype).rpartition(".")[2]
         return next((kind for prefix, kind in _KINDS if name.startswith(prefix)), "O")
+
+
+def _dtype_key(dtype) -> str:
+    """`dtype_kind`, but `SINGLE` for float32: the signature's dtype part."""
+    kind = dtype_kind(dtype)
+    return SINGLE if kind == "f" and str(dtype).rpartition(".")[2] == "float32" else kind
+
+
+def is_single(key) -> bool:
+    """Whether a variant for argument signatures `key` computes in float32: a float32 array
+    or number among them, and no float64 one (which would make the function's values float64)."""
+    sigs = key or ()
+    single = any(s is np.float32 or (isinstance(s, tuple) and s[-1] == SINGLE) for s in sigs)
+    double = any(s is np.float64 or (isinstance(s, tuple) and s[-1] == "f") for s in sigs)
+    return single and not double
 
 
 _KINDS = (("float", "f"), ("complex", "c"), ("int", "i"), ("uint", "u"), ("bool", "b"))

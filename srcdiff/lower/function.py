@@ -13,7 +13,7 @@ import ast
 from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction
 from ..ir.nodes import Const, Function, Var
-from ..rules.table import RuleTable
+from ..rules.rule_table import RuleTable
 from . import assignments, branches, calls, lists, loops, nested, opaque, operators, statements, subscripts
 from .expressions import ExpressionHandler, lower_constant
 from .facts import ParamFacts

@@ -84,7 +84,11 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
     if func in CONVERSIONS:
         return _conversion(lower, node, func, node.args, spelled, target)
     if rule.nograd:
-        return _nograd(lower, node, rule, spelled, node.args, target)
+        out = _nograd(lower, node, rule, spelled, node.args, target)
+        if func in TUPLE_RESULTS:  # zeros_list: a list of zeros
+            lower.state.lists.add(out.name)
+            lower.state.frozen_lists.add(out.name)
+        return out
     if rule.variadic:
         return _variadic(lower, node, rule, spelled, target)
     if through_namespace or func in TUPLE_RESULTS:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction
 from ..ir.nodes import Function
-from ..rules.table import RuleTable
+from ..rules.rule_table import RuleTable
 from .callee_facts import facts_of
 from .facts import ParamFacts
 from .function import lower_function, lower_function_specialised

@@ -19,7 +19,7 @@ from ..frontend.depends import Dependency
 from ..frontend.naming import Namer, assigned_names, names_in
 from ..frontend.parse import ParsedFunction
 from ..ir.nodes import Block, Const, Node, Operand, Var
-from ..rules.table import RuleTable
+from ..rules.rule_table import RuleTable
 from .facts import ParamFacts
 from .writes import InPlaceUpdate, Sharing
 

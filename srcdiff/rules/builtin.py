@@ -19,7 +19,8 @@ from . import (
     operators,
     python_math,
 )
-from .table import TEMPLATE_GLOBALS, Rule, RuleTable
+from .rule_table import RuleTable
+from .table import TEMPLATE_GLOBALS, Rule
 
 #: The built-in rules, by section (the order of docs/supported-numpy.md).
 SECTIONS = {

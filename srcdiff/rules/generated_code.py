@@ -8,8 +8,9 @@ the higher-order driver drops their calls before lowering a gradient.  (`set_ite
 table entries, whose facts lowering reads by function.)
 """
 
+from . import list_helpers as lists
 from . import runtime
-from .table import nograd, rule
+from .table import LINEAR, nograd, rule
 
 
 def _like_shape(static, a, like):
@@ -68,7 +69,7 @@ KINK_TANGENTS = {"value": "kink(condition, value_dot, x, y, axis)", "x": "kink_n
 
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
-         shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}),
+         shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}, batching="unbroadcast"),
     rule(runtime.select, ("condition", "value"), {"value": "select(condition, g)"}, shape=_second_shape,
          tangents={"value": "select(condition, value_dot)"}),
     rule(runtime.select_whole, ("condition", "value"), {"value": "select_whole(condition, g)"},
@@ -78,17 +79,19 @@ RULES = [
     rule(runtime.kink, ("condition", "value", "x", "y"), KINK, elementwise=True, fresh=True,
          defaults={"y": 0.0}, static={"axis": ()}, tangents=KINK_TANGENTS),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True),
-    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"}),
-    nograd(runtime.zeros_like),
+    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
+         batching="like"),
+    nograd(runtime.zeros_like, batching="like"),
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
     nograd(runtime.stop_gradient, shape=_first_shape,
            note="the identity with a zero derivative: nothing it guards is differentiated"),
     # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
     rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
          fresh=True, array_result=True,
-         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"}),
+         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"},
+         batching="index_add"),
     rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
-         tangents={"a": "index_read(a_dot, index)"}),
+         tangents={"a": "index_read(a_dot, index)"}, batching="index_read"),
     nograd(slice, ("start", "stop", "step")),
     # ---- the adjoints of products and of linear algebra, where shapes are known only when
     # run: each is linear in the adjoint `a` it moves, and the pairing <h, helper(a, ...)> is
@@ -126,5 +129,37 @@ RULES = [
          shape=_x_shape, tangents={"a": "cholesky_adjoint(a_dot, L)", "L": "cholesky_adjoint_dot(L_dot, a, L)"}),
 ]
 
+def _like_second(static, a, like, *rest):
+    return like
+
+
+# ---- a derivable gradient's list adjoints (rules/list_helpers.py): new lists, never updated
+# in place; each is linear, and its adjoint is its partner's (list_rows / rows_adjoint,
+# list_repeat / list_total, list_drop / list_grow, split_like / split_adjoint) ----
+RULES += [
+    nograd(lists.zeros_list, ("xs",), tuple_result=True),
+    rule(lists.list_add, ("xs", "i", "v"), {"xs": "g", "v": "g[i]"}, tuple_result=True, tangents=LINEAR),
+    rule(lists.lists_add, ("a", "b"), {"a": "g", "b": "g"}, tuple_result=True, tangents=LINEAR),
+    rule(lists.list_rows, ("a",), {"a": "rows_adjoint(g, a)"}, tuple_result=True, tangents=LINEAR),
+    rule(lists.rows_adjoint, ("h", "a"), {"h": "list_rows(g)"}, shape=_like_second, shape_only=("a",),
+         array_result=True, fresh=True, tangents={"h": "rows_adjoint(h_dot, a)"}),
+    rule(lists.list_repeat, ("v", "xs"), {"v": "list_total(g, v)"}, shape_only=("xs",), tuple_result=True,
+         tangents={"v": "list_repeat(v_dot, xs)"}),
+    rule(lists.list_total, ("h", "like"), {"h": "list_repeat(g, h)"}, shape=_like_second, shape_only=("like",),
+         tangents={"h": "list_total(h_dot, like)"}),
+    rule(lists.list_drop, ("xs",), {"xs": "list_grow(g)"}, tuple_result=True, tangents=LINEAR),
+    rule(lists.list_grow, ("h",), {"h": "list_drop(g)"}, tuple_result=True, tangents=LINEAR),
+    rule(lists.split_like, ("h", "pieces"), {"h": "split_adjoint(g, pieces, axis)"}, static={"axis": 0},
+         shape_only=("pieces",), tuple_result=True, tangents={"h": "split_like(h_dot, pieces, axis)"}),
+    rule(runtime.split_adjoint, ("parts", "pieces"), {"parts": "split_like(g, pieces, axis)"}, static={"axis": 0},
+         shape_only=("pieces",), array_result=True, fresh=True,
+         tangents={"parts": "split_adjoint(parts_dot, pieces, axis)"}),
+]
+
 #: The helpers whose index operand may be a list (a tuple index, as srcdiff reads one back).
 TAKE_INDEX_LISTS = frozenset({runtime.index_add, runtime.index_read})
+
+#: The helpers that take lists (the adjoints of lists, and tuple indices).
+TAKE_LISTS = TAKE_INDEX_LISTS | {lists.zeros_list, lists.list_add, lists.lists_add, lists.rows_adjoint,
+                                 lists.list_repeat, lists.list_total, lists.list_drop, lists.list_grow,
+                                 lists.split_like, runtime.split_adjoint}

@@ -21,7 +21,8 @@ def _array(static, x):
 
 def conversion(func, name=None, fresh=False, array_result=True):
     return rule(func, ("x",), {"x": "g"}, static={"dtype": None}, shape=_array, name=name, fresh=fresh,
-                array_result=array_result, note="dtype must be floating (or left out)", tangents=LINEAR)
+                array_result=array_result, note="dtype must be floating (or left out)", tangents=LINEAR,
+                batching="like")
 
 
 RULES = [
@@ -32,7 +33,7 @@ RULES = [
     conversion(np.asanyarray),
     conversion(np.ascontiguousarray),
     conversion(astype, name="ndarray.astype", fresh=True, array_result=False),  # a NumPy number's is one
-    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True, array_result=True, tangents=LINEAR),
+    rule(np.copy, ("x",), {"x": "g"}, shape=_array, fresh=True, array_result=True, tangents=LINEAR, batching="like"),
 ] + ([conversion(np.astype, fresh=True, array_result=False)]  # the array API's (NumPy 2.1)
       if hasattr(np, "astype") else [])
 

@@ -228,11 +228,12 @@ def _solve_tangents(static, operand_shapes):
 RULES = [
     # ---- products ----
     rule(np.matmul,    ("x", "y"), matmul_templates,     shape=matmul_shape, fresh=True,
-         tangents=_product("np.matmul")),
-    rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True, tangents=_product("np.dot")),
+         tangents=_product("np.matmul"), batching="matmul"),
+    rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True, tangents=_product("np.dot"),
+         batching="matmul"),
     rule(np.inner,     ("x", "y"), _inner_templates,                         fresh=True, tangents=_product("np.inner")),
     rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True,
-         tangents=_product("np.outer")),
+         tangents=_product("np.outer"), batching="outer"),
     rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True,
          tangents=_product("np.tensordot", "axes")),
     # not fresh: einsum("ij->ji", x) is a view of x

@@ -39,7 +39,7 @@ def query(func, shape=None):
 
 
 def piecewise(func, params=("x",), note="", sympy=None):
-    return nograd(func, params, shape=_elementwise, note=note, fresh=True, sympy=sympy)
+    return nograd(func, params, shape=_elementwise, note=note, fresh=True, sympy=sympy, batching="elementwise")
 
 
 RULES = [
@@ -51,9 +51,9 @@ RULES = [
     constructor(np.identity),
     constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n"),
     constructor(np.linspace, refuses_active="write start + (stop - start) * np.linspace(0.0, 1.0, n)"),
-    constructor(np.zeros_like, shape=_like),
-    constructor(np.ones_like, shape=_like),
-    constructor(np.empty_like, shape=_like),
+    nograd(np.zeros_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like"),
+    nograd(np.ones_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like"),
+    nograd(np.empty_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like"),
     # ---- shape and dtype queries ----
     query(np.shape),
     query(np.ndim, shape=_scalar),

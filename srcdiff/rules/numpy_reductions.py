@@ -41,9 +41,9 @@ def _mean_templates(static, operand_shapes):
         return {"x": "g"}
     if static.get("axis") is None:
         return {"x": "np.full(np.shape(x), g / np.size(x))"}
-    # np.maximum: an axis of length 0 has an empty gradient, not a division by zero
+    # size 0 counted as 1: an axis of length 0 has an empty gradient, not a division by zero
     spread = _spread("g", static, operand_shapes["x"])
-    return {"x": f"np.full(np.shape(x), {spread} * (np.size(ans) / np.maximum(np.size(x), 1)))"}
+    return {"x": f"np.full(np.shape(x), {spread} * (np.size(ans) / (np.size(x) + (np.size(x) == 0))))"}
 
 
 def _prod_templates(static, operand_shapes):
@@ -59,12 +59,14 @@ def _extremum_templates(static, operand_shapes):
 
 
 #: Elements per reduced group; an empty result (and so an empty x) must not divide by zero.
-COUNT = "(np.size(x) / np.maximum(np.size(ans), 1) - ddof)"
+#: Python ints, so the count keeps a float32 adjoint float32; divided into a NumPy value (a
+#: count of 0, ``ddof`` as large as the group, gives inf/NaN as NumPy does, not an exception).
+COUNT = "(np.size(x) / (np.size(ans) + (np.size(ans) == 0)) - ddof)"
 
 
 def _var_templates(static, operand_shapes):
     count = COUNT
-    return {"x": f"{_spread('g', static)} * (2.0 / {count}) * (x - np.mean(x, axis=axis, keepdims=True))"}
+    return {"x": f"{_spread('g', static)} * 2.0 * (x - np.mean(x, axis=axis, keepdims=True)) / {count}"}
 
 
 def _std_templates(static, operand_shapes):
@@ -136,7 +138,7 @@ def _prod_tangents(static, operand_shapes):
 
 
 def _var_tangents(static, operand_shapes):
-    return {"x": f"{_over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')} * (2.0 / {COUNT})"}
+    return {"x": f"{_over('x_dot * (x - np.mean(x, axis=axis, keepdims=True))')} * 2.0 / {COUNT}"}
 
 
 def _std_tangents(static, operand_shapes):
@@ -165,7 +167,7 @@ def _norm_tangents(static, operand_shapes):
 def reduction(func, templates, note="", tangents=None, derivable=None, **static):
     """A reduction over `axis`: its value is a new array, or a number (fresh)."""
     return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True,
-                tangents=tangents, derivable=derivable)
+                tangents=tangents, derivable=derivable, batching="reduce")
 
 
 RULES = [
@@ -185,7 +187,7 @@ RULES = [
       for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
-         tangents=_norm_tangents, derivable=_derivable_norm_templates,
+         tangents=_norm_tangents, derivable=_derivable_norm_templates, batching="reduce",
          note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,

@@ -218,15 +218,16 @@ def _like_shape(static, a, fill_value):
 
 RULES = [
     # ---- same elements, new shape: views of x (not fresh) ----
-    linear(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape),
-    linear(np.ravel,       ("x",), BACK),
-    linear(np.expand_dims, ("x",), BACK, static={"axis": None}, shape=_expand_dims_shape),
+    linear(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape, batching="reshape"),
+    linear(np.ravel,       ("x",), BACK, batching="reshape"),
+    linear(np.expand_dims, ("x",), BACK, static={"axis": None}, shape=_expand_dims_shape, batching="axes"),
     linear(np.squeeze,     ("x",), BACK, static={"axis": None}, shape=_squeeze_shape),
     linear(np.atleast_1d,  ("x",), BACK, shape=_at_least(1)),
     linear(np.atleast_2d,  ("x",), BACK, shape=_at_least(2)),
     linear(np.atleast_3d,  ("x",), BACK, shape=_at_least(3)),
     # ---- axes reordered ----
-    linear(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape),
+    linear(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape,
+           batching="axes"),
     linear(np.swapaxes,    ("x",), {"x": "np.swapaxes(g, axis1, axis2)"}, static={"axis1": None, "axis2": None},
            shape=_swapaxes_shape),
     linear(np.moveaxis,    ("x",), {"x": "np.moveaxis(g, destination, source)"},
@@ -239,7 +240,8 @@ RULES = [
     linear(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),
     # the fill value is copied into every element (a constant one makes a constant array)
     linear(np.full,        ("shape", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("shape",),
-           note="a floating dtype (or none): an integer one would truncate the fill value", **NEW_ARRAY),
+           note="a floating dtype (or none): an integer one would truncate the fill value", batching="full",
+           **NEW_ARRAY),
     rule(np.full_like,     ("a", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("a",),
          shape=_like_shape, tangents={"fill_value": _FULL_LIKE_TANGENT},
          note="takes a's dtype: for an integer a the value is truncated, and has no gradient", **NEW_ARRAY),
@@ -266,7 +268,7 @@ def reshape_to(x, shape):
 
 
 RESHAPE_TO = rule(reshape_to, ("x", "shape"), {"x": "np.reshape(g, np.shape(x))"},
-                  name="numpy.reshape (shape computed when run)", tangents=LINEAR)
+                  name="numpy.reshape (shape computed when run)", tangents=LINEAR, batching="reshape")
 
 
 def broadcast_like(x, y):

@@ -62,8 +62,8 @@ RULES = [
     unary(operator.pos,      x="g",                                                sympy="operator.pos"),
     # ---- linear algebra ----
     rule(operator.matmul, ("x", "y"), matmul_templates, shape=matmul_shape, fresh=True, sympy="operator.matmul",
-         tangents={"x": "x_dot @ y", "y": "x @ y_dot"}),
+         tangents={"x": "x_dot @ y", "y": "x @ y_dot"}, batching="matmul"),
     # a view of x
     rule(TRANSPOSE_ATTRIBUTE, ("x",), _transpose_attribute_templates, name="ndarray.T", shape=_transpose_shape,
-         tangents=LINEAR),
+         tangents=LINEAR, batching="transpose"),
 ]

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import Location, SrcDiffError
 from .kinks import kink, kink_nan
+from .list_helpers import LIST_HELPERS
 
 
 def unbroadcast(g, x):
@@ -36,10 +37,10 @@ def zeros_like(x):
     number (``np.linalg.det`` of one matrix) gets a 0-d array: its adjoint may be written
     into by index (``g[..., None, None] += ...``), which a Python float cannot take.
     """
-    if isinstance(x, np.ndarray):
-        return np.zeros(x.shape)
+    if isinstance(x, np.ndarray):  # a float32 array's derivative is float32 (others: float64)
+        return np.zeros(x.shape, x.dtype if x.dtype.kind == "f" else float)
     if isinstance(x, np.generic):
-        return np.zeros(())
+        return np.zeros((), x.dtype if x.dtype.kind == "f" else float)
     if isinstance(x, (tuple, list)):
         return [zeros_like(item) for item in x]
     return 0.0
@@ -387,6 +388,7 @@ HELPERS = {
     "real_part": real_part,
     "stack_rows": stack_rows,
     "stop_gradient": stop_gradient,
+    **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

@@ -52,7 +52,7 @@ def _compared_shape(static, *operands):
 
 #: A comparison of plain names and constants (``x > 0``): no gradient, and the broadcast
 #: shape of what it compares, so that ``np.where(x > 0, ...)`` has a known shape.
-COMPARE = Rule(None, "compare", (), {}, nograd=True, shape=_compared_shape)
+COMPARE = Rule(None, "compare", (), {}, nograd=True, shape=_compared_shape, batching="elementwise")
 
 
 def _getitem_shape(static, x, *index):
@@ -86,18 +86,19 @@ def _getitem_shape(static, x, *index):
 
 
 #: ``x[index]``: the reverse pass scatters the adjoint back into x's adjoint.
-GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape, tangents=LINEAR)
+GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape, tangents=LINEAR, batching="getitem")
 
 #: ``xs.append(v)``: the list keeps its name; the backward sweep pops v's adjoint.
 #: (Its tangent is appended to the list's tangent: ad/tangent.py.)
 APPEND = Rule(list.append, "list.append", ("x", "v"), {"v": "g.pop()"}, pure=False)  # it changes xs
 
 #: ``sum(xs)`` over a list, and over the rows of an array.
-SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "[g] * len(x)"}, tangents=LINEAR)  # builtins: unvalidated
+SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "[g] * len(x)"}, tangents=LINEAR,  # builtins: unvalidated
+                derivable={"x": "list_repeat(g, x)"})  # a helper with a rule (rules/list_helpers.py)
 SUM_ROWS = rule(builtins.sum, ("x",), {"x": "np.zeros(np.shape(x)) + g"}, name="sum", tangents=LINEAR)
 
 #: ``np.stack(xs)`` / ``np.array(xs)`` of a list: the adjoint is the list of the rows.
-STACK_LIST = Rule(list, "stack(list)", ("x",), {"x": "list(g)"}, tangents=LINEAR)
+STACK_LIST = Rule(list, "stack(list)", ("x",), {"x": "list(g)"}, tangents=LINEAR, derivable={"x": "list_rows(g)"})
 
 for _rule, _text in ((SUM_LIST, "[g] * len(x)"), (STACK_LIST, "list(g)")):
     # these templates call list builtins the rule-template checker does not allow

@@ -119,7 +119,18 @@ class Rule:
     #: (``np.split`` at positions known only when run): primitives that have rules.  None:
     #: `templates` serve both.
     derivable: Templates | Callable[[dict, dict], Templates] | None = None
+    #: batching (ad/batching_rules.py): how a call runs over a leading batch axis of some
+    #: operands — "elementwise" (operands broadcast; derived for elementwise rules), "reduce"
+    #: (axis remapped), "matmul", "outer", "transpose", "getitem", "like" (the call as it is),
+    #: or a generated-code helper's own kind ("unbroadcast", "index_read", "index_add").
+    #: None: no batching rule (a batched compile refuses; jacobian/hessian loop over rows).
+    batching: str | None = None
     _parsed: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def batching_kind(self) -> str | None:
+        """How the primitive is batched (`batching`, derived for elementwise rules)."""
+        return self.batching or ("elementwise" if self.elementwise else None)
 
     @property
     def signature(self) -> inspect.Signature:
@@ -330,71 +341,3 @@ def binary(func, x: str | None, y: str | None, **options) -> Rule:
     Its value is fresh (a new array, or a number) unless the options say otherwise."""
     templates = {p: t for p, t in (("x", x), ("y", y)) if t is not None}
     return rule(func, ("x", "y"), templates, elementwise=True, **{"fresh": True, **options})
-
-
-class RuleTable:
-    """Rules looked up by the Python object user code calls (``np.sin``, ``operator.add``)."""
-
-    def __init__(self, rules=(), lazy: Mapping[str, Callable[[], list]] | None = None):
-        self._rules: dict[object, Rule] = {}
-        #: rules of optional libraries, by the top-level module that must be imported already
-        #: (``{"scipy": load}``): loaded on the first lookup that misses once it is
-        self._lazy = dict(lazy or {})
-        self._optional: dict[object, Rule] = {}  # their rules, once loaded (a `_rules` entry wins)
-        self.version = 0  # bumped on every change, so cached transforms notice
-        self.listeners = []  # called after every change (compiled gradients reset themselves)
-        for r in rules:
-            self.register(r)
-
-    def register(self, new: Rule, replace: bool = False) -> Rule:
-        validate(new)
-        old = self._rules.get(new.func)
-        if old is not None and not replace:
-            raise SrcDiffError(
-                f"{new.name} already has an adjoint rule", hint="pass replace=True to override it"
-            )
-        self._rules[new.func] = new
-        self.version += 1
-        for listener in self.listeners:
-            listener()
-        return old
-
-    def remove(self, func) -> Rule | None:
-        """Drop `func`'s rule (if any) and return it."""
-        old = self._rules.pop(func, None)
-        if old is not None:
-            self.version += 1
-        return old
-
-    def lookup(self, func) -> Rule | None:
-        try:
-            found = self._rules.get(func) or self._optional.get(func)
-        except TypeError:  # unhashable callables have no rule
-            return None
-        if found is None and self._lazy and self.load_lazy(imported_only=True):
-            return self._optional.get(func)
-        return found
-
-    def load_lazy(self, imported_only: bool = False) -> bool:
-        """Add the rules of optional libraries (all, or those a program has imported already:
-        a user calling SciPy has imported it, so ``import srcdiff`` never does); True if any
-        were added.  The table's version is kept: no compiled gradient used these rules."""
-        added = False
-        for module, load in list(self._lazy.items()):
-            if imported_only and module not in sys.modules:
-                continue
-            del self._lazy[module]
-            for new in load():
-                self._optional[validate(new).func] = new
-            added = True
-        return added
-
-    def functions_where(self, fact: Callable[[Rule], bool]) -> set:
-        """The functions whose rule has `fact`: ``TABLE.functions_where(lambda r: r.fresh)``."""
-        return {r.func for r in self if fact(r)}
-
-    def __iter__(self):
-        return iter([*self._rules.values(), *(r for f, r in self._optional.items() if f not in self._rules)])
-
-    def __len__(self):
-        return len(list(iter(self)))

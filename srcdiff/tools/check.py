@@ -8,8 +8,13 @@ several points in 50-digit arithmetic, and the report says which of the two happ
 Either way the generated float64 gradient is also run at those points, and a failure there
 (NaN where the function is finite, a value off sympy's) is a mismatch whatever sympy proved.
 
-Each symbolic stage may take `timeout` seconds; past that, or where sympy cannot evaluate
-the function at all, the report gives float64 central differences' verdict instead.
+Each symbolic stage may take `timeout` seconds; past that, where sympy cannot evaluate
+the function at all, or where neither side evaluates to a number at the sample points, the
+report gives float64 central differences' verdict instead.
+
+The call is bound through the api's one front (tools/check_front.py): trees, methods and
+partials are checked as the plain function of leaves `grad` differentiates, each leaf
+reported under the user's spelling of it; float32 gradients are compared in their dtype.
 
 The report is in `check_report`, the comparison in `check_compare`, the float64 runs in
 `check_points`; `srcdiff.gradcheck` (central differences) is in `srcdiff.tools.gradcheck`.
@@ -18,23 +23,21 @@ The report is in `check_report`, the comparison in `check_compare`, the float64 
 from __future__ import annotations
 
 import dataclasses
-import inspect
 
 import numpy as np
 import sympy as sp
 
-from .. import driver
-from ..api.gradients import GradFunction, grad
+from ..errors import SrcDiffError
 from ..frontend import parse
-from ..ir import shapes as ir_shapes
 from ..ir.nodes import Node
 from . import symbolic
 from .budget import Budget, OutOfTime, stderr_progress
-from .check_common import TIMEOUT, GradientMismatch, example_arguments, unwrap
+from .check_common import TIMEOUT, GradientMismatch
 from .check_compare import compare_input, derivative, elements, prove, sample_points
+from .check_front import Plain, copies, plain_call
 from .check_points import float_failures
 from .check_report import GAVE_UP, INCONCLUSIVE, MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, CheckReport, InputCheck
-from .gradcheck import gradcheck
+from .gradcheck import numeric_check
 from .symbolic_status import node_status
 from .sympy_comparisons import NotSymbolic
 
@@ -47,13 +50,17 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
           progress=None) -> CheckReport:
     """Cross-check srcdiff's gradient of `f` against sympy's derivative.
 
+    `f` and `wrt` are taken as `srcdiff.grad` takes them (trees, paths into them, methods,
+    partials); each differentiated leaf is an input of the report (``p['W']``), and
+    `report.sympy_gradient` / `report.srcdiff_gradient` are shaped like the `wrt` target(s).
     `args` are example arguments (parameters with defaults may be left out; ``shapes=
     {"w": (3,)}`` stands for a missing array argument).  Every `wrt` input becomes a sympy
     symbol, or an array of them shaped like its argument (at most `max_elements`); the other
     arguments keep their values.  Where the difference does not simplify to 0, the two are
     compared at the arguments' values and `points - 1` random points nearby, in 50 digits.
-    At the same points the generated float64 gradient runs, and must be finite where the
-    function is and agree with sympy's derivative there.
+    At the same points the generated gradient runs (in the argument's dtype), and must be
+    finite where the function is and agree with sympy's derivative there, within the rounding
+    of that dtype.
 
     Each symbolic stage (running on symbols, differentiating, comparing) may take `timeout`
     seconds (None: no limit); past that the check gives up symbolically and reports float64
@@ -64,28 +71,27 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
     Returns a `CheckReport`, truthy when all agree; with `raise_on_mismatch`, a mismatch raises
     `GradientMismatch`.
     """
-    func = unwrap(f, args)
-    names = GradFunction(func, wrt).wrt
-    gradient = grad(func, wrt=names)
-    values = example_arguments(func, args, shapes, seed)
-    gradient.source_for(*values)  # raises SrcDiffError where grad would
-    made = driver.variant(gradient.lowered, tuple(map(ir_shapes.signature, values)))
-    report = CheckReport(func.__qualname__, names, points=points, timeout=timeout)
-    params = list(inspect.signature(func).parameters)
-    position = {name: params.index(name) for name in names}
-    budget = Budget(timeout, func.__qualname__, stderr_progress if progress is None else progress or None)
+    plain = plain_call(f, args, wrt, shapes, seed)
+    gradient = plain.gradient
+    made = plain.gradient_at(plain.values, "variant_for")
+    lowered = gradient.lowered
+    report = CheckReport(plain.qualname, tuple(plain.label(n) for n in plain.wrt), points=points, timeout=timeout,
+                         plain=plain)
+    position = {name: plain.position(name) for name in plain.wrt}
+    budget = Budget(timeout, plain.qualname, stderr_progress if progress is None else progress or None)
 
-    report.not_symbolic = _unsupported(gradient.lowered.ir) or _too_large(names, values, position, max_elements)
+    report.not_symbolic = (_unsupported(lowered.ir) or _too_large(plain, position, max_elements)
+                           or _not_finite(plain, position))
     if not report.not_symbolic:
         try:
-            budget.run(lambda: _symbolic_check(report, func, made, gradient, values, position, budget, seed))
+            budget.run(lambda: _symbolic_check(report, plain, made, lowered, position, budget, seed))
         except OutOfTime as exc:
             report.gave_up, report.inputs = exc.stage, []
             if budget.progress is not None:
-                budget.progress(f"srcdiff.check {func.__qualname__}: gave up symbolically after "
+                budget.progress(f"srcdiff.check {plain.qualname}: gave up symbolically after "
                                 f"{timeout:g} s ({exc.stage}); checking numerically")
-    if report.not_symbolic or report.gave_up:
-        report.numeric = gradcheck(func, *values, wrt=names, seed=seed)
+    if report.not_symbolic or report.gave_up or report.status == INCONCLUSIVE:
+        report.numeric = numeric_check(plain)
     if raise_on_mismatch:
         report.raise_on_mismatch()
     return report
@@ -97,21 +103,23 @@ RUNNING, DIFFERENTIATING = "running the function and its gradient on symbols", "
 SIMPLIFYING, COMPARING = "simplifying the differences", "comparing with sympy's derivative in 50 digits"
 
 
-def _symbolic_check(report: CheckReport, func, made, gradient, values: tuple, position: dict,
+def _symbolic_check(report: CheckReport, plain: Plain, made, lowered, position: dict,
                     budget: Budget, seed: int) -> None:
-    names = list(position)
-    params = list(inspect.signature(func).parameters)
-    symbols = {name: symbolic.symbols_like(name, values[position[name]]) for name in names}
-    sym_args = [symbols.get(p, v) for p, v in zip(params, values)]
-    user = parse.unwrap(func)
+    names, values = list(position), plain.values
+    symbols = {name: symbolic.symbols_like(plain.label(name), values[position[name]]) for name in names}
+    sym_args = [symbols.get(p, v) for p, v in zip(plain.params, values)]
+    user = parse.unwrap(plain.func)
     with budget.stage(RUNNING):
-        try:
-            primal = symbolic.symbolic_function(user)(*sym_args)
-            parsed = gradient.lowered.parsed
-            ours = symbolic.symbolic_adjoint(made, user, parsed.closure, f"check:{func.__qualname__}")(*sym_args)
+        try:  # each run on copies: a function that writes into its arguments leaves the symbols be
+            primal = plain.run(sym_args, symbolic.symbolic_function(user))
+            label = f"check:{plain.qualname}"
+            ours = symbolic.symbolic_adjoint(made, user, lowered.parsed.closure, label)(*copies(sym_args))
             output = symbolic.as_expr(primal)
         except NotSymbolic as exc:
             report.not_symbolic = str(exc)
+            return
+        except SrcDiffError as exc:  # a run-time guard of the generated code, meeting object arrays
+            report.not_symbolic = f"srcdiff's gradient does not run on sympy values: {str(exc).splitlines()[0]}"
             return
         except (TypeError, ValueError, AttributeError, ArithmeticError, LookupError, RecursionError,
                 sp.SympifyError) as exc:
@@ -132,10 +140,10 @@ def _symbolic_check(report: CheckReport, func, made, gradient, values: tuple, po
     sympy_values = {}
     with budget.stage(COMPARING):
         for name, got in zip(names, ours):
-            item, sympy_values[name] = compare_input(name, theirs[name], symbols[name], got, found[name],
-                                                     samples, budget)
+            item, sympy_values[name] = compare_input(plain.label(name), theirs[name], symbols[name], got,
+                                                     found[name], samples, budget)
             report.inputs.append(item)
-    failures = float_failures(func, gradient, values, symbols, position, samples, sympy_values)
+    failures = float_failures(plain, symbols, position, samples, sympy_values)  # by label
     for item in report.inputs:
         if item.name in failures and item.verdict != MISMATCH:
             proved = "; the formula is proved equal to sympy's, its float64 evaluation is not" \
@@ -168,10 +176,20 @@ def lowered_nodes(obj, seen=None) -> list[Node]:
     return [node for child in children for node in lowered_nodes(child, seen)]
 
 
-def _too_large(names, values, position, max_elements: int) -> str:
-    for name in names:
-        size = np.size(values[position[name]])
+def _not_finite(plain: Plain, position: dict) -> str:
+    """Why sympy cannot be compared at the arguments: an input that is NaN or infinite (np.fmax
+    ignores a NaN operand; a derivative with respect to NaN is no number for sympy)."""
+    for name in position:
+        value = np.asarray(plain.values[position[name]], dtype=np.float64)
+        if not np.all(np.isfinite(value)):
+            return f"{plain.label(name)} holds NaN or infinite values, where sympy's derivative is no number"
+    return ""
+
+
+def _too_large(plain: Plain, position: dict, max_elements: int) -> str:
+    for name in position:
+        size = np.size(plain.values[position[name]])
         if size > max_elements:
-            return (f"{name} has {size} elements, more than max_elements={max_elements} symbols; "
+            return (f"{plain.label(name)} has {size} elements, more than max_elements={max_elements} symbols; "
                     f"check with a smaller example argument")
     return ""

@@ -197,9 +197,13 @@ def sample_points(symbols: dict, values, position: dict, count: int, seed: int) 
             base.update({symbol[i]: float(value[i]) for i in np.ndindex(symbol.shape)})
         else:
             base[symbol] = float(value)
+    kinds = {}  # a float32 input runs at float32 points: sympy is asked at the same ones
+    for name, symbol in symbols.items():
+        dtype = getattr(values[position[name]], "dtype", np.dtype(np.float64))
+        kinds.update({s: dtype.type for s in np.ravel(symbol)} if dtype.kind == "f" else {})
     samples = [base]
     for _ in range(max(count, 1) - 1):
         u = rng.uniform(-1.0, 1.0, size=len(base))
-        samples.append({s: v * float(np.exp(0.2 * d)) if v else 0.5 * float(d)
+        samples.append({s: float(kinds.get(s, float)(v * float(np.exp(0.2 * d)) if v else 0.5 * float(d)))
                         for (s, v), d in zip(base.items(), u)})
     return [{s: sp.Float(v, DIGITS) for s, v in point.items()} for point in samples]

@@ -46,6 +46,23 @@ class CheckReport:
     gave_up: str = ""  # the stage that ran out of time
     timeout: float | None = None  # seconds each stage may take
     numeric: object = None  # the central-difference check, when nothing was compared symbolically
+    plain: object = None  # the call checked (`check_front.Plain`): rebuilds per-input results into trees
+
+    @property
+    def sympy_gradient(self):
+        """sympy's derivatives, shaped like the `wrt` target(s) (a dict for a dict...)."""
+        return self._rebuilt("sympy")
+
+    @property
+    def srcdiff_gradient(self):
+        """srcdiff's gradient on symbols, shaped like the `wrt` target(s)."""
+        return self._rebuilt("srcdiff")
+
+    def _rebuilt(self, field: str):
+        values = [getattr(i, field) for i in self.inputs]
+        if self.plain is None or len(values) != len(self.plain.wrt):
+            return tuple(values)
+        return self.plain.rebuild(values)
 
     @property
     def status(self) -> str:

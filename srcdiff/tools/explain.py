@@ -19,6 +19,7 @@ import numpy as np
 
 from ..ir.graph import GraphNode
 from .display import Page
+from .generated_lines import locate
 from .layout import Layout, layout
 from .trace import Row, Trace, shape_text, summarize, trace
 from .walk_steps import region_steps
@@ -56,11 +57,12 @@ def render(run: Trace, *, engine: str = "auto", call: str = "") -> str:
                         len(lines[3]) * CHAR) + 28, (5 if rows[name].node.accumulates else 4) * LINE + 14)
              for name, lines in texts.items()}
     where = layout(run.graph, sizes, engine)
+    lines = locate(run.events, run.graph, run.source)  # each step's line of the generated gradient
     data = {
         "title": call or run.graph.name,
         "wrt": run.wrt,
         "engine": where.engine,
-        "steps": region_steps(run) if regional else _forward_steps(run) + _backward_steps(run),
+        "steps": region_steps(run, lines) if regional else _forward_steps(run, lines) + _backward_steps(run),
         "regions": regional,
         "params": [{"name": p, "adjoint": _text(rows[p].adjoint)} for p in run.wrt],
     }
@@ -123,12 +125,14 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _forward_steps(run: Trace) -> list[dict]:
+def _forward_steps(run: Trace, lines: dict[int, int]) -> list[dict]:
     steps = []
     values = {row.name: row.value for row in run.rows}
-    for row in run.rows:
+    # a row per value event, in the same order (`Runner.record` adds both)
+    generated = [lines.get(i, 0) for i, event in enumerate(run.events) if event[0] == "value"]
+    for row, line in zip(run.rows, generated):
         node = row.node
-        step = {"phase": "forward", "node": node.name, "line": node.line, "genLines": [],
+        step = {"phase": "forward", "node": node.name, "line": node.line, "genLines": [line] if line else [],
                 "value": _valued(row.value), "shape": shape_text(row.value),
                 "edges": [[i, node.name] for i in dict.fromkeys(node.inputs)]}
         if node.kind == "parameter":

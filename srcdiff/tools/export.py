@@ -16,6 +16,8 @@ import sys
 import types
 from pathlib import Path
 
+import numpy as np
+
 from .. import driver
 from ..api.gradients import GradFunction
 from ..errors import SrcDiffError
@@ -72,15 +74,37 @@ def module_source(func, *example_args, wrt=0) -> str:
     functions = {name: own, **_callee_functions(made)}
     imports, definitions = _needed(listing, functions)
     if tree is None:  # the arguments' kinds are checked on entry (trees: by the front function's unpacking)
-        checked = export_check.guard(listing, name, list(inspect.signature(target).parameters), tuple(example_args))
+        found = gradient.lowered
+        checked = export_check.guard(listing, name, list(inspect.signature(target).parameters), tuple(example_args),
+                                     set(found.statics) | set(found.constants), _built_in_globals(found, listing))
         if checked != listing:
-            listing, extra, front = checked, {_MODULES["np"]}, export_check.CHECKER
+            listing, extra = checked, {_MODULES["np"]}
+            front = "\n\n\n".join(c for c in (export_check.CHECKER if "check_argument(" in checked else "",
+                                                export_check.STATIC_CHECKER if "check_static(" in checked else "")
+                                    if c)
     imports = _sorted_imports(set(imports) | extra)
     sources = [*functions.values(), *export_check.called_functions(own)]  # inlined helpers too
     digest = export_check.source_hash(dict.fromkeys(sources))
     header = _header(target, gradient, name, resolved.prefix + tuple(example_args), digest)
     parts = [header, "\n".join(imports), *definitions, front, listing.rstrip("\n")]
     return "\n\n\n".join(p for p in parts if p) + "\n"
+
+
+def _built_in_globals(found, listing: str) -> dict[str, str]:
+    """The globals the code was built with (``ACT = np.tanh``: its adjoint is tanh's) that the
+    module reads by name, as the expression of the value they held: a number, a string, or a
+    NumPy function.  Called with another value, the module would differentiate another function."""
+    read = set(_free_names(listing))
+    out = {}
+    for dep in found.depends:
+        if dep.of_signature or dep.name not in read:
+            continue
+        value = dep.value
+        if isinstance(value, (bool, int, float, str)) or value is None:
+            out[dep.name] = repr(value)
+        elif getattr(np, getattr(value, "__name__", ""), None) is value:
+            out[dep.name] = f"np.{value.__name__}"
+    return out
 
 
 def _callee_functions(made) -> dict[str, object]:

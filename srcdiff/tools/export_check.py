@@ -90,15 +90,34 @@ def stale(path: Path, current: str) -> str | None:
     return None
 
 
-def guard(listing: str, name: str, params: list[str], args: tuple) -> str:
+#: The check of a static argument (``axis=0``, a flag, None for an optional array) and of a
+#: global the code was built with: the module computes the gradient of that function only.
+STATIC_CHECKER = '''def check_static(function, name, value, expected):
+    """Refuse a value other than the one the module was generated for: it is built into the
+    code (an axis, a flag, None for an optional array, a global read when it was generated)."""
+    if value is expected or (type(value) is type(expected) and value == expected):
+        return
+    raise ValueError(f"{function}: {name} is {value!r}, but the module was generated for "
+                     f"{name} = {expected!r} and computes that function's gradient; "
+                     "regenerate it for this value")'''
+
+
+def guard(listing: str, name: str, params: list[str], args: tuple, statics: set[str] = frozenset(),
+          globals_: dict | None = None) -> str:
     """`listing` with ``check_argument`` calls at the top of the function `name`, one per
-    parameter given a float or an array (ints, bools and other kinds are left as they are)."""
+    parameter given a float or an array, and ``check_static`` calls for the parameters in
+    `statics` (the code was specialised on their values) and the globals `globals_` (name ->
+    the expression of the value the code was built with)."""
     checks = []
     for param, value in zip(params, args):
-        if isinstance(value, np.ndarray):
+        if param in statics and (value is None or isinstance(value, (bool, int, str, tuple))):
+            checks.append(f"check_static({name!r}, {param!r}, {param}, {value!r})")
+        elif isinstance(value, np.ndarray):
             checks.append(f"check_argument({name!r}, {param!r}, {param}, {value.ndim})")
         elif isinstance(value, (float, np.floating)):
             checks.append(f"check_argument({name!r}, {param!r}, {param}, None)")
+    for global_name, spelled in (globals_ or {}).items():
+        checks.append(f"check_static({name!r}, {global_name!r}, {global_name}, {spelled})")
     if not checks:
         return listing
     tree = ast.parse(listing)

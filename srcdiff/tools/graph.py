@@ -13,7 +13,9 @@ import dataclasses
 
 from .. import driver
 from ..ad.activity import active_values
+from ..api.flatcall import EVERY, Front
 from ..errors import SrcDiffError
+from ..frontend import callables
 from ..frontend.naming import assigned_names
 from ..frontend.parse import ParsedFunction, parse_function
 from ..ir import graph as model
@@ -109,10 +111,11 @@ def graph(f, wrt=None) -> Graph:
     `wrt` (parameter indices or names; all parameters by default) decides which nodes carry
     gradients; nodes that do not are drawn dashed.
     """
+    f, leaves = _plain_function(f, wrt)
     parsed = parse_function(f)
     function, _namer = lower(parsed, TABLE)
     params = [p.name for p in function.params]
-    names = None if wrt is None else wrt_names(wrt, params, parsed.name)
+    names = leaves if leaves is not None or wrt is None else wrt_names(wrt, params, parsed.name)
     program = None
     if not model.is_plain(function):
         try:  # the gradient's program names what each loop saves
@@ -122,6 +125,19 @@ def graph(f, wrt=None) -> Graph:
         except SrcDiffError:
             pass
     return build_graph(parsed, function, names, program)
+
+
+def _plain_function(f, wrt) -> tuple:
+    """A method or partial as the plain function `grad` differentiates (api's one front): an
+    object's attributes become parameters of their own (``self.w`` is ``self_w``); and the
+    differentiated leaves when `wrt` is given (else None).  A plain function is itself."""
+    target = callables.resolve(f)
+    if target.plain:
+        return f, None
+    front = Front(f, EVERY if wrt is None else wrt, what="srcdiff.graph")
+    structs = front.structures(front.full_values((None,) * len(front.names)))
+    flat, leaves, _plan = front.prepared(structs)
+    return flat.func, None if wrt is None else list(leaves)
 
 
 def wrt_names(wrt, params: list[str], name: str) -> list[str]:

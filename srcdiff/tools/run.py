@@ -280,6 +280,8 @@ class Runner:
     def origin(self, name: str, reads: set[str]) -> str | None:
         adjoint = {n.name: self.program.adjoints.get(n.var, n.var + "_bar") for n in self.graph.nodes}
         users = self.graph.users(name)
+        # the two sides of a branch share their adjoints' names: the side running comes first
+        users = sorted(users, key=lambda u: self.graph[u].region not in self.sides)
         for user in users:
             if adjoint[user] in reads:
                 return user

@@ -341,6 +341,11 @@ NOT_SYMBOLIC: dict[str, str] = {
     **{f"srcdiff.rules.runtime.{name}": "a helper of generated gradients (numbers only), checked numerically"
        for name in ("matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "solve_adjoint_x",
                     "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint")},
+    # a derivable gradient's list adjoints (rules/list_helpers.py): lists, not arrays of symbols
+    **{f"srcdiff.rules.list_helpers.{name}": "a helper of generated gradients moving lists, checked numerically"
+       for name in ("zeros_list", "list_add", "lists_add", "list_rows", "rows_adjoint", "list_repeat", "list_total",
+                    "list_drop", "list_grow", "split_like")},
+    "srcdiff.rules.runtime.split_adjoint": "a helper of generated gradients moving lists, checked numerically",
 }
 
 

@@ -8,7 +8,6 @@ computes, with each contribution to an adjoint tied to the generated line that a
 
 from __future__ import annotations
 
-import ast
 import inspect
 import sys
 from dataclasses import dataclass, field
@@ -16,13 +15,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import driver
+from ..api.binding import Binder
+from ..api.flatcall import Front
 from ..errors import SrcDiffError
+from ..frontend import trees
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from ..ir.graph import GraphNode
 from ..rules import TEMPLATE_GLOBALS
 from . import tables
-from .graph import Graph, build_graph, wrt_names
+from .generated_lines import term_lines
+from .graph import Graph, build_graph
 from .run import Runner
 from .tables import number_text, shape_text, summarize
 
@@ -109,16 +112,9 @@ def trace(f, *args, wrt=None, limit: int | None = 4, **kwargs) -> Trace:
     parameter passed as a float or a float array.  Loops are traced in full; the table
     shows `limit` iterations of each (None: all).
     """
-    parsed = parse_function(f)
+    func, values, wrt = plain_call(f, args, kwargs, wrt)
+    parsed = parse_function(func)
     params = list(inspect.signature(parsed.func).parameters)
-    values = _bind(parsed.func, args, kwargs)
-    if wrt is None:
-        wrt = [p for p, v in zip(params, values) if _is_float(v)]
-        if not wrt:
-            raise SrcDiffError(f"none of the arguments of {parsed.name} is a float or a float array",
-                               hint="pass floats (e.g. 2.0) or float arrays, or name wrt=")
-    else:
-        wrt = wrt_names(wrt, params, parsed.name)
     # the gradient the pipeline compiles for these arguments, and the IR it came from
     # helpers stay calls (traced as frames); with the value, so every forward loop is in the program
     options = driver.Options(tuple_result=True, inline=False, with_value=True)
@@ -152,14 +148,13 @@ def _frames(made):
 
 
 def _trace(run, wrt: list[str], source: str, limit) -> Trace:
-    assigns = _assignments(source)
+    lines = term_lines(run.events, run.graph, source)
     rows = []
     for name, iteration, value in run.values:
         terms = run.terms.get((name, iteration), [])
         contributions = []
         for term in terms:
-            adjoint = {n.name: n.var + "_bar" for n in run.graph.nodes}.get(term.origin)
-            number, text = _generated_line(assigns, term.target, adjoint)
+            number, text = lines.get(id(term), (0, ""))
             contributions.append(Contribution(term.origin, term.value, text or term.statement, number))
         frame = run.frames.get((name, iteration))
         rows.append(Row(run.graph[name], value, run.adjoints.get((name, iteration)), contributions, iteration,
@@ -167,36 +162,27 @@ def _trace(run, wrt: list[str], source: str, limit) -> Trace:
     return Trace(run.graph, rows, wrt, source, dict(run.taken), dict(run.counts), run.events, limit)
 
 
-def _bind(func, args, kwargs) -> list:
-    try:
-        bound = inspect.signature(func).bind(*args, **kwargs)
-    except TypeError as exc:
-        raise TypeError(f"{func.__qualname__}(): {exc}") from None
-    bound.apply_defaults()
-    return list(bound.arguments.values())
+def plain_call(f, args: tuple, kwargs: dict, wrt) -> tuple:
+    """(function, arguments, differentiated parameters) of the call ``f(*args, **kwargs)``
+    bound through the api's one front: a call with trees, of a method or of a partial is
+    traced as the plain function of leaves `grad` differentiates (``p['W']`` is ``p_W``).
+    By default every parameter that holds a float differentiates."""
+    binder = Binder(f, "srcdiff.trace")
+    positional = binder.bind(args, kwargs)
+    if wrt is None:
+        wrt = tuple(n for n, v in zip(binder.names, positional) if _holds_float(v))
+        if not wrt:
+            raise SrcDiffError(f"none of the arguments of {binder.qualname} is a float or a float array",
+                               hint="pass floats (e.g. 2.0) or float arrays, or name wrt=")
+    call = Front(f, wrt, what="srcdiff.trace").bound_call(positional)
+    call.check(binder.qualname)
+    return call.func, list(call.args), list(call.wrt)
 
 
-def _assignments(source: str) -> list[tuple[int, str, set[str], str]]:
-    """Each ``name = ...`` of the generated source: line number, target, names read, text."""
-    lines = source.splitlines()
-    out = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            reads = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-            text = " ".join(line.strip() for line in lines[node.lineno - 1:node.end_lineno])
-            out.append((node.lineno, node.targets[0].id, reads, text))
-    return sorted(out)
-
-
-def _generated_line(assigns, target: str, origin_adjoint: str | None) -> tuple[int, str]:
-    """The generated line adding a contribution to `target`: the first assignment to it that
-    reads the origin's adjoint (the optimizer may have merged several terms into one line),
-    else the first assignment to it; (0, "") when the optimizer left none."""
-    mine = [a for a in assigns if a[1] == target]
-    for number, _, reads, text in mine:
-        if origin_adjoint in reads:
-            return number, text
-    return (mine[0][0], mine[0][3]) if mine else (0, "")
+def _holds_float(value) -> bool:
+    if not trees.is_tree(value):
+        return _is_float(value)
+    return any(s.kind == "leaf" for _, s in trees.leaf_paths(trees.structure(value)))
 
 
 def _filled(cell) -> bool:

@@ -305,9 +305,6 @@ PROGRAMS = {  # name: (function, arguments)
 
 TRANSFORMS = ["grad", "value_and_grad", "hessian", "hvp", "grad_grad", "jvp", "vjp", "numba"]
 
-# a list adjoint in generated code, located at the user's line
-_LIST_ADJOINTS = r"test_helpers_everywhere.py:\d+: differentiating its gradient again"
-
 #: (program, transform) -> why srcdiff refuses it, matched against the SrcDiffError, which
 #: must name a line of this file
 REFUSED = {
@@ -315,15 +312,7 @@ REFUSED = {
     ("recursion", "hvp"): "recursive",
     ("recursion", "grad_grad"): "recursive",
     ("recursion", "jvp"): "recursive",
-    ("recursion", "numba"): "not inlined",
-    # not the helpers: higher derivatives of the adjoints of lists (issue 23's second class)
-    ("rk4_rhs", "hessian"): _LIST_ADJOINTS,
-    ("rk4_rhs", "hvp"): _LIST_ADJOINTS,
-    ("list", "hessian"): _LIST_ADJOINTS,
-    ("list", "hvp"): _LIST_ADJOINTS,
-    ("list", "grad_grad"): _LIST_ADJOINTS,
-    # nor here: numba has no keepdims (issue 23's numba class)
-    ("static_axis", "numba"): "numba has no implementation of sum",
+    ("recursion", "numba"): "recursive",
 }
 
 HERE = "test_helpers_everywhere.py:"

@@ -96,7 +96,7 @@
       if (line) { line.classList.add("hl-" + cls); }
       (step.genLines || []).forEach(function (n) {
         var l = document.getElementById("gen-L" + n);
-        if (l) { l.classList.add("hl-bwd"); }
+        if (l) { l.classList.add("hl-" + cls); }
       });
       text($("step-head"), step.head);
       text($("step-what"), step.what);

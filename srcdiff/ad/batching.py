@@ -1,0 +1,305 @@
+"""The batching transform: a lowered function becomes code that runs over a leading batch
+axis of some of its parameters in one call (what ``jax.vmap`` is to JAX).
+
+Every value either has a batch axis (it depends on a batched parameter) or not; a value
+keeps its name either way, so the batched code reads like the function it comes from.  A
+call none of whose operands is batched is the user's statement unchanged (computed once for
+the whole batch); any other call is rewritten by its rule's batching kind
+(ad/batching_rules.py).  Branches on values the same for every row stay branches; a loop
+carries a batch axis where its initial or its final value has one.  A primitive without a
+batching rule, a branch or a loop bound that differs per row, and calls of other functions
+are refused, naming the user's line.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+
+from ..errors import SrcDiffError
+from ..frontend.naming import Namer
+from ..ir.nodes import (
+    Branch,
+    Const,
+    ForwardStatement,
+    Function,
+    Global,
+    Loop,
+    Node,
+    Operand,
+    UserCall,
+    Var,
+    operand_ast,
+)
+from ..ir.program import Assign, Break, For, If, Run, While
+from ..ir.shapes import Shape
+from ..rules.structural import APPEND
+from .batching_rules import KINDS, call, float_math
+
+
+@dataclass
+class BatchedProgram:
+    """The statements of a batched function and the expression it returns."""
+
+    function: Function
+    body: list
+    output: ast.expr
+    batched: tuple[str, ...]  # the parameters with a batch axis
+
+
+@dataclass
+class Batching:
+    """What the transform knows: which values have a batch axis, and the batch size's name."""
+
+    shapes: dict[str, Shape]
+    location: object
+    size: str
+    lists: frozenset[str]
+    have: set[str] = field(default_factory=set)  # values with a batch axis
+    ndims: dict[str, int] = field(default_factory=dict)  # a row's axes where the rules do not say
+    containers: set[str] = field(default_factory=set)  # tuples whose every part has one
+
+    def batched(self, operand: Operand) -> bool:
+        return isinstance(operand, Var) and (operand.name in self.have or operand.name in self.containers)
+
+    def ref(self, operand: Operand) -> ast.expr:
+        return operand_ast(operand)
+
+    def ndim(self, operand: Operand, node, required: bool = True) -> int | None:
+        """A row's number of axes (the shape the code is compiled for); None (or, when
+        `required`, a refusal) where it is not known before the call."""
+        if isinstance(operand, Const):
+            return int(getattr(operand.value, "ndim", 0)) if not isinstance(operand.value, (list, tuple)) else 1
+        shape = operand.shape if isinstance(operand, Global) else self.shapes.get(operand.name)
+        if (shape is None or not shape.known) and isinstance(operand, Var) and operand.name in self.ndims:
+            return self.ndims[operand.name]
+        if shape is None or not shape.known:
+            if not required:
+                return None
+            self.refuse(node, "the number of axes of a value here is not known before the call, so it cannot be "
+                              "batched", "pass arrays (not lists) and avoid values whose shape depends on data")
+        return len(shape.dims)
+
+    def rank_expr(self, operands, node) -> int | ast.expr:
+        """The most axes a row of `operands` has: a number, or an expression where the code
+        knows it only when it runs."""
+        known, asked = [], []
+        for v in operands:
+            n = self.ndim(v, node, required=False)
+            if n is not None:
+                known.append(n)
+            elif self.batched(v):
+                asked.append(ast.BinOp(call("np.ndim", self.ref(v)), ast.Sub(), ast.Constant(1)))
+            else:
+                asked.append(call("np.ndim", self.ref(v)))
+        if not asked:
+            return max(known, default=0)
+        return call("max", *[ast.Constant(k) for k in set(known)], *asked) if len(asked) + bool(known) > 1 \
+            else asked[0]
+
+    def expanded(self, operand: Operand, rank, node) -> ast.expr:
+        """A batched operand with axes of length one after its batch axis, up to `rank` axes
+        a row (`rank` a number, or an expression computed when the code runs)."""
+        own = self.ndim(operand, node, required=False)
+        if isinstance(rank, int) and own is not None:
+            if own >= rank:
+                return self.ref(operand)
+            parts = [ast.Slice(None, None, None)] + [ast.Constant(None)] * (rank - own)
+            return ast.Subscript(self.ref(operand), ast.Tuple(parts, ast.Load()), ast.Load())
+        return call("expand_rows", self.ref(operand), rank if isinstance(rank, ast.expr) else ast.Constant(rank))
+
+    def rows(self, operand: Operand) -> ast.expr:
+        """`operand` with a batch axis: itself, or the same value for every row."""
+        if self.batched(operand):
+            return self.ref(operand)
+        return call("broadcast_rows", self.ref(operand), ast.Name(self.size, ast.Load()))
+
+    def refuse(self, node, what: str, hint: str = "") -> None:
+        line = getattr(node, "line", None)
+        raise SrcDiffError(f"batching (srcdiff.vmap): {what}", self.location(line) if line else None,
+                           hint or "compute this value from operations that have batching rules, or call the "
+                                   "function once per example")
+
+
+def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: dict[str, Shape], *,
+          location, ndims: dict[str, int] | None = None) -> BatchedProgram:
+    """The batched program of `function`, whose parameters `batched` have a leading batch
+    axis; `ndims` gives a row's number of axes of values whose shapes the rules do not say."""
+    size = namer.fresh("batch_size")
+    state = Batching(shape_of, location, size, function.lists, set(batched), ndims=dict(ndims or {}))
+    body = []
+    if batched:
+        first = ast.Subscript(ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
+                                       [ast.Name(batched[0], ast.Load())], []), ast.Constant(0), ast.Load())
+        line = getattr(function.body.nodes[0], "line", None) if function.body.nodes else None
+        body.append(Assign([size], first, line or function.return_line))
+    body += _block(function.body, state)
+    out = function.output
+    if isinstance(out, Var) and out.name in state.containers:
+        output = operand_ast(out)
+    elif state.batched(out):
+        output = operand_ast(out)
+    elif batched:
+        output = call("copy_rows", operand_ast(out), ast.Name(size, ast.Load()))
+    else:
+        output = operand_ast(out)
+    return BatchedProgram(function, body, output, batched)
+
+
+def _block(block, state: Batching) -> list:
+    out = []
+    for item in block.nodes:
+        if isinstance(item, Branch):
+            out.append(_branch(item, state))
+        elif isinstance(item, Loop):
+            out += _loop(item, state)
+        elif isinstance(item, ForwardStatement):
+            out.append(Run(_effect(item, state), item.line))
+        else:
+            out += _node(item, state)
+    return out
+
+
+_ROW_FACTS = {"dtype", "ndim", "shape"}  # asked of the first row: the shape checks of pruned statements too
+
+
+def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
+    """A statement run for its effect (a print, an assert, a dtype guard) as written.  One
+    that asks a batched value only its dtype or ndim asks the first row; one that reads a
+    batched value otherwise is refused (it would see the whole batch)."""
+    batched = {v.name for v in item.inputs if state.batched(v)}
+    if not batched:
+        return item.stmt
+    facts = {id(n.value) for n in ast.walk(item.stmt) if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS}
+    if any(isinstance(n, ast.Name) and n.id in batched and id(n) not in facts for n in ast.walk(item.stmt)):
+        state.refuse(item, "a statement run for its effect (print, assert, a check) reads a batched value",
+                     "check the whole batch outside the function, or call it once per example")
+    stmt = copy.deepcopy(item.stmt)
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS and isinstance(n.value, ast.Name) \
+                and n.value.id in batched:
+            n.value = ast.Subscript(ast.Name(n.value.id, ast.Load()), ast.Constant(0), ast.Load())
+    return stmt
+
+
+def _node(node: Node, state: Batching) -> list:
+    if not any(state.batched(v) for v in node.inputs):
+        if node.rule is APPEND:
+            state.refuse(node, "lists cannot be batched", "build an array with np.stack instead")
+        return [Assign([node.out.name], node.expr, node.line)]
+    if isinstance(node, UserCall):
+        name = getattr(node.callee, "__qualname__", "another function")
+        state.refuse(node, f"the call of {name} is not copied into its caller ({node.kept or 'it is kept a call'})",
+                     f"write {name} at module level without recursion")
+    if node.rule is APPEND or (node.out.name in state.lists and node.rule.name != "list") or any(
+            isinstance(v, Var) and v.name in state.lists and state.batched(v) and v.name not in state.containers
+            for v in node.inputs):
+        state.refuse(node, "lists cannot be batched", "build an array with np.stack instead")
+    if node.rule.name == "list":  # a tuple of values: each part with a batch axis
+        state.containers.add(node.out.name)
+        parts = [state.rows(v) for v in node.inputs]
+        return [Assign([node.out.name], ast.Tuple(parts, ast.Load()), node.line)]
+    if any(isinstance(v, Var) and v.name in state.containers for v in node.inputs) and node.rule.name != "getitem":
+        state.refuse(node, f"{node.rule.name} of a tuple of batched values has no batching rule")
+    query = _shape_query(node, state)
+    if query is not None:
+        return [Assign([node.out.name], query, node.line)]
+    kind = node.rule.batching_kind
+    if kind is None and node.rule.nograd and isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+        kind = "elementwise"  # a comparison written in the code (``x[0] > 0``)
+    rule = KINDS.get(kind) if kind else (float_math if node.rule.float_result else None)
+    if rule is None:
+        what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
+        state.refuse(node, f"{what} has no batching rule",
+                     "jacobian and hessian compute such functions one row at a time; for vmap, call the "
+                     "function once per example")
+    try:
+        expr, has_axis = rule(node, state)
+    except SrcDiffError as exc:
+        if exc.location is not None:
+            raise
+        raise SrcDiffError(exc.reason, state.location(node.line), exc.hint) from None
+    if has_axis:
+        state.have.add(node.out.name)
+    return [Assign([node.out.name], expr, node.line)]
+
+
+_QUERIES = {"shape", "size", "ndim", "dtype"}
+
+
+def _shape_query(node: Node, state: Batching) -> ast.expr | None:
+    """``x.shape``, ``np.size(x)``, ``len(x)`` of a batched x: the question asked of its first
+    row (no batch axis)."""
+    expr = node.expr
+    if not node.rule.nograd or len(node.inputs) != 1:
+        return None
+    x = node.inputs[0]
+    row = ast.Subscript(operand_ast(x), ast.Constant(0), ast.Load())
+    if isinstance(expr, ast.Attribute) and expr.attr in _QUERIES:
+        return ast.Attribute(row, expr.attr, ast.Load())
+    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+        func = expr.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        if name in ("shape", "size", "ndim", "len"):
+            return ast.Call(func, [row], [])
+    return None
+
+
+def _branch(branch: Branch, state: Batching) -> If:
+    if state.batched(branch.test):
+        state.refuse(branch, "an if whose test differs between examples cannot be batched",
+                     "write it with np.where(test, a, b)")
+    before = set(state.have)
+    body = _block(branch.body, state)
+    after_body, state.have = state.have, set(before)
+    orelse = _block(branch.orelse, state)
+    after_orelse = state.have
+    state.have = after_body | after_orelse
+    for merge in branch.merges:
+        name = merge.out.name
+        for side, has in ((body, after_body), (orelse, after_orelse)):
+            if name in state.have and name not in has:  # the same for every row on this side only
+                side.append(Assign([name], state.rows(merge.out), branch.line))
+    return If(operand_ast(branch.test), body, orelse, branch.line)
+
+
+def _loop(loop: Loop, state: Batching) -> list:
+    """The loop, its carried values with a batch axis where the initial or the final value has one."""
+    if any(state.batched(b) for b in loop.bounds) or any(state.batched(v) for v in loop.test_inputs) \
+            or (loop.stop is not None and state.batched(loop.stop)):
+        state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched",
+                     "run a fixed number of iterations and select the results with np.where")
+    entry = set(state.have)
+    carried_rows = {c.var.name for c in loop.carried if state.batched(c.init)}
+    while True:  # to a fixed point: a value batched at the end of an iteration is batched throughout
+        state.have = entry | carried_rows
+        body = _block(loop.body, state)
+        grown = {c.var.name for c in loop.carried if state.batched(c.final)} - carried_rows
+        if not grown:
+            break
+        carried_rows |= grown
+    if loop.stop is not None and state.batched(loop.stop):
+        state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched")
+    before = []
+    for c in loop.carried:
+        if c.var != c.init:
+            init = state.rows(c.init) if c.var.name in carried_rows else operand_ast(c.init)
+            before.append(Assign([c.var.name], init, loop.line))
+    copies = [c for c in loop.carried if c.final != c.var]
+    values = [state.rows(c.final) if c.var.name in carried_rows else operand_ast(c.final) for c in copies]
+    phis = {c.var for c in loop.carried}
+    if len(copies) > 1 and any(c.final in phis for c in copies):
+        body.append(Assign([c.var.name for c in copies], ast.Tuple(values, ast.Load()), loop.line))
+    else:
+        body += [Assign([c.var.name], v, loop.line) for c, v in zip(copies, values)]
+    if loop.stop is not None:
+        body.append(If(operand_ast(loop.stop), [Break()], [], loop.line))
+    state.have |= carried_rows
+    if loop.kind == "range":
+        iterator = ast.Call(ast.Name("range", ast.Load()), [operand_ast(b) for b in loop.bounds], [])
+        return before + [For(loop.target.name, iterator, body, loop.line)]
+    return before + [While(loop.test, body, loop.line)]
+
+
+__all__ = ["BatchedProgram", "Batching", "batch"]

@@ -1,0 +1,267 @@
+"""The batching rule of each primitive kind (`Rule.batching`): one call, run over a leading
+batch axis of some of its operands.
+
+A rule gets the node and the batching state (ad/batching.py) and returns the batched
+call's expression and whether its value has a batch axis.  Shapes are a row's (the
+unbatched signature the code is compiled for): axes are remapped by one, operands of fewer
+dimensions than the result get axes of length one after the batch axis, so NumPy's
+broadcasting (which aligns from the right) lines rows up with rows.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import math
+
+import numpy as np
+
+from ..ir.nodes import Const, Var
+from .tangent_node import instantiate
+
+
+def _np(name: str, *args: ast.expr, **keywords: ast.expr) -> ast.Call:
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args),
+                    [ast.keyword(k, v) for k, v in keywords.items()])
+
+
+def call(name: str, *args: ast.expr) -> ast.Call:
+    """``name(*args)``; a dotted name (``np.ndim``) is an attribute."""
+    head, _, attr = name.rpartition(".")
+    func = ast.Attribute(ast.Name(head, ast.Load()), attr, ast.Load()) if head else ast.Name(name, ast.Load())
+    return ast.Call(func, list(args), [])
+
+
+def _const(value) -> ast.expr:
+    return ast.parse(repr(value), mode="eval").body
+
+
+def elementwise(node, state):
+    """Operands broadcast: a batched operand of fewer dimensions than the result gets axes of
+    length one after its batch axis.  ``math.sin`` of a batched number becomes ``np.sin``."""
+    rank = state.ndim(node.out, node, required=False)
+    if rank is None:
+        rank = state.rank_expr([v for v in node.inputs if not isinstance(v, Const)], node)
+    replace = {v.name: state.expanded(v, rank, node) for v in node.inputs if isinstance(v, Var) and state.batched(v)}
+    expr = instantiate(node.expr, replace)
+    if node.rule.func is not None and getattr(node.rule.func, "__module__", None) == "math":
+        expr = _math_to_numpy(expr, node, state)
+    return expr, True
+
+
+def _math_to_numpy(expr: ast.expr, node, state) -> ast.expr:
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "math":
+            if not isinstance(getattr(np, sub.attr, None), np.ufunc) or not callable(getattr(math, sub.attr, None)):
+                state.refuse(node, f"math.{sub.attr} of a batched number has no NumPy counterpart")
+            sub.value.id = "np"
+    return expr
+
+
+def float_math(node, state):
+    """A function of numbers (``math.exp``): its NumPy ufunc over the batch."""
+    if getattr(node.rule.func, "__module__", None) != "math":
+        state.refuse(node, f"{node.rule.name} of a batched value has no batching rule")
+    return elementwise(node, state)
+
+
+def like(node, state):
+    """The call as it is (``zeros_like(x)``, ``copy_array(x)``): its value has x's batch axis."""
+    return copy.deepcopy(node.expr), True
+
+
+def reduce(node, state):
+    """``np.sum(x, axis)`` and its kin: the axis moved past the batch axis (None: all of a row's axes)."""
+    x = node.inputs[0]
+    if any(state.batched(v) for v in node.inputs[1:]):
+        state.refuse(node, f"{node.rule.name}'s other arguments cannot be batched")
+    rank = state.ndim(x, node)
+    axis = node.static.get("axis")
+    if axis is None:
+        if node.rule.name.endswith("norm") and rank > 1 and node.static.get("ord") not in (None, "fro"):
+            state.refuse(node, "a matrix norm of a batch of matrices with this ord has no batching rule")
+        if node.rule.name.endswith("cumsum") and rank > 1:
+            state.refuse(node, "np.cumsum without an axis flattens each row: no batching rule")
+        new = 1 if rank == 1 else tuple(range(1, rank + 1))
+    elif isinstance(axis, tuple):
+        new = tuple(a + 1 if a >= 0 else a for a in axis)
+    else:
+        new = axis + 1 if axis >= 0 else axis
+    expr = copy.deepcopy(node.expr)
+    if not isinstance(expr, ast.Call):
+        state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+    method = isinstance(expr.func, ast.Attribute) and not (isinstance(expr.func.value, ast.Name)
+                                                           and expr.func.value.id in ("np", "numpy"))
+    params = ["x", *node.rule.static] if not method else list(node.rule.static)
+    if "axis" not in params:
+        state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+    axis_position = params.index("axis")
+    if len(expr.args) > axis_position:
+        expr.args[axis_position] = _const(new)
+    else:
+        expr.keywords = [k for k in expr.keywords if k.arg != "axis"] + [ast.keyword("axis", _const(new))]
+    return expr, True
+
+
+def getitem(node, state):
+    """``x[i]``: ``x[:, i]``, the batch axis kept first; an index read from a batched value is refused."""
+    x = node.inputs[0]
+    if any(state.batched(v) for v in node.inputs[1:]):
+        state.refuse(node, "an index computed from a batched value cannot be batched",
+                     "index with values that are the same for every example")
+    expr = copy.deepcopy(node.expr)
+    if not isinstance(expr, ast.Subscript):
+        state.refuse(node, "this kind of indexing has no batching rule")
+    if isinstance(x, Var) and x.name in state.containers:  # a tuple of batched values
+        return expr, True
+    parts = list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+    advanced = [p for p in parts if not isinstance(p, ast.Slice)
+                and not (isinstance(p, ast.Constant) and p.value in (None, Ellipsis))]
+    if len(advanced) > 1 and any(not isinstance(p, ast.Constant) for p in advanced):
+        expr.slice = call("rows_index", ast.Tuple(parts, ast.Load()))
+        return expr, True
+    expr.slice = ast.Tuple([ast.Slice(None, None, None), *parts], ast.Load())
+    return expr, True
+
+
+def transpose(node, state):
+    """``x.T``: the axes of each row reversed, the batch axis first."""
+    x = node.inputs[0]
+    rank = state.ndim(x, node)
+    if rank <= 1:
+        return state.ref(x), True
+    return _np("transpose", state.ref(x), _const((0, *range(rank, 0, -1)))), True
+
+
+def matmul(node, state):
+    """``x @ y`` (and ``np.dot`` of vectors and matrices) per row."""
+    x, y = node.inputs[:2]
+    a, b = state.ndim(x, node), state.ndim(y, node)
+    bx, by = state.batched(x), state.batched(y)
+    X, Y = state.ref(x), state.ref(y)
+    if node.rule.name.endswith("dot") and (a not in (1, 2) or b not in (1, 2)):
+        state.refuse(node, "np.dot of a batched value with a number or more than two axes has no batching rule",
+                     "write it with @")
+    if a == 0 or b == 0:
+        state.refuse(node, "a matrix product with a number has no batching rule")
+
+    def mm(p, q):
+        return ast.BinOp(p, ast.MatMult(), q)
+
+    def sub(e, *parts):
+        return ast.Subscript(e, ast.Tuple(list(parts), ast.Load()), ast.Load())
+
+    full, none, ell = ast.Slice(None, None, None), ast.Constant(None), ast.Constant(Ellipsis)
+    if bx and not by:
+        if b > 2:
+            state.refuse(node, "a batched matrix times a stack of matrices has no batching rule")
+        return mm(X, Y), True
+    if by and not bx:
+        if b == 1:  # each row's vector: (B, n) @ x.T
+            return mm(Y, transpose_of(X, a)), True
+        if a > 2:
+            state.refuse(node, "a stack of matrices times a batched matrix has no batching rule")
+        return mm(X, Y), True
+    if a == 1 and b == 1:
+        return _np("sum", ast.BinOp(X, ast.Mult(), Y), axis=ast.Constant(-1)), True
+    if b == 1:
+        return sub(mm(X, sub(Y, ell, none)), ell, ast.Constant(0)), True
+    if a == 1:
+        return sub(mm(sub(X, full, none, full), Y), full, ast.Constant(0)), True
+    if a != b:
+        state.refuse(node, "a product of batched stacks of matrices of different depths has no batching rule")
+    return mm(X, Y), True
+
+
+def transpose_of(e: ast.expr, rank: int) -> ast.expr:
+    return e if rank <= 1 else ast.Attribute(e, "T", ast.Load()) if rank == 2 else _np("swapaxes", e, ast.Constant(-1),
+                                                                                        ast.Constant(-2))
+
+
+def outer(node, state):
+    """``np.outer(x, y)`` per row: each row's flattened x times each row's flattened y."""
+    x, y = node.inputs[:2]
+    size = ast.Name(state.size, ast.Load())
+
+    def column(v, shape):
+        lead = [size] if state.batched(v) else []
+        return _np("reshape", state.ref(v), ast.Tuple([*lead, *map(ast.Constant, shape)], ast.Load()))
+
+    return ast.BinOp(column(x, (-1, 1)), ast.Mult(), column(y, (1, -1))), True
+
+
+def unbroadcast(node, state):
+    """``unbroadcast(g, like)``: each row of g summed back to a row of like's shape; when
+    only `like` is batched, its shape is a row's and the value has no batch axis."""
+    g, like = node.inputs[:2]
+    row_like = ast.Subscript(state.ref(like), ast.Constant(0), ast.Load()) if state.batched(like) else state.ref(like)
+    if not state.batched(g):
+        return call("unbroadcast", state.ref(g), row_like), False
+    return call("unbroadcast_rows", state.ref(g), _np("shape", row_like)), True
+
+
+def index_read(node, state):
+    """``index_read(a, index)``: the index applied to each row."""
+    a, index = node.inputs[:2]
+    if state.batched(index):
+        state.refuse(node, "an index computed from a batched value cannot be batched")
+    return call("index_read_rows", state.ref(a), state.ref(index)), True
+
+
+def index_add(node, state):
+    """``index_add(base, index, value)``: the same scatter into every row (an unbatched
+    base broadcast to the batch)."""
+    base, index, value = node.inputs[:3]
+    if state.batched(index):
+        state.refuse(node, "an index computed from a batched value cannot be batched")
+    rows = state.ref(base) if state.batched(base) else call("broadcast_rows", state.ref(base),
+                                                             ast.Name(state.size, ast.Load()))
+    return call("index_add_rows", rows, state.ref(index), state.ref(value),
+                ast.Constant(state.batched(value))), True
+
+
+def reshape(node, state):
+    """``np.reshape(x, shape)``, ``np.ravel(x)``: each row reshaped (the shape a row's)."""
+    expr = node.expr
+    if any(state.batched(v) for v in node.inputs[1:]) or not isinstance(expr, ast.Call) or not expr.args:
+        state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+    if node.rule.name.endswith("ravel"):
+        shape = ast.Constant(-1)
+    else:
+        shapes = expr.args[1:2] or [k.value for k in expr.keywords if k.arg in ("shape", "newshape")]
+        if len(shapes) != 1 or len(expr.args) + len(expr.keywords) != 2:
+            state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+        shape = copy.deepcopy(shapes[0])
+    return call("reshape_rows", state.ref(node.inputs[0]), shape), True
+
+
+def axes(node, state):
+    """``np.expand_dims(x, axis)``, ``np.transpose(x, axes)``: axes moved past the batch axis."""
+    x = node.inputs[0]
+    rank = state.ndim(x, node)
+    if node.rule.name.endswith("transpose"):
+        given = node.static.get("axes")
+        order = (0, *range(rank, 0, -1)) if given is None else (0, *(a % rank + 1 for a in given))
+        return _np("transpose", state.ref(x), _const(order)), True
+    axis = node.static.get("axis")
+    if axis is None:
+        state.refuse(node, f"{node.rule.name} without an axis has no batching rule")
+    out = rank + (len(axis) if isinstance(axis, tuple) else 1)
+    moved = tuple(a % out + 1 for a in axis) if isinstance(axis, tuple) else axis % out + 1
+    return _np("expand_dims", state.ref(x), _const(moved)), True
+
+
+def full(node, state):
+    """``np.full(shape, fill_value)`` with a fill value per row: each row filled with its own."""
+    shape, fill = node.inputs[:2]
+    if state.batched(shape) or not isinstance(node.expr, ast.Call) or len(node.expr.args) != 2 \
+            or node.expr.keywords:
+        state.refuse(node, "np.full written this way (or with a batched shape) has no batching rule")
+    return call("full_rows", state.ref(shape), state.ref(fill)), True
+
+
+KINDS = {"elementwise": elementwise, "reduce": reduce, "getitem": getitem, "transpose": transpose, "axes": axes,
+         "reshape": reshape, "matmul": matmul, "outer": outer, "full": full, "like": like, "unbroadcast": unbroadcast,
+         "index_read": index_read, "index_add": index_add}
+
+__all__ = ["KINDS", "call", "float_math"]

@@ -1,0 +1,98 @@
+"""What batched code (ad/batching.py) calls where a row's shape is known only when it runs.
+
+Each helper works on arrays whose axis 0 is the batch axis, and does for every row what
+the helper of the same name without ``_rows`` (rules/runtime.py) does for one value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import SrcDiffError
+
+
+def broadcast_rows(value, size: int):
+    """`value`, the same for every row, as `size` rows (a read-only view)."""
+    return np.broadcast_to(value, (size,) + np.shape(value))
+
+
+def copy_rows(value, size: int):
+    """`value` as `size` rows of its own (a returned result never is a view)."""
+    return np.array(broadcast_rows(value, size))
+
+
+def expand_rows(x, rank: int):
+    """`x` with axes of length one after its batch axis, so that a row has `rank` axes."""
+    x = np.asarray(x)
+    return np.reshape(x, x.shape[:1] + (1,) * (rank - x.ndim + 1) + x.shape[1:])
+
+
+def reshape_rows(x, shape):
+    """Each row of `x` reshaped to `shape`."""
+    x = np.asarray(x)
+    return np.reshape(x, x.shape[:1] + ((shape,) if np.ndim(shape) == 0 else tuple(shape)))
+
+
+def full_rows(shape, fill):
+    """An array of `shape` per row, filled with that row's `fill` (a number or an array that
+    broadcasts to `shape`)."""
+    shape = (shape,) if np.ndim(shape) == 0 else tuple(shape)
+    fill = np.asarray(fill)
+    fill = np.reshape(fill, fill.shape[:1] + (1,) * (len(shape) - fill.ndim + 1) + fill.shape[1:])
+    return np.array(np.broadcast_to(fill, fill.shape[:1] + shape), dtype=np.result_type(fill, 0.0))
+
+
+def unbroadcast_rows(g, shape: tuple):
+    """Each row of `g` summed back to `shape` (what ``unbroadcast`` does to one row)."""
+    g = np.asarray(g)
+    shape = tuple(shape)
+    lead = g.ndim - 1 - len(shape)
+    if lead > 0:
+        g = np.sum(g, axis=tuple(range(1, 1 + lead)))
+    axes = tuple(i + 1 for i, n in enumerate(shape) if n == 1 and g.shape[i + 1] != 1)
+    if axes:
+        g = np.sum(g, axis=axes, keepdims=True)
+    return g
+
+
+def rows_index(index) -> tuple:
+    """The index `index` (a tuple or list of its parts) of every row: the batch axis kept first.
+
+    NumPy moves the axes of advanced indices that are not next to each other to the front;
+    with the batch axis before them they would move before it.  Refused."""
+    parts = tuple(index)
+    advanced = [i for i, p in enumerate(parts)
+                if not isinstance(p, slice) and p is not None and p is not Ellipsis]
+    if len(advanced) > 1 and advanced[-1] - advanced[0] != len(advanced) - 1 \
+            and any(np.ndim(parts[i]) > 0 for i in advanced):
+        raise SrcDiffError("an index of several arrays apart from each other cannot be batched",
+                           hint="index one axis at a time")
+    return (slice(None),) + parts
+
+
+def index_read_rows(a, index):
+    """``a[*index]`` of every row."""
+    return a[rows_index(index)]
+
+
+def index_add_rows(base, index, value, value_rows: bool):
+    """A copy of the rows of `base` with `value` added at ``[*index]`` of each; `value_rows`
+    says whether `value` has a batch axis (then its rows are aligned with base's)."""
+    where = rows_index(index)
+    out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
+    if value_rows:
+        value = np.asarray(value)
+        target = out[where].ndim
+        value = np.reshape(value, value.shape[:1] + (1,) * (target - value.ndim) + value.shape[1:])
+    if any(np.ndim(p) > 0 or isinstance(p, (list, np.ndarray)) for p in where):
+        np.add.at(out, where, value)  # an array index may repeat a position: each adds again
+    else:  # slices and numbers reach every position once
+        out[where] += value
+    return out
+
+
+HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
+                                   rows_index, index_read_rows, index_add_rows)}
+
+__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
+           "reshape_rows", "rows_index", "unbroadcast_rows"]

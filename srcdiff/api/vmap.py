@@ -1,0 +1,130 @@
+"""`vmap`: a function run over a leading batch axis of some of its arguments in one call
+(JAX's meaning), by the batching transform (driver/batched.py, ad/batching.py).
+
+``vmap(f, in_axes=(None, 0, 0))(w, X, Y)`` is ``np.stack([f(w, X[i], Y[i]) for i ...])``
+computed by one batched function whose source `.source` prints; values that do not depend
+on a batched argument are computed once.  ``vmap(grad(loss), in_axes=(None, 0, 0))`` batches
+the gradient's generated code: per-example gradients.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..driver.cache import Options
+from ..driver.compile import variant
+from ..driver.higher import explained
+from ..driver.lowering import lowered
+from ..errors import SrcDiffError
+from ..frontend.parse import parse_function
+from ..ir import shapes
+from .gradients import GradFunction
+
+BATCHED = Options(mode="batched")
+
+
+def row_of(value):
+    """One example of a batched argument: its first row (a Python float for a vector of floats)."""
+    row = value[0]
+    if isinstance(row, np.floating) and type(row) is np.float64:
+        return float(row)
+    return row
+
+
+def batched_variant(func, names: tuple[str, ...], row: tuple):
+    """The batched code of plain `func` over the parameters `names`, compiled for one example
+    `row` of the positional arguments (cached per signature, as every variant is)."""
+    found = lowered(func, names, BATCHED, row)
+    static = [n for n in names if n in found.statics or n in found.constants]
+    if static:  # the code is specialised on one example's value: it would be every example's
+        raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "
+                           "a shape, a flag), so it must be the same for every example",
+                           found.parsed.location(found.parsed.tree), "pass it with in_axes None")
+    return variant(found, tuple(map(shapes.signature, row)), row)
+
+
+def parameter_names(func) -> list[str]:
+    tree = parse_function(func).tree
+    return [a.arg for a in tree.args.posonlyargs + tree.args.args]
+
+
+class VmapFunction:
+    """`f` over a leading batch axis: ``in_axes`` an int or None, or one per positional argument."""
+
+    def __init__(self, f, in_axes=0, out_axes=0):
+        if not callable(f):
+            raise SrcDiffError(f"srcdiff.vmap needs a function, got {type(f).__name__}")
+        if out_axes != 0:
+            raise SrcDiffError(f"srcdiff.vmap: out_axes={out_axes!r} is not supported",
+                               hint="use out_axes=0 and np.moveaxis the result")
+        if not (in_axes is None or isinstance(in_axes, int) or
+                (isinstance(in_axes, (tuple, list)) and all(a is None or isinstance(a, int) for a in in_axes))):
+            raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them, got {in_axes!r}")
+        self.func, self.in_axes = f, in_axes
+        self._last = None
+        name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
+        self.__name__ = self.__qualname__ = f"vmap({name})"
+
+    def _axes(self, args: tuple) -> list:
+        if isinstance(self.in_axes, (tuple, list)):
+            if len(self.in_axes) != len(args):
+                raise SrcDiffError(f"{self.__qualname__}: in_axes has {len(self.in_axes)} entries for "
+                                   f"{len(args)} arguments", hint="give one axis (or None) per argument")
+            return list(self.in_axes)
+        return [self.in_axes] * len(args)
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise SrcDiffError(f"{self.__qualname__}: pass the arguments by position",
+                               hint="in_axes gives one axis per positional argument")
+        axes = self._axes(args)
+        if all(a is None for a in axes):
+            raise SrcDiffError(f"{self.__qualname__}: no argument has a batch axis", hint="set in_axes")
+        moved, sizes = [], set()
+        for value, axis in zip(args, axes):
+            if axis is not None:
+                value = np.asarray(value)
+                if not -value.ndim <= axis < value.ndim:
+                    raise SrcDiffError(f"{self.__qualname__}: in_axes {axis} of an argument of shape {value.shape}")
+                value = np.moveaxis(value, axis, 0) if axis not in (0, -value.ndim) else value
+                sizes.add(value.shape[0])
+            moved.append(value)
+        if len(sizes) > 1:
+            raise SrcDiffError(f"{self.__qualname__}: the batched arguments have different sizes {sorted(sizes)}",
+                               hint="give every batched argument the same length along its batch axis")
+        if 0 in sizes:
+            raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
+        row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
+        func = self.func
+        try:
+            if isinstance(func, GradFunction):
+                func, call, _ = func.derivable(row)
+                if call.flat is not None:
+                    raise SrcDiffError(f"{self.__qualname__}: the gradient of a tree, method or partial cannot be "
+                                       "batched yet", hint="pass the arrays as parameters")
+            names = parameter_names(func)
+            batched = tuple(n for n, a in zip(names, axes) if a is not None)
+            made = self._last = batched_variant(func, batched, row)
+        except SrcDiffError as exc:
+            raise explained(exc) from None
+        return made.function(*moved)
+
+    @property
+    def source(self) -> str:
+        """The batched code the last call ran."""
+        if self._last is None:
+            raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
+                               hint="call it once first")
+        return self._last.source
+
+
+def vmap(f, in_axes=0, out_axes=0) -> VmapFunction:
+    """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
+    to the front, or None for an argument shared by every example), in one call of batched
+    code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
+    in_axes=(None, 0, 0))`` gives per-example gradients.  A function with an operation that
+    has no batching rule is refused at its line."""
+    return VmapFunction(f, in_axes, out_axes)
+
+
+__all__ = ["VmapFunction", "batched_variant", "parameter_names", "row_of", "vmap"]

@@ -1,0 +1,321 @@
+"""A generated gradient and every callee adjoint it calls, as one module numba compiles.
+
+numba compiles plain functions: no closures, no globals that change.  So, from the Python
+listing (backend/listing.py):
+
+* each callee adjoint ``name(args) -> (value, pullback)`` becomes two module-level
+  functions: ``name(args) -> (value, saved)``, where `saved` is the tuple of forward values
+  its pullback reads, and ``name_pullback(saved, adjoint)``; a call ``p(adjoint)`` of the
+  pullback `p` a call returned becomes ``name_pullback(p, adjoint)``;
+* the user's globals and closure variables the code reads as data (numbers, arrays...)
+  become leading parameters of every function (`Env`): the caller reads their current
+  values on each call, so rebinding one, or changing an array in place, is seen (numba
+  would otherwise compile them in as constants);
+* numba's spellings (`spelling.py`) replace what numba does not compile.
+
+Every statement keeps where it came from (`NumbaModule.lines`), so numba's errors name the
+user's line.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import sys
+import types
+from dataclasses import dataclass, field
+
+from ...errors import SrcDiffError
+from .. import listing
+from . import spelling
+
+HELPERS_MODULE = "srcdiff.backend.numba.runtime"  # the run-time helpers numba compiles
+PULLBACK = "_pullback"
+SAVED = "__saved"
+
+
+@dataclass
+class Env:
+    """A user's global or closure variable the code reads at run time: a leading parameter."""
+
+    param: str  # its parameter name in the module
+    name: str  # the user's name
+    scope: object  # a globals dict or a closure cell
+    line: tuple  # (Variant, line of its source) where it is first read
+
+    def current(self):
+        if isinstance(self.scope, types.CellType):
+            return self.scope.cell_contents
+        return self.scope[self.name]
+
+
+@dataclass
+class NumbaModule:
+    """The module's source, what to compile, and where each of its lines comes from."""
+
+    source: str
+    main: str  # the gradient's name
+    functions: list[str]  # every function numba compiles, callees first
+    env: list[Env]
+    lines: dict[int, tuple] = field(default_factory=dict)  # module line -> (Variant, its source line)
+    imports: dict[str, tuple] = field(default_factory=dict)  # name -> (module, attribute or None)
+
+
+@dataclass
+class _Part:
+    name: str
+    variant: object
+    tree: ast.FunctionDef
+
+
+def build(made, template_globals: dict, helpers: set[str], refuse, constants=(), statics=None) -> NumbaModule:
+    """The module for the Variant `made` and its callees.  `helpers` are the run-time helpers
+    numba versions exist for; `refuse(variant, line, reason)` raises the located refusal.
+    `constants` are the dependencies (frontend/depends.py) the transform read by value, so
+    guarded by the caller: written into the code as constants (an ``axis=AXIS``), as are the
+    parameters the variant is specialised on (`statics`: name -> value)."""
+    parts = [_Part(made.name, made, _parse(made.source, made))]
+    for name, (variant, source) in listing.named_callees(made).items():
+        parts.append(_Part(name, variant, _parse(source, variant)))
+    callees = {p.name for p in parts[1:]}
+    _refuse_recursion(parts, callees, refuse)
+    imports: dict[str, tuple] = {}
+    envs: dict[tuple, Env] = {}
+    taken = set().union(*({n.id for n in ast.walk(p.tree) if isinstance(n, ast.Name)} for p in parts))
+    fixed = {(id(d.scope), d.name): d.value for d in constants if d.by_value}
+    stored = {n.id for n in ast.walk(parts[0].tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    simple = {n: v for n, v in (statics or {}).items() if _literal(v) and n not in stored}
+    if simple:  # the parameter stays (callers pass it); its reads are the value
+        _Constants(simple).visit(parts[0].tree)
+    for part in parts:
+        _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed)
+    env = list(envs.values())
+    params = [e.param for e in env]
+    functions, main = [], None
+    for part in parts:
+        made_here = _split(part, refuse) if part.name in callees else [part.tree]
+        for func in made_here:
+            _calls(func, part, callees, params)
+            func.args.args[:0] = [ast.arg(p) for p in params]
+            for helper in spelling.for_numba(func):
+                imports[helper] = (HELPERS_MODULE, helper)
+        functions += made_here
+        main = main or made_here[0]
+    order = functions[1:] + functions[:1]  # callees first: numba compiles the main one last
+    module = ast.Module([*order], type_ignores=[])
+    source = ast.unparse(ast.fix_missing_locations(module))
+    return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports)
+
+
+def _parse(source: str, variant) -> ast.FunctionDef:
+    tree = ast.parse(source).body[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            node.origin = (variant, node.lineno)
+    return tree
+
+
+def _refuse_recursion(parts: list[_Part], callees: set[str], refuse) -> None:
+    """A recursive adjoint's saved values would hold its own saved values: a tuple type
+    without end, which numba cannot have."""
+    calls = {p.name: {n.func.id for n in ast.walk(p.tree) if isinstance(n, ast.Call)
+                      and isinstance(n.func, ast.Name) and n.func.id in callees} for p in parts}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            name = todo.pop()
+            if name == goal:
+                return True
+            if name not in seen:
+                seen.add(name)
+                todo += calls.get(name, ())
+        return False
+
+    for part in parts[1:]:
+        cycle = {c for c in calls[part.name] if reaches(c, part.name)}
+        if cycle:
+            call = next(n for n in ast.walk(part.tree) if isinstance(n, ast.Call)
+                        and isinstance(n.func, ast.Name) and n.func.id in cycle)
+            refuse(part.variant, _line_of(part.tree, call), "a recursive function: its adjoint keeps the values "
+                   "of every level of the recursion, which numba cannot type")
+
+
+def _bound(tree: ast.AST) -> set[str]:
+    """Names a function binds anywhere (parameters, assignments, loop targets, nested defs)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found.add(node.id)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, ast.FunctionDef):
+            found.add(node.name)
+    return found
+
+
+def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: set[str], imports: dict,
+             envs: dict, taken: set, refuse, fixed: dict) -> None:
+    """Each free name of `part`: a template module or helper (imported), a callee (defined in
+    the module), a builtin, or a user's value (an `Env` parameter, renamed in the code)."""
+    function = part.variant.function
+    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+    bound = _bound(part.tree)
+    renames, values = {}, {}
+    for node in ast.walk(part.tree):
+        if not isinstance(node, ast.Name) or node.id in bound or node.id in callees or node.id in renames \
+                or node.id in values:
+            continue
+        name = node.id
+        if name in cells:
+            scope = cells[name]
+            value = scope.cell_contents
+        elif name in function.__globals__:
+            scope, value = function.__globals__, function.__globals__[name]
+        elif hasattr(builtins, name):
+            continue
+        else:
+            continue  # a name nothing defines: numba reports it, at its line
+        if name in template_globals and template_globals[name] is value:
+            if isinstance(value, types.ModuleType):
+                imports[name] = (value.__name__, None)
+            elif name in helpers:
+                imports[name] = (HELPERS_MODULE, name)
+            else:
+                refuse(part.variant, _line_of(part.tree, node), f"the gradient uses srcdiff's run-time helper "
+                       f"{name}(), which has no numba version (it is written where the arguments' shapes "
+                       "were not all known)")
+            continue
+        if isinstance(value, types.ModuleType):
+            imports[name] = (value.__name__, None)
+            continue
+        if callable(value):
+            where = _importable(value)
+            if where is None:
+                refuse(part.variant, _line_of(part.tree, node), f"{name} is a Python function the gradient "
+                       "calls; numba compiles only the generated code, not the functions it calls")
+            imports[name] = where  # a NumPy or math function, an exception class: read when compiled
+            continue
+        key = (id(scope), name)
+        if key in fixed and fixed[key] == value and type(fixed[key]) is type(value):
+            values[name] = value
+            continue
+        if key not in envs:
+            param = f"{name}_env"
+            while param in taken:
+                param += "_"
+            taken.add(param)
+            envs[key] = Env(param, name, scope, (part.variant, _line_of(part.tree, node)))
+        renames[name] = envs[key].param
+    for node in ast.walk(part.tree):
+        if isinstance(node, ast.Name) and node.id in renames and node.id not in bound:
+            node.id = renames[node.id]
+    if values:
+        _Constants(values).visit(part.tree)
+
+
+def _literal(value) -> bool:
+    if isinstance(value, tuple):
+        return all(_literal(v) for v in value)
+    return value is None or type(value) in (int, float, bool, str)
+
+
+class _Constants(ast.NodeTransformer):
+    def __init__(self, values: dict):
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if isinstance(node.ctx, ast.Load) and node.id in self.values:
+            return ast.Constant(self.values[node.id])
+        return node
+
+
+def _importable(value) -> tuple[str, str] | None:
+    """(module, name) a NumPy, math or builtin function, or an exception class, is imported
+    from; None for anything else (a Python function numba cannot call)."""
+    module = getattr(value, "__module__", None) or ""
+    name = getattr(value, "__name__", None)
+    is_error = isinstance(value, type) and issubclass(value, BaseException)
+    if not name or not (is_error or module.split(".")[0] in ("numpy", "math", "builtins")):
+        return None
+    found = sys.modules.get(module)
+    return (module, name) if found is not None and getattr(found, name, None) is value else None
+
+
+def _line_of(tree: ast.AST, target: ast.AST) -> int:
+    """The source line of the statement holding `target`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.For, ast.While, ast.If)) \
+                and any(n is target for n in ast.walk(node)):
+            return node.origin[1]
+    return tree.origin[1]
+
+
+def _split(part: _Part, refuse) -> list[ast.FunctionDef]:
+    """A callee adjoint ``def f(...): ...; def f_pullback(g): ...; return value, f_pullback``
+    as ``def f(...): ...; return value, saved`` and ``def f_pullback(saved, g): ...``."""
+    func = part.tree
+    inner = next((s for s in func.body if isinstance(s, ast.FunctionDef)), None)
+    last = func.body[-1]
+    if inner is None or not (isinstance(last, ast.Return) and isinstance(last.value, ast.Tuple)
+                             and len(last.value.elts) == 2):
+        raise SrcDiffError(f"internal: the callee adjoint {part.name} does not end with its pullback")
+    forward = [s for s in func.body if s is not inner and s is not last]
+    nonlocals = {n for s in inner.body if isinstance(s, ast.Nonlocal) for n in s.names}
+    inner.body = [s for s in inner.body if not isinstance(s, ast.Nonlocal)]
+    inner_locals = _bound(inner) - nonlocals - {inner.name}
+    reads = {n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    outer = _bound(ast.Module(forward, [])) | {a.arg for a in func.args.args + func.args.kwonlyargs}
+    saved = sorted(((reads | nonlocals) - inner_locals) & outer)
+    pack = ast.Tuple([ast.Name(n, ast.Load()) for n in saved], ast.Load())
+    ret = ast.Return(ast.Tuple([last.value.elts[0], pack], ast.Load()))
+    ret.origin = last.origin
+    fwd = ast.FunctionDef(func.name, func.args, [*forward, ret], [], None, None)
+    saved_name = f"{part.name}{SAVED}"
+    body = list(inner.body)
+    if saved:
+        unpack = ast.Assign([ast.Tuple([ast.Name(n, ast.Store()) for n in saved], ast.Store())],
+                            ast.Name(saved_name, ast.Load()), lineno=0)
+        unpack.origin = inner.origin
+        body.insert(0, unpack)
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(saved_name), *inner.args.args], vararg=None,
+                         kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    bwd = ast.FunctionDef(f"{part.name}{PULLBACK}", args, body, [], None, None)
+    for made in (fwd, bwd):
+        made.origin = func.origin
+        if hasattr(ast.FunctionDef, "type_params"):
+            made.type_params = []
+    return [fwd, bwd]
+
+
+def _calls(func: ast.FunctionDef, part: _Part, callees: set[str], params: list[str]) -> None:
+    """Calls of callees get the leading parameters; a call of a pullback `p` that a callee
+    `name` returned becomes ``name_pullback(p, ...)``."""
+    returned = {}
+    for node in ast.walk(part.tree):  # the whole original function: the pullback may be called in it
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Name) and node.value.func.id in callees \
+                and isinstance(node.targets[0], ast.Tuple) and len(node.targets[0].elts) == 2:
+            pullback = node.targets[0].elts[1]
+            if isinstance(pullback, ast.Name):
+                returned[pullback.id] = node.value.func.id
+    lead = [ast.Name(p, ast.Load()) for p in params]
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            if name in callees:
+                node.args[:0] = list(lead)
+            elif name in returned:
+                node.args[:0] = [*lead, ast.Name(name, ast.Load())]
+                node.func = ast.Name(f"{returned[name]}{PULLBACK}", ast.Load())
+
+
+def _line_map(module: ast.Module, source: str) -> dict[int, tuple]:
+    """Module line -> (Variant, line) of each statement: the unparsed text parses back to the
+    same tree, so the two walks meet statement by statement."""
+    found = {}
+    for old, new in zip(ast.walk(module), ast.walk(ast.parse(source))):
+        origin = getattr(old, "origin", None)
+        if isinstance(new, ast.stmt) and origin is not None:
+            found.setdefault(new.lineno, origin)
+    return found

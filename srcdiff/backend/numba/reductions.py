@@ -1,0 +1,114 @@
+"""NumPy reductions along axes and with ``keepdims`` (``np.max(z, axis=1, keepdims=True)``),
+which numba's NumPy lacks, for numba (backend/numba/spelling.py spells them as these).
+
+The axes and ``keepdims`` are constants in generated code, so each call's code is made from
+the types alone: the kept axes moved first, the array seen as (kept, reduced), one
+reduction per row, the result shaped as NumPy shapes it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.core.errors import TypingError
+from numba.extending import overload
+from numba.np.numpy_support import as_dtype
+
+
+def _is_array(t) -> bool:
+    return isinstance(t, types.Array)
+
+
+def reduce_sum(a, axis, keepdims):
+    return np.sum(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_mean(a, axis, keepdims):
+    return np.mean(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_max(a, axis, keepdims):
+    return np.max(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_min(a, axis, keepdims):
+    return np.min(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_prod(a, axis, keepdims):
+    return np.prod(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_any(a, axis, keepdims):
+    return np.any(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_all(a, axis, keepdims):
+    return np.all(a, axis=axis, keepdims=keepdims)
+
+
+def axes(axis, ndim: int):
+    """The reduced axes, from numba's type of a literal `axis` (None for all)."""
+    if axis is None or isinstance(axis, (types.NoneType, types.Omitted)):
+        return tuple(range(ndim))
+    items = axis.types if isinstance(axis, types.BaseTuple) else (axis,)
+    if not all(isinstance(t, types.IntegerLiteral) for t in items):
+        raise TypingError("srcdiff's numba reductions take the axis as a constant")
+    found = []
+    for t in items:
+        value = t.literal_value
+        if not -ndim <= value < ndim:
+            raise TypingError(f"axis {value} is out of bounds for an array of dimension {ndim}")
+        found.append(value % ndim)
+    return tuple(sorted(set(found)))
+
+
+def _result_dtype(kind: str, dtype):
+    if kind in ("any", "all"):
+        return np.bool_
+    np_dtype = as_dtype(dtype)
+    if kind in ("sum", "prod") and np_dtype.kind in "biu":
+        return np.int64
+    if kind == "mean" and np_dtype.kind in "biu":
+        return np.float64
+    return np_dtype.type
+
+
+def _reduction(kind: str):
+    op = {"sum": "np.sum", "mean": "np.mean", "max": "np.max", "min": "np.min", "prod": "np.prod",
+          "any": "np.any", "all": "np.all"}[kind]
+
+    def typer(a, axis, keepdims):
+        if not _is_array(a):
+            return None
+        keep = getattr(keepdims, "literal_value", False if isinstance(keepdims, (types.NoneType, types.Omitted))
+                       else None)
+        if keep is None:
+            raise TypingError("srcdiff's numba reductions take keepdims as a constant")
+        reduced = axes(axis, a.ndim)
+        kept = [d for d in range(a.ndim) if d not in reduced]
+        perm = tuple(kept + list(reduced))
+        outer = " * ".join(f"a.shape[{d}]" for d in kept) or "1"
+        inner = " * ".join(f"a.shape[{d}]" for d in reduced) or "1"
+        if keep:
+            shape = ", ".join("1" if d in reduced else f"a.shape[{d}]" for d in range(a.ndim))
+        else:
+            shape = ", ".join(f"a.shape[{d}]" for d in kept)
+        moved = "a" if perm == tuple(range(a.ndim)) else f"a.transpose({perm})"
+        result = f"out.reshape(({shape},))" if shape else "out[0]"
+        text = (f"def impl(a, axis, keepdims):\n"
+                f"    m = np.ascontiguousarray({moved}).reshape(({outer}, {inner}))\n"
+                f"    out = np.empty({outer}, DTYPE)\n"
+                f"    for i in range({outer}):\n"
+                f"        out[i] = {op}(m[i])\n"
+                f"    return {result}\n")
+        scope = {"np": np, "DTYPE": _result_dtype(kind, a.dtype)}
+        exec(text, scope)  # noqa: S102  text made above from the types alone
+        return scope["impl"]
+    return typer
+
+
+for _kind, _stub_function in {"sum": reduce_sum, "mean": reduce_mean, "max": reduce_max, "min": reduce_min,
+                              "prod": reduce_prod, "any": reduce_any, "all": reduce_all}.items():
+    overload(_stub_function, prefer_literal=True)(_reduction(_kind))
+

@@ -1,0 +1,167 @@
+"""numba's spellings of what generated code says in NumPy's, as AST rewrites of one function.
+
+* ``del name`` (memory hints for CPython) are dropped;
+* ``reversed(range(a, b))`` becomes ``range(b - 1, a - 1, -1)``;
+* ``np.full(shape, array)``, ``np.add.at``, ``np.array`` of a list of arrays, and
+  ``np.stack``/``np.concatenate`` of a list, become helpers;
+* a reduction along axes or with ``keepdims`` (``np.max(z, axis=1, keepdims=True)``,
+  ``g.sum(axis=(0, 1))``), which numba's NumPy does not take, becomes a call of the
+  helper compiled for it (``reduce_max(z, 1, True)``, runtime.py);
+* an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
+  text with the expressions as written: numba formats few values, and an error raised by
+  the compiled code is raised again by the Python gradient, with the values in it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
+REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
+              "amax": "reduce_max", "amin": "reduce_min", "prod": "reduce_prod", "any": "reduce_any",
+              "all": "reduce_all"}
+METHODS = {"sum", "mean", "max", "min", "prod", "any", "all"}
+
+
+def for_numba(func: ast.FunctionDef) -> set[str]:
+    """Rewrite `func` in place; the helpers its new calls need."""
+    rewriter = _Rewriter()
+    rewriter.visit(func)
+    for node in ast.walk(func):  # a body left empty by dropped ``del``s
+        if isinstance(getattr(node, "body", None), list) and not node.body:
+            node.body = [_located(ast.Pass(), node)]
+    return rewriter.helpers
+
+
+def _located(new: ast.AST, old: ast.AST) -> ast.AST:
+    if hasattr(old, "origin"):
+        new.origin = old.origin
+    return new
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self):
+        self.helpers: set[str] = set()
+
+    def visit_Delete(self, node: ast.Delete):
+        return None
+
+    def visit_For(self, node: ast.For):
+        """``for items in reversed(stack):`` over a list: by position, from the end."""
+        self.generic_visit(node)
+        it = node.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" \
+                and len(it.args) == 1 and isinstance(it.args[0], ast.Name):
+            stack = it.args[0].id
+            index = f"{stack}_index"
+            node.iter = ast.Call(ast.Name("range", ast.Load()), [
+                ast.BinOp(ast.Call(ast.Name("len", ast.Load()), [ast.Name(stack, ast.Load())], []), ast.Sub(),
+                          ast.Constant(1)), ast.Constant(-1), ast.Constant(-1)], [])
+            item = _located(ast.Assign([node.target], ast.Subscript(ast.Name(stack, ast.Load()),
+                                                                     ast.Name(index, ast.Load()), ast.Load()),
+                                       lineno=0), node)
+            node.target = ast.Name(index, ast.Store())
+            node.body.insert(0, item)
+        return node
+
+    def visit_Raise(self, node: ast.Raise):
+        for part in ast.walk(node):
+            if isinstance(part, ast.Call):
+                part.args = [_plain(a) for a in part.args]
+        return node
+
+    def visit_Assert(self, node: ast.Assert):
+        self.generic_visit(node)
+        if node.msg is not None:
+            node.msg = _plain(node.msg)
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item."""
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) and len(node.left.elts) == 1 \
+                and isinstance(node.left.elts[0], ast.Constant) and node.left.elts[0].value == 0.0 \
+                and isinstance(node.right, ast.Call) and isinstance(node.right.func, ast.Name) \
+                and node.right.func.id == "len" and len(node.right.args) == 1:
+            return self._helper("zeros_list", [node.right.args[0]])
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "reversed" and len(node.args) == 1:
+            return _reversed_range(node)
+        if (_is_np(func, "array") or _is_np(func, "asarray")) and len(node.args) == 1 and not node.keywords:
+            return self._helper("array_of", [node.args[0], ast.Constant(func.attr == "array")])
+        if isinstance(func, ast.Attribute) and func.attr == "at" and _is_np(func.value, "add") \
+                and len(node.args) == 3 and not node.keywords:
+            return self._helper("add_at", node.args)
+        if _is_np(func, "full") and len(node.args) == 2 and not node.keywords:
+            return self._helper("full", node.args)
+        if (_is_np(func, "stack") or _is_np(func, "concatenate")) and node.args and len(node.args) <= 2 \
+                and all(k.arg == "axis" for k in node.keywords):
+            axis = node.args[1] if len(node.args) == 2 else next((k.value for k in node.keywords), ast.Constant(0))
+            return self._helper("stack_list" if func.attr == "stack" else "concat_list", [node.args[0], axis])
+        if isinstance(func, ast.Attribute) and func.attr in REDUCTIONS:
+            module = func.value.id if isinstance(func.value, ast.Name) else None
+            if module == "np" and node.args:
+                return self._reduction(func.attr, node.args[0], node.args[1:], node)
+            if module not in ("np", "math", "numpy") and func.attr in METHODS:
+                return self._reduction(func.attr, func.value, node.args, node)
+        return node
+
+    def _helper(self, name: str, args: list) -> ast.Call:
+        self.helpers.add(name)
+        return ast.Call(ast.Name(name, ast.Load()), args, [])
+
+    def _reduction(self, kind: str, operand: ast.expr, rest: list, node: ast.Call) -> ast.expr:
+        keywords = {k.arg: k.value for k in node.keywords}
+        axis = rest[0] if rest else keywords.pop("axis", None)
+        keepdims = keywords.pop("keepdims", None)
+        if len(rest) > 1 or keywords or (axis is None and keepdims is None) or _is_none(axis) and keepdims is None:
+            return node  # numba's own: the whole array, or arguments the helper does not take
+        helper = REDUCTIONS[kind]
+        self.helpers.add(helper)
+        return ast.Call(ast.Name(helper, ast.Load()),
+                        [operand, axis or ast.Constant(None), keepdims or ast.Constant(False)], [])
+
+
+def _is_np(func: ast.expr, name: str) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name) \
+        and func.value.id == "np"
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _reversed_range(node: ast.Call) -> ast.expr:
+    """``reversed(range(a, b, s))`` as ``range(a + (len(range(a, b, s)) - 1) * s, a - s, -s)``."""
+    inner = node.args[0]
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "range"
+            and 1 <= len(inner.args) <= 3 and not inner.keywords):
+        return node
+    if len(inner.args) < 3:
+        start = inner.args[0] if len(inner.args) == 2 else ast.Constant(0)
+        stop = inner.args[-1]
+        return ast.Call(ast.Name("range", ast.Load()),
+                        [ast.BinOp(stop, ast.Sub(), ast.Constant(1)),
+                         ast.BinOp(start, ast.Sub(), ast.Constant(1)), ast.Constant(-1)], [])
+    start, _, step = inner.args
+    count = ast.Call(ast.Name("len", ast.Load()), [inner], [])
+    last = ast.BinOp(start, ast.Add(), ast.BinOp(ast.BinOp(count, ast.Sub(), ast.Constant(1)), ast.Mult(), step))
+    return ast.Call(ast.Name("range", ast.Load()),
+                    [last, ast.BinOp(start, ast.Sub(), step), ast.UnaryOp(ast.USub(), step)], [])
+
+
+def _plain(node: ast.expr) -> ast.expr:
+    """An f-string as one constant: its text, each ``{expr}`` written as the expression."""
+    if not isinstance(node, ast.JoinedStr):
+        return node
+    text = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            text.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            text.append("{" + ast.unparse(value.value) + "}")
+    return ast.Constant("".join(text))

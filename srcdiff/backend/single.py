@@ -1,0 +1,72 @@
+"""float32 in, float32 out: the fills of a gradient compiled for float32 arguments.
+
+Arithmetic keeps float32 by itself (NumPy 2 treats a Python float as having no dtype of its
+own), but an array made from a Python number does not: the adjoint of ``np.sum`` is
+``np.full(shape, 1.0)``, an accumulator starts as ``np.zeros(shape)``, a tangent as
+``np.zeros(np.shape(x))`` — all float64, which then makes every value they meet float64.
+A variant compiled for float32 arguments (the argument signature tells float32 from float64,
+ir/shapes.py) writes its fills with ``dtype=np.float32``.  Only the derivative's own
+statements are rewritten (the backward sweep, the pullback, the tangents): the user's forward
+computation makes what the user's function makes.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .render import MARK
+
+_FILLS = ("zeros", "ones", "full", "eye", "zeros_like", "ones_like", "full_like")
+
+
+def keep_single(func: ast.FunctionDef, derived: set[str] | None = None) -> None:
+    """Rewrite the fills of `func` in place.  `derived` names the derivative values to
+    rewrite (tangents); None: every statement after the ``# backward`` comment and every
+    nested function (a pullback)."""
+    body = func.body
+    start = 0
+    if derived is None:
+        start = next((i for i, s in enumerate(body) if _is_comment(s, "backward")), len(body))
+    for i, stmt in enumerate(body):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.FunctionDef):  # a pullback: all of it is the backward sweep
+                for inner in node.body:
+                    _rewrite(inner)
+        if i >= start and derived is None:
+            _rewrite(stmt)
+        elif derived is not None and isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in derived for t in stmt.targets):
+            _rewrite(stmt)
+
+
+def _rewrite(stmt: ast.AST) -> None:
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and _is_np(node.func) and node.func.attr in _FILLS \
+                and not any(k.arg == "dtype" for k in node.keywords):
+            positional = {"zeros": 1, "ones": 1, "full": 2, "eye": 4, "zeros_like": 1, "ones_like": 1,
+                          "full_like": 2}[node.func.attr]
+            if len(node.args) > positional:
+                continue
+            if node.func.attr.endswith("_like"):
+                continue  # keeps its operand's dtype (float32 where the operand is)
+            if node.func.attr == "full" and not (isinstance(node.args[1], ast.Constant)
+                                                 or _is_np_call(node.args[1], "size")):
+                continue  # filled with a value, whose dtype it takes
+            node.keywords.append(ast.keyword("dtype", _float32()))
+
+
+def _is_comment(stmt, text: str) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) \
+        and stmt.value.func.id == MARK and stmt.value.args and getattr(stmt.value.args[0], "value", None) == text
+
+
+def _float32() -> ast.expr:
+    return ast.Attribute(ast.Name("np", ast.Load()), "float32", ast.Load())
+
+
+def _is_np(func) -> bool:
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"
+
+
+def _is_np_call(node, name: str) -> bool:
+    return isinstance(node, ast.Call) and _is_np(node.func) and node.func.attr == name

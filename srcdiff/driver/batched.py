@@ -1,0 +1,67 @@
+"""The batching transform in the driver: a lowered function becomes
+``f_batched(*params)`` running over a leading batch axis of the parameters `Lowered.wrt`
+names (ad/batching.py), each block under the user's line it comes from.
+
+The code is compiled for a row's signature (the arguments without their batch axis), so a
+new batch size reuses it.  It is not optimised: every statement is one the reader can match
+to a line, and the optimiser's facts (which values are numbers) are a row's, not the batch's.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ..ad.batching import BatchedProgram, batch
+from ..ad.batching_runtime import HELPERS
+from ..backend import loader, render
+from ..backend.codegen import backward_statements
+from ..rules import TEMPLATE_GLOBALS
+from .cache import Lowered
+from .lowering import describe
+
+
+def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = None):
+    """(the batched function's AST, its `BatchedProgram`, its name) for `found`'s inlined `ir`;
+    `row` (one example's arguments) tells the number of axes of values whose shapes the
+    rules do not say (`probe`)."""
+    parsed = found.parsed
+    ndims = probe(found, ir, namer, shape_of, row) if row is not None else {}
+    program = batch(ir, namer, found.wrt, shape_of, location=parsed.location, ndims=ndims)
+    name = namer.fresh(f"{parsed.name}_batched")
+    return build(program, parsed.tree, describe(parsed), name), program, name
+
+
+def probe(found: Lowered, ir, namer, shape_of: dict, row: tuple) -> dict[str, int]:
+    """The number of axes of every value the function computes for one example `row`: its
+    statements run once, unbatched.  Empty when they raise (the rules' shapes are used alone)."""
+    plain = batch(ir, namer.copy(), (), shape_of, location=found.parsed.location)
+    names = ast.parse("{k: v for k, v in locals().items()}", mode="eval").body
+    func = build(plain, found.parsed.tree, describe(found.parsed), f"{found.parsed.name}_probe", names)
+    cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure}
+    try:
+        run = loader.build_function(render.render(func), f"{found.parsed.name}_probe", found.parsed.func.__globals__,
+                                    cells)
+        values = run(*row)
+    except Exception:  # noqa: BLE001 - the probe only adds knowledge; the batched code decides
+        return {}
+    return {k: np.ndim(v) for k, v in values.items() if isinstance(v, (np.ndarray, np.generic, float, int, complex))}
+
+
+def build(program: BatchedProgram, tree: ast.FunctionDef, describe_line, name: str,
+          output: ast.expr | None = None) -> ast.FunctionDef:
+    """``name(*params) -> value`` with a batch axis first (or `output`)."""
+    body = backward_statements(program.body, describe_line, label="")
+    body.append(ast.Return(program.output if output is None else output))
+    args = tree.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None, kwonlyargs=[],
+                              kw_defaults=[], kwarg=None, defaults=[])
+    func = ast.FunctionDef(name=name, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None)
+    if hasattr(ast.FunctionDef, "type_params"):
+        func.type_params = []
+    return ast.fix_missing_locations(func)
+
+
+__all__ = ["HELPERS", "build", "probe", "transform"]

@@ -1,0 +1,77 @@
+"""The list helpers a derivable gradient calls (driver/higher.py), so that the adjoints of
+lists are code srcdiff differentiates again.
+
+A first-order gradient updates a list's adjoint in place (``xs_bar[i] = xs_bar[i] + v``,
+``xs_bar.pop()``, ``list(g)``); a gradient that will be differentiated again writes each
+update as a new list instead, through these small functions, each with a rule of its own
+(rules/generated_code.py).  Every one is linear in the lists and arrays it moves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def zeros_list(xs):
+    """The zero adjoint of the list `xs`: one 0.0 per item (``[0.0] * len(xs)``)."""
+    return [0.0] * len(xs)
+
+
+def list_add(xs, i, v):
+    """A new list: `xs` with `v` added to its item `i` (the adjoint of reading ``xs[i]``)."""
+    out = list(xs)
+    out[i] = out[i] + v
+    return out
+
+
+def lists_add(a, b):
+    """Two lists of one length added item by item: two contributions to a list's adjoint."""
+    return [x + y for x, y in zip(a, b)]
+
+
+def list_rows(a):
+    """The rows of the array `a` as a list (``list(a)``): the adjoint of ``np.stack(xs)``."""
+    return list(a)
+
+
+def rows_adjoint(g, a):
+    """The adjoint of `list_rows`: the list `g` stacked back into an array shaped like `a`
+    (an item 0.0, a row nothing used, is a row of zeros)."""
+    row = np.shape(a)[1:]
+    if not len(g):
+        return np.zeros(np.shape(a))
+    return np.stack([np.zeros(row) + gi for gi in g])
+
+
+def list_repeat(g, xs):
+    """`g` once per item of `xs` (``[g] * len(xs)``): the adjoint of ``sum(xs)``."""
+    return [g] * len(xs)
+
+
+def list_total(h, like):
+    """The sum of the list `h`'s items, shaped like `like` (the adjoint of `list_repeat`)."""
+    total = sum(h, 0.0)
+    if np.shape(total) == np.shape(like):
+        return total
+    return np.zeros(np.shape(like)) + total
+
+
+def list_drop(xs):
+    """`xs` without its last item: the adjoint list left once the last append's is read."""
+    return xs[:-1]
+
+
+def list_grow(h):
+    """`h` with a 0.0 after its last item: the adjoint of `list_drop`."""
+    return list(h) + [0.0]
+
+
+def split_like(h, pieces, axis):
+    """The array `h` cut along `axis` into pieces as long as those of the list `pieces`:
+    the adjoint of `split_adjoint` (which puts such pieces back together)."""
+    ends = np.cumsum([np.shape(p)[axis] for p in pieces])[:-1]
+    return list(np.split(h, ends, axis=axis))
+
+
+LIST_HELPERS = {f.__name__: f for f in (zeros_list, list_add, lists_add, list_rows, rows_adjoint, list_repeat,
+                                         list_total, list_drop, list_grow, split_like)}
