@@ -24,5 +24,7 @@ def kink_nan(condition, direction, axis=()):
     moved = np.any(np.asarray(direction) != 0, axis=axis, keepdims=True)
     flags = np.asarray(condition) & moved
     shape = np.broadcast_shapes(np.shape(flags), np.shape(direction))
-    picked = np.where(np.broadcast_to(flags, shape), np.nan, 0.0)
+    dtype = np.asarray(direction).dtype  # the direction's floating dtype (float32 stays float32)
+    dtype = dtype if np.issubdtype(dtype, np.floating) else np.dtype(np.float64)
+    picked = np.where(np.broadcast_to(flags, shape), dtype.type(np.nan), dtype.type(0.0))
     return picked if shape else picked[()]
