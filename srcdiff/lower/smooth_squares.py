@@ -8,7 +8,6 @@ Lowering ``f(...) ** 2`` as the algebraic identity is exact at every order, and 
     np.linalg.norm(x, axis=a, keepdims=k) ** 2   ->  np.sum(x * x, axis=a, keepdims=k)
     np.hypot(a, b) ** 2, math.hypot(a, b) ** 2   ->  a * a + b * b
     np.std(x, axis=a, ddof=d, keepdims=k) ** 2   ->  np.var(x, axis=a, ddof=d, keepdims=k)
-    np.sqrt(s) ** 2                              ->  +s   (equal wherever sqrt(s) is real)
 
 ``n * n`` and ``np.square(n)`` of such a value ``n`` are the same square.  Only a square whose base was computed
 by such a call in the same block is rewritten; the call itself stays for any other use of
@@ -51,7 +50,9 @@ def producer(lower: ExpressionLowerer, base: Operand) -> Node | None:
 
 
 def square(lower: ExpressionLowerer, base: Operand, target) -> Operand | None:
-    """``base ** 2`` as its smooth identity when `base` is a norm, hypot, std or sqrt; else None."""
+    """``base ** 2`` as its smooth identity when `base` is a norm, hypot or std; else None.
+
+    (Not ``np.sqrt(s) ** 2``: ``s`` differs from it where ``s < 0``, where the function is NaN.)"""
     node = producer(lower, base)
     if node is None:
         return None
@@ -70,9 +71,6 @@ def square(lower: ExpressionLowerer, base: Operand, target) -> Operand | None:
         x = node.inputs[0]
         keywords = _keywords(node.static, ("axis", "ddof", "keepdims"), {"axis": None, "ddof": 0, "keepdims": False})
         return emit(state, np.var, (x,), dict(node.static), ast.Call(_np("var"), [operand_ast(x)], keywords), target)
-    if func is np.sqrt:
-        s = node.inputs[0]
-        return emit(state, operator.pos, (s,), {}, ast.UnaryOp(ast.UAdd(), operand_ast(s)), target)
     return None
 
 

@@ -1,4 +1,4 @@
-"""Second order at kinks (#24): the squares of norm / hypot / std / sqrt are rewritten to their
+"""Second order at kinks (#24): the squares of norm / hypot / std are rewritten to their
 smooth identities (exact at every order), and everywhere else the first-order subgradient 0 at
 a 0 / 0 differentiates to NaN, never to a silent 0.
 
@@ -59,10 +59,6 @@ def std_squared(X):
     return np.sum(np.square(np.std(X, axis=0, ddof=1)))
 
 
-def sqrt_squared(s):
-    return np.sum(np.sqrt(s * s) ** 2)  # |s| ** 2
-
-
 def norm_times_itself(w):
     n, h = np.linalg.norm(w), np.hypot(w[0], w[1])
     return n * n + h * h
@@ -85,7 +81,6 @@ SQUARES = [  # (function, point, its Hessian there, written by hand)
     (math_hypot_squared, np.zeros(2), 2.0 * np.eye(2)),
     # var with ddof=1 of 3 rows, per column: 2/(n-1) (I - 1/n) in each column's block
     (std_squared, np.ones((3, 1)), (np.eye(3) - 1.0 / 3.0)),
-    (sqrt_squared, np.zeros(2), 2.0 * np.eye(2)),
     (norm_times_itself, np.zeros(3), np.diag([4.0, 4.0, 2.0])),
 ]
 
