@@ -47,3 +47,20 @@ def hessian_difference(f, args, h=1e-4):
         for j in range(n):
             H[i, j] = (at(i, j, h, h) - at(i, j, h, -h) - at(i, j, -h, h) + at(i, j, -h, -h)) / (4 * h * h)
     return H.reshape(x.shape + x.shape)
+
+
+#: the three ways srcdiff computes second derivatives of f at x, checked alike
+SECOND_ORDER = ("hessian", "hvp", "jacobian_of_the_gradient")
+
+
+def second_order(transform, f, x, rng):
+    """(srcdiff's second-order result by `transform`, its second-difference reference)."""
+    import srcdiff  # here only: the references above use no srcdiff code
+
+    expected = hessian_difference(f, (x,))
+    if transform == "hessian":
+        return srcdiff.hessian(f)(x), expected
+    if transform == "hvp":
+        v = rng.normal(size=x.shape)
+        return srcdiff.hvp(f, x, v), expected @ v
+    return srcdiff.jacobian(srcdiff.grad(f))(x), expected

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from numeric import assert_close, hessian_difference
+from numeric import SECOND_ORDER, assert_close, second_order
 
 import srcdiff
 
@@ -172,23 +172,11 @@ def draw(name, rng):
     return f, 0.5 * rng.normal(size=n) + 0.3
 
 
+@pytest.mark.parametrize("transform", SECOND_ORDER)
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_hessian(name, rng):
+def test_second_order(name, transform, rng):
     f, x = draw(name, rng)
-    assert_close(srcdiff.hessian(f)(x), hessian_difference(f, (x,)), rtol=2e-5, atol=2e-5)
-
-
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_hvp(name, rng):
-    f, x = draw(name, rng)
-    v = rng.normal(size=x.shape)
-    assert_close(srcdiff.hvp(f, x, v), hessian_difference(f, (x,)) @ v, rtol=2e-5, atol=2e-5)
-
-
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_jacobian_of_the_gradient(name, rng):
-    f, x = draw(name, rng)
-    assert_close(srcdiff.jacobian(srcdiff.grad(f))(x), hessian_difference(f, (x,)), rtol=2e-5, atol=2e-5)
+    assert_close(*second_order(transform, f, x, rng), rtol=2e-5, atol=2e-5)
 
 
 # ---- one number: grad(grad(f)) ----
