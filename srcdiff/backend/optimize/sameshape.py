@@ -141,13 +141,27 @@ class ShapeClasses:
         else:
             return
         names = [e.id for e in operands if isinstance(e, ast.Name) and e.id in self.single
-                 and not self.is_scalar(e.id)]
+                 and not self.is_scalar(e.id) and self._holds_its_shape(e.id)]
         found = [self.shape_of(n) for n in names]
         if len(names) < 2 or not all(f.known and UNKNOWN_DIM not in f.dims for f in found) \
                 or len({f.dims for f in found}) != 1:
             return
         for other in names[1:]:
             self.union(names[0], other)
+
+    def _holds_its_shape(self, name: str) -> bool:
+        """Whether the inferred shape of `name` is still what it holds: a fill the optimizer made
+        a number or a smaller array (``t6_bar = t7_bar`` for ``np.full(np.shape(t6), t7_bar)``)
+        keeps the filled array's shape in the inferred shapes, and joins the class of what it
+        now copies.  A class whose members' inferred dims differ says so."""
+        dims = self.shape_of(name).dims
+        root = self.find(name)
+        for other in self.order:
+            if other != name and self.find(other) == root:
+                shape = self.shape_of(other)
+                if shape.known and shape.dims != dims:
+                    return False
+        return True
 
     def _combine(self, operands: list[ast.expr]):
         """Elementwise operands: the shape is the arrays' when they are all one class."""
