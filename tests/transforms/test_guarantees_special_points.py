@@ -1,0 +1,119 @@
+"""Never silently wrong at special points (#24): the red team's third wave at zeros, ties,
+one-element reductions, guarded overflow and masked branches, in every transformation,
+against derivatives written by hand (redteam_wave3_points.py).
+
+A transformation answers the exact value (to rounding) or refuses with a `SrcDiffError`
+(only numba may refuse here: it compiles a subset of NumPy).  float32 arguments give float32
+results, close to the same exact values at float32's precision."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import trees_wrapped
+from .corpus import Program
+from .redteam_wave3_points import POINTS
+
+IDS = [p.name for p in POINTS]
+WITH_HESSIAN = [p for p in POINTS if p.hessian is not None]
+
+
+def _close(got, want, rtol=1e-7, atol=1e-9):
+    got = np.asarray(got, dtype=float)
+    want = np.asarray(want, dtype=float)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
+    assert np.all(np.isfinite(got)), f"non-finite where the derivative is {want}: {got}"
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol * scale)
+
+
+def _args(p):
+    return copy.deepcopy(p.args)
+
+
+def _direction(p):
+    x = np.asarray(p.args[p.wrt], dtype=float)
+    return np.linspace(-1.0, 1.3, x.size).reshape(x.shape) if x.ndim else 0.7
+
+
+@pytest.mark.parametrize("p", POINTS, ids=IDS)
+def test_grad_and_value(p):
+    _close(srcdiff.grad(p.func, wrt=p.wrt)(*_args(p)), p.gradient)
+    value, gradient = srcdiff.value_and_grad(p.func, wrt=p.wrt)(*_args(p))
+    _close(value, p.func(*_args(p)), rtol=1e-12)
+    _close(gradient, p.gradient)
+
+
+@pytest.mark.parametrize("p", POINTS, ids=IDS)
+def test_jvp_and_vjp(p):
+    tangents = [None] * len(p.args)
+    v = _direction(p)
+    tangents[p.wrt] = v
+    value, tangent = srcdiff.jvp(p.func, _args(p), tuple(tangents))
+    _close(tangent, np.sum(np.asarray(p.gradient) * v))
+    value, pullback = srcdiff.vjp(p.func, *_args(p), wrt=p.wrt)
+    for seed in (1.5, -0.25):
+        _close(pullback(seed), seed * np.asarray(p.gradient))
+
+
+@pytest.mark.parametrize("p", POINTS, ids=IDS)
+def test_tree_wrapped(p):
+    wrapper, key = trees_wrapped.wrapper(Program(f"wave3:{p.name}", p.func, p.args, p.wrt, "wave3"))
+    args = list(_args(p))
+    args[p.wrt] = {key: args[p.wrt]}
+    got = srcdiff.grad(wrapper, wrt=p.wrt)(*args)
+    assert list(got) == [key]
+    _close(got[key], p.gradient)
+
+
+@pytest.mark.parametrize("p", POINTS, ids=IDS)
+def test_numba(p):
+    pytest.importorskip("numba")
+    try:
+        got = srcdiff.grad(p.func, wrt=p.wrt, jit="numba")(*_args(p))
+    except srcdiff.SrcDiffError as exc:
+        assert "numba" in str(exc)
+        return
+    _close(got, p.gradient)
+
+
+def _float32(value):
+    if isinstance(value, np.ndarray) and value.dtype == np.float64:
+        return value.astype(np.float32)
+    return value
+
+
+@pytest.mark.parametrize("p", POINTS, ids=IDS)
+def test_float32(p):
+    args = tuple(_float32(a) for a in _args(p))
+    got = srcdiff.grad(p.func, wrt=p.wrt)(*args)
+    if isinstance(args[p.wrt], np.ndarray) and np.asarray(p.func(*args)).dtype == np.float32:
+        assert got.dtype == np.float32, got.dtype  # computed in float32 where the function is
+    _close(got, p.gradient, rtol=2e-3, atol=2e-3)
+    _, pullback = srcdiff.vjp(p.func, *args, wrt=p.wrt)
+    back = pullback(np.float32(1.0))
+    _close(back, p.gradient, rtol=2e-3, atol=2e-3)
+    tangents = [None] * len(args)
+    tangents[p.wrt] = _float32(np.asarray(_direction(p))) if isinstance(args[p.wrt], np.ndarray) else _direction(p)
+    _, tangent = srcdiff.jvp(p.func, args, tuple(tangents))
+    _close(tangent, np.sum(np.asarray(p.gradient) * _direction(p)), rtol=2e-3, atol=2e-3)
+    if isinstance(args[p.wrt], np.ndarray) and np.asarray(p.func(*args)).dtype == np.float32:
+        assert (np.asarray(back).dtype, np.asarray(tangent).dtype) == (np.float32, np.float32)
+
+
+@pytest.mark.parametrize("p", WITH_HESSIAN, ids=[p.name for p in WITH_HESSIAN])
+def test_second_order(p):
+    _close(srcdiff.hessian(p.func, wrt=p.wrt)(*_args(p)), p.hessian, atol=1e-8)
+    v = _direction(p)
+    want = np.tensordot(np.asarray(p.hessian), v, axes=np.ndim(v))
+    tangents = [None] * len(p.args)
+    tangents[p.wrt] = v
+    _, got = srcdiff.jvp(srcdiff.grad(p.func, wrt=p.wrt), _args(p), tuple(tangents))
+    _close(got, want, atol=1e-8)
+    if p.wrt == 0:
+        _close(srcdiff.hvp(p.func, p.args[0], v, *_args(p)[1:]), want, atol=1e-8)
