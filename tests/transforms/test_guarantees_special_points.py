@@ -117,3 +117,42 @@ def test_second_order(p):
     _close(got, want, atol=1e-8)
     if p.wrt == 0:
         _close(srcdiff.hvp(p.func, p.args[0], v, *_args(p)[1:]), want, atol=1e-8)
+
+
+# ---- wave-3 programs the matrix cannot compare (a dataclass argument, float32 throughout) ------
+
+def test_dataclass_parameters_in_every_transformation():
+    from numeric import central_difference
+
+    from .redteam_wave3 import Layer, dataclass_layer
+    rng = np.random.default_rng(3)
+    layer, X = Layer(rng.normal(size=(3, 2)), rng.normal(size=2)), rng.normal(size=(4, 3))
+    want_W = central_difference(lambda W: dataclass_layer(Layer(W, layer.b), X), (layer.W,), 0)
+    want_b = central_difference(lambda b: dataclass_layer(Layer(layer.W, b), X), (layer.b,), 0)
+    got = srcdiff.grad(dataclass_layer)(layer, X)
+    assert isinstance(got, Layer)
+    _close(got.W, want_W, rtol=1e-6, atol=1e-7)
+    _close(got.b, want_b, rtol=1e-6, atol=1e-7)
+    back = srcdiff.vjp(dataclass_layer, layer, X)[1](2.0)
+    _close(back.W, 2.0 * want_W, rtol=1e-6, atol=1e-7)
+    direction = Layer(np.ones((3, 2)), np.zeros(2))
+    _, tangent = srcdiff.jvp(dataclass_layer, (layer, X), (direction, None))
+    _close(tangent, np.sum(want_W), rtol=1e-6, atol=1e-7)
+
+
+def test_float32_network_in_every_transformation():
+    from numeric import central_difference
+
+    from .redteam_wave3 import float32_mlp
+    rng = np.random.default_rng(4)
+    W, x = rng.normal(size=(3, 2)).astype(np.float32), rng.normal(size=(4, 3)).astype(np.float32)
+    want = central_difference(lambda W: float32_mlp(W, x.astype(float)), (W.astype(float),), 0)
+    found = {"grad": srcdiff.grad(float32_mlp)(W, x), "vjp": srcdiff.vjp(float32_mlp, W, x)[1](np.float32(1.0)),
+             "jacobian": srcdiff.jacobian(float32_mlp)(W, x),
+             "jvp": srcdiff.jvp(float32_mlp, (W, x), (np.ones_like(W), None))[1],
+             "hvp": srcdiff.hvp(float32_mlp, W, np.ones_like(W), x), "hessian": srcdiff.hessian(float32_mlp)(W, x)}
+    for name, value in found.items():
+        assert np.asarray(value).dtype == np.float32, name
+    _close(found["grad"], want, rtol=1e-3, atol=1e-4)
+    _close(found["vjp"], want, rtol=1e-3, atol=1e-4)
+    _close(found["jvp"], np.sum(want), rtol=1e-3, atol=1e-4)
