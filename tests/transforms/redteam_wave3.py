@@ -1,18 +1,16 @@
 """The red team's third wave: programs written the way users write them (ML losses with masks
-and clipping, physics with helpers and loops, statistics with log / lgamma / softplus guards,
-geometry with norms / arccos / atan2, library-style code with defaults, keyword arguments,
-dataclasses, dicts, partials and closures).
+and clipping, physics with helpers and loops, statistics with log / lgamma / softplus guards;
+geometry with norms / arccos / atan2 and library-style code with defaults, keyword arguments,
+dataclasses, dicts, partials and closures are in redteam_wave3_library.py).
 
-`WAVE3` holds ``(name, function, make, wrt)`` at smooth points (the transformation matrix runs
-them: corpus.redteam); the special points of the same programs (zeros, ties, one-element
-reductions, guarded overflow, masked branches) are in redteam_wave3_points.py with their exact
-derivatives written by hand.
+`WAVE3` holds (with redteam_wave3_library.LIBRARY3) ``(name, function, make, wrt)`` at smooth
+points (the transformation matrix runs them: corpus.redteam); the special points of the same
+programs (zeros, ties, one-element reductions, guarded overflow, masked branches) are in
+redteam_wave3_points.py with their exact derivatives written by hand.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import math
 
 import numpy as np
@@ -246,143 +244,6 @@ def huberized_logistic(w, X, y):
     return np.sum(np.where(z < -30.0, -z, np.log1p(np.exp(-np.maximum(z, -30.0)))))
 
 
-# ---- geometry: norms, arccos, atan2 ------------------------------------------------------------
-
-
-def angle_between(a, b):
-    c = np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))
-    return np.arccos(np.clip(c, -1.0, 1.0))
-
-
-def polar_loss(p):
-    r = np.hypot(p[:, 0], p[:, 1])
-    theta = np.arctan2(p[:, 1], p[:, 0])
-    return np.sum(r * np.cos(2.0 * theta))
-
-
-def triangle_area(v):
-    a, b, c = v[0], v[1], v[2]
-    return 0.5 * np.linalg.norm(np.cross(b - a, c - a))
-
-
-def sphere_sdf(points, radius=1.0):
-    return np.sum(np.linalg.norm(points, axis=1) - radius)
-
-
-def capsule_distance(p):
-    a, b = np.array([0.0, 0.0]), np.array([1.0, 0.0])
-    pa, ba = p - a, b - a
-    h = np.clip(np.dot(pa, ba) / np.dot(ba, ba), 0.0, 1.0)
-    return np.linalg.norm(pa - ba * h)
-
-
-def dihedral(x):
-    b1, b2, b3 = x[1] - x[0], x[2] - x[1], x[3] - x[2]
-    n1, n2 = np.cross(b1, b2), np.cross(b2, b3)
-    m = np.cross(n1, b2 / np.linalg.norm(b2))
-    return np.arctan2(np.dot(m, n2), np.dot(n1, n2))
-
-
-def rotation_loss(angle, pts):
-    c, s = np.cos(angle), np.sin(angle)
-    R = np.array([[c, -s], [s, c]])
-    return np.sum((pts @ R.T - pts[::-1]) ** 2)
-
-
-def normalized_dot(u, v):
-    return np.sum(u / np.linalg.norm(u) * v)
-
-
-def chamfer(a, b):
-    d = np.sum((a[:, None, :] - b[None, :, :]) ** 2, axis=-1)
-    return np.sum(np.min(d, axis=1)) + np.sum(np.min(d, axis=0))
-
-
-# ---- library style: defaults, kwargs, dataclasses, dicts, partials, closures --------------------
-
-
-@dataclasses.dataclass
-class Layer:
-    W: np.ndarray
-    b: np.ndarray
-
-
-def dataclass_layer(layer, x):
-    return np.sum(np.tanh(x @ layer.W + layer.b) ** 2)
-
-
-def _loss_scaled(x, *, scale=1.0, power=2):
-    return scale * np.sum(np.abs(x) ** power)
-
-
-def kwonly_loss(x, *, scale=2.0):
-    return _loss_scaled(x, scale=scale, power=2) + np.sum(np.sin(x))
-
-
-def _base_loss(x, shift, temperature):
-    return np.sum(np.exp((x - shift) / temperature))
-
-
-PARTIAL_LOSS = functools.partial(_base_loss, shift=0.5, temperature=2.0)
-
-
-def through_partial(x):
-    return PARTIAL_LOSS(x) + np.sum(x ** 2)
-
-
-def make_regularised(lam):
-    def loss(w, X, y):
-        r = X @ w - y
-        return np.mean(r ** 2) + lam * np.sum(np.abs(w) ** 1.5)
-    return loss
-
-
-closure_loss = make_regularised(0.05)
-
-
-def config_loss(x, cfg=None):
-    cfg = cfg or {}
-    scale = cfg.get("scale", 1.0)
-    return scale * np.sum(np.log1p(x ** 2))
-
-
-def nested_tuple_params(params, x):
-    (a, b), c = params
-    return np.sum(a * x ** 2 + b * x) + c * np.sum(np.cos(x))
-
-
-def default_eps_norm(x, eps=1e-6):
-    return np.sum(x / np.sqrt(np.sum(x * x) + eps))
-
-
-def method_style(x):
-    return Model(2.0).energy(x)
-
-
-class Model:
-    def __init__(self, k):
-        self.k = k
-
-    def energy(self, x):
-        return 0.5 * self.k * np.sum(x ** 2) + np.sum(np.cos(x))
-
-
-def list_of_arrays(xs):
-    total = 0.0
-    for i, x in enumerate(xs):
-        total = total + (i + 1.0) * np.sum(np.sin(x))
-    return total
-
-
-def kwargs_forward(x, **opts):
-    return np.sum(x ** 2) * opts.get("weight", 1.0)
-
-
-def float32_mlp(W, x):
-    h = np.tanh(x @ W)
-    return np.sum(h * h)
-
-
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -431,25 +292,12 @@ WAVE3 = [
     ("truncated_normal_logpdf", truncated_normal_logpdf, lambda r: (0.2, M(r, 4)), 0),
     ("beta_binomial_like", beta_binomial_like, lambda r: (0.3 * M(r, 2), np.array([1., 4, 7])), 0),
     ("huberized_logistic", huberized_logistic, lambda r: (M(r, 3), M(r, 6, 3), np.sign(M(r, 6))), 0),
-    ("angle_between", angle_between, lambda r: (M(r, 3), M(r, 3)), 0),
-    ("polar_loss", polar_loss, lambda r: (M(r, 4, 2),), 0),
-    ("triangle_area", triangle_area, lambda r: (M(r, 3, 3),), 0),
-    ("sphere_sdf", sphere_sdf, lambda r: (M(r, 4, 3),), 0),
-    ("capsule_distance", capsule_distance, lambda r: (np.array([0.4, 0.7]),), 0),
-    ("dihedral", dihedral, lambda r: (M(r, 4, 3),), 0),
-    ("rotation_loss", rotation_loss, lambda r: (0.3, M(r, 4, 2)), 0),
-    ("normalized_dot", normalized_dot, lambda r: (M(r, 4), M(r, 4)), 0),
-    ("chamfer", chamfer, lambda r: (M(r, 3, 2), M(r, 4, 2)), 0),
-    ("dataclass_layer", dataclass_layer, lambda r: (Layer(M(r, 3, 2), M(r, 2)), M(r, 4, 3)), 0),
-    ("kwonly_loss", kwonly_loss, lambda r: (M(r, 4),), 0),
-    ("through_partial", through_partial, lambda r: (M(r, 4),), 0),
-    ("closure_loss", closure_loss, lambda r: (M(r, 3), M(r, 5, 3), M(r, 5)), 0),
-    ("config_loss", config_loss, lambda r: (M(r, 4),), 0),
-    ("config_loss_dict", config_loss, lambda r: (M(r, 4), {"scale": 3.0}), 0),
-    ("nested_tuple_params", nested_tuple_params, lambda r: (((M(r, 3), M(r, 3)), 0.7), M(r, 3)), 0),
-    ("default_eps_norm", default_eps_norm, lambda r: (M(r, 4),), 0),
-    ("method_style", method_style, lambda r: (M(r, 4),), 0),
-    ("list_of_arrays", list_of_arrays, lambda r: ([M(r, 3), M(r, 2)],), 0),
-    ("kwargs_forward", kwargs_forward, lambda r: (M(r, 3),), 0),
-    ("float32_mlp", float32_mlp, lambda r: (M(r, 3, 2).astype(np.float32), M(r, 4, 3).astype(np.float32)), 0),
 ]
+
+
+def _with_library():
+    from .redteam_wave3_library import LIBRARY3
+    return WAVE3 + LIBRARY3
+
+
+WAVE3 = _with_library()

@@ -15,6 +15,7 @@ import dataclasses
 import numpy as np
 
 from . import redteam_wave3 as w
+from . import redteam_wave3_library as lib
 
 
 @dataclasses.dataclass
@@ -89,15 +90,28 @@ POINTS = [
     Point("bounded_energy_at_walls", w.bounded_energy, (np.array([1.0, -1.0, 0.0, 2.0]),), 0,
           np.array([0.2, -0.2, 0.0, 1.4])),
     # a point at the origin of a sphere SDF: the norm's documented subgradient 0 at 0
-    Point("sphere_sdf_centre", w.sphere_sdf, (np.array([[0.0, 0.0, 0.0], [3.0, 4.0, 0.0]]),), 0,
+    Point("sphere_sdf_centre", lib.sphere_sdf, (np.array([[0.0, 0.0, 0.0], [3.0, 4.0, 0.0]]),), 0,
           np.array([[0.0, 0.0, 0.0], [0.6, 0.8, 0.0]]), convention="norm'(0) = 0"),
-    Point("capsule_on_segment", w.capsule_distance, (np.array([0.5, 0.0]),), 0, np.zeros(2),
+    Point("capsule_on_segment", lib.capsule_distance, (np.array([0.5, 0.0]),), 0, np.zeros(2),
           convention="norm'(0) = 0"),
     # one list element, float parameters of a closure
-    Point("closure_loss_zero_weights", w.closure_loss,
+    Point("closure_loss_zero_weights", lib.closure_loss,
           (np.zeros(3), X3, np.array([1.0, 0.0, -1.0, 2.0])), 0,
           2.0 / 4 * X3.T @ (X3 @ np.zeros(3) - np.array([1.0, 0.0, -1.0, 2.0])),
           convention="|w| ** 1.5 at 0: its derivative 0 (exact); its second derivative does not exist"),
-    Point("default_eps_norm_zero", w.default_eps_norm, (np.zeros(3),), 0, np.full(3, 1.0 / np.sqrt(1e-6))),
+    Point("default_eps_norm_zero", lib.default_eps_norm, (np.zeros(3),), 0, np.full(3, 1.0 / np.sqrt(1e-6))),
     Point("gelu_at_zero", w.gelu_tanh, (np.zeros(2),), 0, np.full(2, 0.5), np.diag(np.full(2, 0.7978845608))),
+    # a zero vector: the eps of max(norm * norm, eps) takes over, the gradient is b / eps
+    Point("cosine_similarity_zero", lib.cosine_similarity_eps, (np.zeros(3), np.array([1.0, -2.0, 0.5])), 0,
+          np.array([1.0, -2.0, 0.5]) / 1e-8),
+    # saturated probabilities: clipped away from 1, the loss is locally constant
+    Point("focal_loss_saturated", lib.focal_loss_clipped, (np.array([20.0, -20.0]), np.array([1.0, 0.0])), 0,
+          np.zeros(2), np.zeros((2, 2))),
+    # a triplet exactly at the margin: the hinge's tie goes to its second operand (0)
+    Point("triplet_at_margin", lib.triplet_margin, (np.array([[0.0, 0.0]]), np.array([[0.5, 0.0]]),
+                                                     np.array([[1.0, 0.0]])), 0, np.zeros((1, 2)),
+          convention="maximum's tie sends the gradient to its second operand"),
+    # an exponentially weighted mean with alpha = 1: m follows the series, each term is (x_t - x_{t-1})^2
+    Point("ewma_alpha_one", lib.ewma_loss, (1.0, np.array([0.0, 1.0, 3.0])), 1,
+          np.array([-2.0, 2.0 - 4.0, 4.0])),
 ]

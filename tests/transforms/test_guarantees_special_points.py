@@ -124,7 +124,7 @@ def test_second_order(p):
 def test_dataclass_parameters_in_every_transformation():
     from numeric import central_difference
 
-    from .redteam_wave3 import Layer, dataclass_layer
+    from .redteam_wave3_library import Layer, dataclass_layer
     rng = np.random.default_rng(3)
     layer, X = Layer(rng.normal(size=(3, 2)), rng.normal(size=2)), rng.normal(size=(4, 3))
     want_W = central_difference(lambda W: dataclass_layer(Layer(W, layer.b), X), (layer.W,), 0)
@@ -143,7 +143,7 @@ def test_dataclass_parameters_in_every_transformation():
 def test_float32_network_in_every_transformation():
     from numeric import central_difference
 
-    from .redteam_wave3 import float32_mlp
+    from .redteam_wave3_library import float32_mlp
     rng = np.random.default_rng(4)
     W, x = rng.normal(size=(3, 2)).astype(np.float32), rng.normal(size=(4, 3)).astype(np.float32)
     want = central_difference(lambda W: float32_mlp(W, x.astype(float)), (W.astype(float),), 0)
