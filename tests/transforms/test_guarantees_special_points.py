@@ -156,3 +156,17 @@ def test_float32_network_in_every_transformation():
     _close(found["grad"], want, rtol=1e-3, atol=1e-4)
     _close(found["vjp"], want, rtol=1e-3, atol=1e-4)
     _close(found["jvp"], np.sum(want), rtol=1e-3, atol=1e-4)
+
+
+def test_namedtuple_parameters_in_every_transformation():
+    from .redteam_wave3_library import Params, namedtuple_params
+    x, p = np.array([0.3, -0.5, 1.0, 0.2]), Params(0.5, -0.2)
+    e = np.exp(p.scale * x + p.shift)  # d/dscale = sum(e x), d/dshift = sum(e); the Hessian by hand
+    got = srcdiff.grad(namedtuple_params)(p, x)
+    assert isinstance(got, Params)
+    _close([got.scale, got.shift], [np.sum(e * x), np.sum(e)])
+    _, tangent = srcdiff.jvp(namedtuple_params, (p, x), (Params(1.0, -2.0), None))
+    _close(tangent, np.sum(e * x) - 2.0 * np.sum(e))
+    H = srcdiff.hessian(namedtuple_params)(p, x)
+    _close([[H.scale.scale, H.scale.shift], [H.shift.scale, H.shift.shift]],
+           [[np.sum(e * x * x), np.sum(e * x)], [np.sum(e * x), np.sum(e)]])
