@@ -37,6 +37,10 @@ X3 = np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.5, 0.5, 1.0], [1.0, -1.0, 2.
 Y4 = np.array([1.0, -1.0, 1.0, -1.0])
 W_TIE = np.array([1.0, 0.25, 0.0])  # X3[0] @ W_TIE = 1: the first margin is exactly 0
 
+XW, WW = np.array([0.3, -1.0, 2.0, 0.5, 1.1]), np.array([0.3, 0.5, 0.7, 0.2, 0.9])
+MU = np.sum(WW * XW) / np.sum(WW)
+VW = np.sum(WW * (XW - MU) ** 2) / np.sum(WW)
+
 Z = np.array([800.0, -800.0, 0.5, 30.0])
 SP = _sigmoid(Z)
 
@@ -114,4 +118,6 @@ POINTS = [
     # an exponentially weighted mean with alpha = 1: m follows the series, each term is (x_t - x_{t-1})^2
     Point("ewma_alpha_one", lib.ewma_loss, (1.0, np.array([0.0, 1.0, 3.0])), 1,
           np.array([-2.0, 2.0 - 4.0, 4.0])),
+    # weights of a weighted variance (a vjp once crashed here): dV/dw_i = ((x_i - mu)^2 - V) / sum(w)
+    Point("weighted_variance_weights", w.weighted_variance, (XW, WW), 1, ((XW - MU) ** 2 - VW) / WW.sum()),
 ]
