@@ -118,7 +118,7 @@ class Jacobian(Composite):
     def __call__(self, *args, **kwargs):
         call = self.pullbacks.target(args, kwargs)
         if call.flat is None and not kwargs:
-            value = call.func(*call.args)
+            value = call.run()
             found = self.batched.rows(call.func, call.args, call.names, call.wrt, value)
             if found is not None:
                 return call.rebuild(found)

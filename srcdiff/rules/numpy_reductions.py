@@ -148,7 +148,10 @@ def _std_tangents(static, operand_shapes):
 
 def _extremum_tangents(static, operand_shapes):
     # the mean of the tied extrema's tangents: the reverse rule's split, transposed
-    ties = f"(x == {_spread('ans', static)})"
+    # counted in x's dtype, as the reverse rule does: a count of booleans is int64, and a float32
+    # tangent divided by it would be float64
+    ties = f"(x == {_spread('ans', static)})" if operand_shapes["x"].scalar \
+        else f"np.asarray(x == {_spread('ans', static)}, dtype=x.dtype)"
     return {"x": f"{_over(f'x_dot * {ties}')} / {_over(ties)}"}
 
 

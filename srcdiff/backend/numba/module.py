@@ -178,7 +178,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
             continue  # a name nothing defines: numba reports it, at its line
         if name in template_globals and template_globals[name] is value:
             if isinstance(value, types.ModuleType):
-                imports[name] = (value.__name__, None)
+                imports[name] = (_module_name(value), None)
             elif name in helpers:
                 imports[name] = (HELPERS_MODULE, name)
             else:
@@ -187,7 +187,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
                        "were not all known)")
             continue
         if isinstance(value, types.ModuleType):
-            imports[name] = (value.__name__, None)
+            imports[name] = (_module_name(value), None)
             continue
         if callable(value):
             where = _importable(value)
@@ -212,6 +212,12 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
             node.id = renames[node.id]
     if values:
         _Constants(values).visit(part.tree)
+
+
+def _module_name(module: types.ModuleType) -> str:
+    """The name `module` is imported by: a lazy stand-in (rules/lazy_modules.py, ``scipy_special``
+    in generated code) names the module it stands for."""
+    return module.__dict__.get("_target", module.__name__)
 
 
 def _literal(value) -> bool:
