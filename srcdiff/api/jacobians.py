@@ -203,6 +203,7 @@ class Hessian(Composite):
         self.front = Front(f, wrt, what="srcdiff.hessian")
         self._gradients: dict = {}  # plain function -> its GradFunction
         self._pullbacks: dict = {}  # generated gradient -> its Pullbacks
+        self._forwards: dict = {}  # generated gradient -> its JvpFunction (forward over reverse)
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it
         self.batched = Batched(seeded)
@@ -218,7 +219,7 @@ class Hessian(Composite):
         if gradient is None:
             several = call.flat is not None or call.tuple_result or len(call.wrt) > 1
             gradient = self._gradients[call.func] = GradFunction(call.func, call.wrt if several else call.wrt[0])
-        rows, batched, lowereds = [], [], []
+        rows, batched, lowereds, missing = [], [], [], []
         for i in range(len(call.wrt)):
             plain, _, _ = gradient.derivable(call.args, pick=i)
             leaf = np.asarray(call.args[call.names.index(call.wrt[i])])
@@ -233,16 +234,56 @@ class Hessian(Composite):
                 batched.append((code[0].function, call.names.index(call.wrt[i])))
                 lowereds += [lowered_of(plain), *code[1]]
                 continue
+            rows.append(None)
+            missing.append(i)
+        columns = self._forward(gradient, call) if missing else None
+        for i in missing:
+            if columns is not None:
+                rows[i] = call.rebuild(columns[i])
+                continue
+            plain, _, _ = gradient.derivable(call.args, pick=i)
             pullbacks = self._pullbacks.get(plain)
             if pullbacks is None:
                 pullbacks = self._pullbacks[plain] = Pullbacks(plain, call.wrt)
             self._last = pullbacks
             value, pullback = pullbacks(*call.args)
-            rows.append(call.rebuild(jacobian_leaves(value, pullback)))
+            rows[i] = call.rebuild(jacobian_leaves(value, pullback))
         if len(batched) == len(call.wrt) and call.flat is None and len(args) == len(call.args) \
                 and all(a is b for a, b in zip(args, call.args)):
             self._plan = plan_for(args, lowereds, self._replay(call, batched))
         return call.rebuild(rows)
+
+    def _forward(self, gradient: GradFunction, call) -> list | None:
+        """Where batching refuses the gradient's code (a loop keeps a stack, lists): the
+        Hessian's columns by forward mode over that code, one sweep per differentiated element
+        (it computes the gradient and its derivative along the element at once), as
+        ``blocks[i][j]`` of shape ``leaf_i.shape + leaf_j.shape``; None where forward mode
+        refuses it too (then one pullback per row)."""
+        leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
+        dtypes = [leaf.dtype if leaf.dtype.kind == "f" else np.dtype(float) for leaf in leaves]
+        zeros = {n: np.zeros(leaf.shape, dtype=d) if leaf.ndim else 0.0 for n, leaf, d in zip(call.wrt, leaves, dtypes)}
+        try:
+            plain, _, several = gradient.derivable(call.args)
+            forward = self._forwards.get(plain)
+            if forward is None:
+                forward = self._forwards[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)
+            blocks: list = [[None] * len(leaves) for _ in leaves]
+            for j, name in enumerate(call.wrt):
+                columns = []
+                for e in range(leaves[j].size):
+                    unit = np.zeros(leaves[j].shape, dtype=dtypes[j]) if leaves[j].ndim else 1.0
+                    if leaves[j].ndim:
+                        unit.flat[e] = 1.0
+                    tangents = tuple(unit if n == name else zeros.get(n) for n in call.names)
+                    _, product = forward(call.args, tangents)
+                    columns.append(product if several else (product,))
+                for i, leaf in enumerate(leaves):
+                    stacked = np.stack([np.asarray(c[i], dtype=dtypes[i]) for c in columns], axis=-1)
+                    blocks[i][j] = stacked.reshape(leaf.shape + leaves[j].shape)
+        except SrcDiffError:
+            return None
+        self._last = forward
+        return blocks
 
     def _replay(self, call, batched: list):
         """The batched calls of a Hessian again, for other arguments like `call`'s."""
