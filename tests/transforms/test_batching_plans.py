@@ -107,3 +107,19 @@ def test_vmap_replayed_for_new_batch_sizes_and_values():
             t = np.tanh(x @ w)
             expected.append(np.outer(x, 2 * (t - y) * (1 - t * t)))
         assert_close(per_example(w, X, Y), np.stack(expected), rtol=1e-12, atol=1e-12)
+
+
+def outer_of(x, y):
+    return np.outer(x, y) * 2.0
+
+
+def test_vmap_of_an_outer_product_with_either_side_batched():
+    X, Y = RNG.normal(size=(5, 2, 3)), RNG.normal(size=(5, 4))
+    for in_axes, args, rows in (((0, 0), (X, Y), lambda i: (X[i], Y[i])),
+                                ((None, 0), (X[0], Y), lambda i: (X[0], Y[i])),
+                                ((0, None), (X, Y[0]), lambda i: (X[i], Y[0]))):
+        found = srcdiff.vmap(outer_of, in_axes=in_axes)(*args)
+        expected = np.stack([outer_of(*rows(i)) for i in range(5)])
+        assert_close(found, expected, rtol=1e-15, atol=0)
+    found = srcdiff.vmap(outer_of)(X.astype(np.float32), Y.astype(np.float32))
+    assert found.dtype == np.float32
