@@ -88,7 +88,7 @@ class Batched:
         stay in cache, each chunk's seeds made for it (no n x n identity), its rows written
         into one preallocated array per leaf."""
         value = np.asarray(value)
-        size = max(8, CHUNK_ELEMENTS // max(1, value.size, *(np.size(a) for a in args)))
+        size = max(8, CHUNK_ELEMENTS // max(1, value.size, *(a.size for a in args if isinstance(a, np.ndarray))))
         parts = None
         for start in range(0, value.size, size):
             stop = min(value.size, start + size)

@@ -5,7 +5,8 @@ A first call binds the arguments, flattens trees, finds the gradient's generated
 seeds it, batches it: a few hundred microseconds of Python, more than the batched code
 itself takes on small problems.  A `Plan` remembers the result with everything it was
 built on: the arguments' signatures (`shapes.signature`), the values of the arguments that
-are not arrays or floats (a loop count, a flag, None), the rule table's version, and every
+are not arrays or floats (a loop count, a flag, None; a call with any other kind of argument
+gets no plan), the rule table's version, and every
 `Lowered` involved, each still current (same code object, still in the cache, its globals
 and closure variables unchanged).  When any of that differs, the caller takes its full
 path, which finds or compiles what is right; nothing is reused on a guess.
@@ -20,6 +21,16 @@ from ..driver.lowering import is_current
 from ..ir import shapes
 from ..ir.nodes import typed
 from ..rules import TABLE
+
+
+_SIMPLE = (int, bool, str, type(None), complex, np.float32, np.float64, np.int64, np.int32, np.bool_)
+
+
+def _simple(value) -> bool:
+    """Compared by value: numbers, strings, None, and tuples of them (never an array)."""
+    if type(value) is tuple:
+        return all(_simple(v) for v in value)
+    return type(value) in _SIMPLE or type(value) is float
 
 
 def _value_key(args: tuple, exact: bool) -> tuple:
@@ -63,8 +74,8 @@ class Plan:
 
 def plan_for(args: tuple, lowered: list, run) -> Plan | None:
     """A `Plan` for `run`, or None when one of the `Lowered`s it depends on is unknown."""
-    if any(found is None for found in lowered):
-        return None
+    if any(found is None for found in lowered) or not all(type(a) is np.ndarray or _simple(a) for a in args):
+        return None  # an argument compared by identity or structure (a list, an object): the full path
     return Plan(args, lowered, run)
 
 

@@ -123,3 +123,14 @@ def test_vmap_of_an_outer_product_with_either_side_batched():
         assert_close(found, expected, rtol=1e-15, atol=0)
     found = srcdiff.vmap(outer_of)(X.astype(np.float32), Y.astype(np.float32))
     assert found.dtype == np.float32
+
+
+def with_a_list(x, weights):
+    return np.sum(x * weights[0]) + np.sum(x ** 3) * weights[1]
+
+
+def test_arguments_compared_by_structure_are_never_replayed():
+    H = srcdiff.hessian(with_a_list)
+    x = RNG.normal(size=3)
+    for weights in ([np.ones(3), 1.0], [np.ones(3), 2.0], [2 * np.ones(3), 0.5]):
+        assert_close(H(x, weights), np.diag(6 * weights[1] * x), rtol=1e-12, atol=1e-12)
