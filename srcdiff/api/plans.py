@@ -22,7 +22,6 @@ from ..ir import shapes
 from ..ir.nodes import typed
 from ..rules import TABLE
 
-
 _SIMPLE = (int, bool, str, type(None), complex, np.float32, np.float64, np.int64, np.int32, np.bool_)
 
 
