@@ -88,7 +88,10 @@ class Batched:
         stay in cache, each chunk's seeds made for it (no n x n identity), its rows written
         into one preallocated array per leaf."""
         value = np.asarray(value)
-        size = max(8, CHUNK_ELEMENTS // max(1, value.size, *(a.size for a in args if isinstance(a, np.ndarray))))
+        # a row of the batched values is shaped like the output (the seed) or a differentiated
+        # leaf (its row of the result); arguments without a batch axis do not count
+        row = max(1, value.size, *(np.size(args[names.index(n)]) for n in wrt))
+        size = max(8, CHUNK_ELEMENTS // row)
         parts = None
         for start in range(0, value.size, size):
             stop = min(value.size, start + size)
