@@ -92,7 +92,7 @@ class Batched:
         # leaf (its row of the result); arguments without a batch axis do not count
         row = max(1, value.size, *(np.size(args[names.index(n)]) for n in wrt))
         size = max(8, CHUNK_ELEMENTS // row)
-        parts = None
+        parts: list | None = None
         for start in range(0, value.size, size):
             stop = min(value.size, start + size)
             seeds = np.zeros((stop - start, value.size), dtype=value.dtype)
@@ -108,6 +108,8 @@ class Batched:
                 parts = [np.empty((value.size,) + np.shape(c)[1:], dtype=np.result_type(c)) for c in chunk]
             for part, c in zip(parts, chunk):
                 part[start:stop] = c
+        if parts is None:  # no rows: `rows` is not asked for an empty output
+            return None
         return [np.asarray(p).reshape(value.shape + np.shape(args[names.index(n)])) for p, n in zip(parts, wrt)]
 
 
@@ -274,8 +276,9 @@ class Hessian(Composite):
             for j, name in enumerate(call.wrt):
                 columns = []
                 for e in range(leaves[j].size):
-                    unit = np.zeros(leaves[j].shape, dtype=dtypes[j]) if leaves[j].ndim else 1.0
+                    unit: np.ndarray | float = 1.0
                     if leaves[j].ndim:
+                        unit = np.zeros(leaves[j].shape, dtype=dtypes[j])
                         unit.flat[e] = 1.0
                     tangents = tuple(unit if n == name else zeros.get(n) for n in call.names)
                     _, product = forward(call.args, tangents)
