@@ -98,7 +98,7 @@ class Sweep:
                 self.emit(AdjointStmt(name, total, False, line))
             else:
                 self.emit(AdjointStmt(name, expr, True, line))
-                self.owned.add(primal)
+                self._owns_new_value(primal)
             self.alias.pop(name, None)
             return
         self.defined.add(primal)
@@ -106,10 +106,22 @@ class Sweep:
         self.alias.pop(name, None)
         if isinstance(expr, ast.Name):
             self.alias[name] = self.alias.get(expr.id, expr.id)
-        if isinstance(expr, (ast.BinOp, ast.UnaryOp)) or primal in self.lists:
+        if primal in self.lists:
             self.owned.add(primal)
+        elif isinstance(expr, (ast.BinOp, ast.UnaryOp)):
+            self._owns_new_value(primal)
         else:
             self.owned.discard(primal)
+
+    def _owns_new_value(self, primal: str) -> None:
+        """An adjoint just assigned an arithmetic result: a new array, written into by index
+        as it is — except in a derivable gradient, where lowering it again cannot tell that
+        result (an array, or a number) is a new array: there a write copies it first
+        (`copy_array`, known to be new), after an O(n) sum anyway."""
+        if self.derivable:
+            self.owned.discard(primal)
+        else:
+            self.owned.add(primal)
 
     def zero(self, primal: str) -> ast.expr:
         """A zero adjoint for `primal`, of its type and shape."""

@@ -79,9 +79,11 @@ RULES = [
     rule(runtime.kink, ("condition", "value", "x", "y"), KINK, elementwise=True, fresh=True,
          defaults={"y": 0.0}, static={"axis": ()}, tangents=KINK_TANGENTS),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True),
-    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
-         batching="like"),
-    nograd(runtime.zeros_like, batching="like"),
+    # a copy a derivable gradient writes into by index (numbers, immutable, as they are)
+    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, array_result=True,
+         tangents={"x": "copy_array(x_dot)"}, batching="like"),
+    # new zeros (0.0 for a number): a derivable gradient writes into them by index
+    nograd(runtime.zeros_like, batching="like", fresh=True, array_result=True),
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
     nograd(runtime.stop_gradient, shape=_first_shape,
            note="the identity with a zero derivative: nothing it guards is differentiated"),
