@@ -55,6 +55,7 @@ def _reverse_append(node: Node, sweep: Sweep) -> None:
         return
     pop = ast.parse(f"{sweep.name(lst.name)}.pop()", mode="eval").body
     if isinstance(value, Var) and value.name in sweep.active:
+        sweep.popped.add(value.name)  # may be the list's 0.0: not an array to write into
         sweep.contribute(value.name, pop, node.line)
     else:
         sweep.emit(Effect(pop, node.line))

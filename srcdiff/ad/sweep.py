@@ -63,6 +63,9 @@ class Sweep:
     #: (derivable) where a nested loop's read positions start (``k = len(stack)``): shared by
     #: the child sweeps, emitted before the outermost loop, whose iterations all read them
     positions: list = field(default_factory=list)
+    #: primals whose adjoint is an item popped from a list's adjoint, which may be the 0.0
+    #: of a list of zeros: a write by index into it first makes an array of the primal's shape
+    popped: set = field(default_factory=set)
     checkpoint: int | None = None  # loops keep their state every `checkpoint` iterations (ad/checkpoint.py)
 
     @property
@@ -143,7 +146,8 @@ class Sweep:
             self.emit(AdjointStmt(self.name(primal), self.zero(primal), False, line))
         elif own and primal not in self.owned and primal not in self.lists:
             name = self.name(primal)
-            self.emit(AdjointStmt(name, ast.parse(f"copy_array({name})", mode="eval").body, False, line))
+            own = f"zeros_like({primal}) + {name}" if primal in self.popped else f"copy_array({name})"
+            self.emit(AdjointStmt(name, ast.parse(own, mode="eval").body, False, line))
             self.owned.add(primal)
             self.alias.pop(name, None)
 

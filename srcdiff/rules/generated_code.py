@@ -79,20 +79,18 @@ RULES = [
     rule(runtime.kink, ("condition", "value", "x", "y"), KINK, elementwise=True, fresh=True,
          defaults={"y": 0.0}, static={"axis": ()}, tangents=KINK_TANGENTS),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True),
-    # a copy a derivable gradient writes into by index (numbers, immutable, as they are)
-    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, array_result=True,
-         tangents={"x": "copy_array(x_dot)"}, batching="like"),
-    # new zeros (0.0 for a number): a derivable gradient writes into them by index
-    nograd(runtime.zeros_like, batching="like", fresh=True, array_result=True),
+    rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
+         batching="like"),
+    nograd(runtime.zeros_like, batching="like", fresh=True),
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
     nograd(runtime.stop_gradient, shape=_first_shape,
            note="the identity with a zero derivative: nothing it guards is differentiated"),
     # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
     rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
          fresh=True, array_result=True,
-         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"},
+         tangents={"base": "base_dot", "value": "index_add(zeros_like(base), index, value_dot)"},
          batching="index_add"),
-    rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
+    rule(runtime.index_read, ("a", "index"), {"a": "index_add(zeros_like(a), index, g)"},
          tangents={"a": "index_read(a_dot, index)"}, batching="index_read"),
     nograd(slice, ("start", "stop", "step")),
     # ---- the adjoints of products and of linear algebra, where shapes are known only when
