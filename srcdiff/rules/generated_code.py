@@ -53,7 +53,9 @@ def _unbroadcast_templates(static, operand_shapes):
     a, like = operand_shapes["a"], operand_shapes["like"]
     if a.known and like.known and a == like:
         return {"a": "g"}  # nothing was summed
-    return {"a": "np.broadcast_to(g, np.shape(a)) + 0.0"}  # + 0.0: a new, writable array
+    # g spread back over a's shape: a new, writable array, in g's floating dtype, whose shape
+    # srcdiff reads from `a` when it differentiates this again
+    return {"a": "g + zeros_like(a)"}
 
 
 def _index_add_templates(static, operand_shapes):
