@@ -544,6 +544,7 @@ RULE_SPECS = {
     "srcdiff.rules.runtime.index_add": _wrap("np.sum(index_add(x, (np.array([0, 2, 0]),), y * x) * y)"),
     "srcdiff.rules.runtime.index_read": _wrap("np.sum(index_read(x * y, (np.array([1, 1]),)) * y[:2])"),
     "builtins.slice": _wrap("np.sum(index_read(x, (slice(2, None, -1),)) * y)"),
+    "srcdiff.rules.runtime.real_part": _wrap("np.sum(real_part(x * x, y) * y)"),
 }
 
 SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.name) == "symbolic")
@@ -553,7 +554,7 @@ SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.n
 def spec_functions(tmp_path_factory):
     """Each spec as a function in a real module file (srcdiff reads source)."""
     names = {name: f"f{i}" for i, name in enumerate(sorted(RULE_SPECS))}
-    helpers = "copy_array, index_add, index_read, select, select_whole, unbroadcast, zeros_like"
+    helpers = "copy_array, index_add, index_read, real_part, select, select_whole, unbroadcast, zeros_like"
     lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {helpers}", ""]
     for name, (params, body, _, _) in RULE_SPECS.items():
         lines += [f"def {names[name]}({params}):  # {name}", f"    return {body}", ""]

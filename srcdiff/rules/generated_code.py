@@ -95,6 +95,9 @@ RULES = [
     rule(runtime.index_read, ("a", "index"), {"a": "index_add(zeros_like(a), index, g)"},
          tangents={"a": "index_read(a_dot, index)"}, batching="index_read"),
     nograd(slice, ("start", "stop", "step")),
+    # the adjoint of np.real: `a` itself for a real x (complex values are refused when run)
+    rule(runtime.real_part, ("a", "x"), {"a": "real_part(g, x)"}, shape=_first_shape, shape_only=("x",),
+         tangents={"a": "real_part(a_dot, x)"}),
     # ---- the adjoints of products and of linear algebra, where shapes are known only when
     # run: each is linear in the adjoint `a` it moves, and the pairing <h, helper(a, ...)> is
     # the first-order pairing of the primitive it comes from, read the other way ----
