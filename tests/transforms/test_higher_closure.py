@@ -78,6 +78,35 @@ def nested_triangle(x):
     return s
 
 
+def while_in_for(x):
+    s = 0.0
+    for i in range(3):
+        t = x[i] ** 2 + 0.1
+        while t < 2.0:
+            t = t * 1.7 + x[3] * 0.05
+            s = s + np.sin(t * x[i])
+    return s
+
+
+def for_in_while(x):
+    s = 0.0
+    k = 0
+    while k < 2:
+        for j in range(3):
+            s = s + np.cos(x[j] * s + x[k])
+        k = k + 1
+    return s
+
+
+def three_deep(x):
+    s = 0.0
+    for i in range(2):
+        for j in range(2):
+            for m in range(2):
+                s = s + np.sin(x[i] * x[j] + x[m] * s)
+    return s
+
+
 # ---- products whose adjoints are tensordots (their shapes now known) ----
 
 def inner_of_matrices(x):
@@ -128,7 +157,7 @@ def isinstance_and_flag(x, matrix=True):
 
 PROGRAMS = {f.__name__: f for f in [
     copy_written, copy_slice_written, number_into_a_slice, written_in_a_branch,
-    nested_for, nested_with_break, nested_triangle,
+    nested_for, nested_with_break, nested_triangle, while_in_for, for_in_while, three_deep,
     inner_of_matrices, tensordot_pairs, tensordot_one_axis,
     shrinking_slices, heat_steps, smoother, isinstance_and_flag]}
 
