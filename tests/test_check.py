@@ -552,6 +552,7 @@ RULE_SPECS = {
     # their adjoints floor (or truncate) x / y, which sympy cannot differentiate: not symbolic
     **{f"numpy.{n}": _binary(n, {NOT_SYMBOLIC}) for n in ["remainder", "fmod"]},
     "operator.mod": _wrap("(x % y) * x", (0.7, 1.3), {NOT_SYMBOLIC}),
+    "srcdiff.rules.runtime.real_part": _wrap("np.sum(real_part(x * x, y) * y)"),
 }
 
 #: The built-in rules that have a sympy counterpart (SciPy's: tests/transforms/test_scipy_rules.py).
@@ -563,7 +564,7 @@ SYMBOLIC_RULES = sorted(r.name for rules in SECTIONS.values() for r in rules
 def spec_functions(tmp_path_factory):
     """Each spec as a function in a real module file (srcdiff reads source)."""
     names = {name: f"f{i}" for i, name in enumerate(sorted(RULE_SPECS))}
-    helpers = "copy_array, index_add, index_read, select, select_whole, unbroadcast, zeros_like"
+    helpers = "copy_array, index_add, index_read, real_part, select, select_whole, unbroadcast, zeros_like"
     lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {helpers}", ""]
     for name, (params, body, _, _) in RULE_SPECS.items():
         lines += [f"def {names[name]}({params}):  # {name}", f"    return {body}", ""]

@@ -292,6 +292,7 @@ SPECS = [
     S("srcdiff.rules.runtime.index_read", "index_read(x, (np.array([0, 1, 1]), slice(None, None, -1))) * y",
       x=((2, 4), REAL), y=((3, 4), REAL)),
     S("builtins.slice", "index_read(x, (slice(3, 0, -2),)) * y", x=((5,), REAL), y=((2,), REAL)),
+    S("srcdiff.rules.runtime.real_part", "real_part(x * x, c) * y", x=((3,), REAL), y=((3,), REAL), c=((3,), REAL)),
     # the adjoints of products and linear algebra, as a gradient's code calls them (c: read
     # for its shape only, so its derivative is zero)
     S(f"{RT}.matmul_adjoint_x", "matmul_adjoint_x(x, c, y)", x=((2, 3), REAL), c=((2, 4), REAL), y=((4, 3), REAL)),
@@ -342,7 +343,7 @@ HELPERS = {name: getattr(runtime, name)
                         "zeros_like",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
-                        "split_adjoint")}
+                        "split_adjoint", "real_part")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 
 SEED = 20261130

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 
-from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
 from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, own_expressions, walk
@@ -56,6 +55,7 @@ def _reverse_append(node: Node, sweep: Sweep) -> None:
         return
     pop = ast.parse(f"{sweep.name(lst.name)}.pop()", mode="eval").body
     if isinstance(value, Var) and value.name in sweep.active:
+        sweep.popped.add(value.name)  # may be the list's 0.0: not an array to write into
         sweep.contribute(value.name, pop, node.line)
     else:
         sweep.emit(Effect(pop, node.line))
@@ -161,7 +161,8 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
     fwd_defs = inside | phis | {sweep.pullbacks[n.id] for n in _nodes(loop.body)
                                 if isinstance(n, UserCall) and n.id in sweep.pullbacks}
     fwd_defs |= {p.count for p in sweep.plans.values() if p.count}
-    reads = [n.id for stmt in walk(child.stmts) for n in _stmt_names(stmt)]
+    reads = [n.id for stmt in walk(child.stmts) for n in _stmt_names(stmt)] if not sweep.derivable else \
+        list(_reads_unbound(child.stmts))
     saved = [n for n in dict.fromkeys(reads) if n in fwd_defs
              and not (regenerate and loop.target and n == loop.target.name)]
     top = {n.out.name: n for n in loop.body.nodes if isinstance(n, Node)}
@@ -190,6 +191,10 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
     body += child.stmts + carried
     for stmt in carried:  # the last iteration's final value is the carried value after the loop
         sweep.emit(Assign(list(stmt.targets), stmt.expr))
+    if not sweep.loops:  # nested loops' read positions start once, before the outermost loop
+        for stmt in sweep.positions:
+            sweep.emit(stmt)
+        sweep.positions.clear()
     if sweep.checkpoint and not sweep.loops and (plan.stack or plan.stacks):
         sweep.plans[id(loop)] = plan
         sweep.emit(checkpointed(loop, sweep, plan, body))
@@ -207,14 +212,17 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
 def _read_by_position(loop: Loop, sweep: Sweep, plan: LoopPlan, saved: list[str], body: list) -> None:
     """The derivable form of a loop's stack: one list per saved value, read backwards by a
     position counted down from the end (lists appended in one loop and read by index in
-    another are code srcdiff differentiates)."""
-    if sweep.loops:
-        raise SrcDiffError("differentiating the gradient of a nested loop again is not supported yet",
-                           sweep.location(loop.line), "write the inner loop as array operations")
+    another are code srcdiff differentiates).  A nested loop's lists hold every iteration of
+    the loops around it, pushed in order: its position starts before the outermost backward
+    loop and keeps counting down through all of them."""
     plan.saved = saved
     plan.stacks = [sweep.namer.fresh("stack") for _ in saved]
     position = sweep.namer.fresh("k")
-    sweep.emit(Assign([position], _call("len", ast.Name(plan.stacks[0], ast.Load()))))
+    start = Assign([position], _call("len", ast.Name(plan.stacks[0], ast.Load())))
+    if sweep.loops:
+        sweep.positions.append(start)
+    else:
+        sweep.emit(start)
     body.append(Assign([position], ast.BinOp(ast.Name(position, ast.Load()), ast.Sub(), ast.Constant(1))))
     for name, stack in zip(saved, plan.stacks):
         body.append(Assign([name], ast.Subscript(ast.Name(stack, ast.Load()), ast.Name(position, ast.Load()),
@@ -314,6 +322,20 @@ def reverse_call(node: UserCall, sweep: Sweep) -> None:
 def _call(name: str, *args: ast.expr) -> ast.expr:
     func = ast.parse(name, mode="eval").body
     return ast.Call(func, list(args), [])
+
+
+def _reads_unbound(stmts, bound: frozenset = frozenset()):
+    """The names backward statements read before they assign them: not an inner backward
+    loop's own counter (``for j in reversed(range(i))`` counts `j` again), nor what an inner
+    loop reads from its own stack first (``t1 = stack[k]``) — nothing needs to save those."""
+    for stmt in stmts:
+        yield from (n.id for n in _stmt_names(stmt) if n.id not in bound)
+        inner = bound | {stmt.target_name} if isinstance(stmt, For) else bound
+        for block in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(block, list):
+                yield from _reads_unbound(block, inner)
+        if isinstance(stmt, Assign):
+            bound = bound | set(stmt.targets)
 
 
 def _stmt_names(stmt):

@@ -60,6 +60,12 @@ class Sweep:
     #: loops save one list per value and the backward loop reads them by position (no pop,
     #: no list of tuples): the form srcdiff can differentiate again (driver/higher.py)
     derivable: bool = False
+    #: (derivable) where a nested loop's read positions start (``k = len(stack)``): shared by
+    #: the child sweeps, emitted before the outermost loop, whose iterations all read them
+    positions: list = field(default_factory=list)
+    #: primals whose adjoint is an item popped from a list's adjoint, which may be the 0.0
+    #: of a list of zeros: a write by index into it first makes an array of the primal's shape
+    popped: set = field(default_factory=set)
     checkpoint: int | None = None  # loops keep their state every `checkpoint` iterations (ad/checkpoint.py)
 
     @property
@@ -95,7 +101,7 @@ class Sweep:
                 self.emit(AdjointStmt(name, total, False, line))
             else:
                 self.emit(AdjointStmt(name, expr, True, line))
-                self.owned.add(primal)
+                self._owns_new_value(primal)
             self.alias.pop(name, None)
             return
         self.defined.add(primal)
@@ -103,10 +109,22 @@ class Sweep:
         self.alias.pop(name, None)
         if isinstance(expr, ast.Name):
             self.alias[name] = self.alias.get(expr.id, expr.id)
-        if isinstance(expr, (ast.BinOp, ast.UnaryOp)) or primal in self.lists:
+        if primal in self.lists:
             self.owned.add(primal)
+        elif isinstance(expr, (ast.BinOp, ast.UnaryOp)):
+            self._owns_new_value(primal)
         else:
             self.owned.discard(primal)
+
+    def _owns_new_value(self, primal: str) -> None:
+        """An adjoint just assigned an arithmetic result: a new array, written into by index
+        as it is — except in a derivable gradient, where lowering it again cannot tell that
+        result (an array, or a number) is a new array: there a write copies it first
+        (`copy_array`, known to be new), after an O(n) sum anyway."""
+        if self.derivable:
+            self.owned.discard(primal)
+        else:
+            self.owned.add(primal)
 
     def zero(self, primal: str) -> ast.expr:
         """A zero adjoint for `primal`, of its type and shape."""
@@ -128,7 +146,8 @@ class Sweep:
             self.emit(AdjointStmt(self.name(primal), self.zero(primal), False, line))
         elif own and primal not in self.owned and primal not in self.lists:
             name = self.name(primal)
-            self.emit(AdjointStmt(name, ast.parse(f"copy_array({name})", mode="eval").body, False, line))
+            own = f"zeros_like({primal}) + {name}" if primal in self.popped else f"copy_array({name})"
+            self.emit(AdjointStmt(name, ast.parse(own, mode="eval").body, False, line))
             self.owned.add(primal)
             self.alias.pop(name, None)
 

@@ -11,13 +11,17 @@ from __future__ import annotations
 import ast
 import copy
 
+import numpy as np
+
 from ..frontend.depends import MISSING
-from ..ir.nodes import Operand, Var, operand_ast
+from ..ir.nodes import Const, Operand, Var, operand_ast
+from ..rules.runtime import set_item, zero_item
 from ..rules.structural import setitem_rule
 from .decided import known_value
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .state import LoweringState, parameter_names
+from .static_values import static_value
 from .subscripts import index_parts
 
 
@@ -139,4 +143,28 @@ def lower_at_set(lower: ExpressionLowerer, node: ast.Call, x: ast.expr, index: a
         state.sharing.fresh(out.name)
     if copied is None and isinstance(x, ast.Name):  # x itself now holds the written array, as in NumPy
         state.env[x.id] = out
+    return out
+
+
+def lower_helper_write(lower: ExpressionLowerer, node: ast.Call, func, target) -> Var | None:
+    """``set_item(x, index, v)`` and ``zero_item(g, index)`` as srcdiff's generated code writes
+    them (a gradient read back to differentiate it again): the same functional update as the
+    write ``x[index] = v`` they stand for, on a copy (`zero_item` writes 0.0); the index as
+    written, ``np.s_[a:b]`` read as the slice ``a:b``.  None for any other function."""
+    if func is not set_item and func is not zero_item:
+        return None
+    state = lower.state
+    arity = 3 if func is set_item else 2
+    if node.keywords or len(node.args) != arity or any(isinstance(a, ast.Starred) for a in node.args):
+        raise state.error(node, f"{func.__name__} takes {arity} positional arguments here")
+    index = node.args[1]
+    if isinstance(index, ast.Subscript) and static_value(state, index.value, record=False) is np.s_:
+        index = index.slice
+    old = lower.expr(node.args[0])
+    if not isinstance(old, Var):
+        raise state.error(node, f"{func.__name__} of a constant is not supported")
+    v = lower.expr(node.args[2]) if func is set_item else Const(0.0)
+    slot = ast.copy_location(ast.Subscript(ast.Constant(None), index, ast.Load()), node)
+    out = set_item_node(lower, slot, old, v, target)
+    state.sharing.fresh(out.name)  # a copy: nothing else holds it
     return out

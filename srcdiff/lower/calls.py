@@ -13,6 +13,7 @@ import ast
 from ..frontend.depends import MISSING
 from ..ir.nodes import Operand
 from . import library_calls
+from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
 from .custom_calls import custom_call, is_custom
 from .expressions import ExpressionLowerer
@@ -48,6 +49,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
             return user_call(lower, node, func.fun, target)
         return custom_call(lower, node, func, target)
     special = special_call(lower, node, func, target)
+    if special is None:  # set_item / zero_item in generated code read back: index writes
+        special = lower_helper_write(lower, node, func, target)
     if special is not None:
         return special
     rule = state.table.lookup(func)

@@ -7,6 +7,7 @@ current values of the names it mentions, as one `nograd` node.
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 
 import numpy as np
@@ -18,6 +19,7 @@ from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer, lower_name
 from .facts import fold
 from .mutations import check_no_change_in_place
+from .static_values import static_value
 
 _SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
@@ -135,7 +137,7 @@ def lower_compare(lower: ExpressionLowerer, node: ast.Compare, target) -> Operan
 def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:
     """``a or b`` of comparisons (as a gradient's forward code saves a loop's exit test): its
     value is a bool, which carries no gradient; of other operands it could be one of them."""
-    if _is_boolean(node):
+    if _is_boolean(node, lambda f: static_value(lower.state, f, record=False)):
         decided = folded(lower, node)
         return Const(decided) if decided is not MISSING else opaque(lower, node, target)
     raise lower.state.error(node, "`and`/`or` are supported in conditions only (their value could "
@@ -143,10 +145,17 @@ def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:
                             "use np.logical_and / a conditional expression")
 
 
-def _is_boolean(expr: ast.expr) -> bool:
-    """Whether `expr` is certainly a bool: comparisons joined by and/or/not."""
+#: builtins whose value is always a bool (``isinstance(x, np.ndarray) and tensor``, a saved test)
+_BOOLEAN_CALLS = (builtins.isinstance, builtins.issubclass, builtins.callable, builtins.hasattr, builtins.bool)
+
+
+def _is_boolean(expr: ast.expr, resolve) -> bool:
+    """Whether `expr` is certainly a bool: comparisons, bool constants and calls of builtins
+    that return one (`resolve` names the function), joined by and/or/not."""
     if isinstance(expr, ast.BoolOp):
-        return all(_is_boolean(v) for v in expr.values)
+        return all(_is_boolean(v, resolve) for v in expr.values)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
         return True
+    if isinstance(expr, ast.Call) and not expr.keywords:
+        return any(resolve(expr.func) is f for f in _BOOLEAN_CALLS)
     return isinstance(expr, ast.Compare) or isinstance(expr, ast.Constant) and isinstance(expr.value, bool)

@@ -33,11 +33,14 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Const, Function, Node, Operand, Var, all_nodes
-from ..rules import TABLE
+from ..rules import TABLE, runtime
 from ..rules.structural import is_setitem
 
-#: Calls whose value is a new array that nothing else refers to (a program may write into it).
-FRESH = TABLE.functions_where(lambda r: r.fresh and r.array_result)
+#: Calls whose value is a new array that nothing else refers to (a program may write into it);
+#: and the helpers of srcdiff's own gradients whose value, when it is an array, is a new one
+#: (a derivable gradient writes into `zeros_like(x)` and `copy_array(g)` by index; a number,
+#: immutable, cannot be written by index anyway)
+FRESH = TABLE.functions_where(lambda r: r.fresh and r.array_result) | {runtime.copy_array, runtime.zeros_like}
 
 
 @dataclass

@@ -58,7 +58,9 @@ def _unbroadcast_templates(static, operand_shapes):
     a, like = operand_shapes["a"], operand_shapes["like"]
     if a.known and like.known and a == like:
         return {"a": "g"}  # nothing was summed
-    return {"a": "np.broadcast_to(g, np.shape(a)) + 0.0"}  # + 0.0: a new, writable array
+    # g spread back over a's shape: a new, writable array, in g's floating dtype, whose shape
+    # srcdiff reads from `a` when it differentiates this again
+    return {"a": "g + zeros_like(a)"}
 
 
 def _index_add_templates(static, operand_shapes):
@@ -89,7 +91,7 @@ RULES = [
            not_symbolic="NaN or 0 by definition (the derivative at a kink): sympy has no counterpart"),
     rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
          batching="like", sympy=RUNTIME + "copy_array"),
-    nograd(runtime.zeros_like, batching="like", sympy=RUNTIME + "zeros_like"),
+    nograd(runtime.zeros_like, batching="like", fresh=True, sympy=RUNTIME + "zeros_like"),
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
     nograd(runtime.stop_gradient, shape=_first_shape,
            note="the identity with a zero derivative: nothing it guards is differentiated",
@@ -97,11 +99,14 @@ RULES = [
     # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
     rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
          fresh=True, array_result=True,
-         tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"},
+         tangents={"base": "base_dot", "value": "index_add(zeros_like(base), index, value_dot)"},
          batching="index_add", sympy=RUNTIME + "index_add"),
-    rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
+    rule(runtime.index_read, ("a", "index"), {"a": "index_add(zeros_like(a), index, g)"},
          tangents={"a": "index_read(a_dot, index)"}, batching="index_read", sympy=RUNTIME + "index_read"),
     nograd(slice, ("start", "stop", "step"), sympy="builtins.slice"),
+    # the adjoint of np.real: `a` itself for a real x (complex values are refused when run)
+    rule(runtime.real_part, ("a", "x"), {"a": "real_part(g, x)"}, shape=_first_shape, shape_only=("x",),
+         tangents={"a": "real_part(a_dot, x)"}, sympy=FORMS + "real_part"),
     # ---- the adjoints of products and of linear algebra, where shapes are known only when
     # run: each is linear in the adjoint `a` it moves, and the pairing <h, helper(a, ...)> is
     # the first-order pairing of the primitive it comes from, read the other way ----

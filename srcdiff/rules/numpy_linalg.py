@@ -10,6 +10,7 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..ir import shapes
 from .operators import matmul_shape, matmul_templates
+from .product_shapes import inner_shape, tensordot_shape
 from .table import FORMS, LINEAR, rule
 
 
@@ -232,11 +233,11 @@ RULES = [
     rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True, tangents=_product("np.dot"),
          batching="matmul", sympy=FORMS + "dot"),
     rule(np.inner,     ("x", "y"), _inner_templates,                         fresh=True, tangents=_product("np.inner"),
-         sympy="numpy.inner"),
+         shape=inner_shape, sympy="numpy.inner"),
     rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True,
          tangents=_product("np.outer"), batching="outer", sympy="numpy.outer"),
     rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True,
-         tangents=_product("np.tensordot", "axes"), sympy="numpy.tensordot"),
+         tangents=_product("np.tensordot", "axes"), shape=tensordot_shape, sympy="numpy.tensordot"),
     # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), _einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
          tangents=_einsum_tangents,

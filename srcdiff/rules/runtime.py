@@ -309,8 +309,9 @@ def index_read(a, index):
 
 
 def zero_item(g, index):
-    """A copy of the adjoint `g` with the positions a write overwrote set to zero."""
-    g = np.array(g, dtype=float, copy=True)
+    """A copy of the adjoint `g` with the positions a write overwrote set to zero (in g's
+    floating dtype: a float32 adjoint stays float32)."""
+    g = np.array(g, dtype=np.result_type(g, 0.0), copy=True)
     g[index] = 0.0
     return g
 
