@@ -10,7 +10,7 @@ table entries, whose facts lowering reads by function.)
 
 from . import list_helpers as lists
 from . import runtime
-from .table import LINEAR, nograd, rule
+from .table import FORMS, LINEAR, nograd, rule
 
 #: Their own sympy counterparts: sums, selections and copies are exact on object arrays.
 RUNTIME = "srcdiff.rules.runtime."
