@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from modules import import_source
 from numeric import assert_close
+from rule_specs_linalg import linalg_specs
 from rule_specs_more import more_specs
 
 import srcdiff
@@ -337,6 +338,7 @@ SPECS = [
       x=((2, 3), REAL), y=((2, 3), REAL)),
 ]
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
+SPECS += linalg_specs(S, REAL, well_conditioned)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",

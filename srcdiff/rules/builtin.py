@@ -10,6 +10,7 @@ import numpy as np
 from . import (
     generated_code,
     numpy_convert,
+    numpy_decompositions,
     numpy_elementwise,
     numpy_linalg,
     numpy_more,
@@ -29,6 +30,7 @@ SECTIONS = {
     "NumPy elementwise": numpy_elementwise.RULES,
     "NumPy reductions": numpy_reductions.RULES,
     "NumPy linear algebra": numpy_linalg.RULES,
+    "NumPy decompositions": numpy_decompositions.RULES,
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
