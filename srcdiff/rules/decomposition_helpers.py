@@ -188,7 +188,8 @@ def matrix_norm_adjoint(g, x, ord, axis, keepdims):
     if keepdims:
         g = np.squeeze(g, axis=axes)
     y = np.moveaxis(x, axes, (-2, -1))
-    return np.moveaxis(np.asarray(g)[..., None, None] * matrix_norm_direction(y, ord), (-2, -1), axes)
+    x_bar = np.asarray(g)[..., None, None] * matrix_norm_direction(y, ord)
+    return np.moveaxis(x_bar.astype(np.result_type(x, np.float32), copy=False), (-2, -1), axes)
 
 
 def matrix_norm_tangent(x_dot, x, ord, axis, keepdims):
