@@ -27,6 +27,11 @@ def _part(g, like):
     return np.zeros(np.shape(like), dtype=np.result_type(like)) + g
 
 
+def _unused(g) -> bool:
+    """A tuple part's adjoint that is the 0.0 of a part the program never read."""
+    return np.ndim(g) == 0 and g == 0
+
+
 def _gaps(values, squared: bool):
     """F[..., i, j] = 1 / (v_j - v_i) off the diagonal, 0 on it (v squared for the SVD)."""
     v = values * values if squared else values
@@ -60,7 +65,9 @@ def eigh_adjoint(g, ans, UPLO="L"):
     w, v = ans
     gw, gv = _part(g[0], w), _part(g[1], v)
     eye = np.eye(np.shape(w)[-1], dtype=np.result_type(w))
-    inner = eye * gw[..., None, :] + _gaps(w, False) * (_mT(v) @ gv)
+    inner = eye * gw[..., None, :]
+    if not _unused(g[1]):  # eigenvalues alone have a derivative at repeated eigenvalues too
+        inner = inner + _gaps(w, False) * (_mT(v) @ gv)
     return _triangle_adjoint(v @ inner @ _mT(v), UPLO)
 
 
@@ -94,8 +101,10 @@ def svd_adjoint(g, ans, full_matrices=True):
     u, s, vt = ans
     _check_thin(u, vt, full_matrices)
     gu, gs, gvt = _part(g[0], u), _part(g[1], s), _part(g[2], vt)
-    f = _gaps(s, True)
     eye = np.eye(np.shape(s)[-1], dtype=np.result_type(s))
+    if _unused(g[0]) and _unused(g[2]):  # singular values alone: defined at repeated ones too
+        return u @ (eye * gs[..., :, None]) @ vt
+    f = _gaps(s, True)
     utgu, vtgv = _mT(u) @ gu, vt @ _mT(gvt)
     inner = (f * (utgu - _mT(utgu))) * s[..., None, :] + eye * gs[..., :, None] \
         + s[..., :, None] * (f * (vtgv - _mT(vtgv)))
@@ -153,7 +162,7 @@ def qr_tangent(x_dot, ans):
 
 def _copyltu(m):
     """The lower triangle of `m` mirrored above the diagonal (symmetric)."""
-    return np.tril(m, -1) + _mT(np.tril(m, -1)) + np.eye(np.shape(m)[-1]) * m
+    return np.tril(m, -1) + _mT(np.tril(m, -1)) + np.eye(np.shape(m)[-1], dtype=np.result_type(m)) * m
 
 
 def _check_qr(q, r):

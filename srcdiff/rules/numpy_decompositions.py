@@ -223,7 +223,7 @@ def _qr_derivable(static, operand_shapes):
     m = f"({r} @ {_t(gr)} - {_t(gq)} @ {q})"
     low = f"np.tril({m}, -1)"
     sym = f"({low} + {_t(low)} + np.eye(np.shape({m})[-1]) * {m})"
-    return {"x": _t(f"np.linalg.solve({r}, {_t(f'({gq} + {q} @ {sym})')})")}
+    return {"x": f"({gq} + {q} @ {sym}) @ {_t(f'np.linalg.inv({r})')}"}  # inv: its tangent takes any ndim
 
 
 # ---- matrix norms (np.linalg.norm's rule, rules/numpy_reductions.py, asks here) ----
