@@ -209,7 +209,70 @@ def matrix_norm_tangent(x_dot, x, ord, axis, keepdims):
     return np.expand_dims(t, tuple(a % np.ndim(x) for a in axes)) if keepdims else t
 
 
+def pinv_adjoint(h, p, x):
+    """Adjoint of ``p = np.linalg.pinv(x)`` for `x` given p's adjoint `h` (constant rank)."""
+    pt = _mT(p)
+    inner = -p @ _mT(h) @ p + p @ pt @ h - p @ pt @ h @ x @ p + h @ pt @ p - p @ x @ h @ pt @ p
+    return _mT(inner)
+
+
+def pinv_tangent(x_dot, p, x):
+    """Tangent of ``p = np.linalg.pinv(x)`` along `x_dot` (constant rank)."""
+    pt, dt = _mT(p), _mT(x_dot)
+    return -p @ x_dot @ p + p @ pt @ dt - p @ pt @ dt @ x @ p + dt @ pt @ p - p @ x @ dt @ pt @ p
+
+
+def _column(b):
+    return b[..., None] if np.ndim(b) == 1 else b
+
+
+def lstsq_adjoint_x(g, x, y, ans):
+    """Adjoint of ``sol, res, rank, s = np.linalg.lstsq(x, y)`` for the matrix `x`: through the
+    solution pinv(x) @ y, the residuals sum((y - x sol)^2) and the singular values."""
+    sol, res = _column(ans[0]), ans[1]
+    g0 = _column(_part(g[0], ans[0]))
+    x_bar = pinv_adjoint(g0 @ _mT(_column(y)), np.linalg.pinv(x), x)
+    if not _unused(g[1]) and np.size(res):
+        r = _column(y) - x @ sol
+        x_bar = x_bar - 2.0 * (r * np.reshape(g[1], (1, -1))) @ _mT(sol)
+    if not _unused(g[3]):
+        x_bar = x_bar + singular_values_adjoint(_part(g[3], ans[3]), x)
+    return x_bar
+
+
+def lstsq_adjoint_y(g, x, y, ans):
+    """Adjoint of ``np.linalg.lstsq(x, y)`` for the right-hand side `y`."""
+    sol, res = _column(ans[0]), ans[1]
+    y_bar = _mT(np.linalg.pinv(x)) @ _column(_part(g[0], ans[0]))
+    if not _unused(g[1]) and np.size(res):
+        y_bar = y_bar + 2.0 * (_column(y) - x @ sol) * np.reshape(g[1], (1, -1))
+    return np.reshape(y_bar, np.shape(y))
+
+
+def lstsq_tangent(x_dot, y_dot, x, y, ans):
+    """The part of the tangent ``(sol_dot, res_dot, 0, s_dot)`` of ``np.linalg.lstsq(x, y)``
+    that `x_dot` or `y_dot` makes (the other is 0.0), as a 1-D object array: forward mode adds
+    the two operands' parts with ``+``, which adds object arrays item by item (tuples would be
+    concatenated), and the sum is read by index or unpacked like the tuple."""
+    parts = _lstsq_tangent(x_dot, y_dot, x, y, ans)
+    out = np.empty(len(parts), dtype=object)
+    for i, part in enumerate(parts):
+        out[i] = part
+    return out
+
+
+def _lstsq_tangent(x_dot, y_dot, x, y, ans):
+    sol, res = _column(ans[0]), ans[1]
+    p = np.linalg.pinv(x)
+    x_dot, y_dot = _part(x_dot, x), _column(_part(y_dot, y))
+    sol_dot = pinv_tangent(x_dot, p, x) @ _column(y) + p @ y_dot
+    res_dot = np.zeros(np.shape(res), dtype=np.result_type(res))
+    if np.size(res):  # x^T r = 0 at the solution, so the solution's own motion drops out
+        res_dot = res_dot + 2.0 * np.sum((_column(y) - x @ sol) * (y_dot - x_dot @ sol), axis=0)
+    return np.reshape(sol_dot, np.shape(ans[0])), res_dot, 0, singular_values_tangent(x_dot, x)
+
+
 DECOMPOSITION_HELPERS = {f.__name__: f for f in (
     eigh_adjoint, eigh_tangent, eigvalsh_adjoint, eigvalsh_tangent, svd_adjoint, svd_tangent,
     singular_values_adjoint, singular_values_tangent, qr_adjoint, qr_tangent, matrix_norm_adjoint,
-    matrix_norm_tangent)}
+    matrix_norm_tangent, pinv_adjoint, pinv_tangent, lstsq_adjoint_x, lstsq_adjoint_y, lstsq_tangent)}

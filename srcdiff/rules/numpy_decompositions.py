@@ -226,6 +226,9 @@ def _qr_derivable(static, operand_shapes):
     return {"x": f"({gq} + {q} @ {sym}) @ {_t(f'np.linalg.inv({r})')}"}  # inv: its tangent takes any ndim
 
 
+# ---- lstsq: (solution, residuals, rank, singular values), full rank ----
+# (no derivable form: a second derivative meets lstsq_adjoint_x, which has no rule, and is refused)
+
 # ---- matrix norms (np.linalg.norm's rule, rules/numpy_reductions.py, asks here) ----
 
 MATRIX_ORDERS = ("nuc", 2, -2, 1, -1, np.inf, -np.inf)
@@ -293,6 +296,10 @@ RULES = [
     rule(np.linalg.qr, ("x",), _qr_templates, static={"mode": "reduced"}, fresh=True, tuple_result=True,
          tangents=_qr_tangents, derivable=_qr_derivable,
          note="(q, r), mode='reduced', of matrices with at least as many rows as columns, of full rank"),
+    rule(np.linalg.lstsq, ("x", "y"), {"x": "lstsq_adjoint_x(g, x, y, ans)", "y": "lstsq_adjoint_y(g, x, y, ans)"},
+         static={"rcond": None}, fresh=True, tuple_result=True,
+         tangents={"x": "lstsq_tangent(x_dot, 0.0, x, y, ans)", "y": "lstsq_tangent(0.0, y_dot, x, y, ans)"},
+         note="(solution, residuals, rank, singular values) of a matrix of full rank; the rank carries no gradient"),
     nograd(np.linalg.eig, tuple_result=True, refuses_active=EIG_HINT,
            refusal="numpy.linalg.eig of a general matrix has no real derivative"),
     nograd(np.linalg.eigvals, refuses_active=EIG_HINT,

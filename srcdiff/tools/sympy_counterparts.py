@@ -338,7 +338,7 @@ NOT_SYMBOLIC: dict[str, str] = {
     "numpy.linalg.cholesky": "its adjoint needs triangular solves on numbers",
     # rules/numpy_decompositions.py: iterative factorisations of numbers (checked numerically)
     **{f"numpy.linalg.{name}": "an iterative factorisation of numbers: checked against central differences"
-       for name in ("pinv", "svd", "eigh", "eigvalsh", "qr", "eig", "eigvals")},
+       for name in ("pinv", "svd", "eigh", "eigvalsh", "qr", "eig", "eigvals", "lstsq")},
     "numpy.linalg.matrix_power": "not yet run on sympy values (checked against central differences)",
     # the adjoints a gradient's code calls where shapes are known only when run: their rules
     # move a second derivative; each is checked against central differences by its spec

@@ -187,6 +187,38 @@ def test_float32_stays_float32(name, shape):
     assert np.asarray(tangent).dtype == np.float32
 
 
+# ---- lstsq: two operands, a tuple of four ----
+
+def lstsq_all(A, b):
+    x, res, rank, s = np.linalg.lstsq(A, b, rcond=None)
+    return np.sum(x ** 2) + 0.5 * np.sum(res) + np.sum(s ** 3) + 0.0 * rank
+
+
+def lstsq_solution(A, b):
+    return np.sum(np.sin(np.linalg.lstsq(A, b)[0]))
+
+
+LSTSQ = [(f, a, b) for f in (lstsq_all, lstsq_solution)
+         for a, b in [((5, 3), (5,)), ((5, 3), (5, 2)), ((3, 5), (3,)), ((4, 4), (4, 2))]]
+
+
+@pytest.mark.parametrize("f, a, b", LSTSQ, ids=[f"{f.__name__}-{a}-{b}" for f, a, b in LSTSQ])
+def test_lstsq(f, a, b, check_gradient):
+    rng = np.random.default_rng(4)
+    A, B = rng.normal(size=a), rng.normal(size=b)
+    check_gradient(f, (A, B), (0, 1), rtol=1e-5, atol=1e-6)
+    dA, dB = rng.normal(size=a), rng.normal(size=b)
+    _, tangent = srcdiff.jvp(f, (A, B), (dA, dB))  # both operands move: their parts add item by item
+    expected = np.sum(central_difference(f, (A, B), 0) * dA) + np.sum(central_difference(f, (A, B), 1) * dB)
+    assert tangent == pytest.approx(expected, rel=1e-5, abs=1e-6)
+
+
+def test_second_derivative_of_lstsq_is_refused_at_the_line():
+    A = np.random.default_rng(4).normal(size=(4, 2))
+    with pytest.raises(srcdiff.SrcDiffError, match="test_decompositions.py:"):
+        srcdiff.hessian(lstsq_solution)(A, np.ones(4))
+
+
 # ---- closed forms ----
 
 def trace_of_eigenvalues(A):
