@@ -1,6 +1,6 @@
 """Spec rows of rules/numpy_decompositions.py and of the matrix norms, in the form of
 tests/test_numpy_rules.py's `SPECS`; that file checks each against central differences.
-Tuple results are read by index (each expression must give an array)."""
+Tuple results are read by index (each expression must give an array); ``sl`` is scipy.linalg."""
 
 import numpy as np
 
@@ -32,6 +32,16 @@ def linalg_specs(S, REAL, well_conditioned):
         S("numpy.linalg.eig", "x * np.linalg.eig(np.diag([1.0, 2.0, 3.0]))[0]", x=((3,), REAL)),
         S("numpy.linalg.eigvals", "x * np.linalg.eigvals(np.diag([1.0, 2.0, 3.0]))", x=((3,), REAL)),
         S("numpy.linalg.norm", "np.linalg.norm(x, ord='nuc')", x=((3, 4), REAL)),
+        # ---- scipy.linalg ----
+        S("scipy.linalg.solve_triangular", "sl.solve_triangular(x, y, lower=True)", x=((3, 3), well_conditioned),
+          y=((3,), REAL)),
+        S("scipy.linalg.solve_triangular", "sl.solve_triangular(x, y, trans='T', unit_diagonal=True)",
+          x=((3, 3), well_conditioned), y=((3, 2), REAL)),
+        S("scipy.linalg.sqrtm", "sl.sqrtm(x @ x.T + np.eye(3))", x=((3, 3), REAL)),
+        S("scipy.linalg.svd", "sl.svd(x, full_matrices=False)[1]", x=((3, 4), REAL)),
+        S("scipy.linalg.pinv", "sl.pinv(x)", x=((4, 2), REAL)),
+        S("scipy.linalg.inv", "sl.inv(x)", x=((3, 3), well_conditioned)),
+        S("scipy.linalg.det", "sl.det(x)", x=((3, 3), well_conditioned)),
         S("numpy.linalg.norm", "np.linalg.norm(x, ord=-2, axis=(0, 2))", x=((3, 2, 4), REAL)),
         S("numpy.linalg.norm", "np.linalg.norm(x, ord=np.inf, axis=(1, 2), keepdims=True)", x=((2, 3, 4), REAL)),
     ]

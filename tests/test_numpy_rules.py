@@ -354,6 +354,7 @@ SEED = 20261130
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
     lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
+             "import scipy.linalg as sl",
              f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
              f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
@@ -367,9 +368,11 @@ def draw_inputs(spec, index):
     values = {}
     for name, (shape, domain) in spec.inputs.items():
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
+    import scipy.linalg as sl
     import scipy.special as sc
     from scipy import stats
-    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS, **LIST_HELPERS}, dict(values))
+    names = {"np": np, "math": math, "sc": sc, "stats": stats, "sl": sl, **HELPERS, **LIST_HELPERS}
+    out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 

@@ -91,7 +91,7 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return out
     if rule.variadic:
         return _variadic(lower, node, rule, spelled, target)
-    tuple_valued = func in TUPLE_RESULTS and not _array_valued(node)
+    tuple_valued = rule.tuple_result and not _array_valued(node)  # (rules of SciPy load lazily)
     if through_namespace or tuple_valued:
         out = lower_rule_call(lower, node, func, rule, spelled, target)
         if tuple_valued:

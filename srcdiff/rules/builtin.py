@@ -58,7 +58,8 @@ ATTRIBUTES = {
 #: Sections of rules for optional libraries: (title, module holding `RULES`), by the library
 #: that must be imported before they load (their modules import it).
 LAZY_SECTIONS = {"scipy": [("SciPy special functions", "srcdiff.rules.scipy_special"),
-                           ("SciPy statistics", "srcdiff.rules.scipy_stats")]}
+                           ("SciPy statistics", "srcdiff.rules.scipy_stats"),
+                           ("SciPy linear algebra", "srcdiff.rules.scipy_linalg")]}
 
 
 def lazy_sections(library: str) -> dict[str, list[Rule]]:

@@ -272,7 +272,31 @@ def _lstsq_tangent(x_dot, y_dot, x, y, ans):
     return np.reshape(sol_dot, np.shape(ans[0])), res_dot, 0, singular_values_tangent(x_dot, x)
 
 
+def _real_root(ans):
+    if np.iscomplexobj(ans):
+        raise SrcDiffError("scipy.linalg.sqrtm of this matrix is complex (a negative eigenvalue), and srcdiff "
+                           "differentiates real functions only", hint="take the root of a positive definite matrix")
+
+
+def sqrtm_adjoint(g, ans):
+    """Adjoint of ``ans = scipy.linalg.sqrtm(x)``: ans dX + dX ans = dA, so the adjoint solves
+    ans^T G + G ans^T = g (a Sylvester equation)."""
+    import scipy.linalg  # only a gradient of a function that called SciPy gets here
+
+    _real_root(ans)
+    return scipy.linalg.solve_sylvester(_mT(ans), _mT(ans), g)
+
+
+def sqrtm_tangent(x_dot, ans):
+    """Tangent of ``ans = scipy.linalg.sqrtm(x)`` along `x_dot`: ans E + E ans = x_dot."""
+    import scipy.linalg
+
+    _real_root(ans)
+    return scipy.linalg.solve_sylvester(ans, ans, x_dot)
+
+
 DECOMPOSITION_HELPERS = {f.__name__: f for f in (
     eigh_adjoint, eigh_tangent, eigvalsh_adjoint, eigvalsh_tangent, svd_adjoint, svd_tangent,
     singular_values_adjoint, singular_values_tangent, qr_adjoint, qr_tangent, matrix_norm_adjoint,
-    matrix_norm_tangent, pinv_adjoint, pinv_tangent, lstsq_adjoint_x, lstsq_adjoint_y, lstsq_tangent)}
+    matrix_norm_tangent, pinv_adjoint, pinv_tangent, lstsq_adjoint_x, lstsq_adjoint_y, lstsq_tangent,
+    sqrtm_adjoint, sqrtm_tangent)}

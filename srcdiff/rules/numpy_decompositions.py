@@ -273,6 +273,10 @@ def matrix_norm_derivable(static, operand_shapes):
     return {"x": adjoint if axis is None else f"np.moveaxis({adjoint}, (-2, -1), {axes})"}
 
 
+#: the forms of the SVD's and pinv's rules, for SciPy's functions of the same meaning (rules/scipy_linalg.py)
+SVD_FORMS = {"templates": _svd_templates, "tangents": _svd_tangents, "derivable": _svd_derivable}
+PINV_FORMS = {"templates": _pinv_templates, "tangents": _pinv_tangents}
+
 EIG_HINT = ("np.linalg.eig's eigenvectors of a general real matrix are complex, and srcdiff differentiates "
             "real functions only: for a symmetric matrix use np.linalg.eigh (or eigvalsh)")
 

@@ -13,6 +13,11 @@ from numeric import SECOND_ORDER, assert_close, central_difference, hessian_diff
 
 import srcdiff
 
+try:
+    import scipy.linalg as sl
+except ImportError:  # an optional extra: its tests skip
+    sl = None
+
 W = np.random.default_rng(11).normal(size=(2, 5, 5))
 
 
@@ -333,3 +338,67 @@ def test_numba_compiles_pinv():
     pytest.importorskip("numba")
     f, A = draw("pinv", (3, 5))
     assert_close(srcdiff.grad(f, jit="numba")(A), central_difference(f, (A,), 0), rtol=1e-5, atol=1e-6)
+
+
+# ---- scipy.linalg ----
+
+def triangular_lower(A, b):
+    return np.sum(np.sin(sl.solve_triangular(A, b, lower=True)))
+
+
+def triangular_transposed_unit(A, b):
+    return np.sum(sl.solve_triangular(A, b, trans=1, unit_diagonal=True) ** 2)
+
+
+def cholesky_solve(A, b):
+    L = np.linalg.cholesky(A @ A.T + np.eye(A.shape[0]))
+    z = sl.solve_triangular(L, b, lower=True)
+    return np.sum(sl.solve_triangular(L, z, lower=True, trans="T") ** 2)
+
+
+TRIANGULAR = [(f, b) for f in (triangular_lower, triangular_transposed_unit, cholesky_solve) for b in ((3,), (3, 2))]
+
+
+@pytest.mark.parametrize("f, b", TRIANGULAR, ids=[f"{f.__name__}-{len(b)}d" for f, b in TRIANGULAR])
+def test_solve_triangular(f, b, check_gradient):
+    if sl is None:
+        pytest.skip("scipy is not installed")
+    rng = np.random.default_rng(6)
+    A, B = rng.normal(size=(3, 3)) + 3.0 * np.eye(3), rng.normal(size=b)
+    check_gradient(f, (A, B), (0, 1), rtol=1e-5, atol=1e-6)
+    dA, dB = rng.normal(size=(3, 3)), rng.normal(size=b)
+    _, tangent = srcdiff.jvp(f, (A, B), (dA, dB))
+    expected = np.sum(central_difference(f, (A, B), 0) * dA) + np.sum(central_difference(f, (A, B), 1) * dB)
+    assert tangent == pytest.approx(expected, rel=1e-5, abs=1e-6)
+
+
+def root(A):
+    return np.sum(sl.sqrtm(A @ A.T + np.eye(3)) * np.arange(9.0).reshape(3, 3))
+
+
+def root_of_diagonal(d):
+    return np.trace(sl.sqrtm(np.diag(d)))
+
+
+def scipy_wrappers(A):
+    U, s, Vt = sl.svd(A, full_matrices=False)
+    return np.sum(s ** 2) + np.sum(U ** 4) + np.sum(sl.pinv(A) ** 2)
+
+
+def scipy_inverse(A):
+    return np.sum(sl.inv(A) ** 2) + sl.det(A)
+
+
+def test_sqrtm_and_the_wrappers():
+    if sl is None:
+        pytest.skip("scipy is not installed")
+    rng = np.random.default_rng(8)
+    A = rng.normal(size=(3, 3))
+    for f, x in [(root, A), (scipy_wrappers, rng.normal(size=(2, 3))), (scipy_inverse, A + 3.0 * np.eye(3))]:
+        assert_close(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-5, atol=1e-6)
+    for f, x in [(scipy_wrappers, rng.normal(size=(2, 3))), (scipy_inverse, A + 3.0 * np.eye(3))]:
+        assert_close(srcdiff.hessian(f)(x), hessian_difference(f, (x,)), rtol=2e-4, atol=2e-4)
+    d = np.array([1.0, 4.0, 9.0])  # trace(sqrt(diag(d))) = sum(sqrt(d)): 1 / (2 sqrt(d))
+    assert_close(srcdiff.grad(root_of_diagonal)(d), 0.5 / np.sqrt(d), rtol=1e-12, atol=1e-12)
+    with pytest.raises(srcdiff.SrcDiffError, match="test_decompositions.py:"):
+        srcdiff.hessian(root)(A)  # the Sylvester solve has no rule: refused at the line
