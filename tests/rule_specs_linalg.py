@@ -32,6 +32,8 @@ def linalg_specs(S, REAL, well_conditioned):
         S("numpy.linalg.eig", "x * np.linalg.eig(np.diag([1.0, 2.0, 3.0]))[0]", x=((3,), REAL)),
         S("numpy.linalg.eigvals", "x * np.linalg.eigvals(np.diag([1.0, 2.0, 3.0]))", x=((3,), REAL)),
         S("numpy.linalg.norm", "np.linalg.norm(x, ord='nuc')", x=((3, 4), REAL)),
+        S("numpy.linalg.norm", "np.linalg.norm(x, ord=3, axis=1)", x=((2, 4), REAL)),
+        S("numpy.linalg.norm", "np.linalg.norm(x, ord=-np.inf)", x=((5,), REAL)),
         # ---- scipy.linalg ----
         S("scipy.linalg.solve_triangular", "sl.solve_triangular(x, y, lower=True)", x=((3, 3), well_conditioned),
           y=((3,), REAL)),

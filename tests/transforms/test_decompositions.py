@@ -192,6 +192,29 @@ def test_float32_stays_float32(name, shape):
     assert np.asarray(tangent).dtype == np.float32
 
 
+# ---- vector norms of any order ----
+
+ORDERS = [3, 0.5, -1, -2, 1.5, 0, -np.inf]
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=[str(o) for o in ORDERS])
+@pytest.mark.parametrize("axis, keepdims", [(None, False), (1, True), (0, False)])
+def test_vector_norms_of_any_order(order, axis, keepdims):
+    rng = np.random.default_rng(12)
+    shape = (5,) if axis is None else (3, 4)
+    weights = rng.normal(size=shape)
+
+    def p_norm(x):
+        return np.sum(np.linalg.norm(x * weights, ord=order, axis=axis, keepdims=keepdims) ** 2)
+
+    x = rng.uniform(0.5, 2.0, size=shape) * rng.choice([-1.0, 1.0], size=shape)  # no zeros, no ties
+    expected = central_difference(p_norm, (x,), 0)
+    assert_close(srcdiff.grad(p_norm)(x), expected, rtol=1e-5, atol=1e-6)
+    v = rng.normal(size=shape)
+    assert srcdiff.jvp(p_norm, (x,), (v,))[1] == pytest.approx(np.sum(expected * v), rel=1e-5, abs=1e-6)
+    assert_close(srcdiff.hessian(p_norm)(x), hessian_difference(p_norm, (x,)), rtol=2e-4, atol=2e-4)
+
+
 # ---- lstsq: two operands, a tuple of four ----
 
 def lstsq_all(A, b):
