@@ -94,7 +94,7 @@ def nuclear(A):
 
 
 def induced(A):
-    return np.linalg.norm(A, 1) + np.linalg.norm(A, np.inf) * np.linalg.norm(A, -1)
+    return np.linalg.norm(A, 1) + np.linalg.norm(A, np.inf) * np.linalg.norm(A, -1) + np.linalg.norm(A, -np.inf)
 
 
 def norms_over_axes(A):
@@ -132,7 +132,7 @@ PROGRAMS = {
     "matrix_power": (power, plain, [(3, 3), (2, 3, 3)]),
     "matrix_power -2": (inverse_power, plain, [(3, 3), (2, 2, 2)]),
     "norm nuc 2 -2": (nuclear, plain, [(3, 4), (4, 2)]),
-    "norm 1 inf -1": (induced, plain, [(3, 4), (4, 4)]),
+    "norm 1 inf -1 -inf": (induced, plain, [(3, 4), (4, 4)]),
     "norm over axes": (norms_over_axes, plain, [(3, 2, 4)]),
 }
 CASES = [(name, shape) for name, (_, _, shapes) in PROGRAMS.items() for shape in shapes]
