@@ -269,8 +269,9 @@ def matrix_norm_derivable(static, operand_shapes):
         pick = "np.max" if order > 0 else "np.min"
         top = f"({sums} == {pick}({sums}, axis={-2 if rows else -1}, keepdims=True))"
         direction = f"np.sign({y}) * {top} / np.sum({top}, axis={-2 if rows else -1}, keepdims=True)"
-    adjoint = f"np.expand_dims(np.expand_dims({g}, -1), -1) * ({direction})"
-    return {"x": adjoint if axis is None else f"np.moveaxis({adjoint}, (-2, -1), {axes})"}
+    if axis is None:  # one matrix: g is a number (or (1, 1) with keepdims), which keeps x's dtype
+        return {"x": f"g * ({direction})"}
+    return {"x": f"np.moveaxis(np.expand_dims(np.expand_dims({g}, -1), -1) * ({direction}), (-2, -1), {axes})"}
 
 
 #: the forms of the SVD's and pinv's rules, for SciPy's functions of the same meaning (rules/scipy_linalg.py)

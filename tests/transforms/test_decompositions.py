@@ -190,6 +190,9 @@ def test_float32_stays_float32(name, shape):
     np.testing.assert_allclose(grad, expected, rtol=2e-3, atol=2e-3)
     _, tangent = srcdiff.jvp(f, (single,), (np.ones_like(single),))
     assert np.asarray(tangent).dtype == np.float32
+    hessian = srcdiff.hessian(f)(single)
+    assert hessian.dtype == np.float32
+    np.testing.assert_allclose(hessian, hessian_difference(f, (single.astype(float),)), rtol=2e-2, atol=2e-2)
 
 
 # ---- vector norms of any order ----
