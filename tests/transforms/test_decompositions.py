@@ -428,3 +428,26 @@ def test_sqrtm_and_the_wrappers():
     assert_close(srcdiff.grad(root_of_diagonal)(d), 0.5 / np.sqrt(d), rtol=1e-12, atol=1e-12)
     with pytest.raises(srcdiff.SrcDiffError, match="test_decompositions.py:"):
         srcdiff.hessian(root)(A)  # the Sylvester solve has no rule: refused at the line
+
+
+# ---- export: the helpers and the small functions they call are copied, once ----
+
+def factorised(A):
+    L = np.linalg.cholesky(A @ A.T + np.eye(A.shape[0]))
+    U, s, Vt = np.linalg.svd(A, full_matrices=False)
+    return np.sum(L ** 2) + np.sum(s ** 3) + np.sum(np.linalg.eigh(A @ A.T)[1] ** 4) + np.linalg.norm(A, "nuc")
+
+
+def test_export_copies_the_decomposition_helpers(tmp_path):
+    import importlib.util
+
+    A = np.random.default_rng(13).normal(size=(3, 3))
+    path = tmp_path / "factorised_grad.py"
+    srcdiff.export(factorised, A, wrt=0, path=str(path))
+    text = path.read_text()
+    assert "import srcdiff" not in text and "from srcdiff" not in text
+    assert text.count("def _mT(") == 1
+    spec = importlib.util.spec_from_file_location("factorised_grad", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert_close(module.factorised_grad(A), central_difference(factorised, (A,), 0), rtol=1e-5, atol=1e-6)
