@@ -278,6 +278,12 @@ def matrix_norm_derivable(static, operand_shapes):
 SVD_FORMS = {"templates": _svd_templates, "tangents": _svd_tangents, "derivable": _svd_derivable}
 PINV_FORMS = {"templates": _pinv_templates, "tangents": _pinv_tangents}
 
+#: the fields of NumPy's named result tuples (``np.linalg.eigh(x).eigenvalues``), by rule
+NAMED_FIELDS = {"numpy.linalg.eigh": ("eigenvalues", "eigenvectors"),
+                "numpy.linalg.eig": ("eigenvalues", "eigenvectors"),
+                "numpy.linalg.svd": ("U", "S", "Vh"), "numpy.linalg.qr": ("Q", "R"),
+                "numpy.linalg.slogdet": ("sign", "logabsdet")}
+
 EIG_HINT = ("np.linalg.eig's eigenvectors of a general real matrix are complex, and srcdiff differentiates "
             "real functions only: for a symmetric matrix use np.linalg.eigh (or eigvalsh)")
 

@@ -114,6 +114,12 @@ def shifted(rng, shape):
     return rng.normal(size=shape) + 2.0 * np.eye(shape[-1])
 
 
+def named_fields(A):
+    r = np.linalg.svd(A, full_matrices=False)
+    return np.sum(np.linalg.eigh(A @ A.T).eigenvalues ** 2) + np.sum(r.S ** 3) + np.sum(r.U ** 4) \
+        + np.sum(np.linalg.qr(A.T).R ** 2) + np.linalg.slogdet(A @ A.T + np.eye(A.shape[0])).logabsdet
+
+
 # name: (function, input maker, shapes: wide, tall, square, batched)
 PROGRAMS = {
     "svd": (svd_all, plain, [(3, 5), (5, 3), (4, 4), (2, 3, 4)]),
@@ -134,6 +140,7 @@ PROGRAMS = {
     "norm nuc 2 -2": (nuclear, plain, [(3, 4), (4, 2)]),
     "norm 1 inf -1 -inf": (induced, plain, [(3, 4), (4, 4)]),
     "norm over axes": (norms_over_axes, plain, [(3, 2, 4)]),
+    "named fields": (named_fields, plain, [(2, 3), (3, 4)]),
 }
 CASES = [(name, shape) for name, (_, _, shapes) in PROGRAMS.items() for shape in shapes]
 IDS = [f"{name}-{'x'.join(map(str, shape))}" for name, shape in CASES]
