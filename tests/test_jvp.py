@@ -51,7 +51,7 @@ def cases(tmp_path_factory):
     """Each spec of the rule table's tests, returning the expression itself (not its sum)."""
     helpers = ", ".join(rule_specs.HELPERS)
     lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
-             f"from srcdiff.rules.runtime import {helpers}",
+             "import scipy.linalg as sl", f"from srcdiff.rules.runtime import {helpers}",
              f"from srcdiff.rules.list_helpers import {', '.join(rule_specs.LIST_HELPERS)}", ""]
     for i, spec in enumerate(rule_specs.SPECS):
         lines += [f"def case_{i}({', '.join(spec.inputs)}):", f"    return {spec.expr}", ""]

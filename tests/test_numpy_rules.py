@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from modules import import_source
 from numeric import assert_close
+from rule_specs_linalg import linalg_specs
 from rule_specs_more import more_specs
 
 import srcdiff
@@ -338,6 +339,7 @@ SPECS = [
       x=((2, 3), REAL), y=((2, 3), REAL)),
 ]
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
+SPECS += linalg_specs(S, REAL, well_conditioned)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",
@@ -353,6 +355,7 @@ SEED = 20261130
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
     lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
+             "import scipy.linalg as sl",
              f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
              f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
@@ -366,9 +369,11 @@ def draw_inputs(spec, index):
     values = {}
     for name, (shape, domain) in spec.inputs.items():
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
+    import scipy.linalg as sl
     import scipy.special as sc
     from scipy import stats
-    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS, **LIST_HELPERS}, dict(values))
+    names = {"np": np, "math": math, "sc": sc, "stats": stats, "sl": sl, **HELPERS, **LIST_HELPERS}
+    out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 

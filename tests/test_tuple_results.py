@@ -59,7 +59,7 @@ def test_negative_determinant_sign_carries_no_gradient():
 # ---- a rule refusing its arguments while the gradient is built names the line ----
 
 def norm_with_ord_three(x):
-    y = x * 2.0
+    y = np.outer(x, x) * 2.0  # a matrix: ord=3 is a vector norm only (any ord of a vector has a rule)
     return np.linalg.norm(y, ord=3)
 
 

@@ -105,6 +105,8 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         x = lower.expr(node.args[0])
         rule = SUM_LIST if isinstance(x, Var) and x.name in state.lists else SUM_ROWS
         return emit_rule(state, rule, (x,), {}, None, target, expr_of=node)
+    if func is builtins.tuple and simple and n == 1 and _tuple_valued(lower, node.args[0]):
+        return lower.expr(node.args[0])  # tuple((w, v)), tuple(np.linalg.eigh(x)): the tuple itself
     if func in (builtins.list, builtins.tuple):
         raise state.error(node, f"{func.__name__}(...) is not supported",
                           "build the list with [...] and append")
@@ -116,3 +118,13 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         return None if not isinstance(node.args[0], (ast.ListComp, ast.GeneratorExp)) else \
             emit_rule(state, STACK_LIST, (x,), {}, None, target, expr_of=node)
     return None
+
+
+def _tuple_valued(lower: ExpressionLowerer, arg: ast.expr) -> bool:
+    """`arg` is a tuple already: a tuple display, or a call of a rule whose value is a tuple."""
+    if isinstance(arg, ast.Tuple):
+        return True
+    if not isinstance(arg, ast.Call) or any(k.arg == "compute_uv" for k in arg.keywords):
+        return False
+    rule = lower.state.table.lookup(static_value(lower.state, arg.func, False))
+    return rule is not None and rule.tuple_result

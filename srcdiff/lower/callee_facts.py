@@ -110,8 +110,15 @@ def _nograd_items(function) -> tuple[int, ...]:
     made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == out), None)
     if made is None or made.rule.name != "list":
         return ()
-    varies, _ = flows(function, {p.name for p in function.params}, gradient_inputs)
+    varies, _ = flows(function, {p.name for p in function.params}, _value_inputs)
     return tuple(j for j, v in enumerate(made.inputs) if not (isinstance(v, Var) and v.name in varies))
+
+
+def _value_inputs(node) -> list:
+    """`gradient_inputs`, and the operands of a call whose value depends on them though it has
+    no gradient (``np.arange(x[0], 5.0)``, ``np.linalg.eig(x)``: `Rule.refuses_active`): such an
+    item is not a mask, and the callee's own differentiation refuses it at its line."""
+    return node.input_vars if getattr(node.rule, "refuses_active", "") else gradient_inputs(node)
 
 
 def _fresh_items(function) -> tuple[int, ...]:

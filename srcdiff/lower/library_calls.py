@@ -91,13 +91,20 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return out
     if rule.variadic:
         return _variadic(lower, node, rule, spelled, target)
-    if through_namespace or func in TUPLE_RESULTS:
+    tuple_valued = rule.tuple_result and not _array_valued(node)  # (rules of SciPy load lazily)
+    if through_namespace or tuple_valued:
         out = lower_rule_call(lower, node, func, rule, spelled, target)
-        if func in TUPLE_RESULTS:
+        if tuple_valued:
             lower.state.lists.add(out.name)
             lower.state.frozen_lists.add(out.name)  # never appended to
         return out
     return None
+
+
+def _array_valued(node: ast.Call) -> bool:
+    """``np.linalg.svd(x, compute_uv=False)``: the singular values alone, an array, not a tuple."""
+    return any(k.arg == "compute_uv" and isinstance(k.value, ast.Constant) and k.value.value is False
+               for k in node.keywords)
 
 
 # ---- names ----

@@ -7,12 +7,14 @@ import operator
 
 from .. import rules
 from ..frontend.depends import MISSING
-from ..ir.nodes import Const, Operand, operand_ast
+from ..ir.nodes import Const, Node, Operand, Var, operand_ast
+from ..rules.numpy_decompositions import NAMED_FIELDS
 from .emit import emit
 from .expressions import ExpressionLowerer
 from .opaque import is_dtype_object, opaque, text
 from .smooth_squares import is_square, square
 from .static_values import static_value
+from .subscripts import subscript
 
 BINARY_OPERATORS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -79,7 +81,21 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
         return opaque(lower, node, target)
     func = rules.ATTRIBUTES.get(node.attr)
     if func is None:
+        field = _named_field(lower, node)
+        if field is not None:
+            return subscript(lower, field[0], Const(field[1]), target)
         raise state.error(node, f"the attribute .{node.attr} is not supported",
                           "use the equivalent NumPy function")
     x = lower.expr(node.value)
     return emit(state, func, (x,), {}, ast.Attribute(operand_ast(x), node.attr, ast.Load()), target)
+
+
+def _named_field(lower: ExpressionLowerer, node: ast.Attribute):
+    """``np.linalg.eigh(x).eigenvalues``, ``r.S`` of ``r = np.linalg.svd(x)`` in this block: the
+    tuple and the index of the named field NumPy's result type gives it, or None."""
+    value = lower.expr(node.value)
+    if not isinstance(value, Var):
+        return None
+    made = next((n for n in reversed(lower.state.nodes) if isinstance(n, Node) and n.out == value), None)
+    fields = NAMED_FIELDS.get(made.rule.name, ()) if made is not None else ()
+    return (value, fields.index(node.attr)) if node.attr in fields else None

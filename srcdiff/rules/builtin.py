@@ -10,6 +10,7 @@ import numpy as np
 from . import (
     generated_code,
     numpy_convert,
+    numpy_decompositions,
     numpy_elementwise,
     numpy_linalg,
     numpy_more,
@@ -29,6 +30,7 @@ SECTIONS = {
     "NumPy elementwise": numpy_elementwise.RULES,
     "NumPy reductions": numpy_reductions.RULES,
     "NumPy linear algebra": numpy_linalg.RULES,
+    "NumPy decompositions": numpy_decompositions.RULES,
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
@@ -56,7 +58,8 @@ ATTRIBUTES = {
 #: Sections of rules for optional libraries: (title, module holding `RULES`), by the library
 #: that must be imported before they load (their modules import it).
 LAZY_SECTIONS = {"scipy": [("SciPy special functions", "srcdiff.rules.scipy_special"),
-                           ("SciPy statistics", "srcdiff.rules.scipy_stats")]}
+                           ("SciPy statistics", "srcdiff.rules.scipy_stats"),
+                           ("SciPy linear algebra", "srcdiff.rules.scipy_linalg")]}
 
 
 def lazy_sections(library: str) -> dict[str, list[Rule]]:

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
+from .numpy_decompositions import is_matrix_norm, matrix_norm_derivable, matrix_norm_tangents, matrix_norm_templates
 from .table import FORMS, LINEAR, rule
 
 REDUCE = {"axis": None, "keepdims": False}
@@ -93,7 +94,22 @@ def _derivable_norm_templates(static, operand_shapes):
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
     if order in (None, "fro") or (order == 2 and vector):
         return {"x": f"kink({_spread('ans', static)} == 0, {first}, x, 0.0, axis)"}
+    if is_matrix_norm(static, operand_shapes):
+        return matrix_norm_derivable(static, operand_shapes)
     return {"x": first}
+
+
+def _p_norm(order) -> bool:
+    """A vector norm (sum |x|^p)^(1/p) other than the 1-, 2- and inf-norms (0 counts nonzeros)."""
+    return isinstance(order, (int, float, np.integer, np.floating)) and not isinstance(order, bool) \
+        and np.isfinite(order) and order not in (1, 2)
+
+
+def _p_norm_slope(order, ans: str) -> str:
+    """d ans / d x for ans = (sum |x|^p)^(1/p): sign(x) (|x| / ans)^(p - 1); 0 for p = 0 (a count)."""
+    if order == 0:
+        return "np.zeros(np.shape(x))"
+    return f"np.sign(x) * np.abs(x) ** {float(order) - 1.0} / np.where({ans} == 0, 1.0, {ans}) ** {float(order) - 1.0}"
 
 
 def _norm_templates(static, operand_shapes):
@@ -109,8 +125,17 @@ def _norm_templates(static, operand_shapes):
         return {
             "x": f"{_spread('g', static)} * np.sign(x) * (np.abs(x) == {_spread('ans', static)})"
                  f" / np.sum(np.abs(x) == {_spread('ans', static)}, axis=axis, keepdims=True)"}
+    if order == -np.inf and vector:  # the smallest |x_i|, ties split
+        return {
+            "x": f"{_spread('g', static)} * np.sign(x) * (np.abs(x) == {_spread('ans', static)})"
+                 f" / np.sum(np.abs(x) == {_spread('ans', static)}, axis=axis, keepdims=True)"}
+    if vector and _p_norm(order):
+        return {"x": f"{_spread('g', static)} * {_p_norm_slope(order, _spread('ans', static))}"}
+    if is_matrix_norm(static, operand_shapes):
+        return matrix_norm_templates(static, operand_shapes)
     raise SrcDiffError(f"numpy.linalg.norm with ord={order!r} on this operand has no adjoint rule",
-                       hint="use ord=None (2-norm / Frobenius), or ord=1, 2 or np.inf of a vector")
+                       hint="use ord=None (2-norm / Frobenius), any ord of a vector, or a matrix "
+                            "norm ('nuc', 2, -2, 1, -1, inf, -inf) of a matrix or of a pair of axes")
 
 
 def _cumsum_templates(static, operand_shapes):
@@ -157,12 +182,16 @@ def _extremum_tangents(static, operand_shapes):
 
 def _norm_tangents(static, operand_shapes):
     _norm_templates(static, operand_shapes)  # refuses what the reverse rule refuses
+    if is_matrix_norm(static, operand_shapes) and static.get("ord") not in (None, "fro"):
+        return matrix_norm_tangents(static, operand_shapes)
     order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
     if order in (None, "fro") or (order == 2 and vector):
         return {"x": f"{_over('x * x_dot')} / np.where(ans == 0, 1.0, ans)"}
     if order == 1:
         return {"x": _over("np.sign(x) * x_dot")}
+    if _p_norm(order):
+        return {"x": _over(f"{_p_norm_slope(order, _spread('ans', static))} * x_dot")}
     top = f"(np.abs(x) == {_spread('ans', static)})"
     return {"x": f"{_over(f'np.sign(x) * x_dot * {top}')} / {_over(top)}"}
 
@@ -192,8 +221,8 @@ RULES = [
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          tangents=_norm_tangents, derivable=_derivable_norm_templates, batching="reduce",
-         note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0",
-         sympy=FORMS + "norm"),
+         note="ord None/'fro', any ord of vectors, and 'nuc', 2, -2, 1, -1, inf, -inf of matrices; "
+              "at x = 0 the gradient is the subgradient 0", sympy=FORMS + "norm"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
          array_result=True, sympy="numpy.cumsum"),

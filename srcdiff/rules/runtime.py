@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
+from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .kinks import kink, kink_nan
 from .list_helpers import LIST_HELPERS
 
@@ -389,6 +390,7 @@ HELPERS = {
     "real_part": real_part,
     "stack_rows": stack_rows,
     "stop_gradient": stop_gradient,
+    **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
 }
 

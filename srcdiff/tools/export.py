@@ -150,7 +150,7 @@ def _needed(listing: str, functions: dict[str, object]) -> tuple[list[str], list
                 if line.startswith(f"{name} = {module}."):
                     imports.add(spelled)
     helpers = _with_dependencies(helpers)
-    definitions = [inspect.getsource(getattr(runtime, h)).rstrip("\n") for h in helpers]
+    definitions = [inspect.getsource(h).rstrip("\n") for h in helpers]
     if any("SrcDiffError" in d for d in definitions):
         definitions.insert(0, _ERROR_CLASS.rstrip("\n"))
     if definitions:
@@ -169,19 +169,23 @@ def _sorted_imports(imports: set) -> list[str]:
     return stdlib + ([""] if stdlib and third else []) + third + ([""] if own and (stdlib or third) else []) + own
 
 
-def _with_dependencies(helpers: list[str]) -> list[str]:
-    """`helpers` and the runtime functions they call, in the order runtime.py defines them."""
-    needed, todo = set(), list(helpers)
+def _with_dependencies(helpers: list[str]) -> list:
+    """The functions `helpers` names and the functions of their modules they call (a helper
+    module's own small functions, rules/decomposition_helpers.py's say), in the order their
+    modules define them, runtime.py's first."""
+    needed, todo = {}, [runtime.HELPERS.get(name) or getattr(runtime, name) for name in helpers]
     while todo:
-        name = todo.pop()
-        if name in needed:
+        func = todo.pop()
+        if func in needed.values():
             continue
-        needed.add(name)
-        tree = ast.parse(inspect.getsource(getattr(runtime, name)))
-        todo += [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-                 and isinstance(getattr(runtime, n.id, None), types.FunctionType)]
-    order = list(vars(runtime))
-    return sorted(needed, key=order.index)
+        source = inspect.getsource(func)
+        if needed.setdefault((func.__name__, source), func) is not func:
+            continue  # the same small function in two modules (``_mT``): copied once
+        tree = ast.parse(source)
+        todo += [func.__globals__[n.id] for n in ast.walk(tree) if isinstance(n, ast.Name)
+                 and isinstance(func.__globals__.get(n.id), types.FunctionType)]
+    return sorted(needed.values(), key=lambda f: (f.__module__ != runtime.__name__, f.__module__,
+                                                  f.__code__.co_firstlineno))
 
 
 def _user_import(name: str, functions: dict[str, object]) -> str:

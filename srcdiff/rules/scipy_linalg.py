@@ -1,0 +1,87 @@
+"""SciPy's linear algebra (``scipy.linalg``): the functions that are thin wrappers of LAPACK
+with NumPy counterparts (``svd``, ``inv``, ``det``, ``pinv``), ``solve_triangular`` and
+``sqrtm``.
+
+This module imports SciPy: the rule table loads it only once a program has imported SciPy
+itself (`rules.builtin.LAZY_SECTIONS`).  Templates name SciPy's linear algebra as
+``scipy_linalg`` (`lazy_modules`), so a gradient of a gradient finds these rules again.
+"""
+
+import scipy.linalg as sl
+
+from ..errors import SrcDiffError
+from . import table
+from .numpy_decompositions import PINV_FORMS, SVD_FORMS
+
+SOLVE_STATIC = {"trans": 0, "lower": False, "unit_diagonal": False, "overwrite_b": False, "check_finite": True}
+
+
+def rule(func, params, templates, **options):
+    return table.rule(func, params, templates, name=f"scipy.linalg.{func.__name__}",
+                      not_symbolic="SciPy's linear algebra, checked against central differences only", **options)
+
+
+def _transposed(static) -> bool:
+    trans = static["trans"]
+    if trans not in (0, 1, 2, "N", "T", "C"):
+        raise SrcDiffError(f"scipy.linalg.solve_triangular with trans={trans!r}", hint="pass 0, 1, 'N' or 'T'")
+    return trans not in (0, "N")  # 'C' is 'T' for real matrices
+
+
+def _triangle(static, expr: str) -> str:
+    """`expr` kept on the triangle of `x` solve_triangular reads (without the diagonal when it
+    is taken as ones)."""
+    unit = bool(static["unit_diagonal"])
+    return f"np.tril({expr}, {-1 if unit else 0})" if static["lower"] else f"np.triu({expr}, {1 if unit else 0})"
+
+
+def _solve(static, rhs: str, transposed: bool) -> str:
+    return (f"scipy_linalg.solve_triangular(x, {rhs}, trans={1 if transposed else 0}, lower={bool(static['lower'])}, "
+            f"unit_diagonal={bool(static['unit_diagonal'])})")
+
+
+def _columns(expr: str) -> str:
+    """`expr` (a vector or a matrix of right-hand sides) as a matrix of columns."""
+    return f"np.reshape({expr}, (np.shape(x)[0], -1))"
+
+
+def _solve_triangular_templates(static, operand_shapes):
+    t = _transposed(static)
+    y_bar = _solve(static, "g", not t)
+    a, b = (_columns("ans"), _columns(y_bar)) if t else (_columns(y_bar), _columns("ans"))
+    return {"x": f"-{_triangle(static, f'{a} @ {b}.T')}", "y": y_bar}
+
+
+def _solve_triangular_tangents(static, operand_shapes):
+    t = _transposed(static)
+    moved = _triangle(static, "x_dot")
+    return {"x": _solve(static, f"-np.swapaxes({moved}, -1, -2) @ ans" if t else f"-{moved} @ ans", t),
+            "y": _solve(static, "y_dot", t)}
+
+
+def _inverse_t() -> str:
+    return "np.swapaxes(ans, -1, -2)"
+
+
+RULES = [
+    rule(sl.solve_triangular, ("x", "y"), _solve_triangular_templates, static=SOLVE_STATIC, fresh=True,
+         array_result=True, tangents=_solve_triangular_tangents,
+         note="reads the `lower` triangle of x (its diagonal taken as ones with unit_diagonal)"),
+    rule(sl.sqrtm, ("x",), {"x": "sqrtm_adjoint(g, ans)"}, static={"disp": True}, fresh=True, array_result=True,
+         tangents={"x": "sqrtm_tangent(x_dot, ans)"},
+         note="the principal square root, real only (a Sylvester equation; no second derivative)"),
+    rule(sl.svd, ("x",), SVD_FORMS["templates"], static={"full_matrices": True, "compute_uv": True,
+                                                         "overwrite_a": False, "check_finite": True,
+                                                         "lapack_driver": "gesdd"},
+         fresh=True, tuple_result=True, tangents=SVD_FORMS["tangents"], derivable=SVD_FORMS["derivable"],
+         note="as numpy.linalg.svd"),
+    rule(sl.pinv, ("x",), PINV_FORMS["templates"], static={"atol": None, "rtol": None, "return_rank": False,
+                                                           "check_finite": True},
+         fresh=True, array_result=True, tangents=PINV_FORMS["tangents"], note="as numpy.linalg.pinv"),
+    rule(sl.inv, ("x",), {"x": f"-{_inverse_t()} @ g @ {_inverse_t()}"}, static={"overwrite_a": False,
+                                                                                "check_finite": True},
+         fresh=True, array_result=True, tangents={"x": "-ans @ x_dot @ ans"}),
+    rule(sl.det, ("x",), {"x": "np.asarray(g * ans)[..., None, None] * np.swapaxes(np.linalg.inv(x), -1, -2)"},
+         static={"overwrite_a": False, "check_finite": True}, fresh=True,
+         tangents={"x": "ans * np.einsum('...ij,...ji->...', np.linalg.inv(x), x_dot)"}),
+]
