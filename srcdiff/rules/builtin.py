@@ -8,6 +8,7 @@ from types import ModuleType
 import numpy as np
 
 from . import (
+    convolution,
     generated_code,
     numpy_convert,
     numpy_elementwise,
@@ -29,6 +30,7 @@ SECTIONS = {
     "NumPy elementwise": numpy_elementwise.RULES,
     "NumPy reductions": numpy_reductions.RULES,
     "NumPy linear algebra": numpy_linalg.RULES,
+    "NumPy convolutions": convolution.RULES,
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
@@ -56,7 +58,8 @@ ATTRIBUTES = {
 #: Sections of rules for optional libraries: (title, module holding `RULES`), by the library
 #: that must be imported before they load (their modules import it).
 LAZY_SECTIONS = {"scipy": [("SciPy special functions", "srcdiff.rules.scipy_special"),
-                           ("SciPy statistics", "srcdiff.rules.scipy_stats")]}
+                           ("SciPy statistics", "srcdiff.rules.scipy_stats"),
+                           ("SciPy signal processing", "srcdiff.rules.scipy_signal")]}
 
 
 def lazy_sections(library: str) -> dict[str, list[Rule]]:

@@ -39,5 +39,8 @@ class LazyModule(types.ModuleType):
 #: ``scipy.special`` as adjoint templates name it.
 SCIPY_SPECIAL = LazyModule("scipy_special", "scipy.special", "scipy")
 
+#: ``scipy.signal`` as adjoint templates name it (the convolutions' adjoints).
+SCIPY_SIGNAL = LazyModule("scipy_signal", "scipy.signal", "scipy")
+
 #: The optional modules templates may name, by the name generated code uses.
-LAZY = {"scipy_special": SCIPY_SPECIAL}
+LAZY = {"scipy_special": SCIPY_SPECIAL, "scipy_signal": SCIPY_SIGNAL}
