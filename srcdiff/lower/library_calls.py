@@ -28,6 +28,7 @@ from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, all_nodes, operand_ast
 from ..rules import runtime
+from ..rules.einsum_rules import sublist_subscripts
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_shape import RESHAPE_TO
 from ..rules.structural import gradient_inputs
@@ -338,6 +339,19 @@ def _from_parameters(state, operands: list[Operand]) -> bool:
     return any(isinstance(o, Var) and o.name in varying for o in operands)
 
 
+def _einsum_sublists(lower: ExpressionLowerer, node: ast.Call, args: list) -> ast.Call:
+    """``np.einsum(a, [0, 1], b, [1, 2], [0, 2])`` as ``np.einsum('AB,BC->AC', a, b)``: the
+    sublists are constants (or parameters, whose values the gradient is specialised on)."""
+    output = args.pop() if len(args) % 2 else None
+    operands, sublists = args[0::2], args[1::2]
+    try:
+        text = sublist_subscripts([constant(lower.state, s) for s in sublists],
+                                  None if output is None else constant(lower.state, output))
+    except SrcDiffError as exc:
+        raise lower.state.error(node, str(exc).splitlines()[0], "write the subscripts as a string") from None
+    return ast.Call(node.func, [ast.Constant(text), *operands], node.keywords)
+
+
 def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -> Var:
     """``np.concatenate([a, b], axis=1)`` ("list") or ``np.einsum("ij,j", a, b)`` ("args")."""
     args, keywords = list(node.args), {k.arg: k.value for k in node.keywords}
@@ -353,6 +367,9 @@ def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -
     else:
         if not args:
             raise lower.state.error(node, f"{rule.name} needs its {static_names[0]} first")
+        if rule.func is np.einsum and not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
+            node = _einsum_sublists(lower, node, args)  # np.einsum(a, [0, 1], b, [1, 2]): subscripts first
+            args = list(node.args)
         keywords[static_names[0]] = args.pop(0)
         items, args = args, []
     unknown = set(keywords) - set(static_names)
