@@ -20,6 +20,8 @@ def _dot_templates(static, operand_shapes):
         return {"x": "np.sum(g * y)" if nx == 0 else "g * y", "y": "np.sum(g * x)" if ny == 0 else "g * x"}
     if nx is not None and ny is not None and nx <= 2 and ny <= 2:
         return matmul_templates(static, operand_shapes)
+    if nx is not None and ny is not None:  # N-D: the last axis of x with the second-to-last of y
+        return _tensordot_templates({"axes": ([nx - 1], [max(ny - 2, 0)])}, operand_shapes)
     return {"x": "dot_adjoint_x(g, x, y)", "y": "dot_adjoint_y(g, x, y)"}
 
 
@@ -28,6 +30,8 @@ def _dot_shape(static, x, y):
         return shapes.broadcast(shapes.array(x), shapes.array(y))
     if x.known and y.known and x.ndim <= 2 and y.ndim <= 2:
         return shapes.matmul(x, y)
+    if x.known and y.known and x.ndim and y.ndim:
+        return shapes.Shape(x.dims[:-1] + (y.dims[:-2] + y.dims[-1:] if y.ndim > 1 else ()))
     return shapes.UNKNOWN
 
 
@@ -76,6 +80,27 @@ def _tensordot_templates(static, operand_shapes):
     inv_y = tuple(int(i) for i in np.argsort([y_of[a] for a in sorted(ax)] + free_y))
     return {"x": f"np.transpose(np.tensordot(g, y, axes=({gy}, {free_y})), {inv_x})",
             "y": f"np.transpose(np.tensordot(x, g, axes=({free_x}, {gx})), {inv_y})"}
+
+
+def _tensordot_shape(static, x, y):
+    """x's free axes, then y's (the contracted ones paired as `axes` says)."""
+    if not (x.known and y.known) or x.scalar or y.scalar:
+        return shapes.UNKNOWN
+    axes, nx, ny = static["axes"], x.ndim, y.ndim
+    if isinstance(axes, int):
+        axes = (list(range(nx - axes, nx)), list(range(axes)))
+    try:
+        ax, ay = {a % nx for a in _seq(axes[0])}, {a % ny for a in _seq(axes[1])}
+    except (TypeError, ZeroDivisionError):
+        return shapes.UNKNOWN
+    return shapes.Shape(tuple(d for i, d in enumerate(x.dims) if i not in ax)
+                        + tuple(d for i, d in enumerate(y.dims) if i not in ay))
+
+
+def _inner_shape(static, x, y):
+    if not (x.known and y.known) or not x.ndim or not y.ndim:
+        return shapes.UNKNOWN
+    return shapes.Shape(x.dims[:-1] + y.dims[:-1])
 
 
 def _seq(a):
@@ -200,10 +225,10 @@ RULES = [
          tangents=_product("np.matmul"), batching="matmul"),
     rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True, tangents=_product("np.dot"),
          batching="matmul"),
-    rule(np.inner,     ("x", "y"), _inner_templates,                         fresh=True, tangents=_product("np.inner")),
+    rule(np.inner,     ("x", "y"), _inner_templates,     shape=_inner_shape, fresh=True, tangents=_product("np.inner")),
     rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True,
          tangents=_product("np.outer"), batching="outer"),
-    rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True,
+    rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, shape=_tensordot_shape, fresh=True,
          tangents=_product("np.tensordot", "axes")),
     # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
