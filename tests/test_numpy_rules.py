@@ -14,6 +14,7 @@ import pytest
 from modules import import_source
 from numeric import assert_close
 from rule_specs_more import more_specs
+from rule_specs_signal import signal_specs
 
 import srcdiff
 from srcdiff.api.gradients import GradFunction
@@ -337,6 +338,7 @@ SPECS = [
       x=((2, 3), REAL), y=((2, 3), REAL)),
 ]
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
+SPECS += signal_specs(S, REAL)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",
@@ -351,7 +353,7 @@ SEED = 20261130
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
-    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
+    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
              f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
              f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
@@ -366,8 +368,8 @@ def draw_inputs(spec, index):
     for name, (shape, domain) in spec.inputs.items():
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
     import scipy.special as sc
-    from scipy import stats
-    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS, **LIST_HELPERS}, dict(values))
+    from scipy import signal, stats
+    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, **HELPERS, **LIST_HELPERS}, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 

@@ -17,8 +17,13 @@ _SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
 
 
 def user_function(value) -> bool:
+    """A Python function srcdiff reads through its source: not NumPy's, nor one with a rule
+    (``scipy.signal.convolve``: its rule is used, its source never read)."""
     module = (getattr(value, "__module__", "") or "").split(".")[0]
-    return isinstance(value, types.FunctionType) and module not in ("numpy", "srcdiff", "math")
+    if not isinstance(value, types.FunctionType) or module in ("numpy", "srcdiff", "math"):
+        return False
+    from ..rules import TABLE  # here: the table loads SciPy's rules once SciPy is imported
+    return module != "scipy" or TABLE.lookup(value) is None
 
 
 def indirect(value) -> bool:

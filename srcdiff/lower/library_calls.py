@@ -28,7 +28,6 @@ from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, all_nodes, operand_ast
 from ..rules import runtime
-from ..rules.einsum_rules import sublist_subscripts
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_shape import RESHAPE_TO
 from ..rules.structural import gradient_inputs
@@ -36,6 +35,7 @@ from ..rules.table import qualified_name
 from .array_api import alias_of, is_promoter, lower_alias, lower_promote
 from .array_updates import at_parts, lower_at_set
 from .effects import lower_effect
+from .einsum_calls import einsum_sublists, is_text
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .opaque import opaque, substitute
@@ -339,19 +339,6 @@ def _from_parameters(state, operands: list[Operand]) -> bool:
     return any(isinstance(o, Var) and o.name in varying for o in operands)
 
 
-def _einsum_sublists(lower: ExpressionLowerer, node: ast.Call, args: list) -> ast.Call:
-    """``np.einsum(a, [0, 1], b, [1, 2], [0, 2])`` as ``np.einsum('AB,BC->AC', a, b)``: the
-    sublists are constants (or parameters, whose values the gradient is specialised on)."""
-    output = args.pop() if len(args) % 2 else None
-    operands, sublists = args[0::2], args[1::2]
-    try:
-        text = sublist_subscripts([constant(lower.state, s) for s in sublists],
-                                  None if output is None else constant(lower.state, output))
-    except SrcDiffError as exc:
-        raise lower.state.error(node, str(exc).splitlines()[0], "write the subscripts as a string") from None
-    return ast.Call(node.func, [ast.Constant(text), *operands], node.keywords)
-
-
 def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -> Var:
     """``np.concatenate([a, b], axis=1)`` ("list") or ``np.einsum("ij,j", a, b)`` ("args")."""
     args, keywords = list(node.args), {k.arg: k.value for k in node.keywords}
@@ -367,8 +354,8 @@ def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -
     else:
         if not args:
             raise lower.state.error(node, f"{rule.name} needs its {static_names[0]} first")
-        if rule.func is np.einsum and not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
-            node = _einsum_sublists(lower, node, args)  # np.einsum(a, [0, 1], b, [1, 2]): subscripts first
+        if rule.func is np.einsum and not is_text(lower.state, args[0]):
+            node = einsum_sublists(lower.state, node, args)  # np.einsum(a, [0, 1], b, [1, 2]): subscripts first
             args = list(node.args)
         keywords[static_names[0]] = args.pop(0)
         items, args = args, []

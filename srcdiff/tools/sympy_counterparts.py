@@ -192,6 +192,7 @@ _NUMPY_OWN = [
     "reshape", "ravel", "expand_dims", "squeeze", "atleast_1d", "atleast_2d", "atleast_3d",
     "transpose", "swapaxes", "moveaxis", "flip",
     "broadcast_to", "tile", "repeat", "concatenate", "stack", "hstack", "vstack", "split",
+    "convolve", "correlate",  # rules/convolution.py: object arrays too
 ]
 
 #: Rule name -> sympy counterpart, by the same banners as the rule modules.
