@@ -36,6 +36,8 @@ def einsum_sublists(state, node: ast.Call, args: list) -> ast.Call:
     try:
         text = sublist_subscripts([constant(state, s) for s in sublists],
                                   None if output is None else constant(state, output))
+    except StaticParameter:  # a parameter's value: lowering asks for it, then comes back
+        raise
     except SrcDiffError as exc:
         raise state.error(node, str(exc).splitlines()[0], "write the subscripts as a string") from None
     return ast.Call(node.func, [ast.Constant(text), *operands], node.keywords)
