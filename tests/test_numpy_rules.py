@@ -369,7 +369,8 @@ def draw_inputs(spec, index):
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
     import scipy.special as sc
     from scipy import signal, stats
-    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, **HELPERS, **LIST_HELPERS}, dict(values))
+    names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, **HELPERS, **LIST_HELPERS}
+    out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 

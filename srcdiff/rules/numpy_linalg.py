@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .einsum_rules import einsum_shape, einsum_templates, einsum_tangents
+from .einsum_rules import einsum_shape, einsum_tangents, einsum_templates
 from .operators import matmul_shape, matmul_templates
 from .table import LINEAR, rule
 
