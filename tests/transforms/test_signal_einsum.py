@@ -184,3 +184,12 @@ def test_unsupported_options_are_refused_at_the_line(f, message, rng):
 def test_generated_code_reads_as_convolutions():
     source = srcdiff.grad(np_same).source_for(np.ones(5))
     assert "np.correlate(" in source and "np.convolve(" in source and "helper" not in source
+
+
+def test_an_exported_gradient_imports_scipy_as_its_adjoints_name_it(tmp_path, rng):
+    from modules import import_source
+    x = rng.normal(size=12)
+    path = srcdiff.export(sp_same_2d, x, path=tmp_path / "exported.py")
+    module = import_source(tmp_path, path.read_text(), "exported_again")
+    assert "import scipy.signal as scipy_signal" in path.read_text()
+    assert_close(module.sp_same_2d_grad(x), central_difference(sp_same_2d, (x,), 0), rtol=1e-5, atol=1e-6)
