@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from importlib import metadata
 
 import numpy as np
+from peer_pendulum import pendulum_with
 
 
 def _identity_args(args, problem):
@@ -162,7 +163,8 @@ def numpy_api_versions(xnp):
         return (y * y).sum()
 
     return {"poly": poly, "scalar_loop": scalar_loop, "rosenbrock": rosenbrock, "mse": mse,
-            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4}
+            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4,
+            "pendulum": pendulum_with(xnp.sin)}
 
 
 def autograd_grad(problem, module, args):
@@ -275,7 +277,8 @@ def torch_versions():
         return (y * y).sum()
 
     return {"poly": poly, "scalar_loop": scalar_loop, "rosenbrock": rosenbrock, "mse": mse,
-            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4}
+            "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4,
+            "pendulum": pendulum_with(torch.sin)}
 
 
 def torch_convert_args(args, problem):

@@ -319,6 +319,75 @@ def rk4_args(n=100, steps=4, seed=8):
 
 
 # --------------------------------------------------------------------------
+# A pendulum fit: scalar state, helpers returning tuples, a list of states
+# --------------------------------------------------------------------------
+
+def pendulum_rhs(theta, omega, c, k):
+    return omega, -c * omega - k * math.sin(theta)
+
+
+def pendulum_step(theta, omega, c, k, h):
+    a1, b1 = pendulum_rhs(theta, omega, c, k)
+    a2, b2 = pendulum_rhs(theta + 0.5 * h * a1, omega + 0.5 * h * b1, c, k)
+    a3, b3 = pendulum_rhs(theta + 0.5 * h * a2, omega + 0.5 * h * b2, c, k)
+    a4, b4 = pendulum_rhs(theta + h * a3, omega + h * b3, c, k)
+    return (theta + h / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4),
+            omega + h / 6.0 * (b1 + 2.0 * b2 + 2.0 * b3 + b4))
+
+
+def pendulum_simulate(c, k, steps, h):
+    theta, omega = 1.0, 0.0
+    states = []
+    for _ in range(steps):
+        theta, omega = pendulum_step(theta, omega, c, k, h)
+        states.append(theta)
+    return states
+
+
+def pendulum(c, k, observed, steps):
+    states = pendulum_simulate(c, k, steps, 0.05)
+    misfit = 0.0
+    for i in range(len(states)):
+        misfit = misfit + (states[i] - observed[i]) ** 2
+    return misfit
+
+
+def pendulum_grad(c, k, observed, steps):
+    """Forward sensitivities: each RK4 stage carries (theta, omega) and their derivatives
+    with respect to c and k; the misfit's derivative is summed along the way."""
+    h = 0.05
+    theta, omega = 1.0, 0.0
+    tc = oc = tk = ok = 0.0               # d theta/dc, d omega/dc, d theta/dk, d omega/dk
+    misfit_c = misfit_k = 0.0
+    for i in range(steps):
+        at = ao = atc = aoc = atk = aok = 0.0     # the stages' weighted sums
+        t, o, t_c, o_c, t_k, o_k = theta, omega, tc, oc, tk, ok
+        for f, w in ((0.5 * h, 1.0), (0.5 * h, 2.0), (h, 2.0), (0.0, 1.0)):
+            s, co = math.sin(t), math.cos(t)
+            dt, do = o, -c * o - k * s
+            dt_c, do_c = o_c, -o - c * o_c - k * co * t_c
+            dt_k, do_k = o_k, -c * o_k - s - k * co * t_k
+            at, ao, atc, aoc, atk, aok = (at + w * dt, ao + w * do, atc + w * dt_c, aoc + w * do_c,
+                                          atk + w * dt_k, aok + w * do_k)
+            t, o, t_c, o_c, t_k, o_k = (theta + f * dt, omega + f * do, tc + f * dt_c, oc + f * do_c,
+                                        tk + f * dt_k, ok + f * do_k)
+        g = h / 6.0
+        theta, omega, tc, oc, tk, ok = (theta + g * at, omega + g * ao, tc + g * atc, oc + g * aoc,
+                                        tk + g * atk, ok + g * aok)
+        r = 2.0 * (theta - observed[i])
+        misfit_c += r * tc
+        misfit_k += r * tk
+    return misfit_c, misfit_k
+
+
+def pendulum_args(steps=100, seed=9):
+    rng = np.random.default_rng(seed)
+    t = 0.05 * np.arange(1, steps + 1)
+    observed = np.cos(2.0 * t) * np.exp(-0.1 * t) + 0.01 * rng.standard_normal(steps)
+    return 0.3, 4.0, observed, steps
+
+
+# --------------------------------------------------------------------------
 # The table of problems
 # --------------------------------------------------------------------------
 
@@ -374,6 +443,8 @@ PROBLEMS = [
             {}, {"steps": 4, "n_in": 2, "n_hidden": 5}),
     Problem("rk4_helper", "rk4", (0, 1), rk4_args,
             {}, {"n": 5, "steps": 3}),
+    Problem("pendulum_fit", "pendulum", (0, 1), pendulum_args,
+            {"steps": 100}, {"steps": 6}),
 ]
 
 

@@ -172,3 +172,16 @@ def test_second_order_benchmark_smoke():
                             check=False, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "hvp, Rosenbrock n=50" in result.stdout and "Hessian, MLP" in result.stdout
+
+
+def test_batching_benchmark_smoke(tmp_path):
+    # small sizes: every srcdiff result is checked against a reference inside the script
+    out = tmp_path / "results.md"
+    out.write_text("# results\n")
+    result = subprocess.run([sys.executable, os.path.join(HERE, "batching.py"), "--quick", "--rounds", "1",
+                             "--markdown", str(out)], check=False, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert text.startswith("# results\n") and text.count("<!-- batching: begin -->") == 1
+    for case in ("| rosenbrock | 100 |", "pendulum fit hessian 2x2", "jacobian 50->50", "vmap(grad)"):
+        assert case in text

@@ -21,6 +21,7 @@ from srcdiff.ad import sweep as sweep_module
 from srcdiff.ir.nodes import UserCall
 from srcdiff.ir.program import Scatter
 from srcdiff.rules import TABLE, Rule, structural, unary
+from srcdiff.rules.builtin import SECTIONS
 from srcdiff.rules.python_math import scalar
 from srcdiff.tools import symbolic, symbolic_status, sympy_counterparts
 from srcdiff.tools.check import MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, TIMEOUT, GradientMismatch, check, lowered_nodes
@@ -546,9 +547,18 @@ RULE_SPECS = {
     "srcdiff.rules.runtime.index_add": _wrap("np.sum(index_add(x, (np.array([0, 2, 0]),), y * x) * y)"),
     "srcdiff.rules.runtime.index_read": _wrap("np.sum(index_read(x * y, (np.array([1, 1]),)) * y[:2])"),
     "builtins.slice": _wrap("np.sum(index_read(x, (slice(2, None, -1),)) * y)"),
+    # ---- more NumPy: constants such as pi written as floats, floors in the remainders ----
+    **{f"numpy.{n}": ("x, y", f"np.sum(np.{n}(x) * y)", (V, W), EITHER)
+       for n in ["deg2rad", "rad2deg", "degrees", "radians", "fabs", "sinc"]},
+    "numpy.logaddexp2": _binary("logaddexp2", EITHER),
+    # their adjoints floor (or truncate) x / y, which sympy cannot differentiate: not symbolic
+    **{f"numpy.{n}": _binary(n, {NOT_SYMBOLIC}) for n in ["remainder", "fmod"]},
+    "operator.mod": _wrap("(x % y) * x", (0.7, 1.3), {NOT_SYMBOLIC}),
 }
 
-SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.name) == "symbolic")
+#: The built-in rules that have a sympy counterpart (SciPy's: tests/transforms/test_scipy_rules.py).
+SYMBOLIC_RULES = sorted(r.name for rules in SECTIONS.values() for r in rules
+                        if symbolic_status.rule_status(r.name) == "symbolic")
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,13 @@ class FlatCall:
     structs: tuple = ()
     user_names: tuple = ()  # the parameters of the user's callable (a method's without self)
 
+    def run(self):
+        """`func(*args)` as Python calls it: keyword-only parameters passed by name."""
+        params = list(inspect.signature(self.func).parameters.values())
+        only = {p.name for p in params if p.kind is p.KEYWORD_ONLY}
+        return self.func(*[a for a, p in zip(self.args, params) if p.name not in only],
+                         **{p.name: a for a, p in zip(self.args, params) if p.name in only})
+
     def rebuild(self, results):
         """Per-leaf `results` (aligned with `wrt`) in the structure of the `wrt` targets."""
         it = iter(results)

@@ -27,8 +27,9 @@ from .derivatives import Composite, Derivative
 from .flatcall import Front
 from .forward import JvpFunction
 from .gradients import GradFunction, grad
+from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullback, Pullbacks
-from .vmap import batched_variant, parameter_names
+from .vmap import batched_code, parameter_names
 
 #: the elements a chunk of batched rows holds per value (128 kB of floats: measured best, temporaries in cache)
 CHUNK_ELEMENTS = 1 << 14
@@ -54,6 +55,14 @@ class Batched:
 
     def rows(self, func, args: tuple, names: list, wrt: tuple, value) -> list | None:
         """Per leaf `wrt`, its ``value.shape + leaf.shape`` Jacobian of `func` at `args`."""
+        found = self.code(func, args, wrt, value)
+        if found is None:
+            return None
+        return self.compute(found[0].function, args, names, wrt, value)
+
+    def code(self, func, args: tuple, wrt: tuple, value):
+        """(the batched `Variant` of the seeded gradient, the `Lowered`s it was made from) for
+        `func` at `args` with an output like `value`; None where batching refuses it."""
         value = np.asarray(value)
         key = (func, tuple(map(shapes.signature, args)), wrt)
         if not self.enabled or value.dtype.kind != "f" or value.size == 0 or key in self._refused:
@@ -67,18 +76,40 @@ class Batched:
             seed = np.zeros(value.shape, dtype=value.dtype) if value.ndim else float(value)
             row = (*args, seed)
             plain, _, _ = gradient.derivable(row)
-            made = self.last = batched_variant(plain, (parameter_names(plain)[-1],), row)
-            seeds = np.eye(value.size, dtype=value.dtype).reshape((value.size,) + value.shape)
-            # chunks of rows whose temporaries stay in cache
-            size = max(8, CHUNK_ELEMENTS // max(1, value.size, *(np.size(a) for a in args)))
-            chunks = [made.function(*args, seeds[i:i + size]) for i in range(0, value.size, size)]
+            found, made = batched_code(plain, (parameter_names(plain)[-1],), row)
         except SrcDiffError:
             self._refused.add(key)  # one row at a time, correct, just slower
             return None
-        chunks = [c if len(wrt) > 1 else (c,) for c in chunks]
-        if any(len(c) != len(wrt) for c in chunks):
+        self.last = made
+        return made, [lowered_of(plain), found]
+
+    def compute(self, run, args: tuple, names: list, wrt: tuple, value) -> list | None:
+        """The rows `rows` gives, by the batched code `run`: in chunks of rows whose temporaries
+        stay in cache, each chunk's seeds made for it (no n x n identity), its rows written
+        into one preallocated array per leaf."""
+        value = np.asarray(value)
+        # a row of the batched values is shaped like the output (the seed) or a differentiated
+        # leaf (its row of the result); arguments without a batch axis do not count
+        row = max(1, value.size, *(np.size(args[names.index(n)]) for n in wrt))
+        size = max(8, CHUNK_ELEMENTS // row)
+        parts: list | None = None
+        for start in range(0, value.size, size):
+            stop = min(value.size, start + size)
+            seeds = np.zeros((stop - start, value.size), dtype=value.dtype)
+            seeds[np.arange(stop - start), np.arange(start, stop)] = 1.0
+            chunk = run(*args, seeds.reshape((stop - start,) + value.shape))
+            chunk = chunk if len(wrt) > 1 else (chunk,)
+            if len(chunk) != len(wrt):
+                return None
+            if parts is None:
+                if stop == value.size:  # one chunk: its rows are the Jacobian
+                    parts = [np.asarray(c) for c in chunk]
+                    break
+                parts = [np.empty((value.size,) + np.shape(c)[1:], dtype=np.result_type(c)) for c in chunk]
+            for part, c in zip(parts, chunk):
+                part[start:stop] = c
+        if parts is None:  # no rows: `rows` is not asked for an empty output
             return None
-        parts = [np.concatenate([c[j] for c in chunks]) if len(chunks) > 1 else chunks[0][j] for j in range(len(wrt))]
         return [np.asarray(p).reshape(value.shape + np.shape(args[names.index(n)])) for p, n in zip(parts, wrt)]
 
 
@@ -112,16 +143,40 @@ class Jacobian(Composite):
     def __init__(self, f, wrt=0, kind="jacobian"):
         self.pullbacks = Pullbacks(f, wrt)
         self.batched = Batched(seeded if isinstance(f, (GradFunction, Derivative)) else contracted)
+        self._plan: Plan | None = None  # the last batched call, for calls like it
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"{kind}({name})"
 
+    def _replay(self, call, made, value):
+        """The batched call of `made` again for other arguments like `call`'s; None (then the
+        full path) when the value's signature differs from the one the code was made for."""
+        func, names, wrt, like = call.func, call.names, call.wrt, shapes.signature(np.asarray(value))
+
+        def run(args):
+            value = func(*args)
+            if shapes.signature(np.asarray(value)) != like:
+                return None
+            found = self.batched.compute(made.function, args, names, wrt, value)
+            return None if found is None else call.rebuild(found)
+        return run
+
     def __call__(self, *args, **kwargs):
+        plan = self._plan
+        if plan is not None and not kwargs and plan.matches(args):
+            found = plan.run(args)
+            if found is not None:
+                return found
         call = self.pullbacks.target(args, kwargs)
         if call.flat is None and not kwargs:
-            value = call.func(*call.args)
-            found = self.batched.rows(call.func, call.args, call.names, call.wrt, value)
-            if found is not None:
-                return call.rebuild(found)
+            value = call.run()
+            code = self.batched.code(call.func, call.args, call.wrt, value)
+            if code is not None:
+                made, lowereds = code
+                found = self.batched.compute(made.function, call.args, call.names, call.wrt, value)
+                if found is not None:
+                    if all(a is b for a, b in zip(args, call.args)) and len(args) == len(call.args):
+                        self._plan = plan_for(args, lowereds, self._replay(call, made, value))
+                    return call.rebuild(found)
         value, pullback = self.pullbacks(*args, **kwargs)
         return pullback.call.rebuild(jacobian_leaves(value, pullback))
 
@@ -153,34 +208,101 @@ class Hessian(Composite):
         self.front = Front(f, wrt, what="srcdiff.hessian")
         self._gradients: dict = {}  # plain function -> its GradFunction
         self._pullbacks: dict = {}  # generated gradient -> its Pullbacks
+        self._forwards: dict = {}  # generated gradient -> its JvpFunction (forward over reverse)
         self._last = None
+        self._plan: Plan | None = None  # the last call's batched code, for calls like it
         self.batched = Batched(seeded)
         self.__name__ = self.__qualname__ = f"hessian({self.front.qualname})"
 
     def __call__(self, *args, **kwargs):
+        plan = self._plan
+        if plan is not None and not kwargs and plan.matches(args):
+            return plan.run(args)
         call = self.front.call(args, kwargs)
         call.check(self.front.qualname)
         gradient = self._gradients.get(call.func)
         if gradient is None:
             several = call.flat is not None or call.tuple_result or len(call.wrt) > 1
             gradient = self._gradients[call.func] = GradFunction(call.func, call.wrt if several else call.wrt[0])
-        rows = []
+        rows, batched, lowereds, missing = [], [], [], []
         for i in range(len(call.wrt)):
             plain, _, _ = gradient.derivable(call.args, pick=i)
             leaf = np.asarray(call.args[call.names.index(call.wrt[i])])
             like = np.zeros(leaf.shape, dtype=leaf.dtype if leaf.dtype.kind == "f" else float)
-            found = self.batched.rows(plain, call.args, call.names, call.wrt, like if leaf.ndim else float(like))
+            like = like if leaf.ndim else float(like)
+            code = self.batched.code(plain, call.args, call.wrt, like)
+            found = None if code is None else self.batched.compute(code[0].function, call.args, call.names,
+                                                                   call.wrt, like)
             if found is not None:  # all rows in one batched call
                 self._last = self.batched
                 rows.append(call.rebuild(found))
+                batched.append((code[0].function, call.names.index(call.wrt[i])))
+                lowereds += [lowered_of(plain), *code[1]]
                 continue
+            rows.append(None)
+            missing.append(i)
+        columns = self._forward(gradient, call) if missing else None
+        for i in missing:
+            if columns is not None:
+                rows[i] = call.rebuild(columns[i])
+                continue
+            plain, _, _ = gradient.derivable(call.args, pick=i)
             pullbacks = self._pullbacks.get(plain)
             if pullbacks is None:
                 pullbacks = self._pullbacks[plain] = Pullbacks(plain, call.wrt)
             self._last = pullbacks
             value, pullback = pullbacks(*call.args)
-            rows.append(call.rebuild(jacobian_leaves(value, pullback)))
+            rows[i] = call.rebuild(jacobian_leaves(value, pullback))
+        if len(batched) == len(call.wrt) and call.flat is None and len(args) == len(call.args) \
+                and all(a is b for a, b in zip(args, call.args)):
+            self._plan = plan_for(args, lowereds, self._replay(call, batched))
         return call.rebuild(rows)
+
+    def _forward(self, gradient: GradFunction, call) -> list | None:
+        """Where batching refuses the gradient's code (a loop keeps a stack, lists): the
+        Hessian's columns by forward mode over that code, one sweep per differentiated element
+        (it computes the gradient and its derivative along the element at once), as
+        ``blocks[i][j]`` of shape ``leaf_i.shape + leaf_j.shape``; None where forward mode
+        refuses it too (then one pullback per row)."""
+        leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
+        dtypes = [leaf.dtype if leaf.dtype.kind == "f" else np.dtype(float) for leaf in leaves]
+        zeros = {n: np.zeros(leaf.shape, dtype=d) if leaf.ndim else 0.0 for n, leaf, d in zip(call.wrt, leaves, dtypes)}
+        try:
+            plain, _, several = gradient.derivable(call.args)
+            forward = self._forwards.get(plain)
+            if forward is None:
+                forward = self._forwards[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)
+            blocks: list = [[None] * len(leaves) for _ in leaves]
+            for j, name in enumerate(call.wrt):
+                columns = []
+                for e in range(leaves[j].size):
+                    unit: np.ndarray | float = 1.0
+                    if leaves[j].ndim:
+                        unit = np.zeros(leaves[j].shape, dtype=dtypes[j])
+                        unit.flat[e] = 1.0
+                    tangents = tuple(unit if n == name else zeros.get(n) for n in call.names)
+                    _, product = forward(call.args, tangents)
+                    columns.append(product if several else (product,))
+                for i, leaf in enumerate(leaves):
+                    stacked = np.stack([np.asarray(c[i], dtype=dtypes[i]) for c in columns], axis=-1)
+                    blocks[i][j] = stacked.reshape(leaf.shape + leaves[j].shape)
+        except SrcDiffError:
+            return None
+        self._last = forward
+        return blocks
+
+    def _replay(self, call, batched: list):
+        """The batched calls of a Hessian again, for other arguments like `call`'s."""
+        names, wrt, compute, rebuild = call.names, call.wrt, self.batched.compute, call.rebuild
+
+        def run(args):
+            rows = []
+            for made, index in batched:
+                leaf = args[index]  # a float array (or a float): the signature says so
+                like = np.zeros(np.shape(leaf), dtype=leaf.dtype) if np.ndim(leaf) else 0.0
+                rows.append(rebuild(compute(made, args, names, wrt, like)))
+            return rebuild(rows)
+        return run
 
     @property
     def source(self) -> str:

@@ -19,6 +19,7 @@ from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from .gradients import GradFunction
+from .plans import Plan, lowered_of, plan_for
 
 BATCHED = Options(mode="batched")
 
@@ -34,13 +35,19 @@ def row_of(value):
 def batched_variant(func, names: tuple[str, ...], row: tuple):
     """The batched code of plain `func` over the parameters `names`, compiled for one example
     `row` of the positional arguments (cached per signature, as every variant is)."""
+    return batched_code(func, names, row)[1]
+
+
+def batched_code(func, names: tuple[str, ...], row: tuple):
+    """(the `Lowered` batched function, its `Variant` for `row`): `batched_variant` with what
+    it was compiled from (a `Plan` checks it is still current)."""
     found = lowered(func, names, BATCHED, row)
     static = [n for n in names if n in found.statics or n in found.constants]
     if static:  # the code is specialised on one example's value: it would be every example's
         raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "
                            "a shape, a flag), so it must be the same for every example",
                            found.parsed.location(found.parsed.tree), "pass it with in_axes None")
-    return variant(found, tuple(map(shapes.signature, row)), row)
+    return found, variant(found, tuple(map(shapes.signature, row)), row)
 
 
 def parameter_names(func) -> list[str]:
@@ -62,6 +69,7 @@ class VmapFunction:
             raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them, got {in_axes!r}")
         self.func, self.in_axes = f, in_axes
         self._last = None
+        self._plan: Plan | None = None  # the last call's batched code, for calls like it
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"vmap({name})"
 
@@ -94,19 +102,26 @@ class VmapFunction:
                                hint="give every batched argument the same length along its batch axis")
         if 0 in sizes:
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
+        plan = self._plan
+        if plan is not None and plan.matches(moved):
+            return plan.run(*moved)
         row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
         func = self.func
+        lowereds = []
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row)
                 if call.flat is not None:
                     raise SrcDiffError(f"{self.__qualname__}: the gradient of a tree, method or partial cannot be "
                                        "batched yet", hint="pass the arrays as parameters")
+                lowereds.append(lowered_of(func))
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
-            made = self._last = batched_variant(func, batched, row)
+            found, made = batched_code(func, batched, row)
+            self._last = made
         except SrcDiffError as exc:
             raise explained(exc) from None
+        self._plan = plan_for(moved, [*lowereds, found], made.function)
         return made.function(*moved)
 
     @property
@@ -127,4 +142,4 @@ def vmap(f, in_axes=0, out_axes=0) -> VmapFunction:
     return VmapFunction(f, in_axes, out_axes)
 
 
-__all__ = ["VmapFunction", "batched_variant", "parameter_names", "row_of", "vmap"]
+__all__ = ["VmapFunction", "batched_code", "batched_variant", "parameter_names", "row_of", "vmap"]

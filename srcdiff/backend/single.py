@@ -41,6 +41,12 @@ def keep_single(func: ast.FunctionDef, derived: set[str] | None = None) -> None:
 
 def _rewrite(stmt: ast.AST) -> None:
     for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and _is_np(node.func) and node.func.attr == "where" and len(node.args) == 3 \
+                and all(_is_number(a) for a in node.args[1:]):
+            # a select between two numbers (a cut-off side's 0.0 and a fill's 1.0) is a float64
+            # array; with float32 numbers it is float32 (an array operand keeps its own dtype)
+            node.args[1:] = [ast.Call(_float32(), [a], []) for a in node.args[1:]]
+            continue
         if isinstance(node, ast.Call) and _is_np(node.func) and node.func.attr in _FILLS \
                 and not any(k.arg == "dtype" for k in node.keywords):
             positional = {"zeros": 1, "ones": 1, "full": 2, "eye": 4, "zeros_like": 1, "ones_like": 1,
@@ -49,10 +55,29 @@ def _rewrite(stmt: ast.AST) -> None:
                 continue
             if node.func.attr.endswith("_like"):
                 continue  # keeps its operand's dtype (float32 where the operand is)
-            if node.func.attr == "full" and not (isinstance(node.args[1], ast.Constant)
-                                                 or _is_np_call(node.args[1], "size")):
+            if node.func.attr == "full" and not _is_python_number(node.args[1]):
                 continue  # filled with a value, whose dtype it takes
             node.keywords.append(ast.keyword("dtype", _float32()))
+
+
+def _is_number(node) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _is_python_number(node) -> bool:
+    """A Python number whatever the arrays' dtypes: numbers, sizes and lengths, and arithmetic
+    of them (``-1.0 / x.size``, the adjoint of a mean)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _is_python_number(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return _is_python_number(node.left) and _is_python_number(node.right)
+    if isinstance(node, ast.Attribute) and node.attr == "size":
+        return True
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        return isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+    return _is_number(node) or _is_np_call(node, "size")
 
 
 def _is_comment(stmt, text: str) -> bool:

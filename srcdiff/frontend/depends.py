@@ -17,6 +17,7 @@ values are not, so ``SCALE = 0.7`` after ``SCALE = 0.5`` keeps the transform, wh
 
 from __future__ import annotations
 
+import functools
 import types
 from dataclasses import dataclass
 
@@ -37,6 +38,13 @@ class Dependency:
     name: str
     value: object
     of_signature: bool = False
+    #: what else of a function decides the code lowered from it: its defaults, or a partial's
+    #: arguments (both can change in place without rebinding the name)
+    state: object = None
+
+    def __post_init__(self):
+        if not self.of_signature:
+            object.__setattr__(self, "state", state_of(self.value))
 
     @property
     def by_value(self) -> bool:
@@ -56,7 +64,31 @@ class Dependency:
             return now is not MISSING and signature(now) == self.value
         if self.by_value:
             return type(now) is type(self.value) and now == self.value
-        return now is self.value
+        return now is self.value and state_of(now) == self.state
+
+
+def state_of(value):
+    """The parts of a callable that change in place and decide the code srcdiff lowers from it:
+    a function's ``__defaults__`` / ``__kwdefaults__`` (a helper called without an argument
+    gets its default baked in), a ``functools.partial``'s arguments.  Numbers, strings and
+    None compare by value, anything else by identity; None for other values."""
+    if isinstance(value, types.FunctionType):
+        return _parts(value.__defaults__ or ()), _parts(sorted((value.__kwdefaults__ or {}).items()))
+    if isinstance(value, functools.partial):
+        return _Identity(value.func), _parts(value.args), _parts(sorted(value.keywords.items()))
+    return None
+
+
+def _parts(values) -> tuple:
+    out = []
+    for v in values:
+        if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str):  # a (keyword, value) pair
+            out.append((v[0], *_parts((v[1],))))
+        elif is_simple(v):
+            out.append((type(v), v))
+        else:
+            out.append(_Identity(v))
+    return tuple(out)
 
 
 def is_simple(value) -> bool:
@@ -101,6 +133,6 @@ def key(depends) -> tuple:
         if d.of_signature:
             parts.append((id(d.scope), d.name, ("signature", signature(now))))
         else:
-            parts.append((id(d.scope), d.name, (type(now), now) if is_simple(now) else _Identity(now)))
+            parts.append((id(d.scope), d.name, (type(now), now) if is_simple(now) else _Identity(now), state_of(now)))
     return tuple(parts)
 

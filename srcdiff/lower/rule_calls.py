@@ -39,9 +39,12 @@ def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Opera
     name = node.func.attr
     func = rules.METHODS.get(name)
     if func is None:
-        raise lower.state.error(node, f"the array method .{name}() has no adjoint rule",
-                                "use the equivalent NumPy function, or register a rule with "
-                                "srcdiff.register_adjoint")
+        owner = ast.unparse(node.func.value)
+        raise lower.state.error(node, f"the method .{name}() of {owner} has no adjoint rule: srcdiff "
+                                "differentiates the methods of NumPy arrays that have one",
+                                "use the equivalent NumPy function, call a plain function (an object's "
+                                "method is followed when the object is an argument), or register a rule "
+                                "with srcdiff.register_adjoint")
     rule = lower.state.table.lookup(func)
     obj = node.func.value
     operands, static, args, keywords = bind(lower, node, rule, [obj] + node.args)

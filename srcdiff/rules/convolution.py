@@ -118,19 +118,21 @@ def conv_shape(numpy: bool):
 
 
 def conv_rule(func, kind: str, conv: str, corr: str, same: str, params, statics: dict, *, name=None,
-              keywords: str = "", numpy: bool = False, note: str = "", call: str = ""):
+              keywords: str = "", numpy: bool = False, note: str = "", call: str = "", **facts):
     """The rule of one convolution or correlation function (`call`: as generated code spells
     it, for its tangent; by default `conv` or `corr`)."""
     name = name or qualified_name(func)
     call = call or (conv if kind == "convolve" else corr)
     return rule(func, params, conv_templates(kind, conv, corr, same, params, name, keywords, numpy),
                 static=statics, shape=conv_shape(numpy), fresh=True, array_result=True,
-                tangents=conv_tangents(call, params, statics), name=name, note=note)
+                tangents=conv_tangents(call, params, statics), name=name, note=note, **facts)
 
 
 RULES = [
     conv_rule(np.convolve, "convolve", "np.convolve", "np.correlate", "numpy_convolve", ("a", "v"),
-              {"mode": "full"}, numpy=True, note="1-D real operands; modes full, same, valid"),
+              {"mode": "full"}, numpy=True, note="1-D real operands; modes full, same, valid",
+              sympy="numpy.convolve"),  # NumPy's own: exact on object arrays
     conv_rule(np.correlate, "correlate", "np.convolve", "np.correlate", "numpy_correlate", ("a", "v"),
-              {"mode": "valid"}, numpy=True, note="1-D real operands; modes full, same, valid"),
+              {"mode": "valid"}, numpy=True, note="1-D real operands; modes full, same, valid",
+              sympy="numpy.correlate"),
 ]

@@ -12,6 +12,11 @@ from . import list_helpers as lists
 from . import runtime
 from .table import LINEAR, nograd, rule
 
+#: Their own sympy counterparts: sums, selections and copies are exact on object arrays.
+RUNTIME = "srcdiff.rules.runtime."
+HELPER = "a helper of generated gradients (numbers only), checked numerically"
+LISTS = "a helper of generated gradients moving lists, checked numerically"
+
 
 def _like_shape(static, a, like):
     return like
@@ -69,64 +74,70 @@ KINK_TANGENTS = {"value": "kink(condition, value_dot, x, y, axis)", "x": "kink_n
 
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
-         shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}, batching="unbroadcast"),
+         shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}, batching="unbroadcast",
+         sympy=RUNTIME + "unbroadcast"),
     rule(runtime.select, ("condition", "value"), {"value": "select(condition, g)"}, shape=_second_shape,
-         tangents={"value": "select(condition, value_dot)"}),
+         tangents={"value": "select(condition, value_dot)"}, sympy=RUNTIME + "select"),
     rule(runtime.select_whole, ("condition", "value"), {"value": "select_whole(condition, g)"},
-         shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}),
+         shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}, sympy=RUNTIME + "select_whole"),
     # a first derivative's subgradient at a 0 / 0 (norm, hypot, std of zeros): NaN beyond it
     # wherever a direction moves an operand of a kinked group (runtime.kink)
     rule(runtime.kink, ("condition", "value", "x", "y"), KINK, elementwise=True, fresh=True,
-         defaults={"y": 0.0}, static={"axis": ()}, tangents=KINK_TANGENTS),
-    nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True),
+         defaults={"y": 0.0}, static={"axis": ()}, tangents=KINK_TANGENTS,
+         not_symbolic="its derivative is NaN at a kink by definition (no second derivative there)"),
+    nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True,
+           not_symbolic="NaN or 0 by definition (the derivative at a kink): sympy has no counterpart"),
     rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
-         batching="like"),
-    nograd(runtime.zeros_like, batching="like"),
+         batching="like", sympy=RUNTIME + "copy_array"),
+    nograd(runtime.zeros_like, batching="like", sympy=RUNTIME + "zeros_like"),
     # the user's too: the identity whose value carries no gradient (srcdiff.stop_gradient)
     nograd(runtime.stop_gradient, shape=_first_shape,
-           note="the identity with a zero derivative: nothing it guards is differentiated"),
+           note="the identity with a zero derivative: nothing it guards is differentiated",
+           not_symbolic="its derivative is zero by definition, the identity's is one: sympy has no counterpart"),
     # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
     rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
          fresh=True, array_result=True,
          tangents={"base": "base_dot", "value": "index_add(np.zeros(np.shape(base)), index, value_dot)"},
-         batching="index_add"),
+         batching="index_add", sympy=RUNTIME + "index_add"),
     rule(runtime.index_read, ("a", "index"), {"a": "index_add(np.zeros(np.shape(a)), index, g)"},
-         tangents={"a": "index_read(a_dot, index)"}, batching="index_read"),
-    nograd(slice, ("start", "stop", "step")),
+         tangents={"a": "index_read(a_dot, index)"}, batching="index_read", sympy=RUNTIME + "index_read"),
+    nograd(slice, ("start", "stop", "step"), sympy="builtins.slice"),
     # ---- the adjoints of products and of linear algebra, where shapes are known only when
     # run: each is linear in the adjoint `a` it moves, and the pairing <h, helper(a, ...)> is
     # the first-order pairing of the primitive it comes from, read the other way ----
     # <h, matmul_adjoint_x(a, x, y)> = <a, h @ y>
     rule(runtime.matmul_adjoint_x, ("a", "x", "y"), {"a": "np.matmul(g, y)", "y": "matmul_adjoint_y(a, g, y)"},
          shape=_x_shape, shape_only=("x",),
-         tangents={"a": "matmul_adjoint_x(a_dot, x, y)", "y": "matmul_adjoint_x(a, x, y_dot)"}),
+         tangents={"a": "matmul_adjoint_x(a_dot, x, y)", "y": "matmul_adjoint_x(a, x, y_dot)"}, not_symbolic=HELPER),
     # <h, matmul_adjoint_y(a, x, y)> = <a, x @ h>
     rule(runtime.matmul_adjoint_y, ("a", "x", "y"), {"a": "np.matmul(x, g)", "x": "matmul_adjoint_x(a, x, g)"},
          shape=_y_shape, shape_only=("y",),
-         tangents={"a": "matmul_adjoint_y(a_dot, x, y)", "x": "matmul_adjoint_y(a, x_dot, y)"}),
+         tangents={"a": "matmul_adjoint_y(a_dot, x, y)", "x": "matmul_adjoint_y(a, x_dot, y)"}, not_symbolic=HELPER),
     rule(runtime.dot_adjoint_x, ("a", "x", "y"), {"a": "np.dot(g, y)", "y": "dot_adjoint_y(a, g, y)"},
          shape=_x_shape, shape_only=("x",),
-         tangents={"a": "dot_adjoint_x(a_dot, x, y)", "y": "dot_adjoint_x(a, x, y_dot)"}),
+         tangents={"a": "dot_adjoint_x(a_dot, x, y)", "y": "dot_adjoint_x(a, x, y_dot)"}, not_symbolic=HELPER),
     rule(runtime.dot_adjoint_y, ("a", "x", "y"), {"a": "np.dot(x, g)", "x": "dot_adjoint_x(a, x, g)"},
          shape=_y_shape, shape_only=("y",),
-         tangents={"a": "dot_adjoint_y(a_dot, x, y)", "x": "dot_adjoint_y(a, x_dot, y)"}),
+         tangents={"a": "dot_adjoint_y(a_dot, x, y)", "x": "dot_adjoint_y(a, x_dot, y)"}, not_symbolic=HELPER),
     # <h, solve_adjoint_y(a, x, y)> = <a, solve(x, h)>
     rule(runtime.solve_adjoint_y, ("a", "x", "y"),
          {"a": "np.linalg.solve(x, g)", "x": "solve_adjoint_x(a, x, y, np.linalg.solve(x, g))"},
          shape=_y_shape, shape_only=("y",),
          tangents={"a": "solve_adjoint_y(a_dot, x, y)",
-                   "x": "-solve_adjoint_y(np.swapaxes(x_dot, -1, -2) @ ans, x, y)"}),
+                   "x": "-solve_adjoint_y(np.swapaxes(x_dot, -1, -2) @ ans, x, y)"}, not_symbolic=HELPER),
     # <h, solve_adjoint_x(a, x, y, r)> = -<solve(x.T, a), h @ r>
     rule(runtime.solve_adjoint_x, ("a", "x", "y", "r"),
          {"a": "-np.linalg.solve(x, g @ r)", "x": "-solve_adjoint_x(a, x, y, np.linalg.solve(x, g @ r))",
           "r": "-(np.swapaxes(g, -1, -2) @ solve_adjoint_y(a, x, y))"},
          shape=_x_shape, shape_only=("y",),
          tangents={"a": "solve_adjoint_x(a_dot, x, y, r)", "r": "solve_adjoint_x(a, x, y, r_dot)",
-                   "x": "solve_adjoint_x(-(np.swapaxes(x_dot, -1, -2) @ solve_adjoint_y(a, x, y)), x, y, r)"}),
+                   "x": "solve_adjoint_x(-(np.swapaxes(x_dot, -1, -2) @ solve_adjoint_y(a, x, y)), x, y, r)"},
+                   not_symbolic=HELPER),
     rule(runtime.prod_adjoint, ("a", "x"), _prod_adjoint_templates, static={"axis": None, "keepdims": False},
-         shape=_x_shape, tangents=_prod_adjoint_tangents),
+         shape=_x_shape, tangents=_prod_adjoint_tangents, not_symbolic=HELPER),
     rule(runtime.cholesky_adjoint, ("a", "L"), {"a": "cholesky_adjoint_a(g, L)", "L": "cholesky_adjoint_l(g, a, L)"},
-         shape=_x_shape, tangents={"a": "cholesky_adjoint(a_dot, L)", "L": "cholesky_adjoint_dot(L_dot, a, L)"}),
+         shape=_x_shape, tangents={"a": "cholesky_adjoint(a_dot, L)", "L": "cholesky_adjoint_dot(L_dot, a, L)"},
+         not_symbolic=HELPER),
 ]
 
 def _like_second(static, a, like, *rest):
@@ -137,23 +148,25 @@ def _like_second(static, a, like, *rest):
 # in place; each is linear, and its adjoint is its partner's (list_rows / rows_adjoint,
 # list_repeat / list_total, list_drop / list_grow, split_like / split_adjoint) ----
 RULES += [
-    nograd(lists.zeros_list, ("xs",), tuple_result=True),
-    rule(lists.list_add, ("xs", "i", "v"), {"xs": "g", "v": "g[i]"}, tuple_result=True, tangents=LINEAR),
-    rule(lists.lists_add, ("a", "b"), {"a": "g", "b": "g"}, tuple_result=True, tangents=LINEAR),
-    rule(lists.list_rows, ("a",), {"a": "rows_adjoint(g, a)"}, tuple_result=True, tangents=LINEAR),
+    nograd(lists.zeros_list, ("xs",), tuple_result=True, not_symbolic=LISTS),
+    rule(lists.list_add, ("xs", "i", "v"), {"xs": "g", "v": "g[i]"}, tuple_result=True, tangents=LINEAR,
+         not_symbolic=LISTS),
+    rule(lists.lists_add, ("a", "b"), {"a": "g", "b": "g"}, tuple_result=True, tangents=LINEAR, not_symbolic=LISTS),
+    rule(lists.list_rows, ("a",), {"a": "rows_adjoint(g, a)"}, tuple_result=True, tangents=LINEAR, not_symbolic=LISTS),
     rule(lists.rows_adjoint, ("h", "a"), {"h": "list_rows(g)"}, shape=_like_second, shape_only=("a",),
-         array_result=True, fresh=True, tangents={"h": "rows_adjoint(h_dot, a)"}),
+         array_result=True, fresh=True, tangents={"h": "rows_adjoint(h_dot, a)"}, not_symbolic=LISTS),
     rule(lists.list_repeat, ("v", "xs"), {"v": "list_total(g, v)"}, shape_only=("xs",), tuple_result=True,
-         tangents={"v": "list_repeat(v_dot, xs)"}),
+         tangents={"v": "list_repeat(v_dot, xs)"}, not_symbolic=LISTS),
     rule(lists.list_total, ("h", "like"), {"h": "list_repeat(g, h)"}, shape=_like_second, shape_only=("like",),
-         tangents={"h": "list_total(h_dot, like)"}),
-    rule(lists.list_drop, ("xs",), {"xs": "list_grow(g)"}, tuple_result=True, tangents=LINEAR),
-    rule(lists.list_grow, ("h",), {"h": "list_drop(g)"}, tuple_result=True, tangents=LINEAR),
+         tangents={"h": "list_total(h_dot, like)"}, not_symbolic=LISTS),
+    rule(lists.list_drop, ("xs",), {"xs": "list_grow(g)"}, tuple_result=True, tangents=LINEAR, not_symbolic=LISTS),
+    rule(lists.list_grow, ("h",), {"h": "list_drop(g)"}, tuple_result=True, tangents=LINEAR, not_symbolic=LISTS),
     rule(lists.split_like, ("h", "pieces"), {"h": "split_adjoint(g, pieces, axis)"}, static={"axis": 0},
-         shape_only=("pieces",), tuple_result=True, tangents={"h": "split_like(h_dot, pieces, axis)"}),
+         shape_only=("pieces",), tuple_result=True, tangents={"h": "split_like(h_dot, pieces, axis)"},
+         not_symbolic=LISTS),
     rule(runtime.split_adjoint, ("parts", "pieces"), {"parts": "split_like(g, pieces, axis)"}, static={"axis": 0},
          shape_only=("pieces",), array_result=True, fresh=True,
-         tangents={"parts": "split_adjoint(parts_dot, pieces, axis)"}),
+         tangents={"parts": "split_adjoint(parts_dot, pieces, axis)"}, not_symbolic=LISTS),
 ]
 
 #: The helpers whose index operand may be a list (a tuple index, as srcdiff reads one back).

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..ir import shapes
 from .operators import POW_X, POW_Y, PRODUCT
-from .table import binary, rule, unary
+from .table import FORMS, binary, rule, unary
 
 TIES_Y = "ties (x == y) send the whole gradient to y, so relu'(0) = 0"
 
@@ -40,17 +40,14 @@ def _clip_shape(static, *operands):
     return shapes.broadcast(*[s for s in operands if not s.none])
 
 
-#: sympy counterparts that sympy has no function for (`sympy_forms`).
-FORMS = "srcdiff.rules.sympy_forms."
-
 RULES = [
     # ---- arithmetic: NumPy's own ufuncs are exact on object arrays of sympy values ----
-    binary(np.add,         x="g",                           y="g"),
-    binary(np.subtract,    x="g",                           y="-g"),
-    binary(np.multiply,    x="g * y",                       y="g * x", tangents=PRODUCT),
-    binary(np.divide,      x="g / y",                       y="-g * ans / y"),
-    binary(np.power,       x=POW_X,                         y=POW_Y),
-    unary(np.negative,     x="-g"),
+    binary(np.add,         x="g",                           y="g", sympy="numpy.add"),
+    binary(np.subtract,    x="g",                           y="-g", sympy="numpy.subtract"),
+    binary(np.multiply,    x="g * y",                       y="g * x", tangents=PRODUCT, sympy="numpy.multiply"),
+    binary(np.divide,      x="g / y",                       y="-g * ans / y", sympy="numpy.divide"),
+    binary(np.power,       x=POW_X,                         y=POW_Y, sympy="numpy.power"),
+    unary(np.negative,     x="-g", sympy="numpy.negative"),
     unary(np.reciprocal,   x="-g * ans * ans",              sympy=FORMS + "reciprocal"),
     unary(np.square,       x="2.0 * g * x",                 sympy=FORMS + "square"),
     unary(np.sqrt,         x="g / (2.0 * ans)",             sympy="sympy.sqrt"),
@@ -108,5 +105,5 @@ RULES = [
          elementwise=True, fresh=True, array_result=True,
          selects={"x": ("condition", True), "y": ("condition", False)},
          note="the condition carries no gradient; the branch not selected gets an exact zero, "
-              "never 0 * inf (`np.where(x > 0, np.sqrt(x), 0.0)` at x < 0)"),
+              "never 0 * inf (`np.where(x > 0, np.sqrt(x), 0.0)` at x < 0)", sympy=FORMS + "where"),
 ]

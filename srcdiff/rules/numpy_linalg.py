@@ -11,7 +11,7 @@ from ..errors import SrcDiffError
 from ..ir import shapes
 from .einsum_rules import einsum_shape, einsum_tangents, einsum_templates
 from .operators import matmul_shape, matmul_templates
-from .table import LINEAR, rule
+from .table import FORMS, LINEAR, rule
 
 
 def _dot_templates(static, operand_shapes):
@@ -222,31 +222,34 @@ def _solve_tangents(static, operand_shapes):
 RULES = [
     # ---- products ----
     rule(np.matmul,    ("x", "y"), matmul_templates,     shape=matmul_shape, fresh=True,
-         tangents=_product("np.matmul"), batching="matmul"),
+         tangents=_product("np.matmul"), batching="matmul", sympy="numpy.matmul"),
     rule(np.dot,       ("x", "y"), _dot_templates,       shape=_dot_shape,   fresh=True, tangents=_product("np.dot"),
-         batching="matmul"),
-    rule(np.inner,     ("x", "y"), _inner_templates,     shape=_inner_shape, fresh=True, tangents=_product("np.inner")),
+         batching="matmul", sympy=FORMS + "dot"),
+    rule(np.inner,     ("x", "y"), _inner_templates,     shape=_inner_shape, fresh=True, tangents=_product("np.inner"),
+         sympy="numpy.inner"),
     rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True,
-         tangents=_product("np.outer"), batching="outer"),
+         tangents=_product("np.outer"), batching="outer", sympy="numpy.outer"),
     rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, shape=_tensordot_shape, fresh=True,
-         tangents=_product("np.tensordot", "axes")),
+         tangents=_product("np.tensordot", "axes"), sympy="numpy.tensordot"),
     # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
-         shape=einsum_shape, tangents=einsum_tangents,
+         shape=einsum_shape, tangents=einsum_tangents, sympy="numpy.einsum",
          note="subscripts with '...', repeated indices (diagonals) and the sublist form; real operands"),
     # ---- matrix functions ----
-    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR),
+    rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR,
+         sympy="numpy.trace"),
     # not fresh: the diagonal of a matrix is a view of it
-    rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, tangents=LINEAR),
+    rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, tangents=LINEAR, sympy="numpy.diag"),
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True,
-         tangents={"x": "-ans @ x_dot @ ans"}),
+         tangents={"x": "-ans @ x_dot @ ans"}, sympy=FORMS + "inv"),
     rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True, tangents=_det_tangents,
-         note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError"),
+         note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError", sympy=FORMS + "det"),
     rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True, tangents=_slogdet_tangents,
-         note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)"),
+         note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)", sympy=FORMS + "slogdet"),
     rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=_solve_shape, fresh=True, array_result=True,
-         tangents=_solve_tangents),
+         tangents=_solve_tangents, sympy=FORMS + "solve"),
     rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True, array_result=True,
          tangents={"x": "cholesky_tangent(x_dot, ans)"},
-         note="the derivative of NumPy's cholesky, which reads only the lower triangle of x"),
+         note="the derivative of NumPy's cholesky, which reads only the lower triangle of x",
+         not_symbolic="its adjoint needs triangular solves on numbers"),
 ]

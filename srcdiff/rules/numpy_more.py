@@ -13,6 +13,7 @@ from ..ir import shapes
 from .table import LINEAR, binary, rule, unary
 
 FORMS = "srcdiff.rules.scipy_forms."  # sympy counterparts: imports sympy, not SciPy
+NUMERIC_ONLY = "not yet run on sympy values (checked against central differences)"
 FLOOR_NOTE = "the jumps (where x / y is a whole number) get the one-sided derivative"
 
 
@@ -37,10 +38,10 @@ def _kron_templates(static, operand_shapes):
             "y": f"np.reshape(np.einsum('{inter},{a}->{b}', {blocks}, np.reshape(x, {xs})), np.shape(y))"}
 
 
-def _triangle(func):
+def _triangle(func, **options):
     name = func.__name__
     return rule(func, ("x",), {"x": f"np.{name}(g, k)"}, static={"k": 0}, fresh=True, array_result=True,
-                shape=lambda static, x: shapes.array(x), tangents=LINEAR)
+                shape=lambda static, x: shapes.array(x), tangents=LINEAR, **options)
 
 
 def _diff_templates(static, operand_shapes):
@@ -89,16 +90,19 @@ RULES = [
     rule(np.cross, ("x", "y"), _cross_templates, static={"axisa": -1, "axisb": -1, "axisc": -1, "axis": None},
          fresh=True, array_result=True,
          tangents={"x": "np.cross(x_dot, y, axisa, axisb, axisc, axis)",
-                   "y": "np.cross(x, y_dot, axisa, axisb, axisc, axis)"}),
+                   "y": "np.cross(x, y_dot, axisa, axisb, axisc, axis)"}, not_symbolic=NUMERIC_ONLY),
     rule(np.kron, ("x", "y"), _kron_templates, fresh=True,
          tangents=lambda static, operand_shapes: {"x": "np.kron(x_dot, y)", "y": "np.kron(x, y_dot)"}
-         if _kron_templates(static, operand_shapes) else {}),
+         if _kron_templates(static, operand_shapes) else {}, not_symbolic=NUMERIC_ONLY),
     # ---- triangles, differences, axes ----
-    _triangle(np.tril),
-    _triangle(np.triu),
+    _triangle(np.tril, not_symbolic=NUMERIC_ONLY),
+    _triangle(np.triu, not_symbolic=NUMERIC_ONLY),
     rule(np.diff, ("x",), _diff_templates, static={"n": 1, "axis": -1}, fresh=True, array_result=True,
-         tangents=LINEAR, note="n = 1 (nest np.diff for higher differences)"),
-    rule(np.rollaxis, ("x",), _rollaxis_templates, static={"axis": None, "start": 0}, tangents=LINEAR),
-    rule(np.fliplr, ("x",), {"x": "np.fliplr(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x)),
-    rule(np.flipud, ("x",), {"x": "np.flipud(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x)),
+         tangents=LINEAR, note="n = 1 (nest np.diff for higher differences)", not_symbolic=NUMERIC_ONLY),
+    rule(np.rollaxis, ("x",), _rollaxis_templates, static={"axis": None, "start": 0}, tangents=LINEAR,
+         not_symbolic=NUMERIC_ONLY),
+    rule(np.fliplr, ("x",), {"x": "np.fliplr(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x),
+         not_symbolic=NUMERIC_ONLY),
+    rule(np.flipud, ("x",), {"x": "np.flipud(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x),
+         not_symbolic=NUMERIC_ONLY),
 ]

@@ -12,7 +12,7 @@ a bool (from a query).
 import numpy as np
 
 from ..ir import shapes
-from .table import nograd
+from .table import FORMS, nograd
 
 
 def _like(static, x=shapes.UNKNOWN, *rest):
@@ -27,56 +27,65 @@ def _scalar(static, *operands):
     return shapes.SCALAR
 
 
-def constructor(func, shape=None, refuses_active=""):
+def constructor(func, shape=None, refuses_active="", **symbolic):
     """A function that makes a new array from shapes and dtypes (or, with `refuses_active`,
     from values it gives no gradient: refused when they carry one)."""
-    return nograd(func, ("args",), shape=shape, fresh=True, array_result=True, refuses_active=refuses_active)
+    return nograd(func, ("args",), shape=shape, fresh=True, array_result=True, refuses_active=refuses_active,
+                  **symbolic)
 
 
-def query(func, shape=None):
+def query(func, shape=None, **symbolic):
     """A question about its arguments, answered by a new value: a number, a tuple, a bool."""
-    return nograd(func, ("args",), shape=shape, fresh=True)
+    return nograd(func, ("args",), shape=shape, fresh=True, **symbolic)
 
 
-def piecewise(func, params=("x",), note="", sympy=None):
-    return nograd(func, params, shape=_elementwise, note=note, fresh=True, sympy=sympy, batching="elementwise")
+def piecewise(func, params=("x",), note="", **symbolic):
+    return nograd(func, params, shape=_elementwise, note=note, fresh=True, batching="elementwise", **symbolic)
+
+
+LOGIC = "boolean logic on symbolic comparisons"
 
 
 RULES = [
     # ---- constructors ----
-    constructor(np.zeros),
-    constructor(np.ones),
-    constructor(np.empty),
-    constructor(np.eye),
-    constructor(np.identity),
-    constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n"),
-    constructor(np.linspace, refuses_active="write start + (stop - start) * np.linspace(0.0, 1.0, n)"),
-    nograd(np.zeros_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like"),
-    nograd(np.ones_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like"),
-    nograd(np.empty_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like"),
+    constructor(np.zeros, sympy=FORMS + "zeros"),
+    constructor(np.ones, sympy=FORMS + "ones"),
+    constructor(np.empty, sympy=FORMS + "empty"),
+    constructor(np.eye, sympy=FORMS + "eye"),
+    constructor(np.identity, sympy=FORMS + "identity"),
+    constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n",
+                sympy=FORMS + "arange"),
+    constructor(np.linspace, refuses_active="write start + (stop - start) * np.linspace(0.0, 1.0, n)",
+                sympy=FORMS + "linspace"),
+    nograd(np.zeros_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like",
+           sympy=FORMS + "zeros_like"),
+    nograd(np.ones_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like",
+           sympy=FORMS + "ones_like"),
+    nograd(np.empty_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like",
+           sympy=FORMS + "empty_like"),
     # ---- shape and dtype queries ----
-    query(np.shape),
-    query(np.ndim, shape=_scalar),
-    query(np.size, shape=_scalar),
-    query(np.issubdtype),
+    query(np.shape, sympy=FORMS + "shape"),
+    query(np.ndim, shape=_scalar, sympy=FORMS + "ndim"),
+    query(np.size, shape=_scalar, sympy=FORMS + "size"),
+    query(np.issubdtype, sympy="numpy.issubdtype"),
     # ---- piecewise constant: zero gradient almost everywhere ----
     piecewise(np.sign, note="sign'(x) = 0 everywhere, including x = 0", sympy="sympy.sign"),
-    piecewise(np.floor),
-    piecewise(np.ceil),
-    piecewise(np.rint),
-    piecewise(np.isnan),
-    piecewise(np.isfinite),
-    piecewise(np.isinf),
-    piecewise(np.greater,       ("x", "y")),
-    piecewise(np.greater_equal, ("x", "y")),
-    piecewise(np.less,          ("x", "y")),
-    piecewise(np.less_equal,    ("x", "y")),
-    piecewise(np.equal,         ("x", "y")),
-    piecewise(np.not_equal,     ("x", "y")),
-    piecewise(np.logical_and,   ("x", "y")),
-    piecewise(np.logical_or,    ("x", "y")),
-    piecewise(np.logical_not),
-    query(np.argmax),
-    query(np.argmin),
-    constructor(np.argsort),
+    piecewise(np.floor, not_symbolic="sympy leaves the derivative of floor unevaluated"),
+    piecewise(np.ceil, not_symbolic="sympy leaves the derivative of ceiling unevaluated"),
+    piecewise(np.rint, not_symbolic="sympy has no round-half-to-even"),
+    piecewise(np.isnan, sympy=FORMS + "never"),
+    piecewise(np.isfinite, sympy=FORMS + "always"),
+    piecewise(np.isinf, sympy=FORMS + "never"),
+    piecewise(np.greater,       ("x", "y"), sympy=FORMS + "greater"),
+    piecewise(np.greater_equal, ("x", "y"), sympy=FORMS + "greater_equal"),
+    piecewise(np.less,          ("x", "y"), sympy=FORMS + "less"),
+    piecewise(np.less_equal,    ("x", "y"), sympy=FORMS + "less_equal"),
+    piecewise(np.equal,         ("x", "y"), not_symbolic="equality of symbols is not a number"),
+    piecewise(np.not_equal,     ("x", "y"), not_symbolic="equality of symbols is not a number"),
+    piecewise(np.logical_and,   ("x", "y"), not_symbolic=LOGIC),
+    piecewise(np.logical_or,    ("x", "y"), not_symbolic=LOGIC),
+    piecewise(np.logical_not, not_symbolic=LOGIC),
+    query(np.argmax, not_symbolic="an index chosen by comparing symbols"),
+    query(np.argmin, not_symbolic="an index chosen by comparing symbols"),
+    constructor(np.argsort, not_symbolic="an order chosen by comparing symbols"),
 ]

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .table import LINEAR, rule
+from .table import FORMS, LINEAR, rule
 
 REDUCE = {"axis": None, "keepdims": False}
 TIES_SPLIT = "ties share the gradient equally (k tied extrema get g / k each)"
@@ -148,7 +148,10 @@ def _std_tangents(static, operand_shapes):
 
 def _extremum_tangents(static, operand_shapes):
     # the mean of the tied extrema's tangents: the reverse rule's split, transposed
-    ties = f"(x == {_spread('ans', static)})"
+    # counted in x's dtype, as the reverse rule does: a count of booleans is int64, and a float32
+    # tangent divided by it would be float64
+    ties = f"(x == {_spread('ans', static)})" if operand_shapes["x"].scalar \
+        else f"np.asarray(x == {_spread('ans', static)}, dtype=x.dtype)"
     return {"x": f"{_over(f'x_dot * {ties}')} / {_over(ties)}"}
 
 
@@ -164,32 +167,34 @@ def _norm_tangents(static, operand_shapes):
     return {"x": f"{_over(f'np.sign(x) * x_dot * {top}')} / {_over(top)}"}
 
 
-def reduction(func, templates, note="", tangents=None, derivable=None, **static):
+def reduction(func, templates, note="", tangents=None, derivable=None, sympy=None, **static):
     """A reduction over `axis`: its value is a new array, or a number (fresh)."""
     return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True,
-                tangents=tangents, derivable=derivable, batching="reduce")
+                tangents=tangents, derivable=derivable, batching="reduce", sympy=sympy)
 
 
 RULES = [
     # ---- sums and means ----
-    reduction(np.sum,  _sum_templates, tangents=LINEAR),
-    reduction(np.mean, _mean_templates, tangents=LINEAR),
+    reduction(np.sum,  _sum_templates, tangents=LINEAR, sympy=FORMS + "total"),
+    reduction(np.mean, _mean_templates, tangents=LINEAR, sympy=FORMS + "mean"),
     reduction(np.prod, _prod_templates, note="exact where x has zeros (products of the other factors)",
-              tangents=_prod_tangents),
-    reduction(np.var,  _var_templates, ddof=0, tangents=_var_tangents),
+              tangents=_prod_tangents, sympy=FORMS + "prod"),
+    reduction(np.var,  _var_templates, ddof=0, tangents=_var_tangents, sympy=FORMS + "var"),
     reduction(np.std,  _std_templates, ddof=0, tangents=_std_tangents, derivable=_derivable_std_templates,
-              note="where std is 0 the gradient is the subgradient 0 (exact for one element per group)"),
+              note="where std is 0 the gradient is the subgradient 0 (exact for one element per group)",
+              sympy=FORMS + "std"),
     # ---- extrema ----
-    reduction(np.max,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents),
-    reduction(np.min,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents),
+    reduction(np.max,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + "amax"),
+    reduction(np.min,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + "amin"),
     # np.amax and np.amin are separate functions from NumPy 2 on (aliases before)
-    *[reduction(f, _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents)
+    *[reduction(f, _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + f.__name__)
       for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          tangents=_norm_tangents, derivable=_derivable_norm_templates, batching="reduce",
-         note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0"),
+         note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0",
+         sympy=FORMS + "norm"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
-         array_result=True),
+         array_result=True, sympy="numpy.cumsum"),
 ]

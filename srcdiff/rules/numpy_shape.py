@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .table import LINEAR, rule, unary
+from .table import FORMS, LINEAR, rule, unary
 
 BACK = {"x": "np.reshape(g, np.shape(x))"}
 #: The facts of a function whose value is a new array (a copy), whatever its operands.
@@ -218,45 +218,49 @@ def _like_shape(static, a, fill_value):
 
 RULES = [
     # ---- same elements, new shape: views of x (not fresh) ----
-    linear(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape, batching="reshape"),
-    linear(np.ravel,       ("x",), BACK, batching="reshape"),
-    linear(np.expand_dims, ("x",), BACK, static={"axis": None}, shape=_expand_dims_shape, batching="axes"),
-    linear(np.squeeze,     ("x",), BACK, static={"axis": None}, shape=_squeeze_shape),
-    linear(np.atleast_1d,  ("x",), BACK, shape=_at_least(1)),
-    linear(np.atleast_2d,  ("x",), BACK, shape=_at_least(2)),
-    linear(np.atleast_3d,  ("x",), BACK, shape=_at_least(3)),
+    linear(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape, batching="reshape",
+           sympy="numpy.reshape"),
+    linear(np.ravel,       ("x",), BACK, batching="reshape", sympy="numpy.ravel"),
+    linear(np.expand_dims, ("x",), BACK, static={"axis": None}, shape=_expand_dims_shape, batching="axes",
+           sympy="numpy.expand_dims"),
+    linear(np.squeeze,     ("x",), BACK, static={"axis": None}, shape=_squeeze_shape, sympy="numpy.squeeze"),
+    linear(np.atleast_1d,  ("x",), BACK, shape=_at_least(1), sympy="numpy.atleast_1d"),
+    linear(np.atleast_2d,  ("x",), BACK, shape=_at_least(2), sympy="numpy.atleast_2d"),
+    linear(np.atleast_3d,  ("x",), BACK, shape=_at_least(3), sympy="numpy.atleast_3d"),
     # ---- axes reordered ----
     linear(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape,
-           batching="axes"),
+           batching="axes", sympy="numpy.transpose"),
     linear(np.swapaxes,    ("x",), {"x": "np.swapaxes(g, axis1, axis2)"}, static={"axis1": None, "axis2": None},
-           shape=_swapaxes_shape),
+           shape=_swapaxes_shape, sympy="numpy.swapaxes"),
     linear(np.moveaxis,    ("x",), {"x": "np.moveaxis(g, destination, source)"},
-           static={"source": None, "destination": None}),
-    linear(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same),
+           static={"source": None, "destination": None}, sympy="numpy.moveaxis"),
+    linear(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same, sympy="numpy.flip"),
     # ---- copies: broadcast, tiled, repeated ----
     unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape,
-          fresh=False, tangents=LINEAR),  # a view
-    linear(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY),
-    linear(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY),
+          fresh=False, tangents=LINEAR, sympy="numpy.broadcast_to"),  # a view
+    linear(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY, sympy="numpy.tile"),
+    linear(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY,
+           sympy="numpy.repeat"),
     # the fill value is copied into every element (a constant one makes a constant array)
     linear(np.full,        ("shape", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("shape",),
            note="a floating dtype (or none): an integer one would truncate the fill value", batching="full",
-           **NEW_ARRAY),
+           **NEW_ARRAY, sympy=FORMS + "full"),
     rule(np.full_like,     ("a", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("a",),
          shape=_like_shape, tangents={"fill_value": _FULL_LIKE_TANGENT},
-         note="takes a's dtype: for an integer a the value is truncated, and has no gradient", **NEW_ARRAY),
+         note="takes a's dtype: for an integer a the value is truncated, and has no gradient", **NEW_ARRAY,
+         sympy=FORMS + "full_like"),
     # ---- joined: one list of operands, copied into a new array ----
     linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list",
-           derivable=_derivable_concatenate, **NEW_ARRAY),
+           derivable=_derivable_concatenate, **NEW_ARRAY, sympy="numpy.concatenate"),
     linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list",
-           derivable=_derivable_stack, **NEW_ARRAY),
+           derivable=_derivable_stack, **NEW_ARRAY, sympy="numpy.stack"),
     linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", derivable=_derivable_hstack,
-           **NEW_ARRAY),
+           **NEW_ARRAY, sympy="numpy.hstack"),
     linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", derivable=_derivable_vstack,
-           **NEW_ARRAY),
+           **NEW_ARRAY, sympy="numpy.vstack"),
     # ---- split: a list of pieces (views of x) ----
     linear(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"}, tuple_result=True,
-         static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays"),
+         static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays", sympy="numpy.split"),
 ]
 
 

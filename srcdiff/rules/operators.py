@@ -7,7 +7,7 @@ its own sympy counterpart.
 import operator
 
 from ..ir import shapes
-from .table import LINEAR, binary, rule, unary
+from .table import FORMS, LINEAR, binary, rule, unary
 
 
 def matmul_templates(static, operand_shapes):
@@ -65,5 +65,5 @@ RULES = [
          tangents={"x": "x_dot @ y", "y": "x @ y_dot"}, batching="matmul"),
     # a view of x
     rule(TRANSPOSE_ATTRIBUTE, ("x",), _transpose_attribute_templates, name="ndarray.T", shape=_transpose_shape,
-         tangents=LINEAR, batching="transpose"),
+         tangents=LINEAR, batching="transpose", sympy=FORMS + "transpose"),
 ]

@@ -3,7 +3,7 @@
 import math
 
 from ..ir import shapes
-from .table import rule
+from .table import FORMS, rule
 
 
 def _float(static, *operands):
@@ -36,20 +36,20 @@ RULES = [
     scalar(math.asinh, x="g / math.sqrt(x * x + 1.0)", sympy="sympy.asinh"),
     scalar(math.acosh, x="g / math.sqrt(x * x - 1.0)", sympy="sympy.acosh"),
     scalar(math.atanh, x="g / (1.0 - x * x)",     sympy="sympy.atanh"),
-    scalar(math.log1p, x="g / (1.0 + x)"),
-    scalar(math.expm1, x="g * (ans + 1.0)"),
-    scalar(math.log2, x="g / (x * math.log(2.0))"),
-    scalar(math.log10, x="g / (x * math.log(10.0))"),
+    scalar(math.log1p, x="g / (1.0 + x)", sympy=FORMS + "log1p"),
+    scalar(math.expm1, x="g * (ans + 1.0)", sympy=FORMS + "expm1"),
+    scalar(math.log2, x="g / (x * math.log(2.0))", sympy=FORMS + "log2"),
+    scalar(math.log10, x="g / (x * math.log(10.0))", sympy=FORMS + "log10"),
     scalar(math.erf, x="g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erf"),
     scalar(math.erfc, x="-g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erfc"),
-    scalar(math.fabs, x="g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0)", note="fabs'(0) = 0"),
-    scalar(math.degrees, x="g * (180.0 / math.pi)"),
-    scalar(math.radians, x="g * (math.pi / 180.0)"),
+    scalar(math.fabs, x="g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0)", note="fabs'(0) = 0", sympy="sympy.Abs"),
+    scalar(math.degrees, x="g * (180.0 / math.pi)", sympy=FORMS + "degrees"),
+    scalar(math.radians, x="g * (math.pi / 180.0)", sympy=FORMS + "radians"),
     scalar2(math.atan2, ("y", "x"), {"y": "g * x / (x * x + y * y)", "x": "-g * y / (x * x + y * y)"},
             sympy="sympy.atan2"),
     # at x = y = 0 the subgradient 0, never 0 / 0
     rule(math.hypot, ("x", "y"), {"x": "g * x / (ans + (ans == 0.0))", "y": "g * y / (ans + (ans == 0.0))"},
          shape=_float, float_result=True, fresh=True,
          derivable={"x": "kink(ans == 0.0, g * x / (ans + (ans == 0.0)), x, y)",
-                    "y": "kink(ans == 0.0, g * y / (ans + (ans == 0.0)), x, y)"}),
+                    "y": "kink(ans == 0.0, g * y / (ans + (ans == 0.0)), x, y)"}, sympy=FORMS + "hypot"),
 ]

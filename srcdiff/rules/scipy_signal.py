@@ -58,11 +58,12 @@ def _fill(name):
 def _rule(func, kind, same, statics, keywords, check, note):
     return _checked(conv_rule(func, kind, f"{S}convolve", f"{S}correlate", same, ("in1", "in2"), statics,
                               name=f"scipy.signal.{func.__name__}", keywords=keywords, note=note,
-                              call=f"{S}{func.__name__}"),
+                              call=f"{S}{func.__name__}", not_symbolic=NOT_SYMBOLIC),
                     check(func.__name__))
 
 
 NOTE = "real operands of one ndim; modes full, same, valid"
+NOT_SYMBOLIC = "SciPy's N-D convolutions do not run on object arrays; checked against central differences"
 FILL = {"mode": "full", "boundary": "fill", "fillvalue": 0}
 
 RULES = [

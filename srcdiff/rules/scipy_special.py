@@ -18,6 +18,10 @@ S = "scipy_special."
 SQRT_2PI = "2.5066282746310002"  # sqrt(2 pi)
 
 
+#: Why SciPy's reductions here have no sympy counterpart.
+REDUCTION = "a SciPy reduction, checked against central differences only"
+
+
 def unary(func, x: str, **options):
     name = "digamma" if func is sc.digamma else func.__name__  # NumPy's ufunc calls itself psi
     return table.unary(func, x, name=f"scipy.special.{name}", **options)
@@ -111,11 +115,12 @@ RULES = [
     order(sc.yn,  x=f"g * 0.5 * ({S}yn(n - 1, x) - {S}yn(n + 1, x))", sympy="sympy.bessely"),
     # ---- reductions: exact and overflow-free through `ans` ----
     rule(sc.logsumexp, ("a",), _logsumexp_templates, static={"axis": None, "keepdims": False}, shape=_reduce_shape,
-         fresh=True, tangents=_logsumexp_tangents, note="the weights b and return_sign are not supported"),
+         fresh=True, tangents=_logsumexp_tangents, note="the weights b and return_sign are not supported",
+         not_symbolic=REDUCTION),
     rule(sc.softmax, ("x",), {"x": "ans * (g - np.sum(g * ans, axis=axis, keepdims=True))"}, static={"axis": None},
          shape=_same, fresh=True,
-         tangents={"x": "ans * (x_dot - np.sum(ans * x_dot, axis=axis, keepdims=True))"}),
+         tangents={"x": "ans * (x_dot - np.sum(ans * x_dot, axis=axis, keepdims=True))"}, not_symbolic=REDUCTION),
     rule(sc.log_softmax, ("x",), {"x": "g - np.exp(ans) * np.sum(g, axis=axis, keepdims=True)"},
          static={"axis": None}, shape=_same, fresh=True,
-         tangents={"x": "x_dot - np.sum(np.exp(ans) * x_dot, axis=axis, keepdims=True)"}),
+         tangents={"x": "x_dot - np.sum(np.exp(ans) * x_dot, axis=axis, keepdims=True)"}, not_symbolic=REDUCTION),
 ]

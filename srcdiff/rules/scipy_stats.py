@@ -28,6 +28,10 @@ def _z(text: str) -> str:
     return text.replace("z", Z)
 
 
+#: Why no distribution here has a sympy counterpart.
+NOT_SYMBOLIC = "a SciPy distribution, checked against central differences only"
+
+
 def family(name: str, params: tuple[str, ...], dlog: str, logf: str, shape_dlog: dict[str, str] | None = None,
            methods=("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"), sympy: dict | None = None):
     """The rules of ``scipy.stats.<name>`` with shape `params`: `dlog` is l'(z), `logf` is
@@ -55,7 +59,8 @@ def family(name: str, params: tuple[str, ...], dlog: str, logf: str, shape_dlog:
         note = "" if method in ("logpdf", "pdf") or not params else \
             f"no gradient to the shape {', '.join(params)} (no closed form)"
         made.append(rule(getattr(dist, method), all_params, templates[method], name=f"scipy.stats.{name}.{method}",
-                         defaults={"loc": 0.0, "scale": 1.0}, elementwise=True, fresh=True, note=note))
+                         defaults={"loc": 0.0, "scale": 1.0}, elementwise=True, fresh=True, note=note,
+                         not_symbolic=NOT_SYMBOLIC))
     return made
 
 
@@ -67,9 +72,9 @@ def discrete(name: str, params: tuple[str, ...], dlog: dict[str, str]):
     pmf = {p: f"g * ans * ({t})" for p, t in dlog.items()}
     note = "no gradient to the count k or to integer parameters"
     return [rule(dist.logpmf, all_params, logpmf, name=f"scipy.stats.{name}.logpmf", defaults={"loc": 0.0},
-                 elementwise=True, fresh=True, note=note),
+                 elementwise=True, fresh=True, note=note, not_symbolic=NOT_SYMBOLIC),
             rule(dist.pmf, all_params, pmf, name=f"scipy.stats.{name}.pmf", defaults={"loc": 0.0},
-                 elementwise=True, fresh=True, note=note)]
+                 elementwise=True, fresh=True, note=note, not_symbolic=NOT_SYMBOLIC)]
 
 
 # ---- multivariate laws: the value's last (normal) or first (Dirichlet) axis holds the components ----
@@ -150,12 +155,12 @@ RULES = [
     *discrete("binom", ("n", "p"), {"p": "(k - loc) / p - (n - k + loc) / (1.0 - p)"}),
     rule(st.multivariate_normal.logpdf, ("x", "mean", "cov"), _mvn_templates(False),
          name="scipy.stats.multivariate_normal.logpdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
-         fresh=True, note=MVN_NOTE),
+         fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),
     rule(st.multivariate_normal.pdf, ("x", "mean", "cov"), _mvn_templates(True),
          name="scipy.stats.multivariate_normal.pdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
-         fresh=True, note=MVN_NOTE),
+         fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),
     rule(st.dirichlet.logpdf, ("x", "alpha"), _dirichlet_templates(False), name="scipy.stats.dirichlet.logpdf",
-         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components"),
+         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components", not_symbolic=NOT_SYMBOLIC),
     rule(st.dirichlet.pdf, ("x", "alpha"), _dirichlet_templates(True), name="scipy.stats.dirichlet.pdf",
-         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components"),
+         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components", not_symbolic=NOT_SYMBOLIC),
 ]

@@ -67,11 +67,16 @@ class Rule:
       with `fresh` it is a new array a program may write into by index;
     * `tuple_result` — its value is a tuple or list of arrays (``np.split``), consumed by
       unpacking or indexing;
-    * `sympy` — the dotted name of the function that computes it on sympy values
-      (``"sympy.sin"``; for a NumPy function, on one element: it is mapped over arrays), or
-      None where NumPy's own code is exact on object arrays of sympy values or the check
-      needs an adapter of its own.  Only `sympy_function` imports it: ``import srcdiff``
-      loads no sympy.
+    * `sympy` — the dotted name of its sympy counterpart, what `srcdiff.check` runs in its
+      place on sympy values: for an elementwise rule one element (``"sympy.sin"``, mapped
+      over arrays: `sympy_elementwise`), for any other the arrays themselves (NumPy object
+      arrays of sympy values), or the function itself where its code is exact on those
+      (``"numpy.reshape"``, ``"numpy.add"``); adapters that sympy and NumPy lack are in
+      `sympy_forms`.  Only
+      `sympy_function` imports it: ``import srcdiff`` loads no sympy.  The one record of
+      the counterpart: ``srcdiff.tools.sympy_counterparts`` derives its table from here;
+    * `not_symbolic` — why it has no counterpart (then `check` reports such a function "not
+      symbolic", and its spec is checked against central differences only).
     """
 
     func: object
@@ -91,6 +96,7 @@ class Rule:
     array_result: bool = False
     tuple_result: bool = False
     sympy: str | None = None
+    not_symbolic: str = ""
     #: parameters whose adjoint is zero wherever a boolean operand says so: ``np.where``'s
     #: ``{"x": ("condition", True), "y": ("condition", False)}`` (x's adjoint is zero where
     #: condition is False).  The reverse pass keeps that zero exact down x's chain.  The
@@ -131,6 +137,11 @@ class Rule:
     def batching_kind(self) -> str | None:
         """How the primitive is batched (`batching`, derived for elementwise rules)."""
         return self.batching or ("elementwise" if self.elementwise else None)
+
+    @property
+    def sympy_elementwise(self) -> bool:
+        """Its `sympy` counterpart computes one element (mapped over arrays by its consumer)."""
+        return self.batching_kind == "elementwise" and not self.static
 
     @property
     def signature(self) -> inspect.Signature:
@@ -231,6 +242,9 @@ def _parse_template(rule: Rule, param: str, text: str, tangent: bool = False) ->
     return expr
 
 
+#: Where the sympy counterparts that sympy and NumPy lack are (``sympy=FORMS + "log1p"``).
+FORMS = "srcdiff.rules.sympy_forms."
+
 #: A dotted name: ``sympy.sin``, ``operator.add``.
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
 
@@ -241,6 +255,8 @@ def validate_facts(rule: Rule) -> None:
         if not isinstance(getattr(rule, fact), bool):
             raise SrcDiffError(f"adjoint rule for {rule.name}: {fact} must be True or False, "
                                f"not {getattr(rule, fact)!r}")
+    if rule.sympy is not None and rule.not_symbolic:
+        raise SrcDiffError(f"adjoint rule for {rule.name}: a rule has a sympy counterpart or says why not, not both")
     if rule.sympy is not None and not (isinstance(rule.sympy, str) and _DOTTED.fullmatch(rule.sympy)):
         raise SrcDiffError(f"adjoint rule for {rule.name}: sympy must be a dotted name such as "
                            f"'sympy.sin', not {rule.sympy!r}")

@@ -30,6 +30,7 @@ import sympy as sp
 from ..errors import SrcDiffError
 from ..frontend import parse
 from ..ir.nodes import Node
+from ..rules.sympy_comparisons import NotSymbolic
 from . import symbolic
 from .budget import Budget, OutOfTime, stderr_progress
 from .check_common import TIMEOUT, GradientMismatch
@@ -39,7 +40,6 @@ from .check_points import float_failures
 from .check_report import GAVE_UP, INCONCLUSIVE, MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, CheckReport, InputCheck
 from .gradcheck import numeric_check
 from .symbolic_status import node_status
-from .sympy_comparisons import NotSymbolic
 
 __all__ = ["GAVE_UP", "INCONCLUSIVE", "MISMATCH", "NOT_SYMBOLIC", "NUMERIC", "PROVED", "TIMEOUT", "CheckReport",
            "GradientMismatch", "InputCheck", "check", "lowered_nodes"]

@@ -85,6 +85,7 @@ def module_source(func, *example_args, wrt=0) -> str:
             front = "\n\n\n".join(c for c in (export_check.CHECKER if "check_argument(" in checked else "",
                                                 export_check.STATIC_CHECKER if "check_static(" in checked else "")
                                     if c)
+    imports, listing = export_check.read_at_call_time(imports, listing)  # after the checks: bound first
     imports = _sorted_imports(set(imports) | extra)
     sources = [*functions.values(), *export_check.called_functions(own)]  # inlined helpers too
     digest = export_check.source_hash(dict.fromkeys(sources))

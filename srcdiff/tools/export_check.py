@@ -128,3 +128,34 @@ def guard(listing: str, name: str, params: list[str], args: tuple, statics: set[
         first -= 1
     indent = " " * func.body[0].col_offset
     return "".join(lines[:first] + [f"{indent}{c}\n" for c in checks] + lines[first:])
+
+
+def read_at_call_time(imports: list[str], listing: str) -> tuple[list[str], str]:
+    """The user's globals read when the gradient is called, not copied when it is imported.
+
+    ``from model import SCALE`` binds the value `SCALE` had when the exported module was
+    imported: after ``model.SCALE = 5.0`` the function would use 5.0 and its gradient 2.0.  So
+    the module imports ``model`` and each function starts with ``SCALE = model.SCALE`` (before
+    the checks of what it was built on, which then see the current value)."""
+    reads, kept = {}, []
+    for line in imports:
+        parts = line.split()
+        if len(parts) == 4 and parts[0] == "from" and parts[2] == "import" and parts[3].isidentifier():
+            reads[parts[3]] = parts[1]
+            kept.append(f"import {parts[1]}")
+        else:
+            kept.append(line)
+    if not reads:
+        return imports, listing
+    tree = ast.parse(listing)
+    lines = listing.splitlines(keepends=True)
+    for func in sorted((s for s in tree.body if isinstance(s, ast.FunctionDef)), key=lambda f: -f.lineno):
+        used = [n.id for n in ast.walk(func) if isinstance(n, ast.Name) and n.id in reads]
+        if not used:
+            continue
+        first = func.body[0].lineno - 1
+        while first > 0 and lines[first - 1].strip().startswith("#"):
+            first -= 1
+        indent = " " * func.body[0].col_offset
+        lines[first:first] = [f"{indent}{n} = {reads[n]}.{n}\n" for n in dict.fromkeys(used)]
+    return list(dict.fromkeys(kept)), "".join(lines)

@@ -24,10 +24,10 @@ from ..backend import loader as compiling
 from ..frontend import parse
 from ..ir.nodes import Specialised
 from ..rules import TABLE, TEMPLATE_GLOBALS
+from ..rules.sympy_comparisons import COMPARE, NotSymbolic, Truth, compare, truth
 from ..rules.table import qualified_name
 from .symbolic_status import why_not_symbolic
-from .sympy_comparisons import COMPARE, NotSymbolic, Truth, compare, truth
-from .sympy_counterparts import COUNTERPARTS, NOT_SYMBOLIC
+from .sympy_counterparts import COUNTERPARTS, NOT_SYMBOLIC, counterpart_of
 
 #: NumPy ufuncs that only do arithmetic, exact on object arrays as they are.
 _ARITHMETIC_UFUNCS = {np.add, np.subtract, np.multiply, np.true_divide, np.negative, np.positive,
@@ -59,6 +59,9 @@ def substitute(value):
         except Exception:  # objects without a __name__ are no functions we know
             return value
         found = COUNTERPARTS.get(name)
+        registered = TABLE.lookup(value) if found is None else None
+        if registered is not None and registered.sympy is not None:  # a rule registered since
+            found = counterpart_of(registered)
         if found is not None:
             return found
         known = TABLE.lookup(value) is not None or name in NOT_SYMBOLIC

@@ -22,7 +22,7 @@ STRUCTURAL: dict[str, str] = {
     "str": "str(), repr(), format() and f-strings of values run as written",
     "compare": "a comparison of names and constants runs as written, like nograd's expressions",
     "getitem": "indexing and slicing select the same elements of an object array or a list; "
-               "the adjoint's scatter-adds write into object arrays (`sympy_counterparts._CONSTRUCTORS`)",
+               "the adjoint's scatter-adds write into object arrays (`sympy_forms.zeros` and the other constructors)",
     "setitem": "set_item and zero_item copy object arrays as they are",
     "list": "a list of values is a list of sympy values",
     "list.append": "appending to and popping from Python lists",

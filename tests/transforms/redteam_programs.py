@@ -1,7 +1,7 @@
 """The red team's programs: ML and physics code written the way users write it (not in the
 suite's style), run through the transformation matrix.  Statistics and library-style code
-are in redteam_library.py, special points and static arguments in redteam_special.py;
-`PROGRAMS` holds all three.
+are in redteam_library.py, special points and static arguments in redteam_special.py, the third wave in
+redteam_wave3.py; `PROGRAMS` holds all four.
 
 Each entry is ``(name, function, make, wrt)``: `make(rng)` gives the arguments (at a point
 where the function is smooth: no ties, no kinks), `wrt` the differentiated parameter.
@@ -320,7 +320,8 @@ ML_PHYSICS = [
 def _programs():
     from .redteam_library import LIBRARY_STATISTICS
     from .redteam_special import SPECIAL
-    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL
+    from .redteam_wave3 import WAVE3
+    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3
 
 
 PROGRAMS = _programs()

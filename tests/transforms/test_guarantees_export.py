@@ -66,3 +66,19 @@ def test_a_changed_global_raises(exported, line, new):
     module = importlib.import_module("gmodel_grad")
     with pytest.raises(ValueError, match=f"{new.split()[0]} is"):
         module.f_grad(x, 0, True, None)
+
+
+def test_globals_rebound_at_run_time_are_read_or_refused(exported):
+    """``from gmodel import SCALE`` would keep the value of import time: after ``gmodel.SCALE = 5.0``
+    the function uses 5.0, so must its gradient; ``gmodel.ACT = np.sin`` (built in) raises."""
+    _, model, x = exported
+    module = importlib.import_module("gmodel_grad")
+    try:
+        model.SCALE = 5.0
+        got = module.f_grad(x, 0, True, None)
+        assert_close(got, central_difference(lambda x: model.f(x, 0, True, None), (x,), 0), rtol=1e-6, atol=1e-6)
+        model.ACT = np.sin
+        with pytest.raises(ValueError, match="ACT is"):
+            module.f_grad(x, 0, True, None)
+    finally:
+        model.SCALE, model.ACT = 2.0, np.tanh

@@ -181,7 +181,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
                 refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {vars(value)['_target']}, "
                        "which numba cannot compile")
             if isinstance(value, types.ModuleType):
-                imports[name] = (value.__name__, None)
+                imports[name] = (_module_name(value), None)
             elif name in helpers:
                 imports[name] = (HELPERS_MODULE, name)
             else:
@@ -190,7 +190,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
                        "were not all known)")
             continue
         if isinstance(value, types.ModuleType):
-            imports[name] = (value.__name__, None)
+            imports[name] = (_module_name(value), None)
             continue
         if callable(value):
             where = _importable(value)
@@ -215,6 +215,12 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
             node.id = renames[node.id]
     if values:
         _Constants(values).visit(part.tree)
+
+
+def _module_name(module: types.ModuleType) -> str:
+    """The name `module` is imported by: a lazy stand-in (rules/lazy_modules.py, ``scipy_special``
+    in generated code) names the module it stands for."""
+    return module.__dict__.get("_target", module.__name__)
 
 
 def _literal(value) -> bool:

@@ -21,11 +21,10 @@ import ast
 from collections import Counter
 from collections.abc import Callable
 
-import numpy as np
-
 from ...ir.shapes import UNKNOWN_DIM, Shape
 from . import liveness
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
+from .shape_calls import int_value, is_conversion, is_ufunc, shape_of_call
 
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 SCALAR, FAIL = "scalar", "fail"
@@ -127,7 +126,7 @@ class ShapeClasses:
             return self._slice(expr)
         if isinstance(expr, ast.Call) and not expr.keywords:
             return self._call(expr)
-        if _is_conversion(expr):  # np.asarray(e, dtype=d): e's shape
+        if is_conversion(expr):  # np.asarray(e, dtype=d): e's shape
             return self.of(expr.args[0])
         return None
 
@@ -136,18 +135,26 @@ class ShapeClasses:
         both or of length one in both: broadcasting them succeeded, so their shapes are equal."""
         if isinstance(value, ast.BinOp) and isinstance(value.op, ELEMENTWISE):
             operands = [value.left, value.right]
-        elif isinstance(value, ast.Call) and _is_ufunc(value):
+        elif isinstance(value, ast.Call) and is_ufunc(value):
             operands = value.args
         else:
             return
         names = [e.id for e in operands if isinstance(e, ast.Name) and e.id in self.single
-                 and not self.is_scalar(e.id)]
+                 and not self.is_scalar(e.id) and self._holds_its_shape(e.id)]
         found = [self.shape_of(n) for n in names]
         if len(names) < 2 or not all(f.known and UNKNOWN_DIM not in f.dims for f in found) \
                 or len({f.dims for f in found}) != 1:
             return
         for other in names[1:]:
             self.union(names[0], other)
+
+    def _holds_its_shape(self, name: str) -> bool:
+        """Whether `name` still holds its inferred shape: a fill the optimizer made a number
+        (``t6_bar = t7_bar``) keeps the array's inferred shape, but joins the class of what it
+        copies, whose inferred dims differ."""
+        dims, root = self.shape_of(name).dims, self.find(name)
+        return all(not (shape := self.shape_of(other)).known or shape.dims == dims
+                   for other in self.order if other != name and self.find(other) == root)
 
     def _combine(self, operands: list[ast.expr]):
         """Elementwise operands: the shape is the arrays' when they are all one class."""
@@ -162,10 +169,10 @@ class ShapeClasses:
             return self.of(call.args[1])
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
             return None
-        if _is_ufunc(call):
+        if is_ufunc(call):
             return self._combine(call.args)
-        if func.attr in ("full", "zeros", "ones") and call.args and _shape_of_call(call.args[0]) is not None:
-            return self.of(_shape_of_call(call.args[0]))
+        if func.attr in ("full", "zeros", "ones") and call.args and shape_of_call(call.args[0]) is not None:
+            return self.of(shape_of_call(call.args[0]))
         if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:
             return self.of(call.args[0])
         return None
@@ -176,8 +183,8 @@ class ShapeClasses:
         if not (isinstance(expr.value, ast.Name) and isinstance(s, ast.Slice) and s.step is None):
             return None
         base = self.of(expr.value)
-        start = 0 if s.lower is None else _int(s.lower)
-        stop = 0 if s.upper is None else _int(s.upper)
+        start = 0 if s.lower is None else int_value(s.lower)
+        stop = 0 if s.upper is None else int_value(s.upper)
         if base in (None, SCALAR) or start is None or stop is None or start < 0 or stop > 0 \
                 or (s.upper is not None and stop == 0):
             return None
@@ -204,39 +211,6 @@ class ShapeClasses:
         root = self.find(key)
         members = [n for n in self.order if self.find(n) == root]
         return min(members, key=lambda n: self.order[n]) if members else None
-
-
-def _is_ufunc(call: ast.Call) -> bool:
-    """``np.f(...)`` where `f` is an elementwise ufunc (no ``out=``, not a generalised one)."""
-    func = call.func
-    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
-        return False
-    ufunc = getattr(np, func.attr, None)
-    return isinstance(ufunc, np.ufunc) and ufunc.signature is None and not call.keywords
-
-
-def _is_conversion(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "asarray" \
-        and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np" and len(expr.args) == 1 \
-        and [k.arg for k in expr.keywords] == ["dtype"]
-
-
-def _int(node: ast.expr) -> int | None:
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and _int(node.operand) is not None:
-        return -_int(node.operand)
-    return None
-
-
-def _shape_of_call(node: ast.expr) -> ast.expr | None:
-    """`t` when `node` is ``np.shape(t)`` or ``t.shape`` (`t` any expression)."""
-    if isinstance(node, ast.Attribute) and node.attr == "shape":
-        return node.value
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "shape" \
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 1:
-        return node.args[0]
-    return None
 
 
 def drop_unbroadcasts(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
@@ -322,7 +296,7 @@ def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             value = getattr(stmt, "value", None)
             if name is None or name not in classes.single or not _is_fill(value):
                 continue
-            key = classes.of(_shape_of_call(value.args[0]))
+            key = classes.of(shape_of_call(value.args[0]))
             if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads):
                 continue
             stmt.value = value.args[1]
@@ -334,7 +308,7 @@ def _is_fill(value) -> bool:
     return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
         and value.func.attr == "full" and isinstance(value.func.value, ast.Name) \
         and value.func.value.id == "np" and len(value.args) == 2 and not value.keywords \
-        and _shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
+        and shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
 
 
 def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loads) -> bool:

@@ -1,0 +1,43 @@
+"""Small readings of generated code's calls that the same-shape passes use (sameshape.py):
+an elementwise ufunc, a dtype conversion, an integer constant, the operand of a shape read."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+
+def is_ufunc(call: ast.Call) -> bool:
+    """``np.f(...)`` where `f` is an elementwise ufunc (no ``out=``, not a generalised one)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
+        return False
+    ufunc = getattr(np, func.attr, None)
+    return isinstance(ufunc, np.ufunc) and ufunc.signature is None and not call.keywords
+
+
+def is_conversion(expr: ast.expr) -> bool:
+    """``np.asarray(e, dtype=d)``."""
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "asarray" \
+        and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np" and len(expr.args) == 1 \
+        and [k.arg for k in expr.keywords] == ["dtype"]
+
+
+def int_value(node: ast.expr) -> int | None:
+    """The value of an integer constant (``3``, ``-1``), else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and int_value(node.operand) is not None:
+        return -int_value(node.operand)
+    return None
+
+
+def shape_of_call(node: ast.expr) -> ast.expr | None:
+    """`t` when `node` is ``np.shape(t)`` or ``t.shape`` (`t` any expression)."""
+    if isinstance(node, ast.Attribute) and node.attr == "shape":
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "shape" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 1:
+        return node.args[0]
+    return None
