@@ -12,10 +12,13 @@ from ..rules.einsum_rules import sublist_subscripts
 from .static_values import StaticParameter, constant, static_parameter
 
 
-def is_text(state, expr: ast.expr) -> bool:
+def is_text(state, expr: ast.expr, second: ast.expr | None = None) -> bool:
     """Whether `expr`, einsum's first argument, is the subscripts (else the sublist form's
     first array).  A parameter holding an array is an operand; one holding a string is a
-    static argument, whose value lowering asks for (`StaticParameter`)."""
+    static argument, whose value lowering asks for (`StaticParameter`).  A list written as
+    the `second` argument is the first operand's sublist."""
+    if isinstance(second, (ast.List, ast.Tuple)):
+        return False
     name, known = static_parameter(state, expr), state.facts.param_shapes
     if name is not None and known is not None and known.get(name, shapes.UNKNOWN).known:
         state.facts.used_shapes = True  # the argument's type decides the form

@@ -354,7 +354,7 @@ def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -
     else:
         if not args:
             raise lower.state.error(node, f"{rule.name} needs its {static_names[0]} first")
-        if rule.func is np.einsum and not is_text(lower.state, args[0]):
+        if rule.func is np.einsum and not is_text(lower.state, args[0], args[1] if len(args) > 1 else None):
             node = einsum_sublists(lower.state, node, args)  # np.einsum(a, [0, 1], b, [1, 2]): subscripts first
             args = list(node.args)
         keywords[static_names[0]] = args.pop(0)
