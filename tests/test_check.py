@@ -492,6 +492,8 @@ RULE_SPECS = {
     "numpy.outer": _wrap("np.sum(np.sin(np.outer(x, y)))"),
     "numpy.tensordot": _wrap("np.sum(np.sin(np.tensordot(x, y, axes=1)))", (A, V)),
     "numpy.einsum": _wrap("np.sin(np.einsum('i,i->', x, y))"),
+    "numpy.convolve": _wrap("np.sum(np.sin(np.convolve(x, y[:2], 'same')))"),
+    "numpy.correlate": _wrap("np.sum(np.sin(np.correlate(x, y[:2], 'valid')))"),
     "numpy.trace": _wrap("np.sin(np.trace(x @ y))", (A, B.T)),
     "numpy.diag": _wrap("np.sum(np.sin(np.diag(x @ y)))", (A, B.T)),
     "numpy.linalg.inv": _wrap("np.sum(np.linalg.inv(x) * y)", (SQ, SQ2)),

@@ -50,7 +50,7 @@ def check_jvp(f, primals, rng, rtol=1e-6, atol=1e-7):
 def cases(tmp_path_factory):
     """Each spec of the rule table's tests, returning the expression itself (not its sum)."""
     helpers = ", ".join(rule_specs.HELPERS)
-    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
+    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
              "import scipy.linalg as sl", f"from srcdiff.rules.runtime import {helpers}",
              f"from srcdiff.rules.list_helpers import {', '.join(rule_specs.LIST_HELPERS)}", ""]
     for i, spec in enumerate(rule_specs.SPECS):

@@ -15,6 +15,7 @@ from modules import import_source
 from numeric import assert_close
 from rule_specs_linalg import linalg_specs
 from rule_specs_more import more_specs
+from rule_specs_signal import signal_specs
 
 import srcdiff
 from srcdiff.api.gradients import GradFunction
@@ -340,6 +341,7 @@ SPECS = [
 ]
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
 SPECS += linalg_specs(S, REAL, well_conditioned)
+SPECS += signal_specs(S, REAL)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",
@@ -354,7 +356,7 @@ SEED = 20261130
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
-    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
+    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
              "import scipy.linalg as sl",
              f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
              f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}", ""]
@@ -371,8 +373,8 @@ def draw_inputs(spec, index):
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
     import scipy.linalg as sl
     import scipy.special as sc
-    from scipy import stats
-    names = {"np": np, "math": math, "sc": sc, "stats": stats, "sl": sl, **HELPERS, **LIST_HELPERS}
+    from scipy import signal, stats
+    names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl, **HELPERS, **LIST_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight

@@ -30,6 +30,8 @@ RULES = {r.name: r for r in [*default_table(), structural.COPY, structural.GETIT
 CALLS = {
     "operator.matmul": lambda x, y: x @ y,
     "numpy.where": lambda x, y: np.where(x > 0.5, x, y),
+    "numpy.convolve": lambda x, y: np.convolve(x[0], y[0], "same"),  # 1-D operands
+    "numpy.correlate": lambda x, y: np.correlate(x[0], y[0], "full"),
     "numpy.clip": lambda x, y: np.clip(x, 0.3, 0.65),
     "numpy.linalg.cholesky": lambda x, y: np.linalg.cholesky(x @ x.T + np.eye(2)),
     "numpy.tile": lambda x, y: np.tile(x, 2),

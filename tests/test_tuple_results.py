@@ -63,9 +63,9 @@ def norm_with_ord_three(x):
     return np.linalg.norm(y, ord=3)
 
 
-def einsum_with_ellipsis(x):
+def convolve_with_a_mode_of_its_own(x):
     y = np.sin(x)
-    return np.einsum("...i,...i", y, x)
+    return np.sum(np.convolve(y, x, mode="circular"))
 
 
 def repeat_with_zero_count(x):
@@ -75,9 +75,9 @@ def repeat_with_zero_count(x):
 
 @pytest.mark.parametrize("func, message, offset", [
     (norm_with_ord_three, "ord=3", 2),
-    (einsum_with_ellipsis, "'...'", 2),
+    (convolve_with_a_mode_of_its_own, "mode='circular'", 2),
     (repeat_with_zero_count, "zero count", 1),
-], ids=["norm", "einsum", "repeat"])
+], ids=["norm", "convolve", "repeat"])
 def test_rule_refusal_names_the_line(func, message, offset):
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(func)(np.array([1.0, -2.0, 0.5]))

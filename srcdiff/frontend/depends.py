@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..ir.shapes import signature
 
 MISSING = object()  # what a name that holds nothing reads as: a deleted global, an empty cell, no builtin
-_SIMPLE = (int, float, complex, bool, str, bytes, type(None))
+_SIMPLE = (int, float, complex, bool, str, bytes, type(None), type(Ellipsis))  # ...: einsum sublists
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,7 +92,7 @@ def _parts(values) -> tuple:
 
 
 def is_simple(value) -> bool:
-    """Compared by value: numbers, strings, None, and (nested) tuples of them."""
+    """Compared by value: numbers, strings, None, ..., and (nested) tuples of them."""
     if isinstance(value, tuple):
         return all(is_simple(v) for v in value)
     return type(value) in _SIMPLE

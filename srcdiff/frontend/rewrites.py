@@ -17,8 +17,15 @@ _SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
 
 
 def user_function(value) -> bool:
-    module = (getattr(value, "__module__", "") or "").split(".")[0]
-    return isinstance(value, types.FunctionType) and module not in ("numpy", "srcdiff", "math")
+    """A Python function srcdiff reads through its source: not NumPy's, nor one of SciPy's
+    convolutions, whose rules are used (their source times its methods in a dict)."""
+    module = getattr(value, "__module__", "") or ""
+    if not isinstance(value, types.FunctionType) or module.split(".")[0] in ("numpy", "srcdiff", "math"):
+        return False
+    if not module.startswith("scipy.signal"):
+        return True
+    from ..rules import TABLE  # here: the table loads SciPy's rules once SciPy is imported
+    return TABLE.lookup(value) is None
 
 
 def indirect(value) -> bool:

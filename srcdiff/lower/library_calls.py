@@ -35,6 +35,7 @@ from ..rules.table import qualified_name
 from .array_api import alias_of, is_promoter, lower_alias, lower_promote
 from .array_updates import at_parts, lower_at_set
 from .effects import lower_effect
+from .einsum_calls import einsum_sublists, is_text
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .opaque import opaque, substitute
@@ -360,6 +361,9 @@ def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -
     else:
         if not args:
             raise lower.state.error(node, f"{rule.name} needs its {static_names[0]} first")
+        if rule.func is np.einsum and not is_text(lower.state, args[0], args[1] if len(args) > 1 else None):
+            node = einsum_sublists(lower.state, node, args)  # np.einsum(a, [0, 1], b, [1, 2]): subscripts first
+            args = list(node.args)
         keywords[static_names[0]] = args.pop(0)
         items, args = args, []
     unknown = set(keywords) - set(static_names)

@@ -8,6 +8,7 @@ from types import ModuleType
 import numpy as np
 
 from . import (
+    convolution,
     generated_code,
     numpy_convert,
     numpy_decompositions,
@@ -31,6 +32,7 @@ SECTIONS = {
     "NumPy reductions": numpy_reductions.RULES,
     "NumPy linear algebra": numpy_linalg.RULES,
     "NumPy decompositions": numpy_decompositions.RULES,
+    "NumPy convolutions": convolution.RULES,
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
@@ -59,7 +61,8 @@ ATTRIBUTES = {
 #: that must be imported before they load (their modules import it).
 LAZY_SECTIONS = {"scipy": [("SciPy special functions", "srcdiff.rules.scipy_special"),
                            ("SciPy statistics", "srcdiff.rules.scipy_stats"),
-                           ("SciPy linear algebra", "srcdiff.rules.scipy_linalg")]}
+                           ("SciPy linear algebra", "srcdiff.rules.scipy_linalg"),
+                           ("SciPy signal processing", "srcdiff.rules.scipy_signal")]}
 
 
 def lazy_sections(library: str) -> dict[str, list[Rule]]:

@@ -42,5 +42,8 @@ SCIPY_SPECIAL = LazyModule("scipy_special", "scipy.special", "scipy")
 #: ``scipy.linalg`` as adjoint templates name it.
 SCIPY_LINALG = LazyModule("scipy_linalg", "scipy.linalg", "scipy")
 
+#: ``scipy.signal`` as adjoint templates name it (the convolutions' adjoints).
+SCIPY_SIGNAL = LazyModule("scipy_signal", "scipy.signal", "scipy")
+
 #: The optional modules templates may name, by the name generated code uses.
-LAZY = {"scipy_special": SCIPY_SPECIAL, "scipy_linalg": SCIPY_LINALG}
+LAZY = {"scipy_special": SCIPY_SPECIAL, "scipy_linalg": SCIPY_LINALG, "scipy_signal": SCIPY_SIGNAL}

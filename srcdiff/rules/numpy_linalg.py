@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
+from .einsum_rules import einsum_shape, einsum_tangents, einsum_templates
 from .operators import matmul_shape, matmul_templates
 from .product_shapes import inner_shape, tensordot_shape
 from .table import FORMS, LINEAR, rule
@@ -20,6 +21,8 @@ def _dot_templates(static, operand_shapes):
         return {"x": "np.sum(g * y)" if nx == 0 else "g * y", "y": "np.sum(g * x)" if ny == 0 else "g * x"}
     if nx is not None and ny is not None and nx <= 2 and ny <= 2:
         return matmul_templates(static, operand_shapes)
+    if nx is not None and ny is not None:  # N-D: the last axis of x with the second-to-last of y
+        return _tensordot_templates({"axes": ([nx - 1], [max(ny - 2, 0)])}, operand_shapes)
     return {"x": "dot_adjoint_x(g, x, y)", "y": "dot_adjoint_y(g, x, y)"}
 
 
@@ -28,6 +31,8 @@ def _dot_shape(static, x, y):
         return shapes.broadcast(shapes.array(x), shapes.array(y))
     if x.known and y.known and x.ndim <= 2 and y.ndim <= 2:
         return shapes.matmul(x, y)
+    if x.known and y.known and x.ndim and y.ndim:
+        return shapes.Shape(x.dims[:-1] + (y.dims[:-2] + y.dims[-1:] if y.ndim > 1 else ()))
     return shapes.UNKNOWN
 
 
@@ -80,31 +85,6 @@ def _tensordot_templates(static, operand_shapes):
 
 def _seq(a):
     return list(a) if isinstance(a, (tuple, list)) else [a]
-
-
-def _einsum_templates(static, operand_shapes):
-    spec = static["subscripts"].replace(" ", "")
-    if "." in spec:
-        raise SrcDiffError("numpy.einsum with '...' has no adjoint rule", hint="name every axis in the subscripts")
-    inputs, _, output = spec.partition("->")
-    inputs = inputs.split(",")
-    if "->" not in spec:
-        letters = "".join(inputs)
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    if len(inputs) != len(operand_shapes):
-        raise SrcDiffError(f"numpy.einsum({spec!r}) names {len(inputs)} operands but is given {len(operand_shapes)}")
-    templates = {}
-    for i, term in enumerate(inputs):
-        if len(set(term)) != len(term):
-            raise SrcDiffError(f"numpy.einsum({spec!r}) repeats an index within one operand (a diagonal), "
-                               "which has no adjoint rule", hint="use np.diagonal or np.trace")
-        others = [(t, f"x{j}") for j, t in enumerate(inputs) if j != i]
-        known = set(output).union(*[set(t) for t, _ in others])
-        terms, names = [output] + [t for t, _ in others], ["g"] + [n for _, n in others]
-        if not set(term) <= known:  # an index summed over this operand alone: ones supply its length
-            terms, names = terms + [term], names + [f"np.ones(np.shape(x{i}))"]
-        templates[f"x{i}"] = f"np.einsum('{','.join(terms)}->{term}', {', '.join(names)})"
-    return templates
 
 
 def _transposed(name: str, ndim) -> str:
@@ -196,13 +176,6 @@ def _product(call: str, *keywords: str) -> dict[str, str]:
     return {"x": f"{call}(x_dot, y{rest})", "y": f"{call}(x, y_dot{rest})"}
 
 
-def _einsum_tangents(static, operand_shapes):
-    """Multilinear: each operand's tangent in its place, the others as they are."""
-    names = list(operand_shapes)
-    return {p: "np.einsum(subscripts, " + ", ".join(f"{q}_dot" if q == p else q for q in names) + ")"
-            for p in names}
-
-
 def _det_tangents(static, operand_shapes):
     # d det(x) = det(x) * trace(inv(x) @ x_dot)
     if operand_shapes["x"].ndim == 2:
@@ -239,9 +212,9 @@ RULES = [
     rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True,
          tangents=_product("np.tensordot", "axes"), shape=tensordot_shape, sympy="numpy.tensordot"),
     # not fresh: einsum("ij->ji", x) is a view of x
-    rule(np.einsum,    ("operands",), _einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
-         tangents=_einsum_tangents,
-         note="subscripts without '...' and without an index repeated within one operand", sympy="numpy.einsum"),
+    rule(np.einsum,    ("operands",), einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
+         shape=einsum_shape, tangents=einsum_tangents, sympy="numpy.einsum",
+         note="subscripts with '...', repeated indices (diagonals) and the sublist form; real operands"),
     # ---- matrix functions ----
     rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR,
          sympy="numpy.trace"),

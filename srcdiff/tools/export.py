@@ -38,7 +38,10 @@ _ERROR_CLASS = '''class SrcDiffError(ValueError):
 '''
 
 #: Names a generated gradient may read that mean the same in any module.
-_MODULES = {"np": "import numpy as np", "math": "import math"}
+_MODULES = {"np": "import numpy as np", "math": "import math",
+            # SciPy as adjoint templates name it (rules/lazy_modules.py)
+            "scipy_special": "import scipy.special as scipy_special",
+            "scipy_signal": "import scipy.signal as scipy_signal"}
 
 
 def export(func, *example_args, wrt=0, path="f_grad.py") -> Path:

@@ -300,9 +300,9 @@ def calls_recursive(x):
     return fact(x, 4)
 
 
-def contracts(x):
+def contracts(x):  # m used twice: the forward pass keeps it (once, the optimizer moves it to its adjoint)
     m = np.einsum("ij,kj->ik", x, x)
-    return np.sum(m ** 2)
+    return np.sum(m ** 2) + np.sum(np.sin(m))
 
 
 @pytest.mark.parametrize(("func", "arg", "line", "words"), [

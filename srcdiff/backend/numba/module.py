@@ -177,6 +177,9 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
         else:
             continue  # a name nothing defines: numba reports it, at its line
         if name in template_globals and template_globals[name] is value:
+            if isinstance(value, types.ModuleType) and "_target" in vars(value):  # SciPy, for an adjoint
+                refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {vars(value)['_target']}, "
+                       "which numba cannot compile")
             if isinstance(value, types.ModuleType):
                 imports[name] = (_module_name(value), None)
             elif name in helpers:
