@@ -70,6 +70,10 @@ def constant(state: LoweringState, node: ast.expr):
     items = constant_items(state, node)
     if items is not None:
         return items  # ``ax = (0, 1)``
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):  # ``ord=-np.inf``
+        value = constant(state, node.operand)
+        if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+            return -value if isinstance(node.op, ast.USub) else value
     try:
         return ast.literal_eval(node)
     except ValueError:

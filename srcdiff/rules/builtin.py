@@ -9,6 +9,8 @@ import numpy as np
 
 from . import (
     generated_code,
+    numpy_calculus,
+    numpy_complex_real,
     numpy_convert,
     numpy_elementwise,
     numpy_linalg,
@@ -16,6 +18,7 @@ from . import (
     numpy_nograd,
     numpy_reductions,
     numpy_shape,
+    numpy_statistics,
     operators,
     python_math,
 )
@@ -32,6 +35,9 @@ SECTIONS = {
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
+    "NumPy numerical calculus (differences, scans, integrals, sorting)": numpy_calculus.RULES,
+    "NumPy statistics (weighted means, covariances)": numpy_statistics.RULES,
+    "Complex functions of real values, conversions to numbers": numpy_complex_real.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
     "srcdiff's own helpers (higher derivatives)": generated_code.RULES,
 }
@@ -46,6 +52,7 @@ METHODS = {
     "swapaxes": np.swapaxes, "squeeze": np.squeeze, "repeat": np.repeat,
     "clip": np.clip, "copy": np.copy, "astype": numpy_convert.astype,
     "argmax": np.argmax, "argmin": np.argmin, "argsort": np.argsort,
+    **numpy_complex_real.METHODS,
 }
 #: Array attributes, mapped to the function whose rule they use.
 ATTRIBUTES = {

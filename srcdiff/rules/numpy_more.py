@@ -43,14 +43,6 @@ def _triangle(func):
                 shape=lambda static, x: shapes.array(x), tangents=LINEAR)
 
 
-def _diff_templates(static, operand_shapes):
-    if static["n"] != 1:
-        return {}  # refused: write np.diff(np.diff(x)) for a second difference
-    # diff is x[1:] - x[:-1] along axis: g moves to the later element, minus g to the earlier
-    return {"x": "np.concatenate([-np.take(g, [0], axis=axis), -np.diff(g, axis=axis), "
-                 "np.take(g, [-1], axis=axis)], axis=axis)"}
-
-
 def _rollaxis_templates(static, operand_shapes):
     ndim = operand_shapes["x"].ndim
     if ndim is None:
@@ -96,8 +88,6 @@ RULES = [
     # ---- triangles, differences, axes ----
     _triangle(np.tril),
     _triangle(np.triu),
-    rule(np.diff, ("x",), _diff_templates, static={"n": 1, "axis": -1}, fresh=True, array_result=True,
-         tangents=LINEAR, note="n = 1 (nest np.diff for higher differences)"),
     rule(np.rollaxis, ("x",), _rollaxis_templates, static={"axis": None, "start": 0}, tangents=LINEAR),
     rule(np.fliplr, ("x",), {"x": "np.fliplr(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x)),
     rule(np.flipud, ("x",), {"x": "np.flipud(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
+from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .kinks import kink, kink_nan
 from .list_helpers import LIST_HELPERS
 
@@ -389,6 +390,7 @@ HELPERS = {
     "stack_rows": stack_rows,
     "stop_gradient": stop_gradient,
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
+    **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a
