@@ -217,7 +217,8 @@ def _trapezoid_templates(static, operand_shapes):
         return {}
     axis, widths, spread, middles = _trapezoid_parts(static, operand_shapes)
     zeros = _zeros_at(widths, axis)
-    weights = f"(np.concatenate([{widths}, {zeros}], axis={axis}) + np.concatenate([{zeros}, {widths}], axis={axis})) / 2.0"
+    weights = (f"(np.concatenate([{widths}, {zeros}], axis={axis}) "
+               f"+ np.concatenate([{zeros}, {widths}], axis={axis})) / 2.0")
     out = {"y": f"{spread} * {weights}"}
     x = operand_shapes["x"]
     if not x.none and x.known and x.ndim == operand_shapes["y"].ndim:
