@@ -57,6 +57,7 @@ METHODS = {
 #: Array attributes, mapped to the function whose rule they use.
 ATTRIBUTES = {
     "T": operators.TRANSPOSE_ATTRIBUTE,
+    **numpy_complex_real.ATTRIBUTES,
 }
 
 

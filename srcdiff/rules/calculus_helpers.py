@@ -23,6 +23,8 @@ def gradient_adjoint(g, spacing, axis, edge_order):
     """The transpose of ``np.gradient(x, spacing, axis=axis, edge_order=edge_order)`` (one
     axis, uniform `spacing`) applied to `g`: the stencil's weights sent back to the elements
     they read."""
+    if np.ndim(g) == 0:  # the zero adjoint of a list item nothing used
+        return g
     g = np.asarray(g)
     n = g.shape[axis]
     out = np.zeros_like(g)

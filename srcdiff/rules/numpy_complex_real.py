@@ -1,9 +1,8 @@
 """Complex-number functions of REAL values, conversions to a number, and ``math.pow``.
 
 srcdiff differentiates real values only.  On a real x, ``np.conjugate(x)`` and
-``np.real_if_close(x)`` are x itself and ``np.imag(x)`` and ``np.angle(x)`` are constants;
-their adjoints go through `real_part`, which refuses a complex operand when the gradient runs
-(never a silent complex or dropped part).  ``np.float64(x)``, ``x.item()`` and ``.tolist()``
+``np.real_if_close(x)`` are x itself (their adjoints go through `real_part`, which refuses a
+complex operand when the gradient runs), and ``np.imag(x)`` and ``np.angle(x)`` are constants.  ``np.float64(x)``, ``x.item()`` and ``.tolist()``
 of one number keep the value, so the gradient passes through.
 """
 
@@ -14,9 +13,10 @@ import numpy as np
 from ..errors import SrcDiffError
 from ..ir import shapes
 from .operators import POW_X
-from .table import LINEAR, rule, unary
+from .table import LINEAR, nograd, rule, unary
 
 REAL_NOTE = "real operands only (a complex one is refused when the gradient runs)"
+CONSTANT_NOTE = "no gradient: {} on real values (complex values are refused where they meet differentiated ones)"
 
 
 def item(x):
@@ -53,10 +53,12 @@ def number_conversion(func):
 
 RULES = [
     unary(np.conjugate, x="real_part(g, x)", fresh=False, note=REAL_NOTE, sympy="sympy.conjugate"),
-    unary(np.imag, x="np.zeros_like(real_part(g, x))", fresh=False, note=REAL_NOTE + "; 0 on real values",
-          sympy="sympy.im"),
-    rule(np.angle, ("x",), {"x": "np.zeros_like(real_part(g, x))"}, static={"deg": False}, elementwise=True,
-         fresh=True, note=REAL_NOTE + "; a constant (0 or pi) on real values", shape=lambda static, x: x),
+    # on the real values srcdiff differentiates, the imaginary part is 0 and the angle 0 or pi:
+    # constants (a complex input is refused, and so is a differentiated value meeting a complex one)
+    nograd(np.imag, ("x",), shape=lambda static, x: x, batching="elementwise", note=CONSTANT_NOTE.format("0"),
+           sympy="sympy.im"),
+    nograd(np.angle, ("x", "deg"), shape=lambda static, x, deg=None: x, fresh=True, batching="elementwise",
+           note=CONSTANT_NOTE.format("0 or pi")),
     rule(np.real_if_close, ("x",), {"x": "real_part(g, x)"}, static={"tol": 100}, elementwise=True,
          note=REAL_NOTE, shape=lambda static, x: x),
     rule(np.nan_to_num, ("x",), {"x": "np.where(np.isfinite(x), g, 0.0)"},
@@ -74,3 +76,5 @@ RULES = [
 
 #: The array methods these rules stand for.
 METHODS = {"conj": np.conjugate, "conjugate": np.conjugate, "item": item, "tolist": tolist}
+#: The array attributes these rules stand for (``x.real`` is ``np.real(x)``).
+ATTRIBUTES = {"real": np.real, "imag": np.imag}

@@ -96,6 +96,18 @@ def _derivable_norm_templates(static, operand_shapes):
     return {"x": first}
 
 
+def _p_norm(order) -> bool:
+    """Whether `order` is another number p than 0, 1, 2, inf: the norm (sum |x|^p)^(1/p)."""
+    return isinstance(order, (int, float, np.number)) and not isinstance(order, bool) and np.isfinite(order) \
+        and order not in (0, 1, 2)
+
+
+def _p_factor(static) -> str:
+    """d norm / d x of a p-norm: at x = 0 (norm 0) the subgradient 0 for p > 1."""
+    ans = _spread('ans', static)
+    return f"np.sign(x) * (np.abs(x) / np.where({ans} == 0, 1.0, {ans})) ** (ord - 1)"
+
+
 def _norm_templates(static, operand_shapes):
     order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
@@ -105,10 +117,14 @@ def _norm_templates(static, operand_shapes):
         return {"x": f"{_spread('g', static)} * x / np.where({ans} == 0, 1.0, {ans})"}
     if order == 1 and vector:
         return {"x": f"{_spread('g', static)} * np.sign(x)"}
-    if order == np.inf and vector:
+    if order in (np.inf, -np.inf) and vector:  # the largest (smallest) |x_i|: ties split
         return {
             "x": f"{_spread('g', static)} * np.sign(x) * (np.abs(x) == {_spread('ans', static)})"
                  f" / np.sum(np.abs(x) == {_spread('ans', static)}, axis=axis, keepdims=True)"}
+    if order == 0 and vector:  # the count of nonzero elements
+        return {"x": f"{_spread('g', static)} * np.zeros(np.shape(x))"}
+    if _p_norm(order) and vector:  # (sum |x|^p)^(1/p): sign(x) (|x| / norm)^(p-1)
+        return {"x": f"{_spread('g', static)} * {_p_factor(static)}"}
     raise SrcDiffError(f"numpy.linalg.norm with ord={order!r} on this operand has no adjoint rule",
                        hint="use ord=None (2-norm / Frobenius), or ord=1, 2 or np.inf of a vector")
 
@@ -160,6 +176,10 @@ def _norm_tangents(static, operand_shapes):
         return {"x": f"{_over('x * x_dot')} / np.where(ans == 0, 1.0, ans)"}
     if order == 1:
         return {"x": _over("np.sign(x) * x_dot")}
+    if order == 0:
+        return {"x": _over("0.0 * x_dot")}
+    if _p_norm(order):
+        return {"x": _over(f"x_dot * {_p_factor(static)}")}
     top = f"(np.abs(x) == {_spread('ans', static)})"
     return {"x": f"{_over(f'np.sign(x) * x_dot * {top}')} / {_over(top)}"}
 
@@ -188,7 +208,7 @@ RULES = [
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          tangents=_norm_tangents, derivable=_derivable_norm_templates, batching="reduce",
-         note="ord None/'fro', and ord 1, 2, inf of vectors; at x = 0 the gradient is the subgradient 0"),
+         note="ord None/'fro', and any ord of vectors (p-norms, 0, inf, -inf); at x = 0 the gradient is the subgradient 0"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
          array_result=True),
