@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import ast
 
-import numpy as np
-
 from ..frontend.depends import MISSING
 from ..ir.nodes import Operand
 from .expressions import ExpressionLowerer

@@ -2,8 +2,9 @@
 
 srcdiff differentiates real values only.  On a real x, ``np.conjugate(x)`` and
 ``np.real_if_close(x)`` are x itself (their adjoints go through `real_part`, which refuses a
-complex operand when the gradient runs), and ``np.imag(x)`` and ``np.angle(x)`` are constants.  ``np.float64(x)``, ``x.item()`` and ``.tolist()``
-of one number keep the value, so the gradient passes through.
+complex operand when the gradient runs), and ``np.imag(x)`` and ``np.angle(x)`` are constants.
+``np.float64(x)``, ``x.item()`` and ``.tolist()`` of one number keep the value, so the
+gradient passes through.
 """
 
 import math

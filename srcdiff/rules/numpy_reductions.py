@@ -208,7 +208,8 @@ RULES = [
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          tangents=_norm_tangents, derivable=_derivable_norm_templates, batching="reduce",
-         note="ord None/'fro', and any ord of vectors (p-norms, 0, inf, -inf); at x = 0 the gradient is the subgradient 0"),
+         note="ord None/'fro', and any ord of vectors (p-norms, 0, inf, -inf); "
+              "at x = 0 the gradient is the subgradient 0"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
          array_result=True),
