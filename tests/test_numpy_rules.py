@@ -344,8 +344,9 @@ HELPERS = {name: getattr(runtime, name)
                         "zeros_like",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
-                        "split_adjoint")}
-CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint")}
+                        "split_adjoint", "real_part")}
+CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
+                                                                    "take_adjoint", "take_along_axis_adjoint")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 
 SEED = 20261130

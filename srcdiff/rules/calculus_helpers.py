@@ -108,4 +108,42 @@ def interp_slope(x, xp, fp):
     return np.where(inside & (x < xp[-1]), slope, 0.0)
 
 
-HELPERS = {f.__name__: f for f in (gradient_adjoint, cumprod_adjoint, cumprod_tangent, interp_adjoint, interp_slope)}
+def interp_slope_adjoint(g, x, xp, n):
+    """Adjoint of `interp_slope` with respect to fp (of length `n`): each slope reads
+    ``(fp[i + 1] - fp[i]) / (xp[i + 1] - xp[i])``."""
+    x, xp = np.asarray(x), np.asarray(xp)
+    if len(xp) == 1:
+        return np.zeros(n)
+    i, inside = _segments(x, xp)
+    w = np.ravel(np.where(inside & (x < xp[-1]), np.broadcast_to(g, np.shape(x)) / (xp[i + 1] - xp[i]), 0.0))
+    return np.bincount(np.ravel(i + 1), w, n) - np.bincount(np.ravel(i), w, n)
+
+
+def take_adjoint(g, x, indices, axis):
+    """Adjoint of ``np.take(x, indices, axis)``: `g` added back at the indices it was read
+    from (a repeated index adds up)."""
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, x, np.float32))
+    if axis is None:
+        flat = out.reshape(-1)
+        np.add.at(flat, indices, g)
+        return flat.reshape(np.shape(x))
+    np.add.at(out, (slice(None),) * (axis % out.ndim) + (indices,), g)
+    return out
+
+
+def take_along_axis_adjoint(g, x, indices, axis):
+    """Adjoint of ``np.take_along_axis(x, indices, axis)``: `g` added back where each value
+    was read from."""
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, x, np.float32))
+    if axis is None:
+        flat = out.reshape(-1)
+        np.add.at(flat, indices, g)
+        return flat.reshape(np.shape(x))
+    where = list(np.indices(np.shape(indices), sparse=True))
+    where[axis % out.ndim] = indices
+    np.add.at(out, tuple(where), np.broadcast_to(g, np.shape(indices)))
+    return out
+
+
+HELPERS = {f.__name__: f for f in (gradient_adjoint, cumprod_adjoint, cumprod_tangent, interp_adjoint, interp_slope,
+                                   interp_slope_adjoint, take_adjoint, take_along_axis_adjoint)}

@@ -84,6 +84,15 @@ def _ediff1d_templates(static, operand_shapes):
     return {"x": f"np.reshape(-np.diff(np.concatenate([{_zeros_at(g, 0)}, {g}, {_zeros_at(g, 0)}])), np.shape(x))"}
 
 
+def _ediff1d_tangents(static, operand_shapes):
+    # the constants to_begin / to_end have no tangent: zeros in their places
+    begin, end = (0 if v is None else np.size(v) for v in (static["to_begin"], static["to_end"]))
+    if not (begin or end):
+        return {"x": "np.ediff1d(x_dot)"}
+    zeros = "np.zeros({}, np.result_type(x_dot))"
+    return {"x": f"np.concatenate([{zeros.format(begin)}, np.ediff1d(x_dot), {zeros.format(end)}])"}
+
+
 # ---- np.gradient: one axis at a time (several axes make a list) ----
 
 def _gradient_axis(static, operand_shapes) -> int:
@@ -94,7 +103,8 @@ def _gradient_axis(static, operand_shapes) -> int:
         axis = 0
     if not isinstance(axis, int):
         raise SrcDiffError("numpy.gradient along several axes makes a list of arrays, which srcdiff has no "
-                           "adjoint rule for", hint="call np.gradient(x, axis=k) once for each axis k")
+                           "adjoint rule for", hint="give the operand a name (f = ...; np.gradient(f)), or call "
+                                "np.gradient(f, axis=k) once for each axis k")
     if not isinstance(static["spacing"], (int, float)) or isinstance(static["spacing"], bool):
         raise SrcDiffError("numpy.gradient with coordinates or several spacings has no adjoint rule",
                            hint="pass one number as the spacing, and one axis")
@@ -299,7 +309,7 @@ RULES = [
          defaults={"prepend": None, "append": None}, fresh=True, array_result=True, shape=_diff_shape,
          tangents=_diff_tangents, note="any n; prepend and append get their part of the gradient"),
     rule(np.ediff1d, ("x",), _ediff1d_templates, static={"to_end": None, "to_begin": None}, fresh=True,
-         array_result=True, shape=lambda static, x: ONE_DIM, tangents=LINEAR,
+         array_result=True, shape=lambda static, x: ONE_DIM, tangents=_ediff1d_tangents,
          note="to_begin / to_end constants"),
     rule(np.gradient, ("x",), _gradient_templates, static={"spacing": 1.0, "axis": None, "edge_order": 1},
          fresh=True, array_result=True, shape=_same, tangents=_gradient_tangents,
@@ -331,8 +341,26 @@ RULES = [
     rule(np.interp, ("x", "xp", "fp"), _interp_templates, static={"left": None, "right": None, "period": None},
          fresh=True, shape=lambda static, x, xp, fp: x, tangents=_interp_tangents,
          note="gradient to fp, and to x (the slope of its segment, the right one at a knot; 0 outside xp)"),
-    rule(helpers.interp_adjoint, ("y", "x", "xp"), {"y": "np.interp(x, xp, g)"}, static={"n": 0}, fresh=True,
+    rule(helpers.interp_adjoint, ("y", "x", "xp", "n"), {"y": "np.interp(x, xp, g)"}, fresh=True,
          array_result=True, shape=lambda static, *operands: ONE_DIM, tangents={"y": "interp_adjoint(y_dot, x, xp, n)"}),
+    rule(helpers.interp_slope, ("x", "xp", "fp"),
+         {"x": "np.zeros(np.shape(x))", "fp": "interp_slope_adjoint(g, x, xp, np.size(fp))"}, fresh=True,
+         shape=lambda static, x, xp, fp: x, tangents={"x": "0.0 * x_dot", "fp": "interp_slope(x, xp, fp_dot)"},
+         note="np.interp's slope: constant in x between the knots, linear in fp"),
+    # ---- reading by index, as the adjoints above write (and user code may) ----
+    rule(np.take, ("x", "indices"), {"x": "take_adjoint(g, x, indices, axis)"}, static={"axis": None},
+         tangents={"x": "np.take(x_dot, indices, axis=axis)"}, fresh=True,
+         note="a repeated index adds its gradients up"),
+    rule(helpers.take_adjoint, ("y", "x", "indices"), {"y": "np.take(g, indices, axis=axis)"}, static={"axis": None},
+         shape_only=("x",), fresh=True, array_result=True, shape=lambda static, y, x, indices: shapes.array(x),
+         tangents={"y": "take_adjoint(y_dot, x, indices, axis)"}),
+    rule(np.take_along_axis, ("x", "indices"), {"x": "take_along_axis_adjoint(g, x, indices, axis)"},
+         static={"axis": -1}, tangents={"x": "np.take_along_axis(x_dot, indices, axis=axis)"}, fresh=True,
+         array_result=True, shape=lambda static, x, indices: indices, note="a repeated index adds its gradients up"),
+    rule(helpers.take_along_axis_adjoint, ("y", "x", "indices"), {"y": "np.take_along_axis(g, indices, axis=axis)"},
+         static={"axis": -1}, shape_only=("x",), fresh=True, array_result=True,
+         shape=lambda static, y, x, indices: shapes.array(x),
+         tangents={"y": "take_along_axis_adjoint(y_dot, x, indices, axis)"}),
     # ---- values of sort and partition ----
     rule(np.sort, ("x",), _sort_templates, static={"axis": -1, "kind": None, "order": None}, fresh=True,
          array_result=True, shape=lambda static, x: _scan_shape(static, x), tangents=_sort_tangents, note=SORT_NOTE),

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
+from . import runtime
 from .operators import POW_X
 from .table import LINEAR, nograd, rule, unary
 
@@ -53,6 +54,8 @@ def number_conversion(func):
 
 
 RULES = [
+    rule(runtime.real_part, ("y", "x"), {"y": "real_part(g, x)"}, shape_only=("x",), elementwise=True,
+         tangents={"y": "real_part(y_dot, x)"}, note="the adjoint of np.real and kin, as a gradient calls it"),
     unary(np.conjugate, x="real_part(g, x)", fresh=False, note=REAL_NOTE, sympy="sympy.conjugate"),
     # on the real values srcdiff differentiates, the imaginary part is 0 and the angle 0 or pi:
     # constants (a complex input is refused, and so is a differentiated value meeting a complex one)

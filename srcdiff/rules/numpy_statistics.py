@@ -78,7 +78,12 @@ def _check_cov(static, operand_shapes):
     if not x.known or x.ndim not in (1, 2):
         raise SrcDiffError("numpy.cov/corrcoef of an operand that is not known to be 1-D or 2-D has no adjoint rule")
     rows = "x" if static["rowvar"] or x.ndim == 1 else "x.T"
-    return rows, f"({rows} - np.mean({rows}, axis=-1, keepdims=True))", x.ndim
+    return rows, _deviations(rows), x.ndim
+
+
+def _deviations(rows: str) -> str:
+    """Each variable (row) less its mean."""
+    return f"({rows} - np.mean({rows}, axis=-1, keepdims=True))"
 
 
 def _ddof(static) -> str:
@@ -108,7 +113,7 @@ def _cov_tangents(static, operand_shapes):
         return {}
     rows, dev, ndim = _check_cov(static, operand_shapes)
     k = f"(np.shape({rows})[-1] - {_ddof(static)})"
-    dev_dot = dev.replace(rows, rows.replace("x", "x_dot"))
+    dev_dot = _deviations(rows.replace("x", "x_dot"))
     if ndim == 1:
         return {"x": f"2.0 * np.sum({dev_dot} * {dev}) / {k}"}
     return {"x": f"np.reshape(({dev_dot} @ {dev}.T + {dev} @ {dev_dot}.T) / {k}, np.shape(ans))"}
@@ -140,7 +145,7 @@ def _corrcoef_tangents(static, operand_shapes):
     rows, dev, ndim, m, a = _corrcoef_parts(static, operand_shapes)
     if ndim == 1:
         return {"x": "0.0 * np.sum(x_dot)"}
-    dev_dot = dev.replace(rows, rows.replace("x", "x_dot"))
+    dev_dot = _deviations(rows.replace("x", "x_dot"))
     R = f"np.reshape(ans, ({m}, {m}))"
     c_dot = f"({dev_dot} @ {dev}.T + {dev} @ {dev_dot}.T)"
     q = f"(np.sum({dev_dot} * {dev}, axis=1) * {a} * {a})"  # half of diag(C_dot) / diag(C)
