@@ -459,6 +459,8 @@ RULE_SPECS = {
     "numpy.cumprod": _wrap("np.sum(np.sin(np.cumprod(x * y)))"),
     "numpy.polyval": _wrap("np.sum(np.sin(np.polyval(x, y)))"),
     "numpy.trapezoid": _wrap("np.sin(np.trapezoid(x * x, y))"),
+    "numpy.take": _wrap("np.sum(np.sin(np.take(x * y, [2, 0, 2])))"),
+    "numpy.take_along_axis": _wrap("np.sum(np.sin(np.take_along_axis(x * y, np.array([1, 1, 0]), axis=0)))"),
     "math.hypot": ("x, y", "math.hypot(x, y)", (0.7, 1.3), EXACT),
     **{f"numpy.{n}": _elementwise(n) for n in [
         "negative", "reciprocal", "square", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10",

@@ -54,7 +54,7 @@ def cumprod_adjoint(g, x, axis):
     ans = np.cumprod(x, axis=axis)
     if np.all(x != 0):
         return np.flip(np.cumsum(np.flip(g * ans, axis), axis), axis) / x
-    out = np.zeros(x.shape, dtype=np.result_type(x, g, np.float32))
+    out = np.zeros(x.shape, dtype=np.result_type(x, g))
     n = x.shape[axis]
     positions = np.arange(n).reshape([-1 if a == axis % x.ndim else 1 for a in range(x.ndim)])
     for i in range(n):
@@ -70,7 +70,7 @@ def cumprod_tangent(x_dot, x, axis):
     x_dot = np.broadcast_to(x_dot, x.shape)
     n = x.shape[axis]
     positions = np.arange(n).reshape([-1 if a == axis % x.ndim else 1 for a in range(x.ndim)])
-    out = np.zeros(x.shape, dtype=np.result_type(x, x_dot, np.float32))
+    out = np.zeros(x.shape, dtype=np.result_type(x, x_dot))
     for i in range(n):
         replaced = np.cumprod(np.where(positions == i, x_dot, x), axis=axis)
         out = out + np.where(positions >= i, replaced, 0.0)
@@ -122,7 +122,7 @@ def interp_slope_adjoint(g, x, xp, n):
 def take_adjoint(g, x, indices, axis):
     """Adjoint of ``np.take(x, indices, axis)``: `g` added back at the indices it was read
     from (a repeated index adds up)."""
-    out = np.zeros(np.shape(x), dtype=np.result_type(g, x, np.float32))
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, x))
     if axis is None:
         flat = out.reshape(-1)
         np.add.at(flat, indices, g)
@@ -134,7 +134,7 @@ def take_adjoint(g, x, indices, axis):
 def take_along_axis_adjoint(g, x, indices, axis):
     """Adjoint of ``np.take_along_axis(x, indices, axis)``: `g` added back where each value
     was read from."""
-    out = np.zeros(np.shape(x), dtype=np.result_type(g, x, np.float32))
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, x))
     if axis is None:
         flat = out.reshape(-1)
         np.add.at(flat, indices, g)

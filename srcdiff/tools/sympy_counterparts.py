@@ -384,7 +384,8 @@ _add_more_numpy()
 
 
 #: NumPy's calculus functions that only add up and multiply values: exact on object arrays.
-_CALCULUS_OWN = ["diff", "ediff1d", "cumprod", "polyval", *[n for n in ("trapezoid",) if hasattr(np, n)]]
+_CALCULUS_OWN = ["diff", "ediff1d", "cumprod", "polyval", "take", "take_along_axis",
+                 *[n for n in ("trapezoid",) if hasattr(np, n)]]
 
 
 def _add_calculus() -> None:
