@@ -141,3 +141,25 @@ def test_float32_in_float32_out(f):
     g = srcdiff.grad(f)(x)
     assert g.dtype == np.float32
     assert_close(g, central_difference(f, (x.astype(np.float64),), 0), rtol=2e-3, atol=2e-3)
+
+
+#: compiled by numba and equal to the Python gradient; every other program is refused at its
+#: line (docs/jit.md lists the functions), never run by plain NumPy in numba's stead
+NUMBA_COMPILES = {"ediff", "statistics", "norms"}
+
+
+#: refused: a helper with no numba version, a NumPy function numba lacks, a method it lacks
+#: (each compile attempt takes seconds: three stand for the rest)
+NUMBA_REFUSES = {"gradient_1d", "sorted_values", "conversions"}
+
+
+@pytest.mark.parametrize("f", [f for f in PROGRAMS if f.__name__ in NUMBA_COMPILES | NUMBA_REFUSES],
+                         ids=lambda f: f.__name__)
+def test_numba_compiles_or_refuses_at_the_line(f):
+    pytest.importorskip("numba")
+    x = point(f)
+    if f.__name__ in NUMBA_COMPILES:
+        assert_close(srcdiff.grad(f, jit="numba")(x), srcdiff.grad(f)(x), rtol=1e-10, atol=1e-12)
+        return
+    with pytest.raises(srcdiff.SrcDiffError, match="numba|jit"):
+        srcdiff.grad(f, jit="numba")(x)
