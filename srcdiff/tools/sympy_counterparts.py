@@ -383,20 +383,14 @@ def _add_more_numpy() -> None:
 _add_more_numpy()
 
 
-#: NumPy's calculus functions that only add up and multiply values: exact on object arrays.
-_CALCULUS_OWN = ["diff", "ediff1d", "cumprod", "polyval", "take", "take_along_axis",
-                 *[n for n in ("trapezoid",) if hasattr(np, n)]]
-
 
 def _add_calculus() -> None:
-    """rules/numpy_calculus.py, numpy_statistics.py and numpy_complex_real.py: NumPy's own
-    functions where they are exact on symbols, math.pow as sympy's power; the others are
-    checked against central differences (sorting, interpolation and finite-difference
-    stencils compare or index values, which symbols cannot)."""
+    """rules/numpy_calculus.py, numpy_statistics.py, numpy_complex_real.py: NumPy's own where it
+    only adds and multiplies (exact on object arrays), math.pow as sympy's power; the others
+    compare or index values, which symbols cannot: checked against central differences."""
     from ..rules import numpy_calculus, numpy_complex_real, numpy_statistics
-    for name in _CALCULUS_OWN:
-        COUNTERPARTS[f"numpy.{name}"] = getattr(np, name)
-    COUNTERPARTS["math.pow"] = sp.Pow
+    own = ["diff", "ediff1d", "cumprod", "polyval", "take", "take_along_axis", "trapezoid"]
+    COUNTERPARTS.update({f"numpy.{n}": getattr(np, n) for n in own if hasattr(np, n)}, **{"math.pow": sp.Pow})
     for r in [*numpy_calculus.RULES, *numpy_statistics.RULES, *numpy_complex_real.RULES]:
         if r.name not in COUNTERPARTS:
             NOT_SYMBOLIC.setdefault(r.name, "not run on sympy values (checked against central differences)")
