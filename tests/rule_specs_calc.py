@@ -101,3 +101,34 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("scipy.stats.dirichlet.logpdf", "stats.dirichlet.logpdf(x / np.sum(x, axis=0), np.array([1.5, 2.0, 3.0]))",
           x=((3, 4), POS)),
     ]
+
+
+def calc_calls():
+    """How tests/test_rule_facts.py calls each of these rules on its sample arrays x, y (2 x 2)."""
+    import math
+
+    import numpy as np
+
+    from srcdiff.rules import calculus_helpers as ch
+    from srcdiff.rules.numpy_complex_real import item, tolist
+    return {
+        "math.pow": lambda x, y: math.pow(abs(x[0, 0]), y[0, 0]),
+        "ndarray.tolist": lambda x, y: tolist(np.sum(x)),
+        "ndarray.item": lambda x, y: item(x[:1, :1]),
+        "numpy.angle": lambda x, y: np.angle(x),
+        "numpy.argpartition": lambda x, y: np.argpartition(x, 0),
+        "numpy.average": lambda x, y: np.average(x, weights=y),
+        "numpy.diff": lambda x, y: np.diff(x),
+        "numpy.gradient": lambda x, y: np.gradient(x, axis=0),
+        "numpy.interp": lambda x, y: np.interp(x, np.array([0.0, 1.0]), y[0]),
+        "numpy.partition": lambda x, y: np.partition(x, 0),
+        "numpy.take": lambda x, y: np.take(x, [0, 1]),
+        "numpy.take_along_axis": lambda x, y: np.take_along_axis(x, np.array([[0, 1], [1, 0]]), axis=1),
+        "srcdiff.rules.calculus_helpers.gradient_adjoint": lambda x, y: ch.gradient_adjoint(x, 1.0, 0, 1),
+        "srcdiff.rules.calculus_helpers.interp_adjoint":
+            lambda x, y: ch.interp_adjoint(y[0], x[0], np.array([0.0, 1.0]), 2),
+        "srcdiff.rules.calculus_helpers.interp_slope": lambda x, y: ch.interp_slope(x, np.array([0.0, 1.0]), y[0]),
+        "srcdiff.rules.calculus_helpers.take_adjoint": lambda x, y: ch.take_adjoint(y, x, np.array([0, 1]), 0),
+        "srcdiff.rules.calculus_helpers.take_along_axis_adjoint":
+            lambda x, y: ch.take_along_axis_adjoint(y, x, np.array([[0, 1], [1, 0]]), 1),
+    }

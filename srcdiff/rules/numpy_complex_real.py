@@ -50,7 +50,7 @@ def _float_templates(static, operand_shapes):
 def number_conversion(func):
     """``np.float64(x)``: x's values as that type (a number, or an array of them)."""
     return rule(func, ("x",), _float_templates, shape=lambda static, x: shapes.array(x) if x.known and x.ndim else x,
-                fresh=True, tangents=LINEAR, note="x's value as this type; the gradient passes through")
+                tangents=LINEAR, note="x's value as this type; the gradient passes through")
 
 
 RULES = [
@@ -69,7 +69,7 @@ RULES = [
          static={"copy": True, "nan": 0.0, "posinf": None, "neginf": None}, elementwise=True, fresh=True,
          shape=lambda static, x: x, note="no gradient where x is NaN or infinite (replaced by constants)"),
     *[number_conversion(f) for f in (np.float64, np.float32)],
-    rule(item, ("x",), _number_templates, name="ndarray.item", shape=_number_shape, float_result=True, fresh=True,
+    rule(item, ("x",), _number_templates, name="ndarray.item", shape=_number_shape, fresh=True,
          tangents={"x": "np.sum(x_dot)"}, note="one element (no index argument)"),
     rule(tolist, ("x",), _number_templates, name="ndarray.tolist", shape=_number_shape, fresh=True,
          tangents={"x": "np.sum(x_dot)"}, note="of a 0-d value (a number)"),

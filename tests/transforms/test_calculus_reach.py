@@ -163,3 +163,20 @@ def test_numba_compiles_or_refuses_at_the_line(f):
         return
     with pytest.raises(srcdiff.SrcDiffError, match="numba|jit"):
         srcdiff.grad(f, jit="numba")(x)
+
+
+def split_at(x, cuts, axis):
+    return np.sum(np.split(x, cuts, axis=axis)[1] ** 2)
+
+
+def rows(x, picked):
+    return np.sum(x[picked] ** 2)
+
+
+def test_a_list_of_ints_is_a_static_argument():
+    x = RNG.normal(size=(4, 5))
+    for cuts, axis in (([1, 3], 0), ((2, 4), 1), ([2], 1)):
+        assert_close(srcdiff.grad(split_at)(x, cuts, axis), central_difference(split_at, (x, cuts, axis), 0))
+    # a list index picks rows, a tuple one element: the two are different specialisations
+    assert_close(srcdiff.grad(rows)(x, [0, 1]), central_difference(rows, (x, [0, 1]), 0))
+    assert_close(srcdiff.grad(rows)(x, (0, 1)), central_difference(rows, (x, (0, 1)), 0))
