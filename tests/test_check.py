@@ -454,6 +454,14 @@ RULE_SPECS = {
        for n in ["log2", "log10", "erf", "erfc", "degrees", "radians", "fabs"]},
     "math.acosh": ("x, y", "math.acosh(x + 1.0) * y", (0.7, 1.3), EITHER),
     "math.atan2": ("x, y", "math.atan2(x, y)", (0.7, 1.3), EXACT),
+    "math.pow": ("x, y", "math.pow(x, y)", (0.7, 1.3), EITHER),  # the guards for x = 0, y = 0 (as x ** y)
+    "numpy.diff": _wrap("np.sum(np.sin(np.diff(x * y, n=2)))"),
+    "numpy.ediff1d": _wrap("np.sum(np.sin(np.ediff1d(x * y)))"),
+    "numpy.cumprod": _wrap("np.sum(np.sin(np.cumprod(x * y)))"),
+    "numpy.polyval": _wrap("np.sum(np.sin(np.polyval(x, y)))"),
+    "numpy.trapezoid": _wrap("np.sin(np.trapezoid(x * x, y))"),
+    "numpy.take": _wrap("np.sum(np.sin(np.take(x * y, [2, 0, 2])))"),
+    "numpy.take_along_axis": _wrap("np.sum(np.sin(np.take_along_axis(x * y, np.array([1, 1, 0]), axis=0)))"),
     "math.hypot": ("x, y", "math.hypot(x, y)", (0.7, 1.3), EXACT),
     **{f"numpy.{n}": _elementwise(n) for n in [
         "negative", "reciprocal", "square", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10",

@@ -610,9 +610,9 @@ def sorts_in_place(x):
     return np.sum(y * np.arange(len(y)))
 
 
-def sorted_by_argsort(x):  # the rewrite the hint gives
+def sorted_by_argsort(x):  # the rewrite the hint gives (np.sort has a rule)
     y = x.copy()
-    y = y[np.argsort(y)]
+    y = np.sort(y)
     return np.sum(y * np.arange(len(y)))
 
 
@@ -681,7 +681,7 @@ def calls_a_helper_for_its_effect(x):
 
 
 @pytest.mark.parametrize("f, words, fixed", [
-    (sorts_in_place, ["`y.sort()` changes y in place", "`y = y[np.argsort(y)]`"], sorted_by_argsort),
+    (sorts_in_place, ["`y.sort()` changes y in place", "`y = np.sort(y)`"], sorted_by_argsort),
     (tanh_into_out, ["`np.tanh(y, out=y)` changes y in place", "`y = np.tanh(y)`"], tanh_assigned),
     (adds_at_indices, ["changes y in place", "`y = y + np.eye(len(y))[np.array([0, 0, 1])].T @ x`"],
      adds_by_one_hot),
@@ -732,7 +732,6 @@ def uses_numpy_equivalents(x):
 
 def test_a_math_function_without_a_rule_points_to_numpys():
     x = np.array([0.5, 1.5, -0.3])
-    _refused(uses_math_pow, (x,), "math.pow", "write np.power instead")
     error = _refused(uses_math_gamma, (x,), "math.gamma", "register_adjoint")
     assert "np." not in error.hint.split("register")[0]
     _check(uses_numpy_equivalents, (x,))
@@ -779,8 +778,8 @@ def walrus_inside_print(x):
 
 @pytest.mark.parametrize("f, words", [
     (pops_inside_print, ["`xs.pop()` changes xs in place inside an expression srcdiff runs as written"]),
-    (sorts_inside_assert, ["`y.sort()` changes y in place", "`y = y[np.argsort(y)]`"]),
-    (sorts_inside_a_condition, ["`y.sort()` changes y in place", "`y = y[np.argsort(y)]`"]),
+    (sorts_inside_assert, ["`y.sort()` changes y in place", "`y = np.sort(y)`"]),
+    (sorts_inside_a_condition, ["`y.sort()` changes y in place", "`y = np.sort(y)`"]),
     (walrus_inside_print, ["`:=` expressions are not supported"]),
 ])
 def test_a_change_hidden_in_an_expression_run_as_written_is_refused(f, words):

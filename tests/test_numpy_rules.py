@@ -13,13 +13,14 @@ import numpy as np
 import pytest
 from modules import import_source
 from numeric import assert_close
+from rule_specs_calc import calc_specs
 from rule_specs_linalg import linalg_specs
 from rule_specs_more import more_specs
 from rule_specs_signal import signal_specs
 
 import srcdiff
 from srcdiff.api.gradients import GradFunction
-from srcdiff.rules import default_table, list_helpers, runtime
+from srcdiff.rules import calculus_helpers, default_table, list_helpers, runtime
 
 
 def sampler(low=None, high=None):
@@ -342,12 +343,15 @@ SPECS = [
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
 SPECS += linalg_specs(S, REAL, well_conditioned)
 SPECS += signal_specs(S, REAL)
+SPECS += calc_specs(S, REAL, POS, UNIT, NONZERO, sampler)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}
+CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
+                                                                    "take_adjoint", "take_along_axis_adjoint")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 
 SEED = 20261130
@@ -359,7 +363,8 @@ def cases(tmp_path_factory):
     lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
              "import scipy.linalg as sl",
              f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
-             f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}", ""]
+             f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}",
+             f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
@@ -374,7 +379,8 @@ def draw_inputs(spec, index):
     import scipy.linalg as sl
     import scipy.special as sc
     from scipy import signal, stats
-    names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl, **HELPERS, **LIST_HELPERS}
+    names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
+             **HELPERS, **LIST_HELPERS, **CALC_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
@@ -407,8 +413,8 @@ def arange_from_a_value(x):
     return np.sum(np.arange(x, x + 3.0))
 
 
-def linspace_to_a_value(x):
-    return np.sum(np.linspace(0.0, x, 5))
+def linspace_to_a_value(x):  # array endpoints (number endpoints have a rule)
+    return np.sum(np.linspace(np.zeros(2), x * np.ones(2), 5))
 
 
 @pytest.mark.parametrize("func, hint", [(arange_from_a_value, r"start \+ step \* np.arange\(n\)"),

@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+from rule_specs_calc import calc_calls
 
 import srcdiff
 from srcdiff.rules import default_table, list_helpers, rule, runtime, structural, unary
@@ -91,10 +92,11 @@ CALLS = {
     "math.acosh": lambda x, y: math.acosh(1.0 + abs(x[0, 0])),
     "math.atan2": lambda x, y: math.atan2(x[0, 0], y[0, 0]),
     "math.hypot": lambda x, y: math.hypot(x[0, 0], y[0, 0]),
+    **calc_calls(),  # rules/numpy_calculus.py and kin (tests/rule_specs_calc.py)
 }
 
 #: The arguments of a `math` function for one number n (within its domain).
-NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,),
+NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,), "math.pow": lambda n: (n, n),
                "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n)}
 
 

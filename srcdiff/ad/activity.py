@@ -52,7 +52,9 @@ def refuse_complex(function: Function, wrt: set[str], location) -> None:
     for node in nodes:
         if any(_complex_constant(v) for v in node.inputs):
             complex_names.add(node.out.name)
-    found = edges(function, lambda node: node.input_vars)
+    # complex values taint what is computed from them, except through a value that carries no
+    # gradient (a comparison, np.imag): that value cannot bring a complex gradient back
+    found = edges(function, gradient_inputs)
     changed = True
     while changed:
         changed = False

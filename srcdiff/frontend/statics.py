@@ -30,7 +30,7 @@ def static_values(parsed: ParsedFunction, wrt, value_of):
         if not static_ok(value):
             raise parsed.error(node, f"{name}={value!r} is used as a static argument here: srcdiff "
                                "specialises the gradient on its value, which must be None, a "
-                               "number, a bool, a string, or a tuple of them",
+                               "number, a bool, a string, or a tuple or list of them",
                                f"pass {name} as a Python int or tuple, e.g. {name}=1")
         return value
     return static_value
@@ -54,9 +54,32 @@ def static_key(names: tuple, value_of) -> tuple | None:
     values = [value_of(n) for n in names]
     if not all(static_ok(v) for v in values):
         return None
-    return names, tuple(typed(v) for v in values)
+    return names, tuple(_typed(frozen(v)) for v in values)
 
 
 def static_ok(value) -> bool:
-    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value."""
-    return value is not MISSING and depends_static_ok(value)
+    """None, numbers (not NaN), bools, strings and tuples or lists of them: compared and hashed
+    by value (a list by its items, `frozen`)."""
+    return value is not MISSING and depends_static_ok(frozen(value))
+
+
+def _typed(value):
+    if isinstance(value, ListKey):  # a list is not the tuple of its items
+        return (list, tuple(_typed(v) for v in value))
+    if isinstance(value, tuple):
+        return (tuple, tuple(_typed(v) for v in value))
+    return typed(value)
+
+
+class ListKey(tuple):
+    """A static list's items as a cache key: a tuple of its own type, so ``[1, 2]`` and ``(1, 2)``
+    (which mean different things as an index) are different variants."""
+
+
+def frozen(value):
+    """`value` with every list made a `ListKey` (hashable; the value lowering reads stays a list:
+    ``x[[0, 1]]`` picks rows, ``x[(0, 1)]`` one element)."""
+    if isinstance(value, (list, tuple)) and not isinstance(value, ListKey):
+        items = tuple(frozen(v) for v in value)
+        return ListKey(items) if isinstance(value, list) else items
+    return value

@@ -16,6 +16,7 @@ from typing import Callable
 from ..errors import SrcDiffError
 from ..ir.nodes import Block, Branch, Carry, Const, ForwardStatement, Merge, Node, Operand, Var, operand_ast
 from ..rules.structural import COPY, NOGRAD
+from .complex_sides import refuse_complex_side
 from .expressions import ExpressionLowerer
 from .opaque import condition
 from .state import FLOW_DEFAULTS, LoweringState
@@ -35,6 +36,7 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
         saved = _snapshot(state)
         try:
             lower_side()
+            refuse_complex_side(state, state.block)  # a complex dtype's path: refused when taken
         except StaticParameter:
             raise  # lowering starts again, knowing the parameter's value
         except SrcDiffError as exc:

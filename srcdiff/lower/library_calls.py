@@ -38,6 +38,7 @@ from .effects import lower_effect
 from .einsum_calls import einsum_sublists, is_text
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
+from .gradient_calls import gradient_list
 from .opaque import opaque, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_values import constant, static_parameter, static_value
@@ -62,6 +63,10 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
     func = resolve(lower, callee)
     if func is MISSING:
         return _method(lower, node, target) if isinstance(callee, ast.Attribute) else None
+    if func is np.gradient:  # along several axes: a list of one-axis calls
+        listed = gradient_list(lower, node, target)
+        if listed is not None:
+            return listed
     if callable(func) and getattr(func, "__name__", None) in NAMESPACE_GETTERS:
         return Const(np)
     if is_promoter(func):  # xp_promote(x, force_floating=True, xp=xp): a conversion

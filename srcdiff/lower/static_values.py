@@ -73,7 +73,7 @@ def constant(state: LoweringState, node: ast.expr):
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) \
             and not isinstance(node.operand, ast.Constant):  # ``ord=-np.inf``
         value = constant(state, node.operand)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
             return -value if isinstance(node.op, ast.USub) else value
     try:
         return ast.literal_eval(node)

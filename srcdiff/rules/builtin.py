@@ -10,6 +10,8 @@ import numpy as np
 from . import (
     convolution,
     generated_code,
+    numpy_calculus,
+    numpy_complex_real,
     numpy_convert,
     numpy_decompositions,
     numpy_elementwise,
@@ -18,6 +20,7 @@ from . import (
     numpy_nograd,
     numpy_reductions,
     numpy_shape,
+    numpy_statistics,
     operators,
     python_math,
 )
@@ -36,6 +39,9 @@ SECTIONS = {
     "NumPy shape manipulation": numpy_shape.RULES,
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
+    "NumPy numerical calculus (differences, scans, integrals, sorting)": numpy_calculus.RULES,
+    "NumPy statistics (weighted means, covariances)": numpy_statistics.RULES,
+    "Complex functions of real values, conversions to numbers": numpy_complex_real.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
     "srcdiff's own helpers (higher derivatives)": generated_code.RULES,
 }
@@ -50,10 +56,12 @@ METHODS = {
     "swapaxes": np.swapaxes, "squeeze": np.squeeze, "repeat": np.repeat,
     "clip": np.clip, "copy": np.copy, "astype": numpy_convert.astype,
     "argmax": np.argmax, "argmin": np.argmin, "argsort": np.argsort,
+    **numpy_complex_real.METHODS,
 }
 #: Array attributes, mapped to the function whose rule they use.
 ATTRIBUTES = {
     "T": operators.TRANSPOSE_ATTRIBUTE,
+    **numpy_complex_real.ATTRIBUTES,
 }
 
 

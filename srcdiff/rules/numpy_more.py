@@ -44,14 +44,6 @@ def _triangle(func, **options):
                 shape=lambda static, x: shapes.array(x), tangents=LINEAR, **options)
 
 
-def _diff_templates(static, operand_shapes):
-    if static["n"] != 1:
-        return {}  # refused: write np.diff(np.diff(x)) for a second difference
-    # diff is x[1:] - x[:-1] along axis: g moves to the later element, minus g to the earlier
-    return {"x": "np.concatenate([-np.take(g, [0], axis=axis), -np.diff(g, axis=axis), "
-                 "np.take(g, [-1], axis=axis)], axis=axis)"}
-
-
 def _rollaxis_templates(static, operand_shapes):
     ndim = operand_shapes["x"].ndim
     if ndim is None:
@@ -97,8 +89,6 @@ RULES = [
     # ---- triangles, differences, axes ----
     _triangle(np.tril, not_symbolic=NUMERIC_ONLY),
     _triangle(np.triu, not_symbolic=NUMERIC_ONLY),
-    rule(np.diff, ("x",), _diff_templates, static={"n": 1, "axis": -1}, fresh=True, array_result=True,
-         tangents=LINEAR, note="n = 1 (nest np.diff for higher differences)", not_symbolic=NUMERIC_ONLY),
     rule(np.rollaxis, ("x",), _rollaxis_templates, static={"axis": None, "start": 0}, tangents=LINEAR,
          not_symbolic=NUMERIC_ONLY),
     rule(np.fliplr, ("x",), {"x": "np.fliplr(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x),

@@ -55,8 +55,6 @@ RULES = [
     constructor(np.identity, sympy=FORMS + "identity"),
     constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n",
                 sympy=FORMS + "arange"),
-    constructor(np.linspace, refuses_active="write start + (stop - start) * np.linspace(0.0, 1.0, n)",
-                sympy=FORMS + "linspace"),
     nograd(np.zeros_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like",
            sympy=FORMS + "zeros_like"),
     nograd(np.ones_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like",

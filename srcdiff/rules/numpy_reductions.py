@@ -121,7 +121,7 @@ def _norm_templates(static, operand_shapes):
         return {"x": f"{_spread('g', static)} * x / np.where({ans} == 0, 1.0, {ans})"}
     if order == 1 and vector:
         return {"x": f"{_spread('g', static)} * np.sign(x)"}
-    if order == np.inf and vector:
+    if order in (np.inf, -np.inf) and vector:  # the largest (smallest) |x_i|: ties split
         return {
             "x": f"{_spread('g', static)} * np.sign(x) * (np.abs(x) == {_spread('ans', static)})"
                  f" / np.sum(np.abs(x) == {_spread('ans', static)}, axis=axis, keepdims=True)"}

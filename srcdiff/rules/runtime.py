@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
+from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .kinks import kink, kink_nan
 from .list_helpers import LIST_HELPERS
@@ -392,6 +393,7 @@ HELPERS = {
     "stop_gradient": stop_gradient,
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
+    **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

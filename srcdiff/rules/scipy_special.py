@@ -72,6 +72,10 @@ RULES = [
           note="also spelled scipy.special.psi"),
     order(sc.polygamma, x=f"g * {S}polygamma(n + 1, x)",             sympy="sympy.polygamma"),
     unary(sc.gamma,    x=f"g * ans * {S}digamma(x)",                 sympy="sympy.gamma"),
+    # the sign of Gamma(x): piecewise constant (jumps at 0, -1, -2, ...)
+    table.nograd(sc.gammasgn, ("x",), shape=lambda static, x: x, fresh=True, batching="elementwise",
+                 note="the sign of Gamma(x): zero gradient (it jumps at x = 0, -1, -2, ...)",
+                 not_symbolic="a sign: no gradient to check"),
     unary(sc.rgamma,   x=f"-g * ans * {S}digamma(x)",                sympy=FORMS + "rgamma"),
     binary(sc.beta,    x=f"g * ans * ({S}digamma(x) - {S}digamma(x + y))",
                        y=f"g * ans * ({S}digamma(y) - {S}digamma(x + y))", sympy="sympy.beta"),

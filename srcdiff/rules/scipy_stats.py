@@ -103,14 +103,27 @@ def _dirichlet_templates(scaled: bool):
     def templates(static, operand_shapes):
         w = "g * ans" if scaled else "g"
         x = operand_shapes["x"]
-        if not x.known:
-            return {}
+        if not x.known:  # the components' axis is the first: alpha runs down it
+            return {"x": f"{w} * np.reshape(alpha - 1.0, np.shape(alpha) + (1,) * (np.ndim(x) - 1)) / x"}
         log_x = "np.log(x)" if x.ndim == 1 else f"np.sum({w} * np.log(x), axis=-1)"
         total = w if x.ndim == 1 else f"np.sum({w})"
-        return {"x": f"{w} * (alpha - 1.0) / x",
+        alpha_down = "(alpha - 1.0)" if x.ndim == 1 else f"np.reshape(alpha - 1.0, (-1,{' 1,' * (x.ndim - 1)}))"
+        return {"x": f"{w} * {alpha_down} / x",
                 "alpha": f"{'' if x.ndim > 1 else w + ' * '}{log_x} - {total} * ({S}digamma(alpha) - "
                          f"{S}digamma(np.sum(alpha)))"}
     return templates
+
+
+def poisson_cumulative():
+    """``poisson.cdf``/``sf``/``logcdf``/``logsf`` in mu: d cdf / d mu = -pmf(floor(k - loc), mu)."""
+    n = "np.floor(k - loc)"
+    pmf = f"np.where({n} >= 0.0, np.exp({S}xlogy({n}, mu) - mu - {S}gammaln({n} + 1.0)), 0.0)"
+    templates = {"cdf": f"-g * {pmf}", "sf": f"g * {pmf}",
+                 "logcdf": f"-g * {pmf} * np.exp(-ans)", "logsf": f"g * {pmf} * np.exp(-ans)"}
+    return [rule(getattr(st.poisson, m), ("k", "mu", "loc"), {"mu": t}, name=f"scipy.stats.poisson.{m}",
+                 defaults={"loc": 0.0}, elementwise=True, fresh=True, note="gradient to mu (the count k has none)",
+                 not_symbolic=NOT_SYMBOLIC)
+            for m, t in templates.items()]
 
 
 def _mvn_shape(static, x, mean, cov):
@@ -152,6 +165,7 @@ RULES = [
             logf=f"-np.log(s * z) - {LOG_SQRT_2PI} - 0.5 * np.log(z) ** 2 / (s * s)",
             shape_dlog={"s": "(-1.0 / s + np.log(z) ** 2 / (s * s * s))"}),
     *discrete("poisson", ("mu",), {"mu": "(k - loc) / mu - 1.0"}),
+    *poisson_cumulative(),
     *discrete("binom", ("n", "p"), {"p": "(k - loc) / p - (n - k + loc) / (1.0 - p)"}),
     rule(st.multivariate_normal.logpdf, ("x", "mean", "cov"), _mvn_templates(False),
          name="scipy.stats.multivariate_normal.logpdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,

@@ -334,6 +334,22 @@ def qualified_name(func) -> str:
     return f"{module}.{func.__name__}" if module else func.__name__
 
 
+#: The reason a rule checked against central differences only gives for having no sympy counterpart.
+NUMERIC_ONLY = "not run on sympy values (checked against central differences)"
+
+
+def numerically_checked(make):
+    """`make` (`rule`, `nograd`, `unary`...) for a module whose rules have no sympy counterpart
+    unless they name one: each made without `sympy=` says why (`NUMERIC_ONLY`)."""
+    def made(*args, **options):
+        if options.get("sympy") is None:
+            options = {"not_symbolic": NUMERIC_ONLY, **options}
+        return make(*args, **options)
+
+    made.__name__ = make.__name__
+    return made
+
+
 def rule(func, params, templates, *, name=None, **options) -> Rule:
     """A rule with explicit parameters: ``rule(np.dot, ("x", "y"), _dot_templates)``."""
     return validate(Rule(func, name or qualified_name(func), tuple(params), templates, **options))

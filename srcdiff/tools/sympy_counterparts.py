@@ -8,8 +8,6 @@ elementwise rule's counterpart computes one element and is mapped over arrays he
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
 from ..rules import TABLE
@@ -43,7 +41,6 @@ WITHOUT_RULES = {
     "ndarray.shape": forms.shape,
     "ndarray.ndim": forms.ndim,
     "ndarray.size": forms.size,
-    "math.pow": operator.pow,
     "numpy.positive": np.positive,
     "numpy.result_type": np.result_type,
 }

@@ -130,8 +130,8 @@ def test_text_for_a_message_is_fine():
 
 # ---- forward and reverse refuse the same programs ----
 
-def linspace_sum(x):
-    return np.sum(np.linspace(x, 2.0 * x, 5))
+def linspace_sum(x):  # array endpoints (number endpoints have a rule)
+    return np.sum(np.linspace(x * np.ones(2), 2.0 * x * np.ones(2), 5))
 
 
 def arange_sum(x):
@@ -139,7 +139,7 @@ def arange_sum(x):
 
 
 def linspace_stop(x):
-    return np.sum(np.linspace(0.0, x, 4) ** 2)
+    return np.sum(np.linspace(np.zeros(2), x * np.ones(2), 4) ** 2)
 
 
 @pytest.mark.parametrize("f", [linspace_sum, arange_sum, linspace_stop])

@@ -1,0 +1,149 @@
+"""Helpers the adjoints of NumPy's numerical-calculus functions call (rules/numpy_calculus.py).
+
+Each is plain NumPy, small enough to read in the generated source's stead, and exists only
+where a template expression cannot say it: the transpose of ``np.gradient``'s stencil, the
+exact adjoint of ``np.cumprod`` where the operand has zeros, ``np.interp``'s transpose and
+slope.  The linear ones have rules of their own (their transposes), so a gradient that calls
+them can be differentiated again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _along(a, axis, index):
+    """``a[..., index, ...]`` with `index` on `axis` (a slice or an int)."""
+    where = [slice(None)] * np.ndim(a)
+    where[axis] = index
+    return tuple(where)
+
+
+def gradient_adjoint(g, spacing, axis, edge_order):
+    """The transpose of ``np.gradient(x, spacing, axis=axis, edge_order=edge_order)`` (one
+    axis, uniform `spacing`) applied to `g`: the stencil's weights sent back to the elements
+    they read."""
+    if np.ndim(g) == 0:  # the zero adjoint of a list item nothing used
+        return g
+    g = np.asarray(g)
+    n = g.shape[axis]
+    out = np.zeros_like(g)
+    h = spacing
+    interior = g[_along(g, axis, slice(1, n - 1))] / (2.0 * h)
+    out[_along(out, axis, slice(2, n))] += interior       # + f[i+1] / 2h
+    out[_along(out, axis, slice(0, n - 2))] -= interior   # - f[i-1] / 2h
+    first, last = g[_along(g, axis, 0)] / h, g[_along(g, axis, n - 1)] / h
+    if edge_order == 1:  # (f1 - f0) / h and (f[n-1] - f[n-2]) / h
+        out[_along(out, axis, 0)] -= first
+        out[_along(out, axis, 1)] += first
+        out[_along(out, axis, n - 1)] += last
+        out[_along(out, axis, n - 2)] -= last
+    else:  # (-3 f0 + 4 f1 - f2) / 2h and (3 f[n-1] - 4 f[n-2] + f[n-3]) / 2h
+        for k, weight in ((0, -1.5), (1, 2.0), (2, -0.5)):
+            out[_along(out, axis, k)] += weight * first
+            out[_along(out, axis, n - 1 - k)] -= weight * last
+    return out
+
+
+def cumprod_adjoint(g, x, axis):
+    """Adjoint of ``np.cumprod(x, axis)`` (axis an int): ``x_bar[i] = sum_{j >= i} g[j] *
+    prod_{k <= j, k != i} x[k]``; where x has no zeros, the reversed cumulative sum of
+    ``g * ans`` divided by x, else the products of the others, one element at a time."""
+    x = np.asarray(x)
+    g = np.broadcast_to(g, x.shape)
+    ans = np.cumprod(x, axis=axis)
+    if np.all(x != 0):
+        return np.flip(np.cumsum(np.flip(g * ans, axis), axis), axis) / x
+    out = np.zeros(x.shape, dtype=np.result_type(x, g))
+    n = x.shape[axis]
+    positions = np.arange(n).reshape([-1 if a == axis % x.ndim else 1 for a in range(x.ndim)])
+    for i in range(n):
+        others = np.cumprod(np.where(positions == i, 1.0, x), axis=axis)
+        out[_along(out, axis, i)] = np.sum(np.where(positions >= i, g * others, 0.0), axis=axis)
+    return out
+
+
+def cumprod_tangent(x_dot, x, axis):
+    """Tangent of ``np.cumprod(x, axis)``: ``sum_{i <= j} x_dot[i] * prod_{k <= j, k != i}
+    x[k]``, exact where x has zeros."""
+    x = np.asarray(x)
+    x_dot = np.broadcast_to(x_dot, x.shape)
+    n = x.shape[axis]
+    positions = np.arange(n).reshape([-1 if a == axis % x.ndim else 1 for a in range(x.ndim)])
+    out = np.zeros(x.shape, dtype=np.result_type(x, x_dot))
+    for i in range(n):
+        replaced = np.cumprod(np.where(positions == i, x_dot, x), axis=axis)
+        out = out + np.where(positions >= i, replaced, 0.0)
+    return out
+
+
+def _segments(x, xp):
+    """The segment of `xp` each of `x` falls in (clamped to the first and last), and whether
+    it lies inside ``[xp[0], xp[-1]]``."""
+    i = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, max(len(xp) - 2, 0))
+    inside = (x >= xp[0]) & (x <= xp[-1])
+    return i, inside
+
+
+def interp_adjoint(g, x, xp, n):
+    """Adjoint of ``np.interp(x, xp, fp)`` with respect to fp (of length `n`): each value's
+    two weights sent back to the knots it was interpolated between."""
+    x, xp, g = np.asarray(x, dtype=float), np.asarray(xp), np.broadcast_to(g, np.shape(x))
+    if len(xp) == 1:
+        return np.full(n, np.sum(g))
+    i, inside = _segments(x, xp)
+    t = np.where(inside, (x - xp[i]) / (xp[i + 1] - xp[i]), np.where(x > xp[-1], 1.0, 0.0))
+    return np.bincount(np.ravel(i), np.ravel(g * (1.0 - t)), n) + \
+        np.bincount(np.ravel(i + 1), np.ravel(g * t), n)
+
+
+def interp_slope(x, xp, fp):
+    """The derivative of ``np.interp(x, xp, fp)`` in x: the slope of x's segment (the right
+    one at a knot), 0 outside ``[xp[0], xp[-1]]`` where the value is constant."""
+    x, xp, fp = np.asarray(x), np.asarray(xp), np.asarray(fp)
+    if len(xp) == 1:
+        return np.zeros(np.shape(x))
+    i, inside = _segments(x, xp)
+    slope = (fp[i + 1] - fp[i]) / (xp[i + 1] - xp[i])
+    return np.where(inside & (x < xp[-1]), slope, 0.0)
+
+
+def interp_slope_adjoint(g, x, xp, n):
+    """Adjoint of `interp_slope` with respect to fp (of length `n`): each slope reads
+    ``(fp[i + 1] - fp[i]) / (xp[i + 1] - xp[i])``."""
+    x, xp = np.asarray(x), np.asarray(xp)
+    if len(xp) == 1:
+        return np.zeros(n)
+    i, inside = _segments(x, xp)
+    w = np.ravel(np.where(inside & (x < xp[-1]), np.broadcast_to(g, np.shape(x)) / (xp[i + 1] - xp[i]), 0.0))
+    return np.bincount(np.ravel(i + 1), w, n) - np.bincount(np.ravel(i), w, n)
+
+
+def take_adjoint(g, x, indices, axis):
+    """Adjoint of ``np.take(x, indices, axis)``: `g` added back at the indices it was read
+    from (a repeated index adds up)."""
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, x))
+    if axis is None:
+        flat = out.reshape(-1)
+        np.add.at(flat, indices, g)
+        return flat.reshape(np.shape(x))
+    np.add.at(out, (slice(None),) * (axis % out.ndim) + (indices,), g)
+    return out
+
+
+def take_along_axis_adjoint(g, x, indices, axis):
+    """Adjoint of ``np.take_along_axis(x, indices, axis)``: `g` added back where each value
+    was read from."""
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, x))
+    if axis is None:
+        flat = out.reshape(-1)
+        np.add.at(flat, indices, g)
+        return flat.reshape(np.shape(x))
+    where = list(np.indices(np.shape(indices), sparse=True))
+    where[axis % out.ndim] = indices
+    np.add.at(out, tuple(where), np.broadcast_to(g, np.shape(indices)))
+    return out
+
+
+HELPERS = {f.__name__: f for f in (gradient_adjoint, cumprod_adjoint, cumprod_tangent, interp_adjoint, interp_slope,
+                                   interp_slope_adjoint, take_adjoint, take_along_axis_adjoint)}

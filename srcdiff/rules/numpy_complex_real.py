@@ -1,0 +1,84 @@
+"""Complex-number functions of REAL values, conversions to a number, and ``math.pow``.
+
+srcdiff differentiates real values only.  On a real x, ``np.conjugate(x)`` and
+``np.real_if_close(x)`` are x itself (their adjoints go through `real_part`, which refuses a
+complex operand when the gradient runs), and ``np.imag(x)`` and ``np.angle(x)`` are constants.
+``np.float64(x)``, ``x.item()`` and ``.tolist()`` of one number keep the value, so the
+gradient passes through.
+"""
+
+import math
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..ir import shapes
+from . import table
+from .operators import POW_X
+from .table import LINEAR
+
+rule, nograd, unary = (table.numerically_checked(make) for make in (table.rule, table.nograd, table.unary))
+
+REAL_NOTE = "real operands only (a complex one is refused when the gradient runs)"
+CONSTANT_NOTE = "no gradient: {} on real values (complex values are refused where they meet differentiated ones)"
+
+
+def item(x):
+    """Stands for the method ``x.item()`` (one number of a size-1 array, as a Python number)."""
+    return x.item()
+
+
+def tolist(x):
+    """Stands for the method ``x.tolist()``; only a 0-d value's (a Python number) has a rule."""
+    return x.tolist()
+
+
+def _number_templates(static, operand_shapes):
+    x = operand_shapes["x"]
+    if x.known and not x.scalar and any(d != shapes.ONE for d in x.dims):
+        raise SrcDiffError(".tolist() / .item() of an array with more than one element has no adjoint rule",
+                           hint="index the array (x[i]) or use np.sum instead")
+    return {"x": "np.full(np.shape(x), g)"}
+
+
+def _number_shape(static, x):
+    return shapes.SCALAR
+
+
+def _float_templates(static, operand_shapes):
+    return {"x": "g"}
+
+
+def number_conversion(func):
+    """``np.float64(x)``: x's values as that type (a number, or an array of them)."""
+    return rule(func, ("x",), _float_templates, shape=lambda static, x: shapes.array(x) if x.known and x.ndim else x,
+                tangents=LINEAR, note="x's value as this type; the gradient passes through")
+
+
+RULES = [
+    unary(np.conjugate, x="real_part(g, x)", fresh=False, note=REAL_NOTE, sympy="sympy.conjugate"),
+    # on the real values srcdiff differentiates, the imaginary part is 0 and the angle 0 or pi:
+    # constants (a complex input is refused, and so is a differentiated value meeting a complex one)
+    nograd(np.imag, ("x",), shape=lambda static, x: x, batching="elementwise", note=CONSTANT_NOTE.format("0"),
+           sympy="sympy.im"),
+    nograd(np.angle, ("x", "deg"), shape=lambda static, x, deg=None: x, fresh=True, batching="elementwise",
+           note=CONSTANT_NOTE.format("0 or pi")),
+    rule(np.real_if_close, ("x",), {"x": "real_part(g, x)"}, static={"tol": 100}, elementwise=True,
+         note=REAL_NOTE, shape=lambda static, x: x),
+    rule(np.nan_to_num, ("x",), {"x": "np.where(np.isfinite(x), g, 0.0)"},
+         static={"copy": True, "nan": 0.0, "posinf": None, "neginf": None}, elementwise=True, fresh=True,
+         shape=lambda static, x: x, note="no gradient where x is NaN or infinite (replaced by constants)"),
+    *[number_conversion(f) for f in (np.float64, np.float32)],
+    rule(item, ("x",), _number_templates, name="ndarray.item", shape=_number_shape, fresh=True,
+         tangents={"x": "np.sum(x_dot)"}, note="one element (no index argument)"),
+    rule(tolist, ("x",), _number_templates, name="ndarray.tolist", shape=_number_shape, fresh=True,
+         tangents={"x": "np.sum(x_dot)"}, note="of a 0-d value (a number)"),
+    rule(math.pow, ("x", "y"), {"x": POW_X, "y": "g * ans * np.log(x + (ans == 0))"},
+         shape=lambda static, *operands: shapes.SCALAR, float_result=True, fresh=True, sympy="sympy.Pow",
+         tangents={"x": POW_X.replace("g *", "x_dot *"), "y": "y_dot * ans * np.log(x + (ans == 0))"}),
+]
+
+#: The array methods these rules stand for.
+METHODS = {"conj": np.conjugate, "conjugate": np.conjugate, "item": item, "tolist": tolist}
+#: The array attributes these rules stand for (``x.real`` is ``np.real(x)``).
+ATTRIBUTES = {"real": np.real, "imag": np.imag}
