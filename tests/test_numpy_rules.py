@@ -14,10 +14,11 @@ import pytest
 from modules import import_source
 from numeric import assert_close
 from rule_specs_more import more_specs
+from rule_specs_shapes import shapes_specs
 
 import srcdiff
 from srcdiff.api.gradients import GradFunction
-from srcdiff.rules import default_table, list_helpers, runtime
+from srcdiff.rules import default_table, join_helpers, list_helpers, runtime
 
 
 def sampler(low=None, high=None):
@@ -337,6 +338,7 @@ SPECS = [
       x=((2, 3), REAL), y=((2, 3), REAL)),
 ]
 SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
+SPECS += shapes_specs(S, REAL)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",
@@ -344,6 +346,7 @@ HELPERS = {name: getattr(runtime, name)
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
+JOIN_HELPERS = join_helpers.JOIN_HELPERS
 
 SEED = 20261130
 
@@ -353,7 +356,8 @@ def cases(tmp_path_factory):
     """The specs written as functions in a module file (srcdiff reads their source)."""
     lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import stats",
              f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
-             f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}", ""]
+             f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}",
+             f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
@@ -367,7 +371,8 @@ def draw_inputs(spec, index):
         values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
     import scipy.special as sc
     from scipy import stats
-    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS, **LIST_HELPERS}, dict(values))
+    out = eval(spec.expr, {"np": np, "math": math, "sc": sc, "stats": stats, **HELPERS, **LIST_HELPERS, **JOIN_HELPERS},
+               dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
 

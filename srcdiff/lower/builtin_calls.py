@@ -53,6 +53,25 @@ def list_consumer(lower: ExpressionLowerer, node: ast.Call, target) -> Operand |
     return emit_rule(state, STACK_LIST, (x,), {}, expr, target)
 
 
+def as_sequence(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:
+    """``tuple((w, v))``, ``tuple(np.linalg.eigh(a))``, ``list(np.split(x, 3))``, ``tuple(xs)``:
+    a sequence of the items already there, so the value itself.  (``list(xs)`` of a list the
+    function keeps is a copy that may grow apart from it: not this.)"""
+    state = lower.state
+    if len(node.args) != 1 or node.keywords:
+        return None
+    arg = node.args[0]
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        return lower.expr(ast.copy_location(type(arg)(arg.elts, ast.Load()) if func is builtins.tuple
+                                            else ast.List(arg.elts, ast.Load()), arg), target)
+    called = static_value(state, arg.func) if isinstance(arg, ast.Call) else MISSING
+    rule = state.table.lookup(called) if called is not MISSING else None
+    if rule is not None and rule.tuple_result or func is builtins.tuple and isinstance(arg, ast.Name):
+        value = lower.expr(arg, target)
+        return value if state.is_list(value) else None
+    return None
+
+
 def _floating_dtype(lower: ExpressionLowerer, node: ast.Call) -> ast.expr | None:
     """The ``dtype=`` of ``np.array([a, b], dtype=float)``: a floating dtype srcdiff can name
     (a conversion to int would truncate the gradient)."""
@@ -106,6 +125,9 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         rule = SUM_LIST if isinstance(x, Var) and x.name in state.lists else SUM_ROWS
         return emit_rule(state, rule, (x,), {}, None, target, expr_of=node)
     if func in (builtins.list, builtins.tuple):
+        same = as_sequence(lower, node, func, target)
+        if same is not None:
+            return same
         raise state.error(node, f"{func.__name__}(...) is not supported",
                           "build the list with [...] and append")
     if func in _STACKING and n == 1 and not node.keywords \

@@ -110,8 +110,16 @@ def _nograd_items(function) -> tuple[int, ...]:
     made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == out), None)
     if made is None or made.rule.name != "list":
         return ()
-    varies, _ = flows(function, {p.name for p in function.params}, gradient_inputs)
+    # a value made from a parameter by a call with no rule (``np.linalg.svd(x)``) is refused
+    # once differentiated: not an item with no gradient, which a caller would take as zero
+    varies, _ = flows(function, {p.name for p in function.params}, _reaching)
     return tuple(j for j, v in enumerate(made.inputs) if not (isinstance(v, Var) and v.name in varies))
+
+
+def _reaching(node) -> list:
+    """The operands whose value reaches `node`'s, through a gradient or through a call that
+    refuses a differentiated operand (`Rule.refuses_active`)."""
+    return node.input_vars if getattr(node.rule, "refuses_active", "") else gradient_inputs(node)
 
 
 def _fresh_items(function) -> tuple[int, ...]:

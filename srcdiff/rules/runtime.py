@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
+from .join_helpers import JOIN_HELPERS
 from .kinks import kink, kink_nan
 from .list_helpers import LIST_HELPERS
 
@@ -318,7 +319,7 @@ def zero_item(g, index):
 def split_adjoint(g, pieces, axis):
     """Adjoint of ``np.split``: each piece's adjoint (0.0 for a piece nothing used) put back
     in its place along `axis`."""
-    return np.concatenate([np.zeros(np.shape(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
+    return np.concatenate([np.zeros(np.shape(p), np.result_type(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
 
 
 def real_part(g, x):
@@ -389,6 +390,7 @@ HELPERS = {
     "stack_rows": stack_rows,
     "stop_gradient": stop_gradient,
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
+    **JOIN_HELPERS,  # the adjoints of joins of lists (rules/join_helpers.py)
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

@@ -14,7 +14,7 @@ import operator
 import numpy as np
 import sympy as sp
 
-from ..rules import runtime
+from ..rules import join_helpers, runtime
 from .sympy_comparisons import NotSymbolic, Truth, compare_one
 
 
@@ -194,6 +194,10 @@ _NUMPY_OWN = [
     "broadcast_to", "tile", "repeat", "concatenate", "stack", "hstack", "vstack", "split",
 ]
 
+#: Splits, rolls, padding and joins: NumPy's own, exact on object arrays.
+_SHAPES_OWN = ["array_split", "hsplit", "vsplit", "dsplit", "roll", "rot90", "pad", "append", "column_stack",
+               "dstack", "row_stack"]
+
 #: Rule name -> sympy counterpart, by the same banners as the rule modules.
 COUNTERPARTS = {
     # ---- Python operators: sympy expressions and object arrays implement them exactly ----
@@ -314,6 +318,9 @@ COUNTERPARTS = {
        for name in ("unbroadcast", "select", "select_whole", "copy_array", "zeros_like", "index_add",
                     "index_read")},
     "builtins.slice": slice,
+    # ---- splits, rolls, padding and joins of lists (rules/numpy_split.py, numpy_pad.py, numpy_joins.py) ----
+    **{f"numpy.{name}": getattr(np, name) for name in _SHAPES_OWN if hasattr(np, name)},
+    "srcdiff.rules.join_helpers.column_join": join_helpers.column_join,
 }
 
 #: Rule name -> why it has no sympy counterpart (such functions are reported "not symbolic").
@@ -346,6 +353,8 @@ NOT_SYMBOLIC: dict[str, str] = {
        for name in ("zeros_list", "list_add", "lists_add", "list_rows", "rows_adjoint", "list_repeat", "list_total",
                     "list_drop", "list_grow", "split_like")},
     "srcdiff.rules.runtime.split_adjoint": "a helper of generated gradients moving lists, checked numerically",
+    **{f"srcdiff.rules.join_helpers.{name}": "a helper of generated gradients moving lists, checked numerically"
+       for name in ("join_adjoint", "join_like")},
 }
 
 
