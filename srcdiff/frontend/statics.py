@@ -54,9 +54,20 @@ def static_key(names: tuple, value_of) -> tuple | None:
     values = [value_of(n) for n in names]
     if not all(static_ok(v) for v in values):
         return None
-    return names, tuple(typed(v) for v in values)
+    return names, tuple(typed(_hashable(v)) for v in values)
+
+
+def _hashable(value):
+    """A list of numbers as a key part: its items, marked as a list (``x[[1, 2]]`` is not ``x[1, 2]``)."""
+    if isinstance(value, list):
+        return ("<list>",) + tuple(_hashable(v) for v in value)
+    return value
 
 
 def static_ok(value) -> bool:
-    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value."""
+    """None, numbers (not NaN), bools, strings and tuples of them: compared and hashed by value;
+    a list of them (``np.split(x, indices)`` with ``indices=[1, 3]``) is keyed by its items
+    when the call is made, so a list changed in place between calls gives a new variant."""
+    if isinstance(value, list):
+        return all(static_ok(v) for v in value)
     return value is not MISSING and depends_static_ok(value)

@@ -14,8 +14,9 @@ import ast
 
 import numpy as np
 
-from ..ir.nodes import Operand, operand_ast
+from ..ir.nodes import Operand, Var, operand_ast
 from ..rules.join_helpers import column_join
+from ..rules.list_helpers import list_rows
 from ..rules.numpy_joins import LIST_JOINS
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
@@ -30,10 +31,23 @@ def listed_join(lower: ExpressionLowerer, node: ast.Call, func, items: ast.expr,
                 target) -> Operand:
     """``np.concatenate(xs, axis=1)`` of a list (or an array's rows) `items` not written in the call."""
     xs = lower.expr(items)
+    if not lower.state.is_list(xs):
+        xs = rows_of(lower, xs)
     args = [operand_ast(xs)] + list(node.args[1:])
     keywords = [k for k in node.keywords if k.arg not in ("arrays", "tup")]
     expr = ast.Call(spelled, args, keywords)
     return emit_rule(lower.state, LIST_JOINS[func], (xs,), static, expr, target)
+
+
+def rows_of(lower: ExpressionLowerer, array: Operand) -> Var:
+    """The rows of `array` as a list (a join of an array joins its rows): ``list_rows(a)``,
+    whose adjoint stacks the rows' adjoints back (rules/generated_code.py)."""
+    state = lower.state
+    expr = ast.Call(ast.Name(list_rows.__name__, ast.Load()), [operand_ast(array)], [])
+    out = emit_rule(state, state.table.lookup(list_rows), (array,), {}, expr, None)
+    state.lists.add(out.name)
+    state.frozen_lists.add(out.name)  # never appended to
+    return out
 
 
 def index_join_kind(lower: ExpressionLowerer, node: ast.Subscript) -> str | None:

@@ -40,6 +40,7 @@ from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .joins import listed_join
 from .opaque import opaque, substitute
+from .selections import lower_select
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_values import constant, static_parameter, static_value
 
@@ -69,6 +70,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return lower_promote(lower, node, target)
     if alias_of(func):  # xpx.atleast_nd(x, ndim=1, xp=xp): np.atleast_1d(x)
         return lower_alias(lower, node, alias_of(func), target)
+    if func is np.select:  # nested np.where
+        return lower_select(lower, node, target)
     rule = lower.state.table.lookup(func)
     through_namespace = _uses_namespace(lower, callee)
     if rule is None:

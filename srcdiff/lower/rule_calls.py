@@ -15,10 +15,12 @@ import numpy as np
 from .. import rules
 from ..errors import SrcDiffError
 from ..ir.nodes import Const, Operand, operand_ast
+from ..rules.numpy_joins import JOINS
 from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
 from ..rules.table import qualified_name
 from .emit import emit
 from .expressions import ExpressionLowerer
+from .joins import rows_of
 from .lists import as_array
 from .mutations import numpy_equivalent
 from .smooth_squares import square
@@ -88,6 +90,8 @@ def _operand(lower: ExpressionLowerer, rule, arg: ast.expr) -> Operand:
     if numpy and isinstance(arg, ast.ListComp):
         state.stacked_rows.add(id(arg))  # a row that is a list becomes an array as it goes
     value = lower.expr(arg)
+    if rule.func in JOINS and not state.is_list(value):  # np.column_stack(a): a's rows
+        return rows_of(lower, value)
     return as_array(state, value) if numpy and state.is_list(value) else value
 
 

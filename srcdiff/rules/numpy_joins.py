@@ -62,3 +62,5 @@ RULES = [
 
 #: The functions whose rules take a list operand (lower/emit.py lets them).
 TAKE_LISTS = frozenset({*LIST_JOINS, *(r.func for r in RULES)})
+#: The joins among them: an array passed as their operand is the list of its rows.
+JOINS = TAKE_LISTS - {join_helpers.join_adjoint, join_helpers.join_like}
