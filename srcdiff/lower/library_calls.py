@@ -40,8 +40,8 @@ from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .joins import listed_join
 from .opaque import opaque, substitute
-from .selections import lower_select
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
+from .selections import lower_select
 from .static_values import constant, static_parameter, static_value
 
 #: Functions (by name) that return the array namespace of their arguments.
