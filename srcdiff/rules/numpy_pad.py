@@ -54,11 +54,20 @@ def _pad_widths(static, ndim: int) -> list[tuple[int, int]]:
     return [(int(b), int(a)) for b, a in widths]
 
 
+#: Modes whose border copies elements of x: each element of the result is one element of x,
+#: found by padding x's positions (np.arange) the same way; its adjoint adds g back there.
+COPYING_MODES = ("edge", "reflect", "symmetric", "wrap")
+COPIED_BACK = ("np.reshape(index_add(np.zeros(np.size(x)), (np.ravel(np.pad(np.reshape(np.arange(np.size(x)), "
+               "np.shape(x)), pad_width, mode)),), np.ravel(g)), np.shape(x))")
+
+
 def _pad_templates(static, operand_shapes):
+    if static["mode"] in COPYING_MODES and static["pad_width"] is not None:
+        return {"x": COPIED_BACK}
     if static["mode"] != "constant":
         raise SrcDiffError(f"np.pad with mode={static['mode']!r} has no adjoint rule",
-                           hint="pad with mode='constant' (the default), or build the border yourself with "
-                                "np.concatenate of slices of the array")
+                           hint="pad with mode='constant' (the default), 'edge', 'reflect', 'symmetric' or "
+                                "'wrap', or build the border yourself with np.concatenate of slices of the array")
     ndim = operand_shapes["x"].ndim
     if ndim is None or static["pad_width"] is None:
         return {}  # refused: the cuts need x's number of dimensions
@@ -67,7 +76,9 @@ def _pad_templates(static, operand_shapes):
 
 
 def _pad_tangents(static, operand_shapes):
-    return {"x": "np.pad(x_dot, pad_width)"} if _pad_templates(static, operand_shapes) else {}
+    if not _pad_templates(static, operand_shapes):
+        return {}
+    return {"x": "np.pad(x_dot, pad_width)" if static["mode"] == "constant" else "np.pad(x_dot, pad_width, mode)"}
 
 
 def _along(axis: int, part: str) -> str:
@@ -92,7 +103,8 @@ RULES = [
     rule(np.rot90, ("x",), _rot90_templates, static={"k": 1, "axes": (0, 1)}, shape=_rot90_shape, tangents=LINEAR),
     # the constant is not differentiated (a static argument), so the tangent pads with zeros
     rule(np.pad, ("x",), _pad_templates, static={"pad_width": None, "mode": "constant", "constant_values": 0},
-         tangents=_pad_tangents, note="mode='constant' (the default)", **NEW_ARRAY),
+         tangents=_pad_tangents, note="modes 'constant' (the default), 'edge', 'reflect', 'symmetric', 'wrap'",
+         **NEW_ARRAY),
     rule(np.append, ("x", "y"), _append_templates, static={"axis": None},
          tangents={"x": "np.append(x_dot, np.zeros(np.shape(y), np.result_type(x_dot)), axis)",
                    "y": "np.append(np.zeros(np.shape(x), np.result_type(y_dot)), y_dot, axis)"}, **NEW_ARRAY),
