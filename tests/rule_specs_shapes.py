@@ -47,3 +47,22 @@ def shapes_specs(S, REAL):
         S(f"{JH}.join_like", "join_like([x[0], x[1] * 2.0], [x[0], x[1]], 'stack', 1) * y", x=((2, 3), REAL),
           y=((3, 2), REAL)),
     ]
+
+
+def symbolic_specs(wrap, A, B):
+    """tests/test_check.py's `RULE_SPECS` rows (sympy cross-checks) of the same rules: A and B
+    are 2 x 3 arrays, differentiated as x and y."""
+    return {
+        "numpy.array_split": wrap("np.sum(np.sin(np.array_split(x * y, 2, axis=1)[1])) * np.sum(x[0])", (A, B)),
+        "numpy.hsplit": wrap("np.sum(np.sin(np.hsplit(x * y, [1])[1]) * np.hsplit(y, [1])[0])", (A, B)),
+        "numpy.vsplit": wrap("np.sum(np.sin(np.vsplit(x, 2)[0]) * np.vsplit(y, 2)[1])", (A, B)),
+        "numpy.dsplit": wrap("np.sum(np.sin(np.dsplit(x[:, :, None] * y[:, None, :], [1])[1]))", (A, B)),
+        "numpy.roll": wrap("np.sum(np.sin(np.roll(x, 1, axis=1)) * y)", (A, B)),
+        "numpy.rot90": wrap("np.sum(np.sin(np.rot90(x)) * np.rot90(y))", (A, B)),
+        "numpy.pad": wrap("np.sum(np.sin(np.pad(x, 1)) * np.pad(y, 1, mode='edge'))", (A, B)),
+        "numpy.append": wrap("np.sum(np.sin(np.append(x, y, axis=0)) * np.append(y, x, axis=0))", (A, B)),
+        "numpy.column_stack": wrap("np.sum(np.sin(np.column_stack([x[0], y[1]])) * y.T)", (A, B)),
+        "numpy.dstack": wrap("np.sum(np.sin(np.dstack([x, y])) * y[:, :, None])", (A, B)),
+        "numpy.row_stack": wrap("np.sum(np.sin(np.row_stack([x[0], y])) * x[1])", (A, B)),
+        "srcdiff.rules.join_helpers.column_join": wrap("np.sum(np.sin(np.c_[x, y[:, 0]]) * np.c_[y, x[:, 1]])", (A, B)),
+    }

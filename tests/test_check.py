@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import sympy as sp
 from modules import import_source
+from rule_specs_shapes import symbolic_specs
 
 import srcdiff
 from srcdiff.ad import regions as reverse_regions
@@ -545,6 +546,8 @@ RULE_SPECS = {
     "srcdiff.rules.runtime.index_read": _wrap("np.sum(index_read(x * y, (np.array([1, 1]),)) * y[:2])"),
     "builtins.slice": _wrap("np.sum(index_read(x, (slice(2, None, -1),)) * y)"),
 }
+
+RULE_SPECS.update(symbolic_specs(_wrap, A, B))  # splits, rolls, padding, joins of lists
 
 SYMBOLIC_RULES = sorted(r.name for r in TABLE if symbolic_status.rule_status(r.name) == "symbolic")
 
