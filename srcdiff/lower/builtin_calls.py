@@ -17,7 +17,7 @@ from ..frontend.depends import MISSING, static_ok
 from ..ir.nodes import Const, Operand, Var
 from ..rules.structural import ABS, FLOAT, MAX, MIN, STACK_LIST, SUM_LIST, SUM_ROWS
 from .decided import folded_call
-from .emit import emit_rule
+from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer
 from .lists import is_literal_data
 from .opaque import opaque, text
@@ -68,7 +68,10 @@ def as_sequence(lower: ExpressionLowerer, node: ast.Call, func, target) -> Opera
     rule = state.table.lookup(called) if called is not MISSING else None
     if rule is not None and rule.tuple_result or func is builtins.tuple and isinstance(arg, ast.Name):
         value = lower.expr(arg, target)
-        return value if state.is_list(value) else None
+        if not state.is_list(value):
+            return None
+        note_list_read(state, value)  # the sequence is read here: the list may not grow after it
+        return value
     return None
 
 
