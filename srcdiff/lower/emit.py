@@ -42,7 +42,7 @@ def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:
     for v in inputs:
         if isinstance(v, Var) and v.name in state.lists:
             if rule not in LIST_AWARE and not (rule.name == "list") and rule.func not in TAKE_LISTS \
-                    and rule.func not in JOINS_TAKE_LISTS:
+                    and rule not in JOINS_TAKE_LISTS:
                 raise state.error(state.line, f"the list {v.name} cannot be used here: "
                                   f"{rule.name} does not take a list",
                                   "index it, or turn it into an array with np.stack / np.array")

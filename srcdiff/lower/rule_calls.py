@@ -16,7 +16,6 @@ from .. import rules
 from ..errors import SrcDiffError
 from ..ir.nodes import Const, Operand, operand_ast
 from ..rules.numpy_joins import JOINS
-from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
 from ..rules.table import qualified_name
 from .emit import emit
 from .expressions import ExpressionLowerer
@@ -86,7 +85,7 @@ def _operand(lower: ExpressionLowerer, rule, arg: ast.expr) -> Operand:
     (``np.sum([... for v in x])`` sums ``np.asarray([...])``)."""
     state = lower.state
     numpy = isinstance(rule.func, np.ufunc) or (getattr(rule.func, "__module__", None) or "").startswith("numpy")
-    numpy = numpy and rule.func not in JOINS_TAKE_LISTS  # np.column_stack(xs) takes the list itself
+    numpy = numpy and rule.func not in JOINS  # np.column_stack(xs) takes the list itself
     if numpy and isinstance(arg, ast.ListComp):
         state.stacked_rows.add(id(arg))  # a row that is a list becomes an array as it goes
     value = lower.expr(arg)

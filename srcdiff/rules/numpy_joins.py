@@ -60,7 +60,8 @@ RULES = [
          shape_only=("xs",), tangents={"h": "join_like(h_dot, xs, kind, axis)"}, **NEW_ARRAY),
 ]
 
-#: The functions whose rules take a list operand (lower/emit.py lets them).
-TAKE_LISTS = frozenset({*LIST_JOINS, *(r.func for r in RULES)})
-#: The joins among them: an array passed as their operand is the list of its rows.
-JOINS = TAKE_LISTS - {join_helpers.join_adjoint, join_helpers.join_like}
+#: The rules that take a list operand (lower/emit.py lets them; not np.concatenate's rule
+#: for a list written in the call, whose operands are the items).
+TAKE_LISTS = frozenset({*LIST_JOINS.values(), *RULES})
+#: The joins among their functions: an array passed as their operand is the list of its rows.
+JOINS = frozenset(r.func for r in RULES) - {join_helpers.join_adjoint, join_helpers.join_like}
