@@ -149,7 +149,7 @@ def _needed(listing: str, functions: dict[str, object]) -> tuple[list[str], list
                 if line.startswith(f"{name} = {module}."):
                     imports.add(spelled)
     helpers = _with_dependencies(helpers)
-    definitions = [inspect.getsource(getattr(runtime, h)).rstrip("\n") for h in helpers]
+    definitions = [inspect.getsource(_helper(h)).rstrip("\n") for h in helpers]
     if any("SrcDiffError" in d for d in definitions):
         definitions.insert(0, _ERROR_CLASS.rstrip("\n"))
     if definitions:
@@ -168,19 +168,36 @@ def _sorted_imports(imports: set) -> list[str]:
     return stdlib + ([""] if stdlib and third else []) + third + ([""] if own and (stdlib or third) else []) + own
 
 
+def _helper(name: str):
+    """A helper the generated code calls by `name`, or a function of its module it calls."""
+    found = runtime.HELPERS.get(name) or getattr(runtime, name, None)
+    return found if found is not None else _DEPENDENCIES[name]
+
+
+#: Functions of the helpers' own modules that the helpers call (rules/join_helpers.py's), by name.
+_DEPENDENCIES: dict[str, object] = {}
+
+
 def _with_dependencies(helpers: list[str]) -> list[str]:
-    """`helpers` and the runtime functions they call, in the order runtime.py defines them."""
+    """`helpers` and the functions of their modules they call, in the order their modules
+    define them (runtime.py first)."""
     needed, todo = set(), list(helpers)
     while todo:
         name = todo.pop()
         if name in needed:
             continue
         needed.add(name)
-        tree = ast.parse(inspect.getsource(getattr(runtime, name)))
-        todo += [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-                 and isinstance(getattr(runtime, n.id, None), types.FunctionType)]
+        func = _helper(name)
+        module = sys.modules[func.__module__]
+        tree = ast.parse(inspect.getsource(func))
+        for n in ast.walk(tree):
+            called = getattr(module, n.id, None) if isinstance(n, ast.Name) else None
+            if isinstance(called, types.FunctionType) and called.__module__ == module.__name__:
+                _DEPENDENCIES.setdefault(n.id, called)
+                todo.append(n.id)
     order = list(vars(runtime))
-    return sorted(needed, key=order.index)
+    return sorted(needed, key=lambda h: (h not in order, order.index(h) if h in order else
+                                         list(vars(sys.modules[_helper(h).__module__])).index(h)))
 
 
 def _user_import(name: str, functions: dict[str, object]) -> str:

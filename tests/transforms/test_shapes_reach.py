@@ -323,3 +323,18 @@ def test_split_positions_passed_as_a_list_specialise_the_gradient():
     df(x, indices)
     indices.append(7)  # the same list, changed: a new variant, not the old one's gradient
     assert_close(df(x, indices), central_difference(split_at, (x, indices), 0), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("f", [joined_appended, row_and_c, split_unpacked, padded_by_copies],
+                         ids=lambda f: f.__name__)
+def test_exported_gradients_run_without_srcdiff(f, tmp_path):
+    # the join helpers are copied into the module with the functions they call
+    import importlib.util
+    path = tmp_path / f"{f.__name__}_grad.py"
+    srcdiff.export(f, point(), wrt=0, path=str(path))
+    assert "srcdiff" not in "".join(line for line in path.read_text().splitlines(True)[10:] if "import" in line)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = point(3)
+    assert_close(getattr(module, f"{f.__name__}_grad")(x), central_difference(f, (x,), 0), rtol=1e-6, atol=1e-6)
