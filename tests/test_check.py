@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import sympy as sp
 from modules import import_source
+from rule_specs_shapes import symbolic_specs
 
 import srcdiff
 from srcdiff.ad import regions as reverse_regions
@@ -566,6 +567,8 @@ RULE_SPECS = {
     "numpy.conjugate": _wrap("np.sum(np.conjugate(x * y) * y)", expected=EITHER),
     "numpy.imag": _wrap("np.sum(x * y) + np.sum(np.imag(x))", expected=EITHER),
 }
+
+RULE_SPECS.update(symbolic_specs(_wrap, A, B))  # splits, rolls, padding, joins of lists
 
 #: The built-in rules that have a sympy counterpart (SciPy's: tests/transforms/test_scipy_rules.py).
 SYMBOLIC_RULES = sorted(r.name for rules in SECTIONS.values() for r in rules

@@ -53,7 +53,8 @@ def cases(tmp_path_factory):
     lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
              "import scipy.linalg as sl", f"from srcdiff.rules.runtime import {helpers}",
              f"from srcdiff.rules.list_helpers import {', '.join(rule_specs.LIST_HELPERS)}",
-             f"from srcdiff.rules.calculus_helpers import {', '.join(rule_specs.CALC_HELPERS)}", ""]
+             f"from srcdiff.rules.calculus_helpers import {', '.join(rule_specs.CALC_HELPERS)}",
+             f"from srcdiff.rules.join_helpers import {', '.join(rule_specs.JOIN_HELPERS)}", ""]
     for i, spec in enumerate(rule_specs.SPECS):
         lines += [f"def case_{i}({', '.join(spec.inputs)}):", f"    return {spec.expr}", ""]
     return import_source(tmp_path_factory.mktemp("jvp_specs"), "\n".join(lines), "jvp_specs")

@@ -248,6 +248,17 @@ def test_static_parameter_values_srcdiff_cannot_specialise_on_are_refused(axis, 
     assert shown in message and "static argument" in message
 
 
+def test_a_static_list_numpy_refuses_fails_at_the_line_as_numpy_does(rng):
+    # a list of numbers is a static value (np.split(x, indices) with indices=[1, 3]): where
+    # NumPy takes no list (axis=[0]), the call fails as the function itself does, at its line
+    x = rng.normal(size=(3, 4))
+    with pytest.raises(TypeError):
+        needs_axis(x, [0])
+    with pytest.raises(srcdiff.SrcDiffError, match="TypeError") as info:
+        srcdiff.grad(needs_axis)(x, [0])
+    assert "test_library_code.py:" in str(info.value) and "np.sum(x, axis=axis)" in str(info.value)
+
+
 def test_differentiated_parameter_used_as_static_argument_is_refused(rng):
     x = rng.normal(size=(3, 4))
     with pytest.raises(srcdiff.SrcDiffError, match="axis is differentiated") as info:

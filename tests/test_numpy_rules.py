@@ -16,11 +16,12 @@ from numeric import assert_close
 from rule_specs_calc import calc_specs
 from rule_specs_linalg import linalg_specs
 from rule_specs_more import more_specs
+from rule_specs_shapes import shapes_specs
 from rule_specs_signal import signal_specs
 
 import srcdiff
 from srcdiff.api.gradients import GradFunction
-from srcdiff.rules import calculus_helpers, default_table, list_helpers, runtime
+from srcdiff.rules import calculus_helpers, default_table, join_helpers, list_helpers, runtime
 
 
 def sampler(low=None, high=None):
@@ -344,6 +345,7 @@ SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
 SPECS += linalg_specs(S, REAL, well_conditioned)
 SPECS += signal_specs(S, REAL)
 SPECS += calc_specs(S, REAL, POS, UNIT, NONZERO, sampler)
+SPECS += shapes_specs(S, REAL)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like",
@@ -353,6 +355,7 @@ HELPERS = {name: getattr(runtime, name)
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
+JOIN_HELPERS = join_helpers.JOIN_HELPERS
 
 SEED = 20261130
 
@@ -364,7 +367,8 @@ def cases(tmp_path_factory):
              "import scipy.linalg as sl",
              f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
              f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}",
-             f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}", ""]
+             f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}",
+             f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}", ""]
     for i, spec in enumerate(SPECS):
         params = ", ".join([*spec.inputs, "w"])
         lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
@@ -380,7 +384,7 @@ def draw_inputs(spec, index):
     import scipy.special as sc
     from scipy import signal, stats
     names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
-             **HELPERS, **LIST_HELPERS, **CALC_HELPERS}
+             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight

@@ -14,7 +14,7 @@ import pytest
 from rule_specs_calc import calc_calls
 
 import srcdiff
-from srcdiff.rules import default_table, list_helpers, rule, runtime, structural, unary
+from srcdiff.rules import default_table, join_helpers, list_helpers, rule, runtime, structural, unary
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
 
@@ -94,6 +94,23 @@ CALLS = {
     "math.hypot": lambda x, y: math.hypot(x[0, 0], y[0, 0]),
     **calc_calls(),  # rules/numpy_calculus.py and kin (tests/rule_specs_calc.py)
 }
+
+CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py, numpy_joins.py)
+    "numpy.roll": lambda x, y: np.roll(x, 1),
+    "numpy.rot90": lambda x, y: np.rot90(x),
+    "numpy.pad": lambda x, y: np.pad(x, 1),
+    "numpy.column_stack": lambda x, y: np.column_stack([x, y]),
+    "numpy.dstack": lambda x, y: np.dstack([x, y]),
+    "numpy.row_stack": lambda x, y: np.vstack([x, y]),
+    "srcdiff.rules.join_helpers.column_join": lambda x, y: join_helpers.column_join([x, y]),
+    "srcdiff.rules.join_helpers.join_like": lambda x, y: join_helpers.join_like([x, y], [x, y], "vstack", None),
+    "numpy.array_split": lambda x, y: np.array_split(x, 2),
+    "numpy.hsplit": lambda x, y: np.hsplit(x, 2),
+    "numpy.vsplit": lambda x, y: np.vsplit(x, 2),
+    "numpy.dsplit": lambda x, y: np.dsplit(x[:, :, None] * y[:, None, :], 2),
+    "srcdiff.rules.join_helpers.join_adjoint": lambda x, y: join_helpers.join_adjoint(
+        np.vstack([x, y]), [x, y], "vstack", None),
+})
 
 #: The arguments of a `math` function for one number n (within its domain).
 NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,), "math.pow": lambda n: (n, n),
@@ -200,9 +217,11 @@ def test_constructors_and_copies_make_new_arrays_a_program_may_write_into():
 
 
 def test_tuple_results():
-    assert names(lambda r: r.tuple_result) == ["numpy.linalg.eig", "numpy.linalg.eigh", "numpy.linalg.lstsq",
-                                               "numpy.linalg.qr", "numpy.linalg.slogdet", "numpy.linalg.svd",
-                                               "numpy.split"] + [
+    splits = ["numpy.array_split", "numpy.dsplit", "numpy.hsplit"]
+    assert names(lambda r: r.tuple_result) == splits + ["numpy.linalg.eig", "numpy.linalg.eigh", "numpy.linalg.lstsq",
+                                                        "numpy.linalg.qr", "numpy.linalg.slogdet", "numpy.linalg.svd",
+                                                        "numpy.split", "numpy.vsplit",
+                                                        "srcdiff.rules.join_helpers.join_adjoint"] + [
         f"srcdiff.rules.list_helpers.{n}" for n in sorted(["zeros_list", "list_add", "lists_add", "list_rows",
                                                            "list_repeat", "list_drop", "list_grow", "split_like"])]
 

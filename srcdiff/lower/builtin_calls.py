@@ -17,7 +17,7 @@ from ..frontend.depends import MISSING, static_ok
 from ..ir.nodes import Const, Operand, Var
 from ..rules.structural import ABS, FLOAT, MAX, MIN, STACK_LIST, SUM_LIST, SUM_ROWS
 from .decided import folded_call
-from .emit import emit_rule
+from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer
 from .lists import is_literal_data
 from .opaque import opaque, text
@@ -51,6 +51,28 @@ def list_consumer(lower: ExpressionLowerer, node: ast.Call, target) -> Operand |
         return None
     expr = ast.Call(node.func, [ast.Name(x.name, ast.Load())], [ast.keyword("dtype", dtype)] if dtype else [])
     return emit_rule(state, STACK_LIST, (x,), {}, expr, target)
+
+
+def as_sequence(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:
+    """``tuple((w, v))``, ``tuple(np.linalg.eigh(a))``, ``list(np.split(x, 3))``, ``tuple(xs)``:
+    a sequence of the items already there, so the value itself.  (``list(xs)`` of a list the
+    function keeps is a copy that may grow apart from it: not this.)"""
+    state = lower.state
+    if len(node.args) != 1 or node.keywords:
+        return None
+    arg = node.args[0]
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        return lower.expr(ast.copy_location(type(arg)(arg.elts, ast.Load()) if func is builtins.tuple
+                                            else ast.List(arg.elts, ast.Load()), arg), target)
+    called = static_value(state, arg.func) if isinstance(arg, ast.Call) else MISSING
+    rule = state.table.lookup(called) if called is not MISSING else None
+    if rule is not None and rule.tuple_result or func is builtins.tuple and isinstance(arg, ast.Name):
+        value = lower.expr(arg, target)
+        if not state.is_list(value):
+            return None
+        note_list_read(state, value)  # the sequence is read here: the list may not grow after it
+        return value
+    return None
 
 
 def _floating_dtype(lower: ExpressionLowerer, node: ast.Call) -> ast.expr | None:
@@ -108,6 +130,9 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
     if func is builtins.tuple and simple and n == 1 and _tuple_valued(lower, node.args[0]):
         return lower.expr(node.args[0])  # tuple((w, v)), tuple(np.linalg.eigh(x)): the tuple itself
     if func in (builtins.list, builtins.tuple):
+        same = as_sequence(lower, node, func, target)
+        if same is not None:
+            return same
         raise state.error(node, f"{func.__name__}(...) is not supported",
                           "build the list with [...] and append")
     if func in _STACKING and n == 1 and not node.keywords \

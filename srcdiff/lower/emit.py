@@ -11,6 +11,7 @@ import ast
 
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..rules.generated_code import TAKE_LISTS
+from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
 from ..rules.structural import LIST_AWARE
 from ..rules.table import Rule
 from .state import LoweringState
@@ -40,7 +41,8 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
 def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:
     for v in inputs:
         if isinstance(v, Var) and v.name in state.lists:
-            if rule not in LIST_AWARE and not (rule.name == "list") and rule.func not in TAKE_LISTS:
+            if rule not in LIST_AWARE and not (rule.name == "list") and rule.func not in TAKE_LISTS \
+                    and rule not in JOINS_TAKE_LISTS:
                 raise state.error(state.line, f"the list {v.name} cannot be used here: "
                                   f"{rule.name} does not take a list",
                                   "index it, or turn it into an array with np.stack / np.array")

@@ -29,6 +29,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, all_nodes, operand_ast
 from ..rules import runtime
 from ..rules.numpy_convert import CONVERSIONS, astype
+from ..rules.numpy_joins import LIST_JOINS
 from ..rules.numpy_shape import RESHAPE_TO
 from ..rules.structural import gradient_inputs
 from ..rules.table import qualified_name
@@ -39,8 +40,10 @@ from .einsum_calls import einsum_sublists, is_text
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .gradient_calls import gradient_list
+from .joins import listed_join
 from .opaque import opaque, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
+from .selections import lower_select
 from .static_values import constant, static_parameter, static_value
 
 #: Functions (by name) that return the array namespace of their arguments.
@@ -73,6 +76,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return lower_promote(lower, node, target)
     if alias_of(func):  # xpx.atleast_nd(x, ndim=1, xp=xp): np.atleast_1d(x)
         return lower_alias(lower, node, alias_of(func), target)
+    if func is np.select:  # nested np.where
+        return lower_select(lower, node, target)
     rule = lower.state.table.lookup(func)
     through_namespace = _uses_namespace(lower, callee)
     if rule is None:
@@ -359,10 +364,11 @@ def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -
     static_names = list(rule.static)
     if rule.variadic == "list":
         items = args.pop(0) if args else keywords.pop(rule.params[0], None)
-        if not isinstance(items, (ast.List, ast.Tuple)):
+        listed = not isinstance(items, (ast.List, ast.Tuple))  # a list made elsewhere: np.hstack(rows)
+        if listed and (items is None or rule.func not in LIST_JOINS):
             raise lower.state.error(node, f"{rule.name} needs its arrays as a list written in the call",
                                     f"write {ast.unparse(node.func)}([a, b, ...], ...)")
-        items = items.elts
+        items = items if listed else items.elts
     else:
         if not args:
             raise lower.state.error(node, f"{rule.name} needs its {static_names[0]} first")
@@ -378,6 +384,8 @@ def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -
     static = dict(rule.static)
     static.update({name: constant(lower.state, a) for name, a in zip(static_names, args)})
     static.update({name: constant(lower.state, a) for name, a in keywords.items()})
+    if rule.variadic == "list" and listed:
+        return listed_join(lower, node, rule.func, items, static, spelled, target)
     operands = tuple(lower.expr(item) for item in items)
     if not operands:
         raise lower.state.error(node, f"{rule.name} of no arrays")

@@ -15,9 +15,11 @@ import numpy as np
 from .. import rules
 from ..errors import SrcDiffError
 from ..ir.nodes import Const, Operand, operand_ast
+from ..rules.numpy_joins import JOINS
 from ..rules.table import qualified_name
 from .emit import emit
 from .expressions import ExpressionLowerer
+from .joins import rows_of
 from .lists import as_array
 from .mutations import numpy_equivalent
 from .smooth_squares import square
@@ -86,9 +88,12 @@ def _operand(lower: ExpressionLowerer, rule, arg: ast.expr) -> Operand:
     (``np.sum([... for v in x])`` sums ``np.asarray([...])``)."""
     state = lower.state
     numpy = isinstance(rule.func, np.ufunc) or (getattr(rule.func, "__module__", None) or "").startswith("numpy")
+    numpy = numpy and rule.func not in JOINS  # np.column_stack(xs) takes the list itself
     if numpy and isinstance(arg, ast.ListComp):
         state.stacked_rows.add(id(arg))  # a row that is a list becomes an array as it goes
     value = lower.expr(arg)
+    if rule.func in JOINS and not state.is_list(value):  # np.column_stack(a): a's rows
+        return rows_of(lower, value)
     return as_array(state, value) if numpy and state.is_list(value) else value
 
 

@@ -79,9 +79,27 @@ def constant(state: LoweringState, node: ast.expr):
         return ast.literal_eval(node)
     except ValueError:
         value = static_value(state, node)
+        if value is MISSING:
+            value = arithmetic_of_literals(node)
         if value is MISSING or (callable(value) and not _is_dtype(value)):
             raise state.error(node, f"{ast.unparse(node)} must be a constant here") from None
         return value
+
+
+_ARITHMETIC = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.List, ast.operator, ast.unaryop, ast.Load)
+
+
+def arithmetic_of_literals(node: ast.expr):
+    """The value of arithmetic on numbers written in the code (``(5 * 4, 6)``), or MISSING."""
+    if not all(isinstance(n, _ARITHMETIC) for n in ast.walk(node)) \
+            or not all(isinstance(n.value, (int, float)) for n in ast.walk(node) if isinstance(n, ast.Constant)) \
+            or any(isinstance(n, ast.Pow) for n in ast.walk(node)):  # no 9 ** 9 ** 9 at transform time
+        return MISSING
+    try:
+        tree = ast.fix_missing_locations(ast.Expression(ast.parse(ast.unparse(node), mode="eval").body))
+        return eval(compile(tree, "<constant>", "eval"), {"__builtins__": {}})  # numbers only
+    except (ArithmeticError, TypeError, ValueError):
+        return MISSING
 
 
 def _is_dtype(value) -> bool:

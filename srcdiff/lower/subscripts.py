@@ -13,6 +13,7 @@ from ..ir.nodes import Const, Global, Operand, Var, operand_ast
 from ..rules.structural import GETITEM, NOGRAD
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
+from .joins import index_join_kind, lower_index_join
 from .opaque import opaque
 
 
@@ -20,6 +21,9 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
     if isinstance(node.value, ast.Name) and isinstance(lower.expr(node.value), Global) \
             and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         return opaque(lower, node, target)  # CONFIG["scale"]: data of the module, read when run
+    joined = index_join_kind(lower, node)
+    if joined is not None:  # np.r_[a, b], np.c_[a, b]
+        return lower_index_join(lower, node, joined, target)
     inputs, kinds, parts = index_parts(lower, node)
     index = parts[0] if len(parts) == 1 and not isinstance(node.slice, ast.Tuple) \
         else ast.Tuple(parts, ast.Load())

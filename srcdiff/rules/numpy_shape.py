@@ -52,6 +52,12 @@ def _repeat_templates(static, operand_shapes):
         return {"x": "np.zeros(np.shape(x))"}
     if axis is None:
         return {"x": f"np.reshape(np.sum(np.reshape(g, (-1, {count})), axis=1), np.shape(x))"}
+    ndim = operand_shapes["x"].ndim
+    if ndim:  # the copies of each element side by side on an axis of their own, summed
+        at = axis % ndim
+        before = "".join(f"np.shape(x)[{i}], " for i in range(at))
+        after = "".join(f", np.shape(x)[{i}]" for i in range(at + 1, ndim))
+        return {"x": f"np.sum(np.reshape(g, ({before}np.shape(x)[{at}], {count}{after})), axis={at + 1})"}
     return {"x": f"np.add.reduceat(g, np.arange(0, np.shape(g)[axis], {count}), axis=axis)"}
 
 

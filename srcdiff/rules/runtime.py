@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import Location, SrcDiffError
 from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
+from .join_helpers import JOIN_HELPERS
 from .kinks import kink, kink_nan
 from .list_helpers import LIST_HELPERS
 
@@ -321,7 +322,7 @@ def zero_item(g, index):
 def split_adjoint(g, pieces, axis):
     """Adjoint of ``np.split``: each piece's adjoint (0.0 for a piece nothing used) put back
     in its place along `axis`."""
-    return np.concatenate([np.zeros(np.shape(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
+    return np.concatenate([np.zeros(np.shape(p), np.result_type(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
 
 
 def real_part(g, x):
@@ -394,6 +395,7 @@ HELPERS = {
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
+    **JOIN_HELPERS,  # the adjoints of joins of lists (rules/join_helpers.py)
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

@@ -1,0 +1,113 @@
+"""NumPy functions that move, surround or extend an array's elements: ``np.roll``,
+``np.rot90``, ``np.pad`` (constant mode) and ``np.append``.
+
+Each is linear and copies every element of x to one place, so the adjoint moves ``g`` back:
+rolled the other way, rotated back, the padding cut off, the appended part cut off.
+Static arguments (shifts, axes, pad widths) are known when the gradient is generated, so the
+inverse moves appear as literals in the output.
+"""
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..ir import shapes
+from .table import LINEAR, rule
+
+NEW_ARRAY = {"fresh": True, "array_result": True}
+
+
+def _negated(shift):
+    return tuple(-int(s) for s in shift) if isinstance(shift, (tuple, list)) else -shift
+
+
+def _roll_templates(static, operand_shapes):
+    if static["shift"] is None:  # validation, before a call gives the shift
+        return {"x": "np.roll(g, np.negative(shift), axis)"}
+    return {"x": f"np.roll(g, {_negated(static['shift'])!r}, axis)"}
+
+
+def _rot90_templates(static, operand_shapes):
+    return {"x": f"np.rot90(g, {-int(static['k'])}, axes)"}
+
+
+def _rot90_shape(static, x):
+    if not x.known:
+        return shapes.UNKNOWN
+    if int(static["k"]) % 2 == 0:
+        return shapes.array(x)
+    return shapes.swap(x, *static["axes"])
+
+
+def _same(static, x):
+    return shapes.array(x)
+
+
+def _pad_widths(static, ndim: int) -> list[tuple[int, int]]:
+    """`pad_width` as (before, after) for each axis, as NumPy reads it."""
+    try:
+        widths = np.broadcast_to(np.asarray(static["pad_width"]), (ndim, 2))
+    except ValueError:
+        raise SrcDiffError(f"np.pad: cannot read the pad width {static['pad_width']!r} for an array of "
+                           f"{ndim} dimensions", hint="give one (before, after) pair per axis") from None
+    if widths.dtype.kind not in "iu":
+        raise SrcDiffError(f"np.pad: the pad width {static['pad_width']!r} must be whole numbers")
+    return [(int(b), int(a)) for b, a in widths]
+
+
+#: Modes whose border copies elements of x: each element of the result is one element of x,
+#: found by padding x's positions (np.arange) the same way; its adjoint adds g back there.
+COPYING_MODES = ("edge", "reflect", "symmetric", "wrap")
+COPIED_BACK = ("np.reshape(index_add(np.zeros(np.size(x)), (np.ravel(np.pad(np.reshape(np.arange(np.size(x)), "
+               "np.shape(x)), pad_width, mode)),), np.ravel(g)), np.shape(x))")
+
+
+def _pad_templates(static, operand_shapes):
+    if static["mode"] in COPYING_MODES and static["pad_width"] is not None:
+        return {"x": COPIED_BACK}
+    if static["mode"] != "constant":
+        raise SrcDiffError(f"np.pad with mode={static['mode']!r} has no adjoint rule",
+                           hint="pad with mode='constant' (the default), 'edge', 'reflect', 'symmetric' or "
+                                "'wrap', or build the border yourself with np.concatenate of slices of the array")
+    ndim = operand_shapes["x"].ndim
+    if ndim is None or static["pad_width"] is None:
+        return {}  # refused: the cuts need x's number of dimensions
+    cuts = [f"{b}:{-a if a else ''}" for b, a in _pad_widths(static, ndim)]
+    return {"x": f"g[{', '.join(cuts)}]" if cuts else "g"}
+
+
+def _pad_tangents(static, operand_shapes):
+    if not _pad_templates(static, operand_shapes):
+        return {}
+    return {"x": "np.pad(x_dot, pad_width)" if static["mode"] == "constant" else "np.pad(x_dot, pad_width, mode)"}
+
+
+def _along(axis: int, part: str) -> str:
+    """An index taking `part` along `axis` (``:, part`` for 1; ``..., part`` counting from the end)."""
+    if axis >= 0:
+        return ", ".join([":"] * axis + [part])
+    return ", ".join(["...", part] + [":"] * (-axis - 1))
+
+
+def _append_templates(static, operand_shapes):
+    axis = static["axis"]
+    if axis is None:
+        return {"x": "np.reshape(np.ravel(g)[:np.size(x)], np.shape(x))",
+                "y": "np.reshape(np.ravel(g)[np.size(x):], np.shape(y))"}
+    return {"x": f"g[{_along(axis, ':np.shape(x)[axis]')}]",
+            "y": f"g[{_along(axis, 'np.shape(x)[axis]:')}]"}
+
+
+RULES = [
+    rule(np.roll, ("x",), _roll_templates, static={"shift": None, "axis": None}, shape=_same, tangents=LINEAR,
+         **NEW_ARRAY, sympy="numpy.roll"),
+    rule(np.rot90, ("x",), _rot90_templates, static={"k": 1, "axes": (0, 1)}, shape=_rot90_shape, tangents=LINEAR,
+         sympy="numpy.rot90"),
+    # the constant is not differentiated (a static argument), so the tangent pads with zeros
+    rule(np.pad, ("x",), _pad_templates, static={"pad_width": None, "mode": "constant", "constant_values": 0},
+         tangents=_pad_tangents, note="modes 'constant' (the default), 'edge', 'reflect', 'symmetric', 'wrap'",
+         **NEW_ARRAY, sympy="numpy.pad"),
+    rule(np.append, ("x", "y"), _append_templates, static={"axis": None},
+         tangents={"x": "np.append(x_dot, np.zeros(np.shape(y), np.result_type(x_dot)), axis)",
+                   "y": "np.append(np.zeros(np.shape(x), np.result_type(y_dot)), y_dot, axis)"}, **NEW_ARRAY,
+         sympy="numpy.append"),
+]
