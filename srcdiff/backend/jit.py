@@ -137,9 +137,9 @@ def _reason(text: str) -> str:
 def _helpers_stamp(numba) -> str:
     """A digest of what compiled code depends on besides its own text: the helpers' sources
     (numba inlines them into the cached code) and numba's version."""
-    from .numba import missing, reductions, runtime
+    from .numba import einsum, missing, reductions, runtime
     digest = hashlib.sha256(numba.__version__.encode())
-    for module in (runtime, reductions, missing):
+    for module in (runtime, reductions, missing, einsum):
         with open(module.__file__, "rb") as fh:
             digest.update(fh.read())
     return digest.hexdigest()[:16]

@@ -353,6 +353,37 @@ def _float_array(x, copy):
     return lambda x, copy: x.astype(np.float64)
 
 
+def is_floating(dtype):
+    return np.issubdtype(np.dtype(dtype), np.floating)
+
+
+@overload(is_floating)
+def _is_floating(dtype):
+    """Whether a dtype (an array's ``.dtype``, ``float``, ``np.float32``...) is floating: known
+    from the type, so a constant."""
+    kind = getattr(dtype, "dtype", None) if isinstance(dtype, types.DType) else getattr(dtype, "instance_type", None)
+    if kind is None and isinstance(dtype, types.Function) and dtype.typing_key is float:
+        return lambda dtype: True
+    if kind is None:
+        return None
+    answer = isinstance(kind, types.Float)
+    return lambda dtype: answer
+
+
+def astype_to(a, dtype):
+    return np.astype(a, dtype)
+
+
+@overload(astype_to)
+def _astype_to(a, dtype):
+    """``np.astype(a, dtype)``: numba's ``a.astype``, with ``float`` as float64."""
+    if not _is_array(a):
+        return None
+    if isinstance(dtype, types.Function) and dtype.typing_key is float:
+        return lambda a, dtype: a.astype(np.float64)
+    return lambda a, dtype: a.astype(dtype)
+
+
 def int_factorial(n):
     return math.factorial(n)
 
@@ -374,4 +405,5 @@ def _factorial(n):
 
 HELPERS = ("flip_axis", "cumsum_axis", "expand_axes", "matmul_stacks", "inner_product",
            "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "split_adjoint", "float_array", "int_factorial",
-           "hstack_list", "vstack_list", "reduce_var_ddof", "reduce_std_ddof", "reshaped")
+           "hstack_list", "vstack_list", "reduce_var_ddof", "reduce_std_ddof", "reshaped",
+           "is_floating", "astype_to")

@@ -17,7 +17,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ...rules import runtime as python
-from . import missing, reductions
+from . import einsum, missing, reductions
 from .reductions import axes
 
 
@@ -372,6 +372,7 @@ HELPERS = ("stop_gradient", "unbroadcast", "zeros_like", "ensure_scalar", "copy_
 
 #: helper name -> the module that holds it
 HOMES = {**{name: __name__ for name in HELPERS}, **{name: missing.__name__ for name in missing.HELPERS},
-         **{name: reductions.__name__ for name in reductions.HELPERS}}
+         **{name: reductions.__name__ for name in reductions.HELPERS},
+         **{name: einsum.__name__ for name in einsum.HELPERS}}
 
 __all__ = [*HELPERS, "HOMES"]

@@ -5,8 +5,10 @@
 * ``np.full(shape, array)``, ``np.add.at``, ``np.array`` of a list of arrays or with
   ``copy=``/``dtype=float``, ``np.stack``/``np.concatenate``/``np.hstack``/``np.vstack`` of a
   list, ``np.flip``/``np.cumsum`` along an axis, ``np.expand_dims`` of several axes,
-  ``np.matmul``, ``np.inner``, ``math.factorial`` become helpers (runtime.py, missing.py);
-* ``np.s_[a:b, i]`` becomes the tuple of slices it stands for;
+  ``np.matmul``, ``np.inner``, ``np.einsum``, ``math.factorial`` become helpers (runtime.py,
+  missing.py, einsum.py);
+* ``np.s_[a:b, i]`` becomes the tuple of slices it stands for; the dtype guard
+  ``np.issubdtype(np.dtype(d), np.floating)`` and ``np.astype`` become helpers;
 * a reduction along axes or with ``keepdims`` (``np.max(z, axis=1, keepdims=True)``,
   ``g.sum(axis=(0, 1))``, ``np.var``, ``np.linalg.norm(x, axis=1)``), which numba's NumPy
   does not take, becomes a call of the helper compiled for it (``reduce_max(z, 1, True)``,
@@ -34,12 +36,40 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
+    _index_lists(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
     return rewriter.helpers
+
+
+def _index_lists(func: ast.FunctionDef) -> None:
+    """``idx = [0, 0, 1]`` read only as an index (``x[idx]``, ``np.add.at(g, idx, v)``) as an
+    integer array: numba indexes by arrays, not lists.  A list put to any other use stays a
+    list (``idx * 2`` would mean another thing of an array)."""
+    made = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.List) and node.value.elts \
+                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.value.elts):
+            made.setdefault(node.targets[0].id, []).append(node)
+    if not made:
+        return
+    fine = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name):
+            fine.add(id(node.slice))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
+                and len(node.args) == 3 and isinstance(node.args[1], ast.Name):
+            fine.add(id(node.args[1]))
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and node.id in made and (len(made[node.id]) > 1 or (
+                isinstance(node.ctx, ast.Load) and id(node) not in fine)):
+            made.pop(node.id)
+    for (assign,) in made.values():
+        assign.value = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [assign.value], [])
 
 
 def _located(new: ast.AST, old: ast.AST) -> ast.AST:
@@ -86,8 +116,15 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
-        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item."""
+        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item; a shape
+        in arithmetic (``x * np.shape(x)``) as the array NumPy makes of it."""
         self.generic_visit(node)
+        if not isinstance(node.op, ast.MatMult):
+            for side in ("left", "right"):
+                value = getattr(node, side)
+                if isinstance(value, ast.Call) and _is_np(value.func, "shape"):
+                    setattr(node, side, ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()),
+                                                 [value], []))
         if isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) and len(node.left.elts) == 1 \
                 and isinstance(node.left.elts[0], ast.Constant) and node.left.elts[0].value == 0.0 \
                 and isinstance(node.right, ast.Call) and isinstance(node.right.func, ast.Name) \
@@ -106,6 +143,15 @@ class _Rewriter(ast.NodeTransformer):
             axis = node.args[1] if len(node.args) == 2 else _keyword(node, "axis")
             if axis is not None and not _is_none(axis) and len(node.args) + len(node.keywords) == 2:
                 return self._helper(ALONG_AXIS[func.attr], [node.args[0], axis])
+        if _is_np(func, "einsum") and 2 <= len(node.args) <= 4 and not node.keywords \
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            return self._helper(f"einsum_{len(node.args) - 1}", node.args)
+        if _is_np(func, "issubdtype") and len(node.args) == 2 and not node.keywords \
+                and isinstance(node.args[0], ast.Call) and _is_np(node.args[0].func, "dtype") \
+                and len(node.args[0].args) == 1 and _is_np(node.args[1], "floating"):
+            return self._helper("is_floating", node.args[0].args)
+        if _is_np(func, "astype") and len(node.args) == 2 and not node.keywords:
+            return self._helper("astype_to", node.args)
         if _is_np(func, "reshape") and len(node.args) == 2 and not node.keywords:
             return self._helper("reshaped", node.args)
         if _is_np(func, "expand_dims") and len(node.args) == 2 and isinstance(node.args[1], ast.Tuple):
