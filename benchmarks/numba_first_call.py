@@ -2,12 +2,13 @@
 
     python benchmarks/numba_first_call.py [--problems rnn,rk4] [--profile]
 
-Times are CPU times of the child (the machine may be shared).  For each problem, two fresh ``python -c`` processes run one after the other on the same
-empty cache folder (``SRCDIFF_NUMBA_CACHE``): the first compiles (cold), the second finds
-the compiled code on disk (warm).  Each child reports where its first call went: importing
-srcdiff, importing numba (and srcdiff's numba helpers), srcdiff's own work (lowering,
-transforming, rendering the module) and the compiled call (numba's compilation, or its
-loading of the cache).  ``--profile`` prints the warm child's top functions too.
+Times are CPU times of the child (the machine may be shared).  For each problem, two fresh
+``python -c`` processes run one after the other on the same empty cache folder
+(``SRCDIFF_NUMBA_CACHE``): the first compiles (cold), the second finds the compiled code on
+disk (warm).  Each child reports where its first call went: importing srcdiff, importing
+numba (and srcdiff's numba helpers), srcdiff's own work (lowering, transforming, rendering
+the module) and the compiled call (numba's compilation, or its loading of the cache).
+``--profile`` prints the warm child's top functions too.
 """
 
 from __future__ import annotations

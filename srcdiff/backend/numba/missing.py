@@ -61,7 +61,7 @@ def _cumsum_axis(a, axis):
     (along,) = axes(axis, a.ndim)
     perm = tuple(d for d in range(a.ndim) if d != along) + (along,)
     back = tuple(perm.index(d) for d in range(a.ndim))
-    dtype = np.float64 if isinstance(a.dtype, types.Float) else np.int64
+    dtype = as_dtype(a.dtype) if isinstance(a.dtype, types.Float) else np.int64
     text = ("def impl(a, axis):\n"
             f"    moved = np.ascontiguousarray(a.transpose({perm}))\n"
             "    m = moved.reshape((-1, moved.shape[-1]))\n"

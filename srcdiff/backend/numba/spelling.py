@@ -116,15 +116,8 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
-        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item; a shape
-        in arithmetic (``x * np.shape(x)``) as the array NumPy makes of it."""
+        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item."""
         self.generic_visit(node)
-        if not isinstance(node.op, ast.MatMult):
-            for side in ("left", "right"):
-                value = getattr(node, side)
-                if isinstance(value, ast.Call) and _is_np(value.func, "shape"):
-                    setattr(node, side, ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()),
-                                                 [value], []))
         if isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) and len(node.left.elts) == 1 \
                 and isinstance(node.left.elts[0], ast.Constant) and node.left.elts[0].value == 0.0 \
                 and isinstance(node.right, ast.Call) and isinstance(node.right.func, ast.Name) \
