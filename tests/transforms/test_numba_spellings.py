@@ -146,8 +146,8 @@ def test_einsum_of_operands_whose_lengths_disagree_raises():
 
 
 def test_reductions_along_axes_agree_with_numpy():
-    from srcdiff.backend.numba.missing import cumsum_axis, expand_axes, flip_axis, reduce_std_ddof
-    from srcdiff.backend.numba.reductions import reduce_norm, reduce_var
+    from srcdiff.backend.numba.missing import cumsum_axis, expand_axes, flip_axis
+    from srcdiff.backend.numba.reductions import reduce_norm, reduce_std_ddof, reduce_var
 
     x = _rng(21).normal(size=(2, 3, 4))
 

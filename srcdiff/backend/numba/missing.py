@@ -263,35 +263,6 @@ def _split_adjoint(g, pieces, axis):
     return join
 
 
-def reduce_var_ddof(a, axis, keepdims, ddof):
-    return np.var(a, axis=axis, keepdims=keepdims, ddof=ddof)
-
-
-def reduce_std_ddof(a, axis, keepdims, ddof):
-    return np.std(a, axis=axis, keepdims=keepdims, ddof=ddof)
-
-
-@overload(reduce_var_ddof, prefer_literal=True)
-def _reduce_var_ddof(a, axis, keepdims, ddof):
-    """``np.var(a, axis, ddof=k)``: the variance of reductions.py, times n / (n - k)."""
-    from .reductions import reduce_var
-    if not _is_array(a):
-        return None
-
-    def var(a, axis, keepdims, ddof):
-        v = reduce_var(a, axis, keepdims)
-        n = a.size // max(np.asarray(v).size, 1)
-        return v * (n / (n - ddof))
-    return var
-
-
-@overload(reduce_std_ddof, prefer_literal=True)
-def _reduce_std_ddof(a, axis, keepdims, ddof):
-    if not _is_array(a):
-        return None
-    return lambda a, axis, keepdims, ddof: np.sqrt(reduce_var_ddof(a, axis, keepdims, ddof))
-
-
 def reshaped(a, shape):
     return np.reshape(a, shape)
 
@@ -405,5 +376,5 @@ def _factorial(n):
 
 HELPERS = ("flip_axis", "cumsum_axis", "expand_axes", "matmul_stacks", "inner_product",
            "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "split_adjoint", "float_array", "int_factorial",
-           "hstack_list", "vstack_list", "reduce_var_ddof", "reduce_std_ddof", "reshaped",
+           "hstack_list", "vstack_list", "reshaped",
            "is_floating", "astype_to")

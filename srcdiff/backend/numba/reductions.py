@@ -126,6 +126,33 @@ for _kind, _stub_function in {"sum": reduce_sum, "mean": reduce_mean, "max": red
     overload(_stub_function, prefer_literal=True)(_reduction(_kind))
 
 
+def reduce_var_ddof(a, axis, keepdims, ddof):
+    return np.var(a, axis=axis, keepdims=keepdims, ddof=ddof)
+
+
+def reduce_std_ddof(a, axis, keepdims, ddof):
+    return np.std(a, axis=axis, keepdims=keepdims, ddof=ddof)
+
+
+@overload(reduce_var_ddof, prefer_literal=True)
+def _reduce_var_ddof(a, axis, keepdims, ddof):
+    """``np.var(a, axis, ddof=k)``: the variance above, times n / (n - k)."""
+    if not _is_array(a):
+        return None
+
+    def var(a, axis, keepdims, ddof):
+        v = reduce_var(a, axis, keepdims)
+        n = a.size // max(np.asarray(v).size, 1)
+        return v * (n / (n - ddof))
+    return var
+
+
+@overload(reduce_std_ddof, prefer_literal=True)
+def _reduce_std_ddof(a, axis, keepdims, ddof):
+    if not _is_array(a):
+        return None
+    return lambda a, axis, keepdims, ddof: np.sqrt(reduce_var_ddof(a, axis, keepdims, ddof))
+
 
 HELPERS = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all",
-           "reduce_var", "reduce_std", "reduce_norm")
+           "reduce_var", "reduce_std", "reduce_norm", "reduce_var_ddof", "reduce_std_ddof")
