@@ -20,6 +20,7 @@ from numba.np.numpy_support import as_dtype
 
 from ...rules import runtime as python
 from .reductions import axes
+from .runtime import concat_list, matmul_adjoint_x, matmul_adjoint_y, stack_rows
 
 
 def _is_array(t) -> bool:
@@ -143,8 +144,9 @@ def summed_to(r, x):
     return np.sum(r, axis=0).reshape(x.shape)
 
 
-def batched_adjoint_x(g, x, y):
-    """The code of ``matmul_adjoint_x`` (runtime.py) for stacks of matrices, or None."""
+@overload(matmul_adjoint_x)
+def _batched_adjoint_x(g, x, y):
+    """runtime.py's ``matmul_adjoint_x`` for stacks of matrices."""
     """``x @ y``'s adjoint for `x` when a stack (3-D) is involved: ``g @ yᵀ``, summed over
     the stack when `x` is one matrix."""
     if not (_is_array(x) and _is_array(y) and _is_array(g)) or min(x.ndim, y.ndim) < 2:
@@ -154,8 +156,9 @@ def batched_adjoint_x(g, x, y):
     return lambda g, x, y: np.sum(matmul_stacks(g, swap_last(y)), axis=0)
 
 
-def batched_adjoint_y(g, x, y):
-    """The code of ``matmul_adjoint_y`` (runtime.py) for stacks of matrices, or None."""
+@overload(matmul_adjoint_y)
+def _batched_adjoint_y(g, x, y):
+    """runtime.py's ``matmul_adjoint_y`` for stacks of matrices."""
     if not (_is_array(x) and _is_array(y) and _is_array(g)) or min(x.ndim, y.ndim) < 2:
         return None
     if y.ndim == 3:
@@ -253,7 +256,6 @@ def split_adjoint(g, pieces, axis):
 @overload(split_adjoint, prefer_literal=True)
 def _split_adjoint(g, pieces, axis):
     """The pieces' adjoints (a list, each shaped like its piece) put back together."""
-    from .runtime import concat_list
     if not (isinstance(g, types.List) and isinstance(pieces, types.List) and _is_array(pieces.dtype)):
         return None
 
@@ -290,7 +292,6 @@ def _list_of_arrays(items) -> bool:
 @overload(hstack_list)
 def _hstack_list(items):
     """``np.hstack`` of a list of arrays (numba stacks tuples)."""
-    from .runtime import concat_list
     if not _list_of_arrays(items):
         return None
     along = 0 if items.dtype.ndim == 1 else 1
@@ -299,7 +300,6 @@ def _hstack_list(items):
 
 @overload(vstack_list)
 def _vstack_list(items):
-    from .runtime import concat_list, stack_rows
     if not _list_of_arrays(items):
         return None
     if items.dtype.ndim == 1:

@@ -17,7 +17,6 @@ from numba import njit, types
 from numba.extending import overload
 
 from ...rules import runtime as python
-from . import einsum, missing, reductions
 from .reductions import axes
 
 
@@ -293,7 +292,7 @@ def _two_d(*arrays) -> bool:
 def _matmul_adjoint_x(g, x, y):
     """``x @ y``'s adjoint for `x`, for the ndims at hand (1-D and 2-D operands, or stacks)."""
     if not _two_d(x, y):
-        return missing.batched_adjoint_x(g, x, y)
+        return None  # stacks of matrices: missing.py's overload
     if y.ndim == 1:
         if x.ndim == 2:
             return lambda g, x, y: np.outer(g, y)
@@ -306,7 +305,7 @@ def _matmul_adjoint_x(g, x, y):
 @overload(matmul_adjoint_y)
 def _matmul_adjoint_y(g, x, y):
     if not _two_d(x, y):
-        return missing.batched_adjoint_y(g, x, y)
+        return None
     if x.ndim == 1:
         if y.ndim == 2:
             return lambda g, x, y: np.outer(x, g)
@@ -370,9 +369,4 @@ HELPERS = ("stop_gradient", "unbroadcast", "zeros_like", "ensure_scalar", "copy_
            "set_item", "zero_item", "refused", "stack_rows", "full", "stack_list", "concat_list", "zeros_list",
            "array_of", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "add_at")
 
-#: helper name -> the module that holds it
-HOMES = {**{name: __name__ for name in HELPERS}, **{name: missing.__name__ for name in missing.HELPERS},
-         **{name: reductions.__name__ for name in reductions.HELPERS},
-         **{name: einsum.__name__ for name in einsum.HELPERS}}
-
-__all__ = [*HELPERS, "HOMES"]
+__all__ = [*HELPERS]
