@@ -5,6 +5,7 @@ the first lookup that needs them."""
 from __future__ import annotations
 
 import sys
+import types
 from typing import Callable, Mapping
 
 from ..errors import SrcDiffError
@@ -50,7 +51,8 @@ class RuleTable:
             found = self._rules.get(func) or self._optional.get(func)
         except TypeError:  # unhashable callables have no rule
             return None
-        if found is None and self._lazy and self.load_lazy(imported_only=True):
+        if found is None and self._lazy and not _foreign_function(func, self._lazy) \
+                and self.load_lazy(imported_only=True):
             return self._optional.get(func)
         return found
 
@@ -77,3 +79,13 @@ class RuleTable:
 
     def __len__(self):
         return len(list(iter(self)))
+
+
+def _foreign_function(func, libraries) -> bool:
+    """Whether `func` is a Python function of none of the optional `libraries` (a user's
+    helper): no optional rule is for it, so looking it up need not import their rules
+    (``scipy.stats`` takes a second to import, and numba imports SciPy)."""
+    if not isinstance(func, types.FunctionType):
+        return False
+    package = (getattr(func, "__module__", None) or "").split(".")[0]
+    return package not in libraries

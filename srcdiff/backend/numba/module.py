@@ -29,7 +29,6 @@ from ...errors import SrcDiffError
 from .. import listing
 from . import spelling
 
-HELPERS_MODULE = "srcdiff.backend.numba.runtime"  # the run-time helpers numba compiles
 PULLBACK = "_pullback"
 SAVED = "__saved"
 
@@ -68,9 +67,10 @@ class _Part:
     tree: ast.FunctionDef
 
 
-def build(made, template_globals: dict, helpers: set[str], refuse, constants=(), statics=None) -> NumbaModule:
+def build(made, template_globals: dict, helpers: dict[str, str], refuse, constants=(), statics=None) -> NumbaModule:
     """The module for the Variant `made` and its callees.  `helpers` are the run-time helpers
-    numba versions exist for; `refuse(variant, line, reason)` raises the located refusal.
+    numba versions exist for, each with the module that holds it; `refuse(variant, line,
+    reason)` raises the located refusal.
     `constants` are the dependencies (frontend/depends.py) the transform read by value, so
     guarded by the caller: written into the code as constants (an ``axis=AXIS``), as are the
     parameters the variant is specialised on (`statics`: name -> value)."""
@@ -98,7 +98,7 @@ def build(made, template_globals: dict, helpers: set[str], refuse, constants=(),
             _calls(func, part, callees, params)
             func.args.args[:0] = [ast.arg(p) for p in params]
             for helper in spelling.for_numba(func):
-                imports[helper] = (HELPERS_MODULE, helper)
+                imports[helper] = (helpers[helper], helper)
         functions += made_here
         main = main or made_here[0]
     order = functions[1:] + functions[:1]  # callees first: numba compiles the main one last
@@ -154,7 +154,7 @@ def _bound(tree: ast.AST) -> set[str]:
     return found
 
 
-def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: set[str], imports: dict,
+def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: dict, imports: dict,
              envs: dict, taken: set, refuse, fixed: dict) -> None:
     """Each free name of `part`: a template module or helper (imported), a callee (defined in
     the module), a builtin, or a user's value (an `Env` parameter, renamed in the code)."""
@@ -176,6 +176,9 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
             continue
         else:
             continue  # a name nothing defines: numba reports it, at its line
+        if isinstance(value, types.ModuleType) and sys.modules.get(value.__name__) is not value:
+            refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {name}.*, a library numba cannot "
+                   "compile (numba compiles NumPy and math)")
         if name in template_globals and template_globals[name] is value:
             if isinstance(value, types.ModuleType) and "_target" in vars(value):  # SciPy, for an adjoint
                 refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {vars(value)['_target']}, "
@@ -183,7 +186,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: se
             if isinstance(value, types.ModuleType):
                 imports[name] = (_module_name(value), None)
             elif name in helpers:
-                imports[name] = (HELPERS_MODULE, name)
+                imports[name] = (helpers[name], name)
             else:
                 refuse(part.variant, _line_of(part.tree, node), f"the gradient uses srcdiff's run-time helper "
                        f"{name}(), which has no numba version (it is written where the arguments' shapes "

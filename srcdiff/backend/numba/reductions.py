@@ -47,6 +47,18 @@ def reduce_all(a, axis, keepdims):
     return np.all(a, axis=axis, keepdims=keepdims)
 
 
+def reduce_var(a, axis, keepdims):
+    return np.var(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_std(a, axis, keepdims):
+    return np.std(a, axis=axis, keepdims=keepdims)
+
+
+def reduce_norm(a, axis, keepdims):
+    return np.linalg.norm(a, axis=axis, keepdims=keepdims)
+
+
 def axes(axis, ndim: int):
     """The reduced axes, from numba's type of a literal `axis` (None for all)."""
     if axis is None or isinstance(axis, (types.NoneType, types.Omitted)):
@@ -69,14 +81,14 @@ def _result_dtype(kind: str, dtype):
     np_dtype = as_dtype(dtype)
     if kind in ("sum", "prod") and np_dtype.kind in "biu":
         return np.int64
-    if kind == "mean" and np_dtype.kind in "biu":
+    if kind in ("mean", "var", "std", "norm") and np_dtype.kind in "biu":
         return np.float64
     return np_dtype.type
 
 
 def _reduction(kind: str):
     op = {"sum": "np.sum", "mean": "np.mean", "max": "np.max", "min": "np.min", "prod": "np.prod",
-          "any": "np.any", "all": "np.all"}[kind]
+          "any": "np.any", "all": "np.all", "var": "np.var", "std": "np.std", "norm": "np.linalg.norm"}[kind]
 
     def typer(a, axis, keepdims):
         if not _is_array(a):
@@ -109,6 +121,38 @@ def _reduction(kind: str):
 
 
 for _kind, _stub_function in {"sum": reduce_sum, "mean": reduce_mean, "max": reduce_max, "min": reduce_min,
-                              "prod": reduce_prod, "any": reduce_any, "all": reduce_all}.items():
+                              "prod": reduce_prod, "any": reduce_any, "all": reduce_all, "var": reduce_var,
+                              "std": reduce_std, "norm": reduce_norm}.items():
     overload(_stub_function, prefer_literal=True)(_reduction(_kind))
 
+
+def reduce_var_ddof(a, axis, keepdims, ddof):
+    return np.var(a, axis=axis, keepdims=keepdims, ddof=ddof)
+
+
+def reduce_std_ddof(a, axis, keepdims, ddof):
+    return np.std(a, axis=axis, keepdims=keepdims, ddof=ddof)
+
+
+@overload(reduce_var_ddof, prefer_literal=True)
+def _reduce_var_ddof(a, axis, keepdims, ddof):
+    """``np.var(a, axis, ddof=k)``: the variance above, times n / (n - k)."""
+    if not _is_array(a):
+        return None
+
+    def var(a, axis, keepdims, ddof):
+        v = reduce_var(a, axis, keepdims)
+        n = a.size // max(np.asarray(v).size, 1)
+        return v * (n / (n - ddof))
+    return var
+
+
+@overload(reduce_std_ddof, prefer_literal=True)
+def _reduce_std_ddof(a, axis, keepdims, ddof):
+    if not _is_array(a):
+        return None
+    return lambda a, axis, keepdims, ddof: np.sqrt(reduce_var_ddof(a, axis, keepdims, ddof))
+
+
+HELPERS = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all",
+           "reduce_var", "reduce_std", "reduce_norm", "reduce_var_ddof", "reduce_std_ddof")

@@ -17,7 +17,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ...rules import runtime as python
-from .reductions import axes, reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
+from .reductions import axes
 
 
 def _stub(name: str):
@@ -114,7 +114,7 @@ def _zeros_list(items):
     """A list's adjoint: a list of zeros, each shaped like its item (``[0.0] * len(items)``)."""
     if isinstance(items, types.List) and _is_array(items.dtype):
         return lambda items: [np.zeros(item.shape) for item in items]
-    if isinstance(items, types.List):
+    if isinstance(items, (types.List, types.UniTuple)) and _is_number(items.dtype):
         return lambda items: [0.0 for _ in range(len(items))]
     return None
 
@@ -290,9 +290,9 @@ def _two_d(*arrays) -> bool:
 
 @overload(matmul_adjoint_x)
 def _matmul_adjoint_x(g, x, y):
-    """``x @ y``'s adjoint for `x`, for the ndims at hand (1-D and 2-D operands)."""
+    """``x @ y``'s adjoint for `x`, for the ndims at hand (1-D and 2-D operands, or stacks)."""
     if not _two_d(x, y):
-        return None
+        return None  # stacks of matrices: missing.py's overload
     if y.ndim == 1:
         if x.ndim == 2:
             return lambda g, x, y: np.outer(g, y)
@@ -339,7 +339,11 @@ def add_at(a, index, v):
 
 @overload(add_at)
 def _add_at(a, index, v):
-    """``np.add.at(a, index, v)`` for one integer index array: each value added in turn."""
+    """``np.add.at(a, index, v)`` for one integer index (array): each value added in turn."""
+    if _is_array(a) and isinstance(index, types.Integer):
+        def add_one(a, index, v):
+            a[index] += v
+        return add_one
     if not (_is_array(a) and _is_array(index) and index.ndim == 1 and isinstance(index.dtype, types.Integer)):
         return None
     if _is_array(v):
@@ -360,11 +364,9 @@ def stop_gradient(x):
     return x
 
 
-#: the helpers generated code may call under numba, by name
+#: the helpers generated code may call under numba, by name (reductions.py and missing.py hold more)
 HELPERS = ("stop_gradient", "unbroadcast", "zeros_like", "ensure_scalar", "copy_array", "select", "select_whole",
            "set_item", "zero_item", "refused", "stack_rows", "full", "stack_list", "concat_list", "zeros_list",
-           "array_of", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "add_at",
-           "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all")
+           "array_of", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "add_at")
 
-__all__ = [*HELPERS, "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
-           "reduce_sum"]
+__all__ = [*HELPERS]

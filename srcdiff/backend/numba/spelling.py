@@ -2,11 +2,17 @@
 
 * ``del name`` (memory hints for CPython) are dropped;
 * ``reversed(range(a, b))`` becomes ``range(b - 1, a - 1, -1)``;
-* ``np.full(shape, array)``, ``np.add.at``, ``np.array`` of a list of arrays, and
-  ``np.stack``/``np.concatenate`` of a list, become helpers;
+* ``np.full(shape, array)``, ``np.add.at``, ``np.array`` of a list of arrays or with
+  ``copy=``/``dtype=float``, ``np.stack``/``np.concatenate``/``np.hstack``/``np.vstack`` of a
+  list, ``np.flip``/``np.cumsum`` along an axis, ``np.expand_dims`` of several axes,
+  ``np.matmul``, ``np.inner``, ``np.einsum``, ``math.factorial`` become helpers (runtime.py,
+  missing.py, einsum.py);
+* ``np.s_[a:b, i]`` becomes the tuple of slices it stands for; the dtype guard
+  ``np.issubdtype(np.dtype(d), np.floating)`` and ``np.astype`` become helpers;
 * a reduction along axes or with ``keepdims`` (``np.max(z, axis=1, keepdims=True)``,
-  ``g.sum(axis=(0, 1))``), which numba's NumPy does not take, becomes a call of the
-  helper compiled for it (``reduce_max(z, 1, True)``, runtime.py);
+  ``g.sum(axis=(0, 1))``, ``np.var``, ``np.linalg.norm(x, axis=1)``), which numba's NumPy
+  does not take, becomes a call of the helper compiled for it (``reduce_max(z, 1, True)``,
+  reductions.py);
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
@@ -19,18 +25,51 @@ import ast
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
               "amax": "reduce_max", "amin": "reduce_min", "prod": "reduce_prod", "any": "reduce_any",
-              "all": "reduce_all"}
-METHODS = {"sum", "mean", "max", "min", "prod", "any", "all"}
+              "all": "reduce_all", "var": "reduce_var", "std": "reduce_std"}
+METHODS = {"sum", "mean", "max", "min", "prod", "any", "all", "var", "std"}
+#: NumPy functions of (array, constant axis) numba takes without the axis -> missing.py's helper
+ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis"}
+#: NumPy calls numba lacks, same arguments -> missing.py's helper
+SAME_ARGUMENTS = {"matmul": "matmul_stacks", "inner": "inner_product"}
+FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 
 
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
+    _index_lists(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
     return rewriter.helpers
+
+
+def _index_lists(func: ast.FunctionDef) -> None:
+    """``idx = [0, 0, 1]`` read only as an index (``x[idx]``, ``np.add.at(g, idx, v)``) as an
+    integer array: numba indexes by arrays, not lists.  A list put to any other use stays a
+    list (``idx * 2`` would mean another thing of an array)."""
+    made = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.List) and node.value.elts \
+                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.value.elts):
+            made.setdefault(node.targets[0].id, []).append(node)
+    if not made:
+        return
+    fine = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name):
+            fine.add(id(node.slice))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
+                and len(node.args) == 3 and isinstance(node.args[1], ast.Name):
+            fine.add(id(node.args[1]))
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and node.id in made and (len(made[node.id]) > 1 or (
+                isinstance(node.ctx, ast.Load) and id(node) not in fine)):
+            made.pop(node.id)
+    for (assign,) in made.values():
+        assign.value = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [assign.value], [])
 
 
 def _located(new: ast.AST, old: ast.AST) -> ast.AST:
@@ -91,8 +130,38 @@ class _Rewriter(ast.NodeTransformer):
         func = node.func
         if isinstance(func, ast.Name) and func.id == "reversed" and len(node.args) == 1:
             return _reversed_range(node)
-        if (_is_np(func, "array") or _is_np(func, "asarray")) and len(node.args) == 1 and not node.keywords:
-            return self._helper("array_of", [node.args[0], ast.Constant(func.attr == "array")])
+        if (_is_np(func, "array") or _is_np(func, "asarray")) and len(node.args) == 1:
+            return self._array(node, func.attr == "array")
+        if isinstance(func, ast.Attribute) and func.attr in ALONG_AXIS and _is_np(func, func.attr):
+            axis = node.args[1] if len(node.args) == 2 else _keyword(node, "axis")
+            if axis is not None and not _is_none(axis) and len(node.args) + len(node.keywords) == 2:
+                return self._helper(ALONG_AXIS[func.attr], [node.args[0], axis])
+        if _is_np(func, "einsum") and 2 <= len(node.args) <= 4 and not node.keywords \
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            return self._helper(f"einsum_{len(node.args) - 1}", node.args)
+        if _is_np(func, "issubdtype") and len(node.args) == 2 and not node.keywords \
+                and isinstance(node.args[0], ast.Call) and _is_np(node.args[0].func, "dtype") \
+                and len(node.args[0].args) == 1 and _is_np(node.args[1], "floating"):
+            return self._helper("is_floating", node.args[0].args)
+        if _is_np(func, "astype") and len(node.args) == 2 and not node.keywords:
+            return self._helper("astype_to", node.args)
+        if _is_np(func, "reshape") and len(node.args) == 2 and not node.keywords:
+            return self._helper("reshaped", node.args)
+        if _is_np(func, "expand_dims") and len(node.args) == 2 and isinstance(node.args[1], ast.Tuple):
+            return self._helper("expand_axes", node.args)
+        if isinstance(func, ast.Attribute) and func.attr in SAME_ARGUMENTS and _is_np(func, func.attr) \
+                and len(node.args) == 2 and not node.keywords:
+            return self._helper(SAME_ARGUMENTS[func.attr], node.args)
+        if isinstance(func, ast.Attribute) and func.attr == "factorial" and isinstance(func.value, ast.Name) \
+                and func.value.id == "math" and len(node.args) == 1:
+            return self._helper("int_factorial", node.args)
+        if (_is_np(func, "hstack") or _is_np(func, "vstack")) and len(node.args) == 1 and not node.keywords \
+                and not isinstance(node.args[0], ast.Tuple):
+            return self._helper("hstack_list" if func.attr == "hstack" else "vstack_list", node.args)
+        if isinstance(func, ast.Attribute) and func.attr == "norm" and isinstance(func.value, ast.Attribute) \
+                and _is_np(func.value, "linalg") and len(node.args) == 1 \
+                and {k.arg for k in node.keywords} <= {"axis", "keepdims"} and node.keywords:
+            return self._reduction("norm", node.args[0], [], node, "reduce_norm")
         if isinstance(func, ast.Attribute) and func.attr == "at" and _is_np(func.value, "add") \
                 and len(node.args) == 3 and not node.keywords:
             return self._helper("add_at", node.args)
@@ -114,13 +183,51 @@ class _Rewriter(ast.NodeTransformer):
         self.helpers.add(name)
         return ast.Call(ast.Name(name, ast.Load()), args, [])
 
-    def _reduction(self, kind: str, operand: ast.expr, rest: list, node: ast.Call) -> ast.expr:
+    def _array(self, node: ast.Call, copy: bool) -> ast.expr:
+        """``np.array(x)`` / ``np.asarray(x)`` with ``copy=``, ``dtype=float`` or ``order=``."""
         keywords = {k.arg: k.value for k in node.keywords}
+        dtype = keywords.pop("dtype", None)
+        order = keywords.pop("order", None)
+        if "copy" in keywords:
+            copy_value = keywords.pop("copy")
+            if not isinstance(copy_value, ast.Constant) or copy_value.value not in (True, False):
+                return node
+            copy = copy or copy_value.value
+        if keywords or order is not None and not (isinstance(order, ast.Constant) and order.value in
+                                                  ("C", "c", "K", "k", "A", "a")):
+            return node  # what numba says of the others is the refusal
+        if dtype is None or _is_none(dtype):
+            return self._helper("array_of", [node.args[0], ast.Constant(copy)])
+        if ast.unparse(dtype) in FLOAT_DTYPES:
+            return self._helper("float_array", [node.args[0], ast.Constant(copy)])
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        """``np.s_[:, 2]`` as ``(slice(None, None, None), 2)``."""
+        self.generic_visit(node)
+        if not _is_np(node.value, "s_"):
+            return node
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        made = [ast.Call(ast.Name("slice", ast.Load()), [p.lower or ast.Constant(None), p.upper or ast.Constant(None),
+                                                         p.step or ast.Constant(None)], [])
+                if isinstance(p, ast.Slice) else p for p in parts]
+        return ast.Tuple(made, ast.Load()) if isinstance(node.slice, ast.Tuple) else made[0]
+
+    def _reduction(self, kind: str, operand: ast.expr, rest: list, node: ast.Call, helper: str = "") -> ast.expr:
+        keywords = {k.arg: k.value for k in node.keywords}
+        if kind in ("var", "std") and "ddof" in keywords and not rest:
+            ddof = keywords.pop("ddof")
+            if keywords.keys() - {"axis", "keepdims"}:
+                return node
+            helper = f"reduce_{kind}_ddof"
+            self.helpers.add(helper)
+            return ast.Call(ast.Name(helper, ast.Load()), [operand, keywords.get("axis", ast.Constant(None)),
+                                                           keywords.get("keepdims", ast.Constant(False)), ddof], [])
         axis = rest[0] if rest else keywords.pop("axis", None)
         keepdims = keywords.pop("keepdims", None)
         if len(rest) > 1 or keywords or (axis is None and keepdims is None) or _is_none(axis) and keepdims is None:
             return node  # numba's own: the whole array, or arguments the helper does not take
-        helper = REDUCTIONS[kind]
+        helper = helper or REDUCTIONS[kind]
         self.helpers.add(helper)
         return ast.Call(ast.Name(helper, ast.Load()),
                         [operand, axis or ast.Constant(None), keepdims or ast.Constant(False)], [])
@@ -129,6 +236,10 @@ class _Rewriter(ast.NodeTransformer):
 def _is_np(func: ast.expr, name: str) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name) \
         and func.value.id == "np"
+
+
+def _keyword(node: ast.Call, name: str):
+    return next((k.value for k in node.keywords if k.arg == name), None)
 
 
 def _is_none(node) -> bool:

@@ -1,0 +1,68 @@
+"""The first call of a gradient in a fresh process: what it must not pay for.
+
+numba imports SciPy; a program whose gradient calls a helper of the user's own must not then
+import srcdiff's SciPy rules (``scipy.stats`` alone takes about half a second of CPU):
+no SciPy rule is for a user's Python function.  benchmarks/numba_first_call.py measures the
+whole first call, cold and warm.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = """
+import sys
+import scipy  # as numba does
+import numpy as np
+import srcdiff
+
+def helper(v, k):
+    return v * k + np.sin(v)
+
+def f(x):
+    return np.sum(helper(x, 2.0) * helper(x, 0.5))
+
+g = srcdiff.grad(f)(np.array([0.1, 0.2]))
+want = (2.0 + np.cos([0.1, 0.2])) * (0.5 * np.array([0.1, 0.2]) + np.sin([0.1, 0.2])) \\
+    + (0.5 + np.cos([0.1, 0.2])) * (2.0 * np.array([0.1, 0.2]) + np.sin([0.1, 0.2]))
+assert np.allclose(g, want), (g, want)
+print("scipy.stats" in sys.modules, "scipy.special" in sys.modules)
+"""
+
+
+def _run(code: str, folder: Path) -> subprocess.CompletedProcess:
+    script = folder / "child.py"  # a file: srcdiff reads the functions' source
+    script.write_text(code)
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=folder,
+                          env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=False)
+
+
+def test_a_users_helper_does_not_load_the_scipy_rules(tmp_path):
+    done = _run(CHILD, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]
+
+
+SCIPY_CHILD = """
+import numpy as np
+import scipy.special
+import srcdiff
+
+def f(x):
+    return np.sum(scipy.special.expit(x))
+
+g = srcdiff.grad(f)(np.array([0.1, -0.3]))
+s = 1 / (1 + np.exp(-np.array([0.1, -0.3])))
+assert np.allclose(g, s * (1 - s)), g
+print("ok")
+"""
+
+
+def test_a_scipy_function_still_finds_its_rule(tmp_path):
+    done = _run(SCIPY_CHILD, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
