@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
-from .kinks import kink, kink_nan
+from .kinks import kink, kink_nan, tie
 from .list_helpers import LIST_HELPERS
 
 
@@ -362,6 +362,7 @@ HELPERS = {
     "select_whole": select_whole,
     "kink": kink,
     "kink_nan": kink_nan,
+    "tie": tie,
     "zeros_like": zeros_like,
     "copy_array": copy_array,
     "ensure_scalar": ensure_scalar,
