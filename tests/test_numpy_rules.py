@@ -280,6 +280,9 @@ SPECS = [
     # that does hold is tested in tests/transforms/test_kinks.py)
     S("srcdiff.rules.kinks.kink", "kink(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
       c=((5,), REAL)),
+    # a tie where the condition never holds is its value (the share at a tie: tests/transforms/test_ties.py)
+    S("srcdiff.rules.kinks.tie", "tie(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
+      c=((5,), REAL)),
     S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
@@ -348,7 +351,7 @@ SPECS += calc_specs(S, REAL, POS, UNIT, NONZERO, sampler)
 SPECS += shapes_specs(S, REAL)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
-                        "zeros_like",
+                        "zeros_like", "tie",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}
@@ -474,10 +477,11 @@ def test_abs_at_zero_has_gradient_zero():
 
 
 @pytest.mark.parametrize("func", [maximum_sum, minimum_sum])
-def test_elementwise_ties_go_to_the_second_argument(func):
+def test_elementwise_ties_share_the_gradient_equally(func):
+    # was: ties went to the second argument (dx[0] == 0, dy[0] == 1); now half each, as JAX does
     x, y = np.array([1.0, 2.0, 3.0]), np.array([1.0, 0.0, 5.0])
     dx, dy = srcdiff.grad(func, wrt=(0, 1))(x, y)
-    assert dx[0] == 0.0 and dy[0] == 1.0
+    assert dx[0] == 0.5 and dy[0] == 0.5
     assert_close(dx + dy, np.ones(3))
 
 
@@ -489,8 +493,9 @@ def test_reduction_ties_share_the_gradient_equally():
     assert_close(srcdiff.grad(max_rows)(x), np.array([[1 / 3, 1 / 3, 1 / 3], [0.0, 2.0, 0.0]]))
 
 
-def test_clip_at_a_bound_passes_the_gradient():
-    assert_close(srcdiff.grad(clip_sum)(np.array([-1.0, 1.0, 2.0, -3.0, 0.5])), np.array([1.0, 1.0, 0.0, 0.0, 1.0]))
+def test_clip_at_a_bound_shares_the_gradient_with_the_bound():
+    # clip is minimum(maximum(x, a_min), a_max): x on a bound gets half (was: all of it)
+    assert_close(srcdiff.grad(clip_sum)(np.array([-1.0, 1.0, 2.0, -3.0, 0.5])), np.array([0.5, 0.5, 0.0, 0.0, 1.0]))
 
 
 def test_sign_carries_no_gradient_even_at_zero():

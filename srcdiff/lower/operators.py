@@ -12,7 +12,7 @@ from ..rules.numpy_decompositions import NAMED_FIELDS
 from .emit import emit
 from .expressions import ExpressionLowerer
 from .opaque import is_dtype_object, opaque, text
-from .smooth_squares import is_square, square
+from .smooth_squares import even_power, is_square, square
 from .static_values import static_value
 from .subscripts import subscript
 
@@ -39,6 +39,10 @@ def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
     x, y = lower.expr(node.left), lower.expr(node.right)
     if (isinstance(node.op, ast.Pow) and is_square(y)) or (isinstance(node.op, ast.Mult) and x == y):
         smooth = square(lower, x, target)  # norm(x) ** 2 -> np.sum(x * x): exact at every order
+        if smooth is not None:
+            return smooth
+    if isinstance(node.op, ast.Pow):
+        smooth = even_power(lower, x, y, target)  # abs(x) ** 4 -> x ** 4: exact at every order
         if smooth is not None:
             return smooth
     expr = ast.BinOp(operand_ast(x), node.op, operand_ast(y))

@@ -8,6 +8,9 @@ Lowering ``f(...) ** 2`` as the algebraic identity is exact at every order, and 
     np.linalg.norm(x, axis=a, keepdims=k) ** 2   ->  np.sum(x * x, axis=a, keepdims=k)
     np.hypot(a, b) ** 2, math.hypot(a, b) ** 2   ->  a * a + b * b
     np.std(x, axis=a, ddof=d, keepdims=k) ** 2   ->  np.var(x, axis=a, ddof=d, keepdims=k)
+    np.abs(x) ** 2, abs(x) ** 2, np.fabs(x) ** 2  ->  x * x      (and ** 4, ** 6, ...: x ** 4)
+
+(``|x| ** 2``'s second derivative through ``sign(x) ** 2`` would be 0 at 0, the truth is 2.)
 
 ``n * n`` and ``np.square(n)`` of such a value ``n`` are the same square.  Only a square whose base was computed
 by such a call in the same block is rewritten; the call itself stays for any other use of
@@ -17,6 +20,7 @@ its value.
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 import operator
 
@@ -33,6 +37,10 @@ def _np(name: str) -> ast.expr:
 
 def _keywords(static: dict, names: tuple[str, ...], defaults: dict) -> list[ast.keyword]:
     return [ast.keyword(n, ast.Constant(static[n])) for n in names if static.get(n, defaults[n]) != defaults[n]]
+
+
+#: |x|: an even power of it is the same power of x (for real x: srcdiff refuses complex values)
+ABSOLUTE = (np.absolute, np.fabs, builtins.abs, math.fabs)
 
 
 def is_square(exponent: Operand) -> bool:
@@ -67,6 +75,8 @@ def square(lower: ExpressionLowerer, base: Operand, target) -> Operand | None:
     if func in (np.hypot, math.hypot):
         a, b = mul(node.inputs[0], None), mul(node.inputs[1], None)
         return emit(state, operator.add, (a, b), {}, ast.BinOp(operand_ast(a), ast.Add(), operand_ast(b)), target)
+    if func in ABSOLUTE:
+        return mul(node.inputs[0], target)
     if func is np.std:
         x = node.inputs[0]
         keywords = _keywords(node.static, ("axis", "ddof", "keepdims"), {"axis": None, "ddof": 0, "keepdims": False})
@@ -92,3 +102,16 @@ def _is_2_norm(lower: ExpressionLowerer, node: Node) -> bool:
         return True
     shape = lower.state.facts.shape_of(node.inputs[0])
     return axis is None and shape.known and shape.ndim == 1
+
+
+def even_power(lower: ExpressionLowerer, base: Operand, exponent: Operand, target) -> Operand | None:
+    """``abs(x) ** k`` for an even integer k > 2 as ``x ** k`` (smooth at 0 at every order); else None."""
+    if not (isinstance(exponent, Const) and type(exponent.value) in (int, float) and exponent.value > 2
+            and exponent.value % 2 == 0):
+        return None
+    node = producer(lower, base)
+    if node is None or node.rule.func not in ABSOLUTE:
+        return None
+    x = node.inputs[0]
+    return emit(lower.state, operator.pow, (x, exponent), {},
+                ast.BinOp(operand_ast(x), ast.Pow(), operand_ast(exponent)), target)

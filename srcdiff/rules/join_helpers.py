@@ -8,7 +8,8 @@ along one axis, so its adjoint cuts the adjoint of the result at the operands' l
 that axis and gives each piece the operand's own shape (`join_adjoint`); the adjoint of that
 is the join again, of pieces shaped like the operands (`join_like`).  Both are linear, so
 each is the other's adjoint (rules/numpy_joins.py), and a gradient that calls them can be
-differentiated again.
+differentiated again.  ``np.tile`` joins copies of one array: its adjoint (`tile_adjoint`)
+sums the tiles.
 """
 
 from __future__ import annotations
@@ -88,4 +89,15 @@ def column_join(xs):
     return np.concatenate(parts, axis=-1)
 
 
-JOIN_HELPERS = {f.__name__: f for f in (join_adjoint, join_like, column_join)}
+def tile_adjoint(g, x, reps):
+    """Adjoint of ``np.tile(x, reps)``: the tiles of `g` summed onto one."""
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    shape = np.shape(x)
+    full = max(len(shape), len(reps))
+    sizes = (1,) * (full - len(shape)) + shape
+    reps = (1,) * (full - len(reps)) + reps
+    interleaved = [n for pair in zip(reps, sizes) for n in pair]
+    return np.reshape(np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
+
+
+JOIN_HELPERS = {f.__name__: f for f in (join_adjoint, join_like, column_join, tile_adjoint)}

@@ -1,6 +1,7 @@
 """The helpers a derivable gradient calls at a kink: a first derivative's subgradient 0 at a
 0 / 0 (the norm, hypot or std of zeros), whose own derivative is NaN there (the primitive has
-no second derivative), never a silent 0.  Their rules are in generated_code.py."""
+no second derivative), never a silent 0; and a tie's half share (`tie`: maximum, minimum, clip
+and abs at a tie), whose own derivative is NaN there too.  Their rules are in generated_code.py."""
 
 from __future__ import annotations
 
@@ -28,3 +29,13 @@ def kink_nan(condition, direction, axis=()):
     dtype = dtype if np.issubdtype(dtype, np.floating) else np.dtype(np.float64)
     picked = np.where(np.broadcast_to(flags, shape), dtype.type(np.nan), dtype.type(0.0))
     return picked if shape else picked[()]
+
+
+def tie(condition, value, x, y=0.0):
+    """`value` where `condition` is False, half of it where it holds: an operand's share of a
+    first derivative at a tie (``np.maximum(x, y)`` at x == y gives each side half, as JAX and
+    PyTorch do, so ``maximum(x, 0) + minimum(x, 0)``, = x, has the derivative 1 there).  The
+    derivative of a share along a direction that moves `x` or `y` at a tie is NaN (its rule:
+    `kink_nan`): the share jumps there, and no value would be right for every program."""
+    picked = np.where(condition, 0.5 * value, value)
+    return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]

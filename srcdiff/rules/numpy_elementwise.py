@@ -15,7 +15,32 @@ from ..ir import shapes
 from .operators import POW_X, POW_Y, PRODUCT
 from .table import FORMS, binary, rule, unary
 
-TIES_Y = "ties (x == y) send the whole gradient to y, so relu'(0) = 0"
+TIES = ("ties (x == y) give each operand half the gradient, as JAX and PyTorch do (relu'(0) = 0.5), so "
+        "maximum(x, 0) + minimum(x, 0) = x is exact there; a second derivative at a tie is NaN")
+
+
+def _scalar(operand_shapes) -> bool:
+    """Whether every operand is a number (Python or NumPy): then the templates use `if`."""
+    present = [s for s in operand_shapes.values() if not s.none]
+    return bool(present) and all(s.known and s.scalar for s in present)
+
+
+def halved(condition: str, value: str, scalar: bool) -> str:
+    """`value` where `condition` fails, half of it where it holds (an operand's share at a
+    tie), as plain arithmetic: ``g`` keeps its dtype (float32 stays float32)."""
+    if scalar:
+        return f"0.5 * {value} if {condition} else {value}"
+    return f"np.where({condition}, 0.5 * {value}, {value})"
+
+
+def _tie_templates(static, operand_shapes):
+    """maximum/minimum/fmax/fmin: each side the whole g where it alone holds the value (its
+    `selects`), half of it at a tie."""
+    return {p: halved("x == y", "g", _scalar(operand_shapes)) for p in ("x", "y")}
+
+
+#: the derivable form (a gradient srcdiff differentiates again): the share's derivative at a tie is NaN
+TIE_DERIVABLE = {"x": "tie(x == y, g, x, y)", "y": "tie(x == y, g, x, y)"}
 
 
 def _clip_selects(static, operand_shapes):
@@ -26,14 +51,37 @@ def _clip_selects(static, operand_shapes):
     selects = {"x": (inside, True)} if inside else {}
     # clip is minimum(maximum(x, a_min), a_max): where a_min > a_max, a_max wins everywhere
     if has_lo:
-        selects["a_min"] = ("(x < a_min) & (a_min <= a_max)" if has_hi else "x < a_min", True)
+        selects["a_min"] = ("(x <= a_min) & (a_min <= a_max)" if has_hi else "x <= a_min", True)
     if has_hi:
-        selects["a_max"] = ("(x > a_max) | (a_min > a_max)" if has_lo else "x > a_max", True)
+        selects["a_max"] = ("(x >= a_max) | (a_min >= a_max)" if has_lo else "x >= a_max", True)
     return selects
 
 
+def _clip_shares(has_lo: bool, has_hi: bool, share) -> dict:
+    """clip as minimum(maximum(x, a_min), a_max), each tie halving: `share(condition, value,
+    x, y)` spells a halved share (plain or derivable)."""
+    out = {"x": "g"}
+    if has_hi:
+        out["x"] = share("x == a_max", "g", "x", "a_max")
+    if has_lo:
+        out["x"] = share("x == a_min", out["x"], "x", "a_min")
+        out["a_min"] = share("x == a_min", share("a_min == a_max", "g", "a_min", "a_max") if has_hi else "g",
+                             "x", "a_min")
+    if has_hi:
+        held = "np.maximum(x, a_min)" if has_lo else "x"
+        out["a_max"] = share(f"{held} == a_max", "g", held, "a_max")
+    return out
+
+
 def _clip_templates(static, operand_shapes):
-    return {p: "g" for p in ("x", "a_min", "a_max") if p == "x" or not operand_shapes[p].none}
+    scalar = _scalar(operand_shapes)
+    has_lo, has_hi = not operand_shapes["a_min"].none, not operand_shapes["a_max"].none
+    return _clip_shares(has_lo, has_hi, lambda c, v, x, y: halved(c, f"({v})" if scalar else v, scalar))
+
+
+def _clip_derivable(static, operand_shapes):
+    has_lo, has_hi = not operand_shapes["a_min"].none, not operand_shapes["a_max"].none
+    return _clip_shares(has_lo, has_hi, lambda c, v, x, y: f"tie({c}, {v}, {x}, {y})")
 
 
 def _clip_shape(static, *operands):
@@ -83,24 +131,28 @@ RULES = [
     unary(np.arccosh,      x="g / np.sqrt(x * x - 1.0)",    sympy="sympy.acosh"),
     unary(np.arctanh,      x="g / (1.0 - x * x)",           sympy="sympy.atanh"),
     # ---- piecewise: the conventions at the kinks are in each note ----
-    unary(np.absolute,     x="g * np.sign(x)", note="abs'(0) = 0", sympy="sympy.Abs"),
+    # sign(0) = 0: with the half shares at ties, every linear combination of abs, maximum,
+    # minimum and clip is exact where it is smooth; abs's second derivative at 0 is NaN
+    unary(np.absolute,     x="g * np.sign(x)", derivable={"x": "kink(x == 0, g * np.sign(x), x)"},
+          note="abs'(0) = 0; its second derivative at 0 is NaN", sympy="sympy.Abs"),
     unary(np.real,         x="real_part(g, x)", fresh=False, note="x itself for a real x; a complex x is refused",
           sympy="sympy.re"),
     # the side not taken gets an exact zero (selected: `Rule.selects`), never 0 * inf
-    binary(np.maximum,     x="g", y="g", selects={"x": ("x > y", True), "y": ("x > y", False)},
-           note=TIES_Y, sympy="sympy.Max"),
-    binary(np.minimum,     x="g", y="g", selects={"x": ("x < y", True), "y": ("x < y", False)},
-           note=TIES_Y, sympy="sympy.Min"),
-    binary(np.fmax,        x="g", y="g", selects={"x": ("(x > y) | np.isnan(y)", True),
-                                                  "y": ("(x <= y) | np.isnan(x)", True)},
-           note=TIES_Y + "; a NaN operand is ignored, as fmax ignores it", sympy="sympy.Max"),
-    binary(np.fmin,        x="g", y="g", selects={"x": ("(x < y) | np.isnan(y)", True),
-                                                  "y": ("(x >= y) | np.isnan(x)", True)},
-           note=TIES_Y + "; a NaN operand is ignored, as fmin ignores it", sympy="sympy.Min"),
+    rule(np.maximum, ("x", "y"), _tie_templates, elementwise=True, fresh=True, derivable=TIE_DERIVABLE,
+         selects={"x": ("x >= y", True), "y": ("x <= y", True)}, note=TIES, sympy="sympy.Max"),
+    rule(np.minimum, ("x", "y"), _tie_templates, elementwise=True, fresh=True, derivable=TIE_DERIVABLE,
+         selects={"x": ("x <= y", True), "y": ("x >= y", True)}, note=TIES, sympy="sympy.Min"),
+    rule(np.fmax, ("x", "y"), _tie_templates, elementwise=True, fresh=True, derivable=TIE_DERIVABLE,
+         selects={"x": ("(x >= y) | np.isnan(y)", True), "y": ("(x <= y) | np.isnan(x)", True)},
+         note=TIES + "; a NaN operand is ignored, as fmax ignores it", sympy="sympy.Max"),
+    rule(np.fmin, ("x", "y"), _tie_templates, elementwise=True, fresh=True, derivable=TIE_DERIVABLE,
+         selects={"x": ("(x <= y) | np.isnan(y)", True), "y": ("(x >= y) | np.isnan(x)", True)},
+         note=TIES + "; a NaN operand is ignored, as fmin ignores it", sympy="sympy.Min"),
     rule(np.clip, ("x", "a_min", "a_max"), _clip_templates, elementwise=True, shape=_clip_shape, selects=_clip_selects,
-         defaults={"a_min": None, "a_max": None}, fresh=True, sympy=FORMS + "clip",
-         note="x on a bound (x == a_min or x == a_max) gets the gradient; the bound gets none; "
-              "where a_min > a_max the result is a_max, as in NumPy"),
+         derivable=_clip_derivable, defaults={"a_min": None, "a_max": None}, fresh=True, sympy=FORMS + "clip",
+         note="clip is minimum(maximum(x, a_min), a_max): at a bound (x == a_min or x == a_max) x and the "
+              "bound share the gradient half and half, as maximum and minimum do; where a_min > a_max the "
+              "result is a_max, as in NumPy"),
     rule(np.where, ("condition", "x", "y"), {"x": "np.where(condition, g, 0.0)", "y": "np.where(condition, 0.0, g)"},
          elementwise=True, fresh=True, array_result=True,
          selects={"x": ("condition", True), "y": ("condition", False)},

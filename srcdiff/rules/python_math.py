@@ -10,9 +10,10 @@ def _float(static, *operands):
     return shapes.SCALAR
 
 
-def scalar(func, x: str, sympy: str | None = None, note: str = ""):
+def scalar(func, x: str, sympy: str | None = None, note: str = "", derivable: dict | None = None):
     """A `math` function of one float: no broadcasting, and the result is a (fresh) float."""
-    return rule(func, ("x",), {"x": x}, shape=_float, float_result=True, fresh=True, sympy=sympy, note=note)
+    return rule(func, ("x",), {"x": x}, shape=_float, float_result=True, fresh=True, sympy=sympy, note=note,
+                derivable=derivable)
 
 
 def scalar2(func, params: tuple, templates: dict, sympy: str | None = None):
@@ -42,7 +43,9 @@ RULES = [
     scalar(math.log10, x="g / (x * math.log(10.0))", sympy=FORMS + "log10"),
     scalar(math.erf, x="g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erf"),
     scalar(math.erfc, x="-g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erfc"),
-    scalar(math.fabs, x="g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0)", note="fabs'(0) = 0", sympy="sympy.Abs"),
+    scalar(math.fabs, x="g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0)", sympy="sympy.Abs",
+           note="fabs'(0) = 0; its second derivative at 0 is NaN",
+           derivable={"x": "kink(x == 0.0, g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0), x)"}),
     scalar(math.degrees, x="g * (180.0 / math.pi)", sympy=FORMS + "degrees"),
     scalar(math.radians, x="g * (math.pi / 180.0)", sympy=FORMS + "radians"),
     scalar2(math.atan2, ("y", "x"), {"y": "g * x / (x * x + y * y)", "x": "-g * y / (x * x + y * y)"},

@@ -13,7 +13,7 @@ from ..errors import Location, SrcDiffError
 from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .join_helpers import JOIN_HELPERS
-from .kinks import kink, kink_nan
+from .kinks import kink, kink_nan, tie
 from .list_helpers import LIST_HELPERS
 
 
@@ -261,17 +261,6 @@ def _check_solve(x, y):
                            "adjoint rule", hint="give the right-hand side shape (..., M, 1)")
 
 
-def tile_adjoint(g, x, reps):
-    """Adjoint of ``np.tile(x, reps)``: the tiles of `g` summed onto one."""
-    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
-    shape = np.shape(x)
-    full = max(len(shape), len(reps))
-    sizes = (1,) * (full - len(shape)) + shape
-    reps = (1,) * (full - len(reps)) + reps
-    interleaved = [n for pair in zip(reps, sizes) for n in pair]
-    return np.reshape(np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
-
-
 def set_item(x, index, v):
     """``x[index] = v`` on a copy of `x`: the functional form of a write into a fresh array.
 
@@ -366,6 +355,7 @@ HELPERS = {
     "select_whole": select_whole,
     "kink": kink,
     "kink_nan": kink_nan,
+    "tie": tie,
     "zeros_like": zeros_like,
     "copy_array": copy_array,
     "ensure_scalar": ensure_scalar,
@@ -382,7 +372,6 @@ HELPERS = {
     "cholesky_adjoint_dot": cholesky_adjoint_dot,
     "solve_adjoint_x": solve_adjoint_x,
     "solve_adjoint_y": solve_adjoint_y,
-    "tile_adjoint": tile_adjoint,
     "set_item": set_item,
     "zero_item": zero_item,
     "index_add": index_add,
@@ -395,7 +384,7 @@ HELPERS = {
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
-    **JOIN_HELPERS,  # the adjoints of joins of lists (rules/join_helpers.py)
+    **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)
 }
 
 #: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a

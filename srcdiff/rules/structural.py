@@ -112,13 +112,18 @@ def _abs_templates(static, operand_shapes):
     return {"x": "g * np.sign(x)"}  # np.sign(0.0) is 0: the subgradient 0 at the kink
 
 
-ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same, tangents={"x": "x_dot * np.sign(x)"})
-# ties send the gradient to y, as np.maximum's rule does
-# the side not taken gets an exact zero (selected: `Rule.selects`), never 0 * inf
-MAX = rule(builtins.max, ("x", "y"), {"x": "g", "y": "g"}, name="max",
-           selects={"x": ("x > y", True), "y": ("x > y", False)}, tangents={"x": "x_dot", "y": "y_dot"})
-MIN = rule(builtins.min, ("x", "y"), {"x": "g", "y": "g"}, name="min",
-           selects={"x": ("x < y", True), "y": ("x < y", False)}, tangents={"x": "x_dot", "y": "y_dot"})
+ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same, tangents={"x": "x_dot * np.sign(x)"},
+           derivable={"x": "kink(x == 0, g * np.sign(x), x)"})
+# ties give each side half the gradient, as np.maximum's rule does (max(x, 0) + min(x, 0) = x
+# has the derivative 1 at 0); the side not taken gets an exact zero (selected: `Rule.selects`),
+# never 0 * inf; the derivable form's share has a NaN derivative at a tie (rules/kinks.tie)
+HALVES = {"x": "0.5 * g if x == y else g", "y": "0.5 * g if x == y else g"}
+HALF_TANGENTS = {"x": "0.5 * x_dot if x == y else x_dot", "y": "0.5 * y_dot if x == y else y_dot"}
+TIES = {"x": "tie(x == y, g, x, y)", "y": "tie(x == y, g, x, y)"}
+MAX = rule(builtins.max, ("x", "y"), HALVES, name="max", derivable=TIES,
+           selects={"x": ("x >= y", True), "y": ("x <= y", True)}, tangents=HALF_TANGENTS)
+MIN = rule(builtins.min, ("x", "y"), HALVES, name="min", derivable=TIES,
+           selects={"x": ("x <= y", True), "y": ("x >= y", True)}, tangents=HALF_TANGENTS)
 
 _LISTS: dict[int, Rule] = {}
 
