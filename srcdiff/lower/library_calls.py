@@ -49,10 +49,6 @@ from .static_values import constant, static_parameter, static_value
 #: Functions (by name) that return the array namespace of their arguments.
 NAMESPACE_GETTERS = {"array_namespace"}
 
-#: Functions whose value is a tuple or list of arrays (consumed by unpacking or indexing):
-#: lowering treats the value as a list, so its adjoint is the list of the parts' adjoints.
-TUPLE_RESULTS = rules.TABLE.functions_where(lambda r: r.tuple_result)
-
 #: Methods that take their shape or axes either as one tuple or as separate arguments.
 PACKED_METHODS = {"reshape", "transpose"}
 
@@ -96,7 +92,7 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return _conversion(lower, node, func, node.args, spelled, target)
     if rule.nograd:
         out = _nograd(lower, node, rule, spelled, node.args, target)
-        if func in TUPLE_RESULTS:  # zeros_list: a list of zeros
+        if rule.tuple_result:  # zeros_list: a list of zeros (a list: its adjoint is the list of the parts')
             lower.state.lists.add(out.name)
             lower.state.frozen_lists.add(out.name)
         return out
