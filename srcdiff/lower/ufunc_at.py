@@ -49,6 +49,7 @@ def lower_ufunc_at(lower, call: ast.Call) -> bool:
     node = ast.copy_location(ast.Call(helper, [base, ast.List(list(parts), ast.Load()), value], []), call)
     out = lower_rule_call(lower.expressions, node, runtime.index_add, state.table.lookup(runtime.index_add),
                           helper, name)
+    state.sharing.join(out.name, old)  # as in NumPy, a's own array, written (a copy here)
     for loop in state.loops:
         loop.written.add(token)
     state.lambdas.pop(name, None)
