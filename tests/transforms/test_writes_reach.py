@@ -108,6 +108,7 @@ def write_slice_into_maximum(x):
 def write_distinct_integer_positions(x):
     out = x[6:] ** 2
     out[np.array([4, 0, 2])] = x[:3] * x[3:6]
+    out[np.array([1, 5])] = x[0] ** 2  # one value with a gradient, written at two positions
     return np.sum(out * weights(out)) ** 2
 
 
