@@ -640,6 +640,12 @@ def adds_by_one_hot(x):
     return np.sum(y ** 2)
 
 
+@pytest.mark.parametrize("f", [adds_at_indices, adds_by_one_hot])
+def test_adds_at_indices_as_its_one_hot_rewrite(f):
+    """Once refused: np.add.at into an array the function made is the scatter-add it means."""
+    _check(f, (np.array([0.5, 1.5, -0.3]),))
+
+
 def reverses_a_list(x):
     xs = [x[0], x[1] * 2.0, np.sin(x[2])]
     xs.reverse()
@@ -683,8 +689,6 @@ def calls_a_helper_for_its_effect(x):
 @pytest.mark.parametrize("f, words, fixed", [
     (sorts_in_place, ["`y.sort()` changes y in place", "`y = np.sort(y)`"], sorted_by_argsort),
     (tanh_into_out, ["`np.tanh(y, out=y)` changes y in place", "`y = np.tanh(y)`"], tanh_assigned),
-    (adds_at_indices, ["changes y in place", "`y = y + np.eye(len(y))[np.array([0, 0, 1])].T @ x`"],
-     adds_by_one_hot),
     (reverses_a_list, ["`xs.reverse()` changes xs in place", "`xs = [xs[k] for k in range(len(xs) - 1, -1, -1)]`"],
      reversed_by_comprehension),
     (fills, ["`y.fill(x[0])` changes y in place", "`y = np.zeros_like(y) + x[0]`"], filled_by_addition),

@@ -20,12 +20,12 @@ from . import depends
 from .parse import ParsedFunction
 from .rewrites import needs_rewrite, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
+from .tree_reads import TreeReads
 from .trees import name_part
 
 
-class ExprRewriter:
+class ExprRewriter(TreeReads):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
-
     parsed: ParsedFunction
     names: Names
     env: dict
@@ -46,7 +46,8 @@ class ExprRewriter:
                 raise self.error(node, base.reason)
             if not isinstance(base, Node):
                 return None
-            return self.child(node, base, self.key(node.slice, node, base))
+            return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
+                else self.child(node, base, self.key(node.slice, node, base))
         if isinstance(node, ast.Attribute):
             base = self.entry(node.value)
             if isinstance(base, Bad):
@@ -55,7 +56,7 @@ class ExprRewriter:
                 return None
             return self.attribute(node, base)
         if isinstance(node, ast.Call):
-            return self.call_entry(node)
+            return self.tree_read(node) or self.call_entry(node)  # entries are always truthy
         return None
 
     def child(self, node, base: Node, key):
@@ -223,8 +224,7 @@ class ExprRewriter:
         return self.visit_other(node)
 
     def visit_other(self, node):
-        """Any other node (an expression without a rule above, keywords, comprehensions,
-        slices' parts): a copy with its expressions rewritten."""
+        """Any other node (keywords, comprehensions, slices' parts): a copy, expressions rewritten."""
         if not isinstance(node, ast.AST):
             return node
         new = type(node)()

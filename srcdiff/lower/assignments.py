@@ -22,6 +22,7 @@ from .nested import remember
 from .state import LoweringState
 from .statements import StatementLowerer
 from .subscripts import unpack
+from .ufunc_at import lower_ufunc_at
 from .writes import InPlaceUpdate
 
 _AUGMENTED = {ast.Add: (operator.add, "+="), ast.Sub: (operator.sub, "-="),
@@ -99,6 +100,8 @@ def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:
         return
     if is_effect_call(lower.state, value):  # print, logging, warnings: run as written
         lower_effect(lower.state, stmt)
+        return
+    if isinstance(value, ast.Call) and lower_ufunc_at(lower, value):  # np.add.at(a, i, v): a = index_add(...)
         return
     raise refuse_expression_statement(lower.state, stmt)
 

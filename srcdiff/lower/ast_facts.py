@@ -44,7 +44,8 @@ def always_exits(stmts) -> bool:
 
 
 def stores_in(stmts) -> list[str]:
-    """Names a loop body (re)binds, in first-seen order; ``xs.append`` rebinds xs."""
+    """Names a loop body (re)binds, in first-seen order; ``xs.append`` rebinds xs, and so
+    does ``np.add.at(xs, ...)``."""
     found = {}
     for node in _walk_no_scopes(stmts):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -55,6 +56,9 @@ def stores_in(stmts) -> list[str]:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr == "append" and isinstance(node.func.value, ast.Name):
             found[node.func.value.id] = None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
+                and node.args and isinstance(node.args[0], ast.Name):  # np.add.at(a, i, v) makes a new a
+            found[node.args[0].id] = None
     return list(found)
 
 

@@ -41,6 +41,7 @@ from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .gradient_calls import gradient_list
 from .joins import listed_join
+from .lists import as_array
 from .opaque import opaque, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .selections import lower_select
@@ -222,6 +223,8 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
             raise lower.state.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
                                     "convert to a floating dtype (float, np.float64), or leave dtype out")
     x = lower.expr(args[0])
+    if lower.state.is_list(x):  # np.array([1.0, -1.0]): the array NumPy makes of the list
+        x = as_array(lower.state, x)
     rest = [_as_read(lower, a) for a in args[1:]]
     keywords = [ast.keyword(k.arg, _as_read(lower, k.value)) for k in node.keywords]
     if spelled is None:  # the method form

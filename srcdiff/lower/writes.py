@@ -84,7 +84,9 @@ class Sharing:
     def note(self, node: Node) -> None:
         """Record what the value a new node computes may share."""
         rule, out = node.rule, node.out.name
-        if rule.func in FRESH and not _may_not_copy(node):
+        # an elementwise function's value is a new array (a ufunc never returns an operand),
+        # or a number, which a write by index fails on as it does in Python
+        if (rule.func in FRESH or (rule.fresh and rule.elementwise)) and not _may_not_copy(node):
             self.fresh(out)
         elif is_setitem(rule):
             self.join(out, node.inputs[0])

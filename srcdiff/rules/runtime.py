@@ -261,6 +261,13 @@ def _check_solve(x, y):
                            "adjoint rule", hint="give the right-hand side shape (..., M, 1)")
 
 
+def _repeats(shape, index) -> bool:
+    """Whether ``x[index] = ...`` writes some element of an array shaped `shape` twice."""
+    count = np.zeros(shape, dtype=np.intp)
+    np.add.at(count, index, 1)
+    return bool(np.any(count > 1))
+
+
 def set_item(x, index, v):
     """``x[index] = v`` on a copy of `x`: the functional form of a write into a fresh array.
 
@@ -272,9 +279,10 @@ def set_item(x, index, v):
             f"writing a floating value into an array of dtype {np.asarray(x).dtype} would truncate it "
             "(and lose its gradient)", hint="create the array with a floating dtype, e.g. np.zeros(n)")
     parts = index if isinstance(index, tuple) else (index,)
-    if any(not isinstance(p, slice) and np.ndim(p) > 0 and np.asarray(p).dtype.kind in "iu" for p in parts):
-        raise SrcDiffError("writing through an integer index array is not supported: where an index "
-                           "repeats, NumPy keeps only one of the values written (`out[idx] += v` too), "
+    if any(not isinstance(p, slice) and np.ndim(p) > 0 and np.asarray(p).dtype.kind in "iu" for p in parts) \
+            and _repeats(np.shape(x), index):
+        raise SrcDiffError("writing through an integer index array that repeats a position is not supported: "
+                           "NumPy keeps only one of the values written there (`out[idx] += v` too), "
                            "so the others would get a gradient they do not have",
                            hint="to add every value, as np.add.at does, write "
                            "`out = out + np.eye(len(out))[idx].T @ v`; for distinct indices, write "

@@ -1,0 +1,82 @@
+"""Trees read the way people write them: ``d.get(k)``, ``d.get(k, default)``,
+``list(p.values())``, ``tuple(p)``, ``layers[:-1]``.
+
+Each stands for entries the rewrite already knows (a child, a constant, a smaller list), so
+nothing new reaches the IR: the keys are constants, read when the function is transformed.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .tree_entries import Const, DictView, Node, Read
+from .trees import Struct
+
+
+class TreeReads:
+    """A mixin of ExprRewriter (flatten_exprs.py): `entry`, `constant`, `expr`, `error` come from it."""
+
+    def tree_read(self, node: ast.Call):
+        """The entry of ``d.get(...)``, ``list(view)``, ``tuple(tree)``, or None."""
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "get" and not node.keywords \
+                and 1 <= len(node.args) <= 2:
+            base = self.entry(func.value)
+            if isinstance(base, Node) and base.struct.kind == "dict":
+                return self.dict_get(node, base)
+        if isinstance(func, ast.Name) and func.id not in self.env and len(node.args) == 1 and not node.keywords:
+            builtin = self.parsed.resolve(func.id)
+            if builtin in (list, tuple):
+                return self.sequence_of(self.entry(node.args[0]), "list" if builtin is list else "tuple")
+        return None
+
+    def dict_get(self, node: ast.Call, base: Node):
+        key = self.constant(node.args[0])
+        if key is None:
+            raise self.error(node, f"{ast.unparse(node)} reads {ast.unparse(node.func.value)} (a parameter tree) "
+                             "with a key srcdiff cannot tell when it transforms the function",
+                             "use a constant key: p.get('W'), or loop over a constant tuple of keys")
+        if key in base.children:
+            return self.child(node, base, key)
+        if len(node.args) == 1:
+            return Read(ast.copy_location(ast.Constant(None), node))
+        default = node.args[1]
+        found = self.entry(default)
+        return found if found is not None else Read(self.expr(default))
+
+    def sequence_of(self, found, kind: str):
+        """``list(p.values())``, ``list(p.keys())``, ``tuple(layers)``: a local list or tuple of the
+        entries (keys are constants)."""
+        if isinstance(found, DictView):
+            source = found.node.children
+            if found.which == "values":
+                items = list(source.values())
+            elif found.which == "keys":
+                return None  # a list of constant strings: the lowering reads it as a constant
+            else:
+                items = [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}, local=True, depth=self.depth)
+                         for k, v in source.items()]
+        elif isinstance(found, Node) and found.struct.kind in ("list", "tuple"):
+            items = list(found.children.values())
+        else:
+            return None
+        children = dict(enumerate(items))
+        return Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth)
+
+    def sliced(self, node: ast.Subscript, base: Node):
+        """``layers[:-1]``, ``xs[1:]``, ``xs[::2]`` of a list or tuple tree with constant bounds:
+        the smaller list (a new local node sharing the leaves)."""
+        part = node.slice
+        bounds = [None if b is None else self.constant(b) for b in (part.lower, part.upper, part.step)]
+        if any(b is None and given is not None for b, given in zip(bounds, (part.lower, part.upper, part.step))) \
+                or not all(b is None or isinstance(b, int) for b in bounds):
+            raise self.error(node, f"{ast.unparse(node)} slices {base.struct.describe()} (a parameter tree) "
+                             "with bounds srcdiff cannot tell when it transforms the function",
+                             "slice with constant bounds: layers[:-1], layers[1:]")
+        keys = list(base.children)[slice(*bounds)]
+        children = {i: base.children[k] for i, k in enumerate(keys)}
+        kind = base.struct.kind if base.struct.kind in ("list", "tuple") else "tuple"
+        return Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth)
+
+
+__all__ = ["TreeReads"]
