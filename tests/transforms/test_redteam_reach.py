@@ -23,7 +23,6 @@ REFUSED = {
     "moving_average_cumsum": ("np.insert(x, 0, 0.0)", "no adjoint rule for numpy.insert"),
     "interp_resample": ("np.linspace(0.0, 1.0, len(y))", "len(y) must be a constant here"),
     "interp_query_points": ("np.linspace(0.0, 1.0, len(y))", "len(y) must be a constant here"),
-    "savgol_like": ("np.array([-3.0, 12.0", "numpy.array does not take a list"),
 }
 
 #: refused by one transformation only: (transformation, name) -> (text of the line, message)
