@@ -21,6 +21,7 @@ from .parse import ParsedFunction
 from .rewrites import needs_rewrite, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .trees import name_part
+from .varargs import bound_function, takes_varargs
 
 
 class ExprRewriter:
@@ -313,6 +314,11 @@ class ExprRewriter:
         direct = self.parsed.resolve(node.func.id) is value
         if direct and not prefix and not keywords and not self.any_tree(node) and not needs_rewrite(value):
             return None
+        if takes_varargs(value) and (prefix or keywords or self.any_tree(node)) \
+                and not any(isinstance(a, ast.Starred) for a in node.args):
+            # bound to this call's arguments (frontend/varargs.py): a function of plain parameters
+            value = bound_function(value, len(prefix) + len(node.args),
+                                   tuple(keywords) + tuple(k.arg for k in node.keywords if k.arg))
         kinds = {p.kind for p in inspect.signature(value).parameters.values()}
         if not kinds <= {inspect.Parameter.POSITIONAL_OR_KEYWORD}:
             if prefix or keywords or self.any_tree(node):
