@@ -21,7 +21,7 @@ from .parse import ParsedFunction
 from .rewrites import needs_rewrite, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .trees import name_part
-from .varargs import bound_function, takes_varargs
+from .varargs import bound_for_call, plain_parameters
 
 
 class ExprRewriter:
@@ -314,18 +314,10 @@ class ExprRewriter:
         direct = self.parsed.resolve(node.func.id) is value
         if direct and not prefix and not keywords and not self.any_tree(node) and not needs_rewrite(value):
             return None
-        if takes_varargs(value) and (prefix or keywords or self.any_tree(node)) \
-                and not any(isinstance(a, ast.Starred) for a in node.args):
-            # bound to this call's arguments (frontend/varargs.py): a function of plain parameters
-            value = bound_function(value, len(prefix) + len(node.args),
-                                   tuple(keywords) + tuple(k.arg for k in node.keywords if k.arg))
-        kinds = {p.kind for p in inspect.signature(value).parameters.values()}
-        if not kinds <= {inspect.Parameter.POSITIONAL_OR_KEYWORD}:
-            if prefix or keywords or self.any_tree(node):
-                raise self.error(node, f"{value.__name__} takes *args, **kwargs, positional-only or keyword-only "
-                                 "parameters: srcdiff passes trees and partial arguments only to functions "
-                                 "with plain parameters", f"call {value.__name__} with arrays")
-            return None
+        if not plain_parameters(value):  # *args, **opts, keyword-only: bound to this call (frontend/varargs.py)
+            if not (prefix or keywords or self.any_tree(node)):
+                return None
+            value = bound_for_call(self.parsed, node, value, len(prefix), tuple(keywords))
         return self.helper_call(node, value, prefix, keywords, value.__name__)
 
     def inject(self, value, base: str) -> Leaf:

@@ -32,6 +32,20 @@ def takes_varargs(func) -> bool:
     return any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in inspect.signature(func).parameters.values())
 
 
+def plain_parameters(func) -> bool:
+    """Whether every parameter of `func` is a plain positional-or-keyword one."""
+    return all(p.kind == p.POSITIONAL_OR_KEYWORD for p in inspect.signature(func).parameters.values())
+
+
+def bound_for_call(parsed: ParsedFunction, node: ast.Call, func, prefix: int = 0, keywords: tuple = ()):
+    """`bound_function` for the call `node` in `parsed` (after `prefix` positional and the
+    `keywords` arguments of a ``functools.partial``)."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        raise parsed.error(node, f"*args and **kwargs in a call of {func.__name__} are not supported",
+                           "pass the arguments one by one")
+    return bound_function(func, prefix + len(node.args), tuple(keywords) + tuple(k.arg for k in node.keywords))
+
+
 def bound_function(func, positional: int, keywords: tuple[str, ...]):
     """`func` (taking ``*args``/``**kwargs``) as a function of plain parameters, for a call
     giving `positional` positional arguments and the keyword arguments `keywords`."""
@@ -302,4 +316,4 @@ class _Substitute(ast.NodeTransformer):
         return node
 
 
-__all__ = ["bound_function", "takes_varargs"]
+__all__ = ["bound_for_call", "bound_function", "plain_parameters", "takes_varargs"]
