@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import ast
 import types
+from typing import TYPE_CHECKING
 
-from .parse import ParsedFunction
+if TYPE_CHECKING:  # (parse.py uses this module: imports.py)
+    from .parse import ParsedFunction
 
 
 def _valid_range(node) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..errors import Location, SrcDiffError
 from ..ir.shapes import signature
 from .depends import MISSING, Dependency
+from .imports import has_imports, hoisted
 
 
 @dataclass
@@ -135,7 +136,13 @@ def parse_function(func) -> ParsedFunction:
     ast.increment_lineno(tree, first - 1)
     file_lines = _file_lines(code.co_filename, lines, first)
     closure = dict(zip(code.co_freevars, func.__closure__ or ()))
-    return ParsedFunction(func, tree, code.co_filename, file_lines, func.__globals__, closure)
+    parsed = ParsedFunction(func, tree, code.co_filename, file_lines, func.__globals__, closure)
+    if has_imports(tree):  # ``import numpy as np`` in the body: a closure cell (frontend/imports.py)
+        parsed = hoisted(parsed, lambda made, fdef, cells: ParsedFunction(made, fdef, code.co_filename, file_lines,
+                                                                            func.__globals__, cells))
+        if parsed.func is not func:
+            register(func, parsed)
+    return parsed
 
 
 _REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = weakref.WeakKeyDictionary()
