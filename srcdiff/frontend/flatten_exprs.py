@@ -77,6 +77,8 @@ class ExprRewriter:
         found = inspect.getattr_static(cls, attr, None) if kind in ("namedtuple", "dataclass", "object") else None
         if isinstance(found, types.FunctionType):  # self.method(...): the function, given self's tree
             return Method(getattr(cls, attr), base, attr)
+        if isinstance(found, staticmethod):  # self.scale(x): a plain function, held in a cell
+            return Static(self.inject(found.__func__, attr).name, found.__func__)
         if isinstance(found, property) and isinstance(found.fget, types.FunctionType):
             fake = ast.copy_location(ast.Call(node, [], []), node)  # self.w2 is Model.w2.fget(self)
             return Read(self.helper_call(fake, found.fget, [base], {}, attr))
