@@ -63,8 +63,8 @@ class ParsedFunction:
 
         Modules and builtins are not recorded: rebinding ``np`` or shadowing a builtin after
         the first call is not supported."""
-        if value is MISSING or isinstance(value, types.ModuleType):
-            return
+        if value is MISSING or isinstance(value, types.ModuleType) and name not in self.closure:
+            return  # (a module in a closure cell, as an import in the body makes, is passed on)
         scope = self.closure.get(name)
         if scope is None:
             if name not in self.globals:
@@ -146,6 +146,13 @@ def parse_function(func) -> ParsedFunction:
 
 
 _REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = weakref.WeakKeyDictionary()
+
+
+def read_function(func):
+    """The function whose code srcdiff reads for `func`: `func`, or the rewrite registered for
+    it (an import in the body hoisted into a closure cell, frontend/imports.py)."""
+    made = _REWRITTEN.get(func) if isinstance(func, types.FunctionType) else None
+    return func if made is None else made.func
 
 
 def register(func: types.FunctionType, parsed: ParsedFunction) -> None:

@@ -88,8 +88,84 @@ def varargs_and_kwargs(x):
     return mixed(x, np.sin(x), x * x, power=3, scale=0.5)
 
 
+# ---- built-ins over a 1-D array (Python iterates its elements) or a list ----
+
+def builtins_of_rows(x):
+    v = np.sin(x[0])
+    return max(v) * min(v ** 2) + sum(v) * sorted(v)[0] + sorted(v)[-1] ** 2
+
+
+def builtins_of_list(x):
+    values = [np.sum(x[0] * x[1]), np.sum(np.cos(x[2])), np.sum(x[1] ** 3)]
+    return max(values) - min(values) ** 2 + sorted(values)[1] + max(v * x[0, 0] for v in values)
+
+
+def sorted_loop(x):
+    total = 0.0
+    for k, v in enumerate(sorted(x[1] * x[2])):
+        total = total + (k + 1.0) * v ** 2
+    return total + max(np.exp(x[0]))
+
+
+# ---- an import in the body ----
+
+def imported_numpy(x):
+    import numpy as np
+    return np.sum(np.sin(x) * x)
+
+
+def imported_names(x):
+    import numpy.linalg
+    from numpy import cos as cosine
+    from scipy.special import gammaln
+    return numpy.linalg.norm(x) + np.sum(cosine(x) * gammaln(x ** 2 + 1.0))
+
+
+def imported_math(x):
+    import math
+    return math.exp(np.sum(x[0])) * np.sum(x[1] ** 2) + math.sqrt(np.sum(x ** 2))
+
+
+# ---- static methods ----
+
+class Model:
+    def __init__(self, w):
+        self.w = w
+
+    @staticmethod
+    def cube(x):
+        return np.sum(x ** 3)
+
+    @staticmethod
+    def chained(x):
+        return Model.cube(np.tanh(x)) + Sub.cube(x * 0.5)
+
+    def loss(self, x):
+        return self.cube(x) * self.w + Model.cube(np.sin(x) * self.w)
+
+
+class Sub(Model):
+    pass
+
+
+INSTANCE = Sub(0.7)
+
+
+def static_through_class(x):
+    return Model.cube(x) + Sub.cube(np.cos(x))
+
+
+def static_through_instance(x):
+    return INSTANCE.cube(x * 2.0) * 0.5
+
+
+def static_calling_static(x):
+    return Sub.chained(x) * 0.5
+
+
 PROGRAMS = [varargs_list, varargs_written, varargs_lambda, kwargs_passed, kwargs_read, kwargs_partial,
-            varargs_and_kwargs]
+            varargs_and_kwargs, builtins_of_rows, builtins_of_list, sorted_loop, imported_numpy, imported_names,
+            imported_math, static_through_class, static_through_instance, static_calling_static]
 
 
 def point(f):
@@ -142,3 +218,16 @@ def test_float32(f):
     g = srcdiff.grad(f)(x)
     assert g.dtype == np.float32
     assert_close(g, central_difference(f, (x.astype(np.float64),), 0), rtol=2e-3, atol=2e-3)
+
+
+def test_static_method_through_self():
+    """``self.cube(x)`` in a method of a model passed as a parameter tree."""
+    def run_model(model, x):
+        return model.loss(x)
+
+    x, model = point(run_model), Model(0.6)
+    expected = central_difference(lambda v: run_model(model, v), (x,), 0)
+    assert_close(srcdiff.grad(run_model, wrt=1)(model, x), expected, rtol=1e-5, atol=1e-6)
+    # d/dw [w * sum(x^3) + sum((w sin x)^3)], by hand
+    assert_close(srcdiff.grad(run_model, wrt=0)(model, x)["w"],
+                 np.sum(x ** 3) + 3 * 0.6 ** 2 * np.sum(np.sin(x) ** 3), rtol=1e-6)
