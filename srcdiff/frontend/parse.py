@@ -108,6 +108,8 @@ def parse_function(func) -> ParsedFunction:
     func = unwrap(func)
     made = _REWRITTEN.get(func) if isinstance(func, types.FunctionType) else None
     if made is not None:  # a function srcdiff rewrote (flatten.py): its own AST, fresh dependencies
+        if made.func is not func:  # ... or one whose imports it hoisted: defaults as the user's are now
+            made.func.__defaults__, made.func.__kwdefaults__ = func.__defaults__, func.__kwdefaults__
         return dataclasses.replace(made, depends={})
     if not isinstance(func, types.FunctionType):
         raise SrcDiffError(

@@ -52,8 +52,10 @@ def bound_function(func, positional: int, keywords: tuple[str, ...]):
     key = (positional, tuple(sorted(keywords)))
     cache = _BOUND.setdefault(func, {})
     found = cache.get(key)
-    if found is None or any(parse_function(func).resolve(n) is not v for n, v in found[1].items()):
-        found = cache[key] = _build(func, positional, key[1])
+    defaults = (func.__defaults__, func.__kwdefaults__)  # (baked into the bound function: rebuilt if changed)
+    if found is None or found[2][0] is not defaults[0] or found[2][1] is not defaults[1] \
+            or any(parse_function(func).resolve(n) is not v for n, v in found[1].items()):
+        found = cache[key] = (*_build(func, positional, key[1]), defaults)
     return found[0]
 
 
@@ -143,6 +145,9 @@ class _Spread(ast.NodeTransformer):
         return ast.copy_location(ast.Tuple([ast.Name(n, ast.Load()) for n in self.positional], ast.Load()), node)
 
     def visit_FunctionDef(self, node):  # a nested def or lambda: its own scope, left as written
+        if {self.vararg, self.kwarg} & names_in(node):
+            raise self.parsed.error(node, f"a nested function or lambda reading *{self.vararg} / **{self.kwarg} "
+                                    "is not supported", "pass the values it needs as its arguments")
         return node
 
     visit_Lambda = visit_AsyncFunctionDef = visit_FunctionDef

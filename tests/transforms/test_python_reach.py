@@ -231,3 +231,50 @@ def test_static_method_through_self():
     # d/dw [w * sum(x^3) + sum((w sin x)^3)], by hand
     assert_close(srcdiff.grad(run_model, wrt=0)(model, x)["w"],
                  np.sum(x ** 3) + 3 * 0.6 ** 2 * np.sum(np.sin(x) ** 3), rtol=1e-6)
+
+
+def _closure_helper():
+    z = 2.0
+
+    def helper(x, c=1.0):
+        return np.sum(np.sin(x)) * c * z
+    return helper
+
+
+def _imports_helper(x, c=1.0):
+    import numpy as np
+    return np.sum(np.sin(x)) * c
+
+
+def _kwargs_helper(x, c=1.0, **opts):
+    return inner(x, **opts) * c
+
+
+CLOSURE_HELPER = _closure_helper()
+
+
+def calls_closure_helper(x):
+    return CLOSURE_HELPER(x)
+
+
+def calls_imports_helper(x):
+    return _imports_helper(x)
+
+
+def calls_kwargs_helper(x):
+    return _kwargs_helper(x, scale=2.0)
+
+
+@pytest.mark.parametrize("f, helper", [(calls_closure_helper, CLOSURE_HELPER), (calls_imports_helper, _imports_helper),
+                                       (calls_kwargs_helper, _kwargs_helper)], ids=["closure", "imports", "kwargs"])
+def test_a_helper_default_changed_after_the_first_gradient(f, helper):
+    """A helper srcdiff does not copy into its caller (a closure, one with an import in its
+    body) or binds to a call (``**opts``): its default, changed later, is the one used."""
+    x = point(f)
+    saved = helper.__defaults__
+    try:
+        assert_close(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-5, atol=1e-6)
+        helper.__defaults__ = (3.5,)
+        assert_close(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-5, atol=1e-6)
+    finally:
+        helper.__defaults__ = saved
