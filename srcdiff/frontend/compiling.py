@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import ast
 import types
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # (parse.py uses this module: imports.py)
-    from .parse import ParsedFunction
 
 
 def _valid_range(node) -> None:
@@ -22,8 +18,10 @@ def _valid_range(node) -> None:
         node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
 
 
-def compile_function(fdef: ast.FunctionDef, parsed: ParsedFunction, cells: dict, defaults: tuple):
-    """Compile `fdef` as a closure over `cells` (names not in it are globals)."""
+def compile_function(fdef: ast.FunctionDef, parsed, cells: dict, defaults: tuple):
+    """Compile `fdef` as a closure over `cells` (names not in it are globals); `parsed` is the
+    ParsedFunction of the original (its file, globals and names; not imported: parse.py uses
+    this module)."""
     free = sorted(cells)
     outer = ast.FunctionDef(name="_srcdiff_outer", args=ast.arguments(posonlyargs=[], args=[], vararg=None,
                                                                        kwonlyargs=[], kw_defaults=[],
