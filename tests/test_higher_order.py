@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import scipy.optimize
 from numeric import assert_close, hessian_difference
+from scipy.linalg import sqrtm
 
 import srcdiff
 
@@ -372,16 +373,19 @@ def test_a_third_derivative_through_split():  # once refused: its pieces' shapes
     assert third(t) == pytest.approx(expected, rel=1e-3)
 
 
-def repeated(x):
-    return np.sum(np.repeat(x, 2, axis=-1) ** 3)
+def rooted(x):
+    return np.sum(sqrtm(ROOTED * x[0] + np.eye(2) * x[1]) ** 3)
+
+
+ROOTED = np.array([[2.0, 0.3], [0.3, 1.5]])
 
 
 def test_a_refusal_inside_generated_code_names_the_users_line():
-    # np.repeat's adjoint calls np.add.reduceat, which srcdiff does not read back yet
-    with pytest.raises(srcdiff.SrcDiffError, match=r"repeated_grad:\d+ \(the adjoint of this line\)") as info:
-        srcdiff.hessian(repeated)(np.array([0.3, 0.5]))
+    # sqrtm's adjoint solves a Sylvester equation through a helper with no rule of its own
+    with pytest.raises(srcdiff.SrcDiffError, match=r"rooted_grad:\d+ \(the adjoint of this line\)") as info:
+        srcdiff.hessian(rooted)(np.array([0.8, 1.3]))
     assert info.value.location.filename.endswith("test_higher_order.py")
-    assert info.value.location.code.strip() == "return np.sum(np.repeat(x, 2, axis=-1) ** 3)"
+    assert info.value.location.code.strip() == "return np.sum(sqrtm(ROOTED * x[0] + np.eye(2) * x[1]) ** 3)"
     assert "not of your code" in info.value.hint
 
 
