@@ -25,6 +25,7 @@ import inspect
 import re
 
 from ..frontend.naming import Namer
+from ..frontend.parse import read_function
 from ..ir.nodes import (
     Block,
     Branch,
@@ -160,11 +161,11 @@ class _Inlining:
         """The helper's regions renamed into the caller, or why the call must stay."""
         func = call.callee.func if isinstance(call.callee, Specialised) else call.callee
         name = getattr(func, "__qualname__", "the function")
-        if getattr(func, "__closure__", None):
-            return f"{name} is a closure, whose variables its caller's code cannot read"
         callee = self.lower_callee(call.callee, call.arg_names)
         if callee is None:
             return f"srcdiff cannot differentiate {name} on its own (its own adjoint says why)"
+        if getattr(read_function(func), "__closure__", None):  # (an import in its body is a cell too)
+            return f"{name} is a closure, whose variables its caller's code cannot read"
         size = len(all_nodes(callee))
         if size > MAX_NODES or self.total + size > MAX_TOTAL:
             return f"{name} is too large to be copied into its caller ({size} operations)"

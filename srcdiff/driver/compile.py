@@ -227,7 +227,8 @@ def callee(spec: CallSpec) -> Callee:
     Keyed by what decides the code: the call's spec, the rules, and the current values of
     what the callee reads statically (a global axis, a helper alias)."""
     func, statics, analysis = called(spec)
-    key = (spec, TABLE.version, depends.key(of_function(func, TABLE, *analysis)))
+    # (its defaults too: a parameter not passed takes the default the function has now)
+    key = (spec, TABLE.version, depends.key(of_function(func, TABLE, *analysis)), depends.state_of(func))
     if key in CACHE.callees:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())

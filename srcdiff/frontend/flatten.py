@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..errors import SrcDiffError
 from . import depends
+from .compiling import compile_function
 from .flatten_statements import Rewriter
 from .naming import names_in
 from .parse import ParsedFunction, parse_function, register
@@ -100,7 +101,7 @@ def _build(func, structs: dict, has_aux: bool) -> Flat:
     fdef.end_lineno = tree.end_lineno
     ast.fix_missing_locations(fdef)
     cells = {**parsed.closure, **rewriter.cells}
-    made = _compile(fdef, parsed, cells, tuple(defaults))
+    made = compile_function(fdef, parsed, cells, tuple(defaults))
     flat = ParsedFunction(made, fdef, parsed.filename, parsed.file_lines, parsed.globals,
                           {n: cells[n] for n in made.__code__.co_freevars})
     register(made, flat)
@@ -110,43 +111,6 @@ def _build(func, structs: dict, has_aux: bool) -> Flat:
 def tree_free_names(parsed: ParsedFunction) -> set:
     code = parsed.func.__code__
     return set(code.co_names) | set(code.co_freevars)
-
-
-def _valid_range(node) -> None:
-    """Make `node`'s end no earlier than its start: a lambda's synthesized ``def`` and
-    ``return`` (frontend/parse.py) have a start but no end, which `compile` refuses."""
-    if getattr(node, "lineno", None) is None:
-        return
-    end = (getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
-    if end[0] is None or end[1] is None or end < (node.lineno, node.col_offset):
-        node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
-
-
-def _compile(fdef: ast.FunctionDef, parsed: ParsedFunction, cells: dict, defaults: tuple):
-    """Compile `fdef` as a closure over `cells` (names not in it are globals)."""
-    free = sorted(cells)
-    outer = ast.FunctionDef(name="_srcdiff_outer", args=ast.arguments(posonlyargs=[], args=[], vararg=None,
-                                                                       kwonlyargs=[], kw_defaults=[],
-                                                                       kwarg=None, defaults=[]),
-                            body=[ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None)) for n in free]
-                            + [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))],
-                            decorator_list=[], returns=None, type_comment=None)
-    if hasattr(ast.FunctionDef, "type_params"):
-        outer.type_params = []
-    module = ast.Module([outer], type_ignores=[])
-    ast.fix_missing_locations(module)
-    for node in ast.walk(outer):
-        if node is not outer and not hasattr(node, "lineno") and isinstance(node, (ast.stmt, ast.expr)):
-            node.lineno = fdef.lineno
-        _valid_range(node)
-    code = compile(module, parsed.filename, "exec")
-    outer_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    inner = next(c for c in outer_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fdef.name)
-    closure = tuple(cells[n] for n in inner.co_freevars)
-    made = types.FunctionType(inner, parsed.globals, fdef.name, defaults or None, closure or None)
-    made.__qualname__ = parsed.func.__qualname__
-    made.__module__ = parsed.func.__module__
-    return made
 
 
 __all__ = ["Flat", "flat_function"]

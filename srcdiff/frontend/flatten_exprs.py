@@ -22,6 +22,7 @@ from .rewrites import needs_rewrite, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .tree_reads import TreeReads
 from .trees import name_part
+from .varargs import bound_for_call, plain_parameters
 
 
 class ExprRewriter(TreeReads):
@@ -77,6 +78,8 @@ class ExprRewriter(TreeReads):
         found = inspect.getattr_static(cls, attr, None) if kind in ("namedtuple", "dataclass", "object") else None
         if isinstance(found, types.FunctionType):  # self.method(...): the function, given self's tree
             return Method(getattr(cls, attr), base, attr)
+        if isinstance(found, staticmethod):  # self.scale(x): a plain function, held in a cell
+            return Static(self.inject(found.__func__, attr).name, found.__func__)
         if isinstance(found, property) and isinstance(found.fget, types.FunctionType):
             fake = ast.copy_location(ast.Call(node, [], []), node)  # self.w2 is Model.w2.fget(self)
             return Read(self.helper_call(fake, found.fget, [base], {}, attr))
@@ -313,13 +316,10 @@ class ExprRewriter(TreeReads):
         direct = self.parsed.resolve(node.func.id) is value
         if direct and not prefix and not keywords and not self.any_tree(node) and not needs_rewrite(value):
             return None
-        kinds = {p.kind for p in inspect.signature(value).parameters.values()}
-        if not kinds <= {inspect.Parameter.POSITIONAL_OR_KEYWORD}:
-            if prefix or keywords or self.any_tree(node):
-                raise self.error(node, f"{value.__name__} takes *args, **kwargs, positional-only or keyword-only "
-                                 "parameters: srcdiff passes trees and partial arguments only to functions "
-                                 "with plain parameters", f"call {value.__name__} with arrays")
-            return None
+        if not plain_parameters(value):  # *args, **opts, keyword-only: bound to this call (frontend/varargs.py)
+            if not (prefix or keywords or self.any_tree(node)):
+                return None
+            value = bound_for_call(self.parsed, node, value, len(prefix), tuple(keywords))
         return self.helper_call(node, value, prefix, keywords, value.__name__)
 
     def inject(self, value, base: str) -> Leaf:

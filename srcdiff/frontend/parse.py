@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..errors import Location, SrcDiffError
 from ..ir.shapes import signature
 from .depends import MISSING, Dependency
+from .imports import has_imports, hoisted
 
 
 @dataclass
@@ -62,8 +63,8 @@ class ParsedFunction:
 
         Modules and builtins are not recorded: rebinding ``np`` or shadowing a builtin after
         the first call is not supported."""
-        if value is MISSING or isinstance(value, types.ModuleType):
-            return
+        if value is MISSING or isinstance(value, types.ModuleType) and name not in self.closure:
+            return  # (a module in a closure cell, as an import in the body makes, is passed on)
         scope = self.closure.get(name)
         if scope is None:
             if name not in self.globals:
@@ -107,6 +108,8 @@ def parse_function(func) -> ParsedFunction:
     func = unwrap(func)
     made = _REWRITTEN.get(func) if isinstance(func, types.FunctionType) else None
     if made is not None:  # a function srcdiff rewrote (flatten.py): its own AST, fresh dependencies
+        if made.func is not func:  # ... or one whose imports it hoisted: defaults as the user's are now
+            made.func.__defaults__, made.func.__kwdefaults__ = func.__defaults__, func.__kwdefaults__
         return dataclasses.replace(made, depends={})
     if not isinstance(func, types.FunctionType):
         raise SrcDiffError(
@@ -135,10 +138,23 @@ def parse_function(func) -> ParsedFunction:
     ast.increment_lineno(tree, first - 1)
     file_lines = _file_lines(code.co_filename, lines, first)
     closure = dict(zip(code.co_freevars, func.__closure__ or ()))
-    return ParsedFunction(func, tree, code.co_filename, file_lines, func.__globals__, closure)
+    parsed = ParsedFunction(func, tree, code.co_filename, file_lines, func.__globals__, closure)
+    if has_imports(tree):  # ``import numpy as np`` in the body: a closure cell (frontend/imports.py)
+        parsed = hoisted(parsed, lambda made, fdef, cells: ParsedFunction(made, fdef, code.co_filename, file_lines,
+                                                                            func.__globals__, cells))
+        if parsed.func is not func:
+            register(func, parsed)
+    return parsed
 
 
 _REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = weakref.WeakKeyDictionary()
+
+
+def read_function(func):
+    """The function whose code srcdiff reads for `func`: `func`, or the rewrite registered for
+    it (an import in the body hoisted into a closure cell, frontend/imports.py)."""
+    made = _REWRITTEN.get(func) if isinstance(func, types.FunctionType) else None
+    return func if made is None else made.func
 
 
 def register(func: types.FunctionType, parsed: ParsedFunction) -> None:

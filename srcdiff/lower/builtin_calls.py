@@ -16,6 +16,7 @@ import numpy as np
 from ..frontend.depends import MISSING, static_ok
 from ..ir.nodes import Const, Operand, Var
 from ..rules.structural import ABS, FLOAT, MAX, MIN, STACK_LIST, SUM_LIST, SUM_ROWS
+from .builtin_sequences import one_sequence
 from .decided import folded_call
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer
@@ -115,9 +116,11 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         return emit_rule(state, FLOAT, (lower.expr(node.args[0]),), {}, None, target, expr_of=node)
     if func is builtins.abs and simple and n == 1:
         return emit_rule(state, ABS, (lower.expr(node.args[0]),), {}, None, target, expr_of=node)
+    if func in (builtins.min, builtins.max, builtins.sorted) and n == 1:
+        return one_sequence(lower, node, func, target)  # of a 1-D array or a list of numbers
     if func in (builtins.min, builtins.max):
         if not (simple and n == 2):
-            raise state.error(node, f"{func.__name__}() is supported with two values",
+            raise state.error(node, f"{func.__name__}() is supported with one sequence or two values",
                               f"use np.{func.__name__} for a sequence or an array")
         rule = MIN if func is builtins.min else MAX
         return emit_rule(state, rule, tuple(lower.expr(a) for a in node.args), {}, None, target, expr_of=node)

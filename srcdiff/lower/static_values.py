@@ -44,7 +44,17 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
         base = static_value(state, node.value, record)
         if base is not MISSING and (isinstance(base, type(ast)) or _is_distribution(base)):
             return getattr(base, node.attr, MISSING)
+        if base is not MISSING and isinstance(static_method(base, node.attr), staticmethod):
+            return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
     return MISSING
+
+
+def static_method(owner, name: str):
+    """The `staticmethod` object `owner` (a class, or an instance of one) has as `name`, else None."""
+    cls = owner if isinstance(owner, type) else type(owner)
+    found = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
+    return found if isinstance(found, staticmethod) and (owner is cls or name not in getattr(owner, "__dict__", {})) \
+        else None
 
 
 def _is_distribution(value) -> bool:

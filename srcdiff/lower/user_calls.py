@@ -13,6 +13,7 @@ import types
 
 from ..frontend import depends
 from ..frontend.parse import parse_function
+from ..frontend.varargs import bound_function, takes_varargs
 from ..ir.nodes import Const, Operand, Specialised, UserCall, Var, operand_ast
 from ..rules.structural import user_rule
 from .emit import emit_rule
@@ -38,10 +39,9 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
     state = lower.state
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         raise state.error(node, "*args and **kwargs in a call are not supported")
+    if takes_varargs(func):  # bound to this call's arguments: a function of plain parameters
+        func = bound_function(func, len(node.args), tuple(k.arg for k in node.keywords))
     sig = inspect.signature(func)
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in sig.parameters.values()):
-        raise state.error(node, f"{func.__name__} takes *args or **kwargs, which srcdiff "
-                          "cannot differentiate through", "name every parameter")
     try:
         bound = sig.bind(*node.args, **{k.arg: k.value for k in node.keywords})
     except TypeError as exc:
