@@ -45,7 +45,7 @@ from .lists import as_array
 from .opaque import opaque, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .selections import lower_select
-from .static_values import constant, static_parameter, static_value
+from .static_values import constant, read_when_run, static_parameter, static_value
 
 #: Functions (by name) that return the array namespace of their arguments.
 NAMESPACE_GETTERS = {"array_namespace"}
@@ -172,7 +172,9 @@ def _method(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
     if name == "reshape" and len(node.args) == 1 and not node.keywords:
         return reshape_computed(lower, node, obj, node.args[0], None, target)
     if name in PACKED_METHODS and len(node.args) > 1:  # x.reshape(3, 4) is x.reshape((3, 4))
-        packed = ast.Call(node.func, [ast.Tuple(node.args, ast.Load())], node.keywords)
+        packed = ast.Call(node.func, [ast.copy_location(ast.Tuple(node.args, ast.Load()), node.args[0])], node.keywords)
+        if name == "reshape" and not node.keywords and any(read_when_run(lower.state, a) for a in node.args):
+            return reshape_computed(lower, node, obj, packed.args[0], None, target)  # x.reshape(len(y), 2)
         return lower_method_call(lower, ast.copy_location(packed, node), target)
     return None
 

@@ -22,12 +22,15 @@ from .expressions import ExpressionLowerer
 from .joins import rows_of
 from .lists import as_array
 from .mutations import numpy_equivalent
+from .opaque import opaque
 from .smooth_squares import square
-from .static_values import as_written, constant
+from .static_values import arithmetic_of_literals, as_written, constant, read_when_run
 
 
 def lower_rule_call(lower: ExpressionLowerer, node: ast.Call, func, rule, spelled: ast.expr, target) -> Operand:
     """``func(...)`` for a function with a rule, written `spelled` in the forward code."""
+    if _constant_when_run(lower, node, rule):
+        return opaque(lower, ast.copy_location(ast.Call(spelled, node.args, node.keywords), node), target)
     operands, static, args, keywords = bind(lower, node, rule, node.args)
     if func is np.square and len(operands) == 1:
         smooth = square(lower, operands[0], target)  # np.square(norm(x)) -> np.sum(x * x): exact at every order
@@ -52,6 +55,31 @@ def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Opera
     operands, static, args, keywords = bind(lower, node, rule, [obj] + node.args)
     expr = ast.Call(ast.Attribute(args[0], name, ast.Load()), args[1:], keywords)
     return emit(lower.state, func, operands, static, expr, target)
+
+
+def _constant_when_run(lower: ExpressionLowerer, node: ast.Call, rule) -> bool:
+    """Whether the call's operands are numbers written in the code and a static argument is
+    known only when it runs (``np.linspace(0.0, 1.0, len(y))``): the value then carries no
+    gradient, so it is computed as written instead of being refused."""
+    state = lower.state
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return False
+    try:
+        bound = rule.signature.bind(*node.args, **{k.arg: k.value for k in node.keywords})
+    except TypeError:
+        return False
+    if not any(read_when_run(state, bound.arguments[p]) for p in rule.static if p in bound.arguments):
+        return False
+    return all(_is_number(state, bound.arguments[p]) for p in rule.params if p in bound.arguments)
+
+
+def _is_number(state, node: ast.expr) -> bool:
+    """A number written in the code, or a name bound to one: no gradient."""
+    if isinstance(node, ast.Name):
+        bound = state.env.get(node.id)
+        return isinstance(bound, Const) and isinstance(bound.value, (int, float))
+    value = arithmetic_of_literals(node)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):

@@ -92,8 +92,29 @@ def constant(state: LoweringState, node: ast.expr):
         if value is MISSING:
             value = arithmetic_of_literals(node)
         if value is MISSING or (callable(value) and not _is_dtype(value)):
-            raise state.error(node, f"{ast.unparse(node)} must be a constant here") from None
+            raise state.error(node, f"{ast.unparse(node)} must be a constant here", _what_to_do(state, node)) from None
         return value
+
+
+def read_when_run(state: LoweringState, node: ast.expr) -> str | None:
+    """What of a static argument is known only when the function runs, or None: a length read
+    from a value (``len(y)``, ``y.shape[0]``, ``y.size``) or a name computed in the function
+    (``n = len(y)``).  A gradient is compiled per number of axes, not per length."""
+    if any((isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len")
+           or (isinstance(n, ast.Attribute) and n.attr in ("shape", "size")) for n in ast.walk(node)):
+        return "a length read from an argument"
+    computed = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(state.env.get(n.id), Var)
+                       and static_parameter(state, n) is None})
+    return f"{', '.join(computed)} (computed when the function runs)" if computed else None
+
+
+def _what_to_do(state: LoweringState, node: ast.expr) -> str:
+    what = read_when_run(state, node)
+    if what is None:
+        return "write a number, or pass it as an argument of its own (the gradient is specialised on its value)"
+    return (f"{what} is not known when srcdiff builds the gradient (it is compiled per number of axes, "
+            "not per length): pass the length as an argument of its own, e.g. f(x, y, n=len(y)) "
+            "(the gradient is then specialised on its value), or in a reshape write that axis as -1")
 
 
 _ARITHMETIC = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.List, ast.operator, ast.unaryop, ast.Load)
