@@ -111,12 +111,10 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
 
 def _array_valued(node: ast.Call) -> bool:
     """``np.linalg.svd(x, compute_uv=False)``: the singular values alone, an array, not a tuple."""
-    return any(k.arg == "compute_uv" and isinstance(k.value, ast.Constant) and k.value.value is False
-               for k in node.keywords)
+    return any(k.arg == "compute_uv" and getattr(k.value, "value", None) is False for k in node.keywords)
 
 
 # ---- names ----
-
 def resolve(lower: ExpressionLowerer, expr: ast.expr, record: bool = True):
     """The object `expr` names statically (a module attribute, a builtin, ``xp.sum``)."""
     if isinstance(expr, ast.Name) and expr.id in lower.state.env:
