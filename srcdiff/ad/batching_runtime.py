@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SrcDiffError
+from ..rules.runtime import index_parts
 
 
 def broadcast_rows(value, size: int):
@@ -60,7 +61,7 @@ def rows_index(index) -> tuple:
 
     NumPy moves the axes of advanced indices that are not next to each other to the front;
     with the batch axis before them they would move before it.  Refused."""
-    parts = tuple(index)
+    parts = index_parts(index)
     advanced = [i for i, p in enumerate(parts)
                 if not isinstance(p, slice) and p is not None and p is not Ellipsis]
     if len(advanced) > 1 and advanced[-1] - advanced[0] != len(advanced) - 1 \

@@ -298,14 +298,22 @@ def index_add(base, index, value):
     differentiates.  `index` is the tuple (or list: srcdiff reads tuples back as lists) of
     the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
     out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
-    np.add.at(out, tuple(index), value)
+    np.add.at(out, index_parts(index), value)
     return out
 
 
 def index_read(a, index):
     """``a[*index]``, `index` the tuple (or list) of the index's parts: the adjoint of
     `index_add`'s value."""
-    return a[tuple(index)]
+    return a[index_parts(index)]
+
+
+def index_parts(index):
+    """The index NumPy reads: ``x[t]`` comes as ``(t,)``; a tuple `t` (np.nonzero, ``(r, c)``) is x[*t]."""
+    index = tuple(index)
+    if len(index) == 1 and type(index[0]) is tuple:
+        return index[0]
+    return index
 
 
 def zero_item(g, index):
