@@ -1,9 +1,5 @@
-"""The few helpers generated code may call.
-
-Generated gradients prefer plain NumPy expressions; these helpers exist only for what the
-code generator cannot know before run time (an operand's shape, say).  Each is small enough
-to read in the generated source's stead.
-"""
+"""The few helpers generated code may call: only for what the code generator cannot know
+before run time (an operand's shape, say), each small enough to read in the source's stead."""
 
 from __future__ import annotations
 
@@ -303,8 +299,7 @@ def index_add(base, index, value):
 
 
 def index_read(a, index):
-    """``a[*index]``, `index` the tuple (or list) of the index's parts: the adjoint of
-    `index_add`'s value."""
+    """``a[*index]``, `index` the tuple (or list) of the index's parts (`index_add`'s adjoint)."""
     return a[index_parts(index)]
 
 
@@ -331,8 +326,7 @@ def split_adjoint(g, pieces, axis):
 
 
 def real_part(g, x):
-    """Adjoint of ``np.real(x)``: g itself for a real x (np.real is then x); srcdiff does not
-    differentiate complex values, so a complex x is refused."""
+    """Adjoint of ``np.real(x)``: g itself for a real x (a complex x is refused)."""
     if np.iscomplexobj(x):
         raise SrcDiffError("np.real of a complex value: srcdiff does not differentiate complex values",
                            hint="keep the computation real")
@@ -340,14 +334,12 @@ def real_part(g, x):
 
 
 def refused(reason: str, filename: str, line: int, code: str, hint: str = ""):
-    """Raise srcdiff's refusal of a branch side it could not differentiate, now that the
-    function takes that side (lower/branches.py): the words and the line of the refusal."""
+    """Raise the refusal of a branch side srcdiff could not differentiate, once it is taken."""
     raise SrcDiffError(reason, Location(filename, line, code), hint)
 
 
 def stack_rows(rows):
-    """The arrays `rows` (one per iteration of a loop, all of one shape) stacked along a new
-    first axis, as ``np.array(rows)``.  Written as a loop so that numba compiles it: a
+    """``np.array(rows)`` of a loop's rows (one shape), written as a loop numba compiles: a
     ``jit="numba"`` gradient calls it where a Python one calls ``np.array``."""
     first = rows[0]
     out = np.empty((len(rows),) + first.shape, first.dtype)
@@ -357,11 +349,9 @@ def stack_rows(rows):
 
 
 def stop_gradient(x):
-    """`x` itself, with a zero derivative: no gradient flows back through it, and forward
-    mode gives it a zero tangent (``srcdiff.stop_gradient``, JAX's ``lax.stop_gradient``).
-
-    srcdiff's rule marks its value inactive, so nothing is computed for what it guards;
-    generated code keeps the call, so a gradient differentiated again still stops there."""
+    """`x` itself, with a zero derivative and a zero tangent (``srcdiff.stop_gradient``, JAX's
+    ``lax.stop_gradient``): its rule marks the value inactive, and generated code keeps the
+    call, so a gradient differentiated again still stops there."""
     return x
 
 

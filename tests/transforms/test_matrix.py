@@ -30,8 +30,6 @@ KNOWN = [
     # silent wrong answers (issue 24), each a class
     ("hessian", "WRONG", "redteam:sinc_", "second order of a where(x == 0, ...) guard: 0 where sinc'' is -1/3 "
      "(JAX too): the guarded point is a constant of the program; documented in docs/guarantees.md"),
-    ("hessian", "WRONG", "redteam:decorrelation_penalty", "second order through an index held as a tuple of index "
-     "arrays (np.triu_indices, np.diag_indices): wrapped in a 1-tuple again (tests/transforms/test_redteam_reach.py)"),
     ("hessian", "WRONG", "redteam:clipped_ratio_loss", "NaN: second order at a tie of np.minimum (PPO's clipped "
      "ratio equals the ratio inside the band) is NaN even where both operands move together; docs/guarantees.md"),
     ("check", "WRONG", "test_promises:fmax_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),

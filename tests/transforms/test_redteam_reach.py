@@ -21,8 +21,6 @@ from . import corpus, redteam_reach
 REFUSED = {
     "rfft_power": ("np.fft.rfft(x)", "no adjoint rule for numpy.fft.rfft"),  # complex: expected
     "moving_average_cumsum": ("np.insert(x, 0, 0.0)", "no adjoint rule for numpy.insert"),
-    "interp_resample": ("np.linspace(0.0, 1.0, len(y))", "len(y) must be a constant here"),
-    "interp_query_points": ("np.linspace(0.0, 1.0, len(y))", "len(y) must be a constant here"),
 }
 
 #: refused by one transformation only: (transformation, name) -> (text of the line, message)
@@ -34,12 +32,7 @@ REFUSED_BY = {
 }
 
 #: WRONG answers and crashes found, each a strict xfail: (transformation, name) -> why
-BROKEN = {
-    ("hessian", "decorrelation_penalty"): "WRONG: the second order of an index held as a tuple of index arrays "
-    "(np.triu_indices / np.diag_indices) wraps it in a 1-tuple again (`t4 = t1,`): C[iu] is read along axis 0",
-    ("hessian", "pairwise_distance_stress"): "crash: the same tuple index (dist[iu] with iu = np.triu_indices) makes "
-    "the generated second-order code raise 'array is not broadcastable', reported at a generated line",
-}
+BROKEN: dict = {}  # none left: the tuple-index second order the red team found is fixed
 
 HESSIAN_MAX = 12  # entries of the differentiated argument: second differences stay cheap
 
@@ -152,7 +145,6 @@ def _diagonal_squares(A):
     return np.sum(A[np.diag_indices(3)] ** 2)
 
 
-@pytest.mark.xfail(strict=True, reason=BROKEN["hessian", "decorrelation_penalty"])
 @pytest.mark.parametrize("transform", ["hessian", "hvp"])
 def test_second_order_through_a_tuple_index(transform):
     """The smallest reproduction: d2/dA2 sum(A[diag]**2) is 2 on the diagonal entries, 0 elsewhere."""
