@@ -42,7 +42,7 @@ from .expressions import ExpressionLowerer
 from .gradient_calls import gradient_list
 from .joins import listed_join
 from .lists import as_array
-from .opaque import opaque, substitute
+from .opaque import no_gradient, opaque, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .selections import lower_select
 from .static_values import constant, read_when_run, static_parameter, static_value
@@ -210,6 +210,7 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
     if not args or any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in node.keywords):
         raise lower.state.error(node, f"unsupported arguments for {rule.name}", "pass the array, then dtype=")
     dtype = args[1] if len(args) > 1 else next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    kind = None
     if dtype is not None:
         value = _static_object(lower, dtype)
         if value is MISSING:
@@ -219,10 +220,12 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
             kind = None if value is None else np.dtype(value).kind
         except TypeError:
             kind = "?"
-        if kind not in (None, "f"):
-            raise lower.state.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
-                                    "convert to a floating dtype (float, np.float64), or leave dtype out")
     x = lower.expr(args[0])
+    if dtype is not None and kind not in (None, "f"):
+        if kind in "iub" and no_gradient(lower.state, x):  # np.floor(p).astype(int): an index, a constant
+            return opaque(lower, node, target)
+        raise lower.state.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
+                                "convert to a floating dtype (float, np.float64), or leave dtype out")
     if lower.state.is_list(x):  # np.array([1.0, -1.0]): the array NumPy makes of the list
         x = as_array(lower.state, x)
     rest = [_as_read(lower, a) for a in args[1:]]
@@ -235,10 +238,8 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
 
 
 def _check_dtype_when_run(lower: ExpressionLowerer, node: ast.Call, dtype: ast.expr) -> None:
-    """A dtype held by a local name, a parameter or an array (``utype = np.float64``,
-    ``dtype=None``, ``dtype=x.dtype``): checked where the conversion runs, before it, to be
-    None or floating; any other dtype would truncate the gradient, so the gradient raises
-    there instead of going on."""
+    """A dtype held by a name or an array (``dtype=x.dtype``): checked when the conversion runs,
+    to be None or floating (any other would truncate the gradient), raising there if not."""
     names = [n.id for n in ast.walk(dtype) if isinstance(n, ast.Name)]
     # read off local values (``x.dtype``, ``np.result_type(x, 1.0)``): checked when it runs
     if not any(n in lower.state.env for n in names) or any(
@@ -248,8 +249,7 @@ def _check_dtype_when_run(lower: ExpressionLowerer, node: ast.Call, dtype: ast.e
                                 "the function runs", "name a floating dtype, e.g. dtype=float")
     spelled = ast.unparse(dtype)
     location = lower.state.error(node, "").location
-    # the file's base name: the text goes into generated code, whose lines stay short
-    location = dataclasses.replace(location, filename=location.short.rsplit(":", 1)[0])
+    location = dataclasses.replace(location, filename=location.short.rsplit(":", 1)[0])  # short lines
     where = str(SrcDiffError(f"converting to the dtype {spelled} would truncate the gradient", location,
                              "convert to a floating dtype (float, np.float64), or leave dtype out"))
     test = ast.parse(f"not ({spelled} is None or np.issubdtype(np.dtype({spelled}), np.floating))",

@@ -84,6 +84,12 @@ def opaque(lower: ExpressionLowerer, node: ast.expr, target) -> Operand:
     return emit_rule(lower.state, NOGRAD, reads, {}, expr, target)
 
 
+def no_gradient(state, x: Operand) -> bool:
+    """`x` is a constant or the value of a call with no gradient (``np.floor(p)``) made here."""
+    made = next((n for n in reversed(state.nodes) if isinstance(x, Var) and n.out == x), None)
+    return isinstance(x, Const) or (made is not None and made.rule.nograd)
+
+
 def text(lower: ExpressionLowerer, node: ast.expr, target) -> Operand:
     """Text made from values (``str(x)``, an f-string): no gradient, and refused where the
     output depends on it through a differentiated value (`structural.STRING`)."""

@@ -56,7 +56,7 @@ SECTIONS = {
 METHODS = {
     "sum": np.sum, "mean": np.mean, "prod": np.prod, "var": np.var, "std": np.std,
     "max": np.max, "min": np.min, "cumsum": np.cumsum,
-    "dot": np.dot, "trace": np.trace,
+    "dot": np.dot, "trace": np.trace, "diagonal": np.diagonal,
     "reshape": np.reshape, "ravel": np.ravel, "flatten": np.ravel, "transpose": np.transpose,
     "swapaxes": np.swapaxes, "squeeze": np.squeeze, "repeat": np.repeat,
     "clip": np.clip, "copy": np.copy, "astype": numpy_convert.astype,

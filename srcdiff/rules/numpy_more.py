@@ -22,6 +22,16 @@ def _cross_templates(static, operand_shapes):
             "y": "unbroadcast(np.cross(g, x, axisc, axisa, axisb, axis), y)"}
 
 
+def _diagonal_templates(static, operand_shapes):
+    x = operand_shapes["x"]
+    if not (x.known and x.ndim == 2) or (static.get("axis1", 0), static.get("axis2", 1)) not in ((0, 1), (-2, -1)):
+        return {}  # refused: the diagonal of a stack, or along other axes
+    offset, steps = static.get("offset", 0), "np.arange(np.size(g))"  # g[i] is x[i + rows, i + columns]
+    if not isinstance(offset, int):
+        return {}
+    return {"x": f"index_add(np.zeros(np.shape(x)), ({steps} + {max(-offset, 0)}, {steps} + {max(offset, 0)}), g)"}
+
+
 def _kron_templates(static, operand_shapes):
     x, y = operand_shapes["x"], operand_shapes["y"]
     if not (x.known and y.known):
@@ -90,6 +100,8 @@ RULES = [
     # ---- triangles, differences, axes ----
     _triangle(np.tril, not_symbolic=NUMERIC_ONLY),
     _triangle(np.triu, not_symbolic=NUMERIC_ONLY),
+    rule(np.diagonal, ("x",), _diagonal_templates, static={"offset": 0, "axis1": 0, "axis2": 1}, tangents=LINEAR,
+         note="of a matrix (axis1=0, axis2=1), any offset", sympy="numpy.diagonal"),
     rule(np.rollaxis, ("x",), _rollaxis_templates, static={"axis": None, "start": 0}, tangents=LINEAR,
          not_symbolic=NUMERIC_ONLY),
     rule(np.fliplr, ("x",), {"x": "np.fliplr(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x),
