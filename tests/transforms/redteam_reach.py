@@ -250,7 +250,7 @@ def rotate_and_fit(theta, P, Q):
     return np.sum((P @ R.T - Q) ** 2)
 
 
-def quaternion_rotate(q, v):
+def quaternion_matrix_rotate(q, v):
     q = q / np.linalg.norm(q)
     w, x, y, z = q
     R = np.array([
@@ -373,12 +373,12 @@ SIGNAL = [
 
 GEOMETRY = [
     ("pairwise_distance_stress", pairwise_distance_stress, lambda r: (M(r, 4, 2), 1.0 + P(r, 4, 4)), 0),
-    ("angle_between", angle_between, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("angle_between_arccos", angle_between, lambda r: (M(r, 3), M(r, 3)), 0),
     ("heading_angles", heading_angles, lambda r: (np.cumsum(1.0 + P(r, 6, 2), axis=0),), 0),
     ("triangle_mesh_area", triangle_mesh_area, lambda r: (np.eye(4, 3) + 0.1 * M(r, 4, 3), MESH_F), 0),
     ("shoelace_area", shoelace_area, lambda r: (SQUARE + 0.05 * M(r, 5, 2),), 0),
     ("rotate_and_fit", rotate_and_fit, lambda r: (0.4, M(r, 5, 2), M(r, 5, 2)), 0),
-    ("quaternion_rotate", quaternion_rotate, lambda r: (M(r, 4), M(r, 5, 3)), 0),
+    ("quaternion_matrix_rotate", quaternion_matrix_rotate, lambda r: (M(r, 4), M(r, 5, 3)), 0),
     ("procrustes_residual", procrustes_residual, lambda r: (M(r, 5, 3), M(r, 5, 3)), 0),
     ("point_plane_distance", point_plane_distance, lambda r: (M(r, 3), M(r, 6, 3)), 0),
     ("curve_curvature", curve_curvature, lambda r: (np.cumsum(1.0 + P(r, 8)), M(r, 8)), 1),

@@ -340,7 +340,7 @@ LIBRARY3 = [
     ("dataclass_layer", dataclass_layer, lambda r: (Layer(M(r, 3, 2), M(r, 2)), M(r, 4, 3)), 0),
     ("kwonly_loss", kwonly_loss, lambda r: (M(r, 4),), 0),
     ("through_partial", through_partial, lambda r: (M(r, 4),), 0),
-    ("closure_loss", closure_loss, lambda r: (M(r, 3), M(r, 5, 3), M(r, 5)), 0),
+    ("closure_regularised", closure_loss, lambda r: (M(r, 3), M(r, 5, 3), M(r, 5)), 0),
     ("config_loss", config_loss, lambda r: (M(r, 4),), 0),
     ("config_loss_dict", config_loss, lambda r: (M(r, 4), {"scale": 3.0}), 0),
     ("nested_tuple_params", nested_tuple_params, lambda r: (((M(r, 3), M(r, 3)), 0.7), M(r, 3)), 0),

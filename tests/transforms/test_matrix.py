@@ -111,6 +111,12 @@ def test_the_red_team_wrote_sixty_programs(redteam):
     assert len({p.func for p in redteam}) >= 60, len({p.func for p in redteam})
 
 
+def test_red_team_programs_have_distinct_names(redteam):
+    # the report and the tree column key programs by name: two of one name once hid each other
+    names = [p.name for p in redteam]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
+
+
 def test_red_team_on_a_sample(redteam):
     rows = [matrix.run(p, FAST) for p in corpus.sample(redteam, REDTEAM_SHARE, salt="redteam")]
     assert sum(not r.excluded for r in rows) > 15

@@ -40,7 +40,10 @@ def wrapper(p: Program):
     name = "".join(c if c.isalnum() else "_" for c in getattr(p.func, "__name__", "f"))
     func_name = f"{name}_with_{key}_in_a_dict"
     source = f"def {func_name}({', '.join(params)}):\n    return target({', '.join(call)})\n"
-    digest = hashlib.sha1(f"{p.name}\n{source}".encode()).hexdigest()[:12]
+    # the function itself is in the key: two corpus programs may share a name (the red teams'
+    # quaternion_rotate) and must not share a wrapper
+    where = f"{p.func.__module__}.{getattr(p.func, '__qualname__', name)}"
+    digest = hashlib.sha1(f"{p.name}\n{where}\n{source}".encode()).hexdigest()[:12]
     found = _MADE.get(digest)
     if found is None:
         if not _FOLDER:
