@@ -16,8 +16,9 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..frontend import parse
+from ..ir import memo
 
-_MADE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_MADE: "weakref.WeakKeyDictionary" = memo.table(weak=True)
 
 
 def contracted(func):

@@ -21,7 +21,7 @@ from ..driver import CACHE, Options, Variant
 from ..driver.higher import explained
 from ..errors import SrcDiffError
 from ..frontend import depends, trees
-from ..ir import shapes
+from ..ir import memo, shapes
 from .binding import has_tangent, not_differentiable
 from .flatcall import EVERY, Front
 from .gradients import GradFunction
@@ -181,7 +181,7 @@ def _tangent_for(primal, dot, name: str):
     return float(dot)
 
 
-_FUNCTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_FUNCTIONS: weakref.WeakKeyDictionary = memo.table(weak=True)
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from ..driver.higher import explained
 from ..driver.seeded import seeded
 from ..errors import SrcDiffError
-from ..ir import shapes
+from ..ir import memo, shapes
 from .contract import contracted
 from .derivatives import Composite, Derivative
 from .flatcall import Front
@@ -348,7 +348,7 @@ class NestedJacobian(Composite):
         return np.stack(rows).reshape(value.shape + rows[0].shape)
 
 
-_HVP: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_HVP: "weakref.WeakKeyDictionary" = memo.table(weak=True)
 
 
 def hvp(f, x, v, *args, **kwargs):

@@ -24,6 +24,7 @@ import ast
 import math
 
 from ..errors import Location, SrcDiffError
+from ..ir import memo
 from ..ir.shapes import is_foreign_array
 
 #: the name the generated code calls (a cell of the compiled function)
@@ -106,7 +107,7 @@ class Namespace:
         return f"<namespace {self.__name__}>"
 
 
-_NAMESPACES: dict = {}
+_NAMESPACES: dict = memo.table()
 
 
 def takes_numpy(namespace) -> bool:

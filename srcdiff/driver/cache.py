@@ -16,6 +16,7 @@ from ..ad.tangent import TangentProgram
 from ..backend import origins
 from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction
+from ..ir import memo
 from ..ir.nodes import Function, typed
 from ..ir.program import GradProgram
 from ..lower.facts import same_facts
@@ -126,6 +127,7 @@ class Cache:
         self.callee_irs.clear()
         self.origins.clear()
         self.generated.clear()
+        memo.forget()  # what the front end, lowering and the API work out per function
         for listener in list(self.listeners):
             listener()
 

@@ -16,10 +16,11 @@ import ast
 from ..backend import loader
 from ..errors import SrcDiffError
 from ..frontend import parse
+from ..ir import memo
 from ..rules import TEMPLATE_GLOBALS
 from .cache import CACHE
 
-_MADE: dict = {}  # (function, several) -> its seeded function
+_MADE: dict = memo.table()  # (function, several) -> its seeded function
 
 
 def seeded(func, several: bool = False):

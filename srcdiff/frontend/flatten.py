@@ -22,6 +22,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import SrcDiffError
+from ..ir import memo
 from . import depends
 from .compiling import compile_function
 from .flatten_statements import Rewriter
@@ -41,7 +42,7 @@ class Flat:
     deps: list = field(default_factory=list)  # the callees it resolved: rebuilt when one is rebound
 
 
-_FLAT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # function -> {key: Flat}
+_FLAT: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {key: Flat}
 _BUSY: set = set()
 
 

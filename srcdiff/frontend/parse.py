@@ -16,6 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import Location, SrcDiffError
+from ..ir import memo
 from ..ir.shapes import signature
 from .depends import MISSING, Dependency
 from .imports import has_imports, hoisted
@@ -147,7 +148,7 @@ def parse_function(func) -> ParsedFunction:
     return parsed
 
 
-_REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = weakref.WeakKeyDictionary()
+_REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = memo.table(weak=True)
 
 
 def read_function(func):
@@ -196,9 +197,9 @@ def unwrap(func):
 
 
 _PASS_THROUGH_TYPES = {("functools", "_lru_cache_wrapper"), ("numpy", "_ArrayFunctionDispatcher")}
-_THROUGH: dict[types.CodeType, bool] = {}  # wrapper code -> whether it passes calls through
-_THROUGH_CALLEE: dict[types.CodeType, str] = {}  # ... and the name it calls
-_THROUGH_STATE: dict[types.CodeType, set[str]] = {}  # ... and the free names it rebinds
+_THROUGH: dict[types.CodeType, bool] = memo.table()  # wrapper code -> whether it passes calls through
+_THROUGH_CALLEE: dict[types.CodeType, str] = memo.table()  # ... and the name it calls
+_THROUGH_STATE: dict[types.CodeType, set[str]] = memo.table()  # ... and the free names it rebinds
 
 
 def _transparent(wrapper, inner) -> bool:

@@ -20,11 +20,12 @@ import copy
 import inspect
 import weakref
 
+from ..ir import memo
 from .compiling import compile_function
 from .naming import assigned_names, names_in
 from .parse import ParsedFunction, parse_function, register
 
-_BOUND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # function -> {(n, keywords): function}
+_BOUND: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {(n, keywords): function}
 
 
 def takes_varargs(func) -> bool:

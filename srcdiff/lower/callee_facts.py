@@ -13,6 +13,7 @@ import weakref
 from ..errors import SrcDiffError
 from ..frontend.depends import Dependency, hold
 from ..frontend.parse import parse_function
+from ..ir import memo
 from ..ir.flows import flows
 from ..ir.nodes import Branch, Node, Var, typed
 from ..rules.structural import gradient_inputs
@@ -20,7 +21,7 @@ from .facts import ParamFacts, callee_facts
 from .function import lower_function_specialised
 from .state import CalleeFacts
 
-_OF_FUNCTION: "weakref.WeakKeyDictionary[object, tuple]" = weakref.WeakKeyDictionary()
+_OF_FUNCTION: "weakref.WeakKeyDictionary[object, tuple]" = memo.table(weak=True)
 _IN_PROGRESS: set[int] = set()
 _NONE = CalleeFacts((), ())
 

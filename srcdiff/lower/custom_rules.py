@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..frontend.parse import ParsedFunction, parse_function
-from ..ir import shapes
+from ..ir import memo, shapes
 from ..rules.runtime import HELPERS
 from ..rules.table import Rule, tangent_name
 from .linear_split import NotLinear, is_elementwise, only
@@ -224,7 +224,7 @@ def _names(obj, count: int, residuals: int) -> tuple[list[str], str, list[str]]:
     return args, _unique("value", taken), [_unique(f"res{j}", taken) for j in range(residuals)]
 
 
-_RULES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # custom function -> {key: Rule}
+_RULES: weakref.WeakKeyDictionary = memo.table(weak=True)  # custom function -> {key: Rule}
 
 
 def _cached(obj, key, make) -> Rule:

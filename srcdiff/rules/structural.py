@@ -12,7 +12,7 @@ import ast
 import builtins
 import operator
 
-from ..ir import shapes
+from ..ir import memo, shapes
 from .runtime import set_item
 from .table import LINEAR, Rule, rule
 
@@ -125,7 +125,7 @@ MAX = rule(builtins.max, ("x", "y"), HALVES, name="max", derivable=TIES,
 MIN = rule(builtins.min, ("x", "y"), HALVES, name="min", derivable=TIES,
            selects={"x": ("x <= y", True), "y": ("x >= y", True)}, tangents=HALF_TANGENTS)
 
-_LISTS: dict[int, Rule] = {}
+_LISTS: dict[int, Rule] = memo.table()
 
 
 def list_of(count: int) -> Rule:
@@ -182,7 +182,7 @@ def _slot_shape(index: str, x: shapes.Shape, operand_shapes) -> shapes.Shape:
     return shapes.Shape(tuple(kept + dims))
 
 
-_SETITEMS: dict[int, Rule] = {}
+_SETITEMS: dict[int, Rule] = memo.table()
 
 
 def setitem_rule(count: int) -> Rule:
@@ -207,7 +207,7 @@ def is_setitem(r: Rule) -> bool:
 #: Rules that accept list operands (everything else refuses a list).
 LIST_AWARE = {GETITEM, APPEND, SUM_LIST, STACK_LIST, COPY, NOGRAD, COMPARE}
 
-_USER: dict[object, Rule] = {}
+_USER: dict[object, Rule] = memo.table()
 
 
 def user_rule(func, params: tuple[str, ...]) -> Rule:
