@@ -50,12 +50,12 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     if found is None:
         return None
     name, number = found
-    where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, None)
+    where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
     u = lower.expr(name)
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
     call = ast.Call(ast.Name("point_guard", ast.Load()), [operand_ast(where), operand_ast(u), ast.Constant(number)], [])
-    return emit(lower.state, point_guard, (where, u, Const(number)), {}, call, target)
+    return emit(lower.state, point_guard, (where, u, Const(number)), {}, call, None)  # dropped where not read back
 
 
 def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], None],
