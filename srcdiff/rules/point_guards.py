@@ -18,5 +18,5 @@ RULES = [
          tangents={"value": "value_dot", "u": "kink_nan(u == c, u_dot)"},
          note="np.where(u == c, a, b) for a number c: NaN at the guarded point for directions moving u "
               "(the derivative there is the unseen continuation's), the identity elsewhere",
-         not_symbolic="the identity, with a NaN derivative at one point by definition: sympy has no counterpart"),
+         sympy="srcdiff.rules.guard_helpers.point_guard"),  # its value, symbolically too
 ]
