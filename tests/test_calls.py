@@ -1,6 +1,7 @@
 """Calls to other user functions: each differentiated through its own generated adjoint."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -80,7 +81,7 @@ def test_recursive_adjoint_calls_itself():
     df = srcdiff.grad(uses_recursion, wrt=(0, 1))
     df(1.3, 0.6)
     recursive = [s for s in df.callee_sources.values() if s.startswith("def power_vjp")]
-    assert recursive and any("power_vjp(x, t2)" in s for s in recursive)
+    assert recursive and any(re.search(r"power_vjp\(x, t\d+\)", s) for s in recursive)
 
 
 def test_inactive_helper_is_called_plainly():

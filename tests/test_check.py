@@ -564,6 +564,9 @@ RULE_SPECS = {
     **{f"numpy.{n}": _binary(n, {NOT_SYMBOLIC}) for n in ["remainder", "fmod"]},
     "operator.mod": _wrap("(x % y) * x", (0.7, 1.3), {NOT_SYMBOLIC}),
     "srcdiff.rules.runtime.real_part": _wrap("np.sum(real_part(x * x, y) * y)"),
+    # a guard's NaN at its point is not symbolic; a guard on a value with no gradient is proved
+    "srcdiff.rules.guard_helpers.point_guard": _wrap("np.sum(np.where(x == 7.0, 0.0, x * y) * y)",
+                                                     expected={NOT_SYMBOLIC}),
     "numpy.diagonal": _wrap("np.sum(np.sin(np.diagonal(x @ y)))", (A, B.T)),
     "numpy.conjugate": _wrap("np.sum(np.conjugate(x * y) * y)", expected=EITHER),
     "numpy.imag": _wrap("np.sum(x * y) + np.sum(np.imag(x))", expected=EITHER),

@@ -111,6 +111,8 @@ CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py,
     "numpy.dsplit": lambda x, y: np.dsplit(x[:, :, None] * y[:, None, :], 2),
     "srcdiff.rules.join_helpers.join_adjoint": lambda x, y: join_helpers.join_adjoint(
         np.vstack([x, y]), [x, y], "vstack", None),
+    "srcdiff.rules.guard_helpers.point_guard": lambda x, y: RULES["srcdiff.rules.guard_helpers.point_guard"].func(
+        x, y, 0.0),
 })
 
 #: The arguments of a `math` function for one number n (within its domain).

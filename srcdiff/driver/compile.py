@@ -20,6 +20,7 @@ import numpy as np
 from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
+from ..backend.optimize import tidy
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
 from ..backend.single import keep_single
 from ..errors import SrcDiffError
@@ -156,6 +157,8 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict):
         optimize_function(func, info)
     else:
         _optimize_pullback(func, info)
+        if not options.derivable:
+            tidy.drop_point_guards(func)  # (its forward sweep, outside the pullback optimised above)
     return func, program, name
 
 

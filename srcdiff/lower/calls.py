@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from ..frontend.depends import MISSING
 from ..ir.nodes import Operand
 from . import library_calls
@@ -19,6 +21,7 @@ from .custom_calls import custom_call, is_custom
 from .expressions import ExpressionLowerer
 from .nested import call_nested
 from .opaque import opaque
+from .point_guards import lower_guarded_where
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_values import static_value
 from .user_calls import is_user_function, user_call
@@ -48,6 +51,10 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         if id(func) in state.inlining:  # its own rule calls it for its value: the original function
             return user_call(lower, node, func.fun, target)
         return custom_call(lower, node, func, target)
+    if func is np.where:  # np.where(x == 0.0, c, f(s)): the guarded point's derivative is NaN
+        guarded = lower_guarded_where(lower, node, target)
+        if guarded is not None:
+            return guarded
     special = special_call(lower, node, func, target)
     if special is None:  # set_item / zero_item in generated code read back: index writes
         special = lower_helper_write(lower, node, func, target)

@@ -23,6 +23,7 @@ from .branches import lower_branch
 from .effects import is_guard, lower_effect, lower_raise, split_guards
 from .expressions import ExpressionHandler, ExpressionLowerer
 from .opaque import condition
+from .point_guards import guarded_sides
 from .state import BREAK, DONE, RETURN, LoweringState
 from .static_values import static_value
 
@@ -55,8 +56,9 @@ class StatementLowerer:
                 body = stmt.body + ([] if always_exits(stmt.body) else rest)
                 orelse = stmt.orelse + ([] if always_exits(stmt.orelse) else rest)
                 test = condition(self.expressions, stmt.test)
-                lower_branch(state, test, lambda b=body: self.statements(b), lambda o=orelse: self.statements(o),
-                             stmt.lineno)
+                sides = guarded_sides(self.expressions, stmt.test, lambda b=body: self.statements(b),
+                                      lambda o=orelse: self.statements(o))
+                lower_branch(state, test, *sides, stmt.lineno)
                 return
             self.statement(stmt)
             if isinstance(stmt, (ast.For, ast.While)) and may_return(stmt.body) \
@@ -109,8 +111,9 @@ def lower_if(lower: StatementLowerer, stmt: ast.If) -> None:
             lower_effect(lower.state, stmt)
         return
     test = condition(lower.expressions, stmt.test)
-    lower_branch(lower.state, test, lambda: lower.statements(stmt.body), lambda: lower.statements(stmt.orelse),
-                 stmt.lineno)
+    sides = guarded_sides(lower.expressions, stmt.test, lambda: lower.statements(stmt.body),
+                          lambda: lower.statements(stmt.orelse))
+    lower_branch(lower.state, test, *sides, stmt.lineno)
 
 
 def lower_return(lower: StatementLowerer, stmt: ast.Return) -> None:

@@ -25,6 +25,7 @@ from . import (
     numpy_split,
     numpy_statistics,
     operators,
+    point_guards,
     python_math,
 )
 from .rule_table import RuleTable
@@ -48,7 +49,7 @@ SECTIONS = {
     "NumPy statistics (weighted means, covariances)": numpy_statistics.RULES,
     "Complex functions of real values, conversions to numbers": numpy_complex_real.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
-    "srcdiff's own helpers (higher derivatives)": generated_code.RULES,
+    "srcdiff's own helpers (higher derivatives)": generated_code.RULES + point_guards.RULES,
 }
 
 #: Array methods, mapped to the function whose rule they use (``x.sum(axis=0)`` is

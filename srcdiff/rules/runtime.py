@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import Location, SrcDiffError
 from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
+from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import kink, kink_nan, tie
 from .list_helpers import LIST_HELPERS
@@ -391,8 +392,8 @@ HELPERS = {
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
     **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)
+    **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)
 }
 
-#: Helpers whose call does something besides computing a value: `ensure_scalar` raises on a
-#: non-scalar output, so its call is never moved or dropped.  Every other helper is pure.
+#: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.
 EFFECTS = frozenset({"ensure_scalar", "refused"})

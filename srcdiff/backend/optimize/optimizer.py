@@ -85,6 +85,8 @@ class OptimizeInfo:
 
 def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.FunctionDef:
     """Optimise the generated gradient function `func` in place and return it."""
+    if not info.derivable:
+        tidy.drop_point_guards(func)
     is_float_name = _float_names(func, info).__contains__
     is_scalar = _scalar_names(func, info).__contains__
     simplify(func, is_float_name, is_scalar)

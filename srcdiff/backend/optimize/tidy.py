@@ -81,3 +81,18 @@ def method_sums(func: ast.FunctionDef, is_array: Callable[[str], bool]) -> None:
                 and not node.keywords and isinstance(node.args[0], ast.Name) and is_array(node.args[0].id):
             node.func = ast.Attribute(node.args[0], "sum", ast.Load())
             node.args = []
+
+
+class _Unguarded(ast.NodeTransformer):
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "point_guard" and len(node.args) == 3:
+            return node.args[0]
+        return node
+
+
+def drop_point_guards(func: ast.FunctionDef) -> None:
+    """``point_guard(v, u, c)`` is `v`: the guard matters to the code that differentiates it
+    (its adjoint or tangent, already emitted), not to a value, so code that will not be
+    differentiated again reads `v` itself (rules/point_guards.py)."""
+    _Unguarded().visit(func)

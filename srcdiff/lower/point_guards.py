@@ -1,0 +1,88 @@
+"""Lowering of ``np.where(u == c, a, b)`` and ``if u == c:`` (or ``u != c``) for a name `u`
+and a number `c` written in the code: the ``np.where`` or the branch as any other, its
+results passed through `point_guard`, whose rule (rules/point_guards.py) makes the derivative
+at the guarded point NaN instead of the guard's constant's."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import numpy as np
+
+from ..ir.nodes import Const, Operand, Var, operand_ast
+from ..rules.guard_helpers import point_guard
+from .emit import emit
+from .expressions import ExpressionLowerer
+from .rule_calls import lower_rule_call
+from .state import BREAK, DONE
+
+
+def guarded_point(condition: ast.expr) -> tuple[ast.Name, float] | None:
+    """``(u, c)`` for a condition ``u == c``, ``c == u``, ``u != c`` with `u` a name and `c` a
+    number written in the code (``0``, ``0.0``, ``-1.0``); None for any other condition."""
+    if not (isinstance(condition, ast.Compare) and len(condition.ops) == 1
+            and isinstance(condition.ops[0], (ast.Eq, ast.NotEq))):
+        return None
+    left, right = condition.left, condition.comparators[0]
+    for name, number in ((left, right), (right, left)):
+        value = _number(number)
+        if isinstance(name, ast.Name) and value is not None:
+            return name, value
+    return None
+
+
+def _number(expr: ast.expr) -> float | None:
+    sign = 1
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        sign, expr = (-1 if isinstance(expr.op, ast.USub) else 1), expr.operand
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
+        return sign * expr.value
+    return None
+
+
+def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
+    """``np.where(u == c, a, b)`` followed by ``point_guard(where, u, c)``; None when the call is
+    not such a guard."""
+    if len(node.args) != 3 or node.keywords:
+        return None
+    found = guarded_point(node.args[0])
+    if found is None:
+        return None
+    name, number = found
+    where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
+    u = lower.expr(name)
+    if not isinstance(u, Var) or not isinstance(where, Var):
+        return where
+    call = ast.Call(ast.Name("point_guard", ast.Load()), [operand_ast(where), operand_ast(u), ast.Constant(number)], [])
+    return emit(lower.state, point_guard, (where, u, Const(number)), {}, call, None)  # dropped where not read back
+
+
+def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], None],
+                  orelse: Callable[[], None]) -> tuple[Callable[[], None], Callable[[], None]]:
+    """The two sides of ``if u == c:`` (or ``u != c``), the side the equality selects made to
+    pass what it assigns and returns through `point_guard`: ``if x == 0.0: return 1.0``
+    defines the value at one point, like the ``np.where`` form."""
+    found = guarded_point(test)
+    if found is None:
+        return body, orelse
+    name, number = found
+    u = lower.expr(name)
+    if not isinstance(u, Var):
+        return body, orelse
+    state, equal = lower.state, isinstance(test.ops[0], ast.Eq)
+    side = body if equal else orelse
+
+    def guarded():
+        before = dict(state.env)
+        side()
+        for key, value in list(state.env.items()):
+            number_like = isinstance(value, Const) and type(value.value) in (int, float)
+            if key in (BREAK, DONE) or before.get(key) == value \
+                    or not (isinstance(value, Var) and value.name not in state.lists or number_like):
+                continue
+            call = ast.Call(ast.Name("point_guard", ast.Load()),
+                            [operand_ast(value), operand_ast(u), ast.Constant(number)], [])
+            state.env[key] = emit(state, point_guard, (value, u, Const(number)), {}, call, None)
+
+    return (guarded, orelse) if equal else (body, guarded)

@@ -1,0 +1,22 @@
+"""The rule of `point_guard`: ``np.where(u == c, a, b)`` with `c` a number written in the code.
+
+Where ``u == c`` holds the program's value is defined at one point, by its own branch; its
+derivative there is the derivative of the continuation through the other branch, which the
+program never evaluates there (the guard exists because it cannot: ``sin(x) / x`` at 0).  So
+every transformation gives NaN there, for directions that move `u`: the guarded point's own
+branch would give its constant's derivative, right for some programs (the sinc's 0) and
+silently wrong for others (``expm1(x) / x``: 0 instead of 1/2).  Elsewhere it is the identity."""
+
+from __future__ import annotations
+
+from .guard_helpers import point_guard
+from .table import rule
+
+RULES = [
+    rule(point_guard, ("value", "u", "c"), {"value": "g", "u": "kink_nan(u == c, g)"}, elementwise=True,
+         derivable={"value": "g", "u": "point_guard(kink_nan(u == c, g), u, c)"},
+         tangents={"value": "value_dot", "u": "kink_nan(u == c, u_dot)"},
+         note="np.where(u == c, a, b) for a number c: NaN at the guarded point for directions moving u "
+              "(the derivative there is the unseen continuation's), the identity elsewhere",
+         sympy="srcdiff.rules.guard_helpers.point_guard"),  # its value, symbolically too
+]
