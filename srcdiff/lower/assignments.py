@@ -39,8 +39,13 @@ def lower_assign(lower: StatementLowerer, stmt: ast.Assign) -> None:
             raise state.error(stmt, "a lambda can only be assigned to one plain name")
         remember(state, stmt, stmt.targets[0].id, stmt.value)
         return
-    for target in stmt.targets:
-        assign(lower, target, stmt.value)
+    first, *others = stmt.targets
+    assign(lower, first, stmt.value)
+    # `a = b = np.zeros(3)` evaluates the value once: b is a's array (a write into one is seen
+    # through the other), not a second array made by evaluating the value again
+    again = ast.copy_location(ast.Name(first.id, ast.Load()), first) if isinstance(first, ast.Name) else stmt.value
+    for target in others:
+        assign(lower, target, again)
 
 
 def lower_annassign(lower: StatementLowerer, stmt: ast.AnnAssign) -> None:

@@ -53,9 +53,9 @@ def stores_in(stmts) -> list[str]:
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) \
                 and isinstance(node.value, ast.Name):  # out[i] = v makes a new version of out
             found[node.value.id] = None
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr == "append" and isinstance(node.func.value, ast.Name):
-            found[node.func.value.id] = None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                and isinstance(node.func.value, ast.Name) and len(node.args) == 1 and not node.keywords:
+            found[node.func.value.id] = None  # one argument: list.append, not np.append(arr, values)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
                 and node.args and isinstance(node.args[0], ast.Name):  # np.add.at(a, i, v) makes a new a
             found[node.args[0].id] = None

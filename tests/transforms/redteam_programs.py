@@ -1,7 +1,8 @@
 """The red team's programs: ML and physics code written the way users write it (not in the
 suite's style), run through the transformation matrix.  Statistics and library-style code
 are in redteam_library.py, special points and static arguments in redteam_special.py, the third wave in
-redteam_wave3.py, issue 25's statistics, signal and geometry in redteam_reach.py; `PROGRAMS` holds all five.
+redteam_wave3.py, issue 25's statistics, signal and geometry in redteam_reach.py, the fourth wave in
+redteam_wave4.py; `PROGRAMS` holds all six.
 
 Each entry is ``(name, function, make, wrt)``: `make(rng)` gives the arguments (at a point
 where the function is smooth: no ties, no kinks), `wrt` the differentiated parameter.
@@ -322,7 +323,8 @@ def _programs():
     from .redteam_reach import REACH
     from .redteam_special import SPECIAL
     from .redteam_wave3 import WAVE3
-    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH
+    from .redteam_wave4 import WAVE4
+    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4
 
 
 PROGRAMS = _programs()
