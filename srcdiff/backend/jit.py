@@ -24,6 +24,8 @@ import re
 import sys
 import tempfile
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..frontend import depends as dependencies
 from ..ir.shapes import signature
@@ -84,10 +86,13 @@ def numba_function(made, found, template_globals: dict, origins):
     env = built.env
     path = module.__file__
 
+    positions = [found.params.index(w) for w in found.wrt if w in found.params]
+    options = found.options
+
     def run(*args):
         values = [e.current() for e in env]
         try:
-            return dispatcher(*values, *args)
+            return _in_argument_dtypes(dispatcher(*values, *args), args, positions, options)
         except refused as exc:
             raise _typing_error(exc, path, lines, located, where) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
@@ -98,6 +103,21 @@ def numba_function(made, found, template_globals: dict, origins):
     run.dispatcher = dispatcher
     run.module = module
     return run
+
+
+def _in_argument_dtypes(result, args: tuple, positions: list[int], options):
+    """`result` with each gradient in its argument's floating dtype: numba computes a Python
+    float times a float32 array in float64 (NumPy keeps float32), and a gradient has its
+    argument's dtype, as the NumPy code's has."""
+    narrow = [getattr(args[i], "dtype", None) if i < len(args) else None for i in positions]
+    if all(d is None or d == np.float64 or d.kind != "f" for d in narrow):
+        return result
+    value, grads = result if options.with_value else (None, result)
+    parts = list(grads) if options.tuple_result else [grads]
+    parts = [g if d is None or d.kind != "f" or getattr(g, "dtype", None) == d else
+             d.type(g) if np.ndim(g) == 0 else np.asarray(g).astype(d) for g, d in zip(parts, narrow)]
+    grads = tuple(parts) if options.tuple_result else parts[0]
+    return (value, grads) if options.with_value else grads
 
 
 def fast_call(run, key: tuple, depends: tuple, slow, positional):
