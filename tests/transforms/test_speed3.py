@@ -35,6 +35,14 @@ def repeated(x):
     return np.sum(np.sin(x[idx]) * x[idx] ** 2) + np.sum(x * x)
 
 
+def picked(x):
+    return x[2] + np.sum(x ** 3) - 2.0 * x[-1]
+
+
+def picked_twice(x):
+    return x[0] * 3.0 + np.sum(np.sin(x[1:])) + x[0]
+
+
 def reference_product(f, x, v):
     """H(x) @ v from second differences of f alone (small x)."""
     H = hessian_difference(f, (x,))
@@ -65,7 +73,8 @@ def test_rosenbrock_hvp_scatters_in_place():
 
 
 @pytest.mark.parametrize("f, shape", [(neighbours_2d, (4, 5)), (ends, (8,)), (reversed_steps, (6,)),
-                                      (repeated, (3,)), (rosenbrock, (5,))])
+                                      (repeated, (3,)), (rosenbrock, (5,)), (picked, (5,)),
+                                      (picked_twice, (4,))])
 def test_hvp_variants_against_second_differences(f, shape):
     rng = np.random.default_rng(11)
     x, v = rng.uniform(-0.9, 0.9, shape), rng.normal(size=shape)
@@ -157,7 +166,8 @@ def test_rosenbrock_hessian_batched_in_place(n):
     assert "scatter_add_rows(zero_rows(" in code and "index_add_rows(" not in code, code
 
 
-@pytest.mark.parametrize("f, n", [(cubes_at, 5), (ring, 6), (reversed_steps, 5), (ends, 6)])
+@pytest.mark.parametrize("f, n", [(cubes_at, 5), (ring, 6), (reversed_steps, 5), (ends, 6), (picked, 5),
+                                  (picked_twice, 4)])
 def test_batched_hessians_against_second_differences(f, n):
     x = np.random.default_rng(7).uniform(-0.8, 0.8, n)
     H = srcdiff.hessian(f)
