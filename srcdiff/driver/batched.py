@@ -48,6 +48,9 @@ def scatter_in_place(func: ast.FunctionDef) -> bool:
     uses = Counter(n.id for n in ast.walk(func) if isinstance(n, ast.Name))
     made, zeros, changed = set(), set(), False
     for stmt in func.body:
+        stored = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        zeros -= stored  # (a name assigned again holds something else)
+        made -= stored
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
         name, value = stmt.targets[0].id, stmt.value

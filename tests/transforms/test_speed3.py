@@ -197,6 +197,9 @@ def test_scatter_in_place_only_where_nothing_else_reads_the_rows():
     shared = scattered("def f(x, v, n, w):\n    a = index_add_rows(broadcast_rows(w, n), (0,), v, True)\n"
                        "    return a")
     assert "index_add_rows(broadcast_rows(w, n)" in shared, shared  # w is not zeros made here
+    again = scattered("def f(x, v, n, w):\n    z = np.zeros(x.shape)\n    z = w * 2.0\n"
+                      "    a = index_add_rows(broadcast_rows(z, n), (0,), v, True)\n    return a")
+    assert "index_add_rows(broadcast_rows(z, n)" in again, again  # z holds something else by then
 
 
 def test_scatter_add_rows_widens_and_repeats_like_a_copy():
