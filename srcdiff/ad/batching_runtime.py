@@ -62,6 +62,8 @@ def rows_index(index) -> tuple:
     NumPy moves the axes of advanced indices that are not next to each other to the front;
     with the batch axis before them they would move before it.  Refused."""
     parts = index_parts(index)
+    if all(type(p) is slice for p in parts):  # basic slices (the common case): nothing moves
+        return (slice(None),) + parts
     advanced = [i for i, p in enumerate(parts)
                 if not isinstance(p, slice) and p is not None and p is not Ellipsis]
     if len(advanced) > 1 and advanced[-1] - advanced[0] != len(advanced) - 1 \
@@ -79,21 +81,36 @@ def index_read_rows(a, index):
 def index_add_rows(base, index, value, value_rows: bool):
     """A copy of the rows of `base` with `value` added at ``[*index]`` of each; `value_rows`
     says whether `value` has a batch axis (then its rows are aligned with base's)."""
+    return scatter_add_rows(np.array(base, dtype=np.result_type(base, value, 0.0), copy=True), index, value,
+                            value_rows)
+
+
+def zero_rows(like, size: int):
+    """`size` rows of float zeros shaped like `like` (a new, writable array)."""
+    return np.zeros((size,) + np.shape(like))
+
+
+def scatter_add_rows(out, index, value, value_rows: bool):
+    """`index_add_rows` into `out` itself: a float array of rows that nothing else reads
+    (driver/batched.py proves it), of the dtype the sum has."""
     where = rows_index(index)
-    out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
+    value = np.asarray(value)
+    if value.dtype != out.dtype and np.result_type(out, value, 0.0) != out.dtype:  # float32 rows, float64 value
+        out = out.astype(np.result_type(out, value, 0.0))
+    basic = all(type(p) is slice or type(p) is int for p in where)  # (the common case, checked first: fast)
     if value_rows:
-        value = np.asarray(value)
         target = out[where].ndim
-        value = np.reshape(value, value.shape[:1] + (1,) * (target - value.ndim) + value.shape[1:])
-    if any(np.ndim(p) > 0 or isinstance(p, (list, np.ndarray)) for p in where):
+        if target != value.ndim:
+            value = np.reshape(value, value.shape[:1] + (1,) * (target - value.ndim) + value.shape[1:])
+    if basic or not any(np.ndim(p) > 0 or isinstance(p, (list, np.ndarray)) for p in where):
+        out[where] += value  # slices and numbers reach every position once
+    else:
         np.add.at(out, where, value)  # an array index may repeat a position: each adds again
-    else:  # slices and numbers reach every position once
-        out[where] += value
     return out
 
 
 HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
-                                   rows_index, index_read_rows, index_add_rows)}
+                                   rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows)}
 
 __all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
-           "reshape_rows", "rows_index", "unbroadcast_rows"]
+           "reshape_rows", "rows_index", "scatter_add_rows", "unbroadcast_rows", "zero_rows"]

@@ -217,10 +217,25 @@ def _linear(node: Node, state: Tangents, differentiable: set[str]) -> ast.expr:
         raise SrcDiffError(f"{node.rule.name}: a value used both as a differentiated operand and as an "
                            "index or static argument has no tangent rule", state.location(node.line),
                            "use a copy of the value for one of the two")
-    if constants:
+    expr = node.expr
+    if constants and _numbers_in_place(node, constants):  # ``index_add(x_bar, i, 1.0)``: 1.0's tangent is 0.0
+        expr = copy.deepcopy(node.expr)
+        expr.args = [ast.Constant(0.0) if any(v is c for c in constants) else a for a, v in zip(expr.args, node.inputs)]
+    elif constants:
         raise SrcDiffError(f"{node.rule.name} of a constant and a differentiated value has no tangent rule",
                            state.location(node.line), "name the constant before the call")
-    return instantiate(node.expr, replace)
+    return instantiate(expr, replace)
+
+
+def _numbers_in_place(node: Node, constants: list) -> bool:
+    """Whether `node.expr` is a call whose positional arguments are its operands, in order, each
+    constant among them a number written there (so it can be replaced by its zero tangent)."""
+    expr = node.expr
+    if not (isinstance(expr, ast.Call) and not expr.keywords and len(expr.args) == len(node.inputs)
+            and not any(isinstance(a, ast.Starred) for a in expr.args)):
+        return False
+    return all(isinstance(a, ast.Constant) and type(a.value) in (int, float) and isinstance(v, Const)
+               and v.value == a.value for a, v in zip(expr.args, node.inputs) if any(v is c for c in constants))
 
 
 def instantiate(template: ast.expr, bindings: dict[str, ast.expr]) -> ast.expr:

@@ -4,11 +4,10 @@ A Jacobian is the gradient of ``sum(f(x) * cotangent)`` batched over every basis
 (`Batched`: driver/batched.py), one call for all rows; where batching refuses the code, the
 pullback (api/pullbacks.py) runs once per output element.  A Hessian is the Jacobian of the
 gradient, whose code srcdiff generated and differentiates again (driver/higher.py).  A
-Hessian-vector product is forward mode over the gradient's code (api/forward.py): one sweep
-computes the gradient and its derivative along the vector.
+Hessian-vector product is forward mode over the gradient's code (api/forward.py), one sweep.
 Arguments may be trees, with JAX's structure conventions: the Jacobian with respect to a dict
-is a dict of ``value.shape + leaf.shape`` arrays, the Hessian a dict of dicts, the Hessian
-for ``wrt=(0, 1)`` a tuple of tuples, `hvp`'s product shaped like `x`.
+is a dict of ``value.shape + leaf.shape`` arrays, the Hessian a dict of dicts (a tuple of
+tuples for ``wrt=(0, 1)``), `hvp`'s product shaped like `x`.
 """
 
 from __future__ import annotations
@@ -116,8 +115,7 @@ class Batched:
 def jacobian_leaves(value, pullback: Pullback) -> list:
     """One ``value.shape + leaf.shape`` array per differentiated leaf: one backward pass per
     output element."""
-    value = np.asarray(value)
-    # float32 in, float32 out: the seeds and rows keep the floating dtype the code computes in
+    value = np.asarray(value)  # float32 in, float32 out: seeds and rows keep the floating dtype
     value = value if value.dtype.kind == "f" else value.astype(float)
     seed = np.zeros(value.shape, dtype=value.dtype)
     rows = []
@@ -391,4 +389,12 @@ def hvp(f, x, v, *args, **kwargs):
     return call.rebuild(product if several else [product])
 
 
-__all__ = ["Hessian", "Jacobian", "NestedJacobian", "hessian", "hvp", "jacobian", "jacobian_leaves"]
+def hvp_source(f) -> str:
+    """The generated code `hvp` ran for `f` last: forward mode over its gradient's code."""
+    try:
+        return list(_HVP[f][2].values())[-1].source
+    except (KeyError, TypeError, IndexError):
+        raise SrcDiffError("no hvp source before the first hvp call", hint="call srcdiff.hvp(f, x, v) once") from None
+
+
+__all__ = ["Hessian", "Jacobian", "NestedJacobian", "hessian", "hvp", "hvp_source", "jacobian", "jacobian_leaves"]

@@ -54,6 +54,7 @@ class Plan:
     __slots__ = ("signature", "exact", "values", "version", "lowered", "run")
 
     def __init__(self, args: tuple, lowered: list, run):
+        lowered = list({id(found): found for found in lowered}.values())  # each checked once per call
         self.lowered = tuple((found, found.parsed.func.__code__) for found in lowered)
         self.exact = any(found.statics or found.constants for found in lowered)
         self.signature = tuple(map(shapes.signature, args))

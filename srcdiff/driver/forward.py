@@ -37,7 +37,8 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
         pass
     if not with_value:  # code for hvp, not for reading: single-use values fused into their use
         optimize_function(func, dataclasses.replace(info, statements=True))
-    writes_in_place(func.body)  # the functional index writes of lowering, where nothing sees them
+    if writes_in_place(func.body):  # the functional index writes of lowering, where nothing sees them
+        memory.first_scatter_assigns(func.body)  # (a scatter into fresh zeros is a copy)
     memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
     return func, program, name
 

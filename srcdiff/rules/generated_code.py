@@ -106,8 +106,7 @@ RULES = [
     # a scatter-add (the adjoint of x[index]): value's adjoint is read back from where it went
     rule(runtime.index_add, ("base", "index", "value"), _index_add_templates, shape=_first_shape,
          fresh=True, array_result=True,
-         tangents={"base": "base_dot", "value": "index_add(zeros_like(base), index, value_dot)"},
-         batching="index_add", sympy=RUNTIME + "index_add"),
+         tangents=LINEAR, batching="index_add", sympy=RUNTIME + "index_add"),
     rule(runtime.index_read, ("a", "index"), {"a": "index_add(zeros_like(a), index, g)"},
          tangents={"a": "index_read(a_dot, index)"}, batching="index_read", sympy=RUNTIME + "index_read"),
     nograd(slice, ("start", "stop", "step"), sympy="builtins.slice"),

@@ -11,12 +11,18 @@ array, then writes the sum back):
 * the index is basic and written literally (slices and integers, ``np.s_[1:]``), so no
   position repeats and nothing is truncated: `set_item`'s run-time checks could not fire.
 
+``y = index_add(x, index, v)`` (the scatter-add of an adjoint, and of its tangent in forward
+mode) becomes ``x[index] += v`` then ``y = x`` under the same conditions, its index a tuple
+of literal ``slice(...)`` parts or integers (written inline, or named by earlier statements:
+those are dropped once nothing else reads them).
+
 Top-level statements only, like the other memory passes.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 
 from .liveness import assigned_name, is_compound, mentions, nodes
 from .memory import escaping_reads
@@ -28,25 +34,34 @@ _QUERIES = ("shape", "ndim", "size", "dtype")
 def writes_in_place(body: list[ast.stmt]) -> bool:
     made: set[str] = set()  # names holding a float array of this function's own
     holders: dict[str, set[str]] = {}  # name -> the names that may share its memory
+    indices: dict[str, ast.expr] = {}  # name -> the basic index (or part of one) it holds
+    inlined: set[str] = set()  # names of indices: dropped at the end where nothing reads them
     changed = False
     for index, stmt in enumerate(body):
         if is_compound(stmt):  # what a loop or branch does with an array is not followed
             made -= mentions(stmt)
+            for written in mentions(stmt):
+                indices.pop(written, None)
             continue
         name = assigned_name(stmt)
         value = getattr(stmt, "value", None)
-        write = _write(value) if name is not None else None
-        if write is not None and isinstance(write[0], ast.Call):  # into a new array: make it, then write
+        write = None if name is None else _write(value) or _scatter(value, indices)
+        if name is not None:
+            indices.pop(name, None)
+            part = _basic_part(value, indices)
+            if part is not None:
+                indices[name] = part
+                inlined.add(name)  # dropped at the end if nothing reads it
+        if write is not None and isinstance(write[0], ast.Call):
+            # into a new array: make it, then write
             body[index] = ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], write[0]), stmt)
-            store = ast.Subscript(ast.Name(name, ast.Load()), write[1], ast.Store())
-            body.insert(index + 1, ast.copy_location(ast.Assign([store], write[2]), stmt))
+            body.insert(index + 1, ast.copy_location(_store(name, *write[1:]), stmt))
             made.add(name)
             changed = True
             continue
         if write is not None and write[0] in made and not _seen_later(write[0], holders, body[index + 1:]):
-            target, where, item = write
-            store = ast.Subscript(ast.Name(target, ast.Load()), where, ast.Store())
-            body[index] = ast.copy_location(ast.Assign([store], item), stmt)
+            target = write[0]
+            body[index] = ast.copy_location(_store(*write), stmt)
             body.insert(index + 1, ast.copy_location(ast.Assign([ast.Name(name, ast.Store())],
                                                                ast.Name(target, ast.Load())), stmt))
             made.add(name)
@@ -57,7 +72,75 @@ def writes_in_place(body: list[ast.stmt]) -> bool:
                 holders.setdefault(root, set()).add(name or "")
         if name is not None and (_makes_float_array(value) or (write is not None and write[0] in made)):
             made.add(name)  # (set_item writes into a copy: of a float array of ours, one too)
+    if inlined:
+        _drop_unread(body, inlined)
     return changed
+
+
+def _store(target: str, where: ast.expr, item: ast.expr, add: bool = False) -> ast.stmt:
+    """``target[where] = item``, or ``target[where] += item`` for a scatter-add."""
+    store = ast.Subscript(ast.Name(target, ast.Load()), where, ast.Store())
+    return ast.AugAssign(store, ast.Add(), item) if add else ast.Assign([store], item)
+
+
+def _scatter(value, indices: dict[str, ast.expr]):
+    """(x, index, v, True) of ``index_add(x, index, v)`` whose index is a tuple of basic parts
+    (literal, or names `indices` knows): no position repeats, so adding in place is
+    ``np.add.at``'s sum.  x a name, or the call making a new float array; else None."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "index_add"
+            and len(value.args) == 3 and not value.keywords):
+        return None
+    array, where, item = value.args
+    if not (isinstance(array, ast.Name) or _makes_float_array(array)):
+        return None
+    parts = _basic_part(where, indices)
+    # a one-element tuple (t,) indexes x[t]; a longer one indexes x[t0, t1, ...]
+    if not (isinstance(parts, ast.Tuple) and parts.elts):
+        return None
+    where = copy.deepcopy(parts.elts[0] if len(parts.elts) == 1 else parts)
+    return (array.id if isinstance(array, ast.Name) else array), where, item, True
+
+
+def _basic_part(value, indices: dict[str, ast.expr]):
+    """The index `value` stands for, written out (``slice(None, -1, None)`` as ``:-1``), when it
+    is an integer literal, a slice of integer literals or a tuple of those (or names of them)."""
+    if isinstance(value, ast.Name):
+        return indices.get(value.id)
+    if _integer_literal(value):
+        return value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "slice" \
+            and not value.keywords and len(value.args) == 3 \
+            and all(_integer_literal(a) or (isinstance(a, ast.Constant) and a.value is None) for a in value.args):
+        bounds = [None if isinstance(a, ast.Constant) and a.value is None else a for a in value.args]
+        return ast.Slice(*bounds)
+    if isinstance(value, ast.Tuple) and isinstance(value.ctx, ast.Load):
+        parts = [_basic_part(e, indices) for e in value.elts]
+        if all(p is not None and not isinstance(p, ast.Tuple) for p in parts):
+            return ast.Tuple(parts, ast.Load())
+    return None
+
+
+def _drop_unread(body: list[ast.stmt], names: set[str]) -> None:
+    """Drop the assignments of `names` (index values written out where they were used) that no
+    statement reads any more, and their ``del``s; again for the names those read."""
+    while True:
+        read = set()
+        for stmt in body:
+            if not isinstance(stmt, ast.Delete):
+                read |= {n.id for n in nodes(stmt) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+        unread = {n for n in names if n not in read and any(assigned_name(s) == n for s in body)}
+        if not unread:
+            return
+        kept = []
+        for stmt in body:
+            if assigned_name(stmt) in unread:
+                continue
+            if isinstance(stmt, ast.Delete):
+                stmt.targets = [t for t in stmt.targets if not (isinstance(t, ast.Name) and t.id in unread)]
+                if not stmt.targets:
+                    continue
+            kept.append(stmt)
+        body[:] = kept
 
 
 def _seen_later(target: str, holders: dict[str, set[str]], rest: list[ast.stmt]) -> bool:

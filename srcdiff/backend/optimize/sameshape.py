@@ -21,7 +21,7 @@ import ast
 from collections import Counter
 from collections.abc import Callable
 
-from ...ir.shapes import UNKNOWN_DIM, Shape
+from ...ir.shapes import MANY, UNKNOWN_DIM, Shape
 from . import liveness
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
 from .shape_calls import int_value, is_conversion, is_ufunc, shape_of_call
@@ -368,7 +368,31 @@ def _kind(expr: ast.expr, filled: set[str], key, classes: ShapeClasses):
         other_kind = kinds[1] if kinds[0] == "filled" else kinds[0]
         if other_kind in (SCALAR, "filled"):
             return "filled"
-        return "array" if classes.of(other) == key else FAIL  # broadcasting gives the same array
+        # broadcasting gives the same array: `other` has the fill's shape, by its class or by
+        # its arrays' dims (every axis longer than one: an adjoint meets a fill only where the
+        # forward broadcast their values together, and such axes broadcast only when equal)
+        return "array" if classes.of(other) == key or _same_long_dims(other, key, classes) else FAIL
     if any(isinstance(n, ast.Name) and n.id in filled for n in nodes(expr)):
         return FAIL
     return "array"
+
+
+def _same_long_dims(expr: ast.expr, key, classes: ShapeClasses) -> bool:
+    """Whether `expr`, elementwise arithmetic (NumPy ufuncs too) on numbers and arrays, reads
+    only numbers and arrays whose inferred dims are those of class `key`, every one MANY."""
+    like = classes.earliest_of(key)
+    dims = classes.shape_of(like).dims if like is not None else None
+    if not dims or any(d != MANY for d in dims):
+        return False
+    if isinstance(expr, ast.Name):
+        shape = classes.shape_of(expr.id)
+        return classes.of(expr) == SCALAR or (shape.known and not shape.scalar and shape.dims == dims)
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) in (int, float)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _same_long_dims(expr.operand, key, classes)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        return _same_long_dims(expr.left, key, classes) and _same_long_dims(expr.right, key, classes)
+    if isinstance(expr, ast.Call) and is_ufunc(expr) and expr.args:
+        return all(_same_long_dims(a, key, classes) for a in expr.args)
+    return False
