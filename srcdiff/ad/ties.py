@@ -90,7 +90,10 @@ def _same(a: Operand, b: Operand, definitions: dict[str, Node], depth: int) -> l
         if found is None:
             return None
         terms += found
-    return terms
+    # an elementwise primitive's conditions broadcast to its value's shape; any other (a sum,
+    # a product of matrices) mixes elements, so only operands that are the very same values
+    # make its values the same
+    return terms if first.rule.elementwise or not terms else None
 
 
 def _defined(operand: Operand, definitions: dict[str, Node]) -> Node | None:

@@ -1,7 +1,8 @@
 """The helpers a derivable gradient calls at a kink: a first derivative's subgradient 0 at a
 0 / 0 (the norm, hypot or std of zeros), whose own derivative is NaN there (the primitive has
 no second derivative), never a silent 0; and a tie's half share (`tie`: maximum, minimum, clip
-and abs at a tie), whose own derivative is NaN there too.  Their rules are in generated_code.py."""
+and abs at a tie), whose own derivative is NaN there too (0 where srcdiff proves that the tie
+persists near the point: ad/ties.py).  Their rules are in generated_code.py."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ def kink(condition, value, x, y=0.0, axis=()):
     """`value` where `condition` is False, an exact 0.0 where it holds: a first derivative at
     the points where the primitive's is a 0 / 0 that srcdiff takes as the subgradient 0 (the
     norm, hypot or std of zeros).  `x` and `y` are the primitive's operands and `axis` the
-    groups it reduces over (``()``: each element alone): the derivative of a kink along a
-    direction that moves `x` or `y` inside a kinked group is NaN (`kink_nan`), because the
-    primitive has no second derivative there, and 0 would be silently wrong."""
+    groups it reduces over (``()``: each element alone): the derivative of a kink is NaN in
+    every kinked group (`kink_nan`), because the primitive has no second derivative there, and
+    0 would be silently wrong."""
     picked = np.where(condition, 0.0, value)
     return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
 

@@ -30,8 +30,6 @@ KNOWN = [
     # silent wrong answers (issue 24), each a class
     ("hessian", "WRONG", "redteam:sinc_", "second order of a where(x == 0, ...) guard: 0 where sinc'' is -1/3 "
      "(JAX too): the guarded point is a constant of the program; documented in docs/guarantees.md"),
-    ("hessian", "WRONG", "redteam:clipped_ratio_loss", "NaN: second order at a tie of np.minimum (PPO's clipped "
-     "ratio equals the ratio inside the band) is NaN even where both operands move together; docs/guarantees.md"),
     ("check", "WRONG", "test_promises:fmax_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),
     ("check", "WRONG", "test_promises:fmin_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),
     ("check", "WRONG", "test_writes:argument_updated", "check: MISMATCH on a function that updates its argument"),
