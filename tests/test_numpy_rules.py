@@ -284,6 +284,7 @@ SPECS = [
     S("srcdiff.rules.kinks.tie", "tie(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
       c=((5,), REAL)),
     S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
+    S("srcdiff.rules.kinks.tie_nan", "tie_nan(np.greater(c, 100.0), False, x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
     # a value whose true derivative is zero too (floor), so central differences agree; the
@@ -351,7 +352,7 @@ SPECS += calc_specs(S, REAL, POS, UNIT, NONZERO, sampler)
 SPECS += shapes_specs(S, REAL)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
-                        "zeros_like", "tie",
+                        "zeros_like", "tie", "tie_nan",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}

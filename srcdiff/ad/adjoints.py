@@ -15,6 +15,7 @@ from ..ir.program import Assign
 from ..ir.shapes import Shape
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
+from .ties import persistence, with_persistence
 
 
 def reverse_node(node: Node, sweep: Sweep, location) -> None:
@@ -32,6 +33,8 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
     bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
     bindings.update({k: ast.Constant(v) for k, v in node.static.items()})
     fills = sweep.fills
+    # a tie that srcdiff proves persists near the point has a share with derivative 0 (ad/ties.py)
+    persist = persistence(node, sweep.definitions) if sweep.derivable and not sweep.loops else None
     pending = []  # (value, contribution, masks its adjoint inherits)
     for param, operand in zip(node.rule.params, node.inputs):
         if not (isinstance(operand, Var) and operand.name in sweep.active) or param in node.rule.shape_only:
@@ -41,6 +44,8 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
                                f"argument {param!r}", location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
         contribution = instantiate(templates[param], bindings)
+        if persist is not None:
+            contribution = with_persistence(contribution, copy.deepcopy(persist))
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \
                 and _broadcasts_back(fills.producers[operand.name], sweep):
             contribution = contribution.args[1]  # the number stands for the filled array

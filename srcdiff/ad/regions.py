@@ -27,6 +27,7 @@ from .sweep import LoopPlan, Sweep, operand_shape
 
 def reverse_block(block, sweep: Sweep) -> None:
     """The adjoints of a block's items, last item first."""
+    definitions = {item.out.name: item for item in block.nodes if not isinstance(item, (Branch, Loop))}
     for item in reversed(block.nodes):
         if isinstance(item, Branch):
             reverse_branch(item, sweep)
@@ -41,6 +42,7 @@ def reverse_block(block, sweep: Sweep) -> None:
         elif item.rule is APPEND:
             _reverse_append(item, sweep)
         else:
+            sweep.definitions = definitions  # a nested region's sweep may have set its own
             reverse_node(item, sweep, sweep.location)
 
 

@@ -67,6 +67,8 @@ class Sweep:
     #: of a list of zeros: a write by index into it first makes an array of the primal's shape
     popped: set = field(default_factory=set)
     checkpoint: int | None = None  # loops keep their state every `checkpoint` iterations (ad/checkpoint.py)
+    #: the primitive calls of the block being swept, by the name they assign (ad/ties.py)
+    definitions: dict = field(default_factory=dict)
 
     @property
     def adjoint(self) -> dict[str, str]:

@@ -73,9 +73,10 @@ KINK = {"value": "kink(condition, g, x, y, axis)", "x": "kink_nan(condition, g, 
         "y": "kink_nan(condition, g, axis)"}
 KINK_TANGENTS = {"value": "kink(condition, value_dot, x, y, axis)", "x": "kink_nan(condition, x_dot, axis)",
                  "y": "kink_nan(condition, y_dot, axis)"}
-TIE = {"value": "tie(condition, g, x, y)", "x": "kink_nan(condition, g)", "y": "kink_nan(condition, g)"}
-TIE_TANGENTS = {"value": "tie(condition, value_dot, x, y)", "x": "kink_nan(condition, x_dot)",
-                "y": "kink_nan(condition, y_dot)"}
+TIE = {"value": "tie(condition, g, x, y, persist)", "x": "tie_nan(condition, persist, g)",
+       "y": "tie_nan(condition, persist, g)"}
+TIE_TANGENTS = {"value": "tie(condition, value_dot, x, y, persist)", "x": "tie_nan(condition, persist, x_dot)",
+                "y": "tie_nan(condition, persist, y_dot)"}
 
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
@@ -91,11 +92,14 @@ RULES = [
          defaults={"y": 0.0}, static={"axis": ()}, tangents=KINK_TANGENTS,
          not_symbolic="its derivative is NaN at a kink by definition (no second derivative there)"),
     # a tie's half share (np.maximum at x == y): NaN beyond it where a direction moves x or y
-    rule(runtime.tie, ("condition", "value", "x", "y"), TIE, elementwise=True, fresh=True,
-         defaults={"y": 0.0}, tangents=TIE_TANGENTS,
+    # (0 where `persist`: srcdiff proved the operands the same function near the point, ad/ties.py)
+    rule(runtime.tie, ("condition", "value", "x", "y", "persist"), TIE, elementwise=True, fresh=True,
+         defaults={"y": 0.0, "persist": False}, tangents=TIE_TANGENTS,
          not_symbolic="its derivative is NaN at a tie by definition (the share jumps there)"),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True,
            not_symbolic="NaN or 0 by definition (the derivative at a kink): sympy has no counterpart"),
+    nograd(runtime.tie_nan, ("condition", "persist", "direction"), elementwise=True,
+           not_symbolic="NaN or 0 by definition (the derivative at a tie): sympy has no counterpart"),
     rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
          batching="like", sympy=RUNTIME + "copy_array"),
     nograd(runtime.zeros_like, batching="like", fresh=True, sympy=RUNTIME + "zeros_like"),

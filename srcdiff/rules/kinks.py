@@ -1,7 +1,8 @@
 """The helpers a derivable gradient calls at a kink: a first derivative's subgradient 0 at a
 0 / 0 (the norm, hypot or std of zeros), whose own derivative is NaN there (the primitive has
 no second derivative), never a silent 0; and a tie's half share (`tie`: maximum, minimum, clip
-and abs at a tie), whose own derivative is NaN there too.  Their rules are in generated_code.py."""
+and abs at a tie), whose own derivative is NaN there too (0 where srcdiff proves that the tie
+persists near the point: ad/ties.py).  Their rules are in generated_code.py."""
 
 from __future__ import annotations
 
@@ -12,30 +13,47 @@ def kink(condition, value, x, y=0.0, axis=()):
     """`value` where `condition` is False, an exact 0.0 where it holds: a first derivative at
     the points where the primitive's is a 0 / 0 that srcdiff takes as the subgradient 0 (the
     norm, hypot or std of zeros).  `x` and `y` are the primitive's operands and `axis` the
-    groups it reduces over (``()``: each element alone): the derivative of a kink along a
-    direction that moves `x` or `y` inside a kinked group is NaN (`kink_nan`), because the
-    primitive has no second derivative there, and 0 would be silently wrong."""
+    groups it reduces over (``()``: each element alone): the derivative of a kink is NaN in
+    every kinked group (`kink_nan`), because the primitive has no second derivative there, and
+    0 would be silently wrong."""
     picked = np.where(condition, 0.0, value)
     return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
 
 
 def kink_nan(condition, direction, axis=()):
-    """NaN in the groups (over `axis`) where `condition` holds and `direction` moves some
-    element, 0.0 elsewhere, shaped like `direction` broadcast against `condition`."""
-    moved = np.any(np.asarray(direction) != 0, axis=axis, keepdims=True)
-    flags = np.asarray(condition) & moved
+    """NaN in the groups (over `axis`) where `condition` holds, 0.0 elsewhere, shaped like
+    `direction` broadcast against `condition`, in its floating dtype.  `direction` (the
+    tangent or cotangent of the kinked operand) is read for its shape and dtype only: a
+    direction that is 0 at the kink does not make the derivative there 0, because an operand
+    can be stationary at the kink and still curved (``np.maximum(x * x, 0)`` at x = 0: the
+    tangent of ``x * x`` is 0, the share still jumps, and the Hessian 2 is not the shares' 1)."""
+    direction = np.asarray(direction)
+    flags = np.asarray(condition)
+    if axis != ():
+        flags = np.any(flags, axis=axis, keepdims=True)
     shape = np.broadcast_shapes(np.shape(flags), np.shape(direction))
-    dtype = np.asarray(direction).dtype  # the direction's floating dtype (float32 stays float32)
+    dtype = direction.dtype  # the direction's floating dtype (float32 stays float32)
     dtype = dtype if np.issubdtype(dtype, np.floating) else np.dtype(np.float64)
     picked = np.where(np.broadcast_to(flags, shape), dtype.type(np.nan), dtype.type(0.0))
     return picked if shape else picked[()]
 
 
-def tie(condition, value, x, y=0.0):
+def tie(condition, value, x, y=0.0, persist=False):
     """`value` where `condition` is False, half of it where it holds: an operand's share of a
     first derivative at a tie (``np.maximum(x, y)`` at x == y gives each side half, as JAX and
     PyTorch do, so ``maximum(x, 0) + minimum(x, 0)``, = x, has the derivative 1 there).  The
-    derivative of a share along a direction that moves `x` or `y` at a tie is NaN (its rule:
-    `kink_nan`): the share jumps there, and no value would be right for every program."""
+    derivative of a share at a tie is NaN (its rule: `tie_nan`): the share jumps there, and no
+    value would be right for every program; except where `persist` holds, where srcdiff has
+    proved that `x` and `y` are the same function near the point (ad/ties.py: PPO's
+    ``np.minimum(r * adv, np.clip(r, lo, hi) * adv)`` with r strictly inside the band), so the
+    share is constant nearby and its derivative 0."""
     picked = np.where(condition, 0.5 * value, value)
     return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
+
+
+def tie_nan(condition, persist, direction):
+    """The derivative of a tie's share: NaN where the tie `condition` holds and does not
+    `persist` (`tie`), 0.0 elsewhere, shaped like `direction` broadcast against both, in its
+    floating dtype (read for its shape and dtype only, as in `kink_nan`)."""
+    flags = np.logical_and(condition, np.logical_not(persist))
+    return kink_nan(flags, direction)

@@ -5,6 +5,7 @@ Each rule is a template like the others; static arguments (axes, offsets) are kn
 gradient is generated.
 """
 
+import math
 import operator
 
 import numpy as np
@@ -71,6 +72,22 @@ def _rolled(order, axis, start):
     return rest[:position] + [axis] + rest[position:]
 
 
+#: where np.sinc's derivative is its series: |pi x| < 0.1 pi, where the formula's cancellation
+#: would cost digits (about eps / (pi x) ** (k + 1) at order k) and the series' next term is below eps
+SINC_NEAR = "np.abs(x) < 0.1"
+
+
+def _sinc_series() -> str:
+    """sinc'(x) = pi * sum_n (-1) ** n 2n t ** (2n - 1) / (2n + 1)!, t = pi x, to n = 6 (Horner in t ** 2)."""
+    coefficients = [f"{'-' if n % 2 else ''}1.0 / {math.factorial(2 * n + 1) // (2 * n)}.0" for n in range(1, 7)]
+    body = coefficients[-1]
+    for c in reversed(coefficients[:-1]):
+        body = f"{c} + (np.pi * x) ** 2 * ({body})"
+    return f"np.pi * np.pi * x * ({body})"
+
+
+SINC_SERIES = _sinc_series()
+
 RULES = [
     # ---- remainders: x - y * floor(x / y) ----
     binary(np.remainder,   x="g", y="-g * np.floor(x / y)", note=FLOOR_NOTE, sympy=FORMS + "remainder"),
@@ -85,10 +102,12 @@ RULES = [
           note="fabs'(0) = 0; its second derivative at 0 is NaN", sympy="sympy.Abs"),
     binary(np.logaddexp2,  x="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (x - y)))",
                            y="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (y - x)))", sympy=FORMS + "logaddexp2"),
-    unary(np.sinc,         x="g * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - ans) / np.where(x == 0.0, 1.0, x))",
-          note="sinc'(0) = 0", sympy=FORMS + "sinc",
-          # sinc''(0) = -pi**2 / 3 exists, but the selected 0 would differentiate to 0: NaN instead
-          derivable={"x": "g * kink(x == 0.0, (np.cos(np.pi * x) - ans) / np.where(x == 0.0, 1.0, x), x)"}),
+    # sinc'(x) = (cos(pi x) - sinc(x)) / x, a 0 / 0 at 0: near 0 (|pi x| < 0.1) its series,
+    # selected, so the derivative of the derivative is the series' at every order (exact at 0),
+    # and the formula, whose denominator is kept nonzero there, leaks no NaN into it
+    unary(np.sinc,         x=f"g * np.where({SINC_NEAR}, {SINC_SERIES}, "
+                             f"(np.cos(np.pi * x) - ans) / np.where({SINC_NEAR}, 1.0, x))",
+          note="exact at every order, at 0 too (a series near 0)", sympy=FORMS + "sinc"),
     # ---- products ----
     rule(np.cross, ("x", "y"), _cross_templates, static={"axisa": -1, "axisb": -1, "axisc": -1, "axis": None},
          fresh=True, array_result=True,

@@ -10,7 +10,7 @@ from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
-from .kinks import kink, kink_nan, tie
+from .kinks import kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS
 
 
@@ -363,6 +363,7 @@ HELPERS = {
     "kink": kink,
     "kink_nan": kink_nan,
     "tie": tie,
+    "tie_nan": tie_nan,
     "zeros_like": zeros_like,
     "copy_array": copy_array,
     "ensure_scalar": ensure_scalar,

@@ -105,15 +105,21 @@ RULES = [
     # ---- Bessel functions: I' and J' from the neighbouring orders (exact at x = 0) ----
     unary(sc.i0,       x=f"g * {S}i1(x)",                            sympy=FORMS + "i0"),
     unary(sc.i1,       x=f"g * 0.5 * ({S}i0(x) + {S}iv(2, x))",      sympy=FORMS + "i1"),
-    unary(sc.i0e,      x=f"g * ({S}i1e(x) - np.sign(x) * ans)",      sympy=FORMS + "i0e"),
-    unary(sc.i1e,      x=f"g * (0.5 * ({S}i0e(x) + {S}ive(2, x)) - np.sign(x) * ans)", sympy=FORMS + "i1e"),
+    # e^-|x| has a kink at 0: i0e' (there the convention 0) and i1e'' do not exist at 0, so the
+    # derivable form's sign is a kink, whose derivative is NaN there (never the sign's 0)
+    unary(sc.i0e,      x=f"g * ({S}i1e(x) - np.sign(x) * ans)",      sympy=FORMS + "i0e",
+          derivable={"x": f"g * ({S}i1e(x) - kink(x == 0, np.sign(x), x) * ans)"}),
+    unary(sc.i1e,      x=f"g * (0.5 * ({S}i0e(x) + {S}ive(2, x)) - np.sign(x) * ans)", sympy=FORMS + "i1e",
+          derivable={"x": f"g * (0.5 * ({S}i0e(x) + {S}ive(2, x)) - kink(x == 0, np.sign(x), x) * ans)"}),
     unary(sc.j0,       x=f"-g * {S}j1(x)",                           sympy=FORMS + "j0"),
     unary(sc.j1,       x=f"g * 0.5 * ({S}j0(x) - {S}jv(2, x))",      sympy=FORMS + "j1"),
     unary(sc.y0,       x=f"-g * {S}y1(x)",                           sympy=FORMS + "y0"),
     unary(sc.y1,       x=f"g * 0.5 * ({S}y0(x) - {S}yv(2, x))",      sympy=FORMS + "y1"),
     order(sc.iv,  x=f"g * 0.5 * ({S}iv(v - 1.0, x) + {S}iv(v + 1.0, x))", sympy="sympy.besseli", param="v"),
     order(sc.ive, x=f"g * (0.5 * ({S}ive(v - 1.0, x) + {S}ive(v + 1.0, x)) - np.sign(x) * ans)",
-          sympy=FORMS + "ive", param="v"),
+          sympy=FORMS + "ive", param="v",
+          derivable={"x": f"g * (0.5 * ({S}ive(v - 1.0, x) + {S}ive(v + 1.0, x)) "
+                          "- kink(x == 0, np.sign(x), x) * ans)"}),
     order(sc.jv,  x=f"g * 0.5 * ({S}jv(v - 1.0, x) - {S}jv(v + 1.0, x))", sympy="sympy.besselj", param="v"),
     order(sc.yv,  x=f"g * 0.5 * ({S}yv(v - 1.0, x) - {S}yv(v + 1.0, x))", sympy="sympy.bessely", param="v"),
     order(sc.yn,  x=f"g * 0.5 * ({S}yn(n - 1, x) - {S}yn(n + 1, x))", sympy="sympy.bessely"),

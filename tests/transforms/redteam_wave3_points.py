@@ -52,7 +52,7 @@ POINTS = [
           np.zeros(3), np.diag([1.0, 0.0, 1.0])),
     # PPO at ratio 1 (logp == old_logp): the minimum's operands tie, both pass ratio' = 1
     Point("clipped_ratio_at_one", w.clipped_ratio_loss, (np.zeros(3), np.zeros(3), np.array([1.0, -2.0, 0.5])), 0,
-          -np.array([1.0, -2.0, 0.5]) / 3),
+          -np.array([1.0, -2.0, 0.5]) / 3, np.diag(-np.array([1.0, -2.0, 0.5]) / 3)),  # the tie persists
     # guarded overflow: x = 800 takes the linear branch, exp is never evaluated past 20
     Point("softplus_guarded_overflow", w.softplus_guarded, (Z,), 0, np.where(Z > 20.0, 1.0, SP),
           np.diag(np.where(Z > 20.0, 0.0, SP * (1 - SP)))),

@@ -30,8 +30,6 @@ KNOWN = [
     # silent wrong answers (issue 24), each a class
     ("*", "WRONG", "redteam:sinc_", "NaN at a point np.where(x == 0, ...) singles out, where sinc's derivatives "
      "exist: srcdiff cannot see the continuation there (docs/guarantees.md, 'An equality guard')"),
-    ("hessian", "WRONG", "redteam:clipped_ratio_loss", "NaN: second order at a tie of np.minimum (PPO's clipped "
-     "ratio equals the ratio inside the band) is NaN even where both operands move together; docs/guarantees.md"),
     ("check", "WRONG", "test_promises:fmax_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),
     ("check", "WRONG", "test_promises:fmin_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),
     ("check", "WRONG", "test_writes:argument_updated", "check: MISMATCH on a function that updates its argument"),

@@ -1,0 +1,130 @@
+"""Where a tie persists: the operands of ``np.maximum`` / ``np.minimum`` (and ``fmax``, ``fmin``,
+builtin ``max`` / ``min``) that are the same function near the point.
+
+A derivable gradient (one srcdiff differentiates again) gives each operand of a tie half the
+adjoint, ``tie(x == y, g, x, y)``, and that share jumps where the tie ends, so its derivative
+is NaN there (rules/kinks.py).  Equal tangents of ``x`` and ``y`` do not make it 0: the
+operands may still part at second order (``np.maximum(x * x, 2 * x - 1)`` at 1, whose Hessian
+is 2, not the shares' 1).  What does make it 0 is a tie that holds on a whole neighbourhood,
+and this module proves that from the program: ``x`` and ``y`` are computed by the same
+primitives from the same values, except where one side passes through a ``clip``, ``maximum``
+or ``minimum`` that strictly selects one of its operands there (PPO's
+``np.minimum(r * adv, np.clip(r, lo, hi) * adv)``, where ``lo < r < hi``).  The strict
+inequalities, true at the point, stay true nearby, so there the two sides are one function.
+The proof is a condition the generated code evaluates (``(r > lo) & (r < hi)``), passed to the
+tie as its `persist` operand; no proof, no operand (NaN at the tie, as before).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+import numpy as np
+
+from ..ir.nodes import Const, Global, Node, Operand, UserCall, Var, operand_ast
+
+#: the primitives whose derivable adjoint is a tie of their two operands
+TIED = (np.maximum, np.minimum, np.fmax, np.fmin, builtins.max, builtins.min)
+GREATER = (np.maximum, np.fmax, builtins.max)
+DEPTH = 8  # how many primitives deep the two sides are compared
+
+
+def persistence(node: Node, definitions: dict[str, Node]) -> ast.expr | None:
+    """The condition under which `node`'s two operands are one function near the point (an
+    expression over primal values, True where they are the very same value), or None."""
+    if getattr(node.rule, "func", None) not in TIED or len(node.inputs) != 2:
+        return None
+    terms = _same(node.inputs[0], node.inputs[1], definitions, DEPTH)
+    if terms is None:
+        return None
+    if not terms:
+        return ast.Constant(True)
+    condition = terms[0]
+    for term in terms[1:]:
+        condition = ast.BinOp(condition, ast.BitAnd(), term)
+    return condition
+
+
+def with_persistence(contribution: ast.expr, persist: ast.expr) -> ast.expr:
+    """`contribution` with `persist` passed to each ``tie(condition, g, x, y)`` it calls."""
+
+    class Add(ast.NodeTransformer):
+        def visit_Call(self, call: ast.Call):
+            self.generic_visit(call)
+            if isinstance(call.func, ast.Name) and call.func.id == "tie" and len(call.args) == 4:
+                call.args.append(persist)
+            return call
+
+    return Add().visit(contribution)
+
+
+def _plain(operand: Operand) -> bool:
+    """An operand whose equality means the same value (not an array literal)."""
+    return isinstance(operand, (Var, Global)) or (
+        isinstance(operand, Const) and isinstance(operand.value, (bool, int, float, type(None))))
+
+
+def _same(a: Operand, b: Operand, definitions: dict[str, Node], depth: int) -> list[ast.expr] | None:
+    """Conditions (all must hold) under which `a` and `b` are one function near the point."""
+    if _plain(a) and _plain(b) and type(a) is type(b) and a == b:
+        return []
+    if depth == 0:
+        return None
+    for side, other in ((a, b), (b, a)):
+        for picked, conditions in _selected(side, definitions):
+            rest = _same(picked, other, definitions, depth - 1)
+            if rest is not None:
+                return conditions + rest
+    first, second = _defined(a, definitions), _defined(b, definitions)
+    if first is None or second is None or first.rule is not second.rule or len(first.inputs) != len(second.inputs):
+        return None
+    try:
+        if not bool(first.static == second.static):
+            return None
+    except (TypeError, ValueError):  # statics that do not compare as one truth value
+        return None
+    terms: list[ast.expr] = []
+    for p, q in zip(first.inputs, second.inputs):
+        found = _same(p, q, definitions, depth - 1)
+        if found is None:
+            return None
+        terms += found
+    # an elementwise primitive's conditions broadcast to its value's shape; any other (a sum,
+    # a product of matrices) mixes elements, so only operands that are the very same values
+    # make its values the same
+    return terms if first.rule.elementwise or not terms else None
+
+
+def _defined(operand: Operand, definitions: dict[str, Node]) -> Node | None:
+    """The pure primitive call that computed `operand` in this block, or None."""
+    node = definitions.get(operand.name) if isinstance(operand, Var) else None
+    if node is None or isinstance(node, UserCall) or not getattr(node.rule, "pure", False):
+        return None
+    return node
+
+
+def _selected(operand: Operand, definitions: dict[str, Node]):
+    """(operand, conditions) pairs: `operand` is that operand of its clip / maximum / minimum
+    wherever the strict conditions hold, hence on a neighbourhood of the point."""
+    node = _defined(operand, definitions)
+    func = getattr(node.rule, "func", None) if node is not None else None
+    if func is np.clip and len(node.inputs) == 3:
+        x, low, high = node.inputs
+        conditions = [_compare(x, ast.Gt(), bound) for bound in (low, high)[:1] if not _none(bound)]
+        conditions += [_compare(x, ast.Lt(), bound) for bound in (high,) if not _none(bound)]
+        if conditions:
+            yield x, conditions
+    elif func in TIED and len(node.inputs) == 2:
+        u, w = node.inputs
+        wins = ast.Gt() if func in GREATER else ast.Lt()
+        yield u, [_compare(u, wins, w)]
+        yield w, [_compare(w, wins, u)]
+
+
+def _none(operand: Operand) -> bool:
+    return isinstance(operand, Const) and operand.value is None
+
+
+def _compare(left: Operand, op: ast.cmpop, right: Operand) -> ast.expr:
+    return ast.Compare(operand_ast(left), [op], [operand_ast(right)])
