@@ -3,6 +3,8 @@ number (``np.where(x == 0.0, 1.0, np.sin(s) / s)``); its rule is in point_guards
 
 from __future__ import annotations
 
+import numpy as np
+
 
 def point_guard(value, u, c):
     """`value` itself: the result of a ``np.where`` whose condition is ``u == c`` (or ``u != c``)
@@ -13,4 +15,16 @@ def point_guard(value, u, c):
     return value
 
 
-GUARD_HELPERS = {"point_guard": point_guard}
+def guard_nan(condition, direction):
+    """NaN where `condition` holds and `direction` (the cotangent or tangent through the guard)
+    is not 0, 0.0 elsewhere, shaped like both broadcast together, in `direction`'s floating
+    dtype.  A direction that is 0 there keeps the point on its guarded set, whose own branch
+    is then the exact derivative: unlike a kink (rules/kinks.py), a guard has no curvature."""
+    direction = np.asarray(direction)
+    flags = np.asarray(condition) & (direction != 0)
+    dtype = direction.dtype if np.issubdtype(direction.dtype, np.floating) else np.dtype(np.float64)
+    picked = np.where(flags, dtype.type(np.nan), dtype.type(0.0))
+    return picked if np.ndim(picked) else picked[()]
+
+
+GUARD_HELPERS = {"point_guard": point_guard, "guard_nan": guard_nan}

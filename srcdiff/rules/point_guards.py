@@ -9,13 +9,15 @@ silently wrong for others (``expm1(x) / x``: 0 instead of 1/2).  Elsewhere it is
 
 from __future__ import annotations
 
-from .guard_helpers import point_guard
-from .table import rule
+from .guard_helpers import guard_nan, point_guard
+from .table import nograd, rule
 
 RULES = [
-    rule(point_guard, ("value", "u", "c"), {"value": "g", "u": "kink_nan(u == c, g)"}, elementwise=True,
-         derivable={"value": "g", "u": "point_guard(kink_nan(u == c, g), u, c)"},
-         tangents={"value": "value_dot", "u": "kink_nan(u == c, u_dot)"},
+    nograd(guard_nan, ("condition", "direction"), elementwise=True,
+           not_symbolic="NaN or 0 by definition (the derivative at a guarded point): sympy has no counterpart"),
+    rule(point_guard, ("value", "u", "c"), {"value": "g", "u": "guard_nan(u == c, g)"}, elementwise=True,
+         derivable={"value": "g", "u": "point_guard(guard_nan(u == c, g), u, c)"},
+         tangents={"value": "value_dot", "u": "guard_nan(u == c, u_dot)"},
          note="np.where(u == c, a, b) for a number c: NaN at the guarded point for directions moving u "
               "(the derivative there is the unseen continuation's), the identity elsewhere",
          sympy="srcdiff.rules.guard_helpers.point_guard"),  # its value, symbolically too

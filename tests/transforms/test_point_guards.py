@@ -107,7 +107,7 @@ def test_float32_keeps_its_dtype_and_the_nan():
 
 def test_the_gradient_reads_the_guard_where_it_differentiates_it_and_nowhere_else():
     source = srcdiff.grad(sinc_double_where).source
-    assert "kink_nan(x == 0.0" in source and "point_guard(" not in source  # the value needs no guard
+    assert "guard_nan(x == 0.0" in source and "point_guard(" not in source  # the value needs no guard
     assert "point_guard(" not in srcdiff.grad(branch_on_a_static_count).source
 
 

@@ -1,5 +1,5 @@
-"""numba versions of the helpers of a guarded point (rules/guard_helpers.py, rules/kinks.py):
-``point_guard`` is the identity, ``kink_nan(condition, direction)`` NaN where the condition
+"""numba versions of the helpers of a guarded point (rules/guard_helpers.py):
+``point_guard`` is the identity, ``guard_nan(condition, direction)`` NaN where the condition
 holds and the direction is not zero, 0.0 elsewhere, in the direction's dtype."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ...rules import guard_helpers, kinks
+from ...rules import guard_helpers
 
 
 def point_guard(value, u, c):
     return guard_helpers.point_guard(value, u, c)
 
 
-def kink_nan(condition, direction):
-    return kinks.kink_nan(condition, direction)
+def guard_nan(condition, direction):
+    return guard_helpers.guard_nan(condition, direction)
 
 
 @overload(point_guard)
@@ -28,8 +28,8 @@ def _array(t) -> bool:
     return isinstance(t, types.Array) and t.ndim > 0
 
 
-@overload(kink_nan)
-def _kink_nan(condition, direction):
+@overload(guard_nan)
+def _guard_nan(condition, direction):
     if not _array(condition) and not _array(direction):
         return lambda condition, direction: np.nan if condition and direction != 0 else 0.0
     if _array(direction) and not _array(condition):
@@ -55,7 +55,7 @@ def _kink_nan(condition, direction):
     if condition.ndim == direction.ndim:
         def both(condition, direction):
             if condition.shape != direction.shape:
-                raise ValueError("kink_nan: the condition and the direction differ in shape")
+                raise ValueError("guard_nan: the condition and the direction differ in shape")
             out = np.zeros(direction.shape, direction.dtype)
             flat = out.reshape(-1)
             held = np.ascontiguousarray(condition).reshape(-1)
@@ -68,4 +68,4 @@ def _kink_nan(condition, direction):
     return None
 
 
-HELPERS = ("point_guard", "kink_nan")
+HELPERS = ("point_guard", "guard_nan")
