@@ -180,8 +180,9 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     cells[origins.ON_ERROR] = CACHE.origins.raise_located
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
     forward_mode = found.options.mode == "forward"  # (params, tangents): no defaults to apply
+    defaults = None if forward_mode and not found.options.pullback else parsed.func.__defaults__  # (tangents, params)
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
-                                     None if forward_mode else parsed.func.__defaults__, on_error=origins.ON_ERROR)
+                                     defaults, on_error=origins.ON_ERROR)
     nodes = all_nodes(made.program.function)
     computes = {n.out.name: n.line for n in nodes}
     if forward_mode:  # an error names the user's line whose value or tangent it computes
@@ -233,7 +234,8 @@ def callee(spec: CallSpec) -> Callee:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())
     try:
-        options = Options(tuple_result=len(spec.wrt) > 1, pullback=True)
+        options = Options(tuple_result=len(spec.wrt) > 1, pullback=True) if spec.mode == "reverse" \
+            else Options(mode=spec.mode, pullback=True, with_value=True)
         parsed = parse_function(func)
         param_shapes = parameter_shapes(func, dict(spec.shapes))
         facts = call_facts(func, statics, analysis[1], param_shapes)

@@ -311,7 +311,6 @@ REFUSED = {
     ("recursion", "hessian"): "recursive",
     ("recursion", "hvp"): "recursive",
     ("recursion", "grad_grad"): "recursive",
-    ("recursion", "jvp"): "recursive",
     ("recursion", "numba"): "recursive",
 }
 
