@@ -52,6 +52,8 @@ class Variant:
     cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
     jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
     derivable: object = None  # the code as a function srcdiff can parse (driver/higher.py)
+    #: a callee's: the cell its callers' derivable code reads it from (made before it: recursion)
+    derivable_cell: types.CellType | None = field(default=None, repr=False)
     #: forward mode: where the parameters with tangents are among the arguments
     positions: tuple[int, ...] = ()
 

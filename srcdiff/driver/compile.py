@@ -150,9 +150,11 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict):
     if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
         info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable,
                                    derivable=options.derivable)
+    seeded = options.pullback and options.derivable  # a callee's gradient srcdiff differentiates again
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
-                         tuple_result=options.tuple_result, info=None if options.pullback else info)
-    if not options.pullback:
+                         tuple_result=options.tuple_result, info=None if options.pullback and not seeded else info,
+                         seeded=seeded)
+    if not options.pullback or seeded:
         optimize_function(func, info)
     else:
         _optimize_pullback(func, info)
@@ -234,8 +236,10 @@ def callee(spec: CallSpec) -> Callee:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())
     try:
-        options = Options(tuple_result=len(spec.wrt) > 1, pullback=True) if spec.mode == "reverse" \
-            else Options(mode=spec.mode, pullback=True, with_value=True)
+        if spec.mode == "forward":  # a tangent function: (value, tangent)
+            options = Options(mode="forward", pullback=True, with_value=True)
+        else:  # "seeded": the gradient along a seed, a plain function srcdiff differentiates again
+            options = Options(tuple_result=len(spec.wrt) > 1, pullback=True, derivable=spec.mode == "seeded")
         parsed = parse_function(func)
         param_shapes = parameter_shapes(func, dict(spec.shapes))
         facts = call_facts(func, statics, analysis[1], param_shapes)
