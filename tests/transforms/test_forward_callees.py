@@ -248,3 +248,29 @@ def test_a_tangent_of_none_leaves_a_helper_argument_constant():
     eps = 1e-6
     expected = (two_arguments(x + eps * v, y) - two_arguments(x - eps * v, y)) / (2 * eps)
     assert tangent == pytest.approx(expected, rel=1e-6)
+
+
+# ---- a Hessian of a tree whose gradients are not all batched -----------------------------
+
+
+def linear_in_a_tree(params, x):
+    (a, b), c = params
+    return np.sum(a * x ** 2 + b * x) + c * np.sum(np.cos(x))
+
+
+def quadratic_in_one_leaf(params, x):
+    (a, b), c = params
+    return np.sum(a * a * x + b * x) + c * np.sum(np.cos(x))
+
+
+def test_hessian_of_a_nested_tuple_whose_second_derivatives_are_constants():
+    """Every block is a constant (zero, or 2 diag(x)): the batched code returns gradients no
+    row changes, a tuple of them copied row by row."""
+    a, b, x = np.array([0.1, 0.2, 0.3]), np.array([1.0, 2.0, 3.0]), np.array([0.5, -0.2, 0.9])
+    params = ((a, b), 0.7)
+    H = srcdiff.hessian(linear_in_a_tree)(params, x)
+    for block in (H[0][0][0][0], H[0][0][0][1], H[0][1][1][1], H[1][1]):
+        assert np.all(np.asarray(block) == 0.0)
+    H = srcdiff.hessian(quadratic_in_one_leaf)(params, x)
+    assert_close(np.asarray(H[0][0][0][0]), np.diag(2.0 * x))  # d2/da2 of sum(a*a*x), by hand
+    assert np.all(np.asarray(H[0][1][0][1]) == 0.0) and float(H[1][1]) == 0.0
