@@ -274,3 +274,48 @@ def test_hessian_of_a_nested_tuple_whose_second_derivatives_are_constants():
     H = srcdiff.hessian(quadratic_in_one_leaf)(params, x)
     assert_close(np.asarray(H[0][0][0][0]), np.diag(2.0 * x))  # d2/da2 of sum(a*a*x), by hand
     assert np.all(np.asarray(H[0][1][0][1]) == 0.0) and float(H[1][1]) == 0.0
+
+
+# ---- a helper too large to copy: an RK4 step calling its right-hand side four times --------
+
+
+def _rhs(y, k):
+    return np.array([y[1], -k * np.sin(y[0]) - 0.1 * y[1]])
+
+
+def _rk4_step(y, k, h):
+    a = _rhs(y, k)
+    b = _rhs(y + 0.5 * h * a, k)
+    c = _rhs(y + 0.5 * h * b, k)
+    d = _rhs(y + h * c, k)
+    return y + h / 6.0 * (a + 2.0 * b + 2.0 * c + d)
+
+
+def pendulum_energy(y0):
+    y = y0
+    for _ in range(3):
+        y = _rk4_step(y, 2.0, 0.1)
+    return 0.5 * y[1] ** 2 + 2.0 * (1.0 - np.cos(y[0]))
+
+
+@pytest.mark.parametrize("transform", ["jvp", *SECOND_ORDER])
+def test_a_helper_over_the_size_cap_goes_through_its_own_functions(monkeypatch, transform):
+    from srcdiff.ad import inline
+
+    srcdiff.clear_cache()
+    monkeypatch.setattr(inline, "MAX_NODES", 8)  # the step stays a call; its right-hand side is copied
+    try:
+        y0 = np.array([0.4, -0.3])
+        if transform == "jvp":
+            jvp = srcdiff.jvp_function(pendulum_energy)
+            v = np.array([1.0, 0.5])
+            _, tangent = jvp((y0,), (v,))
+            assert "_rk4_step_jvp(" in srcdiff.driver.full_source(jvp._last)  # the call was kept
+            eps = 1e-6
+            assert tangent == pytest.approx((pendulum_energy(y0 + eps * v) - pendulum_energy(y0 - eps * v))
+                                            / (2 * eps), rel=1e-6)
+        else:
+            got, expected = second_order(transform, pendulum_energy, y0, np.random.default_rng(5))
+            assert_close(np.asarray(got, dtype=float), expected, rtol=1e-4, atol=1e-5)
+    finally:
+        srcdiff.clear_cache()
