@@ -149,6 +149,18 @@ def solve_both_differentiated(a):
     return np.sum(np.sin(np.linalg.solve(K, a + 1.0)))
 
 
+def solve_rhs_vector_unknown(a):
+    K = _stiffness(a.shape[0], 1.0) + np.outer(a, a)
+    b = _stiffness(a.shape[0], 0.5) @ a  # neither ndim known when compiling
+    return np.sum(np.linalg.solve(K, b) ** 2)
+
+
+def solve_rhs_matrix_unknown(a):
+    K = _stiffness(a.shape[0], 1.0) + np.outer(a, a)
+    B = _stiffness(a.shape[0], 0.5) * a
+    return np.sum(np.linalg.solve(K, B) ** 2)
+
+
 PROGRAMS = {
     "depth_argument": depth_argument,
     "mutual_recursion": mutual_recursion,
@@ -161,6 +173,8 @@ PROGRAMS = {
     "solve_runtime_vector": solve_runtime_vector,
     "solve_runtime_matrix": solve_runtime_matrix,
     "solve_both_differentiated": solve_both_differentiated,
+    "solve_rhs_vector_unknown": solve_rhs_vector_unknown,
+    "solve_rhs_matrix_unknown": solve_rhs_matrix_unknown,
 }
 
 #: programs whose helpers take a single number as well: grad(grad(f)) needs one
@@ -248,6 +262,13 @@ def test_a_tangent_of_none_leaves_a_helper_argument_constant():
     eps = 1e-6
     expected = (two_arguments(x + eps * v, y) - two_arguments(x - eps * v, y)) / (2 * eps)
     assert tangent == pytest.approx(expected, rel=1e-6)
+
+
+@pytest.mark.parametrize("f", [solve_rhs_vector_unknown, solve_rhs_matrix_unknown])
+def test_the_tangent_of_solve_decides_vector_or_matrices_when_it_runs(f):
+    jvp = srcdiff.jvp_function(f)
+    jvp((_point("s"),), (np.ones(4),))
+    assert "if np.ndim(" in jvp.source  # the right-hand side's ndim was not known when compiling
 
 
 # ---- a Hessian of a tree whose gradients are not all batched -----------------------------
