@@ -340,3 +340,32 @@ def test_a_helper_over_the_size_cap_goes_through_its_own_functions(monkeypatch, 
             assert_close(np.asarray(got, dtype=float), expected, rtol=1e-4, atol=1e-5)
     finally:
         srcdiff.clear_cache()
+
+
+# ---- what is still refused, at the user's line ------------------------------------------
+
+
+def _pair(x, n):
+    if n == 0:
+        return x, x * x
+    a, b = _pair(x * 0.9, n - 1)
+    return a + b, a * b
+
+
+def tuple_from_recursion(x):
+    a, b = _pair(x, 2)
+    return np.sum(a * b)
+
+
+def test_a_recursive_helper_returning_a_tuple_works_in_forward_mode_and_is_refused_at_second_order():
+    x, v = _point("t"), np.linspace(1.0, 2.0, 4)
+    _, tangent = srcdiff.jvp(tuple_from_recursion, (x,), (v,))
+    eps = 1e-6
+    assert tangent == pytest.approx((tuple_from_recursion(x + eps * v) - tuple_from_recursion(x - eps * v))
+                                    / (2 * eps), rel=1e-6)
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.hessian(tuple_from_recursion)(x)
+    message = str(caught.value)
+    line = tuple_from_recursion.__code__.co_firstlineno + 1
+    assert f"test_forward_callees.py:{line}:" in message and "a, b = _pair(x, 2)" in message, message
+    assert "hint:" in message and "is a closure" not in message
