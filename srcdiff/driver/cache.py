@@ -31,7 +31,8 @@ class Options:
     with_value: bool = False  # return (value, gradient)
     tuple_result: bool = False  # wrt was a tuple: return a tuple of gradients
     debug: bool = False  # finiteness checks after every assignment (backend/debug.py)
-    pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
+    pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``; with `derivable`
+    # ``vjp(seed, *args) -> gradient``; in forward mode its tangent function ``jvp(*tangents, *args)``
     jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
     inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
     derivable: bool = False  # code srcdiff can differentiate again (driver/higher.py): loops read stacks by position

@@ -236,9 +236,9 @@ def callee(spec: CallSpec) -> Callee:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())
     try:
-        if spec.mode == "forward":  # a tangent function: (value, tangent)
+        if spec.mode == "forward":  # a tangent function: ``helper_jvp(*tangents, *args) -> (value, tangent)``
             options = Options(mode="forward", pullback=True, with_value=True)
-        else:  # "seeded": the gradient along a seed, a plain function srcdiff differentiates again
+        else:  # a pullback; "seeded": ``helper_vjp(seed, *args) -> gradient``, read back by srcdiff
             options = Options(tuple_result=len(spec.wrt) > 1, pullback=True, derivable=spec.mode == "seeded")
         parsed = parse_function(func)
         param_shapes = parameter_shapes(func, dict(spec.shapes))
