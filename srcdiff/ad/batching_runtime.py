@@ -18,7 +18,10 @@ def broadcast_rows(value, size: int):
 
 
 def copy_rows(value, size: int):
-    """`value` as `size` rows of its own (a returned result never is a view)."""
+    """`value` as `size` rows of its own (a returned result never is a view); a tuple of
+    values (several gradients, none batched) part by part."""
+    if isinstance(value, tuple):
+        return tuple(copy_rows(part, size) for part in value)
     return np.array(broadcast_rows(value, size))
 
 

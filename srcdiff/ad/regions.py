@@ -15,6 +15,7 @@ optimizer then reads such a stack with ``for ... in reversed(stack)`` (optimize/
 from __future__ import annotations
 
 import ast
+import copy
 
 from ..ir import shapes
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
@@ -300,18 +301,26 @@ def reverse_call(node: UserCall, sweep: Sweep) -> None:
     if not active:
         return
     wrt = tuple(node.arg_names[j] for j, _ in active)
+    # a gradient srcdiff differentiates again holds no pullback closure: the forward sweep
+    # calls the function itself, the backward sweep its seeded gradient, a plain function
+    # (``x_bar = power_vjp(t_bar, x, n)``) srcdiff reads back like the user's
     spec = CallSpec(node.callee, wrt,
-                    tuple((name, operand_shape(v, sweep.shapes)) for name, v in zip(node.arg_names, node.inputs)))
+                    tuple((name, operand_shape(v, sweep.shapes)) for name, v in zip(node.arg_names, node.inputs)),
+                    mode="seeded" if sweep.derivable else "reverse")
     vjp = next((name for name, s in sweep.calls.items() if s == spec), None)
     if vjp is None:
         name = getattr(node.callee, "__name__", "helper")
         vjp = sweep.namer.fresh(f"{name if name.isidentifier() else 'helper'}_vjp")  # not <lambda>_vjp
         sweep.calls[vjp] = spec
-    if node.id not in sweep.pullbacks:
-        sweep.pullbacks[node.id] = sweep.namer.fresh(f"{node.out.name}_pullback")
-    sweep.pullbacks.setdefault(("vjp", node.id), vjp)
-    pullback = sweep.pullbacks[node.id]
-    call = _call(pullback, ast.Name(sweep.name(node.out.name), ast.Load()))
+    seed = ast.Name(sweep.name(node.out.name), ast.Load())
+    if sweep.derivable:
+        call = ast.Call(ast.Name(vjp, ast.Load()), [seed, *copy.deepcopy(node.expr.args)],
+                        copy.deepcopy(node.expr.keywords))
+    else:
+        if node.id not in sweep.pullbacks:
+            sweep.pullbacks[node.id] = sweep.namer.fresh(f"{node.out.name}_pullback")
+        sweep.pullbacks.setdefault(("vjp", node.id), vjp)
+        call = _call(sweep.pullbacks[node.id], seed)
     if len(active) == 1:
         sweep.contribute(active[0][1].name, call, node.line)
         return

@@ -14,16 +14,16 @@ control flow.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir.nodes import Branch, Const, ForwardStatement, Function, Loop, Node, UserCall, operand_ast
-from ..ir.program import Assign, Break, Effect, For, If, Run, While
+from ..ir.program import Assign, Break, CallSpec, Effect, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
+from .sweep import operand_shape
 from .tangent_node import Tangents, tangent_expr
 
 
@@ -42,6 +42,8 @@ class TangentProgram:
     value: ast.expr
     tangent: ast.expr
     tangents: dict[str, str]  # primal name -> its tangent's name
+    #: the tangent function of each user function it calls (``helper_jvp``) -> the `CallSpec` that builds it
+    calls: dict = field(default_factory=dict)
 
 
 def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape], *,
@@ -58,7 +60,8 @@ def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     if out_tangent is None:
         out_tangent = state.zeros(output) if not isinstance(output, Const) else ast.Constant(0.0)
     needed = {n.id for e in (value, out_tangent) for n in ast.walk(e) if isinstance(n, ast.Name)}
-    return TangentProgram(function, prune(body, needed, set()), params, value, out_tangent, state.names)
+    return TangentProgram(function, prune(body, needed, set()), params, value, out_tangent, state.names,
+                          state.calls)
 
 
 def _block(block, state: Tangents) -> list:
@@ -90,12 +93,7 @@ def _node(node: Node, state: Tangents) -> list:
     if not active:
         return stmts
     if isinstance(node, UserCall):
-        name = getattr(node.callee, "__qualname__", "the function")
-        why = node.kept or f"{name} is not copied into its caller"
-        hint = "write the recursion as a loop" if "recursive" in why else f"write {name} at module level"
-        raise SrcDiffError(f"forward mode (jvp, hvp, hessian) differentiates a call of another function by "
-                           f"copying it into its caller, and {why}", state.location(node.line),
-                           f"{hint}, or use reverse mode (srcdiff.grad, srcdiff.vjp)")
+        return [_call(node, state)]
     if node.rule.name == "list" and not node.inputs:  # xs = []: its tangents are appended as it grows
         expr = ast.List([], ast.Load())
     else:
@@ -104,6 +102,25 @@ def _node(node: Node, state: Tangents) -> list:
             expr = state.zeros(node.out)
     stmts.append(Assign([state.name(node.out.name)], expr, node.line))
     return stmts
+
+
+def _call(node: UserCall, state: Tangents) -> Assign:
+    """A call of a user function that stays a call (recursive, a closure, too large to copy):
+    its own tangent function, compiled like a callee's adjoint, gives the value and the
+    tangent: ``t, t_dot = helper_jvp(x_dot, x, n)`` (the tangents of the arguments that
+    have one first, then the call's own arguments as the user wrote them)."""
+    active = [(name, v) for name, v in zip(node.arg_names, node.inputs) if state.of(v) is not None]
+    spec = CallSpec(node.callee, tuple(name for name, _ in active),
+                    tuple((name, operand_shape(v, state.shapes)) for name, v in zip(node.arg_names, node.inputs)),
+                    mode="forward")
+    jvp = next((name for name, s in state.calls.items() if s == spec), None)
+    if jvp is None:
+        name = getattr(getattr(node.callee, "func", node.callee), "__name__", "helper")
+        jvp = state.namer.fresh(f"{name if name.isidentifier() else 'helper'}_jvp")  # not <lambda>_jvp
+        state.calls[jvp] = spec
+    args = [state.of(v) for _, v in active] + list(node.expr.args)
+    call = ast.Call(ast.Name(jvp, ast.Load()), args, node.expr.keywords)
+    return Assign([node.out.name, state.name(node.out.name)], call, node.line)
 
 
 def _loop(loop: Loop, state: Tangents) -> list:

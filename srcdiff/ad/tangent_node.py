@@ -42,6 +42,7 @@ class Tangents:
     location: object  # line -> Location, for errors
     names: dict[str, str] = field(default_factory=dict)  # primal name -> tangent name
     primal_of: dict[str, str] = field(default_factory=dict)  # tangent name -> primal name
+    calls: dict = field(default_factory=dict)  # tangent function name -> the `CallSpec` of the call it serves
 
     def name(self, primal: str) -> str:
         if primal not in self.names:

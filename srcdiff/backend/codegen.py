@@ -18,11 +18,12 @@ from .render import comment
 
 
 def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: str,
-          with_value: bool, tuple_result: bool, info=None) -> ast.FunctionDef:
+          with_value: bool, tuple_result: bool, info=None, seeded: bool = False) -> ast.FunctionDef:
     """The gradient function `name`, taking the user's parameters, as a fresh AST.
 
     `describe_line(line)` gives the ``file:line  code`` text of an adjoint block's comment.
-    A callee's program (`program.pullback` set) becomes ``name(params) -> (value, pullback)``.
+    A callee's program (`program.pullback` set) becomes ``name(params) -> (value, pullback)``;
+    `seeded`, ``name(seed, params) -> gradient`` (no closure: code srcdiff reads back).
     """
     body: list[ast.stmt] = []
     if program.forward or program.check_output:
@@ -40,7 +41,7 @@ def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: s
     result = ast.Tuple(grads, ast.Load()) if tuple_result else grads[0]
     output = program.function.output
     value = ast.Name(output.name, ast.Load()) if hasattr(output, "name") else ast.Constant(output.value)
-    if program.pullback:
+    if program.pullback and not seeded:
         backward.append(ast.Return(result))
         restored = sorted(_assigned(backward) & (_assigned(body) | _param_names(tree.args)))
         if restored:  # values the backward loops restore belong to the forward sweep
@@ -65,6 +66,8 @@ def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: s
     arguments = _plain_arguments(tree.args)
     if program.pullback:  # a callee adjoint: called without the arguments the call left to defaults
         arguments.defaults = _literal_defaults(tree.args)
+    if seeded:  # the output's adjoint first: the call's own arguments follow as the user wrote them
+        arguments.args.insert(0, ast.arg(program.pullback))
     return copy.deepcopy(_function(name, arguments, body))
 
 

@@ -32,7 +32,8 @@ class Options:
     with_value: bool = False  # return (value, gradient)
     tuple_result: bool = False  # wrt was a tuple: return a tuple of gradients
     debug: bool = False  # finiteness checks after every assignment (backend/debug.py)
-    pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``
+    pullback: bool = False  # a callee's adjoint: ``vjp(*args) -> (value, pullback)``; with `derivable`
+    # ``vjp(seed, *args) -> gradient``; in forward mode its tangent function ``jvp(*tangents, *args)``
     jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
     inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
     derivable: bool = False  # code srcdiff can differentiate again (driver/higher.py): loops read stacks by position
@@ -53,6 +54,8 @@ class Variant:
     cells: dict = field(default_factory=dict, repr=False)  # what else its code reads (debug's checker)
     jitted: object = None  # the code compiled by numba (jit="numba"), made on first use
     derivable: object = None  # the code as a function srcdiff can parse (driver/higher.py)
+    #: a callee's: the cell its callers' derivable code reads it from (made before it: recursion)
+    derivable_cell: types.CellType | None = field(default=None, repr=False)
     #: forward mode: where the parameters with tangents are among the arguments
     positions: tuple[int, ...] = ()
 

@@ -151,9 +151,11 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict):
     if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
         info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable,
                                    derivable=options.derivable)
+    seeded = options.pullback and options.derivable  # a callee's gradient srcdiff differentiates again
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
-                         tuple_result=options.tuple_result, info=None if options.pullback else info)
-    if not options.pullback:
+                         tuple_result=options.tuple_result, info=None if options.pullback and not seeded else info,
+                         seeded=seeded)
+    if not options.pullback or seeded:
         optimize_function(func, info)
     else:
         _optimize_pullback(func, info)
@@ -183,8 +185,9 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     cells[origins.ON_ERROR] = CACHE.origins.raise_located
     label = f"{parsed.location(parsed.tree).short.rsplit(':', 1)[0]}:{made.name}"
     forward_mode = found.options.mode == "forward"  # (params, tangents): no defaults to apply
+    defaults = None if forward_mode and not found.options.pullback else parsed.func.__defaults__  # (tangents, params)
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
-                                     None if forward_mode else parsed.func.__defaults__, on_error=origins.ON_ERROR)
+                                     defaults, on_error=origins.ON_ERROR)
     nodes = all_nodes(made.program.function)
     computes = {n.out.name: n.line for n in nodes}
     if forward_mode:  # an error names the user's line whose value or tangent it computes
@@ -236,7 +239,10 @@ def callee(spec: CallSpec) -> Callee:
         return CACHE.callees[key]
     found_callee = CACHE.callees[key] = Callee(types.CellType())
     try:
-        options = Options(tuple_result=len(spec.wrt) > 1, pullback=True)
+        if spec.mode == "forward":  # a tangent function: ``helper_jvp(*tangents, *args) -> (value, tangent)``
+            options = Options(mode="forward", pullback=True, with_value=True)
+        else:  # a pullback; "seeded": ``helper_vjp(seed, *args) -> gradient``, read back by srcdiff
+            options = Options(tuple_result=len(spec.wrt) > 1, pullback=True, derivable=spec.mode == "seeded")
         parsed = parse_function(func)
         param_shapes = parameter_shapes(func, dict(spec.shapes))
         facts = call_facts(func, statics, analysis[1], param_shapes)

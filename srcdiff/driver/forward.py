@@ -26,7 +26,7 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
     parsed, with_value = found.parsed, found.options.with_value
     program = tangent(ir, namer, found.wrt, shape_of, location=parsed.location)
     name = namer.fresh(f"{parsed.name}_jvp")
-    func = build(program, parsed.tree, describe(parsed), name, with_value)
+    func = build(program, parsed.tree, describe(parsed), name, with_value, tangents_first=found.options.pullback)
     # expression folding only (``x ** (2 - 1)`` -> ``x``): the statement passes are the
     # backward sweep's, and every statement here is one the reader can match to a line
     info = OptimizeInfo(shape_of, {dot: primal for primal, dot in program.tangents.items()},
@@ -44,14 +44,17 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
 
 
 def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: str,
-          with_value: bool = True) -> ast.FunctionDef:
+          with_value: bool = True, tangents_first: bool = False) -> ast.FunctionDef:
     """``name(*params, *tangents) -> (value, tangent)`` (``(None, tangent)`` without the
-    value), each block under its user line."""
+    value), each block under its user line.  A called function's tangent function
+    (`tangents_first`) is ``name(*tangents, *params)``: its caller passes the tangents, then
+    the call's arguments as the user wrote them (keywords, defaults)."""
     body = backward_statements(program.body, describe_line, label="")
     value = program.value if with_value else ast.Constant(None)
     body.append(ast.Return(ast.Tuple([value, program.tangent], ast.Load())))
     args = tree.args
-    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs] + program.params
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    names = program.params + names if tangents_first else names + program.params
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None, kwonlyargs=[],
                               kw_defaults=[], kwarg=None, defaults=[])
     func = ast.FunctionDef(name=name, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None)

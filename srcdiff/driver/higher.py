@@ -12,46 +12,49 @@ differentiating it again names the user's line that line is the adjoint of (`exp
 from __future__ import annotations
 
 import ast
+import types
 
 from ..backend import loader
 from ..errors import SrcDiffError
 from ..frontend import parse
-from ..ir.nodes import UserCall, all_nodes
 from ..rules import TEMPLATE_GLOBALS
 from .cache import CACHE
 
 
 def generated_function(made, location=None):
     """A compiled derivable `Variant`'s code as a function srcdiff can differentiate (made
-    once per variant); `location(line)` says where a line of the user's function is."""
+    once per variant); `location(line)` says where a line of the user's function is.
+
+    The user functions it calls by their own adjoint (recursive, closures, library code)
+    are called as themselves in its forward sweep and by their seeded gradients
+    (``x_bar = power_vjp(t_bar, x, n)``) in its backward sweep: those are made functions
+    srcdiff reads the same way, each read through a cell made before it, so a recursive
+    callee's gradient calls itself."""
     if made.derivable is not None:
         return made.derivable
-    if made.callees:
-        call = next((n for n in all_nodes(made.program.function) if isinstance(n, UserCall)), None)
-        name = getattr(getattr(call, "callee", None), "__qualname__", "another function")
-        origin = CACHE.origins.by_file.get(made.function.__code__.co_filename)
-        where = location or (origin.location if origin is not None else None)
-        why = getattr(call, "kept", "") or f"{name} is not copied into its caller"
-        raise SrcDiffError(f"higher derivatives through the call of {name} are not supported: srcdiff "
-                           f"differentiates it by its own adjoint, because {why}",
-                           where(call.line) if where is not None and call is not None else None,
-                           "write the recursion as a loop" if "recursive" in why else
-                           "differentiate the called function itself (srcdiff.hessian(scipy.optimize.rosen) "
-                           "works), or write what it computes into your function")
-    source = made.source
     closure = made.function.__closure__ or ()
     cells = dict(zip(made.function.__code__.co_freevars, closure))
-    func = loader.build_function(source, made.name, made.function.__globals__, {**TEMPLATE_GLOBALS, **cells},
+    for name, called in made.callees.items():
+        cells[name] = _cell_of(called.variant)
+    func = loader.build_function(made.source, made.name, made.function.__globals__, {**TEMPLATE_GLOBALS, **cells},
                                  defaults=made.function.__defaults__)
     func.__qualname__ = made.name
-    tree = ast.parse(source).body[0]
-    parse.register(func, parse.ParsedFunction(func, tree, made.name, source.splitlines(), func.__globals__,
+    tree = ast.parse(made.source).body[0]
+    parse.register(func, parse.ParsedFunction(func, tree, made.name, made.source.splitlines(), func.__globals__,
                                               dict(zip(func.__code__.co_freevars, func.__closure__ or ()))))
     origin = CACHE.origins.by_file.get(made.function.__code__.co_filename)
     if origin is not None:  # its lines' users' lines, for refusals (`explained`)
         CACHE.generated[made.name] = origin
     made.derivable = func
     return func
+
+
+def _cell_of(made) -> types.CellType:
+    """The cell holding a callee's seeded gradient as a function srcdiff reads (filled once it is made)."""
+    if made.derivable_cell is None:
+        made.derivable_cell = types.CellType()
+        made.derivable_cell.cell_contents = generated_function(made)
+    return made.derivable_cell
 
 
 def explained(exc: SrcDiffError) -> SrcDiffError:

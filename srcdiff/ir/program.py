@@ -149,8 +149,10 @@ class GradProgram:
 
 @dataclass(frozen=True)
 class CallSpec:
-    """The adjoint of a user function for one call site's kind of arguments."""
+    """The adjoint (or, `mode` "forward", the tangent function) of a user function for one
+    call site's kind of arguments."""
 
     func: object
     wrt: tuple[str, ...]
     shapes: tuple[tuple[str, Shape], ...]
+    mode: str = "reverse"

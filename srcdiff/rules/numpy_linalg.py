@@ -191,12 +191,19 @@ def _slogdet_tangents(static, operand_shapes):
 
 
 def _solve_tangents(static, operand_shapes):
-    # x @ ans = y, so x @ ans_dot = y_dot - x_dot @ ans
+    # x @ ans = y, so x @ ans_dot = y_dot - x_dot @ ans.  NumPy reads a 1-D y as a vector
+    # (ans a vector, or a stack of them for a stack x) and any other y as (stacks of) matrices.
     nx, ny = operand_shapes["x"].ndim, operand_shapes["y"].ndim
-    if not (nx == 2 and ny in (1, 2) or (nx is not None and nx > 2 and ny == nx)):
-        raise SrcDiffError("the tangent of numpy.linalg.solve needs a matrix and a vector or matrix, or "
-                           "stacks of matrices of one ndim", hint="pass arrays of those shapes")
-    return {"x": "-np.linalg.solve(x, x_dot @ ans)", "y": "np.linalg.solve(x, y_dot)"}
+    if nx in (0, 1) or ny == 0:
+        raise SrcDiffError("the tangent of numpy.linalg.solve needs (a stack of) square matrices and a "
+                           "vector or matrices", hint="pass arrays of those shapes")
+    matrices = "-np.linalg.solve(x, x_dot @ ans)"
+    vectors = "-np.linalg.solve(x, (x_dot @ ans[..., None]))[..., 0]"  # each vector a one-column matrix
+    if ny is not None:
+        x = matrices if ny > 1 or nx == 2 else vectors
+    else:  # shapes known only when it runs: the form for both
+        x = f"({vectors} if np.ndim(y) == 1 else {matrices})"
+    return {"x": x, "y": "np.linalg.solve(x, y_dot)"}
 
 
 RULES = [

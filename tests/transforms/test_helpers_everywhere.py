@@ -308,10 +308,6 @@ TRANSFORMS = ["grad", "value_and_grad", "hessian", "hvp", "grad_grad", "jvp", "v
 #: (program, transform) -> why srcdiff refuses it, matched against the SrcDiffError, which
 #: must name a line of this file
 REFUSED = {
-    ("recursion", "hessian"): "recursive",
-    ("recursion", "hvp"): "recursive",
-    ("recursion", "grad_grad"): "recursive",
-    ("recursion", "jvp"): "recursive",
     ("recursion", "numba"): "recursive",
 }
 
