@@ -7,9 +7,9 @@ import textwrap
 
 import numpy as np
 import pytest
-import test_numpy_rules as rule_specs
 from modules import import_source
 from numeric import assert_close
+from rules import test_numpy_rules as rule_specs
 
 import srcdiff
 from srcdiff.rules import TABLE, default_table

@@ -1,5 +1,5 @@
 """Spec rows of rules/numpy_calculus.py, numpy_statistics.py and numpy_complex_real.py (and
-the SciPy rules added with them), in the form of tests/test_numpy_rules.py's `SPECS`
+the SciPy rules added with them), in the form of tests/rules/test_numpy_rules.py's `SPECS`
 (``Spec(rule name, expression, **inputs)``); that file checks each against central
 differences."""
 
@@ -104,7 +104,7 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
 
 
 def calc_calls():
-    """How tests/test_rule_facts.py calls each of these rules on its sample arrays x, y (2 x 2)."""
+    """How tests/rules/test_rule_facts.py calls each of these rules on its sample arrays x, y (2 x 2)."""
     import math
 
     import numpy as np

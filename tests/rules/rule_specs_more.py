@@ -1,5 +1,5 @@
 """Spec rows of the SciPy rules and of rules/numpy_more.py, in the form of
-tests/test_numpy_rules.py's `SPECS` (``Spec(rule name, expression, **inputs)``); that file
+tests/rules/test_numpy_rules.py's `SPECS` (``Spec(rule name, expression, **inputs)``); that file
 checks each against central differences.  Expressions may use ``sc`` (scipy.special) and
 ``stats`` (scipy.stats)."""
 

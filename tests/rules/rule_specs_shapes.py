@@ -1,5 +1,5 @@
 """Spec rows of the rules of splits, rolls, padding and joins of lists (rules/numpy_split.py,
-numpy_pad.py, numpy_joins.py), in the form of tests/test_numpy_rules.py's `SPECS`; that file
+numpy_pad.py, numpy_joins.py), in the form of tests/rules/test_numpy_rules.py's `SPECS`; that file
 checks each against central differences.  List values are made arrays again (join_like) for
 the weighted sum."""
 
@@ -50,7 +50,7 @@ def shapes_specs(S, REAL):
 
 
 def symbolic_specs(wrap, A, B):
-    """tests/test_check.py's `RULE_SPECS` rows (sympy cross-checks) of the same rules: A and B
+    """tests/tools/test_check.py's `RULE_SPECS` rows (sympy cross-checks) of the same rules: A and B
     are 2 x 3 arrays, differentiated as x and y."""
     return {
         "numpy.array_split": wrap("np.sum(np.sin(np.array_split(x * y, 2, axis=1)[1])) * np.sum(x[0])", (A, B)),

@@ -1,5 +1,5 @@
 """Spec rows of the convolution rules (rules/convolution.py, rules/scipy_signal.py) and of
-einsum's and N-D dot's forms, in the form of tests/test_numpy_rules.py's `SPECS`; that file
+einsum's and N-D dot's forms, in the form of tests/rules/test_numpy_rules.py's `SPECS`; that file
 checks each against central differences.  Expressions may use ``signal`` (scipy.signal)."""
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import sympy as sp
 from modules import import_source
-from rule_specs_shapes import symbolic_specs
+from rules.rule_specs_shapes import symbolic_specs
 
 import srcdiff
 from srcdiff.ad import regions as reverse_regions
