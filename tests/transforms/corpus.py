@@ -54,15 +54,10 @@ def _seed(text: str) -> np.random.Generator:
 
 @functools.lru_cache(maxsize=None)
 def _rule_specs():
-    """test_numpy_rules.py's spec functions, written as that test writes them."""
-    from modules import import_source
-    from rules import test_numpy_rules as rules
-    lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {', '.join(rules.HELPERS)}", ""]
-    for i, spec in enumerate(rules.SPECS):
-        params = ", ".join([*spec.inputs, "w"])
-        lines += [f"def case_{i}({params}):", f"    return np.sum(({spec.expr}) * w)", ""]
+    """The rule spec table's functions (tests/rules/specs.py), written as its tests write them."""
+    from rules import specs
     folder = Path(tempfile.mkdtemp(prefix="srcdiff-matrix-specs-"))
-    return import_source(folder, "\n".join(lines), "rule_specs", module_name="matrix_rule_specs")
+    return specs.spec_module(folder, module_name="matrix_rule_specs")
 
 
 def _test_module(name: str) -> str:
