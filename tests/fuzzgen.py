@@ -2,7 +2,7 @@
 
 A `ProgramGen` draws a module's source text (a main function `f`, maybe a helper it calls)
 from a Hypothesis `data` object, together with the arguments to differentiate at.  The text
-is plain Python + NumPy: srcdiff reads it back with `inspect.getsource`, so `tests/test_fuzz.py`
+is plain Python + NumPy: srcdiff reads it back with `inspect.getsource`, so `tests/ad/test_fuzz.py`
 writes it to a real file and imports it.
 
 The generator knows the type of every name it creates (a Python float, a loop index, a 1-D

@@ -83,8 +83,9 @@ def suite():
 def test_the_corpus_is_the_suites_programs(suite):
     functions = {p.func for p in suite}
     assert len(suite) > 600 and len(functions) > 400, (len(suite), len(functions))
-    assert {p.origin.split("::")[0] for p in suite} >= {"tests/test_adversarial.py", "tests/test_numpy_rules.py",
-                                                        "tests/test_writes.py", "tests/test_control_flow.py"}
+    # by file name: a corpus recorded before the tests moved into packages names tests/test_*.py
+    files = {p.origin.split("::")[0].rpartition("/")[2] for p in suite}
+    assert files >= {"test_adversarial.py", "test_numpy_rules.py", "test_writes.py", "test_control_flow.py"}
 
 
 def test_matrix_on_a_sample_of_the_suite(suite):

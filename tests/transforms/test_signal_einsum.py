@@ -2,7 +2,7 @@
 transformation: jvp and vjp against the gradient's pairing, second orders (hessian, hvp,
 jacobian of the gradient) against second differences, float32 kept, numba, and refusals at
 the user's line.  First derivatives of every mode and shape are the spec rows
-(tests/rule_specs_signal.py)."""
+(tests/rules/rule_specs_signal.py)."""
 
 import inspect
 

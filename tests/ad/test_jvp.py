@@ -7,9 +7,8 @@ import textwrap
 
 import numpy as np
 import pytest
-import test_numpy_rules as rule_specs
-from modules import import_source
 from numeric import assert_close
+from rules import specs as rule_specs
 
 import srcdiff
 from srcdiff.rules import TABLE, default_table
@@ -49,15 +48,7 @@ def check_jvp(f, primals, rng, rtol=1e-6, atol=1e-7):
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
     """Each spec of the rule table's tests, returning the expression itself (not its sum)."""
-    helpers = ", ".join(rule_specs.HELPERS)
-    lines = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
-             "import scipy.linalg as sl", f"from srcdiff.rules.runtime import {helpers}",
-             f"from srcdiff.rules.list_helpers import {', '.join(rule_specs.LIST_HELPERS)}",
-             f"from srcdiff.rules.calculus_helpers import {', '.join(rule_specs.CALC_HELPERS)}",
-             f"from srcdiff.rules.join_helpers import {', '.join(rule_specs.JOIN_HELPERS)}", ""]
-    for i, spec in enumerate(rule_specs.SPECS):
-        lines += [f"def case_{i}({', '.join(spec.inputs)}):", f"    return {spec.expr}", ""]
-    return import_source(tmp_path_factory.mktemp("jvp_specs"), "\n".join(lines), "jvp_specs")
+    return rule_specs.spec_module(tmp_path_factory.mktemp("jvp_specs"), weighted=False)
 
 
 SPECS = rule_specs.SPECS

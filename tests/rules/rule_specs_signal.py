@@ -1,14 +1,19 @@
 """Spec rows of the convolution rules (rules/convolution.py, rules/scipy_signal.py) and of
-einsum's and N-D dot's forms, in the form of tests/test_numpy_rules.py's `SPECS`; that file
+einsum's and N-D dot's forms, in the form of tests/rules/test_numpy_rules.py's `SPECS`; that file
 checks each against central differences.  Expressions may use ``signal`` (scipy.signal)."""
+
+from rules.spec_kinds import Sym
 
 
 def signal_specs(S, REAL):
     rows = []
     for mode in ("full", "same", "valid"):
         for n, m in ((5, 3), (3, 5), (4, 2)):
-            rows += [S("numpy.convolve", f"np.convolve(x, y, '{mode}')", x=((n,), REAL), y=((m,), REAL)),
-                     S("numpy.correlate", f"np.correlate(x, y, mode='{mode}')", x=((n,), REAL), y=((m,), REAL))]
+            first = not rows  # the symbolic check is the first row's
+            rows += [S("numpy.convolve", f"np.convolve(x, y, '{mode}')", x=((n,), REAL), y=((m,), REAL),
+                       sym=Sym("np.sum(np.sin(np.convolve(x, y[:2], 'same')))", "V, W") if first else None),
+                     S("numpy.correlate", f"np.correlate(x, y, mode='{mode}')", x=((n,), REAL), y=((m,), REAL),
+                       sym=Sym("np.sum(np.sin(np.correlate(x, y[:2], 'valid')))", "V, W") if first else None)]
         for a, b in (((4, 3), (2, 2)), ((2, 3), (3, 4)), ((5,), (2,))):
             rows += [S("scipy.signal.convolve", f"signal.convolve(x, y, '{mode}')", x=(a, REAL), y=(b, REAL)),
                      S("scipy.signal.correlate", f"signal.correlate(x, y, '{mode}')", x=(a, REAL), y=(b, REAL))]

@@ -11,7 +11,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "srcdiff"
+PACKAGE = Path(__file__).resolve().parents[2] / "srcdiff"
 MAX_LAYERS = 8  # packages (and top-level modules) on the longest chain of imports
 MAX_LINES = 400
 
@@ -197,3 +197,26 @@ def test_one_compile_path_the_stages_are_imported_by_the_driver_only():
                      if not module.startswith(("srcdiff.driver", "srcdiff.ad", "srcdiff.backend"))
                      for target, _ in imports(module) if target in stages)
     assert not outside, f"stages reached outside the driver: {outside}"
+
+
+TESTS = Path(__file__).resolve().parents[1]
+#: Test packages not named after a srcdiff package: the Python language as users write it
+#: (frontend and lowering together), and the transformations run on every program.
+TEST_PACKAGES_BEYOND_SRCDIFF = {"language", "transforms"}
+
+
+def test_the_tests_mirror_the_packages():
+    """No test file at tests/ top level (only conftest.py and shared helpers); each folder
+    of tests is a package named after a srcdiff package (or one of the two above)."""
+    loose = sorted(p.name for p in TESTS.glob("test_*.py"))
+    assert not loose, f"test files at tests/ top level (move them into the package they test): {loose}"
+    srcdiff_packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    folders = {p.parent for p in TESTS.rglob("test_*.py")}
+    assert all(f.parent == TESTS for f in folders), sorted(str(f) for f in folders if f.parent != TESTS)
+    unknown = sorted(f.name for f in folders if f.name not in srcdiff_packages | TEST_PACKAGES_BEYOND_SRCDIFF)
+    assert not unknown, f"test packages named after no srcdiff package: {unknown}"
+    # a package, so each file imports as package.test_x; basenames unique, so the recorded
+    # corpus and error messages that name a file by its base name stay unambiguous
+    assert all((f / "__init__.py").exists() for f in folders)
+    names = [p.name for p in TESTS.rglob("*.py") if p.name != "__init__.py"]
+    assert not sorted({n for n in names if names.count(n) > 1}), "test and helper file names must be unique"

@@ -1,7 +1,9 @@
 """Spec rows of the SciPy rules and of rules/numpy_more.py, in the form of
-tests/test_numpy_rules.py's `SPECS` (``Spec(rule name, expression, **inputs)``); that file
+tests/rules/test_numpy_rules.py's `SPECS` (``Spec(rule name, expression, **inputs)``); that file
 checks each against central differences.  Expressions may use ``sc`` (scipy.special) and
 ``stats`` (scipy.stats)."""
+
+from rules.spec_kinds import EITHER, REFUSED, Sym
 
 
 def more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD):
@@ -67,26 +69,31 @@ def more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD):
         S("scipy.stats.dirichlet.logpdf", "stats.dirichlet.logpdf(x / np.sum(x), a)", x=((3,), POS), a=((3,), BIG)),
         S("scipy.stats.dirichlet.pdf", "stats.dirichlet.pdf(x / np.sum(x), a)", x=((3,), POS), a=((3,), BIG)),
         # ---- more NumPy ----
-        S("numpy.remainder", "np.remainder(x, y)", x=((3,), sampler(0.1, 0.9)), y=((3,), sampler(1.1, 1.5))),
-        S("numpy.fmod", "np.fmod(x, y)", x=((3,), sampler(2.1, 2.9)), y=((3,), sampler(1.1, 1.3))),
-        S("operator.mod", "x % y", x=((3,), sampler(2.1, 2.9)), y=(None, sampler(1.1, 1.3))),
-        S("numpy.deg2rad", "np.deg2rad(x)", x=((3,), REAL)),
-        S("numpy.rad2deg", "np.rad2deg(x)", x=((3,), REAL)),
-        S("numpy.degrees", "np.degrees(x)", x=((3,), REAL)),
-        S("numpy.radians", "np.radians(x)", x=((3,), REAL)),
-        S("numpy.fabs", "np.fabs(x)", x=((3,), NONZERO)),
-        S("numpy.logaddexp2", "np.logaddexp2(x, y)", x=((2, 3), REAL), y=((3,), REAL)),
-        S("numpy.sinc", "np.sinc(x)", x=((3,), NONZERO)),
+        S("numpy.remainder", "np.remainder(x, y)", x=((3,), sampler(0.1, 0.9)), y=((3,), sampler(1.1, 1.5)),
+          sym=Sym("np.sum(np.remainder(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", REFUSED)),
+        S("numpy.fmod", "np.fmod(x, y)", x=((3,), sampler(2.1, 2.9)), y=((3,), sampler(1.1, 1.3)),
+          sym=Sym("np.sum(np.fmod(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", REFUSED)),
+        S("operator.mod", "x % y", x=((3,), sampler(2.1, 2.9)), y=(None, sampler(1.1, 1.3)),
+          sym=Sym("(x % y) * x", "0.7, 1.3", REFUSED)),
+        S("numpy.deg2rad", "np.deg2rad(x)", x=((3,), REAL), sym=Sym("np.sum(np.deg2rad(x) * y)", "V, W", EITHER)),
+        S("numpy.rad2deg", "np.rad2deg(x)", x=((3,), REAL), sym=Sym("np.sum(np.rad2deg(x) * y)", "V, W", EITHER)),
+        S("numpy.degrees", "np.degrees(x)", x=((3,), REAL), sym=Sym("np.sum(np.degrees(x) * y)", "V, W", EITHER)),
+        S("numpy.radians", "np.radians(x)", x=((3,), REAL), sym=Sym("np.sum(np.radians(x) * y)", "V, W", EITHER)),
+        S("numpy.fabs", "np.fabs(x)", x=((3,), NONZERO), sym=Sym("np.sum(np.fabs(x) * y)", "V, W", EITHER)),
+        S("numpy.logaddexp2", "np.logaddexp2(x, y)", x=((2, 3), REAL), y=((3,), REAL),
+          sym=Sym("np.sum(np.logaddexp2(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", EITHER)),
+        S("numpy.sinc", "np.sinc(x)", x=((3,), NONZERO), sym=Sym("np.sum(np.sinc(x) * y)", "V, W", EITHER)),
         S("numpy.cross", "np.cross(x, y)", x=((4, 3), REAL), y=((4, 3), REAL)),
         S("numpy.cross", "np.cross(x, y, axisa=0, axisb=0)", x=((3, 2), REAL), y=((3, 2), REAL)),
         S("numpy.kron", "np.kron(x, y)", x=((2, 3), REAL), y=((3, 2), REAL)),
         S("numpy.kron", "np.kron(x, y)", x=((3,), REAL), y=((2, 2), REAL)),
         S("numpy.tril", "np.tril(x, -1)", x=((3, 3), REAL)),
         S("numpy.triu", "np.triu(x)", x=((3, 4), REAL)),
-        S("numpy.diagonal", "np.diagonal(x)", x=((3, 4), REAL)),
+        S("numpy.diagonal", "np.diagonal(x)", x=((3, 4), REAL),
+          sym=Sym("np.sum(np.sin(np.diagonal(x @ y)))", "A, B.T")),
         S("numpy.diagonal", "np.diagonal(x, -1)", x=((4, 3), REAL)),
         S("numpy.diagonal", "x.diagonal(2)", x=((3, 5), REAL)),
-        S("numpy.diff", "np.diff(x)", x=((5,), REAL)),
+        S("numpy.diff", "np.diff(x)", x=((5,), REAL), sym=Sym("np.sum(np.sin(np.diff(x * y, n=2)))", "V, W")),
         S("numpy.diff", "np.diff(x, axis=0)", x=((3, 4), REAL)),
         S("numpy.rollaxis", "np.rollaxis(x, 2)", x=((2, 3, 4), REAL)),
         S("numpy.fliplr", "np.fliplr(x)", x=((2, 3), REAL)),

@@ -11,9 +11,9 @@ import sys
 
 import numpy as np
 import pytest
-from rule_specs_calc import calc_calls
 
 import srcdiff
+from rules.rule_specs_calc import calc_calls
 from srcdiff.rules import default_table, join_helpers, list_helpers, rule, runtime, structural, unary
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
@@ -94,7 +94,7 @@ CALLS = {
     "math.acosh": lambda x, y: math.acosh(1.0 + abs(x[0, 0])),
     "math.atan2": lambda x, y: math.atan2(x[0, 0], y[0, 0]),
     "math.hypot": lambda x, y: math.hypot(x[0, 0], y[0, 0]),
-    **calc_calls(),  # rules/numpy_calculus.py and kin (tests/rule_specs_calc.py)
+    **calc_calls(),  # rules/numpy_calculus.py and kin (tests/rules/rule_specs_calc.py)
 }
 
 CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py, numpy_joins.py)

@@ -1,5 +1,5 @@
 """Spec rows of rules/numpy_decompositions.py and of the matrix norms, in the form of
-tests/test_numpy_rules.py's `SPECS`; that file checks each against central differences.
+tests/rules/test_numpy_rules.py's `SPECS`; that file checks each against central differences.
 Tuple results are read by index (each expression must give an array); ``sl`` is scipy.linalg."""
 
 import numpy as np

@@ -44,7 +44,7 @@ import pytest
 import srcdiff
 from srcdiff.rules import TABLE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("**/*.md")])
 
 FENCE = re.compile(r"^(?P<indent> *)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
@@ -301,7 +301,7 @@ def update_page(page: Path) -> int:
     """Rewrite the ```output blocks of `page` with what its code prints now; return how many.
 
     For intentional changes only (say, the optimizer now writes shorter code): run
-    ``python tests/test_docs.py --update docs/PAGE.md`` and review the diff before keeping it.
+    ``python tests/api/test_docs.py --update docs/PAGE.md`` and review the diff before keeping it.
     """
     import tempfile
 
@@ -336,6 +336,6 @@ def update_page(page: Path) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) < 3 or sys.argv[1] != "--update":
-        sys.exit("usage: python tests/test_docs.py --update README.md docs/PAGE.md ...")
+        sys.exit("usage: python tests/api/test_docs.py --update README.md docs/PAGE.md ...")
     for name in sys.argv[2:]:
         print(name, update_page(Path(name).resolve()), "output blocks")

@@ -11,7 +11,7 @@ import pytest
 from srcdiff.rules import TABLE, unary
 from srcdiff.tools import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 MODEL = textwrap.dedent('''\
     import numpy as np

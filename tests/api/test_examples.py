@@ -19,7 +19,7 @@ from numeric import assert_close, central_difference
 
 import srcdiff
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 

@@ -1,7 +1,9 @@
 """Spec rows of rules/numpy_calculus.py, numpy_statistics.py and numpy_complex_real.py (and
-the SciPy rules added with them), in the form of tests/test_numpy_rules.py's `SPECS`
+the SciPy rules added with them), in the form of tests/rules/test_numpy_rules.py's `SPECS`
 (``Spec(rule name, expression, **inputs)``); that file checks each against central
 differences."""
+
+from rules.spec_kinds import EITHER, Sym
 
 
 def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
@@ -14,7 +16,7 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.diff", "np.diff(x, axis=0)", x=((1, 3), REAL)),  # an empty difference
         S("numpy.diff", "np.diff(x, prepend=y, append=1.5)", x=((4,), REAL), y=(None, REAL)),
         S("numpy.diff", "np.diff(x, n=2, axis=1, prepend=y)", x=((2, 4), REAL), y=((2, 2), REAL)),
-        S("numpy.ediff1d", "np.ediff1d(x)", x=((2, 3), REAL)),
+        S("numpy.ediff1d", "np.ediff1d(x)", x=((2, 3), REAL), sym=Sym("np.sum(np.sin(np.ediff1d(x * y)))", "V, W")),
         S("numpy.ediff1d", "np.ediff1d(x, to_begin=1.0, to_end=(2.0, 3.0))", x=((4,), REAL)),
         S("numpy.gradient", "np.gradient(x)", x=((6,), REAL)),
         S("numpy.gradient", "np.gradient(x, 0.5, axis=1, edge_order=2)", x=((3, 5), REAL)),
@@ -29,15 +31,16 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.geomspace", "np.geomspace(x, y, 5)", x=(None, POS), y=(None, POS)),
         S("numpy.geomspace", "np.geomspace(-x, -y, 3)", x=(None, POS), y=(None, POS)),
         # ---- scans, integrals, polynomials, interpolation ----
-        S("numpy.cumprod", "np.cumprod(x)", x=((2, 3), REAL)),
+        S("numpy.cumprod", "np.cumprod(x)", x=((2, 3), REAL), sym=Sym("np.sum(np.sin(np.cumprod(x * y)))", "V, W")),
         S("numpy.cumprod", "np.cumprod(x, axis=1)", x=((2, 4), REAL)),
         S("numpy.cumprod", "np.cumprod(x * np.array([1.0, 0.0, 1.0, 1.0]), axis=0)", x=((4,), REAL)),  # a zero
-        S("numpy.trapezoid", "np.trapezoid(x)", x=((5,), REAL)),
+        S("numpy.trapezoid", "np.trapezoid(x)", x=((5,), REAL), sym=Sym("np.sin(np.trapezoid(x * x, y))", "V, W")),
         S("numpy.trapezoid", "np.trapezoid(x, dx=0.3, axis=0)", x=((4, 3), REAL)),
         S("numpy.trapezoid", "np.trapezoid(x, y)", x=((5,), REAL), y=((5,), REAL)),
         S("numpy.trapezoid", "np.trapezoid(x, y, axis=1)", x=((2, 4), REAL), y=((2, 4), REAL)),
         S("numpy.trapezoid", "np.trapezoid(x, np.cumsum(np.ones(4)), axis=0)", x=((4, 2), REAL)),
-        S("numpy.polyval", "np.polyval(x, y)", x=((4,), REAL), y=((3,), REAL)),
+        S("numpy.polyval", "np.polyval(x, y)", x=((4,), REAL), y=((3,), REAL),
+          sym=Sym("np.sum(np.sin(np.polyval(x, y)))", "V, W")),
         S("numpy.polyval", "np.polyval(x, y)", x=((1,), REAL), y=(None, REAL)),
         S("numpy.interp", "np.interp(x, np.array([0.0, 1.0, 1.5, 3.0]), y)", x=((5,), WIDE), y=((4,), REAL)),
         S("numpy.interp", "np.interp(1.3, np.array([0.0, 1.0, 1.5, 3.0]), y)", y=((4,), REAL)),
@@ -46,11 +49,13 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S(f"{CH}.interp_slope", "interp_slope(x, np.array([0.0, 1.0, 1.5, 3.0]), y * y)", x=((5,), WIDE),
           y=((4,), REAL)),
         # ---- reading by index ----
-        S("numpy.take", "np.take(x, [2, 0, 2], axis=1)", x=((2, 3), REAL)),
+        S("numpy.take", "np.take(x, [2, 0, 2], axis=1)", x=((2, 3), REAL),
+          sym=Sym("np.sum(np.sin(np.take(x * y, [2, 0, 2])))", "V, W")),
         S("numpy.take", "np.take(x * x, np.array([[0, 3], [3, 1]]))", x=((2, 2), REAL)),
         S(f"{CH}.take_adjoint", "take_adjoint(x * y, np.ones((2, 3)), np.array([0, 2, 0]), 1)", x=((2, 3), REAL),
           y=((2, 3), REAL)),
-        S("numpy.take_along_axis", "np.take_along_axis(x, np.array([[1, 1], [0, 2]]), axis=1)", x=((2, 3), REAL)),
+        S("numpy.take_along_axis", "np.take_along_axis(x, np.array([[1, 1], [0, 2]]), axis=1)", x=((2, 3), REAL),
+          sym=Sym("np.sum(np.sin(np.take_along_axis(x * y, np.array([1, 1, 0]), axis=0)))", "V, W")),
         S(f"{CH}.take_along_axis_adjoint",
           "take_along_axis_adjoint(np.sin(x), np.ones((2, 3)), np.array([[1, 1], [0, 2]]), 1)", x=((2, 2), REAL)),
         # ---- sort and partition ----
@@ -72,9 +77,11 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.corrcoef", "np.corrcoef(x)", x=((3, 5), REAL)),
         S("numpy.corrcoef", "np.corrcoef(x, rowvar=False)", x=((6, 2), REAL)),
         # ---- complex functions of real values, conversions ----
-        S("numpy.conjugate", "np.conjugate(x) * np.conj(x)", x=((3,), REAL)),
+        S("numpy.conjugate", "np.conjugate(x) * np.conj(x)", x=((3,), REAL),
+          sym=Sym("np.sum(np.conjugate(x * y) * y)", "V, W", EITHER)),
         S("numpy.conjugate", "x.conj() * y", x=((3,), REAL), y=((2, 3), REAL)),
-        S("numpy.imag", "np.imag(x) + x * x.imag + x.real", x=((3,), REAL)),
+        S("numpy.imag", "np.imag(x) + x * x.imag + x.real", x=((3,), REAL),
+          sym=Sym("np.sum(x * y) + np.sum(np.imag(x))", "V, W", EITHER)),
         S("numpy.angle", "np.angle(x) * x + np.angle(x, deg=True)", x=((4,), NONZERO)),
         S("srcdiff.rules.runtime.real_part", "real_part(x * y, y)", x=((3,), REAL), y=((3,), REAL)),
         S("numpy.real_if_close", "np.real_if_close(x) ** 2", x=((3,), REAL)),
@@ -87,7 +94,7 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.float32", "np.float64(np.float32(np.floor(y))) * x", x=((3,), REAL), y=((3,), sampler(0.2, 0.8))),
         S("ndarray.item", "np.sin(x).item() * y", x=((1, 1), REAL), y=((3,), REAL)),
         S("ndarray.tolist", "np.sum(x * x).tolist() * y", x=((3,), REAL), y=((2,), REAL)),
-        S("math.pow", "math.pow(x, y)", x=(None, POS), y=(None, REAL)),
+        S("math.pow", "math.pow(x, y)", x=(None, POS), y=(None, REAL), sym=Sym("math.pow(x, y)", "0.7, 1.3", EITHER)),
         S("math.pow", "math.pow(x, 3.0)", x=(None, REAL)),
         S("numpy.linalg.norm", "np.linalg.norm(x, 3)", x=((4,), REAL)),
         S("numpy.linalg.norm", "np.linalg.norm(x, ord=-np.inf, axis=1)", x=((2, 3), REAL)),
@@ -104,7 +111,7 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
 
 
 def calc_calls():
-    """How tests/test_rule_facts.py calls each of these rules on its sample arrays x, y (2 x 2)."""
+    """How tests/rules/test_rule_facts.py calls each of these rules on its sample arrays x, y (2 x 2)."""
     import math
 
     import numpy as np

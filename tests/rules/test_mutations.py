@@ -5,7 +5,7 @@ and runs a targeted subset of the tests against that copy; the subset must fail.
 case runs every subset against the unmutated copy, which must pass (so a "killed" mutant
 is not a broken test).  Slow (minutes): deselected by default, run with
 
-    python -m pytest -m slow tests/test_mutations.py
+    python -m pytest -m slow tests/rules/test_mutations.py
 
 docs/testing.md lists the mutations and the tool-driven mutation run (mutmut).
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 
@@ -40,71 +40,71 @@ MUTATIONS = [
     # ---- rule templates off by a factor or a term ----
     M("sin adjoint off by a factor", "rules/numpy_elementwise.py",
       'unary(np.sin,          x="g * np.cos(x)")', 'unary(np.sin,          x="2.0 * g * np.cos(x)")',
-      ("tests/test_numpy_rules.py", "-k", "sin")),
+      ("tests/rules/test_numpy_rules.py", "-k", "sin")),
     M("multiply adjoint with an extra term", "rules/numpy_elementwise.py",
       'binary(np.multiply,    x="g * y",', 'binary(np.multiply,    x="g * y + g",',
-      ("tests/test_numpy_rules.py", "-k", "multiply")),
+      ("tests/rules/test_numpy_rules.py", "-k", "multiply")),
     M("division's y adjoint with the wrong sign", "rules/operators.py",
       'binary(operator.truediv, x="g / y",                 y="-g * ans / y")',
       'binary(operator.truediv, x="g / y",                 y="g * ans / y")',
-      ("tests/test_numpy_rules.py", "-k", "truediv")),
+      ("tests/rules/test_numpy_rules.py", "-k", "truediv")),
     M("variance adjoint off by a factor", "rules/numpy_reductions.py",
-      '(2.0 / {count})', '(1.0 / {count})', ("tests/test_numpy_rules.py", "-k", "var")),
+      '(2.0 / {count})', '(1.0 / {count})', ("tests/rules/test_numpy_rules.py", "-k", "var")),
     # ---- accumulation, broadcasting, loops ----
     M("accumulation overwrites", "ad/sweep.py",
       "self.emit(AdjointStmt(name, expr, True, line))", "self.emit(AdjointStmt(name, expr, False, line))",
-      ("tests/test_core.py",)),
+      ("tests/ad/test_core.py",)),
     M("exact broadcast sum over length-1 axes dropped", "ad/adjoints.py",
       "    if keep:\n        g = method(g, \"sum\"", "    if False:\n        g = method(g, \"sum\"",
-      ("tests/test_broadcasting.py",)),
+      ("tests/ad/test_broadcasting.py",)),
     M("run-time unbroadcast returns the adjoint unsummed", "rules/runtime.py",
       "    if np.shape(g) == shape:\n        return g\n", "    if True:\n        return g\n",
-      ("tests/test_broadcasting.py",)),
+      ("tests/ad/test_broadcasting.py",)),
     M("backward range loop runs forward", "ad/regions.py",
       'iterator = _call("reversed", _call("range", *[operand_ast(b) for b in loop.bounds]))',
       'iterator = _call("range", *[operand_ast(b) for b in loop.bounds])',
-      ("tests/test_control_flow.py",)),
+      ("tests/language/test_control_flow.py",)),
     M("loop stack read first-in first-out", "ad/regions.py",
       'body.append(Assign(list(saved), _call(f"{plan.stack}.pop")))',
       'body.append(Assign(list(saved), _call(f"{plan.stack}.pop", ast.Constant(0))))',
-      ("tests/test_control_flow.py",)),
+      ("tests/language/test_control_flow.py",)),
     M("np.where masks swapped", "rules/numpy_elementwise.py",
       '{"x": "np.where(condition, g, 0.0)", "y": "np.where(condition, 0.0, g)"}',
       '{"x": "np.where(condition, 0.0, g)", "y": "np.where(condition, g, 0.0)"}',
-      ("tests/test_numpy_rules.py", "-k", "where")),
+      ("tests/rules/test_numpy_rules.py", "-k", "where")),
     # ---- the checks' reports ----
     M("check accepts a difference that is a constant", "tools/check.py",
       "    if _is_zero(difference):\n", "    if _is_zero(difference) or not difference.free_symbols:\n",
-      ("tests/test_promises.py", "-k", "check")),
+      ("tests/api/test_promises.py", "-k", "check")),
     M("check's numeric comparison within 1%", "tools/check.py",
       "if abs(a - b) > REL_TOL * max(abs(a), abs(b)) + ABS_TOL:",
       "if abs(a - b) > 0.01 * max(abs(a), abs(b)) + ABS_TOL:",
-      ("tests/test_promises.py", "-k", "check")),
+      ("tests/api/test_promises.py", "-k", "check")),
     M("gradcheck reports the largest value, not the worst error", "tools/gradcheck.py",
       "score = np.where(np.isnan(error), np.inf, error / allowed)", "score = np.abs(a)",
-      ("tests/test_promises.py", "-k", "gradcheck")),
+      ("tests/api/test_promises.py", "-k", "gradcheck")),
     M("gradcheck's tolerance relative to 100%", "tools/gradcheck.py",
       "allowed = atol + rtol * np.abs(n)", "allowed = atol + np.abs(n)",
-      ("tests/test_promises.py", "-k", "gradcheck")),
+      ("tests/api/test_promises.py", "-k", "gradcheck")),
     # ---- the cache key ----
     M("cache key ignores length-1 axes", "ir/shapes.py",
       "tuple(n == 1 for n in value.shape)", "tuple(False for n in value.shape)",
-      ("tests/test_core.py", "tests/test_broadcasting.py")),
+      ("tests/ad/test_core.py", "tests/ad/test_broadcasting.py")),
     M("cache key ignores static values", "driver/cache.py",
       "return all(typed(args[names.index(n)]) == typed(v) for n, v in self.statics.items())", "return True",
-      ("tests/test_library_code.py", "tests/test_static_dependencies.py")),
+      ("tests/api/test_library_code.py", "tests/language/test_static_dependencies.py")),
     # ---- exact at special points ----
     M("fmax's NaN clause dropped", "rules/numpy_elementwise.py",
       'binary(np.fmax,        x="g * ((x > y) | np.isnan(y))",  y="g * ((x <= y) | np.isnan(x))"',
       'binary(np.fmax,        x="g * (x > y)",  y="g * (x <= y)"',
-      ("tests/test_promises.py", "-k", "nan")),
+      ("tests/api/test_promises.py", "-k", "nan")),
     M("prod's adjoint as ans / x (NaN at zeros)", "rules/numpy_reductions.py",
       'return {"x": "prod_adjoint(g, x, axis, keepdims)"}',
       'return {"x": f"{_spread(\'g\', static)} * {_spread(\'ans\', static)} / x"}',
-      ("tests/test_promises.py", "-k", "prod")),
+      ("tests/api/test_promises.py", "-k", "prod")),
     M("max ties shared as if there were never more than two", "rules/numpy_reductions.py",
       "/ np.sum({ties}, axis=axis, keepdims=True)", "/ np.minimum(np.sum({ties}, axis=axis, keepdims=True), 2)",
-      ("tests/test_promises.py", "-k", "tie")),
+      ("tests/api/test_promises.py", "-k", "tie")),
 ]
 
 

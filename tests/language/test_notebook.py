@@ -10,7 +10,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 CELLS = [
     f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nimport numpy as np\nimport srcdiff",

@@ -154,7 +154,7 @@ def test_command_line_prints_and_writes_the_graph(tmp_path, capsys):
 
 def test_the_graph_model_reads_only_the_ir():
     # debug mode (backend) uses the model, so it sits in ir/ and imports nothing above it
-    from test_structure import MODULES, imports
+    from transforms.test_structure import MODULES, imports
 
     assert {target for target, _ in imports("srcdiff.ir.graph")} <= {m for m in MODULES if m.startswith("srcdiff.ir.")}
     backend = [m for m in MODULES if m.startswith("srcdiff.backend")]

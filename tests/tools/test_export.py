@@ -21,7 +21,7 @@ from modules import import_source
 import srcdiff
 from srcdiff.tools.cli import main as cli_main
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]  # tests/, where export_set.py is
 RUFF = Path(sys.executable).with_name("ruff")
 
 

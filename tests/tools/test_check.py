@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 import sympy as sp
 from modules import import_source
-from rule_specs_shapes import symbolic_specs
+from rules import spec_kinds
+from rules.spec_kinds import EITHER, EXACT, SAMPLES, NoSym, Sym
+from rules.specs import SPECS
 
 import srcdiff
 from srcdiff.ad import regions as reverse_regions
@@ -407,198 +409,46 @@ def test_gradcheck_report_per_input():
     assert "srcdiff.gradcheck polynomial: agrees with float64 central differences" in str(report)
 
 
-# ---- every rule of the table with a sympy counterpart ----
+# ---- every rule of the table with a sympy counterpart: its row of tests/rules/specs.py ----
 
-V = np.array([0.3, 0.5, 0.8])
-W = np.array([1.2, 0.4, 1.4])
-A = np.array([[0.5, -1.0, 0.8], [1.2, 0.3, -0.6]])
-B = np.array([[0.9, 0.2, -0.4], [0.1, 1.1, 0.7]])
-SQ = np.array([[2.0, 0.5], [-0.3, 1.5]])
-SQ2 = np.array([[1.0, 0.2], [0.4, -0.8]])
-EXACT, EITHER = {PROVED}, {PROVED, NUMERIC}
-
-
-#: Templates with a float constant (np.log(2.0)) or a different but equal form: numbers decide.
-NOT_PROVABLE = {"exp2", "log2", "log10", "arccosh"}
-
-
-def _elementwise(name: str, x=V, y=W) -> tuple:
-    return ("x, y", f"np.sum(np.{name}(x) * y)", (x, y), EITHER if name in NOT_PROVABLE else EXACT)
-
-
-def _binary(name: str, expected=EXACT) -> tuple:
-    return ("x, y", f"np.sum(np.{name}(x, y) * x)", (V, np.array([1.2, 0.4, 0.6])), expected)
-
-
-def _math(name: str) -> tuple:
-    return ("x, y", f"math.{name}(x) * y", (0.7, 1.3), EXACT)
-
-
-def _wrap(expr: str, args=(V, W), expected=EXACT) -> tuple:
-    return ("x, y", expr, args, expected)
-
-
-#: Rule name -> (parameters, body, example arguments, accepted verdicts). wrt: x and y.
-RULE_SPECS = {
-    "operator.add": _wrap("(x + y) * x", (0.7, 1.3)),
-    "operator.sub": _wrap("(x - y) * x", (0.7, 1.3)),
-    "operator.mul": _wrap("x * y", (0.7, 1.3)),
-    "operator.truediv": _wrap("x / y", (0.7, 1.3)),
-    "operator.pow": _wrap("x ** y", (0.7, 1.3), EITHER),  # guards for x = 0, y = 0: see numpy.power
-    "operator.neg": _wrap("-x * y", (0.7, 1.3)),
-    "operator.pos": _wrap("+x * y", (0.7, 1.3)),
-    "operator.matmul": _wrap("np.sum(np.sin(x @ y))", (A, V)),
-    "ndarray.T": _wrap("np.sum(np.sin(x.T @ y))", (A, np.array([0.2, -0.7]))),
-    **{f"math.{n}": _math(n) for n in ["sin", "cos", "tan", "exp", "log", "sqrt", "tanh", "sinh", "cosh", "asin",
-                                        "acos", "atan", "asinh", "atanh", "log1p", "expm1"]},
-    **{f"math.{n}": ("x, y", f"math.{n}(x) * y", (0.7, 1.3), EITHER)  # constants written as floats (pi, log 2)
-       for n in ["log2", "log10", "erf", "erfc", "degrees", "radians", "fabs"]},
-    "math.acosh": ("x, y", "math.acosh(x + 1.0) * y", (0.7, 1.3), EITHER),
-    "math.atan2": ("x, y", "math.atan2(x, y)", (0.7, 1.3), EXACT),
-    "math.pow": ("x, y", "math.pow(x, y)", (0.7, 1.3), EITHER),  # the guards for x = 0, y = 0 (as x ** y)
-    "numpy.diff": _wrap("np.sum(np.sin(np.diff(x * y, n=2)))"),
-    "numpy.ediff1d": _wrap("np.sum(np.sin(np.ediff1d(x * y)))"),
-    "numpy.cumprod": _wrap("np.sum(np.sin(np.cumprod(x * y)))"),
-    "numpy.polyval": _wrap("np.sum(np.sin(np.polyval(x, y)))"),
-    "numpy.trapezoid": _wrap("np.sin(np.trapezoid(x * x, y))"),
-    "numpy.take": _wrap("np.sum(np.sin(np.take(x * y, [2, 0, 2])))"),
-    "numpy.take_along_axis": _wrap("np.sum(np.sin(np.take_along_axis(x * y, np.array([1, 1, 0]), axis=0)))"),
-    "math.hypot": ("x, y", "math.hypot(x, y)", (0.7, 1.3), EXACT),
-    **{f"numpy.{n}": _elementwise(n) for n in [
-        "negative", "reciprocal", "square", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10",
-        "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
-        "arctanh", "absolute", "copy"]},
-    "numpy.arccosh": _elementwise("arccosh", x=V + 1.0),
-    **{f"numpy.{n}": _binary(n) for n in ["add", "subtract", "multiply", "divide", "arctan2",
-                                          "hypot"]},
-    "numpy.logaddexp": _binary("logaddexp", EITHER),  # the adjoint is a sigmoid written with tanh
-    # exact at x = 0 and y = 0 through guards (y == 0) that sympy cannot drop on array elements
-    "numpy.power": _binary("power", EITHER),
-    **{f"numpy.{n}": _binary(n, NUMERIC) for n in ["maximum", "minimum", "fmax", "fmin"]},
-    "numpy.sign": _wrap("np.sum(np.sign(x) * x * y)", expected=EITHER),
-    "numpy.real": _wrap("np.sum(np.sin(np.real(x)) * y)", expected=EITHER),
-    "numpy.clip": _wrap("np.sum(np.clip(x, 0.4, 0.7) * y)", expected=EITHER),
-    "numpy.where": ("x, y, c", "np.sum(np.where(c, x * y, y * y))", (V, W, np.array([True, False, True])), EXACT),
-    "numpy.isnan": _wrap("np.sum(np.where(np.isnan(x), 0.0, x * y))"),
-    "numpy.isinf": _wrap("np.sum(np.where(np.isinf(x), 0.0, x * y))"),
-    "numpy.isfinite": _wrap("np.sum(np.where(np.isfinite(x), x * y, 0.0))"),
-    **{f"numpy.{n}": _wrap(f"np.sum(np.{n}(x, y) * x * y)", expected=EITHER)
-       for n in ["greater", "greater_equal", "less", "less_equal"]},
-    # ---- reductions ----
-    "numpy.sum": _wrap("np.sum(np.sin(np.sum(x * y, axis=0)))", (A, B)),
-    "numpy.mean": _wrap("np.sum(np.sin(np.mean(x * y, axis=1)))", (A, B)),
-    "numpy.prod": _wrap("np.sum(np.prod(x * y, axis=0))", (A, B)),
-    "numpy.var": _wrap("np.var(x * y)", (A, B)),
-    "numpy.std": _wrap("np.sum(np.std(x * y, axis=0))", (A, B)),
-    # sympy's Max/Min of many symbolic arguments is very slow: two elements each
-    **{f"numpy.{n}": _wrap(f"np.{n}(x * y)", (V[:2], W[:2]), EITHER) for n in ["max", "min", "amax", "amin"]},
-    "numpy.linalg.norm": _wrap("np.linalg.norm(x * y)", (A, B)),
-    "numpy.cumsum": _wrap("np.sum(np.sin(np.cumsum(x * y)))"),
-    # ---- products and linear algebra ----
-    "numpy.matmul": _wrap("np.sum(np.sin(np.matmul(x, y)))", (A, V)),
-    "numpy.dot": _wrap("np.sum(np.sin(np.dot(x, y)))", (A, V)),
-    "numpy.inner": _wrap("np.sin(np.inner(x, y))"),
-    "numpy.outer": _wrap("np.sum(np.sin(np.outer(x, y)))"),
-    "numpy.tensordot": _wrap("np.sum(np.sin(np.tensordot(x, y, axes=1)))", (A, V)),
-    "numpy.einsum": _wrap("np.sin(np.einsum('i,i->', x, y))"),
-    "numpy.convolve": _wrap("np.sum(np.sin(np.convolve(x, y[:2], 'same')))"),
-    "numpy.correlate": _wrap("np.sum(np.sin(np.correlate(x, y[:2], 'valid')))"),
-    "numpy.trace": _wrap("np.sin(np.trace(x @ y))", (A, B.T)),
-    "numpy.diag": _wrap("np.sum(np.sin(np.diag(x @ y)))", (A, B.T)),
-    "numpy.linalg.inv": _wrap("np.sum(np.linalg.inv(x) * y)", (SQ, SQ2)),
-    "numpy.linalg.det": _wrap("np.linalg.det(x * y)", (SQ, SQ2)),
-    "numpy.linalg.solve": _wrap("np.sum(np.linalg.solve(x, y))", (SQ, np.array([0.3, -1.2]))),
-    "numpy.linalg.slogdet": _wrap("np.linalg.slogdet(x * y)[1]", (SQ, SQ2), EITHER),  # log|det| vs inv.T
-    "numpy.split": _wrap("np.sum(np.sin(np.split(x * y, [1])[0])) * np.sum(np.split(x, [1])[1] * y[1:])"),
-    # ---- shapes ----
-    "numpy.reshape": _wrap("np.sum(np.sin(np.reshape(x, (3, 2))) * np.reshape(y, (3, 2)))", (A, B)),
-    "numpy.ravel": _wrap("np.sum(np.sin(np.ravel(x)) * np.ravel(y))", (A, B)),
-    "numpy.expand_dims": _wrap("np.sum(np.sin(np.expand_dims(x, 0)) * y)"),
-    "numpy.squeeze": _wrap("np.sum(np.sin(np.squeeze(x)) * y)", (V.reshape(1, 3), W)),
-    "numpy.atleast_1d": _wrap("np.sum(np.sin(np.atleast_1d(x)) * y)"),
-    "numpy.atleast_2d": _wrap("np.sum(np.sin(np.atleast_2d(x)) * y)"),
-    "numpy.atleast_3d": _wrap("np.sum(np.sin(np.atleast_3d(x)) * y)"),
-    "numpy.transpose": _wrap("np.sum(np.sin(np.transpose(x)) @ y)", (A, np.array([0.2, -0.7]))),
-    "numpy.swapaxes": _wrap("np.sum(np.sin(np.swapaxes(x, 0, 1)) @ y)", (A, np.array([0.2, -0.7]))),
-    "numpy.moveaxis": _wrap("np.sum(np.sin(np.moveaxis(x, 0, 1)) @ y)", (A, np.array([0.2, -0.7]))),
-    "numpy.flip": _wrap("np.sum(np.sin(np.flip(x)) * y)"),
-    "numpy.broadcast_to": _wrap("np.sum(np.sin(np.broadcast_to(x, (2, 3))) * y)", (V, B)),
-    "numpy.tile": _wrap("np.sum(np.sin(np.tile(x, 2)) * y)", (V, np.arange(1.0, 7.0))),
-    "numpy.repeat": _wrap("np.sum(np.sin(np.repeat(x, 2)) * y)", (V, np.arange(1.0, 7.0))),
-    "numpy.concatenate": _wrap("np.sum(np.sin(np.concatenate([x, y])) * np.concatenate([y, x]))"),
-    "numpy.stack": _wrap("np.sum(np.sin(np.stack([x, y])) * np.stack([y, x]))"),
-    "numpy.hstack": _wrap("np.sum(np.sin(np.hstack([x, y])) * np.hstack([y, x]))"),
-    "numpy.vstack": _wrap("np.sum(np.sin(np.vstack([x, y])) * np.vstack([y, x]))"),
-    **{f"numpy.{n}": _wrap(f"np.sum(np.sin(np.{n}(x, dtype=float)) * y)")
-       for n in ["asarray", "array", "asanyarray", "ascontiguousarray"]},
-    # ---- constructors and queries: no gradient of their own ----
-    "numpy.zeros": _wrap("np.sum((x + np.zeros(3)) * y)"),
-    "numpy.ones": _wrap("np.sum(x * np.ones(3) * y)"),
-    "numpy.full": _wrap("np.sum(x * np.full(3, 2.0) * y)"),
-    "numpy.eye": _wrap("np.sum((np.eye(3) @ x) * y)"),
-    "numpy.identity": _wrap("np.sum((np.identity(3) @ x) * y)"),
-    "numpy.arange": _wrap("np.sum(x * np.arange(3.0) * y)"),
-    "numpy.linspace": _wrap("np.sum(x * np.linspace(0.0, 1.0, 3) * y)"),
-    "numpy.zeros_like": _wrap("np.sum((x + np.zeros_like(x)) * y)"),
-    "numpy.ones_like": _wrap("np.sum(x * np.ones_like(x) * y)"),
-    "numpy.full_like": _wrap("np.sum(x * np.full_like(x, 2.0) * y)"),
-    "numpy.shape": _wrap("np.sum(x * np.full(np.shape(x), 2.0) * y)", (A, B)),
-    "numpy.ndim": _wrap("np.sum(x * y) * np.ndim(x)"),
-    "numpy.size": _wrap("np.sum(x * y) * np.size(x)"),
-    "ndarray.shape": _wrap("np.sum(np.reshape(x, y.shape) * y)", (A, B)),
-    "ndarray.ndim": _wrap("np.sum(x * y) * x.ndim"),
-    "ndarray.size": _wrap("np.sum(x * y) * x.size"),
-    "srcdiff.rules.runtime.unbroadcast": _wrap("np.sum(unbroadcast(np.outer(x, y), y) * y)"),
-    "srcdiff.rules.runtime.select": _wrap("np.sum(select(np.arange(np.size(x)) % 2 == 0, x * y))"),
-    "srcdiff.rules.runtime.select_whole": _wrap("np.sum(select_whole(np.size(x) > 1, x * y))"),
-    "srcdiff.rules.runtime.copy_array": _wrap("np.sum(copy_array(x) * y)"),
-    "srcdiff.rules.runtime.zeros_like": _wrap("np.sum((x + zeros_like(x)) * y)"),
-    "srcdiff.rules.runtime.index_add": _wrap("np.sum(index_add(x, (np.array([0, 2, 0]),), y * x) * y)"),
-    "srcdiff.rules.runtime.index_read": _wrap("np.sum(index_read(x * y, (np.array([1, 1]),)) * y[:2])"),
-    "builtins.slice": _wrap("np.sum(index_read(x, (slice(2, None, -1),)) * y)"),
-    # ---- more NumPy: constants such as pi written as floats, floors in the remainders ----
-    **{f"numpy.{n}": ("x, y", f"np.sum(np.{n}(x) * y)", (V, W), EITHER)
-       for n in ["deg2rad", "rad2deg", "degrees", "radians", "fabs", "sinc"]},
-    "numpy.logaddexp2": _binary("logaddexp2", EITHER),
-    # their adjoints floor (or truncate) x / y, which sympy cannot differentiate: not symbolic
-    **{f"numpy.{n}": _binary(n, {NOT_SYMBOLIC}) for n in ["remainder", "fmod"]},
-    "operator.mod": _wrap("(x % y) * x", (0.7, 1.3), {NOT_SYMBOLIC}),
-    "srcdiff.rules.runtime.real_part": _wrap("np.sum(real_part(x * x, y) * y)"),
-    # a guard's NaN at its point is not symbolic; a guard on a value with no gradient is proved
-    "srcdiff.rules.guard_helpers.point_guard": _wrap("np.sum(np.where(x == 7.0, 0.0, x * y) * y)",
-                                                     expected={NOT_SYMBOLIC}),
-    "numpy.diagonal": _wrap("np.sum(np.sin(np.diagonal(x @ y)))", (A, B.T)),
-    "numpy.conjugate": _wrap("np.sum(np.conjugate(x * y) * y)", expected=EITHER),
-    "numpy.imag": _wrap("np.sum(x * y) + np.sum(np.imag(x))", expected=EITHER),
-}
-
-RULE_SPECS.update(symbolic_specs(_wrap, A, B))  # splits, rolls, padding, joins of lists
+V, W, A, B = (SAMPLES[n] for n in "VWAB")
 
 #: The built-in rules that have a sympy counterpart (SciPy's: tests/transforms/test_scipy_rules.py).
 SYMBOLIC_RULES = sorted(r.name for rules in SECTIONS.values() for r in rules
                         if symbolic_status.rule_status(r.name) == "symbolic")
+#: The rows that carry a symbolic check (`spec_kinds.Sym`), one per rule.
+SYMBOLIC_ROWS = [spec for spec in SPECS if isinstance(spec.sym, Sym)]
+#: Attribute reads that have a counterpart but no rule (`sympy_counterparts.WITHOUT_RULES`).
+ATTRIBUTE_SPECS = {
+    "ndarray.shape": Sym("np.sum(x * np.full(x.shape, 2.0) * y)", "A, B"),
+    "ndarray.ndim": Sym("np.sum(x * y) * x.ndim", "V, W"),
+    "ndarray.size": Sym("np.sum(x * y) * x.size", "V, W"),
+}
 
 
 @pytest.fixture(scope="module")
 def spec_functions(tmp_path_factory):
-    """Each spec as a function in a real module file (srcdiff reads source)."""
-    names = {name: f"f{i}" for i, name in enumerate(sorted(RULE_SPECS))}
+    """Each row's symbolic check as a function in a real module file (srcdiff reads source)."""
+    checks = {spec.rule: spec.sym for spec in SYMBOLIC_ROWS} | ATTRIBUTE_SPECS
+    names = {name: f"f{i}" for i, name in enumerate(checks)}
     helpers = "copy_array, index_add, index_read, real_part, select, select_whole, unbroadcast, zeros_like"
     lines = ["import math", "import numpy as np", f"from srcdiff.rules.runtime import {helpers}", ""]
-    for name, (params, body, _, _) in RULE_SPECS.items():
-        lines += [f"def {names[name]}({params}):  # {name}", f"    return {body}", ""]
+    for name, sym in checks.items():
+        lines += [f"def {names[name]}({sym.params}):  # {name}", f"    return {sym.body}", ""]
     module = import_source(tmp_path_factory.mktemp("specs"), "\n".join(lines), "rule_specs")
     return {name: getattr(module, fn) for name, fn in names.items()}
 
 
-@pytest.mark.parametrize("name", SYMBOLIC_RULES)
-def test_rule_agrees_with_sympy(name, spec_functions):
-    if name not in RULE_SPECS:
-        pytest.skip(f"no spec for {name} (test_every_symbolic_rule_has_a_spec lists it)")
-    _, _, args, accepted = RULE_SPECS[name]
+@pytest.mark.parametrize("name, sym", [(s.rule, s.sym) for s in SYMBOLIC_ROWS] + list(ATTRIBUTE_SPECS.items()),
+                         ids=[s.rule for s in SYMBOLIC_ROWS] + list(ATTRIBUTE_SPECS))
+def test_rule_agrees_with_sympy(name, sym, spec_functions):
     # a proof may take sympy longer than check's default time on a slow machine: wait for it
-    report = check(spec_functions[name], *args, wrt=(0, 1), timeout=60 if accepted == EXACT else TIMEOUT)
-    assert report.status in accepted, str(report)
+    report = check(spec_functions[name], *sym.args, wrt=(0, 1), timeout=60 if sym.verdict == EXACT else TIMEOUT)
+    assert report.status in sym.verdict, str(report)
+
+
+def test_the_rows_verdicts_are_checks_statuses():
+    assert (spec_kinds.PROVED, spec_kinds.NUMERIC, spec_kinds.NOT_SYMBOLIC) == (PROVED, NUMERIC, NOT_SYMBOLIC)
 
 
 def test_every_rule_is_symbolic_or_says_why_not():
@@ -606,20 +456,18 @@ def test_every_rule_is_symbolic_or_says_why_not():
     assert not unknown, f"add these to sympy_counterparts.COUNTERPARTS or sympy_counterparts.NOT_SYMBOLIC: {unknown}"
 
 
-#: Symbolic rules without a spec here, and why.
-NO_SPEC = {
-    "numpy.empty": "its values are uninitialised",
-    "numpy.empty_like": "its values are uninitialised",
-    "numpy.issubdtype": "a dtype query with no place in a differentiable expression",
-    "numpy.result_type": "a dtype query with no place in a differentiable expression",
-    "ndarray.astype": "user code's methods run on object arrays, which cannot astype(float) symbols",
-    "numpy.astype": "object arrays of symbols cannot astype(float)",
-}
-
-
-def test_every_symbolic_rule_has_a_spec():
-    missing = [n for n in SYMBOLIC_RULES if n not in RULE_SPECS and n not in NO_SPEC]
-    assert not missing, f"add a spec to RULE_SPECS for: {missing}"
+def test_every_symbolic_rule_has_one_symbolic_row():
+    rows = {}
+    for spec in SPECS:
+        if spec.sym is not None:
+            rows.setdefault(spec.rule, []).append(spec.sym)
+    missing = [n for n in SYMBOLIC_RULES if n not in rows]
+    assert not missing, f"give one row of each in tests/rules/specs.py sym=Sym(...) (or NoSym(why)): {missing}"
+    twice = sorted(n for n, found in rows.items() if len(found) > 1)
+    assert not twice, f"rules with more than one symbolic row: {twice}"
+    stale = sorted(n for n in rows if symbolic_status.rule_status(n) != "symbolic")
+    assert not stale, f"symbolic rows of rules without a sympy counterpart: {stale}"
+    assert all(len(sym.why) > 10 for found in rows.values() for sym in found if isinstance(sym, NoSym))
 
 
 # ---- every structural primitive (srcdiff.structural) ----

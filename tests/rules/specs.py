@@ -1,0 +1,453 @@
+"""The rule spec table: one row per test case of a rule (`spec_kinds.Spec`), driving every
+per-rule test: the gradient against central differences (tests/rules/test_numpy_rules.py),
+the tangent (tests/ad/test_jvp.py), the symbolic check (tests/tools/test_check.py), and the
+transformation matrix's corpus (tests/transforms/corpus.py).  The rows of some families are in
+rule_specs_*.py beside this file; `SPECS` is all of them.  Adding a rule adds its rows here.
+"""
+
+import math
+
+import numpy as np
+from modules import import_source
+
+from rules.rule_specs_calc import calc_specs
+from rules.rule_specs_linalg import linalg_specs
+from rules.rule_specs_more import more_specs
+from rules.rule_specs_shapes import shapes_specs
+from rules.rule_specs_signal import signal_specs
+from rules.spec_kinds import (
+    ABOVE1,
+    EITHER,
+    EXACT,
+    NONZERO,
+    NUMERIC_ONLY,
+    POS,
+    REAL,
+    REFUSED,
+    SPD,
+    UNIT,
+    NoSym,
+    S,
+    Sym,
+    sampler,
+    well_conditioned,
+)
+from srcdiff.rules import calculus_helpers, guard_helpers, join_helpers, list_helpers, runtime
+
+RT = "srcdiff.rules.runtime"
+LH = "srcdiff.rules.list_helpers"
+SPECS = [
+    # ---- Python operators ----
+    S("operator.add", "x + y", x=((3, 1), REAL), y=((4,), REAL), sym=Sym("(x + y) * x", "0.7, 1.3")),
+    S("operator.sub", "x - y", x=((3, 4), REAL), y=(None, REAL), sym=Sym("(x - y) * x", "0.7, 1.3")),
+    S("operator.mul", "x * y", x=((2, 3), REAL), y=((2, 1), REAL), sym=Sym("x * y", "0.7, 1.3")),
+    S("operator.truediv", "x / y", x=((3,), REAL), y=((2, 3), POS), sym=Sym("x / y", "0.7, 1.3")),
+    S("operator.pow", "x ** y", x=((3,), POS), y=((3,), REAL), sym=Sym("x ** y", "0.7, 1.3", EITHER)),
+    S("operator.pow", "x ** 3", x=(None, REAL)),
+    S("operator.neg", "-x", x=((3,), REAL), sym=Sym("-x * y", "0.7, 1.3")),
+    S("operator.pos", "+x", x=((3,), REAL), sym=Sym("+x * y", "0.7, 1.3")),
+    S("operator.matmul", "x @ y", x=((3, 4), REAL), y=((4, 2), REAL), sym=Sym("np.sum(np.sin(x @ y))", "A, V")),
+    S("operator.matmul", "x @ y", x=((4,), REAL), y=((4, 2), REAL)),
+    S("operator.matmul", "x @ y", x=((2, 3, 4), REAL), y=((4,), REAL)),
+    S("ndarray.T", "x.T @ y", x=((3, 2), REAL), y=((3,), REAL),
+      sym=Sym("np.sum(np.sin(x.T @ y))", "A, np.array([0.2, -0.7])")),
+    # ---- math ----
+    S("math.sin", "math.sin(x)", x=(None, REAL), sym=Sym("math.sin(x) * y", "0.7, 1.3")),
+    S("math.cos", "math.cos(x)", x=(None, REAL), sym=Sym("math.cos(x) * y", "0.7, 1.3")),
+    S("math.tan", "math.tan(x)", x=(None, UNIT), sym=Sym("math.tan(x) * y", "0.7, 1.3")),
+    S("math.exp", "math.exp(x)", x=(None, REAL), sym=Sym("math.exp(x) * y", "0.7, 1.3")),
+    S("math.log", "math.log(x)", x=(None, POS), sym=Sym("math.log(x) * y", "0.7, 1.3")),
+    S("math.sqrt", "math.sqrt(x)", x=(None, POS), sym=Sym("math.sqrt(x) * y", "0.7, 1.3")),
+    S("math.tanh", "math.tanh(x)", x=(None, REAL), sym=Sym("math.tanh(x) * y", "0.7, 1.3")),
+    # the symbolic check multiplies by y; constants written as floats (pi, log 2) may leave a proof to numbers
+    *[S(f"math.{n}", f"math.{n}(x)", x=(None, domain), sym=Sym(f"math.{n}({arg}) * y", "0.7, 1.3", verdict))
+      for n, domain, verdict, arg in [
+        ("sinh", REAL, EXACT, "x"), ("cosh", REAL, EXACT, "x"), ("asin", UNIT, EXACT, "x"), ("acos", UNIT, EXACT, "x"),
+        ("atan", REAL, EXACT, "x"), ("asinh", REAL, EXACT, "x"), ("acosh", ABOVE1, EITHER, "x + 1.0"),
+        ("atanh", UNIT, EXACT, "x"), ("log1p", POS, EXACT, "x"), ("expm1", REAL, EXACT, "x"),
+        ("log2", POS, EITHER, "x"), ("log10", POS, EITHER, "x"), ("erf", REAL, EITHER, "x"),
+        ("erfc", REAL, EITHER, "x"), ("fabs", NONZERO, EITHER, "x"), ("degrees", REAL, EITHER, "x"),
+        ("radians", REAL, EITHER, "x")]],
+    S("math.atan2", "math.atan2(x, y)", x=(None, REAL), y=(None, POS), sym=Sym("math.atan2(x, y)", "0.7, 1.3")),
+    S("math.hypot", "math.hypot(x, y)", x=(None, POS), y=(None, REAL), sym=Sym("math.hypot(x, y)", "0.7, 1.3")),
+    # ---- NumPy elementwise ----
+    S("numpy.add", "np.add(x, y)", x=((3, 1), REAL), y=((1, 4), REAL),
+      sym=Sym("np.sum(np.add(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),
+    S("numpy.subtract", "np.subtract(x, y)", x=((3, 4), REAL), y=((4,), REAL),
+      sym=Sym("np.sum(np.subtract(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),
+    S("numpy.multiply", "np.multiply(x, y)", x=((2, 3), REAL), y=(None, REAL),
+      sym=Sym("np.sum(np.multiply(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),
+    S("numpy.divide", "np.divide(x, y)", x=((2, 3), REAL), y=((3,), POS),
+      sym=Sym("np.sum(np.divide(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),
+    S("numpy.power", "np.power(x, y)", x=((2, 3), POS), y=((3,), REAL),
+      sym=Sym("np.sum(np.power(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", EITHER)),
+    S("numpy.negative", "np.negative(x)", x=((3,), REAL), sym=Sym("np.sum(np.negative(x) * y)", "V, W")),
+    S("numpy.reciprocal", "np.reciprocal(x)", x=((3,), POS), sym=Sym("np.sum(np.reciprocal(x) * y)", "V, W")),
+    S("numpy.square", "np.square(x)", x=((2, 2), REAL), sym=Sym("np.sum(np.square(x) * y)", "V, W")),
+    S("numpy.sqrt", "np.sqrt(x)", x=((3,), POS), sym=Sym("np.sum(np.sqrt(x) * y)", "V, W")),
+    S("numpy.sqrt", "np.sqrt(x)", x=(None, POS)),
+    S("numpy.cbrt", "np.cbrt(x)", x=((3,), POS), sym=Sym("np.sum(np.cbrt(x) * y)", "V, W")),
+    S("numpy.exp", "np.exp(x)", x=((3,), REAL), sym=Sym("np.sum(np.exp(x) * y)", "V, W")),
+    S("numpy.exp2", "np.exp2(x)", x=((3,), REAL), sym=Sym("np.sum(np.exp2(x) * y)", "V, W", EITHER)),
+    S("numpy.expm1", "np.expm1(x)", x=((3,), REAL), sym=Sym("np.sum(np.expm1(x) * y)", "V, W")),
+    S("numpy.log", "np.log(x)", x=((3,), POS), sym=Sym("np.sum(np.log(x) * y)", "V, W")),
+    S("numpy.log2", "np.log2(x)", x=((3,), POS), sym=Sym("np.sum(np.log2(x) * y)", "V, W", EITHER)),
+    S("numpy.log10", "np.log10(x)", x=((3,), POS), sym=Sym("np.sum(np.log10(x) * y)", "V, W", EITHER)),
+    S("numpy.log1p", "np.log1p(x)", x=((3,), POS), sym=Sym("np.sum(np.log1p(x) * y)", "V, W")),
+    S("numpy.logaddexp", "np.logaddexp(x, y)", x=((2, 3), REAL), y=((3,), REAL),
+      sym=Sym("np.sum(np.logaddexp(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", EITHER)),
+    S("numpy.sin", "np.sin(x)", x=((3,), REAL), sym=Sym("np.sum(np.sin(x) * y)", "V, W")),
+    S("numpy.sin", "np.sin(x)", x=(None, REAL)),
+    S("numpy.cos", "np.cos(x)", x=((3,), REAL), sym=Sym("np.sum(np.cos(x) * y)", "V, W")),
+    S("numpy.tan", "np.tan(x)", x=((3,), UNIT), sym=Sym("np.sum(np.tan(x) * y)", "V, W")),
+    S("numpy.arcsin", "np.arcsin(x)", x=((3,), UNIT), sym=Sym("np.sum(np.arcsin(x) * y)", "V, W")),
+    S("numpy.arccos", "np.arccos(x)", x=((3,), UNIT), sym=Sym("np.sum(np.arccos(x) * y)", "V, W")),
+    S("numpy.arctan", "np.arctan(x)", x=((3,), REAL), sym=Sym("np.sum(np.arctan(x) * y)", "V, W")),
+    S("numpy.arctan2", "np.arctan2(x, y)", x=((2, 3), REAL), y=((3,), POS),
+      sym=Sym("np.sum(np.arctan2(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),
+    S("numpy.hypot", "np.hypot(x, y)", x=((3,), NONZERO), y=((2, 1), REAL),
+      sym=Sym("np.sum(np.hypot(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),
+    S("numpy.sinh", "np.sinh(x)", x=((3,), REAL), sym=Sym("np.sum(np.sinh(x) * y)", "V, W")),
+    S("numpy.cosh", "np.cosh(x)", x=((3,), REAL), sym=Sym("np.sum(np.cosh(x) * y)", "V, W")),
+    S("numpy.tanh", "np.tanh(x)", x=((3,), REAL), sym=Sym("np.sum(np.tanh(x) * y)", "V, W")),
+    S("numpy.arcsinh", "np.arcsinh(x)", x=((3,), REAL), sym=Sym("np.sum(np.arcsinh(x) * y)", "V, W")),
+    S("numpy.arccosh", "np.arccosh(x)", x=((3,), ABOVE1), sym=Sym("np.sum(np.arccosh(x) * y)", "V + 1.0, W", EITHER)),
+    S("numpy.arctanh", "np.arctanh(x)", x=((3,), UNIT), sym=Sym("np.sum(np.arctanh(x) * y)", "V, W")),
+    S("numpy.absolute", "np.abs(x) * np.absolute(y)", x=((4,), REAL), y=(None, NONZERO),
+      sym=Sym("np.sum(np.absolute(x) * y)", "V, W")),
+    S("numpy.real", "np.real(x) * np.sin(np.real(x))", x=((4,), REAL),
+      sym=Sym("np.sum(np.sin(np.real(x)) * y)", "V, W", EITHER)),
+    S("numpy.maximum", "np.maximum(x, y)", x=((3, 4), REAL), y=((4,), REAL),
+      sym=Sym("np.sum(np.maximum(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", NUMERIC_ONLY)),
+    S("numpy.maximum", "np.maximum(x, 0.0)", x=((5,), REAL)),
+    S("numpy.minimum", "np.minimum(x, y)", x=((3, 4), REAL), y=((3, 1), REAL),
+      sym=Sym("np.sum(np.minimum(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", NUMERIC_ONLY)),
+    S("numpy.fmax", "np.fmax(x, y)", x=((3, 4), REAL), y=((4,), REAL),
+      sym=Sym("np.sum(np.fmax(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", NUMERIC_ONLY)),
+    S("numpy.fmin", "np.fmin(x, y)", x=((3, 4), REAL), y=(None, REAL),
+      sym=Sym("np.sum(np.fmin(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])", NUMERIC_ONLY)),
+    S("numpy.clip", "np.clip(x, lo, hi)", x=((4, 3), REAL), lo=((3,), sampler(-1.0, -0.2)),
+      hi=((4, 1), sampler(0.2, 1.0)), sym=Sym("np.sum(np.clip(x, 0.4, 0.7) * y)", "V, W", EITHER)),
+    S("numpy.clip", "np.clip(x, -0.5, None)", x=((6,), REAL)),
+    S("numpy.clip", "x.clip(0.0, 1.0)", x=((6,), sampler(-0.5, 1.5))),
+    S("numpy.where", "np.where(np.greater(c, 0.0), x, y)", x=((3, 4), REAL), y=((4,), REAL), c=((3, 4), REAL),
+      sym=Sym("np.sum(np.where(c, x * y, y * y))", "V, W, np.array([True, False, True])", params='x, y, c')),
+    # ---- reductions ----
+    S("numpy.sum", "np.sum(x)", x=((3, 4), REAL), sym=Sym("np.sum(np.sin(np.sum(x * y, axis=0)))", "A, B")),
+    S("numpy.sum", "np.sum(x, axis=0)", x=((3, 4), REAL)),
+    S("numpy.sum", "x.sum(axis=-1, keepdims=True)", x=((3, 4), REAL)),
+    S("numpy.sum", "np.sum(x, axis=(0, 2))", x=((2, 3, 4), REAL)),
+    S("numpy.mean", "np.mean(x)", x=((3, 4), REAL), sym=Sym("np.sum(np.sin(np.mean(x * y, axis=1)))", "A, B")),
+    S("numpy.mean", "x.mean(axis=1)", x=((3, 4), REAL)),
+    S("numpy.mean", "np.mean(x, axis=0, keepdims=True)", x=((3, 4), REAL)),
+    S("numpy.prod", "np.prod(x)", x=((5,), NONZERO), sym=Sym("np.sum(np.prod(x * y, axis=0))", "A, B")),
+    S("numpy.prod", "x.prod(axis=1)", x=((3, 4), REAL)),
+    S("numpy.prod", "np.prod(x, axis=0, keepdims=True)", x=((3, 2), REAL)),
+    S("numpy.var", "np.var(x)", x=((6,), REAL), sym=Sym("np.var(x * y)", "A, B")),
+    S("numpy.var", "x.var(axis=0, ddof=1)", x=((5, 3), REAL)),
+    S("numpy.std", "np.std(x, axis=1, keepdims=True)", x=((3, 5), REAL),
+      sym=Sym("np.sum(np.std(x * y, axis=0))", "A, B")),
+    S("numpy.max", "np.max(x)", x=((3, 4), REAL), sym=Sym("np.max(x * y)", "V[:2], W[:2]", EITHER)),
+    S("numpy.max", "x.max(axis=0)", x=((3, 4), REAL)),
+    S("numpy.min", "np.min(x, axis=1, keepdims=True)", x=((3, 4), REAL),
+      sym=Sym("np.min(x * y)", "V[:2], W[:2]", EITHER)),
+    S("numpy.min", "x.min()", x=((5,), REAL)),
+    S("numpy.amax", "np.amax(x, axis=-1)", x=((2, 3, 4), REAL), sym=Sym("np.amax(x * y)", "V[:2], W[:2]", EITHER)),
+    S("numpy.amin", "np.amin(x)", x=((4,), REAL), sym=Sym("np.amin(x * y)", "V[:2], W[:2]", EITHER)),
+    S("numpy.linalg.norm", "np.linalg.norm(x)", x=((3, 4), REAL), sym=Sym("np.linalg.norm(x * y)", "A, B")),
+    S("numpy.linalg.norm", "np.linalg.norm(x, axis=1, keepdims=True)", x=((3, 4), REAL)),
+    S("numpy.linalg.norm", "np.linalg.norm(x, ord=1)", x=((5,), NONZERO)),
+    S("numpy.linalg.norm", "np.linalg.norm(x, ord=np.inf)", x=((5,), REAL)),
+    S("numpy.cumsum", "np.cumsum(x)", x=((3, 4), REAL), sym=Sym("np.sum(np.sin(np.cumsum(x * y)))", "V, W")),
+    S("numpy.cumsum", "x.cumsum(axis=1)", x=((3, 4), REAL)),
+    # ---- linear algebra ----
+    S("numpy.matmul", "np.matmul(x, y)", x=((2, 3, 4), REAL), y=((4, 2), REAL),
+      sym=Sym("np.sum(np.sin(np.matmul(x, y)))", "A, V")),
+    S("numpy.dot", "np.dot(x, y)", x=((3, 4), REAL), y=((4,), REAL), sym=Sym("np.sum(np.sin(np.dot(x, y)))", "A, V")),
+    S("numpy.dot", "x.dot(y)", x=((4,), REAL), y=((4,), REAL)),
+    S("numpy.dot", "np.dot(x, y)", x=(None, REAL), y=((3,), REAL)),
+    S("numpy.inner", "np.inner(x, y)", x=((4,), REAL), y=((4,), REAL), sym=Sym("np.sin(np.inner(x, y))", "V, W")),
+    S("numpy.inner", "np.inner(x, y)", x=((2, 4), REAL), y=((3, 4), REAL)),
+    S("numpy.outer", "np.outer(x, y)", x=((3,), REAL), y=((4,), REAL),
+      sym=Sym("np.sum(np.sin(np.outer(x, y)))", "V, W")),
+    S("numpy.outer", "np.outer(x, y)", x=((2, 2), REAL), y=((3,), REAL)),
+    S("numpy.tensordot", "np.tensordot(x, y)", x=((2, 3, 4), REAL), y=((3, 4, 5), REAL),
+      sym=Sym("np.sum(np.sin(np.tensordot(x, y, axes=1)))", "A, V")),
+    S("numpy.tensordot", "np.tensordot(x, y, axes=1)", x=((2, 3), REAL), y=((3, 4), REAL)),
+    S("numpy.tensordot", "np.tensordot(x, y, axes=([0, 2], [2, 1]))", x=((2, 3, 4), REAL), y=((5, 4, 2), REAL)),
+    S("numpy.einsum", "np.einsum('ij,jk->ik', x, y)", x=((2, 3), REAL), y=((3, 4), REAL),
+      sym=Sym("np.sin(np.einsum('i,i->', x, y))", 'V, W')),
+    S("numpy.einsum", "np.einsum('ij->i', x)", x=((2, 3), REAL)),
+    S("numpy.einsum", "np.einsum('i,j,ij', x, y, z)", x=((2,), REAL), y=((3,), REAL), z=((2, 3), REAL)),
+    S("numpy.trace", "np.trace(x)", x=((3, 3), REAL), sym=Sym("np.sin(np.trace(x @ y))", "A, B.T")),
+    S("numpy.trace", "np.trace(x, offset=1)", x=((3, 4), REAL)),
+    S("numpy.diag", "np.diag(x)", x=((4,), REAL), sym=Sym("np.sum(np.sin(np.diag(x @ y)))", "A, B.T")),
+    S("numpy.diag", "np.diag(x)", x=((3, 4), REAL)),
+    S("numpy.diag", "np.diag(x, k=-1)", x=((4, 3), REAL)),
+    S("numpy.linalg.inv", "np.linalg.inv(x)", x=((3, 3), well_conditioned),
+      sym=Sym("np.sum(np.linalg.inv(x) * y)", "SQ, SQ2")),
+    S("numpy.linalg.det", "np.linalg.det(x)", x=((3, 3), well_conditioned), sym=Sym("np.linalg.det(x * y)", "SQ, SQ2")),
+    S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[1]", x=((3, 3), well_conditioned),
+      sym=Sym("np.linalg.slogdet(x * y)[1]", "SQ, SQ2", EITHER)),
+    S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[0] * np.linalg.slogdet(x)[1]", x=((2, 3, 3), well_conditioned)),
+    S("numpy.linalg.solve", "np.linalg.solve(x, y)", x=((3, 3), well_conditioned), y=((3,), REAL),
+      sym=Sym("np.sum(np.linalg.solve(x, y))", "SQ, np.array([0.3, -1.2])")),
+    S("numpy.linalg.solve", "np.linalg.solve(x, y)", x=((3, 3), well_conditioned), y=((3, 2), REAL)),
+    S("numpy.linalg.cholesky", "np.linalg.cholesky(x)", x=((3, 3), SPD), tol=1e-5),
+    # ---- shape manipulation ----
+    S("numpy.reshape", "np.reshape(x, (6, 2))", x=((3, 4), REAL),
+      sym=Sym("np.sum(np.sin(np.reshape(x, (3, 2))) * np.reshape(y, (3, 2)))", "A, B")),
+    S("numpy.reshape", "x.reshape(2, -1)", x=((3, 4), REAL)),
+    S("numpy.ravel", "np.ravel(x)", x=((3, 4), REAL), sym=Sym("np.sum(np.sin(np.ravel(x)) * np.ravel(y))", "A, B")),
+    S("numpy.ravel", "x.flatten()", x=((3, 4), REAL)),
+    S("numpy.expand_dims", "np.expand_dims(x, 1) * y", x=((3,), REAL), y=((3, 2), REAL),
+      sym=Sym("np.sum(np.sin(np.expand_dims(x, 0)) * y)", "V, W")),
+    S("numpy.squeeze", "np.squeeze(x)", x=((3, 1), REAL),
+      sym=Sym("np.sum(np.sin(np.squeeze(x)) * y)", "V.reshape(1, 3), W")),
+    S("numpy.squeeze", "np.squeeze(x, axis=0) * y", x=((1, 3, 1), REAL), y=((3, 1), REAL)),
+    S("numpy.atleast_1d", "np.atleast_1d(x) * y", x=((), REAL), y=((3,), REAL),
+      sym=Sym("np.sum(np.sin(np.atleast_1d(x)) * y)", "V, W")),
+    S("numpy.atleast_2d", "np.atleast_2d(x) * y", x=((3,), REAL), y=((2, 3), REAL),
+      sym=Sym("np.sum(np.sin(np.atleast_2d(x)) * y)", "V, W")),
+    S("numpy.atleast_3d", "np.atleast_3d(x) * y", x=((3,), REAL), y=((1, 3, 2), REAL),
+      sym=Sym("np.sum(np.sin(np.atleast_3d(x)) * y)", "V, W")),
+    S("numpy.atleast_3d", "np.atleast_3d(x)", x=((2, 3), REAL)),
+    S("numpy.transpose", "np.transpose(x)", x=((3, 4), REAL),
+      sym=Sym("np.sum(np.sin(np.transpose(x)) @ y)", "A, np.array([0.2, -0.7])")),
+    S("numpy.transpose", "x.transpose(1, 2, 0)", x=((2, 3, 4), REAL)),
+    S("numpy.swapaxes", "np.swapaxes(x, 0, 2)", x=((2, 3, 4), REAL),
+      sym=Sym("np.sum(np.sin(np.swapaxes(x, 0, 1)) @ y)", "A, np.array([0.2, -0.7])")),
+    S("numpy.moveaxis", "np.moveaxis(x, 0, -1)", x=((2, 3, 4), REAL),
+      sym=Sym("np.sum(np.sin(np.moveaxis(x, 0, 1)) @ y)", "A, np.array([0.2, -0.7])")),
+    S("numpy.flip", "np.flip(x, axis=1)", x=((3, 4), REAL), sym=Sym("np.sum(np.sin(np.flip(x)) * y)", "V, W")),
+    S("numpy.broadcast_to", "np.broadcast_to(x, (3, 4))", x=((4,), REAL),
+      sym=Sym("np.sum(np.sin(np.broadcast_to(x, (2, 3))) * y)", "V, B")),
+    S("numpy.broadcast_to", "np.broadcast_to(x, (2, 3, 4))", x=((3, 1), REAL)),
+    S("numpy.tile", "np.tile(x, (2, 3))", x=((3,), REAL),
+      sym=Sym("np.sum(np.sin(np.tile(x, 2)) * y)", "V, np.arange(1.0, 7.0)")),
+    S("numpy.tile", "np.tile(x, 2)", x=((2, 3), REAL)),
+    S("numpy.repeat", "np.repeat(x, 3)", x=((2, 2), REAL),
+      sym=Sym("np.sum(np.sin(np.repeat(x, 2)) * y)", "V, np.arange(1.0, 7.0)")),
+    S("numpy.repeat", "np.repeat(x, 2, axis=-1)", x=((2, 3), REAL)),
+    S("numpy.repeat", "np.repeat(x, [1, 3], axis=0)", x=((2, 3), REAL)),
+    S("numpy.concatenate", "np.concatenate([x, y], axis=1)", x=((2, 3), REAL), y=((2, 1), REAL),
+      sym=Sym("np.sum(np.sin(np.concatenate([x, y])) * np.concatenate([y, x]))", "V, W")),
+    S("numpy.concatenate", "np.concatenate([x, y, x])", x=((2,), REAL), y=((3,), REAL)),
+    S("numpy.stack", "np.stack([x, y], axis=-1)", x=((2, 3), REAL), y=((2, 3), REAL),
+      sym=Sym("np.sum(np.sin(np.stack([x, y])) * np.stack([y, x]))", "V, W")),
+    S("numpy.hstack", "np.hstack([x, y])", x=((3,), REAL), y=((2,), REAL),
+      sym=Sym("np.sum(np.sin(np.hstack([x, y])) * np.hstack([y, x]))", "V, W")),
+    S("numpy.hstack", "np.hstack((x, y))", x=((2, 3), REAL), y=((2, 1), REAL)),
+    S("numpy.vstack", "np.vstack([x, y])", x=((3,), REAL), y=((2, 3), REAL),
+      sym=Sym("np.sum(np.sin(np.vstack([x, y])) * np.vstack([y, x]))", "V, W")),
+    S("numpy.split", "np.split(x, 2)[1]", x=((4,), REAL),
+      sym=Sym("np.sum(np.sin(np.split(x * y, [1])[0])) * np.sum(np.split(x, [1])[1] * y[1:])", "V, W")),
+    S("numpy.split", "np.split(x, [1, 3], axis=1)[0] * np.split(x, [1, 3], axis=1)[2]", x=((2, 5), REAL)),
+    # ---- conversions ----
+    S("numpy.asarray", "np.asarray(x) * 2.0", x=((3,), REAL),
+      sym=Sym("np.sum(np.sin(np.asarray(x, dtype=float)) * y)", "V, W")),
+    S("numpy.asarray", "np.asarray(x, dtype=np.float64)", x=((3,), REAL)),
+    S("numpy.array", "np.array(x, dtype=float)", x=((3,), REAL),
+      sym=Sym("np.sum(np.sin(np.array(x, dtype=float)) * y)", "V, W")),
+    S("numpy.asanyarray", "np.asanyarray(x)", x=((3,), REAL),
+      sym=Sym("np.sum(np.sin(np.asanyarray(x, dtype=float)) * y)", "V, W")),
+    S("numpy.ascontiguousarray", "np.ascontiguousarray(x.T)", x=((3, 2), REAL),
+      sym=Sym("np.sum(np.sin(np.ascontiguousarray(x, dtype=float)) * y)", "V, W")),
+    S("ndarray.astype", "x.astype(float)", x=((3,), REAL),
+      sym=NoSym("user code's methods run on object arrays, which cannot astype(float) symbols")),
+    S("ndarray.astype", "x.astype('float64')", x=((3,), REAL)),
+    S("numpy.copy", "np.copy(x) + x.copy()", x=((3,), REAL), sym=Sym("np.sum(np.copy(x) * y)", "V, W")),
+    *([S("numpy.astype", "np.astype(x, x.dtype) * np.astype(x > 0, float)", x=((3,), REAL),
+        sym=NoSym("object arrays of symbols cannot astype(float)"))]
+      if hasattr(np, "astype") else []),
+    # ---- no gradient: the expression's gradient comes from the other factor only ----
+    S("numpy.zeros", "x + np.zeros(3)", x=((3,), REAL), sym=Sym("np.sum((x + np.zeros(3)) * y)", "V, W")),
+    S("numpy.ones", "x * np.ones((2, 3))", x=((3,), REAL), sym=Sym("np.sum(x * np.ones(3) * y)", "V, W")),
+    S("numpy.empty", "x * np.size(np.empty(2))", x=((3,), REAL), sym=NoSym("its values are uninitialised")),
+    S("numpy.full", "x * np.full(x.shape, 2.0) + np.full((2, 3), y) + np.full(3, z)", x=((3,), REAL),
+      y=(None, REAL), z=((3,), REAL), sym=Sym("np.sum(x * np.full(3, 2.0) * y)", "V, W")),
+    S("numpy.eye", "x @ np.eye(3)", x=((3,), REAL), sym=Sym("np.sum((np.eye(3) @ x) * y)", "V, W")),
+    S("numpy.identity", "np.identity(3) @ x", x=((3,), REAL), sym=Sym("np.sum((np.identity(3) @ x) * y)", "V, W")),
+    S("numpy.arange", "x * np.arange(3)", x=((3,), REAL), sym=Sym("np.sum(x * np.arange(3.0) * y)", "V, W")),
+    S("numpy.linspace", "x * np.linspace(0.0, 1.0, 3)", x=((3,), REAL)),
+    S("numpy.zeros_like", "x + np.zeros_like(x)", x=((3,), REAL),
+      sym=Sym("np.sum((x + np.zeros_like(x)) * y)", "V, W")),
+    S("numpy.ones_like", "x * np.ones_like(x, dtype=float)", x=((3,), REAL),
+      sym=Sym("np.sum(x * np.ones_like(x) * y)", "V, W")),
+    S("numpy.empty_like", "x * np.size(np.empty_like(x))", x=((3,), REAL), sym=NoSym("its values are uninitialised")),
+    S("numpy.full_like", "x * np.full_like(x, 3.0)", x=((3,), REAL),
+      sym=Sym("np.sum(x * np.full_like(x, 2.0) * y)", "V, W")),
+    S("numpy.shape", "x * np.shape(x)", x=((3,), REAL), sym=Sym("np.sum(x * np.full(np.shape(x), 2.0) * y)", "A, B")),
+    S("numpy.ndim", "x * np.ndim(x)", x=((3,), REAL), sym=Sym("np.sum(x * y) * np.ndim(x)", "V, W")),
+    S("numpy.size", "x * np.size(x)", x=((3,), REAL), sym=Sym("np.sum(x * y) * np.size(x)", "V, W")),
+    S("numpy.issubdtype", "x * np.issubdtype(x.dtype, np.floating)", x=((3,), REAL),
+      sym=NoSym("a dtype query with no place in a differentiable expression")),
+    S("numpy.sign", "np.sign(x) * x", x=((3,), NONZERO), sym=Sym("np.sum(np.sign(x) * x * y)", "V, W", EITHER)),
+    S("numpy.floor", "np.floor(x) * x", x=((3,), sampler(0.1, 0.9))),
+    S("numpy.ceil", "np.ceil(x) * x", x=((3,), sampler(0.1, 0.9))),
+    S("numpy.rint", "np.rint(x) * x", x=((3,), sampler(0.6, 0.9))),
+    S("numpy.isnan", "np.isnan(x) + x", x=((3,), REAL), sym=Sym("np.sum(np.where(np.isnan(x), 0.0, x * y))", "V, W")),
+    S("numpy.isfinite", "np.isfinite(x) * x", x=((3,), REAL),
+      sym=Sym("np.sum(np.where(np.isfinite(x), x * y, 0.0))", "V, W")),
+    S("numpy.isinf", "np.isinf(x) + x", x=((3,), REAL), sym=Sym("np.sum(np.where(np.isinf(x), 0.0, x * y))", "V, W")),
+    S("numpy.greater", "np.where(np.greater(x, 0.1), x, 0.0)", x=((6,), REAL),
+      sym=Sym("np.sum(np.greater(x, y) * x * y)", "V, W", EITHER)),
+    S("numpy.greater_equal", "np.greater_equal(x, 0.1) * x", x=((6,), REAL),
+      sym=Sym("np.sum(np.greater_equal(x, y) * x * y)", "V, W", EITHER)),
+    S("numpy.less", "np.less(x, y) * y", x=((6,), REAL), y=((6,), REAL),
+      sym=Sym("np.sum(np.less(x, y) * x * y)", "V, W", EITHER)),
+    S("numpy.less_equal", "np.less_equal(x, 0.1) * x", x=((6,), REAL),
+      sym=Sym("np.sum(np.less_equal(x, y) * x * y)", "V, W", EITHER)),
+    S("numpy.equal", "np.equal(x, 0.1) + x", x=((6,), REAL)),
+    S("numpy.not_equal", "np.not_equal(x, 0.1) * x", x=((6,), REAL)),
+    S("numpy.logical_and", "np.logical_and(np.less(x, 1.0), np.greater(x, -1.0)) * x", x=((6,), REAL)),
+    S("numpy.logical_or", "np.logical_or(np.less(x, -1.0), np.greater(x, 1.0)) * x", x=((6,), REAL)),
+    S("numpy.logical_not", "np.logical_not(np.less(x, 0.1)) * x", x=((6,), REAL)),
+    S("numpy.argmax", "x * np.argmax(x)", x=((4,), REAL)),
+    S("numpy.argmin", "x * x.argmin()", x=((4,), REAL)),
+    S("numpy.argsort", "x * np.argsort(x)", x=((4,), REAL)),
+    # ---- constructors filled with a value that carries a gradient ----
+    S("numpy.full", "np.full((2, 3), x) * y", x=(None, REAL), y=((2, 3), REAL)),
+    S("numpy.full", "np.full((2, 3), x) * y", x=((3,), REAL), y=((2, 3), REAL)),
+    S("numpy.full_like", "np.full_like(y, x) * y", x=(None, REAL), y=((3,), REAL)),
+    # ---- srcdiff's own helpers (generated gradients differentiated again) ----
+    S("srcdiff.rules.runtime.unbroadcast", "unbroadcast(x * y, y)", x=((3, 4), REAL), y=((4,), REAL),
+      sym=Sym("np.sum(unbroadcast(np.outer(x, y), y) * y)", "V, W")),
+    S("srcdiff.rules.runtime.unbroadcast", "unbroadcast(x * y, y)", x=((3, 4), REAL), y=((3, 4), REAL)),
+    S("srcdiff.rules.runtime.select", "select(np.greater(c, 0.0), x * y)", x=((5,), REAL), y=((5,), REAL),
+      c=((5,), REAL), sym=Sym("np.sum(select(np.arange(np.size(x)) % 2 == 0, x * y))", "V, W")),
+    S("srcdiff.rules.runtime.select_whole", "select_whole(np.greater(c, 0.0), x) + x", x=((3,), REAL),
+      c=(None, REAL), sym=Sym("np.sum(select_whole(np.size(x) > 1, x * y))", "V, W")),
+    # a kink where the condition never holds is a select of its value (the NaN beyond a kink
+    # that does hold is tested in tests/transforms/test_kinks.py)
+    S("srcdiff.rules.kinks.kink", "kink(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
+      c=((5,), REAL)),
+    # a tie where the condition never holds is its value (the share at a tie: tests/transforms/test_ties.py)
+    S("srcdiff.rules.kinks.tie", "tie(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
+      c=((5,), REAL)),
+    S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
+    S("srcdiff.rules.kinks.tie_nan", "tie_nan(np.greater(c, 100.0), False, x) + x", x=((3,), REAL), c=((3,), REAL)),
+    S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL),
+      sym=Sym("np.sum(copy_array(x) * y)", "V, W")),
+    S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL),
+      sym=Sym("np.sum((x + zeros_like(x)) * y)", "V, W")),
+    # a value whose true derivative is zero too (floor), so central differences agree; the
+    # zero derivative of a live value is tested in tests/transforms/test_stop_gradient.py
+    S("srcdiff.rules.runtime.stop_gradient", "stop_gradient(np.floor(c)) * x", x=((3,), REAL), c=((3,), REAL)),
+    S("srcdiff.rules.runtime.index_add", "index_add(x, (np.array([0, 2, 0]),), y * y)", x=((4,), REAL),
+      y=((3,), REAL), sym=Sym("np.sum(index_add(x, (np.array([0, 2, 0]),), y * x) * y)", "V, W")),
+    S("srcdiff.rules.runtime.index_add", "index_add(x * x, (slice(None, None, None), np.array([1, 1])), y)",
+      x=((2, 3), REAL), y=(None, REAL)),
+    S("srcdiff.rules.runtime.index_add", "index_add(x, (x > 0.0,), np.sin(y))", x=((5,), REAL), y=(None, REAL)),
+    S("srcdiff.rules.runtime.index_read", "index_read(x, ([1, 1, 0],)) * y", x=((3,), REAL),
+      y=((3,), REAL), sym=Sym("np.sum(index_read(x * y, (np.array([1, 1]),)) * y[:2])", "V, W")),
+    S("srcdiff.rules.runtime.index_read", "index_read(x, (np.array([0, 1, 1]), slice(None, None, -1))) * y",
+      x=((2, 4), REAL), y=((3, 4), REAL)),
+    S("builtins.slice", "index_read(x, (slice(3, 0, -2),)) * y", x=((5,), REAL), y=((2,), REAL),
+      sym=Sym("np.sum(index_read(x, (slice(2, None, -1),)) * y)", "V, W")),
+    S("srcdiff.rules.runtime.real_part", "real_part(x * x, c) * y", x=((3,), REAL), y=((3,), REAL), c=((3,), REAL),
+      sym=Sym("np.sum(real_part(x * x, y) * y)", "V, W")),
+    # the adjoints of products and linear algebra, as a gradient's code calls them (c: read
+    # for its shape only, so its derivative is zero)
+    S(f"{RT}.matmul_adjoint_x", "matmul_adjoint_x(x, c, y)", x=((2, 3), REAL), c=((2, 4), REAL), y=((4, 3), REAL)),
+    S(f"{RT}.matmul_adjoint_x", "matmul_adjoint_x(x, c, y)", x=((3, 2, 2), REAL), c=((1, 2, 4), REAL),
+      y=((3, 4, 2), REAL)),
+    S(f"{RT}.matmul_adjoint_x", "matmul_adjoint_x(x, c, y)", x=((2,), REAL), c=((2, 4), REAL), y=((4,), REAL)),
+    S(f"{RT}.matmul_adjoint_y", "matmul_adjoint_y(x, y, c)", x=((2, 3), REAL), y=((2, 4), REAL), c=((4, 3), REAL)),
+    S(f"{RT}.matmul_adjoint_y", "matmul_adjoint_y(x, y, c)", x=((3,), REAL), y=((4,), REAL), c=((4, 3), REAL)),
+    S(f"{RT}.dot_adjoint_x", "dot_adjoint_x(x, c, y)", x=((3,), REAL), c=((3, 4), REAL), y=((4,), REAL)),
+    S(f"{RT}.dot_adjoint_y", "dot_adjoint_y(x, y, c)", x=((3, 2), REAL), y=((3, 4), REAL), c=((4, 2), REAL)),
+    S(f"{RT}.solve_adjoint_y", "solve_adjoint_y(x, y, c)", x=((3,), REAL), y=((3, 3), well_conditioned),
+      c=((3,), REAL)),
+    S(f"{RT}.solve_adjoint_x", "solve_adjoint_x(x, y, c, z)", x=((3,), REAL), y=((3, 3), well_conditioned),
+      c=((3,), REAL), z=((3,), REAL)),
+    S(f"{RT}.solve_adjoint_x", "solve_adjoint_x(x, y, c, z)", x=((3, 2), REAL), y=((3, 3), well_conditioned),
+      c=((3, 2), REAL), z=((3, 2), REAL)),
+    S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, None, False)", x=(None, REAL), y=((2, 3), REAL)),
+    S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, 1, False)", x=((2,), REAL), y=((2, 3), REAL)),
+    S(f"{RT}.prod_adjoint", "prod_adjoint(x, y, 0, True)", x=((1, 3), REAL), y=((4, 3), REAL)),
+    S(f"{RT}.cholesky_adjoint", "cholesky_adjoint(x, np.linalg.cholesky(y))", x=((3, 3), REAL), y=((3, 3), SPD)),
+    # a derivable gradient's list adjoints, new lists each (rules/list_helpers.py); list values
+    # are made arrays again (rows_adjoint, list_total, split_adjoint) for the weighted sum
+    S(f"{LH}.zeros_list", "rows_adjoint(list_add(zeros_list(list_rows(x)), 1, y), x)", x=((3, 2), REAL),
+      y=((2,), REAL)),
+    S(f"{LH}.list_add", "rows_adjoint(list_add(list_rows(x * x), 2, np.sin(y)), x)", x=((3, 2), REAL),
+      y=((2,), REAL)),
+    S(f"{LH}.list_add", "list_total(list_add(list_rows(x), 0, y * x[1]), y)", x=((3, 2), REAL), y=((2,), REAL)),
+    S(f"{LH}.lists_add", "rows_adjoint(lists_add(list_rows(x), list_rows(x * y)), x)", x=((3, 2), REAL),
+      y=((3, 2), REAL)),
+    S(f"{LH}.list_rows", "rows_adjoint(list_rows(x * y), x) * y", x=((3, 2), REAL), y=((3, 2), REAL)),
+    S(f"{LH}.rows_adjoint", "rows_adjoint(list_rows(np.exp(x)), y)", x=((2, 3), REAL), y=((2, 3), REAL)),
+    S(f"{LH}.list_repeat", "rows_adjoint(list_repeat(x * x, list_rows(y)), y) * y", x=((2,), REAL),
+      y=((3, 2), REAL)),
+    S(f"{LH}.list_total", "list_total(list_rows(x * y), x[0])", x=((3, 2), REAL), y=((3, 2), REAL)),
+    S(f"{LH}.list_total", "list_total(list_rows(x * y), 0.5)", x=((3,), REAL), y=((3,), REAL)),
+    S(f"{LH}.list_drop", "rows_adjoint(list_drop(list_rows(x ** 3)), y)", x=((3, 2), REAL), y=((2, 2), REAL)),
+    S(f"{LH}.list_grow", "rows_adjoint(list_grow(list_rows(np.sin(x))), y)", x=((2, 2), REAL), y=((3, 2), REAL)),
+    S(f"{LH}.split_like", "split_adjoint(split_like(x * y, np.split(y, 2), 0), np.split(y, 2), 0)",
+      x=((4,), REAL), y=((4,), REAL)),
+    S(f"{RT}.split_adjoint", "split_adjoint(np.split(np.sin(x), 2), np.split(y, 2), 0) * y", x=((4,), REAL),
+      y=((4,), REAL)),
+    S(f"{RT}.split_adjoint", "split_adjoint(np.split(x, 3, axis=1), np.split(y, 3, axis=1), 1)",
+      x=((2, 3), REAL), y=((2, 3), REAL)),
+]
+SPECS += more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD)
+SPECS += linalg_specs(S, REAL, well_conditioned)
+SPECS += signal_specs(S, REAL)
+SPECS += calc_specs(S, REAL, POS, UNIT, NONZERO, sampler)
+SPECS += shapes_specs(S, REAL)
+SPECS += [  # a point an equality singles out (rules/point_guards.py): the identity, NaN where the guard holds
+    S("srcdiff.rules.guard_helpers.point_guard", "point_guard(x * x, c, 100.0)", x=((3,), REAL), c=((3,), REAL),
+      sym=Sym("np.sum(np.where(x == 7.0, 0.0, x * y) * y)", "V, W", REFUSED)),
+    S("srcdiff.rules.guard_helpers.guard_nan", "guard_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL),
+      c=((3,), REAL)),
+]
+HELPERS = {name: getattr(runtime, name)
+           for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
+                        "zeros_like", "tie", "tie_nan",
+                        "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
+                        "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
+                        "split_adjoint", "real_part")}
+CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
+                                                                    "take_adjoint", "take_along_axis_adjoint")}
+LIST_HELPERS = list_helpers.LIST_HELPERS
+JOIN_HELPERS = join_helpers.JOIN_HELPERS
+GUARD_HELPERS = guard_helpers.GUARD_HELPERS
+
+SEED = 20261130
+
+HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
+          "import scipy.linalg as sl",
+          f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
+          f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}",
+          f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}",
+          f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}",
+          f"from srcdiff.rules.guard_helpers import {', '.join(GUARD_HELPERS)}", ""]
+
+
+def spec_module(folder, weighted: bool = True, **options):
+    """Every row as a function ``case_<index>`` in a module file (srcdiff reads their source):
+    ``np.sum((<expression>) * w)`` with a weight `w` when `weighted`, else the expression."""
+    lines = list(HEADER)
+    for i, spec in enumerate(SPECS):
+        if weighted:
+            lines += [f"def case_{i}({', '.join([*spec.inputs, 'w'])}):", f"    return np.sum(({spec.expr}) * w)", ""]
+        else:
+            lines += [f"def case_{i}({', '.join(spec.inputs)}):", f"    return {spec.expr}", ""]
+    return import_source(folder, "\n".join(lines), "rule_specs" if weighted else "rule_values", **options)
+
+
+def draw_inputs(spec, index):
+    """Row `index`'s inputs drawn from their domains, and a random weight shaped like its value."""
+    rng = np.random.default_rng(SEED + index)
+    values = {}
+    for name, (shape, domain) in spec.inputs.items():
+        values[name] = float(domain(rng, ())) if shape is None else domain(rng, shape)
+    import scipy.linalg as sl
+    import scipy.special as sc
+    from scipy import signal, stats
+    names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
+             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS}
+    out = eval(spec.expr, names, dict(values))
+    weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
+    return list(values.values()), weight
