@@ -114,6 +114,8 @@ CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py,
         np.vstack([x, y]), [x, y], "vstack", None),
     "srcdiff.rules.guard_helpers.point_guard": lambda x, y: RULES["srcdiff.rules.guard_helpers.point_guard"].func(
         x, y, 0.0),
+    "srcdiff.rules.guard_helpers.guard_nan": lambda x, y: RULES["srcdiff.rules.guard_helpers.guard_nan"].func(
+        x > 0, y),
 })
 
 #: The arguments of a `math` function for one number n (within its domain).
