@@ -58,7 +58,7 @@ class ExprRewriter(TreeReads):
             return self.attribute(node, base)
         if isinstance(node, ast.Call):
             return self.tree_read(node) or self.call_entry(node)  # entries are always truthy
-        return None
+        return self.bool_entry(node) if isinstance(node, ast.BoolOp) else None  # cfg or {}, decided here
 
     def child(self, node, base: Node, key):
         if key not in base.children:

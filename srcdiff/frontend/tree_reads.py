@@ -1,5 +1,5 @@
 """Trees read the way people write them: ``d.get(k)``, ``d.get(k, default)``,
-``list(p.values())``, ``tuple(p)``, ``layers[:-1]``.
+``list(p.values())``, ``tuple(p)``, ``layers[:-1]``, ``cfg or {}``.
 
 Each stands for entries the rewrite already knows (a child, a constant, a smaller list), so
 nothing new reaches the IR: the keys are constants, read when the function is transformed.
@@ -29,6 +29,42 @@ class TreeReads:
             if builtin in (list, tuple):
                 return self.sequence_of(self.entry(node.args[0]), "list" if builtin is list else "tuple")
         return None
+
+    def chosen_operand(self, node: ast.BoolOp):
+        """The operand ``a or b`` / ``a and b`` evaluates to when the truth of the operands before
+        it is known here (a tree has keys or has none, a constant), else None."""
+        settles = isinstance(node.op, ast.Or)
+        for value in node.values[:-1]:
+            truth = self.truth(value)
+            if truth is None:
+                return None
+            if truth is settles:
+                return value
+        return node.values[-1]
+
+    def truth(self, node) -> bool | None:
+        """``bool(node)`` if known when the function is rewritten, else None."""
+        if isinstance(node, ast.Constant):
+            return bool(node.value)
+        if isinstance(node, ast.Dict):
+            return bool(node.keys)
+        found = self.entry(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) else None
+        if isinstance(found, Const):
+            return bool(found.value)
+        if isinstance(found, Node):
+            if found.struct.kind in ("dict", "list", "tuple", "namedtuple"):
+                return bool(found.children)
+            cls = found.struct.cls
+            return None if hasattr(cls, "__bool__") or hasattr(cls, "__len__") else True
+        return None
+
+    def bool_entry(self, node: ast.BoolOp):
+        """The entry of ``cfg or {}`` when the rewrite decides it, or None."""
+        chosen = self.chosen_operand(node)
+        if chosen is None:
+            return None
+        found = self.entry(chosen)
+        return found if found is not None else Read(self.expr(chosen))
 
     def dict_get(self, node: ast.Call, base: Node):
         key = self.constant(node.args[0])
