@@ -17,6 +17,7 @@ import types
 import numpy as np
 
 from . import depends
+from .global_objects import GlobalObjects
 from .parse import ParsedFunction
 from .rewrites import needs_rewrite, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
@@ -25,7 +26,7 @@ from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(TreeReads):
+class ExprRewriter(TreeReads, GlobalObjects):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -40,7 +41,7 @@ class ExprRewriter(TreeReads):
 
     def entry(self, node):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            return self.env.get(node.id)
+            return self.env[node.id] if node.id in self.env else self.global_entry(node)  # MODEL: a tree
         if isinstance(node, ast.Subscript):
             base = self.entry(node.value)
             if isinstance(base, Bad):
@@ -57,7 +58,7 @@ class ExprRewriter(TreeReads):
                 return None
             return self.attribute(node, base)
         if isinstance(node, ast.Call):
-            return self.tree_read(node) or self.call_entry(node)  # entries are always truthy
+            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node)  # entries: truthy
         return self.bool_entry(node) if isinstance(node, ast.BoolOp) else None  # cfg or {}, decided here
 
     def child(self, node, base: Node, key):
@@ -289,8 +290,7 @@ class ExprRewriter(TreeReads):
         return self.plain_call(node, self.expr(node.func))
 
     def parsed_dependency(self, name, value):
-        scope = self.parsed.closure.get(name) or self.parsed.globals
-        return depends.Dependency(scope, name, value)
+        return depends.Dependency(self.parsed.closure.get(name) or self.parsed.globals, name, value)
 
     def resolved_call(self, node, value):
         prefix, keywords = [], {}
