@@ -30,6 +30,12 @@ def shapes_specs(S, REAL):
         S("numpy.append", "np.append(x, y)", x=((2, 2), REAL), y=((3,), REAL)),
         S("numpy.append", "np.append(x, y, axis=0) ** 2", x=((2, 3), REAL), y=((1, 3), REAL)),
         S("numpy.append", "np.append(x, y * y, axis=-1)", x=((2, 3), REAL), y=((2, 2), REAL)),
+        S("numpy.insert", "np.insert(x, 0, 0.0)", x=((4,), REAL)),
+        S("numpy.insert", "np.insert(x, [3, 1], y) ** 2", x=((5,), REAL), y=((2,), REAL)),
+        S("numpy.insert", "np.insert(x, 1, y, axis=1) * np.insert(x, [0, 2], y[0, :, None], axis=1)[:, :4]",
+          x=((3, 3), REAL), y=((1, 3), REAL)),
+        S("numpy.delete", "np.delete(x, [0, 2]) ** 3", x=((5,), REAL)),
+        S("numpy.delete", "np.delete(x, 1, axis=1) * np.delete(y, 0, axis=0)", x=((2, 3), REAL), y=((3, 2), REAL)),
         # ---- joins that take one list ----
         S("numpy.column_stack", "np.column_stack([x, y ** 2])", x=((3,), REAL), y=((3, 2), REAL)),
         S("numpy.column_stack", "np.column_stack((x[0], x[1], x[0] * x[1]))", x=((2, 3), REAL)),
@@ -61,6 +67,9 @@ def symbolic_specs(wrap, A, B):
         "numpy.rot90": wrap("np.sum(np.sin(np.rot90(x)) * np.rot90(y))", (A, B)),
         "numpy.pad": wrap("np.sum(np.sin(np.pad(x, 1)) * np.pad(y, 1, mode='edge'))", (A, B)),
         "numpy.append": wrap("np.sum(np.sin(np.append(x, y, axis=0)) * np.append(y, x, axis=0))", (A, B)),
+        "numpy.insert": wrap("np.sum(np.sin(np.insert(x, 1, y[0, 0], axis=1)) * np.insert(y, 2, x[1, 0] * x[0, 1], "
+                             "axis=1))", (A, B)),
+        "numpy.delete": wrap("np.sum(np.sin(np.delete(x, 1, axis=1)) * np.delete(y, [0], axis=1))", (A, B)),
         "numpy.column_stack": wrap("np.sum(np.sin(np.column_stack([x[0], y[1]])) * y.T)", (A, B)),
         "numpy.dstack": wrap("np.sum(np.sin(np.dstack([x, y])) * y[:, :, None])", (A, B)),
         "numpy.row_stack": wrap("np.sum(np.sin(np.row_stack([x[0], y])) * x[1])", (A, B)),
