@@ -25,6 +25,7 @@ from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative
 from .flatcall import Front
 from .trees import TreeCaller
+from .varkw import per_call
 
 
 def cache_info() -> CacheInfo:
@@ -382,7 +383,8 @@ def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool =
             raise SrcDiffError("the gradient of a srcdiff gradient takes wrt= only",
                                hint="differentiate with respect to one parameter: wrt=0")
         return Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
-    return GradFunction(func, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums, checkpoint=checkpoint)
+    return per_call(func, lambda f: GradFunction(f, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums,
+                                                 checkpoint=checkpoint))  # def f(x, **opts): per call
 
 
 def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_aux: bool = False,
@@ -394,5 +396,5 @@ def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_a
     if func is None:
         return lambda f: value_and_grad(f, wrt, argnums=argnums, debug=debug, has_aux=has_aux, jit=jit,
                                         checkpoint=checkpoint)
-    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums,
-                        checkpoint=checkpoint)
+    return per_call(func, lambda f: GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit,
+                                                 argnums=argnums, checkpoint=checkpoint))
