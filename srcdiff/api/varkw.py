@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import types
 
+from ..errors import SrcDiffError
 from ..frontend.varargs import bound_function, takes_varargs
 
 
@@ -54,6 +55,15 @@ class PerCall:
     def source_for(self, *args, **kwargs) -> str:
         """The generated source for a call with arguments like these."""
         return self.for_call(args, kwargs).source_for(*args, **kwargs)
+
+    @property
+    def source(self) -> str:
+        """The generated source of the last call."""
+        if self.last is None:
+            raise SrcDiffError(f"{self.__qualname__} takes *args or **kwargs: its code is made per call, "
+                               "and there is no source before the first call", hint="call it once first, "
+                               "or use .source_for(*args, **kwargs)")
+        return self.last.source
 
     def __getattr__(self, name):
         if name.startswith("__") or self.__dict__.get("last") is None:

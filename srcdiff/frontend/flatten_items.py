@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import types
 
+from .global_objects import Items, object_struct, user_object
 from .tree_entries import Const, DictView, Node, Static
 from .trees import Struct
 
@@ -28,6 +29,9 @@ class LoopItems:
         self.deps.append(self.parsed_dependency(node.id, found))
         items = []
         for k, func in enumerate(found):
+            if user_object(func):  # a layer object: a tree whose call is its class's __call__
+                items.append(self.object_tree(func, f"{node.id}_{k}", object_struct(func), Items(found), k))
+                continue
             cell = self.names.fresh(f"{node.id}_{k}")
             self.cells[cell] = types.CellType(func)
             items.append(Static(cell, func))

@@ -55,7 +55,7 @@ def reads_objects(func, free: list) -> bool:
                for n in ast.walk(tree))
 
 
-class _Items:
+class Items:
     """A list as a dependency's scope: ``get(i)`` is its item ``i`` (depends.Dependency)."""
 
     def __init__(self, items):
@@ -84,7 +84,7 @@ class GlobalObjects:
         if not user_object(value):
             return None
         self.deps.append(depends.Dependency(self.parsed.closure.get(node.id) or self.parsed.globals, node.id, value))
-        entry = found[node.id] = self.object_tree(value, node.id, _struct(value), None, None)
+        entry = found[node.id] = self.object_tree(value, node.id, object_struct(value), None, None)
         return entry
 
     def constructed_entry(self, node: ast.Call):
@@ -108,12 +108,12 @@ class GlobalObjects:
             made, again = cls(*args, **keywords), cls(*args, **keywords)
         except Exception as exc:  # noqa: BLE001  the user's constructor: reported at the line
             raise self.error(node, f"{ast.unparse(node)} raised {type(exc).__name__}: {exc}") from None
-        if not user_object(made) or _struct(made) != _struct(again) or not _same_leaves(made, again):
+        if not user_object(made) or object_struct(made) != object_struct(again) or not _same_leaves(made, again):
             raise self.error(node, f"{ast.unparse(node)} builds a different {cls.__name__} each time (or one "
                              "srcdiff cannot read as a tree), so srcdiff cannot read it as a constant",
                              f"build the {cls.__name__} outside and pass it as an argument")
         self.deps.append(depends.Dependency(self.parsed.closure.get(func.id) or self.parsed.globals, func.id, cls))
-        return self.object_tree(made, cls.__name__.lower(), _struct(made), None, None)
+        return self.object_tree(made, cls.__name__.lower(), object_struct(made), None, None)
 
     def object_tree(self, value, label: str, struct: trees.Struct, scope, key):
         """`value` (of structure `struct`, held as `key` in `scope`) as an entry whose leaves are
@@ -130,14 +130,15 @@ class GlobalObjects:
             return Static(name, value)
         if not struct.is_container:
             return Bad(f"{label} holds a {type(value).__name__}, which srcdiff cannot read as a constant")
-        inner = value if struct.kind in ("dict",) else _Items(value) if struct.kind == "list" \
+        inner = value if struct.kind in ("dict",) else Items(value) if struct.kind == "list" \
             else vars(value) if hasattr(value, "__dict__") and struct.kind != "namedtuple" else None
         children = {k: self.object_tree(trees.child_value(value, struct, k), f"{label}_{k}", c, inner, k)
                     for k, c in zip(struct.keys, struct.children)}
         return Node(struct, children)
 
 
-def _struct(value) -> trees.Struct:
+def object_struct(value) -> trees.Struct:
+    """The structure of a user object (of a callable one too: its attributes)."""
     if trees.is_callable_object(value) or not callable(value):
         return trees.structure(value)
     attrs = tuple(a for a in vars(value) if not a.startswith("__"))
@@ -145,7 +146,7 @@ def _struct(value) -> trees.Struct:
 
 
 def _same_leaves(a, b) -> bool:
-    struct = _struct(a)
+    struct = object_struct(a)
     for x, y in zip(trees.leaves(a, struct, []), trees.leaves(b, struct, [])):
         try:
             if not np.array_equal(np.asarray(x), np.asarray(y)) or type(x) is not type(y):
@@ -155,4 +156,4 @@ def _same_leaves(a, b) -> bool:
     return True
 
 
-__all__ = ["GlobalObjects", "reads_objects", "user_class", "user_object"]
+__all__ = ["GlobalObjects", "Items", "object_struct", "reads_objects", "user_class", "user_object"]

@@ -48,9 +48,9 @@ class TreeReads:
             return bool(node.value)
         if isinstance(node, ast.Dict):
             return bool(node.keys)
-        found = self.entry(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) else None
-        if isinstance(found, Const):
-            return bool(found.value)
+        found = self.entry(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else None
+        if isinstance(found, Const) or isinstance(found, Read) and isinstance(found.expr, ast.Constant):
+            return bool(found.value if isinstance(found, Const) else found.expr.value)  # p.get("k") of no key: None
         if isinstance(found, Node):
             if found.struct.kind in ("dict", "list", "tuple", "namedtuple"):
                 return bool(found.children)

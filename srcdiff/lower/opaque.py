@@ -19,7 +19,7 @@ from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer, lower_name
 from .facts import fold
 from .mutations import check_no_change_in_place
-from .static_dicts import as_conditional, lower_static_boolop
+from .static_dicts import as_conditional, simplified
 from .static_values import static_value
 
 _SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -147,9 +147,9 @@ def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:
     if _is_boolean(node, lambda f: static_value(lower.state, f, record=False)):
         decided = folded(lower, node)
         return Const(decided) if decided is not MISSING else opaque(lower, node, target)
-    chosen = lower_static_boolop(lower, node, target)  # ``cfg or {}`` of a None argument: decided now
-    if chosen is not None:
-        return chosen
+    node = simplified(lower, node)  # ``cfg or {}`` of a None argument: decided now
+    if not isinstance(node, ast.BoolOp):
+        return lower.expr(node, target)
     branch = as_conditional(node)  # ``eps or 1e-3`` of a number known when it runs: a conditional
     if branch is not None:
         return lower.expr(branch, target)

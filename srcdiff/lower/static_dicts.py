@@ -40,17 +40,27 @@ def decided_truth(lower: ExpressionLowerer, node: ast.expr):
     return MISSING
 
 
-def lower_static_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand | None:
-    """``a or b`` / ``a and b`` whose value the specialisation decides: the chosen operand,
-    lowered (only it runs, as in Python); None when an operand before it is not decided."""
+def simplified(lower: ExpressionLowerer, node: ast.expr) -> ast.expr:
+    """`node` with the and/or operands the specialisation decides dropped, as Python would
+    evaluate them: ``(use and k) or 0.25`` with ``use`` True is ``k or 0.25``; an operand that
+    settles the test is the value (only it runs)."""
+    if not isinstance(node, ast.BoolOp):
+        return node
     settles = isinstance(node.op, ast.Or)  # `or` stops at a true operand, `and` at a false one
+    kept = []
     for value in node.values[:-1]:
+        value = simplified(lower, value)
         truth = decided_truth(lower, value)
         if truth is MISSING:
-            return None
-        if truth is settles:
-            return lower.expr(value, target)
-    return lower.expr(node.values[-1], target)
+            kept.append(value)
+        elif truth is settles and not kept:
+            return value
+        elif truth is settles:
+            kept.append(value)  # decides the test, after operands that are not decided
+            break
+    else:
+        kept.append(simplified(lower, node.values[-1]))
+    return kept[0] if len(kept) == 1 else ast.copy_location(ast.BoolOp(node.op, kept), node)
 
 
 def as_conditional(node: ast.BoolOp) -> ast.expr | None:
@@ -61,7 +71,8 @@ def as_conditional(node: ast.BoolOp) -> ast.expr | None:
         return None
     found = node.values[-1]
     for value in reversed(node.values[:-1]):
-        test = copy.deepcopy(value)
+        # bool(a), as Python tests it: a node of this line (an array's ambiguous truth is reported here)
+        test = ast.copy_location(ast.Call(ast.Name("bool", ast.Load()), [copy.deepcopy(value)], []), value)
         taken, other = (copy.deepcopy(value), found) if isinstance(node.op, ast.Or) else (found, copy.deepcopy(value))
         found = ast.copy_location(ast.IfExp(test, taken, other), node)
     return found
@@ -138,4 +149,4 @@ def _key(lower: ExpressionLowerer, node: ast.expr, where: ast.expr):
 
 
 __all__ = ["ConstDict", "const_dict", "decided_truth", "lower_dict", "lower_dict_get", "lower_dict_subscript",
-           "as_conditional", "lower_static_boolop"]
+           "as_conditional", "simplified"]
