@@ -308,9 +308,8 @@ CACHE.listeners.append(_forget_compiled)
 
 
 def clear_cache() -> None:
-    """Forget every transform and compiled gradient, callee adjoints included: the next call
-    of each gradient parses, transforms and compiles again (the `cache_info` counters keep
-    counting)."""
+    """Forget every transform and compiled gradient, callee adjoints included: the next call of
+    each gradient parses, transforms and compiles again (the `cache_info` counters go on)."""
     CACHE.clear()
 
 
@@ -321,8 +320,7 @@ def _point_call(gradient: GradFunction, call) -> None:
 
 
 def _with_defaults(fast, user):
-    """`fast`, or (for a function with defaults) a call of it that first gives it the function's
-    defaults of now: ``f.__defaults__ = (5.0,)`` is honoured by the compiled code."""
+    """`fast`, or a call of it giving it `user`'s defaults of now (``f.__defaults__ = (5.0,)`` is honoured)."""
     if not getattr(user, "__defaults__", None):
         return fast
 
@@ -334,8 +332,7 @@ def _with_defaults(fast, user):
 
 
 def check_single_output(func, target) -> None:
-    """Refuse a function that returns a tuple (``return loss, aux``), at that line: a gradient
-    is of one number; JAX's ``has_aux=True`` says the rest is auxiliary data."""
+    """Refuse a function returning a tuple (``return loss, aux``) at that line: a gradient is of one number."""
     try:
         parsed = parse_function(target)
     except SrcDiffError:
@@ -369,11 +366,15 @@ def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool =
     The result is called like `func` and returns the gradient, shaped like the parameter.
     With ``has_aux=True`` `func` returns ``(loss, aux)`` and the result ``(gradient, aux)``.
     With ``jit="numba"`` the generated gradient is compiled by numba (``srcdiff[numba]``).
-    With ``checkpoint=k`` the function's loops keep their state every k iterations and
-    recompute the iterations between in the backward sweep (memory O(n/k + k), not O(n)).
-    """
+    With ``checkpoint=k`` loops keep their state every k iterations and recompute the ones
+    between in the backward sweep (memory O(n/k + k)).  A `func` taking ``**opts`` gets one
+    gradient per call shape (varkw.py)."""
     if func is None:
         return lambda f: grad(f, wrt, argnums=argnums, has_aux=has_aux, debug=debug, jit=jit, checkpoint=checkpoint)
+    return per_call(func, lambda f: _gradient(f, wrt, argnums, has_aux, debug, jit, checkpoint))
+
+
+def _gradient(func, wrt, argnums, has_aux, debug, jit, checkpoint):  # grad, once the function is plain
     if isinstance(func, Composite):
         raise SrcDiffError(f"srcdiff cannot differentiate {func.__qualname__} again: it runs generated "
                            "code once per output element", hint="differentiate the function itself "
@@ -383,8 +384,7 @@ def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool =
             raise SrcDiffError("the gradient of a srcdiff gradient takes wrt= only",
                                hint="differentiate with respect to one parameter: wrt=0")
         return Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
-    return per_call(func, lambda f: GradFunction(f, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums,
-                                                 checkpoint=checkpoint))  # def f(x, **opts): per call
+    return GradFunction(func, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums, checkpoint=checkpoint)
 
 
 def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_aux: bool = False,

@@ -29,7 +29,7 @@ from .forward import JvpFunction
 from .gradients import GradFunction, grad
 from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullback, Pullbacks
-from .varkw import bound, per_call
+from .varkw import PerCall, bound, per_call
 from .vmap import batched_code, parameter_names
 
 #: the elements a chunk of batched rows holds per value (128 kB of floats: measured best, temporaries in cache)
@@ -198,6 +198,8 @@ def jacobian(f, wrt=0) -> Jacobian | NestedJacobian:
     """The Jacobian of a vector-valued `f` (reverse mode, one pullback per output element)."""
     if isinstance(f, Jacobian):
         return NestedJacobian(f, wrt)
+    if isinstance(f, PerCall):
+        return f.then(lambda g: jacobian(g, wrt))
     return per_call(f, lambda plain: Jacobian(plain, wrt))
 
 
@@ -323,6 +325,8 @@ def hessian(f, wrt=0):
                            hint="differentiate the function itself: srcdiff.hessian(f)")
     if isinstance(f, (GradFunction, Derivative)):  # a third derivative: the Jacobian of grad(grad(f))
         return Jacobian(grad(f, wrt), wrt, kind="hessian")
+    if isinstance(f, PerCall):
+        return f.then(lambda g: hessian(g, wrt))
     return per_call(f, lambda plain: Hessian(plain, wrt))  # def f(x, **opts): one per call
 
 

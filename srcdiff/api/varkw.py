@@ -24,7 +24,10 @@ def varargs_function(func) -> bool:
 
 
 def bound(func, args: tuple, kwargs: dict | tuple = ()):
-    """`func` as a function of plain parameters for a call giving `args` and `kwargs` (names)."""
+    """`func` as a function of plain parameters for a call giving `args` and `kwargs` (names);
+    a `PerCall` (``grad(f)`` of such a function) as its transformation for that call."""
+    if isinstance(func, PerCall):
+        return func.for_call(args, dict.fromkeys(kwargs))
     return bound_function(func, len(args), tuple(kwargs)) if varargs_function(func) else func
 
 
@@ -39,6 +42,10 @@ class PerCall:
         self.__name__ = getattr(func, "__name__", "function")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = getattr(func, "__doc__", None)
+
+    def then(self, transform) -> "PerCall":
+        """``transform(this transformation)``, made per call too (``grad(grad(f))``)."""
+        return PerCall(self.func, lambda plain: transform(self.make(plain)))
 
     def for_call(self, args: tuple, kwargs: dict):
         """The transformation of `func` for a call with these arguments."""
@@ -73,7 +80,10 @@ class PerCall:
 
 
 def per_call(func, make):
-    """`make(func)`, or a `PerCall` of it when `func` takes ``*args``/``**opts``."""
+    """`make(func)`, or a `PerCall` of it when `func` takes ``*args``/``**opts`` (or is the
+    `PerCall` of such a function: `make` applies to each call's transformation)."""
+    if isinstance(func, PerCall):
+        return func.then(make)
     return PerCall(func, make) if varargs_function(func) else make(func)
 
 

@@ -341,6 +341,22 @@ def test_keywords_of_a_top_level_opts_are_bound_per_call():
         _ = srcdiff.grad(weighted).source
 
 
+def cubed(x, **opts):
+    return np.sum(x ** 3) * opts.get("weight", 1.0)
+
+
+def test_a_gradient_of_a_top_level_opts_function_is_differentiated_again_per_call():
+    x = np.array([0.3, -0.7, 1.1])
+    np.testing.assert_allclose(srcdiff.jacobian(srcdiff.grad(cubed))(x, weight=2.0), np.diag(12.0 * x), atol=1e-12)
+    np.testing.assert_allclose(srcdiff.hessian(cubed)(x, weight=0.5), np.diag(3.0 * x), atol=1e-12)
+    value, tangent = srcdiff.jvp(srcdiff.grad(cubed), (x,), (np.ones(3),))
+    np.testing.assert_allclose(value, 3 * x ** 2)
+    np.testing.assert_allclose(tangent, 6 * x)
+    with pytest.raises(srcdiff.SrcDiffError, match="one number as its value"):
+        srcdiff.grad(srcdiff.grad(cubed))(x)
+    np.testing.assert_allclose(srcdiff.grad(srcdiff.grad(cubed))(0.7, weight=2.0), 12 * 0.7)
+
+
 def _leaves_difference(f, tree, rest, eps=1e-6):
     out = {}
     for k, v in tree.items():
