@@ -199,7 +199,7 @@ def jacobian(f, wrt=0) -> Jacobian | NestedJacobian:
     if isinstance(f, Jacobian):
         return NestedJacobian(f, wrt)
     if isinstance(f, PerCall):
-        return f.then(lambda g: jacobian(g, wrt))
+        return per_call(f, lambda g: jacobian(g, wrt))  # of grad(f) for f taking **opts: per call
     return per_call(f, lambda plain: Jacobian(plain, wrt))
 
 
