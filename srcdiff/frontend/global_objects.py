@@ -27,11 +27,15 @@ _LIBRARY = {"numpy", "scipy", "pandas", "builtins", "torch", "jax", "dask", "xar
 
 
 def user_class(value) -> bool:
-    """A class defined by the user (not a library's, not the standard library's)."""
+    """A class defined by the user (not a library's, not the standard library's, not an
+    installed package's)."""
     if not isinstance(value, type):
         return False
     root = (value.__module__ or "").split(".")[0]
-    return root not in _LIBRARY and root not in sys.stdlib_module_names
+    if root in _LIBRARY or root in sys.stdlib_module_names:
+        return False
+    path = getattr(sys.modules.get(root), "__file__", None) or ""  # an installed package's (numba's) is not
+    return "site-packages" not in path and "dist-packages" not in path
 
 
 def user_object(value) -> bool:
