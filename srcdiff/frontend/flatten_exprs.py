@@ -299,9 +299,8 @@ class ExprRewriter(TreeReads, GlobalObjects):
                       for a in value.args] + prefix
             keywords = {**{k: self.inject(v, k) for k, v in value.keywords.items()}, **keywords}
             value = value.func
-        if isinstance(value, types.MethodType):
-            raise self.error(node, f"calling the method {ast.unparse(node.func)} of an object srcdiff does not "
-                             "know is not supported", "pass the object as an argument and call obj.method(...)")
+        if isinstance(value, types.MethodType):  # loss = model.loss, a bound method held by a name
+            return self.bound_method_call(node, value, prefix, keywords)
         if not isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__"):
             inner = unwrapped(value)
             if user_function(inner):

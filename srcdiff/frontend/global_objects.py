@@ -46,8 +46,8 @@ def user_object(value) -> bool:
 def reads_objects(func, free: list) -> bool:
     """Whether `func` (whose free names hold `free`) reads a user object by a free name, or
     calls a user class (the rewrite makes both trees)."""
-    if any(user_object(v) for _, v in free):
-        return True
+    if any(user_object(v) or isinstance(v, types.MethodType) and user_object(v.__self__) for _, v in free):
+        return True  # MODEL, or loss = model.loss
     classes = {n for n, v in free if user_class(v)}
     if not classes:
         return False
@@ -118,6 +118,16 @@ class GlobalObjects:
                              f"build the {cls.__name__} outside and pass it as an argument")
         self.deps.append(depends.Dependency(self.parsed.closure.get(func.id) or self.parsed.globals, func.id, cls))
         return self.object_tree(made, cls.__name__.lower(), object_struct(made), None, None)
+
+    def bound_method_call(self, node: ast.Call, method, prefix: list, keywords: dict):
+        """``loss(x)`` of ``loss = model.loss`` (a bound method held by a free name): the method's
+        function given the user object's tree as ``self``."""
+        owner, func = method.__self__, method.__func__
+        if not (user_object(owner) and isinstance(func, types.FunctionType)):
+            raise self.error(node, f"calling the method {ast.unparse(node.func)} of an object srcdiff does not "
+                             "know is not supported", "pass the object as an argument and call obj.method(...)")
+        entry = self.object_tree(owner, type(owner).__name__.lower(), object_struct(owner), None, None)
+        return self.helper_call(node, func, [entry, *prefix], keywords, func.__name__)
 
     def object_tree(self, value, label: str, struct: trees.Struct, scope, key):
         """`value` (of structure `struct`, held as `key` in `scope`) as an entry whose leaves are

@@ -123,6 +123,13 @@ def built_method(x):
     return Spring(2.0).energy(x) + Spring(0.5, rest=1.0)(x)
 
 
+ENERGY = SPRING.energy  # a bound method held by a name
+
+
+def bound_method_global(x):
+    return ENERGY(x) * 2.0 + Spring(3.0).energy(x[:2])
+
+
 def global_to_helper(x):
     return weigh(SPRING, x) + np.sum(x)
 
@@ -218,6 +225,7 @@ PROGRAMS = [
     (global_call, lambda r: (M(r, 4),)),
     (built_method, lambda r: (M(r, 3),)),
     (global_to_helper, lambda r: (M(r, 3),)),
+    (bound_method_global, lambda r: (M(r, 3),)),
     (global_list_of_layers, lambda r: (M(r, 3),)),
     (global_dataclass, lambda r: (r.uniform(0.5, 1.5, size=3),)),
     (static_through_class, lambda r: (r.uniform(0.2, 0.9, size=4),)),
