@@ -42,24 +42,19 @@ class ExprRewriter(TreeReads, GlobalObjects):
     def entry(self, node):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             return self.env[node.id] if node.id in self.env else self.global_entry(node)  # MODEL: a tree
-        if isinstance(node, ast.Subscript):
+        if isinstance(node, (ast.Subscript, ast.Attribute)):
             base = self.entry(node.value)
             if isinstance(base, Bad):
                 raise self.error(node, base.reason)
             if not isinstance(base, Node):
                 return None
+            if isinstance(node, ast.Attribute):
+                return self.attribute(node, base)
             return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
                 else self.child(node, base, self.key(node.slice, node, base))
-        if isinstance(node, ast.Attribute):
-            base = self.entry(node.value)
-            if isinstance(base, Bad):
-                raise self.error(node, base.reason)
-            if not isinstance(base, Node):
-                return None
-            return self.attribute(node, base)
         if isinstance(node, ast.Call):
             return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node)  # entries: truthy
-        return self.bool_entry(node) if isinstance(node, ast.BoolOp) else None  # cfg or {}, decided here
+        return self.literal_entry(node)  # cfg or {}, decided here; {"a": 3.0} given to a helper
 
     def child(self, node, base: Node, key):
         if key not in base.children:
@@ -202,6 +197,8 @@ class ExprRewriter(TreeReads, GlobalObjects):
             return entry.expr
         if isinstance(entry, Bad):
             raise self.error(node, entry.reason)
+        if isinstance(entry, Node) and entry.literal is not None:
+            return entry.literal  # a dict of constants used as a value: as written ({"a": 3.0})
         if isinstance(entry, Node):
             raise self.error(node, f"{ast.unparse(node)} is {entry.struct.describe()} (a parameter tree): "
                              "srcdiff flattens trees into their arrays and cannot use one whole here",

@@ -58,6 +58,23 @@ class TreeReads:
             return None if hasattr(cls, "__bool__") or hasattr(cls, "__len__") else True
         return None
 
+    def literal_entry(self, node):
+        """The entry of ``cfg or {}`` when the rewrite decides it, of a dict of constants
+        (``helper(x, {"a": 3.0})``: a tree of constants), or None."""
+        if isinstance(node, ast.BoolOp):
+            return self.bool_entry(node)
+        if not isinstance(node, ast.Dict) or any(k is None for k in node.keys):
+            return None
+        try:
+            items = {ast.literal_eval(k): ast.literal_eval(v) for k, v in zip(node.keys, node.values)}
+        except ValueError:
+            return None
+        if not all(isinstance(k, (str, int)) and (v is None or isinstance(v, (bool, int, float, str)))
+                   for k, v in items.items()):
+            return None
+        children = {k: Const(v) for k, v in items.items()}
+        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth, literal=node)
+
     def bool_entry(self, node: ast.BoolOp):
         """The entry of ``cfg or {}`` when the rewrite decides it, or None."""
         chosen = self.chosen_operand(node)

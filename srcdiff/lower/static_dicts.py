@@ -101,7 +101,10 @@ def _simple(value) -> bool:
 
 
 def const_dict(lower: ExpressionLowerer, node: ast.expr) -> ConstDict | None:
-    """The `ConstDict` a name holds, or None."""
+    """The `ConstDict` a name holds or a dict literal or ``(opts or {})`` is, or None."""
+    node = simplified(lower, node)
+    if isinstance(node, ast.Dict):
+        return lower_dict(lower, node, None).value
     if isinstance(node, ast.Name) and isinstance(lower.state.env.get(node.id), Const) \
             and isinstance(lower.state.env[node.id].value, ConstDict):
         return lower.state.env[node.id].value

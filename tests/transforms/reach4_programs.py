@@ -34,6 +34,19 @@ def flag_and_value(x, use=True, k=None):
     return np.sum(np.exp(k * x))
 
 
+def scaled_sines(x, cfg=None):
+    cfg = cfg or {}
+    return cfg.get("a", 2.0) * np.sum(np.sin(x))
+
+
+def helper_configs(x):
+    return scaled_sines(x) + scaled_sines(x ** 2, {"a": 3.0}) + (None or {"b": 0.5})["b"] * np.sum(x)
+
+
+def inline_default(x, opts=None):
+    return (opts or {}).get("scale", 1.0) * np.sum(x ** 3)
+
+
 # ---- a dict of numbers read whole ----
 
 
@@ -215,6 +228,9 @@ PROGRAMS = [
     (flag_and_value, lambda r: (M(r, 3),)),
     (flag_and_value, lambda r: (M(r, 3), True, 0.7)),
     (flag_and_value, lambda r: (M(r, 3), False, 0.7)),
+    (helper_configs, lambda r: (M(r, 3),)),
+    (inline_default, lambda r: (M(r, 3),)),
+    (inline_default, lambda r: (M(r, 3), {"scale": -2.0})),
     (config_dict, lambda r: (M(r, 4), {"l2": 0.4, "eps": 0.2})),
     (config_dict, lambda r: (M(r, 4), {"eps": 0.3})),
     (nested_config, lambda r: (M(r, 3), {"inner": {"a": 2.5}, "b": 1.5})),
