@@ -59,10 +59,15 @@ class TreeReads:
         return None
 
     def literal_entry(self, node):
-        """The entry of ``cfg or {}`` when the rewrite decides it, of a dict of constants
-        (``helper(x, {"a": 3.0})``: a tree of constants), or None."""
+        """The entry of ``cfg or {}`` when the rewrite decides it, of ``"k" in cfg`` of a dict
+        tree, of a dict of constants (``helper(x, {"a": 3.0})``: a tree of constants), or None."""
         if isinstance(node, ast.BoolOp):
             return self.bool_entry(node)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            base, key = self.entry(node.comparators[0]), self.constant(node.left)  # "l2" in cfg: decided here
+            if isinstance(base, Node) and base.struct.kind == "dict" and key is not None:
+                return Const((key in base.children) == isinstance(node.ops[0], ast.In))
+            return None
         if not isinstance(node, ast.Dict) or any(k is None for k in node.keys):
             return None
         try:

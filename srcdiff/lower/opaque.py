@@ -19,7 +19,7 @@ from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer, lower_name
 from .facts import fold
 from .mutations import check_no_change_in_place
-from .static_dicts import as_conditional, simplified
+from .static_dicts import as_conditional, dict_fact, simplified
 from .static_values import static_value
 
 _SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -122,6 +122,9 @@ def condition(lower: ExpressionLowerer, test: ast.expr) -> Operand:
 def folded(lower: ExpressionLowerer, test: ast.expr):
     """The value of `test` if the specialisation decides it (facts.py), else MISSING."""
     state = lower.state
+    known = dict_fact(lower, test)  # "l2" in cfg of a dict of constants
+    if known is not MISSING:
+        return known
 
     def value_of(expr: ast.expr):
         if isinstance(expr, ast.Name) and expr.id in state.env:

@@ -111,9 +111,27 @@ def const_dict(lower: ExpressionLowerer, node: ast.expr) -> ConstDict | None:
     return None
 
 
+def dict_fact(lower: ExpressionLowerer, node: ast.expr):
+    """``"k" in d`` / ``"k" not in d`` / ``len(d)`` of a `ConstDict`, decided now; else MISSING."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        found = const_dict(lower, node.comparators[0]) if isinstance(node.comparators[0], ast.Name) else None
+        if found is not None:
+            return (_key(lower, node.left, node) in found) == isinstance(node.ops[0], ast.In)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+            and len(node.args) == 1 and not node.keywords and lower.state.parsed.resolve("len") is len:
+        found = const_dict(lower, node.args[0]) if isinstance(node.args[0], ast.Name) else None
+        if found is not None:
+            return len(found)
+    return MISSING
+
+
 def lower_dict_get(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
     """``d.get(key[, default])`` of a `ConstDict` with a constant key: the value or the
-    default (lowered as written: it may be a differentiated value); None for other calls."""
+    default (lowered as written: it may be a differentiated value); ``len(d)``; None for
+    other calls."""
+    size = dict_fact(lower, node)
+    if size is not MISSING:
+        return Const(size)
     func = node.func
     if not (isinstance(func, ast.Attribute) and func.attr == "get"):
         return None
@@ -152,4 +170,4 @@ def _key(lower: ExpressionLowerer, node: ast.expr, where: ast.expr):
 
 
 __all__ = ["ConstDict", "const_dict", "decided_truth", "lower_dict", "lower_dict_get", "lower_dict_subscript",
-           "as_conditional", "simplified"]
+           "as_conditional", "dict_fact", "simplified"]

@@ -47,6 +47,12 @@ def inline_default(x, opts=None):
     return (opts or {}).get("scale", 1.0) * np.sum(x ** 3)
 
 
+def keys_tested(x, cfg=None):
+    cfg = cfg or {}
+    scale = cfg["scale"] if "scale" in cfg else 0.5
+    return scale * np.sum(np.exp(x)) + len(cfg) * np.sum(x)
+
+
 # ---- a dict of numbers read whole ----
 
 
@@ -228,6 +234,8 @@ PROGRAMS = [
     (flag_and_value, lambda r: (M(r, 3),)),
     (flag_and_value, lambda r: (M(r, 3), True, 0.7)),
     (flag_and_value, lambda r: (M(r, 3), False, 0.7)),
+    (keys_tested, lambda r: (M(r, 3),)),
+    (keys_tested, lambda r: (M(r, 3), {"scale": 2.0, "other": 1.0})),
     (helper_configs, lambda r: (M(r, 3),)),
     (inline_default, lambda r: (M(r, 3),)),
     (inline_default, lambda r: (M(r, 3), {"scale": -2.0})),
