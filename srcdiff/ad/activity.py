@@ -18,12 +18,18 @@ def value_dependent_constructor(function: Function, wrt: set[str]) -> Node | Non
     """A node whose rule gives no gradient although its value depends on its operands'
     values (``np.arange(start, stop)``, `Rule.refuses_active`), fed by a `wrt` parameter,
     whose value the output depends on (text formatted for a message is fine)."""
-    varies, useful = flows(function, wrt, gradient_inputs)
+    varies, useful = flows(function, wrt, _through_refusing)  # a chain of them: each is seen
     for node in all_nodes(function):
         if getattr(node.rule, "refuses_active", "") and node.out.name in useful \
                 and any(v.name in varies for v in node.input_vars):
             return node
     return None
+
+
+def _through_refusing(node: Node):
+    """The operands a value depends on for `value_dependent_constructor`: a refusing node's
+    all (``f(g(x))`` of two functions with no rule: g's value reaches the output through f)."""
+    return node.input_vars if getattr(node.rule, "refuses_active", "") else gradient_inputs(node)
 
 
 def refuse_value_dependent(function: Function, wrt: set[str], location) -> None:

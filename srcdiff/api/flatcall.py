@@ -132,7 +132,8 @@ class Front:
         self.target = callables.resolve(func)
         self.names = list(self.binder.names)  # the user callable's
         self.qualname = self.binder.qualname
-        if wrt is EVERY:  # forward mode: every parameter may carry a tangent
+        self.every = wrt is EVERY
+        if self.every:  # forward mode: every parameter may carry a tangent
             self.targets, self.tuple_result = tuple((n, ()) for n in self.names), True
         else:
             self.targets, self.tuple_result = normalize_wrt(wrt, argnums, self.names, self.target.hidden,
@@ -190,7 +191,7 @@ class Front:
             named = [(p, n) for (p, s), n in zip(paths, leaf_names)]
             kinds = {p: s.kind for p, s in paths}
             chosen = [n for p, n in named if p[:len(path)] == path and (kinds[p] == "leaf" or p == path)]
-            if not chosen:
+            if not chosen and not self.every:  # (forward mode: a tree of data only gets no tangent)
                 raise SrcDiffError(f"wrt={_spelled(root, path)!r} holds no number or array to differentiate")
             wrt += chosen
             plan.append((sub, chosen))

@@ -25,6 +25,7 @@ from ..ir import memo, shapes
 from .binding import has_tangent, not_differentiable
 from .flatcall import EVERY, Front
 from .gradients import GradFunction
+from .varkw import bound
 
 
 class JvpFunction:
@@ -217,7 +218,7 @@ def jvp(func, primals, tangents):
     float arrays get tangents of their own shape, any other argument a None.  A primal may be
     a tree (dict, list, tuple, namedtuple, dataclass, object) with a tangent of the same
     structure; `func` may be a method, a partial or a srcdiff gradient (forward over reverse)."""
-    return jvp_function(func)(primals, tangents)
+    return jvp_function(bound(func, tuple(primals)))(primals, tangents)  # def f(x, *args): per call
 
 
 def _front(function: JvpFunction) -> Front:

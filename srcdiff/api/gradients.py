@@ -25,6 +25,7 @@ from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative
 from .flatcall import Front
 from .trees import TreeCaller
+from .varkw import per_call
 
 
 def cache_info() -> CacheInfo:
@@ -307,9 +308,8 @@ CACHE.listeners.append(_forget_compiled)
 
 
 def clear_cache() -> None:
-    """Forget every transform and compiled gradient, callee adjoints included: the next call
-    of each gradient parses, transforms and compiles again (the `cache_info` counters keep
-    counting)."""
+    """Forget every transform and compiled gradient, callee adjoints included: the next call of
+    each gradient parses, transforms and compiles again (the `cache_info` counters go on)."""
     CACHE.clear()
 
 
@@ -320,8 +320,7 @@ def _point_call(gradient: GradFunction, call) -> None:
 
 
 def _with_defaults(fast, user):
-    """`fast`, or (for a function with defaults) a call of it that first gives it the function's
-    defaults of now: ``f.__defaults__ = (5.0,)`` is honoured by the compiled code."""
+    """`fast`, or a call of it giving it `user`'s defaults of now (``f.__defaults__ = (5.0,)`` is honoured)."""
     if not getattr(user, "__defaults__", None):
         return fast
 
@@ -333,8 +332,7 @@ def _with_defaults(fast, user):
 
 
 def check_single_output(func, target) -> None:
-    """Refuse a function that returns a tuple (``return loss, aux``), at that line: a gradient
-    is of one number; JAX's ``has_aux=True`` says the rest is auxiliary data."""
+    """Refuse a function returning a tuple (``return loss, aux``) at that line: a gradient is of one number."""
     try:
         parsed = parse_function(target)
     except SrcDiffError:
@@ -368,11 +366,15 @@ def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool =
     The result is called like `func` and returns the gradient, shaped like the parameter.
     With ``has_aux=True`` `func` returns ``(loss, aux)`` and the result ``(gradient, aux)``.
     With ``jit="numba"`` the generated gradient is compiled by numba (``srcdiff[numba]``).
-    With ``checkpoint=k`` the function's loops keep their state every k iterations and
-    recompute the iterations between in the backward sweep (memory O(n/k + k), not O(n)).
-    """
+    With ``checkpoint=k`` loops keep their state every k iterations and recompute the ones
+    between in the backward sweep (memory O(n/k + k)).  A `func` taking ``**opts`` gets one
+    gradient per call shape (varkw.py)."""
     if func is None:
         return lambda f: grad(f, wrt, argnums=argnums, has_aux=has_aux, debug=debug, jit=jit, checkpoint=checkpoint)
+    return per_call(func, lambda f: _gradient(f, wrt, argnums, has_aux, debug, jit, checkpoint))
+
+
+def _gradient(func, wrt, argnums, has_aux, debug, jit, checkpoint):  # grad, once the function is plain
     if isinstance(func, Composite):
         raise SrcDiffError(f"srcdiff cannot differentiate {func.__qualname__} again: it runs generated "
                            "code once per output element", hint="differentiate the function itself "
@@ -394,5 +396,5 @@ def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_a
     if func is None:
         return lambda f: value_and_grad(f, wrt, argnums=argnums, debug=debug, has_aux=has_aux, jit=jit,
                                         checkpoint=checkpoint)
-    return GradFunction(func, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums,
-                        checkpoint=checkpoint)
+    return per_call(func, lambda f: GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit,
+                                                 argnums=argnums, checkpoint=checkpoint))

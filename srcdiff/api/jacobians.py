@@ -28,6 +28,7 @@ from .forward import JvpFunction
 from .gradients import GradFunction, grad
 from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullback, Pullbacks
+from .varkw import PerCall, bound, per_call
 from .vmap import batched_code, parameter_names
 
 #: the elements a chunk of batched rows holds per value (128 kB of floats: measured best, temporaries in cache)
@@ -195,7 +196,9 @@ def jacobian(f, wrt=0) -> Jacobian | NestedJacobian:
     """The Jacobian of a vector-valued `f` (reverse mode, one pullback per output element)."""
     if isinstance(f, Jacobian):
         return NestedJacobian(f, wrt)
-    return Jacobian(f, wrt)
+    if isinstance(f, PerCall):
+        return per_call(f, lambda g: jacobian(g, wrt))  # of grad(f) for f taking **opts: per call
+    return per_call(f, lambda plain: Jacobian(plain, wrt))
 
 
 class Hessian(Composite):
@@ -320,7 +323,9 @@ def hessian(f, wrt=0):
                            hint="differentiate the function itself: srcdiff.hessian(f)")
     if isinstance(f, (GradFunction, Derivative)):  # a third derivative: the Jacobian of grad(grad(f))
         return Jacobian(grad(f, wrt), wrt, kind="hessian")
-    return Hessian(f, wrt)
+    if isinstance(f, PerCall):
+        return f.then(lambda g: hessian(g, wrt))
+    return per_call(f, lambda plain: Hessian(plain, wrt))  # def f(x, **opts): one per call
 
 
 class NestedJacobian(Composite):
@@ -353,6 +358,7 @@ def hvp(f, x, v, *args, **kwargs):
     """The Hessian of ``f(x, *args, **kwargs)`` with respect to `x` times `v`, without
     forming the Hessian: forward mode over the gradient's generated code (one sweep computes
     the gradient and its derivative along `v`).  `x` may be a tree, `v` a tree like it."""
+    f = bound(f, (x, *args), kwargs)  # def f(x, **opts): the function this call gives
     try:
         found = _HVP.get(f)
     except TypeError:

@@ -22,6 +22,7 @@ from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
 from .gradients import GradFunction
+from .varkw import bound
 
 
 class Pullbacks:
@@ -140,7 +141,7 @@ def vjp(f, *args, wrt=0):
     """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
     the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
     (shaped like that argument: a tree's gradient is a tree; a tuple `wrt` gives a tuple)."""
-    return Pullbacks(f, wrt)(*args)
+    return Pullbacks(bound(f, args), wrt)(*args)  # def f(x, *args): the function this call gives
 
 
 __all__ = ["Pullback", "Pullbacks", "vjp"]

@@ -17,6 +17,7 @@ import types
 import numpy as np
 
 from . import depends
+from .global_objects import GlobalObjects
 from .parse import ParsedFunction
 from .rewrites import needs_rewrite, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
@@ -25,7 +26,7 @@ from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(TreeReads):
+class ExprRewriter(TreeReads, GlobalObjects):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -40,25 +41,20 @@ class ExprRewriter(TreeReads):
 
     def entry(self, node):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            return self.env.get(node.id)
-        if isinstance(node, ast.Subscript):
+            return self.env[node.id] if node.id in self.env else self.global_entry(node)  # MODEL: a tree
+        if isinstance(node, (ast.Subscript, ast.Attribute)):
             base = self.entry(node.value)
             if isinstance(base, Bad):
                 raise self.error(node, base.reason)
             if not isinstance(base, Node):
                 return None
+            if isinstance(node, ast.Attribute):
+                return self.attribute(node, base)
             return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
                 else self.child(node, base, self.key(node.slice, node, base))
-        if isinstance(node, ast.Attribute):
-            base = self.entry(node.value)
-            if isinstance(base, Bad):
-                raise self.error(node, base.reason)
-            if not isinstance(base, Node):
-                return None
-            return self.attribute(node, base)
         if isinstance(node, ast.Call):
-            return self.tree_read(node) or self.call_entry(node)  # entries are always truthy
-        return None
+            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node)  # entries: truthy
+        return self.literal_entry(node)  # cfg or {}, decided here; {"a": 3.0} given to a helper
 
     def child(self, node, base: Node, key):
         if key not in base.children:
@@ -201,6 +197,8 @@ class ExprRewriter(TreeReads):
             return entry.expr
         if isinstance(entry, Bad):
             raise self.error(node, entry.reason)
+        if isinstance(entry, Node) and entry.literal is not None:
+            return entry.literal  # a dict of constants used as a value: as written ({"a": 3.0})
         if isinstance(entry, Node):
             raise self.error(node, f"{ast.unparse(node)} is {entry.struct.describe()} (a parameter tree): "
                              "srcdiff flattens trees into their arrays and cannot use one whole here",
@@ -289,8 +287,7 @@ class ExprRewriter(TreeReads):
         return self.plain_call(node, self.expr(node.func))
 
     def parsed_dependency(self, name, value):
-        scope = self.parsed.closure.get(name) or self.parsed.globals
-        return depends.Dependency(scope, name, value)
+        return depends.Dependency(self.parsed.closure.get(name) or self.parsed.globals, name, value)
 
     def resolved_call(self, node, value):
         prefix, keywords = [], {}
@@ -299,9 +296,8 @@ class ExprRewriter(TreeReads):
                       for a in value.args] + prefix
             keywords = {**{k: self.inject(v, k) for k, v in value.keywords.items()}, **keywords}
             value = value.func
-        if isinstance(value, types.MethodType):
-            raise self.error(node, f"calling the method {ast.unparse(node.func)} of an object srcdiff does not "
-                             "know is not supported", "pass the object as an argument and call obj.method(...)")
+        if isinstance(value, types.MethodType):  # loss = model.loss, a bound method held by a name
+            return self.bound_method_call(node, value, prefix, keywords)
         if not isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__"):
             inner = unwrapped(value)
             if user_function(inner):

@@ -2,7 +2,8 @@
 
 A loop over a tree (``for W, b in layers``, ``for k, v in p.items()``), over a tuple of
 constants (``for k in ("W1", "W2")``), over ``range`` of constants when the body reads a
-tree, or over a module-level tuple of functions (``for act in ACTS``) is unrolled: the body
+tree, or over a module-level tuple of functions (``for act in ACTS``), also in the order
+``sorted``/``reversed`` give (``for k in sorted(params)``), is unrolled: the body
 is repeated once per item, each item bound to a name as an entry (tree_entries.py).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import ast
 import types
 
+from .global_objects import Items, object_struct, user_object
 from .tree_entries import Const, DictView, Node, Static
 from .trees import Struct
 
@@ -27,6 +29,9 @@ class LoopItems:
         self.deps.append(self.parsed_dependency(node.id, found))
         items = []
         for k, func in enumerate(found):
+            if user_object(func):  # a layer object: a tree whose call is its class's __call__
+                items.append(self.object_tree(func, f"{node.id}_{k}", object_struct(func), Items(found), k))
+                continue
             cell = self.names.fresh(f"{node.id}_{k}")
             self.cells[cell] = types.CellType(func)
             items.append(Static(cell, func))
@@ -68,10 +73,32 @@ class LoopItems:
                 if any(i is None for i in inner):
                     return None
                 return [Node(Struct("tuple", tuple(range(len(t)))), dict(enumerate(t))) for t in zip(*inner)]
+            if func in (sorted, reversed, list, tuple) and len(node.args) == 1:
+                return self.ordered_items(node, func, force)
             if func is range and force and not node.keywords:
                 bounds = [self.constant(a) for a in node.args]
                 if bounds and all(isinstance(b, int) for b in bounds):
                     return [Const(i) for i in range(*bounds)]
+        return None
+
+    def ordered_items(self, node: ast.Call, func, force: bool):
+        """``sorted(p)``, ``sorted(p.items())``, ``reversed(layers)``, ``list(p)`` of a tree: its
+        items in that order (keys are constants; items are ordered by key); None otherwise."""
+        reverse = False
+        for k in node.keywords:
+            if func is not sorted or k.arg != "reverse" or not isinstance(k.value, ast.Constant):
+                return None  # sorted(p, key=...): not unrolled
+            reverse = bool(k.value.value)
+        inner = self.items_of(node.args[0], force)
+        if inner is None or func in (list, tuple):
+            return inner
+        if func is reversed:
+            return inner[::-1]
+        if all(isinstance(i, Const) for i in inner):
+            return sorted(inner, key=lambda i: i.value, reverse=reverse)
+        if all(isinstance(i, Node) and i.struct.kind == "tuple" and isinstance(i.children.get(0), Const)
+               for i in inner):  # (key, value) pairs of p.items(): by key (keys differ)
+            return sorted(inner, key=lambda i: i.children[0].value, reverse=reverse)
         return None
 
 

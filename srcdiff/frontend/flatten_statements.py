@@ -90,6 +90,10 @@ class Rewriter(LoopItems, ExprRewriter):
     def tree_value(self, value, where):
         """The entry a right-hand side stands for when it is (or builds) a tree, else None;
         `self.pending` collects the statements that compute a built tree's leaves."""
+        if isinstance(value, ast.BoolOp):
+            chosen = self.chosen_operand(value)  # cfg = cfg or {}: the operand Python picks
+            if chosen is not None:
+                return self.tree_value(chosen, where)
         if isinstance(value, ast.Dict) or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
                                             and value.func.id not in self.env and not value.args
                                             and self.parsed.resolve(value.func.id) is dict):

@@ -11,6 +11,7 @@ import ast
 import functools
 import types
 
+from .global_objects import reads_objects
 from .parse import parse_function, unwrap
 
 _SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
@@ -70,7 +71,10 @@ def needs_rewrite(func, seen=None) -> bool:
     seen.add(func)
     if _builds_trees(func):
         return True
-    for _, value in free_values(func):
+    free = free_values(func)
+    if reads_objects(func, free):  # MODEL(x), Model(2.0).energy(x)
+        return True
+    for _, value in free:
         if indirect(value):
             return True
         if user_function(value) and needs_rewrite(value, seen):

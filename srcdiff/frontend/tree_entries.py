@@ -35,6 +35,7 @@ class Node:
     children: dict  # key -> entry
     local: bool = False  # built in the function (writable), not an argument
     depth: int = 0  # how deep in branches and loops it was built (writes must be as deep)
+    literal: object = None  # a dict of constants written in the code: its expression, where used whole
 
     def child(self, key):
         return self.children[key]

@@ -1,5 +1,5 @@
 """Trees read the way people write them: ``d.get(k)``, ``d.get(k, default)``,
-``list(p.values())``, ``tuple(p)``, ``layers[:-1]``.
+``list(p.values())``, ``tuple(p)``, ``layers[:-1]``, ``cfg or {}``.
 
 Each stands for entries the rewrite already knows (a child, a constant, a smaller list), so
 nothing new reaches the IR: the keys are constants, read when the function is transformed.
@@ -29,6 +29,64 @@ class TreeReads:
             if builtin in (list, tuple):
                 return self.sequence_of(self.entry(node.args[0]), "list" if builtin is list else "tuple")
         return None
+
+    def chosen_operand(self, node: ast.BoolOp):
+        """The operand ``a or b`` / ``a and b`` evaluates to when the truth of the operands before
+        it is known here (a tree has keys or has none, a constant), else None."""
+        settles = isinstance(node.op, ast.Or)
+        for value in node.values[:-1]:
+            truth = self.truth(value)
+            if truth is None:
+                return None
+            if truth is settles:
+                return value
+        return node.values[-1]
+
+    def truth(self, node) -> bool | None:
+        """``bool(node)`` if known when the function is rewritten, else None."""
+        if isinstance(node, ast.Constant):
+            return bool(node.value)
+        if isinstance(node, ast.Dict):
+            return bool(node.keys)
+        found = self.entry(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else None
+        if isinstance(found, Const) or isinstance(found, Read) and isinstance(found.expr, ast.Constant):
+            return bool(found.value if isinstance(found, Const) else found.expr.value)  # p.get("k") of no key: None
+        if isinstance(found, Node):
+            if found.struct.kind in ("dict", "list", "tuple", "namedtuple"):
+                return bool(found.children)
+            cls = found.struct.cls
+            return None if hasattr(cls, "__bool__") or hasattr(cls, "__len__") else True
+        return None
+
+    def literal_entry(self, node):
+        """The entry of ``cfg or {}`` when the rewrite decides it, of ``"k" in cfg`` of a dict
+        tree, of a dict of constants (``helper(x, {"a": 3.0})``: a tree of constants), or None."""
+        if isinstance(node, ast.BoolOp):
+            return self.bool_entry(node)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            base, key = self.entry(node.comparators[0]), self.constant(node.left)  # "l2" in cfg: decided here
+            if isinstance(base, Node) and base.struct.kind == "dict" and key is not None:
+                return Const((key in base.children) == isinstance(node.ops[0], ast.In))
+            return None
+        if not isinstance(node, ast.Dict) or any(k is None for k in node.keys):
+            return None
+        try:
+            items = {ast.literal_eval(k): ast.literal_eval(v) for k, v in zip(node.keys, node.values)}
+        except ValueError:
+            return None
+        if not all(isinstance(k, (str, int)) and (v is None or isinstance(v, (bool, int, float, str)))
+                   for k, v in items.items()):
+            return None
+        children = {k: Const(v) for k, v in items.items()}
+        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth, literal=node)
+
+    def bool_entry(self, node: ast.BoolOp):
+        """The entry of ``cfg or {}`` when the rewrite decides it, or None."""
+        chosen = self.chosen_operand(node)
+        if chosen is None:
+            return None
+        found = self.entry(chosen)
+        return found if found is not None else Read(self.expr(chosen))
 
     def dict_get(self, node: ast.Call, base: Node):
         key = self.constant(node.args[0])

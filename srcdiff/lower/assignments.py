@@ -13,6 +13,7 @@ import operator
 
 from ..ir.nodes import Const, Var, operand_ast
 from ..rules.structural import APPEND
+from .alias_reads import read_later
 from .array_updates import set_item_node, writable
 from .effects import is_effect_call, lower_effect
 from .emit import emit_rule, note_list_read
@@ -74,7 +75,7 @@ def lower_augassign(lower: StatementLowerer, stmt: ast.AugAssign) -> None:
     # others see, the node says who, and is refused per signature (writes.py)
     name = stmt.target.id
     func, spelled = _AUGMENTED[type(stmt.op)]
-    shared_with, argument = seen_elsewhere(state, name, state.sharing.of(state.env.get(name, Const(None))))
+    shared_with, argument = seen_elsewhere(state, name, state.sharing.of(state.env.get(name, Const(None))), stmt.lineno)
     x, y = lower.expressions.expr(load), lower.expressions.expr(stmt.value)
     expr = ast.BinOp(operand_ast(x), stmt.op, operand_ast(y))
     state.lambdas.pop(name, None)
@@ -85,13 +86,19 @@ def lower_augassign(lower: StatementLowerer, stmt: ast.AugAssign) -> None:
         loop.in_place.append(state.nodes[-1])
 
 
-def seen_elsewhere(state: LoweringState, name: str, mine: frozenset[int]) -> tuple[str | None, str | None]:
+def seen_elsewhere(state: LoweringState, name: str, mine: frozenset[int],
+                   line: int | None = None) -> tuple[str | None, str | None]:
     """Who else may see `name`'s array (whose memory is `mine`): another name sharing it
-    (an alias, a view, a list holding it), and the parameter whose array it may be."""
+    (an alias, a view, a list holding it) that is read after the update at `line` (any, when
+    None, or when the array is an argument's: alias_reads.py), and the parameter whose array
+    it may be."""
     value = state.env.get(name)
-    shared_with = next((state.display(key) for key, other in state.env.items() if key != name and (
-        isinstance(value, Var) and other == value or mine & state.sharing.of(other))), None)
+    others = [key for key, other in state.env.items() if key != name and (
+        isinstance(value, Var) and other == value or mine & state.sharing.of(other))]
     argument = next((state.sharing.arguments[t] for t in sorted(mine) if t in state.sharing.arguments), None)
+    if others and line is not None and argument is None and not read_later(state.parsed.tree, line, name, others):
+        others = []  # no one reads them again (not the caller either): the update changes nothing seen
+    shared_with = state.display(others[0]) if others else None
     return shared_with, argument
 
 

@@ -23,6 +23,7 @@ from .nested import call_nested
 from .opaque import opaque
 from .point_guards import lower_guarded_where
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
+from .static_dicts import lower_dict_get
 from .static_values import static_value
 from .user_calls import is_user_function, user_call
 
@@ -39,6 +40,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Constant) \
             and isinstance(callee.value.value, str):
         return opaque(lower, node, target)  # "{:.3f}".format(x): text, with no gradient
+    got = lower_dict_get(lower, node, target)  # cfg.get("l2", 0.1) of a dict of constants
+    if got is not None:
+        return got
     if isinstance(callee, ast.Attribute) and static_value(state, callee.value, record=False) is MISSING:
         return lower_method_call(lower, node, target)
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:

@@ -19,6 +19,7 @@ from .expressions import ExpressionHandler, lower_constant
 from .facts import ParamFacts
 from .state import RETURN, CalleeFactsOf, LoweringState, parameter_names
 from .statements import StatementHandler, StatementLowerer
+from .static_dicts import lower_dict
 from .static_values import StaticParameter
 
 EXPRESSIONS: dict[type, ExpressionHandler] = {
@@ -30,6 +31,7 @@ EXPRESSIONS: dict[type, ExpressionHandler] = {
     ast.Compare: opaque.lower_compare,
     ast.BoolOp: opaque.lower_boolop,
     ast.IfExp: branches.lower_ifexp,
+    ast.Dict: lower_dict,  # a dict of constants (``cfg or {}``)
     ast.Subscript: subscripts.lower_subscript,
     ast.List: lists.lower_list,
     ast.Tuple: lists.lower_tuple,

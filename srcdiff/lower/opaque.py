@@ -19,6 +19,7 @@ from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer, lower_name
 from .facts import fold
 from .mutations import check_no_change_in_place
+from .static_dicts import as_conditional, dict_fact, simplified
 from .static_values import static_value
 
 _SCOPES = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
@@ -121,6 +122,9 @@ def condition(lower: ExpressionLowerer, test: ast.expr) -> Operand:
 def folded(lower: ExpressionLowerer, test: ast.expr):
     """The value of `test` if the specialisation decides it (facts.py), else MISSING."""
     state = lower.state
+    known = dict_fact(lower, test)  # "l2" in cfg of a dict of constants
+    if known is not MISSING:
+        return known
 
     def value_of(expr: ast.expr):
         if isinstance(expr, ast.Name) and expr.id in state.env:
@@ -146,9 +150,18 @@ def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:
     if _is_boolean(node, lambda f: static_value(lower.state, f, record=False)):
         decided = folded(lower, node)
         return Const(decided) if decided is not MISSING else opaque(lower, node, target)
-    raise lower.state.error(node, "`and`/`or` are supported in conditions only (their value could "
-                            "be one of the operands)", "use them in an `if`/`while` test, or "
-                            "use np.logical_and / a conditional expression")
+    node = simplified(lower, node)  # ``cfg or {}`` of a None argument: decided now
+    if not isinstance(node, ast.BoolOp):
+        return lower.expr(node, target)
+    branch = as_conditional(node)  # ``eps or 1e-3`` of a number known when it runs: a conditional
+    if branch is not None:
+        return lower.expr(branch, target)
+    raise lower.state.error(node, "`and`/`or` are supported as values when the operands before the last "
+                            "are names or are decided when srcdiff builds the gradient (None, bools, "
+                            "dicts of constants): here an operand is computed, and its value could be "
+                            "either operand", "assign the operand to a name first, use them in an `if`/`while` "
+                            "test, or write a conditional expression (a if a is not None else b) or "
+                            "np.logical_and / np.logical_or")
 
 
 #: builtins whose value is always a bool (``isinstance(x, np.ndarray) and tensor``, a saved test)

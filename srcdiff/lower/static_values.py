@@ -13,7 +13,7 @@ import ast
 import numpy as np
 
 from ..errors import SrcDiffError
-from ..frontend.depends import MISSING
+from ..frontend.depends import MISSING, Dependency
 from ..ir.nodes import Const, Var, operand_ast
 from .state import LoweringState
 
@@ -46,7 +46,20 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
             return getattr(base, node.attr, MISSING)
         if base is not MISSING and isinstance(static_method(base, node.attr), staticmethod):
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
+        if isinstance(base, type) and base.__module__.split(".")[0] not in ("numpy", "builtins", "scipy"):
+            return class_number(state, base, node.attr)  # ``Physics.G``: a number of a class, as written
     return MISSING
+
+
+def class_number(state: LoweringState, cls: type, name: str):
+    """A number a user class holds as `name` (``Physics.G``), or MISSING.  The transform depends
+    on it keeping its value (rebinding ``Physics.G`` builds the gradient again)."""
+    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+    value = vars(owner)[name] if owner is not None else MISSING
+    if type(value) not in (int, float, bool):
+        return MISSING
+    state.parsed.include([Dependency(vars(owner), name, value)])
+    return value
 
 
 def static_method(owner, name: str):

@@ -15,9 +15,13 @@ from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .joins import index_join_kind, lower_index_join
 from .opaque import opaque
+from .static_dicts import lower_dict_subscript
 
 
 def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Operand:
+    read = lower_dict_subscript(lower, node, target)  # cfg["eps"] of a dict of constants
+    if read is not None:
+        return read
     if isinstance(node.value, ast.Name) and isinstance(lower.expr(node.value), Global) \
             and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         return opaque(lower, node, target)  # CONFIG["scale"]: data of the module, read when run

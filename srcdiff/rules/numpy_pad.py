@@ -1,8 +1,10 @@
 """NumPy functions that move, surround or extend an array's elements: ``np.roll``,
-``np.rot90``, ``np.pad`` (constant mode) and ``np.append``.
+``np.rot90``, ``np.pad`` (constant mode), ``np.append``, ``np.insert`` and ``np.delete``.
 
 Each is linear and copies every element of x to one place, so the adjoint moves ``g`` back:
-rolled the other way, rotated back, the padding cut off, the appended part cut off.
+rolled the other way, rotated back, the padding cut off, the appended part cut off, the
+inserted positions deleted (found by inserting into a mask the same way), the deleted
+positions filled with zeros (the kept positions found by deleting from ``np.arange``).
 Static arguments (shifts, axes, pad widths) are known when the gradient is generated, so the
 inverse moves appear as literals in the output.
 """
@@ -97,6 +99,22 @@ def _append_templates(static, operand_shapes):
             "y": f"g[{_along(axis, 'np.shape(x)[axis]:')}]"}
 
 
+#: ``np.insert(arr, obj, values, axis)``: arr's elements keep their order in the result, so its
+#: adjoint is ``g`` where a mask of arr's positions (True, inserted False) is True.  Each
+#: inserted element is found by inserting the flat indices of `values` plus one (broadcast as
+#: NumPy does) among zeros: a scatter-add of ``g`` by those indices collects each value's
+#: contributions (a value inserted at several positions gets their sum), arr's in slot 0.
+_INSERT_TEMPLATES = {
+    "arr": "np.reshape(np.ravel(g)[np.ravel(np.insert(np.ones(np.shape(arr), np.bool_), obj, False, axis))], "
+           "np.shape(arr))",
+    "values": "np.reshape(index_add(np.zeros(np.size(values) + 1, np.result_type(g)), (np.ravel(np.insert("
+              "np.zeros(np.shape(arr), np.int_), obj, np.reshape(np.arange(1, np.size(values) + 1), np.shape(values)), "
+              "axis)),), np.ravel(g))[1:], np.shape(values))",
+}
+_DELETE_TEMPLATE = ("np.reshape(index_add(np.zeros(np.size(arr), np.result_type(g)), (np.ravel(np.delete(np.reshape("
+                    "np.arange(np.size(arr)), np.shape(arr)), obj, axis)),), np.ravel(g)), np.shape(arr))")
+
+
 RULES = [
     rule(np.roll, ("x",), _roll_templates, static={"shift": None, "axis": None}, shape=_same, tangents=LINEAR,
          **NEW_ARRAY, sympy="numpy.roll"),
@@ -110,4 +128,11 @@ RULES = [
          tangents={"x": "np.append(x_dot, np.zeros(np.shape(y), np.result_type(x_dot)), axis)",
                    "y": "np.append(np.zeros(np.shape(x), np.result_type(y_dot)), y_dot, axis)"}, **NEW_ARRAY,
          sympy="numpy.append"),
+    # obj (the positions) is an operand with no gradient: it comes between arr and values
+    rule(np.insert, ("arr", "obj", "values"), _INSERT_TEMPLATES, static={"axis": None},
+         tangents={"arr": "np.insert(arr_dot, obj, 0.0, axis)",
+                   "values": "np.insert(np.zeros(np.shape(arr), np.result_type(values_dot)), obj, values_dot, axis)"},
+         **NEW_ARRAY, sympy="numpy.insert"),
+    rule(np.delete, ("arr", "obj"), {"arr": _DELETE_TEMPLATE}, static={"axis": None},
+         tangents={"arr": "np.delete(arr_dot, obj, axis)"}, **NEW_ARRAY, sympy="numpy.delete"),
 ]

@@ -61,3 +61,17 @@ def shapes_specs(S, REAL):
           y=((3, 2), REAL)),
     ]
 
+
+def insert_delete_specs(S, REAL, Sym):
+    """np.insert and np.delete (after every other row, so the recorded programs keep their rows)."""
+    return [
+        S("numpy.insert", "np.insert(x, 0, 0.0)", x=((4,), REAL)),
+        S("numpy.insert", "np.insert(x, [3, 1], y) ** 2", x=((5,), REAL), y=((2,), REAL),
+          sym=Sym("np.sum(np.sin(np.insert(x, 1, y[0, 0], axis=1)) * np.insert(y, 2, x[1, 0] * x[0, 1], axis=1))",
+                  "A, B")),
+        S("numpy.insert", "np.insert(x, 1, y, axis=1) * np.insert(x, [0, 2], y[0, :, None], axis=1)[:, :4]",
+          x=((3, 3), REAL), y=((1, 3), REAL)),
+        S("numpy.delete", "np.delete(x, [0, 2]) ** 3", x=((5,), REAL),
+          sym=Sym("np.sum(np.sin(np.delete(x, 1, axis=1)) * np.delete(y, [0], axis=1))", "A, B")),
+        S("numpy.delete", "np.delete(x, 1, axis=1) * np.delete(y, 0, axis=0)", x=((2, 3), REAL), y=((3, 2), REAL)),
+    ]

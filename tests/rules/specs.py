@@ -13,7 +13,7 @@ from modules import import_source
 from rules.rule_specs_calc import calc_specs
 from rules.rule_specs_linalg import linalg_specs
 from rules.rule_specs_more import more_specs
-from rules.rule_specs_shapes import shapes_specs
+from rules.rule_specs_shapes import insert_delete_specs, shapes_specs
 from rules.rule_specs_signal import signal_specs
 from rules.spec_kinds import (
     ABOVE1,
@@ -402,6 +402,7 @@ SPECS += [  # a point an equality singles out (rules/point_guards.py): the ident
     S("srcdiff.rules.guard_helpers.guard_nan", "guard_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL),
       c=((3,), REAL)),
 ]
+SPECS += insert_delete_specs(S, REAL, Sym)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like", "tie", "tie_nan",

@@ -20,7 +20,6 @@ from . import corpus, redteam_reach
 #: refused by grad (and so by every transformation): name -> (text of the refused line, message)
 REFUSED = {
     "rfft_power": ("np.fft.rfft(x)", "no adjoint rule for numpy.fft.rfft"),  # complex: expected
-    "moving_average_cumsum": ("np.insert(x, 0, 0.0)", "no adjoint rule for numpy.insert"),
 }
 
 #: refused by one transformation only: (transformation, name) -> (text of the line, message)

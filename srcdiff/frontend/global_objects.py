@@ -1,0 +1,173 @@
+"""User objects the function reads by a free name or builds from constants, as trees.
+
+``MODEL(w, X)`` / ``MODEL.energy(x)`` of a module-level object, and ``Model(2.0).energy(x)``
+of one built from constants, are read like an object passed as an argument (flatten.py):
+``model.energy(x)`` is ``Model.energy`` given the model's tree, ``model(x)`` its ``__call__``.
+The object's numbers and arrays are constants of the function (never differentiated), held
+in closure cells: an array is read when the function runs (a change in place is seen), and
+the transform depends on each attribute keeping its object (rebinding ``MODEL.k`` builds it
+again).  An object built in the function must be built the same way each time (its
+``__init__`` is run twice when the function is rewritten, and the two compared).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import types
+
+import numpy as np
+
+from . import depends, trees
+from .naming import assigned_names
+from .parse import parse_function
+from .tree_entries import Bad, Leaf, Node, Static
+
+_LIBRARY = {"numpy", "scipy", "pandas", "builtins", "torch", "jax", "dask", "xarray", "sympy", "srcdiff", "abc"}
+
+
+def user_class(value) -> bool:
+    """A class defined by the user (not a library's, not the standard library's, not an
+    installed package's)."""
+    if not isinstance(value, type):
+        return False
+    root = (value.__module__ or "").split(".")[0]
+    if root in _LIBRARY or root in sys.stdlib_module_names:
+        return False
+    path = getattr(sys.modules.get(root), "__file__", None) or ""  # an installed package's (numba's) is not
+    return "site-packages" not in path and "dist-packages" not in path
+
+
+def user_object(value) -> bool:
+    """An instance of a user class whose attributes form a tree (``MODEL = Model(1.7)``)."""
+    return trees.is_object(value) and user_class(type(value))
+
+
+def reads_objects(func, free: list) -> bool:
+    """Whether `func` (whose free names hold `free`) reads a user object by a free name, or
+    calls a user class (the rewrite makes both trees)."""
+    if any(user_object(v) or isinstance(v, types.MethodType) and user_object(v.__self__) for _, v in free):
+        return True  # MODEL, or loss = model.loss
+    classes = {n for n, v in free if user_class(v)}
+    if not classes:
+        return False
+    try:
+        tree = parse_function(func).tree
+    except Exception:  # noqa: BLE001  not readable here: lowering reports it
+        return False
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes
+               for n in ast.walk(tree))
+
+
+class Items:
+    """A list as a dependency's scope: ``get(i)`` is its item ``i`` (depends.Dependency)."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def get(self, key, default=None):
+        return self.items[key] if 0 <= key < len(self.items) else default
+
+
+class GlobalObjects:
+    """A mixin of ExprRewriter (flatten_exprs.py): `parsed`, `names`, `cells`, `deps`, `env`,
+    `error`, `constant` come from it."""
+
+    def global_entry(self, node: ast.Name):
+        """The tree of the user object a free name holds, or None."""
+        found = getattr(self, "_objects", None)
+        if found is None:
+            tree = self.parsed.tree
+            found = self._objects = {"<locals>": assigned_names(tree) | {a.arg for a in ast.walk(tree.args)
+                                                                          if isinstance(a, ast.arg)}}
+        if node.id in found:
+            return found[node.id]
+        if node.id in found["<locals>"]:
+            return None
+        value = self.parsed.resolve(node.id)
+        if not user_object(value):
+            return None
+        self.deps.append(depends.Dependency(self.parsed.closure.get(node.id) or self.parsed.globals, node.id, value))
+        entry = found[node.id] = self.object_tree(value, node.id, object_struct(value), None, None)
+        return entry
+
+    def constructed_entry(self, node: ast.Call):
+        """``Model(2.0)`` of a user class with constant arguments: the object's tree, or None."""
+        func = node.func
+        if not isinstance(func, ast.Name) or func.id in self.env or self.global_entry(func) is not None:
+            return None
+        cls = self.parsed.resolve(func.id)
+        if not user_class(cls) or func.id in self._objects["<locals>"]:
+            return None
+        try:
+            args = [ast.literal_eval(a) for a in node.args]
+            keywords = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+        except ValueError:
+            raise self.error(node, f"{ast.unparse(node)} builds a {cls.__name__} from values computed in the "
+                             "function: srcdiff reads objects whose attributes are constants",
+                             f"build the {cls.__name__} outside and pass it as an argument") from None
+        if None in keywords:
+            return None
+        try:
+            made, again = cls(*args, **keywords), cls(*args, **keywords)
+        except Exception as exc:  # noqa: BLE001  the user's constructor: reported at the line
+            raise self.error(node, f"{ast.unparse(node)} raised {type(exc).__name__}: {exc}") from None
+        if not user_object(made) or object_struct(made) != object_struct(again) or not _same_leaves(made, again):
+            raise self.error(node, f"{ast.unparse(node)} builds a different {cls.__name__} each time (or one "
+                             "srcdiff cannot read as a tree), so srcdiff cannot read it as a constant",
+                             f"build the {cls.__name__} outside and pass it as an argument")
+        self.deps.append(depends.Dependency(self.parsed.closure.get(func.id) or self.parsed.globals, func.id, cls))
+        return self.object_tree(made, cls.__name__.lower(), object_struct(made), None, None)
+
+    def bound_method_call(self, node: ast.Call, method, prefix: list, keywords: dict):
+        """``loss(x)`` of ``loss = model.loss`` (a bound method held by a free name): the method's
+        function given the user object's tree as ``self``."""
+        owner, func = method.__self__, method.__func__
+        if not (user_object(owner) and isinstance(func, types.FunctionType)):
+            raise self.error(node, f"calling the method {ast.unparse(node.func)} of an object srcdiff does not "
+                             "know is not supported", "pass the object as an argument and call obj.method(...)")
+        entry = self.object_tree(owner, type(owner).__name__.lower(), object_struct(owner), None, None)
+        return self.helper_call(node, func, [entry, *prefix], keywords, func.__name__)
+
+    def object_tree(self, value, label: str, struct: trees.Struct, scope, key):
+        """`value` (of structure `struct`, held as `key` in `scope`) as an entry whose leaves are
+        closure cells the transform depends on."""
+        if scope is not None:
+            self.deps.append(depends.Dependency(scope, key, value))
+        if struct.kind in ("leaf", "data"):
+            name = self.names.fresh(trees.name_part(label))
+            self.cells[name] = types.CellType(value)
+            return Leaf(name)
+        if struct.kind == "static":
+            name = self.names.fresh(trees.name_part(label))
+            self.cells[name] = types.CellType(value)
+            return Static(name, value)
+        if not struct.is_container:
+            return Bad(f"{label} holds a {type(value).__name__}, which srcdiff cannot read as a constant")
+        inner = value if struct.kind in ("dict",) else Items(value) if struct.kind == "list" \
+            else vars(value) if hasattr(value, "__dict__") and struct.kind != "namedtuple" else None
+        children = {k: self.object_tree(trees.child_value(value, struct, k), f"{label}_{k}", c, inner, k)
+                    for k, c in zip(struct.keys, struct.children)}
+        return Node(struct, children)
+
+
+def object_struct(value) -> trees.Struct:
+    """The structure of a user object (of a callable one too: its attributes)."""
+    if trees.is_callable_object(value) or not callable(value):
+        return trees.structure(value)
+    attrs = tuple(a for a in vars(value) if not a.startswith("__"))
+    return trees.Struct("object", attrs, tuple(trees.structure(getattr(value, a), 1, True) for a in attrs), type(value))
+
+
+def _same_leaves(a, b) -> bool:
+    struct = object_struct(a)
+    for x, y in zip(trees.leaves(a, struct, []), trees.leaves(b, struct, [])):
+        try:
+            if not np.array_equal(np.asarray(x), np.asarray(y)) or type(x) is not type(y):
+                return False
+        except Exception:  # noqa: BLE001  leaves that do not compare: not known to be the same
+            return False
+    return True
+
+
+__all__ = ["GlobalObjects", "Items", "object_struct", "reads_objects", "user_class", "user_object"]
