@@ -1,13 +1,14 @@
 """The public functions, on one argument binder, `wrt` normaliser and tree flattener.
 
 `grad` and `value_and_grad` (gradients.py), `jvp` (forward.py), `vjp` (pullbacks.py),
-`jacobian`, `hessian` and `hvp` (jacobians.py), on the front they share (binding.py,
+`jacobian` and `hessian` (jacobians.py), `hvp` (hvp.py), on the front they share (binding.py,
 flatcall.py); every one of them compiles through the driver.
 """
 
 from .forward import JvpFunction, jvp, jvp_function
 from .gradients import GradFunction, cache_info, clear_cache, grad, value_and_grad
-from .jacobians import hessian, hvp, jacobian
+from .hvp import hvp
+from .jacobians import hessian, jacobian
 from .pullbacks import vjp
 from .vmap import vmap
 

@@ -4,7 +4,7 @@ A Jacobian is the gradient of ``sum(f(x) * cotangent)`` batched over every basis
 (`Batched`: driver/batched.py), one call for all rows; where batching refuses the code, the
 pullback (api/pullbacks.py) runs once per output element.  A Hessian is the Jacobian of the
 gradient, whose code srcdiff generated and differentiates again (driver/higher.py).  A
-Hessian-vector product is forward mode over the gradient's code (api/forward.py), one sweep.
+Hessian-vector product is forward mode over the gradient's code (api/hvp.py), one sweep.
 Arguments may be trees, with JAX's structure conventions: the Jacobian with respect to a dict
 is a dict of ``value.shape + leaf.shape`` arrays, the Hessian a dict of dicts (a tuple of
 tuples for ``wrt=(0, 1)``), `hvp`'s product shaped like `x`.
@@ -12,15 +12,13 @@ tuples for ``wrt=(0, 1)``), `hvp`'s product shaped like `x`.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Callable, overload
 
 import numpy as np
 
-from ..driver.higher import explained
 from ..driver.seeded import seeded
 from ..errors import SrcDiffError
-from ..ir import memo, shapes
+from ..ir import shapes
 from .contract import contracted
 from .derivatives import Composite, Derivative
 from .flatcall import Front
@@ -28,7 +26,7 @@ from .forward import JvpFunction
 from .gradients import GradFunction, grad
 from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullback, Pullbacks
-from .varkw import PerCall, bound, per_call
+from .varkw import PerCall, per_call
 from .vmap import batched_code, parameter_names
 
 #: the elements a chunk of batched rows holds per value (128 kB of floats: measured best, temporaries in cache)
@@ -351,56 +349,4 @@ class NestedJacobian(Composite):
         return np.stack(rows).reshape(value.shape + rows[0].shape)
 
 
-_HVP: "weakref.WeakKeyDictionary" = memo.table(weak=True)
-
-
-def hvp(f, x, v, *args, **kwargs):
-    """The Hessian of ``f(x, *args, **kwargs)`` with respect to `x` times `v`, without
-    forming the Hessian: forward mode over the gradient's generated code (one sweep computes
-    the gradient and its derivative along `v`).  `x` may be a tree, `v` a tree like it."""
-    f = bound(f, (x, *args), kwargs)  # def f(x, **opts): the function this call gives
-    try:
-        found = _HVP.get(f)
-    except TypeError:
-        found = None
-    if found is None:
-        found = (Front(f, 0, what="srcdiff.hvp"), {}, {})
-        try:
-            _HVP[f] = found
-        except TypeError:
-            pass
-    front, gradients, tangents = found
-    call = front.call((x, *args), kwargs)
-    call.check(front.qualname)
-    several = call.flat is not None or len(call.wrt) > 1
-    if not several and np.shape(v) != np.shape(x):
-        raise SrcDiffError(f"hvp: v has shape {np.shape(v)}, but x has shape {np.shape(x)}",
-                           hint="pass a vector shaped like x")
-    directions = dict(zip(call.wrt, call.leaves_of(v, 0, "v")))
-    for name, direction in directions.items():
-        if np.shape(direction) != np.shape(call.args[call.names.index(name)]):
-            raise SrcDiffError(f"hvp: v's part for {name} has shape {np.shape(direction)}, but x's has shape "
-                               f"{np.shape(call.args[call.names.index(name)])}", hint="pass a vector shaped like x")
-    gradient = gradients.get(call.func)
-    if gradient is None:
-        gradient = gradients[call.func] = GradFunction(call.func, call.wrt if several else call.wrt[0])
-    try:
-        plain, _, _ = gradient.derivable(call.args)
-        forward = tangents.get(plain)
-        if forward is None:
-            forward = tangents[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)
-        _, product = forward(call.args, tuple(directions.get(n) for n in call.names))
-    except SrcDiffError as exc:
-        raise explained(exc) from None
-    return call.rebuild(product if several else [product])
-
-
-def hvp_source(f) -> str:
-    """The generated code `hvp` ran for `f` last: forward mode over its gradient's code."""
-    try:
-        return list(_HVP[f][2].values())[-1].source
-    except (KeyError, TypeError, IndexError):
-        raise SrcDiffError("no hvp source before the first hvp call", hint="call srcdiff.hvp(f, x, v) once") from None
-
-
-__all__ = ["Hessian", "Jacobian", "NestedJacobian", "hessian", "hvp", "hvp_source", "jacobian", "jacobian_leaves"]
+__all__ = ["Hessian", "Jacobian", "NestedJacobian", "hessian", "jacobian", "jacobian_leaves"]

@@ -11,7 +11,7 @@ import scipy.optimize
 from numeric import central_difference, hessian_difference
 
 import srcdiff
-from srcdiff.api.jacobians import hvp_source
+from srcdiff.api.hvp import hvp_source
 
 
 def rosenbrock(x):
