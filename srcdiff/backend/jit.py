@@ -96,6 +96,7 @@ def numba_function(made, found, template_globals: dict, origins):
             raise SrcDiffError(f"{where}jit='numba': the compiled gradient raised {type(exc).__name__}: {exc}, "
                                "and the Python gradient does not", hint=HINT) from exc
     run.py_func = made.function
+    run.source = text  # what numba compiles, fused (``df.source`` shows it once called)
     run.dispatcher = dispatcher
     run.module = module
     return run

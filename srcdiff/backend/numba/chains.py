@@ -103,6 +103,7 @@ class Chain:
         self.ndim = None
         self.ops = 0
         self.target = ""
+        self.names_before = set(fuser.taken)
 
     # ---------------------------------------------------------------- adding
     def add(self, stmt: ast.stmt, env: dict) -> bool:
@@ -129,9 +130,9 @@ class Chain:
         if not isinstance(target, ast.Name):
             raise NotFused
         name = self.target = target.id
+        kind = kinds.augmented(stmt, env) if isinstance(stmt, ast.AugAssign) else kinds.of(value, env)
         if isinstance(stmt, ast.AugAssign):
             value = ast.BinOp(_name(name), stmt.op, value)
-        kind = kinds.of(value, env)
         if self._hoist(stmt, name, value, kind):
             return
         if name in self.stores or name in self.hoisted:
@@ -246,6 +247,9 @@ class Chain:
             dims = None if kind.dims is None else ((kind.dims[0][0], kind.dims[0][1] - start + stop),)
         else:
             text, dims = f"{name}.shape", kind.dims
+        if self.accesses and dims is not None and self.accesses[0][1] is not None and any(
+                a[0] == b[0] and a[1] != b[1] for a, b in zip(dims, self.accesses[0][1])):
+            raise NotFused  # one length plus two different constants: never equal
         self.accesses.append((text, dims, name))
 
     def _read(self, name: str, kind, start: int = 0, stop: int = 0) -> ast.expr:
@@ -317,9 +321,10 @@ class Chain:
         if not (isinstance(shape, ast.Attribute) and shape.attr == "shape" and isinstance(shape.value, ast.Name)):
             raise NotFused
         kind = env.get(shape.value.id)
-        if not isinstance(kind, Kind) or not kind.array:
+        if not isinstance(kind, Kind) or not kind.array or shape.value.id in self.reduced:
             raise NotFused
-        self._access(shape.value.id, kind)
+        if shape.value.id not in self.regs:  # (the loop's own values have its shape)
+            self._access(shape.value.id, kind)
 
     def _part(self, node: ast.expr, kind) -> ast.expr:
         """An operand that is not elementwise (``X @ w``): an array computed before the loop."""
@@ -333,6 +338,7 @@ class Chain:
     # --------------------------------------------------------------- closing
     def close(self) -> list:
         if not self.body or self.ops + len(self.body) < 3 or not self.accesses:
+            self.fuser.taken = self.names_before  # the names it made are free again
             return list(self.order)
         origin = self.order[0]
         fuser, n = self.fuser, self.fuser.size

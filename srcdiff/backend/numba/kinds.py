@@ -175,6 +175,8 @@ def _subscript(node: ast.Subscript, env: dict):
     base = of(node.value, env)
     if isinstance(base, tuple) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
         return base[node.slice.value] if -len(base) <= node.slice.value < len(base) else None
+    if isinstance(base, Kind) and base.ndim == 1 and _integer(node.slice, None) is not None:
+        return Kind(SCALAR, base.dtype)  # an element: a number of the array's dtype
     offsets = slice_offsets(node.slice)
     if isinstance(base, Kind) and base.ndim == 1 and offsets is not None:
         start, stop = offsets
@@ -306,7 +308,7 @@ def effect(stmt: ast.stmt, env: dict) -> dict:
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
         _bind(stmt.targets[0], stmt.value, env)
     elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-        env[stmt.target.id] = of(ast.BinOp(ast.Name(stmt.target.id, ast.Load()), stmt.op, stmt.value), env)
+        env[stmt.target.id] = augmented(stmt, env)
     elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
             and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append" \
             and isinstance(stmt.value.func.value, ast.Name) and len(stmt.value.args) == 1:
@@ -332,6 +334,15 @@ def effect(stmt: ast.stmt, env: dict) -> dict:
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 env[node.id] = None
     return env
+
+
+def augmented(stmt: ast.AugAssign, env: dict):
+    """The kind of ``a += b``'s result: an array keeps its dtype (numba adds in place)."""
+    made = of(ast.BinOp(ast.Name(stmt.target.id, ast.Load()), stmt.op, stmt.value), env)
+    before = env.get(stmt.target.id)
+    if isinstance(made, Kind) and isinstance(before, Kind) and before.array:
+        return replace(made, dtype=before.dtype) if made.ndim == before.ndim else None
+    return made
 
 
 def _bind(target: ast.AST, value: ast.AST, env: dict) -> None:
