@@ -111,12 +111,11 @@ class GradFunction:
     @property
     def source(self) -> str:
         """The generated gradient source: of the last call's signature, else shape-generic;
-        followed by the adjoints of the user functions it calls (one listing).  With
-        ``jit="numba"``, after a call: the module numba compiles (elementwise chains fused)."""
+        followed by the adjoints of the user functions it calls (one listing)."""
         if self._trees.last is not None:
             return self._trees.last.source
         if self.options.jit and self._last is not None and self._last.jitted is not None:
-            return self._last.jitted.source  # the module numba compiles (its chains fused)
+            return self._last.jitted.source  # jit="numba", once called: the module numba compiles, fused
         return driver.full_source(self._last or driver.variant(self.lowered, None))
 
     @property

@@ -10,74 +10,13 @@ with the statements as written as the other branch.
 from __future__ import annotations
 
 import ast
-import copy
-from collections import Counter
 
 from . import kinds
 from .kinds import SCALAR, Kind
+from .loopcode import NotFused, copied, loads, located, name_node, np_call, parse, pure
 
 #: dtypes of the arrays a loop writes, as numba spells them
 DTYPES = {"f8": "np.float64", "f4": "np.float32", "b": "np.bool_"}
-#: calls of numbers a value computed before the loop (or inside it, as written) may make
-PURE_CALLS = {"len", "abs", "min", "max", "float", "int", "full"}
-
-
-class NotFused(Exception):
-    """A statement that cannot join the chain."""
-
-
-def _name(id_: str, store: bool = False) -> ast.Name:
-    return ast.Name(id_, ast.Store() if store else ast.Load())
-
-
-def _np(func: str, *args: ast.expr) -> ast.Call:
-    return ast.Call(ast.Attribute(_name("np"), func, ast.Load()), list(args), [])
-
-
-def _pure(node: ast.AST) -> bool:
-    """Whether evaluating `node` changes nothing (no method call such as ``stack.pop()``)."""
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Call):
-            func = sub.func
-            known = kinds.numpy_name(func) is not None or (isinstance(func, ast.Name) and func.id in PURE_CALLS) \
-                or (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "math") \
-                or (isinstance(func, ast.Attribute) and func.attr in kinds.REDUCTIONS)
-            if not known:
-                return False
-        elif isinstance(sub, (ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield)):
-            return False
-    return True
-
-
-def copied(stmts: list) -> list:
-    """Copies of statements; each node keeps where it comes from (`origin`, shared, not copied)."""
-    made = []
-    for stmt in stmts:
-        saved = [(n, n.origin) for n in ast.walk(stmt) if hasattr(n, "origin")]
-        for node, _ in saved:
-            del node.origin
-        new = copy.deepcopy(stmt)
-        for node, origin in saved:
-            node.origin = origin
-        for old, twin in zip(ast.walk(stmt), ast.walk(new)):
-            if hasattr(old, "origin"):
-                twin.origin = old.origin
-        made.append(new)
-    return made
-
-
-def loads(trees) -> Counter:
-    """How often each name is read in `trees` (an augmented assignment reads its target)."""
-    found = Counter()
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                found[node.id] += 1
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                found[node.target.id] += 1
-    return found
-
-
 class Chain:
     """The run being built: its loop body, and what it reads, writes and leaves."""
 
@@ -132,7 +71,7 @@ class Chain:
         name = self.target = target.id
         kind = kinds.augmented(stmt, env) if isinstance(stmt, ast.AugAssign) else kinds.of(value, env)
         if isinstance(stmt, ast.AugAssign):
-            value = ast.BinOp(_name(name), stmt.op, value)
+            value = ast.BinOp(name_node(name), stmt.op, value)
         if self._hoist(stmt, name, value, kind):
             return
         if name in self.stores or name in self.hoisted:
@@ -143,7 +82,7 @@ class Chain:
             raise NotFused
         new = self.element(value, env)
         reg = self.regs.get(name) or self.fuser.name(f"{name}_i")
-        self.body.append(_located(ast.Assign([_name(reg, True)], new), stmt))
+        self.body.append(located(ast.Assign([name_node(reg, True)], new), stmt))
         self.regs[name], self.out_kind[name] = reg, kind
         self.touched.add(name)
         self.kept.append(stmt)
@@ -153,7 +92,7 @@ class Chain:
         allocation = isinstance(value, ast.Call) and kinds.numpy_name(value.func) in kinds.ALLOCATIONS
         if not (allocation and isinstance(kind, Kind)) and not (isinstance(kind, Kind) and kind.ndim == SCALAR):
             return False
-        if name in self.touched or not _pure(value) or isinstance(stmt, ast.AugAssign) and name in self.hoisted:
+        if name in self.touched or not pure(value) or isinstance(stmt, ast.AugAssign) and name in self.hoisted:
             return False
         if self._made_here(value):
             return False
@@ -191,7 +130,7 @@ class Chain:
         if name in self.touched:
             raise NotFused
         acc = self.fuser.name(f"{name}_{how}")
-        self.body.append(_located(ast.AugAssign(_name(acc, True), ast.Add(), new), stmt))
+        self.body.append(located(ast.AugAssign(name_node(acc, True), ast.Add(), new), stmt))
         self.kept.append(stmt)
         self.reduced[name] = (acc, how)
         self.touched.add(name)
@@ -224,8 +163,8 @@ class Chain:
                 raise NotFused
         new = self.element(value, env)
         self._access(array, kind, start, stop)
-        place = ast.Subscript(_name(array), self._index(start), ast.Store())
-        self.body.append(_located(ast.AugAssign(place, stmt_op, new) if stmt_op else ast.Assign([place], new), stmt))
+        place = ast.Subscript(name_node(array), self._index(start), ast.Store())
+        self.body.append(located(ast.AugAssign(place, stmt_op, new) if stmt_op else ast.Assign([place], new), stmt))
         self.sites.append((array, start, stmt_op, new, self.body[-1]))
         made.append((start, adds))
         self.zeros.discard(array)
@@ -235,7 +174,7 @@ class Chain:
 
     # ------------------------------------------------------------- elements
     def _index(self, offset: int) -> ast.expr:
-        return _name(self.i) if not offset else ast.BinOp(_name(self.i), ast.Add(), ast.Constant(offset))
+        return name_node(self.i) if not offset else ast.BinOp(name_node(self.i), ast.Add(), ast.Constant(offset))
 
     def _access(self, name: str, kind: Kind, start: int = 0, stop: int = 0) -> None:
         if self.ndim is None:
@@ -263,13 +202,13 @@ class Chain:
             if name not in self.flat:
                 self.flat[name] = self.fuser.name(f"{name}_flat")
             name = self.flat[name]
-        return ast.Subscript(_name(name), self._index(start), ast.Load())
+        return ast.Subscript(name_node(name), self._index(start), ast.Load())
 
     def element(self, node: ast.expr, env: dict) -> ast.expr:
         """`node` as the loop computes it for element i."""
         kind = kinds.of(node, env)
         if isinstance(kind, Kind) and kind.ndim == SCALAR:
-            if self._made_here(node) or not _pure(node):
+            if self._made_here(node) or not pure(node):
                 raise NotFused
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Name) and sub.id != "np":
@@ -279,7 +218,7 @@ class Chain:
             if node.id in self.reduced:
                 raise NotFused
             if node.id in self.regs:
-                return _name(self.regs[node.id])
+                return name_node(self.regs[node.id])
             return self._read(node.id, kind)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id not in self.regs:
             offsets = kinds.slice_offsets(node.slice)
@@ -290,10 +229,10 @@ class Chain:
             left, right = self.element(node.left, env), self.element(node.right, env)
             self.ops += 1
             if isinstance(node.op, ast.Div):
-                return _np("divide", left, right)  # numbers divided as NumPy does (inf, not an error)
+                return np_call("divide", left, right)  # numbers divided as NumPy does (inf, not an error)
             if isinstance(node.op, ast.Pow) and not (isinstance(node.right, ast.Constant)
                                                      and type(node.right.value) is int and node.right.value >= 0):
-                return _np("power", left, right)
+                return np_call("power", left, right)
             return ast.BinOp(left, node.op, right)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             self.ops += 1
@@ -305,7 +244,7 @@ class Chain:
             func = kinds.numpy_name(node.func)
             if func in kinds.UNARY and len(node.args) == 1 or func in kinds.BINARY and len(node.args) == 2:
                 self.ops += 1
-                return _np(func, *(self.element(a, env) for a in node.args))
+                return np_call(func, *(self.element(a, env) for a in node.args))
             if func == "where" and len(node.args) == 3:
                 cond, yes, no = (self.element(a, env) for a in node.args)
                 self.ops += 1
@@ -328,10 +267,10 @@ class Chain:
 
     def _part(self, node: ast.expr, kind) -> ast.expr:
         """An operand that is not elementwise (``X @ w``): an array computed before the loop."""
-        if not isinstance(kind, Kind) or not kind.array or self._made_here(node) or not _pure(node):
+        if not isinstance(kind, Kind) or not kind.array or self._made_here(node) or not pure(node):
             raise NotFused
         name = self.fuser.name(f"{self.target}_part")
-        self.pre.append(ast.Assign([_name(name, True)], copied([ast.Expr(node)])[0].value))
+        self.pre.append(ast.Assign([name_node(name, True)], copied([ast.Expr(node)])[0].value))
         self.hoisted.add(name)
         return self._read(name, kind)
 
@@ -359,14 +298,15 @@ class Chain:
             elif out != name:
                 after.append(f"{name} = {out}")
             init.append(f"{out} = np.empty({n}, dtype={dtype})")
-            writes.append(ast.Assign([ast.Subscript(_name(out), _name(self.i), ast.Store())], _name(reg)))
+            writes.append(ast.Assign([ast.Subscript(name_node(out), name_node(self.i), ast.Store())], name_node(reg)))
         for name, (acc, how) in self.reduced.items():
             init.append(f"{acc} = 0.0")
             after.append(f"{name} = {acc}" if how == "sum" else f"{name} = np.divide({acc}, {n})")
         for array in sorted(a for a, only_adds in self.summed.items() if only_adds):
             self._carried(array, init, writes, after)
-        loop = ast.For(_name(self.i, True), ast.Call(_name("range"), [_name(n)], []), self.body + writes, [])
-        fused = [*(_parse(t) for t in init), loop, *(_parse(t) for t in after)]
+        loop = ast.For(name_node(self.i, True), ast.Call(name_node("range"), [name_node(n)], []),
+                       self.body + writes, [])
+        fused = [*(parse(t) for t in init), loop, *(parse(t) for t in after)]
         for stmt in fused:
             for node in ast.walk(stmt):
                 if isinstance(node, ast.stmt) and not hasattr(node, "origin"):
@@ -390,24 +330,14 @@ class Chain:
         carries = [self.fuser.name(f"{array}_at{d}") for d in range(max(site[1] for site in sites) - low + 1)]
         for _, offset, op, value, stmt in sites:
             reg = carries[offset - low]
-            new = ast.Assign([_name(reg, True)], ast.BinOp(_name(reg), op, value))
-            self.body[self.body.index(stmt)] = _located(new, stmt)
+            new = ast.Assign([name_node(reg, True)], ast.BinOp(name_node(reg), op, value))
+            self.body[self.body.index(stmt)] = located(new, stmt)
         init += [f"{reg} = 0.0" for reg in carries]
         index = f"{self.i} + {low}" if low else self.i
         shifts = [f"{array}[{index}] = {carries[0]}"]
         shifts += [f"{a} = {b}" for a, b in zip(carries, carries[1:])] + [f"{carries[-1]} = 0.0"]
-        writes[:0] = [_parse(t) for t in shifts]
+        writes[:0] = [parse(t) for t in shifts]
         if len(carries) > 1:
             n = self.fuser.size
             after.append(f"if {n} > 0:\n" + "".join(f"    {array}[{n}{f' + {low + d}' if low + d else ''}] = {reg}\n"
                                                      for d, reg in enumerate(carries[:-1])))
-
-
-def _parse(text: str) -> ast.stmt:
-    return ast.parse(text).body[0]
-
-
-def _located(new: ast.stmt, old: ast.stmt) -> ast.stmt:
-    if hasattr(old, "origin"):
-        new.origin = old.origin
-    return new
