@@ -63,6 +63,10 @@ def two_vectors(x, y):
     return np.sum(np.sin(x) * y + x * x * y)
 
 
+def mse(w, b, X, y):
+    return ((X @ w + b - y) ** 2).mean()  # (the gradient's module imports no NumPy of its own)
+
+
 def _rng():
     return np.random.default_rng(26)
 
@@ -76,6 +80,7 @@ CASES = {
     "matrix_chain": (matrix_chain, lambda r: (r.normal(size=(5, 7)), r.normal(size=(5, 7))), (0, 1)),
     "lennard_jones": (lennard_jones, lambda r: (r.uniform(0.8, 2.0, (6, 6)),), 0),
     "two_vectors": (two_vectors, lambda r: (r.normal(size=9), r.normal(size=9)), (0, 1)),
+    "mse": (mse, lambda r: (r.normal(size=3), 0.2, r.normal(size=(8, 3)), r.normal(size=8)), (0, 1)),
 }
 
 

@@ -43,6 +43,7 @@ class Chain:
         self.ops = 0
         self.target = ""
         self.names_before = set(fuser.taken)
+        self.parts: set = set()  # ids of the operands computed before the loop
 
     # ---------------------------------------------------------------- adding
     def add(self, stmt: ast.stmt, env: dict) -> bool:
@@ -81,6 +82,8 @@ class Chain:
         if not isinstance(kind, Kind) or not kind.array or kind.dtype not in DTYPES:
             raise NotFused
         new = self.element(value, env)
+        if id(value) in self.parts:  # nothing elementwise in it (a view, a product): as written
+            raise NotFused
         reg = self.regs.get(name) or self.fuser.name(f"{name}_i")
         self.body.append(located(ast.Assign([name_node(reg, True)], new), stmt))
         self.regs[name], self.out_kind[name] = reg, kind
@@ -90,7 +93,9 @@ class Chain:
     def _hoist(self, stmt, name: str, value: ast.expr, kind) -> bool:
         """A number, or an allocation, computed from what the loop does not make: before it."""
         allocation = isinstance(value, ast.Call) and kinds.numpy_name(value.func) in kinds.ALLOCATIONS
-        if not (allocation and isinstance(kind, Kind)) and not (isinstance(kind, Kind) and kind.ndim == SCALAR):
+        numbers = isinstance(kind, Kind) and kind.ndim == SCALAR or isinstance(kind, tuple) and all(
+            isinstance(k, Kind) and k.ndim == SCALAR for k in kind)  # a number, or a shape
+        if not (allocation and isinstance(kind, Kind)) and not numbers:
             return False
         if name in self.touched or not pure(value) or isinstance(stmt, ast.AugAssign) and name in self.hoisted:
             return False
@@ -269,6 +274,8 @@ class Chain:
         """An operand that is not elementwise (``X @ w``): an array computed before the loop."""
         if not isinstance(kind, Kind) or not kind.array or self._made_here(node) or not pure(node):
             raise NotFused
+        self.parts.add(id(node))
+        self.touched.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))  # read where it is now
         name = self.fuser.name(f"{self.target}_part")
         self.pre.append(ast.Assign([name_node(name, True)], copied([ast.Expr(node)])[0].value))
         self.hoisted.add(name)

@@ -49,7 +49,10 @@ def fused(built, made, key):
         return built
     params = {name: kinds.of_signature(name, part) for name, part in zip(names, key)}
     source, lines = fuse_module(built.source, built.lines, built.main, params)
-    return replace(built, source=source, lines=lines)
+    if source == built.source:
+        return built
+    imports = {**built.imports, "np": ("numpy", None)}  # the loops allocate with np.empty
+    return replace(built, source=source, lines=lines, imports=imports)
 
 
 def fuse_module(source: str, lines: dict[int, tuple], main: str, params: dict) -> tuple[str, dict]:
@@ -63,6 +66,9 @@ def fuse_module(source: str, lines: dict[int, tuple], main: str, params: dict) -
     func = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == main), None)
     if func is None:
         return source, lines
+    if any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id == "np" for n in ast.walk(func)) \
+            or "np" in {a.arg for a in func.args.args}:
+        return source, lines  # (np is not NumPy here)
     env = {a.arg: params.get(a.arg) for a in func.args.args}
     fuser = _Fuser(func)
     func.body = fuser.block(func.body, env, in_loop=False)

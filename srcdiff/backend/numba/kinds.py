@@ -161,6 +161,8 @@ def of(node: ast.AST, env: dict):
         if isinstance(base, Kind) and base.array:
             if node.attr == "size":
                 return NUMBER["i8"]
+            if node.attr == "shape":
+                return (NUMBER["i8"],) * base.ndim
             if node.attr == "T" and base.ndim == 2:
                 return Kind(2, base.dtype, base.dims[::-1] if base.dims else None)
         return None
@@ -177,12 +179,30 @@ def _subscript(node: ast.Subscript, env: dict):
         return base[node.slice.value] if -len(base) <= node.slice.value < len(base) else None
     if isinstance(base, Kind) and base.ndim == 1 and _integer(node.slice, None) is not None:
         return Kind(SCALAR, base.dtype)  # an element: a number of the array's dtype
+    if isinstance(base, Kind) and base.array and isinstance(node.slice, ast.Tuple):
+        return _new_axes(base, node.slice.elts)
     offsets = slice_offsets(node.slice)
     if isinstance(base, Kind) and base.ndim == 1 and offsets is not None:
         start, stop = offsets
         dims = None if base.dims is None else ((base.dims[0][0], base.dims[0][1] - start + stop),)
         return Kind(1, base.dtype, dims)
     return None
+
+
+def _new_axes(base: Kind, items: list) -> Kind | None:
+    """``x[:, None, :]``: every axis whole, new axes of length one between."""
+    dims, axes = [], iter(base.dims or ((None, 0),) * base.ndim)
+    for item in items:
+        if isinstance(item, ast.Constant) and item.value is None:
+            dims.append(("one", 1))
+        elif isinstance(item, ast.Slice) and item.lower is None and item.upper is None and item.step is None:
+            dims.append(next(axes, None))
+        else:
+            return None
+    if None in dims or len(dims) - sum(d == ("one", 1) for d in dims) != base.ndim:
+        return None
+    known = base.dims is not None
+    return Kind(len(dims), base.dtype, tuple(dims) if known else None)
 
 
 def slice_offsets(node: ast.AST) -> tuple[int, int] | None:
@@ -250,6 +270,10 @@ def _call(node: ast.Call, env: dict):
             return Kind(like.ndim, _dtype_keyword(node, "f8" if value.dtype in ("f8", LITERAL, "i8") else None),
                         like.dims)
         return None
+    if isinstance(node.func, ast.Name) and node.func.id in ("reduce_sum", "reduce_mean") and len(args) == 3 \
+            and isinstance(args[1], ast.Constant) and type(args[1].value) is int \
+            and isinstance(args[2], ast.Constant) and isinstance(args[2].value, bool):
+        return _reduced(of(args[0], env), args[1].value, args[2].value)
     operand = reduction_operand(node)
     if operand is not None:
         made = of(operand, env)
@@ -266,6 +290,17 @@ def _call(node: ast.Call, env: dict):
             and node.func.value.id == "math" and args:
         return NUMBER["f8"]
     return None
+
+
+def _reduced(kind, axis: int, keepdims: bool) -> Kind | None:
+    """numba's helper ``reduce_sum(a, axis, keepdims)`` (reductions.py) of an array of `kind`."""
+    if not isinstance(kind, Kind) or not kind.array or kind.dtype != "f8" or not -kind.ndim <= axis < kind.ndim:
+        return None
+    axis %= kind.ndim
+    dims = None if kind.dims is None else \
+        kind.dims[:axis] + ((("one", 1),) if keepdims else ()) + kind.dims[axis + 1:]
+    ndim = kind.ndim - (not keepdims)
+    return Kind(ndim, "f8", dims) if ndim else NUMBER["f8"]
 
 
 def reduction_operand(node: ast.AST) -> ast.AST | None:
