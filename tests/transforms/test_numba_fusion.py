@@ -236,3 +236,63 @@ def test_an_array_read_after_the_chain_is_written_and_one_read_only_inside_is_no
     assert "c = np.empty(n" in text and "a = np.empty" not in text and "b = np.empty" not in text
     x = np.linspace(0, 1, 6)
     np.testing.assert_allclose(_run(text, x), _run(source, x), rtol=0)
+
+
+# ------------------------------------------------- random chains, fused and as written
+
+_DOMAINS = {0: ["{a}"], 1: ["{a}[1:]", "{a}[:-1]"], 2: ["{a}[2:]", "{a}[1:-1]", "{a}[:-2]"]}
+_STORES = {0: ["[:]"], 1: ["[1:]", "[:-1]"], 2: ["[2:]", "[1:-1]", "[:-2]"]}
+
+
+def _random_program(rng) -> str:
+    """Statements over x and y (and what they make): elementwise values over slices, writes
+    into slices of two arrays (zeros, ones) with =, += and -=, sums read later as numbers."""
+    lines = ["def f(x, y):", f"    w = np.{rng.choice(['zeros', 'ones'])}(x.shape)", "    v = np.zeros(x.shape)"]
+    arrays, numbers, made = ["x", "y"], ["2.0", "0.5"], []
+
+    def operand(cut, array=False):
+        if rng.random() < 0.25 and not array:
+            return str(rng.choice(numbers))
+        return rng.choice(_DOMAINS[cut]).format(a=rng.choice(arrays))
+
+    def value(cut):
+        a, b = operand(cut, array=True), operand(cut)
+        return str(rng.choice([f"{a} * {b} + {operand(cut)}", f"np.sin({a}) - {b}", f"{a} / (1.0 + {b} * {b})",
+                               f"np.where({a} > {b}, {a}, -{b})", f"np.exp(-np.abs({a})) * {b}"]))
+
+    for k in range(int(rng.integers(3, 10))):
+        kind, cut = rng.random(), int(rng.integers(0, 3))
+        if kind < 0.4:
+            name = f"t{k}"
+            lines.append(f"    {name} = {value(0)}")  # a whole-length value: an operand of later statements
+            arrays.append(name)
+            made.append(name)
+        elif kind < 0.8:
+            target = rng.choice(["w", "v"])
+            lines.append(f"    {target}{rng.choice(_STORES[cut])} {rng.choice(['=', '+=', '-='])} {value(cut)}")
+        else:
+            lines.append(f"    s{k} = np.sum({value(cut)})")
+            numbers.append(f"s{k}")
+            made.append(f"s{k}")
+    lines.append(f"    return ({', '.join(['w', 'v'] + made)},)")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_chains_fused_give_what_they_give_as_written(seed):
+    rng = np.random.default_rng(seed)
+    source = _random_program(rng)
+    for y_length_one in (False, True):
+        text = _fuse(source, x=_vector("x"), y=_vector("y", ones=y_length_one))
+        for n in (1, 2, 3, 8):
+            x = rng.normal(size=n)
+            y = rng.normal(size=1 if y_length_one else n)
+            try:
+                want = _run(source, x, y)
+            except ValueError:  # shapes NumPy cannot broadcast: the fused code says so too
+                with pytest.raises(ValueError):
+                    _run(text, x, y)
+                continue
+            got = _run(text, x, y)
+            for g, v in zip(got, want):
+                np.testing.assert_allclose(g, v, rtol=1e-12, atol=1e-14, err_msg=f"{source}\n{text}")

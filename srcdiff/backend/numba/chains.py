@@ -49,16 +49,19 @@ class Chain:
     def add(self, stmt: ast.stmt, env: dict) -> bool:
         saved = {k: (v.copy() if isinstance(v, (list, dict, set)) else v) for k, v in vars(self).items()}
         taken = set(self.fuser.taken)
-        try:
-            self._add(stmt, env)
-        except NotFused:
-            vars(self).update(saved)
-            self.fuser.taken = taken  # names the statement would have made are free again
+        for summed in (True, False):  # a sum of the chain's elements in the loop, else computed before it
+            try:
+                self._add(stmt, env, summed)
+                break
+            except NotFused:
+                vars(self).update({k: (v.copy() if isinstance(v, (list, dict, set)) else v) for k, v in saved.items()})
+                self.fuser.taken = set(taken)  # names the statement would have made are free again
+        else:
             return False
         self.order.append(stmt)
         return True
 
-    def _add(self, stmt: ast.stmt, env: dict) -> None:
+    def _add(self, stmt: ast.stmt, env: dict, summed: bool) -> None:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target, value = stmt.targets[0], stmt.value
         elif isinstance(stmt, ast.AugAssign):
@@ -73,11 +76,13 @@ class Chain:
         kind = kinds.augmented(stmt, env) if isinstance(stmt, ast.AugAssign) else kinds.of(value, env)
         if isinstance(stmt, ast.AugAssign):
             value = ast.BinOp(name_node(name), stmt.op, value)
-        if self._hoist(stmt, name, value, kind):
+        if not summed and self._hoist(stmt, name, value, kind):
             return
         if name in self.stores or name in self.hoisted:
             raise NotFused
         if self._reduction(stmt, name, value, env):
+            return
+        if summed and self._hoist(stmt, name, value, kind):
             return
         if not isinstance(kind, Kind) or not kind.array or kind.dtype not in DTYPES:
             raise NotFused
