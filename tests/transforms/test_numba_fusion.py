@@ -296,3 +296,21 @@ def test_random_chains_fused_give_what_they_give_as_written(seed):
             got = _run(text, x, y)
             for g, v in zip(got, want):
                 np.testing.assert_allclose(g, v, rtol=1e-12, atol=1e-14, err_msg=f"{source}\n{text}")
+
+
+def test_loops_numba_cannot_type_leave_the_statements_as_written(monkeypatch):
+    real = fusion.fused
+
+    def untypable(built, made, key):  # a fusion numba refuses: a string times a float
+        fused = real(built, made, key)
+        return fused.__class__(**{**vars(fused), "source": fused.source.replace(
+            "    return ", "    refused = 'a' * 1.5\n    return ", 1)})
+
+    monkeypatch.setattr(fusion, "fused", untypable)
+    srcdiff.clear_cache()
+    df = srcdiff.grad(smoothness, wrt=(0, 1), jit="numba")
+    args = CASES["smoothness"][1](_rng())
+    for got, want in zip(df(*args), srcdiff.grad(smoothness, wrt=(0, 1))(*args)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert "refused" not in df.source and "for i in range" not in df.source
+    srcdiff.clear_cache()
