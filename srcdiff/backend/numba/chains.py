@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from . import kinds
+from . import kindflow, kinds
 from .kinds import SCALAR, Kind
 from .loopcode import NotFused, copied, loads, located, name_node, np_call, parse, pure
 
@@ -73,7 +73,7 @@ class Chain:
         if not isinstance(target, ast.Name):
             raise NotFused
         name = self.target = target.id
-        kind = kinds.augmented(stmt, env) if isinstance(stmt, ast.AugAssign) else kinds.of(value, env)
+        kind = kindflow.augmented(stmt, env) if isinstance(stmt, ast.AugAssign) else kinds.of(value, env)
         if isinstance(stmt, ast.AugAssign):
             value = ast.BinOp(name_node(name), stmt.op, value)
         if not summed and self._hoist(stmt, name, value, kind):

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import kinds
+from . import kindflow, kinds
 from .chains import Chain, loads
 
 
@@ -113,10 +113,10 @@ class _Fuser:
             if isinstance(node, ast.Assign):
                 fresh = isinstance(node.value, ast.Call) and kinds.numpy_name(node.value.func) in kinds.ALLOCATIONS
                 for target in node.targets:
-                    for name in kinds.bound(target) if not isinstance(target, ast.Subscript) else ():
+                    for name in kindflow.bound(target) if not isinstance(target, ast.Subscript) else ():
                         (made if fresh and isinstance(target, ast.Name) else other).add(name)
             elif isinstance(node, (ast.AugAssign, ast.For)) and not isinstance(node.target, ast.Subscript):
-                other.update(kinds.bound(node.target))
+                other.update(kindflow.bound(node.target))
         allowed = set()
         for node in ast.walk(self.func):
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
@@ -141,10 +141,10 @@ class _Fuser:
                 else:
                     inner = dict(env)
                     if isinstance(stmt, ast.For):
-                        for name in kinds.bound(stmt.target):
+                        for name in kindflow.bound(stmt.target):
                             inner[name] = kinds.NUMBER["i8"] if isinstance(stmt.target, ast.Name) else None
-                    entry = kinds.loop_entry(stmt, inner)
-                    after = kinds.effect(stmt, env)
+                    entry = kindflow.loop_entry(stmt, inner)
+                    after = kindflow.effect(stmt, env)
                     stmt.body = self.block(stmt.body, entry, in_loop=True)
                     out.append(stmt)
                     env = after
@@ -156,7 +156,7 @@ class _Fuser:
                 if not run.add(stmt, env):
                     out.append(stmt)
                     run = Chain(self, in_loop)
-            env = kinds.effect(stmt, env)
+            env = kindflow.effect(stmt, env)
         return out + run.close()
 
 
