@@ -115,7 +115,7 @@ class GradFunction:
         if self._trees.last is not None:
             return self._trees.last.source
         if self.options.jit and self._last is not None and self._last.jitted is not None:
-            return self._last.jitted.source  # jit="numba", once called: the module numba compiles, fused
+            return cast(Any, self._last.jitted).source  # jit="numba", once called: the module numba compiles, fused
         return driver.full_source(self._last or driver.variant(self.lowered, None))
 
     @property
