@@ -115,6 +115,8 @@ class GradFunction:
         followed by the adjoints of the user functions it calls (one listing)."""
         if self._trees.last is not None:
             return self._trees.last.source
+        if self.options.jit and self._last is not None and self._last.jitted is not None:
+            return cast(Any, self._last.jitted).source  # jit="numba", once called: the module numba compiles, fused
         return driver.full_source(self._last or driver.variant(self.lowered, None))
 
     @property
