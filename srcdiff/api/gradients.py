@@ -111,8 +111,7 @@ class GradFunction:
 
     @property
     def source(self) -> str:
-        """The generated gradient source: of the last call's signature, else shape-generic;
-        followed by the adjoints of the user functions it calls (one listing)."""
+        """The generated source (the last call's, else shape-generic), callees' adjoints after it."""
         if self._trees.last is not None:
             return self._trees.last.source
         if self.options.jit and self._last is not None and self._last.jitted is not None:
@@ -132,8 +131,7 @@ class GradFunction:
         return driver.full_source(self._variant(positional))
 
     def tree_parts(self, *args, **kwargs) -> tuple | None:
-        """For a call with parameter trees (or of a method or partial): the parameters' names,
-        then what `TreeCaller.parts` gives; None for a call of plain values."""
+        """The parameters' names, then `TreeCaller.parts`, for a call with trees (else None)."""
         positional = self._positional(args, kwargs)
         if not self._uses_trees(positional):
             return None
