@@ -137,13 +137,16 @@ def _reason(text: str) -> str:
 
 
 def _helpers_stamp(numba) -> str:
-    """A digest of what compiled code depends on besides its own text: the helpers' sources
-    (numba inlines them into the cached code) and numba's version."""
-    from .numba import einsum, missing, reductions, runtime, special
+    """A digest of what compiled code depends on besides its own text: the sources of the
+    helpers (every module of backend/numba/: numba inlines them into the cached code) and
+    numba's version."""
+    from . import numba as helpers
     digest = hashlib.sha256(numba.__version__.encode())
-    for module in (runtime, reductions, missing, einsum, special):
-        with open(module.__file__, "rb") as fh:
-            digest.update(fh.read())
+    folder = os.path.dirname(helpers.__file__)
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as fh:
+                digest.update(fh.read())
     return digest.hexdigest()[:16]
 
 
