@@ -178,3 +178,101 @@ def test_scipy_special_in_float32_stays_float32():
     assert got.dtype == np.float32
     want = central_difference(logistic_terms, (w.astype(float), x.astype(float), y.astype(float)), 0)
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-4)
+
+
+# ---- NumPy's array building calls and products numba lacks ----------------------------------
+
+def tiled(x, w):
+    return np.sum(np.tile(x, (2, 3)) * w) + np.sum(np.tile(x[0], 2) ** 2)
+
+
+def repeated(x, w):
+    return np.sum(np.repeat(x, 2, axis=-1) * w[:, :6]) + np.sum(np.repeat(x, [1, 3], axis=0) ** 2)
+
+
+def squeezed(x, y):
+    return np.sum(np.squeeze(x, axis=0) * y) + np.sum(np.squeeze(x[:, :, None], axis=(0, 2)) ** 3)
+
+
+def dtype_tests(x):
+    scale = np.ndim(x) * np.issubdtype(x.dtype, np.floating) + np.issubdtype(np.result_type(x), np.floating)
+    return np.sum(x * np.ones_like(x, dtype=float) * scale) + np.sum(np.full_like(x, 2.0, dtype=float) * x ** 2)
+
+
+def contracted(x, y, z):
+    return np.sum(np.tensordot(x, y) ** 2) + np.sum(np.tensordot(x, z, axes=([0, 2], [2, 1])) ** 2) + \
+        np.sum(np.tensordot(x[0], z[0], axes=1))
+
+
+def stacked_rows(x, y):
+    return np.sum(np.vstack([x, y]) ** 2 * np.arange(9.0).reshape(3, 3))
+
+
+def real_parts(x):
+    return np.sum(np.real(x) * np.sin(np.real(x)))
+
+
+def cholesky_factor(a, w):
+    return np.sum(np.linalg.cholesky(a @ a.T + 3.0 * np.eye(3)) * w)
+
+
+def stack_times_vector(x, v):
+    return np.sum((x @ v) ** 2) + np.sum((v[:3] @ x) ** 2)
+
+
+def inner_zero_d(x, y):
+    return np.sum(np.inner(np.asarray(x), y) ** 2)
+
+
+def masked_and_paired(x):
+    m = x[0] > 0.0  # (a 2-D mask numba cannot index with: refused)
+    rows, cols = np.array([0, 1, 1, 0]), np.array([2, 0, 2, 2])
+    return np.sum(x[0][m] ** 2) + np.sum(x[rows, cols] ** 3)
+
+
+ARRAY_PROGRAMS = [
+    ("np.tile", tiled, (_rng(11).normal(size=(2, 3)), _rng(12).normal(size=(4, 9))), 0, True),
+    ("np.repeat along an axis, counts per item", repeated, (_rng(13).normal(size=(2, 3)), _rng(14).normal(size=(2, 6))),
+     0, False),
+    ("np.squeeze of given axes", squeezed, (_rng(15).normal(size=(1, 3)), _rng(16).normal(size=3)), 0, False),
+    ("np.ndim, issubdtype, ones_like/full_like with dtype", dtype_tests, (_rng(17).normal(size=(2, 3)),), 0, False),
+    ("np.tensordot: default, pairs of axes, one axis", contracted,
+     (_rng(18).normal(size=(2, 3, 4)), _rng(19).normal(size=(3, 4, 2)), _rng(20).normal(size=(5, 4, 2))), 0, True),
+    ("np.tensordot, the second operand", contracted,
+     (_rng(18).normal(size=(2, 3, 4)), _rng(19).normal(size=(3, 4, 2)), _rng(20).normal(size=(5, 4, 2))), 2, False),
+    ("np.vstack of a row and a matrix", stacked_rows, (_rng(21).normal(size=3), _rng(22).normal(size=(2, 3))), 1,
+     False),
+    ("np.real", real_parts, (_rng(23).normal(size=4),), 0, False),
+    ("np.linalg.cholesky", cholesky_factor, (_rng(24).normal(size=(3, 3)), _rng(25).normal(size=(3, 3))), 0, False),
+    ("a stack of matrices times a vector", stack_times_vector,
+     (_rng(26).normal(size=(2, 3, 4)), _rng(27).normal(size=4)), 0, False),
+    ("a stack of matrices times a vector, the vector", stack_times_vector,
+     (_rng(26).normal(size=(2, 3, 4)), _rng(27).normal(size=4)), 1, False),
+    ("np.inner of a 0-d array", inner_zero_d, (1.7, _rng(28).normal(size=(2, 3))), 1, False),
+    ("a boolean mask and a pair of index arrays", masked_and_paired, (_rng(29).normal(size=(2, 3)),), 0, False),
+]
+
+
+@pytest.mark.parametrize(("func", "args", "wrt"), [
+    pytest.param(f, a, w, id=name, marks=() if default else pytest.mark.slow)
+    for name, f, a, w, default in ARRAY_PROGRAMS])
+def test_array_calls_under_numba(func, args, wrt):
+    _check(func, args, wrt)
+
+
+@pytest.mark.slow
+def test_tile_and_tensordot_in_float32():
+    x = _rng(30).normal(size=(2, 3)).astype(np.float32)
+    w = _rng(31).normal(size=(4, 9)).astype(np.float32)
+    got = srcdiff.grad(tiled, jit="numba")(x, w)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, central_difference(tiled, (x.astype(float), w.astype(float)), 0), rtol=1e-4,
+                               atol=1e-4)
+
+
+def test_a_repeat_whose_counts_do_not_fit_raises_as_numpy_does():
+    def wrong_counts(x):
+        return np.sum(np.repeat(x, [1, 2, 3], axis=0) ** 2)
+    x = _rng(32).normal(size=(2, 3))
+    with pytest.raises((ValueError, srcdiff.SrcDiffError)):
+        srcdiff.grad(wrong_counts, jit="numba")(x)

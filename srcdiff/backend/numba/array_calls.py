@@ -5,7 +5,8 @@ helpers), one rule per call, used by spelling.py's rewriter:
   ``np.squeeze(x, axis=k)``: a constant list among the arguments becomes a tuple, so numba
   sees its values (a tuple of constants is typed by value);
 * ``np.ndim(x)``; ``np.ones_like``/``zeros_like``/``empty_like``/``full_like`` with ``dtype=``;
-* ``np.issubdtype(np.result_type(v), np.floating)`` and ``np.issubdtype(t, np.floating)``;
+* ``np.issubdtype(np.result_type(v), np.floating)``, ``np.issubdtype(t, np.floating)``,
+  ``np.result_type(v)`` of one value;
 * ``np.tensordot(a, b, axes)`` with constant axes.
 
 A call whose arguments are not of these forms is left alone: numba then refuses it at the
@@ -79,6 +80,8 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
                 and not kind.keywords:
             return "floating_value", list(kind.args)
         return "is_floating", [kind]
+    if _is_np(func, "result_type") and len(args) == 1 and not keywords:
+        return "result_dtype", list(args)
     if _is_np(func, "tensordot") and 2 <= len(args) + len(keywords) <= 3 and set(keywords) <= {"axes"}:
         axes = args[2] if len(args) == 3 else keywords.get("axes", ast.Constant(2))
         if _is_constant(axes):

@@ -15,10 +15,12 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 from numba.extending import overload
+from numba.np.numpy_support import as_dtype
 
 from ...rules import runtime as python
 from .missing import hstack_list, vstack_list
 from .reductions import axes
+from .runtime import add_at
 
 
 def _is_array(t) -> bool:
@@ -188,6 +190,21 @@ def _floating_value(x):
     return lambda x: answer
 
 
+def result_dtype(x):
+    return np.result_type(x)
+
+
+@overload(result_dtype)
+def _result_dtype(x):
+    """``np.result_type(x)`` of one array or number: its dtype (numba's dtype of the type)."""
+    if _is_array(x):
+        return lambda x: x.dtype
+    if not _is_number(x):
+        return None
+    kind = as_dtype(x).type
+    return lambda x: np.empty(0, kind).dtype
+
+
 def _mixed_items(items) -> tuple | None:
     """The item types of a list written in the call whose items differ in type (numba's
     literal list), else None."""
@@ -219,6 +236,42 @@ def _hstack_mixed(items):
     return _joined(kinds, 0, "") if all(t.ndim == 1 for t in kinds) else _joined(kinds, 1, "np.atleast_1d")
 
 
+@overload(add_at)
+def _add_at_mask(a, index, v):
+    """``np.add.at(a, mask, v)`` for a boolean mask (of a's shape, or of its leading axes):
+    each selected place gets its value in turn."""
+    if not (_is_array(a) and _is_array(index) and isinstance(index.dtype, types.Boolean)) or index.ndim > a.ndim:
+        return None
+    item = "v[k]" if _is_array(v) and v.ndim == a.ndim - index.ndim + 1 else "v"
+    return made("def impl(a, index, v):\n"
+                "    if index.shape != a.shape[:index.ndim]:\n"
+                "        raise IndexError('boolean index did not match indexed array')\n" + (
+                    "    if v.shape[0] != index.sum():\n        raise ValueError('add.at: values do not fit')\n"
+                    if item == "v[k]" else "") +
+                "    k = 0\n"
+                "    for place in np.ndindex(index.shape):\n"
+                "        if index[place]:\n"
+                f"            a[place] += {item}\n"
+                "            k += 1\n")
+
+
+@overload(add_at)
+def _add_at_pairs(a, index, v):
+    """``np.add.at(a, (rows, cols), v)``: a tuple of integer index arrays, one per axis of a,
+    each place (repeats too) getting its value in turn."""
+    parts = getattr(index, "types", None)
+    if not (_is_array(a) and isinstance(index, types.BaseTuple) and parts and len(parts) == a.ndim
+            and all(_is_array(p) and p.ndim == 1 and isinstance(p.dtype, types.Integer) for p in parts)):
+        return None
+    place = ", ".join(f"index[{d}][k]" for d in range(a.ndim))
+    item = "v[k]" if _is_array(v) and v.ndim == 1 else "v"
+    check = "    if v.shape[0] != index[0].shape[0]:\n        raise ValueError('add.at: values do not fit')\n" \
+        if item == "v[k]" else ""  # (numba reads past an array's end unchecked)
+    return made("def impl(a, index, v):\n" + check +
+                "    for k in range(index[0].shape[0]):\n"
+                f"        a[{place}] += {item}\n")
+
+
 def real_part(g, x):
     return python.real_part(g, x)
 
@@ -236,4 +289,4 @@ def _real_part(g, x):
 
 
 HELPERS = ("tile_by", "repeat_along", "add_reduceat", "squeeze_axes", "ndim_of", "filled_like", "floating_value",
-           "real_part")
+           "result_dtype", "real_part")

@@ -1,7 +1,8 @@
 """numba versions of products and linear algebra numba's NumPy lacks, for generated code:
 ``np.tensordot`` with constant axes (forward and adjoints), the Cholesky factor's adjoint
-(``cholesky_adjoint``, a run-time helper), and the adjoints of a stack of matrices times a
-vector (``x @ v``, x 3-D) -- more overloads of runtime.py's ``matmul_adjoint_x``/``_y``.
+(``cholesky_adjoint``, a run-time helper), a stack of matrices times a vector (``x @ v``, x
+3-D) and its adjoints, and ``np.inner`` of a 0-d array -- more overloads of runtime.py's
+``matmul_adjoint_x``/``_y`` and missing.py's ``matmul_stacks``/``inner_product``.
 
 As elsewhere in this package, the code of each call is written from the types alone.
 """
@@ -11,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
+from numba.np.numpy_support import as_dtype
 
 from ...rules import runtime as python
 from .arrays import made
+from .missing import inner_product, matmul_stacks
 from .runtime import matmul_adjoint_x, matmul_adjoint_y
 
 
@@ -118,20 +121,70 @@ def one_cholesky_adjoint(g, L):
     return phi(s + np.ascontiguousarray(s.T))
 
 
+def _stack_and_vector(g, x, y) -> bool:
+    return _is_array(g) and _is_array(x) and _is_array(y) and sorted((x.ndim, y.ndim)) == [1, 3]
+
+
 @overload(matmul_adjoint_x)
 def _stack_times_vector_x(g, x, y):
-    """``x @ v`` (x a stack of matrices, v a vector): x's adjoint is g[..., i] v[j]."""
-    if not (_is_array(g) and _is_array(x) and _is_array(y)) or x.ndim != 3 or y.ndim != 1:
+    """``x @ v`` (x a stack of matrices, v a vector): x's adjoint is g[b, i] v[j]; ``v @ y``:
+    v's adjoint sums each y[b] @ g[b]."""
+    if not _stack_and_vector(g, x, y):
         return None
-    return lambda g, x, y: np.ascontiguousarray(g).reshape((g.shape[0], g.shape[1], 1)) * y
+    if x.ndim == 3:
+        return lambda g, x, y: np.ascontiguousarray(g).reshape((g.shape[0], g.shape[1], 1)) * y
+
+    def vector(g, x, y):
+        out = np.zeros(x.shape[0])
+        for b in range(y.shape[0]):
+            out += np.ascontiguousarray(y[b]) @ np.ascontiguousarray(g[b])
+        return out
+    return vector
 
 
 @overload(matmul_adjoint_y)
 def _stack_times_vector_y(g, x, y):
-    """``x @ v``: v's adjoint sums x's rows weighted by g over the stack."""
-    if not (_is_array(g) and _is_array(x) and _is_array(y)) or x.ndim != 3 or y.ndim != 1:
+    """``x @ v``: v's adjoint sums x's rows weighted by g over the stack; ``v @ y``: y's
+    adjoint is v[i] g[b, j]."""
+    if not _stack_and_vector(g, x, y):
         return None
-    return lambda g, x, y: np.ascontiguousarray(g).reshape(-1) @ np.ascontiguousarray(x).reshape((-1, x.shape[2]))
+    if x.ndim == 3:
+        return lambda g, x, y: np.ascontiguousarray(g).reshape(-1) @ \
+            np.ascontiguousarray(x).reshape((-1, x.shape[2]))
+    return lambda g, x, y: np.ascontiguousarray(x).reshape((1, -1, 1)) * \
+        np.ascontiguousarray(g).reshape((g.shape[0], 1, g.shape[1]))
+
+
+@overload(matmul_stacks)
+def _stack_times_vector(a, b):
+    """``np.matmul`` of a stack of matrices and a vector (either side): one product each."""
+    if not (_is_array(a) and _is_array(b)) or sorted((a.ndim, b.ndim)) != [1, 3] or a.dtype != b.dtype:
+        return None
+    dtype = as_dtype(a.dtype)
+    if a.ndim == 3:
+        def right(a, b):
+            out = np.empty((a.shape[0], a.shape[1]), dtype)
+            for i in range(a.shape[0]):
+                out[i] = np.ascontiguousarray(a[i]) @ np.ascontiguousarray(b)
+            return out
+        return right
+
+    def left(a, b):
+        out = np.empty((b.shape[0], b.shape[2]), dtype)
+        for i in range(b.shape[0]):
+            out[i] = np.ascontiguousarray(a) @ np.ascontiguousarray(b[i])
+        return out
+    return left
+
+
+@overload(inner_product)
+def _inner_zero_dimensional(a, b):
+    """``np.inner`` with a 0-d array: a product."""
+    if _is_array(a) and a.ndim == 0 and (_is_array(b) or isinstance(b, types.Number)):
+        return lambda a, b: a.sum() * b
+    if _is_array(b) and b.ndim == 0 and (_is_array(a) or isinstance(a, types.Number)):
+        return lambda a, b: a * b.sum()
+    return None
 
 
 HELPERS = ("tensordot_fixed", "tensordot_pairs", "cholesky_adjoint")

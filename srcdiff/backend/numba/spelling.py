@@ -119,8 +119,11 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
-        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item."""
+        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item; ``a @ b``
+        as missing.py's ``matmul_stacks`` (numba's ``@`` takes 1-D and 2-D operands only)."""
         self.generic_visit(node)
+        if isinstance(node.op, ast.MatMult):
+            return self._helper("matmul_stacks", [node.left, node.right])
         if isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) and len(node.left.elts) == 1 \
                 and isinstance(node.left.elts[0], ast.Constant) and node.left.elts[0].value == 0.0 \
                 and isinstance(node.right, ast.Call) and isinstance(node.right.func, ast.Name) \
