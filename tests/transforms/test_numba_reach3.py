@@ -1,6 +1,6 @@
 """jit="numba" on what it refused before: SciPy's special functions (numba versions in
 backend/numba/special.py, checked against SciPy itself), and NumPy calls numba lacks that the
-backend now spells (backend/numba/more.py).  Each program agrees with float64 central
+backend now spells (backend/numba/array_calls.py, arrays.py, linalg_more.py).  Each program agrees with float64 central
 differences and with the plain NumPy gradient; float32 where it applies.
 
 numba compiles for seconds per program: most programs are marked slow, one of each class
@@ -230,7 +230,40 @@ def masked_and_paired(x):
     return np.sum(x[0][m] ** 2) + np.sum(x[rows, cols] ** 3)
 
 
+def triangle_area(v):
+    a, b, c = v[0], v[1], v[2]
+    return 0.5 * np.linalg.norm(np.cross(b - a, c - a))
+
+
+def mesh_area(vertices, faces):
+    a = vertices[faces[:, 1]] - vertices[faces[:, 0]]
+    b = vertices[faces[:, 2]] - vertices[faces[:, 0]]
+    n = np.cross(a, b)
+    return 0.5 * np.sum(np.sqrt(np.sum(n * n, axis=1)))
+
+
+def shoelace(x, y):
+    return 0.5 * np.abs(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def heat(u):
+    lap = np.roll(u, 1, axis=0) + np.roll(u, -1, axis=0) + np.roll(u, 1, axis=1) + np.roll(u, -3, axis=-1) - 4.0 * u
+    return np.sum(lap ** 2)
+
+
+def smoothness(x):
+    d2 = np.diff(x, n=2)
+    return np.sum(d2 ** 2) + np.sum(np.diff(x.reshape(2, -1), axis=1) ** 2) + \
+        np.sum(np.diff(x.reshape(2, -1), n=2, axis=-1) ** 3)
+
+
 ARRAY_PROGRAMS = [
+    ("np.cross of two vectors", triangle_area, (_rng(40).normal(size=(3, 3)),), 0, True),
+    ("np.cross of rows", mesh_area, (_rng(41).normal(size=(5, 3)), np.array([[0, 1, 2], [1, 3, 4], [4, 2, 0]])), 0,
+     False),
+    ("np.roll of a vector", shoelace, (_rng(42).normal(size=5), _rng(43).normal(size=5)), 0, True),
+    ("np.roll along axes", heat, (_rng(44).normal(size=(4, 5)),), 0, False),
+    ("np.diff: n=, axis=", smoothness, (_rng(45).normal(size=8),), 0, True),
     ("np.tile", tiled, (_rng(11).normal(size=(2, 3)), _rng(12).normal(size=(4, 9))), 0, True),
     ("np.repeat along an axis, counts per item", repeated, (_rng(13).normal(size=(2, 3)), _rng(14).normal(size=(2, 6))),
      0, False),
@@ -268,6 +301,14 @@ def test_tile_and_tensordot_in_float32():
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, central_difference(tiled, (x.astype(float), w.astype(float)), 0), rtol=1e-4,
                                atol=1e-4)
+
+
+@pytest.mark.slow
+def test_roll_and_diff_in_float32():
+    u = _rng(46).normal(size=(4, 5)).astype(np.float32)
+    got = srcdiff.grad(heat, jit="numba")(u)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, central_difference(heat, (u.astype(float),), 0), rtol=1e-4, atol=1e-3)
 
 
 def test_a_repeat_whose_counts_do_not_fit_raises_as_numpy_does():

@@ -1,6 +1,6 @@
 """numba versions of NumPy's array building calls numba lacks, for generated code
-(backend/numba/array_calls.py spells the calls as these): ``np.tile``, ``np.repeat`` along an
-axis, ``np.add.reduceat`` (its adjoint), ``np.squeeze`` of given axes, ``np.ndim``,
+(backend/numba/array_calls.py spells the calls as these): ``np.tile``, ``np.repeat``,
+``np.roll`` and ``np.diff`` along an axis, ``np.add.reduceat`` (its adjoint), ``np.squeeze`` of given axes, ``np.ndim``,
 ``np.ones_like``/``zeros_like``/``full_like`` with a dtype, a dtype test of a value, ``np.vstack``/
 ``np.hstack`` of a list whose items differ in type (more overloads of missing.py's), and
 ``real_part`` (np.real's adjoint).
@@ -147,6 +147,50 @@ def _squeeze_axes(x, axis):
     return made(f"def impl(x, axis):\n{checks}    return np.ascontiguousarray(x).reshape({_shape(kept)})\n")
 
 
+def roll_axis(x, shift, axis):
+    return np.roll(x, shift, axis=axis)
+
+
+@overload(roll_axis, prefer_literal=True)
+def _roll_axis(x, shift, axis):
+    """``np.roll(x, shift, axis)`` along one constant axis: the two slices moved past each other."""
+    if not _is_array(x) or not isinstance(shift, types.Integer) or _constants(axis) is None \
+            or len(_constants(axis)) != 1:
+        return None
+    (along,) = axes(axis, x.ndim)
+    before = ":, " * along
+    return made("def impl(x, shift, axis):\n"
+                f"    n = x.shape[{along}]\n"
+                "    out = np.empty_like(x)\n"
+                "    if n == 0:\n"
+                "        return out\n"
+                "    s = shift % n\n"
+                f"    out[{before}s:] = x[{before}:n - s]\n"
+                f"    out[{before}:s] = x[{before}n - s:]\n"
+                "    return out\n")
+
+
+def diff_axis(x, n, axis):
+    return np.diff(x, n=n, axis=axis)
+
+
+@overload(diff_axis, prefer_literal=True)
+def _diff_axis(x, n, axis):
+    """``np.diff(x, n, axis)`` along a constant axis: n first differences of slices."""
+    if not _is_array(x) or not isinstance(n, types.Integer) or _constants(axis) is None \
+            or len(_constants(axis)) != 1:
+        return None
+    (along,) = axes(axis, x.ndim)
+    before = ":, " * along
+    return made("def impl(x, n, axis):\n"
+                "    if n < 0:\n"
+                "        raise ValueError('order must be non-negative')\n"
+                "    out = np.ascontiguousarray(x).copy()\n"
+                "    for _ in range(n):\n"
+                f"        out = np.ascontiguousarray(out[{before}1:] - out[{before}:-1])\n"
+                "    return out\n")
+
+
 def ndim_of(x):
     return np.ndim(x)
 
@@ -288,5 +332,5 @@ def _real_part(g, x):
     return lambda g, x: g
 
 
-HELPERS = ("tile_by", "repeat_along", "add_reduceat", "squeeze_axes", "ndim_of", "filled_like", "floating_value",
-           "result_dtype", "real_part")
+HELPERS = ("tile_by", "repeat_along", "roll_axis", "diff_axis", "add_reduceat", "squeeze_axes", "ndim_of",
+           "filled_like", "floating_value", "result_dtype", "real_part")

@@ -189,6 +189,8 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def _helper(self, name: str, args: list) -> ast.Call:
+        if name.startswith("np."):  # numba's own NumPy, called the way it takes
+            return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name[3:], ast.Load()), args, [])
         self.helpers.add(name)
         return ast.Call(ast.Name(name, ast.Load()), args, [])
 
