@@ -20,7 +20,7 @@ from numba.np.numpy_support import as_dtype
 from ...rules import runtime as python
 from .missing import hstack_list, vstack_list
 from .reductions import axes
-from .runtime import add_at
+from .runtime import add_at, stack_list
 
 
 def _is_array(t) -> bool:
@@ -314,6 +314,14 @@ def _add_at_pairs(a, index, v):
     return made("def impl(a, index, v):\n" + check +
                 "    for k in range(index[0].shape[0]):\n"
                 f"        a[{place}] += {item}\n")
+
+
+@overload(stack_list, prefer_literal=True)
+def _stack_numbers(items, axis):
+    """``np.stack(values)`` of a list of numbers (a list built by append): a vector."""
+    if not (isinstance(items, types.List) and _is_number(items.dtype)) or _constants(axis) not in ((0,), (-1,)):
+        return None
+    return lambda items, axis: np.array(items)
 
 
 def real_part(g, x):
