@@ -257,7 +257,22 @@ def smoothness(x):
         np.sum(np.diff(x.reshape(2, -1), n=2, axis=-1) ** 3)
 
 
+def zero_dimensional_writes(x):
+    out = np.zeros(())
+    out[()] = x[0] * 3.0
+    return out * x[1] + np.sum(np.asarray(x[2])[()] ** 2)
+
+
+def appended(x):
+    values = []
+    for k in range(3):
+        values.append(x[k] * (k + 1.0))
+    return np.sum(np.stack(values) ** 2)
+
+
 ARRAY_PROGRAMS = [
+    ("v[()] of a number and of a 0-d array", zero_dimensional_writes, (_rng(47).normal(size=3),), 0, False),
+    ("np.stack of numbers appended to a list", appended, (_rng(48).normal(size=3),), 0, False),
     ("np.cross of two vectors", triangle_area, (_rng(40).normal(size=(3, 3)),), 0, True),
     ("np.cross of rows", mesh_area, (_rng(41).normal(size=(5, 3)), np.array([[0, 1, 2], [1, 3, 4], [4, 2, 0]])), 0,
      False),

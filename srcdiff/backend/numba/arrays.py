@@ -191,6 +191,20 @@ def _diff_axis(x, n, axis):
                 "    return out\n")
 
 
+def item_of(x):
+    return x[()]
+
+
+@overload(item_of)
+def _item_of(x):
+    """``x[()]``: a number is itself (numba indexes no number); an array, numba's."""
+    if _is_number(x):
+        return lambda x: x
+    if _is_array(x):
+        return lambda x: x[()]
+    return None
+
+
 def ndim_of(x):
     return np.ndim(x)
 
@@ -341,4 +355,4 @@ def _real_part(g, x):
 
 
 HELPERS = ("tile_by", "repeat_along", "roll_axis", "diff_axis", "add_reduceat", "squeeze_axes", "ndim_of",
-           "filled_like", "floating_value", "result_dtype", "real_part")
+           "item_of", "filled_like", "floating_value", "result_dtype", "real_part")

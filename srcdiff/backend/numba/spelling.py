@@ -214,8 +214,11 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
-        """``np.s_[:, 2]`` as ``(slice(None, None, None), 2)``."""
+        """``np.s_[:, 2]`` as ``(slice(None, None, None), 2)``; ``v[()]`` read as arrays.py's
+        ``item_of(v)``."""
         self.generic_visit(node)
+        if isinstance(node.slice, ast.Tuple) and not node.slice.elts and isinstance(node.ctx, ast.Load):
+            return self._helper("item_of", [node.value])  # ``v[()]``: numba indexes no number
         if not _is_np(node.value, "s_"):
             return node
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
