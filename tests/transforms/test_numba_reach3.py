@@ -270,7 +270,16 @@ def appended(x):
     return np.sum(np.stack(values) ** 2)
 
 
+def resampled(y, xs):
+    grid = np.linspace(0.0, 1.0, len(y))
+    return np.sum(np.sin(np.interp(xs, grid, y))) + np.interp(0.3, grid, y) ** 2
+
+
 ARRAY_PROGRAMS = [
+    ("np.interp: the knots' values", resampled,
+     (_rng(49).normal(size=5), np.array([-0.2, 0.1, 0.25, 0.6, 1.0, 1.3, 0.0, 0.93])), 0, True),
+    ("np.interp: the query points", resampled,
+     (_rng(49).normal(size=5), np.array([-0.2, 0.1, 0.3, 0.6, 0.99, 1.3, 0.07, 0.93])), 1, False),
     ("v[()] of a number and of a 0-d array", zero_dimensional_writes, (_rng(47).normal(size=3),), 0, False),
     ("np.stack of numbers appended to a list", appended, (_rng(48).normal(size=3),), 0, False),
     ("np.cross of two vectors", triangle_area, (_rng(40).normal(size=(3, 3)),), 0, True),
