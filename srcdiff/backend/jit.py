@@ -50,7 +50,7 @@ def numba_function(made, found, template_globals: dict, origins):
     except ImportError:
         raise SrcDiffError("jit='numba' needs numba, which is not installed",
                            hint="pip install 'srcdiff[numba]'") from None
-    from .numba import einsum, fusion, guards, missing, reductions, runtime
+    from .numba import arrays, calculus, einsum, fusion, guards, linalg_more, missing, reductions, runtime, special
     from .numba import module as numba_module
 
     def located(variant, line: int) -> tuple:
@@ -64,7 +64,8 @@ def numba_function(made, found, template_globals: dict, origins):
         raise SrcDiffError(f"jit='numba' cannot compile this gradient: {reason}" if location else
                            f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
 
-    homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, guards)
+    homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
+                                                  calculus, guards)
              for name in module.HELPERS}
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
     key = next((k for k, v in found.variants.items() if v is made), None)
@@ -165,13 +166,16 @@ def _reason(text: str) -> str:
 
 
 def _helpers_stamp(numba) -> str:
-    """A digest of what compiled code depends on besides its own text: the helpers' sources
-    (numba inlines them into the cached code) and numba's version."""
-    from .numba import einsum, guards, missing, reductions, runtime
+    """A digest of what compiled code depends on besides its own text: the sources of the
+    helpers (every module of backend/numba/: numba inlines them into the cached code) and
+    numba's version."""
+    from . import numba as helpers
     digest = hashlib.sha256(numba.__version__.encode())
-    for module in (runtime, reductions, missing, einsum, guards):
-        with open(module.__file__, "rb") as fh:
-            digest.update(fh.read())
+    folder = os.path.dirname(helpers.__file__)
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as fh:
+                digest.update(fh.read())
     return digest.hexdigest()[:16]
 
 

@@ -11,7 +11,8 @@ listing (backend/listing.py):
   become leading parameters of every function (`Env`): the caller reads their current
   values on each call, so rebinding one, or changing an array in place, is seen (numba
   would otherwise compile them in as constants);
-* numba's spellings (`spelling.py`) replace what numba does not compile.
+* numba's spellings (`spelling.py`) replace what numba does not compile, and calls of
+  SciPy's special functions become calls of their numba versions (`scipy_calls.py`).
 
 Every statement keeps where it came from (`NumbaModule.lines`), so numba's errors name the
 user's line.
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import spelling
+from . import scipy_calls, spelling
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -88,6 +89,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     if simple:  # the parameter stays (callers pass it); its reads are the value
         _Constants(simple).visit(parts[0].tree)
     for part in parts:
+        for helper in scipy_calls.spell(part.tree, part.variant.function):
+            imports[helper] = (scipy_calls.MODULE, helper)
         _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed)
     env = list(envs.values())
     params = [e.param for e in env]

@@ -13,6 +13,7 @@
   ``g.sum(axis=(0, 1))``, ``np.var``, ``np.linalg.norm(x, axis=1)``), which numba's NumPy
   does not take, becomes a call of the helper compiled for it (``reduce_max(z, 1, True)``,
   reductions.py);
+* array building calls, tensordot and dtype tests: array_calls.py's rules;
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
@@ -21,6 +22,8 @@
 from __future__ import annotations
 
 import ast
+
+from . import array_calls
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -116,8 +119,11 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
-        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item."""
+        """``[0.0] * len(items)`` (a list's adjoint) as zeros shaped like each item; ``a @ b``
+        as missing.py's ``matmul_stacks`` (numba's ``@`` takes 1-D and 2-D operands only)."""
         self.generic_visit(node)
+        if isinstance(node.op, ast.MatMult):
+            return self._helper("matmul_stacks", [node.left, node.right])
         if isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) and len(node.left.elts) == 1 \
                 and isinstance(node.left.elts[0], ast.Constant) and node.left.elts[0].value == 0.0 \
                 and isinstance(node.right, ast.Call) and isinstance(node.right.func, ast.Name) \
@@ -177,9 +183,14 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, node.args[0], node.args[1:], node)
             if module not in ("np", "math", "numpy") and func.attr in METHODS:
                 return self._reduction(func.attr, func.value, node.args, node)
+        spelled = array_calls.spell(node)
+        if spelled is not None:
+            return self._helper(*spelled)
         return node
 
     def _helper(self, name: str, args: list) -> ast.Call:
+        if name.startswith("np."):  # numba's own NumPy, called the way it takes
+            return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name[3:], ast.Load()), args, [])
         self.helpers.add(name)
         return ast.Call(ast.Name(name, ast.Load()), args, [])
 
@@ -203,8 +214,11 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
-        """``np.s_[:, 2]`` as ``(slice(None, None, None), 2)``."""
+        """``np.s_[:, 2]`` as ``(slice(None, None, None), 2)``; ``v[()]`` read as arrays.py's
+        ``item_of(v)``."""
         self.generic_visit(node)
+        if isinstance(node.slice, ast.Tuple) and not node.slice.elts and isinstance(node.ctx, ast.Load):
+            return self._helper("item_of", [node.value])  # ``v[()]``: numba indexes no number
         if not _is_np(node.value, "s_"):
             return node
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]

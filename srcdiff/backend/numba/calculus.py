@@ -1,0 +1,138 @@
+"""numba versions of the run-time helpers of ``np.interp``'s derivatives (rules/
+calculus_helpers.py): ``interp_slope`` (the derivative in the query points),
+``interp_adjoint`` and ``interp_slope_adjoint`` (the adjoints for the knots' values).
+
+Each query point is found in its segment by ``np.searchsorted``, as the Python helpers find
+it: the segment clamped to the first and last, 0 slope outside ``[xp[0], xp[-1]]`` and at
+its right end, the weights of the two knots of a segment sent back to them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from ...rules import calculus_helpers as python
+
+
+def _is_array(t) -> bool:
+    return isinstance(t, types.Array)
+
+
+def _is_number(t) -> bool:
+    return isinstance(t, (types.Number, types.Boolean))
+
+
+@njit(cache=True)
+def segment(v, xp):
+    """The segment of xp the point v falls in, clamped to the first and the last."""
+    i = np.searchsorted(xp, v, side="right") - 1
+    return min(max(i, 0), max(xp.shape[0] - 2, 0))
+
+
+def interp_slope(x, xp, fp):
+    return python.interp_slope(x, xp, fp)
+
+
+@njit(cache=True)
+def one_slope(v, xp, fp):
+    if xp.shape[0] == 1 or not (xp[0] <= v < xp[-1]):
+        return 0.0
+    i = segment(v, xp)
+    return (fp[i + 1] - fp[i]) / (xp[i + 1] - xp[i])
+
+
+@overload(interp_slope)
+def _interp_slope(x, xp, fp):
+    if not (_is_array(xp) and _is_array(fp) and xp.ndim == 1 and fp.ndim == 1):
+        return None
+    if _is_number(x):
+        return lambda x, xp, fp: one_slope(x, xp, fp)
+    if not _is_array(x):
+        return None
+
+    def each(x, xp, fp):
+        out = np.empty(x.shape)
+        flat = out.reshape(-1)
+        for k, v in enumerate(x.flat):
+            flat[k] = one_slope(v, xp, fp)
+        return out
+    return each
+
+
+def interp_adjoint(g, x, xp, n):
+    return python.interp_adjoint(g, x, xp, n)
+
+
+def interp_slope_adjoint(g, x, xp, n):
+    return python.interp_slope_adjoint(g, x, xp, n)
+
+
+def _operands(g, x, xp) -> str | None:
+    """The loop header over the query points, for the types at hand (None: not handled)."""
+    if not (_is_array(xp) and xp.ndim == 1):
+        return None
+    if _is_number(x) and _is_number(g):
+        return "    points = np.array([x], dtype=np.float64)\n    weights = np.array([g], dtype=np.float64)\n"
+    if _is_array(x) and _is_number(g):
+        return "    points = np.ascontiguousarray(x).reshape(-1)\n    weights = np.full(points.size, g)\n"
+    if _is_array(x) and _is_array(g):
+        return ("    points = np.ascontiguousarray(x).reshape(-1)\n"
+                "    if g.size != points.size:\n"
+                "        raise ValueError('interp: the adjoint does not fit the query points')\n"
+                "    weights = np.ascontiguousarray(g).reshape(-1)\n")
+    return None
+
+
+def _made(text: str):
+    scope = {"np": np, "segment": segment}
+    exec(text, scope)  # noqa: S102  text made from the types alone
+    return scope["impl"]
+
+
+@overload(interp_adjoint)
+def _interp_adjoint(g, x, xp, n):
+    """Each value's two weights (1 - t and t along its segment) sent back to the knots."""
+    head = _operands(g, x, xp)
+    if head is None:
+        return None
+    return _made("def impl(g, x, xp, n):\n" + head +
+                 "    out = np.zeros(n)\n"
+                 "    if xp.shape[0] == 1:\n"
+                 "        out[:] = weights.sum()\n"
+                 "        return out\n"
+                 "    for k in range(points.size):\n"
+                 "        v = points[k]\n"
+                 "        i = segment(v, xp)\n"
+                 "        if xp[0] <= v <= xp[-1]:\n"
+                 "            t = (v - xp[i]) / (xp[i + 1] - xp[i])\n"
+                 "        else:\n"
+                 "            t = 1.0 if v > xp[-1] else 0.0\n"
+                 "        out[i] += weights[k] * (1.0 - t)\n"
+                 "        out[i + 1] += weights[k] * t\n"
+                 "    return out\n")
+
+
+@overload(interp_slope_adjoint)
+def _interp_slope_adjoint(g, x, xp, n):
+    """Each slope reads (fp[i + 1] - fp[i]) / (xp[i + 1] - xp[i]): g over the segment's width
+    to its right knot, minus that to its left one."""
+    head = _operands(g, x, xp)
+    if head is None:
+        return None
+    return _made("def impl(g, x, xp, n):\n" + head +
+                 "    out = np.zeros(n)\n"
+                 "    if xp.shape[0] == 1:\n"
+                 "        return out\n"
+                 "    for k in range(points.size):\n"
+                 "        v = points[k]\n"
+                 "        if xp[0] <= v < xp[-1]:\n"
+                 "            i = segment(v, xp)\n"
+                 "            w = weights[k] / (xp[i + 1] - xp[i])\n"
+                 "            out[i + 1] += w\n"
+                 "            out[i] -= w\n"
+                 "    return out\n")
+
+
+HELPERS = ("interp_slope", "interp_adjoint", "interp_slope_adjoint")

@@ -1,0 +1,94 @@
+"""Calls of ``scipy.special`` functions spelled as their numba versions (special.py).
+
+numba compiles no SciPy, yet gradients call it: the adjoint of ``gammaln`` reads
+``scipy_special.digamma(x)``, and the user's own code calls ``expit(z)``, ``sc.xlogy(k, p)``
+or ``scipy.special.ndtr(x)``.  Each such call, however the function was reached (the
+templates' ``scipy_special``, a module alias, a name imported from SciPy, a dotted path), is
+rewritten as a call of the numba function of that name (``scipy_digamma(x)``), when SciPy's
+function is one special.py has and the call passes its arguments by position.  Any other
+SciPy call is left as it is, so the backend refuses it at the user's line.
+
+This module does not import numba (nor SciPy): it only reads what the code's names are.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import types
+
+#: ``scipy.special`` names special.py has, with the number of arguments each takes
+ARITY = {"gammaln": 1, "gamma": 1, "rgamma": 1, "digamma": 1, "psi": 1, "polygamma": 2, "betaln": 2, "beta": 2,
+         "erf": 1, "erfc": 1, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "expit": 1, "log_expit": 1, "logit": 1,
+         "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2}
+MODULE = "srcdiff.backend.numba.special"
+
+
+def helper_name(name: str) -> str:
+    """The numba function for ``scipy.special.<name>``."""
+    return f"scipy_{'digamma' if name == 'psi' else name}"
+
+
+def spell(tree: ast.FunctionDef, function) -> set[str]:
+    """Rewrite, in place, the calls in `tree` (the source of the generated `function`) of the
+    ``scipy.special`` functions special.py has; the numba functions the new calls name."""
+    special = sys.modules.get("scipy.special")
+    if special is None:  # nothing in the program reached SciPy
+        return set()
+    scope = _scope(function)
+    local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    local |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+    used = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            continue
+        name = _special_name(node.func, scope, local, special)
+        if name is not None and len(node.args) == ARITY[name]:
+            node.func = ast.Name(helper_name(name), ast.Load())
+            used.add(helper_name(name))
+    return used
+
+
+def _scope(function) -> dict:
+    """The values the free names of `function` have: its closure cells, then its globals."""
+    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+    found = dict(function.__globals__)
+    for name, cell in cells.items():
+        try:
+            found[name] = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+    return found
+
+
+def _value(node: ast.expr, scope: dict, local: set):
+    """What a name or a dotted path of module attributes is, or None."""
+    if isinstance(node, ast.Name):
+        return None if node.id in local else scope.get(node.id)
+    if isinstance(node, ast.Attribute):
+        owner = _value(node.value, scope, local)
+        if owner is not None and _is_module(owner):
+            return getattr(owner, node.attr, None)
+    return None
+
+
+def _is_module(value) -> bool:
+    return isinstance(value, types.ModuleType)  # rules/lazy_modules.py's stand-ins too
+
+
+def _is_special(module) -> bool:
+    name = module.__dict__.get("_target", getattr(module, "__name__", ""))
+    return name == "scipy.special"
+
+
+def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | None:
+    """The ``scipy.special`` name `func` calls, if special.py has it."""
+    if isinstance(func, ast.Attribute) and func.attr in ARITY:
+        owner = _value(func.value, scope, local)
+        if owner is not None and _is_module(owner) and _is_special(owner):
+            return func.attr
+        return None
+    value = _value(func, scope, local)
+    if value is None:
+        return None
+    return next((name for name in ARITY if getattr(special, name, None) is value), None)
