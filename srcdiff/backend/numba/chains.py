@@ -127,7 +127,7 @@ class Chain:
             if not (isinstance(found, Kind) and found.array and found.dtype == "f8"):
                 raise NotFused
             new = self.element(operand, env)
-        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.MatMult) or \
+        elif kinds.is_matmul(value) or \
                 isinstance(value, ast.Call) and kinds.numpy_name(value.func) == "dot" and len(value.args) == 2:
             left, right = (value.left, value.right) if isinstance(value, ast.BinOp) else value.args
             found = [kinds.of(left, env), kinds.of(right, env)]

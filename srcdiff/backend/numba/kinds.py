@@ -227,6 +227,13 @@ def _integer(node, default: int) -> int | None:
     return None
 
 
+def is_matmul(node: ast.AST) -> bool:
+    """``a @ b``, or the numba module's spelling of it, ``matmul_stacks(a, b)``."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) or \
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "matmul_stacks" \
+        and len(node.args) == 2 and not node.keywords
+
+
 def _matmul(a, b) -> Kind | None:
     if not (isinstance(a, Kind) and isinstance(b, Kind) and a.array and b.array) or max(a.ndim, b.ndim) > 2:
         return None
@@ -244,6 +251,8 @@ def _matmul(a, b) -> Kind | None:
 def _call(node: ast.Call, env: dict):
     name = numpy_name(node.func)
     args = node.args
+    if is_matmul(node):  # ``@`` as the numba module spells it (missing.matmul_stacks)
+        return _matmul(of(args[0], env), of(args[1], env))
     if name in UNARY and len(args) == 1 and not node.keywords:
         made = of(args[0], env)
         if isinstance(made, Kind) and made.dtype in ("i8", LITERAL, "b") and name not in ("abs", "absolute"):

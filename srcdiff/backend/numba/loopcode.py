@@ -9,7 +9,7 @@ from collections import Counter
 from . import kinds
 
 #: calls of numbers a value computed before the loop (or inside it, as written) may make
-PURE_CALLS = {"len", "abs", "min", "max", "float", "int", "full"}
+PURE_CALLS = {"len", "abs", "min", "max", "float", "int", "full", "matmul_stacks"}  # (matmul_stacks: `@` in numba)
 
 
 class NotFused(Exception):
