@@ -32,6 +32,9 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.cumprod", "np.cumprod(x)", x=((2, 3), REAL)),
         S("numpy.cumprod", "np.cumprod(x, axis=1)", x=((2, 4), REAL)),
         S("numpy.cumprod", "np.cumprod(x * np.array([1.0, 0.0, 1.0, 1.0]), axis=0)", x=((4,), REAL)),  # a zero
+        S(f"{CH}.cumprod_adjoint", "cumprod_adjoint(x * y, y, 0)", x=((4,), REAL), y=((4,), REAL)),
+        S(f"{CH}.cumprod_adjoint", "cumprod_adjoint(x, y * np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]), 1)",
+          x=((2, 3), REAL), y=((2, 3), REAL)),  # zeros
         S("numpy.trapezoid", "np.trapezoid(x)", x=((5,), REAL)),
         S("numpy.trapezoid", "np.trapezoid(x, dx=0.3, axis=0)", x=((4, 3), REAL)),
         S("numpy.trapezoid", "np.trapezoid(x, y)", x=((5,), REAL), y=((5,), REAL)),

@@ -356,7 +356,8 @@ HELPERS = {name: getattr(runtime, name)
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
-                                                                    "take_adjoint", "take_along_axis_adjoint")}
+                                                                    "take_adjoint", "take_along_axis_adjoint",
+                                                                    "cumprod_adjoint")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 JOIN_HELPERS = join_helpers.JOIN_HELPERS
 

