@@ -284,6 +284,10 @@ SPECS = [
     S("srcdiff.rules.kinks.tie", "tie(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
       c=((5,), REAL)),
     S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
+    # forward mode's guard at an infinite slope: its value where everything is finite (the
+    # selection at a clamp is tested in tests/transforms/test_redteam4_fixes.py)
+    S("srcdiff.rules.kinks.held_still", "held_still(x * y, np.sign(c))", x=((4,), REAL), y=((4,), REAL),
+      c=((4,), REAL)),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL)),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL)),
     # a value whose true derivative is zero too (floor), so central differences agree; the
@@ -351,7 +355,7 @@ SPECS += calc_specs(S, REAL, POS, UNIT, NONZERO, sampler)
 SPECS += shapes_specs(S, REAL)
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
-                        "zeros_like", "tie",
+                        "zeros_like", "tie", "held_still",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}

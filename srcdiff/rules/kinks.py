@@ -39,3 +39,16 @@ def tie(condition, value, x, y=0.0):
     `kink_nan`): the share jumps there, and no value would be right for every program."""
     picked = np.where(condition, 0.5 * value, value)
     return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
+
+
+def held_still(contribution, direction):
+    """`contribution` where `direction` is not 0, an exact 0.0 where it is: an operand's
+    tangent (`direction`) through a primitive whose slope can be infinite (``np.sqrt`` at 0,
+    `Rule.singular`).  An operand a clamp or a mask holds still moves the result by nothing,
+    not by 0 * inf = NaN.  Elsewhere `contribution` is direction * a finite slope, 0 where
+    direction is, so when it is all finite (one sum tells) it is returned as it is: smooth
+    code pays one reduction, not a comparison and a selection."""
+    if np.isfinite(np.sum(contribution)):
+        return contribution
+    picked = np.where(np.asarray(direction) == 0, 0.0, contribution)
+    return picked if isinstance(contribution, np.ndarray) or np.ndim(picked) else picked[()]

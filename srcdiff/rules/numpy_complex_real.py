@@ -75,7 +75,7 @@ RULES = [
          tangents={"x": "np.sum(x_dot)"}, note="of a 0-d value (a number)"),
     rule(math.pow, ("x", "y"), {"x": POW_X, "y": "g * ans * np.log(x + (ans == 0))"},
          shape=lambda static, *operands: shapes.SCALAR, float_result=True, fresh=True, sympy="sympy.Pow",
-         tangents={"x": POW_X.replace("g *", "x_dot *"), "y": "y_dot * ans * np.log(x + (ans == 0))"}),
+         singular=("x",), tangents={"x": POW_X.replace("g *", "x_dot *"), "y": "y_dot * ans * np.log(x + (ans == 0))"}),
 ]
 
 #: The array methods these rules stand for.

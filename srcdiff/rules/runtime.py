@@ -9,7 +9,7 @@ from ..errors import Location, SrcDiffError
 from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .join_helpers import JOIN_HELPERS
-from .kinks import kink, kink_nan, tie
+from .kinks import held_still, kink, kink_nan, tie
 from .list_helpers import LIST_HELPERS
 
 
@@ -361,6 +361,7 @@ HELPERS = {
     "select_whole": select_whole,
     "kink": kink,
     "kink_nan": kink_nan,
+    "held_still": held_still,
     "tie": tie,
     "zeros_like": zeros_like,
     "copy_array": copy_array,

@@ -6,6 +6,8 @@ forms written by hand."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from numeric import hessian_difference
@@ -115,3 +117,124 @@ def with_varargs(x, *rest):
 def test_jacobian_of_jacobian_of_varargs_is_refused():
     with pytest.raises(srcdiff.SrcDiffError, match=r"\*rest"):
         srcdiff.jacobian(srcdiff.jacobian(with_varargs))(X2, 1.0)
+
+
+# ---- forward mode through a clamp, a mask or a where into an infinite slope ----
+
+
+def sqrt_of_relu(x):
+    return np.sum(np.sqrt(np.maximum(x, 0.0)))
+
+
+def arcsin_of_clip(x):
+    return np.sum(np.arcsin(np.clip(x, -1.0, 1.0)))
+
+
+def arccos_of_clip(x):
+    return np.sum(np.arccos(np.clip(x, -1.0, 1.0)) * 2.0)
+
+
+def root_of_where(x):
+    return np.sum(np.where(x > 0, x, 0.0) ** 0.5)
+
+
+def cbrt_of_relu(x):
+    return np.sum(np.cbrt(np.maximum(x, 0.0)))
+
+
+def power_of_relu(x):
+    return np.sum(np.power(np.maximum(x, 0.0), 0.75))
+
+
+def sqrt_of_a_mask(x):
+    return np.sum(np.sqrt(x * np.array([0.0, 1.0, 0.0])))
+
+
+def root_of_a_zero_scale(x):
+    return np.sum((0.0 * x) ** 0.5 + x)
+
+
+def log_of_where(x):
+    return np.sum(np.log(np.where(x > 0, x, 0.0)) * 0.0 + np.log(np.maximum(x, 1.0)))
+
+
+def arccosh_of_clamp(x):
+    return np.sum(np.arccosh(np.maximum(x, 1.0)))
+
+
+# (f, point, exact gradient at the point: written by hand)
+CLAMPED = [
+    (sqrt_of_relu, [-1.0, 4.0, -0.5], [0.0, 0.25, 0.0]),
+    (arcsin_of_clip, [1.5, 0.0, -2.0], [0.0, 1.0, 0.0]),
+    (arccos_of_clip, [1.5, 0.6, -2.0], [0.0, -2.0 / 0.8, 0.0]),
+    (root_of_where, [-1.0, 4.0, -0.5], [0.0, 0.25, 0.0]),
+    (cbrt_of_relu, [-1.0, 8.0, -2.0], [0.0, 1.0 / 12.0, 0.0]),
+    (power_of_relu, [-1.0, 16.0, -2.0], [0.0, 0.75 / 2.0, 0.0]),
+    (sqrt_of_a_mask, [1.0, 4.0, 2.0], [0.0, 0.25, 0.0]),
+    (root_of_a_zero_scale, [1.0, 4.0, 2.0], [1.0, 1.0, 1.0]),
+    (arccosh_of_clamp, [0.5, 2.0, -3.0], [0.0, 1.0 / np.sqrt(3.0), 0.0]),
+]
+V3 = np.array([1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("f, x, want", CLAMPED, ids=lambda v: getattr(v, "__name__", ""))
+def test_tangent_of_a_clamped_singular_point(f, x, want):
+    got = srcdiff.jvp(f, (np.array(x),), (V3,))[1]
+    np.testing.assert_allclose(got, np.array(want) @ V3, atol=1e-12)
+
+
+@pytest.mark.parametrize("f, x, want", [c for c in CLAMPED if c[0] is not sqrt_of_a_mask],  # (a float64 mask)
+                         ids=lambda v: getattr(v, "__name__", ""))
+def test_tangent_of_a_clamped_singular_point_keeps_float32(f, x, want):
+    x32, v32 = np.array(x, dtype=np.float32), V3.astype(np.float32)
+    value, tangent = srcdiff.jvp(f, (x32,), (v32,))
+    assert np.asarray(tangent).dtype == np.float32
+    np.testing.assert_allclose(tangent, np.array(want) @ V3, rtol=1e-5)
+
+
+def sqrt_of_relu_squared_out(x):
+    # the clamped elements' second derivative is 0 too; x[1] = 4: (sqrt x)'' = -1/32
+    return np.sum(np.sqrt(np.maximum(x, 0.0)) * 2.0)
+
+
+@pytest.mark.parametrize("f, x, curvature", [
+    (sqrt_of_relu, [-1.0, 4.0, -0.5], [0.0, -1.0 / 32.0, 0.0]),
+    (root_of_where, [-1.0, 4.0, -0.5], [0.0, -1.0 / 32.0, 0.0]),
+    (sqrt_of_relu_squared_out, [-1.0, 4.0, -0.5], [0.0, -1.0 / 16.0, 0.0]),
+    (arcsin_of_clip, [1.5, 0.0, -2.0], [0.0, 0.0, 0.0]),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_second_order_of_a_clamped_singular_point(f, x, curvature):
+    x = np.array(x)
+    want = np.diag(curvature)
+    np.testing.assert_allclose(srcdiff.hessian(f)(x), want, atol=1e-12)
+    np.testing.assert_allclose(srcdiff.hvp(f, x, V3), want @ V3, atol=1e-12)
+    np.testing.assert_allclose(srcdiff.jvp(srcdiff.grad(f), (x,), (V3,))[1], want @ V3, atol=1e-12)
+
+
+def scalar_clamps(x, y):
+    return math.sqrt(max(x, 0.0)) + math.asin(min(max(y, -1.0), 1.0)) + math.log(max(x, 1.0)) + math.sqrt(max(x, 0.0))
+
+
+@pytest.mark.parametrize("x, y, want", [(-1.0, 1.5, 0.0), (-1.0, 0.0, 2.0), (4.0, 0.0, 0.25 + 0.25 + 0.25 + 2.0)])
+def test_tangent_of_clamped_python_floats(x, y, want):
+    # at (4, 0): d sqrt x = 1/4 twice, d log x = 1/4 (x = 4 > 1), d asin y = 1 along y's tangent 2
+    np.testing.assert_allclose(srcdiff.jvp(scalar_clamps, (x, y), (1.0, 2.0))[1], want, atol=1e-12)
+
+
+def clamped_floats(x, y):
+    return math.sqrt(max(x, 0.0)) + math.asin(min(max(y, -1.0), 1.0)) + math.acos(min(y, 1.0))
+
+
+def test_tangent_of_clamped_python_floats_at_the_clamp():
+    # x = -1 and y = 1.5 are clamped: nothing moves
+    assert srcdiff.jvp(clamped_floats, (-1.0, 1.5), (1.0, 2.0))[1] == 0.0
+
+
+def sqrt_sum(x):
+    return np.sum(np.sqrt(x))
+
+
+def test_a_moving_tangent_at_an_infinite_slope_stays_infinite():
+    # sqrt at 0 moved along 1: the derivative is +inf, not a made-up 0
+    tangent = srcdiff.jvp(sqrt_sum, (np.array([0.0, 4.0]),), (np.array([1.0, 0.0]),))[1]
+    assert np.isinf(tangent)
