@@ -328,8 +328,8 @@ def split_adjoint(g, pieces, axis):
 def real_part(g, x):
     """Adjoint of ``np.real(x)``: g itself for a real x (a complex x is refused)."""
     if np.iscomplexobj(x):
-        raise SrcDiffError("np.real of a complex value: srcdiff does not differentiate complex values",
-                           hint="keep the computation real")
+        raise SrcDiffError("np.real, np.imag or np.angle of a complex value that depends on the differentiated "
+                           "input: srcdiff does not differentiate complex values", hint="keep the computation real")
     return g
 
 
