@@ -338,3 +338,73 @@ def an_imaginary_test(x):
 def test_a_comparison_of_an_imaginary_part_selects():
     # the comparison carries no gradient: the where selects x where x > 0
     np.testing.assert_allclose(srcdiff.grad(an_imaginary_test)(X3), [1.0, 0.0, 1.0])
+
+
+# ---- hvp through nested loops that break: the same numbers as hessian and second differences ----
+
+
+def first_of_each_row(X):
+    total = 0.0
+    for row in X:
+        for v in row:
+            total = total + v * v * row[0]
+            break
+    return total
+
+
+def rows_until_large(X):
+    total = 0.0
+    for row in X:
+        for v in row:
+            if v > 2.0:
+                break
+            total = total + np.sin(v) * row[1]
+        if total > 5.0:
+            break
+    return total
+
+
+def products_until_small(X):
+    total = 0.0
+    for row in X:
+        acc = 1.0
+        for v in row:
+            acc = acc * v
+            if acc < 0.1:
+                break
+        total = total + acc ** 2
+    return total
+
+
+def indexed_until_large(X):
+    out = 0.0
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            if X[i, j] > 2.0:
+                break
+            out = out + X[i, j] ** 2 * X[i, 0]
+    return out
+
+
+def running_total_until_large(X):
+    total = 0.0
+    for row in X:
+        for v in row:
+            total = total + v ** 2
+            if total > 4.0:
+                break
+    return total
+
+
+BREAKS = np.array([[1.0, 0.5, 3.0, 0.2], [0.3, 2.5, 1.0, 1.0], [1.5, 1.2, 0.7, 0.1]])
+
+
+@pytest.mark.parametrize("f", [first_of_each_row, rows_until_large, products_until_small, indexed_until_large,
+                               running_total_until_large], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("X", [BREAKS, np.full((2, 3), 3.0), np.array([[1.0, 1.0, 3.0]])], ids=["mixed", "all", "one"])
+def test_hvp_through_nested_loops_that_break(f, X):
+    n = X.size
+    v = np.linspace(0.2, 1.3, n).reshape(X.shape)
+    want = hessian_difference(f, (X,)).reshape(n, n) @ v.ravel()
+    np.testing.assert_allclose(srcdiff.hvp(f, X, v).ravel(), want, rtol=1e-6, atol=1e-5)
+    np.testing.assert_allclose(srcdiff.hessian(f)(X).reshape(n, n) @ v.ravel(), want, rtol=1e-6, atol=1e-5)
