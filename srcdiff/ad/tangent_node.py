@@ -123,8 +123,33 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
         own = {**bindings, tangent_name(param): dot}
         if derived:
             own["g"] = dot
-        found.append(_selected(instantiate(templates[param], own), node, param, own, state))
+        contribution = instantiate(templates[param], own)
+        if _may_be_infinite(node, param):
+            contribution = _held_still(contribution, dot, node, state)
+        found.append(_selected(contribution, node, param, own, state))
     return found
+
+
+def _may_be_infinite(node: Node, param: str) -> bool:
+    """Whether `param`'s slope can be infinite where the value is finite (`Rule.singular`): for
+    a power's base with a constant exponent, only an exponent between 0 and 1 (``x ** 0.5``)."""
+    if param not in node.rule.singular:
+        return False
+    exponent = dict(zip(node.rule.params, node.inputs)).get("y")
+    if param == "x" and isinstance(exponent, Const) and isinstance(exponent.value, (int, float)):
+        return 0 < exponent.value < 1  # (a negative power's value is infinite there too)
+    return True
+
+
+def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangents) -> ast.expr:
+    """`contribution` where the operand's tangent `dot` is not 0, an exact 0.0 where it is: a
+    clamped or masked operand (tangent 0) at a point of infinite slope (sqrt at 0) moves the
+    result by nothing, not by 0 * inf = NaN (an array's: `held_still`, which costs smooth code one
+    sum).  The 0.0 is a Python float: float32 stays float32."""
+    result = state.shapes.get(node.out.name, shapes.UNKNOWN)
+    if (result.known and result.scalar) or not node.rule.elementwise:
+        return ast.IfExp(ast.Compare(dot, [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0), contribution)
+    return ast.Call(ast.Name("held_still", ast.Load()), [contribution, dot], [])
 
 
 def _selected(contribution: ast.expr, node: Node, param: str, bindings: dict, state: Tangents) -> ast.expr:
@@ -267,6 +292,8 @@ def elementwise_names(e: ast.expr) -> set[str] | None:
             and isinstance(e.func.value, ast.Name) and e.func.value.id == "np" \
             and (e.func.attr == "where" or isinstance(getattr(np, e.func.attr, None), np.ufunc)):
         parts = e.args
+    elif isinstance(e, ast.Call) and not e.keywords and isinstance(e.func, ast.Name) and e.func.id == "held_still":
+        parts = e.args  # np.where(direction == 0, 0.0, contribution)
     if not parts:
         return None
     found = [elementwise_names(p) for p in parts]

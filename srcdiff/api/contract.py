@@ -31,10 +31,15 @@ def contracted(func):
         raise SrcDiffError("jacobian(jacobian(f)) takes a function defined with def",
                            hint="define f with def, or use srcdiff.hessian on each output")
     params = list(inspect.signature(func).parameters)
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in inspect.signature(func).parameters.values()):
+        raise SrcDiffError("jacobian(jacobian(f)) takes a function without *args or **kwargs",
+                           hint="name f's parameters, or use srcdiff.hessian on each output")
     cotangent = "cotangent"
     while cotangent in params or cotangent in (name, "np"):
         cotangent += "_"
     args = ", ".join(params)
+    keyword_only = {n for n, p in inspect.signature(func).parameters.items() if p.kind is p.KEYWORD_ONLY}
+    passed = ", ".join(f"{n}={n}" if n in keyword_only else n for n in params)
     label = f"<srcdiff {name} contracted>"
     # In f's own globals when f is found there by its name (then srcdiff copies f's body into
     # the wrapper, as it does for any small helper of the same module); else a scope of its own.
@@ -43,7 +48,7 @@ def contracted(func):
     if scope.get(name) is not func or numpy is None:
         scope, numpy = {name: func, "np": np}, "np"
     source = (f"def {name}_dot({args}{', ' if args else ''}{cotangent}):\n"
-              f"    return {numpy}.sum({name}({args}) * {cotangent})\n")
+              f"    return {numpy}.sum({name}({passed}) * {cotangent})\n")
     space: dict = {}
     exec(compile(source, label, "exec"), scope, space)  # noqa: S102 - srcdiff's own two lines
     made = space[f"{name}_dot"]
@@ -54,4 +59,13 @@ def contracted(func):
     return made
 
 
-__all__ = ["contracted"]
+def contracted_arguments(func, args: tuple, kwargs: dict, cotangent) -> tuple:
+    """The positional arguments of `contracted(func)` for the call ``func(*args, **kwargs)``:
+    every parameter of `func` in order (the defaults the call leaves out filled in, since the
+    contracted function has none), then `cotangent`."""
+    bound = inspect.signature(func).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return (*bound.arguments.values(), cotangent)
+
+
+__all__ = ["contracted", "contracted_arguments"]

@@ -19,7 +19,7 @@ import numpy as np
 from ..driver.seeded import seeded
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .contract import contracted
+from .contract import contracted, contracted_arguments
 from .derivatives import Composite, Derivative
 from .flatcall import Front
 from .forward import JvpFunction
@@ -344,7 +344,7 @@ class NestedJacobian(Composite):
         hessian = Hessian(contracted(func), self.wrt)
         for i in range(value.size):
             seed.flat[i] = 1.0
-            rows.append(np.asarray(hessian(*args, seed.copy(), **kwargs), dtype=float))
+            rows.append(np.asarray(hessian(*contracted_arguments(func, args, kwargs, seed.copy())), dtype=float))
             seed.flat[i] = 0.0
         return np.stack(rows).reshape(value.shape + rows[0].shape)
 

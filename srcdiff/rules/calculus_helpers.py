@@ -77,6 +77,28 @@ def cumprod_tangent(x_dot, x, axis):
     return out
 
 
+def cumprod_curvature(a, x, v, axis):
+    """The derivative of ``cumprod_adjoint(a, x, axis)`` along `v` (the Hessian of
+    ``sum(a * np.cumprod(x, axis))`` times `v`): ``out[i] = sum_{m != i} v[m] sum_{j >= max(i, m)}
+    a[j] prod_{k <= j, k not in (i, m)} x[k]``, exact where x has zeros."""
+    x = np.asarray(x)
+    a, v = np.broadcast_to(a, x.shape), np.broadcast_to(v, x.shape)
+    n = x.shape[axis]
+    positions = np.arange(n).reshape([-1 if d == axis % x.ndim else 1 for d in range(x.ndim)])
+    out = np.zeros(x.shape, dtype=np.result_type(x, a, v))
+    if np.all(x != 0):  # with R[m] = sum_{j >= m} a[j] ans[j] and w = v / x: the pairs i, m of the sum
+        reversed_sum = np.flip(np.cumsum(np.flip(a * np.cumprod(x, axis=axis), axis), axis), axis)
+        w = v / x
+        before = np.cumsum(w, axis=axis) - w  # sum_{m < i} w[m]
+        after = np.flip(np.cumsum(np.flip(w * reversed_sum, axis), axis), axis) - w * reversed_sum  # m > i
+        return (reversed_sum * before + after) / x
+    for i in range(n):  # x[i] set to 1 and held still: the others' product moves along v
+        others = np.where(positions == i, 1.0, x)
+        moved = cumprod_tangent(np.where(positions == i, 0.0, v), others, axis)
+        out[_along(out, axis, i)] = np.sum(np.where(positions >= i, a * moved, 0.0), axis=axis)
+    return out
+
+
 def _segments(x, xp):
     """The segment of `xp` each of `x` falls in (clamped to the first and last), and whether
     it lies inside ``[xp[0], xp[-1]]``."""
@@ -145,5 +167,6 @@ def take_along_axis_adjoint(g, x, indices, axis):
     return out
 
 
-HELPERS = {f.__name__: f for f in (gradient_adjoint, cumprod_adjoint, cumprod_tangent, interp_adjoint, interp_slope,
-                                   interp_slope_adjoint, take_adjoint, take_along_axis_adjoint)}
+HELPERS = {f.__name__: f for f in (gradient_adjoint, cumprod_adjoint, cumprod_tangent, cumprod_curvature,
+                                   interp_adjoint, interp_slope, interp_slope_adjoint, take_adjoint,
+                                   take_along_axis_adjoint)}

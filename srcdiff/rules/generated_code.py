@@ -96,6 +96,10 @@ RULES = [
     rule(runtime.tie, ("condition", "value", "x", "y", "persist"), TIE, elementwise=True, fresh=True,
          defaults={"y": 0.0, "persist": False}, tangents=TIE_TANGENTS,
          not_symbolic="its derivative is NaN at a tie by definition (the share jumps there)"),
+    # forward mode's guard at an infinite slope (ad/tangent_node.py): where(direction == 0, 0.0, a)
+    rule(runtime.held_still, ("a", "direction"), {"a": "held_still(g, direction)"}, elementwise=True, fresh=False,
+         tangents={"a": "held_still(a_dot, direction)"}, batching="elementwise",
+         not_symbolic="a selection by the value of a tangent: sympy has no counterpart"),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True,
            not_symbolic="NaN or 0 by definition (the derivative at a kink): sympy has no counterpart"),
     nograd(runtime.tie_nan, ("condition", "persist", "direction"), elementwise=True,

@@ -57,3 +57,16 @@ def tie_nan(condition, persist, direction):
     floating dtype (read for its shape and dtype only, as in `kink_nan`)."""
     flags = np.logical_and(condition, np.logical_not(persist))
     return kink_nan(flags, direction)
+
+
+def held_still(contribution, direction):
+    """`contribution` where `direction` is not 0, an exact 0.0 where it is: an operand's
+    tangent (`direction`) through a primitive whose slope can be infinite (``np.sqrt`` at 0,
+    `Rule.singular`).  An operand a clamp or a mask holds still moves the result by nothing,
+    not by 0 * inf = NaN.  Elsewhere `contribution` is direction * a finite slope, 0 where
+    direction is, so when it is all finite (one sum tells) it is returned as it is: smooth
+    code pays one reduction, not a comparison and a selection."""
+    if np.isfinite(np.sum(contribution)):
+        return contribution
+    picked = np.where(np.asarray(direction) == 0, 0.0, contribution)
+    return picked if isinstance(contribution, np.ndarray) or np.ndim(picked) else picked[()]

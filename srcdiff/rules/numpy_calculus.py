@@ -182,13 +182,6 @@ def _cumprod_templates(static, operand_shapes):
     return {"x": "cumprod_adjoint(g, x, axis)"}
 
 
-def _cumprod_derivable(static, operand_shapes):
-    # exact where x has no zeros (the gradient srcdiff differentiates again)
-    if static["axis"] is None:
-        return {"x": "np.reshape(np.flip(np.cumsum(np.flip(np.ravel(g) * ans))), np.shape(x)) / x"}
-    return {"x": "np.flip(np.cumsum(np.flip(g * ans, axis), axis), axis) / x"}
-
-
 def _cumprod_tangents(static, operand_shapes):
     if static["axis"] is None:
         return {"x": "cumprod_tangent(np.ravel(x_dot), np.ravel(x), 0)"}
@@ -330,8 +323,14 @@ RULES = [
          note="number endpoints (gradient to start and stop)"),
     # ---- scans, integrals, polynomials, interpolation ----
     rule(np.cumprod, ("x",), _cumprod_templates, static={"axis": None, "dtype": None}, fresh=True, array_result=True,
-         shape=_scan_shape, tangents=_cumprod_tangents, derivable=_cumprod_derivable,
+         shape=_scan_shape, tangents=_cumprod_tangents,
          note="exact where x has zeros (products of the other factors)", sympy="numpy.cumprod"),
+    # its adjoint, linear in `a`, differentiated again (second order, exact at zeros): the
+    # Hessian of sum(a * cumprod(x)) is symmetric, so x's adjoint and tangent are the same product
+    rule(helpers.cumprod_adjoint, ("a", "x"),
+         {"a": "cumprod_tangent(g, x, axis)", "x": "cumprod_curvature(a, x, g, axis)"},
+         static={"axis": 0}, fresh=True, shape=_same,
+         tangents={"a": "cumprod_adjoint(a_dot, x, axis)", "x": "cumprod_curvature(a, x, x_dot, axis)"}),
     *[rule(f, ("y", "x"), _trapezoid_templates, static={"dx": 1.0, "axis": -1}, defaults={"x": None}, fresh=True,
            shape=_trapezoid_shape, tangents=_trapezoid_tangents,
            note="gradient to y, and to the sample points x when they have y's shape", sympy=f"numpy.{f.__name__}")

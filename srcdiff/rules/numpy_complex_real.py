@@ -20,7 +20,10 @@ from .table import LINEAR
 rule, nograd, unary = (table.numerically_checked(make) for make in (table.rule, table.nograd, table.unary))
 
 REAL_NOTE = "real operands only (a complex one is refused when the gradient runs)"
-CONSTANT_NOTE = "no gradient: {} on real values (complex values are refused where they meet differentiated ones)"
+CONSTANT_NOTE = "derivative 0: {} on real values (a complex operand that depends on x is refused)"
+#: the derivative of np.imag / np.angle on a real x: zeros, once `real_part` has refused a complex x
+ZERO_OF_REAL = "zeros_like(real_part(g, x))"
+ZERO_TANGENT_OF_REAL = "zeros_like(real_part(x_dot, x))"
 
 
 def item(x):
@@ -58,11 +61,14 @@ def number_conversion(func):
 RULES = [
     unary(np.conjugate, x="real_part(g, x)", fresh=False, note=REAL_NOTE, sympy="sympy.conjugate"),
     # on the real values srcdiff differentiates, the imaginary part is 0 and the angle 0 or pi:
-    # constants (a complex input is refused, and so is a differentiated value meeting a complex one)
-    nograd(np.imag, ("x",), shape=lambda static, x: x, batching="elementwise", note=CONSTANT_NOTE.format("0"),
-           sympy="sympy.im"),
-    nograd(np.angle, ("x", "deg"), shape=lambda static, x, deg=None: x, fresh=True, batching="elementwise",
-           note=CONSTANT_NOTE.format("0 or pi")),
+    # their derivative is 0.  Not rules without a gradient: a complex value before them must
+    # stay visible, so that where it depends on a differentiated one it is refused (at its line
+    # when srcdiff sees it is complex, ``1j * x``; when the gradient runs, by `real_part`,
+    # for a complex argument), never given a silent zero gradient
+    rule(np.imag, ("x",), {"x": ZERO_OF_REAL}, elementwise=True, tangents={"x": ZERO_TANGENT_OF_REAL},
+         shape=lambda static, x: x, note=CONSTANT_NOTE.format("0"), sympy="sympy.im"),
+    rule(np.angle, ("x",), {"x": ZERO_OF_REAL}, static={"deg": False}, elementwise=True, fresh=True,
+         tangents={"x": ZERO_TANGENT_OF_REAL}, shape=lambda static, x: x, note=CONSTANT_NOTE.format("0 or pi")),
     rule(np.real_if_close, ("x",), {"x": "real_part(g, x)"}, static={"tol": 100}, elementwise=True,
          note=REAL_NOTE, shape=lambda static, x: x),
     rule(np.nan_to_num, ("x",), {"x": "np.where(np.isfinite(x), g, 0.0)"},
@@ -75,7 +81,7 @@ RULES = [
          tangents={"x": "np.sum(x_dot)"}, note="of a 0-d value (a number)"),
     rule(math.pow, ("x", "y"), {"x": POW_X, "y": "g * ans * np.log(x + (ans == 0))"},
          shape=lambda static, *operands: shapes.SCALAR, float_result=True, fresh=True, sympy="sympy.Pow",
-         tangents={"x": POW_X.replace("g *", "x_dot *"), "y": "y_dot * ans * np.log(x + (ans == 0))"}),
+         singular=("x",), tangents={"x": POW_X.replace("g *", "x_dot *"), "y": "y_dot * ans * np.log(x + (ans == 0))"}),
 ]
 
 #: The array methods these rules stand for.

@@ -15,6 +15,9 @@ from ..ir import shapes
 from .operators import POW_X, POW_Y, PRODUCT
 from .table import FORMS, binary, rule, unary
 
+#: `Rule.singular`: x's slope is infinite where the value is finite (sqrt at 0, arcsin at 1)
+SINGULAR = ("x",)
+
 TIES = ("ties (x == y) give each operand half the gradient, as JAX and PyTorch do (relu'(0) = 0.5), so "
         "maximum(x, 0) + minimum(x, 0) = x is exact there; a second derivative at a tie is NaN")
 
@@ -94,20 +97,20 @@ RULES = [
     binary(np.subtract,    x="g",                           y="-g", sympy="numpy.subtract"),
     binary(np.multiply,    x="g * y",                       y="g * x", tangents=PRODUCT, sympy="numpy.multiply"),
     binary(np.divide,      x="g / y",                       y="-g * ans / y", sympy="numpy.divide"),
-    binary(np.power,       x=POW_X,                         y=POW_Y, sympy="numpy.power"),
+    binary(np.power,       x=POW_X,                         y=POW_Y, singular=SINGULAR, sympy="numpy.power"),
     unary(np.negative,     x="-g", sympy="numpy.negative"),
     unary(np.reciprocal,   x="-g * ans * ans",              sympy=FORMS + "reciprocal"),
     unary(np.square,       x="2.0 * g * x",                 sympy=FORMS + "square"),
-    unary(np.sqrt,         x="g / (2.0 * ans)",             sympy="sympy.sqrt"),
-    unary(np.cbrt,         x="g / (3.0 * ans * ans)",       sympy="sympy.cbrt"),
+    unary(np.sqrt,         x="g / (2.0 * ans)",             singular=SINGULAR, sympy="sympy.sqrt"),
+    unary(np.cbrt,         x="g / (3.0 * ans * ans)",       singular=SINGULAR, sympy="sympy.cbrt"),
     # ---- exponentials and logarithms ----
     unary(np.exp,          x="g * ans",                     sympy="sympy.exp"),
     unary(np.exp2,         x="g * ans * np.log(2.0)",       sympy=FORMS + "exp2"),
     unary(np.expm1,        x="g * (ans + 1.0)",             sympy=FORMS + "expm1"),
-    unary(np.log,          x="g / x",                       sympy="sympy.log"),
-    unary(np.log2,         x="g / (x * np.log(2.0))",       sympy=FORMS + "log2"),
-    unary(np.log10,        x="g / (x * np.log(10.0))",      sympy=FORMS + "log10"),
-    unary(np.log1p,        x="g / (1.0 + x)",               sympy=FORMS + "log1p"),
+    unary(np.log,          x="g / x",                       singular=SINGULAR, sympy="sympy.log"),
+    unary(np.log2,         x="g / (x * np.log(2.0))",       singular=SINGULAR, sympy=FORMS + "log2"),
+    unary(np.log10,        x="g / (x * np.log(10.0))",      singular=SINGULAR, sympy=FORMS + "log10"),
+    unary(np.log1p,        x="g / (1.0 + x)",               singular=SINGULAR, sympy=FORMS + "log1p"),
     # logaddexp: sigmoid of the difference, via tanh: needs no `ans` and cannot overflow
     binary(np.logaddexp,   x="g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))",
                            y="g * (0.5 + 0.5 * np.tanh(0.5 * (y - x)))", sympy=FORMS + "logaddexp"),
@@ -115,8 +118,8 @@ RULES = [
     unary(np.sin,          x="g * np.cos(x)",               sympy="sympy.sin"),
     unary(np.cos,          x="-g * np.sin(x)",              sympy="sympy.cos"),
     unary(np.tan,          x="g * (1.0 + ans * ans)",       sympy="sympy.tan"),
-    unary(np.arcsin,       x="g / np.sqrt(1.0 - x * x)",    sympy="sympy.asin"),
-    unary(np.arccos,       x="-g / np.sqrt(1.0 - x * x)",   sympy="sympy.acos"),
+    unary(np.arcsin,       x="g / np.sqrt(1.0 - x * x)",    singular=SINGULAR, sympy="sympy.asin"),
+    unary(np.arccos,       x="-g / np.sqrt(1.0 - x * x)",   singular=SINGULAR, sympy="sympy.acos"),
     unary(np.arctan,       x="g / (1.0 + x * x)",           sympy="sympy.atan"),
     binary(np.arctan2,     x="g * y / (x * x + y * y)",     y="-g * x / (x * x + y * y)", sympy="sympy.atan2"),
     # at x = y = 0 the subgradient 0 (exact where both are identically 0), never 0 / 0
@@ -128,8 +131,8 @@ RULES = [
     unary(np.cosh,         x="g * np.sinh(x)",              sympy="sympy.cosh"),
     unary(np.tanh,         x="g * (1.0 - ans * ans)",       sympy="sympy.tanh"),
     unary(np.arcsinh,      x="g / np.sqrt(x * x + 1.0)",    sympy="sympy.asinh"),
-    unary(np.arccosh,      x="g / np.sqrt(x * x - 1.0)",    sympy="sympy.acosh"),
-    unary(np.arctanh,      x="g / (1.0 - x * x)",           sympy="sympy.atanh"),
+    unary(np.arccosh,      x="g / np.sqrt(x * x - 1.0)",    singular=SINGULAR, sympy="sympy.acosh"),
+    unary(np.arctanh,      x="g / (1.0 - x * x)",           singular=SINGULAR, sympy="sympy.atanh"),
     # ---- piecewise: the conventions at the kinks are in each note ----
     # sign(0) = 0: with the half shares at ties, every linear combination of abs, maximum,
     # minimum and clip is exact where it is smooth; abs's second derivative at 0 is NaN

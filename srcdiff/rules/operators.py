@@ -57,7 +57,8 @@ RULES = [
     binary(operator.truediv, x="g / y",                 y="-g * ans / y",          sympy="operator.truediv"),
     # exact at special points: (y == 0) keeps x ** 0's derivative 0 at x = 0 (never 0 * inf),
     # (ans == 0) keeps 0 ** y's derivative in y 0 (never 0 * log 0)
-    binary(operator.pow,     x=POW_X,                   y=POW_Y,                   sympy="operator.pow"),
+    binary(operator.pow,     x=POW_X,                   y=POW_Y,                   sympy="operator.pow",
+           singular=("x",)),
     unary(operator.neg,      x="-g",                                               sympy="operator.neg"),
     unary(operator.pos,      x="g",                                                sympy="operator.pos"),
     # ---- linear algebra ----

@@ -10,10 +10,12 @@ def _float(static, *operands):
     return shapes.SCALAR
 
 
-def scalar(func, x: str, sympy: str | None = None, note: str = "", derivable: dict | None = None):
-    """A `math` function of one float: no broadcasting, and the result is a (fresh) float."""
+def scalar(func, x: str, sympy: str | None = None, note: str = "", derivable: dict | None = None,
+           singular: bool = False):
+    """A `math` function of one float: no broadcasting, and the result is a (fresh) float
+    (`singular`: its slope can be infinite where its value is finite, `Rule.singular`)."""
     return rule(func, ("x",), {"x": x}, shape=_float, float_result=True, fresh=True, sympy=sympy, note=note,
-                derivable=derivable)
+                derivable=derivable, singular=("x",) if singular else ())
 
 
 def scalar2(func, params: tuple, templates: dict, sympy: str | None = None):
@@ -26,21 +28,21 @@ RULES = [
     scalar(math.cos,  x="-g * math.sin(x)",       sympy="sympy.cos"),
     scalar(math.tan,  x="g * (1.0 + ans * ans)",  sympy="sympy.tan"),
     scalar(math.exp,  x="g * ans",                sympy="sympy.exp"),
-    scalar(math.log,  x="g / x",                  sympy="sympy.log"),
-    scalar(math.sqrt, x="g / (2.0 * ans)",        sympy="sympy.sqrt"),
+    scalar(math.log,  x="g / x",                  sympy="sympy.log", singular=True),
+    scalar(math.sqrt, x="g / (2.0 * ans)",        sympy="sympy.sqrt", singular=True),
     scalar(math.tanh, x="g * (1.0 - ans * ans)",  sympy="sympy.tanh"),
     scalar(math.sinh, x="g * math.cosh(x)",       sympy="sympy.sinh"),
     scalar(math.cosh, x="g * math.sinh(x)",       sympy="sympy.cosh"),
-    scalar(math.asin, x="g / math.sqrt(1.0 - x * x)", sympy="sympy.asin"),
-    scalar(math.acos, x="-g / math.sqrt(1.0 - x * x)", sympy="sympy.acos"),
+    scalar(math.asin, x="g / math.sqrt(1.0 - x * x)", sympy="sympy.asin", singular=True),
+    scalar(math.acos, x="-g / math.sqrt(1.0 - x * x)", sympy="sympy.acos", singular=True),
     scalar(math.atan, x="g / (1.0 + x * x)",      sympy="sympy.atan"),
     scalar(math.asinh, x="g / math.sqrt(x * x + 1.0)", sympy="sympy.asinh"),
-    scalar(math.acosh, x="g / math.sqrt(x * x - 1.0)", sympy="sympy.acosh"),
-    scalar(math.atanh, x="g / (1.0 - x * x)",     sympy="sympy.atanh"),
-    scalar(math.log1p, x="g / (1.0 + x)", sympy=FORMS + "log1p"),
+    scalar(math.acosh, x="g / math.sqrt(x * x - 1.0)", sympy="sympy.acosh", singular=True),
+    scalar(math.atanh, x="g / (1.0 - x * x)",     sympy="sympy.atanh", singular=True),
+    scalar(math.log1p, x="g / (1.0 + x)", sympy=FORMS + "log1p", singular=True),
     scalar(math.expm1, x="g * (ans + 1.0)", sympy=FORMS + "expm1"),
-    scalar(math.log2, x="g / (x * math.log(2.0))", sympy=FORMS + "log2"),
-    scalar(math.log10, x="g / (x * math.log(10.0))", sympy=FORMS + "log10"),
+    scalar(math.log2, x="g / (x * math.log(2.0))", sympy=FORMS + "log2", singular=True),
+    scalar(math.log10, x="g / (x * math.log(10.0))", sympy=FORMS + "log10", singular=True),
     scalar(math.erf, x="g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erf"),
     scalar(math.erfc, x="-g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erfc"),
     scalar(math.fabs, x="g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0)", sympy="sympy.Abs",

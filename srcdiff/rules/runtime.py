@@ -10,7 +10,7 @@ from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
-from .kinks import kink, kink_nan, tie, tie_nan
+from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS
 
 
@@ -190,7 +190,6 @@ def cholesky_adjoint(g, L):
     return _phi(s + _mT(s))
 
 
-
 def cholesky_tangent(x_dot, L):
     """Tangent of ``L = np.linalg.cholesky(x)`` along `x_dot`.
 
@@ -329,8 +328,8 @@ def split_adjoint(g, pieces, axis):
 def real_part(g, x):
     """Adjoint of ``np.real(x)``: g itself for a real x (a complex x is refused)."""
     if np.iscomplexobj(x):
-        raise SrcDiffError("np.real of a complex value: srcdiff does not differentiate complex values",
-                           hint="keep the computation real")
+        raise SrcDiffError("np.real, np.imag or np.angle of a complex value that depends on the differentiated "
+                           "input: srcdiff does not differentiate complex values", hint="keep the computation real")
     return g
 
 
@@ -362,6 +361,7 @@ HELPERS = {
     "select_whole": select_whole,
     "kink": kink,
     "kink_nan": kink_nan,
+    "held_still": held_still,
     "tie": tie,
     "tie_nan": tie_nan,
     "zeros_like": zeros_like,

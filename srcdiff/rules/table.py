@@ -105,6 +105,10 @@ class Rule:
     #: too, ``np.where(x > y, g, 0.0)``, so a non-finite ``g`` never leaks through a 0 factor
     #: (``g if x > y else 0.0`` for a rule that is not elementwise: builtin ``max`` tests one value).
     selects: Mapping[str, tuple[str, bool]] | Callable[[dict, dict], Mapping] = field(default_factory=dict)
+    #: parameters whose contribution to the derivative can be infinite where the value is
+    #: finite (``np.sqrt`` at 0, ``np.arcsin`` at 1): forward mode makes a tangent that is
+    #: exactly 0 (an operand a clamp or a mask holds still) contribute an exact 0, never 0 * inf
+    singular: tuple[str, ...] = ()
     #: parameters read for their shape only (``unbroadcast(g, like)``'s `like`): no adjoint
     shape_only: tuple[str, ...] = ()
     #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s

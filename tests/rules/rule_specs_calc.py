@@ -132,6 +132,7 @@ def calc_calls():
         "numpy.take": lambda x, y: np.take(x, [0, 1]),
         "numpy.take_along_axis": lambda x, y: np.take_along_axis(x, np.array([[0, 1], [1, 0]]), axis=1),
         "srcdiff.rules.calculus_helpers.gradient_adjoint": lambda x, y: ch.gradient_adjoint(x, 1.0, 0, 1),
+        "srcdiff.rules.calculus_helpers.cumprod_adjoint": lambda x, y: ch.cumprod_adjoint(y, x, 0),
         "srcdiff.rules.calculus_helpers.interp_adjoint":
             lambda x, y: ch.interp_adjoint(y[0], x[0], np.array([0.0, 1.0]), 2),
         "srcdiff.rules.calculus_helpers.interp_slope": lambda x, y: ch.interp_slope(x, np.array([0.0, 1.0]), y[0]),

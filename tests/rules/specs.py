@@ -403,14 +403,26 @@ SPECS += [  # a point an equality singles out (rules/point_guards.py): the ident
       c=((3,), REAL)),
 ]
 SPECS += insert_delete_specs(S, REAL, Sym)
+SPECS += [
+    # forward mode's guard at an infinite slope: its value where everything is finite (the
+    # selection at a clamp is tested in tests/transforms/test_redteam4_fixes.py)
+    S("srcdiff.rules.kinks.held_still", "held_still(x * y, np.sign(c))", x=((4,), REAL), y=((4,), REAL),
+      c=((4,), REAL)),
+    S("srcdiff.rules.calculus_helpers.cumprod_adjoint", "cumprod_adjoint(x * y, y, 0)", x=((4,), REAL),
+      y=((4,), REAL)),
+    S("srcdiff.rules.calculus_helpers.cumprod_adjoint",
+      "cumprod_adjoint(x, y * np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]), 1)", x=((2, 3), REAL),
+      y=((2, 3), REAL)),  # zeros
+]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
-                        "zeros_like", "tie", "tie_nan",
+                        "zeros_like", "tie", "tie_nan", "held_still",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
-                                                                    "take_adjoint", "take_along_axis_adjoint")}
+                                                                    "take_adjoint", "take_along_axis_adjoint",
+                                                                    "cumprod_adjoint")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 JOIN_HELPERS = join_helpers.JOIN_HELPERS
 GUARD_HELPERS = guard_helpers.GUARD_HELPERS

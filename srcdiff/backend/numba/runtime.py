@@ -37,6 +37,7 @@ select_whole = _stub("select_whole")
 set_item = _stub("set_item")
 zero_item = _stub("zero_item")
 refused = _stub("refused")
+real_part = _stub("real_part")
 
 
 def _is_array(t) -> bool:
@@ -141,6 +142,15 @@ def _ensure_scalar(value, where):
             raise ValueError("the function returns an array, but a gradient needs a scalar output")
         return refuse
     return lambda value, where: value
+
+
+@overload(real_part)
+def _real_part(a, x):
+    if isinstance(getattr(x, "dtype", x), types.Complex):  # refused: the Python gradient says why
+        def refuse(a, x):
+            raise ValueError("np.real, np.imag or np.angle of a complex value")
+        return refuse
+    return lambda a, x: a
 
 
 @overload(copy_array)
@@ -367,6 +377,7 @@ def stop_gradient(x):
 #: the helpers generated code may call under numba, by name (reductions.py and missing.py hold more)
 HELPERS = ("stop_gradient", "unbroadcast", "zeros_like", "ensure_scalar", "copy_array", "select", "select_whole",
            "set_item", "zero_item", "refused", "stack_rows", "full", "stack_list", "concat_list", "zeros_list",
-           "array_of", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "add_at")
+           "array_of", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "add_at",
+           "real_part")
 
 __all__ = [*HELPERS]
