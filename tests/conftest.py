@@ -22,6 +22,12 @@ from transforms import recording
 
 import srcdiff
 
+# Under pytest-xdist (`-n auto`), each worker keeps its own numba cache folder: two processes
+# compiling the same generated module into one folder race on numba's index files.
+if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("SRCDIFF_NUMBA_CACHE"):
+    os.environ["SRCDIFF_NUMBA_CACHE"] = os.path.join(os.path.expanduser("~"), ".cache", "srcdiff",
+                                                     f"numba-{os.environ['PYTEST_XDIST_WORKER']}")
+
 # ---- the one gradient checker ----------------------------------------------------------
 
 

@@ -124,7 +124,7 @@ def pristine(tmp_path_factory) -> Path:
 def run_tests(folder: Path, arguments) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "SRCDIFF_"))}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-p", "no:randomly",
                "-m", "not slow", *arguments]
     return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 

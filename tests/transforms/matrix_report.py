@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     root = Path(__file__).resolve().parents[2]
     if opts.record:
         env = dict(os.environ, SRCDIFF_RECORD_PROGRAMS=str(corpus.RECORDED), PYTHONPATH=str(root))
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "tests", "-p", "no:cacheprovider"],
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "tests", "-p", "no:cacheprovider", "-n", "0"],
                        cwd=root, env=env, check=True)
     transforms = tuple(t for t in opts.only.split(",") if t)
     start = time.perf_counter()
