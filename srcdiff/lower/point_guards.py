@@ -54,8 +54,7 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     u = lower.expr(name)
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
-    call = ast.Call(ast.Name("point_guard", ast.Load()), [operand_ast(where), operand_ast(u), ast.Constant(number)], [])
-    return emit(lower.state, point_guard, (where, u, Const(number)), {}, call, None)  # dropped where not read back
+    return _guard(lower.state, where, u, number)
 
 
 def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], None],
@@ -81,8 +80,13 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
             if key in (BREAK, DONE) or before.get(key) == value \
                     or not (isinstance(value, Var) and value.name not in state.lists or number_like):
                 continue
-            call = ast.Call(ast.Name("point_guard", ast.Load()),
-                            [operand_ast(value), operand_ast(u), ast.Constant(number)], [])
-            state.env[key] = emit(state, point_guard, (value, u, Const(number)), {}, call, None)
+            state.env[key] = _guard(state, value, u, number)
 
     return (guarded, orelse) if equal else (body, guarded)
+
+
+def _guard(state, value, u: Var, number: float) -> Var:
+    """``point_guard(value, u, number)``, a temporary (the optimiser drops the call where the
+    code is not differentiated again, so `value` keeps its name)."""
+    call = ast.Call(ast.Name("point_guard", ast.Load()), [operand_ast(value), operand_ast(u), ast.Constant(number)], [])
+    return emit(state, point_guard, (value, u, Const(number)), {}, call, None)
