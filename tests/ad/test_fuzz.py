@@ -32,11 +32,23 @@ TMP = Path(tempfile.mkdtemp(prefix="srcdiff_fuzz_"))
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 
 
-def ci(examples, shrink=True):
-    """The CI profile: deterministic; families expected to fail (xfail) skip shrinking, which is slow."""
+#: The default run draws a third of each family's CI budget; ``pytest -m slow`` runs every
+#: family at its full budget (`test_family_at_its_full_budget`), derandomized too.
+DEFAULT_SHARE = 3
+BUDGETS: dict[str, tuple[int, bool]] = {}  # family: (CI budget, shrink)
+
+
+def derandomized(examples, shrink=True):
+    """Deterministic; families expected to fail (xfail) skip shrinking, which is slow."""
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.target, Phase.shrink] if shrink else [])
     return settings(max_examples=examples, deadline=None, derandomize=True, suppress_health_check=SUPPRESS,
                     database=None, phases=phases)
+
+
+def ci(examples, shrink=True, family=None):
+    """The CI profile of a family: a share of its budget here, the whole under ``-m slow``."""
+    BUDGETS[family] = (examples, shrink)
+    return derandomized(max(10, examples // DEFAULT_SHARE), shrink)
 
 
 def long_profile(shrink=True):
@@ -115,99 +127,99 @@ def run_poly(data, forms, array_x=False, zero=True):
 
 # ---- CI profile (deterministic) ----
 
-@ci(150)
+@ci(150, family="scalar")
 @given(st.data())
 def test_scalar_programs(data):
     run_scalar(data, SCALAR)
 
 
-@ci(60)
+@ci(60, family="scalar_long")
 @given(st.data())
 def test_scalar_programs_longer_bodies(data):
     run_scalar(data, SCALAR_NO_HELPER)
 
 
-@ci(60)
+@ci(60, family="scalar_zero")
 @given(st.data())
 def test_scalar_programs_at_zero(data):
     run_scalar(data, SCALAR, zero=True)
 
 
-@ci(40, shrink=False)
+@ci(40, shrink=False, family="nested_ternary")
 @given(st.data())
 def test_nested_conditional_expressions(data):
     run_scalar(data, NESTED_TERNARY)
 
 
-@ci(40)
+@ci(40, family="scalar_guards")
 @given(st.data())
 def test_scalar_domain_guards(data):
     run_scalar(data, SCALAR_GUARDS)
 
 
-@ci(100)
+@ci(100, family="arrays")
 @given(st.data())
 def test_array_programs(data):
     run_arrays(data, ARRAYS)
 
 
-@ci(60)
+@ci(60, family="array_guards")
 @given(st.data())
 def test_array_domain_guards(data):
     run_arrays(data, ARRAY_GUARDS)
 
 
-@ci(60)
+@ci(60, family="array_helpers")
 @given(st.data())
 def test_array_helpers(data):
     """Helper functions taking and returning arrays (keyword arguments, defaults) called from f."""
     run_arrays(data, ARRAY_HELPERS)
 
 
-@ci(80)
+@ci(80, family="array_statements")
 @given(st.data())
 def test_array_statements(data):
     """Writes into new arrays, for over arrays / enumerate / zip, lists built with append, early returns."""
     run_arrays(data, ARRAY_STATEMENTS)
 
 
-@ci(60)
+@ci(60, family="matrix")
 @given(st.data())
 def test_matrix_programs(data):
     run_matrix(data, MATRIX)
 
 
-@ci(30)
+@ci(30, family="poly")
 @given(st.data())
 def test_polynomials(data):
     run_poly(data, POLY_FORMS, zero=False)
 
 
-@ci(30)
+@ci(30, family="poly_arrays")
 @given(st.data())
 def test_polynomials_of_arrays(data):
     run_poly(data, POLY_FORMS, array_x=True, zero=False)
 
 
-@ci(30, shrink=False)
+@ci(30, shrink=False, family="poly_zero")
 @given(st.data())
 def test_polynomials_at_zero(data):
     run_poly(data, POLY_FORMS)
 
 
-@ci(30, shrink=False)
+@ci(30, shrink=False, family="poly_arrays_zero")
 @given(st.data())
 def test_polynomials_of_arrays_at_zero(data):
     run_poly(data, POLY_FORMS, array_x=True)
 
 
-@ci(30, shrink=False)
+@ci(30, shrink=False, family="nested_comprehensions")
 @given(st.data())
 def test_nested_comprehension_programs(data):
     run_matrix(data, NESTED_COMPREHENSIONS)
 
 
-@ci(30, shrink=False)
+@ci(30, shrink=False, family="gather")
 @given(st.data())
 def test_gather_programs(data):
     run_matrix(data, GATHER)
@@ -245,6 +257,24 @@ KNOWN_BUGS: set[str] = set()
 def test_long_fuzz(family):
     """`pytest -m fuzz` (FUZZ_EXAMPLES=2000 per family by default), random seeds."""
     @long_profile(shrink=family not in KNOWN_BUGS)
+    @given(st.data())
+    def run(data):
+        LONG_FAMILIES[family](data)
+
+    run()
+
+
+def test_every_family_has_a_full_budget():
+    assert sorted(BUDGETS) == sorted(LONG_FAMILIES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", sorted(BUDGETS))
+def test_family_at_its_full_budget(family):
+    """`pytest -m slow` (CI runs it): each family at its full CI budget, derandomized."""
+    examples, shrink = BUDGETS[family]
+
+    @derandomized(examples, shrink)
     @given(st.data())
     def run(data):
         LONG_FAMILIES[family](data)
