@@ -18,9 +18,9 @@ import srcdiff
 from . import corpus, matrix, matrix_report
 
 FAST = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree")
-SHARE = 0.08  # of the suite's programs in the default run (about 60 of 800)
+SHARE = 0.04  # of the suite's programs in the default run (about 30 of 800; -m slow: all of them)
 CHECK_SHARE = 0.015  # srcdiff.check runs sympy: a second, smaller sample
-REDTEAM_SHARE = 0.3  # of the red team's programs in the default run (-m slow: all of them)
+REDTEAM_SHARE = 0.15  # of the red team's programs in the default run (-m slow: all of them)
 NUMBA_SHARE = 0.35  # the numba column under -m slow: a third of the corpus, about 8 minutes
 
 #: What the matrix finds on main and the lead has on the worklist: (transformation, outcome,
@@ -93,7 +93,7 @@ def test_the_corpus_is_the_suites_programs(suite):
 
 def test_matrix_on_a_sample_of_the_suite(suite):
     rows = [matrix.run(p, FAST) for p in corpus.sample(suite, SHARE)]
-    assert sum(not r.excluded for r in rows) > 40
+    assert sum(not r.excluded for r in rows) > 15
     verdict(rows, FAST)
 
 
