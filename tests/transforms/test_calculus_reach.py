@@ -153,8 +153,13 @@ NUMBA_COMPILES = {"ediff", "statistics", "norms"}
 NUMBA_REFUSES = {"gradient_1d", "sorted_values", "conversions"}
 
 
-@pytest.mark.parametrize("f", [f for f in PROGRAMS if f.__name__ in NUMBA_COMPILES | NUMBA_REFUSES],
-                         ids=lambda f: f.__name__)
+#: numba compiles for seconds per program: these rows run under ``pytest -m slow``.
+NUMBA_SLOW = {"statistics", "ediff", "sorted_values"}
+
+
+@pytest.mark.parametrize("f", [
+    pytest.param(f, id=f.__name__, marks=pytest.mark.slow if f.__name__ in NUMBA_SLOW else ())
+    for f in PROGRAMS if f.__name__ in NUMBA_COMPILES | NUMBA_REFUSES])
 def test_numba_compiles_or_refuses_at_the_line(f):
     pytest.importorskip("numba")
     x = point(f)

@@ -88,7 +88,13 @@ def _tuple(g):
     return g if isinstance(g, tuple) else (g,)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+#: numba compiles for seconds per program: these cases (over five seconds of CPU each, cold
+#: cache) run under ``pytest -m slow``; the other fused cases run by default.
+SLOW_CASES = {"rk4", "smoothness"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.slow if n in SLOW_CASES else ()) for n in sorted(CASES)])
 def test_fused_gradient_equals_central_differences_and_the_numpy_gradient(name):
     f, make, wrt = CASES[name]
     args = make(_rng())
@@ -117,7 +123,8 @@ def unfused(monkeypatch):
     return grad
 
 
-@pytest.mark.parametrize("name", ["rosenbrock", "smoothness", "matrix_chain", "two_vectors", "lennard_jones"])
+@pytest.mark.parametrize("name", ["rosenbrock", pytest.param("smoothness", marks=pytest.mark.slow), "matrix_chain",
+                                  "two_vectors", "lennard_jones"])
 def test_float32_arguments_get_the_dtypes_numba_gives_them_unfused(name, unfused):
     f, make, wrt = CASES[name]
     args = tuple(a.astype(np.float32) if isinstance(a, np.ndarray) else a for a in make(_rng()))

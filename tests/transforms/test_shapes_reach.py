@@ -232,7 +232,14 @@ def test_the_float32_programs_stay_float32():
     assert all(np.asarray(f(x)).dtype == np.float32 for f in (float32_joins, float32_moves, float32_splits))
 
 
-@pytest.mark.parametrize("f", PROGRAMS, ids=IDS)
+#: numba compiles for seconds per program: these rows (each over two seconds of CPU, cold
+#: cache) run under ``pytest -m slow``; the default run keeps the others, refusals among them.
+NUMBA_SLOW = {"split_depth", "split_indexed", "split_looped", "split_as_list", "tiled_and_repeated", "split_unpacked",
+              "rotated_and_flipped", "appended", "r_joined", "tuple_of_tuple"}
+
+
+@pytest.mark.parametrize("f", [pytest.param(f, id=i, marks=pytest.mark.slow if i in NUMBA_SLOW else ())
+                               for f, i in zip(PROGRAMS, IDS)])
 def test_numba_compiles_or_refuses_at_the_line(f):
     pytest.importorskip("numba")
     x = point()
