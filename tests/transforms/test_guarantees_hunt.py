@@ -53,8 +53,9 @@ FINALS = [
 W = np.array([1.0, -2.0, 0.5])
 SPECIAL = [0.0, 0.5, -0.5, 1.0, -1.0, 0.25, 2.0, -0.3]
 #: the budget: a fixed number of derandomized examples (raise it to hunt longer, e.g.
-#: SRCDIFF_HUNT_EXAMPLES=400; the default keeps the suite's time)
+#: SRCDIFF_HUNT_EXAMPLES=400; the default run draws half of it, ``pytest -m slow`` all of it)
 EXAMPLES = int(os.environ.get("SRCDIFF_HUNT_EXAMPLES", "24"))
+NUMBA_EXAMPLES = 6
 
 _made: dict = {}
 
@@ -114,7 +115,8 @@ def directions(n):
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=max(1, EXAMPLES // 2), deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
 @given(chain=st.lists(st.integers(0, len(PIECES) - 1), min_size=1, max_size=2).map(tuple),
        final=st.integers(0, len(FINALS) - 1),
        point=st.lists(st.sampled_from(SPECIAL), min_size=3, max_size=3))
@@ -151,7 +153,7 @@ def test_every_transformation_is_exact_or_honest_at_special_points(chain, final,
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=NUMBA_EXAMPLES // 2, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(chain=st.lists(st.integers(0, len(PIECES) - 1), min_size=1, max_size=2).map(tuple),
        point=st.lists(st.sampled_from(SPECIAL), min_size=3, max_size=3))
 def test_numba_agrees_at_special_points(chain, point):
@@ -159,3 +161,25 @@ def test_numba_agrees_at_special_points(chain, point):
     x = np.array(point)
     with np.errstate(all="ignore"):
         np.testing.assert_array_equal(srcdiff.grad(f, jit="numba")(x), srcdiff.grad(f)(x))
+
+
+# ---- the whole budget: pytest -m slow (CI runs it) -------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(chain=st.lists(st.integers(0, len(PIECES) - 1), min_size=1, max_size=2).map(tuple),
+       final=st.integers(0, len(FINALS) - 1),
+       point=st.lists(st.sampled_from(SPECIAL), min_size=3, max_size=3))
+def test_every_transformation_at_special_points_at_the_whole_budget(chain, final, point):
+    test_every_transformation_is_exact_or_honest_at_special_points.hypothesis.inner_test(chain, final, point)
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@settings(max_examples=NUMBA_EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(chain=st.lists(st.integers(0, len(PIECES) - 1), min_size=1, max_size=2).map(tuple),
+       point=st.lists(st.sampled_from(SPECIAL), min_size=3, max_size=3))
+def test_numba_at_special_points_at_the_whole_budget(chain, point):
+    test_numba_agrees_at_special_points.hypothesis.inner_test(chain, point)

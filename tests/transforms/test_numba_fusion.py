@@ -123,8 +123,8 @@ def unfused(monkeypatch):
     return grad
 
 
-@pytest.mark.parametrize("name", ["rosenbrock", pytest.param("smoothness", marks=pytest.mark.slow), "matrix_chain",
-                                  "two_vectors", "lennard_jones"])
+@pytest.mark.parametrize("name", ["rosenbrock", "two_vectors", *(
+    pytest.param(n, marks=pytest.mark.slow) for n in ("smoothness", "matrix_chain", "lennard_jones"))])
 def test_float32_arguments_get_the_dtypes_numba_gives_them_unfused(name, unfused):
     f, make, wrt = CASES[name]
     args = tuple(a.astype(np.float32) if isinstance(a, np.ndarray) else a for a in make(_rng()))
