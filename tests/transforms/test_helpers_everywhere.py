@@ -398,8 +398,12 @@ def _run(transform: str, f, args):
     return srcdiff.grad(f, jit="numba")(*args), _gradient(f, args), 1e-5
 
 
-@pytest.mark.parametrize("transform", TRANSFORMS)
-@pytest.mark.parametrize("program", list(PROGRAMS))
+#: numba compiles these two for seconds each (cold cache): they run under ``pytest -m slow``.
+SLOW = {("static_axis", "numba"), ("arrays", "numba")}
+
+
+@pytest.mark.parametrize(("program", "transform"), [
+    pytest.param(p, t, marks=pytest.mark.slow if (p, t) in SLOW else ()) for p in PROGRAMS for t in TRANSFORMS])
 def test_every_transformation_goes_through_every_helper(program, transform):
     f, args = PROGRAMS[program]
     refused = REFUSED.get((program, transform))

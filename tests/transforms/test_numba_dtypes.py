@@ -21,7 +21,9 @@ def args(dtype):
     return rng.normal(size=3).astype(dtype), dtype(0.25), rng.normal(size=(5, 3)).astype(dtype)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: d.__name__)
+# float64 runs under -m slow: every numba row elsewhere checks a float64 gradient already
+@pytest.mark.parametrize("dtype", [np.float32, pytest.param(np.float64, marks=pytest.mark.slow)],
+                         ids=lambda d: d.__name__)
 def test_numba_gradients_have_their_arguments_dtypes(dtype):
     w, b, X = args(dtype)
     tol = 1e-3 if dtype is np.float32 else 1e-6
