@@ -179,3 +179,21 @@ def test_a_global_made_complex_later_is_refused_then():
             srcdiff.grad(global_array)(X, Z)
     finally:
         ZG = real
+
+
+def squared_modulus_of_data(x, z):
+    return np.sum(x ** 2 * np.abs(z) ** 2)
+
+
+def squared_modulus_written_out(x, z):
+    return np.sum(x ** 2 * np.real(z * np.conj(z)))
+
+
+def test_an_even_power_of_abs_of_complex_data_is_refused_and_its_real_spelling_works():
+    # np.abs(z) ** 2 is lowered as z * z (the smooth identity for real values): refused, never
+    # the complex z * z; np.real(z * np.conj(z)) is the same real number, and works
+    with pytest.raises(srcdiff.SrcDiffError, match="complex"):
+        srcdiff.grad(squared_modulus_of_data)(X, Z)
+    np.testing.assert_allclose(srcdiff.grad(squared_modulus_written_out)(X, Z), 2 * X * np.abs(Z) ** 2, rtol=1e-12)
+    np.testing.assert_allclose(srcdiff.hessian(squared_modulus_written_out)(X, Z), np.diag(2 * np.abs(Z) ** 2),
+                               rtol=1e-12)
