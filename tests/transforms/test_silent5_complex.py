@@ -197,3 +197,12 @@ def test_an_even_power_of_abs_of_complex_data_is_refused_and_its_real_spelling_w
     np.testing.assert_allclose(srcdiff.grad(squared_modulus_written_out)(X, Z), 2 * X * np.abs(Z) ** 2, rtol=1e-12)
     np.testing.assert_allclose(srcdiff.hessian(squared_modulus_written_out)(X, Z), np.diag(2 * np.abs(Z) ** 2),
                                rtol=1e-12)
+
+
+@pytest.mark.parametrize("jit", [None, "numba"])
+def test_a_compiled_gradient_called_again_with_complex_data_refuses(jit):
+    # the variant for real data is not reused for complex data: the signature says which
+    grad = srcdiff.grad(abs_of_product, jit=jit)
+    np.testing.assert_allclose(grad(X, np.array([2.0, -1.0, 0.5])), np.abs([2.0, -1.0, 0.5]) * np.sign(X))
+    with pytest.raises(srcdiff.SrcDiffError, match="complex"):
+        grad(X, Z)
