@@ -83,7 +83,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             other = operand_shapes[node.rule.zero_factors[param]]
             zero = Mask(factor, False, True, other.known and other.ndim == 0)
             contribution = _masked(contribution, (zero,), result_shape)
-            mask += (zero,)
+            mask = tuple(m for m in mask if ast.dump(m.test) != ast.dump(factor)) + (zero,)
         if node.rule.elementwise:
             others = [s for p, s in operand_shapes.items() if p != param]
             contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape, others)

@@ -104,7 +104,9 @@ ZERO = object()
 
 
 def _is_zero(e: ast.expr) -> ast.expr:
-    return ast.Compare(e, [ast.Eq()], [ast.Constant(0.0)])
+    """``np.equal(e, 0.0)``: spelled as a call, not ``e == 0.0``, which a derivable gradient
+    read back would take for a guard of the point e = 0 (lower/point_guards.py)."""
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [e, ast.Constant(0.0)], [])
 
 
 __all__ = ["ZERO", "non_finite_adjoints", "slope_may_be_infinite", "zero_factor"]
