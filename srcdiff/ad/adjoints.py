@@ -44,7 +44,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "
                                f"argument {param!r}", location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
-        factor = zero_factor(node, param, sweep.non_finite)
+        factor = zero_factor(node, param, sweep)
         if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
             continue
         contribution = instantiate(templates[param], bindings)

@@ -81,14 +81,21 @@ def _kinked(node: Node, shape_of: dict) -> set[str]:
 _KINKS = {"kink", "tie"}
 
 
-def zero_factor(node: Node, param: str, non_finite: frozenset[str]):
+def zero_factor(node: Node, param: str, sweep):
     """The operand of `node` whose value 0 makes `param`'s contribution exactly 0 (``y`` in
     ``x * y``), when the contribution can meet a non-finite adjoint: an `ast.expr` to test, or
-    None.  A constant factor that is nowhere 0 needs no test; ``ZERO`` when it is 0 everywhere."""
+    None.  A constant factor that is nowhere 0 needs no test; ``ZERO`` when it is 0 everywhere.
+
+    In a gradient srcdiff differentiates again (`Sweep.derivable`), only a factor that carries
+    no gradient: a select's derivative is 0, right where the factor stays 0 near the point (a
+    mask, a scale), wrong where it moves (``np.maximum(x * x, 0)`` at 0: the Hessian is 2);
+    there the product keeps its honest NaN, as a tie that may end does (rules/kinks.py)."""
     factors = getattr(node.rule, "zero_factors", None) or {}
-    if param not in factors or node.out.name not in non_finite:
+    if param not in factors or node.out.name not in sweep.non_finite:
         return None
     other = node.inputs[node.rule.params.index(factors[param])]
+    if sweep.derivable and isinstance(other, Var) and other.name in sweep.active:
+        return None
     if isinstance(other, Const):
         value = other.value
         if isinstance(value, numbers.Number) and not isinstance(value, bool):
