@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..ir.flows import edges, flows
-from ..ir.nodes import Const, Function, Node, all_nodes
+from ..ir.nodes import Const, Function, Global, Node, Var, all_nodes
 from ..rules.structural import gradient_inputs
 
 
@@ -49,30 +51,49 @@ def _complex_constant(operand) -> bool:
     return isinstance(value, complex) or (hasattr(value, "dtype") and getattr(value.dtype, "kind", "") == "c")
 
 
-def refuse_complex(function: Function, wrt: set[str], location) -> None:
+def _complex_operand(operand, params: frozenset) -> bool:
+    """A complex number written as a constant, a global that held complex values when lowered,
+    or a parameter whose argument is complex (`params`, from the argument signature)."""
+    return _complex_constant(operand) or (isinstance(operand, Global) and operand.complex) \
+        or (isinstance(operand, Var) and operand.name in params)
+
+
+#: functions whose value is real whatever their operand: a complex value stops at them
+_REAL_VALUED = {np.abs, np.real, np.imag, np.angle, np.linalg.norm, abs}
+
+
+def refuse_complex(function: Function, wrt: set[str], location, params=frozenset()) -> None:
     """Raise, at the user's line, where a differentiated value meets a complex one (``1j * x``,
-    ``W @ x`` with ``W`` made from ``1j``): srcdiff differentiates real functions, and a
-    real rule applied to complex values gives a complex (wrong) gradient for a real input."""
-    complex_names = set()
+    ``W @ x`` with ``W`` made from ``1j``, a complex global, a complex argument named in
+    `params`): srcdiff differentiates real functions, and a real rule applied to complex values
+    gives a complex (wrong) gradient for a real input."""
+    params = frozenset(params)
+    complex_names = set(params)
     nodes = all_nodes(function)
-    for node in nodes:
-        if any(_complex_constant(v) for v in node.inputs):
-            complex_names.add(node.out.name)
     # complex values taint what is computed from them, except through a value that carries no
-    # gradient (a comparison, np.imag): that value cannot bring a complex gradient back
+    # gradient (a comparison, np.imag) or is real whatever its operand (np.abs): that value
+    # cannot bring a complex gradient back
+    real = {node.out.name for node in nodes if getattr(node.rule, "func", None) in _REAL_VALUED}
+    for node in nodes:  # (a value with no gradient, a shape say, is not complex)
+        if node.out.name in real or getattr(node.rule, "nograd", False):
+            continue
+        if any(_complex_constant(v) or (isinstance(v, Global) and v.complex) for v in node.inputs) \
+                or any(v.name in params for v in gradient_inputs(node)):
+            complex_names.add(node.out.name)
     found = edges(function, gradient_inputs)
     changed = True
     while changed:
         changed = False
         for src, dst in found:
-            if src in complex_names and dst not in complex_names:
+            if src in complex_names and dst not in complex_names and dst not in real:
                 complex_names.add(dst)
                 changed = True
     if not complex_names:
         return
     active = active_values(function, wrt) | set(wrt)
     for node in nodes:
-        meets = any(_complex_constant(v) for v in node.inputs) or any(v.name in complex_names for v in node.input_vars)
+        meets = any(_complex_operand(v, params) or (isinstance(v, Var) and v.name in complex_names)
+                    for v in node.inputs)
         if meets and any(v.name in active for v in node.input_vars) and node.out.name in active:
             raise SrcDiffError("a differentiated value meets a complex number here: srcdiff differentiates "
                                "real computations only (its rules would give a complex gradient for a real input)",

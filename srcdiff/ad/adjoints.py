@@ -16,6 +16,7 @@ from ..ir.shapes import Shape
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
 from .ties import persistence, with_persistence
+from .zero_factors import ZERO, zero_factor
 
 
 def reverse_node(node: Node, sweep: Sweep, location) -> None:
@@ -43,6 +44,9 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "
                                f"argument {param!r}", location(node.line),
                                "pass a value that does not depend on the differentiated inputs")
+        factor = zero_factor(node, param, sweep)
+        if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
+            continue
         contribution = instantiate(templates[param], bindings)
         if persist is not None:
             contribution = with_persistence(contribution, copy.deepcopy(persist))
@@ -75,6 +79,11 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             tested = operand_shape(test, sweep.shapes)
             whole = (tested.ndim == 0) if tested.known else None  # None: told at run time
             mask += (Mask(operand_ast(test), keep, True, whole),)
+        if factor is not None:  # g may be inf where the other factor is 0: select, never inf * 0
+            other = operand_shapes[node.rule.zero_factors[param]]
+            zero = Mask(factor, False, True, other.known and other.ndim == 0)
+            contribution = _masked(contribution, (zero,), result_shape)
+            mask = tuple(m for m in mask if ast.dump(m.test) != ast.dump(factor)) + (zero,)
         if node.rule.elementwise:
             others = [s for p, s in operand_shapes.items() if p != param]
             contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape, others)

@@ -26,6 +26,7 @@ from .forward import build_forward
 from .regions import reverse_block
 from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
+from .zero_factors import non_finite_adjoints
 
 
 def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape],
@@ -39,7 +40,8 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
-                  fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint)
+                  fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
+                  non_finite=non_finite_adjoints(function, shape_of, derivable))
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
     output = function.output

@@ -69,6 +69,8 @@ class Sweep:
     checkpoint: int | None = None  # loops keep their state every `checkpoint` iterations (ad/checkpoint.py)
     #: the primitive calls of the block being swept, by the name they assign (ad/ties.py)
     definitions: dict = field(default_factory=dict)
+    #: values whose adjoint may be inf or NaN where the function is finite (ad/zero_factors.py)
+    non_finite: frozenset = frozenset()
 
     @property
     def adjoint(self) -> dict[str, str]:

@@ -30,6 +30,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import GETITEM, is_setitem
 from ..rules.table import LINEAR, tangent_name
 from .sweep import operand_shape
+from .zero_factors import slope_may_be_infinite
 
 
 @dataclass
@@ -124,21 +125,10 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
         if derived:
             own["g"] = dot
         contribution = instantiate(templates[param], own)
-        if _may_be_infinite(node, param):
+        if slope_may_be_infinite(node, param):
             contribution = _held_still(contribution, dot, node, state)
         found.append(_selected(contribution, node, param, own, state))
     return found
-
-
-def _may_be_infinite(node: Node, param: str) -> bool:
-    """Whether `param`'s slope can be infinite where the value is finite (`Rule.singular`): for
-    a power's base with a constant exponent, only an exponent between 0 and 1 (``x ** 0.5``)."""
-    if param not in node.rule.singular:
-        return False
-    exponent = dict(zip(node.rule.params, node.inputs)).get("y")
-    if param == "x" and isinstance(exponent, Const) and isinstance(exponent.value, (int, float)):
-        return 0 < exponent.value < 1  # (a negative power's value is infinite there too)
-    return True
 
 
 def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangents) -> ast.expr:

@@ -17,6 +17,7 @@ import types
 
 import numpy as np
 
+from ..ad.activity import refuse_complex
 from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
@@ -58,7 +59,9 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
             raise SrcDiffError(f"{'jit=' + repr(found.options.jit) if found.options.jit else 'debug=True'} "
                                f"needs NumPy arrays; {', '.join(foreign)} are of another library",
                                hint="convert the arguments with np.asarray, or leave the option out")
-        made = compile_variant(found, param_shapes, foreign, args, single=shapes.is_single(key))
+        complex_params = frozenset(p for p, s in zip(params, key or ()) if shapes.is_complex_signature(s))
+        made = compile_variant(found, param_shapes, foreign, args, single=shapes.is_single(key),
+                               complex_params=complex_params)
         if foreign and args is not None:
             _check_portable(found, made, args)
         found.variants[key] = made
@@ -97,15 +100,19 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
-                    single: bool = False) -> Variant:
+                    single: bool = False, complex_params: frozenset = frozenset()) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
-    arguments are float32 (the derivative's fills are too, backend/single.py)."""
+    arguments are float32 (the derivative's fills are too, backend/single.py); `complex_params`
+    name the parameters whose arguments are complex (a differentiated value meeting one is
+    refused at its line, whatever transformation this is)."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
     ir = inline_calls(found.ir, namer, inlinable, parsed.func) if options.inline and not options.debug else found.ir
+    if complex_params:
+        refuse_complex(ir, set(found.wrt), parsed.location, complex_params)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
     check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
     if options.mode == "batched":

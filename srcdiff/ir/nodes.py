@@ -42,6 +42,8 @@ class Global:
 
     name: str
     shape: object = field(default=None, compare=False)
+    #: it held complex numbers when lowered (a value meeting it is refused: ad/activity.py)
+    complex: bool = field(default=False, compare=False)
 
 
 Operand = Union[Var, Const, Global]

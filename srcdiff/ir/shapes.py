@@ -80,6 +80,24 @@ def is_foreign_array(value) -> bool:
 SINGLE = "f4"
 
 
+def holds_complex(value) -> bool:
+    """Whether `value` is a complex number or an array (of any library) or a list or tuple
+    holding them: srcdiff differentiates real values only."""
+    if isinstance(value, (complex, np.complexfloating)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(holds_complex(v) for v in value)
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and hasattr(value, "shape") and dtype_kind(dtype) == "c"
+
+
+def is_complex_signature(sig) -> bool:
+    """Whether an argument of this `signature` holds complex numbers."""
+    if isinstance(sig, tuple):
+        return sig[-1] == "c"
+    return isinstance(sig, type) and issubclass(sig, (complex, np.complexfloating))
+
+
 def dtype_kind(dtype) -> str:
     """NumPy's one-letter kind of `dtype` ("f" for floating), for any library's dtype."""
     try:

@@ -61,8 +61,10 @@ def lower_name(lower: ExpressionLowerer, node: ast.Name, target) -> Operand:
     if callable(value) or isinstance(value, type(ast)):
         raise state.error(node, f"{node.id!r} is a function or module, not a value")
     shape = shapes.of_constant(value)
+    complex_value = shapes.holds_complex(value)
     if shape.known and (shape.scalar or isinstance(value, np.ndarray)):
         # its shape is baked into the gradient (no run-time helper needs it), its value is not
+        # (its signature, dtype kind included, is: a complex array rebound later is seen again)
         state.parsed.depend_on_signature(node.id, value)
-        return Global(node.id, shape)
-    return Global(node.id)
+        return Global(node.id, shape, complex_value)
+    return Global(node.id, complex=complex_value)

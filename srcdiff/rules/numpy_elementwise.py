@@ -12,7 +12,7 @@ A rule's `sympy` counterpart computes one element; it is mapped over arrays.
 import numpy as np
 
 from ..ir import shapes
-from .operators import POW_X, POW_Y, PRODUCT
+from .operators import FACTORS, NUMERATOR, POW_X, POW_Y, PRODUCT
 from .table import FORMS, binary, rule, unary
 
 #: `Rule.singular`: x's slope is infinite where the value is finite (sqrt at 0, arcsin at 1)
@@ -95,8 +95,10 @@ RULES = [
     # ---- arithmetic: NumPy's own ufuncs are exact on object arrays of sympy values ----
     binary(np.add,         x="g",                           y="g", sympy="numpy.add"),
     binary(np.subtract,    x="g",                           y="-g", sympy="numpy.subtract"),
-    binary(np.multiply,    x="g * y",                       y="g * x", tangents=PRODUCT, sympy="numpy.multiply"),
-    binary(np.divide,      x="g / y",                       y="-g * ans / y", sympy="numpy.divide"),
+    binary(np.multiply,    x="g * y",                       y="g * x", tangents=PRODUCT, sympy="numpy.multiply",
+           zero_factors=FACTORS),
+    binary(np.divide,      x="g / y",                       y="-g * ans / y", sympy="numpy.divide",
+           zero_factors=NUMERATOR),
     binary(np.power,       x=POW_X,                         y=POW_Y, singular=SINGULAR, sympy="numpy.power"),
     unary(np.negative,     x="-g", sympy="numpy.negative"),
     unary(np.reciprocal,   x="-g * ans * ans",              sympy=FORMS + "reciprocal"),

@@ -46,6 +46,10 @@ TRANSPOSE_ATTRIBUTE = operator.attrgetter("T")
 PRODUCT = {"x": "x_dot * y", "y": "x * y_dot"}
 
 POW_X = "g * y * x ** (y - 1 + (y == 0))"
+#: `Rule.zero_factors`: x * y is 0 whatever x where y is 0 (and the other way round); x / y is
+#: 0 whatever y where x is 0
+FACTORS = {"x": "y", "y": "x"}
+NUMERATOR = {"y": "x"}
 POW_Y = "g * ans * np.log(x + (ans == 0))"
 
 RULES = [
@@ -53,8 +57,9 @@ RULES = [
     binary(operator.add,     x="g",                     y="g",                     sympy="operator.add"),
     binary(operator.sub,     x="g",                     y="-g",                    sympy="operator.sub"),
     binary(operator.mul,     x="g * y",                 y="g * x",                 sympy="operator.mul",
-           tangents=PRODUCT),
-    binary(operator.truediv, x="g / y",                 y="-g * ans / y",          sympy="operator.truediv"),
+           tangents=PRODUCT, zero_factors=FACTORS),
+    binary(operator.truediv, x="g / y",                 y="-g * ans / y",          sympy="operator.truediv",
+           zero_factors=NUMERATOR),
     # exact at special points: (y == 0) keeps x ** 0's derivative 0 at x = 0 (never 0 * inf),
     # (ans == 0) keeps 0 ** y's derivative in y 0 (never 0 * log 0)
     binary(operator.pow,     x=POW_X,                   y=POW_Y,                   sympy="operator.pow",

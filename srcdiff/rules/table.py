@@ -109,6 +109,9 @@ class Rule:
     #: finite (``np.sqrt`` at 0, ``np.arcsin`` at 1): forward mode makes a tangent that is
     #: exactly 0 (an operand a clamp or a mask holds still) contribute an exact 0, never 0 * inf
     singular: tuple[str, ...] = ()
+    #: parameter -> the parameter whose value 0 makes its contribution exactly 0 whatever ``g``
+    #: (``x * y``: {"x": "y", "y": "x"}): selected where ``g`` may be inf (ad/zero_factors.py)
+    zero_factors: Mapping[str, str] = field(default_factory=dict)
     #: parameters read for their shape only (``unbroadcast(g, like)``'s `like`): no adjoint
     shape_only: tuple[str, ...] = ()
     #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s

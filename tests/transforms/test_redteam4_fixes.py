@@ -296,23 +296,15 @@ TRANSFORMATIONS = {
 }
 
 
-NOT_YET = pytest.mark.xfail(strict=True, reason="hessian (jacobian of the generated gradient) drops the run-time "
-                            "check of a complex value srcdiff cannot see before it runs (a global or an argument), "
-                            "and vjp's pullback raises it without the user's line")
-
-
-@pytest.mark.parametrize("f, how", [
-    pytest.param(f, how, marks=NOT_YET) if f is imaginary_of_a_complex_global and how in ("vjp", "hessian")
-    else (f, how) for f in COMPLEX_THROUGH_A_ZERO_DERIVATIVE for how in TRANSFORMATIONS],
-    ids=lambda v: getattr(v, "__name__", v))
+@pytest.mark.parametrize("f, how", [(f, how) for f in COMPLEX_THROUGH_A_ZERO_DERIVATIVE for how in TRANSFORMATIONS],
+                         ids=lambda v: getattr(v, "__name__", v))
 def test_a_complex_value_through_imag_or_angle_is_refused(f, how):
     with pytest.raises(srcdiff.SrcDiffError) as found:
         TRANSFORMATIONS[how](f, X3)
     assert "test_redteam4_fixes.py" in str(found.value)  # at the user's line
 
 
-@pytest.mark.parametrize("how", ["grad", "value_and_grad", "vjp", pytest.param("hessian", marks=NOT_YET), "hvp",
-                                 "numba"])
+@pytest.mark.parametrize("how", ["grad", "value_and_grad", "vjp", "hessian", "hvp", "numba"])
 @pytest.mark.parametrize("f", [imaginary_of_complex_data, angle_of_complex_data], ids=lambda f: f.__name__)
 def test_complex_data_through_imag_or_angle_is_refused_when_run(f, how):
     with pytest.raises(srcdiff.SrcDiffError, match="complex"):

@@ -61,8 +61,6 @@ ZERO_FACTOR = [  # the masked / zero-scaled coordinates do not change f: their d
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24.1: a zero factor (a 0/1 mask multiplied in, a zero scale) "
-                   "in front of sqrt / fractional power / arcsin at their singular point: NaN, derivative 0")
 @pytest.mark.parametrize("f, args, want", ZERO_FACTOR, ids=lambda v: getattr(v, "__name__", ""))
 def test_a_zero_factor_before_a_singular_point_gives_no_nan(f, args, want):
     np.testing.assert_allclose(srcdiff.grad(f)(*args), want, atol=1e-12)

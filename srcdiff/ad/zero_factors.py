@@ -1,0 +1,119 @@
+"""A zero factor before a point of infinite slope: the product's adjoint selects an exact 0.
+
+``np.sqrt(x * mask)`` where ``mask`` is 0: the product is 0 whatever ``x`` is, so ``x``'s
+derivative through it is exactly 0, but ``sqrt``'s adjoint there is ``g / (2 * 0)`` = inf and
+the product's ``inf * 0`` would make it NaN.  So where a product's result can receive a
+non-finite adjoint (it is, or computes, an operand of a rule whose slope can be infinite where
+its value is finite: `Rule.singular`), each operand's contribution is selected where the other
+factor (`Rule.zero_factors`) is 0: ``np.where(mask == 0, 0.0, g * mask)``, and that zero is
+kept down the operand's chain like a branch of ``np.where`` (adjoints.Mask).  Clean code (no
+singular primitive upstream of the output) is generated as before.
+
+Forward mode needs no such select: there the product's tangent is ``x_dot * 0`` = 0, and a
+singular rule's tangent is already 0 where its operand's is (tangent_node.py, `held_still`).
+"""
+
+from __future__ import annotations
+
+import ast
+import numbers
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..ir.flows import edges
+from ..ir.nodes import Const, Function, Node, Var, all_nodes, operand_ast
+from ..rules.structural import gradient_inputs
+from .sweep import operand_shape
+
+
+def slope_may_be_infinite(node: Node, param: str) -> bool:
+    """Whether `param`'s slope can be infinite where the value is finite (`Rule.singular`): for
+    a power's base with a constant exponent, only an exponent between 0 and 1 (``x ** 0.5``)."""
+    if param not in getattr(node.rule, "singular", ()):
+        return False
+    exponent = dict(zip(node.rule.params, node.inputs)).get("y")
+    if param == "x" and isinstance(exponent, Const) and isinstance(exponent.value, (int, float)):
+        return 0 < exponent.value < 1  # (a negative power's value is infinite there too)
+    return True
+
+
+def non_finite_adjoints(function: Function, shape_of: dict, derivable: bool = False) -> frozenset[str]:
+    """The values whose adjoint may be infinite or NaN where the function is finite: an operand
+    of a singular rule at its singular parameter, and every value it is computed from.  In a
+    gradient srcdiff differentiates again (`derivable`), also the operands whose adjoint is a
+    kink's or a tie's (``np.abs``, ``np.maximum``, ``np.linalg.norm`` at 0): its derivative is
+    NaN there (rules/kinks.py), which the next order must not multiply by a zero factor."""
+    seeds = set()
+    for node in all_nodes(function):
+        kinked = _kinked(node, shape_of) if derivable else ()
+        seeds.update(operand.name for param, operand in zip(node.rule.params, node.inputs)
+                     if isinstance(operand, Var) and (param in kinked or slope_may_be_infinite(node, param)))
+    if not seeds:
+        return frozenset()
+    into: dict[str, list[str]] = {}
+    for src, dst in edges(function, gradient_inputs):
+        into.setdefault(dst, []).append(src)
+    found, todo = set(seeds), list(seeds)
+    while todo:
+        for src in into.get(todo.pop(), ()):
+            if src not in found:
+                found.add(src)
+                todo.append(src)
+    return frozenset(found)
+
+
+def _kinked(node: Node, shape_of: dict) -> set[str]:
+    """The parameters whose derivable adjoint is a kink's or a tie's share (rules/kinks.py)."""
+    rule = node.rule
+    if getattr(rule, "derivable", None) is None:
+        return set()
+    operand_shapes = {p: operand_shape(v, shape_of) for p, v in zip(rule.params, node.inputs)}
+    try:
+        templates = rule.adjoints(node.static, operand_shapes, derivable=True)
+    except SrcDiffError:
+        return set()
+    return {param for param, template in templates.items()
+            if any(isinstance(n, ast.Name) and n.id in _KINKS for n in ast.walk(template))}
+
+
+#: the helpers whose derivative is NaN at a kink or a tie (rules/kinks.py)
+_KINKS = {"kink", "tie"}
+
+
+def zero_factor(node: Node, param: str, sweep):
+    """The operand of `node` whose value 0 makes `param`'s contribution exactly 0 (``y`` in
+    ``x * y``), when the contribution can meet a non-finite adjoint: an `ast.expr` to test, or
+    None.  A constant factor that is nowhere 0 needs no test; ``ZERO`` when it is 0 everywhere.
+
+    In a gradient srcdiff differentiates again (`Sweep.derivable`), only a factor that carries
+    no gradient: a select's derivative is 0, right where the factor stays 0 near the point (a
+    mask, a scale), wrong where it moves (``np.maximum(x * x, 0)`` at 0: the Hessian is 2);
+    there the product keeps its honest NaN, as a tie that may end does (rules/kinks.py)."""
+    factors = getattr(node.rule, "zero_factors", None) or {}
+    if param not in factors or node.out.name not in sweep.non_finite:
+        return None
+    other = node.inputs[node.rule.params.index(factors[param])]
+    if sweep.derivable and isinstance(other, Var) and other.name in sweep.active:
+        return None
+    if isinstance(other, Const):
+        value = other.value
+        if isinstance(value, numbers.Number) and not isinstance(value, bool):
+            return ZERO if value == 0 else None
+        if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
+            return None if np.all(value != 0) else ZERO if not np.any(value) else _is_zero(operand_ast(other))
+        return None
+    return _is_zero(operand_ast(other))
+
+
+#: a constant factor that is 0 everywhere: the operand's contribution is dropped
+ZERO = object()
+
+
+def _is_zero(e: ast.expr) -> ast.expr:
+    """``np.equal(e, 0.0)``: spelled as a call, not ``e == 0.0``, which a derivable gradient
+    read back would take for a guard of the point e = 0 (lower/point_guards.py)."""
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [e, ast.Constant(0.0)], [])
+
+
+__all__ = ["ZERO", "non_finite_adjoints", "slope_may_be_infinite", "zero_factor"]
