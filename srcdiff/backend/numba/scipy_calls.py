@@ -22,6 +22,16 @@ ARITY = {"gammaln": 1, "gamma": 1, "rgamma": 1, "digamma": 1, "psi": 1, "polygam
          "erf": 1, "erfc": 1, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "expit": 1, "log_expit": 1, "logit": 1,
          "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2}
 MODULE = "srcdiff.backend.numba.special"
+#: ``scipy.special`` reductions scipy_reductions.py has: their parameters, in SciPy's order,
+#: with the defaults a call may leave out (``return_sign`` only as False: one result)
+REDUCTIONS = {"logsumexp": (("a", None), ("axis", None), ("b", None), ("keepdims", False), ("return_sign", False)),
+              "softmax": (("x", None), ("axis", None)), "log_softmax": (("x", None), ("axis", None))}
+REDUCTIONS_MODULE = "srcdiff.backend.numba.scipy_reductions"
+
+
+def module_of(helper: str) -> str:
+    """The module that defines the numba function `helper` a spelled call names."""
+    return REDUCTIONS_MODULE if helper[len("scipy_"):] in REDUCTIONS else MODULE
 
 
 def helper_name(name: str) -> str:
@@ -40,13 +50,39 @@ def spell(tree: ast.FunctionDef, function) -> set[str]:
     local |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
     used = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
             continue
         name = _special_name(node.func, scope, local, special)
-        if name is not None and len(node.args) == ARITY[name]:
+        if name in REDUCTIONS:
+            args = _positional(node, REDUCTIONS[name])
+            if args is not None:
+                node.func, node.args, node.keywords = ast.Name(helper_name(name), ast.Load()), args, []
+                used.add(helper_name(name))
+            continue
+        if name is not None and not node.keywords and len(node.args) == ARITY[name]:
             node.func = ast.Name(helper_name(name), ast.Load())
             used.add(helper_name(name))
     return used
+
+
+def _positional(node: ast.Call, params: tuple) -> list | None:
+    """The call's arguments, every parameter by position (its default where left out), the
+    last one (``return_sign``) dropped; None if they do not bind, or ask for what the numba
+    function does not compute."""
+    names = [p for p, _ in params]
+    given = dict(zip(names, node.args))
+    for k in node.keywords:
+        if k.arg is None or k.arg not in names or k.arg in given:
+            return None
+        given[k.arg] = k.value
+    if len(node.args) > len(names) or names[0] not in given:
+        return None
+    if names[-1] == "return_sign":
+        sign = given.pop("return_sign", ast.Constant(False))
+        if not (isinstance(sign, ast.Constant) and sign.value is False):
+            return None
+        names = names[:-1]
+    return [given.get(p, ast.Constant(default)) for p, default in params if p in names]
 
 
 def _scope(function) -> dict:
@@ -83,7 +119,7 @@ def _is_special(module) -> bool:
 
 def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | None:
     """The ``scipy.special`` name `func` calls, if special.py has it."""
-    if isinstance(func, ast.Attribute) and func.attr in ARITY:
+    if isinstance(func, ast.Attribute) and (func.attr in ARITY or func.attr in REDUCTIONS):
         owner = _value(func.value, scope, local)
         if owner is not None and _is_module(owner) and _is_special(owner):
             return func.attr
@@ -91,4 +127,4 @@ def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | Non
     value = _value(func, scope, local)
     if value is None:
         return None
-    return next((name for name in ARITY if getattr(special, name, None) is value), None)
+    return next((name for name in (*ARITY, *REDUCTIONS) if getattr(special, name, None) is value), None)
