@@ -1,6 +1,7 @@
 """jit="numba" on library code it refused before: SciPy's ``logsumexp`` / ``softmax`` /
 ``log_softmax`` differentiated by their rules (never through SciPy's array-API source) with
-numba versions of their values (backend/numba/scipy_reductions.py), ...
+numba versions of their values (backend/numba/scipy_reductions.py); the Bessel functions,
+``gammainc`` and ``erfinv`` called in SciPy's compiled code (backend/numba/cython_special.py).
 
 Each program's numba gradient agrees with float64 central differences and with the plain
 NumPy gradient; the numba functions agree with SciPy's own; float32 stays float32.  numba
@@ -160,3 +161,64 @@ def test_scipy_reductions_in_float32_stay_float32():
     assert got.dtype == np.float32
     want = central_difference(classifier, (w.astype(np.float64), x.astype(np.float64), np.array([0, 3, 1, 2, 0])), 0)
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-4)
+
+
+# ---- SciPy's compiled special functions (cython_special) ----------------------------------
+
+def _compiled(function, arity):
+    if arity == 1:
+        return numba.njit(lambda x: function(x))
+    return numba.njit(lambda x, y: function(x, y))
+
+
+def test_cython_special_functions_are_scipys_own(special_module):
+    from srcdiff.backend.numba.cython_special import EXPORTS
+    x = np.concatenate([np.linspace(-5.0, 30.0, 41), [0.0, -0.0, np.nan, np.inf, -np.inf, 1e-300]])
+    p = np.concatenate([np.linspace(-0.999, 0.999, 21), [-1.0, 1.0, 0.0, 2.0]])
+    for name, (_, arity) in EXPORTS.items():
+        f = getattr(special_module, f"scipy_{name}")
+        with np.errstate(all="ignore"):
+            if arity == 1:
+                arg = p + (1.0 if name == "erfcinv" else 0.0) if "inv" in name else x
+                got, want = _compiled(f, 1)(arg), getattr(sc, name)(arg)
+            else:
+                got, want = _compiled(f, 2)(2.0, np.abs(x)), getattr(sc, name)(2.0, np.abs(x))
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    j0 = numba.njit(lambda a: special_module.scipy_j0(a))
+    assert j0(x.astype(np.float32)).dtype == np.float32 and j0(2.0) == sc.j0(2.0)
+
+
+@pytest.fixture(scope="module")
+def special_module():
+    from srcdiff.backend.numba import special
+    return special
+
+
+def bessel_terms(x):
+    return np.sum(sc.j0(x) * sc.i1(x) + sc.y1(x + 3.0) - sc.i0e(x)) + np.sum(sc.jv(2.5, x) * sc.iv(1, x))
+
+
+def incomplete_gamma(x):
+    return np.sum(sc.gammainc(2.5, x) * x) + np.sum(sc.gammaincc(1.5, x * 2.0))
+
+
+def inverse_error(p):
+    return np.sum(sc.erfinv(p) ** 2) + np.sum(sc.erfcinv(1.0 - 0.5 * p))
+
+
+def bessel_yn(x):
+    from scipy.special import yn  # noqa: F401  the name is read by the program
+    return np.sum(yn(2, x) * x) + np.sum(sc.i1e(x) * sc.yv(0.5, x))
+
+
+COMPILED = [
+    _case("Bessel j0, i1, y1, i0e, jv, iv", bessel_terms, (np.array([0.4, 1.3, 2.2, 3.9]),), default=True),
+    _case("gammainc, gammaincc", incomplete_gamma, (np.array([0.4, 1.3, 2.2]),)),
+    _case("erfinv, erfcinv", inverse_error, (np.array([-0.6, 0.1, 0.7]),)),
+    _case("yn, i1e, yv by a name imported from SciPy", bessel_yn, (np.array([0.6, 1.7]),)),
+]
+
+
+@pytest.mark.parametrize(("func", "args", "wrt"), COMPILED)
+def test_scipy_compiled_functions_under_numba(func, args, wrt):
+    _check(func, args, wrt)
