@@ -222,3 +222,72 @@ COMPILED = [
 @pytest.mark.parametrize(("func", "args", "wrt"), COMPILED)
 def test_scipy_compiled_functions_under_numba(func, args, wrt):
     _check(func, args, wrt)
+
+
+# ---- numerical calculus and the decompositions' run-time helpers ---------------------------
+
+def cumprod_weighted(x):
+    return np.sum(np.cumprod(x) * np.arange(1.0, 6.0))
+
+
+def sorted_weights(x):
+    return np.sum(np.sort(x) * np.arange(1.0, 6.0))
+
+
+def polynomial(p, x):
+    return np.sum(np.polyval(p, x) ** 2) + np.polyval(p, 0.5)
+
+
+def padded_differences(x):
+    return np.sum(np.diff(x, prepend=0.0, append=x[0]) ** 2) + np.sum(np.diff(x, prepend=x[:2]) * x[:1])
+
+
+def finite_gradients(x):
+    return np.sum(np.gradient(x) ** 2) + np.sum(np.gradient(x, 0.5, edge_order=2) * x)
+
+
+def moving_grid(x):
+    return np.sum(np.linspace(x[0], x[1], 5) ** 2) + np.sum(np.linspace(x[2], x[3], 4, endpoint=False) * x[4])
+
+
+def singular_values(m):
+    return np.sum(np.linalg.svd(m, compute_uv=False) ** 2 * np.array([3.0, 2.0, 1.0]))
+
+
+def symmetric_spectrum(m):
+    return np.sum(np.linalg.eigvalsh(m + m.T) ** 3) + np.sum(np.linalg.eigvalsh(m @ m.T, UPLO="U") * np.arange(3.0))
+
+
+def matrix_norms(m):
+    return (np.linalg.norm(m, 2) + np.linalg.norm(m, -2) + np.linalg.norm(m, "nuc") + np.linalg.norm(m, 1)
+            + np.linalg.norm(m, -1) + np.linalg.norm(m, np.inf) + np.linalg.norm(m, -np.inf))
+
+
+MATRIX = _rng(20).normal(size=(3, 3)) + np.diag([3.0, 1.0, -2.0])
+CALCULUS = [
+    _case("cumprod", cumprod_weighted, (np.array([0.7, -1.2, 1.5, 0.4, 2.0]),), default=True),
+    _case("cumprod through a zero", cumprod_weighted, (np.array([0.7, -1.2, 0.0, 0.4, 2.0]),)),
+    _case("sort", sorted_weights, (np.array([0.3, -1.0, 2.2, 0.9, -0.4]),)),
+    _case("polyval: the coefficients", polynomial, (_rng(21).normal(size=4), np.array([0.2, -0.7, 1.1]))),
+    _case("polyval: the points", polynomial, (_rng(22).normal(size=4), np.array([0.2, -0.7, 1.1])), wrt=1),
+    _case("diff with prepend and append", padded_differences, (_rng(23).normal(size=5),)),
+    _case("np.gradient, both edge orders", finite_gradients, (_rng(24).normal(size=6),)),
+    _case("linspace of differentiated endpoints", moving_grid, (_rng(25).normal(size=5),)),
+    _case("the singular values", singular_values, (MATRIX,), default=True),
+    _case("eigvalsh, both triangles", symmetric_spectrum, (MATRIX,)),
+    _case("the matrix norms", matrix_norms, (MATRIX,)),
+]
+
+
+@pytest.mark.parametrize(("func", "args", "wrt"), CALCULUS)
+def test_calculus_and_decompositions_under_numba(func, args, wrt):
+    _check(func, args, wrt)
+
+
+@pytest.mark.slow
+def test_decomposition_helpers_keep_float32():
+    m = MATRIX.astype(np.float32)
+    for func in (singular_values, symmetric_spectrum, matrix_norms):
+        got = srcdiff.grad(func, jit="numba")(m)
+        assert got.dtype == np.float32, func.__name__
+        np.testing.assert_allclose(got, central_difference(func, (MATRIX,), 0), rtol=2e-3, atol=2e-3)
