@@ -263,7 +263,33 @@ def matrix_norms(m):
             + np.linalg.norm(m, -1) + np.linalg.norm(m, np.inf) + np.linalg.norm(m, -np.inf))
 
 
+def eigenpairs(m):
+    w, v = np.linalg.eigh(m + m.T)
+    return np.sum(w ** 2) + np.sum(v[:, 0] ** 2 * np.arange(3.0))
+
+
+def eigenvalues_of_eigh(m):
+    w, _ = np.linalg.eigh(m, UPLO="U")  # m is not symmetric: its upper triangle is read
+    return np.sum(w ** 3) + np.sum(np.linalg.eigvalsh(m, "L") * np.arange(3.0))
+
+
+def thin_svd(m):
+    u, s, vt = np.linalg.svd(m, full_matrices=False)
+    return np.sum(u[:, 0] * s[0]) + np.sum(vt ** 2 * np.arange(3.0)) + np.sum(s * np.array([1.0, 0.5, 0.2]))
+
+
+def singular_values_of_svd(m):
+    _, s, _ = np.linalg.svd(m)
+    return np.sum(s ** 2)
+
+
+def qr_parts(m):
+    q, r = np.linalg.qr(m)
+    return np.sum(r ** 2 * np.arange(3.0)) + np.sum(q[:, 0] * np.array([1.0, -2.0, 0.5, 1.5]))
+
+
 MATRIX = _rng(20).normal(size=(3, 3)) + np.diag([3.0, 1.0, -2.0])
+TALL = _rng(26).normal(size=(4, 3))
 CALCULUS = [
     _case("cumprod", cumprod_weighted, (np.array([0.7, -1.2, 1.5, 0.4, 2.0]),), default=True),
     _case("cumprod through a zero", cumprod_weighted, (np.array([0.7, -1.2, 0.0, 0.4, 2.0]),)),
@@ -276,6 +302,11 @@ CALCULUS = [
     _case("the singular values", singular_values, (MATRIX,), default=True),
     _case("eigvalsh, both triangles", symmetric_spectrum, (MATRIX,)),
     _case("the matrix norms", matrix_norms, (MATRIX,)),
+    _case("eigh: eigenvalues and eigenvectors", eigenpairs, (MATRIX,), default=True),
+    _case("eigh: the eigenvalues only, upper triangle", eigenvalues_of_eigh, (MATRIX,)),
+    _case("the thin svd: every part", thin_svd, (TALL.T @ TALL + MATRIX,)),
+    _case("svd: the singular values only", singular_values_of_svd, (MATRIX,)),
+    _case("qr of a tall matrix", qr_parts, (TALL,)),
 ]
 
 
@@ -287,7 +318,69 @@ def test_calculus_and_decompositions_under_numba(func, args, wrt):
 @pytest.mark.slow
 def test_decomposition_helpers_keep_float32():
     m = MATRIX.astype(np.float32)
-    for func in (singular_values, symmetric_spectrum, matrix_norms):
+    for func in (singular_values, symmetric_spectrum, matrix_norms, eigenpairs):
         got = srcdiff.grad(func, jit="numba")(m)
         assert got.dtype == np.float32, func.__name__
         np.testing.assert_allclose(got, central_difference(func, (MATRIX,), 0), rtol=2e-3, atol=2e-3)
+
+
+# ---- NumPy calls numba takes otherwise ------------------------------------------------------
+
+def angle_between(a, b):
+    c = np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))
+    return np.arccos(np.clip(c, -1.0, 1.0)) + np.clip(a[0], None, 0.5) * np.clip(b[1] * 3.0, -0.2, 0.2)
+
+
+def causal_mask(w, x):
+    n = x.shape[0]
+    scores = (x @ w) @ x.T
+    causal = np.tril(np.ones((n, n), dtype=bool))
+    return np.sum(np.where(causal, scores, 0.0) ** 2) + np.sum(np.zeros((n, 2), dtype=float) + w[0])
+
+
+SPELLED = [
+    _case("np.clip of numbers", angle_between, (np.array([0.3, -1.2, 0.8]), np.array([0.5, 0.1, -0.7])), default=True),
+    _case("np.ones(..., dtype=bool)", causal_mask, (_rng(27).normal(size=(2, 2)), _rng(28).normal(size=(3, 2)))),
+]
+
+
+@pytest.mark.parametrize(("func", "args", "wrt"), SPELLED)
+def test_numpy_spellings_under_numba(func, args, wrt):
+    _check(func, args, wrt)
+
+
+# ---- scipy.signal's 1-D convolutions ------------------------------------------------------------
+
+def test_convolutions_agree_with_scipy():
+    import scipy.signal as signal
+
+    from srcdiff.backend.numba.convolutions import signal_convolve, signal_correlate
+    every = numba.njit(lambda a, v: (signal_convolve(a, v, "full"), signal_convolve(a, v, "same"),
+                                     signal_convolve(a, v, "valid"), signal_correlate(a, v, "full"),
+                                     signal_correlate(a, v, "same"), signal_correlate(a, v, "valid")))
+    r = _rng(29)
+    for n, m in ((6, 3), (3, 6), (5, 5), (4, 1), (1, 4), (7, 2)):
+        a, v = r.normal(size=n), r.normal(size=m)
+        want = [f(a, v, mode=mode) for f in (signal.convolve, signal.correlate) for mode in ("full", "same", "valid")]
+        for got, expected in zip(every(a, v), want):
+            assert got.shape == expected.shape
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-13)
+
+
+def smoothing(x, k):
+    import scipy.signal
+    y = scipy.signal.convolve(x, k, mode="same")
+    return np.sum((y - x) ** 2) + np.sum(scipy.signal.correlate(x, k, "valid", method="direct") * x[:4])
+
+
+CONVOLUTIONS = [
+    _case("scipy.signal.convolve, correlate: the signal", smoothing, (_rng(30).normal(size=6),
+                                                                      np.array([0.25, 0.5, 0.3])), default=True),
+    _case("scipy.signal.convolve, correlate: the kernel", smoothing, (_rng(31).normal(size=6),
+                                                                      np.array([0.25, 0.5, 0.3])), wrt=1),
+]
+
+
+@pytest.mark.parametrize(("func", "args", "wrt"), CONVOLUTIONS)
+def test_scipy_convolutions_under_numba(func, args, wrt):
+    _check(func, args, wrt)

@@ -8,7 +8,12 @@ with their helpers (spelling.py's rewriter asks `spell`):
   merge sort, which is stable; without ``kind``, numba's own;
 * ``np.polyval(p, x)``: Horner's scheme, ``polyval_of(p, x)``;
 * ``np.linspace(a, b, n, endpoint=...)``: numba's (which has no ``endpoint``), or ``b`` left out;
-* ``np.linalg.svd(x, compute_uv=False)``: the singular values of numba's SVD.
+* ``np.linalg.svd(x, compute_uv=False)``: the singular values of numba's SVD;
+* ``np.linalg.eigh(x, UPLO)`` / ``eigvalsh``: numba's of the symmetric matrix the named triangle
+  of x holds (numba's take no ``UPLO``);
+* ``np.clip`` of a number (numba's takes arrays): ``clip_number(x, lo, hi)``;
+* ``dtype=bool`` (``float``, ``int``) in ``np.ones``/``zeros``/``empty``/``full``: NumPy's
+  ``np.bool_`` (``np.float64``, ``np.int64``), which numba takes.
 
 Any other form is left alone, and numba refuses it at the user's line.
 """
@@ -36,9 +41,25 @@ def _constant(node, default=None):
         return _constant  # (a marker: not a constant)
 
 
+#: Python's types as a dtype, and NumPy's types numba takes for them
+DTYPES = {"bool": "bool_", "float": "float64", "int": "int64"}
+
+
 def spell(node: ast.Call) -> tuple[str, list] | None:
     """(helper, arguments) the call `node` becomes, or None to keep it."""
     func, args, keywords = node.func, list(node.args), {k.arg: k.value for k in node.keywords}
+    if any(_is_np(func, name) for name in ("ones", "zeros", "empty", "full")):
+        for k in node.keywords:  # (the call itself is numba's)
+            if k.arg == "dtype" and isinstance(k.value, ast.Name) and k.value.id in DTYPES:
+                k.value = ast.Attribute(ast.Name("np", ast.Load()), DTYPES[k.value.id], ast.Load())
+        return None
+    if isinstance(func, ast.Attribute) and func.attr in ("eigh", "eigvalsh") and _is_np(func.value, "linalg") \
+            and len(args) + len(keywords) == 2 and set(keywords) <= {"UPLO"}:
+        uplo = _constant(args[1] if len(args) == 2 else keywords["UPLO"])
+        if uplo in ("L", "U"):
+            return f"{func.attr}_from", [args[0], ast.Constant(uplo == "L")]
+    if _is_np(func, "clip") and len(args) == 3 and not keywords:
+        return "clip_number", args
     if _is_np(func, "gradient") and 1 <= len(args) <= 2 and set(keywords) <= {"edge_order", "axis"} \
             and _constant(keywords.get("axis")) in (None, 0, -1):
         spacing = args[1] if len(args) == 2 else ast.Constant(1.0)
@@ -197,5 +218,63 @@ def _singular_values(x):
     return lambda x: np.linalg.svd(x, False)[1]
 
 
-HELPERS = ("gradient_values", "diff_padded", "take_along_line", "argsort_stable", "polyval_of", "linspace_open",
-           "singular_values")
+def clip_number(x, lo, hi):
+    return np.clip(x, lo, hi)
+
+
+def _bound(t):
+    return isinstance(t, (types.Float, types.Integer, types.NoneType, types.Omitted)) or t is None
+
+
+@overload(clip_number)
+def _clip_number(x, lo, hi):
+    if isinstance(x, types.Array):
+        return lambda x, lo, hi: np.clip(x, lo, hi)  # numba's
+    if not (isinstance(x, (types.Float, types.Integer)) and _bound(lo) and _bound(hi)):
+        return None
+    low = not isinstance(lo, (types.NoneType, types.Omitted)) and lo is not None
+    high = not isinstance(hi, (types.NoneType, types.Omitted)) and hi is not None
+
+    def impl(x, lo, hi):  # NumPy's order: the lower bound first, then the upper one wins; NaN stays
+        out = float(x)
+        if low and out < lo:
+            out = float(lo)
+        if high and out > hi:
+            out = float(hi)
+        return out
+    return impl
+
+
+def eigh_from(x, lower):
+    return np.linalg.eigh(x, "L" if lower else "U")
+
+
+def eigvalsh_from(x, lower):
+    return np.linalg.eigvalsh(x, "L" if lower else "U")
+
+
+def _triangle(x, lower):
+    return np.tril(x) + np.tril(x, -1).T if lower else np.triu(x) + np.triu(x, 1).T
+
+
+@overload(_triangle)
+def _triangle_impl(x, lower):
+    return lambda x, lower: np.tril(x) + np.tril(x, -1).T if lower else np.triu(x) + np.triu(x, 1).T
+
+
+@overload(eigh_from)
+def _eigh_from(x, lower):
+    if not (isinstance(x, types.Array) and x.ndim == 2):
+        return None
+    return lambda x, lower: np.linalg.eigh(np.ascontiguousarray(_triangle(x, lower)))
+
+
+@overload(eigvalsh_from)
+def _eigvalsh_from(x, lower):
+    if not (isinstance(x, types.Array) and x.ndim == 2):
+        return None
+    return lambda x, lower: np.linalg.eigvalsh(np.ascontiguousarray(_triangle(x, lower)))
+
+
+HELPERS = ("eigh_from", "eigvalsh_from", "clip_number", "gradient_values", "diff_padded", "take_along_line",
+           "argsort_stable", "polyval_of", "linspace_open", "singular_values")

@@ -1,4 +1,5 @@
-"""numba versions of the run-time helpers first-order gradients call for the singular values,
+"""numba versions of the run-time helpers first-order gradients call for ``eigh``, ``svd``,
+``qr`` (their tuple results' adjoints as tuples: tuple_adjoints.py), the singular values,
 ``eigvalsh``, the matrix norms (rules/decomposition_helpers.py), ``np.cumprod`` and
 ``np.gradient`` (rules/calculus_helpers.py).
 
@@ -198,5 +199,117 @@ def _gradient_adjoint_1d(g, spacing, axis, edge_order):
         np.asarray(g).astype(np.float64), float(spacing), edge_order).astype(dtype)
 
 
-HELPERS = ("singular_values_adjoint", "eigvalsh_adjoint", "matrix_norm_adjoint", "cumprod_adjoint",
-           "gradient_adjoint")
+# ---- the decompositions' tuple results: g a tuple of parts, each an array or the 0.0 of a part never read ----
+
+def _unused(part):
+    return np.ndim(part) == 0 and part == 0
+
+
+@overload(_unused)
+def _unused_impl(part):
+    if isinstance(part, (types.Float, types.Integer)):
+        return lambda part: part == 0
+    return lambda part: False
+
+
+def _part(part, like):
+    return np.zeros(np.shape(like)) + part
+
+
+@overload(_part)
+def _part_impl(part, like):
+    if isinstance(part, (types.Float, types.Integer)):
+        return lambda part, like: np.full(like.shape, float(part))
+    return lambda part, like: np.ascontiguousarray(part).astype(np.float64)
+
+
+@njit(cache=True)
+def _gaps(values):
+    """F[i, j] = 1 / (v_j - v_i) off the diagonal, 0 on it."""
+    n = values.shape[0]
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                out[i, j] = 1.0 / (values[j] - values[i])
+    return out
+
+
+def eigh_adjoint(g, ans, UPLO="L"):  # noqa: N803
+    return decomposition_helpers.eigh_adjoint(g, ans, UPLO)
+
+
+@overload(eigh_adjoint, prefer_literal=True)
+def _eigh_adjoint(g, ans, UPLO="L"):  # noqa: N803
+    uplo = getattr(UPLO, "literal_value", "L")
+    if not (isinstance(g, types.BaseTuple) and len(g) == 2 and isinstance(ans, types.BaseTuple) and len(ans) == 2
+            and _matrix(ans[1])) or uplo not in ("L", "U"):
+        return None
+    dtype, lower = _dtype(ans[1]), uplo == "L"
+
+    def impl(g, ans, UPLO="L"):  # noqa: N803
+        w, v = ans[0].astype(np.float64), np.ascontiguousarray(ans[1]).astype(np.float64)
+        inner = np.diag(_part(g[0], w))
+        if not _unused(g[1]):  # eigenvalues alone have a derivative at repeated eigenvalues too
+            inner = inner + _gaps(w) * (v.T @ _part(g[1], v))
+        return _fold(v @ inner @ v.T, lower).astype(dtype)
+    return impl
+
+
+def svd_adjoint(g, ans, full_matrices=True):
+    return decomposition_helpers.svd_adjoint(g, ans, full_matrices)
+
+
+@overload(svd_adjoint)
+def _svd_adjoint(g, ans, full_matrices=True):
+    if not (isinstance(g, types.BaseTuple) and len(g) == 3 and isinstance(ans, types.BaseTuple) and len(ans) == 3
+            and _matrix(ans[0]) and _matrix(ans[2])):
+        return None
+    dtype = _dtype(ans[0])
+
+    def impl(g, ans, full_matrices=True):
+        u, s = np.ascontiguousarray(ans[0]).astype(np.float64), ans[1].astype(np.float64)
+        vt = np.ascontiguousarray(ans[2]).astype(np.float64)
+        if full_matrices and u.shape[1] != vt.shape[0]:
+            raise ValueError("the derivative of numpy.linalg.svd with full_matrices=True of a matrix that is not "
+                             "square is not defined")
+        gs = _part(g[1], s)
+        if _unused(g[0]) and _unused(g[2]):  # singular values alone: defined at repeated ones too
+            return (u @ np.diag(gs) @ vt).astype(dtype)
+        gu, gvt = _part(g[0], u), _part(g[2], vt)
+        f = _gaps(s * s)
+        utgu, vtgv = u.T @ gu, vt @ gvt.T
+        inner = (f * (utgu - utgu.T)) * s.reshape((1, -1)) + np.diag(gs) \
+            + s.reshape((-1, 1)) * (f * (vtgv - vtgv.T))
+        out = u @ inner @ vt + ((gu - u @ utgu) / s.reshape((1, -1))) @ vt \
+            + u @ ((gvt - vtgv.T @ vt) / s.reshape((-1, 1)))
+        return out.astype(dtype)
+    return impl
+
+
+def qr_adjoint(g, ans):
+    return decomposition_helpers.qr_adjoint(g, ans)
+
+
+@overload(qr_adjoint)
+def _qr_adjoint(g, ans):
+    if not (isinstance(g, types.BaseTuple) and len(g) == 2 and isinstance(ans, types.BaseTuple) and len(ans) == 2
+            and _matrix(ans[0]) and _matrix(ans[1])):
+        return None
+    dtype = _dtype(ans[0])
+
+    def impl(g, ans):
+        q, r = np.ascontiguousarray(ans[0]).astype(np.float64), np.ascontiguousarray(ans[1]).astype(np.float64)
+        if q.shape[1] != r.shape[0] or r.shape[0] != r.shape[1]:
+            raise ValueError("the derivative of numpy.linalg.qr is implemented for matrices with at least as many "
+                             "rows as columns, in mode='reduced'")
+        gq, gr = _part(g[0], q), _part(g[1], r)
+        m = r @ gr.T - gq.T @ q
+        low = np.tril(m, -1)
+        b = gq + q @ (low + low.T + np.diag(np.diag(m)))
+        return np.ascontiguousarray(np.linalg.solve(r, np.ascontiguousarray(b.T)).T).astype(dtype)
+    return impl
+
+
+HELPERS = ("eigh_adjoint", "svd_adjoint", "qr_adjoint", "singular_values_adjoint", "eigvalsh_adjoint",
+           "matrix_norm_adjoint", "cumprod_adjoint", "gradient_adjoint")

@@ -31,10 +31,15 @@ MODULE = "srcdiff.backend.numba.special"
 REDUCTIONS = {"logsumexp": (("a", None), ("axis", None), ("b", None), ("keepdims", False), ("return_sign", False)),
               "softmax": (("x", None), ("axis", None)), "log_softmax": (("x", None), ("axis", None))}
 REDUCTIONS_MODULE = "srcdiff.backend.numba.scipy_reductions"
+#: ``scipy.signal`` functions convolutions.py has (1-D), taking (in1, in2, mode) by position
+SIGNAL = {"convolve": "signal_convolve", "correlate": "signal_correlate"}
+SIGNAL_MODULE = "srcdiff.backend.numba.convolutions"
 
 
 def module_of(helper: str) -> str:
     """The module that defines the numba function `helper` a spelled call names."""
+    if helper in SIGNAL.values():
+        return SIGNAL_MODULE
     return REDUCTIONS_MODULE if helper[len("scipy_"):] in REDUCTIONS else MODULE
 
 
@@ -55,6 +60,13 @@ def spell(tree: ast.FunctionDef, function) -> set[str]:
     used = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+            continue
+        signal = _signal_name(node.func, scope, local)
+        if signal is not None:
+            args = _positional(node, (("in1", None), ("in2", None), ("mode", "full"), ("method", "auto")))
+            if args is not None:  # (the method changes rounding only)
+                node.func, node.args, node.keywords = ast.Name(SIGNAL[signal], ast.Load()), args[:3], []
+                used.add(SIGNAL[signal])
             continue
         name = _special_name(node.func, scope, local, special)
         if name in REDUCTIONS:
@@ -86,6 +98,10 @@ def _positional(node: ast.Call, params: tuple) -> list | None:
         if not (isinstance(sign, ast.Constant) and sign.value is False):
             return None
         names = names[:-1]
+    if names[-1] == "method":
+        method = given.get("method", ast.Constant("auto"))
+        if not (isinstance(method, ast.Constant) and method.value in ("auto", "direct", "fft")):
+            return None
     return [given.get(p, ast.Constant(default)) for p, default in params if p in names]
 
 
@@ -119,6 +135,21 @@ def _is_module(value) -> bool:
 def _is_special(module) -> bool:
     name = module.__dict__.get("_target", getattr(module, "__name__", ""))
     return name == "scipy.special"
+
+
+def _signal_name(func: ast.expr, scope: dict, local: set) -> str | None:
+    """The ``scipy.signal`` name `func` calls, if convolutions.py has it."""
+    signal = sys.modules.get("scipy.signal")
+    if signal is None:
+        return None
+    if isinstance(func, ast.Attribute) and func.attr in SIGNAL:
+        owner = _value(func.value, scope, local)
+        if owner is not None and _is_module(owner) and \
+                owner.__dict__.get("_target", getattr(owner, "__name__", "")) == "scipy.signal":
+            return func.attr
+        return None
+    value = _value(func, scope, local)
+    return next((name for name in SIGNAL if value is not None and getattr(signal, name, None) is value), None)
 
 
 def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | None:

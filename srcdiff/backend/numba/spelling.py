@@ -1,6 +1,8 @@
 """numba's spellings of what generated code says in NumPy's, as AST rewrites of one function.
 
 * ``del name`` (memory hints for CPython) are dropped;
+* the adjoint of a decomposition's tuple result, a list, becomes one name per part
+  (tuple_adjoints.py);
 * ``reversed(range(a, b))`` becomes ``range(b - 1, a - 1, -1)``;
 * ``np.full(shape, array)``, ``np.add.at``, ``np.array`` of a list of arrays or with
   ``copy=``/``dtype=float``, ``np.stack``/``np.concatenate``/``np.hstack``/``np.vstack`` of a
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from . import array_calls, calculus_calls
+from . import array_calls, calculus_calls, tuple_adjoints
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -41,6 +43,7 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
     _index_lists(func)
+    tuple_adjoints.split(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
