@@ -19,7 +19,7 @@ import numpy as np
 from . import depends
 from .global_objects import GlobalObjects
 from .parse import ParsedFunction
-from .rewrites import needs_rewrite, unwrapped, user_function
+from .rewrites import needs_rewrite, rule_call, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .tree_reads import TreeReads
 from .trees import name_part
@@ -302,6 +302,8 @@ class ExprRewriter(TreeReads, GlobalObjects):
             inner = unwrapped(value)
             if user_function(inner):
                 value = inner
+        if not (prefix or keywords) and rule_call(value, node):  # logsumexp(a, axis=1): its rule, not its source
+            return None
         if not user_function(value):
             if prefix or keywords:
                 raise self.error(node, f"{ast.unparse(node.func)} is a functools.partial of "

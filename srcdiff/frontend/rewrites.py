@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import inspect
 import types
 
 from .global_objects import reads_objects
@@ -27,6 +28,30 @@ def user_function(value) -> bool:
         return True
     from ..rules import TABLE  # here: the table loads SciPy's rules once SciPy is imported
     return TABLE.lookup(value) is None
+
+
+def rule_call(value, node: ast.Call) -> bool:
+    """Whether the call `node` of the library function `value` is one its rule takes: a
+    SciPy function with a rule (``logsumexp``, ``softmax``), called with arguments that bind
+    the rule's parameters as they bind the function's own (``logsumexp(a, 1)``: 1 is the
+    axis for both).  Such a call is differentiated by the rule, and SciPy's source (its
+    array-API helpers) is never read; any other call (``return_sign=True``) reads it."""
+    module = getattr(value, "__module__", "") or ""
+    if not isinstance(value, types.FunctionType) or module.split(".")[0] != "scipy":
+        return False
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return False
+    from ..rules import TABLE  # here: the table loads SciPy's rules once SciPy is imported
+    rule = TABLE.lookup(value)
+    if rule is None:
+        return False
+    args, keywords = list(range(len(node.args))), {k.arg: k.arg for k in node.keywords}
+    try:
+        own = inspect.signature(value).bind(*args, **keywords).arguments
+        ruled = rule.signature.bind(*args, **keywords).arguments
+    except (TypeError, ValueError):
+        return False
+    return own == ruled
 
 
 def indirect(value) -> bool:
@@ -103,4 +128,4 @@ def _builds_trees(func) -> bool:
     return False
 
 
-__all__ = ["free_values", "indirect", "needs_rewrite", "unwrapped", "user_function"]
+__all__ = ["free_values", "indirect", "needs_rewrite", "rule_call", "unwrapped", "user_function"]

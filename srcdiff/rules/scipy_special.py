@@ -50,12 +50,26 @@ def _spread(value: str, static) -> str:
     return f"np.expand_dims({value}, axis)"
 
 
+def _logsumexp_shape(static, a, b=shapes.NONE):
+    return _reduce_shape(static, a if b.none else shapes.broadcast(a, b))
+
+
 def _logsumexp_templates(static, operand_shapes):
-    return {"a": f"{_spread('g', static)} * np.exp(a - {_spread('ans', static)})"}
+    """With weights b, ``log(sum(b * exp(a)))``: a's adjoint is g * b * exp(a - ans), b's
+    g * exp(a - ans), each summed back over what it was broadcast along."""
+    weights = f"np.exp(a - {_spread('ans', static)})"
+    if operand_shapes.get("b", shapes.NONE).none:
+        return {"a": f"{_spread('g', static)} * {weights}"}
+    return {"a": f"unbroadcast({_spread('g', static)} * b * {weights}, a)",
+            "b": f"unbroadcast({_spread('g', static)} * {weights}, b)"}
 
 
 def _logsumexp_tangents(static, operand_shapes):
-    return {"a": f"np.sum(np.exp(a - {_spread('ans', static)}) * a_dot, axis=axis, keepdims=keepdims)"}
+    weights = f"np.exp(a - {_spread('ans', static)})"
+    if operand_shapes.get("b", shapes.NONE).none:
+        return {"a": f"np.sum({weights} * a_dot, axis=axis, keepdims=keepdims)"}
+    return {"a": f"np.sum(b * {weights} * a_dot, axis=axis, keepdims=keepdims)",
+            "b": f"np.sum({weights} * b_dot, axis=axis, keepdims=keepdims)"}
 
 
 def order(func, x: str, sympy: str, param: str = "n", **options):
@@ -124,8 +138,9 @@ RULES = [
     order(sc.yv,  x=f"g * 0.5 * ({S}yv(v - 1.0, x) - {S}yv(v + 1.0, x))", sympy="sympy.bessely", param="v"),
     order(sc.yn,  x=f"g * 0.5 * ({S}yn(n - 1, x) - {S}yn(n + 1, x))", sympy="sympy.bessely"),
     # ---- reductions: exact and overflow-free through `ans` ----
-    rule(sc.logsumexp, ("a",), _logsumexp_templates, static={"axis": None, "keepdims": False}, shape=_reduce_shape,
-         fresh=True, tangents=_logsumexp_tangents, note="the weights b and return_sign are not supported",
+    rule(sc.logsumexp, ("a", "b"), _logsumexp_templates, static={"axis": None, "keepdims": False},
+         defaults={"b": None}, order=("a", "axis", "b", "keepdims"), shape=_logsumexp_shape, fresh=True,
+         tangents=_logsumexp_tangents, note="with weights b; return_sign=True reads SciPy's source",
          not_symbolic=REDUCTION),
     rule(sc.softmax, ("x",), {"x": "ans * (g - np.sum(g * ans, axis=axis, keepdims=True))"}, static={"axis": None},
          shape=_same, fresh=True,

@@ -138,6 +138,10 @@ class Rule:
     #: or a generated-code helper's own kind ("unbroadcast", "index_read", "index_add").
     #: None: no batching rule (a batched compile refuses; jacobian/hessian loop over rows).
     batching: str | None = None
+    #: the order the library's signature gives the parameters and statics in, where it is not
+    #: the parameters first (``logsumexp(a, axis, b, keepdims)``): a call passing them by
+    #: position binds them as the library does.  Empty: parameters, then statics.
+    order: tuple[str, ...] = ()
     _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -156,6 +160,8 @@ class Rule:
         params = [P(p, P.POSITIONAL_OR_KEYWORD, **({"default": self.defaults[p]} if p in self.defaults else {}))
                   for p in self.params]
         params += [P(k, P.POSITIONAL_OR_KEYWORD, default=v) for k, v in self.static.items()]
+        if self.order:
+            params.sort(key=lambda p: self.order.index(p.name))
         return inspect.Signature(params)
 
     def expand(self, count: int) -> Rule:
@@ -285,6 +291,8 @@ def validate(rule: Rule) -> Rule:
     if rule.variadic:
         validate(rule.expand(2))
         return rule
+    if rule.order and sorted(rule.order) != sorted([*rule.params, *rule.static]):
+        raise SrcDiffError(f"rule for {rule.name}: order must name every parameter and static argument once")
     if set(rule.defaults) - set(rule.params):
         raise SrcDiffError(f"adjoint rule for {rule.name} has defaults for unknown parameters "
                            f"{sorted(set(rule.defaults) - set(rule.params))}")

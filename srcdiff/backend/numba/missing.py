@@ -274,6 +274,8 @@ def _reshaped(a, shape):
     """``np.reshape``: numba reshapes contiguous arrays only; another is copied first."""
     if _is_array(a) and a.layout != "C":
         return lambda a, shape: np.ascontiguousarray(a).reshape(shape)
+    if isinstance(a, (types.Float, types.Integer)):  # a number: the array of its one value
+        return lambda a, shape: np.array([a]).reshape(shape)
     return lambda a, shape: np.reshape(a, shape)
 
 

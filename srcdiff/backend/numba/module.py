@@ -90,7 +90,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
         _Constants(simple).visit(parts[0].tree)
     for part in parts:
         for helper in scipy_calls.spell(part.tree, part.variant.function):
-            imports[helper] = (scipy_calls.MODULE, helper)
+            imports[helper] = (scipy_calls.module_of(helper), helper)
         _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed)
     env = list(envs.values())
     params = [e.param for e in env]

@@ -20,8 +20,27 @@ import types
 #: ``scipy.special`` names special.py has, with the number of arguments each takes
 ARITY = {"gammaln": 1, "gamma": 1, "rgamma": 1, "digamma": 1, "psi": 1, "polygamma": 2, "betaln": 2, "beta": 2,
          "erf": 1, "erfc": 1, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "expit": 1, "log_expit": 1, "logit": 1,
-         "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2}
+         "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
+         # SciPy's compiled code (cython_special.py)
+         "i0": 1, "i0e": 1, "i1": 1, "i1e": 1, "j0": 1, "j1": 1, "y0": 1, "y1": 1, "k0": 1, "k0e": 1, "k1": 1,
+         "k1e": 1, "erfinv": 1, "erfcinv": 1, "gammainc": 2, "gammaincc": 2, "gammaincinv": 2, "gammainccinv": 2,
+         "iv": 2, "ive": 2, "jv": 2, "jve": 2, "yv": 2, "yve": 2, "kv": 2, "kve": 2, "yn": 2}
 MODULE = "srcdiff.backend.numba.special"
+#: ``scipy.special`` reductions scipy_reductions.py has: their parameters, in SciPy's order,
+#: with the defaults a call may leave out (``return_sign`` only as False: one result)
+REDUCTIONS = {"logsumexp": (("a", None), ("axis", None), ("b", None), ("keepdims", False), ("return_sign", False)),
+              "softmax": (("x", None), ("axis", None)), "log_softmax": (("x", None), ("axis", None))}
+REDUCTIONS_MODULE = "srcdiff.backend.numba.scipy_reductions"
+#: ``scipy.signal`` functions convolutions.py has (1-D), taking (in1, in2, mode) by position
+SIGNAL = {"convolve": "signal_convolve", "correlate": "signal_correlate"}
+SIGNAL_MODULE = "srcdiff.backend.numba.convolutions"
+
+
+def module_of(helper: str) -> str:
+    """The module that defines the numba function `helper` a spelled call names."""
+    if helper in SIGNAL.values():
+        return SIGNAL_MODULE
+    return REDUCTIONS_MODULE if helper[len("scipy_"):] in REDUCTIONS else MODULE
 
 
 def helper_name(name: str) -> str:
@@ -40,13 +59,50 @@ def spell(tree: ast.FunctionDef, function) -> set[str]:
     local |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
     used = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+            continue
+        signal = _signal_name(node.func, scope, local)
+        if signal is not None:
+            args = _positional(node, (("in1", None), ("in2", None), ("mode", "full"), ("method", "auto")))
+            if args is not None:  # (the method changes rounding only)
+                node.func, node.args, node.keywords = ast.Name(SIGNAL[signal], ast.Load()), args[:3], []
+                used.add(SIGNAL[signal])
             continue
         name = _special_name(node.func, scope, local, special)
-        if name is not None and len(node.args) == ARITY[name]:
+        if name in REDUCTIONS:
+            args = _positional(node, REDUCTIONS[name])
+            if args is not None:
+                node.func, node.args, node.keywords = ast.Name(helper_name(name), ast.Load()), args, []
+                used.add(helper_name(name))
+            continue
+        if name is not None and not node.keywords and len(node.args) == ARITY[name]:
             node.func = ast.Name(helper_name(name), ast.Load())
             used.add(helper_name(name))
     return used
+
+
+def _positional(node: ast.Call, params: tuple) -> list | None:
+    """The call's arguments, every parameter by position (its default where left out), the
+    last one (``return_sign``) dropped; None if they do not bind, or ask for what the numba
+    function does not compute."""
+    names = [p for p, _ in params]
+    given = dict(zip(names, node.args))
+    for k in node.keywords:
+        if k.arg is None or k.arg not in names or k.arg in given:
+            return None
+        given[k.arg] = k.value
+    if len(node.args) > len(names) or names[0] not in given:
+        return None
+    if names[-1] == "return_sign":
+        sign = given.pop("return_sign", ast.Constant(False))
+        if not (isinstance(sign, ast.Constant) and sign.value is False):
+            return None
+        names = names[:-1]
+    if names[-1] == "method":
+        method = given.get("method", ast.Constant("auto"))
+        if not (isinstance(method, ast.Constant) and method.value in ("auto", "direct", "fft")):
+            return None
+    return [given.get(p, ast.Constant(default)) for p, default in params if p in names]
 
 
 def _scope(function) -> dict:
@@ -81,9 +137,24 @@ def _is_special(module) -> bool:
     return name == "scipy.special"
 
 
+def _signal_name(func: ast.expr, scope: dict, local: set) -> str | None:
+    """The ``scipy.signal`` name `func` calls, if convolutions.py has it."""
+    signal = sys.modules.get("scipy.signal")
+    if signal is None:
+        return None
+    if isinstance(func, ast.Attribute) and func.attr in SIGNAL:
+        owner = _value(func.value, scope, local)
+        if owner is not None and _is_module(owner) and \
+                owner.__dict__.get("_target", getattr(owner, "__name__", "")) == "scipy.signal":
+            return func.attr
+        return None
+    value = _value(func, scope, local)
+    return next((name for name in SIGNAL if value is not None and getattr(signal, name, None) is value), None)
+
+
 def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | None:
     """The ``scipy.special`` name `func` calls, if special.py has it."""
-    if isinstance(func, ast.Attribute) and func.attr in ARITY:
+    if isinstance(func, ast.Attribute) and (func.attr in ARITY or func.attr in REDUCTIONS):
         owner = _value(func.value, scope, local)
         if owner is not None and _is_module(owner) and _is_special(owner):
             return func.attr
@@ -91,4 +162,4 @@ def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | Non
     value = _value(func, scope, local)
     if value is None:
         return None
-    return next((name for name in ARITY if getattr(special, name, None) is value), None)
+    return next((name for name in (*ARITY, *REDUCTIONS) if getattr(special, name, None) is value), None)

@@ -11,7 +11,9 @@ crosses zero), at the poles and edges too (tests/transforms/test_numba_reach3.py
 * the gamma family: gamma_kernels.py;
 * ``ndtr``/``log_ndtr``/``ndtri``: ``erf``/``erfc`` the way Cephes combines them, the
   asymptotic series of log_ndtr far in the lower tail, and Acklam's inverse polished by
-  Halley steps.
+  Halley steps;
+* the Bessel functions, ``gammainc``/``gammaincc`` and their inverses, ``erfinv``/``erfcinv``:
+  SciPy's own compiled code, called through ``cython_special`` (cython_special.py).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from . import gamma_kernels
+from . import cython_special, gamma_kernels
 from .scipy_calls import ARITY, helper_name
 
 INF = math.inf
@@ -261,7 +263,8 @@ def _ufunc(name: str, kernel, arity: int):
         import scipy.special
         return getattr(scipy.special, target)(*args)
     stub.__name__ = stub.__qualname__ = f"scipy_{name}"
-    overload(stub)(_unary(kernel) if arity == 1 else _binary(kernel))
+    if kernel is not None:
+        overload(stub)(_unary(kernel) if arity == 1 else _binary(kernel))
     return stub
 
 
@@ -280,6 +283,8 @@ KERNELS = {"gammaln": gamma_kernels.gammaln, "gamma": gamma_kernels.gamma, "rgam
            "beta": gamma_kernels.beta, "erf": _erf, "erfc": _erfc, "ndtr": _ndtr, "log_ndtr": _log_ndtr,
            "ndtri": _ndtri, "expit": _expit, "log_expit": _log_expit, "logit": _logit, "xlogy": _xlogy,
            "xlog1py": _xlog1py, "entr": _entr, "rel_entr": _rel_entr}
-for _name, _kernel in KERNELS.items():  # scipy_gammaln, scipy_digamma, ...
-    globals()[helper_name(_name)] = _ufunc(_name, _kernel, ARITY[_name])
+KERNELS.update({name: kernel for name, (kernel, _) in cython_special.kernels().items()})  # Bessel, gammainc...
+for _name in ARITY:  # scipy_gammaln, scipy_digamma, ...: a name this SciPy lacks is refused when typed
+    if _name != "psi":
+        globals()[helper_name(_name)] = _ufunc(_name, KERNELS.get(_name), ARITY[_name])
 HELPERS = tuple(sorted({helper_name(name) for name in ARITY}))

@@ -1,6 +1,8 @@
 """numba's spellings of what generated code says in NumPy's, as AST rewrites of one function.
 
 * ``del name`` (memory hints for CPython) are dropped;
+* the adjoint of a decomposition's tuple result, a list, becomes one name per part
+  (tuple_adjoints.py);
 * ``reversed(range(a, b))`` becomes ``range(b - 1, a - 1, -1)``;
 * ``np.full(shape, array)``, ``np.add.at``, ``np.array`` of a list of arrays or with
   ``copy=``/``dtype=float``, ``np.stack``/``np.concatenate``/``np.hstack``/``np.vstack`` of a
@@ -13,7 +15,8 @@
   ``g.sum(axis=(0, 1))``, ``np.var``, ``np.linalg.norm(x, axis=1)``), which numba's NumPy
   does not take, becomes a call of the helper compiled for it (``reduce_max(z, 1, True)``,
   reductions.py);
-* array building calls, tensordot and dtype tests: array_calls.py's rules;
+* array building calls, tensordot and dtype tests: array_calls.py's rules; numerical
+  calculus (``np.gradient``, ``np.diff`` with ``prepend=``, ``np.polyval``...): calculus_calls.py's;
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from . import array_calls
+from . import array_calls, calculus_calls, tuple_adjoints
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -40,6 +43,7 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
     _index_lists(func)
+    tuple_adjoints.split(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
@@ -183,7 +187,7 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, node.args[0], node.args[1:], node)
             if module not in ("np", "math", "numpy") and func.attr in METHODS:
                 return self._reduction(func.attr, func.value, node.args, node)
-        spelled = array_calls.spell(node)
+        spelled = array_calls.spell(node) or calculus_calls.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

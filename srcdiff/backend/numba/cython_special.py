@@ -1,0 +1,67 @@
+"""SciPy's special functions numba calls in SciPy's own compiled code: the Bessel functions,
+the incomplete gamma functions and their inverses, ``erfinv``/``erfcinv``.
+
+``scipy.special.cython_special`` exports each as a C function of doubles (with one trailing
+``int`` flag Cython adds, passed 0); numba calls it as an external function.  The function's
+address is given to LLVM under a name of srcdiff's own (``srcdiff_scipy_j0``) when this module
+is imported, so the compiled code refers to the name, not the address: numba's on-disk cache
+stays valid in a new process, which registers the name again.  The values are SciPy's own,
+bit for bit; special.py applies them to every element, as it does its other kernels.
+
+A function this SciPy does not export is left out (its calls are then refused at the user's
+line, as before).
+"""
+
+from __future__ import annotations
+
+import llvmlite.binding as llvm
+from numba import njit, types
+from numba.extending import get_cython_function_address
+
+#: SciPy's name -> (the name cython_special exports the double version under, arity)
+EXPORTS = {
+    "i0": ("i0", 1), "i0e": ("i0e", 1), "i1": ("i1", 1), "i1e": ("i1e", 1),
+    "j0": ("j0", 1), "j1": ("j1", 1), "y0": ("y0", 1), "y1": ("y1", 1),
+    "k0": ("k0", 1), "k0e": ("k0e", 1), "k1": ("k1", 1), "k1e": ("k1e", 1),
+    "erfinv": ("__pyx_fuse_0erfinv", 1), "erfcinv": ("erfcinv", 1),
+    "gammainc": ("gammainc", 2), "gammaincc": ("gammaincc", 2),
+    "gammaincinv": ("gammaincinv", 2), "gammainccinv": ("gammainccinv", 2),
+    "iv": ("__pyx_fuse_1iv", 2), "ive": ("__pyx_fuse_1ive", 2), "jv": ("__pyx_fuse_1jv", 2),
+    "jve": ("__pyx_fuse_1jve", 2), "yv": ("__pyx_fuse_1yv", 2), "yve": ("__pyx_fuse_1yve", 2),
+    "kv": ("__pyx_fuse_1kv", 2), "kve": ("__pyx_fuse_1kve", 2), "yn": ("__pyx_fuse_0yn", 2),
+}
+
+
+def _external(name: str, exported: str, arity: int):
+    """numba's external function for cython_special's `exported`, or None if SciPy lacks it."""
+    try:
+        address = get_cython_function_address("scipy.special.cython_special", exported)
+    except (ValueError, ImportError, AttributeError):
+        return None
+    symbol = f"srcdiff_scipy_{name}"
+    llvm.add_symbol(symbol, address)
+    return types.ExternalFunction(symbol, types.float64(*([types.float64] * arity), types.intc))
+
+
+def _unary(external):
+    @njit  # (not cached on its own: the gradient's module that calls it is)
+    def kernel(x):
+        return external(x, 0)
+    return kernel
+
+
+def _binary(external):
+    @njit
+    def kernel(x, y):
+        return external(x, y, 0)
+    return kernel
+
+
+def kernels() -> dict:
+    """SciPy's name -> (the kernel numba compiles, its arity), for what this SciPy exports."""
+    found = {}
+    for name, (exported, arity) in EXPORTS.items():
+        external = _external(name, exported, arity)
+        if external is not None:
+            found[name] = ((_unary if arity == 1 else _binary)(external), arity)
+    return found
