@@ -188,3 +188,24 @@ def test_each_vector_helper_is_numpys_function(name):
     assert call(0.5) == pytest.approx(getattr(np, name)(0.5), rel=1e-15)
     small = np.arange(1, 5, dtype=np.float32)
     np.testing.assert_allclose(call(small), getattr(np, name)(small), rtol=1e-6)
+
+
+def test_only_one_argument_calls_are_respelled_in_place():
+    from srcdiff.backend.numba.module import NumbaModule
+
+    source = ("def g(x, y):\n"
+              "    a = np.tanh(x) + np.exp(np.sin(y))\n"
+              "    b = np.exp(x, out=y) + np.log(x, y)\n"
+              "    return np.tanh(a) * math.tanh(1.0), np.arctan(b)\n")
+    built = NumbaModule(source, "g", ["g"], [], {2: "origin"}, {"np": ("numpy", None)})
+    new = ufuncs.vectorised(built)
+    assert new.source.splitlines() == [
+        "def g(x, y):",
+        "    a = vector_tanh(x) + vector_exp(vector_sin(y))",
+        "    b = np.exp(x, out=y) + np.log(x, y)",
+        "    return vector_tanh(a) * math.tanh(1.0), np.arctan(b)"]
+    assert new.lines == built.lines
+    assert new.imports == {"np": ("numpy", None), **{n: (ufuncs.__name__, n) for n in
+                                                     ("vector_exp", "vector_sin", "vector_tanh")}}
+    plain = NumbaModule("def g(x):\n    return math.exp(x)\n", "g", ["g"], [])
+    assert ufuncs.vectorised(plain) is plain

@@ -12,7 +12,7 @@ dtypes stay numba's own.
 
 from __future__ import annotations
 
-import re
+import ast
 from dataclasses import replace
 
 import numpy as np
@@ -54,20 +54,29 @@ def _helper(name: str):
 vector_tanh, vector_exp, vector_log = _helper("tanh"), _helper("exp"), _helper("log")
 vector_sin, vector_cos, vector_expm1, vector_log1p = _helper("sin"), _helper("cos"), _helper("expm1"), _helper("log1p")
 HELPERS = tuple(PREFIX + n for n in NAMES)
-_CALL = re.compile(r"\bnp\.(" + "|".join(NAMES) + r")\(")
 
 
 def vectorised(built):
-    """The numba module `built` (module.py's `NumbaModule`) with its ``np.<name>(`` calls of
-    the ufuncs above spelled as the helpers (a text rewrite that keeps every line where it
-    is: `built.lines` maps them to the user's); fused loops call ``math.<name>`` on elements
-    and are left alone."""
-    source, count = _CALL.subn(lambda m: f"{PREFIX}{m.group(1)}(", built.source)
-    if not count:
+    """The numba module `built` (module.py's `NumbaModule`) with its one-argument calls
+    ``np.<name>(a)`` of the ufuncs above spelled as the helpers: the text is rewritten in
+    place, so every line stays where it is (`built.lines` maps them to the user's lines)."""
+    lines = built.source.splitlines(keepends=True)
+    calls = sorted(((node.lineno, node.col_offset, node.func.attr) for node in ast.walk(ast.parse(built.source))
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in NAMES and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "np" and len(node.args) == 1 and not node.keywords
+                    and not isinstance(node.args[0], ast.Starred)), reverse=True)
+    used = set()
+    for lineno, col, name in calls:  # from the end of each line: earlier offsets stay right
+        line = lines[lineno - 1]
+        if not line.isascii() or line[col:col + len(name) + 4] != f"np.{name}(":
+            continue
+        lines[lineno - 1] = f"{line[:col]}{PREFIX}{name}({line[col + len(name) + 4:]}"
+        used.add(PREFIX + name)
+    if not used:
         return built
-    used = {PREFIX + n for n in NAMES if f"{PREFIX}{n}(" in source}
-    imports = {**built.imports, **{name: (__name__, name) for name in used}}
-    return replace(built, source=source, imports=imports)
+    imports = {**built.imports, **{name: (__name__, name) for name in sorted(used)}}
+    return replace(built, source="".join(lines), imports=imports)
 
 
 __all__ = ["HELPERS", "NAMES", "THRESHOLD", "vector_cos", "vector_exp", "vector_expm1", "vector_log", "vector_log1p",
