@@ -209,3 +209,17 @@ def test_only_one_argument_calls_are_respelled_in_place():
                                                      ("vector_exp", "vector_sin", "vector_tanh")}}
     plain = NumbaModule("def g(x):\n    return math.exp(x)\n", "g", ["g"], [])
     assert ufuncs.vectorised(plain) is plain
+
+
+def with_default(x, a=0.5):
+    return math.sin(a * x) * x
+
+
+def test_alternating_calls_reuse_the_entrys_code():
+    df = srcdiff.grad(with_default, jit="numba")
+    for i in range(6):  # defaults left out, then given; a float, then a NumPy float
+        x = 0.2 + 0.1 * i
+        args = (x,) if i % 2 else (np.float64(x), 0.5)
+        assert_close(df(*args), central_difference(with_default, (x, 0.5), 0))
+    run = df.variant_for(0.3).jitted
+    assert len(run.entry_factories) == 1

@@ -30,7 +30,19 @@ def entry(run, key: tuple, depends: tuple, slow, positional):
     """The function a GradFunction calls for arguments of signature `key`: `run` (jit.py's
     general path, with ``run.dispatcher``, ``run.env`` and ``run.positions``) behind the
     signature and dependency guard, the dispatcher directly where that is the same; other
-    calls go to ``slow(*positional(args, kwargs))``."""
+    calls go to ``slow(*positional(args, kwargs))``.  The entry's code is made once per
+    `run`, signature and dependencies (a GradFunction called alternately with two
+    signatures, or with its defaults left out, asks for it on every call)."""
+    factories = run.__dict__.setdefault("entry_factories", {})
+    found = factories.get((key, tuple(map(id, depends))))
+    if found is None:
+        found = factories[(key, tuple(map(id, depends)))] = _factory(run, key, depends), depends
+    return found[0](slow, lambda args, kwargs: slow(*positional(args, kwargs)))
+
+
+def _factory(run, key: tuple, depends: tuple):
+    """``make(slow, positional_slow) -> entry``: the entry's code compiled once, its guard's
+    cells (guards.py), the general path and the dispatcher as its globals."""
     params = [f"a{i}" for i in range(len(key))]
     guard, cells = guards.prologue(params, key, depends)
     float64_tests = _float64_tests(key, getattr(run, "positions", None)) if not getattr(run, "env", True) else None
@@ -46,14 +58,13 @@ def entry(run, key: tuple, depends: tuple, slow, positional):
         tail += ["try:", f"    return {_DISPATCH}({call})",
                  "except Exception:  # the general path reports it, or compiles what this dispatcher refused",
                  f"    return {_RUN}({call})"]
-    tree = ast.parse(f"def {name}(*args, **kwargs):\n    pass")
-    tree.body[0].body = ast.parse("\n".join(head)).body + guard + ast.parse("\n".join(tail)).body
+    tree = ast.parse(f"def make({guards.SLOW}, {_POSITIONAL}):\n"
+                     f"    def {name}(*args, **kwargs):\n        pass\n    return {name}")
+    tree.body[0].body[0].body = ast.parse("\n".join(head)).body + guard + ast.parse("\n".join(tail)).body
     ast.fix_missing_locations(tree)
-    namespace = {**cells, guards.SLOW: slow, _RUN: run, _FLOAT64: np.dtype(np.float64),
-                 _DISPATCH: getattr(run, "dispatcher", None),
-                 _POSITIONAL: lambda args, kwargs: slow(*positional(args, kwargs))}
+    namespace = {**cells, _RUN: run, _FLOAT64: np.dtype(np.float64), _DISPATCH: getattr(run, "dispatcher", None)}
     exec(compile(tree, f"<srcdiff numba entry {name}>", "exec"), namespace)  # noqa: S102
-    return namespace[name]
+    return namespace["make"]
 
 
 def _entry_name(run) -> str:
