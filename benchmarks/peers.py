@@ -279,7 +279,7 @@ def torch_versions():
 
     return {"poly": poly, "scalar_loop": scalar_loop, "rosenbrock": rosenbrock, "mse": mse,
             "logistic": logistic, "mlp": mlp, "rnn": rnn, "rnn_seq": rnn, "rk4": rk4,
-            "pendulum": pendulum_with(torch.sin)}
+            "pendulum": pendulum_with(lambda v: torch.sin(torch.as_tensor(v, dtype=torch.float64)))}
 
 
 def torch_convert_args(args, problem):
