@@ -29,6 +29,7 @@ import traceback
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from select import select as wait_readable
 
 import numpy as np
 import peers
@@ -43,6 +44,7 @@ class Settings:
     rounds: int          # interleaved rounds; ratios are medians over rounds
     target: float        # seconds one timed batch of calls should last
     clock: str = "wall"  # a key of CLOCKS
+    budget: float = 120.0  # seconds a compiling contender's build + first call may take (0: no cap)
 
 
 FULL = Settings(rounds=7, target=0.05)
@@ -108,12 +110,17 @@ def fail(entry, exc, contender):
     entry.grad = None
 
 
-def prepare(contender, problem, args):
-    """Build the contender's gradient from scratch and time its first call."""
+def prepare(contender, problem, args, budget=0.0):
+    """Build the contender's gradient from scratch and time its first call; a contender that
+    compiles is first tried in a separate process, and is n/a when that takes over `budget` s."""
     entry = Entry(contender.name)
     entry.error = contender.unavailable()
     if entry.error:
         return entry
+    if budget and contender.compiles:
+        entry.error = over_budget(contender, problem, budget)
+        if entry.error:
+            return entry
     try:
         contender.clear_caches()
         module = fresh_problems_module()
@@ -127,6 +134,58 @@ def prepare(contender, problem, args):
     except Exception as exc:  # noqa: BLE001  any failure makes the row n/a, with its reason
         fail(entry, exc, contender)
     return entry
+
+
+# --------------------------------------------------------------------------
+# A cap on compilation: a compiling contender's first call is tried in a child process
+# --------------------------------------------------------------------------
+
+#: seconds a child may take to import its library and warm up before its clock starts
+START_UP = 120.0
+READY = "ready"
+
+
+def over_budget(contender, problem, budget):
+    """'' when `contender` builds and first-calls its gradient of `problem` within `budget`
+    seconds in a fresh child process (after the child's own warm-up), else the reason it is
+    n/a. XLA's and numba's compilers cannot be interrupted from Python, so the compilation is
+    tried where it can be killed; the parent then compiles again (its cache is cold)."""
+    command = [sys.executable, os.path.abspath(__file__), "--probe", f"{problem.name}:{contender.name}"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        ready = read_line(child, START_UP)
+        if ready != READY:
+            return ""        # the child failed before its clock started: the parent reports why
+        answer = read_line(child, budget)
+        if answer is None:
+            return f"compile over {budget:g} s (first call, tried in a separate process)"
+        if answer and float(answer) > budget:
+            return f"compile over {budget:g} s (first call took {float(answer):.0f} s)"
+        return ""
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+
+
+def read_line(child, seconds):
+    """The child's next line of output (stripped), '' at its end, None after `seconds`."""
+    ready, _, _ = wait_readable([child.stdout], [], [], seconds)
+    if not ready:
+        return None
+    return child.stdout.readline().strip()
+
+
+def probe(spec):
+    """In the child of `over_budget`: warm up, say READY, then print the seconds the build and
+    first call of `contender` on `problem` take ('' when it fails)."""
+    problem_name, contender_name = spec.split(":")
+    problem, contender = problems.by_name(problem_name), peers.by_name(contender_name)
+    warm_up([contender])
+    print(READY, flush=True)
+    entry = prepare(contender, problem, problem.args())
+    print(f"{entry.first_call:.3f}" if entry.ok else "", flush=True)
+    return 0
 
 
 WARM_UP = ("poly", "mlp_256x784x256x10")
@@ -215,7 +274,7 @@ def bench_problem(problem, contenders, settings):
     f, hand = problem.functions(problems)
     hand(*args)   # warm the allocator (big arrays), so no contender's first call pays it
     function = Entry("f", grad=f, args=args)
-    entries = [prepare(c, problem, args) for c in contenders]
+    entries = [prepare(c, problem, args, settings.budget) for c in contenders]
     reference = entries[0].result if entries[0].ok else None   # contenders[0] is hand
     timed = [function]
     for contender, entry in zip(contenders, entries):
@@ -356,6 +415,8 @@ def header(settings, contenders):
         f"versions: {versions(contenders)}",
         f"rounds: {settings.rounds}, about {fmt_time(settings.target)} per timed batch, "
         + ("wall-clock time" if settings.clock == "wall" else "CPU time of the process (all its threads)"),
+        f"compile budget: {settings.budget:g} s for a compiling contender's build + first call"
+        if settings.budget else "compile budget: none",
     ]
 
 
@@ -412,6 +473,10 @@ def parse_args(argv):
     parser.add_argument("--markdown", metavar="FILE", help="also write the results as Markdown")
     parser.add_argument("--tracebacks", action="store_true",
                         help="print the traceback of every failure")
+    parser.add_argument("--budget", type=float, default=FULL.budget, metavar="SECONDS",
+                        help="cap on a compiling contender's build + first call (jax-jit, srcdiff-numba), tried "
+                        f"in a separate process first; over it the row is n/a (default {FULL.budget:.0f}, 0: no cap)")
+    parser.add_argument("--probe", help=argparse.SUPPRESS)   # PROBLEM:CONTENDER, the child of over_budget
     return parser.parse_args(argv)
 
 
@@ -427,12 +492,16 @@ def main(argv=None):
     sys.path.insert(0, ROOT)   # benchmark the working tree's srcdiff
     opts = parse_args(argv)
     settings = QUICK if opts.quick else FULL
-    settings = dataclasses.replace(settings, rounds=opts.rounds or settings.rounds, clock=opts.clock)
+    settings = dataclasses.replace(settings, rounds=opts.rounds or settings.rounds, clock=opts.clock,
+                                   budget=opts.budget)
     global clock
     clock = CLOCKS[settings.clock]
+    if opts.probe:
+        return probe(opts.probe)
     chosen = select(peers.CONTENDERS, opts.contenders, "contender")
     contenders = [peers.HAND] + [c for c in chosen if c is not peers.HAND]
     print("\n".join(header(settings, contenders)), flush=True)
+    started = time.perf_counter()
     warm_up(contenders)
     rows, all_entries = [], []
     for problem in select(problems.PROBLEMS, opts.problems, "problem"):
@@ -444,6 +513,7 @@ def main(argv=None):
     print(text_table(rows))
     print()
     print(LEGEND)
+    print(f"\nthe run took {fmt_time(time.perf_counter() - started)} (wall clock)")
     report_failures(all_entries, opts.tracebacks)
     if opts.markdown:
         with open(opts.markdown, "w") as f:

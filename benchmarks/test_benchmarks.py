@@ -185,3 +185,20 @@ def test_batching_benchmark_smoke(tmp_path):
     assert text.startswith("# results\n") and text.count("<!-- batching: begin -->") == 1
     for case in ("| rosenbrock | 100 |", "pendulum fit hessian 2x2", "jacobian 50->50", "vmap(grad)"):
         assert case in text
+
+
+def test_runner_caps_a_compiling_contenders_first_call():
+    """A compilation over --budget seconds (tried in a child process, which is killed) makes the
+    row n/a with the reason, and the run goes on."""
+    result = subprocess.run(
+        [sys.executable, os.path.join(HERE, "run.py"), "--quick", "--problems", "poly",
+         "--contenders", "hand,srcdiff,srcdiff-numba", "--budget", "0.001"],
+        check=False, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("poly ")]
+    numba_row = next(r for r in rows if r.split()[1] == "srcdiff-numba")
+    if "not installed" not in numba_row:
+        assert "n/a: compile over 0.001 s" in numba_row
+    assert any(r.split()[1] == "srcdiff" and "n/a" not in r for r in rows)
+    assert "compile budget: 0.001 s" in result.stdout

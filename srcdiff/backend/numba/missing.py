@@ -107,6 +107,8 @@ def _matmul(a, b):
     if not (_is_array(a) and _is_array(b)):
         return None
     if a.ndim <= 2 and b.ndim <= 2:
+        if a.layout in "CF" and b.layout in "CF":  # BLAS reads either order (a transpose is F): no copy
+            return lambda a, b: a @ b
         return lambda a, b: np.ascontiguousarray(a) @ np.ascontiguousarray(b)
     if a.ndim > 3 or b.ndim > 3 or min(a.ndim, b.ndim) < 2:
         return None
