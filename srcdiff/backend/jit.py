@@ -50,7 +50,21 @@ def numba_function(made, found, template_globals: dict, origins):
     except ImportError:
         raise SrcDiffError("jit='numba' needs numba, which is not installed",
                            hint="pip install 'srcdiff[numba]'") from None
-    from .numba import arrays, calculus, einsum, fusion, guards, linalg_more, missing, reductions, runtime, special
+    from .numba import (
+        arrays,
+        calculus,
+        einsum,
+        fusion,
+        guards,
+        linalg_more,
+        missing,
+        points,
+        reductions,
+        runtime,
+        shape_tuples,
+        special,
+        stacked,
+    )
     from .numba import module as numba_module
 
     def located(variant, line: int) -> tuple:
@@ -65,7 +79,7 @@ def numba_function(made, found, template_globals: dict, origins):
                            f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
-                                                  calculus, guards)
+                                                  calculus, guards, points, shape_tuples, stacked)
              for name in module.HELPERS}
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
     key = next((k for k, v in found.variants.items() if v is made), None)

@@ -1,0 +1,259 @@
+"""jit="numba" on language classes it refused before (issue 23): stacks of matrices in
+``slogdet``/``det``/``inv``/``solve`` (backend/numba/stacked.py), writes through integer index
+arrays (points.py), joins of a list written in the call whose pieces are lists of numbers or
+arrays of other dtypes (pieces.py), a shape tuple in arithmetic (shape_tuples.py), a tuple of
+arrays' adjoint (``*args``), and a variable that is a number before a loop and an array in it
+(backend/numba/joins.py).  Each gradient agrees with float64 central differences; float32
+arguments keep their dtype.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+numba = pytest.importorskip("numba")
+
+
+def _slow_but_first(cases):
+    """numba compiles for seconds per program: the first of each class runs by default, the
+    others with ``-m slow``."""
+    return [pytest.param(f, a, id=f.__name__, marks=() if i == 0 else pytest.mark.slow)
+            for i, (f, a) in enumerate(cases)]
+
+
+def _rng(seed):
+    return np.random.default_rng(seed)
+
+
+def _agrees(func, args, wrt=0, rtol=1e-6, atol=1e-8):
+    got = srcdiff.grad(func, wrt=wrt, jit="numba")(*args)
+    want = central_difference(func, tuple(np.asarray(a, np.float64) if getattr(a, "dtype", None) == np.float32
+                                          else a for a in args), wrt)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+    return got
+
+
+# ---- stacks of matrices -----------------------------------------------------------------
+
+def slogdet_stack(x):
+    sign, logdet = np.linalg.slogdet(x)
+    return np.sum(sign * logdet)
+
+
+def slogdet_product(x):
+    return np.sum(np.linalg.slogdet(x)[0] * np.linalg.slogdet(x)[1])
+
+
+def det_stack(x):
+    return np.sum(np.linalg.det(x) ** 2)
+
+
+def inv_stack(x, w):
+    return np.sum(np.linalg.inv(x) * w)
+
+
+def solve_stack(a, b):
+    return np.sum(np.linalg.solve(a, b) ** 2)
+
+
+def solve_stack_rhs(b, a):
+    return np.sum(np.sin(np.linalg.solve(a, b)))
+
+
+def det_single(x):
+    return np.linalg.det(x) + np.linalg.slogdet(x)[1]
+
+
+def _spd(shape, seed):
+    r = _rng(seed)
+    m = r.normal(size=shape)
+    return m @ np.swapaxes(m, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+STACKS = [
+    (slogdet_stack, (_spd((3, 3, 3), 1),)),
+    (slogdet_product, (_spd((2, 4, 4), 2),)),
+    (det_stack, (_spd((2, 2, 3, 3), 3) / 3,)),
+    (inv_stack, (_spd((2, 3, 3), 4), _rng(5).normal(size=(2, 3, 3)))),
+    (solve_stack, (_spd((3, 3, 3), 6), _rng(7).normal(size=(3, 3, 2)))),
+    (solve_stack_rhs, (_rng(8).normal(size=(2, 4, 1)), _spd((2, 4, 4), 9))),
+    (det_single, (_spd((3, 3), 10),)),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(STACKS))
+def test_stacks_of_matrices(func, args):
+    _agrees(func, args)
+
+
+def test_stack_in_float32_keeps_its_dtype():
+    x = _spd((2, 3, 3), 11).astype(np.float32)
+    got = _agrees(slogdet_stack, (x,), rtol=2e-3, atol=1e-4)
+    assert got.dtype == np.float32
+
+
+def test_a_solve_whose_stacks_broadcast_is_refused_when_run():
+    a, b = _spd((2, 3, 3), 12), _rng(13).normal(size=(1, 3, 2))
+    with pytest.raises(srcdiff.SrcDiffError, match="compiled gradient raised"):
+        srcdiff.grad(solve_stack, jit="numba")(a, b)
+
+
+# ---- writes through integer index arrays ----------------------------------------------------
+
+def smoothed_targets_ce(logits, labels, eps=0.1):
+    n, k = logits.shape
+    target = np.full_like(logits, eps / (k - 1))
+    target[np.arange(n), labels] = 1.0 - eps
+    logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    return -(target * logp).sum() / n
+
+
+def written_values(v, rows, cols):
+    out = np.zeros((3, 4))
+    out[rows, cols] = v * 2.0
+    return np.sum(np.sin(out) * np.arange(12.0).reshape(3, 4))
+
+
+def written_into_a_value(x, idx):
+    y = x * 1.5
+    y[idx] = np.cos(x[idx])
+    return np.sum(y ** 2)
+
+
+def written_with_a_number_axis(x, rows):
+    y = np.tanh(x)
+    y[rows, 1, np.array([0, 2])] = 0.5 * x[0, 0, 0]
+    return np.sum(y * x)
+
+
+POINTS = [
+    (smoothed_targets_ce, (_rng(20).normal(size=(4, 3)), np.array([0, 2, 1, 1]))),
+    (written_values, (_rng(21).normal(size=3), np.array([0, 2, -1]), np.array([1, 3, 0]))),
+    (written_into_a_value, (_rng(22).normal(size=5), np.array([4, 0, -2]))),
+    (written_with_a_number_axis, (_rng(23).normal(size=(3, 2, 3)), np.array([2, 0]))),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(POINTS))
+def test_writes_through_index_arrays(func, args):
+    _agrees(func, args)
+
+
+def test_a_write_through_index_arrays_in_float32():
+    logits = _rng(24).normal(size=(5, 3)).astype(np.float32)
+    got = _agrees(smoothed_targets_ce, (logits, np.array([0, 2, 1, 1, 0])), rtol=2e-3, atol=1e-4)
+    assert got.dtype == np.float32
+
+
+def test_a_repeated_position_is_refused_as_the_python_gradient_refuses_it():
+    args = (_rng(25).normal(size=3), np.array([0, 0, 1]), np.array([1, 1, 0]))
+    with pytest.raises(srcdiff.SrcDiffError, match="repeats a position"):
+        srcdiff.grad(written_values)(*args)
+    with pytest.raises(srcdiff.SrcDiffError, match="repeats a position"):
+        srcdiff.grad(written_values, jit="numba")(*args)
+
+
+def test_an_index_out_of_bounds_raises_as_numpy_does():
+    args = (_rng(26).normal(size=5), np.array([4, 0, 7]))
+    with pytest.raises(IndexError):
+        written_into_a_value(*args)
+    with pytest.raises((IndexError, srcdiff.SrcDiffError)):
+        srcdiff.grad(written_into_a_value, jit="numba")(*args)
+
+
+# ---- joins of a list written in the call ------------------------------------------------------
+
+def mass_chain(x0, k=1.3, steps=6, dt=0.05):
+    x = x0.copy()
+    v = np.zeros_like(x0)
+    for _ in range(steps):
+        stretch = np.diff(np.concatenate([[0.0], x])) - 1.0
+        tension = k * stretch
+        force = tension - np.append(tension[1:], 0.0)
+        v = v + dt * force
+        x = x + dt * v
+    return np.sum(x ** 2)
+
+
+def padded_with_numbers(x):
+    y = np.concatenate([[1.0, 2.0], np.sin(x), [0.5]])
+    return np.sum(y[1:] * y[:-1])
+
+
+def padded_in_front(x):
+    y = np.concatenate([[1.0, 2.0], np.sin(x)])
+    return np.sum(y[1:] * y[:-1])
+
+
+def stacked_pieces(x):
+    m = np.stack([x, x ** 2, [0.0, 1.0, 2.0]], axis=1)
+    return np.sum(m @ np.array([1.0, -2.0, 0.5]))
+
+
+def joined_with_a_double(x, w):
+    return np.sum(np.concatenate([x * 2.0, w]) ** 2)
+
+
+JOINS = [
+    (mass_chain, (np.linspace(0.5, 2.0, 5),)),
+    (padded_with_numbers, (_rng(30).normal(size=4),)),
+    (padded_in_front, (_rng(31).normal(size=3),)),
+    (stacked_pieces, (_rng(32).normal(size=3),)),
+    (joined_with_a_double, (_rng(33).normal(size=3), _rng(34).normal(size=2))),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(JOINS))
+def test_joins_of_lists_written_in_the_call(func, args):
+    _agrees(func, args)
+
+
+def test_joined_pieces_of_two_dtypes():
+    x = _rng(35).normal(size=3).astype(np.float32)
+    got = _agrees(joined_with_a_double, (x, _rng(36).normal(size=2)), wrt=0)
+    assert got.dtype == np.float32
+    got = _agrees(padded_with_numbers, (x,), rtol=2e-3, atol=1e-4)
+    assert got.dtype == np.float32
+
+
+# ---- a shape tuple in arithmetic, a tuple of arrays ---------------------------------------------
+
+def times_shape(x):
+    return np.sum(x * np.shape(x))
+
+
+def plus_shape(x):
+    s = x.shape
+    return np.sum(np.sin(x + s) / s)
+
+
+def _sum_squares(*arrays, weight=1.0):
+    total = 0.0
+    for a in arrays:
+        total = total + np.sum(a * a)
+    return weight * total
+
+
+def star_args(w, b):
+    return _sum_squares(w, b, w[:2], weight=0.3) + np.sum(np.sin(w))
+
+
+TUPLES = [
+    (times_shape, (_rng(40).normal(size=3),)),
+    (plus_shape, (_rng(41).normal(size=(2, 2)),)),
+    (star_args, (_rng(43).normal(size=4), _rng(44).normal(size=4))),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(TUPLES))
+def test_tuples(func, args):
+    _agrees(func, args)
+
+
+def test_shape_arithmetic_in_float32():
+    x = _rng(45).normal(size=(2, 2)).astype(np.float32)
+    assert _agrees(plus_shape, (x,), rtol=2e-3, atol=1e-4).dtype == np.float32
