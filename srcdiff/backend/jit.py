@@ -56,6 +56,7 @@ def numba_function(made, found, template_globals: dict, origins):
         einsum,
         fusion,
         guards,
+        joins,
         linalg_more,
         missing,
         points,
@@ -81,8 +82,9 @@ def numba_function(made, found, template_globals: dict, origins):
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
                                                   calculus, guards, points, shape_tuples, stacked)
              for name in module.HELPERS}
-    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
     key = next((k for k, v in found.variants.items() if v is made), None)
+    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
+    plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
 
     def compiled(built):

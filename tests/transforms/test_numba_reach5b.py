@@ -257,3 +257,106 @@ def test_tuples(func, args):
 def test_shape_arithmetic_in_float32():
     x = _rng(45).normal(size=(2, 2)).astype(np.float32)
     assert _agrees(plus_shape, (x,), rtol=2e-3, atol=1e-4).dtype == np.float32
+
+
+# ---- a number before a loop, an array in it ----------------------------------------------------
+
+def float_then_array(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s * 0.5 + np.sin(x * i)
+    return np.sum(s)
+
+
+def reversed_accumulator(x, n):
+    s = 0.0
+    for i in reversed(range(n)):
+        s = s * 0.5 + np.sin(x * i)
+    return np.sum((s + 1.0) ** 2)
+
+
+def product_of_cosines(x):
+    p = 1.0
+    for i in range(3):
+        p = p * np.cos(x + i)
+    return np.sum(p * x)
+
+
+def counted_while(x, w):
+    s = 0.0
+    k = 0
+    while k < 3:
+        s = s + np.tanh(x * w) * k
+        k += 1
+    return np.sum(s * s) + w * np.sum(x)
+
+
+def rows_accumulated(x, W):
+    acc = 0
+    for row in range(W.shape[0]):
+        acc = acc + W[row] * np.exp(-x)
+    return np.mean(acc ** 2)
+
+
+def scaled_after_the_loop(x, n, c):
+    s = 0.0
+    for i in range(n):
+        s = s + x * (i + 1)
+    return np.sum((s * c) ** 2 + 1.0)
+
+
+LOOPS = [
+    (float_then_array, (_rng(50).normal(size=3), 4)),
+    (float_then_array, (_rng(51).normal(size=3), 0)),
+    (reversed_accumulator, (_rng(52).normal(size=4), 0)),
+    (reversed_accumulator, (_rng(53).normal(size=4), 3)),
+    (product_of_cosines, (_rng(54).normal(size=(2, 3)),)),
+    (counted_while, (_rng(55).normal(size=3), 0.7)),
+    (rows_accumulated, (_rng(56).normal(size=3), _rng(57).normal(size=(4, 3)))),
+    (scaled_after_the_loop, (_rng(58).normal(size=3), 0, 2.0)),
+    (scaled_after_the_loop, (_rng(59).normal(size=3), 2, 2.0)),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(LOOPS))
+def test_a_number_that_a_loop_makes_an_array(func, args):
+    _agrees(func, args)
+
+
+@pytest.mark.parametrize("wrt", [1, 2])
+def test_the_other_parameters_of_a_promoted_loop(wrt):
+    args = (_rng(60).normal(size=3), 3, 0.8) if wrt == 2 else (_rng(60).normal(size=3), 0.7)
+    func = scaled_after_the_loop if wrt == 2 else counted_while
+    _agrees(func, args, wrt=wrt)
+
+
+def test_a_promoted_loop_in_float32():
+    x = _rng(61).normal(size=4).astype(np.float32)
+    got = _agrees(product_of_cosines, (x,), rtol=2e-3, atol=1e-4)
+    assert got.dtype == np.float32
+
+
+def counted_axes(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s + x * i
+    return np.sum(s) * np.ndim(s)
+
+
+def indexed_after(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s + np.sin(x) * i
+    return s[0] if n else s
+
+
+@pytest.mark.parametrize(("func", "args"), [(counted_axes, (np.ones(3), 2)), (indexed_after, (np.ones(3), 2))])
+def test_a_number_read_for_its_shape_is_left_to_numba(func, args):
+    """A promotion would change what these compute (the number's ndim, an index): numba
+    refuses them at the function, as before, or computes them right."""
+    try:
+        got = srcdiff.grad(func, jit="numba")(*args)
+    except srcdiff.SrcDiffError as exc:
+        assert "jit='numba'" in str(exc)
+    else:
+        np.testing.assert_allclose(got, central_difference(func, args, 0), rtol=1e-6, atol=1e-8)
