@@ -58,6 +58,7 @@ def numba_function(made, found, template_globals: dict, origins):
         guards,
         joins,
         linalg_more,
+        masks,
         missing,
         points,
         reductions,
@@ -65,6 +66,7 @@ def numba_function(made, found, template_globals: dict, origins):
         shape_tuples,
         special,
         stacked,
+        turns,
     )
     from .numba import module as numba_module
 
@@ -80,7 +82,8 @@ def numba_function(made, found, template_globals: dict, origins):
                            f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
-                                                  calculus, guards, points, shape_tuples, stacked)
+                                                  calculus, guards, masks, points,
+                                                  shape_tuples, stacked, turns)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)

@@ -360,3 +360,77 @@ def test_a_number_read_for_its_shape_is_left_to_numba(func, args):
         assert "jit='numba'" in str(exc)
     else:
         np.testing.assert_allclose(got, central_difference(func, args, 0), rtol=1e-6, atol=1e-8)
+
+
+# ---- np.rot90, np.pad, np.einsum with an ellipsis, a mask of a matrix -----------------------------
+
+def turned(x):
+    return np.sum(np.rot90(x) * np.arange(6.0).reshape(3, 2))
+
+
+def turned_back(x):
+    return np.sum(np.rot90(x, -1) ** 2 * np.arange(6.0).reshape(3, 2)) + np.sum(np.rot90(x, 2) * x)
+
+
+def turned_in_3d(x):
+    return np.sum(np.sin(np.rot90(x, 3, axes=(1, 2))) * np.arange(24.0).reshape(2, 4, 3))
+
+
+def padded(x):
+    return np.sum(np.pad(x, 1) ** 2 * np.arange(5.0))
+
+
+def padded_unevenly(x):
+    return np.sum(np.pad(x, ((1, 0), (0, 2)), constant_values=0.5) ** 2 * np.arange(15.0).reshape(3, 5))
+
+
+def padded_by_a_pair(x):
+    return np.sum(np.cumsum(np.pad(np.tanh(x), (2, 1), mode="constant")) ** 2)
+
+
+def batched_dots(x, y):
+    return np.sum(np.einsum("...i,...i->...", x, y) ** 2)
+
+
+def batched_products(a, b):
+    return np.sum(np.sin(np.einsum("...ij,jk", a, b)))
+
+
+def positive_squares(x):
+    return np.sum(x[x > 0] ** 2)
+
+
+def masked_between(x):
+    m = (x > -0.5) & (x < 0.8)
+    return np.sum(np.exp(x[m])) + np.sum(x[~m] * 3.0)
+
+
+def masked_in_3d(x, w):
+    return np.sum(x[w > 0] * w[w > 0])
+
+
+SHAPES = [
+    (turned, (_rng(70).normal(size=(2, 3)),)),
+    (turned_back, (_rng(71).normal(size=(2, 3)),)),
+    (turned_in_3d, (_rng(72).normal(size=(2, 3, 4)),)),
+    (padded, (_rng(73).normal(size=3),)),
+    (padded_unevenly, (_rng(74).normal(size=(2, 3)),)),
+    (padded_by_a_pair, (_rng(75).normal(size=4),)),
+    (batched_dots, (_rng(76).normal(size=(2, 3)), _rng(77).normal(size=(2, 3)))),
+    (batched_products, (_rng(78).normal(size=(2, 2, 3)), _rng(79).normal(size=(3, 2)))),
+    (positive_squares, (_rng(80).normal(size=(3, 4)),)),
+    (masked_between, (_rng(81).normal(size=(3, 3)),)),
+    (masked_in_3d, (_rng(82).normal(size=(2, 2, 3)), _rng(83).normal(size=(2, 2, 3)))),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(SHAPES))
+def test_turns_pads_ellipses_and_masks(func, args):
+    _agrees(func, args)
+
+
+@pytest.mark.parametrize("func", [turned, padded_unevenly, positive_squares])
+def test_turns_pads_and_masks_in_float32(func):
+    x = _rng(84).normal(size=(2, 3)).astype(np.float32)
+    x = x if func is not positive_squares else np.abs(x) * np.sign(x + 0.1).astype(np.float32)
+    assert _agrees(func, (x,), rtol=2e-3, atol=1e-4).dtype == np.float32
