@@ -60,6 +60,7 @@ def numba_function(made, found, template_globals: dict, origins):
         linalg_more,
         masks,
         missing,
+        numbers,
         points,
         reductions,
         runtime,
@@ -82,7 +83,7 @@ def numba_function(made, found, template_globals: dict, origins):
                            f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
-                                                  calculus, guards, masks, points,
+                                                  calculus, guards, masks, numbers, points,
                                                   shape_tuples, stacked, turns)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)

@@ -434,3 +434,32 @@ def test_turns_pads_and_masks_in_float32(func):
     x = _rng(84).normal(size=(2, 3)).astype(np.float32)
     x = x if func is not positive_squares else np.abs(x) * np.sign(x + 0.1).astype(np.float32)
     assert _agrees(func, (x,), rtol=2e-3, atol=1e-4).dtype == np.float32
+
+
+# ---- np.clip of numbers, a builtin dtype in an allocation -----------------------------------------
+
+def angle_between(a, b):
+    c = np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))
+    return np.arccos(np.clip(c, -1.0, 1.0))
+
+
+def clipped_number(x):
+    s = np.sum(x)
+    return np.clip(s * 2.0, -0.5, 0.5) * np.sum(x ** 2) + np.clip(np.sin(s), 0, 1)
+
+
+def lower_triangle(x):
+    keep = np.tril(np.ones((3, 3), dtype=bool))
+    return np.sum(np.where(keep, x, 0.0) ** 2) + np.sum(np.zeros(3, dtype=float) + x[0])
+
+
+NUMBERS = [
+    (angle_between, (_rng(90).normal(size=3), _rng(91).normal(size=3))),
+    (clipped_number, (np.array([0.1, -0.3, 0.05]),)),
+    (lower_triangle, (_rng(92).normal(size=(3, 3)),)),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(NUMBERS))
+def test_numbers_and_builtin_dtypes(func, args):
+    _agrees(func, args)
