@@ -58,6 +58,7 @@ def numba_function(made, found, template_globals: dict, origins):
         guards,
         joins,
         linalg_more,
+        list_joins,
         masks,
         missing,
         numbers,
@@ -83,7 +84,7 @@ def numba_function(made, found, template_globals: dict, origins):
                            f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
-                                                  calculus, guards, masks, numbers, points,
+                                                  calculus, guards, list_joins, masks, numbers, points,
                                                   shape_tuples, stacked, turns)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)

@@ -463,3 +463,55 @@ NUMBERS = [
 @pytest.mark.parametrize(("func", "args"), _slow_but_first(NUMBERS))
 def test_numbers_and_builtin_dtypes(func, args):
     _agrees(func, args)
+
+
+# ---- joins of a list not written in the call --------------------------------------------------------
+
+def hstack_of_a_list(x):
+    pieces = [x, x ** 2]
+    return np.sum(np.hstack(pieces) ** 2 * np.arange(6.0))
+
+
+def column_stack_of_a_list(x, y):
+    cols = [x, np.sin(y), x * y]
+    return np.sum(np.column_stack(cols) @ np.array([1.0, 2.0, -1.0]))
+
+
+def c_of_vectors(x, y):
+    return np.sum(np.c_[x, y] ** 2 * np.arange(6.0).reshape(3, 2))
+
+
+def c_of_matrices(a, b):
+    return np.sum(np.tanh(np.c_[a, b]) * np.arange(10.0).reshape(2, 5))
+
+
+def concatenated_in_a_loop(x):
+    parts = []
+    for k in range(3):
+        parts.append(x * (k + 1.0))
+    return np.sum(np.concatenate(parts) ** 2 * np.arange(12.0))
+
+
+def vstack_of_a_comprehension(x):
+    rows = [np.sin(x * k) for k in range(3)]
+    return np.sum(np.vstack(rows) * np.arange(12.0).reshape(3, 4))
+
+
+LIST_JOINS = [
+    (hstack_of_a_list, (_rng(100).normal(size=3),)),
+    (column_stack_of_a_list, (_rng(101).normal(size=4), _rng(102).normal(size=4))),
+    (c_of_vectors, (_rng(103).normal(size=3), _rng(104).normal(size=3))),
+    (c_of_matrices, (_rng(105).normal(size=(2, 3)), _rng(106).normal(size=(2, 2)))),
+    (concatenated_in_a_loop, (_rng(107).normal(size=4),)),
+    (vstack_of_a_comprehension, (_rng(108).normal(size=4),)),
+]
+
+
+@pytest.mark.parametrize(("func", "args"), _slow_but_first(LIST_JOINS))
+def test_joins_of_lists_made_before_the_call(func, args):
+    _agrees(func, args)
+
+
+def test_a_join_of_a_list_in_float32():
+    x = _rng(109).normal(size=3).astype(np.float32)
+    assert _agrees(hstack_of_a_list, (x,), rtol=2e-3, atol=1e-4).dtype == np.float32

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from . import array_calls, masks, numbers, pieces, shape_tuples, stacked, turns
+from . import array_calls, list_joins, masks, numbers, pieces, shape_tuples, stacked, turns
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -188,7 +188,8 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, node.args[0], node.args[1:], node)
             if module not in ("np", "math", "numpy") and func.attr in METHODS:
                 return self._reduction(func.attr, func.value, node.args, node)
-        spelled = array_calls.spell(node) or stacked.spell(node) or turns.spell(node) or numbers.spell(node)
+        spelled = array_calls.spell(node) or stacked.spell(node) or turns.spell(node) or numbers.spell(node) \
+            or list_joins.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node
