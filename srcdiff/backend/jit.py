@@ -118,7 +118,7 @@ def numba_function(made, found, template_globals: dict, origins):
     def run(*args):
         values = [e.current() for e in env]
         try:
-            return _in_argument_dtypes(run.dispatcher(*values, *args), args, positions, options)
+            return _in_argument_dtypes(run.dispatcher(*values, *map(_typed, args)), args, positions, options)
         except refused as exc:
             if run.source != plain_text[0]:  # numba types the loops otherwise: the statements as written
                 compiled(plain)
@@ -133,6 +133,16 @@ def numba_function(made, found, template_globals: dict, origins):
     plain_text = [run.source if built is plain else None]  # the fused code's refusal is not the user's
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     return run
+
+
+def _typed(value):
+    """An argument as numba takes it: a list of items of more than one type (arrays of two
+    ndims, ``masks = [m1, m2]``) as a tuple, which numba types item by item (a list, it
+    cannot); the code reads it the same way (``masks[0]``), or numba refuses at the line."""
+    if type(value) is list and len({(type(v), getattr(v, "ndim", None), getattr(v, "dtype", None))
+                                    for v in value}) > 1:
+        return tuple(value)
+    return value
 
 
 def _in_argument_dtypes(result, args: tuple, positions: list[int], options):

@@ -515,3 +515,35 @@ def test_joins_of_lists_made_before_the_call(func, args):
 def test_a_join_of_a_list_in_float32():
     x = _rng(109).normal(size=3).astype(np.float32)
     assert _agrees(hstack_of_a_list, (x,), rtol=2e-3, atol=1e-4).dtype == np.float32
+
+
+# ---- a list argument of arrays of two ndims -------------------------------------------------------
+
+def dropout_mlp(W1, W2, X, masks, keep=0.8):
+    h = np.maximum(X @ W1, 0.0)
+    h = h * masks[0] / keep
+    out = np.tanh(h @ W2) * masks[1] / keep
+    return np.sum(out ** 2)
+
+
+def loops_over_masks(x, masks):
+    total = 0.0
+    for m in masks:
+        total = total + np.sum(x * m)
+    return total
+
+
+def test_a_list_argument_of_two_ndims_is_read_by_position():
+    r = _rng(110)
+    masks = [(r.uniform(size=(4, 3)) > 0.3).astype(float), (r.uniform(size=2) > 0.3).astype(float)]
+    args = (r.normal(size=(2, 3)), r.normal(size=(3, 2)), r.normal(size=(4, 2)), masks)
+    _agrees(dropout_mlp, args)
+    _agrees(dropout_mlp, args, wrt=1)
+    assert isinstance(masks, list)  # (the caller's list is left as it is)
+
+
+def test_a_loop_over_a_list_of_two_ndims_is_refused_at_its_line():
+    args = (_rng(111).normal(size=3), [np.ones(3), np.ones((2, 3))])
+    with pytest.raises(srcdiff.SrcDiffError, match="jit='numba'") as info:
+        srcdiff.grad(loops_over_masks, jit="numba")(*args)
+    assert info.value.location is not None and info.value.location.line == loops_over_masks.__code__.co_firstlineno + 2
