@@ -56,11 +56,18 @@ def numba_function(made, found, template_globals: dict, origins):
         einsum,
         fusion,
         guards,
+        joins,
         linalg_more,
+        list_joins,
+        masks,
         missing,
+        points,
         reductions,
         runtime,
+        shape_tuples,
         special,
+        stacked,
+        turns,
     )
     from .numba import module as numba_module
     from .numba.ufuncs import vectorised
@@ -77,10 +84,12 @@ def numba_function(made, found, template_globals: dict, origins):
                            f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
-                                                  calculus, guards, decompositions, calculus_calls)
+                                                  calculus, guards, decompositions, calculus_calls, list_joins,
+                                                  masks, points, shape_tuples, stacked, turns)
              for name in module.HELPERS}
-    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
     key = next((k for k, v in found.variants.items() if v is made), None)
+    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
+    plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
 
     def compiled(built):
@@ -110,7 +119,7 @@ def numba_function(made, found, template_globals: dict, origins):
     def run(*args):
         values = [e.current() for e in env]
         try:
-            return _in_argument_dtypes(run.dispatcher(*values, *args), args, positions, options)
+            return _in_argument_dtypes(run.dispatcher(*values, *map(_typed, args)), args, positions, options)
         except refused as exc:
             if run.source != plain_text[0]:  # numba types the loops otherwise: the statements as written
                 compiled(plain)
@@ -126,6 +135,16 @@ def numba_function(made, found, template_globals: dict, origins):
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
     return run
+
+
+def _typed(value):
+    """An argument as numba takes it: a list of items of more than one type (arrays of two
+    ndims, ``masks = [m1, m2]``) as a tuple, which numba types item by item (a list, it
+    cannot); the code reads it the same way (``masks[0]``), or numba refuses at the line."""
+    if type(value) is list and len({(type(v), getattr(v, "ndim", None), getattr(v, "dtype", None))
+                                    for v in value}) > 1:
+        return tuple(value)
+    return value
 
 
 def _in_argument_dtypes(result, args: tuple, positions: list[int], options):

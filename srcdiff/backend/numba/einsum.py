@@ -9,8 +9,10 @@ writes them), the loops the subscripts describe, written from the operands' type
             for k in range(b.shape[0]):
                 out[i, k] += a[i, j] * b[k, j]
 
-after checking that every letter has one length.  Ellipses (``...``) are left to numba,
-which refuses them at the user's line.
+after checking that every letter has one length.  An ellipsis (``...``) stands for letters
+of its own, as many as the operand has axes left, aligned from the right as NumPy aligns
+them (`expanded`); where NumPy would broadcast an axis of length one against a longer one,
+the check raises, and the Python gradient then computes it.
 """
 
 from __future__ import annotations
@@ -33,10 +35,37 @@ def einsum_3(subscripts, a, b, c):
     return np.einsum(subscripts, a, b, c)
 
 
+def expanded(text: str, operands: list) -> str | None:
+    """`text` with each ``...`` written as letters of its own, for operands of these types;
+    an implicit output gets the ellipsis' letters first, as NumPy's does."""
+    if "..." not in text:
+        return text
+    inputs, arrow, output = text.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != len(operands):
+        return None
+    free = [c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in text]
+    counts = []
+    for term, op in zip(terms, operands):
+        ndim = op.ndim if isinstance(op, types.Array) else 0
+        counts.append(ndim - len(term.replace("...", "")) if "..." in term else 0)
+    width = max(counts)
+    if min(counts) < 0 or width > len(free):
+        return None
+    letters = "".join(free[:width][::-1])  # (rightmost axes: the last letters)
+    terms = [t.replace("...", letters[width - n:]) for t, n in zip(terms, counts)]
+    if arrow:
+        output = output.replace("...", letters)
+    else:
+        joined = "".join(terms)
+        output = letters + "".join(sorted(c for c in set(joined) if joined.count(c) == 1 and c not in letters))
+    return ",".join(terms) + "->" + output
+
+
 def loops(subscripts: str, operands: list) -> str | None:
     """The text of ``impl`` for `subscripts` and the operands' types, or None."""
-    text = subscripts.replace(" ", "")
-    if "." in text:
+    text = expanded(subscripts.replace(" ", ""), operands)
+    if text is None or "." in text:
         return None
     inputs, _, output = text.partition("->")
     terms = inputs.split(",")

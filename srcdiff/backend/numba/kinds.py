@@ -179,6 +179,10 @@ def _subscript(node: ast.Subscript, env: dict):
         return base[node.slice.value] if -len(base) <= node.slice.value < len(base) else None
     if isinstance(base, Kind) and base.ndim == 1 and _integer(node.slice, None) is not None:
         return Kind(SCALAR, base.dtype)  # an element: a number of the array's dtype
+    index = of(node.slice, env) if isinstance(node.slice, ast.Name) else None
+    if isinstance(base, Kind) and base.ndim > 1 and (_integer(node.slice, None) is not None or (
+            isinstance(index, Kind) and index.ndim == SCALAR and index.dtype == "i8")):
+        return Kind(base.ndim - 1, base.dtype, base.dims[1:] if base.dims else None)  # a row
     if isinstance(base, Kind) and base.array and isinstance(node.slice, ast.Tuple):
         return _new_axes(base, node.slice.elts)
     offsets = slice_offsets(node.slice)

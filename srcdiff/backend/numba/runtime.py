@@ -113,7 +113,7 @@ def zeros_list(items):
 @overload(zeros_list)
 def _zeros_list(items):
     """A list's adjoint: a list of zeros, each shaped like its item (``[0.0] * len(items)``)."""
-    if isinstance(items, types.List) and _is_array(items.dtype):
+    if isinstance(items, (types.List, types.UniTuple)) and _is_array(items.dtype):  # (a tuple: *args, slogdet)
         return lambda items: [np.zeros(item.shape) for item in items]
     if isinstance(items, (types.List, types.UniTuple)) and _is_number(items.dtype):
         return lambda items: [0.0 for _ in range(len(items))]

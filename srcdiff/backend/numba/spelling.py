@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from . import array_calls, calculus_calls, tuple_adjoints
+from . import array_calls, calculus_calls, list_joins, masks, pieces, shape_tuples, stacked, tuple_adjoints, turns
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -42,10 +42,15 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
+    pieces.rewrite(func)
     _index_lists(func)
     tuple_adjoints.split(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
+    if shape_tuples.rewrite(func):
+        rewriter.helpers.add("shape_operand")
+    if masks.rewrite(func):
+        rewriter.helpers.add("masked_items")
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
@@ -187,7 +192,8 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, node.args[0], node.args[1:], node)
             if module not in ("np", "math", "numpy") and func.attr in METHODS:
                 return self._reduction(func.attr, func.value, node.args, node)
-        spelled = array_calls.spell(node) or calculus_calls.spell(node)
+        spelled = array_calls.spell(node) or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) \
+            or list_joins.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

@@ -1,0 +1,206 @@
+"""A variable that is a number before a loop and an array in it (``s = 0.0``, then ``s = s *
+0.5 + np.sin(x)``): numba types each variable once, so the number becomes an array of the
+same number of axes, each of length one (``np.full((1,), 0.0)``), where that changes no
+value the gradient computes.
+
+An array of ones' shape broadcasts as the number does, so every elementwise operation gives
+the same values, possibly with axes of length one more; a sum over everything gives the same
+number.  So the promotion is made only when every value computed from the promoted one
+(in the forward sweep, on the stack, and in the backward sweep: a "tainted" value) is used
+by elementwise operators and NumPy functions, whole reductions, the backward sweep's
+``unbroadcast(g, y)`` (which sums to `y`'s shape: untainted when `y` is) and renames, and
+nothing tainted is returned.  If the loop does not run, the value after it is the number in
+an array of ones' shape, used the same ways: the same values again.  Anything else (an
+index, ``len``, a shape read, a call of another function) leaves the code as it is, and
+numba refuses it at the function, as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import replace
+
+from . import kindflow, kinds
+from .kinds import Kind
+
+#: calls whose result is tainted when an argument is, and which keep values elementwise
+ELEMENTWISE = kinds.UNARY | kinds.BINARY | {"where", "full_like", "zeros_like", "ones_like"}
+WHOLE = {"sum", "mean", "max", "min", "prod", "amax", "amin"}
+HELPERS_OF_SHAPE = {"zeros_like", "full", "stop_gradient"}
+
+
+def promote(built, made, key):
+    """`built` (module.py's `NumbaModule`) with its main function's number-then-array
+    variables promoted where that is exact; `built` itself when there is none."""
+    if not isinstance(key, tuple):
+        return built
+    module = ast.parse(built.source)
+    func = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == built.main), None)
+    tree = ast.parse(made.source).body[0]
+    names = [a.arg for a in tree.args.args]
+    if func is None or len(names) != len(key):
+        return built
+    env = {a.arg: None for a in func.args.args}
+    env.update({name: kinds.of_signature(name, part) for name, part in zip(names, key)})
+    changed = False
+    for index, stmt in enumerate(func.body):
+        if isinstance(stmt, (ast.For, ast.While)):
+            before = kindflow.block(func.body[:index], env)
+            for assign, ndim, dtype in _candidates(func.body[:index], stmt, before):
+                kept = copy.deepcopy(assign.value)
+                assign.value = _ones(ndim, assign.value.value, dtype)
+                if _exact(func, assign.targets[0].id):
+                    changed = True
+                else:
+                    assign.value = kept
+    if not changed:
+        return built
+    source = ast.unparse(module)
+    return replace(built, source=source, lines=_same_lines(built, module, source),
+                   imports={**built.imports, "np": ("numpy", None)})
+
+
+def _same_lines(built, module: ast.Module, source: str) -> dict:
+    """The new text's lines mapped as the old ones were: statements are the same, in order."""
+    old = [n.lineno for n in ast.walk(ast.parse(built.source)) if isinstance(n, ast.stmt)]
+    new = [n.lineno for n in ast.walk(ast.parse(source)) if isinstance(n, ast.stmt)]
+    return {b: built.lines[a] for a, b in zip(old, new) if a in built.lines}
+
+
+def _candidates(before: list, loop: ast.stmt, env: dict) -> list:
+    """(the assignment ``s = number`` before `loop`, the array's ndim, its dtype) for each
+    name the loop makes an array of a fixed ndim and dtype."""
+    last = {}
+    for stmt in before:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                for name in kindflow.bound(target):
+                    last[name] = stmt
+        else:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                    last[node.id] = None
+    found = []
+    for name, assign in last.items():
+        if assign is None or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) \
+                or not isinstance(assign.value, ast.Constant) or type(assign.value.value) not in (int, float):
+            continue
+        once = kindflow.block(loop.body, _entered(loop, env))
+        kind = once.get(name)
+        if not isinstance(kind, Kind) or not kind.array or kind.dtype not in ("f8", "f4"):
+            continue
+        entry = kindflow.loop_entry(loop, _entered(loop, {**env, name: Kind(kind.ndim, kind.dtype, None)}))
+        again = entry.get(name)
+        if isinstance(again, Kind) and again.ndim == kind.ndim and again.dtype == kind.dtype:
+            found.append((assign, kind.ndim, kind.dtype))
+    return found
+
+
+def _entered(loop: ast.stmt, env: dict) -> dict:
+    env = dict(env)
+    if isinstance(loop, ast.For):
+        for name in kindflow.bound(loop.target):
+            env[name] = kinds.NUMBER["i8"] if isinstance(loop.target, ast.Name) else None
+    return env
+
+
+def _ones(ndim: int, value, dtype: str) -> ast.expr:
+    shape = ast.Tuple([ast.Constant(1)] * ndim, ast.Load())
+    args = [shape, ast.Constant(float(value))]
+    if dtype == "f4":
+        args.append(ast.Attribute(ast.Name("np", ast.Load()), "float32", ast.Load()))
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "full", ast.Load()), args, [])
+
+
+def _exact(func: ast.FunctionDef, name: str) -> bool:
+    """Whether every value computed from `name` is used only the ways that keep values."""
+    tainted, piled = {name}, set()  # piled: (list, position in the tuples appended to it)
+    parents = {id(child): node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
+    for _ in range(20):
+        grown, more = set(tainted), set(piled)
+        for node in ast.walk(func):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted:
+                result = _use(node, parents)
+                if result is False:
+                    return False
+                grown.update(result[0])
+                more.update(result[1])
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                stack = _item_of(node.value)
+                if stack is not None and any(s == stack for s, _ in more):
+                    target = node.targets[0]
+                    if not isinstance(target, ast.Tuple):
+                        return False
+                    grown.update(n for i, e in enumerate(target.elts) if (stack, i) in more
+                                 for n in kindflow.bound(e))
+        if grown == tainted and more == piled:
+            return True
+        tainted, piled = grown, more
+    return False
+
+
+def _item_of(value: ast.expr) -> str | None:
+    """The list `value` reads an item of (``stack.pop()``, ``stack[i]``), else None."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "pop" \
+            and isinstance(value.func.value, ast.Name) and not value.args:
+        return value.func.value.id
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        return value.value.id
+    return None
+
+
+def _use(node: ast.Name, parents: dict):
+    """(the names a tainted load taints, the (list, position)s it is appended at), or False
+    where its use may change a value."""
+    child, parent = node, parents.get(id(node))
+    while True:
+        if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp)) and child is not getattr(
+                parent, "test", None):
+            child, parent = parent, parents.get(id(parent))
+            continue
+        if isinstance(parent, ast.Call) and child in parent.args:
+            called = _called(parent.func)
+            if called in ELEMENTWISE or called in HELPERS_OF_SHAPE:
+                child, parent = parent, parents.get(id(parent))
+                continue
+            if (called in WHOLE or called == "size") and len(parent.args) == 1 and not parent.keywords:
+                return set(), set()  # a number, the same one (axes of length one hold no more items)
+            if called == "unbroadcast" and len(parent.args) == 2:
+                if child is parent.args[0]:
+                    return set(), set()  # summed to the other's shape: the same values
+                child, parent = parent, parents.get(id(parent))
+                continue
+            if called == "shape" and isinstance(parents.get(id(parent)), ast.Call) \
+                    and _called(parents[id(parent)].func) in ("full", "zeros", "ones"):
+                child, parent = parents[id(parent)], parents.get(id(parents[id(parent)]))
+                continue
+            return False
+        if isinstance(parent, ast.Tuple) and child is node and isinstance(parents.get(id(parent)), ast.Call):
+            call = parents[id(parent)]
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+                    and isinstance(call.func.value, ast.Name) and call.args == [parent]:
+                return set(), {(call.func.value.id, parent.elts.index(child))}
+            return False
+        if isinstance(parent, ast.Call) and child is parent.func and isinstance(child, ast.Attribute) \
+                and child.attr in WHOLE and not parent.args and not parent.keywords:
+            return set(), set()
+        if isinstance(parent, ast.Attribute) and parent.attr in WHOLE and child is parent.value:
+            child, parent = parent, parents.get(id(parent))
+            continue
+        if isinstance(parent, (ast.Assign, ast.AugAssign)) and child is parent.value:
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            if all(isinstance(t, (ast.Name, ast.Tuple)) for t in targets):
+                return {n for t in targets for n in kindflow.bound(t)}, set()
+            return False
+        return False
+
+
+def _called(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy"):
+        return func.attr
+    if isinstance(func, ast.Attribute):
+        return func.attr if func.attr in ("append",) else None
+    return None
