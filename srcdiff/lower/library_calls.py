@@ -31,7 +31,7 @@ from ..rules import runtime
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_joins import LIST_JOINS
 from ..rules.numpy_shape import RESHAPE_TO
-from ..rules.structural import gradient_inputs
+from ..rules.structural import TRUNCATE, gradient_inputs
 from ..rules.table import qualified_name
 from .array_api import alias_of, is_promoter, lower_alias, lower_promote
 from .array_updates import at_parts, lower_at_set
@@ -224,6 +224,9 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
     if dtype is not None and kind not in (None, "f"):
         if kind in "iub" and no_gradient(lower.state, x):  # np.floor(p).astype(int): an index, a constant
             return opaque(lower, node, target)
+        if kind in "iub":  # a mask given as floats (m.astype(bool)): refused if it depends on the input
+            expr, reads = substitute(lower, node)
+            return emit_rule(lower.state, TRUNCATE, reads, {}, expr, target)
         raise lower.state.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
                                 "convert to a floating dtype (float, np.float64), or leave dtype out")
     if lower.state.is_list(x):  # np.array([1.0, -1.0]): the array NumPy makes of the list

@@ -314,3 +314,65 @@ def test_numba_differentiates_float32_matrix_products(f, make):
     assert got.dtype == np.float32
     want = central_difference(f, tuple(a.astype(np.float64) for a in args), 0)
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-4 * np.abs(want).max())
+
+
+# ---- 5. a mask given as floats converted to bool is not a truncated gradient ----
+# ``m.astype(bool)`` of a parameter that is not differentiated was refused ("would truncate the
+# gradient") in every transformation, though nothing differentiated passes through it.
+
+
+def float_mask_where(x, m):
+    return np.sum(np.where(m.astype(bool), np.sin(x), 0.0))
+
+
+def float_mask_index(x, m):
+    keep = m.astype(bool)
+    return np.sum(x[keep] ** 2)
+
+
+def float_mask_asarray(x, m):
+    return np.sum(np.exp(x[np.asarray(m, dtype=bool)]))
+
+
+def float_weights_to_int(x, m):
+    counts = m.astype(np.int64)
+    return np.sum(counts * x ** 2)
+
+
+FLOAT_MASKS = [float_mask_where, float_mask_index, float_mask_asarray, float_weights_to_int]
+
+
+@pytest.mark.parametrize("f", FLOAT_MASKS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("how", ["grad", "jvp", "hessian", "numba"])
+def test_a_float_mask_converted_to_bool(f, how):
+    x, m = np.array([0.3, -1.2, 0.7, 2.0]), np.array([1.0, 0.0, 2.0, 0.0])
+    want = central_difference(f, (x, m), 0)
+    if how == "grad":
+        np.testing.assert_allclose(srcdiff.grad(f)(x, m), want, rtol=1e-6, atol=1e-9)
+    elif how == "jvp":
+        v = np.array([1.0, 2.0, -1.0, 0.5])
+        np.testing.assert_allclose(srcdiff.jvp(f, (x, m), (v, None))[1], want @ v, rtol=1e-6, atol=1e-9)
+    elif how == "hessian":
+        gradient = srcdiff.grad(f)
+        rows = [central_difference(lambda t, e=e: gradient(x + t * e, m), (0.0,), 0) for e in np.eye(4)]
+        np.testing.assert_allclose(srcdiff.hessian(f)(x, m), np.array(rows), rtol=1e-5, atol=1e-7)
+    else:
+        pytest.importorskip("numba")
+        np.testing.assert_allclose(srcdiff.grad(f, jit="numba")(x, m), want, rtol=1e-6, atol=1e-9)
+
+
+def truncated_product(x):
+    return np.sum(x * x.astype(int))
+
+
+def truncated_mask(x):
+    return np.sum(np.where((2 * x).astype(bool), x, 0.0))
+
+
+@pytest.mark.parametrize("f", [truncated_product, truncated_mask], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("how", ["grad", "jvp"])
+def test_a_differentiated_value_converted_to_int_is_refused_at_its_line(f, how):
+    x = np.array([0.3, -1.2, 0.7])
+    with pytest.raises(srcdiff.SrcDiffError, match="truncate") as found:
+        srcdiff.grad(f)(x) if how == "grad" else srcdiff.jvp(f, (x,), (x,))
+    assert "test_redteam_wave5_findings.py" in str(found.value)
