@@ -376,3 +376,43 @@ def test_a_differentiated_value_converted_to_int_is_refused_at_its_line(f, how):
     with pytest.raises(srcdiff.SrcDiffError, match="truncate") as found:
         srcdiff.grad(f)(x) if how == "grad" else srcdiff.jvp(f, (x,), (x,))
     assert "test_redteam_wave5_findings.py" in str(found.value)
+
+
+# ---- 6. a float32 argument of a function that computes in float64 ----
+# ``x / np.sqrt(3)`` (a NumPy float64 number), ``np.zeros(3) + x``, ``x.astype(np.float64)``: f
+# computes in float64.  numba's gradient is float32 (its argument's dtype), NumPy's float64 from
+# grad, value_and_grad, vjp and jacobian, and the Hessian float32 or float64 by the program.
+
+
+def scaled_by_numpy_number(x):
+    return np.sum((x / np.sqrt(3)) ** 2)
+
+
+def added_to_float64_zeros(x):
+    h = np.zeros(3)
+    return np.sum((h + x) ** 2)
+
+
+def converted_up(x):
+    return np.sum(np.sin(x.astype(np.float64)))
+
+
+UPCAST = [scaled_by_numpy_number, added_to_float64_zeros, converted_up]
+
+
+_UPCAST_OPEN = pytest.mark.xfail(strict=True, reason="issue 24.9: a float32 argument's gradient is float64 where "
+                                 "f computes in float64 (numba's is float32): a gradient has its argument's dtype "
+                                 "in every transformation")
+UPCAST_CASES = [pytest.param(f, how, marks=() if (f, how) in [(added_to_float64_zeros, "grad"),
+                                                               (added_to_float64_zeros, "hessian")] else _UPCAST_OPEN,
+                             id=f"{how}-{f.__name__}")
+                for f in UPCAST for how in ("grad", "value_and_grad", "vjp", "jacobian", "hessian")]
+
+
+@pytest.mark.parametrize("f, how", UPCAST_CASES)
+def test_a_float32_argument_gets_a_float32_gradient_when_f_upcasts(f, how):
+    x = np.array([0.5, -1.0, 2.0], dtype=np.float32)
+    got = {"grad": lambda: srcdiff.grad(f)(x), "value_and_grad": lambda: srcdiff.value_and_grad(f)(x)[1],
+           "vjp": lambda: srcdiff.vjp(f, x)[1](1.0), "jacobian": lambda: srcdiff.jacobian(f)(x),
+           "hessian": lambda: srcdiff.hessian(f)(x)}[how]()
+    assert got.dtype == np.float32
