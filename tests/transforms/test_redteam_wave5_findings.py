@@ -416,3 +416,71 @@ def test_a_float32_argument_gets_a_float32_gradient_when_f_upcasts(f, how):
            "vjp": lambda: srcdiff.vjp(f, x)[1](1.0), "jacobian": lambda: srcdiff.jacobian(f)(x),
            "hessian": lambda: srcdiff.hessian(f)(x)}[how]()
     assert got.dtype == np.float32
+
+
+# ---- 7. a part read by index after a masked use is not masked ----
+# ``np.where(c, s[::-1] + s, 1.0)``: the adjoint of `s` starts as the where's masked side and then
+# gets the flipped read added into it by index (a scatter); the mask stayed recorded, and a later
+# adjoint selected with it, dropping what the index read brought where `c` fails.
+
+
+def flipped_after_where(x):
+    s = np.sin(x)
+    t = np.where(x > 0.1, 2.0 * s, 0.0)
+    s = t + 0.5 * s
+    return np.sum(np.where(x > 0.1, s[::-1, :] + s, 1.0) * t)
+
+
+def outer_of_rows_after_where(x):
+    s = np.sin(x)
+    t = np.where(x > 0.1, 2.0 * s, 0.0)
+    s = t + 0.5 * s
+    return np.sum(np.where(x > 0.1, np.outer(s[0], s[1]) + s, 1.0) * t)
+
+
+def element_after_where(x):
+    s = np.exp(0.5 * x)
+    t = np.where(x < 0.5, s, 0.0)
+    u = t * 3.0 + s
+    return np.sum(np.where(x < 0.5, u, 0.0)) * u[1, 2] + u[0, 0] ** 2
+
+
+def columns_after_where(x, labels):
+    s = np.cos(x)
+    t = np.where(labels[:, None] == labels[None, :], s, 0.0)
+    u = t + s
+    return np.sum(np.where(labels[:, None] == labels[None, :], u[:, ::-1] * u, 0.0) * t)
+
+
+def fancy_rows_after_where(x):
+    s = np.tanh(x)
+    t = np.where(x > 0.0, s, 0.0)
+    u = 2.0 * t - s
+    return np.sum(np.where(x > 0.0, u[[1, 0, 3, 2]] * u, -1.0) * t)
+
+
+READ_AFTER_MASK = [flipped_after_where, outer_of_rows_after_where, element_after_where, columns_after_where,
+                   fancy_rows_after_where]
+
+
+@pytest.mark.parametrize("f", READ_AFTER_MASK, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("how", ["grad", "vjp", "jvp", "numba", "hvp"])
+def test_a_part_read_by_index_after_a_masked_use(f, how):
+    x = np.random.default_rng(3).normal(size=(4, 4))
+    args = (x, np.array([0, 1, 0, 2])) if f is columns_after_where else (x,)
+    want = central_difference(f, args, 0)
+    v = np.random.default_rng(4).normal(size=x.shape)
+    if how == "grad":
+        got = srcdiff.grad(f)(*args)
+    elif how == "vjp":
+        got = srcdiff.vjp(f, *args)[1](1.0)
+    elif how == "jvp":
+        got, want = srcdiff.jvp(f, args, (v,) + (None,) * (len(args) - 1))[1], np.sum(want * v)
+    elif how == "numba":
+        pytest.importorskip("numba")
+        got = srcdiff.grad(f, jit="numba")(*args)
+    else:
+        gradient = srcdiff.grad(f)
+        got = srcdiff.hvp(f, x, v, *args[1:])
+        want = central_difference(lambda t: gradient(x + t * v, *args[1:]), (0.0,), 0)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
