@@ -61,7 +61,10 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             contribution = read_shapes_from(contribution, *sweep.shape_sources, lambda e: _is_number(e, sweep))
         mask = sweep.masks.get(node.out.name, ())
         if not node.rule.elementwise:  # only a single condition zeroes a whole adjoint, any shape
-            mask = tuple(m for m in mask if m.whole is not False)
+            # a condition whose shape is told at run time holds past this call only if it is one
+            # value: an array's zeros are spread by a reduction, a product, a reordering
+            mask = tuple(m if m.whole else Mask(m.test, m.keep, False, None, True) for m in mask
+                         if m.whole is not False)
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
             shaped = result_shape if node.rule.elementwise else operand_shapes[param]
             contribution = _masked(contribution, mask, shaped, whole_only=not node.rule.elementwise)
@@ -106,7 +109,8 @@ def _common_masks(a: tuple, b: tuple) -> tuple:
     def key(m):
         return ast.dump(m.test), m.keep, m.whole
     found = {key(m): m for m in b}
-    return tuple(Mask(m.test, m.keep, m.exact and found[key(m)].exact, m.whole) for m in a if key(m) in found)
+    return tuple(Mask(m.test, m.keep, m.exact and found[key(m)].exact, m.whole,
+                      m.whole_only or found[key(m)].whole_only) for m in a if key(m) in found)
 
 
 def _merged(pending: list) -> list:
@@ -231,6 +235,10 @@ class Mask:
     #: `test` is one value: the whole adjoint is zero, through any operation (None: not known
     #: before the call; ``select_whole`` checks at run time)
     whole: bool | None = False
+    #: passed through an operation that is not elementwise (a reduction, a matmul, a sort):
+    #: with `whole` None it holds only if `test` turns out one value (``select_whole``), never
+    #: element by element, even where the shapes happen to agree
+    whole_only: bool = False
 
 
 def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape, whole_only: bool = False) -> ast.expr:
@@ -240,7 +248,7 @@ def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape, whole_
         if _selected_by(contribution, m):
             continue  # already zero where this condition fails
         kept, dropped = (contribution, zero) if m.keep else (zero, contribution)
-        if m.whole is None and whole_only:
+        if m.whole is None and (whole_only or m.whole_only):
             test = m.test if m.keep else _np("logical_not", m.test)
             contribution = call("select_whole", test, contribution)
         elif not m.exact:
@@ -273,7 +281,7 @@ def _inherit(mask: tuple[Mask, ...], operand: Shape, result: Shape) -> tuple[Mas
         return mask
     if operand.known and result.known and operand.ndim != result.ndim:
         return whole
-    return tuple(m if m.whole else Mask(m.test, m.keep, False, m.whole) for m in mask)
+    return tuple(m if m.whole else Mask(m.test, m.keep, False, m.whole, m.whole_only) for m in mask)
 
 
 def _np(name: str, *args: ast.expr) -> ast.expr:

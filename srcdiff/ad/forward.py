@@ -157,15 +157,16 @@ def _mark(stmts, needed, stacks) -> None:
 def _filter(stmts, needed, stacks, checks=None) -> list:
     out, seen = [], set()
     for stmt in stmts:
+        node = checks.node_of(stmt) if checks is not None else None
         if not _kept(stmt, needed, stacks):
-            if checks is not None and isinstance(stmt, Node):
-                for guard in checks.dropped(stmt):  # one check per test in a block
+            if node is not None:
+                for guard in checks.dropped(node):  # one check per test in a block
                     if ast.dump(guard.stmt.test) not in seen:
                         seen.add(ast.dump(guard.stmt.test))
                         out.append(guard)
             continue
-        if checks is not None and isinstance(stmt, Node):
-            checks.kept(stmt)
+        if node is not None:
+            checks.kept(node)
         if isinstance(stmt, If):
             stmt = If(stmt.test, _filter(stmt.body, needed, stacks, checks),
                       _filter(stmt.orelse, needed, stacks, checks), stmt.line)

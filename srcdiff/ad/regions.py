@@ -239,6 +239,9 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
         return
     g = ast.Name(sweep.name(node.out.name), ast.Load())
     index = node.expr.slice
+    # added into part of x's adjoint: where a mask made it zero (np.where's cut-off side) the
+    # part read here need not be zero any more
+    sweep.masks.pop(x.name, None)
     if _whole_of_a_number(x, index, sweep):  # ``t[()]`` of a number is the number: its adjoint passes
         sweep.contribute(x.name, g, node.line)
         return

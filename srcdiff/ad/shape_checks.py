@@ -36,10 +36,17 @@ class ShapeChecks:
     """Guards for dropped nodes, in program order; `dims` records each dropped value's axes as
     (length expression, kind) pairs, kind one of `shapes.ONE`, `shapes.MANY`, `shapes.UNKNOWN_DIM`."""
 
-    def __init__(self, shape_of: dict, location):
+    def __init__(self, shape_of: dict, location, statements: dict | None = None):
         self.shape_of = shape_of
         self.location = location
         self.dims: dict[str, list | None] = {}
+        #: id of a statement -> the node it computes, where the statements are not the nodes
+        #: themselves (forward mode writes each node as an assignment beside its tangent)
+        self.statements = statements or {}
+
+    def node_of(self, stmt) -> Node | None:
+        """The primitive call `stmt` computes, or None."""
+        return stmt if isinstance(stmt, Node) else self.statements.get(id(stmt))
 
     def kept(self, node: Node) -> None:
         """Record a computed value's axes as its operands' where a rule says how (``x > 0.0``

@@ -23,6 +23,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
+from .shape_checks import ShapeChecks
 from .sweep import operand_shape
 from .tangent_node import Tangents, tangent_expr
 
@@ -60,7 +61,9 @@ def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     if out_tangent is None:
         out_tangent = state.zeros(output) if not isinstance(output, Const) else ast.Constant(0.0)
     needed = {n.id for e in (value, out_tangent) for n in ast.walk(e) if isinstance(n, ast.Name)}
-    return TangentProgram(function, prune(body, needed, set()), params, value, out_tangent, state.names,
+    # a statement left out keeps the shape check NumPy would make computing it: f raises there
+    checks = ShapeChecks(shape_of, location, state.statements)
+    return TangentProgram(function, prune(body, needed, set(), checks), params, value, out_tangent, state.names,
                           state.calls)
 
 
@@ -90,6 +93,7 @@ def _node(node: Node, state: Tangents) -> list:
             stmts.append(Effect(push, node.line))
         return stmts
     stmts = [Assign([node.out.name], node.expr, node.line)]
+    state.statements[id(stmts[0])] = node
     if not active:
         return stmts
     if isinstance(node, UserCall):

@@ -44,6 +44,8 @@ class Tangents:
     names: dict[str, str] = field(default_factory=dict)  # primal name -> tangent name
     primal_of: dict[str, str] = field(default_factory=dict)  # tangent name -> primal name
     calls: dict = field(default_factory=dict)  # tangent function name -> the `CallSpec` of the call it serves
+    #: id of the statement computing a node's value -> the node (its shape check, if pruned)
+    statements: dict = field(default_factory=dict)
 
     def name(self, primal: str) -> str:
         if primal not in self.names:

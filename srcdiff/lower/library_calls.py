@@ -9,10 +9,9 @@ operands, like ``np.concatenate([a, b])``); every other call is left to the gene
 - An *array namespace* (``xp = array_namespace(x)``, as recent SciPy writes its functions)
   is bound to NumPy: srcdiff differentiates NumPy arrays, so ``xp.sum`` is ``np.sum``, with
   its rule, and the generated code spells it ``np.sum``.
-- A *conversion* passes the gradient through unchanged, once its ``dtype`` is checked to be
-  floating: ``x.astype(int)`` would silently truncate the gradient, so it is refused.
-- A *nograd* call (constructors, queries, comparisons) takes any arguments: dtypes, shape
-  tuples, values computed from the inputs.  Its value is constant for the reverse pass.
+- A *conversion* passes the gradient through unchanged; to an integer or bool dtype it is
+  refused where it would truncate a gradient (``x.astype(int)`` of a differentiated x).
+- A *nograd* call (constructors, queries, comparisons) takes any arguments: a constant for the reverse pass.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from ..rules import runtime
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_joins import LIST_JOINS
 from ..rules.numpy_shape import RESHAPE_TO
-from ..rules.structural import gradient_inputs
+from ..rules.structural import NOGRAD, TRUNCATE, gradient_inputs
 from ..rules.table import qualified_name
 from .array_api import alias_of, is_promoter, lower_alias, lower_promote
 from .array_updates import at_parts, lower_at_set
@@ -222,8 +221,9 @@ def _conversion(lower: ExpressionLowerer, node: ast.Call, func, args: list[ast.e
             kind = "?"
     x = lower.expr(args[0])
     if dtype is not None and kind not in (None, "f"):
-        if kind in "iub" and no_gradient(lower.state, x):  # np.floor(p).astype(int): an index, a constant
-            return opaque(lower, node, target)
+        if kind in "iub":  # np.floor(p).astype(int), a mask given as floats: no gradient (TRUNCATE: refused
+            expr, reads = substitute(lower, node)  # where it truncates a value the differentiated input moves)
+            return emit_rule(lower.state, NOGRAD if no_gradient(lower.state, x) else TRUNCATE, reads, {}, expr, target)
         raise lower.state.error(node, f"converting to dtype {ast.unparse(dtype)} would truncate the gradient",
                                 "convert to a floating dtype (float, np.float64), or leave dtype out")
     if lower.state.is_list(x):  # np.array([1.0, -1.0]): the array NumPy makes of the list

@@ -46,6 +46,16 @@ STRING = Rule(None, "str", (), {}, nograd=True,
                              "(format it only for messages)")
 
 
+#: A conversion to an integer or bool dtype (``m.astype(bool)``, ``np.asarray(k, dtype=int)``):
+#: no gradient, and fine for a value that does not depend on the differentiated input (a mask
+#: given as floats); where it truncates one the output depends on, it is refused.
+TRUNCATE = Rule(None, "a conversion to an integer or bool dtype", (), {}, nograd=True,
+                refuses_active="compute the mask or index from values that are not differentiated, or "
+                               "convert to a floating dtype (float, np.float64)",
+                refusal="converting a differentiated value to an integer or bool dtype would truncate the "
+                        "gradient")
+
+
 def _compared_shape(static, *operands):
     return shapes.broadcast(*operands)
 

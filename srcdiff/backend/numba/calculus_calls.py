@@ -11,9 +11,9 @@ with their helpers (spelling.py's rewriter asks `spell`):
 * ``np.linalg.svd(x, compute_uv=False)``: the singular values of numba's SVD;
 * ``np.linalg.eigh(x, UPLO)`` / ``eigvalsh``: numba's of the symmetric matrix the named triangle
   of x holds (numba's take no ``UPLO``);
-* ``np.clip`` of a number (numba's takes arrays): ``clip_number(x, lo, hi)``;
-* ``dtype=bool`` (``float``, ``int``) in ``np.ones``/``zeros``/``empty``/``full``: NumPy's
-  ``np.bool_`` (``np.float64``, ``np.int64``), which numba takes.
+* ``np.clip`` of a number (numba's takes arrays): ``clip_number(x, lo, hi)``.
+
+(Python's types as dtypes, ``dtype=bool``, are spelled NumPy's in spelling.py, for any call.)
 
 Any other form is left alone, and numba refuses it at the user's line.
 """
@@ -41,18 +41,9 @@ def _constant(node, default=None):
         return _constant  # (a marker: not a constant)
 
 
-#: Python's types as a dtype, and NumPy's types numba takes for them
-DTYPES = {"bool": "bool_", "float": "float64", "int": "int64"}
-
-
 def spell(node: ast.Call) -> tuple[str, list] | None:
     """(helper, arguments) the call `node` becomes, or None to keep it."""
     func, args, keywords = node.func, list(node.args), {k.arg: k.value for k in node.keywords}
-    if any(_is_np(func, name) for name in ("ones", "zeros", "empty", "full")):
-        for k in node.keywords:  # (the call itself is numba's)
-            if k.arg == "dtype" and isinstance(k.value, ast.Name) and k.value.id in DTYPES:
-                k.value = ast.Attribute(ast.Name("np", ast.Load()), DTYPES[k.value.id], ast.Load())
-        return None
     if isinstance(func, ast.Attribute) and func.attr in ("eigh", "eigvalsh") and _is_np(func.value, "linalg") \
             and len(args) + len(keywords) == 2 and set(keywords) <= {"UPLO"}:
         uplo = _constant(args[1] if len(args) == 2 else keywords["UPLO"])

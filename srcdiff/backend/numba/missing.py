@@ -106,14 +106,19 @@ def _matmul(a, b):
     other 2-D or 3-D) one product per matrix."""
     if not (_is_array(a) and _is_array(b)):
         return None
+    dtype = np.promote_types(as_dtype(a.dtype), as_dtype(b.dtype))
+    # numba's @ takes one dtype: a float32 operand and a float64 adjoint meet in float64, as in NumPy
+    cast_a = "" if as_dtype(a.dtype) == dtype else ".astype(DTYPE)"
+    cast_b = "" if as_dtype(b.dtype) == dtype else ".astype(DTYPE)"
     if a.ndim <= 2 and b.ndim <= 2:
-        if a.layout in "CF" and b.layout in "CF":  # BLAS reads either order (a transpose is F): no copy
+        if not (cast_a or cast_b) and a.layout in "CF" and b.layout in "CF":  # BLAS reads either order: no copy
             return lambda a, b: a @ b
-        return lambda a, b: np.ascontiguousarray(a) @ np.ascontiguousarray(b)
+        return _made(f"def impl(a, b):\n    return np.ascontiguousarray(a{cast_a}) @ np.ascontiguousarray(b{cast_b})\n",
+                     DTYPE=dtype)
     if a.ndim > 3 or b.ndim > 3 or min(a.ndim, b.ndim) < 2:
         return None
-    first = "a[i % a.shape[0]]" if a.ndim == 3 else "a"
-    second = "b[i % b.shape[0]]" if b.ndim == 3 else "b"
+    first = ("a[i % a.shape[0]]" if a.ndim == 3 else "a") + cast_a
+    second = ("b[i % b.shape[0]]" if b.ndim == 3 else "b") + cast_b
     count = "max(a.shape[0], b.shape[0])" if a.ndim == b.ndim == 3 else "a.shape[0]" if a.ndim == 3 else "b.shape[0]"
     text = ("def impl(a, b):\n"
             f"    n = {count}\n"
@@ -123,7 +128,7 @@ def _matmul(a, b):
             "    for i in range(n):\n"
             f"        out[i] = np.ascontiguousarray({first}) @ np.ascontiguousarray({second})\n"
             "    return out\n")
-    return _made(text, DTYPE=np.promote_types(as_dtype(a.dtype), as_dtype(b.dtype)))
+    return _made(text, DTYPE=dtype)
 
 
 def swap_last(a):

@@ -84,6 +84,24 @@ def _index_lists(func: ast.FunctionDef) -> None:
         assign.value = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [assign.value], [])
 
 
+#: builtin types used as dtypes -> the NumPy scalar types numba takes in their place
+BUILTIN_DTYPES = {"bool": "bool_", "int": "int64", "float": "float64"}
+
+
+def _numpy_dtypes(node: ast.Call) -> None:
+    """``m.astype(bool)``, ``np.asarray(m, dtype=int)``: numba takes NumPy's scalar types as
+    dtypes, not Python's builtins (``np.bool_``, ``np.int64``, ``np.float64``)."""
+    def spelled(e):
+        if isinstance(e, ast.Name) and e.id in BUILTIN_DTYPES:
+            return ast.copy_location(ast.Attribute(ast.Name("np", ast.Load()), BUILTIN_DTYPES[e.id], ast.Load()), e)
+        return e
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "astype" and len(node.args) == 1:
+        node.args = [spelled(node.args[0])]
+    for k in node.keywords:
+        if k.arg == "dtype":
+            k.value = spelled(k.value)
+
+
 def _located(new: ast.AST, old: ast.AST) -> ast.AST:
     if hasattr(old, "origin"):
         new.origin = old.origin
@@ -143,6 +161,7 @@ class _Rewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
         func = node.func
+        _numpy_dtypes(node)
         if isinstance(func, ast.Name) and func.id == "reversed" and len(node.args) == 1:
             return _reversed_range(node)
         if (_is_np(func, "array") or _is_np(func, "asarray")) and len(node.args) == 1:
