@@ -24,6 +24,7 @@ from .derivatives import Composite, Derivative
 from .flatcall import Front
 from .forward import JvpFunction
 from .gradients import GradFunction, grad
+from .hessian_forward import VectorForward, widths
 from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullback, Pullbacks
 from .varkw import PerCall, per_call
@@ -207,7 +208,9 @@ class Hessian(Composite):
         self.front = Front(f, wrt, what="srcdiff.hessian")
         self._gradients: dict = {}  # plain function -> its GradFunction
         self._pullbacks: dict = {}  # generated gradient -> its Pullbacks
-        self._forwards: dict = {}  # generated gradient -> its JvpFunction (forward over reverse)
+        # generated gradient -> its JvpFunction (forward over reverse); (gradient, width) -> its
+        # VectorForward (hessian_forward.py), False where vector forward mode refused it
+        self._forwards: dict = {}
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it
         self.batched = Batched(seeded)
@@ -268,6 +271,20 @@ class Hessian(Composite):
         zeros = {n: np.zeros(leaf.shape, dtype=d) if leaf.ndim else 0.0 for n, leaf, d in zip(call.wrt, leaves, dtypes)}
         try:
             plain, _, several = gradient.derivable(call.args)
+            if all(d == np.float64 for d in dtypes):  # all columns in a few sweeps (float32: one per column)
+                width, _ = widths(sum(leaf.size for leaf in leaves))
+                vector = self._forwards.get((plain, width))
+                if vector is None:
+                    vector = self._forwards[(plain, width)] = VectorForward(plain, call.wrt, call.names, width)
+                try:
+                    if vector is False:
+                        raise SrcDiffError("refused before")
+                    blocks = vector.blocks(call.args, leaves, dtypes, several)
+                except SrcDiffError:
+                    self._forwards[(plain, width)] = False  # one sweep per column, below
+                else:
+                    self._last = vector
+                    return blocks
             forward = self._forwards.get(plain)
             if forward is None:
                 forward = self._forwards[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)
