@@ -6,7 +6,9 @@ element and every sweep recomputes the same values (the gradient, its loops, its
 `widen` rewrites the jvp's function so that each tangent statement is repeated once per
 direction under its own names (``z_dot0 = ...``, ``z_dot1 = ...``): the values are computed
 once, the tangents side by side, all floats staying floats (no batch axis, no array of
-directions, which for scalar code would cost more than it saves).
+directions, which for scalar code would cost more than it saves).  What a tangent statement
+computes from values alone (``math.cos(x)`` in ``y_dot = x_dot * math.cos(x)``) is computed
+once before the copies.
 
 Which statements are tangent statements is found from the code itself: a name is a tangent
 if it is a tangent parameter or a statement touching a tangent writes it (``s_dot = []``
@@ -38,7 +40,8 @@ def widen(func: ast.FunctionDef, tangent_params: list[str], count: int) -> dict[
     taken = {n.id for n in ast.walk(func) if isinstance(n, ast.Name)} | {a.arg for a in func.args.args}
     suffix = _suffix(tangents, taken, count)
     names = {t: [f"{t}{suffix}{j}" for j in range(count)] for t in sorted(tangents)}
-    func.body = _block(body, tangents, names, count)
+    fresh = _Fresh(taken | {n for copies in names.values() for n in copies})
+    func.body = _block(body, tangents, names, count, fresh)
     value, tangent = returned.value.elts
     if _reads(value) & tangents:
         raise SrcDiffError("vector forward mode: the value returned reads a tangent")
@@ -125,7 +128,47 @@ def _renamed(node, names: dict[str, list[str]], j: int):
     return node
 
 
-def _block(stmts: list[ast.stmt], tangents: set[str], names: dict, count: int) -> list[ast.stmt]:
+class _Fresh:
+    """Names for values the directions share: ``common0``, ``common1``, ... none taken."""
+
+    def __init__(self, taken: set[str]):
+        self.taken, self.next = taken, 0
+
+    def __call__(self) -> str:
+        while f"common{self.next}" in self.taken:
+            self.next += 1
+        self.taken.add(f"common{self.next}")
+        return f"common{self.next}"
+
+
+def _shared(stmt: ast.stmt, tangents: set[str], fresh: _Fresh) -> list[ast.stmt]:
+    """A tangent statement's calls of math functions of values alone (``math.cos(x)`` in
+    ``y_dot = x_dot * math.cos(x)``), computed once for all directions: the statements that
+    compute them, each call replaced by its name in `stmt`."""
+    out: list[ast.stmt] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp,
+                             ast.DictComp)):
+            return  # evaluated only on some paths (a guard before math.log): left where it is
+        for field, child in ast.iter_fields(node):
+            if isinstance(node, (ast.BinOp, ast.UnaryOp)) and isinstance(child, ast.Call) \
+                    and isinstance(child.func, ast.Attribute) and isinstance(child.func.value, ast.Name) \
+                    and child.func.value.id in ("math", "np") and not _reads(child) & tangents:
+                name = fresh()  # (not looked into: computed whole, as written)
+                out.append(ast.Assign([ast.Name(name, ast.Store())], child))
+                setattr(node, field, ast.Name(name, ast.Load()))
+            elif isinstance(child, ast.AST):
+                visit(child)
+            elif isinstance(child, list):
+                for item in child:
+                    if isinstance(item, ast.AST):
+                        visit(item)
+    visit(stmt)
+    return out
+
+
+def _block(stmts: list[ast.stmt], tangents: set[str], names: dict, count: int, fresh: _Fresh) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for stmt in stmts:
         if isinstance(stmt, (ast.For, ast.While, ast.If)):
@@ -133,8 +176,8 @@ def _block(stmts: list[ast.stmt], tangents: set[str], names: dict, count: int) -
             bound = _writes(ast.Assign([stmt.target], ast.Constant(0))) if isinstance(stmt, ast.For) else set()
             if (_reads(head) | bound) & tangents:
                 raise SrcDiffError("vector forward mode: a loop or branch depends on a tangent")
-            stmt.body = _block(stmt.body, tangents, names, count)
-            stmt.orelse = _block(stmt.orelse, tangents, names, count)
+            stmt.body = _block(stmt.body, tangents, names, count, fresh)
+            stmt.orelse = _block(stmt.orelse, tangents, names, count, fresh)
             out.append(stmt)
         elif is_comment(stmt):
             out.append(stmt)
@@ -153,6 +196,7 @@ def _block(stmts: list[ast.stmt], tangents: set[str], names: dict, count: int) -
             elif writes - tangents:
                 raise SrcDiffError("vector forward mode: a statement writes a value and a tangent at once")
             else:
+                out += _shared(stmt, tangents, fresh) if count > 1 else []
                 out += [_renamed(stmt, names, j) for j in range(count)]
     return out
 

@@ -148,3 +148,21 @@ def test_one_element_two_leaves_and_one_leaf():
     got = blocks_to_matrix(srcdiff.hessian(decay, wrt=(0, 1))(0.8, x, 3), [(), (1,)])
     expected = hessian_difference(flat(lambda a, z: decay(a, z, 3), [(), (1,)]), (np.array([0.8, 0.4]),))
     assert_close(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def guarded(x, y):
+    """math.log behind a guard: a value the directions share is not computed where the code
+    would not compute it."""
+    s = 0.0
+    for _ in range(4):
+        s = s + (math.log(x * y) if x * y > 0 else x * y * x) + math.sin(s * x)
+    return s * y
+
+
+@pytest.mark.parametrize("x, y", [(0.7, 1.2), (-0.7, 1.2), (0.5, -2.0)])
+def test_guarded_math_in_the_shared_values(x, y):
+    H = srcdiff.hessian(guarded, wrt=(0, 1))
+    got = blocks_to_matrix(H(x, y), [(), ()])
+    expected = hessian_difference(flat(guarded, [(), ()]), (np.array([x, y]),))
+    assert_close(got, expected, rtol=1e-5, atol=1e-5)
+    assert "common" in H.source
