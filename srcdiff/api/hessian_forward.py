@@ -36,6 +36,7 @@ class VectorForward:
         self.options = Options(mode="forward", with_value=False, directions=width)
         self._fast: dict = {}
         self.last = None  # the Variant of the last call
+        self.lowered = None  # the Lowered it was compiled from
 
     @property
     def source(self) -> str:
@@ -48,12 +49,12 @@ class VectorForward:
         if found is not None and found[0].parsed.func.__code__ is found[2] \
                 and (not found[0].depends or depends.hold(found[0].depends)) \
                 and found[0].specialised_for(args, self.names):
-            self.last = found[1]
+            self.last, self.lowered = found[1], found[0]
             return found[1].function
         lowered = driver.lowered(self.plain, self.wrt, self.options, args)
         made = driver.variant(lowered, key, args)
         self._fast[key] = (lowered, made, lowered.parsed.func.__code__)
-        self.last = made
+        self.last, self.lowered = made, lowered
         return made.function
 
     def blocks(self, args: tuple, leaves: list, dtypes: list, several: bool) -> list:

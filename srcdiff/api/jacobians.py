@@ -255,9 +255,13 @@ class Hessian(Composite):
             self._last = pullbacks
             value, pullback = pullbacks(*call.args)
             rows[i] = call.rebuild(jacobian_leaves(value, pullback))
-        if len(batched) == len(call.wrt) and call.flat is None and len(args) == len(call.args) \
-                and all(a is b for a, b in zip(args, call.args)):
+        same = call.flat is None and len(args) == len(call.args) and all(a is b for a, b in zip(args, call.args))
+        if len(batched) == len(call.wrt) and same:
             self._plan = plan_for(args, lowereds, self._replay(call, batched))
+        elif not batched and columns is not None and isinstance(self._last, VectorForward) and same:
+            plain, _, several = gradient.derivable(call.args)  # (what `_forward` ran: all columns in a few sweeps)
+            self._plan = plan_for(args, [lowered_of(plain), self._last.lowered],
+                                  self._replay_forward(call, self._last, several))
         return call.rebuild(rows)
 
     def _forward(self, gradient: GradFunction, call) -> list | None:
@@ -318,6 +322,17 @@ class Hessian(Composite):
                 like = np.zeros(np.shape(leaf), dtype=leaf.dtype) if np.ndim(leaf) else 0.0
                 rows.append(rebuild(compute(made, args, names, wrt, like)))
             return rebuild(rows)
+        return run
+
+    @staticmethod
+    def _replay_forward(call, vector: VectorForward, several: bool):
+        """The vector forward sweeps of a Hessian again, for other arguments like `call`'s."""
+        indices, rebuild = [call.names.index(n) for n in call.wrt], call.rebuild
+        dtypes = [np.dtype(float)] * len(indices)  # (float64 leaves: the only ones it takes)
+
+        def run(args):
+            blocks = vector.blocks(args, [np.asarray(args[i]) for i in indices], dtypes, several)
+            return rebuild([rebuild(row) for row in blocks])
         return run
 
     @property

@@ -166,3 +166,31 @@ def test_guarded_math_in_the_shared_values(x, y):
     expected = hessian_difference(flat(guarded, [(), ()]), (np.array([x, y]),))
     assert_close(got, expected, rtol=1e-5, atol=1e-5)
     assert "common" in H.source
+
+
+SCALE = 1.0
+
+
+def scaled(x, y, n):
+    s = x
+    for _ in range(n):
+        s = 0.5 * s + SCALE * math.sin(s * y)
+    return s * s
+
+
+def test_replayed_calls_follow_shapes_counts_and_globals():
+    """Later calls take the remembered sweeps only while everything they came from holds."""
+    global SCALE
+    H = srcdiff.hessian(scaled, wrt=(0, 1))
+    for x, y, n, scale in [(0.3, 1.1, 3, 1.0), (0.4, 0.9, 3, 1.0), (0.4, 0.9, 5, 1.0), (0.4, 0.9, 5, 2.5)]:
+        SCALE = scale
+        try:
+            got = blocks_to_matrix(H(x, y, n), [(), ()])
+            expected = hessian_difference(flat(lambda a, b, n=n: scaled(a, b, n), [(), ()]), (np.array([x, y]),))
+        finally:
+            SCALE = 1.0
+        assert_close(got, expected, rtol=1e-5, atol=1e-5)
+    observed = np.linspace(0.0, 1.0, 7)
+    got = blocks_to_matrix(srcdiff.hessian(pendulum, wrt=(0, 1))(0.3, 4.0, observed), [(), ()])
+    expected = hessian_difference(flat(lambda c, k: pendulum(c, k, observed), [(), ()]), (np.array([0.3, 4.0]),))
+    assert_close(got, expected, rtol=1e-5, atol=1e-5)
