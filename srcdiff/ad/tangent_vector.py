@@ -23,7 +23,6 @@ from __future__ import annotations
 import ast
 import copy
 
-from ..backend.optimize.liveness import is_comment
 from ..errors import SrcDiffError
 
 
@@ -100,7 +99,7 @@ def _simple(stmts: list[ast.stmt]):
         if isinstance(stmt, (ast.For, ast.While, ast.If)):
             yield from _simple(stmt.body)
             yield from _simple(stmt.orelse)
-        elif not is_comment(stmt):
+        else:  # (codegen's comment markers read and write nothing: values' statements)
             yield stmt
 
 
@@ -178,8 +177,6 @@ def _block(stmts: list[ast.stmt], tangents: set[str], names: dict, count: int, f
                 raise SrcDiffError("vector forward mode: a loop or branch depends on a tangent")
             stmt.body = _block(stmt.body, tangents, names, count, fresh)
             stmt.orelse = _block(stmt.orelse, tangents, names, count, fresh)
-            out.append(stmt)
-        elif is_comment(stmt):
             out.append(stmt)
         elif isinstance(stmt, ast.Delete):
             keep = [t for t in stmt.targets if not (isinstance(t, ast.Name) and t.id in tangents)]

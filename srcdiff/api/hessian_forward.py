@@ -9,6 +9,8 @@ sweep, so the gradient's own work is done once per `WIDTH` columns.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import driver
@@ -35,7 +37,7 @@ class VectorForward:
         self.plain, self.wrt, self.names, self.width = plain, wrt, names, width
         self.options = Options(mode="forward", with_value=False, directions=width)
         self._fast: dict = {}
-        self.last = None  # the Variant of the last call
+        self.last: Any = None  # the Variant of the last call
         self.lowered = None  # the Lowered it was compiled from
 
     @property
