@@ -24,6 +24,7 @@ from .derivatives import Composite, Derivative
 from .flatcall import Front
 from .forward import JvpFunction
 from .gradients import GradFunction, grad
+from .hessian_forward import VectorForward, widths
 from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullback, Pullbacks
 from .varkw import PerCall, per_call
@@ -207,7 +208,9 @@ class Hessian(Composite):
         self.front = Front(f, wrt, what="srcdiff.hessian")
         self._gradients: dict = {}  # plain function -> its GradFunction
         self._pullbacks: dict = {}  # generated gradient -> its Pullbacks
-        self._forwards: dict = {}  # generated gradient -> its JvpFunction (forward over reverse)
+        # generated gradient -> its JvpFunction (forward over reverse); (gradient, width) -> its
+        # VectorForward (hessian_forward.py), False where vector forward mode refused it
+        self._forwards: dict = {}
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it
         self.batched = Batched(seeded)
@@ -252,9 +255,13 @@ class Hessian(Composite):
             self._last = pullbacks
             value, pullback = pullbacks(*call.args)
             rows[i] = call.rebuild(jacobian_leaves(value, pullback))
-        if len(batched) == len(call.wrt) and call.flat is None and len(args) == len(call.args) \
-                and all(a is b for a, b in zip(args, call.args)):
+        same = call.flat is None and len(args) == len(call.args) and all(a is b for a, b in zip(args, call.args))
+        if len(batched) == len(call.wrt) and same:
             self._plan = plan_for(args, lowereds, self._replay(call, batched))
+        elif not batched and columns is not None and isinstance(self._last, VectorForward) and same:
+            plain, _, several = gradient.derivable(call.args)  # (what `_forward` ran: all columns in a few sweeps)
+            self._plan = plan_for(args, [lowered_of(plain), self._last.lowered],
+                                  self._replay_forward(call, self._last, several))
         return call.rebuild(rows)
 
     def _forward(self, gradient: GradFunction, call) -> list | None:
@@ -268,6 +275,20 @@ class Hessian(Composite):
         zeros = {n: np.zeros(leaf.shape, dtype=d) if leaf.ndim else 0.0 for n, leaf, d in zip(call.wrt, leaves, dtypes)}
         try:
             plain, _, several = gradient.derivable(call.args)
+            if all(d == np.float64 for d in dtypes):  # all columns in a few sweeps (float32: one per column)
+                width, _ = widths(sum(leaf.size for leaf in leaves))
+                vector = self._forwards.get((plain, width))
+                if vector is None:
+                    vector = self._forwards[(plain, width)] = VectorForward(plain, call.wrt, call.names, width)
+                try:
+                    if vector is False:
+                        raise SrcDiffError("refused before")
+                    blocks = vector.blocks(call.args, leaves, dtypes, several)
+                except SrcDiffError:
+                    self._forwards[(plain, width)] = False  # one sweep per column, below
+                else:
+                    self._last = vector
+                    return blocks
             forward = self._forwards.get(plain)
             if forward is None:
                 forward = self._forwards[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)
@@ -301,6 +322,17 @@ class Hessian(Composite):
                 like = np.zeros(np.shape(leaf), dtype=leaf.dtype) if np.ndim(leaf) else 0.0
                 rows.append(rebuild(compute(made, args, names, wrt, like)))
             return rebuild(rows)
+        return run
+
+    @staticmethod
+    def _replay_forward(call, vector: VectorForward, several: bool):
+        """The vector forward sweeps of a Hessian again, for other arguments like `call`'s."""
+        indices, rebuild = [call.names.index(n) for n in call.wrt], call.rebuild
+        dtypes = [np.dtype(float)] * len(indices)  # (float64 leaves: the only ones it takes)
+
+        def run(args):
+            blocks = vector.blocks(args, [np.asarray(args[i]) for i in indices], dtypes, several)
+            return rebuild([rebuild(row) for row in blocks])
         return run
 
     @property

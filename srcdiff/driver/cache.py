@@ -38,6 +38,7 @@ class Options:
     inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
     derivable: bool = False  # code srcdiff can differentiate again (driver/higher.py): loops read stacks by position
     checkpoint: int | None = None  # loops keep their state every k iterations, recompute between (ad/checkpoint.py)
+    directions: int = 1  # forward mode: tangents carried side by side in one sweep (ad/tangent_vector.py)
 
 
 @dataclass

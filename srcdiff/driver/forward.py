@@ -13,10 +13,13 @@ import copy
 import dataclasses
 
 from ..ad.tangent import TangentProgram, tangent
+from ..ad.tangent_vector import widen
 from ..backend.codegen import backward_statements
 from ..backend.optimize import liveness, memory, statements
 from ..backend.optimize.dead_writes import writes_in_place
+from ..backend.optimize.lists import lists_in_place
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from ..errors import SrcDiffError
 from .cache import Lowered
 from .lowering import describe
 
@@ -27,16 +30,25 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
     program = tangent(ir, namer, found.wrt, shape_of, location=parsed.location)
     name = namer.fresh(f"{parsed.name}_jvp")
     func = build(program, parsed.tree, describe(parsed), name, with_value, tangents_first=found.options.pullback)
+    adjoints, params = {dot: primal for primal, dot in program.tangents.items()}, list(program.params)
+    if found.options.directions > 1:  # several tangents in one sweep, each under names of its own
+        if program.calls or found.options.pullback:
+            raise SrcDiffError(f"{parsed.name}: vector forward mode does not go through a helper's own tangent "
+                               "function", hint="one sweep per direction")
+        copies = widen(func, params, found.options.directions)
+        adjoints = {new: adjoints[old] for old, news in copies.items() if old in adjoints for new in news}
+        params = [new for p in params for new in copies[p]]
     # expression folding only (``x ** (2 - 1)`` -> ``x``): the statement passes are the
     # backward sweep's, and every statement here is one the reader can match to a line
-    info = OptimizeInfo(shape_of, {dot: primal for primal, dot in program.tangents.items()},
-                        frozenset(found.params) | frozenset(program.params), frozenset(found.wrt), statements=False)
-    _copy_if_shared(func, set(program.params), info.is_scalar)
+    info = OptimizeInfo(shape_of, adjoints, frozenset(found.params) | frozenset(params), frozenset(found.wrt),
+                        statements=False)
+    _copy_if_shared(func, set(params), info.is_scalar, vector=found.options.directions > 1)
     optimize_function(func, info)
     while not with_value and statements.remove_unread(func):  # what only the value needed
         pass
     if not with_value:  # code for hvp, not for reading: single-use values fused into their use
         optimize_function(func, dataclasses.replace(info, statements=True))
+        lists_in_place(func)  # a derivable gradient's list updates, copies no one sees
     if writes_in_place(func.body):  # the functional index writes of lowering, where nothing sees them
         memory.first_scatter_assigns(func.body)  # (a scatter into fresh zeros is a copy)
     memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
@@ -64,12 +76,17 @@ def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: s
     return ast.fix_missing_locations(copy.deepcopy(func))
 
 
-def _copy_if_shared(func: ast.FunctionDef, params: set[str], is_scalar) -> None:
+def _copy_if_shared(func: ast.FunctionDef, params: set[str], is_scalar, vector: bool = False) -> None:
     """The returned tangent never is the caller's array (``return x_dot`` of ``f(x) = x + 0``)."""
     returned = func.body[-1].value.elts
-    tangent = returned[1]
-    if isinstance(tangent, ast.Name) and not is_scalar(tangent.id) and tangent.id in _may_hold(func.body, params):
-        returned[1] = ast.Call(ast.Name("copy_array", ast.Load()), [tangent], [])
+    held = _may_hold(func.body, params)
+    for place, out in (enumerate(returned[1].elts) if vector else [(None, returned[1])]):
+        if isinstance(out, ast.Name) and not is_scalar(out.id) and out.id in held:
+            copied = ast.Call(ast.Name("copy_array", ast.Load()), [out], [])
+            if place is None:
+                returned[1] = copied
+            else:
+                returned[1].elts[place] = copied
 
 
 def _may_hold(body: list[ast.stmt], params: set[str]) -> set[str]:

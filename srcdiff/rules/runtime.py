@@ -42,7 +42,7 @@ def zeros_like(x):
     if isinstance(x, np.generic):
         return np.zeros((), x.dtype if x.dtype.kind == "f" else float)
     if isinstance(x, (tuple, list)):
-        return [zeros_like(item) for item in x]
+        return [0.0] * len(x) if all(type(i) is float for i in x) else [zeros_like(item) for item in x]
     return 0.0
 
 

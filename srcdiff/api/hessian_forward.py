@@ -1,0 +1,94 @@
+"""A Hessian's columns by vector forward mode over the gradient's generated code.
+
+Where batching refuses the gradient's code (its loops keep stacks, lists), forward mode over
+that code still gives the Hessian: the derivative of the gradient along each differentiated
+element is one column.  One sweep per element recomputes the gradient every time; vector
+forward mode (ad/tangent_vector.py) carries up to `WIDTH` directions side by side in one
+sweep, so the gradient's own work is done once per `WIDTH` columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import driver
+from ..driver import Options
+from ..frontend import depends
+from ..ir import shapes
+
+#: the most directions one sweep carries: its code repeats each tangent statement this often
+WIDTH = 8
+
+
+def widths(total: int) -> tuple[int, int]:
+    """(directions per sweep, sweeps) for `total` directions: as few sweeps as `WIDTH` allows,
+    the directions shared out evenly (the last sweep pads with zero directions)."""
+    sweeps = -(-total // WIDTH)
+    return -(-total // sweeps), sweeps
+
+
+class VectorForward:
+    """Forward mode over one plain function with `width` directions per sweep, compiled per
+    argument signature."""
+
+    def __init__(self, plain, wrt: tuple[str, ...], names: list[str], width: int):
+        self.plain, self.wrt, self.names, self.width = plain, wrt, names, width
+        self.options = Options(mode="forward", with_value=False, directions=width)
+        self._fast: dict = {}
+        self.last: Any = None  # the Variant of the last call
+        self.lowered = None  # the Lowered it was compiled from
+
+    @property
+    def source(self) -> str:
+        return self.last.source
+
+    def function(self, args: tuple):
+        """The compiled sweep for arguments like `args`."""
+        key = tuple(map(shapes.signature, args))
+        found = self._fast.get(key)
+        if found is not None and found[0].parsed.func.__code__ is found[2] \
+                and (not found[0].depends or depends.hold(found[0].depends)) \
+                and found[0].specialised_for(args, self.names):
+            self.last, self.lowered = found[1], found[0]
+            return found[1].function
+        lowered = driver.lowered(self.plain, self.wrt, self.options, args)
+        made = driver.variant(lowered, key, args)
+        self._fast[key] = (lowered, made, lowered.parsed.func.__code__)
+        self.last, self.lowered = made, lowered
+        return made.function
+
+    def blocks(self, args: tuple, leaves: list, dtypes: list, several: bool) -> list:
+        """``blocks[i][j]`` of shape ``leaf_i.shape + leaf_j.shape``: the derivative of the
+        gradient's part i along every element of leaf j."""
+        run = self.function(args)
+        sizes = [leaf.size for leaf in leaves]
+        total, width = sum(sizes), self.width
+        starts = np.cumsum([0] + sizes)
+        columns: list = []  # per direction, the gradient's tangent (a tuple of parts)
+        for first in range(0, total, width):
+            tangents = []
+            for d in range(first, first + width):
+                for j, leaf in enumerate(leaves):  # a unit direction: one element of one leaf
+                    e = d - starts[j]
+                    if leaf.ndim:
+                        unit = np.zeros(leaf.shape, dtype=dtypes[j])
+                        if 0 <= e < sizes[j]:
+                            unit.flat[e] = 1.0
+                        tangents.append(unit)
+                    else:
+                        tangents.append(1.0 if e == 0 else 0.0)
+            _, products = run(*args, *tangents)
+            products = products if width > 1 else (products,)  # one direction: the plain jvp
+            columns += [p if several else (p,) for p in products][:total - first]
+        blocks: list = [[None] * len(leaves) for _ in leaves]
+        for i, leaf in enumerate(leaves):
+            for j, other in enumerate(leaves):
+                part = columns[starts[j]:starts[j + 1]]
+                stacked = np.stack([np.asarray(c[i], dtype=dtypes[i]) for c in part], axis=-1)
+                blocks[i][j] = stacked.reshape(leaf.shape + other.shape)
+        return blocks
+
+
+__all__ = ["WIDTH", "VectorForward", "widths"]
