@@ -5,7 +5,7 @@ derivative through it is exactly 0, but ``sqrt``'s adjoint there is ``g / (2 * 0
 the product's ``inf * 0`` would make it NaN.  So where a product's result can receive a
 non-finite adjoint (it is, or computes, an operand of a rule whose slope can be infinite where
 its value is finite: `Rule.singular`), each operand's contribution is selected where the other
-factor (`Rule.zero_factors`) is 0: ``np.where(mask == 0, 0.0, g * mask)``, and that zero is
+factor (`Rule.zero_factors`) is 0: ``np.where(np.equal(mask, 0.0), 0.0, g * mask)``, and that zero is
 kept down the operand's chain like a branch of ``np.where`` (adjoints.Mask).  Clean code (no
 singular primitive upstream of the output) is generated as before.
 
@@ -101,18 +101,21 @@ def zero_factor(node: Node, param: str, sweep):
         if isinstance(value, numbers.Number) and not isinstance(value, bool):
             return ZERO if value == 0 else None
         if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
-            return None if np.all(value != 0) else ZERO if not np.any(value) else _is_zero(operand_ast(other))
+            return None if np.all(value != 0) else ZERO if not np.any(value) else _is_zero(operand_ast(other), False)
         return None
-    return _is_zero(operand_ast(other))
+    return _is_zero(operand_ast(other), operand_shape(other, sweep.shapes).scalar)
 
 
 #: a constant factor that is 0 everywhere: the operand's contribution is dropped
 ZERO = object()
 
 
-def _is_zero(e: ast.expr) -> ast.expr:
-    """``np.equal(e, 0.0)``: spelled as a call, not ``e == 0.0``, which a derivable gradient
-    read back would take for a guard of the point e = 0 (lower/point_guards.py)."""
+def _is_zero(e: ast.expr, scalar: bool) -> ast.expr:
+    """``not e`` for a Python float (scalar code stays off NumPy), ``np.equal(e, 0.0)``
+    for an array: not ``e == 0.0``, which a derivable gradient read back would take for a guard
+    of the point e = 0 (lower/point_guards.py)."""
+    if scalar:
+        return ast.UnaryOp(ast.Not(), e)
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [e, ast.Constant(0.0)], [])
 
 

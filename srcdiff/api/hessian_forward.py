@@ -38,7 +38,7 @@ class VectorForward:
         self.options = Options(mode="forward", with_value=False, directions=width)
         self._fast: dict = {}
         self.last: Any = None  # the Variant of the last call
-        self.lowered = None  # the Lowered it was compiled from
+        self.lowered: Any = None  # the Lowered it was compiled from
 
     @property
     def source(self) -> str:
@@ -73,9 +73,9 @@ class VectorForward:
                 for j, leaf in enumerate(leaves):  # a unit direction: one element of one leaf
                     e = d - starts[j]
                     if leaf.ndim:
-                        unit = np.zeros(leaf.shape, dtype=dtypes[j])
+                        unit: np.ndarray | float = np.zeros(leaf.shape, dtype=dtypes[j])
                         if 0 <= e < sizes[j]:
-                            unit.flat[e] = 1.0
+                            unit.flat[e] = 1.0  # type: ignore[union-attr]
                         tangents.append(unit)
                     else:
                         tangents.append(1.0 if e == 0 else 0.0)

@@ -283,12 +283,12 @@ class Hessian(Composite):
                 try:
                     if vector is False:
                         raise SrcDiffError("refused before")
-                    blocks = vector.blocks(call.args, leaves, dtypes, several)
+                    found = vector.blocks(call.args, leaves, dtypes, several)
                 except SrcDiffError:
                     self._forwards[(plain, width)] = False  # one sweep per column, below
                 else:
                     self._last = vector
-                    return blocks
+                    return found
             forward = self._forwards.get(plain)
             if forward is None:
                 forward = self._forwards[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)

@@ -374,9 +374,7 @@ class ExprRewriter(TreeReads, GlobalObjects):
                 structs[name] = node_struct(entry)
             values[name] = (entry if isinstance(entry, Node) or kind == "entry" else None, item)
         flat = self.flatten(func, structs)
-        # what the helper's flattening read statically (a class attribute through self, a callee)
-        # decides this function's flattening too: rebuilt when one of them changes
-        self.deps.extend(flat.deps)
+        self.deps.extend(flat.deps)  # what the helper read statically (self.factor) decides ours too
         callee = self.names.fresh(name_part(label))
         self.cells[callee] = types.CellType(flat.func)
         args, kws, positional = [], [], True

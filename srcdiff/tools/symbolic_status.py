@@ -40,7 +40,10 @@ STRUCTURAL: dict[str, str] = {
 }
 
 #: Structural primitives that are not symbolic, and why (none at present).
-STRUCTURAL_NOT_SYMBOLIC: dict[str, str] = {}
+STRUCTURAL_NOT_SYMBOLIC: dict[str, str] = {
+    "a conversion to an integer or bool dtype": "astype/dtype= of sympy's object arrays does not truncate: "
+                                                "the program is checked numerically",
+}
 
 
 def rule_status(name: str) -> str:
@@ -59,7 +62,7 @@ def why_not_symbolic(name: str) -> str:
 _FIXED_STRUCTURAL = (structural.COPY, structural.NOGRAD, structural.COMPARE, structural.STRING, structural.GETITEM,
                      structural.APPEND,
                      structural.SUM_LIST, structural.SUM_ROWS, structural.STACK_LIST,
-                     structural.FLOAT, structural.ABS, structural.MAX, structural.MIN)
+                     structural.FLOAT, structural.ABS, structural.MAX, structural.MIN, structural.TRUNCATE)
 
 
 def structural_name(node) -> str | None:

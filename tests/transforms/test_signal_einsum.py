@@ -156,7 +156,7 @@ def test_numpy_convolutions_compile_with_numba(rng):
 
 def test_scipy_under_numba_is_refused_at_the_line(rng):
     pytest.importorskip("numba")
-    with pytest.raises(srcdiff.SrcDiffError, match="scipy_signal.*, a library numba cannot compile") as info:
+    with pytest.raises(srcdiff.SrcDiffError, match=r"(?s)numba cannot compile.*signal_convolve") as info:
         srcdiff.grad(sp_same_2d, jit="numba")(rng.normal(size=(4, 3)))
     lines, first = inspect.getsourcelines(sp_same_2d)
     assert info.value.location.filename.endswith("test_signal_einsum.py")
