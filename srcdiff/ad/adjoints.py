@@ -65,6 +65,8 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             # value: an array's zeros are spread by a reduction, a product, a reordering
             mask = tuple(m if m.whole else Mask(m.test, m.keep, False, None, True) for m in mask
                          if m.whole is not False)
+        if isinstance(operand, Var) and operand.name in sweep.lists:
+            mask = ()  # a list's adjoint stays a list (np.where would make it an array)
         if mask:  # exactly zero where the output's adjoint is, never 0 * inf
             shaped = result_shape if node.rule.elementwise else operand_shapes[param]
             contribution = _masked(contribution, mask, shaped, whole_only=not node.rule.elementwise)
