@@ -90,6 +90,8 @@ def check(f, *args, wrt=0, shapes: dict | None = None, points: int = 5, seed: in
             if budget.progress is not None:
                 budget.progress(f"srcdiff.check {plain.qualname}: gave up symbolically after "
                                 f"{timeout:g} s ({exc.stage}); checking numerically")
+        except RecursionError:  # sympy recurses on deep expressions: a limit, like time, not an answer
+            report.not_symbolic, report.inputs = f"sympy's recursion went too deep ({budget.current})", []
     if report.not_symbolic or report.gave_up or report.status == INCONCLUSIVE:
         report.numeric = numeric_check(plain)
     if raise_on_mismatch:

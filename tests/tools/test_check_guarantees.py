@@ -339,3 +339,12 @@ def test_check_refuses_a_gradient_of_the_wrong_shape(replaced_tanh):
 def test_check_report_prints_floats_in_short_form():
     lines = str(srcdiff.check(quarter_square, 0.3)).splitlines()
     assert lines[2:4] == ["    sympy:   0.5*x", "    srcdiff: 0.5*x"]
+
+
+def test_sympy_recursing_too_deep_is_a_limit_not_a_crash(monkeypatch):
+    def too_deep(*args):
+        raise RecursionError("maximum recursion depth exceeded in comparison")
+    monkeypatch.setattr("srcdiff.tools.check._symbolic_check", too_deep)
+    report = _quiet_check(wave, np.array([0.3, 0.7]), np.array([1.1, -0.4]))
+    assert report.status == NOT_SYMBOLIC and "recursion" in str(report), str(report)
+    assert report.numeric is not None and report.numeric, str(report)

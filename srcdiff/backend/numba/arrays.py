@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 from numba.np.numpy_support import as_dtype
 
 from ...rules import runtime as python
 from .missing import hstack_list, vstack_list
+from .naming import made, overload
 from .reductions import axes
 from .runtime import add_at, stack_list
 
@@ -37,13 +37,6 @@ def _constants(t) -> tuple | None:
     if not all(isinstance(i, types.IntegerLiteral) for i in items):
         return None
     return tuple(i.literal_value for i in items)
-
-
-def made(text: str, **scope):
-    """The function ``impl`` the text defines (text made from types only)."""
-    scope = {"np": np, **scope}
-    exec(text, scope)  # noqa: S102  text made from the types alone
-    return scope["impl"]
 
 
 def _shape(names: list[str]) -> str:
@@ -265,9 +258,10 @@ def _result_dtype(x):
 
 def _mixed_items(items) -> tuple | None:
     """The item types of a list written in the call whose items differ in type (numba's
-    literal list), else None."""
+    literal list), or of a tuple of arrays (numba's own vstack wants one ndim), else None."""
     kinds = getattr(items, "types", None)
-    if not isinstance(items, types.LiteralList) or not kinds or not all(_is_array(t) for t in kinds):
+    if not isinstance(items, (types.LiteralList, types.BaseTuple)) or not kinds \
+            or not all(_is_array(t) for t in kinds):
         return None
     return kinds
 

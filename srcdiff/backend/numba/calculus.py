@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.extending import overload
 
 from ...rules import calculus_helpers as python
+from .naming import made, overload
 
 
 def _is_array(t) -> bool:
@@ -86,9 +86,7 @@ def _operands(g, x, xp) -> str | None:
 
 
 def _made(text: str):
-    scope = {"np": np, "segment": segment}
-    exec(text, scope)  # noqa: S102  text made from the types alone
-    return scope["impl"]
+    return made(text, segment=segment)
 
 
 @overload(interp_adjoint)

@@ -24,7 +24,8 @@ import ast
 
 import numpy as np
 from numba import types
-from numba.extending import overload
+
+from .naming import overload
 
 
 def _is_np(func: ast.expr, name: str) -> bool:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 from numba.core.errors import TypingError
-from numba.extending import overload
+
+from .naming import overload
 
 
 def signal_convolve(in1, in2, mode):

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 from numba.core.errors import TypingError
-from numba.extending import overload
 
 from ...rules import calculus_helpers, decomposition_helpers
+from .naming import made, overload
 
 
 def _matrix(t) -> bool:
@@ -118,9 +118,7 @@ def _matrix_norm_adjoint(g, x, ord, axis, keepdims):  # noqa: A002
             f"    y = x.astype(np.float64)\n"
             f"    {body}"
             f"    return ({number} * d).astype(DTYPE)\n")
-    scope = {"np": np, "sum_direction": _sum_direction, "DTYPE": dtype}
-    exec(text, scope)  # noqa: S102  text made above from the types alone
-    return scope["impl"]
+    return made(text, sum_direction=_sum_direction, DTYPE=dtype)
 
 
 def cumprod_adjoint(g, x, axis):

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 from numba.np.numpy_support import as_dtype
+
+from .naming import made, overload
 
 
 def einsum_1(subscripts, a):
@@ -116,9 +117,7 @@ def _typer(subscripts, *operands):
     if text is None:
         return None
     dtype = np.result_type(*[as_dtype(op.dtype if isinstance(op, types.Array) else op) for op in operands], 0.0)
-    scope = {"np": np, "DTYPE": dtype}
-    exec(text, scope)  # noqa: S102  text made from the subscripts and the types alone
-    return scope["impl"]
+    return made(text, DTYPE=dtype)
 
 
 @overload(einsum_1, prefer_literal=True)

@@ -22,7 +22,6 @@ from .. import guards
 
 #: argument types whose gradient numba gives back in the argument's own type
 _SAME_TYPE = (float, int, bool, np.float64)
-DIRECT_CALLS_OFF = True
 _FLOAT64 = "__srcdiff_float64__"
 _DISPATCH, _RUN, _POSITIONAL = "__srcdiff_dispatch__", "__srcdiff_run__", "__srcdiff_positional_slow__"
 
@@ -46,11 +45,7 @@ def _factory(run, key: tuple, depends: tuple):
     cells (guards.py), the general path and the dispatcher as its globals."""
     params = [f"a{i}" for i in range(len(key))]
     guard, cells = guards.prologue(params, key, depends)
-    # The direct call into numba's dispatcher is off: a full test run met tree-parameter
-    # gradients that came back wrong through an entry, in an order it does not reproduce in
-    # isolation; until that is understood every call takes the general path behind the guard.
-    float64_tests = None if DIRECT_CALLS_OFF else (
-        _float64_tests(key, getattr(run, "positions", None)) if not getattr(run, "env", True) else None)
+    float64_tests = _float64_tests(key, getattr(run, "positions", None)) if not getattr(run, "env", True) else None
     name = _entry_name(run)
     call = ", ".join(params)
     head = [f"if kwargs or len(args) != {len(params)}:", f"    return {_POSITIONAL}(args, kwargs)"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
 from ...rules import guard_helpers
+from .naming import overload
 
 
 def point_guard(value, u, c):

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.extending import overload
 from numba.np.numpy_support import as_dtype
 
 from ...rules import runtime as python
-from .arrays import made
 from .missing import inner_product, matmul_stacks
+from .naming import made, overload
 from .runtime import matmul_adjoint_x, matmul_adjoint_y
 
 

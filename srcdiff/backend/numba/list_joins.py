@@ -13,10 +13,9 @@ import ast
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
 from ...rules import join_helpers
-from .arrays import made
+from .naming import made, overload
 from .runtime import concat_list
 
 

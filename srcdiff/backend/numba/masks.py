@@ -11,8 +11,8 @@ import ast
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
+from .naming import overload
 from .runtime import add_at
 
 MASKS = ("isfinite", "isnan", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor", "isclose")

@@ -15,10 +15,10 @@ import math
 
 import numpy as np
 from numba import njit, types
-from numba.extending import overload
 from numba.np.numpy_support import as_dtype
 
 from ...rules import runtime as python
+from .naming import made, overload
 from .reductions import axes
 from .runtime import concat_list, matmul_adjoint_x, matmul_adjoint_y, stack_rows
 
@@ -31,13 +31,6 @@ def _is_number(t) -> bool:
     return isinstance(t, (types.Number, types.Boolean))
 
 
-def _made(text: str, **scope):
-    """The function ``impl`` the text defines (text made from types only)."""
-    scope = {"np": np, **scope}
-    exec(text, scope)  # noqa: S102  text made from the types alone
-    return scope["impl"]
-
-
 def flip_axis(a, axis):
     return np.flip(a, axis)
 
@@ -47,7 +40,7 @@ def _flip_axis(a, axis):
     if not _is_array(a):
         return None
     index = ", ".join("::-1" if d in axes(axis, a.ndim) else ":" for d in range(a.ndim))
-    return _made(f"def impl(a, axis):\n    return a[{index}]\n")
+    return made(f"def impl(a, axis):\n    return a[{index}]\n")
 
 
 def cumsum_axis(a, axis):
@@ -70,7 +63,7 @@ def _cumsum_axis(a, axis):
             "    for i in range(m.shape[0]):\n"
             "        out[i] = np.cumsum(m[i])\n"
             f"    return np.ascontiguousarray(out.reshape(moved.shape).transpose({back}))\n")
-    return _made(text, DTYPE=dtype)
+    return made(text, DTYPE=dtype)
 
 
 def expand_axes(a, axis):
@@ -93,7 +86,7 @@ def _expand_axes(a, axis):
         else:
             sizes.append(f"a.shape[{k}]")
             k += 1
-    return _made(f"def impl(a, axis):\n    return np.ascontiguousarray(a).reshape(({', '.join(sizes)},))\n")
+    return made(f"def impl(a, axis):\n    return np.ascontiguousarray(a).reshape(({', '.join(sizes)},))\n")
 
 
 def matmul_stacks(a, b):
@@ -113,7 +106,7 @@ def _matmul(a, b):
     if a.ndim <= 2 and b.ndim <= 2:
         if not (cast_a or cast_b) and a.layout in "CF" and b.layout in "CF":  # BLAS reads either order: no copy
             return lambda a, b: a @ b
-        return _made(f"def impl(a, b):\n    return np.ascontiguousarray(a{cast_a}) @ np.ascontiguousarray(b{cast_b})\n",
+        return made(f"def impl(a, b):\n    return np.ascontiguousarray(a{cast_a}) @ np.ascontiguousarray(b{cast_b})\n",
                      DTYPE=dtype)
     if a.ndim > 3 or b.ndim > 3 or min(a.ndim, b.ndim) < 2:
         return None
@@ -128,7 +121,7 @@ def _matmul(a, b):
             "    for i in range(n):\n"
             f"        out[i] = np.ascontiguousarray({first}) @ np.ascontiguousarray({second})\n"
             "    return out\n")
-    return _made(text, DTYPE=dtype)
+    return made(text, DTYPE=dtype)
 
 
 def swap_last(a):
@@ -140,7 +133,7 @@ def _swap_last(a):
     if not _is_array(a) or a.ndim < 2:
         return None
     perm = tuple(range(a.ndim - 2)) + (a.ndim - 1, a.ndim - 2)
-    return _made(f"def impl(a):\n    return np.ascontiguousarray(a.transpose({perm}))\n")
+    return made(f"def impl(a):\n    return np.ascontiguousarray(a.transpose({perm}))\n")
 
 
 @njit(cache=True)
@@ -253,7 +246,7 @@ def _prod_adjoint(g, x, axis, keepdims):
             "            out[i, j] *= after * rows[i]\n"
             "            after *= m[i, j]\n"
             f"    return np.ascontiguousarray(out.reshape(moved.shape).transpose({back}))\n")
-    return _made(text)
+    return made(text)
 
 
 def split_adjoint(g, pieces, axis):

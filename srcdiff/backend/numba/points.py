@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
-from .arrays import made
+from .naming import made, overload
 from .runtime import set_item
 
 

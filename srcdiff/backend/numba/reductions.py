@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 from numba.core.errors import TypingError
-from numba.extending import overload
 from numba.np.numpy_support import as_dtype
+
+from .naming import made, overload
 
 
 def _is_array(t) -> bool:
@@ -114,9 +115,7 @@ def _reduction(kind: str):
                 f"    for i in range({outer}):\n"
                 f"        out[i] = {op}(m[i])\n"
                 f"    return {result}\n")
-        scope = {"np": np, "DTYPE": _result_dtype(kind, a.dtype)}
-        exec(text, scope)  # noqa: S102  text made above from the types alone
-        return scope["impl"]
+        return made(text, DTYPE=_result_dtype(kind, a.dtype))
     return typer
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.extending import overload
 
 from ...rules import runtime as python
+from .naming import overload
 from .reductions import axes
 
 

@@ -19,8 +19,8 @@ import math
 import numpy as np
 from numba import types
 from numba.core.errors import TypingError
-from numba.extending import overload
 
+from .naming import made, overload
 from .reductions import axes, reduce_max, reduce_sum
 
 
@@ -88,10 +88,8 @@ def _lse_text(ndim: int, reduced: tuple, keep: bool, weighted: bool) -> str:
 
 def _lse_function(ndim: int, axis, keep: bool, weighted: bool, dtype):
     reduced = axes(axis, ndim)
-    scope = {"np": np, "math": math, "DTYPE": dtype}
-    exec(_lse_text(ndim, reduced, keep, weighted), scope)  # noqa: S102  text made above from the types alone
     from numba import njit
-    return njit(scope["lse"])
+    return njit(made(_lse_text(ndim, reduced, keep, weighted), "lse", math=math, DTYPE=dtype))
 
 
 def _keep(keepdims) -> bool:

@@ -13,7 +13,8 @@ import ast
 
 import numpy as np
 from numba import types
-from numba.extending import overload
+
+from .naming import overload
 
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 

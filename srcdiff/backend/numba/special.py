@@ -22,9 +22,9 @@ import math
 
 import numpy as np
 from numba import njit, types
-from numba.extending import overload
 
 from . import cython_special, gamma_kernels
+from .naming import overload
 from .scipy_calls import ARITY, helper_name
 
 INF = math.inf

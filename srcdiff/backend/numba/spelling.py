@@ -189,8 +189,7 @@ class _Rewriter(ast.NodeTransformer):
         if isinstance(func, ast.Attribute) and func.attr == "factorial" and isinstance(func.value, ast.Name) \
                 and func.value.id == "math" and len(node.args) == 1:
             return self._helper("int_factorial", node.args)
-        if (_is_np(func, "hstack") or _is_np(func, "vstack")) and len(node.args) == 1 and not node.keywords \
-                and not isinstance(node.args[0], ast.Tuple):
+        if (_is_np(func, "hstack") or _is_np(func, "vstack")) and len(node.args) == 1 and not node.keywords:
             return self._helper("hstack_list" if func.attr == "hstack" else "vstack_list", node.args)
         if isinstance(func, ast.Attribute) and func.attr == "norm" and isinstance(func.value, ast.Attribute) \
                 and _is_np(func.value, "linalg") and len(node.args) == 1 \

@@ -15,9 +15,9 @@ import ast
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
 from .missing import solve_adjoint_x, solve_adjoint_y
+from .naming import overload
 
 #: np.linalg's function -> the helper that also takes stacks
 SPELLED = {"slogdet": "linalg_slogdet", "det": "linalg_det", "inv": "linalg_inv", "solve": "linalg_solve"}

@@ -15,9 +15,8 @@ import ast
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
-from .arrays import made
+from .naming import made, overload
 
 
 def spell(node: ast.Call) -> tuple[str, list] | None:

@@ -17,7 +17,8 @@ from dataclasses import replace
 
 import numpy as np
 from numba import objmode, types
-from numba.extending import overload
+
+from .naming import overload
 
 #: the ufuncs whose NumPy loops are vectorised (and numba's are not)
 NAMES = ("tanh", "exp", "log", "sin", "cos", "expm1", "log1p")
