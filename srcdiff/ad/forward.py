@@ -122,13 +122,41 @@ def _is_break_test(stmt) -> bool:
 
 def prune(stmts: list, needed: set[str], stacks: set[str], checks: ShapeChecks | None = None) -> list:
     """Drop what nothing needs: iterate to a fixed point (loops feed values back).  With
-    `checks`, a dropped primitive whose operands' shapes may disagree leaves its shape check."""
+    `checks`, a dropped primitive whose operands' shapes may disagree leaves its shape check,
+    and one whose shapes no check can compare (``np.linalg.solve(A, w)``) is not dropped: f
+    raises there, and so must its derivative."""
+    forced = set() if checks is None else {node.out.name for node in map(checks.node_of, walk(stmts))
+                                           if node is not None and checks.must_run(node)}
+    forced -= needed  # (values the backward sweep or the result reads stay assignments)
+    needed |= forced
     while True:
         before = len(needed)
         _mark(stmts, needed, stacks)
         if len(needed) == before:
             break
-    return _filter(stmts, needed, stacks, checks)
+    out = _filter(stmts, needed, stacks, checks)
+    read = {n for stmt in walk(out) for n in _reads(stmt)}
+    return _unassigned(out, forced - read) if forced - read else out
+
+
+def _unassigned(stmts: list, names: set[str]) -> list:
+    """`stmts` with each value in `names` (computed only for f's errors) passed to the effect
+    ``computed_for_errors``: nothing else reads it, and the optimiser drops an assignment
+    nothing reads (a higher derivative runs the call as written, like ``ensure_scalar``)."""
+    out = []
+    for stmt in stmts:
+        if _targets(stmt) & names:
+            out.append(stmt)
+            marks = [ast.Name(name, ast.Load()) for name in sorted(_targets(stmt) & names)]
+            stmt = Run(ast.Expr(ast.Call(ast.Name("computed_for_errors", ast.Load()), marks[:1], [])), stmt.line)
+        elif isinstance(stmt, If):
+            stmt = If(stmt.test, _unassigned(stmt.body, names), _unassigned(stmt.orelse, names), stmt.line)
+        elif isinstance(stmt, For):
+            stmt = For(stmt.target_name, stmt.iter, _unassigned(stmt.body, names), stmt.line)
+        elif isinstance(stmt, While):
+            stmt = While(stmt.test, _unassigned(stmt.body, names), stmt.line)
+        out.append(stmt)
+    return out
 
 
 def _kept(stmt, needed, stacks) -> bool:
@@ -154,7 +182,8 @@ def _mark(stmts, needed, stacks) -> None:
                 _mark(inner, needed, stacks)
 
 
-def _filter(stmts, needed, stacks, checks=None) -> list:
+def _filter(stmts, needed, stacks, checks=None, unset=frozenset()) -> list:
+    unset = unset or frozenset(t for s in walk(stmts) for t in _targets(s)) - needed
     out, seen = [], set()
     for stmt in stmts:
         node = checks.node_of(stmt) if checks is not None else None
@@ -164,15 +193,28 @@ def _filter(stmts, needed, stacks, checks=None) -> list:
                     if ast.dump(guard.stmt.test) not in seen:
                         seen.add(ast.dump(guard.stmt.test))
                         out.append(guard)
+            elif checks is not None and isinstance(stmt, (For, If)) and not _reads(stmt) & unset:
+                out += _skeleton(stmt, needed, stacks, checks, unset)
             continue
         if node is not None:
             checks.kept(node)
         if isinstance(stmt, If):
-            stmt = If(stmt.test, _filter(stmt.body, needed, stacks, checks),
-                      _filter(stmt.orelse, needed, stacks, checks), stmt.line)
+            stmt = If(stmt.test, _filter(stmt.body, needed, stacks, checks, unset),
+                      _filter(stmt.orelse, needed, stacks, checks, unset), stmt.line)
         elif isinstance(stmt, For):
-            stmt = For(stmt.target_name, stmt.iter, _filter(stmt.body, needed, stacks, checks), stmt.line)
+            stmt = For(stmt.target_name, stmt.iter, _filter(stmt.body, needed, stacks, checks, unset), stmt.line)
         elif isinstance(stmt, While):
-            stmt = While(stmt.test, _filter(stmt.body, needed, stacks, checks), stmt.line)
+            stmt = While(stmt.test, _filter(stmt.body, needed, stacks, checks, unset), stmt.line)
         out.append(stmt)
     return out
+
+
+def _skeleton(stmt, needed, stacks, checks, unset) -> list:
+    """A dropped ``for`` or ``if`` as the shape checks of what it computed, run as often as f
+    runs them (a loop of no iterations checks nothing), where its header reads only values
+    the gradient has."""
+    body = _filter(stmt.body, needed, stacks, checks, unset)
+    if isinstance(stmt, For):
+        return [For(stmt.target_name, stmt.iter, body, stmt.line)] if body else []
+    orelse = _filter(stmt.orelse, needed, stacks, checks, unset)
+    return [If(stmt.test, body or [Run(ast.Pass(), stmt.line)], orelse, stmt.line)] if body or orelse else []

@@ -30,6 +30,12 @@ _MATMUL = (operator.matmul, np.matmul)
 _COMPARISONS = (operator.gt, operator.ge, operator.lt, operator.le, operator.eq, operator.ne, np.greater,
                 np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or)
 _REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.amax, np.amin, np.std, np.var, np.prod)
+#: calls of a list of arrays
+_JOINS = (np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack, np.block)
+#: ``np.stack(xs)``/``np.array(xs)`` and ``sum(xs)`` of a list made before (rules/structural.py)
+_LIST_RULES = ("stack(list)", "sum(list)")
+#: calls of several arrays that take any shapes
+_NEVER_RAISE = (np.outer, np.kron, np.multiply.outer)
 
 
 class ShapeChecks:
@@ -68,6 +74,21 @@ class ShapeChecks:
         test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.Or(), tests)
         raise_ = ast.Raise(ast.Call(ast.Name("ValueError", ast.Load()), [ast.Constant(message)], []), None)
         return [Run(ast.If(test, [raise_], []), node.line)]
+
+    def must_run(self, node: Node) -> bool:
+        """Whether `node`, unused, must still be computed: a call of two or more arrays whose
+        shapes can disagree in a way no check here compares (``np.linalg.solve(A, w)``,
+        ``np.einsum``, ``np.concatenate``), as f raises there."""
+        rule = node.rule
+        if rule is None or getattr(rule, "elementwise", False) or getattr(rule, "func", None) in _NEVER_RAISE:
+            return False
+        arrays = [v for v in node.inputs if isinstance(v, (Var, Global)) and not self._scalar(v)]
+        joined = getattr(rule, "func", None) in _JOINS or getattr(rule, "name", "") in _LIST_RULES  # one list
+        return (len(arrays) >= 2 or joined) and self._result(node, []) is None
+
+    def _scalar(self, operand) -> bool:
+        shape = operand.shape if isinstance(operand, Global) else self.shape_of.get(operand.name, shapes.UNKNOWN)
+        return shape is not None and shape.known and not shape.none and shape.scalar
 
     def _result(self, node: Node, tests: list) -> list | None:
         """The axes of `node`'s value, adding to `tests` the comparisons its shapes need."""

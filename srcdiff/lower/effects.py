@@ -23,6 +23,7 @@ import numpy as np
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, ForwardStatement, Var
 from ..rules import runtime
+from ..rules.guard_helpers import computed_for_errors
 from ..rules.structural import NOGRAD
 from .ast_facts import read_before_write
 from .mutations import check_no_change_in_place
@@ -43,7 +44,7 @@ def is_effect_call(state: LoweringState, call: ast.expr) -> bool:
     if not isinstance(call, ast.Call):
         return False
     func = static_value(state, call.func, record=False)
-    if func is builtins.print or func is warnings.warn or func is runtime.ensure_scalar:
+    if func is builtins.print or func is warnings.warn or func in (runtime.ensure_scalar, computed_for_errors):
         return True
     if func is not MISSING and getattr(func, "__module__", None) == "logging" \
             and getattr(func, "__name__", None) in _LOG_METHODS:

@@ -27,4 +27,11 @@ def guard_nan(condition, direction):
     return picked if np.ndim(picked) else picked[()]
 
 
-GUARD_HELPERS = {"point_guard": point_guard, "guard_nan": guard_nan}
+def computed_for_errors(value):
+    """Nothing: `value` was computed only because f raises computing it where its operands do
+    not fit (``np.linalg.solve(A, w)`` with an unused result): the derivative raises there
+    too (ad/forward.py).  An effect, so the optimiser keeps the computation."""
+    return None
+
+
+GUARD_HELPERS = {"point_guard": point_guard, "guard_nan": guard_nan, "computed_for_errors": computed_for_errors}

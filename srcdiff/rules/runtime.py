@@ -397,4 +397,4 @@ HELPERS = {
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.
-EFFECTS = frozenset({"ensure_scalar", "refused"})
+EFFECTS = frozenset({"ensure_scalar", "refused", "computed_for_errors"})

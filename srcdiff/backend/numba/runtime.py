@@ -31,6 +31,7 @@ def _stub(name: str):
 unbroadcast = _stub("unbroadcast")
 zeros_like = _stub("zeros_like")
 ensure_scalar = _stub("ensure_scalar")
+computed_for_errors = _stub("computed_for_errors")
 copy_array = _stub("copy_array")
 select = _stub("select")
 select_whole = _stub("select_whole")
@@ -133,6 +134,11 @@ def _array_of(items, copy):
     if _is_array(items) and getattr(copy, "literal_value", True):
         return lambda items, copy: items.copy()
     return lambda items, copy: np.asarray(items)
+
+
+@overload(computed_for_errors)
+def _computed_for_errors(value):
+    return lambda value: None
 
 
 @overload(ensure_scalar)
@@ -375,9 +381,9 @@ def stop_gradient(x):
 
 
 #: the helpers generated code may call under numba, by name (reductions.py and missing.py hold more)
-HELPERS = ("stop_gradient", "unbroadcast", "zeros_like", "ensure_scalar", "copy_array", "select", "select_whole",
-           "set_item", "zero_item", "refused", "stack_rows", "full", "stack_list", "concat_list", "zeros_list",
-           "array_of", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x", "dot_adjoint_y", "add_at",
-           "real_part")
+HELPERS = ("stop_gradient", "unbroadcast", "zeros_like", "ensure_scalar", "computed_for_errors", "copy_array",
+           "select", "select_whole", "set_item", "zero_item", "refused", "stack_rows", "full", "stack_list",
+           "concat_list", "zeros_list", "array_of", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
+           "dot_adjoint_y", "add_at", "real_part")
 
 __all__ = [*HELPERS]
