@@ -271,7 +271,7 @@ def test_every_family_has_a_full_budget():
 @pytest.mark.slow
 @pytest.mark.parametrize("family", sorted(BUDGETS))
 def test_family_at_its_full_budget(family):
-    """`pytest -m slow` (CI runs it): each family at its full CI budget, derandomized."""
+    """`pytest -m slow` (before a release): each family at its full CI budget, derandomized."""
     examples, shrink = BUDGETS[family]
 
     @derandomized(examples, shrink)

@@ -163,7 +163,7 @@ def test_numba_agrees_at_special_points(chain, point):
         np.testing.assert_array_equal(srcdiff.grad(f, jit="numba")(x), srcdiff.grad(f)(x))
 
 
-# ---- the whole budget: pytest -m slow (CI runs it) -------------------------------------------
+# ---- the whole budget: pytest -m slow (before a release) -------------------------------------
 
 
 @pytest.mark.slow

@@ -3,8 +3,8 @@ backend/numba/special.py, checked against SciPy itself), and NumPy calls numba l
 backend now spells (backend/numba/array_calls.py, arrays.py, linalg_more.py).  Each program agrees with float64 central
 differences and with the plain NumPy gradient; float32 where it applies.
 
-numba compiles for seconds per program: most programs are marked slow (``pytest -m slow``, which
-CI runs); the default run keeps the cheapest few, and the one-argument functions against SciPy.
+numba compiles for seconds per program: most programs are marked slow (``pytest -m slow``, run
+before a release); the default run keeps the cheapest few, and the one-argument functions against SciPy.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def test_the_wheel_holds_the_package_its_license_and_its_type_marker(wheel):
     assert any(r.startswith("scipy") and 'extra == "scipy"' in r for r in required)
 
 
-@pytest.mark.slow  # a venv and a pip install: seconds of subprocesses (CI runs -m slow)
+@pytest.mark.slow  # a venv and a pip install: seconds of subprocesses (the slow set)
 def test_the_wheel_installs_in_a_clean_venv_and_runs_the_quickstart(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -128,7 +128,7 @@ def test_the_public_api_type_checks_for_a_user(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.slow  # mypy in a subprocess: seconds (CI runs -m slow)
+@pytest.mark.slow  # mypy in a subprocess: seconds (the slow set)
 def test_mypy_rejects_a_misuse_of_the_public_api(tmp_path):
     """The check above can fail: a misuse the signatures forbid is reported."""
     if not _has("mypy"):

@@ -64,8 +64,15 @@ def _run(how, f, w, A):
     return srcdiff.grad(f, jit="numba")(w, A)
 
 
-@pytest.mark.parametrize("how", HOW)
-@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+def _cases():
+    """Every program in every transformation; numba's compiles (seconds each on a cold cache)
+    of all but one program in the slow set."""
+    return [pytest.param(f, how, id=f"{f.__name__}-{how}",
+                         marks=pytest.mark.slow if how == "numba" and f is not unused_in_a_loop else ())
+            for f in PROGRAMS for how in HOW]
+
+
+@pytest.mark.parametrize(("f", "how"), _cases())
 def test_raises_where_f_raises(f, how):
     w, A = np.array([0.3, -0.5, 0.9]), np.eye(4) + 0.1
     with pytest.raises(ValueError):
@@ -74,8 +81,7 @@ def test_raises_where_f_raises(f, how):
         _run(how, f, w, A)
 
 
-@pytest.mark.parametrize("how", HOW)
-@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize(("f", "how"), _cases())
 def test_answers_where_the_shapes_agree(f, how):
     w, A = np.array([0.3, -0.5, 0.9]), np.eye(3) * 2.0 + 0.1
     if f is unused_concatenate:
