@@ -124,7 +124,8 @@ def _plain(x):
 
 
 def test_every_numba_module_takes_overload_and_made_from_naming():
-    """numba's own ``overload`` or an ``exec`` elsewhere would bring the confusion back."""
+    """numba's own ``overload``, an ``exec`` or an ``njit`` of a closure elsewhere would bring the
+    confusion back."""
     for path in sorted(PACKAGE.glob("*.py")):
         if path.name == "naming.py":
             continue
@@ -134,4 +135,14 @@ def test_every_numba_module_takes_overload_and_made_from_naming():
                 assert all(a.name != "overload" for a in node.names), f"{path.name} imports numba's overload"
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec":
                 assert path.name == "entry.py", f"{path.name} makes a function with exec: use naming.made"
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)):  # njit of a function made at run time
+                inner = [n for n in ast.walk(node) if n is not node and isinstance(n, ast.FunctionDef)]
+                for made in inner:
+                    assert not any(isinstance(d, ast.Name) and d.id == "njit" or
+                                   isinstance(d, ast.Call) and getattr(d.func, "id", "") == "njit"
+                                   for d in made.decorator_list), f"{path.name}: @njit on {made.name}: use compiled()"
+                body = node.body if isinstance(node.body, list) else [node.body]
+                calls = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Call)
+                         and getattr(n.func, "id", "") == "njit"]
+                assert not calls, f"{path.name}: njit(...) of a function made at run time: use naming.compiled"
 

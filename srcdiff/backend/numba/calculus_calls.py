@@ -25,7 +25,7 @@ import ast
 import numpy as np
 from numba import types
 
-from .naming import overload
+from .naming import compiled, overload
 
 
 def _is_np(func: ast.expr, name: str) -> bool:
@@ -134,8 +134,7 @@ def _diff_padded(x, n, prepend, append):
     before, after = _piece(prepend), _piece(append)
     if not _vector(x) or before is None or after is None:
         return None
-    from numba import njit
-    before, after = njit(before), njit(after)
+    before, after = compiled(before), compiled(after)
 
     def impl(x, n, prepend, append):
         return np.diff(np.concatenate((before(prepend), x.astype(np.float64), after(append))), n)

@@ -15,8 +15,10 @@ line, as before).
 from __future__ import annotations
 
 import llvmlite.binding as llvm
-from numba import njit, types
+from numba import types
 from numba.extending import get_cython_function_address
+
+from .naming import compiled
 
 #: SciPy's name -> (the name cython_special exports the double version under, arity)
 EXPORTS = {
@@ -44,17 +46,15 @@ def _external(name: str, exported: str, arity: int):
 
 
 def _unary(external):
-    @njit  # (not cached on its own: the gradient's module that calls it is)
-    def kernel(x):
+    def kernel(x):  # (not cached on its own: the gradient's module that calls it is)
         return external(x, 0)
-    return kernel
+    return compiled(kernel)  # one name per SciPy function (naming.py)
 
 
 def _binary(external):
-    @njit
     def kernel(x, y):
         return external(x, y, 0)
-    return kernel
+    return compiled(kernel)
 
 
 def kernels() -> dict:

@@ -48,6 +48,13 @@ def made(text: str, name: str = "impl", **scope):
     return unique(namespace[name], None)
 
 
+def compiled(function, owner=None):
+    """``numba.njit(function)`` of a function made at run time (a closure, one per SciPy
+    function), named by its code first."""
+    from numba import njit
+    return njit(unique(function, owner))
+
+
 def unique(function, stub):
     """`function` with a qualified name its code decides, if it is one numba could confuse
     with another (a closure, a lambda, made from text); module-level functions keep theirs."""
@@ -101,4 +108,4 @@ def _code(code) -> str:
     return f"{code.co_name}:{code.co_code.hex()}:{consts}:{code.co_names}:{code.co_varnames}"
 
 
-__all__ = ["made", "overload", "unique"]
+__all__ = ["compiled", "made", "overload", "unique"]

@@ -20,7 +20,7 @@ import numpy as np
 from numba import types
 from numba.core.errors import TypingError
 
-from .naming import made, overload
+from .naming import compiled, made, overload
 from .reductions import axes, reduce_max, reduce_sum
 
 
@@ -88,8 +88,7 @@ def _lse_text(ndim: int, reduced: tuple, keep: bool, weighted: bool) -> str:
 
 def _lse_function(ndim: int, axis, keep: bool, weighted: bool, dtype):
     reduced = axes(axis, ndim)
-    from numba import njit
-    return njit(made(_lse_text(ndim, reduced, keep, weighted), "lse", math=math, DTYPE=dtype))
+    return compiled(made(_lse_text(ndim, reduced, keep, weighted), "lse", math=math, DTYPE=dtype))
 
 
 def _keep(keepdims) -> bool:
