@@ -1,4 +1,5 @@
-"""Loop-invariant scalar arithmetic moves in front of its loop, before the reverse pass.
+"""Loop-invariant scalar arithmetic moves in front of its loop, before the reverse pass;
+one elementwise operation of saved arrays is recomputed by the backward loop, not saved.
 
 ``for ...: s = s - 0.1 * a * math.cos(s)`` computes ``0.1 * a`` in every iteration; the
 backward loop reads it too, so the forward loop used to push it on the stack once per
@@ -97,3 +98,29 @@ def _movable(node: Node, varying: set[str], pinned: set[str], shape_of, once: se
 def _number(name: str, shape_of) -> bool:
     shape = shape_of.get(name)
     return shape is not None and shape.scalar and shape.known and shape.ndim == 0
+
+
+def cheap_recomputed(top: dict, saved: list[str], unchanging: set[str], shape_of) -> list[Node]:
+    """The nodes among `saved` (names the backward loop reads) that are one ``+``, ``-``,
+    ``*`` or unary ``-`` of arrays it has anyway: values saved too (or carried) and values
+    the loop does not assign.  ``err = h - target`` read by the loss's adjoint is then
+    computed again from ``h`` in the backward loop, instead of being pushed for every step:
+    the same operation on the same operands, one array fewer kept per step.  `top` maps the
+    names the loop body's own straight-line part assigns to their nodes."""
+    kept = set(saved)
+    found = []
+    for name in saved:
+        node = top.get(name)
+        if node is None or isinstance(node, UserCall) or node.static \
+                or getattr(node.rule, "func", None) not in _SAFE or not _array(name, shape_of):
+            continue
+        reads = [v.name for v in node.input_vars]
+        if all((r in kept and top.get(r) not in found) or r not in unchanging for r in reads) \
+                and any(_array(r, shape_of) for r in reads):
+            found.append(node)
+    return found
+
+
+def _array(name: str, shape_of) -> bool:
+    shape = shape_of.get(name)
+    return shape is not None and shape.known and not shape.scalar and shape.ndim > 0
