@@ -8,8 +8,9 @@ neither recomputed nor saved: the backward loop reads the one value.
 
 Only what cannot raise or change a result moves: ``+``, ``-``, ``*``, unary ``-``/``+`` of
 numbers (operands known to be scalars, or constants), assigned once in the whole function,
-in a loop body's own straight-line part (not under a branch of the body), reading nothing
-the loop assigns.  A loop that runs no iteration then computes one product it did not need,
+in a loop body (also under a branch of the body: it may then run where the user's code
+would not have, which for these operations changes nothing), reading nothing the loop
+assigns.  A loop that runs no iteration then computes one product it did not need,
 which for numbers can neither raise nor be seen: the result is the same float, computed by
 the same operation on the same operands.
 """
@@ -66,16 +67,30 @@ def _hoist(loop: Loop, shape_of, once: set[str]) -> tuple[list[Node], Loop]:
     pinned |= {v.name for v in loop.test_inputs}
     if isinstance(loop.stop, Var):
         pinned.add(loop.stop.name)
-    hoisted, kept = [], []
-    for item in loop.body.nodes:
+    hoisted: list[Node] = []
+    body = _take(loop.body, hoisted, varying, pinned, shape_of, once)
+    if not hoisted:
+        return [], loop
+    return hoisted, dataclasses.replace(loop, body=body)
+
+
+def _take(block: Block, hoisted: list[Node], varying: set[str], pinned: set[str], shape_of, once) -> Block:
+    """`block` without the nodes that move before the loop (appended to `hoisted`), also from
+    the sides of its branches: what cannot raise may run when its side is not taken."""
+    kept: list = []
+    for item in block.nodes:
         if isinstance(item, Node) and _movable(item, varying, pinned, shape_of, once):
             hoisted.append(item)
             varying.discard(item.out.name)
+        elif isinstance(item, Branch):
+            before = len(hoisted)
+            body = _take(item.body, hoisted, varying, pinned, shape_of, once)
+            orelse = _take(item.orelse, hoisted, varying, pinned, shape_of, once)
+            kept.append(dataclasses.replace(item, body=body, orelse=orelse) if len(hoisted) > before else item)
         else:
             kept.append(item)
-    if not hoisted:
-        return [], loop
-    return hoisted, dataclasses.replace(loop, body=Block(kept))
+    return Block(kept) if len(kept) != len(block.nodes) or any(a is not b for a, b in zip(kept, block.nodes)) \
+        else block
 
 
 def _movable(node: Node, varying: set[str], pinned: set[str], shape_of, once: set[str]) -> bool:
@@ -100,25 +115,42 @@ def _number(name: str, shape_of) -> bool:
     return shape is not None and shape.scalar and shape.known and shape.ndim == 0
 
 
-def cheap_recomputed(top: dict, saved: list[str], unchanging: set[str], shape_of) -> list[Node]:
+def cheap_recomputed(loop: Loop, saved: list[str], changing: set[str], shape_of) -> list[Node]:
     """The nodes among `saved` (names the backward loop reads) that are one ``+``, ``-``,
-    ``*`` or unary ``-`` of arrays it has anyway: values saved too (or carried) and values
-    the loop does not assign.  ``err = h - target`` read by the loss's adjoint is then
-    computed again from ``h`` in the backward loop, instead of being pushed for every step:
-    the same operation on the same operands, one array fewer kept per step.  `top` maps the
-    names the loop body's own straight-line part assigns to their nodes."""
+    ``*`` or unary ``-`` of values it has anyway: values saved too (or carried) and values
+    the loop does not assign (`changing` holds those it does).  ``err = h - target`` read by
+    the loss's adjoint is then computed again from ``h`` in the backward loop instead of
+    being pushed for every step: the same operation on the same operands, one value fewer
+    kept per step.  Arrays only, in the body's own straight-line part: a number popped from
+    the stack costs less than one computed again."""
+    places = {}
+    for node, branched in _body_nodes(loop.body, False):
+        places[node.out.name] = (node, branched)
     kept = set(saved)
-    found = []
+    found: list[Node] = []
     for name in saved:
-        node = top.get(name)
+        node, branched = places.get(name, (None, True))
         if node is None or isinstance(node, UserCall) or node.static \
-                or getattr(node.rule, "func", None) not in _SAFE or not _array(name, shape_of):
+                or getattr(node.rule, "func", None) not in _SAFE:
             continue
+        if branched or not _array(name, shape_of):
+            continue  # a number popped costs less than one computed again (measured)
         reads = [v.name for v in node.input_vars]
-        if all((r in kept and top.get(r) not in found) or r not in unchanging for r in reads) \
-                and any(_array(r, shape_of) for r in reads):
+        if any(not (_number(r, shape_of) or _array(r, shape_of)) for r in reads):
+            continue
+        if all((r in kept and places.get(r, (None,))[0] not in found) or r not in changing for r in reads):
             found.append(node)
     return found
+
+
+def _body_nodes(block: Block, branched: bool):
+    """(node, under a branch) for the nodes of a loop body, not those of loops nested in it."""
+    for item in block.nodes:
+        if isinstance(item, Branch):
+            yield from _body_nodes(item.body, True)
+            yield from _body_nodes(item.orelse, True)
+        elif isinstance(item, Node):
+            yield item, branched
 
 
 def _array(name: str, shape_of) -> bool:

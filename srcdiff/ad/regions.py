@@ -175,7 +175,7 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
                  and not any(v.name in unchanging for v in top[n].input_vars)]
     saved = [n for n in saved if n not in {r.out.name for r in recompute}]
     if not sweep.derivable:
-        recompute += cheap_recomputed(top, saved, unchanging, sweep.shapes)
+        recompute += cheap_recomputed(loop, saved, unchanging, sweep.shapes)
         saved = [n for n in saved if n not in {r.out.name for r in recompute}]
     plan = LoopPlan()
     body = []

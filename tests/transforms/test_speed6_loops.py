@@ -184,3 +184,81 @@ def test_unbroadcast_keeps_what_it_did():
     assert type(unbroadcast(np.float64(2.0), 3.0)) is np.float64
     np.testing.assert_array_equal(unbroadcast(np.ones((2, 3)), 1.0), 6.0)
     np.testing.assert_array_equal(unbroadcast(np.ones((2, 3)), np.ones((1, 3))), np.full((1, 3), 2.0))
+
+
+def logistic_branch(x, a, n):   # a branch every step; an invariant on one side only
+    s = x
+    tot = 0.0
+    for _i in range(n):
+        if s > 0.5:
+            s = a * s * (1.0 - s)
+        else:
+            s = s + 0.3 * a * s
+        tot = tot + s
+    return tot
+
+
+def logistic_branch_by_hand(x, a, n):
+    states = []
+    s = x
+    for _ in range(n):
+        states.append(s)
+        s = a * s * (1.0 - s) if s > 0.5 else s + 0.3 * a * s
+    s_bar = a_bar = 0.0
+    for sp in reversed(states):
+        s_bar += 1.0
+        if sp > 0.5:
+            a_bar += s_bar * sp * (1.0 - sp)
+            s_bar *= a * (1.0 - 2.0 * sp)
+        else:
+            a_bar += s_bar * 0.3 * sp
+            s_bar *= 1.0 + 0.3 * a
+    return s_bar, a_bar
+
+
+@pytest.mark.parametrize("x, a", [(0.45, 2.9), (0.7, 3.3), (0.2, 0.9), (0.9, 1.5)])
+@pytest.mark.parametrize("n", [0, 1, 3, 60])
+def test_branch_in_loop_equals_hand_written(x, a, n):
+    got = srcdiff.grad(logistic_branch, wrt=(0, 1))(x, a, n)
+    np.testing.assert_allclose(got, logistic_branch_by_hand(x, a, n), rtol=1e-12, atol=1e-14)
+    assert all(type(g) is float for g in got)
+
+
+def test_branch_in_loop_against_central_differences(check_gradient):
+    args = (0.45, 2.9, 25)
+    expected = tuple(central_difference(logistic_branch, args, i) for i in (0, 1))
+    got = check_gradient(logistic_branch, args, wrt=(0, 1))
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-7)
+
+
+def test_branch_invariant_moves_and_adjoint_reset_goes_into_the_sides():
+    source = srcdiff.grad(logistic_branch, wrt=(0, 1)).source_for(0.45, 2.9, 60)
+    assert "0.3 * a" in source.split("for ")[0], source
+    assert "0.0 +" not in source and "0.0 -" not in source and "= 0.0\n        if" not in source, source
+
+
+def one_sided(x, n):            # only one side sends an adjoint to x: the other's is zero
+    total = 0.0
+    for i in range(n):
+        if i % 2 == 0:
+            total = total + x * x
+        else:
+            total = total + 2.0
+    return total
+
+
+def int_side(x, k):             # one side's contribution is made with ints: the gradient stays a float
+    if k > 0:
+        y = x * 2
+    else:
+        y = x * x
+    return y
+
+
+@pytest.mark.parametrize("f, args", [(one_sided, (1.5, 5)), (one_sided, (1.5, 1)), (one_sided, (1.5, 0)),
+                                     (int_side, (1.5, 1)), (int_side, (1.5, -1))],
+                         ids=["one_sided5", "one_sided1", "one_sided0", "int_side+", "int_side-"])
+def test_reset_adjoints_in_branches(f, args, check_gradient):
+    got = check_gradient(f, args, wrt=0)
+    np.testing.assert_allclose(got, central_difference(f, args, 0), rtol=1e-6, atol=1e-8)
+    assert type(got[0]) is float

@@ -104,6 +104,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= sameshape.earliest_shape_reads(func, classes)
         changed |= writes.read_around_zeroed(func)
         changed |= statements.reuse_common(func.body)
+        changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
         simplify(func, is_float_name, is_scalar)
         changed |= statements.remove_dead(func.body)
