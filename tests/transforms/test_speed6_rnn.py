@@ -148,3 +148,18 @@ def test_hessian_vector_product_through_the_loop():
     g = srcdiff.grad(f)
     eps = 1e-5
     np.testing.assert_allclose(got, (g(a[1] + eps * v) - g(a[1] - eps * v)) / (2 * eps), rtol=1e-5, atol=1e-7)
+
+
+def growing_accumulator(x, M, n):   # the user's own sum grows by broadcasting: never written in place
+    acc = np.zeros(3)
+    for _i in range(n):
+        acc = acc + M * x
+    return np.sum(acc * acc)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_a_user_accumulator_that_broadcasts_is_left_as_written(n, check_gradient):
+    x, M = np.array([0.5, -1.0, 2.0]), np.arange(6.0).reshape(2, 3) / 5
+    got = check_gradient(growing_accumulator, (x, M, n), wrt=(0, 1))
+    for i, g in zip((0, 1), got):
+        np.testing.assert_allclose(g, central_difference(growing_accumulator, (x, M, n), i), rtol=1e-6, atol=1e-8)

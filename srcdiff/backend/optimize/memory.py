@@ -35,20 +35,22 @@ def escaping_reads(stmt: ast.stmt) -> set[str]:
     return found
 
 
-def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool], loops: bool = False) -> bool:
+def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool],
+                        loops: Callable[[str], bool] | None = None) -> bool:
     """``x = x + c`` becomes ``x += c`` (and ``-`` alike) where `x` is an array this function
     made itself (arithmetic, a ufunc, a reduction...) and no other name can hold it.
 
-    Top-level runs; with `loops`, also the body of a top-level ``for`` loop that mentions an
-    owned `x` only in such accumulations (a weight gradient summed over the steps of an RNN:
-    one array for all steps instead of a new one per step).  Every other name a compound
+    Top-level runs; with `loops` (which names may be: adjoints, whose contributions come
+    summed to their shape), also the body of a top-level ``for`` loop that mentions an owned
+    `x` only in such accumulations (a weight gradient summed over the steps of an RNN: one
+    array for all steps instead of a new one per step).  Every other name a compound
     statement mentions loses its ownership.
     """
     owned: set[str] = set()
     changed = False
     for index, stmt in enumerate(body):
         if is_compound(stmt):
-            kept = _accumulated_in_loop(stmt, {n for n in owned if is_array(n)}) if loops else set()
+            kept = _accumulated_in_loop(stmt, {n for n in owned if is_array(n) and loops(n)}) if loops else set()
             changed |= bool(kept)
             owned -= mentions(stmt) - kept
             continue
