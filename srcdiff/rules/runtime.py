@@ -13,16 +13,11 @@ from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS
 
-#: Python and NumPy number types a float adjoint of a number keeps its type for
-_NUMBERS = frozenset({float, int, np.float64})
-
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` back to the shape of the operand `x` it was broadcast from."""
-    if type(g) is float and type(x) in _NUMBERS:  # numbers whose kinds the code could not know
-        return g  # (items of a list argument): np.shape of a float costs microseconds
-    shape = np.shape(x)
-    if np.shape(g) == shape:
+    # first a float for a number of unknown kind (an item of a list): np.shape of it costs µs
+    if (type(g) is float and type(x) in (float, int, np.float64)) or np.shape(g) == (shape := np.shape(x)):
         return g
     g = np.asarray(g)
     lead = g.ndim - len(shape)
