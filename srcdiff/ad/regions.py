@@ -23,6 +23,7 @@ from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter
 from ..rules.structural import APPEND, GETITEM
 from .adjoints import reverse_node
 from .checkpoint import checkpointed
+from .invariants import cheap_recomputed
 from .sweep import LoopPlan, Sweep, operand_shape
 
 
@@ -173,6 +174,9 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
     recompute = [top[n] for n in saved if n in top and top[n].rule is GETITEM
                  and not any(v.name in unchanging for v in top[n].input_vars)]
     saved = [n for n in saved if n not in {r.out.name for r in recompute}]
+    if not sweep.derivable:
+        recompute += cheap_recomputed(loop, saved, unchanging, sweep.shapes)
+        saved = [n for n in saved if n not in {r.out.name for r in recompute}]
     plan = LoopPlan()
     body = []
     carried = []  # a carried value's final value is the next iteration's start: not saved

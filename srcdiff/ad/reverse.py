@@ -23,6 +23,7 @@ from ..ir.shapes import Shape
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .adjoints import Fills, call, method
 from .forward import build_forward
+from .invariants import hoist_invariants
 from .regions import reverse_block
 from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
@@ -38,6 +39,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     its output may be an array and its backward sweep starts from that parameter.  With
     `derivable`, loops save values in the form srcdiff differentiates again (`Sweep.derivable`).
     """
+    function = hoist_invariants(function, shape_of)
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,

@@ -137,6 +137,8 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
             start, stop, step = (0, *bounds, 1) if len(bounds) == 1 else (*bounds, 1) if len(bounds) == 2 else bounds
             if step:
                 return Shape((shapes.ONE if math.ceil((stop - start) / step) == 1 else shapes.MANY,))
+    if name == "nograd" and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
+        return shapes.SCALAR  # an int: ``loss / len(xs)`` stays a number the code knows
     if name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" and len(operands) == 1 \
             and operands[0].known and not operands[0].scalar:
         return Shape(None, shape_of=operands[0].dims)

@@ -35,17 +35,24 @@ def escaping_reads(stmt: ast.stmt) -> set[str]:
     return found
 
 
-def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool]) -> bool:
+def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool],
+                        loops: Callable[[str], bool] | None = None) -> bool:
     """``x = x + c`` becomes ``x += c`` (and ``-`` alike) where `x` is an array this function
     made itself (arithmetic, a ufunc, a reduction...) and no other name can hold it.
 
-    Top-level runs only; every name a compound statement mentions loses its ownership.
+    Top-level runs; with `loops` (which names may be: adjoints, whose contributions come
+    summed to their shape), also the body of a top-level ``for`` loop that mentions an owned
+    `x` only in such accumulations (a weight gradient summed over the steps of an RNN: one
+    array for all steps instead of a new one per step).  Every other name a compound
+    statement mentions loses its ownership.
     """
     owned: set[str] = set()
     changed = False
     for index, stmt in enumerate(body):
         if is_compound(stmt):
-            owned -= mentions(stmt)
+            kept = _accumulated_in_loop(stmt, {n for n in owned if is_array(n) and loops(n)}) if loops else set()
+            changed |= bool(kept)
+            owned -= mentions(stmt) - kept
             continue
         name = assigned_name(stmt)
         value = getattr(stmt, "value", None)
@@ -61,6 +68,44 @@ def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool]) -
         if name is not None and is_fresh(value):
             owned.add(name)
     return changed
+
+
+def _accumulated_in_loop(loop: ast.stmt, owned: set[str]) -> set[str]:
+    """The owned arrays `loop` (a ``for``) mentions only as ``x = x + c`` / ``x = x - c`` /
+    ``x += c`` statements of its own body, with `c` not reading `x`: those become ``x += c``
+    (the same ufunc on the same operands, written into x's buffer, which nothing else holds)."""
+    if not isinstance(loop, ast.For) or loop.orelse:
+        return set()
+    candidates = owned & mentions(loop) - mentions(loop.target) - mentions(loop.iter)
+    sites: dict[str, list[int]] = {name: [] for name in candidates}
+    for index, stmt in enumerate(loop.body):
+        found = mentions(stmt) & candidates
+        if not found:
+            continue
+        name, term = _accumulation(stmt)
+        if name is None or found != {name} or name in mentions(term):
+            candidates -= found
+            continue
+        sites[name].append(index)
+    for name in candidates:
+        for index in sites[name]:
+            stmt = loop.body[index]
+            if isinstance(stmt, ast.Assign):
+                loop.body[index] = ast.copy_location(
+                    ast.AugAssign(ast.Name(name, ast.Store()), stmt.value.op, stmt.value.right), stmt)
+    return candidates
+
+
+def _accumulation(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    """(x, c) for ``x = x + c``, ``x = x - c``, ``x += c`` or ``x -= c``; else (None, None)."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
+            and isinstance(stmt.op, (ast.Add, ast.Sub)):
+        return stmt.target.id, stmt.value
+    name, value = assigned_name(stmt), getattr(stmt, "value", None)
+    if name is not None and isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)) \
+            and isinstance(value.left, ast.Name) and value.left.id == name:
+        return name, value.right
+    return None, None
 
 
 def release(body: list[ast.stmt], releasable: Callable[[str], bool]) -> bool:

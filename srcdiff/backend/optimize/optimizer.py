@@ -104,6 +104,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= sameshape.earliest_shape_reads(func, classes)
         changed |= writes.read_around_zeroed(func)
         changed |= statements.reuse_common(func.body)
+        changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
         simplify(func, is_float_name, is_scalar)
         changed |= statements.remove_dead(func.body)
@@ -122,7 +123,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops:  # numba takes no reversed() of a list
         stacks.iterate_stacks(func)
     is_scalar = _scalar_names(func, info).__contains__
-    memory.accumulate_in_place(func.body, info.is_array)
+    # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
+    # mismatch the user's function raises on would pass silently)
+    in_loops = info.adjoints.__contains__ if info.python_loops and not info.derivable else None
+    memory.accumulate_in_place(func.body, info.is_array, in_loops)
     memory.first_scatter_assigns(func.body)
     if not info.derivable:  # memory is freed when the derivable code's own derivative runs
         memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))

@@ -127,6 +127,11 @@ class Simplify(ast.NodeTransformer):
                 return ast.Constant(_FOLD[type(op)](left.value, right.value))
             except (ArithmeticError, ValueError):
                 return node
+        # 0.0 + e -> e, 0.0 - e -> -e for a float e: an adjoint reset to zero (before a branch)
+        # and its first contribution (exact, but for the sign of a zero result)
+        if isinstance(op, (ast.Add, ast.Sub)) and is_number(left, 0.0) and type(left.value) is float \
+                and is_float(right, self.float_names) and self._same_object_ok(right):
+            return right if isinstance(op, ast.Add) else self.visit_UnaryOp(ast.UnaryOp(ast.USub(), right))
         # n + False -> n for a number n: a guard that does not apply (bool + int is that int)
         if isinstance(op, (ast.Add, ast.Sub)) and is_number(left) and _is_false(right):
             return left

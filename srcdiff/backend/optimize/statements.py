@@ -84,6 +84,27 @@ def propagate_copies(body: list[ast.stmt]) -> bool:
     return changed
 
 
+def sink_constants(body: list[ast.stmt]) -> bool:
+    """``x = 0.0`` right before an ``if`` whose test does not read `x` moves into both of its
+    sides, where `propagate_copies` and folding make ``x = x + e`` read ``x = e``: an adjoint
+    reset before a branch of a loop's backward body (the branch then assigns it once)."""
+    changed = False
+    for block in bodies(body):
+        i = 0
+        while i + 1 < len(block):
+            stmt, nxt = block[i], block[i + 1]
+            name = assigned_name(stmt)
+            if name is not None and is_number(stmt.value) and isinstance(nxt, ast.If) \
+                    and name not in mentions(nxt.test) and name in mentions(nxt):
+                for side in (nxt.body, nxt.orelse):
+                    side.insert(0, copy.deepcopy(stmt))
+                del block[i]
+                changed = True
+                continue
+            i += 1
+    return changed
+
+
 def _name_of(expr: ast.expr) -> str | None:
     return expr.id if isinstance(expr, ast.Name) else None
 
