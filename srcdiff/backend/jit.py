@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import tempfile
+import types
 
 import numpy as np
 
@@ -141,6 +142,8 @@ def _typed(value):
     """An argument as numba takes it: a list of items of more than one type (arrays of two
     ndims, ``masks = [m1, m2]``) as a tuple, which numba types item by item (a list, it
     cannot); the code reads it the same way (``masks[0]``), or numba refuses at the line."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
+        return None  # a function argument the code calls by its own name (lower/calls.py): not read
     if type(value) is list and len({(type(v), getattr(v, "ndim", None), getattr(v, "dtype", None))
                                     for v in value}) > 1:
         return tuple(value)
