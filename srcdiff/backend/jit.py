@@ -186,8 +186,15 @@ def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -
             if location is not None:
                 doing = "" if sweep == "forward" else " (in the gradient of this line)"
                 return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {reason}",
-                                    location, HINT)
+                                    location, _MIXED if _MIXED_TYPES.search(reason) else HINT)
     return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {reason}", hint=HINT)
+
+
+#: a float32 argument's derivative meeting float64 values in a loop: a name of two types
+_MIXED_TYPES = re.compile(r"Cannot unify array\(float32.*float64|Cannot unify array\(float64.*float32")
+_MIXED = ("the function computes in float64 from float32 arguments (a float64 constant, global or "
+          "conversion), and numba needs one dtype per name in a loop: pass float64 arguments with jit, "
+          "keep the function in float32, or leave jit out")
 
 
 def _reason(text: str) -> str:
