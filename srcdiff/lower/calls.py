@@ -89,7 +89,12 @@ def _parameter_function(state, callee: ast.Name):
         raise StaticParameter(callee.id, callee, state.error(
             callee, f"cannot tell which function {callee.id} is",
             f"differentiate through srcdiff.grad, which specialises the gradient on the function {callee.id} holds"))
-    return state.statics[callee.id]
+    func = state.statics[callee.id]
+    if not callable(func):  # (a helper's parameter its caller passes a value srcdiff cannot see)
+        raise state.error(callee, f"cannot tell which function {callee.id} is",
+                          "call a function by a name defined at module level, or pass it as an argument "
+                          "of the differentiated function itself")
+    return func
 
 
 def _spelling(func) -> ast.expr | None:

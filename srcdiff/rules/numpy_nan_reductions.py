@@ -44,7 +44,7 @@ NOTE = "NaN elements have gradient 0; the others that of sum / mean over the ele
 
 RULES = [
     rule(func, ("x",), templates, static=dict(REDUCE), shape=reduce_shape, note=NOTE, fresh=True,
-         tangents=tangents, batching="reduce", sympy=FORMS + symbolic)
+         tangents=tangents, batching="reduce", keeps={"x": "x == x"}, sympy=FORMS + symbolic)
     for func, templates, tangents, symbolic in (
         (np.nansum, _nansum_templates, _nansum_tangents, "total"),
         (np.nanmean, _nanmean_templates, _nanmean_tangents, "mean"))
