@@ -15,12 +15,11 @@ REDUCE = {"axis": None, "keepdims": False}
 TIES_SPLIT = "ties share the gradient equally (k tied extrema get g / k each)"
 
 
-def reduce_shape(static, x, *rest):
-    """The shape of a reduction of `x` over `axis` (keeping them with `keepdims`)."""
+def _reduce_shape(static, x, *rest):
     return shapes.reduce(x, static.get("axis"), static.get("keepdims", False))
 
 
-def spread(g: str, static, x: shapes.Shape = shapes.UNKNOWN) -> str:
+def _spread(g: str, static, x: shapes.Shape = shapes.UNKNOWN) -> str:
     """`g`, reshaped so it broadcasts against the reduced operand `x` (of shape `x`)."""
     axis = static.get("axis")
     if axis is None or static.get("keepdims"):
@@ -35,7 +34,7 @@ def spread(g: str, static, x: shapes.Shape = shapes.UNKNOWN) -> str:
 def _sum_templates(static, operand_shapes):
     if operand_shapes["x"].scalar:
         return {"x": "g"}
-    return {"x": f"np.full(np.shape(x), {spread('g', static, operand_shapes['x'])})"}
+    return {"x": f"np.full(np.shape(x), {_spread('g', static, operand_shapes['x'])})"}
 
 
 def _mean_templates(static, operand_shapes):
@@ -44,8 +43,8 @@ def _mean_templates(static, operand_shapes):
     if static.get("axis") is None:
         return {"x": "np.full(np.shape(x), g / np.size(x))"}
     # size 0 counted as 1: an axis of length 0 has an empty gradient, not a division by zero
-    spread_g = spread("g", static, operand_shapes["x"])
-    return {"x": f"np.full(np.shape(x), {spread_g} * (np.size(ans) / (np.size(x) + (np.size(x) == 0))))"}
+    spread = _spread("g", static, operand_shapes["x"])
+    return {"x": f"np.full(np.shape(x), {spread} * (np.size(ans) / (np.size(x) + (np.size(x) == 0))))"}
 
 
 def _prod_templates(static, operand_shapes):
@@ -55,9 +54,9 @@ def _prod_templates(static, operand_shapes):
 
 def _extremum_templates(static, operand_shapes):
     # the ties as numbers of x's dtype: the array API standard does no arithmetic on booleans
-    ties = f"(x == {spread('ans', static)})" if operand_shapes["x"].scalar \
-        else f"np.asarray(x == {spread('ans', static)}, dtype=x.dtype)"
-    return {"x": f"{spread('g', static)} * {ties} / np.sum({ties}, axis=axis, keepdims=True)"}
+    ties = f"(x == {_spread('ans', static)})" if operand_shapes["x"].scalar \
+        else f"np.asarray(x == {_spread('ans', static)}, dtype=x.dtype)"
+    return {"x": f"{_spread('g', static)} * {ties} / np.sum({ties}, axis=axis, keepdims=True)"}
 
 
 #: Elements per reduced group; an empty result (and so an empty x) must not divide by zero.
@@ -68,22 +67,22 @@ COUNT = "(np.size(x) / (np.size(ans) + (np.size(ans) == 0)) - ddof)"
 
 def _var_templates(static, operand_shapes):
     count = COUNT
-    return {"x": f"{spread('g', static)} * 2.0 * (x - np.mean(x, axis=axis, keepdims=True)) / {count}"}
+    return {"x": f"{_spread('g', static)} * 2.0 * (x - np.mean(x, axis=axis, keepdims=True)) / {count}"}
 
 
 def _std_templates(static, operand_shapes):
     count = COUNT
     # where std is 0 every deviation is 0: dividing by 1 there makes that 0 / 1, the subgradient 0,
     # exact where std is identically 0 (one element per group), never 0 / 0
-    ans = spread('ans', static)
-    return {"x": f"{spread('g', static)} * (x - np.mean(x, axis=axis, keepdims=True)) "
+    ans = _spread('ans', static)
+    return {"x": f"{_spread('g', static)} * (x - np.mean(x, axis=axis, keepdims=True)) "
                  f"/ np.where({ans} == 0, 1.0, {count} * {ans})"}
 
 
 def _derivable_std_templates(static, operand_shapes):
     # where std is 0 over more than one element it has no second derivative (|t| of the spread):
     # NaN there (`kink`); over one element std is identically 0, and so are all its derivatives
-    ans = spread('ans', static)
+    ans = _spread('ans', static)
     first = _std_templates(static, operand_shapes)["x"]
     return {"x": f"kink(({ans} == 0) & (np.size(x) > np.size(ans)), {first}, x, 0.0, axis)"}
 
@@ -94,7 +93,7 @@ def _derivable_norm_templates(static, operand_shapes):
     order, axis, ndim = static.get("ord"), static.get("axis"), operand_shapes["x"].ndim
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
     if order in (None, "fro") or (order == 2 and vector):
-        return {"x": f"kink({spread('ans', static)} == 0, {first}, x, 0.0, axis)"}
+        return {"x": f"kink({_spread('ans', static)} == 0, {first}, x, 0.0, axis)"}
     if is_matrix_norm(static, operand_shapes):
         return matrix_norm_derivable(static, operand_shapes)
     return {"x": first}
@@ -118,20 +117,20 @@ def _norm_templates(static, operand_shapes):
     vector = isinstance(axis, int) or (axis is None and ndim == 1)
     if order in (None, "fro") or (order == 2 and vector):
         # at x = 0, x / 1 is the subgradient 0 (exact where x is identically 0), never 0 / 0
-        ans = spread('ans', static)
-        return {"x": f"{spread('g', static)} * x / np.where({ans} == 0, 1.0, {ans})"}
+        ans = _spread('ans', static)
+        return {"x": f"{_spread('g', static)} * x / np.where({ans} == 0, 1.0, {ans})"}
     if order == 1 and vector:
-        return {"x": f"{spread('g', static)} * np.sign(x)"}
+        return {"x": f"{_spread('g', static)} * np.sign(x)"}
     if order in (np.inf, -np.inf) and vector:  # the largest (smallest) |x_i|: ties split
         return {
-            "x": f"{spread('g', static)} * np.sign(x) * (np.abs(x) == {spread('ans', static)})"
-                 f" / np.sum(np.abs(x) == {spread('ans', static)}, axis=axis, keepdims=True)"}
+            "x": f"{_spread('g', static)} * np.sign(x) * (np.abs(x) == {_spread('ans', static)})"
+                 f" / np.sum(np.abs(x) == {_spread('ans', static)}, axis=axis, keepdims=True)"}
     if order == -np.inf and vector:  # the smallest |x_i|, ties split
         return {
-            "x": f"{spread('g', static)} * np.sign(x) * (np.abs(x) == {spread('ans', static)})"
-                 f" / np.sum(np.abs(x) == {spread('ans', static)}, axis=axis, keepdims=True)"}
+            "x": f"{_spread('g', static)} * np.sign(x) * (np.abs(x) == {_spread('ans', static)})"
+                 f" / np.sum(np.abs(x) == {_spread('ans', static)}, axis=axis, keepdims=True)"}
     if vector and _p_norm(order):
-        return {"x": f"{spread('g', static)} * {_p_norm_slope(order, spread('ans', static))}"}
+        return {"x": f"{_spread('g', static)} * {_p_norm_slope(order, _spread('ans', static))}"}
     if is_matrix_norm(static, operand_shapes):
         return matrix_norm_templates(static, operand_shapes)
     raise SrcDiffError(f"numpy.linalg.norm with ord={order!r} on this operand has no adjoint rule",
@@ -176,8 +175,8 @@ def _extremum_tangents(static, operand_shapes):
     # the mean of the tied extrema's tangents: the reverse rule's split, transposed
     # counted in x's dtype, as the reverse rule does: a count of booleans is int64, and a float32
     # tangent divided by it would be float64
-    ties = f"(x == {spread('ans', static)})" if operand_shapes["x"].scalar \
-        else f"np.asarray(x == {spread('ans', static)}, dtype=x.dtype)"
+    ties = f"(x == {_spread('ans', static)})" if operand_shapes["x"].scalar \
+        else f"np.asarray(x == {_spread('ans', static)}, dtype=x.dtype)"
     return {"x": f"{_over(f'x_dot * {ties}')} / {_over(ties)}"}
 
 
@@ -192,14 +191,14 @@ def _norm_tangents(static, operand_shapes):
     if order == 1:
         return {"x": _over("np.sign(x) * x_dot")}
     if _p_norm(order):
-        return {"x": _over(f"{_p_norm_slope(order, spread('ans', static))} * x_dot")}
-    top = f"(np.abs(x) == {spread('ans', static)})"
+        return {"x": _over(f"{_p_norm_slope(order, _spread('ans', static))} * x_dot")}
+    top = f"(np.abs(x) == {_spread('ans', static)})"
     return {"x": f"{_over(f'np.sign(x) * x_dot * {top}')} / {_over(top)}"}
 
 
 def reduction(func, templates, note="", tangents=None, derivable=None, sympy=None, **static):
     """A reduction over `axis`: its value is a new array, or a number (fresh)."""
-    return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=reduce_shape, note=note, fresh=True,
+    return rule(func, ("x",), templates, static={**REDUCE, **static}, shape=_reduce_shape, note=note, fresh=True,
                 tangents=tangents, derivable=derivable, batching="reduce", sympy=sympy)
 
 
@@ -220,7 +219,7 @@ RULES = [
     *[reduction(f, _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + f.__name__)
       for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
-    rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=reduce_shape, fresh=True,
+    rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          tangents=_norm_tangents, derivable=_derivable_norm_templates, batching="reduce",
          note="ord None/'fro', any ord of vectors, and 'nuc', 2, -2, 1, -1, inf, -inf of matrices; "
               "at x = 0 the gradient is the subgradient 0", sympy=FORMS + "norm"),
@@ -228,3 +227,6 @@ RULES = [
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
          array_result=True, sympy="numpy.cumsum"),
 ]
+
+#: for the reductions of other modules (rules/numpy_nan_reductions.py, order_statistics.py)
+reduce_shape, spread = _reduce_shape, _spread
