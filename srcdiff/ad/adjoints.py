@@ -92,8 +92,10 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if node.rule.elementwise:
             others = [s for p, s in operand_shapes.items() if p != param]
             contribution = sum_to_shape(contribution, operand, operand_shapes[param], result_shape, others)
-        pending.append((operand.name, contribution, _inherit(mask, operand_shapes[param], result_shape)
-                        if mask else ()))
+        kept = node.rule.kept_where(param)  # zero where the operand's own test fails (np.nansum at NaN)
+        kept = (Mask(instantiate(kept, bindings), True, True),) if kept is not None else ()
+        pending.append((operand.name, contribution, (_inherit(mask, operand_shapes[param], result_shape)
+                                                     if mask else ()) + kept))
     for name, contribution, inherited in _shared(_merged(pending), node, sweep):
         first = name not in sweep.defined
         before = sweep.masks.get(name, ())

@@ -74,6 +74,7 @@ def _is_array_signature(sig) -> bool:
 #: the dtype most arrays of a kind have, tested by identity before the kind (a quicker test)
 _USUAL_DTYPE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128), "i": np.dtype(np.int64),
                 "b": np.dtype(np.bool_)}
+_NARROW = {shapes.SINGLE: np.float32, shapes.HALF: np.float16}
 _SHAPE = "__srcdiff_shape__"  # a local: the shape tuple, read once per argument
 
 
@@ -85,15 +86,15 @@ def _array_tests(name: str, sig: tuple, cells: dict) -> list[ast.expr]:
     ndim, ones, kind = sig
     text = [f"{_TYPE}({name}) is {_NDARRAY}"]  # first: the attributes below are ndarray's
     dtype = f"{name}.dtype.kind == {kind!r}"
-    if kind == shapes.SINGLE:  # float32: the signature tells it from float64
-        usual = "__srcdiff_dtype_f4__"
-        cells[usual] = np.dtype(np.float32)
-        dtype = f"({name}.dtype is {usual} or ({name}.dtype.kind == 'f' and {name}.dtype.itemsize == 4))"
+    if kind in _NARROW:  # float32, float16: the signature tells them from float64
+        usual = f"__srcdiff_dtype_{kind}__"
+        cells[usual] = np.dtype(_NARROW[kind])
+        dtype = f"({name}.dtype is {usual} or ({name}.dtype.kind == 'f' and {name}.dtype.itemsize == {kind[1]}))"
     elif kind in _USUAL_DTYPE:
         usual = f"__srcdiff_dtype_{kind}__"
         cells[usual] = _USUAL_DTYPE[kind]
-        if kind == "f":  # not float32, which has a signature of its own
-            dtype = f"({dtype} and {name}.dtype.itemsize != 4)"
+        if kind == "f":  # not float32 nor float16, which have signatures of their own
+            dtype = f"({dtype} and {name}.dtype.itemsize > 4)"
         dtype = f"({name}.dtype is {usual} or {dtype})"
     text.append(dtype)
     if ndim == 0:

@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import tempfile
+import types
 
 import numpy as np
 
@@ -141,6 +142,8 @@ def _typed(value):
     """An argument as numba takes it: a list of items of more than one type (arrays of two
     ndims, ``masks = [m1, m2]``) as a tuple, which numba types item by item (a list, it
     cannot); the code reads it the same way (``masks[0]``), or numba refuses at the line."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
+        return None  # a function argument the code calls by its own name (lower/calls.py): not read
     if type(value) is list and len({(type(v), getattr(v, "ndim", None), getattr(v, "dtype", None))
                                     for v in value}) > 1:
         return tuple(value)
@@ -183,8 +186,15 @@ def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -
             if location is not None:
                 doing = "" if sweep == "forward" else " (in the gradient of this line)"
                 return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {reason}",
-                                    location, HINT)
+                                    location, _MIXED if _MIXED_TYPES.search(reason) else HINT)
     return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {reason}", hint=HINT)
+
+
+#: a float32 argument's derivative meeting float64 values in a loop: a name of two types
+_MIXED_TYPES = re.compile(r"Cannot unify array\(float32.*float64|Cannot unify array\(float64.*float32")
+_MIXED = ("the function computes in float64 from float32 arguments (a float64 constant, global or "
+          "conversion), and numba needs one dtype per name in a loop: pass float64 arguments with jit, "
+          "keep the function in float32, or leave jit out")
 
 
 def _reason(text: str) -> str:

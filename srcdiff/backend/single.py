@@ -80,6 +80,41 @@ def _is_python_number(node) -> bool:
     return _is_number(node) or _is_np_call(node, "size")
 
 
+def keep_dtypes(func: ast.FunctionDef, casts: list, scalars: list, *, with_value: bool, tuple_result: bool,
+                pullback: bool) -> None:
+    """Return each gradient in its argument's dtype: ``casts[i]`` names the dtype of the i-th
+    gradient ("float32", "float16"; None: as computed), ``scalars[i]`` whether that argument
+    is a NumPy number.  The derivative is computed as the function computes (float64 where
+    it converts up or meets float64 values) and rounded once, at the end.  `pullback`: the
+    gradients are returned by the nested pullback function."""
+    if not any(casts):
+        return
+    if pullback:
+        func = next((s for s in reversed(func.body) if isinstance(s, ast.FunctionDef)), func)
+    last = func.body[-1] if func.body else None
+    if not isinstance(last, ast.Return) or last.value is None:
+        raise AssertionError("a gradient function ends with its return")
+    outer = last.value.elts if with_value and not pullback and isinstance(last.value, ast.Tuple) else None
+    result = outer[1] if outer is not None else last.value
+    if tuple_result and isinstance(result, ast.Tuple):
+        result.elts = [g if d is None else _cast(g, d, n) for g, d, n in zip(result.elts, casts, scalars)]
+        return
+    if tuple_result or casts[0] is None:
+        raise AssertionError("one gradient, one cast")
+    if outer is not None:
+        outer[1] = _cast(result, casts[0], scalars[0])
+    else:
+        last.value = _cast(result, casts[0], scalars[0])
+
+
+def _cast(expr: ast.expr, dtype: str, scalar: bool) -> ast.expr:
+    kind = ast.Attribute(ast.Name("np", ast.Load()), dtype, ast.Load())
+    if scalar:
+        return ast.Call(kind, [expr], [])
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [expr],
+                    [ast.keyword("dtype", kind)])
+
+
 def _is_comment(stmt, text: str) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) \
         and stmt.value.func.id == MARK and stmt.value.args and getattr(stmt.value.args[0], "value", None) == text

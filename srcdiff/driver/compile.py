@@ -23,7 +23,7 @@ from ..ad.reverse import reverse
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from ..backend.optimize import tidy
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
-from ..backend.single import keep_single
+from ..backend.single import keep_dtypes, keep_single
 from ..errors import SrcDiffError
 from ..frontend import depends
 from ..frontend.naming import assigned_names, names_in
@@ -60,12 +60,26 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
                                f"needs NumPy arrays; {', '.join(foreign)} are of another library",
                                hint="convert the arguments with np.asarray, or leave the option out")
         complex_params = frozenset(p for p, s in zip(params, key or ()) if shapes.is_complex_signature(s))
+        narrow = _narrow_arguments(found, key)
         made = compile_variant(found, param_shapes, foreign, args, single=shapes.is_single(key),
-                               complex_params=complex_params)
+                               complex_params=complex_params, narrow=narrow)
         if foreign and args is not None:
             _check_portable(found, made, args)
         found.variants[key] = made
     return made
+
+
+def _narrow_arguments(found: Lowered, key) -> dict:
+    """The `wrt` parameters whose arguments are float32 or float16 (arrays or NumPy numbers):
+    name -> (dtype name, whether a number).  numba has no float16 arithmetic: refused."""
+    sigs = dict(zip(found.params, key or ()))
+    narrow = {p: (shapes.narrow_dtype(sigs[p]), isinstance(sigs[p], type)) for p in found.wrt
+              if p in sigs and shapes.narrow_dtype(sigs[p])}
+    if found.options.jit and any(isinstance(s, tuple) and s[-1] == shapes.HALF for s in sigs.values()):
+        raise SrcDiffError(f"{found.parsed.location(found.parsed.tree)}: jit={found.options.jit!r} cannot compile "
+                           f"{found.parsed.name} for float16 arrays (numba has no float16 arithmetic)",
+                           hint="pass x.astype(np.float32) with jit, or leave jit out for float16")
+    return narrow
 
 
 def _refuse_subclasses(found: Lowered, params, key) -> None:
@@ -100,13 +114,15 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
-                    single: bool = False, complex_params: frozenset = frozenset()) -> Variant:
+                    single: bool = False, complex_params: frozenset = frozenset(),
+                    narrow: dict | None = None) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
     arguments are float32 (the derivative's fills are too, backend/single.py); `complex_params`
     name the parameters whose arguments are complex (a differentiated value meeting one is
-    refused at its line, whatever transformation this is)."""
+    refused at its line, whatever transformation this is); `narrow`: the `wrt` parameters
+    whose gradients are returned in float32 or float16 (`_narrow_arguments`)."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -122,6 +138,10 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         func, program, name = transform(found, ir, namer, shape_of)
     if single:
         keep_single(func, set(program.tangents.values()) if options.mode == "forward" else None)
+    if narrow and options.mode == "reverse":  # a gradient has its argument's dtype (issue 24)
+        keep_dtypes(func, [narrow.get(w, (None,))[0] for w in found.wrt], [narrow.get(w, (0, 0))[1] for w in found.wrt],
+                    with_value=options.with_value, tuple_result=options.tuple_result,
+                    pullback=bool(options.pullback) and not options.derivable)
     helper = debug.helper_name(found.namer) if options.debug else None
     if helper:
         debug.instrument(func, program, helper)

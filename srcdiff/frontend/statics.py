@@ -8,6 +8,9 @@ and the cache key holds them with their types (`static_key`), so ``axis=1`` and
 from __future__ import annotations
 
 import inspect
+import types
+
+import numpy as np
 
 from ..ir.nodes import typed
 from .depends import MISSING
@@ -59,8 +62,14 @@ def static_key(names: tuple, value_of) -> tuple | None:
 
 def static_ok(value) -> bool:
     """None, numbers (not NaN), bools, strings and tuples or lists of them: compared and hashed
-    by value (a list by its items, `frozen`)."""
-    return value is not MISSING and depends_static_ok(frozen(value))
+    by value (a list by its items, `frozen`); or a function the code calls (`is_static_function`)."""
+    return value is not MISSING and (depends_static_ok(frozen(value)) or is_static_function(value))
+
+
+def is_static_function(value) -> bool:
+    """A function passed as an argument and called (``def f(x, act=np.tanh): act(x)``): the
+    gradient is specialised on it, compared by identity, as a function named in the code is."""
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc))
 
 
 def _typed(value):

@@ -55,7 +55,8 @@ def signature(value) -> object:
     t = type(value)
     if t is np.ndarray:
         kind = value.dtype.kind
-        return (value.ndim, tuple(n == 1 for n in value.shape), SINGLE if kind == "f" and value.itemsize == 4 else kind)
+        kind = _NARROW_KEYS.get(value.itemsize, kind) if kind == "f" else kind
+        return (value.ndim, tuple(n == 1 for n in value.shape), kind)
     if is_foreign_array(value):
         ones = tuple(None if not isinstance(n, numbers.Integral) else n == 1 for n in value.shape)
         return (t, len(ones), ones, _dtype_key(value.dtype))
@@ -78,6 +79,19 @@ def is_foreign_array(value) -> bool:
 #: the dtype part of a float32 array's signature (float64 and other floats: "f"): the
 #: derivative's fills are written in float32 for it (backend/single.py)
 SINGLE = "f4"
+#: float16's (a signature of its own too: its gradient is cast back to float16)
+HALF = "f2"
+_NARROW_KEYS = {4: SINGLE, 2: HALF}
+#: the dtype a gradient of an argument of each narrow signature is returned in
+_NARROW_DTYPES = {SINGLE: "float32", HALF: "float16", np.float32: "float32"}
+
+
+def narrow_dtype(sig) -> str | None:
+    """The name of the floating dtype narrower than float64 ("float32", "float16") that an
+    argument of signature `sig` has, else None: its gradient is returned in that dtype
+    whatever dtype the function computes in (issue 24)."""
+    part = sig[-1] if isinstance(sig, tuple) and len(sig) == 3 else sig
+    return _NARROW_DTYPES.get(part) if isinstance(part, (str, type)) else None
 
 
 def holds_complex(value) -> bool:

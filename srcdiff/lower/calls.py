@@ -9,6 +9,7 @@ another user function.  Anything else is refused.
 from __future__ import annotations
 
 import ast
+import math
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from .opaque import opaque
 from .point_guards import lower_guarded_where
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_dicts import lower_dict_get
-from .static_values import static_value
+from .static_values import StaticParameter, static_parameter, static_value
 from .user_calls import is_user_function, user_call
 
 
@@ -48,6 +49,12 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:
         return call_nested(lower, node, state.lambdas[callee.id], target)
     func = static_value(state, callee)
+    if func is MISSING and static_parameter(state, callee) is not None:  # def f(x, act=np.tanh): act(x)
+        func = _parameter_function(state, callee)
+        spelled = _spelling(func)
+        if spelled is not None:  # the generated code names the function, as if the user had
+            node = ast.copy_location(ast.Call(ast.copy_location(spelled, callee), node.args, node.keywords), node)
+            callee = node.func
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")
@@ -73,3 +80,27 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         return library_calls.constant_call(lower, node, func, no_rule(lower, node, func, ast.unparse(callee)),
                                            target)
     return lower_rule_call(lower, node, func, rule, callee, target)
+
+
+def _parameter_function(state, callee: ast.Name):
+    """The function a parameter holds (its argument, or its default), for a gradient
+    specialised on it (frontend/statics.py): lowering asks for it as for ``axis=axis``."""
+    if state.statics is None or callee.id not in state.statics:
+        raise StaticParameter(callee.id, callee, state.error(
+            callee, f"cannot tell which function {callee.id} is",
+            f"differentiate through srcdiff.grad, which specialises the gradient on the function {callee.id} holds"))
+    func = state.statics[callee.id]
+    if not callable(func):  # (a helper's parameter its caller passes a value srcdiff cannot see)
+        raise state.error(callee, f"cannot tell which function {callee.id} is",
+                          "call a function by a name defined at module level, or pass it as an argument "
+                          "of the differentiated function itself")
+    return func
+
+
+def _spelling(func) -> ast.expr | None:
+    """``np.tanh`` or ``math.exp`` for a NumPy or math function (generated code reads them so,
+    numba too), else None (a user function is called through its own adjoint)."""
+    for module, name in ((np, "np"), (math, "math")):
+        if getattr(module, getattr(func, "__name__", ""), None) is func:
+            return ast.Attribute(ast.Name(name, ast.Load()), func.__name__, ast.Load())
+    return None

@@ -21,6 +21,7 @@ from .ast_facts import may_return, read_before_write, stores_in
 from .branches import same
 from .emit import emit_rule
 from .opaque import opaque, opaque_call, substitute
+from .product_loops import nested_loops
 from .state import BREAK, DONE, FLOW_DEFAULTS, RETURN, LoopRecord, LoweringState
 from .statements import StatementLowerer
 from .static_values import static_value
@@ -53,6 +54,10 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
         if func in (builtins.enumerate, builtins.zip, builtins.reversed):
             raise state.error(stmt, f"looping over reversed({ast.unparse(it)}) is not supported",
                               "loop over reversed(range(len(xs))) and index the sequences")
+    nested = None if backwards else nested_loops(state, stmt, func)
+    if nested is not None:  # itertools.combinations / product of ranges: nested range loops
+        lower_for(lower, nested)
+        return
     if func is builtins.range:
         if it.keywords or not 1 <= len(it.args) <= 3 or not isinstance(stmt.target, ast.Name):
             raise state.error(stmt, "use `for name in range(start, stop, step)`")

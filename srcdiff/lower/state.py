@@ -164,7 +164,15 @@ class LoweringState:
         kind = type(node).__name__
         what = REFUSED.get(kind, f"{kind} {'statements' if isinstance(node, ast.stmt) else 'expressions'}")
         return self.error(node, f"{what} are not supported by srcdiff yet",
-                          "see docs/supported-python.md for what is supported")
+                          _HINTS.get(kind, "see docs/supported-python.md for what is supported"))
+
+
+#: what to do instead, for the statements users write most often
+_TRY = ("which branch runs is decided by an exception when the function runs, and a gradient cannot "
+        "follow it: test the condition yourself (`if np.all(np.isfinite(y)):`, `if np.linalg.cond(K) < 1e12:`) "
+        "with if/else, or put the try around the call of the gradient instead "
+        "(see docs/supported-python.md)")
+_HINTS = {"Try": _TRY, "TryStar": _TRY}
 
 
 def parameter_names(args: ast.arguments) -> list[str]:

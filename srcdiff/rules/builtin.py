@@ -18,6 +18,7 @@ from . import (
     numpy_joins,
     numpy_linalg,
     numpy_more,
+    numpy_nan_reductions,
     numpy_nograd,
     numpy_pad,
     numpy_reductions,
@@ -25,6 +26,7 @@ from . import (
     numpy_split,
     numpy_statistics,
     operators,
+    order_statistics,
     point_guards,
     python_math,
 )
@@ -36,7 +38,7 @@ SECTIONS = {
     "Python operators": operators.RULES,
     "math": python_math.RULES,
     "NumPy elementwise": numpy_elementwise.RULES,
-    "NumPy reductions": numpy_reductions.RULES,
+    "NumPy reductions": numpy_reductions.RULES + numpy_nan_reductions.RULES,
     "NumPy linear algebra": numpy_linalg.RULES,
     "NumPy decompositions": numpy_decompositions.RULES,
     "NumPy convolutions": convolution.RULES,
@@ -46,7 +48,7 @@ SECTIONS = {
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
     "NumPy numerical calculus (differences, scans, integrals, sorting)": numpy_calculus.RULES,
-    "NumPy statistics (weighted means, covariances)": numpy_statistics.RULES,
+    "NumPy statistics (weighted means, covariances)": numpy_statistics.RULES + order_statistics.RULES,
     "Complex functions of real values, conversions to numbers": numpy_complex_real.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
     "srcdiff's own helpers (higher derivatives)": generated_code.RULES + point_guards.RULES,
@@ -61,7 +63,7 @@ METHODS = {
     "reshape": np.reshape, "ravel": np.ravel, "flatten": np.ravel, "transpose": np.transpose,
     "swapaxes": np.swapaxes, "squeeze": np.squeeze, "repeat": np.repeat,
     "clip": np.clip, "copy": np.copy, "astype": numpy_convert.astype,
-    "argmax": np.argmax, "argmin": np.argmin, "argsort": np.argsort,
+    "round": np.round, "argmax": np.argmax, "argmin": np.argmin, "argsort": np.argsort,
     **numpy_complex_real.METHODS,
 }
 #: Array attributes, mapped to the function whose rule they use.

@@ -167,6 +167,33 @@ def take_along_axis_adjoint(g, x, indices, axis):
     return out
 
 
-HELPERS = {f.__name__: f for f in (gradient_adjoint, cumprod_adjoint, cumprod_tangent, cumprod_curvature,
+def order_weights(x, q, axis=None):
+    """Weights `w` shaped like `x` with ``np.percentile(x, q, axis) == np.sum(w * x, axis)``
+    (the default linear method): ``1 - frac`` on the order statistic below the position
+    ``q / 100 * (n - 1)``, ``frac`` on the one above, each shared equally by the elements tied
+    with it.  The derivative of the percentile (and of the median, q = 50) where no element
+    ties; at a tie, the tied elements share it, as ties of ``np.max`` do."""
+    x = np.asarray(x)
+    moved = x.reshape(1, -1) if axis is None else np.moveaxis(x, axis, -1)
+    n = moved.shape[-1]
+    dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if n == 0:
+        return np.zeros(x.shape, dtype=dtype)
+    ordered = np.sort(moved, axis=-1)
+    position = float(q) / 100.0 * (n - 1)
+    low = min(int(np.floor(position)), n - 1)
+    high = min(low + 1, n - 1)
+    frac = position - low
+    weights = np.zeros(moved.shape, dtype=dtype)
+    for k, share in ((low, 1.0 - frac), (high, frac)):
+        if share == 0.0:
+            continue
+        tied = moved == ordered[..., k:k + 1]
+        weights = weights + share * tied / np.maximum(np.sum(tied, axis=-1, keepdims=True), 1)
+    weights = weights.astype(dtype, copy=False)
+    return weights.reshape(x.shape) if axis is None else np.moveaxis(weights, -1, axis)
+
+
+HELPERS = {f.__name__: f for f in (order_weights, gradient_adjoint, cumprod_adjoint, cumprod_tangent, cumprod_curvature,
                                    interp_adjoint, interp_slope, interp_slope_adjoint, take_adjoint,
                                    take_along_axis_adjoint)}

@@ -71,6 +71,13 @@ RULES = [
     piecewise(np.floor, not_symbolic="sympy leaves the derivative of floor unevaluated"),
     piecewise(np.ceil, not_symbolic="sympy leaves the derivative of ceiling unevaluated"),
     piecewise(np.rint, not_symbolic="sympy has no round-half-to-even"),
+    # rounding to `decimals` places: constant between the rounding points, like floor
+    *[nograd(f, ("x",), static={"decimals": 0}, shape=_elementwise, fresh=True, batching="elementwise",
+             note="zero gradient (piecewise constant; at a rounding point the one-sided derivatives are 0 too)",
+             not_symbolic="sympy has no round-half-to-even")
+      for f in dict.fromkeys([np.round, np.around])],
+    piecewise(np.trunc, not_symbolic="sympy leaves the derivative of truncation unevaluated"),
+    piecewise(np.fix, not_symbolic="sympy leaves the derivative of truncation unevaluated"),
     piecewise(np.isnan, sympy=FORMS + "never"),
     piecewise(np.isfinite, sympy=FORMS + "always"),
     piecewise(np.isinf, sympy=FORMS + "never"),

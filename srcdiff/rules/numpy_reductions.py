@@ -227,3 +227,6 @@ RULES = [
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
          array_result=True, sympy="numpy.cumsum"),
 ]
+
+#: for the reductions of other modules (rules/numpy_nan_reductions.py, order_statistics.py)
+reduce_shape, spread = _reduce_shape, _spread

@@ -105,6 +105,10 @@ class Rule:
     #: too, ``np.where(x > y, g, 0.0)``, so a non-finite ``g`` never leaks through a 0 factor
     #: (``g if x > y else 0.0`` for a rule that is not elementwise: builtin ``max`` tests one value).
     selects: Mapping[str, tuple[str, bool]] | Callable[[dict, dict], Mapping] = field(default_factory=dict)
+    #: parameters whose adjoint is exactly zero wherever a test over the parameters with the
+    #: operand's shape fails (``np.nansum``'s ``{"x": "x == x"}``): that zero is kept down the
+    #: operand's chain like ``np.where``'s, so an adjoint there is 0, never 0 * NaN
+    keeps: Mapping[str, str] = field(default_factory=dict)
     #: parameters whose contribution to the derivative can be infinite where the value is
     #: finite (``np.sqrt`` at 0, ``np.arcsin`` at 1): forward mode makes a tangent that is
     #: exactly 0 (an operand a clamp or a mask holds still) contribute an exact 0, never 0 * inf
@@ -197,6 +201,10 @@ class Rule:
         if key not in self._parsed:
             self._parsed[key] = _parse_template(self, param, text)
         return self._parsed[key]
+
+    def kept_where(self, param: str) -> ast.expr | None:
+        """`param`'s `keeps` test, parsed (None: it has none)."""
+        return self._parse(param, self.keeps[param]) if param in self.keeps else None
 
     def selection(self, param: str, static: dict | None = None,
                   operand_shapes: Mapping[str, Shape] | None = None) -> tuple[ast.expr, bool] | None:

@@ -414,6 +414,27 @@ SPECS += [
       "cumprod_adjoint(x, y * np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]), 1)", x=((2, 3), REAL),
       y=((2, 3), REAL)),  # zeros
 ]
+SPECS += [  # rounding (piecewise constant) and the reductions that skip NaN (a NaN where c > 0.5)
+    S("numpy.round", "np.round(x) * x", x=((3,), sampler(0.6, 0.9))),
+    S("numpy.round", "np.round(x, 1) * x + x.round()", x=((3,), sampler(0.61, 0.64))),
+    S("numpy.around", "np.around(x) * x", x=((3,), sampler(0.6, 0.9))),
+    S("numpy.trunc", "np.trunc(x) * x", x=((3,), sampler(1.1, 1.9))),
+    S("numpy.fix", "np.fix(x) * x", x=((3,), sampler(1.1, 1.9))),
+    S("numpy.nansum", "np.nansum(np.where(c > 0.5, np.nan, x * y))", x=((3, 4), REAL), y=((3, 4), REAL),
+      c=((3, 4), REAL), sym=Sym("np.nansum(np.sin(x) * y)", "V, W")),
+    S("numpy.nansum", "np.nansum(np.where(c > 0.5, np.nan, x), axis=0, keepdims=True)", x=((3, 4), REAL),
+      c=((3, 4), REAL)),
+    S("numpy.nanmean", "np.nanmean(np.where(c > 0.5, np.nan, x * y), axis=1)", x=((3, 4), REAL), y=((3, 4), REAL),
+      c=((3, 4), REAL), sym=Sym("np.nanmean(np.sin(x) * y)", "V, W")),
+    S("numpy.nanmean", "np.nanmean(np.where(c > 0.5, np.nan, x))", x=((2, 3), REAL), c=((2, 3), REAL)),
+    # order statistics: the selected elements (distinct draws: no ties), and their weights
+    S("numpy.median", "np.median(x * y)", x=((5,), REAL), y=((5,), REAL)),
+    S("numpy.median", "np.median(x, axis=1, keepdims=True)", x=((3, 4), REAL)),
+    S("numpy.percentile", "np.percentile(x, 30.0, axis=0)", x=((4, 3), REAL)),
+    S("numpy.quantile", "np.quantile(x * y, 0.85)", x=((2, 3), REAL), y=((2, 3), REAL)),
+    S("srcdiff.rules.calculus_helpers.order_weights", "order_weights(c, 40.0, 0) * x", x=((4, 2), REAL),
+      c=((4, 2), REAL)),
+]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like", "tie", "tie_nan", "held_still",
@@ -422,7 +443,7 @@ HELPERS = {name: getattr(runtime, name)
                         "split_adjoint", "real_part")}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint",
-                                                                    "cumprod_adjoint")}
+                                                                    "cumprod_adjoint", "order_weights")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 JOIN_HELPERS = join_helpers.JOIN_HELPERS
 GUARD_HELPERS = guard_helpers.GUARD_HELPERS

@@ -15,6 +15,7 @@ import pytest
 import srcdiff
 from rules.rule_specs_calc import calc_calls
 from srcdiff.rules import default_table, join_helpers, list_helpers, rule, runtime, structural, unary
+from srcdiff.rules.calculus_helpers import order_weights
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
 
@@ -98,6 +99,11 @@ CALLS = {
     **calc_calls(),  # rules/numpy_calculus.py and kin (tests/rules/rule_specs_calc.py)
 }
 
+CALLS.update({  # order statistics take one number q (rules/order_statistics.py)
+    "numpy.percentile": lambda x, y: np.percentile(x, 30.0),
+    "numpy.quantile": lambda x, y: np.quantile(x, 0.3),
+    "srcdiff.rules.calculus_helpers.order_weights": lambda x, y: order_weights(x, 30.0, 0),
+})
 CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py, numpy_joins.py)
     "numpy.roll": lambda x, y: np.roll(x, 1),
     "numpy.rot90": lambda x, y: np.rot90(x),

@@ -1,6 +1,6 @@
-"""numba versions of the run-time helpers of ``np.interp``'s derivatives (rules/
-calculus_helpers.py): ``interp_slope`` (the derivative in the query points),
-``interp_adjoint`` and ``interp_slope_adjoint`` (the adjoints for the knots' values).
+"""numba versions of the run-time helpers of ``np.interp``'s derivatives and of the order
+statistics' weights (rules/calculus_helpers.py): ``order_weights``, ``interp_slope`` (the
+derivative in the query points), ``interp_adjoint`` and ``interp_slope_adjoint`` (the adjoints for the knots' values).
 
 Each query point is found in its segment by ``np.searchsorted``, as the Python helpers find
 it: the segment clamped to the first and last, 0 slope outside ``[xp[0], xp[-1]]`` and at
@@ -14,6 +14,7 @@ from numba import njit, types
 
 from ...rules import calculus_helpers as python
 from .naming import made, overload
+from .reductions import axes
 
 
 def _is_array(t) -> bool:
@@ -133,4 +134,61 @@ def _interp_slope_adjoint(g, x, xp, n):
                  "    return out\n")
 
 
-HELPERS = ("interp_slope", "interp_adjoint", "interp_slope_adjoint")
+def order_weights(x, q, axis=None):
+    return python.order_weights(x, q, axis)
+
+
+@njit(cache=True)
+def _share(row, value, share, out):
+    """`share` split equally among the elements of `row` equal to `value` (ties)."""
+    count = 0
+    for v in row:
+        count += v == value
+    for k in range(row.shape[0]):
+        if row[k] == value:
+            out[k] += share / max(count, 1)
+
+
+@njit(cache=True)
+def row_weights(row, q, out):
+    """One row's weights, as ``order_weights`` gives them (rules/calculus_helpers.py)."""
+    n = row.shape[0]
+    if n == 0:
+        return
+    ordered = np.sort(row)
+    position = q / 100.0 * (n - 1)
+    low = min(int(np.floor(position)), n - 1)
+    high = min(low + 1, n - 1)
+    frac = position - low
+    if frac != 1.0:
+        _share(row, ordered[low], 1.0 - frac, out)
+    if frac != 0.0:
+        _share(row, ordered[high], frac, out)
+
+
+@overload(order_weights, prefer_literal=True)
+def _order_weights(x, q, axis=None):
+    """The rows along `axis` (a constant, or None: all of x) moved last, weighted one by one."""
+    if not _is_array(x) or not _is_number(q):
+        return None
+    reduced = axes(axis, x.ndim)
+    if len(reduced) == x.ndim:
+        return made("def impl(x, q, axis=None):\n"
+                    "    out = np.zeros(x.size)\n"
+                    "    row_weights(np.ascontiguousarray(x).reshape(-1), q, out)\n"
+                    "    return out.reshape(x.shape)\n", row_weights=row_weights)
+    kept = [d for d in range(x.ndim) if d not in reduced]
+    perm = tuple(kept + list(reduced))
+    back = tuple(perm.index(d) for d in range(x.ndim))
+    outer = " * ".join(f"x.shape[{d}]" for d in kept)
+    return made("def impl(x, q, axis=None):\n"
+                f"    moved = np.ascontiguousarray(x.transpose({perm}))\n"
+                f"    rows = moved.reshape(({outer}, -1))\n"
+                "    out = np.zeros(rows.shape)\n"
+                "    for i in range(rows.shape[0]):\n"
+                "        row_weights(rows[i], q, out[i])\n"
+                f"    return np.ascontiguousarray(out.reshape(moved.shape).transpose({back}))\n",
+                row_weights=row_weights)
+
+
+HELPERS = ("interp_slope", "interp_adjoint", "interp_slope_adjoint", "order_weights")
