@@ -190,7 +190,8 @@ def _filter(stmts, needed, stacks, checks=None, unset=frozenset()) -> list:
         if not _kept(stmt, needed, stacks):
             if node is not None:
                 for guard in checks.dropped(node):  # one check per test in a block
-                    if ast.dump(guard.stmt.test) not in seen:
+                    reads = {n.id for n in ast.walk(guard.stmt.test) if isinstance(n, ast.Name)}
+                    if ast.dump(guard.stmt.test) not in seen and not reads & unset:  # (of values computed)
                         seen.add(ast.dump(guard.stmt.test))
                         out.append(guard)
             elif checks is not None and isinstance(stmt, (For, If)) and not _reads(stmt) & unset:

@@ -178,9 +178,8 @@ def test_integer_arguments_are_refused_or_promoted_as_before(how):
     assert np.asarray(found).dtype == np.float64
 
 
-@pytest.mark.xfail(strict=True, reason="found here, not a dtype matter (float64 too): the shape check kept for a "
-                   "loop's statement (issue 24.4) reads the loop's sum `s`, which the gradient does not need and "
-                   "drops, so the generated code raises NameError (a SrcDiffError at the line, not a wrong value)")
 def test_a_shape_check_of_a_dropped_loop_sum():
+    """(Found here, not a dtype matter: the shape check kept for a loop's statement read the
+    loop's sum `s`, which the gradient does not need and drops: NameError.)"""
     found = srcdiff.grad(linear_in_the_loop_sum)(X)
     np.testing.assert_allclose(found, central_difference(linear_in_the_loop_sum, (X,), 0), rtol=1e-6, atol=1e-8)
