@@ -88,7 +88,7 @@ def numba_function(made, found, template_globals: dict, origins):
                                                   masks, points, shape_tuples, stacked, turns)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
-    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
+    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
 
