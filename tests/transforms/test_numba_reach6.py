@@ -165,3 +165,32 @@ def test_undecided_tests_stay():
     assert "x.dtype.itemsize == 8" in folded and "n > 2" in folded
     folded = _folded(text.replace("== 8", "== 4"), {"x": (1, (False,), "f4"), "n": int})
     assert "itemsize" not in folded and folded.count("return") == 1  # float32: 4 bytes, always taken
+
+
+# ---- one index along an axis of N-D (the adjoint of np.stack along a later axis, np.take) ------
+
+def stack_last_axis(x, y):
+    return np.sum(np.sin(np.stack([x, y], axis=-1)) * np.stack([y, x], axis=-1))
+
+
+def stack_middle_axis(x, y):
+    return np.sum(np.stack((x, y * x, np.cos(y)), axis=1) ** 2)
+
+
+def stack_three_last(a, b):
+    pairs = np.stack([a, a * b, np.tanh(b)], axis=2)
+    return np.sum(pairs[..., 1] * pairs[..., 2]) + np.sum(pairs ** 2)
+
+
+STACKS = [
+    (stack_last_axis, (np.linspace(-1.0, 1.0, 6).reshape(2, 3), np.linspace(0.5, 2.0, 6).reshape(2, 3)), (0, 1)),
+    (stack_middle_axis, (np.linspace(-1.0, 1.0, 8).reshape(2, 2, 2), np.linspace(0.5, 2.0, 8).reshape(2, 2, 2)),
+     (0, 1)),
+    (stack_last_axis, (np.linspace(-1.0, 1.0, 4), np.linspace(0.5, 2.0, 4)), (0, 1)),
+    (stack_three_last, (np.linspace(-1.0, 1.0, 6).reshape(3, 2), np.linspace(0.5, 2.0, 6).reshape(3, 2)), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(STACKS))
+def test_one_index_along_an_axis(func, args, wrt):
+    _agrees(func, args, wrt)
