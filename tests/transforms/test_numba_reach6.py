@@ -194,3 +194,50 @@ STACKS = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(STACKS))
 def test_one_index_along_an_axis(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- a number on one side of a branch, an array on the other (backend/numba/joins.py) ----------
+
+def number_or_sine(x, w):
+    if np.sum(x) > 3.0:
+        s = 0.0
+    else:
+        s = np.sin(x) * w
+    return np.sum((s + x) ** 2 * w)
+
+
+def integer_or_row(a, x):
+    if a.shape[0] == 1:
+        first = 0
+    else:
+        first = a[1]
+    return np.sum(np.exp(first * x) + a[0] * x)
+
+
+def _series(name):
+    func = _library(name)
+
+    def series(x, c, w):
+        return np.sum(func(x, c) * w)
+    return series
+
+
+BRANCH_JOINS = [
+    (number_or_sine, (np.array([0.3, -0.2, 0.5]), np.array([1.0, 2.0, -1.0])), (0, 1)),
+    (number_or_sine, (np.array([1.3, 1.2, 1.5]), np.array([1.0, 2.0, -1.0])), (0, 1)),
+    (integer_or_row, (np.array([[0.5, -0.3], [0.2, 0.4]]), np.array([0.7, -1.1])), (0, 1)),
+    (integer_or_row, (np.array([[0.5, -0.3]]), np.array([0.7, -1.1])), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(BRANCH_JOINS))
+def test_number_on_one_side_of_a_branch(func, args, wrt):
+    _agrees(func, args, wrt)
+
+
+@pytest.mark.parametrize("name", ["numpy.polynomial.hermite.hermval", "numpy.polynomial.chebyshev.chebval",
+                                  "numpy.polynomial.legendre.legval", "numpy.polynomial.laguerre.lagval"])
+def test_polynomial_series(name):
+    rng = np.random.default_rng(7)
+    x, c, w = rng.uniform(0.2, 1.5, size=5), rng.normal(size=4), rng.normal(size=5)
+    _agrees(_series(name), (x, c, w), (0, 1))

@@ -20,78 +20,11 @@ from __future__ import annotations
 
 import ast
 import builtins
-import itertools
 import types
-from dataclasses import dataclass
 
 import numpy as np
 
-#: an array key's dtype kind -> the dtypes numba compiles that share the key (the key "f"
-#: holds float16 and longdouble arrays too, which numba does not compile: no world of theirs)
-CANDIDATES = {"f": ("float64",), "f4": ("float32",), "b": ("bool",),
-              "i": ("int64", "int32", "int16", "int8"), "u": ("uint64", "uint32", "uint16", "uint8")}
-MAX_WORLDS = 64
-#: attributes of a dtype read per world
-DTYPE_ATTRIBUTES = {"char", "kind", "name", "itemsize", "type", "str"}
-#: a conversion's ``order=`` numba's arrays keep (C-ordered asked: made contiguous)
-ORDERS = (None, "K", "A", "C", "c")
-
-
-@dataclass(frozen=True)
-class Fact:
-    """What is known of a name's value: its exact Python type, ndim and dtype in each world."""
-
-    pytype: type
-    ndim: int | None = None
-    dtypes: tuple | None = None  # one np.dtype per world
-
-
-@dataclass(frozen=True)
-class PerWorld:
-    """A value the code computes, one per world (all equal: a constant)."""
-
-    values: tuple
-
-    def constant(self) -> bool:
-        return all(_same(v, self.values[0]) for v in self.values)
-
-
-UNKNOWN = None
-
-
-def _same(a, b) -> bool:
-    try:
-        return type(a) is type(b) and bool(a == b) if not isinstance(a, (type, types.ModuleType)) else a is b
-    except Exception:  # noqa: BLE001  values that do not compare: not the same
-        return False
-
-
-def worlds_of(params: dict) -> tuple[dict[str, Fact], int] | None:
-    """The facts of the parameters from their parts of the variant's key (ir/shapes.py
-    `signature`), and the number of worlds; None when there are too many worlds."""
-    choices = {}
-    for name, key in params.items():
-        if isinstance(key, tuple) and len(key) == 3 and isinstance(key[0], int) and key[2] in CANDIDATES:
-            choices[name] = CANDIDATES[key[2]]
-    count = 1
-    for options in choices.values():
-        count *= len(options)
-    if count > MAX_WORLDS:
-        return None
-    combos = list(itertools.product(*choices.values())) or [()]
-    names = list(choices)
-    facts = {}
-    for name, key in params.items():
-        if name in choices:
-            column = names.index(name)
-            facts[name] = Fact(np.ndarray, key[0], tuple(np.dtype(c[column]) for c in combos))
-        elif isinstance(key, type) and key in (float, int, bool):
-            facts[name] = Fact(key, 0)
-        elif isinstance(key, type) and key in (list, tuple):
-            facts[name] = Fact(key)
-        elif isinstance(key, type) and issubclass(key, np.generic) and key is not np.generic:
-            facts[name] = Fact(key, 0, (np.dtype(key),) * len(combos))
-    return facts, len(combos)
+from .type_facts import DTYPE_ATTRIBUTES, ORDERS, UNKNOWN, Fact, PerWorld, readable, same, worlds_of, writable
 
 
 def fold(func: ast.FunctionDef, params: dict, scope: dict) -> bool:
@@ -176,7 +109,7 @@ class _Folder:
     def expression(self, node: ast.expr, env: dict) -> ast.expr:
         """`node` with its decided tests written as constants and its dtypes as NumPy's."""
         known = self.value(node, env)
-        if isinstance(known, PerWorld) and known.constant() and _writable(known.values[0]) \
+        if isinstance(known, PerWorld) and known.constant() and writable(known.values[0]) \
                 and not (isinstance(node, ast.Constant)) and _tests(node):
             self.changed = True
             return ast.copy_location(ast.Constant(known.values[0]), node)
@@ -244,7 +177,7 @@ class _Folder:
             wanted = self.value(dtype, env)
             same = wanted == self.every(None) or (
                 isinstance(wanted, PerWorld) and operand.dtypes is not None
-                and all(isinstance(w, (np.dtype, type)) and _same(np.dtype(w), d)
+                and all(isinstance(w, (np.dtype, type)) and same(np.dtype(w), d)
                         for w, d in zip(wanted.values, operand.dtypes)))
             if not same:
                 return None
@@ -269,7 +202,7 @@ class _Folder:
             return ast.Attribute(ast.Name("np", ast.Load()), known.values[0].name, ast.Load())
         for name, fact in sorted(env.items(), key=lambda item: item[0]):
             if isinstance(fact, Fact) and fact.dtypes is not None and all(
-                    _same(a, b) for a, b in zip(fact.dtypes, known.values)):
+                    same(a, b) for a, b in zip(fact.dtypes, known.values)):
                 return ast.Attribute(ast.Name(name, ast.Load()), "dtype", ast.Load())
         return None
 
@@ -285,7 +218,7 @@ class _Folder:
                 return UNKNOWN
             if node.id in self.scope:
                 found = self.scope[node.id]
-                return every(found) if _readable(found) else UNKNOWN
+                return every(found) if readable(found) else UNKNOWN
             return every(getattr(builtins, node.id)) if hasattr(builtins, node.id) else UNKNOWN
         if isinstance(node, ast.Tuple):
             parts = [self.value(e, env) for e in node.elts]
@@ -347,7 +280,7 @@ class _Folder:
         for v in base.values:
             if isinstance(v, types.ModuleType) or isinstance(v, type):
                 found = getattr(v, node.attr, None)
-                if found is None or not _readable(found):
+                if found is None or not readable(found):
                     return UNKNOWN
                 values.append(found)
             elif isinstance(v, np.dtype) and node.attr in DTYPE_ATTRIBUTES:
@@ -364,8 +297,8 @@ class _Folder:
             return self.every(isinstance(op, ast.IsNot))
         if not (isinstance(left, PerWorld) and isinstance(right, PerWorld)):
             return UNKNOWN
-        compare = {ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b, ast.Eq: _same,
-                   ast.NotEq: lambda a, b: not _same(a, b), ast.In: lambda a, b: a in b,
+        compare = {ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b, ast.Eq: same,
+                   ast.NotEq: lambda a, b: not same(a, b), ast.In: lambda a, b: a in b,
                    ast.NotIn: lambda a, b: a not in b}.get(type(op))
         if compare is None or isinstance(op, (ast.Is, ast.IsNot)) and not all(
                 v is None or isinstance(v, (bool, type)) for v in left.values + right.values):
@@ -424,18 +357,6 @@ class _Folder:
         return None
 
 
-def _readable(value) -> bool:
-    """Values a test may read: modules, types and NumPy's and the builtins' functions."""
-    if isinstance(value, (types.ModuleType, type)):
-        return True
-    return value in (isinstance, hasattr, abs, np.issubdtype, np.dtype, np.result_type, np.asarray, np.array, np.ndim) \
-        if callable(value) else False
-
-
-def _writable(value) -> bool:
-    return value is None or type(value) in (bool, int, str)
-
-
 def _tests(node: ast.expr) -> bool:
     """Whether `node` reads what this pass decides (a test, a dtype, an ndim), not a plain name."""
     return any(isinstance(n, (ast.Call, ast.Attribute, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Name))
@@ -452,4 +373,4 @@ def _located(new: ast.AST, old: ast.AST) -> ast.AST:
     return new
 
 
-__all__ = ["fold", "worlds_of"]
+__all__ = ["fold"]
