@@ -241,3 +241,39 @@ def test_polynomial_series(name):
     rng = np.random.default_rng(7)
     x, c, w = rng.uniform(0.2, 1.5, size=5), rng.normal(size=4), rng.normal(size=5)
     _agrees(_series(name), (x, c, w), (0, 1))
+
+
+# ---- np.add.at with a tuple of integers (the adjoint of g[n, e] read with two numbers) ------------
+
+def chosen_gate(W, X):
+    gates = np.tanh(X @ W)
+    choice = np.argmax(gates, axis=1)
+    total = 0.0
+    for n in range(X.shape[0]):
+        total = total + gates[n, choice[n]] ** 2
+    return total
+
+
+def chosen_rows(A, x):
+    total = 0.0
+    for n in range(2):
+        k = n + 1
+        total = total + np.sum(A[k, n] * x) + np.sum(A[-1, k] ** 2)
+    return total
+
+
+def chosen_plane(T, w):
+    i, j = 1, 0
+    return np.sum(np.sin(T[i, j]) * w)
+
+
+INDEX_ADDS = [
+    (chosen_gate, (np.linspace(-1.0, 1.0, 6).reshape(3, 2), np.linspace(0.3, 1.7, 12).reshape(4, 3)), (0, 1)),
+    (chosen_rows, (np.linspace(-1.0, 1.0, 9).reshape(3, 3), np.array([0.4, -0.2])), (0, 1)),
+    (chosen_plane, (np.linspace(-1.0, 1.0, 24).reshape(2, 3, 4), np.linspace(0.5, 1.5, 4)), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(INDEX_ADDS))
+def test_add_at_integers(func, args, wrt):
+    _agrees(func, args, wrt)
