@@ -277,3 +277,46 @@ INDEX_ADDS = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(INDEX_ADDS))
 def test_add_at_integers(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- np.pad of a vector with the modes that copy its values (backend/numba/pads.py) -------------
+
+def padded_smoothing(x):
+    xp = np.pad(x, 2, mode="edge")
+    y = (xp[:-4] + 2 * xp[1:-3] + 3 * xp[2:-2] + 2 * xp[3:-1] + xp[4:]) / 9.0
+    return np.sum((y - x) ** 2)
+
+
+def reflected_cubes(x):
+    return np.sum(np.pad(x, (1, 2), mode="reflect") ** 3)
+
+
+def symmetric_weights(x, w):
+    return np.sum(np.sin(np.pad(x, (3, 1), "symmetric")) * w)
+
+
+def wrapped_convolution(x, k):
+    return np.sum(np.convolve(np.pad(x, (2, 5), mode="wrap"), k, mode="valid") ** 2)
+
+
+PADS = [
+    (padded_smoothing, (np.array([0.3, -0.1, 0.8, 1.2, 0.4, -0.6]),), 0),
+    (reflected_cubes, (np.array([0.3, -0.1, 0.8, 1.2]),), 0),
+    (symmetric_weights, (np.array([0.3, -0.1, 0.8]), np.linspace(-1.0, 1.0, 7)), (0, 1)),
+    (wrapped_convolution, (np.array([0.3, -0.1, 0.8]), np.array([0.2, 0.5, 0.3])), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(PADS))
+def test_pad_modes(func, args, wrt):
+    _agrees(func, args, wrt)
+
+
+def test_pad_wider_than_its_mirror_is_refused():
+    x = np.array([0.3, -0.1, 0.8])
+    with pytest.raises(srcdiff.SrcDiffError):  # NumPy mirrors again; the compiled helper does not
+        srcdiff.grad(reflected_cubes_wide, jit="numba")(x)
+
+
+def reflected_cubes_wide(x):
+    return np.sum(np.pad(x, (1, 4), mode="reflect") ** 3)
