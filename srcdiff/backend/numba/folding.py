@@ -175,11 +175,11 @@ class _Folder:
         dtype = rest.pop("dtype", None)
         if dtype is not None:
             wanted = self.value(dtype, env)
-            same = wanted == self.every(None) or (
+            unchanged = wanted == self.every(None) or (
                 isinstance(wanted, PerWorld) and operand.dtypes is not None
                 and all(isinstance(w, (np.dtype, type)) and same(np.dtype(w), d)
                         for w, d in zip(wanted.values, operand.dtypes)))
-            if not same:
+            if not unchanged:
                 return None
         ndmin = self.value(rest.pop("ndmin", ast.Constant(0)), env)
         if not (isinstance(ndmin, PerWorld) and ndmin.constant() and type(ndmin.values[0]) is int
