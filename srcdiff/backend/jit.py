@@ -57,11 +57,13 @@ def numba_function(made, found, template_globals: dict, origins):
         einsum,
         fusion,
         guards,
+        index_adds,
         joins,
         linalg_more,
         list_joins,
         masks,
         missing,
+        pads,
         points,
         reductions,
         runtime,
@@ -86,10 +88,10 @@ def numba_function(made, found, template_globals: dict, origins):
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
-                                                  masks, points, shape_tuples, stacked, turns)
+                                                  masks, points, shape_tuples, stacked, turns, index_adds, pads)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
-    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics)
+    plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
 
@@ -108,7 +110,7 @@ def numba_function(made, found, template_globals: dict, origins):
             for name in built.functions:
                 setattr(module, name, numba.njit(cache=True)(getattr(module, name)))
             setattr(module, _COMPILED, True)
-        run.source, run.module, run.dispatcher = text, module, getattr(module, built.main)
+        run.source, run.module, run.dispatcher, run.built = text, module, getattr(module, built.main), built
         run.lines = {line + offset: origin for line, origin in built.lines.items()}
 
     refused = numba.core.errors.NumbaError
@@ -122,17 +124,20 @@ def numba_function(made, found, template_globals: dict, origins):
         try:
             return _in_argument_dtypes(run.dispatcher(*values, *map(_typed, args)), args, positions, options)
         except refused as exc:
-            if run.source != plain_text[0]:  # numba types the loops otherwise: the statements as written
-                compiled(plain)
-                plain_text[0] = run.source
-                return run(*args)
+            # a number on one path and an array on another (numba/joins.py), else, where numba
+            # does not type the loops, the statements as written
+            for retry in (joins.unified(run.built, str(exc)), plain):
+                if retry is not None and retry.source not in tried:
+                    tried.add(retry.source)
+                    compiled(retry)
+                    return run(*args)
             raise _typing_error(exc, run.module.__file__, run.lines, located, where) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
             made.function(*args)
             raise SrcDiffError(f"{where}jit='numba': the compiled gradient raised {type(exc).__name__}: {exc}, "
                                "and the Python gradient does not", hint=HINT) from exc
     compiled(built)
-    plain_text = [run.source if built is plain else None]  # the fused code's refusal is not the user's
+    tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
     return run

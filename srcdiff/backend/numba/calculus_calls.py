@@ -3,7 +3,8 @@ with their helpers (spelling.py's rewriter asks `spell`):
 
 * ``np.gradient(x, h, edge_order=k)`` of a 1-D array: ``gradient_values(x, h, k)``;
 * ``np.diff(x, n, prepend=p, append=a)`` of a 1-D array: ``diff_padded(x, n, p, a)``;
-* ``np.take(a, indices, axis=k)`` of a 1-D array: ``a[indices]``;
+* ``np.take(a, indices, axis=k)`` of a 1-D array: ``a[indices]``; one index of N-D along its
+  first, second or last axis: that slice, copied;
 * ``np.argsort(x, axis=-1, kind='stable')`` of a 1-D array (the adjoint of ``np.sort``): numba's
   merge sort, which is stable; without ``kind``, numba's own;
 * ``np.polyval(p, x)``: Horner's scheme, ``polyval_of(p, x)``;
@@ -63,8 +64,8 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
         return "diff_padded", [args[0], n, keywords.get("prepend", ast.Constant(None)),
                                keywords.get("append", ast.Constant(None))]
     if _is_np(func, "take") and len(args) + len(keywords) == 3 and set(keywords) <= {"axis"} \
-            and _constant(args[2] if len(args) == 3 else keywords["axis"]) in (0, -1):
-        return "take_along_line", args[:2]
+            and type(_constant(args[2] if len(args) == 3 else keywords["axis"])) is int:
+        return "take_along_line", [*args[:2], ast.Constant(_constant(args[2] if len(args) == 3 else keywords["axis"]))]
     if _is_np(func, "argsort") and len(args) == 1 and set(keywords) <= {"axis", "kind"} \
             and _constant(keywords.get("axis"), -1) in (0, -1):
         kind = _constant(keywords.get("kind"))
@@ -141,15 +142,26 @@ def _diff_padded(x, n, prepend, append):
     return impl
 
 
-def take_along_line(a, indices):
-    return np.take(a, indices, axis=-1)
+def take_along_line(a, indices, axis):
+    return np.take(a, indices, axis=axis)
 
 
 @overload(take_along_line)
-def _take_along_line(a, indices):
-    if not _vector(a):
+def _take_along_line(a, indices, axis):
+    axis = getattr(axis, "literal_value", None)
+    if _vector(a) and axis in (0, -1):
+        return lambda a, indices, axis: a[indices]
+    if not (isinstance(a, types.Array) and isinstance(indices, types.Integer) and type(axis) is int
+            and -a.ndim <= axis < a.ndim):
         return None
-    return lambda a, indices: a[indices]
+    axis %= a.ndim  # one index along an axis of N-D (the adjoint of np.stack): a new array, as np.take's
+    if axis == 0:
+        return lambda a, indices, axis: a[indices].copy()
+    if axis == a.ndim - 1:
+        return lambda a, indices, axis: a[..., indices].copy()
+    if axis == 1:
+        return lambda a, indices, axis: a[:, indices].copy()
+    return None
 
 
 def argsort_stable(x):

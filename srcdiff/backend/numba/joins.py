@@ -1,7 +1,9 @@
 """A variable that is a number before a loop and an array in it (``s = 0.0``, then ``s = s *
 0.5 + np.sin(x)``): numba types each variable once, so the number becomes an array of the
 same number of axes, each of length one (``np.full((1,), 0.0)``), where that changes no
-value the gradient computes.
+value the gradient computes.  A number on one side of a branch and an array on the other
+(``c1 = 0`` when a polynomial has one coefficient, ``c1 = c[1]`` otherwise) is found when
+numba refuses to join the two (`unified`): it names the variable and the array's type.
 
 An array of ones' shape broadcasts as the number does, so every elementwise operation gives
 the same values, possibly with axes of length one more; a sum over everything gives the same
@@ -19,13 +21,15 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from dataclasses import replace
 
-from . import kindflow, kinds
+from . import kindflow, kinds, ufuncs
 from .kinds import Kind
 
 #: calls whose result is tainted when an argument is, and which keep values elementwise
-ELEMENTWISE = kinds.UNARY | kinds.BINARY | {"where", "full_like", "zeros_like", "ones_like"}
+ELEMENTWISE = kinds.UNARY | kinds.BINARY | {"where", "full_like", "zeros_like", "ones_like"} | \
+    {ufuncs.PREFIX + name for name in ufuncs.NAMES}  # (NumPy's loops for large arrays: the same values)
 WHOLE = {"sum", "mean", "max", "min", "prod", "amax", "amin"}
 HELPERS_OF_SHAPE = {"zeros_like", "full", "stop_gradient"}
 
@@ -59,6 +63,78 @@ def promote(built, made, key):
     source = ast.unparse(module)
     return replace(built, source=source, lines=_same_lines(built, module, source),
                    imports={**built.imports, "np": ("numpy", None)})
+
+
+#: numba's refusal to join a number and an array in one variable
+JOIN = re.compile(r"Cannot unify (.+?) and (.+?) for '([A-Za-z_][A-Za-z_0-9]*)\.\d+'")
+ARRAY = re.compile(r"^array\((float64|float32), (\d+)d, \w+\)$")
+NUMBER = re.compile(r"^(Literal\[(int|float)\]\(.+\)|float64|int64)$")
+
+
+def unified(built, refusal: str):
+    """`built` with the variable numba's `refusal` names (a number on one path, an array on
+    another) promoted to an array of ones' shape in the function that makes it, where that
+    is exact; None when the refusal is another, or the promotion is not exact."""
+    found = JOIN.search(refusal)
+    if not found:
+        return None
+    sides = [ARRAY.match(found.group(1)), ARRAY.match(found.group(2))]
+    numbers = [NUMBER.match(found.group(1)), NUMBER.match(found.group(2))]
+    array = sides[0] or sides[1]
+    if array is None or not (numbers[0] or numbers[1]):
+        return None
+    name, dtype, ndim = found.group(3), {"float64": "f8", "float32": "f4"}[array.group(1)], int(array.group(2))
+    module = ast.parse(built.source)
+    changed = False
+    for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
+        numbers_here = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                        and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name
+                        and isinstance(n.value, ast.Constant) and type(n.value.value) in (int, float)]
+        if not numbers_here:
+            continue
+        kept = [copy.deepcopy(n.value) for n in numbers_here]
+        for assign in numbers_here:
+            assign.value = _ones(ndim, assign.value.value, dtype)
+        if _exact(func, name, _other_path(func, numbers_here)):
+            changed = True
+        else:
+            for assign, value in zip(numbers_here, kept):
+                assign.value = value
+    if not changed:
+        return None
+    source = ast.unparse(module)
+    return replace(built, source=source, lines=_same_lines(built, module, source),
+                   imports={**built.imports, "np": ("numpy", None)})
+
+
+def _other_path(func: ast.FunctionDef, assigns: list) -> list:
+    """The blocks that run only where `assigns` (the number's assignments) did not: the other
+    side of the branch ``if t:`` that holds them all, and of every ``if t:`` / ``if not t:``
+    on the same test later (the backward sweep's mirror of the branch).  What runs there
+    sees the array, never the number."""
+    parents = {id(child): node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
+    sides = set()
+    for assign in assigns:
+        branch = parents.get(id(assign))
+        if not (isinstance(branch, ast.If) and isinstance(branch.test, ast.Name)):
+            return []
+        sides.add((branch.test.id, any(s is assign for s in branch.body)))
+    if len(sides) != 1:
+        return []
+    (test, number_side), = sides
+    if sum(1 for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == test
+           and not isinstance(n.ctx, ast.Load)) != 1:
+        return []  # the test is bound once: every branch on it takes the same side
+    skipped = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.If):
+            continue
+        if isinstance(node.test, ast.Name) and node.test.id == test:
+            skipped += node.orelse if number_side else node.body
+        elif isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not) \
+                and isinstance(node.test.operand, ast.Name) and node.test.operand.id == test:
+            skipped += node.body if number_side else node.orelse
+    return skipped
 
 
 def _same_lines(built, module: ast.Module, source: str) -> dict:
@@ -113,13 +189,17 @@ def _ones(ndim: int, value, dtype: str) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "full", ast.Load()), args, [])
 
 
-def _exact(func: ast.FunctionDef, name: str) -> bool:
-    """Whether every value computed from `name` is used only the ways that keep values."""
+def _exact(func: ast.FunctionDef, name: str, skipped: list = ()) -> bool:
+    """Whether every value computed from `name` is used only the ways that keep values (in
+    the statements that may run after it: not the `skipped` ones)."""
     tainted, piled = {name}, set()  # piled: (list, position in the tuples appended to it)
     parents = {id(child): node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
+    ignored = {id(n) for stmt in skipped for n in ast.walk(stmt)}
     for _ in range(20):
         grown, more = set(tainted), set(piled)
         for node in ast.walk(func):
+            if id(node) in ignored:
+                continue
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted:
                 result = _use(node, parents)
                 if result is False:
@@ -192,6 +272,10 @@ def _use(node: ast.Name, parents: dict):
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
             if all(isinstance(t, (ast.Name, ast.Tuple)) for t in targets):
                 return {n for t in targets for n in kindflow.bound(t)}, set()
+            if all(isinstance(t, ast.Subscript) for t in targets) and child is node:
+                # written into an element or a row: an array of ones' shape broadcasts there as the
+                # number does (into one element, numba refuses it: never another value)
+                return set(), set()
             return False
         return False
 

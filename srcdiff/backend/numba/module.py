@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import scipy_calls, spelling
+from . import folding, scipy_calls, spelling
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -68,13 +68,15 @@ class _Part:
     tree: ast.FunctionDef
 
 
-def build(made, template_globals: dict, helpers: dict[str, str], refuse, constants=(), statics=None) -> NumbaModule:
+def build(made, template_globals: dict, helpers: dict[str, str], refuse, constants=(), statics=None,
+          key=None) -> NumbaModule:
     """The module for the Variant `made` and its callees.  `helpers` are the run-time helpers
     numba versions exist for, each with the module that holds it; `refuse(variant, line,
     reason)` raises the located refusal.
     `constants` are the dependencies (frontend/depends.py) the transform read by value, so
     guarded by the caller: written into the code as constants (an ``axis=AXIS``), as are the
-    parameters the variant is specialised on (`statics`: name -> value)."""
+    parameters the variant is specialised on (`statics`: name -> value).  `key` is the
+    signature the variant is compiled for: the type tests it decides are folded (folding.py)."""
     parts = [_Part(made.name, made, _parse(made.source, made))]
     for name, (variant, source) in listing.named_callees(made).items():
         parts.append(_Part(name, variant, _parse(source, variant)))
@@ -88,6 +90,9 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     simple = {n: v for n, v in (statics or {}).items() if _literal(v) and n not in stored}
     if simple:  # the parameter stays (callers pass it); its reads are the value
         _Constants(simple).visit(parts[0].tree)
+    names = [a.arg for a in parts[0].tree.args.args]
+    if isinstance(key, tuple) and len(names) == len(key) and not parts[0].tree.args.vararg:
+        folding.fold(parts[0].tree, dict(zip(names, key)), made.function.__globals__)
     for part in parts:
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)

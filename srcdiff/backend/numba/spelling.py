@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from . import array_calls, calculus_calls, list_joins, masks, pieces, shape_tuples, stacked, tuple_adjoints, turns
+from . import array_calls, calculus_calls, list_joins, masks, pads, pieces, shape_tuples, stacked, tuple_adjoints, turns
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -211,7 +211,7 @@ class _Rewriter(ast.NodeTransformer):
             if module not in ("np", "math", "numpy") and func.attr in METHODS:
                 return self._reduction(func.attr, func.value, node.args, node)
         spelled = array_calls.spell(node) or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) \
-            or list_joins.spell(node)
+            or list_joins.spell(node) or pads.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node
