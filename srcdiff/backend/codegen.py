@@ -18,12 +18,14 @@ from .render import comment
 
 
 def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: str,
-          with_value: bool, tuple_result: bool, info=None, seeded: bool = False) -> ast.FunctionDef:
+          with_value: bool, tuple_result: bool, info=None, seeded: bool = False,
+          narrow: tuple = ()) -> ast.FunctionDef:
     """The gradient function `name`, taking the user's parameters, as a fresh AST.
 
     `describe_line(line)` gives the ``file:line  code`` text of an adjoint block's comment.
     A callee's program (`program.pullback` set) becomes ``name(params) -> (value, pullback)``;
     `seeded`, ``name(seed, params) -> gradient`` (no closure: code srcdiff reads back).
+    `narrow[i]`: the i-th gradient's parameter is a float32 array, so is its gradient.
     """
     body: list[ast.stmt] = []
     if program.forward or program.check_output:
@@ -38,6 +40,7 @@ def build(program: GradProgram, tree: ast.FunctionDef, describe_line, *, name: s
         backward.append(comment("backward"))
     backward += backward_statements(program.backward, describe_line)
     grads = [_zero_d_array(g, program, info) for g in program.returns]
+    grads = [_in_float32(g) if i < len(narrow) and narrow[i] else g for i, g in enumerate(grads)]
     result = ast.Tuple(grads, ast.Load()) if tuple_result else grads[0]
     output = program.function.output
     value = ast.Name(output.name, ast.Load()) if hasattr(output, "name") else ast.Constant(output.value)
@@ -179,6 +182,15 @@ def _zero_d_array(grad: ast.expr, program: GradProgram, info) -> ast.expr:
     if shape is None or shape.dims != () or shape.scalar:
         return grad
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [grad], [])
+
+
+def _in_float32(grad: ast.expr) -> ast.expr:
+    """``np.asarray(x_bar, dtype=np.float32)``: a float32 parameter's gradient is float32 even
+    where the function computes in float64 (a float64 constant such as ``np.eye(n)`` or
+    ``np.sqrt(d)`` meets the parameter), as JAX and PyTorch keep it (no copy when it is)."""
+    np_name = ast.Name("np", ast.Load())
+    return ast.Call(ast.Attribute(np_name, "asarray", ast.Load()), [grad],
+                    [ast.keyword("dtype", ast.Attribute(ast.Name("np", ast.Load()), "float32", ast.Load()))])
 
 
 def _unused_name(base: str, stmts: list[ast.stmt], args: ast.arguments) -> str:

@@ -60,8 +60,9 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
                                f"needs NumPy arrays; {', '.join(foreign)} are of another library",
                                hint="convert the arguments with np.asarray, or leave the option out")
         complex_params = frozenset(p for p, s in zip(params, key or ()) if shapes.is_complex_signature(s))
+        narrow = frozenset(p for p, s in zip(params, key or ()) if shapes.is_single_array(s))
         made = compile_variant(found, param_shapes, foreign, args, single=shapes.is_single(key),
-                               complex_params=complex_params)
+                               complex_params=complex_params, narrow=narrow)
         if foreign and args is not None:
             _check_portable(found, made, args)
         found.variants[key] = made
@@ -100,13 +101,16 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
-                    single: bool = False, complex_params: frozenset = frozenset()) -> Variant:
+                    single: bool = False, complex_params: frozenset = frozenset(),
+                    narrow: frozenset = frozenset()) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
     arguments are float32 (the derivative's fills are too, backend/single.py); `complex_params`
     name the parameters whose arguments are complex (a differentiated value meeting one is
-    refused at its line, whatever transformation this is)."""
+    refused at its line, whatever transformation this is); `narrow` names the parameters whose
+    arguments are float32 arrays (their gradients are returned in float32, whatever dtype the
+    function's own constants made them)."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -117,9 +121,10 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
     if options.mode == "batched":
         func, program, name = batched.transform(found, ir, namer, shape_of, args)
+    elif options.mode == "forward":
+        func, program, name = forward.transform(found, ir, namer, shape_of)
     else:
-        transform = forward.transform if options.mode == "forward" else _reverse
-        func, program, name = transform(found, ir, namer, shape_of)
+        func, program, name = _reverse(found, ir, namer, shape_of, narrow)
     if single:
         keep_single(func, set(program.tangents.values()) if options.mode == "forward" else None)
     helper = debug.helper_name(found.namer) if options.debug else None
@@ -142,7 +147,7 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     return made
 
 
-def _reverse(found: Lowered, ir, namer, shape_of: dict):
+def _reverse(found: Lowered, ir, namer, shape_of: dict, narrow: frozenset = frozenset()):
     """The reverse transform: (the gradient's function AST, its program, its name)."""
     parsed, options = found.parsed, found.options
     seed = None
@@ -161,7 +166,7 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict):
     seeded = options.pullback and options.derivable  # a callee's gradient srcdiff differentiates again
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback and not seeded else info,
-                         seeded=seeded)
+                         seeded=seeded, narrow=tuple(w in narrow for w in found.wrt))
     if not options.pullback or seeded:
         optimize_function(func, info)
     else:

@@ -113,6 +113,11 @@ def _dtype_key(dtype) -> str:
     return SINGLE if kind == "f" and str(dtype).rpartition(".")[2] == "float32" else kind
 
 
+def is_single_array(sig) -> bool:
+    """Whether an argument of signature `sig` is a float32 array."""
+    return isinstance(sig, tuple) and sig[-1] == SINGLE
+
+
 def is_single(key) -> bool:
     """Whether a variant for argument signatures `key` computes in float32: a float32 array
     or number among them, and no float64 one (which would make the function's values float64)."""

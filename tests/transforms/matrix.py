@@ -100,7 +100,8 @@ class Reference:
         self.v = np.random.default_rng(len(self.x)).normal(size=self.x.shape)
 
     def args_with(self, x: np.ndarray) -> list:
-        args = copy.deepcopy(list(self.p.args))
+        # float64 copies of float32 arguments: the differences must not vanish in rounding
+        args = [leaves.widened(a) for a in copy.deepcopy(list(self.p.args))]
         args[self.p.wrt] = leaves.with_vector(self.arg, x)
         return args
 
