@@ -4,6 +4,8 @@ the function (tests/numeric.py) or derivatives written by hand."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 import scipy.special
@@ -162,3 +164,156 @@ def test_higher_order_through_a_newaxis_read_in_a_loop(f, how):
     else:
         _, tangent = srcdiff.jvp(srcdiff.grad(f), (x,), (v,))
         np.testing.assert_allclose(tangent, want @ v, rtol=1e-5, atol=1e-6)
+
+
+# ---- 3. jacobian(grad(f)) of a tree, method or partial is refused at the user's def line ----
+# (it was refused naming only the function: no file, no line).  A Hessian of a tree is
+# srcdiff.hessian's job, which takes trees.
+
+
+def layers_in_a_list(gains, X):
+    h = X
+    for g in gains:
+        h = np.tanh(h * g)
+    return np.sum(h ** 2)
+
+
+def weights_in_a_dict(params, X):
+    return np.sum(np.tanh(X @ params["W"] + params["b"]) ** 2)
+
+
+class Scaled:
+    def __init__(self, k):
+        self.k = k
+
+    def energy(self, x):
+        return self.k * np.sum(x ** 4)
+
+
+@pytest.mark.parametrize("case", ["list", "dict", "method"])
+def test_jacobian_of_a_tree_gradient_is_refused_at_the_def_line(case):
+    r = np.random.default_rng(0)
+    f, args = {"list": (layers_in_a_list, ([np.ones(3), 0.5 * np.ones(3)], r.normal(size=(4, 3)))),
+               "dict": (weights_in_a_dict, ({"W": r.normal(size=(3, 2)), "b": np.zeros(2)}, r.normal(size=(4, 3)))),
+               "method": (Scaled(2.0).energy, (r.normal(size=3),))}[case]
+    try:
+        got = srcdiff.jacobian(srcdiff.grad(f))(*args)
+    except srcdiff.SrcDiffError as exc:
+        assert exc.location is not None and exc.location.filename.endswith("test_redteam_wave6_findings.py")
+        return
+    if case == "method":  # a method's gradient may be differentiated again: it must be right
+        x = args[0]
+        np.testing.assert_allclose(got, np.diag(24.0 * x ** 2), rtol=1e-6, atol=1e-8)
+        return
+    pytest.fail("jacobian(grad(f)) of a tree is supported now: check it against differences of the gradient here")
+
+
+# ---- 4. functools.partial of a function with keyword-only parameters ----
+# ``partial(loss, scale=2.0, reg=0.1)`` with ``def loss(w, X, y, *, scale=1.0, reg=0.0)``: grad
+# refused, saying the function "takes a parameter tree" (it takes none: a partial is flattened to
+# bind its keywords).  Keyword-only parameters are flattened as the others are.
+
+
+def _residual_kwonly(w, X, y, *, scale=1.0, reg=0.0):
+    return np.sum(((X @ w - y) / scale) ** 2) + reg * np.sum(w ** 4)
+
+
+def _penalty_kwonly(w, *, weights, power=2.0):
+    return np.sum(weights * np.abs(w) ** power) + np.sum(np.sin(w))
+
+
+_R = np.random.default_rng(6)
+_X, _Y = _R.normal(size=(5, 3)), _R.normal(size=5)
+KWONLY = {
+    "both": (functools.partial(_residual_kwonly, scale=2.0, reg=0.1), (_X, _Y)),
+    "one": (functools.partial(_residual_kwonly, reg=0.3), (_X, _Y)),
+    "data_too": (functools.partial(_residual_kwonly, X=_X, y=_Y, scale=3.0), ()),
+    "required_kwonly": (functools.partial(_penalty_kwonly, weights=np.array([1.0, 2.0, 0.5]), power=3.0), ()),
+}
+
+
+@pytest.mark.parametrize("how", ["grad", "value_and_grad", "vjp", "hessian", "jvp"])
+@pytest.mark.parametrize("case", list(KWONLY))
+def test_partial_binding_keyword_only_parameters(case, how):
+    f, rest = KWONLY[case]
+    w = np.array([0.4, -0.7, 1.1])
+    want = central_difference(lambda w: f(w, *rest), (w,), 0)
+    if how == "grad":
+        got = srcdiff.grad(f)(w, *rest)
+    elif how == "value_and_grad":
+        value, got = srcdiff.value_and_grad(f)(w, *rest)
+        assert value == pytest.approx(f(w, *rest))
+    elif how == "vjp":
+        got = srcdiff.vjp(f, w, *rest)[1](1.0)
+    elif how == "hessian":
+        g = srcdiff.grad(f)
+        want = np.stack([(g(w + 1e-5 * e, *rest) - g(w - 1e-5 * e, *rest)) / 2e-5 for e in np.eye(3)], axis=-1)
+        got = srcdiff.hessian(f)(w, *rest)
+    else:
+        v = np.array([1.0, -2.0, 0.5])
+        got, want = srcdiff.jvp(f, (w, *rest), (v,) + (None,) * len(rest))[1], want @ v
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
+
+
+# ---- 5. check / gradcheck: no MISMATCH on a right gradient where the differences are inexact ----
+# The step is eps * max(1, |x|): at |x| = 1e3 its truncation error exceeds rtol where f curves
+# (logits near 1e3), and where f's second derivative jumps (x * |x| at 0, relu(x) ** 2 at 0) the
+# error is O(h), over atol.  Where the first differences disagree, the step is halved and twice
+# the change between the two steps is allowed (at most 1e-3 of the largest derivative).
+
+
+def logits_near_a_thousand(z):
+    return np.sum(scipy.special.logsumexp(z, axis=1)) - np.sum(z[:, 0])
+
+
+def cosine_far_out(x):
+    return np.sum(np.cos(x)) + np.sum(x ** 2) * 1e-6
+
+
+def x_abs_x(x):
+    return np.sum(x * np.abs(x)) + np.sum(np.sin(x))
+
+
+def relu_squared(x):
+    return np.sum(np.maximum(x, 0.0) ** 2) + np.sum(x)
+
+
+INEXACT = {
+    "logits_near_a_thousand": (logits_near_a_thousand, 1e3 * np.array([[1.0, 1.001, 0.999], [-2, -2.002, -1.998]])),
+    "cosine_far_out": (cosine_far_out, np.array([1.0e4 + 0.3, -2.0e4 + 1.1, 5.0e3])),
+    "x_abs_x": (x_abs_x, np.array([0.0, 0.5, 0.0, -1.5])),
+    "relu_squared": (relu_squared, np.array([0.0, 1.0, -1.0, 0.0])),
+}
+
+
+@pytest.mark.parametrize("how", ["check", "gradcheck"])
+@pytest.mark.parametrize("case", list(INEXACT))
+def test_no_mismatch_where_the_differences_are_inexact(case, how):
+    f, x = INEXACT[case]
+    if how == "check":
+        report = srcdiff.check(f, x, progress=False)
+        assert report.status != "MISMATCH", str(report)
+    else:
+        assert srcdiff.gradcheck(f, x), str(srcdiff.gradcheck(f, x))
+
+
+def _off_by_a_little(x):
+    return np.sum(np.exp(0.5 * x))
+
+
+@pytest.mark.parametrize("error", [1e-4, 1e-2])
+def test_a_wrong_gradient_is_still_a_mismatch(error, monkeypatch):
+    """The widened tolerance is the differences' error, not a blanket one: a gradient off by
+    1e-4 (relative) where the differences are exact is still reported."""
+    from srcdiff.tools import check_front
+    x = np.array([0.3, -1.2, 2.0])
+    right = check_front.Plain.gradient_at
+
+    def wrong(self, values, method="__call__"):
+        got = right(self, values, method)
+        if method != "__call__":
+            return got
+        return type(got)(np.asarray(g) * (1 + error) for g in got) if isinstance(got, (tuple, list)) \
+            else got * (1 + error)
+    monkeypatch.setattr(check_front.Plain, "gradient_at", wrong)
+    assert not srcdiff.gradcheck(_off_by_a_little, x)
