@@ -317,3 +317,38 @@ def test_a_wrong_gradient_is_still_a_mismatch(error, monkeypatch):
             else got * (1 + error)
     monkeypatch.setattr(check_front.Plain, "gradient_at", wrong)
     assert not srcdiff.gradcheck(_off_by_a_little, x)
+
+
+# ---- 6. numba: a NumPy number's adjoint started as a 0-d array, then a branch adds a float ----
+# ``n = np.sqrt(np.sum(x ** 2))`` then ``if n > t: return t * np.log(n)`` ... ``return n ** 2``: the
+# adjoint of n starts as ``np.zeros(np.shape(t))`` (a 0-d array; a full reduction's shape is not
+# marked a number) and one branch makes it a float: numba cannot unify the two and refuses.
+
+
+def norm_with_early_returns(x, threshold=3.0):
+    n = np.sqrt(np.sum(x ** 2))
+    if n > threshold:
+        return threshold * np.log(n)
+    if np.all(x > 0):
+        return np.sum(np.log(x))
+    return n ** 2
+
+
+def mean_with_early_return(x):
+    m = np.mean(np.exp(x))
+    if m > 10.0:
+        return np.log(m)
+    if x[0] > 0:
+        return np.sum(x ** 3)
+    return m * m
+
+
+@pytest.mark.xfail(strict=True, raises=srcdiff.SrcDiffError,
+                   reason="numba: the adjoint of a full reduction's result starts as a 0-d array and a branch adds a "
+                          "float ('Cannot unify array(float64, 0d, C) and float64'): refused at the line")
+@pytest.mark.parametrize("f", [norm_with_early_returns, mean_with_early_return], ids=lambda f: f.__name__)
+def test_numba_through_early_returns_on_a_reduced_number(f):
+    pytest.importorskip("numba")
+    x = np.array([0.5, -1.0, 2.5])
+    got = srcdiff.grad(f, jit="numba")(x)
+    np.testing.assert_allclose(got, central_difference(f, (x,), 0), rtol=1e-6, atol=1e-8)
