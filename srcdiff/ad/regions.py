@@ -268,9 +268,11 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
                 basic = basic and shape.known and shape.ndim == 0
         mode = "add" if basic else "add.at"
         tuple_valued = isinstance(index, ast.Name) and index.id in sweep.lists  # a tuple, or a list?
-        if sweep.derivable and not (basic and sweep.loops) and not tuple_valued:
+        if sweep.derivable and not (basic and sweep.loops and not _reads_all(index)) and not tuple_valued:
             # the functional form, with a rule of its own (rules/generated_code.py); a loop's
-            # element-by-element updates stay in place (a copy per iteration would cost O(n²))
+            # element-by-element updates stay in place (a copy per iteration would cost O(n²)),
+            # but not a read of the whole array (``a[:, None]``: a write through None is not
+            # code srcdiff differentiates again, and the copy costs what the read does)
             name = sweep.name(x.name)
             update = _call("index_add", ast.Name(name, ast.Load()), index_value(index), g)
             sweep.emit(AdjointStmt(name, update, False, node.line))
@@ -278,6 +280,13 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
             sweep.alias.pop(name, None)
             return
     sweep.emit(Scatter(sweep.name(x.name), index, g, mode, node.line))
+
+
+def _reads_all(index: ast.expr) -> bool:
+    """Whether ``x[index]`` reads every element of x: whole slices, ``...`` and None only."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return all((isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None)
+               or (isinstance(p, ast.Constant) and p.value in (None, Ellipsis)) for p in parts)
 
 
 def _whole_of_a_number(x: Var, index: ast.expr, sweep: Sweep) -> bool:

@@ -227,8 +227,9 @@ class GradFunction:
                                "gradient at a time", hint="use srcdiff.grad(f, wrt=...) with one parameter")
         func, call, _ = self.derivable(args, pick=0)
         if call.flat is not None and (any(s is not None for s in call.structs) or self.front.target.hidden):
-            raise SrcDiffError(f"{self.__qualname__}: its gradient of a tree, method or partial takes leaves, "
-                               "not the function's own arguments", hint="use srcdiff.hessian(f) or "
+            parsed = parse_function(self.front.target.func)  # at the def line: no line of the user's is at fault
+            raise parsed.error(parsed.tree, f"{self.__qualname__}: its gradient of a tree, method or partial takes "
+                               "leaves, not the function's own arguments", "use srcdiff.hessian(f) or "
                                "srcdiff.hvp(f, x, v), which take trees, or pass the arrays as parameters")
         return func
 
@@ -271,7 +272,6 @@ class GradFunction:
 
     def _repr_html_(self) -> str:
         """In a notebook: the generated source, keywords, numbers, strings and comments coloured.
-
         (Written here, not in tools/: the package layers keep api below the tools.)"""
         import html
         import io

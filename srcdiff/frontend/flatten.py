@@ -68,15 +68,15 @@ def _build(func, structs: dict, has_aux: bool) -> Flat:
     parsed = parse_function(func)
     tree = parsed.tree
     a = tree.args
-    if a.vararg or a.kwarg or a.posonlyargs or a.kwonlyargs:
-        raise parsed.error(tree, f"{parsed.name} takes a parameter tree, and also *args, **kwargs or "
-                           "keyword-only parameters, which srcdiff does not flatten",
-                           "name every parameter as a plain positional-or-keyword parameter")
+    if a.vararg or a.kwarg or a.posonlyargs:
+        raise parsed.error(tree, f"{parsed.name} takes a parameter tree (or is called through a partial or as a "
+                           "method), and also *args, **kwargs or positional-only parameters, which srcdiff does "
+                           "not flatten", "name every parameter as a plain positional-or-keyword parameter")
     namer = Names(names_in(tree) | set(parsed.closure) | set(tree_free_names(parsed)))
     rewriter = Rewriter(parsed, namer, has_aux, flat_function)
     params, new_args, defaults = [], [], []
     sig = inspect.signature(parsed.func)
-    for arg in a.args:
+    for arg in a.args + a.kwonlyargs:  # keyword-only ones last, as the call lists them (a signature's order)
         struct = structs.get(arg.arg)
         if struct is None or not struct.is_container:
             new_args.append(ast.arg(arg.arg))

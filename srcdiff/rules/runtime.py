@@ -1,5 +1,5 @@
-"""The few helpers generated code may call: only for what the code generator cannot know
-before run time (an operand's shape, say), each small enough to read in the source's stead."""
+"""The few helpers generated code may call, for what codegen cannot know before run time
+(an operand's shape), each small enough to read in the source's stead."""
 
 from __future__ import annotations
 
@@ -32,10 +32,9 @@ def unbroadcast(g, x):
 def zeros_like(x):
     """The adjoint of an input the output does not depend on: 0.0, or zeros of x's shape.
 
-    A tuple or list (a user function's tuple result, say) gets a list of zeros, one per
-    element and of that element's shape, so its elements' adjoints can be added in.  A NumPy
-    number (``np.linalg.det`` of one matrix) gets a 0-d array: its adjoint may be written
-    into by index (``g[..., None, None] += ...``), which a Python float cannot take.
+    A tuple or list (a function's tuple result) gets a list of zeros, one per element, of its
+    shape.  A NumPy number (``np.linalg.det`` of one matrix) gets a 0-d array: its adjoint may
+    be written into by index (``g[..., None, None] += ...``), which a Python float cannot take.
     """
     if isinstance(x, np.ndarray):  # a float32 array's derivative is float32 (others: float64)
         return np.zeros(x.shape, x.dtype if x.dtype.kind == "f" else float)
@@ -51,8 +50,7 @@ def select(condition, value):
     ``np.where`` that was not taken), when `condition` is one value or has `value`'s shape;
     else `value` as it is.
 
-    Used where shapes are not known before the call; with known shapes the generated code
-    says ``np.where(condition, value, 0.0)`` itself."""
+    Used where shapes are not known before the call (else: ``np.where(condition, value, 0.0)``)."""
     if np.ndim(condition) == 0:
         return select_whole(condition, value)
     if np.shape(condition) != np.shape(value):
@@ -87,7 +85,8 @@ def ensure_scalar(value, where: str):
 
 def matmul_adjoint_x(g, x, y):
     """Adjoint of ``x @ y`` with respect to `x`, for any ndim (used when ndim is unknown)."""
-    x, y, g = np.asarray(x), np.asarray(y), np.asarray(g)
+    x, y = np.asarray(x), np.asarray(y)  # a Python seed 1.0 in their float dtype (float32 stays float32)
+    g = np.asarray(g, dtype=np.result_type(g, x, y, 1.0) if isinstance(g, (int, float)) else None)
     if y.ndim == 1:
         gx = np.multiply.outer(g, y) if x.ndim > 1 else g * y
     elif x.ndim == 1:
@@ -99,7 +98,8 @@ def matmul_adjoint_x(g, x, y):
 
 def matmul_adjoint_y(g, x, y):
     """Adjoint of ``x @ y`` with respect to `y`, for any ndim."""
-    x, y, g = np.asarray(x), np.asarray(y), np.asarray(g)
+    x, y = np.asarray(x), np.asarray(y)
+    g = np.asarray(g, dtype=np.result_type(g, x, y, 1.0) if isinstance(g, (int, float)) else None)
     if x.ndim == 1:
         gy = x[:, None] * g[..., None, :] if y.ndim > 1 else g * x
     elif y.ndim == 1:  # g has x's batch and row axes: contract them all

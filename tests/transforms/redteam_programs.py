@@ -2,7 +2,8 @@
 suite's style), run through the transformation matrix.  Statistics and library-style code
 are in redteam_library.py, special points and static arguments in redteam_special.py, the third wave in
 redteam_wave3.py, issue 25's statistics, signal and geometry in redteam_reach.py, the fourth wave in
-redteam_wave4.py, the fifth in redteam_wave5.py; `PROGRAMS` holds all seven.
+redteam_wave4.py, the fifth in redteam_wave5.py, the sixth in redteam_wave6.py; `PROGRAMS` holds all
+eight.
 
 Each entry is ``(name, function, make, wrt)``: `make(rng)` gives the arguments (at a point
 where the function is smooth: no ties, no kinks), `wrt` the differentiated parameter.
@@ -325,7 +326,8 @@ def _programs():
     from .redteam_wave3 import WAVE3
     from .redteam_wave4 import WAVE4
     from .redteam_wave5 import WAVE5
-    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4 + WAVE5
+    from .redteam_wave6 import WAVE6
+    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4 + WAVE5 + WAVE6
 
 
 PROGRAMS = _programs()

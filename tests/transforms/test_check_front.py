@@ -155,8 +155,22 @@ def test_keyword_only_parameters():
     assert report.status == PROVED and report.wrt == ("x", "scale"), str(report)
 
 
-def test_a_partial_grad_refuses_is_refused_by_check_the_same_way():
+def test_a_partial_binding_a_keyword_only_parameter():
     f, x = functools.partial(keyword_only, shift=0.5), np.array([0.4, -1.1])
+    want = 2 * 3.0 * (x * 3.0 + 0.5)  # by hand
+    assert_close(srcdiff.grad(f)(x), want)
+    assert quiet_check(f, x).status in RIGHT
+    numeric = gradcheck(f, x)
+    assert numeric, str(numeric)
+    assert_close(numeric.gradient, want)
+
+
+def with_star_args(x, *rest, shift=1.0):
+    return np.sum((x + shift) ** 2) + sum(rest)
+
+
+def test_a_partial_grad_refuses_is_refused_by_check_the_same_way():
+    f, x = functools.partial(with_star_args, shift=0.5), np.array([0.4, -1.1])
     with pytest.raises(srcdiff.SrcDiffError) as grad_error:
         srcdiff.grad(f)(x)
     for tool in (quiet_check, gradcheck):
