@@ -243,3 +243,22 @@ def pytest_sessionfinish(session, exitstatus):
         if _missing_package(reason):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
             return
+
+
+# ---- numba's share of the default run ---------------------------------------------------
+
+#: The default run keeps one in NUMBA_SAMPLE of the tests that compile with numba outside
+#: tests/backend (by a stable hash of the test's id; `-m slow` runs them all): a cold numba
+#: cache, as on a fresh machine, compiles for seconds per test, and the default run must
+#: stay within a few minutes.  tests/backend (the jit path itself, and the cross-process
+#: naming regression) always runs.
+NUMBA_SAMPLE = 3
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection reads the marks
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        nodeid = item.nodeid.lower()
+        if ("numba" in nodeid or "jit" in nodeid) and not nodeid.startswith("tests/backend/") \
+                and item.get_closest_marker("slow") is None and zlib.crc32(item.nodeid.encode()) % NUMBA_SAMPLE:
+            item.add_marker(pytest.mark.slow)
