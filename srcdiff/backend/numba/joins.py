@@ -58,11 +58,7 @@ def promote(built, made, key):
                     changed = True
                 else:
                     assign.value = kept
-    if not changed:
-        return built
-    source = ast.unparse(module)
-    return replace(built, source=source, lines=_same_lines(built, module, source),
-                   imports={**built.imports, "np": ("numpy", None)})
+    return _rewritten(built, module) if changed else built
 
 
 #: numba's refusal to join a number and an array in one variable
@@ -100,8 +96,12 @@ def unified(built, refusal: str):
         else:
             for assign, value in zip(numbers_here, kept):
                 assign.value = value
-    if not changed:
-        return None
+    return _rewritten(built, module) if changed else None
+
+
+def _rewritten(built, module: ast.Module):
+    """`built` with the source of the edited `module` (lines still mapped to the user's, and
+    NumPy imported for the ones arrays)."""
     source = ast.unparse(module)
     return replace(built, source=source, lines=_same_lines(built, module, source),
                    imports={**built.imports, "np": ("numpy", None)})
