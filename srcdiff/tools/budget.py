@@ -19,7 +19,9 @@ settings those restore (``evaluate``, the working precision) are put back as the
 
 The alarm may arrive as a stage ends, in the code that stops its watchdog: every place that
 stops one calls the stop again if the alarm arrives there, and since it comes only once, the
-second call finishes the job.
+second call finishes the job.  It may also arrive where Python cannot raise it (a weakref
+callback, a finaliser): Python reports such exceptions through ``sys.unraisablehook`` and
+goes on, so while a watchdog runs a hook takes the alarm quietly (the safe points end the stage).
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ class _Watchdog:
         self.lock = threading.Lock()
         self.fired = False
         self.arrived = False  # set by the checking thread when it catches the alarm
+        self.previous_hook = sys.unraisablehook
+        sys.unraisablehook = self.unraisable
         self.thread = threading.Thread(target=self._run, name="srcdiff.check time limit", daemon=True)
         self.thread.start()
 
@@ -104,6 +108,14 @@ class _Watchdog:
                 self.fired = True
                 _ASYNC(self.ident)
 
+    def unraisable(self, unraisable) -> None:
+        """``sys.unraisablehook`` while this runs: an alarm that landed in a weakref callback or
+        a finaliser has arrived (and is not printed); anything else goes to the previous hook."""
+        if isinstance(unraisable.exc_value, _Alarm):
+            self.arrived = True
+        else:
+            self.previous_hook(unraisable)
+
     def stop(self) -> None:
         """Stop the thread, and take delivery of an alarm it raised that has not arrived yet.
 
@@ -114,6 +126,8 @@ class _Watchdog:
         with self.lock:
             self.done.set()
         self.thread.join()
+        if sys.unraisablehook == self.unraisable:  # (another may have replaced it since)
+            sys.unraisablehook = self.previous_hook
         if self.fired and not self.arrived:
             give_up = time.monotonic() + 0.1  # (past that, it arrived and was swallowed)
             try:
