@@ -2,7 +2,7 @@
 
 A NaN element drops out of the value, so its gradient is 0 (selected, never ``0 * NaN``);
 every other element's is that of ``np.sum`` / ``np.mean`` over the elements that are not NaN.
-On sympy values (which are never NaN) they are the plain sum and mean.
+Their sympy counterparts skip the elements that NaN in the data made sympy's ``nan``.
 """
 
 import numpy as np
@@ -46,6 +46,6 @@ RULES = [
     rule(func, ("x",), templates, static=dict(REDUCE), shape=reduce_shape, note=NOTE, fresh=True,
          tangents=tangents, batching="reduce", keeps={"x": "x == x"}, sympy=FORMS + symbolic)
     for func, templates, tangents, symbolic in (
-        (np.nansum, _nansum_templates, _nansum_tangents, "total"),
-        (np.nanmean, _nanmean_templates, _nanmean_tangents, "mean"))
+        (np.nansum, _nansum_templates, _nansum_tangents, "nan_total"),
+        (np.nanmean, _nanmean_templates, _nanmean_tangents, "nan_mean"))
 ]

@@ -71,13 +71,20 @@ def clip(x, a_min, a_max):
     return sp.Min(sp.Max(x, a_min), a_max) if a_max is not None else sp.Max(x, a_min)
 
 
-def never(value, *rest):
-    """isnan / isinf of a real symbol: False (the derivative is taken where values are finite)."""
-    return False
+def isnan(value):
+    """np.isnan of one element: NaN in the data (sympy's ``nan`` once it met a symbol) is;
+    a symbol is not (the derivative is taken where values are finite).  A NumPy bool, so
+    that ``~`` negates it."""
+    return np.bool_(value is sp.nan or (isinstance(value, (float, np.floating)) and value != value))
 
 
-def always(value, *rest):
-    return True
+def isinf(value):
+    return np.bool_(value in (sp.oo, -sp.oo, sp.zoo) or (isinstance(value, (float, np.floating))
+                                                         and abs(value) == float("inf")))
+
+
+def isfinite(value):
+    return ~(isnan(value) | isinf(value))
 
 
 def greater(x, y):
@@ -120,6 +127,25 @@ def _on_arrays(func):
 
 
 total, mean, prod, var, dot = (_on_arrays(f) for f in (np.sum, np.mean, np.prod, np.var, np.dot))
+
+
+def _not_nan(x):
+    """The elements as an object array, and which of them are not NaN."""
+    x = np.asarray(x, dtype=object)
+    return x, ~np.vectorize(isnan, otypes=[bool])(x)
+
+
+def nan_total(x, axis=None, keepdims=False):
+    """np.nansum: the sum of the elements that are not NaN."""
+    x, kept = _not_nan(x)
+    return total(np.where(kept, x, 0), axis=axis, keepdims=keepdims)
+
+
+def nan_mean(x, axis=None, keepdims=False):
+    """np.nanmean: their mean (a group of NaN only is NaN, as in NumPy)."""
+    x, kept = _not_nan(x)
+    count = np.sum(kept, axis=axis, keepdims=keepdims)
+    return total(np.where(kept, x, 0), axis=axis, keepdims=keepdims) / np.where(count == 0, np.nan, count)
 
 
 def _extremum(pick):

@@ -20,7 +20,11 @@ def elementwise(func, name: str):
     """`func` (a function of numbers or symbols) applied element by element to arrays."""
     def apply(*args):
         if any(isinstance(a, np.ndarray) for a in args):
-            return np.frompyfunc(func, len(args), 1)(*args)
+            out = np.frompyfunc(func, len(args), 1)(*args)
+            # decided truths (np.isnan of data) as a bool array, so `~` and np.sum count them
+            if isinstance(out, np.ndarray) and all(isinstance(e, (bool, np.bool_)) for e in out.flat):
+                return out.astype(bool)
+            return out
         return func(*args)
 
     apply.__name__ = name
