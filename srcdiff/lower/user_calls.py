@@ -12,6 +12,8 @@ import inspect
 import types
 
 from ..frontend import depends
+from ..frontend.depends import MISSING
+from ..frontend.function_arguments import binds, closure_name, is_passed_function, with_functions
 from ..frontend.parse import parse_function
 from ..frontend.varargs import bound_function, takes_varargs
 from ..ir.nodes import Const, Operand, Specialised, UserCall, Var, operand_ast
@@ -19,7 +21,7 @@ from ..rules.structural import user_rule
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .facts import NOT_NONE, is_constant_argument, none_tested
-from .static_values import constant
+from .static_values import constant, static_value
 
 #: Packages of NumPy written in plain Python on top of the functions srcdiff has rules for:
 #: their functions are differentiated through their own source, like the user's.
@@ -41,6 +43,7 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
         raise state.error(node, "*args and **kwargs in a call are not supported")
     if takes_varargs(func):  # bound to this call's arguments: a function of plain parameters
         func = bound_function(func, len(node.args), tuple(k.arg for k in node.keywords))
+    func, node = _passed_functions(lower, node, func)
     sig = inspect.signature(func)
     try:
         bound = sig.bind(*node.args, **{k.arg: k.value for k in node.keywords})
@@ -67,6 +70,34 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
     if facts.fresh_items:  # ... and max_ is a new array, which a later write cannot reach through x
         state.fresh_items[out.name] = facts.fresh_items
     return out
+
+
+def _passed_functions(lower: ExpressionLowerer, node: ast.Call, func):
+    """``rk4_step(rhs, t, y)``: the helper bound to the functions the call passes (its
+    parameters become closure names, frontend/function_arguments.py), and the call without them."""
+    try:
+        bound = inspect.signature(func).bind(*node.args, **{k.arg: k.value for k in node.keywords})
+    except TypeError:
+        return func, node  # (reported with the call's own words below)
+    passed = {}
+    for name, given in bound.arguments.items():
+        if isinstance(given, (ast.Name, ast.Attribute)):
+            value = static_value(lower.state, given, record=False)
+            if value is not MISSING and is_passed_function(value):
+                passed[name] = value
+    if not passed or not binds(func, tuple(passed)):
+        return func, node
+    for name in passed:  # the gradient depends on each name keeping its function
+        static_value(lower.state, bound.arguments[name])
+    kept = {id(v) for n, v in bound.arguments.items() if n not in passed}
+    made = with_functions(func, passed)
+    # generated code calls it by a name of the caller's closure (and reads it back so at higher order)
+    given = "_".join(getattr(v, "__name__", "function") for v in passed.values())
+    alias = closure_name(lower.state.parsed, f"{func.__name__}_with_{given}")
+    lower.state.parsed.closure[alias] = types.CellType(made)
+    call = ast.Call(ast.copy_location(ast.Name(alias, ast.Load()), node.func), [a for a in node.args if id(a) in kept],
+                    [k for k in node.keywords if id(k.value) in kept])
+    return made, ast.copy_location(call, node)
 
 
 def _constants(lower: ExpressionLowerer, func, operands: dict) -> tuple:

@@ -32,9 +32,9 @@ def unbroadcast(g, x):
 def zeros_like(x):
     """The adjoint of an input the output does not depend on: 0.0, or zeros of x's shape.
 
-    A tuple or list (a function's tuple result) gets a list of zeros, one per element, of its
-    shape.  A NumPy number (``np.linalg.det`` of one matrix) gets a 0-d array: its adjoint may
-    be written into by index (``g[..., None, None] += ...``), which a Python float cannot take.
+    A tuple or list (a function's tuple result) gets a list of zeros, one per element.  A NumPy
+    number (``np.linalg.det`` of one matrix) gets a 0-d array: its adjoint may be written into
+    by index (``g[..., None, None] += ...``), which a Python float cannot.
     """
     if isinstance(x, np.ndarray):  # a float32 array's derivative is float32 (others: float64)
         return np.zeros(x.shape, x.dtype if x.dtype.kind == "f" else float)
@@ -75,11 +75,9 @@ def copy_array(x):
 def ensure_scalar(value, where: str):
     """Refuse a non-scalar output: its gradient is not defined (a Jacobian is)."""
     if np.ndim(value) != 0:
-        raise SrcDiffError(
-            f"{where}: the function returns a value of shape {np.shape(value)}, but a "
-            "gradient needs a scalar output",
-            hint="reduce it to a scalar (e.g. .sum() or .mean()), or differentiate one element",
-        )
+        raise SrcDiffError(f"{where}: the function returns a value of shape {np.shape(value)}, but a "
+                           "gradient needs a scalar output",
+                           hint="reduce it to a scalar (e.g. .sum() or .mean()), or differentiate one element")
     return value
 
 
@@ -270,6 +268,8 @@ def set_item(x, index, v):
     A floating value written into an integer array would be truncated (and its gradient
     lost), so that is refused.
     """
+    if isinstance(x, list):  # the adjoint of a tuple of a number and an array: a new list
+        return [v if i == index else item for i, item in enumerate(x)]
     if np.asarray(x).dtype.kind not in "fc" and np.asarray(v).dtype.kind in "fc":
         raise SrcDiffError(
             f"writing a floating value into an array of dtype {np.asarray(x).dtype} would truncate it "
@@ -293,6 +293,8 @@ def index_add(base, index, value):
     again (as ``np.add.at``): the functional form of a scatter-add, which srcdiff
     differentiates.  `index` is the tuple (or list: srcdiff reads tuples back as lists) of
     the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
+    if isinstance(base, list):  # the adjoint of a tuple of a number and an array: a new list
+        return [item + value if k == _item(index) else item for k, item in enumerate(base)]
     out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
     np.add.at(out, index_parts(index), value)
     return out
@@ -300,7 +302,12 @@ def index_add(base, index, value):
 
 def index_read(a, index):
     """``a[*index]``, `index` the tuple (or list) of the index's parts (`index_add`'s adjoint)."""
-    return a[index_parts(index)]
+    return a[_item(index)] if isinstance(a, list) else a[index_parts(index)]
+
+
+def _item(index) -> int:
+    (position,) = index  # a tuple's item: one constant position
+    return position
 
 
 def index_parts(index):
@@ -349,46 +356,18 @@ def stack_rows(rows):
 
 
 def stop_gradient(x):
-    """`x` itself, with a zero derivative and a zero tangent (``srcdiff.stop_gradient``, JAX's
-    ``lax.stop_gradient``): its rule marks the value inactive, and generated code keeps the
-    call, so a gradient differentiated again still stops there."""
+    """`x` itself, with zero derivative and tangent (``srcdiff.stop_gradient``, JAX's ``lax.stop_gradient``):
+    its rule marks the value inactive; generated code keeps the call, so higher orders stop too."""
     return x
 
 
 HELPERS = {
-    "unbroadcast": unbroadcast,
-    "select": select,
-    "select_whole": select_whole,
-    "kink": kink,
-    "kink_nan": kink_nan,
-    "held_still": held_still,
-    "tie": tie,
-    "tie_nan": tie_nan,
-    "zeros_like": zeros_like,
-    "copy_array": copy_array,
-    "ensure_scalar": ensure_scalar,
-    "matmul_adjoint_x": matmul_adjoint_x,
-    "matmul_adjoint_y": matmul_adjoint_y,
-    "dot_adjoint_x": dot_adjoint_x,
-    "dot_adjoint_y": dot_adjoint_y,
-    "prod_adjoint": prod_adjoint,
-    "prod_pairs": prod_pairs,
-    "cholesky_adjoint": cholesky_adjoint,
-    "cholesky_tangent": cholesky_tangent,
-    "cholesky_adjoint_a": cholesky_adjoint_a,
-    "cholesky_adjoint_l": cholesky_adjoint_l,
-    "cholesky_adjoint_dot": cholesky_adjoint_dot,
-    "solve_adjoint_x": solve_adjoint_x,
-    "solve_adjoint_y": solve_adjoint_y,
-    "set_item": set_item,
-    "zero_item": zero_item,
-    "index_add": index_add,
-    "index_read": index_read,
-    "split_adjoint": split_adjoint,
-    "refused": refused,
-    "real_part": real_part,
-    "stack_rows": stack_rows,
-    "stop_gradient": stop_gradient,
+    **{f.__name__: f for f in (
+        unbroadcast, select, select_whole, kink, kink_nan, held_still, tie, tie_nan, zeros_like, copy_array,
+        ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x, dot_adjoint_y, prod_adjoint, prod_pairs,
+        cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a, cholesky_adjoint_l, cholesky_adjoint_dot,
+        solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add, index_read, split_adjoint, refused,
+        real_part, stack_rows, stop_gradient)},
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)

@@ -1,0 +1,54 @@
+"""A helper called with a function as an argument (``rk4_step(rhs, t, y, h)``): every
+transformation agrees with central differences, or numba refuses at the user's line."""
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import corpus, matrix
+from .function_argument_programs import PROGRAMS, oscillator_rk4
+
+EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
+
+
+def programs():
+    return [corpus.Program(f"function_arguments:{name}", func, tuple(make(np.random.default_rng(7))), wrt,
+                           "function_argument_programs") for name, func, make, wrt in PROGRAMS]
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
+def test_every_transformation(program):
+    row = matrix.run(program, EVERY)
+    assert not row.excluded
+    bad = {name: (cell.outcome, cell.message[:300]) for name, cell in row.cells.items() if cell.outcome != matrix.OK}
+    assert not bad
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
+def test_numba_agrees_or_refuses_at_the_line(program):
+    cell = matrix.run(program, ("numba",)).cells["numba"]
+    assert cell.outcome in (matrix.OK, matrix.REFUSED), cell.message
+    assert cell.located, cell.message
+
+
+def test_the_generated_code_calls_the_bound_helper_by_name():
+    source = srcdiff.grad(oscillator_rk4).source_for(1.3, np.array([0.2, -0.1]))
+    assert "rk4_step_vjp(t, y, 0.1, w)" in source  # the function argument is bound, not passed
+
+
+def test_rebinding_the_function_builds_the_gradient_again():
+    from . import function_argument_programs as module
+
+    g = srcdiff.grad(module.passed_through, wrt=1)
+    y0 = np.array([0.3, -0.2, 0.1])
+    before = g(0.7, y0)
+    saved = module.decay
+    try:
+        module.decay = lambda t, y, k: -2.0 * k * y
+        after = g(0.7, y0)
+        expected = srcdiff.grad(module.passed_through, wrt=1)(0.7, y0)
+    finally:
+        module.decay = saved
+    assert not np.allclose(before, after)
+    np.testing.assert_allclose(after, expected)
