@@ -35,17 +35,6 @@ KNOWN = [
      "docs/guarantees.md"),
     ("hessian", "WRONG", "redteam:softplus_max_abs", "NaN: the second derivative of kinks that cancel (the stable "
      "softplus spelled with maximum and abs, at 0: truth 1/4) is NaN where the tie holds; docs/guarantees.md"),
-    ("check", "WRONG", "test_promises:fmax_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),
-    ("check", "WRONG", "test_promises:fmin_weighted", "check: MISMATCH on fmax/fmin with a NaN operand"),
-    ("check", "WRONG", "test_writes:argument_updated", "check: MISMATCH on a function that updates its argument"),
-    ("check", "WRONG", "test_writes:view_of_a_rebound_argument",
-     "check: MISMATCH on a function that updates its argument"),
-    # crashes
-    ("check", "crash", "[srcdiff/tools/check_compare.py:derivative]", "check: bare ValueError on an in-place update"),
-    ("check", "crash", "[srcdiff/tools/gradcheck.py:_central_difference]", "check: gradcheck of a dict parameter"),
-    ("check", "crash", "[srcdiff/tools/check.py:_too_large]", "check: a list of (W, b) pairs"),
-    ("check", "crash", "too many positional arguments [srcdiff/api/binding.py:bind]",
-     "check: keyword-only parameters and partials get too many positional arguments"),
     # the numba column (not re-measured here: -m slow runs it)
     ("numba", "crash", "ZeroDivisionError", "numba raises ZeroDivisionError where NumPy gives the NaN of 24.1"),
     ("numba", "crash", "AssertionError: unreachable [srcdiff/backend/jit.py:run]", "numba: np.trace's adjoint"),
