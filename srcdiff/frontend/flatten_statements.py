@@ -14,6 +14,9 @@ from .parse import ParsedFunction
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
 
+#: statements after whose assignments an object built in them may be computed
+_SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
+
 
 class Rewriter(LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
@@ -47,6 +50,16 @@ class Rewriter(LoopItems, ExprRewriter):
         return out
 
     def stmt(self, s) -> list:
+        """`s` rewritten, after the assignments of the objects it builds (built_objects.py): only
+        a simple statement may build one."""
+        outer, self.built = self.built, [] if isinstance(s, _SIMPLE) else None
+        try:
+            out = self.statement(s)
+            return self.built + out if self.built else out
+        finally:
+            self.built = outer
+
+    def statement(self, s) -> list:
         if isinstance(s, ast.Assign):
             return self.assign(s.targets, s.value, s)
         if isinstance(s, ast.AnnAssign):

@@ -19,6 +19,7 @@ import types
 import numpy as np
 
 from . import depends, trees
+from .built_objects import BuiltObjects
 from .naming import assigned_names
 from .parse import parse_function
 from .tree_entries import Bad, Leaf, Node, Static
@@ -69,7 +70,7 @@ class Items:
         return self.items[key] if 0 <= key < len(self.items) else default
 
 
-class GlobalObjects:
+class GlobalObjects(BuiltObjects):
     """A mixin of ExprRewriter (flatten_exprs.py): `parsed`, `names`, `cells`, `deps`, `env`,
     `error`, `constant` come from it."""
 
@@ -103,8 +104,14 @@ class GlobalObjects:
             args = [ast.literal_eval(a) for a in node.args]
             keywords = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
         except ValueError:
+            built = self.computed_object(node, cls)  # Dense(W, b): its attributes are the values (built_objects.py)
+            if built is not None:
+                self.deps.append(depends.Dependency(self.parsed.closure.get(func.id) or self.parsed.globals,
+                                                    func.id, cls))
+                return built
             raise self.error(node, f"{ast.unparse(node)} builds a {cls.__name__} from values computed in the "
-                             "function: srcdiff reads objects whose attributes are constants",
+                             "function, and its __init__ does more than store them: srcdiff reads objects "
+                             "whose attributes are constants, or that only store their arguments",
                              f"build the {cls.__name__} outside and pass it as an argument") from None
         if None in keywords:
             return None

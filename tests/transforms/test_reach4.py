@@ -25,7 +25,6 @@ from .reach4_programs import (
     PROGRAMS,
     SPRING,
     Gravity,
-    Spring,
     global_list_of_layers,
     global_method,
     static_through_class,
@@ -232,11 +231,6 @@ def built_randomly(x):
     return Noisy(1.0).energy(x)
 
 
-def built_from_values(x):
-    k = np.sum(x)
-    return Spring(k).energy(x)
-
-
 def array_or(x, y):
     return np.sum((x or y) ** 2)
 
@@ -269,7 +263,6 @@ def argument_row_updated(X):
 
 @pytest.mark.parametrize("func, args, text, words", [
     (built_randomly, (np.ones(3),), "Noisy(1.0)", "builds a different Noisy each time"),
-    (built_from_values, (np.ones(3),), "Spring(k)", "from values computed in the function"),
     (array_or, (np.ones(3), np.ones(3)), "(x or y)", "truth value of an array"),
     (computed_or, (np.ones(3), np.ones(3)), "(x * 2.0 or y)", "`and`/`or` are supported as values"),
     (alias_read_after, (np.ones(3),), "z +=", "y shares its memory with z"),

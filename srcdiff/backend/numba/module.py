@@ -208,7 +208,13 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             if where is None:
                 refuse(part.variant, _line_of(part.tree, node), f"{name} is a Python function the gradient "
                        "calls; numba compiles only the generated code, not the functions it calls")
-            imports[name] = where  # a NumPy or math function, an exception class: read when compiled
+            alias = name  # two callees may read one name bound to two functions (each object's `act`)
+            while alias in imports and imports[alias] != where or alias != name and alias in taken:
+                alias += "_"
+            imports[alias] = where  # a NumPy or math function, an exception class: read when compiled
+            if alias != name:
+                taken.add(alias)
+                renames[name] = alias
             continue
         key = (id(scope), name)
         if key in fixed and fixed[key] == value and type(fixed[key]) is type(value):

@@ -1,0 +1,154 @@
+"""User objects built in the function from computed values: ``Dense(W, b)(X)``.
+
+An object a user class builds by storing its arguments (a dataclass, or an ``__init__`` made
+of ``self.attr = <expression of its parameters>`` lines) is a tree whose leaves are local
+variables: the statement that builds it is preceded by one assignment per attribute,
+
+    return Dense(W, b)(X)            # class Dense: __init__(self, W, b, act=np.tanh): self.W = W ...
+    dense_W = W
+    dense_b = b
+    return <Dense.__call__ given the tree {W: dense_W, b: dense_b, act: np.tanh}>(X)
+
+and its methods, properties and ``__call__`` are read as for an object passed as an argument
+(flatten.py).  Anything else in ``__init__`` (a call, a branch, ``super().__init__``) is
+refused at the line that builds the object.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import inspect
+import types
+
+from .parse import parse_function
+from .tree_entries import Leaf, Node, Static
+from .trees import LEAF, Ident, Struct, name_part
+
+
+def init_attributes(cls) -> list[tuple[str, object]] | None:
+    """``[(attr, expression over __init__'s parameters)]`` for a class that only stores values,
+    or None.  For a dataclass the expression is its field's parameter name."""
+    if dataclasses.is_dataclass(cls):
+        fields = dataclasses.fields(cls)
+        if hasattr(cls, "__post_init__") or not all(f.init for f in fields):
+            return None
+        return [(f.name, ast.Name(f.name, ast.Load())) for f in fields]
+    init = vars(cls).get("__init__") if "__init__" in vars(cls) else None
+    if not isinstance(init, types.FunctionType) or any("__init__" in vars(b) for b in cls.__mro__[1:-1]):
+        return None
+    tree = parse_function(init).tree
+    if not tree.args.args or tree.args.vararg or tree.args.kwarg:
+        return None
+    me, found = tree.args.args[0].arg, []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):  # the docstring
+            continue
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            return None
+        target, value = stmt.targets[0], stmt.value
+        pairs = list(zip(target.elts, value.elts)) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+            and len(target.elts) == len(value.elts) else [(target, value)]
+        for t, v in pairs:
+            if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me) \
+                    or any(isinstance(n, ast.Name) and n.id == me for n in ast.walk(v)):
+                return None
+            found.append((t.attr, v))
+    return found
+
+
+class BuiltObjects:
+    """A mixin of ExprRewriter: `built` is the list of assignments the statement being
+    rewritten needs first (None where none can be put: a branch's or loop's header)."""
+
+    built: list | None = None
+
+    def computed_object(self, node: ast.Call, cls):
+        """The tree of ``cls(...)`` built from the call's values, or None if `cls` does more
+        than store them."""
+        attributes = init_attributes(cls)
+        if attributes is None:
+            return None
+        if self.built is None:
+            raise self.error(node, f"{ast.unparse(node)} builds a {cls.__name__} in the header of a branch or "
+                             "loop", f"build the {cls.__name__} in an assignment before this line")
+        sig = inspect.signature(cls)
+        try:
+            bound = sig.bind(*node.args, **{k.arg: k.value for k in node.keywords})
+        except TypeError as exc:
+            raise self.error(node, f"cannot build a {cls.__name__} this way: {exc}") from None
+        label = name_part(cls.__name__.lower())
+        given = {}  # parameter -> entry
+        for name, parameter in sig.parameters.items():
+            if name in bound.arguments:
+                given[name] = self.built_value(bound.arguments[name], f"{label}_{name}", node)
+            elif parameter.default is not inspect.Parameter.empty:
+                given[name] = self.default_value(parameter.default, f"{label}_{name}", node, cls)
+        children = {}
+        for attr, expr in attributes:
+            if isinstance(expr, ast.Name) and expr.id in given:
+                children[attr] = given[expr.id]
+                continue
+            names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+            reads = names & set(given)
+            if any(not isinstance(given[r], Leaf) for r in reads) or not self.same_names(names - reads, cls):
+                return None
+            value = _Substitute({r: given[r].name for r in reads}).visit(copy.deepcopy(expr))
+            children[attr] = self.built_leaf(value, f"{label}_{attr}", node)
+        struct = Struct("object", tuple(children), tuple(_struct(e) for e in children.values()), cls)
+        return Node(struct, children, local=False, depth=self.depth)
+
+    def same_names(self, names: set, cls) -> bool:
+        """Whether the free names of an ``__init__`` line mean here what they mean there."""
+        init = parse_function(vars(cls)["__init__"])
+        return all(init.resolve(n) is self.parsed.resolve(n) for n in names)
+
+    def built_value(self, arg: ast.expr, base: str, where):
+        """An argument of the constructor: a tree (another object built here, a parameter tree),
+        a function it names (a Static), else a local variable."""
+        found = self.entry(arg)
+        if isinstance(found, (Node, Static)):
+            return found
+        value = self.static_object(arg)
+        if value is not None and callable(value) and not isinstance(value, type):
+            return self.default_value(value, base, where, None)
+        return self.built_leaf(self.expr(arg), base, where)
+
+    def built_leaf(self, value: ast.expr, base: str, where) -> Leaf:
+        name = self.names.fresh(base)
+        self.built.append(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), where))
+        return Leaf(name)
+
+    def default_value(self, value, base: str, where, cls):
+        """A default (or a function passed): a number written in the code, or a closure cell."""
+        if isinstance(value, (int, float, bool, str)) or value is None:
+            return self.built_leaf(ast.Constant(value), base, where)
+        if callable(value):
+            name = self.names.fresh(base)
+            self.cells[name] = types.CellType(value)
+            return Static(name, value)
+        raise self.error(where, f"{ast.unparse(where)}: {getattr(cls, '__name__', 'the class')} has a default "
+                         f"{type(value).__name__} srcdiff cannot read as a constant",
+                         "pass that argument explicitly")
+
+
+def _struct(entry) -> Struct:
+    if isinstance(entry, Node):
+        return entry.struct
+    if isinstance(entry, Static):
+        return Struct("static", cls=Ident(entry.obj))
+    return LEAF
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, names: dict):
+        self.names = names
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            return ast.copy_location(ast.Name(self.names[node.id], ast.Load()), node)
+        return node
+
+
+__all__ = ["BuiltObjects", "init_attributes"]

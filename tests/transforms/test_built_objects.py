@@ -1,0 +1,49 @@
+"""Objects built inside the function from its values (``Dense(W, b)(X)``, ``Ridge(w).loss(X, y)``):
+every transformation agrees with central differences; an ``__init__`` that does more than
+store values is refused at the line that builds the object."""
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import corpus, matrix
+from .built_object_programs import PROGRAMS, builds_a_checked_object, builds_in_a_branch_header, stacked_layers
+
+EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
+
+
+def programs():
+    return [corpus.Program(f"built_objects:{name}", func, tuple(make(np.random.default_rng(3))), wrt,
+                           "built_object_programs") for name, func, make, wrt in PROGRAMS]
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
+def test_every_transformation(program):
+    row = matrix.run(program, EVERY)
+    assert not row.excluded
+    bad = {name: (cell.outcome, cell.message[:300]) for name, cell in row.cells.items() if cell.outcome != matrix.OK}
+    assert not bad
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
+def test_numba_agrees_or_refuses_at_the_line(program):
+    cell = matrix.run(program, ("numba",)).cells["numba"]
+    assert cell.outcome in (matrix.OK, matrix.REFUSED), cell.message
+    assert cell.located, cell.message
+
+
+def test_the_object_s_attributes_are_assigned_before_the_line():
+    source = srcdiff.grad(stacked_layers).source_for(np.eye(3), np.ones(3), np.ones((4, 3)))
+    assert "affine_b_2 = 0.5 * b" in source  # the second Affine's b, computed before the line
+    assert "np.cos(" in source and "1.0 - " in source  # the adjoints of the two objects' np.sin and np.tanh
+
+
+@pytest.mark.parametrize("func, words", [
+    (builds_a_checked_object, "does more than store them"),
+    (builds_in_a_branch_header, "header of a branch or loop"),
+])
+def test_refused_at_the_line_that_builds_it(func, words):
+    with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
+        srcdiff.grad(func)(np.ones(3))
+    assert "built_object_programs.py" in str(info.value)
