@@ -340,7 +340,7 @@ def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
         except SyntaxError:
             module = None
     if func.__code__.co_name == "<lambda>":
-        return _lambda_def(module, func, where)
+        return _lambda_def(module or _lambdas_in(text), func, where)
     if module is None or not module.body:
         raise SrcDiffError(f"cannot parse the source of {func.__qualname__}", where)
     node = module.body[0]
@@ -354,6 +354,23 @@ def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
             "since the function was defined", where, "reload the module",
         )
     return node
+
+
+def _lambdas_in(text: str) -> ast.Module | None:
+    """The lambdas of lines that are not a statement (``"gelu": lambda z: ...,`` in a dict
+    literal): each ``lambda`` parsed up to the longest end that makes it an expression."""
+    found = []
+    for start in (i for i in range(len(text)) if text.startswith("lambda", i)):
+        for end in range(len(text), start, -1):
+            try:
+                expr = ast.parse(text[start:end].strip(), mode="eval").body
+            except SyntaxError:
+                continue
+            if isinstance(expr, ast.Lambda):  # (``lambda z: z,`` parses too: as a tuple)
+                ast.increment_lineno(expr, text.count("\n", 0, start))
+                found.append(ast.Expr(expr))
+                break
+    return ast.Module(found, type_ignores=[]) if found else None
 
 
 def _lambda_def(module, func, where: Location) -> ast.FunctionDef:

@@ -48,7 +48,44 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
         if isinstance(base, type) and base.__module__.split(".")[0] not in ("numpy", "builtins", "scipy"):
             return class_number(state, base, node.attr)  # ``Physics.G``: a number of a class, as written
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+        return _function_item(state, node, record)
     return MISSING
+
+
+def _function_item(state: LoweringState, node: ast.Subscript, record: bool):
+    """``ACTIVATIONS[act]``: the function a module-level dict, list or tuple holds at a constant
+    key (or at a static parameter's value), else MISSING.  The transform depends on the item."""
+    base = static_value(state, node.value, record)
+    if not isinstance(base, (dict, list, tuple)):
+        return MISSING
+    try:
+        key = constant(state, node.slice)
+        value = base[key]
+    except StaticParameter:
+        raise
+    except (SrcDiffError, LookupError, TypeError):
+        if state.facts.statics_known or static_parameter(state, node.slice) is None:
+            return MISSING
+        # an analysis learning which parameters are static (the key's value stands in for any):
+        # any function of the table lets it go on
+        key, value = next(iter(base.items() if isinstance(base, dict) else enumerate(base)), (None, MISSING))
+    if not callable(value) or isinstance(value, type):
+        return MISSING
+    if record:
+        scope = base if isinstance(base, dict) else dict(enumerate(base)) if isinstance(base, tuple) else None
+        state.parsed.include([Dependency(scope if scope is not None else _Items(base), key, value)])
+    return value
+
+
+class _Items:
+    """A list as a dependency's scope: ``get(i)`` is its item ``i``."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def get(self, key, default=None):
+        return self.items[key] if -len(self.items) <= key < len(self.items) else default
 
 
 def class_number(state: LoweringState, cls: type, name: str):

@@ -82,6 +82,34 @@ def flow_map(x):
     return np.sum(x ** 2)
 
 
+# ---- functions looked up in a table by a constant or a static argument ----
+
+ACTIVATIONS = {
+    "gelu": lambda z: 0.5 * z * (1 + np.tanh(0.79788456 * (z + 0.044715 * z ** 3))),
+    "swish": lambda z: z / (1 + np.exp(-z)),
+}
+
+
+def l2(w):
+    return np.sum(w ** 2)
+
+
+def l1_smooth(w):
+    return np.sum(np.sqrt(w ** 2 + 1e-3))
+
+
+PENALTIES = (l2, l1_smooth)
+SQUASH = [np.tanh, np.arctan]
+
+
+def table_activation(W, X, act="gelu"):
+    return np.sum(ACTIVATIONS[act](X @ W) ** 2) + 0.1 * PENALTIES[1](W) + np.sum(SQUASH[0](W))
+
+
+def table_activation_swish(W, X):
+    return table_activation(W, X, act="swish")
+
+
 def M(r, *shape):
     return r.normal(size=shape) * 0.5
 
@@ -94,4 +122,11 @@ PROGRAMS = [
     ("passed_through", passed_through, lambda r: (0.7, M(r, 3)), 1),
     ("two_right_hand_sides", two_right_hand_sides, lambda r: (1.1, M(r, 2)), 0),
     ("flow_map", flow_map, lambda r: (M(r, 3),), 0),
+    ("table_activation", table_activation, lambda r: (M(r, 3, 2), M(r, 4, 3)), 0),
+    ("table_activation_swish", table_activation_swish, lambda r: (M(r, 3, 2), M(r, 4, 3)), 0),
 ]
+
+
+def table_by_computed_key(W, X):
+    key = "gelu" if np.sum(W) > 0 else "swish"  # decided by the values: no one function
+    return np.sum(ACTIVATIONS[key](X @ W))

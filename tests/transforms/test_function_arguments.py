@@ -7,7 +7,7 @@ import pytest
 import srcdiff
 
 from . import corpus, matrix
-from .function_argument_programs import PROGRAMS, oscillator_rk4
+from .function_argument_programs import PROGRAMS, oscillator_rk4, table_activation, table_by_computed_key
 
 EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
 
@@ -52,3 +52,26 @@ def test_rebinding_the_function_builds_the_gradient_again():
         module.decay = saved
     assert not np.allclose(before, after)
     np.testing.assert_allclose(after, expected)
+
+
+def test_a_table_item_rebound_builds_the_gradient_again():
+    from . import function_argument_programs as module
+
+    g = srcdiff.grad(table_activation)
+    W, X = np.full((3, 2), 0.3), np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+    before = g(W, X)
+    saved = module.ACTIVATIONS["gelu"]
+    try:
+        module.ACTIVATIONS["gelu"] = np.sin
+        after = g(W, X)
+        expected = srcdiff.grad(table_activation)(W, X)
+    finally:
+        module.ACTIVATIONS["gelu"] = saved
+    assert not np.allclose(before, after)
+    np.testing.assert_allclose(after, expected)
+
+
+def test_a_key_computed_from_values_is_refused_at_its_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="cannot tell which function") as info:
+        srcdiff.grad(table_by_computed_key)(np.ones((3, 2)), np.ones((4, 3)))
+    assert "function_argument_programs.py" in str(info.value)
