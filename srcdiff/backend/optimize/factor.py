@@ -74,7 +74,16 @@ def _terms(expr: ast.expr, negated: bool) -> list[Term]:
         return _terms(expr.left, negated) + _terms(expr.right, right_negated)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         return _terms(expr.operand, not negated)
-    return [(negated, _factors(expr), expr)]
+    factors = _factors(expr)
+    if len(factors) > 1 and any(_negation(f) for f in factors):  # ``-g * a``: the sign taken out of g
+        flips = sum(1 for f in factors if _negation(f))
+        factors = [f.operand if _negation(f) else f for f in factors]
+        return [(negated != (flips % 2 == 1), factors, _product(factors))]
+    return [(negated, factors, expr)]
+
+
+def _negation(e: ast.expr) -> bool:
+    return isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub)
 
 
 def _factors(expr: ast.expr) -> list[ast.expr]:
@@ -91,6 +100,8 @@ def _product(factors: list[ast.expr]) -> ast.expr:
 
 
 def _sum(terms: list[Term]) -> ast.expr:
+    plain = next((i for i, (negated, _) in enumerate(terms) if not negated), 0)
+    terms = [terms[plain]] + terms[:plain] + terms[plain + 1:]  # ``b - a``, not ``-a + b``
     first_negated, first = terms[0]
     out = _product(first)
     if first_negated:
