@@ -7,7 +7,8 @@ iteration (a tuple item to build, pack and unpack).  Computed once before the lo
 neither recomputed nor saved: the backward loop reads the one value.
 
 Only what cannot raise or change a result moves: ``+``, ``-``, ``*``, unary ``-``/``+`` of
-numbers (operands known to be scalars, or constants), assigned once in the whole function,
+numbers (operands known to be scalars, or constants) or of one array with numbers (``-k``,
+``0.1 * a``: nothing to broadcast against), assigned once in the whole function,
 in a loop body (also under a branch of the body: it may then run where the user's code
 would not have, which for these operations changes nothing), reading nothing the loop
 assigns.  A loop that runs no iteration then computes one product it did not need,
@@ -36,7 +37,8 @@ def hoist_invariants(function: Function, shape_of: Mapping[str, Shape]) -> Funct
     """`function` with loop-invariant scalar arithmetic before its loops (a new Function;
     the lowered one is left as it is).  Returns `function` itself when nothing moves."""
     count = Counter(n.out.name for n in all_nodes(function))
-    once = {name for name, k in count.items() if k == 1} - set(function.lists)
+    once = _Once({name for name, k in count.items() if k == 1} - set(function.lists))
+    once.lists = frozenset(function.lists)
     body, moved = _block(function.body, shape_of, once)
     return dataclasses.replace(function, body=body) if moved else function
 
@@ -101,16 +103,26 @@ def _movable(node: Node, varying: set[str], pinned: set[str], shape_of, once: se
         return False
     if node.static or node.out.name not in once or node.out.name in pinned:
         return False
-    if not _number(node.out.name, shape_of):
-        return False
+    arrays = 0
     for operand in node.inputs:
         if isinstance(operand, Var):
-            if operand.name in varying or not _number(operand.name, shape_of):
+            if operand.name in varying:
+                return False
+            if _array(operand.name, shape_of) and operand.name not in once.lists:
+                arrays += 1
+            elif not _number(operand.name, shape_of):
                 return False
         elif not (isinstance(operand, Const) and isinstance(operand.value, (int, float)) and
                   not isinstance(operand.value, bool)):
             return False
-    return True
+    # an array with numbers (``-k``, ``0.1 * a``): no shapes to mismatch, so it cannot raise either
+    return _number(node.out.name, shape_of) if arrays == 0 else arrays == 1 and _array(node.out.name, shape_of)
+
+
+class _Once(set):
+    """The names assigned once, and (`lists`) the function's lists, never hoisted as arrays."""
+
+    lists: frozenset = frozenset()
 
 
 def _number(name: str, shape_of) -> bool:

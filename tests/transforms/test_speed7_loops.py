@@ -316,3 +316,20 @@ def test_a_negated_factor_is_taken_out():
         b, c = ns["f_grad"](a, s, g)
         assert b == pytest.approx(-g * a * math.sin(s) + g * 1.1, rel=1e-14)
         assert c == pytest.approx(-g * a + g * s, rel=1e-14)
+
+
+def test_an_array_with_numbers_runs_before_the_loop():
+    source = srcdiff.grad(leapfrog, wrt=(0, 1, 2)).source_for(VEC, VEC, VEC + 1.0, 0.05, 4)
+    before, loop = source.split("for ", 1)
+    assert "= -k" in before and "-k" not in code(loop.split("# backward")[0]), source
+
+    def shifted(x, a, n):
+        s = x
+        for _ in range(n):
+            s = np.tanh(s) * (a * 0.5) - (a - 1.0)     # both move; s's shape is a's
+        return np.sum(s * s)
+    for n in (0, 1, 5):
+        args = (VEC, VEC[::-1] + 0.2, n)
+        got = srcdiff.grad(shifted, wrt=(0, 1))(*args)
+        for i, g in zip((0, 1), got):
+            np.testing.assert_allclose(g, central_difference(shifted, args, i), rtol=1e-6, atol=1e-8)
