@@ -181,14 +181,14 @@ _MOST_RECOMPUTED = 3
 
 
 def numbers_recomputed(loop: Loop, saved: list[str], changing: set[str], kept_anyway: set[str],
-                       shape_of, backward: list) -> tuple[list[Node], set[str]] | None:
+                       shape_of, backward: list) -> tuple[list[Node], set[str], list[str]] | None:
     """When a loop of numbers saves several numbers per iteration and all but one (besides
-    `kept_anyway`, carried values the backward loop keeps itself) are one cheap operation on
-    the others and on values the loop does not change (`changing` holds those it does), the
-    nodes of the body's straight-line part to compute again at the start of each backward
-    iteration, and the names of all it computes again: those under a branch are put at the
-    start of their side in `backward` (the backward loop's statements).  None (and
-    `backward` unchanged) otherwise.
+    `kept_anyway`, carried values the backward loop keeps itself) are a few cheap operations
+    on the others, on values the loop does not change (`changing` holds those it does) or on
+    one carried value (saved instead), the nodes of the body's straight-line part to compute
+    again at the start of each backward iteration, the names no longer saved, and the names
+    saved instead.  Those under a branch are put at the start of their side in `backward`
+    (the backward loop's statements).  None (and `backward` unchanged) otherwise.
 
     Packing a tuple per iteration and unpacking it costs more than two or three operations on
     floats (``stack.append((t1, t3, s, t6))`` for ``if s > 0.5: ... math.sin(s)``: 20% of a
@@ -210,12 +210,55 @@ def numbers_recomputed(loop: Loop, saved: list[str], changing: set[str], kept_an
     candidates = [n for n in saved if n in places and n not in twice and n not in kept_anyway
                   and _recomputable(places[n][0], shape_of)]
     kept = [n for n in saved if n not in candidates]
-    if len([n for n in kept if n not in kept_anyway]) > 1 or len(candidates) > _MOST_RECOMPUTED:
+    if len([n for n in kept if n not in kept_anyway]) > 1:
         return None
-    available = set(kept)
+    carried = {c.var.name for c in loop.carried if _number(c.var.name, shape_of)}
+    plan = _plan(candidates, set(kept), places, twice, changing, shape_of, backward)
+    added: list[str] = []
+    if isinstance(plan, str) and plan in carried and not [n for n in kept if n not in kept_anyway]:
+        added = [plan]  # one carried number saved instead of what is computed from it
+        plan = _plan(candidates, set(kept) | {plan}, places, twice, changing, shape_of, backward)
+    if not isinstance(plan, list):
+        return None
+    top: list[Node] = []
+    for stmts, node in reversed(plan):  # the last first: what it reads may then be read once
+        name = node.out.name
+        if _reads(backward, name) == 1 and _reads(backward, name, flat=True) == 1:
+            _substitute(backward, name, node.expr)  # ``if s > 0.5:``, not ``t1 = s > 0.5; if t1:``
+        elif stmts is None:
+            top.insert(0, node)
+        else:
+            stmts.insert(0, Assign([name], node.expr, node.line))
+    return top, set(candidates), added
+
+
+def _plan(candidates: list[str], available: set[str], places: dict, twice: set[str], changing: set[str],
+          shape_of, backward: list):
+    """(side statements or None, node) in the order to compute them: `candidates` and the
+    body's nodes they read (at most `_MOST_RECOMPUTED` in all); or the one name it would
+    need to be given (a str), or None where it cannot be done."""
+    needed: dict[str, Node] = {}
+    missing: set[str] = set()
+
+    def need(name: str) -> None:
+        if name in needed or name in available or name not in changing:
+            return
+        if name not in places or name in twice or not _recomputable(places[name][0], shape_of):
+            missing.add(name)
+            return
+        needed[name] = places[name][0]
+        for v in places[name][0].input_vars:
+            need(v.name)
+
+    for name in candidates:
+        need(name)
+    if missing:
+        return next(iter(missing)) if len(missing) == 1 else None
+    if len(needed) > _MOST_RECOMPUTED:
+        return None
     order: list[tuple[list | None, Node]] = []
     placed: dict[str, int] = {}
-    for node in sorted((places[n][0] for n in candidates), key=lambda n: n.id):
+    for node in sorted(needed.values(), key=lambda n: n.id):
         side = places[node.out.name][1]
         stmts = None if side is None else _side_statements(side, backward, node.out.name)
         if side is not None and stmts is None:
@@ -225,19 +268,10 @@ def numbers_recomputed(loop: Loop, saved: list[str], changing: set[str], kept_an
                 return None
         order.append((stmts, node))
         if side is None:
-            available.add(node.out.name)
+            available = available | {node.out.name}
         else:
             placed[node.out.name] = id(stmts)
-    top: list[Node] = []
-    for stmts, node in reversed(order):  # the last first: what it reads may then be read once
-        name = node.out.name
-        if _reads(backward, name) == 1 and _reads(backward, name, flat=True) == 1:
-            _substitute(backward, name, node.expr)  # ``if s > 0.5:``, not ``t1 = s > 0.5; if t1:``
-        elif stmts is None:
-            top.insert(0, node)
-        else:
-            stmts.insert(0, Assign([name], node.expr, node.line))
-    return top, set(candidates)
+    return order
 
 
 def _side_statements(side: tuple, backward: list, name: str) -> list | None:

@@ -197,7 +197,7 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
         again = numbers_recomputed(loop, saved, unchanging, finals, sweep.shapes, child.stmts)
         if again is not None:  # (what a branch's side computes again is in child.stmts now)
             recompute += again[0]
-            saved = [n for n in saved if n not in again[1]]
+            saved = [n for n in saved if n not in again[1]] + again[2]
     plan = LoopPlan()
     body = []
     carried = []  # a carried value's final value is the next iteration's start: not saved

@@ -234,7 +234,23 @@ def in_inner_loop(x, a, n):
     return s
 
 
+def while_exp(x, a):                 # the saved values are computed from s, saved instead
+    s = x
+    k = 0
+    acc = 0.0
+    while k < 60:
+        if s < 1.0:
+            s = s + a * math.exp(-s)
+        else:
+            s = 0.5 * s
+        acc += s
+        k += 1
+    return acc
+
+
 LOOP_CASES = [
+    (while_exp, (0.2, 0.3), (0, 1)),
+    (while_exp, (1.7, 0.4), (0, 1)),
     (branchy, (0.45, 0.3, 60), (0, 1)),
     (branchy, (0.9, -0.2, 1), (0, 1)),
     (branchy, (0.9, -0.2, 0), (0, 1)),
@@ -333,3 +349,9 @@ def test_an_array_with_numbers_runs_before_the_loop():
         got = srcdiff.grad(shifted, wrt=(0, 1))(*args)
         for i, g in zip((0, 1), got):
             np.testing.assert_allclose(g, central_difference(shifted, args, i), rtol=1e-6, atol=1e-8)
+
+
+def test_a_carried_number_is_saved_instead_of_what_comes_from_it():
+    source = srcdiff.grad(while_exp, wrt=(0, 1)).source_for(0.2, 0.3)
+    assert "stack.append(s)" in source, source
+    assert code(source.split("# backward")[1]).count("math.exp(-s)") == 1, source
