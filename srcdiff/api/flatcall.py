@@ -153,7 +153,8 @@ class Front:
 
     def uses_trees(self, positional: tuple) -> bool:
         """Whether a call with these (bound) arguments goes through a flattened function."""
-        return self.always or any(trees.is_tree(a, sequences=n in self.roots) for n, a in zip(self.names, positional))
+        return self.always or any(type(a) not in _PLAIN and trees.is_tree(a, sequences=n in self.roots)
+                                  for n, a in zip(self.names, positional))
 
     def structures(self, values: list) -> tuple:
         out = []
@@ -243,12 +244,16 @@ class Front:
             if name in self.target.hidden:
                 return None
             if struct is None:
-                if trees.is_tree(value, sequences=name in self.roots):
+                if type(value) not in _PLAIN and trees.is_tree(value, sequences=name in self.roots):
                     return None
                 out.append(value)
             elif not _matches(value, struct, out):
                 return None
         return out
+
+
+#: values that are never trees (a quick answer before `trees.is_tree`)
+_PLAIN = (float, int, np.ndarray, np.float64)
 
 
 def _matches(value, struct: trees.Struct, out: list, depth: int = 0) -> bool:
