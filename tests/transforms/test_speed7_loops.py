@@ -355,3 +355,15 @@ def test_a_carried_number_is_saved_instead_of_what_comes_from_it():
     source = srcdiff.grad(while_exp, wrt=(0, 1)).source_for(0.2, 0.3)
     assert "stack.append(s)" in source, source
     assert code(source.split("# backward")[1]).count("math.exp(-s)") == 1, source
+
+
+def test_numba_and_checkpoints_agree():
+    pytest.importorskip("numba")
+    for f, args in [(branchy, (0.45, 0.3, 60)), (while_exp, (0.2, 0.3))]:
+        plain = srcdiff.grad(f, wrt=(0, 1))(*args)
+        np.testing.assert_allclose(srcdiff.grad(f, wrt=(0, 1), jit="numba")(*args), plain, rtol=1e-13)
+        np.testing.assert_allclose(srcdiff.grad(f, wrt=(0, 1), checkpoint=7)(*args), plain, rtol=1e-13)
+    args = (VEC, VEC * 0.5, VEC + 1.0, 0.05, 6)
+    for got, want in zip(srcdiff.grad(leapfrog, wrt=(0, 1, 2), jit="numba")(*args),
+                         srcdiff.grad(leapfrog, wrt=(0, 1, 2))(*args)):
+        np.testing.assert_allclose(got, want, rtol=1e-13)
