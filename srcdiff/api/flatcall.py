@@ -153,8 +153,7 @@ class Front:
 
     def uses_trees(self, positional: tuple) -> bool:
         """Whether a call with these (bound) arguments goes through a flattened function."""
-        return self.always or any(type(a) not in _PLAIN and trees.is_tree(a, sequences=n in self.roots)
-                                  for n, a in zip(self.names, positional))
+        return self.always or any(_is_tree(a, n in self.roots) for n, a in zip(self.names, positional))
 
     def structures(self, values: list) -> tuple:
         out = []
@@ -244,7 +243,7 @@ class Front:
             if name in self.target.hidden:
                 return None
             if struct is None:
-                if type(value) not in _PLAIN and trees.is_tree(value, sequences=name in self.roots):
+                if _is_tree(value, name in self.roots):
                     return None
                 out.append(value)
             elif not _matches(value, struct, out):
@@ -254,6 +253,16 @@ class Front:
 
 #: values that are never trees (a quick answer before `trees.is_tree`)
 _PLAIN = (float, int, np.ndarray, np.float64)
+
+
+def _is_tree(value, sequences: bool) -> bool:
+    """``trees.is_tree``, answered at once for the common types."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return False
+    if kind is list or kind is tuple:
+        return sequences
+    return kind is dict or trees.is_tree(value, sequences=sequences)
 
 
 def _matches(value, struct: trees.Struct, out: list, depth: int = 0) -> bool:
