@@ -1,5 +1,7 @@
-"""Loop-invariant scalar arithmetic moves in front of its loop, before the reverse pass;
-one elementwise operation of saved arrays is recomputed by the backward loop, not saved.
+"""Loop-invariant arithmetic moves in front of its loop, before the reverse pass; one
+elementwise operation of saved arrays is recomputed by the backward loop, not saved; a loop
+of numbers computes a few numbers again rather than saving a tuple per iteration
+(`numbers_recomputed`).
 
 ``for ...: s = s - 0.1 * a * math.cos(s)`` computes ``0.1 * a`` in every iteration; the
 backward loop reads it too, so the forward loop used to push it on the stack once per
