@@ -23,7 +23,8 @@ from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter
 from ..rules.structural import APPEND, GETITEM
 from .adjoints import reverse_node
 from .checkpoint import checkpointed
-from .invariants import cheap_recomputed
+from .invariants import cheap_recomputed, numbers_recomputed
+from .powers import power_contribution
 from .sweep import LoopPlan, Sweep, operand_shape
 
 
@@ -43,9 +44,23 @@ def reverse_block(block, sweep: Sweep) -> None:
             reverse_getitem(item, sweep)
         elif item.rule is APPEND:
             _reverse_append(item, sweep)
+        elif _power_taken(item, sweep):
+            continue
         else:
             sweep.definitions = definitions  # a nested region's sweep may have set its own
             reverse_node(item, sweep, sweep.location)
+
+
+def _power_taken(node: Node, sweep: Sweep) -> bool:
+    """``c * x * ... * x``'s adjoint as one contribution to `x` (ad/powers.py), where its
+    adjoint is not masked nor possibly infinite; False leaves it to the rule-by-rule form."""
+    power = sweep.powers.get(node.id)
+    if power is None or node.out.name in sweep.non_finite or sweep.masks.get(node.out.name) \
+            or power.base not in sweep.active:
+        return False
+    adjoint = ast.Name(sweep.name(node.out.name), ast.Load())
+    sweep.contribute(power.base, power_contribution(power, adjoint), node.line)
+    return True
 
 
 def _reverse_append(node: Node, sweep: Sweep) -> None:
@@ -177,6 +192,12 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
     if not sweep.derivable:
         recompute += cheap_recomputed(loop, saved, unchanging, sweep.shapes)
         saved = [n for n in saved if n not in {r.out.name for r in recompute}]
+        finals = {c.final.name for c in loop.carried if sweep.loops == 0 and isinstance(c.final, Var)
+                  and c.final.name not in phis and c.var.name in saved}
+        again = numbers_recomputed(loop, saved, unchanging, finals, sweep.shapes, child.stmts)
+        if again is not None:  # (what a branch's side computes again is in child.stmts now)
+            recompute += again[0]
+            saved = [n for n in saved if n not in again[1]] + again[2]
     plan = LoopPlan()
     body = []
     carried = []  # a carried value's final value is the next iteration's start: not saved

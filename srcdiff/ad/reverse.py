@@ -24,6 +24,7 @@ from .activity import active_values, refuse_complex, refuse_value_dependent
 from .adjoints import Fills, call, method
 from .forward import build_forward
 from .invariants import hoist_invariants
+from .powers import find_powers
 from .regions import reverse_block
 from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
@@ -43,7 +44,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
-                  non_finite=non_finite_adjoints(function, shape_of, derivable))
+                  non_finite=non_finite_adjoints(function, shape_of, derivable), powers=find_powers(function))
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
     output = function.output

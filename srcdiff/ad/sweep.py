@@ -71,6 +71,8 @@ class Sweep:
     definitions: dict = field(default_factory=dict)
     #: values whose adjoint may be inf or NaN where the function is finite (ad/zero_factors.py)
     non_finite: frozenset = frozenset()
+    #: products that are a number times a power of one value, by node id (ad/powers.py)
+    powers: dict = field(default_factory=dict)
 
     @property
     def adjoint(self) -> dict[str, str]:

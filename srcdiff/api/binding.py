@@ -66,6 +66,7 @@ class Binder:
         self.names = list(self.signature.parameters)
         self.qualname = getattr(func, "__qualname__", getattr(func, "__name__", type(func).__name__))
         self._defaults = _defaults_of(func)
+        self._positional = len(self.names) if self.plain_parameters else -1
 
     def current(self) -> inspect.Signature:
         """The signature with the defaults the function has now."""
@@ -76,6 +77,8 @@ class Binder:
 
     def bind(self, args: tuple, kwargs: dict) -> tuple:
         """`args` and `kwargs` bound to the parameters, defaults applied, in order."""
+        if not kwargs and len(args) == self._positional:  # every parameter given by position
+            return tuple(args)
         try:
             bound = self.current().bind(*args, **kwargs)
         except TypeError as exc:

@@ -15,8 +15,10 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, cast
 
+import numpy as np
+
 from ..errors import SrcDiffError
-from ..frontend import callables, trees
+from ..frontend import callables, depends, trees
 from ..frontend.flatten import Flat, flat_function
 from ..frontend.rewrites import needs_rewrite
 from .binding import Binder, normalize_wrt, not_differentiable, refuse
@@ -147,10 +149,11 @@ class Front:
         self.always = (not self.target.plain or has_aux or any(path for _, path in self.targets)
                        or self.target.func is not func or needs_rewrite(self.target.func))
         self._prepared: dict = {}
+        self._last: tuple | None = None  # (structures, flat, wrt, plan, leaf names) of the last tree call
 
     def uses_trees(self, positional: tuple) -> bool:
         """Whether a call with these (bound) arguments goes through a flattened function."""
-        return self.always or any(trees.is_tree(a, sequences=n in self.roots) for n, a in zip(self.names, positional))
+        return self.always or any(_is_tree(a, n in self.roots) for n, a in zip(self.names, positional))
 
     def structures(self, values: list) -> tuple:
         out = []
@@ -212,6 +215,12 @@ class Front:
             return FlatCall(self.func, tuple(positional), self.names, self.wrt, plan, self.tuple_result,
                             user_names=tuple(self.names))
         values = self.full_values(positional)
+        last = self._last
+        if last is not None and (not last[1].deps or depends.hold(last[1].deps)):
+            leaves = self._same_leaves(values, last[0])
+            if leaves is not None:  # the structures of the last call: its plan, without building them
+                return FlatCall(last[1].func, tuple(leaves), last[4], last[2], last[3], self.tuple_result, last[1],
+                                last[0], tuple(self.names))
         structs = self.structures(values)
         flat, wrt, plan = self.prepared(structs)
         leaves = []
@@ -221,8 +230,66 @@ class Front:
             else:
                 trees.leaves(value, struct, leaves)
         names = [n for _, _, leaf_names in flat.params for n in leaf_names]
+        self._last = (structs, flat, wrt, plan, names)
         return FlatCall(flat.func, tuple(leaves), names, wrt, plan, self.tuple_result, flat, structs,
                         tuple(self.names))
+
+    def _same_leaves(self, values: list, structs: tuple) -> list | None:
+        """The leaves of `values` if `structures(values)` would give `structs` (dicts, lists,
+        tuples and namedtuples of numbers and arrays, checked item by item); None when not, or
+        not sure (objects, dataclasses, callables: the full comparison decides)."""
+        out: list = []
+        for name, value, struct in zip(self.inner_names, values, structs):
+            if name in self.target.hidden:
+                return None
+            if struct is None:
+                if _is_tree(value, name in self.roots):
+                    return None
+                out.append(value)
+            elif not _matches(value, struct, out):
+                return None
+        return out
+
+
+#: values that are never trees (a quick answer before `trees.is_tree`)
+_PLAIN = (float, int, np.ndarray, np.float64)
+
+
+def _is_tree(value, sequences: bool) -> bool:
+    """``trees.is_tree``, answered at once for the common types."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return False
+    if kind is list or kind is tuple:
+        return sequences
+    return kind is dict or trees.is_tree(value, sequences=sequences)
+
+
+def _matches(value, struct: trees.Struct, out: list, depth: int = 0) -> bool:
+    """Whether ``trees.structure(value)`` is `struct` (False also where unsure), appending
+    `value`'s leaves to `out` as ``trees.leaves`` does."""
+    kind = struct.kind
+    if kind == "leaf" or kind == "data":
+        # only the common leaves, floats and float arrays; anything else: the full comparison
+        if kind == "leaf" and (type(value) is float or type(value) is np.ndarray and value.dtype.kind in "fc"):
+            out.append(value)
+            return True
+        return False
+    if depth >= trees.MAX_DEPTH:
+        return False
+    if kind == "dict":
+        if type(value) is not dict or len(value) != len(struct.keys) or tuple(value) != struct.keys:
+            return False
+        return all(_matches(value[k], c, out, depth + 1) for k, c in zip(struct.keys, struct.children))
+    if kind == "list" or kind == "tuple":
+        if type(value) is not (list if kind == "list" else tuple) or len(value) != len(struct.children):
+            return False
+        return all(_matches(v, c, out, depth + 1) for v, c in zip(value, struct.children))
+    if kind == "namedtuple":
+        if type(value) is not struct.cls or len(value) != len(struct.children):
+            return False
+        return all(_matches(v, c, out, depth + 1) for v, c in zip(value, struct.children))
+    return False
 
 
 def _object_structure(value) -> trees.Struct:

@@ -279,7 +279,8 @@ def test_carried_values_and_reversed_stacks_match_central_differences(f, args, w
 
 def test_a_scalar_loop_saves_one_value_per_iteration_and_reads_it_back():
     source = srcdiff.grad(scalar_recurrence, wrt=(0, 1)).source_for(0.4, 0.6, 9)
-    assert "stack.append((t2, s))" in source or "stack.append((s, t2))" in source
+    # the sine is computed again from s rather than saved with it in a tuple (ad/invariants.py)
+    assert "stack.append(s)" in source
     assert "in reversed(stack):" in source and ".pop()" not in source
 
 

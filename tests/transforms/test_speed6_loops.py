@@ -122,19 +122,22 @@ def test_invariant_product_runs_before_the_loop_and_is_not_saved():
     assert pushed and all("t1" not in line for line in pushed), source
 
 
-def test_arrays_are_left_in_the_loop():
-    def f(x, a, n):
+def test_arrays_with_arrays_are_left_in_the_loop():
+    def f(x, a, b, n):
         s = x
         for _ in range(n):
-            c = a * 2.0                       # an array: A * B may raise, so it stays
-            s = np.sin(s) * c
+            c = a * 2.0                       # an array times a number cannot raise: it moves
+            d = a * b                         # A * B may raise (shapes), so it stays
+            s = np.sin(s) * c + d
         return s.sum()
-    x, a = np.linspace(0.1, 0.9, 4), np.linspace(1.0, 0.5, 4)
-    source = srcdiff.grad(f, wrt=(0, 1)).source_for(x, a, 3)
-    assert "a * 2.0" in source.split("for ")[1], source
-    got = srcdiff.grad(f, wrt=(0, 1))(x, a, 3)
-    for i, g in zip((0, 1), got):
-        np.testing.assert_allclose(g, central_difference(f, (x, a, 3), i), rtol=1e-6, atol=1e-8)
+    x, a, b = np.linspace(0.1, 0.9, 4), np.linspace(1.0, 0.5, 4), np.linspace(-0.3, 0.3, 4)
+    source = srcdiff.grad(f, wrt=(0, 1, 2)).source_for(x, a, b, 3)
+    # (speed7: an array with numbers moves before the loop; before, it stayed like A * B)
+    assert "a * 2.0" in source.split("for ")[0] and "a * b" in source.split("for ")[1], source
+    for n in (0, 3):
+        got = srcdiff.grad(f, wrt=(0, 1, 2))(x, a, b, n)
+        for i, g in zip((0, 1, 2), got):
+            np.testing.assert_allclose(g, central_difference(f, (x, a, b, n), i), rtol=1e-6, atol=1e-8)
 
 
 def test_hessian_of_a_loop_with_an_invariant():

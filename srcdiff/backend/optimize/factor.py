@@ -25,7 +25,7 @@ def factor_backward(func: ast.FunctionDef, headers=("backward",)) -> bool:
                   and getattr(s.value.args[0], "value", None) in headers), None)
     if start is None:
         return False
-    changed = False
+    changed = _merge_pairs(func.body, start)
     for stmt in func.body[start:]:
         for node in ast.walk(stmt):
             if isinstance(node, (ast.Assign, ast.AugAssign)) and not isinstance(node, ast.FunctionDef):
@@ -34,6 +34,46 @@ def factor_backward(func: ast.FunctionDef, headers=("backward",)) -> bool:
                     node.value = new
                     changed = True
     return changed
+
+
+def _merge_pairs(body: list[ast.stmt], start: int = 0) -> bool:
+    """``x = g * a`` then ``x = x + g * b`` -> ``x = g * (a + b)``: two contributions to an
+    adjoint (arrays: numbers are merged by inline_single_use already) that share a factor are
+    one sum, when that gives one operation fewer (the factor taken out)."""
+    changed = False
+    i = start
+    while i < len(body):
+        stmt = body[i]
+        for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(inner, list) and not isinstance(stmt, ast.FunctionDef):
+                changed |= _merge_pairs(inner)
+        j = i + 1
+        while j < len(body) and is_comment(body[j]):
+            j += 1
+        name = _assigned(stmt)
+        if name is not None and j < len(body) and _assigned(body[j]) == name:
+            later = body[j].value
+            if isinstance(later, ast.BinOp) and isinstance(later.op, (ast.Add, ast.Sub)) \
+                    and isinstance(later.left, ast.Name) and later.left.id == name \
+                    and not _reads(later.right, name) and not _reads(stmt.value, name):
+                merged = _factor(ast.BinOp(stmt.value, later.op, later.right))
+                if merged is not None:
+                    stmt.value = merged
+                    del body[j]
+                    changed = True
+                    continue
+        i += 1
+    return changed
+
+
+def _assigned(stmt: ast.stmt) -> str | None:
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    return None
+
+
+def _reads(expr: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
 
 
 def _factor(expr: ast.expr) -> ast.expr | None:
@@ -74,7 +114,16 @@ def _terms(expr: ast.expr, negated: bool) -> list[Term]:
         return _terms(expr.left, negated) + _terms(expr.right, right_negated)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         return _terms(expr.operand, not negated)
-    return [(negated, _factors(expr), expr)]
+    factors = _factors(expr)
+    if len(factors) > 1 and any(_negation(f) for f in factors):  # ``-g * a``: the sign taken out of g
+        flips = sum(1 for f in factors if _negation(f))
+        factors = [f.operand if _negation(f) else f for f in factors]
+        return [(negated != (flips % 2 == 1), factors, _product(factors))]
+    return [(negated, factors, expr)]
+
+
+def _negation(e: ast.expr) -> bool:
+    return isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub)
 
 
 def _factors(expr: ast.expr) -> list[ast.expr]:
@@ -91,6 +140,8 @@ def _product(factors: list[ast.expr]) -> ast.expr:
 
 
 def _sum(terms: list[Term]) -> ast.expr:
+    plain = next((i for i, (negated, _) in enumerate(terms) if not negated), 0)
+    terms = [terms[plain]] + terms[:plain] + terms[plain + 1:]  # ``b - a``, not ``-a + b``
     first_negated, first = terms[0]
     out = _product(first)
     if first_negated:

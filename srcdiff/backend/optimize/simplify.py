@@ -11,6 +11,7 @@ results are bitwise the same.
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from collections.abc import Callable
 
@@ -163,6 +164,16 @@ class Simplify(ast.NodeTransformer):
                 unit = _unit_factor(getattr(node, side))
                 if unit is not None and is_float(other, self.float_names) and self._same_object_ok(unit):
                     setattr(node, side, unit)
+                    return self.visit_BinOp(node)
+        # 0.5 * (e - 0.0) -> 0.5 * e: a float times e - 0.0 is the float times e, whatever e's
+        # type (both convert e to a float first) and sign of zero (-0.0 - 0.0 is -0.0)
+        if isinstance(op, ast.Mult):
+            for side, other in (("left", right), ("right", left)):
+                inner = getattr(node, side)
+                if is_number(other) and type(other.value) is float and isinstance(inner, ast.BinOp) \
+                        and isinstance(inner.op, ast.Sub) and is_number(inner.right, 0.0) \
+                        and type(inner.right.value) is float and math.copysign(1.0, inner.right.value) > 0:
+                    setattr(node, side, inner.left)
                     return self.visit_BinOp(node)
         # (-a) * 2.0 -> a * -2.0 and -2.0 * (-a) -> 2.0 * a: the sign goes into the number.
         if isinstance(op, ast.Mult) and _is_neg(left) and is_number(right):

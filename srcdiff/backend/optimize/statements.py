@@ -226,6 +226,13 @@ def _inline_at(block: list[ast.stmt], i: int, loads: Counter, inlinable, arrays,
     name = assigned_name(stmt)
     if name is None or not is_pure(stmt.value):
         return False
+    test = next((s for s in block[i + 1:] if not is_comment(s)), None)
+    if isinstance(test, ast.If) and isinstance(test.test, ast.Name) and test.test.id == name \
+            and loads[name] == 1 and isinstance(stmt.value, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+        test.test = stmt.value  # ``t1 = s > 0.5; if t1:`` -> ``if s > 0.5:``, any kind of value
+        del block[i]
+        loads[name] -= 1
+        return True
     number = inlinable(name)
     if not number and not arrays(name):
         return False
