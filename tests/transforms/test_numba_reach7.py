@@ -1,0 +1,95 @@
+"""jit="numba" on classes it refused before (issue 23, seventh round).  Each gradient agrees
+with float64 central differences of the function (tests/numeric.py).
+
+numba compiles for seconds per program: the first program of each class runs by default,
+the others with ``-m slow`` (and tests/conftest.py samples the numba tests of the default run).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+numba = pytest.importorskip("numba")
+
+
+def _first_runs(cases):
+    return [pytest.param(*case, id=case[0].__name__, marks=() if i == 0 else pytest.mark.slow)
+            for i, case in enumerate(cases)]
+
+
+def _agrees(func, args, wrt=0, rtol=1e-6, atol=1e-8):
+    got = srcdiff.grad(func, wrt=wrt, jit="numba")(*args)
+    wide = tuple(np.asarray(a, np.float64) if getattr(a, "dtype", None) == np.float32 else a for a in args)
+    wants = [central_difference(func, wide, i) for i in (wrt if isinstance(wrt, tuple) else (wrt,))]
+    for g, want in zip(got if isinstance(wrt, tuple) else (got,), wants):
+        np.testing.assert_allclose(g, want, rtol=rtol, atol=atol)
+    return got
+
+
+# ---- 1. the zero adjoint of a full reduction, then a branch adds a number to it ------------
+# ``np.zeros(np.shape(t))`` of a number numba types as a number: a 0-d array that a branch
+# makes a float could not be joined ("Cannot unify array(float64, 0d, C) and float64").
+
+def max_or_sum(x):
+    m = np.max(x)
+    if m > 2.0:
+        return m * 3.0
+    return np.sum(x ** 2)
+
+
+def dot_in_branches(x, y):
+    d = x @ y
+    if d > 0:
+        return np.log(1.0 + d)
+    elif x[0] > 0:
+        return np.sum(y ** 2)
+    return d * d
+
+
+def mean_of_matrix(a):
+    m = np.mean(np.tanh(a))
+    if m < 0.1:
+        return np.sum(a[0] ** 2)
+    return m ** 3
+
+
+def norm_in_a_loop(x):
+    total = 0.0
+    for i in range(3):
+        n = np.sqrt(np.sum(x ** 2)) + i
+        if n > 3.0:
+            total = total + np.log(n)
+        else:
+            total = total + n * n
+    return total
+
+
+def reduced_float32(x):
+    s = np.sum(x * x)
+    if s > 4.0:
+        return np.float32(2.0) * np.sqrt(s)
+    return s
+
+
+REDUCED = [
+    (max_or_sum, (np.array([0.5, -1.0, 2.5]),), 0),
+    (max_or_sum, (np.array([0.5, -1.0, 1.5]),), 0),
+    (dot_in_branches, (np.array([0.5, -1.0, 2.5]), np.array([1.0, 0.3, 0.2])), (0, 1)),
+    (dot_in_branches, (np.array([0.5, -1.0, 2.5]), np.array([-1.0, 0.3, 0.2])), (0, 1)),
+    (mean_of_matrix, (np.array([[0.5, -1.0], [0.2, -0.3]]),), 0),
+    (mean_of_matrix, (np.array([[0.5, 1.0], [0.2, 0.3]]),), 0),
+    (norm_in_a_loop, (np.array([0.5, -1.0, 1.5]),), 0),
+    (reduced_float32, (np.array([0.5, -1.0, 2.5], np.float32),), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", [
+    pytest.param(*case, id=f"{case[0].__name__}-{i}", marks=() if i == 0 else pytest.mark.slow)
+    for i, case in enumerate(REDUCED)])
+def test_the_zero_adjoint_of_a_reduced_number(func, args, wrt):
+    rtol = 1e-4 if args[0].dtype == np.float32 else 1e-6
+    _agrees(func, args, wrt, rtol=rtol, atol=1e-4 if rtol > 1e-6 else 1e-8)
