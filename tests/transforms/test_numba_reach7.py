@@ -93,3 +93,35 @@ REDUCED = [
 def test_the_zero_adjoint_of_a_reduced_number(func, args, wrt):
     rtol = 1e-4 if args[0].dtype == np.float32 else 1e-6
     _agrees(func, args, wrt, rtol=rtol, atol=1e-4 if rtol > 1e-6 else 1e-8)
+
+
+# ---- 2. ``a.reshape(...)`` of a strided view -----------------------------------------------
+# numba reshapes C-ordered arrays only ("Resolution failure for literal arguments"): a piece of
+# ``np.split`` along a later axis, a transpose, a slice with a step are copied first.
+
+def split_heads(w, x):
+    q, k = np.split(x @ w, 2, axis=1)
+    q = q.reshape(x.shape[0], 2, 2).transpose(1, 0, 2)
+    k = k.reshape((x.shape[0], 2, 2))
+    return np.sum(np.tanh(q) * k.transpose(1, 0, 2))
+
+
+def flattened_transpose(a):
+    return np.sum(np.sin(a.T.reshape(-1)) * np.arange(6.0))
+
+
+def strided_columns(a):
+    b = a[:, ::2].reshape(9)
+    return np.sum(b ** 3)
+
+
+RESHAPES = [
+    (split_heads, (np.linspace(-1.0, 1.0, 24).reshape(3, 8), np.linspace(0.2, 1.4, 9).reshape(3, 3)), (0, 1)),
+    (flattened_transpose, (np.linspace(-1.0, 1.5, 6).reshape(2, 3),), 0),
+    (strided_columns, (np.linspace(-1.0, 1.5, 18).reshape(3, 6),), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(RESHAPES))
+def test_reshape_methods_of_strided_arrays(func, args, wrt):
+    _agrees(func, args, wrt)

@@ -181,6 +181,11 @@ class _Rewriter(ast.NodeTransformer):
             return self._helper("astype_to", node.args)
         if _is_np(func, "reshape") and len(node.args) == 2 and not node.keywords:
             return self._helper("reshaped", node.args)
+        if isinstance(func, ast.Attribute) and func.attr == "reshape" and node.args and not node.keywords \
+                and not (isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy")):
+            # ``a.reshape(t)`` of a strided view (a piece of np.split): numba reshapes C-ordered arrays only
+            shape = node.args[0] if len(node.args) == 1 else ast.Tuple(node.args, ast.Load())
+            return self._helper("reshaped", [func.value, shape])
         if _is_np(func, "expand_dims") and len(node.args) == 2 and isinstance(node.args[1], ast.Tuple):
             return self._helper("expand_axes", node.args)
         if isinstance(func, ast.Attribute) and func.attr in SAME_ARGUMENTS and _is_np(func, func.attr) \
