@@ -125,3 +125,51 @@ RESHAPES = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(RESHAPES))
 def test_reshape_methods_of_strided_arrays(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 3. an index a branch inside a loop computes --------------------------------------------
+# The loop's stack holds it on every path (preset to None before the loop): numba typed it
+# Optional(int64) and had no setitem/getitem with an optional in the index.
+
+def banded_stiffness(k, f):
+    n = len(k)
+    K = np.eye(n)
+    for e in range(n):
+        K[e, e] += k[e]
+        if e + 1 < n:
+            K[e, e + 1] -= k[e + 1]
+            K[e + 1, e] -= k[e + 1]
+    return f @ np.linalg.solve(K, f)
+
+
+def neighbour_reads(x):
+    total = 0.0
+    for i in range(len(x)):
+        if i % 2 == 0 and i + 1 < len(x):
+            j = i + 1
+            total = total + x[j] * x[i]
+        else:
+            total = total + np.sin(x[i])
+    return total
+
+
+def scattered_writes(x):
+    y = np.zeros(len(x) + 1)
+    for i in range(len(x)):
+        if x[i] > 0:
+            y[i + 1] = x[i] ** 2
+        else:
+            y[i] = y[i] + np.exp(x[i])
+    return np.sum(y * np.arange(1.0, len(x) + 2.0))
+
+
+OPTIONAL_INDICES = [
+    (banded_stiffness, (np.array([1.5, 2.0, 0.7, 1.1]), np.array([1.0, -0.5, 0.3, 0.8])), 0),
+    (neighbour_reads, (np.array([0.3, -1.2, 0.8, 1.5, -0.4]),), 0),
+    (scattered_writes, (np.array([0.3, -1.2, 0.8, 1.5, -0.4]),), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(OPTIONAL_INDICES))
+def test_indices_a_branch_in_a_loop_sets(func, args, wrt):
+    _agrees(func, args, wrt)

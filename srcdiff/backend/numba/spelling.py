@@ -26,7 +26,19 @@ from __future__ import annotations
 
 import ast
 
-from . import array_calls, calculus_calls, list_joins, masks, pads, pieces, shape_tuples, stacked, tuple_adjoints, turns
+from . import (
+    array_calls,
+    calculus_calls,
+    list_joins,
+    masks,
+    optionals,
+    pads,
+    pieces,
+    shape_tuples,
+    stacked,
+    tuple_adjoints,
+    turns,
+)
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -51,6 +63,8 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
         rewriter.helpers.add("shape_operand")
     if masks.rewrite(func):
         rewriter.helpers.add("masked_items")
+    if optionals.rewrite(func):
+        rewriter.helpers.add("present")
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
