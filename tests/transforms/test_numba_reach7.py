@@ -173,3 +173,43 @@ OPTIONAL_INDICES = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(OPTIONAL_INDICES))
 def test_indices_a_branch_in_a_loop_sets(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 4. np.diag of a value whose ndim the gradient did not know -----------------------------
+# A loop-carried value: the adjoint is ``(np.diag(g, k) if np.ndim(x) == 1 else <matrix form>)``,
+# and numba typed the matrix form of a vector too ("tuple index out of range").
+
+def newton_with_diag(k, s):
+    t = np.ones(len(s))
+    for _ in range(3):
+        jac = np.diag(1.0 + 0.3 * t ** 2) + np.diag(k[1:], 1) + np.diag(k[1:], -1)
+        t = t - np.linalg.solve(jac, t + 0.1 * t ** 3 - s)
+    return np.sum(t ** 2)
+
+
+def off_diagonals_in_a_loop(v):
+    m = np.eye(len(v) + 1)
+    for _ in range(2):
+        m = m + np.diag(np.sin(v), 1) - np.diag(v ** 2, -1)
+        v = np.linalg.solve(np.eye(len(v)) * 2.0 + 0.1, v) + 0.1
+    return np.sum(m ** 3)
+
+
+def diagonal_of_a_solved_matrix(a):
+    total = 0.0
+    for _ in range(2):
+        total = total + np.sum(np.diag(a, 1) ** 2) + np.sum(np.exp(np.diag(a)))
+        a = np.linalg.solve(np.eye(3) * 2.0 + 0.1, a) * 1.5
+    return total
+
+
+DIAGONALS = [
+    (newton_with_diag, (np.array([0.3, 0.2, 0.4, 0.1]), np.array([1.0, 0.5, -0.3, 0.8])), (0, 1)),
+    (off_diagonals_in_a_loop, (np.array([0.3, -0.7, 1.1]),), 0),
+    (diagonal_of_a_solved_matrix, (np.array([[0.3, -0.7, 0.2], [1.1, 0.4, -0.5], [0.6, 0.1, 0.9]]),), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(DIAGONALS))
+def test_diag_of_a_value_of_unknown_ndim(func, args, wrt):
+    _agrees(func, args, wrt)

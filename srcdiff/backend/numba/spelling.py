@@ -29,6 +29,7 @@ import ast
 from . import (
     array_calls,
     calculus_calls,
+    diagonals,
     list_joins,
     masks,
     optionals,
@@ -171,6 +172,11 @@ class _Rewriter(ast.NodeTransformer):
                 and node.right.func.id == "len" and len(node.right.args) == 1:
             return self._helper("zeros_list", [node.right.args[0]])
         return node
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        spelled = diagonals.spell(node)
+        return node if spelled is None else self._helper(*spelled)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
