@@ -213,3 +213,47 @@ DIAGONALS = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(DIAGONALS))
 def test_diag_of_a_value_of_unknown_ndim(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 5. writes through a boolean mask of a matrix -------------------------------------------
+# numba's own ``a[m] = v`` with a mask of several axes fails an assertion where it compiles: the
+# write, the copy written (set_item) and the adjoint's zeroing (zero_item) go element by element.
+
+def leaky_masked(w, x):
+    h = x @ w
+    h = h.copy()
+    h[h < 0] *= 0.1
+    return np.sum(h ** 2)
+
+
+def clipped_matrix(a):
+    b = np.tanh(a) * 2.0
+    b[b > 1.0] = 1.0
+    return np.sum(b ** 2 * a)
+
+
+def masked_from_another(a, c):
+    out = np.zeros_like(a)
+    m = c > 0.0
+    out[m] = a[m] * c[m]
+    return np.sum(np.sin(out) + a)
+
+
+def masked_cube(t):
+    u = t ** 2
+    u[t < 0.2] = 0.0
+    return np.sum(u * t)
+
+
+MASKED_WRITES = [
+    (leaky_masked, (np.linspace(-1.0, 1.0, 12).reshape(3, 4), np.linspace(-0.5, 1.3, 6).reshape(2, 3)), (0, 1)),
+    (clipped_matrix, (np.linspace(-1.3, 1.9, 6).reshape(2, 3),), 0),
+    (masked_from_another, (np.linspace(-1.3, 1.9, 6).reshape(3, 2), np.linspace(0.8, -1.0, 6).reshape(3, 2)),
+     (0, 1)),
+    (masked_cube, (np.linspace(-1.3, 1.9, 12).reshape(2, 3, 2),), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(MASKED_WRITES))
+def test_writes_through_a_mask_of_a_matrix(func, args, wrt):
+    _agrees(func, args, wrt)

@@ -63,7 +63,7 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     if shape_tuples.rewrite(func):
         rewriter.helpers.add("shape_operand")
     if masks.rewrite(func):
-        rewriter.helpers.add("masked_items")
+        rewriter.helpers.update(("masked_items", "set_masked"))
     if optionals.rewrite(func):
         rewriter.helpers.add("present")
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
