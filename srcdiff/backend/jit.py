@@ -70,6 +70,7 @@ def numba_function(made, found, template_globals: dict, origins):
         reductions,
         runtime,
         shape_tuples,
+        sorting,
         special,
         stacked,
         turns,
@@ -92,7 +93,7 @@ def numba_function(made, found, template_globals: dict, origins):
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
-                                                  zero_adjoints, optionals, diagonals)
+                                                  zero_adjoints, optionals, diagonals, sorting)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

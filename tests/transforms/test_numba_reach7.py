@@ -257,3 +257,45 @@ MASKED_WRITES = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(MASKED_WRITES))
 def test_writes_through_a_mask_of_a_matrix(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 6. sorting along an axis, and gathers by index arrays that broadcast ----------------------
+# numba sorts along the last axis with no ``axis=``; ``z[rows[:, None], top]``'s adjoint adds
+# through a column of rows and a matrix of columns, which numba's add.at spelling did not take.
+
+W_SORT = np.array([0.5, -1.0, 2.0])
+
+
+def top2_of_each_row(w, x):
+    z = x @ w
+    top = np.argsort(z, axis=1)[:, -2:]
+    rows = np.arange(x.shape[0])[:, None]
+    picked = z[rows, top]
+    return np.sum(np.exp(picked) * np.array([1.0, 2.0]))
+
+
+def sorted_columns(a):
+    return np.sum(np.sort(a, axis=0) * W_SORT[:, None] ** 2)
+
+
+def sorted_rows_last_axis(a):
+    return np.sum(np.sort(np.tanh(a), axis=-1) * W_SORT)
+
+
+def gathered_pairs(z):
+    idx = np.array([[0, 2], [1, 1], [2, 0]])
+    return np.sum(z[np.arange(3)[:, None], idx] ** 3)
+
+
+SORTS = [
+    (top2_of_each_row, (np.array([[0.3, -0.2, 0.9, 0.1], [1.2, 0.4, -0.7, 0.5]]),
+                        np.array([[0.5, -1.1], [0.3, 0.8], [-0.6, 0.2]])), (0, 1)),
+    (sorted_columns, (np.array([[0.3, -0.2], [1.9, 0.1], [1.2, 0.45]]),), 0),
+    (sorted_rows_last_axis, (np.array([[0.3, -0.2, 1.3], [1.9, 0.1, -0.8]]),), 0),
+    (gathered_pairs, (np.array([[0.3, -0.2, 1.3], [1.9, 0.1, -0.8], [0.7, 0.25, 1.1]]),), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(SORTS))
+def test_sorts_along_axes_and_broadcast_gathers(func, args, wrt):
+    _agrees(func, args, wrt)

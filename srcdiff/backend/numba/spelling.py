@@ -47,7 +47,7 @@ REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "
               "all": "reduce_all", "var": "reduce_var", "std": "reduce_std"}
 METHODS = {"sum", "mean", "max", "min", "prod", "any", "all", "var", "std"}
 #: NumPy functions of (array, constant axis) numba takes without the axis -> missing.py's helper
-ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis"}
+ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis", "argsort": "argsort_axis", "sort": "sort_axis"}
 #: NumPy calls numba lacks, same arguments -> missing.py's helper
 SAME_ARGUMENTS = {"matmul": "matmul_stacks", "inner": "inner_product"}
 FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
@@ -188,7 +188,10 @@ class _Rewriter(ast.NodeTransformer):
             return self._array(node, func.attr == "array")
         if isinstance(func, ast.Attribute) and func.attr in ALONG_AXIS and _is_np(func, func.attr):
             axis = node.args[1] if len(node.args) == 2 else _keyword(node, "axis")
-            if axis is not None and not _is_none(axis) and len(node.args) + len(node.keywords) == 2:
+            kind = _keyword(node, "kind")  # the sorts are stable (sorting.py): NumPy's ``kind="stable"``
+            stable = kind is not None and func.attr in ("sort", "argsort") and isinstance(kind, ast.Constant) \
+                and kind.value in ("stable", "mergesort")
+            if axis is not None and not _is_none(axis) and len(node.args) + len(node.keywords) == 2 + stable:
                 return self._helper(ALONG_AXIS[func.attr], [node.args[0], axis])
         if _is_np(func, "einsum") and 2 <= len(node.args) <= 4 and not node.keywords \
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
