@@ -73,6 +73,7 @@ def numba_function(made, found, template_globals: dict, origins):
         sorting,
         special,
         stacked,
+        take_adjoints,
         turns,
         zero_adjoints,
     )
@@ -93,7 +94,8 @@ def numba_function(made, found, template_globals: dict, origins):
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
-                                                  zero_adjoints, optionals, diagonals, sorting)
+                                                  zero_adjoints, optionals, diagonals, sorting,
+                                                  take_adjoints)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

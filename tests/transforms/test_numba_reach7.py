@@ -299,3 +299,31 @@ SORTS = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(SORTS))
 def test_sorts_along_axes_and_broadcast_gathers(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 7. np.take_along_axis's adjoint --------------------------------------------------------
+# rules' take_along_axis_adjoint had no numba version (refused at the function).
+
+def token_nll(logits, tokens):
+    logp = logits - np.log(np.sum(np.exp(logits), axis=2, keepdims=True))
+    return -np.sum(np.take_along_axis(logp, tokens[:, :, None], axis=2))
+
+
+def picked_per_row(a, cols):
+    return np.sum(np.take_along_axis(a, cols[:, None], axis=1) ** 2)
+
+
+def picked_per_column(a, rows):
+    return np.sum(np.sin(np.take_along_axis(a, rows, axis=0)))
+
+
+TAKES = [
+    (token_nll, (np.linspace(-1.0, 1.3, 24).reshape(2, 3, 4), np.array([[0, 3, 1], [2, 2, 0]])), 0),
+    (picked_per_row, (np.linspace(-1.0, 1.3, 12).reshape(3, 4), np.array([3, 0, 3])), 0),
+    (picked_per_column, (np.linspace(-1.0, 1.3, 12).reshape(3, 4), np.array([[2, 0, 1, 1], [0, 0, 2, 1]])), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(TAKES))
+def test_take_along_axis_adjoints(func, args, wrt):
+    _agrees(func, args, wrt)
