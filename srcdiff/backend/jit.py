@@ -64,6 +64,7 @@ def numba_function(made, found, template_globals: dict, origins):
         list_joins,
         masks,
         missing,
+        named_norms,
         optionals,
         pads,
         points,
@@ -95,7 +96,7 @@ def numba_function(made, found, template_globals: dict, origins):
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
                                                   zero_adjoints, optionals, diagonals, sorting,
-                                                  take_adjoints)
+                                                  take_adjoints, named_norms)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

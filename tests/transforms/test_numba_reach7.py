@@ -327,3 +327,31 @@ TAKES = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(TAKES))
 def test_take_along_axis_adjoints(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 8. matrix norms named by a string --------------------------------------------------------
+# numba's np.linalg.norm takes no "fro" or "nuc": it raised "Invalid norm order for matrices".
+
+def frobenius_penalty(w):
+    return np.linalg.norm(w, "fro") ** 2 + np.linalg.norm(np.tanh(w), ord="fro")
+
+
+def nuclear_norm(w):
+    return np.linalg.norm(w, "nuc") * np.sum(w ** 2)
+
+
+def mixed_norms(x):
+    m = x.reshape(2, 3)
+    return np.linalg.norm(x, 3) + np.linalg.norm(m, "fro") + np.linalg.norm(m, "nuc")
+
+
+NAMED_NORMS = [
+    (frobenius_penalty, (np.array([[0.3, -1.2, 0.5], [0.8, 0.1, -0.4]]),), 0),
+    (nuclear_norm, (np.array([[0.3, -1.2, 0.5], [0.8, 0.1, -0.4]]),), 0),
+    (mixed_norms, (np.array([0.3, -1.2, 0.5, 0.8, 0.1, -0.4]),), 0),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(NAMED_NORMS))
+def test_matrix_norms_named_by_a_string(func, args, wrt):
+    _agrees(func, args, wrt)
