@@ -355,3 +355,52 @@ NAMED_NORMS = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(NAMED_NORMS))
 def test_matrix_norms_named_by_a_string(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 9. a string option that decides what a branch returns -----------------------------------
+# ``if reduction == "none": return err`` returns an array where the branch taken returns a
+# number: numba typed both ("Cannot unify float64 and array").  The string is compiled in, one
+# module per value met (backend/jit.py), so only the branch taken is compiled.
+
+def reduced(pred, target, reduction="sum"):
+    err = np.log(np.cosh(pred - target))
+    if reduction == "none":
+        return err
+    if reduction == "sum":
+        return np.sum(err)
+    return np.mean(err)
+
+
+def activated(w, x, act):
+    z = x @ w
+    if act == "relu":
+        h = np.maximum(z, 0.0)
+    elif act == "tanh":
+        h = np.tanh(z)
+    else:
+        return z
+    return np.sum(h ** 2)
+
+
+P = np.array([0.3, -1.2, 0.5, 0.8])
+T = np.array([0.1, 0.4, -0.5, 0.2])
+
+
+@pytest.mark.parametrize("reduction", ["sum", pytest.param("mean", marks=pytest.mark.slow)])
+def test_a_string_option_compiled_in(reduction):
+    _agrees(reduced, (P, T, reduction))
+
+
+@pytest.mark.slow
+def test_each_string_value_has_its_own_compiled_code():
+    df = srcdiff.grad(reduced, jit="numba")
+    for reduction in ("sum", "mean", "sum", "mean"):  # never the code compiled for the other value
+        np.testing.assert_allclose(df(P, T, reduction), central_difference(reduced, (P, T, reduction), 0),
+                                   rtol=1e-6, atol=1e-8)
+    with pytest.raises(srcdiff.SrcDiffError):
+        df(P, T, "none")  # an array: no gradient (as without jit)
+    w, x = np.array([[0.3, -0.2], [0.5, 1.1]]), np.array([[1.0, -0.4], [0.2, 0.7], [-0.9, 0.3]])
+    dw = srcdiff.grad(activated, jit="numba")
+    for act in ("tanh", "relu"):
+        np.testing.assert_allclose(dw(w, x, act), central_difference(activated, (w, x, act), 0),
+                                   rtol=1e-6, atol=1e-8)
