@@ -102,6 +102,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         special,
         stacked,
         take_adjoints,
+        triangular,
         turns,
         zero_adjoints,
     )
@@ -123,7 +124,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
                                                   zero_adjoints, optionals, diagonals, sorting,
-                                                  take_adjoints, named_norms)
+                                                  take_adjoints, named_norms, triangular)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

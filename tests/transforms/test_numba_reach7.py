@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.linalg
 from numeric import central_difference
 
 import srcdiff
@@ -404,3 +405,48 @@ def test_each_string_value_has_its_own_compiled_code():
     for act in ("tanh", "relu"):
         np.testing.assert_allclose(dw(w, x, act), central_difference(activated, (w, x, act), 0),
                                    rtol=1e-6, atol=1e-8)
+
+
+def masked_and_conditional(a, k):
+    b = a * 2.0
+    b[a < 0.0] = 0.5
+    scale = 2.0 if k > 1 else 3.0
+    return np.sum(b ** 2) * scale
+
+
+def test_a_masked_write_beside_a_conditional_expression():
+    _agrees(masked_and_conditional, (np.array([[0.3, -1.2], [0.5, -0.1]]), 2))
+
+
+# ---- 10. scipy.linalg.solve_triangular ------------------------------------------------------
+# numba compiles no SciPy: the call and its adjoint's (trans=1) are substitution loops
+# (triangular.py).
+
+def gp_like(log_params, x, y):
+    ell, sf = np.exp(log_params)
+    d2 = (x[:, None] - x[None, :]) ** 2
+    k = sf ** 2 * np.exp(-0.5 * d2 / ell ** 2) + 0.1 * np.eye(len(x))
+    chol = np.linalg.cholesky(k)
+    alpha = scipy.linalg.solve_triangular(chol, y, lower=True)
+    return 0.5 * alpha @ alpha + np.sum(np.log(np.diag(chol)))
+
+
+def upper_with_columns(u, b):
+    return np.sum(scipy.linalg.solve_triangular(np.triu(u) + 3.0 * np.eye(3), b) ** 2)
+
+
+def transposed_unit(l, b):
+    return np.sum(np.sin(scipy.linalg.solve_triangular(l, b, trans="T", lower=True, unit_diagonal=True)))
+
+
+SQUARE = np.array([[1.5, 0.2, -0.3], [0.4, 2.0, 0.1], [-0.6, 0.3, 1.2]])
+TRIANGULAR = [
+    (gp_like, (np.array([0.1, 0.3]), np.array([0.0, 0.5, 1.3, 2.0]), np.array([0.2, -0.4, 0.9, 0.1])), 0),
+    (upper_with_columns, (SQUARE, np.array([[1.0, 0.5], [-0.3, 0.2], [0.8, -1.1]])), (0, 1)),
+    (transposed_unit, (SQUARE, np.array([1.0, -0.3, 0.8])), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("func, args, wrt", _first_runs(TRIANGULAR))
+def test_solve_triangular(func, args, wrt):
+    _agrees(func, args, wrt)

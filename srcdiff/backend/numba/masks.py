@@ -36,7 +36,7 @@ def rewrite(func: ast.FunctionDef) -> bool:
     used = False
     for node in ast.walk(func):
         for field, value in ast.iter_fields(node):
-            if field in ("body", "orelse"):
+            if field in ("body", "orelse") and isinstance(value, list):  # (an IfExp's are expressions)
                 for i, stmt in enumerate(value):
                     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
                             and isinstance(stmt.targets[0], ast.Subscript) and _is_mask(stmt.targets[0].slice, masks):
