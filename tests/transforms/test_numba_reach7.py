@@ -450,3 +450,18 @@ TRIANGULAR = [
 @pytest.mark.parametrize("func, args, wrt", _first_runs(TRIANGULAR))
 def test_solve_triangular(func, args, wrt):
     _agrees(func, args, wrt)
+
+
+# ---- 11. np.diag_indices as an index ---------------------------------------------------------
+
+def cholesky_from_vector(l_flat, x):
+    d = x.shape[1]
+    chol = np.zeros((d, d))
+    chol[np.tril_indices(d)] = l_flat
+    chol[np.diag_indices(d)] = np.exp(np.diag(chol))
+    z = scipy.linalg.solve_triangular(chol, x.T, lower=True)
+    return 0.5 * np.sum(z ** 2) + x.shape[0] * np.sum(np.log(np.diag(chol)))
+
+
+def test_diag_indices_as_an_index():
+    _agrees(cholesky_from_vector, (np.array([0.1, 0.3, -0.2]), np.array([[0.5, -1.0], [1.2, 0.3], [-0.4, 0.8]])))

@@ -1,4 +1,5 @@
-"""The adjoint of ``np.diag(x, k)`` where x's ndim was not known when the gradient was made:
+"""``np.diag_indices(n)``, which numba lacks, and the adjoint of ``np.diag(x, k)`` where x's
+ndim was not known when the gradient was made:
 ``(np.diag(g, k) if np.ndim(x) == 1 else np.eye(...) * np.concatenate([g, ...])...)``.
 
 numba types both sides of a conditional expression, and the matrix side indexes
@@ -67,4 +68,27 @@ def _np_call(node, name: str, count: int) -> bool:
         and not node.keywords
 
 
-HELPERS = ("diag_adjoint",)
+def diag_indices_of(n):
+    return np.diag_indices(n)
+
+
+@overload(diag_indices_of)
+def _diag_indices_of(n):
+    """``np.diag_indices(n)`` (numba lacks it): the pair of index arrays of a matrix's diagonal."""
+    if not isinstance(n, types.Integer):
+        return None
+
+    def pair(n):
+        r = np.arange(n)
+        return r, r.copy()
+    return pair
+
+
+def spell_call(node: ast.Call):
+    """``np.diag_indices(n)``: the helper and its argument, or None."""
+    if _np_call(node, "diag_indices", 1):
+        return "diag_indices_of", node.args
+    return None
+
+
+HELPERS = ("diag_adjoint", "diag_indices_of")

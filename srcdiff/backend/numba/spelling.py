@@ -242,8 +242,9 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, node.args[0], node.args[1:], node)
             if module not in ("np", "math", "numpy") and func.attr in METHODS:
                 return self._reduction(func.attr, func.value, node.args, node)
-        spelled = named_norms.spell(node) or array_calls.spell(node) or calculus_calls.spell(node) \
-            or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) or pads.spell(node)
+        spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
+            or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
+            or pads.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node
