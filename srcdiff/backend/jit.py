@@ -38,11 +38,38 @@ def numba_function(made, found, template_globals: dict, origins):
     numba, as a function of the gradient's arguments; `origins` (backend/origins.py) maps
     generated lines to the user's.  What the variant is specialised on (the globals the
     transform read by value, which the caller guards, and static parameters) is compiled in
-    as constants; every other global the code reads is an argument read on each call."""
+    as constants; every other global the code reads is an argument read on each call.
+
+    A string argument (``reduction="sum"``, an option the code compares) is compiled in too,
+    one module per value met: the branches it decides go, and numba does not type a branch
+    that returns an array where the one taken returns a number."""
+    key = next((k for k, v in found.variants.items() if v is made), None)
+    strings = [i for i, part in enumerate(key) if part is str] if isinstance(key, tuple) else []
+    code = getattr(made.function, "__code__", None)
+    names = code.co_varnames[:code.co_argcount] if code is not None else ()
+    if not strings or len(names) != len(key):
+        return _compiled_function(made, found, template_globals, origins, {})
+    made_for = {}
+
+    def by_strings(*args):
+        values = tuple(args[i] if i < len(args) else None for i in strings)
+        run = made_for.get(values)
+        if run is None:
+            fixed = {names[i]: v for i, v in zip(strings, values) if type(v) is str}
+            run = made_for[values] = _compiled_function(made, found, template_globals, origins, fixed)
+        by_strings.source = run.source
+        return run(*args)
+    by_strings.source, by_strings.py_func = "", made.function  # (no ``env``: numba/entry.py takes the general path)
+    return by_strings
+
+
+def _compiled_function(made, found, template_globals: dict, origins, fixed: dict):
+    """`numba_function`'s work, with the parameters `fixed` (IR name -> value) compiled in."""
     parsed = found.parsed
     args = parsed.tree.args
     ir_name = dict(zip([a.arg for a in args.posonlyargs + args.args + args.kwonlyargs], found.params))
     statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items() if n in ir_name}
+    statics.update(fixed)
     where = f"{parsed.location(parsed.tree).short}: "
     try:
         numba = importlib.import_module("numba")
@@ -54,6 +81,7 @@ def numba_function(made, found, template_globals: dict, origins):
         calculus,
         calculus_calls,
         decompositions,
+        diagonals,
         einsum,
         fusion,
         guards,
@@ -63,14 +91,20 @@ def numba_function(made, found, template_globals: dict, origins):
         list_joins,
         masks,
         missing,
+        named_norms,
+        optionals,
         pads,
         points,
         reductions,
         runtime,
         shape_tuples,
+        sorting,
         special,
         stacked,
+        take_adjoints,
+        triangular,
         turns,
+        zero_adjoints,
     )
     from .numba import module as numba_module
     from .numba.ufuncs import vectorised
@@ -88,7 +122,9 @@ def numba_function(made, found, template_globals: dict, origins):
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
-                                                  masks, points, shape_tuples, stacked, turns, index_adds, pads)
+                                                  masks, points, shape_tuples, stacked, turns, index_adds, pads,
+                                                  zero_adjoints, optionals, diagonals, sorting,
+                                                  take_adjoints, named_norms, triangular)
              for name in module.HELPERS}
     key = next((k for k, v in found.variants.items() if v is made), None)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

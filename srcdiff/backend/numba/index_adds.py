@@ -1,14 +1,16 @@
 """``np.add.at(a, (i, j), v)`` with a tuple of integers (the adjoint of reading ``g[n, e]``
-with two numbers, say a row's chosen column): `v` added to that element, or row, once.
+with two numbers, say a row's chosen column): `v` added to that element, or row, once; and
+with index arrays that broadcast together (``z[rows[:, None], top]``).
 
 numba reads past an array's end unchecked, so each index is checked first, as NumPy's
 ``add.at`` does (an ``IndexError``, raised again by the Python gradient with its line)."""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import types
 
-from .naming import overload
+from .naming import made, overload
 from .runtime import add_at
 
 
@@ -26,6 +28,41 @@ def _add_at_integers(a, index, v):
                 raise IndexError("index out of bounds in np.add.at")
         a[index] += v
     return add
+
+
+
+
+def _int_array(t) -> bool:
+    return isinstance(t, types.Array) and isinstance(t.dtype, types.Integer)
+
+
+@overload(add_at)
+def _add_at_broadcast(a, index, v):
+    """``np.add.at(a, (rows[:, None], top), v)``: integer index arrays (and integers), one per
+    axis of `a`, that broadcast together (the adjoint of ``z[rows, top]`` with a column of rows
+    and a matrix of columns), `v` broadcast to their shape; each place, repeats too, in turn."""
+    parts = getattr(index, "types", None)
+    if not (isinstance(a, types.Array) and isinstance(index, types.BaseTuple) and parts and len(parts) == a.ndim
+            and all(_int_array(p) or isinstance(p, types.Integer) for p in parts)
+            and any(_int_array(p) and p.ndim != 1 for p in parts)
+            and (isinstance(v, types.Number) or isinstance(v, types.Array))):
+        return None
+    arrays = [d for d, p in enumerate(parts) if _int_array(p)]
+    shape = "np.broadcast_shapes(" + ", ".join(f"index[{d}].shape" for d in arrays) + \
+        (", v.shape" if isinstance(v, types.Array) else "") + ")"
+    lines = ["def impl(a, index, v):", f"    s = {shape}"]
+    lines += [f"    i{d} = np.ascontiguousarray(np.broadcast_to(index[{d}], s)).ravel()" for d in arrays]
+    if isinstance(v, types.Array):
+        lines.append("    w = np.ascontiguousarray(np.broadcast_to(v, s)).ravel()")
+    lines.append(f"    for k in range(i{arrays[0]}.shape[0]):")
+    for d in range(len(parts)):
+        read = f"i{d}[k]" if d in arrays else f"index[{d}]"
+        lines += [f"        p{d} = {read}",
+                  f"        if p{d} < -a.shape[{d}] or p{d} >= a.shape[{d}]:",
+                  "            raise IndexError('index out of bounds in np.add.at')"]
+    place = ", ".join(f"p{d}" for d in range(len(parts)))
+    lines.append(f"        a[{place}] += {'w[k]' if isinstance(v, types.Array) else 'v'}")
+    return made("\n".join(lines) + "\n", np=np)
 
 
 HELPERS = ()

@@ -2,7 +2,9 @@
 numba, which selects by 1-D masks only: both raveled, as NumPy's selection reads them (in C
 order).  ``masked_items(x, m)`` is the selection and an overload of runtime.py's ``add_at``
 its adjoint; `rewrite` spells ``v[m]`` as the helper wherever `m` is a comparison or a name
-bound to one (the helper gives numba's own ``v[m]`` for any other types).
+bound to one (the helper gives numba's own ``v[m]`` for any other types), and a write
+``g[m] = v`` as ``set_masked(g, m, v)`` (numba's own write through a mask of several axes
+fails an assertion); runtime.py's ``set_item`` and ``zero_item`` with such a mask are here too.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 import ast
 
 import numpy as np
-from numba import types
+from numba import njit, types
 
 from .naming import overload
-from .runtime import add_at
+from .runtime import add_at, set_item, zero_item
 
 MASKS = ("isfinite", "isnan", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor", "isclose")
 
@@ -27,13 +29,19 @@ def rewrite(func: ast.FunctionDef) -> bool:
         found -= {n.id for node in ast.walk(func) if isinstance(node, (ast.Assign, ast.AugAssign, ast.For))
                   and not (isinstance(node, ast.Assign) and _is_mask(node.value, masks))
                   for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-                  for n in ast.walk(target) if isinstance(n, ast.Name)}
+                  for n in _bound(target)}
         if found == masks:
             break
         masks = found
     used = False
     for node in ast.walk(func):
         for field, value in ast.iter_fields(node):
+            if field in ("body", "orelse") and isinstance(value, list):  # (an IfExp's are expressions)
+                for i, stmt in enumerate(value):
+                    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                            and isinstance(stmt.targets[0], ast.Subscript) and _is_mask(stmt.targets[0].slice, masks):
+                        value[i] = _write(stmt)
+                        used = True
             if isinstance(value, ast.Subscript) and isinstance(value.ctx, ast.Load) and _is_mask(value.slice, masks):
                 setattr(node, field, _call(value))
                 used = True
@@ -44,6 +52,28 @@ def rewrite(func: ast.FunctionDef) -> bool:
                         value[i] = _call(item)
                         used = True
     return used
+
+
+def _bound(target: ast.expr) -> list:
+    """The names an assignment to `target` binds (not those read in a subscript it writes into:
+    ``g[m] = 0.0`` leaves the mask `m` a mask)."""
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _bound(e)]
+    if isinstance(target, ast.Starred):
+        return _bound(target.value)
+    return []
+
+
+def _write(stmt: ast.Assign) -> ast.Expr:
+    """``g[m] = v`` as ``set_masked(g, m, v)``, where the statement came from."""
+    target = stmt.targets[0]
+    call = ast.Call(ast.Name("set_masked", ast.Load()), [target.value, target.slice, stmt.value], [])
+    made = ast.copy_location(ast.Expr(call), stmt)
+    if hasattr(stmt, "origin"):
+        made.origin = stmt.origin
+    return made
 
 
 def _call(node: ast.Subscript) -> ast.Call:
@@ -105,4 +135,60 @@ def _add_at_mask(a, mask, v):
     return add
 
 
-HELPERS = ("masked_items",)
+def set_masked(a, mask, v):
+    a[mask] = v
+
+
+@overload(set_masked)
+def _set_masked(a, mask, v):
+    if not _whole_mask(a, mask):
+        def write(a, mask, v):
+            a[mask] = v
+        return write
+    if isinstance(v, (types.Number, types.Boolean)) or isinstance(v, types.Array) and v.ndim == 1:
+        return lambda a, mask, v: _write_masked(a, mask, v)
+    return None
+
+
+@overload(set_item)
+def _set_item_mask(x, mask, v):
+    """``set_item(x, m, v)``: a copy of `x` written through a mask of its axes."""
+    if not _whole_mask(x, mask) or not (isinstance(v, (types.Number, types.Boolean)) or
+                                        isinstance(v, types.Array) and v.ndim == 1):
+        return None
+
+    def write(x, mask, v):
+        y = x.copy()
+        _write_masked(y, mask, v)
+        return y
+    return write
+
+
+@overload(zero_item)
+def _zero_item_mask(g, mask):
+    if not _whole_mask(g, mask):
+        return None
+
+    def zero(g, mask):
+        out = g.astype(np.float64)
+        _write_masked(out, mask, 0.0)
+        return out
+    return zero
+
+
+@njit(cache=True)
+def _write_masked(a, mask, v):
+    """``a[mask] = v`` in place, the selected elements in C order, as NumPy writes them."""
+    if a.shape != mask.shape:
+        raise IndexError("the boolean mask does not match the array's shape")
+    values = np.asarray(v).ravel()
+    if values.size != 1 and values.size != np.count_nonzero(mask):
+        raise ValueError("boolean index assignment: the values do not match the selected elements")
+    j = 0
+    for index in np.ndindex(a.shape):
+        if mask[index]:
+            a[index] = values[j if values.size != 1 else 0]
+            j += 1
+
+
+HELPERS = ("masked_items", "set_masked")

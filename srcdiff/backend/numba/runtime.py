@@ -196,6 +196,8 @@ def _select(condition, value):
 def _set_item(x, index, v):
     if not _is_array(x):
         return None
+    if _is_array(index) and isinstance(index.dtype, types.Boolean) and index.ndim > 1:
+        return None  # a mask of several axes: masks.py's
     parts = index.types if isinstance(index, types.BaseTuple) else (index,)
     if any(_is_array(p) and isinstance(p.dtype, types.Integer) for p in parts):
         return None  # refused in Python: a write through an integer index array
@@ -211,8 +213,8 @@ def _set_item(x, index, v):
 
 @overload(zero_item)
 def _zero_item(g, index):
-    if not _is_array(g):
-        return None
+    if not _is_array(g) or _is_array(index) and isinstance(index.dtype, types.Boolean) and index.ndim > 1:
+        return None  # (a mask of several axes: masks.py's)
     def zero(g, index):
         out = g.astype(np.float64)
         out[index] = 0.0

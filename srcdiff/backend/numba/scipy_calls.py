@@ -34,12 +34,19 @@ REDUCTIONS_MODULE = "srcdiff.backend.numba.scipy_reductions"
 #: ``scipy.signal`` functions convolutions.py has (1-D), taking (in1, in2, mode) by position
 SIGNAL = {"convolve": "signal_convolve", "correlate": "signal_correlate"}
 SIGNAL_MODULE = "srcdiff.backend.numba.convolutions"
+#: ``scipy.linalg`` functions triangular.py has, with their parameters (the last two change no value)
+LINALG = {"solve_triangular": ("linalg_solve_triangular", (("a", None), ("b", None), ("trans", 0), ("lower", False),
+                                                          ("unit_diagonal", False), ("overwrite_b", False),
+                                                          ("check_finite", True)))}
+LINALG_MODULE = "srcdiff.backend.numba.triangular"
 
 
 def module_of(helper: str) -> str:
     """The module that defines the numba function `helper` a spelled call names."""
     if helper in SIGNAL.values():
         return SIGNAL_MODULE
+    if helper in (h for h, _ in LINALG.values()):
+        return LINALG_MODULE
     return REDUCTIONS_MODULE if helper[len("scipy_"):] in REDUCTIONS else MODULE
 
 
@@ -67,6 +74,14 @@ def spell(tree: ast.FunctionDef, function) -> set[str]:
             if args is not None:  # (the method changes rounding only)
                 node.func, node.args, node.keywords = ast.Name(SIGNAL[signal], ast.Load()), args[:3], []
                 used.add(SIGNAL[signal])
+            continue
+        linalg = _module_name(node.func, scope, local, "scipy.linalg", LINALG)
+        if linalg is not None:
+            helper, params = LINALG[linalg]
+            args = _positional(node, params)
+            if args is not None:
+                node.func, node.args, node.keywords = ast.Name(helper, ast.Load()), args[:5], []
+                used.add(helper)
             continue
         name = _special_name(node.func, scope, local, special)
         if name in REDUCTIONS:
@@ -150,6 +165,21 @@ def _signal_name(func: ast.expr, scope: dict, local: set) -> str | None:
         return None
     value = _value(func, scope, local)
     return next((name for name in SIGNAL if value is not None and getattr(signal, name, None) is value), None)
+
+
+def _module_name(func: ast.expr, scope: dict, local: set, module: str, names) -> str | None:
+    """The name of `module` (among `names`) that `func` calls, however it was reached."""
+    found = sys.modules.get(module)
+    if found is None:
+        return None
+    if isinstance(func, ast.Attribute) and func.attr in names:
+        owner = _value(func.value, scope, local)
+        if owner is not None and _is_module(owner) and owner.__dict__.get("_target", getattr(owner, "__name__", "")) \
+                == module:
+            return func.attr
+        return None
+    value = _value(func, scope, local)
+    return next((name for name in names if value is not None and getattr(found, name, None) is value), None)
 
 
 def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | None:

@@ -26,7 +26,21 @@ from __future__ import annotations
 
 import ast
 
-from . import array_calls, calculus_calls, list_joins, masks, pads, pieces, shape_tuples, stacked, tuple_adjoints, turns
+from . import (
+    array_calls,
+    calculus_calls,
+    diagonals,
+    list_joins,
+    masks,
+    named_norms,
+    optionals,
+    pads,
+    pieces,
+    shape_tuples,
+    stacked,
+    tuple_adjoints,
+    turns,
+)
 
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
@@ -34,7 +48,7 @@ REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "
               "all": "reduce_all", "var": "reduce_var", "std": "reduce_std"}
 METHODS = {"sum", "mean", "max", "min", "prod", "any", "all", "var", "std"}
 #: NumPy functions of (array, constant axis) numba takes without the axis -> missing.py's helper
-ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis"}
+ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis", "argsort": "argsort_axis", "sort": "sort_axis"}
 #: NumPy calls numba lacks, same arguments -> missing.py's helper
 SAME_ARGUMENTS = {"matmul": "matmul_stacks", "inner": "inner_product"}
 FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
@@ -50,7 +64,9 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     if shape_tuples.rewrite(func):
         rewriter.helpers.add("shape_operand")
     if masks.rewrite(func):
-        rewriter.helpers.add("masked_items")
+        rewriter.helpers.update(("masked_items", "set_masked"))
+    if optionals.rewrite(func):
+        rewriter.helpers.add("present")
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
@@ -158,6 +174,11 @@ class _Rewriter(ast.NodeTransformer):
             return self._helper("zeros_list", [node.right.args[0]])
         return node
 
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        spelled = diagonals.spell(node)
+        return node if spelled is None else self._helper(*spelled)
+
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
         func = node.func
@@ -168,7 +189,10 @@ class _Rewriter(ast.NodeTransformer):
             return self._array(node, func.attr == "array")
         if isinstance(func, ast.Attribute) and func.attr in ALONG_AXIS and _is_np(func, func.attr):
             axis = node.args[1] if len(node.args) == 2 else _keyword(node, "axis")
-            if axis is not None and not _is_none(axis) and len(node.args) + len(node.keywords) == 2:
+            kind = _keyword(node, "kind")  # the sorts are stable (sorting.py): NumPy's ``kind="stable"``
+            stable = kind is not None and func.attr in ("sort", "argsort") and isinstance(kind, ast.Constant) \
+                and kind.value in ("stable", "mergesort")
+            if axis is not None and not _is_none(axis) and len(node.args) + len(node.keywords) == 2 + stable:
                 return self._helper(ALONG_AXIS[func.attr], [node.args[0], axis])
         if _is_np(func, "einsum") and 2 <= len(node.args) <= 4 and not node.keywords \
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
@@ -181,6 +205,11 @@ class _Rewriter(ast.NodeTransformer):
             return self._helper("astype_to", node.args)
         if _is_np(func, "reshape") and len(node.args) == 2 and not node.keywords:
             return self._helper("reshaped", node.args)
+        if isinstance(func, ast.Attribute) and func.attr == "reshape" and node.args and not node.keywords \
+                and not (isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy")):
+            # ``a.reshape(t)`` of a strided view (a piece of np.split): numba reshapes C-ordered arrays only
+            shape = node.args[0] if len(node.args) == 1 else ast.Tuple(node.args, ast.Load())
+            return self._helper("reshaped", [func.value, shape])
         if _is_np(func, "expand_dims") and len(node.args) == 2 and isinstance(node.args[1], ast.Tuple):
             return self._helper("expand_axes", node.args)
         if isinstance(func, ast.Attribute) and func.attr in SAME_ARGUMENTS and _is_np(func, func.attr) \
@@ -200,6 +229,9 @@ class _Rewriter(ast.NodeTransformer):
             return self._helper("add_at", node.args)
         if _is_np(func, "full") and len(node.args) == 2 and not node.keywords:
             return self._helper("full", node.args)
+        if _is_np(func, "zeros") and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Call) \
+                and _is_np(node.args[0].func, "shape") and len(node.args[0].args) == 1 and not node.args[0].keywords:
+            return self._helper("zeros_shaped", node.args[0].args)  # a number's zero adjoint: 0.0 (zero_adjoints.py)
         if (_is_np(func, "stack") or _is_np(func, "concatenate")) and node.args and len(node.args) <= 2 \
                 and all(k.arg == "axis" for k in node.keywords):
             axis = node.args[1] if len(node.args) == 2 else next((k.value for k in node.keywords), ast.Constant(0))
@@ -210,8 +242,9 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, node.args[0], node.args[1:], node)
             if module not in ("np", "math", "numpy") and func.attr in METHODS:
                 return self._reduction(func.attr, func.value, node.args, node)
-        spelled = array_calls.spell(node) or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) \
-            or list_joins.spell(node) or pads.spell(node)
+        spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
+            or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
+            or pads.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

@@ -1,0 +1,94 @@
+"""``np.diag_indices(n)``, which numba lacks, and the adjoint of ``np.diag(x, k)`` where x's
+ndim was not known when the gradient was made:
+``(np.diag(g, k) if np.ndim(x) == 1 else np.eye(...) * np.concatenate([g, ...])...)``.
+
+numba types both sides of a conditional expression, and the matrix side indexes
+``np.shape(x)[1]`` of a vector ("tuple index out of range").  `diag_adjoint(g, x, k)` is
+compiled for x's type: of a vector, the k-th diagonal of the matrix g; of a matrix, g placed
+on the k-th diagonal of zeros of x's shape (what the NumPy form computes).
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+from numba import types
+
+from .naming import overload
+
+
+def diag_adjoint(g, x, k):
+    """Outside numba: NumPy's form."""
+    if np.ndim(x) == 1:
+        return np.diag(g, k)
+    out = np.zeros(np.shape(x))
+    for i in range(np.size(g)):
+        out[(i, i + k) if k >= 0 else (i - k, i)] = g[i]
+    return out
+
+
+@overload(diag_adjoint)
+def _diag_adjoint(g, x, k):
+    if not isinstance(x, types.Array) or x.ndim not in (1, 2):
+        return None
+    if x.ndim == 1:
+        return lambda g, x, k: np.diag(g, k)
+
+    def placed(g, x, k):
+        out = np.zeros(x.shape)
+        for i in range(g.size):
+            if k >= 0:
+                out[i, i + k] = g[i]
+            else:
+                out[i - k, i] = g[i]
+        return out
+    return placed
+
+
+def spell(node: ast.IfExp):
+    """``(np.diag(g, k) if np.ndim(x) == 1 else ...)``: the helper and its arguments, or None."""
+    test, body = node.test, node.body
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and (_np_call(test.left, "ndim", 1) or _named_call(test.left, "ndim_of"))
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == 1
+            and _np_call(body, "diag", 2)):
+        return None
+    return "diag_adjoint", [body.args[0], test.left.args[0], body.args[1]]
+
+
+def _named_call(node, name: str) -> bool:  # (``np.ndim(x)`` as array_calls.py spells it)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name \
+        and len(node.args) == 1 and not node.keywords
+
+
+def _np_call(node, name: str, count: int) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == count \
+        and not node.keywords
+
+
+def diag_indices_of(n):
+    return np.diag_indices(n)
+
+
+@overload(diag_indices_of)
+def _diag_indices_of(n):
+    """``np.diag_indices(n)`` (numba lacks it): the pair of index arrays of a matrix's diagonal."""
+    if not isinstance(n, types.Integer):
+        return None
+
+    def pair(n):
+        r = np.arange(n)
+        return r, r.copy()
+    return pair
+
+
+def spell_call(node: ast.Call):
+    """``np.diag_indices(n)``: the helper and its argument, or None."""
+    if _np_call(node, "diag_indices", 1):
+        return "diag_indices_of", node.args
+    return None
+
+
+HELPERS = ("diag_adjoint", "diag_indices_of")

@@ -1,0 +1,36 @@
+"""``np.zeros(np.shape(t))``, the zero adjoint the reverse pass writes for a value of a known
+number of axes, as numba types `t`: a number's adjoint is the number ``0.0``.
+
+srcdiff's shapes know that ``np.sum(x)`` has no axes, not that it is a number rather than a
+0-d array, so the adjoint of a full reduction starts as ``np.zeros(np.shape(t))``.  numba
+types ``np.sum`` of an array as a number and ``np.zeros(())`` as a 0-d array, and cannot join
+the two where a branch adds a number to one (``Cannot unify array(float64, 0d, C) and
+float64``: an early ``return`` of the reduction in one branch, of something else in another).
+The values are the same: NumPy's 0-d array plus a number is a number.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from .naming import overload
+
+
+def zeros_shaped(like):
+    """Outside numba: NumPy's ``np.zeros(np.shape(like))``."""
+    return np.zeros(np.shape(like))
+
+
+@overload(zeros_shaped)
+def _zeros_shaped(like):
+    if isinstance(like, types.Optional):
+        like = like.type
+    if isinstance(like, (types.Number, types.Boolean)):
+        return lambda like: 0.0
+    if isinstance(like, types.Array):
+        return lambda like: np.zeros(like.shape)
+    return lambda like: np.zeros(np.shape(like))
+
+
+HELPERS = ("zeros_shaped",)
