@@ -65,6 +65,7 @@ def numba_function(made, found, template_globals: dict, origins):
         missing,
         pads,
         points,
+        prefuse,
         reductions,
         runtime,
         shape_tuples,
@@ -90,9 +91,11 @@ def numba_function(made, found, template_globals: dict, origins):
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads)
              for name in module.HELPERS}
-    key = next((k for k, v in found.variants.items() if v is made), None)
+    key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
+    if found.options.mode != "reverse":  # forward mode (jvp, hvp) and batched code: ready for fusion
+        plain = prefuse.tidy(plain)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
 
     def compiled(built):
@@ -141,6 +144,19 @@ def numba_function(made, found, template_globals: dict, origins):
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
     return run
+
+
+def _with_tangents(key, found):
+    """The signature `key` of a forward sweep's primals, followed by its tangents' (each like
+    its primal's, `Options.directions` of them per parameter): the sweep takes both.  None
+    (nothing specialised) where a primal is not a float64 array or a float."""
+    if found.options.mode != "forward" or not isinstance(key, tuple):
+        return key
+    sigs = dict(zip(found.params, key))
+    tangents = [sigs.get(w) for w in found.wrt for _ in range(found.options.directions)]
+    if any(not (s is float or (isinstance(s, tuple) and len(s) == 3 and s[-1] == "f")) for s in tangents):
+        return None
+    return key + tuple(tangents)
 
 
 def _typed(value):
