@@ -66,7 +66,8 @@ class JvpFunction:
             if found is not None and found[0].parsed.func.__code__ is found[2] \
                     and (not found[0].depends or depends.hold(found[0].depends)) \
                     and found[0].specialised_for(primals, self._names):
-                made = self._last = found[1]
+                made, self._found = found[1], found[0]
+                self._last = made
                 run = runner(made, found[0], self.jit)
                 return run(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i]) for i in made.positions])
         primals, tangents = self._arguments(primals, tangents)
@@ -108,6 +109,16 @@ class JvpFunction:
         """The arguments' signatures, and (unless `wrt` is fixed) which tangents are None."""
         key = tuple(map(shapes.signature, primals))
         return key if self.wrt else key + tuple(t is None for t in tangents)
+
+    @property
+    def last_variant(self) -> Variant | None:
+        """The compiled variant the last call ran (its numba code in ``.jitted`` with jit)."""
+        return self._last
+
+    @property
+    def found(self):
+        """The `Lowered` the last variant made was compiled from."""
+        return self._found
 
     @property
     def source(self) -> str:

@@ -38,10 +38,10 @@ def batched_variant(func, names: tuple[str, ...], row: tuple):
     return batched_code(func, names, row)[1]
 
 
-def batched_code(func, names: tuple[str, ...], row: tuple):
+def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = None):
     """(the `Lowered` batched function, its `Variant` for `row`): `batched_variant` with what
-    it was compiled from (a `Plan` checks it is still current)."""
-    found = lowered(func, names, BATCHED, row)
+    it was compiled from (a `Plan` checks it is still current); `jit` as `Options.jit`."""
+    found = lowered(func, names, BATCHED if jit is None else Options(mode="batched", jit=jit), row)
     static = [n for n in names if n in found.statics or n in found.constants]
     if static:  # the code is specialised on one example's value: it would be every example's
         raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "

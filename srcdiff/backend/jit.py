@@ -153,7 +153,7 @@ def _with_tangents(key, found):
     if found.options.mode != "forward" or not isinstance(key, tuple):
         return key
     sigs = dict(zip(found.params, key))
-    tangents = [sigs.get(w) for w in found.wrt for _ in range(found.options.directions)]
+    tangents = [sigs.get(w) for _ in range(found.options.directions) for w in found.wrt]  # (ad/tangent_vector.py)
     if any(not (s is float or (isinstance(s, tuple) and len(s) == 3 and s[-1] == "f")) for s in tangents):
         return None
     return key + tuple(tangents)

@@ -207,7 +207,7 @@ def _first_writes(func: ast.FunctionDef) -> bool:
     changed = False
     for index, stmt in enumerate(func.body):
         found = _simple_assign(stmt)
-        if not (found and stores.get(found[0]) == 1 and _numpy_call(found[1]) in ("zeros", "zeros_like")
+        if not (found and stores.get(found[0]) == 1 and _numpy_call(found[1]) == "zeros"
                 and not found[1].keywords):
             continue
         name = found[0]
