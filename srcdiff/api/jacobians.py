@@ -33,6 +33,7 @@ from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullback, Pullbacks
 from .varkw import PerCall, per_call
 
+
 def jacobian_leaves(value, pullback: Pullback) -> list:
     """One ``value.shape + leaf.shape`` array per differentiated leaf: one backward pass per
     output element."""
