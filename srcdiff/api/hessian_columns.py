@@ -1,10 +1,13 @@
-"""``hessian(f, jit="numba")``: every column of the Hessian in one compiled call.
+"""``hessian(f, jit="numba")`` and the forward Jacobian under numba: every column in one
+compiled call.
 
-Column k is the derivative of the gradient along the k-th unit direction: forward mode over
-the gradient's generated code, several directions per sweep (`VectorForward`: the
-gradient's own work done once per sweep), compiled and fused by numba, called for each
-sweep by a loop compiled with it (backend/numba/columns.py).  The sweep is compiled, and
-refused at the user's line, by its own first call; the loop then runs every column.
+Column k of a Hessian is the derivative of the gradient along the k-th unit direction (of a
+Jacobian, the derivative of the function): forward mode over the generated gradient's code
+(or the function's), several directions per sweep (`VectorForward`: the work that does not
+depend on the direction done once per sweep), compiled and fused by numba, called for each
+sweep by a loop compiled with it (backend/numba/columns.py).  Where vector forward mode
+refuses the code (a helper kept a call of its own tangent function), one direction per
+sweep.  The sweep is compiled, and refused at the user's line, by its own first call.
 """
 
 from __future__ import annotations
@@ -19,12 +22,12 @@ from .jitting import refused
 
 
 class JitColumns:
-    """The numba-compiled columns of the Hessian of the generated gradient `plain` with
-    respect to the float64 parameters `wrt` (of the parameters `names`)."""
+    """The numba-compiled columns of the derivative of the plain function `plain` with
+    respect to its float64 parameters `wrt` (of the parameters `names`)."""
 
     def __init__(self, plain, wrt: tuple[str, ...], names: list[str]):
         self.plain, self.wrt, self.names = plain, wrt, names
-        self._vectors: dict = {}  # width -> its VectorForward
+        self._vectors: dict = {}  # width -> its VectorForward, or the SrcDiffError that refused it
         self.last: Any = None  # the VectorForward of the last call
         self.lowered: Any = None  # the Lowered its sweep was compiled from (a Plan checks it)
 
@@ -33,34 +36,53 @@ class JitColumns:
         """The module numba compiled for the sweep (fused)."""
         return self.last.source
 
-    def blocks(self, args: tuple, leaves: list, dtypes: list, several: bool) -> list:
-        """``blocks[i][j]`` of shape ``leaf_i.shape + leaf_j.shape``: the derivative of the
-        gradient's part i along every element of leaf j (`dtypes`: float64 all)."""
-        from ..backend.numba import columns
-
-        sizes = [leaf.size for leaf in leaves]
-        width, _ = widths(sum(sizes))
+    def _sweep(self, args: tuple, leaves: list, width: int):
         vector = self._vectors.get(width)
+        if isinstance(vector, SrcDiffError):
+            raise vector
         if vector is None:
             vector = self._vectors[width] = VectorForward(self.plain, self.wrt, self.names, width, "numba")
-        run = vector.function(args)
-        self.last, self.lowered = vector, vector.lowered
+        try:
+            run = vector.function(args)
+        except SrcDiffError as exc:
+            self._vectors[width] = exc
+            raise
         if tuple(vector.lowered.wrt) != tuple(self.wrt):
-            raise SrcDiffError("the sweep's tangents are not in the order of the gradient's parts")
+            raise SrcDiffError("the sweep's tangents are not in the order of the parameters")
         zeros = [np.zeros(leaf.shape) if leaf.ndim else 0.0 for leaf in leaves]
         run(*args, *(zeros * width))  # compiles the sweep, or refuses it at the user's line
+        self.last, self.lowered = vector, vector.lowered
+        return run
+
+    def blocks(self, args: tuple, leaves: list, dtypes: list, several: bool, outputs: list | None = None) -> list:
+        """``blocks[i][j]`` of shape ``output_i.shape + leaf_j.shape``: the derivative of the
+        function's part i along every element of leaf j (`dtypes`: float64 all).  `outputs`
+        are the shapes of the function's parts (None: the leaves', as for a gradient)."""
+        from ..backend.numba import columns
+
+        outputs = [leaf.shape for leaf in leaves] if outputs is None else outputs
+        sizes = [leaf.size for leaf in leaves]
+        width, _ = widths(sum(sizes))
+        try:
+            run = self._sweep(args, leaves, width)
+        except SrcDiffError:
+            if width == 1:
+                raise
+            width = 1  # (vector forward mode refused: one direction per sweep)
+            run = self._sweep(args, leaves, width)
         positions = [self.names.index(n) for n in self.wrt]
         kinds = tuple((p, bool(leaf.ndim)) for p, leaf in zip(positions, leaves))
-        drive = columns.driver(len(run.env), len(args), kinds, several, width)
+        drive = columns.driver(len(run.env), len(args), kinds, tuple(bool(len(s)) for s in outputs), several, width)
         try:
-            outs = drive(run.dispatcher, *[e.current() for e in run.env], *args)
+            outs = drive(run.dispatcher, *[e.current() for e in run.env], *args,
+                         *[int(np.prod(s, dtype=np.int64)) for s in outputs])
         except Exception as exc:  # noqa: BLE001  numba's refusal of the loop, said as srcdiff's
             first = str(exc).splitlines()[0] if str(exc) else ""
-            raise refused("srcdiff.hessian", f"numba could not compile the loop over the Hessian's columns "
+            raise refused("the columns' loop", f"numba could not compile the loop over the columns "
                           f"({type(exc).__name__}: {first})") from None
         starts = np.cumsum([0] + sizes)
-        return [[outs[i][:, starts[j]:starts[j + 1]].reshape(leaf.shape + other.shape)
-                 for j, other in enumerate(leaves)] for i, leaf in enumerate(leaves)]
+        return [[outs[i][:, starts[j]:starts[j + 1]].reshape(tuple(shape) + other.shape)
+                 for j, other in enumerate(leaves)] for i, shape in enumerate(outputs)]
 
 
 __all__ = ["JitColumns"]

@@ -64,6 +64,8 @@ class Jacobian(Composite):
         self.pullbacks = Pullbacks(f, wrt)
         self.jit = jit
         self.batched = Batched(seeded if isinstance(f, (GradFunction, Derivative)) else contracted, jit)
+        self._forward_columns: dict = {}  # plain function -> its JitColumns (jit, where batching refuses)
+        self._last_columns: JitColumns | None = None
         self._plan: Plan | None = None  # the last batched call, for calls like it
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"{kind}({name})"
@@ -96,13 +98,30 @@ class Jacobian(Composite):
                 made, lowereds = code
                 found = self.batched.compute(self.batched.run_of(code), call.args, call.names, call.wrt, value)
                 if found is not None:
+                    self._last_columns = None
                     if all(a is b for a, b in zip(args, call.args)) and len(args) == len(call.args):
                         self._plan = plan_for(args, lowereds, self._replay(call, made, lowereds, value))
                     return call.rebuild(found)
-        if self.jit:  # one pullback per row would run NumPy: refused
-            raise self._refusal(call, kwargs)
+        if self.jit:  # one pullback per row would run NumPy: forward mode's columns, compiled, or refused
+            return self._columns(call, kwargs)
         value, pullback = self.pullbacks(*args, **kwargs)
         return pullback.call.rebuild(jacobian_leaves(value, pullback))
+
+    def _columns(self, call, kwargs):
+        """With jit, where the rows cannot be batched: the columns by forward mode over `f`'s
+        code, compiled with the loop over them (api/hessian_columns.py); else refused."""
+        leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
+        if call.flat is not None or kwargs or any(leaf.dtype != np.float64 for leaf in leaves):
+            raise self._refusal(call, kwargs)
+        value = np.asarray(call.run())
+        if value.dtype.kind != "f":
+            raise self._refusal(call, kwargs)
+        columns = self._forward_columns.get(call.func)
+        if columns is None:
+            columns = self._forward_columns[call.func] = JitColumns(call.func, call.wrt, call.names)
+        blocks = columns.blocks(call.args, leaves, [np.dtype(float)] * len(leaves), False, [value.shape])
+        self._last_columns = columns
+        return call.rebuild(blocks[0])
 
     def _refusal(self, call, kwargs) -> SrcDiffError:
         """Why the batched code, the one form jit compiles, cannot run this call."""
@@ -119,6 +138,8 @@ class Jacobian(Composite):
     def source(self) -> str:
         """The generated code the Jacobian ran last: the batched pullback over a batch of seeds,
         or the forward code and pullback it runs once per row."""
+        if self._last_columns is not None:
+            return self._last_columns.source
         if self.batched.last is not None:
             return self.batched.source
         return self.pullbacks.source
@@ -221,10 +242,9 @@ class Hessian(Composite):
         """jit's refusal of a Hessian whose rows neither batching nor forward mode make."""
         why = explained(self._refusal) if self._refusal is not None else None
         if why is None:
-            return refused(self.__qualname__, "neither the batched rows nor forward mode over its gradient's code "
-                           "take this function")
-        return refused(self.__qualname__, f"neither the batched rows nor forward mode over its gradient's code take "
-                       f"this function: {why.reason}", why.location)
+            return refused(self.__qualname__, "forward mode over its gradient's code does not take this function")
+        return refused(self.__qualname__, f"forward mode over its gradient's code, compiled, refuses it: {why.reason}",
+                       why.location)
 
     def _forward(self, gradient: GradFunction, call) -> list | None:
         """Where batching refuses the gradient's code (a loop keeps a stack, lists): the

@@ -20,26 +20,27 @@ from .naming import compiled, made
 _DRIVERS: dict = {}
 
 
-def driver(n_env: int, n_params: int, leaves: tuple, several: bool, width: int):
-    """The compiled ``columns(sweep, *env, *params) -> (out_0, out_1, ...)``.
+def driver(n_env: int, n_params: int, leaves: tuple, outputs: tuple, several: bool, width: int):
+    """The compiled ``columns(sweep, *env, *params, *sizes) -> (out_0, out_1, ...)``.
 
     `leaves` lists, in the sweep's tangent order, (the parameter's position, whether it is an
     array) of each differentiated parameter; the sweep is ``sweep(*env, *params, *tangents_0,
     ..., *tangents_{width-1}) -> (None, products)``: one product per direction (the product
-    itself for one direction), each a tuple of one part per leaf when `several`.
-    ``out_i[:, k]`` is part i of the product along the k-th direction (leaves in order, each
-    one's elements in C order)."""
-    key = (n_env, n_params, leaves, several, width)
+    itself for one direction), each a tuple of one part per entry of `outputs` (whether that
+    part is an array) when `several`, else that one part.  ``out_i[:, k]`` is part i of the
+    product along the k-th direction (leaves in order, each one's elements in C order); its
+    number of elements is the i-th of `sizes`."""
+    key = (n_env, n_params, leaves, outputs, several, width)
     found = _DRIVERS.get(key)
     if found is None:
-        found = _DRIVERS[key] = compiled(made(_text(n_env, n_params, leaves, several, width), "columns"))
+        found = _DRIVERS[key] = compiled(made(_text(n_env, n_params, leaves, outputs, several, width), "columns"))
     return found
 
 
-def _text(n_env: int, n_params: int, leaves: tuple, several: bool, width: int) -> str:
+def _text(n_env: int, n_params: int, leaves: tuple, outputs: tuple, several: bool, width: int) -> str:
     env = [f"e{i}" for i in range(n_env)]
     params = [f"p{i}" for i in range(n_params)]
-    lines = [f"def columns({', '.join(['sweep', *env, *params])}):"]
+    lines = [f"def columns({', '.join(['sweep', *env, *params, *[f'n{i}' for i in range(len(outputs))]])}):"]
     sizes = [f"p{position}.size" if is_array else "1" for position, is_array in leaves]
     for t, size in enumerate(sizes):
         lines.append(f"    s{t + 1} = s{t} + {size}" if t else f"    s0 = 0\n    s1 = {size}")
@@ -50,8 +51,8 @@ def _text(n_env: int, n_params: int, leaves: tuple, several: bool, width: int) -
                 lines += [f"    d{j}_{t} = np.zeros(p{position}.shape)", f"    g{j}_{t} = d{j}_{t}.reshape(-1)"]
             else:
                 lines.append(f"    d{j}_{t} = 0.0")
-    for i, size in enumerate(sizes):
-        lines.append(f"    o{i} = np.empty(({size}, {total}))")
+    for i in range(len(outputs)):
+        lines.append(f"    o{i} = np.empty((n{i}, {total}))")
     tangents = [f"d{j}_{t}" for j in range(width) for t in range(len(leaves))]
     lines.append(f"    for c0 in range(0, {total}, {width}):")
     for j in range(width):
@@ -65,7 +66,7 @@ def _text(n_env: int, n_params: int, leaves: tuple, several: bool, width: int) -
     for j in range(width):
         product = f"r[{j}]" if width > 1 else "r"
         lines.append(f"        if c0 + {j} < {total}:")
-        for i, (_, is_array) in enumerate(leaves):
+        for i, is_array in enumerate(outputs):
             part = f"{product}[{i}]" if several else product
             lines.append(f"            o{i}[:, c0 + {j}] = np.ascontiguousarray({part}).reshape(-1)" if is_array else
                          f"            o{i}[0, c0 + {j}] = {part}")
@@ -73,7 +74,7 @@ def _text(n_env: int, n_params: int, leaves: tuple, several: bool, width: int) -
             if is_array:
                 lines.append(f"            if s{t} <= c0 + {j} < s{t + 1}:\n"
                              f"                g{j}_{t}[c0 + {j} - s{t}] = 0.0")
-    outs = ", ".join(f"o{i}" for i in range(len(leaves)))
+    outs = ", ".join(f"o{i}" for i in range(len(outputs)))
     lines.append(f"    return ({outs},)")
     return "\n".join(lines) + "\n"
 
