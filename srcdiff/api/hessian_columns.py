@@ -17,8 +17,19 @@ from typing import Any
 import numpy as np
 
 from ..errors import SrcDiffError
-from .hessian_forward import VectorForward, widths
+from .hessian_forward import VectorForward
 from .jitting import refused
+
+#: the most directions one compiled sweep carries: numba's compile time grows with the sweep's
+#: length (a cold compile of Rosenbrock's: 9 s at 1 or 2, 15 s at 4, 24 s at 8 on a busy
+#: machine), while the run time gains little past 4 (the MLP Hessian: 1.6x, 1.35x, 1.35x jax.jit)
+WIDTH = 4
+
+
+def widths(total: int) -> tuple[int, int]:
+    """(directions per sweep, sweeps) for `total` directions, at most `WIDTH` per sweep."""
+    sweeps = -(-total // WIDTH)
+    return -(-total // sweeps), sweeps
 
 
 class JitColumns:
@@ -36,14 +47,19 @@ class JitColumns:
         """The module numba compiled for the sweep (fused)."""
         return self.last.source
 
-    def _sweep(self, args: tuple, leaves: list, width: int):
+    def _sweep(self, args: tuple, leaves: list, width: int, loop):
+        """The numba sweep of `width` directions for arguments like `args`, and its loop."""
         vector = self._vectors.get(width)
         if isinstance(vector, SrcDiffError):
             raise vector
         if vector is None:
             vector = self._vectors[width] = VectorForward(self.plain, self.wrt, self.names, width, "numba")
+        vector.extra = loop
         try:
             run = vector.function(args)
+            if not hasattr(run.module, f"{run.name}_columns"):  # compiled before without this loop
+                vector.last.jitted = None
+                run = vector.function(args)
         except SrcDiffError as exc:
             self._vectors[width] = exc
             raise
@@ -58,24 +74,29 @@ class JitColumns:
         """``blocks[i][j]`` of shape ``output_i.shape + leaf_j.shape``: the derivative of the
         function's part i along every element of leaf j (`dtypes`: float64 all).  `outputs`
         are the shapes of the function's parts (None: the leaves', as for a gradient)."""
-        from ..backend.numba import columns
+        from ..backend.numba.columns import loop_text
 
         outputs = [leaf.shape for leaf in leaves] if outputs is None else outputs
         sizes = [leaf.size for leaf in leaves]
+        positions = [self.names.index(n) for n in self.wrt]
+        kinds = tuple((p, bool(leaf.ndim)) for p, leaf in zip(positions, leaves))
+        parts = tuple(bool(len(s)) for s in outputs)
+
+        def loop(width):
+            return lambda built: [(f"{built.main}_columns", loop_text(
+                f"{built.main}_columns", built.main, [e.param for e in built.env], len(args), kinds, parts, several,
+                width))]
         width, _ = widths(sum(sizes))
         try:
-            run = self._sweep(args, leaves, width)
+            run = self._sweep(args, leaves, width, loop(width))
         except SrcDiffError:
             if width == 1:
                 raise
             width = 1  # (vector forward mode refused: one direction per sweep)
-            run = self._sweep(args, leaves, width)
-        positions = [self.names.index(n) for n in self.wrt]
-        kinds = tuple((p, bool(leaf.ndim)) for p, leaf in zip(positions, leaves))
-        drive = columns.driver(len(run.env), len(args), kinds, tuple(bool(len(s)) for s in outputs), several, width)
+            run = self._sweep(args, leaves, width, loop(width))
+        drive = getattr(run.module, f"{run.name}_columns")
         try:
-            outs = drive(run.dispatcher, *[e.current() for e in run.env], *args,
-                         *[int(np.prod(s, dtype=np.int64)) for s in outputs])
+            outs = drive(*[e.current() for e in run.env], *args, *[int(np.prod(s, dtype=np.int64)) for s in outputs])
         except Exception as exc:  # noqa: BLE001  numba's refusal of the loop, said as srcdiff's
             first = str(exc).splitlines()[0] if str(exc) else ""
             raise refused("the columns' loop", f"numba could not compile the loop over the columns "

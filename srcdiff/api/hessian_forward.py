@@ -37,6 +37,7 @@ class VectorForward:
     def __init__(self, plain, wrt: tuple[str, ...], names: list[str], width: int, jit: str | None = None):
         self.plain, self.wrt, self.names, self.width, self.jit = plain, wrt, names, width, jit
         self.options = Options(mode="forward", with_value=False, directions=width, jit=jit)
+        self.extra = None  # with jit: functions compiled with the sweep (api/hessian_columns.py)
         self._fast: dict = {}
         self.last: Any = None  # the Variant of the last call
         self.lowered: Any = None  # the Lowered it was compiled from
@@ -53,12 +54,12 @@ class VectorForward:
                 and (not found[0].depends or depends.hold(found[0].depends)) \
                 and found[0].specialised_for(args, self.names):
             self.last, self.lowered = found[1], found[0]
-            return runner(found[1], found[0], self.jit)
+            return runner(found[1], found[0], self.jit, self.extra)
         lowered = driver.lowered(self.plain, self.wrt, self.options, args)
         made = driver.variant(lowered, key, args)
         self._fast[key] = (lowered, made, lowered.parsed.func.__code__)
         self.last, self.lowered = made, lowered
-        return runner(made, lowered, self.jit)
+        return runner(made, lowered, self.jit, self.extra)
 
     def blocks(self, args: tuple, leaves: list, dtypes: list, several: bool) -> list:
         """``blocks[i][j]`` of shape ``leaf_i.shape + leaf_j.shape``: the derivative of the

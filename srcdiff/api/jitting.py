@@ -27,17 +27,18 @@ def checked(jit, what: str) -> str | None:
     return jit
 
 
-def compiled(made, found) -> Callable[..., Any]:
+def compiled(made, found, extra=None) -> Callable[..., Any]:
     """The Variant `made` of the `Lowered` `found` compiled by numba (made once per variant,
-    kept on it): a function of the variant's arguments."""
+    kept on it): a function of the variant's arguments.  `extra`: functions compiled in its
+    module (backend/jit.py)."""
     if made.jitted is None:
-        made.jitted = numba_backend.numba_function(made, found, TEMPLATE_GLOBALS, CACHE.origins)
+        made.jitted = numba_backend.numba_function(made, found, TEMPLATE_GLOBALS, CACHE.origins, extra)
     return cast(Callable[..., Any], made.jitted)
 
 
-def runner(made, found, jit: str | None) -> Callable[..., Any]:
+def runner(made, found, jit: str | None, extra=None) -> Callable[..., Any]:
     """What runs `made`: its Python function, or (with `jit`) its numba-compiled code."""
-    return compiled(made, found) if jit else made.function
+    return compiled(made, found, extra) if jit else made.function
 
 
 def source_of(made, jit: str | None) -> str:

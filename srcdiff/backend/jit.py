@@ -24,6 +24,7 @@ import re
 import sys
 import tempfile
 import types
+from dataclasses import replace
 
 import numpy as np
 
@@ -33,12 +34,14 @@ HINT = "use srcdiff.grad(f) without jit=, or keep the function to loops and NumP
 _COMPILED = "__srcdiff_dispatchers__"
 
 
-def numba_function(made, found, template_globals: dict, origins):
+def numba_function(made, found, template_globals: dict, origins, extra=None):
     """The Variant `made` of the lowered function `found` (driver's `Lowered`) compiled by
     numba, as a function of the gradient's arguments; `origins` (backend/origins.py) maps
     generated lines to the user's.  What the variant is specialised on (the globals the
     transform read by value, which the caller guards, and static parameters) is compiled in
-    as constants; every other global the code reads is an argument read on each call."""
+    as constants; every other global the code reads is an argument read on each call.
+    `extra(built)` gives functions compiled in the same module (name, text), each calling the
+    main one by its name (backend/numba/columns.py: a loop over the columns of a Hessian)."""
     parsed = found.parsed
     args = parsed.tree.args
     ir_name = dict(zip([a.arg for a in args.posonlyargs + args.args + args.kwonlyargs], found.params))
@@ -97,6 +100,8 @@ def numba_function(made, found, template_globals: dict, origins):
     if found.options.mode != "reverse":  # forward mode (jvp, hvp) and batched code: ready for fusion
         plain = prefuse.tidy(plain)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
+    if extra is not None:
+        plain, built = _with_extra(plain, extra), _with_extra(built, extra)
 
     def compiled(built):
         built = vectorised(built)  # NumPy's vector loops for large arrays' tanh, exp, ...
@@ -144,6 +149,14 @@ def numba_function(made, found, template_globals: dict, origins):
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
     return run
+
+
+def _with_extra(built, extra):
+    """`built` with the functions `extra(built)` gives after its own, compiled with them."""
+    parts = extra(built)
+    return replace(built, source=built.source + "".join(f"\n\n\n{text}" for _, text in parts),
+                   functions=[*built.functions, *(name for name, _ in parts)],
+                   imports={**built.imports, "np": ("numpy", None)})
 
 
 def _with_tangents(key, found):

@@ -1,27 +1,24 @@
-"""A Hessian's columns in one compiled call, for ``hessian(f, jit="numba")``.
+"""A Hessian's (or a Jacobian's) columns in one compiled call, for ``jit="numba"``.
 
-Column k of the Hessian is the derivative of the gradient along the k-th unit direction:
+Column k of a Hessian is the derivative of the gradient along the k-th unit direction:
 forward mode over the gradient's generated code, `width` directions per sweep
 (ad/tangent_vector.py: the gradient's own work is done once per sweep), compiled and fused
 by numba (jit.py).  Called from Python once per sweep, each call would pay for building unit
-tangents and entering numba, more than a small problem's whole work.  The driver made here
-loops over the sweeps inside numba: it sets one element of each direction's tangent to one,
-calls the compiled sweep (passed to it as an argument), and writes the products into one
-preallocated array per differentiated leaf, ``(leaf_i.size, columns)``.
+tangents and entering numba, more than a small problem's whole work.  The loop written here
+runs the sweeps inside numba: it sets one element of each direction's tangent to one, calls
+the sweep, and writes the products into one preallocated array per part of the product,
+``(part_i.size, columns)``.
 
-The driver's text is made from the argument kinds alone (`made`, named by its text), and
-compiled once per process (it takes the sweep's dispatcher as an argument).
+The loop is compiled in the sweep's own module (jit.py's `extra`), calling it by name, so
+numba's on-disk cache keeps both; its text is made from the argument kinds alone.
 """
 
 from __future__ import annotations
 
-from .naming import compiled, made
 
-_DRIVERS: dict = {}
-
-
-def driver(n_env: int, n_params: int, leaves: tuple, outputs: tuple, several: bool, width: int):
-    """The compiled ``columns(sweep, *env, *params, *sizes) -> (out_0, out_1, ...)``.
+def loop_text(name: str, sweep: str, env: list[str], n_params: int, leaves: tuple, outputs: tuple,
+              several: bool, width: int) -> str:
+    """``name(*env, *params, *sizes) -> (out_0, out_1, ...)`` running `sweep`.
 
     `leaves` lists, in the sweep's tangent order, (the parameter's position, whether it is an
     array) of each differentiated parameter; the sweep is ``sweep(*env, *params, *tangents_0,
@@ -30,17 +27,8 @@ def driver(n_env: int, n_params: int, leaves: tuple, outputs: tuple, several: bo
     part is an array) when `several`, else that one part.  ``out_i[:, k]`` is part i of the
     product along the k-th direction (leaves in order, each one's elements in C order); its
     number of elements is the i-th of `sizes`."""
-    key = (n_env, n_params, leaves, outputs, several, width)
-    found = _DRIVERS.get(key)
-    if found is None:
-        found = _DRIVERS[key] = compiled(made(_text(n_env, n_params, leaves, outputs, several, width), "columns"))
-    return found
-
-
-def _text(n_env: int, n_params: int, leaves: tuple, outputs: tuple, several: bool, width: int) -> str:
-    env = [f"e{i}" for i in range(n_env)]
     params = [f"p{i}" for i in range(n_params)]
-    lines = [f"def columns({', '.join(['sweep', *env, *params, *[f'n{i}' for i in range(len(outputs))]])}):"]
+    lines = [f"def {name}({', '.join([*env, *params, *[f'n{i}' for i in range(len(outputs))]])}):"]
     sizes = [f"p{position}.size" if is_array else "1" for position, is_array in leaves]
     for t, size in enumerate(sizes):
         lines.append(f"    s{t + 1} = s{t} + {size}" if t else f"    s0 = 0\n    s1 = {size}")
@@ -62,7 +50,7 @@ def _text(n_env: int, n_params: int, leaves: tuple, outputs: tuple, several: boo
                              f"            g{j}_{t}[c0 + {j} - s{t}] = 1.0")
             else:
                 lines.append(f"        d{j}_{t} = 1.0 if c0 + {j} == s{t} else 0.0")
-    lines.append(f"        r = sweep({', '.join([*env, *params, *tangents])})[1]")
+    lines.append(f"        r = {sweep}({', '.join([*env, *params, *tangents])})[1]")
     for j in range(width):
         product = f"r[{j}]" if width > 1 else "r"
         lines.append(f"        if c0 + {j} < {total}:")
@@ -79,4 +67,4 @@ def _text(n_env: int, n_params: int, leaves: tuple, outputs: tuple, several: boo
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["driver"]
+__all__ = ["loop_text"]
