@@ -52,6 +52,10 @@ class Batched:
         made, lowereds = code
         return runner(made, lowereds[-1], self.jit)
 
+    def refuse(self, func, args: tuple, wrt: tuple, why: SrcDiffError) -> None:
+        """Batch no more calls of `func` like this one (numba refused the batched code: `why`)."""
+        self._refused[(func, tuple(map(shapes.signature, args)), wrt)] = why
+
     def refusal(self, func, args: tuple, wrt: tuple) -> SrcDiffError | None:
         """Why `code` refused `func` at arguments like `args` (None: not refused)."""
         return self._refused.get((func, tuple(map(shapes.signature, args)), wrt))

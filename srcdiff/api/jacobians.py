@@ -96,7 +96,13 @@ class Jacobian(Composite):
             code = self.batched.code(call.func, call.args, call.wrt, value)
             if code is not None:
                 made, lowereds = code
-                found = self.batched.compute(self.batched.run_of(code), call.args, call.names, call.wrt, value)
+                try:
+                    found = self.batched.compute(self.batched.run_of(code), call.args, call.names, call.wrt, value)
+                except SrcDiffError as exc:
+                    if not self.jit:
+                        raise
+                    self.batched.refuse(call.func, call.args, call.wrt, exc)  # numba: forward mode's columns
+                    found = None
                 if found is not None:
                     self._last_columns = None
                     if all(a is b for a, b in zip(args, call.args)) and len(args) == len(call.args):

@@ -72,6 +72,7 @@ def numba_function(made, found, template_globals: dict, origins, extra=None):
         reductions,
         runtime,
         shape_tuples,
+        slice_adds,  # noqa: F401  (registers index_add through slices)
         special,
         stacked,
         turns,
