@@ -74,6 +74,10 @@ RNG = np.random.default_rng(7)
 MLP_ARGS = (RNG.normal(size=(3, 4)) / 2, RNG.normal(size=4), RNG.normal(size=4) / 3, RNG.normal(size=(6, 3)),
             RNG.normal(size=6))
 
+#: the default run keeps the programs numba compiles fastest (a cold compile of the loop's or
+#: the MLP's Hessian takes 10-25 s): the others are marked slow (``pytest -m slow`` runs them)
+SLOW = pytest.mark.slow
+
 #: (name, f, args, index of the parameter differentiated) of the scalar programs
 SCALAR = [
     ("rosenbrock", rosenbrock, (RNG.uniform(-1, 1, 7),), 0),
@@ -128,6 +132,11 @@ def hessian_reference(f, args, index):
     return found if np.ndim(args[index]) else float(found)
 
 
+def cases(table, slow=()):
+    """`table` as pytest parameters, those named in `slow` marked slow."""
+    return [pytest.param(*row, id=row[0], marks=[SLOW] if row[0] in slow else []) for row in table]
+
+
 def direction(x, seed=1):
     if np.ndim(x) == 0:
         return 0.8
@@ -136,7 +145,7 @@ def direction(x, seed=1):
 
 # ---- hessian, hvp, jvp of a gradient -------------------------------------------------------
 
-@pytest.mark.parametrize("name,f,args,index", SCALAR, ids=[s[0] for s in SCALAR])
+@pytest.mark.parametrize("name,f,args,index", cases(SCALAR, slow=("mlp", "loop", "helper")))
 def test_hessian_jit(name, f, args, index):
     expected = hessian_reference(f, args, index)
     H = srcdiff.hessian(f, wrt=index, jit="numba")
@@ -145,7 +154,7 @@ def test_hessian_jit(name, f, args, index):
     assert_close(H(*args), expected, rtol=1e-5, atol=1e-5)  # again: the plan's path
 
 
-@pytest.mark.parametrize("name,f,args,index", [s for s in SCALAR if s[3] == 0], ids=[s[0] for s in SCALAR])
+@pytest.mark.parametrize("name,f,args,index", cases(SCALAR, slow=("mlp", "loop")))
 def test_hvp_of_a_numba_gradient(name, f, args, index):
     x, v = args[0], direction(args[0])
     expected = np.tensordot(hessian_reference(f, args, 0), v, axes=np.ndim(x)) if np.ndim(x) else \
@@ -154,7 +163,7 @@ def test_hvp_of_a_numba_gradient(name, f, args, index):
     assert_close(found, expected, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("name,f,args,index", SCALAR[:3], ids=[s[0] for s in SCALAR[:3]])
+@pytest.mark.parametrize("name,f,args,index", cases(SCALAR[:3], slow=("mlp", "loop")))
 def test_jvp_of_a_gradient_jit(name, f, args, index):
     v = direction(args[0])
     tangents = (v,) + tuple(np.zeros_like(a) for a in args[1:])
@@ -172,6 +181,7 @@ def test_hvp_jit_fuses_the_sweep():
     assert "for i in range(" in forward.source and "np.empty" not in forward.source.split("else:")[0]
 
 
+@SLOW
 def test_hessian_jit_of_a_tree():
     p = {"w": RNG.normal(size=3), "b": 0.7}
     H = srcdiff.hessian(tree_loss, jit="numba")(p)
@@ -198,7 +208,7 @@ def test_hvp_jit_of_a_tree():
 
 # ---- jvp, jacobian, vjp of vector-valued functions -----------------------------------------
 
-@pytest.mark.parametrize("name,f,args", VECTOR, ids=[v[0] for v in VECTOR])
+@pytest.mark.parametrize("name,f,args", cases(VECTOR, slow=("solve", "loop")))
 def test_jacobian_jit(name, f, args):
     J = srcdiff.jacobian(f, jit="numba")
     assert_close(J(*args), jacobian_difference(f, args, 0), rtol=1e-6, atol=1e-7)
@@ -206,7 +216,7 @@ def test_jacobian_jit(name, f, args):
     assert "jit='numba'" in J.source
 
 
-@pytest.mark.parametrize("name,f,args", VECTOR, ids=[v[0] for v in VECTOR])
+@pytest.mark.parametrize("name,f,args", cases(VECTOR, slow=("solve",)))
 def test_jvp_jit(name, f, args):
     tangents = tuple(direction(a, seed=k) for k, a in enumerate(args))
     value, tangent = srcdiff.jvp(f, args, tangents, jit="numba")
@@ -215,7 +225,7 @@ def test_jvp_jit(name, f, args):
     assert_close(tangent, expected, rtol=1e-6, atol=1e-6)
 
 
-@pytest.mark.parametrize("name,f,args", VECTOR, ids=[v[0] for v in VECTOR])
+@pytest.mark.parametrize("name,f,args", cases(VECTOR, slow=("solve",)))
 def test_vjp_jit(name, f, args):
     value, pullback = srcdiff.vjp(f, *args, jit="numba")
     assert_close(value, f(*args), rtol=1e-12, atol=1e-12)
