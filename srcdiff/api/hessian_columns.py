@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import SrcDiffError
+from ..ir import shapes
 from .hessian_forward import VectorForward
 from .jitting import refused
 
@@ -39,6 +40,7 @@ class JitColumns:
     def __init__(self, plain, wrt: tuple[str, ...], names: list[str]):
         self.plain, self.wrt, self.names = plain, wrt, names
         self._vectors: dict = {}  # width -> its VectorForward, or the SrcDiffError that refused it
+        self._ready: dict = {}  # (id of a compiled sweep, signature) -> the sweep, once it ran
         self.last: Any = None  # the VectorForward of the last call
         self.lowered: Any = None  # the Lowered its sweep was compiled from (a Plan checks it)
 
@@ -65,8 +67,11 @@ class JitColumns:
             raise
         if tuple(vector.lowered.wrt) != tuple(self.wrt):
             raise SrcDiffError("the sweep's tangents are not in the order of the parameters")
-        zeros = [np.zeros(leaf.shape) if leaf.ndim else 0.0 for leaf in leaves]
-        run(*args, *(zeros * width))  # compiles the sweep, or refuses it at the user's line
+        key = (id(run), tuple(map(shapes.signature, args)))
+        if key not in self._ready:
+            zeros = [np.zeros(leaf.shape) if leaf.ndim else 0.0 for leaf in leaves]
+            run(*args, *(zeros * width))  # compiles the sweep, or refuses it at the user's line
+            self._ready[key] = run  # (kept: its id stays its own)
         self.last, self.lowered = vector, vector.lowered
         return run
 

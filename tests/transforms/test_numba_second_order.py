@@ -206,6 +206,40 @@ def test_hvp_jit_of_a_tree():
     assert_close(float(found["b"]), float((hi["b"] - lo["b"]) / (2 * eps)), rtol=1e-5, atol=1e-5)
 
 
+def rhs(theta, omega, c, k):
+    return omega, -c * omega - k * math.sin(theta)
+
+
+def simulated(c, k, observed):
+    """A pendulum fit: a helper returning a tuple, a list of states, a loop over them."""
+    theta, omega = 1.0, 0.0
+    states = []
+    for _ in range(6):
+        a, b = rhs(theta, omega, c, k)
+        theta, omega = theta + 0.1 * a, omega + 0.1 * b
+        states.append(theta)
+    misfit = 0.0
+    for i in range(len(states)):
+        misfit = misfit + (states[i] - observed[i]) ** 2
+    return misfit
+
+
+def test_hessian_and_hvp_jit_of_a_simulation():
+    """The gradient's backward loop drops the list's last element (``del states_bar[-1:]`` in
+    forward mode over it): numba must keep that statement (it once dropped every ``del``)."""
+    args = (0.3, 2.0, np.linspace(0.9, 0.1, 6))
+    gradient = srcdiff.grad(simulated, wrt=(0, 1))
+    for index in (0, 1):
+        assert_close(gradient(*args)[index], central_difference(simulated, args, index), rtol=1e-6, atol=1e-8)
+    expected = np.array([[(gradient(*(args[:j] + (args[j] + 1e-6,) + args[j + 1:]))[i]
+                           - gradient(*(args[:j] + (args[j] - 1e-6,) + args[j + 1:]))[i]) / 2e-6
+                          for j in (0, 1)] for i in (0, 1)])
+    H = srcdiff.hessian(simulated, wrt=(0, 1), jit="numba")(*args)
+    assert_close(np.array(H, dtype=float), expected, rtol=1e-5, atol=1e-7)
+    product = srcdiff.hvp(srcdiff.grad(simulated, jit="numba"), args[0], -0.5, *args[1:])
+    assert float(product) == pytest.approx(-0.5 * expected[0, 0], rel=1e-5, abs=1e-7)
+
+
 # ---- jvp, jacobian, vjp of vector-valued functions -----------------------------------------
 
 @pytest.mark.parametrize("name,f,args", cases(VECTOR, slow=("solve", "loop")))
