@@ -9,7 +9,7 @@ Every srcdiff result is checked against a reference before it is timed: SciPy's
 ``rosen_hess``, the per-row Hessian, a Python loop of per-example gradients, JAX's result.
 The srcdiff-numba columns time the same transformation with ``jit="numba"`` (``hessian(f,
 jit="numba")``, ``jacobian(f, jit="numba")``, ``hvp(grad(f, jit="numba"), x, v)``), its
-result checked against the NumPy one; a blank where it is not built (``vmap``) or refused.
+result checked against the NumPy one; a blank where srcdiff refuses it.
 Timing: interleaved rounds, each callable timed once per round in batches of about 20 ms;
 ratios are taken within a round and the table gives their medians (the machine is shared).
 The process is pinned to one core, one thread per library (single_core.py), like run.py.
@@ -234,6 +234,9 @@ def measure(rounds: int, quick: bool, clock: Clock, jax) -> list[tuple]:
     np.testing.assert_allclose(grads.sum(axis=0), one(W1, b1, W2, X, Y), rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(grads[3], single(W1, b1, W2, X[3], Y[3]), rtol=1e-10, atol=1e-12)
     calls = {"grad": lambda: one(W1, b1, W2, X, Y), "vmap": lambda: per_example(W1, b1, W2, X, Y)}
+    numba_call(quick, calls, lambda: srcdiff.vmap(srcdiff.grad(example_loss), in_axes=(None, None, None, 0, 0),
+                                                  jit="numba"), lambda V: V(W1, b1, W2, X, Y),
+               lambda G: np.testing.assert_allclose(G, grads, rtol=1e-10, atol=1e-12))
     if jax:
         def jexample(W1, b1, W2, x, y):
             z = jnp.tanh(x @ W1 + b1) @ W2
@@ -251,7 +254,8 @@ def measure(rounds: int, quick: bool, clock: Clock, jax) -> list[tuple]:
     t = rounds_of(clock, rounds, calls)
     rows.append(("vmap(grad) mlp 32-64-10, batch 256", 256, ratio(t, "vmap", "grad"), None,
                  ratio(t, "jax vmap", "jax grad") if jax else None,
-                 ratio(t, "vmap", "jax vmap") if jax else None, None, None, statistics.median(t["vmap"])))
+                 ratio(t, "vmap", "jax vmap") if jax else None, *numba_columns(t, "jax vmap"),
+                 statistics.median(t["vmap"])))
     return rows
 
 
@@ -263,7 +267,7 @@ MEANING = ("- srcdiff ratio: Hessian / gradient (Rosenbrock, MLP, pendulum), hvp
            "- JAX-jit ratio: the same ratio for JAX, each side jit-compiled; srcdiff ÷ JAX-jit: srcdiff's "
            "second-order (or vmap, Jacobian) call over JAX's.\n"
            "- srcdiff-numba: the same call with jit=\"numba\" (hvp: of srcdiff.grad(f, jit=\"numba\")), over JAX's, "
-           "and its time per call (blank: not built, or refused).")
+           "and its time per call (blank: refused).")
 
 
 def table(rows: list[tuple]) -> list[str]:

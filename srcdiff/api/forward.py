@@ -111,16 +111,6 @@ class JvpFunction:
         return key if self.wrt else key + tuple(t is None for t in tangents)
 
     @property
-    def last_variant(self) -> Variant | None:
-        """The compiled variant the last call ran (its numba code in ``.jitted`` with jit)."""
-        return self._last
-
-    @property
-    def found(self):
-        """The `Lowered` the last variant made was compiled from."""
-        return self._found
-
-    @property
     def source(self) -> str:
         """The generated source of the last call's argument signature."""
         if self._last is None:

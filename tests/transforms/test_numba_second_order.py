@@ -292,6 +292,37 @@ def test_vjp_jit_of_a_tree_and_several_wrt():
     assert_close(gx, np.tensordot(g, jacobian_difference(layer, (x, W, np.zeros(3)), 0), 1))
 
 
+def example_loss(W1, b1, W2, x, y):
+    h = np.tanh(x @ W1 + b1)
+    z = h @ W2
+    m = np.max(z)
+    return m + np.log(np.sum(np.exp(z - m))) - np.sum(z * y)
+
+
+def residual(w, x, y):
+    r = np.tanh(x @ w) - y
+    return r * r
+
+
+def test_vmap_jit_of_a_function():
+    w, X, Y = np.array([0.5, -0.2]), np.array([[1.0, 2.0], [0.5, -1.0], [0.0, 3.0]]), np.array([0.1, 0.2, -0.3])
+    mapped = srcdiff.vmap(residual, in_axes=(None, 0, 0), jit="numba")
+    assert_close(mapped(w, X, Y), np.array([residual(w, X[i], Y[i]) for i in range(3)]), rtol=1e-14, atol=1e-15)
+
+
+@SLOW  # (a cold compile of the batched MLP gradient: a minute)
+def test_vmap_jit_of_per_example_gradients():
+    rng = np.random.default_rng(3)
+    W1, b1, W2 = rng.normal(size=(3, 4)) / 2, rng.normal(size=4), rng.normal(size=(4, 3)) / 2
+    X, Y = rng.normal(size=(5, 3)), np.eye(3)[rng.integers(0, 3, 5)]
+    per_example = srcdiff.vmap(srcdiff.grad(example_loss), in_axes=(None, None, None, 0, 0), jit="numba")
+    found = per_example(W1, b1, W2, X, Y)
+    for i in range(5):
+        assert_close(found[i], central_difference(example_loss, (W1, b1, W2, X[i], Y[i]), 0), rtol=1e-6, atol=1e-7)
+    assert_close(per_example(W1, b1, W2, X, Y), found, rtol=1e-14, atol=1e-14)  # the plan's path
+    assert "jit='numba'" in per_example.source
+
+
 # ---- refusals ------------------------------------------------------------------------------
 
 def recursive(x, n):
@@ -330,7 +361,8 @@ def lambda_free_recursive(x):
 def test_options_that_cannot_be_honoured():
     x = np.ones(3)
     for make in (lambda: srcdiff.hessian(rosenbrock, jit="jax"), lambda: srcdiff.jacobian(layer, jit="jax"),
-                 lambda: srcdiff.jvp(rosenbrock, (x,), (x,), jit="jax"), lambda: srcdiff.vjp(rosenbrock, x, jit=1)):
+                 lambda: srcdiff.jvp(rosenbrock, (x,), (x,), jit="jax"), lambda: srcdiff.vjp(rosenbrock, x, jit=1),
+                 lambda: srcdiff.vmap(rosenbrock, jit="jax")):
         with pytest.raises(srcdiff.SrcDiffError, match="jit="):
             make()
     with pytest.raises(srcdiff.SrcDiffError, match="first parameter"):  # hvp is with respect to x
