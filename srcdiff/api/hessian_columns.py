@@ -12,6 +12,7 @@ sweep.  The sweep is compiled, and refused at the user's line, by its own first 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ class JitColumns:
         self.plain, self.wrt, self.names = plain, wrt, names
         self._vectors: dict = {}  # width -> its VectorForward, or the SrcDiffError that refused it
         self._ready: dict = {}  # (id of a compiled sweep, signature) -> the sweep, once it ran
+        self._compiled: dict = {}  # width -> (the sweep, its loop) of the last call
         self.last: Any = None  # the VectorForward of the last call
         self.lowered: Any = None  # the Lowered its sweep was compiled from (a Plan checks it)
 
@@ -101,12 +103,28 @@ class JitColumns:
             run = self._sweep(args, leaves, width, loop(width))
         drive = getattr(run.module, f"{run.name}_columns")
         try:
-            outs = drive(*[e.current() for e in run.env], *args, *[int(np.prod(s, dtype=np.int64)) for s in outputs])
+            found = self._run(run, drive, args, leaves, outputs)
         except Exception as exc:  # noqa: BLE001  numba's refusal of the loop, said as srcdiff's
             first = str(exc).splitlines()[0] if str(exc) else ""
             raise refused("the columns' loop", f"numba could not compile the loop over the columns "
                           f"({type(exc).__name__}: {first})") from None
-        starts = np.cumsum([0] + sizes)
+        self._compiled[width] = (run, drive)
+        return found
+
+    def again(self, args: tuple, leaves: list, dtypes: list, several: bool) -> list:
+        """`blocks` for a call a `Plan` found like the last one (same signature, the code it
+        was compiled from still current): the compiled loop called at once."""
+        found = self._compiled.get(widths(sum(leaf.size for leaf in leaves))[0])
+        if found is None:
+            return self.blocks(args, leaves, dtypes, several)
+        return self._run(*found, args, leaves, [leaf.shape for leaf in leaves])
+
+    @staticmethod
+    def _run(run, drive, args: tuple, leaves: list, outputs: list) -> list:
+        outs = drive(*[e.current() for e in run.env], *args, *[math.prod(s) for s in outputs])
+        starts = [0]
+        for leaf in leaves:
+            starts.append(starts[-1] + leaf.size)
         return [[outs[i][:, starts[j]:starts[j + 1]].reshape(tuple(shape) + other.shape)
                  for j, other in enumerate(leaves)] for i, shape in enumerate(outputs)]
 

@@ -328,8 +328,10 @@ class Hessian(Composite):
         indices, rebuild = [call.names.index(n) for n in call.wrt], call.rebuild
         dtypes = [np.dtype(float)] * len(indices)  # (float64 leaves: the only ones it takes)
 
+        compute = vector.again if isinstance(vector, JitColumns) else vector.blocks
+
         def run(args):
-            blocks = vector.blocks(args, [np.asarray(args[i]) for i in indices], dtypes, several)
+            blocks = compute(args, [np.asarray(args[i]) for i in indices], dtypes, several)
             return rebuild([rebuild(row) for row in blocks])
         return run
 
