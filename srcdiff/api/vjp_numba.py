@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import memo
-from .contract import contracted
+from .contract import contracted, contracted_arguments
 from .derivatives import Composite, Derivative
 from .gradients import GradFunction
 from .jitting import refused
@@ -54,6 +54,7 @@ def numba_vjp(f, args: tuple, wrt):
     if gradient is None:
         gradient = _GRADIENTS[key] = GradFunction(dot, wrt, jit="numba")
     value = f(*args)
+    args = contracted_arguments(f, args, {}, None)[:-1]  # (the contracted function has no defaults: f's, filled in)
     if not (isinstance(value, float) or (isinstance(value, np.ndarray) and value.dtype.kind == "f")):
         raise refused("srcdiff.vjp", f"the value of {f.__qualname__} is a {type(value).__name__}; the numba "
                       "pullback takes functions whose value is a float or a float array")

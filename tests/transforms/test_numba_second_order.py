@@ -269,6 +269,18 @@ def test_vjp_jit(name, f, args):
     assert_close(pullback(2.0 * g), 2.0 * expected, rtol=1e-6, atol=1e-6)  # again: the forward runs again
 
 
+def scaled(x, scale=2.0, power=3):
+    return np.sin(x) ** power * scale
+
+
+def test_vjp_jit_of_a_function_with_defaults():
+    x = RNG.normal(size=3)
+    value, pullback = srcdiff.vjp(scaled, x, jit="numba")
+    assert_close(value, scaled(x), rtol=1e-14, atol=1e-14)
+    g = np.array([1.0, -2.0, 0.5])
+    assert_close(pullback(g), np.tensordot(g, jacobian_difference(scaled, (x,), 0), 1), rtol=1e-6, atol=1e-7)
+
+
 def test_jvp_jit_of_floats():
     value, tangent = srcdiff.jvp(floats, (0.4, -0.7), (1.0, 0.5), jit="numba")
     expected = central_difference(floats, (0.4, -0.7), 0) + 0.5 * central_difference(floats, (0.4, -0.7), 1)
