@@ -25,6 +25,7 @@ from ..ir import memo, shapes
 from .binding import has_tangent, not_differentiable
 from .flatcall import EVERY, Front
 from .gradients import GradFunction
+from .jitting import checked, runner, source_of
 from .varkw import bound
 
 
@@ -35,11 +36,13 @@ class JvpFunction:
 
     Primals may be trees (dict, list, tuple, namedtuple, dataclass, object), with tangents of
     the same structure (None for a part held constant); `func` may be a method, a partial or
-    a srcdiff gradient (``jvp(srcdiff.grad(f), ...)``: forward over reverse)."""
+    a srcdiff gradient (``jvp(srcdiff.grad(f), ...)``: forward over reverse).  With
+    ``jit="numba"`` the forward sweep is compiled by numba (api/jitting.py)."""
 
-    def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True):
+    def __init__(self, func, wrt: tuple[str, ...] | None = None, with_value: bool = True, jit: str | None = None):
         self.wrt = wrt  # the parameters with tangents; None: every float argument
         self.with_value = with_value  # False: the value is not computed for itself (it comes back None)
+        self.jit = checked(jit, "srcdiff.jvp")
         if not callable(func):
             raise SrcDiffError(f"srcdiff.jvp needs a function, got {type(func).__name__}")
         self.func = func
@@ -52,6 +55,7 @@ class JvpFunction:
         self._last: Variant | None = None
         self._fast: dict = {}  # argument signature -> (lowered, variant) of the last call like it
         _LIVE.add(self)
+        self._found = None  # the Lowered of the last variant made
         self.__name__ = getattr(func, "__name__", "jvp")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
 
@@ -62,16 +66,17 @@ class JvpFunction:
             if found is not None and found[0].parsed.func.__code__ is found[2] \
                     and (not found[0].depends or depends.hold(found[0].depends)) \
                     and found[0].specialised_for(primals, self._names):
-                made = self._last = found[1]
-                return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
-                                                  for i in made.positions])
+                made, self._found = found[1], found[0]
+                self._last = made
+                run = runner(made, found[0], self.jit)
+                return run(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i]) for i in made.positions])
         primals, tangents = self._arguments(primals, tangents)
         if not self._plain or any(trees.is_tree(p, sequences=t is not None) for p, t in zip(primals, tangents)):
             return self._through(primals, tangents)
         self._check(primals, tangents)
         made = self._last = self._variant(primals, tangents)
-        return made.function(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i])
-                                         for i in made.positions])
+        run = runner(made, self._found, self.jit)
+        return run(*primals, *[_tangent_for(primals[i], tangents[i], self._names[i]) for i in made.positions])
 
     def _through(self, primals: tuple, tangents: tuple):
         """A call of trees, a method, a partial or a gradient: the jvp of the plain function
@@ -86,7 +91,7 @@ class JvpFunction:
             plain = call.func
         inner = self._inner.get(plain)
         if inner is None:
-            inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value)
+            inner = self._inner[plain] = JvpFunction(plain, with_value=self.with_value, jit=self.jit)
             inner._plain = True  # already flat: its arguments are leaves (never routed through a front again)
         leaf_tangents = call.tangents(tangents)
         try:
@@ -111,7 +116,7 @@ class JvpFunction:
         if self._last is None:
             raise SrcDiffError(f"the jvp of {self.__qualname__} is compiled for its arguments' types "
                                "and has not been called yet", hint="call it, or use .source_for(*primals)")
-        return self._last.source
+        return source_of(self._last, self.jit)
 
     def source_for(self, *primals) -> str:
         """The generated source for primal arguments like these (without running it)."""
@@ -144,7 +149,8 @@ class JvpFunction:
         tangents = tangents or (0.0,) * len(primals)
         wrt = self.wrt or tuple(n for n, v, t in zip(self._names, primals, tangents)
                                 if has_tangent(v) and t is not None)
-        found = driver.lowered(self.func, wrt, Options(mode="forward", with_value=self.with_value), primals)
+        options = Options(mode="forward", with_value=self.with_value, jit=self.jit)
+        found = self._found = driver.lowered(self.func, wrt, options, primals)
         made = driver.variant(found, tuple(map(shapes.signature, primals)), primals)
         if not made.positions:
             made.positions = tuple(found.params.index(n) for n in found.wrt)
@@ -195,30 +201,38 @@ def _forget_compiled() -> None:
 CACHE.listeners.append(_forget_compiled)
 
 
-def jvp_function(func) -> JvpFunction:
-    """The forward-mode derivative of `func`: call it as ``(primals, tangents)``; `.source`."""
+def jvp_function(func, *, jit: str | None = None) -> JvpFunction:
+    """The forward-mode derivative of `func`: call it as ``(primals, tangents)``; `.source`.
+    With ``jit="numba"`` its forward sweep is compiled by numba (fused: docs/jit.md)."""
+    checked(jit, "srcdiff.jvp")
     try:
         found = _FUNCTIONS.get(func)
     except TypeError:  # not weakly referable: not cached
-        return JvpFunction(func)
+        return JvpFunction(func, jit=jit)
     if found is None:
-        found = JvpFunction(func)
+        found = {}
         try:
             _FUNCTIONS[func] = found
         except TypeError:
             pass
-    return found
+    made = found.get(jit)
+    if made is None:
+        made = found[jit] = JvpFunction(func, jit=jit)
+    return made
 
 
-def jvp(func, primals, tangents):
+def jvp(func, primals, tangents, *, jit: str | None = None):
     """``(func(*primals), J @ tangents)``: the value and the directional derivative of `func` at
     `primals` along `tangents`, by forward mode (a generated forward sweep; see `jvp_function`).
 
     `primals` and `tangents` are tuples with one entry per positional parameter; floats and
     float arrays get tangents of their own shape, any other argument a None.  A primal may be
     a tree (dict, list, tuple, namedtuple, dataclass, object) with a tangent of the same
-    structure; `func` may be a method, a partial or a srcdiff gradient (forward over reverse)."""
-    return jvp_function(bound(func, tuple(primals)))(primals, tangents)  # def f(x, *args): per call
+    structure; `func` may be a method, a partial or a srcdiff gradient (forward over reverse:
+    ``jvp(srcdiff.grad(f), (x,), (v,))`` is a Hessian-vector product).  With ``jit="numba"``
+    the generated forward sweep is compiled by numba, its elementwise chains fused into loops;
+    what numba cannot compile is refused at the user's line (never run with NumPy instead)."""
+    return jvp_function(bound(func, tuple(primals)), jit=jit)(primals, tangents)  # def f(x, *args): per call
 
 
 def _front(function: JvpFunction) -> Front:

@@ -17,6 +17,7 @@ from .. import driver
 from ..driver import Options
 from ..frontend import depends
 from ..ir import shapes
+from .jitting import runner, source_of
 
 #: the most directions one sweep carries: its code repeats each tangent statement this often
 WIDTH = 8
@@ -33,16 +34,17 @@ class VectorForward:
     """Forward mode over one plain function with `width` directions per sweep, compiled per
     argument signature."""
 
-    def __init__(self, plain, wrt: tuple[str, ...], names: list[str], width: int):
-        self.plain, self.wrt, self.names, self.width = plain, wrt, names, width
-        self.options = Options(mode="forward", with_value=False, directions=width)
+    def __init__(self, plain, wrt: tuple[str, ...], names: list[str], width: int, jit: str | None = None):
+        self.plain, self.wrt, self.names, self.width, self.jit = plain, wrt, names, width, jit
+        self.options = Options(mode="forward", with_value=False, directions=width, jit=jit)
+        self.extra = None  # with jit: functions compiled with the sweep (api/hessian_columns.py)
         self._fast: dict = {}
         self.last: Any = None  # the Variant of the last call
         self.lowered: Any = None  # the Lowered it was compiled from
 
     @property
     def source(self) -> str:
-        return self.last.source
+        return source_of(self.last, self.jit)
 
     def function(self, args: tuple):
         """The compiled sweep for arguments like `args`."""
@@ -52,12 +54,12 @@ class VectorForward:
                 and (not found[0].depends or depends.hold(found[0].depends)) \
                 and found[0].specialised_for(args, self.names):
             self.last, self.lowered = found[1], found[0]
-            return found[1].function
+            return runner(found[1], found[0], self.jit, self.extra)
         lowered = driver.lowered(self.plain, self.wrt, self.options, args)
         made = driver.variant(lowered, key, args)
         self._fast[key] = (lowered, made, lowered.parsed.func.__code__)
         self.last, self.lowered = made, lowered
-        return made.function
+        return runner(made, lowered, self.jit, self.extra)
 
     def blocks(self, args: tuple, leaves: list, dtypes: list, several: bool) -> list:
         """``blocks[i][j]`` of shape ``leaf_i.shape + leaf_j.shape``: the derivative of the

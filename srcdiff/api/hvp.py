@@ -13,6 +13,7 @@ from ..ir import memo
 from .flatcall import Front
 from .forward import JvpFunction
 from .gradients import GradFunction
+from .jitting import gradient_options
 from .varkw import bound
 
 _HVP: "weakref.WeakKeyDictionary" = memo.table(weak=True)
@@ -21,7 +22,22 @@ _HVP: "weakref.WeakKeyDictionary" = memo.table(weak=True)
 def hvp(f, x, v, *args, **kwargs):
     """The Hessian of ``f(x, *args, **kwargs)`` with respect to `x` times `v`, without
     forming the Hessian: forward mode over the gradient's generated code (one sweep computes
-    the gradient and its derivative along `v`).  `x` may be a tree, `v` a tree like it."""
+    the gradient and its derivative along `v`).  `x` may be a tree, `v` a tree like it.
+
+    `f` may be given as its gradient, ``srcdiff.hvp(srcdiff.grad(f, jit="numba"), x, v)``: the
+    product is the derivative of that gradient along `v`, made the way the gradient says:
+    with ``jit="numba"`` the forward sweep over the gradient's code is compiled by numba, its
+    elementwise chains fused into loops (what numba cannot compile is refused, never run
+    with NumPy).  The gradient must be with respect to the first parameter, `x`."""
+    jit = None
+    if isinstance(f, GradFunction):
+        jit = gradient_options(f, "srcdiff.hvp")
+        first = f.names[0] if f.names else None
+        if f.tuple_result or f.wrt != (first,):
+            raise SrcDiffError(f"srcdiff.hvp: the gradient of {f.__qualname__} is with respect to "
+                               f"{', '.join(f.wrt)}, and hvp differentiates with respect to x, the first parameter",
+                               hint="pass srcdiff.grad(f) (wrt=0), or f itself")
+        f = f.func
     f = bound(f, (x, *args), kwargs)  # def f(x, **opts): the function this call gives
     try:
         found = _HVP.get(f)
@@ -50,9 +66,9 @@ def hvp(f, x, v, *args, **kwargs):
         gradient = gradients[call.func] = GradFunction(call.func, call.wrt if several else call.wrt[0])
     try:
         plain, _, _ = gradient.derivable(call.args)
-        forward = tangents.get(plain)
+        forward = tangents.get((plain, jit))
         if forward is None:
-            forward = tangents[plain] = JvpFunction(plain, wrt=call.wrt, with_value=False)
+            forward = tangents[(plain, jit)] = JvpFunction(plain, wrt=call.wrt, with_value=False, jit=jit)
         _, product = forward(call.args, tuple(directions.get(n) for n in call.names))
     except SrcDiffError as exc:
         raise explained(exc) from None

@@ -22,7 +22,9 @@ from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
 from .gradients import GradFunction
+from .jitting import checked
 from .varkw import bound
+from .vjp_numba import numba_vjp
 
 
 class Pullbacks:
@@ -137,10 +139,14 @@ def _wrt_names(wrt, names: list[str]) -> tuple[tuple[str, ...], bool]:
     return tuple(out), isinstance(wrt, (tuple, list))
 
 
-def vjp(f, *args, wrt=0):
+def vjp(f, *args, wrt=0, jit: str | None = None):
     """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
     the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
-    (shaped like that argument: a tree's gradient is a tree; a tuple `wrt` gives a tuple)."""
+    (shaped like that argument: a tree's gradient is a tree; a tuple `wrt` gives a tuple).
+    With ``jit="numba"`` the pullback is the numba-compiled gradient of ``sum(f(*args) *
+    adjoint)`` (api/vjp_numba.py): each call runs the forward computation again with it."""
+    if checked(jit, "srcdiff.vjp"):
+        return numba_vjp(f, args, wrt)
     return Pullbacks(bound(f, args), wrt)(*args)  # def f(x, *args): the function this call gives
 
 

@@ -19,6 +19,7 @@ from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from .gradients import GradFunction
+from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 
 BATCHED = Options(mode="batched")
@@ -38,10 +39,10 @@ def batched_variant(func, names: tuple[str, ...], row: tuple):
     return batched_code(func, names, row)[1]
 
 
-def batched_code(func, names: tuple[str, ...], row: tuple):
+def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = None):
     """(the `Lowered` batched function, its `Variant` for `row`): `batched_variant` with what
-    it was compiled from (a `Plan` checks it is still current)."""
-    found = lowered(func, names, BATCHED, row)
+    it was compiled from (a `Plan` checks it is still current); `jit` as `Options.jit`."""
+    found = lowered(func, names, BATCHED if jit is None else Options(mode="batched", jit=jit), row)
     static = [n for n in names if n in found.statics or n in found.constants]
     if static:  # the code is specialised on one example's value: it would be every example's
         raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "
@@ -58,7 +59,8 @@ def parameter_names(func) -> list[str]:
 class VmapFunction:
     """`f` over a leading batch axis: ``in_axes`` an int or None, or one per positional argument."""
 
-    def __init__(self, f, in_axes=0, out_axes=0):
+    def __init__(self, f, in_axes=0, out_axes=0, jit: str | None = None):
+        self.jit = checked(jit, "srcdiff.vmap")
         if not callable(f):
             raise SrcDiffError(f"srcdiff.vmap needs a function, got {type(f).__name__}")
         if out_axes != 0:
@@ -117,12 +119,14 @@ class VmapFunction:
                 lowereds.append(lowered_of(func))
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
-            found, made = batched_code(func, batched, row)
+            found, made = batched_code(func, batched, row, jit=self.jit)
             self._last = made
+            run = runner(made, found, self.jit)
+            result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
         except SrcDiffError as exc:
             raise explained(exc) from None
-        self._plan = plan_for(moved, [*lowereds, found], made.function)
-        return made.function(*moved)
+        self._plan = plan_for(moved, [*lowereds, found], run)
+        return result
 
     @property
     def source(self) -> str:
@@ -130,16 +134,18 @@ class VmapFunction:
         if self._last is None:
             raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
                                hint="call it once first")
-        return self._last.source
+        return source_of(self._last, self.jit)
 
 
-def vmap(f, in_axes=0, out_axes=0) -> VmapFunction:
+def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None) -> VmapFunction:
     """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
     to the front, or None for an argument shared by every example), in one call of batched
     code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
     in_axes=(None, 0, 0))`` gives per-example gradients.  A function with an operation that
-    has no batching rule is refused at its line."""
-    return VmapFunction(f, in_axes, out_axes)
+    has no batching rule is refused at its line.  With ``jit="numba"`` the batched code is
+    compiled by numba (what numba cannot compile, such as a row helper without a numba
+    version, is refused at its line, never run with NumPy)."""
+    return VmapFunction(f, in_axes, out_axes, jit)
 
 
 __all__ = ["VmapFunction", "batched_code", "batched_variant", "parameter_names", "row_of", "vmap"]

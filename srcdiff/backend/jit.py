@@ -24,6 +24,7 @@ import re
 import sys
 import tempfile
 import types
+from dataclasses import replace
 
 import numpy as np
 
@@ -33,12 +34,15 @@ HINT = "use srcdiff.grad(f) without jit=, or keep the function to loops and NumP
 _COMPILED = "__srcdiff_dispatchers__"
 
 
-def numba_function(made, found, template_globals: dict, origins):
+def numba_function(made, found, template_globals: dict, origins, extra=None):
     """The Variant `made` of the lowered function `found` (driver's `Lowered`) compiled by
     numba, as a function of the gradient's arguments; `origins` (backend/origins.py) maps
     generated lines to the user's.  What the variant is specialised on (the globals the
     transform read by value, which the caller guards, and static parameters) is compiled in
     as constants; every other global the code reads is an argument read on each call.
+
+    `extra(built)` gives functions compiled in the same module (name, text), each calling the
+    main one by its name (backend/numba/columns.py: a loop over the columns of a Hessian).
 
     A string argument (``reduction="sum"``, an option the code compares) is compiled in too,
     one module per value met: the branches it decides go, and numba does not type a branch
@@ -48,7 +52,7 @@ def numba_function(made, found, template_globals: dict, origins):
     code = getattr(made.function, "__code__", None)
     names = code.co_varnames[:code.co_argcount] if code is not None else ()
     if not strings or len(names) != len(key):
-        return _compiled_function(made, found, template_globals, origins, {})
+        return _compiled_function(made, found, template_globals, origins, {}, extra)
     made_for = {}
 
     def by_strings(*args):
@@ -56,14 +60,14 @@ def numba_function(made, found, template_globals: dict, origins):
         run = made_for.get(values)
         if run is None:
             fixed = {names[i]: v for i, v in zip(strings, values) if type(v) is str}
-            run = made_for[values] = _compiled_function(made, found, template_globals, origins, fixed)
+            run = made_for[values] = _compiled_function(made, found, template_globals, origins, fixed, extra)
         by_strings.source = run.source
         return run(*args)
     by_strings.source, by_strings.py_func = "", made.function  # (no ``env``: numba/entry.py takes the general path)
     return by_strings
 
 
-def _compiled_function(made, found, template_globals: dict, origins, fixed: dict):
+def _compiled_function(made, found, template_globals: dict, origins, fixed: dict, extra=None):
     """`numba_function`'s work, with the parameters `fixed` (IR name -> value) compiled in."""
     parsed = found.parsed
     args = parsed.tree.args
@@ -95,9 +99,11 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         optionals,
         pads,
         points,
+        prefuse,
         reductions,
         runtime,
         shape_tuples,
+        slice_adds,  # noqa: F401  (registers index_add through slices)
         sorting,
         special,
         stacked,
@@ -126,10 +132,14 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   zero_adjoints, optionals, diagonals, sorting,
                                                   take_adjoints, named_norms, triangular)
              for name in module.HELPERS}
-    key = next((k for k, v in found.variants.items() if v is made), None)
+    key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
+    if found.options.mode != "reverse":  # forward mode (jvp, hvp) and batched code: ready for fusion
+        plain = prefuse.tidy(plain)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
+    if extra is not None:
+        plain, built = _with_extra(plain, extra), _with_extra(built, extra)
 
     def compiled(built):
         built = vectorised(built)  # NumPy's vector loops for large arrays' tanh, exp, ...
@@ -177,6 +187,27 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
     return run
+
+
+def _with_extra(built, extra):
+    """`built` with the functions `extra(built)` gives after its own, compiled with them."""
+    parts = extra(built)
+    return replace(built, source=built.source + "".join(f"\n\n\n{text}" for _, text in parts),
+                   functions=[*built.functions, *(name for name, _ in parts)],
+                   imports={**built.imports, "np": ("numpy", None)})
+
+
+def _with_tangents(key, found):
+    """The signature `key` of a forward sweep's primals, followed by its tangents' (each like
+    its primal's, `Options.directions` of them per parameter): the sweep takes both.  None
+    (nothing specialised) where a primal is not a float64 array or a float."""
+    if found.options.mode != "forward" or not isinstance(key, tuple):
+        return key
+    sigs = dict(zip(found.params, key))
+    tangents = [sigs.get(w) for _ in range(found.options.directions) for w in found.wrt]  # (ad/tangent_vector.py)
+    if any(not (s is float or (isinstance(s, tuple) and len(s) == 3 and s[-1] == "f")) for s in tangents):
+        return None
+    return key + tuple(tangents)
 
 
 def _typed(value):

@@ -129,7 +129,10 @@ class _Rewriter(ast.NodeTransformer):
         self.helpers: set[str] = set()
 
     def visit_Delete(self, node: ast.Delete):
-        return None
+        # ``del name`` frees memory (numba has no use for it); ``del states_bar[-1:]`` (a list
+        # drop in forward mode over a derivable gradient) changes the list: kept
+        node.targets = [t for t in node.targets if not isinstance(t, ast.Name)]
+        return node if node.targets else None
 
     def visit_For(self, node: ast.For):
         """``for items in reversed(stack):`` over a list: by position, from the end."""

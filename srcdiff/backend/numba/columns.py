@@ -1,0 +1,70 @@
+"""A Hessian's (or a Jacobian's) columns in one compiled call, for ``jit="numba"``.
+
+Column k of a Hessian is the derivative of the gradient along the k-th unit direction:
+forward mode over the gradient's generated code, `width` directions per sweep
+(ad/tangent_vector.py: the gradient's own work is done once per sweep), compiled and fused
+by numba (jit.py).  Called from Python once per sweep, each call would pay for building unit
+tangents and entering numba, more than a small problem's whole work.  The loop written here
+runs the sweeps inside numba: it sets one element of each direction's tangent to one, calls
+the sweep, and writes the products into one preallocated array per part of the product,
+``(part_i.size, columns)``.
+
+The loop is compiled in the sweep's own module (jit.py's `extra`), calling it by name, so
+numba's on-disk cache keeps both; its text is made from the argument kinds alone.
+"""
+
+from __future__ import annotations
+
+
+def loop_text(name: str, sweep: str, env: list[str], n_params: int, leaves: tuple, outputs: tuple,
+              several: bool, width: int) -> str:
+    """``name(*env, *params, *sizes) -> (out_0, out_1, ...)`` running `sweep`.
+
+    `leaves` lists, in the sweep's tangent order, (the parameter's position, whether it is an
+    array) of each differentiated parameter; the sweep is ``sweep(*env, *params, *tangents_0,
+    ..., *tangents_{width-1}) -> (None, products)``: one product per direction (the product
+    itself for one direction), each a tuple of one part per entry of `outputs` (whether that
+    part is an array) when `several`, else that one part.  ``out_i[:, k]`` is part i of the
+    product along the k-th direction (leaves in order, each one's elements in C order); its
+    number of elements is the i-th of `sizes`."""
+    params = [f"p{i}" for i in range(n_params)]
+    lines = [f"def {name}({', '.join([*env, *params, *[f'n{i}' for i in range(len(outputs))]])}):"]
+    sizes = [f"p{position}.size" if is_array else "1" for position, is_array in leaves]
+    for t, size in enumerate(sizes):
+        lines.append(f"    s{t + 1} = s{t} + {size}" if t else f"    s0 = 0\n    s1 = {size}")
+    total = f"s{len(leaves)}"
+    for j in range(width):
+        for t, (position, is_array) in enumerate(leaves):
+            if is_array:
+                lines += [f"    d{j}_{t} = np.zeros(p{position}.shape)", f"    g{j}_{t} = d{j}_{t}.reshape(-1)"]
+            else:
+                lines.append(f"    d{j}_{t} = 0.0")
+    for i in range(len(outputs)):
+        lines.append(f"    o{i} = np.empty((n{i}, {total}))")
+    tangents = [f"d{j}_{t}" for j in range(width) for t in range(len(leaves))]
+    lines.append(f"    for c0 in range(0, {total}, {width}):")
+    for j in range(width):
+        for t, (_, is_array) in enumerate(leaves):
+            if is_array:
+                lines.append(f"        if s{t} <= c0 + {j} < s{t + 1}:\n"
+                             f"            g{j}_{t}[c0 + {j} - s{t}] = 1.0")
+            else:
+                lines.append(f"        d{j}_{t} = 1.0 if c0 + {j} == s{t} else 0.0")
+    lines.append(f"        r = {sweep}({', '.join([*env, *params, *tangents])})[1]")
+    for j in range(width):
+        product = f"r[{j}]" if width > 1 else "r"
+        lines.append(f"        if c0 + {j} < {total}:")
+        for i, is_array in enumerate(outputs):
+            part = f"{product}[{i}]" if several else product
+            lines.append(f"            o{i}[:, c0 + {j}] = np.ascontiguousarray({part}).reshape(-1)" if is_array else
+                         f"            o{i}[0, c0 + {j}] = {part}")
+        for t, (_, is_array) in enumerate(leaves):
+            if is_array:
+                lines.append(f"            if s{t} <= c0 + {j} < s{t + 1}:\n"
+                             f"                g{j}_{t}[c0 + {j} - s{t}] = 0.0")
+    outs = ", ".join(f"o{i}" for i in range(len(outputs)))
+    lines.append(f"    return ({outs},)")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["loop_text"]
