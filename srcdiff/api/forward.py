@@ -17,7 +17,7 @@ from typing import cast
 import numpy as np
 
 from .. import driver
-from ..driver import CACHE, Options, Variant
+from ..driver import CACHE, Lowered, Options, Variant
 from ..driver.higher import explained
 from ..errors import SrcDiffError
 from ..frontend import depends, trees
@@ -55,7 +55,7 @@ class JvpFunction:
         self._last: Variant | None = None
         self._fast: dict = {}  # argument signature -> (lowered, variant) of the last call like it
         _LIVE.add(self)
-        self._found = None  # the Lowered of the last variant made
+        self._found: Lowered | None = None  # the Lowered of the last variant made
         self.__name__ = getattr(func, "__name__", "jvp")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
 

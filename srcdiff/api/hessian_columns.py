@@ -117,7 +117,8 @@ class JitColumns:
         found = self._compiled.get(widths(sum(leaf.size for leaf in leaves))[0])
         if found is None:
             return self.blocks(args, leaves, dtypes, several)
-        return self._run(*found, args, leaves, [leaf.shape for leaf in leaves])
+        run, drive = found
+        return self._run(run, drive, args, leaves, [leaf.shape for leaf in leaves])
 
     @staticmethod
     def _run(run, drive, args: tuple, leaves: list, outputs: list) -> list:

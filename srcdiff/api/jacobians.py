@@ -183,7 +183,7 @@ class Hessian(Composite):
         # generated gradient -> its JvpFunction (forward over reverse); (gradient, width) -> its
         # VectorForward (hessian_forward.py), False where vector forward mode refused it
         self._forwards: dict = {}
-        self._last = None
+        self._last: JitColumns | VectorForward | JvpFunction | None = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it
         self.batched = Batched(seeded, jit)
         self.__name__ = self.__qualname__ = f"hessian({self.front.qualname})"

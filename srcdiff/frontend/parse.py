@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import dataclasses
 import inspect
 import textwrap
@@ -357,19 +358,17 @@ def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
 
 
 def _lambdas_in(text: str) -> ast.Module | None:
-    """The lambdas of lines that are not a statement (``"gelu": lambda z: ...,`` in a dict
-    literal): each ``lambda`` parsed up to the longest end that makes it an expression."""
+    """The lambdas of lines that are no statement (``"gelu": lambda z: ...,`` of a dict), each
+    read up to the longest end that makes it a lambda (``lambda z: z,`` is a tuple)."""
     found = []
     for start in (i for i in range(len(text)) if text.startswith("lambda", i)):
         for end in range(len(text), start, -1):
-            try:
+            with contextlib.suppress(SyntaxError):
                 expr = ast.parse(text[start:end].strip(), mode="eval").body
-            except SyntaxError:
-                continue
-            if isinstance(expr, ast.Lambda):  # (``lambda z: z,`` parses too: as a tuple)
-                ast.increment_lineno(expr, text.count("\n", 0, start))
-                found.append(ast.Expr(expr))
-                break
+                if isinstance(expr, ast.Lambda):
+                    ast.increment_lineno(expr, text.count("\n", 0, start))
+                    found.append(ast.Expr(expr))
+                    break
     return ast.Module(found, type_ignores=[]) if found else None
 
 
@@ -386,9 +385,8 @@ def _lambda_def(module, func, where: Location) -> ast.FunctionDef:
         )
     lam = lambdas[0]
     ret = ast.Return(value=lam.body, lineno=lam.lineno, col_offset=lam.col_offset)
-    fdef = ast.FunctionDef(name="lambda_", args=lam.args, body=[ret], decorator_list=[],
-                           returns=None, type_comment=None, lineno=lam.lineno,
-                           col_offset=lam.col_offset)
+    fdef = ast.FunctionDef(name="lambda_", args=lam.args, body=[ret], decorator_list=[], returns=None,
+                           type_comment=None, lineno=lam.lineno, col_offset=lam.col_offset)
     if hasattr(ast.FunctionDef, "type_params"):
         fdef.type_params = []
     return ast.fix_missing_locations(fdef)
@@ -396,7 +394,6 @@ def _lambda_def(module, func, where: Location) -> ast.FunctionDef:
 
 def _file_lines(filename: str, lines: list[str], first: int) -> list[str]:
     import linecache
-
     all_lines = linecache.getlines(filename)
     if all_lines:
         return all_lines
