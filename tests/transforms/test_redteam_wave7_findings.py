@@ -360,3 +360,46 @@ def test_an_in_place_update_of_a_parameter_in_every_transformation(case):
     except srcdiff.SrcDiffError as exc:
         pytest.fail(f"{how} refuses what grad differentiates: {exc}")
     np.testing.assert_allclose(got, want @ v if how == "jvp" else want, rtol=1e-6, atol=1e-8)
+
+
+# ---- 7. reverse over reverse loses the zero factor of a norm along an axis ----
+# ``np.linalg.norm(np.stack([x, 0.0 * x]), axis=1)``: the second row is identically 0, its norm's
+# derivative 0 (docs/guarantees.md, "a zero factor before a point of infinite slope", claimed for
+# jacobian(grad) too).  hessian, hvp and jvp(grad) are exact; jacobian(grad) and vjp(grad) returned
+# NaN in EVERY entry, the other row's too.
+
+
+def norm_of_stacked_zero_row(x):
+    return np.sum(np.linalg.norm(np.stack([x, 0.0 * x]), axis=1))
+
+
+def norm_of_stacked_masked_row(x, m=0.0):
+    return np.sum(np.linalg.norm(np.stack([x, x * m]), axis=1))
+
+
+def norm_of_vstacked_zero_row(x):
+    return np.sum(np.linalg.norm(np.vstack([x, 0.0 * x, 2.0 * x]), axis=1) ** 3)
+
+
+def sqrt_of_stacked_zero_row(x):
+    return np.sum(np.sqrt(np.sum(np.stack([0.0 * x, x]) ** 2, axis=1)))
+
+
+ZERO_ROWS = [(f, how) for f in (norm_of_stacked_zero_row, norm_of_stacked_masked_row, norm_of_vstacked_zero_row,
+                                sqrt_of_stacked_zero_row)
+             for how in ("jacobian_of_grad", "vjp_of_grad", "hessian", "jvp_of_grad")]
+ZERO_ROWS_OPEN = {(f, how) for f, how in ZERO_ROWS
+                  if f is not sqrt_of_stacked_zero_row and how in ("jacobian_of_grad", "vjp_of_grad")}
+
+
+@pytest.mark.parametrize("case", open_class("reverse over reverse: zero factor of a norm along an axis", ZERO_ROWS,
+                                            ZERO_ROWS_OPEN), ids=lambda c: f"{c[0].__name__}-{c[1]}")
+def test_second_order_through_a_zero_row_of_a_norm(case):
+    f, how = case
+    x = np.array([0.5, 0.7, 1.2])
+    want = _numeric_hessian(f, (x,))
+    got = {"jacobian_of_grad": lambda: srcdiff.jacobian(srcdiff.grad(f))(x),
+           "vjp_of_grad": lambda: np.stack([srcdiff.vjp(srcdiff.grad(f), x)[1](e) for e in np.eye(3)]),
+           "hessian": lambda: srcdiff.hessian(f)(x),
+           "jvp_of_grad": lambda: np.stack([srcdiff.jvp(srcdiff.grad(f), (x,), (e,))[1] for e in np.eye(3)]).T}[how]()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
