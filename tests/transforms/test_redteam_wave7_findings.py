@@ -142,8 +142,7 @@ def _linear_loop_args(f):
 
 LINEAR_LOOPS = [quantile_columns, pinball_over_constants, hinge_margins, leaky_tuple_slopes]
 SECOND_ORDER = [(f, how) for f in LINEAR_LOOPS for how in ("jacobian_of_grad", "vjp_of_grad", "hessian")]
-SECOND_ORDER_OPEN = {(f, how) for f in (quantile_columns, pinball_over_constants, leaky_tuple_slopes)
-                     for how in ("jacobian_of_grad", "vjp_of_grad")}
+SECOND_ORDER_OPEN: set = set()  # fixed: ad/regions.py gives a popped array adjoint its shape
 
 
 @pytest.mark.parametrize("case", open_class("list adjoint zero meets a matmul", SECOND_ORDER, SECOND_ORDER_OPEN),
