@@ -71,6 +71,9 @@ class Sweep:
     definitions: dict = field(default_factory=dict)
     #: values whose adjoint may be inf or NaN where the function is finite (ad/zero_factors.py)
     non_finite: frozenset = frozenset()
+    #: ... of them, those that may be the NaN of a kink or tie of the generated code differentiated
+    #: again (ad/zero_factors.py): only a factor that carries no gradient selects 0 there
+    kinked: frozenset = frozenset()
 
     @property
     def adjoint(self) -> dict[str, str]:

@@ -387,8 +387,7 @@ def sqrt_of_stacked_zero_row(x):
 ZERO_ROWS = [(f, how) for f in (norm_of_stacked_zero_row, norm_of_stacked_masked_row, norm_of_vstacked_zero_row,
                                 sqrt_of_stacked_zero_row)
              for how in ("jacobian_of_grad", "vjp_of_grad", "hessian", "jvp_of_grad")]
-ZERO_ROWS_OPEN = {(f, how) for f, how in ZERO_ROWS
-                  if f is not sqrt_of_stacked_zero_row and how in ("jacobian_of_grad", "vjp_of_grad")}
+ZERO_ROWS_OPEN: set = set()  # fixed: ad/zero_factors.py seeds the operands of generated kinks
 
 
 @pytest.mark.parametrize("case", open_class("reverse over reverse: zero factor of a norm along an axis", ZERO_ROWS,
