@@ -75,6 +75,8 @@ def _narrow_arguments(found: Lowered, key) -> dict:
     sigs = dict(zip(found.params, key or ()))
     narrow = {p: (shapes.narrow_dtype(sigs[p]), isinstance(sigs[p], type)) for p in found.wrt
               if p in sigs and shapes.narrow_dtype(sigs[p])}
+    if any(shapes.narrow_dtype(s) for s in sigs.values()):  # a Python float next to float32 values
+        narrow.update({p: ("float64", True) for p in found.wrt if sigs.get(p) is float})  # keeps float64
     if found.options.jit and any(isinstance(s, tuple) and s[-1] == shapes.HALF for s in sigs.values()):
         raise SrcDiffError(f"{found.parsed.location(found.parsed.tree)}: jit={found.options.jit!r} cannot compile "
                            f"{found.parsed.name} for float16 arrays (numba has no float16 arithmetic)",
