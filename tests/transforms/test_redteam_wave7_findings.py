@@ -408,3 +408,40 @@ def test_second_order_through_a_zero_row_of_a_norm(case):
            "jvp_of_grad": lambda: np.stack([srcdiff.jvp(srcdiff.grad(f), (x,), (e,))[1] for e in np.eye(3)]).T}[how]()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
+
+
+# ---- 8. srcdiff.check reports MISMATCH where grad refuses ----
+# ``u[idx] += w`` with a repeated index, a float written into an int array: grad refuses at the
+# user's line, when it runs; check ran the same gradient, caught the refusal and reported
+# "MISMATCH ... srcdiff's gradient raised SrcDiffError".  It refuses as grad does now.
+
+
+def repeated_index_add(w, x):
+    u = x.copy()
+    u[np.array([0, 0, 2, 1, 2])] += w
+    return np.sum(u ** 2)
+
+
+def repeated_index_assign(w, x):
+    u = x.copy()
+    u[np.array([1, 1, 2])] = w
+    return np.sum(np.sin(u))
+
+
+def float_into_int_array(w, x):
+    u = np.zeros(3, dtype=int)
+    u[:] = w * 2.5
+    return np.sum(u * w) + np.sum(x * w)
+
+
+@pytest.mark.parametrize("f", [repeated_index_add, repeated_index_assign, float_into_int_array],
+                         ids=lambda f: f.__name__)
+def test_check_refuses_where_grad_refuses(f):
+    w = np.array([1.0, 2.0, 3.0, 4.0, 5.0]) if f is repeated_index_add else np.array([0.4, 1.3, -0.6])
+    x = np.array([0.5, -1.0, 2.0])
+    with pytest.raises(srcdiff.SrcDiffError) as grad_refusal:
+        srcdiff.grad(f)(w, x)
+    with pytest.raises(srcdiff.SrcDiffError) as check_refusal:
+        srcdiff.check(f, w, x, progress=False)
+    assert _located_here(check_refusal.value)
+    assert check_refusal.value.reason == grad_refusal.value.reason
