@@ -117,14 +117,15 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
                     single: bool = False, complex_params: frozenset = frozenset(),
-                    narrow: dict | None = None) -> Variant:
+                    narrow: dict | None = None, for_helper: bool = False) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
     arguments are float32 (the derivative's fills are too, backend/single.py); `complex_params`
     name the parameters whose arguments are complex (a differentiated value meeting one is
     refused at its line, whatever transformation this is); `narrow`: the `wrt` parameters
-    whose gradients are returned in float32 or float16 (`_narrow_arguments`)."""
+    whose gradients are returned in float32 or float16 (`_narrow_arguments`); `for_helper`: a user
+    helper's adjoint, whose in-place update of a parameter would change its caller's array."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -132,7 +133,7 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if complex_params:
         refuse_complex(ir, set(found.wrt), parsed.location, complex_params)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
-    check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
+    check_in_place(ir, shape_of, parsed.location, callee=for_helper)
     if options.mode == "batched":
         func, program, name = batched.transform(found, ir, namer, shape_of, args)
     else:
@@ -276,7 +277,7 @@ def callee(spec: CallSpec) -> Callee:
         param_shapes = parameter_shapes(func, dict(spec.shapes))
         facts = call_facts(func, statics, analysis[1], param_shapes)
         found = lower_parsed(parsed, spec.wrt, options, static_values(parsed, func, spec, statics), facts)
-        found_callee.variant = compile_variant(found, param_shapes)
+        found_callee.variant = compile_variant(found, param_shapes, for_helper=True)
         found_callee.cell.cell_contents = found_callee.variant.function
     except SrcDiffError as exc:
         del CACHE.callees[key]

@@ -345,7 +345,7 @@ def normalised_in_place(w):
 
 IN_PLACE = [(f, how) for f in (doubled_in_place, sgd_step_in_place, normalised_in_place)
             for how in ("grad", "vjp", "jvp")]
-IN_PLACE_OPEN = {(f, "vjp") for f in (doubled_in_place, sgd_step_in_place, normalised_in_place)}
+IN_PLACE_OPEN: set = set()  # fixed: driver/compile.py refuses the caller's array only for helpers
 
 
 @pytest.mark.parametrize("case", open_class("vjp refuses what grad accepts: in-place on a parameter", IN_PLACE,
