@@ -260,7 +260,9 @@ def _branch(branch: Branch, state: Batching) -> If:
         name = merge.out.name
         for side, has in ((body, after_body), (orelse, after_orelse)):
             if name in state.have and name not in has:  # the same for every row on this side only
-                side.append(Assign([name], state.rows(merge.out), branch.line))
+                # (not `state.rows`: the name is in `have` already, for the other side's rows)
+                rows = call("broadcast_rows", state.ref(merge.out), ast.Name(state.size, ast.Load()))
+                side.append(Assign([name], rows, branch.line))
     return If(operand_ast(branch.test), body, orelse, branch.line)
 
 

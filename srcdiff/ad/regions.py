@@ -75,6 +75,11 @@ def _reverse_append(node: Node, sweep: Sweep) -> None:
     pop = ast.parse(f"{sweep.name(lst.name)}.pop()", mode="eval").body
     if isinstance(value, Var) and value.name in sweep.active:
         sweep.popped.add(value.name)  # may be the list's 0.0: not an array to write into
+        shape = sweep.shapes.get(value.name, shapes.UNKNOWN)
+        if shape.known and not shape.scalar and sweep.loops:
+            # an array's adjoint has its shape: an item no contribution reached is the list's
+            # 0.0, which a matrix product or a reshape of the adjoint would not take
+            pop = ast.BinOp(_call("zeros_like", ast.Name(value.name, ast.Load())), ast.Add(), pop)
         sweep.contribute(value.name, pop, node.line)
     else:
         sweep.emit(Effect(pop, node.line))

@@ -28,7 +28,7 @@ from .powers import find_powers
 from .regions import reverse_block
 from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
-from .zero_factors import non_finite_adjoints
+from .zero_factors import kinked_adjoints, non_finite_adjoints
 
 
 def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape],
@@ -41,10 +41,12 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     `derivable`, loops save values in the form srcdiff differentiates again (`Sweep.derivable`).
     """
     function = hoist_invariants(function, shape_of)
+    kinked = kinked_adjoints(function)
     sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
-                  non_finite=non_finite_adjoints(function, shape_of, derivable), powers=find_powers(function))
+                  non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
+                  powers=find_powers(function))
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
     output = function.output

@@ -73,6 +73,9 @@ class Sweep:
     non_finite: frozenset = frozenset()
     #: products that are a number times a power of one value, by node id (ad/powers.py)
     powers: dict = field(default_factory=dict)
+    #: ... of them, those that may be the NaN of a kink or tie of the generated code differentiated
+    #: again (ad/zero_factors.py): only a factor that carries no gradient selects 0 there
+    kinked: frozenset = frozenset()
 
     @property
     def adjoint(self) -> dict[str, str]:

@@ -49,6 +49,22 @@ def non_finite_adjoints(function: Function, shape_of: dict, derivable: bool = Fa
         kinked = _kinked(node, shape_of) if derivable else ()
         seeds.update(operand.name for param, operand in zip(node.rule.params, node.inputs)
                      if isinstance(operand, Var) and (param in kinked or slope_may_be_infinite(node, param)))
+    return _upstream(function, seeds)
+
+
+def kinked_adjoints(function: Function) -> frozenset[str]:
+    """In a gradient differentiated again, the values whose adjoint may be the NaN of one of its
+    kinks or ties (``kink(...)``, ``tie(...)``: the norm of zeros, a tie of maximum), and every
+    value they are computed from.  A constant zero factor before them gives an exact 0 there;
+    a factor that moves keeps the honest NaN (`zero_factor`)."""
+    seeds = {operand.name for node in all_nodes(function) if node.rule.name in _KINK_RULES
+             for param, operand in zip(node.rule.params, node.inputs)
+             if param in ("x", "y") and isinstance(operand, Var)}
+    return _upstream(function, seeds)
+
+
+def _upstream(function: Function, seeds: set[str]) -> frozenset[str]:
+    """`seeds` and every value they are computed from."""
     if not seeds:
         return frozenset()
     into: dict[str, list[str]] = {}
@@ -79,6 +95,8 @@ def _kinked(node: Node, shape_of: dict) -> set[str]:
 
 #: the helpers whose derivative is NaN at a kink or a tie (rules/kinks.py)
 _KINKS = {"kink", "tie"}
+#: their rules (rules/generated_code.py), met where a derivable gradient is differentiated again
+_KINK_RULES = {"srcdiff.rules.kinks.kink", "srcdiff.rules.kinks.tie"}
 
 
 def zero_factor(node: Node, param: str, sweep):
@@ -94,7 +112,7 @@ def zero_factor(node: Node, param: str, sweep):
     if param not in factors or node.out.name not in sweep.non_finite:
         return None
     other = node.inputs[node.rule.params.index(factors[param])]
-    if sweep.derivable and isinstance(other, Var) and other.name in sweep.active:
+    if (sweep.derivable or node.out.name in sweep.kinked) and isinstance(other, Var) and other.name in sweep.active:
         return None
     if isinstance(other, Const):
         value = other.value
@@ -119,4 +137,4 @@ def _is_zero(e: ast.expr, scalar: bool) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [e, ast.Constant(0.0)], [])
 
 
-__all__ = ["ZERO", "non_finite_adjoints", "slope_may_be_infinite", "zero_factor"]
+__all__ = ["ZERO", "kinked_adjoints", "non_finite_adjoints", "slope_may_be_infinite", "zero_factor"]

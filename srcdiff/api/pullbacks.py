@@ -115,7 +115,13 @@ class Pullback:
         self._calls += 1
         if self._calls > 1 and self._again:  # the stacks are used up: run the forward sweep again
             self._pullback = cast(Callable[..., Any], self._made.function)(*self._args)[1]
-        found = self._pullback(g)
+        try:
+            found = self._pullback(g)
+        except SrcDiffError:
+            raise
+        except Exception as exc:  # noqa: BLE001  the closure runs outside the forward's try: located here
+            driver.CACHE.origins.raise_located(exc)
+            raise
         return list(found) if self._several else [found]
 
     def __call__(self, g):

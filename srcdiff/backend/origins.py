@@ -53,8 +53,11 @@ def user_lines(source: str, adjoint_comments: dict[str, int], computes: dict[str
 class Origins:
     """The `Origin` of every generated function, by the file name its code was compiled under."""
 
-    def __init__(self):
+    def __init__(self, generated: dict | None = None):
         self.by_file: dict[str, Origin] = {}
+        #: a generated gradient's name -> its `Origin`, for code differentiated again: an error in a
+        #: second derivative's code names the first derivative's line, which names the user's
+        self.generated: dict = generated if generated is not None else {}
 
     def add(self, function, origin: Origin) -> None:
         self.by_file[function.__code__.co_filename] = origin
@@ -77,12 +80,19 @@ class Origins:
         if place is None:
             raise error
         user_line, sweep = place
+        where = origin.location(user_line)
+        outer = self.generated.get(where.filename)
+        while outer is not None:  # generated code differentiated again: back to the user's line
+            back = outer.user_line.get(where.line)
+            where = outer.location(back[0] if back else 1)
+            sweep = "backward" if back and back[1] == "backward" else sweep
+            outer = self.generated.get(where.filename)
         doing = "computing" if sweep == "forward" else "computing the gradient of"
         if isinstance(error, SrcDiffError):  # a run-time helper's refusal: its words, at the user's line
-            located = SrcDiffError(error.reason, origin.location(user_line), error.hint)
+            located = SrcDiffError(error.reason, where, error.hint)
         else:
             located = SrcDiffError(f"{type(error).__name__} while {doing} this line: {error}",
-                                   origin.location(user_line),
+                                   where,
                                    f"the generated code {origin.name} failed here (see .source); "
                                    "check the shapes and values that reach this line")
         located.sweep = sweep

@@ -118,9 +118,9 @@ class Cache:
         self.callees: dict[tuple, Callee] = {}
         self.callee_irs: dict[tuple, object] = {}
         #: what each generated function was generated from (its errors name the user's line)
-        self.origins = origins.Origins()
         #: a derivable gradient's name (its errors' file name when lowered again) -> its `Origin`
         self.generated: dict[str, origins.Origin] = {}
+        self.origins = origins.Origins(self.generated)
         self.listeners: list = []  # called on `clear` (gradient functions drop fast paths)
 
     def clear(self) -> None:

@@ -75,6 +75,8 @@ def _narrow_arguments(found: Lowered, key) -> dict:
     sigs = dict(zip(found.params, key or ()))
     narrow = {p: (shapes.narrow_dtype(sigs[p]), isinstance(sigs[p], type)) for p in found.wrt
               if p in sigs and shapes.narrow_dtype(sigs[p])}
+    if any(shapes.narrow_dtype(s) for s in sigs.values()):  # a Python float next to float32 values
+        narrow.update({p: ("float64", True) for p in found.wrt if sigs.get(p) is float})  # keeps float64
     if found.options.jit and any(isinstance(s, tuple) and s[-1] == shapes.HALF for s in sigs.values()):
         raise SrcDiffError(f"{found.parsed.location(found.parsed.tree)}: jit={found.options.jit!r} cannot compile "
                            f"{found.parsed.name} for float16 arrays (numba has no float16 arithmetic)",
@@ -115,14 +117,15 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
                     single: bool = False, complex_params: frozenset = frozenset(),
-                    narrow: dict | None = None) -> Variant:
+                    narrow: dict | None = None, for_helper: bool = False) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
     arguments are float32 (the derivative's fills are too, backend/single.py); `complex_params`
     name the parameters whose arguments are complex (a differentiated value meeting one is
     refused at its line, whatever transformation this is); `narrow`: the `wrt` parameters
-    whose gradients are returned in float32 or float16 (`_narrow_arguments`)."""
+    whose gradients are returned in float32 or float16 (`_narrow_arguments`); `for_helper`: a user
+    helper's adjoint, whose in-place update of a parameter would change its caller's array."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -130,7 +133,7 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if complex_params:
         refuse_complex(ir, set(found.wrt), parsed.location, complex_params)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
-    check_in_place(ir, shape_of, parsed.location, callee=options.pullback)
+    check_in_place(ir, shape_of, parsed.location, callee=for_helper)
     if options.mode == "batched":
         func, program, name = batched.transform(found, ir, namer, shape_of, args)
     else:
@@ -274,7 +277,7 @@ def callee(spec: CallSpec) -> Callee:
         param_shapes = parameter_shapes(func, dict(spec.shapes))
         facts = call_facts(func, statics, analysis[1], param_shapes)
         found = lower_parsed(parsed, spec.wrt, options, static_values(parsed, func, spec, statics), facts)
-        found_callee.variant = compile_variant(found, param_shapes)
+        found_callee.variant = compile_variant(found, param_shapes, for_helper=True)
         found_callee.cell.cell_contents = found_callee.variant.function
     except SrcDiffError as exc:
         del CACHE.callees[key]

@@ -44,6 +44,14 @@ def _number_templates(static, operand_shapes):
     return {"x": "np.full(np.shape(x), g)"}
 
 
+def _number_tangents(static, operand_shapes):
+    """The tangent of one number taken out of an array: refused where the adjoint is (an array of
+    more than one element: ``.tolist()`` gives a list, not a number), and where the shape is not
+    known, a tangent that fails at run time for more than one element rather than summing them."""
+    _number_templates(static, operand_shapes)
+    return {"x": "np.sum(x_dot)" if operand_shapes["x"].known else "np.reshape(x_dot, ())"}
+
+
 def _number_shape(static, x):
     return shapes.SCALAR
 
@@ -76,9 +84,9 @@ RULES = [
          shape=lambda static, x: x, note="no gradient where x is NaN or infinite (replaced by constants)"),
     *[number_conversion(f) for f in (np.float64, np.float32)],
     rule(item, ("x",), _number_templates, name="ndarray.item", shape=_number_shape, fresh=True,
-         tangents={"x": "np.sum(x_dot)"}, note="one element (no index argument)"),
+         tangents=_number_tangents, note="one element (no index argument)"),
     rule(tolist, ("x",), _number_templates, name="ndarray.tolist", shape=_number_shape, fresh=True,
-         tangents={"x": "np.sum(x_dot)"}, note="of a 0-d value (a number)"),
+         tangents=_number_tangents, note="of a 0-d value (a number)"),
     rule(math.pow, ("x", "y"), {"x": POW_X, "y": "g * ans * np.log(x + (ans == 0))"},
          shape=lambda static, *operands: shapes.SCALAR, float_result=True, fresh=True, sympy="sympy.Pow",
          singular=("x",), tangents={"x": POW_X.replace("g *", "x_dot *"), "y": "y_dot * ans * np.log(x + (ans == 0))"}),

@@ -27,6 +27,14 @@ def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
+def refusal(exc: BaseException) -> bool:
+    """Whether `exc`, raised by srcdiff's gradient, is a refusal (a `SrcDiffError` of srcdiff's own,
+    such as a write through a repeated index), which `check` raises as `grad` does, rather than an
+    error of the generated code (a ``ZeroDivisionError`` named at the user's line), a mismatch."""
+    cause = exc.__cause__
+    return isinstance(exc, SrcDiffError) and (cause is None or isinstance(cause, SrcDiffError))
+
+
 def unwrap(f, args: tuple = ()):
     """The user's function, also when it is given as its `srcdiff.grad`; for the gradient of
     a gradient (``grad(grad(f))``), the code of the inner gradient for arguments like `args`,

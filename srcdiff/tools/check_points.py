@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from .check_common import error_text
+from .check_common import error_text, refusal
 from .check_front import Plain
 from .check_report import number, show_point
 from .gradcheck import dtype_tolerance
@@ -60,6 +60,8 @@ def float_failures(plain: Plain, symbols: dict, position: dict, samples: list[di
         try:
             grads = _quietly(plain.gradient_at, (args,), convert=False)
         except Exception as exc:  # ZeroDivisionError, math domain errors...
+            if k == 0 and refusal(exc):  # refused at your arguments, as grad refuses
+                raise
             for name in names:
                 failures.setdefault(plain.label(name), f"{where}: srcdiff's float64 gradient raised "
                                                        f"{error_text(exc)}, where {fname} is finite")

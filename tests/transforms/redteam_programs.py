@@ -327,7 +327,8 @@ def _programs():
     from .redteam_wave4 import WAVE4
     from .redteam_wave5 import WAVE5
     from .redteam_wave6 import WAVE6
-    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4 + WAVE5 + WAVE6
+    from .redteam_wave7 import WAVE7
+    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4 + WAVE5 + WAVE6 + WAVE7
 
 
 PROGRAMS = _programs()

@@ -35,6 +35,10 @@ KNOWN = [
      "docs/guarantees.md"),
     ("hessian", "WRONG", "redteam:softplus_max_abs", "NaN: the second derivative of kinks that cancel (the stable "
      "softplus spelled with maximum and abs, at 0: truth 1/4) is NaN where the tie holds; docs/guarantees.md"),
+    ("*", "WRONG", "redteam:sqrt_zero_in_masked_norm", "NaN: a zero adjoint (a zero weight) meets np.sqrt's "
+     "infinite slope at a zero row, where the derivative (0) exists; docs/guarantees.md, 'Not covered'"),
+    ("hessian", "WRONG", "redteam:maximum_tie_symmetric", "NaN: the second derivative at a tie of maximum and "
+     "minimum (max + min = x + y, Hessian 0) is NaN wherever the tie holds; docs/guarantees.md"),
     # the numba column (-m slow runs it): no crash class left (every red team program and the
     # trace / full_like programs of its suite sample measured; an error numba's code raises is
     # raised again by the Python gradient, or refused at the line)
