@@ -155,6 +155,12 @@ def redteam() -> list[Program]:
     return out
 
 
+def from_table(rows, prefix: str, origin: str, seed: int) -> list[Program]:
+    """Programs of a table of ``(name, func, make_args(rng), wrt)`` rows, each named ``prefix:name``."""
+    return [Program(f"{prefix}:{name}", func, tuple(make(np.random.default_rng(seed))), wrt, origin)
+            for name, func, make, wrt in rows]
+
+
 def _thin(programs: list[Program]) -> list[Program]:
     """Distinct programs, at most PER_FUNCTION per (function, parameter), named uniquely."""
     seen, counts, out = set(), {}, []

@@ -305,6 +305,11 @@ def run_cell(name: str, ref: Reference) -> Cell:
     return Cell(outcome, detail)
 
 
+def not_ok(row: Row) -> dict:
+    """The cells of `row` that are not ok: transformation -> (outcome, the message's start)."""
+    return {name: (cell.outcome, cell.message[:300]) for name, cell in row.cells.items() if cell.outcome != OK}
+
+
 def run(p: Program, transforms=TRANSFORMS) -> Row:
     """Every transformation of `p` in `transforms`, classified."""
     row = Row(p)

@@ -75,10 +75,11 @@ def fuse_module(source: str, lines: dict[int, tuple], main: str, params: dict) -
     if not fuser.fused:
         return source, lines
     text = ast.unparse(ast.fix_missing_locations(module))
-    return text, _line_map(module, text)
+    return text, line_map(module, text)
 
 
-def _line_map(module: ast.Module, source: str) -> dict[int, tuple]:
+def line_map(module: ast.Module, source: str) -> dict[int, tuple]:
+    """The user's origin of each line of `source`, the text of the rewritten `module`."""
     found = {}
     for old, new in zip(ast.walk(module), ast.walk(ast.parse(source))):
         origin = getattr(old, "origin", None)
@@ -160,4 +161,4 @@ class _Fuser:
         return out + run.close()
 
 
-__all__ = ["fuse_module", "fused"]
+__all__ = ["fuse_module", "fused", "line_map"]

@@ -25,6 +25,8 @@ import ast
 import copy
 from dataclasses import replace
 
+from .fusion import line_map
+
 ALLOCATIONS = frozenset({"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like"})
 
 
@@ -45,16 +47,7 @@ def tidy(built):
     if not changed:
         return built
     source = ast.unparse(ast.fix_missing_locations(module))
-    return replace(built, source=source, lines=_line_map(module, source))
-
-
-def _line_map(module: ast.Module, source: str) -> dict[int, tuple]:
-    found = {}
-    for old, new in zip(ast.walk(module), ast.walk(ast.parse(source))):
-        origin = getattr(old, "origin", None)
-        if isinstance(new, ast.stmt) and origin is not None:
-            found.setdefault(new.lineno, origin)
-    return found
+    return replace(built, source=source, lines=line_map(module, source))
 
 
 def _stores(func: ast.FunctionDef) -> dict[str, int]:
