@@ -17,6 +17,7 @@ from .alias_reads import read_later
 from .array_updates import set_item_node, writable
 from .effects import is_effect_call, lower_effect
 from .emit import emit_rule, note_list_read
+from .in_place_calls import lower_in_place_call
 from .lists import as_array, check_inner_list
 from .mutations import refuse_expression_statement
 from .nested import remember
@@ -114,6 +115,8 @@ def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:
         lower_effect(lower.state, stmt)
         return
     if isinstance(value, ast.Call) and lower_ufunc_at(lower, value):  # np.add.at(a, i, v): a = index_add(...)
+        return
+    if isinstance(value, ast.Call) and lower_in_place_call(lower.expressions, value):  # np.fill_diagonal, np.putmask
         return
     raise refuse_expression_statement(lower.state, stmt)
 

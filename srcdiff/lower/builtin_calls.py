@@ -21,6 +21,7 @@ from .decided import folded_call
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer
 from .lists import is_literal_data
+from .number_calls import number_call
 from .opaque import opaque, text
 from .static_values import static_value
 
@@ -116,6 +117,9 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         return emit_rule(state, FLOAT, (lower.expr(node.args[0]),), {}, None, target, expr_of=node)
     if func is builtins.abs and simple and n == 1:
         return emit_rule(state, ABS, (lower.expr(node.args[0]),), {}, None, target, expr_of=node)
+    numbers = number_call(lower, node, func, target)  # math.fsum, math.prod, statistics.mean, divmod
+    if numbers is not None:
+        return numbers
     if func in (builtins.min, builtins.max, builtins.sorted) and n == 1:
         return one_sequence(lower, node, func, target)  # of a 1-D array or a list of numbers
     if func in (builtins.min, builtins.max):

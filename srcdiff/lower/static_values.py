@@ -44,6 +44,9 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
         base = static_value(state, node.value, record)
         if base is not MISSING and (isinstance(base, type(ast)) or _is_distribution(base)):
             return getattr(base, node.attr, MISSING)
+        if isinstance(base, np.ufunc) and node.attr in ("accumulate", "reduce") \
+                and state.table.lookup(getattr(base, node.attr)) is not None:
+            return getattr(base, node.attr)  # np.maximum.accumulate: a method with a rule of its own
         if base is not MISSING and isinstance(static_method(base, node.attr), staticmethod):
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
         if isinstance(base, type) and base.__module__.split(".")[0] not in ("numpy", "builtins", "scipy"):

@@ -9,7 +9,7 @@ table entries, whose facts lowering reads by function.)
 """
 
 from . import list_helpers as lists
-from . import runtime
+from . import runtime, write_helpers
 from .table import FORMS, LINEAR, nograd, rule
 
 #: Their own sympy counterparts: sums, selections and copies are exact on object arrays.
@@ -118,6 +118,9 @@ RULES = [
     rule(runtime.index_read, ("a", "index"), {"a": "index_add(zeros_like(a), index, g)"},
          tangents={"a": "index_read(a_dot, index)"}, batching="index_read", sympy=RUNTIME + "index_read"),
     nograd(slice, ("start", "stop", "step"), sympy="builtins.slice"),
+    # the positions np.fill_diagonal writes (lower/in_place_calls.py)
+    nograd(write_helpers.diagonal_range, ("a",), static={"wrap": False}, fresh=True, array_result=True,
+           not_symbolic="positions (integers), not a value of the differentiated inputs"),
     # the adjoint of np.real: `a` itself for a real x (complex values are refused when run)
     rule(runtime.real_part, ("a", "x"), {"a": "real_part(g, x)"}, shape=_first_shape, shape_only=("x",),
          tangents={"a": "real_part(a_dot, x)"}, sympy=FORMS + "real_part"),

@@ -3,7 +3,10 @@
 import math
 
 from ..ir import shapes
-from .table import FORMS, rule
+from .table import FORMS, nograd, rule
+
+#: remainders' sympy counterparts (sympy only: they import no SciPy), shared with np.fmod's
+REMAINDERS = "srcdiff.rules.scipy_forms."
 
 
 def _float(static, *operands):
@@ -57,4 +60,9 @@ RULES = [
          shape=_float, float_result=True, fresh=True,
          derivable={"x": "kink(ans == 0.0, g * x / (ans + (ans == 0.0)), x, y)",
                     "y": "kink(ans == 0.0, g * y / (ans + (ans == 0.0)), x, y)"}, sympy=FORMS + "hypot"),
+    # ---- whole parts (ints: no gradient, 0 at the jumps as np.floor's) and remainders ----
+    *[nograd(f, ("x",), shape=_float, fresh=True, note="an int: zero gradient (piecewise constant)",
+             not_symbolic="sympy leaves the derivative of a whole part unevaluated")
+      for f in (math.floor, math.ceil, math.trunc)],
+    scalar2(math.fmod, ("x", "y"), {"x": "g", "y": "-g * math.trunc(x / y)"}, sympy=REMAINDERS + "fmod"),
 ]

@@ -12,6 +12,8 @@ from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS
+from .scan_helpers import SCAN_HELPERS
+from .write_helpers import WRITE_HELPERS
 
 
 def unbroadcast(g, x):
@@ -373,6 +375,8 @@ HELPERS = {
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
     **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)
     **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)
+    **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)
+    **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.

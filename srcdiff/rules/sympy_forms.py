@@ -168,6 +168,26 @@ def _extremum(pick):
 amax, amin = _extremum(sp.Max), _extremum(sp.Min)
 
 
+def ptp(x, axis=None, keepdims=False):
+    """np.ptp: the largest minus the smallest."""
+    return amax(x, axis, keepdims) - amin(x, axis, keepdims)
+
+
+def _running(pick):
+    """np.maximum.accumulate / np.minimum.accumulate over object arrays: sympy's Max/Min."""
+    fold = np.frompyfunc(pick, 2, 1)
+    return lambda x, axis=0: fold.accumulate(np.asarray(x, dtype=object), axis=axis)
+
+
+maximum_accumulate, minimum_accumulate = _running(sp.Max), _running(sp.Min)
+
+
+def logaddexp_reduce(x, axis=0, keepdims=False):
+    """np.logaddexp.reduce: the log of the sum of the exponentials."""
+    x = np.asarray(x, dtype=object)
+    return np.frompyfunc(sp.log, 1, 1)(total(np.frompyfunc(sp.exp, 1, 1)(x), axis=axis, keepdims=keepdims))
+
+
 def _square_root(x):
     return np.frompyfunc(sp.sqrt, 1, 1)(x) if isinstance(x, np.ndarray) else sp.sqrt(x)
 

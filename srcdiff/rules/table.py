@@ -346,6 +346,8 @@ def validate(rule: Rule) -> Rule:
 
 
 def qualified_name(func) -> str:
+    if isinstance(getattr(func, "__self__", None), np.ufunc):  # a ufunc's method: np.maximum.accumulate
+        return f"{qualified_name(func.__self__)}.{func.__name__}"
     module = getattr(func, "__module__", None) or ("numpy" if isinstance(func, np.ufunc) else "")
     module = {"_operator": "operator", "numpy.linalg._linalg": "numpy.linalg"}.get(module, module)
     if module.startswith("numpy.") and getattr(np, func.__name__, None) is func:

@@ -63,7 +63,7 @@ def substitute(value):
         if registered is not None and registered.sympy is not None:  # a rule registered since
             found = counterpart_of(registered)
         if found is not None:
-            return found
+            return _with_methods(value, found) if isinstance(value, np.ufunc) else found
         known = TABLE.lookup(value) is not None or name in NOT_SYMBOLIC
         is_math = getattr(value, "__module__", None) == "math" or (
             isinstance(value, np.ufunc) and value not in _ARITHMETIC_UFUNCS)
@@ -72,6 +72,26 @@ def substitute(value):
         if is_user_function(value):
             return _UserFunction(value)
     return value
+
+
+class _UfuncCounterpart:
+    """A ufunc's counterpart that keeps the ufunc's methods with rules of their own
+    (``np.maximum.accumulate``, ``np.logaddexp.reduce``): each becomes its counterpart too."""
+
+    def __init__(self, ufunc: np.ufunc, elementwise):
+        self._ufunc, self._elementwise = ufunc, elementwise
+
+    def __call__(self, *args, **kwargs):
+        return self._elementwise(*args, **kwargs)
+
+    def __getattr__(self, attr: str):
+        return substitute(getattr(self._ufunc, attr))
+
+
+def _with_methods(ufunc: np.ufunc, found):
+    """`found`, or it with the ufunc's methods when one of them has a rule."""
+    has_methods = any(TABLE.lookup(getattr(ufunc, m)) is not None for m in ("accumulate", "reduce"))
+    return _UfuncCounterpart(ufunc, found) if has_methods else found
 
 
 #: How deeply calls of the user's own functions may nest while running on sympy values.

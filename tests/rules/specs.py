@@ -32,7 +32,15 @@ from rules.spec_kinds import (
     sampler,
     well_conditioned,
 )
-from srcdiff.rules import calculus_helpers, guard_helpers, join_helpers, list_helpers, runtime
+from srcdiff.rules import (
+    calculus_helpers,
+    guard_helpers,
+    join_helpers,
+    list_helpers,
+    runtime,
+    scan_helpers,
+    write_helpers,
+)
 
 RT = "srcdiff.rules.runtime"
 LH = "srcdiff.rules.list_helpers"
@@ -435,12 +443,45 @@ SPECS += [  # rounding (piecewise constant) and the reductions that skip NaN (a 
     S("srcdiff.rules.calculus_helpers.order_weights", "order_weights(c, 40.0, 0) * x", x=((4, 2), REAL),
       c=((4, 2), REAL)),
 ]
+SPECS += [  # piecewise functions (rules/numpy_piecewise.py, python_math.py): steps, parts, ranges, running extrema
+    S("math.floor", "math.floor(x) * x", x=(None, sampler(1.1, 1.9))),
+    S("math.ceil", "math.ceil(x) * x", x=(None, sampler(1.1, 1.9))),
+    S("math.trunc", "math.trunc(x) * x", x=(None, sampler(-1.9, -1.1))),
+    S("math.fmod", "math.fmod(x, y)", x=(None, sampler(2.1, 2.9)), y=(None, sampler(1.1, 1.3)),
+      sym=Sym("math.fmod(x, y) * x", "2.5, 1.2", REFUSED)),
+    S("numpy.heaviside", "np.heaviside(x, y) * x + np.heaviside(x * 0.0, y)", x=((3,), REAL), y=((3,), REAL)),
+    S("numpy.copysign", "np.copysign(x, y)", x=((2, 3), NONZERO), y=((3,), NONZERO)),
+    S("numpy.copysign", "np.copysign(x * x + 1.0, -1.0)", x=((3,), REAL)),
+    S("numpy.float_power", "np.float_power(x, y)", x=((2, 3), POS), y=((3,), REAL),
+      sym=Sym("np.sum(np.float_power(x, y) * x)", "V, W", EITHER)),
+    S("numpy.modf", "np.modf(x)[0] * x + np.modf(x)[1]", x=((3,), sampler(1.1, 1.9))),
+    S("numpy.frexp", "np.frexp(x)[0] * np.frexp(x)[1]", x=((2, 3), sampler(1.1, 3.9))),
+    S("numpy.ptp", "np.ptp(x)", x=((3, 4), REAL), sym=Sym("np.ptp(x * y)", "V, W", EITHER)),
+    S("numpy.ptp", "np.ptp(x, axis=1, keepdims=True)", x=((3, 4), REAL)),
+    S("numpy.maximum.accumulate", "np.maximum.accumulate(x)", x=((6,), REAL),
+      sym=Sym("np.sum(np.maximum.accumulate(x * y))", "V[:2], W[:2]", REFUSED)),  # a selection by comparison
+    S("numpy.maximum.accumulate", "np.maximum.accumulate(x, axis=1)", x=((3, 5), REAL)),
+    S("numpy.minimum.accumulate", "np.minimum.accumulate(x)", x=((6,), REAL),
+      sym=Sym("np.sum(np.minimum.accumulate(x * y))", "V[:2], W[:2]", REFUSED)),  # a selection by comparison
+    S("numpy.minimum.accumulate", "np.minimum.accumulate(x, axis=0)", x=((4, 2), REAL)),
+    S("srcdiff.rules.scan_helpers.extremum_scan_adjoint", "extremum_scan_adjoint(x * y, y, 0, 'max')",
+      x=((5,), REAL), y=((5,), REAL)),
+    S("srcdiff.rules.scan_helpers.extremum_scan_tangent", "extremum_scan_tangent(x, y, 1, 'min') * y",
+      x=((2, 5), REAL), y=((2, 5), REAL)),
+    S("numpy.logaddexp.reduce", "np.logaddexp.reduce(x)", x=((4,), REAL),
+      sym=Sym("np.logaddexp.reduce(x * y)", "V, W", EITHER)),
+    S("numpy.logaddexp.reduce", "np.logaddexp.reduce(x, axis=1)", x=((3, 4), REAL)),
+    # np.fill_diagonal's positions (lower/in_place_calls.py): integers, no gradient
+    S("srcdiff.rules.write_helpers.diagonal_range", "x * diagonal_range(c) + diagonal_range(c, True)[:3]",
+      x=((3,), REAL), c=((4, 3), REAL)),
+]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like", "tie", "tie_nan", "held_still",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}
+SCAN_HELPERS = {**scan_helpers.SCAN_HELPERS, **write_helpers.WRITE_HELPERS}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint",
                                                                     "cumprod_adjoint", "order_weights")}
@@ -456,7 +497,9 @@ HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "fr
           f"from srcdiff.rules.list_helpers import {', '.join(LIST_HELPERS)}",
           f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}",
           f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}",
-          f"from srcdiff.rules.guard_helpers import {', '.join(GUARD_HELPERS)}", ""]
+          f"from srcdiff.rules.guard_helpers import {', '.join(GUARD_HELPERS)}",
+          f"from srcdiff.rules.scan_helpers import {', '.join(scan_helpers.SCAN_HELPERS)}",
+          f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}", ""]
 
 
 def spec_module(folder, weighted: bool = True, **options):
@@ -481,7 +524,7 @@ def draw_inputs(spec, index):
     import scipy.special as sc
     from scipy import signal, stats
     names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
-             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS}
+             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS, **SCAN_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight

@@ -126,9 +126,22 @@ CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py,
         x > 0, y),
 })
 
+CALLS.update({  # whole parts of one number and the running extrema's helpers (rules/numpy_piecewise.py)
+    "math.floor": lambda x, y: math.floor(x[0, 0]), "math.ceil": lambda x, y: math.ceil(x[0, 0]),
+    "math.trunc": lambda x, y: math.trunc(x[0, 0]),
+    "math.fmod": lambda x, y: math.fmod(x[0, 0], y[0, 0]),
+    "srcdiff.rules.scan_helpers.extremum_scan_adjoint": lambda x, y: RULES[
+        "srcdiff.rules.scan_helpers.extremum_scan_adjoint"].func(y, x, 0, "max"),
+    "srcdiff.rules.write_helpers.diagonal_range": lambda x, y: RULES[
+        "srcdiff.rules.write_helpers.diagonal_range"].func(np.atleast_2d(x)),
+    "srcdiff.rules.scan_helpers.extremum_scan_tangent": lambda x, y: RULES[
+        "srcdiff.rules.scan_helpers.extremum_scan_tangent"].func(y, x, 0, "min"),
+})
+
 #: The arguments of a `math` function for one number n (within its domain).
 NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,), "math.pow": lambda n: (n, n),
-               "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n)}
+               "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n),
+               "math.fmod": lambda n: (n, 0.3)}
 
 
 def call(name, x=None, y=None):
@@ -197,7 +210,11 @@ def test_a_float_result_is_a_python_float(name, number):
 
 def test_float_results_are_the_math_functions_and_float():
     assert names(lambda r: r.float_result) == sorted(
-        ["float"] + [n for n in RULES if n.startswith("math.")])
+        ["float"] + [n for n in RULES if n.startswith("math.") and n not in WHOLE_PARTS])
+
+
+#: `math` functions whose value is an int (no gradient)
+WHOLE_PARTS = ("math.floor", "math.ceil", "math.trunc")
 
 
 @pytest.mark.parametrize("name", names(lambda r: r.array_result))
@@ -231,10 +248,10 @@ def test_constructors_and_copies_make_new_arrays_a_program_may_write_into():
 
 
 def test_tuple_results():
-    splits = ["numpy.array_split", "numpy.dsplit", "numpy.hsplit"]
+    splits = ["numpy.array_split", "numpy.dsplit", "numpy.frexp", "numpy.hsplit"]
     assert names(lambda r: r.tuple_result) == splits + ["numpy.linalg.eig", "numpy.linalg.eigh", "numpy.linalg.lstsq",
                                                         "numpy.linalg.qr", "numpy.linalg.slogdet", "numpy.linalg.svd",
-                                                        "numpy.split", "numpy.vsplit",
+                                                        "numpy.modf", "numpy.split", "numpy.vsplit",
                                                         "srcdiff.rules.join_helpers.join_adjoint"] + [
         f"srcdiff.rules.list_helpers.{n}" for n in sorted(["zeros_list", "list_add", "lists_add", "list_rows",
                                                            "list_repeat", "list_drop", "list_grow", "split_like"])]

@@ -1,0 +1,135 @@
+"""NumPy calls that write into a local array, lowered as the functional updates they are:
+
+* ``np.fill_diagonal(a, v)`` (a matrix) is the index write ``a[k, k] = v`` with ``k =
+  np.arange(min(rows, columns))`` (``wrap=True``: the flat positions ``0, m + 1, 2 (m + 1)...``
+  of NumPy's definition, as rows and columns), so it has the write's adjoint, tangent and
+  numba spelling;
+* ``np.putmask(a, mask, values)`` is ``a = np.where(mask, values, a)``.
+
+NumPy repeats a `v` (`values`) that has fewer elements than the places written, in flat
+order; a number is written as it is, anything else through that cyclic repetition
+(``np.ravel(v)[np.arange(count) % np.size(v)]``), so every length NumPy accepts means
+what it means in NumPy.  As with ``a[i] = v`` (array_updates.writable), `a` must be an
+array the function made and that nothing else holds: the new value is then the same array.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ..frontend.depends import MISSING
+from ..ir.nodes import Const, Operand, Var
+from ..rules.write_helpers import diagonal_range
+from .array_updates import set_item_node, writable
+from .expressions import ExpressionLowerer
+from .rule_calls import lower_rule_call
+from .static_values import constant, static_value
+
+_HOW = {np.fill_diagonal: "make a an array this function creates (a = np.zeros(...), a = x.copy()) and nothing "
+                          "else holds, or write a = a * (1.0 - np.eye(n)) + v * np.eye(n)",
+        np.putmask: "make a an array this function creates and nothing else holds, or write "
+                    "a = np.where(mask, values, a)"}
+
+
+def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
+    """Lower ``np.fill_diagonal`` / ``np.putmask`` as a statement; False for any other call."""
+    state = lower.state
+    func = static_value(state, call.func, record=False)
+    if func not in (np.fill_diagonal, np.putmask):
+        return False
+    name = f"np.{func.__name__}"
+    arity = 2 if func is np.fill_diagonal else 3
+    keywords = [k for k in call.keywords if not (func is np.fill_diagonal and k.arg == "wrap")]
+    if len(call.args) != arity or keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        raise state.error(call, f"`{ast.unparse(call)}` is supported as {name}("
+                          f"{'a, v[, wrap=...]' if arity == 2 else 'a, mask, values'})",
+                          "pass the array and the values positionally")
+    if not isinstance(call.func, ast.Attribute):
+        raise state.error(call, f"`{ast.unparse(call)}`: srcdiff writes {name} through NumPy's module",
+                          f"call it as {name}(...) with `import numpy as np`")
+    base = call.args[0]
+    if not isinstance(base, ast.Name) or not isinstance(state.env.get(base.id), Var):
+        raise state.error(call, f"`{ast.unparse(call)}` writes into {ast.unparse(base)}, which is not a local "
+                          "array this function creates", _HOW[func])
+    old = state.env[base.id]
+    token = writable(state, base, base.id, old, _HOW[func])
+    numpy = call.func.value  # the user's own name of NumPy
+    if func is np.fill_diagonal:
+        out = _fill_diagonal(lower, call, numpy, old)
+    else:
+        out = _putmask(lower, call, numpy)
+    for loop in state.loops:
+        loop.written.add(token)
+    state.lambdas.pop(base.id, None)
+    state.env[base.id] = out
+    return True
+
+
+def _np(numpy: ast.expr, attr: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Attribute(numpy, attr, ast.Load()), list(args), [])
+
+
+def _number(lower: ExpressionLowerer, value: Operand) -> bool:
+    """`value` is one number (it is written as it is, without repeating it)."""
+    if isinstance(value, Const):
+        return isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
+    shape = lower.state.facts.shape_of(value)
+    return shape.known and shape.scalar
+
+
+def _cyclic(numpy: ast.expr, v: ast.expr, count: ast.expr) -> ast.expr:
+    """`v` flattened and repeated to `count` elements, as NumPy fills the places it writes."""
+    positions = ast.BinOp(_np(numpy, "arange", count), ast.Mod(), _np(numpy, "size", v))
+    return ast.Subscript(_np(numpy, "ravel", v), positions, ast.Load())
+
+
+def _fill_diagonal(lower: ExpressionLowerer, call: ast.Call, numpy: ast.expr, old: Var) -> Var:
+    state = lower.state
+    ndim = state.facts.ndim(old)
+    if ndim is not MISSING and ndim != 2:  # else diagonal_range refuses it when it runs
+        raise state.error(call, f"`{ast.unparse(call)}` of a {ndim}-D array: srcdiff lowers np.fill_diagonal "
+                          "of a matrix", "write the diagonal by index: k = np.arange(n); a[k, k, k] = v")
+    wrap = next((k.value for k in call.keywords if k.arg == "wrap"), None)
+    wrap = False if wrap is None else constant(state, wrap)
+    if not isinstance(wrap, bool):
+        raise state.error(call, f"`{ast.unparse(call)}`: wrap must be True or False, written in the code")
+    a, v = call.args
+    # diagonal_range checks that a is a matrix when it runs (a helper's shapes are not known before)
+    helper = ast.Name("diagonal_range", ast.Load())
+    found = ast.copy_location(ast.Call(helper, [a], [ast.keyword("wrap", ast.Constant(True))] if wrap else []), call)
+    positions = lower_rule_call(lower, found, diagonal_range, state.table.lookup(diagonal_range), helper, None)
+    bound = {positions.name: positions}  # read by name in the index (names lowering binds for this write only)
+    p = ast.Name(positions.name, ast.Load())
+    if wrap:  # NumPy's flat positions 0, m + 1, 2 (m + 1), ... to the end of the array: rows and columns
+        columns = ast.Subscript(_np(numpy, "shape", a), ast.Constant(1), ast.Load())
+        index = [ast.BinOp(p, ast.FloorDiv(), columns), ast.BinOp(p, ast.Mod(), columns)]
+    else:
+        index = [p, p]
+    clashes = set(bound) & set(state.env)
+    if clashes:  # never: lowering's temporaries are not the function's names
+        raise state.error(call, f"`{ast.unparse(call)}`: cannot name the diagonal's positions {sorted(clashes)}")
+    state.env.update(bound)
+    try:
+        value = lower.expr(v)
+        if not _number(lower, value):
+            value = lower.expr(ast.fix_missing_locations(ast.copy_location(_cyclic(numpy, v, _np(numpy, "size", p)),
+                                                                           call)))
+        target = ast.copy_location(ast.Subscript(a, ast.Tuple(index, ast.Load()), ast.Store()), call)
+        return set_item_node(lower, ast.fix_missing_locations(target), old, value, a.id)
+    finally:
+        for key in bound:
+            state.env.pop(key, None)
+
+
+def _putmask(lower: ExpressionLowerer, call: ast.Call, numpy: ast.expr) -> Operand:
+    a, mask, values = call.args
+    if not _number(lower, lower.expr(values)):
+        repeated = _cyclic(numpy, values, _np(numpy, "size", a))
+        values = _np(numpy, "reshape", repeated, _np(numpy, "shape", a))
+    where = _np(numpy, "where", mask, values, a)
+    return lower.expr(ast.fix_missing_locations(ast.copy_location(where, call)), a.id)
+
+
+__all__ = ["lower_in_place_call"]

@@ -1,0 +1,114 @@
+"""Piecewise functions of NumPy: steps, sign transfers, splits of a number into parts, the
+peak-to-peak range and running extrema.
+
+Where a function is constant between jumps, its derivative is 0, and at a jump (a delta) the
+rule gives 0 too, as ``np.sign``'s and ``np.floor``'s do (rules/numpy_nograd.py).  Ties of
+extrema share the gradient equally, as ``np.max``'s ties do (docs/guarantees.md).
+"""
+
+import numpy as np
+
+from ..ir import shapes
+from .numpy_elementwise import SINGULAR
+from .numpy_reductions import reduce_shape, spread
+from .operators import POW_Y
+from .table import FORMS, binary, rule
+
+DELTA = "a jump: its derivative is a delta, taken as 0 as np.sign's"
+
+
+def _ties(x: str, value: str, scalar: bool) -> str:
+    """The elements of `x` equal to the extremum `value`, as numbers of x's dtype."""
+    return f"({x} == {value})" if scalar else f"np.asarray({x} == {value}, dtype=x.dtype)"
+
+
+def _ptp_templates(static, operand_shapes):
+    x = operand_shapes["x"]
+    if x.known and x.scalar:
+        return {"x": "0.0 * g"}  # the range of one number is 0
+    hi, lo = "np.max(x, axis=axis, keepdims=True)", "np.min(x, axis=axis, keepdims=True)"
+    top, bottom = _ties("x", hi, False), _ties("x", lo, False)
+    shares = f"{top} / np.sum({top}, axis=axis, keepdims=True) - {bottom} / np.sum({bottom}, axis=axis, keepdims=True)"
+    return {"x": f"{spread('g', static, x)} * ({shares})"}
+
+
+def _ptp_tangents(static, operand_shapes):
+    x = operand_shapes["x"]
+    if x.known and x.scalar:
+        return {"x": "0.0 * x_dot"}
+    over = "np.sum({}, axis=axis, keepdims=keepdims)"
+    parts = []
+    for pick in ("np.max", "np.min"):
+        ties = _ties("x", f"{pick}(x, axis=axis, keepdims=True)", False)
+        parts.append(f"{over.format(f'x_dot * {ties}')} / {over.format(ties)}")
+    return {"x": f"{parts[0]} - {parts[1]}"}
+
+
+def _scan(ufunc, kind: str):
+    """``np.maximum.accumulate`` / ``np.minimum.accumulate``: the running extremum."""
+    return rule(ufunc.accumulate, ("x",), {"x": f"extremum_scan_adjoint(g, x, axis, {kind!r})"},
+                name=f"numpy.{ufunc.__name__}.accumulate", static={"axis": 0}, fresh=True, array_result=True,
+                shape=lambda static, x: shapes.array(x),
+                tangents={"x": f"extremum_scan_tangent(x_dot, x, axis, {kind!r})"},
+                note="ties share the gradient equally (k tied elements holding the running extremum get g / k "
+                     "each), as np.max's", sympy=FORMS + f"{kind}imum_accumulate")
+
+
+def _logaddexp_reduce_templates(static, operand_shapes):
+    x = operand_shapes["x"]
+    return {"x": f"{spread('g', static, x)} * np.exp(x - {spread('ans', static, x)})"}
+
+
+def _logaddexp_reduce_tangents(static, operand_shapes):
+    x = operand_shapes["x"]
+    return {"x": f"np.sum(x_dot * np.exp(x - {spread('ans', static, x)}), axis=axis, keepdims=keepdims)"}
+
+
+def _scan_rule(helper, other, kind_text="kind"):
+    """The rule of a running-extremum helper, linear in its first operand `a`: its transpose
+    is `other` (the adjoint's is the tangent's and back), and `x` only picks the holders."""
+    return rule(helper, ("a", "x"), {"a": f"{other}(g, x, axis, kind)", "x": "zeros_like(x)"},
+                static={"axis": 0, "kind": "max"}, fresh=True, array_result=True,
+                shape=lambda static, a, x: shapes.array(x),
+                tangents={"a": f"{helper.__name__}(a_dot, x, axis, kind)", "x": "zeros_like(x_dot)"},
+                not_symbolic="srcdiff's own helper: checked against central differences")
+
+
+def _helpers():
+    from . import scan_helpers
+    return [_scan_rule(scan_helpers.extremum_scan_adjoint, "extremum_scan_tangent"),
+            _scan_rule(scan_helpers.extremum_scan_tangent, "extremum_scan_adjoint")]
+
+
+RULES = [
+    # ---- steps and sign transfers ----
+    # heaviside(x, h0) is h0 where x == 0: h0's derivative is 1 there, 0 elsewhere (selected)
+    binary(np.heaviside, x="zeros_like(g)", y="np.where(x == 0, g, 0.0)", selects={"y": ("x == 0", True)},
+           note="zero in x (" + DELTA + "); the value at 0 (y) has derivative 1 where x == 0",
+           not_symbolic="sympy's Heaviside has a DiracDelta derivative, srcdiff's 0 (as np.sign's)"),
+    # |x| with y's sign bit: abs's convention at x = 0
+    binary(np.copysign, x="g * np.sign(x) * np.copysign(1.0, y)", y="zeros_like(g)",
+           derivable={"x": "kink(x == 0, g * np.sign(x) * np.copysign(1.0, y), x)", "y": "zeros_like(g)"},
+           note="d/dx = sign(x) * (y's sign): 0 at x = 0, as abs'(0); zero in y (" + DELTA + ")",
+           not_symbolic="sympy has no sign bit (copysign(x, -0.0) is -|x|)"),
+    binary(np.float_power, x="g * y * np.float_power(x, y - 1 + (y == 0))", y=POW_Y, singular=SINGULAR,
+           note="as np.power, in float64", sympy="numpy.power"),
+    # ---- a number's parts: the fractional part moves with x, the whole part and exponent jump ----
+    rule(np.modf, ("x",), {"x": "g[0]"}, fresh=True, tuple_result=True, tangents={"x": "(x_dot, 0.0 * x_dot)"},
+         note="(fractional part, whole part): derivatives 1 and 0 (" + DELTA + ")",
+         not_symbolic="a pair of parts sympy splits differently (its frac is x - floor(x))"),
+    rule(np.frexp, ("x",), {"x": "g[0] / np.exp2(ans[1])"}, fresh=True, tuple_result=True,
+         tangents={"x": "(x_dot / np.exp2(ans[1]), 0.0 * x_dot)"},
+         note="(mantissa, exponent): the mantissa's derivative is 2 ** -exponent (1 at 0), the exponent's 0",
+         not_symbolic="sympy has no binary exponent of a symbol"),
+    # ---- ranges and running extrema: ties share the gradient equally, as np.max's ----
+    rule(np.ptp, ("x",), _ptp_templates, static={"axis": None, "keepdims": False}, shape=reduce_shape, fresh=True,
+         tangents=_ptp_tangents, batching="reduce", sympy=FORMS + "ptp",
+         note="np.max - np.min: ties share the gradient equally, as theirs"),
+    _scan(np.maximum, "max"),
+    _scan(np.minimum, "min"),
+    *_helpers(),
+    rule(np.logaddexp.reduce, ("x",), _logaddexp_reduce_templates, name="numpy.logaddexp.reduce",
+         static={"axis": 0, "keepdims": False}, shape=reduce_shape, fresh=True,
+         tangents=_logaddexp_reduce_tangents, sympy=FORMS + "logaddexp_reduce"),
+]
