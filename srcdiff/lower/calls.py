@@ -20,6 +20,7 @@ from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
 from .custom_calls import custom_call, is_custom
 from .expressions import ExpressionLowerer
+from .fft_parts import fft_call
 from .nested import call_nested
 from .opaque import opaque
 from .point_guards import lower_guarded_where
@@ -34,6 +35,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     listed = list_consumer(lower, node, target)  # np.stack(xs) of a list built by append
     if listed is not None:
         return listed
+    parts = fft_call(lower, node, target)  # np.abs(np.fft.rfft(x)): real parts of a real x's transform
+    if parts is not None:
+        return parts
     lowered = library_calls.lower_call(lower, node, target)  # namespaces, conversions, nograd, lists
     if lowered is not None:
         return lowered

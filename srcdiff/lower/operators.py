@@ -11,6 +11,7 @@ from ..ir.nodes import Const, Node, Operand, Var, operand_ast
 from ..rules.numpy_decompositions import NAMED_FIELDS
 from .emit import emit
 from .expressions import ExpressionLowerer
+from .fft_parts import fft_attribute
 from .opaque import is_dtype_object, opaque, text
 from .smooth_squares import even_power, is_square, square
 from .static_values import static_value
@@ -77,6 +78,9 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
         if is_dtype_object(value):  # utype = np.float64: a value with no gradient
             return opaque(lower, node, target)
         raise state.error(node, f"{ast.unparse(node)} is not a number")
+    parts = fft_attribute(lower, node, target)  # np.fft.rfft(x).real: a real linear map of a real x
+    if parts is not None:
+        return parts
     if node.attr == "ndim":
         ndim = state.facts.ndim(lower.expr(node.value))
         if ndim is not MISSING:

@@ -12,7 +12,7 @@ from ..ir import shapes
 from .numpy_elementwise import SINGULAR
 from .numpy_reductions import reduce_shape, spread
 from .operators import POW_Y
-from .table import FORMS, binary, rule
+from .table import FORMS, LINEAR, binary, rule
 
 DELTA = "a jump: its derivative is a delta, taken as 0 as np.sign's"
 
@@ -112,3 +112,26 @@ RULES = [
          static={"axis": 0, "keepdims": False}, shape=reduce_shape, fresh=True,
          tangents=_logaddexp_reduce_tangents, sympy=FORMS + "logaddexp_reduce"),
 ]
+
+
+# ---- parts of the Fourier transform of a real array (lower/fft_parts.py): real linear maps ----
+
+def _fft_part_templates(static, operand_shapes):
+    if static.get("kind") == "rfft":
+        return {"x": "rfft_part_adjoint(g, np.shape(x)[axis], part, axis)"}
+    return {"x": "fft_part(g, 'fft', part, axis)"}  # the parts of fft are symmetric
+
+
+def _fft_rules():
+    from . import fft_helpers
+    why = "sympy's transform is the complex one; srcdiff's parts are checked against central differences"
+    return [rule(fft_helpers.fft_part, ("x",), _fft_part_templates, static={"kind": "fft", "part": "real", "axis": -1},
+                 fresh=True, array_result=True, tangents=LINEAR, not_symbolic=why,
+                 note="np.fft.fft(x).real / .imag, np.abs(np.fft.rfft(x)) and the like of a real x"),
+            rule(fft_helpers.rfft_part_adjoint, ("a", "n"), {"a": "fft_part(g, 'rfft', part, axis)"},
+                 static={"part": "real", "axis": -1}, fresh=True, array_result=True,
+                 tangents={"a": "rfft_part_adjoint(a_dot, n, part, axis)"},
+                 not_symbolic=why)]
+
+
+RULES += _fft_rules()

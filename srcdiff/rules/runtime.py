@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import Location, SrcDiffError
 from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
+from .fft_helpers import FFT_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
@@ -377,6 +378,7 @@ HELPERS = {
     **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)
     **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)
     **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
+    **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.

@@ -34,6 +34,7 @@ from rules.spec_kinds import (
 )
 from srcdiff.rules import (
     calculus_helpers,
+    fft_helpers,
     guard_helpers,
     join_helpers,
     list_helpers,
@@ -474,6 +475,11 @@ SPECS += [  # piecewise functions (rules/numpy_piecewise.py, python_math.py): st
     # np.fill_diagonal's positions (lower/in_place_calls.py): integers, no gradient
     S("srcdiff.rules.write_helpers.diagonal_range", "x * diagonal_range(c) + diagonal_range(c, True)[:3]",
       x=((3,), REAL), c=((4, 3), REAL)),
+    # the parts of the Fourier transform of a real array (lower/fft_parts.py): real linear maps
+    S("srcdiff.rules.fft_helpers.fft_part", "fft_part(x, 'rfft', 'real', -1)", x=((2, 5), REAL)),
+    S("srcdiff.rules.fft_helpers.fft_part", "fft_part(x * y, 'fft', 'imag', 0)", x=((4, 3), REAL), y=((4, 3), REAL)),
+    S("srcdiff.rules.fft_helpers.rfft_part_adjoint", "rfft_part_adjoint(x, 6, 'imag', -1)", x=((2, 4), REAL)),
+    S("srcdiff.rules.fft_helpers.rfft_part_adjoint", "rfft_part_adjoint(x, 5, 'real', 0)", x=((3, 2), REAL)),
 ]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
@@ -481,7 +487,7 @@ HELPERS = {name: getattr(runtime, name)
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "split_adjoint", "real_part")}
-SCAN_HELPERS = {**scan_helpers.SCAN_HELPERS, **write_helpers.WRITE_HELPERS}
+SCAN_HELPERS = {**scan_helpers.SCAN_HELPERS, **write_helpers.WRITE_HELPERS, **fft_helpers.FFT_HELPERS}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint",
                                                                     "cumprod_adjoint", "order_weights")}
@@ -499,7 +505,8 @@ HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "fr
           f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}",
           f"from srcdiff.rules.guard_helpers import {', '.join(GUARD_HELPERS)}",
           f"from srcdiff.rules.scan_helpers import {', '.join(scan_helpers.SCAN_HELPERS)}",
-          f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}", ""]
+          f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}",
+          f"from srcdiff.rules.fft_helpers import {', '.join(fft_helpers.FFT_HELPERS)}", ""]
 
 
 def spec_module(folder, weighted: bool = True, **options):

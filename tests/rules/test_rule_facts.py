@@ -132,6 +132,8 @@ CALLS.update({  # whole parts of one number and the running extrema's helpers (r
     "math.fmod": lambda x, y: math.fmod(x[0, 0], y[0, 0]),
     "srcdiff.rules.scan_helpers.extremum_scan_adjoint": lambda x, y: RULES[
         "srcdiff.rules.scan_helpers.extremum_scan_adjoint"].func(y, x, 0, "max"),
+    "srcdiff.rules.fft_helpers.rfft_part_adjoint": lambda x, y: RULES[
+        "srcdiff.rules.fft_helpers.rfft_part_adjoint"].func(x, 2 * np.shape(x)[-1] - 1),
     "srcdiff.rules.write_helpers.diagonal_range": lambda x, y: RULES[
         "srcdiff.rules.write_helpers.diagonal_range"].func(np.atleast_2d(x)),
     "srcdiff.rules.scan_helpers.extremum_scan_tangent": lambda x, y: RULES[

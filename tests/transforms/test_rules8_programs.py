@@ -1,4 +1,4 @@
-"""Programs calling the primitives of rules/numpy_piecewise.py, python_math.py's whole parts and
+"""Programs calling the primitives of rules/numpy_piecewise.py (and the Fourier parts of lower/fft_parts.py), python_math.py's whole parts and
 remainders, lower/number_calls.py (math.fsum, math.prod, statistics means, divmod) and
 lower/in_place_calls.py (np.fill_diagonal, np.putmask), through every transformation: grad,
 hessian, jvp, vjp, float32 and numba (right, or refused at the user's line).  References are
@@ -130,6 +130,25 @@ def array_fsum(x):
     return math.fsum(x * x) + math.fsum([v * 2.0 for v in [x[0], x[1]]])
 
 
+# ---- the Fourier transform of a real signal, taken apart at once (lower/fft_parts.py) ----
+
+
+def power_spectrum(x):
+    return np.sum(np.abs(np.fft.rfft(x)) ** 2 * np.arange(4.0))
+
+
+def spectral_magnitude(x):
+    return np.sum(np.abs(np.fft.fft(x)) * np.linspace(0.0, 1.0, x.size))
+
+
+def cross_parts(x):
+    return np.sum(np.fft.rfft(x).real * np.fft.rfft(x * x).imag) + np.sum(np.imag(np.fft.fft(x)) ** 2)
+
+
+def column_spectra(x):
+    return np.sum(np.real(np.fft.rfft(x, axis=0)) ** 3)
+
+
 RNG = np.random.default_rng(20261202)
 V6 = np.array([0.31, 1.2, -0.4, 0.85, -1.1, 0.6])
 PROGRAMS = [
@@ -153,6 +172,10 @@ PROGRAMS = [
     (exact_sum, (1.3,)),
     (list_means, (0.7,)),
     (array_fsum, (V6[:3],)),
+    (power_spectrum, (V6,)),
+    (spectral_magnitude, (V6,)),
+    (cross_parts, (V6[:5],)),
+    (column_spectra, (V6.reshape(3, 2),)),
 ]
 IDS = [f.__name__ for f, _ in PROGRAMS]
 
@@ -293,3 +316,32 @@ def built_product(x):
     for k in range(3):
         terms.append(x + k)
     return math.prod(terms)
+
+
+def test_a_power_spectrum_is_exact_at_every_order_where_a_component_is_zero():
+    x = V6[:5] - np.mean(V6[:5])  # the mean 0: the DC component |X_0| is 0, a kink of |X_0|, not of its square
+    f = power_spectrum_of_five
+    np.testing.assert_allclose(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-6, atol=1e-7)
+    hessian = srcdiff.hessian(f)(x)
+    assert np.all(np.isfinite(hessian))
+    # |rfft(x)|^2 weighted by w is x^T A x with A = sum_k w_k (c_k c_k^T + s_k s_k^T): its Hessian is 2 A
+    n = np.arange(5)
+    cos = np.cos(2 * np.pi * np.outer(np.arange(3), n) / 5)
+    sin = np.sin(2 * np.pi * np.outer(np.arange(3), n) / 5)
+    w = np.array([1.0, 2.0, 3.0])
+    expected = 2.0 * (cos.T @ (w[:, None] * cos) + sin.T @ (w[:, None] * sin))
+    np.testing.assert_allclose(hessian, expected, rtol=1e-10, atol=1e-10)
+
+
+def power_spectrum_of_five(x):
+    return np.sum(np.abs(np.fft.rfft(x)) ** 2 * np.array([1.0, 2.0, 3.0]))
+
+
+def test_the_transform_kept_as_a_complex_value_is_refused_at_the_users_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="test_rules8_programs.py"):
+        srcdiff.grad(spectrum_kept)(V6)
+
+
+def spectrum_kept(x):
+    spectrum = np.fft.rfft(x)
+    return np.sum(np.abs(spectrum))
