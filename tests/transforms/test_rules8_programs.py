@@ -1,8 +1,9 @@
 """Programs calling the primitives of rules/numpy_piecewise.py (and the Fourier parts of
-lower/fft_parts.py), python_math.py's whole parts and remainders, lower/number_calls.py (math.fsum, math.prod, statistics means, divmod) and
-lower/in_place_calls.py (np.fill_diagonal, np.putmask), through every transformation: grad,
-hessian, jvp, vjp, float32 and numba (right, or refused at the user's line).  References are
-float64 central differences and values written by hand at the special points (ties, jumps, 0)."""
+lower/fft_parts.py), python_math.py's whole parts and remainders, lower/number_calls.py
+(math.fsum, math.prod, statistics means, divmod) and lower/in_place_calls.py (np.fill_diagonal,
+np.putmask), through every transformation: grad, hessian, jvp, vjp, float32 and numba (right,
+or refused at the user's line).  References are float64 central differences and values written
+by hand at the special points (ties, jumps, 0)."""
 
 import math
 import statistics
