@@ -11,6 +11,7 @@ from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
 from .naming import assigned_names
 from .parse import ParsedFunction
+from .state_writes import StateWrites
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
 
@@ -18,13 +19,14 @@ from .trees import Struct, name_part
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(LoopItems, ExprRewriter):
+class Rewriter(StateWrites, LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env: dict = {}
         self.cells: dict = {}
         self.deps: list = []
         self.depth = 0
+        self.owned: dict = {}
 
     def param_entry(self, name: str, struct: Struct, path: tuple = ()):
         label = name + "".join(f"[{k!r}]" if isinstance(k, (str, int)) and struct.kind != "object" else f".{k}"
@@ -115,7 +117,7 @@ class Rewriter(LoopItems, ExprRewriter):
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
             kind = "list" if isinstance(value, ast.List) else "tuple"
             children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
-            return Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth)
+            return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
         found = self.entry(value)
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
@@ -133,7 +135,7 @@ class Rewriter(LoopItems, ExprRewriter):
         else:
             pairs = [(k.arg, k.value) for k in value.keywords]
         children = {k: self.element(v, k, where) for k, v in pairs}
-        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth)
+        return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
     def element(self, value, key, where):
         inner = self.tree_value(value, where)
@@ -224,8 +226,7 @@ class Rewriter(LoopItems, ExprRewriter):
                              "tree), which srcdiff does not support",
                              "build a new dict: q = dict(p); q['W'] = ...")
         if base.depth != self.depth:
-            raise self.error(where, f"writing into {ast.unparse(target)} inside a branch or loop the dict "
-                             "was not built in is not supported", "assign the value to a plain variable")
+            return self.write_deeper(target, base, entry, where)
         key = self.constant(target.slice)
         if key is None:
             raise self.error(where, "a dict built in the differentiated function is written with constant keys only")
@@ -236,6 +237,8 @@ class Rewriter(LoopItems, ExprRewriter):
             name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
             out.append(self.emit(name, self.as_ast(entry, where), where))
             entry = Leaf(name)
+        if isinstance(entry, Leaf):  # a fresh variable, made for this key
+            self.own(entry.name, base)
         base.children[key] = entry
         if key not in base.struct.keys:
             base.struct = Struct(base.struct.kind, base.struct.keys + (key,), (), base.struct.cls)
