@@ -11,6 +11,7 @@ from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
 from .naming import assigned_names
 from .parse import ParsedFunction
+from .partial_lists import Bound, PartialComp
 from .state_writes import StateWrites
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
@@ -114,6 +115,7 @@ class Rewriter(StateWrites, LoopItems, ExprRewriter):
                                             and self.parsed.resolve(value.func.id) is dict):
             return self.built_dict(value, where)
         if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
+                                                           or self.partial_parts(e)
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
             kind = "list" if isinstance(value, ast.List) else "tuple"
             children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
@@ -121,7 +123,8 @@ class Rewriter(StateWrites, LoopItems, ExprRewriter):
         found = self.entry(value)
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
-        return self.local_partial(value)
+        return self.local_partial(value) or self.partial_list(value, where) \
+            or self.bound_partial(value, where, self.target_base)  # partial_lists.py
 
     def built_dict(self, value, where) -> Node:
         if isinstance(value, ast.Dict):
@@ -306,7 +309,7 @@ class Rewriter(StateWrites, LoopItems, ExprRewriter):
     def loop_start(self, s) -> set:
         assigned = assigned_names(s)
         for name in assigned:
-            if isinstance(self.env.get(name), (Node, Static, Method, DictView)):
+            if isinstance(self.env.get(name), _HELD):
                 self.env[name] = Bad(f"{name} is rebound in the loop at line {s.lineno}, and srcdiff "
                                      "cannot tell which tree it holds here")
             else:
@@ -315,7 +318,7 @@ class Rewriter(StateWrites, LoopItems, ExprRewriter):
 
     def loop_end(self, assigned: set, s) -> None:
         for name in assigned:
-            if isinstance(self.env.get(name), (Node, Static, Method, DictView)):
+            if isinstance(self.env.get(name), _HELD):
                 self.env[name] = Bad(f"{name} holds a tree only inside the loop at line {s.lineno}")
             elif not isinstance(self.env.get(name), Bad):
                 self.env.pop(name, None)
@@ -329,6 +332,9 @@ class Rewriter(StateWrites, LoopItems, ExprRewriter):
         return [ast.copy_location(ast.While(test, body or [ast.Pass()], orelse), s)]
 
     def for_(self, s: ast.For) -> list:
+        over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
+        if over_partials is not None:
+            return over_partials
         items = self.items_of(s.iter, force=self.uses_trees(s.body))
         if items is None:
             assigned = self.loop_start(s)
@@ -355,7 +361,8 @@ class Rewriter(StateWrites, LoopItems, ExprRewriter):
         return any(isinstance(self.env.get(n), (Node, Static, Method)) for n in names)
 
 
-_TREEISH = (Node, Static, Method, DictView, Bad)
+_HELD = (Node, Static, Method, DictView, Bound, PartialComp)  # what a name may stand for
+_TREEISH = _HELD + (Bad,)
 
 
 def _merge(a: dict, b: dict, line: int) -> dict:

@@ -65,7 +65,70 @@ def dict_state_while(x, tol=1e-3):
     return np.sum(st["x"] ** 2)
 
 
+# ---- partials made in the function, alone and in lists ----
+
+def _pow_term(x, p, scale=1.0):
+    return scale * np.sum(np.abs(x) ** p) / p
+
+
+def _weighted_fit(x, w, target=0.0):
+    return np.sum((np.tanh(x * w) - target) ** 2)
+
+
+def _bilinear(x, a, b):
+    return a @ np.sin(x) + np.sum(b * x ** 2)
+
+
+def partials_over_constants(x):
+    fs = [functools.partial(_pow_term, p=p) for p in (2, 3, 4)]
+    total = 0.0
+    for f in fs:
+        total = total + f(x)
+    return total + fs[0](2.0 * x)
+
+
+def partials_over_rows(x, W):
+    fits = [functools.partial(_weighted_fit, w=w, target=0.1) for w in W]
+    total = 0.0
+    for fit in fits:
+        total = total + fit(x)
+    return total
+
+
+def partials_over_zip(x, A, B):
+    terms = [functools.partial(_bilinear, a=a, b=b) for a, b in zip(A, B)]
+    return sum(k * t(x) for k, t in enumerate(terms)) / len(terms)
+
+
+def partials_in_a_literal(x, c):
+    fs = [functools.partial(_pow_term, p=2, scale=c), functools.partial(_pow_term, p=3, scale=c ** 2)]
+    c = 0.0
+    return sum(f(x) for f in fs) + c
+
+
+def partial_of_computed_target(w, X, y):
+    loss = functools.partial(_weighted_fit, target=2.0 * y)
+    pred = X @ w
+    return loss(pred, 0.5)
+
+
+def partials_by_index(x, y):
+    fs = [functools.partial(_weighted_fit, w=1.0 + i, target=y[i]) for i in range(len(y)) if i % 2 == 0]
+    return sum(f(x) for f in fs)
+
+
 PROGRAMS = [
+    ("partials_over_constants", partials_over_constants, lambda r: (M(r, 4),), 0),
+    ("partials_over_rows", partials_over_rows, lambda r: (M(r, 3), M(r, 4, 3)), 0),
+    ("partials_over_rows_W", partials_over_rows, lambda r: (M(r, 3), M(r, 4, 3)), 1),
+    ("partials_over_zip", partials_over_zip, lambda r: (M(r, 3), M(r, 4, 3), M(r, 4, 3)), 0),
+    ("partials_over_zip_B", partials_over_zip, lambda r: (M(r, 3), M(r, 4, 3), M(r, 4, 3)), 2),
+    ("partials_in_a_literal", partials_in_a_literal, lambda r: (M(r, 3), 0.7), 0),
+    ("partials_in_a_literal_c", partials_in_a_literal, lambda r: (M(r, 3), 0.7), 1),
+    ("partial_of_computed_target", partial_of_computed_target, lambda r: (M(r, 3), M(r, 5, 3), M(r, 5)), 0),
+    ("partial_of_computed_target_y", partial_of_computed_target, lambda r: (M(r, 3), M(r, 5, 3), M(r, 5)), 2),
+    ("partials_by_index", partials_by_index, lambda r: (M(r, 5), M(r, 5)), 0),
+    ("partials_by_index_y", partials_by_index, lambda r: (M(r, 5), M(r, 5)), 1),
     ("dict_state_euler", dict_state_euler, lambda r: (M(r, 4),), 0),
     ("dict_state_euler_k", dict_state_euler, lambda r: (M(r, 4), 1.3), 1),
     ("dict_state_augassign", dict_state_augassign, lambda r: (M(r, 3),), 0),
@@ -91,3 +154,10 @@ def dict_new_key_in_loop(x, steps=2):
     for _ in range(steps):
         state["r"] = state["q"] * 2.0
     return np.sum(state["r"])
+
+
+def partials_read_a_rebound_name(x):
+    cs = x[:2] + 1.0
+    fs = [functools.partial(_pow_term, p=2, scale=c) for c in cs]
+    cs = cs * 2.0
+    return sum(f(x) for f in fs) + np.sum(cs)

@@ -51,6 +51,7 @@ def test_float32_gradient_is_float32(program):
 @pytest.mark.parametrize("name, words", [
     ("dict_copy_then_write", "another dict or list also holds"),
     ("dict_new_key_in_loop", "the key is new here"),
+    ("partials_read_a_rebound_name", "cs is assigned more than once"),
 ])
 def test_refused_at_the_line(name, words):
     with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
