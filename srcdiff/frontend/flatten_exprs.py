@@ -17,6 +17,7 @@ import types
 import numpy as np
 
 from . import depends
+from .factory_objects import Factories
 from .global_objects import GlobalObjects
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, PartialLists
@@ -27,7 +28,7 @@ from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(PartialLists, TreeReads, GlobalObjects):
+class ExprRewriter(PartialLists, Factories, TreeReads, GlobalObjects):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -54,7 +55,8 @@ class ExprRewriter(PartialLists, TreeReads, GlobalObjects):
             return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
                 else self.child(node, base, self.key(node.slice, node, base))
         if isinstance(node, ast.Call):
-            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node)  # entries: truthy
+            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node) \
+                or self.factory_entry(node)  # entries are truthy; Scaler.fit(X): factory_objects.py
         return self.literal_entry(node)  # cfg or {}, decided here; {"a": 3.0} given to a helper
 
     def child(self, node, base: Node, key):

@@ -3,6 +3,7 @@ closures in lists, objects from factories, try/except alternatives); test_reach8
 runs each through every transformation against central differences."""
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -117,7 +118,72 @@ def partials_by_index(x, y):
     return sum(f(x) for f in fs)
 
 
+# ---- objects made by a factory in the function ----
+
+class Standardizer:
+    def __init__(self, center, spread):
+        self.center = center
+        self.spread = spread
+
+    @classmethod
+    def fit(cls, X, eps=1e-6):
+        center = X.mean(axis=0)
+        spread = np.sqrt(((X - center) ** 2).mean(axis=0) + eps)
+        return cls(center, spread)
+
+    @staticmethod
+    def around(c):
+        return Standardizer(c, np.ones_like(c))
+
+    def __call__(self, X):
+        return (X - self.center) / self.spread
+
+    def inverse(self, Z):
+        return Z * self.spread + self.center
+
+
+@dataclass
+class Quadratic:
+    A: np.ndarray
+    shift: float = 0.0
+
+    @classmethod
+    def gram(cls, B, shift=0.5):
+        return cls(B @ B.T, shift)
+
+    def energy(self, x):
+        return 0.5 * x @ self.A @ x + self.shift * np.sum(x)
+
+
+def make_standardizer(X, scale=2.0):
+    return Standardizer(X.min(axis=0), scale * X.std(axis=0) + 1.0)
+
+
+def factory_classmethod_twice(X, w):
+    s = Standardizer.fit(X, eps=1e-3)
+    Z = s(X)
+    return np.sum(np.tanh(Z @ w) ** 2) + np.sum(s.inverse(0.5 * Z))
+
+
+def factory_staticmethod(c, X):
+    return np.sum(Standardizer.around(c)(X) ** 2)
+
+
+def factory_function_call(X, w):
+    return np.sum(np.sin(make_standardizer(X)(X) @ w))
+
+
+def factory_dataclass(B, x):
+    return Quadratic.gram(B).energy(x) + Quadratic.gram(B, shift=0.1).energy(2.0 * x)
+
+
 PROGRAMS = [
+    ("factory_classmethod_twice", factory_classmethod_twice, lambda r: (M(r, 6, 3), M(r, 3)), 0),
+    ("factory_classmethod_twice_w", factory_classmethod_twice, lambda r: (M(r, 6, 3), M(r, 3)), 1),
+    ("factory_staticmethod", factory_staticmethod, lambda r: (M(r, 3), M(r, 4, 3)), 0),
+    ("factory_function_call", factory_function_call, lambda r: (M(r, 6, 3), M(r, 3)), 0),
+    ("factory_dataclass", factory_dataclass, lambda r: (M(r, 3, 3), M(r, 3)), 0),
+    ("factory_dataclass_x", factory_dataclass, lambda r: (M(r, 3, 3), M(r, 3)), 1),
     ("partials_over_constants", partials_over_constants, lambda r: (M(r, 4),), 0),
     ("partials_over_rows", partials_over_rows, lambda r: (M(r, 3), M(r, 4, 3)), 0),
     ("partials_over_rows_W", partials_over_rows, lambda r: (M(r, 3), M(r, 4, 3)), 1),
