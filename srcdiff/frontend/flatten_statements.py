@@ -15,12 +15,13 @@ from .partial_lists import Bound, PartialComp
 from .state_writes import StateWrites
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
+from .try_blocks import TryBlocks
 
 #: statements after whose assignments an object built in them may be computed
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(StateWrites, LoopItems, ExprRewriter):
+class Rewriter(TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env: dict = {}
@@ -79,6 +80,8 @@ class Rewriter(StateWrites, LoopItems, ExprRewriter):
             return [self.return_(s)]
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
+        if isinstance(s, ast.Try):  # an alternative computation: a branch taken at run time (try_blocks.py)
+            return self.try_(s)
         return [self.generic(s)]
 
     def generic(self, s):

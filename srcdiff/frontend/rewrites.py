@@ -116,7 +116,7 @@ def _builds_trees(func) -> bool:
     except Exception:  # not readable here: lowering reports it
         return False
     for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
+        if isinstance(node, (ast.Dict, ast.Try)):  # a try: a branch the rewrite makes (try_blocks.py)
             return True
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):  # for act in ACTS
             found = func.__globals__.get(node.iter.id)

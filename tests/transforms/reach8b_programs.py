@@ -177,7 +177,48 @@ def factory_dataclass(B, x):
     return Quadratic.gram(B).energy(x) + Quadratic.gram(B, shift=0.1).energy(2.0 * x)
 
 
+# ---- try/except whose handler is an alternative computation ----
+
+def jitter_cholesky(a, B):
+    K = B @ B.T - a * np.eye(B.shape[0])  # indefinite for the larger a: the handler's path
+    try:
+        L = np.linalg.cholesky(K + 1e-9 * np.eye(len(K)))
+    except np.linalg.LinAlgError:
+        L = np.linalg.cholesky(K + (a + 1.0) * np.eye(len(K)))
+    return np.sum(np.log(np.diag(L))) + np.sum(L ** 2)
+
+
+def safe_ratio(a, b):
+    try:
+        r = a / b
+    except ZeroDivisionError:
+        r = 3.0 * a
+    return r ** 2 + a
+
+
+def solve_or_scale(A, b):
+    try:
+        M = A @ A.T
+        v = np.linalg.solve(M, b)
+    except (ValueError, TypeError):
+        M = A
+        v = b
+    except np.linalg.LinAlgError:
+        M = A + A.T
+        v = b / (1.0 + np.sum(M ** 2))
+    else:
+        v = 2.0 * v
+    return np.sum(v ** 2) + 0.1 * np.sum(M)
+
+
 PROGRAMS = [
+    ("jitter_cholesky_body", jitter_cholesky, lambda r: (0.01, M(r, 4, 6)), 1),
+    ("jitter_cholesky_handler", jitter_cholesky, lambda r: (50.0, M(r, 4, 2)), 1),
+    ("jitter_cholesky_handler_a", jitter_cholesky, lambda r: (50.0, M(r, 4, 2)), 0),
+    ("safe_ratio_body", safe_ratio, lambda r: (1.3, 0.7), 0),
+    ("safe_ratio_handler", safe_ratio, lambda r: (1.3, 0.0), 0),
+    ("solve_or_scale_body", solve_or_scale, lambda r: (M(r, 3, 3) + 3 * np.eye(3), M(r, 3)), 0),
+    ("solve_or_scale_handler_b", solve_or_scale, lambda r: (M(r, 3, 3) * [[1], [1], [0]], M(r, 3)), 1),
     ("factory_classmethod_twice", factory_classmethod_twice, lambda r: (M(r, 6, 3), M(r, 3)), 0),
     ("factory_classmethod_twice_w", factory_classmethod_twice, lambda r: (M(r, 6, 3), M(r, 3)), 1),
     ("factory_staticmethod", factory_staticmethod, lambda r: (M(r, 3), M(r, 4, 3)), 0),
@@ -227,3 +268,23 @@ def partials_read_a_rebound_name(x):
     fs = [functools.partial(_pow_term, p=2, scale=c) for c in cs]
     cs = cs * 2.0
     return sum(f(x) for f in fs) + np.sum(cs)
+
+
+def try_handler_reads_half_done(x):
+    y = np.sin(x)
+    try:
+        z = np.cos(x)
+        w = np.linalg.cholesky(np.outer(z, z))
+    except np.linalg.LinAlgError:
+        w = np.outer(z, z)
+    return np.sum(w) + np.sum(y)
+
+
+def try_with_finally(x):
+    try:
+        y = np.sin(x)
+    except ValueError:
+        y = x
+    finally:
+        x = 2 * x
+    return np.sum(y * x)

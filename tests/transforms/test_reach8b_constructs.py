@@ -52,6 +52,8 @@ def test_float32_gradient_is_float32(program):
     ("dict_copy_then_write", "another dict or list also holds"),
     ("dict_new_key_in_loop", "the key is new here"),
     ("partials_read_a_rebound_name", "cs is assigned more than once"),
+    ("try_handler_reads_half_done", "may leave z assigned by the try body"),
+    ("try_with_finally", "it has a `finally`"),
 ])
 def test_refused_at_the_line(name, words):
     with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
