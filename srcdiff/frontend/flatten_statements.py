@@ -16,12 +16,13 @@ from .state_writes import StateWrites
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
 from .try_blocks import TryBlocks
+from .tuple_state import TupleState
 
 #: statements after whose assignments an object built in them may be computed
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(TryBlocks, StateWrites, LoopItems, ExprRewriter):
+class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env: dict = {}
@@ -153,7 +154,11 @@ class Rewriter(TryBlocks, StateWrites, LoopItems, ExprRewriter):
 
     def assign(self, targets, value, where) -> list:
         self.pending, self.target_base = [], _base_name(targets[0])
-        found = self.tree_value(value, where)
+        again = self.state_assign(targets[0], value, where) if len(targets) == 1 else None
+        if again is not None:  # state = helper(x, state): its items' variables again (tuple_state.py)
+            return again
+        found = (self.state_literal(targets[0], value, where) if len(targets) == 1 else None) \
+            or self.tree_value(value, where)
         if found is None:
             target = targets[0]
             if len(targets) == 1 and isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
@@ -312,6 +317,8 @@ class Rewriter(TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def loop_start(self, s) -> set:
         assigned = assigned_names(s)
         for name in assigned:
+            if self.keeps_state(name, s):  # its items are variables the loop carries (tuple_state.py)
+                continue
             if isinstance(self.env.get(name), _HELD):
                 self.env[name] = Bad(f"{name} is rebound in the loop at line {s.lineno}, and srcdiff "
                                      "cannot tell which tree it holds here")
@@ -321,6 +328,8 @@ class Rewriter(TryBlocks, StateWrites, LoopItems, ExprRewriter):
 
     def loop_end(self, assigned: set, s) -> None:
         for name in assigned:
+            if self.keeps_state(name, s):
+                continue
             if isinstance(self.env.get(name), _HELD):
                 self.env[name] = Bad(f"{name} holds a tree only inside the loop at line {s.lineno}")
             elif not isinstance(self.env.get(name), Bad):

@@ -115,6 +115,8 @@ def _builds_trees(func) -> bool:
         tree = parse_function(func).tree
     except Exception:  # not readable here: lowering reports it
         return False
+    if tuple_state_names(tree, parse_function(func).resolve):
+        return True
     for node in ast.walk(tree):
         if isinstance(node, (ast.Dict, ast.Try)):  # a try: a branch the rewrite makes (try_blocks.py)
             return True
@@ -128,4 +130,21 @@ def _builds_trees(func) -> bool:
     return False
 
 
-__all__ = ["free_values", "indirect", "needs_rewrite", "rule_call", "unwrapped", "user_function"]
+def tuple_state_names(tree: ast.AST, resolve) -> set:
+    """The names `tree` assigns a tuple or list literal and passes whole to a user function: state
+    the rewrite keeps as a tuple tree (tuple_state.py)."""
+    literal = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Tuple, ast.List))
+               and n.value.elts and not all(isinstance(e, ast.Constant) for e in n.value.elts)
+               for t in n.targets if isinstance(t, ast.Name)}
+    if not literal:
+        return set()
+    passed = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            args = [a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)]
+            if set(args) & literal and user_function(resolve(n.func.id)):
+                passed |= set(args) & literal
+    return passed
+
+
+__all__ = ["free_values", "indirect", "needs_rewrite", "rule_call", "tuple_state_names", "unwrapped", "user_function"]

@@ -211,7 +211,61 @@ def solve_or_scale(A, b):
     return np.sum(v ** 2) + 0.1 * np.sum(M)
 
 
+# ---- tuples and lists of arrays carried as state through helpers ----
+
+def _gru_like(x, state, U):
+    h, m = state
+    z = np.tanh(U @ h + x)
+    return (0.5 * (h + z), 0.9 * m + 0.1 * z * z)
+
+
+def _pair_step(pair, k, dt=0.1):
+    x, v = pair[0], pair[1]
+    a = -k * x - 0.1 * x ** 3
+    return x + dt * v, v + dt * a
+
+
+def tuple_state_rows(U, xs):
+    state = (np.zeros(U.shape[0]), np.ones(U.shape[0]))
+    for x in xs:
+        state = _gru_like(x, state, U)
+    h, m = state
+    return np.sum(h ** 2) + np.sum(np.sqrt(m))
+
+
+def list_state_steps(x0, k, steps=5):
+    pair = [x0, np.zeros_like(x0)]
+    for _ in range(steps):
+        pair = _pair_step(pair, k)
+    return np.sum(pair[0] ** 2) + 0.5 * np.sum(pair[1] ** 2)
+
+
+def tuple_state_with_previous(U, xs):
+    state = (xs[0], xs[0] ** 2)
+    change = 0.0
+    for t in range(1, xs.shape[0]):
+        prev = state
+        state = _gru_like(xs[t], state, U)
+        change = change + np.sum((state[0] - prev[0]) ** 2)
+    return change + np.sum(state[1])
+
+
+def tuple_state_while(x0, k):
+    pair = (x0, 0.5 * x0)
+    n = 0
+    while n < 4:
+        pair = _pair_step(pair, k, dt=0.05)
+        n += 1
+    return np.sum(pair[0] * pair[1])
+
+
 PROGRAMS = [
+    ("tuple_state_rows", tuple_state_rows, lambda r: (0.5 * M(r, 3, 3), M(r, 4, 3)), 0),
+    ("tuple_state_rows_xs", tuple_state_rows, lambda r: (0.5 * M(r, 3, 3), M(r, 4, 3)), 1),
+    ("list_state_steps", list_state_steps, lambda r: (M(r, 3), 1.2), 0),
+    ("list_state_steps_k", list_state_steps, lambda r: (M(r, 3), 1.2), 1),
+    ("tuple_state_with_previous", tuple_state_with_previous, lambda r: (0.5 * M(r, 3, 3), M(r, 4, 3)), 0),
+    ("tuple_state_while", tuple_state_while, lambda r: (M(r, 3), 1.2), 0),
     ("jitter_cholesky_body", jitter_cholesky, lambda r: (0.01, M(r, 4, 6)), 1),
     ("jitter_cholesky_handler", jitter_cholesky, lambda r: (50.0, M(r, 4, 2)), 1),
     ("jitter_cholesky_handler_a", jitter_cholesky, lambda r: (50.0, M(r, 4, 2)), 0),
