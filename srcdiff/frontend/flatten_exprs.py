@@ -19,6 +19,7 @@ import numpy as np
 from . import depends
 from .factory_objects import Factories
 from .global_objects import GlobalObjects
+from .lambdas import LambdaFn, Lambdas, lambda_as_written
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, PartialLists
 from .rewrites import needs_rewrite, rule_call, unwrapped, user_function
@@ -28,7 +29,7 @@ from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(PartialLists, Factories, TreeReads, GlobalObjects):
+class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -181,6 +182,8 @@ class ExprRewriter(PartialLists, Factories, TreeReads, GlobalObjects):
             return ast.copy_location(ast.Name(entry.name, ast.Load()), node)
         if isinstance(entry, Read):
             return entry.expr
+        if isinstance(entry, LambdaFn):
+            return lambda_as_written(entry, self.as_ast, node)
         if isinstance(entry, Bad):
             raise self.error(node, entry.reason)
         if isinstance(entry, Node) and entry.literal is not None:
@@ -258,6 +261,8 @@ class ExprRewriter(PartialLists, Factories, TreeReads, GlobalObjects):
             return self.helper_call(node, call, [target], {}, f"{target.struct.cls.__name__}_call")
         if isinstance(target, Bound):  # a partial made here of computed values
             return self.helper_call(node, target.func, target.prefix, target.keywords, target.func.__name__)
+        if isinstance(target, LambdaFn):  # a lambda made here: its body (lambdas.py)
+            return self.lambda_call(node, target)
         if isinstance(target, Static):
             value = target.obj
             if isinstance(value, functools.partial):  # a partial made in the function

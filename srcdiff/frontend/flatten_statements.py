@@ -9,6 +9,7 @@ import types
 
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
+from .lambdas import LambdaFn
 from .naming import assigned_names
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp
@@ -119,7 +120,7 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
                                             and self.parsed.resolve(value.func.id) is dict):
             return self.built_dict(value, where)
         if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
-                                                           or self.partial_parts(e)
+                                                           or self.partial_parts(e) or isinstance(e, ast.Lambda)
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
             kind = "list" if isinstance(value, ast.List) else "tuple"
             children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
@@ -128,7 +129,8 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
         return self.local_partial(value) or self.partial_list(value, where) \
-            or self.bound_partial(value, where, self.target_base)  # partial_lists.py
+            or self.bound_partial(value, where, self.target_base) \
+            or self.lambda_value(value, where, self.target_base)  # partial_lists.py, lambdas.py
 
     def built_dict(self, value, where) -> Node:
         if isinstance(value, ast.Dict):
@@ -373,7 +375,7 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
         return any(isinstance(self.env.get(n), (Node, Static, Method)) for n in names)
 
 
-_HELD = (Node, Static, Method, DictView, Bound, PartialComp)  # what a name may stand for
+_HELD = (Node, Static, Method, DictView, Bound, PartialComp, LambdaFn)  # what a name may stand for
 _TREEISH = _HELD + (Bad,)
 
 

@@ -4,7 +4,7 @@ A partial of a function of the user's module whose bound arguments are computed 
 function is a `Bound` entry: its arguments are variables (assigned where the partial is made,
 so a later rebinding does not change them), and calling it calls `f` with them first.
 
-A list of partials made by a comprehension (``[partial(f, target=t) for t in ys]``):
+A list of partials (or of lambdas, lambdas.py) made by a comprehension (``[partial(f, target=t) for t in ys]``):
 - over items srcdiff knows (constants, a tree): a list tree of `Bound` entries, one per item;
 - over data (an array's rows): a `PartialComp`, read only where it is iterated.  The loop or
   comprehension that iterates it iterates the comprehension's own iterable instead, the
@@ -26,6 +26,7 @@ import functools
 import types
 from dataclasses import dataclass
 
+from .lambdas import LambdaFn
 from .tree_entries import Bad, Const, Leaf, Node, Read, Static
 from .trees import Struct, name_part
 
@@ -45,12 +46,13 @@ class Bound:
 class PartialComp:
     """``[partial(func, ...) for t in ys]`` over data: its generators (targets renamed fresh) and
     the partial's argument expressions over them."""
-    func: types.FunctionType
+    func: types.FunctionType | None
     generators: list
     args: list
-    keywords: dict
+    keywords: dict  # a lambda's: its defaults
     line: int
     busy: bool = False
+    lam: ast.Lambda | None = None  # [lambda z, t=t: ... for t in ys] (lambdas.py)
 
 
 class PartialLists:
@@ -107,8 +109,8 @@ class PartialLists:
     def partial_list(self, value, where):
         """The entry of ``[partial(f, ...) for t in items]``: a list tree when the items are known,
         a `PartialComp` over data, or None when `value` is not such a comprehension."""
-        if not isinstance(value, ast.ListComp) or self.partial_parts(value.elt) is None \
-                or any(g.is_async for g in value.generators):
+        if not isinstance(value, ast.ListComp) or any(g.is_async for g in value.generators) \
+                or (self.partial_parts(value.elt) is None and not isinstance(value.elt, ast.Lambda)):
             return None
         gen = value.generators[0]
         items = self.items_of(gen.iter, force=True) if len(value.generators) == 1 and not gen.ifs else None
@@ -116,7 +118,8 @@ class PartialLists:
             saved, children = dict(self.env), {}
             for i, item in enumerate(items):
                 self.bind_entry(gen.target, item, where, emit=None)
-                children[i] = self.bound_partial(value.elt, where, f"{self.target_base}_{i}")
+                label = f"{self.target_base}_{i}"
+                children[i] = self.lambda_value(value.elt, where, label) or self.bound_partial(value.elt, where, label)
             self.env = saved
             return Node(Struct("list", tuple(children)), children, local=True, depth=self.depth)
         return self.lazy_partials(value, where)
@@ -131,8 +134,12 @@ class PartialLists:
             if why:
                 raise self.error(where, f"this list of partials is iterated later, where srcdiff builds each "
                                  f"partial again; {name} {why}, so it may hold another value there",
-                                 f"build the partials from values that do not change, or call "
-                                 f"{ast.unparse(value.elt.args[0])} in the loop directly")
+                                 "build them from values that do not change, or call the function in the loop")
+        if isinstance(fresh.elt, ast.Lambda):
+            self.lambda_value(value.elt, where, "", defaults={})  # its checks, on the names as written
+            a = fresh.elt.args
+            defaults = dict(zip([p.arg for p in a.args][len(a.args) - len(a.defaults):], a.defaults))
+            return PartialComp(None, fresh.generators, [], defaults, where.lineno, lam=fresh.elt)
         func, args, keywords = self.partial_parts(fresh.elt)
         return PartialComp(func, fresh.generators, list(args), keywords, where.lineno)
 
@@ -201,8 +208,9 @@ class PartialLists:
         if not isinstance(target, ast.Name):
             raise self.error(where, "a partial taken from a list of partials is bound to one name here",
                              "write `for f in fs:` and call f(...)")
-        self.env[target.id] = Bound(comp.func, [Read(self.expr(copy.deepcopy(a))) for a in comp.args],
-                                    {k: Read(self.expr(copy.deepcopy(v))) for k, v in comp.keywords.items()})
+        keywords = {k: Read(self.expr(copy.deepcopy(v))) for k, v in comp.keywords.items()}
+        self.env[target.id] = LambdaFn(comp.lam, keywords) if comp.lam is not None else \
+            Bound(comp.func, [Read(self.expr(copy.deepcopy(a))) for a in comp.args], keywords)
         return gens
 
     def comprehension_of_partials(self, node):

@@ -118,7 +118,7 @@ def _builds_trees(func) -> bool:
     if tuple_state_names(tree, parse_function(func).resolve):
         return True
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Dict, ast.Try)):  # a try: a branch the rewrite makes (try_blocks.py)
+        if isinstance(node, (ast.Dict, ast.Try, ast.Lambda)):  # try_blocks.py, lambdas.py
             return True
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):  # for act in ACTS
             found = func.__globals__.get(node.iter.id)

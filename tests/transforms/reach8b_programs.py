@@ -259,7 +259,39 @@ def tuple_state_while(x0, k):
     return np.sum(pair[0] * pair[1])
 
 
+# ---- lambdas (closures) made in the function, alone and in lists ----
+
+def lambdas_over_constants(x):
+    fs = [lambda z, s=s: s * np.sum(z ** 2) + np.sum(np.sin(s * z)) for s in (0.5, 1.0, 2.0)]
+    return sum(f(x) for f in fs)
+
+
+def lambdas_over_rows(x, Y):
+    losses = [lambda z, y=y: np.sum((np.tanh(z) - y) ** 2) for y in Y]
+    total = 0.0
+    for loss in losses:
+        total = total + loss(x)
+    return total / len(losses)
+
+
+def lambdas_in_a_literal(x, c):
+    fs = [lambda z: c * np.sum(z ** 2), lambda z, k=2.0: np.sum(np.cos(k * z))]
+    return fs[0](x) + fs[1](x) + fs[1](x, k=c)
+
+
+def lambda_closure_late(x, a):
+    f = lambda z: a * np.sum(np.exp(-z ** 2))  # noqa: E731
+    a = 2.0 * a
+    return f(x)
+
+
 PROGRAMS = [
+    ("lambdas_over_constants", lambdas_over_constants, lambda r: (M(r, 3),), 0),
+    ("lambdas_over_rows", lambdas_over_rows, lambda r: (M(r, 3), M(r, 4, 3)), 0),
+    ("lambdas_over_rows_Y", lambdas_over_rows, lambda r: (M(r, 3), M(r, 4, 3)), 1),
+    ("lambdas_in_a_literal", lambdas_in_a_literal, lambda r: (M(r, 3), 0.7), 0),
+    ("lambdas_in_a_literal_c", lambdas_in_a_literal, lambda r: (M(r, 3), 0.7), 1),
+    ("lambda_closure_late", lambda_closure_late, lambda r: (M(r, 3), 0.7), 1),
     ("tuple_state_rows", tuple_state_rows, lambda r: (0.5 * M(r, 3, 3), M(r, 4, 3)), 0),
     ("tuple_state_rows_xs", tuple_state_rows, lambda r: (0.5 * M(r, 3, 3), M(r, 4, 3)), 1),
     ("list_state_steps", list_state_steps, lambda r: (M(r, 3), 1.2), 0),
@@ -342,3 +374,13 @@ def try_with_finally(x):
     finally:
         x = 2 * x
     return np.sum(y * x)
+
+
+def lambdas_read_the_comprehension_name(x):
+    fs = [lambda z: s * np.sum(z) for s in (1.0, 2.0)]  # noqa: B023  (Python: s is 2.0 in both)
+    return sum(f(x) for f in fs)
+
+
+def lambdas_read_the_comprehension_name_known(x):
+    fs = [lambda z: k * np.sum(z) for k in (1, 2)]  # noqa: B023
+    return sum(f(x) for f in fs)

@@ -54,6 +54,8 @@ def test_float32_gradient_is_float32(program):
     ("partials_read_a_rebound_name", "cs is assigned more than once"),
     ("try_handler_reads_half_done", "may leave z assigned by the try body"),
     ("try_with_finally", "it has a `finally`"),
+    ("lambdas_read_the_comprehension_name", "which a comprehension of the function binds"),
+    ("lambdas_read_the_comprehension_name_known", "which a comprehension of the function binds"),
 ])
 def test_refused_at_the_line(name, words):
     with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
