@@ -76,6 +76,13 @@ class Lambdas:
                 if p not in fn.defaults:
                     raise self.error(node, f"the lambda {ast.unparse(node.func)} needs its argument {p}")
                 given[p] = self.as_ast(fn.defaults[p], node)
+        inner = {n.id for c in ast.walk(fn.node.body) if isinstance(c, ast.comprehension)
+                 for n in ast.walk(c.target) if isinstance(n, ast.Name)}
+        passed = {n.id for a in given.values() for n in ast.walk(a) if isinstance(n, ast.Name)}
+        if inner & passed:
+            raise self.error(node, f"the lambda's body binds {sorted(inner & passed)[0]} in a comprehension, "
+                             "and this call passes an expression reading that name",
+                             "assign the argument to another name first")
         body = _Substitute(given).visit(copy.deepcopy(fn.node.body))
         for n in ast.walk(body):
             if isinstance(n, (ast.expr, ast.stmt)):
