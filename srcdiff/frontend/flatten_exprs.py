@@ -17,8 +17,11 @@ import types
 import numpy as np
 
 from . import depends
+from .factory_objects import Factories
 from .global_objects import GlobalObjects
+from .lambdas import LambdaFn, Lambdas, lambda_as_written
 from .parse import ParsedFunction
+from .partial_lists import Bound, PartialComp, PartialLists
 from .rewrites import needs_rewrite, rule_call, unwrapped, user_function
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .tree_reads import TreeReads
@@ -26,7 +29,7 @@ from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(TreeReads, GlobalObjects):
+class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -53,7 +56,8 @@ class ExprRewriter(TreeReads, GlobalObjects):
             return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
                 else self.child(node, base, self.key(node.slice, node, base))
         if isinstance(node, ast.Call):
-            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node)  # entries: truthy
+            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node) \
+                or self.factory_entry(node)  # entries are truthy; Scaler.fit(X): factory_objects.py
         return self.literal_entry(node)  # cfg or {}, decided here; {"a": 3.0} given to a helper
 
     def child(self, node, base: Node, key):
@@ -99,25 +103,6 @@ class ExprRewriter(TreeReads, GlobalObjects):
         raise self.error(node, f"{ast.unparse(node)} is a class attribute holding a {type(value).__name__}, "
                          "which srcdiff cannot read as a value", "read a number or an array")
 
-    def local_partial(self, value):
-        """``f = functools.partial(helper, 0.5, ell=0.3)`` of a function of the module with
-        constant arguments: the partial object, made now (a `Static` callee)."""
-        if not (isinstance(value, ast.Call) and value.args and self.static_object(value.func) is functools.partial):
-            return None
-        func = self.static_object(value.args[0])
-        try:
-            args = [ast.literal_eval(a) for a in value.args[1:]]
-            keywords = {k.arg: ast.literal_eval(k.value) for k in value.keywords if k.arg is not None}
-        except ValueError:
-            return None
-        if not isinstance(func, types.FunctionType) or len(keywords) != len(value.keywords):
-            return None
-        self.deps.append(self.parsed_dependency(value.args[0].id, func))
-        made = functools.partial(func, *args, **keywords)
-        cell = self.names.fresh(f"{func.__name__}_partial")
-        self.cells[cell] = types.CellType(made)
-        return Static(cell, made)
-
     def static_object(self, node):
         """The module-level object `node` names (``functools.partial``, ``helper``), or None."""
         if isinstance(node, ast.Name) and node.id not in self.env:
@@ -139,6 +124,8 @@ class ExprRewriter(TreeReads, GlobalObjects):
             arg = self.entry(node.args[0])
             if builtin is len and isinstance(arg, Node):
                 return Const(len(arg.children))
+            if builtin is len and isinstance(arg, PartialComp):
+                return self.partials_length(node, arg)
             if builtin is dict and isinstance(arg, Node) and arg.struct.kind == "dict":
                 return Node(arg.struct, dict(arg.children), local=True, depth=self.depth)
         return None
@@ -195,6 +182,8 @@ class ExprRewriter(TreeReads, GlobalObjects):
             return ast.copy_location(ast.Name(entry.name, ast.Load()), node)
         if isinstance(entry, Read):
             return entry.expr
+        if isinstance(entry, LambdaFn):
+            return lambda_as_written(entry, self.as_ast, node)
         if isinstance(entry, Bad):
             raise self.error(node, entry.reason)
         if isinstance(entry, Node) and entry.literal is not None:
@@ -216,10 +205,12 @@ class ExprRewriter(TreeReads, GlobalObjects):
             return self.as_ast(found, node)
         if isinstance(node, ast.Call):
             return self.call(node)
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-            items = self.unrolled_comprehension(node)
-            if items is not None:
-                return items
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            made = self.comprehension_of_partials(node)  # [f(x) for f in fs] (partial_lists.py)
+            made = made or (self.unrolled_comprehension(node) if not isinstance(node, (ast.SetComp, ast.DictComp))
+                            else None)
+            if made is not None:
+                return made
         if isinstance(node, ast.Lambda):
             return node
         return self.visit_other(node)
@@ -268,6 +259,10 @@ class ExprRewriter(TreeReads, GlobalObjects):
                 and isinstance(inspect.getattr_static(target.struct.cls, "__call__", None), types.FunctionType):
             call = target.struct.cls.__call__  # model(x): its __call__, given the model's tree
             return self.helper_call(node, call, [target], {}, f"{target.struct.cls.__name__}_call")
+        if isinstance(target, Bound):  # a partial made here of computed values
+            return self.helper_call(node, target.func, target.prefix, target.keywords, target.func.__name__)
+        if isinstance(target, LambdaFn):  # a lambda made here: its body (lambdas.py)
+            return self.lambda_call(node, target)
         if isinstance(target, Static):
             value = target.obj
             if isinstance(value, functools.partial):  # a partial made in the function

@@ -9,22 +9,28 @@ import types
 
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
+from .lambdas import LambdaFn
 from .naming import assigned_names
 from .parse import ParsedFunction
+from .partial_lists import Bound, PartialComp
+from .state_writes import StateWrites
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
+from .try_blocks import TryBlocks
+from .tuple_state import TupleState
 
 #: statements after whose assignments an object built in them may be computed
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(LoopItems, ExprRewriter):
+class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env: dict = {}
         self.cells: dict = {}
         self.deps: list = []
         self.depth = 0
+        self.owned: dict = {}
 
     def param_entry(self, name: str, struct: Struct, path: tuple = ()):
         label = name + "".join(f"[{k!r}]" if isinstance(k, (str, int)) and struct.kind != "object" else f".{k}"
@@ -76,6 +82,8 @@ class Rewriter(LoopItems, ExprRewriter):
             return [self.return_(s)]
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
+        if isinstance(s, ast.Try):  # an alternative computation: a branch taken at run time (try_blocks.py)
+            return self.try_(s)
         return [self.generic(s)]
 
     def generic(self, s):
@@ -112,14 +120,17 @@ class Rewriter(LoopItems, ExprRewriter):
                                             and self.parsed.resolve(value.func.id) is dict):
             return self.built_dict(value, where)
         if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
+                                                           or self.partial_parts(e) or isinstance(e, ast.Lambda)
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
             kind = "list" if isinstance(value, ast.List) else "tuple"
             children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
-            return Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth)
+            return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
         found = self.entry(value)
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
-        return self.local_partial(value)
+        return self.local_partial(value) or self.partial_list(value, where) \
+            or self.bound_partial(value, where, self.target_base) \
+            or self.lambda_value(value, where, self.target_base)  # partial_lists.py, lambdas.py
 
     def built_dict(self, value, where) -> Node:
         if isinstance(value, ast.Dict):
@@ -133,7 +144,7 @@ class Rewriter(LoopItems, ExprRewriter):
         else:
             pairs = [(k.arg, k.value) for k in value.keywords]
         children = {k: self.element(v, k, where) for k, v in pairs}
-        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth)
+        return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
     def element(self, value, key, where):
         inner = self.tree_value(value, where)
@@ -145,7 +156,11 @@ class Rewriter(LoopItems, ExprRewriter):
 
     def assign(self, targets, value, where) -> list:
         self.pending, self.target_base = [], _base_name(targets[0])
-        found = self.tree_value(value, where)
+        again = self.state_assign(targets[0], value, where) if len(targets) == 1 else None
+        if again is not None:  # state = helper(x, state): its items' variables again (tuple_state.py)
+            return again
+        found = (self.state_literal(targets[0], value, where) if len(targets) == 1 else None) \
+            or self.tree_value(value, where)
         if found is None:
             target = targets[0]
             if len(targets) == 1 and isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
@@ -224,8 +239,7 @@ class Rewriter(LoopItems, ExprRewriter):
                              "tree), which srcdiff does not support",
                              "build a new dict: q = dict(p); q['W'] = ...")
         if base.depth != self.depth:
-            raise self.error(where, f"writing into {ast.unparse(target)} inside a branch or loop the dict "
-                             "was not built in is not supported", "assign the value to a plain variable")
+            return self.write_deeper(target, base, entry, where)
         key = self.constant(target.slice)
         if key is None:
             raise self.error(where, "a dict built in the differentiated function is written with constant keys only")
@@ -236,6 +250,8 @@ class Rewriter(LoopItems, ExprRewriter):
             name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
             out.append(self.emit(name, self.as_ast(entry, where), where))
             entry = Leaf(name)
+        if isinstance(entry, Leaf):  # a fresh variable, made for this key
+            self.own(entry.name, base)
         base.children[key] = entry
         if key not in base.struct.keys:
             base.struct = Struct(base.struct.kind, base.struct.keys + (key,), (), base.struct.cls)
@@ -303,7 +319,9 @@ class Rewriter(LoopItems, ExprRewriter):
     def loop_start(self, s) -> set:
         assigned = assigned_names(s)
         for name in assigned:
-            if isinstance(self.env.get(name), (Node, Static, Method, DictView)):
+            if self.keeps_state(name, s):  # its items are variables the loop carries (tuple_state.py)
+                continue
+            if isinstance(self.env.get(name), _HELD):
                 self.env[name] = Bad(f"{name} is rebound in the loop at line {s.lineno}, and srcdiff "
                                      "cannot tell which tree it holds here")
             else:
@@ -312,7 +330,9 @@ class Rewriter(LoopItems, ExprRewriter):
 
     def loop_end(self, assigned: set, s) -> None:
         for name in assigned:
-            if isinstance(self.env.get(name), (Node, Static, Method, DictView)):
+            if self.keeps_state(name, s):
+                continue
+            if isinstance(self.env.get(name), _HELD):
                 self.env[name] = Bad(f"{name} holds a tree only inside the loop at line {s.lineno}")
             elif not isinstance(self.env.get(name), Bad):
                 self.env.pop(name, None)
@@ -326,6 +346,9 @@ class Rewriter(LoopItems, ExprRewriter):
         return [ast.copy_location(ast.While(test, body or [ast.Pass()], orelse), s)]
 
     def for_(self, s: ast.For) -> list:
+        over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
+        if over_partials is not None:
+            return over_partials
         items = self.items_of(s.iter, force=self.uses_trees(s.body))
         if items is None:
             assigned = self.loop_start(s)
@@ -352,7 +375,8 @@ class Rewriter(LoopItems, ExprRewriter):
         return any(isinstance(self.env.get(n), (Node, Static, Method)) for n in names)
 
 
-_TREEISH = (Node, Static, Method, DictView, Bad)
+_HELD = (Node, Static, Method, DictView, Bound, PartialComp, LambdaFn)  # what a name may stand for
+_TREEISH = _HELD + (Bad,)
 
 
 def _merge(a: dict, b: dict, line: int) -> dict:

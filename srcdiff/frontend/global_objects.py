@@ -20,6 +20,7 @@ import numpy as np
 
 from . import depends, trees
 from .built_objects import BuiltObjects
+from .factories import factory_function
 from .naming import assigned_names
 from .parse import parse_function
 from .tree_entries import Bad, Leaf, Node, Static
@@ -57,7 +58,16 @@ def reads_objects(func, free: list) -> bool:
     except Exception:  # noqa: BLE001  not readable here: lowering reports it
         return False
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes
-               for n in ast.walk(tree))
+               or _factory_call(n, dict(free)) for n in ast.walk(tree))
+
+
+def _factory_call(node, free: dict) -> bool:
+    """``Scaler.fit(X)``: a call of a factory classmethod or staticmethod (factories.py)."""
+    func = node.func if isinstance(node, ast.Call) else None
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        return False
+    cls = free.get(node.func.value.id)
+    return user_class(cls) and factory_function(cls, node.func.attr) is not None
 
 
 class Items:

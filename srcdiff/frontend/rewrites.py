@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import sys
 import types
 
 from .global_objects import reads_objects
@@ -107,6 +108,13 @@ def needs_rewrite(func, seen=None) -> bool:
     return False
 
 
+def _installed(func) -> bool:
+    """Whether `func` is an installed package's or the standard library's (not the user's)."""
+    path = getattr(getattr(func, "__code__", None), "co_filename", "") or ""
+    module = (getattr(func, "__module__", "") or "").split(".")[0]
+    return "site-packages" in path or "dist-packages" in path or module in sys.stdlib_module_names
+
+
 def _builds_trees(func) -> bool:
     """Whether `func` writes a dict (``{"a": x}``, ``dict(a=x)``) or a partial in its body,
     or loops over a module-level tuple of functions: the rewrite makes those local trees and
@@ -115,8 +123,11 @@ def _builds_trees(func) -> bool:
         tree = parse_function(func).tree
     except Exception:  # not readable here: lowering reports it
         return False
+    mine = not _installed(func)  # a library's own try blocks and lambdas stay as they are
+    if mine and tuple_state_names(tree, parse_function(func).resolve):
+        return True
     for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
+        if isinstance(node, ast.Dict) or mine and isinstance(node, (ast.Try, ast.Lambda)):  # try_blocks, lambdas
             return True
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):  # for act in ACTS
             found = func.__globals__.get(node.iter.id)
@@ -128,4 +139,21 @@ def _builds_trees(func) -> bool:
     return False
 
 
-__all__ = ["free_values", "indirect", "needs_rewrite", "rule_call", "unwrapped", "user_function"]
+def tuple_state_names(tree: ast.AST, resolve) -> set:
+    """The names `tree` assigns a tuple or list literal and passes whole to a user function: state
+    the rewrite keeps as a tuple tree (tuple_state.py)."""
+    literal = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Tuple, ast.List))
+               and n.value.elts and not all(isinstance(e, ast.Constant) for e in n.value.elts)
+               for t in n.targets if isinstance(t, ast.Name)}
+    if not literal:
+        return set()
+    passed = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            args = [a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)]
+            if set(args) & literal and user_function(resolve(n.func.id)):
+                passed |= set(args) & literal
+    return passed
+
+
+__all__ = ["free_values", "indirect", "needs_rewrite", "rule_call", "tuple_state_names", "unwrapped", "user_function"]

@@ -90,11 +90,13 @@ def test_index_array_with_repeats_scatter_adds(rng):
 
 # ---- refused constructs: SrcDiffError naming the line and the construct ----
 
-def uses_try(x):
+def uses_try(x):  # a try is a branch taken at run time (try_blocks.py); a `finally` is refused
     try:
         y = x * 2.0
     except ValueError:
         y = x
+    finally:
+        x = 0.0
     return y
 
 
@@ -163,7 +165,7 @@ def nested_def(x):
 
 
 REFUSED = [
-    (uses_try, "`try` blocks", 1),
+    (uses_try, "it has a `finally`", 1),
     (uses_with, "`with` blocks", 1),
     (uses_global, "`global` declarations", 1),
     (uses_nonlocal, "`nonlocal` declarations", 1),

@@ -1,0 +1,106 @@
+"""A tuple of arrays carried as state and passed to a helper of the user's:
+
+    state = (np.zeros(n), np.zeros(n))
+    for t in range(T):
+        state = _lstm_cell(xs[t], state, W, b)     # _lstm_cell: h, c = state ... return h, c
+    h, _ = state
+
+The name (``state``) is a tuple tree of local variables (``state_item0``, ``state_item1``):
+the helper is flattened for that structure (it takes the two arrays), and assigning the name
+a new value of the helper's unpacks it into the same variables, which the loop then carries
+like any plain variable:
+
+        state_item0, state_item1 = _lstm_cell(xs[t], state_item0, state_item1, W, b)
+
+A name is read so when the function assigns it a tuple or list literal and passes it whole
+to a function of the user's.  Reassigning the same variables is only right while nothing
+else holds them: another name for the same tuple (``prev = state``) gets copies of them first;
+another tree holding its items is refused at the line.  A value of another length fails
+when the code runs, as in Python.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .rewrites import tuple_state_names
+from .tree_entries import Leaf, Node
+from .trees import Struct
+
+
+class TupleState:
+    """A mixin of the statement rewriter: `carried` maps a name to the tuple node it keeps."""
+
+    def state_names(self) -> set:
+        found = self.__dict__.get("_state_names")
+        if found is None:
+            found = self._state_names = tuple_state_names(self.parsed.tree, self.parsed.resolve)
+        return found
+
+    def state_literal(self, target, value, where):
+        """The tuple tree of ``state = (a, b)`` for a state name, or None."""
+        if not (isinstance(target, ast.Name) and target.id in self.state_names()
+                and isinstance(value, (ast.Tuple, ast.List)) and value.elts
+                and not any(isinstance(e, ast.Starred) for e in value.elts)):
+            return None
+        kind = "list" if isinstance(value, ast.List) else "tuple"
+        children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
+        if not all(isinstance(c, Leaf) for c in children.values()):
+            return None
+        return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
+
+    def keeps_state(self, name: str, loop=None) -> bool:
+        """Whether `name`, rebound in `loop`, keeps its tuple node (its items carried by the loop):
+        only when every assignment to it there is a plain ``name = value``."""
+        node = self.env.get(name)
+        if loop is not None:
+            plain = {id(n.targets[0]) for n in ast.walk(loop) if isinstance(n, ast.Assign) and len(n.targets) == 1}
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) and id(n) not in plain
+                   for n in ast.walk(loop)):
+                return False
+        return name in self.state_names() and isinstance(node, Node) and node.local \
+            and node.struct.kind in ("tuple", "list") \
+            and all(isinstance(c, Leaf) and self.owned.get(c.name) == id(node) for c in node.children.values())
+
+    def state_assign(self, target, value, where):
+        """``state = helper(...)`` of a state name: its items' variables unpacked again, or None."""
+        if not (isinstance(target, ast.Name) and self.keeps_state(target.id)):
+            return None
+        node = self.env[target.id]
+        names = [c.name for c in node.children.values()]
+        if any(self.shared_elsewhere(n, node) for n in names) or self.nested_elsewhere(node):
+            raise self.error(where, f"{target.id} holds a tuple of arrays that another tree also holds, so "
+                             "srcdiff cannot give it a new value here",
+                             f"copy the items you need first: a, b = {target.id}")
+        out = []
+        for other in sorted(k for k, v in self.env.items() if v is node and k != target.id):
+            copies = {k: Leaf(self.names.fresh(f"{other}_item{k}")) for k in node.children}  # prev = state
+            out.append(ast.copy_location(ast.Assign([ast.Tuple([ast.Name(c.name, ast.Store()) for c in copies.values()],
+                                                               ast.Store())],
+                                                    ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load())),
+                                         where))
+            self.env[other] = self.owning(Node(node.struct, copies, local=True, depth=self.depth))
+        store = ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())
+        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(names):
+            rhs = ast.Tuple([self.expr(e) for e in value.elts], ast.Load())
+        else:
+            rhs = self.expr(value)
+        return out + [ast.copy_location(ast.Assign([store], rhs), where)]
+
+    def nested_elsewhere(self, node: Node) -> bool:
+        stack = [v for v in self.env.values() if isinstance(v, Node) and v is not node]
+        seen = set()
+        while stack:
+            current = stack.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            for child in current.children.values():
+                if child is node:
+                    return True
+                if isinstance(child, Node):
+                    stack.append(child)
+        return False
+
+
+__all__ = ["TupleState"]

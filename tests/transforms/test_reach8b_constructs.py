@@ -1,0 +1,63 @@
+"""Issue 23 (reach8b): state in dicts and lists written in loops, partials and closures held in
+lists, objects from factories, try/except alternatives: every transformation agrees with
+central differences (matrix.py), numba agrees or refuses at the user's line, float32 stays
+float32; what srcdiff cannot do is refused at the line."""
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import corpus, matrix
+from . import reach8b_programs as programs_module
+from .reach8b_programs import PROGRAMS
+
+EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
+
+
+def programs():
+    return corpus.from_table(PROGRAMS, "reach8b", "reach8b_programs", 8)
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
+def test_every_transformation(program):
+    row = matrix.run(program, EVERY)
+    assert not row.excluded, row.excluded
+    assert not matrix.not_ok(row)
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
+def test_numba_agrees_or_refuses_at_the_line(program):
+    cell = matrix.run(program, ("numba",)).cells["numba"]
+    assert cell.outcome in (matrix.OK, matrix.REFUSED), cell.message
+    assert cell.located, cell.message
+
+
+def as32(value):
+    return value.astype(np.float32) if isinstance(value, np.ndarray) and value.dtype == np.float64 else value
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
+def test_float32_gradient_is_float32(program):
+    if not isinstance(program.args[program.wrt], np.ndarray):
+        pytest.skip("a Python float parameter: its gradient is a float64 number")
+    g = srcdiff.grad(program.func, wrt=program.wrt)
+    single = g(*map(as32, program.args))
+    double = g(*[np.asarray(a, dtype=np.float64) if isinstance(a, np.ndarray) else a for a in map(as32, program.args)])
+    assert single.dtype == np.float32
+    np.testing.assert_allclose(single, double, rtol=2e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("name, words", [
+    ("dict_copy_then_write", "another dict or list also holds"),
+    ("dict_new_key_in_loop", "the key is new here"),
+    ("partials_read_a_rebound_name", "cs is assigned more than once"),
+    ("try_handler_reads_half_done", "may leave z assigned by the try body"),
+    ("try_with_finally", "it has a `finally`"),
+    ("lambdas_read_the_comprehension_name", "which a comprehension of the function binds"),
+    ("lambdas_read_the_comprehension_name_known", "which a comprehension of the function binds"),
+])
+def test_refused_at_the_line(name, words):
+    with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
+        srcdiff.grad(getattr(programs_module, name))(np.ones(3))
+    assert "reach8b_programs.py" in str(info.value)
