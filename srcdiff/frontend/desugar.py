@@ -11,7 +11,6 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``first, *rest = v``: ``first, rest = v[0], v[1:]`` (a slice: an array's rows, or the items
   of a tuple written in the assignment), with Python's test of the length where the two ends
   could overlap;
-- ``list(xs)`` of a name: ``[item for item in xs]``, a new list of the same items;
 - ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
@@ -123,14 +122,9 @@ class _Rewrite(ast.NodeTransformer):
             return _starred(node, self.names, self.tree) or node
         return node
 
-    def visit_Call(self, node: ast.Call):
+    def visit_Expr(self, node: ast.Expr):
         self.generic_visit(node)
-        if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name) \
-                and self.names.resolve(node.func) is builtins.list:
-            item = self.names.namer.fresh("item")
-            comp = ast.comprehension(ast.Name(item, ast.Store()), node.args[0], [], 0)
-            return ast.copy_location(ast.ListComp(ast.Name(item, ast.Load()), [comp]), node)
-        return node
+        return _dict_update(node, self.tree) or node
 
     def _comprehension(self, node):
         self.generic_visit(node)
@@ -232,6 +226,36 @@ def _zip_strict(node: ast.For, names: Names) -> list:
     if names.resolve(ast.Name("len")) is not builtins.len or names.resolve(ast.Name("ValueError")) is not ValueError:
         return []
     return [ast.copy_location(ast.If(differ, [ast.copy_location(error, node)], []), node)]
+
+
+def _dict_update(node: ast.Expr, tree: ast.FunctionDef) -> list | None:
+    """``d.update({"b": e})`` / ``d.update(b=e)`` of a dict the function builds: ``d["b"] = e``."""
+    call = node.value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "update"
+            and isinstance(call.func.value, ast.Name)):
+        return None
+    name = call.func.value.id
+    if name in {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}:
+        return None
+    for other in ast.walk(tree):  # every assignment of the name builds a dict
+        targets = other.targets if isinstance(other, ast.Assign) else \
+            [other.target] if isinstance(other, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)) else []
+        if any(name in assigned_names(t) for t in targets) and not (
+                isinstance(other, ast.Assign) and len(other.targets) == 1 and isinstance(other.targets[0], ast.Name)
+                and (isinstance(other.value, (ast.Dict, ast.DictComp)) or isinstance(other.value, ast.Call)
+                     and isinstance(other.value.func, ast.Name) and other.value.func.id == "dict")):
+            return None
+    if len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Dict) \
+            and None not in call.args[0].keys:
+        pairs = list(zip(call.args[0].keys, call.args[0].values))
+    elif not call.args and call.keywords and all(k.arg is not None for k in call.keywords):
+        pairs = [(ast.Constant(k.arg), k.value) for k in call.keywords]
+    else:
+        return None
+    if any(name in names_in(v) for _, v in pairs):
+        return None  # a value reads the dict: Python reads it before any key is written
+    return [ast.copy_location(ast.Assign([ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())], value), node)
+            for key, value in pairs]
 
 
 def _breaks(body: list) -> bool:

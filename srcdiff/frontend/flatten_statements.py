@@ -111,6 +111,8 @@ class Rewriter(LoopItems, ExprRewriter):
                                             and value.func.id not in self.env and not value.args
                                             and self.parsed.resolve(value.func.id) is dict):
             return self.built_dict(value, where)
+        if isinstance(value, ast.DictComp):
+            return self.comprehended_dict(value, where)
         if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
             kind = "list" if isinstance(value, ast.List) else "tuple"

@@ -21,6 +21,7 @@ from .decided import folded_call
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer
 from .lists import is_literal_data
+from .list_copies import copied_sequence
 from .opaque import opaque, text
 from .static_values import static_value
 
@@ -134,6 +135,7 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         return lower.expr(node.args[0])  # tuple((w, v)), tuple(np.linalg.eigh(x)): the tuple itself
     if func in (builtins.list, builtins.tuple):
         same = as_sequence(lower, node, func, target)
+        same = copied_sequence(lower, node, func, target) if same is None else same
         if same is not None:
             return same
         raise state.error(node, f"{func.__name__}(...) is not supported",
