@@ -124,7 +124,7 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Expr(self, node: ast.Expr):
         self.generic_visit(node)
-        return _dict_update(node, self.tree) or node
+        return _dict_update(node, self.tree, self.names.namer) or node
 
     def _comprehension(self, node):
         self.generic_visit(node)
@@ -228,7 +228,7 @@ def _zip_strict(node: ast.For, names: Names) -> list:
     return [ast.copy_location(ast.If(differ, [ast.copy_location(error, node)], []), node)]
 
 
-def _dict_update(node: ast.Expr, tree: ast.FunctionDef) -> list | None:
+def _dict_update(node: ast.Expr, tree: ast.FunctionDef, namer: Namer) -> list | None:
     """``d.update({"b": e})`` / ``d.update(b=e)`` of a dict the function builds: ``d["b"] = e``."""
     call = node.value
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "update"
@@ -252,10 +252,14 @@ def _dict_update(node: ast.Expr, tree: ast.FunctionDef) -> list | None:
         pairs = [(ast.Constant(k.arg), k.value) for k in call.keywords]
     else:
         return None
-    if any(name in names_in(v) for _, v in pairs):
-        return None  # a value reads the dict: Python reads it before any key is written
-    return [ast.copy_location(ast.Assign([ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())], value), node)
-            for key, value in pairs]
+    before = []
+    if len(pairs) > 1 and any(name in names_in(v) for _, v in pairs):  # Python reads every value first
+        for k, (key, value) in enumerate(pairs):
+            held = namer.fresh(f"{name}_new")
+            before.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], value), node))
+            pairs[k] = (key, ast.Name(held, ast.Load()))
+    return before + [ast.copy_location(ast.Assign([ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())],
+                                                  value), node) for key, value in pairs]
 
 
 def _breaks(body: list) -> bool:

@@ -144,8 +144,10 @@ class LoopItems:
             return None if inner is None else not inner
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and len(test.args) == 1 \
                 and test.func.attr in ("startswith", "endswith") and not test.keywords:
-            base, arg = self.constant(test.func.value), self.constant(test.args[0])
-            if isinstance(base, str) and isinstance(arg, str):
+            base, arg = self.constant(test.func.value), test.args[0]
+            arg = tuple(self.constant(e) for e in arg.elts) if isinstance(arg, ast.Tuple) else self.constant(arg)
+            if isinstance(base, str) and (isinstance(arg, str) or isinstance(arg, tuple)
+                                          and all(isinstance(a, str) for a in arg)):
                 return getattr(base, test.func.attr)(arg)
             return None
         if isinstance(test, ast.Compare) and len(test.ops) == 1:

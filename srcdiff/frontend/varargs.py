@@ -10,7 +10,8 @@ makes, once per (count, keywords), a function with that fixed signature and the 
 ``args`` becomes the tuple ``(args_0, args_1)``; ``*args``, ``*(a, b)`` and
 ``*[g(a) for a in args]`` in a call are spread into positional arguments; ``**opts``
 into keywords; ``opts["k"]``, ``opts.get("k", d)``, ``"k" in opts``, ``len(opts)``, ``for k in
-opts`` and ``opts.values()`` / ``keys()`` / ``items()`` are read off the call.  Any other use of ``opts`` (or a write to ``args``/``opts``) is refused at its line.
+opts`` (unrolled) and ``opts.values()`` / ``keys()`` / ``items()`` are read off the call.  Any
+other use of ``opts`` (or a write to ``args``/``opts``) is refused at its line.
 """
 
 from __future__ import annotations
@@ -267,10 +268,28 @@ class _Spread(ast.NodeTransformer):
             return ast.copy_location(ast.Constant(len(self.keywords)), node)
         return None
 
-    def visit_For(self, node):  # ``for k in opts``: its keys
-        if self._is(node.iter, self.kwarg):
-            node.iter = ast.copy_location(ast.Tuple([ast.Constant(k) for k in self.keywords], ast.Load()), node.iter)
-        return self.generic_visit(node)
+    def visit_For(self, node):
+        """``for k in opts`` / ``opts.items()`` / ``.keys()`` / ``.values()``: unrolled, one copy of
+        the body per keyword of the call, the names bound to its key and its parameter."""
+        it, which = node.iter, None
+        if self._is(it, self.kwarg):
+            which = "keys"
+        elif isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and self._is(it.func.value, self.kwarg) \
+                and it.func.attr in ("keys", "values", "items") and not it.args and not it.keywords:
+            which = it.func.attr
+        jumps = any(isinstance(n, (ast.Break, ast.Continue)) for s in node.body for n in ast.walk(s))
+        names = [node.target] if isinstance(node.target, ast.Name) else node.target.elts \
+            if isinstance(node.target, ast.Tuple) and all(isinstance(e, ast.Name) for e in node.target.elts) else None
+        if which is None or jumps or node.orelse or names is None or len(names) != (2 if which == "items" else 1) \
+                or {n.id for n in names} & set().union(*(assigned_names(s) for s in node.body)):
+            return self.generic_visit(node)
+        out = []
+        for key in self.keywords:
+            values = {"keys": [ast.Constant(key)], "values": [ast.Name(key, ast.Load())],
+                      "items": [ast.Constant(key), ast.Name(key, ast.Load())]}[which]
+            body = [_Bind(dict(zip((n.id for n in names), values))).visit(copy.deepcopy(s)) for s in node.body]
+            out += self.statements([ast.fix_missing_locations(s) for s in body])
+        return out or [ast.copy_location(ast.Pass(), node)]
 
     def visit_IfExp(self, node):
         node.test = self.visit(node.test)
@@ -333,6 +352,18 @@ class _Rename(ast.NodeTransformer):
 
     def visit_Name(self, node):
         return ast.copy_location(ast.Name(self.names[node.id], node.ctx), node) if node.id in self.names else node
+
+
+class _Bind(ast.NodeTransformer):
+    """Reads of the loop's names as the item's key (a constant) or parameter (a name)."""
+
+    def __init__(self, values: dict):
+        self.values = values
+
+    def visit_Name(self, node):
+        if node.id in self.values:
+            return ast.copy_location(copy.deepcopy(self.values[node.id]), node)
+        return node
 
 
 class _Substitute(ast.NodeTransformer):

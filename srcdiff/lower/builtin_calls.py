@@ -20,8 +20,8 @@ from .builtin_sequences import one_sequence
 from .decided import folded_call
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer
-from .lists import is_literal_data
 from .list_copies import copied_sequence
+from .lists import is_literal_data
 from .opaque import opaque, text
 from .static_values import static_value
 

@@ -3,6 +3,8 @@ ranges as index arrays, lists inside joins, starred unpacking, ``functools.reduc
 ``enumerate(start=)``, ``zip(strict=)``, ``while ... else``, ``list(x)``, dict comprehensions,
 ``**kwargs`` used as a dict.  test_reach8a_syntax.py runs every transformation on them."""
 
+import collections
+import dataclasses
 import functools
 import math
 import operator
@@ -158,6 +160,121 @@ def list_of_tuple(x):
     return np.sum(copied[0] * items[1]) + np.sum(np.stack(list(np.split(x, 2))) ** 2)
 
 
+# ---- dict comprehensions, dict.update ------------------------------------------------------------
+
+
+def dict_comprehension_scaled(params, X):
+    scaled = {name: 2.0 * value for name, value in params.items() if name != "bias"}
+    h = np.tanh(X @ scaled["W1"]) @ scaled["W2"] + params["bias"]
+    return np.sum(h ** 2) + sum(np.sum(v ** 2) for v in scaled.values())
+
+
+def dict_comprehension_keys(x):
+    parts = {k: x * (i - 0.5) for i, k in enumerate(("a", "b", "c"))}
+    squashed = {k: np.tanh(parts[k]) for k in sorted(parts) if k.startswith(("a", "c"))}
+    return np.sum(squashed["a"] * squashed["c"]) + np.sum(parts["b"] ** 2)
+
+
+def dict_comprehension_enumerate(layers, x):
+    by_depth = {i: np.sin(W @ x) for i, W in enumerate(layers)}
+    return sum(np.sum(v ** 2) * (k + 1) for k, v in by_depth.items())
+
+
+def dict_update_merge(x, y):
+    d = {"a": np.sin(x)}
+    d.update({"b": x * y, "c": np.exp(-x ** 2)})
+    d.update(a=d["a"] * 2.0, e=y ** 2)
+    return sum(np.sum(v) for v in d.values())
+
+
+# ---- **kwargs read as a dict, f(**opts) ------------------------------------------------------------
+
+
+def _sum_of(*terms, weight=1.0, **extra):
+    total = 0.0
+    for t in terms:
+        total = total + weight * np.sum(t ** 2)
+    for value in extra.values():
+        total = total + np.sum(value)
+    return total
+
+
+def kwargs_values(w, X):
+    h = np.sin(X @ w)
+    return _sum_of(h, w, 0.5 * X @ w, weight=0.3, bias=np.cos(w))
+
+
+def _weighted_items(x, **parts):
+    total = len(parts) * np.sum(x ** 2)
+    for name, value in parts.items():
+        total = total + len(name) * np.sum(np.tanh(value) * x)
+    for name in parts:
+        total = total + np.sum(parts[name]) * 0.1
+    return total
+
+
+def kwargs_items(x, y):
+    return _weighted_items(x, ab=x * y, abc=np.sin(y), a=x ** 3)
+
+
+def _robust(pred, target, **options):
+    delta = options.get("delta", 1.0)
+    scale = options.get("scale", 1.0)
+    r = (pred - target) / scale
+    return np.sum(delta ** 2 * (np.sqrt(1 + (r / delta) ** 2) - 1))
+
+
+def kwargs_forwarded(w, X, y):
+    opts = {"delta": 0.7}
+    return _robust(X @ w, y, **opts)
+
+
+def kwargs_forwarded_dict_call(w, X, y):
+    opts = dict(delta=0.5, scale=2.0)
+    opts.update(delta=0.9)
+    return _robust(0.5 * X @ w, y, **opts)
+
+
+# ---- a helper's defaults that are configuration objects ----------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Penalty:
+    l2: float = 0.01
+    kind: str = "huber"
+    delta: float = 1.0
+
+
+def config_default_loss(w, X, y, cfg=Penalty()):
+    r = X @ w - y
+    if cfg.kind == "huber":
+        a = np.abs(r)
+        data = np.mean(np.where(a < cfg.delta, 0.5 * r ** 2, cfg.delta * (a - 0.5 * cfg.delta)))
+    else:
+        data = np.mean(r ** 2)
+    return data + cfg.l2 * np.sum(w ** 2)
+
+
+Schedule = collections.namedtuple("Schedule", ["lr", "decay", "steps"])
+
+
+def unrolled_descent(w0, X, y, hp=Schedule(0.1, 0.9, 3)):  # noqa: B008  (a default object is the point)
+    w = w0
+    for i in range(hp.steps):
+        w = w - hp.lr * hp.decay ** i * X.T @ (X @ w - y) / len(y)
+    return 0.5 * np.sum((X @ w - y) ** 2)
+
+
+class Smoothing:
+    def __init__(self, width=0.5, power=2):
+        self.width = width
+        self.power = power
+
+
+def object_default_smooth(x, s=Smoothing()):  # noqa: B008
+    return np.sum(np.sqrt(x ** s.power + s.width ** 2))
+
+
 PROGRAMS = [
     ("range_rows_cross_entropy", range_rows_cross_entropy,
      lambda r: (r.normal(size=(3, 4)) * 0.5, r.normal(size=(6, 3)), np.array([0, 3, 1, 2, 2, 0])), 0),
@@ -185,4 +302,49 @@ PROGRAMS = [
     ("zip_strict_pairs_b", zip_strict_pairs, lambda r: (r.normal(size=4), r.normal(size=4)), 1),
     ("while_else_decay", while_else_decay, lambda r: (r.normal(size=3),), 0),
     ("list_of_tuple", list_of_tuple, lambda r: (r.normal(size=4),), 0),
+    ("dict_comprehension_scaled", dict_comprehension_scaled,
+     lambda r: ({"W1": r.normal(size=(3, 4)) * 0.5, "W2": r.normal(size=4) * 0.5, "bias": 0.3},
+                r.normal(size=(5, 3))), 0),
+    ("dict_comprehension_keys", dict_comprehension_keys, lambda r: (r.normal(size=3),), 0),
+    ("dict_comprehension_enumerate", dict_comprehension_enumerate,
+     lambda r: ([r.normal(size=(3, 3)) * 0.5, r.normal(size=(3, 3)) * 0.5], r.normal(size=3)), 0),
+    ("dict_update_merge", dict_update_merge, lambda r: (r.normal(size=3), r.normal(size=3)), 0),
+    ("dict_update_merge_y", dict_update_merge, lambda r: (r.normal(size=3), r.normal(size=3)), 1),
+    ("kwargs_values", kwargs_values, lambda r: (r.normal(size=3), r.normal(size=(5, 3))), 0),
+    ("kwargs_items", kwargs_items, lambda r: (r.normal(size=3), r.normal(size=3)), 1),
+    ("kwargs_forwarded", kwargs_forwarded, lambda r: (r.normal(size=3), r.normal(size=(5, 3)), r.normal(size=5)), 0),
+    ("kwargs_forwarded_dict_call", kwargs_forwarded_dict_call,
+     lambda r: (r.normal(size=3), r.normal(size=(5, 3)), r.normal(size=5)), 0),
+    ("config_default_loss", config_default_loss,
+     lambda r: (r.normal(size=3), r.normal(size=(6, 3)), r.normal(size=6) * 3.0), 0),
+    ("unrolled_descent", unrolled_descent, lambda r: (r.normal(size=3), r.normal(size=(6, 3)), r.normal(size=6)), 0),
+    ("object_default_smooth", object_default_smooth, lambda r: (r.normal(size=4),), 0),
 ]
+
+
+# ---- spellings left to lowering, refused at their line ----------------------------------------------
+
+
+def reduce_in_conditional(x, flag=True):
+    return functools.reduce(operator.mul, [x[0], x[1]]) if flag else 0.0
+
+
+def star_rest_concatenated(x):
+    first, *rest = x
+    return first * sum(rest + [1.0])
+
+
+def zip_strict_in_comprehension(a, b):
+    return sum(u * v for u, v in zip(a, b, strict=True))
+
+
+def star_too_short(x):
+    a, *mid, b = x
+    return a * b
+
+
+def zip_strict_mismatch(a, b):
+    total = 0.0
+    for u, v in zip(a, b, strict=True):
+        total = total + u * v
+    return total
