@@ -74,9 +74,14 @@ def _candidates(tree: ast.FunctionDef) -> bool:
         if isinstance(node, ast.While) and node.orelse or isinstance(node, ast.Starred) \
                 and isinstance(node.ctx, ast.Store):
             return True
-        if isinstance(node, ast.Call) and (node.keywords or len(node.args) in (1, 2, 3)):
+        if isinstance(node, ast.Call) and (node.func.attr if isinstance(node.func, ast.Attribute) else
+                                           getattr(node.func, "id", None)) in _CALLED:
             return True
     return False
+
+
+#: the names of the calls a rewrite may apply to (the rewrite itself resolves what they are)
+_CALLED = {"enumerate", "zip", "reduce", "update"}
 
 
 def _statements(field: list) -> bool:
