@@ -7,7 +7,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
   comprehension, ``i`` reads ``(i + k)``);
 - ``zip(a, b, strict=True)`` in a ``for``: the loop over ``zip(a, b)`` after a test that
   raises Python's ``ValueError`` when the lengths differ;
-- ``while ...: ... else: tail`` with no ``break`` in the loop: the loop, then ``tail``;
+- ``while ...: ... else: tail`` (and ``for``): the loop, then ``tail``, under ``if not broke:`` when
+  a ``break`` may leave the loop (``broke = True`` just before each);
 - ``first, *rest = v``: ``first, rest = v[0], v[1:]`` (a slice: an array's rows, or the items
   of a tuple written in the assignment), with Python's test of the length where the two ends
   could overlap;
@@ -71,7 +72,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
 def _candidates(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether the function has anything a rewrite could apply to."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.While) and node.orelse or isinstance(node, ast.Starred) \
+        if isinstance(node, (ast.While, ast.For)) and node.orelse or isinstance(node, ast.Starred) \
                 and isinstance(node.ctx, ast.Store):
             return True
         if isinstance(node, ast.Call) and (node.func.attr if isinstance(node.func, ast.Attribute) else
@@ -112,14 +113,11 @@ class _Rewrite(ast.NodeTransformer):
             node = _enumerate_from(node, self.names) or node
         elif self.names.calls(node.iter, builtins.zip) and node.iter.keywords:
             before = _zip_strict(node, self.names)
-        return before + [node] if before else node
+        return before + _without_else(node, self.names)
 
     def visit_While(self, node: ast.While):
         self.generic_visit(node)
-        if node.orelse and not _breaks(node.body):
-            tail, node.orelse = node.orelse, []
-            return [node, *tail]
-        return node
+        return _without_else(node, self.names)
 
     def visit_Assign(self, node: ast.Assign):
         self.generic_visit(node)
@@ -265,6 +263,40 @@ def _dict_update(node: ast.Expr, tree: ast.FunctionDef, namer: Namer) -> list | 
             pairs[k] = (key, ast.Name(held, ast.Load()))
     return before + [ast.copy_location(ast.Assign([ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())],
                                                   value), node) for key, value in pairs]
+
+
+def _without_else(node, names: Names) -> list:
+    """A loop with an ``else``: the loop, then the ``else`` -- run only if no ``break`` left the
+    loop, which a flag set just before each such ``break`` tells (``broke = True; break``)."""
+    if not node.orelse:
+        return [node]
+    tail, node.orelse = node.orelse, []
+    if not _breaks(node.body):
+        return [node, *tail]
+    flag = names.namer.fresh("broke")
+    node.body = _flagged(node.body, flag)
+    start = ast.copy_location(ast.Assign([ast.Name(flag, ast.Store())], ast.Constant(False)), node)
+    test = ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load()))
+    return [start, node, ast.copy_location(ast.If(test, tail, []), tail[0])]
+
+
+def _flagged(body: list, flag: str) -> list:
+    """`body` with ``flag = True`` before each `break` that leaves the loop it is the body of."""
+    out = []
+    for stmt in body:
+        if isinstance(stmt, ast.Break):
+            out.append(ast.copy_location(ast.Assign([ast.Name(flag, ast.Store())], ast.Constant(True)), stmt))
+        elif isinstance(stmt, (ast.For, ast.While)):
+            stmt.orelse = _flagged(stmt.orelse, flag)  # (a break in a nested loop's body leaves that loop)
+        elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(stmt, name, _flagged(inner, flag))
+            for handler in getattr(stmt, "handlers", []):
+                handler.body = _flagged(handler.body, flag)
+        out.append(stmt)
+    return out
 
 
 def _breaks(body: list) -> bool:

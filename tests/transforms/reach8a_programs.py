@@ -153,6 +153,29 @@ def while_else_decay(x, n=3):
     return np.sum(y ** 2)
 
 
+def for_else_first_large(x, threshold=0.8):
+    picked = np.sum(x ** 2)
+    for v in x:
+        if v > threshold:
+            picked = np.exp(v) * picked
+            break
+    else:
+        picked = picked * np.tanh(np.sum(x))
+    return picked
+
+
+def while_else_with_break(x):
+    y, k = x, 0
+    while k < 5:
+        y = np.cos(y) * x + 0.1
+        k += 1
+        if np.sum(y ** 2) > 10.0:
+            break
+    else:
+        y = y + np.sin(x)
+    return np.sum(y ** 2)
+
+
 def list_of_tuple(x):
     pair = (np.sin(x), x ** 2)
     items = list(pair)
@@ -301,6 +324,10 @@ PROGRAMS = [
     ("zip_strict_pairs", zip_strict_pairs, lambda r: (r.normal(size=4), r.normal(size=4)), 0),
     ("zip_strict_pairs_b", zip_strict_pairs, lambda r: (r.normal(size=4), r.normal(size=4)), 1),
     ("while_else_decay", while_else_decay, lambda r: (r.normal(size=3),), 0),
+    ("for_else_no_break", for_else_first_large, lambda r: (np.array([0.3, -0.5, 0.6]),), 0),
+    ("for_else_breaks", for_else_first_large, lambda r: (np.array([0.3, 1.2, -0.4, 1.5]),), 0),
+    ("while_else_with_break", while_else_with_break, lambda r: (np.array([0.4, -0.7, 0.2]),), 0),
+    ("while_else_breaks", while_else_with_break, lambda r: (np.array([2.5, -2.7, 2.2]),), 0),
     ("list_of_tuple", list_of_tuple, lambda r: (r.normal(size=4),), 0),
     ("dict_comprehension_scaled", dict_comprehension_scaled,
      lambda r: ({"W1": r.normal(size=(3, 4)) * 0.5, "W2": r.normal(size=4) * 0.5, "bias": 0.3},
