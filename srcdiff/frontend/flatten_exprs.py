@@ -252,7 +252,7 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
     # ---- calls ----
 
     def call(self, node: ast.Call):
-        target = self.entry(node.func)
+        node, target = self.spread(node), self.entry(node.func)
         if isinstance(target, Method):
             return self.helper_call(node, target.func, [target.owner], {}, f"{target.name}")
         if isinstance(target, Node) and target.struct.kind in ("namedtuple", "dataclass", "object") \
@@ -355,7 +355,7 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
         sig = inspect.signature(func)
         given = [("entry", e) for e in prefix] + [("node", a) for a in node.args]
         kw = {k: ("entry", e) for k, e in keywords.items()}
-        kw.update({k.arg: ("node", k.value) for k in node.keywords})
+        kw.update({k.arg: ("node", k.value) for k in node.keywords}, **self.default_trees(func, len(given), kw))
         try:
             bound = sig.bind(*given, **kw)
         except TypeError as exc:

@@ -10,6 +10,7 @@ is repeated once per item, each item bound to a name as an entry (tree_entries.p
 from __future__ import annotations
 
 import ast
+import operator
 import types
 
 from .global_objects import Items, object_struct, user_object
@@ -99,6 +100,74 @@ class LoopItems:
         if all(isinstance(i, Node) and i.struct.kind == "tuple" and isinstance(i.children.get(0), Const)
                for i in inner):  # (key, value) pairs of p.items(): by key (keys differ)
             return sorted(inner, key=lambda i: i.children[0].value, reverse=reverse)
+        return None
+
+
+    def comprehended_dict(self, node: ast.DictComp, where) -> Node | None:
+        """``{k: 2.0 * v for k, v in p.items() if k != "b"}`` over a tree or constants: a dict
+        built with one entry per item whose condition the keys decide; None to leave it."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return None
+        gen = node.generators[0]
+        items = self.items_of(gen.iter, force=True)
+        if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
+            return None
+        saved, children = dict(self.env), {}
+        try:
+            for item in items:
+                self.bind_entry(gen.target, item, node, emit=None)
+                kept = [self.decided(test) for test in gen.ifs]
+                if any(k is None for k in kept):
+                    raise self.error(where, "a dict comprehension over a tree needs conditions its keys "
+                                     "decide (k != 'b', k in ('W1', 'W2'))", "build the dict with a for loop")
+                if not all(kept):
+                    continue
+                key = self.constant(node.key)
+                if key is None:
+                    raise self.error(where, "a dict comprehension over a tree needs keys srcdiff knows "
+                                     "(the tree's keys, strings, numbers)", "build the dict with a for loop")
+                children[key] = self.element(node.value, key, where)
+        finally:
+            self.env = saved
+        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth)
+
+    def decided(self, test: ast.expr):
+        """The value of a condition of constants (keys, literals): ``k != "b"``, ``k in ("a",)``,
+        ``k.startswith("W")``, joined by and/or/not; None if it is not one."""
+        if isinstance(test, ast.BoolOp):
+            values = [self.decided(v) for v in test.values]
+            if any(v is None for v in values):
+                return None
+            return all(values) if isinstance(test.op, ast.And) else any(values)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self.decided(test.operand)
+            return None if inner is None else not inner
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and len(test.args) == 1 \
+                and test.func.attr in ("startswith", "endswith") and not test.keywords:
+            base, arg = self.constant(test.func.value), test.args[0]
+            arg = tuple(self.constant(e) for e in arg.elts) if isinstance(arg, ast.Tuple) else self.constant(arg)
+            if isinstance(base, str) and (isinstance(arg, str) or isinstance(arg, tuple)
+                                          and all(isinstance(a, str) for a in arg)):
+                return getattr(base, test.func.attr)(arg)
+            return None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            left, right = self.constant(test.left), test.comparators[0]
+            if isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+                right = [self.constant(e) for e in right.elts]
+                if any(r is None for r in right):
+                    return None
+            else:
+                right = self.constant(right)
+            if left is None or right is None:
+                return None
+            ops = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.In: lambda a, b: a in b,
+                   ast.NotIn: lambda a, b: a not in b, ast.Lt: operator.lt, ast.Gt: operator.gt,
+                   ast.LtE: operator.le, ast.GtE: operator.ge}
+            op = ops.get(type(test.ops[0]))
+            try:
+                return None if op is None else bool(op(left, right))
+            except TypeError:
+                return None
         return None
 
 

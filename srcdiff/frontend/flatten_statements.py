@@ -119,6 +119,8 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
                                             and value.func.id not in self.env and not value.args
                                             and self.parsed.resolve(value.func.id) is dict):
             return self.built_dict(value, where)
+        if isinstance(value, ast.DictComp):
+            return self.comprehended_dict(value, where)
         if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
                                                            or self.partial_parts(e) or isinstance(e, ast.Lambda)
                                                            for e in value.elts if not isinstance(e, ast.Starred)):

@@ -13,6 +13,7 @@ again).  An object built in the function must be built the same way each time (i
 from __future__ import annotations
 
 import ast
+import inspect
 import sys
 import types
 
@@ -68,6 +69,12 @@ def _factory_call(node, free: dict) -> bool:
         return False
     cls = free.get(node.func.value.id)
     return user_class(cls) and factory_function(cls, node.func.attr) is not None
+
+
+def tree_default(value) -> bool:
+    """A default value read as a tree of constants: a user object, or a namedtuple of a user class."""
+    return user_object(value) or isinstance(value, tuple) and hasattr(type(value), "_fields") \
+        and user_class(type(value))
 
 
 class Items:
@@ -146,6 +153,19 @@ class GlobalObjects(BuiltObjects):
         entry = self.object_tree(owner, type(owner).__name__.lower(), object_struct(owner), None, None)
         return self.helper_call(node, func, [entry, *prefix], keywords, func.__name__)
 
+    def default_trees(self, func, positional: int, given: dict) -> dict:
+        """The parameters of a helper a call leaves to their defaults that are user objects or
+        namedtuples (``cfg=TrainConfig()``, ``hp=SGD_DEFAULTS``): passed as the trees of those
+        objects (their numbers constants), as a call of the differentiated function binds them."""
+        found = {}
+        for k, p in enumerate(inspect.signature(func).parameters.values()):
+            default = p.default
+            if k < positional or p.name in given or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            if tree_default(default):
+                found[p.name] = ("entry", self.object_tree(default, p.name, object_struct(default), None, None))
+        return found
+
     def object_tree(self, value, label: str, struct: trees.Struct, scope, key):
         """`value` (of structure `struct`, held as `key` in `scope`) as an entry whose leaves are
         closure cells the transform depends on."""
@@ -187,4 +207,4 @@ def _same_leaves(a, b) -> bool:
     return True
 
 
-__all__ = ["GlobalObjects", "Items", "object_struct", "reads_objects", "user_class", "user_object"]
+__all__ = ["GlobalObjects", "Items", "object_struct", "reads_objects", "tree_default", "user_class", "user_object"]

@@ -1,8 +1,7 @@
 """Stage 1: read a function's source and turn it into an AST with the user's line numbers.
 
 Also resolves the names the function reads (closure, globals, builtins) and builds the
-user-facing locations every later stage reports errors with.
-"""
+user-facing locations every later stage reports errors with (spellings: desugar.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +19,7 @@ from ..errors import Location, SrcDiffError
 from ..ir import memo
 from ..ir.shapes import signature
 from .depends import MISSING, Dependency
+from .desugar import desugared
 from .imports import has_imports, hoisted
 
 
@@ -354,7 +354,7 @@ def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
             f"the source found for {func.__name__} defines {node.name}: the file changed "
             "since the function was defined", where, "reload the module",
         )
-    return node
+    return desugared(node, func)
 
 
 def _lambdas_in(text: str) -> ast.Module | None:

@@ -13,7 +13,7 @@ import inspect
 import sys
 import types
 
-from .global_objects import reads_objects
+from .global_objects import reads_objects, tree_default
 from .parse import parse_function, unwrap
 
 _SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
@@ -95,8 +95,9 @@ def needs_rewrite(func, seen=None) -> bool:
     if not isinstance(func, types.FunctionType) or func in seen:
         return False
     seen.add(func)
-    if _builds_trees(func):
-        return True
+    if _builds_trees(func) or any(tree_default(d) for d in (func.__defaults__ or ())
+                                  + tuple((func.__kwdefaults__ or {}).values())):
+        return True  # (a default cfg=TrainConfig() is read as a tree, as an argument would be)
     free = free_values(func)
     if reads_objects(func, free):  # MODEL(x), Model(2.0).energy(x)
         return True
@@ -127,7 +128,7 @@ def _builds_trees(func) -> bool:
     if mine and tuple_state_names(tree, parse_function(func).resolve):
         return True
     for node in ast.walk(tree):
-        if isinstance(node, ast.Dict) or mine and isinstance(node, (ast.Try, ast.Lambda)):  # try_blocks, lambdas
+        if isinstance(node, (ast.Dict, ast.DictComp)) or mine and isinstance(node, (ast.Try, ast.Lambda)):
             return True
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):  # for act in ACTS
             found = func.__globals__.get(node.iter.id)

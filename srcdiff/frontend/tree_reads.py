@@ -30,6 +30,31 @@ class TreeReads:
                 return self.sequence_of(self.entry(node.args[0]), "list" if builtin is list else "tuple")
         return None
 
+    def spread(self, node: ast.Call) -> ast.Call:
+        """``f(x, **opts)`` / ``f(*items)`` of a dict (list, tuple) whose keys srcdiff knows: the
+        call with its keywords (arguments) written out, each reading the entry it holds."""
+        args, keywords, changed = [], [], False
+        for arg in node.args:
+            found = self.entry(arg.value) if isinstance(arg, ast.Starred) else None
+            if isinstance(found, Node) and found.struct.kind in ("list", "tuple") and self.plain(found):
+                args += [self.as_ast(c, arg) for c in found.children.values()]
+                changed = True
+            else:
+                args.append(arg)
+        for k in node.keywords:
+            found = self.entry(k.value) if k.arg is None else None
+            if isinstance(found, Node) and found.struct.kind == "dict" and self.plain(found) \
+                    and all(isinstance(key, str) for key in found.children):
+                keywords += [ast.keyword(key, self.as_ast(c, k.value)) for key, c in found.children.items()]
+                changed = True
+            else:
+                keywords.append(k)
+        return ast.copy_location(ast.Call(node.func, args, keywords), node) if changed else node
+
+    @staticmethod
+    def plain(found: Node) -> bool:
+        return not any(isinstance(c, Node) for c in found.children.values())
+
     def chosen_operand(self, node: ast.BoolOp):
         """The operand ``a or b`` / ``a and b`` evaluates to when the truth of the operands before
         it is known here (a tree has keys or has none, a constant), else None."""

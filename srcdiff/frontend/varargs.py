@@ -9,8 +9,9 @@ makes, once per (count, keywords), a function with that fixed signature and the 
 
 ``args`` becomes the tuple ``(args_0, args_1)``; ``*args``, ``*(a, b)`` and
 ``*[g(a) for a in args]`` in a call are spread into positional arguments; ``**opts``
-into keywords; ``opts["k"]``, ``opts.get("k", d)`` and ``"k" in opts`` are read off the
-call.  Any other use of ``opts`` (or a write to ``args``/``opts``) is refused at its line.
+into keywords; ``opts["k"]``, ``opts.get("k", d)``, ``"k" in opts``, ``len(opts)``, ``for k in
+opts`` (unrolled) and ``opts.values()`` / ``keys()`` / ``items()`` are read off the call.  Any
+other use of ``opts`` (or a write to ``args``/``opts``) is refused at its line.
 """
 
 from __future__ import annotations
@@ -163,7 +164,8 @@ class _Spread(ast.NodeTransformer):
                 return self._names(node)
             raise self.parsed.error(node, f"**{self.kwarg} used as a dict here is not supported (srcdiff binds "
                                     f"it to the keywords of each call: {self.kwarg}['k'], {self.kwarg}.get('k', d), "
-                                    f"'k' in {self.kwarg} and f(**{self.kwarg}) work)",
+                                    f"'k' in {self.kwarg}, {self.kwarg}.values() / .items() and f(**{self.kwarg}) "
+                                    "work)",
                                     f"name the keyword parameters of {self.parsed.name}")
         return node
 
@@ -252,6 +254,43 @@ class _Spread(ast.NodeTransformer):
                 break  # the branch taken returns: what follows the ``if`` is not run for this call
         return out
 
+    def _view(self, node):
+        """``opts.values()`` / ``.keys()`` / ``.items()`` and ``len(opts)``: tuples of the call's keywords."""
+        f = node.func
+        keys = [ast.Constant(k) for k in self.keywords]
+        values = [ast.Name(k, ast.Load()) for k in self.keywords]
+        if isinstance(f, ast.Attribute) and self._is(f.value, self.kwarg) and not node.args and not node.keywords:
+            found = {"keys": keys, "values": values,
+                     "items": [ast.Tuple([k, v], ast.Load()) for k, v in zip(keys, values)]}.get(f.attr)
+            return None if found is None else ast.fix_missing_locations(
+                ast.copy_location(ast.Tuple(found, ast.Load()), node))
+        if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and self._is(node.args[0], self.kwarg):
+            return ast.copy_location(ast.Constant(len(self.keywords)), node)
+        return None
+
+    def visit_For(self, node):
+        """``for k in opts`` / ``opts.items()`` / ``.keys()`` / ``.values()``: unrolled, one copy of
+        the body per keyword of the call, the names bound to its key and its parameter."""
+        it, which = node.iter, None
+        if self._is(it, self.kwarg):
+            which = "keys"
+        elif isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and self._is(it.func.value, self.kwarg) \
+                and it.func.attr in ("keys", "values", "items") and not it.args and not it.keywords:
+            which = it.func.attr
+        jumps = any(isinstance(n, (ast.Break, ast.Continue)) for s in node.body for n in ast.walk(s))
+        names = [node.target] if isinstance(node.target, ast.Name) else node.target.elts \
+            if isinstance(node.target, ast.Tuple) and all(isinstance(e, ast.Name) for e in node.target.elts) else None
+        if which is None or jumps or node.orelse or names is None or len(names) != (2 if which == "items" else 1) \
+                or {n.id for n in names} & set().union(*(assigned_names(s) for s in node.body)):
+            return self.generic_visit(node)
+        out = []
+        for key in self.keywords:
+            values = {"keys": [ast.Constant(key)], "values": [ast.Name(key, ast.Load())],
+                      "items": [ast.Constant(key), ast.Name(key, ast.Load())]}[which]
+            body = [_Bind(dict(zip((n.id for n in names), values))).visit(copy.deepcopy(s)) for s in node.body]
+            out += self.statements([ast.fix_missing_locations(s) for s in body])
+        return out or [ast.copy_location(ast.Pass(), node)]
+
     def visit_IfExp(self, node):
         node.test = self.visit(node.test)
         if isinstance(node.test, ast.Constant) and isinstance(node.test.value, bool):
@@ -275,6 +314,9 @@ class _Spread(ast.NodeTransformer):
             return self.visit(node.args[1]) if len(node.args) > 1 else ast.copy_location(ast.Constant(None), node)
         if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and self._is(node.args[0], self.vararg):
             return ast.copy_location(ast.Constant(len(self.positional)), node)
+        viewed = self._view(node)
+        if viewed is not None:
+            return viewed
         keywords = []
         for k in node.keywords:
             if k.arg is None and self._is(k.value, self.kwarg):
@@ -310,6 +352,18 @@ class _Rename(ast.NodeTransformer):
 
     def visit_Name(self, node):
         return ast.copy_location(ast.Name(self.names[node.id], node.ctx), node) if node.id in self.names else node
+
+
+class _Bind(ast.NodeTransformer):
+    """Reads of the loop's names as the item's key (a constant) or parameter (a name)."""
+
+    def __init__(self, values: dict):
+        self.values = values
+
+    def visit_Name(self, node):
+        if node.id in self.values:
+            return ast.copy_location(copy.deepcopy(self.values[node.id]), node)
+        return node
 
 
 class _Substitute(ast.NodeTransformer):

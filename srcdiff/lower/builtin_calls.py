@@ -20,6 +20,7 @@ from .builtin_sequences import one_sequence
 from .decided import folded_call
 from .emit import emit_rule, note_list_read
 from .expressions import ExpressionLowerer
+from .list_copies import copied_sequence
 from .lists import is_literal_data
 from .number_calls import number_call
 from .opaque import opaque, text
@@ -138,6 +139,7 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         return lower.expr(node.args[0])  # tuple((w, v)), tuple(np.linalg.eigh(x)): the tuple itself
     if func in (builtins.list, builtins.tuple):
         same = as_sequence(lower, node, func, target)
+        same = copied_sequence(lower, node, func, target) if same is None else same
         if same is not None:
             return same
         raise state.error(node, f"{func.__name__}(...) is not supported",

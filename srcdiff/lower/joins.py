@@ -79,6 +79,20 @@ def lower_index_join(lower: ExpressionLowerer, node: ast.Subscript, kind: str, t
     return emit_rule(state, state.table.lookup(column_join), (xs,), {}, expr, target)
 
 
+def join_item(lower: ExpressionLowerer, node: ast.Call, item: ast.expr, variadic: str) -> ast.expr:
+    """An item of ``np.concatenate(([a[0]], np.diff(a), [c]))`` written as a list or tuple
+    display: NumPy joins it as the array ``np.array([a[0]])``, and so does the generated code
+    (spelled with the call's own name of NumPy)."""
+    if variadic != "list" or not isinstance(item, (ast.List, ast.Tuple)) or not isinstance(node.func, ast.Attribute) \
+            or any(isinstance(e, ast.Starred) for e in item.elts):
+        return item
+    numpy = node.func.value
+    if static_value(lower.state, numpy, record=False) is not np:
+        return item
+    call = ast.Call(ast.Attribute(numpy, "array", ast.Load()), [ast.List(item.elts, ast.Load())], [])
+    return ast.fix_missing_locations(ast.copy_location(call, item))
+
+
 def _as_range(state, numpy: ast.expr, item: ast.Slice, kind: str) -> ast.expr:
     """``np.r_[..., 1:10:2, ...]``'s slice: ``np.arange(1, 10, 2)`` (a complex step, NumPy's
     linspace form, is refused)."""

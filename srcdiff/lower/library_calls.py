@@ -39,7 +39,7 @@ from .einsum_calls import einsum_sublists, is_text
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .gradient_calls import gradient_list
-from .joins import listed_join
+from .joins import join_item, listed_join
 from .lists import as_array
 from .opaque import no_gradient, opaque, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
@@ -385,7 +385,7 @@ def _variadic(lower: ExpressionLowerer, node: ast.Call, rule, spelled, target) -
     static.update({name: constant(lower.state, a) for name, a in keywords.items()})
     if rule.variadic == "list" and listed:
         return listed_join(lower, node, rule.func, items, static, spelled, target)
-    operands = tuple(lower.expr(item) for item in items)
+    operands = tuple(lower.expr(join_item(lower, node, item, rule.variadic)) for item in items)
     if not operands:
         raise lower.state.error(node, f"{rule.name} of no arrays")
     expanded = rule.expand(len(operands))

@@ -15,6 +15,7 @@ from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .joins import index_join_kind, lower_index_join
 from .opaque import opaque
+from .range_index import lower_range_index
 from .static_dicts import lower_dict_subscript
 
 
@@ -57,7 +58,8 @@ def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
             kinds.append(("ellipsis", 0))  # the axes the other components do not name
             parts.append(comp)
         else:
-            operand = lower.expr(comp)
+            operand = lower_range_index(lower, comp)  # x[range(n), y]: np.arange(n)
+            operand = lower.expr(comp) if operand is None else operand
             if isinstance(operand, Const):
                 if not isinstance(operand.value, int):
                     raise lower.state.error(node, f"index {operand.value!r} is not an integer")

@@ -100,11 +100,15 @@ RULES = [
     rule(sc.gammaincc, ("a", "x"), {"x": f"-g * np.exp((a - 1.0) * np.log(x) - x - {S}gammaln(a))"},
          elementwise=True, fresh=True, sympy=FORMS + "gammaincc", note="no gradient to the shape a"),
     # ---- error functions and the normal distribution ----
-    unary(sc.erf,      x="g * 1.1283791670955126 * np.exp(-x * x)",  sympy="sympy.erf"),
-    unary(sc.erfc,     x="-g * 1.1283791670955126 * np.exp(-x * x)", sympy="sympy.erfc"),
+    # (0 where exp(-x * x) underflows to 0 anyway: at x = ±inf its second derivative is 0, not 0 * inf)
+    unary(sc.erf,      x="g * 1.1283791670955126 * np.where(np.abs(x) > 30.0, 0.0, np.exp(-x * x))",
+          sympy="sympy.erf"),
+    unary(sc.erfc,     x="-g * 1.1283791670955126 * np.where(np.abs(x) > 30.0, 0.0, np.exp(-x * x))",
+          sympy="sympy.erfc"),
     unary(sc.erfinv,   x="g * 0.886226925452758 * np.exp(ans * ans)", sympy="sympy.erfinv"),
     unary(sc.erfcinv,  x="-g * 0.886226925452758 * np.exp(ans * ans)", sympy=FORMS + "erfcinv"),
-    unary(sc.ndtr,     x=f"g * np.exp(-0.5 * x * x) / {SQRT_2PI}",   sympy=FORMS + "ndtr"),
+    unary(sc.ndtr,     x=f"g * np.where(np.abs(x) > 40.0, 0.0, np.exp(-0.5 * x * x)) / {SQRT_2PI}",
+          sympy=FORMS + "ndtr"),
     unary(sc.log_ndtr, x=f"g * np.exp(-0.5 * x * x - ans) / {SQRT_2PI}", sympy=FORMS + "log_ndtr"),
     unary(sc.ndtri,    x=f"g * {SQRT_2PI} * np.exp(0.5 * ans * ans)", sympy=FORMS + "ndtri"),
     # ---- logistic ----
