@@ -26,11 +26,9 @@ _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
-        self.env: dict = {}
-        self.cells: dict = {}
+        self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
         self.deps: list = []
         self.depth = 0
-        self.owned: dict = {}
 
     def param_entry(self, name: str, struct: Struct, path: tuple = ()):
         label = name + "".join(f"[{k!r}]" if isinstance(k, (str, int)) and struct.kind != "object" else f".{k}"
@@ -130,9 +128,9 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
         found = self.entry(value)
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
+        base = self.target_base  # partial_lists.py, lambdas.py
         return self.local_partial(value) or self.partial_list(value, where) \
-            or self.bound_partial(value, where, self.target_base) \
-            or self.lambda_value(value, where, self.target_base)  # partial_lists.py, lambdas.py
+            or self.bound_partial(value, where, base) or self.lambda_value(value, where, base)
 
     def built_dict(self, value, where) -> Node:
         if isinstance(value, ast.Dict):
