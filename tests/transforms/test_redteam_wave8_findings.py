@@ -1,0 +1,169 @@
+"""What the red team's eighth wave found (issue 23, closure on unseen programs), each a class with
+variants of its own.  A class still open is a strict xfail naming it; references are float64
+central differences of the function (tests/numeric.py) or derivatives written by hand."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+HERE = "test_redteam_wave8_findings.py"
+
+
+def open_class(name: str, cases, failing):
+    """`cases` as pytest params, the ones in `failing` a strict xfail naming the class."""
+    return [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=name)) if c in failing else c for c in cases]
+
+
+def _located_here(exc: srcdiff.SrcDiffError) -> bool:
+    return exc.location is not None and str(exc.location.filename).endswith(HERE)
+
+
+def _numeric_hessian(f, args, wrt=0, h=1e-4):
+    """Central differences of the float64 central-difference gradient."""
+    x = np.asarray(args[wrt], dtype=float)
+    cols = []
+    for k in range(x.size):
+        e = np.zeros_like(x)
+        e.flat[k] = h
+        hi, lo = list(args), list(args)
+        hi[wrt], lo[wrt] = x + e, x - e
+        cols.append((central_difference(f, tuple(hi), wrt) - central_difference(f, tuple(lo), wrt)).ravel() / (2 * h))
+    return np.stack(cols, axis=-1)
+
+
+# ---- 1. a refusal grad defers to run time, differentiated again, names generated code -------------
+# grad refuses `t_obs.index(s)` (a tuple's method) at the user's line, but inside a branch or loop the
+# refusal is a `refused(...)` call the gradient makes when it runs.  Differentiating that gradient
+# again (hessian, hvp, jvp(grad), jacobian(grad)) reported generated code (`f_grad_grad:5`, the
+# message quoted inside itself) or "met generated code it cannot differentiate" at the def line.
+
+
+def index_of_tuple_in_loop(k, t_obs=(1, 3), c_obs=(0.5, 0.2)):
+    total, x = 0.0, 1.0
+    for s in range(5):
+        x = x * k[0]
+        if s in t_obs:
+            total = total + (x - c_obs[t_obs.index(s)]) ** 2
+    return total
+
+
+def index_of_list_in_branch(k):
+    obs, vals = [2, 4], [0.3, 0.1]
+    total = 0.0
+    for s in range(5):
+        if s in obs:
+            total = total + (k[0] * s - vals[obs.index(s)]) ** 2
+    return total
+
+
+def floor_in_branch(k):
+    if k[0] > 0:
+        return math.floor(k[0]) + k[0] ** 2
+    return k[0] ** 3
+
+
+RUNTIME_REFUSALS = [(f, how) for f in (index_of_tuple_in_loop, index_of_list_in_branch, floor_in_branch)
+                    for how in ("hessian", "hvp", "jvp_of_grad", "jacobian_of_grad")]
+RUNTIME_REFUSALS_OPEN = {c for c in RUNTIME_REFUSALS if c[1] != "jacobian_of_grad"}
+
+
+@pytest.mark.parametrize("case", open_class("deferred refusal at second order", RUNTIME_REFUSALS,
+                                            RUNTIME_REFUSALS_OPEN), ids=lambda c: f"{c[0].__name__}-{c[1]}")
+def test_a_deferred_refusal_differentiated_again_names_the_users_line(case):
+    f, how = case
+    k = np.array([0.9])
+    with pytest.raises(srcdiff.SrcDiffError) as first:
+        srcdiff.grad(f)(k)
+    assert _located_here(first.value)
+    compute = {"hessian": lambda: srcdiff.hessian(f)(k), "hvp": lambda: srcdiff.hvp(f, k, k),
+               "jvp_of_grad": lambda: srcdiff.jvp(srcdiff.grad(f), (k,), (k,)),
+               "jacobian_of_grad": lambda: srcdiff.jacobian(srcdiff.grad(f))(k)}[how]
+    with pytest.raises(srcdiff.SrcDiffError) as again:
+        compute()
+    assert _located_here(again.value), str(again.value)
+    assert again.value.location.line == first.value.location.line, str(again.value)
+    assert "refused(" not in str(again.value).splitlines()[0]
+
+
+# ---- 2. jacobian(grad(f)) refuses a function with a dict / NamedTuple argument it does not differentiate ----
+# The wave 6 decision (jacobian(grad) of a TREE parameter refuses) also caught functions whose
+# differentiated parameter is an array and only a configuration argument is a dict: "its gradient
+# of a tree, method or partial takes leaves".  hessian, hvp and jvp(grad) differentiate them.
+
+
+def dict_config_argument(W, X, cfg):
+    return np.sum(np.tanh(X @ W * cfg["scale"])) + cfg["l2"] * np.sum(W ** 2)
+
+
+def dict_config_default(W, X, cfg={"scale": 0.5, "l2": 0.01}):  # noqa: B006  read, never written
+    return np.sum(np.tanh(X @ W * cfg["scale"])) + cfg["l2"] * np.sum(W ** 2)
+
+
+NESTED = {"act": {"scale": 0.5}, "reg": {"l2": 0.01}}
+
+
+def nested_config_default(W, X, cfg=NESTED):
+    return np.sum(np.tanh(X @ W * cfg["act"]["scale"])) + cfg["reg"]["l2"] * np.sum(W ** 2)
+
+
+class Settings(NamedTuple):
+    scale: float
+    l2: float
+
+
+def namedtuple_config_argument(W, X, cfg):
+    return np.sum(np.tanh(X @ W * cfg.scale)) + cfg.l2 * np.sum(W ** 2)
+
+
+CONFIG_ARGS = {dict_config_argument: ({"scale": 0.5, "l2": 0.01},), dict_config_default: (),
+               nested_config_default: (), namedtuple_config_argument: (Settings(0.5, 0.01),)}
+CONFIG_CASES = list(CONFIG_ARGS)
+CONFIG_OPEN = set(CONFIG_CASES)
+
+
+@pytest.mark.parametrize("f", open_class("jacobian(grad) of a config tree", CONFIG_CASES, CONFIG_OPEN),
+                         ids=lambda f: f.__name__)
+def test_jacobian_of_grad_with_a_configuration_tree(f):
+    rng = np.random.default_rng(8)
+    args = (rng.normal(size=(3, 2)), rng.normal(size=(4, 3))) + CONFIG_ARGS[f]
+    want = _numeric_hessian(f, args).reshape(3, 2, 3, 2)
+    got = srcdiff.jacobian(srcdiff.grad(f))(*args)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+# ---- 3. a helper with a dict default argument, called from another function ---------------------------
+# grad differentiates `f(W, X, cfg={...})` itself, but a caller of f (and so every tree-wrapped
+# transformation) is refused: "index 'scale' is not an integer" at the helper's line.
+
+
+def calls_dict_default(W, X):
+    return dict_config_default(W, X) + 1.0
+
+
+def calls_nested_default(W, X):
+    return 2.0 * nested_config_default(W, X)
+
+
+def calls_dict_argument(W, X):
+    return dict_config_argument(W, X, {"scale": 0.5, "l2": 0.01})
+
+
+DEFAULT_CASES = [calls_dict_default, calls_nested_default, calls_dict_argument]
+DEFAULT_OPEN = {calls_dict_default, calls_nested_default}
+
+
+@pytest.mark.parametrize("f", open_class("dict default of a helper", DEFAULT_CASES, DEFAULT_OPEN),
+                         ids=lambda f: f.__name__)
+def test_a_helper_with_a_dict_default(f):
+    rng = np.random.default_rng(9)
+    args = (rng.normal(size=(3, 2)), rng.normal(size=(4, 3)))
+    np.testing.assert_allclose(srcdiff.grad(f)(*args), central_difference(f, args, 0), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(srcdiff.hessian(f)(*args), _numeric_hessian(f, args).reshape(3, 2, 3, 2),
+                               rtol=1e-5, atol=1e-6)
