@@ -261,3 +261,59 @@ def test_second_order_of_trace_of_an_operand_of_unknown_axes(f):
     np.testing.assert_allclose(srcdiff.hessian(f)(x), want, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(srcdiff.jacobian(srcdiff.grad(f))(x), want, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-6, atol=1e-8)
+
+
+# ---- 5. srcdiff.check says MISMATCH on a right float32 gradient -------------------------------------
+# A float32 argument that is not differentiated (`area`) is a number in srcdiff's gradient run on
+# sympy values, so ``2 * area / 9.81`` is rounded to float32 before it meets a symbol; sympy's
+# derivative keeps it exact.  The 50-digit comparison (rtol 1e-9) then reported a MISMATCH of
+# 4e-8 relative on `np.sum(area * v ** 2 / 9.81)`.  FIXED (tools/check_compare.narrow_tolerance:
+# float32's rounding, as the point comparisons allow, where an argument is float32).
+
+
+class Consts:
+    GRAVITY = 9.81
+    AIR_DENSITY = 1.225
+    DRAG = 0.47
+
+
+def drag_with_constants_class(v, area):
+    force = 0.5 * Consts.AIR_DENSITY * Consts.DRAG * area * v ** 2
+    return np.sum(force / Consts.GRAVITY)
+
+
+def drag_with_literals(v, area):
+    return np.sum(area * v ** 2 / 9.81)
+
+
+def drag_in_a_dict(p, area):
+    return np.sum(0.5 * area * p["v"] ** 2 / 9.81) + p["c"] * 1.5
+
+
+def _float32_drag_args(f):
+    rng = np.random.default_rng(0)
+    v, area = rng.normal(size=4).astype(np.float32), (0.7 + rng.uniform(0.2, 0.9, size=4)).astype(np.float32)
+    return ({"v": v, "c": np.float32(0.3)}, area) if f is drag_in_a_dict else (v, area)
+
+
+@pytest.mark.parametrize("f", [drag_with_constants_class, drag_with_literals, drag_in_a_dict],
+                         ids=lambda f: f.__name__)
+def test_check_of_a_right_float32_gradient_is_no_mismatch(f):
+    report = srcdiff.check(f, *_float32_drag_args(f), progress=False)
+    assert report.status != "MISMATCH", str(report)
+    assert report or report.numeric, str(report)  # proved, agrees in numbers, or central differences agree
+
+
+def test_check_still_finds_a_wrong_float32_gradient():
+    from srcdiff.rules import TABLE, unary
+    old = TABLE.register(unary(np.sin, x="g * np.cos(x) * 1.01"), replace=True)  # off by 1%
+    try:
+        def sines(v, area):
+            return np.sum(area * np.sin(v))
+        rng = np.random.default_rng(1)
+        args = rng.normal(size=4).astype(np.float32), rng.uniform(0.5, 1.5, size=4).astype(np.float32)
+        report = srcdiff.check(sines, *args, progress=False)
+        assert report.status == "MISMATCH", str(report)
+    finally:
+        TABLE.register(old, replace=True)
+        srcdiff.clear_cache()
