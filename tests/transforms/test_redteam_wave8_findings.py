@@ -4,7 +4,6 @@ central differences of the function (tests/numeric.py) or derivatives written by
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -39,37 +38,39 @@ def _numeric_hessian(f, args, wrt=0, h=1e-4):
 
 
 # ---- 1. a refusal grad defers to run time, differentiated again, names generated code -------------
-# grad refuses `t_obs.index(s)` (a tuple's method) at the user's line, but inside a branch or loop the
-# refusal is a `refused(...)` call the gradient makes when it runs.  Differentiating that gradient
+# grad refuses a set (and, before class 6 was fixed, `t_obs.index(s)`) at the user's line, but inside a
+# branch or loop the refusal is a `refused(...)` call the gradient makes when it runs.  Differentiating that gradient
 # again (hessian, hvp, jvp(grad), jacobian(grad)) reported generated code (`f_grad_grad:5`, the
 # message quoted inside itself) or "met generated code it cannot differentiate" at the def line.
 
 
-def index_of_tuple_in_loop(k, t_obs=(1, 3), c_obs=(0.5, 0.2)):
-    total, x = 0.0, 1.0
-    for s in range(5):
-        x = x * k[0]
-        if s in t_obs:
-            total = total + (x - c_obs[t_obs.index(s)]) ** 2
-    return total
-
-
-def index_of_list_in_branch(k):
-    obs, vals = [2, 4], [0.3, 0.1]
+def set_in_loop(k):
     total = 0.0
-    for s in range(5):
-        if s in obs:
-            total = total + (k[0] * s - vals[obs.index(s)]) ** 2
+    for s in range(3):
+        if s == 1:
+            marks = {s, s + 1}
+            total = total + k[0] * len(marks)
+        total = total + k[0] ** 2
     return total
 
 
-def floor_in_branch(k):
+def set_in_branch(k):
     if k[0] > 0:
-        return math.floor(k[0]) + k[0] ** 2
+        seen = {1, 2}
+        seen.add(3)
+        return k[0] * len(seen)
     return k[0] ** 3
 
 
-RUNTIME_REFUSALS = [(f, how) for f in (index_of_tuple_in_loop, index_of_list_in_branch, floor_in_branch)
+def set_comprehension_in_loop_branch(k):
+    total = k[0] ** 2
+    for s in range(4):
+        if s > 2:
+            total = total + k[0] * len({v % 2 for v in range(s)})
+    return total
+
+
+RUNTIME_REFUSALS = [(f, how) for f in (set_in_loop, set_in_branch, set_comprehension_in_loop_branch)
                     for how in ("hessian", "hvp", "jvp_of_grad", "jacobian_of_grad")]
 RUNTIME_REFUSALS_OPEN: set = set()  # FIXED: lower/effects.is_refusal_call lowers `refused(...)` as a raise
 
@@ -94,10 +95,11 @@ def test_a_deferred_refusal_differentiated_again_names_the_users_line(case):
 
 @pytest.mark.parametrize("how", ["hessian", "hvp", "jvp_of_grad", "jacobian_of_grad"])
 def test_a_deferred_refusal_not_taken_leaves_the_second_derivative_right(how):
-    k = np.array([-0.9])  # floor_in_branch takes the side it differentiates: 6 k
-    got = {"hessian": lambda: srcdiff.hessian(floor_in_branch)(k), "hvp": lambda: srcdiff.hvp(floor_in_branch, k, k),
-           "jvp_of_grad": lambda: srcdiff.jvp(srcdiff.grad(floor_in_branch), (k,), (k,))[1],
-           "jacobian_of_grad": lambda: srcdiff.jacobian(srcdiff.grad(floor_in_branch))(k)}[how]()
+    k = np.array([-0.9])  # set_in_branch takes the side it differentiates: 6 k
+    f = set_in_branch
+    got = {"hessian": lambda: srcdiff.hessian(f)(k), "hvp": lambda: srcdiff.hvp(f, k, k),
+           "jvp_of_grad": lambda: srcdiff.jvp(srcdiff.grad(f), (k,), (k,))[1],
+           "jacobian_of_grad": lambda: srcdiff.jacobian(srcdiff.grad(f))(k)}[how]()
     want = 6 * k[0] * (k[0] if how in ("hvp", "jvp_of_grad") else 1.0)
     np.testing.assert_allclose(np.ravel(got), [want], rtol=1e-12)
 
@@ -382,3 +384,41 @@ def test_a_helper_with_a_dict_default_in_other_transformations(how):
         def wrapped(p, X):
             return calls_nested_default(p["W"], X)
         np.testing.assert_allclose(srcdiff.grad(wrapped)({"W": W}, X)["W"], want, rtol=1e-6)
+
+
+# ---- 6. grad refused `tuple.index` / `list.index` / `list.count` of constants ------------------------
+# (pk_two_compartment: ``c_obs[t_obs.index(s)]`` where s is an observation step).  Their value is an
+# integer, piecewise constant in the items: no gradient.  FIXED (lower/rule_calls._QUERIES: opaque).
+
+
+def index_of_tuple_in_loop(k, t_obs=(1, 3), c_obs=(0.5, 0.2)):
+    total, x = 0.0, 1.0
+    for s in range(5):
+        x = x * k[0]
+        if s in t_obs:
+            total = total + (x - c_obs[t_obs.index(s)]) ** 2
+    return total
+
+
+def index_of_list_in_branch(k):
+    obs, vals = [2, 4], [0.3, 0.1]
+    total = 0.0
+    for s in range(5):
+        if s in obs:
+            total = total + (k[0] * s - vals[obs.index(s)]) ** 2
+    return total
+
+
+def count_of_a_list(k):
+    labels = [0, 1, 1, 2, 1]
+    return k[0] ** 2 * labels.count(1) + k[1] * labels.count(2)
+
+
+@pytest.mark.parametrize("f", [index_of_tuple_in_loop, index_of_list_in_branch, count_of_a_list],
+                         ids=lambda f: f.__name__)
+def test_index_and_count_of_constants(f):
+    k = np.array([0.9, -0.4])
+    want = central_difference(f, (k,), 0)
+    np.testing.assert_allclose(srcdiff.grad(f)(k), want, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(srcdiff.jvp(f, (k,), (np.ones(2),))[1], np.sum(want), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(srcdiff.hessian(f)(k), _numeric_hessian(f, (k,)), rtol=1e-4, atol=1e-5)
