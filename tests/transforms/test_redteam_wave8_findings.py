@@ -422,3 +422,47 @@ def test_index_and_count_of_constants(f):
     np.testing.assert_allclose(srcdiff.grad(f)(k), want, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(srcdiff.jvp(f, (k,), (np.ones(2),))[1], np.sum(want), rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(srcdiff.hessian(f)(k), _numeric_hessian(f, (k,)), rtol=1e-4, atol=1e-5)
+
+
+# ---- 7. jacobian(grad(f)) crashes on a loop whose branch, not taken in the first iteration, sets a saved value ----
+# The derivable gradient (the one srcdiff differentiates again) keeps one list per saved value and
+# appends every value each iteration; the first-order gradient presets such values to None before
+# the loop, the derivable one did not: UnboundLocalError in generated code (found on pk_two_compartment
+# once class 6 was fixed; on main for any such loop).  FIXED (ad/regions.py: the derivable plan presets too).
+
+
+def branch_first_not_taken(k):
+    total = 0.0
+    for s in range(5):
+        if s in (2, 4):
+            total = total + (k[0] * s - k[1]) ** 2
+    return total
+
+
+def branch_in_while(k):
+    total, s = 0.0, 0
+    while s < 4:
+        if s % 2 == 1:
+            d = np.sin(k[0] * s) - k[1]
+            total = total + d * d
+        s += 1
+    return total
+
+
+def branch_in_nested_loop(k):
+    total = 0.0
+    for i in range(2):
+        for j in range(3):
+            if j == 2:
+                total = total + np.exp(k[0] * i - k[1] * j) * k[1]
+    return total
+
+
+@pytest.mark.parametrize("f", [branch_first_not_taken, branch_in_while, branch_in_nested_loop],
+                         ids=lambda f: f.__name__)
+def test_reverse_over_reverse_of_a_branch_not_taken_at_first(f):
+    k = np.array([0.9, -0.4])
+    want = _numeric_hessian(f, (k,))
+    np.testing.assert_allclose(srcdiff.jacobian(srcdiff.grad(f))(k), want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(srcdiff.vjp(srcdiff.grad(f), k)[1](np.ones(2)), np.ones(2) @ want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(srcdiff.hessian(f)(k), want, rtol=1e-4, atol=1e-5)
