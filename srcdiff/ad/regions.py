@@ -214,6 +214,7 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
                 carried.append(Assign([c.final.name], ast.Name(c.var.name, ast.Load())))
     if saved and sweep.derivable:
         _read_by_position(loop, sweep, plan, saved, body)
+        plan.preset = [n for n in saved if n not in set(top) | phis]  # set by a branch: exists before it, as below
     elif saved:
         plan.stack = sweep.namer.fresh("stack")
         plan.saved = saved

@@ -141,4 +141,8 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
         text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
     else:
         text = f"{read} is {value}"
+        state = getattr(dep, "state", None)
+        if depends.changes_in_place(state):  # a helper's dict default, baked in: changed in place, lowered again
+            cells[f"__srcdiff_state{i}__"], cells["__srcdiff_state_of__"] = state, depends.state_of
+            text += f" and __srcdiff_state_of__({read}) == __srcdiff_state{i}__"
     return ast.parse(text, mode="eval").body

@@ -15,7 +15,7 @@ from ..ir.nodes import Const, Var, operand_ast
 from ..rules.structural import APPEND
 from .alias_reads import read_later
 from .array_updates import set_item_node, writable
-from .effects import is_effect_call, lower_effect
+from .effects import is_effect_call, is_refusal_call, lower_effect, lower_raise
 from .emit import emit_rule, note_list_read
 from .in_place_calls import lower_in_place_call
 from .lists import as_array, check_inner_list
@@ -110,6 +110,9 @@ def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
             and value.func.attr == "append" and isinstance(value.func.value, ast.Name):
         _append(lower, value)
+        return
+    if is_refusal_call(lower.state, value):  # a generated gradient's deferred refusal: raised where taken
+        lower_raise(lower.state, stmt)
         return
     if is_effect_call(lower.state, value):  # print, logging, warnings: run as written
         lower_effect(lower.state, stmt)

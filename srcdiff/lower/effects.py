@@ -57,6 +57,13 @@ def is_effect_call(state: LoweringState, call: ast.expr) -> bool:
     return False
 
 
+def is_refusal_call(state: LoweringState, call: ast.expr) -> bool:
+    """``refused(...)``: a generated gradient's deferred refusal (a branch side srcdiff could not
+    differentiate, lower/branches.py), read back for a higher derivative.  It raises the user's
+    refusal where it is taken, so the derivative of that gradient keeps it, as a ``raise``."""
+    return isinstance(call, ast.Call) and static_value(state, call.func, record=False) is runtime.refused
+
+
 def always_raises(stmts: list[ast.stmt]) -> bool:
     """Does every path through `stmts` end in ``raise`` (with no ``return``, ``break`` or
     ``continue`` on the way)?"""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..frontend.depends import MISSING
+from ..frontend.depends import MISSING, static_ok
 from ..frontend.parse import unwrap
 from ..ir import shapes
 from ..ir.nodes import Const, Operand, Var, typed
@@ -116,6 +116,28 @@ class ParamFacts:
         return MISSING
 
 
+class ConstDict(dict):
+    """A dict of constants as a `Const` value: hashable by its items, written as a dict literal
+    (lower/static_dicts.py reads it with constant keys)."""
+
+    def __hash__(self):
+        return hash(tuple(self.items()))
+
+
+def constant_dict(value) -> ConstDict | None:
+    """A dict of numbers, strings, None and tuples of them (nested dicts of those too: a
+    configuration) as a `ConstDict`, or None for any other value."""
+    if not isinstance(value, dict) or not all(isinstance(k, (str, int)) for k in value):
+        return None
+    items = []
+    for key, item in value.items():
+        nested = constant_dict(item) if isinstance(item, dict) else None
+        if nested is None and not static_ok(item):
+            return None
+        items.append((key, item if nested is None else nested))
+    return ConstDict(items)
+
+
 def is_constant_argument(value) -> bool:
     """None, a bool, or NumPy as an array namespace (``xp=np``): an argument a gradient is
     specialised on (it has no gradient)."""
@@ -132,9 +154,11 @@ def callee_facts(func, statics: dict, passed) -> ParamFacts:
     call gives it (`statics`, ir.Specialised) and the defaults of what it does not pass."""
     constants = {n: v for n, v in statics.items() if is_constant_argument(v) and v is not NOT_NONE}
     for name, param in inspect.signature(func).parameters.items():
-        if name not in passed and name not in constants and param.default is not inspect.Parameter.empty \
-                and is_constant_argument(param.default):
-            constants[name] = param.default
+        if name not in passed and name not in constants and param.default is not inspect.Parameter.empty:
+            if is_constant_argument(param.default):
+                constants[name] = param.default
+            elif constant_dict(param.default) is not None:  # cfg={"l2": 0.1}: read with constant keys
+                constants[name] = constant_dict(param.default)
     return ParamFacts(constants, not_none=frozenset(n for n, v in statics.items() if v is NOT_NONE))
 
 

@@ -39,10 +39,17 @@ def lower_rule_call(lower: ExpressionLowerer, node: ast.Call, func, rule, spelle
     return emit(lower.state, func, operands, static, ast.Call(spelled, args, keywords), target)
 
 
+#: Methods of lists and tuples whose value is an integer (a position, a count): no gradient,
+#: whatever the items are (piecewise constant in them, as np.argmax is).
+_QUERIES = frozenset({"index", "count"})
+
+
 def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     """``x.name(...)``: the rule of the NumPy function the method stands for."""
     name = node.func.attr
     func = rules.METHODS.get(name)
+    if func is None and name in _QUERIES and isinstance(node.func.value, ast.Name) and not node.keywords:
+        return opaque(lower, node, target)  # t_obs.index(s): a position or a count, an integer with no gradient
     if func is None:
         owner = ast.unparse(node.func.value)
         raise lower.state.error(node, f"the method .{name}() of {owner} has no adjoint rule: srcdiff "

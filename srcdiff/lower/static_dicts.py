@@ -17,13 +17,7 @@ import copy
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand
 from .expressions import ExpressionLowerer
-
-
-class ConstDict(dict):
-    """A dict of constants as a `Const` value: hashable by its items, written as a dict literal."""
-
-    def __hash__(self):
-        return hash(tuple(self.items()))
+from .facts import ConstDict
 
 
 def decided_truth(lower: ExpressionLowerer, node: ast.expr):
@@ -108,6 +102,10 @@ def const_dict(lower: ExpressionLowerer, node: ast.expr) -> ConstDict | None:
     if isinstance(node, ast.Name) and isinstance(lower.state.env.get(node.id), Const) \
             and isinstance(lower.state.env[node.id].value, ConstDict):
         return lower.state.env[node.id].value
+    if isinstance(node, ast.Subscript):  # cfg["act"] of a nested dict of constants (a helper's default)
+        outer = const_dict(lower, node.value)
+        inner = None if outer is None else outer.get(_key(lower, node.slice, node))
+        return inner if isinstance(inner, ConstDict) else None
     return None
 
 

@@ -155,6 +155,9 @@ RULES = [
          tangents={"a": "solve_adjoint_x(a_dot, x, y, r)", "r": "solve_adjoint_x(a, x, y, r_dot)",
                    "x": "solve_adjoint_x(-(np.swapaxes(x_dot, -1, -2) @ solve_adjoint_y(a, x, y)), x, y, r)"},
                    not_symbolic=HELPER),
+    # <h, trace_adjoint(a, x, offset)> = <a, trace(h, offset)>
+    rule(runtime.trace_adjoint, ("a", "x"), {"a": "np.trace(g, offset=offset)"}, static={"offset": 0},
+         shape=_x_shape, shape_only=("x",), tangents={"a": "trace_adjoint(a_dot, x, offset)"}, not_symbolic=HELPER),
     rule(runtime.prod_adjoint, ("a", "x"), _prod_adjoint_templates, static={"axis": None, "keepdims": False},
          shape=_x_shape, tangents=_prod_adjoint_tangents, not_symbolic=HELPER),
     rule(runtime.cholesky_adjoint, ("a", "L"), {"a": "cholesky_adjoint_a(g, L)", "L": "cholesky_adjoint_l(g, a, L)"},

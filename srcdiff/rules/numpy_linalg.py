@@ -125,6 +125,14 @@ def _trace_templates(static, operand_shapes):
     return {"x": f"np.multiply.outer({eye}, g)"}
 
 
+def _trace_derivable(static, operand_shapes):
+    """The adjoint a second derivative reads back: a helper with a rule where the number of
+    axes is not known (np.multiply.outer has none)."""
+    if operand_shapes["x"].known and operand_shapes["x"].ndim == 2:
+        return _trace_templates(static, operand_shapes)
+    return {"x": "trace_adjoint(g, x, offset)"}
+
+
 def _diag_templates(static, operand_shapes):
     ndim, k = operand_shapes["x"].ndim, static["k"]
     eye = "np.eye(np.shape(x)[0], np.shape(x)[1], k=k)"
@@ -224,7 +232,7 @@ RULES = [
          note="subscripts with '...', repeated indices (diagonals) and the sublist form; real operands"),
     # ---- matrix functions ----
     rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR,
-         sympy="numpy.trace"),
+         derivable=_trace_derivable, sympy="numpy.trace"),
     # not fresh: the diagonal of a matrix is a view of it
     rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, tangents=LINEAR, sympy="numpy.diag"),
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True,

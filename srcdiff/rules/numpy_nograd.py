@@ -27,6 +27,13 @@ def _scalar(static, *operands):
     return shapes.SCALAR
 
 
+def _matrix(static, *operands):
+    # np.eye(N, M, k) and np.identity(n) are always 2-D: their lengths are not known here, but
+    # the number of axes lets the rules of what is computed from them take their static forms
+    # (np.trace's adjoint, np.tensordot's axes), which a second derivative reads back
+    return shapes.Shape((shapes.UNKNOWN_DIM, shapes.UNKNOWN_DIM))
+
+
 def constructor(func, shape=None, refuses_active="", **symbolic):
     """A function that makes a new array from shapes and dtypes (or, with `refuses_active`,
     from values it gives no gradient: refused when they carry one)."""
@@ -51,8 +58,8 @@ RULES = [
     constructor(np.zeros, sympy=FORMS + "zeros"),
     constructor(np.ones, sympy=FORMS + "ones"),
     constructor(np.empty, sympy=FORMS + "empty"),
-    constructor(np.eye, sympy=FORMS + "eye"),
-    constructor(np.identity, sympy=FORMS + "identity"),
+    constructor(np.eye, shape=_matrix, sympy=FORMS + "eye"),
+    constructor(np.identity, shape=_matrix, sympy=FORMS + "identity"),
     constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n",
                 sympy=FORMS + "arange"),
     nograd(np.zeros_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like",

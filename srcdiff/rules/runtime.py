@@ -132,6 +132,12 @@ def _check_dot(x, y):
                            hint="use np.matmul (@) or np.tensordot, whose batching is explicit")
 
 
+def trace_adjoint(g, x, offset=0):
+    """Adjoint of ``np.trace(x, offset)`` where x's number of axes is known only when run: `g`
+    on the `offset` diagonal of x's first two axes (a stack's `g` along the axes after them)."""
+    return np.multiply.outer(np.eye(np.shape(x)[0], np.shape(x)[1], k=offset), g)
+
+
 def prod_adjoint(g, x, axis, keepdims):
     """Adjoint of ``np.prod(x, axis, keepdims)``: each element gets the product of the
     others (exclusive cumulative products from both ends), exact where `x` has zeros."""
@@ -367,7 +373,8 @@ def stop_gradient(x):
 HELPERS = {
     **{f.__name__: f for f in (
         unbroadcast, select, select_whole, kink, kink_nan, held_still, tie, tie_nan, zeros_like, copy_array,
-        ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x, dot_adjoint_y, prod_adjoint, prod_pairs,
+        ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x, dot_adjoint_y, trace_adjoint, prod_adjoint,
+        prod_pairs,
         cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a, cholesky_adjoint_l, cholesky_adjoint_dot,
         solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add, index_read, split_adjoint, refused,
         real_part, stack_rows, stop_gradient)},

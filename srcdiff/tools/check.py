@@ -34,7 +34,7 @@ from ..rules.sympy_comparisons import NotSymbolic
 from . import symbolic
 from .budget import Budget, OutOfTime, stderr_progress
 from .check_common import TIMEOUT, GradientMismatch
-from .check_compare import compare_input, derivative, elements, prove, sample_points
+from .check_compare import compare_input, derivative, elements, narrow_tolerance, prove, sample_points
 from .check_front import Plain, copies, plain_call
 from .check_points import float_failures
 from .check_report import GAVE_UP, INCONCLUSIVE, MISMATCH, NOT_SYMBOLIC, NUMERIC, PROVED, CheckReport, InputCheck
@@ -143,7 +143,7 @@ def _symbolic_check(report: CheckReport, plain: Plain, made, lowered, position: 
     with budget.stage(COMPARING):
         for name, got in zip(names, ours):
             item, sympy_values[name] = compare_input(plain.label(name), theirs[name], symbols[name], got,
-                                                     found[name], samples, budget)
+                                                     found[name], samples, budget, narrow_tolerance(values))
             report.inputs.append(item)
     failures = float_failures(plain, symbols, position, samples, sympy_values)  # by label
     for item in report.inputs:

@@ -17,6 +17,7 @@ import sympy as sp
 from . import symbolic
 from .budget import Budget
 from .check_report import DIGITS, INCONCLUSIVE, MISMATCH, NUMERIC, PROVED, InputCheck, number, show_point, size_at_most
+from .gradcheck import dtype_tolerance
 
 REL_TOL, ABS_TOL = 1e-9, 1e-15  # agreement in 50 digits; float constants round differently
 MAX_SIMPLIFY_OPS = 400  # beyond this, sympy.simplify is too slow to try
@@ -60,10 +61,31 @@ def prove(found: Elements, budget: Budget) -> None:
         found.proved.append(is_zero(symbolic.exact(sp.sympify(a - b))))
 
 
-def compare_input(name: str, theirs, symbol, got, found: Elements | None, samples: list[dict], budget: Budget):
+def narrow_tolerance(values) -> tuple[float, float]:
+    """The float32 (float16) rounding tolerance of `gradcheck.dtype_tolerance` when any argument
+    holds such an array: srcdiff's gradient, run on sympy values for the differentiated inputs,
+    computes with the other arguments' numbers in their own dtype (``area / 9.81`` of a float32
+    `area` is rounded to float32 before it meets a symbol), sympy's derivative does not."""
+    found = (0.0, 0.0)
+    stack = [values]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack += list(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack += list(value)
+        elif isinstance(value, np.ndarray) and value.dtype.kind == "f" or isinstance(value, np.floating):
+            found = max(found, dtype_tolerance(value))
+    return found
+
+
+def compare_input(name: str, theirs, symbol, got, found: Elements | None, samples: list[dict], budget: Budget,
+                  tolerance: tuple[float, float] = (0.0, 0.0)):
     """The verdict on one input, and sympy's derivative at each sample point.
 
-    Elements `prove` did not prove (or did not get to) are compared at the sample points.
+    Elements `prove` did not prove (or did not get to) are compared at the sample points, within
+    `tolerance` (`narrow_tolerance`: rtol, atol as a share of the largest element) where wider
+    than the 50-digit agreement.
     Returns ``(InputCheck, values)`` where ``values[k]`` lists sympy's derivative at sample
     point k, element by element in C order (None where it is not a finite real number), or
     ``values`` is None when the shapes differ.
@@ -74,12 +96,13 @@ def compare_input(name: str, theirs, symbol, got, found: Elements | None, sample
         return InputCheck(name, theirs, got, MISMATCH,
                           f"srcdiff's gradient has shape {np.shape(got)}, the input {what}"), None
     values = values_at(found.theirs, samples, budget)
+    scales = [max([abs(v) for v in row if v is not None] + [0.0]) for row in values]
     verdicts = []
     for k, (index, mine) in enumerate(zip(found.indices, found.mine)):
         if k >= len(found.proved) or not found.proved[k]:
             budget.check()
             mine_values = [row[0] for row in values_at([mine], samples, budget)]
-            verdict, detail = _at_points([row[k] for row in values], mine_values, samples)
+            verdict, detail = _at_points([row[k] for row in values], mine_values, samples, scales, tolerance)
             verdicts.append((verdict, index, detail))
     if scalar:
         mine_out = found.mine[0]
@@ -96,13 +119,15 @@ def compare_input(name: str, theirs, symbol, got, found: Elements | None, sample
     return InputCheck(name, theirs, mine_out, PROVED), values
 
 
-def _at_points(theirs: list, mine: list, samples: list[dict]) -> tuple[str, str]:
+def _at_points(theirs: list, mine: list, samples: list[dict], scales: list, tolerance: tuple[float, float]) \
+        -> tuple[str, str]:
     compared = 0
-    for a, b, point in zip(theirs, mine, samples):
+    rtol, share = max(REL_TOL, tolerance[0]), tolerance[1]
+    for a, b, point, scale in zip(theirs, mine, samples, scales):
         if a is None or b is None:
             continue
         compared += 1
-        if abs(a - b) > REL_TOL * max(abs(a), abs(b)) + ABS_TOL:
+        if abs(a - b) > rtol * max(abs(a), abs(b)) + max(ABS_TOL, share * scale):
             return MISMATCH, f"at {show_point(point)}: sympy gives {number(a)}, srcdiff {number(b)}"
     if not compared:
         return INCONCLUSIVE, "neither side could be evaluated to a real number at the sample points"

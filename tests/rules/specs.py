@@ -481,12 +481,17 @@ SPECS += [  # piecewise functions (rules/numpy_piecewise.py, python_math.py): st
     S("srcdiff.rules.fft_helpers.rfft_part_adjoint", "rfft_part_adjoint(x, 6, 'imag', -1)", x=((2, 4), REAL)),
     S("srcdiff.rules.fft_helpers.rfft_part_adjoint", "rfft_part_adjoint(x, 5, 'real', 0)", x=((3, 2), REAL)),
 ]
+SPECS += [  # np.trace's adjoint where the operand's number of axes is known only when run (c: its shape only)
+    S(f"{RT}.trace_adjoint", "trace_adjoint(x, c, 0)", x=(None, REAL), c=((3, 3), REAL)),
+    S(f"{RT}.trace_adjoint", "trace_adjoint(x, c, 1) * y", x=((2,), REAL), c=((3, 4, 2), REAL),
+      y=((3, 4, 2), REAL)),
+]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
                         "zeros_like", "tie", "tie_nan", "held_still",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
-                        "split_adjoint", "real_part")}
+                        "trace_adjoint", "split_adjoint", "real_part")}
 SCAN_HELPERS = {**scan_helpers.SCAN_HELPERS, **write_helpers.WRITE_HELPERS, **fft_helpers.FFT_HELPERS}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint",

@@ -328,7 +328,8 @@ def _programs():
     from .redteam_wave5 import WAVE5
     from .redteam_wave6 import WAVE6
     from .redteam_wave7 import WAVE7
-    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4 + WAVE5 + WAVE6 + WAVE7
+    from .redteam_wave8 import WAVE8
+    return ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4 + WAVE5 + WAVE6 + WAVE7 + WAVE8
 
 
 PROGRAMS = _programs()

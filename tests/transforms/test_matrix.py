@@ -37,6 +37,8 @@ KNOWN = [
      "softplus spelled with maximum and abs, at 0: truth 1/4) is NaN where the tie holds; docs/guarantees.md"),
     ("*", "WRONG", "redteam:sqrt_zero_in_masked_norm", "NaN: a zero adjoint (a zero weight) meets np.sqrt's "
      "infinite slope at a zero row, where the derivative (0) exists; docs/guarantees.md, 'Not covered'"),
+    ("hessian", "WRONG", "redteam:abs_diff_distinct", "NaN: the second derivative of abs at a kink that holds "
+     "identically (the diagonal |x_i - x_i| of pairwise distances, Hessian 0) is NaN in every row; docs/guarantees.md"),
     ("hessian", "WRONG", "redteam:maximum_tie_symmetric", "NaN: the second derivative at a tie of maximum and "
      "minimum (max + min = x + y, Hessian 0) is NaN wherever the tie holds; docs/guarantees.md"),
     # the numba column (-m slow runs it): no crash class left (every red team program and the
