@@ -67,7 +67,9 @@ class VectorForward:
         run = self.function(args)
         sizes = [leaf.size for leaf in leaves]
         total, width = sum(sizes), self.width
-        starts = np.cumsum([0] + sizes)
+        starts = [0]  # (Python ints: compared once per direction and leaf)
+        for size in sizes:
+            starts.append(starts[-1] + size)
         columns: list = []  # per direction, the gradient's tangent (a tuple of parts)
         for first in range(0, total, width):
             tangents = []
@@ -88,7 +90,10 @@ class VectorForward:
         for i, leaf in enumerate(leaves):
             for j, other in enumerate(leaves):
                 part = columns[starts[j]:starts[j + 1]]
-                stacked = np.stack([np.asarray(c[i], dtype=dtypes[i]) for c in part], axis=-1)
+                if leaf.ndim:
+                    stacked = np.stack([np.asarray(c[i], dtype=dtypes[i]) for c in part], axis=-1)
+                else:  # numbers: one array of them
+                    stacked = np.array([c[i] for c in part], dtype=dtypes[i])
                 blocks[i][j] = stacked.reshape(leaf.shape + other.shape)
         return blocks
 

@@ -23,6 +23,7 @@ from ..ad.reverse import reverse
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from ..backend.optimize import tidy
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from ..backend.optimize.python_floats import python_floats
 from ..backend.single import keep_dtypes, keep_single
 from ..errors import SrcDiffError
 from ..frontend import depends
@@ -41,6 +42,7 @@ from .cache import CACHE, Callee, Lowered, Options, Variant
 from .callee_lowering import call_facts, called, static_values
 from .callee_shapes import CalleeShapes, parameter_shapes
 from .lowering import describe, inlinable, lower_parsed
+from .python_float_args import plain_global, python_float_arrays
 
 # ---- shapes, reverse, codegen, optimize, render, load: once per signature ----
 
@@ -62,7 +64,7 @@ def variant(found: Lowered, key, args: tuple | None = None) -> Variant:
         complex_params = frozenset(p for p, s in zip(params, key or ()) if shapes.is_complex_signature(s))
         narrow = _narrow_arguments(found, key)
         made = compile_variant(found, param_shapes, foreign, args, single=shapes.is_single(key),
-                               complex_params=complex_params, narrow=narrow)
+                               complex_params=complex_params, narrow=narrow, key=key)
         if foreign and args is not None:
             _check_portable(found, made, args)
         found.variants[key] = made
@@ -117,7 +119,7 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
                     single: bool = False, complex_params: frozenset = frozenset(),
-                    narrow: dict | None = None, for_helper: bool = False) -> Variant:
+                    narrow: dict | None = None, for_helper: bool = False, key=None) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
@@ -125,7 +127,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     name the parameters whose arguments are complex (a differentiated value meeting one is
     refused at its line, whatever transformation this is); `narrow`: the `wrt` parameters
     whose gradients are returned in float32 or float16 (`_narrow_arguments`); `for_helper`: a user
-    helper's adjoint, whose in-place update of a parameter would change its caller's array."""
+    helper's adjoint, whose in-place update of a parameter would change its caller's array;
+    `key`: the arguments' signatures (elements of float64 arrays read as Python floats)."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -139,6 +142,9 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     else:
         transform = forward.transform if options.mode == "forward" else _reverse
         func, program, name = transform(found, ir, namer, shape_of)
+    arrays = python_float_arrays(found, key) if not (single or narrow or foreign or complex_params) else None
+    if arrays:  # ``float(observed[i])`` where that changes no result (backend/optimize/python_floats.py)
+        python_floats(func, arrays, lambda name: plain_global(parsed, name, getattr(program, "calls", {})))
     if single:
         keep_single(func, set(program.tangents.values()) if options.mode == "forward" else None)
     if narrow and options.mode == "reverse":  # a gradient has its argument's dtype (issue 24)

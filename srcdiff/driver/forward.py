@@ -18,7 +18,9 @@ from ..backend.codegen import backward_statements
 from ..backend.optimize import liveness, memory, statements
 from ..backend.optimize.dead_writes import writes_in_place
 from ..backend.optimize.lists import lists_in_place
+from ..backend.optimize.loop_copies import coalesce_loop_copies
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from ..backend.optimize.parallel_stacks import merge_parallel_stacks
 from ..errors import SrcDiffError
 from .cache import Lowered
 from .lowering import describe
@@ -49,6 +51,8 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
     if not with_value:  # code for hvp, not for reading: single-use values fused into their use
         optimize_function(func, dataclasses.replace(info, statements=True))
         lists_in_place(func)  # a derivable gradient's list updates, copies no one sees
+        merge_parallel_stacks(func)  # its loop stacks (one per value and direction): one list of tuples
+        coalesce_loop_copies(func)  # and its loops' closing copies of the values they carry
     if writes_in_place(func.body):  # the functional index writes of lowering, where nothing sees them
         memory.first_scatter_assigns(func.body)  # (a scatter into fresh zeros is a copy)
     memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient

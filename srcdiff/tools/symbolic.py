@@ -237,6 +237,18 @@ def _choose(test, body, orelse):
     return body() if truth(test) else orelse()
 
 
+class _ElementsAsTheyAre(ast.NodeTransformer):
+    """``float(x[i])``, an element of a float64 array read as a Python float for speed
+    (backend/optimize/python_floats.py), reads the element as it is: here, a symbol."""
+
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "float" and len(node.args) == 1 \
+                and not node.keywords and isinstance(node.args[0], ast.Subscript):
+            return node.args[0]
+        return node
+
+
 class _RewriteCompare(ast.NodeTransformer):
     """``x > y`` becomes ``__srcdiff_compare__('Gt', x, y)`` (chains are not generated), and
     each branch test ``t`` becomes ``__srcdiff_truth__(t)``: ``if x:`` on a symbol refuses."""
@@ -282,7 +294,7 @@ def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, labe
     `closure` is the user function's closure cells by name (``ParsedFunction.closure``);
     `callees` gives the cells of the callee adjoints the source calls (``square_vjp``).
     """
-    tree = _RewriteCompare().visit(ast.parse(source))
+    tree = _RewriteCompare().visit(_ElementsAsTheyAre().visit(ast.parse(source)))
     text = ast.unparse(ast.fix_missing_locations(tree))
     # srcdiff's own helpers run as they are, on the symbolic stand-ins for np and math
     helpers = {name: symbolic_function(value) if isinstance(value, types.FunctionType) else substitute(value)
