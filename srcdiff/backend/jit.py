@@ -84,6 +84,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         arrays,
         calculus,
         calculus_calls,
+        cholesky_more,
         decompositions,
         diagonals,
         einsum,
@@ -91,6 +92,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         guards,
         index_adds,
         joins,
+        kink_helpers,
         linalg_more,
         list_joins,
         masks,
@@ -109,6 +111,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         stacked,
         take_adjoints,
         triangular,
+        tuple_parts,
         turns,
         zero_adjoints,
     )
@@ -130,7 +133,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
                                                   zero_adjoints, optionals, diagonals, sorting,
-                                                  take_adjoints, named_norms, triangular)
+                                                  take_adjoints, named_norms, triangular, tuple_parts,
+                                                  cholesky_more, kink_helpers)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
@@ -213,9 +217,15 @@ def _with_tangents(key, found):
 def _typed(value):
     """An argument as numba takes it: a list of items of more than one type (arrays of two
     ndims, ``masks = [m1, m2]``) as a tuple, which numba types item by item (a list, it
-    cannot); the code reads it the same way (``masks[0]``), or numba refuses at the line."""
+    cannot); the code reads it the same way (``masks[0]``), or numba refuses at the line.  An
+    empty list (which numba cannot type: no item says what it holds) as a typed empty list of
+    floats: a loop over it runs no iteration, and code reading its items as arrays is refused
+    by numba at its line."""
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
         return None  # a function argument the code calls by its own name (lower/calls.py): not read
+    if type(value) is list and not value:  # numba cannot type an empty Python list: a typed one of floats
+        from numba import float64, typed
+        return typed.List.empty_list(float64)
     if type(value) is list and len({(type(v), getattr(v, "ndim", None), getattr(v, "dtype", None))
                                     for v in value}) > 1:
         return tuple(value)

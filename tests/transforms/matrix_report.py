@@ -2,9 +2,12 @@
 
     --corpus suite|redteam|all   which programs (default all)
     --share 0.25                 a deterministic subsample (default: every program)
+    --salt matrix                which subsample: another salt picks another slice of that share
+    --match REGEX                only the programs whose name matches
     --only grad,jvp              transformations to run (default: all, numba included)
     --record                     first re-record the suite's programs (runs the whole suite)
     --verbose                    every WRONG, crash and refusal, one line each
+    --list                       every program refused or crashed, one line each (to re-run with --match)
 
 It prints, per transformation, ok / refused / crash / WRONG counts and shares, refusal and
 crash reasons grouped by class with one example program each, and every WRONG answer.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import os
+import re
 import subprocess
 import sys
 import time
@@ -29,13 +33,15 @@ from transforms import corpus, matrix  # noqa: E402
 OUTCOMES = (matrix.OK, matrix.REFUSED, matrix.CRASH, matrix.WRONG, matrix.NA)
 
 
-def programs(which: str, share: float = 1.0) -> list:
+def programs(which: str, share: float = 1.0, salt: str = "matrix", match: str | None = None) -> list:
     found = []
     if which in ("suite", "all"):
         found += corpus.suite_corpus()[0]
     if which in ("redteam", "all"):
         found += corpus.redteam()
-    return corpus.sample(found, share)
+    if match:
+        found = [p for p in found if re.search(match, p.name)]
+    return corpus.sample(found, share, salt)
 
 
 def counts(rows, name: str) -> collections.Counter:
@@ -110,6 +116,9 @@ def main(argv=None) -> int:
     parser.add_argument("--only", default=",".join(matrix.TRANSFORMS))
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--salt", default="matrix")
+    parser.add_argument("--match", default=None)
+    parser.add_argument("--list", action="store_true")
     opts = parser.parse_args(argv)
     root = Path(__file__).resolve().parents[2]
     if opts.record:
@@ -118,7 +127,7 @@ def main(argv=None) -> int:
                        cwd=root, env=env, check=True)
     transforms = tuple(t for t in opts.only.split(",") if t)
     start = time.perf_counter()
-    rows = run_all(programs(opts.corpus, opts.share), transforms,
+    rows = run_all(programs(opts.corpus, opts.share, opts.salt, opts.match), transforms,
                    lambda i, n, p: print(f"\r{i}/{n} {p.name[:60]:60s}", end="", file=sys.stderr, flush=True))
     print(file=sys.stderr)
     print(table(rows, transforms))
@@ -129,6 +138,12 @@ def main(argv=None) -> int:
     print(wrong(rows))
     print(classes(rows, matrix.CRASH, transforms, top=100 if opts.verbose else 12))
     print(classes(rows, matrix.REFUSED, transforms, top=100 if opts.verbose else 12))
+    if opts.list:
+        print("refused or crashed, one per line:")
+        for r in rows:
+            for name, cell in r.cells.items():
+                if cell.outcome in (matrix.REFUSED, matrix.CRASH):
+                    print(f"  {cell.outcome} {name} {r.program.name}: {cell.message[:200]!r}")
     excluded = collections.Counter(r.excluded for r in rows if r.excluded)
     print("excluded (no reference):")
     for reason, n in excluded.most_common(8):

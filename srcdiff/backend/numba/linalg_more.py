@@ -96,6 +96,8 @@ def _cholesky_adjoint(g, L):
     for a matrix or (one by one) a stack of them."""
     if not (_is_array(g) and _is_array(L)) or L.ndim not in (2, 3) or g.ndim != L.ndim:
         return None
+    if g.dtype != L.dtype:  # a float32 factor and a float64 adjoint (numba's products take one dtype): float64
+        return lambda g, L: cholesky_adjoint(np.asarray(g, dtype=np.float64), np.asarray(L, dtype=np.float64))
     if L.ndim == 2:
         return lambda g, L: one_cholesky_adjoint(np.ascontiguousarray(g), np.ascontiguousarray(L))
 

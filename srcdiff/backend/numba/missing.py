@@ -198,6 +198,10 @@ def _two_d_solve(x, y) -> bool:
 def _solve_adjoint_y(g, x, y):
     if not _two_d_solve(x, y):
         return None
+    if _is_array(g) and g.dtype != x.dtype:  # a float32 matrix, a float64 adjoint: solved in float64, as NumPy does
+        common = np.result_type(as_dtype(g.dtype), as_dtype(x.dtype))
+        return lambda g, x, y: np.linalg.solve(np.ascontiguousarray(x.T).astype(common),
+                                               np.ascontiguousarray(g).astype(common))
     return lambda g, x, y: np.linalg.solve(np.ascontiguousarray(x.T), np.ascontiguousarray(g))
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import folding, scipy_calls, spelling
+from . import folding, scipy_calls, scope_reads, spelling
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -42,11 +42,14 @@ class Env:
     name: str  # the user's name
     scope: object  # a globals dict or a closure cell
     line: tuple  # (Variant, line of its source) where it is first read
+    path: tuple = ()  # the items and attributes read from it (scope_reads.py): ``d["a"]``
 
     def current(self):
         if isinstance(self.scope, types.CellType):
-            return self.scope.cell_contents
-        return self.scope[self.name]
+            value = self.scope.cell_contents
+        else:
+            value = self.scope[self.name]
+        return scope_reads.follow(value, self.path) if self.path else value
 
 
 @dataclass
@@ -101,7 +104,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     params = [e.param for e in env]
     functions, main = [], None
     for part in parts:
-        made_here = _split(part, refuse) if part.name in callees else [part.tree]
+        pulls_back = any(isinstance(s, ast.FunctionDef) for s in part.tree.body)  # (a forward-mode callee: plain)
+        made_here = _split(part, refuse) if part.name in callees and pulls_back else [part.tree]
         for func in made_here:
             _calls(func, part, callees, params)
             func.args.args[:0] = [ast.arg(p) for p in params]
@@ -169,10 +173,10 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
     function = part.variant.function
     cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
     bound = _bound(part.tree)
-    renames, values = {}, {}
+    renames, values, chained = {}, {}, {}
     for node in ast.walk(part.tree):
         if not isinstance(node, ast.Name) or node.id in bound or node.id in callees or node.id in renames \
-                or node.id in values:
+                or node.id in values or node.id in chained:
             continue
         name = node.id
         if name in cells:
@@ -220,6 +224,15 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         if key in fixed and fixed[key] == value and type(fixed[key]) is type(value):
             values[name] = value
             continue
+        reads = scope_reads.chains(part.tree, name, value)
+        if reads is not None:  # a dict or an object read at constant keys: each chain a parameter
+            chained[name] = reads, {path: _env(envs, (*key, path), scope_reads.spelled(name, path), name, scope,
+                                               (part.variant, _line_of(part.tree, node)), taken, path).param
+                                    for _, path in reads}
+            continue
+        if isinstance(value, dict):
+            refuse(part.variant, _line_of(part.tree, node), f"the code reads the dict {name} other than at constant "
+                   "keys (iterated, indexed by a variable or passed whole), and numba cannot take a Python dict")
         if key not in envs:
             param = f"{name}_env"
             while param in taken:
@@ -227,11 +240,24 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             taken.add(param)
             envs[key] = Env(param, name, scope, (part.variant, _line_of(part.tree, node)))
         renames[name] = envs[key].param
+    for reads, params in chained.values():
+        scope_reads.replace(part.tree, reads, params)
     for node in ast.walk(part.tree):
         if isinstance(node, ast.Name) and node.id in renames and node.id not in bound:
             node.id = renames[node.id]
     if values:
         _Constants(values).visit(part.tree)
+
+
+def _env(envs: dict, key: tuple, stem: str, name: str, scope, line: tuple, taken: set, path: tuple) -> Env:
+    """The `Env` of `key`, made once, its parameter named after `stem`."""
+    if key not in envs:
+        param = f"{stem}_env"
+        while param in taken:
+            param += "_"
+        taken.add(param)
+        envs[key] = Env(param, name, scope, line, path)
+    return envs[key]
 
 
 def _module_name(module: types.ModuleType) -> str:

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, types
 
 from ...rules import runtime as python
-from .naming import overload
+from .naming import made, overload
 from .reductions import axes
 
 
@@ -104,7 +104,14 @@ def _zeros_like(x):
         return lambda x: [np.zeros(item.shape) for item in x]
     if isinstance(x, types.List):
         return lambda x: zeros_list(x)
+    if isinstance(x, types.BaseTuple) and len(x) > 0:  # items of two kinds: a tuple of their zeros
+        return _zeros_of_items(len(x), "x")             # (written through tuple_parts.py's set_part)
     return None
+
+
+def _zeros_of_items(n: int, name: str):
+    parts = "".join(f"zeros_like({name}[{i}]), " for i in range(n))
+    return made(f"def impl({name}):\n    return ({parts})\n", zeros_like=zeros_like)
 
 
 def zeros_list(items):
@@ -118,6 +125,8 @@ def _zeros_list(items):
         return lambda items: [np.zeros(item.shape) for item in items]
     if isinstance(items, (types.List, types.UniTuple)) and _is_number(items.dtype):
         return lambda items: [0.0 for _ in range(len(items))]
+    if isinstance(items, types.BaseTuple) and not isinstance(items, types.UniTuple) and len(items) > 0:
+        return _zeros_of_items(len(items), "items")  # (zeros of each item's kind: the same values as 0.0 each)
     return None
 
 

@@ -39,6 +39,7 @@ from . import (
     shape_tuples,
     stacked,
     tuple_adjoints,
+    tuple_parts,
     turns,
 )
 
@@ -59,8 +60,11 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     pieces.rewrite(func)
     _index_lists(func)
     tuple_adjoints.split(func)
+    written_parts = tuple_parts.rewrite(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
+    if written_parts:
+        rewriter.helpers.add("set_part")
     if shape_tuples.rewrite(func):
         rewriter.helpers.add("shape_operand")
     if masks.rewrite(func):

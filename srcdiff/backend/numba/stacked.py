@@ -102,7 +102,11 @@ def linalg_solve(a, b):
 @overload(linalg_solve)
 def _linalg_solve(a, b):
     """A stack of systems: `b` a stack of as many right-hand sides (matrices, ``b.ndim ==
-    a.ndim``), as NumPy takes them; other forms are numba's (which refuses stacks)."""
+    a.ndim``), as NumPy takes them; other forms are numba's (which refuses stacks).  A float32
+    and a float64 operand are solved in float64, as NumPy does (numba's solve takes one dtype)."""
+    if isinstance(a, types.Array) and isinstance(b, types.Array) and a.dtype != b.dtype:
+        common = np.result_type(np.dtype(str(a.dtype)), np.dtype(str(b.dtype)))
+        return lambda a, b: linalg_solve(a.astype(common), b.astype(common))
     if not _stack(a):
         return lambda a, b: np.linalg.solve(a, b)
     if not (isinstance(b, types.Array) and b.ndim == a.ndim):
