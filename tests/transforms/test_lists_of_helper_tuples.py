@@ -1,0 +1,71 @@
+"""A list holding tuples a helper returned (``out.append(step(x, a))``, ``[step(x), step(y)]``)
+is refused at the line that reads an item, as a list of tuples built in place is, in every
+transformation: before, grad failed while running its generated code ("float + list")."""
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+
+def _step(x, a):
+    return a * x, np.sin(x) * a
+
+
+def appended_then_unpacked(a, x0):
+    out = []
+    x = x0
+    for _ in range(3):
+        out.append(_step(x, a))
+        x = x * 0.9 + 0.1
+    total = 0.0
+    for y, z in out:
+        total = total + np.sum(y * z)
+    return total
+
+
+def appended_then_stacked(a, x0):
+    out = []
+    for i in range(3):
+        out.append(_step(x0 * i, a))
+    return np.sum(np.stack([o[1] for o in out]))
+
+
+def literal_of_calls(a, x0):
+    out = [_step(x0, a), _step(2.0 * x0, a)]
+    return np.sum(out[1][0] * out[0][1])
+
+
+def appended_then_indexed(a, x0):
+    out = []
+    for i in range(3):
+        out.append(_step(x0 * i, a))
+    return np.sum(out[1][0] * out[2][1])
+
+
+PROGRAMS = (appended_then_unpacked, appended_then_stacked, literal_of_calls, appended_then_indexed)
+TRANSFORMS = {
+    "grad": lambda f: srcdiff.grad(f),
+    "jvp": lambda f: lambda a, x0: srcdiff.jvp(f, (a, x0), (1.0, np.zeros_like(x0))),
+    "vjp": lambda f: lambda a, x0: srcdiff.vjp(f, a, x0)[1](1.0),
+    "hessian": lambda f: srcdiff.hessian(f),
+}
+
+
+@pytest.mark.parametrize("transform", sorted(TRANSFORMS))
+@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+def test_refused_at_the_line_that_reads_an_item(f, transform):
+    with pytest.raises(srcdiff.SrcDiffError, match="list of lists") as caught:
+        TRANSFORMS[transform](f)(0.7, np.array([0.3, 0.5]))
+    assert __file__ in str(caught.value)
+
+
+def test_a_helper_tuple_unpacked_at_once_still_works():
+    def f(a, x0):
+        y, z = _step(x0, a)
+        out = [y, z]
+        return np.sum(out[0] * out[1])
+
+    a, x0, h = 0.7, np.array([0.3, 0.5]), 1e-6
+    reference = (f(a + h, x0) - f(a - h, x0)) / (2 * h)
+    assert np.isclose(srcdiff.grad(f)(a, x0), reference, rtol=1e-6)
