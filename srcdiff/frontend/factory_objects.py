@@ -10,6 +10,7 @@ import types
 
 from .factories import factory_body, factory_function
 from .global_objects import user_class
+from .naming import Rename
 from .parse import parse_function
 
 
@@ -68,14 +69,14 @@ class Factories:
                     return None
             renamed[p] = self.built_leaf(self.expr(value), f"{label}_{p}", node).name
         for stmt in assignments:
-            value = _Rename(renamed).visit(copy.deepcopy(stmt.value))
+            value = Rename(renamed).visit(copy.deepcopy(stmt.value))
             value = ast.copy_location(value, node)
             ast.fix_missing_locations(value)
             names = {t.id: self.names.fresh(f"{label}_{t.id}") for t in stmt.targets}
             self.built.append(ast.copy_location(ast.Assign([ast.Name(n, ast.Store()) for n in names.values()],
                                                            value), node))
             renamed.update(names)
-        made = _Rename(renamed).visit(copy.deepcopy(call))
+        made = Rename(renamed).visit(copy.deepcopy(call))
         made.func = ast.Name(call.func.id, ast.Load())
         ast.copy_location(made, node)
         ast.fix_missing_locations(made)
@@ -83,16 +84,6 @@ class Factories:
             if hasattr(n, "lineno"):
                 ast.copy_location(n, node)
         return self.computed_object(made, made_class)
-
-
-class _Rename(ast.NodeTransformer):
-    def __init__(self, names: dict):
-        self.names = names
-
-    def visit_Name(self, node):
-        if node.id in self.names:
-            return ast.copy_location(ast.Name(self.names[node.id], node.ctx), node)
-        return node
 
 
 __all__ = ["Factories"]

@@ -27,6 +27,16 @@ def names_in(tree: ast.AST) -> set[str]:
     return found
 
 
+class Rename(ast.NodeTransformer):
+    """Reads and writes of the names in `names` (old -> new) under their new names."""
+
+    def __init__(self, names: dict):
+        self.names = names
+
+    def visit_Name(self, node):
+        return ast.copy_location(ast.Name(self.names[node.id], node.ctx), node) if node.id in self.names else node
+
+
 class Namer:
     """Hands out names no one else in the generated function has.
 

@@ -27,6 +27,7 @@ import types
 from dataclasses import dataclass
 
 from .lambdas import LambdaFn
+from .naming import Rename
 from .tree_entries import Bad, Const, Leaf, Node, Read, Static
 from .trees import Struct, name_part
 
@@ -127,7 +128,7 @@ class PartialLists:
     def lazy_partials(self, value: ast.ListComp, where) -> PartialComp:
         targets = {n.id for g in value.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
         renamed = {t: self.names.fresh(t) for t in sorted(targets)}
-        fresh = _Rename(renamed).visit(copy.deepcopy(value))
+        fresh = Rename(renamed).visit(copy.deepcopy(value))
         read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         for name in sorted(read - targets):
             why = self.changing(name)
@@ -300,16 +301,6 @@ def _top(stmt, node):
         if any(node is n for t in targets for n in ast.walk(t)):
             return stmt
     return None
-
-
-class _Rename(ast.NodeTransformer):
-    def __init__(self, names: dict):
-        self.names = names
-
-    def visit_Name(self, node):
-        if node.id in self.names:
-            return ast.copy_location(ast.Name(self.names[node.id], node.ctx), node)
-        return node
 
 
 __all__ = ["Bound", "PartialComp", "PartialLists"]

@@ -23,7 +23,7 @@ import weakref
 
 from ..ir import memo
 from .compiling import compile_function
-from .naming import assigned_names, names_in
+from .naming import Rename, assigned_names, names_in
 from .parse import ParsedFunction, parse_function, register
 
 _BOUND: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {(n, keywords): function}
@@ -93,7 +93,7 @@ def _build(func, positional: int, keywords: tuple[str, ...]):
                                    f"rename {k} in {parsed.name}")
             renamed[k] = _fresh_names(k, 1, taken | set(keywords))[0]
     if renamed:
-        body = [_Rename(renamed).visit(s) for s in body]
+        body = [Rename(renamed).visit(s) for s in body]
     # parameters the call gives (no default needed) first, in the call's order; then the rest with defaults
     given = named[:positional] + extra_positional + [k for k in keywords if k in plain and k not in
                                                       named[:positional]] + extra_keywords
@@ -344,14 +344,6 @@ def _literal(node) -> list | None:
             return None
         return [_Substitute(gen.target.id, item).visit(copy.deepcopy(node.elt)) for item in items]
     return None
-
-
-class _Rename(ast.NodeTransformer):
-    def __init__(self, names):
-        self.names = names
-
-    def visit_Name(self, node):
-        return ast.copy_location(ast.Name(self.names[node.id], node.ctx), node) if node.id in self.names else node
 
 
 class _Bind(ast.NodeTransformer):
