@@ -175,8 +175,6 @@ def _append(lower: StatementLowerer, call: ast.Call) -> None:
             check_inner_list(state, value, call.lineno)
             note_list_read(state, value)  # the outer list holds it: it may not grow any more
             state.nested.add(lst.name)
-    elif state.holds_items(value):  # a tuple a helper returned: its items' adjoints a tuple too
-        state.nested.add(lst.name)
     expr = ast.Call(ast.Attribute(ast.Name(lst.name, ast.Load()), "append", ast.Load()),
                     [operand_ast(value)], [])
     emit_rule(state, APPEND, (lst, value), {}, expr, None, out=lst)

@@ -95,21 +95,13 @@ def _lowered_facts(func, table, constants, passed, shapes) -> CalleeFacts:
         except SrcDiffError as exc:
             errors.append(exc)
             continue
-        found.append((tuple(statics), set(_nograd_items(function)), set(_fresh_items(function)),
-                      _returned_tuple(function)))
+        found.append((tuple(statics), set(_nograd_items(function)), set(_fresh_items(function))))
     if not found:
         return CalleeFacts((), (), error=errors[-1])  # (the better informed lowering's)
     statics = tuple(dict.fromkeys(name for f in found for name in f[0]))
     nograd = set.intersection(*(f[1] for f in found)) if len(found) == 2 else found[0][1]
     fresh = set.intersection(*(f[2] for f in found)) if len(found) == 2 else found[0][2]
-    return CalleeFacts(parsed.dependencies(), statics, tuple(sorted(nograd)), tuple(sorted(fresh)),
-                       returns_tuple=any(f[3] for f in found))
-
-
-def _returned_tuple(function) -> bool:
-    """Whether `function` returns a tuple it builds (``return a, b``)."""
-    made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == function.output), None)
-    return made is not None and made.rule.name == "list"
+    return CalleeFacts(parsed.dependencies(), statics, tuple(sorted(nograd)), tuple(sorted(fresh)))
 
 
 def _nograd_items(function) -> tuple[int, ...]:

@@ -62,7 +62,7 @@ def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=Fals
     if tuple_:
         state.frozen_lists.add(out.name)  # tuples never grow
         state.tuple_items[out.name] = tuple(items)  # so ``a, b = (x, y)`` reads x and y themselves
-    if any(state.holds_items(item) for item in items):
+    if any(state.is_list(item) for item in items):
         state.nested.add(out.name)
     for loop in state.loops:
         loop.created.add(out.name)  # a new list in every iteration

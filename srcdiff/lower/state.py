@@ -58,7 +58,6 @@ class CalleeFacts:
     static_parameters: tuple[str, ...]  # its parameters used as static arguments (``axis=axis``)
     nograd_items: tuple[int, ...] = ()  # items of the tuple it returns that carry no gradient (a mask)
     fresh_items: tuple[int, ...] = ()  # items of the tuple it returns that are new arrays
-    returns_tuple: bool = False  # it returns a tuple (``return a, b``)
     error: SrcDiffError | None = None  # why lowering it failed (then nothing above is known)
 
 
@@ -113,7 +112,6 @@ class LoweringState:
     tuple_items: dict[str, tuple] = field(default_factory=dict)  # tuples built here: their items
     nograd_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items with no gradient
     fresh_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items that are new arrays
-    tuple_results: set[str] = field(default_factory=set)  # tuples a call of a user function returned
     row_lists: set[str] = field(default_factory=set)  # lists whose list items are stacked into arrays
     stacked_rows: set[int] = field(default_factory=set)  # ids of comprehensions made into row lists
     lambdas: dict[str, ast.Lambda | ast.FunctionDef] = field(default_factory=dict)  # local lambdas and defs
@@ -148,10 +146,6 @@ class LoweringState:
     def is_list(self, operand: Operand) -> bool:
         """Whether `operand` is a Python list (or tuple) the function handles as one."""
         return isinstance(operand, Var) and operand.name in self.lists
-
-    def holds_items(self, operand: Operand) -> bool:
-        """Whether `operand` is a list or tuple, one built here or one a user function returned."""
-        return self.is_list(operand) or isinstance(operand, Var) and operand.name in self.tuple_results
 
     def new_id(self) -> int:
         self.last_id += 1

@@ -69,8 +69,6 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
         state.nograd_items[out.name] = facts.nograd_items
     if facts.fresh_items:  # ... and max_ is a new array, which a later write cannot reach through x
         state.fresh_items[out.name] = facts.fresh_items
-    if facts.returns_tuple:
-        state.tuple_results.add(out.name)
     return out
 
 
