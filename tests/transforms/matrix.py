@@ -310,6 +310,25 @@ def not_ok(row: Row) -> dict:
     return {name: (cell.outcome, cell.message[:300]) for name, cell in row.cells.items() if cell.outcome != OK}
 
 
+#: what a program of a construct's own table goes through (numba apart: it may refuse at the line)
+EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
+
+
+def assert_every_transformation(p: Program) -> None:
+    """Every transformation of EVERY agrees with central differences on `p`."""
+    row = run(p, EVERY)
+    assert not row.excluded, row.excluded
+    bad = not_ok(row)
+    assert not bad, bad
+
+
+def assert_numba_agrees_or_refuses(p: Program) -> None:
+    """``jit="numba"`` agrees on `p`, or refuses it naming the user's line."""
+    cell = run(p, ("numba",)).cells["numba"]
+    assert cell.outcome in (OK, REFUSED), cell.message
+    assert cell.located, cell.message
+
+
 def run(p: Program, transforms=TRANSFORMS) -> Row:
     """Every transformation of `p` in `transforms`, classified."""
     row = Row(p)

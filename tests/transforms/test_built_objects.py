@@ -10,8 +10,6 @@ import srcdiff
 from . import corpus, matrix
 from .built_object_programs import PROGRAMS, builds_a_checked_object, builds_in_a_branch_header, stacked_layers
 
-EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
-
 
 def programs():
     return corpus.from_table(PROGRAMS, "built_objects", "built_object_programs", 3)
@@ -19,16 +17,12 @@ def programs():
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
 def test_every_transformation(program):
-    row = matrix.run(program, EVERY)
-    assert not row.excluded
-    assert not matrix.not_ok(row)
+    matrix.assert_every_transformation(program)
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
 def test_numba_agrees_or_refuses_at_the_line(program):
-    cell = matrix.run(program, ("numba",)).cells["numba"]
-    assert cell.outcome in (matrix.OK, matrix.REFUSED), cell.message
-    assert cell.located, cell.message
+    matrix.assert_numba_agrees_or_refuses(program)
 
 
 def test_the_object_s_attributes_are_assigned_before_the_line():

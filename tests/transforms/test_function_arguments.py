@@ -9,8 +9,6 @@ import srcdiff
 from . import corpus, matrix
 from .function_argument_programs import PROGRAMS, oscillator_rk4, table_activation, table_by_computed_key
 
-EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
-
 
 def programs():
     return corpus.from_table(PROGRAMS, "function_arguments", "function_argument_programs", 7)
@@ -18,16 +16,12 @@ def programs():
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
 def test_every_transformation(program):
-    row = matrix.run(program, EVERY)
-    assert not row.excluded
-    assert not matrix.not_ok(row)
+    matrix.assert_every_transformation(program)
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
 def test_numba_agrees_or_refuses_at_the_line(program):
-    cell = matrix.run(program, ("numba",)).cells["numba"]
-    assert cell.outcome in (matrix.OK, matrix.REFUSED), cell.message
-    assert cell.located, cell.message
+    matrix.assert_numba_agrees_or_refuses(program)
 
 
 def test_the_generated_code_calls_the_bound_helper_by_name():

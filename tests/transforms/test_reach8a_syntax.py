@@ -20,8 +20,6 @@ from .reach8a_programs import (
     zip_strict_mismatch,
 )
 
-EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
-
 #: Cells refused for a reason older than these spellings (the same with np.array written out).
 REFUSED_BEFORE = {
     ("padded_hstack", "hessian"): "np.array of a list of computed numbers, differentiated twice",
@@ -39,7 +37,7 @@ def _name(p):
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_every_transformation(program):
-    row = matrix.run(program, EVERY)
+    row = matrix.run(program, matrix.EVERY)
     assert not row.excluded
     bad = matrix.not_ok(row)
     for (name, transform), _why in REFUSED_BEFORE.items():
@@ -52,9 +50,7 @@ def test_every_transformation(program):
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_numba_agrees_or_refuses_at_the_line(program):
-    cell = matrix.run(program, ("numba",)).cells["numba"]
-    assert cell.outcome in (matrix.OK, matrix.REFUSED), cell.message
-    assert cell.located, cell.message
+    matrix.assert_numba_agrees_or_refuses(program)
 
 
 @pytest.mark.parametrize("program", [p for p in programs() if isinstance(p.args[p.wrt], np.ndarray)], ids=_name)

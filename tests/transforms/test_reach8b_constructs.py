@@ -12,8 +12,6 @@ from . import corpus, matrix
 from . import reach8b_programs as programs_module
 from .reach8b_programs import PROGRAMS
 
-EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
-
 
 def programs():
     return corpus.from_table(PROGRAMS, "reach8b", "reach8b_programs", 8)
@@ -21,16 +19,12 @@ def programs():
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
 def test_every_transformation(program):
-    row = matrix.run(program, EVERY)
-    assert not row.excluded, row.excluded
-    assert not matrix.not_ok(row)
+    matrix.assert_every_transformation(program)
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name.partition(":")[2])
 def test_numba_agrees_or_refuses_at_the_line(program):
-    cell = matrix.run(program, ("numba",)).cells["numba"]
-    assert cell.outcome in (matrix.OK, matrix.REFUSED), cell.message
-    assert cell.located, cell.message
+    matrix.assert_numba_agrees_or_refuses(program)
 
 
 def as32(value):
