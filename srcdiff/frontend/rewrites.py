@@ -121,11 +121,12 @@ def _builds_trees(func) -> bool:
     or loops over a module-level tuple of functions: the rewrite makes those local trees and
     callees."""
     try:
-        tree = parse_function(func).tree
+        parsed = parse_function(func)
     except Exception:  # not readable here: lowering reports it
         return False
+    tree = parsed.tree
     mine = not _installed(func)  # a library's own try blocks and lambdas stay as they are
-    if mine and tuple_state_names(tree, parse_function(func).resolve):
+    if mine and tuple_state_names(tree, parsed.resolve):
         return True
     for node in ast.walk(tree):
         if isinstance(node, (ast.Dict, ast.DictComp)) or mine and isinstance(node, (ast.Try, ast.Lambda)):
