@@ -40,7 +40,6 @@ def contracted(func):
     args = ", ".join(params)
     keyword_only = {n for n, p in inspect.signature(func).parameters.items() if p.kind is p.KEYWORD_ONLY}
     passed = ", ".join(f"{n}={n}" if n in keyword_only else n for n in params)
-    label = f"<srcdiff {name} contracted>"
     # In f's own globals when f is found there by its name (then srcdiff copies f's body into
     # the wrapper, as it does for any small helper of the same module); else a scope of its own.
     scope = func.__globals__
@@ -49,14 +48,28 @@ def contracted(func):
         scope, numpy = {name: func, "np": np}, "np"
     source = (f"def {name}_dot({args}{', ' if args else ''}{cotangent}):\n"
               f"    return {numpy}.sum({name}({passed}) * {cotangent})\n")
+    # The wrapper's two lines are placed at f's `def` line, in f's file: an error in f's body
+    # copied into it then names f's own line, as it does in grad(f).
+    filename, file_lines, line = _home(func, name, source)
+    tree = ast.parse(source)
+    ast.increment_lineno(tree, line - 1)
     space: dict = {}
-    exec(compile(source, label, "exec"), scope, space)  # noqa: S102 - srcdiff's own two lines
+    exec(compile(tree, filename, "exec"), scope, space)  # noqa: S102 - srcdiff's own two lines
     made = space[f"{name}_dot"]
     made.__defaults__ = None
-    tree = ast.parse(source).body[0]
-    parse.register(made, parse.ParsedFunction(made, tree, label, source.splitlines(), scope))
+    parse.register(made, parse.ParsedFunction(made, tree.body[0], filename, file_lines, scope))
     _MADE[func] = made
     return made
+
+
+def _home(func, name: str, source: str) -> tuple[str, list[str], int]:
+    """The file, its lines and the line the wrapper is compiled at: f's `def` line in f's file,
+    or a label of its own when f's source cannot be read (then f is refused as usual)."""
+    try:
+        parsed = parse.parse_function(func)
+    except SrcDiffError:
+        return f"<srcdiff {name} contracted>", source.splitlines(), 1
+    return parsed.filename, parsed.file_lines, parsed.tree.lineno
 
 
 def contracted_arguments(func, args: tuple, kwargs: dict, cotangent) -> tuple:
