@@ -165,8 +165,10 @@ def reverse_loop(loop: Loop, sweep: Sweep) -> None:
         if isinstance(c.final, Var) and c.final.name in sweep.active:
             fresh = c.final.name not in child.defined
             child.contribute(c.final.name, ast.Name(sources[c.var.name], ast.Load()), None)
-            if fresh and c.var.name in owned_phis:
-                child.owned.add(c.final.name)  # the phi's adjoint is dead until reassigned
+            # the phi's adjoint is dead until reassigned: the final's may be written in place, except in
+            # a derivable gradient, whose lowering sees the two names share one array across iterations
+            if fresh and c.var.name in owned_phis and not sweep.derivable:
+                child.owned.add(c.final.name)
     reverse_block(loop.body, child)
     for c in seeds:  # ... and before it, the sum of what the body sent to it
         child.ensure(c.var.name)

@@ -11,8 +11,10 @@ structure of those parameters (a Jacobian with respect to a dict is a dict).
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 from ..errors import SrcDiffError
+from ..frontend.parse import parse_function
 from .binding import normalize_wrt
 from .flatcall import FlatCall, plan_targets
 
@@ -33,14 +35,15 @@ def leaf_code(derivative, positional: tuple):
     (sub, chosen), = call.plan
     if len(chosen) > 1 or (sub is not None and sub.is_container):
         name = gradient.wrt[0]
-        raise SrcDiffError(f"{gradient.__qualname__}: its gradient with respect to {name} is a tree "
+        parsed = parse_function(gradient.front.target.func)  # at the def line: no line of the user's is at fault
+        raise parsed.error(parsed.tree, f"{gradient.__qualname__}: its gradient with respect to {name} is a tree "
                            f"({len(chosen)} leaves), and a derivative of a gradient takes one array",
-                           hint=f"differentiate one leaf at a time (wrt=\"{name}['key']\"), or use "
+                           "differentiate one leaf at a time (a path: wrt=\"params['W']\"), or use "
                            "srcdiff.hessian(f), which takes trees")
     return func, call, call.args[call.names.index(chosen[0])]
 
 
-def outer_call(derivative, positional: tuple, wrt, what: str) -> tuple[FlatCall, FlatCall | None, object]:
+def outer_call(derivative, positional: tuple, wrt, what: str) -> tuple[FlatCall, FlatCall | None, Any]:
     """The plain call an outer derivative of `derivative` with respect to `wrt` differentiates
     (the inner code, its arguments: leaves for a call with trees, the leaves differentiated,
     and the plan that builds per-leaf results back into the `wrt` targets' structure), the

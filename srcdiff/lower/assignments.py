@@ -194,5 +194,5 @@ def _assign_item(lower: StatementLowerer, target: ast.Subscript, value: ast.expr
     token = writable(state, target, name, old, _HOW_TO_WRITE)
     out = set_item_node(lower.expressions, target, old, v, name)
     for loop in state.loops:
-        loop.written.add(token)
+        loop.written.update(state.sharing.tokens(token))
     state.env[name] = out

@@ -63,3 +63,105 @@ TREE_SETTINGS = [
      lambda r: (_w(r), {"X": r.normal(size=(6, 3)), "y": (r.random(6) > 0.5).astype(float)})),
     ("scalar_with_settings", scalar_with_settings, lambda r: (0.7, {"a": 1.3, "b": 0.4})),
 ]
+
+
+# ---- class 2: an early `return` inside a loop -------------------------------------------------------
+
+
+def return_when_past(w):
+    total = 0.0
+    for i in range(8):
+        total = total + np.exp(w[0] * i) * w[1]
+        if total > 3.0:
+            return total * w[0] + np.sin(w[1])  # taken at i == 3 here
+    return total
+
+
+def return_from_inner_loop(w):
+    acc = w[0]
+    for i in range(3):
+        for j in range(4):
+            acc = acc * np.cos(w[1] * (i + j)) + w[2]
+            if i == 1 and j == 2:
+                return acc ** 2
+    return acc
+
+
+def return_array_state(v):
+    x = v.copy()
+    for step in range(10):
+        x = x - 0.1 * np.tanh(x) * v
+        if np.sum(x ** 2) < 2.0:
+            return np.sum(x ** 3) + step  # an int added: no derivative of its own
+    return np.sum(x)
+
+
+def return_in_while_counted(w):
+    t, n = w[0], 0
+    while n < 10:
+        t = t * 0.5 + np.sin(w[1] * t)
+        n += 1
+        if n >= 4:
+            return t * w[1]
+    return t
+
+
+def return_value_not_taken(w):
+    s = 0.0
+    for i in range(5):
+        s = s + w[i % 2] ** 2 * (i + 1)
+        if s > 1e6:
+            return np.log(s)
+    return s * w[0]
+
+
+EARLY_RETURNS = [
+    ("return_when_past", return_when_past, lambda r: (np.array([0.4, 0.6]),)),
+    ("return_from_inner_loop", return_from_inner_loop, lambda r: (np.array([0.8, 0.3, 0.1]),)),
+    ("return_array_state", return_array_state, lambda r: (np.array([1.2, -0.9, 0.7]),)),
+    ("return_in_while_counted", return_in_while_counted, lambda r: (np.array([0.9, 0.7]),)),
+    ("return_value_not_taken", return_value_not_taken, lambda r: (np.array([0.5, -1.1]),)),
+]
+
+
+# ---- class 3: carried arrays swapped in a loop, written through slices (their adjoints alias) --------
+
+
+def leapfrog_string(c, u0):
+    u_prev, u = u0.copy(), u0.copy()
+    for _ in range(5):
+        u_next = np.zeros_like(u)
+        u_next[1:-1] = 2 * u[1:-1] - u_prev[1:-1] + c ** 2 * (u[2:] - 2 * u[1:-1] + u[:-2])
+        u_prev, u = u, u_next
+    return np.sum(u ** 2) + np.sum((u - u_prev) ** 2)
+
+
+def three_level_rotation(u0):
+    a, b, c = u0.copy(), 0.5 * u0, np.zeros_like(u0)
+    for _ in range(4):
+        new = np.zeros_like(u0)
+        new[1:] = b[1:] * np.tanh(a[:-1]) + 0.3 * c[1:]
+        new[0] = b[0]
+        a, b, c = b, c, new
+    return np.sum(a * b) + np.sum(c ** 2)
+
+
+def swapped_heat_rows(k, u0):
+    old = u0.copy()
+    new = np.zeros_like(u0)
+    for _ in range(4):
+        new = np.zeros_like(old)
+        new[1:-1] = old[1:-1] + k * (old[2:] - 2 * old[1:-1] + old[:-2]) + 0.1 * np.sin(old[1:-1])
+        new[0] = old[0]
+        new[-1] = old[-1]
+        old, new = new, old
+    return np.sum(old ** 3) + np.sum(new)
+
+
+SWAPPED_CARRIES = [
+    ("leapfrog_string", leapfrog_string, lambda r: (0.7, np.sin(np.linspace(0.0, np.pi, 7)))),
+    ("leapfrog_string_u0", lambda u0, c=0.6: leapfrog_string(c, u0), lambda r: (r.normal(size=6),)),
+    ("three_level_rotation", three_level_rotation, lambda r: (r.normal(size=5),)),
+    ("swapped_heat_rows", swapped_heat_rows, lambda r: (0.2, r.normal(size=6))),
+    ("swapped_heat_rows_u0", lambda u0, k=0.15: swapped_heat_rows(k, u0), lambda r: (r.normal(size=5),)),
+]

@@ -13,11 +13,12 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+import pytest
 from numeric import central_difference, hessian_difference
 
 import srcdiff
 
-from . import matrix
+from . import corpus, matrix
 
 RTOL, ATOL = 1e-5, 1e-6
 
@@ -71,4 +72,18 @@ def assert_second_order(f, args, *, numba: bool = True, float32: bool = True) ->
             _close(got, Hv, "hvp of a numba gradient")
 
 
-__all__ = ["RTOL", "ATOL", "assert_second_order", "reference"]
+def programs(table, prefix: str, seed: int) -> list:
+    """The `corpus.Program` of each ``(name, func, make_args(rng))`` row, differentiated in parameter 0."""
+    return corpus.from_table([(n, f, m, 0) for n, f, m in table], prefix, "second9_programs", seed)
+
+
+def name(p) -> str:
+    return p.name.partition(":")[2]
+
+
+def sampled(programs: list) -> list:
+    """The first program in the default run, the others under the slow mark (numba compiles, sympy)."""
+    return [p if i == 0 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(programs)]
+
+
+__all__ = ["ATOL", "RTOL", "assert_second_order", "name", "programs", "reference", "sampled"]

@@ -5,33 +5,24 @@ numba's compiles are slow, so the default run keeps one program of them."""
 
 import pytest
 
-from . import corpus, matrix
+from . import matrix
 from .second9_programs import TREE_SETTINGS
-from .second_battery import assert_second_order
+from .second_battery import assert_second_order, name, programs, sampled
 
-PROGRAMS = corpus.from_table([(n, f, m, 0) for n, f, m in TREE_SETTINGS], "settings", "second9_programs", 91)
-
-
-def _name(p):
-    return p.name.partition(":")[2]
+PROGRAMS = programs(TREE_SETTINGS, "settings", 91)
 
 
-def _sampled(programs):
-    """The first program in the default run, the others under the slow mark."""
-    return [p if i == 0 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(programs)]
-
-
-@pytest.mark.parametrize("program", PROGRAMS, ids=_name)
+@pytest.mark.parametrize("program", PROGRAMS, ids=name)
 def test_every_second_order_transformation(program):
     assert_second_order(program.func, program.args, numba=False)
 
 
-@pytest.mark.parametrize("program", PROGRAMS, ids=_name)
+@pytest.mark.parametrize("program", sampled(PROGRAMS), ids=name)
 def test_every_transformation(program):
     matrix.assert_every_transformation(program)
 
 
-@pytest.mark.parametrize("program", _sampled(PROGRAMS), ids=_name)
+@pytest.mark.parametrize("program", sampled(PROGRAMS), ids=name)
 def test_numba_agrees_or_refuses_at_the_line(program):
     matrix.assert_numba_agrees_or_refuses(program)
     assert_second_order(program.func, program.args, numba=True)
