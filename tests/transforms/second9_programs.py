@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-
 # ---- class 1: a configuration or data tree the second derivative is not taken with respect to ----
 
 
