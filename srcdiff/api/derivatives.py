@@ -10,7 +10,7 @@ import numpy as np
 
 from ..driver.higher import explained
 from ..errors import SrcDiffError
-from .outer import outer_call
+from .outer import outer_call, refuse_composite
 
 
 class Composite:
@@ -26,8 +26,8 @@ class Derivative:
     Each argument signature gets the inner gradient's code as a function
     (`generated_function`) and an ordinary gradient of that, made by `make(func, wrt)`."""
 
-    def __init__(self, inner, wrt, make):
-        self.inner, self.wrt, self._make = inner, wrt, make
+    def __init__(self, inner, wrt, make, with_value: bool = False):
+        self.inner, self.wrt, self._make, self.with_value = inner, wrt, make, with_value
         self._outer: dict = {}  # the inner's code as a function -> its gradient
         self._last = None
         self.__name__ = f"{getattr(inner, '__name__', 'gradient')}_grad"
@@ -82,6 +82,8 @@ class Derivative:
         """This derivative's code for `args` as a function srcdiff differentiates again, the
         inner call of trees whose leaves it takes (None: it takes `args`), and the argument its
         value is shaped like (api/outer.py)."""
+        if self.with_value:
+            refuse_composite(self)
         call, inner = self.call_for(args)
         outer = self._outer_of(call)
         if inner is None:
@@ -96,7 +98,9 @@ class Derivative:
             found = outer(*call.args)
         except SrcDiffError as exc:
             raise explained(exc) from None
-        return call.rebuild(found if call.tuple_result or len(call.wrt) > 1 else [found])
+        value, found = found if self.with_value else (None, found)
+        found = call.rebuild(found if call.tuple_result or len(call.wrt) > 1 else [found])
+        return (value, found) if self.with_value else found
 
     def source_for(self, *args, **kwargs) -> str:
         call, _ = self.call_for(self.positional(args, kwargs))
@@ -115,4 +119,19 @@ class Derivative:
 
 
 
-__all__ = ["Composite", "Derivative"]
+def derivative_of(inner, wrt, argnums, has_aux: bool, make, with_value: bool = False) -> Derivative:
+    """The gradient (or, `with_value`, value and gradient) of a srcdiff gradient `inner`;
+    `argnums` is JAX's spelling of an integer `wrt`."""
+    if has_aux:
+        raise SrcDiffError("the gradient of a srcdiff gradient has no aux: the gradient is its value",
+                           hint="leave has_aux out; differentiate a function returning (loss, aux) as "
+                           "srcdiff.grad(srcdiff.grad(loss)) of its loss alone")
+    if argnums is not None:
+        if wrt not in (0, None) or isinstance(argnums, bool) or not isinstance(argnums, int):
+            raise SrcDiffError("the gradient of a srcdiff gradient takes one integer argnums, or wrt=",
+                               hint="differentiate with respect to one parameter: argnums=0")
+        wrt = argnums
+    return Derivative(inner, wrt, make, with_value)
+
+
+__all__ = ["Composite", "Derivative", "derivative_of"]

@@ -62,10 +62,40 @@ def outer_call(derivative, positional: tuple, wrt, what: str) -> tuple[FlatCall,
     return FlatCall(plain, inner.args, list(inner.names), tuple(leaves), plan, several), inner, value
 
 
+_FIXES = {
+    "value_and_grad": "differentiate srcdiff.grad(f); srcdiff.value_and_grad(srcdiff.grad(f)) gives the "
+                      "gradient with its derivative",
+    "has_aux": "differentiate the loss alone: def loss(...): return f(...)[0], then "
+               "srcdiff.grad(srcdiff.grad(loss)); the aux is what f returns",
+    "jit": "differentiate srcdiff.grad(f) (srcdiff.hvp takes srcdiff.grad(f, jit=\"numba\"))",
+    "debug": "differentiate srcdiff.grad(f) without debug=True",
+}
+
+
+def refuse_composite(gradient) -> None:
+    """Refuse, at the def line of the user's function, differentiating again a gradient that
+    is not plain (value_and_grad, has_aux, jit or debug), saying what to write instead."""
+    if hasattr(gradient, "derivable"):
+        options = gradient.options
+        kind = next(k for on, k in ((options.with_value, "value_and_grad"), (gradient.front.has_aux, "has_aux"),
+                                    (options.jit, "jit"), (True, "debug")) if on)
+    else:  # value_and_grad of a gradient
+        kind = "value_and_grad"
+    message = f"{gradient.__qualname__}: only a plain gradient (not {kind}) can be differentiated again"
+    user = gradient
+    while not hasattr(user, "derivable"):  # a gradient of a gradient: the user's function is the innermost's
+        user = user.inner
+    try:
+        parsed = parse_function(user.front.target.func)
+    except SrcDiffError:
+        raise SrcDiffError(message, hint=_FIXES[kind]) from None
+    raise parsed.error(parsed.tree, message, _FIXES[kind])
+
+
 def inner_hidden(call: FlatCall) -> tuple:
     """The parameters of the flattened function that the user's callable does not show (``self``)."""
     shown = set(call.user_names)
     return tuple(name for name, _, _ in call.flat.params if name not in shown) if call.flat is not None else ()
 
 
-__all__ = ["inner_hidden", "leaf_code", "outer_call"]
+__all__ = ["inner_hidden", "leaf_code", "outer_call", "refuse_composite"]

@@ -164,3 +164,36 @@ SWAPPED_CARRIES = [
     ("swapped_heat_rows", swapped_heat_rows, lambda r: (0.2, r.normal(size=6))),
     ("swapped_heat_rows_u0", lambda u0, k=0.15: swapped_heat_rows(k, u0), lambda r: (r.normal(size=5),)),
 ]
+
+
+# ---- class 4: grad(grad(f)) of a function called with trees, as a method or as a partial --------------
+
+
+@dataclasses.dataclass
+class Spring:
+    k: float
+    rest: float
+
+
+def spring_energy(x, spring):
+    return 0.5 * spring.k * (x - spring.rest) ** 2 + 0.1 * np.cos(3.0 * x) * x
+
+
+def settings_energy(x, cfg):
+    return np.sin(x * cfg["a"]) * x ** 3 + cfg["b"] * np.exp(-x * x)
+
+
+def tree_in_first(p, y):
+    return np.sin(p["x"] * y) * p["x"] ** 3 + p["c"] * p["x"]
+
+
+class Well:
+    def __init__(self, depth):
+        self.depth = depth
+
+    def energy(self, x):
+        return -self.depth * np.exp(-x * x) + 0.05 * x ** 4
+
+
+def three_params(x, a, b):
+    return np.log1p(np.exp(a * x)) * np.cos(b * x)
