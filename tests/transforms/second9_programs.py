@@ -197,3 +197,41 @@ class Well:
 
 def three_params(x, a, b):
     return np.log1p(np.exp(a * x)) * np.cos(b * x)
+
+
+# ---- a write into an array one of two branches made (a merge of fresh arrays is fresh) ---------------
+
+
+def write_into_either(x):
+    if x[0] > 0.0:
+        out = np.zeros(3)
+    else:
+        out = np.ones(3) * x[1]
+    out[1] = x[0] * x[2]
+    out[2] += np.sin(x[1])
+    return np.sum(out ** 2) + out[0] * x[2]
+
+
+def write_into_either_in_loop(x):
+    acc = np.zeros(2)
+    for i in range(3):
+        if i % 2 == 0:
+            acc = acc * x[0]
+        else:
+            acc = np.full(2, x[1])
+        acc[0] = acc[0] + np.cos(x[i % 2] * i)
+    return np.sum(acc * acc)
+
+
+EITHER = [
+    ("write_into_either", write_into_either, lambda r: (np.array([0.6, -0.8, 1.1]),)),
+    ("write_into_either_else", write_into_either, lambda r: (np.array([-0.6, -0.8, 1.1]),)),
+    ("write_into_either_in_loop", write_into_either_in_loop, lambda r: (np.array([0.9, 0.4]),)),
+]
+
+
+def aliased_either(x):
+    keep = np.zeros(3)
+    out = keep if x[0] > 0.0 else np.ones(3)
+    out[0] = x[1]
+    return np.sum(out) + np.sum(keep)
