@@ -235,3 +235,51 @@ def aliased_either(x):
     out = keep if x[0] > 0.0 else np.ones(3)
     out[0] = x[1]
     return np.sum(out) + np.sum(keep)
+
+
+# ---- class 3b: lists of lists in the gradient's own code (its stacks keep lists for their shapes) -----
+
+
+def split_gates_in_loop(W, xs):
+    h = np.zeros(2)
+    for t in range(xs.shape[0]):
+        z = W @ np.concatenate([xs[t], h])
+        a, b = np.split(z, 2)
+        h = np.tanh(a) * (1.0 / (1.0 + np.exp(-b)))
+    return np.sum(h ** 2)
+
+
+def three_way_split_in_loop(v):
+    total = 0.0
+    x = v
+    for k in range(3):
+        p, q, r = np.split(x * (k + 1.0), 3)
+        total = total + np.sum(p * q) - np.sum(np.sin(r))
+        x = np.concatenate([q, r, p]) * 0.9
+    return total
+
+
+def pair_distances_by_generator(pos):
+    energy = 0.0
+    n = pos.shape[0]
+    for i in range(n):
+        for j in range(i + 1, n):
+            r2 = sum((pos[i, k] - pos[j, k]) ** 2 for k in range(pos.shape[1]))
+            energy = energy + 1.0 / (0.5 + r2)
+    return energy
+
+
+def row_norms_by_comprehension(X):
+    out = 0.0
+    for row in range(X.shape[0]):
+        squares = [X[row, c] ** 2 for c in range(X.shape[1])]
+        out = out + np.sqrt(sum(squares) + 1.0)
+    return out
+
+
+LISTS_IN_GRADIENT = [
+    ("three_way_split_in_loop", three_way_split_in_loop, lambda r: (r.normal(size=6),)),
+    ("pair_distances_by_generator", pair_distances_by_generator, lambda r: (r.normal(size=(4, 2)),)),
+    ("row_norms_by_comprehension", row_norms_by_comprehension, lambda r: (r.normal(size=(3, 3)),)),
+    ("split_gates_in_loop", split_gates_in_loop, lambda r: (r.normal(size=(4, 5)) * 0.5, r.normal(size=(3, 3)))),
+]
