@@ -28,7 +28,8 @@ def test_numba_agrees_or_refuses_at_the_line(program):
     assert_second_order(program.func, program.args, numba=True)
 
 
-@pytest.mark.parametrize("name_", ["pair_energy_combinations", pytest.param("lstm_split_gates", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name_", ["pair_energy_combinations",
+                                   pytest.param("lstm_split_gates", marks=pytest.mark.slow)])
 def test_the_red_teams_programs(name_):
     from . import redteam_wave5
 
