@@ -17,11 +17,13 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Branch, Loop, Node, UserCall, Var, operand_ast, region_defines, region_reads
-from ..ir.program import AdjointStmt, Assign, CallSpec, Effect, For, If, Scatter, own_expressions, walk
+from ..ir.program import AdjointStmt, Assign, CallSpec, For, If, Scatter, own_expressions, walk
 from ..rules.structural import APPEND, GETITEM
 from .adjoints import reverse_node
+from .appends import reverse_append
 from .checkpoint import checkpointed
 from .invariants import cheap_recomputed, numbers_recomputed
 from .powers import power_contribution
@@ -43,7 +45,7 @@ def reverse_block(block, sweep: Sweep) -> None:
         elif item.rule is GETITEM:
             reverse_getitem(item, sweep)
         elif item.rule is APPEND:
-            _reverse_append(item, sweep)
+            reverse_append(item, sweep)
         elif _power_taken(item, sweep):
             continue
         else:
@@ -61,28 +63,6 @@ def _power_taken(node: Node, sweep: Sweep) -> bool:
     adjoint = ast.Name(sweep.name(node.out.name), ast.Load())
     sweep.contribute(power.base, power_contribution(power, adjoint), node.line)
     return True
-
-
-def _reverse_append(node: Node, sweep: Sweep) -> None:
-    """``xs.append(v)``: v's adjoint is the last of the list's adjoints (popped either way)."""
-    lst, value = node.inputs
-    if sweep.derivable:  # read the last item, then a new list without it: code srcdiff reads back
-        name = sweep.name(lst.name)
-        if isinstance(value, Var) and value.name in sweep.active:
-            sweep.contribute(value.name, ast.parse(f"{name}[-1]", mode="eval").body, node.line)
-        sweep.emit(AdjointStmt(name, _call("list_drop", ast.Name(name, ast.Load())), False, node.line))
-        return
-    pop = ast.parse(f"{sweep.name(lst.name)}.pop()", mode="eval").body
-    if isinstance(value, Var) and value.name in sweep.active:
-        sweep.popped.add(value.name)  # may be the list's 0.0: not an array to write into
-        shape = sweep.shapes.get(value.name, shapes.UNKNOWN)
-        if shape.known and not shape.scalar and sweep.loops:
-            # an array's adjoint has its shape: an item no contribution reached is the list's
-            # 0.0, which a matrix product or a reshape of the adjoint would not take
-            pop = ast.BinOp(_call("zeros_like", ast.Name(value.name, ast.Load())), ast.Add(), pop)
-        sweep.contribute(value.name, pop, node.line)
-    else:
-        sweep.emit(Effect(pop, node.line))
 
 
 def _outer_reads(blocks, inside: set[str], sweep: Sweep, extra=()) -> list[str]:
@@ -165,8 +145,10 @@ def reverse_loop(loop: Loop, sweep: Sweep) -> None:
         if isinstance(c.final, Var) and c.final.name in sweep.active:
             fresh = c.final.name not in child.defined
             child.contribute(c.final.name, ast.Name(sources[c.var.name], ast.Load()), None)
-            if fresh and c.var.name in owned_phis:
-                child.owned.add(c.final.name)  # the phi's adjoint is dead until reassigned
+            # the phi's adjoint is dead until reassigned: the final's may be written in place, except in
+            # a derivable gradient, whose lowering sees the two names share one array across iterations
+            if fresh and c.var.name in owned_phis and not sweep.derivable:
+                child.owned.add(c.final.name)
     reverse_block(loop.body, child)
     for c in seeds:  # ... and before it, the sum of what the body sent to it
         child.ensure(c.var.name)
@@ -268,6 +250,9 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
     x = node.inputs[0]
     if not (isinstance(x, Var) and x.name in sweep.active):
         return
+    if node.static.get("nested"):  # an item of a generated gradient's list of lists, whose adjoint is needed
+        raise SrcDiffError("reading an item of a list of lists (or of tuples) is not supported: the adjoints "
+                           "of its items cannot be added up", sweep.location(node.line))
     g = ast.Name(sweep.name(node.out.name), ast.Load())
     index = node.expr.slice
     # added into part of x's adjoint: where a mask made it zero (np.where's cut-off side) the

@@ -157,7 +157,7 @@ def _copies(targets: list[str], values: list[ast.expr], together: bool, line: in
     """``a = b`` for each pair; all at once (``a, b = b, a``) when the values are swapped."""
     if not targets:
         return []
-    if together:
+    if together and len(targets) > 1:  # (one tangent moved of a swap: a plain assignment, not a 1-tuple)
         return [Assign(targets, ast.Tuple(values, ast.Load()), line)]
     return [Assign([t], v, line) for t, v in zip(targets, values)]
 

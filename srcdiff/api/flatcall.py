@@ -174,30 +174,7 @@ class Front:
         found = self._prepared.get(structs)
         if found is not None and found[0] is flat:
             return found
-        by_param = {name: (struct, leaf_names) for name, struct, leaf_names in flat.params}
-        wrt: list[str] = []
-        plan: list[tuple[Any, list[str]]] = []
-        for root, path in self.targets:
-            struct, leaf_names = by_param[root]
-            if struct is None:
-                if path:
-                    raise SrcDiffError(f"wrt={_spelled(root, path)!r}: {root} is not a tree in this call")
-                wrt.append(root)
-                plan.append((None, [root]))
-                continue
-            paths = [(p, s) for p, s in trees.leaf_paths(struct) if s.kind in ("leaf", "data")]
-            try:
-                sub = trees.subtree(struct, path)
-            except (ValueError, IndexError):
-                raise SrcDiffError(f"wrt={_spelled(root, path)!r} names no part of {root} "
-                                   f"(its keys are {list(struct.keys)})") from None
-            named = [(p, n) for (p, s), n in zip(paths, leaf_names)]
-            kinds = {p: s.kind for p, s in paths}
-            chosen = [n for p, n in named if p[:len(path)] == path and (kinds[p] == "leaf" or p == path)]
-            if not chosen and not self.every:  # (forward mode: a tree of data only gets no tangent)
-                raise SrcDiffError(f"wrt={_spelled(root, path)!r} holds no number or array to differentiate")
-            wrt += chosen
-            plan.append((sub, chosen))
+        wrt, plan = plan_targets(self.targets, flat.params, self.every)
         found = self._prepared[structs] = (flat, tuple(wrt), plan)
         return found
 
@@ -251,6 +228,37 @@ class Front:
         return out
 
 
+def plan_targets(targets, params, every: bool = False) -> tuple[list[str], list]:
+    """The leaves differentiated and the plan (per target: its structure, the leaves it holds)
+    for `wrt` targets ``(root, path)`` of a flattened function with these `params`
+    (``(parameter, structure or None, leaf names)``)."""
+    by_param = {name: (struct, leaf_names) for name, struct, leaf_names in params}
+    wrt: list[str] = []
+    plan: list[tuple[Any, list[str]]] = []
+    for root, path in targets:
+        struct, leaf_names = by_param[root]
+        if struct is None:
+            if path:
+                raise SrcDiffError(f"wrt={_spelled(root, path)!r}: {root} is not a tree in this call")
+            wrt.append(root)
+            plan.append((None, [root]))
+            continue
+        paths = [(p, s) for p, s in trees.leaf_paths(struct) if s.kind in ("leaf", "data")]
+        try:
+            sub = trees.subtree(struct, path)
+        except (ValueError, IndexError):
+            raise SrcDiffError(f"wrt={_spelled(root, path)!r} names no part of {root} "
+                               f"(its keys are {list(struct.keys)})") from None
+        named = [(p, n) for (p, s), n in zip(paths, leaf_names)]
+        kinds = {p: s.kind for p, s in paths}
+        chosen = [n for p, n in named if p[:len(path)] == path and (kinds[p] == "leaf" or p == path)]
+        if not chosen and not every:  # (forward mode: a tree of data only gets no tangent)
+            raise SrcDiffError(f"wrt={_spelled(root, path)!r} holds no number or array to differentiate")
+        wrt += chosen
+        plan.append((sub, chosen))
+    return wrt, plan
+
+
 #: values that are never trees (a quick answer before `trees.is_tree`)
 _PLAIN = (float, int, np.ndarray, np.float64)
 
@@ -302,4 +310,4 @@ def _spelled(root, path) -> str:
     return root + "".join(f"[{k!r}]" if isinstance(k, int) else f".{k}" for k in path)
 
 
-__all__ = ["EVERY", "FlatCall", "Front", "leaves_like"]
+__all__ = ["EVERY", "FlatCall", "Front", "leaves_like", "plan_targets"]

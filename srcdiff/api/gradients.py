@@ -22,8 +22,9 @@ from ..frontend.parse import parse_function
 from ..ir import shapes
 from ..rules import TEMPLATE_GLOBALS
 from .binding import not_differentiable, refuse
-from .derivatives import Composite, Derivative
+from .derivatives import Composite, Derivative, derivative_of
 from .flatcall import Front
+from .outer import refuse_composite
 from .trees import TreeCaller
 from .varkw import per_call
 
@@ -199,8 +200,7 @@ class GradFunction:
         gradient per differentiated leaf; `pick` selects one of several gradients (None: all,
         as a tuple); the last of the three values says whether it returns a tuple."""
         if self.options.with_value or self.front.has_aux or self.options.jit or self.options.debug:
-            raise SrcDiffError(f"{self.__qualname__}: only a plain gradient (not value_and_grad, has_aux, "
-                               "jit or debug) can be differentiated again", hint="differentiate srcdiff.grad(f)")
+            refuse_composite(self)
         call = self.front.bound_call(positional)
         gradient = self._trees.gradient_of(call) if call.flat is not None else self
         several = gradient.tuple_result or len(gradient.wrt) > 1
@@ -380,10 +380,7 @@ def _gradient(func, wrt, argnums, has_aux, debug, jit, checkpoint):  # grad, onc
                            "code once per output element", hint="differentiate the function itself "
                            "(srcdiff.hessian(f), srcdiff.jacobian(srcdiff.grad(f)))")
     if isinstance(func, (GradFunction, Derivative)):
-        if has_aux or argnums is not None:
-            raise SrcDiffError("the gradient of a srcdiff gradient takes wrt= only",
-                               hint="differentiate with respect to one parameter: wrt=0")
-        return Derivative(func, wrt, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
+        return derivative_of(func, wrt, argnums, has_aux, lambda f, w: GradFunction(f, w, debug=debug, jit=jit))
     return GradFunction(func, wrt, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums, checkpoint=checkpoint)
 
 
@@ -396,5 +393,7 @@ def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_a
     if func is None:
         return lambda f: value_and_grad(f, wrt, argnums=argnums, debug=debug, has_aux=has_aux, jit=jit,
                                         checkpoint=checkpoint)
-    return per_call(func, lambda f: GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit,
-                                                 argnums=argnums, checkpoint=checkpoint))
+    return per_call(func, lambda f: derivative_of(f, wrt, argnums, has_aux, lambda g, w: GradFunction(
+        g, w, with_value=True, debug=debug, jit=jit), with_value=True) if isinstance(f, (GradFunction, Derivative))
+        else GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums,
+                          checkpoint=checkpoint))

@@ -9,7 +9,6 @@ flattened function gives one gradient per leaf, built back into the arguments' s
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -18,11 +17,11 @@ from .. import driver
 from ..driver.higher import explained
 from ..errors import SrcDiffError
 from ..ir import shapes
-from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
 from .gradients import GradFunction
 from .jitting import checked
+from .outer import outer_call
 from .varkw import bound
 from .vjp_numba import numba_vjp
 
@@ -51,15 +50,9 @@ class Pullbacks:
             call = self._front.call(args, kwargs)
             call.check(self._front.qualname)
             return call
-        args = func.positional(args, kwargs)
-        plain = func.generated_for(args)
-        names = list(inspect.signature(plain).parameters)
-        wrt, several = _wrt_names(self.wrt_spec, names)
-        for name in wrt:
-            problem = not_differentiable(args[names.index(name)])
-            if problem:
-                raise refuse(func.__qualname__, name, problem)
-        return FlatCall(plain, tuple(args), names, wrt, [(None, [n]) for n in wrt], several)
+        call, _, _ = outer_call(func, func.positional(args, kwargs), self.wrt_spec, func.__qualname__)
+        call.check(func.__qualname__)
+        return call
 
     def variant(self, args: tuple, kwargs: dict | None = None) -> tuple[driver.Variant, FlatCall]:
         call = self._target(args, kwargs or {})
@@ -131,18 +124,6 @@ class Pullback:
     def source(self) -> str:
         """The generated code: the forward computation, then this pullback as a closure."""
         return driver.full_source(self._made)
-
-
-def _wrt_names(wrt, names: list[str]) -> tuple[tuple[str, ...], bool]:
-    out = []
-    for item in wrt if isinstance(wrt, (tuple, list)) else (wrt,):
-        if isinstance(item, int) and not isinstance(item, bool) and -len(names) <= item < len(names):
-            out.append(names[item])
-        elif isinstance(item, str) and item in names:
-            out.append(item)
-        else:
-            raise SrcDiffError(f"wrt={item!r} names no parameter of {names}")
-    return tuple(out), isinstance(wrt, (tuple, list))
 
 
 def vjp(f, *args, wrt=0, jit: str | None = None):

@@ -39,6 +39,7 @@ def generated_function(made, location=None):
     func = loader.build_function(made.source, made.name, made.function.__globals__, {**TEMPLATE_GLOBALS, **cells},
                                  defaults=made.function.__defaults__)
     func.__qualname__ = made.name
+    func.__srcdiff_generated__ = True  # (lowering defers some refusals to where an adjoint is needed)
     tree = ast.parse(made.source).body[0]
     parse.register(func, parse.ParsedFunction(func, tree, made.name, made.source.splitlines(), func.__globals__,
                                               dict(zip(func.__code__.co_freevars, func.__closure__ or ()))))

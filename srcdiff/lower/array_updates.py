@@ -54,8 +54,9 @@ def writable(state: LoweringState, target: ast.expr, name: str, old: Var, how: s
         raise state.error(target, f"writing into {spelled} is not supported: {name} is {what}, "
                           "and an in-place write would change a value the caller or the "
                           "gradient still needs", how)
+    mine = state.sharing.tokens(token)
     for key, operand in state.env.items():
-        if key != name and token in state.sharing.of(operand):
+        if key != name and mine & state.sharing.of(operand):
             raise state.error(target, f"writing into {spelled} is not supported: "
                               f"{state.display(key)} shares its memory with {name}, and the "
                               f"write would change {state.display(key)} too",

@@ -23,7 +23,7 @@ from .mutations import refuse_expression_statement
 from .nested import remember
 from .state import LoweringState
 from .statements import StatementLowerer
-from .subscripts import unpack
+from .subscripts import generated_code, unpack
 from .ufunc_at import lower_ufunc_at
 from .writes import InPlaceUpdate
 
@@ -168,16 +168,20 @@ def _append(lower: StatementLowerer, call: ast.Call) -> None:
     for loop in state.loops:
         loop.appended.add(lst.name)
     value = lower.expressions.expr(call.args[0])
+    static: dict = {}
     if state.is_list(value):
         if lst.name in state.row_lists:  # a row of np.array([[...] for ...]): an array already
             value = as_array(state, value)
+        elif generated_code(state):  # a gradient's stack of lists: items refused where their adjoint is needed
+            static["nested"] = True
+            state.nested.add(lst.name)
         else:
             check_inner_list(state, value, call.lineno)
             note_list_read(state, value)  # the outer list holds it: it may not grow any more
             state.nested.add(lst.name)
     expr = ast.Call(ast.Attribute(ast.Name(lst.name, ast.Load()), "append", ast.Load()),
                     [operand_ast(value)], [])
-    emit_rule(state, APPEND, (lst, value), {}, expr, None, out=lst)
+    emit_rule(state, APPEND, (lst, value), static, expr, None, out=lst)
     state.grown.add(lst.name)
 
 
@@ -194,5 +198,5 @@ def _assign_item(lower: StatementLowerer, target: ast.Subscript, value: ast.expr
     token = writable(state, target, name, old, _HOW_TO_WRITE)
     out = set_item_node(lower.expressions, target, old, v, name)
     for loop in state.loops:
-        loop.written.add(token)
+        loop.written.update(state.sharing.tokens(token))
     state.env[name] = out

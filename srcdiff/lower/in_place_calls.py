@@ -61,7 +61,7 @@ def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
     else:
         out = _putmask(lower, call, numpy)
     for loop in state.loops:
-        loop.written.add(token)
+        loop.written.update(state.sharing.tokens(token))
     state.lambdas.pop(base.id, None)
     state.env[base.id] = out
     return True

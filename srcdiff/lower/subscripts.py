@@ -94,17 +94,27 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
                           "of a list cannot be added back into the list's",
                           "index its items (xs[1], xs[2]), or stack it into an array first "
                           "(np.stack(xs)[1:])")
+    static = {"index": kinds}
     if state.is_list(x) and x.name in state.nested:
-        raise state.error(state.line, "reading an item of a list of lists (or of tuples) is not "
-                          "supported: the adjoints of its items cannot be added up",
-                          "make each item an array (np.array([a, b])), or keep one list per "
-                          "field and loop over zip(as_, bs)")
+        if not generated_code(state):
+            raise state.error(state.line, "reading an item of a list of lists (or of tuples) is not "
+                              "supported: the adjoints of its items cannot be added up",
+                              "make each item an array (np.array([a, b])), or keep one list per "
+                              "field and loop over zip(as_, bs)")
+        # a generated gradient's stack of lists (np.split's parts, kept for their shapes): refused
+        # where the item's adjoint is needed (ad/regions.py)
+        static["nested"] = True
     expr = ast.Subscript(operand_ast(x), index, ast.Load())
-    out = emit_rule(lower.state, GETITEM, tuple(inputs), {"index": kinds}, expr, target)
+    out = emit_rule(lower.state, GETITEM, tuple(inputs), static, expr, target)
     if isinstance(x, Var) and list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) \
             and index.value in state.fresh_items.get(x.name, ()):
         state.sharing.fresh(out.name)  # a new array a called function returned
     return out
+
+
+def generated_code(state) -> bool:
+    """Whether the function lowered is a gradient srcdiff generated, differentiated again."""
+    return getattr(state.parsed.func, "__srcdiff_generated__", False)
 
 
 def unpack(lower: ExpressionLowerer, value: ast.expr, count: int, names=None) -> list[Operand]:

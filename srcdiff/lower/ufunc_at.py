@@ -51,7 +51,7 @@ def lower_ufunc_at(lower, call: ast.Call) -> bool:
                           helper, name)
     state.sharing.join(out.name, old)  # as in NumPy, a's own array, written (a copy here)
     for loop in state.loops:
-        loop.written.add(token)
+        loop.written.update(state.sharing.tokens(token))
     state.lambdas.pop(name, None)
     state.env[name] = out
     return True

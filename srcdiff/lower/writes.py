@@ -51,6 +51,8 @@ class Sharing:
     shares: dict[str, frozenset[int]] = field(default_factory=dict)
     count: int = 0
     arguments: dict[int, str] = field(default_factory=dict)  # a parameter's number -> its name
+    # a branch merge of distinct fresh arrays -> the arrays it may be (a write into it writes into one of them)
+    merged: dict[int, frozenset[int]] = field(default_factory=dict)
 
     def of(self, operand: Operand) -> frozenset[int]:
         return self.shares.get(operand.name, frozenset()) if isinstance(operand, Var) else frozenset()
@@ -74,12 +76,25 @@ class Sharing:
         self.arguments[self.count] = name
 
     def join(self, out: str, *sources: Operand) -> None:
-        """`out` is one of `sources` (a branch merge, a loop-carried value)."""
+        """`out` is one of `sources` (a branch merge, a loop-carried value).  When each is a
+        fresh array of its own (``g = np.zeros(n)`` on one side, ``g = index_add(g, i, v)``
+        on the other), `out` is a fresh array too, numbered anew: a write into it is a write
+        into one of them, so `tokens` lists them for the check that nothing else sees them."""
         owners = {self.owner_of(s) for s in sources}
         self.owner.pop(out, None)
+        shared = frozenset().union(*(self.of(s) for s in sources))
         if len(owners) == 1 and None not in owners:
             self.owner[out] = owners.pop()
-        self.shares[out] = frozenset().union(*(self.of(s) for s in sources))
+        elif None not in owners:
+            self.count += 1
+            self.owner[out] = self.count
+            self.merged[self.count] = frozenset().union(*(self.tokens(t) for t in owners))
+            shared |= {self.count}
+        self.shares[out] = shared
+
+    def tokens(self, token: int) -> frozenset[int]:
+        """The fresh arrays a write into array `token` may write into (itself, or those it merges)."""
+        return frozenset({token}) | self.merged.get(token, frozenset())
 
     def note(self, node: Node) -> None:
         """Record what the value a new node computes may share."""

@@ -170,7 +170,7 @@ PROGRAMS = [add_at_repeated, subtract_at_into_a_product, add_at_rows_and_columns
 IDS = [f.__name__ for f in PROGRAMS]
 #: np.add.at in a loop with an index that changes per iteration: the gradient keeps each
 #: iteration's index list on a stack, which srcdiff does not differentiate again (yet)
-SECOND_ORDER_REFUSED = {"add_at_in_a_loop", "add_at_in_branches_and_a_while"}
+SECOND_ORDER_REFUSED: set = set()  # (a gradient keeping lists for their shapes is differentiated again now)
 
 
 def point(seed=0):
