@@ -68,7 +68,12 @@ def _folded(H) -> bool:
     return "_dot" not in H.source.splitlines()[0]
 
 
-@pytest.mark.parametrize("program", programs(), ids=_name)
+#: kept in the default run (each program's matrix row takes seconds): the others are marked slow
+DEFAULT = {"decay_fit_rate", "scalar_and_array_items", "logistic_map_capacity"}
+
+
+@pytest.mark.parametrize("program", [pytest.param(p, marks=() if _name(p) in DEFAULT else pytest.mark.slow)
+                                     for p in programs()], ids=_name)
 def test_every_transformation(program):
     matrix.assert_every_transformation(program)
 
