@@ -225,7 +225,10 @@ def numbers_recomputed(loop: Loop, saved: list[str], changing: set[str], kept_an
     top: list[Node] = []
     for stmts, node in reversed(plan):  # the last first: what it reads may then be read once
         name = node.out.name
-        if _reads(backward, name) == 1 and _reads(backward, name, flat=True) == 1:
+        # substituted only where nothing recomputed before the backward statements reads it
+        # too (``t3 = 1.0 - t2`` of ``t2 = n / capacity``: t2 must stay a statement)
+        read_by_top = any(v.name == name for t in top for v in t.input_vars)
+        if not read_by_top and _reads(backward, name) == 1 and _reads(backward, name, flat=True) == 1:
             _substitute(backward, name, node.expr)  # ``if s > 0.5:``, not ``t1 = s > 0.5; if t1:``
         elif stmts is None:
             top.insert(0, node)

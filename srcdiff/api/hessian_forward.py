@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import driver
 from ..driver import Options
+from ..errors import SrcDiffError
 from ..frontend import depends
 from ..ir import shapes
 from .jitting import runner, source_of
@@ -34,9 +35,13 @@ class VectorForward:
     """Forward mode over one plain function with `width` directions per sweep, compiled per
     argument signature."""
 
-    def __init__(self, plain, wrt: tuple[str, ...], names: list[str], width: int, jit: str | None = None):
+    def __init__(self, plain, wrt: tuple[str, ...], names: list[str], width: int, jit: str | None = None,
+                 unit_seeds: bool = False):
         self.plain, self.wrt, self.names, self.width, self.jit = plain, wrt, names, width, jit
-        self.options = Options(mode="forward", with_value=False, directions=width, jit=jit)
+        # unit_seeds: the leaves are numbers, one sweep carries them all; its directions are
+        # the unit vectors written into its code (backend/optimize/unit_seeds.py), not arguments
+        self.unit_seeds = unit_seeds
+        self.options = Options(mode="forward", with_value=False, directions=width, jit=jit, unit_seeds=unit_seeds)
         self.extra = None  # with jit: functions compiled with the sweep (api/hessian_columns.py)
         self._fast: dict = {}
         self.last: Any = None  # the Variant of the last call
@@ -67,6 +72,12 @@ class VectorForward:
         run = self.function(args)
         sizes = [leaf.size for leaf in leaves]
         total, width = sum(sizes), self.width
+        if self.unit_seeds:
+            if tuple(self.lowered.wrt) != tuple(self.wrt) or total != width or any(leaf.ndim for leaf in leaves):
+                raise SrcDiffError("unit seeds: the sweep's directions are not these leaves' unit vectors")
+            _, products = run(*args)
+            columns = [p if several else (p,) for p in (products if width > 1 else (products,))]
+            return _stacked(columns, leaves, dtypes, starts=list(range(total + 1)))
         starts = [0]  # (Python ints: compared once per direction and leaf)
         for size in sizes:
             starts.append(starts[-1] + size)
@@ -86,16 +97,21 @@ class VectorForward:
             _, products = run(*args, *tangents)
             products = products if width > 1 else (products,)  # one direction: the plain jvp
             columns += [p if several else (p,) for p in products][:total - first]
-        blocks: list = [[None] * len(leaves) for _ in leaves]
-        for i, leaf in enumerate(leaves):
-            for j, other in enumerate(leaves):
-                part = columns[starts[j]:starts[j + 1]]
-                if leaf.ndim:
-                    stacked = np.stack([np.asarray(c[i], dtype=dtypes[i]) for c in part], axis=-1)
-                else:  # numbers: one array of them
-                    stacked = np.array([c[i] for c in part], dtype=dtypes[i])
-                blocks[i][j] = stacked.reshape(leaf.shape + other.shape)
-        return blocks
+        return _stacked(columns, leaves, dtypes, starts)
+
+
+def _stacked(columns: list, leaves: list, dtypes: list, starts: list) -> list:
+    """``blocks[i][j]``: the columns along leaf j's elements (`starts[j]` on) of part i."""
+    blocks: list = [[None] * len(leaves) for _ in leaves]
+    for i, leaf in enumerate(leaves):
+        for j, other in enumerate(leaves):
+            part = columns[starts[j]:starts[j + 1]]
+            if leaf.ndim:
+                stacked = np.stack([np.asarray(c[i], dtype=dtypes[i]) for c in part], axis=-1)
+            else:  # numbers: one array of them
+                stacked = np.array([c[i] for c in part], dtype=dtypes[i])
+            blocks[i][j] = stacked.reshape(leaf.shape + other.shape)
+    return blocks
 
 
 __all__ = ["WIDTH", "VectorForward", "widths"]

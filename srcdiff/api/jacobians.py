@@ -272,16 +272,18 @@ class Hessian(Composite):
                 return found
             if all(d == np.float64 for d in dtypes):  # all columns in a few sweeps (float32: one per column)
                 width, _ = widths(sum(leaf.size for leaf in leaves))
-                vector = self._forwards.get((plain, width))
+                # numbers all in one sweep: its unit seeds folded into its code
+                unit = not self.jit and width == len(leaves) and not any(leaf.ndim for leaf in leaves)
+                vector = self._forwards.get((plain, width, unit))
                 if vector is None:
-                    vector = self._forwards[(plain, width)] = VectorForward(plain, call.wrt, call.names, width,
-                                                                            self.jit)
+                    vector = self._forwards[(plain, width, unit)] = VectorForward(plain, call.wrt, call.names, width,
+                                                                                  self.jit, unit)
                 try:
                     if vector is False:
                         raise SrcDiffError("refused before")
                     found = vector.blocks(call.args, leaves, dtypes, several)
                 except SrcDiffError as exc:
-                    self._forwards[(plain, width)] = False  # one sweep per column, below
+                    self._forwards[(plain, width, unit)] = False  # one sweep per column, below
                     self._refusal = exc
                 else:
                     self._last = vector

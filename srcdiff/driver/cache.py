@@ -39,6 +39,9 @@ class Options:
     derivable: bool = False  # code srcdiff can differentiate again (driver/higher.py): loops read stacks by position
     checkpoint: int | None = None  # loops keep their state every k iterations, recompute between (ad/checkpoint.py)
     directions: int = 1  # forward mode: tangents carried side by side in one sweep (ad/tangent_vector.py)
+    #: forward mode with `directions` equal to the number of (scalar) parameters with tangents:
+    #: direction d is the d-th unit vector, written into the code (backend/optimize/unit_seeds.py)
+    unit_seeds: bool = False
 
 
 @dataclass

@@ -19,8 +19,9 @@ from ..backend.optimize import liveness, memory, statements
 from ..backend.optimize.dead_writes import writes_in_place
 from ..backend.optimize.lists import lists_in_place
 from ..backend.optimize.loop_copies import coalesce_loop_copies
-from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
+from ..backend.optimize.optimizer import OptimizeInfo, float_names, is_scalar_expr, optimize_function, scalar_names
 from ..backend.optimize.parallel_stacks import merge_parallel_stacks
+from ..backend.optimize.unit_seeds import fold_seeds
 from ..errors import SrcDiffError
 from .cache import Lowered
 from .lowering import describe
@@ -33,6 +34,7 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
     name = namer.fresh(f"{parsed.name}_jvp")
     func = build(program, parsed.tree, describe(parsed), name, with_value, tangents_first=found.options.pullback)
     adjoints, params = {dot: primal for primal, dot in program.tangents.items()}, list(program.params)
+    copies = {p: [p] for p in params}  # each tangent parameter's names, one per direction
     if found.options.directions > 1:  # several tangents in one sweep, each under names of its own
         if program.calls or found.options.pullback:
             raise SrcDiffError(f"{parsed.name}: vector forward mode does not go through a helper's own tangent "
@@ -45,6 +47,8 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
     info = OptimizeInfo(shape_of, adjoints, frozenset(found.params) | frozenset(params), frozenset(found.wrt),
                         statements=False)
     _copy_if_shared(func, set(params), info.is_scalar, vector=found.options.directions > 1)
+    if found.options.unit_seeds:
+        _fold_unit_seeds(func, program.params, copies, info)
     optimize_function(func, info)
     while not with_value and statements.remove_unread(func):  # what only the value needed
         pass
@@ -57,6 +61,18 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
         memory.first_scatter_assigns(func.body)  # (a scatter into fresh zeros is a copy)
     memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
     return func, program, name
+
+
+def _fold_unit_seeds(func: ast.FunctionDef, tangent_params: list[str], copies: dict, info: OptimizeInfo) -> None:
+    """Direction d of the sweep is the d-th unit vector of the (scalar) parameters: their
+    tangents become numbers in the code and the terms they zero go (unit_seeds.py)."""
+    if len(tangent_params) != len(copies[tangent_params[0]]):
+        raise SrcDiffError("unit seeds: as many directions as parameters with tangents")
+    seeds = {copies[p][d]: 1.0 if d == j else 0.0 for j, p in enumerate(tangent_params)
+             for d in range(len(tangent_params))}
+    scalars = scalar_names(func, info)
+    fold_seeds(func, seeds, float_names(func, info).__contains__, scalars.__contains__,
+               lambda e: is_scalar_expr(e, scalars))
 
 
 def build(program: TangentProgram, tree: ast.FunctionDef, describe_line, name: str,

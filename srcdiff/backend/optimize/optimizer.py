@@ -38,7 +38,8 @@ from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
 from . import factor, loops, memory, sameshape, stacks, statements, tidy, writes
-from .liveness import is_comment, is_size, nodes
+from .known_names import grow, item_of
+from .liveness import is_comment, is_size
 from .simplify import is_float, is_float_call, simplify
 
 HEADERS = ("forward", "backward")
@@ -87,17 +88,17 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     """Optimise the generated gradient function `func` in place and return it."""
     if not info.derivable:
         tidy.drop_point_guards(func)
-    is_float_name = _float_names(func, info).__contains__
-    is_scalar = _scalar_names(func, info).__contains__
+    is_float_name = float_names(func, info).__contains__
+    is_scalar = scalar_names(func, info).__contains__
     simplify(func, is_float_name, is_scalar)
     if not info.statements:
         return func
-    floats = _float_names(func, info).__contains__
-    writes.write_in_place(func, _scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
-    writes.write_in_place_in_loops(func, _scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
+    floats = float_names(func, info).__contains__
+    writes.write_in_place(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
+    writes.write_in_place_in_loops(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
     for _ in range(8):
-        is_float_name = _float_names(func, info).__contains__
-        is_scalar = _scalar_names(func, info).__contains__
+        is_float_name = float_names(func, info).__contains__
+        is_scalar = scalar_names(func, info).__contains__
         classes = sameshape.ShapeClasses(func, is_scalar, info.params, info.shape)
         changed = sameshape.drop_unbroadcasts(func, classes)
         changed |= sameshape.scalar_fills(func, classes)
@@ -122,7 +123,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
     if info.python_loops:  # numba takes no reversed() of a list
         stacks.iterate_stacks(func)
-    is_scalar = _scalar_names(func, info).__contains__
+    is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)
     in_loops = info.adjoints.__contains__ if info.python_loops and not info.derivable else None
@@ -140,65 +141,37 @@ def _is_header(stmt: ast.stmt) -> bool:
     return is_comment(stmt) and stmt.value.args and getattr(stmt.value.args[0], "value", None) in HEADERS
 
 
-def _float_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
+def float_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
     """Names certainly holding floats: adjoints, wrt parameters, and values every assignment
     of which computes a float (``t8 = math.exp(t7)``)."""
     seed = set(info.adjoints) | set(info.wrt)
-    return _grow(func, seed, info.params, lambda value, known: is_float(value, known.__contains__))
+    return grow(func, seed, info.params, lambda value, known: is_float(value, known.__contains__))
 
 
-def _scalar_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
+def scalar_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
     """Names certainly holding numbers, not arrays: those the shapes say so, and values every
     assignment of which is arithmetic on numbers (adjoints inside loops, say)."""
     seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)}
-    return _grow(func, seed, info.params, _is_scalar_expr)
+    return grow(func, seed, info.params, is_scalar_expr)
 
 
-def _is_scalar_expr(node: ast.expr, known: set[str]) -> bool:
+def is_scalar_expr(node: ast.expr, known: set[str]) -> bool:
     if is_size(node) or _is_shape_item(node):
         return True
     if isinstance(node, ast.Constant):
         return type(node.value) in (int, float)
     if isinstance(node, ast.Name):
         return node.id in known
+    if isinstance(node, ast.Subscript):  # an item of a list of numbers (known_names.py)
+        return item_of(node) in known
     if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
-        return _is_scalar_expr(node.left, known) and _is_scalar_expr(node.right, known)
+        return is_scalar_expr(node.left, known) and is_scalar_expr(node.right, known)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return _is_scalar_expr(node.operand, known)
-    return is_float_call(node) and all(_is_scalar_expr(a, known) for a in node.args)
+        return is_scalar_expr(node.operand, known)
+    return is_float_call(node) and all(is_scalar_expr(a, known) for a in node.args)
 
 
 def _is_shape_item(node: ast.expr) -> bool:
     """``x.shape[0]``: an int."""
     return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
         and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
-
-
-def _grow(func: ast.FunctionDef, seed: set[str], params, test) -> set[str]:
-    """`seed` plus every name all of whose assignments are ``name = value`` with
-    ``test(value, names)`` true.  The greatest such set: an accumulation ``x = x + c`` keeps
-    `x` a number (every name is assigned before it is read, so the induction is sound)."""
-    plain: dict[str, list[ast.expr]] = {}
-    plain_targets = set()
-    for node in nodes(func):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            plain.setdefault(node.targets[0].id, []).append(node.value)
-            plain_targets.add(id(node.targets[0]))
-    other = {node.id for node in nodes(func) if isinstance(node, ast.Name)
-             and isinstance(node.ctx, ast.Store) and id(node) not in plain_targets}
-    candidates = {name for name in plain if name not in other and name not in params} - seed
-    known = set(seed) | candidates
-    shrunk = True
-    while shrunk:
-        shrunk = False
-        for name in sorted(candidates & known):
-            if not all(test(v, known) for v in plain[name]):
-                known.discard(name)
-                shrunk = True
-    return known
-
-
-def optimize(program: GradProgram) -> GradProgram:
-    """The IR-level stage of the pipeline; all rewriting now happens in `optimize_function`,
-    on the generated code, so this returns `program` as it is."""
-    return program

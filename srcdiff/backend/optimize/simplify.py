@@ -18,6 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ...rules import spelled_rule
+from .known_names import item_of
 from .liveness import is_fresh
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne}
@@ -50,6 +51,9 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return type(node.value) is float
     if isinstance(node, ast.Name):
         return float_names(node.id)
+    if isinstance(node, ast.Subscript):  # an item of a list of floats (known_names.py)
+        key = item_of(node)
+        return key is not None and float_names(key)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
         return is_float(node.left, float_names) or is_float(node.right, float_names)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):

@@ -175,15 +175,27 @@ def _dead_item_update(stmt: ast.stmt, live: set[str], local: set[str]) -> bool:
 
 def remove_unread(func: ast.FunctionDef) -> bool:
     """Drop ``name = expr`` anywhere (loop bodies too) when no statement of the function
-    reads `name` at all, and self-copies ``name = name``."""
+    reads `name` at all but its own assignments (an accumulation ``k_bar = k_bar + e`` in a
+    loop whose total nothing needs), and self-copies ``name = name``."""
     loads = reads(func)
+    own: Counter = Counter()  # reads of a name by the assignments of that name
+    plain = set()  # the targets of ``name = expr`` with a pure expr
+    for node in nodes(func):
+        name = assigned_name(node) if isinstance(node, ast.stmt) else None
+        if name is not None and is_pure(node.value):
+            own[name] += reads(node.value)[name]
+            plain.add(id(node.targets[0]))
+    # names stored otherwise (or deleted): kept
+    other = {n.id for n in nodes(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+             and id(n) not in plain}
     changed = False
     for block in bodies(func.body):
         kept = []
         for stmt in block:
             name = assigned_name(stmt)
             if name is not None and is_pure(stmt.value) and (
-                    loads[name] == 0 or (isinstance(stmt.value, ast.Name) and stmt.value.id == name)):
+                    loads[name] == 0 or (isinstance(stmt.value, ast.Name) and stmt.value.id == name)
+                    or (name not in other and loads[name] == own[name])):
                 changed = True
                 continue
             kept.append(stmt)
