@@ -10,7 +10,7 @@ Rodrigues rotations with np.cross), finance (Black-Scholes through scipy.stats.n
 math.erf, portfolio variance with np.cov, a bond price over enumerate(start=1), implied volatility
 by Newton with a tolerance) and geometry (quaternion products, Euler-angle matrices built from
 nested lists, smooth-min signed distances, triangle normals) are here; statistics, library-style
-code and special points are in redteam_wave9_library.py.
+code and special points are in redteam_wave9_library.py, NumPy idioms in redteam_wave9_idioms.py.
 
 `WAVE9` holds both: ``(name, function, make, wrt)`` as in redteam_programs.py, every name ``w9_…``.
 """
@@ -366,8 +366,9 @@ GEOMETRY9 = [
 
 
 def _with_library():
+    from .redteam_wave9_idioms import IDIOMS9
     from .redteam_wave9_library import LIBRARY9
-    return ML9 + PHYSICS9 + FINANCE9 + GEOMETRY9 + LIBRARY9
+    return ML9 + PHYSICS9 + FINANCE9 + GEOMETRY9 + LIBRARY9 + IDIOMS9
 
 
 WAVE9 = _with_library()

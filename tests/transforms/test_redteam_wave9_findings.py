@@ -292,3 +292,35 @@ def test_a_match_on_structure_is_still_refused_at_its_line():
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(match_sequence_pattern)(np.ones(2))
     assert _located_here(info.value) and "match" in str(info.value)
+
+
+# ---- 5. np.diag's result had no known rank: rules that need it refused ("not differentiable") ----------
+# ``np.kron(np.diag(a), B)``: kron's adjoint interleaves axes and needs both ranks, and np.diag's shape
+# was unknown (a vector's diagonal is a matrix, a matrix's a vector), so grad refused saying kron "is not
+# differentiable with respect to its argument 'x'".  FIXED: rules/numpy_linalg.py gives np.diag a shape.
+
+
+def kron_of_diagonal(a, B):
+    return np.sum(np.tanh(np.kron(np.diag(a), B)) ** 2)
+
+
+def kron_with_diagonal_second(a, B):
+    return np.sum(np.kron(B, np.diag(a, k=1)) ** 2)
+
+
+def det_of_diagonal_plus(a, B):
+    return np.linalg.slogdet(np.diag(a) + B @ B.T)[1] + np.linalg.det(np.diag(a))
+
+
+def diagonal_of_a_product(a, B):
+    return np.sum(np.diag(np.diag(a) @ B) ** 3)
+
+
+DIAGONALS = [kron_of_diagonal, kron_with_diagonal_second, det_of_diagonal_plus, diagonal_of_a_product]
+
+
+@pytest.mark.parametrize("f", DIAGONALS, ids=lambda f: f.__name__)
+def test_rules_needing_ranks_take_np_diag(f):
+    p = _program(f, np.array([0.5, 1.5, 0.8]), np.eye(3) + 0.1 * np.arange(9.0).reshape(3, 3) / 9)
+    assert_every_transformation(p)
+    assert_numba_agrees_or_refuses(p)
