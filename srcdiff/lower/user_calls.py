@@ -47,13 +47,17 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
         return _user_call(lower, node, func, target)
     except SrcDiffError as exc:
         where = exc.location
-        if where is None or not _installed(where.filename):
+        # (a subclass is a signal a caller acts on, such as a parameter to specialise: kept as it is)
+        if type(exc) is not SrcDiffError or where is None or not _installed(where.filename):
             raise
         name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
-        raise lower.state.error(node, f"inside {name} ({where}): {exc.reason}",
-                                f"srcdiff reads {name}'s own source and stops there; a function srcdiff has a "
-                                "rule for (docs/supported-numpy.md) or srcdiff.custom_vjp around this call "
-                                "avoids it") from None
+        named = lower.state.error(node, f"inside {name} ({where}): {exc.reason}",
+                                  f"srcdiff reads {name}'s own source and stops there; a function srcdiff has a "
+                                  "rule for (docs/supported-numpy.md) or srcdiff.custom_vjp around this call "
+                                  "avoids it")
+        if named.location is None or _installed(named.location.filename):
+            raise  # a library calling itself: its caller, the user's, names the call
+        raise named from None
 
 
 def _installed(filename: str) -> bool:
