@@ -16,7 +16,7 @@ from ..ir.shapes import Shape
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
 from .ties import persistence, with_persistence
-from .zero_factors import ZERO, zero_factor
+from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
 
 def reverse_node(node: Node, sweep: Sweep, location) -> None:
@@ -47,7 +47,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         factor = zero_factor(node, param, sweep)
         if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
             continue
-        contribution = instantiate(templates[param], bindings)
+        contribution = held_by_zero_adjoint(node, param, instantiate(templates[param], bindings), bindings["g"], sweep)
         if persist is not None:
             contribution = with_persistence(contribution, copy.deepcopy(persist))
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \

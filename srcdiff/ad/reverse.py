@@ -28,7 +28,7 @@ from .powers import find_powers
 from .regions import reverse_block
 from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
-from .zero_factors import kinked_adjoints, non_finite_adjoints
+from .zero_factors import kinked_adjoints, non_finite_adjoints, vanishing_adjoints
 
 
 def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape],
@@ -46,6 +46,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
+                  vanishing=vanishing_adjoints(function),
                   powers=find_powers(function))
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)

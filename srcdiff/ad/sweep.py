@@ -76,6 +76,8 @@ class Sweep:
     #: ... of them, those that may be the NaN of a kink or tie of the generated code differentiated
     #: again (ad/zero_factors.py): only a factor that carries no gradient selects 0 there
     kinked: frozenset = frozenset()
+    #: values raised to a power above 1, whose adjoint is 0 where they are (ad/zero_factors.py)
+    vanishing: frozenset = frozenset()
 
     @property
     def adjoint(self) -> dict[str, str]:

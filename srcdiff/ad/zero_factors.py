@@ -127,6 +127,46 @@ def zero_factor(node: Node, param: str, sweep):
 #: a constant factor that is 0 everywhere: the operand's contribution is dropped
 ZERO = object()
 
+#: singular rules whose value is finite at their point of infinite slope, the edge of their domain
+_EDGE_SINGULAR = {"numpy.sqrt", "math.sqrt", "numpy.power", "operator.pow", "numpy.float_power", "numpy.arcsin",
+                  "numpy.arccos", "numpy.arccosh", "math.asin", "math.acos", "math.acosh"}
+_POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
+
+
+def vanishing_adjoints(function: Function) -> frozenset[str]:
+    """The values raised to a constant power above 1 (``r ** 3``, ``np.square(r)``, ``r * r``):
+    their adjoint is exactly 0 where they are (`held_by_zero_adjoint`)."""
+    found = set()
+    for node in all_nodes(function):
+        first = node.inputs[0] if node.inputs else None
+        if not isinstance(first, Var):
+            continue
+        name = node.rule.name
+        exponent = node.inputs[1] if len(node.inputs) > 1 else None
+        if name in _POWERS and isinstance(exponent, Const) and isinstance(exponent.value, (int, float)) \
+                and not isinstance(exponent.value, bool) and exponent.value > 1:
+            found.add(first.name)
+        elif name == "numpy.square" or name == "operator.mul" and exponent == first:
+            found.add(first.name)
+    return frozenset(found)
+
+
+def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.expr, sweep) -> ast.expr:
+    """`contribution` where the output's adjoint `g` is not 0, an exact 0.0 where it is, for an
+    operand at a point of infinite slope whose output is raised to a power above 1
+    (``np.sqrt(np.sum(x * x)) ** 3`` at x = 0: ``0 / 0``).  The point is the edge of the
+    primitive's domain, so where f has a derivative at all, the operand is at a minimum and
+    moves by O(h ** 2): a zero adjoint of the output makes the path's share exactly 0.  Not in
+    a gradient srcdiff differentiates again: the select's derivative would be 0 where the true
+    second derivative is not (``np.sqrt(u) ** 2`` is u)."""
+    if sweep.derivable or node.out.name not in sweep.vanishing or node.rule.name not in _EDGE_SINGULAR \
+            or not slope_may_be_infinite(node, param):
+        return contribution
+    result = sweep.shapes.get(node.out.name)
+    if result is not None and result.known and result.scalar:
+        return ast.IfExp(ast.Compare(g, [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0), contribution)
+    return ast.Call(ast.Name("held_still", ast.Load()), [contribution, g], [])
+
 
 def _is_zero(e: ast.expr, scalar: bool) -> ast.expr:
     """``not e`` for a Python float (scalar code stays off NumPy), ``np.equal(e, 0.0)``
@@ -137,4 +177,5 @@ def _is_zero(e: ast.expr, scalar: bool) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [e, ast.Constant(0.0)], [])
 
 
-__all__ = ["ZERO", "kinked_adjoints", "non_finite_adjoints", "slope_may_be_infinite", "zero_factor"]
+__all__ = ["ZERO", "held_by_zero_adjoint", "kinked_adjoints", "non_finite_adjoints", "slope_may_be_infinite",
+           "vanishing_adjoints", "zero_factor"]

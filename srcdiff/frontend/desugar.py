@@ -12,7 +12,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``first, *rest = v``: ``first, rest = v[0], v[1:]`` (a slice: an array's rows, or the items
   of a tuple written in the assignment), with Python's test of the length where the two ends
   could overlap;
-- ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py).
+- ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py);
+- ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
 """
@@ -24,6 +25,7 @@ import builtins
 import copy
 
 from .depends import MISSING
+from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .naming import Namer, assigned_names, names_in
 
@@ -73,7 +75,7 @@ def _candidates(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether the function has anything a rewrite could apply to."""
     for node in ast.walk(tree):
         if isinstance(node, (ast.While, ast.For)) and node.orelse or isinstance(node, ast.Starred) \
-                and isinstance(node.ctx, ast.Store):
+                and isinstance(node.ctx, ast.Store) or isinstance(node, ast.Match):
             return True
         if isinstance(node, ast.Call) and (node.func.attr if isinstance(node.func, ast.Attribute) else
                                            getattr(node.func, "id", None)) in _CALLED:
@@ -114,6 +116,10 @@ class _Rewrite(ast.NodeTransformer):
         elif self.names.calls(node.iter, builtins.zip) and node.iter.keywords:
             before = _zip_strict(node, self.names)
         return before + _without_else(node, self.names)
+
+    def visit_Match(self, node: ast.Match):
+        self.generic_visit(node)
+        return match_as_if(node, self.names.namer) or node
 
     def visit_While(self, node: ast.While):
         self.generic_visit(node)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sysconfig
 import types
+from pathlib import Path
 
+from ..errors import SrcDiffError
 from ..frontend import depends
 from ..frontend.depends import MISSING
 from ..frontend.function_arguments import binds, closure_name, is_passed_function, with_functions
@@ -37,7 +40,34 @@ def is_user_function(func) -> bool:
 
 
 def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand:
-    """A call to another user function: differentiated through its own transform."""
+    """A call to another user function: differentiated through its own transform.  A refusal
+    met inside an installed library's function (scipy's own decorator around cho_factor) is
+    named at this call: the library's line is not one the user can change."""
+    try:
+        return _user_call(lower, node, func, target)
+    except SrcDiffError as exc:
+        where = exc.location
+        # (a subclass is a signal a caller acts on, such as a parameter to specialise: kept as it is)
+        if type(exc) is not SrcDiffError or where is None or not _installed(where.filename):
+            raise
+        name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
+        named = lower.state.error(node, f"inside {name} ({where}): {exc.reason}",
+                                  f"srcdiff reads {name}'s own source and stops there; a function srcdiff has a "
+                                  "rule for (docs/supported-numpy.md) or srcdiff.custom_vjp around this call "
+                                  "avoids it")
+        if named.location is None or _installed(named.location.filename):
+            raise  # a library calling itself: its caller, the user's, names the call
+        raise named from None
+
+
+def _installed(filename: str) -> bool:
+    """Whether `filename` belongs to an installed package or the standard library."""
+    path = Path(filename).resolve()
+    roots = {Path(sysconfig.get_paths()[k]).resolve() for k in ("purelib", "platlib", "stdlib")}
+    return any(root == path or root in path.parents for root in roots)
+
+
+def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand:
     state = lower.state
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         raise state.error(node, "*args and **kwargs in a call are not supported")

@@ -146,6 +146,19 @@ def _diag_templates(static, operand_shapes):
     return {"x": f"({to_matrix} if np.ndim(x) == 1 else {to_vector})"}
 
 
+def _diag_shape(static, x):
+    """A vector's diagonal matrix (square, its side the length plus |k|), or a matrix's diagonal."""
+    k = static.get("k", 0)
+    if not x.known or x.ndim not in (1, 2) or not isinstance(k, int):
+        return shapes.UNKNOWN
+    if x.ndim == 1:
+        side = x.dims[0] if k == 0 else shapes.MANY  # (n + |k| >= 2)
+        return shapes.Shape((side, side))
+    if k == 0 and shapes.ONE in x.dims:
+        return shapes.Shape((shapes.ONE,))
+    return shapes.Shape((shapes.MANY if k == 0 and x.dims == (shapes.MANY, shapes.MANY) else shapes.UNKNOWN_DIM,))
+
+
 def _trace_shape(static, x):
     """A number for a matrix; for a stack, the stack's axes after the first two."""
     if not x.known or x.ndim < 2:
@@ -234,7 +247,8 @@ RULES = [
     rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR,
          derivable=_trace_derivable, sympy="numpy.trace"),
     # not fresh: the diagonal of a matrix is a view of it
-    rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, tangents=LINEAR, sympy="numpy.diag"),
+    rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, shape=_diag_shape, tangents=LINEAR,
+         sympy="numpy.diag"),
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True,
          tangents={"x": "-ans @ x_dot @ ans"}, sympy=FORMS + "inv"),
     rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True, tangents=_det_tangents,

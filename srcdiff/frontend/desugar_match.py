@@ -1,0 +1,109 @@
+"""``match`` on values as the ``if``/``elif`` chain it stands for (desugar.py)::
+
+    match name:                     if name == "relu":
+        case "relu":                    ...
+            ...              becomes elif name == "tanh" or name == "gelu":
+        case "tanh" | "gelu":           ...
+            ...                     else:
+        case _:                         ...
+            ...
+
+A case is a literal or a dotted constant (``==``), ``None``/``True``/``False`` (``is``), an
+``|`` of those, the wildcard ``_``, or a capture (``case other:``, bound before its body), each
+with an optional guard.  A subject that is not a plain read (a call) is computed once, into a
+name of its own, before the chain.  Sequence, mapping and class patterns are left as written:
+lowering refuses them at their line.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+#: the test of a pattern that always matches
+ALWAYS = object()
+
+
+def match_as_if(node: ast.Match, namer) -> list[ast.stmt] | None:
+    """The statements `node` stands for, or None when a pattern is not one of the kinds above."""
+    before: list[ast.stmt] = []
+    subject = node.subject
+    if not _plain_read(subject):
+        name = namer.fresh("matched")
+        before = [ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], subject), node)]
+        subject = ast.copy_location(ast.Name(name, ast.Load()), node.subject)
+    branches = []
+    for case in node.cases:
+        found = _test(case.pattern, subject)
+        if found is None:
+            return None
+        test, bound = found
+        if case.guard is not None:  # Python binds the capture before it tests the guard
+            guard = _with_bindings(case.guard, bound, subject)
+            test = guard if test is ALWAYS else ast.BoolOp(ast.And(), [test, guard])
+        body = [ast.copy_location(ast.Assign([ast.Name(n, ast.Store())], copy.deepcopy(subject)), case.pattern)
+                for n in bound] + case.body
+        branches.append((test, body, case.pattern))
+    chain: list[ast.stmt] = []
+    for test, body, where in reversed(branches):
+        if test is ALWAYS:
+            chain = body
+        else:
+            chain = [ast.copy_location(ast.If(_located(test, where), body, chain), where)]
+    return before + chain
+
+
+def _plain_read(e: ast.expr) -> bool:
+    """A name, an attribute or a subscript by a constant of one: read again with no effect."""
+    if isinstance(e, ast.Name):
+        return True
+    if isinstance(e, ast.Attribute):
+        return _plain_read(e.value)
+    return isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and _plain_read(e.value)
+
+
+def _test(pattern: ast.pattern, subject: ast.expr):
+    """``(test, names bound)`` for `pattern` matched against `subject`, or None."""
+    if isinstance(pattern, ast.MatchValue):
+        return ast.Compare(copy.deepcopy(subject), [ast.Eq()], [pattern.value]), []
+    if isinstance(pattern, ast.MatchSingleton):
+        return ast.Compare(copy.deepcopy(subject), [ast.Is()], [ast.Constant(pattern.value)]), []
+    if isinstance(pattern, ast.MatchAs):
+        inner = (ALWAYS, []) if pattern.pattern is None else _test(pattern.pattern, subject)
+        if inner is None:
+            return None
+        return inner[0], inner[1] + ([pattern.name] if pattern.name else [])
+    if isinstance(pattern, ast.MatchOr):
+        tests = []
+        for alternative in pattern.patterns:
+            found = _test(alternative, subject)
+            if found is None or found[1]:  # (a capture in an alternative: left as written)
+                return None
+            if found[0] is ALWAYS:
+                return ALWAYS, []
+            tests.append(found[0])
+        return ast.BoolOp(ast.Or(), tests), []
+    return None
+
+
+def _with_bindings(guard: ast.expr, bound: list[str], subject: ast.expr) -> ast.expr:
+    """The guard, a capture it reads replaced by the subject: the chain tests it before the
+    body binds the capture."""
+    return _Substitute(set(bound), subject).visit(copy.deepcopy(guard)) if bound else guard
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, bound: set[str], subject: ast.expr):
+        self.bound, self.subject = bound, subject
+
+    def visit_Name(self, node: ast.Name):
+        if node.id in self.bound and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(copy.deepcopy(self.subject), node)
+        return node
+
+
+def _located(test: ast.expr, where: ast.AST) -> ast.expr:
+    for n in ast.walk(test):
+        if not hasattr(n, "lineno"):
+            ast.copy_location(n, where)
+    return test
