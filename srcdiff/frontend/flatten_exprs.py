@@ -195,6 +195,8 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
                              "of yours, or loop over its keys: for k in ('W1', 'W2'): p[k]")
         if isinstance(entry, Method):
             raise self.error(node, f"the method {ast.unparse(node)} is supported only when called")
+        if isinstance(entry, DictView):  # sum(d.values()), max(d.values()): a list of its entries
+            return self.view_list(entry, node)
         raise self.error(node, f"{ast.unparse(node)} is supported only as the iterable of a for loop")
 
     def expr(self, node):

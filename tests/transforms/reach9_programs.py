@@ -1,0 +1,121 @@
+"""Constructs grad used to refuse, each written several ways as everyday code writes it: lists
+holding the tuples a helper returns, a dict's ``.values()``/``.items()``/``.keys()`` used as a
+value.  test_reach9_constructs.py runs every transformation on them."""
+
+import numpy as np
+
+# ---- a list of the tuples a helper returns ---------------------------------------------------------
+
+
+def _step(x, a):
+    return a * x, np.sin(x) * a
+
+
+def _euler(s, v, k, dt):
+    return s + dt * v, v - dt * k * np.sin(s), 0.5 * v * v
+
+
+def tuple_list_unpacked(a, x0):
+    out = []
+    x = x0
+    for _ in range(3):
+        out.append(_step(x, a))
+        x = x * 0.9 + 0.1
+    total = 0.0
+    for y, z in out:
+        total = total + np.sum(y * z)
+    return total
+
+
+def tuple_list_last_item(k, s0):
+    traj = []
+    s, v = s0, 0.0
+    for _ in range(4):
+        s, v, e = _euler(s, v, k, 0.1)
+        traj.append((s, v, e))
+    last_s, last_v, _ = traj[-1]
+    return np.sum(last_s ** 2 + traj[1][2] + 0.5 * last_v)
+
+
+def tuple_list_literal_tuples(w):
+    pairs = []
+    for i in range(3):
+        pairs.append((w * (i + 1), np.cos(w) + i))
+    return np.sum(np.stack([p[0] * p[1] for p in pairs]))
+
+
+def tuple_list_enumerate(a, x0):
+    out = []
+    for i in range(3):
+        out.append(_step(x0 + i, a))
+    total = 0.0
+    for i, (y, z) in enumerate(out):
+        total = total + (i + 1.0) * np.sum(y - z ** 2)
+    return total / len(out)
+
+
+def tuple_list_local_helper(x):
+    def split(t):
+        return np.sin(t), t ** 2
+
+    parts = []
+    for j in range(len(x)):
+        parts.append(split(x[j]))
+    return sum(p[0] * p[1] for p in parts) + parts[0][1]
+
+
+def tuple_list_literal_of_calls(a, x0):
+    out = [_step(x0, a), _step(2.0 * x0, a), (x0, a * a)]
+    first, _ = out[0]
+    return np.sum(out[1][0] * first + out[2][0] * out[2][1])
+
+
+# ---- a dict's views used as values -----------------------------------------------------------------
+
+
+def dict_values_summed(w, X, y):
+    losses = {}
+    r = X @ w - y
+    losses["mse"] = np.mean(r ** 2)
+    losses["smooth"] = np.mean(np.sqrt(r ** 2 + 0.01))
+    losses["l2"] = 0.1 * w @ w
+    return sum(losses.values())
+
+
+def dict_values_stacked(w):
+    feats = {"sin": np.sin(w), "sq": w ** 2, "exp": np.exp(-w)}
+    return np.sum(np.stack(list(feats.values())) ** 2)
+
+
+def dict_values_max(w):
+    scores = {"a": np.sum(np.sin(w)), "b": np.sum(w ** 2), "c": np.sum(np.tanh(w)) - 1.0}
+    return max(scores.values()) + min(scores.values())
+
+
+def dict_values_generator(w):
+    terms = {"a": np.sin(w), "b": w ** 3}
+    return np.sum(sum(v * 2.0 for v in terms.values()))
+
+
+def dict_items_weighted(p, scale):
+    weights = {"W": 0.1, "b": 0.01}
+    return scale * sum(weights[k] * np.sum(v ** 2) for k, v in p.items()) + len(list(p.keys()))
+
+
+PROGRAMS = [
+    ("tuple_list_unpacked", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 0),
+    ("tuple_list_unpacked_x0", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 1),
+    ("tuple_list_last_item", tuple_list_last_item, lambda r: (1.3, 0.4), 0),
+    ("tuple_list_last_item_s0", tuple_list_last_item, lambda r: (1.3, r.normal(size=2)), 1),
+    ("tuple_list_literal_tuples", tuple_list_literal_tuples, lambda r: (r.normal(size=4),), 0),
+    ("tuple_list_enumerate", tuple_list_enumerate, lambda r: (r.normal(size=2), r.normal(size=2)), 0),
+    ("tuple_list_local_helper", tuple_list_local_helper, lambda r: (r.normal(size=4),), 0),
+    ("tuple_list_literal_of_calls", tuple_list_literal_of_calls, lambda r: (0.6, r.normal(size=3)), 1),
+    ("dict_values_summed", dict_values_summed,
+     lambda r: (r.normal(size=3), r.normal(size=(5, 3)), r.normal(size=5)), 0),
+    ("dict_values_stacked", dict_values_stacked, lambda r: (r.normal(size=4),), 0),
+    ("dict_values_max", dict_values_max, lambda r: (np.array([0.3, -0.6, 1.1]),), 0),
+    ("dict_values_generator", dict_values_generator, lambda r: (r.normal(size=3),), 0),
+    ("dict_items_weighted", dict_items_weighted,
+     lambda r: ({"W": r.normal(size=(2, 3)), "b": r.normal(size=3)}, 1.5), 0),
+]

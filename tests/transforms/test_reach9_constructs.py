@@ -1,0 +1,42 @@
+"""Constructs grad used to refuse (reach9_programs.py): every transformation agrees with
+central differences (matrix.py), numba agrees or refuses at the user's line, float32 stays
+float32."""
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import corpus, matrix
+from .reach9_programs import PROGRAMS
+
+
+def programs():
+    return corpus.from_table(PROGRAMS, "reach9", "reach9_programs", 9)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_every_transformation(program):
+    matrix.assert_every_transformation(program)
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_numba_agrees_or_refuses_at_the_line(program):
+    matrix.assert_numba_agrees_or_refuses(program)
+
+
+def _as32(value):
+    return value.astype(np.float32) if isinstance(value, np.ndarray) and value.dtype == np.float64 else value
+
+
+@pytest.mark.parametrize("program", [p for p in programs() if isinstance(p.args[p.wrt], np.ndarray)], ids=_name)
+def test_float32_gradient_is_float32(program):
+    g = srcdiff.grad(program.func, wrt=program.wrt)
+    single = g(*map(_as32, program.args))
+    double = g(*program.args)
+    assert single.dtype == np.float32
+    np.testing.assert_allclose(single, double, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(double)))))
