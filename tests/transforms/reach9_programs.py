@@ -1,6 +1,6 @@
 """Constructs grad used to refuse, each written several ways as everyday code writes it: lists
 holding the tuples a helper returns, a dict's ``.values()``/``.items()``/``.keys()`` used as a
-value.  test_reach9_constructs.py runs every transformation on them."""
+value, ``super()`` in a method of a user class.  test_reach9_constructs.py runs every transformation on them."""
 
 import numpy as np
 
@@ -102,6 +102,51 @@ def dict_items_weighted(p, scale):
     return scale * sum(weights[k] * np.sum(v ** 2) for k, v in p.items()) + len(list(p.keys()))
 
 
+# ---- super() in the methods of a user class -----------------------------------------------------------
+
+
+class Penalty:
+    def __init__(self, weight, power=2.0):
+        self.weight = weight
+        self.power = power
+
+    def penalty(self, w):
+        return self.weight * np.sum(np.abs(w) ** self.power)
+
+
+class ElasticPenalty(Penalty):
+    def __init__(self, weight, l1):
+        super().__init__(weight * 2.0)
+        self.l1 = l1
+
+    def penalty(self, w):
+        return super().penalty(w) + self.l1 * np.sum(np.sqrt(w ** 2 + 1e-6))
+
+
+class ShiftedPenalty(ElasticPenalty):
+    def penalty(self, w):
+        return 0.5 * super(ShiftedPenalty, self).penalty(w) + np.sum(w)
+
+
+_ELASTIC = ElasticPenalty(0.1, 0.05)
+
+
+def super_module_object(w, X, y):
+    return np.mean((X @ w - y) ** 2) + _ELASTIC.penalty(w)
+
+
+def super_built_object(w, lam):
+    return ElasticPenalty(lam, 0.05).penalty(np.tanh(w))
+
+
+def super_two_levels(w, lam):
+    return ShiftedPenalty(lam, 0.3).penalty(w * w)
+
+
+def super_passed_object(w, reg):
+    return reg.penalty(np.sin(w)) + np.sum(w ** 2)
+
+
 PROGRAMS = [
     ("tuple_list_unpacked", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 0),
     ("tuple_list_unpacked_x0", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 1),
@@ -118,4 +163,10 @@ PROGRAMS = [
     ("dict_values_generator", dict_values_generator, lambda r: (r.normal(size=3),), 0),
     ("dict_items_weighted", dict_items_weighted,
      lambda r: ({"W": r.normal(size=(2, 3)), "b": r.normal(size=3)}, 1.5), 0),
+    ("super_module_object", super_module_object,
+     lambda r: (r.normal(size=3), r.normal(size=(4, 3)), r.normal(size=4)), 0),
+    ("super_built_object", super_built_object, lambda r: (r.normal(size=3), 0.4), 0),
+    ("super_built_object_lam", super_built_object, lambda r: (r.normal(size=3), 0.4), 1),
+    ("super_two_levels", super_two_levels, lambda r: (r.normal(size=3), 0.4), 0),
+    ("super_passed_object", super_passed_object, lambda r: (r.normal(size=3), ShiftedPenalty(0.2, 0.1)), 0),
 ]
