@@ -59,6 +59,8 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
         )
     if isinstance(output, Var) and output.name in sweep.active:
         seed = ast.Name(pullback, ast.Load()) if pullback else ast.Constant(1.0)
+        if pullback and output.name in function.lists and not derivable:
+            seed = call("list_rows", seed)  # a list returned: its adjoint may come as the rows of an array (np.stack)
         sweep.contribute(output.name, seed, None)
     reverse_block(function.body, sweep)
     returns = _returns(wrt, sweep)

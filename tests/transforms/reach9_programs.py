@@ -1,6 +1,7 @@
 """Constructs grad used to refuse, each written several ways as everyday code writes it: lists
 holding the tuples a helper returns, a dict's ``.values()``/``.items()``/``.keys()`` used as a
-value, ``super()`` in a method of a user class.  test_reach9_constructs.py runs every transformation on them."""
+value, ``super()`` in a method of a user class, generator functions.  test_reach9_constructs.py
+runs every transformation on them."""
 
 import numpy as np
 
@@ -147,6 +148,77 @@ def super_passed_object(w, reg):
     return reg.penalty(np.sin(w)) + np.sum(w ** 2)
 
 
+# ---- generator functions looped over, summed or listed ------------------------------------------------
+
+
+def _residuals(w, X, y):
+    for row, target in zip(X, y):
+        yield np.dot(row, w) - target
+
+
+def _batches(X, size):
+    for start in range(0, len(X), size):
+        yield X[start:start + size]
+
+
+def _neighbour_products(x, limit):
+    """Products of neighbours, up to `limit` of them."""
+    for i in range(len(x) - 1):
+        if i >= limit:
+            break
+        yield x[i] * x[i + 1]
+
+
+def _early_return(x):
+    for v in x:
+        if v > 10.0:
+            return
+        yield v * v
+
+
+def _delegating(x):
+    yield from _early_return(x)
+
+
+def _sent(x):
+    scale = yield x[0]
+    yield x[1] * scale
+
+
+def generator_returning_early(x):
+    return sum(_early_return(x))
+
+
+def generator_yield_from(x):
+    return sum(_delegating(x))
+
+
+def generator_sent_values(x):
+    total = 0.0
+    for v in _sent(x):
+        total = total + v
+    return total
+
+
+def generator_summed_squares(w, X, y):
+    return sum(r ** 2 for r in _residuals(w, X, y))
+
+
+def generator_batches_loop(W, X):
+    total = 0.0
+    for batch in _batches(X, 2):
+        total = total + np.sum(np.tanh(batch @ W) ** 2)
+    return total
+
+
+def generator_listed_stacked(w, X, y):
+    return np.sum(np.stack(list(_residuals(w, X, y))) ** 2) + sum(_neighbour_products(w, 2))
+
+
+def generator_with_break(x):
+    return sum(_neighbour_products(np.sin(x), 3)) + sum(_neighbour_products(x, 10))
+
+
 PROGRAMS = [
     ("tuple_list_unpacked", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 0),
     ("tuple_list_unpacked_x0", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 1),
@@ -169,4 +241,13 @@ PROGRAMS = [
     ("super_built_object_lam", super_built_object, lambda r: (r.normal(size=3), 0.4), 1),
     ("super_two_levels", super_two_levels, lambda r: (r.normal(size=3), 0.4), 0),
     ("super_passed_object", super_passed_object, lambda r: (r.normal(size=3), ShiftedPenalty(0.2, 0.1)), 0),
+    ("generator_summed_squares", generator_summed_squares,
+     lambda r: (r.normal(size=3), r.normal(size=(4, 3)), r.normal(size=4)), 0),
+    ("generator_batches_loop", generator_batches_loop,
+     lambda r: (r.normal(size=(3, 2)) * 0.5, r.normal(size=(5, 3))), 0),
+    ("generator_batches_loop_X", generator_batches_loop,
+     lambda r: (r.normal(size=(3, 2)) * 0.5, r.normal(size=(5, 3))), 1),
+    ("generator_listed_stacked", generator_listed_stacked,
+     lambda r: (r.normal(size=3), r.normal(size=(4, 3)), r.normal(size=4)), 0),
+    ("generator_with_break", generator_with_break, lambda r: (r.normal(size=6),), 0),
 ]

@@ -7,7 +7,7 @@ import pytest
 
 import srcdiff
 
-from . import corpus, matrix
+from . import corpus, matrix, reach9_programs
 from .reach9_programs import PROGRAMS
 
 
@@ -40,3 +40,15 @@ def test_float32_gradient_is_float32(program):
     double = g(*program.args)
     assert single.dtype == np.float32
     np.testing.assert_allclose(single, double, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(double)))))
+
+
+@pytest.mark.parametrize("f, words", [
+    (reach9_programs.generator_returning_early, "a `return` inside its body"),
+    (reach9_programs.generator_yield_from, "`yield from`"),
+    (reach9_programs.generator_sent_values, "a `yield` used as a value"),
+])
+def test_generators_srcdiff_cannot_list_are_refused_at_the_line(f, words):
+    with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
+        srcdiff.grad(f)(np.array([0.5, 1.5]))
+    assert info.value.location.filename == reach9_programs.__file__
+    assert "yield" in info.value.location.code or "return" in info.value.location.code
