@@ -13,7 +13,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
   of a tuple written in the assignment), with Python's test of the length where the two ends
   could overlap;
 - ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py);
-- a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py).
+- a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
+- a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
 """
@@ -28,6 +29,7 @@ from .depends import MISSING
 from .desugar_reduce import hoist_reductions
 from .naming import Namer, assigned_names, names_in
 from .tuple_lists import has_lists, split_tuple_lists
+from .views import substitute_views
 
 
 class Names:
@@ -62,13 +64,14 @@ class Names:
 
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
-    if not _candidates(tree) and not has_lists(tree):
+    if not (_candidates(tree) or has_lists(tree) or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = Names(tree, func)
     tree = copy.deepcopy(tree)
     _Rewrite(names, tree).generic_visit(tree)  # the body; a nested def is a scope of its own
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
+    substitute_views(tree)
     return ast.fix_missing_locations(tree)
 
 

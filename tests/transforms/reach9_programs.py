@@ -1,7 +1,7 @@
 """Constructs grad used to refuse, each written several ways as everyday code writes it: lists
 holding the tuples a helper returns, a dict's ``.values()``/``.items()``/``.keys()`` used as a
-value, ``super()`` in a method of a user class, generator functions.  test_reach9_constructs.py
-runs every transformation on them."""
+value, ``super()`` in a method of a user class, generator functions, views updated in place.
+test_reach9_constructs.py runs every transformation on them."""
 
 import numpy as np
 
@@ -219,6 +219,57 @@ def generator_with_break(x):
     return sum(_neighbour_products(np.sin(x), 3)) + sum(_neighbour_products(x, 10))
 
 
+# ---- a view updated in place ---------------------------------------------------------------------------
+
+
+def view_halves(x):
+    buf = np.zeros(6)
+    head = buf[:3]
+    head += x
+    tail = buf[3:]
+    tail += 2.0 * x
+    return np.sum(buf ** 2)
+
+
+def view_column_scaled(A):
+    B = A * 1.0
+    col = B[:, 1]
+    col *= np.sin(A[:, 0])
+    return np.sum(B ** 2) + np.sum(col)
+
+
+def view_rows_in_loop(A, w):
+    out = np.tanh(A)
+    for i in range(A.shape[0]):
+        row = out[i, :]
+        row -= 0.5 * w * row
+    return np.sum(out ** 2)
+
+
+def view_ellipsis_updated(x):
+    grid = np.outer(x, x)
+    diag_part = grid[..., 0]
+    diag_part += np.exp(x)
+    return np.sum(np.log1p(grid ** 2))
+
+
+def view_of_int_index(A):
+    B = A * 1.0
+    for i in range(2):
+        row = B[i]
+        row *= 2.0
+    return np.sum(B ** 3)
+
+
+def view_kept_in_a_list(x):
+    acc = np.zeros(3)
+    rows = []
+    for i in range(3):
+        acc += x[i]
+        rows.append(acc)
+    return np.sum(np.stack(rows))
+
+
 PROGRAMS = [
     ("tuple_list_unpacked", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 0),
     ("tuple_list_unpacked_x0", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 1),
@@ -250,4 +301,9 @@ PROGRAMS = [
     ("generator_listed_stacked", generator_listed_stacked,
      lambda r: (r.normal(size=3), r.normal(size=(4, 3)), r.normal(size=4)), 0),
     ("generator_with_break", generator_with_break, lambda r: (r.normal(size=6),), 0),
+    ("view_halves", view_halves, lambda r: (r.normal(size=3),), 0),
+    ("view_column_scaled", view_column_scaled, lambda r: (r.normal(size=(4, 2)),), 0),
+    ("view_rows_in_loop", view_rows_in_loop, lambda r: (r.normal(size=(3, 4)), r.normal(size=4)), 0),
+    ("view_rows_in_loop_w", view_rows_in_loop, lambda r: (r.normal(size=(3, 4)), r.normal(size=4)), 1),
+    ("view_ellipsis_updated", view_ellipsis_updated, lambda r: (r.normal(size=3),), 0),
 ]

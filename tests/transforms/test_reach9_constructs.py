@@ -52,3 +52,14 @@ def test_generators_srcdiff_cannot_list_are_refused_at_the_line(f, words):
         srcdiff.grad(f)(np.array([0.5, 1.5]))
     assert info.value.location.filename == reach9_programs.__file__
     assert "yield" in info.value.location.code or "return" in info.value.location.code
+
+
+@pytest.mark.parametrize("f, words", [
+    (reach9_programs.view_of_int_index, "B shares its memory with row"),  # B[i]: a matrix row, or a number
+    (reach9_programs.view_kept_in_a_list, "rows shares its memory with acc"),
+])
+def test_views_srcdiff_cannot_read_as_their_array_are_refused_at_the_line(f, words):
+    with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
+        srcdiff.grad(f)(np.ones((3, 3)))
+    assert info.value.location.filename == reach9_programs.__file__
+    assert "=" in info.value.location.code
