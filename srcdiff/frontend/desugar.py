@@ -14,7 +14,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
   could overlap;
 - ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
-- a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py).
+- a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
+- complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
 """
@@ -25,6 +26,7 @@ import ast
 import builtins
 import copy
 
+from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_reduce import hoist_reductions
 from .naming import Namer, assigned_names, names_in
@@ -64,7 +66,8 @@ class Names:
 
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
-    if not (_candidates(tree) or has_lists(tree) or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
+    if not (_candidates(tree) or has_lists(tree) or may_be_complex(tree)
+            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = Names(tree, func)
     tree = copy.deepcopy(tree)
@@ -72,6 +75,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
     substitute_views(tree)
+    split_complex(tree, names)
     return ast.fix_missing_locations(tree)
 
 

@@ -1,6 +1,7 @@
 """Constructs grad used to refuse, each written several ways as everyday code writes it: lists
 holding the tuples a helper returns, a dict's ``.values()``/``.items()``/``.keys()`` used as a
-value, ``super()`` in a method of a user class, generator functions, views updated in place.
+value, ``super()`` in a method of a user class, generator functions, views updated in place,
+complex values kept in variables.
 test_reach9_constructs.py runs every transformation on them."""
 
 import numpy as np
@@ -270,6 +271,41 @@ def view_kept_in_a_list(x):
     return np.sum(np.stack(rows))
 
 
+# ---- complex values kept in variables ----------------------------------------------------------------
+
+
+def complex_dft_power(x):
+    n = x.shape[0]
+    k = np.arange(n)
+    basis = np.exp(-2j * np.pi * np.outer(k, k) / n)
+    spectrum = basis @ x
+    return np.sum(np.abs(spectrum) ** 2) / n
+
+
+def complex_rfft_conj(x):
+    X = np.fft.rfft(x * x)
+    power = (X * np.conj(X)).real
+    return np.sum(power[1:] * np.arange(1, len(power))) + np.sum(np.angle(X[1:3]))
+
+
+def complex_rotation(x, t):
+    z = x[0] + 1j * x[1]
+    z = z * np.exp(1j * t)
+    z += 0.5j
+    return z.real ** 2 + 3.0 * z.imag + np.imag(z * z)
+
+
+def complex_phasor_sum(x):
+    phasors = np.exp(1j * x) * (1.0 + x)
+    total = np.sum(phasors)
+    return np.abs(total) ** 2 + np.sum(np.real(phasors.conj()) * x)
+
+
+def complex_log(x):
+    z = x + 1j
+    return np.sum(np.log(z).real)
+
+
 PROGRAMS = [
     ("tuple_list_unpacked", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 0),
     ("tuple_list_unpacked_x0", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 1),
@@ -306,4 +342,9 @@ PROGRAMS = [
     ("view_rows_in_loop", view_rows_in_loop, lambda r: (r.normal(size=(3, 4)), r.normal(size=4)), 0),
     ("view_rows_in_loop_w", view_rows_in_loop, lambda r: (r.normal(size=(3, 4)), r.normal(size=4)), 1),
     ("view_ellipsis_updated", view_ellipsis_updated, lambda r: (r.normal(size=3),), 0),
+    ("complex_dft_power", complex_dft_power, lambda r: (r.normal(size=5),), 0),
+    ("complex_rfft_conj", complex_rfft_conj, lambda r: (r.normal(size=6),), 0),
+    ("complex_rotation", complex_rotation, lambda r: (r.normal(size=2), 0.3), 0),
+    ("complex_rotation_t", complex_rotation, lambda r: (r.normal(size=2), 0.3), 1),
+    ("complex_phasor_sum", complex_phasor_sum, lambda r: (r.normal(size=4),), 0),
 ]

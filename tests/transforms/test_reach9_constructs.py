@@ -63,3 +63,15 @@ def test_views_srcdiff_cannot_read_as_their_array_are_refused_at_the_line(f, wor
         srcdiff.grad(f)(np.ones((3, 3)))
     assert info.value.location.filename == reach9_programs.__file__
     assert "=" in info.value.location.code
+
+
+def test_a_complex_value_used_otherwise_is_refused_at_the_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="complex") as info:
+        srcdiff.grad(reach9_programs.complex_log)(np.array([0.5, 1.5]))
+    assert info.value.location.filename == reach9_programs.__file__
+
+
+def test_complex_parts_are_real_code():
+    source = srcdiff.grad(reach9_programs.complex_rotation).source_for(np.array([0.3, 0.4]), 0.3)
+    code = "\n".join(line for line in source.splitlines() if not line.strip().startswith("#"))
+    assert "z_re" in code and "z_im" in code and "1j" not in code and "0.5j" not in code
