@@ -1,7 +1,7 @@
 """Constructs grad used to refuse, each written several ways as everyday code writes it: lists
 holding the tuples a helper returns, a dict's ``.values()``/``.items()``/``.keys()`` used as a
 value, ``super()`` in a method of a user class, generator functions, views updated in place,
-complex values kept in variables.
+complex values kept in variables, ``np.repeat`` with counts (its adjoint np.add.reduceat).
 test_reach9_constructs.py runs every transformation on them."""
 
 import numpy as np
@@ -306,6 +306,21 @@ def complex_log(x):
     return np.sum(np.log(z).real)
 
 
+# ---- np.repeat with counts and np.add.reduceat (its adjoint) ------------------------------------------
+
+
+def repeat_counts(x):
+    return np.sum(np.sin(np.repeat(x, [1, 3, 2])) * np.arange(6.0))
+
+
+def repeat_counts_rows(A):
+    return np.sum(np.tanh(np.repeat(A, [2, 1], axis=0)) ** 2)
+
+
+def reduceat_segments(x):
+    return np.sum(np.sin(np.add.reduceat(x, [0, 2, 3])) ** 2)
+
+
 PROGRAMS = [
     ("tuple_list_unpacked", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 0),
     ("tuple_list_unpacked_x0", tuple_list_unpacked, lambda r: (0.7, r.normal(size=3)), 1),
@@ -347,4 +362,6 @@ PROGRAMS = [
     ("complex_rotation", complex_rotation, lambda r: (r.normal(size=2), 0.3), 0),
     ("complex_rotation_t", complex_rotation, lambda r: (r.normal(size=2), 0.3), 1),
     ("complex_phasor_sum", complex_phasor_sum, lambda r: (r.normal(size=4),), 0),
+    ("repeat_counts", repeat_counts, lambda r: (r.normal(size=3),), 0),
+    ("repeat_counts_rows", repeat_counts_rows, lambda r: (r.normal(size=(2, 3)),), 0),
 ]

@@ -75,3 +75,12 @@ def test_complex_parts_are_real_code():
     source = srcdiff.grad(reach9_programs.complex_rotation).source_for(np.array([0.3, 0.4]), 0.3)
     code = "\n".join(line for line in source.splitlines() if not line.strip().startswith("#"))
     assert "z_re" in code and "z_im" in code and "1j" not in code and "0.5j" not in code
+
+
+def test_add_reduceat_at_first_order_and_refused_at_the_line_at_second():
+    program = corpus.from_table([("reduceat_segments", reach9_programs.reduceat_segments,
+                                  lambda r: (r.normal(size=5),), 0)], "reach9", "reach9_programs", 9)[0]
+    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "hessian"))
+    assert all(row.cells[t].outcome == matrix.OK for t in ("grad", "value_and_grad", "jvp", "vjp")), row.cells
+    hessian = row.cells["hessian"]  # the last run's length is np.shape(x)[0] - 3 in the adjoint: not a constant
+    assert hessian.outcome in (matrix.OK, matrix.REFUSED) and hessian.located, hessian.message
