@@ -99,6 +99,8 @@ class _Splitter:
         self.complex: set[str] = set()
         self.tree = tree
         self._find_complex(tree)
+        if self.complex & {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}:
+            raise _Unsupported  # a parameter made complex: its reads before that are the caller's value
 
     def _find_complex(self, tree) -> None:
         """The names assigned a complex value somewhere (to a fixed point)."""
@@ -266,6 +268,8 @@ class _Splitter:
                 call = ast.Call(node.func, [args[0][1]], [])
                 return ("c", ast.Attribute(call, "real", ast.Load()),
                         ast.Attribute(copy.deepcopy(call), "imag", ast.Load()))
+            if (getattr(func, "__module__", None) or "").startswith("numpy.fft") or func is complex:
+                raise _Unsupported  # a complex value this rewrite does not make parts of
             return ("r", ast.Call(node.func, [a[1] for a in args], keywords))
         first, rest = args[0], args[1:]
         if any(a[0] != "r" for a in rest) or first[0] != "c":

@@ -29,6 +29,7 @@ import copy
 from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_reduce import hoist_reductions
+from .generators import check_generator_calls
 from .naming import Namer, assigned_names, names_in
 from .tuple_lists import has_lists, split_tuple_lists
 from .views import substitute_views
@@ -66,6 +67,7 @@ class Names:
 
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
+    check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     if not (_candidates(tree) or has_lists(tree) or may_be_complex(tree)
             or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree

@@ -20,10 +20,13 @@ loop with ``break``).
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import dataclasses
+import inspect
+import linecache
 
-from ..errors import SrcDiffError
+from ..errors import Location, SrcDiffError
 from .compiling import compile_function
 from .naming import Namer, names_in
 
@@ -110,4 +113,46 @@ class _Listing(ast.NodeTransformer):
 
 
 
-__all__ = ["generator_error", "listed", "listed_parsed"]
+
+
+def check_generator_calls(tree: ast.FunctionDef, func) -> None:
+    """Refuse, at its line, a call of a generator function of the user's whose values are not
+    consumed where it is made: read as a list, a generator kept in a name (``g = gen(x)``) or
+    given to ``next`` would be read again where Python finds it exhausted."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not inspect.isgeneratorfunction(_named(node.func, func)):
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
+                or isinstance(parent, ast.YieldFrom) \
+                or isinstance(parent, ast.Call) and parent.args == [node] and not parent.keywords \
+                and _named(parent.func, func) in (sum, list):
+            continue
+        code = func.__code__
+        lineno = code.co_firstlineno + node.lineno - 1  # (the tree counts from its def line here)
+        line = linecache.getline(code.co_filename, lineno).strip()
+        raise SrcDiffError(f"{ast.unparse(node)} makes a generator used here other than by looping over it at "
+                           "once: srcdiff reads a generator function of yours as the list of the values it yields",
+                           Location(code.co_filename, lineno, line),
+                           "loop over the call itself (for v in gen(...)), or give it to sum() or list()")
+
+
+def _named(expr: ast.expr, func):
+    """The object a Name/Attribute chain names in `func`'s closure, globals or builtins (None
+    for a local name or anything else)."""
+    if isinstance(expr, ast.Attribute):
+        base = _named(expr.value, func)
+        return None if base is None else getattr(base, expr.attr, None)
+    if not isinstance(expr, ast.Name) or expr.id in func.__code__.co_varnames:
+        return None
+    cells = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    if expr.id in cells:
+        try:
+            return cells[expr.id].cell_contents
+        except ValueError:
+            return None
+    return func.__globals__.get(expr.id, getattr(builtins, expr.id, None))
+
+
+__all__ = ["check_generator_calls", "generator_error", "listed", "listed_parsed"]

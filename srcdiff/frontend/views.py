@@ -9,8 +9,9 @@ part of `buf` it stands for, where that is exactly what NumPy does::
     head += x                                 buf[:3] += x
     total = np.sum(head * w)                  total = np.sum(buf[:3] * w)
 
-The index must hold a slice (``buf[:3]``, ``B[:, j]``, ``A[i, 1:]``: always a view of an array;
-``A[i]`` alone is a view of a matrix but a number of a vector, and is left as written), and
+The index must hold a slice, its other parts ints for sure (``buf[:3]``, ``B[:, 1]``, ``A[i, 1:]``
+with ``i`` a ``range`` counter: a view of an array; ``A[i]`` alone is a view of a matrix but a
+number of a vector, and ``A[idx, :]`` a copy when ``idx`` is an index array: left as written), and
 the view is rewritten only when it is updated in place (``op=``) and otherwise only read, after
 its assignment in the same block, while nothing rebinds the array or the index's names.  Any
 other view updated in place is refused at its line, as before.
@@ -26,12 +27,14 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 def substitute_views(tree: ast.FunctionDef) -> None:
     """Rewrite, in place, each view of `tree` updated in place as the part of its array."""
+    counters = _counters(tree)
     for block in _blocks(tree):
         k = 0
         while k < len(block):
             found = _view(block[k])
-            if found is not None and _only_read_and_updated(tree, block, k, *found):
-                name, index = found
+            if found is not None and all(_basic(p, counters) for p in found[2]) \
+                    and _only_read_and_updated(tree, block, k, *found[:2]):
+                name, index, _ = found
                 later = [_Put(name, index).visit(s) for s in block[k + 1:]]
                 block[k:] = later
                 continue
@@ -64,7 +67,32 @@ def _view(stmt: ast.stmt):
             or any(isinstance(n, (ast.Call, ast.NamedExpr)) for n in ast.walk(value.slice)) \
             or value.value.id == stmt.targets[0].id:
         return None
-    return stmt.targets[0].id, value
+    return stmt.targets[0].id, value, [p for p in parts if not isinstance(p, ast.Slice)]
+
+
+def _basic(part: ast.expr, counters: set) -> bool:
+    """Whether an index part besides a slice is an int for sure (a constant, a counter of a
+    ``for ... in range(...)``, or arithmetic of those) or ``...``/``None``: then the subscript
+    is a view.  (A name that may hold an index array makes a copy.)"""
+    if isinstance(part, ast.Constant):
+        return part.value is Ellipsis or part.value is None or type(part.value) is int
+    if isinstance(part, ast.Name):
+        return part.id in counters
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.USub):
+        return _basic(part.operand, counters)
+    return isinstance(part, ast.BinOp) and isinstance(part.op, (ast.Add, ast.Sub, ast.Mult)) \
+        and _basic(part.left, counters) and _basic(part.right, counters)
+
+
+def _counters(tree: ast.FunctionDef) -> set:
+    """Names assigned only as the counter of a ``for name in range(...)``: ints."""
+    loops = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.For) and isinstance(n.target, ast.Name)
+             and isinstance(n.iter, ast.Call) and getattr(n.iter.func, "id", None) == "range"}
+    stores: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores.setdefault(n.id, []).append(id(n) in loops)
+    return {name for name, kinds in stores.items() if all(kinds)}
 
 
 def _only_read_and_updated(tree, block: list, k: int, name: str, index: ast.Subscript) -> bool:

@@ -365,3 +365,23 @@ PROGRAMS = [
     ("repeat_counts", repeat_counts, lambda r: (r.normal(size=3),), 0),
     ("repeat_counts_rows", repeat_counts_rows, lambda r: (r.normal(size=(2, 3)),), 0),
 ]
+
+
+# ---- what the rewrites leave as written (test_reach9_constructs.py checks each) ---------------------
+
+
+def generator_kept_in_a_name(x):
+    squares = _early_return(x)
+    return sum(squares) + sum(squares)  # Python: the second sum is 0, the generator is spent
+
+
+def view_of_an_index_array(A, idx):
+    rows = A[idx, :]  # advanced indexing: a copy, A is not changed
+    rows *= 2.0
+    return np.sum(A ** 2) + np.sum(rows)
+
+
+def complex_parameter(x):
+    y = np.sum(x)
+    x = x * 1j
+    return y + np.sum(np.abs(x))

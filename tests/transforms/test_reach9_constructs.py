@@ -84,3 +84,33 @@ def test_add_reduceat_at_first_order_and_refused_at_the_line_at_second():
     assert all(row.cells[t].outcome == matrix.OK for t in ("grad", "value_and_grad", "jvp", "vjp")), row.cells
     hessian = row.cells["hessian"]  # the last run's length is np.shape(x)[0] - 3 in the adjoint: not a constant
     assert hessian.outcome in (matrix.OK, matrix.REFUSED) and hessian.located, hessian.message
+
+
+def test_a_generator_kept_in_a_name_is_refused_at_the_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="makes a generator") as info:
+        srcdiff.grad(reach9_programs.generator_kept_in_a_name)(np.array([0.5, 1.5]))
+    assert info.value.location.filename == reach9_programs.__file__
+    assert "squares = _early_return(x)" in info.value.location.code
+
+
+def test_an_index_array_view_is_a_copy_and_stays_one():
+    """``A[idx, :]`` is a copy: never rewritten into a write of A (refused, or right)."""
+    A, idx = np.arange(6.0).reshape(3, 2) / 5.0, np.array([0, 2])
+    f = reach9_programs.view_of_an_index_array
+    try:
+        got = srcdiff.grad(f)(A, idx)
+    except srcdiff.SrcDiffError as exc:
+        assert exc.location.filename == reach9_programs.__file__ and "rows *= 2.0" in exc.location.code
+        return
+    h, want = 1e-6, np.zeros_like(A)
+    for k in np.ndindex(A.shape):
+        e = np.zeros_like(A)
+        e[k] = h
+        want[k] = (f(A + e, idx) - f(A - e, idx)) / (2 * h)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_a_parameter_made_complex_is_refused_at_the_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="complex") as info:
+        srcdiff.grad(reach9_programs.complex_parameter)(np.array([0.5, 1.5]))
+    assert info.value.location.filename == reach9_programs.__file__
