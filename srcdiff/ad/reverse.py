@@ -20,6 +20,7 @@ from ..ir import shapes
 from ..ir.nodes import Function, UserCall, Var, all_nodes
 from ..ir.program import GradProgram
 from ..ir.shapes import Shape
+from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .adjoints import Fills, call, method
 from .forward import build_forward
@@ -60,6 +61,9 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
         )
     if isinstance(output, Var) and output.name in sweep.active:
         seed = ast.Name(pullback, ast.Load()) if pullback else ast.Constant(1.0)
+        if pullback and output.name in function.lists and not derivable and any(
+                getattr(n, "rule", None) is APPEND and n.inputs[0] == output for n in all_nodes(function)):
+            seed = call("list_rows", seed)  # a list returned: its adjoint may come as the rows of an array (np.stack)
         sweep.contribute(output.name, seed, None)
     reverse_block(function.body, sweep)
     returns = _returns(wrt, sweep)

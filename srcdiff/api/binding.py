@@ -13,8 +13,9 @@ import inspect
 
 import numpy as np
 
-from ..errors import SrcDiffError
+from ..errors import Location, SrcDiffError
 from ..frontend import callables, trees
+from ..frontend.generators import generator_error
 from ..frontend.parse import parse_function
 from ..ir import shapes
 
@@ -23,6 +24,9 @@ def signature(func, what: str = "srcdiff.grad") -> inspect.Signature:
     """`func`'s signature; a function taking ``*args`` or ``**kwargs`` is refused at its line."""
     if not callable(func):
         raise SrcDiffError(f"{what} needs a function, got {type(func).__name__}")
+    if inspect.isgeneratorfunction(func):  # (a helper's generator is read as the list it yields)
+        code = func.__code__
+        raise generator_error(func, Location(code.co_filename, code.co_firstlineno))
     try:
         sig = inspect.signature(func)
     except (TypeError, ValueError) as exc:

@@ -10,8 +10,9 @@ variables: the statement that builds it is preceded by one assignment per attrib
     return <Dense.__call__ given the tree {W: dense_W, b: dense_b, act: np.tanh}>(X)
 
 and its methods, properties and ``__call__`` are read as for an object passed as an argument
-(flatten.py).  Anything else in ``__init__`` (a call, a branch, ``super().__init__``) is
-refused at the line that builds the object.
+(flatten.py).  ``super().__init__(...)`` adds what the next class's ``__init__`` stores, given
+the call's arguments; an ``__init__`` inherited is read as the class's own.  Anything else in
+``__init__`` (a call, a branch) is refused at the line that builds the object.
 """
 
 from __future__ import annotations
@@ -35,8 +36,20 @@ def init_attributes(cls) -> list[tuple[str, object]] | None:
         if hasattr(cls, "__post_init__") or not all(f.init for f in fields):
             return None
         return [(f.name, ast.Name(f.name, ast.Load())) for f in fields]
-    init = vars(cls).get("__init__") if "__init__" in vars(cls) else None
-    if not isinstance(init, types.FunctionType) or any("__init__" in vars(b) for b in cls.__mro__[1:-1]):
+    owners = _init_owners(cls)
+    return _stored(owners[0], owners[1:]) if owners else None
+
+
+def _init_owners(cls) -> list:
+    """The classes of ``cls.__mro__`` that define ``__init__`` (object's excluded), in order."""
+    return [k for k in cls.__mro__[:-1] if "__init__" in vars(k)]
+
+
+def _stored(owner, later: list) -> list[tuple[str, object]] | None:
+    """The attributes ``owner.__init__`` stores, over its parameters; a ``super().__init__(...)``
+    line adds those the next class's ``__init__`` (`later`) stores, given the call's arguments."""
+    init = vars(owner)["__init__"]
+    if not isinstance(init, types.FunctionType):
         return None
     tree = parse_function(init).tree
     if not tree.args.args or tree.args.vararg or tree.args.kwarg:
@@ -44,6 +57,12 @@ def init_attributes(cls) -> list[tuple[str, object]] | None:
     me, found = tree.args.args[0].arg, []
     for stmt in tree.body:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):  # the docstring
+            continue
+        if _super_init(stmt, me):
+            inherited = _inherited(stmt.value, later, me)
+            if inherited is None:
+                return None
+            found += inherited
             continue
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
             return None
@@ -56,6 +75,53 @@ def init_attributes(cls) -> list[tuple[str, object]] | None:
                 return None
             found.append((t.attr, v))
     return found
+
+
+def _super_init(stmt: ast.stmt, me: str) -> bool:
+    """Whether `stmt` is ``super().__init__(...)`` (or ``super(Cls, self).__init__(...)``)."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"):
+        return False
+    inner = call.func.value
+    return isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "super" \
+        and (not inner.args or len(inner.args) == 2 and getattr(inner.args[1], "id", None) == me)
+
+
+def _inherited(call: ast.Call, later: list, me: str):
+    """The attributes the next ``__init__`` stores, its parameters replaced by the expressions
+    `call` passes (a default where none is passed), or None if that cannot be read so."""
+    if not later:  # object.__init__: stores nothing, takes nothing
+        return [] if not call.args and not call.keywords else None
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    stored = _stored(later[0], later[1:])
+    if stored is None or any(isinstance(n, ast.Name) and n.id == me for a in call.args + call.keywords
+                             for n in ast.walk(a)):
+        return None
+    try:
+        bound = inspect.signature(vars(later[0])["__init__"]).bind(None, *call.args,
+                                                                     **{k.arg: k.value for k in call.keywords})
+    except TypeError:
+        return None
+    given = {}
+    for name, parameter in list(inspect.signature(vars(later[0])["__init__"]).parameters.items())[1:]:
+        if name in bound.arguments:
+            given[name] = bound.arguments[name]
+        elif isinstance(parameter.default, (int, float, bool, str)) or parameter.default is None:
+            given[name] = ast.Constant(parameter.default)
+        else:
+            return None
+    return [(attr, _Put(given).visit(copy.deepcopy(expr))) for attr, expr in stored]
+
+
+class _Put(ast.NodeTransformer):
+    """Reads of a parameter as (a copy of) the expression passed for it."""
+
+    def __init__(self, given: dict):
+        self.given = given
+
+    def visit_Name(self, node):
+        return copy.deepcopy(self.given[node.id]) if node.id in self.given else node
 
 
 class BuiltObjects:
@@ -101,8 +167,8 @@ class BuiltObjects:
 
     def same_names(self, names: set, cls) -> bool:
         """Whether the free names of an ``__init__`` line mean here what they mean there."""
-        init = parse_function(vars(cls)["__init__"])
-        return all(init.resolve(n) is self.parsed.resolve(n) for n in names)
+        return all(parse_function(vars(owner)["__init__"]).resolve(n) is self.parsed.resolve(n)
+                   for owner in _init_owners(cls) for n in names)
 
     def built_value(self, arg: ast.expr, base: str, where):
         """An argument of the constructor: a tree (another object built here, a parameter tree),

@@ -13,7 +13,10 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
   of a tuple written in the assignment), with Python's test of the length where the two ends
   could overlap;
 - ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py);
-- ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py).
+- ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
+- a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
+- a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
+- complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
 """
@@ -24,50 +27,29 @@ import ast
 import builtins
 import copy
 
+from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
-from .naming import Namer, assigned_names, names_in
-
-
-class Names:
-    """What the free names of one function refer to, and fresh names for its rewrites."""
-
-    def __init__(self, tree: ast.FunctionDef, func):
-        code = func.__code__
-        self.func, self.local = func, assigned_names(tree) | {a.arg for a in ast.walk(tree.args)
-                                                               if isinstance(a, ast.arg)}
-        self.closure = dict(zip(code.co_freevars, func.__closure__ or ()))
-        self.namer = Namer(names_in(tree) | set(code.co_names) | set(code.co_freevars) | set(code.co_varnames))
-
-    def resolve(self, expr: ast.expr):
-        """The object a Name/Attribute chain of free names refers to, else MISSING."""
-        if isinstance(expr, ast.Attribute):
-            base = self.resolve(expr.value)
-            return MISSING if base is MISSING else getattr(base, expr.attr, MISSING)
-        if not isinstance(expr, ast.Name) or expr.id in self.local:
-            return MISSING
-        if expr.id in self.closure:
-            try:
-                return self.closure[expr.id].cell_contents
-            except ValueError:
-                return MISSING
-        if expr.id in self.func.__globals__:
-            return self.func.__globals__[expr.id]
-        return getattr(builtins, expr.id, MISSING)
-
-    def calls(self, expr: ast.expr, func) -> bool:
-        return isinstance(expr, ast.Call) and self.resolve(expr.func) is func
+from .generators import check_generator_calls
+from .naming import FreeNames, Namer, assigned_names, names_in
+from .tuple_lists import has_lists, split_tuple_lists
+from .views import substitute_views
 
 
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
-    if not _candidates(tree):
+    check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
+    if not (_candidates(tree) or has_lists(tree) or may_be_complex(tree)
+            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
-    names = Names(tree, func)
+    names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
     _Rewrite(names, tree).generic_visit(tree)  # the body; a nested def is a scope of its own
     hoist_reductions(tree, names)
+    split_tuple_lists(tree, names)
+    substitute_views(tree)
+    split_complex(tree, names)
     return ast.fix_missing_locations(tree)
 
 
@@ -92,7 +74,7 @@ def _statements(field: list) -> bool:
 
 
 class _Rewrite(ast.NodeTransformer):
-    def __init__(self, names: Names, tree: ast.FunctionDef):
+    def __init__(self, names: FreeNames, tree: ast.FunctionDef):
         self.names, self.tree = names, tree
 
     def generic_visit(self, node):
@@ -178,7 +160,7 @@ class _Shift(ast.NodeTransformer):
             else self.generic_visit(node)
 
 
-def _start_of(call: ast.expr, names: Names) -> ast.expr | None:
+def _start_of(call: ast.expr, names: FreeNames) -> ast.expr | None:
     """The start of ``enumerate(xs, start=k)`` / ``enumerate(xs, k)``: a literal or a name
     (read once, as Python reads it when the loop starts); None otherwise."""
     if not names.calls(call, builtins.enumerate) or any(isinstance(a, ast.Starred) for a in call.args):
@@ -190,7 +172,7 @@ def _start_of(call: ast.expr, names: Names) -> ast.expr | None:
     return start if isinstance(start, (ast.Constant, ast.Name)) else None
 
 
-def _enumerate_from(node: ast.For, names: Names) -> ast.For | None:
+def _enumerate_from(node: ast.For, names: FreeNames) -> ast.For | None:
     start = _start_of(node.iter, names)
     target = node.target
     if start is None or not (isinstance(target, ast.Tuple) and len(target.elts) == 2
@@ -214,7 +196,7 @@ def _plain(expr: ast.expr) -> bool:
                               ast.Tuple, ast.UnaryOp, ast.USub)) for n in ast.walk(expr))
 
 
-def _zip_strict(node: ast.For, names: Names) -> list:
+def _zip_strict(node: ast.For, names: FreeNames) -> list:
     """``for a, b in zip(xs, ys, strict=True)``: the test of the lengths, and the plain zip."""
     call = node.iter
     if len(call.keywords) != 1 or call.keywords[0].arg != "strict" \
@@ -271,7 +253,7 @@ def _dict_update(node: ast.Expr, tree: ast.FunctionDef, namer: Namer) -> list | 
                                                   value), node) for key, value in pairs]
 
 
-def _without_else(node, names: Names) -> list:
+def _without_else(node, names: FreeNames) -> list:
     """A loop with an ``else``: the loop, then the ``else`` -- run only if no ``break`` left the
     loop, which a flag set just before each such ``break`` tells (``broke = True; break``)."""
     if not node.orelse:
@@ -327,7 +309,7 @@ def _breaks(body: list) -> bool:
 _LIBRARIES = ("numpy", "builtins", "math", "scipy")
 
 
-def _read_as_sequence(tree: ast.FunctionDef, name: str, names: Names) -> bool:
+def _read_as_sequence(tree: ast.FunctionDef, name: str, names: FreeNames) -> bool:
     """Whether every read of `name` treats it as a read-only sequence: iterated, indexed, or an
     argument of a library function (len, sum, np.stack) -- where a slice of the value (an
     array, a tuple) and the list Python makes are the same.  (``rest + [c]``, ``rest * 2``,
@@ -348,7 +330,7 @@ def _read_as_sequence(tree: ast.FunctionDef, name: str, names: Names) -> bool:
     return True
 
 
-def _starred(node: ast.Assign, names: Names, tree: ast.FunctionDef):
+def _starred(node: ast.Assign, names: FreeNames, tree: ast.FunctionDef):
     """``a, *b, c = value``: one plain assignment of the items and the middle slice."""
     target = node.targets[0]
     stars = [k for k, t in enumerate(target.elts) if isinstance(t, ast.Starred)]
@@ -389,4 +371,4 @@ def _starred(node: ast.Assign, names: Names, tree: ast.FunctionDef):
     return before + [assign]
 
 
-__all__ = ["Names", "desugared"]
+__all__ = ["desugared"]

@@ -23,13 +23,14 @@ from .lambdas import LambdaFn, Lambdas, lambda_as_written
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, PartialLists
 from .rewrites import needs_rewrite, rule_call, unwrapped, user_function
+from .super_calls import SuperCalls
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .tree_reads import TreeReads
 from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
+class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, SuperCalls):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -46,6 +47,8 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             return self.env[node.id] if node.id in self.env else self.global_entry(node)  # MODEL: a tree
         if isinstance(node, (ast.Subscript, ast.Attribute)):
+            if isinstance(node, ast.Attribute) and self.super_call(node.value):
+                return self.super_attribute(node)  # super().penalty(w): super_calls.py
             base = self.entry(node.value)
             if isinstance(base, Bad):
                 raise self.error(node, base.reason)
@@ -195,6 +198,8 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects):
                              "of yours, or loop over its keys: for k in ('W1', 'W2'): p[k]")
         if isinstance(entry, Method):
             raise self.error(node, f"the method {ast.unparse(node)} is supported only when called")
+        if isinstance(entry, DictView):  # sum(d.values()), max(d.values()): a list of its entries
+            return self.view_list(entry, node)
         raise self.error(node, f"{ast.unparse(node)} is supported only as the iterable of a for loop")
 
     def expr(self, node):

@@ -9,6 +9,9 @@ every run and for every machine.
 from __future__ import annotations
 
 import ast
+import builtins
+
+from .depends import MISSING
 
 
 def assigned_names(tree: ast.AST) -> set[str]:
@@ -86,3 +89,33 @@ class Namer:
 
     def adjoint(self, primal: str) -> str:
         return self.fresh(f"{primal}_bar")
+
+
+class FreeNames:
+    """What the free names of one function refer to, and fresh names for its rewrites."""
+
+    def __init__(self, tree: ast.FunctionDef, func):
+        code = func.__code__
+        self.func, self.local = func, assigned_names(tree) | {a.arg for a in ast.walk(tree.args)
+                                                               if isinstance(a, ast.arg)}
+        self.closure = dict(zip(code.co_freevars, func.__closure__ or ()))
+        self.namer = Namer(names_in(tree) | set(code.co_names) | set(code.co_freevars) | set(code.co_varnames))
+
+    def resolve(self, expr: ast.expr):
+        """The object a Name/Attribute chain of free names refers to, else MISSING."""
+        if isinstance(expr, ast.Attribute):
+            base = self.resolve(expr.value)
+            return MISSING if base is MISSING else getattr(base, expr.attr, MISSING)
+        if not isinstance(expr, ast.Name) or expr.id in self.local:
+            return MISSING
+        if expr.id in self.closure:
+            try:
+                return self.closure[expr.id].cell_contents
+            except ValueError:
+                return MISSING
+        if expr.id in self.func.__globals__:
+            return self.func.__globals__[expr.id]
+        return getattr(builtins, expr.id, MISSING)
+
+    def calls(self, expr: ast.expr, func) -> bool:
+        return isinstance(expr, ast.Call) and self.resolve(expr.func) is func

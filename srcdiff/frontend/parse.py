@@ -20,6 +20,7 @@ from ..ir import memo
 from ..ir.shapes import signature
 from .depends import MISSING, Dependency
 from .desugar import desugared
+from .generators import generator_error, listed_parsed
 from .imports import has_imports, hoisted
 
 
@@ -120,11 +121,8 @@ def parse_function(func) -> ParsedFunction:
         )
     code = func.__code__
     where = Location(code.co_filename, code.co_firstlineno)
-    if inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func):
-        raise SrcDiffError(
-            f"{func.__name__} is a generator function, which has no single value to differentiate",
-            where, "return a value instead of yielding; collect the values in a list",
-        )
+    if inspect.isasyncgenfunction(func):
+        raise generator_error(func, where)
     if inspect.iscoroutinefunction(func):
         raise SrcDiffError(f"{func.__name__} is an async function", where,
                            "differentiate a plain (synchronous) function")
@@ -141,6 +139,8 @@ def parse_function(func) -> ParsedFunction:
     file_lines = _file_lines(code.co_filename, lines, first)
     closure = dict(zip(code.co_freevars, func.__closure__ or ()))
     parsed = ParsedFunction(func, tree, code.co_filename, file_lines, func.__globals__, closure)
+    if inspect.isgeneratorfunction(func):  # read as the list it yields (generators.py)
+        register(func, parsed := listed_parsed(parsed, where))
     if has_imports(tree):  # ``import numpy as np`` in the body: a closure cell (frontend/imports.py)
         parsed = hoisted(parsed, lambda made, fdef, cells: ParsedFunction(made, fdef, code.co_filename, file_lines,
                                                                             func.__globals__, cells))

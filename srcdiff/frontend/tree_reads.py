@@ -146,6 +146,23 @@ class TreeReads:
         children = dict(enumerate(items))
         return Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth)
 
+    def view_list(self, view: DictView, node: ast.expr) -> ast.List:
+        """``d.values()`` (``.keys()``, ``.items()``) used as a value, outside a ``for``
+        (``sum(losses.values())``, ``np.stack(list(d.values()))``): the list of its entries, in
+        the dict's order, which every later stage reads as a list written out."""
+        children = view.node.children
+        if view.which == "keys":
+            elts = [ast.Constant(k) for k in children]
+        elif view.which == "values":
+            elts = [self.as_ast(v, node) for v in children.values()]
+        else:
+            elts = [ast.Tuple([ast.Constant(k), self.as_ast(v, node)], ast.Load()) for k, v in children.items()]
+        made = ast.List(elts, ast.Load())
+        for part in ast.walk(made):
+            if not hasattr(part, "lineno"):
+                ast.copy_location(part, node)
+        return made
+
     def sliced(self, node: ast.Subscript, base: Node):
         """``layers[:-1]``, ``xs[1:]``, ``xs[::2]`` of a list or tuple tree with constant bounds:
         the smaller list (a new local node sharing the leaves)."""

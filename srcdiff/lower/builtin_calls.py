@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 import math
 
 import numpy as np
@@ -137,6 +138,9 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         return emit_rule(state, rule, (x,), {}, None, target, expr_of=node)
     if func is builtins.tuple and simple and n == 1 and _tuple_valued(lower, node.args[0]):
         return lower.expr(node.args[0])  # tuple((w, v)), tuple(np.linalg.eigh(x)): the tuple itself
+    if func is builtins.list and simple and n == 1 and isinstance(node.args[0], ast.Call) \
+            and inspect.isgeneratorfunction(static_value(state, node.args[0].func)):
+        return lower.expr(node.args[0], target)  # list(gen(...)): the new list it yields (frontend/generators.py)
     if func in (builtins.list, builtins.tuple):
         same = as_sequence(lower, node, func, target)
         same = copied_sequence(lower, node, func, target) if same is None else same

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 from collections import Counter
 from typing import Callable, NamedTuple
 
@@ -145,7 +146,8 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tu
             raise state.error(stmt, "use `for a, b in zip(xs, ys)` with one name per sequence")
         return [lower.expressions.expr(a) for a in it.args], stmt.target.elts, None
     rule = state.table.lookup(func) if func is not None else None
-    if func is not None and func is not list and func is not tuple and not (rule is not None and rule.tuple_result):
+    if func is not None and func is not list and func is not tuple and not (rule is not None and rule.tuple_result) \
+            and not inspect.isgeneratorfunction(func):  # a generator: the list it yields (frontend/generators.py)
         raise state.error(stmt, f"looping over {ast.unparse(it)} is not supported",
                           "loop over range(...), a list, a tuple, an array's rows, "
                           "enumerate(...) or zip(...)")

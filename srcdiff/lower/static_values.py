@@ -44,7 +44,7 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
         base = static_value(state, node.value, record)
         if base is not MISSING and (isinstance(base, type(ast)) or _is_distribution(base)):
             return getattr(base, node.attr, MISSING)
-        if isinstance(base, np.ufunc) and node.attr in ("accumulate", "reduce") \
+        if isinstance(base, np.ufunc) and node.attr in ("accumulate", "reduce", "reduceat") \
                 and state.table.lookup(getattr(base, node.attr)) is not None:
             return getattr(base, node.attr)  # np.maximum.accumulate: a method with a rule of its own
         if base is not MISSING and isinstance(static_method(base, node.attr), staticmethod):

@@ -158,9 +158,12 @@ def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], locati
                    "array too")
         else:
             continue
+        hint = f"write `{node.name} = {node.name} {node.op[:-1]} ...` to make a new array"
+        if node.shared_with is not None:  # (a view taken with a slice, updated so, is read as its array's part)
+            hint = (f"to change {node.shared_with} too, write into it ({node.shared_with}[...] {node.op} ...); "
+                    f"else {hint}")
         raise SrcDiffError(f"in-place `{node.op}` on {node.name}, which may be an array: {who}",
-                           location(node.line),
-                           f"write `{node.name} = {node.name} {node.op[:-1]} ...` to make a new array")
+                           location(node.line), hint)
 
 
 def _a_number(value: Var, shape_of: dict, made_by: dict) -> bool:

@@ -61,6 +61,20 @@ def _repeat_templates(static, operand_shapes):
     return {"x": f"np.add.reduceat(g, np.arange(0, np.shape(g)[axis], {count}), axis=axis)"}
 
 
+def _reduceat_templates(static, operand_shapes):
+    """``np.add.reduceat(x, starts, axis)``: each sum's adjoint copied over its run (np.repeat)."""
+    starts, axis = static["indices"], static["axis"]
+    if starts is None:  # (the table's validation: the starts are always a constant of the call)
+        return {"x": "np.repeat(g, np.diff(np.append(indices, np.shape(x)[axis])), axis=axis)"}
+    if not isinstance(starts, (tuple, list)) or not starts or starts[0] != 0 \
+            or any(b <= a for a, b in zip(starts, starts[1:])):
+        raise SrcDiffError("numpy.add.reduceat has an adjoint rule for increasing start indices from 0 "
+                           "written in the code", hint="pass the starts as a list of increasing constants: [0, 2, 5]")
+    runs = ", ".join(str(b - a) for a, b in zip(starts, starts[1:]))
+    last = f"np.shape(x)[{axis}] - {starts[-1]}"
+    return {"x": f"np.repeat(g, [{runs}{', ' if runs else ''}{last}], axis={axis})"}
+
+
 def _cuts(sizes: list[str]) -> str:
     """The split points after each operand but the last: [s0, s0 + s1, ...]."""
     return "[" + ", ".join(" + ".join(sizes[: i + 1]) for i in range(len(sizes) - 1)) + "]"
@@ -247,6 +261,9 @@ RULES = [
     linear(np.tile,        ("x",), _tile_templates,   static={"reps": None}, **NEW_ARRAY, sympy="numpy.tile"),
     linear(np.repeat,      ("x",), _repeat_templates, static={"repeats": None, "axis": None}, **NEW_ARRAY,
            sympy="numpy.repeat"),
+    linear(np.add.reduceat, ("x",), _reduceat_templates, static={"indices": None, "axis": 0}, **NEW_ARRAY,
+           name="numpy.add.reduceat", shape=lambda static, x: shapes.array(x),
+           not_symbolic="sympy has no segment sums: checked against central differences"),
     # the fill value is copied into every element (a constant one makes a constant array)
     linear(np.full,        ("shape", "fill_value"), _fill_templates, static={"dtype": None}, shape_only=("shape",),
            note="a floating dtype (or none): an integer one would truncate the fill value", batching="full",

@@ -357,8 +357,13 @@ def test_lists_of_lists_built_by_append_are_refused_with_a_fix():
 
 
 def test_reading_items_of_a_list_of_lists_is_refused_with_a_fix():
-    _refused(items_of_a_list_of_tuples, (0.5, 1.5), "list of lists (or of tuples)", "zip(")
     _refused(index_into_a_list_of_lists, (0.5, 1.5), "list of lists (or of tuples)", "np.array([a, b])")
+
+
+def test_a_list_of_tuples_is_differentiated_as_one_list_per_field():
+    for k in (0, 1):
+        assert_close(srcdiff.grad(items_of_a_list_of_tuples, wrt=k)(0.5, 1.5),
+                     central_difference(items_of_a_list_of_tuples, (0.5, 1.5), k))
 
 
 def growing_an_inner_list_after_storing_it(x):

@@ -239,6 +239,8 @@ SPECS = [
       sym=Sym("np.sum(np.sin(np.repeat(x, 2)) * y)", "V, np.arange(1.0, 7.0)")),
     S("numpy.repeat", "np.repeat(x, 2, axis=-1)", x=((2, 3), REAL)),
     S("numpy.repeat", "np.repeat(x, [1, 3], axis=0)", x=((2, 3), REAL)),
+    S("numpy.add.reduceat", "np.add.reduceat(x, [0, 2, 3])", x=((5,), REAL)),
+    S("numpy.add.reduceat", "np.add.reduceat(x, [0, 1], axis=1)", x=((2, 4), REAL)),
     S("numpy.concatenate", "np.concatenate([x, y], axis=1)", x=((2, 3), REAL), y=((2, 1), REAL),
       sym=Sym("np.sum(np.sin(np.concatenate([x, y])) * np.concatenate([y, x]))", "V, W")),
     S("numpy.concatenate", "np.concatenate([x, y, x])", x=((2,), REAL), y=((3,), REAL)),

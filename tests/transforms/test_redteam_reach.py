@@ -18,9 +18,7 @@ import srcdiff
 from . import corpus, redteam_reach
 
 #: refused by grad (and so by every transformation): name -> (text of the refused line, message)
-REFUSED = {
-    "rfft_power": ("np.fft.rfft(x)", "no adjoint rule for numpy.fft.rfft"),  # complex: expected
-}
+REFUSED: dict = {}  # none left: rfft_power's complex spectrum is read as its real and imaginary parts
 
 #: refused by one transformation only: (transformation, name) -> (text of the line, message)
 REFUSED_BY: dict = {}  # none left: logsumexp (a decorated library helper) and solve of run-time shapes go through

@@ -305,7 +305,8 @@ def test_a_python_float_parameter_gets_a_float64_gradient(case):
            "jacobian": lambda: srcdiff.jacobian(f)(s, x),
            "hessian": lambda: srcdiff.hessian(f)(s, x),
            # along s alone, so the product is the second derivative in s the test compares
-           "hvp": lambda: srcdiff.hvp(f, s, {"s": 1.0, "w": np.zeros(3, np.float32)} if isinstance(s, dict) else 1.0, x),
+           "hvp": lambda: srcdiff.hvp(f, s, {"s": 1.0, "w": np.zeros(3, np.float32)} if isinstance(s, dict) else 1.0,
+                                      x),
            }[how]()
     leaf = got["s"] if isinstance(got, dict) else got
     if how == "hessian" and isinstance(leaf, dict):

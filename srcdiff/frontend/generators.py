@@ -1,0 +1,158 @@
+"""A generator function of the user's (a ``def`` with ``yield``), read as the list it yields.
+
+A generator that only yields values, looped over or summed by the function srcdiff
+differentiates, computes the same values as a function that appends them to a list and returns
+it; srcdiff reads it as that function, right after parsing::
+
+    def residuals(w, X, y):                      def residuals(w, X, y):
+        for row, t in zip(X, y):                     residuals_items = []
+            yield np.dot(row, w) - t      ==>        for row, t in zip(X, y):
+                                                         residuals_items.append(np.dot(row, w) - t)
+                                                     return residuals_items
+
+Its loops are then differentiated like any helper's (their bounds read where they are known,
+refused at the user's line where not).  ``yield`` used as a value (``x = yield v``),
+``yield from`` and a ``return`` with a value have no list to stand for; such a generator is
+refused at that line, and so is a ``return`` inside its body (a loop's or branch's; end the
+loop with ``break``).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import dataclasses
+import inspect
+import linecache
+
+from ..errors import Location, SrcDiffError
+from .compiling import compile_function
+from .naming import Namer, names_in
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _own(tree: ast.FunctionDef):
+    """The nodes of the function's own scope (nested scopes not entered)."""
+    todo = list(ast.iter_child_nodes(tree))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def generator_error(func, where) -> SrcDiffError:
+    return SrcDiffError(f"{func.__name__} is a generator function, which has no single value to differentiate",
+                        where, "return a value instead of yielding; collect the values in a list")
+
+
+def listed_parsed(parsed, where):
+    """The ParsedFunction of the generator `parsed` read as a function returning the list it
+    yields (a new function, compiled from the rewritten ``def``); refused at the line that
+    keeps it from being read so."""
+    found = _unsupported(parsed.tree)
+    if found is not None:
+        node, what = found
+        raise parsed.error(node, f"{parsed.func.__name__} is a generator function with {what}, which srcdiff "
+                           "cannot read as the list of the values it yields",
+                           "yield plain values, end loops with break (not return), or build and return a list")
+    fdef = listed(parsed.tree)
+    made = compile_function(fdef, parsed, parsed.closure, parsed.func.__defaults__ or ())
+    made.__kwdefaults__ = parsed.func.__kwdefaults__
+    return dataclasses.replace(parsed, func=made, tree=fdef)
+
+
+def _unsupported(tree: ast.FunctionDef):
+    """(node, what) of the first construct with no list to stand for; None if there is none."""
+    own = list(_own(tree))
+    parents = {child: node for node in [tree, *own] for child in ast.iter_child_nodes(node)}
+    for node in sorted(own, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+        if isinstance(node, ast.YieldFrom):
+            return node, "`yield from`"
+        if isinstance(node, ast.Yield) and not isinstance(parents.get(node), ast.Expr):
+            return node, "a `yield` used as a value"
+        if isinstance(node, ast.Return) and (node.value is not None or parents.get(node) is not tree):
+            return node, "a `return` inside its body" if node.value is None else "a `return` of a value"
+    return None
+
+
+def listed(tree: ast.FunctionDef) -> ast.FunctionDef:
+    """The ``def`` of the list-building function for the generator `tree` (which has nothing
+    `_unsupported` finds)."""
+    items = Namer(names_in(tree)).fresh(f"{tree.name}_items")
+    fdef = _Listing(items, tree).visit(copy.deepcopy(tree))
+    start = ast.Assign([ast.Name(items, ast.Store())], ast.List([], ast.Load()))
+    end = ast.Return(ast.Name(items, ast.Load()))
+    body = [s for s in fdef.body if not isinstance(s, ast.Return)]  # a last bare return: the list's
+    first = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
+    fdef.body = body[:first] + [ast.copy_location(start, fdef.body[first])] + body[first:] \
+        + [ast.copy_location(end, fdef.body[-1])]
+    return ast.fix_missing_locations(fdef)
+
+
+class _Listing(ast.NodeTransformer):
+    """``yield v`` as ``items.append(v)``."""
+
+    def __init__(self, items: str, root):
+        self.items, self.root = items, root
+
+    def visit_FunctionDef(self, node):  # the generator itself (a copy of root); not a nested scope
+        return self.generic_visit(node) if (node.name, node.lineno) == (self.root.name, self.root.lineno) else node
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+    def visit_Expr(self, node: ast.Expr):
+        if isinstance(node.value, ast.Yield):
+            value = node.value.value if node.value.value is not None else ast.Constant(None)
+            call = ast.Call(ast.Attribute(ast.Name(self.items, ast.Load()), "append", ast.Load()),
+                            [self.visit(value)], [])
+            return ast.copy_location(ast.Expr(call), node)
+        return self.generic_visit(node)
+
+
+
+
+
+def check_generator_calls(tree: ast.FunctionDef, func) -> None:
+    """Refuse, at its line, a call of a generator function of the user's whose values are not
+    consumed where it is made: read as a list, a generator kept in a name (``g = gen(x)``) or
+    given to ``next`` would be read again where Python finds it exhausted."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not inspect.isgeneratorfunction(_named(node.func, func)):
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
+                or isinstance(parent, ast.YieldFrom) \
+                or isinstance(parent, ast.Call) and parent.args == [node] and not parent.keywords \
+                and _named(parent.func, func) in (sum, list):
+            continue
+        code = func.__code__
+        lineno = code.co_firstlineno + node.lineno - 1  # (the tree counts from its def line here)
+        line = linecache.getline(code.co_filename, lineno).strip()
+        raise SrcDiffError(f"{ast.unparse(node)} makes a generator used here other than by looping over it at "
+                           "once: srcdiff reads a generator function of yours as the list of the values it yields",
+                           Location(code.co_filename, lineno, line),
+                           "loop over the call itself (for v in gen(...)), or give it to sum() or list()")
+
+
+def _named(expr: ast.expr, func):
+    """The object a Name/Attribute chain names in `func`'s closure, globals or builtins (None
+    for a local name or anything else)."""
+    if isinstance(expr, ast.Attribute):
+        base = _named(expr.value, func)
+        return None if base is None else getattr(base, expr.attr, None)
+    if not isinstance(expr, ast.Name) or expr.id in func.__code__.co_varnames:
+        return None
+    cells = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    if expr.id in cells:
+        try:
+            return cells[expr.id].cell_contents
+        except ValueError:
+            return None
+    return func.__globals__.get(expr.id, getattr(builtins, expr.id, None))
+
+
+__all__ = ["check_generator_calls", "generator_error", "listed", "listed_parsed"]
