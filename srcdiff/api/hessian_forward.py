@@ -76,8 +76,8 @@ class VectorForward:
             if tuple(self.lowered.wrt) != tuple(self.wrt) or total != width or any(leaf.ndim for leaf in leaves):
                 raise SrcDiffError("unit seeds: the sweep's directions are not these leaves' unit vectors")
             _, products = run(*args)
-            columns = [p if several else (p,) for p in (products if width > 1 else (products,))]
-            return _stacked(columns, leaves, dtypes, starts=list(range(total + 1)))
+            seeded = [p if several else (p,) for p in (products if width > 1 else (products,))]
+            return _stacked(seeded, leaves, dtypes, starts=list(range(total + 1)))
         starts = [0]  # (Python ints: compared once per direction and leaf)
         for size in sizes:
             starts.append(starts[-1] + size)

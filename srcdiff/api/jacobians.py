@@ -273,17 +273,17 @@ class Hessian(Composite):
             if all(d == np.float64 for d in dtypes):  # all columns in a few sweeps (float32: one per column)
                 width, _ = widths(sum(leaf.size for leaf in leaves))
                 # numbers all in one sweep: its unit seeds folded into its code
-                unit = not self.jit and width == len(leaves) and not any(leaf.ndim for leaf in leaves)
-                vector = self._forwards.get((plain, width, unit))
+                folded = not self.jit and width == len(leaves) and not any(leaf.ndim for leaf in leaves)
+                vector = self._forwards.get((plain, width, folded))
                 if vector is None:
-                    vector = self._forwards[(plain, width, unit)] = VectorForward(plain, call.wrt, call.names, width,
-                                                                                  self.jit, unit)
+                    vector = self._forwards[(plain, width, folded)] = VectorForward(plain, call.wrt, call.names,
+                                                                                    width, self.jit, folded)
                 try:
                     if vector is False:
                         raise SrcDiffError("refused before")
                     found = vector.blocks(call.args, leaves, dtypes, several)
                 except SrcDiffError as exc:
-                    self._forwards[(plain, width, unit)] = False  # one sweep per column, below
+                    self._forwards[(plain, width, folded)] = False  # one sweep per column, below
                     self._refusal = exc
                 else:
                     self._last = vector
