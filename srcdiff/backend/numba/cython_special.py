@@ -10,6 +10,10 @@ bit for bit; special.py applies them to every element, as it does its other kern
 
 A function this SciPy does not export is left out (its calls are then refused at the user's
 line, as before).
+
+A kernel is made when a gradient that calls it is typed, or loaded from numba's cache
+(`kernel`), not when this module is imported: a program that calls none imports no
+``scipy.special``.
 """
 
 from __future__ import annotations
@@ -57,11 +61,15 @@ def _binary(external):
     return compiled(kernel)
 
 
-def kernels() -> dict:
-    """SciPy's name -> (the kernel numba compiles, its arity), for what this SciPy exports."""
-    found = {}
-    for name, (exported, arity) in EXPORTS.items():
+_MADE: dict = {}
+
+
+def kernel(name: str):
+    """The kernel numba compiles for SciPy's `name` (a key of `EXPORTS`), or None if this
+    SciPy lacks it.  Made once a process: its address is then registered under srcdiff's
+    name, which compiled code loaded from numba's cache refers to."""
+    if name not in _MADE:
+        exported, arity = EXPORTS[name]
         external = _external(name, exported, arity)
-        if external is not None:
-            found[name] = ((_unary if arity == 1 else _binary)(external), arity)
-    return found
+        _MADE[name] = None if external is None else (_unary if arity == 1 else _binary)(external)
+    return _MADE[name]
