@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import folding, scipy_calls, scope_reads, spelling
+from . import folding, recursion, scipy_calls, scope_reads, spelling
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -84,7 +84,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     for name, (variant, source) in listing.named_callees(made).items():
         parts.append(_Part(name, variant, _parse(source, variant)))
     callees = {p.name for p in parts[1:]}
-    _refuse_recursion(parts, callees, refuse)
+    cycles = recursion.on_cycles({p.name: p.tree for p in parts}, callees)  # (recursion.py)
     imports: dict[str, tuple] = {}
     envs: dict[tuple, Env] = {}
     taken = set().union(*({n.id for n in ast.walk(p.tree) if isinstance(n, ast.Name)} for p in parts))
@@ -105,7 +105,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     functions, main = [], None
     for part in parts:
         pulls_back = any(isinstance(s, ast.FunctionDef) for s in part.tree.body)  # (a forward-mode callee: plain)
-        made_here = _split(part, refuse) if part.name in callees and pulls_back else [part.tree]
+        made_here = _split(part, refuse, part.name in cycles) if part.name in callees and pulls_back \
+            else [part.tree]
         for func in made_here:
             _calls(func, part, callees, params)
             func.args.args[:0] = [ast.arg(p) for p in params]
@@ -125,32 +126,6 @@ def _parse(source: str, variant) -> ast.FunctionDef:
         if isinstance(node, ast.stmt):
             node.origin = (variant, node.lineno)
     return tree
-
-
-def _refuse_recursion(parts: list[_Part], callees: set[str], refuse) -> None:
-    """A recursive adjoint's saved values would hold its own saved values: a tuple type
-    without end, which numba cannot have."""
-    calls = {p.name: {n.func.id for n in ast.walk(p.tree) if isinstance(n, ast.Call)
-                      and isinstance(n.func, ast.Name) and n.func.id in callees} for p in parts}
-
-    def reaches(start: str, goal: str) -> bool:
-        seen, todo = set(), [start]
-        while todo:
-            name = todo.pop()
-            if name == goal:
-                return True
-            if name not in seen:
-                seen.add(name)
-                todo += calls.get(name, ())
-        return False
-
-    for part in parts[1:]:
-        cycle = {c for c in calls[part.name] if reaches(c, part.name)}
-        if cycle:
-            call = next(n for n in ast.walk(part.tree) if isinstance(n, ast.Call)
-                        and isinstance(n.func, ast.Name) and n.func.id in cycle)
-            refuse(part.variant, _line_of(part.tree, call), "a recursive function: its adjoint keeps the values "
-                   "of every level of the recursion, which numba cannot type")
 
 
 def _bound(tree: ast.AST) -> set[str]:
@@ -303,9 +278,10 @@ def _line_of(tree: ast.AST, target: ast.AST) -> int:
     return tree.origin[1]
 
 
-def _split(part: _Part, refuse) -> list[ast.FunctionDef]:
+def _split(part: _Part, refuse, recursive: bool = False) -> list[ast.FunctionDef]:
     """A callee adjoint ``def f(...): ...; def f_pullback(g): ...; return value, f_pullback``
-    as ``def f(...): ...; return value, saved`` and ``def f_pullback(saved, g): ...``."""
+    as ``def f(...): ...; return value, saved`` and ``def f_pullback(saved, g): ...``; a
+    `recursive` one saves its arguments and its pullback recomputes (recursion.py)."""
     func = part.tree
     inner = next((s for s in func.body if isinstance(s, ast.FunctionDef)), None)
     last = func.body[-1]
@@ -333,6 +309,13 @@ def _split(part: _Part, refuse) -> list[ast.FunctionDef]:
     args = ast.arguments(posonlyargs=[], args=[ast.arg(saved_name), *inner.args.args], vararg=None,
                          kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     bwd = ast.FunctionDef(f"{part.name}{PULLBACK}", args, body, [], None, None)
+    if recursive:
+        params = {a.arg for a in func.args.args + func.args.kwonlyargs}
+        write = recursion.parameter_write(forward, params)
+        if write is not None:
+            refuse(part.variant, write.origin[1], "a recursive function that writes into its argument: numba's "
+                   "gradient recomputes each level from its arguments, which must be left unchanged")
+        recursion.recompute(fwd, bwd, forward, saved_name)
     for made in (fwd, bwd):
         made.origin = func.origin
         if hasattr(ast.FunctionDef, "type_params"):
