@@ -85,6 +85,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
         parts.append(_Part(name, variant, _parse(source, variant)))
     callees = {p.name for p in parts[1:]}
     cycles = recursion.on_cycles({p.name: p.tree for p in parts}, callees)  # (recursion.py)
+    primals = recursion.primals(parts, cycles)
     imports: dict[str, tuple] = {}
     envs: dict[tuple, Env] = {}
     taken = set().union(*({n.id for n in ast.walk(p.tree) if isinstance(n, ast.Name)} for p in parts))
@@ -99,7 +100,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     for part in parts:
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)
-        _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed)
+        _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed, primals)
     env = list(envs.values())
     params = [e.param for e in env]
     functions, main = [], None
@@ -142,7 +143,7 @@ def _bound(tree: ast.AST) -> set[str]:
 
 
 def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: dict, imports: dict,
-             envs: dict, taken: set, refuse, fixed: dict) -> None:
+             envs: dict, taken: set, refuse, fixed: dict, primals: dict) -> None:
     """Each free name of `part`: a template module or helper (imported), a callee (defined in
     the module), a builtin, or a user's value (an `Env` parameter, renamed in the code)."""
     function = part.variant.function
@@ -181,6 +182,9 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             continue
         if isinstance(value, types.ModuleType):
             imports[name] = (_module_name(value), None)
+            continue
+        if id(value) in primals:  # a recursive helper's value, where no gradient flows through it
+            recursion.call_value(part.tree, name, primals[id(value)])
             continue
         if callable(value):
             where = _importable(value)

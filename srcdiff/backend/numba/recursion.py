@@ -45,6 +45,38 @@ def on_cycles(trees: dict[str, ast.FunctionDef], callees: set[str]) -> dict[str,
     return found
 
 
+def primals(parts, cycles: dict) -> dict[int, str]:
+    """id(user function) -> the name of its recursive adjoint among `parts` (module.py's), whose
+    first result is the function's value: a call of the function that no gradient flows
+    through (``power(y, 2)`` in the gradient for x) calls it instead (numba compiles
+    generated code only, and a recursive function is not copied into its caller)."""
+    found = {}
+    split = {p.name for p in parts if p.name in cycles and any(isinstance(s, ast.FunctionDef) for s in p.tree.body)}
+    for caller in parts:
+        program = getattr(caller.variant, "program", None)
+        for name, called in getattr(caller.variant, "callees", {}).items():
+            spec = getattr(program, "calls", {}).get(name)
+            match = next((p.name for p in parts if p.variant is called.variant and p.name in split), None)
+            if match is not None and getattr(spec, "func", None) is not None:
+                found.setdefault(id(spec.func), match)
+    return found
+
+
+def call_value(tree: ast.FunctionDef, name: str, adjoint: str) -> None:
+    """Rewrite, in place, each call ``name(...)`` in `tree` as ``adjoint(...)[0]``."""
+    for node in ast.walk(tree):
+        for field, value in ast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            for i, item in enumerate(items):
+                if isinstance(item, ast.Call) and isinstance(item.func, ast.Name) and item.func.id == name:
+                    item.func.id = adjoint
+                    made = ast.Subscript(item, ast.Constant(0), ast.Load())
+                    if isinstance(value, list):
+                        value[i] = made
+                    else:
+                        setattr(node, field, made)
+
+
 def parameter_write(forward: list[ast.stmt], params: set[str]) -> ast.AST | None:
     """A statement of `forward` that writes into a parameter's array (``x[0] = v``,
     ``x[i] += v``, ``x.fill(0)``...) before rebinding it, or None."""
