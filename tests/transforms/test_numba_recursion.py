@@ -96,7 +96,7 @@ def test_a_recursive_helper_writing_into_its_argument_is_refused_at_its_line():
 @pytest.mark.parametrize(("body", "writes"), [
     ("x[0] = 1.0", True), ("x[i] += v", True), ("x.fill(0.0)", True), ("s.a = 1.0", True),
     ("x = x.copy()\nx[0] = 1.0", False), ("y = x[0] * 2.0", False), ("t = x.sum()", False),
-])
+], ids=["item", "augmented", "method", "attribute", "after_rebinding", "read", "reading_method"])
 def test_what_counts_as_writing_into_an_argument(body, writes):
     """Recomputing a level from its saved arguments is sound only if it left them unchanged."""
     from srcdiff.backend.numba.recursion import parameter_write
