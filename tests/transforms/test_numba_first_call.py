@@ -127,3 +127,13 @@ def test_scipys_compiled_functions_load_from_the_cache_in_a_new_process(tmp_path
         done = _run_numba(BESSEL_CHILD, tmp_path)
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.strip() == "ok"
+
+
+def test_import_srcdiff_loads_no_scipy_sympy_nor_numba(tmp_path):
+    """What only some programs need is imported where it is used: SciPy's rules when a program
+    reaches SciPy, sympy by `srcdiff.check`, numba by ``jit="numba"``."""
+    done = _run("import sys, srcdiff\n"
+                "print(sorted({m.split('.')[0] for m in sys.modules} & {'scipy', 'sympy', 'numba', 'llvmlite'}))\n",
+                tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
