@@ -159,7 +159,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         module = _load(built.main, text)
         if not hasattr(module, _COMPILED):  # (a module loaded before in this process has its dispatchers)
             for name in built.functions:
-                setattr(module, name, numba.njit(cache=True)(getattr(module, name)))
+                setattr(module, name, numba.njit(cache=built.cached)(getattr(module, name)))
             setattr(module, _COMPILED, True)
         run.source, run.module, run.dispatcher, run.built = text, module, getattr(module, built.main), built
         run.lines = {line + offset: origin for line, origin in built.lines.items()}

@@ -62,6 +62,9 @@ class NumbaModule:
     env: list[Env]
     lines: dict[int, tuple] = field(default_factory=dict)  # module line -> (Variant, its source line)
     imports: dict[str, tuple] = field(default_factory=dict)  # name -> (module, attribute or None)
+    #: kept in numba's on-disk cache: not with recursive functions, whose code loaded from the
+    #: cache calls a symbol numba leaves unresolved (the process crashed: recursion.py)
+    cached: bool = True
 
 
 @dataclass
@@ -118,7 +121,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     order = functions[1:] + functions[:1]  # callees first: numba compiles the main one last
     module = ast.Module([*order], type_ignores=[])
     source = ast.unparse(ast.fix_missing_locations(module))
-    return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports)
+    return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports,
+                       cached=not cycles)
 
 
 def _parse(source: str, variant) -> ast.FunctionDef:

@@ -11,6 +11,10 @@ backward statements.  Each level recomputes what lies below it: a linear recursi
 depth n costs n²/2 forward steps instead of n, for values identical to the saved ones
 (the same statements on the same numbers).
 
+numba's on-disk cache cannot hold recursive code: loaded in a new process, a recursive call
+jumps to a symbol numba left unresolved, and the process crashed.  A module with a recursive
+helper is compiled in each process instead (`NumbaModule.cached`): its first call compiles.
+
 Recomputing is only sound if the forward statements leave the arguments as they found
 them: a helper that writes into an argument is refused at that line.
 """
