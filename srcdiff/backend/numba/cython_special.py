@@ -3,9 +3,10 @@ the incomplete gamma functions and their inverses, ``erfinv``/``erfcinv``.
 
 ``scipy.special.cython_special`` exports each as a C function of doubles (with one trailing
 ``int`` flag Cython adds, passed 0); numba calls it as an external function.  The function's
-address is given to LLVM under a name of srcdiff's own (``srcdiff_scipy_j0``) when this module
-is imported, so the compiled code refers to the name, not the address: numba's on-disk cache
-stays valid in a new process, which registers the name again.  The values are SciPy's own,
+address is given to LLVM under a name of srcdiff's own (``srcdiff_scipy_j0``) when its kernel
+is made, so the compiled code refers to the name, not the address: numba's on-disk cache
+stays valid in a new process, which registers the name again before loading the code
+(special.prepare).  The values are SciPy's own,
 bit for bit; special.py applies them to every element, as it does its other kernels.
 
 A function this SciPy does not export is left out (its calls are then refused at the user's
