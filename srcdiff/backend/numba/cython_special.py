@@ -19,6 +19,8 @@ A kernel is made when a gradient that calls it is typed, or loaded from numba's 
 
 from __future__ import annotations
 
+import functools
+
 import llvmlite.binding as llvm
 from numba import types
 from numba.extending import get_cython_function_address
@@ -62,15 +64,11 @@ def _binary(external):
     return compiled(kernel)
 
 
-_MADE: dict = {}
-
-
+@functools.cache  # (once a process: the name is registered once)
 def kernel(name: str):
     """The kernel numba compiles for SciPy's `name` (a key of `EXPORTS`), or None if this
     SciPy lacks it.  Made once a process: its address is then registered under srcdiff's
     name, which compiled code loaded from numba's cache refers to."""
-    if name not in _MADE:
-        exported, arity = EXPORTS[name]
-        external = _external(name, exported, arity)
-        _MADE[name] = None if external is None else (_unary if arity == 1 else _binary)(external)
-    return _MADE[name]
+    exported, arity = EXPORTS[name]
+    external = _external(name, exported, arity)
+    return None if external is None else (_unary if arity == 1 else _binary)(external)
