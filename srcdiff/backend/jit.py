@@ -155,10 +155,11 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                           f"from {module} import {attribute} as {name}")
         text = "\n".join(header) + "\n\n\n" + built.source + "\n"
         offset = len(header) + 2
+        special.prepare(name for _, name in built.imports.values() if name)  # (SciPy's compiled code it calls)
         module = _load(built.main, text)
         if not hasattr(module, _COMPILED):  # (a module loaded before in this process has its dispatchers)
             for name in built.functions:
-                setattr(module, name, numba.njit(cache=True)(getattr(module, name)))
+                setattr(module, name, numba.njit(cache=built.cached)(getattr(module, name)))
             setattr(module, _COMPILED, True)
         run.source, run.module, run.dispatcher, run.built = text, module, getattr(module, built.main), built
         run.lines = {line + offset: origin for line, origin in built.lines.items()}

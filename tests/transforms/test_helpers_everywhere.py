@@ -2,8 +2,8 @@
 the caller): branches, elif chains, loops, while loops, break, early returns, lists,
 tuples, defaults and keywords, helpers of helpers, a helper called from several places,
 one far over the old size cap, an RK4 step calling its right-hand side four times, static
-arguments, module constants — and recursion, which cannot be copied and is refused at the
-user's call line where a transformation needs it copied.
+arguments, module constants — and recursion, which cannot be copied and stays a call
+(numba's gradient of it recomputes each level's values: backend/numba/recursion.py).
 
 One matrix: each program through grad, value_and_grad, hessian, hvp, grad(grad(f)) (for a
 scalar argument), jvp, vjp and jit="numba".  References are float64 central differences of
@@ -307,9 +307,7 @@ TRANSFORMS = ["grad", "value_and_grad", "hessian", "hvp", "grad_grad", "jvp", "v
 
 #: (program, transform) -> why srcdiff refuses it, matched against the SrcDiffError, which
 #: must name a line of this file
-REFUSED = {
-    ("recursion", "numba"): "recursive",
-}
+REFUSED: dict = {}  # (numba refused the recursive helper before its levels recomputed their values)
 
 HERE = "test_helpers_everywhere.py:"
 

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
@@ -66,3 +68,72 @@ def test_a_scipy_function_still_finds_its_rule(tmp_path):
     done = _run(SCIPY_CHILD, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+NUMBA_CHILD = """
+import sys
+import numpy as np
+import srcdiff
+
+def f(x):
+    return np.sum(np.sin(x) * x)
+
+x = np.array([0.3, -1.2])
+g = srcdiff.grad(f, jit="numba")(x)
+assert np.allclose(g, np.cos(x) * x + np.sin(x)), g
+print("scipy.special" in sys.modules)
+"""
+
+
+def _run_numba(code: str, folder: Path) -> subprocess.CompletedProcess:
+    script = folder / "child.py"
+    script.write_text(code)
+    env = {"PYTHONPATH": str(ROOT), "PATH": "", "SRCDIFF_NUMBA_CACHE": str(folder / "cache")}
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=folder,
+                          env=env, check=False)
+
+
+def test_a_numba_gradient_calling_no_scipy_imports_no_scipy_special(tmp_path):
+    """SciPy's compiled special functions are registered when a gradient calls them, not when
+    srcdiff's numba helpers are imported (that import took a tenth of a second)."""
+    done = _run_numba(NUMBA_CHILD, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+BESSEL_CHILD = """
+import numpy as np
+import scipy.special as sc
+import srcdiff
+
+def f(x):
+    return np.sum(sc.j0(x) * x) + np.sum(sc.gammainc(2.5, x))
+
+x = np.array([0.4, 1.3])
+g = srcdiff.grad(f, jit="numba")(x)
+h = 1e-6
+want = [(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(2)]
+assert np.allclose(g, want, rtol=1e-6), (g, want)
+print("ok")
+"""
+
+
+@pytest.mark.slow
+def test_scipys_compiled_functions_load_from_the_cache_in_a_new_process(tmp_path):
+    """The second process loads the compiled gradient from numba's cache without typing a
+    call: the names of SciPy's functions it calls must be registered first (else numba's
+    loaded code jumps to no address: the process crashed)."""
+    for _ in ("compiles", "loads"):
+        done = _run_numba(BESSEL_CHILD, tmp_path)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "ok"
+
+
+def test_import_srcdiff_loads_no_scipy_sympy_nor_numba(tmp_path):
+    """What only some programs need is imported where it is used: SciPy's rules when a program
+    reaches SciPy, sympy by `srcdiff.check`, numba by ``jit="numba"``."""
+    done = _run("import sys, srcdiff\n"
+                "print(sorted({m.split('.')[0] for m in sys.modules} & {'scipy', 'sympy', 'numba', 'llvmlite'}))\n",
+                tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

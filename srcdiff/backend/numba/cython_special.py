@@ -3,16 +3,23 @@ the incomplete gamma functions and their inverses, ``erfinv``/``erfcinv``.
 
 ``scipy.special.cython_special`` exports each as a C function of doubles (with one trailing
 ``int`` flag Cython adds, passed 0); numba calls it as an external function.  The function's
-address is given to LLVM under a name of srcdiff's own (``srcdiff_scipy_j0``) when this module
-is imported, so the compiled code refers to the name, not the address: numba's on-disk cache
-stays valid in a new process, which registers the name again.  The values are SciPy's own,
+address is given to LLVM under a name of srcdiff's own (``srcdiff_scipy_j0``) when its kernel
+is made, so the compiled code refers to the name, not the address: numba's on-disk cache
+stays valid in a new process, which registers the name again before loading the code
+(special.prepare).  The values are SciPy's own,
 bit for bit; special.py applies them to every element, as it does its other kernels.
 
 A function this SciPy does not export is left out (its calls are then refused at the user's
 line, as before).
+
+A kernel is made when a gradient that calls it is typed, or loaded from numba's cache
+(`kernel`), not when this module is imported: a program that calls none imports no
+``scipy.special``.
 """
 
 from __future__ import annotations
+
+import functools
 
 import llvmlite.binding as llvm
 from numba import types
@@ -57,11 +64,11 @@ def _binary(external):
     return compiled(kernel)
 
 
-def kernels() -> dict:
-    """SciPy's name -> (the kernel numba compiles, its arity), for what this SciPy exports."""
-    found = {}
-    for name, (exported, arity) in EXPORTS.items():
-        external = _external(name, exported, arity)
-        if external is not None:
-            found[name] = ((_unary if arity == 1 else _binary)(external), arity)
-    return found
+@functools.cache  # (once a process: the name is registered once)
+def kernel(name: str):
+    """The kernel numba compiles for SciPy's `name` (a key of `EXPORTS`), or None if this
+    SciPy lacks it.  Made once a process: its address is then registered under srcdiff's
+    name, which compiled code loaded from numba's cache refers to."""
+    exported, arity = EXPORTS[name]
+    external = _external(name, exported, arity)
+    return None if external is None else (_unary if arity == 1 else _binary)(external)

@@ -188,4 +188,17 @@ def _inner_zero_dimensional(a, b):
     return None
 
 
+@overload(inner_product)
+def _inner_matrices(a, b):
+    """``np.inner`` of two matrices (``a @ b.T``) or of a vector and a matrix (``b @ a``): sums
+    over the last axes."""
+    if not (_is_array(a) and _is_array(b) and a.dtype == b.dtype):  # (numba's @ takes one dtype)
+        return None
+    if a.ndim == 2 and b.ndim == 2:
+        return lambda a, b: np.ascontiguousarray(a) @ np.ascontiguousarray(b).T
+    if a.ndim == 1 and b.ndim == 2:
+        return lambda a, b: np.ascontiguousarray(b) @ np.ascontiguousarray(a)
+    return None
+
+
 HELPERS = ("tensordot_fixed", "tensordot_pairs", "cholesky_adjoint")

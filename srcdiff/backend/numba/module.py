@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import folding, scipy_calls, scope_reads, spelling
+from . import folding, recursion, scipy_calls, scope_reads, spelling
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -62,6 +62,9 @@ class NumbaModule:
     env: list[Env]
     lines: dict[int, tuple] = field(default_factory=dict)  # module line -> (Variant, its source line)
     imports: dict[str, tuple] = field(default_factory=dict)  # name -> (module, attribute or None)
+    #: kept in numba's on-disk cache: not with recursive functions, whose code loaded from the
+    #: cache calls a symbol numba leaves unresolved (the process crashed: recursion.py)
+    cached: bool = True
 
 
 @dataclass
@@ -84,7 +87,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     for name, (variant, source) in listing.named_callees(made).items():
         parts.append(_Part(name, variant, _parse(source, variant)))
     callees = {p.name for p in parts[1:]}
-    _refuse_recursion(parts, callees, refuse)
+    cycles = recursion.on_cycles({p.name: p.tree for p in parts}, callees)  # (recursion.py)
+    primals = recursion.primals(parts, cycles)
     imports: dict[str, tuple] = {}
     envs: dict[tuple, Env] = {}
     taken = set().union(*({n.id for n in ast.walk(p.tree) if isinstance(n, ast.Name)} for p in parts))
@@ -99,13 +103,14 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     for part in parts:
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)
-        _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed)
+        _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed, primals)
     env = list(envs.values())
     params = [e.param for e in env]
     functions, main = [], None
     for part in parts:
         pulls_back = any(isinstance(s, ast.FunctionDef) for s in part.tree.body)  # (a forward-mode callee: plain)
-        made_here = _split(part, refuse) if part.name in callees and pulls_back else [part.tree]
+        made_here = _split(part, refuse, part.name in cycles) if part.name in callees and pulls_back \
+            else [part.tree]
         for func in made_here:
             _calls(func, part, callees, params)
             func.args.args[:0] = [ast.arg(p) for p in params]
@@ -116,7 +121,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     order = functions[1:] + functions[:1]  # callees first: numba compiles the main one last
     module = ast.Module([*order], type_ignores=[])
     source = ast.unparse(ast.fix_missing_locations(module))
-    return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports)
+    return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports,
+                       cached=not cycles)
 
 
 def _parse(source: str, variant) -> ast.FunctionDef:
@@ -125,32 +131,6 @@ def _parse(source: str, variant) -> ast.FunctionDef:
         if isinstance(node, ast.stmt):
             node.origin = (variant, node.lineno)
     return tree
-
-
-def _refuse_recursion(parts: list[_Part], callees: set[str], refuse) -> None:
-    """A recursive adjoint's saved values would hold its own saved values: a tuple type
-    without end, which numba cannot have."""
-    calls = {p.name: {n.func.id for n in ast.walk(p.tree) if isinstance(n, ast.Call)
-                      and isinstance(n.func, ast.Name) and n.func.id in callees} for p in parts}
-
-    def reaches(start: str, goal: str) -> bool:
-        seen, todo = set(), [start]
-        while todo:
-            name = todo.pop()
-            if name == goal:
-                return True
-            if name not in seen:
-                seen.add(name)
-                todo += calls.get(name, ())
-        return False
-
-    for part in parts[1:]:
-        cycle = {c for c in calls[part.name] if reaches(c, part.name)}
-        if cycle:
-            call = next(n for n in ast.walk(part.tree) if isinstance(n, ast.Call)
-                        and isinstance(n.func, ast.Name) and n.func.id in cycle)
-            refuse(part.variant, _line_of(part.tree, call), "a recursive function: its adjoint keeps the values "
-                   "of every level of the recursion, which numba cannot type")
 
 
 def _bound(tree: ast.AST) -> set[str]:
@@ -167,7 +147,7 @@ def _bound(tree: ast.AST) -> set[str]:
 
 
 def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: dict, imports: dict,
-             envs: dict, taken: set, refuse, fixed: dict) -> None:
+             envs: dict, taken: set, refuse, fixed: dict, primals: dict) -> None:
     """Each free name of `part`: a template module or helper (imported), a callee (defined in
     the module), a builtin, or a user's value (an `Env` parameter, renamed in the code)."""
     function = part.variant.function
@@ -206,6 +186,9 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             continue
         if isinstance(value, types.ModuleType):
             imports[name] = (_module_name(value), None)
+            continue
+        if id(value) in primals:  # a recursive helper's value, where no gradient flows through it
+            recursion.call_value(part.tree, name, primals[id(value)])
             continue
         if callable(value):
             where = _importable(value)
@@ -303,9 +286,10 @@ def _line_of(tree: ast.AST, target: ast.AST) -> int:
     return tree.origin[1]
 
 
-def _split(part: _Part, refuse) -> list[ast.FunctionDef]:
+def _split(part: _Part, refuse, recursive: bool = False) -> list[ast.FunctionDef]:
     """A callee adjoint ``def f(...): ...; def f_pullback(g): ...; return value, f_pullback``
-    as ``def f(...): ...; return value, saved`` and ``def f_pullback(saved, g): ...``."""
+    as ``def f(...): ...; return value, saved`` and ``def f_pullback(saved, g): ...``; a
+    `recursive` one saves its arguments and its pullback recomputes (recursion.py)."""
     func = part.tree
     inner = next((s for s in func.body if isinstance(s, ast.FunctionDef)), None)
     last = func.body[-1]
@@ -333,6 +317,13 @@ def _split(part: _Part, refuse) -> list[ast.FunctionDef]:
     args = ast.arguments(posonlyargs=[], args=[ast.arg(saved_name), *inner.args.args], vararg=None,
                          kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     bwd = ast.FunctionDef(f"{part.name}{PULLBACK}", args, body, [], None, None)
+    if recursive:
+        params = {a.arg for a in func.args.args + func.args.kwonlyargs}
+        write = recursion.parameter_write(forward, params)
+        if write is not None:
+            refuse(part.variant, write.origin[1], "a recursive function that writes into its argument: numba's "
+                   "gradient recomputes each level from its arguments, which must be left unchanged")
+        recursion.recompute(fwd, bwd, forward, saved_name)
     for made in (fwd, bwd):
         made.origin = func.origin
         if hasattr(ast.FunctionDef, "type_params"):

@@ -254,6 +254,31 @@ def _binary(kernel):
     return typer
 
 
+def _from_scipy(name: str, arity: int):
+    """The overload of SciPy's compiled `name`: its kernel is made when a call is typed."""
+    def made(*operands):
+        kernel = cython_special.kernel(name)
+        if kernel is None:  # this SciPy lacks it: numba refuses the call at its line
+            return None
+        return (_unary(kernel) if arity == 1 else _binary(kernel))(*operands)
+
+    def unary(x):  # (numba reads the typer's parameters: they must be the implementation's)
+        return made(x)
+
+    def binary(x, y):
+        return made(x, y)
+    return unary if arity == 1 else binary
+
+
+def prepare(helpers) -> None:
+    """Register SciPy's compiled functions that the named helpers (``scipy_j0``...) call,
+    before numba loads code that calls them from its cache (no call is typed then)."""
+    for helper in helpers:
+        name = helper[len("scipy_"):]
+        if helper.startswith("scipy_") and name in cython_special.EXPORTS:
+            cython_special.kernel(name)
+
+
 def _ufunc(name: str, kernel, arity: int):
     """A function of SciPy's name numba compiles as `kernel` on every element; called outside
     numba, it is SciPy's own."""
@@ -263,7 +288,9 @@ def _ufunc(name: str, kernel, arity: int):
         import scipy.special
         return getattr(scipy.special, target)(*args)
     stub.__name__ = stub.__qualname__ = f"scipy_{name}"
-    if kernel is not None:
+    if name in cython_special.EXPORTS:
+        overload(stub)(_from_scipy(name, arity))
+    elif kernel is not None:
         overload(stub)(_unary(kernel) if arity == 1 else _binary(kernel))
     return stub
 
@@ -283,7 +310,6 @@ KERNELS = {"gammaln": gamma_kernels.gammaln, "gamma": gamma_kernels.gamma, "rgam
            "beta": gamma_kernels.beta, "erf": _erf, "erfc": _erfc, "ndtr": _ndtr, "log_ndtr": _log_ndtr,
            "ndtri": _ndtri, "expit": _expit, "log_expit": _log_expit, "logit": _logit, "xlogy": _xlogy,
            "xlog1py": _xlog1py, "entr": _entr, "rel_entr": _rel_entr}
-KERNELS.update({name: kernel for name, (kernel, _) in cython_special.kernels().items()})  # Bessel, gammainc...
 for _name in ARITY:  # scipy_gammaln, scipy_digamma, ...: a name this SciPy lacks is refused when typed
     if _name != "psi":
         globals()[helper_name(_name)] = _ufunc(_name, KERNELS.get(_name), ARITY[_name])
