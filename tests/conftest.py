@@ -18,7 +18,7 @@ import zlib
 import numpy as np
 import pytest
 from numeric import central_difference
-from transforms import recording
+from transforms import matrix, recording
 
 import srcdiff
 
@@ -255,8 +255,24 @@ def pytest_sessionfinish(session, exitstatus):
 NUMBA_SAMPLE = 3
 
 
+#: the construct tables' rows (matrix.assert_every_transformation): the default run checks
+#: `srcdiff.check` on a sample of them; a run selecting the slow set runs them all again, `check`
+#: on every row
+EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transformation")
+
+
+def _selects_slow(config) -> bool:
+    expression = config.getoption("markexpr") or ""
+    return "slow" in expression.replace("not slow", "")
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection reads the marks
 def pytest_collection_modifyitems(config, items):
+    if _selects_slow(config):
+        matrix.CHECK_SAMPLE = 1
+        for item in items:
+            if getattr(item, "originalname", None) in EVERY_ROW_TESTS:
+                item.add_marker(pytest.mark.slow)
     for item in items:
         nodeid = item.nodeid.lower()
         if ("numba" in nodeid or "jit" in nodeid) and not nodeid.startswith("tests/backend/") \
