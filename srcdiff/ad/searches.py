@@ -2,7 +2,8 @@
 
 Such a result is computed from constants; the differentiated input only picks branches, so the
 program's own derivative is 0 wherever it exists (a staircase with steps of the tolerance) while
-the user means the derivative of the root or point found.  Both sweeps refuse it at the loop.
+the user means the derivative of the root or point found.  The driver refuses it at the loop
+before any transformation (driver/compile.py), so every one refuses alike.
 """
 
 from __future__ import annotations
@@ -176,8 +177,8 @@ def comparison_only_loop(function: Function, wrt: set[str]) -> Loop | None:
 
 
 def refuse_comparison_only(function: Function, wrt: set[str], location) -> None:
-    """Raise, at the user's loop, for a `comparison_only_loop`: reverse and forward mode (and all
-    that builds on them) refuse alike rather than answer the staircase's silent 0."""
+    """Raise, at the user's loop, for a `comparison_only_loop`: every transformation refuses
+    rather than answer the staircase's silent 0."""
     loop = comparison_only_loop(function, wrt)
     if loop is None:
         return

@@ -224,8 +224,17 @@ def while_on_a_counter(x):
     return total
 
 
+def counted_positives(x):
+    # an integer count is a step function: its derivative 0 is the true one away from the steps
+    count = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            count += 1
+    return 0.5 * count
+
+
 ACTIVE = [counted_times_sum, relu_mean_over_positives, step_without_a_loop, loop_reading_no_differentiated_value,
-          while_on_a_counter]
+          while_on_a_counter, counted_positives]
 X = np.array([0.7, -1.3, 0.4])
 
 
@@ -257,3 +266,17 @@ def test_the_search_and_its_staircase_are_what_the_refusal_says():
     assert fine == 0.0 and abs(coarse) > 0.1
     r = bisection_while(k)
     assert math.isclose(coarse, -r / (3 * r * r + k), rel_tol=1e-4)  # the implicit function theorem
+
+
+def scaled_cube_sum(w, scale=2.0):
+    return scale * np.sum(w ** 3)
+
+
+def test_vmap_of_a_gradient_with_a_parameter_left_to_its_default_does_not_crash():
+    # lowering read the left-out parameter's argument past the end of the arguments (an IndexError)
+    try:
+        got = srcdiff.vmap(srcdiff.grad(scaled_cube_sum))(np.stack([W, V]))
+    except srcdiff.SrcDiffError as exc:
+        assert located(exc), str(exc)
+        return
+    np.testing.assert_allclose(got, 6.0 * np.stack([W, V]) ** 2, rtol=1e-12)
