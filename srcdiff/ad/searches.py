@@ -68,8 +68,9 @@ def _closure(pairs: list[tuple[str, str]], start: set[str], forward: bool) -> se
 
 
 def _integers(function: Function) -> set[str]:
-    """Names that hold integer counters (``i = 0`` ... ``i += 1``): the largest set whose every
-    value is an int constant or counts from others of the set."""
+    """Names that hold integer counters (``i = 0`` ... ``i += 1``, a range's item, the index of
+    the best item so far): the largest set whose every value is an int constant or counts from
+    others of the set."""
     sources: dict[str, list[list]] = {}
 
     def collect(block):
@@ -83,6 +84,8 @@ def _integers(function: Function) -> set[str]:
                 for m in item.merges:
                     sources.setdefault(m.out.name, []).append([m.body, m.orelse])
             else:
+                if item.kind == "range" and item.target is not None:  # range's items are ints
+                    sources.setdefault(item.target.name, []).append([Const(0)])
                 for c in item.carried:
                     sources.setdefault(c.var.name, []).append([c.init, c.final])
                 collect(item.body)
@@ -130,7 +133,7 @@ def _decided(function: Function, tainted: set[str]) -> list[tuple[Loop, set[str]
 def _decisions(block) -> list[tuple[str, str]]:
     """(a branch's test, a value it merges): a flag a comparison of the input sets (``stop =
     True`` before a ``break``) carries what the comparison read."""
-    found = []
+    found: list[tuple[str, str]] = []
     for item in block.nodes:
         if isinstance(item, Branch):
             if isinstance(item.test, Var):
