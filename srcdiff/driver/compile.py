@@ -20,6 +20,7 @@ import numpy as np
 from ..ad.activity import refuse_complex
 from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
+from ..ad.searches import refuse_comparison_only
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from ..backend.optimize import tidy
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
@@ -135,6 +136,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     ir = inline_calls(found.ir, namer, inlinable, parsed.func) if options.inline and not options.debug else found.ir
     if complex_params:
         refuse_complex(ir, set(found.wrt), parsed.location, complex_params)
+    if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)
+        refuse_comparison_only(ir, set(found.wrt), parsed.location)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
     check_in_place(ir, shape_of, parsed.location, callee=for_helper)
     if options.mode == "batched":

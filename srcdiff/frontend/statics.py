@@ -45,8 +45,8 @@ def values_of(func, args):
     names = list(parameters)
 
     def value_of(name):
-        if args is not None:
-            return args[names.index(name)]
+        if args is not None and names.index(name) < len(args):
+            return args[names.index(name)]  # (a parameter left out of `args` has its default)
         default = parameters[name].default
         return MISSING if default is inspect.Parameter.empty else default
     return value_of
