@@ -28,19 +28,7 @@ import linecache
 
 from ..errors import Location, SrcDiffError
 from .compiling import compile_function
-from .naming import Namer, names_in
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
-
-def _own(tree: ast.FunctionDef):
-    """The nodes of the function's own scope (nested scopes not entered)."""
-    todo = list(ast.iter_child_nodes(tree))
-    while todo:
-        node = todo.pop()
-        yield node
-        if not isinstance(node, _SCOPES):
-            todo.extend(ast.iter_child_nodes(node))
+from .naming import Namer, names_in, own_nodes
 
 
 def generator_error(func, where) -> SrcDiffError:
@@ -66,7 +54,7 @@ def listed_parsed(parsed, where):
 
 def _unsupported(tree: ast.FunctionDef):
     """(node, what) of the first construct with no list to stand for; None if there is none."""
-    own = list(_own(tree))
+    own = list(own_nodes(tree))
     parents = {child: node for node in [tree, *own] for child in ast.iter_child_nodes(node)}
     for node in sorted(own, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
         if isinstance(node, ast.YieldFrom):

@@ -30,6 +30,20 @@ def names_in(tree: ast.AST) -> set[str]:
     return found
 
 
+#: the nodes that open a scope of their own
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def own_nodes(tree: ast.FunctionDef):
+    """The nodes of the function's own scope (nested functions, lambdas, classes not entered)."""
+    todo = list(ast.iter_child_nodes(tree))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+
+
 class Rename(ast.NodeTransformer):
     """Reads and writes of the names in `names` (old -> new) under their new names."""
 

@@ -31,7 +31,7 @@ import inspect
 import textwrap
 import types
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+from .naming import SCOPES, own_nodes
 
 
 def has_lists(tree: ast.FunctionDef) -> bool:
@@ -48,10 +48,10 @@ def split_tuple_lists(tree: ast.FunctionDef, names) -> None:
 
 def _candidates(tree: ast.FunctionDef, names) -> dict:
     """{list name: length of its tuples} of the lists that can be split."""
-    parents = {child: node for node in _walk(tree) for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in own_nodes(tree) for child in ast.iter_child_nodes(node)}
     helpers = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
     stores: dict = {}
-    for node in _walk(tree):
+    for node in own_nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             stores.setdefault(node.id, []).append(node)
     found = {}
@@ -63,7 +63,7 @@ def _candidates(tree: ast.FunctionDef, names) -> dict:
                 break
             arities |= {_arity(e, names, helpers) for e in stmt.value.elts}
         else:
-            for node in _walk(tree):
+            for node in own_nodes(tree):
                 if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
                     arity = _use(node, parents, names, helpers)
                     if arity is False:
@@ -76,20 +76,10 @@ def _candidates(tree: ast.FunctionDef, names) -> dict:
     return found
 
 
-def _walk(tree: ast.FunctionDef):
-    """The nodes of the function's own scope (nested functions, lambdas, classes not entered)."""
-    todo = list(ast.iter_child_nodes(tree))
-    while todo:
-        node = todo.pop()
-        yield node
-        if not isinstance(node, _SCOPES):
-            todo.extend(ast.iter_child_nodes(node))
-
-
 def _nested_reads(tree: ast.FunctionDef, name: str) -> bool:
     """Whether a nested function or lambda mentions `name` (it would see the list itself)."""
-    return any(isinstance(n, _SCOPES) and any(isinstance(m, ast.Name) and m.id == name for m in ast.walk(n))
-               for n in _walk(tree))
+    return any(isinstance(n, SCOPES) and any(isinstance(m, ast.Name) and m.id == name for m in ast.walk(n))
+               for n in own_nodes(tree))
 
 
 def _use(node: ast.Name, parents: dict, names, helpers):
@@ -127,7 +117,7 @@ def _arity(value: ast.expr, names, helpers):
         fdef = _source_def(names.resolve(value.func))
     if fdef is None:
         return None
-    returned = [n.value for n in _walk(fdef) if isinstance(n, ast.Return)]
+    returned = [n.value for n in own_nodes(fdef) if isinstance(n, ast.Return)]
     lengths = {_arity(r, names, {}) if isinstance(r, ast.Tuple) else None for r in returned}
     return lengths.pop() if len(lengths) == 1 else None
 
@@ -154,7 +144,7 @@ class _Split(ast.NodeTransformer):
         self.namer = namer
 
     def generic_visit(self, node):
-        if isinstance(node, _SCOPES) and node is not self.root:
+        if isinstance(node, SCOPES) and node is not self.root:
             return node  # a scope of its own (its names are not the list)
         super().generic_visit(node)
         for field in ("body", "orelse", "finalbody"):
