@@ -31,15 +31,21 @@ def _number(t) -> bool:
     return isinstance(t, (types.Number, types.Boolean))
 
 
+def _one_number(t) -> bool:
+    """A number, or a 0-d array (an adjoint of a number the gradient's code keeps as an array)."""
+    return _number(t) or isinstance(t, types.Array) and t.ndim == 0
+
+
 @overload(held_still)
 def _held_still(contribution, direction):
-    if _number(contribution) and _number(direction):
-        return lambda contribution, direction: contribution if np.isfinite(contribution) or direction != 0 else 0.0
+    if _number(contribution) and _one_number(direction):
+        return lambda contribution, direction: \
+            contribution if np.isfinite(contribution) or np.sum(direction) != 0 else 0.0
     if not isinstance(contribution, types.Array):
         return None
-    if _number(direction):
+    if _one_number(direction):
         def by_number(contribution, direction):
-            if direction != 0 or np.isfinite(np.sum(contribution)):
+            if np.sum(direction) != 0 or np.isfinite(np.sum(contribution)):
                 return contribution
             return np.zeros(contribution.shape, contribution.dtype)
         return by_number
