@@ -8,21 +8,11 @@ import pytest
 
 import srcdiff
 
+from .reach9_programs import tuple_list_unpacked
+
 
 def _step(x, a):
     return a * x, np.sin(x) * a
-
-
-def appended_then_unpacked(a, x0):
-    out = []
-    x = x0
-    for _ in range(3):
-        out.append(_step(x, a))
-        x = x * 0.9 + 0.1
-    total = 0.0
-    for y, z in out:
-        total = total + np.sum(y * z)
-    return total
 
 
 def appended_then_stacked(a, x0):
@@ -44,7 +34,7 @@ def appended_then_indexed(a, x0):
     return np.sum(out[1][0] * out[2][1])
 
 
-PROGRAMS = (appended_then_unpacked, appended_then_stacked, literal_of_calls, appended_then_indexed)
+PROGRAMS = (tuple_list_unpacked, appended_then_stacked, literal_of_calls, appended_then_indexed)
 TRANSFORMS = {
     "grad": lambda f: srcdiff.grad(f),
     "jvp": lambda f: lambda a, x0: srcdiff.jvp(f, (a, x0), (1.0, np.zeros_like(x0))),
