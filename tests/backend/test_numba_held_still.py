@@ -4,9 +4,9 @@ gradient is exact (0 at 0, 3 |v| v elsewhere), as the NumPy gradient is; numba r
 
 import numpy as np
 import pytest
+from numeric import central_difference
 
 import srcdiff
-from numeric import central_difference
 
 
 def safe_norm_cubed(v):
