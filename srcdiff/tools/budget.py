@@ -18,10 +18,13 @@ An interruption may land in sympy's or mpmath's ``finally`` clauses, so the few 
 settings those restore (``evaluate``, the working precision) are put back as they were.
 
 The alarm may arrive as a stage ends, in the code that stops its watchdog: every place that
-stops one calls the stop again if the alarm arrives there, and since it comes only once, the
-second call finishes the job.  It may also arrive where Python cannot raise it (a weakref
-callback, a finaliser): Python reports such exceptions through ``sys.unraisablehook`` and
-goes on, so while a watchdog runs a hook takes the alarm quietly (the safe points end the stage).
+stops one calls the stop again if the alarm arrives there, and since at most one alarm is ever
+pending, the second call finishes the job.  It may also arrive where Python cannot raise it (a
+weakref callback, a finaliser, which sympy's churn of garbage runs often): Python reports such
+exceptions through ``sys.unraisablehook`` and goes on, so while a watchdog runs a hook takes
+the alarm quietly.  A swallowed alarm must not leave the stage running (one sympy call can run
+for minutes with no safe point in it), so the watchdog repeats the alarm every `REPEAT_AFTER`
+seconds until the stage ends.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from sympy.core.parameters import global_parameters
 
 #: after this many seconds in one stage, `progress` hears that the stage is still running
 PROGRESS_AFTER = 1.0
+#: a stage still running this long after its alarm was raised gets the alarm again
+REPEAT_AFTER = 0.5
 
 
 class OutOfTime(BaseException):
@@ -84,8 +89,9 @@ class _Watchdog:
         self.ident, self.seconds, self.announce = ident, seconds, announce
         self.done = threading.Event()
         self.lock = threading.Lock()
-        self.fired = False
-        self.arrived = False  # set by the checking thread when it catches the alarm
+        self.fired = 0  # alarms raised in the checking thread
+        self.caught = 0  # of those, the ones it caught or the unraisable hook took
+        self.ending = False  # the checking thread caught one and is ending the stage: no more
         self.previous_hook = sys.unraisablehook
         sys.unraisablehook = self.unraisable
         self.thread = threading.Thread(target=self._run, name="srcdiff.check time limit", daemon=True)
@@ -101,25 +107,29 @@ class _Watchdog:
             except Exception:  # a failing progress callback must not stop the clock
                 pass
             waited = PROGRESS_AFTER
-        if self.seconds is None or self.done.wait(max(0.0, self.seconds - waited)):
+        if self.seconds is None or _ASYNC is None or self.done.wait(max(0.0, self.seconds - waited)):
             return
-        with self.lock:
-            if not self.done.is_set() and _ASYNC is not None:
-                self.fired = True
+        while True:
+            with self.lock:
+                if self.done.is_set() or self.ending:
+                    return
+                self.fired += 1  # (a pending alarm is replaced, not added to: one at most)
                 _ASYNC(self.ident)
+            if self.done.wait(REPEAT_AFTER):
+                return
 
     def unraisable(self, unraisable) -> None:
         """``sys.unraisablehook`` while this runs: an alarm that landed in a weakref callback or
         a finaliser has arrived (and is not printed); anything else goes to the previous hook."""
         if isinstance(unraisable.exc_value, _Alarm):
-            self.arrived = True
+            self.caught += 1
         else:
             self.previous_hook(unraisable)
 
     def stop(self) -> None:
         """Stop the thread, and take delivery of an alarm it raised that has not arrived yet.
 
-        The alarm comes at most once, and may arrive while this runs: then this is called
+        At most one alarm is pending, and it may arrive while this runs: then this is called
         again (each caller does so), which finishes the job.  (Python could also cancel an
         alarm not yet arrived, but cancelling one that has arrived leaves the interpreter
         in a state in which cProfile hangs.)"""
@@ -128,14 +138,14 @@ class _Watchdog:
         self.thread.join()
         if sys.unraisablehook == self.unraisable:  # (another may have replaced it since)
             sys.unraisablehook = self.previous_hook
-        if self.fired and not self.arrived:
-            give_up = time.monotonic() + 0.1  # (past that, it arrived and was swallowed)
+        if self.caught < self.fired:  # one may be pending, or all were swallowed
+            give_up = time.monotonic() + 0.1  # (past that, none is pending)
             try:
                 while time.monotonic() < give_up:  # it arrives at the first call or jump back
                     pass
             except _Alarm:
                 pass
-            self.arrived = True
+            self.caught = self.fired
 
 
 class Budget:
@@ -220,7 +230,8 @@ class Budget:
 
     def _arrived(self, exc: BaseException) -> None:
         if isinstance(exc, _Alarm) and self._watchdog is not None:
-            self._watchdog.arrived = True
+            self._watchdog.ending = True
+            self._watchdog.caught += 1
 
     def _close(self) -> None:
         watchdog = self._watchdog
@@ -228,6 +239,7 @@ class Budget:
             try:
                 watchdog.stop()
             except _Alarm:
-                watchdog.arrived = True
+                watchdog.ending = True
+                watchdog.caught += 1
                 watchdog.stop()
             self._watchdog = None

@@ -54,3 +54,65 @@ def test_a_hard_stage_still_raises_out_of_time():
 
     with pytest.raises(OutOfTime, match="simplifying"):
         budget.run(work)
+
+
+def busy(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return end
+
+
+def test_an_alarm_swallowed_in_a_finaliser_is_raised_again(monkeypatch):
+    # sympy's garbage runs finalisers often; one that takes the alarm must not leave a long
+    # call (no safe point in it) running past the limit
+    budget = Budget(0.05, "test", None)
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)
+
+    def work():
+        with budget.stage("simplifying", soft=True) as part:
+            thing = Thing()
+            keep = weakref.ref(thing, slow_callback)
+            del thing
+            gc.collect()  # the first alarm lands in the callback and is swallowed
+            busy(20.0)  # one long call with no safe point
+        return part, keep
+
+    started = time.monotonic()
+    part, _ = budget.run(work)
+    assert part.expired
+    assert time.monotonic() - started < 5.0
+
+
+def test_an_alarm_swallowed_by_a_bare_except_is_raised_again():
+    budget = Budget(0.05, "test", None)
+    swallowed = []
+
+    def stubborn():
+        try:
+            busy(20.0)
+        except BaseException:  # noqa: BLE001  a library's bare except, as users' code has them
+            swallowed.append(True)
+        busy(20.0)
+
+    def work():
+        with budget.stage("simplifying", soft=True) as part:
+            stubborn()
+        return part
+
+    started = time.monotonic()
+    assert budget.run(work).expired
+    assert swallowed == [True]
+    assert time.monotonic() - started < 5.0
+
+
+def test_no_alarm_outlives_its_stage():
+    budget = Budget(0.05, "test", None)
+
+    def work():
+        for _ in range(5):
+            with budget.stage("simplifying", soft=True):
+                busy(0.3)  # past the limit, so the alarm is raised (and repeated)
+        return busy(1.0)  # nothing may arrive here
+
+    assert budget.run(work) > 0
