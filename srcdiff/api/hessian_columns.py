@@ -82,6 +82,7 @@ class JitColumns:
         function's part i along every element of leaf j (`dtypes`: float64 all).  `outputs`
         are the shapes of the function's parts (None: the leaves', as for a gradient)."""
         from ..backend.numba.columns import loop_text
+        from ..backend.numba.hoisting import split_sweep
 
         outputs = [leaf.shape for leaf in leaves] if outputs is None else outputs
         sizes = [leaf.size for leaf in leaves]
@@ -90,9 +91,18 @@ class JitColumns:
         parts = tuple(bool(len(s)) for s in outputs)
 
         def loop(width):
-            return lambda built: [(f"{built.main}_columns", loop_text(
-                f"{built.main}_columns", built.main, [e.param for e in built.env], len(args), kinds, parts, several,
-                width))]
+            def extra(built):
+                env = [e.param for e in built.env]
+                whole = loop_text(f"{built.main}_columns_whole", built.main, env, len(args), kinds, parts, several,
+                                  width)
+                split = split_sweep(built.source, built.main, width * len(leaves))
+                if split is None:
+                    return [(f"{built.main}_columns", whole.replace("_columns_whole(", "_columns(", 1))]
+                hoisted = loop_text(f"{built.main}_columns", built.main, env, len(args), kinds, parts, several,
+                                    width, (split.invariant, split.directed))
+                return [(split.invariant, split.texts[0]), (split.directed, split.texts[1]),
+                        (f"{built.main}_columns", hoisted), (f"{built.main}_columns_whole", whole)]
+            return extra
         width, _ = widths(sum(sizes))
         try:
             run = self._sweep(args, leaves, width, loop(width))
@@ -103,7 +113,14 @@ class JitColumns:
             run = self._sweep(args, leaves, width, loop(width))
         drive = getattr(run.module, f"{run.name}_columns")
         try:
-            found = self._run(run, drive, args, leaves, outputs)
+            try:
+                found = self._run(run, drive, args, leaves, outputs)
+            except Exception:  # noqa: BLE001  the sweep split in two (numba/hoisting.py) refused: the whole sweep
+                whole = getattr(run.module, f"{run.name}_columns_whole", None)
+                if whole is None:
+                    raise
+                drive = whole
+                found = self._run(run, drive, args, leaves, outputs)
         except Exception as exc:  # noqa: BLE001  numba's refusal of the loop, said as srcdiff's
             first = str(exc).splitlines()[0] if str(exc) else ""
             raise refused("the columns' loop", f"numba could not compile the loop over the columns "

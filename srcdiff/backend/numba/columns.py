@@ -17,7 +17,7 @@ from __future__ import annotations
 
 
 def loop_text(name: str, sweep: str, env: list[str], n_params: int, leaves: tuple, outputs: tuple,
-              several: bool, width: int) -> str:
+              several: bool, width: int, split: tuple[str, str] | None = None) -> str:
     """``name(*env, *params, *sizes) -> (out_0, out_1, ...)`` running `sweep`.
 
     `leaves` lists, in the sweep's tangent order, (the parameter's position, whether it is an
@@ -26,7 +26,10 @@ def loop_text(name: str, sweep: str, env: list[str], n_params: int, leaves: tupl
     itself for one direction), each a tuple of one part per entry of `outputs` (whether that
     part is an array) when `several`, else that one part.  ``out_i[:, k]`` is part i of the
     product along the k-th direction (leaves in order, each one's elements in C order); its
-    number of elements is the i-th of `sizes`."""
+    number of elements is the i-th of `sizes`.
+
+    With `split` (the names of hoisting.py's two halves of the sweep), the loop computes the
+    invariant half once and calls the directed half per sweep."""
     params = [f"p{i}" for i in range(n_params)]
     lines = [f"def {name}({', '.join([*env, *params, *[f'n{i}' for i in range(len(outputs))]])}):"]
     sizes = [f"p{position}.size" if is_array else "1" for position, is_array in leaves]
@@ -42,6 +45,8 @@ def loop_text(name: str, sweep: str, env: list[str], n_params: int, leaves: tupl
     for i in range(len(outputs)):
         lines.append(f"    o{i} = np.empty((n{i}, {total}))")
     tangents = [f"d{j}_{t}" for j in range(width) for t in range(len(leaves))]
+    if split is not None:
+        lines.append(f"    v = {split[0]}({', '.join([*env, *params])})")
     lines.append(f"    for c0 in range(0, {total}, {width}):")
     for j in range(width):
         for t, (_, is_array) in enumerate(leaves):
@@ -50,7 +55,9 @@ def loop_text(name: str, sweep: str, env: list[str], n_params: int, leaves: tupl
                              f"            g{j}_{t}[c0 + {j} - s{t}] = 1.0")
             else:
                 lines.append(f"        d{j}_{t} = 1.0 if c0 + {j} == s{t} else 0.0")
-    lines.append(f"        r = {sweep}({', '.join([*env, *params, *tangents])})[1]")
+    call = f"{sweep}({', '.join([*env, *params, *tangents])})" if split is None else \
+        f"{split[1]}({', '.join([*env, *params, 'v', *tangents])})"
+    lines.append(f"        r = {call}[1]")
     for j in range(width):
         product = f"r[{j}]" if width > 1 else "r"
         lines.append(f"        if c0 + {j} < {total}:")
