@@ -244,3 +244,47 @@ def test_reverse_over_reverse_through_an_untaken_branch_of_a_tree():
     got = srcdiff.jacobian(srcdiff.grad(asin_or_one_in_a_dict, wrt="params['x']"))({"x": OUTSIDE})
     got = got["x"] if isinstance(got, dict) else got
     np.testing.assert_allclose(np.reshape(got, (4, 4)), _hessian_by_differences(asin_or_one, OUTSIDE), atol=1e-6)
+
+
+# ---- 4. an array passed where a rule takes a setting: the refusal told the user to pass an int ------
+# ``np.corrcoef(X @ w, y)`` with y a parameter: srcdiff's rule takes np.corrcoef's y as a setting, and
+# the refusal printed the whole array and said "pass y as a Python int or tuple, e.g. y=1", which no
+# user could follow.  FIXED: frontend/statics.py says an array is passed where the rule takes a setting,
+# and what to write for data (the computation written out) or a setting.  (np.corrcoef(np.stack([a, y]))
+# is refused too: test_redteam_wave10_open.py, 3.)
+
+
+def corrcoef_of_two(w, X, y):
+    return 1.0 - np.corrcoef(X @ w, y)[0, 1]
+
+
+def cov_of_two(w, X, y):
+    return np.sum(np.cov(X @ w, y))
+
+
+def roll_by_an_array(w, X, shifts):
+    return np.sum(np.roll(X * w, shifts, axis=(0, 1)) * X)
+
+
+@pytest.mark.parametrize("f", [corrcoef_of_two, cov_of_two, roll_by_an_array], ids=lambda f: f.__name__)
+def test_an_array_where_a_rule_takes_a_setting_is_refused_with_a_usable_hint(f):
+    rng = np.random.default_rng(4)
+    third = np.array([1, 2]) if f is roll_by_an_array else rng.normal(size=6)
+    args = (rng.normal(size=3), rng.normal(size=(6, 3)), third)
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(f)(*args)
+    first = str(info.value).splitlines()[0]
+    assert info.value.location is not None and str(info.value.location.filename).endswith(HERE), first
+    assert "not an array it differentiates" in first and "array([" not in first, first
+    assert "write the computation out" in (info.value.hint or ""), info.value.hint
+
+
+def correlation_written_out(w, X, y):
+    a, b = X @ w - np.mean(X @ w), y - np.mean(y)
+    return 1.0 - np.sum(a * b) / np.sqrt(np.sum(a ** 2) * np.sum(b ** 2))
+
+
+def test_the_hints_correlation_written_out_is_differentiated():
+    rng = np.random.default_rng(4)
+    assert_every_transformation(_program(correlation_written_out, rng.normal(size=3), rng.normal(size=(6, 3)),
+                                         rng.normal(size=6)))

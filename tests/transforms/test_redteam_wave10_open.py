@@ -123,6 +123,14 @@ def literal_list_slots(a):
     return vals[0] * vals[1]
 
 
+def corrcoef_of_a_stack(w, X, y):
+    return 1.0 - np.corrcoef(np.stack([X @ w, y]))[0, 1]  # refused as "not differentiable" in x
+
+
+def cov_of_a_vstack(w, X, y):
+    return np.sum(np.cov(np.vstack([X @ w, y])))
+
+
 def list_pop_front(x):
     xs = [x, 2.0 * x, x * x]
     first = xs.pop(0)
@@ -137,6 +145,8 @@ REFUSED_REASONABLE = {
     "multi_dot": (wave.multi_dot_chain, (_m(3, 2), _m(2, 4), _m(4, 3), _m(3)), 1),
     "linspace_of_a_size": (wave.brachistochrone_time, (np.array([-0.5, -0.8, -0.95]),), 0),
     "corrcoef_two_arrays": (library.corrcoef_loss, (_m(3), _m(8, 3), _m(8)), 0),
+    "corrcoef_of_a_stack": (corrcoef_of_a_stack, (_m(3), _m(8, 3), _m(8)), 0),
+    "cov_of_a_vstack": (cov_of_a_vstack, (_m(3), _m(8, 3), _m(8)), 0),
     "quantile_of_a_list": (library.quantile_spread, (np.array([0.3, -1.1, 2.0, 0.7, -0.4, 1.6]),), 0),
     "bincount_weights": (library.bincount_segment_means, (_m(7), np.array([0, 1, 1, 2, 0, 2, 2])), 0),
     "rfft_slice_write": (library.irfft_lowpass, (_m(8),), 0),
