@@ -288,3 +288,50 @@ def test_the_hints_correlation_written_out_is_differentiated():
     rng = np.random.default_rng(4)
     assert_every_transformation(_program(correlation_written_out, rng.normal(size=3), rng.normal(size=(6, 3)),
                                          rng.normal(size=6)))
+
+
+# ---- 5. vjp / jacobian of a function returning values of different shapes: a raw ValueError --------
+# ``return np.sum(x ** 2), np.cumsum(np.sin(x))``: jvp takes the tuple, but vjp and jacobian read the
+# value's shape with NumPy, which raised "setting an array element with a sequence" from srcdiff's own
+# code.  FIXED: api/pullbacks.value_shape refuses it at the function's def line, saying what to write.
+# A tuple of values of one shape is read as their stack, as before.
+
+
+def loss_and_path(x):
+    return np.sum(x ** 2), np.cumsum(np.sin(x))
+
+
+def state_and_matrix(x):
+    return np.tanh(x), np.outer(x, x)
+
+
+def listed_outputs(x):
+    return [x[0] * x[1], x * 2.0]
+
+
+@pytest.mark.parametrize("f", [loss_and_path, state_and_matrix, listed_outputs], ids=lambda f: f.__name__)
+def test_values_of_different_shapes_are_refused_at_the_def_line(f):
+    x = np.array([0.3, -1.2, 0.5])
+    for attempt in (lambda: srcdiff.vjp(f, x), lambda: srcdiff.jacobian(f)(x)):
+        with pytest.raises(srcdiff.SrcDiffError) as info:
+            attempt()
+        assert str(info.value.location.filename).endswith(HERE), str(info.value)
+        assert info.value.location.line == f.__code__.co_firstlineno
+    value, tangent = srcdiff.jvp(f, (x,), (np.ones(3),))
+    want = [(a - b) / 2e-6 for a, b in zip(f(x + 1e-6), f(x - 1e-6))]
+    for got, expected in zip(tangent, want):
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-8)
+
+
+def pair_of_one_shape(x):
+    return np.sin(x) * x[0], x ** 2
+
+
+def test_values_of_one_shape_are_read_as_their_stack():
+    x = np.array([0.3, -1.2, 0.5])
+    stacked = lambda y: np.stack(pair_of_one_shape(y))  # noqa: E731  the reference only
+    want = np.stack([central_difference(lambda y, k=k: stacked(y).ravel()[k], (x,), 0) for k in range(6)])
+    np.testing.assert_allclose(srcdiff.jacobian(pair_of_one_shape)(x).reshape(6, 3), want, rtol=1e-6, atol=1e-8)
+    _, pullback = srcdiff.vjp(pair_of_one_shape, x)
+    u = np.array([[1.0, -2.0, 0.5], [0.3, 0.7, -1.1]])
+    np.testing.assert_allclose(pullback(u), u.ravel() @ want, rtol=1e-6, atol=1e-8)
