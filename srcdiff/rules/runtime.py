@@ -331,11 +331,13 @@ def index_parts(index):
 
 def zero_item(g, index):
     """A copy of the adjoint `g` with the positions a write overwrote set to zero (in g's
-    floating dtype: a float32 adjoint stays float32).  The adjoint of a list the function
-    built (``preds = [0.0] * n``, written by index) is a new list with that item zero."""
-    if isinstance(g, list):
-        position = list_position(g, index)
-        return [zeros_like(item) if i == position else item for i, item in enumerate(g)]
+    floating dtype: a float32 adjoint stays float32); a list's (``preds = [0.0] * n``), an array."""
+    if isinstance(g, list):  # an array, as tidied code makes it: a list added to it adds, never concatenates
+        index = list_position(g, index)
+        try:
+            g = np.array(g, dtype=np.result_type(*g, 0.0))
+        except ValueError:  # items of different shapes: a list, that item zero
+            return [zeros_like(item) if i == index else item for i, item in enumerate(g)]
     g = np.array(g, dtype=np.result_type(g, 0.0), copy=True)
     g[index] = 0.0
     return g

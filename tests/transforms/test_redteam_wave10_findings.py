@@ -119,7 +119,9 @@ def lambda_free_sum(x):
 # ``preds = [0.0] * n; preds[k] = expit(...)`` in a loop: grad (whose code is tidied into plain NumPy)
 # was right, but vjp and the tree-wrapped call ran the run-time helper zero_item, which made an array
 # of a list holding 0-d arrays and raised "TypeError: Field elements must be 2- or 3-tuples" (reported
-# at the user's line, as if the code were wrong).  FIXED: rules/runtime.zero_item keeps a list a list.
+# at the user's line, as if the code were wrong); so did jacobian(grad) and vjp(grad) of every list
+# written by index.  FIXED: rules/runtime.zero_item makes the list's adjoint an array, as the tidied
+# code of grad does (a list only when its items differ in shape).
 
 
 def classifier_chain(W, x):
@@ -161,6 +163,32 @@ def test_a_lists_adjoint_zeroed_by_index_with_respect_to_the_data(f, args):
     row = run(Program(f"w10_findings:{f.__name__}[1]", f, args, 1, HERE), ("grad", "vjp", "tree"))
     bad = {name: cell.message for name, cell in row.cells.items() if cell.outcome != OK}
     assert not row.excluded and not bad, (row.excluded, bad)
+
+
+def list_read_back_in_a_branch(w):
+    acc = [0.0] * 4
+    for k in range(4):
+        acc[k] = w * (k + 1) + (acc[k - 1] if k > 0 else 0.0)
+    return sum(a * a for a in acc)
+
+
+def list_read_back_from_the_end(w):
+    acc = [0.0] * 4
+    for k in range(1, 5):
+        acc[-k] = w * k + (acc[-k + 1] if k > 1 else 0.0)
+    return sum(a * a for a in acc)
+
+
+@pytest.mark.parametrize("f", [list_read_back_in_a_branch, list_read_back_from_the_end, last_slot, iadd_negative],
+                         ids=lambda f: f.__name__)
+def test_reverse_over_reverse_of_a_list_written_by_index(f):
+    # the zeroed adjoint is an array, as tidied code makes it: a list's adjoint added to it adds (a list
+    # would have concatenated, and np.add.at into it raised a TypeError)
+    gradient = srcdiff.grad(f)
+    want = central_difference(gradient, (0.3,), 0)
+    assert float(np.squeeze(srcdiff.jacobian(gradient)(0.3))) == pytest.approx(want, rel=1e-6)
+    assert float(srcdiff.vjp(gradient, 0.3)[1](1.0)) == pytest.approx(want, rel=1e-6)
+    assert float(srcdiff.hessian(f)(0.3)) == pytest.approx(want, rel=1e-6)
 
 
 def test_a_lists_adjoint_zeroed_by_index_pullback_called_twice():

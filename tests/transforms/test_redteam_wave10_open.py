@@ -231,33 +231,3 @@ def test_jacobian_of_grad_of_an_untaken_branch_in_a_loop():
     got = srcdiff.jacobian(srcdiff.grad(asin_rows_in_a_loop))(x)
     np.testing.assert_allclose(got, _by_differences(asin_rows_in_a_loop, x), rtol=1e-5, atol=1e-6)
 
-
-# ---- 6. reverse over reverse of a list written by index in a loop and read back in a branch (OPEN) ---
-# ``acc[k] = w * (k + 1) + (acc[k - 1] if k > 0 else 0.0)``: hessian is exact, but jacobian(grad) raises
-# "TypeError: first operand must be array" at the line (the gradient's code adds into the list's
-# adjoint with np.add.at).  Before wave 10 every such program raised there (zero_item of a list); the
-# same write read back outside a branch is differentiated now (test_redteam_wave10_findings.py, 2).
-
-
-def list_read_back_in_a_branch(w):
-    acc = [0.0] * 4
-    for k in range(4):
-        acc[k] = w * (k + 1) + (acc[k - 1] if k > 0 else 0.0)
-    return sum(a * a for a in acc)
-
-
-def list_read_back_outside_a_branch(w):
-    acc = [0.0] * 4
-    for k in range(1, 4):
-        acc[k] = w * (k + 1) + acc[k - 1]
-    return sum(a * a for a in acc)
-
-
-@pytest.mark.parametrize("f", open_class("jacobian(grad): a list's adjoint added into with np.add.at",
-                                         [list_read_back_in_a_branch, list_read_back_outside_a_branch],
-                                         {list_read_back_in_a_branch}), ids=lambda f: f.__name__)
-def test_jacobian_of_grad_of_a_list_written_in_a_loop(f):
-    gradient = srcdiff.grad(f)
-    want = central_difference(gradient, (0.3,), 0)
-    assert float(srcdiff.hessian(f)(0.3)) == pytest.approx(want, rel=1e-6)
-    assert float(np.squeeze(srcdiff.jacobian(gradient)(0.3))) == pytest.approx(want, rel=1e-6)
