@@ -13,6 +13,7 @@ from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..ir.program import Assign
 from ..ir.shapes import Shape
+from .masks import RUNTIME_SELECTS, Mask, runtime_select_mask
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
 from .ties import persistence, with_persistence
@@ -84,6 +85,8 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             tested = operand_shape(test, sweep.shapes)
             whole = (tested.ndim == 0) if tested.known else None  # None: told at run time
             mask += (Mask(operand_ast(test), keep, True, whole),)
+        elif param == "value" and node.rule.name in RUNTIME_SELECTS:  # a gradient's select, read again
+            mask += (runtime_select_mask(node, operand_shape(node.inputs[0], sweep.shapes)),)
         if factor is not None:  # g may be inf where the other factor is 0: select, never inf * 0
             other = operand_shapes[node.rule.zero_factors[param]]
             zero = Mask(factor, False, True, other.known and other.ndim == 0)
@@ -222,27 +225,6 @@ def _shape_of_expr(e: ast.expr, shape_of) -> Shape | None:
 def _is_np_call(e: ast.Call, attr: str) -> bool:
     return isinstance(e.func, ast.Attribute) and e.func.attr == attr and isinstance(e.func.value, ast.Name) \
         and e.func.value.id == "np"
-
-
-@dataclass(frozen=True)
-class Mask:
-    """A value's adjoint is zero wherever `test` is not `keep` (below a branch of ``np.where``).
-
-    `exact`: the value has the shape of `test`'s selection, proved from the shapes;
-    otherwise the generated code checks that at run time (``select``).  A `whole` mask (a
-    condition that is one value) holds through reductions, products and indexing too; an
-    array condition only through elementwise operations."""
-
-    test: ast.expr
-    keep: bool
-    exact: bool
-    #: `test` is one value: the whole adjoint is zero, through any operation (None: not known
-    #: before the call; ``select_whole`` checks at run time)
-    whole: bool | None = False
-    #: passed through an operation that is not elementwise (a reduction, a matmul, a sort):
-    #: with `whole` None it holds only if `test` turns out one value (``select_whole``), never
-    #: element by element, even where the shapes happen to agree
-    whole_only: bool = False
 
 
 def _masked(contribution: ast.expr, mask: tuple[Mask, ...], shape: Shape, whole_only: bool = False) -> ast.expr:

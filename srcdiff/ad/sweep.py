@@ -51,7 +51,7 @@ class Sweep:
     calls: dict = field(default_factory=dict)  # vjp name -> CallSpec
     #: primal -> where its adjoint is certainly zero: the conditions (expression, polarity)
     #: that must all hold for it to be nonzero (a chain below ``np.where``, rules.table.Rule.selects)
-    masks: dict[str, tuple] = field(default_factory=dict)  # primal -> tuple of adjoints.Mask
+    masks: dict[str, tuple] = field(default_factory=dict)  # primal -> tuple of masks.Mask
     loops: int = 0  # how many loops this sweep's statements are nested in
     #: where shapes are read from instead of forward values (ad/shape_sources.py): the
     #: sources by value, and the parameter names; None for a sweep built without them

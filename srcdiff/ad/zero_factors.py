@@ -6,7 +6,7 @@ the product's ``inf * 0`` would make it NaN.  So where a product's result can re
 non-finite adjoint (it is, or computes, an operand of a rule whose slope can be infinite where
 its value is finite: `Rule.singular`), each operand's contribution is selected where the other
 factor (`Rule.zero_factors`) is 0: ``np.where(np.equal(mask, 0.0), 0.0, g * mask)``, and that zero is
-kept down the operand's chain like a branch of ``np.where`` (adjoints.Mask).  Clean code (no
+kept down the operand's chain like a branch of ``np.where`` (masks.Mask).  Clean code (no
 singular primitive upstream of the output) is generated as before.
 
 Forward mode needs no such select: there the product's tangent is ``x_dot * 0`` = 0, and a

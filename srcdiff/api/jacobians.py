@@ -30,7 +30,7 @@ from .hessian_columns import JitColumns
 from .hessian_forward import VectorForward, widths
 from .jitting import checked, refused
 from .plans import Plan, lowered_of, plan_for
-from .pullbacks import Pullback, Pullbacks
+from .pullbacks import Pullback, Pullbacks, value_shape
 from .varkw import PerCall, per_call
 
 
@@ -93,6 +93,7 @@ class Jacobian(Composite):
         call = self.pullbacks.target(args, kwargs)
         if call.flat is None and not kwargs:
             value = call.run()
+            value_shape(value, self.pullbacks.func)
             code = self.batched.code(call.func, call.args, call.wrt, value)
             if code is not None:
                 made, lowereds = code

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import driver
 from ..driver.higher import explained
-from ..errors import SrcDiffError
+from ..errors import Location, SrcDiffError
 from ..ir import shapes
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
@@ -78,7 +78,7 @@ class Pullbacks:
         made, call = self.variant(args, kwargs)
         values = tuple(np.array(a) if isinstance(a, np.ndarray) else a for a in call.args)
         value, pullback = made.function(*values)
-        return value, Pullback(made, values, pullback, np.shape(value), call)
+        return value, Pullback(made, values, pullback, value_shape(value, self.func), call)
 
     @property
     def source(self) -> str:
@@ -126,6 +126,21 @@ class Pullback:
         return driver.full_source(self._made)
 
 
+def value_shape(value, func) -> tuple:
+    """The shape of `func`'s value as vjp and jacobian read it: a tuple of values of one shape
+    stacks (``(2,) + shape``); one of values of different shapes is refused at func's def line
+    (NumPy cannot stack it)."""
+    if isinstance(value, (tuple, list)) and len({np.shape(v) for v in value}) > 1:
+        code = getattr(getattr(func, "__wrapped__", func), "__code__", None)
+        where = Location(code.co_filename, code.co_firstlineno) if code is not None else None
+        raise SrcDiffError(f"the function returns a tuple of values of different shapes "
+                           f"({', '.join(str(np.shape(v)) for v in value)}): vjp and jacobian take one array, "
+                           "or a tuple of values of one shape", where,
+                           "differentiate each output on its own (a function returning one of them), or return "
+                           "np.concatenate([np.ravel(a), np.ravel(b)]); jvp takes the tuple as it is")
+    return np.shape(value)
+
+
 def vjp(f, *args, wrt=0, jit: str | None = None):
     """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
     the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
@@ -137,4 +152,4 @@ def vjp(f, *args, wrt=0, jit: str | None = None):
     return Pullbacks(bound(f, args), wrt)(*args)  # def f(x, *args): the function this call gives
 
 
-__all__ = ["Pullback", "Pullbacks", "vjp"]
+__all__ = ["Pullback", "Pullbacks", "value_shape", "vjp"]

@@ -30,6 +30,14 @@ def static_values(parsed: ParsedFunction, wrt, value_of):
             raise parsed.error(node, f"the gradient depends on the value of {name} (a static "
                                "argument here), and it has none yet",
                                "call the gradient, or use .source_for(...) with example arguments")
+        if isinstance(value, np.ndarray) and value.size > 1:  # data where a rule takes a setting
+            raise parsed.error(node, f"{name} (an array of shape {value.shape}) is passed here where srcdiff's "
+                               "rule takes a setting known when the gradient is built (an axis, a count, a "
+                               "flag, np.cov's y), not an array it differentiates",
+                               f"if {name} is data, write the computation out with operations srcdiff "
+                               f"differentiates (a correlation of a and {name}: np.sum(ac * bc) / "
+                               "np.sqrt(np.sum(ac ** 2) * np.sum(bc ** 2)), ac and bc centred); if it is a "
+                               "setting, pass a Python int or tuple")
         if not static_ok(value):
             raise parsed.error(node, f"{name}={value!r} is used as a static argument here: srcdiff "
                                "specialises the gradient on its value, which must be None, a "

@@ -9,7 +9,21 @@ update as a new list instead, through these small functions, each with a rule of
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
+
+
+def list_position(items: list, index) -> int:
+    """The position of `items` a write ``items[index] = v`` changes, as Python finds it: ``xs[-1]``
+    is the last item (compared with the raw -1, no item would change, silently).  `index` is an
+    int or the 1-tuple of one (an index's parts); out of range raises IndexError, as the write would."""
+    if isinstance(index, (tuple, list)):
+        (index,) = index
+    position = operator.index(index)
+    if not -len(items) <= position < len(items):
+        raise IndexError(f"list assignment index {position} out of range for a list of {len(items)}")
+    return position % len(items)
 
 
 def zeros_list(xs):

@@ -12,7 +12,7 @@ from .fft_helpers import FFT_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
-from .list_helpers import LIST_HELPERS
+from .list_helpers import LIST_HELPERS, list_position
 from .scan_helpers import SCAN_HELPERS
 from .write_helpers import WRITE_HELPERS
 
@@ -278,7 +278,8 @@ def set_item(x, index, v):
     lost), so that is refused.
     """
     if isinstance(x, list):  # the adjoint of a tuple of a number and an array: a new list
-        return [v if i == index else item for i, item in enumerate(x)]
+        position = list_position(x, index)
+        return [v if i == position else item for i, item in enumerate(x)]
     if np.asarray(x).dtype.kind not in "fc" and np.asarray(v).dtype.kind in "fc":
         raise SrcDiffError(
             f"writing a floating value into an array of dtype {np.asarray(x).dtype} would truncate it "
@@ -303,7 +304,8 @@ def index_add(base, index, value):
     differentiates.  `index` is the tuple (or list: srcdiff reads tuples back as lists) of
     the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
     if isinstance(base, list):  # the adjoint of a tuple of a number and an array: a new list
-        return [item + value if k == _item(index) else item for k, item in enumerate(base)]
+        position = list_position(base, index)
+        return [item + value if k == position else item for k, item in enumerate(base)]
     out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
     np.add.at(out, index_parts(index), value)
     return out
@@ -329,7 +331,13 @@ def index_parts(index):
 
 def zero_item(g, index):
     """A copy of the adjoint `g` with the positions a write overwrote set to zero (in g's
-    floating dtype: a float32 adjoint stays float32)."""
+    floating dtype: a float32 adjoint stays float32); a list's (``preds = [0.0] * n``), an array."""
+    if isinstance(g, list):  # an array, as tidied code makes it: a list added to it adds, never concatenates
+        index = list_position(g, index)
+        try:
+            g = np.array(g, dtype=np.result_type(*g, 0.0))
+        except ValueError:  # items of different shapes: a list, that item zero
+            return [zeros_like(item) if i == index else item for i, item in enumerate(g)]
     g = np.array(g, dtype=np.result_type(g, 0.0), copy=True)
     g[index] = 0.0
     return g
