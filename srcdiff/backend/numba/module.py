@@ -32,6 +32,10 @@ from . import folding, recursion, scipy_calls, scope_reads, spelling
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
+#: how backend/jit.py compiles the module's functions: a float divided by zero is inf or NaN,
+#: as NumPy's numbers give, not Python's ZeroDivisionError (an untaken branch of np.where
+#: computes ``np.sin(x) / x`` at x = 0 too); an integer divided by zero is 0, as NumPy's
+NUMBA_OPTIONS = {"error_model": "numpy"}
 
 
 @dataclass
