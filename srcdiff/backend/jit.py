@@ -108,6 +108,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         prefuse,
         reductions,
         runtime,
+        scalar_where,
         shape_tuples,
         slice_adds,  # noqa: F401  (registers index_add through slices)
         sorting,
@@ -183,7 +184,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         except refused as exc:
             # a number on one path and an array on another (numba/joins.py), else, where numba
             # does not type the loops, the statements as written
-            for retry in (joins.unified(run.built, str(exc)), plain):
+            for retry in (joins.unified(run.built, str(exc)), scalar_where.retried(run.built, str(exc)), plain):
                 if retry is not None and retry.source not in tried:
                     tried.add(retry.source)
                     compiled(retry)

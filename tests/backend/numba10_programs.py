@@ -8,6 +8,10 @@ as a list (``sorted(x)``, ``list(x)``).  Table rows: (name, function, make_args(
 from __future__ import annotations
 
 import numpy as np
+import scipy.stats
+from scipy.stats import norm
+
+PHI = norm.cdf
 
 
 def logaddexp_vector(x):
@@ -106,6 +110,52 @@ def ratio_where_untaken(v):
     return np.where(d != 0, v[0] ** 2 / d, v[0] * 3.0) + v[1] ** 2
 
 
+def garch_variance(params, r):
+    omega, a, b = np.exp(params[0]), 1.0 / (1.0 + np.exp(-params[1])), 1.0 / (1.0 + np.exp(-params[2]))
+    s2 = np.var(r)
+    nll = 0.0
+    for t in range(1, len(r)):
+        s2 = omega + a * r[t - 1] ** 2 + b * s2
+        nll += 0.5 * (np.log(s2) + r[t] ** 2 / s2)
+    return nll
+
+
+def ewma_variance(p, r):
+    lam = 1.0 / (1.0 + np.exp(-p[0]))
+    v = np.var(r)
+    total = 0.0
+    for t in range(r.shape[0]):
+        v = lam * v + (1.0 - lam) * r[t] ** 2
+        total += np.log(v)
+    return total
+
+
+def discounted_return(p, rewards):
+    gamma = 1.0 / (1.0 + np.exp(-p[0]))
+    g = np.mean(rewards ** 2)
+    loss = 0.0
+    for t in range(rewards.shape[0]):
+        g = rewards[t] + gamma * g
+        loss += np.sqrt(g)
+    return loss * p[1]
+
+
+def call_price(params, K, r):
+    S, sigma, T = params[0], params[1], params[2]
+    d1 = (np.log(S / K) + (r + 0.5 * sigma ** 2) * T) / (sigma * np.sqrt(T))
+    d2 = d1 - sigma * np.sqrt(T)
+    return S * scipy.stats.norm.cdf(d1) - K * np.exp(-r * T) * scipy.stats.norm.cdf(d2)
+
+
+def gaussian_nll(mu_sigma, data):
+    return -np.sum(norm.logpdf(data, mu_sigma[0], np.exp(mu_sigma[1]))) + norm.pdf(mu_sigma[0], scale=2.0)
+
+
+def probit_tail(w, X):
+    z = X @ w
+    return np.sum(PHI(z) * norm.sf(z, loc=0.5)) - np.sum(norm.logcdf(z)) + norm.ppf(0.25) * w[0] ** 2
+
+
 def sorted_values(x):
     s = sorted(x)
     return s[0] * 2.0 + s[-1] ** 2 + min(x) + sum(np.sin(x))
@@ -150,6 +200,12 @@ PROGRAMS = [
     ("reciprocal_where_untaken", reciprocal_where_untaken, lambda r: (np.array([0.0, 0.7]),), 0),
     ("mean_of_empty_mask", mean_of_empty_mask, lambda r: (_m(r, 4),), 0),
     ("ratio_where_untaken", ratio_where_untaken, lambda r: (np.array([0.4, 0.7]),), 0),
+    ("garch_variance", garch_variance, lambda r: (np.array([-1.0, 0.3, 1.2]), _m(r, 6)), 0),
+    ("ewma_variance", ewma_variance, lambda r: (np.array([0.4]), _m(r, 6)), 0),
+    ("discounted_return", discounted_return, lambda r: (np.array([0.4, 0.2]), 0.5 + r.random(6)), 0),
+    ("call_price", call_price, lambda r: (np.array([1.1, 0.25, 0.8]), 1.0, 0.02), 0),
+    ("gaussian_nll", gaussian_nll, lambda r: (np.array([0.2, -0.3]), _m(r, 5)), 0),
+    ("probit_tail", probit_tail, lambda r: (_m(r, 3), _m(r, 4, 3)), 0),
     ("sorted_values", sorted_values, lambda r: (np.array([0.3, -1.2, 0.8, 2.0]),), 0),
     ("rows_as_list", rows_as_list, lambda r: (_m(r, 3),), 0),
     ("matrix_rows_as_list", matrix_rows_as_list, lambda r: (_m(r, 3, 2),), 0),
