@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from .scipy_calls import _scope, _value
+from .scipy_calls import scope_of, value_of
 
 MODULE = "srcdiff.backend.numba.stats_laws"
 #: the methods stats_laws.py has, with their parameters (SciPy's names and defaults)
@@ -29,7 +29,7 @@ def spell(tree: ast.FunctionDef, function) -> set[str]:
     if stats is None:  # nothing in the program reached scipy.stats
         return set()
     law = stats.norm
-    scope = _scope(function)
+    scope = scope_of(function)
     local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     local |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
     used = set()
@@ -51,9 +51,9 @@ def _method(func: ast.expr, scope: dict, local: set, law) -> str | None:
     """The method of `law` that `func` names (``norm.cdf``, or a name bound to it), or None."""
     if isinstance(func, ast.Attribute) and func.attr in METHODS:
         owner = func.value.id if isinstance(func.value, ast.Name) and func.value.id not in local else None
-        value = scope.get(owner) if owner is not None else _value(func.value, scope, local)
+        value = scope.get(owner) if owner is not None else value_of(func.value, scope, local)
         return func.attr if value is law else None
-    value = _value(func, scope, local)
+    value = value_of(func, scope, local)
     if value is None:
         return None
     return next((name for name in METHODS if _same(value, getattr(law, name))), None)
