@@ -156,6 +156,26 @@ def probit_tail(w, X):
     return np.sum(PHI(z) * norm.sf(z, loc=0.5)) - np.sum(norm.logcdf(z)) + norm.ppf(0.25) * w[0] ** 2
 
 
+def inverse_distances_off_diagonal(pos):
+    d = pos[:, None, :] - pos[None, :, :]
+    r2 = np.sum(d ** 2, axis=-1) + 1.0
+    inv = 1.0 / r2
+    np.fill_diagonal(inv, 0.0)
+    return np.sum(inv)
+
+
+def kernel_with_set_diagonal(x):
+    K = np.exp(-(x[:, None] - x[None, :]) ** 2)
+    np.fill_diagonal(K, 2.0)
+    return np.sum(K @ x)
+
+
+def tall_diagonal_wrapped(A):
+    B = A * A
+    np.fill_diagonal(B, 0.5, wrap=True)
+    return np.sum(B * np.arange(B.size).reshape(B.shape))
+
+
 def sorted_values(x):
     s = sorted(x)
     return s[0] * 2.0 + s[-1] ** 2 + min(x) + sum(np.sin(x))
@@ -206,6 +226,9 @@ PROGRAMS = [
     ("call_price", call_price, lambda r: (np.array([1.1, 0.25, 0.8]), 1.0, 0.02), 0),
     ("gaussian_nll", gaussian_nll, lambda r: (np.array([0.2, -0.3]), _m(r, 5)), 0),
     ("probit_tail", probit_tail, lambda r: (_m(r, 3), _m(r, 4, 3)), 0),
+    ("inverse_distances_off_diagonal", inverse_distances_off_diagonal, lambda r: (_m(r, 4, 2),), 0),
+    ("kernel_with_set_diagonal", kernel_with_set_diagonal, lambda r: (_m(r, 4),), 0),
+    ("tall_diagonal_wrapped", tall_diagonal_wrapped, lambda r: (_m(r, 7, 3),), 0),
     ("sorted_values", sorted_values, lambda r: (np.array([0.3, -1.2, 0.8, 2.0]),), 0),
     ("rows_as_list", rows_as_list, lambda r: (_m(r, 3),), 0),
     ("matrix_rows_as_list", matrix_rows_as_list, lambda r: (_m(r, 3, 2),), 0),

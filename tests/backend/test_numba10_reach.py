@@ -2,7 +2,7 @@
 ``np.logaddexp.reduce``, ``sum`` of a list of arrays, ``np.average`` along an axis or with
 optional weights, ``np.array`` of nested lists mixing ints and floats, a float division by
 zero in an untaken branch, a number's adjoint meeting ``np.where`` of numbers in a loop,
-``scipy.stats.norm``'s methods, an array's rows as a list.
+``scipy.stats.norm``'s methods, ``np.fill_diagonal``, an array's rows as a list.
 
 Every program goes through the numba cell (float64 central differences) and every other
 transformation of the matrix; float32 arguments keep float32 gradients under numba.  numba
