@@ -105,11 +105,6 @@ def mean_of_empty_mask(x):
     return np.where(n > 0, s / n, 0.0) + np.sum(x ** 2)
 
 
-def ratio_where_untaken(v):
-    d = v[1] - v[1]
-    return np.where(d != 0, v[0] ** 2 / d, v[0] * 3.0) + v[1] ** 2
-
-
 def garch_variance(params, r):
     omega, a, b = np.exp(params[0]), 1.0 / (1.0 + np.exp(-params[1])), 1.0 / (1.0 + np.exp(-params[2]))
     s2 = np.var(r)
@@ -219,7 +214,6 @@ PROGRAMS = [
     ("stacked_int_and_float_blocks", stacked_int_and_float_blocks, lambda r: (_m(r, 2),), 0),
     ("reciprocal_where_untaken", reciprocal_where_untaken, lambda r: (np.array([0.0, 0.7]),), 0),
     ("mean_of_empty_mask", mean_of_empty_mask, lambda r: (_m(r, 4),), 0),
-    ("ratio_where_untaken", ratio_where_untaken, lambda r: (np.array([0.4, 0.7]),), 0),
     ("garch_variance", garch_variance, lambda r: (np.array([-1.0, 0.3, 1.2]), _m(r, 6)), 0),
     ("ewma_variance", ewma_variance, lambda r: (np.array([0.4]), _m(r, 6)), 0),
     ("discounted_return", discounted_return, lambda r: (np.array([0.4, 0.2]), 0.5 + r.random(6)), 0),

@@ -45,17 +45,30 @@ def test_numba_agrees_with_central_differences(program):
     assert cell.outcome == matrix.OK, cell.message
 
 
+#: another class's open cell: the Hessian at the untaken branch's ``1.0 / x`` at x = 0 is NaN
+#: (second order of a guarded division, not numba's)
+OTHER_CLASS = {"reciprocal_where_untaken": "hessian: NaN from the untaken branch's 1 / x at 0 (second order)"}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("program", programs(), ids=_name)
+@pytest.mark.parametrize("program", [pytest.param(p, id=_name(p), marks=pytest.mark.xfail(
+    strict=True, reason=OTHER_CLASS[_name(p)]) if _name(p) in OTHER_CLASS else ()) for p in programs()])
 def test_every_other_transformation(program):
     matrix.assert_every_transformation(program)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("program", [p for p in programs() if p.args[p.wrt].__class__ is np.ndarray], ids=_name)
-def test_float32_stays_float32_under_numba(program):
+def test_float32_under_numba_stays_float32_or_is_refused_at_the_line(program):
+    """float32 arguments: the numba gradient agrees and stays float32, or numba refuses at the
+    user's line (lists and joins of float32 and float64 values, which numba types once, are
+    refused so: never a silent wrong answer)."""
     args = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a for a in program.args]
-    got = srcdiff.grad(program.func, wrt=program.wrt, jit="numba")(*args)
+    try:
+        got = srcdiff.grad(program.func, wrt=program.wrt, jit="numba")(*args)
+    except srcdiff.SrcDiffError as exc:
+        assert exc.location is not None and exc.location.filename.endswith("numba10_programs.py"), str(exc)
+        return
     want = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3)
