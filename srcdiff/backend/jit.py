@@ -82,6 +82,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                            hint="pip install 'srcdiff[numba]'") from None
     from .numba import (
         arrays,
+        averages,
         calculus,
         calculus_calls,
         cholesky_more,
@@ -94,7 +95,10 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         joins,
         kink_helpers,
         linalg_more,
+        list_adjoints,
         list_joins,
+        list_sums,
+        log_sums,
         masks,
         missing,
         named_norms,
@@ -104,6 +108,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         prefuse,
         reductions,
         runtime,
+        scalar_where,
         shape_tuples,
         slice_adds,  # noqa: F401  (registers index_add through slices)
         sorting,
@@ -134,7 +139,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
                                                   zero_adjoints, optionals, diagonals, sorting,
                                                   take_adjoints, named_norms, triangular, tuple_parts,
-                                                  cholesky_more, kink_helpers)
+                                                  cholesky_more, kink_helpers, log_sums, list_sums, averages,
+                                                  list_adjoints)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
@@ -159,7 +165,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         module = _load(built.main, text)
         if not hasattr(module, _COMPILED):  # (a module loaded before in this process has its dispatchers)
             for name in built.functions:
-                setattr(module, name, numba.njit(cache=built.cached)(getattr(module, name)))
+                setattr(module, name, numba.njit(cache=built.cached, **numba_module.NUMBA_OPTIONS)(
+                    getattr(module, name)))
             setattr(module, _COMPILED, True)
         run.source, run.module, run.dispatcher, run.built = text, module, getattr(module, built.main), built
         run.lines = {line + offset: origin for line, origin in built.lines.items()}
@@ -177,7 +184,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         except refused as exc:
             # a number on one path and an array on another (numba/joins.py), else, where numba
             # does not type the loops, the statements as written
-            for retry in (joins.unified(run.built, str(exc)), plain):
+            for retry in (joins.unified(run.built, str(exc)), scalar_where.retried(run.built, str(exc)), plain):
                 if retry is not None and retry.source not in tried:
                     tried.add(retry.source)
                     compiled(retry)

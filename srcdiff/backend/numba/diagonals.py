@@ -1,4 +1,5 @@
-"""``np.diag_indices(n)``, which numba lacks, and the adjoint of ``np.diag(x, k)`` where x's
+"""``np.diag_indices(n)``, which numba lacks, the positions ``np.fill_diagonal`` writes
+(``diagonal_range``), and the adjoint of ``np.diag(x, k)`` where x's
 ndim was not known when the gradient was made:
 ``(np.diag(g, k) if np.ndim(x) == 1 else np.eye(...) * np.concatenate([g, ...])...)``.
 
@@ -15,6 +16,7 @@ import ast
 import numpy as np
 from numba import types
 
+from ...rules import write_helpers
 from .naming import overload
 
 
@@ -91,4 +93,20 @@ def spell_call(node: ast.Call):
     return None
 
 
-HELPERS = ("diag_adjoint", "diag_indices_of")
+def diagonal_range(a, wrap=False):
+    return write_helpers.diagonal_range(a, wrap)
+
+
+@overload(diagonal_range, prefer_literal=True)
+def _diagonal_range(a, wrap=False):
+    """The positions ``np.fill_diagonal(a, v)`` writes (rules/write_helpers.py): ``k`` of
+    ``a[k, k]``, or with `wrap` the flat positions to the end of a tall matrix.  Of another
+    ndim numba refuses it at the line (the Python gradient refuses it too)."""
+    if not (isinstance(a, types.Array) and a.ndim == 2):
+        return None
+    if getattr(wrap, "literal_value", False):
+        return lambda a, wrap=False: np.arange(0, a.shape[0] * a.shape[1], a.shape[1] + 1)
+    return lambda a, wrap=False: np.arange(min(a.shape[0], a.shape[1]))
+
+
+HELPERS = ("diag_adjoint", "diag_indices_of", "diagonal_range")

@@ -72,13 +72,16 @@ def expand_axes(a, axis):
 
 @overload(expand_axes, prefer_literal=True)
 def _expand_axes(a, axis):
-    """``np.expand_dims(a, axis)`` for a tuple of constant axes (numba takes one)."""
+    """``np.expand_dims(a, axis)`` for a tuple of constant axes (numba takes one), or of a
+    number (a 0-d value, such as a mean along the only axis: numba takes arrays only)."""
+    ndim = getattr(a, "ndim", 0) + (len(axis.types) if isinstance(axis, types.BaseTuple) else 1)
+    new = axes(axis, ndim)
     if _is_number(a):
-        return None
+        return made(f"def impl(a, axis):\n    return np.full(({'1, ' * ndim}), a)\n")
     if not _is_array(a):
         return None
-    ndim = a.ndim + (len(axis.types) if isinstance(axis, types.BaseTuple) else 1)
-    new = axes(axis, ndim)
+    if not isinstance(axis, types.BaseTuple):
+        return lambda a, axis: np.expand_dims(a, axis)
     sizes, k = [], 0
     for d in range(ndim):
         if d in new:

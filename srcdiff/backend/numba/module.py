@@ -28,10 +28,14 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import folding, recursion, scipy_calls, scope_reads, spelling
+from . import folding, recursion, scipy_calls, scope_reads, spelling, stats_calls
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
+#: how backend/jit.py compiles the module's functions: a float divided by zero is inf or NaN,
+#: as NumPy's numbers give, not Python's ZeroDivisionError (an untaken branch of np.where
+#: computes ``np.sin(x) / x`` at x = 0 too); an integer divided by zero is 0, as NumPy's
+NUMBA_OPTIONS = {"error_model": "numpy"}
 
 
 @dataclass
@@ -103,6 +107,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     for part in parts:
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)
+        for helper in stats_calls.spell(part.tree, part.variant.function):
+            imports[helper] = (stats_calls.MODULE, helper)
         _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed, primals)
     env = list(envs.values())
     params = [e.param for e in env]

@@ -61,7 +61,7 @@ def spell(tree: ast.FunctionDef, function) -> set[str]:
     special = sys.modules.get("scipy.special")
     if special is None:  # nothing in the program reached SciPy
         return set()
-    scope = _scope(function)
+    scope = scope_of(function)
     local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     local |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
     used = set()
@@ -120,7 +120,7 @@ def _positional(node: ast.Call, params: tuple) -> list | None:
     return [given.get(p, ast.Constant(default)) for p, default in params if p in names]
 
 
-def _scope(function) -> dict:
+def scope_of(function) -> dict:
     """The values the free names of `function` have: its closure cells, then its globals."""
     cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
     found = dict(function.__globals__)
@@ -132,12 +132,12 @@ def _scope(function) -> dict:
     return found
 
 
-def _value(node: ast.expr, scope: dict, local: set):
+def value_of(node: ast.expr, scope: dict, local: set):
     """What a name or a dotted path of module attributes is, or None."""
     if isinstance(node, ast.Name):
         return None if node.id in local else scope.get(node.id)
     if isinstance(node, ast.Attribute):
-        owner = _value(node.value, scope, local)
+        owner = value_of(node.value, scope, local)
         if owner is not None and _is_module(owner):
             return getattr(owner, node.attr, None)
     return None
@@ -158,12 +158,12 @@ def _signal_name(func: ast.expr, scope: dict, local: set) -> str | None:
     if signal is None:
         return None
     if isinstance(func, ast.Attribute) and func.attr in SIGNAL:
-        owner = _value(func.value, scope, local)
+        owner = value_of(func.value, scope, local)
         if owner is not None and _is_module(owner) and \
                 owner.__dict__.get("_target", getattr(owner, "__name__", "")) == "scipy.signal":
             return func.attr
         return None
-    value = _value(func, scope, local)
+    value = value_of(func, scope, local)
     return next((name for name in SIGNAL if value is not None and getattr(signal, name, None) is value), None)
 
 
@@ -173,23 +173,23 @@ def _module_name(func: ast.expr, scope: dict, local: set, module: str, names) ->
     if found is None:
         return None
     if isinstance(func, ast.Attribute) and func.attr in names:
-        owner = _value(func.value, scope, local)
+        owner = value_of(func.value, scope, local)
         if owner is not None and _is_module(owner) and owner.__dict__.get("_target", getattr(owner, "__name__", "")) \
                 == module:
             return func.attr
         return None
-    value = _value(func, scope, local)
+    value = value_of(func, scope, local)
     return next((name for name in names if value is not None and getattr(found, name, None) is value), None)
 
 
 def _special_name(func: ast.expr, scope: dict, local: set, special) -> str | None:
     """The ``scipy.special`` name `func` calls, if special.py has it."""
     if isinstance(func, ast.Attribute) and (func.attr in ARITY or func.attr in REDUCTIONS):
-        owner = _value(func.value, scope, local)
+        owner = value_of(func.value, scope, local)
         if owner is not None and _is_module(owner) and _is_special(owner):
             return func.attr
         return None
-    value = _value(func, scope, local)
+    value = value_of(func, scope, local)
     if value is None:
         return None
     return next((name for name in (*ARITY, *REDUCTIONS) if getattr(special, name, None) is value), None)

@@ -28,11 +28,15 @@ import ast
 
 from . import (
     array_calls,
+    averages,
     calculus_calls,
     diagonals,
     list_joins,
+    list_sums,
+    log_sums,
     masks,
     named_norms,
+    nested_lists,
     optionals,
     pads,
     pieces,
@@ -59,6 +63,7 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
     pieces.rewrite(func)
     _index_lists(func)
+    nested_lists.rewrite(func)
     tuple_adjoints.split(func)
     written_parts = tuple_parts.rewrite(func)
     rewriter = _Rewriter()
@@ -217,7 +222,8 @@ class _Rewriter(ast.NodeTransformer):
             # ``a.reshape(t)`` of a strided view (a piece of np.split): numba reshapes C-ordered arrays only
             shape = node.args[0] if len(node.args) == 1 else ast.Tuple(node.args, ast.Load())
             return self._helper("reshaped", [func.value, shape])
-        if _is_np(func, "expand_dims") and len(node.args) == 2 and isinstance(node.args[1], ast.Tuple):
+        if _is_np(func, "expand_dims") and len(node.args) == 2 \
+                and isinstance(node.args[1], (ast.Tuple, ast.Constant, ast.UnaryOp)):
             return self._helper("expand_axes", node.args)
         if isinstance(func, ast.Attribute) and func.attr in SAME_ARGUMENTS and _is_np(func, func.attr) \
                 and len(node.args) == 2 and not node.keywords:
@@ -251,7 +257,7 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, func.value, node.args, node)
         spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
-            or pads.spell(node)
+            or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

@@ -1,0 +1,139 @@
+"""numba versions of the list helpers of rules/list_helpers.py: ``list_rows(a)`` (``sorted(x)``,
+``list(a)``: an array's rows as a list) and its adjoint ``rows_adjoint(g, a)``, and the new
+lists a derivable gradient builds (``list_add``, ``lists_add``, ``list_repeat``,
+``list_total``, ``list_drop``, ``list_grow``).
+
+numba's lists hold one type: the rows of a vector are numbers, those of a matrix arrays, and
+a list's adjoint holds items of its list's kind (runtime.py's ``zeros_list``).  A case these
+do not cover (``list_grow`` of a list of arrays: Python appends the number 0.0) is left to
+numba, which refuses it at the user's line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from ...rules import list_helpers as python
+from .naming import overload
+
+
+def _listed(t) -> bool:
+    return isinstance(t, (types.List, types.UniTuple))
+
+
+def list_rows(a):
+    return python.list_rows(a)
+
+
+@overload(list_rows)
+def _list_rows(a):
+    if not isinstance(a, types.Array) or a.ndim == 0:
+        return None
+    return lambda a: [a[i] for i in range(a.shape[0])]
+
+
+def rows_adjoint(g, a):
+    return python.rows_adjoint(g, a)
+
+
+@overload(rows_adjoint)
+def _rows_adjoint(g, a):
+    """The list `g` (numbers for a vector's rows, arrays for a matrix's) as an array shaped like `a`."""
+    if not (_listed(g) and isinstance(a, types.Array)):
+        return None
+
+    def impl(g, a):
+        out = np.zeros(a.shape)
+        for i in range(len(g)):
+            out[i] = g[i]
+        return out
+    return impl
+
+
+def list_repeat(g, xs):
+    return python.list_repeat(g, xs)
+
+
+@overload(list_repeat)
+def _list_repeat(g, xs):
+    return lambda g, xs: [g for _ in range(len(xs))]
+
+
+def list_total(h, like):
+    return python.list_total(h, like)
+
+
+@overload(list_total)
+def _list_total(h, like):
+    """The sum of `h`'s items (0.0 for none), shaped like `like`."""
+    if not _listed(h):
+        return None
+    if isinstance(like, types.Array) and like.ndim > 0:
+        def impl(h, like):
+            total = np.zeros(like.shape)
+            for item in h:
+                total = total + item
+            return total
+        return impl
+    if isinstance(h.dtype, types.Number):
+        def impl(h, like):
+            total = 0.0
+            for item in h:
+                total += item
+            return total
+        return impl
+    return None
+
+
+def list_add(xs, i, v):
+    return python.list_add(xs, i, v)
+
+
+@overload(list_add)
+def _list_add(xs, i, v):
+    if not _listed(xs):
+        return None
+
+    def impl(xs, i, v):
+        out = list(xs)
+        out[i] = out[i] + v
+        return out
+    return impl
+
+
+def lists_add(a, b):
+    return python.lists_add(a, b)
+
+
+@overload(lists_add)
+def _lists_add(a, b):
+    if not (_listed(a) and _listed(b)):
+        return None
+    return lambda a, b: [a[k] + b[k] for k in range(min(len(a), len(b)))]
+
+
+def list_drop(xs):
+    return python.list_drop(xs)
+
+
+@overload(list_drop)
+def _list_drop(xs):
+    if not _listed(xs):
+        return None
+    return lambda xs: [xs[k] for k in range(len(xs) - 1)]
+
+
+def list_grow(h):
+    return python.list_grow(h)
+
+
+@overload(list_grow)
+def _list_grow(h):
+    if not (_listed(h) and isinstance(h.dtype, types.Number)):
+        return None
+    return lambda h: [h[k] for k in range(len(h))] + [0.0]
+
+
+HELPERS = ("list_rows", "rows_adjoint", "list_repeat", "list_total", "list_add", "lists_add", "list_drop",
+           "list_grow")
