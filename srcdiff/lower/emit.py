@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from ..frontend.depends import MISSING
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..rules.generated_code import TAKE_LISTS
 from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
@@ -35,6 +36,8 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
     state.nodes.append(kind(state.new_id(), rule, tuple(inputs), static, out, expr, state.line, **extra))
     state.sharing.note(state.nodes[-1])  # which fresh arrays `out` may share memory with
     state.facts.note(out, rule, static, inputs)  # its shape, where the signature decides it
+    if rule.fresh and not rule.array_result and state.facts.ndim(out) not in (MISSING, 0):
+        state.sharing.new_array(state.nodes[-1])  # ``G = X @ X.T`` of matrices: G may be written
     return out
 
 

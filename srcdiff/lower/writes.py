@@ -92,6 +92,14 @@ class Sharing:
             shared |= {self.count}
         self.shares[out] = shared
 
+    def new_array(self, node: Node) -> None:
+        """The value of `node`, a rule's fresh value that may be a number or an array (``x @ y``
+        of vectors is a number), is an array its shape shows: a new one, which may be written."""
+        out = node.out.name
+        if self.shares.get(out) == frozenset({self.count}) and not isinstance(node, InPlaceUpdate) \
+                and not _may_not_copy(node):  # (`note` made it a new value just now)
+            self.owner[out] = self.count
+
     def tokens(self, token: int) -> frozenset[int]:
         """The fresh arrays a write into array `token` may write into (itself, or those it merges)."""
         return frozenset({token}) | self.merged.get(token, frozenset())
