@@ -92,6 +92,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         fusion,
         guards,
         index_adds,
+        integers,
         joins,
         kink_helpers,
         linalg_more,
@@ -140,7 +141,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   zero_adjoints, optionals, diagonals, sorting,
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
-                                                  list_adjoints)
+                                                  list_adjoints, integers)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -1,8 +1,8 @@
 """numba versions of NumPy calls and srcdiff helpers numba's NumPy lacks, for generated code
 (backend/numba/spelling.py spells the calls as these): ``np.flip``/``np.cumsum``/
 ``np.expand_dims`` along constant axes, batched ``np.matmul``, ``np.inner``, ``np.linalg.solve``'s
-and ``np.prod``'s adjoints, ``np.split``'s adjoint, ``np.array(x, dtype=float)``,
-``math.factorial``.
+and ``np.prod``'s adjoints, ``np.split``'s adjoint, ``np.array(x, dtype=float)``
+(``math.factorial`` and ``math.comb``: integers.py).
 
 Axes are constants in generated code, so the code of each call is written from the types
 alone, as in reductions.py.  A case not written here is left to numba (``None``), which then
@@ -10,8 +10,6 @@ refuses it at the user's line.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit, types
@@ -364,26 +362,7 @@ def _astype_to(a, dtype):
     return lambda a, dtype: a.astype(dtype)
 
 
-def int_factorial(n):
-    return math.factorial(n)
-
-
-@overload(int_factorial)
-def _factorial(n):
-    if not isinstance(n, types.Integer):
-        return None
-
-    def product(n):
-        if n < 0:
-            raise ValueError("factorial() not defined for negative values")
-        out = 1
-        for k in range(2, n + 1):
-            out *= k
-        return out
-    return product
-
-
 HELPERS = ("flip_axis", "cumsum_axis", "expand_axes", "matmul_stacks", "inner_product",
-           "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "split_adjoint", "float_array", "int_factorial",
+           "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "split_adjoint", "float_array",
            "hstack_list", "vstack_list", "reshaped",
            "is_floating", "astype_to")

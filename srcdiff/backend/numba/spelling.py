@@ -56,6 +56,8 @@ METHODS = {"sum", "mean", "max", "min", "prod", "any", "all", "var", "std"}
 ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis", "argsort": "argsort_axis", "sort": "sort_axis"}
 #: NumPy calls numba lacks, same arguments -> missing.py's helper
 SAME_ARGUMENTS = {"matmul": "matmul_stacks", "inner": "inner_product"}
+#: ``math``'s integer functions numba lacks: the helper (integers.py) and the number of arguments
+INTEGERS = {"factorial": ("int_factorial", 1), "comb": ("int_comb", 2)}
 FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 
 
@@ -228,9 +230,9 @@ class _Rewriter(ast.NodeTransformer):
         if isinstance(func, ast.Attribute) and func.attr in SAME_ARGUMENTS and _is_np(func, func.attr) \
                 and len(node.args) == 2 and not node.keywords:
             return self._helper(SAME_ARGUMENTS[func.attr], node.args)
-        if isinstance(func, ast.Attribute) and func.attr == "factorial" and isinstance(func.value, ast.Name) \
-                and func.value.id == "math" and len(node.args) == 1:
-            return self._helper("int_factorial", node.args)
+        if isinstance(func, ast.Attribute) and func.attr in INTEGERS and isinstance(func.value, ast.Name) \
+                and func.value.id == "math" and len(node.args) == INTEGERS[func.attr][1] and not node.keywords:
+            return self._helper(INTEGERS[func.attr][0], node.args)
         if (_is_np(func, "hstack") or _is_np(func, "vstack")) and len(node.args) == 1 and not node.keywords:
             return self._helper("hstack_list" if func.attr == "hstack" else "vstack_list", node.args)
         if isinstance(func, ast.Attribute) and func.attr == "norm" and isinstance(func.value, ast.Attribute) \
