@@ -89,6 +89,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         decompositions,
         diagonals,
         einsum,
+        first_call,
         fusion,
         guards,
         index_adds,
@@ -181,7 +182,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     def run(*args):
         values = [e.current() for e in env]
         try:
-            return _in_argument_dtypes(run.dispatcher(*values, *map(_typed, args)), args, positions, options)
+            result = _in_argument_dtypes(run.dispatcher(*values, *map(_typed, args)), args, positions, options)
         except refused as exc:
             # a number on one path and an array on another (numba/joins.py), else, where numba
             # does not type the loops, the statements as written
@@ -195,7 +196,16 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             made.function(*args)
             raise SrcDiffError(f"{where}jit='numba': the compiled gradient raised {type(exc).__name__}: {exc}, "
                                "and the Python gradient does not", hint=HINT) from exc
+        kind = first_call.signature(args)
+        if kind not in run.checked:  # numba's semantics differ from Python's in places (first_call.py)
+            differs = first_call.difference(result, made.function(*args), args)
+            if differs:
+                raise SrcDiffError(f"{where}jit='numba': the compiled gradient gives {differs} (numba's integers "
+                                   "are 64-bit and wrap around where Python's do not)", hint=HINT)
+            run.checked.add(kind)
+        return result
     compiled(built)
+    run.checked = set()
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)

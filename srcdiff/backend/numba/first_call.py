@@ -1,0 +1,54 @@
+"""The first call of a compiled gradient, checked against the Python gradient.
+
+numba compiles the generated code with its own semantics where they differ from Python's:
+integers are 64-bit and wrap around silently (``m = m * k`` past 2**63), where Python's have
+no limit.  No rewrite can see every such place, so the first call for each kind of arguments
+also runs the Python gradient and compares: a compiled gradient that disagrees is refused,
+never returned.  Agreement is to a relative 1e-6 of the largest element (1e-3 for float32
+arguments): numba sums in another order than NumPy, which changes the last digits only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def signature(args: tuple) -> tuple:
+    """What numba compiles one version for: each argument's type, dtype and number of axes."""
+    return tuple((type(a), getattr(a, "dtype", None), np.ndim(a) if isinstance(a, np.ndarray) else None)
+                 for a in args)
+
+
+def difference(got, want, args: tuple) -> str:
+    """'' where the compiled result `got` agrees with the Python gradient's `want`; else what
+    differs."""
+    mine, theirs = _leaves(got), _leaves(want)
+    if mine is None or theirs is None:
+        return ""  # a value that is not numbers (a pullback): nothing to compare here
+    if len(mine) != len(theirs):
+        return f"{len(mine)} results where the Python gradient gives {len(theirs)}"
+    narrow = any(getattr(a, "dtype", None) in (np.float32, np.float16) for a in args)
+    rtol = 1e-3 if narrow else 1e-6
+    for a, b in zip(mine, theirs):
+        if a.shape != b.shape:
+            return f"a result of shape {a.shape} where the Python gradient's has shape {b.shape}"
+        finite = np.abs(b[np.isfinite(b)])
+        scale = float(finite.max()) if finite.size else 0.0
+        if not np.allclose(a, b, rtol=rtol, atol=rtol * scale, equal_nan=True):
+            error = np.nanmax(np.abs(a - b)) if a.size else 0.0
+            return f"values that differ from the Python gradient's by up to {error:.3g} (largest {scale:.3g})"
+    return ""
+
+
+def _leaves(value) -> list[np.ndarray] | None:
+    """The numbers of a result (a number, an array, tuples/lists/dicts of them) as float
+    arrays, in order; None if it holds anything else."""
+    if isinstance(value, dict):
+        value = [value[k] for k in sorted(value, key=repr)]
+    if isinstance(value, (tuple, list)):
+        found = [_leaves(v) for v in value]
+        return None if any(f is None for f in found) else [leaf for f in found for leaf in f]
+    if isinstance(value, (int, float, complex, np.number, np.ndarray)) and not isinstance(value, bool):
+        array = np.asarray(value)
+        return [array.astype(np.float64)] if array.dtype.kind in "fiu" else None
+    return None
