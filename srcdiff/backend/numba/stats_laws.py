@@ -41,7 +41,7 @@ def stats_norm_logpdf(x, loc, scale):
 @njit(cache=True)
 def stats_norm_pdf(x, loc, scale):
     z = _z(x, loc, scale)
-    return np.exp(-0.5 * z * z - LOG_SQRT_2PI) / scale
+    return np.exp(-0.5 * z * z - LOG_SQRT_2PI) / positive(scale)  # (a scale of 0: NaN, not ZeroDivisionError)
 
 
 @njit(cache=True)
