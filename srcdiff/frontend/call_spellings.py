@@ -12,7 +12,8 @@
       gains = list(itertools.accumulate(r, lambda acc, v: v + gamma * acc))
   becomes
       running = r[0]
-      accumulated = [running]
+      accumulated = []
+      accumulated.append(running)
       for k in range(1, len(r)):
           running = r[k] + gamma * running
           accumulated.append(running)
@@ -178,7 +179,10 @@ def _loop(call: ast.Call, names):
         step = ast.BinOp(last, ast.Add(), item)
     first = initial[0] if initial else ast.Subscript(ast.Name(seq.id, ast.Load()), ast.Constant(0), ast.Load())
     before.append(ast.Assign([ast.Name(running, ast.Store())], first))
-    before.append(ast.Assign([ast.Name(result, ast.Store())], ast.List([ast.Name(running, ast.Load())], ast.Load())))
+    # (built empty, then appended to: a gradient srcdiff differentiates again reads lists so built)
+    before.append(ast.Assign([ast.Name(result, ast.Store())], ast.List([], ast.Load())))
+    before.append(ast.Expr(ast.Call(ast.Attribute(ast.Name(result, ast.Load()), "append", ast.Load()),
+                                    [ast.Name(running, ast.Load())], [])))
     bounds = ([] if initial else [ast.Constant(1)]) + [ast.Call(ast.Name("len", ast.Load()),
                                                                 [ast.Name(seq.id, ast.Load())], [])]
     append = ast.Call(ast.Attribute(ast.Name(result, ast.Load()), "append", ast.Load()),

@@ -1,0 +1,211 @@
+"""Spellings grad refused after the red team's ninth wave, each written several ways as everyday
+code writes it: ``:=`` where it always runs, a nested ``def`` taking ``*terms``, ``math.hypot``
+of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, and a decorator of
+the user's made with ``functools.wraps`` passing ``*args, **kwargs`` on.  test_reach10_spellings.py
+runs every transformation on them."""
+
+import functools
+import itertools
+import math
+import operator
+from itertools import accumulate, pairwise
+
+import numpy as np
+
+# ---- := where Python always evaluates it ----------------------------------------------------------
+
+
+def walrus_if(w, X):
+    if (n := np.sum(w ** 2)) > 0.5:
+        return np.sum(np.tanh(X @ w)) + n
+    return np.sum(np.tanh(X @ w))
+
+
+def walrus_elif(w):
+    if np.sum(w) > 10.0:
+        return np.sum(w)
+    elif (m := np.max(np.abs(w))) > 0.2:
+        return m * np.sum(np.sin(w))
+    return np.sum(w ** 3)
+
+
+def walrus_in_assignment(w, X):
+    y = (z := X @ w) * np.tanh(z)
+    return np.sum(y) + np.sum(z ** 2)
+
+
+def walrus_in_return(w):
+    return np.sum((t := np.tanh(w)) * t) + (s := np.sum(w)) * s
+
+
+def walrus_loop_iterable(w, X):
+    total = 0.0
+    for row in (rows := np.tanh(X * w)):
+        total = total + np.sum(row ** 2)
+    return total + np.sum(rows ** 3)
+
+
+# ---- a nested function taking *terms ----------------------------------------------------------------
+
+
+def nested_total(w, X):
+    def total(*terms):
+        return sum(terms)
+    return total(np.sum((X @ w) ** 2), 0.1 * np.sum(w ** 2))
+
+
+def nested_scaled_parts(w):
+    def weighted(scale, *parts):
+        acc = 0.0
+        for p in parts:
+            acc = acc + scale * np.sum(p ** 2)
+        return acc / len(parts)
+    return weighted(0.5, w, np.sin(w), w[:2] * w[1:])
+
+
+def nested_two_arities(w):
+    def combine(*xs):
+        out = 1.0
+        for x in xs:
+            out = out * x
+        return np.sum(out)
+    return combine(w, w) + combine(w, np.cos(w), 2.0 * w)
+
+
+# ---- math.hypot of three or more numbers -----------------------------------------------------------
+
+
+def hypot_three_squared(p):
+    return math.hypot(float(p[0]), float(p[1]), float(p[2])) ** 2
+
+
+def hypot_four_distance(p):
+    return math.log(1.0 + math.hypot(p[0], p[1] - 1.0, p[2], 2.0 * p[3]))
+
+
+def hypot_points(a, b, c):
+    return math.hypot(a, b, c) * math.hypot(a - 1.0, b, c, a * b)
+
+
+# ---- itertools.pairwise -------------------------------------------------------------------------------
+
+
+def pairwise_path_sum(pts):
+    return sum(np.sum((b - a) ** 2) for a, b in itertools.pairwise(pts))
+
+
+def pairwise_loop(x):
+    total = 0.0
+    for a, b in pairwise(x):
+        total = total + np.tanh(b - a) * a
+    return total
+
+
+def pairwise_of_a_call(x):
+    total = 0.0
+    for lo, hi in itertools.pairwise(np.cumsum(np.exp(x))):
+        total = total + np.log(hi - lo) * lo
+    return total
+
+
+def pairwise_comprehension(pts):
+    steps = [np.sqrt(np.sum((b - a) ** 2) + 1e-3) for a, b in pairwise(pts)]
+    return sum(steps)
+
+
+# ---- itertools.accumulate ------------------------------------------------------------------------------
+
+
+def accumulate_discounted(r, gamma=0.9):
+    return np.sum(np.array(list(itertools.accumulate(r, lambda acc, v: v + gamma * acc))) ** 2)
+
+
+def accumulate_sums(x):
+    running = list(accumulate(x))
+    return sum(v * v for v in running)
+
+
+def accumulate_product_initial(x):
+    total = 0.0
+    for v in itertools.accumulate(x, operator.mul, initial=1.5):
+        total = total + v
+    return total
+
+
+def accumulate_summed(x):
+    return sum(accumulate(np.sin(x), lambda a, b: 0.5 * a + b))
+
+
+# ---- a decorator of the user's made with functools.wraps ------------------------------------------------
+
+
+def halved(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return 0.5 * fn(*args, **kwargs)
+    return wrapper
+
+
+def scaled(factor):
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            value = fn(*args, **kwargs)
+            return factor * np.log1p(value)
+        return wrapper
+    return decorate
+
+
+def positional_only(fn):
+    @functools.wraps(fn)
+    def run(*args):
+        return fn(*args) ** 2
+    return run
+
+
+@halved
+def decorated_halved(w, X):
+    return np.sum((X @ w) ** 2)
+
+
+@scaled(2.0)
+def decorated_scaled(w, X, c=0.3):
+    return np.sum(np.tanh(X @ w) ** 2) + c
+
+
+@halved
+@positional_only
+def decorated_twice(w):
+    return np.sum(np.sin(w))
+
+
+def _M(r, *shape):
+    return r.normal(size=shape)
+
+
+PROGRAMS = [
+    ("walrus_if", walrus_if, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
+    ("walrus_if_small", walrus_if, lambda r: (0.1 * r.normal(size=3), _M(r, 4, 3)), 0),
+    ("walrus_elif", walrus_elif, lambda r: (np.array([0.4, -0.7, 0.3]),), 0),
+    ("walrus_in_assignment", walrus_in_assignment, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
+    ("walrus_in_return", walrus_in_return, lambda r: (r.normal(size=3),), 0),
+    ("walrus_loop_iterable", walrus_loop_iterable, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
+    ("nested_total", nested_total, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
+    ("nested_scaled_parts", nested_scaled_parts, lambda r: (r.normal(size=3),), 0),
+    ("nested_two_arities", nested_two_arities, lambda r: (r.normal(size=3),), 0),
+    ("hypot_three_squared", hypot_three_squared, lambda r: (np.array([0.7, -1.2, 2.0]),), 0),
+    ("hypot_four_distance", hypot_four_distance, lambda r: (r.normal(size=4),), 0),
+    ("hypot_points", hypot_points, lambda r: (0.4, -0.8, 1.1), 0),
+    ("hypot_points_c", hypot_points, lambda r: (0.4, -0.8, 1.1), 2),
+    ("pairwise_path_sum", pairwise_path_sum, lambda r: (_M(r, 4, 2),), 0),
+    ("pairwise_loop", pairwise_loop, lambda r: (r.normal(size=5),), 0),
+    ("pairwise_of_a_call", pairwise_of_a_call, lambda r: (r.normal(size=4),), 0),
+    ("pairwise_comprehension", pairwise_comprehension, lambda r: (_M(r, 5, 3),), 0),
+    ("accumulate_discounted", accumulate_discounted, lambda r: (np.array([0.7, -1.2, 2.0]),), 0),
+    ("accumulate_sums", accumulate_sums, lambda r: (r.normal(size=4),), 0),
+    ("accumulate_product_initial", accumulate_product_initial, lambda r: (r.normal(size=4),), 0),
+    ("accumulate_summed", accumulate_summed, lambda r: (r.normal(size=5),), 0),
+    ("decorated_halved", decorated_halved, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
+    ("decorated_scaled", decorated_scaled, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
+    ("decorated_twice", decorated_twice, lambda r: (r.normal(size=3),), 0),
+]
