@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import copy
 import dataclasses
+import dis
 import inspect
 import textwrap
 import types
@@ -279,6 +281,9 @@ def _lambda_def(module, func, where: Location) -> ast.FunctionDef:
     names = list(func.__code__.co_varnames[: func.__code__.co_argcount])
     lambdas = [n for n in lambdas if isinstance(n, ast.Lambda)
                and [a.arg for a in n.args.args] == names]
+    if len(lambdas) > 1:  # several on the line (a dict of activations): the one compiled to func's code
+        same = [lam for lam in lambdas if _same_code(lam, func.__code__)]
+        lambdas = same[:1] or lambdas  # (several that compile alike compute alike)
     if len(lambdas) != 1:
         raise SrcDiffError(
             "cannot tell which lambda to differentiate from its source line", where,
@@ -291,6 +296,33 @@ def _lambda_def(module, func, where: Location) -> ast.FunctionDef:
     if hasattr(ast.FunctionDef, "type_params"):
         fdef.type_params = []
     return ast.fix_missing_locations(fdef)
+
+
+def _same_code(lam: ast.Lambda, code: types.CodeType) -> bool:
+    """Whether `lam` compiles to the instructions, names and constants of `code`: the same
+    computation, wherever on the line it is written."""
+    cells = [ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None)) for n in code.co_freevars]
+    outer = ast.parse("def _outer():\n    pass").body[0]
+    outer.body = cells + [ast.Return(copy.deepcopy(lam))]
+    try:
+        made = compile(ast.fix_missing_locations(ast.Module([outer], [])), "<lambda>", "exec")
+    except (SyntaxError, ValueError):
+        return False
+    inner = next(c for c in made.co_consts if isinstance(c, types.CodeType))
+    return _alike(next(c for c in inner.co_consts if isinstance(c, types.CodeType)), code)
+
+
+def _alike(a: types.CodeType, b: types.CodeType) -> bool:
+    """The same instructions on the same names and constants (nested code, a comprehension's,
+    compared alike).  A method of an imported module is loaded as an attribute or as a method
+    depending on the module the code is compiled in: the two count as one."""
+    def steps(code):
+        return [("LOAD_ATTR" if i.opname == "LOAD_METHOD" else i.opname, i.argval) for i in dis.get_instructions(code)
+                if i.opname not in ("CACHE", "NOP", "RESUME", "PUSH_NULL", "EXTENDED_ARG")]
+    mine, theirs = steps(a), steps(b)
+    return len(mine) == len(theirs) and all(
+        x[0] == y[0] and (_alike(x[1], y[1]) if isinstance(x[1], types.CodeType) and isinstance(y[1], types.CodeType)
+                          else type(x[1]) is type(y[1]) and x[1] == y[1]) for x, y in zip(mine, theirs))
 
 
 def _file_lines(filename: str, lines: list[str], first: int) -> list[str]:

@@ -1,7 +1,8 @@
 """Spellings grad refused after the red team's ninth wave, each written several ways as everyday
 code writes it: ``:=`` where it always runs, a nested ``def`` taking ``*terms``, ``math.hypot``
-of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, and a decorator of
-the user's made with ``functools.wraps`` passing ``*args, **kwargs`` on.  test_reach10_spellings.py
+of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, a decorator of the
+user's made with ``functools.wraps`` passing ``*args, **kwargs`` on, and a lambda among several on
+one line (a dict of activations).  test_reach10_spellings.py
 runs every transformation on them."""
 
 import functools
@@ -11,6 +12,7 @@ import operator
 from itertools import accumulate, pairwise
 
 import numpy as np
+import scipy.special
 
 # ---- := where Python always evaluates it ----------------------------------------------------------
 
@@ -179,6 +181,34 @@ def decorated_twice(w):
     return np.sum(np.sin(w))
 
 
+# ---- a lambda among several on one line (a dict or tuple of activations) ----------------------------
+
+ACTIVATIONS = {"swish": lambda z: z * scipy.special.expit(z), "sq": lambda z: z ** 2, "id": lambda z: z}
+LOSSES = (lambda r: r ** 2, lambda r: np.log(np.cosh(r)), lambda r: np.sqrt(1.0 + r * r) - 1.0)
+SCALES = {"two": lambda z: 2.0 * z ** 3, "three": lambda z: 3.0 * z ** 3}
+SUMS = {"plain": lambda z: sum(v for v in z), "doubled": lambda z: sum(2.0 * v * v for v in z)}
+
+
+def activation_swish(W, X, act="swish"):
+    return np.sum(ACTIVATIONS[act](X @ W))
+
+
+def activation_square(W, X, act="sq"):
+    return np.sum(ACTIVATIONS[act](np.tanh(X @ W)))
+
+
+def loss_from_a_tuple(w, X, y):
+    return np.mean(LOSSES[1](X @ w - y)) + np.mean(LOSSES[2](w))
+
+
+def scale_by_constant(x):
+    return np.sum(SCALES["three"](x))
+
+
+def sum_by_comprehension(x):
+    return SUMS["doubled"](np.sin(x))
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -208,4 +238,9 @@ PROGRAMS = [
     ("decorated_halved", decorated_halved, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
     ("decorated_scaled", decorated_scaled, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
     ("decorated_twice", decorated_twice, lambda r: (r.normal(size=3),), 0),
+    ("activation_swish", activation_swish, lambda r: (_M(r, 3, 2), _M(r, 4, 3)), 0),
+    ("activation_square", activation_square, lambda r: (_M(r, 3, 2), _M(r, 4, 3)), 0),
+    ("loss_from_a_tuple", loss_from_a_tuple, lambda r: (r.normal(size=3), _M(r, 5, 3), r.normal(size=5)), 0),
+    ("scale_by_constant", scale_by_constant, lambda r: (r.normal(size=4),), 0),
+    ("sum_by_comprehension", sum_by_comprehension, lambda r: (r.normal(size=4),), 0),
 ]
