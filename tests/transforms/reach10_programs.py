@@ -1,8 +1,8 @@
 """Spellings grad refused after the red team's ninth wave, each written several ways as everyday
 code writes it: ``:=`` where it always runs, a nested ``def`` taking ``*terms``, ``math.hypot``
 of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, a decorator of the
-user's made with ``functools.wraps`` passing ``*args, **kwargs`` on, and a lambda among several on
-one line (a dict of activations).  test_reach10_spellings.py
+user's made with ``functools.wraps`` passing ``*args, **kwargs`` on, a lambda among several on one
+line (a dict of activations), and scipy.stats's negative binomial and geometric laws.  test_reach10_spellings.py
 runs every transformation on them."""
 
 import functools
@@ -13,6 +13,7 @@ from itertools import accumulate, pairwise
 
 import numpy as np
 import scipy.special
+import scipy.stats
 
 # ---- := where Python always evaluates it ----------------------------------------------------------
 
@@ -209,6 +210,24 @@ def sum_by_comprehension(x):
     return SUMS["doubled"](np.sin(x))
 
 
+# ---- scipy.stats discrete laws with a real parameter --------------------------------------------------
+
+
+def nbinom_log_likelihood(params, counts):
+    log_mu, log_r = params
+    mu, r = np.exp(log_mu), np.exp(log_r)
+    return -np.sum(scipy.stats.nbinom.logpmf(counts, r, r / (r + mu)))
+
+
+def nbinom_pmf_shifted(p, counts):
+    return np.sum(scipy.stats.nbinom.pmf(counts, 2.5 * p[0] + 1.0, 1.0 / (1.0 + np.exp(-p[1])), loc=-1))
+
+
+def geom_log_likelihood(logit, counts):
+    q = scipy.special.expit(logit)
+    return np.sum(scipy.stats.geom.logpmf(counts, q)) + np.sum(np.log(scipy.stats.geom.pmf(counts + 1, q)))
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -243,4 +262,7 @@ PROGRAMS = [
     ("loss_from_a_tuple", loss_from_a_tuple, lambda r: (r.normal(size=3), _M(r, 5, 3), r.normal(size=5)), 0),
     ("scale_by_constant", scale_by_constant, lambda r: (r.normal(size=4),), 0),
     ("sum_by_comprehension", sum_by_comprehension, lambda r: (r.normal(size=4),), 0),
+    ("nbinom_log_likelihood", nbinom_log_likelihood, lambda r: (np.array([0.8, 0.3]), np.array([0, 3, 1, 5, 2, 0])), 0),
+    ("nbinom_pmf_shifted", nbinom_pmf_shifted, lambda r: (np.array([0.6, -0.4]), np.array([0, 2, 1, 4])), 0),
+    ("geom_log_likelihood", geom_log_likelihood, lambda r: (np.array([0.3, -0.5, 1.2]), np.array([1, 4, 2])), 0),
 ]
