@@ -2,8 +2,8 @@
 code writes it: ``:=`` where it always runs, a nested ``def`` taking ``*terms``, ``math.hypot``
 of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, a decorator of the
 user's made with ``functools.wraps`` passing ``*args, **kwargs`` on, a lambda among several on one
-line (a dict of activations), and scipy.stats's negative binomial and geometric laws.  test_reach10_spellings.py
-runs every transformation on them."""
+line (a dict of activations), scipy.stats's negative binomial and geometric laws, and a dict
+default spread as ``**cfg``.  test_reach10_spellings.py runs every transformation on them."""
 
 import functools
 import itertools
@@ -228,6 +228,29 @@ def geom_log_likelihood(logit, counts):
     return np.sum(scipy.stats.geom.logpmf(counts, q)) + np.sum(np.log(scipy.stats.geom.pmf(counts + 1, q)))
 
 
+# ---- a dict default spread as **cfg or read by key (as a helper too: the tree-wrapped call) ----------
+
+
+def _penalised(w, *, l1=0.0, l2=0.0, smooth=1e-3):
+    return l1 * np.sum(np.sqrt(w ** 2 + smooth)) + l2 * np.sum(w ** 2)
+
+
+def _powered(x, scale, power):
+    return scale * np.sum(np.abs(x) ** power)
+
+
+def config_splatted(w, X, y, cfg={"l1": 0.1, "l2": 0.05}):  # noqa: B006  read, never written
+    return np.mean((X @ w - y) ** 2) + _penalised(w, **cfg)
+
+
+def config_by_key(w, cfg={"l2": 0.3, "shift": np.array([0.1, -0.2, 0.3])}):  # noqa: B006, B008  read, never written
+    return cfg["l2"] * np.sum((w - cfg["shift"]) ** 2) + np.sum(np.sin(w))
+
+
+def options_to_named_parameters(x, opts={"scale": 2.0, "power": 3}):  # noqa: B006  read, never written
+    return _powered(np.tanh(x), **opts) + _powered(x, 0.5, 2)
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -264,5 +287,8 @@ PROGRAMS = [
     ("sum_by_comprehension", sum_by_comprehension, lambda r: (r.normal(size=4),), 0),
     ("nbinom_log_likelihood", nbinom_log_likelihood, lambda r: (np.array([0.8, 0.3]), np.array([0, 3, 1, 5, 2, 0])), 0),
     ("nbinom_pmf_shifted", nbinom_pmf_shifted, lambda r: (np.array([0.6, -0.4]), np.array([0, 2, 1, 4])), 0),
+    ("config_splatted", config_splatted, lambda r: (r.normal(size=3), _M(r, 5, 3), r.normal(size=5)), 0),
+    ("config_by_key", config_by_key, lambda r: (r.normal(size=3),), 0),
+    ("options_to_named_parameters", options_to_named_parameters, lambda r: (r.normal(size=4),), 0),
     ("geom_log_likelihood", geom_log_likelihood, lambda r: (np.array([0.3, -0.5, 1.2]), np.array([1, 4, 2])), 0),
 ]
