@@ -2,8 +2,8 @@
 code writes it: ``:=`` where it always runs, a nested ``def`` taking ``*terms``, ``math.hypot``
 of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, a decorator of the
 user's made with ``functools.wraps`` passing ``*args, **kwargs`` on, a lambda among several on one
-line (a dict of activations), scipy.stats's negative binomial and geometric laws, and a dict
-default spread as ``**cfg``.  test_reach10_spellings.py runs every transformation on them."""
+line (a dict of activations), scipy.stats's negative binomial and geometric laws, a dict
+default spread as ``**cfg``, and ``np.put_along_axis``.  test_reach10_spellings.py runs every transformation on them."""
 
 import functools
 import itertools
@@ -251,6 +251,37 @@ def options_to_named_parameters(x, opts={"scale": 2.0, "power": 3}):  # noqa: B0
     return _powered(np.tanh(x), **opts) + _powered(x, 0.5, 2)
 
 
+# ---- np.put_along_axis: an index write ---------------------------------------------------------------
+
+LABELS = np.array([0, 2, 1, 1])
+TOP = np.array([[2, 0], [1, 2], [0, 1]])
+
+
+def smoothed_targets(W, X, labels=LABELS):
+    z = X @ W
+    target = np.full_like(z, 0.05)
+    np.put_along_axis(target, labels[:, None], 0.9, axis=1)
+    return -np.sum(target * (z - np.log(np.sum(np.exp(z), axis=1, keepdims=True))))
+
+
+def values_put_by_row(w, X, top=TOP):
+    out = np.zeros((3, 3))
+    np.put_along_axis(out, top, np.tanh(X[:3, :2] * w[0]), axis=1)
+    return np.sum(out * np.cos(X[:3, :3] @ w))
+
+
+def column_replaced(X, w, labels=np.array([[1, 0, 3]])):  # noqa: B008  read, never written
+    out = X.copy()
+    np.put_along_axis(out, labels, w[None, :] ** 2, 0)
+    return np.sum(out ** 3) + np.sum(out[:, 0] * X[:, 1])
+
+
+def cube_last_axis(T, picks=np.array([[[1], [0]], [[2], [1]]])):  # noqa: B008  read, never written
+    out = np.sin(T)
+    np.put_along_axis(out, picks, 2.0 * T[:, :, :1] ** 2, axis=-1)
+    return np.sum(out * T)
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -290,5 +321,10 @@ PROGRAMS = [
     ("config_splatted", config_splatted, lambda r: (r.normal(size=3), _M(r, 5, 3), r.normal(size=5)), 0),
     ("config_by_key", config_by_key, lambda r: (r.normal(size=3),), 0),
     ("options_to_named_parameters", options_to_named_parameters, lambda r: (r.normal(size=4),), 0),
+    ("smoothed_targets", smoothed_targets, lambda r: (_M(r, 3, 3), _M(r, 4, 3)), 0),
+    ("values_put_by_row", values_put_by_row, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
+    ("column_replaced", column_replaced, lambda r: (_M(r, 4, 3), r.normal(size=3)), 0),
+    ("column_replaced_w", column_replaced, lambda r: (_M(r, 4, 3), r.normal(size=3)), 1),
+    ("cube_last_axis", cube_last_axis, lambda r: (_M(r, 2, 2, 3),), 0),
     ("geom_log_likelihood", geom_log_likelihood, lambda r: (np.array([0.3, -0.5, 1.2]), np.array([1, 4, 2])), 0),
 ]

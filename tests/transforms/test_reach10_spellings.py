@@ -12,6 +12,7 @@ import pytest
 from numeric import central_difference
 
 import srcdiff
+from srcdiff.rules.write_helpers import along_axis_indices
 
 from . import corpus, matrix
 from .reach10_programs import PROGRAMS, accumulate_discounted, hypot_three_squared
@@ -120,6 +121,37 @@ def test_spellings_still_refused_name_the_users_line(func, words):
     with pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.grad(func)(np.array([0.5, 0.25]))
     assert words in str(caught.value) and __file__.rsplit("/", 1)[-1] in str(caught.value)
+
+
+def put_along_no_axis(w):
+    out = np.zeros(4)
+    np.put_along_axis(out, np.array([1, 3]), w, axis=None)
+    return np.sum(out * np.arange(4.0))
+
+
+def put_along_fewer_axes(w):
+    out = np.zeros((2, 2))
+    np.put_along_axis(out, np.array([1, 0]), w, axis=1)  # NumPy raises: indices of 1 axis into 2
+    return np.sum(out)
+
+
+def test_put_along_axis_without_an_axis_is_refused_at_the_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="axis") as caught:
+        srcdiff.grad(put_along_no_axis)(np.array([0.5, 0.25]))
+    assert "put_along_axis(out" in str(caught.value)
+
+
+def test_put_along_axis_with_fewer_axes_is_refused_where_numpy_raises():
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        put_along_fewer_axes(np.array([0.5, 0.25]))
+    with pytest.raises(srcdiff.SrcDiffError, match="agree") as caught:
+        srcdiff.grad(put_along_fewer_axes)(np.array([0.5, 0.25]))
+    assert "put_along_axis(out" in str(caught.value)
+
+
+def test_the_indices_are_checked_when_run_where_their_axes_are_not_known():
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        along_axis_indices(np.array([1, 0]), np.zeros((2, 2)))
 
 
 def test_the_wrapped_function_is_differentiated_through_a_refused_wrapper():

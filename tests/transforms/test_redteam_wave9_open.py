@@ -30,13 +30,6 @@ def _program(f, *args) -> Program:
 # ---- 5. reasonable code refused (OPEN): each located at the user's line, each wanted right ----------
 
 
-def put_along_axis_targets(W, X, labels=np.array([0, 2, 1, 1])):  # noqa: B008  read, never written
-    z = X @ W
-    target = np.full_like(z, 0.05)
-    np.put_along_axis(target, labels[:, None], 0.9, axis=1)
-    return -np.sum(target * (z - np.log(np.sum(np.exp(z), axis=1, keepdims=True))))
-
-
 @dataclasses.dataclass
 class State:
     q: np.ndarray
@@ -52,15 +45,13 @@ def dataclass_state_in_loop(q0, dt=0.1, steps=3):
 
 
 def _refused_args(f):
-    rng = np.random.default_rng(5)
-    if f is put_along_axis_targets:
-        return rng.normal(size=(3, 3)), rng.normal(size=(4, 3))
     return (np.array([0.4, -1.1]),)
 
 
 #: (math.hypot of three, itertools.pairwise/accumulate, `:=` in a condition, a nested def taking
-#: *terms and a functools.wraps decorator of the user's are differentiated now: test_reach10_spellings.py)
-REFUSED_REASONABLE = [put_along_axis_targets, dataclass_state_in_loop]
+#: *terms, a functools.wraps decorator of the user's and np.put_along_axis are differentiated now:
+#: test_reach10_spellings.py)
+REFUSED_REASONABLE = [dataclass_state_in_loop]
 
 
 @pytest.mark.parametrize("f", REFUSED_REASONABLE, ids=lambda f: f.__name__)
