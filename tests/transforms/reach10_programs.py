@@ -3,7 +3,8 @@ code writes it: ``:=`` where it always runs, a nested ``def`` taking ``*terms``,
 of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, a decorator of the
 user's made with ``functools.wraps`` passing ``*args, **kwargs`` on, a lambda among several on one
 line (a dict of activations), scipy.stats's negative binomial and geometric laws, a dict
-default spread as ``**cfg``, and ``np.put_along_axis``.  test_reach10_spellings.py runs every transformation on them."""
+default spread as ``**cfg``, ``np.put_along_axis`` and ``scipy.linalg.cho_factor``/``cho_solve``.
+test_reach10_spellings.py runs every transformation on them."""
 
 import functools
 import itertools
@@ -12,6 +13,8 @@ import operator
 from itertools import accumulate, pairwise
 
 import numpy as np
+import scipy.linalg
+import scipy.linalg as sla
 import scipy.special
 import scipy.stats
 
@@ -282,6 +285,31 @@ def cube_last_axis(T, picks=np.array([[[1], [0]], [[2], [1]]])):  # noqa: B008  
     return np.sum(out * T)
 
 
+# ---- scipy.linalg.cho_factor / cho_solve -------------------------------------------------------------
+
+
+def gp_marginal_likelihood(log_ell, x, y):
+    K = np.exp(-0.5 * (x[:, None] - x[None, :]) ** 2 / np.exp(2.0 * log_ell[0])) + 0.1 * np.eye(x.size)
+    c, low = scipy.linalg.cho_factor(K)
+    alpha = scipy.linalg.cho_solve((c, low), y)
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(c)))
+
+
+def lower_factor_matrix_rhs(A, B):
+    S = A @ A.T + np.eye(3)
+    factor, lower = scipy.linalg.cho_factor(S, lower=True)
+    return np.sum(scipy.linalg.cho_solve((factor, lower), B) ** 2) + np.sum(np.diagonal(factor))
+
+
+def solves_in_a_loop(w, X):
+    S = X.T @ X + np.diag(np.exp(w))
+    c, low = sla.cho_factor(S, check_finite=False)
+    x = np.ones(3)
+    for _ in range(2):
+        x = sla.cho_solve((c, low), x + w)
+    return np.sum(x ** 2)
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -326,5 +354,10 @@ PROGRAMS = [
     ("column_replaced", column_replaced, lambda r: (_M(r, 4, 3), r.normal(size=3)), 0),
     ("column_replaced_w", column_replaced, lambda r: (_M(r, 4, 3), r.normal(size=3)), 1),
     ("cube_last_axis", cube_last_axis, lambda r: (_M(r, 2, 2, 3),), 0),
+    ("gp_marginal_likelihood", gp_marginal_likelihood,
+     lambda r: (np.array([0.2]), np.linspace(0.0, 2.0, 5), r.normal(size=5)), 0),
+    ("lower_factor_matrix_rhs", lower_factor_matrix_rhs, lambda r: (_M(r, 3, 3), _M(r, 3, 2)), 0),
+    ("lower_factor_matrix_rhs_b", lower_factor_matrix_rhs, lambda r: (_M(r, 3, 3), _M(r, 3, 2)), 1),
+    ("solves_in_a_loop", solves_in_a_loop, lambda r: (r.normal(size=3) * 0.3, _M(r, 5, 3)), 0),
     ("geom_log_likelihood", geom_log_likelihood, lambda r: (np.array([0.3, -0.5, 1.2]), np.array([1, 4, 2])), 0),
 ]
