@@ -3,9 +3,11 @@ code writes it: ``:=`` where it always runs, a nested ``def`` taking ``*terms``,
 of three or more numbers, ``itertools.pairwise`` and ``itertools.accumulate``, a decorator of the
 user's made with ``functools.wraps`` passing ``*args, **kwargs`` on, a lambda among several on one
 line (a dict of activations), scipy.stats's negative binomial and geometric laws, a dict
-default spread as ``**cfg``, ``np.put_along_axis`` and ``scipy.linalg.cho_factor``/``cho_solve``.
+default spread as ``**cfg``, ``np.put_along_axis``, ``scipy.linalg.cho_factor``/``cho_solve``, and a dataclass
+state rebuilt in a loop.
 test_reach10_spellings.py runs every transformation on them."""
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -310,6 +312,54 @@ def solves_in_a_loop(w, X):
     return np.sum(x ** 2)
 
 
+# ---- an object of the user's rebuilt in a loop whose length is a parameter ------------------------------
+
+
+@dataclasses.dataclass
+class Phase:
+    q: np.ndarray
+    p: np.ndarray
+
+
+@dataclasses.dataclass(frozen=True)
+class Walker:
+    x: np.ndarray
+    v: float
+
+
+@dataclasses.dataclass
+class Track:
+    pos: np.ndarray
+    vel: np.ndarray
+    t: float
+
+
+def symplectic_euler(q0, dt=0.1, steps=3):
+    s = Phase(q0, np.zeros_like(q0))
+    for _ in range(steps):
+        p = s.p - dt * np.sin(s.q)
+        s = Phase(s.q + dt * p, p)
+    return np.sum(s.q ** 2 + s.p ** 2)
+
+
+def walker_while(x0, steps=3):
+    w = Walker(x0, 0.5)
+    k = 0
+    while k < steps:
+        w = Walker(np.tanh(w.x) + w.v * x0, w.v * 0.9)
+        k += 1
+    return np.sum(w.x ** 2) * w.v
+
+
+def track_with_keywords(v0, drag=0.2, steps=4):
+    tr = Track(np.zeros_like(v0), v0, 0.0)
+    energies = []
+    for _ in range(steps):
+        tr = Track(pos=tr.pos + 0.1 * tr.vel, vel=tr.vel * (1.0 - drag * np.abs(tr.vel)), t=tr.t + 0.1)
+        energies.append(np.sum(tr.vel ** 2))
+    return np.sum(tr.pos ** 2) + sum(energies) + tr.t
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -359,5 +409,8 @@ PROGRAMS = [
     ("lower_factor_matrix_rhs", lower_factor_matrix_rhs, lambda r: (_M(r, 3, 3), _M(r, 3, 2)), 0),
     ("lower_factor_matrix_rhs_b", lower_factor_matrix_rhs, lambda r: (_M(r, 3, 3), _M(r, 3, 2)), 1),
     ("solves_in_a_loop", solves_in_a_loop, lambda r: (r.normal(size=3) * 0.3, _M(r, 5, 3)), 0),
+    ("symplectic_euler", symplectic_euler, lambda r: (np.array([0.4, -1.1]),), 0),
+    ("walker_while", walker_while, lambda r: (r.normal(size=3),), 0),
+    ("track_with_keywords", track_with_keywords, lambda r: (r.normal(size=3),), 0),
     ("geom_log_likelihood", geom_log_likelihood, lambda r: (np.array([0.3, -0.5, 1.2]), np.array([1, 4, 2])), 0),
 ]

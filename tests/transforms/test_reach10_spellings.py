@@ -3,6 +3,7 @@ transformation agrees with central differences, numba agrees or refuses at the u
 float32 stays float32, the spellings srcdiff still does not cover are refused at their line,
 and math.hypot of three is exact where some of its numbers are 0."""
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -152,6 +153,54 @@ def test_put_along_axis_with_fewer_axes_is_refused_where_numpy_raises():
 def test_the_indices_are_checked_when_run_where_their_axes_are_not_known():
     with pytest.raises(ValueError, match="same number of dimensions"):
         along_axis_indices(np.array([1, 0]), np.zeros((2, 2)))
+
+
+@dataclasses.dataclass
+class Phase:
+    q: np.ndarray
+    p: np.ndarray
+
+
+def _step(s):
+    return Phase(s.q + 0.1 * s.p, s.p - 0.1 * s.q)
+
+
+def rebuilt_by_a_helper(q0, steps=2):
+    s = Phase(q0, q0 * 2.0)
+    for _ in range(steps):
+        s = _step(s)
+    return np.sum(s.q ** 2)
+
+
+def rebuilt_while_another_name_holds_it(q0, steps=2):
+    s = Phase(q0, q0 * 2.0)
+    prev = s
+    for _ in range(steps):
+        prev = s
+        s = Phase(s.q * 0.5 + s.p, s.p)
+    return np.sum(s.q ** 2) + np.sum(prev.q ** 3)
+
+
+@pytest.mark.parametrize("func", [rebuilt_by_a_helper, rebuilt_while_another_name_holds_it],
+                         ids=lambda f: f.__name__)
+def test_an_object_the_loop_cannot_carry_is_refused_at_the_line(func):
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(func)(np.array([0.3, -0.5]))
+    assert "s = " in str(caught.value) and __file__.rsplit("/", 1)[-1] in str(caught.value)
+
+
+def rebuilt_after_an_alias(q0, steps=2):
+    s = Phase(q0, q0 * 2.0)
+    first = s
+    for _ in range(steps):
+        s = Phase(s.q * 0.5 + s.p, s.p)
+    return np.sum(s.q ** 2) + np.sum(first.q ** 3)
+
+
+def test_a_name_holding_the_object_before_the_loop_keeps_its_fields():
+    x = np.array([0.3, -0.5])
+    np.testing.assert_allclose(srcdiff.grad(rebuilt_after_an_alias)(x), central_difference(rebuilt_after_an_alias,
+                                                                                           (x,), 0), rtol=1e-6)
 
 
 def test_the_wrapped_function_is_differentiated_through_a_refused_wrapper():
