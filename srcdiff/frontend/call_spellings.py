@@ -162,7 +162,7 @@ def _loop(call: ast.Call, names):
     if any(names.resolve(ast.Name(n)) is not getattr(builtins, n) for n in ("len", "range")):
         return None
     seq, *given = call.args
-    initial = [k.value for k in call.keywords]
+    initial = [k.value for k in call.keywords if not (isinstance(k.value, ast.Constant) and k.value.value is None)]
     before = []
     if not isinstance(seq, ast.Name):
         held = names.namer.fresh("accumulated_items")

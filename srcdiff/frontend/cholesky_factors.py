@@ -51,12 +51,12 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
                 and len(stmt.targets[0].elts) == 2 and all(isinstance(t, ast.Name) for t in stmt.targets[0].elts)):
             continue
         factor, low = (t.id for t in stmt.targets[0].elts)
-        solves = _solves(tree, factor, names, sl, parents)
+        lower = next((k.value for k in call.keywords if k.arg == "lower"), ast.Constant(False))
+        solves = _solves(tree, factor, (low, lower), names, sl, parents)
         if solves is None:
             continue
         for solve in solves:
             _as_triangular_solves(solve)
-        lower = next((k.value for k in call.keywords if k.arg == "lower"), ast.Constant(False))
         cholesky = ast.Call(ast.Attribute(ast.Attribute(ast.Name("np", ast.Load()), "linalg", ast.Load()),
                                           "cholesky", ast.Load()), call.args, [])
         stmt.targets = [ast.Name(factor, ast.Store())]
@@ -65,9 +65,10 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
         _insert_after(tree, stmt, flag)
 
 
-def _solves(tree, factor: str, names, sl, parents) -> list | None:
-    """The ``cho_solve((factor, ...), b)`` calls reading `factor`; None if it is read otherwise
-    (or assigned more than once)."""
+def _solves(tree, factor: str, flags, names, sl, parents) -> list | None:
+    """The ``cho_solve((factor, low), b)`` calls reading `factor` (``low`` the flag `cho_factor` gave,
+    or the same constant as its ``lower``: `flags`); None if it is read otherwise (or assigned
+    more than once)."""
     solves = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Name) and node.id == factor):
@@ -83,6 +84,7 @@ def _solves(tree, factor: str, names, sl, parents) -> list | None:
                 and names.resolve(pair.func) in (np.diag, np.diagonal):
             continue
         if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and pair.elts[0] is node \
+                and ast.dump(pair.elts[1]) in (ast.dump(ast.Name(flags[0], ast.Load())), ast.dump(flags[1])) \
                 and isinstance(call, ast.Call) and call.args[:1] == [pair] and len(call.args) == 2 \
                 and isinstance(call.func, ast.Attribute) and names.resolve(call.func) is sl.cho_solve \
                 and all(k.arg == "check_finite" for k in call.keywords):

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy.linalg
 from numeric import central_difference
 
 import srcdiff
@@ -114,7 +115,28 @@ def nested_star_passed_on(w):
     return total(*parts)
 
 
+def cho_factor_used_whole(w):
+    c, low = scipy.linalg.cho_factor(np.outer(w, w) + np.eye(2))
+    return np.sum(c @ c.T)  # SciPy's other triangle holds arbitrary numbers: not a Cholesky factor
+
+
+def cho_solve_with_another_flag(w):
+    c, low = scipy.linalg.cho_factor(np.outer(w, w) + np.eye(2))
+    return np.sum(scipy.linalg.cho_solve((c, True), w))  # the upper factor read as a lower one
+
+
+def accumulate_initial_none(x):
+    return sum(itertools.accumulate(x, initial=None))
+
+
+def test_accumulate_with_initial_none_starts_at_the_first_item():
+    x = np.array([0.5, 0.25, -1.0])
+    assert accumulate_initial_none(x) == sum(itertools.accumulate(x))
+    np.testing.assert_allclose(srcdiff.grad(accumulate_initial_none)(x), [3.0, 2.0, 1.0])
+
+
 @pytest.mark.parametrize("func, words", [
+    (cho_factor_used_whole, "cho_factor"), (cho_solve_with_another_flag, "cho_factor"),
     (walrus_in_while, ":="), (walrus_after_and, ":="), (accumulation_kept, "accumulate"),
     (decorated_reading_args, "wrapped by"), (nested_star_passed_on, "total"),
 ], ids=lambda v: getattr(v, "__name__", ""))
