@@ -175,6 +175,8 @@ def spread_wrapper(wrapper, inner) -> ast.FunctionDef | None:
     if not isinstance(node, ast.FunctionDef) or node.name != wrapper.__code__.co_name:
         return None
     a = node.args
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(node)):
+        return None  # it rebinds what the call may read: refused with the hint to pass __wrapped__
     if a.posonlyargs or a.args or a.kwonlyargs or not (a.vararg or a.kwarg) \
             or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
         return None
