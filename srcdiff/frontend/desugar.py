@@ -13,6 +13,10 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
   of a tuple written in the assignment), with Python's test of the length where the two ends
   could overlap;
 - ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py);
+- ``(n := e)`` where it always runs: ``n = e`` before its statement (named_values.py);
+- a nested ``def f(*terms)``: one parameter per argument its calls give (nested_varargs.py);
+- ``math.hypot`` of three or more, ``itertools.pairwise``/``accumulate`` (call_spellings.py);
+- ``scipy.linalg.cho_factor``/``cho_solve``: a Cholesky factor and triangular solves (cholesky_factors.py);
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
@@ -27,12 +31,16 @@ import ast
 import builtins
 import copy
 
+from .call_spellings import has_spellings, rewrite_calls
+from .cholesky_factors import has_cholesky_factors, rewrite_cholesky_factors
 from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .generators import check_generator_calls
+from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
+from .nested_varargs import bind_nested_varargs, has_nested_varargs
 from .tuple_lists import has_lists, split_tuple_lists
 from .views import substitute_views
 
@@ -40,11 +48,16 @@ from .views import substitute_views
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
-    if not (_candidates(tree) or has_lists(tree) or may_be_complex(tree)
+    if not (_candidates(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
+            or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
             or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
+    hoist_named_values(tree)  # first: the rewrites below read plain assignments
+    bind_nested_varargs(tree, names.namer)
+    rewrite_calls(tree, names)
+    rewrite_cholesky_factors(tree, names)
     _Rewrite(names, tree).generic_visit(tree)  # the body; a nested def is a scope of its own
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)

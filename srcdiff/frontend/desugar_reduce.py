@@ -28,8 +28,8 @@ _OPERATORS = {operator.add: ast.Add, operator.sub: ast.Sub, operator.mul: ast.Mu
               operator.pow: ast.Pow, operator.matmul: ast.MatMult, operator.floordiv: ast.FloorDiv,
               operator.mod: ast.Mod}
 
-_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
-_HIDDEN = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
+HIDDEN = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def hoist_reductions(tree: ast.FunctionDef, names) -> None:
@@ -48,7 +48,7 @@ def _block(body: list, names) -> None:
                 _block(inner, names)
         for handler in getattr(stmt, "handlers", []):
             _block(handler.body, names)
-        before = _hoisted(stmt, names) if isinstance(stmt, _SIMPLE) else []
+        before = _hoisted(stmt, names) if isinstance(stmt, SIMPLE) else []
         body[k:k] = before
         k += len(before) + 1
 
@@ -65,7 +65,7 @@ def _hoisted(stmt: ast.stmt, names) -> list:
             return out
         statements, result = loop
         out += statements
-        _replace(stmt, call, ast.copy_location(ast.Name(result, ast.Load()), call))
+        replace_node(stmt, call, ast.copy_location(ast.Name(result, ast.Load()), call))
 
 
 def _reduction(stmt: ast.stmt, names):
@@ -74,7 +74,7 @@ def _reduction(stmt: ast.stmt, names):
 
     def visit(node, hidden):
         for child in ast.iter_child_nodes(node):
-            inner = hidden or isinstance(child, _HIDDEN)
+            inner = hidden or isinstance(child, HIDDEN)
             if isinstance(child, ast.Call) and names.resolve(child.func) is functools.reduce and not inner \
                     and 2 <= len(child.args) <= 3 and not child.keywords \
                     and not any(isinstance(a, ast.Starred) for a in child.args):
@@ -86,8 +86,9 @@ def _reduction(stmt: ast.stmt, names):
     return found[0] if found else None
 
 
-def _combine(func: ast.expr, acc: str, item: ast.expr, names):
-    """``f(acc, item)`` written out; None if `func` cannot be named statically."""
+def combined(func: ast.expr, acc: ast.expr, item: ast.expr, names):
+    """``f(acc, item)`` written out (`acc` an expression read once); None if `func` cannot be
+    named statically."""
     if isinstance(func, ast.Lambda):
         a = func.args
         params = [p.arg for p in a.posonlyargs + a.args]
@@ -96,7 +97,7 @@ def _combine(func: ast.expr, acc: str, item: ast.expr, names):
         if any(isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr))
                for n in ast.walk(func.body)):
             return None
-        values = {params[0]: ast.Name(acc, ast.Load()), params[1]: item}
+        values = {params[0]: acc, params[1]: item}
 
         class Put(ast.NodeTransformer):
             def visit_Name(self, node):
@@ -104,9 +105,9 @@ def _combine(func: ast.expr, acc: str, item: ast.expr, names):
         return Put().visit(copy.deepcopy(func.body))
     value = names.resolve(func)
     if value in _OPERATORS:
-        return ast.BinOp(ast.Name(acc, ast.Load()), _OPERATORS[value](), item)
+        return ast.BinOp(acc, _OPERATORS[value](), item)
     if callable(value):
-        return ast.Call(copy.deepcopy(func), [ast.Name(acc, ast.Load()), item], [])
+        return ast.Call(copy.deepcopy(func), [acc, item], [])
     return None
 
 
@@ -123,8 +124,8 @@ def _loop(call: ast.Call, names, stmt: ast.stmt):
         seq = ast.Name(held, ast.Load())
     index = names.namer.fresh("k")
     item = ast.Subscript(ast.Name(seq.id, ast.Load()), ast.Name(index, ast.Load()), ast.Load())
-    combined = _combine(func, acc, item, names)
-    if combined is None:
+    step = combined(func, ast.Name(acc, ast.Load()), item, names)
+    if step is None:
         return None
     if init:
         start, first = init[0], ast.Constant(0)
@@ -133,7 +134,7 @@ def _loop(call: ast.Call, names, stmt: ast.stmt):
     before.append(ast.Assign([ast.Name(acc, ast.Store())], start))
     bounds = [first, ast.Call(ast.Name("len", ast.Load()), [ast.Name(seq.id, ast.Load())], [])]
     loop = ast.For(ast.Name(index, ast.Store()), ast.Call(ast.Name("range", ast.Load()), bounds, []),
-                   [ast.Assign([ast.Name(acc, ast.Store())], combined)], [])
+                   [ast.Assign([ast.Name(acc, ast.Store())], step)], [])
     before.append(loop)
     for made in before:
         for node in ast.walk(made):
@@ -141,11 +142,11 @@ def _loop(call: ast.Call, names, stmt: ast.stmt):
     return before, acc
 
 
-def _replace(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
+def replace_node(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
     class Swap(ast.NodeTransformer):
         def visit(self, node):
             return new if node is old else super().visit(node)
     Swap().visit(stmt)
 
 
-__all__ = ["hoist_reductions"]
+__all__ = ["HIDDEN", "SIMPLE", "combined", "hoist_reductions", "replace_node"]

@@ -338,12 +338,12 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
                 self.env.pop(name, None)
 
     def while_(self, s: ast.While) -> list:
-        assigned = self.loop_start(s)
+        before, assigned = self.carry_objects(s), self.loop_start(s)
         self.depth += 1
         test, body, orelse = self.expr(s.test), self.body(s.body), self.body(s.orelse)
         self.depth -= 1
         self.loop_end(assigned, s)
-        return [ast.copy_location(ast.While(test, body or [ast.Pass()], orelse), s)]
+        return before + [ast.copy_location(ast.While(test, body or [ast.Pass()], orelse), s)]
 
     def for_(self, s: ast.For) -> list:
         over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
@@ -351,14 +351,14 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
             return over_partials
         items = self.items_of(s.iter, force=self.uses_trees(s.body))
         if items is None:
-            assigned = self.loop_start(s)
+            before, assigned = self.carry_objects(s), self.loop_start(s)
             self.depth += 1
             loop = ast.For(self.store(s.target), self.expr(s.iter), self.body(s.body), self.body(s.orelse))
             self.depth -= 1
             self.loop_end(assigned, s)
             if not loop.body:
                 loop.body = [ast.Pass()]
-            return [ast.copy_location(loop, s)]
+            return before + [ast.copy_location(loop, s)]
         jumps = [n for n in ast.walk(ast.Module(s.body, [])) if isinstance(n, (ast.Break, ast.Continue, ast.Return))]
         if jumps or s.orelse:
             raise self.error(jumps[0] if jumps else s, "this loop over a tree is unrolled by srcdiff, so "

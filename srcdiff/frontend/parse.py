@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import copy
 import dataclasses
+import dis
 import inspect
 import textwrap
 import types
@@ -18,10 +20,12 @@ from dataclasses import dataclass, field
 from ..errors import Location, SrcDiffError
 from ..ir import memo
 from ..ir.shapes import signature
+from .compiling import compile_function
 from .depends import MISSING, Dependency
 from .desugar import desugared
 from .generators import generator_error, listed_parsed
 from .imports import has_imports, hoisted
+from .wrappers import passes_through, same_parameters, spread_wrapper
 
 
 @dataclass
@@ -172,19 +176,23 @@ def unwrap(func):
     followed only when the wrapper provably passes the call through unchanged: a cache
     (``functools.lru_cache`` / ``cache``), a NumPy dispatcher, or a Python wrapper whose
     source ends in ``return wrapped(<its parameters, unchanged>)`` after nothing but
-    statements that cannot touch the call (see `_passes_through`).  Any other wrapper that
+    statements that cannot touch the call (see wrappers.py).  Any other wrapper that
     names the same parameters as the function is differentiated itself (from its own
-    source); one taking ``*args``/``**kwargs`` is refused.
+    source), and so is one taking ``*args``/``**kwargs`` that passes them on whole, read with
+    the function's parameters (`spread_wrapper`); any other is refused.
     """
     while True:
         inner = getattr(func, "__wrapped__", MISSING)
         if inner is MISSING:
             return func
-        if _transparent(func, inner):
+        if passes_through(func, inner):
             func = inner
             continue
-        if isinstance(func, types.FunctionType) and _same_parameters(func):
+        if isinstance(func, types.FunctionType) and same_parameters(func):
             return func
+        made = _spread(func, inner)
+        if made is not None:
+            return made
         name = getattr(inner, "__qualname__", repr(inner))
         code = getattr(func, "__code__", None)
         where = Location(code.co_filename, code.co_firstlineno) if code else None
@@ -197,136 +205,31 @@ def unwrap(func):
         )
 
 
-_PASS_THROUGH_TYPES = {("functools", "_lru_cache_wrapper"), ("numpy", "_ArrayFunctionDispatcher")}
-_THROUGH: dict[types.CodeType, bool] = memo.table()  # wrapper code -> whether it passes calls through
-_THROUGH_CALLEE: dict[types.CodeType, str] = memo.table()  # ... and the name it calls
-_THROUGH_STATE: dict[types.CodeType, set[str]] = memo.table()  # ... and the free names it rebinds
+
+_SPREAD: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # wrapper -> (inner, its rewrite)
 
 
-def _transparent(wrapper, inner) -> bool:
-    kind = type(wrapper)
-    if (kind.__module__.split(".")[0], kind.__name__) in _PASS_THROUGH_TYPES:
-        return True
-    if not isinstance(wrapper, types.FunctionType):
-        return False
+def _spread(wrapper, inner):
+    """`wrapper` (``*args, **kwargs`` passed on whole) compiled with `inner`'s parameters and
+    defaults, registered with its AST; None if it is not such a wrapper (wrappers.py)."""
+    found = _SPREAD.get(wrapper)
+    if found is not None and found[0] is inner:
+        return found[1]
+    fdef = spread_wrapper(wrapper, inner)
+    if fdef is None:
+        return None
     code = wrapper.__code__
-    if code not in _THROUGH:
-        _THROUGH[code] = _passes_through(wrapper)
-    return _THROUGH[code] and _names(wrapper, _THROUGH_CALLEE[code]) is inner \
-        and not any(_may_read(inner, name, set()) for name in _THROUGH_STATE[code])
-
-
-def _may_read(func, name: str, seen: set) -> bool:
-    """Whether `func`, or a Python function it names (recursively), may read the free name
-    `name`: a wrapper that rebinds it (``global K; K = 7``) changes what the call computes."""
-    if not isinstance(func, types.FunctionType) or id(func) in seen:
-        return False
-    seen.add(id(func))
-    codes, names = [func.__code__], set()
-    while codes:
-        code = codes.pop()
-        names |= set(code.co_names) | set(code.co_freevars)
-        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-    if name in names:
-        return True
-    closure = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
-    for other in names:
-        cell = closure.get(other)
-        try:
-            value = cell.cell_contents if cell is not None else func.__globals__.get(other)
-        except ValueError:
-            continue
-        if _may_read(value, name, seen):
-            return True
-    return False
-
-
-def _names(func, name: str):
-    """What free name `name` of `func` refers to."""
-    closure = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
-    if name in closure:
-        try:
-            return closure[name].cell_contents
-        except ValueError:
-            return MISSING
-    return func.__globals__.get(name, MISSING)
-
-
-def _passes_through(wrapper) -> bool:
-    """Whether `wrapper`'s source is ``[harmless statements]; return fn(<params unchanged>)``.
-
-    Harmless: a docstring, ``pass``, ``global``/``nonlocal``, and expression statements
-    or assignments to other plain names that do not mention the parameters (logging,
-    counters, timers).  Parameters must have no defaults (the wrapped function's apply).
-    The name of the function called is remembered in `_THROUGH_CALLEE`.
-    """
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(wrapper.__code__)))
-    except (OSError, TypeError, SyntaxError, IndentationError):
-        return False
-    node = tree.body[0] if tree.body else None
-    if not isinstance(node, ast.FunctionDef) or node.name != wrapper.__code__.co_name:
-        return False
-    a = node.args
-    if a.defaults or any(d is not None for d in a.kw_defaults):
-        return False
-    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
-    params |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
-    *before, last = node.body
-    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Call)
-            and isinstance(last.value.func, ast.Name)):
-        return False
-    call = last.value
-    expected_args = [ast.Name(p.arg) for p in a.posonlyargs + a.args]
-    if a.vararg:
-        expected_args.append(ast.Starred(ast.Name(a.vararg.arg)))
-    expected_keywords = [ast.keyword(p.arg, ast.Name(p.arg)) for p in a.kwonlyargs]
-    if a.kwarg:
-        expected_keywords.append(ast.keyword(None, ast.Name(a.kwarg.arg)))
-    if ast.unparse(ast.Call(call.func, expected_args, expected_keywords)) != ast.unparse(call):
-        return False
-    for stmt in before:
-        if not _harmless(stmt, params, params | {call.func.id}):
-            return False
-    _THROUGH_CALLEE[wrapper.__code__] = call.func.id
-    _THROUGH_STATE[wrapper.__code__] = {n for stmt in before if isinstance(stmt, (ast.Global, ast.Nonlocal))
-                                        for n in stmt.names}
-    return True
-
-
-def _harmless(stmt: ast.stmt, params: set[str], protected: set[str]) -> bool:
-    """A statement that cannot change the call that follows it: it assigns no `protected`
-    name, does not mention the parameters, and neither yields nor defines functions."""
-    if isinstance(stmt, (ast.Pass, ast.Global, ast.Nonlocal)):
-        return not set(stmt.names if not isinstance(stmt, ast.Pass) else ()) & protected
-    if isinstance(stmt, ast.Expr):
-        targets = []
-    elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-    else:
-        return False
-    if not all(isinstance(t, ast.Name) and t.id not in protected for t in targets):
-        return False
-    nodes = list(ast.walk(stmt.value)) if stmt.value is not None else []
-    unsafe = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr, ast.Lambda)
-    return not any(isinstance(n, unsafe) or (isinstance(n, ast.Name) and n.id in params) for n in nodes)
-
-
-def _same_parameters(func) -> bool:
-    """Whether `func` itself takes the parameters its signature reports (which follows
-    ``__wrapped__``), with the same defaults, and none of them ``*args``/``**kwargs``."""
-    def spelled(sig):
-        return [(p.name, p.kind, p.default) for p in sig.parameters.values()]
-    try:
-        own, reported = inspect.signature(func, follow_wrapped=False), inspect.signature(func)
-    except (TypeError, ValueError):
-        return False
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in own.parameters.values()):
-        return False
-    try:
-        return spelled(own) == spelled(reported)
-    except Exception:  # defaults whose == is not a bool (arrays)
-        return False
+    closure = dict(zip(code.co_freevars, wrapper.__closure__ or ()))
+    lines = _file_lines(code.co_filename, [], 1)
+    parsed = ParsedFunction(wrapper, fdef, code.co_filename, lines, wrapper.__globals__, closure)
+    sig = inspect.signature(inner)
+    defaults = tuple(p.default for p in sig.parameters.values() if p.default is not p.empty)
+    made = compile_function(fdef, parsed, closure, defaults)
+    fdef = desugared(fdef, made)
+    register(made, dataclasses.replace(parsed, func=made, tree=fdef,
+                                       closure={n: closure[n] for n in made.__code__.co_freevars}))
+    _SPREAD[wrapper] = (inner, made)
+    return made
 
 
 def _parse_lines(lines: list[str], func, where: Location) -> ast.FunctionDef:
@@ -378,6 +281,9 @@ def _lambda_def(module, func, where: Location) -> ast.FunctionDef:
     names = list(func.__code__.co_varnames[: func.__code__.co_argcount])
     lambdas = [n for n in lambdas if isinstance(n, ast.Lambda)
                and [a.arg for a in n.args.args] == names]
+    if len(lambdas) > 1:  # several on the line (a dict of activations): the one compiled to func's code
+        same = [lam for lam in lambdas if _same_code(lam, func.__code__)]
+        lambdas = same[:1] or lambdas  # (several that compile alike compute alike)
     if len(lambdas) != 1:
         raise SrcDiffError(
             "cannot tell which lambda to differentiate from its source line", where,
@@ -390,6 +296,33 @@ def _lambda_def(module, func, where: Location) -> ast.FunctionDef:
     if hasattr(ast.FunctionDef, "type_params"):
         fdef.type_params = []
     return ast.fix_missing_locations(fdef)
+
+
+def _same_code(lam: ast.Lambda, code: types.CodeType) -> bool:
+    """Whether `lam` compiles to the instructions, names and constants of `code`: the same
+    computation, wherever on the line it is written."""
+    cells = [ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None)) for n in code.co_freevars]
+    outer = ast.parse("def _outer():\n    pass").body[0]
+    outer.body = cells + [ast.Return(copy.deepcopy(lam))]
+    try:
+        made = compile(ast.fix_missing_locations(ast.Module([outer], [])), "<lambda>", "exec")
+    except (SyntaxError, ValueError):
+        return False
+    inner = next(c for c in made.co_consts if isinstance(c, types.CodeType))
+    return _alike(next(c for c in inner.co_consts if isinstance(c, types.CodeType)), code)
+
+
+def _alike(a: types.CodeType, b: types.CodeType) -> bool:
+    """The same instructions on the same names and constants (nested code, a comprehension's,
+    compared alike).  A method of an imported module is loaded as an attribute or as a method
+    depending on the module the code is compiled in: the two count as one."""
+    def steps(code):
+        return [("LOAD_ATTR" if i.opname == "LOAD_METHOD" else i.opname, i.argval) for i in dis.get_instructions(code)
+                if i.opname not in ("CACHE", "NOP", "RESUME", "PUSH_NULL", "EXTENDED_ARG")]
+    mine, theirs = steps(a), steps(b)
+    return len(mine) == len(theirs) and all(
+        x[0] == y[0] and (_alike(x[1], y[1]) if isinstance(x[1], types.CodeType) and isinstance(y[1], types.CodeType)
+                          else type(x[1]) is type(y[1]) and x[1] == y[1]) for x, y in zip(mine, theirs))
 
 
 def _file_lines(filename: str, lines: list[str], first: int) -> list[str]:

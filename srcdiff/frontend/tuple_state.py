@@ -17,15 +17,24 @@ to a function of the user's.  Reassigning the same variables is only right while
 else holds them: another name for the same tuple (``prev = state``) gets copies of them first;
 another tree holding its items is refused at the line.  A value of another length fails
 when the code runs, as in Python.
+
+An object built in the function (``s = State(q0, p0)``, a dataclass or namedtuple of the
+user's) and rebuilt in a loop (``s = State(s.q + dt * p, p)``, every assignment to it there a
+new object of its class) is carried the same way: before the loop its fields are copied into
+variables of its own (``s_q, s_p = q0, p0``), and each new object assigns them again
+(``s_q, s_p = s_q_1, p``) once its fields are computed.
 """
 
 from __future__ import annotations
 
 import ast
 
+from .naming import assigned_names
 from .rewrites import tuple_state_names
 from .tree_entries import Leaf, Node
-from .trees import Struct
+from .trees import Struct, name_part
+
+_OBJECTS = ("object", "namedtuple")
 
 
 class TupleState:
@@ -49,10 +58,52 @@ class TupleState:
             return None
         return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
 
+    def carry_objects(self, loop) -> list:
+        """Before `loop`: the copies of the fields of each object the loop rebuilds (see above)."""
+        out, carried = [], self.__dict__.setdefault("_carried", {})
+        plain = {id(n.targets[0]): n for n in ast.walk(loop) if isinstance(n, ast.Assign) and len(n.targets) == 1}
+        for name in sorted(assigned_names(loop)):
+            node = self.env.get(name)
+            stores = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == name
+                      and isinstance(n.ctx, ast.Store)]
+            if not (isinstance(node, Node) and node.struct.kind in _OBJECTS and node.children
+                    and all(isinstance(c, Leaf) for c in node.children.values())
+                    and all(id(n) in plain and isinstance(plain[id(n)].value, ast.Call) for n in stores)):
+                continue
+            copies = {k: Leaf(self.names.fresh(f"{name}_{name_part(k)}")) for k in node.children}
+            out.append(ast.copy_location(ast.Assign(
+                [ast.Tuple([ast.Name(c.name, ast.Store()) for c in copies.values()], ast.Store())],
+                ast.Tuple([ast.Name(c.name, ast.Load()) for c in node.children.values()], ast.Load())), loop))
+            self.env[name] = carried[name] = self.owning(Node(node.struct, copies, local=True, depth=self.depth))
+        return out
+
+    def object_assign(self, target, value, where):
+        """``s = State(...)`` of an object the loop carries: its fields computed, then its
+        variables assigned them; None for any other assignment."""
+        node = self.__dict__.get("_carried", {}).get(getattr(target, "id", None))
+        if node is None or self.env.get(target.id) is not node:
+            return None
+        found = self.tree_value(value, where)
+        if not (isinstance(found, Node) and found.struct.kind == node.struct.kind
+                and found.struct.cls is node.struct.cls and list(found.children) == list(node.children)
+                and all(isinstance(c, Leaf) for c in found.children.values())):
+            raise self.error(where, f"{target.id} holds an object the loop carries, and srcdiff reads a new value "
+                             "of it only as a new object of the same class", f"write {target.id} = <its class>(...)")
+        names = [c.name for c in node.children.values()]
+        if any(self.shared_elsewhere(n, node) for n in names) or self.nested_elsewhere(node) \
+                or any(v is node and k != target.id for k, v in self.env.items()):
+            raise self.error(where, f"{target.id} holds an object another name or tree also holds, so srcdiff cannot "
+                             "give it a new value here", f"copy the fields you need first: a = {target.id}.field")
+        store = ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())
+        fields = ast.Tuple([ast.Name(c.name, ast.Load()) for c in found.children.values()], ast.Load())
+        return list(self.pending) + [ast.copy_location(ast.Assign([store], fields), where)]
+
     def keeps_state(self, name: str, loop=None) -> bool:
         """Whether `name`, rebound in `loop`, keeps its tuple node (its items carried by the loop):
         only when every assignment to it there is a plain ``name = value``."""
         node = self.env.get(name)
+        if node is not None and self.__dict__.get("_carried", {}).get(name) is node:
+            return True  # an object the loop rebuilds (carry_objects)
         if loop is not None:
             plain = {id(n.targets[0]) for n in ast.walk(loop) if isinstance(n, ast.Assign) and len(n.targets) == 1}
             if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) and id(n) not in plain
@@ -64,8 +115,9 @@ class TupleState:
 
     def state_assign(self, target, value, where):
         """``state = helper(...)`` of a state name: its items' variables unpacked again, or None."""
-        if not (isinstance(target, ast.Name) and self.keeps_state(target.id)):
-            return None
+        again = self.object_assign(target, value, where)
+        if again is not None or not (isinstance(target, ast.Name) and self.keeps_state(target.id)):
+            return again
         node = self.env[target.id]
         names = [c.name for c in node.children.values()]
         if any(self.shared_elsewhere(n, node) for n in names) or self.nested_elsewhere(node):

@@ -4,7 +4,11 @@
   np.arange(min(rows, columns))`` (``wrap=True``: the flat positions ``0, m + 1, 2 (m + 1)...``
   of NumPy's definition, as rows and columns), so it has the write's adjoint, tangent and
   numba spelling;
-* ``np.putmask(a, mask, values)`` is ``a = np.where(mask, values, a)``.
+* ``np.putmask(a, mask, values)`` is ``a = np.where(mask, values, a)``;
+* ``np.put_along_axis(a, indices, values, axis=k)`` is NumPy's own definition, the index write
+  ``a[i0, ..., indices, ...] = values`` with ``i_d`` the positions along each other axis
+  (``np.arange(np.shape(a)[d])`` shaped to broadcast), when the numbers of axes of `a` and of
+  `indices` are known and equal and `k` is a number written in the code.
 
 NumPy repeats a `v` (`values`) that has fewer elements than the places written, in flat
 order; a number is written as it is, anything else through that cyclic repetition
@@ -21,7 +25,7 @@ import numpy as np
 
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var
-from ..rules.write_helpers import diagonal_range
+from ..rules.write_helpers import along_axis_indices, diagonal_range
 from .array_updates import set_item_node, writable
 from .expressions import ExpressionLowerer
 from .rule_calls import lower_rule_call
@@ -30,21 +34,27 @@ from .static_values import constant, static_value
 _HOW = {np.fill_diagonal: "make a an array this function creates (a = np.zeros(...), a = x.copy()) and nothing "
                           "else holds, or write a = a * (1.0 - np.eye(n)) + v * np.eye(n)",
         np.putmask: "make a an array this function creates and nothing else holds, or write "
-                    "a = np.where(mask, values, a)"}
+                    "a = np.where(mask, values, a)",
+        np.put_along_axis: "make a an array this function creates and nothing else holds, or write the index "
+                           "a[np.arange(n)[:, None], indices] = values"}
+_ARITY = {np.fill_diagonal: 2, np.putmask: 3, np.put_along_axis: 4}
 
 
 def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
-    """Lower ``np.fill_diagonal`` / ``np.putmask`` as a statement; False for any other call."""
+    """Lower ``np.fill_diagonal`` / ``np.putmask`` / ``np.put_along_axis`` as a statement;
+    False for any other call."""
     state = lower.state
     func = static_value(state, call.func, record=False)
-    if func not in (np.fill_diagonal, np.putmask):
+    if func not in _ARITY:
         return False
     name = f"np.{func.__name__}"
-    arity = 2 if func is np.fill_diagonal else 3
+    arity = _ARITY[func]
+    if func is np.put_along_axis and len(call.args) == 3 and [k.arg for k in call.keywords] == ["axis"]:
+        call = ast.copy_location(ast.Call(call.func, [*call.args, call.keywords[0].value], []), call)
     keywords = [k for k in call.keywords if not (func is np.fill_diagonal and k.arg == "wrap")]
     if len(call.args) != arity or keywords or any(isinstance(a, ast.Starred) for a in call.args):
-        raise state.error(call, f"`{ast.unparse(call)}` is supported as {name}("
-                          f"{'a, v[, wrap=...]' if arity == 2 else 'a, mask, values'})",
+        spelled = {2: "a, v[, wrap=...]", 3: "a, mask, values", 4: "a, indices, values, axis"}[arity]
+        raise state.error(call, f"`{ast.unparse(call)}` is supported as {name}({spelled})",
                           "pass the array and the values positionally")
     if not isinstance(call.func, ast.Attribute):
         raise state.error(call, f"`{ast.unparse(call)}`: srcdiff writes {name} through NumPy's module",
@@ -58,6 +68,8 @@ def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
     numpy = call.func.value  # the user's own name of NumPy
     if func is np.fill_diagonal:
         out = _fill_diagonal(lower, call, numpy, old)
+    elif func is np.put_along_axis:
+        out = _put_along_axis(lower, call, numpy, old)
     else:
         out = _putmask(lower, call, numpy)
     for loop in state.loops:
@@ -130,6 +142,44 @@ def _putmask(lower: ExpressionLowerer, call: ast.Call, numpy: ast.expr) -> Opera
         values = _np(numpy, "reshape", repeated, _np(numpy, "shape", a))
     where = _np(numpy, "where", mask, values, a)
     return lower.expr(ast.fix_missing_locations(ast.copy_location(where, call)), a.id)
+
+
+def _put_along_axis(lower: ExpressionLowerer, call: ast.Call, numpy: ast.expr, old: Var) -> Var:
+    state = lower.state
+    a, indices, values, axis = call.args
+    ndims = {state.facts.ndim(old), state.facts.ndim(lower.expr(indices))} - {MISSING}
+    axis = constant(state, axis)
+    if len(ndims) != 1:
+        raise state.error(call, f"`{ast.unparse(call)}`: srcdiff writes along an axis when the number of axes of "
+                          f"{ast.unparse(a)} or of the indices is known (and the two agree)", _HOW[np.put_along_axis])
+    ndim = ndims.pop()
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
+        raise state.error(call, f"`{ast.unparse(call)}`: the axis must be a number of an axis of "
+                          f"{ast.unparse(a)}, written in the code", "write axis=1 (axis=None is not supported)")
+    axis %= ndim
+    bound = {}
+    if state.facts.ndim(old) is MISSING or state.facts.ndim(lower.expr(indices)) is MISSING:
+        helper = ast.Name("along_axis_indices", ast.Load())  # NumPy's test of the number of axes, when run
+        checked = ast.copy_location(ast.Call(helper, [indices, a], []), call)
+        found = lower_rule_call(lower, checked, along_axis_indices, state.table.lookup(along_axis_indices), helper,
+                                None)
+        bound = {found.name: found}
+        indices = ast.Name(found.name, ast.Load())
+    index = []
+    for d in range(ndim):
+        if d == axis:
+            index.append(indices)
+            continue
+        spread = [ast.Slice() if e == d else ast.Constant(None) for e in range(ndim)]
+        positions = _np(numpy, "arange", ast.Subscript(_np(numpy, "shape", a), ast.Constant(d), ast.Load()))
+        index.append(ast.Subscript(positions, ast.Tuple(spread, ast.Load()), ast.Load()))
+    target = ast.copy_location(ast.Subscript(a, ast.Tuple(index, ast.Load()), ast.Store()), call)
+    state.env.update(bound)  # (lowering's own temporary, read by name in the index: never a user's name)
+    try:
+        return set_item_node(lower, ast.fix_missing_locations(target), old, lower.expr(values), a.id)
+    finally:
+        for key in bound:
+            state.env.pop(key, None)
 
 
 __all__ = ["lower_in_place_call"]

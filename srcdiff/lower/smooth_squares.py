@@ -73,7 +73,8 @@ def square(lower: ExpressionLowerer, base: Operand, target) -> Operand | None:
         return emit(state, np.sum, (squares,), {"axis": node.static.get("axis"),
                                                 "keepdims": node.static.get("keepdims", False)}, expr, target)
     if func in (np.hypot, math.hypot):
-        a, b = mul(node.inputs[0], None), mul(node.inputs[1], None)
+        # (math.hypot(a, b, c) is nested, frontend/call_spellings.py: each part squared smoothly too)
+        a, b = ((square(lower, v, None) or mul(v, None)) for v in node.inputs[:2])
         return emit(state, operator.add, (a, b), {}, ast.BinOp(operand_ast(a), ast.Add(), operand_ast(b)), target)
     if func in ABSOLUTE:
         return mul(node.inputs[0], target)

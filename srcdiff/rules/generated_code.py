@@ -121,6 +121,9 @@ RULES = [
     # the positions np.fill_diagonal writes (lower/in_place_calls.py)
     nograd(write_helpers.diagonal_range, ("a",), static={"wrap": False}, fresh=True, array_result=True,
            not_symbolic="positions (integers), not a value of the differentiated inputs"),
+    # np.put_along_axis's indices, checked to have the array's number of axes (lower/in_place_calls.py)
+    nograd(write_helpers.along_axis_indices, ("indices", "a"), shape=_first_shape,
+           not_symbolic="positions (integers), not a value of the differentiated inputs"),
     # the adjoint of np.real: `a` itself for a real x (complex values are refused when run)
     rule(runtime.real_part, ("a", "x"), {"a": "real_part(g, x)"}, shape=_first_shape, shape_only=("x",),
          tangents={"a": "real_part(a_dot, x)"}, sympy=FORMS + "real_part"),

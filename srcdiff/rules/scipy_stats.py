@@ -1,5 +1,5 @@
 """``scipy.stats`` distributions as users call them: ``norm.logpdf(x, loc, scale)``,
-``t.cdf(x, df)``, ``poisson.logpmf(k, mu)``, ``multivariate_normal.logpdf(x, mean, cov)``.
+``t.cdf(x, df)``, ``poisson.logpmf(k, mu)``, ``nbinom.logpmf(k, n, p)``, ``multivariate_normal.logpdf(x, mean, cov)``.
 
 A rule is keyed on the bound method (``scipy.stats.norm.logpdf``; two reads of it are
 equal).  Univariate laws broadcast (elementwise rules).  A location-scale family is written
@@ -167,6 +167,10 @@ RULES = [
     *discrete("poisson", ("mu",), {"mu": "(k - loc) / mu - 1.0"}),
     *poisson_cumulative(),
     *discrete("binom", ("n", "p"), {"p": "(k - loc) / p - (n - k + loc) / (1.0 - p)"}),
+    # log pmf = gammaln(k + n) - gammaln(n) - gammaln(k + 1) + n log p + k log(1 - p): n is real here
+    *discrete("nbinom", ("n", "p"), {"n": f"{S}digamma(k - loc + n) - {S}digamma(n) + np.log(p)",
+                                     "p": "n / p - (k - loc) / (1.0 - p)"}),
+    *discrete("geom", ("p",), {"p": "1.0 / p - (k - loc - 1.0) / (1.0 - p)"}),  # k = 1, 2, ...
     rule(st.multivariate_normal.logpdf, ("x", "mean", "cov"), _mvn_templates(False),
          name="scipy.stats.multivariate_normal.logpdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
          fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),

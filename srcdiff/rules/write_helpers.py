@@ -23,4 +23,13 @@ def diagonal_range(a, wrap=False):
     return np.arange(min(rows, columns))
 
 
-WRITE_HELPERS = {f.__name__: f for f in (diagonal_range,)}
+def along_axis_indices(indices, a):
+    """`indices` of ``np.put_along_axis(a, indices, values, axis)``, checked as NumPy checks them
+    (as many axes as `a`): srcdiff writes ``a[i0, ..., indices, ...]`` with one index per axis
+    of `indices` where it could not tell the number before the function runs."""
+    if np.ndim(indices) != np.ndim(a):
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    return indices
+
+
+WRITE_HELPERS = {f.__name__: f for f in (diagonal_range, along_axis_indices)}

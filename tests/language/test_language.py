@@ -781,8 +781,19 @@ def sorts_inside_a_condition(x):
 
 def walrus_inside_print(x):
     y = x * 2.0
-    print(z := y * 3.0)  # noqa: F841
+    print(x[0] > 0 and (z := y * 3.0))  # noqa: F841  (after `and`: it may not run, so it is not hoisted)
     return np.sum(y)
+
+
+def walrus_hoisted_from_print(x):
+    y = x * 2.0
+    print(z := y * 3.0)
+    return np.sum(y * z)
+
+
+def test_a_walrus_that_always_runs_is_an_assignment_before_its_statement():
+    x = np.array([0.5, 1.5, -0.3])
+    np.testing.assert_allclose(srcdiff.grad(walrus_hoisted_from_print)(x), 24.0 * x)
 
 
 @pytest.mark.parametrize("f, words", [

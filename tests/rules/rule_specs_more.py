@@ -59,6 +59,12 @@ def more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD):
         S("scipy.stats.poisson.pmf", "stats.poisson.pmf(np.arange(3), x)", x=((3,), BIG)),
         S("scipy.stats.binom.logpmf", "stats.binom.logpmf(np.arange(3), 5, x)", x=((3,), PROB)),
         S("scipy.stats.binom.pmf", "stats.binom.pmf(np.arange(3), 5, x)", x=((3,), PROB)),
+        *[S(f"scipy.stats.nbinom.{m}", f"stats.nbinom.{m}(np.arange(3), n, p)", n=((3,), BIG), p=(None, PROB))
+          for m in ("logpmf", "pmf")],
+        # np.put_along_axis's indices, checked when run (lower/in_place_calls.py): integers, no gradient
+        S("srcdiff.rules.write_helpers.along_axis_indices", "x[along_axis_indices(np.array([2, 0, 1]), x)] * x",
+          x=((3,), REAL)),
+        *[S(f"scipy.stats.geom.{m}", f"stats.geom.{m}(np.arange(1, 4), p)", p=((3,), PROB)) for m in ("logpmf", "pmf")],
         S("scipy.stats.multivariate_normal.logpdf", "stats.multivariate_normal.logpdf(x, m, 2.0)",
           x=((4, 3), REAL), m=((3,), REAL)),
         S("scipy.stats.multivariate_normal.logpdf",

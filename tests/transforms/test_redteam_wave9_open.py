@@ -4,11 +4,6 @@ owns.  Each is a strict xfail naming its class; references are float64 central d
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import itertools
-import math
-
 import numpy as np
 import pytest
 from numeric import central_difference
@@ -16,7 +11,6 @@ from numeric import central_difference
 import srcdiff
 
 from .corpus import Program
-from .matrix import OK, REFUSED, run
 
 HERE = "test_redteam_wave9_open.py"
 
@@ -30,94 +24,10 @@ def _program(f, *args) -> Program:
     return Program(f"w9_open:{f.__name__}", f, args, 0, HERE)
 
 
-# ---- 5. reasonable code refused (OPEN): each located at the user's line, each wanted right ----------
-
-
-def hypot_of_three(p):
-    return math.hypot(float(p[0]), float(p[1]), float(p[2])) ** 2
-
-
-def pairwise_path(pts):
-    return sum(np.sum((b - a) ** 2) for a, b in itertools.pairwise(pts))
-
-
-def accumulated_returns(r, gamma=0.9):
-    return np.sum(np.array(list(itertools.accumulate(r, lambda acc, v: v + gamma * acc))) ** 2)
-
-
-def put_along_axis_targets(W, X, labels=np.array([0, 2, 1, 1])):  # noqa: B008  read, never written
-    z = X @ W
-    target = np.full_like(z, 0.05)
-    np.put_along_axis(target, labels[:, None], 0.9, axis=1)
-    return -np.sum(target * (z - np.log(np.sum(np.exp(z), axis=1, keepdims=True))))
-
-
-@dataclasses.dataclass
-class State:
-    q: np.ndarray
-    p: np.ndarray
-
-
-def dataclass_state_in_loop(q0, dt=0.1, steps=3):
-    s = State(q0, np.zeros_like(q0))
-    for _ in range(steps):
-        p = s.p - dt * np.sin(s.q)
-        s = State(s.q + dt * p, p)
-    return np.sum(s.q ** 2 + s.p ** 2)
-
-
-def halved(fn):
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return 0.5 * fn(*args, **kwargs)
-    return wrapper
-
-
-@halved
-def decorated_by_the_user(w, X):
-    return np.sum((X @ w) ** 2)
-
-
-def nested_star_args(w, X):
-    def total(*terms):
-        return sum(terms)
-    return total(np.sum((X @ w) ** 2), 0.1 * np.sum(w ** 2))
-
-
-def walrus_in_condition(w, X):
-    if (n := np.sum(w ** 2)) > 0.5:
-        return np.sum(np.tanh(X @ w)) + n
-    return np.sum(np.tanh(X @ w))
-
-
-def _refused_args(f):
-    rng = np.random.default_rng(5)
-    if f in (hypot_of_three, accumulated_returns):
-        return (np.array([0.7, -1.2, 2.0]),)
-    if f is pairwise_path:
-        return (rng.normal(size=(4, 2)),)
-    if f is put_along_axis_targets:
-        return rng.normal(size=(3, 3)), rng.normal(size=(4, 3))
-    if f is dataclass_state_in_loop:
-        return (np.array([0.4, -1.1]),)
-    return rng.normal(size=3), rng.normal(size=(4, 3))
-
-
-REFUSED_REASONABLE = [hypot_of_three, pairwise_path, accumulated_returns, put_along_axis_targets,
-                      dataclass_state_in_loop, decorated_by_the_user, nested_star_args, walrus_in_condition]
-
-
-@pytest.mark.parametrize("f", REFUSED_REASONABLE, ids=lambda f: f.__name__)
-def test_reasonable_code_refused_is_refused_at_the_users_line(f):
-    cell = run(_program(f, *_refused_args(f)), ("grad",)).cells["grad"]
-    assert cell.outcome in (OK, REFUSED) and cell.located, cell.message
-
-
-@pytest.mark.parametrize("f", open_class("reasonable code refused", REFUSED_REASONABLE, set(REFUSED_REASONABLE)),
-                         ids=lambda f: f.__name__)
-def test_reasonable_code_refused_is_differentiated(f):
-    args = _refused_args(f)
-    np.testing.assert_allclose(srcdiff.grad(f)(*args), central_difference(f, args, 0), rtol=1e-5, atol=1e-7)
+# ---- 5. reasonable code refused: none left open.  math.hypot of three, itertools.pairwise/accumulate,
+# `:=` in a condition, a nested def taking *terms, a functools.wraps decorator of the user's,
+# np.put_along_axis and a dataclass state rebuilt in a loop are differentiated now, each written
+# several ways through every transformation: reach10_programs.py, test_reach10_spellings.py.
 
 
 # ---- 6. new instances of classes other helpers own (OPEN) -------------------------------------------

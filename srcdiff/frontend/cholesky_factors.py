@@ -1,0 +1,120 @@
+"""``scipy.linalg.cho_factor`` / ``cho_solve`` as the Cholesky factor and two triangular solves.
+
+SciPy wraps both in a batching decorator whose source srcdiff does not read.  Used the way
+the documentation shows, they compute a lower factor ``L`` of ``A`` and solve with it, which
+the rules of ``np.linalg.cholesky`` and ``scipy.linalg.solve_triangular`` differentiate::
+
+    c, low = scipy.linalg.cho_factor(K)            c = np.linalg.cholesky(K)
+                                           ==>     low = False
+    alpha = scipy.linalg.cho_solve((c, low), y)    alpha = scipy.linalg.solve_triangular(c,
+                                                       scipy.linalg.solve_triangular(c, y, lower=True),
+                                                       lower=True, trans=1)
+
+SciPy's factor holds ``L`` or ``L.T`` in one triangle and arbitrary numbers in the other; so
+the rewrite is made only when every read of ``c`` is a ``cho_solve((c, low), b)`` or its
+diagonal (``np.diag(c)``, ``np.diagonal(c)``), the same numbers for either triangle.  Any
+other use (or ``overwrite_a``) is left as written, and lowering refuses it at its line.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+import numpy as np
+
+from .naming import own_nodes
+
+_NAMES = ("cho_factor", "cho_solve")
+
+
+def has_cholesky_factors(tree: ast.FunctionDef) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr == "cho_factor" for n in ast.walk(tree))
+
+
+def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
+    """Rewrite, in place, each ``c, low = <scipy.linalg>.cho_factor(A)`` of `tree`'s own body
+    (and the solves reading it) whose factor is read only as described above."""
+    try:
+        import scipy.linalg as sl
+    except ImportError:  # (no SciPy: no call of it to rewrite)
+        return
+    if names.resolve(ast.Name("np")) is not np:
+        return
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for stmt in [n for n in own_nodes(tree) if isinstance(n, ast.Assign)]:
+        call = stmt.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and names.resolve(call.func) is sl.cho_factor and len(call.args) == 1
+                and all(k.arg in ("lower", "check_finite") for k in call.keywords)
+                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)
+                and len(stmt.targets[0].elts) == 2 and all(isinstance(t, ast.Name) for t in stmt.targets[0].elts)):
+            continue
+        factor, low = (t.id for t in stmt.targets[0].elts)
+        lower = next((k.value for k in call.keywords if k.arg == "lower"), ast.Constant(False))
+        solves = _solves(tree, factor, (low, lower), names, sl, parents)
+        if solves is None:
+            continue
+        for solve in solves:
+            _as_triangular_solves(solve)
+        cholesky = ast.Call(ast.Attribute(ast.Attribute(ast.Name("np", ast.Load()), "linalg", ast.Load()),
+                                          "cholesky", ast.Load()), call.args, [])
+        stmt.targets = [ast.Name(factor, ast.Store())]
+        stmt.value = ast.copy_location(cholesky, call)
+        flag = ast.copy_location(ast.Assign([ast.Name(low, ast.Store())], lower), stmt)
+        _insert_after(tree, stmt, flag)
+
+
+def _solves(tree, factor: str, flags, names, sl, parents) -> list | None:
+    """The ``cho_solve((factor, low), b)`` calls reading `factor` (``low`` the flag `cho_factor` gave,
+    or the same constant as its ``lower``: `flags`); None if it is read otherwise (or assigned
+    more than once)."""
+    solves = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and node.id == factor):
+            continue
+        if isinstance(node.ctx, ast.Store):
+            parent = parents.get(parents.get(node))
+            if not (isinstance(parent, ast.Assign) and isinstance(parent.value, ast.Call)
+                    and names.resolve(parent.value.func) is sl.cho_factor):
+                return None
+            continue
+        pair, call = parents.get(node), parents.get(parents.get(node))
+        if isinstance(pair, ast.Call) and pair.args == [node] and not pair.keywords \
+                and names.resolve(pair.func) in (np.diag, np.diagonal):
+            continue
+        if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and pair.elts[0] is node \
+                and ast.dump(pair.elts[1]) in (ast.dump(ast.Name(flags[0], ast.Load())), ast.dump(flags[1])) \
+                and isinstance(call, ast.Call) and call.args[:1] == [pair] and len(call.args) == 2 \
+                and isinstance(call.func, ast.Attribute) and names.resolve(call.func) is sl.cho_solve \
+                and all(k.arg == "check_finite" for k in call.keywords):
+            solves.append(call)
+            continue
+        return None
+    return solves
+
+
+def _as_triangular_solves(call: ast.Call) -> None:
+    """``m.cho_solve((c, low), b)`` as ``m.solve_triangular(c, m.solve_triangular(c, b, lower=True),
+    lower=True, trans=1)``, in place."""
+    module, factor, b = call.func.value, call.args[0].elts[0], call.args[1]
+
+    def solve(rhs, transposed):
+        keywords = [ast.keyword("lower", ast.Constant(True))] + ([ast.keyword("trans", ast.Constant(1))]
+                                                                  if transposed else [])
+        return ast.Call(ast.Attribute(copy.deepcopy(module), "solve_triangular", ast.Load()),
+                        [copy.deepcopy(factor), rhs], keywords)
+    inner = solve(b, False)
+    call.func, call.args, call.keywords = inner.func, [copy.deepcopy(factor), inner], solve(b, True).keywords
+
+
+def _insert_after(tree: ast.FunctionDef, stmt: ast.stmt, new: ast.stmt) -> None:
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(s is stmt for s in block):
+                block.insert(next(k for k, s in enumerate(block) if s is stmt) + 1, new)
+                return
+
+
+__all__ = ["has_cholesky_factors", "rewrite_cholesky_factors"]
