@@ -9,9 +9,9 @@ pytest's own ``-m`` selection reads the marks.
 * The parametrized *families* (`FAMILY`): the second-order batteries (a test function whose name
   says it checks second derivatives) and the per-row families named in `FAMILY_NAMES`.  Of each
   family of `FAMILY_MIN_ROWS` rows or more the default run keeps one row in `FAMILY_SAMPLE`
-  (at least one); where the family crosses two or more parameters (programs with
-  transformations, dtypes, options), also a row for each value of each, so that every program
-  and every transformation of the grid still runs: only the combinations are sampled.
+  (at least one); where the family crosses its programs (the parameter of the most values)
+  with others (transformations, dtypes, options), also a row for each value of those, so that
+  every transformation of the grid still runs: only its combinations with programs are sampled.
 * numba: one in `NUMBA_SAMPLE` of the tests that compile with numba outside tests/backend.
 * The construct tables' rows (`EVERY_ROW_TESTS`) run in the default run with `srcdiff.check` on a
   sample (transforms/matrix.py, CHECK_SAMPLE); the slow set runs them again, `check` on every row.
@@ -32,8 +32,9 @@ FAMILY = re.compile(r"second_order|hessian|hvp")
 #: other per-row families (by function name) whose rows each take a second or more
 FAMILY_NAMES = frozenset({"test_every_transformation_goes_through_every_helper"})
 
-#: the default run keeps one row of a sampled family in FAMILY_SAMPLE
-FAMILY_SAMPLE = 3
+#: the default run keeps one row of a sampled family in FAMILY_SAMPLE (with every value of
+#: its smaller parameters)
+FAMILY_SAMPLE = 6
 
 #: a family of fewer rows runs whole (its rows are mostly named special points)
 FAMILY_MIN_ROWS = 4
@@ -41,7 +42,8 @@ FAMILY_MIN_ROWS = 4
 #: The default run keeps one in NUMBA_SAMPLE of the tests that compile with numba outside
 #: tests/backend: a cold numba cache, as on a fresh machine, compiles for seconds per test.
 #: tests/backend (the jit path itself, and the cross-process naming regression) always runs.
-NUMBA_SAMPLE = 5
+#: (A multiple of the sample before it, 3: what it keeps, that one kept too.)
+NUMBA_SAMPLE = 6
 
 #: the construct tables' rows (matrix.assert_every_transformation)
 EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transformation")

@@ -51,7 +51,7 @@ class Config:
 def test_a_grid_keeps_a_share_and_every_transformation():
     rows = grid()
     chosen = set(kept(rows))
-    assert len(rows) // 6 <= len(chosen) <= len(rows) // 2, len(chosen)
+    assert len(rows) // (2 * sampling.FAMILY_SAMPLE) <= len(chosen) <= len(rows) // 2, len(chosen)
     for t in TRANSFORMS:
         assert any(r.nodeid in chosen for r in rows if r.callspec.params["transform"] == t), t
     # the same rows whatever the order they were collected in
