@@ -17,8 +17,9 @@ import zlib
 
 import numpy as np
 import pytest
+import sampling
 from numeric import central_difference
-from transforms import matrix, recording
+from transforms import recording
 
 import srcdiff
 
@@ -245,36 +246,11 @@ def pytest_sessionfinish(session, exitstatus):
             return
 
 
-# ---- numba's share of the default run ---------------------------------------------------
-
-#: The default run keeps one in NUMBA_SAMPLE of the tests that compile with numba outside
-#: tests/backend (by a stable hash of the test's id; `-m slow` runs them all): a cold numba
-#: cache, as on a fresh machine, compiles for seconds per test, and the default run must
-#: stay within a few minutes.  tests/backend (the jit path itself, and the cross-process
-#: naming regression) always runs.
-NUMBA_SAMPLE = 3
-
-
-#: the construct tables' rows (matrix.assert_every_transformation): the default run checks
-#: `srcdiff.check` on a sample of them; a run selecting the slow set runs them all again, `check`
-#: on every row
-EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transformation")
-
-
-def _selects_slow(config) -> bool:
-    expression = config.getoption("markexpr") or ""
-    return "slow" in expression.replace("not slow", "")
+# ---- the default run's samples ---------------------------------------------------------
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection reads the marks
 def pytest_collection_modifyitems(config, items):
-    if _selects_slow(config):
-        matrix.CHECK_SAMPLE = 1
-        for item in items:
-            if getattr(item, "originalname", None) in EVERY_ROW_TESTS:
-                item.add_marker(pytest.mark.slow)
-    for item in items:
-        nodeid = item.nodeid.lower()
-        if ("numba" in nodeid or "jit" in nodeid) and not nodeid.startswith("tests/backend/") \
-                and item.get_closest_marker("slow") is None and zlib.crc32(item.nodeid.encode()) % NUMBA_SAMPLE:
-            item.add_marker(pytest.mark.slow)
+    """The default run keeps a stable sample of the costly families; `-m slow` runs them all
+    (tests/sampling.py)."""
+    sampling.mark(config, items)
