@@ -27,6 +27,7 @@ import ast
 import builtins
 import copy
 
+from .call_spellings import rewrite_spellings, spelled
 from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_match import match_as_if
@@ -40,12 +41,13 @@ from .views import substitute_views
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
-    if not (_candidates(tree) or has_lists(tree) or may_be_complex(tree)
+    if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree)
             or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
     _Rewrite(names, tree).generic_visit(tree)  # the body; a nested def is a scope of its own
+    rewrite_spellings(tree, names)
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
     substitute_views(tree)
