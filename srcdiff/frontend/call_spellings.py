@@ -7,7 +7,7 @@ user's lines):
 - ``np.sum(x, where=m)``: ``np.sum(np.where(m, x, 0.0))``; ``np.mean(x, where=m)``: that sum over
   ``np.sum(np.where(m, np.ones_like(x), 0.0))`` (the count, in x's dtype, broadcast as NumPy does);
 - ``map(lambda v: e, xs)``: ``[e for v in xs]``; ``map(f, xs, ys)``: ``[f(a, b) for a, b in zip(xs, ys)]``
-  (an iterator read once, as the list it yields);
+  (an iterator read once, as the list it yields; ``list(map(...))`` is that list);
 - ``if any(... for ...):`` (and ``all``, ``elif``): the test computed in a statement just before
   (not differentiated: it decides a branch at run time);
 - ``vals = [0.0, 1.0]`` later written by index: ``vals = [0.0] * 2`` then ``vals[1] = 1.0``
@@ -51,7 +51,7 @@ def rewrite_spellings(tree: ast.FunctionDef, names: FreeNames) -> None:
 
 class _Calls(ast.NodeTransformer):
     def __init__(self, names: FreeNames):
-        self.names = names
+        self.names, self.mapped = names, set()
 
     def visit_Call(self, node: ast.Call):
         self.generic_visit(node)
@@ -61,7 +61,11 @@ class _Calls(ast.NodeTransformer):
         if value in _REDUCTIONS and any(k.arg == "where" for k in node.keywords):
             return _masked(node, _REDUCTIONS[value])
         if value is builtins.map:
-            return _mapped(node, self.names)
+            out = _mapped(node, self.names)
+            self.mapped.add(id(out))
+            return out
+        if value is builtins.list and len(node.args) == 1 and not node.keywords and id(node.args[0]) in self.mapped:
+            return node.args[0]  # the comprehension is a new list already
         return node
 
 

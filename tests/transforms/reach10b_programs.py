@@ -1,0 +1,157 @@
+"""Spellings grad refused in the red team's tenth wave, each written several ways as everyday code
+writes it: ``np.linalg.multi_dot``, ``np.sum``/``np.mean`` with ``where=``, ``map`` read as a list,
+``any``/``all`` of a generator deciding a branch, constant list literals written by index.
+test_reach10b_spellings.py runs every transformation on them."""
+
+import numpy as np
+from numpy.linalg import multi_dot
+
+# ---- np.linalg.multi_dot: a chain of matmuls ----------------------------------------------------
+
+
+def multi_dot_quadratic(A, B, C, v):
+    return float(np.linalg.multi_dot([A, B, C]) @ v @ v)
+
+
+def multi_dot_vectors(W, v):
+    return np.linalg.multi_dot([v, np.tanh(W), W.T, v]) + np.sum(W ** 2)
+
+
+def multi_dot_imported_tuple(A, x):
+    M = multi_dot((A, A.T, A))
+    return np.sum(np.sin(M)) + x @ M @ x
+
+
+def multi_dot_two(A, x):
+    return np.sum(np.linalg.multi_dot([A, x]) ** 2)
+
+
+# ---- where= in np.sum / np.mean ------------------------------------------------------------------
+
+
+def mean_and_sum_where(x, mask):
+    return np.mean(x ** 2, where=mask) + np.sum(np.exp(x), where=mask)
+
+
+def mean_where_rows(X, mask):
+    return np.sum(np.mean(np.sin(X) * X, axis=1, where=mask) ** 2)
+
+
+def mean_where_broadcast_keepdims(X, keep):
+    m = np.mean(X, axis=0, keepdims=True, where=keep[:, None])
+    return np.sum((X - m) ** 2)
+
+
+def sum_where_threshold(x):
+    return np.sum(x ** 3, where=x > 0.0) + np.mean(np.cos(x), where=np.abs(x) < 1.0)
+
+
+# ---- map(...) read as a list ---------------------------------------------------------------------
+
+
+def softplus_row(row, w):
+    return np.log1p(np.exp(row @ w))
+
+
+def map_lambda_sum(w, X):
+    return sum(map(lambda row: np.log1p(np.exp(row @ w)), X))
+
+
+def map_function_list(x):
+    return np.sum(np.stack(list(map(np.tanh, [x, 2.0 * x, x ** 2]))))
+
+
+def map_two_sequences(w, X, y):
+    losses = list(map(lambda row, t: (row @ w - t) ** 2, X, y))
+    return sum(losses) / len(losses)
+
+
+def map_in_a_loop(w, X):
+    total = 0.0
+    for s in map(lambda row: softplus_row(row, w), X):
+        total = total + s * s
+    return total
+
+
+# ---- any(...) / all(...) of a generator in an if test --------------------------------------------
+
+
+def any_condition(x):
+    if any(v < -10.0 for v in x):
+        return np.sum(x)
+    return np.sum(np.cos(x) * x)
+
+
+def all_positive_else(x):
+    v = 2.0
+    if all(v > 0.0 for v in x):
+        out = np.sum(np.log(x))
+    elif not any(abs(v) > 5.0 for v in x if v < 0.0):
+        out = np.sum(np.sin(x) * v)
+    else:
+        out = np.sum(x)
+    return out
+
+
+def any_rows_in_a_loop(X):
+    total = 0.0
+    for row in X:
+        if any(a * b > 0.5 for a, b in zip(row, row[::-1])):
+            total = total + np.sum(row ** 2)
+        else:
+            total = total + np.sum(np.exp(row))
+    return total
+
+
+# ---- constant list literals written by index -----------------------------------------------------
+
+
+def literal_list_slots(a):
+    vals = [0.0, 0.0]
+    vals[0] = a * a
+    vals[1] = np.sin(a) + vals[0]
+    return vals[0] * vals[1]
+
+
+def literal_list_partly_written(x):
+    coeffs = [1.0, 0.5, -0.25]
+    coeffs[1] = np.sum(x ** 2)
+    return coeffs[0] + coeffs[1] * coeffs[2] + coeffs[1] ** 2
+
+
+def literal_list_in_a_loop(x):
+    acc = [0.0, 0.0, 0.0]
+    for k in range(3):
+        acc[k] = np.sum(np.cos(x * (k + 1)))
+    return acc[0] * acc[1] + acc[2]
+
+
+PROGRAMS = [
+    ("multi_dot_quadratic", multi_dot_quadratic,
+     lambda r: (r.normal(size=(3, 2)), r.normal(size=(2, 4)), r.normal(size=(4, 3)), r.normal(size=3)), 1),
+    ("multi_dot_quadratic_v", multi_dot_quadratic,
+     lambda r: (r.normal(size=(3, 2)), r.normal(size=(2, 4)), r.normal(size=(4, 3)), r.normal(size=3)), 3),
+    ("multi_dot_vectors", multi_dot_vectors, lambda r: (r.normal(size=(3, 3)), r.normal(size=3)), 0),
+    ("multi_dot_imported_tuple", multi_dot_imported_tuple, lambda r: (r.normal(size=(3, 3)) * 0.5, r.normal(size=3)), 0),
+    ("multi_dot_two", multi_dot_two, lambda r: (r.normal(size=(2, 3)), r.normal(size=3)), 1),
+    ("mean_and_sum_where", mean_and_sum_where,
+     lambda r: (r.normal(size=5), np.array([True, False, True, True, False])), 0),
+    ("mean_where_rows", mean_where_rows,
+     lambda r: (r.normal(size=(3, 4)), np.array([[1, 0, 1, 1], [1, 1, 0, 0], [0, 1, 1, 1]], dtype=bool)), 0),
+    ("mean_where_broadcast_keepdims", mean_where_broadcast_keepdims,
+     lambda r: (r.normal(size=(4, 2)), np.array([True, True, False, True])), 0),
+    ("sum_where_threshold", sum_where_threshold, lambda r: (np.array([0.4, -0.3, 1.7, -1.2, 0.8]),), 0),
+    ("map_lambda_sum", map_lambda_sum, lambda r: (r.normal(size=3), r.normal(size=(4, 3))), 0),
+    ("map_function_list", map_function_list, lambda r: (r.normal(size=3),), 0),
+    ("map_two_sequences", map_two_sequences, lambda r: (r.normal(size=3), r.normal(size=(4, 3)), r.normal(size=4)), 0),
+    ("map_in_a_loop", map_in_a_loop, lambda r: (r.normal(size=3), r.normal(size=(4, 3))), 0),
+    ("any_condition", any_condition, lambda r: (r.normal(size=4),), 0),
+    ("any_condition_taken", any_condition, lambda r: (np.array([0.5, -11.0, 2.0]),), 0),
+    ("all_positive", all_positive_else, lambda r: (np.array([0.5, 1.5, 2.0]),), 0),
+    ("all_positive_elif", all_positive_else, lambda r: (np.array([0.5, -1.5, 2.0]),), 0),
+    ("all_positive_else", all_positive_else, lambda r: (np.array([0.5, -6.5, 2.0]),), 0),
+    ("any_rows_in_a_loop", any_rows_in_a_loop, lambda r: (r.normal(size=(4, 3)),), 0),
+    ("literal_list_slots", literal_list_slots, lambda r: (0.7,), 0),
+    ("literal_list_partly_written", literal_list_partly_written, lambda r: (r.normal(size=3),), 0),
+    ("literal_list_in_a_loop", literal_list_in_a_loop, lambda r: (r.normal(size=3),), 0),
+]
