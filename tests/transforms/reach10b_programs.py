@@ -132,7 +132,8 @@ PROGRAMS = [
     ("multi_dot_quadratic_v", multi_dot_quadratic,
      lambda r: (r.normal(size=(3, 2)), r.normal(size=(2, 4)), r.normal(size=(4, 3)), r.normal(size=3)), 3),
     ("multi_dot_vectors", multi_dot_vectors, lambda r: (r.normal(size=(3, 3)), r.normal(size=3)), 0),
-    ("multi_dot_imported_tuple", multi_dot_imported_tuple, lambda r: (r.normal(size=(3, 3)) * 0.5, r.normal(size=3)), 0),
+    ("multi_dot_imported_tuple", multi_dot_imported_tuple,
+     lambda r: (r.normal(size=(3, 3)) * 0.5, r.normal(size=3)), 0),
     ("multi_dot_two", multi_dot_two, lambda r: (r.normal(size=(2, 3)), r.normal(size=3)), 1),
     ("mean_and_sum_where", mean_and_sum_where,
      lambda r: (r.normal(size=5), np.array([True, False, True, True, False])), 0),
@@ -154,4 +155,31 @@ PROGRAMS = [
     ("literal_list_slots", literal_list_slots, lambda r: (0.7,), 0),
     ("literal_list_partly_written", literal_list_partly_written, lambda r: (r.normal(size=3),), 0),
     ("literal_list_in_a_loop", literal_list_in_a_loop, lambda r: (r.normal(size=3),), 0),
+]
+
+
+# ---- np.bincount(idx, weights=w): sums by bin, idx constant whole numbers -------------------------
+
+
+def bincount_segment_means(x, seg):
+    sums = np.bincount(seg, weights=x)
+    counts = np.bincount(seg)
+    return np.sum((sums / counts) ** 2)
+
+
+def bincount_minlength(x, idx, c):
+    return np.bincount(idx, weights=np.exp(x), minlength=5) @ c
+
+
+def bincount_of_squares(W, idx):
+    norms = np.bincount(idx, np.sum(W ** 2, axis=1))
+    return np.sum(np.log1p(norms)) + np.sum(np.sin(W))
+
+
+PROGRAMS += [
+    ("bincount_segment_means", bincount_segment_means,
+     lambda r: (r.normal(size=7), np.array([0, 1, 1, 2, 0, 2, 2])), 0),
+    ("bincount_minlength", bincount_minlength,
+     lambda r: (r.normal(size=4), np.array([3, 0, 3, 1]), r.normal(size=5)), 0),
+    ("bincount_of_squares", bincount_of_squares, lambda r: (r.normal(size=(5, 2)), np.array([1, 0, 1, 2, 2])), 0),
 ]
