@@ -183,3 +183,32 @@ PROGRAMS += [
      lambda r: (r.normal(size=4), np.array([3, 0, 3, 1]), r.normal(size=5)), 0),
     ("bincount_of_squares", bincount_of_squares, lambda r: (r.normal(size=(5, 2)), np.array([1, 0, 1, 2, 2])), 0),
 ]
+
+
+# ---- np.linspace(start, stop, n): differentiated endpoints, n known at run time only ---------------
+
+
+def brachistochrone_time(y_inner, x_end=1.0, g=9.81):
+    y = np.concatenate([[0.0], y_inner, [-1.0]])
+    x = np.linspace(0.0, x_end, y.size)
+    ds = np.sqrt(np.diff(x) ** 2 + np.diff(y) ** 2)
+    v_mid = np.sqrt(-2 * g * 0.5 * (y[1:] + y[:-1]))
+    return np.sum(ds / v_mid)
+
+
+def linspace_of_a_length(x, stop):
+    grid = np.linspace(-stop, stop, len(x), endpoint=False)
+    return np.sum(np.exp(-grid ** 2) * x)
+
+
+def linspace_from_a_parameter(x):
+    t = np.linspace(x[0], x[-1] * 2.0, x.shape[0])
+    return np.sum(np.sin(t) * x)
+
+
+PROGRAMS += [
+    ("brachistochrone_time", brachistochrone_time, lambda r: (np.array([-0.5, -0.8, -0.95]),), 0),
+    ("linspace_of_a_length", linspace_of_a_length, lambda r: (r.normal(size=5), 1.3), 1),
+    ("linspace_of_a_length_x", linspace_of_a_length, lambda r: (r.normal(size=5), 1.3), 0),
+    ("linspace_from_a_parameter", linspace_from_a_parameter, lambda r: (r.normal(size=4),), 0),
+]
