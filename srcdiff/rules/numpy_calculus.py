@@ -317,7 +317,7 @@ RULES = [
     rule(np.linspace, ("start", "stop", "num"), _linspace_templates, defaults={"num": 50},
          static={"endpoint": True, "retstep": False, "dtype": None, "axis": 0}, fresh=True,
          array_result=True, shape=lambda static, *operands: ONE_DIM, tangents=_linspace_tangents,
-         note="number endpoints (gradient to start and stop)"),
+         note="number endpoints (gradient to start and stop); num may be known at run time only"),
     rule(np.geomspace, ("start", "stop"), _geomspace_templates,
          static={"num": 50, "endpoint": True, "dtype": None, "axis": 0, "retstep": False}, fresh=True,
          array_result=True, shape=lambda static, *operands: ONE_DIM, tangents=_geomspace_tangents,
