@@ -7,7 +7,8 @@ user's lines):
 - ``np.sum(x, where=m)``: ``np.sum(np.where(m, x, 0.0))``; ``np.mean(x, where=m)``: that sum over
   ``np.sum(np.where(m, np.ones_like(x), 0.0))`` (the count, in x's dtype, broadcast as NumPy does);
 - ``map(lambda v: e, xs)``: ``[e for v in xs]``; ``map(f, xs, ys)``: ``[f(a, b) for a, b in zip(xs, ys)]``
-  (an iterator read once, as the list it yields; ``list(map(...))`` is that list);
+  (an iterator read once where it is made, as the list it yields: passed to a call, or looped over;
+  ``list(map(...))`` is that list; a map kept in a name, which a second read finds empty, is left);
 - ``if any(... for ...):`` (and ``all``, ``elif``): the test computed in a statement just before
   (not differentiated: it decides a branch at run time);
 - ``vals = [0.0, 1.0]`` later written by index: ``vals = [0.0] * 2`` then ``vals[1] = 1.0``
@@ -45,13 +46,19 @@ def spelled(tree: ast.FunctionDef) -> bool:
 
 def rewrite_spellings(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings above in the function's body."""
-    _Calls(names).visit(tree)
+    calls = _Calls(names)
+    for node in ast.walk(tree):  # a map read once where it is made: an argument, or what a loop runs over
+        if isinstance(node, ast.Call):
+            calls.read_once.update(id(a) for a in node.args)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            calls.read_once.add(id(node.iter))
+    calls.visit(tree)
     _block(tree.body, names, tree)
 
 
 class _Calls(ast.NodeTransformer):
     def __init__(self, names: FreeNames):
-        self.names, self.mapped = names, set()
+        self.names, self.mapped, self.read_once = names, set(), set()
 
     def visit_Call(self, node: ast.Call):
         self.generic_visit(node)
@@ -60,7 +67,7 @@ class _Calls(ast.NodeTransformer):
             return _multi_dot(node)
         if value in _REDUCTIONS and any(k.arg == "where" for k in node.keywords):
             return _masked(node, _REDUCTIONS[value])
-        if value is builtins.map:
+        if value is builtins.map and id(node) in self.read_once:
             out = _mapped(node, self.names)
             self.mapped.add(id(out))
             return out

@@ -70,6 +70,11 @@ def map_lambda_default(w, X):
     return sum(map(lambda row, s=2.0: s * np.sum(row * w), X))
 
 
+def map_kept_in_a_name(x):
+    squares = map(lambda v: v * v, [x, 2.0 * x])
+    return sum(squares) + sum(squares)  # Python: the second sum finds the map empty
+
+
 def while_any(x):
     while any(v > 1.0 for v in x):
         x = x / 2.0
@@ -81,6 +86,7 @@ def while_any(x):
     (mean_where_dtype, (np.ones(3), np.array([True, False, True])), "mean"),
     (map_lambda_default, (np.ones(2), np.ones((3, 2))), "ambda"),
     (while_any, (np.array([0.5, 3.0]),), "condition"),
+    (map_kept_in_a_name, (0.7,), "ambda"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_what_the_rewrites_do_not_cover_is_refused_at_its_line(func, args, words):
     with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
