@@ -16,5 +16,6 @@ RULES = [
          static={"minlength": 0}, defaults={"weights": None}, fresh=True, array_result=True,
          shape=lambda static, x, weights: ONE_DIM,
          tangents={"weights": "np.bincount(x, weights=weights_dot, minlength=minlength)"},
-         note="gradient to the weights (each its bin's); the indices are whole numbers"),
+         note="gradient to the weights (each its bin's); the indices are whole numbers",
+         not_symbolic="sums by whole-number bins: sympy has no counterpart (checked against central differences)"),
 ]
