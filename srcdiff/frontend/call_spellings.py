@@ -11,6 +11,8 @@ user's lines):
   ``list(map(...))`` is that list; a map kept in a name, which a second read finds empty, is left);
 - ``if any(... for ...):`` (and ``all``, ``elif``): the test computed in a statement just before
   (not differentiated: it decides a branch at run time);
+- ``dataclasses.replace(obj, f=v)`` of an object built once in the function (``obj = C(...)``):
+  ``C(f=v, g=obj.g)``, the constructor replace calls;
 - ``vals = [0.0, 1.0]`` later written by index: ``vals = [0.0] * 2`` then ``vals[1] = 1.0``
   (a list lowering knows to be new, so its slots may be written).
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import dataclasses
 
 import numpy as np
 
@@ -37,7 +40,7 @@ def spelled(tree: ast.FunctionDef) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if name in ("multi_dot", "map", "any", "all") or any(k.arg == "where" for k in node.keywords):
+            if name in ("multi_dot", "map", "any", "all", "replace") or any(k.arg == "where" for k in node.keywords):
                 return True
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.List) and _constants(node.value):
             return True
@@ -46,7 +49,7 @@ def spelled(tree: ast.FunctionDef) -> bool:
 
 def rewrite_spellings(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings above in the function's body."""
-    calls = _Calls(names)
+    calls = _Calls(names, tree)
     for node in ast.walk(tree):  # a map read once where it is made: an argument, or what a loop runs over
         if isinstance(node, ast.Call):
             calls.read_once.update(id(a) for a in node.args)
@@ -57,8 +60,8 @@ def rewrite_spellings(tree: ast.FunctionDef, names: FreeNames) -> None:
 
 
 class _Calls(ast.NodeTransformer):
-    def __init__(self, names: FreeNames):
-        self.names, self.mapped, self.read_once = names, set(), set()
+    def __init__(self, names: FreeNames, tree: ast.FunctionDef):
+        self.names, self.tree, self.mapped, self.read_once = names, tree, set(), set()
 
     def visit_Call(self, node: ast.Call):
         self.generic_visit(node)
@@ -67,6 +70,8 @@ class _Calls(ast.NodeTransformer):
             return _multi_dot(node)
         if value in _REDUCTIONS and any(k.arg == "where" for k in node.keywords):
             return _masked(node, _REDUCTIONS[value])
+        if value is dataclasses.replace:
+            return _replaced(node, self.names, self.tree)
         if value is builtins.map and id(node) in self.read_once:
             out = _mapped(node, self.names)
             self.mapped.add(id(out))
@@ -133,6 +138,40 @@ def _mapped(node: ast.Call, names: FreeNames) -> ast.expr:
         source = ast.Call(ast.Name("zip", ast.Load()), list(iterables), [])
     loop = ast.comprehension(target, source, [], 0)
     return ast.copy_location(ast.ListComp(body, [loop]), node)
+
+
+def _replaced(node: ast.Call, names: FreeNames, tree: ast.FunctionDef) -> ast.expr:
+    """``dataclasses.replace(obj, f=v)`` of an object built once in the function by ``C(...)``: ``C(f=v, g=obj.g)``
+    (what replace does: every field of ``__init__``, the new values or the old ones)."""
+    if len(node.args) != 1 or not isinstance(node.args[0], ast.Name) or any(k.arg is None for k in node.keywords):
+        return node
+    name = node.args[0].id
+    built = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For,
+                                                          ast.comprehension, ast.NamedExpr))
+             and any(name in _stored(t) for t in _targets(n))]
+    if name in {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)} or len(built) != 1 \
+            or not isinstance(built[0], ast.Assign) or not isinstance(built[0].value, ast.Call):
+        return node
+    cls = names.resolve(built[0].value.func)
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        return node
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    given = {k.arg: k.value for k in node.keywords}
+    if set(given) - {f.name for f in fields} or len(dataclasses.fields(cls)) != len(cls.__dataclass_fields__):
+        return node  # a name that is no field (replace raises), or an InitVar replace must be given
+    keywords = [ast.keyword(f.name, given.get(f.name, ast.Attribute(ast.Name(name, ast.Load()), f.name, ast.Load())))
+                for f in fields]
+    return ast.copy_location(ast.Call(copy.deepcopy(built[0].value.func), [], keywords), node)
+
+
+def _targets(node) -> list:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    return [node.target]
+
+
+def _stored(target: ast.expr) -> set:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
 def _block(body: list, names: FreeNames, tree: ast.FunctionDef) -> None:

@@ -3,6 +3,9 @@ writes it: ``np.linalg.multi_dot``, ``np.sum``/``np.mean`` with ``where=``, ``ma
 ``any``/``all`` of a generator deciding a branch, constant list literals written by index.
 test_reach10b_spellings.py runs every transformation on them."""
 
+import dataclasses
+from dataclasses import replace
+
 import numpy as np
 from numpy.linalg import multi_dot
 
@@ -211,4 +214,47 @@ PROGRAMS += [
     ("linspace_of_a_length", linspace_of_a_length, lambda r: (r.normal(size=5), 1.3), 1),
     ("linspace_of_a_length_x", linspace_of_a_length, lambda r: (r.normal(size=5), 1.3), 0),
     ("linspace_from_a_parameter", linspace_from_a_parameter, lambda r: (r.normal(size=4),), 0),
+]
+
+
+# ---- dataclasses.replace of an object built in the function --------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Layer:
+    W: np.ndarray
+    gain: float = 1.0
+
+
+@dataclasses.dataclass
+class State:
+    x: np.ndarray
+    v: np.ndarray
+    t: float = 0.0
+
+
+def replace_gain(W, X):
+    layer = Layer(W)
+    wide = dataclasses.replace(layer, gain=2.0)
+    return np.sum(np.tanh(wide.gain * X @ wide.W) ** 2) + np.sum(layer.W ** 2)
+
+
+def replace_array_field(W, X):
+    layer = Layer(W, gain=0.5)
+    shrunk = replace(layer, W=layer.W * 0.9)
+    return np.sum(np.sin(X @ shrunk.W) * shrunk.gain) + np.sum(np.cos(X @ layer.W))
+
+
+def replace_chained_state(x0, v0):
+    s0 = State(x0, v0)
+    s1 = dataclasses.replace(s0, v=s0.v - 0.1 * np.sin(s0.x), t=0.1)
+    s2 = dataclasses.replace(s1, x=s1.x + 0.1 * s1.v)
+    return np.sum(s2.x ** 2) + s2.t * np.sum(s1.v * s0.v)
+
+
+PROGRAMS += [
+    ("replace_gain", replace_gain, lambda r: (r.normal(size=(3, 2)), r.normal(size=(4, 3))), 0),
+    ("replace_array_field", replace_array_field, lambda r: (r.normal(size=(3, 2)), r.normal(size=(4, 3))), 0),
+    ("replace_chained_state", replace_chained_state, lambda r: (r.normal(size=3), r.normal(size=3)), 0),
+    ("replace_chained_state_v", replace_chained_state, lambda r: (r.normal(size=3), r.normal(size=3)), 1),
 ]

@@ -2,13 +2,15 @@
 transformation agrees with central differences, numba agrees or refuses at the user's line,
 float32 stays float32, and the forms the rewrites do not cover are still refused at their line."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 import srcdiff
 
 from . import corpus, matrix
-from .reach10b_programs import PROGRAMS, any_condition, multi_dot_quadratic
+from .reach10b_programs import PROGRAMS, Layer, any_condition, multi_dot_quadratic
 
 HERE = "test_reach10b_spellings.py"
 
@@ -75,6 +77,11 @@ def map_kept_in_a_name(x):
     return sum(squares) + sum(squares)  # Python: the second sum finds the map empty
 
 
+def replace_of_an_argument(layer, X):
+    wide = dataclasses.replace(layer, gain=2.0)
+    return np.sum(np.tanh(wide.gain * X @ wide.W) ** 2)
+
+
 def while_any(x):
     while any(v > 1.0 for v in x):
         x = x / 2.0
@@ -87,6 +94,7 @@ def while_any(x):
     (map_lambda_default, (np.ones(2), np.ones((3, 2))), "ambda"),
     (while_any, (np.array([0.5, 3.0]),), "condition"),
     (map_kept_in_a_name, (0.7,), "ambda"),
+    (replace_of_an_argument, (Layer(np.ones((3, 2))), np.ones((4, 3))), "dataclasses.replace"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_what_the_rewrites_do_not_cover_is_refused_at_its_line(func, args, words):
     with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
