@@ -16,6 +16,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``(n := e)`` where it always runs: ``n = e`` before its statement (named_values.py);
 - a nested ``def f(*terms)``: one parameter per argument its calls give (nested_varargs.py);
 - ``math.hypot`` of three or more, ``itertools.pairwise``/``accumulate`` (call_spellings.py);
+- ``np.linalg.multi_dot``, ``where=`` of sums and means, ``map``, ``any``/``all`` in a test,
+  ``dataclasses.replace``, list literals written by index (call_forms.py);
 - ``scipy.linalg.cho_factor``/``cho_solve``: a Cholesky factor and triangular solves (cholesky_factors.py);
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
@@ -31,6 +33,7 @@ import ast
 import builtins
 import copy
 
+from .call_forms import rewrite_spellings, spelled
 from .call_spellings import has_spellings, rewrite_calls
 from .cholesky_factors import has_cholesky_factors, rewrite_cholesky_factors
 from .complex_split import may_be_complex, split_complex
@@ -48,7 +51,7 @@ from .views import substitute_views
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
-    if not (_candidates(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
+    if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
             or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
             or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
@@ -59,6 +62,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     rewrite_calls(tree, names)
     rewrite_cholesky_factors(tree, names)
     _Rewrite(names, tree).generic_visit(tree)  # the body; a nested def is a scope of its own
+    rewrite_spellings(tree, names)
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
     substitute_views(tree)

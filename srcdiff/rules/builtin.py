@@ -13,6 +13,7 @@ from . import (
     numpy_calculus,
     numpy_complex_real,
     numpy_convert,
+    numpy_counts,
     numpy_decompositions,
     numpy_elementwise,
     numpy_joins,
@@ -49,7 +50,8 @@ SECTIONS = {
     "NumPy conversions": numpy_convert.RULES,
     "More NumPy (remainders, products, triangles, differences)": numpy_more.RULES,
     "NumPy numerical calculus (differences, scans, integrals, sorting)": numpy_calculus.RULES,
-    "NumPy statistics (weighted means, covariances)": numpy_statistics.RULES + order_statistics.RULES,
+    "NumPy statistics (weighted means, covariances)": numpy_statistics.RULES + order_statistics.RULES
+    + numpy_counts.RULES,
     "NumPy piecewise functions (steps, parts of numbers, ranges, running extrema)": numpy_piecewise.RULES,
     "Complex functions of real values, conversions to numbers": numpy_complex_real.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,

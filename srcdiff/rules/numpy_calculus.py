@@ -313,10 +313,11 @@ RULES = [
     rule(helpers.gradient_adjoint, ("y",), {"y": "np.gradient(g, spacing, axis=axis, edge_order=edge_order)"},
          static={"spacing": 1.0, "axis": 0, "edge_order": 1}, fresh=True, shape=_same, tangents=LINEAR),
     # ---- evenly spaced values ----
-    rule(np.linspace, ("start", "stop"), _linspace_templates,
-         static={"num": 50, "endpoint": True, "retstep": False, "dtype": None, "axis": 0}, fresh=True,
+    # num an operand (no gradient), not a static: ``np.linspace(0.0, stop, y.size)`` is known at run time only
+    rule(np.linspace, ("start", "stop", "num"), _linspace_templates, defaults={"num": 50},
+         static={"endpoint": True, "retstep": False, "dtype": None, "axis": 0}, fresh=True,
          array_result=True, shape=lambda static, *operands: ONE_DIM, tangents=_linspace_tangents,
-         note="number endpoints (gradient to start and stop)"),
+         note="number endpoints (gradient to start and stop); num may be known at run time only"),
     rule(np.geomspace, ("start", "stop"), _geomspace_templates,
          static={"num": 50, "endpoint": True, "dtype": None, "axis": 0, "retstep": False}, fresh=True,
          array_result=True, shape=lambda static, *operands: ONE_DIM, tangents=_geomspace_tangents,

@@ -49,6 +49,8 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S(f"{CH}.interp_slope", "interp_slope(x, np.array([0.0, 1.0, 1.5, 3.0]), y * y)", x=((5,), WIDE),
           y=((4,), REAL)),
         # ---- reading by index ----
+        S("numpy.bincount", "np.bincount(np.array([0, 2, 2, 1]), weights=x * x, minlength=4)", x=((4,), REAL)),
+        S("numpy.bincount", "np.bincount(np.array([3, 0, 3]), np.sin(x))", x=((3,), REAL)),
         S("numpy.take", "np.take(x, [2, 0, 2], axis=1)", x=((2, 3), REAL),
           sym=Sym("np.sum(np.sin(np.take(x * y, [2, 0, 2])))", "V, W")),
         S("numpy.take", "np.take(x * x, np.array([[0, 3], [3, 1]]))", x=((2, 2), REAL)),

@@ -6,8 +6,9 @@ whose other arguments are numbers written in the code carries no gradient and is
 written; a reshape's shape is computed as written (its adjoint needs only x's shape).  Every
 result is checked against central differences, at two lengths through the same gradient
 function (the second call must not reuse the first length), in grad, jvp, hessian and float32.
-Where the size decides a differentiated value (``np.linspace(x[0], 1, len(y))``) srcdiff
-refuses with what to do.
+``np.linspace(x[0], 1, len(y))`` is differentiated too (its number of points is read at run time);
+where the size decides a differentiated value otherwise (``np.geomspace(x[0], 2, len(y))``,
+``np.tile(x, len(y))``) srcdiff refuses with what to do.
 """
 
 from __future__ import annotations
@@ -136,6 +137,24 @@ def differentiated_named(x, y):
 
 
 @pytest.mark.parametrize("f", [differentiated_endpoint, differentiated_named])
+def test_linspace_of_a_run_time_size_between_differentiated_endpoints(f):
+    g = srcdiff.grad(f)  # one gradient function, two lengths: the second must not reuse the first
+    for x, y in ((np.array([0.3, 0.5, 0.7]), np.ones(3)), (np.array([0.3, 0.5, 0.7, -0.2]), np.ones(4))):
+        assert_close(g(x, y), central_difference(f, (x, y), 0))
+        _, slope = srcdiff.jvp(f, (x, y), (np.ones_like(x), None))
+        assert_close(slope, central_difference(f, (x, y), 0) @ np.ones_like(x))
+
+
+def geomspace_endpoint(x, y):
+    return np.sum(np.geomspace(x[0], 2.0, len(y)) * x)
+
+
+def tiled_by_a_length(x, y):
+    n = y.shape[0]
+    return np.sum(np.tile(x, n) ** 2)
+
+
+@pytest.mark.parametrize("f", [geomspace_endpoint, tiled_by_a_length])
 def test_a_size_beside_a_differentiated_value_is_refused_with_what_to_do(f):
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(f)(np.array([0.3, 0.5, 0.7]), np.ones(3))
