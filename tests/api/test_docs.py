@@ -150,7 +150,12 @@ def run_bash(block: Block) -> str:
     script = re.sub(r"(?m)^(\s*)python3?\b", lambda m: m[1] + sys.executable, block.text)
     done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
-    return normalise(done.stdout + done.stderr, ROOT)
+    return normalise(done.stdout + PROGRESS.sub("", done.stderr), ROOT)
+
+
+#: `srcdiff.check`'s progress messages on stderr: whether one appears depends on the machine's
+#: speed (a stage over a second), not on what the page shows
+PROGRESS = re.compile(r"(?m)^srcdiff\.check [^\n]*(\.\.\. \(over [^\n]*\)| took [0-9.]+ s)\n")
 
 
 def page_id(page: Path) -> str:

@@ -307,8 +307,13 @@ def shape_then_array(x, n):
     return np.sum(s) * np.ndim(s)  # (a number's ndim: backend/numba/joins.py does not make it an array)
 
 
+def test_a_recursive_helper_compiles():  # (refused before backend/numba/recursion.py)
+    want = srcdiff.grad(calls_recursive)(1.3)
+    assert srcdiff.grad(calls_recursive, jit="numba")(1.3) == pytest.approx(want, rel=1e-12)
+    assert want == pytest.approx(4 * 1.3 ** 3, rel=1e-12)
+
+
 @pytest.mark.parametrize(("func", "args", "line", "words"), [
-    (calls_recursive, (1.3,), fact.__code__.co_firstlineno + 3, "recursive function"),
     # numba names where the variable's two kinds meet, a join the user's code does not spell: the function
     (shape_then_array, (np.ones(3), 4), shape_then_array.__code__.co_firstlineno, "unify float64 and array"),
 ])
