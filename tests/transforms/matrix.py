@@ -34,7 +34,7 @@ OK, REFUSED, CRASH, WRONG, NA = "ok", "refused", "crash", "WRONG", "n/a"
 HESSIAN_MAX = 50  # larger inputs get a Hessian-vector product instead of the full Hessian
 CELL_SECONDS = 120  # of CPU time (see _limit)
 CELL_WALL_FACTOR = 5  # the wall-clock limit, in CELL_SECONDS
-CHECK_SECONDS = 10.0  # per symbolic stage of srcdiff.check; past it check answers numerically
+CHECK_SECONDS = 4.0  # per symbolic stage of srcdiff.check; past it check answers numerically
 PACKAGE = Path(srcdiff.__file__).resolve().parent
 
 
