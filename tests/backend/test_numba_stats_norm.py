@@ -81,12 +81,9 @@ PROGRAMS = [
 
 
 def programs():
-    found = corpus.from_table(PROGRAMS, "stats_norm", "test_numba_stats_norm", 5)
-    return [p if i == 0 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(found)]
+    return corpus.first_in_default_run(corpus.from_table(PROGRAMS, "stats_norm", "test_numba_stats_norm", 5))
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
 def test_every_transformation_numba_included(program):
-    row = matrix.run(program, matrix.TRANSFORMS)
-    assert not row.excluded
-    assert not matrix.not_ok(row)
+    matrix.assert_numba_included(program)

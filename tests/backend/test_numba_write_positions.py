@@ -54,19 +54,12 @@ REFUSED = {"wide_diagonal_value": "np.ravel of a number, in the adjoint of a wri
 
 
 def programs():
-    found = corpus.from_table(PROGRAMS, "write_positions", "test_numba_write_positions", 3)
-    return [p if i == 0 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(found)]
+    return corpus.first_in_default_run(corpus.from_table(PROGRAMS, "write_positions", "test_numba_write_positions", 3))
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
 def test_every_transformation_numba_included(program):
-    row = matrix.run(program, matrix.TRANSFORMS)
-    assert not row.excluded
-    bad = matrix.not_ok(row)
-    if program.name.partition(":")[2] in REFUSED and "numba" in bad:
-        assert row.cells["numba"].outcome == matrix.REFUSED and row.cells["numba"].located
-        del bad["numba"]
-    assert not bad
+    matrix.assert_numba_included(program, REFUSED)
 
 
 def test_a_cube_is_refused_at_the_users_line():

@@ -155,6 +155,13 @@ def redteam() -> list[Program]:
     return out
 
 
+def first_in_default_run(programs: list[Program]) -> list:
+    """`programs` as pytest parameters, every one but the first marked slow (numba compiles for
+    seconds each: the default run keeps one program of a table)."""
+    import pytest
+    return [p if i == 0 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(programs)]
+
+
 def from_table(rows, prefix: str, origin: str, seed: int) -> list[Program]:
     """Programs of a table of ``(name, func, make_args(rng), wrt)`` rows, each named ``prefix:name``."""
     return [Program(f"{prefix}:{name}", func, tuple(make(np.random.default_rng(seed))), wrt, origin)

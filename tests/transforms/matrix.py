@@ -344,6 +344,18 @@ def assert_every_transformation(p: Program) -> None:
     assert not bad, bad
 
 
+def assert_numba_included(p: Program, refused: dict | None = None) -> None:
+    """Every transformation, numba included, agrees with central differences on `p`; numba may
+    refuse at the user's line the programs `refused` names (short name -> why)."""
+    row = run(p, TRANSFORMS)
+    assert not row.excluded, row.excluded
+    bad = not_ok(row)
+    if p.name.partition(":")[2] in (refused or {}) and "numba" in bad:
+        assert row.cells["numba"].outcome == REFUSED and row.cells["numba"].located, row.cells["numba"].message
+        del bad["numba"]
+    assert not bad, bad
+
+
 def assert_numba_agrees_or_refuses(p: Program) -> None:
     """``jit="numba"`` agrees on `p`, or refuses it naming the user's line."""
     cell = run(p, ("numba",)).cells["numba"]
