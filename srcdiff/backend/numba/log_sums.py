@@ -14,11 +14,10 @@ import ast
 
 import numpy as np
 from numba import types
-from numba.core.errors import TypingError
 from numba.np.numpy_support import as_dtype
 
 from .naming import made, overload
-from .reductions import axes
+from .reductions import row_reduction
 
 KEYWORDS = {"axis", "keepdims"}
 
@@ -47,28 +46,8 @@ def logaddexp_reduce(a, axis, keepdims):
 def _logaddexp_reduce(a, axis, keepdims):
     if not isinstance(a, types.Array) or a.ndim == 0:
         return None
-    keep = getattr(keepdims, "literal_value", False if isinstance(keepdims, (types.NoneType, types.Omitted))
-                   else None)
-    if keep is None:
-        raise TypingError("np.logaddexp.reduce: srcdiff's numba version takes keepdims as a constant")
-    reduced = axes(axis, a.ndim)
-    kept = [d for d in range(a.ndim) if d not in reduced]
-    perm = tuple(kept + list(reduced))
-    outer = " * ".join(f"a.shape[{d}]" for d in kept) or "1"
-    inner = " * ".join(f"a.shape[{d}]" for d in reduced) or "1"
-    if keep:
-        shape = ", ".join("1" if d in reduced else f"a.shape[{d}]" for d in range(a.ndim))
-    else:
-        shape = ", ".join(f"a.shape[{d}]" for d in kept)
-    moved = "a" if perm == tuple(range(a.ndim)) else f"a.transpose({perm})"
-    result = f"out.reshape(({shape},))" if shape else "out[0]"
+    text = row_reduction(a, axis, keepdims, "log_sum_exp", "np.logaddexp.reduce: srcdiff's numba version takes")
     dtype = as_dtype(a.dtype) if isinstance(a.dtype, types.Float) else np.dtype(np.float64)
-    text = ("def impl(a, axis, keepdims):\n"
-            f"    m = np.ascontiguousarray({moved}).reshape(({outer}, {inner}))\n"
-            f"    out = np.empty({outer}, DTYPE)\n"
-            f"    for i in range({outer}):\n"
-            "        out[i] = log_sum_exp(m[i])\n"
-            f"    return {result}\n")
     return made(text, DTYPE=dtype.type, log_sum_exp=log_sum_exp)
 
 

@@ -94,29 +94,37 @@ def _reduction(kind: str):
     def typer(a, axis, keepdims):
         if not _is_array(a):
             return None
-        keep = getattr(keepdims, "literal_value", False if isinstance(keepdims, (types.NoneType, types.Omitted))
-                       else None)
-        if keep is None:
-            raise TypingError("srcdiff's numba reductions take keepdims as a constant")
-        reduced = axes(axis, a.ndim)
-        kept = [d for d in range(a.ndim) if d not in reduced]
-        perm = tuple(kept + list(reduced))
-        outer = " * ".join(f"a.shape[{d}]" for d in kept) or "1"
-        inner = " * ".join(f"a.shape[{d}]" for d in reduced) or "1"
-        if keep:
-            shape = ", ".join("1" if d in reduced else f"a.shape[{d}]" for d in range(a.ndim))
-        else:
-            shape = ", ".join(f"a.shape[{d}]" for d in kept)
-        moved = "a" if perm == tuple(range(a.ndim)) else f"a.transpose({perm})"
-        result = f"out.reshape(({shape},))" if shape else "out[0]"
-        text = (f"def impl(a, axis, keepdims):\n"
-                f"    m = np.ascontiguousarray({moved}).reshape(({outer}, {inner}))\n"
-                f"    out = np.empty({outer}, DTYPE)\n"
-                f"    for i in range({outer}):\n"
-                f"        out[i] = {op}(m[i])\n"
-                f"    return {result}\n")
+        text = row_reduction(a, axis, keepdims, op, "srcdiff's numba reductions take")
         return made(text, DTYPE=_result_dtype(kind, a.dtype))
     return typer
+
+
+def row_reduction(a, axis, keepdims, op: str, who: str) -> str:
+    """The text of ``impl(a, axis, keepdims)``: `op` (a function of a 1-D array, written as
+    text) of each row of `a` with the reduced axes moved last and flattened, the results
+    shaped as NumPy's reduction shapes them (``DTYPE``: the caller's); `who` ... keepdims as a
+    constant is the refusal of a keepdims numba cannot see."""
+    keep = getattr(keepdims, "literal_value", False if isinstance(keepdims, (types.NoneType, types.Omitted))
+                   else None)
+    if keep is None:
+        raise TypingError(f"{who} keepdims as a constant")
+    reduced = axes(axis, a.ndim)
+    kept = [d for d in range(a.ndim) if d not in reduced]
+    perm = tuple(kept + list(reduced))
+    outer = " * ".join(f"a.shape[{d}]" for d in kept) or "1"
+    inner = " * ".join(f"a.shape[{d}]" for d in reduced) or "1"
+    if keep:
+        shape = ", ".join("1" if d in reduced else f"a.shape[{d}]" for d in range(a.ndim))
+    else:
+        shape = ", ".join(f"a.shape[{d}]" for d in kept)
+    moved = "a" if perm == tuple(range(a.ndim)) else f"a.transpose({perm})"
+    result = f"out.reshape(({shape},))" if shape else "out[0]"
+    return (f"def impl(a, axis, keepdims):\n"
+            f"    m = np.ascontiguousarray({moved}).reshape(({outer}, {inner}))\n"
+            f"    out = np.empty({outer}, DTYPE)\n"
+            f"    for i in range({outer}):\n"
+            f"        out[i] = {op}(m[i])\n"
+            f"    return {result}\n")
 
 
 for _kind, _stub_function in {"sum": reduce_sum, "mean": reduce_mean, "max": reduce_max, "min": reduce_min,
