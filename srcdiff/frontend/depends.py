@@ -17,6 +17,7 @@ values are not, so ``SCALE = 0.7`` after ``SCALE = 0.5`` keeps the transform, wh
 
 from __future__ import annotations
 
+import enum
 import functools
 import types
 from dataclasses import dataclass
@@ -110,7 +111,7 @@ def is_simple(value) -> bool:
     """Compared by value: numbers, strings, None, ..., and (nested) tuples of them."""
     if isinstance(value, tuple):
         return all(is_simple(v) for v in value)
-    return type(value) in _SIMPLE
+    return type(value) in _SIMPLE or isinstance(value, enum.Enum)  # a member: one object, hashed by name
 
 
 def static_ok(value) -> bool:

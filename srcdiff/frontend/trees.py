@@ -14,6 +14,7 @@ refused where it is used.
 
 from __future__ import annotations
 
+import enum
 import dataclasses
 import inspect
 import numbers
@@ -90,7 +91,7 @@ def _is_float(value) -> bool:
 
 
 def is_leaf_value(value) -> bool:
-    return value is None or isinstance(value, (numbers.Number, np.ndarray, np.generic, str, bytes)) \
+    return value is None or isinstance(value, (numbers.Number, np.ndarray, np.generic, str, bytes, enum.Enum)) \
         or is_foreign_array(value)
 
 

@@ -10,6 +10,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Node, Operand, Var, operand_ast
 from ..rules.numpy_decompositions import NAMED_FIELDS
 from .emit import emit
+from .enum_members import enum_member
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_attribute
 from .opaque import is_dtype_object, opaque, text
@@ -87,6 +88,10 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
             return Const(ndim)  # decided by the signature the gradient is specialised for
     if node.attr in SHAPE_ATTRIBUTES:
         return opaque(lower, node, target)
+    if node.attr in ("value", "name") and isinstance(node.value, (ast.Name, ast.Attribute)):
+        member = enum_member(state, node.value)  # ``mode.value``: static, like the member itself
+        if member is not None:
+            return Const(getattr(member, node.attr))
     func = rules.ATTRIBUTES.get(node.attr)
     if func is None:
         field = _named_field(lower, node)
@@ -107,3 +112,4 @@ def _named_field(lower: ExpressionLowerer, node: ast.Attribute):
     made = next((n for n in reversed(lower.state.nodes) if isinstance(n, Node) and n.out == value), None)
     fields = NAMED_FIELDS.get(made.rule.name, ()) if made is not None else ()
     return (value, fields.index(node.attr)) if node.attr in fields else None
+
