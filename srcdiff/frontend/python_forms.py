@@ -1,0 +1,30 @@
+"""The Python spellings of the red team's tenth wave, rewritten right after parsing (desugar.py
+calls `rewrite_python_forms` once, before its other rewrites): each module named here says what
+it rewrites and into what.
+
+- sequences made from a computed value, ``zip(*pairs)`` (sequence_spellings.py);
+- a nested function writing the caller's names with ``nonlocal``: its body where it is called
+  (nonlocal_calls.py).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .naming import FreeNames
+from .nonlocal_calls import has_nonlocal, inline_nonlocal_calls
+from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellings
+
+
+def has_python_forms(tree: ast.FunctionDef) -> bool:
+    """A cheap test: whether any rewrite here could apply."""
+    return has_sequence_spellings(tree) or has_nonlocal(tree)
+
+
+def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
+    """Rewrite, in place, the spellings the modules above cover."""
+    inline_nonlocal_calls(tree, names)
+    rewrite_sequence_spellings(tree, names)
+
+
+__all__ = ["has_python_forms", "rewrite_python_forms"]
