@@ -53,8 +53,8 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
-            or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree) or has_python_forms(tree)
-            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
+            or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
+            or has_python_forms(tree) or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)

@@ -4,13 +4,16 @@ it rewrites and into what.
 
 - sequences made from a computed value, ``zip(*pairs)`` (sequence_spellings.py);
 - a nested function writing the caller's names with ``nonlocal``: its body where it is called
-  (nonlocal_calls.py).
+  (nonlocal_calls.py);
+- ``.pop`` / ``.insert`` / ``.reverse`` / ``.extend`` of a list built from a display: the new list
+  each makes, item by item (list_methods.py).
 """
 
 from __future__ import annotations
 
 import ast
 
+from .list_methods import has_list_changes, rewrite_list_changes
 from .naming import FreeNames
 from .nonlocal_calls import has_nonlocal, inline_nonlocal_calls
 from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellings
@@ -18,13 +21,14 @@ from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellin
 
 def has_python_forms(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether any rewrite here could apply."""
-    return has_sequence_spellings(tree) or has_nonlocal(tree)
+    return has_sequence_spellings(tree) or has_nonlocal(tree) or has_list_changes(tree)
 
 
 def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings the modules above cover."""
     inline_nonlocal_calls(tree, names)
     rewrite_sequence_spellings(tree, names)
+    rewrite_list_changes(tree, names)
 
 
 __all__ = ["has_python_forms", "rewrite_python_forms"]

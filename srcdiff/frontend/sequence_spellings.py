@@ -22,7 +22,7 @@ import builtins
 
 import numpy as np
 
-from .desugar_reduce import HIDDEN, SIMPLE, replace_node
+from .desugar_reduce import HIDDEN, SIMPLE
 from .naming import FreeNames
 
 _SEQUENCES = (builtins.list, builtins.tuple)

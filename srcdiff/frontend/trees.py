@@ -14,8 +14,8 @@ refused where it is used.
 
 from __future__ import annotations
 
-import enum
 import dataclasses
+import enum
 import inspect
 import numbers
 import re
