@@ -6,7 +6,8 @@ it rewrites and into what.
 - a nested function writing the caller's names with ``nonlocal``: its body where it is called
   (nonlocal_calls.py);
 - ``.pop`` / ``.insert`` / ``.reverse`` / ``.extend`` of a list built from a display: the new list
-  each makes, item by item (list_methods.py).
+  each makes, item by item (list_methods.py);
+- ``p._replace(a=v)`` of a namedtuple the function builds: its constructor (namedtuple_forms.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from .list_methods import has_list_changes, rewrite_list_changes
+from .namedtuple_forms import has_replace, rewrite_replace
 from .naming import FreeNames
 from .nonlocal_calls import has_nonlocal, inline_nonlocal_calls
 from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellings
@@ -21,7 +23,7 @@ from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellin
 
 def has_python_forms(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether any rewrite here could apply."""
-    return has_sequence_spellings(tree) or has_nonlocal(tree) or has_list_changes(tree)
+    return has_sequence_spellings(tree) or has_nonlocal(tree) or has_list_changes(tree) or has_replace(tree)
 
 
 def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
@@ -29,6 +31,7 @@ def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     inline_nonlocal_calls(tree, names)
     rewrite_sequence_spellings(tree, names)
     rewrite_list_changes(tree, names)
+    rewrite_replace(tree, names)
 
 
 __all__ = ["has_python_forms", "rewrite_python_forms"]

@@ -99,6 +99,12 @@ def is_namedtuple(value) -> bool:
     return isinstance(value, tuple) and hasattr(type(value), "_fields")
 
 
+def is_namedtuple_class(cls) -> bool:
+    """A class `typing.NamedTuple` or `collections.namedtuple` made (its instances are tuples of fields)."""
+    return isinstance(cls, type) and issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple) \
+        and "__new__" in vars(cls) and "__init__" not in vars(cls)
+
+
 def is_object(value) -> bool:
     """A user object whose attributes form a tree (``self`` of a method)."""
     if isinstance(value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
@@ -247,5 +253,5 @@ def parse_path(text: str) -> tuple[str, tuple]:
     return match.group(1), tuple(path)
 
 
-__all__ = ["Ident", "DATA", "LEAF", "Struct", "child_value", "is_leaf_value", "is_object", "is_tree", "leaf_paths",
+__all__ = ["Ident", "DATA", "LEAF", "Struct", "child_value", "is_leaf_value", "is_namedtuple_class", "is_object", "is_tree", "leaf_paths",
            "leaves", "name_part", "parse_path", "structure", "subtree", "unflatten"]
