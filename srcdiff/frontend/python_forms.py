@@ -7,13 +7,15 @@ it rewrites and into what.
   (nonlocal_calls.py);
 - ``.pop`` / ``.insert`` / ``.reverse`` / ``.extend`` of a list built from a display: the new list
   each makes, item by item (list_methods.py);
-- ``p._replace(a=v)`` of a namedtuple the function builds: its constructor (namedtuple_forms.py).
+- ``p._replace(a=v)`` of a namedtuple the function builds: its constructor (namedtuple_forms.py);
+- ``dict(a, k=v)`` and ``a | b`` of dicts: the display ``{**a, "k": v}`` (dict_merges.py).
 """
 
 from __future__ import annotations
 
 import ast
 
+from .dict_merges import has_dict_merges, rewrite_dict_merges
 from .list_methods import has_list_changes, rewrite_list_changes
 from .namedtuple_forms import has_replace, rewrite_replace
 from .naming import FreeNames
@@ -23,7 +25,8 @@ from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellin
 
 def has_python_forms(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether any rewrite here could apply."""
-    return has_sequence_spellings(tree) or has_nonlocal(tree) or has_list_changes(tree) or has_replace(tree)
+    return has_sequence_spellings(tree) or has_nonlocal(tree) or has_list_changes(tree) or has_replace(tree) \
+        or has_dict_merges(tree)
 
 
 def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
@@ -32,6 +35,7 @@ def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     rewrite_sequence_spellings(tree, names)
     rewrite_list_changes(tree, names)
     rewrite_replace(tree, names)
+    rewrite_dict_merges(tree, names)
 
 
 __all__ = ["has_python_forms", "rewrite_python_forms"]

@@ -253,5 +253,6 @@ def parse_path(text: str) -> tuple[str, tuple]:
     return match.group(1), tuple(path)
 
 
-__all__ = ["Ident", "DATA", "LEAF", "Struct", "child_value", "is_leaf_value", "is_namedtuple_class", "is_object", "is_tree", "leaf_paths",
+__all__ = ["Ident", "DATA", "LEAF", "Struct", "child_value", "is_leaf_value", "is_namedtuple_class",
+           "is_object", "is_tree", "leaf_paths",
            "leaves", "name_part", "parse_path", "structure", "subtree", "unflatten"]
