@@ -6,8 +6,8 @@ lowering knows:
   ``(*parts,)`` are ``list(...)`` / ``tuple(...)`` of what they spread;
 - ``xs, ys = zip(*pairs)`` (as many names as the items of each pair): ``xs, ys = [p[0] for p in
   pairs], [p[1] for p in pairs]``, the columns Python's transposition gives (lists, not tuples:
-  the same items, read the same way); ``for a, b in zip(*pairs)``: the loop over
-  ``zip([p[0] for p in pairs], [p[1] for p in pairs])``.
+  the same items, read the same way); ``for a, b in zip(*rows)`` (as many names as rows): the loop
+  over ``zip(rows[0], rows[1])``.  Each after Python's test of the count (``ValueError``).
 
 The value is named only where Python always computes it (an assignment, ``return``, expression
 statement; not in a conditional expression, ``and``/``or``, comprehension or lambda).  A spelling
@@ -92,7 +92,7 @@ def _block(body: list, names: FreeNames) -> None:
         if isinstance(stmt, ast.Assign):
             before += _columns(stmt, names)
         if isinstance(stmt, ast.For):
-            _zipped_columns(stmt, names)
+            before += _zipped_columns(stmt, names)
         if isinstance(stmt, SIMPLE):
             before += _held(stmt, names)
         body[k:k] = before
@@ -164,25 +164,51 @@ def _named(source: ast.expr, names: FreeNames, at: ast.stmt) -> tuple[ast.Name, 
 
 
 def _columns(stmt: ast.Assign, names: FreeNames) -> list:
-    """``xs, ys = zip(*pairs)``: one list per column."""
+    """``xs, ys = zip(*pairs)``: one list per column, after Python's test of the width."""
     source = _star_zip(stmt.value, names)
     target = stmt.targets[0]
     if source is None or len(stmt.targets) != 1 or not isinstance(target, (ast.Tuple, ast.List)) \
-            or any(isinstance(e, ast.Starred) for e in target.elts):
+            or any(isinstance(e, ast.Starred) for e in target.elts) or not _checks(names):
         return []
     source, before = _named(source, names, stmt)
-    stmt.value = ast.copy_location(ast.Tuple(_column_lists(source, len(target.elts), names, stmt), ast.Load()),
-                                   stmt.value)
+    n = len(target.elts)
+
+    def length(expr):
+        return ast.Call(ast.Name("len", ast.Load()), [expr], [])
+    first = ast.Subscript(ast.Name(source.id, ast.Load()), ast.Constant(0), ast.Load())
+    # the first pair's width (a shorter later pair raises IndexError in its column, as zip's ValueError)
+    wrong = ast.BoolOp(ast.Or(), [ast.Compare(length(ast.Name(source.id, ast.Load())), [ast.Eq()], [ast.Constant(0)]),
+                                  ast.Compare(length(first), [ast.NotEq()], [ast.Constant(n)])])
+    before.append(_raises(wrong, f"expected {n} values to unpack", stmt))
+    stmt.value = ast.copy_location(ast.Tuple(_column_lists(source, n, names, stmt), ast.Load()), stmt.value)
     return before
 
 
-def _zipped_columns(stmt: ast.For, names: FreeNames) -> None:
-    """``for a, b in zip(*pairs)``: the loop over ``zip`` of the columns (`pairs` a name)."""
+def _zipped_columns(stmt: ast.For, names: FreeNames) -> list:
+    """``for a, b in zip(*rows)``: the loop over ``zip(rows[0], rows[1])`` -- each item holds one
+    value of every row, so the names count the rows -- after Python's test of their number."""
     source = _star_zip(stmt.iter, names)
     if source is None or not isinstance(source, ast.Name) or not isinstance(stmt.target, ast.Tuple) \
-            or any(isinstance(e, ast.Starred) for e in stmt.target.elts):
-        return
-    stmt.iter.args = _column_lists(source, len(stmt.target.elts), names, stmt)
+            or any(isinstance(e, ast.Starred) for e in stmt.target.elts) or not _checks(names):
+        return []
+    n = len(stmt.target.elts)
+    stmt.iter.args = [ast.copy_location(ast.Subscript(ast.Name(source.id, ast.Load()), ast.Constant(j), ast.Load()),
+                                        stmt.iter) for j in range(n)]
+    count = ast.Call(ast.Name("len", ast.Load()), [ast.Name(source.id, ast.Load())], [])
+    return [_raises(ast.Compare(count, [ast.NotEq()], [ast.Constant(n)]), f"expected {n} values to unpack", stmt)]
+
+
+def _checks(names: FreeNames) -> bool:
+    return names.resolve(ast.Name("len")) is builtins.len and names.resolve(ast.Name("ValueError")) is ValueError
+
+
+def _raises(test: ast.expr, message: str, at: ast.stmt) -> ast.If:
+    """``if test: raise ValueError(message)``: Python's own error where the rewrite would go on."""
+    error = ast.Raise(ast.Call(ast.Name("ValueError", ast.Load()), [ast.Constant(message)], []), None)
+    made = ast.If(test, [error], [])
+    for n in ast.walk(made):
+        ast.copy_location(n, at)
+    return made
 
 
 __all__ = ["has_sequence_spellings", "rewrite_sequence_spellings"]
