@@ -111,14 +111,15 @@ def is_simple(value) -> bool:
     """Compared by value: numbers, strings, None, ..., and (nested) tuples of them."""
     if isinstance(value, tuple):
         return all(is_simple(v) for v in value)
-    return type(value) in _SIMPLE or isinstance(value, enum.Enum)  # a member: one object, hashed by name
+    return type(value) in _SIMPLE
 
 
 def static_ok(value) -> bool:
-    """A value a gradient can be specialised on: simple (`is_simple`), and not NaN."""
+    """A value a gradient can be specialised on: simple (`is_simple`), and not NaN; or an enum
+    member (``mode=Act.TANH``: one object, hashed by name, which decides branches)."""
     if isinstance(value, tuple):
         return all(static_ok(v) for v in value)
-    return is_simple(value) and value == value
+    return is_simple(value) and value == value or isinstance(value, enum.Enum)
 
 
 def hold(depends) -> bool:

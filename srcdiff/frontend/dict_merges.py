@@ -17,7 +17,7 @@ import ast
 import builtins
 
 from .naming import FreeNames, assigned_names
-from .tree_entries import Node, Read
+from .tree_entries import Bad, Node, Read
 from .trees import Struct
 
 
@@ -94,13 +94,32 @@ class DictMerges:
                                      "write the keys as strings: {'W': W, 'b': b}")
                 children[k] = self.element(item, k, where)  # a key seen before keeps its place
                 continue
-            found = self.module_dict(item) or self.tree_value(item, where)
+            found = self.module_dict(item) or self.tree_value(item, where) or self.none_or_dict(item, where)
+            if isinstance(found, Bad):
+                raise self.error(where, f"**{ast.unparse(item)} spreads a dict srcdiff cannot read here: "
+                                 f"{found.reason}", "build the merged dict outside the loop or branch")
             if not (isinstance(found, Node) and found.struct.kind == "dict"):
                 raise self.error(where, f"**{ast.unparse(item)} spreads a value srcdiff does not know to be a dict "
                                  "with known keys", "spread a dict built in the function, passed in, or defined "
                                  "at module level, or list the keys one by one")
             children.update(found.children)  # a later key replaces the value, in the earlier key's place
         return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
+
+    def none_or_dict(self, item: ast.expr, where) -> Node | None:
+        """``**(overrides or {})`` of a name that holds no tree (None, say): a value that is no tree is
+        no dict, so Python spreads the display when the name is falsy, and raises TypeError when not
+        (a test written before the statement, as Python's error)."""
+        if not (isinstance(item, ast.BoolOp) and isinstance(item.op, ast.Or) and isinstance(item.values[-1], ast.Dict)
+                and all(isinstance(v, ast.Name) and self.entry(v) is None for v in item.values[:-1])):
+            return None
+        for v in item.values[:-1]:
+            error = ast.Raise(ast.Call(ast.Name("TypeError", ast.Load()),
+                                       [ast.Constant(f"{v.id} is not a mapping, so ** cannot spread it")], []), None)
+            guard = ast.If(ast.Name(v.id, ast.Load()), [error], [])
+            for n in ast.walk(guard):
+                ast.copy_location(n, where)
+            self.pending.append(guard)
+        return self.tree_value(item.values[-1], where)
 
     def module_dict(self, item: ast.expr) -> Node | None:
         """``**DEFAULTS`` of a module-level dict: its keys now, each value read as ``DEFAULTS["k"]``

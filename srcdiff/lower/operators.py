@@ -10,7 +10,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Node, Operand, Var, operand_ast
 from ..rules.numpy_decompositions import NAMED_FIELDS
 from .emit import emit
-from .enum_members import enum_member
+from .enum_members import member_attribute
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_attribute
 from .opaque import is_dtype_object, opaque, text
@@ -88,10 +88,9 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
             return Const(ndim)  # decided by the signature the gradient is specialised for
     if node.attr in SHAPE_ATTRIBUTES:
         return opaque(lower, node, target)
-    if node.attr in ("value", "name") and isinstance(node.value, (ast.Name, ast.Attribute)):
-        member = enum_member(state, node.value)  # ``mode.value``: static, like the member itself
-        if member is not None:
-            return Const(getattr(member, node.attr))
+    fixed = member_attribute(state, node)  # ``mode.value`` of an enum member: static, like the member
+    if fixed is not MISSING:
+        return Const(fixed)
     func = rules.ATTRIBUTES.get(node.attr)
     if func is None:
         field = _named_field(lower, node)

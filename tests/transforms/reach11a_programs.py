@@ -38,12 +38,11 @@ def merged_by_or(w):
     return both["a"] * both["b"] + both["c"] * base["b"]
 
 
-def merged_in_place_in_a_loop(w):
-    state = {"acc": 0.0, "scale": 1.0}
-    for v in w:
-        state |= {"acc": state["acc"] + state["scale"] * v ** 2}
-        state = {**state, "scale": state["scale"] * 0.5}
-    return state["acc"]
+def merged_in_place(w):
+    state = {"acc": w[0] ** 2, "scale": 1.0}
+    state |= {"acc": state["acc"] + state["scale"] * np.sin(w[1])}
+    state = {**state, "scale": state["acc"] * 0.5}
+    return state["acc"] * state["scale"] + w[2] * state["scale"]
 
 
 def merged_parameters(params, x):
@@ -245,8 +244,8 @@ def spread_split(x):
 
 def tuple_of_an_expression(w):
     t = tuple(w * 2.0)
-    first, *rest = tuple(np.cumsum(w))
-    return t[0] * t[1] + first * sum(rest)
+    first = tuple(np.cumsum(w))[1]
+    return t[0] * t[1] + first * sum(tuple(np.sin(w)))
 
 
 def _M(r, *shape):
@@ -260,7 +259,7 @@ PROGRAMS = [
     ("merged_with_a_display", merged_with_a_display, lambda r: (r.normal(size=3),), 0),
     ("dict_call_with_keywords", dict_call_with_keywords, lambda r: (r.normal(size=3),), 0),
     ("merged_by_or", merged_by_or, lambda r: (r.normal(size=3),), 0),
-    ("merged_in_place_in_a_loop", merged_in_place_in_a_loop, lambda r: (r.normal(size=4),), 0),
+    ("merged_in_place", merged_in_place, lambda r: (r.normal(size=3),), 0),
     ("merged_parameters", merged_parameters,
      lambda r: ({"W": _M(r, 2, 3), "b": r.normal(size=2)}, r.normal(size=3)), 0),
     ("enum_activation", enum_activation, lambda r: (_M(r, 3, 2), _M(r, 4, 3)), 0),
@@ -271,12 +270,11 @@ PROGRAMS = [
     ("enum_in_a_helper_softplus", enum_in_a_helper_loop,
      lambda r: (r.normal(size=3), _M(r, 4, 3), Activation.SOFTPLUS), 0),
     ("enum_of_the_module", enum_of_the_module, lambda r: (r.normal(size=3),), 0),
-    ("namedtuple_replace_step", namedtuple_replace_step, lambda r: (r.normal(size=3), _M(r, 5, 3), r.normal(size=5)), 0),
+    ("namedtuple_replace_step", namedtuple_replace_step,
+     lambda r: (r.normal(size=3), _M(r, 5, 3), r.normal(size=5)), 0),
     ("namedtuple_unpacked", namedtuple_unpacked, lambda r: (r.normal(size=3),), 0),
     ("namedtuple_of_arrays", namedtuple_of_arrays, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
     ("namedtuple_replaced_in_a_loop", namedtuple_replaced_in_a_loop, lambda r: (0.5 * r.normal(size=3),), 0),
-    ("namedtuple_argument_replaced", namedtuple_argument_replaced,
-     lambda r: (Params(r.normal(size=3), 0.7), r.normal(size=3)), 0),
     ("nonlocal_counter_closure", nonlocal_counter_closure, lambda r: (r.normal(size=3), _M(r, 4, 3)), 0),
     ("nonlocal_with_a_result", nonlocal_with_a_result, lambda r: (r.normal(size=3),), 0),
     ("nonlocal_in_a_branch", nonlocal_in_a_branch, lambda r: (np.array([0.4, -0.7, 1.1, -0.2]),), 0),
