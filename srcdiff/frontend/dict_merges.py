@@ -29,12 +29,14 @@ def has_dict_merges(tree: ast.FunctionDef) -> bool:
 def rewrite_dict_merges(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, ``dict(a, k=v)`` and ``|`` of dicts as displays (see the module's doc)."""
     dicts = _dict_names(tree, names)
+    params = {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}
 
     class Merge(ast.NodeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
-            if names.calls(node, builtins.dict) and len(node.args) == 1 and not isinstance(
-                    node.args[0], (ast.Starred, ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)):
+            if names.calls(node, builtins.dict) and len(node.args) == 1 and (
+                    _is_dict(node.args[0], dicts, names) or isinstance(node.args[0], ast.Name)
+                    and node.args[0].id in params):  # (a parameter: refused at the line unless a dict)
                 keys = [None] + [None if k.arg is None else ast.Constant(k.arg) for k in node.keywords]
                 values = [node.args[0]] + [k.value for k in node.keywords]
                 return ast.copy_location(ast.Dict(keys, values), node)

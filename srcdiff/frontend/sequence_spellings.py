@@ -100,9 +100,11 @@ def _block(body: list, names: FreeNames) -> None:
 
 
 def _computed(expr: ast.expr, names: FreeNames) -> bool:
-    """An array NumPy computes: a NumPy call, arithmetic, ``.T``, a subscript of one."""
+    """An array NumPy computes: a NumPy call, ``.T``, a subscript of one, arithmetic on one or with a
+    float (``w * 2.0``; ``xs + ys`` of lists is left alone)."""
     if isinstance(expr, (ast.BinOp, ast.UnaryOp)):
-        return True
+        operands = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else [expr.operand]
+        return any(_computed(e, names) or isinstance(e, ast.Constant) and type(e.value) is float for e in operands)
     if isinstance(expr, ast.Attribute) and expr.attr in ("T", "real", "imag"):
         return True
     if isinstance(expr, ast.Subscript):
@@ -110,8 +112,12 @@ def _computed(expr: ast.expr, names: FreeNames) -> bool:
     if isinstance(expr, ast.Call):
         func = names.resolve(expr.func)
         module = getattr(func, "__module__", None) or ""
-        return isinstance(func, np.ufunc) or module.split(".")[0] == "numpy"
+        return isinstance(func, np.ufunc) or module.split(".")[0] == "numpy" and func not in _SIZES
     return False
+
+
+#: NumPy calls whose value is a size, not an array of values (``tuple(np.shape(x))`` is a constant)
+_SIZES = (np.shape, np.ndim, np.size)
 
 
 def _held(stmt: ast.stmt, names: FreeNames) -> list:
