@@ -74,6 +74,11 @@ def _only_called(tree: ast.FunctionDef, func: ast.FunctionDef) -> bool:
             if isinstance(node, ast.Assign) and not isinstance(func.body[-1], ast.Return):
                 return False
             calls.add(id(value.func))
+    if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.Module(func.body, []))) or any(
+            isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and other is not func
+            and other is not tree and name in {n.id for n in ast.walk(other) if isinstance(n, ast.Name)}
+            for other in ast.walk(tree)):
+        return False  # it calls itself, or another scope calls it: not written out
     reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name]
     stored = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name]
     return bool(calls) and len(stored) == 1 and all(id(n) in calls for n in reads)
