@@ -22,7 +22,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
-- complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py).
+- complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
+- merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
 """

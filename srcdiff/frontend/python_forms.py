@@ -31,7 +31,7 @@ def has_python_forms(tree: ast.FunctionDef) -> bool:
 
 def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings the modules above cover."""
-    inline_nonlocal_calls(tree, names)
+    inline_nonlocal_calls(tree, names)  # first: the bodies written out may hold the spellings below
     rewrite_sequence_spellings(tree, names)
     rewrite_list_changes(tree, names)
     rewrite_replace(tree, names)

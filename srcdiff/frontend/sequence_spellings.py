@@ -41,7 +41,7 @@ def has_sequence_spellings(tree: ast.FunctionDef) -> bool:
 
 def rewrite_sequence_spellings(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings above in the function's own statements."""
-    _Spreads(names).visit(tree)
+    _Spreads(names).generic_visit(tree)  # the body; a nested def is a scope of its own
     _block(tree.body, names)
 
 
@@ -52,12 +52,7 @@ class _Spreads(ast.NodeTransformer):
         self.names = names
 
     def visit_FunctionDef(self, node):
-        return node if getattr(self, "_inside", False) else self._own(node)
-
-    def _own(self, node):
-        self._inside = True
-        self.generic_visit(node)
-        return node
+        return node  # a scope of its own: left as written
 
     visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
