@@ -36,7 +36,10 @@ def has_list_changes(tree: ast.FunctionDef) -> bool:
 
 
 def rewrite_list_changes(tree: ast.FunctionDef, names: FreeNames) -> None:
-    """Rewrite, in place, the changes of lists with one name (see the module's doc)."""
+    """Rewrite, in place, the changes of lists with one name (see the module's doc); a function that
+    only appends is left as it is (lowering takes appends as they are)."""
+    if not has_list_changes(tree):
+        return
     single = {n for n in assigned_names(tree) if _one_name(tree, n, names)}
     _block(tree.body, single)
 
