@@ -176,7 +176,9 @@ def test_reasonable_code_refused_is_refused_at_the_users_line(name):
 #: fixed since: frontend/call_forms.py, rules/numpy_counts.py, linspace's num read at run time
 #: (tests/transforms/test_reach10b_spellings.py)
 SPELLINGS_FIXED = {"bincount_weights", "linspace_of_a_size", "multi_dot", "map_lambda", "any_generator_condition",
-                   "mean_where", "literal_list_written", "dataclasses_replace"}
+                   "mean_where", "literal_list_written", "dataclasses_replace",
+                   # frontend/python_forms.py, enum members static (tests/transforms/test_reach11a_spellings.py)
+                   "enum_parameter", "dict_double_star", "namedtuple_built_inside", "nonlocal", "zip_star", "list_pop"}
 
 
 @pytest.mark.parametrize("name", open_class("reasonable code refused", list(REFUSED_REASONABLE),
