@@ -266,11 +266,11 @@ def float32_flow_step(params, z):
 
 
 def float32_kalman_scalar(q, ys):
-    m, P = np.float32(0.0), np.float32(1.0)
-    nll = np.float32(0.0)
+    m, P = 0.0 * q, 1.0 + 0.0 * q  # q's dtype: float32 in, float32 out
+    nll = 0.0
     for y in ys:
         P = P + q
-        S = P + np.float32(0.5)
+        S = P + 0.5
         K = P / S
         nll = nll + np.log(S) + (y - m) ** 2 / S
         m = m + K * (y - m)
@@ -320,7 +320,7 @@ IDIOMS11 = [
     ("w11_stats_mvn_logpdf", stats_mvn_logpdf, lambda r: (M(r, 2), M(r, 5, 2)), 0),
     ("w11_stats_norm_logcdf_sf", stats_norm_logcdf_sf, lambda r: (0.3, M(r, 5)), 0),
     ("w11_math_pow_at_zero", math_pow_at_zero, lambda r: (0.0,), 0),
-    ("w11_where_untaken_log", where_untaken_log, lambda r: (np.array([0.0, 0.5, -1.0, 2.0]),), 0),
+    ("w11_where_untaken_log", where_untaken_log, lambda r: (np.array([-0.3, 0.5, -1.0, 2.0]),), 0),
     ("w11_sqrt_of_square", sqrt_of_square, lambda r: (np.array([0.7, -0.4, 1.2]),), 0),
     ("w11_relu_of_relu", relu_of_relu, lambda r: (np.array([0.2, 1.3, -0.6, 0.9]),), 0),
     ("w11_norm_of_zero_difference", norm_of_zero_difference, lambda r: (np.array([1.0, 2.0]), np.array([1.0, 2.0])), 0),
