@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 import scipy.special
+import scipy.stats
 from numeric import central_difference
 
 import srcdiff
@@ -215,3 +216,39 @@ def test_copysign_at_zero_follows_abs():
 
 def copysign_zero(x):
     return math.copysign(x, -2.0)
+
+
+# ---- 4. scipy.stats.multivariate_normal had no tangent: jvp refused what grad took -------------------
+# ``-np.sum(multivariate_normal.logpdf(X, mean=mu, cov=cov))`` was differentiated by grad, vjp and hessian
+# but refused by jvp ("has no tangent rule").  FIXED: rules/scipy_stats.py gives logpdf and pdf the
+# transposes of their adjoints, ``-sum(Sigma^-1 (x - mean) * (x_dot - mean_dot), axis=-1)``.
+
+
+def mvn_rows(mu, X):
+    cov = np.array([[1.0, 0.3], [0.3, 0.5]])
+    return -np.sum(scipy.stats.multivariate_normal.logpdf(X, mean=mu, cov=cov))
+
+
+def mvn_diagonal_pdf(x, mu):
+    return (scipy.stats.multivariate_normal.pdf(x, mu, np.array([0.5, 2.0]))
+            + scipy.stats.multivariate_normal.logpdf(x, mu, 0.7))
+
+
+def mvn_in_loop(mu, X):
+    total = 0.0
+    for scale in (0.5, 1.5):
+        total = total + np.sum(scipy.stats.multivariate_normal.logpdf(X * scale, mu, np.eye(2) * scale))
+    return total
+
+
+MVN = [(mvn_rows, (R.normal(size=2), R.normal(size=(5, 2))), 0),
+       (mvn_rows, (R.normal(size=2), R.normal(size=(5, 2))), 1),
+       (mvn_diagonal_pdf, (R.normal(size=2), R.normal(size=2)), 0),
+       (mvn_diagonal_pdf, (R.normal(size=2), R.normal(size=2)), 1),
+       (mvn_in_loop, (R.normal(size=2), R.normal(size=(3, 2))), 0)]
+
+
+@pytest.mark.parametrize("f, args, wrt", MVN, ids=[f"{f.__name__}-{w}" for f, _, w in MVN])
+def test_multivariate_normal_in_forward_mode(f, args, wrt):
+    row = run(_program(f, *args, wrt=wrt), ("jvp", "hessian"))
+    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
