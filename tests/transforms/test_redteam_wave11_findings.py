@@ -252,3 +252,76 @@ MVN = [(mvn_rows, (R.normal(size=2), R.normal(size=(5, 2))), 0),
 def test_multivariate_normal_in_forward_mode(f, args, wrt):
     row = run(_program(f, *args, wrt=wrt), ("jvp", "hessian"))
     assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+
+
+# ---- 5. a tuple of calls as a statement was refused: ``ms.append(m), Ps.append(P)`` -------------------
+# One line keeping a filter's history in several lists was refused as "computed and thrown away".
+# FIXED: lower/assignments.py lowers a tuple of calls as the calls in order (its value is thrown away);
+# a call among them that changes a value in place, or an item that is not a call, is refused as before.
+
+
+def filter_history(log_q, ys, a=0.9, r=0.5):
+    q = np.exp(log_q)
+    ms, Ps = [], []
+    m, P = 0.0, 1.0
+    for y in ys:
+        P = a * a * P + q
+        K = P / (P + r)
+        m, P = m + K * (y - m), (1 - K) * P
+        ms.append(m), Ps.append(P)
+    return sum(mi * mi for mi in ms) + sum(Ps)
+
+
+def appends_at_top(x):
+    xs, ys = [], []
+    xs.append(np.sin(x)), ys.append(x * x), xs.append(np.cos(x))
+    return xs[0] * ys[0] + xs[1]
+
+
+def appends_of_arrays(W, X):
+    hs, zs = [], []
+    h = X
+    for k in range(W.shape[0]):
+        z = h @ W[k]
+        h = np.tanh(z)
+        zs.append(z), hs.append(h)
+    return np.sum(np.stack(hs) ** 2) + np.sum(zs[-1])
+
+
+APPENDS = [(filter_history, (-1.0, R.normal(size=5))), (appends_at_top, (0.7,)),
+           (appends_of_arrays, (0.5 * R.normal(size=(2, 3, 3)), R.normal(size=(4, 3))))]
+
+
+@pytest.mark.parametrize("f, args", APPENDS, ids=lambda v: getattr(v, "__name__", ""))
+def test_a_tuple_of_appends_as_a_statement(f, args):
+    row = run(_program(f, *args), ("grad", "value_and_grad", "jvp", "vjp", "tree"))
+    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+
+
+@pytest.mark.parametrize("f, args", APPENDS[:1], ids=lambda v: getattr(v, "__name__", ""))
+def test_a_tuple_of_appends_as_a_statement_hessian(f, args):
+    assert_every_transformation(_program(f, *args))
+
+
+def a_sort_among_appends(x):
+    xs, ys = [], [0.5, 0.1]
+    xs.append(x * x), ys.sort()
+    return xs[0] * ys[0]
+
+
+def a_value_among_calls(x):
+    xs = []
+    xs.append(x * x), x + 1.0
+    return xs[0]
+
+
+@pytest.mark.parametrize("f, what", [(a_sort_among_appends, "in place"), (a_value_among_calls, "thrown away")],
+                         ids=["sort", "value"])
+def test_a_tuple_of_calls_with_a_change_in_place_is_still_refused(f, what):
+    with pytest.raises(srcdiff.SrcDiffError, match=what) as info:
+        srcdiff.grad(f)(0.7)
+    assert HERE in str(info.value)
+
+
+def test_a_tuple_of_appends_numba_agrees_or_refuses():
+    assert_numba_agrees_or_refuses(_program(filter_history, -1.0, R.normal(size=5)))

@@ -89,9 +89,8 @@ def test_entropy_of_an_exact_zero_probability_is_nan_not_a_number():
 # (``ys.append(f(ys[-1]))``, a KV cache), ``list.reverse()``, ``np.block``, ``np.maximum.at``, a
 # generator with ``yield from``, ``str.strip()``/``str.split`` of a config string, ``itertools.islice``,
 # ``functools.partial`` of a bound method, a user class with ``__add__``/``__mul__``, recursion over a
-# nested list, memoisation in a dict, ``scipy.stats.gamma.mean``, a tuple of ``.append`` calls as a
-# statement, a length computed in the function as ``minlength=n``.  (reach11a: list.pop/insert, Enum,
-# nonlocal; numba11: numba-only refusals.)
+# nested list, memoisation in a dict, ``scipy.stats.gamma.mean``, a length computed in the function as
+# ``minlength=n``.  (reach11a: list.pop/insert, Enum, nonlocal; numba11: numba-only refusals.)
 
 R = np.random.default_rng(11)
 REFUSED_CODE = [
@@ -111,7 +110,6 @@ REFUSED_CODE = [
     ("operator_overloading", idioms.operator_overloading, (0.7,)),
     ("recursion_over_nested_list", idioms.recursive_nested_list, (0.6,)),
     ("memo_dict", idioms.memo_dict_recursion, (0.8,)),
-    ("tuple_of_appends", more.rts_smoother, (-1.0, R.normal(size=5))),
     ("computed_minlength", models.gcn_bincount,
      (0.5 * R.normal(size=(3, 2)), R.normal(size=(4, 3)), models.SRC, models.DST)),
 ]
