@@ -325,3 +325,58 @@ def test_a_tuple_of_calls_with_a_change_in_place_is_still_refused(f, what):
 
 def test_a_tuple_of_appends_numba_agrees_or_refuses():
     assert_numba_agrees_or_refuses(_program(filter_history, -1.0, R.normal(size=5)))
+
+
+# ---- 6. a configuration string's methods were refused: ``kind = config.lower().strip()`` --------------
+# ``config.startswith("hub")`` in an ``if`` was taken (a branch decided when the gradient runs), but the
+# same string method in an assignment was refused as a method "with no adjoint rule".  FIXED:
+# lower/rule_calls.py reads the methods of `str` no NumPy array has (lower, upper, strip, replace,
+# startswith, endswith, ...) as text with no gradient, as ``str(x)`` and f-strings are.
+
+
+def config_loss(w, X, y, config="Huber"):
+    res = X @ w - y
+    kind = config.lower().strip()
+    if kind.startswith("hub"):
+        loss = np.where(np.abs(res) < 1.0, 0.5 * res ** 2, np.abs(res) - 0.5)
+    elif kind in ("l2", "mse"):
+        loss = res ** 2
+    else:
+        raise ValueError(f"unknown loss {config!r}")
+    return np.mean(loss)
+
+
+def suffix_config(w, act="Tanh_layer"):
+    name = act.removesuffix("_layer").casefold()
+    h = np.tanh(w) if name == "tanh" else np.sin(w)
+    return np.sum(h ** 2) if act.endswith("layer") else np.sum(h)
+
+
+def replaced_in_loop(w, names=("l2-penalty", "l1-penalty")):
+    total = np.sum(np.cos(w))
+    for n in names:
+        key = n.replace("-penalty", "").upper()
+        total = total + (np.sum(w ** 2) if key == "L2" else 0.1 * np.sum(np.sqrt(w ** 2 + 1e-3)))
+    return total
+
+
+TEXT = [(config_loss, (R.normal(size=3), R.normal(size=(6, 3)), R.normal(size=6))),
+        (config_loss, (R.normal(size=3), R.normal(size=(6, 3)), R.normal(size=6), " MSE ")),
+        (suffix_config, (R.normal(size=4),)), (suffix_config, (R.normal(size=4), "SIN")),
+        (replaced_in_loop, (R.normal(size=4),))]
+
+
+@pytest.mark.parametrize("f, args", TEXT, ids=[f"{f.__name__}-{k}" for k, (f, _) in enumerate(TEXT)])
+def test_string_methods_of_a_configuration(f, args):
+    row = run(_program(f, *args), ("grad", "value_and_grad", "jvp", "vjp", "tree"))
+    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+
+
+def test_string_methods_of_a_configuration_hessian_and_numba():
+    assert_every_transformation(_program(config_loss, *TEXT[0][1]))
+    assert_numba_agrees_or_refuses(_program(suffix_config, *TEXT[2][1]))
+
+
+def test_an_unknown_configuration_still_raises_the_users_error():
+    with pytest.raises(ValueError, match="unknown loss"):
+        srcdiff.grad(config_loss)(*TEXT[0][1], "cauchy")
