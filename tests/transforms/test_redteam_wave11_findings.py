@@ -380,3 +380,75 @@ def test_string_methods_of_a_configuration_hessian_and_numba():
 def test_an_unknown_configuration_still_raises_the_users_error():
     with pytest.raises(ValueError, match="unknown loss"):
         srcdiff.grad(config_loss)(*TEXT[0][1], "cauchy")
+
+
+# ---- 7. a generator using ``yield from`` was refused ---------------------------------------------------
+# ``def _all_terms(W, x): yield from _layers(W, x); yield x * x`` was refused (generators are read as the
+# list they yield, and ``yield from`` had no list to stand for).  FIXED: frontend/generators.py reads
+# ``yield from xs`` as ``for item in xs: items.append(item)``; ``y = yield from g`` is still refused.
+
+
+def _rows_of(W, x):
+    for row in W:
+        x = np.tanh(row * x)
+        yield x
+
+
+def _every_term(W, x):
+    yield from _rows_of(W, x)
+    yield x * x
+
+
+def delegating_generator(W, x):
+    return sum(np.sum(h) for h in _every_term(W, x))
+
+
+def _from_a_list(x):
+    yield from [np.sin(x), np.cos(x)]
+    for k in range(2):
+        yield from _rows_of(np.ones((1, x.shape[0])) * (k + 1), x)
+
+
+def yield_from_list_and_loop(x):
+    return sum(np.sum(v ** 2) for v in _from_a_list(x))
+
+
+def _twice(x):
+    yield from _every_term(np.eye(2)[:1] + 0.5, x)
+    yield from _every_term(np.eye(2)[1:] - 0.5, x)
+
+
+def nested_delegation(x):
+    total = 0.0
+    for v in _twice(x):
+        total = total + np.sum(v * x)
+    return total
+
+
+YIELD_FROM = [(delegating_generator, (R.normal(size=(3, 4)), R.normal(size=4))),
+              (yield_from_list_and_loop, (R.normal(size=3),)), (nested_delegation, (R.normal(size=2),))]
+
+
+@pytest.mark.parametrize("f, args", YIELD_FROM, ids=lambda v: getattr(v, "__name__", ""))
+def test_a_generator_using_yield_from(f, args):
+    row = run(_program(f, *args), ("grad", "value_and_grad", "jvp", "vjp", "tree"))
+    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+
+
+def test_a_generator_using_yield_from_hessian():
+    assert_every_transformation(_program(delegating_generator, *YIELD_FROM[0][1]))
+
+
+def _result_of_delegation(x):
+    got = yield from _rows_of(np.ones((1, 2)), x)
+    yield got
+
+
+def yield_from_as_a_value(x):
+    return sum(np.sum(v) for v in _result_of_delegation(x))
+
+
+def test_yield_from_used_as_a_value_is_still_refused_at_its_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="`yield from` used as a value") as info:
+        srcdiff.grad(yield_from_as_a_value)(np.array([0.5, 1.5]))
+    assert HERE in str(info.value)

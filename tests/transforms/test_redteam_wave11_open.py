@@ -86,8 +86,8 @@ def test_entropy_of_an_exact_zero_probability_is_nan_not_a_number():
 # ---- 2. reasonable code still refused, each at the user's line (OPEN) ---------------------------------
 # Classes, one program each from the wave (several spellings in the corpus): a list concatenated with
 # ``+`` (``[mu] + [mu + S[:, i] for i in ...]``), a list appended to and read in the same loop
-# (``ys.append(f(ys[-1]))``, a KV cache), ``list.reverse()``, ``np.block``, ``np.maximum.at``, a
-# generator with ``yield from``, a loop over ``str.split`` of a config string, ``itertools.islice``,
+# (``ys.append(f(ys[-1]))``, a KV cache), ``list.reverse()``, ``np.block``, ``np.maximum.at``,
+# a loop over ``str.split`` of a config string, ``itertools.islice``,
 # ``functools.partial`` of a bound method, a user class with ``__add__``/``__mul__``, recursion over a
 # nested list, memoisation in a dict, ``scipy.stats.gamma.mean``, a length computed in the function as
 # ``minlength=n``.  (reach11a: list.pop/insert, Enum, nonlocal; numba11: numba-only refusals.)
@@ -102,7 +102,6 @@ REFUSED_CODE = [
     ("np_block", models.kkt_lagrange, (0.5 * R.normal(size=(3, 3)), R.normal(size=3), R.normal(size=(1, 3)),
                                        R.normal(size=1)), 2),
     ("maximum_at", more.segment_softmax, (R.normal(size=6), np.array([0, 1, 0, 2, 1, 2]))),
-    ("yield_from", idioms.yield_from_generator, (R.normal(size=3), R.normal(size=4))),
     ("str_split_loop", idioms.split_config_terms, (R.normal(size=4),)),
     ("islice", idioms.chain_islice, (R.normal(size=3), R.normal(size=3)), 1),
     ("partial_of_bound_method", idioms.partial_of_method, (0.4, [0.5, -1.0, 2.0])),
