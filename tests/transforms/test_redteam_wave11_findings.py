@@ -252,3 +252,57 @@ MVN = [(mvn_rows, (R.normal(size=2), R.normal(size=(5, 2))), 0),
 def test_multivariate_normal_in_forward_mode(f, args, wrt):
     row = run(_program(f, *args, wrt=wrt), ("jvp", "hessian"))
     assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+
+
+# ---- 5. np.block had no rule: a KKT matrix ``np.block([[Q, A.T], [A, 0]])`` was refused --------------
+# FIXED: frontend/call_forms.py reads ``np.block`` of a list of rows as np.concatenate of the rows (each
+# joined along the last axis, its items raised by np.atleast_2d) along the axis before, and of a flat
+# list as one join of 1-D items: what np.block computes, in rules srcdiff has.
+
+
+def kkt_block(Q_raw, c, A, b):
+    Q = Q_raw @ Q_raw.T + np.eye(Q_raw.shape[0])
+    m = A.shape[0]
+    KKT = np.block([[Q, A.T], [A, np.zeros((m, m))]])
+    sol = np.linalg.solve(KKT, np.concatenate([-c, b]))
+    x = sol[: Q.shape[0]]
+    return 0.5 * x @ Q @ x + c @ x
+
+
+def flat_block(a, b):
+    v = np.block([a, np.sin(b), 2.0])
+    return np.sum(v ** 2 * np.arange(1.0, v.size + 1))
+
+
+def rows_and_numbers_block(a, B):
+    M = np.block([[a, 1.0], [B[0], B[0, 0]]])
+    return np.sum(M @ M.T)
+
+
+def block_in_loop(D, E):
+    total = 0.0
+    for k in range(2):
+        M = np.block([[D * (k + 1), E], [E.T, np.eye(E.shape[1])]])
+        total = total + np.sum(np.tanh(M)) + np.trace(M @ M)
+    return total
+
+
+BLOCKS = [(kkt_block, (0.5 * R.normal(size=(3, 3)), R.normal(size=3), R.normal(size=(1, 3)), R.normal(size=1)), 0),
+          (kkt_block, (0.5 * R.normal(size=(3, 3)), R.normal(size=3), R.normal(size=(1, 3)), R.normal(size=1)), 2),
+          (flat_block, (R.normal(size=2), R.normal(size=3)), 1),
+          (rows_and_numbers_block, (R.normal(size=2), R.normal(size=(2, 2))), 0),
+          (block_in_loop, (R.normal(size=(2, 2)), R.normal(size=(2, 3))), 1)]
+
+
+@pytest.mark.parametrize("f, args, wrt", BLOCKS, ids=[f"{f.__name__}-{w}" for f, _, w in BLOCKS])
+def test_np_block(f, args, wrt):
+    row = run(_program(f, *args, wrt=wrt), ("grad", "value_and_grad", "jvp", "vjp", "tree"))
+    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+
+
+def test_np_block_hessian_and_float32():
+    assert_every_transformation(_program(kkt_block, *BLOCKS[0][1]))
+    a, b = (v.astype(np.float32) for v in BLOCKS[2][1])
+    got = srcdiff.grad(flat_block, wrt=1)(a, b)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, central_difference(flat_block, (a.astype(float), b.astype(float)), 1), rtol=1e-4)

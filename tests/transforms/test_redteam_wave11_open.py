@@ -86,7 +86,7 @@ def test_entropy_of_an_exact_zero_probability_is_nan_not_a_number():
 # ---- 2. reasonable code still refused, each at the user's line (OPEN) ---------------------------------
 # Classes, one program each from the wave (several spellings in the corpus): a list concatenated with
 # ``+`` (``[mu] + [mu + S[:, i] for i in ...]``), a list appended to and read in the same loop
-# (``ys.append(f(ys[-1]))``, a KV cache), ``list.reverse()``, ``np.block``, ``np.maximum.at``,
+# (``ys.append(f(ys[-1]))``, a KV cache), ``list.reverse()``, ``np.maximum.at``,
 # a loop over ``str.split`` of a config string, ``itertools.islice``,
 # ``functools.partial`` of a bound method, a user class with ``__add__``/``__mul__``, recursion over a
 # nested list, memoisation in a dict, ``scipy.stats.gamma.mean``, a length computed in the function as
@@ -99,8 +99,6 @@ REFUSED_CODE = [
     ("kv_cache", more.kv_cache_decoding,
      (0.5 * R.normal(size=(3, 2)), R.normal(size=(4, 3)), 0.5 * R.normal(size=(3, 2)), 0.5 * R.normal(size=(3, 2)))),
     ("list_reverse", models.returns_reversed_loop, (R.normal(size=2), R.normal(size=(5, 2)))),
-    ("np_block", models.kkt_lagrange, (0.5 * R.normal(size=(3, 3)), R.normal(size=3), R.normal(size=(1, 3)),
-                                       R.normal(size=1)), 2),
     ("maximum_at", more.segment_softmax, (R.normal(size=6), np.array([0, 1, 0, 2, 1, 2]))),
     ("str_split_loop", idioms.split_config_terms, (R.normal(size=4),)),
     ("islice", idioms.chain_islice, (R.normal(size=3), R.normal(size=3)), 1),
