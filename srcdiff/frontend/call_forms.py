@@ -4,6 +4,8 @@ user's lines):
 
 - ``np.linalg.multi_dot([A, B, C])``: ``A @ B @ C`` (the same product; NumPy only picks the
   cheapest order of the chain);
+- ``np.block([[A, B], [C, D]])``: ``np.concatenate`` of the rows (each joined along the last axis, its
+  items raised by ``np.atleast_2d``) along the axis before; ``np.block([a, b])``: one join of 1-D items;
 - ``np.sum(x, where=m)``: ``np.sum(np.where(m, x, 0.0))``; ``np.mean(x, where=m)``: that sum over
   ``np.sum(np.where(m, np.ones_like(x), 0.0))`` (the count, in x's dtype, broadcast as NumPy does);
 - ``map(lambda v: e, xs)``: ``[e for v in xs]``; ``map(f, xs, ys)``: ``[f(a, b) for a, b in zip(xs, ys)]``
@@ -40,7 +42,8 @@ def spelled(tree: ast.FunctionDef) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if name in ("multi_dot", "map", "any", "all", "replace") or any(k.arg == "where" for k in node.keywords):
+            if name in ("multi_dot", "block", "map", "any", "all", "replace") \
+                    or any(k.arg == "where" for k in node.keywords):
                 return True
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.List) and _constants(node.value):
             return True
@@ -68,6 +71,8 @@ class _Calls(ast.NodeTransformer):
         value = self.names.resolve(node.func)
         if value is np.linalg.multi_dot:
             return _multi_dot(node)
+        if value is np.block:
+            return _block_call(node)
         if value in _REDUCTIONS and any(k.arg == "where" for k in node.keywords):
             return _masked(node, _REDUCTIONS[value])
         if value is dataclasses.replace:
@@ -89,6 +94,31 @@ def _multi_dot(node: ast.Call) -> ast.expr:
     for factor in node.args[0].elts[1:]:
         product = ast.BinOp(product, ast.MatMult(), factor)
     return ast.copy_location(product, node)
+
+
+def _block_call(node: ast.Call) -> ast.expr:
+    """``np.block([[A, B], [C, D]])``: the rows joined along the last axis, then the rows along the one
+    before, each item raised to 2-D as np.block does (``[a, b]``: joined along the last axis, 1-D)."""
+    rows = node.args[0] if len(node.args) == 1 and not node.keywords else None
+    if not isinstance(rows, ast.List) or not rows.elts or not isinstance(node.func, ast.Attribute) \
+            or any(isinstance(e, ast.Starred) for e in ast.walk(rows)):
+        return node
+    module = node.func.value
+
+    def joined(items: list, axis: int, raise_to: str) -> ast.expr:
+        lifted = [ast.Call(ast.Attribute(copy.deepcopy(module), raise_to, ast.Load()), [item], []) for item in items]
+        return ast.Call(ast.Attribute(copy.deepcopy(module), "concatenate", ast.Load()),
+                        [ast.List(lifted, ast.Load())], [ast.keyword("axis", ast.Constant(axis))])
+
+    if all(isinstance(r, ast.List) and r.elts and not any(isinstance(e, ast.List) for e in r.elts) for r in rows.elts):
+        out = ast.Call(ast.Attribute(copy.deepcopy(module), "concatenate", ast.Load()),
+                       [ast.List([joined(r.elts, -1, "atleast_2d") for r in rows.elts], ast.Load())],
+                       [ast.keyword("axis", ast.Constant(-2))])
+    elif not any(isinstance(e, ast.List) for e in rows.elts):
+        out = joined(rows.elts, -1, "atleast_1d")
+    else:
+        return node  # deeper or ragged nesting: left to lowering, which refuses it at its line
+    return ast.fix_missing_locations(ast.copy_location(out, node))
 
 
 def _masked(node: ast.Call, how: str) -> ast.expr:

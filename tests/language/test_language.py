@@ -727,12 +727,12 @@ def uses_math_pow(x):
     return math.pow(x[0], 3.0) + pow(x[1], 2.0)
 
 
-def uses_math_gamma(x):
-    return math.gamma(x[0])
+def uses_math_ulp(x):
+    return math.ulp(x[0]) * x[1]
 
 
-def uses_math_copysign(x):
-    return math.copysign(x[0], x[1])
+def uses_math_gamma(x):  # math.gamma, math.lgamma and math.copysign have rules since wave 11
+    return math.gamma(x[0]) + math.lgamma(x[0]) * math.copysign(x[1], x[2])
 
 
 def uses_numpy_equivalents(x):
@@ -741,7 +741,7 @@ def uses_numpy_equivalents(x):
 
 def test_a_math_function_without_a_rule_points_to_numpys():
     x = np.array([0.5, 1.5, -0.3])
-    error = _refused(uses_math_gamma, (x,), "math.gamma", "register_adjoint")
+    error = _refused(uses_math_ulp, (x,), "math.ulp", "register_adjoint")
     assert "np." not in error.hint.split("register")[0]
     _check(uses_numpy_equivalents, (x,))
 
@@ -750,6 +750,7 @@ def test_the_rest_of_math_has_rules():
     x = np.array([0.5, 1.5, -0.3])
     _check(uses_math_atan2, (x,))
     _check(uses_math_asin, (x,))
+    _check(uses_math_gamma, (x,))
 
 
 def uses_builtin_pow(x):

@@ -79,6 +79,9 @@ SPECS = [
         ("radians", REAL, EITHER, "x")]],
     S("math.atan2", "math.atan2(x, y)", x=(None, REAL), y=(None, POS), sym=Sym("math.atan2(x, y)", "0.7, 1.3")),
     S("math.hypot", "math.hypot(x, y)", x=(None, POS), y=(None, REAL), sym=Sym("math.hypot(x, y)", "0.7, 1.3")),
+    S("math.lgamma", "math.lgamma(x)", x=(None, POS), sym=Sym("math.lgamma(x) * y", "0.7, 1.3", EITHER)),
+    S("math.gamma", "math.gamma(x)", x=(None, POS), sym=Sym("math.gamma(x) * y", "0.7, 1.3", EITHER)),
+    S("math.copysign", "math.copysign(x, y)", x=(None, NONZERO), y=(None, NONZERO)),
     # ---- NumPy elementwise ----
     S("numpy.add", "np.add(x, y)", x=((3, 1), REAL), y=((1, 4), REAL),
       sym=Sym("np.sum(np.add(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),

@@ -98,6 +98,7 @@ CALLS = {
     "math.acosh": lambda x, y: math.acosh(1.0 + abs(x[0, 0])),
     "math.atan2": lambda x, y: math.atan2(x[0, 0], y[0, 0]),
     "math.hypot": lambda x, y: math.hypot(x[0, 0], y[0, 0]),
+    "math.copysign": lambda x, y: math.copysign(x[0, 0], y[0, 0]),
     **calc_calls(),  # rules/numpy_calculus.py and kin (tests/rules/rule_specs_calc.py)
 }
 
@@ -145,7 +146,7 @@ CALLS.update({  # whole parts of one number and the running extrema's helpers (r
 #: The arguments of a `math` function for one number n (within its domain).
 NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,), "math.pow": lambda n: (n, n),
                "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n),
-               "math.fmod": lambda n: (n, 0.3)}
+               "math.copysign": lambda n: (n, -0.5), "math.fmod": lambda n: (n, 0.3)}
 
 
 def call(name, x=None, y=None):
