@@ -31,6 +31,7 @@ from . import (
     averages,
     calculus_calls,
     diagonals,
+    grids,
     list_joins,
     list_sums,
     log_sums,
@@ -259,7 +260,8 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, func.value, node.args, node)
         spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
-            or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node)
+            or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
+            or grids.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

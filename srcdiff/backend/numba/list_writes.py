@@ -1,0 +1,114 @@
+"""numba's writes the gradient makes into a list and through a list of index arrays.
+
+* ``vals = [0.0] * 3`` then ``vals[i] = ...`` (negative ``i`` too) is lowered to the
+  functional ``vals_1 = set_item(vals, i, v)``: a new list with one item replaced
+  (rules/runtime.py).  runtime.py's ``set_item`` takes arrays only; this adds lists of
+  numbers, written into a copy (the list the code holds before the write is read again by
+  the backward sweep).
+* ``np.add.at(f, idx, v)`` becomes ``index_add(f, [idx], v)``, the index's parts as a
+  list (the gradient reads tuples back as lists), and its adjoint ``index_read(g, [idx])``.
+  pads.py's ``index_add`` takes a tuple of one index into a vector; this takes the list, and
+  a base of any number of axes (forces of shape ``(n, 3)`` scattered by an edge list): each
+  index adds a row of `v`, or the number `v`, again where an index repeats, as NumPy's
+  ``np.add.at`` does.
+* the adjoint of such a list read as an array (``float_array(vals_bar, True)``).
+
+Where the types are not of these forms nothing here applies, and numba refuses the line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from .missing import float_array
+from .naming import overload
+from .pads import index_add
+from .runtime import set_item
+from .tuple_parts import index_read
+
+
+def _is_number(t) -> bool:
+    return isinstance(t, (types.Integer, types.Float, types.Boolean))
+
+
+@overload(set_item)
+def _set_list_item(x, index, v):
+    if not (isinstance(x, types.List) and isinstance(x.dtype, types.Float) and isinstance(index, types.Integer)
+            and _is_number(v)):
+        return None
+
+    def write(x, index, v):
+        y = x.copy()  # (a new list: the one before the write is read again)
+        y[index] = v
+        return y
+    return write
+
+
+@overload(float_array)
+def _float_array_of_list(x, copy):
+    """``float_array(vals_bar, True)``: the adjoint of such a list read as an array of floats
+    (the Python gradient's ``np.array(vals_bar, dtype=float)``)."""
+    if not (isinstance(x, types.List) and _is_number(x.dtype)):
+        return None
+
+    def as_array(x, copy):
+        out = np.empty(len(x), np.float64)
+        for k in range(len(x)):
+            out[k] = x[k]
+        return out
+    return as_array
+
+
+def _one_index_array(index) -> bool:
+    """A list (or a tuple of one) of 1-D integer arrays."""
+    if isinstance(index, types.List):
+        item = index.dtype
+    elif isinstance(index, types.BaseTuple) and len(index.types) == 1:
+        item = index.types[0]
+    else:
+        return False
+    return isinstance(item, types.Array) and item.ndim == 1 and isinstance(item.dtype, types.Integer)
+
+
+@overload(index_add)
+def _index_add_rows(base, index, value):
+    if not (isinstance(base, types.Array) and base.ndim >= 1 and isinstance(base.dtype, types.Float)
+            and _one_index_array(index)
+            and (_is_number(value) or isinstance(value, types.Array) and isinstance(value.dtype, types.Float)
+                 and value.ndim == base.ndim)):
+        return None
+    if isinstance(index, types.BaseTuple) and base.ndim == 1 and isinstance(value, types.Array):
+        return None  # pads.py's
+
+    def add(base, index, value):
+        if len(index) != 1:
+            raise ValueError("index_add: one index array expected")
+        places = index[0]
+        out = base.astype(np.float64)  # (a new array: the base is not written)
+        n = out.shape[0]
+        rows = np.broadcast_to(value, (places.shape[0],) + out.shape[1:])
+        for k in range(places.shape[0]):
+            i = places[k]
+            if not -n <= i < n:
+                raise IndexError("index out of bounds in index_add")
+            out[i] += rows[k]
+        return out
+    return add
+
+
+@overload(index_read)
+def _index_read_rows(a, index):
+    if not (isinstance(a, types.Array) and a.ndim >= 1 and isinstance(index, types.List) and _one_index_array(index)):
+        return None
+
+    def read(a, index):
+        if len(index) != 1:
+            raise ValueError("index_read: one index array expected")
+        return a[index[0]]
+    return read
+
+
+HELPERS = ()
+
+__all__ = ["HELPERS"]
