@@ -121,6 +121,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         stacked,
         take_adjoints,
         triangular,
+        try_decisions,
         tuple_parts,
         turns,
         zero_adjoints,
@@ -142,7 +143,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
-                                                  zero_adjoints, optionals, diagonals, sorting, grids,
+                                                  zero_adjoints, optionals, diagonals, sorting, grids, try_decisions,
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers)
