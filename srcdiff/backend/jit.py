@@ -102,7 +102,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         list_adjoints,
         list_joins,
         list_sums,
-        list_writes,  # noqa: F401  (registers set_item of lists, index_add through a list)
+        list_writes,
         log_sums,
         masks,
         missing,
@@ -192,7 +192,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             # meeting a float constant numba widens (numba/float32_constants.py), else, where
             # numba does not type the loops, the statements as written
             for retry in (joins.unified(run.built, str(exc)), scalar_where.retried(run.built, str(exc)),
-                          float32_constants.retried(run.built, str(exc)), plain):
+                          float32_constants.retried(run.built, str(exc)), list_writes.retried(run.built, str(exc)),
+                          plain):
                 if retry is not None and retry.source not in tried:
                     tried.add(retry.source)
                     compiled(retry)

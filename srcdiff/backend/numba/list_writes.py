@@ -11,16 +11,24 @@
   a base of any number of axes (forces of shape ``(n, 3)`` scattered by an edge list): each
   index adds a row of `v`, or the number `v`, again where an index repeats, as NumPy's
   ``np.add.at`` does.
-* the adjoint of such a list read as an array (``float_array(vals_bar, True)``).
+* the adjoint of such a list read as an array (``float_array(vals_bar, True)``); where that
+  adjoint is a list of zeros before a loop and such an array in it (numba refuses: "Cannot
+  unify list(float64) and array(float64, 1d, C)"), `retried` makes the zeros an array of the
+  same values from the start (indexed, added to and read alike).
 
 Where the types are not of these forms nothing here applies, and numba refuses the line.
 """
 
 from __future__ import annotations
 
+import ast
+import re
+from dataclasses import replace
+
 import numpy as np
 from numba import types
 
+from . import missing
 from .missing import float_array
 from .naming import overload
 from .pads import index_add
@@ -109,6 +117,34 @@ def _index_read_rows(a, index):
     return read
 
 
+LIST_AND_ARRAY = re.compile(r"Cannot unify (list\(float64\)\S* and array\(float64, 1d, C\)|"
+                            r"array\(float64, 1d, C\) and list\(float64\)\S*) for '(\w+)\.\d+'")
+ZEROS = ("zeros_like", "zeros_list")
+
+
+def retried(built, refusal: str):
+    """`built` (module.py's `NumbaModule`) with the list of zeros numba's `refusal` names made
+    an array of zeros; None when the refusal is another, or no such zeros are found."""
+    found = LIST_AND_ARRAY.search(refusal)
+    if not found:
+        return None
+    name = found.group(2)
+    lines = built.source.splitlines(keepends=True)
+    spans = sorted(((node.value.lineno, node.value.col_offset, node.value.end_col_offset)
+                    for node in ast.walk(ast.parse(built.source))
+                    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and node.targets[0].id == name and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id in ZEROS
+                    and node.value.lineno == node.value.end_lineno), reverse=True)
+    for lineno, start, end in spans:
+        line = lines[lineno - 1]
+        lines[lineno - 1] = f"{line[:start]}float_array({line[start:end]}, True){line[end:]}"
+    if not spans:
+        return None
+    return replace(built, source="".join(lines),
+                   imports={**built.imports, "float_array": (missing.__name__, "float_array")})
+
+
 HELPERS = ()
 
-__all__ = ["HELPERS"]
+__all__ = ["HELPERS", "retried"]
