@@ -111,6 +111,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         pads,
         points,
         prefuse,
+        random_draws,
         reductions,
         runtime,
         scalar_where,
@@ -144,6 +145,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
                                                   zero_adjoints, optionals, diagonals, sorting, grids, try_decisions,
+                                                  random_draws,
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers)

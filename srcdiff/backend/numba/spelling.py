@@ -17,6 +17,8 @@
   reductions.py);
 * array building calls, tensordot and dtype tests: array_calls.py's rules; numerical
   calculus (``np.gradient``, ``np.diff`` with ``prepend=``, ``np.polyval``...): calculus_calls.py's;
+* ``np.random.default_rng(seed)`` made in the function and its draws: NumPy's, through
+  numba's object mode (random_calls.py);
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
@@ -41,6 +43,7 @@ from . import (
     optionals,
     pads,
     pieces,
+    random_calls,
     shape_tuples,
     stacked,
     tuple_adjoints,
@@ -69,8 +72,11 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     nested_lists.rewrite(func)
     tuple_adjoints.split(func)
     written_parts = tuple_parts.rewrite(func)
+    drawn = random_calls.rewrite(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
+    if drawn:
+        rewriter.helpers.update(("random_open", "random_draw"))
     if written_parts:
         rewriter.helpers.add("set_part")
     if shape_tuples.rewrite(func):
