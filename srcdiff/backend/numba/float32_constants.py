@@ -11,6 +11,9 @@ On that refusal (`retried`) each float constant that is an operand of arithmetic
 float32 value that is NumPy's computation; beside a float64 one numba widens it back to the
 same float64, so no value changes.  A constant float32 cannot hold (``0.1``) is left: there
 NumPy's float32 and float64 computations differ, and numba's refusal stands, at its line.
+The adjoints' zeros (``zeros_like(f)``, float64 in runtime.py's numba version) become
+``zeros_kept(f)``: float32 zeros for a float32 value, as the Python gradient's.  Only on
+that refusal: a module numba compiles as it is keeps its float64 zeros.
 """
 
 from __future__ import annotations
@@ -20,29 +23,38 @@ import re
 from dataclasses import replace
 
 import numpy as np
+from numba import types
+
+from .naming import overload
+from .runtime import zeros_like
 
 MIXED = re.compile(r"Cannot unify .*float32.* and .*float64|Cannot unify .*float64.* and .*float32")
 WRAP = "np.float32("
+KEPT = "zeros_kept"
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 
 
 def retried(built, refusal: str):
     """`built` (module.py's `NumbaModule`) with its exact float constants spelled float32 if
-    numba's `refusal` is a float32 value meeting a float64 one; None otherwise (or if they
-    are already)."""
-    if not MIXED.search(refusal) or WRAP in built.source:
+    numba's `refusal` is a float32 value meeting a float64 one; None otherwise (or if `built`
+    is such a retry already)."""
+    if not MIXED.search(refusal) or KEPT in built.imports:  # (imported by the retried module)
         return None
     lines = built.source.splitlines(keepends=True)
-    spans = sorted({_span(c) for c in _constants(ast.parse(built.source))}, reverse=True)
+    module = ast.parse(built.source)
+    spans = [(*_span(c), f"{WRAP}{{}})") for c in _constants(module)]
+    spans += [(*_span(z.func), KEPT) for z in ast.walk(module) if isinstance(z, ast.Call)
+              and isinstance(z.func, ast.Name) and z.func.id == "zeros_like"]
     changed = False
-    for lineno, start, end in spans:  # from the end of each line: earlier offsets stay right
-        line = lines[lineno - 1]
+    for lineno, start, end, spelled in sorted(set(spans), reverse=True):  # from the end of each line:
+        line = lines[lineno - 1]                                           # earlier offsets stay right
         if line.isascii():
-            lines[lineno - 1] = f"{line[:start]}{WRAP}{line[start:end]}){line[end:]}"
+            lines[lineno - 1] = line[:start] + spelled.format(line[start:end]) + line[end:]
             changed = True
     if not changed:
         return None
-    return replace(built, source="".join(lines), imports={**built.imports, "np": ("numpy", None)})
+    return replace(built, source="".join(lines),
+                   imports={**built.imports, "np": ("numpy", None), KEPT: (__name__, KEPT)})
 
 
 def _constants(module: ast.Module):
@@ -71,6 +83,20 @@ def _span(node: ast.expr) -> tuple[int, int, int]:
     return node.lineno, node.col_offset, node.end_col_offset
 
 
-HELPERS = ()
+def zeros_kept(x):
+    return zeros_like(x)
 
-__all__ = ["HELPERS", "retried"]
+
+@overload(zeros_kept)
+def _zeros_kept(x):
+    """runtime.py's ``zeros_like``, float32 for a float32 value (the Python gradient's dtype)."""
+    if isinstance(x, types.Array) and x.dtype == types.float32:
+        return lambda x: np.zeros(x.shape, np.float32)
+    if x == types.float32:
+        return lambda x: np.float32(0.0)
+    return lambda x: zeros_like(x)
+
+
+HELPERS = ("zeros_kept",)
+
+__all__ = [*HELPERS, "retried"]

@@ -94,12 +94,8 @@ def _zeros_like(x):
         x = x.type
     if isinstance(x, types.NoneType):
         return lambda x: 0.0
-    if _is_array(x) and x.dtype == types.float32:  # a float32 array's adjoint is float32, as NumPy's
-        return lambda x: np.zeros(x.shape, np.float32)  # (float64 met float32 in a loop: refused)
     if _is_array(x):
         return lambda x: np.zeros(x.shape)
-    if x == types.float32:
-        return lambda x: np.float32(0.0)
     if _is_number(x):
         return lambda x: 0.0
     if isinstance(x, types.UniTuple) and _is_number(x.dtype):
