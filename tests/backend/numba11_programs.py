@@ -1,8 +1,9 @@
 """Programs of the classes jit="numba" refused while grad differentiated them (red team waves 9
 and 10), three or more variants each: a generator ``np.random.default_rng(seed)`` made inside
 the function, ``try``/``except`` of a library error, float32 loops meeting Python floats, a list
-written by index, ``np.add.at`` through an index array into a vector or a matrix, and
-``np.meshgrid``.  Table rows: (name, function, make_args(rng), wrt)."""
+written by index, ``np.add.at`` through an index array into a vector or a matrix,
+``np.meshgrid``, and ``np.put_along_axis`` (a write through index arrays of several axes).
+Table rows: (name, function, make_args(rng), wrt)."""
 
 from __future__ import annotations
 
@@ -190,6 +191,30 @@ def meshgrid_of_three(w):
     return np.sum((w[0] * a + w[1] * b * c) ** 2)
 
 
+# ---- np.put_along_axis: a write through index arrays of several axes -------------------------
+
+
+def label_smoothing_put_along_axis(W, X, labels, eps=0.1):
+    logits = X @ W
+    k = logits.shape[1]
+    target = np.full_like(logits, eps / k)
+    np.put_along_axis(target, labels[:, None], 1.0 - eps + eps / k, axis=1)
+    logp = logits - scipy.special.logsumexp(logits, axis=1, keepdims=True)
+    return -np.sum(target * logp) / len(labels)
+
+
+def put_scores_along_rows(x, cols):
+    out = np.zeros((3, 4))
+    np.put_along_axis(out, cols, np.sin(x).reshape(3, 2), axis=1)
+    return np.sum(out ** 2 * np.arange(1.0, 5.0))
+
+
+def put_along_first_axis(x, rows):
+    out = np.ones((3, 2))
+    np.put_along_axis(out, rows, x[None, :] ** 2, axis=0)
+    return np.sum(np.cumsum(out, axis=0))
+
+
 def _m(rng, *shape):
     return rng.normal(size=shape)
 
@@ -222,4 +247,8 @@ PROGRAMS = [
     ("meshgrid_potential", meshgrid_potential, lambda r: (0.5 * _m(r, 2, 2),), 0),
     ("meshgrid_ij_field", meshgrid_ij_field, lambda r: (_m(r, 2),), 0),
     ("meshgrid_of_three", meshgrid_of_three, lambda r: (_m(r, 2),), 0),
+    ("label_smoothing_put_along_axis", label_smoothing_put_along_axis,
+     lambda r: (_m(r, 3, 4), _m(r, 5, 3), np.array([0, 3, 1, 1, 2])), 0),
+    ("put_scores_along_rows", put_scores_along_rows, lambda r: (_m(r, 6), np.array([[0, 2], [3, 1], [1, 0]])), 0),
+    ("put_along_first_axis", put_along_first_axis, lambda r: (_m(r, 2), np.array([[2, 0]])), 0),
 ]
