@@ -40,9 +40,17 @@ def _sampled(items):
     return [pytest.param(p, id=_name(p), marks=() if _name(p) in SAMPLE else pytest.mark.slow) for p in items]
 
 
+#: refused at the user's line: ``np.put_along_axis`` of values a gradient reaches (its adjoint reads
+#: the run-time helper ``along_axis_indices``, which has no numba version)
+NUMBA_REFUSES = {"put_scores_along_rows", "put_along_first_axis"}
+
+
 @pytest.mark.parametrize("program", _sampled(programs()))
 def test_numba_agrees_with_central_differences(program):
     cell = matrix.run(program, ("numba",)).cells["numba"]
+    if _name(program) in NUMBA_REFUSES:
+        assert cell.outcome == matrix.REFUSED and cell.located, cell.message
+        return
     assert cell.outcome == matrix.OK, cell.message
 
 
@@ -62,7 +70,7 @@ def _tolerance(args):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("program", programs(), ids=_name)
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) not in NUMBA_REFUSES], ids=_name)
 def test_value_and_grad_jvp_vjp_under_numba(program):
     f, args, wrt = program.func, list(program.args), program.wrt
     want = central_difference(f, _float64(args), wrt)
