@@ -84,20 +84,27 @@ def test_value_and_grad_jvp_vjp_under_numba(program):
     if all(t is not None for t in tangents):
         _, tangent = srcdiff.jvp(f, tuple(args), tangents, jit="numba")
         np.testing.assert_allclose(tangent, np.sum(want * v), **close)
-    _, pullback = srcdiff.vjp(f, *args, jit="numba")
-    pulled = pullback(1.0)
-    np.testing.assert_allclose(pulled[wrt] if isinstance(pulled, tuple) else pulled, want, **close)
+    _, pullback = srcdiff.vjp(f, *args, wrt=wrt, jit="numba")
+    np.testing.assert_allclose(pullback(np.ones((), args[wrt].dtype)), want, **close)
 
 
 #: the Hessians run (second order compiles for tens of seconds): float64 programs of each class
-HESSIANS = {"noise_sign_inside", "solve_or_least_squares", "list_slots_negative_index", "scatter_vector_add_at",
-            "meshgrid_ij_field"}
+HESSIANS = {"noise_sign_inside", "solve_or_least_squares", "inverse_or_damped", "list_slots_negative_index",
+            "scatter_vector_add_at", "meshgrid_ij_field"}
+#: refused at the user's line by numba's forward mode over the gradient (docs/jit.md): the tangent of
+#: np.linalg.pinv's adjoint (a number on one path, a matrix on the other) and a list's adjoint
+#: written at a constant position (index_add into a list)
+HESSIAN_REFUSES = {"solve_or_least_squares", "list_slots_negative_index"}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in HESSIANS], ids=_name)
 def test_hessian_under_numba(program):
     f, args = program.func, list(program.args)
+    if _name(program) in HESSIAN_REFUSES:
+        with pytest.raises(srcdiff.SrcDiffError, match=r"numba11_programs\.py:\d+: hessian"):
+            srcdiff.hessian(f, jit="numba")(*args)
+        return
     got = srcdiff.hessian(f, jit="numba")(*args)
     np.testing.assert_allclose(got, hessian_difference(f, args), rtol=1e-4, atol=1e-5)
 
