@@ -11,6 +11,7 @@
   a base of any number of axes (forces of shape ``(n, 3)`` scattered by an edge list): each
   index adds a row of `v`, or the number `v`, again where an index repeats, as NumPy's
   ``np.add.at`` does.
+* ``index_add(vals_bar, (2,), v)`` into such a list (forward mode over its gradient: a Hessian);
 * the adjoint of such a list read as an array (``float_array(vals_bar, True)``); where that
   adjoint is a list of zeros before a loop and such an array in it (numba refuses: "Cannot
   unify list(float64) and array(float64, 1d, C)"), `retried` makes the zeros an array of the
@@ -102,6 +103,21 @@ def _index_add_rows(base, index, value):
                 raise IndexError("index out of bounds in index_add")
             out[i] += rows[k]
         return out
+    return add
+
+
+@overload(index_add)
+def _index_add_list_item(base, index, value):
+    """``index_add(vals_bar, (2,), v)``: a list of numbers with `v` added to one item (forward mode
+    over a gradient that wrote such a list's adjoint), a new list."""
+    if not (isinstance(base, types.List) and isinstance(base.dtype, types.Float) and isinstance(index, types.BaseTuple)
+            and len(index.types) == 1 and isinstance(index.types[0], types.Integer) and _is_number(value)):
+        return None
+
+    def add(base, index, value):
+        y = base.copy()
+        y[index[0]] += value
+        return y
     return add
 
 
