@@ -19,9 +19,11 @@ from __future__ import annotations
 import ast
 
 from ...frontend.try_blocks import Probe
+from ...ir import memo
 
-#: the probes of this process, by key (a probe is kept as long as its gradient's module)
-PROBES: dict[int, Probe] = {}
+#: the probes of this process, by key: a memo table, so `clear_cache` (which drops the compiled
+#: modules reading them) empties it too
+PROBES: dict[int, Probe] = memo.table()
 
 
 def is_probe(value) -> bool:
