@@ -13,10 +13,10 @@ from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..ir.program import Assign
 from ..ir.shapes import Shape
+from .flat_ties import flat_condition
 from .masks import RUNTIME_SELECTS, Mask, runtime_select_mask
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
-from .flat_ties import flat_condition
 from .ties import TIED, persistence, with_persistence
 from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
