@@ -13,6 +13,7 @@ user's lines):
   (not differentiated: it decides a branch at run time);
 - ``dataclasses.replace(obj, f=v)`` of an object built once in the function (``obj = C(...)``):
   ``C(f=v, g=obj.g)``, the constructor replace calls;
+- ``np.cov(a, y)`` / ``np.corrcoef(a, y)``: ``np.cov(np.vstack([a, y]))`` (variable_pairs.py);
 - ``vals = [0.0, 1.0]`` later written by index: ``vals = [0.0] * 2`` then ``vals[1] = 1.0``
   (a list lowering knows to be new, so its slots may be written).
 
@@ -29,6 +30,7 @@ import dataclasses
 import numpy as np
 
 from .naming import FreeNames
+from .variable_pairs import PAIRED, stacked_variables
 
 _REDUCTIONS = {np.sum: "sum", np.mean: "mean"}
 _KEYWORDS = {"axis", "keepdims", "where"}
@@ -40,7 +42,7 @@ def spelled(tree: ast.FunctionDef) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if name in ("multi_dot", "map", "any", "all", "replace") or any(k.arg == "where" for k in node.keywords):
+            if name in ("multi_dot", "map", "any", "all", "replace", "cov", "corrcoef") or any(k.arg == "where" for k in node.keywords):
                 return True
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.List) and _constants(node.value):
             return True
@@ -68,6 +70,8 @@ class _Calls(ast.NodeTransformer):
         value = self.names.resolve(node.func)
         if value is np.linalg.multi_dot:
             return _multi_dot(node)
+        if value in PAIRED:  # np.cov(a, y): variable_pairs.py
+            return stacked_variables(node)
         if value in _REDUCTIONS and any(k.arg == "where" for k in node.keywords):
             return _masked(node, _REDUCTIONS[value])
         if value is dataclasses.replace:
