@@ -129,7 +129,7 @@ def negative_part_power(x):
 
 
 def scalar_relu_cubed(x):
-    return max(x * 2.0, 0.0) ** 3 + x
+    return max(x, 0.0) ** 3 + 2.0 * x
 
 
 AT_A_TIE = np.array([0.0, 0.7, -0.4])
@@ -160,6 +160,6 @@ PROGRAMS = [
     ("relu_cubed", relu_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("clip_cubed", clip_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("relu_times_itself_twice", relu_times_itself_twice, lambda r: (AT_A_TIE.copy(),), 0),
-    ("negative_part_power", negative_part_power, lambda r: (np.array([0.0, 1.0, -0.5]),), 0),
+    ("negative_part_power", negative_part_power, lambda r: (np.array([0.0, 1.5, -0.5]),), 0),
     ("scalar_relu_cubed", scalar_relu_cubed, lambda r: (0.0,), 0),
 ]

@@ -25,6 +25,11 @@ def _name(p):
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
+def test_every_transformation(program):
+    matrix.assert_every_transformation(program)
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
 def test_every_transformation_numba_included(program):
     matrix.assert_numba_included(program, NUMBA_REFUSED)
 
@@ -36,3 +41,29 @@ def test_float32_gradients_stay_float32(program):
     want = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.nanmax(np.abs(want)))))
+
+
+# ---- the Hessian at a tie a power flattens: exact (closed form), and NaN where it does not exist -----
+
+
+def relu_power(x):
+    return np.sum(np.maximum(x, 0.0) ** 2.5) + np.sum(np.clip(x, None, 0.0) ** 3)
+
+
+def relu_squared_and_cubed(x):
+    r = np.maximum(x, 0.0)
+    return np.sum(r ** 3 + r ** 2)
+
+
+def test_a_flattened_tie_has_its_closed_form_hessian():
+    x = np.array([0.0, 0.64, -1.0])
+    want = np.diag([0.0, 2.5 * 1.5 * 0.8, 6.0 * -1.0])  # d2/dx2 of x ** 2.5 (x > 0) and of x ** 3 (x < 0)
+    for h in (srcdiff.hessian(relu_power)(x), srcdiff.jacobian(srcdiff.grad(relu_power))(x),
+              srcdiff.hvp(relu_power, x, np.eye(3)[0])[None, :].repeat(3, 0) * np.eye(3)[0][:, None]):
+        np.testing.assert_allclose(h[0], want[0], atol=1e-12)
+    np.testing.assert_allclose(srcdiff.hessian(relu_power)(x), want, rtol=1e-12, atol=1e-12)
+
+
+def test_a_tie_read_as_a_square_too_keeps_its_nan():
+    h = srcdiff.hessian(relu_squared_and_cubed)(np.array([0.0, 0.5]))  # r ** 2 has no second derivative at 0
+    assert np.isnan(h[0, 0]) and np.isfinite(h[1, 1])
