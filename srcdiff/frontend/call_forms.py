@@ -33,6 +33,7 @@ from .naming import FreeNames
 from .variable_pairs import PAIRED, stacked_variables
 
 _REDUCTIONS = {np.sum: "sum", np.mean: "mean"}
+_SPELLED = ("multi_dot", "map", "any", "all", "replace", "cov", "corrcoef")
 _KEYWORDS = {"axis", "keepdims", "where"}
 _COMPREHENSIONS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -42,7 +43,7 @@ def spelled(tree: ast.FunctionDef) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if name in ("multi_dot", "map", "any", "all", "replace", "cov", "corrcoef") or any(k.arg == "where" for k in node.keywords):
+            if name in _SPELLED or any(k.arg == "where" for k in node.keywords):
                 return True
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.List) and _constants(node.value):
             return True

@@ -445,6 +445,17 @@ SPECS += [  # rounding (piecewise constant) and the reductions that skip NaN (a 
     S("numpy.quantile", "np.quantile(x * y, 0.85)", x=((2, 3), REAL), y=((2, 3), REAL)),
     S("srcdiff.rules.calculus_helpers.order_weights", "order_weights(c, 40.0, 0) * x", x=((4, 2), REAL),
       c=((4, 2), REAL)),
+    # several levels (stacked first), the NaN-skipping forms (NaN where c > 0.7)
+    S("numpy.quantile", "np.quantile(x * y, [0.2, 0.5, 0.9], axis=1)", x=((3, 5), REAL), y=((3, 5), REAL)),
+    S("numpy.percentile", "np.percentile(x, (10.0, 75.0), axis=0, keepdims=True)", x=((4, 3), REAL)),
+    S("numpy.nanquantile", "np.nanquantile(np.where(c > 0.7, np.nan, x), [0.3, 0.8])", x=((6,), REAL),
+      c=((6,), REAL)),
+    S("numpy.nanpercentile", "np.nanpercentile(np.where(c > 0.7, np.nan, x), 40.0, axis=1)", x=((3, 5), REAL),
+      c=((3, 5), REAL)),
+    S("numpy.nanmedian", "np.nanmedian(np.where(c > 0.7, np.nan, x * y), axis=0)", x=((5, 2), REAL),
+      y=((5, 2), REAL), c=((5, 2), REAL)),
+    S("srcdiff.rules.calculus_helpers.nan_order_weights",
+      "nan_order_weights(np.where(c > 0.7, np.nan, c), 40.0, 0) * x", x=((4, 2), REAL), c=((4, 2), REAL)),
 ]
 SPECS += [  # piecewise functions (rules/numpy_piecewise.py, python_math.py): steps, parts, ranges, running extrema
     S("math.floor", "math.floor(x) * x", x=(None, sampler(1.1, 1.9))),
@@ -497,7 +508,8 @@ HELPERS = {name: getattr(runtime, name)
 SCAN_HELPERS = {**scan_helpers.SCAN_HELPERS, **write_helpers.WRITE_HELPERS, **fft_helpers.FFT_HELPERS}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint",
-                                                                    "cumprod_adjoint", "order_weights")}
+                                                                    "cumprod_adjoint", "order_weights",
+                                                                    "nan_order_weights")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 JOIN_HELPERS = join_helpers.JOIN_HELPERS
 GUARD_HELPERS = guard_helpers.GUARD_HELPERS
