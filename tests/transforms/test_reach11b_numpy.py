@@ -16,20 +16,30 @@ HERE = "test_reach11b_numpy.py"
 NUMBA_REFUSED = {"nanpercentile_and_nanmedian": "numba's np.nanpercentile takes no axis"}
 
 
+#: rows of several seconds each (sympy's check of a correlation, numba refusing after its attempt): the slow set
+SLOW = {"corrcoef_of_a_stack", "corrcoef_of_two_vectors", "corrcoef_of_two_vectors_y", "quantile_levels_in_a_helper",
+        "cov_columns", "nanpercentile_and_nanmedian"}
+
+
 def programs():
     return corpus.from_table(PROGRAMS, "reach11b", "reach11b_programs", 11)
+
+
+def rows():
+    """The programs as pytest params, the costly ones in the slow set."""
+    return [pytest.param(p, marks=pytest.mark.slow) if _name(p) in SLOW else p for p in programs()]
 
 
 def _name(p):
     return p.name.partition(":")[2]
 
 
-@pytest.mark.parametrize("program", programs(), ids=_name)
+@pytest.mark.parametrize("program", rows(), ids=_name)
 def test_every_transformation(program):
     matrix.assert_every_transformation(program)
 
 
-@pytest.mark.parametrize("program", programs(), ids=_name)
+@pytest.mark.parametrize("program", rows(), ids=_name)
 def test_every_transformation_numba_included(program):
     matrix.assert_numba_included(program, NUMBA_REFUSED)
 
