@@ -34,6 +34,7 @@ from rules.spec_kinds import (
 )
 from srcdiff.rules import (
     calculus_helpers,
+    decomposition_helpers,
     fft_helpers,
     guard_helpers,
     join_helpers,
@@ -196,6 +197,14 @@ SPECS = [
     S("numpy.linalg.inv", "np.linalg.inv(x)", x=((3, 3), well_conditioned),
       sym=Sym("np.sum(np.linalg.inv(x) * y)", "SQ, SQ2")),
     S("numpy.linalg.det", "np.linalg.det(x)", x=((3, 3), well_conditioned), sym=Sym("np.linalg.det(x * y)", "SQ, SQ2")),
+    # a singular matrix (rank 2 of 3, rank 1 of 2): the cofactor matrix, exact there
+    S("numpy.linalg.det", "np.linalg.det(x @ np.array([[1.0, 2.0, 0.0], [2.0, 4.0, 0.0], [0.0, 0.0, 1.0]]))",
+      x=((3, 3), REAL)),
+    S("numpy.linalg.det", "np.linalg.det(np.outer(x, y))", x=((2,), REAL), y=((2,), REAL)),
+    S("srcdiff.rules.decomposition_helpers.cofactor", "cofactor(x * y)", x=((3, 3), REAL), y=((3, 3), REAL)),
+    S("srcdiff.rules.decomposition_helpers.cofactor_derivative",
+      "cofactor_derivative(np.array([[1.0, 2.0, 0.5], [2.0, 4.0, 1.0], [0.0, 1.0, 3.0]]), x * y)", x=((3, 3), REAL),
+      y=((3, 3), REAL)),
     S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[1]", x=((3, 3), well_conditioned),
       sym=Sym("np.linalg.slogdet(x * y)[1]", "SQ, SQ2", EITHER)),
     S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[0] * np.linalg.slogdet(x)[1]", x=((2, 3, 3), well_conditioned)),
@@ -513,6 +522,8 @@ CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adj
 LIST_HELPERS = list_helpers.LIST_HELPERS
 JOIN_HELPERS = join_helpers.JOIN_HELPERS
 GUARD_HELPERS = guard_helpers.GUARD_HELPERS
+COFACTOR_HELPERS = {"cofactor": decomposition_helpers.cofactor,
+                    "cofactor_derivative": decomposition_helpers.cofactor_derivative}
 
 SEED = 20261130
 
@@ -523,6 +534,7 @@ HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "fr
           f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}",
           f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}",
           f"from srcdiff.rules.guard_helpers import {', '.join(GUARD_HELPERS)}",
+          f"from srcdiff.rules.decomposition_helpers import {', '.join(COFACTOR_HELPERS)}",
           f"from srcdiff.rules.scan_helpers import {', '.join(scan_helpers.SCAN_HELPERS)}",
           f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}",
           f"from srcdiff.rules.fft_helpers import {', '.join(fft_helpers.FFT_HELPERS)}", ""]
@@ -550,7 +562,8 @@ def draw_inputs(spec, index):
     import scipy.special as sc
     from scipy import signal, stats
     names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
-             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS, **SCAN_HELPERS}
+             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS, **SCAN_HELPERS,
+             **COFACTOR_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight
