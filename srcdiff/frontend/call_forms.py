@@ -34,7 +34,7 @@ from .variable_pairs import PAIRED, stacked_variables
 
 _REDUCTIONS = {np.sum: "sum", np.mean: "mean"}
 _SPELLED = ("multi_dot", "map", "any", "all", "replace", "cov", "corrcoef")
-_KEYWORDS = {"axis", "keepdims", "where"}
+_KEYWORDS = {"axis", "keepdims", "where", "dtype"}
 _COMPREHENSIONS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -70,7 +70,7 @@ class _Calls(ast.NodeTransformer):
         self.generic_visit(node)
         value = self.names.resolve(node.func)
         if value is np.linalg.multi_dot:
-            return _multi_dot(node)
+            return _multi_dot(_listed(node, self.tree))
         if value in PAIRED:  # np.cov(a, y): variable_pairs.py
             return stacked_variables(node)
         if value in _REDUCTIONS and any(k.arg == "where" for k in node.keywords):
@@ -94,6 +94,42 @@ def _multi_dot(node: ast.Call) -> ast.expr:
     for factor in node.args[0].elts[1:]:
         product = ast.BinOp(product, ast.MatMult(), factor)
     return ast.copy_location(product, node)
+
+
+def _listed(node: ast.Call, tree: ast.FunctionDef) -> ast.Call:
+    """``multi_dot(mats)`` with ``mats = [A, B, C]`` assigned once and never changed: ``multi_dot([mats[0],
+    mats[1], mats[2]])`` (the items the list holds when it is read, by position)."""
+    if node.keywords or len(node.args) != 1 or not isinstance(node.args[0], ast.Name):
+        return node
+    name = node.args[0].id
+    made = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For,
+                                                         ast.comprehension, ast.NamedExpr))
+            and any(name in _stored(t) for t in _targets(n))]
+    if name in {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)} or len(made) != 1 \
+            or not isinstance(made[0], ast.Assign) or not isinstance(made[0].value, (ast.List, ast.Tuple)) \
+            or any(isinstance(e, ast.Starred) for e in made[0].value.elts) or _changed(name, tree):
+        return node
+    items = [ast.Subscript(ast.Name(name, ast.Load()), ast.Constant(k), ast.Load())
+             for k in range(len(made[0].value.elts))]
+    return ast.copy_location(ast.Call(node.func, [ast.List(items, ast.Load())], []), node)
+
+
+def _changed(name: str, tree: ast.FunctionDef) -> bool:
+    """Whether the function may change the list `name` in place (a method call, a write by index,
+    ``del``) or hand it to a call other than a read (which might change it)."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name:
+            return True
+        if isinstance(n, (ast.Subscript,)) and isinstance(n.value, ast.Name) and n.value.id == name \
+                and not isinstance(n.ctx, ast.Load):
+            return True
+        if isinstance(n, (ast.Delete, ast.Global, ast.Nonlocal, ast.With)):
+            return True
+        if isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id == name for a in n.args) \
+                and not (isinstance(n.func, ast.Name) and n.func.id == "len") \
+                and not (isinstance(n.func, ast.Attribute) and n.func.attr == "multi_dot" and len(n.args) == 1):
+            return True  # handed to a call, which might change it
+    return False
 
 
 def _masked(node: ast.Call, how: str) -> ast.expr:
@@ -129,10 +165,11 @@ def _mapped(node: ast.Call, names: FreeNames) -> ast.expr:
         return node
     if isinstance(f, ast.Lambda):
         a = f.args
-        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs \
-                or len(a.args) != len(iterables):
+        fixed = _constant_defaults(f)
+        if fixed is None or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs \
+                or len(a.args) - len(a.defaults) != len(iterables):
             return node
-        params, body = [p.arg for p in a.args], f.body
+        params, body = [p.arg for p in a.args[:len(iterables)]], _substituted(f.body, fixed)
     else:
         params = [names.namer.fresh("item") for _ in iterables]
         body = ast.Call(f, [ast.Name(p, ast.Load()) for p in params], [])
@@ -143,6 +180,28 @@ def _mapped(node: ast.Call, names: FreeNames) -> ast.expr:
         source = ast.Call(ast.Name("zip", ast.Load()), list(iterables), [])
     loop = ast.comprehension(target, source, [], 0)
     return ast.copy_location(ast.ListComp(body, [loop]), node)
+
+
+def _constant_defaults(f: ast.Lambda) -> dict | None:
+    """The lambda's parameters with a default, by name, when every default is a number (the
+    map passes only the others), and its body binds no name; else None."""
+    a = f.args
+    given = a.args[len(a.args) - len(a.defaults):] if a.defaults else []
+    if any(not (isinstance(d, ast.Constant) and isinstance(d.value, (int, float)) and not isinstance(d.value, bool))
+           for d in a.defaults) or any(isinstance(n, (ast.NamedExpr, ast.Lambda, ast.comprehension))
+                                       for n in ast.walk(f.body)):
+        return None
+    return {p.arg: d.value for p, d in zip(given, a.defaults)}
+
+
+def _substituted(body: ast.expr, fixed: dict) -> ast.expr:
+    """`body` with each name of `fixed` read as its number."""
+
+    class Put(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return ast.copy_location(ast.Constant(fixed[node.id]), node) if node.id in fixed else node
+
+    return Put().visit(copy.deepcopy(body)) if fixed else body
 
 
 def _replaced(node: ast.Call, names: FreeNames, tree: ast.FunctionDef) -> ast.expr:

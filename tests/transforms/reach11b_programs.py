@@ -132,6 +132,36 @@ def scalar_relu_cubed(x):
     return max(x, 0.0) ** 3 + 2.0 * x
 
 
+# ---- the tenth wave's smaller refusals: multi_dot of a list in a name, where= with dtype=, map of a lambda
+# with defaults -------------------------------------------------------------------------------------
+
+
+def multi_dot_of_a_name(A, B):
+    mats = [A, B, np.sin(A)]
+    return np.sum(np.linalg.multi_dot(mats))
+
+
+def multi_dot_of_a_tuple_name(A, x):
+    chain = (A, np.tanh(A), A)
+    return x @ np.linalg.multi_dot(chain) @ x
+
+
+def mean_where_dtype(x, mask):
+    return np.mean(x ** 2, where=mask, dtype=np.float64) + np.sum(np.sin(x), where=mask, dtype=np.float64)
+
+
+def sum_where_dtype_rows(X, mask):
+    return np.sum(np.sum(np.sin(X), axis=1, where=mask, dtype=np.float64) ** 2)
+
+
+def map_lambda_default(w, X):
+    return sum(map(lambda row, s=2.0: s * np.sum(row * w), X))
+
+
+def map_lambda_two_defaults(w, X):
+    return sum(map(lambda row, s=0.5, p=3: s * np.sum(row * w) ** p, X))
+
+
 AT_A_TIE = np.array([0.0, 0.7, -0.4])
 
 PROGRAMS = [
@@ -157,6 +187,14 @@ PROGRAMS = [
     ("sort_rows_in_place", sort_rows_in_place, lambda r: (r.normal(size=(3, 4)),), 0),
     ("sort_in_place_in_a_loop", sort_in_place_in_a_loop, lambda r: (r.normal(size=(2, 4)),), 0),
     ("sort_rows_and_argsort", sort_rows_and_argsort, lambda r: (r.normal(size=(3, 4)), r.normal(size=4)), 0),
+    ("multi_dot_of_a_name", multi_dot_of_a_name, lambda r: (r.normal(size=(2, 3)), r.normal(size=(3, 2))), 0),
+    ("multi_dot_of_a_name_b", multi_dot_of_a_name, lambda r: (r.normal(size=(2, 3)), r.normal(size=(3, 2))), 1),
+    ("multi_dot_of_a_tuple_name", multi_dot_of_a_tuple_name, lambda r: (r.normal(size=(3, 3)), r.normal(size=3)), 0),
+    ("mean_where_dtype", mean_where_dtype, lambda r: (r.normal(size=4), np.array([True, False, True, True])), 0),
+    ("sum_where_dtype_rows", sum_where_dtype_rows,
+     lambda r: (r.normal(size=(2, 3)), np.array([[1, 0, 1], [1, 1, 0]], dtype=bool)), 0),
+    ("map_lambda_default", map_lambda_default, lambda r: (r.normal(size=3), r.normal(size=(2, 3))), 0),
+    ("map_lambda_two_defaults", map_lambda_two_defaults, lambda r: (r.normal(size=3), r.normal(size=(2, 3))), 0),
     ("relu_cubed", relu_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("clip_cubed", clip_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("relu_times_itself_twice", relu_times_itself_twice, lambda r: (AT_A_TIE.copy(),), 0),
