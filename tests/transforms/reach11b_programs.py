@@ -162,6 +162,33 @@ def map_lambda_two_defaults(w, X):
     return sum(map(lambda row, s=0.5, p=3: s * np.sum(row * w) ** p, X))
 
 
+# ---- running rows (redteam_special.running_rows without the shared array): a slice of the rows read
+# back read its shape from the very adjoint being defined (an optimizer bug, UnboundLocalError) -------
+
+
+def rows_written_slice_summed(x):
+    rows = np.zeros((3, 3))
+    for i in range(3):
+        rows[i] = x[i] ** 2
+    return np.sum(rows[1:])
+
+
+def running_rows_rebound(x):
+    acc = np.zeros(3)
+    rows = []
+    for i in range(3):
+        acc = acc + x[i]
+        rows.append(acc)
+    return np.sum(np.stack(rows)[:-1] * 0.5) + np.sum(rows[0])
+
+
+def rows_written_tail_mean(X):
+    out = np.zeros(X.shape)
+    for i in range(X.shape[0]):
+        out[i] = np.tanh(X[i])
+    return np.mean(out[2:]) + np.sum(out[:-1] ** 2)
+
+
 AT_A_TIE = np.array([0.0, 0.7, -0.4])
 
 PROGRAMS = [
@@ -195,6 +222,9 @@ PROGRAMS = [
      lambda r: (r.normal(size=(2, 3)), np.array([[1, 0, 1], [1, 1, 0]], dtype=bool)), 0),
     ("map_lambda_default", map_lambda_default, lambda r: (r.normal(size=3), r.normal(size=(2, 3))), 0),
     ("map_lambda_two_defaults", map_lambda_two_defaults, lambda r: (r.normal(size=3), r.normal(size=(2, 3))), 0),
+    ("rows_written_slice_summed", rows_written_slice_summed, lambda r: (r.normal(size=(3, 3)),), 0),
+    ("running_rows_rebound", running_rows_rebound, lambda r: (r.normal(size=(3, 3)),), 0),
+    ("rows_written_tail_mean", rows_written_tail_mean, lambda r: (r.normal(size=(4, 2)),), 0),
     ("relu_cubed", relu_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("clip_cubed", clip_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("relu_times_itself_twice", relu_times_itself_twice, lambda r: (AT_A_TIE.copy(),), 0),
