@@ -10,7 +10,8 @@ user's lines):
   (an iterator read once where it is made, as the list it yields: passed to a call, or looped over;
   ``list(map(...))`` is that list; a map kept in a name, which a second read finds empty, is left);
 - ``if any(... for ...):`` (and ``all``, ``elif``): the test computed in a statement just before
-  (not differentiated: it decides a branch at run time);
+  (not differentiated: it decides a branch at run time); ``while any(...):`` computes it before the
+  loop and again at the end of its body;
 - ``dataclasses.replace(obj, f=v)`` of an object built once in the function (``obj = C(...)``):
   ``C(f=v, g=obj.g)``, the constructor replace calls;
 - ``np.cov(a, y)`` / ``np.corrcoef(a, y)``: ``np.cov(np.vstack([a, y]))`` (variable_pairs.py);
@@ -249,7 +250,8 @@ def _block(body: list, names: FreeNames, tree: ast.FunctionDef) -> None:
                 _block(inner, names, tree)
         for handler in getattr(stmt, "handlers", []):
             _block(handler.body, names, tree)
-        before = _hoisted_tests(stmt, names) if isinstance(stmt, ast.If) else []
+        before = _hoisted_tests(stmt, names) if isinstance(stmt, ast.If) else \
+            _while_tests(stmt, names) if isinstance(stmt, ast.While) else []
         after = _split_list(stmt, tree) if isinstance(stmt, ast.Assign) else []
         body[k:k + 1] = before + [stmt] + after
         k += len(before) + 1 + len(after)
@@ -282,6 +284,16 @@ def _hoisted_tests(stmt: ast.If, names: FreeNames) -> list:
         for n in ast.walk(s):
             ast.copy_location(n, test)
     return out
+
+
+def _while_tests(stmt: ast.While, names: FreeNames) -> list:
+    """``while any(... for ...):`` as the test's loop before the ``while`` and again at the end of
+    its body (the flag the ``while`` tests), when the body has no ``continue`` that would skip it."""
+    if any(isinstance(n, ast.Continue) for s in stmt.body for n in ast.walk(s)):
+        return []
+    before = _hoisted_tests(stmt, names)
+    stmt.body = stmt.body + copy.deepcopy(before)
+    return before
 
 
 def _renamed(generator, names: FreeNames):

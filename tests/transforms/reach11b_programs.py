@@ -189,6 +189,30 @@ def rows_written_tail_mean(X):
     return np.mean(out[2:]) + np.sum(out[:-1] ** 2)
 
 
+def while_any_halves(x):
+    while any(v > 1.0 for v in x):
+        x = x / 2.0
+    return np.sum(x ** 2)
+
+
+def while_not_all_small(x):
+    k = 0
+    while not all(abs(v) < 0.5 for v in x):
+        x = x * 0.5
+        k = k + 1
+    return np.sum(np.sin(x)) * (k + 1)
+
+
+def while_any_rows_with_break(X):
+    n = 0
+    while any(np.sum(row) > 0.1 for row in X):
+        X = X - 0.3
+        n = n + 1
+        if n > 10:
+            break
+    return np.sum(X * X)
+
+
 AT_A_TIE = np.array([0.0, 0.7, -0.4])
 
 PROGRAMS = [
@@ -225,6 +249,9 @@ PROGRAMS = [
     ("rows_written_slice_summed", rows_written_slice_summed, lambda r: (r.normal(size=(3, 3)),), 0),
     ("running_rows_rebound", running_rows_rebound, lambda r: (r.normal(size=(3, 3)),), 0),
     ("rows_written_tail_mean", rows_written_tail_mean, lambda r: (r.normal(size=(4, 2)),), 0),
+    ("while_any_halves", while_any_halves, lambda r: (np.array([0.5, 3.0, 2.2]),), 0),
+    ("while_not_all_small", while_not_all_small, lambda r: (np.array([0.3, -1.7, 0.9]),), 0),
+    ("while_any_rows_with_break", while_any_rows_with_break, lambda r: (np.array([[0.4, 0.25], [-1.0, 0.3]]),), 0),
     ("relu_cubed", relu_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("clip_cubed", clip_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("relu_times_itself_twice", relu_times_itself_twice, lambda r: (AT_A_TIE.copy(),), 0),
