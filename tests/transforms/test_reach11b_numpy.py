@@ -77,3 +77,49 @@ def test_a_flattened_tie_has_its_closed_form_hessian():
 def test_a_tie_read_as_a_square_too_keeps_its_nan():
     h = srcdiff.hessian(relu_squared_and_cubed)(np.array([0.0, 0.5]))  # r ** 2 has no second derivative at 0
     assert np.isnan(h[0, 0]) and np.isfinite(h[1, 1])
+
+
+# ---- the forms still refused, each at its line ----------------------------------------------------
+
+
+def cov_two_arrays_columns(a, y):
+    return np.sum(np.cov(a, y, rowvar=False))  # NumPy transposes each operand unless it has one row
+
+
+def sort_an_argument(x):
+    x.sort()
+    return x @ np.arange(x.size)
+
+
+def sort_a_shared_array(x):
+    z = x.copy()
+    alias = z
+    z.sort()
+    return np.sum(alias * np.arange(x.size))
+
+
+def quantile_levels_two_axes(X):
+    return np.sum(np.quantile(X, [0.2, 0.8], axis=(0, 1)))
+
+
+def while_any_with_continue(x):
+    k = 0
+    while any(v > 1.0 for v in x):
+        x = x / 2.0
+        k = k + 1
+        if k > 100:
+            continue
+    return np.sum(x)
+
+
+@pytest.mark.parametrize("func, args, words", [
+    (cov_two_arrays_columns, (np.ones((4, 2)) + np.eye(4, 2), np.arange(4.0)), "cov"),
+    (sort_an_argument, (np.array([0.3, -1.0, 2.0]),), "argument"),
+    (sort_a_shared_array, (np.array([0.3, -1.0, 2.0]),), "shares its memory"),
+    (quantile_levels_two_axes, (np.arange(6.0).reshape(2, 3),), "percentile"),
+    (while_any_with_continue, (np.array([0.5, 3.0]),), "condition"),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_what_is_still_refused_names_its_line(func, args, words):
+    with pytest.raises(srcdiff.SrcDiffError, match=words) as info:
+        srcdiff.grad(func)(*args)
+    assert HERE in str(info.value)
