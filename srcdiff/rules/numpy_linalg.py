@@ -101,7 +101,7 @@ def _det_templates(static, operand_shapes):
     # the cofactor matrix, det(x) inv(x).T where x is invertible, exact where it is singular too
     if operand_shapes["x"].ndim == 2:
         return {"x": "g * cofactor(x)"}
-    return {"x": "np.expand_dims(g, (-2, -1)) * cofactor(x)"}
+    return {"x": "(g * np.ones_like(ans))[..., None, None] * cofactor(x)"}  # (g: a number or a stack's)
 
 
 def _slogdet_templates(static, operand_shapes):
@@ -258,7 +258,8 @@ RULES = [
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True,
          tangents={"x": "-ans @ x_dot @ ans"}, sympy=FORMS + "inv"),
     rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True, tangents=_det_tangents,
-         note="its gradient is the cofactor matrix (from the SVD): exact at singular matrices too, at every order",
+         note="its gradient is the cofactor matrix (from the SVD): exact at singular matrices too, first and second "
+              "order",
          sympy=FORMS + "det"),
     # det's gradient and its derivative (rules/decomposition_helpers.py); the derivative is linear in h and
     # its own adjoint; a third derivative (in x of cofactor_derivative) has no rule: refused at the line
