@@ -4,6 +4,7 @@ place, and a tie raised to a power that flattens it.  test_reach11b_numpy.py run
 transformation on them."""
 
 import numpy as np
+import scipy.linalg
 
 LEVELS = (0.1, 0.5, 0.9)
 
@@ -213,6 +214,28 @@ def while_any_rows_with_break(X):
     return np.sum(X * X)
 
 
+# ---- np.linalg.det at a singular matrix: the cofactor matrix, exact at first and second order -------
+
+RANK_TWO = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.5, -1.0, 2.0]])
+
+
+def det_plus_ridge(A):
+    return np.linalg.det(A) + 0.1 * np.sum(A ** 2)
+
+
+def det_squared_and_sum(A):
+    return np.linalg.det(A) ** 2 + np.sum(A)
+
+
+def det_of_rows_in_a_helper(w):
+    M = np.outer(w, w) + np.diag(w)  # singular where w has a 0
+    return np.linalg.det(M) + np.sum(w ** 2)
+
+
+def scipy_det_times_trace(A):
+    return scipy.linalg.det(A) * np.trace(A)
+
+
 AT_A_TIE = np.array([0.0, 0.7, -0.4])
 
 PROGRAMS = [
@@ -252,6 +275,10 @@ PROGRAMS = [
     ("while_any_halves", while_any_halves, lambda r: (np.array([0.5, 3.0, 2.2]),), 0),
     ("while_not_all_small", while_not_all_small, lambda r: (np.array([0.3, -1.7, 0.9]),), 0),
     ("while_any_rows_with_break", while_any_rows_with_break, lambda r: (np.array([[0.4, 0.25], [-1.0, 0.3]]),), 0),
+    ("det_plus_ridge", det_plus_ridge, lambda r: (RANK_TWO.copy(),), 0),
+    ("det_squared_and_sum", det_squared_and_sum, lambda r: (np.array([[1.0, 2.0], [2.0, 4.0]]),), 0),
+    ("det_of_rows_in_a_helper", det_of_rows_in_a_helper, lambda r: (np.array([0.0, 1.5, -0.7]),), 0),
+    ("scipy_det_times_trace", scipy_det_times_trace, lambda r: (RANK_TWO.copy(),), 0),
     ("relu_cubed", relu_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("clip_cubed", clip_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("relu_times_itself_twice", relu_times_itself_twice, lambda r: (AT_A_TIE.copy(),), 0),

@@ -13,7 +13,8 @@ from .reach11b_programs import PROGRAMS
 HERE = "test_reach11b_numpy.py"
 
 #: programs numba may refuse at the user's line (short name -> why)
-NUMBA_REFUSED = {"nanpercentile_and_nanmedian": "numba's np.nanpercentile takes no axis"}
+NUMBA_REFUSED = {"nanpercentile_and_nanmedian": "numba's np.nanpercentile takes no axis",
+                 "scipy_det_times_trace": "numba has no scipy.linalg"}
 
 
 #: rows of several seconds each (sympy's check of a correlation, numba refusing after its attempt): the slow set
