@@ -1,6 +1,6 @@
-"""What the red team's tenth wave found that is still open (test_redteam_wave10_findings.py holds the
-classes fixed): a second derivative that is NaN where it exists, a determinant refused at a singular
-matrix, reasonable code refused, and numba refusing float32 loops.  Each is a strict xfail naming its
+"""What the red team's tenth wave found that was open (test_redteam_wave10_findings.py holds the
+classes fixed): a second derivative that was NaN where it exists and a determinant refused at a singular
+matrix (both fixed since), reasonable code refused, and numba refusing float32 loops.  Each is a strict xfail naming its
 class; references are float64 central differences (of the function, or of its checked gradient)."""
 
 from __future__ import annotations
@@ -188,9 +188,11 @@ def test_reasonable_code_refused_is_refused_at_the_users_line(name):
 
 
 #: fixed since: frontend/call_forms.py, rules/numpy_counts.py, linspace's num read at run time
-#: (tests/transforms/test_reach10b_spellings.py)
+#: (tests/transforms/test_reach10b_spellings.py); quantiles of several levels, np.cov/np.corrcoef of two arrays
+#: and of a join, an array sorted in place (tests/transforms/test_reach11b_numpy.py)
 SPELLINGS_FIXED = {"bincount_weights", "linspace_of_a_size", "multi_dot", "map_lambda", "any_generator_condition",
-                   "mean_where", "literal_list_written", "dataclasses_replace"}
+                   "mean_where", "literal_list_written", "dataclasses_replace", "corrcoef_two_arrays",
+                   "corrcoef_of_a_stack", "cov_of_a_vstack", "quantile_of_a_list", "sort_in_place"}
 
 
 @pytest.mark.parametrize("name", open_class("reasonable code refused", list(REFUSED_REASONABLE),
