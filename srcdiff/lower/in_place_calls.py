@@ -100,8 +100,11 @@ def _sorts_an_array(lower: ExpressionLowerer, call: ast.Call) -> bool:
     if call.args or {k.arg for k in call.keywords} - {"axis", "kind"}:
         raise state.error(call, f"`{ast.unparse(call)}`: srcdiff sorts an array in place with axis= and kind= only",
                           "write z = np.sort(z, axis=...)")
-    writable(state, base, base.id, old, _SORT_HOW)
     keywords = [k for k in call.keywords if k.arg == "axis"]
+    if keywords and not isinstance(constant(state, keywords[0].value), int):  # NumPy's method takes no None
+        raise state.error(call, f"`{ast.unparse(call)}`: an array's .sort() takes an integer axis",
+                          "write z = np.sort(z, axis=...) with the axis you mean")
+    writable(state, base, base.id, old, _SORT_HOW)
     sort = ast.copy_location(ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "sort", ast.Load()),
                                       [ast.Name(base.id, ast.Load())], keywords), call)
     spelled = ast.Attribute(ast.Name("np", ast.Load()), "sort", ast.Load())

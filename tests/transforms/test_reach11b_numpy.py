@@ -99,6 +99,12 @@ def sort_a_shared_array(x):
     return np.sum(alias * np.arange(x.size))
 
 
+def sort_flattened_in_place(X):
+    Z = X * 1.0
+    Z.sort(axis=None)  # NumPy's method raises: np.sort would flatten
+    return np.sum(Z[0])
+
+
 def quantile_levels_two_axes(X):
     return np.sum(np.quantile(X, [0.2, 0.8], axis=(0, 1)))
 
@@ -118,6 +124,7 @@ def while_any_with_continue(x):
     (sort_an_argument, (np.array([0.3, -1.0, 2.0]),), "argument"),
     (sort_a_shared_array, (np.array([0.3, -1.0, 2.0]),), "shares its memory"),
     (quantile_levels_two_axes, (np.arange(6.0).reshape(2, 3),), "percentile"),
+    (sort_flattened_in_place, (np.arange(6.0).reshape(2, 3),), "integer axis"),
     (while_any_with_continue, (np.array([0.5, 3.0]),), "condition"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_what_is_still_refused_names_its_line(func, args, words):
