@@ -26,8 +26,8 @@ def stacked_variables(node: ast.Call) -> ast.expr:
             or not isinstance(node.func, ast.Attribute):
         return node
     y = node.args[1] if len(node.args) == 2 else keywords.get("y")
-    if y is None or (len(node.args) == 2 and "y" in keywords):
-        return node
+    if y is None or (isinstance(y, ast.Constant) and y.value is None) or (len(node.args) == 2 and "y" in keywords):
+        return node  # (y=None written out: one array of variables)
     rowvar = keywords.get("rowvar")
     if rowvar is not None and not (isinstance(rowvar, ast.Constant) and rowvar.value is True):
         return node
