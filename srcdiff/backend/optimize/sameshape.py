@@ -193,12 +193,9 @@ class ShapeClasses:
         return self.find(key)
 
     def earliest(self, name: str, before: float = float("inf")) -> str:
-        """The name of `name`'s class defined first (a parameter if one is in it), among those
-        defined before the top-level statement `before`.
-
-        A name without a place in the order (defined after a statement that may return) is
-        left as it is: an earlier member would have to be defined before it to stand in.
-        """
+        """The name of `name`'s class defined first (a parameter if one is in it), before the top-level
+        statement `before`.  A name without a place in the order (defined after a statement that may
+        return) is left as it is: an earlier member would have to be defined before it to stand in."""
         if name not in self.order:
             return name
         found = self.earliest_of(self.find(name), before)
@@ -281,8 +278,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
                             [ast.Name(name, ast.Load())], [])
 
-    # a shape is read from a name defined before the statement (a slice's shape class may
-    # hold the very adjoint the statement defines: ``t3_bar = np.full(rows[1:].shape, 1.0)``)
+    # from a name defined before the statement (a slice's class may hold the adjoint it defines)
     for index, stmt in enumerate(func.body):
         before = index
         func.body[index] = Earliest().visit(stmt)
