@@ -2,7 +2,8 @@
 
     python benchmarks/numba_first_call.py [--problems rnn,rk4] [--profile]
 
-Times are CPU times of the child (the machine may be shared).  For each problem, two fresh
+Times are CPU times of the child (the machine may be shared), which runs one thread per
+library (``OMP_NUM_THREADS`` and the like are 1 unless set).  For each problem, two fresh
 ``python -c`` processes run one after the other on the same empty cache folder
 (``SRCDIFF_NUMBA_CACHE``): the first compiles (cold), the second finds the compiled code on
 disk (warm).  Each child reports where its first call went: importing srcdiff, importing
@@ -79,7 +80,11 @@ print(json.dumps({{"import srcdiff": t1 - t0, "import numba": t2 - t1, "first ca
 
 
 def child(name: str, cache: str, profile: bool = False, root: Path = ROOT, bytecode: str = "") -> dict:
-    env = dict(os.environ, SRCDIFF_NUMBA_CACHE=cache, PYTHONPATH=str(root))
+    # one thread per library, as run.py measures: the children's CPU time otherwise counts
+    # OpenBLAS's threads waiting for work (0.5 s of the batched RNN's first call on a busy machine)
+    threads = {name: os.environ.get(name, "1") for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                                                             "MKL_NUM_THREADS")}
+    env = dict(os.environ, SRCDIFF_NUMBA_CACHE=cache, PYTHONPATH=str(root), **threads)
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = bytecode

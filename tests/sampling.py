@@ -13,8 +13,8 @@ pytest's own ``-m`` selection reads the marks.
   with others (transformations, dtypes, options), also a row for each value of those, so that
   every transformation of the grid still runs: only its combinations with programs are sampled.
 * numba: one in `NUMBA_SAMPLE` of the tests that compile with numba outside tests/backend.
-* The construct tables' rows (`EVERY_ROW_TESTS`) run in the default run with `srcdiff.check` on a
-  sample (transforms/matrix.py, CHECK_SAMPLE); the slow set runs them again, `check` on every row.
+* The construct tables' rows (`EVERY_ROW_TESTS`) run in the default run with `srcdiff.check` and
+  `hessian` on a sample (transforms/matrix.py, SAMPLE); the slow set runs them again, every cell.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ FAMILY_NAMES = frozenset({"test_every_transformation_goes_through_every_helper"}
 
 #: the default run keeps one row of a sampled family in FAMILY_SAMPLE (with every value of
 #: its smaller parameters)
-FAMILY_SAMPLE = 6
+FAMILY_SAMPLE = 12
 
 #: a family of fewer rows runs whole (its rows are mostly named special points)
 FAMILY_MIN_ROWS = 4
@@ -42,8 +42,8 @@ FAMILY_MIN_ROWS = 4
 #: The default run keeps one in NUMBA_SAMPLE of the tests that compile with numba outside
 #: tests/backend: a cold numba cache, as on a fresh machine, compiles for seconds per test.
 #: tests/backend (the jit path itself, and the cross-process naming regression) always runs.
-#: (A multiple of the sample before it, 3: what it keeps, that one kept too.)
-NUMBA_SAMPLE = 6
+#: (A multiple of the samples before it, 3 and 6: what it keeps, those kept too.)
+NUMBA_SAMPLE = 12
 
 #: the construct tables' rows (matrix.assert_every_transformation)
 EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transformation")
@@ -117,7 +117,7 @@ def mark(config, items) -> None:
     """Mark `slow` what the default run leaves out; with the slow set selected, mark every row of
     the sampled families and construct tables slow, so that it runs them all."""
     if selects_slow(config):
-        matrix.CHECK_SAMPLE = 1
+        matrix.sample_everything()
         for item in items:
             if getattr(item, "originalname", None) in EVERY_ROW_TESTS:
                 item.add_marker(pytest.mark.slow)

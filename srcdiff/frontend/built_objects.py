@@ -25,7 +25,7 @@ import types
 
 from .parse import parse_function
 from .tree_entries import Leaf, Node, Static
-from .trees import LEAF, Ident, Struct, name_part
+from .trees import LEAF, Ident, Struct, is_namedtuple_class, name_part
 
 
 def init_attributes(cls) -> list[tuple[str, object]] | None:
@@ -36,6 +36,8 @@ def init_attributes(cls) -> list[tuple[str, object]] | None:
         if hasattr(cls, "__post_init__") or not all(f.init for f in fields):
             return None
         return [(f.name, ast.Name(f.name, ast.Load())) for f in fields]
+    if is_namedtuple_class(cls):  # its __new__ stores every field, in order
+        return [(f, ast.Name(f, ast.Load())) for f in cls._fields]
     owners = _init_owners(cls)
     return _stored(owners[0], owners[1:]) if owners else None
 
@@ -162,7 +164,29 @@ class BuiltObjects:
                 return None
             value = _Substitute({r: given[r].name for r in reads}).visit(copy.deepcopy(expr))
             children[attr] = self.built_leaf(value, f"{label}_{attr}", node)
-        struct = Struct("object", tuple(children), tuple(_struct(e) for e in children.values()), cls)
+        kind = "namedtuple" if is_namedtuple_class(cls) else "object"
+        struct = Struct(kind, tuple(children), tuple(_struct(e) for e in children.values()), cls)
+        return Node(struct, children, local=False, depth=self.depth)
+
+    def replaced_entry(self, node: ast.Call) -> Node | None:
+        """``p._replace(a=v)`` of a namedtuple tree (an argument's): a new tree, ``a`` the new value
+        and every other field the one `p` holds; None for any other call."""
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "_replace"):
+            return None
+        owner = self.entry(node.func.value)
+        if not (isinstance(owner, Node) and owner.struct.kind == "namedtuple"):
+            return None
+        fields = owner.struct.keys
+        if node.args or any(k.arg not in fields for k in node.keywords):
+            raise self.error(node, f"{ast.unparse(node)} replaces no field of {owner.struct.describe()} (Python "
+                             "raises)", f"name fields of {fields}")
+        if self.built is None:
+            raise self.error(node, f"{ast.unparse(node)} in the header of a branch or loop",
+                             "replace the fields in an assignment before this line")
+        children = dict(owner.children)
+        for k in node.keywords:
+            children[k.arg] = self.built_value(k.value, name_part(k.arg), node)
+        struct = Struct("namedtuple", fields, tuple(_struct(children[f]) for f in fields), owner.struct.cls)
         return Node(struct, children, local=False, depth=self.depth)
 
     def same_names(self, names: set, cls) -> bool:

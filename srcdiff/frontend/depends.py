@@ -17,6 +17,7 @@ values are not, so ``SCALE = 0.7`` after ``SCALE = 0.5`` keeps the transform, wh
 
 from __future__ import annotations
 
+import enum
 import functools
 import types
 from dataclasses import dataclass
@@ -114,10 +115,11 @@ def is_simple(value) -> bool:
 
 
 def static_ok(value) -> bool:
-    """A value a gradient can be specialised on: simple (`is_simple`), and not NaN."""
+    """A value a gradient can be specialised on: simple (`is_simple`), and not NaN; or an enum
+    member (``mode=Act.TANH``: one object, hashed by name, which decides branches)."""
     if isinstance(value, tuple):
         return all(static_ok(v) for v in value)
-    return is_simple(value) and value == value
+    return is_simple(value) and value == value or isinstance(value, enum.Enum)
 
 
 def hold(depends) -> bool:

@@ -22,7 +22,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
-- complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py).
+- complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
+- merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
 """
@@ -44,6 +45,7 @@ from .generators import check_generator_calls
 from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
 from .nested_varargs import bind_nested_varargs, has_nested_varargs
+from .python_forms import has_python_forms, rewrite_python_forms
 from .tuple_lists import has_lists, split_tuple_lists
 from .views import substitute_views
 
@@ -53,11 +55,12 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
             or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
-            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
+            or has_python_forms(tree) or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
+    rewrite_python_forms(tree, names)
     bind_nested_varargs(tree, names.namer)
     rewrite_calls(tree, names)
     rewrite_cholesky_factors(tree, names)

@@ -60,7 +60,7 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
                 else self.child(node, base, self.key(node.slice, node, base))
         if isinstance(node, ast.Call):
             return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node) \
-                or self.factory_entry(node)  # entries are truthy; Scaler.fit(X): factory_objects.py
+                or self.factory_entry(node) or self.replaced_entry(node)  # factory_objects.py, built_objects.py
         return self.literal_entry(node)  # cfg or {}, decided here; {"a": 3.0} given to a helper
 
     def child(self, node, base: Node, key):

@@ -7,6 +7,7 @@ import ast
 import copy
 import types
 
+from .dict_merges import DictMerges
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
 from .lambdas import LambdaFn
@@ -23,7 +24,7 @@ from .tuple_state import TupleState
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
+class Rewriter(DictMerges, TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
@@ -135,7 +136,7 @@ class Rewriter(TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def built_dict(self, value, where) -> Node:
         if isinstance(value, ast.Dict):
             if any(k is None for k in value.keys):
-                raise self.error(where, "`**` in a dict literal is not supported", "list the keys one by one")
+                return self.merged_dict(value, where)  # {**defaults, **overrides} (dict_merges.py)
             keys = [self.constant(k) for k in value.keys]
             if any(k is None for k in keys):
                 raise self.error(where, "a dict built in the differentiated function needs constant keys",

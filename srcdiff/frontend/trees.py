@@ -15,6 +15,7 @@ refused where it is used.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import inspect
 import numbers
 import re
@@ -90,12 +91,18 @@ def _is_float(value) -> bool:
 
 
 def is_leaf_value(value) -> bool:
-    return value is None or isinstance(value, (numbers.Number, np.ndarray, np.generic, str, bytes)) \
+    return value is None or isinstance(value, (numbers.Number, np.ndarray, np.generic, str, bytes, enum.Enum)) \
         or is_foreign_array(value)
 
 
 def is_namedtuple(value) -> bool:
     return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def is_namedtuple_class(cls) -> bool:
+    """A class `typing.NamedTuple` or `collections.namedtuple` made (its instances are tuples of fields)."""
+    return isinstance(cls, type) and issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple) \
+        and "__new__" in vars(cls) and "__init__" not in vars(cls)
 
 
 def is_object(value) -> bool:
@@ -246,5 +253,6 @@ def parse_path(text: str) -> tuple[str, tuple]:
     return match.group(1), tuple(path)
 
 
-__all__ = ["Ident", "DATA", "LEAF", "Struct", "child_value", "is_leaf_value", "is_object", "is_tree", "leaf_paths",
+__all__ = ["Ident", "DATA", "LEAF", "Struct", "child_value", "is_leaf_value", "is_namedtuple_class",
+           "is_object", "is_tree", "leaf_paths",
            "leaves", "name_part", "parse_path", "structure", "subtree", "unflatten"]

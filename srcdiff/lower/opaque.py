@@ -16,6 +16,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.structural import COMPARE, NOGRAD, STRING
 from .emit import emit_rule, note_list_read
+from .enum_members import enum_test
 from .expressions import ExpressionLowerer, lower_name
 from .facts import fold
 from .mutations import check_no_change_in_place
@@ -123,6 +124,8 @@ def folded(lower: ExpressionLowerer, test: ast.expr):
     """The value of `test` if the specialisation decides it (facts.py), else MISSING."""
     state = lower.state
     known = dict_fact(lower, test)  # "l2" in cfg of a dict of constants
+    if known is MISSING and isinstance(test, ast.Compare):
+        known = enum_test(state, test)  # ``mode is Act.RELU``: decided for this variant
     if known is not MISSING:
         return known
 

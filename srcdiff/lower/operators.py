@@ -10,6 +10,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Node, Operand, Var, operand_ast
 from ..rules.numpy_decompositions import NAMED_FIELDS
 from .emit import emit
+from .enum_members import member_attribute
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_attribute
 from .opaque import is_dtype_object, opaque, text
@@ -87,6 +88,9 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
             return Const(ndim)  # decided by the signature the gradient is specialised for
     if node.attr in SHAPE_ATTRIBUTES:
         return opaque(lower, node, target)
+    fixed = member_attribute(state, node)  # ``mode.value`` of an enum member: static, like the member
+    if fixed is not MISSING:
+        return Const(fixed)
     func = rules.ATTRIBUTES.get(node.attr)
     if func is None:
         field = _named_field(lower, node)
@@ -107,3 +111,4 @@ def _named_field(lower: ExpressionLowerer, node: ast.Attribute):
     made = next((n for n in reversed(lower.state.nodes) if isinstance(n, Node) and n.out == value), None)
     fields = NAMED_FIELDS.get(made.rule.name, ()) if made is not None else ()
     return (value, fields.index(node.attr)) if node.attr in fields else None
+

@@ -658,13 +658,13 @@ def test_adds_at_indices_as_its_one_hot_rewrite(f):
 
 
 def reverses_a_list(x):
-    xs = [x[0], x[1] * 2.0, np.sin(x[2])]
+    xs = [np.sin(v) * 2.0 for v in x]  # (a display's reversal is the display reversed: tests/transforms/reach11a)
     xs.reverse()
     return xs[0] * 3.0 + xs[1] * xs[2] ** 2
 
 
 def reversed_by_comprehension(x):
-    xs = [x[0], x[1] * 2.0, np.sin(x[2])]
+    xs = [np.sin(v) * 2.0 for v in x]
     xs = [xs[k] for k in range(len(xs) - 1, -1, -1)]
     return xs[0] * 3.0 + xs[1] * xs[2] ** 2
 

@@ -322,22 +322,29 @@ def not_ok(row: Row) -> dict:
 #: what a program of a construct's own table goes through (numba apart: it may refuse at the line)
 EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
 
-#: `check` (sympy) costs more than the rest of a row together, about 5 s a program (10 where
-#: sympy's simplifying runs to its limit): a row of several transformations runs `check` on one
-#: program in CHECK_SAMPLE (a stable hash of its name; a multiple of the earlier 4, so the programs
-#: it checks were checked before too).  The slow set (`-m slow`) runs every row again with
-#: CHECK_SAMPLE = 1 (tests/sampling.py sets it), and so does matrix_report.py's measurement.
-CHECK_SAMPLE = 8
+#: The costly cells of a row of several transformations run on a stable sample of programs (a
+#: hash of the program's name), one in SAMPLE[name]: `check` (sympy, about 5 s a program, 10
+#: where its simplifying runs to the limit; a multiple of the earlier 4, so the programs it checks
+#: were checked before too) and `hessian` (a second derivative compiled: two thirds of a construct
+#: row's time without `check`).  A row asking for one transformation alone always runs it.  The
+#: slow set (`-m slow`) runs every row again with every sample 1 (tests/sampling.py sets them), and
+#: so does matrix_report.py's measurement.
+SAMPLE = {"check": 8, "hessian": 3}
 
 
-def checked(p: Program) -> bool:
-    """Whether a row of `p` runs `check` (CHECK_SAMPLE)."""
-    return zlib.crc32(p.name.encode()) % CHECK_SAMPLE == 0
+def sampled(p: Program, name: str) -> bool:
+    """Whether a row of several transformations of `p` runs `name` (SAMPLE)."""
+    return zlib.crc32(p.name.encode()) % SAMPLE.get(name, 1) == 0
+
+
+def sample_everything() -> None:
+    """Run every cell of every row, as the slow set and measurements do."""
+    SAMPLE.update(dict.fromkeys(SAMPLE, 1))
 
 
 def assert_every_transformation(p: Program) -> None:
-    """Every transformation of EVERY agrees with central differences on `p` (`check` on a sample:
-    CHECK_SAMPLE)."""
+    """Every transformation of EVERY agrees with central differences on `p` (`check` and
+    `hessian` on a sample: SAMPLE)."""
     row = run(p, EVERY)
     assert not row.excluded, row.excluded
     bad = not_ok(row)
@@ -364,10 +371,10 @@ def assert_numba_agrees_or_refuses(p: Program) -> None:
 
 
 def run(p: Program, transforms=TRANSFORMS) -> Row:
-    """Every transformation of `p` in `transforms`, classified (`check`, in a row of several, on
-    a sample: CHECK_SAMPLE)."""
-    if "check" in transforms and len(transforms) > 1 and not checked(p):
-        transforms = tuple(t for t in transforms if t != "check")
+    """Every transformation of `p` in `transforms`, classified (`check` and `hessian`, in a row
+    of several, on a sample: SAMPLE)."""
+    if len(transforms) > 1:
+        transforms = tuple(t for t in transforms if sampled(p, t))
     row = Row(p)
     try:
         with _quiet(), _limit(CELL_SECONDS):

@@ -110,7 +110,7 @@ def run_all(progs, transforms, progress=None) -> list:
 
 def main(argv=None) -> int:
     import argparse
-    matrix.CHECK_SAMPLE = 1  # a measurement runs `check` on every program
+    matrix.sample_everything()  # a measurement runs every cell of every program
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="all", choices=("suite", "redteam", "all"))
     parser.add_argument("--share", type=float, default=1.0)

@@ -6,8 +6,11 @@ from __future__ import annotations
 import itertools
 import types
 
+import numpy as np
 import pytest
 import sampling
+
+from transforms import matrix
 
 PROGRAMS = [f"program_{k}" for k in range(30)]
 TRANSFORMS = ["hessian", "hvp", "jacobian"]
@@ -66,8 +69,9 @@ def test_a_rare_transformation_is_kept_even_where_the_hash_misses_it():
 
 
 def test_a_family_of_programs_only_is_sampled_by_hash_and_never_empty():
+    programs = [f"program_{k}" for k in range(80)]  # enough that the hash picks some
     rows = [Row("test_every_second_order_transformation", {"program": p}, {"program": i})
-            for i, p in enumerate(PROGRAMS)]
+            for i, p in enumerate(programs)]
     chosen = kept(rows)
     hashed = sorted(r.nodeid for r in rows if sampling._hash(r) % sampling.FAMILY_SAMPLE == 0)
     assert chosen == hashed and 0 < len(chosen) < len(rows)
@@ -83,7 +87,8 @@ def test_names_of_one_parametrize_call_that_move_together_are_one_parameter():
 
 
 @pytest.mark.parametrize("markexpr, runs", [("not slow and not fuzz", "a sample"), ("slow", "all")])
-def test_the_slow_set_runs_every_row_the_default_run_leaves_out(markexpr, runs):
+def test_the_slow_set_runs_every_row_the_default_run_leaves_out(markexpr, runs, monkeypatch):
+    monkeypatch.setattr(matrix, "SAMPLE", dict(matrix.SAMPLE))  # the slow set's `mark` runs every cell
     rows = grid() + grid("test_hessian_of_two_points", PROGRAMS[:2], TRANSFORMS[:1])  # 2 rows: not sampled
     rows.append(Row("test_second_order", {"f": 99, "transform": "hvp"}, {"f": 99, "transform": 1}, ["slow"]))
     sampling.mark(Config(markexpr), rows)
@@ -95,3 +100,20 @@ def test_the_slow_set_runs_every_row_the_default_run_leaves_out(markexpr, runs):
         assert sorted(r.nodeid for r in family if r not in slow) == kept(family)
         assert rows[-1] in slow  # a row its file sends to the slow set stays there
     assert not any(r.get_closest_marker("slow") for r in rows[len(family):-1])  # a family of two runs whole
+
+
+def _square(x):
+    return np.sum(x * x)
+
+
+def test_a_row_of_several_transformations_runs_the_costly_cells_on_a_sample(monkeypatch):
+    monkeypatch.setattr(matrix, "SAMPLE", dict(matrix.SAMPLE))
+    programs = [matrix.Program(f"sample:square_{k}", _square, (np.array([0.5, -1.0]),), 0, "test") for k in range(24)]
+    ran = {p.name: set(matrix.run(p, ("grad", "hessian", "check")).cells) for p in programs}
+    with_hessian = [name for name, cells in ran.items() if "hessian" in cells]
+    assert all("grad" in cells for cells in ran.values())
+    assert 0 < len(with_hessian) < len(programs)  # a stable share, by the name's hash
+    assert set(matrix.run(programs[0], ("hessian",)).cells) == {"hessian"}  # one transformation alone: always
+    matrix.sample_everything()
+    assert all({"grad", "hessian", "check"} <= set(matrix.run(p, ("grad", "hessian", "check")).cells)
+               for p in programs[:3])

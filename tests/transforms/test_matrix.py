@@ -20,7 +20,7 @@ from . import corpus, matrix, matrix_report
 FAST = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree")
 SHARE = 0.04  # of the suite's programs in the default run (about 30 of 800; -m slow: all of them)
 CHECK_SHARE = 0.015  # srcdiff.check runs sympy: a second, smaller sample
-REDTEAM_SHARE = 0.05  # of the red team's programs in the default run (-m slow: all of them)
+REDTEAM_SHARE = 0.03  # of the red team's programs in the default run (-m slow: all of them)
 NUMBA_SHARE = 0.35  # the numba column under -m slow: a third of the corpus, about 8 minutes
 
 #: What the matrix finds on main and the lead has on the worklist: (transformation, outcome,

@@ -67,6 +67,7 @@ def test_logsumexp_agrees_with_scipy(reductions):
                                       sc.logsumexp(edges, axis=1))
 
 
+@pytest.mark.slow  # numba compiles SciPy's three reductions for two dtypes: 20 s; the programs below use them
 def test_softmax_and_log_softmax_agree_with_scipy(reductions):
     x = _rng(2).normal(size=(4, 3)) * 10.0
     soft = numba.njit(lambda x: reductions.scipy_softmax(x, 0))

@@ -115,7 +115,11 @@ def test_the_same_gradient_as_numpy_numbers_and_central_differences(monkeypatch,
     np.testing.assert_allclose(np.ravel(got), np.ravel(numeric_gradient(f, args, wrt)), rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.parametrize("f, args, wrt", [c[:3] for c in CASES[:3]], ids=lambda c: getattr(c, "__name__", ""))
+#: a Hessian compiled twice and checked by differences costs 5-20 s a case: the default run keeps one
+HESSIAN_CASES = [CASES[0][:3]] + [pytest.param(*c[:3], marks=pytest.mark.slow) for c in CASES[1:3]]
+
+
+@pytest.mark.parametrize("f, args, wrt", HESSIAN_CASES, ids=lambda c: getattr(c, "__name__", ""))
 def test_the_same_hessian_as_numpy_numbers(monkeypatch, f, args, wrt):
     got = np.array(srcdiff.hessian(f, wrt=wrt)(*args), dtype=float)
     before = np.array(unchanged(monkeypatch, lambda: srcdiff.hessian(f, wrt=wrt)(*args)), dtype=float)

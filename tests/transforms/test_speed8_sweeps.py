@@ -62,7 +62,11 @@ CASES = [(rk4_other_rhs, (0.7, 0.3, OBSERVED, 15), (0, 1)),
          (with_a_break, (0.4, 0.9, OBSERVED, 15), (0, 1))]
 
 
-@pytest.mark.parametrize("f, args, wrt", CASES, ids=lambda c: getattr(c, "__name__", ""))
+#: a Hessian compiled twice and checked by differences costs 5-20 s a case: the default run keeps one
+SWEEP_CASES = [CASES[0]] + [pytest.param(*c, marks=pytest.mark.slow) for c in CASES[1:]]
+
+
+@pytest.mark.parametrize("f, args, wrt", SWEEP_CASES, ids=lambda c: getattr(c, "__name__", ""))
 def test_the_same_hessian_as_before_and_central_differences(monkeypatch, f, args, wrt):
     srcdiff.clear_cache()
     with monkeypatch.context() as m:
