@@ -11,7 +11,8 @@ user's lines):
   ``list(map(...))`` is that list; a map kept in a name, which a second read finds empty, is left);
 - ``if any(... for ...):`` (and ``all``, ``elif``): the test computed in a statement just before
   (not differentiated: it decides a branch at run time); ``while any(...):`` computes it before the
-  loop and again at the end of its body;
+  loop and again at the end of its body; ``a and any(...)`` (``or``) computes it where `a` holds
+  (does not), when `a` calls nothing;
 - ``dataclasses.replace(obj, f=v)`` of an object built once in the function (``obj = C(...)``):
   ``C(f=v, g=obj.g)``, the constructor replace calls;
 - ``np.cov(a, y)`` / ``np.corrcoef(a, y)``: ``np.cov(np.vstack([a, y]))`` (variable_pairs.py);
@@ -258,12 +259,59 @@ def _block(body: list, names: FreeNames, tree: ast.FunctionDef) -> None:
 
 
 def _hoisted_tests(stmt: ast.If, names: FreeNames) -> list:
-    test = stmt.test.operand if isinstance(stmt.test, ast.UnaryOp) and isinstance(stmt.test.op, ast.Not) \
-        else stmt.test
-    if not (isinstance(test, ast.Call) and names.resolve(test.func) in (builtins.any, builtins.all)
-            and len(test.args) == 1 and not test.keywords
-            and isinstance(test.args[0], (ast.GeneratorExp, ast.ListComp))):
+    """The statements computing an ``any``/``all`` test of `stmt` (its whole test, or one operand of an
+    ``and``/``or`` whose earlier operands call nothing), the test then reading their flag."""
+    negated = isinstance(stmt.test, ast.UnaryOp) and isinstance(stmt.test.op, ast.Not)
+    test = stmt.test.operand if negated else stmt.test
+    if isinstance(test, ast.BoolOp):
+        return _hoisted_operand(test, names)
+    found = _flag_loop(test, names)
+    if found is None:
         return []
+    name, out = found
+    stmt.test = ast.UnaryOp(ast.Not(), name) if negated else name
+    return out
+
+
+def _hoisted_operand(test: ast.BoolOp, names: FreeNames) -> list:
+    """``a and any(...)``: the flag computed where `a` holds (``or``: where it does not), as Python
+    evaluates it, `a` read twice (it calls nothing, so it reads the same)."""
+    def unwrapped(value):
+        return value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not) else value
+
+    j = next((k for k, value in enumerate(test.values) if _is_any_all(unwrapped(value), names)), None)
+    if j is None:
+        return []
+    call = unwrapped(test.values[j])
+    negated = call is not test.values[j]
+    before = test.values[:j]
+    if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda,
+                          ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp))
+           for v in before for n in ast.walk(v)):
+        return []
+    found = _flag_loop(call, names)
+    if found is None:
+        return []
+    name, out = found
+    test.values[j] = ast.UnaryOp(ast.Not(), name) if negated else name
+    if before:
+        earlier = copy.deepcopy(before[0]) if len(before) == 1 else ast.BoolOp(type(test.op)(), copy.deepcopy(before))
+        guard = earlier if isinstance(test.op, ast.And) else ast.UnaryOp(ast.Not(), earlier)
+        out = out[:1] + [ast.copy_location(ast.If(guard, out[1:], []), call)]
+        for n in ast.walk(out[1]):
+            ast.copy_location(n, call)
+    return out
+
+
+def _is_any_all(test: ast.expr, names: FreeNames) -> bool:
+    return isinstance(test, ast.Call) and names.resolve(test.func) in (builtins.any, builtins.all) \
+        and len(test.args) == 1 and not test.keywords and isinstance(test.args[0], (ast.GeneratorExp, ast.ListComp))
+
+
+def _flag_loop(test: ast.expr, names: FreeNames):
+    """(the flag's name read, [its start, the loop setting it]) for ``any(... for ...)`` / ``all``, or None."""
+    if not _is_any_all(test, names):
+        return None
     is_any = names.resolve(test.func) is builtins.any
     flag = names.namer.fresh("found" if is_any else "every")
     generator = _renamed(test.args[0], names)
@@ -272,18 +320,16 @@ def _hoisted_tests(stmt: ast.If, names: FreeNames) -> list:
     inner: list = [ast.If(condition, [ast.Assign([ast.Name(flag, ast.Store())], ast.Constant(is_any))], [])]
     for loop in reversed(generator.generators):
         if loop.is_async:
-            return []
+            return None
         for guard in reversed(loop.ifs):
             inner = [ast.If(guard, inner, [])]
         inner = [ast.For(loop.target, loop.iter, inner, [])]
     start = ast.Assign([ast.Name(flag, ast.Store())], ast.Constant(not is_any))
-    name = ast.Name(flag, ast.Load())
-    stmt.test = ast.UnaryOp(ast.Not(), name) if test is not stmt.test else name
     out = [start] + inner
     for s in out:
         for n in ast.walk(s):
             ast.copy_location(n, test)
-    return out
+    return ast.Name(flag, ast.Load()), out
 
 
 def _while_tests(stmt: ast.While, names: FreeNames) -> list:

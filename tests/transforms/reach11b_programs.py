@@ -236,6 +236,35 @@ def scipy_det_times_trace(A):
     return scipy.linalg.det(A) * np.trace(A)
 
 
+def if_and_any(x, k):
+    if k > 0 and any(v > 1.0 for v in x):
+        return np.sum(x ** 2)
+    return np.sum(np.sin(x))
+
+
+def if_or_all(x):
+    n = x.size
+    if n > 5 or all(v > -2.0 for v in x):
+        return np.sum(x ** 3)
+    return np.sum(x)
+
+
+def while_any_and_count(x):
+    k = 0
+    while any(v > 1.0 for v in x) and k < 5:
+        x = x / 2.0
+        k = k + 1
+    return np.sum(x ** 2) + k
+
+
+def elif_not_any(x):
+    if x[0] > 5.0:
+        return np.sum(x)
+    elif x[1] < 3.0 and not any(v > 2.5 for v in x):
+        return np.sum(x * x)
+    return np.sum(np.cos(x))
+
+
 AT_A_TIE = np.array([0.0, 0.7, -0.4])
 
 PROGRAMS = [
@@ -279,6 +308,12 @@ PROGRAMS = [
     ("det_squared_and_sum", det_squared_and_sum, lambda r: (np.array([[1.0, 2.0], [2.0, 4.0]]),), 0),
     ("det_of_rows_in_a_helper", det_of_rows_in_a_helper, lambda r: (np.array([0.0, 1.5, -0.7]),), 0),
     ("scipy_det_times_trace", scipy_det_times_trace, lambda r: (RANK_TWO.copy(),), 0),
+    ("if_and_any", if_and_any, lambda r: (np.array([0.5, 3.0, 2.2]), 1), 0),
+    ("if_and_any_skipped", if_and_any, lambda r: (np.array([0.5, 3.0, 2.2]), 0), 0),
+    ("if_or_all", if_or_all, lambda r: (np.array([0.5, 3.0, 2.2]),), 0),
+    ("while_any_and_count", while_any_and_count, lambda r: (np.array([0.5, 3.0, 2.2]),), 0),
+    ("elif_not_any", elif_not_any, lambda r: (np.array([0.5, 1.0, 2.0]),), 0),
+    ("elif_not_any_else", elif_not_any, lambda r: (np.array([0.5, 1.0, 2.7]),), 0),
     ("relu_cubed", relu_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("clip_cubed", clip_cubed, lambda r: (AT_A_TIE.copy(),), 0),
     ("relu_times_itself_twice", relu_times_itself_twice, lambda r: (AT_A_TIE.copy(),), 0),
