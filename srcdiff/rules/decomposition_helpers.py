@@ -311,6 +311,9 @@ def cofactor(x):
     """The cofactor matrix of the square matrix (or stack) `x`, the transposed adjugate: the
     gradient of ``np.linalg.det``, ``det(x) inv(x).T`` where `x` is invertible and exact where it
     is singular too (from the SVD: ``det(U) det(V) U diag(prod of the other s) V^T``)."""
+    if getattr(x, "dtype", None) is np.dtype(object):  # sympy values (srcdiff.check): the adjugate, exactly
+        from .sympy_forms import cofactor as adjugate_transposed
+        return adjugate_transposed(x)
     u, vt, sign, others = _cofactor_parts(x)
     diagonal = np.diagonal(others, axis1=-2, axis2=-1)
     out = sign[..., None, None] * (u * diagonal[..., None, :]) @ vt

@@ -264,8 +264,7 @@ RULES = [
     # det's gradient and its derivative (rules/decomposition_helpers.py); the derivative is linear in h and
     # its own adjoint; a third derivative (in x of cofactor_derivative) has no rule: refused at the line
     rule(cofactor, ("x",), {"x": "cofactor_derivative(x, g)"}, shape=_same, fresh=True, array_result=True,
-         tangents={"x": "cofactor_derivative(x, x_dot)"},
-         not_symbolic="computed from the SVD, checked numerically (sympy's adjugate is the same matrix)"),
+         tangents={"x": "cofactor_derivative(x, x_dot)"}, sympy=FORMS + "cofactor"),
     rule(cofactor_derivative, ("x", "h"), {"h": "cofactor_derivative(x, g)"}, shape=_second, fresh=True,
          array_result=True, tangents={"h": "cofactor_derivative(x, h_dot)"},
          not_symbolic="computed from the SVD, checked numerically"),
