@@ -139,6 +139,9 @@ def constant(state: LoweringState, node: ast.expr):
         value = constant(state, node.operand)
         if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
             return -value if isinstance(node.op, ast.USub) else value
+    levels = _array_of_literals(state, node)
+    if levels is not None:
+        return levels  # ``q=np.array([0.25, 0.75])``: the numbers, as a list
     try:
         return ast.literal_eval(node)
     except ValueError:
@@ -150,6 +153,21 @@ def constant(state: LoweringState, node: ast.expr):
         if value is MISSING or (callable(value) and not _is_dtype(value)):
             raise state.error(node, f"{ast.unparse(node)} must be a constant here", _what_to_do(state, node)) from None
         return value
+
+
+def _array_of_literals(state: LoweringState, node: ast.expr) -> list | None:
+    """The numbers of ``np.array([...])`` / ``np.asarray([...])`` of a flat literal list, else None."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        return None
+    if static_value(state, node.func) not in (np.array, np.asarray):
+        return None
+    try:
+        items = ast.literal_eval(node.args[0])
+    except ValueError:
+        return None
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in items)
+    return list(items) if numbers else None
 
 
 def read_when_run(state: LoweringState, node: ast.expr) -> str | None:

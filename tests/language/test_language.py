@@ -615,10 +615,16 @@ def sorts_in_place(x):
     return np.sum(y * np.arange(len(y)))
 
 
-def sorted_by_argsort(x):  # the rewrite the hint gives (np.sort has a rule)
+def sorted_by_argsort(x):  # what an array's in-place sort is read as (np.sort has a rule)
     y = x.copy()
     y = np.sort(y)
     return np.sum(y * np.arange(len(y)))
+
+
+def test_an_array_the_function_made_sorted_in_place_is_np_sort():
+    x = np.array([0.5, 1.5, -0.3])
+    np.testing.assert_allclose(srcdiff.grad(sorts_in_place)(x), srcdiff.grad(sorted_by_argsort)(x))
+    np.testing.assert_allclose(srcdiff.grad(sorts_in_place)(x), [1.0, 2.0, 0.0])
 
 
 def tanh_into_out(x):
@@ -692,7 +698,6 @@ def calls_a_helper_for_its_effect(x):
 
 
 @pytest.mark.parametrize("f, words, fixed", [
-    (sorts_in_place, ["`y.sort()` changes y in place", "`y = np.sort(y)`"], sorted_by_argsort),
     (tanh_into_out, ["`np.tanh(y, out=y)` changes y in place", "`y = np.tanh(y)`"], tanh_assigned),
     (reverses_a_list, ["`xs.reverse()` changes xs in place", "`xs = [xs[k] for k in range(len(xs) - 1, -1, -1)]`"],
      reversed_by_comprehension),

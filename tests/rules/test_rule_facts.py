@@ -15,7 +15,7 @@ import pytest
 import srcdiff
 from rules.rule_specs_calc import calc_calls
 from srcdiff.rules import default_table, join_helpers, list_helpers, rule, runtime, structural, unary
-from srcdiff.rules.calculus_helpers import order_weights
+from srcdiff.rules.calculus_helpers import nan_order_weights, order_weights
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
 
@@ -106,6 +106,10 @@ CALLS.update({  # order statistics take one number q (rules/order_statistics.py)
     "numpy.percentile": lambda x, y: np.percentile(x, 30.0),
     "numpy.quantile": lambda x, y: np.quantile(x, 0.3),
     "srcdiff.rules.calculus_helpers.order_weights": lambda x, y: order_weights(x, 30.0, 0),
+    "srcdiff.rules.calculus_helpers.nan_order_weights": lambda x, y: nan_order_weights(x, 30.0, 0),
+    "numpy.nanpercentile": lambda x, y: np.nanpercentile(x, 30.0),
+    "numpy.nanquantile": lambda x, y: np.nanquantile(x, 0.3),
+    "numpy.nanmedian": lambda x, y: np.nanmedian(x),
 })
 CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py, numpy_joins.py)
     "numpy.roll": lambda x, y: np.roll(x, 1),
