@@ -82,7 +82,7 @@ def a_value_among_calls(x):
     return xs[0]
 
 
-@pytest.mark.parametrize("f, what", [(a_sort_among_appends, "in place"), (a_value_among_calls, "thrown away")],
+@pytest.mark.parametrize("f, what", [(a_sort_among_appends, "in.place"), (a_value_among_calls, "thrown away")],
                          ids=["sort", "value"])
 def test_a_tuple_of_calls_with_a_change_in_place_is_still_refused(f, what):
     with pytest.raises(srcdiff.SrcDiffError, match=what) as info:
