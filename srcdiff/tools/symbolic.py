@@ -50,8 +50,9 @@ class _Refused:
 def substitute(value):
     """What `value` (a global the code reads) becomes when the code runs on sympy values."""
     if isinstance(value, types.ModuleType):
-        if value is math or value.__name__ == "numpy" or value.__name__.startswith("numpy."):
-            return SymbolicModule(value)
+        target = value.__dict__.get("_target", value.__name__)  # (a lazy module: the one it stands for)
+        if value is math or target == "numpy" or target.startswith("numpy.") or target == "scipy.special":
+            return SymbolicModule(value)  # scipy.special: the adjoints' digamma, polygamma...
         return value
     if isinstance(value, (types.BuiltinFunctionType, types.FunctionType, np.ufunc)) or callable(value):
         try:
