@@ -1,0 +1,179 @@
+"""Python spellings grad refused after reach11a, each written several ways as everyday code writes
+it: a state object (dataclass, namedtuple, a class whose ``__init__`` stores its arguments) rebuilt
+by a helper of the user's (``s = step(s, dt)``, in a loop or once, the helper's fields computed in
+statements, two helpers per step, a helper that builds the first state), and ``return add(v)`` of
+a nested function writing the caller's names with ``nonlocal``.  test_reach11c_spellings.py runs
+every transformation on them."""
+
+import dataclasses
+from typing import NamedTuple
+
+import numpy as np
+
+# ---- 1. a state object rebuilt by a helper ---------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Phase:
+    q: np.ndarray
+    p: np.ndarray
+
+
+class Orbit(NamedTuple):
+    q: np.ndarray
+    p: np.ndarray
+    t: float
+
+
+class Particle:
+    def __init__(self, x, v):
+        self.x = x
+        self.v = v
+
+
+def _euler(s, dt):
+    return Phase(s.q + dt * s.p, s.p - dt * s.q)
+
+
+def euler_steps(q0, dt=0.1):  # the red team's
+    s = Phase(q0, 2.0 * q0)
+    for _ in range(3):
+        s = _euler(s, dt)
+    return np.sum(s.q ** 2) + np.sum(s.p * s.q)
+
+
+def _orbit_step(s, dt):
+    force = -np.sin(s.q)
+    p = s.p + dt * force
+    return Orbit(q=s.q + dt * p, p=p, t=s.t + dt)
+
+
+def namedtuple_rebuilt_in_a_while(q0):
+    s = Orbit(q0, np.cos(q0), 0.0)
+    while s.t < 0.35:
+        s = _orbit_step(s, 0.1)
+    return np.sum(s.q * s.p) + s.t
+
+
+def _kick(s, dt):
+    return Phase(s.q, s.p - dt * s.q ** 3)
+
+
+def _drift(s, dt):
+    return Phase(s.q + dt * s.p, s.p)
+
+
+def leapfrog_two_helpers(q0):
+    s = Phase(q0, np.zeros_like(q0))
+    for _ in range(4):
+        s = _kick(s, 0.05)
+        s = _drift(s, 0.1)
+        s = _kick(s, 0.05)
+    return np.sum(s.q ** 2 + s.p ** 2)
+
+
+def _start(x):
+    return Particle(np.tanh(x), 0.5 * x)
+
+
+def _move(s, h):
+    return Particle(s.x + h * s.v, s.v * (1.0 - h) - h * s.x)
+
+
+def plain_class_from_a_helper(x):
+    s = _start(x)
+    s = _move(s, 0.2)
+    s = _move(s, 0.3)
+    return np.sum(s.x * s.v)
+
+
+def _scalar_step(s, k):
+    return Phase(s.q * np.cos(k) + s.p * np.sin(k), s.p * np.cos(k) - s.q * np.sin(k))
+
+
+def scalar_state_rotated(theta, x):
+    s = Phase(x, 2.0 * x)
+    for k in range(3):
+        s = _scalar_step(s, theta * (k + 1))
+    return s.q * s.p
+
+
+def _damped(s, gamma):
+    if gamma > 0.5:
+        return Phase(s.q + 0.1 * s.p, s.p * (1.0 - gamma))
+    return Phase(s.q + 0.1 * s.p, s.p - gamma * s.q)
+
+
+def helper_with_two_returns(q0, gamma=0.3):
+    s = Phase(q0, q0 ** 2)
+    for _ in range(2):
+        s = _damped(s, gamma)
+    before = s
+    s = _damped(s, 0.9)
+    return np.sum(s.q * before.p) + np.sum(s.p)
+
+
+# ---- 2. return add(v) of a nested function writing the caller's names ------------------------------
+
+
+def nonlocal_returned(w):
+    total = 0.0
+
+    def add(v):
+        nonlocal total
+        total = total + v
+        return total * v
+
+    for v in w[:-1]:
+        add(np.sin(v))
+    return add(w[-1] ** 2)
+
+
+def nonlocal_returned_in_a_branch(w):
+    acc = np.zeros_like(w)
+
+    def push(v):
+        nonlocal acc
+        acc = acc + v
+        return np.sum(acc ** 2)
+
+    push(np.tanh(w))
+    if np.sum(w) > 0.0:
+        return push(w * 2.0)
+    return push(w ** 3)
+
+
+def nonlocal_returned_counts(w):
+    n = 0
+    s = 0.0
+
+    def mean_with(v):
+        nonlocal n, s
+        n = n + 1
+        s = s + v
+        return s / n
+
+    for v in w:
+        mean_with(v ** 2)
+    return mean_with(np.exp(w[0]))
+
+
+def _M(r, *shape):
+    return r.normal(size=shape)
+
+
+PROGRAMS = [
+    ("euler_steps", euler_steps, lambda r: (0.5 * r.normal(size=3),), 0),
+    ("euler_steps_dt", euler_steps, lambda r: (0.5 * r.normal(size=3), 0.2), 1),
+    ("namedtuple_rebuilt_in_a_while", namedtuple_rebuilt_in_a_while, lambda r: (r.normal(size=3),), 0),
+    ("leapfrog_two_helpers", leapfrog_two_helpers, lambda r: (0.5 * r.normal(size=4),), 0),
+    ("plain_class_from_a_helper", plain_class_from_a_helper, lambda r: (_M(r, 2, 3),), 0),
+    ("scalar_state_rotated", scalar_state_rotated, lambda r: (0.4, 0.7), 0),
+    ("scalar_state_rotated_x", scalar_state_rotated, lambda r: (0.4, 0.7), 1),
+    ("helper_with_two_returns", helper_with_two_returns, lambda r: (r.normal(size=3),), 0),
+    ("helper_with_two_returns_big", helper_with_two_returns, lambda r: (r.normal(size=3), 0.7), 0),
+    ("nonlocal_returned", nonlocal_returned, lambda r: (r.normal(size=4),), 0),
+    ("nonlocal_returned_in_a_branch", nonlocal_returned_in_a_branch, lambda r: (np.array([0.3, -0.1, 0.6]),), 0),
+    ("nonlocal_returned_other_side", nonlocal_returned_in_a_branch, lambda r: (np.array([-0.3, -0.1, 0.2]),), 0),
+    ("nonlocal_returned_counts", nonlocal_returned_counts, lambda r: (r.normal(size=3),), 0),
+]

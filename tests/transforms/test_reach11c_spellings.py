@@ -1,0 +1,184 @@
+"""Python spellings grad refused after reach11a (reach11c_programs.py): every transformation, numba
+included, agrees with central differences (or numba refuses at the user's line), float32 stays
+float32; a helper that rebuilds a state object, redefined, gives a new gradient (never a stale one);
+and what srcdiff still does not cover is refused at the user's line."""
+
+import dataclasses
+import importlib
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+from . import corpus, matrix
+from .reach11c_programs import PROGRAMS
+
+HERE = __file__.rsplit("/", 1)[-1]
+
+
+def programs():
+    return corpus.from_table(PROGRAMS, "reach11c", "reach11c_programs", 13)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+#: what jit="numba" refuses at the user's line, and why
+NUMBA_REFUSED: dict = {}
+
+#: first order, in the default run; second order and `srcdiff.check` (sympy) in a sampled family
+FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree")
+
+
+def _assert_ok(program, transforms):
+    row = matrix.run(program, transforms)
+    assert not row.excluded, row.excluded
+    bad = matrix.not_ok(row)
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_every_transformation(program):
+    _assert_ok(program, FIRST)
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_every_second_order_transformation(program):  # a sampled family (tests/sampling.py)
+    _assert_ok(program, ("grad", "hessian", "check"))
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_numba_included(program):  # every transformation again, numba too (one in NUMBA_SAMPLE by default)
+    matrix.assert_numba_included(program, NUMBA_REFUSED)
+
+
+@pytest.mark.parametrize("program", [p for p in programs() if isinstance(p.args[p.wrt], np.ndarray)], ids=_name)
+def test_float32_gradients_stay_float32(program):
+    args = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a for a in program.args]
+    got = srcdiff.grad(program.func, wrt=program.wrt)(*args)
+    want = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(want)))))
+
+
+# ---- a helper redefined: the gradient is built again ------------------------------------------------
+
+MODEL = '''
+import dataclasses
+import numpy as np
+
+
+@dataclasses.dataclass
+class State:
+    q: np.ndarray
+    p: np.ndarray
+
+
+def step(s, dt):
+    return State(s.q + dt * s.p, s.p - dt * s.q)
+
+
+def energy(q0):
+    s = State(q0, 2.0 * q0)
+    for _ in range(3):
+        s = step(s, 0.1)
+    return np.sum(s.q ** 2)
+'''
+
+
+def test_a_redefined_helper_gives_a_new_gradient(tmp_path, monkeypatch):
+    (tmp_path / "reach11c_model.py").write_text(textwrap.dedent(MODEL))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    model = importlib.import_module("reach11c_model")
+    try:
+        x = np.array([0.5, 0.25, -0.4])
+        gradient = srcdiff.grad(model.energy)
+        np.testing.assert_allclose(gradient(x), central_difference(model.energy, (x,), 0), rtol=1e-6)
+        State = model.State
+
+        def faster(s, dt):  # the user redefines step: twice the velocity
+            return State(s.q + 2.0 * dt * s.p, s.p - dt * s.q)
+
+        monkeypatch.setattr(model, "step", faster)
+        want = central_difference(model.energy, (x,), 0)
+        np.testing.assert_allclose(gradient(x), want, rtol=1e-6)
+        np.testing.assert_allclose(srcdiff.grad(model.energy)(x), want, rtol=1e-6)
+        np.testing.assert_allclose(srcdiff.value_and_grad(model.energy)(x)[1], want, rtol=1e-6)
+    finally:
+        sys.modules.pop("reach11c_model", None)
+
+
+# ---- still refused, at the user's line -------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Pair:
+    a: np.ndarray
+    b: np.ndarray
+
+
+@dataclasses.dataclass
+class Other:
+    a: np.ndarray
+    b: np.ndarray
+
+
+def _nested(s):
+    return Pair(s.a * 2.0, Pair(s.b, s.a))
+
+
+def returns_a_nested_object(w):
+    s = Pair(w, w ** 2)
+    s = _nested(s)
+    return np.sum(s.a)
+
+
+def _either(s, flag):
+    if flag:
+        return Pair(s.a, s.b)
+    return Other(s.b, s.a)
+
+
+def two_classes_returned(w):
+    s = Pair(w, w ** 2)
+    s = _either(s, True)
+    return np.sum(s.a)
+
+
+def _same(s):
+    return s
+
+
+def returns_its_argument(w):
+    s = Pair(w, 2.0 * w)
+    s = _same(s)
+    return np.sum(s.a * s.b)
+
+
+def nonlocal_returned_in_an_expression(w):
+    total = 0.0
+
+    def add(v):
+        nonlocal total
+        total = total + v
+        return total
+
+    return 2.0 * add(np.sum(w))
+
+
+@pytest.mark.parametrize("func, words, where", [
+    (returns_a_nested_object, "_nested returns an object", "return Pair(s.a * 2.0"),
+    (two_classes_returned, "_either returns objects of different classes", "return Other(s.b, s.a)"),
+    (returns_its_argument, "returns a tree", "return s"),
+    (nonlocal_returned_in_an_expression, "nonlocal", "nonlocal total"),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_spellings_still_refused_name_the_users_line(func, words, where):
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(func)(np.array([0.5, 0.25, -0.4]))
+    message = str(caught.value)
+    assert words in message and where in message and HERE in message, message
