@@ -113,6 +113,19 @@ def helper_with_two_returns(q0, gamma=0.3):
     return np.sum(s.q * before.p) + np.sum(s.p)
 
 
+def _shift(s):
+    return Phase(s.q + s.p, s.p * 0.5)
+
+
+def rebuilt_beside_its_last_value(q0):
+    s = Phase(q0, 2.0 * q0)
+    prev = s
+    for _ in range(3):  # a literal count: the loop is written out, each `prev = s` names one object
+        prev = s
+        s = _shift(s)
+    return np.sum(s.q ** 2) + np.sum(prev.q ** 3)
+
+
 # ---- 2. return add(v) of a nested function writing the caller's names ------------------------------
 
 
@@ -172,6 +185,7 @@ PROGRAMS = [
     ("scalar_state_rotated_x", scalar_state_rotated, lambda r: (0.4, 0.7), 1),
     ("helper_with_two_returns", helper_with_two_returns, lambda r: (r.normal(size=3),), 0),
     ("helper_with_two_returns_big", helper_with_two_returns, lambda r: (r.normal(size=3), 0.7), 0),
+    ("rebuilt_beside_its_last_value", rebuilt_beside_its_last_value, lambda r: (r.normal(size=3),), 0),
     ("nonlocal_returned", nonlocal_returned, lambda r: (r.normal(size=4),), 0),
     ("nonlocal_returned_in_a_branch", nonlocal_returned_in_a_branch, lambda r: (np.array([0.3, -0.1, 0.6]),), 0),
     ("nonlocal_returned_other_side", nonlocal_returned_in_a_branch, lambda r: (np.array([-0.3, -0.1, 0.2]),), 0),

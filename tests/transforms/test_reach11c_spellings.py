@@ -160,6 +160,19 @@ def returns_its_argument(w):
     return np.sum(s.a * s.b)
 
 
+def _shift(s):
+    return Pair(s.a + s.b, s.b * 0.5)
+
+
+def rebuilt_while_another_name_holds_it(w, steps=2):
+    s = Pair(w, 2.0 * w)
+    prev = s
+    for _ in range(steps):  # (a loop of a literal count is written out, and its aliases are exact)
+        prev = s
+        s = _shift(s)
+    return np.sum(s.a ** 2) + np.sum(prev.a ** 3)
+
+
 def nonlocal_returned_in_an_expression(w):
     total = 0.0
 
@@ -175,6 +188,7 @@ def nonlocal_returned_in_an_expression(w):
     (returns_a_nested_object, "_nested returns an object", "return Pair(s.a * 2.0"),
     (two_classes_returned, "_either returns objects of different classes", "return Other(s.b, s.a)"),
     (returns_its_argument, "returns a tree", "return s"),
+    (rebuilt_while_another_name_holds_it, "another name", "s = _shift(s)"),
     (nonlocal_returned_in_an_expression, "nonlocal", "nonlocal total"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_spellings_still_refused_name_the_users_line(func, words, where):
