@@ -8,13 +8,15 @@ it rewrites and into what.
 - ``.pop`` / ``.insert`` / ``.reverse`` / ``.extend`` of a list built from a display: the new list
   each makes, item by item (list_methods.py);
 - ``p._replace(a=v)`` of a namedtuple the function builds: its constructor (namedtuple_forms.py);
-- ``dict(a, k=v)`` and ``a | b`` of dicts: the display ``{**a, "k": v}`` (dict_merges.py).
+- ``dict(a, k=v)`` and ``a | b`` of dicts: the display ``{**a, "k": v}`` (dict_merges.py);
+- a sliding window in ``collections.deque(maxlen=K)``: K variables and a count (deque_windows.py).
 """
 
 from __future__ import annotations
 
 import ast
 
+from .deque_windows import has_deques, rewrite_deques
 from .dict_merges import has_dict_merges, rewrite_dict_merges
 from .list_methods import has_list_changes, rewrite_list_changes
 from .namedtuple_forms import has_replace, rewrite_replace
@@ -26,7 +28,7 @@ from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellin
 def has_python_forms(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether any rewrite here could apply."""
     return has_sequence_spellings(tree) or has_nonlocal(tree) or has_list_changes(tree) or has_replace(tree) \
-        or has_dict_merges(tree)
+        or has_dict_merges(tree) or has_deques(tree)
 
 
 def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
@@ -36,6 +38,7 @@ def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     rewrite_list_changes(tree, names)
     rewrite_replace(tree, names)
     rewrite_dict_merges(tree, names)
+    rewrite_deques(tree, names)
 
 
 __all__ = ["has_python_forms", "rewrite_python_forms"]

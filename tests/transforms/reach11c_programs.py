@@ -1,11 +1,14 @@
 """Python spellings grad refused after reach11a, each written several ways as everyday code writes
 it: a state object (dataclass, namedtuple, a class whose ``__init__`` stores its arguments) rebuilt
 by a helper of the user's (``s = step(s, dt)``, in a loop or once, the helper's fields computed in
-statements, two helpers per step, a helper that builds the first state), and ``return add(v)`` of
-a nested function writing the caller's names with ``nonlocal``.  test_reach11c_spellings.py runs
+statements, two helpers per step, a helper that builds the first state), ``return add(v)`` of
+a nested function writing the caller's names with ``nonlocal``, and a sliding window kept in a
+``collections.deque(maxlen=k)``.  test_reach11c_spellings.py runs
 every transformation on them."""
 
+import collections
 import dataclasses
+from collections import deque
 from typing import NamedTuple
 
 import numpy as np
@@ -171,6 +174,60 @@ def nonlocal_returned_counts(w):
     return mean_with(np.exp(w[0]))
 
 
+# ---- 3. a sliding window in collections.deque(maxlen=k) -------------------------------------------
+
+
+def deque_window(x):  # the red team's, its width written as a number
+    window = collections.deque(maxlen=2)
+    total = 0.0
+    for v in x:
+        window.append(v)
+        total = total + sum(window) ** 2
+    return total
+
+
+def deque_moving_mean(x):
+    window = deque(maxlen=3)
+    total = 0.0
+    for v in x:
+        window.append(np.sin(v) * v)
+        total = total + np.mean(window) * len(window)
+    return total
+
+
+def deque_of_rows(W):
+    window = deque(maxlen=2)
+    total = 0.0
+    for row in W:
+        window.append(np.tanh(row))
+        total = total + np.sum(sum(window) ** 2) + np.mean(window)
+    return total
+
+
+def deque_popleft(x):
+    window = deque(maxlen=3)
+    total = 0.0
+    for k, v in enumerate(x):
+        window.append(v ** 2)
+        if k % 2 == 1:
+            window.popleft()
+        total = total + np.sum(window)
+    return total
+
+
+def _smoothed(x, w):
+    window = deque(maxlen=4)
+    out = 0.0
+    for v in x:
+        window.append(w * v)
+        out = out + np.tanh(sum(window) / len(window))
+    return out
+
+
+def deque_in_a_helper(x, w):
+    return _smoothed(x, w) + _smoothed(x[::-1], w * 0.5)
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -186,6 +243,12 @@ PROGRAMS = [
     ("helper_with_two_returns", helper_with_two_returns, lambda r: (r.normal(size=3),), 0),
     ("helper_with_two_returns_big", helper_with_two_returns, lambda r: (r.normal(size=3), 0.7), 0),
     ("rebuilt_beside_its_last_value", rebuilt_beside_its_last_value, lambda r: (r.normal(size=3),), 0),
+    ("deque_window", deque_window, lambda r: (r.normal(size=5),), 0),
+    ("deque_moving_mean", deque_moving_mean, lambda r: (r.normal(size=5),), 0),
+    ("deque_of_rows", deque_of_rows, lambda r: (_M(r, 4, 2),), 0),
+    ("deque_popleft", deque_popleft, lambda r: (r.normal(size=5),), 0),
+    ("deque_in_a_helper", deque_in_a_helper, lambda r: (r.normal(size=6), 0.7), 0),
+    ("deque_in_a_helper_w", deque_in_a_helper, lambda r: (r.normal(size=6), 0.7), 1),
     ("nonlocal_returned", nonlocal_returned, lambda r: (r.normal(size=4),), 0),
     ("nonlocal_returned_in_a_branch", nonlocal_returned_in_a_branch, lambda r: (np.array([0.3, -0.1, 0.6]),), 0),
     ("nonlocal_returned_other_side", nonlocal_returned_in_a_branch, lambda r: (np.array([-0.3, -0.1, 0.2]),), 0),

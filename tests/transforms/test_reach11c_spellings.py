@@ -3,6 +3,7 @@ included, agrees with central differences (or numba refuses at the user's line),
 float32; a helper that rebuilds a state object, redefined, gives a new gradient (never a stale one);
 and what srcdiff still does not cover is refused at the user's line."""
 
+import collections
 import dataclasses
 import importlib
 import sys
@@ -29,7 +30,9 @@ def _name(p):
 
 
 #: what jit="numba" refuses at the user's line, and why
-NUMBA_REFUSED: dict = {}
+NUMBA_REFUSED: dict = {
+    "deque_of_rows": "a window of arrays: its empty slots hold 0.0, a float, where numba wants one type per name",
+}
 
 #: first order, in the default run; second order and `srcdiff.check` (sympy) in a sampled family
 FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree")
@@ -113,6 +116,24 @@ def test_a_redefined_helper_gives_a_new_gradient(tmp_path, monkeypatch):
         sys.modules.pop("reach11c_model", None)
 
 
+# ---- Python's own errors stay errors ---------------------------------------------------------------
+
+
+def pops_an_empty_window(x):
+    window = collections.deque(maxlen=2)
+    window.append(x)
+    window.popleft()
+    window.popleft()
+    return x * 2.0
+
+
+def test_a_popleft_python_refuses_raises_as_python_does():
+    with pytest.raises(IndexError):
+        pops_an_empty_window(0.5)
+    with pytest.raises(IndexError):
+        srcdiff.grad(pops_an_empty_window)(0.5)
+
+
 # ---- still refused, at the user's line -------------------------------------------------------------
 
 
@@ -184,7 +205,27 @@ def nonlocal_returned_in_an_expression(w):
     return 2.0 * add(np.sum(w))
 
 
+def window_of_a_variable_width(x, width=2):
+    window = collections.deque(maxlen=width)
+    total = 0.0
+    for v in x:
+        window.append(v)
+        total = total + sum(window) ** 2
+    return total
+
+
+def window_iterated(x):
+    window = collections.deque(maxlen=2)
+    total = 0.0
+    for v in x:
+        window.append(v)
+        total = total + max(window)
+    return total
+
+
 @pytest.mark.parametrize("func, words, where", [
+    (window_of_a_variable_width, "window.append", "window.append(v)"),
+    (window_iterated, "window.append", "window.append(v)"),
     (returns_a_nested_object, "_nested returns an object", "return Pair(s.a * 2.0"),
     (two_classes_returned, "_either returns objects of different classes", "return Other(s.b, s.a)"),
     (returns_its_argument, "returns a tree", "return s"),
