@@ -116,6 +116,17 @@ def helper_with_two_returns(q0, gamma=0.3):
     return np.sum(s.q * before.p) + np.sum(s.p)
 
 
+def _orbit_kick(s, dt):
+    return Orbit(s.q + dt * s.p, s.p - dt * np.tanh(s.q), s.t + dt)
+
+
+def namedtuple_argument_stepped(s0, steps=3):  # (the matrix takes no namedtuple argument: its own test)
+    s = s0
+    for _ in range(steps):
+        s = _orbit_kick(s, 0.1)
+    return np.sum(s.q ** 2 * s.p) + s.t * np.sum(s0.p)
+
+
 def _shift(s):
     return Phase(s.q + s.p, s.p * 0.5)
 

@@ -16,7 +16,7 @@ from numeric import central_difference
 import srcdiff
 
 from . import corpus, matrix
-from .reach11c_programs import PROGRAMS
+from .reach11c_programs import PROGRAMS, Orbit, namedtuple_argument_stepped
 
 HERE = __file__.rsplit("/", 1)[-1]
 
@@ -67,6 +67,18 @@ def test_float32_gradients_stay_float32(program):
     want = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(want)))))
+
+
+def test_a_namedtuple_argument_stepped_by_a_helper():
+    q, p = np.array([0.5, -0.3]), np.array([0.2, 0.9])
+    value, got = srcdiff.value_and_grad(namedtuple_argument_stepped)(Orbit(q, p, 0.2))
+    assert isinstance(got, Orbit) and value == pytest.approx(namedtuple_argument_stepped(Orbit(q, p, 0.2)))
+    np.testing.assert_allclose(got.q, central_difference(lambda a: namedtuple_argument_stepped(Orbit(a, p, 0.2)),
+                                                         (q,), 0), rtol=1e-6)
+    np.testing.assert_allclose(got.p, central_difference(lambda b: namedtuple_argument_stepped(Orbit(q, b, 0.2)),
+                                                         (p,), 0), rtol=1e-6)
+    np.testing.assert_allclose(got.t, central_difference(lambda t: namedtuple_argument_stepped(Orbit(q, p, t)),
+                                                         (0.2,), 0), rtol=1e-6)
 
 
 # ---- a helper redefined: the gradient is built again ------------------------------------------------
