@@ -11,8 +11,9 @@ A slot not filled yet holds 0.0 and every such slot is older than the filled one
 shifts the slots left, ``popleft`` empties the oldest filled one), so the sum of all slots is the
 sum of the window's items, exactly.  Read so: ``window.append(e)`` and ``window.popleft()`` as
 statements (an empty window raises ``IndexError``, as Python does), ``sum(window)``,
-``np.sum(window)``, ``np.mean(window)`` and ``len(window)``.  A window used any other way (indexed,
-iterated, its maxlen a variable) is left as written, and lowering refuses it at its line.
+``np.sum(window)``, ``np.mean(window)`` and ``len(window)``.  A window whose width is computed
+(``deque(maxlen=width)``) holds numbers: an array of ``width`` of them, shifted the same way.  A
+window used any other way (indexed, iterated) is left as written, and lowering refuses it at its line.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ def rewrite_deques(tree: ast.FunctionDef, names: FreeNames) -> None:
     for node in list(own_nodes(tree)):
         width = _window(node, names)
         if width is not None and _only_read_so(tree, node.targets[0].id, names):
-            _Slots(node.targets[0].id, width, names).rewrite(tree)
+            kind = _Slots if isinstance(width, int) else _Ring
+            kind(node.targets[0].id, width, names).rewrite(tree)
 
 
-def _window(node, names: FreeNames) -> int | None:
-    """K of ``name = deque(maxlen=K)`` (K an int written in the code, at least 1), else None."""
+def _window(node, names: FreeNames):
+    """K of ``name = deque(maxlen=K)``: an int written in the code (at least 1), or the expression
+    that computes it; else None."""
     if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
         return None
     call = node.value
@@ -49,9 +52,9 @@ def _window(node, names: FreeNames) -> int | None:
             and [k.arg for k in call.keywords] == ["maxlen"]):
         return None
     width = call.keywords[0].value
-    if isinstance(width, ast.Constant) and type(width.value) is int and width.value >= 1:
-        return width.value
-    return None
+    if isinstance(width, ast.Constant):
+        return width.value if type(width.value) is int and width.value >= 1 else None
+    return width
 
 
 #: the calls that read a whole window, and what each becomes
@@ -158,6 +161,50 @@ class _Slots(ast.NodeTransformer):
         for n in ast.walk(made):
             ast.copy_location(n, where)
         return made
+
+
+class _Ring(_Slots):
+    """A window of numbers whose width is computed (``deque(maxlen=width)``): an array of that many
+    numbers, the newest last, and a count; the width is read once, where the deque is made."""
+
+    def __init__(self, name: str, width: ast.expr, names: FreeNames):
+        self.name, self.width, self.names = name, width, names
+        self.buf, self.count, self.size = (names.namer.fresh(f"{name}_{part}") for part in ("buf", "n", "k"))
+
+    def _code(self, text: str, where, item=None) -> list:
+        made = _Put(item).visit(ast.parse(text.format(buf=self.buf, n=self.count, k=self.size))).body
+        return [self._at(m, where) for m in made]
+
+    def visit_Assign(self, node):
+        if isinstance(node.targets[0], ast.Name) and node.targets[0].id == self.name:
+            return self._code("{k} = ITEM\nif {k} < 1:\n    raise ValueError('srcdiff reads a deque window of "
+                              "maxlen 1 or more')\n{buf}, {n} = np.zeros({k}), 0", node, self.width)
+        return self.generic_visit(node)
+
+    def visit_Expr(self, node):
+        method = _method(node.value, self.name) if isinstance(node.value, ast.Call) else None
+        if method == "append":  # (an item that is not a number fails in np.reshape, as no window of numbers)
+            return self._code("{buf} = np.concatenate(({buf}[1:], np.reshape(ITEM, (1,))))\n"
+                              "{n} = {n} + 1 if {n} < {k} else {k}", node, self.visit(node.value.args[0]))
+        if method == "popleft":
+            return self._code("if {n} == 0:\n    raise IndexError('pop from an empty deque')\n"
+                              "{buf} = np.where(np.arange({k}) == {k} - {n}, 0.0, {buf})\n{n} = {n} - 1", node)
+        return self.generic_visit(node)
+
+    def _read(self, func: str) -> ast.expr:
+        total = _np("sum", _load(self.buf))
+        return _load(self.count) if func == "len" else ast.BinOp(total, ast.Div(), _load(self.count)) \
+            if func == "np.mean" else total
+
+
+class _Put(ast.NodeTransformer):
+    """The template's ``ITEM``: the user's expression."""
+
+    def __init__(self, item):
+        self.item = item
+
+    def visit_Name(self, node):
+        return self.item if node.id == "ITEM" else node
 
 
 def _load(name: str) -> ast.Name:

@@ -3,7 +3,7 @@ it: a state object (dataclass, namedtuple, a class whose ``__init__`` stores its
 by a helper of the user's (``s = step(s, dt)``, in a loop or once, the helper's fields computed in
 statements, two helpers per step, a helper that builds the first state), ``return add(v)`` of
 a nested function writing the caller's names with ``nonlocal``, and a sliding window kept in a
-``collections.deque(maxlen=k)``.  test_reach11c_spellings.py runs
+``collections.deque(maxlen=k)`` (k a number written in the code, or a parameter).  test_reach11c_spellings.py runs
 every transformation on them."""
 
 import collections
@@ -239,6 +239,27 @@ def deque_in_a_helper(x, w):
     return _smoothed(x, w) + _smoothed(x[::-1], w * 0.5)
 
 
+def deque_of_a_given_width(x, leak=0.8, width=3):  # the red team's integrator
+    window = collections.deque(maxlen=width)
+    state, total = 0.0, 0.0
+    for v in x:
+        state = leak * state + v
+        window.append(state)
+        total += sum(window) ** 2 / len(window)
+    return total
+
+
+def deque_of_a_given_width_popped(x, width=2):
+    window = deque(maxlen=width)
+    total = 0.0
+    for k, v in enumerate(x):
+        window.append(np.sin(v) * x[0])
+        if k % 2 == 1:
+            window.popleft()
+        total = total + np.mean(window) * len(window) + np.sum(window)
+    return total
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -260,6 +281,10 @@ PROGRAMS = [
     ("deque_popleft", deque_popleft, lambda r: (r.normal(size=5),), 0),
     ("deque_in_a_helper", deque_in_a_helper, lambda r: (r.normal(size=6), 0.7), 0),
     ("deque_in_a_helper_w", deque_in_a_helper, lambda r: (r.normal(size=6), 0.7), 1),
+    ("deque_of_a_given_width", deque_of_a_given_width, lambda r: (r.normal(size=5),), 0),
+    ("deque_of_a_given_width_leak", deque_of_a_given_width, lambda r: (r.normal(size=5), 0.6, 2), 1),
+    ("deque_of_a_given_width_popped", deque_of_a_given_width_popped, lambda r: (r.normal(size=5),), 0),
+    ("deque_of_a_given_width_popped_3", deque_of_a_given_width_popped, lambda r: (r.normal(size=6), 3), 0),
     ("nonlocal_returned", nonlocal_returned, lambda r: (r.normal(size=4),), 0),
     ("nonlocal_returned_in_a_branch", nonlocal_returned_in_a_branch, lambda r: (np.array([0.3, -0.1, 0.6]),), 0),
     ("nonlocal_returned_other_side", nonlocal_returned_in_a_branch, lambda r: (np.array([-0.3, -0.1, 0.2]),), 0),

@@ -178,7 +178,9 @@ def test_reasonable_code_refused_is_refused_at_the_users_line(name):
 SPELLINGS_FIXED = {"bincount_weights", "linspace_of_a_size", "multi_dot", "map_lambda", "any_generator_condition",
                    "mean_where", "literal_list_written", "dataclasses_replace",
                    # frontend/python_forms.py, enum members static (tests/transforms/test_reach11a_spellings.py)
-                   "enum_parameter", "dict_double_star", "namedtuple_built_inside", "nonlocal", "zip_star", "list_pop"}
+                   "enum_parameter", "dict_double_star", "namedtuple_built_inside", "nonlocal", "zip_star", "list_pop",
+                   # frontend/deque_windows.py (tests/transforms/test_reach11c_spellings.py)
+                   "deque_window"}
 
 
 @pytest.mark.parametrize("name", open_class("reasonable code refused", list(REFUSED_REASONABLE),
