@@ -15,8 +15,9 @@ stays a callee of its own, named in the caller's dependencies (frontend/depends.
 ``step`` redefined later builds the gradient again.
 
 Read so only as the value of an assignment (``s = step(s, dt)``), when every ``return`` of the
-helper builds an object of one such class.  A return of anything else, or of objects of two
-classes, is refused at the helper's line.
+helper builds an object of one such class from arrays and numbers.  Any other helper (an object
+holding a function or another tree, two classes returned) is read as before: a factory's object
+given to its caller's code as a tree, or refused at its line.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ from .tree_entries import Const, Leaf, Node
 from .trees import LEAF, Struct, name_part
 
 _OBJECTS = ("object", "namedtuple")
+
+
+class NotFields(Exception):
+    """A helper's return that is not a new object of arrays and numbers (or of another class than its
+    other returns): the call is then read as it was before this rewrite."""
 
 
 def object_class(func):
@@ -76,8 +82,11 @@ class ReturnedObjects:
         func = self.parsed.resolve(value.func.id)
         if not (isinstance(func, types.FunctionType) and user_function(func) and object_class(func) is not None):
             return None
+        try:
+            call, flat = self.helper_call(value, func, [], {}, func.__name__, returns_object=True)
+        except NotFields:
+            return None  # (an object holding functions or trees: read as before, a callee's tree or refused)
         self.deps.append(self.parsed_dependency(value.func.id, func))  # a redefined helper: built again
-        call, flat = self.helper_call(value, func, [], {}, func.__name__, returns_object=True)
         struct = flat.returns
         leaves = {k: Leaf(self.names.fresh(f"{self.target_base}_{name_part(k)}")) for k in struct.keys}
         store = ast.Tuple([ast.Name(c.name, ast.Store()) for c in leaves.values()], ast.Store())
@@ -89,16 +98,13 @@ class ReturnedObjects:
         found = self.entry(s.value)
         if not (isinstance(found, Node) and found.struct.kind in _OBJECTS and found.children
                 and all(isinstance(c, (Leaf, Const)) for c in found.children.values())):
-            raise self.error(s, f"{self.parsed.name} returns an object its caller reads field by field; srcdiff "
-                             "reads it only when it is built here from arrays and numbers",
-                             "build the object from its fields' values in the return statement")
+            raise NotFields(s)
         struct = Struct(found.struct.kind, found.struct.keys, (LEAF,) * len(found.children), found.struct.cls)
         if self.returned is not None and self.returned != struct:
-            raise self.error(s, f"{self.parsed.name} returns objects of different classes or fields",
-                             "return one class of object from every return statement")
+            raise NotFields(s)
         self.returned = struct
         items = [self.as_ast(c, s) for c in found.children.values()]
         return ast.copy_location(ast.Return(ast.Tuple(items, ast.Load())), s)
 
 
-__all__ = ["ReturnedObjects", "object_class"]
+__all__ = ["NotFields", "ReturnedObjects", "object_class"]
