@@ -2,7 +2,8 @@
 calls `rewrite_python_forms` once, before its other rewrites): each module named here says what
 it rewrites and into what.
 
-- sequences made from a computed value, ``zip(*pairs)`` (sequence_spellings.py);
+- sequences made from a computed value, ``zip(*pairs)`` (sequence_spellings.py); ``list(zip(*rows))`` of
+  a display of tuples (zip_columns.py);
 - a nested function writing the caller's names with ``nonlocal``: its body where it is called
   (nonlocal_calls.py);
 - ``.pop`` / ``.insert`` / ``.reverse`` / ``.extend`` of a list built from a display: the new list
@@ -23,6 +24,7 @@ from .namedtuple_forms import has_replace, rewrite_replace
 from .naming import FreeNames
 from .nonlocal_calls import has_nonlocal, inline_nonlocal_calls
 from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellings
+from .zip_columns import rewrite_zip_columns
 
 
 def has_python_forms(tree: ast.FunctionDef) -> bool:
@@ -34,6 +36,7 @@ def has_python_forms(tree: ast.FunctionDef) -> bool:
 def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings the modules above cover."""
     inline_nonlocal_calls(tree, names)  # first: the bodies written out may hold the spellings below
+    rewrite_zip_columns(tree, names)  # (has_sequence_spellings sees its list/zip calls)
     rewrite_sequence_spellings(tree, names)
     rewrite_list_changes(tree, names)
     rewrite_replace(tree, names)

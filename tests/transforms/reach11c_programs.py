@@ -3,7 +3,8 @@ it: a state object (dataclass, namedtuple, a class whose ``__init__`` stores its
 by a helper of the user's (``s = step(s, dt)``, in a loop or once, the helper's fields computed in
 statements, two helpers per step, a helper that builds the first state), ``return add(v)`` of
 a nested function writing the caller's names with ``nonlocal``, and a sliding window kept in a
-``collections.deque(maxlen=k)`` (k a number written in the code, or a parameter).  test_reach11c_spellings.py runs
+``collections.deque(maxlen=k)`` (k a number written in the code, or a parameter), and
+``list(zip(*rows))`` of rows written as a display of tuples.  test_reach11c_spellings.py runs
 every transformation on them."""
 
 import collections
@@ -260,6 +261,31 @@ def deque_of_a_given_width_popped(x, width=2):
     return total
 
 
+# ---- 4. list(zip(*rows)) of a display of tuples -------------------------------------------------
+
+
+def columns_of_pairs(w):
+    rows = [(w[0], w[1]), (w[2], w[0] * w[1]), (np.sin(w[2]), 1.0)]
+    cols = list(zip(*rows))
+    return sum(c[0] * c[1] + c[2] for c in cols) + sum(cols[0]) * len(cols)
+
+
+def columns_unpacked_as_a_tuple(w):
+    points = ((np.tanh(w[0]), w[1] ** 2), (w[2], 0.5), (w[1], w[0] * w[2]))
+    xs, ys = tuple(zip(*points))
+    return sum(x * y for x, y in zip(xs, ys)) + xs[2] ** 2
+
+
+def _moments(a, b, c):
+    table = [(a, a * b, np.exp(c)), (b, c, a * c)]
+    cols = list(zip(*table))
+    return sum(col[0] * col[1] for col in cols) + cols[2][1] * sum(cols[1])
+
+
+def columns_in_a_helper(w):
+    return _moments(w[0], w[1], w[2]) + _moments(w[2], w[0], 0.5)
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -285,6 +311,9 @@ PROGRAMS = [
     ("deque_of_a_given_width_leak", deque_of_a_given_width, lambda r: (r.normal(size=5), 0.6, 2), 1),
     ("deque_of_a_given_width_popped", deque_of_a_given_width_popped, lambda r: (r.normal(size=5),), 0),
     ("deque_of_a_given_width_popped_3", deque_of_a_given_width_popped, lambda r: (r.normal(size=6), 3), 0),
+    ("columns_of_pairs", columns_of_pairs, lambda r: (r.normal(size=3),), 0),
+    ("columns_unpacked_as_a_tuple", columns_unpacked_as_a_tuple, lambda r: (r.normal(size=3),), 0),
+    ("columns_in_a_helper", columns_in_a_helper, lambda r: (0.5 * r.normal(size=3),), 0),
     ("nonlocal_returned", nonlocal_returned, lambda r: (r.normal(size=4),), 0),
     ("nonlocal_returned_in_a_branch", nonlocal_returned_in_a_branch, lambda r: (np.array([0.3, -0.1, 0.6]),), 0),
     ("nonlocal_returned_other_side", nonlocal_returned_in_a_branch, lambda r: (np.array([-0.3, -0.1, 0.2]),), 0),

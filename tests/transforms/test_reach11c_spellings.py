@@ -254,7 +254,22 @@ def window_iterated(x):
     return total
 
 
+def columns_of_an_array(W):
+    cols = list(zip(*W))
+    return sum(c[0] * c[1] for c in cols)
+
+
+def columns_looped_over(w):
+    table = [(w[0], w[1]), (w[2], w[0])]
+    total = 0.0
+    for col in list(zip(*table)):
+        total = total + col[0] * col[1]
+    return total
+
+
 @pytest.mark.parametrize("func, words, where", [
+    (columns_of_an_array, "list(...)", "cols = list(zip(*W))"),
+    (columns_looped_over, "list of lists", "for col in list(zip(*table))"),
     (window_iterated, "window.append", "window.append(v)"),
     (returns_a_nested_object, "s is a Pair", "s = _nested(s)"),
     (two_classes_returned, "returns a tree", "return Pair(s.a, s.b)"),
@@ -264,6 +279,6 @@ def window_iterated(x):
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_spellings_still_refused_name_the_users_line(func, words, where):
     with pytest.raises(srcdiff.SrcDiffError) as caught:
-        srcdiff.grad(func)(np.array([0.5, 0.25, -0.4]))
+        srcdiff.grad(func)(np.ones((2, 3)) if func is columns_of_an_array else np.array([0.5, 0.25, -0.4]))
     message = str(caught.value)
     assert words in message and where in message and HERE in message, message
