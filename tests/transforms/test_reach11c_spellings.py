@@ -34,7 +34,6 @@ NUMBA_REFUSED: dict = {
     "deque_of_rows": "a window of arrays: its empty slots hold 0.0, a float, where numba wants one type per name",
     # popleft of a window of a given width: the mask of the slot emptied is kept in a branch (numba's Optional)
     "deque_of_a_given_width_popped": "np.where of an optional mask",
-    "deque_of_a_given_width_popped_3": "np.where of an optional mask",
 }
 
 #: first order, in the default run; second order and `srcdiff.check` (sympy) in a sampled family
