@@ -188,7 +188,8 @@ class _Ring(_Slots):
                               "{n} = {n} + 1 if {n} < {k} else {k}", node, self.visit(node.value.args[0]))
         if method == "popleft":
             return self._code("if {n} == 0:\n    raise IndexError('pop from an empty deque')\n"
-                              "{buf} = np.where(np.arange({k}) == {k} - {n}, 0.0, {buf})\n{n} = {n} - 1", node)
+                              "{buf} = np.concatenate(({buf}[:{k} - {n}], np.zeros(1), {buf}[{k} - {n} + 1:]))\n"
+                              "{n} = {n} - 1", node)
         return self.generic_visit(node)
 
     def _read(self, func: str) -> ast.expr:

@@ -32,8 +32,8 @@ def _name(p):
 #: what jit="numba" refuses at the user's line, and why
 NUMBA_REFUSED: dict = {
     "deque_of_rows": "a window of arrays: its empty slots hold 0.0, a float, where numba wants one type per name",
-    # popleft of a window of a given width: the mask of the slot emptied is kept in a branch (numba's Optional)
-    "deque_of_a_given_width_popped": "np.where of an optional mask",
+    # popleft of a window of a computed width: the parts of the array it joins are kept in a branch (Optional)
+    "deque_of_a_given_width_popped": "the shape of an optional array",
 }
 
 #: first order, in the default run; second order and `srcdiff.check` (sympy) in a sampled family
