@@ -13,10 +13,11 @@ from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..ir.program import Assign
 from ..ir.shapes import Shape
+from .flat_ties import flat_condition
 from .masks import RUNTIME_SELECTS, Mask, runtime_select_mask
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
-from .ties import persistence, with_persistence
+from .ties import TIED, persistence, with_persistence
 from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
 
@@ -37,6 +38,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
     fills = sweep.fills
     # a tie that srcdiff proves persists near the point has a share with derivative 0 (ad/ties.py)
     persist = persistence(node, sweep.definitions) if sweep.derivable and not sweep.loops else None
+    persist = _or_flat(persist, node, sweep)
     pending = []  # (value, contribution, masks its adjoint inherits)
     for param, operand in zip(node.rule.params, node.inputs):
         if not (isinstance(operand, Var) and operand.name in sweep.active) or param in node.rule.shape_only:
@@ -157,6 +159,16 @@ class Fills:
 def _is_fill(contribution: ast.expr) -> bool:
     return isinstance(contribution, ast.Call) and _is_np_call(contribution, "full") \
         and len(contribution.args) == 2 and not contribution.keywords
+
+
+def _or_flat(persist, node: Node, sweep: Sweep):
+    """`persist`, or also where the tie's value is a flat zero (ad/flat_ties.py)."""
+    if not sweep.derivable or sweep.loops or getattr(node.rule, "func", None) not in TIED + (np.clip,):
+        return persist
+    flat = flat_condition(node, sweep.flat)
+    if flat is None:
+        return persist
+    return flat if persist is None else ast.BinOp(persist, ast.BitOr(), flat)
 
 
 def _is_scalar_fill(contribution: ast.expr, sweep: Sweep) -> bool:

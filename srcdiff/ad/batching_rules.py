@@ -75,6 +75,8 @@ def reduce(node, state):
     x = node.inputs[0]
     if any(state.batched(v) for v in node.inputs[1:]):
         state.refuse(node, f"{node.rule.name}'s other arguments cannot be batched")
+    if np.ndim(node.static.get("q", 0.0)):  # one result per level, stacked before the batch axis
+        state.refuse(node, f"{node.rule.name} of a sequence of levels has no batching rule")
     rank = state.ndim(x, node)
     axis = node.static.get("axis")
     if axis is None:

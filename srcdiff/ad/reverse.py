@@ -23,6 +23,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .adjoints import Fills, call, method
+from .flat_ties import flat_tie_values
 from .forward import build_forward
 from .invariants import hoist_invariants
 from .powers import find_powers
@@ -49,6 +50,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
                   vanishing=vanishing_adjoints(function),
                   powers=find_powers(function))
+    sweep.flat = flat_tie_values(function, sweep.powers) if derivable else frozenset()
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
     output = function.output

@@ -78,6 +78,8 @@ class Sweep:
     kinked: frozenset = frozenset()
     #: values raised to a power above 1, whose adjoint is 0 where they are (ad/zero_factors.py)
     vanishing: frozenset = frozenset()
+    #: values of ties read only as a power above 2, flat where they are 0 (ad/flat_ties.py)
+    flat: frozenset = frozenset()
 
     @property
     def adjoint(self) -> dict[str, str]:

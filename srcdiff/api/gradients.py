@@ -181,6 +181,7 @@ class GradFunction:
         """Forget compiled code (after the rule table changed)."""
         self._lowered = self._last = None
         self._derivables.clear()
+        self._trees.cache.clear()  # its inner gradients are of rewritten functions the cache held
         _point_call(self, GradFunction.__call__)
 
     def _variant(self, args) -> Variant:

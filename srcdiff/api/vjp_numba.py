@@ -55,7 +55,7 @@ def numba_vjp(f, args: tuple, wrt):
         gradient = _GRADIENTS[key] = GradFunction(dot, wrt, jit="numba")
     value = f(*args)
     args = contracted_arguments(f, args, {}, None)[:-1]  # (the contracted function has no defaults: f's, filled in)
-    if not (isinstance(value, float) or (isinstance(value, np.ndarray) and value.dtype.kind == "f")):
+    if not (isinstance(value, (float, np.floating)) or (isinstance(value, np.ndarray) and value.dtype.kind == "f")):
         raise refused("srcdiff.vjp", f"the value of {f.__qualname__} is a {type(value).__name__}; the numba "
                       "pullback takes functions whose value is a float or a float array")
     return value, NumbaPullback(gradient, args, np.shape(value))

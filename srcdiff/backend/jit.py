@@ -90,7 +90,9 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         diagonals,
         einsum,
         first_call,
+        float32_constants,
         fusion,
+        grids,
         guards,
         index_adds,
         integers,
@@ -100,6 +102,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         list_adjoints,
         list_joins,
         list_sums,
+        list_writes,
         log_sums,
         masks,
         missing,
@@ -108,6 +111,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         pads,
         points,
         prefuse,
+        random_draws,
         reductions,
         runtime,
         scalar_where,
@@ -118,6 +122,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         stacked,
         take_adjoints,
         triangular,
+        try_decisions,
         tuple_parts,
         turns,
         zero_adjoints,
@@ -139,7 +144,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
                                                   calculus, guards, decompositions, calculus_calls, list_joins,
                                                   masks, points, shape_tuples, stacked, turns, index_adds, pads,
-                                                  zero_adjoints, optionals, diagonals, sorting,
+                                                  zero_adjoints, optionals, diagonals, sorting, grids, try_decisions,
+                                                  random_draws,
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers)
@@ -184,9 +190,12 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         try:
             result = _in_argument_dtypes(run.dispatcher(*values, *map(_typed, args)), args, positions, options)
         except refused as exc:
-            # a number on one path and an array on another (numba/joins.py), else, where numba
-            # does not type the loops, the statements as written
-            for retry in (joins.unified(run.built, str(exc)), scalar_where.retried(run.built, str(exc)), plain):
+            # a number on one path and an array on another (numba/joins.py), a float32 value
+            # meeting a float constant numba widens (numba/float32_constants.py), else, where
+            # numba does not type the loops, the statements as written
+            for retry in (joins.unified(run.built, str(exc)), scalar_where.retried(run.built, str(exc)),
+                          float32_constants.retried(run.built, str(exc)), list_writes.retried(run.built, str(exc)),
+                          plain):
                 if retry is not None and retry.source not in tried:
                     tried.add(retry.source)
                     compiled(retry)

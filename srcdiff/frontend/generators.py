@@ -11,8 +11,9 @@ it; srcdiff reads it as that function, right after parsing::
                                                      return residuals_items
 
 Its loops are then differentiated like any helper's (their bounds read where they are known,
-refused at the user's line where not).  ``yield`` used as a value (``x = yield v``),
-``yield from`` and a ``return`` with a value have no list to stand for; such a generator is
+refused at the user's line where not).  ``yield from xs`` is a loop appending
+the items of ``xs``.  ``yield`` used as a value (``x = yield v``, ``y = yield from g``) and a
+``return`` with a value have no list to stand for; such a generator is
 refused at that line, and so is a ``return`` inside its body (a loop's or branch's; end the
 loop with ``break``).
 """
@@ -57,8 +58,8 @@ def _unsupported(tree: ast.FunctionDef):
     own = list(own_nodes(tree))
     parents = {child: node for node in [tree, *own] for child in ast.iter_child_nodes(node)}
     for node in sorted(own, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
-        if isinstance(node, ast.YieldFrom):
-            return node, "`yield from`"
+        if isinstance(node, ast.YieldFrom) and not isinstance(parents.get(node), ast.Expr):
+            return node, "a `yield from` used as a value"
         if isinstance(node, ast.Yield) and not isinstance(parents.get(node), ast.Expr):
             return node, "a `yield` used as a value"
         if isinstance(node, ast.Return) and (node.value is not None or parents.get(node) is not tree):
@@ -69,8 +70,9 @@ def _unsupported(tree: ast.FunctionDef):
 def listed(tree: ast.FunctionDef) -> ast.FunctionDef:
     """The ``def`` of the list-building function for the generator `tree` (which has nothing
     `_unsupported` finds)."""
-    items = Namer(names_in(tree)).fresh(f"{tree.name}_items")
-    fdef = _Listing(items, tree).visit(copy.deepcopy(tree))
+    namer = Namer(names_in(tree))
+    items = namer.fresh(f"{tree.name}_items")
+    fdef = _Listing(items, namer.fresh("item"), tree).visit(copy.deepcopy(tree))
     start = ast.Assign([ast.Name(items, ast.Store())], ast.List([], ast.Load()))
     end = ast.Return(ast.Name(items, ast.Load()))
     body = [s for s in fdef.body if not isinstance(s, ast.Return)]  # a last bare return: the list's
@@ -81,10 +83,10 @@ def listed(tree: ast.FunctionDef) -> ast.FunctionDef:
 
 
 class _Listing(ast.NodeTransformer):
-    """``yield v`` as ``items.append(v)``."""
+    """``yield v`` as ``items.append(v)``; ``yield from xs`` as ``for item in xs: items.append(item)``."""
 
-    def __init__(self, items: str, root):
-        self.items, self.root = items, root
+    def __init__(self, items: str, item: str, root):
+        self.items, self.item, self.root = items, item, root
 
     def visit_FunctionDef(self, node):  # the generator itself (a copy of root); not a nested scope
         return self.generic_visit(node) if (node.name, node.lineno) == (self.root.name, self.root.lineno) else node
@@ -97,6 +99,11 @@ class _Listing(ast.NodeTransformer):
             call = ast.Call(ast.Attribute(ast.Name(self.items, ast.Load()), "append", ast.Load()),
                             [self.visit(value)], [])
             return ast.copy_location(ast.Expr(call), node)
+        if isinstance(node.value, ast.YieldFrom):  # the values of another iterable, in order
+            append = ast.Call(ast.Attribute(ast.Name(self.items, ast.Load()), "append", ast.Load()),
+                              [ast.Name(self.item, ast.Load())], [])
+            loop = ast.For(ast.Name(self.item, ast.Store()), self.visit(node.value.value), [ast.Expr(append)], [])
+            return ast.fix_missing_locations(ast.copy_location(loop, node))
         return self.generic_visit(node)
 
 

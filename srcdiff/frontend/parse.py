@@ -153,7 +153,10 @@ def parse_function(func) -> ParsedFunction:
     return parsed
 
 
-_REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = memo.table(weak=True)
+#: a function compiled from a rewritten AST -> that AST.  Not a memo table: the function's code *is*
+#: that AST for as long as the function lives, so `clear_cache` must not forget it (a gradient made
+#: before it would then read the original source of a flattened function, `try` and all)
+_REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = weakref.WeakKeyDictionary()
 
 
 def read_function(func):

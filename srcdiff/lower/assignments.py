@@ -107,6 +107,10 @@ def lower_expression_statement(lower: StatementLowerer, stmt: ast.Expr) -> None:
     value = stmt.value
     if isinstance(value, (ast.Constant, ast.JoinedStr)):
         return  # a docstring, or a placeholder (...)
+    if isinstance(value, ast.Tuple) and value.elts and all(isinstance(e, ast.Call) for e in value.elts):
+        for call in value.elts:  # ``xs.append(a), ys.append(b)``: the calls in order, the tuple thrown away
+            lower_expression_statement(lower, ast.copy_location(ast.Expr(call), stmt))
+        return
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
             and value.func.attr == "append" and isinstance(value.func.value, ast.Name):
         _append(lower, value)

@@ -10,6 +10,9 @@
   (``np.arange(np.shape(a)[d])`` shaped to broadcast), when the numbers of axes of `a` and of
   `indices` are known and equal and `k` is a number written in the code.
 
+* ``z.sort(axis=k)`` of an array is ``z = np.sort(z, axis=k)`` (the method's default axis, -1,
+  is the function's): a sort's value is the same array sorted, its gradient ``np.sort``'s.
+
 NumPy repeats a `v` (`values`) that has fewer elements than the places written, in flat
 order; a number is written as it is, anything else through that cyclic repetition
 (``np.ravel(v)[np.arange(count) % np.size(v)]``), so every length NumPy accepts means
@@ -41,9 +44,11 @@ _ARITY = {np.fill_diagonal: 2, np.putmask: 3, np.put_along_axis: 4}
 
 
 def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
-    """Lower ``np.fill_diagonal`` / ``np.putmask`` / ``np.put_along_axis`` as a statement;
-    False for any other call."""
+    """Lower ``np.fill_diagonal`` / ``np.putmask`` / ``np.put_along_axis`` / an array's ``.sort()``
+    as a statement; False for any other call."""
     state = lower.state
+    if _sorts_an_array(lower, call):
+        return True
     func = static_value(state, call.func, record=False)
     if func not in _ARITY:
         return False
@@ -74,6 +79,36 @@ def lower_in_place_call(lower: ExpressionLowerer, call: ast.Call) -> bool:
         out = _putmask(lower, call, numpy)
     for loop in state.loops:
         loop.written.update(state.sharing.tokens(token))
+    state.lambdas.pop(base.id, None)
+    state.env[base.id] = out
+    return True
+
+
+_SORT_HOW = "sort a copy: z = np.sort(z) (or z = x.copy(); z.sort())"
+
+
+def _sorts_an_array(lower: ExpressionLowerer, call: ast.Call) -> bool:
+    """``z.sort(...)`` of a local array nothing else holds, lowered as ``z = np.sort(z, ...)``."""
+    state = lower.state
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "sort" and isinstance(call.func.value, ast.Name)
+            and isinstance(state.env.get(call.func.value.id), Var)):
+        return False
+    base, old = call.func.value, state.env[call.func.value.id]
+    shape = state.facts.shape_of(old)
+    if state.is_list(old) or (shape.known and (shape.scalar or not shape.ndim)):
+        return False  # a list's sort (or a number's): refused as a change in place
+    if call.args or {k.arg for k in call.keywords} - {"axis", "kind"}:
+        raise state.error(call, f"`{ast.unparse(call)}`: srcdiff sorts an array in place with axis= and kind= only",
+                          "write z = np.sort(z, axis=...)")
+    keywords = [k for k in call.keywords if k.arg == "axis"]
+    if keywords and not isinstance(constant(state, keywords[0].value), int):  # NumPy's method takes no None
+        raise state.error(call, f"`{ast.unparse(call)}`: an array's .sort() takes an integer axis",
+                          "write z = np.sort(z, axis=...) with the axis you mean")
+    writable(state, base, base.id, old, _SORT_HOW)
+    sort = ast.copy_location(ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "sort", ast.Load()),
+                                      [ast.Name(base.id, ast.Load())], keywords), call)
+    spelled = ast.Attribute(ast.Name("np", ast.Load()), "sort", ast.Load())
+    out = lower_rule_call(lower, ast.fix_missing_locations(sort), np.sort, state.table.lookup(np.sort), spelled, None)
     state.lambdas.pop(base.id, None)
     state.env[base.id] = out
     return True

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import itertools
 from collections import Counter
 from typing import Callable, NamedTuple
 
@@ -144,7 +145,8 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tu
         if it.keywords or not (isinstance(stmt.target, ast.Tuple)
                                and len(stmt.target.elts) == len(it.args)):
             raise state.error(stmt, "use `for a, b in zip(xs, ys)` with one name per sequence")
-        return [lower.expressions.expr(a) for a in it.args], stmt.target.elts, None
+        counted = [_count_as_range(state, a, it.args) for a in it.args]
+        return [lower.expressions.expr(a) for a in counted], stmt.target.elts, None
     rule = state.table.lookup(func) if func is not None else None
     if func is not None and func is not list and func is not tuple and not (rule is not None and rule.tuple_result) \
             and not inspect.isgeneratorfunction(func):  # a generator: the list it yields (frontend/generators.py)
@@ -152,6 +154,25 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tu
                           "loop over range(...), a list, a tuple, an array's rows, "
                           "enumerate(...) or zip(...)")
     return [lower.expressions.expr(it)], [stmt.target], None
+
+
+def _count_as_range(state: LoweringState, arg: ast.expr, zipped: list[ast.expr]) -> ast.expr:
+    """``zip(xs, itertools.count(start, step))``: the count as the finite list zip reads of it,
+    ``[start + step * n for n in range(len(xs))]`` (whole numbers stay whole); any other argument
+    as it is."""
+    if not (isinstance(arg, ast.Call) and static_value(state, arg.func) is itertools.count):
+        return arg
+    given = dict(zip(("start", "step"), arg.args)) | {k.arg: k.value for k in arg.keywords}
+    finite = [a for a in zipped if not (isinstance(a, ast.Call) and static_value(state, a.func) is itertools.count)]
+    if not finite or len(arg.args) > 2 or set(given) - {"start", "step"}:
+        raise state.error(arg, f"{ast.unparse(arg)} here never ends",
+                          "zip it with a sequence of finite length, or loop over range(...)")
+    start, step = (f"({ast.unparse(given[k])})" if k in given else d for k, d in (("start", "0"), ("step", "1")))
+    text = f"[{start} + {step} * n for n in range(len({ast.unparse(finite[0])}))]"
+    expr = ast.parse(text, mode="eval").body
+    for node in ast.walk(expr):
+        ast.copy_location(node, arg)
+    return expr
 
 
 def lower_while(lower: StatementLowerer, stmt: ast.While) -> None:

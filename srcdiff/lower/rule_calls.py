@@ -22,7 +22,7 @@ from .expressions import ExpressionLowerer
 from .joins import rows_of
 from .lists import as_array
 from .mutations import numpy_equivalent
-from .opaque import opaque
+from .opaque import opaque, text
 from .smooth_squares import square
 from .static_values import arithmetic_of_literals, as_written, constant, read_when_run
 
@@ -43,6 +43,11 @@ def lower_rule_call(lower: ExpressionLowerer, node: ast.Call, func, rule, spelle
 #: whatever the items are (piecewise constant in them, as np.argmax is).
 _QUERIES = frozenset({"index", "count"})
 
+#: Methods of `str` (no NumPy array has one): a configuration string read as the user wrote it.
+_TEXT_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "title", "capitalize",
+                           "replace", "removeprefix", "removesuffix", "startswith", "endswith", "isdigit",
+                           "isalpha", "isalnum", "isspace"})
+
 
 def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     """``x.name(...)``: the rule of the NumPy function the method stands for."""
@@ -50,6 +55,8 @@ def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Opera
     func = rules.METHODS.get(name)
     if func is None and name in _QUERIES and isinstance(node.func.value, ast.Name) and not node.keywords:
         return opaque(lower, node, target)  # t_obs.index(s): a position or a count, an integer with no gradient
+    if func is None and name in _TEXT_METHODS:
+        return text(lower, node, target)  # config.lower().strip(): text, with no gradient (refused if one reaches it)
     if func is None:
         owner = ast.unparse(node.func.value)
         raise lower.state.error(node, f"the method .{name}() of {owner} has no adjoint rule: srcdiff "

@@ -9,6 +9,7 @@ takes its value for the variant being lowered (`lowerer.lower_specialised`).
 from __future__ import annotations
 
 import ast
+import copy
 
 import numpy as np
 
@@ -138,15 +139,35 @@ def constant(state: LoweringState, node: ast.expr):
         value = constant(state, node.operand)
         if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
             return -value if isinstance(node.op, ast.USub) else value
+    levels = _array_of_literals(state, node)
+    if levels is not None:
+        return levels  # ``q=np.array([0.25, 0.75])``: the numbers, as a list
     try:
         return ast.literal_eval(node)
     except ValueError:
         value = static_value(state, node)
         if value is MISSING:
             value = arithmetic_of_literals(node)
+        if value is MISSING:
+            value = _arithmetic_of_parameters(state, node)
         if value is MISSING or (callable(value) and not _is_dtype(value)):
             raise state.error(node, f"{ast.unparse(node)} must be a constant here", _what_to_do(state, node)) from None
         return value
+
+
+def _array_of_literals(state: LoweringState, node: ast.expr) -> list | None:
+    """The numbers of ``np.array([...])`` / ``np.asarray([...])`` of a flat literal list, else None."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        return None
+    if static_value(state, node.func) not in (np.array, np.asarray):
+        return None
+    try:
+        items = ast.literal_eval(node.args[0])
+    except ValueError:
+        return None
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in items)
+    return list(items) if numbers else None
 
 
 def read_when_run(state: LoweringState, node: ast.expr) -> str | None:
@@ -184,6 +205,24 @@ def arithmetic_of_literals(node: ast.expr):
         return eval(compile(tree, "<constant>", "eval"), {"__builtins__": {}})  # numbers only
     except (ArithmeticError, TypeError, ValueError):
         return MISSING
+
+
+def _arithmetic_of_parameters(state: LoweringState, node: ast.expr):
+    """``keep - 1``, ``2 * k + 1``: arithmetic on numbers and static parameters, each asked for
+    as a bare one is (`StaticParameter`), then evaluated with their values; else MISSING."""
+    names = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
+    if not names or not all(isinstance(n, (*_ARITHMETIC, ast.Name)) for n in ast.walk(node)) \
+            or any(static_parameter(state, n) is None for n in names):
+        return MISSING
+    values = {n.id: constant(state, n) for n in names}  # raises StaticParameter for one not known yet
+    if not all(type(v) in (int, float) for v in values.values()):
+        return MISSING
+
+    class _Substitute(ast.NodeTransformer):
+        def visit_Name(self, name):
+            return ast.copy_location(ast.Constant(values[name.id]), name)
+
+    return arithmetic_of_literals(_Substitute().visit(copy.deepcopy(node)))
 
 
 def _is_dtype(value) -> bool:

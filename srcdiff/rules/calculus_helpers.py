@@ -194,6 +194,30 @@ def order_weights(x, q, axis=None):
     return weights.reshape(x.shape) if axis is None else np.moveaxis(weights, -1, axis)
 
 
-HELPERS = {f.__name__: f for f in (order_weights, gradient_adjoint, cumprod_adjoint, cumprod_tangent, cumprod_curvature,
+def nan_order_weights(x, q, axis=None):
+    """`order_weights` of the elements that are not NaN (``np.nanpercentile``): each row's
+    position ``q / 100 * (m - 1)`` among its own m numbers, NaN elements weighted 0 (NumPy sorts
+    them last).  A row of NaN only has the weights 0 (its percentile is NaN)."""
+    x = np.asarray(x)
+    moved = x.reshape(1, -1) if axis is None else np.moveaxis(x, axis, -1)
+    dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    if moved.shape[-1] == 0:
+        return np.zeros(x.shape, dtype=dtype)
+    ordered = np.sort(moved, axis=-1)  # NaN last
+    count = np.sum(~np.isnan(moved), axis=-1, keepdims=True)
+    position = float(q) / 100.0 * np.maximum(count - 1, 0)
+    low = np.minimum(np.floor(position).astype(np.intp), np.maximum(count - 1, 0))
+    high = np.minimum(low + 1, np.maximum(count - 1, 0))
+    frac = position - low
+    weights = np.zeros(moved.shape, dtype=np.float64)
+    for k, share in ((low, 1.0 - frac), (high, frac)):
+        tied = moved == np.take_along_axis(ordered, k, axis=-1)
+        weights = weights + np.where(count > 0, share, 0.0) * tied / np.maximum(np.sum(tied, axis=-1, keepdims=True), 1)
+    weights = weights.astype(dtype, copy=False)
+    return weights.reshape(x.shape) if axis is None else np.moveaxis(weights, -1, axis)
+
+
+HELPERS = {f.__name__: f for f in (order_weights, nan_order_weights,
+                                   gradient_adjoint, cumprod_adjoint, cumprod_tangent, cumprod_curvature,
                                    interp_adjoint, interp_slope, interp_slope_adjoint, take_adjoint,
                                    take_along_axis_adjoint)}

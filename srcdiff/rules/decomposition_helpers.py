@@ -295,7 +295,47 @@ def sqrtm_tangent(x_dot, ans):
     return scipy.linalg.solve_sylvester(ans, ans, x_dot)
 
 
-DECOMPOSITION_HELPERS = {f.__name__: f for f in (
+def _cofactor_parts(x):
+    """``x = U diag(s) V^T`` (float64), ``det(U) det(V)`` and ``P[i, j]``, the product of the
+    singular values other than the i-th and the j-th (P[i, i]: all but the i-th)."""
+    u, s, vt = np.linalg.svd(np.asarray(x, dtype=np.float64))
+    n = s.shape[-1]
+    sign = np.linalg.det(u) * np.linalg.det(vt)
+    eye = np.eye(n, dtype=bool)
+    left_out = eye[:, None, :] | eye[None, :, :]  # [i, j, m]: m is i or j
+    others = np.prod(np.where(left_out, 1.0, s[..., None, None, :]), axis=-1)
+    return u, vt, sign, others
+
+
+def cofactor(x):
+    """The cofactor matrix of the square matrix (or stack) `x`, the transposed adjugate: the
+    gradient of ``np.linalg.det``, ``det(x) inv(x).T`` where `x` is invertible and exact where it
+    is singular too (from the SVD: ``det(U) det(V) U diag(prod of the other s) V^T``)."""
+    if getattr(x, "dtype", None) is np.dtype(object):  # sympy values (srcdiff.check): the adjugate, exactly
+        from .sympy_forms import cofactor as adjugate_transposed
+        return adjugate_transposed(x)
+    u, vt, sign, others = _cofactor_parts(x)
+    diagonal = np.diagonal(others, axis1=-2, axis2=-1)
+    out = sign[..., None, None] * (u * diagonal[..., None, :]) @ vt
+    return out.astype(np.result_type(x, np.float32), copy=False)
+
+
+def cofactor_derivative(x, h):
+    """The derivative of `cofactor` at `x` along `h`, at any `x` (singular too).  With
+    ``K = U^T h V`` and ``D[i, i] = sum over k != i of P[i, k] K[k, k]``, ``D[i, j] = -P[i, j] K[j, i]``
+    (the cofactors of a diagonal matrix, moved), it is ``det(U) det(V) U D V^T``.  The map is its
+    own adjoint (P is symmetric), so it is also the adjoint of `cofactor` applied to ``g``."""
+    u, vt, sign, others = _cofactor_parts(x)
+    k = np.swapaxes(u, -1, -2) @ np.asarray(h, dtype=np.float64) @ np.swapaxes(vt, -1, -2)
+    n = others.shape[-1]
+    eye = np.eye(n, dtype=bool)
+    off = np.where(eye, 0.0, others)
+    d = -off * np.swapaxes(k, -1, -2) + (off @ np.diagonal(k, axis1=-2, axis2=-1)[..., None]) * eye
+    out = sign[..., None, None] * (u @ d @ vt)
+    return out.astype(np.result_type(x, h, np.float32), copy=False)
+
+
+DECOMPOSITION_HELPERS = {f.__name__: f for f in (cofactor, cofactor_derivative,
     eigh_adjoint, eigh_tangent, eigvalsh_adjoint, eigvalsh_tangent, svd_adjoint, svd_tangent,
     singular_values_adjoint, singular_values_tangent, qr_adjoint, qr_tangent, matrix_norm_adjoint,
     matrix_norm_tangent, pinv_adjoint, pinv_tangent, lstsq_adjoint_x, lstsq_adjoint_y, lstsq_tangent,

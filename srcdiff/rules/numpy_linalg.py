@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..ir import shapes
+from .decomposition_helpers import cofactor, cofactor_derivative
 from .einsum_rules import einsum_shape, einsum_tangents, einsum_templates
 from .operators import matmul_shape, matmul_templates
 from .product_shapes import inner_shape, tensordot_shape
@@ -97,9 +98,10 @@ def _inv_templates(static, operand_shapes):
 
 
 def _det_templates(static, operand_shapes):
+    # the cofactor matrix, det(x) inv(x).T where x is invertible, exact where it is singular too
     if operand_shapes["x"].ndim == 2:
-        return {"x": "g * ans * np.linalg.inv(x).T"}
-    return {"x": "(g * ans)[..., None, None] * np.swapaxes(np.linalg.inv(x), -1, -2)"}
+        return {"x": "g * cofactor(x)"}
+    return {"x": "(g * np.ones_like(ans))[..., None, None] * cofactor(x)"}  # (g: a number or a stack's)
 
 
 def _slogdet_templates(static, operand_shapes):
@@ -166,6 +168,10 @@ def _trace_shape(static, x):
     return shapes.SCALAR if x.ndim == 2 else shapes.Shape(x.dims[2:])
 
 
+def _second(static, x, h):
+    return h
+
+
 def _det_shape(static, x):
     if not x.known or x.ndim < 2:
         return shapes.UNKNOWN
@@ -198,10 +204,10 @@ def _product(call: str, *keywords: str) -> dict[str, str]:
 
 
 def _det_tangents(static, operand_shapes):
-    # d det(x) = det(x) * trace(inv(x) @ x_dot)
+    # d det(x) = sum(cofactor(x) * x_dot) (det(x) trace(inv(x) @ x_dot) where x is invertible)
     if operand_shapes["x"].ndim == 2:
-        return {"x": "ans * np.sum(np.linalg.inv(x).T * x_dot)"}
-    return {"x": "ans * np.einsum('...ij,...ji->...', np.linalg.inv(x), x_dot)"}
+        return {"x": "np.sum(cofactor(x) * x_dot)"}
+    return {"x": "np.sum(cofactor(x) * x_dot, axis=(-2, -1))"}
 
 
 def _slogdet_tangents(static, operand_shapes):
@@ -252,7 +258,16 @@ RULES = [
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True,
          tangents={"x": "-ans @ x_dot @ ans"}, sympy=FORMS + "inv"),
     rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True, tangents=_det_tangents,
-         note="uses inv(x): a singular matrix raises numpy.linalg.LinAlgError", sympy=FORMS + "det"),
+         note="its gradient is the cofactor matrix (from the SVD): exact at singular matrices too, first and second "
+              "order",
+         sympy=FORMS + "det"),
+    # det's gradient and its derivative (rules/decomposition_helpers.py); the derivative is linear in h and
+    # its own adjoint; a third derivative (in x of cofactor_derivative) has no rule: refused at the line
+    rule(cofactor, ("x",), {"x": "cofactor_derivative(x, g)"}, shape=_same, fresh=True, array_result=True,
+         tangents={"x": "cofactor_derivative(x, x_dot)"}, sympy=FORMS + "cofactor"),
+    rule(cofactor_derivative, ("x", "h"), {"h": "cofactor_derivative(x, g)"}, shape=_second, fresh=True,
+         array_result=True, tangents={"h": "cofactor_derivative(x, h_dot)"},
+         not_symbolic="computed from the SVD, checked numerically"),
     rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True, tangents=_slogdet_tangents,
          note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)", sympy=FORMS + "slogdet"),
     rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=_solve_shape, fresh=True, array_result=True,

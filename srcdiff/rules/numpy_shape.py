@@ -236,6 +236,29 @@ def _like_shape(static, a, fill_value):
     return shapes.array(a)
 
 
+def _stack_shape(static, *arrays):
+    """The number of axes of ``np.stack`` of arrays of one known number of axes (one more), the
+    lengths unknown but the new axis's (how many arrays); else unknown."""
+    ndims = {a.ndim for a in arrays}
+    if not arrays or not all(a.known for a in arrays) or len(ndims) != 1:
+        return shapes.UNKNOWN
+    ndim = ndims.pop() + 1
+    axis = static.get("axis", 0)
+    if type(axis) is not int or not -ndim <= axis < ndim:
+        return shapes.UNKNOWN
+    dims = [shapes.UNKNOWN_DIM] * ndim
+    dims[axis % ndim] = shapes.ONE if len(arrays) == 1 else shapes.MANY
+    return shapes.Shape(tuple(dims))
+
+
+def _vstack_shape(static, *arrays):
+    """``np.vstack``'s number of axes (at least 2), its lengths unknown; unknown unless every
+    operand's number of axes is known."""
+    if not arrays or not all(a.known for a in arrays):
+        return shapes.UNKNOWN
+    return shapes.Shape((shapes.UNKNOWN_DIM,) * max(2, *(a.ndim for a in arrays)))
+
+
 RULES = [
     # ---- same elements, new shape: views of x (not fresh) ----
     linear(np.reshape,     ("x",), BACK, static={"shape": None}, shape=_reshape_shape, batching="reshape",
@@ -276,11 +299,11 @@ RULES = [
     linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list",
            derivable=_derivable_concatenate, **NEW_ARRAY, sympy="numpy.concatenate"),
     linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list",
-           derivable=_derivable_stack, **NEW_ARRAY, sympy="numpy.stack"),
+           derivable=_derivable_stack, shape=_stack_shape, **NEW_ARRAY, sympy="numpy.stack"),
     linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", derivable=_derivable_hstack,
            **NEW_ARRAY, sympy="numpy.hstack"),
     linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", derivable=_derivable_vstack,
-           **NEW_ARRAY, sympy="numpy.vstack"),
+           shape=_vstack_shape, **NEW_ARRAY, sympy="numpy.vstack"),
     # ---- split: a list of pieces (views of x) ----
     linear(np.split,       ("x",), {"x": "split_adjoint(g, ans, axis)"}, tuple_result=True,
          static={"indices_or_sections": None, "axis": 0}, note="returns a list of arrays", sympy="numpy.split"),

@@ -77,10 +77,17 @@ def _check_cov(static, operand_shapes):
         raise SrcDiffError(f"numpy.cov/corrcoef with {', '.join(unsupported)} has no adjoint rule",
                            hint="stack the variables into one array: np.cov(np.stack([x, y]))")
     x = operand_shapes["x"]
+    if not x.known and static["rowvar"]:  # (np.stack of a list): NumPy's own rows, 1-D or 2-D alike
+        return _ROWS, _deviations(_ROWS), None
     if not x.known or x.ndim not in (1, 2):
-        raise SrcDiffError("numpy.cov/corrcoef of an operand that is not known to be 1-D or 2-D has no adjoint rule")
+        raise SrcDiffError("numpy.cov/corrcoef of an operand that is not known to be 1-D or 2-D has no adjoint rule"
+                           + (" with rowvar=False" if not x.known else ""))
     rows = "x" if static["rowvar"] or x.ndim == 1 else "x.T"
     return rows, _deviations(rows), x.ndim
+
+
+#: the variables as rows, whatever x's number of axes, as NumPy makes them with rowvar=True
+_ROWS = "np.atleast_2d(x)"
 
 
 def _deviations(rows: str) -> str:
@@ -94,13 +101,13 @@ def _ddof(static) -> str:
 
 
 def _back(rows: str, x_bar: str) -> str:
-    """x's adjoint from the adjoint of its rows' form (`rows` is x or x.T)."""
+    """x's adjoint from the adjoint of its rows' form (`rows` is x, x.T or _ROWS)."""
+    if rows == _ROWS:
+        return f"np.reshape({x_bar}, np.shape(x))"
     return x_bar if rows == "x" else f"({x_bar}).T"
 
 
 def _cov_templates(static, operand_shapes):
-    if not operand_shapes["x"].known:
-        return {}
     rows, dev, ndim = _check_cov(static, operand_shapes)
     k = f"(np.shape({rows})[-1] - {_ddof(static)})"
     if ndim == 1:
@@ -129,8 +136,6 @@ def _corrcoef_parts(static, operand_shapes):
 
 
 def _corrcoef_templates(static, operand_shapes):
-    if not operand_shapes["x"].known:
-        return {}
     rows, dev, ndim, m, a = _corrcoef_parts(static, operand_shapes)
     if ndim == 1:
         return {"x": "np.zeros(np.shape(x))"}  # the correlation of one variable with itself: 1

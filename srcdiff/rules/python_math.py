@@ -60,6 +60,17 @@ RULES = [
          shape=_float, float_result=True, fresh=True,
          derivable={"x": "kink(ans == 0.0, g * x / (ans + (ans == 0.0)), x, y)",
                     "y": "kink(ans == 0.0, g * y / (ans + (ans == 0.0)), x, y)"}, sympy=FORMS + "hypot"),
+    scalar(math.lgamma, x="g * scipy_special.digamma(x)", sympy="sympy.loggamma",
+           note="log|Gamma(x)|: the gradient is digamma(x) for negative x too"),
+    scalar(math.gamma, x="g * ans * scipy_special.digamma(x)", sympy="sympy.gamma"),
+    # |x| with y's sign: abs's convention at x = 0, zero in y (it only jumps)
+    rule(math.copysign, ("x", "y"), {"x": "g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0) * math.copysign(1.0, y)",
+                                     "y": "0.0 * g"},
+         shape=_float, float_result=True, fresh=True,
+         derivable={"x": "kink(x == 0.0, g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0) * math.copysign(1.0, y), x)",
+                    "y": "0.0 * g"},
+         note="d/dx = sign(x) * (y's sign): 0 at x = 0, as abs'(0); zero in y",
+         not_symbolic="sympy has no sign bit (copysign(x, -0.0) is -|x|)"),
     # ---- whole parts (ints: no gradient, 0 at the jumps as np.floor's) and remainders ----
     *[nograd(f, ("x",), shape=_float, fresh=True, note="an int: zero gradient (piecewise constant)",
              not_symbolic="sympy leaves the derivative of a whole part unevaluated")

@@ -27,6 +27,10 @@ def ndtr(x):
     return (1 + sp.erf(x / sp.sqrt(2))) / 2
 
 
+def erfcx(x):
+    return sp.exp(x ** 2) * sp.erfc(x)
+
+
 def log_ndtr(x):
     return sp.log(ndtr(x))
 

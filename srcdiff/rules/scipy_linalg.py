@@ -81,7 +81,8 @@ RULES = [
     rule(sl.inv, ("x",), {"x": f"-{_inverse_t()} @ g @ {_inverse_t()}"}, static={"overwrite_a": False,
                                                                                 "check_finite": True},
          fresh=True, array_result=True, tangents={"x": "-ans @ x_dot @ ans"}),
-    rule(sl.det, ("x",), {"x": "np.asarray(g * ans)[..., None, None] * np.swapaxes(np.linalg.inv(x), -1, -2)"},
+    # the cofactor matrix, as numpy.linalg.det's: exact at a singular matrix too
+    rule(sl.det, ("x",), {"x": "np.asarray(g * np.ones_like(ans))[..., None, None] * cofactor(x)"},
          static={"overwrite_a": False, "check_finite": True}, fresh=True,
-         tangents={"x": "ans * np.einsum('...ij,...ji->...', np.linalg.inv(x), x_dot)"}),
+         tangents={"x": "np.sum(cofactor(x) * x_dot, axis=(-2, -1))"}, note="as numpy.linalg.det"),
 ]

@@ -105,6 +105,8 @@ RULES = [
           sympy="sympy.erf"),
     unary(sc.erfc,     x="-g * 1.1283791670955126 * np.where(np.abs(x) > 30.0, 0.0, np.exp(-x * x))",
           sympy="sympy.erfc"),
+    # erfcx(x) = exp(x * x) erfc(x): finite where exp(-x * x) alone underflows
+    unary(sc.erfcx,    x="g * (2.0 * x * ans - 1.1283791670955126)", sympy=FORMS + "erfcx"),
     unary(sc.erfinv,   x="g * 0.886226925452758 * np.exp(ans * ans)", sympy="sympy.erfinv"),
     unary(sc.erfcinv,  x="-g * 0.886226925452758 * np.exp(ans * ans)", sympy=FORMS + "erfcinv"),
     unary(sc.ndtr,     x=f"g * np.where(np.abs(x) > 40.0, 0.0, np.exp(-0.5 * x * x)) / {SQRT_2PI}",

@@ -85,18 +85,38 @@ _SOLVED = {2: "np.reshape(np.swapaxes(np.linalg.solve(cov, np.swapaxes(np.atleas
            1: "(x - mean) / cov", 0: "(x - mean) / cov"}
 
 
+def _mvn_solved(operand_shapes) -> str | None:
+    """``Sigma^-1 (x - mean)`` along x's last axis, for the cov's number of axes (None: refused)."""
+    cov = operand_shapes["cov"]
+    if cov.known and cov.ndim not in _SOLVED:
+        return None
+    return _SOLVED[cov.ndim] if cov.known else _SOLVED[2].replace(
+        "cov", "(cov if np.ndim(cov) == 2 else np.diag(np.ones(np.shape(x)[-1]) * cov))", 1)
+
+
 def _mvn_templates(scaled: bool):
     def templates(static, operand_shapes):
-        cov = operand_shapes["cov"]
-        if cov.known and cov.ndim not in _SOLVED:
+        solved = _mvn_solved(operand_shapes)
+        if solved is None:
             return {}  # refused where x or mean carries a gradient
-        solved = _SOLVED[cov.ndim] if cov.known else _SOLVED[2].replace(
-            "cov", "(cov if np.ndim(cov) == 2 else np.diag(np.ones(np.shape(x)[-1]) * cov))", 1)
         weight = "np.expand_dims(g * ans, -1)" if scaled else "np.expand_dims(g, -1)"
         out = {"x": f"-{weight} * {solved}", "mean": f"unbroadcast({weight} * {solved}, mean)"}
         return out  # no gradient to cov: SciPy reads one triangle of it, so its entries' derivatives are not
         # the symmetric formula; refused rather than given one that differs from central differences
     return templates
+
+
+def _mvn_tangents(scaled: bool):
+    """The adjoints' transposes, ``-sum(Sigma^-1 (x - mean) * (x_dot - mean_dot), axis=-1)`` (times the
+    density for ``pdf``): forward mode (jvp, the Hessian's columns) takes the law too."""
+    def tangents(static, operand_shapes):
+        solved = _mvn_solved(operand_shapes)
+        if solved is None:
+            return {}
+        weight = " * ans" if scaled else ""
+        return {"x": f"-np.sum({solved} * x_dot, axis=-1){weight}",
+                "mean": f"np.sum({solved} * mean_dot, axis=-1){weight}"}
+    return tangents
 
 
 def _dirichlet_templates(scaled: bool):
@@ -173,10 +193,10 @@ RULES = [
     *discrete("geom", ("p",), {"p": "1.0 / p - (k - loc - 1.0) / (1.0 - p)"}),  # k = 1, 2, ...
     rule(st.multivariate_normal.logpdf, ("x", "mean", "cov"), _mvn_templates(False),
          name="scipy.stats.multivariate_normal.logpdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
-         fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),
+         tangents=_mvn_tangents(False), fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),
     rule(st.multivariate_normal.pdf, ("x", "mean", "cov"), _mvn_templates(True),
          name="scipy.stats.multivariate_normal.pdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
-         fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),
+         tangents=_mvn_tangents(True), fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),
     rule(st.dirichlet.logpdf, ("x", "alpha"), _dirichlet_templates(False), name="scipy.stats.dirichlet.logpdf",
          shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components", not_symbolic=NOT_SYMBOLIC),
     rule(st.dirichlet.pdf, ("x", "alpha"), _dirichlet_templates(True), name="scipy.stats.dirichlet.pdf",

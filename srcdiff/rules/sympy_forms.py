@@ -226,6 +226,11 @@ def det(x):
     return _matrix(x).det()
 
 
+def cofactor(x):
+    """The cofactor matrix, the transposed adjugate (rules/decomposition_helpers.py)."""
+    return _array(_matrix(x).adjugate().T, np.shape(x))
+
+
 def slogdet(x):
     d = _matrix(x).det()
     return sp.sign(d), sp.log(sp.Abs(d))

@@ -615,10 +615,16 @@ def sorts_in_place(x):
     return np.sum(y * np.arange(len(y)))
 
 
-def sorted_by_argsort(x):  # the rewrite the hint gives (np.sort has a rule)
+def sorted_by_argsort(x):  # what an array's in-place sort is read as (np.sort has a rule)
     y = x.copy()
     y = np.sort(y)
     return np.sum(y * np.arange(len(y)))
+
+
+def test_an_array_the_function_made_sorted_in_place_is_np_sort():
+    x = np.array([0.5, 1.5, -0.3])
+    np.testing.assert_allclose(srcdiff.grad(sorts_in_place)(x), srcdiff.grad(sorted_by_argsort)(x))
+    np.testing.assert_allclose(srcdiff.grad(sorts_in_place)(x), [1.0, 2.0, 0.0])
 
 
 def tanh_into_out(x):
@@ -692,7 +698,6 @@ def calls_a_helper_for_its_effect(x):
 
 
 @pytest.mark.parametrize("f, words, fixed", [
-    (sorts_in_place, ["`y.sort()` changes y in place", "`y = np.sort(y)`"], sorted_by_argsort),
     (tanh_into_out, ["`np.tanh(y, out=y)` changes y in place", "`y = np.tanh(y)`"], tanh_assigned),
     (reverses_a_list, ["`xs.reverse()` changes xs in place", "`xs = [xs[k] for k in range(len(xs) - 1, -1, -1)]`"],
      reversed_by_comprehension),
@@ -727,12 +732,12 @@ def uses_math_pow(x):
     return math.pow(x[0], 3.0) + pow(x[1], 2.0)
 
 
-def uses_math_gamma(x):
-    return math.gamma(x[0])
+def uses_math_ulp(x):
+    return math.ulp(x[0]) * x[1]
 
 
-def uses_math_copysign(x):
-    return math.copysign(x[0], x[1])
+def uses_math_gamma(x):  # math.gamma, math.lgamma and math.copysign have rules since wave 11
+    return math.gamma(x[0]) + math.lgamma(x[0]) * math.copysign(x[1], x[2])
 
 
 def uses_numpy_equivalents(x):
@@ -741,7 +746,7 @@ def uses_numpy_equivalents(x):
 
 def test_a_math_function_without_a_rule_points_to_numpys():
     x = np.array([0.5, 1.5, -0.3])
-    error = _refused(uses_math_gamma, (x,), "math.gamma", "register_adjoint")
+    error = _refused(uses_math_ulp, (x,), "math.ulp", "register_adjoint")
     assert "np." not in error.hint.split("register")[0]
     _check(uses_numpy_equivalents, (x,))
 
@@ -750,6 +755,7 @@ def test_the_rest_of_math_has_rules():
     x = np.array([0.5, 1.5, -0.3])
     _check(uses_math_atan2, (x,))
     _check(uses_math_asin, (x,))
+    _check(uses_math_gamma, (x,))
 
 
 def uses_builtin_pow(x):

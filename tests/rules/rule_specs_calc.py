@@ -78,6 +78,11 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.cov", "np.cov(x)", x=((1, 4), REAL)),
         S("numpy.corrcoef", "np.corrcoef(x)", x=((3, 5), REAL)),
         S("numpy.corrcoef", "np.corrcoef(x, rowvar=False)", x=((6, 2), REAL)),
+        # of a join whose number of axes lowering does not track (NumPy's rows, np.atleast_2d), of two arrays
+        S("numpy.cov", "np.cov(np.stack([x, x * y]), ddof=0)", x=((5,), REAL), y=((5,), REAL)),
+        S("numpy.cov", "np.cov(x, y)", x=((2, 5), REAL), y=((5,), REAL)),
+        S("numpy.corrcoef", "np.corrcoef(np.stack([x, np.sin(y)]))", x=((6,), REAL), y=((6,), REAL)),
+        S("numpy.corrcoef", "np.corrcoef(x, y=y)", x=((6,), REAL), y=((6,), REAL)),
         # ---- complex functions of real values, conversions ----
         S("numpy.conjugate", "np.conjugate(x) * np.conj(x)", x=((3,), REAL),
           sym=Sym("np.sum(np.conjugate(x * y) * y)", "V, W", EITHER)),

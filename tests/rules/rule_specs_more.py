@@ -13,7 +13,8 @@ def more_specs(S, REAL, POS, UNIT, ABOVE1, NONZERO, sampler, SPD):
         # ---- scipy.special ----
         *[S(f"scipy.special.{n}", f"sc.{n}(x)", x=((3,), domain)) for n, domain in [
             ("gammaln", POS), ("digamma", POS), ("gamma", POS), ("rgamma", POS), ("erf", REAL), ("erfc", REAL),
-            ("erfinv", UNIT), ("erfcinv", sampler(0.2, 1.8)), ("ndtr", REAL), ("log_ndtr", REAL), ("ndtri", PROB),
+            ("erfcx", REAL), ("erfinv", UNIT), ("erfcinv", sampler(0.2, 1.8)), ("ndtr", REAL), ("log_ndtr", REAL),
+            ("ndtri", PROB),
             ("expit", REAL), ("logit", PROB), ("log_expit", REAL), ("entr", POS), ("i0", REAL), ("i1", REAL),
             ("i0e", NONZERO), ("i1e", NONZERO), ("j0", REAL), ("j1", REAL), ("y0", POS), ("y1", POS)]],
         S("scipy.special.gammaln", "sc.gammaln(x)", x=(None, POS)),

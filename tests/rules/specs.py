@@ -34,6 +34,7 @@ from rules.spec_kinds import (
 )
 from srcdiff.rules import (
     calculus_helpers,
+    decomposition_helpers,
     fft_helpers,
     guard_helpers,
     join_helpers,
@@ -79,6 +80,9 @@ SPECS = [
         ("radians", REAL, EITHER, "x")]],
     S("math.atan2", "math.atan2(x, y)", x=(None, REAL), y=(None, POS), sym=Sym("math.atan2(x, y)", "0.7, 1.3")),
     S("math.hypot", "math.hypot(x, y)", x=(None, POS), y=(None, REAL), sym=Sym("math.hypot(x, y)", "0.7, 1.3")),
+    S("math.lgamma", "math.lgamma(x)", x=(None, POS), sym=Sym("math.lgamma(x) * y", "0.7, 1.3", EITHER)),
+    S("math.gamma", "math.gamma(x)", x=(None, POS), sym=Sym("math.gamma(x) * y", "0.7, 1.3", EITHER)),
+    S("math.copysign", "math.copysign(x, y)", x=(None, NONZERO), y=(None, NONZERO)),
     # ---- NumPy elementwise ----
     S("numpy.add", "np.add(x, y)", x=((3, 1), REAL), y=((1, 4), REAL),
       sym=Sym("np.sum(np.add(x, y) * x)", "V, np.array([1.2, 0.4, 0.6])")),
@@ -196,6 +200,15 @@ SPECS = [
     S("numpy.linalg.inv", "np.linalg.inv(x)", x=((3, 3), well_conditioned),
       sym=Sym("np.sum(np.linalg.inv(x) * y)", "SQ, SQ2")),
     S("numpy.linalg.det", "np.linalg.det(x)", x=((3, 3), well_conditioned), sym=Sym("np.linalg.det(x * y)", "SQ, SQ2")),
+    # a singular matrix (rank 2 of 3, rank 1 of 2): the cofactor matrix, exact there
+    S("numpy.linalg.det", "np.linalg.det(x @ np.array([[1.0, 2.0, 0.0], [2.0, 4.0, 0.0], [0.0, 0.0, 1.0]]))",
+      x=((3, 3), REAL)),
+    S("numpy.linalg.det", "np.linalg.det(np.outer(x, y))", x=((2,), REAL), y=((2,), REAL)),
+    S("srcdiff.rules.decomposition_helpers.cofactor", "cofactor(x * y)", x=((3, 3), REAL), y=((3, 3), REAL),
+      sym=NoSym("its adjoint, cofactor_derivative, is computed from the SVD: checked numerically")),
+    S("srcdiff.rules.decomposition_helpers.cofactor_derivative",
+      "cofactor_derivative(np.array([[1.0, 2.0, 0.5], [2.0, 4.0, 1.0], [0.0, 1.0, 3.0]]), x * y)", x=((3, 3), REAL),
+      y=((3, 3), REAL)),
     S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[1]", x=((3, 3), well_conditioned),
       sym=Sym("np.linalg.slogdet(x * y)[1]", "SQ, SQ2", EITHER)),
     S("numpy.linalg.slogdet", "np.linalg.slogdet(x)[0] * np.linalg.slogdet(x)[1]", x=((2, 3, 3), well_conditioned)),
@@ -445,6 +458,17 @@ SPECS += [  # rounding (piecewise constant) and the reductions that skip NaN (a 
     S("numpy.quantile", "np.quantile(x * y, 0.85)", x=((2, 3), REAL), y=((2, 3), REAL)),
     S("srcdiff.rules.calculus_helpers.order_weights", "order_weights(c, 40.0, 0) * x", x=((4, 2), REAL),
       c=((4, 2), REAL)),
+    # several levels (stacked first), the NaN-skipping forms (NaN where c > 0.7)
+    S("numpy.quantile", "np.quantile(x * y, [0.2, 0.5, 0.9], axis=1)", x=((3, 5), REAL), y=((3, 5), REAL)),
+    S("numpy.percentile", "np.percentile(x, (10.0, 75.0), axis=0, keepdims=True)", x=((4, 3), REAL)),
+    S("numpy.nanquantile", "np.nanquantile(np.where(c > 0.7, np.nan, x), [0.3, 0.8])", x=((6,), REAL),
+      c=((6,), REAL)),
+    S("numpy.nanpercentile", "np.nanpercentile(np.where(c > 0.7, np.nan, x), 40.0, axis=1)", x=((3, 5), REAL),
+      c=((3, 5), REAL)),
+    S("numpy.nanmedian", "np.nanmedian(np.where(c > 0.7, np.nan, x * y), axis=0)", x=((5, 2), REAL),
+      y=((5, 2), REAL), c=((5, 2), REAL)),
+    S("srcdiff.rules.calculus_helpers.nan_order_weights",
+      "nan_order_weights(np.where(c > 0.7, np.nan, c), 40.0, 0) * x", x=((4, 2), REAL), c=((4, 2), REAL)),
 ]
 SPECS += [  # piecewise functions (rules/numpy_piecewise.py, python_math.py): steps, parts, ranges, running extrema
     S("math.floor", "math.floor(x) * x", x=(None, sampler(1.1, 1.9))),
@@ -497,10 +521,13 @@ HELPERS = {name: getattr(runtime, name)
 SCAN_HELPERS = {**scan_helpers.SCAN_HELPERS, **write_helpers.WRITE_HELPERS, **fft_helpers.FFT_HELPERS}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint",
-                                                                    "cumprod_adjoint", "order_weights")}
+                                                                    "cumprod_adjoint", "order_weights",
+                                                                    "nan_order_weights")}
 LIST_HELPERS = list_helpers.LIST_HELPERS
 JOIN_HELPERS = join_helpers.JOIN_HELPERS
 GUARD_HELPERS = guard_helpers.GUARD_HELPERS
+COFACTOR_HELPERS = {"cofactor": decomposition_helpers.cofactor,
+                    "cofactor_derivative": decomposition_helpers.cofactor_derivative}
 
 SEED = 20261130
 
@@ -511,6 +538,7 @@ HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "fr
           f"from srcdiff.rules.calculus_helpers import {', '.join(CALC_HELPERS)}",
           f"from srcdiff.rules.join_helpers import {', '.join(JOIN_HELPERS)}",
           f"from srcdiff.rules.guard_helpers import {', '.join(GUARD_HELPERS)}",
+          f"from srcdiff.rules.decomposition_helpers import {', '.join(COFACTOR_HELPERS)}",
           f"from srcdiff.rules.scan_helpers import {', '.join(scan_helpers.SCAN_HELPERS)}",
           f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}",
           f"from srcdiff.rules.fft_helpers import {', '.join(fft_helpers.FFT_HELPERS)}", ""]
@@ -538,7 +566,8 @@ def draw_inputs(spec, index):
     import scipy.special as sc
     from scipy import signal, stats
     names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
-             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS, **SCAN_HELPERS}
+             **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS, **SCAN_HELPERS,
+             **COFACTOR_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight

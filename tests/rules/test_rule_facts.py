@@ -15,7 +15,7 @@ import pytest
 import srcdiff
 from rules.rule_specs_calc import calc_calls
 from srcdiff.rules import default_table, join_helpers, list_helpers, rule, runtime, structural, unary
-from srcdiff.rules.calculus_helpers import order_weights
+from srcdiff.rules.calculus_helpers import nan_order_weights, order_weights
 from srcdiff.rules.numpy_convert import astype
 from srcdiff.tools import sympy_counterparts
 
@@ -98,6 +98,7 @@ CALLS = {
     "math.acosh": lambda x, y: math.acosh(1.0 + abs(x[0, 0])),
     "math.atan2": lambda x, y: math.atan2(x[0, 0], y[0, 0]),
     "math.hypot": lambda x, y: math.hypot(x[0, 0], y[0, 0]),
+    "math.copysign": lambda x, y: math.copysign(x[0, 0], y[0, 0]),
     **calc_calls(),  # rules/numpy_calculus.py and kin (tests/rules/rule_specs_calc.py)
 }
 
@@ -105,6 +106,10 @@ CALLS.update({  # order statistics take one number q (rules/order_statistics.py)
     "numpy.percentile": lambda x, y: np.percentile(x, 30.0),
     "numpy.quantile": lambda x, y: np.quantile(x, 0.3),
     "srcdiff.rules.calculus_helpers.order_weights": lambda x, y: order_weights(x, 30.0, 0),
+    "srcdiff.rules.calculus_helpers.nan_order_weights": lambda x, y: nan_order_weights(x, 30.0, 0),
+    "numpy.nanpercentile": lambda x, y: np.nanpercentile(x, 30.0),
+    "numpy.nanquantile": lambda x, y: np.nanquantile(x, 0.3),
+    "numpy.nanmedian": lambda x, y: np.nanmedian(x),
 })
 CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py, numpy_joins.py)
     "numpy.roll": lambda x, y: np.roll(x, 1),
@@ -145,7 +150,7 @@ CALLS.update({  # whole parts of one number and the running extrema's helpers (r
 #: The arguments of a `math` function for one number n (within its domain).
 NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,), "math.pow": lambda n: (n, n),
                "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n),
-               "math.fmod": lambda n: (n, 0.3)}
+               "math.copysign": lambda n: (n, -0.5), "math.fmod": lambda n: (n, 0.3)}
 
 
 def call(name, x=None, y=None):

@@ -20,8 +20,11 @@ from srcdiff.ir import memo
 PACKAGE = Path(srcdiff.__file__).parent
 EMPTY_CALLS = {"dict", "set", "list", "WeakKeyDictionary", "WeakValueDictionary", "WeakSet", "OrderedDict",
                "defaultdict"}
-#: module-level containers that are not memo tables: listeners of `clear_cache`, recursion guards
-NOT_MEMOS = {("srcdiff/api/forward.py", "_LIVE"), ("srcdiff/api/gradients.py", "_LIVE"),
+#: module-level containers that are not memo tables: listeners of `clear_cache`, recursion guards,
+#: the generators a running numba gradient opened (at most `random_draws.KEPT`, read during its call),
+#: the ASTs of functions srcdiff compiled (a fact about each function while it lives)
+NOT_MEMOS = {("srcdiff/frontend/parse.py", "_REWRITTEN"), ("srcdiff/backend/numba/random_draws.py", "GENERATORS"),
+             ("srcdiff/api/forward.py", "_LIVE"), ("srcdiff/api/gradients.py", "_LIVE"),
              ("srcdiff/frontend/flatten.py", "_BUSY"), ("srcdiff/lower/callee_facts.py", "_IN_PROGRESS"),
              ("srcdiff/ir/memo.py", "_TABLES"), ("srcdiff/tools/symbolic_status.py", "STRUCTURAL_NOT_SYMBOLIC")}
 

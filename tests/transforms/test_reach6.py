@@ -258,9 +258,18 @@ def test_tied_order_statistics_share_the_gradient():
     np.testing.assert_allclose(srcdiff.grad(lambda x: np.percentile(x, 50))(x), [1 / 3, 1 / 3, 1 / 3, 0.0])
 
 
-def test_a_percentile_of_several_qs_is_refused_with_a_hint():
-    with pytest.raises(srcdiff.SrcDiffError, match=r"one number q") as err:
-        srcdiff.grad(lambda x: np.sum(np.percentile(x, [10, 90])))(X)
+def test_a_percentile_of_several_qs_is_the_sum_of_each():
+    def both(x):
+        return np.sum(np.percentile(x, [10, 90]) * np.array([1.0, 3.0]))
+
+    def each(x):
+        return np.percentile(x, 10) + 3.0 * np.percentile(x, 90)
+    np.testing.assert_allclose(srcdiff.grad(both)(X), srcdiff.grad(each)(X))
+
+
+def test_a_percentile_of_a_matrix_of_qs_is_refused_with_a_hint():
+    with pytest.raises(srcdiff.SrcDiffError, match=r"flat sequence") as err:
+        srcdiff.grad(lambda x: np.sum(np.percentile(x, [[10, 90]])))(X)
     assert "once per q" in err.value.hint
 
 

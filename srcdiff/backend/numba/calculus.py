@@ -166,8 +166,33 @@ def row_weights(row, q, out):
         _share(row, ordered[high], frac, out)
 
 
+def nan_order_weights(x, q, axis=None):
+    return python.nan_order_weights(x, q, axis)
+
+
+@njit(cache=True)
+def nan_row_weights(row, q, out):
+    """One row's weights among its numbers, NaN skipped, as ``nan_order_weights`` gives them."""
+    kept = np.flatnonzero(~np.isnan(row))
+    if kept.size == 0:
+        return
+    part = np.zeros(kept.size)
+    row_weights(row[kept], q, part)
+    for k in range(kept.size):
+        out[kept[k]] += part[k]
+
+
 @overload(order_weights, prefer_literal=True)
 def _order_weights(x, q, axis=None):
+    return _rows_weighted(x, q, axis, row_weights)
+
+
+@overload(nan_order_weights, prefer_literal=True)
+def _nan_order_weights(x, q, axis=None):
+    return _rows_weighted(x, q, axis, nan_row_weights)
+
+
+def _rows_weighted(x, q, axis, row_weights):
     """The rows along `axis` (a constant, or None: all of x) moved last, weighted one by one."""
     if not _is_array(x) or not _is_number(q):
         return None
@@ -191,4 +216,4 @@ def _order_weights(x, q, axis=None):
                 row_weights=row_weights)
 
 
-HELPERS = ("interp_slope", "interp_adjoint", "interp_slope_adjoint", "order_weights")
+HELPERS = ("interp_slope", "interp_adjoint", "interp_slope_adjoint", "order_weights", "nan_order_weights")

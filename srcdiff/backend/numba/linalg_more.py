@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit, types
 from numba.np.numpy_support import as_dtype
 
+from ...rules import decomposition_helpers
 from ...rules import runtime as python
 from .missing import inner_product, matmul_stacks
 from .naming import made, overload
@@ -201,4 +202,67 @@ def _inner_matrices(a, b):
     return None
 
 
-HELPERS = ("tensordot_fixed", "tensordot_pairs", "cholesky_adjoint")
+def cofactor(x):
+    return decomposition_helpers.cofactor(x)
+
+
+def cofactor_derivative(x, h):
+    return decomposition_helpers.cofactor_derivative(x, h)
+
+
+@njit(cache=True)
+def cofactor_parts(x):
+    """rules/decomposition_helpers.py's ``_cofactor_parts`` of one matrix: U, V^T, det(U) det(V) and
+    P[i, j], the product of the singular values other than the i-th and the j-th."""
+    u, s, vt = np.linalg.svd(np.ascontiguousarray(x).astype(np.float64))
+    n = s.shape[0]
+    others = np.ones((n, n))
+    for i in range(n):
+        for j in range(n):
+            for m in range(n):
+                if m != i and m != j:
+                    others[i, j] *= s[m]
+    return np.ascontiguousarray(u), np.ascontiguousarray(vt), np.linalg.det(u) * np.linalg.det(vt), others
+
+
+@njit(cache=True)
+def one_cofactor(x):
+    u, vt, sign, others = cofactor_parts(x)
+    return sign * ((u * np.diag(others)) @ vt)
+
+
+@njit(cache=True)
+def one_cofactor_derivative(x, h):
+    u, vt, sign, others = cofactor_parts(x)
+    k = np.ascontiguousarray(u.T) @ np.ascontiguousarray(h).astype(np.float64) @ np.ascontiguousarray(vt.T)
+    n = k.shape[0]
+    d = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                for m in range(n):
+                    if m != i:
+                        d[i, i] += others[i, m] * k[m, m]
+            else:
+                d[i, j] = -others[i, j] * k[j, i]
+    return sign * (u @ d @ vt)
+
+
+@overload(cofactor)
+def _cofactor(x):
+    """One matrix (a stack is refused at the line)."""
+    if not (_is_array(x) and x.ndim == 2 and isinstance(x.dtype, types.Float)):
+        return None
+    dtype = as_dtype(x.dtype)
+    return lambda x: one_cofactor(x).astype(dtype)
+
+
+@overload(cofactor_derivative)
+def _cofactor_derivative(x, h):
+    if not (_is_array(x) and _is_array(h) and x.ndim == 2 and h.ndim == 2):
+        return None
+    dtype = np.result_type(as_dtype(x.dtype), as_dtype(h.dtype), np.float32)
+    return lambda x, h: one_cofactor_derivative(x, h).astype(dtype)
+
+
+HELPERS = ("tensordot_fixed", "tensordot_pairs", "cholesky_adjoint", "cofactor", "cofactor_derivative")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import folding, recursion, scipy_calls, scope_reads, spelling, stats_calls
+from . import folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -196,7 +196,11 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         if id(value) in primals:  # a recursive helper's value, where no gradient flows through it
             recursion.call_value(part.tree, name, primals[id(value)])
             continue
-        if callable(value):
+        if try_probes.is_probe(value):  # a `try`'s path, decided by Python on each call (try_probes.py)
+            try_probes.spell(part.tree, name)
+            imports["probe_decision"] = (helpers["probe_decision"], "probe_decision")
+            scope, value = {name: try_probes.register(value)}, None
+        elif callable(value):
             where = _importable(value)
             if where is None:
                 refuse(part.variant, _line_of(part.tree, node), f"{name} is a Python function the gradient "

@@ -61,4 +61,37 @@ def _set_points(x, index, v):
     return made("\n".join(lines) + "\n", np=np)
 
 
+@overload(set_item)
+def _set_grid_points(x, index, v):
+    """Every axis of `x` indexed by an integer array of one shape of several axes (what
+    ``np.put_along_axis`` writes through, its indices broadcast); `v` a number or an array of
+    that shape: the points in C order, each written once."""
+    parts = index.types if isinstance(index, types.BaseTuple) else ()
+    if not (isinstance(x, types.Array) and isinstance(x.dtype, types.Float) and len(parts) == x.ndim
+            and all(isinstance(p, types.Array) and isinstance(p.dtype, types.Integer) for p in parts)
+            and len({p.ndim for p in parts}) == 1 and parts[0].ndim > 1
+            and (isinstance(v, types.Number) or isinstance(v, types.Array) and v.ndim == parts[0].ndim)):
+        return None
+    lines = ["def impl(x, index, v):",
+             "    shape = index[0].shape"]
+    lines += [f"    if index[{k}].shape != shape:\n        raise IndexError('shape mismatch: indexing arrays could "
+              "not be broadcast together')" for k in range(1, len(parts))]
+    lines += [f"    i{k} = np.ascontiguousarray(index[{k}]).ravel()" for k in range(len(parts))]
+    if isinstance(v, types.Array):
+        lines += ["    if v.shape != shape:\n        raise ValueError('the values do not fit the positions written')",
+                  "    values = np.ascontiguousarray(v).ravel()"]
+    lines += ["    y = x.copy()", "    seen = np.zeros(x.shape, np.bool_)", "    for i in range(i0.shape[0]):"]
+    for k in range(len(parts)):
+        lines += [f"        p{k} = i{k}[i]",
+                  f"        if p{k} < -x.shape[{k}] or p{k} >= x.shape[{k}]:\n"
+                  "            raise IndexError('index out of bounds')",
+                  f"        if p{k} < 0:\n            p{k} += x.shape[{k}]"]
+    point = ", ".join(f"p{k}" for k in range(len(parts)))
+    lines += [f"        if seen[{point}]:\n            raise ValueError('a position written twice')",
+              f"        seen[{point}] = True",
+              f"        y[{point}] = {'values[i]' if isinstance(v, types.Array) else 'v'}",
+              "    return y"]
+    return made("\n".join(lines) + "\n", np=np)
+
+
 HELPERS = ()

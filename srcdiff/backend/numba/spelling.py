@@ -17,6 +17,8 @@
   reductions.py);
 * array building calls, tensordot and dtype tests: array_calls.py's rules; numerical
   calculus (``np.gradient``, ``np.diff`` with ``prepend=``, ``np.polyval``...): calculus_calls.py's;
+* ``np.random.default_rng(seed)`` made in the function and its draws: NumPy's, through
+  numba's object mode (random_calls.py);
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
@@ -31,6 +33,7 @@ from . import (
     averages,
     calculus_calls,
     diagonals,
+    grids,
     list_joins,
     list_sums,
     log_sums,
@@ -40,6 +43,7 @@ from . import (
     optionals,
     pads,
     pieces,
+    random_calls,
     shape_tuples,
     stacked,
     tuple_adjoints,
@@ -68,8 +72,11 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     nested_lists.rewrite(func)
     tuple_adjoints.split(func)
     written_parts = tuple_parts.rewrite(func)
+    drawn = random_calls.rewrite(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
+    if drawn:
+        rewriter.helpers.update(("random_open", "random_draw"))
     if written_parts:
         rewriter.helpers.add("set_part")
     if shape_tuples.rewrite(func):
@@ -259,7 +266,8 @@ class _Rewriter(ast.NodeTransformer):
                 return self._reduction(func.attr, func.value, node.args, node)
         spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
-            or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node)
+            or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
+            or grids.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

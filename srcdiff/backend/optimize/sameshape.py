@@ -192,24 +192,22 @@ class ShapeClasses:
         self.parent.setdefault(key, key)
         return self.find(key)
 
-    def earliest(self, name: str) -> str:
-        """The name of `name`'s class defined first (a parameter if one is in it).
-
-        A name without a place in the order (defined after a statement that may return) is
-        left as it is: an earlier member would have to be defined before it to stand in.
-        """
+    def earliest(self, name: str, before: float = float("inf")) -> str:
+        """The name of `name`'s class defined first (a parameter if one is in it), before the top-level
+        statement `before`.  A name without a place in the order (defined after a statement that may
+        return) is left as it is: an earlier member would have to be defined before it to stand in."""
         if name not in self.order:
             return name
-        root = self.find(name)
-        members = [n for n in self.order if self.find(n) == root]
-        return min(members, key=lambda n: self.order[n]) if members else name
+        found = self.earliest_of(self.find(name), before)
+        return found if found is not None else name
 
-    def earliest_of(self, key) -> str | None:
-        """The first-defined name of class `key` (None: no name has a place in the order)."""
+    def earliest_of(self, key, before: float = float("inf")) -> str | None:
+        """The first-defined name of class `key` defined before the top-level statement `before`
+        (None: no such name), never the one the statement itself assigns."""
         if key in (None, SCALAR):
             return None
         root = self.find(key)
-        members = [n for n in self.order if self.find(n) == root]
+        members = [n for n in self.order if self.find(n) == root and self.order[n] < before]
         return min(members, key=lambda n: self.order[n]) if members else None
 
 
@@ -241,6 +239,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
     as the attribute ``r.shape``/``r.size`` where that name is certainly an array of one or
     more dimensions (no function call; a 0-d value may be a number)."""
     changed = False
+    before = float("inf")  # the index of the top-level statement being read
 
     class Earliest(ast.NodeTransformer):
         def visit_Call(self, node: ast.Call):
@@ -253,7 +252,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
                 return node
             name = node.args[0].id
             if name in classes.single:
-                name = classes.earliest(name)
+                name = classes.earliest(name, before)
             shape = classes.shape_of(name)
             changed = True
             if shape.known and not shape.scalar and shape.ndim > 0:  # 0-d may be a NumPy scalar
@@ -269,7 +268,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             if node.attr != "shape" or isinstance(node.value, ast.Name) or not isinstance(node.ctx, ast.Load) \
                     or not is_pure(node.value):
                 return node
-            name = classes.earliest_of(classes.of(node.value))
+            name = classes.earliest_of(classes.of(node.value), before)
             if name is None:
                 return node
             changed = True
@@ -279,7 +278,10 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
                             [ast.Name(name, ast.Load())], [])
 
-    Earliest().visit(func)
+    # from a name defined before the statement (a slice's class may hold the adjoint it defines)
+    for index, stmt in enumerate(func.body):
+        before = index
+        func.body[index] = Earliest().visit(stmt)
     return changed
 
 

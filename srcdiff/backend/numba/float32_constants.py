@@ -1,0 +1,102 @@
+"""A float written in the code, beside float32 values, as NumPy types it: float32.
+
+NumPy (2, NEP 50) computes ``0.5 * dt`` of a ``np.float32`` `dt` and ``2.0 * q`` of a float32
+array in float32: a Python float takes the other operand's dtype.  numba computes both in
+float64, so a loop carrying float32 arrays (``p = p - 0.5 * dt * np.sin(q)``) makes its
+variable float32 before the loop and float64 in it, and numba refuses ("Cannot unify
+array(float32, 1d, C) and array(float64, 1d, C)").
+
+On that refusal (`retried`) each float constant that is an operand of arithmetic is written
+``np.float32(c)`` where float32 holds `c` exactly (``0.5``, ``2.0``, ``-1.0``): beside a
+float32 value that is NumPy's computation; beside a float64 one numba widens it back to the
+same float64, so no value changes.  A constant float32 cannot hold (``0.1``) is left: there
+NumPy's float32 and float64 computations differ, and numba's refusal stands, at its line.
+The adjoints' zeros (``zeros_like(f)``, float64 in runtime.py's numba version) become
+``zeros_kept(f)``: float32 zeros for a float32 value, as the Python gradient's.  Only on
+that refusal: a module numba compiles as it is keeps its float64 zeros.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+
+import numpy as np
+from numba import types
+
+from .naming import overload
+from .runtime import zeros_like
+
+MIXED = re.compile(r"Cannot unify .*float32.* and .*float64|Cannot unify .*float64.* and .*float32")
+WRAP = "np.float32("
+KEPT = "zeros_kept"
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
+
+
+def retried(built, refusal: str):
+    """`built` (module.py's `NumbaModule`) with its exact float constants spelled float32 if
+    numba's `refusal` is a float32 value meeting a float64 one; None otherwise (or if `built`
+    is such a retry already)."""
+    if not MIXED.search(refusal) or KEPT in built.imports:  # (imported by the retried module)
+        return None
+    lines = built.source.splitlines(keepends=True)
+    module = ast.parse(built.source)
+    spans = [(*_span(c), f"{WRAP}{{}})") for c in _constants(module)]
+    spans += [(*_span(z.func), KEPT) for z in ast.walk(module) if isinstance(z, ast.Call)
+              and isinstance(z.func, ast.Name) and z.func.id == "zeros_like"]
+    changed = False
+    for lineno, start, end, spelled in sorted(set(spans), reverse=True):  # from the end of each line:
+        line = lines[lineno - 1]                                           # earlier offsets stay right
+        if line.isascii():
+            lines[lineno - 1] = line[:start] + spelled.format(line[start:end]) + line[end:]
+            changed = True
+    if not changed:
+        return None
+    return replace(built, source="".join(lines),
+                   imports={**built.imports, "np": ("numpy", None), KEPT: (__name__, KEPT)})
+
+
+def _constants(module: ast.Module):
+    """The float constants (a negated one whole) that are operands of arithmetic with a value
+    that is not constant, and that float32 holds exactly."""
+    for node in ast.walk(module):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC)):
+            continue
+        for operand, other in ((node.left, node.right), (node.right, node.left)):
+            value = _float(operand)
+            if value is not None and _float(other) is None and float(np.float32(value)) == value \
+                    and operand.lineno == operand.end_lineno:
+                yield operand
+
+
+def _float(node: ast.expr):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _float(node.operand)
+        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
+    if isinstance(node, ast.Constant) and type(node.value) is float:
+        return node.value
+    return None
+
+
+def _span(node: ast.expr) -> tuple[int, int, int]:
+    return node.lineno, node.col_offset, node.end_col_offset
+
+
+def zeros_kept(x):
+    return zeros_like(x)
+
+
+@overload(zeros_kept)
+def _zeros_kept(x):
+    """runtime.py's ``zeros_like``, float32 for a float32 value (the Python gradient's dtype)."""
+    if isinstance(x, types.Array) and x.dtype == types.float32:
+        return lambda x: np.zeros(x.shape, np.float32)
+    if x == types.float32:
+        return lambda x: np.float32(0.0)
+    return lambda x: zeros_like(x)
+
+
+HELPERS = ("zeros_kept",)
+
+__all__ = [*HELPERS, "retried"]

@@ -1,0 +1,166 @@
+"""numba's writes the gradient makes into a list and through a list of index arrays.
+
+* ``vals = [0.0] * 3`` then ``vals[i] = ...`` (negative ``i`` too) is lowered to the
+  functional ``vals_1 = set_item(vals, i, v)``: a new list with one item replaced
+  (rules/runtime.py).  runtime.py's ``set_item`` takes arrays only; this adds lists of
+  numbers, written into a copy (the list the code holds before the write is read again by
+  the backward sweep).
+* ``np.add.at(f, idx, v)`` becomes ``index_add(f, [idx], v)``, the index's parts as a
+  list (the gradient reads tuples back as lists), and its adjoint ``index_read(g, [idx])``.
+  pads.py's ``index_add`` takes a tuple of one index into a vector; this takes the list, and
+  a base of any number of axes (forces of shape ``(n, 3)`` scattered by an edge list): each
+  index adds a row of `v`, or the number `v`, again where an index repeats, as NumPy's
+  ``np.add.at`` does.
+* ``index_add(vals_bar, (2,), v)`` into such a list (forward mode over its gradient: a Hessian);
+* the adjoint of such a list read as an array (``float_array(vals_bar, True)``); where that
+  adjoint is a list of zeros before a loop and such an array in it (numba refuses: "Cannot
+  unify list(float64) and array(float64, 1d, C)"), `retried` makes the zeros an array of the
+  same values from the start (indexed, added to and read alike).
+
+Where the types are not of these forms nothing here applies, and numba refuses the line.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+
+import numpy as np
+from numba import types
+
+from . import missing
+from .missing import float_array
+from .naming import overload
+from .pads import index_add
+from .runtime import set_item
+from .tuple_parts import index_read
+
+
+def _is_number(t) -> bool:
+    return isinstance(t, (types.Integer, types.Float, types.Boolean))
+
+
+@overload(set_item)
+def _set_list_item(x, index, v):
+    if not (isinstance(x, types.List) and isinstance(x.dtype, types.Float) and isinstance(index, types.Integer)
+            and _is_number(v)):
+        return None
+
+    def write(x, index, v):
+        y = x.copy()  # (a new list: the one before the write is read again)
+        y[index] = v
+        return y
+    return write
+
+
+@overload(float_array)
+def _float_array_of_list(x, copy):
+    """``float_array(vals_bar, True)``: the adjoint of such a list read as an array of floats
+    (the Python gradient's ``np.array(vals_bar, dtype=float)``)."""
+    if not (isinstance(x, types.List) and _is_number(x.dtype)):
+        return None
+
+    def as_array(x, copy):
+        out = np.empty(len(x), np.float64)
+        for k in range(len(x)):
+            out[k] = x[k]
+        return out
+    return as_array
+
+
+def _one_index_array(index) -> bool:
+    """A list (or a tuple of one) of 1-D integer arrays."""
+    if isinstance(index, types.List):
+        item = index.dtype
+    elif isinstance(index, types.BaseTuple) and len(index.types) == 1:
+        item = index.types[0]
+    else:
+        return False
+    return isinstance(item, types.Array) and item.ndim == 1 and isinstance(item.dtype, types.Integer)
+
+
+@overload(index_add)
+def _index_add_rows(base, index, value):
+    if not (isinstance(base, types.Array) and base.ndim >= 1 and isinstance(base.dtype, types.Float)
+            and _one_index_array(index)
+            and (_is_number(value) or isinstance(value, types.Array) and isinstance(value.dtype, types.Float)
+                 and value.ndim == base.ndim)):
+        return None
+    if isinstance(index, types.BaseTuple) and base.ndim == 1 and isinstance(value, types.Array):
+        return None  # pads.py's
+
+    def add(base, index, value):
+        if len(index) != 1:
+            raise ValueError("index_add: one index array expected")
+        places = index[0]
+        out = base.astype(np.float64)  # (a new array: the base is not written)
+        n = out.shape[0]
+        rows = np.broadcast_to(value, (places.shape[0],) + out.shape[1:])
+        for k in range(places.shape[0]):
+            i = places[k]
+            if not -n <= i < n:
+                raise IndexError("index out of bounds in index_add")
+            out[i] += rows[k]
+        return out
+    return add
+
+
+@overload(index_add)
+def _index_add_list_item(base, index, value):
+    """``index_add(vals_bar, (2,), v)``: a list of numbers with `v` added to one item (forward mode
+    over a gradient that wrote such a list's adjoint), a new list."""
+    if not (isinstance(base, types.List) and isinstance(base.dtype, types.Float) and isinstance(index, types.BaseTuple)
+            and len(index.types) == 1 and isinstance(index.types[0], types.Integer) and _is_number(value)):
+        return None
+
+    def add(base, index, value):
+        y = base.copy()
+        y[index[0]] += value
+        return y
+    return add
+
+
+@overload(index_read)
+def _index_read_rows(a, index):
+    if not (isinstance(a, types.Array) and a.ndim >= 1 and isinstance(index, types.List) and _one_index_array(index)):
+        return None
+
+    def read(a, index):
+        if len(index) != 1:
+            raise ValueError("index_read: one index array expected")
+        return a[index[0]]
+    return read
+
+
+LIST_AND_ARRAY = re.compile(r"Cannot unify (list\(float64\)\S* and array\(float64, 1d, C\)|"
+                            r"array\(float64, 1d, C\) and list\(float64\)\S*) for '(\w+)\.\d+'")
+ZEROS = ("zeros_like", "zeros_list")
+
+
+def retried(built, refusal: str):
+    """`built` (module.py's `NumbaModule`) with the list of zeros numba's `refusal` names made
+    an array of zeros; None when the refusal is another, or no such zeros are found."""
+    found = LIST_AND_ARRAY.search(refusal)
+    if not found:
+        return None
+    name = found.group(2)
+    lines = built.source.splitlines(keepends=True)
+    spans = sorted(((node.value.lineno, node.value.col_offset, node.value.end_col_offset)
+                    for node in ast.walk(ast.parse(built.source))
+                    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and node.targets[0].id == name and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id in ZEROS
+                    and node.value.lineno == node.value.end_lineno), reverse=True)
+    for lineno, start, end in spans:
+        line = lines[lineno - 1]
+        lines[lineno - 1] = f"{line[:start]}float_array({line[start:end]}, True){line[end:]}"
+    if not spans:
+        return None
+    return replace(built, source="".join(lines),
+                   imports={**built.imports, "float_array": (missing.__name__, "float_array")})
+
+
+HELPERS = ()
+
+__all__ = ["HELPERS", "retried"]
