@@ -40,16 +40,18 @@ class Flat:
     params: list  # [(original name, Struct or None, [leaf parameter names])]
     static_cells: dict = field(default_factory=dict)
     deps: list = field(default_factory=list)  # the callees it resolved: rebuilt when one is rebound
+    returns: object = None  # the Struct of the object it returns as a tuple of fields (returned_objects.py)
 
 
 _FLAT: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {key: Flat}
 _BUSY: set = set()
 
 
-def flat_function(func, structs: dict, has_aux: bool = False) -> Flat:
+def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bool = False) -> Flat:
     """`func` (a plain function) rewritten for parameters of structures `structs`
-    (name -> Struct; parameters not named are plain values)."""
-    key = (tuple(sorted((k, v) for k, v in structs.items() if v is not None)), has_aux)
+    (name -> Struct; parameters not named are plain values); with `returns_object`, a helper whose
+    returns build an object, returned as the tuple of its fields (returned_objects.py)."""
+    key = (tuple(sorted((k, v) for k, v in structs.items() if v is not None)), has_aux, returns_object)
     cache = _FLAT.setdefault(func, {})
     if key in cache and depends.hold(cache[key].deps):
         return cache[key]
@@ -58,13 +60,13 @@ def flat_function(func, structs: dict, has_aux: bool = False) -> Flat:
                            hint="pass the arrays it needs as separate arguments")
     _BUSY.add((func, key))
     try:
-        made = cache[key] = _build(func, structs, has_aux)
+        made = cache[key] = _build(func, structs, has_aux, returns_object)
     finally:
         _BUSY.discard((func, key))
     return made
 
 
-def _build(func, structs: dict, has_aux: bool) -> Flat:
+def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> Flat:
     parsed = parse_function(func)
     tree = parsed.tree
     a = tree.args
@@ -74,6 +76,7 @@ def _build(func, structs: dict, has_aux: bool) -> Flat:
                            "not flatten", "name every parameter as a plain positional-or-keyword parameter")
     namer = Names(names_in(tree) | set(parsed.closure) | set(tree_free_names(parsed)))
     rewriter = Rewriter(parsed, namer, has_aux, flat_function)
+    rewriter.returns_object = returns_object
     params, new_args, defaults = [], [], []
     sig = inspect.signature(parsed.func)
     for arg in a.args + a.kwonlyargs:  # keyword-only ones last, as the call lists them (a signature's order)
@@ -106,7 +109,7 @@ def _build(func, structs: dict, has_aux: bool) -> Flat:
     flat = ParsedFunction(made, fdef, parsed.filename, parsed.file_lines, parsed.globals,
                           {n: cells[n] for n in made.__code__.co_freevars})
     register(made, flat)
-    return Flat(made, params, rewriter.cells, rewriter.deps)
+    return Flat(made, params, rewriter.cells, rewriter.deps, rewriter.returned)
 
 
 def tree_free_names(parsed: ParsedFunction) -> set:

@@ -352,9 +352,9 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
             return ast.copy_location((ast.List if found.struct.kind == "list" else ast.Tuple)(items, ast.Load()), node)
         return self.expr(node)
 
-    def helper_call(self, node: ast.Call, func, prefix: list, keywords: dict, label: str):
-        """A call of user function `func` (given leading entries `prefix` and `keywords`)
-        through its flattened version, injected as a closure cell."""
+    def helper_call(self, node: ast.Call, func, prefix: list, keywords: dict, label: str, returns_object=False):
+        """A call of user function `func` (given leading entries `prefix` and `keywords`) through its flattened
+        version, injected as a closure cell; ``(call, flat)`` with `returns_object` (returned_objects.py)."""
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.error(node, "*args and **kwargs in a call are not supported")
         sig = inspect.signature(func)
@@ -373,7 +373,7 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
             if isinstance(entry, Node):
                 structs[name] = node_struct(entry)
             values[name] = (entry if isinstance(entry, Node) or kind == "entry" else None, item)
-        flat = self.flatten(func, structs)
+        flat = self.flatten(func, structs, returns_object=True) if returns_object else self.flatten(func, structs)
         self.deps.extend(flat.deps)  # what the helper read statically (self.factor) decides ours too
         callee = self.names.fresh(name_part(label))
         self.cells[callee] = types.CellType(flat.func)
@@ -393,7 +393,8 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
                 args += exprs
             else:
                 kws += [ast.keyword(n, e) for n, e in zip(leaf_names, exprs)]
-        return ast.copy_location(ast.Call(ast.Name(callee, ast.Load()), args, kws), node)
+        call = ast.copy_location(ast.Call(ast.Name(callee, ast.Load()), args, kws), node)
+        return (call, flat) if returns_object else call
 
 
 __all__ = ["ExprRewriter"]

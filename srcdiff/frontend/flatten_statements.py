@@ -14,6 +14,7 @@ from .lambdas import LambdaFn
 from .naming import assigned_names
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp
+from .returned_objects import ReturnedObjects
 from .state_writes import StateWrites
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
@@ -24,7 +25,7 @@ from .tuple_state import TupleState
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(DictMerges, TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
+class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
@@ -77,8 +78,8 @@ class Rewriter(DictMerges, TupleState, TryBlocks, StateWrites, LoopItems, ExprRe
             return self.if_(s)
         if isinstance(s, ast.While):
             return self.while_(s)
-        if isinstance(s, ast.Return):
-            return [self.return_(s)]
+        if isinstance(s, ast.Return):  # a helper read for the object it returns: returned_objects.py
+            return [self.object_return(s) if self.returns_object else self.return_(s)]
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
         if isinstance(s, ast.Try):  # an alternative computation: a branch taken at run time (try_blocks.py)
@@ -126,7 +127,7 @@ class Rewriter(DictMerges, TupleState, TryBlocks, StateWrites, LoopItems, ExprRe
             kind = "list" if isinstance(value, ast.List) else "tuple"
             children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
             return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
-        found = self.entry(value)
+        found = self.returned_object(value, where) or self.entry(value)  # s = step(s, dt): returned_objects.py
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
         base = self.target_base  # partial_lists.py, lambdas.py
@@ -224,10 +225,8 @@ class Rewriter(DictMerges, TupleState, TryBlocks, StateWrites, LoopItems, ExprRe
             for t, item in zip(target.elts, items):
                 out += self.bind_entry(t, item, where, emit)
             return out
-        if isinstance(target, ast.Subscript):
-            base = self.entry(target.value)
-            if isinstance(base, Node):
-                return self.write(target, base, entry, where)
+        if isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
+            return self.write(target, self.entry(target.value), entry, where)
         if isinstance(target, ast.Attribute) and isinstance(self.entry(target.value), Node):
             raise self.error(where, f"assigning {ast.unparse(target)} changes an argument, which srcdiff "
                              "does not support", "compute a new value in a local variable")

@@ -11,10 +11,10 @@
 A call runs the function's body with its parameters bound to the arguments, and the ``nonlocal``
 names are the caller's own; so the body written at the call (its parameters and other local
 names given fresh names, one set per call) computes the same.  It is rewritten when every use of
-the function is a call as a statement (``add(v)``) or as the value of an assignment (``y =
-step(v)``, of a body ending in ``return e``), with positional arguments, one per parameter; its
-body holds no other ``return``, ``yield``, ``global``, nested function or lambda.  Another use is
-left as written, and lowering refuses ``nonlocal`` at its line.
+the function is a call as a statement (``add(v)``), as the value of an assignment (``y =
+step(v)``) or of a ``return`` (``return add(v)``; both of a body ending in ``return e``), with
+positional arguments, one per parameter; its body holds no other ``return``, ``yield``,
+``global``, nested function or lambda.  Another use is left as written, and lowering refuses ``nonlocal`` at its line.
 """
 
 from __future__ import annotations
@@ -66,12 +66,12 @@ def _only_called(tree: ast.FunctionDef, func: ast.FunctionDef) -> bool:
     name, arity = func.name, len(func.args.args)
     calls = set()
     for node in ast.walk(tree):
-        value = node.value if isinstance(node, ast.Expr) or isinstance(node, ast.Assign) \
+        value = node.value if isinstance(node, (ast.Expr, ast.Return)) or isinstance(node, ast.Assign) \
             and len(node.targets) == 1 else None
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == name:
             if value.keywords or len(value.args) != arity or any(isinstance(a, ast.Starred) for a in value.args):
                 return False
-            if isinstance(node, ast.Assign) and not isinstance(func.body[-1], ast.Return):
+            if isinstance(node, (ast.Assign, ast.Return)) and not isinstance(func.body[-1], ast.Return):
                 return False
             calls.add(id(value.func))
     if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.Module(func.body, []))) or any(
@@ -95,7 +95,7 @@ def _inline(body: list, func: ast.FunctionDef, names: FreeNames) -> None:
                 _inline(inner, func, names)
         for handler in getattr(stmt, "handlers", []):
             _inline(handler.body, func, names)
-        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign, ast.Return)) else None
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == func.name:
             written = _written_out(func, call, stmt, names)
             body[k:k + 1] = written
@@ -122,6 +122,8 @@ def _written_out(func: ast.FunctionDef, call: ast.Call, stmt: ast.stmt, names: F
         if isinstance(s, ast.Return):
             if isinstance(stmt, ast.Assign) and s.value is not None:
                 out.append(ast.copy_location(ast.Assign(stmt.targets, s.value), stmt))
+            elif isinstance(stmt, ast.Return):  # return add(v): the body, then return what it returns
+                out.append(ast.copy_location(ast.Return(s.value), stmt))
             continue
         out.append(s)
     return out or [ast.copy_location(ast.Pass(), stmt)]

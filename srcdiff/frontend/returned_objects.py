@@ -1,0 +1,110 @@
+"""A helper of the user's that returns a new object of a class the rewrite reads (a dataclass, a
+namedtuple, a class whose ``__init__`` only stores its arguments)::
+
+    def step(s, dt):                                 s_q, s_p = q0, 2.0 * q0
+        return State(s.q + dt * s.p, s.p - dt * s.q)  for _ in range(n):
+                                                          s_q_1, s_p_1 = step(s_q, s_p, dt)
+    s = State(q0, 2.0 * q0)                               s_q, s_p = s_q_1, s_p_1
+    for _ in range(n):
+        s = step(s, dt)
+
+The helper is flattened (flatten.py) with its ``return State(...)`` written as the tuple of the
+object's fields; the assignment in the caller unpacks that tuple into fresh variables, which
+stand for a new object of the class (the loop then carries it: tuple_state.py).  The helper
+stays a callee of its own, named in the caller's dependencies (frontend/depends.py): a
+``step`` redefined later builds the gradient again.
+
+Read so only as the value of an assignment (``s = step(s, dt)``), when every ``return`` of the
+helper builds an object of one such class from arrays and numbers.  Any other helper (an object
+holding a function or another tree, two classes returned) is read as before: a factory's object
+given to its caller's code as a tree, or refused at its line.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+
+from .built_objects import init_attributes
+from .depends import MISSING
+from .naming import own_nodes
+from .parse import parse_function
+from .rewrites import user_function
+from .tree_entries import Const, Leaf, Node
+from .trees import LEAF, Struct, name_part
+
+_OBJECTS = ("object", "namedtuple")
+
+
+class NotFields(Exception):
+    """A helper's return that is not a new object of arrays and numbers (or of another class than its
+    other returns): the call is then read as it was before this rewrite."""
+
+
+def object_class(func):
+    """A class a ``return`` of user function `func` builds, if every return builds one the rewrite
+    reads as a tree; else None."""
+    try:
+        parsed = parse_function(func)
+    except Exception:  # noqa: BLE001  not readable here: the call is left as written and lowering reports it
+        return None
+    found = None
+    for node in own_nodes(parsed.tree):
+        if not isinstance(node, ast.Return):
+            continue
+        cls = _resolved(parsed, node.value.func) if isinstance(node.value, ast.Call) else None
+        if not isinstance(cls, type) or init_attributes(cls) is None:
+            return None
+        found = cls  # (two classes are refused at the helper's second return: object_return)
+    return found
+
+
+def _resolved(parsed, expr):
+    """The class a free name refers to (a name, as the rewrite reads constructors), or None."""
+    found = parsed.resolve(expr.id) if isinstance(expr, ast.Name) else None
+    return None if found is MISSING else found
+
+
+class ReturnedObjects:
+    """A mixin of the statement rewriter (flatten_statements.py): the caller's side, `returned_object`,
+    and the helper's side, `object_return`."""
+
+    #: whether this function is a helper read for the object it returns (its returns become tuples)
+    returns_object: bool = False
+    #: the Struct of that object, once a return is read
+    returned: Struct | None = None
+
+    def returned_object(self, value, where):
+        """``helper(...)`` of a helper returning a new object: the object's tree, its fields fresh
+        variables unpacked from the flattened helper's tuple (added to `self.pending`); else None."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in self.env):
+            return None
+        func = self.parsed.resolve(value.func.id)
+        if not (isinstance(func, types.FunctionType) and user_function(func) and object_class(func) is not None):
+            return None
+        try:
+            call, flat = self.helper_call(value, func, [], {}, func.__name__, returns_object=True)
+        except NotFields:
+            return None  # (an object holding functions or trees: read as before, a callee's tree or refused)
+        self.deps.append(self.parsed_dependency(value.func.id, func))  # a redefined helper: built again
+        struct = flat.returns
+        leaves = {k: Leaf(self.names.fresh(f"{self.target_base}_{name_part(k)}")) for k in struct.keys}
+        store = ast.Tuple([ast.Name(c.name, ast.Store()) for c in leaves.values()], ast.Store())
+        self.pending.append(ast.copy_location(ast.Assign([store], call), where))
+        return self.owning(Node(struct, leaves, local=True, depth=self.depth))
+
+    def object_return(self, s: ast.Return):
+        """``return State(...)`` of a helper read for its object: the tuple of the object's fields."""
+        found = self.entry(s.value)
+        if not (isinstance(found, Node) and found.struct.kind in _OBJECTS and found.children
+                and all(isinstance(c, (Leaf, Const)) for c in found.children.values())):
+            raise NotFields(s)
+        struct = Struct(found.struct.kind, found.struct.keys, (LEAF,) * len(found.children), found.struct.cls)
+        if self.returned is not None and self.returned != struct:
+            raise NotFields(s)
+        self.returned = struct
+        items = [self.as_ast(c, s) for c in found.children.values()]
+        return ast.copy_location(ast.Return(ast.Tuple(items, ast.Load())), s)
+
+
+__all__ = ["NotFields", "ReturnedObjects", "object_class"]
