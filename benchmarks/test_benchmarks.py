@@ -187,6 +187,7 @@ def test_batching_benchmark_smoke(tmp_path):
         assert case in text
 
 
+@pytest.mark.slow  # a child process compiles with numba until it is killed: 10-15 s
 def test_runner_caps_a_compiling_contenders_first_call():
     """A compilation over --budget seconds (tried in a child process, which is killed) makes the
     row n/a with the reason, and the run goes on."""

@@ -351,6 +351,30 @@ def assert_every_transformation(p: Program) -> None:
     assert not bad, bad
 
 
+def assert_ok(p: Program, transforms) -> None:
+    """Every transformation of `transforms` agrees with central differences on `p` (a row of
+    several samples `check` and `hessian`: SAMPLE)."""
+    row = run(p, transforms)
+    assert not row.excluded, row.excluded
+    bad = not_ok(row)
+    assert not bad, bad
+
+
+def with_array_argument(programs: list) -> list:
+    """The programs differentiated with respect to an array (those a float32 row can take)."""
+    return [p for p in programs if isinstance(p.args[p.wrt], np.ndarray)]
+
+
+def assert_float32_stays_float32(p: Program) -> None:
+    """`grad` of `p` with its float64 arrays made float32: a float32 gradient, equal to the float64
+    one to float32's precision."""
+    args = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a for a in p.args]
+    got = srcdiff.grad(p.func, wrt=p.wrt)(*args)
+    want = srcdiff.grad(p.func, wrt=p.wrt)(*p.args)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.nanmax(np.abs(want)))))
+
+
 def assert_numba_included(p: Program, refused: dict | None = None) -> None:
     """Every transformation, numba included, agrees with central differences on `p`; numba may
     refuse at the user's line the programs `refused` names (short name -> why)."""

@@ -33,13 +33,9 @@ def test_numba_agrees_or_refuses_at_the_line(program):
     matrix.assert_numba_agrees_or_refuses(program)
 
 
-@pytest.mark.parametrize("program", [p for p in programs() if isinstance(p.args[p.wrt], np.ndarray)], ids=_name)
+@pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
 def test_float32_gradients_stay_float32(program):
-    args = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a for a in program.args]
-    got = srcdiff.grad(program.func, wrt=program.wrt)(*args)
-    want = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
-    assert got.dtype == np.float32
-    np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(want)))))
+    matrix.assert_float32_stays_float32(program)
 
 
 def _code(source: str) -> str:

@@ -40,21 +40,14 @@ NUMBA_REFUSED: dict = {
 FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree")
 
 
-def _assert_ok(program, transforms):
-    row = matrix.run(program, transforms)
-    assert not row.excluded, row.excluded
-    bad = matrix.not_ok(row)
-    assert not bad, bad
-
-
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_every_transformation(program):
-    _assert_ok(program, FIRST)
+    matrix.assert_ok(program, FIRST)
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_every_second_order_transformation(program):  # a sampled family (tests/sampling.py)
-    _assert_ok(program, ("grad", "hessian", "check"))
+    matrix.assert_ok(program, ("grad", "hessian", "check"))
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
@@ -62,13 +55,9 @@ def test_numba_included(program):  # every transformation again, numba too (one 
     matrix.assert_numba_included(program, NUMBA_REFUSED)
 
 
-@pytest.mark.parametrize("program", [p for p in programs() if isinstance(p.args[p.wrt], np.ndarray)], ids=_name)
+@pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
 def test_float32_gradients_stay_float32(program):
-    args = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a for a in program.args]
-    got = srcdiff.grad(program.func, wrt=program.wrt)(*args)
-    want = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
-    assert got.dtype == np.float32
-    np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(want)))))
+    matrix.assert_float32_stays_float32(program)
 
 
 def test_a_namedtuple_argument_stepped_by_a_helper():
