@@ -34,7 +34,7 @@ import dataclasses
 import numpy as np
 
 from .block_rows import block_call
-from .naming import FreeNames
+from .naming import FreeNames, inner_blocks
 from .variable_pairs import PAIRED, stacked_variables
 
 _REDUCTIONS = {np.sum: "sum", np.mean: "mean"}
@@ -250,12 +250,8 @@ def _block(body: list, names: FreeNames, tree: ast.FunctionDef) -> None:
     k = 0
     while k < len(body):
         stmt = body[k]
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _block(inner, names, tree)
-        for handler in getattr(stmt, "handlers", []):
-            _block(handler.body, names, tree)
+        for inner in inner_blocks(stmt):
+            _block(inner, names, tree)
         before = _hoisted_tests(stmt, names) if isinstance(stmt, ast.If) else \
             _while_tests(stmt, names) if isinstance(stmt, ast.While) else []
         after = _split_list(stmt, tree) if isinstance(stmt, ast.Assign) else []

@@ -32,6 +32,7 @@ import itertools
 import math
 
 from .desugar_reduce import HIDDEN, SIMPLE, combined, replace_node
+from .naming import inner_blocks
 
 _NAMES = {"hypot", "pairwise", "accumulate"}
 
@@ -54,12 +55,8 @@ def _block(body: list, names) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             k += 1
             continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _block(inner, names)
-        for handler in getattr(stmt, "handlers", []):
-            _block(handler.body, names)
+        for inner in inner_blocks(stmt):
+            _block(inner, names)
         before = _pairwise_loop(stmt, names) if isinstance(stmt, ast.For) else []
         if isinstance(stmt, SIMPLE) or isinstance(stmt, ast.For):
             before += _accumulations(stmt, names)

@@ -24,7 +24,7 @@ import ast
 import copy
 
 from .depends import MISSING
-from .naming import FreeNames, assigned_names
+from .naming import FreeNames, assigned_names, inner_blocks
 
 _CHANGES = {"pop", "insert", "reverse", "extend", "append"}
 _READERS = ("builtins", "numpy", "math")
@@ -73,12 +73,8 @@ def _block(body: list, single: set) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             k += 1
             continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _block(inner, single)
-        for handler in getattr(stmt, "handlers", []):
-            _block(handler.body, single)
+        for inner in inner_blocks(stmt):
+            _block(inner, single)
         written = _changed(stmt, known)
         if written is not None:
             body[k:k + 1] = written

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 
 from .desugar_reduce import HIDDEN, SIMPLE, replace_node
+from .naming import inner_blocks
 
 
 def has_named_values(tree: ast.FunctionDef) -> bool:
@@ -38,12 +39,8 @@ def _block(body: list) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             k += 1
             continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _block(inner)
-        for handler in getattr(stmt, "handlers", []):
-            _block(handler.body)
+        for inner in inner_blocks(stmt):
+            _block(inner)
         part = stmt.test if isinstance(stmt, ast.If) else stmt.iter if isinstance(stmt, ast.For) \
             else stmt if isinstance(stmt, SIMPLE) else None
         before = []

@@ -34,6 +34,14 @@ def names_in(tree: ast.AST) -> set[str]:
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
+def inner_blocks(stmt: ast.stmt) -> list:
+    """The statement lists right inside `stmt`: its body, else and finally, and its handlers'
+    bodies (what a rewrite of a block recurses into)."""
+    found = [getattr(stmt, field, None) for field in ("body", "orelse", "finalbody")]
+    found = [block for block in found if isinstance(block, list) and block and isinstance(block[0], ast.stmt)]
+    return found + [handler.body for handler in getattr(stmt, "handlers", [])]
+
+
 def own_nodes(tree: ast.FunctionDef):
     """The nodes of the function's own scope (nested functions, lambdas, classes not entered)."""
     todo = list(ast.iter_child_nodes(tree))

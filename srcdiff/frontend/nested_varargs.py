@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .naming import SCOPES, Namer
+from .naming import SCOPES, Namer, inner_blocks
 
 
 def has_nested_varargs(tree: ast.FunctionDef) -> bool:
@@ -48,12 +48,8 @@ def _blocks(body: list):
     for stmt in body:
         if isinstance(stmt, SCOPES):
             continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                yield from _blocks(inner)
-        for handler in getattr(stmt, "handlers", []):
-            yield from _blocks(handler.body)
+        for inner in inner_blocks(stmt):
+            yield from _blocks(inner)
 
 
 def _bound(fdef: ast.FunctionDef, tree: ast.FunctionDef, namer: Namer) -> list | None:

@@ -23,7 +23,7 @@ import builtins
 import numpy as np
 
 from .desugar_reduce import HIDDEN, SIMPLE
-from .naming import FreeNames
+from .naming import FreeNames, inner_blocks
 
 _SEQUENCES = (builtins.list, builtins.tuple)
 
@@ -77,12 +77,8 @@ def _block(body: list, names: FreeNames) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             k += 1
             continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _block(inner, names)
-        for handler in getattr(stmt, "handlers", []):
-            _block(handler.body, names)
+        for inner in inner_blocks(stmt):
+            _block(inner, names)
         before = []
         if isinstance(stmt, ast.Assign):
             before += _columns(stmt, names)
