@@ -42,8 +42,8 @@ FAMILY_MIN_ROWS = 4
 #: The default run keeps one in NUMBA_SAMPLE of the tests that compile with numba outside
 #: tests/backend: a cold numba cache, as on a fresh machine, compiles for seconds per test.
 #: tests/backend (the jit path itself, and the cross-process naming regression) always runs.
-#: (A multiple of the samples before it, 3, 6 and 12: what it keeps, those kept too.)
-NUMBA_SAMPLE = 24
+#: (A multiple of the samples before it, 3, 6, 12 and 24: what it keeps, those kept too.)
+NUMBA_SAMPLE = 48
 
 #: the construct tables' rows (matrix.assert_every_transformation)
 EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transformation")

@@ -129,14 +129,20 @@ def _gradient_columns(f, args, index):
     return np.array(cols).reshape(x.shape + x.shape)
 
 
-def test_hessians_with_a_split_sweep_agree_with_differences():
+def _cases():
     rng = np.random.default_rng(3)
     mlp_args = (rng.normal(size=(3, 4)) / 2, rng.normal(size=4), rng.normal(size=4), rng.normal(size=(5, 3)),
                 rng.normal(size=5))
-    for f, args in ((mlp, mlp_args), (shifted, (rng.normal(size=(3, 4)), rng.normal(size=(5, 3))))):
-        H = srcdiff.hessian(f, jit="numba")
-        got = H(*args)
-        assert "_invariant(" in H.source  # (the split sweep ran)
-        assert_close(got, _gradient_columns(f, args, 0), rtol=1e-5, atol=1e-6)
-        assert_close(got, srcdiff.hessian(f)(*args), rtol=1e-12, atol=1e-12)
-        assert_close(H(*args), got, rtol=0, atol=0)  # a second call: the values the first left behind unchanged
+    # numba compiles each Hessian for about 10 s on a cold cache: the default run keeps the MLP
+    return [(mlp, mlp_args), pytest.param(shifted, (rng.normal(size=(3, 4)), rng.normal(size=(5, 3))),
+                                          marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("f, args", _cases(), ids=["mlp", "shifted"])
+def test_hessians_with_a_split_sweep_agree_with_differences(f, args):
+    H = srcdiff.hessian(f, jit="numba")
+    got = H(*args)
+    assert "_invariant(" in H.source  # (the split sweep ran)
+    assert_close(got, _gradient_columns(f, args, 0), rtol=1e-5, atol=1e-6)
+    assert_close(got, srcdiff.hessian(f)(*args), rtol=1e-12, atol=1e-12)
+    assert_close(H(*args), got, rtol=0, atol=0)  # a second call: the values the first left behind unchanged
