@@ -207,6 +207,15 @@ def lambda_free_erfcx(x):
     return np.sum(scipy.special.erfcx(x))
 
 
+@pytest.mark.parametrize("f, x", [(erfcx_mills, np.array([-1.0, 0.3, 2.0, 8.0])),
+                                  (erfcx_tail, np.array([0.5, 4.0, 12.0]))], ids=["mills", "tail"])
+def test_erfcx_under_numba_is_scipys_own(f, x):  # SciPy's compiled erfcx (backend/numba/cython_special.py)
+    pytest.importorskip("numba")
+    np.testing.assert_allclose(srcdiff.grad(f, jit="numba")(x), central_difference(f, (x,), 0), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(srcdiff.grad(f, jit="numba")(x), srcdiff.grad(f)(x), rtol=1e-13, atol=0)
+    np.testing.assert_allclose(srcdiff.hessian(f, jit="numba")(x), srcdiff.hessian(f)(x), rtol=1e-12, atol=1e-300)
+
+
 def test_copysign_at_zero_follows_abs():
     # |x| with a sign: abs's convention 0 at x = 0 (docs/guarantees.md), never NaN
     assert srcdiff.grad(copysign_zero)(0.0) == 0.0

@@ -32,7 +32,7 @@ EXPORTS = {
     "i0": ("i0", 1), "i0e": ("i0e", 1), "i1": ("i1", 1), "i1e": ("i1e", 1),
     "j0": ("j0", 1), "j1": ("j1", 1), "y0": ("y0", 1), "y1": ("y1", 1),
     "k0": ("k0", 1), "k0e": ("k0e", 1), "k1": ("k1", 1), "k1e": ("k1e", 1),
-    "erfinv": ("__pyx_fuse_0erfinv", 1), "erfcinv": ("erfcinv", 1),
+    "erfinv": ("__pyx_fuse_0erfinv", 1), "erfcinv": ("erfcinv", 1), "erfcx": ("__pyx_fuse_1erfcx", 1),
     "gammainc": ("gammainc", 2), "gammaincc": ("gammaincc", 2),
     "gammaincinv": ("gammaincinv", 2), "gammainccinv": ("gammainccinv", 2),
     "iv": ("__pyx_fuse_1iv", 2), "ive": ("__pyx_fuse_1ive", 2), "jv": ("__pyx_fuse_1jv", 2),

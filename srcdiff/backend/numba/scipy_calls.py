@@ -23,7 +23,8 @@ ARITY = {"gammaln": 1, "gamma": 1, "rgamma": 1, "digamma": 1, "psi": 1, "polygam
          "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
          # SciPy's compiled code (cython_special.py)
          "i0": 1, "i0e": 1, "i1": 1, "i1e": 1, "j0": 1, "j1": 1, "y0": 1, "y1": 1, "k0": 1, "k0e": 1, "k1": 1,
-         "k1e": 1, "erfinv": 1, "erfcinv": 1, "gammainc": 2, "gammaincc": 2, "gammaincinv": 2, "gammainccinv": 2,
+         "k1e": 1, "erfinv": 1, "erfcinv": 1, "erfcx": 1,
+         "gammainc": 2, "gammaincc": 2, "gammaincinv": 2, "gammainccinv": 2,
          "iv": 2, "ive": 2, "jv": 2, "jve": 2, "yv": 2, "yve": 2, "kv": 2, "kve": 2, "yn": 2}
 MODULE = "srcdiff.backend.numba.special"
 #: ``scipy.special`` reductions scipy_reductions.py has: their parameters, in SciPy's order,
