@@ -321,6 +321,8 @@ def not_ok(row: Row) -> dict:
 
 #: what a program of a construct's own table goes through (numba apart: it may refuse at the line)
 EVERY = ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree", "check")
+#: the first-order transformations (a table's second-order and numba rows run apart, on a sample)
+FIRST_ORDER = ("grad", "value_and_grad", "jvp", "vjp", "tree")
 
 #: The costly cells of a row of several transformations run on a stable sample of programs (a
 #: hash of the program's name), one in SAMPLE[name]: `check` (sympy, about 5 s a program, 10

@@ -11,7 +11,7 @@ import pytest
 import srcdiff
 
 from .corpus import Program
-from .matrix import assert_every_transformation, assert_numba_agrees_or_refuses, not_ok, run
+from .matrix import FIRST_ORDER, assert_every_transformation, assert_numba_agrees_or_refuses, assert_ok
 
 HERE = "test_redteam_wave11_constructs.py"
 R = np.random.default_rng(111)
@@ -61,8 +61,7 @@ APPENDS = [(filter_history, (-1.0, R.normal(size=5))), (appends_at_top, (0.7,)),
 
 @pytest.mark.parametrize("f, args", APPENDS, ids=lambda v: getattr(v, "__name__", ""))
 def test_a_tuple_of_appends_as_a_statement(f, args):
-    row = run(_program(f, *args), ("grad", "value_and_grad", "jvp", "vjp", "tree"))
-    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+    assert_ok(_program(f, *args), FIRST_ORDER)
 
 
 @pytest.mark.parametrize("f, args", APPENDS[:1], ids=lambda v: getattr(v, "__name__", ""))
@@ -135,8 +134,7 @@ TEXT = [(config_loss, (R.normal(size=3), R.normal(size=(6, 3)), R.normal(size=6)
 
 @pytest.mark.parametrize("f, args", TEXT, ids=[f"{f.__name__}-{k}" for k, (f, _) in enumerate(TEXT)])
 def test_string_methods_of_a_configuration(f, args):
-    row = run(_program(f, *args), ("grad", "value_and_grad", "jvp", "vjp", "tree"))
-    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+    assert_ok(_program(f, *args), FIRST_ORDER)
 
 
 def test_string_methods_of_a_configuration_hessian_and_numba():
@@ -198,8 +196,7 @@ YIELD_FROM = [(delegating_generator, (R.normal(size=(3, 4)), R.normal(size=4))),
 
 @pytest.mark.parametrize("f, args", YIELD_FROM, ids=lambda v: getattr(v, "__name__", ""))
 def test_a_generator_using_yield_from(f, args):
-    row = run(_program(f, *args), ("grad", "value_and_grad", "jvp", "vjp", "tree"))
-    assert not row.excluded and not not_ok(row), (row.excluded, not_ok(row))
+    assert_ok(_program(f, *args), FIRST_ORDER)
 
 
 def test_a_generator_using_yield_from_hessian():
