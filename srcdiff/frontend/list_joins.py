@@ -69,7 +69,7 @@ def _sides(node) -> list:
 
 def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings of the module's doc."""
-    lists = _list_names(tree, names)
+    lists = list_names(tree, names)
     if not lists:
         return
     single = {n for n in lists if _one_name(tree, n, names)}
@@ -77,7 +77,7 @@ def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     ast.fix_missing_locations(tree)
 
 
-def _list_names(tree: ast.FunctionDef, names: FreeNames) -> set:
+def list_names(tree: ast.FunctionDef, names: FreeNames) -> set:
     """The local names every binding of which makes a list (a fixed point: ``ys = xs + [y]``)."""
     bindings: dict = {}
     for node in own_nodes(tree):
@@ -309,6 +309,8 @@ class _Rewriter:
         elif isinstance(expr, ast.List):
             before.extend(_append(held, copy.deepcopy(e)) for e in expr.elts)
         else:
+            if self.names.calls(expr, builtins.list) and len(expr.args) == 1 and not expr.keywords:
+                expr = expr.args[0]  # (list(a) + ...: a's items, iterated as list() iterates them)
             item = self.names.namer.fresh("item")
             before.append(ast.For(ast.Name(item, ast.Store()), expr, [_append(held, _load(item))], [], None))
 
@@ -347,4 +349,4 @@ def _always_run(stmt: ast.stmt) -> list:
     return []
 
 
-__all__ = ["has_list_joins", "rewrite_list_joins"]
+__all__ = ["has_list_joins", "list_names", "rewrite_list_joins"]

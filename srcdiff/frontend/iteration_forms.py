@@ -1,0 +1,192 @@
+"""Iteration spellings of the red team's eleventh wave, rewritten right after parsing (desugar.py
+calls `rewrite_iteration_forms` early, and list_joins.py's rewrite after the per-field lists):
+
+- ``itertools.chain(a, b)`` where Python iterates it once (a ``for``, a comprehension, ``sum``,
+  ``list``, ``islice``, or a name read once): the list ``list(a) + list(b)`` (its items, in order),
+  which list_joins.py builds with ``append``;
+- ``itertools.islice(xs, stop)`` / ``islice(xs, start, stop[, step])``: the comprehension
+  ``[xs[k] for k in range(start, min(stop, len(xs)), step)]`` of the items it yields (``xs`` a name:
+  a list, a tuple, an array's rows; another iterable is first made a list, ``list(...)``, where
+  Python always computes the statement);
+- ``for i, v in enumerate(xs, start=<expression>)``: the start computed once before the loop, in a
+  name (then desugar.py's rewrite of a named start);
+- ``np.maximum.at`` / ``np.minimum.at`` / ``np.multiply.at``: the loop NumPy runs (ufunc_loops.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import itertools
+
+from .list_joins import has_list_joins, list_names
+from .naming import FreeNames, inner_blocks, own_nodes
+from .ufunc_loops import has_ufunc_loops, rewrite_ufunc_loops
+
+_CALLED = {"chain", "islice", "enumerate"}
+
+
+def has_iteration_forms(tree: ast.FunctionDef) -> bool:
+    """A cheap test: whether a rewrite here, or list_joins.py's, could apply."""
+    return has_ufunc_loops(tree) or has_list_joins(tree) or any(
+        isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in _CALLED
+        for n in ast.walk(tree))
+
+
+def rewrite_iteration_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
+    """Rewrite, in place, the spellings of the module's doc (list joins apart)."""
+    rewrite_ufunc_loops(tree, names)
+    _block(tree.body, names, _Chains(names, _read_once(tree)))  # first: islice reads the lists made
+    _block(tree.body, names, _Slices(names, list_names(tree, names)))
+    ast.fix_missing_locations(tree)
+
+
+def _read_once(tree: ast.FunctionDef) -> set:
+    """Local names assigned once and read once (an iterator a name holds, consumed where it is read)."""
+    stores, loads = {}, {}
+    for node in own_nodes(tree):
+        if isinstance(node, ast.Name):
+            counts = stores if isinstance(node.ctx, (ast.Store, ast.Del)) else loads
+            counts[node.id] = counts.get(node.id, 0) + 1
+    return {n for n, c in stores.items() if c == 1 and loads.get(n, 0) == 1}
+
+
+def _block(body: list, names: FreeNames, visitor) -> None:
+    k = 0
+    while k < len(body):
+        stmt = body[k]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            k += 1
+            continue
+        for inner in inner_blocks(stmt):
+            _block(inner, names, visitor)
+        before: list = []
+        if isinstance(stmt, ast.For):
+            _enumerate_start(stmt, names, before)
+        visitor.statement(stmt, before)
+        for made in before:
+            for node in ast.walk(made):
+                ast.copy_location(node, stmt)
+        body[k:k] = before
+        k += len(before) + 1
+
+
+def _enumerate_start(stmt: ast.For, names: FreeNames, before: list) -> None:
+    call = stmt.iter
+    if not names.calls(call, builtins.enumerate) or len(call.args) + len(call.keywords) != 2 or not call.args:
+        return
+    given = call.args[1:] + [k.value for k in call.keywords if k.arg == "start"]
+    if len(given) != 1 or isinstance(given[0], (ast.Constant, ast.Name)):
+        return
+    held = names.namer.fresh("start")
+    before.append(ast.Assign([ast.Name(held, ast.Store())], given[0]))
+    call.args, call.keywords = call.args[:1], [ast.keyword("start", ast.Name(held, ast.Load()))]
+
+
+class _Calls(ast.NodeTransformer):
+    """The calls of one statement, innermost first; `depth` counts the conditional or repeated parts
+    of the statement (an arm of ``a if c else b``, ``and``/``or``, a comprehension's element) the
+    visit is in, where nothing may be computed before the statement."""
+
+    def __init__(self, names: FreeNames):
+        self.names, self.before, self.depth, self.stmt = names, [], 0, None
+
+    def statement(self, stmt: ast.stmt, before: list) -> None:
+        self.before, self.depth, self.stmt = before, 0 if _always_run(stmt) else 1, stmt
+        for field in ("value", "iter", "test"):
+            if isinstance(getattr(stmt, field, None), ast.expr):
+                setattr(stmt, field, self.visit(getattr(stmt, field)))
+
+    def visit_Lambda(self, node):
+        return node
+
+    def generic_visit(self, node):
+        if isinstance(node, (ast.IfExp, ast.BoolOp)):
+            self.depth += 1
+            super().generic_visit(node)
+            self.depth -= 1
+        elif isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            first = node.generators[0]
+            first.iter = self.visit(first.iter)  # computed once, where the comprehension is made
+            self.depth += 1
+            for field in ("elt", "key", "value"):
+                if getattr(node, field, None) is not None:
+                    setattr(node, field, self.visit(getattr(node, field)))
+            first.ifs = [self.visit(c) for c in first.ifs]
+            for later in node.generators[1:]:
+                self.visit(later)
+            self.depth -= 1
+        else:
+            super().generic_visit(node)
+        return node
+
+
+class _Chains(_Calls):
+    """``itertools.chain(a, b)`` iterated once: ``list(a) + list(b)``."""
+
+    def __init__(self, names: FreeNames, once: set):
+        super().__init__(names)
+        self.once = once
+
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        if self.names.resolve(node.func) is not itertools.chain or not node.args or node.keywords \
+                or any(isinstance(a, ast.Starred) for a in node.args):
+            return node
+        held = self.stmt.targets[0] if isinstance(self.stmt, ast.Assign) and self.stmt.value is node else None
+        if held is not None and not (isinstance(held, ast.Name) and held.id in self.once):
+            return node  # an iterator a name keeps and reads twice: Python's second read finds it spent
+        joined = ast.Call(ast.Name("list", ast.Load()), [node.args[0]], [])
+        for part in node.args[1:]:
+            joined = ast.BinOp(joined, ast.Add(), ast.Call(ast.Name("list", ast.Load()), [part], []))
+        return ast.copy_location(joined, node)
+
+
+class _Slices(_Calls):
+    """``itertools.islice(xs, ...)``: the comprehension of the items it yields."""
+
+    def __init__(self, names: FreeNames, lists: set):
+        super().__init__(names)
+        self.lists = lists
+
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        if self.names.resolve(node.func) is not itertools.islice or not 2 <= len(node.args) <= 4 \
+                or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            return node
+        seq, bounds = node.args[0], node.args[1:]
+        start, stop, step = (ast.Constant(0), bounds[0], None) if len(bounds) == 1 else \
+            (bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else None)
+        if not (isinstance(seq, ast.Name) and seq.id in self.lists):  # (a dict's items are its keys)
+            if self.depth:
+                return node
+            held = self.names.namer.fresh("sliced")
+            self.before.append(ast.Assign([ast.Name(held, ast.Store())],
+                                          ast.Call(ast.Name("list", ast.Load()), [seq], [])))
+            seq = ast.Name(held, ast.Load())
+        length = ast.Call(ast.Name("len", ast.Load()), [ast.Name(seq.id, ast.Load())], [])
+        if _none(start):
+            start = ast.Constant(0)
+        end = length if _none(stop) else ast.Call(ast.Name("min", ast.Load()), [stop, length], [])
+        k = self.names.namer.fresh("k")
+        steps = [start, end] + ([] if step is None or _none(step) else [step])
+        item = ast.Subscript(ast.Name(seq.id, ast.Load()), ast.Name(k, ast.Load()), ast.Load())
+        made = ast.ListComp(item, [ast.comprehension(ast.Name(k, ast.Store()),
+                                                     ast.Call(ast.Name("range", ast.Load()), steps, []), [], 0)])
+        if self.depth:
+            return ast.copy_location(made, node)
+        held = self.names.namer.fresh("sliced")  # named before the statement: a comprehension's own iterable
+        self.before.append(ast.Assign([ast.Name(held, ast.Store())], made))
+        return ast.copy_location(ast.Name(held, ast.Load()), node)
+
+
+def _none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _always_run(stmt: ast.stmt) -> bool:
+    """Whether Python computes the statement's expression once, where it runs (not a `while` test)."""
+    return isinstance(stmt, (ast.Assign, ast.Expr, ast.Return, ast.AugAssign, ast.For, ast.If))
+
+
+__all__ = ["has_iteration_forms", "rewrite_iteration_forms"]
