@@ -66,7 +66,8 @@ def _block(body: list, names: FreeNames, visitor) -> None:
         visitor.statement(stmt, before)
         for made in before:
             for node in ast.walk(made):
-                ast.copy_location(node, stmt)
+                if not hasattr(node, "lineno"):  # (the user's own nodes keep their places)
+                    ast.copy_location(node, stmt)
         body[k:k] = before
         k += len(before) + 1
 

@@ -150,7 +150,9 @@ def _one_name(tree: ast.FunctionDef, name: str, names: FreeNames) -> bool:
         parent = parents.get(node)
         if isinstance(parent, ast.Subscript) and parent.value is node or isinstance(parent, ast.BinOp) \
                 or isinstance(parent, (ast.comprehension, ast.For)) and parent.iter is node \
-                or isinstance(parent, ast.Attribute) and parent.attr in ("append", "reverse"):
+                or isinstance(parent, ast.Attribute) and parent.attr in ("append", "reverse") \
+                or isinstance(parent, (ast.IfExp, ast.If, ast.While)) and parent.test is node \
+                or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):  # its truth
             continue
         if isinstance(parent, ast.Call) and node in parent.args:
             func = names.resolve(parent.func)
@@ -171,6 +173,7 @@ def _append(name: str, value: ast.expr) -> ast.stmt:
 class _Rewriter:
     def __init__(self, lists: set, single: set, names: FreeNames):
         self.lists, self.single, self.names = lists, single, names
+        self.regrown: dict = {}  # a list grown while read in a loop -> the name its new lists are built in
 
     def block(self, body: list) -> None:
         k = 0
@@ -179,14 +182,15 @@ class _Rewriter:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 k += 1
                 continue
-            if isinstance(stmt, (ast.For, ast.While)):
+            if isinstance(stmt, ast.For):  # (a `while` loop carrying a list it rebuilds is not differentiated)
                 self._grown_while_read(stmt)
             for inner in inner_blocks(stmt):
                 self.block(inner)
             written = self._statement(stmt)
             for made in written:
                 for node in ast.walk(made):
-                    ast.copy_location(node, stmt)
+                    if not hasattr(node, "lineno"):  # (the user's own nodes keep their places)
+                        ast.copy_location(node, stmt)
             body[k:k + 1] = written
             k += len(written)
 
@@ -198,6 +202,11 @@ class _Rewriter:
         for name in sorted(appended & self.single):
             if self._read_besides_appends(loop, name):
                 _Regrow(name).visit(loop)
+                # the new list is built in a name of its own, bound at the top of the body too, so that
+                # an append inside a branch binds it on both sides
+                held = self.regrown[name] = self.names.namer.fresh(f"{name}_grown")
+                top = ast.Assign([ast.Name(held, ast.Store())], _load(name))
+                loop.body.insert(0, ast.copy_location(top, loop.body[0]))
 
     def _read_besides_appends(self, loop, name: str) -> bool:
         parents = {child: node for node in ast.walk(loop) for child in ast.iter_child_nodes(node)}
@@ -206,8 +215,7 @@ class _Rewriter:
                 parent = parents.get(node)
                 if not (isinstance(parent, ast.Attribute) and parent.attr == "append"):
                     return True
-        return isinstance(loop, ast.While) and any(isinstance(n, ast.Name) and n.id == name
-                                                   for n in ast.walk(loop.test))
+        return False
 
     def _statement(self, stmt: ast.stmt) -> list:
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) \
@@ -226,10 +234,23 @@ class _Rewriter:
             item = ast.Subscript(_load(name), _load(k), ast.Load())
             flipped = ast.ListComp(item, [ast.comprehension(ast.Name(k, ast.Store()), steps, [], 0)])
             return [ast.Assign([ast.Name(name, ast.Store())], flipped)]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and self._join(stmt.value):
+            return self._built_in(stmt.targets[0].id, stmt.value)
         before = []
         for field in _always_run(stmt):
             setattr(stmt, field, self._joins(getattr(stmt, field), before))
         return before + [stmt]
+
+    def _built_in(self, name: str, join: ast.expr) -> list:
+        """``name = <join>`` built in `name` itself (no other name, which a branch would bind on one
+        side only); through another name when the join reads `name`."""
+        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(join)):
+            held = self.regrown.get(name) or self.names.namer.fresh("joined")
+            return self._built_in(held, join) + [ast.Assign([ast.Name(name, ast.Store())], _load(held))]
+        out = [ast.Assign([ast.Name(name, ast.Store())], ast.List([], ast.Load()))]
+        self._extend(name, join, out)
+        return out
 
     def _joins(self, expr: ast.expr, before: list) -> ast.expr:
         """`expr` with each join Python always computes built before the statement."""
@@ -241,8 +262,11 @@ class _Rewriter:
         sliced = self._slice(expr)
         if sliced is not None:
             return sliced
-        if isinstance(expr, (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp,
-                             ast.DictComp)):
+        if isinstance(expr, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            first = expr.generators[0]  # its iterable is computed once, where the comprehension is made
+            first.iter = self._joins(first.iter, before)
+            return expr
+        if isinstance(expr, (ast.IfExp, ast.BoolOp, ast.Lambda)):
             return expr
         for field, value in ast.iter_fields(expr):
             if isinstance(value, ast.expr):

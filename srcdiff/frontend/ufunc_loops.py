@@ -51,7 +51,8 @@ def _block(body: list, names: FreeNames) -> None:
             continue
         for made in written:
             for node in ast.walk(made):
-                ast.copy_location(node, stmt)
+                if not hasattr(node, "lineno"):  # (the user's own nodes keep their places)
+                    ast.copy_location(node, stmt)
         body[k:k + 1] = written
         k += len(written)
 
