@@ -21,8 +21,7 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``scipy.linalg.cho_factor``/``cho_solve``: a Cholesky factor and triangular solves (cholesky_factors.py);
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
-- lists joined (``[a] + rest``, ``xs * 2``), grown while read in a loop, reversed (list_joins.py); chain,
-  islice, ``enumerate(xs, start=e)``, ``np.maximum.at`` (iteration_forms.py);
+- lists joined, grown while read, reversed; chain, islice, np.maximum.at (list_joins.py, iteration_forms.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
 - complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
 - merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
@@ -59,7 +58,8 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
             or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
-            or has_python_forms(tree) or has_iteration_forms(tree) or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
+            or has_python_forms(tree) or has_iteration_forms(tree)
+            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)

@@ -1,8 +1,9 @@
 """``np.bincount(idx, weights=w)``: sums of weights by bin, differentiated in the weights.
 
 The indices are whole numbers (no gradient); bin ``k`` sums the weights whose index is ``k``, so
-each weight's gradient is its bin's: ``g[idx]``.  Without weights the counts carry no gradient.  ``minlength`` is an operand with no gradient (a
-whole number), so it may be computed in the function (``minlength=H.shape[0]``).
+each weight's gradient is its bin's: ``g[idx]``.  Without weights the counts carry no gradient.
+``minlength`` is an operand with no gradient (a whole number), so it may be computed in the function
+(``minlength=H.shape[0]``).
 """
 
 import numpy as np
