@@ -18,6 +18,6 @@ RULES = [
          defaults={"weights": None, "minlength": 0}, fresh=True, array_result=True,
          shape=lambda static, x, weights, minlength: ONE_DIM,
          tangents={"weights": "np.bincount(x, weights=weights_dot, minlength=minlength)"},
-         note="gradient to the weights (each its bin's); the indices are whole numbers",
+         note="gradient to the weights (each its bin's); the indices are whole numbers; minlength may be computed",
          not_symbolic="sums by whole-number bins: sympy has no counterpart (checked against central differences)"),
 ]
