@@ -2,7 +2,7 @@
 in-place update, where a repeated index is applied again), rewritten (desugar.py, right after
 parsing) as the loop NumPy runs, one element written at a time::
 
-    np.maximum.at(mx, seg, scores)        at_index = seg
+    np.maximum.at(mx, seg, scores)        at_index = np.arange(len(mx))[seg]
                                           at_values = scores + np.zeros_like(mx[at_index])
                                           for at_k in range(len(at_index)):
                                               mx[at_index[at_k]] = np.maximum(mx[at_index[at_k]], at_values[at_k])
@@ -83,7 +83,11 @@ def _loop(stmt: ast.stmt, names: FreeNames) -> list | None:
                    [old, ast.Subscript(load(values), load(k), ast.Load())], [])
     write = ast.Assign([ast.Subscript(load(base.id), position, ast.Store())], new)
     steps = ast.Call(ast.Name("range", ast.Load()), [ast.Call(ast.Name("len", ast.Load()), [load(held)], [])], [])
-    return [ast.Assign([ast.Name(held, ast.Store())], index),
+    # the positions NumPy writes, whatever spells them (negative indices, a boolean mask)
+    positions = ast.Subscript(ast.Call(ast.Attribute(module, "arange", ast.Load()),
+                                       [ast.Call(ast.Name("len", ast.Load()), [load(base.id)], [])], []),
+                              index, ast.Load())
+    return [ast.Assign([ast.Name(held, ast.Store())], positions),
             ast.Assign([ast.Name(values, ast.Store())], shaped),
             ast.For(ast.Name(k, ast.Store()), steps, [write], [], None)]
 
