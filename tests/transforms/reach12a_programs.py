@@ -224,6 +224,14 @@ def scatter_product(w, idx):  # np.multiply.at with a scalar value, in a loop
     return np.sum(out)
 
 
+def maximum_at_mask_and_negatives(x, keep):  # a boolean mask, then negative indices, as NumPy reads them
+    a = np.zeros(4)
+    np.maximum.at(a, keep, x[keep] * 2.0)
+    b = np.full(3, -np.inf)
+    np.maximum.at(b, np.array([-1, 0, -1, 1]), x)
+    return np.sum(a * np.arange(1.0, 5.0)) + np.sum(np.sin(b))
+
+
 def gcn_bincount(W, H, src, dst):  # the red team's minlength=n, n computed
     n = H.shape[0]
     deg = np.bincount(dst, minlength=n).astype(float) + 1.0
@@ -273,6 +281,8 @@ PROGRAMS = [
     ("segment_softmax", segment_softmax, lambda r: (r.normal(size=6), SEG), 0),
     ("segment_min_rows", segment_min_rows, lambda r: (r.normal(size=(6, 2)), SEG), 0),
     ("scatter_product", scatter_product, lambda r: (r.normal(size=4), IDX), 0),
+    ("maximum_at_mask_and_negatives", maximum_at_mask_and_negatives,
+     lambda r: (r.normal(size=4), np.array([True, False, True, True])), 0),
     ("gcn_bincount", gcn_bincount, lambda r: (_M(r, 3, 2), _M(r, 4, 3), np.array([0, 1, 2, 3, 1]),
                                               np.array([1, 2, 0, 0, 1])), 0),
     ("bincount_weights_minlength", bincount_weights_minlength, lambda r: (r.normal(size=4), IDX), 0),
