@@ -8,6 +8,8 @@ calls `rewrite_iteration_forms` early, and list_joins.py's rewrite after the per
   ``[xs[k] for k in range(start, min(stop, len(xs)), step)]`` of the items it yields (``xs`` a name:
   a list, a tuple, an array's rows; another iterable is first made a list, ``list(...)``, where
   Python always computes the statement);
+- ``reversed(xs)`` of a list the function builds, as a value (``list(reversed(hs))``, ``sum(reversed(xs))``):
+  ``[xs[k] for k in range(len(xs) - 1, -1, -1)]`` (a loop over ``reversed(xs)`` is lowering's own);
 - ``for i, v in enumerate(xs, start=<expression>)``: the start computed once before the loop, in a
   name (then desugar.py's rewrite of a named start);
 - ``np.maximum.at`` / ``np.minimum.at`` / ``np.multiply.at``: the loop NumPy runs (ufunc_loops.py).
@@ -23,7 +25,7 @@ from .list_joins import has_list_joins, list_names
 from .naming import FreeNames, inner_blocks, own_nodes
 from .ufunc_loops import has_ufunc_loops, rewrite_ufunc_loops
 
-_CALLED = {"chain", "islice", "enumerate"}
+_CALLED = {"chain", "islice", "enumerate", "reversed"}
 
 
 def has_iteration_forms(tree: ast.FunctionDef) -> bool:
@@ -94,6 +96,7 @@ class _Calls(ast.NodeTransformer):
 
     def statement(self, stmt: ast.stmt, before: list) -> None:
         self.before, self.depth, self.stmt = before, 0 if _always_run(stmt) else 1, stmt
+        self.iterated = {id(n.iter) for n in ast.walk(stmt) if isinstance(n, (ast.For, ast.comprehension))}
         for field in ("value", "iter", "test"):
             if isinstance(getattr(stmt, field, None), ast.expr):
                 setattr(stmt, field, self.visit(getattr(stmt, field)))
@@ -152,6 +155,16 @@ class _Slices(_Calls):
 
     def visit_Call(self, node: ast.Call):
         self.generic_visit(node)
+        if self.names.resolve(node.func) is builtins.reversed and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.lists \
+                and id(node) not in self.iterated:  # (a loop over reversed(xs) is lowering's own)
+            seq, k = node.args[0].id, self.names.namer.fresh("k")
+            last = ast.BinOp(ast.Call(ast.Name("len", ast.Load()), [ast.Name(seq, ast.Load())], []), ast.Sub(),
+                             ast.Constant(1))
+            steps = ast.Call(ast.Name("range", ast.Load()), [last, ast.Constant(-1), ast.Constant(-1)], [])
+            item = ast.Subscript(ast.Name(seq, ast.Load()), ast.Name(k, ast.Load()), ast.Load())
+            made = ast.ListComp(item, [ast.comprehension(ast.Name(k, ast.Store()), steps, [], 0)])
+            return self._made(made, node, "flipped")
         if self.names.resolve(node.func) is not itertools.islice or not 2 <= len(node.args) <= 4 \
                 or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             return node
@@ -174,9 +187,14 @@ class _Slices(_Calls):
         item = ast.Subscript(ast.Name(seq.id, ast.Load()), ast.Name(k, ast.Load()), ast.Load())
         made = ast.ListComp(item, [ast.comprehension(ast.Name(k, ast.Store()),
                                                      ast.Call(ast.Name("range", ast.Load()), steps, []), [], 0)])
+        return self._made(made, node, "sliced")
+
+    def _made(self, made: ast.expr, node: ast.expr, base: str) -> ast.expr:
+        """`made` in `node`'s place: named before the statement where Python always computes it (a
+        comprehension's own iterable, an argument of ``list``), else written in place."""
         if self.depth:
             return ast.copy_location(made, node)
-        held = self.names.namer.fresh("sliced")  # named before the statement: a comprehension's own iterable
+        held = self.names.namer.fresh(base)
         self.before.append(ast.Assign([ast.Name(held, ast.Store())], made))
         return ast.copy_location(ast.Name(held, ast.Load()), node)
 

@@ -2,8 +2,8 @@
 everyday code writes it: (1) a list appended to and read in the same loop (a history ``ys[-1]``,
 ``hist[-2]``, a KV cache, a running ``sum(xs)``), (2) lists joined with ``+``, repeated with ``*``,
 ``sum(lists, [])``, sliced, extended with ``+=``, reversed in place, and (3) ``itertools.chain`` /
-``islice``, ``enumerate(..., start=<expression>)``, loops over ``str.split``, ``np.maximum.at`` /
-``np.minimum.at`` / ``np.multiply.at`` and ``np.bincount(..., minlength=<computed>)``.
+``islice``, ``enumerate(..., start=<expression>)``, loops over ``str.split``, ``reversed(xs)`` as a value,
+``np.maximum.at`` / ``np.minimum.at`` / ``np.multiply.at`` and ``np.bincount(..., minlength=<computed>)``.
 test_reach12a_spellings.py runs every transformation on them."""
 
 import itertools
@@ -196,6 +196,30 @@ def split_words_enumerated(w, spec="sin cos  sin"):  # .split() with no separato
     return t
 
 
+def config_characters_and_lines(w, mode="sc", cfg="ab\nc"):  # a loop over a string, over .splitlines()
+    t = 0.0
+    for c in mode:
+        t = t + (np.sum(np.sin(w)) if c == "s" else np.sum(np.cos(w)))
+    for line in cfg.splitlines():
+        t = t + np.sum(w ** 2) * len(line)
+    return t
+
+
+def reversed_hidden_states(x):  # list(reversed(hs)), sum(reversed(hs)) of a list built by append
+    hs = []
+    h = 0.0
+    for v in x:
+        h = np.tanh(v + 0.5 * h)
+        hs.append(h)
+    back = list(reversed(hs))
+    return sum(b * (i + 1) for i, b in enumerate(back)) + sum(reversed(hs)) ** 2
+
+
+def reversed_display_stacked(x):  # np.stack(list(reversed(...))) of a display of arrays
+    hs = [np.sin(x), np.cos(x) * 2.0]
+    return np.sum(np.stack(list(reversed(hs)))[0] * x)
+
+
 def segment_softmax(scores, seg, n_seg=3):  # the red team's np.maximum.at
     mx = np.full(n_seg, -np.inf)
     np.maximum.at(mx, seg, scores)
@@ -278,6 +302,9 @@ PROGRAMS = [
     ("enumerate_computed_start", enumerate_computed_start, lambda r: (r.normal(size=4),), 0),
     ("split_config_terms", split_config_terms, lambda r: (r.normal(size=4),), 0),
     ("split_words_enumerated", split_words_enumerated, lambda r: (r.normal(size=4),), 0),
+    ("config_characters_and_lines", config_characters_and_lines, lambda r: (r.normal(size=3),), 0),
+    ("reversed_hidden_states", reversed_hidden_states, lambda r: (r.normal(size=4),), 0),
+    ("reversed_display_stacked", reversed_display_stacked, lambda r: (r.normal(size=3),), 0),
     ("segment_softmax", segment_softmax, lambda r: (r.normal(size=6), SEG), 0),
     ("segment_min_rows", segment_min_rows, lambda r: (r.normal(size=(6, 2)), SEG), 0),
     ("scatter_product", scatter_product, lambda r: (r.normal(size=4), IDX), 0),
