@@ -9,7 +9,12 @@ after parsing) as new lists built by ``append``, which lowering differentiates i
     xs * 2 (a list), sum([a, b], [])            the same loops, in Python's order
     xs += [y]                                   xs.append(y)
     for t in range(n):                          for t in range(n):
-        ys.append(f(ys[-1]))                        ys = ys + [f(ys[-1])]   (then as above)
+        ys.append(f(ys[-1]))                        ys_grown = ys       (bound on every path)
+                                                    ys_grown = []
+                                                    for item in ys:
+                                                        ys_grown.append(item)
+                                                    ys_grown.append(f(ys[-1]))
+                                                    ys = ys_grown
     out.reverse()                               out = [out[k] for k in range(len(out) - 1, -1, -1)]
 
 An operand is taken for a list only where the function says so: a display, a comprehension,
@@ -195,7 +200,8 @@ class _Rewriter:
             k += len(written)
 
     def _grown_while_read(self, loop) -> None:
-        """``L.append(v)`` inside `loop` of a list `loop` also reads: ``L = L + [v]`` (a new list)."""
+        """``L.append(v)`` inside `loop` of a list `loop` also reads: ``L = L + [v]``, a new list (built
+        by `_statement` in ``L_grown``)."""
         appended = {n.func.value.id for n in ast.walk(ast.Module(loop.body, [])) if isinstance(n, ast.Call)
                     and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
                     and isinstance(n.func.value, ast.Name)}
