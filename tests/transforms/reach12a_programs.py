@@ -71,6 +71,13 @@ def running_sum_of_list(w):  # sum(xs) read each iteration, appended in a branch
     return total
 
 
+def history_then_stacked(x):  # ys[0] and sum(ys) in the loop, np.stack(ys) and max of numbers after
+    ys = [x]
+    for _ in range(4):
+        ys.append(np.sin(ys[-1]) * 0.5 + 0.1 * ys[0] * np.sum(sum(ys)))
+    return np.sum(np.stack(ys) ** 2) + max(float(np.sum(y)) for y in ys)
+
+
 def float32_history(x):  # float32 arrays through the history
     seq = [x]
     for i in range(3):
@@ -103,6 +110,18 @@ def repeated_lists(x):  # xs * 3, 2 * [v], then enumerate over the join
     zs = xs * 3
     ws = 2 * [np.cos(x[2])]
     return sum(v * (i + 1) for i, v in enumerate(zs + ws))
+
+
+def joined_in_a_helper_loop(x):  # a helper joining lists and slicing an islice, called in a loop
+    total = 0.0
+    for k in range(2):
+        total = total + _padded_terms(x * (k + 1.0))
+    return total
+
+
+def _padded_terms(h):
+    parts = [h[0]] + [v * v for v in h] + 2 * [np.sin(h[-1])]
+    return sum(itertools.islice(parts, 1, None)) + parts[0] * sum(parts[-2:])
 
 
 def sum_of_lists(x):  # sum([a, b, [c]], [])
@@ -285,11 +304,13 @@ PROGRAMS = [
     ("kv_cache_stack_values", kv_cache_stack, lambda r: (_M(r, 3, 3), _M(r, 4, 3), _M(r, 3, 3), _M(r, 3, 3)), 3),
     ("kv_cache_comprehension", kv_cache_comprehension, lambda r: (_M(r, 4, 3), _M(r, 3, 3)), 1),
     ("running_sum_of_list", running_sum_of_list, lambda r: (r.normal(size=4),), 0),
+    ("history_then_stacked", history_then_stacked, lambda r: (r.normal(size=3),), 0),
     ("float32_history", float32_history, lambda r: (r.normal(size=3),), 0),
     ("sigma_points", sigma_points, lambda r: (r.normal(size=3), r.normal(size=(3, 3))), 0),
     ("sigma_points_cov", sigma_points, lambda r: (r.normal(size=3), r.normal(size=(3, 3))), 1),
     ("joined_then_appended", joined_then_appended, lambda r: (r.normal(size=3),), 0),
     ("repeated_lists", repeated_lists, lambda r: (r.normal(size=3),), 0),
+    ("joined_in_a_helper_loop", joined_in_a_helper_loop, lambda r: (r.normal(size=3),), 0),
     ("sum_of_lists", sum_of_lists, lambda r: (r.normal(size=3),), 0),
     ("extended_in_place", extended_in_place, lambda r: (r.normal(size=3),), 0),
     ("sliced_lists", sliced_lists, lambda r: (r.normal(size=3),), 0),
