@@ -37,8 +37,9 @@ NUMBA_REFUSED = {
     "segment_min_rows": "numba's np.full takes no shape computed from another array's shape",
 }
 
-#: first order, in the default run; second order and `srcdiff.check` (sympy) in a sampled family
-FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree")
+#: first order, in the default run (value_and_grad and vjp, which share grad's code, in the slow set and
+#: test_numba_included); second order and `srcdiff.check` (sympy) in a sampled family
+FIRST = ("grad", "jvp", "tree")
 
 #: second order refused at the user's line: the list rebuilt inside a branch of the loop is, in the
 #: gradient's own code, a list on one side of that branch only
@@ -48,6 +49,12 @@ SECOND_REFUSED = {"running_sum_of_list"}
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_every_transformation(program):
     matrix.assert_ok(program, FIRST)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_value_and_grad_and_vjp(program):
+    matrix.assert_ok(program, ("grad", "value_and_grad", "vjp"))
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
@@ -68,7 +75,11 @@ def test_numba_included(program):  # every transformation again, numba too (one 
     matrix.assert_numba_included(program, NUMBA_REFUSED)
 
 
-@pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
+def _every_third_in_default_run(programs: list) -> list:
+    return [p if i % 3 == 0 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(programs)]
+
+
+@pytest.mark.parametrize("program", _every_third_in_default_run(matrix.with_array_argument(programs())), ids=_name)
 def test_float32_gradients_stay_float32(program):
     matrix.assert_float32_stays_float32(program)
 
