@@ -2,8 +2,8 @@
 calls `rewrite_iteration_forms` early, and list_joins.py's rewrite after the per-field lists):
 
 - ``itertools.chain(a, b)`` where Python iterates it once (a ``for``, a comprehension, ``sum``,
-  ``list``, ``islice``, or a name read once): the list ``list(a) + list(b)`` (its items, in order),
-  which list_joins.py builds with ``append``;
+  ``list``, ``islice``, ..., directly or through a name read once there): the list ``list(a) +
+  list(b)`` (its items, in order), which list_joins.py builds with ``append``;
 - ``itertools.islice(xs, stop)`` / ``islice(xs, start, stop[, step])``: the comprehension
   ``[xs[k] for k in range(start, min(stop, len(xs)), step)]`` of the items it yields (``xs`` a name:
   a list, a tuple, an array's rows; another iterable is first made a list, ``list(...)``, where
@@ -38,19 +38,37 @@ def has_iteration_forms(tree: ast.FunctionDef) -> bool:
 def rewrite_iteration_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings of the module's doc (list joins apart)."""
     rewrite_ufunc_loops(tree, names)
-    _block(tree.body, names, _Chains(names, _read_once(tree)))  # first: islice reads the lists made
+    _block(tree.body, names, _Chains(names, _read_once(tree, names)))  # first: islice reads the lists made
     _block(tree.body, names, _Slices(names, list_names(tree, names)))
     ast.fix_missing_locations(tree)
 
 
-def _read_once(tree: ast.FunctionDef) -> set:
-    """Local names assigned once and read once (an iterator a name holds, consumed where it is read)."""
-    stores, loads = {}, {}
+def _read_once(tree: ast.FunctionDef, names: FreeNames) -> set:
+    """Local names assigned once and read once, where that read iterates them once (an iterator a
+    name holds, consumed where it is read)."""
+    stores, loads, consumed = {}, {}, set()
+    parents = {id(child): n for n in own_nodes(tree) for child in ast.iter_child_nodes(n)}
     for node in own_nodes(tree):
         if isinstance(node, ast.Name):
             counts = stores if isinstance(node.ctx, (ast.Store, ast.Del)) else loads
             counts[node.id] = counts.get(node.id, 0) + 1
-    return {n for n, c in stores.items() if c == 1 and loads.get(n, 0) == 1}
+            if isinstance(node.ctx, ast.Load) and _consumed(node, parents.get(id(node)), names):
+                consumed.add(node.id)
+    return {n for n, c in stores.items() if c == 1 and loads.get(n, 0) == 1 and n in consumed}
+
+
+#: what iterates its argument once, to the end (or as far as islice reads)
+_CONSUMERS = (builtins.list, builtins.tuple, builtins.sum, builtins.sorted, builtins.min, builtins.max,
+              builtins.enumerate, builtins.zip, itertools.islice)
+
+
+def _consumed(node: ast.expr, parent, names: FreeNames) -> bool:
+    """Whether `node` is iterated once where it stands: a loop's or a comprehension's iterable, or an
+    argument of one of _CONSUMERS."""
+    if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
+        return True
+    return isinstance(parent, ast.Call) and node in parent.args and any(
+        names.resolve(parent.func) is f for f in _CONSUMERS)
 
 
 def _block(body: list, names: FreeNames, visitor) -> None:
@@ -97,6 +115,7 @@ class _Calls(ast.NodeTransformer):
     def statement(self, stmt: ast.stmt, before: list) -> None:
         self.before, self.depth, self.stmt = before, 0 if _always_run(stmt) else 1, stmt
         self.iterated = {id(n.iter) for n in ast.walk(stmt) if isinstance(n, (ast.For, ast.comprehension))}
+        self.parents = {id(child): n for n in ast.walk(stmt) for child in ast.iter_child_nodes(n)}
         for field in ("value", "iter", "test"):
             if isinstance(getattr(stmt, field, None), ast.expr):
                 setattr(stmt, field, self.visit(getattr(stmt, field)))
@@ -137,9 +156,13 @@ class _Chains(_Calls):
         if self.names.resolve(node.func) is not itertools.chain or not node.args or node.keywords \
                 or any(isinstance(a, ast.Starred) for a in node.args):
             return node
-        held = self.stmt.targets[0] if isinstance(self.stmt, ast.Assign) and self.stmt.value is node else None
-        if held is not None and not (isinstance(held, ast.Name) and held.id in self.once):
-            return node  # an iterator a name keeps and reads twice: Python's second read finds it spent
+        held = self.stmt.value is node and len(self.stmt.targets) == 1 and self.stmt.targets[0] \
+            if isinstance(self.stmt, ast.Assign) else None
+        if held:
+            if not (isinstance(held, ast.Name) and held.id in self.once):
+                return node  # an iterator a name keeps and reads twice: Python's second read finds it spent
+        elif not _consumed(node, self.parents.get(id(node)), self.names):
+            return node  # given to something that may iterate it twice, or call next() on it
         joined = ast.Call(ast.Name("list", ast.Load()), [node.args[0]], [])
         for part in node.args[1:]:
             joined = ast.BinOp(joined, ast.Add(), ast.Call(ast.Name("list", ast.Load()), [part], []))

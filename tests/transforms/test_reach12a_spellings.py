@@ -110,6 +110,19 @@ def chain_read_twice(a, b):
     return first + sum(v for v in it)  # Python's iterator is spent: this sum is 0
 
 
+def _sums_twice(it):
+    return sum(v for v in it) + sum(v * v for v in it)  # Python's second sum is 0 for an iterator
+
+
+def chain_given_to_a_helper(a, b):
+    return _sums_twice(itertools.chain(a, b))
+
+
+def chain_held_by_two_names(a, b):
+    p = q = itertools.chain(a, b)
+    return sum(p) + sum(v * v for v in q)
+
+
 def list_plus_array_argument(x, arr):
     return np.sum([x[0]] + arr)  # NumPy's sum of an array, not a list joined
 
@@ -118,6 +131,8 @@ def list_plus_array_argument(x, arr):
     (grown_with_a_second_name, (np.array([0.4, -0.3]),)),
     (reversed_with_a_second_name, (np.array([0.4, -0.3, 0.8]),)),
     (chain_read_twice, (np.array([0.4, -0.3]), np.array([0.7]))),
+    (chain_given_to_a_helper, (np.array([0.4, -0.3]), np.array([0.7]))),
+    (chain_held_by_two_names, (np.array([0.4, -0.3]), np.array([0.7]))),
     (list_plus_array_argument, (np.array([0.4, -0.3]), np.array([0.7, 0.1]))),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_python_semantics_or_a_refusal_at_the_line(f, args):
