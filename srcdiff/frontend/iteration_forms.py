@@ -39,7 +39,8 @@ def rewrite_iteration_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings of the module's doc (list joins apart)."""
     rewrite_ufunc_loops(tree, names)
     _block(tree.body, names, _Chains(names, _read_once(tree, names)))  # first: islice reads the lists made
-    _block(tree.body, names, _Slices(names, list_names(tree, names)))
+    params = {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}
+    _block(tree.body, names, _Slices(names, list_names(tree, names), params))
     ast.fix_missing_locations(tree)
 
 
@@ -172,9 +173,9 @@ class _Chains(_Calls):
 class _Slices(_Calls):
     """``itertools.islice(xs, ...)``: the comprehension of the items it yields."""
 
-    def __init__(self, names: FreeNames, lists: set):
+    def __init__(self, names: FreeNames, lists: set, params: set):
         super().__init__(names)
-        self.lists = lists
+        self.lists, self.params = lists, params
 
     def visit_Call(self, node: ast.Call):
         self.generic_visit(node)
@@ -195,8 +196,8 @@ class _Slices(_Calls):
         start, stop, step = (ast.Constant(0), bounds[0], None) if len(bounds) == 1 else \
             (bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else None)
         if not (isinstance(seq, ast.Name) and seq.id in self.lists):  # (a dict's items are its keys)
-            if self.depth:
-                return node
+            if self.depth or isinstance(seq, ast.Name) and seq.id in self.names.local - self.params:
+                return node  # (a local iterator: Python's islice leaves the rest of it for later reads)
             held = self.names.namer.fresh("sliced")
             self.before.append(ast.Assign([ast.Name(held, ast.Store())],
                                           ast.Call(ast.Name("list", ast.Load()), [seq], [])))
