@@ -21,6 +21,7 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``scipy.linalg.cho_factor``/``cho_solve``: a Cholesky factor and triangular solves (cholesky_factors.py);
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
+- lists joined, grown while read, reversed; chain, islice, np.maximum.at (list_joins.py, iteration_forms.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
 - complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
 - merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
@@ -42,6 +43,8 @@ from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .generators import check_generator_calls
+from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
+from .list_joins import rewrite_list_joins
 from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
 from .nested_varargs import bind_nested_varargs, has_nested_varargs
@@ -55,12 +58,14 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
             or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
-            or has_python_forms(tree) or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
+            or has_python_forms(tree) or has_iteration_forms(tree)
+            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
     rewrite_python_forms(tree, names)
+    rewrite_iteration_forms(tree, names)
     bind_nested_varargs(tree, names.namer)
     rewrite_calls(tree, names)
     rewrite_cholesky_factors(tree, names)
@@ -68,6 +73,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     rewrite_spellings(tree, names)
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
+    rewrite_list_joins(tree, names)  # after the per-field lists: their appends and reads too
     substitute_views(tree)
     split_complex(tree, names)
     return ast.fix_missing_locations(tree)

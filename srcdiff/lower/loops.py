@@ -41,6 +41,10 @@ class _Carried(NamedTuple):
     init: Operand  # its value before the loop
 
 
+#: methods of `str` giving a list of strings (rule_calls.py reads them as text with no gradient)
+_SPLITS = frozenset({"split", "rsplit", "splitlines"})
+
+
 def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
     state = lower.state
     if stmt.orelse:
@@ -148,6 +152,8 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tu
         counted = [_count_as_range(state, a, it.args) for a in it.args]
         return [lower.expressions.expr(a) for a in counted], stmt.target.elts, None
     rule = state.table.lookup(func) if func is not None else None
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _SPLITS:
+        return [lower.expressions.expr(it)], [stmt.target], None  # the parts of a configuration string
     if func is not None and func is not list and func is not tuple and not (rule is not None and rule.tuple_result) \
             and not inspect.isgeneratorfunction(func):  # a generator: the list it yields (frontend/generators.py)
         raise state.error(stmt, f"looping over {ast.unparse(it)} is not supported",

@@ -46,7 +46,7 @@ _QUERIES = frozenset({"index", "count"})
 #: Methods of `str` (no NumPy array has one): a configuration string read as the user wrote it.
 _TEXT_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "title", "capitalize",
                            "replace", "removeprefix", "removesuffix", "startswith", "endswith", "isdigit",
-                           "isalpha", "isalnum", "isspace"})
+                           "isalpha", "isalnum", "isspace", "split", "rsplit", "splitlines"})
 
 
 def lower_method_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:

@@ -12,10 +12,7 @@ from numeric import central_difference
 
 import srcdiff
 
-from . import redteam_wave11 as wave
 from . import redteam_wave11_idioms as idioms
-from . import redteam_wave11_models as models
-from . import redteam_wave11_more as more
 from .corpus import Program
 from .matrix import OK, REFUSED, run
 
@@ -84,30 +81,19 @@ def test_entropy_of_an_exact_zero_probability_is_nan_not_a_number():
 
 
 # ---- 2. reasonable code still refused, each at the user's line (OPEN) ---------------------------------
-# Classes, one program each from the wave (several spellings in the corpus): a list concatenated with
-# ``+`` (``[mu] + [mu + S[:, i] for i in ...]``), a list appended to and read in the same loop
-# (``ys.append(f(ys[-1]))``, a KV cache), ``list.reverse()``, ``np.maximum.at``,
-# a loop over ``str.split`` of a config string, ``itertools.islice``,
+# Classes, one program each from the wave (several spellings in the corpus):
 # ``functools.partial`` of a bound method, a user class with ``__add__``/``__mul__``, recursion over a
-# nested list, memoisation in a dict, ``scipy.stats.gamma.mean``, a length computed in the function as
-# ``minlength=n``.  (reach11a: list.pop/insert, Enum, nonlocal; numba11: numba-only refusals.)
+# nested list, memoisation in a dict, ``scipy.stats.gamma.mean``.  (reach11a: list.pop/insert, Enum,
+# nonlocal; numba11: numba-only refusals; reach12a, test_reach12a_spellings.py: a list concatenated with
+# ``+``, appended to and read in one loop (a KV cache), ``list.reverse()``, ``np.maximum.at``, a loop over
+# ``str.split``, ``itertools.islice``, ``minlength=n`` computed in the function.)
 
 R = np.random.default_rng(11)
 REFUSED_CODE = [
-    ("list_concatenation", wave.unscented_transform, (R.normal(size=2), 0.5 * R.normal(size=(2, 2)))),
-    ("append_and_read", wave.hand_adjoint_decay, (0.7,)),
-    ("kv_cache", more.kv_cache_decoding,
-     (0.5 * R.normal(size=(3, 2)), R.normal(size=(4, 3)), 0.5 * R.normal(size=(3, 2)), 0.5 * R.normal(size=(3, 2)))),
-    ("list_reverse", models.returns_reversed_loop, (R.normal(size=2), R.normal(size=(5, 2)))),
-    ("maximum_at", more.segment_softmax, (R.normal(size=6), np.array([0, 1, 0, 2, 1, 2]))),
-    ("str_split_loop", idioms.split_config_terms, (R.normal(size=4),)),
-    ("islice", idioms.chain_islice, (R.normal(size=3), R.normal(size=3)), 1),
     ("partial_of_bound_method", idioms.partial_of_method, (0.4, [0.5, -1.0, 2.0])),
     ("operator_overloading", idioms.operator_overloading, (0.7,)),
     ("recursion_over_nested_list", idioms.recursive_nested_list, (0.6,)),
     ("memo_dict", idioms.memo_dict_recursion, (0.8,)),
-    ("computed_minlength", models.gcn_bincount,
-     (0.5 * R.normal(size=(3, 2)), R.normal(size=(4, 3)), models.SRC, models.DST)),
 ]
 
 
