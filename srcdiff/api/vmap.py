@@ -9,6 +9,8 @@ the gradient's generated code: per-example gradients.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ..driver.cache import Options
@@ -54,6 +56,23 @@ def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = Non
 def parameter_names(func) -> list[str]:
     tree = parse_function(func).tree
     return [a.arg for a in tree.args.posonlyargs + tree.args.args]
+
+
+def with_defaults(func, args: list) -> list:
+    """`args` followed by the defaults of the positional parameters after them: the batched code
+    is made for every parameter, and one left to its default is the same for every example."""
+    if isinstance(func, GradFunction):
+        return list(func.front.binder.bind(tuple(args), {}))
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return list(args)
+    out = list(args)
+    for p in params[len(args):]:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is p.empty:
+            break
+        out.append(p.default)
+    return out
 
 
 class VmapFunction:
@@ -104,6 +123,8 @@ class VmapFunction:
                                hint="give every batched argument the same length along its batch axis")
         if 0 in sizes:
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
+        full = with_defaults(self.func, moved)  # the defaults the call leaves out, passed on unbatched
+        moved, axes = full, list(axes) + [None] * (len(full) - len(moved))
         plan = self._plan
         if plan is not None and plan.matches(moved):
             return plan.run(*moved)
