@@ -234,7 +234,7 @@ def rk4_adjoint(k, T=1.0, n=10):
     """dL/dk of L = y(T)^2 for y' = -k y + sin t, by a hand-written continuous adjoint through RK4."""
     h = T / n
     ys, t, y = [], 0.0, 1.0
-    for i in range(n):
+    for _ in range(n):
         ys.append(y)
         k1 = -k * y + math.sin(t)
         k2 = -k * (y + h / 2 * k1) + math.sin(t + h / 2)

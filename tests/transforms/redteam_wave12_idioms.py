@@ -26,7 +26,7 @@ import numpy as np
 
 
 def late_binding_lambdas(x):
-    fs = [lambda v: v * k for k in range(1, 4)]  # every lambda sees k = 3, as Python says
+    fs = [lambda v: v * k for k in range(1, 4)]  # every lambda sees k = 3, as Python says  # noqa: B023
     return sum(np.sum(f(x) ** 2) for f in fs)
 
 
