@@ -17,6 +17,8 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir.nodes import (
@@ -248,12 +250,19 @@ def _only_operators(node: Node, state: Batching) -> None:
     for sub in ast.walk(node.expr):
         if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
             continue  # a constant of a module (np.pi, math.inf)
+        if isinstance(sub, ast.Call) and not sub.keywords and _elementwise(sub.func):
+            continue  # np.abs(r) <= c: elementwise, the same over rows as over one
         if not isinstance(sub, _OPERATORS) and not (isinstance(sub, ast.Name) and sub.id in ("np", "math")):
             state.wrong_rows[node.out.name] = (
                 node, f"the test `{ast.unparse(node.expr)}` computes a value inside it (a call or an index), "
                 "which batching would compute over the whole batch",
                 "assign that value to a name on a line of its own before the test")
             return
+
+
+def _elementwise(func: ast.expr) -> bool:
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
+        and isinstance(getattr(np, func.attr, None), np.ufunc)
 
 
 _QUERIES = {"shape", "size", "ndim", "dtype"}

@@ -82,8 +82,8 @@ def reduce(node, state):
     if axis is None:
         if node.rule.name.endswith("norm") and rank > 1 and node.static.get("ord") not in (None, "fro"):
             state.refuse(node, "a matrix norm of a batch of matrices with this ord has no batching rule")
-        if node.rule.name.endswith("cumsum") and rank > 1:
-            state.refuse(node, "np.cumsum without an axis flattens each row: no batching rule")
+        if node.rule.name.endswith(("cumsum", "cumprod")) and rank > 1:
+            state.refuse(node, f"{node.rule.name} without an axis flattens each row: no batching rule")
         new = 1 if rank == 1 else tuple(range(1, rank + 1))
     elif isinstance(axis, tuple):
         new = tuple(a + 1 if a >= 0 else a for a in axis)

@@ -145,7 +145,7 @@ class VmapFunction:
             run = runner(made, found, self.jit)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
         except SrcDiffError as exc:
-            raise explained(exc) from None
+            raise explained(exc, batching=isinstance(self.func, GradFunction)) from None
         self._plan = plan_for(moved, [*lowereds, found], run)
         return result
 
