@@ -32,6 +32,19 @@ from .expressions import ExpressionLowerer
 _MEANS = (statistics.fmean, statistics.mean)
 
 
+def _prod_of_array(lower: ExpressionLowerer, node: ast.Call, arg: ast.expr, target) -> Operand:
+    """``math.prod(x)`` of a 1-D array (``math.prod(x[:3])``): the product of its items, by
+    np.prod's rule (exact where an item is 0)."""
+    state = lower.state
+    x = lower.expr(arg)
+    if state.is_list(x) or state.facts.ndim(x) != 1:
+        raise state.error(node, "math.prod(...) is supported of a list written in the call "
+                          "(math.prod([a, b, c])) or of a 1-D array",
+                          "write the product (a * b * c), or use np.prod of an array")
+    expr = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "prod", ast.Load()), [operand_ast(x)], [])
+    return emit_rule(state, state.table.lookup(np.prod), (x,), {"axis": None, "keepdims": False}, expr, target)
+
+
 def number_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:
     """The call lowered as the module docstring says; None for any other call."""
     if func not in (math.fsum, math.prod, builtins.divmod, np.divmod, *_MEANS):
@@ -49,8 +62,7 @@ def number_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Opera
     arg = node.args[0]
     if func is math.prod:
         if not isinstance(arg, (ast.List, ast.Tuple)) or not arg.elts:
-            raise state.error(node, "math.prod(...) is supported of a list written in the call "
-                              "(math.prod([a, b, c]))", "write the product (a * b * c), or use np.prod of an array")
+            return _prod_of_array(lower, node, arg, target)
         product = arg.elts[0]
         for item in arg.elts[1:]:
             product = ast.copy_location(ast.BinOp(product, ast.Mult(), item), node)
