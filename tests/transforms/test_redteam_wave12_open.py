@@ -14,6 +14,7 @@ import srcdiff
 from . import redteam_wave12 as wave
 from . import redteam_wave12_idioms as idioms
 from . import redteam_wave12_models as models
+from . import redteam_wave12_numpy as conveniences
 from . import redteam_wave12_points as points
 from .corpus import Program
 from .matrix import OK, REFUSED, run
@@ -92,7 +93,7 @@ def test_vmap_of_a_gradient_with_a_tape(f, args):
 # Classes, one program each: an object of a user class built inside the function (a dataclass matched
 # by ``match``, a layer class with super().__call__, a classmethod constructor of a dict), ``match`` with
 # mapping patterns, ``getattr(np, name)``, a dict of functions keyed by enum members, IntEnum members as
-# indices, np.vectorize / np.piecewise / np.apply_along_axis with a lambda, itertools.cycle / zip_longest /
+# indices, np.vectorize / np.piecewise / np.apply_along_axis with a lambda, itertools.zip_longest /
 # groupby / starmap, ``min(range(n), key=...)``, ``list(array)`` of rows, a generator passed to another
 # generator, a parameter tree passed whole to a local function, np.ix_ in-place assembly,
 # scipy.stats.weibull_min, np.cov(rowvar=False).  (reach12a/b: list +, islice, operator overloading,
@@ -107,15 +108,14 @@ REFUSED_CODE = [
     ("getattr_numpy", idioms.getattr_numpy, (R.normal(size=(3, 2)), R.normal(size=(4, 3)))),
     ("enum_keyed_functions", idioms.enum_auto_dispatch, (R.normal(size=4), R.normal(size=4))),
     ("intenum_index", idioms.intenum_index, (R.normal(size=3),)),
-    ("np_vectorize", idioms.np_vectorize, (R.normal(size=5),)),
-    ("np_piecewise_lambdas", idioms.np_piecewise, (R.normal(size=6),)),
-    ("itertools_cycle", idioms.cycle_zip, (R.normal(size=7),)),
+    ("np_vectorize", conveniences.np_vectorize, (R.normal(size=5),)),
+    ("np_piecewise_lambdas", conveniences.np_piecewise, (R.normal(size=6),)),
     ("itertools_zip_longest", idioms.zip_longest_weights, (R.normal(size=4),)),
     ("itertools_groupby", idioms.groupby_static, (R.normal(size=6),)),
     ("min_with_key", idioms.min_key_select, (np.array([1.2, 0.4, -0.5, 0.9]),)),
     ("list_of_rows", idioms.de_casteljau, (R.normal(size=8),)),
     ("generator_of_generator", idioms.generator_pipeline, (R.normal(size=5),)),
-    ("tree_to_local_function", idioms.dict_sgd_step, ({"w": R.normal(size=3), "b": 0.1}, R.normal(size=(6, 3)),
+    ("tree_to_local_function", conveniences.dict_sgd_step, ({"w": R.normal(size=3), "b": 0.1}, R.normal(size=(6, 3)),
                                                       R.normal(size=6))),
     ("ix_assembly", wave.truss_compliance, (1.0 + 0.2 * np.abs(R.normal(size=7)), wave.NODES, wave.BARS, wave.LOAD)),
     ("weibull_min", models.weibull_scipy, (np.array([0.3, 0.5]), np.array([0.5, 1.2, 2.0, 3.1, 0.7]),
