@@ -5,6 +5,7 @@ written out here), never srcdiff's."""
 
 from __future__ import annotations
 
+import enum
 import itertools
 import math
 
@@ -253,9 +254,32 @@ def test_check_of_a_cycled_zip_agrees():
     assert_numba_agrees_or_refuses(_program(cycle_named, X5))
 
 
+# ---- 10. an IntEnum member as an index was refused ---------------------------------------------------------
+# ``p[Axis.X]`` with ``class Axis(enum.IntEnum)``: "'Axis' is a function or module, not a value".  FIXED:
+# lower/subscripts.py reads a member of an int enum written as an index as the number it is (a member
+# held in a name, in a slice or in arithmetic is still refused at its line: it may be tested with `is`).
+
+
+class Axis(enum.IntEnum):
+    X = 0
+    Y = 1
+    Z = 2
+
+
+def enum_indexed(p):
+    return p[Axis.X] ** 2 + np.sin(p[Axis.Z]) * p[Axis.Y]
+
+
+def enum_indexed_matrix(P):
+    return np.sum(P[Axis.Y] ** 2) + P[Axis.X, Axis.Y] * P[Axis.Y, Axis.Z]
+
+
+ENUMS = [(enum_indexed, (R.normal(size=3),)), (enum_indexed_matrix, (R.normal(size=(2, 3)),))]
+
+
 # ---- every class's variants through every transformation: one table ---------------------------------
 
-TABLE = TRIES + DISTANCES + PRODUCTS + CYCLES
+TABLE = TRIES + DISTANCES + PRODUCTS + CYCLES + ENUMS
 IDS = [f"{f.__name__}-{k}" for k, (f, _) in enumerate(TABLE)]
 
 

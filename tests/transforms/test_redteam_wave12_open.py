@@ -92,8 +92,8 @@ def test_vmap_of_a_gradient_with_a_tape(f, args):
 # ---- 4. reasonable code still refused, each at the user's line (OPEN) -----------------------------------
 # Classes, one program each: an object of a user class built inside the function (a dataclass matched
 # by ``match``, a layer class with super().__call__, a classmethod constructor of a dict), ``match`` with
-# mapping patterns, ``getattr(np, name)``, a dict of functions keyed by enum members, IntEnum members as
-# indices, np.vectorize / np.piecewise / np.apply_along_axis with a lambda, itertools.zip_longest /
+# mapping patterns, ``getattr(np, name)``, a dict of functions keyed by enum members, np.vectorize
+# / np.piecewise / np.apply_along_axis with a lambda, itertools.zip_longest /
 # groupby / starmap, ``min(range(n), key=...)``, ``list(array)`` of rows, a generator passed to another
 # generator, a parameter tree passed whole to a local function, np.ix_ in-place assembly,
 # scipy.stats.weibull_min, np.cov(rowvar=False).  (reach12a/b: list +, islice, operator overloading,
@@ -107,7 +107,6 @@ REFUSED_CODE = [
     ("match_mapping", idioms.match_mapping, (R.normal(size=5), R.normal(size=5))),
     ("getattr_numpy", idioms.getattr_numpy, (R.normal(size=(3, 2)), R.normal(size=(4, 3)))),
     ("enum_keyed_functions", idioms.enum_auto_dispatch, (R.normal(size=4), R.normal(size=4))),
-    ("intenum_index", idioms.intenum_index, (R.normal(size=3),)),
     ("np_vectorize", conveniences.np_vectorize, (R.normal(size=5),)),
     ("np_piecewise_lambdas", conveniences.np_piecewise, (R.normal(size=6),)),
     ("itertools_zip_longest", idioms.zip_longest_weights, (R.normal(size=4),)),
