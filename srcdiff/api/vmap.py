@@ -134,9 +134,12 @@ class VmapFunction:
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row)
-                if call.flat is not None:
-                    raise SrcDiffError(f"{self.__qualname__}: the gradient of a tree, method or partial cannot be "
-                                       "batched yet", hint="pass the arrays as parameters")
+                if call.flat is not None:  # named at the user's def line: which function, and why
+                    user = self.func.front.target.func
+                    raise parse_function(user).error(
+                        parse_function(user).tree, f"{self.__qualname__}: the gradient of a function taking a tree "
+                        "(a dict, list, tuple or dataclass argument), a method or a partial cannot be batched yet",
+                        "pass the arrays as parameters of their own")
                 lowereds.append(lowered_of(func))
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
