@@ -277,9 +277,56 @@ def enum_indexed_matrix(P):
 ENUMS = [(enum_indexed, (R.normal(size=3),)), (enum_indexed_matrix, (R.normal(size=(2, 3)),))]
 
 
+# ---- 11. items swapped by a tuple assignment were refused ----------------------------------------------------
+# ``a[0], a[1] = a[1], a[0]``: "assignment to a[0] is not supported".  FIXED: lower/assignments.py
+# computes every right-hand side first, as Python does, then writes the items in order, where the
+# right-hand sides are numbers (copies in NumPy too).  Rows (``B[0], B[1] = B[1], B[0]``, views NumPy reads
+# after the first write, so both rows end up equal) and values of unknown shape stay refused.
+
+
+def swap_items(x):
+    a = x.copy()
+    a[0], a[1] = a[1], a[0] * 2.0
+    return np.sum(a * np.arange(1.0, 4.0))
+
+
+def swap_through_a_function(x):
+    a = x.copy()
+    a[0], a[2] = a[2], np.sin(a[0])
+    return np.sum(a * np.arange(1.0, 4.0))
+
+
+def swap_matrix_items(W):
+    X = W.copy()
+    X[0, 1], X[1, 0] = X[1, 0], 2.0 * X[0, 1]
+    return np.sum(X * np.arange(1.0, 7.0).reshape(2, 3))
+
+
+def swap_item_and_name(x, y):
+    a = x.copy()
+    a[0], b = y * 2.0, a[0]
+    return np.sum(a) * b
+
+
+def swap_rows(W):
+    X = W.copy()
+    X[0], X[1] = X[1], X[0]
+    return np.sum(X * np.arange(1.0, 7.0).reshape(2, 3))
+
+
+SWAPS = [(swap_items, (R.normal(size=3),)), (swap_through_a_function, (R.normal(size=3),)),
+         (swap_matrix_items, (R.normal(size=(2, 3)),)), (swap_item_and_name, (R.normal(size=3), 0.7))]
+
+
+def test_swapping_rows_through_views_is_refused():
+    with pytest.raises(srcdiff.SrcDiffError, match="both rows end up equal") as info:
+        srcdiff.grad(swap_rows)(R.normal(size=(2, 3)))
+    assert HERE in str(info.value)
+
+
 # ---- every class's variants through every transformation: one table ---------------------------------
 
-TABLE = TRIES + DISTANCES + PRODUCTS + CYCLES + ENUMS
+TABLE = TRIES + DISTANCES + PRODUCTS + CYCLES + ENUMS + SWAPS
 IDS = [f"{f.__name__}-{k}" for k, (f, _) in enumerate(TABLE)]
 
 
