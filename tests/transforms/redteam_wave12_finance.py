@@ -45,7 +45,7 @@ def garman_kohlhagen(S, K=1.1, T=0.75, rd=0.03, rf=0.01, vol=0.12):
     d1 = (np.log(S / K) + (rd - rf + 0.5 * vol ** 2) * T) / (vol * np.sqrt(T))
     d2 = d1 - vol * np.sqrt(T)
     N = scipy.stats.norm.cdf
-    return S * np.exp(-rf * T) * N(d1) - K * np.exp(-rd * T) * N(d2)
+    return np.sum(S * np.exp(-rf * T) * N(d1) - K * np.exp(-rd * T) * N(d2))
 
 
 def max_drawdown_softened(w, R):
