@@ -1,5 +1,6 @@
 """Calls on Python numbers and lists of them that lowering spells with what has rules:
-``math.fsum``, ``math.prod``, ``statistics.fmean`` / ``mean`` and ``divmod``.
+``math.fsum``, ``math.prod``, ``statistics.fmean`` / ``mean``, ``divmod`` and ``math.log(x, base)``
+(``math.log(x) / math.log(base)``, as CPython computes it).
 
 * ``math.fsum(xs)`` of a list (or a 1-D array) is a sum: every item gets the whole gradient,
   and the forward value is ``math.fsum``'s own (the correctly rounded sum);
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import math
 import statistics
 
@@ -47,6 +49,14 @@ def _prod_of_array(lower: ExpressionLowerer, node: ast.Call, arg: ast.expr, targ
 
 def number_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:
     """The call lowered as the module docstring says; None for any other call."""
+    if func is math.log and len(node.args) == 2 and not node.keywords:
+        # math.log(x, base) is log(x) / log(base), as CPython computes it
+        x, base = node.args
+        logs = [ast.Call(copy.deepcopy(node.func), [a], []) for a in (x, base)]
+        ratio = ast.fix_missing_locations(ast.copy_location(ast.BinOp(logs[0], ast.Div(), logs[1]), node))
+        for sub in ast.walk(ratio):
+            ast.copy_location(sub, node)
+        return lower.expr(ratio, target)
     if func not in (math.fsum, math.prod, builtins.divmod, np.divmod, *_MEANS):
         return None
     state = lower.state

@@ -174,9 +174,15 @@ def test_matern_in_float32_and_numba():
     assert_numba_agrees_or_refuses(_program(matern32, X))
 
 
-# ---- 8. math.prod of an array was refused ---------------------------------------------------------------------
-# ``math.prod(x[:3])`` of a 1-D array: refused ("of a list written in the call").  FIXED:
-# lower/number_calls.py reads it as np.prod's rule (exact where an item is 0).
+# ---- 8. math.prod of an array and math.log with a base were refused ---------------------------------------------
+# ``math.prod(x[:3])`` of a 1-D array: refused ("of a list written in the call"); ``math.log(x, 2)``:
+# "too many positional arguments".  FIXED: lower/number_calls.py reads the first as np.prod's rule
+# (exact where an item is 0), the second as ``math.log(x) / math.log(base)``, as CPython computes it.
+
+
+def log_bases(p):
+    a, b = p
+    return math.log(a, 2) + math.log(a * b, 10.0) + math.log(b, a + 1.0)
 
 
 def prod_slices(x):
@@ -188,7 +194,7 @@ def prod_of_sines(x):
 
 
 PRODUCTS = [(prod_slices, (np.array([0.0, 1.5, -0.5, 2.0]),)), (prod_slices, (np.array([0.3, 1.5, -0.5, 2.0]),)),
-            (prod_of_sines, (np.array([0.3, 1.5, -0.5]),))]
+            (prod_of_sines, (np.array([0.3, 1.5, -0.5]),)), (log_bases, ((1.7, 0.4),))]
 
 
 # ---- 9. zip with itertools.cycle: its generated code raised TypeError, and check said MISMATCH ---------------
