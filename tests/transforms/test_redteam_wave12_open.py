@@ -12,6 +12,7 @@ from numeric import central_difference
 import srcdiff
 
 from . import redteam_wave12 as wave
+from . import redteam_wave12_finance as finance
 from . import redteam_wave12_idioms as idioms
 from . import redteam_wave12_models as models
 from . import redteam_wave12_numpy as conveniences
@@ -96,8 +97,9 @@ def test_vmap_of_a_gradient_with_a_tape(f, args):
 # / np.piecewise / np.apply_along_axis with a lambda, itertools.zip_longest /
 # groupby / starmap, ``min(range(n), key=...)``, ``list(array)`` of rows, a generator passed to another
 # generator, a parameter tree passed whole to a local function, np.ix_ in-place assembly,
-# scipy.stats.weibull_min, np.cov(rowvar=False).  (reach12a/b: list +, islice, operator overloading,
-# partials of bound methods, memo dicts; numba12: numba-only refusals.)
+# scipy.stats.weibull_min, np.cov(rowvar=False), a local alias of a library function (N = norm.cdf).
+# (reach12a/b: list +, islice, operator overloading, partials of bound methods, memo dicts; numba12:
+# numba-only refusals.)
 
 REFUSED_CODE = [
     ("object_built_inside", idioms.match_class, (np.array([0.2, -0.1]), R.normal(size=5))),
@@ -119,6 +121,7 @@ REFUSED_CODE = [
     ("ix_assembly", wave.truss_compliance, (1.0 + 0.2 * np.abs(R.normal(size=7)), wave.NODES, wave.BARS, wave.LOAD)),
     ("weibull_min", models.weibull_scipy, (np.array([0.3, 0.5]), np.array([0.5, 1.2, 2.0, 3.1, 0.7]),
                                            np.array([1.0, 1, 0, 1, 0]))),
+    ("library_function_alias", finance.garman_kohlhagen, (np.array([1.05, 1.1, 1.2]),)),
     ("cov_rowvar_false", wave.enkf_analysis, (R.normal(size=(6, 2)), 0.7, 0.3 * R.normal(size=6))),
 ]
 
