@@ -17,6 +17,8 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir.nodes import (
@@ -59,6 +61,13 @@ class Batching:
     have: set[str] = field(default_factory=set)  # values with a batch axis
     ndims: dict[str, int] = field(default_factory=dict)  # a row's axes where the rules do not say
     containers: set[str] = field(default_factory=set)  # tuples whose every part has one
+    # tests kept whole whose batched value would be wrong (``x > np.mean(x)``): refused where read,
+    # after a branch on them has refused with its own reason
+    wrong_rows: dict[str, tuple] = field(default_factory=dict)
+
+    def check_read(self, operand: Operand) -> None:
+        if isinstance(operand, Var) and operand.name in self.wrong_rows:
+            self.refuse(*self.wrong_rows[operand.name])
 
     def batched(self, operand: Operand) -> bool:
         return isinstance(operand, Var) and (operand.name in self.have or operand.name in self.containers)
@@ -136,6 +145,7 @@ def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: 
         body.append(Assign([size], first, line or function.return_line))
     body += _block(function.body, state)
     out = function.output
+    state.check_read(out)
     if isinstance(out, Var) and out.name in state.containers:
         output = operand_ast(out)
     elif state.batched(out):
@@ -206,8 +216,11 @@ def _node(node: Node, state: Batching) -> list:
     if query is not None:
         return [Assign([node.out.name], query, node.line)]
     kind = node.rule.batching_kind
+    for v in node.inputs:
+        state.check_read(v)
     if kind is None and node.rule.nograd and isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
-        kind = "elementwise"  # a comparison written in the code (``x[0] > 0``)
+        _only_operators(node, state)
+        kind = "elementwise"  # a comparison written in the code (``x > 0.5 * y``)
     rule = KINDS.get(kind) if kind else (float_math if node.rule.float_result else None)
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
@@ -223,6 +236,33 @@ def _node(node: Node, state: Batching) -> list:
     if has_axis:
         state.have.add(node.out.name)
     return [Assign([node.out.name], expr, node.line)]
+
+
+_OPERATORS = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Name, ast.Constant, ast.Load,
+              ast.cmpop, ast.boolop, ast.unaryop, ast.operator)
+
+
+def _only_operators(node: Node, state: Batching) -> None:
+    """A comparison kept whole is batched by reading its names as whole batches: right for
+    operators of them (``x > 0.5 * y``), silently wrong for a call or an index inside it
+    (``x > np.mean(x)`` would compare with the batch's mean, ``x[0] > 0`` read the first
+    example), which are refused."""
+    for sub in ast.walk(node.expr):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
+            continue  # a constant of a module (np.pi, math.inf)
+        if isinstance(sub, ast.Call) and not sub.keywords and _elementwise(sub.func):
+            continue  # np.abs(r) <= c: elementwise, the same over rows as over one
+        if not isinstance(sub, _OPERATORS) and not (isinstance(sub, ast.Name) and sub.id in ("np", "math")):
+            state.wrong_rows[node.out.name] = (
+                node, f"the test `{ast.unparse(node.expr)}` computes a value inside it (a call or an index), "
+                "which batching would compute over the whole batch",
+                "assign that value to a name on a line of its own before the test")
+            return
+
+
+def _elementwise(func: ast.expr) -> bool:
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
+        and isinstance(getattr(np, func.attr, None), np.ufunc)
 
 
 _QUERIES = {"shape", "size", "ndim", "dtype"}

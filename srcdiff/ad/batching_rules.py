@@ -82,8 +82,8 @@ def reduce(node, state):
     if axis is None:
         if node.rule.name.endswith("norm") and rank > 1 and node.static.get("ord") not in (None, "fro"):
             state.refuse(node, "a matrix norm of a batch of matrices with this ord has no batching rule")
-        if node.rule.name.endswith("cumsum") and rank > 1:
-            state.refuse(node, "np.cumsum without an axis flattens each row: no batching rule")
+        if node.rule.name.endswith(("cumsum", "cumprod")) and rank > 1:
+            state.refuse(node, f"{node.rule.name} without an axis flattens each row: no batching rule")
         new = 1 if rank == 1 else tuple(range(1, rank + 1))
     elif isinstance(axis, tuple):
         new = tuple(a + 1 if a >= 0 else a for a in axis)
@@ -92,8 +92,7 @@ def reduce(node, state):
     expr = copy.deepcopy(node.expr)
     if not isinstance(expr, ast.Call):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
-    method = isinstance(expr.func, ast.Attribute) and not (isinstance(expr.func.value, ast.Name)
-                                                           and expr.func.value.id in ("np", "numpy"))
+    method = isinstance(expr.func, ast.Attribute) and not _module_path(expr.func.value)
     params = ["x", *node.rule.static] if not method else list(node.rule.static)
     if "axis" not in params:
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
@@ -103,6 +102,14 @@ def reduce(node, state):
     else:
         expr.keywords = [k for k in expr.keywords if k.arg != "axis"] + [ast.keyword("axis", _const(new))]
     return expr, True
+
+
+def _module_path(expr: ast.expr) -> bool:
+    """Whether `expr` names a module (``np``, ``np.linalg``, ``scipy.special``), not the operand a
+    method is called on: ``np.linalg.norm(x, np.inf)`` takes x first, ``x.sum(0)`` does not."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id in ("np", "numpy", "scipy")
 
 
 def getitem(node, state):
@@ -206,6 +213,16 @@ def unbroadcast(node, state):
     return call("unbroadcast_rows", state.ref(g), _np("shape", row_like)), True
 
 
+def select(node, state):
+    """``select(condition, value)`` / ``select_whole``: each row's selection (select_rows), the
+    value given a batch axis when only the condition has one."""
+    condition, value = node.inputs[:2]
+    whole = node.rule.name.endswith("select_whole")
+    args = [state.ref(condition), state.ref(value), ast.Constant(state.batched(condition)),
+            ast.Constant(state.batched(value)), ast.Name(state.size, ast.Load())]
+    return ast.Call(ast.Name("select_rows", ast.Load()), args, [ast.keyword("whole", ast.Constant(whole))]), True
+
+
 def index_read(node, state):
     """``index_read(a, index)``: the index applied to each row."""
     a, index = node.inputs[:2]
@@ -268,6 +285,6 @@ def full(node, state):
 
 KINDS = {"elementwise": elementwise, "reduce": reduce, "getitem": getitem, "transpose": transpose, "axes": axes,
          "reshape": reshape, "matmul": matmul, "outer": outer, "full": full, "like": like, "unbroadcast": unbroadcast,
-         "index_read": index_read, "index_add": index_add}
+         "index_read": index_read, "index_add": index_add, "select": select}
 
 __all__ = ["KINDS", "call", "float_math"]

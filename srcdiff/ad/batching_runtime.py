@@ -112,8 +112,27 @@ def scatter_add_rows(out, index, value, value_rows: bool):
     return out
 
 
+def select_rows(condition, value, condition_rows: bool, value_rows: bool, size: int, whole: bool = False):
+    """`select(condition, value)` (`select_whole` when `whole`) of each row, as rows: a row's
+    condition of one value decides for its whole row; one shaped like the value's row selects
+    elementwise (`select` only); any other leaves the value as it is."""
+    condition, value = np.asarray(condition), np.asarray(value)
+    c_row = condition.shape[1:] if condition_rows else condition.shape
+    v_row = value.shape[1:] if value_rows else value.shape
+    if not value_rows:
+        value = broadcast_rows(value, size)
+    if len(c_row) == 0:
+        if condition_rows:
+            condition = np.reshape(condition, condition.shape[:1] + (1,) * len(v_row))
+        return np.where(condition, value, np.zeros((), value.dtype if value.dtype.kind == "f" else float))
+    if whole or c_row != v_row:
+        return np.array(value)
+    return np.where(condition, value, np.zeros((), value.dtype if value.dtype.kind == "f" else float))
+
+
 HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
-                                   rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows)}
+                                   rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows,
+                                   select_rows)}
 
 __all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
-           "reshape_rows", "rows_index", "scatter_add_rows", "unbroadcast_rows", "zero_rows"]
+           "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "unbroadcast_rows", "zero_rows"]

@@ -148,7 +148,36 @@ def vanishing_adjoints(function: Function) -> frozenset[str]:
             found.add(first.name)
         elif name == "numpy.square" or name == "operator.mul" and exponent == first:
             found.add(first.name)
-    return frozenset(found)
+    return frozenset(found | _distances(function))
+
+
+_SQUARES_SUMMED = {"numpy.sum", "operator.add", "numpy.add"}
+_ROOTS = {"numpy.sqrt", "math.sqrt"}
+
+
+def _distances(function: Function) -> set[str]:
+    """The roots of sums of squares (``np.sqrt(np.sum(d ** 2, axis=-1))``, ``np.sqrt(d @ d)``,
+    ``math.sqrt(a * a + b * b)``): a distance whose adjoint is 0 where it is 0 (a Matérn
+    kernel's ``k'(0) = 0`` on the diagonal of pairwise distances) passes nothing on
+    (`held_by_zero_adjoint`): the sum of squares is at its minimum there."""
+    made = {node.out.name: node for node in all_nodes(function) if isinstance(getattr(node, "out", None), Var)}
+
+    def square(v, depth=0) -> bool:
+        node = made.get(v.name) if isinstance(v, Var) else None
+        if node is None or depth > 8:
+            return False
+        name, ins = node.rule.name, node.inputs
+        if name in _POWERS:
+            return len(ins) > 1 and isinstance(ins[1], Const) and ins[1].value == 2
+        if name == "numpy.square" or name in ("operator.mul", "numpy.multiply"):
+            return name == "numpy.square" or (len(ins) > 1 and ins[0] == ins[1])
+        if name in ("operator.matmul", "numpy.dot", "numpy.vdot", "numpy.inner"):
+            return len(ins) > 1 and ins[0] == ins[1]
+        if name in _SQUARES_SUMMED:
+            return all(square(a, depth + 1) for a in ins[:1 if name == "numpy.sum" else 2])
+        return False
+
+    return {node.out.name for node in made.values() if node.rule.name in _ROOTS and square(node.inputs[0])}
 
 
 def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.expr, sweep) -> ast.expr:

@@ -9,6 +9,8 @@ the gradient's generated code: per-example gradients.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ..driver.cache import Options
@@ -54,6 +56,23 @@ def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = Non
 def parameter_names(func) -> list[str]:
     tree = parse_function(func).tree
     return [a.arg for a in tree.args.posonlyargs + tree.args.args]
+
+
+def with_defaults(func, args: list) -> list:
+    """`args` followed by the defaults of the positional parameters after them: the batched code
+    is made for every parameter, and one left to its default is the same for every example."""
+    if isinstance(func, GradFunction):
+        return list(func.front.binder.bind(tuple(args), {}))
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return list(args)
+    out = list(args)
+    for p in params[len(args):]:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is p.empty:
+            break
+        out.append(p.default)
+    return out
 
 
 class VmapFunction:
@@ -104,6 +123,8 @@ class VmapFunction:
                                hint="give every batched argument the same length along its batch axis")
         if 0 in sizes:
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
+        full = with_defaults(self.func, moved)  # the defaults the call leaves out, passed on unbatched
+        moved, axes = full, list(axes) + [None] * (len(full) - len(moved))
         plan = self._plan
         if plan is not None and plan.matches(moved):
             return plan.run(*moved)
@@ -113,9 +134,12 @@ class VmapFunction:
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row)
-                if call.flat is not None:
-                    raise SrcDiffError(f"{self.__qualname__}: the gradient of a tree, method or partial cannot be "
-                                       "batched yet", hint="pass the arrays as parameters")
+                if call.flat is not None:  # named at the user's def line: which function, and why
+                    user = self.func.front.target.func
+                    raise parse_function(user).error(
+                        parse_function(user).tree, f"{self.__qualname__}: the gradient of a function taking a tree "
+                        "(a dict, list, tuple or dataclass argument), a method or a partial cannot be batched yet",
+                        "pass the arrays as parameters of their own")
                 lowereds.append(lowered_of(func))
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
@@ -124,7 +148,7 @@ class VmapFunction:
             run = runner(made, found, self.jit)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
         except SrcDiffError as exc:
-            raise explained(exc) from None
+            raise explained(exc, batching=isinstance(self.func, GradFunction)) from None
         self._plan = plan_for(moved, [*lowereds, found], run)
         return result
 

@@ -58,9 +58,10 @@ def _cell_of(made) -> types.CellType:
     return made.derivable_cell
 
 
-def explained(exc: SrcDiffError) -> SrcDiffError:
-    """A refusal met while differentiating generated code, located at the user's line the
-    refused code is the adjoint of (or computes); other errors as they are."""
+def explained(exc: SrcDiffError, batching: bool = False) -> SrcDiffError:
+    """A refusal met while differentiating generated code (`batching`: while batching it,
+    `srcdiff.vmap` of a gradient), located at the user's line the refused code is the adjoint
+    of (or computes); other errors as they are."""
     where = exc.location
     origin = CACHE.generated.get(where.filename) if where is not None else None
     if origin is None:
@@ -72,6 +73,11 @@ def explained(exc: SrcDiffError) -> SrcDiffError:
             part = "the adjoint of this line"
         where = origin.location(place[0] if place is not None else 1)
         origin = CACHE.generated.get(where.filename)
+    if batching:
+        return SrcDiffError(f"batching its gradient (srcdiff.vmap), srcdiff met generated code it cannot batch "
+                            f"at {generated} ({part}): {exc.reason}", where,
+                            "this is a limit of vmap of a gradient, not of your code: print srcdiff.grad(f).source "
+                            "to see the generated line, or call srcdiff.grad(f) once per example")
     return SrcDiffError(f"differentiating its gradient again, srcdiff met generated code it cannot "
                         f"differentiate at {generated} ({part}): {exc.reason}", where,
                         "this is a limit of higher derivatives, not of your code: print srcdiff.grad(f).source "

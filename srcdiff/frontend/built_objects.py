@@ -170,7 +170,15 @@ class BuiltObjects:
 
     def replaced_entry(self, node: ast.Call) -> Node | None:
         """``p._replace(a=v)`` of a namedtuple tree (an argument's): a new tree, ``a`` the new value
-        and every other field the one `p` holds; None for any other call."""
+        and every other field the one `p` holds; ``p._asdict()`` the dict of its fields (the same
+        leaves); None for any other call."""
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "_asdict" and not node.args \
+                and not node.keywords:
+            owner = self.entry(node.func.value)
+            if isinstance(owner, Node) and owner.struct.kind == "namedtuple":
+                children = {f: owner.children[f] for f in owner.struct.keys}
+                return Node(Struct("dict", tuple(children), tuple(_struct(c) for c in children.values())),
+                            children, local=False, depth=self.depth)
         if not (isinstance(node.func, ast.Attribute) and node.func.attr == "_replace"):
             return None
         owner = self.entry(node.func.value)

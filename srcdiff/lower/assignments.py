@@ -144,6 +144,9 @@ def assign(lower: StatementLowerer, target: ast.expr, value: ast.expr) -> None:
             operands = unpack(expressions, value, len(target.elts),
                               [t.id if isinstance(t, ast.Name) else None for t in target.elts])
         for t, operand in zip(target.elts, operands):
+            if isinstance(t, ast.Subscript) and isinstance(value, (ast.Tuple, ast.List)):
+                _assign_swapped_item(lower, t, operand)
+                continue
             if not isinstance(t, ast.Name):
                 raise state.error(t, f"assignment to {ast.unparse(t)} is not supported",
                                   "unpack into plain local names")
@@ -189,15 +192,31 @@ def _append(lower: StatementLowerer, call: ast.Call) -> None:
     state.grown.add(lst.name)
 
 
-def _assign_item(lower: StatementLowerer, target: ast.Subscript, value: ast.expr) -> None:
-    """``out[index] = value`` into a fresh array: ``out_1 = set_item(out, index, value)``."""
+def _assign_swapped_item(lower: StatementLowerer, target: ast.Subscript, operand) -> None:
+    """``a[0], a[1] = a[1], a[0]``: every right-hand side was computed first, as Python does; each
+    item is then written in order.  A number is a copy in NumPy too; an array (a row of a matrix) is
+    a view NumPy would read after the first write changed it, so it is refused."""
+    state = lower.state
+    shape = state.facts.shape_of(operand)
+    if not (isinstance(operand, Const) and isinstance(operand.value, (int, float))) \
+            and not (shape.known and shape.scalar):
+        raise state.error(target, f"assignment to {ast.unparse(target)} in a tuple is supported where the "
+                          "right-hand sides are known to be numbers: a row read on the right is a view, which "
+                          "NumPy reads after the first write changed it (both rows end up equal)",
+                          "swap rows with fancy indexing (A[[0, 1]] = A[[1, 0]]) or copy them first")
+    _assign_item(lower, target, None, operand)
+
+
+def _assign_item(lower: StatementLowerer, target: ast.Subscript, value: ast.expr | None, v=None) -> None:
+    """``out[index] = value`` into a fresh array: ``out_1 = set_item(out, index, value)`` (`v`: the
+    value already computed)."""
     state = lower.state
     base = target.value
     spelled = ast.unparse(target)
     if not isinstance(base, ast.Name) or not isinstance(state.env.get(base.id), Var):
         raise state.error(target, f"writing into {spelled} is not supported: only a local "
                           "array this function creates can be written by index", _HOW_TO_WRITE)
-    name, v = base.id, lower.expressions.expr(value)
+    name, v = base.id, lower.expressions.expr(value) if v is None else v
     old = state.env[name]
     token = writable(state, target, name, old, _HOW_TO_WRITE)
     out = set_item_node(lower.expressions, target, old, v, name)

@@ -1,5 +1,6 @@
 """Calls on Python numbers and lists of them that lowering spells with what has rules:
-``math.fsum``, ``math.prod``, ``statistics.fmean`` / ``mean`` and ``divmod``.
+``math.fsum``, ``math.prod``, ``statistics.fmean`` / ``mean``, ``divmod`` and ``math.log(x, base)``
+(``math.log(x) / math.log(base)``, as CPython computes it).
 
 * ``math.fsum(xs)`` of a list (or a 1-D array) is a sum: every item gets the whole gradient,
   and the forward value is ``math.fsum``'s own (the correctly rounded sum);
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import math
 import statistics
 
@@ -32,8 +34,29 @@ from .expressions import ExpressionLowerer
 _MEANS = (statistics.fmean, statistics.mean)
 
 
+def _prod_of_array(lower: ExpressionLowerer, node: ast.Call, arg: ast.expr, target) -> Operand:
+    """``math.prod(x)`` of a 1-D array (``math.prod(x[:3])``): the product of its items, by
+    np.prod's rule (exact where an item is 0)."""
+    state = lower.state
+    x = lower.expr(arg)
+    if state.is_list(x) or state.facts.ndim(x) != 1:
+        raise state.error(node, "math.prod(...) is supported of a list written in the call "
+                          "(math.prod([a, b, c])) or of a 1-D array",
+                          "write the product (a * b * c), or use np.prod of an array")
+    expr = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "prod", ast.Load()), [operand_ast(x)], [])
+    return emit_rule(state, state.table.lookup(np.prod), (x,), {"axis": None, "keepdims": False}, expr, target)
+
+
 def number_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:
     """The call lowered as the module docstring says; None for any other call."""
+    if func is math.log and len(node.args) == 2 and not node.keywords:
+        # math.log(x, base) is log(x) / log(base), as CPython computes it
+        x, base = node.args
+        logs = [ast.Call(copy.deepcopy(node.func), [a], []) for a in (x, base)]
+        ratio = ast.fix_missing_locations(ast.copy_location(ast.BinOp(logs[0], ast.Div(), logs[1]), node))
+        for sub in ast.walk(ratio):
+            ast.copy_location(sub, node)
+        return lower.expr(ratio, target)
     if func not in (math.fsum, math.prod, builtins.divmod, np.divmod, *_MEANS):
         return None
     state = lower.state
@@ -49,8 +72,7 @@ def number_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Opera
     arg = node.args[0]
     if func is math.prod:
         if not isinstance(arg, (ast.List, ast.Tuple)) or not arg.elts:
-            raise state.error(node, "math.prod(...) is supported of a list written in the call "
-                              "(math.prod([a, b, c]))", "write the product (a * b * c), or use np.prod of an array")
+            return _prod_of_array(lower, node, arg, target)
         product = arg.elts[0]
         for item in arg.elts[1:]:
             product = ast.copy_location(ast.BinOp(product, ast.Mult(), item), node)

@@ -12,6 +12,7 @@ import ast
 from ..ir.nodes import Const, Global, Operand, Var, operand_ast
 from ..rules.structural import GETITEM, NOGRAD
 from .emit import emit_rule
+from .enum_members import enum_member
 from .expressions import ExpressionLowerer
 from .joins import index_join_kind, lower_index_join
 from .opaque import opaque
@@ -59,6 +60,9 @@ def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
             parts.append(comp)
         else:
             operand = lower_range_index(lower, comp)  # x[range(n), y]: np.arange(n)
+            member = enum_member(lower.state, comp) if operand is None and isinstance(comp, ast.Attribute) else None
+            if isinstance(member, int):  # p[Axis.X] of an IntEnum member: the number it stands for here
+                operand = Const(int(member))
             operand = lower.expr(comp) if operand is None else operand
             if isinstance(operand, Const):
                 if not isinstance(operand.value, int):

@@ -96,6 +96,14 @@ def _check_thin(u, vt, full_matrices):
                            hint="call np.linalg.svd(x, full_matrices=False)")
 
 
+def _nonzero(s, like):
+    """The singular values `s`, NaN where one is 0 to rounding (NumPy's matrix_rank tolerance):
+    the thin SVD's vectors divide by them, and 1/s of a rounding error's 1e-16 would give
+    a finite number that is noise, not the derivative (which needs full rank)."""
+    tol = np.max(s, axis=-1, keepdims=True) * max(np.shape(like)[-2:]) * np.finfo(np.result_type(s, 0.0)).eps
+    return np.where(s > tol, s, np.nan)
+
+
 def svd_adjoint(g, ans, full_matrices=True):
     """Adjoint of ``u, s, vt = np.linalg.svd(x, full_matrices=False)`` with respect to `x`."""
     u, s, vt = ans
@@ -109,7 +117,8 @@ def svd_adjoint(g, ans, full_matrices=True):
     inner = (f * (utgu - _mT(utgu))) * s[..., None, :] + eye * gs[..., :, None] \
         + s[..., :, None] * (f * (vtgv - _mT(vtgv)))
     # the parts of gu (gvt) outside the span of u (v): zero for a square matrix
-    return u @ inner @ vt + ((gu - u @ utgu) / s[..., None, :]) @ vt + u @ ((gvt - _mT(vtgv) @ vt) / s[..., :, None])
+    d = _nonzero(s, gu)
+    return u @ inner @ vt + ((gu - u @ utgu) / d[..., None, :]) @ vt + u @ ((gvt - _mT(vtgv) @ vt) / d[..., :, None])
 
 
 def svd_tangent(x_dot, ans, full_matrices=True):
@@ -119,10 +128,11 @@ def svd_tangent(x_dot, ans, full_matrices=True):
     v = _mT(vt)
     f = _gaps(s, True)
     p = _mT(u) @ x_dot @ v
+    d = _nonzero(s, x_dot)
     u_dot = u @ (f * (p * s[..., None, :] + s[..., :, None] * _mT(p))) \
-        + ((x_dot @ v - u @ p) / s[..., None, :])
+        + ((x_dot @ v - u @ p) / d[..., None, :])
     v_dot = v @ (f * (s[..., :, None] * p + _mT(p) * s[..., None, :])) \
-        + ((_mT(x_dot) @ u - v @ _mT(p)) / s[..., None, :])
+        + ((_mT(x_dot) @ u - v @ _mT(p)) / d[..., None, :])
     return u_dot, np.diagonal(p, axis1=-2, axis2=-1), _mT(v_dot)
 
 

@@ -83,9 +83,10 @@ RULES = [
          shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}, batching="unbroadcast",
          sympy=RUNTIME + "unbroadcast"),
     rule(runtime.select, ("condition", "value"), {"value": "select(condition, g)"}, shape=_second_shape,
-         tangents={"value": "select(condition, value_dot)"}, sympy=RUNTIME + "select"),
+         tangents={"value": "select(condition, value_dot)"}, batching="select", sympy=RUNTIME + "select"),
     rule(runtime.select_whole, ("condition", "value"), {"value": "select_whole(condition, g)"},
-         shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}, sympy=RUNTIME + "select_whole"),
+         shape=_second_shape, tangents={"value": "select_whole(condition, value_dot)"}, batching="select",
+         sympy=RUNTIME + "select_whole"),
     # a first derivative's subgradient at a 0 / 0 (norm, hypot, std of zeros): NaN beyond it
     # wherever a direction moves an operand of a kinked group (runtime.kink)
     rule(runtime.kink, ("condition", "value", "x", "y"), KINK, elementwise=True, fresh=True,

@@ -324,7 +324,7 @@ RULES = [
          note="number endpoints (gradient to start and stop)"),
     # ---- scans, integrals, polynomials, interpolation ----
     rule(np.cumprod, ("x",), _cumprod_templates, static={"axis": None, "dtype": None}, fresh=True, array_result=True,
-         shape=_scan_shape, tangents=_cumprod_tangents,
+         shape=_scan_shape, tangents=_cumprod_tangents, batching="reduce",
          note="exact where x has zeros (products of the other factors)", sympy="numpy.cumprod"),
     # its adjoint, linear in `a`, differentiated again (second order, exact at zeros): the
     # Hessian of sum(a * cumprod(x)) is symmetric, so x's adjoint and tangent are the same product

@@ -225,7 +225,7 @@ RULES = [
               "at x = 0 the gradient is the subgradient 0", sympy=FORMS + "norm"),
     # ---- scans ----
     rule(np.cumsum, ("x",), _cumsum_templates, static={"axis": None}, shape=_cumsum_shape, fresh=True, tangents=LINEAR,
-         array_result=True, sympy="numpy.cumsum"),
+         array_result=True, batching="reduce", sympy="numpy.cumsum"),
 ]
 
 #: for the reductions of other modules (rules/numpy_nan_reductions.py, order_statistics.py)

@@ -43,6 +43,19 @@ KNOWN = [
      "identically (the diagonal |x_i - x_i| of pairwise distances, Hessian 0) is NaN in every row; docs/guarantees.md"),
     ("hessian", "WRONG", "redteam:maximum_tie_symmetric", "NaN: the second derivative at a tie of maximum and "
      "minimum (max + min = x + y, Hessian 0) is NaN wherever the tie holds; docs/guarantees.md"),
+    # the red team's twelfth wave: NaN at the points docs/guarantees.md names, never a silent number
+    ("*", "WRONG", "redteam:w12_x2_log_x2_where", "NaN at a point np.where(x == 0, ...) singles out (the double "
+     "where): docs/guarantees.md, 'An equality guard'"),
+    ("*", "WRONG", "redteam:w12_expm1_over_x", "NaN at a point np.where(x == 0, ...) singles out: docs/guarantees.md, "
+     "'An equality guard'"),
+    ("*", "WRONG", "redteam:w12_sym_expm_eigh_degenerate", "NaN: eigh's eigenvectors at a repeated eigenvalue "
+     "(a matrix function is smooth there); docs/guarantees.md, 'Decompositions at a degenerate spectrum'"),
+    ("hessian", "WRONG", "redteam:w12_matern52_ard", "NaN: a root's second derivative at its zero (the diagonal of "
+     "pairwise distances); the gradient is exact; docs/guarantees.md"),
+    ("hessian", "WRONG", "redteam:w12_f32_matern_diag_inputs", "NaN: a root's second derivative at its zero (the "
+     "diagonal of pairwise distances); the gradient is exact; docs/guarantees.md"),
+    ("hessian", "WRONG", "redteam:w12_nuclear_norm", "NaN: the SVD's vectors at a singular value 0 to rounding (a "
+     "rank-deficient product); docs/guarantees.md, 'Decompositions at a degenerate spectrum'"),
     # the numba column (-m slow runs it): no crash class left (every red team program and the
     # trace / full_like programs of its suite sample measured; an error numba's code raises is
     # raised again by the Python gradient, or refused at the line)
