@@ -28,6 +28,7 @@ from .compiling import compile_function
 from .flatten_statements import Rewriter
 from .naming import names_in
 from .parse import ParsedFunction, parse_function, register
+from .partial_lists import Bound, bound_items
 from .tree_entries import Names, leaf_entries
 
 # ---- the flattened function ----
@@ -90,7 +91,8 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> 
             continue
         entry = rewriter.param_entry(arg.arg, struct)
         rewriter.env[arg.arg] = entry
-        names = [e.name for e in leaf_entries(entry)]
+        items = bound_items(entry) if isinstance(entry, Bound) else [entry]  # a method passed: its object's leaves
+        names = [e.name for item in items for e in leaf_entries(item)]
         new_args += [ast.arg(n) for n in names]
         params.append((arg.arg, struct, names))
         defaults = []
