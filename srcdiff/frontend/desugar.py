@@ -46,6 +46,7 @@ from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
 from .nested_varargs import bind_nested_varargs, has_nested_varargs
 from .python_forms import has_python_forms, rewrite_python_forms
+from .stats_spellings import has_stats_spellings, rewrite_stats
 from .tuple_lists import has_lists, split_tuple_lists
 from .views import substitute_views
 
@@ -55,7 +56,8 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
             or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
-            or has_python_forms(tree) or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
+            or has_python_forms(tree) or has_stats_spellings(tree)
+            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
@@ -63,6 +65,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     rewrite_python_forms(tree, names)
     bind_nested_varargs(tree, names.namer)
     rewrite_calls(tree, names)
+    rewrite_stats(tree, names)
     rewrite_cholesky_factors(tree, names)
     _Rewrite(names, tree).generic_visit(tree)  # the body; a nested def is a scope of its own
     rewrite_spellings(tree, names)
