@@ -42,6 +42,7 @@ from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .generators import check_generator_calls
+from .memo_caches import drop_memo_caches, has_memo_cache
 from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
 from .nested_varargs import bind_nested_varargs, has_nested_varargs
@@ -56,12 +57,13 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
             or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
-            or has_python_forms(tree) or has_stats_spellings(tree)
+            or has_python_forms(tree) or has_stats_spellings(tree) or has_memo_cache(tree)
             or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
+    drop_memo_caches(tree)
     rewrite_python_forms(tree, names)
     bind_nested_varargs(tree, names.namer)
     rewrite_calls(tree, names)

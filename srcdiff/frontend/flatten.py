@@ -30,6 +30,7 @@ from .naming import names_in
 from .parse import ParsedFunction, parse_function, register
 from .partial_lists import Bound, bound_items
 from .tree_entries import Names, leaf_entries
+from .trees import leaf_paths
 
 # ---- the flattened function ----
 
@@ -46,6 +47,7 @@ class Flat:
 
 _FLAT: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {key: Flat}
 _BUSY: set = set()
+_PENDING: dict = {}  # (function, key) -> the cells of calls of it inside itself
 
 
 def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bool = False) -> Flat:
@@ -57,14 +59,36 @@ def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bo
     if key in cache and depends.hold(cache[key].deps):
         return cache[key]
     if (func, key) in _BUSY:
-        raise SrcDiffError(f"{func.__qualname__} calls itself with a parameter tree, which is not supported",
-                           hint="pass the arrays it needs as separate arguments")
+        if returns_object or any(leaf_paths(s) for _, s in key[0]):
+            raise SrcDiffError(f"{func.__qualname__} calls itself with a parameter tree, which is not supported",
+                               hint="pass the arrays it needs as separate arguments")
+        return _itself(func, key, structs)  # recursion through lru_cache, or with a memo: the function itself
     _BUSY.add((func, key))
     try:
         made = cache[key] = _build(func, structs, has_aux, returns_object)
     finally:
         _BUSY.discard((func, key))
+    for cell in _PENDING.pop((func, key), ()):
+        cell.cell_contents = made.func
     return made
+
+
+def _itself(func, key, structs: dict) -> "Flat":
+    """The flattened function being built, for a call of it inside itself (through a cache wrapper, or
+    given a tree without leaves: a memo, memo_caches.py): its parameters are the function's own, a tree's
+    none, and its cell is filled once it is built."""
+    cell = types.CellType(None)
+    _PENDING.setdefault((func, key), []).append(cell)
+    params = [(a, structs[a], []) if structs.get(a) is not None and structs[a].is_container else (a, None, [a])
+              for a in inspect.signature(func).parameters]
+    return Flat(_Pending(cell), params)
+
+
+class _Pending:
+    """A function not built yet: helper_call stores the cell that will hold it (`cell`)."""
+
+    def __init__(self, cell):
+        self.cell = cell
 
 
 def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> Flat:

@@ -366,7 +366,7 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
         flat = self.flatten(func, structs, returns_object=True) if returns_object else self.flatten(func, structs)
         self.deps.extend(flat.deps)  # what the helper read statically (self.factor) decides ours too
         callee = self.names.fresh(name_part(label))
-        self.cells[callee] = types.CellType(flat.func)
+        self.cells[callee] = getattr(flat.func, "cell", None) or types.CellType(flat.func)  # (flatten._itself)
         args, kws, positional = [], [], True
         for pname, _struct, leaf_names in flat.params:
             if pname not in values:

@@ -1,0 +1,70 @@
+"""Which parameters of the function being compiled a helper may update in place unseen.
+
+``def wrapped(params, y): return target(params["x"], y)`` where ``target`` does ``x -= x.mean()``:
+NumPy changes the caller's array ``params["x"]`` (``params_x`` once the tree is flattened), and
+the copy of ``target`` in the caller (inline.py) marks the update as shared with it, which
+lower/writes.py refuses.  When the caller's parameter is read by that one call and nowhere else
+(not by a later line, not in a loop that calls again, not returned), no value the function computes
+can see the change: the update is then the new value ``x - x.mean()``, as it is for the function's
+own parameter (``grad(target)`` takes it).  The user's array is not changed by the gradient, as
+for the function's own parameter.  A helper compiled for a caller of its own (lower/writes.py's
+``callee``) still refuses: its parameter is its caller's array.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..ir.nodes import Block, Branch, Function, Loop, UserCall, Var
+
+
+def read_by_one_call(function: Function) -> dict[str, int]:
+    """``{parameter: id of the one call reading it}`` for the parameters read only as an operand
+    of one user call, outside loops."""
+    params = {p.name for p in function.params}
+    reads: dict[str, list] = {p: [] for p in params}
+    _collect(function.body, params, reads, in_loop=False)
+    for name in _names(function.output):
+        reads.get(name, []).append(None)
+    return {p: found[0] for p, found in reads.items() if len(found) == 1 and found[0] is not None}
+
+
+def _collect(block: Block, params: set, reads: dict, in_loop: bool) -> None:
+    for item in block.nodes:
+        if isinstance(item, Branch):
+            for name in _names(item.test):
+                reads[name].append(None) if name in reads else None
+            _collect(item.body, params, reads, in_loop)
+            _collect(item.orelse, params, reads, in_loop)
+            for name in _names(item.merges):
+                reads[name].append(None) if name in reads else None
+            continue
+        if isinstance(item, Loop):
+            for field in dataclasses.fields(item):
+                if field.name != "body":
+                    for name in _names(getattr(item, field.name)):
+                        reads[name].append(None) if name in reads else None
+            _collect(item.body, params, reads, in_loop=True)
+            continue
+        mine = isinstance(item, UserCall) and not in_loop
+        for field in dataclasses.fields(item):
+            if field.name in ("out", "users"):
+                continue
+            for name in _names(getattr(item, field.name)):
+                if name in reads:
+                    reads[name].append(item.id if mine and field.name == "inputs" else None)
+
+
+def _names(value, depth: int = 0) -> list[str]:
+    """The names of every `Var` inside `value` (operands, tuples, lists, dicts, dataclasses)."""
+    if depth > 6:
+        return []
+    if isinstance(value, Var):
+        return [value.name]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [n for v in value for n in _names(v, depth + 1)]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _names(v, depth + 1)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [n for f in dataclasses.fields(value) for n in _names(getattr(value, f.name), depth + 1)]
+    return []
