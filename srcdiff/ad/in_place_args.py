@@ -8,14 +8,16 @@ lower/writes.py refuses.  When the caller's parameter is read by that one call a
 can see the change: the update is then the new value ``x - x.mean()``, as it is for the function's
 own parameter (``grad(target)`` takes it).  The user's array is not changed by the gradient, as
 for the function's own parameter.  A helper compiled for a caller of its own (lower/writes.py's
-``callee``) still refuses: its parameter is its caller's array.
+``callee``) still refuses: its parameter is its caller's array.  A helper that stays a call (its
+module's names differ from its caller's, it is recursive, too large) is told the same by its call
+(`mark_spent`), and its adjoint is compiled for that.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from ..ir.nodes import Block, Branch, Function, Loop, UserCall, Var
+from ..ir.nodes import Block, Branch, Function, Loop, UserCall, Var, all_nodes
 
 
 def read_by_one_call(function: Function) -> dict[str, int]:
@@ -68,3 +70,16 @@ def _names(value, depth: int = 0) -> list[str]:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return [n for f in dataclasses.fields(value) for n in _names(getattr(value, f.name), depth + 1)]
     return []
+
+
+def mark_spent(function: Function, only: tuple | None = None) -> Function:
+    """`function` with each user call that stays a call told which of its parameters it is given
+    operands no one reads again (`UserCall.spent`): the helper compiled for it may update those in
+    place (lower/writes.py).  In a helper, `only` its own parameters its caller spent count.  The
+    mark depends on the code and `only` alone, so setting it on a shared IR is the same every time."""
+    spent = {k: v for k, v in read_by_one_call(function).items() if only is None or k in only}
+    for node in all_nodes(function):
+        if isinstance(node, UserCall):
+            node.spent = tuple(name for name, v in zip(node.arg_names, node.inputs)
+                               if isinstance(v, Var) and spent.get(v.name) == node.id)
+    return function

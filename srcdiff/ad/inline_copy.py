@@ -92,6 +92,8 @@ class Copier:
             given = self.operands.get(n.argument)
             if isinstance(given, Var) and given.name not in self.spent:
                 changes["shared_with"] = given.name
+            elif isinstance(given, Var):  # read by this call alone: it is the caller's parameter's array
+                changes["argument"] = given.name
         return dataclasses.replace(n, **changes)
 
 

@@ -34,19 +34,39 @@ def drop_memo_caches(tree: ast.FunctionDef) -> None:
         return
     memo, key = found
     doc, body = _split_doc(tree.body)
-    rest, out, k = body[1:], [], 0  # without the opening `if KEY in memo: return memo[KEY]`
-    while k < len(rest):
-        stmt = rest[k]
+    tree.body = doc + _stripped(body[1:], memo, key)  # without the opening `if KEY in memo: ...`
+
+
+def _stripped(block: list, memo: str, key) -> list:
+    """`block` without its writes into the memo (``memo[KEY] = e; return memo[KEY]`` is ``return e``),
+    its inner blocks likewise."""
+    out, k = [], 0
+    while k < len(block):
+        stmt = block[k]
         if _writes(stmt, memo, key):
-            if _reads(rest[k + 1].value, memo, key):  # memo[KEY] = e; return memo[KEY]
-                out.append(ast.copy_location(ast.Return(stmt.value), rest[k + 1]))
+            if _reads(block[k + 1].value, memo, key):  # memo[KEY] = e; return memo[KEY]
+                out.append(ast.copy_location(ast.Return(stmt.value), block[k + 1]))
                 k += 2
                 continue
             k += 1  # memo[KEY] = v; return v
             continue
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(stmt, field, _stripped(inner, memo, key) or [ast.Pass()])
         out.append(stmt)
         k += 1
-    tree.body = doc + out
+    return out
+
+
+def _blocks(block: list):
+    """`block` and every statement list inside it."""
+    yield block
+    for stmt in block:
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from _blocks(inner)
 
 
 def _split_doc(body: list):
@@ -77,16 +97,15 @@ def _memo(tree: ast.FunctionDef):
     if not (isinstance(first.body[0], ast.Return) and _reads(first.body[0].value, memo, key)):
         return None
     rest = body[1:]
-    writes = [i for i, s in enumerate(rest) if _writes(s, memo, key)]
-    if not writes or any(i + 1 >= len(rest) or not _returns_it(rest[i], rest[i + 1], memo, key) for i in writes):
+    pairs = [(b, i) for b in _blocks(rest) for i, s in enumerate(b) if _writes(s, memo, key)]
+    if not pairs or any(i + 1 >= len(b) or not _returns_it(b[i], b[i + 1], memo, key) for b, i in pairs):
         return None
     position = params.index(memo)
     allowed = {id(first.test.comparators[0]), id(first.body[0].value.value)}
-    for s in rest:
-        if _writes(s, memo, key):
-            allowed.add(id(s.targets[0].value))
-        if isinstance(s, ast.Return) and _reads(s.value, memo, key):
-            allowed.add(id(s.value.value))
+    for b, i in pairs:
+        allowed.add(id(b[i].targets[0].value))
+        if _reads(b[i + 1].value, memo, key):
+            allowed.add(id(b[i + 1].value.value))
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == tree.name:
             given = n.args[position] if position < len(n.args) else \
