@@ -26,6 +26,7 @@ from ..ir import memo
 from . import depends
 from .compiling import compile_function
 from .flatten_statements import Rewriter
+from .memo_caches import memo_given
 from .naming import names_in
 from .parse import ParsedFunction, parse_function, register
 from .partial_lists import Bound, bound_items
@@ -104,6 +105,8 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> 
     rewriter.returns_object = returns_object
     params, new_args, defaults = [], [], []
     sig = inspect.signature(parsed.func)
+    if hasattr(tree, "memo_parameter"):
+        memo_given(parsed, structs.get(tree.memo_parameter))
     for arg in a.args + a.kwonlyargs:  # keyword-only ones last, as the call lists them (a signature's order)
         struct = structs.get(arg.arg)
         if struct is None or not struct.is_container:

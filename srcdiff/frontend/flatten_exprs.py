@@ -18,6 +18,7 @@ from . import depends
 from .factory_objects import Factories
 from .global_objects import GlobalObjects
 from .lambdas import LambdaFn, Lambdas, lambda_as_written
+from .memo_caches import memo_passed
 from .operator_objects import OperatorObjects
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
@@ -352,6 +353,7 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
             bound = sig.bind(*given, **kw)
         except TypeError as exc:
             raise self.error(node, f"cannot call {func.__name__} this way: {exc}") from None
+        memo_passed(self.parsed, node, func, bound.arguments)  # a memo only passed on (memo_caches.py)
         structs, values = {}, {}
         for name, (kind, item) in bound.arguments.items():
             entry = item if kind == "entry" else self.entry(item)

@@ -33,6 +33,7 @@ def drop_memo_caches(tree: ast.FunctionDef) -> None:
     if found is None:
         return
     memo, key = found
+    tree.memo_parameter = memo  # checked where the function is flattened: the memo must come empty (memo_given)
     doc, body = _split_doc(tree.body)
     tree.body = doc + _stripped(body[1:], memo, key)  # without the opening `if KEY in memo: ...`
 
@@ -135,6 +136,38 @@ def _returns_it(write: ast.Assign, ret, memo: str, key) -> bool:
     if _reads(ret.value, memo, key):
         return True
     return isinstance(write.value, ast.Name) and isinstance(ret.value, ast.Name) and ret.value.id == write.value.id
+
+
+def memo_given(parsed, struct) -> None:
+    """Refuse a function whose memo was dropped unless it is given an empty dict (a dict with
+    entries would answer from them, whatever they hold: the cache is then more than a cache)."""
+    memo = getattr(parsed.tree, "memo_parameter", None)
+    if memo is not None and not (struct is not None and struct.kind == "dict" and not struct.keys):
+        raise parsed.error(parsed.tree, f"{parsed.name} caches its values in {memo}, which srcdiff reads as a cache "
+                           f"only when the caller gives it an empty dict it builds (`{memo} = {{}}`)",
+                           f"pass a new empty dict as {memo}, or use functools.lru_cache")
+
+
+def memo_passed(caller, call: ast.Call, func, bound: dict) -> None:
+    """Refuse a call passing `func` its memo (`bound`: parameter -> (kind, AST or entry)) when the caller
+    reads that dict anywhere but in calls of `func`: srcdiff's memo stays empty, Python's fills up."""
+    from .parse import parse_function
+    try:
+        memo = getattr(parse_function(func).tree, "memo_parameter", None)
+    except Exception:  # noqa: BLE001  not readable: lowering reports it
+        return
+    kind, item = bound.get(memo, (None, None))
+    if memo is None or kind != "node" or isinstance(item, ast.Dict):
+        return
+    if not isinstance(item, ast.Name):
+        raise caller.error(call, f"{func.__name__}'s memo is given as {ast.unparse(item)}", f"write {memo}={{}}")
+    passed = {id(a) for n in ast.walk(caller.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and caller.resolve(n.func.id) is func for a in list(n.args) + [k.value for k in n.keywords]}
+    for n in ast.walk(caller.tree):
+        if isinstance(n, ast.Name) and n.id == item.id and isinstance(n.ctx, ast.Load) and id(n) not in passed:
+            raise caller.error(n, f"{item.id} is {func.__name__}'s memo, which srcdiff reads as a cache and keeps "
+                               "empty, so it cannot be read here (Python's holds the values cached)",
+                               f"read the values by calling {func.__name__}")
 
 
 def has_memo_cache(tree: ast.FunctionDef) -> bool:

@@ -84,11 +84,15 @@ class OperatorObjects:
                 return self.entry(chosen) or Read(self.expr(chosen))
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY and self.may_hold_object(node):
             op = _BINARY[type(node.op)]
-            left = self.entry(node.left)
+            left, right = self.entry(node.left), self.entry(node.right)
+            if _object(left) and _object(right) and right.struct.cls is not left.struct.cls \
+                    and issubclass(right.struct.cls, left.struct.cls) \
+                    and _dunder(right, f"__r{op}__") not in (None, _dunder(left, f"__r{op}__")):
+                # Python asks a subclass's reflected method first
+                return self.dunder_call(node, _dunder(right, f"__r{op}__"), right, [node.left], f"r{op}")
             func = _dunder(left, f"__{op}__")
             if func is not None:
                 return self.dunder_call(node, func, left, [node.right], op)
-            right = self.entry(node.right)
             func = _dunder(right, f"__r{op}__") if not _object(left) else None
             if func is not None:
                 return self.dunder_call(node, func, right, [node.left], f"r{op}")
