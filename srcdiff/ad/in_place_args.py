@@ -15,8 +15,12 @@ module's names differ from its caller's, it is recursive, too large) is told the
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
+import types
 
+from ..frontend.parse import parse_function
 from ..ir.nodes import Block, Branch, Function, Loop, UserCall, Var, all_nodes
 
 
@@ -80,6 +84,43 @@ def mark_spent(function: Function, only: tuple | None = None) -> Function:
     spent = {k: v for k, v in read_by_one_call(function).items() if only is None or k in only}
     for node in all_nodes(function):
         if isinstance(node, UserCall):
+            func = getattr(node.callee, "func", node.callee)  # (a Specialised callee's function)
+            updated = updates_in_place(func) if spent else set()
             node.spent = tuple(name for name, v in zip(node.arg_names, node.inputs)
-                               if isinstance(v, Var) and spent.get(v.name) == node.id)
+                               if isinstance(v, Var) and spent.get(v.name) == node.id and name in updated)
     return function
+
+
+def updates_in_place(func, depth: int = 0) -> set:
+    """The parameters of user function `func` it may update in place (``x -= ...``), itself or by
+    passing them to a helper that does: only calls of those get a mark (others keep one adjoint)."""
+    try:
+        parsed = parse_function(func)
+    except Exception:  # noqa: BLE001  not readable here: no mark, the call is compiled as before
+        return set()
+    tree = parsed.tree
+    params = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+    found = {n.target.id for n in ast.walk(tree) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
+             and n.target.id in params}
+    if depth >= 4:
+        return found
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
+            continue
+        callee = parsed.resolve(n.func.id)
+        if not isinstance(callee, types.FunctionType) or callee is func:
+            continue
+        inner = _positional(callee)
+        passed = {inner[i]: a.id for i, a in enumerate(n.args[:len(inner)]) if isinstance(a, ast.Name)}
+        passed.update({k.arg: k.value.id for k in n.keywords if isinstance(k.value, ast.Name)})
+        deeper = updates_in_place(callee, depth + 1) if set(passed.values()) & set(params) else set()
+        found |= {mine for theirs, mine in passed.items() if theirs in deeper and mine in params}
+    return found
+
+
+def _positional(func) -> list[str]:
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

@@ -20,7 +20,7 @@ from .global_objects import GlobalObjects
 from .lambdas import LambdaFn, Lambdas, lambda_as_written
 from .memo_caches import memo_passed
 from .operator_objects import OperatorObjects
-from .parse import ParsedFunction
+from .parse import ParsedFunction, parse_function
 from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
 from .rewrites import needs_rewrite, rule_call, unwrapped, user_function
 from .super_calls import SuperCalls
@@ -353,7 +353,7 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
             bound = sig.bind(*given, **kw)
         except TypeError as exc:
             raise self.error(node, f"cannot call {func.__name__} this way: {exc}") from None
-        memo_passed(self.parsed, node, func, bound.arguments)  # a memo only passed on (memo_caches.py)
+        memo_passed(self.parsed, node, func, parse_function(func).tree, bound.arguments)  # (memo_caches.py)
         structs, values = {}, {}
         for name, (kind, item) in bound.arguments.items():
             entry = item if kind == "entry" else self.entry(item)

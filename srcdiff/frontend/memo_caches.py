@@ -148,14 +148,11 @@ def memo_given(parsed, struct) -> None:
                            f"pass a new empty dict as {memo}, or use functools.lru_cache")
 
 
-def memo_passed(caller, call: ast.Call, func, bound: dict) -> None:
-    """Refuse a call passing `func` its memo (`bound`: parameter -> (kind, AST or entry)) when the caller
-    reads that dict anywhere but in calls of `func`: srcdiff's memo stays empty, Python's fills up."""
-    from .parse import parse_function
-    try:
-        memo = getattr(parse_function(func).tree, "memo_parameter", None)
-    except Exception:  # noqa: BLE001  not readable: lowering reports it
-        return
+def memo_passed(caller, call: ast.Call, func, callee_tree, bound: dict) -> None:
+    """Refuse a call passing `func` (its parsed tree `callee_tree`) its memo (`bound`: parameter -> (kind,
+    AST or entry)) when the caller reads that dict anywhere but in calls of `func`: srcdiff's memo stays
+    empty, Python's fills up."""
+    memo = getattr(callee_tree, "memo_parameter", None)
     kind, item = bound.get(memo, (None, None))
     if memo is None or kind != "node" or isinstance(item, ast.Dict):
         return

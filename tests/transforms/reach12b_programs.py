@@ -103,6 +103,15 @@ def vector_plus_number(x):
     return np.sum(((Vec(x) + 1.5) - Vec(np.cos(x))).v ** 2)
 
 
+class Weighted(Vec):
+    def __radd__(self, other):  # Python asks a subclass's reflected method before Vec.__add__
+        return Weighted(self.v + 2.0 * other.v)
+
+
+def subclass_reflected(x):
+    return np.sum((Vec(x) + Weighted(np.cos(x))).v ** 2)
+
+
 class Poly:
     def __init__(self, c):
         self.c = c
@@ -340,6 +349,7 @@ PROGRAMS = [
     ("vector_accumulated", vector_accumulated, lambda r: (_M(r, 2), 1.0), 0),
     ("vector_accumulated_s", vector_accumulated, lambda r: (_M(r, 2), 1.0), 1),
     ("vector_plus_number", vector_plus_number, lambda r: (_M(r, 3),), 0),
+    ("subclass_reflected", subclass_reflected, lambda r: (_M(r, 3),), 0),
     ("polynomial_scaled", polynomial_scaled, lambda r: (_M(r, 3),), 0),
     ("dataclass_points", dataclass_points, lambda r: (0.6,), 0),
     ("partial_of_method", partial_of_method, lambda r: (0.4, [0.5, -1.0, 2.0]), 0),

@@ -90,6 +90,24 @@ def memo_depending_on_more_than_its_key(x):
     return _weighted(3, x, {})
 
 
+def _get(n, memo):
+    if n in memo:
+        return memo[n]
+    v = n * 2.0
+    memo[n] = v
+    return v
+
+
+def memo_given_filled(x):
+    memo = {1: 99.0}  # Python answers 99.0 from it
+    return _get(1, memo) * x
+
+
+def memo_read_by_the_caller(x):
+    memo = {}
+    return _get(1, memo) * x + len(memo)  # Python's memo holds one value by then
+
+
 def caller_reads_after_the_update(x):
     v = _centre_(x)
     return v + np.sum(x)  # NumPy's _centre_ changed x: the sum is of the centred array
@@ -103,6 +121,8 @@ def tree_read_after_the_update(params):
 REFUSED = [
     (not_implemented_operator, (np.array([0.3, 0.5]),), "NotImplemented"),
     (memo_depending_on_more_than_its_key, (0.7,), "memo"),
+    (memo_given_filled, (0.7,), "empty dict"),
+    (memo_read_by_the_caller, (0.7,), "memo"),
     (caller_reads_after_the_update, (np.array([0.3, 0.5, -0.1]),), "in-place"),
     (tree_read_after_the_update, ({"w": np.array([0.3, 0.5, -0.1])},), "in-place"),
 ]
