@@ -265,6 +265,9 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
 
     def augassign(self, s: ast.AugAssign) -> list:
         target = s.target
+        if isinstance(target, ast.Name) and self.object_without_inplace(self.env.get(target.id), s.op):
+            value = ast.copy_location(ast.BinOp(ast.Name(target.id, ast.Load()), s.op, s.value), s)
+            return self.assign([ast.Name(target.id, ast.Store())], value, s)  # d += e: d = d + e (operator_objects)
         if isinstance(target, ast.Name) and isinstance(self.env.get(target.id), (Node, Static)):
             raise self.error(s, f"{target.id} is a tree here: `{ast.unparse(s)}` is not supported")
         if isinstance(target, (ast.Subscript, ast.Attribute)):

@@ -128,6 +128,13 @@ class OperatorObjects:
         self.returned_here = bool(side) and isinstance(side[-1], ast.Return)
         return [ast.copy_location(ast.If(ast.Constant(True), taken or [ast.Pass()], []), s)]
 
+    def object_without_inplace(self, entry, op) -> bool:
+        """Whether ``name op= v`` of object tree `entry` is ``name = name op v``: its class defines
+        the operator but not the in-place one (as Python then does)."""
+        name = _BINARY.get(type(op))
+        return name is not None and _object(entry) and _dunder(entry, f"__i{name}__") is None \
+            and _dunder(entry, f"__{name}__") is not None
+
     def may_hold_object(self, node) -> bool:
         """Whether an operand of `node` may be an object tree with operators (a cheap test: a name
         holding an object, or a call of a class defining one), so plain arithmetic is not read twice."""

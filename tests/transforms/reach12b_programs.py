@@ -99,6 +99,21 @@ def vector_accumulated(x, s):
     return (acc - u) @ acc + len(u)
 
 
+def vector_added_in_place(x):
+    acc = Vec(np.zeros_like(x))
+    for k in range(3):
+        acc += (k + 1.0) * Vec(np.sin(x))  # no __iadd__: acc = acc + ..., as Python does
+    return acc @ acc
+
+
+def dual_added_in_place(x):
+    acc = Dual(0.0, 0.0)
+    d = Dual(x, 1.0)
+    acc += d * d
+    acc += d
+    return acc.a * acc.b
+
+
 def vector_plus_number(x):
     return np.sum(((Vec(x) + 1.5) - Vec(np.cos(x))).v ** 2)
 
@@ -348,6 +363,8 @@ PROGRAMS = [
     ("vector_expression", vector_expression, lambda r: (_M(r, 3),), 0),
     ("vector_accumulated", vector_accumulated, lambda r: (_M(r, 2), 1.0), 0),
     ("vector_accumulated_s", vector_accumulated, lambda r: (_M(r, 2), 1.0), 1),
+    ("vector_added_in_place", vector_added_in_place, lambda r: (_M(r, 2),), 0),
+    ("dual_added_in_place", dual_added_in_place, lambda r: (0.7,), 0),
     ("vector_plus_number", vector_plus_number, lambda r: (_M(r, 3),), 0),
     ("subclass_reflected", subclass_reflected, lambda r: (_M(r, 3),), 0),
     ("polynomial_scaled", polynomial_scaled, lambda r: (_M(r, 3),), 0),
