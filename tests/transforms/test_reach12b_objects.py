@@ -38,13 +38,9 @@ NUMBA_REFUSED: dict = {
     "frozen_before_rebinding": "scipy.stats.gamma's methods inside numba",
 }
 
-#: first order, in the default run; second order and `srcdiff.check` (sympy) in a sampled family
-FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree")
-
-
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_every_transformation(program):
-    matrix.assert_ok(program, FIRST)
+    matrix.assert_ok(program, matrix.FIRST_ORDER)  # second order and check: a sampled family, below
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
