@@ -101,7 +101,7 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
     def call_entry(self, node: ast.Call):
         func = node.func
         if isinstance(func, ast.Name) and func.id not in self.env and node.args and not node.keywords \
-                and self.parsed.resolve(func.id) in (len, isinstance):
+                and self.parsed.resolve(func.id) in (len, isinstance, sum):
             found = self.object_builtin(self.parsed.resolve(func.id), self.entry(node.args[0]), node)
             if found is not None:
                 return found

@@ -57,6 +57,12 @@ def _object(entry) -> bool:
     return isinstance(entry, Node) and entry.struct.kind in _OBJECT_KINDS
 
 
+def _holds_object(entry, depth: int = 0) -> bool:
+    """Whether `entry` is an object tree or a tree holding one (a list of Duals)."""
+    return _object(entry) or isinstance(entry, Node) and depth < 4 and any(
+        _holds_object(c, depth + 1) for c in entry.children.values())
+
+
 def _with_operators(cls) -> bool:
     """Whether `cls` is a class defining (with `def`) an operator srcdiff reads."""
     return isinstance(cls, type) and any(
@@ -141,8 +147,7 @@ class OperatorObjects:
         for n in ast.walk(node):
             if not isinstance(n, ast.Name):
                 continue
-            found = self.env.get(n.id)
-            if _object(found):
+            if _holds_object(self.env.get(n.id)):  # d, or ds of ds[0] * ds[1]
                 return True
             if n.id not in self.env and _with_operators(self.parsed.resolve(n.id)):
                 return True
@@ -161,6 +166,9 @@ class OperatorObjects:
             if func is None:
                 raise self.error(node, f"{ast.unparse(node)}: {arg.struct.describe()} has no __len__ (Python raises)")
             return self.dunder_call(node, func, arg, [], "len")
+        if builtin is sum and isinstance(arg, Node) and arg.struct.kind in ("list", "tuple") and arg.children \
+                and all(_object(c) for c in arg.children.values()) and len(node.args) <= 2:
+            return self.object_sum(node, list(arg.children.values()))
         if builtin is isinstance and len(node.args) == 2:
             classes = self.static_classes(node.args[1])
             if classes is None:
@@ -172,6 +180,31 @@ class OperatorObjects:
             if plain and all(_user_class(c) for c in classes):
                 return Const(False)  # a leaf holds a number or an array, never an object of the user's
         return None
+
+    def object_sum(self, node: ast.Call, items: list):
+        """``sum(ds)`` of a list of objects, as Python adds them: ``start + ds[0]`` (the start's ``+``
+        declines an object, so ``ds[0].__radd__(start)``), then each next item through ``__add__``."""
+        start = node.args[1] if len(node.args) == 2 else ast.copy_location(ast.Constant(0), node)
+        if isinstance(self.entry(start), Node):
+            raise self.error(node, f"{ast.unparse(node)} starts from an object", "start from a number")
+        total = None
+        for item in items:
+            method = "__radd__" if total is None else "__add__"
+            owner = item if total is None else total
+            func = _dunder(owner, method)
+            if func is None:
+                raise self.error(node, f"{ast.unparse(node)}: {owner.struct.cls.__name__} defines no {method} srcdiff "
+                                 "can read (Python adds the items to the start through it)",
+                                 f"define {method} with `def`, or add the items with +")
+            given = start if total is None else self.named(item, node)
+            total = self.dunder_call(node, func, owner, [given], method.strip("_"))
+        return total
+
+    def named(self, entry, where) -> ast.Name:
+        """A fresh name standing for `entry` (an operand of a method the rewrite calls)."""
+        name = self.names.fresh("item")
+        self.env[name] = entry
+        return ast.copy_location(ast.Name(name, ast.Load()), where)
 
     def plain_parameters(self) -> set:
         """The parameters of the function being rewritten that hold no tree (numbers, arrays)."""

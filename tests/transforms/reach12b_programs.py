@@ -1,19 +1,19 @@
 """Objects and calls grad refused after the red team's eleventh wave, each written several ways as
 everyday code writes them: a user class's operators (``__add__``, ``__mul__``, ``__radd__``,
-``__rmul__``, ``__neg__``, ``__sub__``, ``__matmul__``, ``__getitem__``, ``__len__``, ``__call__``) on a
-small Dual / vector / polynomial class, a ``functools.partial`` of a bound method and methods passed
-as values, recursion memoised in a dict or through ``functools.lru_cache``, ``scipy.stats`` moments
-and frozen distributions, and a helper updating its argument in place (``x -= x.mean()``), which the
-matrix's tree column calls with the argument taken from a dict.  test_reach12b_objects.py runs every
-transformation on them."""
+``__rmul__``, ``__neg__``, ``__sub__``, ``__matmul__``, ``__getitem__``, ``__len__``, ``__call__``,
+``+=``, ``sum``) on a small Dual / vector / polynomial class, a ``functools.partial`` of a bound
+method and methods passed as values, recursion memoised in a dict or through ``functools.lru_cache``,
+``scipy.stats`` moments and frozen distributions (reach12b_stats_programs.py), and a helper updating
+its argument in place (``x -= x.mean()``), which the matrix's tree column calls with the argument
+taken from a dict.  test_reach12b_objects.py runs every transformation on them."""
 
 import dataclasses
 import functools
 import math
 
 import numpy as np
-import scipy.stats
-from scipy import stats
+
+from .reach12b_stats_programs import STATS_PROGRAMS
 
 # ---- 1. a user class's operators ------------------------------------------------------------------
 
@@ -112,6 +112,18 @@ def dual_added_in_place(x):
     acc += d * d
     acc += d
     return acc.a * acc.b
+
+
+def vector_sum_of_a_list(x):
+    vs = [Vec(x), Vec(np.sin(x)), 2.0 * Vec(x * x)]
+    total = sum(vs)  # 0 + vs[0] through __radd__, then __add__
+    return total @ total
+
+
+def duals_in_a_list(x):
+    ds = [Dual(x, 1.0), Dual(2.0 * x, 0.5)]
+    total = ds[0] * ds[1] + ds[0]
+    return total.a + total.b
 
 
 def vector_plus_number(x):
@@ -282,47 +294,6 @@ def lru_of_the_value(x):
     return _power(x, 4) + math.sin(_power(x, 2))
 
 
-# ---- 4. scipy.stats moments and frozen laws --------------------------------------------------------
-
-
-def gamma_poisson(params, k):
-    log_a, log_b = params
-    lam = scipy.stats.gamma.mean(np.exp(log_a), scale=np.exp(-log_b))
-    return -np.sum(scipy.stats.poisson.logpmf(k, lam)) - scipy.stats.gamma.logpdf(lam, 2.0)
-
-
-def frozen_gamma(a):
-    d = stats.gamma(a, scale=2.0)
-    return d.logpdf(1.5) + d.mean() + d.var() + d.std()
-
-
-def frozen_beta(x):
-    d = stats.beta(2.0 + x[0] ** 2, 3.0 + x[1] ** 2, scale=1.5)
-    return d.mean() + d.var() + np.sum(d.logpdf(np.array([0.2, 0.7])))
-
-
-def lognorm_inline(s, x):
-    return np.sum(stats.lognorm(s, scale=2.0).logpdf(x)) + stats.lognorm.mean(s, scale=2.0) + stats.lognorm(s).var()
-
-
-def frozen_before_rebinding(a):
-    d = stats.gamma(a)
-    a = a * 2.0
-    return d.logpdf(1.2) * a + d.std()
-
-
-def frozen_in_a_loop(mu, x):
-    total = 0.0
-    for m in [mu, 2.0 * mu]:
-        d = stats.norm(m, 1.5)
-        total = total + np.sum(d.logpdf(x)) + d.cdf(0.3)
-    return total
-
-
-def several_moments(a):
-    return stats.chi2.var(a) + stats.expon.mean(scale=a) + stats.laplace.std(0.0, a) + stats.poisson.var(a)
-
-
 # ---- 5. an argument updated in place (the tree column passes it from a dict) -------------------------
 
 
@@ -365,6 +336,8 @@ PROGRAMS = [
     ("vector_accumulated_s", vector_accumulated, lambda r: (_M(r, 2), 1.0), 1),
     ("vector_added_in_place", vector_added_in_place, lambda r: (_M(r, 2),), 0),
     ("dual_added_in_place", dual_added_in_place, lambda r: (0.7,), 0),
+    ("vector_sum_of_a_list", vector_sum_of_a_list, lambda r: (_M(r, 2),), 0),
+    ("duals_in_a_list", duals_in_a_list, lambda r: (0.4,), 0),
     ("vector_plus_number", vector_plus_number, lambda r: (_M(r, 3),), 0),
     ("subclass_reflected", subclass_reflected, lambda r: (_M(r, 3),), 0),
     ("polynomial_scaled", polynomial_scaled, lambda r: (_M(r, 3),), 0),
@@ -380,15 +353,9 @@ PROGRAMS = [
     ("memo_pascal", memo_pascal, lambda r: (np.array([0.3, 0.6]),), 0),
     ("lru_fibonacci_weights", lru_fibonacci_weights, lambda r: (0.8,), 0),
     ("lru_of_the_value", lru_of_the_value, lambda r: (0.8,), 0),
-    ("gamma_poisson", gamma_poisson, lambda r: (np.array([0.5, 0.2]), np.array([0, 2, 1, 4])), 0),
-    ("frozen_gamma", frozen_gamma, lambda r: (1.7,), 0),
-    ("frozen_beta", frozen_beta, lambda r: (np.array([0.3, 0.7]),), 0),
-    ("lognorm_inline", lognorm_inline, lambda r: (0.6, np.array([0.5, 1.7])), 0),
-    ("frozen_before_rebinding", frozen_before_rebinding, lambda r: (1.7,), 0),
-    ("frozen_in_a_loop", frozen_in_a_loop, lambda r: (0.4, _M(r, 2)), 0),
-    ("several_moments", several_moments, lambda r: (1.3,), 0),
     ("centred_in_place", centred_in_place, lambda r: (_M(r, 3), 1.5), 0),
     ("normalised_in_place", normalised_in_place, lambda r: (_M(r, 4),), 0),
     ("relaxed_in_place", relaxed_in_place, lambda r: (_M(r, 3), 0.3), 0),
     ("dict_leaf_updated_by_a_helper", dict_leaf_updated_by_a_helper, lambda r: ({"w": _M(r, 3)}, 1.5), 0),
+    *STATS_PROGRAMS,
 ]
