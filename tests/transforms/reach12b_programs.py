@@ -244,6 +244,23 @@ def static_and_class_methods(x):
     return np.sum(m.step(x)) + Model.square(np.sum(x))
 
 
+class Normed:
+    def __init__(self, w):
+        self.w = w
+
+    @property
+    def norm(self):  # a property computed from the object's array
+        return np.sqrt(np.sum(self.w ** 2) + 1.0)
+
+    def __call__(self, x):
+        return np.tanh(self.w * x) / self.norm
+
+
+def property_of_arrays(w, x):
+    layer = Normed(w)
+    return np.sum(layer(x)) + layer.norm
+
+
 # ---- 3. memoised recursion ---------------------------------------------------------------------------
 
 
@@ -348,6 +365,7 @@ PROGRAMS = [
     ("method_passed_to_a_helper", method_passed_to_a_helper, lambda r: (_M(r, 2),), 0),
     ("partial_passed_to_a_helper", partial_passed_to_a_helper, lambda r: (_M(r, 2), 1.2), 0),
     ("partial_passed_to_a_helper_s", partial_passed_to_a_helper, lambda r: (_M(r, 2), 1.2), 1),
+    ("property_of_arrays", property_of_arrays, lambda r: (_M(r, 2), _M(r, 2)), 0),
     ("static_and_class_methods", static_and_class_methods, lambda r: (_M(r, 2),), 0),
     ("memo_catalan", memo_catalan, lambda r: (0.8,), 0),
     ("memo_pascal", memo_pascal, lambda r: (np.array([0.3, 0.6]),), 0),
