@@ -43,6 +43,7 @@ from ..ir.nodes import (
     region_defines,
 )
 from ..rules.structural import COPY, LIST_AWARE, SUM_LIST, SUM_ROWS
+from .in_place_args import read_by_one_call
 from .inline_copy import Copier, defined_names, expressions, operands
 
 MAX_NODES = 5000  # a helper larger than this keeps its own adjoint
@@ -106,6 +107,9 @@ class _Inlining:
         self.handed_lists: dict[str, bool] = {}  # ... and whether its items may be lists
         self.outermost: int | None = None  # the id of that call, while its copy is made
         self.changed = False
+        #: parameters read by one call only, outside loops: the helper's in-place update of it is
+        #: seen by no one after (tree-wrapped calls, in_place_args.py)
+        self.spent = read_by_one_call(function)
 
     def next_id(self) -> int:
         self.last_id += 1
@@ -191,7 +195,8 @@ class _Inlining:
                 rename[own] = Var(self.namer.temp() if _TEMP.match(own) else self.namer.fresh(own))
         self.local |= {v.name for v in rename.values()}
         line_of = (lambda line: line) if _same_file(func, self.caller) else (lambda line: call.line)
-        copier = Copier({**binding, **rename}, self.next_id, line_of)
+        copier = Copier({**binding, **rename}, self.next_id, line_of,
+                        frozenset(n for n, owner in self.spent.items() if owner == call.id))
         body = copier.block(callee.body, fold=frozenset({getattr(output, "name", "")})).nodes
         if value is not None:
             body.append(Node(self.next_id(), COPY, (value,), {}, call.out, operand_ast(value), call.line))

@@ -34,8 +34,10 @@ from ..ir.nodes import (
 class Copier:
     """Copies regions, reading operand `operands[name]` for each renamed or bound name."""
 
-    def __init__(self, operands: dict[str, Operand], next_id: Callable[[], int], line_of: Callable[[int], int]):
+    def __init__(self, operands: dict[str, Operand], next_id: Callable[[], int], line_of: Callable[[int], int],
+                 spent: frozenset = frozenset()):
         self.operands, self.next_id, self.line_of = operands, next_id, line_of
+        self.spent = spent  # the caller's parameters no one reads after this call (in_place_args.py)
         self._rename = _Rename(operands)
 
     def operand(self, o: Operand) -> Operand:
@@ -88,8 +90,10 @@ class Copier:
             # ``x += v`` on the helper's parameter: in the caller, x is the call's operand,
             # whose array NumPy would change too (lower/writes.py refuses it unless a number)
             given = self.operands.get(n.argument)
-            if isinstance(given, Var):
+            if isinstance(given, Var) and given.name not in self.spent:
                 changes["shared_with"] = given.name
+            elif isinstance(given, Var):  # read by this call alone: it is the caller's parameter's array
+                changes["argument"] = given.name
         return dataclasses.replace(n, **changes)
 
 

@@ -334,7 +334,7 @@ def reverse_call(node: UserCall, sweep: Sweep) -> None:
     # (``x_bar = power_vjp(t_bar, x, n)``) srcdiff reads back like the user's
     spec = CallSpec(node.callee, wrt,
                     tuple((name, operand_shape(v, sweep.shapes)) for name, v in zip(node.arg_names, node.inputs)),
-                    mode="seeded" if sweep.derivable else "reverse")
+                    mode="seeded" if sweep.derivable else "reverse", spent=node.spent)
     vjp = next((name for name, s in sweep.calls.items() if s == spec), None)
     if vjp is None:
         name = getattr(node.callee, "__name__", "helper")

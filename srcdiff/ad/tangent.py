@@ -116,7 +116,7 @@ def _call(node: UserCall, state: Tangents) -> Assign:
     active = [(name, v) for name, v in zip(node.arg_names, node.inputs) if state.of(v) is not None]
     spec = CallSpec(node.callee, tuple(name for name, _ in active),
                     tuple((name, operand_shape(v, state.shapes)) for name, v in zip(node.arg_names, node.inputs)),
-                    mode="forward")
+                    mode="forward", spent=node.spent)
     jvp = next((name for name, s in state.calls.items() if s == spec), None)
     if jvp is None:
         name = getattr(getattr(node.callee, "func", node.callee), "__name__", "helper")

@@ -18,6 +18,7 @@ import types
 import numpy as np
 
 from ..ad.activity import refuse_complex
+from ..ad.in_place_args import mark_spent
 from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..ad.searches import refuse_comparison_only
@@ -120,7 +121,7 @@ def _check_portable(found: Lowered, made: Variant, args: tuple) -> None:
 
 def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (), args: tuple | None = None,
                     single: bool = False, complex_params: frozenset = frozenset(),
-                    narrow: dict | None = None, for_helper: bool = False, key=None) -> Variant:
+                    narrow: dict | None = None, for_helper: bool = False, key=None, spent: tuple = ()) -> Variant:
     """Every stage after lowering, for parameters of the shapes `param_shapes`; `foreign`
     names the parameters that are arrays of another library than NumPy.  A batched variant
     is compiled for one example's arguments `args` (driver/batched.py); `single`: the
@@ -129,7 +130,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     refused at its line, whatever transformation this is); `narrow`: the `wrt` parameters
     whose gradients are returned in float32 or float16 (`_narrow_arguments`); `for_helper`: a user
     helper's adjoint, whose in-place update of a parameter would change its caller's array;
-    `key`: the arguments' signatures (elements of float64 arrays read as Python floats)."""
+    `key`: the arguments' signatures (elements of float64 arrays read as Python floats); `spent`: the
+    helper's parameters whose operands its caller reads nowhere else (ad/in_place_args.py)."""
     parsed, options = found.parsed, found.options
     namer = found.namer.copy()
     # small helpers inlined (ad/inline.py): the gradient is one function, shapes seen through
@@ -139,7 +141,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)
         refuse_comparison_only(ir, set(found.wrt), parsed.location)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
-    check_in_place(ir, shape_of, parsed.location, callee=for_helper)
+    ir = mark_spent(ir, spent if for_helper else None)  # calls kept: operands no one reads again (in_place_args.py)
+    check_in_place(ir, shape_of, parsed.location, callee=for_helper, spent=spent)
     if options.mode == "batched":
         func, program, name = batched.transform(found, ir, namer, shape_of, args)
     else:
@@ -286,7 +289,7 @@ def callee(spec: CallSpec) -> Callee:
         param_shapes = parameter_shapes(func, dict(spec.shapes))
         facts = call_facts(func, statics, analysis[1], param_shapes)
         found = lower_parsed(parsed, spec.wrt, options, static_values(parsed, func, spec, statics), facts)
-        found_callee.variant = compile_variant(found, param_shapes, for_helper=True)
+        found_callee.variant = compile_variant(found, param_shapes, for_helper=True, spent=spec.spent)
         found_callee.cell.cell_contents = found_callee.variant.function
     except SrcDiffError as exc:
         del CACHE.callees[key]

@@ -8,7 +8,7 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``zip(a, b, strict=True)`` in a ``for``: the loop over ``zip(a, b)`` after a test that
   raises Python's ``ValueError`` when the lengths differ;
 - ``while ...: ... else: tail`` (and ``for``): the loop, then ``tail``, under ``if not broke:`` when
-  a ``break`` may leave the loop (``broke = True`` just before each);
+  a ``break`` may leave the loop (``broke = True`` just before each; loop_else.py);
 - ``first, *rest = v``: ``first, rest = v[0], v[1:]`` (a slice: an array's rows, or the items
   of a tuple written in the assignment), with Python's test of the length where the two ends
   could overlap;
@@ -24,6 +24,7 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - lists joined, grown while read, reversed; chain, islice, np.maximum.at (list_joins.py, iteration_forms.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
 - complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
+- a memo dict of a recursion dropped (memo_caches.py); frozen scipy.stats laws (stats_spellings.py);
 - merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
@@ -45,10 +46,13 @@ from .desugar_reduce import hoist_reductions
 from .generators import check_generator_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
 from .list_joins import rewrite_list_joins
+from .loop_else import without_else
+from .memo_caches import drop_memo_caches, has_memo_cache
 from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
 from .nested_varargs import bind_nested_varargs, has_nested_varargs
 from .python_forms import has_python_forms, rewrite_python_forms
+from .stats_spellings import has_stats_spellings, rewrite_stats
 from .tuple_lists import has_lists, split_tuple_lists
 from .views import substitute_views
 
@@ -56,18 +60,17 @@ from .views import substitute_views
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
-    if not (_candidates(tree) or spelled(tree) or has_lists(tree) or may_be_complex(tree) or has_spellings(tree)
-            or has_named_values(tree) or has_nested_varargs(tree) or has_cholesky_factors(tree)
-            or has_python_forms(tree) or has_iteration_forms(tree)
-            or any(isinstance(n, ast.AugAssign) for n in ast.walk(tree))):
+    if not any(found(tree) for found in _FOUND):
         return tree
     names = FreeNames(tree, func)
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
+    drop_memo_caches(tree)
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)
     bind_nested_varargs(tree, names.namer)
     rewrite_calls(tree, names)
+    rewrite_stats(tree, names)
     rewrite_cholesky_factors(tree, names)
     _Rewrite(names, tree).generic_visit(tree)  # the body; a nested def is a scope of its own
     rewrite_spellings(tree, names)
@@ -93,6 +96,11 @@ def _candidates(tree: ast.FunctionDef) -> bool:
 
 #: the names of the calls a rewrite may apply to (the rewrite itself resolves what they are)
 _CALLED = {"enumerate", "zip", "reduce", "update"}
+
+#: cheap tests, one a rewrite module: whether the function has anything that rewrite could apply to
+_FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
+          has_cholesky_factors, has_python_forms, has_iteration_forms, has_stats_spellings, has_memo_cache,
+          lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 
 def _statements(field: list) -> bool:
@@ -123,7 +131,7 @@ class _Rewrite(ast.NodeTransformer):
             node = _enumerate_from(node, self.names) or node
         elif self.names.calls(node.iter, builtins.zip) and node.iter.keywords:
             before = _zip_strict(node, self.names)
-        return before + _without_else(node, self.names)
+        return before + without_else(node, self.names)
 
     def visit_Match(self, node: ast.Match):
         self.generic_visit(node)
@@ -131,7 +139,7 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_While(self, node: ast.While):
         self.generic_visit(node)
-        return _without_else(node, self.names)
+        return without_else(node, self.names)
 
     def visit_Assign(self, node: ast.Assign):
         self.generic_visit(node)
@@ -277,59 +285,6 @@ def _dict_update(node: ast.Expr, tree: ast.FunctionDef, namer: Namer) -> list | 
             pairs[k] = (key, ast.Name(held, ast.Load()))
     return before + [ast.copy_location(ast.Assign([ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())],
                                                   value), node) for key, value in pairs]
-
-
-def _without_else(node, names: FreeNames) -> list:
-    """A loop with an ``else``: the loop, then the ``else`` -- run only if no ``break`` left the
-    loop, which a flag set just before each such ``break`` tells (``broke = True; break``)."""
-    if not node.orelse:
-        return [node]
-    tail, node.orelse = node.orelse, []
-    if not _breaks(node.body):
-        return [node, *tail]
-    flag = names.namer.fresh("broke")
-    node.body = _flagged(node.body, flag)
-    start = ast.copy_location(ast.Assign([ast.Name(flag, ast.Store())], ast.Constant(False)), node)
-    test = ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load()))
-    return [start, node, ast.copy_location(ast.If(test, tail, []), tail[0])]
-
-
-def _flagged(body: list, flag: str) -> list:
-    """`body` with ``flag = True`` before each `break` that leaves the loop it is the body of."""
-    out = []
-    for stmt in body:
-        if isinstance(stmt, ast.Break):
-            out.append(ast.copy_location(ast.Assign([ast.Name(flag, ast.Store())], ast.Constant(True)), stmt))
-        elif isinstance(stmt, (ast.For, ast.While)):
-            stmt.orelse = _flagged(stmt.orelse, flag)  # (a break in a nested loop's body leaves that loop)
-        elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for name in ("body", "orelse", "finalbody"):
-                inner = getattr(stmt, name, None)
-                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    setattr(stmt, name, _flagged(inner, flag))
-            for handler in getattr(stmt, "handlers", []):
-                handler.body = _flagged(handler.body, flag)
-        out.append(stmt)
-    return out
-
-
-def _breaks(body: list) -> bool:
-    """Whether a `break` in `body` leaves the loop whose body it is (not one of a nested loop)."""
-    for stmt in body:
-        if isinstance(stmt, ast.Break):
-            return True
-        if isinstance(stmt, (ast.For, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if _breaks(stmt.orelse) if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                             ast.ClassDef)) else False:
-                return True
-            continue
-        for name in ("body", "orelse", "finalbody", "handlers"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list) and _breaks([s for s in inner if isinstance(s, ast.stmt)] +
-                                                   [s for h in inner if isinstance(h, ast.excepthandler)
-                                                    for s in h.body]):
-                return True
-    return False
 
 
 _LIBRARIES = ("numpy", "builtins", "math", "scipy")

@@ -26,9 +26,12 @@ from ..ir import memo
 from . import depends
 from .compiling import compile_function
 from .flatten_statements import Rewriter
+from .memo_caches import memo_given
 from .naming import names_in
 from .parse import ParsedFunction, parse_function, register
+from .partial_lists import Bound, bound_items
 from .tree_entries import Names, leaf_entries
+from .trees import leaf_paths
 
 # ---- the flattened function ----
 
@@ -45,6 +48,7 @@ class Flat:
 
 _FLAT: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {key: Flat}
 _BUSY: set = set()
+_PENDING: dict = {}  # (function, key) -> the cells of calls of it inside itself
 
 
 def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bool = False) -> Flat:
@@ -56,14 +60,36 @@ def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bo
     if key in cache and depends.hold(cache[key].deps):
         return cache[key]
     if (func, key) in _BUSY:
-        raise SrcDiffError(f"{func.__qualname__} calls itself with a parameter tree, which is not supported",
-                           hint="pass the arrays it needs as separate arguments")
+        if returns_object or any(leaf_paths(s) for _, s in key[0]):
+            raise SrcDiffError(f"{func.__qualname__} calls itself with a parameter tree, which is not supported",
+                               hint="pass the arrays it needs as separate arguments")
+        return _itself(func, key, structs)  # recursion through lru_cache, or with a memo: the function itself
     _BUSY.add((func, key))
     try:
         made = cache[key] = _build(func, structs, has_aux, returns_object)
     finally:
         _BUSY.discard((func, key))
+    for cell in _PENDING.pop((func, key), ()):
+        cell.cell_contents = made.func
     return made
+
+
+def _itself(func, key, structs: dict) -> "Flat":
+    """The flattened function being built, for a call of it inside itself (through a cache wrapper, or
+    given a tree without leaves: a memo, memo_caches.py): its parameters are the function's own, a tree's
+    none, and its cell is filled once it is built."""
+    cell = types.CellType(None)
+    _PENDING.setdefault((func, key), []).append(cell)
+    params = [(a, structs[a], []) if structs.get(a) is not None and structs[a].is_container else (a, None, [a])
+              for a in inspect.signature(func).parameters]
+    return Flat(_Pending(cell), params)
+
+
+class _Pending:
+    """A function not built yet: helper_call stores the cell that will hold it (`cell`)."""
+
+    def __init__(self, cell):
+        self.cell = cell
 
 
 def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> Flat:
@@ -79,6 +105,8 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> 
     rewriter.returns_object = returns_object
     params, new_args, defaults = [], [], []
     sig = inspect.signature(parsed.func)
+    if hasattr(tree, "memo_parameter"):
+        memo_given(parsed, structs.get(tree.memo_parameter))
     for arg in a.args + a.kwonlyargs:  # keyword-only ones last, as the call lists them (a signature's order)
         struct = structs.get(arg.arg)
         if struct is None or not struct.is_container:
@@ -90,7 +118,8 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> 
             continue
         entry = rewriter.param_entry(arg.arg, struct)
         rewriter.env[arg.arg] = entry
-        names = [e.name for e in leaf_entries(entry)]
+        items = bound_items(entry) if isinstance(entry, Bound) else [entry]  # a method passed: its object's leaves
+        names = [e.name for item in items for e in leaf_entries(item)]
         new_args += [ast.arg(n) for n in names]
         params.append((arg.arg, struct, names))
         defaults = []

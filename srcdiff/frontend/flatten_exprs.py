@@ -14,14 +14,14 @@ import inspect
 import operator
 import types
 
-import numpy as np
-
 from . import depends
 from .factory_objects import Factories
 from .global_objects import GlobalObjects
 from .lambdas import LambdaFn, Lambdas, lambda_as_written
-from .parse import ParsedFunction
-from .partial_lists import Bound, PartialComp, PartialLists
+from .memo_caches import memo_passed
+from .operator_objects import OperatorObjects
+from .parse import ParsedFunction, parse_function
+from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
 from .rewrites import needs_rewrite, rule_call, unwrapped, user_function
 from .super_calls import SuperCalls
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
@@ -30,7 +30,7 @@ from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, SuperCalls):
+class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, SuperCalls):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -56,12 +56,16 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
                 return None
             if isinstance(node, ast.Attribute):
                 return self.attribute(node, base)
+            found = self.item_entry(node, base)  # poly[k]: its __getitem__ (operator_objects.py)
+            if found is not None:
+                return found
             return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
                 else self.child(node, base, self.key(node.slice, node, base))
         if isinstance(node, ast.Call):
             return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node) \
                 or self.factory_entry(node) or self.replaced_entry(node)  # factory_objects.py, built_objects.py
-        return self.literal_entry(node)  # cfg or {}, decided here; {"a": 3.0} given to a helper
+        # d * d of objects (operator_objects.py); cfg or {}, decided here; {"a": 3.0} given to a helper
+        return self.operator_entry(node) or self.literal_entry(node)
 
     def child(self, node, base: Node, key):
         if key not in base.children:
@@ -94,30 +98,13 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
                          f"{'fields' if kind != 'dict' else 'keys'} {list(base.children)}, not .{attr}",
                          "read the arrays you need (p['W'], p.W) and compute with them")
 
-    def class_attribute(self, node: ast.Attribute, cls, attr: str, value):
-        """``self.scale`` of a class attribute: read like a global the transform depends on
-        (a number is a constant of the code; rebinding it builds the code again)."""
-        owner = next(k for k in cls.__mro__ if attr in vars(k))
-        self.deps.append(depends.Dependency(vars(owner), attr, value))
-        if depends.is_simple(value):
-            return Const(value)
-        if isinstance(value, np.ndarray) or isinstance(value, (float, int)):
-            return self.inject(value, attr)
-        raise self.error(node, f"{ast.unparse(node)} is a class attribute holding a {type(value).__name__}, "
-                         "which srcdiff cannot read as a value", "read a number or an array")
-
-    def static_object(self, node):
-        """The module-level object `node` names (``functools.partial``, ``helper``), or None."""
-        if isinstance(node, ast.Name) and node.id not in self.env:
-            found = self.parsed.resolve(node.id)
-            return None if found is depends.MISSING else found
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.env:
-            module = self.parsed.resolve(node.value.id)
-            return getattr(module, node.attr, None) if isinstance(module, types.ModuleType) else None
-        return None
-
     def call_entry(self, node: ast.Call):
         func = node.func
+        if isinstance(func, ast.Name) and func.id not in self.env and node.args and not node.keywords \
+                and self.parsed.resolve(func.id) in (len, isinstance, sum):
+            found = self.object_builtin(self.parsed.resolve(func.id), self.entry(node.args[0]), node)
+            if found is not None:
+                return found
         if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
             view = self.entry(func) if isinstance(self.entry(func.value), Node) else None
             if isinstance(view, DictView):
@@ -327,7 +314,8 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
 
     def any_tree(self, node: ast.Call) -> bool:
         values = list(node.args) + [k.value for k in node.keywords]
-        return any(isinstance(self.entry(v), (Node, Static)) for v in values if not isinstance(v, ast.Starred))
+        return any(isinstance(self.entry(v), (Node, Static, Method, Bound))
+                   for v in values if not isinstance(v, ast.Starred))
 
     def plain_call(self, node: ast.Call, func):
         for v in list(node.args) + [k.value for k in node.keywords]:
@@ -365,26 +353,31 @@ class ExprRewriter(PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, S
             bound = sig.bind(*given, **kw)
         except TypeError as exc:
             raise self.error(node, f"cannot call {func.__name__} this way: {exc}") from None
+        memo_passed(self.parsed, node, func, parse_function(func).tree, bound.arguments)  # (memo_caches.py)
         structs, values = {}, {}
         for name, (kind, item) in bound.arguments.items():
             entry = item if kind == "entry" else self.entry(item)
+            entry = passed_bound(entry) or entry  # integrate(m.step, x): partial_lists.py
             if isinstance(entry, (Node, Bad, Static)) and not isinstance(entry, Node):
                 entry = None if kind == "node" else entry
             if isinstance(entry, Node):
                 structs[name] = node_struct(entry)
-            values[name] = (entry if isinstance(entry, Node) or kind == "entry" else None, item)
+            if isinstance(entry, Bound):
+                structs[name] = bound_struct(entry, node_struct)
+            values[name] = (entry if isinstance(entry, (Node, Bound)) or kind == "entry" else None, item)
         flat = self.flatten(func, structs, returns_object=True) if returns_object else self.flatten(func, structs)
         self.deps.extend(flat.deps)  # what the helper read statically (self.factor) decides ours too
         callee = self.names.fresh(name_part(label))
-        self.cells[callee] = types.CellType(flat.func)
+        self.cells[callee] = getattr(flat.func, "cell", None) or types.CellType(flat.func)  # (flatten._itself)
         args, kws, positional = [], [], True
         for pname, _struct, leaf_names in flat.params:
             if pname not in values:
                 positional = False
                 continue
             entry, item = values[pname]
-            if isinstance(entry, Node):
-                exprs = [self.as_ast(e, node) for e in leaf_entries(entry)]
+            if isinstance(entry, (Node, Bound)):
+                items = bound_items(entry) if isinstance(entry, Bound) else [entry]
+                exprs = [self.as_ast(e, node) for i in items for e in leaf_entries(i)]
             elif entry is not None:
                 exprs = [self.as_ast(entry, node)]
             else:

@@ -13,7 +13,7 @@ from .flatten_items import LoopItems
 from .lambdas import LambdaFn
 from .naming import assigned_names
 from .parse import ParsedFunction
-from .partial_lists import Bound, PartialComp
+from .partial_lists import Bound, PartialComp, bound_entry
 from .returned_objects import ReturnedObjects
 from .state_writes import StateWrites
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
@@ -45,6 +45,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         if struct.kind == "opaque":
             return Bad(f"{label} holds a {getattr(struct.cls, '__name__', 'value')}, which srcdiff cannot "
                        "differentiate or read as a constant")
+        if struct.kind == "bound":  # a method or partial passed by the caller (partial_lists.py)
+            return bound_entry(struct, lambda k, c: self.param_entry(name, c, path + (k,)))
         return Node(struct, {k: self.param_entry(name, c, path + (k,)) for k, c in zip(struct.keys, struct.children)})
 
     # ---- statements ----
@@ -53,6 +55,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         out = []
         for stmt in stmts:
             out += self.stmt(stmt)
+            if self.__dict__.pop("returned_here", False):
+                break  # after a decided `if` whose side returns (decided_if): what follows never runs
         return out
 
     def stmt(self, s) -> list:
@@ -187,19 +191,6 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             out += self.bind_entry(t, found, where, emit=True)
         return out
 
-    def pairwise(self, target, value, where) -> list:
-        out, entries = [], []
-        for e in value.elts:
-            found = self.tree_value(e, where)
-            if found is None:
-                tmp = self.names.fresh("tmp")
-                out.append(self.emit(tmp, self.expr(e), where))
-                found = Leaf(tmp)
-            entries.append(found)
-        for t, e in zip(target.elts, entries):
-            out += self.bind_entry(t, e, where, emit=True)
-        return out
-
     def bind_entry(self, target, entry, where, emit) -> list:
         """Bind assignment target `target` to `entry` (unpacking a tree for a tuple target)."""
         if isinstance(target, ast.Name):
@@ -274,6 +265,9 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
 
     def augassign(self, s: ast.AugAssign) -> list:
         target = s.target
+        if isinstance(target, ast.Name) and self.object_without_inplace(self.env.get(target.id), s.op):
+            value = ast.copy_location(ast.BinOp(ast.Name(target.id, ast.Load()), s.op, s.value), s)
+            return self.assign([ast.Name(target.id, ast.Store())], value, s)  # d += e: d = d + e (operator_objects)
         if isinstance(target, ast.Name) and isinstance(self.env.get(target.id), (Node, Static)):
             raise self.error(s, f"{target.id} is a tree here: `{ast.unparse(s)}` is not supported")
         if isinstance(target, (ast.Subscript, ast.Attribute)):
@@ -306,6 +300,9 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         return ast.copy_location(ast.Return(self.expr(value) if value is not None else None), s)
 
     def if_(self, s: ast.If) -> list:
+        decided = self.decided_if(s)  # if isinstance(other, Vec): (operator_objects.py)
+        if decided is not None:
+            return decided
         test = self.expr(s.test)
         before = dict(self.env)
         self.depth += 1

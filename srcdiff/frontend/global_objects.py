@@ -24,7 +24,7 @@ from .built_objects import BuiltObjects
 from .factories import factory_function
 from .naming import assigned_names
 from .parse import parse_function
-from .tree_entries import Bad, Leaf, Node, Static
+from .tree_entries import Bad, Const, Leaf, Node, Static
 
 _LIBRARY = {"numpy", "scipy", "pandas", "builtins", "torch", "jax", "dask", "xarray", "sympy", "srcdiff", "abc"}
 
@@ -92,6 +92,28 @@ class Items:
 class GlobalObjects(BuiltObjects):
     """A mixin of ExprRewriter (flatten_exprs.py): `parsed`, `names`, `cells`, `deps`, `env`,
     `error`, `constant` come from it."""
+
+    def class_attribute(self, node: ast.Attribute, cls, attr: str, value):
+        """``self.scale`` of a class attribute: read like a global the transform depends on
+        (a number is a constant of the code; rebinding it builds the code again)."""
+        owner = next(k for k in cls.__mro__ if attr in vars(k))
+        self.deps.append(depends.Dependency(vars(owner), attr, value))
+        if depends.is_simple(value):
+            return Const(value)
+        if isinstance(value, np.ndarray) or isinstance(value, (float, int)):
+            return self.inject(value, attr)
+        raise self.error(node, f"{ast.unparse(node)} is a class attribute holding a {type(value).__name__}, "
+                         "which srcdiff cannot read as a value", "read a number or an array")
+
+    def static_object(self, node):
+        """The module-level object `node` names (``functools.partial``, ``helper``), or None."""
+        if isinstance(node, ast.Name) and node.id not in self.env:
+            found = self.parsed.resolve(node.id)
+            return None if found is depends.MISSING else found
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.env:
+            module = self.parsed.resolve(node.value.id)
+            return getattr(module, node.attr, None) if isinstance(module, types.ModuleType) else None
+        return None
 
     def global_entry(self, node: ast.Name):
         """The tree of the user object a free name holds, or None."""

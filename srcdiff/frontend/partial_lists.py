@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from .lambdas import LambdaFn
 from .naming import Rename
-from .tree_entries import Bad, Const, Leaf, Node, Read, Static
-from .trees import Struct, name_part
+from .tree_entries import Bad, Const, Leaf, Method, Node, Read, Static
+from .trees import Ident, Struct, name_part
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear", "fill", "resize",
              "update", "setdefault", "put", "itemset"}
@@ -41,6 +41,34 @@ class Bound:
     func: types.FunctionType
     prefix: list
     keywords: dict
+
+
+def passed_bound(entry):
+    """A method (``m.step``) or a partial made here (`Bound`) passed to a helper of the user's: the
+    `Bound` it stands for, or None.  The helper is flattened with its parameter a "bound" structure
+    (the function, by identity, and the structures of what is bound), taking the bound leaves."""
+    if isinstance(entry, Method):
+        return Bound(entry.func, [entry.owner], {})
+    return entry if isinstance(entry, Bound) else None
+
+
+def bound_struct(bound: Bound, node_struct) -> Struct:
+    keys = tuple(range(len(bound.prefix))) + tuple(bound.keywords)
+    items = list(bound.prefix) + list(bound.keywords.values())
+    return Struct("bound", keys, tuple(node_struct(e) for e in items), Ident(bound.func))
+
+
+def bound_items(bound: Bound) -> list:
+    return list(bound.prefix) + list(bound.keywords.values())
+
+
+def bound_entry(struct: Struct, child_entry) -> Bound:
+    """The `Bound` a flattened helper's "bound" parameter stands for (`child_entry(key, struct)`
+    gives each bound item's entry)."""
+    n = sum(1 for k in struct.keys if isinstance(k, int))
+    items = {k: child_entry(k, c) for k, c in zip(struct.keys, struct.children)}
+    keywords = {k: v for k, v in items.items() if not isinstance(k, int)}
+    return Bound(struct.cls.obj, [items[i] for i in range(n)], keywords)
 
 
 @dataclass
@@ -89,10 +117,23 @@ class PartialLists:
         self.deps.append(self.parsed_dependency(value.args[0].id, func))
         return func, value.args[1:], {k.arg: k.value for k in value.keywords}
 
+    def method_partial_parts(self, value):
+        """``functools.partial(model.step, dt=0.1)`` of a method of an object tree (``self.step`` too):
+        ``((func, args, keywords), [the object])``, or ``(None, [])``."""
+        if not (isinstance(value, ast.Call) and value.args and self.static_object(value.func) is functools.partial) \
+                or any(k.arg is None for k in value.keywords) or any(isinstance(a, ast.Starred) for a in value.args):
+            return None, []
+        method = self.entry(value.args[0])
+        if not isinstance(method, Method):
+            return None, []
+        return (method.func, value.args[1:], {k.arg: k.value for k in value.keywords}), [method.owner]
+
     def bound_partial(self, value, where, label: str):
         """The `Bound` entry of a partial made here, its computed arguments assigned first (to
         `self.pending`), or None when `value` is not such a partial."""
-        parts = self.partial_parts(value)
+        parts, owner = self.partial_parts(value), []
+        if parts is None:
+            parts, owner = self.method_partial_parts(value)
         if parts is None:
             return None
         func, args, keywords = parts
@@ -104,7 +145,7 @@ class PartialLists:
             name = self.names.fresh(f"{label}_{name_part(key)}")
             self.pending.append(self.emit(name, self.expr(expr), where))
             return Leaf(name)
-        return Bound(func, [bound(a, f"arg{i}") for i, a in enumerate(args)],
+        return Bound(func, owner + [bound(a, f"arg{i}") for i, a in enumerate(args)],
                      {k: bound(v, k) for k, v in keywords.items()})
 
     def partial_list(self, value, where):

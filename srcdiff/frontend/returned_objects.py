@@ -41,9 +41,11 @@ class NotFields(Exception):
     other returns): the call is then read as it was before this rewrite."""
 
 
-def object_class(func):
+def object_class(func, operators: bool = False):
     """A class a ``return`` of user function `func` builds, if every return builds one the rewrite
-    reads as a tree; else None."""
+    reads as a tree; else None.  With `operators` (a call given an object), a return of an operator
+    (``return d * d``: an object's method, operator_objects.py) may build one too: True when every
+    return is one of these and the flattened helper is to tell."""
     try:
         parsed = parse_function(func)
     except Exception:  # noqa: BLE001  not readable here: the call is left as written and lowering reports it
@@ -51,6 +53,9 @@ def object_class(func):
     found = None
     for node in own_nodes(parsed.tree):
         if not isinstance(node, ast.Return):
+            continue
+        if operators and isinstance(node.value, (ast.BinOp, ast.UnaryOp)):
+            found = found or True
             continue
         cls = _resolved(parsed, node.value.func) if isinstance(node.value, ast.Call) else None
         if not isinstance(cls, type) or init_attributes(cls) is None:
@@ -80,8 +85,13 @@ class ReturnedObjects:
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in self.env):
             return None
         func = self.parsed.resolve(value.func.id)
-        if not (isinstance(func, types.FunctionType) and user_function(func) and object_class(func) is not None):
+        if not (isinstance(func, types.FunctionType) and user_function(func)):
             return None
+        if object_class(func) is None:  # return d * d of an object it is given (operator_objects.py)
+            given = [self.entry(a) for a in value.args if isinstance(a, ast.Name) or self.may_hold_object(a)]
+            objects = any(isinstance(e, Node) and e.struct.kind in ("object", "dataclass") for e in given)
+            if not objects or object_class(func, operators=True) is None:
+                return None
         try:
             call, flat = self.helper_call(value, func, [], {}, func.__name__, returns_object=True)
         except NotFields:

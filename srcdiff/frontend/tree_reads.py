@@ -92,6 +92,13 @@ class TreeReads:
             base, key = self.entry(node.comparators[0]), self.constant(node.left)  # "l2" in cfg: decided here
             if isinstance(base, Node) and base.struct.kind == "dict" and key is not None:
                 return Const((key in base.children) == isinstance(node.ops[0], ast.In))
+            if isinstance(base, Node) and base.struct.kind == "dict":
+                raise self.error(node, f"`{ast.unparse(node)}` looks up a key computed when the function runs, in "
+                                 "a dict srcdiff reads as a tree (constant keys only); a memo dict is read as a "
+                                 "cache only in the form docs/supported-python.md gives (the key and the memo the "
+                                 "function's only parameters, `if key in memo: return memo[key]` first, "
+                                 "`memo[key] = v` just before `return v`)",
+                                 "use functools.lru_cache on the helper, or compute without the dict")
             return None
         if not isinstance(node, ast.Dict) or any(k is None for k in node.keys):
             return None

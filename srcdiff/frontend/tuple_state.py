@@ -58,6 +58,20 @@ class TupleState:
             return None
         return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
 
+    def pairwise(self, target, value, where) -> list:
+        """``a, b = p, q`` where an item is a tree: each item's entry bound to its name."""
+        out, entries = [], []
+        for e in value.elts:
+            found = self.tree_value(e, where)
+            if found is None:
+                tmp = self.names.fresh("tmp")
+                out.append(self.emit(tmp, self.expr(e), where))
+                found = Leaf(tmp)
+            entries.append(found)
+        for t, e in zip(target.elts, entries):
+            out += self.bind_entry(t, e, where, emit=True)
+        return out
+
     def carry_objects(self, loop) -> list:
         """Before `loop`: the copies of the fields of each object the loop rebuilds (see above)."""
         out, carried = [], self.__dict__.setdefault("_carried", {})

@@ -91,6 +91,7 @@ class UserCall(Node):
     arg_names: tuple[str, ...] = ()
     keywords: tuple[str | None, ...] = ()  # per input: the keyword it was passed by, or None
     kept: str = ""  # why inlining (ad/inline.py) left it a call, said to whom needs it copied
+    spent: tuple[str, ...] = ()  # parameters whose operand no one reads after the call (ad/in_place_args.py)
 
 
 @dataclass(eq=False)

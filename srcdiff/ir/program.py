@@ -156,3 +156,4 @@ class CallSpec:
     wrt: tuple[str, ...]
     shapes: tuple[tuple[str, Shape], ...]
     mode: str = "reverse"
+    spent: tuple[str, ...] = ()  # parameters the helper may update in place unseen (ad/in_place_args.py)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from ..frontend.memo_caches import memo_given
 from ..frontend.naming import Namer
 from ..frontend.parse import ParsedFunction
 from ..ir.nodes import Const, Function, Var
@@ -66,6 +67,7 @@ def lower_function(parsed: ParsedFunction, table: RuleTable, statics,
     learn about callees given).  `facts`: what the arguments decide (facts.py)."""
     state = LoweringState.start(parsed, table, statics, callee_facts, facts)
     tree = parsed.tree
+    memo_given(parsed, None)  # a memoised recursion not flattened: its memo is no tree srcdiff knows empty
     if tree.args.vararg or tree.args.kwarg:
         raise parsed.error(tree, "*args and **kwargs parameters are not supported", "name every parameter")
     state.params = [Var(state.namer.claim(name)) for name in parameter_names(tree.args)]

@@ -148,9 +148,11 @@ class InPlaceUpdate(Node):
     argument: str | None = None
 
 
-def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], location, callee: bool) -> None:
+def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], location, callee: bool,
+                   spent: tuple = ()) -> None:
     """Refuse an `InPlaceUpdate` of `function` whose target may be an array that another
-    name (or, for a helper, the caller) still sees; shapes are those of one signature."""
+    name (or, for a helper, the caller) still sees; shapes are those of one signature.  `spent`:
+    a helper's parameters whose arrays its caller reads nowhere else (ad/in_place_args.py)."""
     made_by = {n.out.name: n for n in all_nodes(function)}
     for node in all_nodes(function):
         if not isinstance(node, InPlaceUpdate):
@@ -161,7 +163,7 @@ def check_in_place(function: Function, shape_of: dict[str, shapes.Shape], locati
         if node.shared_with is not None:
             who = (f"{node.shared_with} shares its memory with {node.name}, and NumPy would "
                    f"change {node.shared_with} too")
-        elif callee and node.argument is not None:
+        elif callee and node.argument is not None and node.argument not in spent:
             who = (f"{node.argument} is the caller's array, and NumPy would change the caller's "
                    "array too")
         else:

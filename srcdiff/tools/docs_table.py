@@ -29,6 +29,11 @@ Array-API style code resolves through the same table: after `xp = array_namespac
 `xp.sum(...)` is `np.sum(...)` (and `xp.acos`, `xp.concat`... are NumPy's aliases).
 `np.asarray(x)`, `np.array(x, dtype=float)` and `x.astype(float)` pass the gradient through;
 a conversion to an integer dtype is refused, since it would truncate the gradient.
+
+A frozen SciPy law (`d = stats.gamma(a, scale=s)`, then `d.logpdf(x)`, `d.cdf(x)`) is the law's
+method below with the frozen arguments after the method's own (kept as they were when `d` was
+made); the moments `mean()`, `var()` and `std()` of `norm`, `expon`, `laplace`, `gamma`, `chi2`,
+`beta`, `lognorm` and `poisson` (`stats.gamma.mean(a, scale=s)`, `d.var()`) are their closed forms.
 """
 
 

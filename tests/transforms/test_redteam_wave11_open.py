@@ -81,19 +81,16 @@ def test_entropy_of_an_exact_zero_probability_is_nan_not_a_number():
 
 
 # ---- 2. reasonable code still refused, each at the user's line (OPEN) ---------------------------------
-# Classes, one program each from the wave (several spellings in the corpus):
-# ``functools.partial`` of a bound method, a user class with ``__add__``/``__mul__``, recursion over a
-# nested list, memoisation in a dict, ``scipy.stats.gamma.mean``.  (reach11a: list.pop/insert, Enum,
-# nonlocal; numba11: numba-only refusals; reach12a, test_reach12a_spellings.py: a list concatenated with
-# ``+``, appended to and read in one loop (a KV cache), ``list.reverse()``, ``np.maximum.at``, a loop over
-# ``str.split``, ``itertools.islice``, ``minlength=n`` computed in the function.)
+# Classes, one program each from the wave (several spellings in the corpus): recursion over a nested
+# list.  (reach11a: list.pop/insert, Enum, nonlocal; numba11: numba-only refusals; differentiated since:
+# reach12a, test_reach12a_spellings.py, a list joined with ``+``, appended to and read in one loop, a
+# ``list.reverse()``, ``np.maximum.at``, a loop over ``str.split``, ``itertools.islice``, a computed
+# ``minlength``; reach12b, test_reach12b_objects.py, a partial of a bound method, a user class's
+# operators, memoisation in a dict, ``scipy.stats.gamma.mean``.)
 
 R = np.random.default_rng(11)
 REFUSED_CODE = [
-    ("partial_of_bound_method", idioms.partial_of_method, (0.4, [0.5, -1.0, 2.0])),
-    ("operator_overloading", idioms.operator_overloading, (0.7,)),
     ("recursion_over_nested_list", idioms.recursive_nested_list, (0.6,)),
-    ("memo_dict", idioms.memo_dict_recursion, (0.8,)),
 ]
 
 
