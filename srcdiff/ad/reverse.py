@@ -67,6 +67,8 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                 getattr(n, "rule", None) is APPEND and n.inputs[0] == output for n in all_nodes(function)):
             seed = call("list_rows", seed)  # a list returned: its adjoint may come as the rows of an array (np.stack)
         sweep.contribute(output.name, seed, None)
+        if pullback is None:  # the output's adjoint is the unit seed: no hold for its being 0
+            sweep.vanishing = sweep.vanishing - {output.name}
     reverse_block(function.body, sweep)
     returns = _returns(wrt, sweep)
     with_output = with_value or pullback is not None or not out_shape.known

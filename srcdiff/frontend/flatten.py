@@ -48,7 +48,7 @@ class Flat:
 
 _FLAT: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {key: Flat}
 _BUSY: set = set()
-_PENDING: dict = {}  # (function, key) -> the cells of calls of it inside itself
+_PENDING: dict = {}  # (function, key) -> the cells of calls of it inside itself, while it is built
 
 
 def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bool = False) -> Flat:
@@ -69,7 +69,8 @@ def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bo
         made = cache[key] = _build(func, structs, has_aux, returns_object)
     finally:
         _BUSY.discard((func, key))
-    for cell in _PENDING.pop((func, key), ()):
+        cells = _PENDING.pop((func, key), ())  # a failed build leaves no cell waiting
+    for cell in cells:
         cell.cell_contents = made.func
     return made
 

@@ -25,7 +25,8 @@ EMPTY_CALLS = {"dict", "set", "list", "WeakKeyDictionary", "WeakValueDictionary"
 #: the ASTs of functions srcdiff compiled (a fact about each function while it lives)
 NOT_MEMOS = {("srcdiff/frontend/parse.py", "_REWRITTEN"), ("srcdiff/backend/numba/random_draws.py", "GENERATORS"),
              ("srcdiff/api/forward.py", "_LIVE"), ("srcdiff/api/gradients.py", "_LIVE"),
-             ("srcdiff/frontend/flatten.py", "_BUSY"), ("srcdiff/lower/callee_facts.py", "_IN_PROGRESS"),
+             ("srcdiff/frontend/flatten.py", "_BUSY"), ("srcdiff/frontend/flatten.py", "_PENDING"),
+             ("srcdiff/lower/callee_facts.py", "_IN_PROGRESS"),
              ("srcdiff/ir/memo.py", "_TABLES"), ("srcdiff/tools/symbolic_status.py", "STRUCTURAL_NOT_SYMBOLIC")}
 
 
