@@ -135,6 +135,8 @@ def _reads_before_writes(stmts: list) -> set:
     written, read = set(), set()
     for st in stmts:
         loads = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        # ``total += v`` reads `total` though its Name is a Store: the probe must be given it
+        loads |= {n.target.id for n in ast.walk(st) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
         read |= loads - written
         written |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return read

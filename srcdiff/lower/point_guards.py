@@ -1,7 +1,12 @@
 """Lowering of ``np.where(u == c, a, b)`` and ``if u == c:`` (or ``u != c``) for a name `u`
 and a number `c` written in the code: the ``np.where`` or the branch as any other, its
 results passed through `point_guard`, whose rule (rules/point_guards.py) makes the derivative
-at the guarded point NaN instead of the guard's constant's."""
+at the guarded point NaN instead of the guard's constant's.
+
+``u > 0`` (or ``u <= 0``) of a `u` that is never negative and is 0 only where what it measures
+is 0 (``np.abs(d)``, ``d ** 2``, ``np.hypot(dx, dy)``, ``np.linalg.norm(d)``, sums of them, with
+`d` computed smoothly from the arguments) is the same guard written another way: it fails only
+where ``u == 0``, so it is lowered as one (zero_guards.py says which `u` qualify)."""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from .emit import emit
 from .expressions import ExpressionLowerer
 from .rule_calls import lower_rule_call
 from .state import BREAK, DONE
+from .zero_guards import compares_with_zero, guard_target, guarded_zero
 
 
 def guarded_point(condition: ast.expr) -> tuple[ast.Name, float] | None:
@@ -48,28 +54,38 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
         return None
     found = guarded_point(node.args[0])
     if found is None:
-        return None
+        if not compares_with_zero(node.args[0]):
+            return None
+        where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
+        zero = guarded_zero(lower.state, where, condition_of=True, lower_expr=lower.expr)
+        return where if zero is None or not isinstance(where, Var) else _guard(lower.state, where, zero[0], 0.0)
     name, number = found
     where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
     u = lower.expr(name)
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
-    return _guard(lower.state, where, u, number)
+    return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 else u, number)
 
 
 def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], None],
-                  orelse: Callable[[], None]) -> tuple[Callable[[], None], Callable[[], None]]:
+                  orelse: Callable[[], None], lowered_test: Operand | None = None
+                  ) -> tuple[Callable[[], None], Callable[[], None]]:
     """The two sides of ``if u == c:`` (or ``u != c``), the side the equality selects made to
     pass what it assigns and returns through `point_guard`: ``if x == 0.0: return 1.0``
-    defines the value at one point, like the ``np.where`` form."""
+    defines the value at one point, like the ``np.where`` form.  `lowered_test` is the test's
+    value, for the guards written ``if u > 0:`` (zero_guards.py)."""
+    state = lower.state
     found = guarded_point(test)
-    if found is None:
+    if found is not None:
+        name, number = found
+        u, equal = lower.expr(name), isinstance(test.ops[0], ast.Eq)
+        u = guard_target(state, u) if isinstance(u, Var) and number == 0 else u
+    elif compares_with_zero(test) and (zero := guarded_zero(state, lowered_test, lower_expr=lower.expr)) is not None:
+        (u, equal), number = zero, 0.0
+    else:
         return body, orelse
-    name, number = found
-    u = lower.expr(name)
     if not isinstance(u, Var):
         return body, orelse
-    state, equal = lower.state, isinstance(test.ops[0], ast.Eq)
     side = body if equal else orelse
 
     def guarded():
