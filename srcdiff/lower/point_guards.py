@@ -24,18 +24,38 @@ from .state import BREAK, DONE
 from .zero_guards import compares_with_zero, guard_target, guarded_zero
 
 
-def guarded_point(condition: ast.expr) -> tuple[ast.Name, float] | None:
-    """``(u, c)`` for a condition ``u == c``, ``c == u``, ``u != c`` with `u` a name and `c` a
-    number written in the code (``0``, ``0.0``, ``-1.0``); None for any other condition."""
+def guarded_point(condition: ast.expr) -> tuple[ast.expr, float] | None:
+    """``(u, c)`` for a condition ``u == c``, ``c == u``, ``u != c`` with `u` a name (or
+    arithmetic of names, `_arithmetic`) and `c` a number written in the code (``0``, ``0.0``,
+    ``-1.0``); None for any other condition."""
     if not (isinstance(condition, ast.Compare) and len(condition.ops) == 1
             and isinstance(condition.ops[0], (ast.Eq, ast.NotEq))):
         return None
     left, right = condition.left, condition.comparators[0]
     for name, number in ((left, right), (right, left)):
         value = _number(number)
-        if isinstance(name, ast.Name) and value is not None:
+        if value is not None and _arithmetic(name):
             return name, value
     return None
+
+
+def _arithmetic(expr: ast.expr) -> bool:
+    """A name, or arithmetic and subscripts of names and numbers (``x - 1.0``, ``v[0]``,
+    ``X[i, j]``): lowered again, it makes the same value, and it singles out a point as a
+    name does (``np.where(x - 1.0 == 0, 1.0, np.log(x) / (x - 1.0))``)."""
+    if isinstance(expr, ast.Name):
+        return True
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return (_arithmetic(expr.left) or _number(expr.left) is not None) and \
+            (_arithmetic(expr.right) or _number(expr.right) is not None) and \
+            not (_number(expr.left) is not None and _number(expr.right) is not None)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        return _arithmetic(expr.operand)
+    if isinstance(expr, ast.Subscript):
+        index = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        return _arithmetic(expr.value) and all(
+            isinstance(i, ast.Name) or _number(i) is not None and float(_number(i)).is_integer() for i in index)
+    return False
 
 
 def _number(expr: ast.expr) -> float | None:
