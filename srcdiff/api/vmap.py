@@ -112,10 +112,13 @@ class VmapFunction:
         lowereds = []
         try:
             if isinstance(func, GradFunction):
+                user = func.func
                 func, call, _ = func.derivable(row)
-                if call.flat is not None:
+                if call.flat is not None:  # (named at the function's def line: a limit met in its signature)
+                    parsed = parse_function(user) if callable(user) and hasattr(user, "__code__") else None
                     raise SrcDiffError(f"{self.__qualname__}: the gradient of a tree, method or partial cannot be "
-                                       "batched yet", hint="pass the arrays as parameters")
+                                       "batched yet", parsed.location(parsed.tree) if parsed else None,
+                                       hint="pass the arrays as parameters")
                 lowereds.append(lowered_of(func))
             names = parameter_names(func)
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
