@@ -21,7 +21,7 @@ from .emit import emit
 from .expressions import ExpressionLowerer
 from .rule_calls import lower_rule_call
 from .state import BREAK, DONE
-from .zero_guards import compares_with_zero, guard_target, guarded_zero
+from .zero_guards import compares_with_zero, guard_target, guarded_zero, producer
 
 
 def guarded_point(condition: ast.expr) -> tuple[ast.expr, float] | None:
@@ -74,17 +74,37 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
         return None
     found = guarded_point(node.args[0])
     if found is None:
-        if not compares_with_zero(node.args[0]):
+        held = isinstance(node.args[0], ast.Name)  # ``at0 = x == 0.0`` before: the test in a name
+        if not (compares_with_zero(node.args[0]) or held):
             return None
         where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
+        if not isinstance(where, Var):
+            return where
+        if held and (equal := _held_equality(lower.state, where)) is not None:
+            u, number = equal
+            return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 else u, number)
         zero = guarded_zero(lower.state, where, condition_of=True, lower_expr=lower.expr)
-        return where if zero is None or not isinstance(where, Var) else _guard(lower.state, where, zero[0], 0.0)
+        return where if zero is None else _guard(lower.state, where, zero[0], 0.0)
     name, number = found
     where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
     u = lower.expr(name)
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
     return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 else u, number)
+
+
+def _held_equality(state, where: Var) -> tuple[Var, float] | None:
+    """``(u, c)`` when the condition of the ``np.where`` that made `where` is a name holding a test
+    ``u == c`` (or ``u != c``) computed before (``at0 = x == 0.0``)."""
+    made = producer(state, where)
+    test = producer(state, made.inputs[0]) if made is not None and made.inputs else None
+    if test is None or test.rule.name not in ("compare", "nograd"):
+        return None
+    found = guarded_point(test.expr)
+    if found is None or not isinstance(found[0], ast.Name):
+        return None
+    u = next((v for v in test.input_vars if v.name == found[0].id), None)
+    return None if u is None else (u, found[1])
 
 
 def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], None],

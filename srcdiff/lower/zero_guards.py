@@ -71,9 +71,9 @@ def guarded_zero(state: LoweringState, value: Operand | None, condition_of: bool
     ``u == 0`` (``<=``).  A number's test is
     one node over the user's expression (``abs(x) > 0``): `lower_expr` lowers its `u` again,
     when that is a pure expression (calls of rules, arithmetic, subscripts)."""
-    node = _producer(state, value)
+    node = producer(state, value)
     if condition_of:
-        node = _producer(state, node.inputs[0]) if node is not None and node.inputs else None
+        node = producer(state, node.inputs[0]) if node is not None and node.inputs else None
     if node is None or node.rule.name not in ("compare", "nograd"):
         return None
     found = _compare(node.expr)
@@ -115,7 +115,8 @@ _RULE_SPELLINGS = frozenset({"abs", "np.abs", "np.absolute", "np.fabs", "math.fa
                              "np.sin", "np.cos", "np.exp", "math.sin", "math.cos", "math.exp", "np.tanh"})
 
 
-def _producer(state: LoweringState, value) -> Node | None:
+def producer(state: LoweringState, value) -> Node | None:
+    """The node of the current block (or the function's own) that made `value`, if any."""
     if not isinstance(value, Var):
         return None
     for block in (state.block, state.root_block):
@@ -128,7 +129,7 @@ def _producer(state: LoweringState, value) -> Node | None:
 
 def _measure(state: LoweringState, u: Var, depth: int) -> Var | None:
     """What to guard when `u` qualifies (see `guard_target`), None when it does not."""
-    node = _producer(state, u)
+    node = producer(state, u)
     if node is None or depth <= 0:
         return None
     name, inputs = node.rule.name, node.inputs
@@ -167,7 +168,7 @@ def _roots(state: LoweringState, v: Var, depth: int) -> frozenset | None:
     does not count: its zero set may have an interior."""
     if v in state.params:
         return frozenset({v.name})
-    node = _producer(state, v)
+    node = producer(state, v)
     if node is None or depth <= 0 or node.rule.name not in SMOOTH:
         return None
     parts = [_roots(state, w, depth - 1) for w in node.input_vars]
