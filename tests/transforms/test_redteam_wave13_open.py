@@ -1,8 +1,8 @@
 """What the red team's thirteenth wave found that is still open (test_redteam_wave13_findings.py holds the
-classes fixed): a silent wrong derivative at the zero of a measure of several values guarded by
-``> 0``, `srcdiff.vmap` of a gradient refused for want of batching rules, and reasonable code still
-refused at its line.  Each is a strict xfail naming its class; references are float64 central
-differences of the function (or the closed form, written out)."""
+classes fixed): silent wrong derivatives at the zero of a measure of several values guarded by ``> 0`` and
+of an odd extension through ``np.sign`` at 0, `srcdiff.vmap` of a gradient refused for want of batching
+rules, and reasonable code still refused at its line.  Each is a strict xfail naming its class;
+references are float64 central differences of the function (or the closed form, written out)."""
 
 from __future__ import annotations
 
@@ -95,6 +95,30 @@ def test_hessian_of_a_guarded_parameter():
     x = np.array([0.4, 1.0])
     want = np.diag([np.exp(v) / v - 2 * np.expm1(v) / v ** 2 + 2 * (np.expm1(v) - v) / v ** 3 for v in x])
     np.testing.assert_allclose(srcdiff.hessian(guarded_parameter)(x), want, rtol=1e-6)
+
+
+# ---- 1c. SILENT WRONG (OPEN, documented as not covered): odd extensions through np.sign at 0 ---------------
+# The signed log transform of data cleaning, ``np.sign(x) * np.log1p(np.abs(x))``, is smooth at 0 with slope
+# 1; srcdiff gives 0 there (sign(0) = 0 times abs'(0) = 0: "kinks composed at the same point",
+# docs/guarantees.md), as for ``np.sign(x) * np.abs(x)`` and ``np.copysign(np.abs(x), x)`` (= x).  The
+# truth needs sign(x) * sign(x) = 1 in the limit, which the conventions' product cannot see.
+
+
+def signed_log1p(x):
+    return np.sum(np.sign(x) * np.log1p(np.abs(x)))
+
+
+def copysign_abs(x):
+    return np.sum(np.copysign(np.abs(x), x) ** 3 + np.copysign(np.abs(x), x))
+
+
+@pytest.mark.parametrize("f", open_class("np.sign(x) * g(|x|) at 0: the conventions' product",
+                                         [(signed_log1p,), (copysign_abs,)]), ids=["signed_log1p", "copysign"])
+def test_odd_extension_through_sign_at_zero(f):
+    x = np.array([0.0, 0.8, -1.5])
+    got = srcdiff.grad(f)(x)
+    assert np.isnan(got[0]) or np.isclose(got[0], 1.0), got  # NaN (no derivative claimed) or the truth
+    np.testing.assert_allclose(got[1:], central_difference(f, (x,), 0)[1:], rtol=1e-6)
 
 
 # ---- 2. vmap of a gradient refused (OPEN): primitives without a batching rule ---------------------------------
