@@ -21,10 +21,11 @@ from .emit import emit
 from .expressions import ExpressionLowerer
 from .rule_calls import lower_rule_call
 from .state import BREAK, DONE
+from .subscripts import generated_code
 from .zero_guards import compares_with_zero, guard_target, guarded_zero, producer
 
 
-def guarded_point(condition: ast.expr) -> tuple[ast.expr, float] | None:
+def guarded_point(condition: ast.expr, names_only: bool = False) -> tuple[ast.expr, float] | None:
     """``(u, c)`` for a condition ``u == c``, ``c == u``, ``u != c`` with `u` a name (or
     arithmetic of names, `_arithmetic`) and `c` a number written in the code (``0``, ``0.0``,
     ``-1.0``); None for any other condition."""
@@ -34,7 +35,7 @@ def guarded_point(condition: ast.expr) -> tuple[ast.expr, float] | None:
     left, right = condition.left, condition.comparators[0]
     for name, number in ((left, right), (right, left)):
         value = _number(number)
-        if value is not None and _arithmetic(name):
+        if value is not None and (isinstance(name, ast.Name) if names_only else _arithmetic(name)):
             return name, value
     return None
 
@@ -72,8 +73,11 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     not such a guard."""
     if len(node.args) != 3 or node.keywords:
         return None
-    found = guarded_point(node.args[0])
+    generated = generated_code(lower.state)
+    found = guarded_point(node.args[0], names_only=generated)
     if found is None:
+        if generated:  # a gradient's own masks (``np.where(t3, 0.0, g)``) are not the user's guards
+            return None
         held = isinstance(node.args[0], ast.Name)  # ``at0 = x == 0.0`` before: the test in a name
         if not (compares_with_zero(node.args[0]) or held):
             return None
@@ -90,7 +94,7 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     u = lower.expr(name)
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
-    return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 else u, number)
+    return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 and not generated else u, number)
 
 
 def _held_equality(state, where: Var) -> tuple[Var, float] | None:
@@ -115,12 +119,14 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
     defines the value at one point, like the ``np.where`` form.  `lowered_test` is the test's
     value, for the guards written ``if u > 0:`` (zero_guards.py)."""
     state = lower.state
-    found = guarded_point(test)
+    generated = generated_code(state)
+    found = guarded_point(test, names_only=generated)
     if found is not None:
         name, number = found
         u, equal = lower.expr(name), isinstance(test.ops[0], ast.Eq)
-        u = guard_target(state, u) if isinstance(u, Var) and number == 0 else u
-    elif compares_with_zero(test) and (zero := guarded_zero(state, lowered_test, lower_expr=lower.expr)) is not None:
+        u = guard_target(state, u) if isinstance(u, Var) and number == 0 and not generated else u
+    elif not generated and compares_with_zero(test) and \
+            (zero := guarded_zero(state, lowered_test, lower_expr=lower.expr)) is not None:
         (u, equal), number = zero, 0.0
     else:
         return body, orelse

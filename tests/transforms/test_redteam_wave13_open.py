@@ -79,24 +79,6 @@ def test_measure_of_several_values_guard_exact_away_from_zero():
                                rtol=1e-7)
 
 
-# ---- 1b. The Hessian of an equality guard of a parameter itself (OPEN): refused at second order -----------
-# ``np.where(x == 0.0, 1.0, np.expm1(safe) / safe)`` with `x` the parameter: `hessian` refuses it at every
-# point ("in-place `+=` on t2_bar ... x shares its memory with t2_bar", met in the gradient's own code);
-# a guard of a value computed from x (``x - 1.0 == 0``) is differentiated twice.
-
-
-def guarded_parameter(x):
-    safe = np.where(x == 0.0, 1.0, x)
-    return np.sum(np.where(x == 0.0, 1.0, np.expm1(safe) / safe))
-
-
-@pytest.mark.xfail(strict=True, reason="the Hessian of an equality guard of a parameter: refused")
-def test_hessian_of_a_guarded_parameter():
-    x = np.array([0.4, 1.0])
-    want = np.diag([np.exp(v) / v - 2 * np.expm1(v) / v ** 2 + 2 * (np.expm1(v) - v) / v ** 3 for v in x])
-    np.testing.assert_allclose(srcdiff.hessian(guarded_parameter)(x), want, rtol=1e-6)
-
-
 # ---- 1c. SILENT WRONG (OPEN, documented as not covered): odd extensions through np.sign at 0 ---------------
 # The signed log transform of data cleaning, ``np.sign(x) * np.log1p(np.abs(x))``, is smooth at 0 with slope
 # 1; srcdiff gives 0 there (sign(0) = 0 times abs'(0) = 0: "kinks composed at the same point",
