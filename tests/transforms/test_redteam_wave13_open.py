@@ -104,7 +104,7 @@ def test_odd_extension_through_sign_at_zero(f):
 
 
 # ---- 2. vmap of a gradient refused (OPEN): primitives without a batching rule ---------------------------------
-# `srcdiff.vmap(srcdiff.grad(f))` batches the generated gradient; 82 of the wave's 94 programs with an array
+# `srcdiff.vmap(srcdiff.grad(f))` batches the generated gradient; 83 of the wave's 95 programs with an array
 # argument are refused, each naming the user's line, mostly for one primitive of the gradient's code:
 # np.roll, np.cumsum / np.cumprod, np.diff, np.sort / np.argsort, np.interp, np.searchsorted, np.insert,
 # np.cross, np.correlate, np.percentile of several levels, scipy.special.logsumexp, an index write
