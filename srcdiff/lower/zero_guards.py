@@ -122,7 +122,7 @@ def producer(state: LoweringState, value) -> Node | None:
     for block in (state.block, state.root_block):
         if block is not None:
             for node in reversed(block.nodes):
-                if node.out == value:
+                if getattr(node, "out", None) == value:  # (a branch or loop region has no one value)
                     return node
     return None
 
