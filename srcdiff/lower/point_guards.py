@@ -25,6 +25,15 @@ from .subscripts import generated_code
 from .zero_guards import compares_with_zero, guard_target, guarded_zero, producer
 
 
+def _not_users(state) -> bool:
+    """Code srcdiff wrote (a gradient read again) or its own helpers: only guards written on a
+    name, as before, are read there; the spellings below are the user's."""
+    func = state.parsed.func
+    module, code = getattr(func, "__module__", "") or "", getattr(func, "__code__", None)
+    return generated_code(state) or module.split(".")[0] == "srcdiff" \
+        or code is not None and code.co_filename.startswith("<srcdiff:")  # a callee's seeded gradient
+
+
 def guarded_point(condition: ast.expr, names_only: bool = False) -> tuple[ast.expr, float] | None:
     """``(u, c)`` for a condition ``u == c``, ``c == u``, ``u != c`` with `u` a name (or
     arithmetic of names, `_arithmetic`) and `c` a number written in the code (``0``, ``0.0``,
@@ -73,7 +82,7 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     not such a guard."""
     if len(node.args) != 3 or node.keywords:
         return None
-    generated = generated_code(lower.state)
+    generated = _not_users(lower.state)
     found = guarded_point(node.args[0], names_only=generated)
     if found is None:
         if generated:  # a gradient's own masks (``np.where(t3, 0.0, g)``) are not the user's guards
@@ -119,7 +128,7 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
     defines the value at one point, like the ``np.where`` form.  `lowered_test` is the test's
     value, for the guards written ``if u > 0:`` (zero_guards.py)."""
     state = lower.state
-    generated = generated_code(state)
+    generated = _not_users(state)
     found = guarded_point(test, names_only=generated)
     if found is not None:
         name, number = found
