@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import Location, SrcDiffError
+from ..frontend.installed import at_users_line
 
 #: the cell name the generated code's ``except`` calls
 ON_ERROR = "__srcdiff_on_error__"
@@ -67,26 +68,24 @@ class Origins:
 
     def raise_located(self, error: Exception):
         """Raise `error` again as a `SrcDiffError` naming the user's line it comes from."""
-        if isinstance(error, SrcDiffError) and error.location is not None:
-            raise error
+        located = isinstance(error, SrcDiffError) and error.location is not None
         origin, line = None, None
         tb = error.__traceback__
         while tb is not None:  # the innermost generated frame is where it failed
             found = self.by_file.get(tb.tb_frame.f_code.co_filename)
-            if found is not None:
+            if found is not None and not (located and origin is not None):  # located: the outermost
                 origin, line = found, tb.tb_lineno
             tb = tb.tb_next
         place = origin.user_line.get(line) if origin is not None else None
+        if located:  # met in an installed library's code (a helper of it refused at run time): the
+            # user's line that called into it names it, the library's line is not one to change
+            named = at_users_line(error, self._back_to_user(origin, *place)[0] if place else None)
+            if named is None:
+                raise error
+            raise named from None
         if place is None:
             raise error
-        user_line, sweep = place
-        where = origin.location(user_line)
-        outer = self.generated.get(where.filename)
-        while outer is not None:  # generated code differentiated again: back to the user's line
-            back = outer.user_line.get(where.line)
-            where = outer.location(back[0] if back else 1)
-            sweep = "backward" if back and back[1] == "backward" else sweep
-            outer = self.generated.get(where.filename)
+        where, sweep = self._back_to_user(origin, *place)
         doing = "computing" if sweep == "forward" else "computing the gradient of"
         if isinstance(error, SrcDiffError):  # a run-time helper's refusal: its words, at the user's line
             located = SrcDiffError(error.reason, where, error.hint)
@@ -97,3 +96,14 @@ class Origins:
                                    "check the shapes and values that reach this line")
         located.sweep = sweep
         raise located from error
+
+    def _back_to_user(self, origin: Origin, user_line: int, sweep: str) -> tuple[Location, str]:
+        """The user's file and line of `origin`'s `user_line`, and the sweep it is in."""
+        where = origin.location(user_line)
+        outer = self.generated.get(where.filename)
+        while outer is not None:  # generated code differentiated again: back to the user's line
+            back = outer.user_line.get(where.line)
+            where = outer.location(back[0] if back else 1)
+            sweep = "backward" if back and back[1] == "backward" else sweep
+            outer = self.generated.get(where.filename)
+        return where, sweep

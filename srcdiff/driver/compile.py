@@ -29,10 +29,11 @@ from ..backend.optimize.python_floats import python_floats
 from ..backend.single import keep_dtypes, keep_single
 from ..errors import SrcDiffError
 from ..frontend import depends
+from ..frontend.installed import at_users_line, installed
 from ..frontend.naming import assigned_names, names_in
 from ..frontend.parse import parse_function
 from ..ir import shapes
-from ..ir.nodes import all_nodes
+from ..ir.nodes import UserCall, all_nodes
 from ..ir.program import CallSpec
 from ..ir.shape_inference import infer_shapes
 from ..lower.callee_facts import analysis_error, of_function
@@ -163,7 +164,7 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if foreign:
         namespaces.add_namespace_line(func, list(foreign))
     source = render.render(func)
-    callees = {vjp_name: callee(spec) for vjp_name, spec in getattr(program, "calls", {}).items()}
+    callees = {vjp_name: _callee_at(found, ir, spec) for vjp_name, spec in getattr(program, "calls", {}).items()}
     made = Variant(source, None, name, program, callees)
     if options.mode == "batched":  # helpers for rows whose shapes are known when it runs
         made.cells.update(batched.HELPERS)
@@ -294,13 +295,36 @@ def callee(spec: CallSpec) -> Callee:
     except SrcDiffError as exc:
         del CACHE.callees[key]
         first = analysis_error(func, TABLE, *analysis)
-        if first is not None:
+        if first is not None and not _named_at_users_line(exc, first):
             raise first from exc  # the first thing srcdiff cannot do in it, not a consequence
         raise
     except BaseException:
         del CACHE.callees[key]
         raise
     return found_callee
+
+
+def _named_at_users_line(exc: SrcDiffError, first: SrcDiffError) -> bool:
+    """Whether `exc` is `first`, met in a library's code, already named at the user's line."""
+    return first.location is not None and installed(first.location.filename) and exc.location is not None \
+        and not installed(exc.location.filename) and f"({first.location})" in exc.reason
+
+
+def _callee_at(found: Lowered, ir, spec):
+    """`callee(spec)`; a refusal met in an installed library's code (scipy's own wrappers around
+    a function it calls) is named at the user's line that calls into it (in `ir`, where helpers
+    of the same file are inlined with their own lines)."""
+    try:
+        return callee(spec)
+    except SrcDiffError as exc:
+        func = getattr(spec.func, "func", spec.func)  # a Specialised callee: its function
+        line = next((n.line for n in all_nodes(ir) if isinstance(n, UserCall)
+                     and getattr(n.callee, "func", n.callee) is func), None)
+        name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
+        named = at_users_line(exc, found.parsed.location(line) if line else None, name)
+        if named is None:
+            raise
+        raise named from None
 
 
 def callee_sources(made: Variant) -> dict[str, str]:

@@ -8,8 +8,10 @@ any more (a read value would otherwise change behind the reader's back).
 from __future__ import annotations
 
 import ast
+import builtins
 
 from ..frontend.depends import MISSING
+from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..rules.generated_code import TAKE_LISTS
 from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
@@ -36,9 +38,34 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
     state.nodes.append(kind(state.new_id(), rule, tuple(inputs), static, out, expr, state.line, **extra))
     state.sharing.note(state.nodes[-1])  # which fresh arrays `out` may share memory with
     state.facts.note(out, rule, static, inputs)  # its shape, where the signature decides it
+    if _is_len(state, expr) and state.facts.param_shapes is not None:
+        state.facts.shapes[out.name] = shapes.SCALAR  # ``len(x)`` is an int: np.zeros(len(x)) is a vector
+    if rule.name == "getitem" and _element(state, static, inputs):
+        state.sharing.new(out.name)  # ``y1 = y[n]`` of a vector is a NumPy scalar: no view of y
     if rule.fresh and not rule.array_result and state.facts.ndim(out) not in (MISSING, 0):
         state.sharing.new_array(state.nodes[-1])  # ``G = X @ X.T`` of matrices: G may be written
     return out
+
+
+def _is_len(state: LoweringState, expr) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" \
+        and state.parsed.resolve("len") is builtins.len
+
+
+def _element(state: LoweringState, static: dict, inputs: tuple) -> bool:
+    """Whether ``x[i, j]`` is one element of x by the signature (an integer for each of its
+    axes): a NumPy scalar, not a view, so a later write into x cannot reach it."""
+    index = static.get("index")
+    if not (isinstance(index, tuple) and index and inputs) or state.facts.ndim(inputs[0]) != len(index):
+        return False
+    # (a 0-d index operand is an integer, or a bool, whose advanced index copies: never a view)
+    return all(kind == "int" or kind == "op" and isinstance(at, int) and at < len(inputs)
+               and _number(state, inputs[at]) for kind, at in index)
+
+
+def _number(state: LoweringState, operand) -> bool:
+    shape = state.facts.shape_of(operand)
+    return shape.known and (shape.scalar or shape.ndim == 0)
 
 
 def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:

@@ -16,6 +16,7 @@ import itertools
 from collections import Counter
 from typing import Callable, NamedTuple
 
+from ..ir import shapes
 from ..ir.nodes import Block, Carry, Const, Loop, Operand, Var, operand_ast
 from ..rules.structural import NOGRAD
 from .assignments import seen_elsewhere
@@ -245,6 +246,29 @@ def lower_while(lower: StatementLowerer, stmt: ast.While) -> None:
     if stmt.orelse:
         raise lower.state.error(stmt, "`while ... else` is not supported", "use a flag variable")
     _loop(lower, "while", None, (), stmt.test, stmt.body, stmt.lineno, None)
+    if _forever(stmt) and may_return(stmt.body):  # ``while True:`` left only by a `return`:
+        lower.state.terminated = True  # no path goes on after it (a student's Newton loop)
+
+
+def _forever(stmt: ast.While) -> bool:
+    """``while True:`` (or ``while 1:``) with no `break` of its own: only a `return` leaves it."""
+    if not (isinstance(stmt.test, ast.Constant) and stmt.test.value is True or
+            isinstance(stmt.test, ast.Constant) and type(stmt.test.value) is int and stmt.test.value):
+        return False
+
+    def breaks(stmts) -> bool:
+        for st in stmts:
+            if isinstance(st, ast.Break):
+                return True
+            if isinstance(st, (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef,
+                               ast.ClassDef)):
+                continue  # a break there leaves that loop; a def's body is not run here
+            children = [getattr(st, f, []) for f in ("body", "orelse", "finalbody", "handlers")]
+            if any(breaks(c if isinstance(c, list) else [c]) for c in children) or \
+                    any(breaks(case.body) for case in getattr(st, "cases", [])):
+                return True
+        return False
+    return not breaks(stmt.body)
 
 
 def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: ast.expr | None,
@@ -264,6 +288,10 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
     state.env.update({c.key: c.phi for c in carries})
     for c in carries:
         state.sharing.join(c.phi.name, c.init)
+        if state.facts.param_shapes is not None and isinstance(c.init, Var) and _written_by_index_only(body, c.key):
+            state.facts.shapes.pop(c.phi.name, None)  # an array only written into keeps its shape:
+            if state.facts.shape_of(c.init).known:  # ``y1 = y[n]`` of a vector is then a number
+                state.facts.shapes[c.phi.name] = state.facts.shape_of(c.init)
     # what each carried name shares entering an iteration (a list keeps its name, so
     # appending in the body changes its entry in place: take it now)
     entering = {c.phi.name: state.sharing.of(c.phi) for c in carries}
@@ -274,6 +302,8 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
     if index is not None:
         target = Var(state.namer.version(state.display(index)))
         state.env[index] = target
+        if kind == "range" and state.facts.param_shapes is not None:  # a range's index is an int
+            state.facts.shapes[target.name] = shapes.SCALAR
     test_expr, test_inputs = (None, ())
     if test is not None:
         test_expr, test_inputs = substitute(lower.expressions, test)
@@ -300,6 +330,13 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
     state.env.update({c.key: c.phi for c in carries})
     state.nodes.append(Loop(kind, target, tuple(bounds), test_expr, tuple(test_inputs), block,
                             final, stop, line))
+
+
+def _written_by_index_only(body: list[ast.stmt], name: str) -> bool:
+    """Whether the loop body changes `name` only by writing into it (``y[n] = v``), never by
+    binding the name itself (``y = ...``, ``y += ...``, a loop or ``with`` target)."""
+    return not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del))
+                   for s in body for n in ast.walk(s))
 
 
 def _carries(state: LoweringState, assigned: list[str], targets, body: list[ast.stmt],

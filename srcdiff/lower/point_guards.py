@@ -1,7 +1,12 @@
 """Lowering of ``np.where(u == c, a, b)`` and ``if u == c:`` (or ``u != c``) for a name `u`
 and a number `c` written in the code: the ``np.where`` or the branch as any other, its
 results passed through `point_guard`, whose rule (rules/point_guards.py) makes the derivative
-at the guarded point NaN instead of the guard's constant's."""
+at the guarded point NaN instead of the guard's constant's.
+
+``u > 0`` (or ``u <= 0``) of a `u` that is never negative and is 0 only where what it measures
+is 0 (``np.abs(d)``, ``d ** 2``, ``np.hypot(dx, dy)``, ``np.linalg.norm(d)``, sums of them, with
+`d` computed smoothly from the arguments) is the same guard written another way: it fails only
+where ``u == 0``, so it is lowered as one (zero_guards.py says which `u` qualify)."""
 
 from __future__ import annotations
 
@@ -16,20 +21,51 @@ from .emit import emit
 from .expressions import ExpressionLowerer
 from .rule_calls import lower_rule_call
 from .state import BREAK, DONE
+from .subscripts import generated_code
+from .zero_guards import compares_with_zero, guard_target, guarded_zero, producer
 
 
-def guarded_point(condition: ast.expr) -> tuple[ast.Name, float] | None:
-    """``(u, c)`` for a condition ``u == c``, ``c == u``, ``u != c`` with `u` a name and `c` a
-    number written in the code (``0``, ``0.0``, ``-1.0``); None for any other condition."""
+def _not_users(state) -> bool:
+    """Code srcdiff wrote (a gradient read again) or its own helpers: only guards written on a
+    name, as before, are read there; the spellings below are the user's."""
+    func = state.parsed.func
+    module, code = getattr(func, "__module__", "") or "", getattr(func, "__code__", None)
+    return generated_code(state) or module.split(".")[0] == "srcdiff" \
+        or code is not None and code.co_filename.startswith("<srcdiff:")  # a callee's seeded gradient
+
+
+def guarded_point(condition: ast.expr, names_only: bool = False) -> tuple[ast.expr, float] | None:
+    """``(u, c)`` for a condition ``u == c``, ``c == u``, ``u != c`` with `u` a name (or
+    arithmetic of names, `_arithmetic`) and `c` a number written in the code (``0``, ``0.0``,
+    ``-1.0``); None for any other condition."""
     if not (isinstance(condition, ast.Compare) and len(condition.ops) == 1
             and isinstance(condition.ops[0], (ast.Eq, ast.NotEq))):
         return None
     left, right = condition.left, condition.comparators[0]
     for name, number in ((left, right), (right, left)):
         value = _number(number)
-        if isinstance(name, ast.Name) and value is not None:
+        if value is not None and (isinstance(name, ast.Name) if names_only else _arithmetic(name)):
             return name, value
     return None
+
+
+def _arithmetic(expr: ast.expr) -> bool:
+    """A name, or arithmetic and subscripts of names and numbers (``x - 1.0``, ``v[0]``,
+    ``X[i, j]``): lowered again, it makes the same value, and it singles out a point as a
+    name does (``np.where(x - 1.0 == 0, 1.0, np.log(x) / (x - 1.0))``)."""
+    if isinstance(expr, ast.Name):
+        return True
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return (_arithmetic(expr.left) or _number(expr.left) is not None) and \
+            (_arithmetic(expr.right) or _number(expr.right) is not None) and \
+            not (_number(expr.left) is not None and _number(expr.right) is not None)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        return _arithmetic(expr.operand)
+    if isinstance(expr, ast.Subscript):
+        index = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        return _arithmetic(expr.value) and all(
+            isinstance(i, ast.Name) or _number(i) is not None and float(_number(i)).is_integer() for i in index)
+    return False
 
 
 def _number(expr: ast.expr) -> float | None:
@@ -46,30 +82,65 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     not such a guard."""
     if len(node.args) != 3 or node.keywords:
         return None
-    found = guarded_point(node.args[0])
+    generated = _not_users(lower.state)
+    found = guarded_point(node.args[0], names_only=generated)
     if found is None:
-        return None
+        if generated:  # a gradient's own masks (``np.where(t3, 0.0, g)``) are not the user's guards
+            return None
+        held = isinstance(node.args[0], ast.Name)  # ``at0 = x == 0.0`` before: the test in a name
+        if not (compares_with_zero(node.args[0]) or held):
+            return None
+        where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
+        if not isinstance(where, Var):
+            return where
+        if held and (equal := _held_equality(lower.state, where)) is not None:
+            u, number = equal
+            return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 else u, number)
+        zero = guarded_zero(lower.state, where, condition_of=True, lower_expr=lower.expr)
+        return where if zero is None else _guard(lower.state, where, zero[0], 0.0)
     name, number = found
     where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
     u = lower.expr(name)
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
-    return _guard(lower.state, where, u, number)
+    return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 and not generated else u, number)
+
+
+def _held_equality(state, where: Var) -> tuple[Var, float] | None:
+    """``(u, c)`` when the condition of the ``np.where`` that made `where` is a name holding a test
+    ``u == c`` (or ``u != c``) computed before (``at0 = x == 0.0``)."""
+    made = producer(state, where)
+    test = producer(state, made.inputs[0]) if made is not None and made.inputs else None
+    if test is None or test.rule.name not in ("compare", "nograd"):
+        return None
+    found = guarded_point(test.expr)
+    if found is None or not isinstance(found[0], ast.Name):
+        return None
+    u = next((v for v in test.input_vars if v.name == found[0].id), None)
+    return None if u is None else (u, found[1])
 
 
 def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], None],
-                  orelse: Callable[[], None]) -> tuple[Callable[[], None], Callable[[], None]]:
+                  orelse: Callable[[], None], lowered_test: Operand | None = None
+                  ) -> tuple[Callable[[], None], Callable[[], None]]:
     """The two sides of ``if u == c:`` (or ``u != c``), the side the equality selects made to
     pass what it assigns and returns through `point_guard`: ``if x == 0.0: return 1.0``
-    defines the value at one point, like the ``np.where`` form."""
-    found = guarded_point(test)
-    if found is None:
+    defines the value at one point, like the ``np.where`` form.  `lowered_test` is the test's
+    value, for the guards written ``if u > 0:`` (zero_guards.py)."""
+    state = lower.state
+    generated = _not_users(state)
+    found = guarded_point(test, names_only=generated)
+    if found is not None:
+        name, number = found
+        u, equal = lower.expr(name), isinstance(test.ops[0], ast.Eq)
+        u = guard_target(state, u) if isinstance(u, Var) and number == 0 and not generated else u
+    elif not generated and compares_with_zero(test) and \
+            (zero := guarded_zero(state, lowered_test, lower_expr=lower.expr)) is not None:
+        (u, equal), number = zero, 0.0
+    else:
         return body, orelse
-    name, number = found
-    u = lower.expr(name)
     if not isinstance(u, Var):
         return body, orelse
-    state, equal = lower.state, isinstance(test.ops[0], ast.Eq)
     side = body if equal else orelse
 
     def guarded():

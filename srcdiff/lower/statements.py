@@ -57,7 +57,7 @@ class StatementLowerer:
                 orelse = stmt.orelse + ([] if always_exits(stmt.orelse) else rest)
                 test = condition(self.expressions, stmt.test)
                 sides = guarded_sides(self.expressions, stmt.test, lambda b=body: self.statements(b),
-                                      lambda o=orelse: self.statements(o))
+                                      lambda o=orelse: self.statements(o), test)
                 lower_branch(state, test, *sides, stmt.lineno)
                 return
             self.statement(stmt)
@@ -112,7 +112,7 @@ def lower_if(lower: StatementLowerer, stmt: ast.If) -> None:
         return
     test = condition(lower.expressions, stmt.test)
     sides = guarded_sides(lower.expressions, stmt.test, lambda: lower.statements(stmt.body),
-                          lambda: lower.statements(stmt.orelse))
+                          lambda: lower.statements(stmt.orelse), test)
     lower_branch(lower.state, test, *sides, stmt.lineno)
 
 

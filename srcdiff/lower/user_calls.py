@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import ast
 import inspect
-import sysconfig
 import types
-from pathlib import Path
 
 from ..errors import SrcDiffError
 from ..frontend import depends
 from ..frontend.depends import MISSING
 from ..frontend.function_arguments import binds, closure_name, is_passed_function, with_functions
+from ..frontend.installed import at_users_line
 from ..frontend.parse import parse_function
 from ..frontend.varargs import bound_function, takes_varargs
 from ..ir.nodes import Const, Operand, Specialised, UserCall, Var, operand_ast
@@ -46,25 +45,12 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
     try:
         return _user_call(lower, node, func, target)
     except SrcDiffError as exc:
-        where = exc.location
         # (a subclass is a signal a caller acts on, such as a parameter to specialise: kept as it is)
-        if type(exc) is not SrcDiffError or where is None or not _installed(where.filename):
-            raise
         name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
-        named = lower.state.error(node, f"inside {name} ({where}): {exc.reason}",
-                                  f"srcdiff reads {name}'s own source and stops there; a function srcdiff has a "
-                                  "rule for (docs/supported-numpy.md) or srcdiff.custom_vjp around this call "
-                                  "avoids it")
-        if named.location is None or _installed(named.location.filename):
-            raise  # a library calling itself: its caller, the user's, names the call
+        named = at_users_line(exc, lower.state.parsed.location(node), name)
+        if named is None:
+            raise  # not in a library, or a library calling itself: its caller, the user's, names the call
         raise named from None
-
-
-def _installed(filename: str) -> bool:
-    """Whether `filename` belongs to an installed package or the standard library."""
-    path = Path(filename).resolve()
-    roots = {Path(sysconfig.get_paths()[k]).resolve() for k in ("purelib", "platlib", "stdlib")}
-    return any(root == path or root in path.parents for root in roots)
 
 
 def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand:

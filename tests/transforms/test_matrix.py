@@ -56,6 +56,10 @@ KNOWN = [
      "diagonal of pairwise distances); the gradient is exact; docs/guarantees.md"),
     ("hessian", "WRONG", "redteam:w12_nuclear_norm", "NaN: the SVD's vectors at a singular value 0 to rounding (a "
      "rank-deficient product); docs/guarantees.md, 'Decompositions at a degenerate spectrum'"),
+    ("*", "WRONG", "redteam:w13_expm1_over_x_guarded", "NaN at the point np.where(x == 0.0, ...) singles out "
+     "(expm1(x) / x written with its series there): docs/guarantees.md, 'An equality guard'"),
+    ("hessian", "WRONG", "redteam:w13_hypot_guarded_zero", "OPEN: np.where(n > 0, ...) of a hypot at its zero "
+     "gives the taken branch's Hessian (0, truth 2I); docs/guarantees.md, test_redteam_wave13_open.py"),
     # the numba column (-m slow runs it): no crash class left (every red team program and the
     # trace / full_like programs of its suite sample measured; an error numba's code raises is
     # raised again by the Python gradient, or refused at the line)
