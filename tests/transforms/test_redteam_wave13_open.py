@@ -106,7 +106,7 @@ def test_odd_extension_through_sign_at_zero(f):
 # ---- 2. vmap of a gradient refused (OPEN): primitives without a batching rule ---------------------------------
 # `srcdiff.vmap(srcdiff.grad(f))` batches the generated gradient; 83 of the wave's 95 programs with an array
 # argument are refused, each naming the user's line, mostly for one primitive of the gradient's code:
-# np.roll, np.cumsum / np.cumprod, np.diff, np.sort / np.argsort, np.interp, np.searchsorted, np.insert,
+# np.roll, np.diff, np.sort / np.argsort, np.interp, np.searchsorted, np.insert,
 # np.cross, np.correlate, np.percentile of several levels, scipy.special.logsumexp, an index write
 # (setitem), a recursive helper.  `srcdiff.jacobian` falls back to one pullback per row where batching
 # refuses; vmap refuses instead (docs/api.md).
@@ -117,8 +117,12 @@ VMAP = [(geometry.shoelace_area, (geometry.SQUARE + 0.01,)), (points.f32_cumsum_
         (geometry.autocorrelation_lag1, (np.sin(np.arange(8.0)),))]
 
 
-@pytest.mark.parametrize("f, args", open_class("vmap(grad(f)): no batching rule", VMAP),
-                         ids=lambda v: getattr(v, "__name__", ""))
+#: batched since (np.cumsum's batching rule, red team wave 12): a row of its own, no longer open
+BATCHED = [VMAP[1]]
+
+
+@pytest.mark.parametrize("f, args", open_class("vmap(grad(f)): no batching rule", [c for c in VMAP if c not in BATCHED])
+                         + BATCHED, ids=lambda v: getattr(v, "__name__", ""))
 def test_vmap_of_grad(f, args):
     x = args[0]
     batch = np.stack([x, 1.1 * x])
