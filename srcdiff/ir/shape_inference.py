@@ -124,13 +124,9 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     """Shapes through ``x.shape``: the tuple itself, an item of it (an int), and an array
     made from it (``np.zeros(x.shape)`` has x's dims); an array made with a literal shape."""
     expr, name = item.expr, item.rule.name
-    if name in _FROM_SHAPE + ("numpy.full",) and isinstance(expr, ast.Call) and expr.args:
-        literal = _literal(expr.args[0])  # np.zeros(3), np.zeros((2, 3))
-        if literal is not None:
-            return shapes.of_literal(literal)
-    if name in _FROM_SHAPE and len(operands) == 1 and operands[0].scalar and isinstance(expr, ast.Call) \
-            and len(expr.args) == 1 and not expr.keywords:
-        return Shape((shapes.UNKNOWN_DIM,))  # np.zeros(n): one axis, of n's length
+    made = made_shape(name, expr, operands)
+    if made is not None:
+        return made
     if name == "numpy.arange" and isinstance(expr, ast.Call) and not expr.keywords and 1 <= len(expr.args) <= 3:
         bounds = [_literal_number(a) for a in expr.args]  # np.arange(5.0): its length, without making it
         if None not in bounds:
@@ -148,6 +144,27 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
         return shapes.SCALAR
     if name in _FROM_SHAPE and len(operands) == 1 and isinstance(expr, ast.Call) and not expr.keywords:
         return Shape(operands[0].shape_of)
+    return None
+
+
+def made_shape(name: str, expr: ast.expr, operands: list[Shape]) -> Shape | None:
+    """The shape of ``np.zeros(shape)`` (``np.ones``, ``np.empty``, ``np.full``) as far as the
+    call's text says: a literal shape; ``(n, m)`` or ``[n, 1]``, two axes of lengths not known;
+    a number ``n``, one axis.  Read from the text, since a tuple's items reach the rule as a
+    flat list of operands (the literal ones folded away)."""
+    if name not in _FROM_SHAPE + ("numpy.full",) or not isinstance(expr, ast.Call) or not expr.args:
+        return None
+    size = expr.args[0]
+    literal = _literal(size)  # np.zeros(3), np.zeros((2, 3))
+    if literal is not None:
+        return shapes.of_literal(literal)
+    if isinstance(size, (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in size.elts):
+            return None
+        return Shape(tuple(shapes.of_literal(e.value).dims[0] if isinstance(e, ast.Constant) and type(e.value) is int
+                           else shapes.UNKNOWN_DIM for e in size.elts))
+    if operands and operands[0].known and operands[0].ndim == 0:
+        return Shape((shapes.UNKNOWN_DIM,))  # np.zeros(n): one axis, of n's length
     return None
 
 

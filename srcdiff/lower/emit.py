@@ -37,7 +37,7 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
     out = out or Var(state.namer.version(target) if target else state.namer.temp())
     state.nodes.append(kind(state.new_id(), rule, tuple(inputs), static, out, expr, state.line, **extra))
     state.sharing.note(state.nodes[-1])  # which fresh arrays `out` may share memory with
-    state.facts.note(out, rule, static, inputs)  # its shape, where the signature decides it
+    state.facts.note(out, rule, static, inputs, expr)  # its shape, where the signature decides it
     if _is_len(state, expr) and state.facts.param_shapes is not None:
         state.facts.shapes[out.name] = shapes.SCALAR  # ``len(x)`` is an int: np.zeros(len(x)) is a vector
     if rule.name == "getitem" and _element(state, static, inputs):

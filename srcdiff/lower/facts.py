@@ -27,6 +27,7 @@ from ..frontend.depends import MISSING, static_ok
 from ..frontend.parse import unwrap
 from ..ir import shapes
 from ..ir.nodes import Const, Operand, Var, typed
+from ..ir.shape_inference import made_shape
 from ..ir.shapes import Shape
 
 
@@ -73,12 +74,14 @@ class ParamFacts:
         self.used_shapes = False
         self.params = {p.name for p in params}
 
-    def note(self, out: Var, rule, static: dict, inputs) -> None:
-        """The shape of a node's value, from its rule and the shapes of its inputs."""
+    def note(self, out: Var, rule, static: dict, inputs, expr: ast.expr | None = None) -> None:
+        """The shape of a node's value, from its rule and the shapes of its inputs (and, for an
+        array made from a shape, the call's text `expr`)."""
         if self.param_shapes is None:
             return
+        operands = [self.shape_of(v) for v in inputs]
         try:
-            shape = rule.result_shape(static, [self.shape_of(v) for v in inputs])
+            shape = made_shape(rule.name, expr, operands) or rule.result_shape(static, operands)
         except Exception:  # an axis out of range: the forward pass will say so itself
             shape = shapes.UNKNOWN
         if shape.known or shape.none:

@@ -34,12 +34,6 @@ def _matrix(static, *operands):
     return shapes.Shape((shapes.UNKNOWN_DIM, shapes.UNKNOWN_DIM))
 
 
-def _filled(static, size=shapes.UNKNOWN, *rest):
-    # np.zeros(n) of a number n (``np.zeros(len(x))``) is a vector whatever n is: its number of
-    # axes lets an element read from it be known for a number (``y1 = y[n]``), not a view
-    return shapes.Shape((shapes.UNKNOWN_DIM,)) if size.known and size.ndim == 0 else shapes.UNKNOWN
-
-
 def constructor(func, shape=None, refuses_active="", **symbolic):
     """A function that makes a new array from shapes and dtypes (or, with `refuses_active`,
     from values it gives no gradient: refused when they carry one)."""
@@ -61,9 +55,9 @@ LOGIC = "boolean logic on symbolic comparisons"
 
 RULES = [
     # ---- constructors ----
-    constructor(np.zeros, shape=_filled, sympy=FORMS + "zeros"),
-    constructor(np.ones, shape=_filled, sympy=FORMS + "ones"),
-    constructor(np.empty, shape=_filled, sympy=FORMS + "empty"),
+    constructor(np.zeros, sympy=FORMS + "zeros"),
+    constructor(np.ones, sympy=FORMS + "ones"),
+    constructor(np.empty, sympy=FORMS + "empty"),
     constructor(np.eye, shape=_matrix, sympy=FORMS + "eye"),
     constructor(np.identity, shape=_matrix, sympy=FORMS + "identity"),
     constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n",
