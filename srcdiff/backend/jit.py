@@ -92,6 +92,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         first_call,
         float32_constants,
         fusion,
+        gathers,
         grids,
         guards,
         index_adds,
@@ -148,7 +149,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   random_draws,
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
-                                                  list_adjoints, integers)
+                                                  list_adjoints, integers, gathers)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -303,6 +303,9 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.slice, ast.Tuple) and not node.slice.elts and isinstance(node.ctx, ast.Load):
             return self._helper("item_of", [node.value])  # ``v[()]``: numba indexes no number
+        count = _trailing_new_axes(node)
+        if count:  # ``g[..., None, None]``: g may be a number where the code runs (gathers.py)
+            return self._helper("trailing_axes", [node.value, ast.Constant(count)])
         if not _is_np(node.value, "s_"):
             return node
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -329,6 +332,16 @@ class _Rewriter(ast.NodeTransformer):
         self.helpers.add(helper)
         return ast.Call(ast.Name(helper, ast.Load()),
                         [operand, axis or ast.Constant(None), keepdims or ast.Constant(False)], [])
+
+
+def _trailing_new_axes(node: ast.Subscript) -> int:
+    """How many ``None`` follow the ``...`` of a read ``v[..., None, None]`` (0: another index)."""
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else []
+    if not (isinstance(node.ctx, ast.Load) and len(items) >= 2 and isinstance(items[0], ast.Constant)
+            and items[0].value is Ellipsis and all(isinstance(i, ast.Constant) and i.value is None
+                                                   for i in items[1:])):
+        return 0
+    return len(items) - 1
 
 
 def _is_np(func: ast.expr, name: str) -> bool:
