@@ -33,6 +33,7 @@ from . import (
     averages,
     calculus_calls,
     diagonals,
+    exact_sums,
     grids,
     list_joins,
     list_sums,
@@ -42,8 +43,10 @@ from . import (
     nested_lists,
     optionals,
     pads,
+    partitions,
     pieces,
     random_calls,
+    scans,
     shape_tuples,
     stacked,
     tuple_adjoints,
@@ -267,7 +270,7 @@ class _Rewriter(ast.NodeTransformer):
         spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
             or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
-            or grids.spell(node)
+            or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node
