@@ -29,15 +29,25 @@ LOG_SQRT_2PI = 0.9189385332046728  # log(sqrt(2 pi))
 LOG_2PI = 1.8378770664093453
 
 
+@njit(cache=True)
+def _log_half_poch(a):
+    """``log(Gamma(a + 1/2) / Gamma(a))``: two lgammas below 25; above, where they would cancel
+    (each near a log a), its asymptotic series (error below 1e-15 relative there)."""
+    if a < 25.0:
+        return math.lgamma(a + 0.5) - math.lgamma(a)
+    return 0.5 * math.log(a) - 1.0 / (8.0 * a) + 1.0 / (192.0 * a ** 3) - 1.0 / (640.0 * a ** 5) \
+        + 17.0 / (14336.0 * a ** 7)
+
+
 @vectorize(["float64(float64, float64)"], cache=True)
 def _t_log_density(z, df):
-    """The log density of the standard t law with `df` degrees of freedom at `z`."""
+    """The log density of the standard t law with `df` degrees of freedom at `z` (SciPy's
+    ``log(poch(df / 2, 1 / 2)) - log(df pi) / 2 - (df + 1) / 2 log1p(z^2 / df)``)."""
     if not df > 0.0:
         return math.nan
     if math.isinf(df):
         return -0.5 * z * z - LOG_SQRT_2PI
-    return (math.lgamma(0.5 * (df + 1.0)) - math.lgamma(0.5 * df) - 0.5 * math.log(df * math.pi)
-            - 0.5 * (df + 1.0) * math.log1p(z * z / df))
+    return _log_half_poch(0.5 * df) - 0.5 * math.log(df * math.pi) - 0.5 * (df + 1.0) * math.log1p(z * z / df)
 
 
 @njit(cache=True)
@@ -60,24 +70,72 @@ def stats_t_pdf(x, df, loc, scale):
     return np.exp(_t_log_density(_z(x, loc, scale), df)) / positive(scale)
 
 
-@njit(cache=True)
+def _distribution(upper: bool, log: bool):
+    """The implementation of ``t.cdf`` (`upper`: ``sf``; `log`: their logs): SciPy's ``stdtr``
+    of ``z``, typed where it is called (an overload, not a cached function of its own: the
+    kernel's name is registered when it is typed, or by special.prepare before cached code
+    that calls it loads: special.CALLED_INSIDE).  The logs are SciPy's: the log of the tail
+    below the median, ``log1p`` of minus the other tail above it."""
+    sign = -1.0 if upper else 1.0
+    if log:
+        def logged(x, df, loc, scale):
+            w, d = sign * _z(x, loc, scale), _df(df)
+            return choose(w < 0.0, np.log(scipy_stdtr(d, w)), np.log1p(-scipy_stdtr(d, -w)))
+        return logged
+    return lambda x, df, loc, scale: scipy_stdtr(_df(df), sign * _z(x, loc, scale))
+
+
+def choose(test, a, b):
+    return np.where(test, a, b)
+
+
+@overload(choose)
+def _choose(test, a, b):
+    """``np.where`` that keeps numbers numbers (numba's gives a 0-d array)."""
+    if isinstance(test, types.Array) or isinstance(a, types.Array) or isinstance(b, types.Array):
+        return lambda test, a, b: np.where(test, a, b)
+    return lambda test, a, b: a if test else b
+
+
 def stats_t_cdf(x, df, loc, scale):
-    return scipy_stdtr(_df(df), _z(x, loc, scale))
+    return _law().cdf(x, df, loc, scale)
 
 
-@njit(cache=True)
 def stats_t_sf(x, df, loc, scale):
-    return scipy_stdtr(_df(df), -_z(x, loc, scale))
+    return _law().sf(x, df, loc, scale)
 
 
-@njit(cache=True)
 def stats_t_logcdf(x, df, loc, scale):
-    return np.log(scipy_stdtr(_df(df), _z(x, loc, scale)))
+    return _law().logcdf(x, df, loc, scale)
 
 
-@njit(cache=True)
 def stats_t_logsf(x, df, loc, scale):
-    return np.log(scipy_stdtr(_df(df), -_z(x, loc, scale)))
+    return _law().logsf(x, df, loc, scale)
+
+
+def _law():
+    import scipy.stats
+    return scipy.stats.t
+
+
+@overload(stats_t_cdf)
+def _t_cdf(x, df, loc, scale):
+    return _distribution(False, False)
+
+
+@overload(stats_t_sf)
+def _t_sf(x, df, loc, scale):
+    return _distribution(True, False)
+
+
+@overload(stats_t_logcdf)
+def _t_logcdf(x, df, loc, scale):
+    return _distribution(False, True)
+
+
+@overload(stats_t_logsf)
+def _t_logsf(x, df, loc, scale):
+    return _distribution(True, True)
 
 
 def stats_multivariate_normal_logpdf(x, mean, cov):
@@ -119,8 +177,11 @@ def _mvn(x, mean, cov, scaled: bool):
     if not (isinstance(x, types.Array) and x.ndim in (1, 2) and isinstance(cov, types.Array) and cov.ndim == 2
             and (isinstance(mean, types.Number) or isinstance(mean, types.Array) and mean.ndim == 1)):
         return None
+    number_mean = isinstance(mean, types.Number)  # SciPy reads a number as the mean of one axis
     if x.ndim == 1:
         def point(x, mean, cov):
+            if number_mean and cov.shape[0] != 1:
+                raise ValueError("multivariate_normal: a number as the mean of several axes")
             if cov.shape[0] == 1 and x.shape[0] != 1:  # SciPy reads a vector as n points of one axis
                 raise ValueError("multivariate_normal of one axis: a vector is n points")
             value = _mvn_rows(x.reshape((1, x.shape[0])), mean, cov)[0]
@@ -128,6 +189,8 @@ def _mvn(x, mean, cov, scaled: bool):
         return point
 
     def rows(x, mean, cov):
+        if number_mean and cov.shape[0] != 1:
+            raise ValueError("multivariate_normal: a number as the mean of several axes")
         values = _mvn_rows(x, mean, cov)
         return np.exp(values) if scaled else values
     return rows
