@@ -114,9 +114,9 @@ def cumsum_rows(x):
     return np.sum(np.cumsum(x, axis=1) ** 2)
 
 
-def trimmed_loss(w, X, y, keep=3):
+def trimmed_loss(w, X, y):
     sq = (X @ w - y) ** 2
-    return np.sum(np.partition(sq, keep - 1)[:keep])
+    return np.sum(np.partition(sq, 2)[:3])
 
 
 def partition_rows(x):
@@ -214,8 +214,8 @@ def mvn_rows_mean(mu, X):
     return -np.sum(scipy.stats.multivariate_normal.logpdf(X, mean=mu, cov=cov))
 
 
-def mvn_point(x, cov):
-    return scipy.stats.multivariate_normal.logpdf(x, np.zeros(3), cov) + np.sum(x ** 2)
+def mvn_point(x):
+    return scipy.stats.multivariate_normal.logpdf(x, np.zeros(3), SPD) + np.sum(x ** 2)
 
 
 def mvn_pdf_rows(X):
@@ -248,6 +248,7 @@ PROGRAMS = [
     ("cumprod_three_axes", cumprod_three_axes, lambda r: (_m(r, 2, 3, 2),), 0),
     ("cumsum_rows", cumsum_rows, lambda r: (_m(r, 3, 4),), 0),
     ("trimmed_loss", trimmed_loss, lambda r: (_m(r, 2), _m(r, 6, 2), _m(r, 6)), 0),
+    ("trimmed_loss_x", trimmed_loss, lambda r: (_m(r, 2), _m(r, 6, 2), _m(r, 6)), 1),
     ("partition_rows", partition_rows, lambda r: (_m(r, 3, 4),), 0),
     ("partition_columns", partition_columns, lambda r: (_m(r, 4, 3),), 0),
     ("argpartition_pick", argpartition_pick, lambda r: (_m(r, 6),), 0),
@@ -265,6 +266,6 @@ PROGRAMS = [
     ("student_cdf_tails", student_cdf_tails, lambda r: (_m(r, 5),), 0),
     ("student_logcdf_scale", student_logcdf_scale, lambda r: (np.array([0.8, 1.3, 2.0]), _m(r, 3)), 0),
     ("mvn_rows_mean", mvn_rows_mean, lambda r: (_m(r, 2), _m(r, 5, 2)), 0),
-    ("mvn_point", mvn_point, lambda r: (_m(r, 3), SPD), 0),
+    ("mvn_point", mvn_point, lambda r: (_m(r, 3),), 0),
     ("mvn_pdf_rows", mvn_pdf_rows, lambda r: (0.5 * _m(r, 4, 3),), 0),
 ]

@@ -58,9 +58,14 @@ def _add_at_index_array(a, index, v):
 
 def _index_list(base, index) -> bool:
     """A list of integer index arrays, at least one of two axes (pairs of vectors are
-    list_writes.py's and masks.py's), for an array `base`."""
-    return isinstance(base, types.Array) and base.ndim >= 2 and isinstance(index, types.List) \
-        and _int_array(index.dtype, 2)
+    list_writes.py's and masks.py's), for an array `base`; or a tuple of them, one per axis of
+    `base` (forward mode over a gradient writes the index as a tuple)."""
+    if not isinstance(base, types.Array):
+        return False
+    if isinstance(index, types.BaseTuple):
+        return len(index.types) == base.ndim and all(_int_array(t) for t in index.types) \
+            and (base.ndim >= 2 or _int_array(index.types[0], 2))
+    return base.ndim >= 2 and isinstance(index, types.List) and _int_array(index.dtype, 2)
 
 
 def _flat_places(ndim: int, value: str = "") -> list[str]:
@@ -69,7 +74,7 @@ def _flat_places(ndim: int, value: str = "") -> list[str]:
     parts = ", ".join(f"index[{d}].shape" for d in range(ndim))
     lines = [f"    if len(index) != {ndim}:",
              "        raise ValueError('one index array per axis expected')",
-             f"    s = np.broadcast_shapes({parts})"]
+             f"    s = np.broadcast_shapes({parts}{',' if ndim == 1 else ''})"]
     lines += [f"    i{d} = np.ascontiguousarray(np.broadcast_to(index[{d}], s)).ravel()" for d in range(ndim)]
     if value:
         lines.append(f"    w = np.ascontiguousarray(np.broadcast_to({value}, s)).ravel()")
