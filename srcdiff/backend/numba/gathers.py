@@ -128,6 +128,38 @@ def _index_read_broadcast(a, index):
     return made("\n".join(lines) + "\n")
 
 
+@overload(index_add)
+def _index_add_new_axes(base, index, value):
+    """``index_add(zeros, (None, slice(...)), g)``: the adjoint of ``locs[None, :]`` as forward mode
+    over a gradient writes it: `g` (of the read's shape, its new axes of length one) added at the
+    slices and integers, the new axes dropped."""
+    parts = getattr(index, "types", None)
+    if not (isinstance(base, types.Array) and isinstance(base.dtype, types.Float) and parts
+            and any(isinstance(p, types.NoneType) for p in parts)
+            and all(isinstance(p, (types.NoneType, types.SliceType, types.Integer)) for p in parts)
+            and len([p for p in parts if not isinstance(p, types.NoneType)]) <= base.ndim
+            and len([p for p in parts if isinstance(p, types.Integer)]) < base.ndim  # (a view, not a number)
+            and (isinstance(value, types.Number) or isinstance(value, types.Array))):
+        return None
+    kept = [k for k, p in enumerate(parts) if not isinstance(p, types.NoneType)]
+    sub = "(" + "".join(f"index[{k}], " for k in kept) + ")"
+    shape, axis = [], 0
+    for p in parts:
+        if isinstance(p, types.NoneType):
+            shape.append("1")
+        elif isinstance(p, types.SliceType):
+            shape.append(f"view.shape[{axis}]")
+            axis += 1
+    rest = base.ndim - len(kept)
+    shape += [f"view.shape[{axis + j}]" for j in range(rest)]
+    full = "(" + "".join(f"{d}, " for d in shape) + ")"
+    return made("def impl(base, index, value):\n"
+                "    out = base.astype(np.float64)\n"
+                f"    view = out[{sub}]\n"
+                f"    view += np.ascontiguousarray(np.broadcast_to(value, {full})).reshape(view.shape)\n"
+                "    return out\n")
+
+
 def trailing_axes(x, count):
     return np.asarray(x)[(Ellipsis,) + (None,) * count]
 
