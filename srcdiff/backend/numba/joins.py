@@ -49,15 +49,20 @@ def promote(built, made, key):
     env.update({name: kinds.of_signature(name, part) for name, part in zip(names, key)})
     changed = False
     for index, stmt in enumerate(func.body):
-        if isinstance(stmt, (ast.For, ast.While)):
+        for _ in range(3):  # again after a promotion: a tangent's kind may read the promoted value's
+            if not isinstance(stmt, (ast.For, ast.While)):
+                break
             before = kindflow.block(func.body[:index], env)
+            promoted = False
             for assign, ndim, dtype in _candidates(func.body[:index], stmt, before):
                 kept = copy.deepcopy(assign.value)
                 assign.value = _ones(ndim, assign.value.value, dtype)
                 if _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)):
-                    changed = True
+                    changed = promoted = True
                 else:
                     assign.value = kept
+            if not promoted:
+                break
     return _rewritten(built, module) if changed else built
 
 
@@ -292,6 +297,9 @@ def _use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide: _Wide 
             if called == "shape" and isinstance(parents.get(id(parent)), ast.Call) \
                     and _called(parents[id(parent)].func) in ("full", "zeros", "ones"):
                 child, parent = parents[id(parent)], parents.get(id(parents[id(parent)]))
+                continue
+            if called == "shape" and isinstance(parents.get(id(parent)), ast.Assign):
+                child, parent = parent, parents.get(id(parent))  # a shape kept (unused: forward mode's)
                 continue
             return False
         if isinstance(parent, ast.Tuple) and child is node and isinstance(parents.get(id(parent)), ast.Call):
