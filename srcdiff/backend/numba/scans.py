@@ -124,6 +124,51 @@ def _cumprod_tangent_rows(x_dot, x, axis):
     return _by_rows(_cumprod_tangent, "x_dot", _dtype(x, x_dot), *_rows(x.ndim, axis))
 
 
-HELPERS = ("cumprod_axis", "cumprod_tangent")
+def cumprod_curvature(a, x, v, axis):
+    return calculus_helpers.cumprod_curvature(a, x, v, axis)
 
-__all__ = ["HELPERS", "cumprod_axis", "cumprod_tangent", "spell"]
+
+@njit(cache=True)
+def _cumprod_curvature(a, x, v):
+    """``out[i] = sum over j >= i of a[j] times the tangent along v of the running product with
+    x[i] held at 1`` (v[i] at 0): exact with zeros, as the Python helper's second path."""
+    n = x.shape[0]
+    out = np.zeros(n)
+    others, held = x.copy(), v.copy()
+    for i in range(n):
+        others[i], held[i] = 1.0, 0.0
+        moved = _cumprod_tangent(held, others)
+        total = 0.0
+        for j in range(i, n):
+            total += a[j] * moved[j]
+        out[i] = total
+        others[i], held[i] = x[i], v[i]
+    return out
+
+
+@overload(cumprod_curvature, prefer_literal=True)
+def _cumprod_curvature_rows(a, x, v, axis):
+    """The Hessian's helper of ``np.cumprod``, a row at a time with `axis` last."""
+    if not (isinstance(x, types.Array) and isinstance(axis, (types.Integer, types.IntegerLiteral))):
+        return None
+    perm, back = _rows(x.ndim, axis)
+    return made("def impl(a, x, v, axis):\n"
+                "    xs = x.astype(np.float64)\n"
+                "    parts = []\n"
+                "    for part in (a, v):\n"
+                "        wide = np.broadcast_to(np.asarray(part).astype(np.float64), xs.shape)\n"
+                f"        parts.append(np.ascontiguousarray(wide.transpose({perm})))\n"
+                f"    xm = np.ascontiguousarray(xs.transpose({perm}))\n"
+                "    shape = xm.shape\n"
+                "    xr = xm.reshape((-1, shape[-1]))\n"
+                "    ar, vr = parts[0].reshape(xr.shape), parts[1].reshape(xr.shape)\n"
+                "    out = np.empty(xr.shape)\n"
+                "    for i in range(xr.shape[0]):\n"
+                "        out[i] = helper(ar[i], xr[i], vr[i])\n"
+                f"    return np.ascontiguousarray(out.reshape(shape).transpose({back})).astype(DTYPE)\n",
+                helper=_cumprod_curvature, DTYPE=_dtype(x, a, v))
+
+
+HELPERS = ("cumprod_axis", "cumprod_tangent", "cumprod_curvature")
+
+__all__ = ["HELPERS", "cumprod_axis", "cumprod_curvature", "cumprod_tangent", "spell"]
