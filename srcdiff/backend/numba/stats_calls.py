@@ -75,17 +75,41 @@ class _Covariances(ast.NodeTransformer):
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)
-        test, value = node.test, node.body
-        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
-                and isinstance(test.left, ast.Call) and len(test.left.args) == 1
-                and ast.unparse(test.left.func) in ("np.ndim", "ndim_of") and isinstance(value, ast.Name)
-                and ast.unparse(test.left.args[0]) == value.id and ast.unparse(test.comparators[0]) == "2"
-                and isinstance(node.orelse, ast.Call) and ast.unparse(node.orelse.func) == "np.diag"
-                and len(node.orelse.args) == 1):
+        if not _covariance_test(node.test, node.body) or not _diagonal(node.orelse):
             return node
+        return self._call(node.body, node.orelse.args[0])
+
+    def visit_If(self, node: ast.If):
+        """The same as statements (forward mode's): ``if ndim_of(cov) == 2: t = cov`` / ``else: ...;
+        t = np.diag(d)``: the other side's statements before the last run either way (they make
+        ``d`` from cov and the points' shape: values of cov's shape, no error where cov is a
+        matrix), then ``t = stats_multivariate_normal_covariance(cov, d)``."""
+        self.generic_visit(node)
+        body, other = node.body, node.orelse
+        if not (len(body) == 1 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1
+                and isinstance(body[0].targets[0], ast.Name) and other and isinstance(other[-1], ast.Assign)
+                and ast.unparse(other[-1].targets) == ast.unparse(body[0].targets)
+                and _covariance_test(node.test, body[0].value) and _diagonal(other[-1].value)):
+            return node
+        made = ast.Assign(body[0].targets, self._call(body[0].value, other[-1].value.args[0]))
+        return [*other[:-1], ast.copy_location(made, node)]
+
+    def _call(self, cov: ast.expr, diagonal: ast.expr) -> ast.Call:
         helper = "stats_multivariate_normal_covariance"
         self.used.add(helper)
-        return ast.Call(ast.Name(helper, ast.Load()), [value, node.orelse.args[0]], [])
+        return ast.Call(ast.Name(helper, ast.Load()), [cov, diagonal], [])
+
+
+def _covariance_test(test: ast.expr, value: ast.expr) -> bool:
+    """``np.ndim(cov) == 2`` (or ``ndim_of(cov) == 2``) with `value` the name ``cov``."""
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.left, ast.Call) and len(test.left.args) == 1
+            and ast.unparse(test.left.func) in ("np.ndim", "ndim_of") and isinstance(value, ast.Name)
+            and ast.unparse(test.left.args[0]) == value.id and ast.unparse(test.comparators[0]) == "2")
+
+
+def _diagonal(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and ast.unparse(node.func) == "np.diag" and len(node.args) == 1
 
 
 def _method(func: ast.expr, scope: dict, local: set, law, methods: dict) -> str | None:
