@@ -92,6 +92,21 @@ def test_hessian_under_numba(program):
     np.testing.assert_allclose(got, hessian_difference(f, args), rtol=1e-4, atol=1e-5)
 
 
+#: float32 arguments under numba, a program of each class: a float32 gradient equal to the float64 one
+FLOAT32 = {"relative_bias", "embedding_windows", "stiffness_add_at", "survival_cumprod", "trimmed_loss",
+           "fsum_of_array", "weighted_state", "asian_average", "student_mixture", "mvn_rows_mean"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in FLOAT32], ids=_name)
+def test_float32_under_numba(program):
+    args = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a for a in program.args]
+    got = srcdiff.grad(program.func, wrt=program.wrt, jit="numba")(*args)
+    want = central_difference(program.func, list(program.args), program.wrt)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=3e-3, atol=3e-3 * max(1.0, float(np.max(np.abs(want)))))
+
+
 def test_fsum_is_python_s_bit_for_bit():
     """``math.fsum`` rounds once: 1e16 + x*y - 1e16 keeps x*y, which a plain sum loses."""
     x = np.array([0.3, 0.7, -1.1, 0.2])
