@@ -11,7 +11,7 @@ import scipy.stats
 pytest.importorskip("numba")
 
 #: numba compiles every method for six kinds of arguments (two minutes): the slow set runs them; the
-#: default run reaches ``t.cdf``/``logsf`` through a gradient (test_numba12_reach.py's sample)
+#: slow set reaches them through gradients too (test_numba12_reach.py)
 pytestmark = pytest.mark.slow
 
 METHODS = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")
