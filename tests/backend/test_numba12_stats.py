@@ -10,8 +10,8 @@ import scipy.stats
 
 pytest.importorskip("numba")
 
-#: numba compiles every method for six kinds of arguments (two minutes): the slow set runs them; the
-#: slow set reaches them through gradients too (test_numba12_reach.py)
+#: numba compiles every method for six kinds of arguments (two minutes): the slow set runs them;
+#: gradients reach them in test_numba12_reach.py too
 pytestmark = pytest.mark.slow
 
 METHODS = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")
