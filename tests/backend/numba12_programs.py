@@ -223,6 +223,18 @@ def mvn_pdf_rows(X):
     return np.sum(scipy.stats.multivariate_normal.pdf(X, np.array([0.1, 0.0, -0.2]), cov))
 
 
+# ---- np.fft's parts (numba has no FFT: NumPy's through object mode) ------------------------------
+
+
+def rfft_power(x):
+    spec = np.fft.rfft(x)
+    return np.sum(np.abs(spec) ** 2)
+
+
+def fft_weighted_real(x):
+    return np.sum(np.fft.fft(np.tanh(x)).real * np.arange(x.size)) + np.sum(np.fft.rfft(x).imag ** 2)
+
+
 def _m(rng, *shape):
     return rng.normal(size=shape)
 
@@ -268,4 +280,6 @@ PROGRAMS = [
     ("mvn_rows_mean", mvn_rows_mean, lambda r: (_m(r, 2), _m(r, 5, 2)), 0),
     ("mvn_point", mvn_point, lambda r: (_m(r, 3),), 0),
     ("mvn_pdf_rows", mvn_pdf_rows, lambda r: (0.5 * _m(r, 4, 3),), 0),
+    ("rfft_power", rfft_power, lambda r: (_m(r, 6),), 0),
+    ("fft_weighted_real", fft_weighted_real, lambda r: (_m(r, 5),), 0),
 ]

@@ -75,7 +75,7 @@ def test_value_and_grad_jvp_vjp_under_numba(program):
 #: the Hessians run (second order compiles for tens of seconds): programs of each class
 HESSIANS = {"relative_bias", "stiffness_add_at", "laplacian_logdet", "survival_cumprod", "cumprod_with_zero",
             "trimmed_loss", "fsum_of_terms", "weighted_state", "asian_average", "student_mixture",
-            "student_cdf_tails", "mvn_rows_mean"}
+            "student_cdf_tails", "mvn_rows_mean", "fft_weighted_real"}
 #: refused at the user's line by numba's forward mode over the gradient (docs/jit.md)
 HESSIAN_REFUSES: set = set()
 
