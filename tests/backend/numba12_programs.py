@@ -3,7 +3,7 @@
 (``bias[idx]``, ``np.add.at(K, (ids[:, None], ids[None, :]), ke)``, ``K[t[a], t[b]] += ...``,
 ``logsumexp(q[nxt])``, a determinant of a scattered matrix), ``np.cumprod``/``np.cumsum`` along
 an axis and ``np.partition`` / ``argpartition``, ``math.fsum``, a float state that becomes an
-array in a loop, and ``scipy.stats.t`` / ``multivariate_normal``.
+array in a loop, ``scipy.stats.t`` / ``multivariate_normal``, and ``np.fft``'s parts.
 Table rows: (name, function, make_args(rng), wrt)."""
 
 from __future__ import annotations

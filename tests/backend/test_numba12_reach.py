@@ -2,7 +2,7 @@
 numba12_programs.py): gathers and scatters through index arrays of several axes, a determinant's
 adjoint of a number, ``np.cumprod`` along an axis, ``np.partition``/``argpartition`` with an axis,
 ``math.fsum``, a float state that becomes an array in a loop, ``scipy.stats.t`` and
-``multivariate_normal``.
+``multivariate_normal``, ``np.fft``'s parts (NumPy's FFT through object mode).
 
 Every program goes through the numba cell (float64 central differences) and every other
 transformation of the matrix; value_and_grad, jvp, vjp and hessian with ``jit="numba"`` agree
