@@ -89,9 +89,12 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         decompositions,
         diagonals,
         einsum,
+        exact_sums,
+        fft_parts,
         first_call,
         float32_constants,
         fusion,
+        gathers,
         grids,
         guards,
         index_adds,
@@ -109,12 +112,14 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         named_norms,
         optionals,
         pads,
+        partitions,
         points,
         prefuse,
         random_draws,
         reductions,
         runtime,
         scalar_where,
+        scans,
         shape_tuples,
         slice_adds,  # noqa: F401  (registers index_add through slices)
         sorting,
@@ -148,7 +153,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   random_draws,
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
-                                                  list_adjoints, integers)
+                                                  list_adjoints, integers, gathers, scans,
+                                                  partitions, exact_sums, fft_parts)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -38,6 +38,7 @@ EXPORTS = {
     "iv": ("__pyx_fuse_1iv", 2), "ive": ("__pyx_fuse_1ive", 2), "jv": ("__pyx_fuse_1jv", 2),
     "jve": ("__pyx_fuse_1jve", 2), "yv": ("__pyx_fuse_1yv", 2), "yve": ("__pyx_fuse_1yve", 2),
     "kv": ("__pyx_fuse_1kv", 2), "kve": ("__pyx_fuse_1kve", 2), "yn": ("__pyx_fuse_0yn", 2),
+    "stdtr": ("__pyx_fuse_0stdtr", 2),
 }
 
 

@@ -126,7 +126,7 @@ def cumprod_adjoint(g, x, axis):
 
 
 @njit(cache=True)
-def _cumprod_adjoint(g, x):
+def cumprod_adjoint_row(g, x):
     n = x.shape[0]
     out = np.zeros(n)
     if np.all(x != 0.0):
@@ -158,7 +158,7 @@ def _cumprod_adjoint_1d(g, x, axis):
     def impl(g, x, axis):
         xs = x.astype(np.float64)
         gs = np.broadcast_to(np.asarray(g).astype(np.float64), xs.shape)
-        return _cumprod_adjoint(np.ascontiguousarray(gs), xs).astype(dtype)
+        return cumprod_adjoint_row(np.ascontiguousarray(gs), xs).astype(dtype)
     return impl
 
 

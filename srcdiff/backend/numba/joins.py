@@ -49,15 +49,20 @@ def promote(built, made, key):
     env.update({name: kinds.of_signature(name, part) for name, part in zip(names, key)})
     changed = False
     for index, stmt in enumerate(func.body):
-        if isinstance(stmt, (ast.For, ast.While)):
+        for _ in range(3):  # again after a promotion: a tangent's kind may read the promoted value's
+            if not isinstance(stmt, (ast.For, ast.While)):
+                break
             before = kindflow.block(func.body[:index], env)
+            promoted = False
             for assign, ndim, dtype in _candidates(func.body[:index], stmt, before):
                 kept = copy.deepcopy(assign.value)
                 assign.value = _ones(ndim, assign.value.value, dtype)
-                if _exact(func, assign.targets[0].id):
-                    changed = True
+                if _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)):
+                    changed = promoted = True
                 else:
                     assign.value = kept
+            if not promoted:
+                break
     return _rewritten(built, module) if changed else built
 
 
@@ -189,9 +194,42 @@ def _ones(ndim: int, value, dtype: str) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "full", ast.Load()), args, [])
 
 
-def _exact(func: ast.FunctionDef, name: str, skipped: list = ()) -> bool:
+class _Wide:
+    """Which operands are arrays of at least `ndim` axes where a statement reads them (the
+    kinds of kindflow.py before each statement of `func`, the arguments' kinds `env`).
+
+    A promoted value (`ndim` axes of length one, or what it became) times such an array has
+    the shape and the values the number's product has: ones' axes broadcast away against
+    axes the array already has (``total + S`` with ``total`` a vector and ``S = 1.0`` before
+    the loop; ``S * np.exp(z)`` in it)."""
+
+    def __init__(self, func: ast.FunctionDef, env: dict, ndim: int):
+        self.ndim, self.before = ndim, {}
+        self._walk(func.body, {**{a.arg: None for a in func.args.args}, **env})
+
+    def _walk(self, stmts: list, env: dict) -> None:
+        for stmt in stmts:
+            self.before[id(stmt)] = env
+            if isinstance(stmt, (ast.For, ast.While)):
+                inner = dict(env)
+                if isinstance(stmt, ast.For):
+                    inner.update(_entered(stmt, {}))
+                self._walk(stmt.body, kindflow.loop_entry(stmt, inner))
+            elif isinstance(stmt, ast.If):
+                self._walk(stmt.body, env)
+                self._walk(stmt.orelse, env)
+            env = kindflow.effect(stmt, env)
+
+    def covers(self, operand: ast.expr, statement: ast.stmt | None) -> bool:
+        env = self.before.get(id(statement))
+        kind = kinds.of(operand, env) if env is not None else None
+        return isinstance(kind, Kind) and kind.ndim >= max(self.ndim, 1)
+
+
+def _exact(func: ast.FunctionDef, name: str, skipped: list = (), wide: _Wide | None = None) -> bool:
     """Whether every value computed from `name` is used only the ways that keep values (in
-    the statements that may run after it: not the `skipped` ones)."""
+    the statements that may run after it: not the `skipped` ones); `wide` tells which
+    untainted operands make a tainted one's product untainted."""
     tainted, piled = {name}, set()  # piled: (list, position in the tuples appended to it)
     parents = {id(child): node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
     ignored = {id(n) for stmt in skipped for n in ast.walk(stmt)}
@@ -201,7 +239,7 @@ def _exact(func: ast.FunctionDef, name: str, skipped: list = ()) -> bool:
             if id(node) in ignored:
                 continue
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted:
-                result = _use(node, parents)
+                result = _use(node, parents, tainted, wide)
                 if result is False:
                     return False
                 grown.update(result[0])
@@ -230,11 +268,16 @@ def _item_of(value: ast.expr) -> str | None:
     return None
 
 
-def _use(node: ast.Name, parents: dict):
+def _use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide: _Wide | None = None):
     """(the names a tainted load taints, the (list, position)s it is appended at), or False
     where its use may change a value."""
     child, parent = node, parents.get(id(node))
     while True:
+        if wide is not None and isinstance(parent, ast.BinOp) and not isinstance(parent.op, ast.MatMult):
+            other = parent.right if child is parent.left else parent.left
+            if not any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(other)) \
+                    and wide.covers(other, _statement(parent, parents)):
+                return set(), set()  # the shape and values the number gave
         if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp)) and child is not getattr(
                 parent, "test", None):
             child, parent = parent, parents.get(id(parent))
@@ -254,6 +297,9 @@ def _use(node: ast.Name, parents: dict):
             if called == "shape" and isinstance(parents.get(id(parent)), ast.Call) \
                     and _called(parents[id(parent)].func) in ("full", "zeros", "ones"):
                 child, parent = parents[id(parent)], parents.get(id(parents[id(parent)]))
+                continue
+            if called == "shape" and isinstance(parents.get(id(parent)), ast.Assign):
+                child, parent = parent, parents.get(id(parent))  # a shape kept (unused: forward mode's)
                 continue
             return False
         if isinstance(parent, ast.Tuple) and child is node and isinstance(parents.get(id(parent)), ast.Call):
@@ -278,6 +324,12 @@ def _use(node: ast.Name, parents: dict):
                 return set(), set()
             return False
         return False
+
+
+def _statement(node: ast.AST, parents: dict) -> ast.stmt | None:
+    while node is not None and not isinstance(node, ast.stmt):
+        node = parents.get(id(node))
+    return node
 
 
 def _called(func: ast.expr) -> str | None:

@@ -121,10 +121,16 @@ def _dtype_keyword(call: ast.Call, default: str) -> str | None:
 
 
 def _shape_source(node: ast.AST, env: dict) -> Kind | None:
-    """The array whose shape `node` (``x.shape``) is."""
+    """The array whose shape `node` (``x.shape``) is; of a length or a tuple of lengths
+    (``np.zeros(n)``, ``np.full((1,), 1.0)``), an array of that many axes whose lengths'
+    relation to other arrays' is not known."""
     if isinstance(node, ast.Attribute) and node.attr == "shape":
         found = of(node.value, env)
         return found if isinstance(found, Kind) and found.array else None
+    lengths = of(node, env)
+    lengths = lengths if isinstance(lengths, tuple) else (lengths,)
+    if lengths and all(isinstance(k, Kind) and k.ndim == SCALAR and k.dtype in ("i8", LITERAL) for k in lengths):
+        return Kind(len(lengths), None)
     return None
 
 
@@ -184,7 +190,7 @@ def _subscript(node: ast.Subscript, env: dict):
             isinstance(index, Kind) and index.ndim == SCALAR and index.dtype == "i8")):
         return Kind(base.ndim - 1, base.dtype, base.dims[1:] if base.dims else None)  # a row
     if isinstance(base, Kind) and base.array and isinstance(node.slice, ast.Tuple):
-        return _new_axes(base, node.slice.elts)
+        return _new_axes(base, node.slice.elts) or _taken(base, node.slice.elts, env)
     offsets = slice_offsets(node.slice)
     if isinstance(base, Kind) and base.ndim == 1 and offsets is not None:
         start, stop = offsets
@@ -207,6 +213,18 @@ def _new_axes(base: Kind, items: list) -> Kind | None:
         return None
     known = base.dims is not None
     return Kind(len(dims), base.dtype, tuple(dims) if known else None)
+
+
+def _taken(base: Kind, items: list, env: dict) -> Kind | None:
+    """``Z[:, t]``: whole axes and integer positions, one item per axis; the axes left (their
+    lengths' relation to other arrays' not recorded: a column is no row)."""
+    whole = [isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None for i in items]
+    integer = [_integer(i, None) is not None or isinstance(i, ast.Name) and of(i, env) == NUMBER["i8"]
+               for i in items]
+    if len(items) != base.ndim or not all(w or i for w, i in zip(whole, integer)) or not any(integer):
+        return None
+    left = sum(whole)
+    return Kind(left, base.dtype) if left else Kind(SCALAR, base.dtype)
 
 
 def slice_offsets(node: ast.AST) -> tuple[int, int] | None:

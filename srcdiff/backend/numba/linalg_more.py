@@ -150,6 +150,9 @@ def _stack_times_vector_y(g, x, y):
     adjoint is v[i] g[b, j]."""
     if not _stack_and_vector(g, x, y):
         return None
+    if x.ndim == 3 and g.dtype != x.dtype:  # (a float64 adjoint of a float32 stack: numba's @ takes one dtype)
+        return lambda g, x, y: np.ascontiguousarray(g).reshape(-1).astype(np.float64) @ \
+            np.ascontiguousarray(x).reshape((-1, x.shape[2])).astype(np.float64)
     if x.ndim == 3:
         return lambda g, x, y: np.ascontiguousarray(g).reshape(-1) @ \
             np.ascontiguousarray(x).reshape((-1, x.shape[2]))

@@ -108,7 +108,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)
         for helper in stats_calls.spell(part.tree, part.variant.function):
-            imports[helper] = (stats_calls.MODULE, helper)
+            imports[helper] = (stats_calls.module_of(helper), helper)
         _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed, primals)
     env = list(envs.values())
     params = [e.param for e in env]

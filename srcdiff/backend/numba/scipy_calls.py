@@ -25,7 +25,7 @@ ARITY = {"gammaln": 1, "gamma": 1, "rgamma": 1, "digamma": 1, "psi": 1, "polygam
          "i0": 1, "i0e": 1, "i1": 1, "i1e": 1, "j0": 1, "j1": 1, "y0": 1, "y1": 1, "k0": 1, "k0e": 1, "k1": 1,
          "k1e": 1, "erfinv": 1, "erfcinv": 1, "erfcx": 1,
          "gammainc": 2, "gammaincc": 2, "gammaincinv": 2, "gammainccinv": 2,
-         "iv": 2, "ive": 2, "jv": 2, "jve": 2, "yv": 2, "yve": 2, "kv": 2, "kve": 2, "yn": 2}
+         "iv": 2, "ive": 2, "jv": 2, "jve": 2, "yv": 2, "yve": 2, "kv": 2, "kve": 2, "yn": 2, "stdtr": 2}
 MODULE = "srcdiff.backend.numba.special"
 #: ``scipy.special`` reductions scipy_reductions.py has: their parameters, in SciPy's order,
 #: with the defaults a call may leave out (``return_sign`` only as False: one result)

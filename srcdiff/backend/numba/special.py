@@ -270,6 +270,10 @@ def _from_scipy(name: str, arity: int):
     return unary if arity == 1 else binary
 
 
+#: helpers of other modules whose compiled code calls one of SciPy's compiled functions
+CALLED_INSIDE = {f"stats_t_{method}": "stdtr" for method in ("cdf", "sf", "logcdf", "logsf")}
+
+
 def prepare(helpers) -> None:
     """Register SciPy's compiled functions that the named helpers (``scipy_j0``...) call,
     before numba loads code that calls them from its cache (no call is typed then)."""
@@ -277,6 +281,8 @@ def prepare(helpers) -> None:
         name = helper[len("scipy_"):]
         if helper.startswith("scipy_") and name in cython_special.EXPORTS:
             cython_special.kernel(name)
+        if helper in CALLED_INSIDE:  # (a law's function that calls SciPy's code: stats_t_mvn.py)
+            cython_special.kernel(CALLED_INSIDE[helper])
 
 
 def _ufunc(name: str, kernel, arity: int):

@@ -33,6 +33,7 @@ from . import (
     averages,
     calculus_calls,
     diagonals,
+    exact_sums,
     grids,
     list_joins,
     list_sums,
@@ -42,8 +43,10 @@ from . import (
     nested_lists,
     optionals,
     pads,
+    partitions,
     pieces,
     random_calls,
+    scans,
     shape_tuples,
     stacked,
     tuple_adjoints,
@@ -267,7 +270,7 @@ class _Rewriter(ast.NodeTransformer):
         spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
             or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
-            or grids.spell(node)
+            or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node
@@ -303,6 +306,9 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.slice, ast.Tuple) and not node.slice.elts and isinstance(node.ctx, ast.Load):
             return self._helper("item_of", [node.value])  # ``v[()]``: numba indexes no number
+        count = _trailing_new_axes(node)
+        if count:  # ``g[..., None, None]``: g may be a number where the code runs (gathers.py)
+            return self._helper("trailing_axes", [node.value, ast.Constant(count)])
         if not _is_np(node.value, "s_"):
             return node
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -329,6 +335,16 @@ class _Rewriter(ast.NodeTransformer):
         self.helpers.add(helper)
         return ast.Call(ast.Name(helper, ast.Load()),
                         [operand, axis or ast.Constant(None), keepdims or ast.Constant(False)], [])
+
+
+def _trailing_new_axes(node: ast.Subscript) -> int:
+    """How many ``None`` follow the ``...`` of a read ``v[..., None, None]`` (0: another index)."""
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else []
+    if not (isinstance(node.ctx, ast.Load) and len(items) >= 2 and isinstance(items[0], ast.Constant)
+            and items[0].value is Ellipsis and all(isinstance(i, ast.Constant) and i.value is None
+                                                   for i in items[1:])):
+        return 0
+    return len(items) - 1
 
 
 def _is_np(func: ast.expr, name: str) -> bool:
