@@ -69,10 +69,12 @@ def _number(state: LoweringState, operand) -> bool:
 
 
 def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:
-    for v in inputs:
+    # a list in a parameter whose shape alone is read (``np.full((n, n), c)``'s shape) is taken as it is
+    shape_only = {i for i, p in enumerate(rule.params) if p in rule.shape_only}
+    for i, v in enumerate(inputs):
         if isinstance(v, Var) and v.name in state.lists:
             if rule not in LIST_AWARE and not (rule.name == "list") and rule.func not in TAKE_LISTS \
-                    and rule not in JOINS_TAKE_LISTS:
+                    and rule not in JOINS_TAKE_LISTS and i not in shape_only:
                 raise state.error(state.line, f"the list {v.name} cannot be used here: "
                                   f"{rule.name} does not take a list",
                                   "index it, or turn it into an array with np.stack / np.array")

@@ -111,7 +111,7 @@ def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):
                           f"srcdiff's rule for {rule.name} takes ({', '.join(rule.signature.parameters)})") from None
     lowered = {p: Const(v) for p, v in rule.defaults.items()}  # optional operands left out
     for name, arg in bound.arguments.items():
-        lowered[name] = _operand(lower, rule, arg) if name in rule.params else arg
+        lowered[name] = _operand(lower, rule, arg, name) if name in rule.params else arg
     operands = tuple(lowered[p] for p in rule.params)
     static = dict(rule.static)
     for name in rule.static:
@@ -125,18 +125,21 @@ def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):
     return operands, static, new_args, new_kw
 
 
-def _operand(lower: ExpressionLowerer, rule, arg: ast.expr) -> Operand:
+def _operand(lower: ExpressionLowerer, rule, arg: ast.expr, param: str) -> Operand:
     """An operand of a call; a list passed to a NumPy function is the array NumPy makes of it
-    (``np.sum([... for v in x])`` sums ``np.asarray([...])``)."""
+    (``np.sum([... for v in x])`` sums ``np.asarray([...])``), unless only its shape is read
+    (``np.full((n, n), c)``'s shape stays the tuple NumPy, and numba, take)."""
     state = lower.state
     numpy = isinstance(rule.func, np.ufunc) or (getattr(rule.func, "__module__", None) or "").startswith("numpy")
     numpy = numpy and rule.func not in JOINS  # np.column_stack(xs) takes the list itself
     if numpy and isinstance(arg, ast.ListComp):
         state.stacked_rows.add(id(arg))  # a row that is a list becomes an array as it goes
+    if param in rule.shape_only and isinstance(arg, ast.List):  # np.full([n, 1], c): a shape, as a tuple
+        arg = ast.copy_location(ast.Tuple(arg.elts, ast.Load()), arg)
     value = lower.expr(arg)
     if rule.func in JOINS and not state.is_list(value):  # np.column_stack(a): a's rows
         return rows_of(lower, value)
-    return as_array(state, value) if numpy and state.is_list(value) else value
+    return as_array(state, value) if numpy and state.is_list(value) and param not in rule.shape_only else value
 
 
 def no_rule(lower: ExpressionLowerer, node: ast.Call, func, spelled: str) -> SrcDiffError:

@@ -53,3 +53,12 @@ def test_agreeing_gradients_are_returned(dtype):
     got = srcdiff.grad(small_counts, jit="numba")(x)
     np.testing.assert_allclose(got, 60.0 * np.cos(x.astype(np.float64)), rtol=1e-6 if dtype == np.float64 else 1e-5)
     assert got.dtype == dtype
+
+
+def test_a_nan_on_one_side_only_is_named():
+    from srcdiff.backend.numba.first_call import difference
+
+    got, want = np.array([1.0, np.nan, 2.0]), np.array([1.0, 0.5, 2.0])
+    assert "NaN in 1 places" in difference(got, want, (want,))
+    assert difference(want, want.copy(), (want,)) == ""
+    assert difference(np.array([np.nan]), np.array([np.nan]), (want,)) == ""

@@ -86,3 +86,16 @@ PROGRAMS = [
     ("filter_read_back", filter_read_back, lambda r: (r.normal(size=5),), 0),
     ("mixed_literal_shape", mixed_literal_shape, lambda r: (r.normal(size=3),), 0),
 ]
+
+
+def list_shapes_with_dtypes(x):
+    n = len(x)
+    a = np.ones([n, 1], dtype=np.float64) * x[:, None]
+    b = np.full([1, n], 0.5, np.float64) * x
+    c = np.empty([n])
+    c[:] = 0.25
+    c = c + np.zeros([n], float)
+    return np.sum(a @ b) + np.sum(c * x)
+
+
+PROGRAMS.append(("list_shapes_with_dtypes", list_shapes_with_dtypes, lambda r: (r.normal(size=3),), 0))

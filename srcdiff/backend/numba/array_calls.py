@@ -9,7 +9,9 @@ helpers), one rule per call, used by spelling.py's rewriter:
 * ``np.ndim(x)``; ``np.ones_like``/``zeros_like``/``empty_like``/``full_like`` with ``dtype=``;
 * ``np.issubdtype(np.result_type(v), np.floating)``, ``np.issubdtype(t, np.floating)``,
   ``np.result_type(v)`` of one value;
-* ``np.tensordot(a, b, axes)`` with constant axes.
+* ``np.tensordot(a, b, axes)`` with constant axes;
+* ``np.zeros([n, 1])`` (``ones``, ``empty``, ``full``): a shape written as a list becomes a
+  tuple, the one numba takes (``dtype=`` passed by position).
 
 A call whose arguments are not of these forms is left alone: numba then refuses it at the
 user's line.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import ast
 
 LIKE = {"ones_like": 1.0, "zeros_like": 0.0, "empty_like": 0.0}
+FROM_SHAPE = {"zeros": 1, "ones": 1, "empty": 1, "full": 2}  # -> the position of dtype
 
 
 def _is_np(func: ast.expr, name: str) -> bool:
@@ -110,6 +113,11 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
         return "is_floating", [kind]
     if _is_np(func, "result_type") and len(args) == 1 and not keywords:
         return "result_dtype", list(args)
+    if isinstance(func, ast.Attribute) and func.attr in FROM_SHAPE and _is_np(func, func.attr) and args \
+            and isinstance(args[0], ast.List) and set(keywords) <= {"dtype"} \
+            and (len(args) == FROM_SHAPE[func.attr] if keywords else len(args) <= FROM_SHAPE[func.attr] + 1):
+        shape = ast.Tuple(list(args[0].elts), ast.Load())
+        return f"np.{func.attr}", [shape, *args[1:], *([keywords["dtype"]] if keywords else [])]
     if _is_np(func, "tensordot") and 2 <= len(args) + len(keywords) <= 3 and set(keywords) <= {"axes"}:
         axes = args[2] if len(args) == 3 else keywords.get("axes", ast.Constant(2))
         if _is_constant(axes):

@@ -35,6 +35,9 @@ def difference(got, want, args: tuple) -> str:
         finite = np.abs(b[np.isfinite(b)])
         scale = float(finite.max()) if finite.size else 0.0
         if not np.allclose(a, b, rtol=rtol, atol=rtol * scale, equal_nan=True):
+            if not np.array_equal(np.isnan(a), np.isnan(b)):  # (a value of np.empty read before it is written?)
+                return f"NaN in {int(np.sum(np.isnan(a) != np.isnan(b)))} places where the Python gradient's " \
+                       "differs"
             error = np.nanmax(np.abs(a - b)) if a.size else 0.0
             return f"values that differ from the Python gradient's by up to {error:.3g} (largest {scale:.3g})"
     return ""
