@@ -163,7 +163,8 @@ def test_put_along_axis_without_an_axis_is_refused_at_the_line():
 def test_put_along_axis_with_fewer_axes_is_refused_where_numpy_raises():
     with pytest.raises(ValueError, match="same number of dimensions"):
         put_along_fewer_axes(np.array([0.5, 0.25]))
-    with pytest.raises(srcdiff.SrcDiffError, match="agree") as caught:
+    # (out's two axes are known, the indices' not: NumPy's own test runs with the gradient)
+    with pytest.raises(srcdiff.SrcDiffError, match="agree|same number of dimensions") as caught:
         srcdiff.grad(put_along_fewer_axes)(np.array([0.5, 0.25]))
     assert "put_along_axis(out" in str(caught.value)
 
