@@ -283,8 +283,25 @@ def full(node, state):
     return call("full_rows", state.ref(shape), state.ref(fill)), True
 
 
-KINDS = {"elementwise": elementwise, "reduce": reduce, "getitem": getitem, "transpose": transpose, "axes": axes,
-         "reshape": reshape, "matmul": matmul, "outer": outer, "full": full, "like": like, "unbroadcast": unbroadcast,
-         "index_read": index_read, "index_add": index_add, "select": select}
+def first(node, state):
+    """``measure_guard(value, ...)``, the identity: its first operand, rows and all."""
+    return state.ref(node.inputs[0]), state.batched(node.inputs[0])
+
+
+def measure_nan(node, state):
+    """``measure_nan(bad, d, every)``: each row's NaN from its own guard (measure_nan_rows); one
+    guard for every row as it is."""
+    bad, d = node.inputs[:2]
+    if not state.batched(bad):
+        return copy.deepcopy(node.expr), state.batched(d)
+    every = copy.deepcopy(node.expr.args[2]) if isinstance(node.expr, ast.Call) and len(node.expr.args) == 3 \
+        else state.ref(node.inputs[2])
+    return call("measure_nan_rows", state.ref(bad), state.ref(d), every, ast.Constant(state.batched(d)),
+                ast.Name(state.size, ast.Load())), True
+
+
+KINDS = {"elementwise": elementwise, "first": first, "measure_nan": measure_nan, "reduce": reduce, "getitem": getitem,
+         "transpose": transpose, "axes": axes, "reshape": reshape, "matmul": matmul, "outer": outer, "full": full,
+         "like": like, "unbroadcast": unbroadcast, "index_read": index_read, "index_add": index_add, "select": select}
 
 __all__ = ["KINDS", "call", "float_math"]

@@ -130,9 +130,23 @@ def select_rows(condition, value, condition_rows: bool, value_rows: bool, size: 
     return np.where(condition, value, np.zeros((), value.dtype if value.dtype.kind == "f" else float))
 
 
+def measure_nan_rows(bad, d, every: bool, d_rows: bool, size: int):
+    """`measure_nan(bad, d, every)` of each row (`bad` has rows): a row's NaN where its own guard
+    holds, never another row's."""
+    bad = np.asarray(bad)
+    d = np.asarray(d) if d_rows else broadcast_rows(d, size)
+    dtype = d.dtype if np.issubdtype(d.dtype, np.floating) else np.dtype(np.float64)
+    if every:
+        held = bad.reshape(bad.shape[0], -1).any(axis=1).reshape((-1,) + (1,) * (d.ndim - 1))
+    else:
+        held = np.reshape(bad, bad.shape + (1,) * (d.ndim - bad.ndim))
+    return np.where(np.broadcast_to(held, d.shape), dtype.type(np.nan), dtype.type(0.0))
+
+
 HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
                                    rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows,
-                                   select_rows)}
+                                   select_rows, measure_nan_rows)}
 
 __all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
-           "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "unbroadcast_rows", "zero_rows"]
+           "measure_nan_rows", "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "unbroadcast_rows",
+           "zero_rows"]

@@ -19,6 +19,7 @@ from ..ir.nodes import Const, Operand, Var, operand_ast
 from ..rules.guard_helpers import point_guard
 from .emit import emit
 from .expressions import ExpressionLowerer
+from .measure_guards import guard_values, guard_where, if_test
 from .rule_calls import lower_rule_call
 from .state import BREAK, DONE
 from .subscripts import generated_code
@@ -97,7 +98,7 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
             u, number = equal
             return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 else u, number)
         zero = guarded_zero(lower.state, where, condition_of=True, lower_expr=lower.expr)
-        return where if zero is None else _guard(lower.state, where, zero[0], 0.0)
+        return guard_where(lower, node, where) if zero is None else _guard(lower.state, where, zero[0], 0.0)
     name, number = found
     where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
     u = lower.expr(name)
@@ -137,10 +138,19 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
     elif not generated and compares_with_zero(test) and \
             (zero := guarded_zero(state, lowered_test, lower_expr=lower.expr)) is not None:
         (u, equal), number = zero, 0.0
+    elif not generated and compares_with_zero(test) and (several := if_test(lower, lowered_test)) is not None:
+        ds, every, equal, bad = several
+        return _guarding(state, body, orelse, equal, lambda value: guard_values(state, value, bad, ds, every))
     else:
         return body, orelse
     if not isinstance(u, Var):
         return body, orelse
+    return _guarding(state, body, orelse, equal, lambda value: _guard(state, value, u, number))
+
+
+def _guarding(state, body, orelse, equal: bool, wrap):
+    """`body` and `orelse`, the side the guarded point takes (`body` when `equal`) made to pass
+    what it assigns and returns through `wrap`."""
     side = body if equal else orelse
 
     def guarded():
@@ -151,7 +161,7 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
             if key in (BREAK, DONE) or before.get(key) == value \
                     or not (isinstance(value, Var) and value.name not in state.lists or number_like):
                 continue
-            state.env[key] = _guard(state, value, u, number)
+            state.env[key] = wrap(value)
 
     return (guarded, orelse) if equal else (body, guarded)
 

@@ -40,10 +40,10 @@ _MIRROR = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE}
 def compares_with_zero(test: ast.expr) -> bool:
     """Whether `test` is written ``u > 0``, ``0 < u``, ``u <= 0`` or ``0 >= u`` (a quick look
     before lowering, so that no other condition takes this path)."""
-    return _compare(test) is not None
+    return compare_test(test) is not None
 
 
-def _compare(test) -> tuple[ast.expr, type] | None:
+def compare_test(test) -> tuple[ast.expr, type] | None:
     """``(u, op)`` with the test read as ``u op 0``, for op ``>`` or ``<=``; None otherwise."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return None
@@ -76,16 +76,16 @@ def guarded_zero(state: LoweringState, value: Operand | None, condition_of: bool
         node = producer(state, node.inputs[0]) if node is not None and node.inputs else None
     if node is None or node.rule.name not in ("compare", "nograd"):
         return None
-    found = _compare(node.expr)
+    found = compare_test(node.expr)
     if found is None:
         return None
     if isinstance(found[0], ast.Name):
         u = next((v for v in node.input_vars if v.name == found[0].id), None)
-    elif lower_expr is not None and _pure(found[0]):
+    elif lower_expr is not None and pure_expression(found[0]):
         u = lower_expr(found[0])
     else:
         return None
-    target = _measure(state, u, DEPTH) if isinstance(u, Var) else None
+    target = elementwise_measure(state, u, DEPTH) if isinstance(u, Var) else None
     return None if target is None else (target, found[1] is ast.LtE)
 
 
@@ -93,9 +93,9 @@ _PURE = (ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Constant
          ast.Tuple, ast.Load, ast.operator, ast.unaryop, ast.keyword)
 
 
-def _pure(expr: ast.expr) -> bool:
+def pure_expression(expr: ast.expr) -> bool:
     """Whether lowering `expr` a second time only makes nodes again (no user call is among its
-    calls: _measure accepts only rules, and a call of anything else is not lowered twice)."""
+    calls: elementwise_measure accepts only rules, and a call of anything else is not lowered twice)."""
     calls = [n for n in ast.walk(expr) if isinstance(n, ast.Call)]
     return all(isinstance(n, _PURE) for n in ast.walk(expr)) and all(
         isinstance(c.func, (ast.Name, ast.Attribute)) and _dotted(c.func) in _RULE_SPELLINGS for c in calls)
@@ -109,8 +109,8 @@ def _dotted(expr: ast.expr) -> str:
     return ""
 
 
-#: How code spells the calls `_measure` and `_smooth` follow, for a number's test lowered again.
-_RULE_SPELLINGS = frozenset({"abs", "np.abs", "np.absolute", "np.fabs", "math.fabs", "np.hypot", "math.hypot",
+#: How code spells the calls `elementwise_measure` and `smoothly_made` follow, for a number's test lowered again.
+_RULE_SPELLINGS = frozenset({"abs", "np.abs", "np.absolute", "np.fabs", "math.fabs", "np.hypot", "math.hypot", "np.dot",
                              "np.linalg.norm", "np.square", "np.sqrt", "math.sqrt", "np.sum", "math.fsum",
                              "np.sin", "np.cos", "np.exp", "math.sin", "math.cos", "math.exp", "np.tanh"})
 
@@ -127,7 +127,7 @@ def producer(state: LoweringState, value) -> Node | None:
     return None
 
 
-def _measure(state: LoweringState, u: Var, depth: int) -> Var | None:
+def elementwise_measure(state: LoweringState, u: Var, depth: int) -> Var | None:
     """What to guard when `u` qualifies (see `guard_target`), None when it does not."""
     node = producer(state, u)
     if node is None or depth <= 0:
@@ -135,15 +135,15 @@ def _measure(state: LoweringState, u: Var, depth: int) -> Var | None:
     name, inputs = node.rule.name, node.inputs
     one = inputs[0] if inputs and isinstance(inputs[0], Var) else None
     if name in ELEMENTWISE_MEASURES and len(node.input_vars) == 1 and one is not None:
-        return one if _smooth(state, one, depth - 1) else None
+        return one if smoothly_made(state, one, depth - 1) else None
     if name in ("operator.pow", "numpy.power") and len(inputs) == 2:
         k = inputs[1]
         even = isinstance(k, Const) and type(k.value) in (int, float) and k.value > 0 and k.value % 2 == 0
-        return one if even and one is not None and _smooth(state, one, depth - 1) else None
+        return one if even and one is not None and smoothly_made(state, one, depth - 1) else None
     if name in ("operator.mul", "numpy.multiply") and len(inputs) == 2 and inputs[0] == inputs[1]:
-        return one if one is not None and _smooth(state, one, depth - 1) else None
+        return one if one is not None and smoothly_made(state, one, depth - 1) else None
     if name in ("numpy.sqrt", "math.sqrt") and one is not None:
-        inner = _measure(state, one, depth - 1)
+        inner = elementwise_measure(state, one, depth - 1)
         return None if inner is None else (inner if inner != one else u)
     return None
 
@@ -153,11 +153,11 @@ def guard_target(state: LoweringState, u: Var) -> Var:
     (``np.abs(d)``, ``d ** 2``, ``np.sqrt(d * d)``: ``u == 0`` exactly where ``d == 0``), whose
     kink rule would otherwise select the guard's NaN away (``np.sqrt(d * d)``'s derivative at 0 is
     a selected 0), and `u` itself for anything else."""
-    found = _measure(state, u, DEPTH)
+    found = elementwise_measure(state, u, DEPTH)
     return u if found is None else found
 
 
-def _smooth(state: LoweringState, v: Var, depth: int) -> bool:
+def smoothly_made(state: LoweringState, v: Var, depth: int) -> bool:
     return _roots(state, v, depth) is not None
 
 

@@ -27,6 +27,52 @@ def guard_nan(condition, direction):
     return picked if np.ndim(picked) else picked[()]
 
 
+def measure_guard(value, bad, d, every):
+    """`value` itself: a result of ``np.where(n > 0, a, b)`` (or ``if n > 0:``) where `n` measures
+    several values `d` at once (``np.linalg.norm(d)``, ``np.hypot(dx, dy)``) and `bad` says where
+    the guard holds and its own branch is not known to be the function there (lower/
+    measure_guards.py).  Its rule makes the derivative NaN there for directions that move `d`
+    (all of `d` when `every`, `n` measuring all of it; else element by element)."""
+    return value
+
+
+def _floating(direction) -> np.dtype:
+    dtype = np.asarray(direction).dtype
+    return dtype if np.issubdtype(dtype, np.floating) else np.dtype(np.float64)
+
+
+def _fit(flags, shape) -> np.ndarray:
+    """`flags` made `shape`: any() over what broadcasting added, repeated where it broadcasts."""
+    flags = np.asarray(flags)
+    while flags.ndim > len(shape):
+        flags = flags.any(axis=0)
+    axes = tuple(i for i, (f, s) in enumerate(zip(flags.shape, shape)) if s == 1 and f != 1)
+    return np.broadcast_to(flags.any(axis=axes, keepdims=True) if axes else flags, shape)
+
+
+def measure_nan(bad, d, every):
+    """`d`'s share of `measure_guard`'s adjoint: NaN where `bad` holds (anywhere, when `every`),
+    0.0 elsewhere, shaped like `d`.  Whatever the cotangent: one that is 0 at the point may be
+    a factor the continuation makes up for (Rodrigues' ``sin(theta) * skew(w / theta)``)."""
+    flags = np.asarray(bad)
+    shape, dtype = np.shape(d), _floating(d)
+    picked = np.full(shape, np.nan if flags.any() else 0.0, dtype) if every else \
+        np.where(_fit(flags, shape), dtype.type(np.nan), dtype.type(0.0))
+    return picked if np.ndim(picked) else picked[()]
+
+
+def measure_nan_dot(bad, direction, like, every):
+    """`measure_guard`'s tangent through `d`: NaN where `bad` holds and the tangent `direction`
+    moves `d` (anywhere, when `every`), 0.0 elsewhere, shaped like `bad` and the guarded value
+    `like` broadcast together."""
+    moved = np.asarray(direction) != 0
+    flags = np.asarray(bad) & (moved.any() if every else moved)
+    dtype = _floating(direction)
+    picked = np.where(np.broadcast_to(flags, np.broadcast_shapes(flags.shape, np.shape(like))),
+                      dtype.type(np.nan), dtype.type(0.0))
+    return picked if np.ndim(picked) else picked[()]
+
+
 def computed_for_errors(value):
     """Nothing: `value` was computed only because f raises computing it where its operands do
     not fit (``np.linalg.solve(A, w)`` with an unused result): the derivative raises there
@@ -34,4 +80,6 @@ def computed_for_errors(value):
     return None
 
 
-GUARD_HELPERS = {"point_guard": point_guard, "guard_nan": guard_nan, "computed_for_errors": computed_for_errors}
+GUARD_HELPERS = {"point_guard": point_guard, "guard_nan": guard_nan, "measure_guard": measure_guard,
+                 "measure_nan": measure_nan, "measure_nan_dot": measure_nan_dot,
+                 "computed_for_errors": computed_for_errors}

@@ -9,7 +9,7 @@ silently wrong for others (``expm1(x) / x``: 0 instead of 1/2).  Elsewhere it is
 
 from __future__ import annotations
 
-from .guard_helpers import guard_nan, point_guard
+from .guard_helpers import guard_nan, measure_guard, measure_nan, measure_nan_dot, point_guard
 from .table import nograd, rule
 
 RULES = [
@@ -21,4 +21,16 @@ RULES = [
          note="np.where(u == c, a, b) for a number c: NaN at the guarded point for directions moving u "
               "(the derivative there is the unseen continuation's), the identity elsewhere",
          sympy="srcdiff.rules.guard_helpers.point_guard"),  # its value, symbolically too
+    nograd(measure_nan, ("bad", "d", "every"), shape=lambda static, bad, d, every: d, batching="measure_nan",
+           not_symbolic="NaN or 0 by definition (the derivative at a guarded point): sympy has no counterpart"),
+    nograd(measure_nan_dot, ("bad", "direction", "like", "every"),
+           shape=lambda static, bad, direction, like, every: like,
+           not_symbolic="NaN or 0 by definition (the derivative at a guarded point): sympy has no counterpart"),
+    rule(measure_guard, ("value", "bad", "d", "every"), {"value": "g", "d": "measure_nan(bad, d, every)"},
+         shape=lambda static, value, *rest: value, batching="first",
+         derivable={"value": "g", "d": "measure_guard(measure_nan(bad, d, every), bad, d, every)"},
+         tangents={"value": "value_dot", "d": "measure_nan_dot(bad, d_dot, value, every)"},
+         note="np.where(n > 0, a, b) for a measure n of several values d: NaN where the guard holds and its "
+              "branch is not known to be the function, for directions moving d; the identity elsewhere",
+         not_symbolic="the identity with a guard's NaN: sympy has no counterpart"),
 ]

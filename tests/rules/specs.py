@@ -425,6 +425,13 @@ SPECS += [  # a point an equality singles out (rules/point_guards.py): the ident
       sym=Sym("np.sum(np.where(x == 7.0, 0.0, x * y) * y)", "V, W", REFUSED)),
     S("srcdiff.rules.guard_helpers.guard_nan", "guard_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL),
       c=((3,), REAL)),
+    # a guard n > 0 of a measure of several values d (lower/measure_guards.py): the identity away from it
+    S("srcdiff.rules.guard_helpers.measure_guard", "measure_guard(x * x, np.greater(c, 100.0), y, True)",
+      x=((3,), REAL), c=((3,), REAL), y=((3,), REAL)),
+    S("srcdiff.rules.guard_helpers.measure_nan", "measure_nan(np.greater(c, 100.0), x, False) + x",
+      x=((3,), REAL), c=((3,), REAL)),
+    S("srcdiff.rules.guard_helpers.measure_nan_dot", "measure_nan_dot(np.greater(c, 100.0), x, x, True) + x",
+      x=((3,), REAL), c=((3,), REAL)),
 ]
 SPECS += insert_delete_specs(S, REAL, Sym)
 SPECS += [

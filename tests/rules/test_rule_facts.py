@@ -131,6 +131,12 @@ CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py,
         x, y, 0.0),
     "srcdiff.rules.guard_helpers.guard_nan": lambda x, y: RULES["srcdiff.rules.guard_helpers.guard_nan"].func(
         x > 0, y),
+    "srcdiff.rules.guard_helpers.measure_guard": lambda x, y: RULES[
+        "srcdiff.rules.guard_helpers.measure_guard"].func(x, y > 0, y, True),
+    "srcdiff.rules.guard_helpers.measure_nan": lambda x, y: RULES["srcdiff.rules.guard_helpers.measure_nan"].func(
+        x > 0, y, False),
+    "srcdiff.rules.guard_helpers.measure_nan_dot": lambda x, y: RULES[
+        "srcdiff.rules.guard_helpers.measure_nan_dot"].func(x > 0, y, x, True),
 })
 
 CALLS.update({  # whole parts of one number and the running extrema's helpers (rules/numpy_piecewise.py)

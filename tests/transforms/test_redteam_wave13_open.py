@@ -27,15 +27,13 @@ def open_class(name: str, cases):
     return [pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason=name)) for c in cases]
 
 
-# ---- 1. SILENT WRONG (OPEN): ``n > 0`` of a measure of several values, at its zero ----------------------------
+# ---- 1. (FIXED since) ``n > 0`` of a measure of several values, at its zero --------------------------------
 # ``np.where(np.hypot(x, y) > 0, g, c)`` (or ``np.linalg.norm(v) > 0``) holds everywhere but at the point
-# where all the measured values are 0; there the branch taken, `c`, gives its own derivative.  That is the
-# truth when `g` is flat there (``n ** 3``: the suite pins it, tests/backend/test_numba_held_still.py) and
-# silently wrong when it is not: ``np.where(n > 0, x, 0.0)`` is x everywhere (gradient 1, srcdiff 0), and
-# the Hessian of ``np.where(n > 0, n ** 3 / safe, 0.0)`` (= x**2 + y**2) is 2 I, srcdiff 0.  The elementwise
-# measures (``np.abs(d) > 0``, ``d ** 2 > 0``) are read as the equality guard now (NaN at the point); these
-# are not, since NaN would replace the exact answers of the flat cases.  The fix wants the derivative of
-# the other branch's continuation, which srcdiff cannot see.
+# where all the measured values are 0; there the branch taken, `c`, gave its own derivative: the truth when
+# `g` is flat there (``n ** 3``) and silently wrong when it is not (``np.where(n > 0, x, 0.0)`` is x
+# everywhere: gradient 1, srcdiff 0; the Hessian of ``np.where(n > 0, n ** 3 / safe, 0.0)`` = x**2 + y**2 is
+# 2 I, srcdiff 0).  lower/measure_guards.py now takes `g`'s derivative where `g` equals `c` at the point and
+# is made without the measure's kink, and NaN where it cannot know (test_measure_guards.py holds the class).
 
 
 def hypot_identity(p):
@@ -59,15 +57,13 @@ def hypot_squared_hessian(p):
 ZERO = np.zeros(2)
 
 
-@pytest.mark.parametrize("f, want", open_class("n > 0 of a measure of several values: the branch at 0", [
-    (hypot_identity, np.array([1.0, 0.0])), (norm_identity_if, np.array([1.0, 1.0]))]),
-    ids=["hypot", "norm_if"])
+@pytest.mark.parametrize("f, want", [(hypot_identity, np.array([1.0, 0.0])), (norm_identity_if, np.array([1.0, 1.0]))],
+                         ids=["hypot", "norm_if"])
 def test_measure_of_several_values_guard_first_order(f, want):
     got = srcdiff.grad(f)(ZERO)
     assert np.isnan(got).all() or np.allclose(got, want), got  # NaN (refused at the point) or the truth
 
 
-@pytest.mark.xfail(strict=True, reason="n > 0 of a measure of several values: the branch at 0 (Hessian)")
 def test_measure_of_several_values_guard_hessian():
     got = srcdiff.hessian(hypot_squared_hessian)(np.zeros((1, 2))).reshape(2, 2)
     assert np.isnan(got).all() or np.allclose(got, 2 * np.eye(2)), got

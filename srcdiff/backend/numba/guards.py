@@ -1,6 +1,8 @@
 """numba versions of the helpers of a guarded point (rules/guard_helpers.py):
 ``point_guard`` is the identity, ``guard_nan(condition, direction)`` NaN where the condition
-holds and the direction is not zero, 0.0 elsewhere, in the direction's dtype."""
+holds and the direction is not zero, 0.0 elsewhere, in the direction's dtype; ``measure_guard``
+is the identity and ``measure_nan``/``measure_nan_dot`` its NaN (lower/measure_guards.py), for
+a guard and a direction of the same shape or one of them a number."""
 
 from __future__ import annotations
 
@@ -68,4 +70,70 @@ def _guard_nan(condition, direction):
     return None
 
 
-HELPERS = ("point_guard", "guard_nan")
+def measure_guard(value, bad, d, every):
+    return guard_helpers.measure_guard(value, bad, d, every)
+
+
+def measure_nan(bad, d, every):
+    return guard_helpers.measure_nan(bad, d, every)
+
+
+def measure_nan_dot(bad, direction, like, every):
+    return guard_helpers.measure_nan_dot(bad, direction, like, every)
+
+
+@overload(measure_guard)
+def _measure_guard(value, bad, d, every):
+    return lambda value, bad, d, every: value
+
+
+def _flat(x):
+    return x
+
+
+@overload(_flat)
+def _flat_impl(x):
+    if _array(x):
+        return lambda x: np.ascontiguousarray(x).reshape(-1)
+    return lambda x: np.full(1, x)
+
+
+@overload(measure_nan)
+def _measure_nan(bad, d, every):
+    def nan_like_d(bad, d, every):
+        held = _flat(bad)
+        out = np.zeros(d.shape, d.dtype)
+        flat = out.reshape(-1)
+        if every or flat.size != held.size:
+            if held.any():
+                flat[:] = np.nan
+        else:
+            for i in range(held.size):
+                if held[i]:
+                    flat[i] = np.nan
+        return out
+    if _array(d):
+        return nan_like_d
+    return lambda bad, d, every: nan_like_d(bad, np.zeros(1), every)[0]  # (d a number)
+
+
+@overload(measure_nan_dot)
+def _measure_nan_dot(bad, direction, like, every):
+    def nan_like(bad, direction, like, every):
+        held, moved = _flat(bad), _flat(direction)
+        anywhere = (moved != 0).any()
+        out = np.zeros(max(held.size, _flat(like).size), np.float64)
+        for i in range(out.size):
+            j = i if held.size == out.size else 0
+            step = anywhere if every or moved.size != held.size else moved[j] != 0
+            if held[j] and step:
+                out[i] = np.nan
+        return out
+    if _array(like):
+        return lambda bad, direction, like, every: nan_like(bad, direction, like, every).reshape(like.shape)
+    if _array(bad):
+        return lambda bad, direction, like, every: nan_like(bad, direction, like, every).reshape(bad.shape)
+    return lambda bad, direction, like, every: nan_like(bad, direction, like, every)[0]
+
+
+HELPERS = ("point_guard", "guard_nan", "measure_guard", "measure_nan", "measure_nan_dot")

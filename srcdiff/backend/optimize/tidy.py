@@ -86,13 +86,14 @@ def method_sums(func: ast.FunctionDef, is_array: Callable[[str], bool]) -> None:
 class _Unguarded(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id == "point_guard" and len(node.args) == 3:
+        if isinstance(node.func, ast.Name) and (node.func.id, len(node.args)) in (("point_guard", 3),
+                                                                                   ("measure_guard", 4)):
             return node.args[0]
         return node
 
 
 def drop_point_guards(func: ast.FunctionDef) -> None:
-    """``point_guard(v, u, c)`` is `v`: the guard matters to the code that differentiates it
-    (its adjoint or tangent, already emitted), not to a value, so code that will not be
-    differentiated again reads `v` itself (rules/point_guards.py)."""
+    """``point_guard(v, u, c)`` (and ``measure_guard(v, bad, d, every)``) is `v`: the guard
+    matters to the code that differentiates it (its adjoint or tangent, already emitted), not to
+    a value, so code that will not be differentiated again reads `v` itself (rules/point_guards.py)."""
     _Unguarded().visit(func)
