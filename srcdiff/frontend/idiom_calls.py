@@ -16,6 +16,8 @@ parsing into the plain spellings lowering already differentiates:
   (None) it is left alone, as arithmetic on None raises;
 - ``itertools.starmap(f, zip(a, b))``: ``(f(u, v) for u, v in zip(a, b))`` (a lambda's body with
   its parameters as the generator's targets), which Python evaluates the same lazy way;
+- ``np.ix_(a, b)``: the index arrays ``(np.asarray(a)[:, None], np.asarray(b))``, so
+  ``K[np.ix_(dofs, dofs)] += ke`` is a write at broadcast indices;
 - ``min(xs, key=f)`` / ``max(xs, key=f)`` where the statement always runs: the keys listed before
   the statement, then ``xs[int(np.argmin(keys))]`` (``argmin``/``argmax`` return the first best
   index, as ``min``/``max`` return the first best item); of ``range(n)`` the index itself.  A
@@ -37,7 +39,7 @@ import numpy as np
 from .desugar_reduce import HIDDEN, SIMPLE, replace_node
 from .naming import inner_blocks
 
-_NAMES = {"dist", "piecewise", "zip_longest", "starmap", "min", "max"}
+_NAMES = {"dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_"}
 
 #: calls a piecewise lambda's body may make and stay elementwise (besides NumPy's ufuncs)
 _ELEMENTWISE = {abs, np.where, np.clip}
@@ -100,12 +102,9 @@ def _numpy(names) -> ast.expr | None:
 
 def _lambda(func: ast.expr, arity: int) -> ast.Lambda | None:
     """`func` if it is a lambda of `arity` plain parameters, else None."""
-    if not isinstance(func, ast.Lambda):
-        return None
-    a = func.args
-    if a.vararg or a.kwarg or a.posonlyargs or a.kwonlyargs or a.defaults or len(a.args) != arity:
-        return None
-    return func
+    a = func.args if isinstance(func, ast.Lambda) else None
+    plain = a is not None and not (a.vararg or a.kwarg or a.posonlyargs or a.kwonlyargs or a.defaults)
+    return func if plain and len(a.args) == arity else None
 
 
 def _applied(func: ast.expr, args: list, names) -> ast.expr:
@@ -120,9 +119,7 @@ def _applied(func: ast.expr, args: list, names) -> ast.expr:
 def _targets(func: ast.expr, count: int, names, base: str) -> list[str]:
     """Names for a comprehension's targets: the lambda's own parameters, else fresh ones."""
     fn = _lambda(func, count)
-    if fn is not None:
-        return [p.arg for p in fn.args.args]
-    return [names.namer.fresh(base) for _ in range(count)]
+    return [p.arg for p in fn.args.args] if fn is not None else [names.namer.fresh(base) for _ in range(count)]
 
 
 class _Expressions(ast.NodeTransformer):
@@ -148,6 +145,8 @@ class _Expressions(ast.NodeTransformer):
             made = self._piecewise(node)
         elif func is itertools.starmap and not node.keywords and len(node.args) == 2:
             made = self._starmap(node)
+        elif func is np.ix_ and not node.keywords and node.args:
+            made = self._open_mesh(node)
         if made is None:
             return node
         for n in ast.walk(made):
@@ -166,7 +165,7 @@ class _Expressions(ast.NodeTransformer):
                 return None  # Python raises: lowering refuses at the line
             diffs = [ast.BinOp(a, ast.Sub(), b) for a, b in zip(p.elts, q.elts)]
             return _call(ast.Attribute(copy.deepcopy(base), "hypot", ast.Load()), *diffs)
-        if not (_plain(p) and _plain(q)) or not _builtins(self.names, "zip", "sum", "len"):
+        if not _builtins(self.names, "zip", "sum"):  # (p and q are read once each, by zip)
             return None
         u, v = self.names.namer.fresh("coord_p"), self.names.namer.fresh("coord_q")
         square = ast.BinOp(ast.BinOp(_name(u), ast.Sub(), _name(v)), ast.Pow(), ast.Constant(2))
@@ -224,6 +223,24 @@ class _Expressions(ast.NodeTransformer):
         found = self.names.resolve(func)
         return isinstance(found, np.ufunc) or any(found is f for f in _ELEMENTWISE)
 
+    def _open_mesh(self, node: ast.Call):
+        """``np.ix_(a, b)``: ``(np.asarray(a)[:, None], np.asarray(b))``, the index arrays NumPy
+        broadcasts to the same open mesh.  (A boolean mask, which np.ix_ turns into the indices
+        of its True entries, then makes NumPy raise an IndexError with two or more masks; alone,
+        it selects the same items.)"""
+        base = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if base is None or self.names.resolve(base) is not np:
+            return None
+        k = len(node.args)
+        parts = []
+        for i, a in enumerate(node.args):
+            part = _call(ast.Attribute(copy.deepcopy(base), "asarray", ast.Load()), a)
+            if i < k - 1:
+                axes = [ast.Slice()] + [ast.Constant(None)] * (k - 1 - i)
+                part = ast.Subscript(part, ast.Tuple(axes, ast.Load()), ast.Load())
+            parts.append(part)
+        return ast.Tuple(parts, ast.Load())
+
     def _starmap(self, node: ast.Call):
         func, seq = node.args
         if not self.names.calls(seq, builtins.zip) or seq.keywords or not seq.args \
@@ -272,8 +289,10 @@ def _padded(stmt: ast.stmt, names) -> list:
         *seqs, value = lists
         longest = names.namer.fresh("longest")
         lengths = [_call(_name("len"), copy.deepcopy(a)) for a in seqs]
-        made.append(ast.Assign([ast.Name(longest, ast.Store())],
-                               _call(_name("max"), *lengths) if len(lengths) > 1 else lengths[0]))
+        most = lengths[0]
+        for n in lengths[1:]:  # (max of two at a time: lowering's max takes two numbers)
+            most = _call(_name("max"), most, n)
+        made.append(ast.Assign([ast.Name(longest, ast.Store())], most))
         padded = []
         for a, n in zip(seqs, lengths):
             held = names.namer.fresh("padded")
@@ -329,11 +348,14 @@ def _selection(call: ast.Call, names):
     numpy = _numpy(names)
     key, seq = call.keywords[0].value, call.args[0]
     if numpy is None or isinstance(getattr(_lambda(key, 1), "body", None), (ast.Tuple, ast.List)) \
-            or not _builtins(names, "int", "range"):
+            or not _builtins(names, "int", "range", "float", "ValueError"):
         return None
     ranged = names.calls(seq, builtins.range) and not seq.keywords and 1 <= len(seq.args) <= 3 \
         and not any(isinstance(a, ast.Starred) for a in seq.args)
-    if not ranged and not isinstance(seq, (ast.Name, ast.Attribute, ast.Subscript, ast.List, ast.Tuple)):
+    made_by_numpy = isinstance(seq, ast.Call) and \
+        (getattr(names.resolve(seq.func), "__module__", None) or "").split(".")[0] == "numpy"
+    if not ranged and not made_by_numpy and not isinstance(seq, (ast.Name, ast.Attribute, ast.Subscript, ast.List,
+                                                                  ast.Tuple, ast.BinOp, ast.UnaryOp)):
         return None  # a generator or iterator: Python reads it once, and it cannot be indexed
     before = []
     if ranged and len(seq.args) > 1:  # start and step are read again for the item: each read once, first
@@ -348,12 +370,20 @@ def _selection(call: ast.Call, names):
         seq = _name(held)
     (item,) = _targets(key, 1, names, "candidate")
     keys, index = names.namer.fresh("keys"), names.namer.fresh("best")
-    listed = ast.ListComp(_applied(key, [_name(item)], names),
+    # float(): Python's TypeError for a key that is a tuple or an array, which argmin would flatten
+    listed = ast.ListComp(_call(_name("float"), _applied(key, [_name(item)], names)),
                           [ast.comprehension(ast.Name(item, ast.Store()), copy.deepcopy(seq), [], 0)])
-    before.append(ast.Assign([ast.Name(keys, ast.Store())], listed))
+    array = _call(ast.Attribute(copy.deepcopy(numpy), "array", ast.Load()), listed)  # (numba's argmin takes no list)
+    before.append(ast.Assign([ast.Name(keys, ast.Store())], array))
     pick = "argmin" if names.resolve(call.func) is builtins.min else "argmax"
     found = _call(_name("int"), _call(ast.Attribute(numpy, pick, ast.Load()), _name(keys)))
     before.append(ast.Assign([ast.Name(index, ast.Store())], found))
+    # argmin is min's choice for numbers, not with a NaN (Python's `<` is then False): raise
+    odd = _call(ast.Attribute(copy.deepcopy(numpy), "isnan", ast.Load()),
+                _call(ast.Attribute(copy.deepcopy(numpy), "sum", ast.Load()), _name(keys)))
+    message = ast.Constant(f"srcdiff reads {pick[3:]}(..., key=...) as np.{pick} of the keys, which is "
+                           f"{pick[3:]}'s choice only when no key is NaN")
+    before.insert(-1, ast.If(odd, [ast.Raise(_call(_name("ValueError"), message), None)], []))
     if not ranged:
         return before, ast.Subscript(copy.deepcopy(seq), _name(index), ast.Load())
     start = seq.args[0] if len(seq.args) > 1 else None

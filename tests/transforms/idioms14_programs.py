@@ -1,0 +1,197 @@
+"""Everyday Python and library idioms grad refused after the red team's twelfth and thirteenth
+waves, each written several ways as users write them: (1) ``math.dist`` of points written out or
+of arrays, (2) ``np.piecewise`` of lambdas, ufuncs and numbers, (3) ``itertools.zip_longest``
+with a fillvalue and ``itertools.starmap`` of a zip, (4) ``min``/``max`` with ``key=`` a lambda,
+a nested def or a function, over a range, a list or an array's rows, (5) ``np.ix_`` indices, read
+and written (a stiffness matrix assembled by ``K[np.ix_(dofs, dofs)] += ke``).
+test_idioms14.py runs every transformation on them."""
+
+import functools
+import itertools
+import math
+import operator
+
+import numpy as np
+
+# ---- 1. math.dist ---------------------------------------------------------------------------------
+
+
+def dist_written_out(p):  # the red team's: points written as tuples
+    a, b, c = p[0], p[1], p[2]
+    return math.dist((a, b), (c, 1.0)) + 0.5 * math.dist([a, b, c], [1.0, 2.0, 0.5])
+
+
+def dist_of_slices(p):  # points as array slices
+    return math.dist(p[:2], p[2:]) ** 2 + math.dist(p[:2], (0.0, 0.0))
+
+
+def circumradius(tri):  # three side lengths of a triangle, then Heron
+    A, B, C = tri[0], tri[1], tri[2]
+    a, b, c = math.dist(B, C), math.dist(A, C), math.dist(A, B)
+    s = 0.5 * (a + b + c)
+    area = math.sqrt(s * (s - a) * (s - b) * (s - c))
+    return a * b * c / (4.0 * area)
+
+
+def path_length(pts):  # a loop over consecutive points
+    total = 0.0
+    for k in range(len(pts) - 1):
+        total += math.dist(pts[k], pts[k + 1])
+    return total
+
+
+# ---- 2. np.piecewise ----------------------------------------------------------------------------
+
+
+def piecewise_lambdas(x):  # the red team's
+    y = np.piecewise(x, [x < 0, x >= 0], [lambda v: np.expm1(v), lambda v: v + 0.5 * v ** 2])
+    return np.sum(y * x)
+
+
+def piecewise_otherwise(x, a=0.7):  # an `otherwise` constant, a lambda reading a parameter
+    y = np.piecewise(x, [x < -0.5, x > 0.5], [lambda t: -a * t, lambda t: t * t, 0.25])
+    return np.sum(y ** 2)
+
+
+def piecewise_ufuncs(x):  # NumPy functions named, one condition not in a list
+    return np.sum(np.piecewise(x, x < 0.1, [np.sin, np.cos]) * x)
+
+
+def piecewise_overlapping(x):  # both conditions hold below 0: NumPy's last one wins
+    return np.sum(np.piecewise(x, [x < 0.3, x < 0.0], [lambda t: 2.0 * t, lambda t: 3.0 * t ** 2 + np.tanh(t)]))
+
+
+def huber_piecewise(r, delta=0.4):
+    y = np.piecewise(r, [np.abs(r) <= delta, np.abs(r) > delta],
+                     [lambda u: 0.5 * u ** 2, lambda u: delta * (np.abs(u) - 0.5 * delta)])
+    return np.mean(y)
+
+
+# ---- 3. zip_longest and starmap -------------------------------------------------------------------
+
+
+def zip_longest_weights(x, w=(0.5, 2.0)):  # the red team's: a generator over zip_longest
+    return sum(a * b for a, b in itertools.zip_longest(x, w, fillvalue=1.0))
+
+
+def zip_longest_loop(x):  # a for loop, the weights the longer one
+    w = [0.5, 2.0, 3.0, 1.5, 0.1, 0.2]
+    total = 0.0
+    for a, b in itertools.zip_longest(x, w, fillvalue=0.0):
+        total += a * b + a ** 2
+    return total
+
+
+def zip_longest_three(x, y):  # three sequences of different lengths, a comprehension
+    terms = [a * b - c for a, b, c in itertools.zip_longest(x, y, [0.1, 0.2], fillvalue=0.5)]
+    return sum(terms) + terms[0] ** 2
+
+
+def starmap_reduce(x, y):  # the red team's: operator.mul over a zip, then reduce
+    terms = itertools.starmap(operator.mul, zip(x, y))
+    return functools.reduce(operator.add, terms) + functools.reduce(operator.mul, x)
+
+
+def starmap_lambda(x, y):
+    return sum(itertools.starmap(lambda a, b: a * math.sin(b), zip(x, y)))
+
+
+def _pair_energy(a, b):
+    return (a - b) ** 2 + a * b
+
+
+def starmap_helper(x):  # a function of the module, over consecutive pairs
+    return sum(itertools.starmap(_pair_energy, zip(x[:-1], x[1:])))
+
+
+def starmap_zip_longest(x, w=(1.0, 0.5)):  # the red team's thirteenth wave: the two together
+    return sum(itertools.starmap(operator.mul, itertools.zip_longest(x, w, fillvalue=0.25)))
+
+
+# ---- 4. min / max with key= ----------------------------------------------------------------------
+
+
+def min_key_select(x):  # the red team's
+    best = min(range(len(x)), key=lambda i: abs(x[i] - 0.3))
+    return x[best] ** 2 + np.sum(x)
+
+
+def max_key_nested_def(x):
+    def score(i):
+        return x[i] * math.cos(x[i])
+
+    k = max(range(1, len(x)), key=score)
+    return x[k] * x[k - 1] + 0.1 * np.sum(x ** 2)
+
+
+def _norm2(r):
+    return r @ r
+
+
+def closest_row(X, q=(0.2, -0.1)):  # the rows of an array, a function of the module as key
+    nearest = min(X - np.array(q), key=_norm2)
+    return np.sum(nearest ** 2) + 0.01 * np.sum(X)
+
+
+def max_key_of_list(x):  # a list built in the function, a lambda key
+    cands = [x[0] * 2.0, x[1] + 1.0, np.sin(x[2])]
+    return max(cands, key=lambda c: c * c) * 3.0
+
+
+# ---- 5. np.ix_ ----------------------------------------------------------------------------------
+
+
+def truss_ix(k):  # the red team's assembly: K[np.ix_(dofs, dofs)] += ke, then a solve of a block
+    K = np.zeros((4, 4))
+    ke = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    for e, (i, j) in enumerate([(0, 1), (1, 2), (2, 3)]):
+        dofs = [i, j]
+        K[np.ix_(dofs, dofs)] += k[e] * ke
+    K = K + 0.5 * np.eye(4)
+    free = np.arange(1, 4)
+    return np.sum(np.linalg.solve(K[np.ix_(free, free)], np.ones(3)))
+
+
+def ix_block_read(A):  # an index held in a name
+    idx = np.ix_([0, 2], [1, 2])
+    return np.sum(A[idx] ** 2) + np.trace(A[np.ix_([1, 2], [0, 1])])
+
+
+def ix_three_axes(A):
+    T = A[:, :, None] * A[None, :, :]
+    return np.sum(T[np.ix_([0, 2], [1], [2, 0])] ** 3)
+
+
+def M(rng, *shape):
+    return rng.normal(size=shape)
+
+
+PROGRAMS = [
+    ("dist_written_out", dist_written_out, lambda r: (r.normal(size=3),), 0),
+    ("dist_of_slices", dist_of_slices, lambda r: (M(r, 4),), 0),
+    ("circumradius", circumradius, lambda r: (np.array([[0.0, 0.1], [1.2, 0.0], [0.3, 0.9]]) + 0.1 * M(r, 3, 2),), 0),
+    ("path_length", path_length, lambda r: (M(r, 4, 2),), 0),
+    ("piecewise_lambdas", piecewise_lambdas, lambda r: (M(r, 5),), 0),
+    ("piecewise_otherwise", piecewise_otherwise, lambda r: (M(r, 6),), 0),
+    ("piecewise_otherwise_a", piecewise_otherwise, lambda r: (M(r, 6), 0.7), 1),
+    ("piecewise_ufuncs", piecewise_ufuncs, lambda r: (M(r, 5),), 0),
+    ("piecewise_overlapping", piecewise_overlapping, lambda r: (M(r, 6),), 0),
+    ("huber_piecewise", huber_piecewise, lambda r: (M(r, 6),), 0),
+    ("huber_piecewise_delta", huber_piecewise, lambda r: (M(r, 6), 0.4), 1),
+    ("zip_longest_weights", zip_longest_weights, lambda r: (M(r, 4),), 0),
+    ("zip_longest_loop", zip_longest_loop, lambda r: (M(r, 4),), 0),
+    ("zip_longest_three", zip_longest_three, lambda r: (M(r, 4), M(r, 3)), 0),
+    ("zip_longest_three_y", zip_longest_three, lambda r: (M(r, 4), M(r, 3)), 1),
+    ("starmap_reduce", starmap_reduce, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("starmap_reduce_y", starmap_reduce, lambda r: (M(r, 3), M(r, 3)), 1),
+    ("starmap_lambda", starmap_lambda, lambda r: (M(r, 3), M(r, 3)), 1),
+    ("starmap_helper", starmap_helper, lambda r: (M(r, 4),), 0),
+    ("starmap_zip_longest", starmap_zip_longest, lambda r: (M(r, 4),), 0),
+    ("min_key_select", min_key_select, lambda r: (M(r, 5),), 0),
+    ("max_key_nested_def", max_key_nested_def, lambda r: (M(r, 5),), 0),
+    ("closest_row", closest_row, lambda r: (M(r, 4, 2),), 0),
+    ("max_key_of_list", max_key_of_list, lambda r: (M(r, 3),), 0),
+    ("truss_ix", truss_ix, lambda r: (1.0 + r.uniform(size=3),), 0),
+    ("ix_block_read", ix_block_read, lambda r: (M(r, 3, 3),), 0),
+    ("ix_three_axes", ix_three_axes, lambda r: (M(r, 3, 3),), 0),
+]

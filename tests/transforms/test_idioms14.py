@@ -1,0 +1,188 @@
+"""Everyday idioms grad refused after the red team's twelfth and thirteenth waves (idioms14_programs.py):
+math.dist, np.piecewise of lambdas, zip_longest, starmap, min/max with key=, np.ix_.  Every
+transformation, numba included, agrees with central differences (or numba refuses at the user's
+line), float32 stays float32; Python's own semantics are kept (NumPy's last condition wins, the
+fillvalue pads the shorter sequence, min's first of equal keys); and the spellings srcdiff still does
+not cover are refused at their line."""
+
+import itertools
+import math
+import operator
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+from . import corpus, matrix
+from .idioms14_programs import PROGRAMS
+
+HERE = __file__.rsplit("/", 1)[-1]
+
+
+def programs():
+    return corpus.from_table(PROGRAMS, "idioms14", "idioms14_programs", 14)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+#: what jit="numba" refuses at the user's line, and why
+NUMBA_REFUSED = {
+    "truss_ix": "numba has no fancy write at two broadcast index arrays (K[rows[:, None], cols] += ke)",
+    "ix_block_read": "numba has no read at two broadcast index arrays",
+}
+
+#: first order, in the default run (value_and_grad and vjp, which share grad's code, in the slow set and
+#: test_numba_included); second order and `srcdiff.check` (sympy) in a sampled family
+FIRST = ("grad", "jvp", "tree")
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_every_transformation(program):
+    matrix.assert_ok(program, FIRST)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_value_and_grad_and_vjp(program):
+    matrix.assert_ok(program, ("grad", "value_and_grad", "vjp"))
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_every_second_order_transformation(program):  # a sampled family (tests/sampling.py)
+    matrix.assert_ok(program, ("grad", "hessian", "check"))
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_numba_included(program):  # every transformation again, numba too (one in NUMBA_SAMPLE by default)
+    matrix.assert_numba_included(program, NUMBA_REFUSED)
+
+
+def _every_third_in_default_run(programs: list) -> list:
+    return [p if i % 3 == 0 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(programs)]
+
+
+@pytest.mark.parametrize("program", _every_third_in_default_run(matrix.with_array_argument(programs())), ids=_name)
+def test_float32_gradients_stay_float32(program):
+    matrix.assert_float32_stays_float32(program)
+
+
+# ---- Python's semantics are kept -------------------------------------------------------------------
+
+
+def piecewise_last_condition_wins(x):
+    return np.sum(np.piecewise(x, [x > -1.0, x > 0.0], [lambda t: t, lambda t: 5.0 * t]))
+
+
+def piecewise_reads_the_current_value(x):
+    a = 1.0
+    y = np.piecewise(x, [x < 0], [lambda t: a * t, lambda t: 2.0 * a * t])
+    a = 10.0  # NumPy called the lambdas already: a was 1.0
+    return np.sum(y) + a
+
+
+def zip_longest_pads_the_shorter(x):
+    return sum(a * b for a, b in itertools.zip_longest([1.0, 2.0], x, fillvalue=3.0))
+
+
+def zip_longest_fill_read_once(x):
+    fills = [0.5]
+    out = sum(a + b for a, b in itertools.zip_longest(x, [1.0], fillvalue=fills[0] * x[0]))
+    return out
+
+
+def min_first_of_equal_keys(x):
+    best = min(range(len(x)), key=lambda i: abs(x[i]))  # two keys equal: Python's first
+    return x[best] * 3.0 + x[0]
+
+
+def max_first_of_equal_keys(x):
+    return max([x[0], -x[0], x[1]], key=lambda v: v * v) * 2.0
+
+
+def dist_of_equal_points_elsewhere(p):
+    return math.dist((p[0], p[1]), (p[2], p[2])) + math.dist((p[0],), (2.0,))
+
+
+def starmap_is_lazy(x):
+    terms = itertools.starmap(operator.mul, zip(x, x[1:]))
+    return sum(terms) + sum(terms)  # Python's second sum is 0: the iterator is spent
+
+
+@pytest.mark.parametrize("f, args", [
+    (piecewise_last_condition_wins, (np.array([-0.5, 0.4, 1.2, -2.0]),)),
+    (piecewise_reads_the_current_value, (np.array([-0.5, 0.4]),)),
+    (zip_longest_pads_the_shorter, (np.array([0.3, -0.4, 0.9, 1.1]),)),
+    (zip_longest_fill_read_once, (np.array([0.3, -0.4, 0.9]),)),
+    (dist_of_equal_points_elsewhere, (np.array([0.4, 0.2, 1.5]),)),
+    (starmap_is_lazy, (np.array([0.4, 0.2, 1.5]),)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_python_semantics_or_a_refusal_at_the_line(f, args):
+    """Either the gradient of what Python computes, or a refusal naming this file: never the
+    gradient of a rewrite that changed the value."""
+    want = central_difference(f, args, 0)
+    try:
+        value, got = srcdiff.value_and_grad(f)(*args)
+    except srcdiff.SrcDiffError as exc:
+        assert HERE in str(exc).splitlines()[0], str(exc)
+        return
+    np.testing.assert_allclose(value, f(*args), rtol=1e-12)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("f, x, chosen", [
+    (min_first_of_equal_keys, np.array([0.4, -0.4, 0.7]), lambda x: x[0] * 3.0 + x[0]),
+    (max_first_of_equal_keys, np.array([0.4, 0.2]), lambda x: x[0] * 2.0),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_equal_keys_choose_the_first_as_python_does(f, x, chosen):
+    """At a tie the function jumps, so no difference quotient of `f` applies: the value is Python's,
+    and the gradient that of the branch Python chose (the first of the equal keys)."""
+    value, got = srcdiff.value_and_grad(f)(x)
+    assert value == f(x)
+    np.testing.assert_allclose(got, central_difference(chosen, (x,), 0), rtol=1e-6, atol=1e-9)
+
+
+def min_of_a_nan_key(x):
+    return x[min(range(len(x)), key=lambda i: x[i] / x[i])]  # 0/0 is NaN: Python keeps comparing with `<`
+
+
+def test_a_nan_key_raises_rather_than_choose_differently():
+    x = np.array([0.4, 0.0, 0.7])
+    with np.errstate(all="ignore"), pytest.raises((ValueError, srcdiff.SrcDiffError)):
+        srcdiff.grad(min_of_a_nan_key)(x)
+
+
+# ---- still refused at the line ---------------------------------------------------------------------
+
+
+def piecewise_not_elementwise(x):
+    return np.sum(np.piecewise(x, [x < 0], [lambda t: t - t.mean(), 1.0]))  # NumPy's t is x[x < 0]
+
+
+def min_of_a_tuple_key(x):
+    def key(i):
+        return x[i], -x[i + 1]
+    return x[min(range(2), key=key)] ** 2
+
+
+def zip_longest_of_none(x):
+    return sum(a * (b or 1.0) for a, b in itertools.zip_longest(x, [2.0]))
+
+
+def sorted_with_a_key(x):
+    return sum(v * k for k, v in enumerate(sorted(x, key=lambda v: -v)))
+
+
+@pytest.mark.parametrize("f, args", [
+    (piecewise_not_elementwise, (np.array([-0.5, 0.4, -1.2]),)),
+    (min_of_a_tuple_key, (np.array([0.4, 0.2, 1.5]),)),
+    (zip_longest_of_none, (np.array([0.4, 0.2]),)),
+    (sorted_with_a_key, (np.array([0.4, 0.2, 1.5]),)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_still_refused_at_the_line(f, args):
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(f)(*args)
+    assert HERE in str(caught.value).splitlines()[0]
