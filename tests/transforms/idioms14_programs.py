@@ -3,7 +3,8 @@ waves, each written several ways as users write them: (1) ``math.dist`` of point
 of arrays, (2) ``np.piecewise`` of lambdas, ufuncs and numbers, (3) ``itertools.zip_longest``
 with a fillvalue and ``itertools.starmap`` of a zip, (4) ``min``/``max`` with ``key=`` a lambda,
 a nested def or a function, over a range, a list or an array's rows, (5) ``np.ix_`` indices, read
-and written (a stiffness matrix assembled by ``K[np.ix_(dofs, dofs)] += ke``).
+and written (a stiffness matrix assembled by ``K[np.ix_(dofs, dofs)] += ke``), (6) ``**kwargs``
+given defaults by ``setdefault`` and forwarded, a dict literal spread into keywords (``**{"k": v}``).
 test_idioms14.py runs every transformation on them."""
 
 import functools
@@ -162,6 +163,36 @@ def ix_three_axes(A):
     return np.sum(T[np.ix_([0, 2], [1], [2, 0])] ** 3)
 
 
+# ---- 6. **kwargs given defaults, a dict literal spread into keywords -----------------------------
+
+
+def _inner_loss(w, x, scale=1.0, power=2):
+    return scale * np.sum(np.abs(np.sin(x * w)) ** power)
+
+
+def _forwarding(w, x, **kw):  # the red team's: setdefault, then forwarded; a literal spread
+    kw.setdefault("scale", 0.5)
+    return _inner_loss(w, x, **kw) + _inner_loss(w, x, power=3, **{"scale": 1.0})
+
+
+def kwargs_forwarding(w, x):
+    return _forwarding(w, x) + _forwarding(w, x, power=1.5)
+
+
+def _loss_with_defaults(w, **opts):
+    opts.setdefault("scale", 2.0)
+    opts.setdefault("power", 2)
+    return _inner_loss(w, np.ones_like(w), **opts) + opts["scale"] * np.sum(w)
+
+
+def kwargs_default_overridden(w):  # the second call's own scale wins over the default
+    return _loss_with_defaults(w) + _loss_with_defaults(w, scale=0.1)
+
+
+def dict_literal_spread(w, s=0.3):
+    return _inner_loss(w, w, **{"scale": s, "power": 3})
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -194,4 +225,8 @@ PROGRAMS = [
     ("truss_ix", truss_ix, lambda r: (1.0 + r.uniform(size=3),), 0),
     ("ix_block_read", ix_block_read, lambda r: (M(r, 3, 3),), 0),
     ("ix_three_axes", ix_three_axes, lambda r: (M(r, 3, 3),), 0),
+    ("kwargs_forwarding", kwargs_forwarding, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("kwargs_default_overridden", kwargs_default_overridden, lambda r: (M(r, 3),), 0),
+    ("dict_literal_spread", dict_literal_spread, lambda r: (M(r, 3), 0.3), 0),
+    ("dict_literal_spread_s", dict_literal_spread, lambda r: (M(r, 3), 0.3), 1),
 ]

@@ -176,7 +176,22 @@ def sorted_with_a_key(x):
     return sum(v * k for k, v in enumerate(sorted(x, key=lambda v: -v)))
 
 
+def _scaled_sum(w, scale=1.0):
+    return scale * np.sum(w ** 2)
+
+
+def _default_in_a_branch(w, **opts):
+    if w.size > 2:
+        opts.setdefault("scale", 2.0)  # on one path only: opts is then not the same dict after the if
+    return _scaled_sum(w, **opts)
+
+
+def setdefault_in_a_branch(w):
+    return _default_in_a_branch(w)
+
+
 @pytest.mark.parametrize("f, args", [
+    (setdefault_in_a_branch, (np.array([0.4, 0.2, 1.5]),)),
     (piecewise_not_elementwise, (np.array([-0.5, 0.4, -1.2]),)),
     (min_of_a_tuple_key, (np.array([0.4, 0.2, 1.5]),)),
     (zip_longest_of_none, (np.array([0.4, 0.2]),)),
