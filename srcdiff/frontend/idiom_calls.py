@@ -19,6 +19,7 @@ parsing into the plain spellings lowering already differentiates:
 - ``np.ix_(a, b)``: the index arrays ``(np.asarray(a)[:, None], np.asarray(b))``, so
   ``K[np.ix_(dofs, dofs)] += ke`` is a write at broadcast indices;
 - ``f(**{"k": v})``: ``f(k=v)``;
+- ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
 - ``min(xs, key=f)`` / ``max(xs, key=f)``: ``xs[int(np.argmin(keys))]`` (key_selections.py).
 
 A call these rewrites do not cover is left as written, and lowering refuses it at its line.
@@ -35,10 +36,12 @@ import math
 import numpy as np
 
 from .desugar_reduce import HIDDEN, SIMPLE, replace_node
+from .function_maps import mapped_functions
 from .key_selections import applied, builtins_are, keyed_selections, load, make_call, plain, plain_lambda, targets
 from .naming import inner_blocks
 
-_NAMES = {"dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_"}  # and f(**{...})
+#: the names of the calls rewritten here (and f(**{...}))
+_NAMES = {"dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_", "vectorize", "apply_along_axis"}
 
 #: calls a piecewise lambda's body may make and stay elementwise (besides NumPy's ufuncs)
 _ELEMENTWISE = {abs, np.where, np.clip}
@@ -55,10 +58,10 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
 
 def rewrite_idiom_calls(tree: ast.FunctionDef, names) -> None:
     """Rewrite, in place, the calls above in `tree`'s own statements."""
-    _block(tree.body, names)
+    _block(tree.body, names, tree)
 
 
-def _block(body: list, names) -> None:
+def _block(body: list, names, tree) -> None:
     k = 0
     while k < len(body):
         stmt = body[k]
@@ -66,8 +69,9 @@ def _block(body: list, names) -> None:
             k += 1
             continue
         for inner in inner_blocks(stmt):
-            _block(inner, names)
-        before = _padded(stmt, names) if isinstance(stmt, SIMPLE + (ast.For,)) else []
+            _block(inner, names, tree)
+        before = _padded(stmt, names) + mapped_functions(stmt, names, tree) \
+            if isinstance(stmt, SIMPLE + (ast.For,)) else []
         _Expressions(names).visit(stmt)
         before += keyed_selections(stmt, names) if isinstance(stmt, SIMPLE) else []
         body[k:k] = before

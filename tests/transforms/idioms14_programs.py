@@ -4,7 +4,9 @@ of arrays, (2) ``np.piecewise`` of lambdas, ufuncs and numbers, (3) ``itertools.
 with a fillvalue and ``itertools.starmap`` of a zip, (4) ``min``/``max`` with ``key=`` a lambda,
 a nested def or a function, over a range, a list or an array's rows, (5) ``np.ix_`` indices, read
 and written (a stiffness matrix assembled by ``K[np.ix_(dofs, dofs)] += ke``), (6) ``**kwargs``
-given defaults by ``setdefault`` and forwarded, a dict literal spread into keywords (``**{"k": v}``).
+given defaults by ``setdefault`` and forwarded, a dict literal spread into keywords (``**{"k": v}``),
+(7) ``np.vectorize`` of a function (with an ``if``, nested, a lambda with ``otypes``) and
+``np.apply_along_axis`` of a lambda or a NumPy function, along rows and columns.
 test_idioms14.py runs every transformation on them."""
 
 import functools
@@ -193,6 +195,49 @@ def dict_literal_spread(w, s=0.3):
     return _inner_loss(w, w, **{"scale": s, "power": 3})
 
 
+# ---- 7. np.vectorize and np.apply_along_axis of the user's functions ----------------------------
+
+
+def _soft(v):
+    return v / (1.0 + abs(v))
+
+
+def _kink(v):
+    if v > 0.0:
+        return v * v
+    return -0.5 * v
+
+
+def vectorize_module_function(x):  # the red team's
+    return np.sum(np.vectorize(_soft)(x) ** 2)
+
+
+def vectorize_branchy_2d(X):  # a function with an if, over a matrix
+    return np.sum(np.vectorize(_kink)(X) @ X)
+
+
+def vectorize_nested_def(x, c=0.5):
+    def sq(v):
+        return v * v if v > 0 else c * v
+    return np.sum(np.vectorize(sq)(2.0 * x))
+
+
+def vectorize_lambda_otypes(x):
+    return np.sum(np.vectorize(lambda v: max(0.0, v) * v, otypes=[float])(x))
+
+
+def apply_along_rows(A):  # the red team's: a lambda over rows
+    return np.sum(np.apply_along_axis(lambda row: np.sum(row ** 2) / (1 + row[0] ** 2), 1, A))
+
+
+def apply_along_columns(A):  # a vector per column, stacked back as columns
+    return np.sum(np.apply_along_axis(lambda c: c * c[0], 0, A) @ A)
+
+
+def apply_along_norm(A):
+    return np.sum(np.apply_along_axis(np.linalg.norm, -1, A) ** 3)
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -229,4 +274,12 @@ PROGRAMS = [
     ("kwargs_default_overridden", kwargs_default_overridden, lambda r: (M(r, 3),), 0),
     ("dict_literal_spread", dict_literal_spread, lambda r: (M(r, 3), 0.3), 0),
     ("dict_literal_spread_s", dict_literal_spread, lambda r: (M(r, 3), 0.3), 1),
+    ("vectorize_module_function", vectorize_module_function, lambda r: (M(r, 5),), 0),
+    ("vectorize_branchy_2d", vectorize_branchy_2d, lambda r: (M(r, 2, 2),), 0),
+    ("vectorize_nested_def", vectorize_nested_def, lambda r: (M(r, 4), 0.5), 0),
+    ("vectorize_nested_def_c", vectorize_nested_def, lambda r: (M(r, 4), 0.5), 1),
+    ("vectorize_lambda_otypes", vectorize_lambda_otypes, lambda r: (M(r, 4),), 0),
+    ("apply_along_rows", apply_along_rows, lambda r: (M(r, 3, 3),), 0),
+    ("apply_along_columns", apply_along_columns, lambda r: (M(r, 3, 3),), 0),
+    ("apply_along_norm", apply_along_norm, lambda r: (M(r, 3, 2),), 0),
 ]

@@ -145,6 +145,15 @@ def test_equal_keys_choose_the_first_as_python_does(f, x, chosen):
     np.testing.assert_allclose(got, central_difference(chosen, (x,), 0), rtol=1e-6, atol=1e-9)
 
 
+def along_the_last_axis_of_3d(x):
+    return np.sum(np.apply_along_axis(lambda r: r[0] * r[1], -1, x.reshape(1, 2, 2)))
+
+
+def test_apply_along_axis_of_another_number_of_axes_raises_rather_than_map_rows():
+    with pytest.raises((ValueError, srcdiff.SrcDiffError)):
+        srcdiff.grad(along_the_last_axis_of_3d)(np.array([0.4, 0.2, 1.5, -0.3]))
+
+
 def min_of_a_nan_key(x):
     return x[min(range(len(x)), key=lambda i: x[i] / x[i])]  # 0/0 is NaN: Python keeps comparing with `<`
 
@@ -190,7 +199,16 @@ def setdefault_in_a_branch(w):
     return _default_in_a_branch(w)
 
 
+def _relu_int(v):
+    return max(0, v)  # an int 0 first: NumPy's vectorize then makes an int array
+
+
+def vectorize_may_return_an_int(x):
+    return np.sum(np.vectorize(_relu_int)(x))
+
+
 @pytest.mark.parametrize("f, args", [
+    (vectorize_may_return_an_int, (np.array([-0.4, 0.2, 1.5]),)),
     (setdefault_in_a_branch, (np.array([0.4, 0.2, 1.5]),)),
     (piecewise_not_elementwise, (np.array([-0.5, 0.4, -1.2]),)),
     (min_of_a_tuple_key, (np.array([0.4, 0.2, 1.5]),)),
