@@ -18,7 +18,7 @@ parsing into the plain spellings lowering already differentiates:
   its parameters as the generator's targets), which Python evaluates the same lazy way;
 - ``np.ix_(a, b)``: the index arrays ``(np.asarray(a)[:, None], np.asarray(b))``, so
   ``K[np.ix_(dofs, dofs)] += ke`` is a write at broadcast indices;
-- ``f(**{"k": v})``: ``f(k=v)``;
+- ``f(**{"k": v})``: ``f(k=v)``; ``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``;
 - ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
 - ``min(xs, key=f)`` / ``max(xs, key=f)``: ``xs[int(np.argmin(keys))]`` (key_selections.py).
 
@@ -41,7 +41,8 @@ from .key_selections import applied, builtins_are, keyed_selections, load, make_
 from .naming import inner_blocks
 
 #: the names of the calls rewritten here (and f(**{...}))
-_NAMES = {"dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_", "vectorize", "apply_along_axis"}
+_NAMES = {"getattr", "dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_", "vectorize",
+          "apply_along_axis"}
 
 #: calls a piecewise lambda's body may make and stay elementwise (besides NumPy's ufuncs)
 _ELEMENTWISE = {abs, np.where, np.clip}
@@ -58,6 +59,7 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
 
 def rewrite_idiom_calls(tree: ast.FunctionDef, names) -> None:
     """Rewrite, in place, the calls above in `tree`'s own statements."""
+    _named_attributes(tree, names)
     _block(tree.body, names, tree)
 
 
@@ -264,6 +266,28 @@ def _padded(stmt: ast.stmt, names) -> list:
         replace_node(stmt, call, zipped)
         out += made
     return out
+
+
+def _named_attributes(tree: ast.FunctionDef, names) -> None:
+    """``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``, which lowering reads as
+    the module's function (the gradient specialised on `name`).  Only where `act` is assigned
+    once, at the top of the body, and only called; the names getattr reads are never assigned."""
+    stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    parents = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    for stmt in list(tree.body):
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and names.calls(stmt.value, builtins.getattr) and len(stmt.value.args) == 2
+                and not stmt.value.keywords and all(isinstance(a, (ast.Name, ast.Constant)) for a in stmt.value.args)):
+            continue
+        name = stmt.targets[0].id
+        reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        read_names = {a.id for a in stmt.value.args if isinstance(a, ast.Name)}
+        if stored.count(name) != 1 or read_names & set(stored) or not reads \
+                or not all(isinstance(parents.get(r), ast.Call) and parents[r].func is r for r in reads):
+            continue
+        for r in reads:
+            parents[r].func = ast.copy_location(copy.deepcopy(stmt.value), r)
+        tree.body.remove(stmt)
 
 
 def _spread_literal(keywords: list) -> list:

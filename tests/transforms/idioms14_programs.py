@@ -6,7 +6,8 @@ a nested def or a function, over a range, a list or an array's rows, (5) ``np.ix
 and written (a stiffness matrix assembled by ``K[np.ix_(dofs, dofs)] += ke``), (6) ``**kwargs``
 given defaults by ``setdefault`` and forwarded, a dict literal spread into keywords (``**{"k": v}``),
 (7) ``np.vectorize`` of a function (with an ``if``, nested, a lambda with ``otypes``) and
-``np.apply_along_axis`` of a lambda or a NumPy function, along rows and columns.
+``np.apply_along_axis`` of a lambda or a NumPy function, along rows and columns, (8) a function
+chosen by its name: ``getattr(np, name)``.
 test_idioms14.py runs every transformation on them."""
 
 import functools
@@ -238,6 +239,23 @@ def apply_along_norm(A):
     return np.sum(np.apply_along_axis(np.linalg.norm, -1, A) ** 3)
 
 
+# ---- 8. a function of NumPy or math chosen by its name ----------------------------------------
+
+
+def getattr_numpy(w, x, name="tanh"):  # the red team's
+    act = getattr(np, name)
+    return np.sum(act(x @ w))
+
+
+def getattr_called_at_once(x, name="sin"):
+    return np.sum(getattr(np, name)(x) ** 2)
+
+
+def getattr_math_constant_name(x):
+    f = getattr(math, "exp")  # noqa: B009  (as written by a user)
+    return f(x[0]) * 2.0 + f(-x[1])
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -282,4 +300,8 @@ PROGRAMS = [
     ("apply_along_rows", apply_along_rows, lambda r: (M(r, 3, 3),), 0),
     ("apply_along_columns", apply_along_columns, lambda r: (M(r, 3, 3),), 0),
     ("apply_along_norm", apply_along_norm, lambda r: (M(r, 3, 2),), 0),
+    ("getattr_numpy", getattr_numpy, lambda r: (M(r, 3, 2), M(r, 4, 3)), 0),
+    ("getattr_numpy_x", getattr_numpy, lambda r: (M(r, 3, 2), M(r, 4, 3)), 1),
+    ("getattr_called_at_once", getattr_called_at_once, lambda r: (M(r, 4), "cos"), 0),
+    ("getattr_math_constant_name", getattr_math_constant_name, lambda r: (M(r, 2),), 0),
 ]

@@ -154,6 +154,24 @@ def test_apply_along_axis_of_another_number_of_axes_raises_rather_than_map_rows(
         srcdiff.grad(along_the_last_axis_of_3d)(np.array([0.4, 0.2, 1.5, -0.3]))
 
 
+def _activation(x, name="tanh"):
+    act = getattr(np, name)
+    return np.sum(act(x) * x)
+
+
+def each_name_its_own_function(x):
+    return _activation(x) + _activation(x, "sin") + _activation(x, name="arctan")
+
+
+def test_getattr_by_name_is_the_function_of_each_call():
+    x = np.array([0.4, -0.3, 1.1])
+    np.testing.assert_allclose(srcdiff.grad(each_name_its_own_function)(x),
+                               central_difference(each_name_its_own_function, (x,), 0), rtol=1e-6)
+    for name in ("cos", "exp"):
+        np.testing.assert_allclose(srcdiff.grad(_activation)(x, name), central_difference(_activation, (x, name), 0),
+                                   rtol=1e-6)
+
+
 def min_of_a_nan_key(x):
     return x[min(range(len(x)), key=lambda i: x[i] / x[i])]  # 0/0 is NaN: Python keeps comparing with `<`
 
