@@ -7,7 +7,8 @@ and written (a stiffness matrix assembled by ``K[np.ix_(dofs, dofs)] += ke``), (
 given defaults by ``setdefault`` and forwarded, a dict literal spread into keywords (``**{"k": v}``),
 (7) ``np.vectorize`` of a function (with an ``if``, nested, a lambda with ``otypes``) and
 ``np.apply_along_axis`` of a lambda or a NumPy function, along rows and columns, (8) a function
-chosen by its name: ``getattr(np, name)``.
+chosen by its name: ``getattr(np, name)``, (9) ``match`` on a configuration dict with mapping
+patterns (a capture, a guard, an or-pattern, a wildcard).
 test_idioms14.py runs every transformation on them."""
 
 import functools
@@ -256,6 +257,39 @@ def getattr_math_constant_name(x):
     return f(x[0]) * 2.0 + f(-x[1])
 
 
+# ---- 9. match with mapping patterns ------------------------------------------------------------
+
+
+def match_mapping(w, x, cfg=None):  # the red team's: a default config built in the function
+    cfg = cfg or {"kind": "huber", "delta": 0.5}
+    r = x * w - 1.0
+    match cfg:
+        case {"kind": "huber", "delta": d}:
+            loss = np.where(np.abs(r) <= d, 0.5 * r ** 2, d * (np.abs(r) - 0.5 * d))
+        case {"kind": "l2"}:
+            loss = r ** 2
+        case _:
+            raise ValueError(cfg)
+    return np.sum(loss)
+
+
+def _penalty(r, spec):
+    match spec:
+        case {"kind": "l1", "scale": s} if s > 0:
+            return s * np.sum(np.abs(r))
+        case {"kind": "l2" | "mse"}:
+            return np.sum(r ** 2)
+        case {"kind": "huber", "delta": d}:
+            return np.sum(np.where(np.abs(r) <= d, 0.5 * r ** 2, d * (np.abs(r) - 0.5 * d)))
+        case _:
+            return np.sum(r)
+
+
+def match_configs_of_a_helper(w):  # dicts given to a helper: a guard, an or-pattern, a fall-through
+    return (_penalty(w, {"kind": "l1", "scale": 2.0}) + _penalty(w, {"kind": "mse"})
+            + _penalty(w, {"kind": "l1", "scale": -1.0}) + _penalty(w, {"kind": "huber", "delta": 0.3}))
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -304,4 +338,7 @@ PROGRAMS = [
     ("getattr_numpy_x", getattr_numpy, lambda r: (M(r, 3, 2), M(r, 4, 3)), 1),
     ("getattr_called_at_once", getattr_called_at_once, lambda r: (M(r, 4), "cos"), 0),
     ("getattr_math_constant_name", getattr_math_constant_name, lambda r: (M(r, 2),), 0),
+    ("match_mapping", match_mapping, lambda r: (M(r, 5), M(r, 5)), 0),
+    ("match_mapping_l2", match_mapping, lambda r: (M(r, 5), M(r, 5), {"kind": "l2"}), 0),
+    ("match_configs_of_a_helper", match_configs_of_a_helper, lambda r: (M(r, 5),), 0),
 ]

@@ -33,6 +33,7 @@ def _name(p):
 NUMBA_REFUSED = {
     "truss_ix": "numba has no fancy write at two broadcast index arrays (K[rows[:, None], cols] += ke)",
     "ix_block_read": "numba has no read at two broadcast index arrays",
+    "match_mapping": "numba has no dict of strings and numbers (the default config the function builds)",
 }
 
 #: first order, in the default run (value_and_grad and vjp, which share grad's code, in the slow set and
@@ -170,6 +171,29 @@ def test_getattr_by_name_is_the_function_of_each_call():
     for name in ("cos", "exp"):
         np.testing.assert_allclose(srcdiff.grad(_activation)(x, name), central_difference(_activation, (x, name), 0),
                                    rtol=1e-6)
+
+
+def _loss_of(r, cfg):
+    match cfg:
+        case {"kind": "huber", "delta": d} if d > 0.2:
+            return np.sum(d * np.abs(r))
+        case {"kind": "huber"}:  # a delta of 0.2 or less falls through the guard to here
+            return np.sum(r ** 2)
+        case {"scale": s}:  # no "kind": the key decides, not the order of the dict
+            return s * np.sum(r)
+        case _:
+            return np.sum(np.sin(r))
+
+
+def match_falls_through(r):
+    return (_loss_of(r, {"kind": "huber", "delta": 0.5}) + _loss_of(r, {"kind": "huber", "delta": 0.1})
+            + _loss_of(r, {"scale": 3.0, "other": 1.0}) + _loss_of(r, {"kind": "l1"}))
+
+
+def test_match_takes_the_case_python_takes():
+    r = np.array([0.4, -0.3, 1.1])
+    np.testing.assert_allclose(srcdiff.grad(match_falls_through)(r), central_difference(match_falls_through, (r,), 0),
+                               rtol=1e-6)
 
 
 def min_of_a_nan_key(x):

@@ -100,14 +100,13 @@ def test_vmap_of_a_gradient_with_a_tape(f, args):
 # scipy.stats.weibull_min, np.cov(rowvar=False), a local alias of a library function (N = norm.cdf).
 # (reach12a/b: list +, islice, operator overloading, partials of bound methods, memo dicts; numba12:
 # numba-only refusals; idioms14: np.piecewise of lambdas, np.vectorize, zip_longest, min with key=, np.ix_
-# assembly, getattr(np, name).)
+# assembly, getattr(np, name), match with mapping patterns.)
 
 REFUSED_CODE = [
     ("object_built_inside", idioms.match_class, (np.array([0.2, -0.1]), R.normal(size=5))),
     ("layer_class_super", idioms.inheritance_container, ([0.5 * R.normal(size=(3, 3))] * 2, R.normal(size=3))),
     ("classmethod_of_a_dict", idioms.cached_property_model, ({"A": R.normal(size=(3, 3)), "b": R.normal(size=3)},
                                                              R.normal(size=3))),
-    ("match_mapping", idioms.match_mapping, (R.normal(size=5), R.normal(size=5))),
     ("enum_keyed_functions", idioms.enum_auto_dispatch, (R.normal(size=4), R.normal(size=4))),
     ("itertools_groupby", idioms.groupby_static, (R.normal(size=6),)),
     ("list_of_rows", idioms.de_casteljau, (R.normal(size=8),)),
