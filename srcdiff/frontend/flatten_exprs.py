@@ -318,7 +318,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
                    for v in values if not isinstance(v, ast.Starred))
 
     def plain_call(self, node: ast.Call, func):
-        if _exception(self.parsed.resolve(node.func.id) if isinstance(node.func, ast.Name) else None):
+        raised = self.parsed.resolve(node.func.id) if isinstance(node.func, ast.Name) else None
+        if isinstance(raised, type) and issubclass(raised, BaseException):
             # ValueError(cfg): the message names the tree (its text, not its repr: an error's words only)
             node = ast.copy_location(ast.Call(node.func, [ast.Constant(ast.unparse(a)) if isinstance(
                 self.entry(a), Node) else a for a in node.args], node.keywords), node)
@@ -392,10 +393,6 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
                 kws += [ast.keyword(n, e) for n, e in zip(leaf_names, exprs)]
         call = ast.copy_location(ast.Call(ast.Name(callee, ast.Load()), args, kws), node)
         return (call, flat) if returns_object else call
-
-
-def _exception(value) -> bool:
-    return isinstance(value, type) and issubclass(value, BaseException)
 
 
 __all__ = ["ExprRewriter"]

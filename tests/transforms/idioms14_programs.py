@@ -8,7 +8,8 @@ given defaults by ``setdefault`` and forwarded, a dict literal spread into keywo
 (7) ``np.vectorize`` of a function (with an ``if``, nested, a lambda with ``otypes``) and
 ``np.apply_along_axis`` of a lambda or a NumPy function, along rows and columns, (8) a function
 chosen by its name: ``getattr(np, name)``, (9) ``match`` on a configuration dict with mapping
-patterns (a capture, a guard, an or-pattern, a wildcard).
+patterns (a capture, a guard, an or-pattern, a wildcard), (10) lambdas made in a list comprehension
+reading its loop variable late (Python's closures see its last value).
 test_idioms14.py runs every transformation on them."""
 
 import functools
@@ -290,6 +291,22 @@ def match_configs_of_a_helper(w):  # dicts given to a helper: a guard, an or-pat
             + _penalty(w, {"kind": "l1", "scale": -1.0}) + _penalty(w, {"kind": "huber", "delta": 0.3}))
 
 
+# ---- 10. lambdas made in a list comprehension, reading its loop variable -------------------------
+
+
+def late_binding_lambdas(x):  # the red team's: every lambda sees k = 3, as Python says
+    fs = [lambda v: v * k for k in range(1, 4)]  # noqa: B023
+    return sum(np.sum(f(x) ** 2) for f in fs)
+
+
+def late_and_default_bound(x, c=0.5):  # s bound per lambda by its default, k read late (the last)
+    fs = [lambda v, s=s: s * np.sin(k * v) + c for s, k in enumerate(range(2, 4))]  # noqa: B023
+    total = 0.0
+    for f in fs:
+        total = total + np.sum(f(x))
+    return total
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -341,4 +358,7 @@ PROGRAMS = [
     ("match_mapping", match_mapping, lambda r: (M(r, 5), M(r, 5)), 0),
     ("match_mapping_l2", match_mapping, lambda r: (M(r, 5), M(r, 5), {"kind": "l2"}), 0),
     ("match_configs_of_a_helper", match_configs_of_a_helper, lambda r: (M(r, 5),), 0),
+    ("late_binding_lambdas", late_binding_lambdas, lambda r: (M(r, 4),), 0),
+    ("late_and_default_bound", late_and_default_bound, lambda r: (M(r, 3), 0.5), 0),
+    ("late_and_default_bound_c", late_and_default_bound, lambda r: (M(r, 3), 0.5), 1),
 ]

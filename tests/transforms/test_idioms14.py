@@ -85,6 +85,11 @@ def piecewise_reads_the_current_value(x):
     return np.sum(y) + a
 
 
+def late_binding_sees_the_last_value(x):
+    fs = [lambda v: v ** k for k in (1, 2, 3)]  # noqa: B023  every lambda is v ** 3
+    return sum(np.sum(f(x)) for f in fs)
+
+
 def zip_longest_pads_the_shorter(x):
     return sum(a * b for a, b in itertools.zip_longest([1.0, 2.0], x, fillvalue=3.0))
 
@@ -117,6 +122,7 @@ def starmap_is_lazy(x):
     (piecewise_last_condition_wins, (np.array([-0.5, 0.4, 1.2, -2.0]),)),
     (piecewise_reads_the_current_value, (np.array([-0.5, 0.4]),)),
     (zip_longest_pads_the_shorter, (np.array([0.3, -0.4, 0.9, 1.1]),)),
+    (late_binding_sees_the_last_value, (np.array([0.3, -0.4, 0.9]),)),
     (zip_longest_fill_read_once, (np.array([0.3, -0.4, 0.9]),)),
     (dist_of_equal_points_elsewhere, (np.array([0.4, 0.2, 1.5]),)),
     (starmap_is_lazy, (np.array([0.4, 0.2, 1.5]),)),
@@ -249,7 +255,13 @@ def vectorize_may_return_an_int(x):
     return np.sum(np.vectorize(_relu_int)(x))
 
 
+def lambdas_made_lazily(x):
+    fs = (lambda v: v * k for k in range(1, 4))  # noqa: B023  a generator: each lambda called before the next k
+    return sum(np.sum(f(x)) for f in fs)
+
+
 @pytest.mark.parametrize("f, args", [
+    (lambdas_made_lazily, (np.array([0.4, 0.2]),)),
     (vectorize_may_return_an_int, (np.array([-0.4, 0.2, 1.5]),)),
     (setdefault_in_a_branch, (np.array([0.4, 0.2, 1.5]),)),
     (piecewise_not_elementwise, (np.array([-0.5, 0.4, -1.2]),)),
