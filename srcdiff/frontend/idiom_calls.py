@@ -49,12 +49,19 @@ _ELEMENTWISE = {abs, np.where, np.clip}
 
 
 def has_idiom_calls(tree: ast.FunctionDef) -> bool:
-    """A cheap test: whether `tree` calls anything named like the calls rewritten here."""
-    return any(isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Dict) for n in ast.walk(tree)) \
-        or any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute)
-                                            else getattr(n.func, "id", None)) in _NAMES
-               and (n.keywords or not isinstance(n.func, ast.Name) or n.func.id not in ("min", "max"))
-               for n in ast.walk(tree))
+    """A cheap test: whether `tree` calls anything named like the calls rewritten here (``min`` and
+    ``max`` only with ``key=``)."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Dict):
+            return True
+        name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
+            n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
+        if name in ("min", "max"):
+            if isinstance(n.func, ast.Name) and any(k.arg == "key" for k in n.keywords):
+                return True
+        elif name in _NAMES:
+            return True
+    return False
 
 
 def rewrite_idiom_calls(tree: ast.FunctionDef, names) -> None:
