@@ -9,7 +9,8 @@ makes, once per (count, keywords), a function with that fixed signature and the 
 
 ``args`` becomes the tuple ``(args_0, args_1)``; ``*args``, ``*(a, b)`` and
 ``*[g(a) for a in args]`` in a call are spread into positional arguments; ``**opts``
-into keywords; ``opts["k"]``, ``opts.get("k", d)``, ``"k" in opts``, ``len(opts)``, ``for k in
+into keywords; ``opts["k"]``, ``opts.get("k", d)`` (``opts.get(name, d)``: a chain of tests of
+``name`` against the call's keys), ``"k" in opts``, ``len(opts)``, ``for k in
 opts`` (unrolled) and ``opts.values()`` / ``keys()`` / ``items()`` are read off the call.  Any
 other use of ``opts`` (or a write to ``args``/``opts``) is refused at its line.
 """
@@ -25,6 +26,7 @@ from ..ir import memo
 from .compiling import compile_function
 from .naming import Rename, assigned_names, names_in
 from .parse import ParsedFunction, parse_function, register
+from .spread_items import BindNames, literal_items
 
 _BOUND: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {(n, keywords): function}
 
@@ -313,7 +315,7 @@ class _Spread(ast.NodeTransformer):
         for key in self.keywords:
             values = {"keys": [ast.Constant(key)], "values": [self._var(key)],
                       "items": [ast.Constant(key), self._var(key)]}[which]
-            body = [_Bind(dict(zip((n.id for n in names), values))).visit(copy.deepcopy(s)) for s in node.body]
+            body = [BindNames(dict(zip((n.id for n in names), values))).visit(copy.deepcopy(s)) for s in node.body]
             self.top = top
             out += self.statements([ast.fix_missing_locations(s) for s in body])
         return out or [ast.copy_location(ast.Pass(), node)]
@@ -339,6 +341,14 @@ class _Spread(ast.NodeTransformer):
             if key in self.keywords:
                 return ast.copy_location(self._var(key), node)
             return self.visit(node.args[1]) if len(node.args) > 1 else ast.copy_location(ast.Constant(None), node)
+        if isinstance(f, ast.Attribute) and f.attr == "get" and self._is(f.value, self.kwarg) \
+                and len(node.args) == 2 and not node.keywords and isinstance(node.args[0], ast.Name):
+            # opts.get(name, d) of a name: the keyword whose key it equals, in the call's order, else d
+            chosen = self.visit(node.args[1])
+            for key in reversed(self.keywords):
+                test = ast.Compare(ast.Name(node.args[0].id, ast.Load()), [ast.Eq()], [ast.Constant(key)])
+                chosen = ast.IfExp(test, self._var(key), chosen)
+            return ast.fix_missing_locations(ast.copy_location(chosen, node))
         if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and self._is(node.args[0], self.vararg):
             return ast.copy_location(ast.Constant(len(self.positional)), node)
         viewed = self._view(node)
@@ -354,44 +364,9 @@ class _Spread(ast.NodeTransformer):
         node = self.generic_visit(node)
         args = []
         for arg in node.args:
-            spread = _literal(arg.value) if isinstance(arg, ast.Starred) else None
+            spread = literal_items(arg.value) if isinstance(arg, ast.Starred) else None
             args += spread if spread is not None else [arg]
         node.args = args
-        return node
-
-
-def _literal(node) -> list | None:
-    """The items of a tuple/list display, or of a comprehension over one (unrolled); else None."""
-    if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
-        return node.elts
-    if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
-        gen = node.generators[0]
-        items = _literal(gen.iter)
-        if items is None or gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
-            return None
-        return [_Substitute(gen.target.id, item).visit(copy.deepcopy(node.elt)) for item in items]
-    return None
-
-
-class _Bind(ast.NodeTransformer):
-    """Reads of the loop's names as the item's key (a constant) or parameter (a name)."""
-
-    def __init__(self, values: dict):
-        self.values = values
-
-    def visit_Name(self, node):
-        if node.id in self.values:
-            return ast.copy_location(copy.deepcopy(self.values[node.id]), node)
-        return node
-
-
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, name, value):
-        self.name, self.value = name, value
-
-    def visit_Name(self, node):
-        if node.id == self.name and isinstance(node.ctx, ast.Load):
-            return copy.deepcopy(self.value)
         return node
 
 

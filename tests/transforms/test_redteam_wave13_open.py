@@ -142,11 +142,11 @@ def test_vmap_of_grad_refusal_names_the_users_line(f, args):
 
 # ---- 3. reasonable code still refused, each at the user's line (OPEN) ---------------------------------------
 # One program each from the wave.  Others work on lists, partials of methods and scipy.stats (reach12a/b)
-# and on numba-only refusals (numba12), math.dist and zip_longest (idioms14): not repeated here.
+# and on numba-only refusals (numba12), math.dist, zip_longest and **weights.get(name, d) (idioms14): not
+# repeated here.
 
 R = np.random.default_rng(13)
 REFUSED_CODE = [
-    ("kwargs_get", library.helper_library_loss, (R.normal(size=3), R.normal(size=(6, 3)), R.normal(size=6))),
     ("enum_from_config", library.enum_config_mlp, (R.normal(size=3), R.normal(size=(5, 3)), {"activation": "swish"})),
     ("init_that_computes", library.class_projectile_range, (12.0,)),
     ("method_updates_self", library.classmethod_account, (50.0,)),
