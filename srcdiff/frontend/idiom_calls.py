@@ -20,6 +20,7 @@ parsing into the plain spellings lowering already differentiates:
   ``K[np.ix_(dofs, dofs)] += ke`` is a write at broadcast indices;
 - ``f(**{"k": v})``: ``f(k=v)``; ``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``;
 - ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
+- ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...): the array kept in a name first;
 - ``min(xs, key=f)`` / ``max(xs, key=f)``: ``xs[int(np.argmin(keys))]`` (key_selections.py).
 
 A call these rewrites do not cover is left as written, and lowering refuses it at its line.
@@ -54,6 +55,9 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
     for n in ast.walk(tree):
         if isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Dict):
             return True
+        if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.iter, ast.Call) \
+                and getattr(n.iter.func, "attr", None) in {f.__name__ for f in _ARRAY_MAKERS}:
+            return True
         name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
             n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
         if name in ("min", "max"):
@@ -79,7 +83,7 @@ def _block(body: list, names, tree) -> None:
             continue
         for inner in inner_blocks(stmt):
             _block(inner, names, tree)
-        before = _padded(stmt, names) + mapped_functions(stmt, names, tree) \
+        before = _padded(stmt, names) + mapped_functions(stmt, names, tree) + _arrays_looped(stmt, names) \
             if isinstance(stmt, SIMPLE + (ast.For,)) else []
         _Expressions(names).visit(stmt)
         before += keyed_selections(stmt, names) if isinstance(stmt, SIMPLE) else []
@@ -295,6 +299,26 @@ def _named_attributes(tree: ast.FunctionDef, names) -> None:
         for r in reads:
             parents[r].func = ast.copy_location(copy.deepcopy(stmt.value), r)
         tree.body.remove(stmt)
+
+
+#: NumPy functions returning a new array, looped over as its rows or numbers (``for g in np.unique(labels)``)
+_ARRAY_MAKERS = {np.unique, np.sort, np.argsort, np.arange, np.linspace, np.flatnonzero, np.diff, np.cumsum}
+
+
+def _arrays_looped(stmt: ast.stmt, names) -> list:
+    """``for g in np.unique(labels):`` (or a comprehension's first iterable): the array kept in a
+    name first, which lowering loops over (Python computes the iterable once, before the loop)."""
+    out = []
+    loops = [stmt] if isinstance(stmt, ast.For) else []
+    loops += [c.generators[0] for n in _run_now(stmt) for c in ast.iter_child_nodes(n)
+              if isinstance(c, (ast.ListComp, ast.GeneratorExp, ast.SetComp))]
+    for loop in loops:
+        it = loop.iter
+        if isinstance(it, ast.Call) and any(names.resolve(it.func) is f for f in _ARRAY_MAKERS):
+            held = names.namer.fresh("looped")
+            out.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], it), it))
+            loop.iter = ast.copy_location(load(held), it)
+    return out
 
 
 def _spread_literal(keywords: list) -> list:

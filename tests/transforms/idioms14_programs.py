@@ -9,7 +9,8 @@ given defaults by ``setdefault`` and forwarded, a dict literal spread into keywo
 ``np.apply_along_axis`` of a lambda or a NumPy function, along rows and columns, (8) a function
 chosen by its name: ``getattr(np, name)``, (9) ``match`` on a configuration dict with mapping
 patterns (a capture, a guard, an or-pattern, a wildcard), (10) lambdas made in a list comprehension
-reading its loop variable late (Python's closures see its last value).
+reading its loop variable late (Python's closures see its last value), (11) ``**weights`` read
+by a name (``weights.get(name, 1.0)`` over ``*terms``) and loops over ``np.unique(labels)``.
 test_idioms14.py runs every transformation on them."""
 
 import functools
@@ -307,6 +308,32 @@ def late_and_default_bound(x, c=0.5):  # s bound per lambda by its default, k re
     return total
 
 
+# ---- 11. **weights read by a name; loops over np.unique of data -------------------------------
+
+
+def _penalties(w, *terms, **weights):  # the red team's helper library: a weight per term name
+    total = 0.0
+    for name in terms:
+        total = total + weights.get(name, 1.0) * (np.sum(w ** 2) if name == "l2" else np.sum(np.abs(w) ** 1.5))
+    return total
+
+
+def weights_by_name(w):
+    return _penalties(w, "l2", "l15", l2=0.1, l15=0.01) + _penalties(w, "l2", "l3", l2=0.5)
+
+
+def unique_group_means(x, labels):  # the red team's
+    total = 0.0
+    for g in np.unique(labels):
+        m = x[labels == g].mean()
+        total += (m - g) ** 2
+    return total
+
+
+def unique_groups_comprehension(x, labels):
+    return sum(np.sum(x[labels == g]) ** 2 * (g + 1) for g in np.unique(labels))
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -361,4 +388,8 @@ PROGRAMS = [
     ("late_binding_lambdas", late_binding_lambdas, lambda r: (M(r, 4),), 0),
     ("late_and_default_bound", late_and_default_bound, lambda r: (M(r, 3), 0.5), 0),
     ("late_and_default_bound_c", late_and_default_bound, lambda r: (M(r, 3), 0.5), 1),
+    ("weights_by_name", weights_by_name, lambda r: (M(r, 3),), 0),
+    ("unique_group_means", unique_group_means, lambda r: (M(r, 6), np.array([2, 0, 2, 1, 0, 2])), 0),
+    ("unique_groups_comprehension", unique_groups_comprehension, lambda r: (M(r, 5), np.array([1, 1, 3, 0, 3])),
+     0),
 ]

@@ -142,8 +142,8 @@ def test_vmap_of_grad_refusal_names_the_users_line(f, args):
 
 # ---- 3. reasonable code still refused, each at the user's line (OPEN) ---------------------------------------
 # One program each from the wave.  Others work on lists, partials of methods and scipy.stats (reach12a/b)
-# and on numba-only refusals (numba12), math.dist, zip_longest and **weights.get(name, d) (idioms14): not
-# repeated here.
+# and on numba-only refusals (numba12), math.dist, zip_longest, **weights.get(name, d) and loops over
+# np.unique (idioms14): not repeated here.
 
 R = np.random.default_rng(13)
 REFUSED_CODE = [
@@ -156,7 +156,6 @@ REFUSED_CODE = [
     ("lru_cache_weights", library.lru_cache_smoothing, (R.normal(size=6),)),
     ("scipy_linalg_expm", library.linalg_expm_rotation, (0.4,)),
     ("scipy_linalg_lu", library.linalg_lu_solve, (R.normal(size=(3, 3)) + 3 * np.eye(3), R.normal(size=3))),
-    ("np_unique_loop", data.unique_group_means, (R.normal(size=8), np.array([2, 0, 1, 0, 2, 2, 1, 0]))),
     ("np_histogram_weights", data.histogram_weights,
      (R.uniform(0.5, 1.5, size=10), R.normal(size=10), np.linspace(-3.0, 3.0, 5))),
     ("np_unique_values", data.unique_values_weighted, (R.normal(size=6),)),
