@@ -21,7 +21,8 @@ parsing into the plain spellings lowering already differentiates:
 - ``f(**{"k": v})``: ``f(k=v)``; ``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``;
 - ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
 - ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...): the array kept in a name first;
-- ``min(xs, key=f)`` / ``max(xs, key=f)``: ``xs[int(np.argmin(keys))]`` (key_selections.py).
+- ``min(xs, key=f)`` / ``max(xs, key=f)``: ``xs[int(np.argmin(keys))]``; ``sorted(xs, key=f)`` by
+  ``np.argsort(keys, kind="stable")`` (key_selections.py).
 
 A call these rewrites do not cover is left as written, and lowering refuses it at its line.
 """
@@ -60,7 +61,7 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
             return True
         name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
             n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
-        if name in ("min", "max"):
+        if name in ("min", "max", "sorted"):
             if isinstance(n.func, ast.Name) and any(k.arg == "key" for k in n.keywords):
                 return True
         elif name in _NAMES:

@@ -1,6 +1,6 @@
-"""``min(xs, key=f)`` / ``max(xs, key=f)`` where the statement always runs, rewritten right after
-parsing (idiom_calls.py calls it): the keys listed before the statement, then
-``xs[int(np.argmin(keys))]``::
+"""``min(xs, key=f)`` / ``max(xs, key=f)`` / ``sorted(xs, key=f)`` where the statement always runs,
+rewritten right after parsing (idiom_calls.py calls it): the keys listed before the statement,
+then ``xs[int(np.argmin(keys))]``::
 
     best = min(range(len(x)), key=lambda i: abs(x[i] - 0.3))
 becomes
@@ -9,10 +9,12 @@ becomes
     best = int(np.argmin(keys))
 
 ``argmin``/``argmax`` return the first best index, as ``min``/``max`` return the first best item;
-of ``range(a, b, s)`` the item is ``a + s * index``.  ``float()`` raises Python's TypeError for a
-key that is a tuple or an array (which argmin would flatten), and a NaN key raises a ValueError
-(Python's ``<`` is then False, and its choice differs from argmin's).  Also the small AST helpers
-the rewrites of idiom_calls.py share.
+of ``range(a, b, s)`` the item is ``a + s * index``.  ``sorted`` is the list
+``[xs[int(i)] for i in np.argsort(keys, kind="stable")]`` (``-keys`` for ``reverse=True``: Python's
+sort is stable both ways, so equal keys keep their order).  ``float()`` raises Python's TypeError
+for a key that is a tuple or an array (which argmin would flatten), and a NaN key raises a
+ValueError (Python's ``<`` is then False, and its choice differs from argmin's).  Also the small
+AST helpers the rewrites of idiom_calls.py share.
 """
 
 from __future__ import annotations
@@ -101,17 +103,26 @@ def _keyed(stmt: ast.stmt, names):
                 continue
             if isinstance(child, ast.Call) and names.resolve(child.func) in (builtins.min, builtins.max) \
                     and len(child.args) == 1 and not isinstance(child.args[0], ast.Starred) \
-                    and [k.arg for k in child.keywords] == ["key"]:
+                    and [k.arg for k in child.keywords] == ["key"] or _sorted_by_key(child, names):
                 found.append(child)
             visit(child)
     visit(stmt)
     return found[0] if found else None
 
 
+def _sorted_by_key(call, names) -> bool:
+    """``sorted(xs, key=f)`` (``reverse=`` True or False written out)."""
+    words = {k.arg: k.value for k in call.keywords} if isinstance(call, ast.Call) else {}
+    return isinstance(call, ast.Call) and names.resolve(call.func) is builtins.sorted and len(call.args) == 1 \
+        and not isinstance(call.args[0], ast.Starred) and "key" in words and set(words) <= {"key", "reverse"} \
+        and all(isinstance(v, ast.Constant) and isinstance(v.value, bool) for k, v in words.items() if k != "key")
+
+
 def _selection(call: ast.Call, names):
     """(statements listing the keys and the index, the chosen item), or None."""
     numpy = numpy_name(names)
-    key, seq = call.keywords[0].value, call.args[0]
+    words = {k.arg: k.value for k in call.keywords}
+    key, seq, ordered = words["key"], call.args[0], names.resolve(call.func) is builtins.sorted
     if numpy is None or isinstance(getattr(plain_lambda(key, 1), "body", None), (ast.Tuple, ast.List)) \
             or not builtins_are(names, "int", "range", "float", "ValueError"):
         return None
@@ -119,6 +130,8 @@ def _selection(call: ast.Call, names):
         and not any(isinstance(a, ast.Starred) for a in seq.args)
     made_by_numpy = isinstance(seq, ast.Call) and \
         (getattr(names.resolve(seq.func), "__module__", None) or "").split(".")[0] == "numpy"
+    if ordered and ranged:
+        return None
     if not ranged and not made_by_numpy and not isinstance(seq, (ast.Name, ast.Attribute, ast.Subscript, ast.List,
                                                                   ast.Tuple, ast.BinOp, ast.UnaryOp)):
         return None  # a generator or iterator: Python reads it once, and it cannot be indexed
@@ -143,13 +156,23 @@ def _selection(call: ast.Call, names):
     before.append(ast.Assign([ast.Name(keys, ast.Store())], array))
     pick = "argmin" if names.resolve(call.func) is builtins.min else "argmax"
     found = make_call(load("int"), make_call(ast.Attribute(numpy, pick, ast.Load()), load(keys)))
+    if ordered:  # sorted is stable, and so is reverse=True of the negated keys (equal keys keep their order)
+        pick, reverse = "argsort", getattr(words.get("reverse"), "value", False)
+        found = ast.Call(ast.Attribute(copy.deepcopy(numpy), "argsort", ast.Load()),
+                         [ast.UnaryOp(ast.USub(), load(keys)) if reverse else load(keys)],
+                         [ast.keyword("kind", ast.Constant("stable"))])
     before.append(ast.Assign([ast.Name(index, ast.Store())], found))
     # argmin is min's choice for numbers, not with a NaN (Python's `<` is then False): raise
     odd = make_call(ast.Attribute(copy.deepcopy(numpy), "isnan", ast.Load()),
                 make_call(ast.Attribute(copy.deepcopy(numpy), "sum", ast.Load()), load(keys)))
-    message = ast.Constant(f"srcdiff reads {pick[3:]}(..., key=...) as np.{pick} of the keys, which is "
-                           f"{pick[3:]}'s choice only when no key is NaN")
+    what = "sorted" if ordered else pick[3:]
+    message = ast.Constant(f"srcdiff reads {what}(..., key=...) as np.{pick} of the keys, which is "
+                           f"{what}'s choice only when no key is NaN")
     before.insert(-1, ast.If(odd, [ast.Raise(make_call(load("ValueError"), message), None)], []))
+    if ordered:  # the items in that order, a list
+        at = names.namer.fresh("at")
+        item = ast.Subscript(copy.deepcopy(seq), make_call(load("int"), load(at)), ast.Load())
+        return before, ast.ListComp(item, [ast.comprehension(ast.Name(at, ast.Store()), load(index), [], 0)])
     if not ranged:
         return before, ast.Subscript(copy.deepcopy(seq), load(index), ast.Load())
     start = seq.args[0] if len(seq.args) > 1 else None

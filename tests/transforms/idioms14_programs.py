@@ -1,8 +1,8 @@
 """Everyday Python and library idioms grad refused after the red team's twelfth and thirteenth
 waves, each written several ways as users write them: (1) ``math.dist`` of points written out or
 of arrays, (2) ``np.piecewise`` of lambdas, ufuncs and numbers, (3) ``itertools.zip_longest``
-with a fillvalue and ``itertools.starmap`` of a zip, (4) ``min``/``max`` with ``key=`` a lambda,
-a nested def or a function, over a range, a list or an array's rows, (5) ``np.ix_`` indices, read
+with a fillvalue and ``itertools.starmap`` of a zip, (4) ``min``/``max``/``sorted`` with ``key=`` a
+lambda, a nested def or a function, over a range, a list or an array's rows, (5) ``np.ix_`` indices, read
 and written (a stiffness matrix assembled by ``K[np.ix_(dofs, dofs)] += ke``), (6) ``**kwargs``
 given defaults by ``setdefault`` and forwarded, a dict literal spread into keywords (``**{"k": v}``),
 (7) ``np.vectorize`` of a function (with an ``if``, nested, a lambda with ``otypes``) and
@@ -143,6 +143,22 @@ def closest_row(X, q=(0.2, -0.1)):  # the rows of an array, a function of the mo
 def max_key_of_list(x):  # a list built in the function, a lambda key
     cands = [x[0] * 2.0, x[1] + 1.0, np.sin(x[2])]
     return max(cands, key=lambda c: c * c) * 3.0
+
+
+def sorted_by_abs(x):  # a list of numbers, a lambda key
+    vals = [x[0] * 2.0, x[1] + 1.0, x[2] ** 2]
+    s = sorted(vals, key=lambda v: abs(v))
+    return s[0] * 3.0 + s[1] * 2.0 + s[2]
+
+
+def sorted_reversed(x):  # an array's numbers, reverse=True, ranks as weights
+    s = sorted(x, key=lambda v: math.sin(v), reverse=True)
+    return sum(v * (i + 1) for i, v in enumerate(s))
+
+
+def sorted_rows_by_norm(X):  # an array's rows, a function of the module as key
+    rows = sorted(X, key=_norm2)
+    return np.sum(rows[0] * 2.0 + rows[-1])
 
 
 # ---- 5. np.ix_ ----------------------------------------------------------------------------------
@@ -363,6 +379,9 @@ PROGRAMS = [
     ("max_key_nested_def", max_key_nested_def, lambda r: (M(r, 5),), 0),
     ("closest_row", closest_row, lambda r: (M(r, 4, 2),), 0),
     ("max_key_of_list", max_key_of_list, lambda r: (M(r, 3),), 0),
+    ("sorted_by_abs", sorted_by_abs, lambda r: (M(r, 3),), 0),
+    ("sorted_reversed", sorted_reversed, lambda r: (M(r, 4),), 0),
+    ("sorted_rows_by_norm", sorted_rows_by_norm, lambda r: (M(r, 3, 2),), 0),
     ("truss_ix", truss_ix, lambda r: (1.0 + r.uniform(size=3),), 0),
     ("ix_block_read", ix_block_read, lambda r: (M(r, 3, 3),), 0),
     ("ix_three_axes", ix_three_axes, lambda r: (M(r, 3, 3),), 0),

@@ -85,6 +85,19 @@ def piecewise_reads_the_current_value(x):
     return np.sum(y) + a
 
 
+def sorted_keeps_equal_keys_in_order(x):
+    s = sorted([x[0], -x[0], x[1]], key=lambda v: v * v, reverse=True)  # x[0] and -x[0] tie: their order kept
+    return s[0] * 3.0 + s[1] * 2.0 + s[2]
+
+
+def test_sorted_keeps_equal_keys_in_their_order():
+    x = np.array([0.4, 0.2])
+    value, got = srcdiff.value_and_grad(sorted_keeps_equal_keys_in_order)(x)
+    assert value == sorted_keeps_equal_keys_in_order(x)
+    np.testing.assert_allclose(got, central_difference(lambda v: v[0] * 3.0 - v[0] * 2.0 + v[1], (x,), 0),
+                               rtol=1e-6, atol=1e-9)
+
+
 def late_binding_sees_the_last_value(x):
     fs = [lambda v: v ** k for k in (1, 2, 3)]  # noqa: B023  every lambda is v ** 3
     return sum(np.sum(f(x)) for f in fs)
@@ -229,8 +242,10 @@ def zip_longest_of_none(x):
     return sum(a * (b or 1.0) for a, b in itertools.zip_longest(x, [2.0]))
 
 
-def sorted_with_a_key(x):
-    return sum(v * k for k, v in enumerate(sorted(x, key=lambda v: -v)))
+def sorted_pairs_by_key(x):  # the red team's: a list of tuples, read by a computed index
+    pairs = [(math.sin(v), v) for v in x]
+    pairs = sorted(pairs, key=lambda p: p[1])
+    return sum(i * a for i, (a, b) in enumerate(pairs))
 
 
 def _scaled_sum(w, scale=1.0):
@@ -267,7 +282,7 @@ def lambdas_made_lazily(x):
     (piecewise_not_elementwise, (np.array([-0.5, 0.4, -1.2]),)),
     (min_of_a_tuple_key, (np.array([0.4, 0.2, 1.5]),)),
     (zip_longest_of_none, (np.array([0.4, 0.2]),)),
-    (sorted_with_a_key, (np.array([0.4, 0.2, 1.5]),)),
+    (sorted_pairs_by_key, (np.array([0.4, 0.2, 1.5]),)),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_still_refused_at_the_line(f, args):
     with pytest.raises(srcdiff.SrcDiffError) as caught:
