@@ -41,7 +41,18 @@ NUMBA_REFUSED = {
 FIRST = ("grad", "jvp", "tree")
 
 
-@pytest.mark.parametrize("program", programs(), ids=_name)
+#: one program of each class in the default run (the slow set runs every row): the default run stays short
+DEFAULT_ROWS = {"circumradius", "piecewise_otherwise", "zip_longest_weights", "starmap_reduce", "min_key_select",
+                "sorted_reversed", "truss_ix", "kwargs_forwarding", "vectorize_branchy_2d", "apply_along_columns",
+                "getattr_numpy", "match_configs_of_a_helper", "late_and_default_bound", "weights_by_name",
+                "unique_group_means"}
+
+
+def _one_per_class(programs: list) -> list:
+    return [p if _name(p) in DEFAULT_ROWS else pytest.param(p, marks=pytest.mark.slow) for p in programs]
+
+
+@pytest.mark.parametrize("program", _one_per_class(programs()), ids=_name)
 def test_every_transformation(program):
     matrix.assert_ok(program, FIRST)
 
