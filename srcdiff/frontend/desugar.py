@@ -15,6 +15,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``functools.reduce(f, seq[, init])``: a loop before the statement (desugar_reduce.py);
 - ``(n := e)`` where it always runs: ``n = e`` before its statement (named_values.py);
 - a nested ``def f(*terms)``: one parameter per argument its calls give (nested_varargs.py);
+- ``math.dist``, ``np.piecewise`` of lambdas, ``zip_longest``, ``starmap``, ``min``/``max`` with
+  ``key=`` (idiom_calls.py);
 - ``math.hypot`` of three or more, ``itertools.pairwise``/``accumulate`` (call_spellings.py);
 - ``np.linalg.multi_dot``, ``where=`` of sums and means, ``map``, ``any``/``all`` in a test,
   ``dataclasses.replace``, list literals written by index (call_forms.py);
@@ -44,6 +46,7 @@ from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .generators import check_generator_calls
+from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
 from .list_joins import rewrite_list_joins
 from .loop_else import without_else
@@ -68,6 +71,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     drop_memo_caches(tree)
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)
+    rewrite_idiom_calls(tree, names)  # before rewrite_calls: math.dist becomes a math.hypot
     bind_nested_varargs(tree, names.namer)
     rewrite_calls(tree, names)
     rewrite_stats(tree, names)
@@ -99,7 +103,8 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 
 #: cheap tests, one a rewrite module: whether the function has anything that rewrite could apply to
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
-          has_cholesky_factors, has_python_forms, has_iteration_forms, has_stats_spellings, has_memo_cache,
+          has_cholesky_factors, has_python_forms, has_idiom_calls, has_iteration_forms, has_stats_spellings,
+          has_memo_cache,
           lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 

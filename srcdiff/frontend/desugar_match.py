@@ -10,9 +10,13 @@
 
 A case is a literal or a dotted constant (``==``), ``None``/``True``/``False`` (``is``), an
 ``|`` of those, the wildcard ``_``, or a capture (``case other:``, bound before its body), each
-with an optional guard.  A subject that is not a plain read (a call) is computed once, into a
-name of its own, before the chain.  Sequence, mapping and class patterns are left as written:
-lowering refuses them at their line.
+with an optional guard.  A mapping pattern of constant keys (``case {"kind": "huber", "delta": d}:``)
+tests that each key is in the subject, then its own pattern on ``subject[key]`` (a capture binds
+that item).  (Python also tests that the subject is a Mapping; the chain leaves that out, and a
+string or array subject, which has no such keys, makes the chain raise or not match -- the
+configuration dicts this is for are matched as Python matches them.)  A subject that is not a
+plain read (a call) is computed once, into a name of its own, before the chain.  Sequence and
+class patterns, and ``**rest``, are left as written: lowering refuses them at their line.
 """
 
 from __future__ import annotations
@@ -41,8 +45,8 @@ def match_as_if(node: ast.Match, namer) -> list[ast.stmt] | None:
         if case.guard is not None:  # Python binds the capture before it tests the guard
             guard = _with_bindings(case.guard, bound, subject)
             test = guard if test is ALWAYS else ast.BoolOp(ast.And(), [test, guard])
-        body = [ast.copy_location(ast.Assign([ast.Name(n, ast.Store())], copy.deepcopy(subject)), case.pattern)
-                for n in bound] + case.body
+        body = [ast.copy_location(ast.Assign([ast.Name(n, ast.Store())], copy.deepcopy(e)), case.pattern)
+                for n, e in bound] + case.body
         branches.append((test, body, case.pattern))
     chain: list[ast.stmt] = []
     for test, body, where in reversed(branches):
@@ -63,7 +67,7 @@ def _plain_read(e: ast.expr) -> bool:
 
 
 def _test(pattern: ast.pattern, subject: ast.expr):
-    """``(test, names bound)`` for `pattern` matched against `subject`, or None."""
+    """``(test, [(name bound, the value it reads)])`` for `pattern` matched against `subject`, or None."""
     if isinstance(pattern, ast.MatchValue):
         return ast.Compare(copy.deepcopy(subject), [ast.Eq()], [pattern.value]), []
     if isinstance(pattern, ast.MatchSingleton):
@@ -72,7 +76,7 @@ def _test(pattern: ast.pattern, subject: ast.expr):
         inner = (ALWAYS, []) if pattern.pattern is None else _test(pattern.pattern, subject)
         if inner is None:
             return None
-        return inner[0], inner[1] + ([pattern.name] if pattern.name else [])
+        return inner[0], inner[1] + ([(pattern.name, subject)] if pattern.name else [])
     if isinstance(pattern, ast.MatchOr):
         tests = []
         for alternative in pattern.patterns:
@@ -83,22 +87,33 @@ def _test(pattern: ast.pattern, subject: ast.expr):
                 return ALWAYS, []
             tests.append(found[0])
         return ast.BoolOp(ast.Or(), tests), []
+    if isinstance(pattern, ast.MatchMapping) and pattern.rest is None \
+            and all(isinstance(k, ast.Constant) and isinstance(k.value, (str, int)) for k in pattern.keys):
+        tests = [ast.Compare(copy.deepcopy(k), [ast.In()], [copy.deepcopy(subject)]) for k in pattern.keys]
+        bound = []
+        for key, inner in zip(pattern.keys, pattern.patterns):  # (Python tests every key first, then the values)
+            found = _test(inner, ast.Subscript(copy.deepcopy(subject), copy.deepcopy(key), ast.Load()))
+            if found is None:
+                return None
+            tests += [] if found[0] is ALWAYS else [found[0]]
+            bound += found[1]
+        return (ast.BoolOp(ast.And(), tests) if len(tests) > 1 else tests[0]) if tests else ALWAYS, bound
     return None
 
 
-def _with_bindings(guard: ast.expr, bound: list[str], subject: ast.expr) -> ast.expr:
-    """The guard, a capture it reads replaced by the subject: the chain tests it before the
-    body binds the capture."""
-    return _Substitute(set(bound), subject).visit(copy.deepcopy(guard)) if bound else guard
+def _with_bindings(guard: ast.expr, bound: list, subject: ast.expr) -> ast.expr:
+    """The guard, a capture it reads replaced by the value it binds (the subject, or an item of
+    it): the chain tests it before the body binds the capture."""
+    return _Substitute(dict(bound)).visit(copy.deepcopy(guard)) if bound else guard
 
 
 class _Substitute(ast.NodeTransformer):
-    def __init__(self, bound: set[str], subject: ast.expr):
-        self.bound, self.subject = bound, subject
+    def __init__(self, bound: dict):
+        self.bound = bound
 
     def visit_Name(self, node: ast.Name):
         if node.id in self.bound and isinstance(node.ctx, ast.Load):
-            return ast.copy_location(copy.deepcopy(self.subject), node)
+            return ast.copy_location(copy.deepcopy(self.bound[node.id]), node)
         return node
 
 

@@ -318,6 +318,11 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
                    for v in values if not isinstance(v, ast.Starred))
 
     def plain_call(self, node: ast.Call, func):
+        raised = self.parsed.resolve(node.func.id) if isinstance(node.func, ast.Name) else None
+        if isinstance(raised, type) and issubclass(raised, BaseException):
+            # ValueError(cfg): the message names the tree (its text, not its repr: an error's words only)
+            node = ast.copy_location(ast.Call(node.func, [ast.Constant(ast.unparse(a)) if isinstance(
+                self.entry(a), Node) else a for a in node.args], node.keywords), node)
         for v in list(node.args) + [k.value for k in node.keywords]:
             found = self.entry(v) if not isinstance(v, ast.Starred) else None
             if isinstance(found, Node) and found.struct.kind in ("list", "tuple") \

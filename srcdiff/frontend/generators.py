@@ -131,6 +131,48 @@ def check_generator_calls(tree: ast.FunctionDef, func) -> None:
                            "once: srcdiff reads a generator function of yours as the list of the values it yields",
                            Location(code.co_filename, lineno, line),
                            "loop over the call itself (for v in gen(...)), or give it to sum() or list()")
+    _check_iterators_read_once(tree, func, parents)
+
+
+#: calls that make an iterator Python exhausts on its first read (srcdiff reads them as lists)
+_ITERATORS = {"map", "filter", "zip", "starmap", "zip_longest"}
+
+
+def _check_iterators_read_once(tree: ast.FunctionDef, func, parents: dict) -> None:
+    """Refuse, at its line, an iterator kept in a name (``terms = (f(v) for v in x)``,
+    ``itertools.starmap(...)``, ``zip(...)``) and read twice, or once inside a loop it was not
+    made in: Python's second read finds it exhausted, while srcdiff reads it as a list again."""
+    made = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and (isinstance(node.value, ast.GeneratorExp) or isinstance(node.value, ast.Call)
+                     and getattr(node.value.func, "attr", getattr(node.value.func, "id", None)) in _ITERATORS):
+            made.setdefault(node.targets[0].id, node)
+    for name, assign in made.items():
+        reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if len(reads) == 1 and not _in_loop_without(reads[0], assign, parents) or not reads:
+            continue
+        code = func.__code__
+        node = reads[1] if len(reads) > 1 else reads[0]
+        lineno = code.co_firstlineno + node.lineno - 1
+        raise SrcDiffError(f"{name} is an iterator read again here, where Python finds it exhausted: srcdiff "
+                           "reads it as a list, which would count its items again",
+                           Location(code.co_filename, lineno, linecache.getline(code.co_filename, lineno).strip()),
+                           f"make {name} a list ([...] or list(...)) to read it again, or read it once")
+
+
+def _in_loop_without(node, assign, parents) -> bool:
+    """Whether `node` is inside a loop (or comprehension) that does not also hold `assign`."""
+    inside, child = parents.get(node), node
+    while inside is not None:
+        # a for's iterable, a comprehension's first one, is read once as the loop starts
+        read_once = isinstance(inside, (ast.For, ast.comprehension)) and child is inside.iter \
+            and not (isinstance(inside, ast.comprehension) and parents[inside].generators[0] is not inside)
+        if isinstance(inside, (ast.For, ast.While, ast.comprehension)) and not read_once \
+                and not any(n is assign for n in ast.walk(inside)):
+            return True
+        inside, child = parents.get(inside), inside
+    return False
 
 
 def _named(expr: ast.expr, func):

@@ -124,7 +124,7 @@ class OperatorObjects:
         takes is read (the other may build another tree), as ``if True:``; else None."""
         calls = isinstance(s.test, ast.Call) and isinstance(s.test.func, ast.Name) \
             and s.test.func.id not in self.env and self.parsed.resolve(s.test.func.id) is isinstance
-        decided = self.entry(s.test) if calls or self.may_hold_object(s.test) else None
+        decided = self.entry(s.test) if calls or self.may_hold_object(s.test) else self.missing_key(s.test)
         if not (isinstance(decided, Const) and isinstance(decided.value, bool)):
             return None
         side = s.body if decided.value else s.orelse
@@ -133,6 +133,37 @@ class OperatorObjects:
         self.depth -= 1
         self.returned_here = bool(side) and isinstance(side[-1], ast.Return)
         return [ast.copy_location(ast.If(ast.Constant(True), taken or [ast.Pass()], []), s)]
+
+    def missing_key(self, test):
+        """Const(True/False) for ``"k" in cfg and cfg["k"] == "huber" and ...`` of a dict tree cfg, when
+        its keys and constant items decide it (a mapping pattern of ``match``, desugar_match.py:
+        the items its body reads may not be there), else None."""
+        parts = [test]
+        while any(isinstance(p, ast.BoolOp) and isinstance(p.op, ast.And) for p in parts):  # (a guard: nested)
+            parts = [q for p in parts for q in (p.values if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.And)
+                                                else [p])]
+        found = [self.tree_fact(p) for p in parts]
+        return Const(False) if False in found else Const(True) if all(found) and found else None
+
+    def tree_fact(self, part):
+        """True/False for ``"k" in cfg`` or ``cfg["k"] == c`` of a dict tree and a constant, else None."""
+        if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.comparators[0],
+                                                                                   (ast.Name, ast.Constant))):
+            return None
+        right = part.comparators[0]
+        tree = self.env.get(right.id) if isinstance(right, ast.Name) else None
+        if isinstance(part.ops[0], ast.In) and isinstance(part.left, ast.Constant) and isinstance(tree, Node) \
+                and tree.struct.kind == "dict":
+            return part.left.value in tree.children
+        left = part.left
+        if isinstance(part.ops[0], (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant) \
+                and isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name) \
+                and isinstance(left.slice, ast.Constant) and isinstance(self.env.get(left.value.id), Node) \
+                and self.env[left.value.id].struct.kind == "dict":
+            item = self.env[left.value.id].children.get(left.slice.value)
+            if isinstance(item, Const) and isinstance(item.value, (str, int, float)):
+                return (item.value == right.value) == isinstance(part.ops[0], ast.Eq)
+        return None
 
     def object_without_inplace(self, entry, op) -> bool:
         """Whether ``name op= v`` of object tree `entry` is ``name = name op v``: its class defines

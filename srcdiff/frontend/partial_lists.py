@@ -158,10 +158,15 @@ class PartialLists:
         items = self.items_of(gen.iter, force=True) if len(value.generators) == 1 and not gen.ifs else None
         if items is not None and isinstance(gen.target, (ast.Name, ast.Tuple)):
             saved, children = dict(self.env), {}
+            last = {n.id: self.names.fresh(f"{n.id}_last") for n in ast.walk(gen.target) if isinstance(n, ast.Name)} \
+                if _late_bound(value.elt, gen.target, {})[1] else {}
+            elt, late = _late_bound(value.elt, gen.target, last)
+            if late and items:  # a lambda reading the loop's name sees its last value, as Python's closures do
+                self.bind_entry(Rename(last).visit(copy.deepcopy(gen.target)), items[-1], where, emit=None)
             for i, item in enumerate(items):
                 self.bind_entry(gen.target, item, where, emit=None)
                 label = f"{self.target_base}_{i}"
-                children[i] = self.lambda_value(value.elt, where, label) or self.bound_partial(value.elt, where, label)
+                children[i] = self.lambda_value(elt, where, label) or self.bound_partial(elt, where, label)
             self.env = saved
             return Node(Struct("list", tuple(children)), children, local=True, depth=self.depth)
         return self.lazy_partials(value, where)
@@ -342,6 +347,25 @@ def _top(stmt, node):
         if any(node is n for t in targets for n in ast.walk(t)):
             return stmt
     return None
+
+
+def _late_bound(elt, target, last: dict):
+    """``lambda v: v * k`` made in ``[... for k in items]``: the lambda with ``k=k_last`` added as a
+    parameter with a default (`last` names the loop's names bound to the last item: Python's
+    closures read k after the list is made, when it holds the last one), and whether it was; else
+    (elt, False)."""
+    if not isinstance(elt, ast.Lambda):
+        return elt, False
+    params = {a.arg for a in elt.args.args + elt.args.kwonlyargs + elt.args.posonlyargs}
+    bound = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    late = sorted({n.id for n in ast.walk(elt.body) if isinstance(n, ast.Name)} & bound - params)
+    if not late or elt.args.vararg or elt.args.kwarg or elt.args.kwonlyargs or elt.args.posonlyargs \
+            or any(isinstance(n, (ast.Lambda, ast.comprehension)) for n in ast.walk(elt.body)):
+        return elt, False
+    made = copy.deepcopy(elt)
+    made.args.args += [ast.arg(n) for n in late]
+    made.args.defaults += [ast.copy_location(ast.Name(last.get(n, n), ast.Load()), elt) for n in late]
+    return ast.fix_missing_locations(made), True
 
 
 __all__ = ["Bound", "PartialComp", "PartialLists"]

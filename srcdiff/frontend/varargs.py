@@ -9,7 +9,8 @@ makes, once per (count, keywords), a function with that fixed signature and the 
 
 ``args`` becomes the tuple ``(args_0, args_1)``; ``*args``, ``*(a, b)`` and
 ``*[g(a) for a in args]`` in a call are spread into positional arguments; ``**opts``
-into keywords; ``opts["k"]``, ``opts.get("k", d)``, ``"k" in opts``, ``len(opts)``, ``for k in
+into keywords; ``opts["k"]``, ``opts.get("k", d)`` (``opts.get(name, d)``: a chain of tests of
+``name`` against the call's keys), ``"k" in opts``, ``len(opts)``, ``for k in
 opts`` (unrolled) and ``opts.values()`` / ``keys()`` / ``items()`` are read off the call.  Any
 other use of ``opts`` (or a write to ``args``/``opts``) is refused at its line.
 """
@@ -25,6 +26,7 @@ from ..ir import memo
 from .compiling import compile_function
 from .naming import Rename, assigned_names, names_in
 from .parse import ParsedFunction, parse_function, register
+from .spread_items import BindNames, literal_items
 
 _BOUND: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {(n, keywords): function}
 
@@ -105,7 +107,7 @@ def _build(func, positional: int, keywords: tuple[str, ...]):
             raise parsed.error(tree, f"a call of {parsed.name} does not give its parameter {name}")
         defaults.append(default)
     rewriter = _Spread(parsed, a.vararg.arg if a.vararg else None, extra_positional,
-                       a.kwarg.arg if a.kwarg else None, extra_keywords)
+                       a.kwarg.arg if a.kwarg else None, extra_keywords, taken | set(keywords))
     body = rewriter.statements(body)
     fdef = ast.FunctionDef(name=tree.name, args=ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in given + rest],
                                                               vararg=None, kwonlyargs=[], kw_defaults=[],
@@ -135,10 +137,33 @@ def _fresh_names(base: str, count: int, taken: set) -> list[str]:
 class _Spread(ast.NodeTransformer):
     """The body with ``args`` a tuple of the new parameters and ``opts`` read off the call."""
 
-    def __init__(self, parsed, vararg, extra_positional, kwarg, extra_keywords):
+    def __init__(self, parsed, vararg, extra_positional, kwarg, extra_keywords, taken=frozenset()):
         self.parsed, self.vararg, self.kwarg = parsed, vararg, kwarg
         self.positional, self.keywords = list(extra_positional or []), list(extra_keywords)
         self.read = {}  # closure names read as constant indices, and their values
+        self.held, self.taken, self.top = {}, set(taken), True  # keys set in the body -> their variables
+
+    def _var(self, key: str) -> ast.Name:
+        """The variable holding the keyword `key`: its parameter, or the one ``setdefault`` made."""
+        return ast.Name(self.held.get(key, key), ast.Load())
+
+    def _set_default(self, node):
+        """``opts.setdefault("k", d)`` as a statement of the body's own top level: nothing when the
+        call gives k (d still evaluated, as Python does), else a variable ``k = d`` read as opts["k"]
+        from here on."""
+        call = node.value if isinstance(node, ast.Expr) else None
+        if not (self.top and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "setdefault" and self._is(call.func.value, self.kwarg) and len(call.args) == 2
+                and not call.keywords and isinstance(call.args[0], ast.Constant)
+                and isinstance(call.args[0].value, str)):
+            return None
+        key, value = call.args[0].value, self.visit(call.args[1])
+        if key in self.keywords:
+            return ast.copy_location(ast.Expr(value), node)
+        self.held[key] = _fresh_names(key, 1, self.taken)[0]
+        self.taken.add(self.held[key])
+        self.keywords.append(key)
+        return ast.copy_location(ast.Assign([ast.Name(self.held[key], ast.Store())], value), node)
 
     def _is(self, node, name) -> bool:
         return name is not None and isinstance(node, ast.Name) and node.id == name
@@ -232,7 +257,7 @@ class _Spread(ast.NodeTransformer):
             if node.slice.value not in self.keywords:
                 raise self.parsed.error(node, f"{self.kwarg}[{node.slice.value!r}] is not given by the call "
                                         "(a KeyError)", f"use {self.kwarg}.get({node.slice.value!r}, default)")
-            return ast.copy_location(ast.Name(node.slice.value, ast.Load()), node)
+            return ast.copy_location(self._var(node.slice.value), node)
         return self.generic_visit(node)
 
     def visit_If(self, node):  # ``if "k" in opts:`` decided by the call: only the branch taken is read
@@ -246,9 +271,12 @@ class _Spread(ast.NodeTransformer):
 
     def statements(self, statements: list) -> list:
         """`statements` rewritten (a decided ``if`` becomes the statements of its branch)."""
-        out = []
+        out, top = [], self.top
         for statement in statements:
-            made = self.visit(statement)
+            self.top = top
+            made = self._set_default(statement)
+            self.top = False  # (a setdefault inside a branch or loop would set k on one path only)
+            made = made if made is not None else self.visit(statement)
             out += made if isinstance(made, list) else [made]
             if isinstance(statement, ast.If) and out and isinstance(out[-1], (ast.Return, ast.Raise)):
                 break  # the branch taken returns: what follows the ``if`` is not run for this call
@@ -258,7 +286,7 @@ class _Spread(ast.NodeTransformer):
         """``opts.values()`` / ``.keys()`` / ``.items()`` and ``len(opts)``: tuples of the call's keywords."""
         f = node.func
         keys = [ast.Constant(k) for k in self.keywords]
-        values = [ast.Name(k, ast.Load()) for k in self.keywords]
+        values = [self._var(k) for k in self.keywords]
         if isinstance(f, ast.Attribute) and self._is(f.value, self.kwarg) and not node.args and not node.keywords:
             found = {"keys": keys, "values": values,
                      "items": [ast.Tuple([k, v], ast.Load()) for k, v in zip(keys, values)]}.get(f.attr)
@@ -283,11 +311,12 @@ class _Spread(ast.NodeTransformer):
         if which is None or jumps or node.orelse or names is None or len(names) != (2 if which == "items" else 1) \
                 or {n.id for n in names} & set().union(*(assigned_names(s) for s in node.body)):
             return self.generic_visit(node)
-        out = []
+        out, top = [], self.top
         for key in self.keywords:
-            values = {"keys": [ast.Constant(key)], "values": [ast.Name(key, ast.Load())],
-                      "items": [ast.Constant(key), ast.Name(key, ast.Load())]}[which]
-            body = [_Bind(dict(zip((n.id for n in names), values))).visit(copy.deepcopy(s)) for s in node.body]
+            values = {"keys": [ast.Constant(key)], "values": [self._var(key)],
+                      "items": [ast.Constant(key), self._var(key)]}[which]
+            body = [BindNames(dict(zip((n.id for n in names), values))).visit(copy.deepcopy(s)) for s in node.body]
+            self.top = top
             out += self.statements([ast.fix_missing_locations(s) for s in body])
         return out or [ast.copy_location(ast.Pass(), node)]
 
@@ -310,8 +339,16 @@ class _Spread(ast.NodeTransformer):
                 and node.args and isinstance(node.args[0], ast.Constant) and not node.keywords:
             key = node.args[0].value
             if key in self.keywords:
-                return ast.copy_location(ast.Name(key, ast.Load()), node)
+                return ast.copy_location(self._var(key), node)
             return self.visit(node.args[1]) if len(node.args) > 1 else ast.copy_location(ast.Constant(None), node)
+        if isinstance(f, ast.Attribute) and f.attr == "get" and self._is(f.value, self.kwarg) \
+                and len(node.args) == 2 and not node.keywords and isinstance(node.args[0], ast.Name):
+            # opts.get(name, d) of a name: the keyword whose key it equals, in the call's order, else d
+            chosen = self.visit(node.args[1])
+            for key in reversed(self.keywords):
+                test = ast.Compare(ast.Name(node.args[0].id, ast.Load()), [ast.Eq()], [ast.Constant(key)])
+                chosen = ast.IfExp(test, self._var(key), chosen)
+            return ast.fix_missing_locations(ast.copy_location(chosen, node))
         if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and self._is(node.args[0], self.vararg):
             return ast.copy_location(ast.Constant(len(self.positional)), node)
         viewed = self._view(node)
@@ -320,51 +357,16 @@ class _Spread(ast.NodeTransformer):
         keywords = []
         for k in node.keywords:
             if k.arg is None and self._is(k.value, self.kwarg):
-                keywords += [ast.keyword(n, ast.Name(n, ast.Load())) for n in self.keywords]
+                keywords += [ast.keyword(n, self._var(n)) for n in self.keywords]
             else:
                 keywords.append(k)
         node.keywords = keywords
         node = self.generic_visit(node)
         args = []
         for arg in node.args:
-            spread = _literal(arg.value) if isinstance(arg, ast.Starred) else None
+            spread = literal_items(arg.value) if isinstance(arg, ast.Starred) else None
             args += spread if spread is not None else [arg]
         node.args = args
-        return node
-
-
-def _literal(node) -> list | None:
-    """The items of a tuple/list display, or of a comprehension over one (unrolled); else None."""
-    if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
-        return node.elts
-    if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
-        gen = node.generators[0]
-        items = _literal(gen.iter)
-        if items is None or gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
-            return None
-        return [_Substitute(gen.target.id, item).visit(copy.deepcopy(node.elt)) for item in items]
-    return None
-
-
-class _Bind(ast.NodeTransformer):
-    """Reads of the loop's names as the item's key (a constant) or parameter (a name)."""
-
-    def __init__(self, values: dict):
-        self.values = values
-
-    def visit_Name(self, node):
-        if node.id in self.values:
-            return ast.copy_location(copy.deepcopy(self.values[node.id]), node)
-        return node
-
-
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, name, value):
-        self.name, self.value = name, value
-
-    def visit_Name(self, node):
-        if node.id == self.name and isinstance(node.ctx, ast.Load):
-            return copy.deepcopy(self.value)
         return node
 
 

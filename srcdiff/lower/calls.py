@@ -53,8 +53,10 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:
         return call_nested(lower, node, state.lambdas[callee.id], target)
     func = static_value(state, callee)
-    if func is MISSING and static_parameter(state, callee) is not None:  # def f(x, act=np.tanh): act(x)
+    chosen = func is MISSING and static_parameter(state, callee) is not None  # def f(x, act=np.tanh): act(x)
+    if chosen:
         func = _parameter_function(state, callee)
+    if chosen or isinstance(callee, ast.Call) and func is not MISSING:  # (getattr(np, name)(x) too)
         spelled = _spelling(func)
         if spelled is not None:  # the generated code names the function, as if the user had
             node = ast.copy_location(ast.Call(ast.copy_location(spelled, callee), node.args, node.keywords), node)

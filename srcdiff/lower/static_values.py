@@ -9,6 +9,7 @@ takes its value for the variant being lowered (`lowerer.lower_specialised`).
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 
 import numpy as np
@@ -54,7 +55,28 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
             return class_number(state, base, node.attr)  # ``Physics.G``: a number of a class, as written
     if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
         return _function_item(state, node, record)
+    if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords:
+        return _module_function(state, node, record)
     return MISSING
+
+
+def _module_function(state: LoweringState, node: ast.Call, record: bool):
+    """``getattr(np, name)``: the function a module holds under a constant name (or a static
+    parameter's value, the gradient specialised on it), else MISSING."""
+    if static_value(state, node.func, record) is not builtins.getattr:
+        return MISSING
+    base = static_value(state, node.args[0], record)
+    if not isinstance(base, type(ast)):
+        return MISSING
+    try:
+        value = getattr(base, constant(state, node.args[1]), MISSING)
+    except StaticParameter:
+        raise
+    except (SrcDiffError, TypeError):
+        if state.facts.statics_known or static_parameter(state, node.args[1]) is None:
+            return MISSING
+        value = getattr(base, "negative", MISSING)  # (learning which parameters are static: any function)
+    return value if callable(value) and not isinstance(value, type) else MISSING
 
 
 def _function_item(state: LoweringState, node: ast.Subscript, record: bool):

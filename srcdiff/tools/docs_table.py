@@ -34,6 +34,16 @@ A frozen SciPy law (`d = stats.gamma(a, scale=s)`, then `d.logpdf(x)`, `d.cdf(x)
 method below with the frozen arguments after the method's own (kept as they were when `d` was
 made); the moments `mean()`, `var()` and `std()` of `norm`, `expon`, `laplace`, `gamma`, `chi2`,
 `beta`, `lognorm` and `poisson` (`stats.gamma.mean(a, scale=s)`, `d.var()`) are their closed forms.
+
+Some calls taking a function or an index helper are read, right after parsing, as the spelling
+they stand for (frontend/idiom_calls.py): `math.dist(p, q)` is `math.hypot` of the differences
+(of points written out) or `math.sqrt(sum((u - v) ** 2 ...))`; `np.piecewise(x, conds, funcs)` of
+elementwise lambdas, ufuncs and numbers is nested `np.where`s (NumPy's last true condition wins);
+`K[np.ix_(rows, cols)]` (read, or written with `+=`) indexes with `np.asarray(rows)[:, None]` and
+`np.asarray(cols)`; `np.vectorize(f)(x)` of a function of yours that returns no int (or with
+`otypes=[float]`) is `f` of each number, reshaped; `np.apply_along_axis(f, axis, A)` of a 2-D `A`
+is `np.array([f(r) for r in A])` (axis 1) or its transpose over `A.T` (axis 0); and
+`getattr(np, name)` is the function NumPy holds under that name (a static argument).
 """
 
 

@@ -82,7 +82,7 @@ def while_any_after_a_call(x):
 @pytest.mark.parametrize("func, args, words", [
     (while_any_after_a_call, (np.array([0.5, 3.0]),), "condition"),
     (multi_dot_of_a_changed_list, (np.ones((2, 3)), np.ones((3, 2))), "multi_dot"),
-    (map_kept_in_a_name, (0.7,), "ambda"),
+    (map_kept_in_a_name, (0.7,), "iterator read again"),
     (replace_of_an_argument, (Layer(np.ones((3, 2))), np.ones((4, 3))), "dataclasses.replace"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_what_the_rewrites_do_not_cover_is_refused_at_its_line(func, args, words):

@@ -99,26 +99,20 @@ def test_vmap_of_a_gradient_with_a_tape(f, args):
 # generator, a parameter tree passed whole to a local function, np.ix_ in-place assembly,
 # scipy.stats.weibull_min, np.cov(rowvar=False), a local alias of a library function (N = norm.cdf).
 # (reach12a/b: list +, islice, operator overloading, partials of bound methods, memo dicts; numba12:
-# numba-only refusals.)
+# numba-only refusals; idioms14: np.piecewise of lambdas, np.vectorize, zip_longest, min with key=, np.ix_
+# assembly, getattr(np, name), match with mapping patterns.)
 
 REFUSED_CODE = [
     ("object_built_inside", idioms.match_class, (np.array([0.2, -0.1]), R.normal(size=5))),
     ("layer_class_super", idioms.inheritance_container, ([0.5 * R.normal(size=(3, 3))] * 2, R.normal(size=3))),
     ("classmethod_of_a_dict", idioms.cached_property_model, ({"A": R.normal(size=(3, 3)), "b": R.normal(size=3)},
                                                              R.normal(size=3))),
-    ("match_mapping", idioms.match_mapping, (R.normal(size=5), R.normal(size=5))),
-    ("getattr_numpy", idioms.getattr_numpy, (R.normal(size=(3, 2)), R.normal(size=(4, 3)))),
     ("enum_keyed_functions", idioms.enum_auto_dispatch, (R.normal(size=4), R.normal(size=4))),
-    ("np_vectorize", conveniences.np_vectorize, (R.normal(size=5),)),
-    ("np_piecewise_lambdas", conveniences.np_piecewise, (R.normal(size=6),)),
-    ("itertools_zip_longest", idioms.zip_longest_weights, (R.normal(size=4),)),
     ("itertools_groupby", idioms.groupby_static, (R.normal(size=6),)),
-    ("min_with_key", idioms.min_key_select, (np.array([1.2, 0.4, -0.5, 0.9]),)),
     ("list_of_rows", idioms.de_casteljau, (R.normal(size=8),)),
     ("generator_of_generator", idioms.generator_pipeline, (R.normal(size=5),)),
     ("tree_to_local_function", conveniences.dict_sgd_step, ({"w": R.normal(size=3), "b": 0.1}, R.normal(size=(6, 3)),
                                                       R.normal(size=6))),
-    ("ix_assembly", wave.truss_compliance, (1.0 + 0.2 * np.abs(R.normal(size=7)), wave.NODES, wave.BARS, wave.LOAD)),
     ("weibull_min", models.weibull_scipy, (np.array([0.3, 0.5]), np.array([0.5, 1.2, 2.0, 3.1, 0.7]),
                                            np.array([1.0, 1, 0, 1, 0]))),
     ("library_function_alias", finance.garman_kohlhagen, (np.array([1.05, 1.1, 1.2]),)),

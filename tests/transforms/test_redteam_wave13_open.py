@@ -138,28 +138,25 @@ def test_vmap_of_grad_refusal_names_the_users_line(f, args):
 
 # ---- 3. reasonable code still refused, each at the user's line (OPEN) ---------------------------------------
 # One program each from the wave.  Others work on lists, partials of methods and scipy.stats (reach12a/b)
-# and on numba-only refusals (numba12): not repeated here.
+# and on numba-only refusals (numba12), math.dist, zip_longest, **weights.get(name, d) and loops over
+# np.unique (idioms14): not repeated here.
 
 R = np.random.default_rng(13)
 REFUSED_CODE = [
-    ("kwargs_get", library.helper_library_loss, (R.normal(size=3), R.normal(size=(6, 3)), R.normal(size=6))),
     ("enum_from_config", library.enum_config_mlp, (R.normal(size=3), R.normal(size=(5, 3)), {"activation": "swish"})),
     ("init_that_computes", library.class_projectile_range, (12.0,)),
     ("method_updates_self", library.classmethod_account, (50.0,)),
     ("closure_factory", library.closure_soft_clip, (R.normal(size=5),)),
     ("clamping_decorator", library.decorated_clamped_loss, (np.array([0.3, -2.0, 1.0, 2.5]),)),
     ("lambda_sort_key", library.sorted_key_tuples, (R.normal(size=5),)),
-    ("zip_longest", library.starmap_zip_longest, (R.normal(size=4), R.normal(size=3))),
     ("lru_cache_weights", library.lru_cache_smoothing, (R.normal(size=6),)),
     ("scipy_linalg_expm", library.linalg_expm_rotation, (0.4,)),
     ("scipy_linalg_lu", library.linalg_lu_solve, (R.normal(size=(3, 3)) + 3 * np.eye(3), R.normal(size=3))),
-    ("np_unique_loop", data.unique_group_means, (R.normal(size=8), np.array([2, 0, 1, 0, 2, 2, 1, 0]))),
     ("np_histogram_weights", data.histogram_weights,
      (R.uniform(0.5, 1.5, size=10), R.normal(size=10), np.linspace(-3.0, 3.0, 5))),
     ("np_unique_values", data.unique_values_weighted, (R.normal(size=6),)),
     ("interp_knots", geometry.polyline_length_resample,
      (np.cumsum(np.abs(R.normal(size=(5, 2))), axis=0), R.uniform(0.05, 0.95, size=4))),
-    ("math_dist", geometry.circumradius, (np.array([[0.0, 0.0], [2.0, 0.3], [0.7, 1.6]]),)),
     ("irfft", geometry.zero_pad_irfft, (R.normal(size=4),)),
     ("strided_view_write", points.strided_view_write, (R.normal(size=6),)),
     ("reshape_view_scale", points.reshape_view_scale, (R.normal(size=6),)),
