@@ -26,7 +26,7 @@ from .opaque import opaque
 from .point_guards import lower_guarded_where
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_dicts import lower_dict_get
-from .static_values import StaticParameter, static_parameter, static_value
+from .static_values import StaticParameter, as_written, static_parameter, static_value
 from .user_calls import is_user_function, user_call
 
 
@@ -59,6 +59,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         if spelled is not None:  # the generated code names the function, as if the user had
             node = ast.copy_location(ast.Call(ast.copy_location(spelled, callee), node.args, node.keywords), node)
             callee = node.func
+    if func is not MISSING and isinstance(callee, ast.Subscript):  # ACTS[name], name a static parameter's
+        # alias (a loop over a flattened tuple): the generated code spells the key as its value
+        callee = ast.copy_location(ast.Subscript(callee.value, as_written(state, callee.slice), ast.Load()), callee)
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")
