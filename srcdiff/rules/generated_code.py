@@ -65,9 +65,10 @@ def _unbroadcast_templates(static, operand_shapes):
 
 
 def _index_add_templates(static, operand_shapes):
-    value = operand_shapes["value"]
-    part = "index_read(g, index)"
-    return {"base": "g", "value": part if value.known and not value.scalar else f"unbroadcast({part}, value)"}
+    # the value may have been broadcast into the positions written (``np.add.at(A, rows, v)``, v one
+    # row of A): what it reads back is summed to its shape (a no-op where the shapes agree, as in the
+    # scatters srcdiff's own code writes)
+    return {"base": "g", "value": "unbroadcast(index_read(g, index), value)"}
 
 
 KINK = {"value": "kink(condition, g, x, y, axis)", "x": "kink_nan(condition, g, axis)",

@@ -126,3 +126,22 @@ NUMPY14 = [
     ("w14_builtin_sum_max", builtin_sum_max, lambda r: (M(r, 5),), 0),
     ("w14_outer_inner", outer_inner, lambda r: (M(r, 3), M(r, 4)), 0),
 ]
+
+
+def add_at_row_broadcast(v, rows=(0, 2, 2)):
+    A = np.zeros((3, 2))
+    np.add.at(A, list(rows), v)
+    return np.sum(np.sin(A) * np.arange(6.0).reshape(3, 2))
+
+
+def scatter_histogram(w, bins):
+    h = np.zeros(4)
+    np.add.at(h, bins, w)
+    return -np.sum(h / h.sum() * np.log(h / h.sum()))
+
+
+NUMPY14 += [
+    ("w14_add_at_row_broadcast", add_at_row_broadcast, lambda r: (M(r, 2),), 0),
+    ("w14_scatter_histogram", scatter_histogram,
+     lambda r: (r.uniform(0.5, 1.5, size=7), np.array([0, 1, 1, 2, 3, 3, 3])), 0),
+]

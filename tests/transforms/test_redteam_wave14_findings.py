@@ -227,3 +227,49 @@ def test_row_written_as_a_list_hessian(f, args, wrt):
 @pytest.mark.parametrize("f, args, wrt", LIST_ROWS, ids=[f.__name__ for f, _, _ in LIST_ROWS])
 def test_row_written_as_a_list_every_transformation(f, args, wrt):
     assert_every_transformation(_program(f, *args, wrt=wrt))
+
+
+# ---- 5. SILENT WRONG: np.add.at with a value broadcast into the positions it adds to -------------------------
+# ``np.add.at(A, [0, 2, 2], v)`` with v one row of A (NumPy broadcasts it into each row written): the
+# gradient with respect to v read the rows back without summing them: a (3, 2) "gradient" for a v of shape
+# (2,), silently, its values the rows' (grad, value_and_grad, vjp); ``np.add.at(A, (slice(None), 0), v)``
+# with v of shape (1,) likewise; hessian crashed.  FIXED: rules/generated_code.py sums what index_add's
+# value reads back to the value's shape (a no-op where they agree, as in srcdiff's own scatters).
+
+
+def add_at_row_broadcast(v):
+    A = np.zeros((3, 2))
+    np.add.at(A, [0, 2, 2], v)
+    return np.sum(np.sin(A) * np.arange(6.0).reshape(3, 2))
+
+
+def add_at_column_one(v):
+    A = np.ones((3, 2))
+    np.add.at(A, (slice(None), 0), v)
+    return np.sum(A ** 3)
+
+
+def subtract_at_repeated_one(v):
+    a = np.ones(4)
+    np.subtract.at(a, [0, 3, 3], v[:1] * v[1])
+    return np.sum(a ** 3)
+
+
+ADD_AT = [(add_at_row_broadcast, (np.array([0.3, -0.8]),)), (add_at_column_one, (np.array([0.5]),)),
+          (subtract_at_repeated_one, (np.array([0.5, 0.2]),))]
+
+
+@pytest.mark.parametrize("f, args", ADD_AT, ids=[f.__name__ for f, _ in ADD_AT])
+def test_add_at_broadcast_value(f, args):
+    want = central_difference(f, args, 0)
+    got = srcdiff.grad(f)(*args)
+    assert got.shape == args[0].shape
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(srcdiff.vjp(f, *args)[1](1.0), want, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(srcdiff.hessian(f)(*args), hessian_difference(f, args), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("f, args", ADD_AT, ids=[f.__name__ for f, _ in ADD_AT])
+def test_add_at_broadcast_value_every_transformation(f, args):
+    assert_every_transformation(_program(f, *args))
