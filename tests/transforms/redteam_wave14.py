@@ -11,9 +11,12 @@ attention, naive 2-D convolution, max pooling by reshape, a NamedTuple autoencod
 signal processing, finance and geometry are in redteam_wave14_physics.py; special points, float32,
 Python idioms, scipy and arrays made from computed shapes in redteam_wave14_points.py; broadcasts of
 values whose axes are not known before the code runs in redteam_wave14_shapes.py, NumPy spellings
-with a trap (an index written twice, np.cumprod through a zero, where=) in redteam_wave14_numpy.py.
+with a trap (an index written twice, np.cumprod through a zero, where=) in redteam_wave14_numpy.py,
+arrays joined from pieces of axes not known before the code runs in redteam_wave14_joins.py, library
+calls with their less common arguments (axis, keepdims, weights, prepend, initial) in
+redteam_wave14_rules.py.
 
-`WAVE14` holds all five: ``(name, function, make, wrt)`` as in redteam_programs.py, every name
+`WAVE14` holds all seven: ``(name, function, make, wrt)`` as in redteam_programs.py, every name
 ``w14_…``.
 """
 
@@ -440,11 +443,13 @@ NETS14 = [
 
 
 def _all():
+    from .redteam_wave14_joins import JOINS14
     from .redteam_wave14_numpy import NUMPY14
     from .redteam_wave14_physics import PHYSICS14
     from .redteam_wave14_points import POINTS14
+    from .redteam_wave14_rules import RULES14
     from .redteam_wave14_shapes import SHAPES14
-    return OPTIM14 + PROB14 + NETS14 + PHYSICS14 + POINTS14 + SHAPES14 + NUMPY14
+    return OPTIM14 + PROB14 + NETS14 + PHYSICS14 + POINTS14 + SHAPES14 + NUMPY14 + JOINS14 + RULES14
 
 
 WAVE14 = _all()
