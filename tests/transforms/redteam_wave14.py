@@ -14,9 +14,10 @@ values whose axes are not known before the code runs in redteam_wave14_shapes.py
 with a trap (an index written twice, np.cumprod through a zero, where=) in redteam_wave14_numpy.py,
 arrays joined from pieces of axes not known before the code runs in redteam_wave14_joins.py, library
 calls with their less common arguments (axis, keepdims, weights, prepend, initial) in
-redteam_wave14_rules.py.
+redteam_wave14_rules.py, Python idioms around a numeric core (assert, isinstance, functools.reduce,
+nonlocal, np.errstate, starred unpacking) in redteam_wave14_idioms.py.
 
-`WAVE14` holds all seven: ``(name, function, make, wrt)`` as in redteam_programs.py, every name
+`WAVE14` holds all eight: ``(name, function, make, wrt)`` as in redteam_programs.py, every name
 ``w14_…``.
 """
 
@@ -443,13 +444,14 @@ NETS14 = [
 
 
 def _all():
+    from .redteam_wave14_idioms import IDIOMS14
     from .redteam_wave14_joins import JOINS14
     from .redteam_wave14_numpy import NUMPY14
     from .redteam_wave14_physics import PHYSICS14
     from .redteam_wave14_points import POINTS14
     from .redteam_wave14_rules import RULES14
     from .redteam_wave14_shapes import SHAPES14
-    return OPTIM14 + PROB14 + NETS14 + PHYSICS14 + POINTS14 + SHAPES14 + NUMPY14 + JOINS14 + RULES14
+    return OPTIM14 + PROB14 + NETS14 + PHYSICS14 + POINTS14 + SHAPES14 + NUMPY14 + JOINS14 + RULES14 + IDIOMS14
 
 
 WAVE14 = _all()
