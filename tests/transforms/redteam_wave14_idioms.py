@@ -4,7 +4,8 @@ dtype=float)`` and ``x.astype(float)``, ``float(np.sum(x))`` fed to ``math``, ``
 ``sum(..., start)``, ``sorted(..., reverse=True)`` of numbers, ``del`` of a temporary, a global
 constant table, ``nonlocal`` in a nested helper, an f-string in a raised error, a ``with
 np.errstate(...)`` block, ``np.errstate`` around a guarded log, ``enumerate(..., start=1)``, tuple
-unpacking with a starred name, and ``any`` / ``all`` over comparisons.  See redteam_wave14.py.
+unpacking with a starred name, ``any`` / ``all`` over comparisons, generator
+functions (one used twice, one over windows), a dict comprehension and a set of indices.  See redteam_wave14.py.
 """
 
 from __future__ import annotations
@@ -101,6 +102,36 @@ def any_all_checks(x):
     return 0.0
 
 
+def _pairs(x):
+    for i in range(len(x) - 1):
+        yield x[i] * x[i + 1]
+
+
+def generator_used_twice(x):
+    return sum(_pairs(x)) + max(_pairs(x))
+
+
+def _windows(x, k):
+    i = 0
+    while i + k <= len(x):
+        yield x[i:i + k]
+        i += 1
+
+
+def generator_windows(x):
+    return sum(np.sum(w) ** 2 for w in _windows(x, 3))
+
+
+def dict_comprehension_powers(x):
+    d = {k: x[i] ** (i + 1) for i, k in enumerate("abc")}
+    return d["a"] * d["c"] + sum(d.values())
+
+
+def set_of_indices(x):
+    idx = sorted({0, 2, 1} | {2})
+    return sum(x[i] ** 2 for i in idx)
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -120,4 +151,8 @@ IDIOMS14 = [
     ("w14_enumerate_start", enumerate_start, lambda r: (M(r, 3),), 0),
     ("w14_starred_unpacking", starred_unpacking, lambda r: (M(r, 4),), 0),
     ("w14_any_all_checks", any_all_checks, lambda r: (M(r, 3),), 0),
+    ("w14_generator_used_twice", generator_used_twice, lambda r: (M(r, 4),), 0),
+    ("w14_generator_windows", generator_windows, lambda r: (M(r, 5),), 0),
+    ("w14_dict_comprehension_powers", dict_comprehension_powers, lambda r: (M(r, 3),), 0),
+    ("w14_set_of_indices", set_of_indices, lambda r: (M(r, 3),), 0),
 ]
