@@ -78,6 +78,14 @@ def row_slice_cube(x, y):
     return np.sum((x[:1] - y[:, None]) ** 3)
 
 
+def slice_of_length_one(x, y):  # x has two items: x[1:] has one, and broadcasts against y
+    return np.sum((x[1:] - y) ** 2) + np.sum((np.diff(x) * y) ** 2)
+
+
+def rows_after_the_first(X, y):
+    return np.sum((X[1:, :] - y[:, None]) ** 2)
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -98,4 +106,6 @@ SHAPES14 = [
     ("w14_last_column_square_sum", last_column_square_sum, lambda r: (M(r, 3, 2), M(r, 5)), 0),
     ("w14_slice_squared_mean", slice_squared_mean, lambda r: (M(r, 3, 3), M(r, 4)), 0),
     ("w14_row_slice_cube", row_slice_cube, lambda r: (M(r, 3, 2), M(r, 4)), 0),
+    ("w14_slice_of_length_one", slice_of_length_one, lambda r: (M(r, 2), M(r, 3)), 0),
+    ("w14_rows_after_the_first", rows_after_the_first, lambda r: (M(r, 2, 2), M(r, 2)), 0),
 ]
