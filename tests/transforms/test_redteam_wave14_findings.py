@@ -301,3 +301,41 @@ def test_float32_gradients_stay_float32(program):
         matrix.assert_float32_stays_float32(program)
     except srcdiff.SrcDiffError as exc:
         assert exc.location is not None and "redteam_wave14" in str(exc), exc
+
+
+# ---- 6. REFUSED: an index made a list by ``list(idx)`` ------------------------------------------------------
+# ``out[list(idx)] += x`` (idx a tuple parameter) was refused naming a generated list ("the list t8 cannot be
+# used here: setitem does not take a list"), and the Hessian of ``X[:, list(idx)]`` met the list inside the
+# scatter's index tuple.  NumPy reads a list index as the array it makes; FIXED: lower/subscripts.py does so
+# too (an index that repeats a position is then refused as NumPy's own trap, at the line).
+
+
+def list_index_write(x, idx=(0, 2, 1)):
+    out = np.zeros(4)
+    out[list(idx)] += x * x
+    return np.sum(np.sin(out) * np.arange(1.0, 5.0))
+
+
+def list_index_columns(X, idx=(0,)):
+    cols = X[:, list(idx)]
+    return np.sum((X - cols) ** 2 + X * cols)
+
+
+def list_index_repeated(x, idx=(0, 2, 2)):
+    out = np.zeros(4)
+    out[list(idx)] += x
+    return np.sum(out ** 2)
+
+
+@pytest.mark.parametrize("f, args", [(list_index_write, (np.array([0.3, -1.1, 0.7]),)),
+                                     (list_index_columns, (_R.normal(size=(3, 3)),))],
+                         ids=["write", "columns"])
+def test_list_made_index(f, args):
+    np.testing.assert_allclose(srcdiff.grad(f)(*args), central_difference(f, args, 0), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(srcdiff.hessian(f)(*args), hessian_difference(f, args), rtol=1e-5, atol=1e-5)
+
+
+def test_list_made_index_repeating_a_position_is_refused_at_the_line():
+    with pytest.raises(srcdiff.SrcDiffError, match="repeats a position") as info:
+        srcdiff.grad(list_index_repeated)(np.array([0.3, -1.1, 0.7]))
+    assert HERE in str(info.value)
