@@ -307,7 +307,8 @@ def test_float32_gradients_stay_float32(program):
 # ``out[list(idx)] += x`` (idx a tuple parameter) was refused naming a generated list ("the list t8 cannot be
 # used here: setitem does not take a list"), and the Hessian of ``X[:, list(idx)]`` met the list inside the
 # scatter's index tuple.  NumPy reads a list index as the array it makes; FIXED: lower/subscripts.py does so
-# too (an index that repeats a position is then refused as NumPy's own trap, at the line).
+# too (an index that repeats a position is then refused as NumPy's own trap, at the line), and so does
+# lower/ufunc_at.py for np.add.at's index parts (``np.add.at(A, list(rows), v)`` met a list in a list).
 
 
 def list_index_write(x, idx=(0, 2, 1)):
@@ -327,9 +328,17 @@ def list_index_repeated(x, idx=(0, 2, 2)):
     return np.sum(out ** 2)
 
 
+def list_index_add_at(v, rows=(0, 2, 2)):
+    A = np.zeros((3, 2))
+    np.add.at(A, list(rows), v)
+    np.add.at(A, [r for r in rows if r > 0], 0.5 * v)
+    return np.sum(np.sin(A) * np.arange(6.0).reshape(3, 2))
+
+
 @pytest.mark.parametrize("f, args", [(list_index_write, (np.array([0.3, -1.1, 0.7]),)),
-                                     (list_index_columns, (_R.normal(size=(3, 3)),))],
-                         ids=["write", "columns"])
+                                     (list_index_columns, (_R.normal(size=(3, 3)),)),
+                                     (list_index_add_at, (np.array([0.3, -0.8]),))],
+                         ids=["write", "columns", "add_at"])
 def test_list_made_index(f, args):
     np.testing.assert_allclose(srcdiff.grad(f)(*args), central_difference(f, args, 0), rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(srcdiff.hessian(f)(*args), hessian_difference(f, args), rtol=1e-5, atol=1e-5)
