@@ -91,12 +91,14 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
 
 def _parameter_function(state, callee: ast.Name):
     """The function a parameter holds (its argument, or its default), for a gradient
-    specialised on it (frontend/statics.py): lowering asks for it as for ``axis=axis``."""
-    if state.statics is None or callee.id not in state.statics:
-        raise StaticParameter(callee.id, callee, state.error(
+    specialised on it (frontend/statics.py): lowering asks for it as for ``axis=axis``.  A name
+    bound to the parameter (``f = act``) stands for it."""
+    parameter = static_parameter(state, callee) or callee.id
+    if state.statics is None or parameter not in state.statics:
+        raise StaticParameter(parameter, callee, state.error(
             callee, f"cannot tell which function {callee.id} is",
-            f"differentiate through srcdiff.grad, which specialises the gradient on the function {callee.id} holds"))
-    func = state.statics[callee.id]
+            f"differentiate through srcdiff.grad, which specialises the gradient on the function {parameter} holds"))
+    func = state.statics[parameter]
     if not callable(func):  # (a helper's parameter its caller passes a value srcdiff cannot see)
         raise state.error(callee, f"cannot tell which function {callee.id} is",
                           "call a function by a name defined at module level, or pass it as an argument "

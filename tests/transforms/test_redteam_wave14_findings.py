@@ -348,3 +348,51 @@ def test_list_made_index_repeating_a_position_is_refused_at_the_line():
     with pytest.raises(srcdiff.SrcDiffError, match="repeats a position") as info:
         srcdiff.grad(list_index_repeated)(np.array([0.3, -1.1, 0.7]))
     assert HERE in str(info.value)
+
+
+# ---- 7. CRASH: a static parameter read through another name (``ax = axis``, ``f = act``) ------------------------
+# The class of finding 2, without a loop: ``ax = axis`` then ``np.sum(x, axis=ax)``, or ``f = act`` then
+# ``f(x)``, crashed every transformation (ValueError: 'ax' is not in list): the alias was taken for a
+# parameter of its own name.  FIXED with finding 2: the parameter the name is bound to is specialised on.
+
+
+def _soft(z):
+    return np.logaddexp(0.0, z)
+
+
+def alias_axis(x, axis=1):
+    ax = axis
+    return np.sum(np.sum(x ** 2, axis=ax) ** 2)
+
+
+def alias_function(x, act=np.tanh):
+    f = act
+    return np.sum(f(x) ** 2)
+
+
+def alias_user_function(x, act=_soft):
+    g = act
+    return np.sum(g(x) ** 2)
+
+
+def alias_keepdims(X, keep=True, axis=0):
+    k, a = keep, axis
+    return np.sum((X - X.mean(axis=a, keepdims=k)) ** 2)
+
+
+ALIASES = [alias_axis, alias_function, alias_user_function, alias_keepdims]
+
+
+@pytest.mark.parametrize("f", ALIASES)
+def test_static_parameter_through_an_alias(f):
+    x = _R.normal(size=(3, 2))
+    want = central_difference(f, (x,), 0)
+    np.testing.assert_allclose(srcdiff.grad(f)(x), want, rtol=1e-6, atol=1e-8)
+    v = _R.normal(size=x.shape)
+    np.testing.assert_allclose(srcdiff.jvp(f, (x,), (v,))[1], np.sum(want * v), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("f", ALIASES)
+def test_static_parameter_through_an_alias_every_transformation(f):
+    assert_every_transformation(_program(f, _R.normal(size=(3, 2))))
