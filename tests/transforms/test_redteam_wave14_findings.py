@@ -335,10 +335,9 @@ def list_index_add_at(v, rows=(0, 2, 2)):
     return np.sum(np.sin(A) * np.arange(6.0).reshape(3, 2))
 
 
-@pytest.mark.parametrize("f, args", [(list_index_write, (np.array([0.3, -1.1, 0.7]),)),
-                                     (list_index_columns, (_R.normal(size=(3, 3)),)),
-                                     (list_index_add_at, (np.array([0.3, -0.8]),))],
-                         ids=["write", "columns", "add_at"])
+@pytest.mark.parametrize("f, args", _first_by_default([(list_index_write, (np.array([0.3, -1.1, 0.7]),)),
+                                                        (list_index_columns, (_R.normal(size=(3, 3)),)),
+                                                        (list_index_add_at, (np.array([0.3, -0.8]),))]))
 def test_list_made_index(f, args):
     np.testing.assert_allclose(srcdiff.grad(f)(*args), central_difference(f, args, 0), rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(srcdiff.hessian(f)(*args), hessian_difference(f, args), rtol=1e-5, atol=1e-5)
