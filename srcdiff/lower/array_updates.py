@@ -20,6 +20,7 @@ from ..rules.structural import setitem_rule
 from .decided import known_value
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
+from .lists import as_array
 from .state import LoweringState, parameter_names
 from .static_values import static_value
 from .subscripts import index_parts
@@ -29,6 +30,8 @@ def set_item_node(lower: ExpressionLowerer, target: ast.Subscript, old: Operand,
     """``name = old with old[target's index] = v``, as a `setitem` node."""
     state = lower.state
     spelled = ast.unparse(target)
+    if isinstance(v, Var) and state.is_list(v):  # J[i] = [c, s]: NumPy writes the array the list makes
+        v = as_array(state, v)
     inputs, kinds, parts = index_parts(lower, target)
     if any(kind == "newaxis" for kind, _ in kinds):
         raise state.error(target, f"writing through None in {spelled} is not supported",

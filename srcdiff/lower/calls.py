@@ -26,7 +26,7 @@ from .opaque import opaque
 from .point_guards import lower_guarded_where
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .static_dicts import lower_dict_get
-from .static_values import StaticParameter, static_parameter, static_value
+from .static_values import StaticParameter, as_written, static_parameter, static_value
 from .user_calls import is_user_function, user_call
 
 
@@ -61,6 +61,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         if spelled is not None:  # the generated code names the function, as if the user had
             node = ast.copy_location(ast.Call(ast.copy_location(spelled, callee), node.args, node.keywords), node)
             callee = node.func
+    if func is not MISSING and isinstance(callee, ast.Subscript):  # ACTS[name], name a static parameter's
+        # alias (a loop over a flattened tuple): the generated code spells the key as its value
+        callee = ast.copy_location(ast.Subscript(callee.value, as_written(state, callee.slice), ast.Load()), callee)
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")
@@ -90,12 +93,14 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
 
 def _parameter_function(state, callee: ast.Name):
     """The function a parameter holds (its argument, or its default), for a gradient
-    specialised on it (frontend/statics.py): lowering asks for it as for ``axis=axis``."""
-    if state.statics is None or callee.id not in state.statics:
-        raise StaticParameter(callee.id, callee, state.error(
+    specialised on it (frontend/statics.py): lowering asks for it as for ``axis=axis``.  A name
+    bound to the parameter (``f = act``) stands for it."""
+    parameter = static_parameter(state, callee) or callee.id
+    if state.statics is None or parameter not in state.statics:
+        raise StaticParameter(parameter, callee, state.error(
             callee, f"cannot tell which function {callee.id} is",
-            f"differentiate through srcdiff.grad, which specialises the gradient on the function {callee.id} holds"))
-    func = state.statics[callee.id]
+            f"differentiate through srcdiff.grad, which specialises the gradient on the function {parameter} holds"))
+    func = state.statics[parameter]
     if not callable(func):  # (a helper's parameter its caller passes a value srcdiff cannot see)
         raise state.error(callee, f"cannot tell which function {callee.id} is",
                           "call a function by a name defined at module level, or pass it as an argument "

@@ -262,9 +262,12 @@ def constant_items(state: LoweringState, node: ast.expr) -> tuple | None:
 
 
 def static_parameter(state: LoweringState, node: ast.expr) -> str | None:
-    """The parameter `node` names, unchanged since the call, or None."""
-    if isinstance(node, ast.Name) and any(state.env.get(node.id) is p for p in state.params):
-        return node.id
+    """The parameter `node` names, unchanged since the call, or None.  A name bound to a
+    parameter (``name = names_0``, a loop over a flattened tuple) gives that parameter's name:
+    the value is looked up by it."""
+    if isinstance(node, ast.Name):
+        bound = state.env.get(node.id)
+        return next((p.name for p in state.params if bound is p), None)
     return None
 
 

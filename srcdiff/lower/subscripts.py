@@ -15,6 +15,7 @@ from .emit import emit_rule
 from .enum_members import enum_member
 from .expressions import ExpressionLowerer
 from .joins import index_join_kind, lower_index_join
+from .lists import as_array
 from .opaque import opaque
 from .range_index import lower_range_index
 from .static_dicts import lower_dict_subscript
@@ -64,6 +65,10 @@ def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
             if isinstance(member, int):  # p[Axis.X] of an IntEnum member: the number it stands for here
                 operand = Const(int(member))
             operand = lower.expr(comp) if operand is None else operand
+            if isinstance(operand, Var) and lower.state.is_list(operand) and not lower.state.is_list(x):
+                # x[list(idx)]: NumPy reads a list index as the array it makes (and so does the
+                # generated code, whose scatters and higher derivatives take arrays, not lists)
+                operand = as_array(lower.state, operand)
             if isinstance(operand, Const):
                 if not isinstance(operand.value, int):
                     raise lower.state.error(node, f"index {operand.value!r} is not an integer")

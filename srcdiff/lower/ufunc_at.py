@@ -45,6 +45,7 @@ def lower_ufunc_at(lower, call: ast.Call) -> bool:
     if ufunc is np.subtract:
         value = ast.copy_location(ast.UnaryOp(ast.USub(), value), value)
     parts = index.elts if isinstance(index, ast.Tuple) else [index]  # a[rows, cols] or a[idx]
+    parts = [_as_array(p) for p in parts]
     helper = ast.Name("index_add", ast.Load())
     node = ast.copy_location(ast.Call(helper, [base, ast.List(list(parts), ast.Load()), value], []), call)
     out = lower_rule_call(lower.expressions, node, runtime.index_add, state.table.lookup(runtime.index_add),
@@ -55,6 +56,18 @@ def lower_ufunc_at(lower, call: ast.Call) -> bool:
     state.lambdas.pop(name, None)
     state.env[name] = out
     return True
+
+
+def _as_array(part: ast.expr) -> ast.expr:
+    """An index part made a list when run (``list(rows)``, a comprehension) as the array NumPy
+    makes of it: inside the list of index parts it would be a list in a list, which srcdiff's
+    scatter does not take."""
+    made = isinstance(part, ast.ListComp) or (
+        isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "list")
+    if not made:
+        return part
+    asarray = ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load())
+    return ast.copy_location(ast.Call(asarray, [part], []), part)
 
 
 __all__ = ["lower_ufunc_at"]

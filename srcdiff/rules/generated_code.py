@@ -8,6 +8,7 @@ the higher-order driver drops their calls before lowering a gradient.  (`set_ite
 table entries, whose facts lowering reads by function.)
 """
 
+from ..ir.shapes import UNKNOWN_DIM
 from . import list_helpers as lists
 from . import runtime, write_helpers
 from .table import FORMS, LINEAR, nograd, rule
@@ -56,17 +57,18 @@ def _prod_adjoint_tangents(static, operand_shapes):
 
 def _unbroadcast_templates(static, operand_shapes):
     a, like = operand_shapes["a"], operand_shapes["like"]
-    if a.known and like.known and a == like:
-        return {"a": "g"}  # nothing was summed
+    if a.known and like.known and a == like and UNKNOWN_DIM not in a.dims:
+        return {"a": "g"}  # nothing was summed (an axis of either length, "?", may have been)
     # g spread back over a's shape: a new, writable array, in g's floating dtype, whose shape
     # srcdiff reads from `a` when it differentiates this again
     return {"a": "g + zeros_like(a)"}
 
 
 def _index_add_templates(static, operand_shapes):
-    value = operand_shapes["value"]
-    part = "index_read(g, index)"
-    return {"base": "g", "value": part if value.known and not value.scalar else f"unbroadcast({part}, value)"}
+    # the value may have been broadcast into the positions written (``np.add.at(A, rows, v)``, v one
+    # row of A): what it reads back is summed to its shape (a no-op where the shapes agree, as in the
+    # scatters srcdiff's own code writes)
+    return {"base": "g", "value": "unbroadcast(index_read(g, index), value)"}
 
 
 KINK = {"value": "kink(condition, g, x, y, axis)", "x": "kink_nan(condition, g, axis)",

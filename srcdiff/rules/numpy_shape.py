@@ -93,8 +93,19 @@ def _stack_templates(static, operand_shapes):
     return {f"x{i}": f"np.take(g, {i}, axis=axis)" for i in range(len(operand_shapes))}
 
 
+def _hstack_ndims(operand_shapes) -> list:
+    """The operands' ndims as far as np.hstack's axis goes: it joins along axis 1 when its first
+    operand has two axes or more (every operand then has as many), else along axis 0 (every
+    operand then one axis at most), so any one operand's ndim decides for all
+    (``np.hstack([np.ones((n, 1)), x.reshape(n, 1)])``, the second's ndim unknown): where they
+    disagree, np.hstack raises before any adjoint runs."""
+    ndims = [s.ndim for s in operand_shapes.values()]
+    known = next((n for n in ndims if n is not None), None)
+    return ndims if known is None else [known] * len(ndims)
+
+
 def _hstack_templates(static, operand_shapes):
-    count, ndims = len(operand_shapes), [s.ndim for s in operand_shapes.values()]
+    count, ndims = len(operand_shapes), _hstack_ndims(operand_shapes)
     if None not in ndims and max(ndims) >= 2:
         sizes, axis = [f"np.shape(x{i})[1]" for i in range(count)], "1"
     elif None not in ndims:
@@ -140,7 +151,7 @@ def _derivable_stack(static, operand_shapes):
 
 
 def _derivable_hstack(static, operand_shapes):
-    count, ndims = len(operand_shapes), [s.ndim for s in operand_shapes.values()]
+    count, ndims = len(operand_shapes), _hstack_ndims(operand_shapes)
     if None in ndims:  # the axis is known only when run
         return _hstack_templates(static, operand_shapes)
     two = max(ndims) >= 2

@@ -363,6 +363,9 @@ SPECS = [
     S("srcdiff.rules.runtime.index_add", "index_add(x * x, (slice(None, None, None), np.array([1, 1])), y)",
       x=((2, 3), REAL), y=(None, REAL)),
     S("srcdiff.rules.runtime.index_add", "index_add(x, (x > 0.0,), np.sin(y))", x=((5,), REAL), y=(None, REAL)),
+    # a value broadcast into the rows it adds to (np.add.at(A, rows, v), v one row): summed back
+    S("srcdiff.rules.runtime.index_add", "index_add(x * x, (np.array([0, 2, 2]),), np.sin(y))", x=((3, 2), REAL),
+      y=((2,), REAL)),
     S("srcdiff.rules.runtime.index_read", "index_read(x, ([1, 1, 0],)) * y", x=((3,), REAL),
       y=((3,), REAL), sym=Sym("np.sum(index_read(x * y, (np.array([1, 1]),)) * y[:2])", "V, W")),
     S("srcdiff.rules.runtime.index_read", "index_read(x, (np.array([0, 1, 1]), slice(None, None, -1))) * y",

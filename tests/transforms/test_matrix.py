@@ -60,6 +60,12 @@ KNOWN = [
      "(expm1(x) / x written with its series there): docs/guarantees.md, 'An equality guard'"),
     ("hessian", "WRONG", "redteam:w13_hypot_guarded_zero", "OPEN: np.where(n > 0, ...) of a hypot at its zero "
      "gives the taken branch's Hessian (0, truth 2I); docs/guarantees.md, test_redteam_wave13_open.py"),
+    # the red team's fourteenth wave: NaN at a tie at second order, as docs/guarantees.md says
+    ("hessian", "WRONG", "redteam:w14_american_binomial_put", "NaN: the second derivative at a tie of np.maximum "
+     "(the at-the-money node of a binomial tree, K - S = 0 for every sigma) is NaN where the tie holds; "
+     "docs/guarantees.md"),
+    ("hessian", "WRONG", "redteam:w14_clip_touching_bound", "NaN: the second derivative of np.clip at its bound "
+     "(x ** 2 touching 0 at x = 0) is NaN at the tie; docs/guarantees.md"),
     # the numba column (-m slow runs it): no crash class left (every red team program and the
     # trace / full_like programs of its suite sample measured; an error numba's code raises is
     # raised again by the Python gradient, or refused at the line)
