@@ -98,6 +98,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         grids,
         guards,
         index_adds,
+        index_writes,  # noqa: F401  (registers set_item through an integer index array)
         integers,
         joins,
         kink_helpers,
@@ -110,6 +111,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         masks,
         missing,
         named_norms,
+        object_calls,
         optionals,
         pads,
         partitions,
@@ -154,7 +156,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
-                                                  partitions, exact_sums, fft_parts)
+                                                  partitions, exact_sums, fft_parts, object_calls)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -35,12 +35,14 @@ from . import (
     diagonals,
     exact_sums,
     grids,
+    index_writes,
     list_joins,
     list_sums,
     log_sums,
     masks,
     named_norms,
     nested_lists,
+    object_calls,
     optionals,
     pads,
     partitions,
@@ -57,7 +59,8 @@ from . import (
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
               "amax": "reduce_max", "amin": "reduce_min", "prod": "reduce_prod", "any": "reduce_any",
-              "all": "reduce_all", "var": "reduce_var", "std": "reduce_std"}
+              "all": "reduce_all", "var": "reduce_var", "std": "reduce_std",
+              **{f"nan{k}": f"reduce_nan{k}" for k in ("sum", "mean", "max", "min", "prod", "var", "std")}}
 METHODS = {"sum", "mean", "max", "min", "prod", "any", "all", "var", "std"}
 #: NumPy functions of (array, constant axis) numba takes without the axis -> missing.py's helper
 ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis", "argsort": "argsort_axis", "sort": "sort_axis"}
@@ -71,7 +74,7 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
     pieces.rewrite(func)
-    _index_lists(func)
+    index_writes.index_lists(func)
     nested_lists.rewrite(func)
     tuple_adjoints.split(func)
     written_parts = tuple_parts.rewrite(func)
@@ -92,33 +95,6 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
     return rewriter.helpers
-
-
-def _index_lists(func: ast.FunctionDef) -> None:
-    """``idx = [0, 0, 1]`` read only as an index (``x[idx]``, ``np.add.at(g, idx, v)``) as an
-    integer array: numba indexes by arrays, not lists.  A list put to any other use stays a
-    list (``idx * 2`` would mean another thing of an array)."""
-    made = {}
-    for node in ast.walk(func):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and isinstance(node.value, ast.List) and node.value.elts \
-                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.value.elts):
-            made.setdefault(node.targets[0].id, []).append(node)
-    if not made:
-        return
-    fine = set()
-    for node in ast.walk(func):
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name):
-            fine.add(id(node.slice))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
-                and len(node.args) == 3 and isinstance(node.args[1], ast.Name):
-            fine.add(id(node.args[1]))
-    for node in ast.walk(func):
-        if isinstance(node, ast.Name) and node.id in made and (len(made[node.id]) > 1 or (
-                isinstance(node.ctx, ast.Load) and id(node) not in fine)):
-            made.pop(node.id)
-    for (assign,) in made.values():
-        assign.value = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [assign.value], [])
 
 
 #: builtin types used as dtypes -> the NumPy scalar types numba takes in their place
@@ -270,7 +246,8 @@ class _Rewriter(ast.NodeTransformer):
         spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
             or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
-            or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node)
+            or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node) \
+            or object_calls.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node
