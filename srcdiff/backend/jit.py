@@ -90,6 +90,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         diagonals,
         einsum,
         exact_sums,
+        extremum_rows,
         fft_parts,
         first_call,
         float32_constants,
@@ -156,7 +157,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
-                                                  partitions, exact_sums, fft_parts, object_calls)
+                                                  partitions, exact_sums, fft_parts, object_calls, extremum_rows)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
