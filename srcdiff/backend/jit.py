@@ -113,6 +113,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         missing,
         named_norms,
         object_calls,
+        open_meshes,
         optionals,
         pads,
         partitions,
@@ -157,7 +158,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
-                                                  partitions, exact_sums, fft_parts, object_calls, extremum_rows)
+                                                  partitions, exact_sums, fft_parts, object_calls, extremum_rows,
+                                                  open_meshes)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -43,6 +43,7 @@ from . import (
     named_norms,
     nested_lists,
     object_calls,
+    open_meshes,
     optionals,
     pads,
     partitions,
@@ -74,6 +75,7 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
     pieces.rewrite(func)
+    meshes = open_meshes.rewrite(func)
     index_writes.index_lists(func)
     nested_lists.rewrite(func)
     tuple_adjoints.split(func)
@@ -81,6 +83,7 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     drawn = random_calls.rewrite(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
+    rewriter.helpers.update(meshes)
     if drawn:
         rewriter.helpers.update(("random_open", "random_draw"))
     if written_parts:
