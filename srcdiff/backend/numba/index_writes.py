@@ -20,7 +20,7 @@ import ast
 from numba import types
 
 from .naming import made, overload
-from .runtime import set_item
+from .runtime import add_at, set_item
 
 #: run-time helpers whose second argument is an index (set_item's is overloaded below)
 INDEXED = ("set_item", "zero_item", "add_at")
@@ -31,6 +31,7 @@ def index_lists(func: ast.FunctionDef) -> None:
     swap's ``B[[0, 1]] = ...``, whose written list is such a name in generated code) as an
     integer array: numba indexes by arrays, not lists.  A list put to any other use stays a
     list (``idx * 2`` would mean another thing of an array)."""
+    _inline_lists(func)
     lists = {}
     for node in ast.walk(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
@@ -44,11 +45,10 @@ def index_lists(func: ast.FunctionDef) -> None:
         if isinstance(node, ast.Subscript):  # ``x[idx]``, ``x[:, idx]``
             fine.update(id(e) for e in (node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
                         if isinstance(e, ast.Name))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
-                and len(node.args) == 3 and isinstance(node.args[1], ast.Name):
-            fine.add(id(node.args[1]))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in INDEXED \
-                and len(node.args) >= 2:  # ``B_1 = set_item(B, idx, v)``: a write through the list
+        elif isinstance(node, ast.Call) and len(node.args) >= 2 and (
+                isinstance(node.func, ast.Attribute) and node.func.attr == "at" and len(node.args) == 3
+                or isinstance(node.func, ast.Name) and node.func.id in INDEXED):
+            # ``np.add.at(g, (slice(None), idx), v)``, ``B_1 = set_item(B, idx, v)``: through the list
             index = node.args[1]
             fine.update(id(e) for e in (index.elts if isinstance(index, ast.Tuple) else [index])
                         if isinstance(e, ast.Name))
@@ -58,6 +58,35 @@ def index_lists(func: ast.FunctionDef) -> None:
             lists.pop(node.id)
     for (assign,) in lists.values():
         assign.value = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [assign.value], [])
+
+
+def _constant_ints(node) -> bool:
+    return isinstance(node, ast.List) and bool(node.elts) \
+        and all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts)
+
+
+def _inline_lists(func: ast.FunctionDef) -> None:
+    """A list of integer constants written in an index (``B[:, [2, 0]]``, ``set_item(B,
+    (slice(None), [0, 2]), v)``, ``np.ix_([0, 2], [1, 2])``) as an integer array: NumPy reads
+    it as one, numba takes only the array."""
+    def arrays(items: list) -> None:
+        for k, item in enumerate(items):
+            if _constant_ints(item):
+                items[k] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [item], [])
+    for node in ast.walk(func):
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.slice, ast.Tuple):
+                arrays(node.slice.elts)
+            elif _constant_ints(node.slice):
+                node.slice = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [node.slice], [])
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in INDEXED \
+                and len(node.args) >= 2:
+            if isinstance(node.args[1], ast.Tuple):
+                arrays(node.args[1].elts)
+            else:
+                arrays(node.args[1:2])
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "ix_":
+            arrays(node.args)
 
 
 def _integer_array(t) -> bool:
@@ -95,6 +124,33 @@ def _set_item_index_array(x, index, v):
                 "    y = x.copy()\n"
                 "    y[index] = v\n"
                 "    return y\n")
+
+
+@overload(add_at)
+def _add_at_index_array(a, index, v):
+    """``np.add.at(a, (slice(None), idx), v)`` (the adjoint of reading ``B[:, [2, 0]]``): for each
+    position of the one 1-D integer array, v's slice at that position added there; repeats
+    add again, as NumPy's."""
+    if not isinstance(a, types.Array) or not isinstance(index, types.BaseTuple) \
+            or not isinstance(v, (types.Number, types.Array)):
+        return None
+    parts = index.types
+    arrays = [k for k, p in enumerate(parts) if _integer_array(p)]
+    if len(arrays) != 1 or not all(_plain_part(p) for k, p in enumerate(parts) if k != arrays[0]) \
+            or len(parts) > a.ndim:
+        return None
+    (k,) = arrays
+    into = ", ".join("p" if d == k else f"index[{d}]" for d in range(len(parts)))
+    taken = ", ".join("j" if d == k else ":" for d, p in enumerate(parts) if not isinstance(p, types.Integer))
+    lines = ["def impl(a, index, v):", f"    picked = index[{k}]", f"    n = a.shape[{k}]"]
+    if isinstance(v, types.Array):
+        lines.append("    w = np.broadcast_to(v, a[index].shape)")
+    lines += ["    for j in range(picked.shape[0]):",
+              "        p = picked[j] + n if picked[j] < 0 else picked[j]",
+              "        if p < 0 or p >= n:",
+              "            raise IndexError('index out of bounds in np.add.at')",
+              f"        a[{into}] += {f'w[{taken}]' if isinstance(v, types.Array) else 'v'}"]
+    return made("\n".join(lines) + "\n")
 
 
 HELPERS = ()

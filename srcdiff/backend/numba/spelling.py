@@ -75,8 +75,8 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
     pieces.rewrite(func)
-    meshes = open_meshes.rewrite(func)
     index_writes.index_lists(func)
+    meshes = open_meshes.rewrite(func)
     nested_lists.rewrite(func)
     tuple_adjoints.split(func)
     written_parts = tuple_parts.rewrite(func)
