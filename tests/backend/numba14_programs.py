@@ -3,12 +3,15 @@
 swaps and permutations through index lists (``B[[0, 1]] = B[[1, 0]]``), NaN-skipping
 reductions along an axis (``np.nanmean(X, axis=0)``), running extrema
 (``np.maximum.accumulate``) with reductions along axes, ``np.ix_`` blocks of a matrix,
-``int()``/``float()`` of strings, and ``numpy.polynomial``'s Gauss nodes.
+``int()``/``float()`` of strings, ``numpy.polynomial``'s Gauss nodes, and ``scipy.stats``'
+``laplace``, ``logistic``, ``cauchy`` and ``expon``.
 Table rows: (name, function, make_args(rng), wrt)."""
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.stats
+from scipy.stats import cauchy, expon
 
 # ---- np.diff along an axis, padded ----------------------------------------------------------------
 
@@ -175,6 +178,27 @@ def hermite_expectation(mu, n=8):
     return np.sum(wts * np.tanh(z)) / np.sqrt(np.pi)
 
 
+# ---- scipy.stats' location-scale laws of closed forms ------------------------------------------
+
+
+def logistic_regression_logcdf(w, X, y):
+    z = X @ w
+    return -np.sum(scipy.stats.logistic.logcdf(y * z)) + 0.1 * np.sum(scipy.stats.logistic.logpdf(w, 0.0, 2.0))
+
+
+def laplace_and_logistic_fit(loc, x):
+    return -np.sum(scipy.stats.laplace.logpdf(x, loc, 0.7) + scipy.stats.logistic.logsf(x - loc, scale=1.5))
+
+
+def cauchy_robust_loss(theta, x):
+    return -np.sum(cauchy.logpdf(x, loc=theta[0], scale=np.exp(theta[1]))) + np.sum(cauchy.cdf(x, theta[0]))
+
+
+def expon_survival(rate, t):
+    return -np.sum(expon.logpdf(t, scale=1.0 / rate)) - np.sum(expon.logsf(t + 0.5, 0.0, 1.0 / rate)) \
+        + np.sum(scipy.stats.laplace.cdf(t, 1.0, rate) + scipy.stats.laplace.sf(t, 0.5))
+
+
 def _m(r, *shape):
     return r.normal(size=shape)
 
@@ -211,4 +235,9 @@ PROGRAMS = [
     ("weights_from_config", weights_from_config, lambda r: (_m(r, 4),), 0),
     ("legendre_quadrature", legendre_quadrature, lambda r: (np.array([0.7, 2.0]),), 0),
     ("hermite_expectation", hermite_expectation, lambda r: (np.array([0.3, -0.5]),), 0),
+    ("logistic_regression_logcdf", logistic_regression_logcdf,
+     lambda r: (_m(r, 3), _m(r, 6, 3), np.sign(_m(r, 6))), 0),
+    ("laplace_and_logistic_fit", laplace_and_logistic_fit, lambda r: (_m(r, 4), _m(r, 4) + 0.3), 0),
+    ("cauchy_robust_loss", cauchy_robust_loss, lambda r: (np.array([0.2, -0.3]), _m(r, 5)), 0),
+    ("expon_survival", expon_survival, lambda r: (1.0 + np.abs(_m(r, 3)), np.abs(_m(r, 3)) + 0.1), 0),
 ]

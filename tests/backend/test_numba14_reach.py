@@ -73,7 +73,8 @@ def test_value_and_grad_jvp_vjp_under_numba(program):
 #: the Hessians run (second order compiles for tens of seconds): programs of each class
 HESSIANS = {"closed_polyline_length", "column_steps_from_zero", "swap_two_rows", "permute_columns",
             "nan_row_sums", "drawdown_of_returns", "running_minimum_rows", "spring_chain_block", "masked_block",
-            "indexed_by_names", "weights_from_config", "legendre_quadrature"}
+            "indexed_by_names", "weights_from_config", "legendre_quadrature", "logistic_regression_logcdf",
+            "expon_survival"}
 
 
 @pytest.mark.slow
@@ -87,7 +88,7 @@ def test_hessian_under_numba(program):
 #: float32 arguments under numba, a program of each class: a float32 gradient equal to the float64 one
 FLOAT32 = {"closed_polyline_length", "second_differences_padded", "swap_two_rows", "permute_columns",
            "nan_row_sums", "drawdown_per_asset", "running_maximum_tensor", "hermite_beam", "block_of_three_axes",
-           "indexed_by_names", "hermite_expectation"}
+           "indexed_by_names", "hermite_expectation", "laplace_and_logistic_fit"}
 
 
 @pytest.mark.slow
@@ -100,6 +101,22 @@ def test_float32_under_numba(program):
     np.testing.assert_allclose(got, want, rtol=3e-3, atol=3e-3 * max(1.0, float(np.max(np.abs(want)))))
 
 
+def _compiled(helper, axis: int, kind: str):
+    """``helper(g, x, axis, kind)`` compiled with numba, `axis` and `kind` constants in it."""
+    from numba import njit
+
+    return njit(lambda g, x: helper(g, x, axis, kind))
+
+
+def _compiled_scan(axis: int, kind: str):
+    """The running extremum itself, compiled as `_compiled` compiles the helpers (g unused)."""
+    from numba import njit
+
+    from srcdiff.backend.numba.extremum_rows import extremum_scan
+
+    return njit(lambda g, x: extremum_scan(x, axis, kind))
+
+
 def _tied(rng, shape):
     """Values with runs of ties: a running extremum held by several elements at once."""
     return rng.integers(0, 3, size=shape).astype(np.float64)
@@ -110,9 +127,7 @@ def _tied(rng, shape):
 def test_extremum_rows_share_ties_as_the_python_helpers(kind):
     """The numba helpers split a tied running extremum's gradient as rules/scan_helpers.py does
     (k holders get g / k each): the two agree on arrays full of ties, along every axis."""
-    from numba import njit
-
-    from srcdiff.backend.numba.extremum_rows import extremum_scan, extremum_scan_adjoint, extremum_scan_tangent
+    from srcdiff.backend.numba.extremum_rows import extremum_scan_adjoint, extremum_scan_tangent
     from srcdiff.rules import scan_helpers
 
     rng = np.random.default_rng(14)
@@ -120,11 +135,10 @@ def test_extremum_rows_share_ties_as_the_python_helpers(kind):
         x, g = _tied(rng, shape), rng.normal(size=shape)
         for axis in range(-len(shape), len(shape)):
             ufunc = np.maximum if kind == "max" else np.minimum
-            run = njit(lambda x: extremum_scan(x, axis, kind))
-            np.testing.assert_array_equal(run(x), ufunc.accumulate(x, axis=axis))
+            np.testing.assert_array_equal(_compiled_scan(axis, kind)(g, x), ufunc.accumulate(x, axis=axis))
             for numba_helper, python_helper in ((extremum_scan_adjoint, scan_helpers.extremum_scan_adjoint),
                                                 (extremum_scan_tangent, scan_helpers.extremum_scan_tangent)):
-                compiled = njit(lambda g, x: numba_helper(g, x, axis, kind))
+                compiled = _compiled(numba_helper, axis, kind)
                 np.testing.assert_allclose(compiled(g, x), python_helper(g, x, axis, kind), rtol=1e-12, atol=1e-12)
 
 
@@ -151,3 +165,24 @@ def _bad_key(x, names=("x0", "y?")):
 def test_an_invalid_number_string_raises_python_s_error():
     with pytest.raises(ValueError):
         srcdiff.grad(_bad_key, jit="numba")(np.ones(3))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("law", ["laplace", "logistic", "cauchy", "expon"])
+def test_location_laws_are_scipy_s(law):
+    """Each method of the law's numba version equals SciPy's, in both tails, at a scale that
+    is not positive (NaN) and outside expon's support."""
+    import scipy.stats
+
+    from srcdiff.backend.numba import stats_location_laws
+
+    x = np.array([-800.0, -40.0, -3.0, -0.5, 0.0, 1e-9, 0.7, 5.0, 40.0, 800.0])
+    for method in stats_location_laws.METHODS:
+        numba_method = getattr(stats_location_laws, f"stats_{law}_{method}")
+        want = getattr(getattr(scipy.stats, law), method)
+        with np.errstate(all="ignore"):
+            for loc, scale in ((0.0, 1.0), (0.3, 2.5), (-1.0, 0.4)):
+                np.testing.assert_allclose(numba_method(x, loc, scale), want(x, loc, scale), rtol=1e-12,
+                                           atol=1e-15, err_msg=f"{law}.{method}")
+                assert np.isclose(numba_method(0.7, loc, scale), want(0.7, loc, scale), rtol=1e-12)
+            assert np.isnan(numba_method(0.7, 0.0, -1.0)) and np.isnan(want(0.7, 0.0, -1.0))

@@ -28,8 +28,8 @@ def extremum_scan_adjoint(a, x, axis, kind):
     return scan_helpers.extremum_scan_adjoint(a, x, axis, kind)
 
 
-def extremum_scan_tangent(v, x, axis, kind):
-    return scan_helpers.extremum_scan_tangent(v, x, axis, kind)
+def extremum_scan_tangent(a, x, axis, kind):  # (a: the tangent, named as the adjoint's for one typer)
+    return scan_helpers.extremum_scan_tangent(a, x, axis, kind)
 
 
 @njit(cache=True)
@@ -140,16 +140,16 @@ def _extremum_scan(x, axis, kind):
                 DTYPE=x.dtype.type if isinstance(x.dtype, types.Integer) else dtype)
 
 
-def _gradient_helper(first: str, helpers: dict):
+def _gradient_helper(helpers: dict):
     def typer(a, x, axis, kind):
         if not _axis_fits(x, axis) or _kind(kind) is None:
             return None
-        return by_rows(helpers[_kind(kind)], first, result_dtype(a, x), *rows(x.ndim, axis), more=", kind")
+        return by_rows(helpers[_kind(kind)], "a", result_dtype(a, x), *rows(x.ndim, axis), more=", kind")
     return typer
 
 
-overload(extremum_scan_adjoint, prefer_literal=True)(_gradient_helper("a", {"max": _max_adjoint, "min": _min_adjoint}))
-overload(extremum_scan_tangent, prefer_literal=True)(_gradient_helper("v", {"max": _max_tangent, "min": _min_tangent}))
+overload(extremum_scan_adjoint, prefer_literal=True)(_gradient_helper({"max": _max_adjoint, "min": _min_adjoint}))
+overload(extremum_scan_tangent, prefer_literal=True)(_gradient_helper({"max": _max_tangent, "min": _min_tangent}))
 
 HELPERS = ("extremum_scan", "extremum_scan_adjoint", "extremum_scan_tangent")
 
