@@ -153,14 +153,15 @@ def diff_padded_axis(x, n, prepend, append, axis):
 
 def _padding(t, ndim: int, along: int, name: str) -> str | None:
     """The text of the array a prepend/append operand `name` of type `t` joins to x as: a
-    number broadcast to x's shape with one element along the axis (NumPy's broadcast), an
+    number (or a 0-d array: a tangent's) broadcast to x's shape with one element along the axis (NumPy's broadcast), an
     array of x's axes as it is; None: a form NumPy refuses too (fewer axes)."""
     if isinstance(t, (types.NoneType, types.Omitted)) or t is None:
         shape = "".join("0, " if d == along else f"x.shape[{d}], " for d in range(ndim))
         return f"np.empty(({shape}))"
-    if isinstance(t, (types.Float, types.Integer)):
+    if isinstance(t, (types.Float, types.Integer)) or isinstance(t, types.Array) and t.ndim == 0:
         shape = "".join("1, " if d == along else f"x.shape[{d}], " for d in range(ndim))
-        return f"np.full(({shape}), float({name}))"
+        value = f"float({name})" if not isinstance(t, types.Array) else f"float({name}.ravel()[0])"
+        return f"np.full(({shape}), {value})"
     if isinstance(t, types.Array) and t.ndim == ndim:
         return f"np.ascontiguousarray({name}).astype(np.float64)"
     return None

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
 from numba import types
 
+from .list_writes import index_add
 from .naming import made, overload
 from .runtime import add_at, set_item
 
 #: run-time helpers whose second argument is an index (set_item's is overloaded below)
-INDEXED = ("set_item", "zero_item", "add_at")
+INDEXED = ("set_item", "zero_item", "add_at", "index_add", "index_read")
 
 
 def index_lists(func: ast.FunctionDef) -> None:
@@ -52,6 +54,17 @@ def index_lists(func: ast.FunctionDef) -> None:
             index = node.args[1]
             fine.update(id(e) for e in (index.elts if isinstance(index, ast.Tuple) else [index])
                         if isinstance(e, ast.Name))
+    # ``t13 = (t1,)`` read only as an index (forward mode's ``index_add(g, t13, v)``): its items too
+    packed = {node.targets[0].id: node.value.elts for node in ast.walk(func) if isinstance(node, ast.Assign)
+              and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+              and isinstance(node.value, ast.Tuple)}
+    uses = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and node.id in packed and isinstance(node.ctx, ast.Load):
+            uses.setdefault(node.id, []).append(id(node) in fine)
+    for name, items in packed.items():
+        if uses.get(name) and all(uses[name]):
+            fine.update(id(e) for e in items if isinstance(e, ast.Name))
     for node in ast.walk(func):
         if isinstance(node, ast.Name) and node.id in lists and (len(lists[node.id]) > 1 or (
                 isinstance(node.ctx, ast.Load) and id(node) not in fine)):
@@ -151,6 +164,24 @@ def _add_at_index_array(a, index, v):
               "            raise IndexError('index out of bounds in np.add.at')",
               f"        a[{into}] += {f'w[{taken}]' if isinstance(v, types.Array) else 'v'}"]
     return made("\n".join(lines) + "\n")
+
+
+@overload(index_add)
+def _index_add_index_array(base, index, value):
+    """``index_add(g, (slice(None), idx), v)`` (forward mode over the adjoint of reading
+    ``B[:, [2, 0]]``): a float copy of g, v added through the index as ``np.add.at`` above."""
+    if not (isinstance(base, types.Array) and isinstance(index, types.BaseTuple) and len(index.types) >= 2):
+        return None
+    parts = index.types
+    arrays = [k for k, p in enumerate(parts) if _integer_array(p)]
+    if len(arrays) != 1 or not all(_plain_part(p) for k, p in enumerate(parts) if k != arrays[0]):
+        return None
+
+    def add(base, index, value):
+        out = base.astype(np.float64)
+        add_at(out, index, value)
+        return out
+    return add
 
 
 HELPERS = ()

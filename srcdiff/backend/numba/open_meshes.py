@@ -14,7 +14,8 @@ code (`rewrite`, before spelling.py's rewriter):
 * ``set_item(x, t, v)`` (a write into a fresh array) checks that no vector repeats a position,
   as the Python helper does (NumPy would keep one of the values written there): a plain error
   otherwise, and the Python gradient then refuses at the user's line.  ``np.add.at`` through
-  the mesh is index_adds.py's (indices that broadcast together).
+  the mesh is index_adds.py's (indices that broadcast together), and forward mode's
+  ``index_add(g, (mesh,), v)`` a copy of g added to through it.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ import ast
 import numpy as np
 from numba import types
 
+from .list_writes import index_add
 from .naming import made, overload
-from .runtime import set_item, zero_item
+from .runtime import add_at, set_item, zero_item
 
 
 def _is_ix(node) -> bool:
@@ -190,6 +192,20 @@ def _zero_item_mesh(g, index):
         mesh_write(out, index, 0.0)
         return out
     return zero
+
+
+@overload(index_add)
+def _index_add_mesh(base, index, value):
+    """``index_add(g, (mesh,), v)`` (forward mode over a gradient that scattered through the
+    mesh): a float copy of g with v added through it, repeats adding again."""
+    if not (isinstance(index, types.BaseTuple) and len(index.types) == 1 and _mesh(base, index.types[0])):
+        return None
+
+    def add(base, index, value):
+        out = base.astype(np.float64)
+        add_at(out, index[0], value)
+        return out
+    return add
 
 
 HELPERS = ("mesh_axis", "mesh_read", "mesh_write")

@@ -3,7 +3,8 @@
 was reached (``scipy.stats.norm.cdf``, ``from scipy.stats import norm``, ``Phi = norm.cdf``);
 so do ``scipy.stats.t``'s (``stats_t_logpdf(x, df, loc, scale)``),
 ``multivariate_normal.logpdf``/``pdf``'s (stats_t_mvn.py) and the closed forms of ``laplace``,
-``logistic``, ``cauchy`` and ``expon`` (stats_location_laws.py).
+``logistic``, ``cauchy`` and ``expon`` (stats_location_laws.py) and ``poisson.logpmf``/``pmf``
+(stats_counts.py).
 
 numba compiles no SciPy; the normal law's functions are SciPy's special functions of
 ``z = (x - loc) / scale`` (``ndtr``, ``log_ndtr``, ``ndtri``: special.py), so they compile.
@@ -32,7 +33,9 @@ LAWS = {"norm": (METHODS, MODULE),
                for name in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")}, MORE),
         "multivariate_normal": ({name: (("x", None), ("mean", 0.0), ("cov", 1.0)) for name in ("pdf", "logpdf")},
                                 MORE),
-        **{law: (METHODS_OF_X, LOCATION) for law in ("laplace", "logistic", "cauchy", "expon")}}
+        **{law: (METHODS_OF_X, LOCATION) for law in ("laplace", "logistic", "cauchy", "expon")},
+        "poisson": ({name: (("k", None), ("mu", None), ("loc", 0.0)) for name in ("logpmf", "pmf")},
+                    "srcdiff.backend.numba.stats_counts")}
 
 
 def module_of(helper: str) -> str:
