@@ -4,7 +4,7 @@ swaps and permutations through index lists (``B[[0, 1]] = B[[1, 0]]``), NaN-skip
 reductions along an axis (``np.nanmean(X, axis=0)``), running extrema
 (``np.maximum.accumulate``) with reductions along axes, ``np.ix_`` blocks of a matrix,
 ``int()``/``float()`` of strings, ``numpy.polynomial``'s Gauss nodes, and ``scipy.stats``'
-``laplace``, ``logistic``, ``cauchy`` and ``expon``.
+``laplace``, ``logistic``, ``cauchy`` and ``expon``, ``poisson.logpmf``/``pmf``.
 Table rows: (name, function, make_args(rng), wrt)."""
 
 from __future__ import annotations
@@ -199,6 +199,13 @@ def expon_survival(rate, t):
         + np.sum(scipy.stats.laplace.cdf(t, 1.0, rate) + scipy.stats.laplace.sf(t, 0.5))
 
 
+def poisson_rates(params, k):
+    rates, logits = np.exp(params[0]), params[1]
+    logw = logits - np.log(np.sum(np.exp(logits)))
+    lp = scipy.stats.poisson.logpmf(k[:, None], rates[None, :]) + logw[None, :]
+    return -np.sum(np.log(np.sum(np.exp(lp), axis=1))) + np.sum(scipy.stats.poisson.pmf(2.0, rates, loc=1.0))
+
+
 def _m(r, *shape):
     return r.normal(size=shape)
 
@@ -239,5 +246,6 @@ PROGRAMS = [
      lambda r: (_m(r, 3), _m(r, 6, 3), np.sign(_m(r, 6))), 0),
     ("laplace_and_logistic_fit", laplace_and_logistic_fit, lambda r: (_m(r, 4), _m(r, 4) + 0.3), 0),
     ("cauchy_robust_loss", cauchy_robust_loss, lambda r: (np.array([0.2, -0.3]), _m(r, 5)), 0),
+    ("poisson_rates", poisson_rates, lambda r: (0.3 * _m(r, 2, 3), np.array([0.0, 1.0, 3.0, 2.0, 5.0])), 0),
     ("expon_survival", expon_survival, lambda r: (1.0 + np.abs(_m(r, 3)), np.abs(_m(r, 3)) + 0.1), 0),
 ]

@@ -74,13 +74,23 @@ def test_value_and_grad_jvp_vjp_under_numba(program):
 HESSIANS = {"closed_polyline_length", "column_steps_from_zero", "swap_two_rows", "permute_columns",
             "nan_row_sums", "drawdown_of_returns", "running_minimum_rows", "spring_chain_block", "masked_block",
             "indexed_by_names", "weights_from_config", "legendre_quadrature", "logistic_regression_logcdf",
-            "expon_survival"}
+            "expon_survival", "poisson_rates"}
+
+
+#: refused at the user's line by numba's forward mode over the gradient (docs/jit.md): the norm's
+#: kink helper along an axis, and a configuration's float that is a number on one path of the
+#: loop and an array on the other
+HESSIAN_REFUSES = {"closed_polyline_length", "weights_from_config"}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in HESSIANS], ids=_name)
 def test_hessian_under_numba(program):
     f, args = program.func, list(program.args)
+    if _name(program) in HESSIAN_REFUSES:
+        with pytest.raises(srcdiff.SrcDiffError, match=r"numba14_programs\.py:\d+: hessian"):
+            srcdiff.hessian(f, jit="numba")(*args)
+        return
     got = srcdiff.hessian(f, jit="numba")(*args)
     np.testing.assert_allclose(got, hessian_difference(f, args), rtol=1e-4, atol=1e-5)
 
@@ -163,7 +173,8 @@ def _bad_key(x, names=("x0", "y?")):
 
 @pytest.mark.slow
 def test_an_invalid_number_string_raises_python_s_error():
-    with pytest.raises(ValueError):
+    """Python's own parse decides: its ValueError, at the user's line."""
+    with pytest.raises(srcdiff.SrcDiffError, match=r"test_numba14_reach\.py:\d+: ValueError.*invalid literal for int"):
         srcdiff.grad(_bad_key, jit="numba")(np.ones(3))
 
 

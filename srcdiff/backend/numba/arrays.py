@@ -366,6 +366,18 @@ def _ufunc_outer(a, b, name):
     return made(f"def impl(a, b, name):\n    return np.{op}(np.ascontiguousarray(a).reshape(({shape})), b)\n")
 
 
-HELPERS = ("ufunc_outer", "tile_by", "repeat_along", "roll_axis", "diff_axis", "add_reduceat", "squeeze_axes",
-           "ndim_of",
-           "item_of", "filled_like", "floating_value", "result_dtype", "real_part")
+def trace_adjoint(g, x, offset=0):
+    return python.trace_adjoint(g, x, offset)
+
+
+@overload(trace_adjoint)
+def _trace_adjoint(g, x, offset=0):
+    """The adjoint of ``np.trace`` where x's axes were not known: g on x's diagonal (an outer
+    product with the identity, as the Python helper's ``np.multiply.outer``)."""
+    if not _is_array(x) or x.ndim < 2:
+        return None
+    return lambda g, x, offset=0: ufunc_outer(np.eye(x.shape[0], x.shape[1], offset), g, "multiply")
+
+
+HELPERS = ("trace_adjoint", "ufunc_outer", "tile_by", "repeat_along", "roll_axis", "diff_axis", "add_reduceat",
+           "squeeze_axes", "ndim_of", "item_of", "filled_like", "floating_value", "result_dtype", "real_part")
