@@ -90,14 +90,18 @@ def _inline_lists(func: ast.FunctionDef) -> None:
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Tuple):
                 arrays(node.slice.elts)
-            elif _constant_ints(node.slice):
-                node.slice = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [node.slice], [])
+            else:
+                index = [node.slice]
+                arrays(index)
+                node.slice = index[0]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in INDEXED \
                 and len(node.args) >= 2:
             if isinstance(node.args[1], ast.Tuple):
                 arrays(node.args[1].elts)
             else:
-                arrays(node.args[1:2])
+                index = [node.args[1]]
+                arrays(index)
+                node.args[1] = index[0]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "ix_":
             arrays(node.args)
 

@@ -19,6 +19,10 @@
   calculus (``np.gradient``, ``np.diff`` with ``prepend=``, ``np.polyval``...): calculus_calls.py's;
 * ``np.random.default_rng(seed)`` made in the function and its draws: NumPy's, through
   numba's object mode (random_calls.py);
+* lists of integer constants used as indexes (``B[[0, 1]] = B[[1, 0]]``) as integer arrays
+  (index_writes.py), ``np.ix_`` meshes and the indexing through them (open_meshes.py), and
+  numpy.polynomial's Gauss nodes through object mode (object_calls.py, which also lets numba
+  take ``int()``/``float()`` of a string);
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
