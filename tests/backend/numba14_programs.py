@@ -246,6 +246,6 @@ PROGRAMS = [
      lambda r: (_m(r, 3), _m(r, 6, 3), np.sign(_m(r, 6))), 0),
     ("laplace_and_logistic_fit", laplace_and_logistic_fit, lambda r: (_m(r, 4), _m(r, 4) + 0.3), 0),
     ("cauchy_robust_loss", cauchy_robust_loss, lambda r: (np.array([0.2, -0.3]), _m(r, 5)), 0),
-    ("poisson_rates", poisson_rates, lambda r: (0.3 * _m(r, 2, 3), np.array([0.0, 1.0, 3.0, 2.0, 5.0])), 0),
+    ("poisson_rates", poisson_rates, lambda r: (0.3 * _m(r, 2, 3), np.array([0, 1, 3, 2, 5])), 0),
     ("expon_survival", expon_survival, lambda r: (1.0 + np.abs(_m(r, 3)), np.abs(_m(r, 3)) + 0.1), 0),
 ]
