@@ -90,6 +90,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         diagonals,
         einsum,
         exact_sums,
+        extremum_rows,
         fft_parts,
         first_call,
         float32_constants,
@@ -98,6 +99,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         grids,
         guards,
         index_adds,
+        index_writes,  # noqa: F401  (registers set_item through an integer index array)
         integers,
         joins,
         kink_helpers,
@@ -110,6 +112,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         masks,
         missing,
         named_norms,
+        object_calls,
+        open_meshes,
         optionals,
         pads,
         partitions,
@@ -154,7 +158,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   take_adjoints, named_norms, triangular, tuple_parts,
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
-                                                  partitions, exact_sums, fft_parts)
+                                                  partitions, exact_sums, fft_parts, object_calls, extremum_rows,
+                                                  open_meshes)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -33,8 +33,6 @@ NUMBA_REFUSED = {
     "kv_cache_stack": _EMPTY, "kv_cache_stack_values": _EMPTY, "kv_cache_comprehension": _EMPTY,
     "running_sum_of_list": _EMPTY, "reversed_after_branchy_appends": _EMPTY,
     "float32_history": "numba's compiled gradient of float32 items disagrees with its own dtype check",
-    "split_config_terms": "numba has no float(str)",
-    "segment_min_rows": "numba's np.full takes no shape computed from another array's shape",
 }
 
 #: first order, in the default run (value_and_grad and vjp, which share grad's code, in the slow set and

@@ -10,6 +10,8 @@ helpers), one rule per call, used by spelling.py's rewriter:
 * ``np.issubdtype(np.result_type(v), np.floating)``, ``np.issubdtype(t, np.floating)``,
   ``np.result_type(v)`` of one value;
 * ``np.tensordot(a, b, axes)`` with constant axes;
+* ``np.multiply.outer(a, b)`` (a binary ufunc's ``outer``: numba has no ufunc methods; the
+  adjoint of a trace whose operand's axes were not known): ``ufunc_outer(a, b, "multiply")``;
 * ``np.zeros([n, 1])`` (``ones``, ``empty``, ``full``): a shape written as a list becomes a
   tuple, the one numba takes (``dtype=`` passed by position).
 
@@ -21,6 +23,9 @@ from __future__ import annotations
 
 import ast
 
+#: binary ufuncs whose ``outer`` is their call on a and b with a's axes first
+OUTER_UFUNCS = ("multiply", "add", "subtract", "divide", "true_divide", "power", "maximum", "minimum", "hypot",
+                "arctan2", "logaddexp")
 LIKE = {"ones_like": 1.0, "zeros_like": 0.0, "empty_like": 0.0}
 FROM_SHAPE = {"zeros": 1, "ones": 1, "empty": 1, "full": 2}  # -> the position of dtype
 
@@ -69,6 +74,10 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
     """(helper, arguments) the call `node` becomes, or None to keep it; a helper ``np.name``
     is numba's NumPy, called with arguments it takes."""
     func, args, keywords = node.func, node.args, _keywords(node)
+    if isinstance(func, ast.Attribute) and func.attr == "outer" and isinstance(func.value, ast.Attribute) \
+            and func.value.attr in OUTER_UFUNCS and _is_np(func.value, func.value.attr) and len(args) == 2 \
+            and not keywords:
+        return "ufunc_outer", [*args, ast.Constant(func.value.attr)]
     if _is_np(func, "tile") and len(args) == 2 and not keywords:
         return "tile_by", [args[0], _constant_tuple(args[1])]
     if _is_np(func, "repeat") and len(args) + len(keywords) == 3 and set(keywords) <= {"axis"}:

@@ -348,5 +348,36 @@ def _real_part(g, x):
     return lambda g, x: g
 
 
-HELPERS = ("tile_by", "repeat_along", "roll_axis", "diff_axis", "add_reduceat", "squeeze_axes", "ndim_of",
-           "item_of", "filled_like", "floating_value", "result_dtype", "real_part")
+def ufunc_outer(a, b, name):
+    return getattr(np, name).outer(a, b)
+
+
+@overload(ufunc_outer, prefer_literal=True)
+def _ufunc_outer(a, b, name):
+    """``np.multiply.outer(a, b)``: the ufunc of a, given b's number of axes more (as trailing
+    axes of length 1), and b: NumPy's broadcast makes the outer table."""
+    op = getattr(name, "literal_value", None)
+    if not isinstance(op, str) or not (_is_array(a) or _is_number(a)) or not (_is_array(b) or _is_number(b)):
+        return None
+    more = b.ndim if _is_array(b) else 0
+    if not _is_array(a) or more == 0:
+        return made(f"def impl(a, b, name):\n    return np.{op}(a, b)\n")
+    shape = "".join(f"a.shape[{d}], " for d in range(a.ndim)) + "1, " * more
+    return made(f"def impl(a, b, name):\n    return np.{op}(np.ascontiguousarray(a).reshape(({shape})), b)\n")
+
+
+def trace_adjoint(g, x, offset=0):
+    return python.trace_adjoint(g, x, offset)
+
+
+@overload(trace_adjoint)
+def _trace_adjoint(g, x, offset=0):
+    """The adjoint of ``np.trace`` where x's axes were not known: g on x's diagonal (an outer
+    product with the identity, as the Python helper's ``np.multiply.outer``)."""
+    if not _is_array(x) or x.ndim < 2:
+        return None
+    return lambda g, x, offset=0: ufunc_outer(np.eye(x.shape[0], x.shape[1], offset), g, "multiply")
+
+
+HELPERS = ("trace_adjoint", "ufunc_outer", "tile_by", "repeat_along", "roll_axis", "diff_axis", "add_reduceat",
+           "squeeze_axes", "ndim_of", "item_of", "filled_like", "floating_value", "result_dtype", "real_part")

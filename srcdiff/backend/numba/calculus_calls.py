@@ -2,9 +2,12 @@
 with their helpers (spelling.py's rewriter asks `spell`):
 
 * ``np.gradient(x, h, edge_order=k)`` of a 1-D array: ``gradient_values(x, h, k)``;
-* ``np.diff(x, n, prepend=p, append=a)`` of a 1-D array: ``diff_padded(x, n, p, a)``;
+* ``np.diff(x, n, prepend=p, append=a)`` of a 1-D array: ``diff_padded(x, n, p, a)``; with an
+  ``axis`` (a matrix's rows closed into a loop, ``np.diff(P, axis=0, append=P[:1])``):
+  ``diff_padded_axis(x, n, p, a, axis)``, a number padding as NumPy broadcasts it;
 * ``np.take(a, indices, axis=k)`` of a 1-D array: ``a[indices]``; one index of N-D along its
-  first, second or last axis: that slice, copied;
+  first, second or last axis: that slice, copied; a 1-D integer array along any axis of N-D:
+  numba's one index array;
 * ``np.argsort(x, axis=-1, kind='stable')`` of a 1-D array (the adjoint of ``np.sort``): numba's
   merge sort, which is stable; without ``kind``, numba's own;
 * ``np.polyval(p, x)``: Horner's scheme, ``polyval_of(p, x)``;
@@ -26,7 +29,7 @@ import ast
 import numpy as np
 from numba import types
 
-from .naming import compiled, overload
+from .naming import compiled, made, overload
 
 
 def _is_np(func: ast.expr, name: str) -> bool:
@@ -59,10 +62,12 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
         return "gradient_values", [args[0], spacing, keywords.get("edge_order", ast.Constant(1))]
     if _is_np(func, "diff") and set(keywords) & {"prepend", "append"} and len(args) <= 2 \
             and set(keywords) <= {"n", "prepend", "append", "axis"} \
-            and _constant(keywords.get("axis")) in (None, -1, 0):
+            and type(_constant(keywords.get("axis"), -1)) is int:
         n = args[1] if len(args) == 2 else keywords.get("n", ast.Constant(1))
-        return "diff_padded", [args[0], n, keywords.get("prepend", ast.Constant(None)),
-                               keywords.get("append", ast.Constant(None))]
+        pads = [keywords.get("prepend", ast.Constant(None)), keywords.get("append", ast.Constant(None))]
+        if "axis" not in keywords:  # (the last axis: a 1-D array's only one; N-D is refused by the helper)
+            return "diff_padded", [args[0], n, *pads]
+        return "diff_padded_axis", [args[0], n, *pads, ast.Constant(_constant(keywords["axis"]))]
     if _is_np(func, "take") and len(args) + len(keywords) == 3 and set(keywords) <= {"axis"} \
             and type(_constant(args[2] if len(args) == 3 else keywords["axis"])) is int:
         return "take_along_line", [*args[:2], ast.Constant(_constant(args[2] if len(args) == 3 else keywords["axis"]))]
@@ -142,6 +147,48 @@ def _diff_padded(x, n, prepend, append):
     return impl
 
 
+def diff_padded_axis(x, n, prepend, append, axis):
+    return np.diff(x, n, axis=axis, prepend=prepend, append=append)
+
+
+def _padding(t, ndim: int, along: int, name: str) -> str | None:
+    """The text of the array a prepend/append operand `name` of type `t` joins to x as: a
+    number (or a 0-d array: a tangent's) broadcast to x's shape with one element along the axis (NumPy's broadcast), an
+    array of x's axes as it is; None: a form NumPy refuses too (fewer axes)."""
+    if isinstance(t, (types.NoneType, types.Omitted)) or t is None:
+        shape = "".join("0, " if d == along else f"x.shape[{d}], " for d in range(ndim))
+        return f"np.empty(({shape}))"
+    if isinstance(t, (types.Float, types.Integer)) or isinstance(t, types.Array) and t.ndim == 0:
+        shape = "".join("1, " if d == along else f"x.shape[{d}], " for d in range(ndim))
+        value = f"float({name})" if not isinstance(t, types.Array) else f"float({name}.ravel()[0])"
+        return f"np.full(({shape}), {value})"
+    if isinstance(t, types.Array) and t.ndim == ndim:
+        return f"np.ascontiguousarray({name}).astype(np.float64)"
+    return None
+
+
+@overload(diff_padded_axis, prefer_literal=True)
+def _diff_padded_axis(x, n, prepend, append, axis):
+    """n differences along a constant axis of x with its padding joined at both ends."""
+    along = getattr(axis, "literal_value", None)
+    if not (isinstance(x, types.Array) and isinstance(n, types.Integer) and type(along) is int
+            and -x.ndim <= along < x.ndim):
+        return None
+    along %= x.ndim
+    before, after = _padding(prepend, x.ndim, along, "prepend"), _padding(append, x.ndim, along, "append")
+    if before is None or after is None:
+        return None
+    cut = ":, " * along
+    return made("def impl(x, n, prepend, append, axis):\n"
+                "    if n < 0:\n"
+                "        raise ValueError('order must be non-negative')\n"
+                f"    out = np.concatenate(({before}, np.ascontiguousarray(x).astype(np.float64), {after}), "
+                f"axis={along})\n"
+                "    for _ in range(n):\n"
+                f"        out = np.ascontiguousarray(out[{cut}1:] - out[{cut}:-1])\n"
+                "    return out\n")
+
+
 def take_along_line(a, indices, axis):
     return np.take(a, indices, axis=axis)
 
@@ -151,8 +198,13 @@ def _take_along_line(a, indices, axis):
     axis = getattr(axis, "literal_value", None)
     if _vector(a) and axis in (0, -1):
         return lambda a, indices, axis: a[indices]
-    if not (isinstance(a, types.Array) and isinstance(indices, types.Integer) and type(axis) is int
-            and -a.ndim <= axis < a.ndim):
+    if not (isinstance(a, types.Array) and type(axis) is int and -a.ndim <= axis < a.ndim):
+        return None
+    if isinstance(indices, types.Array) and indices.ndim == 1 and isinstance(indices.dtype, types.Integer):
+        # positions along an axis of N-D (the adjoint of a padded np.diff): numba's one index array
+        cut = ":, " * (axis % a.ndim)
+        return made(f"def impl(a, indices, axis):\n    return np.ascontiguousarray(a[{cut}indices])\n")
+    if not isinstance(indices, types.Integer):
         return None
     axis %= a.ndim  # one index along an axis of N-D (the adjoint of np.stack): a new array, as np.take's
     if axis == 0:
@@ -279,5 +331,5 @@ def _eigvalsh_from(x, lower):
     return lambda x, lower: np.linalg.eigvalsh(np.ascontiguousarray(_triangle(x, lower)))
 
 
-HELPERS = ("eigh_from", "eigvalsh_from", "clip_number", "gradient_values", "diff_padded", "take_along_line",
-           "argsort_stable", "polyval_of", "linspace_open", "singular_values")
+HELPERS = ("eigh_from", "eigvalsh_from", "clip_number", "gradient_values", "diff_padded", "diff_padded_axis",
+           "take_along_line", "argsort_stable", "polyval_of", "linspace_open", "singular_values")

@@ -12,8 +12,12 @@ float32 value that is NumPy's computation; beside a float64 one numba widens it 
 same float64, so no value changes.  A constant float32 cannot hold (``0.1``) is left: there
 NumPy's float32 and float64 computations differ, and numba's refusal stands, at its line.
 The adjoints' zeros (``zeros_like(f)``, float64 in runtime.py's numba version) become
-``zeros_kept(f)``: float32 zeros for a float32 value, as the Python gradient's.  Only on
-that refusal: a module numba compiles as it is keeps its float64 zeros.
+``zeros_kept(f)``: float32 zeros for a float32 value, as the Python gradient's; an adjoint's
+copy written ``np.array(g, dtype=float)`` (the optimiser's zeroing copy of an adjoint not
+known to be an array, in a loop) becomes ``floating_copy(g, copy)``, float32 kept: the
+Python gradient carries that adjoint in float64 from there, numba in its float32 (the first
+call's check compares the two at float32's tolerance).  Only on that refusal: a module numba
+compiles as it is keeps its float64 zeros and copies.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from dataclasses import replace
 import numpy as np
 from numba import types
 
+from .missing import float_array
 from .naming import overload
 from .runtime import zeros_like
 
 MIXED = re.compile(r"Cannot unify .*float32.* and .*float64|Cannot unify .*float64.* and .*float32")
 WRAP = "np.float32("
 KEPT = "zeros_kept"
+FLOATING = "floating_copy"
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 
 
@@ -45,6 +51,10 @@ def retried(built, refusal: str):
     spans = [(*_span(c), f"{WRAP}{{}})") for c in _constants(module)]
     spans += [(*_span(z.func), KEPT) for z in ast.walk(module) if isinstance(z, ast.Call)
               and isinstance(z.func, ast.Name) and z.func.id == "zeros_like"]
+    spans += [(*_span(a.value.func), FLOATING) for a in ast.walk(module) if isinstance(a, ast.Assign)
+              and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id.endswith("_bar")
+              and isinstance(a.value, ast.Call) and isinstance(a.value.func, ast.Name)
+              and a.value.func.id == "float_array"]
     changed = False
     for lineno, start, end, spelled in sorted(set(spans), reverse=True):  # from the end of each line:
         line = lines[lineno - 1]                                           # earlier offsets stay right
@@ -54,7 +64,8 @@ def retried(built, refusal: str):
     if not changed:
         return None
     return replace(built, source="".join(lines),
-                   imports={**built.imports, "np": ("numpy", None), KEPT: (__name__, KEPT)})
+                   imports={**built.imports, "np": ("numpy", None), KEPT: (__name__, KEPT),
+                            FLOATING: (__name__, FLOATING)})
 
 
 def _constants(module: ast.Module):
@@ -97,6 +108,20 @@ def _zeros_kept(x):
     return lambda x: zeros_like(x)
 
 
-HELPERS = ("zeros_kept",)
+def floating_copy(x, copy):
+    return float_array(x, copy)
+
+
+@overload(floating_copy, prefer_literal=True)
+def _floating_copy(x, copy):
+    """missing.py's ``float_array``, a float32 array kept float32 (copied if asked)."""
+    if isinstance(x, types.Array) and x.dtype == types.float32:
+        if getattr(copy, "literal_value", True):
+            return lambda x, copy: x.copy()
+        return lambda x, copy: x
+    return lambda x, copy: float_array(x, copy)
+
+
+HELPERS = ("zeros_kept", "floating_copy")
 
 __all__ = [*HELPERS, "retried"]

@@ -56,6 +56,22 @@ def reduce_std(a, axis, keepdims):
     return np.std(a, axis=axis, keepdims=keepdims)
 
 
+#: NumPy's reductions that skip NaN, along axes: numba's own of 1-D rows (``np.nanmean(X, axis=0)``
+#: fills a column's gaps with the mean of the values it has)
+NAN_KINDS = ("nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanvar", "nanstd")
+
+
+def _nan_stub(kind: str):
+    def stub(a, axis, keepdims):
+        return getattr(np, kind)(a, axis=axis, keepdims=keepdims)
+    stub.__name__ = stub.__qualname__ = f"reduce_{kind}"
+    return stub
+
+
+reduce_nansum, reduce_nanmean, reduce_nanmax, reduce_nanmin, reduce_nanprod, reduce_nanvar, reduce_nanstd = (
+    _nan_stub(kind) for kind in NAN_KINDS)
+
+
 def reduce_norm(a, axis, keepdims):
     return np.linalg.norm(a, axis=axis, keepdims=keepdims)
 
@@ -80,6 +96,7 @@ def _result_dtype(kind: str, dtype):
     if kind in ("any", "all"):
         return np.bool_
     np_dtype = as_dtype(dtype)
+    kind = kind.removeprefix("nan")
     if kind in ("sum", "prod") and np_dtype.kind in "biu":
         return np.int64
     if kind in ("mean", "var", "std", "norm") and np_dtype.kind in "biu":
@@ -89,7 +106,8 @@ def _result_dtype(kind: str, dtype):
 
 def _reduction(kind: str):
     op = {"sum": "np.sum", "mean": "np.mean", "max": "np.max", "min": "np.min", "prod": "np.prod",
-          "any": "np.any", "all": "np.all", "var": "np.var", "std": "np.std", "norm": "np.linalg.norm"}[kind]
+          "any": "np.any", "all": "np.all", "var": "np.var", "std": "np.std", "norm": "np.linalg.norm",
+          **{k: f"np.{k}" for k in NAN_KINDS}}[kind]
 
     def typer(a, axis, keepdims):
         if not _is_array(a):
@@ -129,7 +147,9 @@ def row_reduction(a, axis, keepdims, op: str, who: str) -> str:
 
 for _kind, _stub_function in {"sum": reduce_sum, "mean": reduce_mean, "max": reduce_max, "min": reduce_min,
                               "prod": reduce_prod, "any": reduce_any, "all": reduce_all, "var": reduce_var,
-                              "std": reduce_std, "norm": reduce_norm}.items():
+                              "std": reduce_std, "norm": reduce_norm, "nansum": reduce_nansum,
+                              "nanmean": reduce_nanmean, "nanmax": reduce_nanmax, "nanmin": reduce_nanmin,
+                              "nanprod": reduce_nanprod, "nanvar": reduce_nanvar, "nanstd": reduce_nanstd}.items():
     overload(_stub_function, prefer_literal=True)(_reduction(_kind))
 
 
@@ -162,4 +182,5 @@ def _reduce_std_ddof(a, axis, keepdims, ddof):
 
 
 HELPERS = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all",
-           "reduce_var", "reduce_std", "reduce_norm", "reduce_var_ddof", "reduce_std_ddof")
+           "reduce_var", "reduce_std", "reduce_norm", "reduce_var_ddof", "reduce_std_ddof",
+           *(f"reduce_{kind}" for kind in NAN_KINDS))

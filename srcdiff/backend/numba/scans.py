@@ -1,11 +1,15 @@
-"""numba versions of ``np.cumprod`` along an axis of an N-D array (numba's takes no ``axis``)
-and of its gradient's helpers (rules/calculus_helpers.py's ``cumprod_adjoint`` and
-``cumprod_tangent``) for N-D arrays, and the tangent for vectors too:
+"""numba versions of running scans along an axis and of their gradients' helpers:
 
-* ``np.cumprod(x, axis=1)`` is spelled ``cumprod_axis(x, 1)``: the axis moved last, a running
-  product per row, moved back;
-* the adjoint and the tangent work the same way, a row at a time, with the products of the
-  other factors where a row holds a zero (exact there, as the Python helpers are).
+* ``np.cumprod(x, axis=1)`` (numba's takes no ``axis``) is spelled ``cumprod_axis(x, 1)``: the
+  axis moved last, a running product per row, moved back; its adjoint and tangent
+  (rules/calculus_helpers.py's ``cumprod_adjoint``, ``cumprod_tangent``) work the same way, a
+  row at a time, with the products of the other factors where a row holds a zero (exact there,
+  as the Python helpers are);
+* running extrema, ``np.maximum.accumulate(x)`` / ``np.minimum.accumulate(x, axis=k)`` (numba
+  has no ufunc methods), are spelled ``extremum_scan(x, k, "max")``, and the helpers of their
+  gradients (rules/scan_helpers.py's ``extremum_scan_adjoint`` and ``extremum_scan_tangent``:
+  tied holders of a running extremum share its gradient equally) run a row at a time in
+  extremum_rows.py.
 """
 
 from __future__ import annotations
@@ -21,10 +25,20 @@ from .decompositions import cumprod_adjoint, cumprod_adjoint_row
 from .naming import made, overload
 from .reductions import axes
 
+#: ufuncs whose running scan is an extremum -> the kind scan_helpers.py's helpers take
+EXTREMA = {"maximum": "max", "fmax": "max", "minimum": "min", "fmin": "min"}
+
 
 def spell(node: ast.Call) -> tuple[str, list] | None:
-    """``np.cumprod(x, axis)`` / ``np.cumprod(x, axis=k)`` with an axis: ``cumprod_axis(x, k)``."""
+    """``np.cumprod(x, axis)`` / ``np.cumprod(x, axis=k)`` with an axis: ``cumprod_axis(x, k)``;
+    ``np.maximum.accumulate(x[, axis])``: ``extremum_scan(x, axis, "max")``."""
     func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "accumulate" and isinstance(func.value, ast.Attribute) \
+            and func.value.attr in ("maximum", "minimum") and isinstance(func.value.value, ast.Name) \
+            and func.value.value.id == "np" and len(node.args) in (1, 2) and len(node.args) + len(node.keywords) <= 2 \
+            and all(k.arg == "axis" for k in node.keywords):
+        axis = node.args[1] if len(node.args) == 2 else node.keywords[0].value if node.keywords else ast.Constant(0)
+        return "extremum_scan", [node.args[0], axis, ast.Constant(EXTREMA[func.value.attr])]
     if not (isinstance(func, ast.Attribute) and func.attr == "cumprod" and isinstance(func.value, ast.Name)
             and func.value.id == "np" and node.args):
         return None
@@ -43,14 +57,14 @@ def cumprod_tangent(x_dot, x, axis):
     return calculus_helpers.cumprod_tangent(x_dot, x, axis)
 
 
-def _rows(a_ndim: int, axis) -> tuple[tuple, tuple]:
+def rows(a_ndim: int, axis) -> tuple[tuple, tuple]:
     """The transpose that moves `axis` last, and the one that moves it back."""
     (along,) = axes(axis, a_ndim)
     perm = tuple(d for d in range(a_ndim) if d != along) + (along,)
     return perm, tuple(perm.index(d) for d in range(a_ndim))
 
 
-def _dtype(*ts):
+def result_dtype(*ts):
     return np.result_type(*[as_dtype(t.dtype) if isinstance(t, types.Array) else as_dtype(t) for t in ts], 0.0)
 
 
@@ -58,7 +72,7 @@ def _dtype(*ts):
 def _cumprod_axis(a, axis):
     if not isinstance(a, types.Array) or isinstance(axis, (types.NoneType, types.Omitted)):
         return None
-    perm, back = _rows(a.ndim, axis)
+    perm, back = rows(a.ndim, axis)
     dtype = as_dtype(a.dtype) if isinstance(a.dtype, types.Float) else np.int64
     return made("def impl(a, axis):\n"
                 f"    moved = np.ascontiguousarray(a.transpose({perm}))\n"
@@ -69,10 +83,11 @@ def _cumprod_axis(a, axis):
                 f"    return np.ascontiguousarray(out.reshape(moved.shape).transpose({back}))\n", DTYPE=dtype)
 
 
-def _by_rows(helper, first: str, dtype, perm: tuple, back: tuple):
+def by_rows(helper, first: str, dtype, perm: tuple, back: tuple, more: str = ""):
     """A function of (first, x, axis) that runs `helper(first_row, x_row)` on each row of the
-    two moved so that `axis` is last (`first` broadcast to x's shape first)."""
-    return made("def impl(FIRST, x, axis):\n"
+    two moved so that `axis` is last (`first` broadcast to x's shape first); `more`: text of
+    further parameters the function takes and does not use (``, kind``)."""
+    return made(f"def impl(FIRST, x, axis{more}):\n"
                 "    xs = x.astype(np.float64)\n"
                 "    fs = np.broadcast_to(np.asarray(FIRST).astype(np.float64), xs.shape)\n"
                 f"    xm = np.ascontiguousarray(xs.transpose({perm}))\n"
@@ -90,7 +105,7 @@ def _by_rows(helper, first: str, dtype, perm: tuple, back: tuple):
 def _cumprod_adjoint_rows(g, x, axis):
     if not (isinstance(x, types.Array) and x.ndim >= 2 and isinstance(axis, (types.Integer, types.IntegerLiteral))):
         return None
-    return _by_rows(cumprod_adjoint_row, "g", _dtype(x, g), *_rows(x.ndim, axis))
+    return by_rows(cumprod_adjoint_row, "g", result_dtype(x, g), *rows(x.ndim, axis))
 
 
 @njit(cache=True)
@@ -114,14 +129,14 @@ def _cumprod_tangent_rows(x_dot, x, axis):
     if not (isinstance(x, types.Array) and isinstance(axis, (types.Integer, types.IntegerLiteral))):
         return None
     if x.ndim == 1:
-        dtype = _dtype(x, x_dot)
+        dtype = result_dtype(x, x_dot)
 
         def one(x_dot, x, axis):
             xs = x.astype(np.float64)
             ds = np.broadcast_to(np.asarray(x_dot).astype(np.float64), xs.shape)
             return _cumprod_tangent(np.ascontiguousarray(ds), xs).astype(dtype)
         return one
-    return _by_rows(_cumprod_tangent, "x_dot", _dtype(x, x_dot), *_rows(x.ndim, axis))
+    return by_rows(_cumprod_tangent, "x_dot", result_dtype(x, x_dot), *rows(x.ndim, axis))
 
 
 def cumprod_curvature(a, x, v, axis):
@@ -151,7 +166,7 @@ def _cumprod_curvature_rows(a, x, v, axis):
     """The Hessian's helper of ``np.cumprod``, a row at a time with `axis` last."""
     if not (isinstance(x, types.Array) and isinstance(axis, (types.Integer, types.IntegerLiteral))):
         return None
-    perm, back = _rows(x.ndim, axis)
+    perm, back = rows(x.ndim, axis)
     return made("def impl(a, x, v, axis):\n"
                 "    xs = x.astype(np.float64)\n"
                 "    parts = []\n"
@@ -166,7 +181,7 @@ def _cumprod_curvature_rows(a, x, v, axis):
                 "    for i in range(xr.shape[0]):\n"
                 "        out[i] = helper(ar[i], xr[i], vr[i])\n"
                 f"    return np.ascontiguousarray(out.reshape(shape).transpose({back})).astype(DTYPE)\n",
-                helper=_cumprod_curvature, DTYPE=_dtype(x, a, v))
+                helper=_cumprod_curvature, DTYPE=result_dtype(x, a, v))
 
 
 HELPERS = ("cumprod_axis", "cumprod_tangent", "cumprod_curvature")

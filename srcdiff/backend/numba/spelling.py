@@ -19,6 +19,10 @@
   calculus (``np.gradient``, ``np.diff`` with ``prepend=``, ``np.polyval``...): calculus_calls.py's;
 * ``np.random.default_rng(seed)`` made in the function and its draws: NumPy's, through
   numba's object mode (random_calls.py);
+* lists of integer constants used as indexes (``B[[0, 1]] = B[[1, 0]]``) as integer arrays
+  (index_writes.py), ``np.ix_`` meshes and the indexing through them (open_meshes.py), and
+  numpy.polynomial's Gauss nodes through object mode (object_calls.py, which also lets numba
+  take ``int()``/``float()`` of a string);
 * an f-string in an error message (``raise ValueError(f"bad {x.shape}")``) becomes its
   text with the expressions as written: numba formats few values, and an error raised by
   the compiled code is raised again by the Python gradient, with the values in it.
@@ -35,12 +39,15 @@ from . import (
     diagonals,
     exact_sums,
     grids,
+    index_writes,
     list_joins,
     list_sums,
     log_sums,
     masks,
     named_norms,
     nested_lists,
+    object_calls,
+    open_meshes,
     optionals,
     pads,
     partitions,
@@ -57,7 +64,8 @@ from . import (
 #: NumPy reductions (function or method) -> the helper that takes (a, axis, keepdims)
 REDUCTIONS = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
               "amax": "reduce_max", "amin": "reduce_min", "prod": "reduce_prod", "any": "reduce_any",
-              "all": "reduce_all", "var": "reduce_var", "std": "reduce_std"}
+              "all": "reduce_all", "var": "reduce_var", "std": "reduce_std",
+              **{f"nan{k}": f"reduce_nan{k}" for k in ("sum", "mean", "max", "min", "prod", "var", "std")}}
 METHODS = {"sum", "mean", "max", "min", "prod", "any", "all", "var", "std"}
 #: NumPy functions of (array, constant axis) numba takes without the axis -> missing.py's helper
 ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis", "argsort": "argsort_axis", "sort": "sort_axis"}
@@ -71,13 +79,15 @@ FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
 def for_numba(func: ast.FunctionDef) -> set[str]:
     """Rewrite `func` in place; the helpers its new calls need."""
     pieces.rewrite(func)
-    _index_lists(func)
+    index_writes.index_lists(func)
+    meshes = open_meshes.rewrite(func)
     nested_lists.rewrite(func)
     tuple_adjoints.split(func)
     written_parts = tuple_parts.rewrite(func)
     drawn = random_calls.rewrite(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
+    rewriter.helpers.update(meshes)
     if drawn:
         rewriter.helpers.update(("random_open", "random_draw"))
     if written_parts:
@@ -92,33 +102,6 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
     return rewriter.helpers
-
-
-def _index_lists(func: ast.FunctionDef) -> None:
-    """``idx = [0, 0, 1]`` read only as an index (``x[idx]``, ``np.add.at(g, idx, v)``) as an
-    integer array: numba indexes by arrays, not lists.  A list put to any other use stays a
-    list (``idx * 2`` would mean another thing of an array)."""
-    made = {}
-    for node in ast.walk(func):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and isinstance(node.value, ast.List) and node.value.elts \
-                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.value.elts):
-            made.setdefault(node.targets[0].id, []).append(node)
-    if not made:
-        return
-    fine = set()
-    for node in ast.walk(func):
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name):
-            fine.add(id(node.slice))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at" \
-                and len(node.args) == 3 and isinstance(node.args[1], ast.Name):
-            fine.add(id(node.args[1]))
-    for node in ast.walk(func):
-        if isinstance(node, ast.Name) and node.id in made and (len(made[node.id]) > 1 or (
-                isinstance(node.ctx, ast.Load) and id(node) not in fine)):
-            made.pop(node.id)
-    for (assign,) in made.values():
-        assign.value = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [assign.value], [])
 
 
 #: builtin types used as dtypes -> the NumPy scalar types numba takes in their place
@@ -270,7 +253,8 @@ class _Rewriter(ast.NodeTransformer):
         spelled = named_norms.spell(node) or diagonals.spell_call(node) or array_calls.spell(node) \
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
             or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
-            or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node)
+            or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node) \
+            or object_calls.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

@@ -1,8 +1,10 @@
 """Calls of ``scipy.stats.norm``'s methods spelled as numba functions (stats_laws.py):
 ``norm.cdf(x, loc, scale)`` becomes ``stats_norm_cdf(x, loc, scale)``, however the method
 was reached (``scipy.stats.norm.cdf``, ``from scipy.stats import norm``, ``Phi = norm.cdf``);
-so do ``scipy.stats.t``'s (``stats_t_logpdf(x, df, loc, scale)``) and
-``multivariate_normal.logpdf``/``pdf``'s (stats_t_mvn.py).
+so do ``scipy.stats.t``'s (``stats_t_logpdf(x, df, loc, scale)``),
+``multivariate_normal.logpdf``/``pdf``'s (stats_t_mvn.py) and the closed forms of ``laplace``,
+``logistic``, ``cauchy`` and ``expon`` (stats_location_laws.py) and ``poisson.logpmf``/``pmf``
+(stats_counts.py).
 
 numba compiles no SciPy; the normal law's functions are SciPy's special functions of
 ``z = (x - loc) / scale`` (``ndtr``, ``log_ndtr``, ``ndtri``: special.py), so they compile.
@@ -22,13 +24,18 @@ MORE = "srcdiff.backend.numba.stats_t_mvn"
 #: the methods stats_laws.py has, with their parameters (SciPy's names and defaults)
 METHODS = {name: (("x", None), ("loc", 0.0), ("scale", 1.0))
            for name in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")}
+METHODS_OF_X = dict(METHODS)  # (a law without ppf)
 METHODS["ppf"] = (("q", None), ("loc", 0.0), ("scale", 1.0))
+LOCATION = "srcdiff.backend.numba.stats_location_laws"
 #: each law: its methods with their parameters, and the module of their numba functions
 LAWS = {"norm": (METHODS, MODULE),
         "t": ({name: (("x", None), ("df", None), ("loc", 0.0), ("scale", 1.0))
                for name in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")}, MORE),
         "multivariate_normal": ({name: (("x", None), ("mean", 0.0), ("cov", 1.0)) for name in ("pdf", "logpdf")},
-                                MORE)}
+                                MORE),
+        **{law: (METHODS_OF_X, LOCATION) for law in ("laplace", "logistic", "cauchy", "expon")},
+        "poisson": ({name: (("k", None), ("mu", None), ("loc", 0.0)) for name in ("logpmf", "pmf")},
+                    "srcdiff.backend.numba.stats_counts")}
 
 
 def module_of(helper: str) -> str:
