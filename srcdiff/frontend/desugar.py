@@ -23,6 +23,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
 - lists joined, grown while read, reversed; chain, islice, np.maximum.at (list_joins.py, iteration_forms.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
+- a helper of the module called for its effect on its arguments (``_normalise_(u)``): its body
+  written out on the caller's names (effect_helpers.py);
 - ``f(x, out=y)``: ``y[:] = f(x)`` (out_arguments.py); a write through a view or a second name
   (``flat = Y.reshape(-1); flat[::2] = v``, ``b = a; b += v``): a write into the array (view_writes.py);
 - complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
@@ -45,6 +47,7 @@ from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
+from .effect_helpers import has_effect_calls, inline_effect_helpers
 from .generators import check_generator_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
 from .list_joins import rewrite_list_joins
@@ -81,6 +84,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
     rewrite_list_joins(tree, names)  # after the per-field lists: their appends and reads too
+    inline_effect_helpers(tree, names)  # ``_normalise_(u)``: the helper's body on u (effect_helpers.py)
     rewrite_out_arguments(tree, names)  # ``f(x, out=y)``: ``y[:] = f(x)``, before the views it may write
     rewrite_view_writes(tree, names)  # writes through views and second names (view_writes.py)
     substitute_views(tree)
@@ -106,7 +110,7 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 #: cheap tests, one a rewrite module: whether the function has anything that rewrite could apply to
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_iteration_forms, has_stats_spellings, has_memo_cache,
-          has_out_arguments, has_view_writes,
+          has_out_arguments, has_view_writes, has_effect_calls,
           lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 

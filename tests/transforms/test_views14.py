@@ -146,6 +146,26 @@ def out_of_a_ufunc_broadcast(x):
     return np.sum(y * np.array([[1.0], [3.0]]) * x)
 
 
+def _scale_in_place(v):
+    v *= 2.0
+
+
+def helper_writes_its_argument(x):
+    u = x.copy()
+    _scale_in_place(u)
+    return np.sum(u ** 2)
+
+
+def _add_one_to_a_number(s):
+    s += 1.0  # a number: rebinds s inside the helper only
+
+
+def helper_given_a_number(x):
+    t = np.sum(x)
+    _add_one_to_a_number(t)
+    return t * x[0]
+
+
 def cumsum_out_along_axis(X):
     Y = X.copy()
     np.cumsum(Y, axis=1, out=Y)
@@ -165,6 +185,8 @@ def cumsum_out_along_axis(X):
     (write_through_view_then_alias_read, (np.array([[0.3, -0.5, 0.2], [0.9, 0.1, -0.7]]),)),
     (out_of_a_ufunc_broadcast, (np.array([0.3, -0.5, 0.8]),)),
     (cumsum_out_along_axis, (np.array([[0.3, -0.5, 0.2], [0.9, 0.1, -0.7]]),)),
+    (helper_writes_its_argument, (np.array([0.3, -0.5, 0.8]),)),
+    (helper_given_a_number, (np.array([0.3, -0.5, 0.8]),)),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_numpy_semantics_or_a_refusal_at_the_line(f, args):
     """Either the gradient of what NumPy computes, or a refusal naming this file: never the
@@ -187,6 +209,7 @@ def test_a_numbers_second_name_keeps_working():
 def test_a_view_of_a_view_and_an_out_broadcast_are_differentiated():
     for f, x in [(view_of_a_view, np.array([0.3, -0.5, 0.8, 1.1, -0.2])),
                  (out_of_a_ufunc_broadcast, np.array([0.3, -0.5, 0.8])),
+                 (helper_writes_its_argument, np.array([0.3, -0.5, 0.8])),
                  (write_through_view_then_alias_read, np.array([[0.3, -0.5, 0.2], [0.9, 0.1, -0.7]]))]:
         np.testing.assert_allclose(srcdiff.grad(f)(x), central_difference(f, (x,), 0), rtol=1e-6, atol=1e-8)
 
@@ -213,21 +236,28 @@ def out_with_where(x):
     return np.sum(y)
 
 
-def _scale_in_place(v):
-    v *= 2.0
+def _rebinds_its_parameter(v):
+    v = v * 2.0  # a new array: the caller's is unchanged (and srcdiff cannot tell the call does nothing)
+    return
 
 
-def helper_writes_its_argument(x):
+def helper_rebinds_its_parameter(x):
     u = x.copy()
-    _scale_in_place(u)
+    _rebinds_its_parameter(u)
     return np.sum(u ** 2)
+
+
+def helper_writes_an_argument(x):
+    _scale_in_place(x)  # the caller's own argument
+    return np.sum(x ** 2)
 
 
 @pytest.mark.parametrize("f, args", [
     (view_of_an_argument_written, (np.array([[0.3, -0.5], [0.9, 0.1]]),)),
     (view_kept_in_a_list, (np.array([0.3, -0.5, 0.8]),)),
     (out_with_where, (np.array([0.3, -0.5, 0.8]),)),
-    (helper_writes_its_argument, (np.array([0.3, -0.5, 0.8]),)),
+    (helper_rebinds_its_parameter, (np.array([0.3, -0.5, 0.8]),)),
+    (helper_writes_an_argument, (np.array([0.3, -0.5, 0.8]),)),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_still_refused_at_the_line(f, args):
     with pytest.raises(srcdiff.SrcDiffError) as caught:

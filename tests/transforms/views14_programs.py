@@ -3,7 +3,8 @@ writes them: (1) a reshape / ravel view written through (``flat = Y.reshape(-1);
 ``flat[::2] = v``), (2) a transpose view (``Yt = Y.T; Yt[0] = v``, ``.transpose()``,
 ``np.transpose``), (3) a strided or sliced part written by index (``evens = z[::2]; evens[:] = v``,
 a row ``B[i, :]`` in a loop), (4) a second name of an array updated in place (``b = a; b += v``,
-``x_prev = x`` in a loop), and (5) ``out=`` of ufuncs, ``np.cumsum`` and ``np.clip``.
+``x_prev = x`` in a loop), (5) ``out=`` of ufuncs, ``np.cumsum`` and ``np.clip``, and (6) a helper
+of the module called for its effect on the caller's array (``_normalise_(u)``).
 test_views14.py runs every transformation on them."""
 
 import numpy as np
@@ -195,6 +196,44 @@ def out_into_a_view(X):  # out= names a transpose view: the matrix changes
     return np.sum(Y * np.arange(1.0, 1.0 + Y.size).reshape(Y.shape))
 
 
+# ---- 6. helpers that write into their caller's array ---------------------------------------------------
+
+
+def _normalise_(v):
+    v /= np.linalg.norm(v)
+
+
+def helper_normalises_in_place(x, w):  # the red team's: a helper called for its effect
+    u = x.copy()
+    _normalise_(u)
+    return w @ u + np.sum(u ** 3)
+
+
+def _clip_rows_(A, c):
+    """Scale each row of A to norm at most c, in place."""
+    scale = np.minimum(1.0, c / np.linalg.norm(A, axis=1, keepdims=True))
+    A *= scale
+
+
+def helper_in_a_loop(W, X):
+    U = W.copy()
+    for _ in range(2):
+        U += 0.3 * X.T @ (X @ U)
+        _clip_rows_(U, 1.5)
+    return np.sum(U ** 2)
+
+
+def _set_head_(buf, v):
+    buf[0] = np.sum(v ** 2)
+    buf[1:] *= v[0]
+
+
+def helper_writes_by_index(x):
+    b = np.ones(3)
+    _set_head_(b, x)
+    return np.sum(np.sin(b) * x)
+
+
 def _M(r, *shape):
     return r.normal(size=shape)
 
@@ -226,4 +265,8 @@ PROGRAMS = [
     ("cumsum_out_alias", cumsum_out_alias, lambda r: (_M(r, 5),), 0),
     ("clip_out_in_loop", clip_out_in_loop, lambda r: (0.4 * _M(r, 4),), 0),
     ("out_into_a_view", out_into_a_view, lambda r: (_M(r, 2, 3),), 0),
+    ("helper_normalises_in_place", helper_normalises_in_place, lambda r: (_M(r, 3), _M(r, 3)), 0),
+    ("helper_normalises_in_place_weights", helper_normalises_in_place, lambda r: (_M(r, 3), _M(r, 3)), 1),
+    ("helper_in_a_loop", helper_in_a_loop, lambda r: (_M(r, 3, 2), 0.5 * _M(r, 4, 3)), 0),
+    ("helper_writes_by_index", helper_writes_by_index, lambda r: (_M(r, 3),), 0),
 ]
