@@ -23,6 +23,7 @@ call for effect is left for lowering to refuse at its line.
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import inspect
 import textwrap
@@ -57,9 +58,9 @@ def inline_effect_helpers(tree: ast.FunctionDef, names) -> None:
 
 
 def has_effect_calls(tree: ast.FunctionDef) -> bool:
-    """A cheap test: a statement that is only a call of a plain name."""
+    """A cheap test: a statement that is only a call of a plain name (not a builtin's, ``print``)."""
     return any(isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name)
-               for n in ast.walk(tree))
+               and not hasattr(builtins, n.value.func.id) for n in ast.walk(tree))
 
 
 def _written_out(stmt: ast.stmt, names, caller_locals: set) -> list | None:
