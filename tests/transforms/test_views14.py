@@ -166,6 +166,13 @@ def helper_given_a_number(x):
     return t * x[0]
 
 
+def zero_d_second_name(x):
+    a = np.array(np.sum(x))  # a 0-d array: b += 1.0 changes a too
+    b = a
+    b += 1.0
+    return a * x[0]
+
+
 def cumsum_out_along_axis(X):
     Y = X.copy()
     np.cumsum(Y, axis=1, out=Y)
@@ -187,6 +194,7 @@ def cumsum_out_along_axis(X):
     (cumsum_out_along_axis, (np.array([[0.3, -0.5, 0.2], [0.9, 0.1, -0.7]]),)),
     (helper_writes_its_argument, (np.array([0.3, -0.5, 0.8]),)),
     (helper_given_a_number, (np.array([0.3, -0.5, 0.8]),)),
+    (zero_d_second_name, (np.array([0.3, -0.5, 0.8]),)),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_numpy_semantics_or_a_refusal_at_the_line(f, args):
     """Either the gradient of what NumPy computes, or a refusal naming this file: never the
