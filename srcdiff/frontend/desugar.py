@@ -25,6 +25,10 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
 - lists joined, grown while read, reversed; chain, islice, np.maximum.at (list_joins.py, iteration_forms.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
+- a helper of the module called for its effect on its arguments (``_normalise_(u)``): its body
+  written out on the caller's names (effect_helpers.py);
+- ``f(x, out=y)``: ``y[:] = f(x)`` (out_arguments.py); a write through a view or a second name
+  (``flat = Y.reshape(-1); flat[::2] = v``, ``b = a; b += v``): a write into the array (view_writes.py);
 - complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
 - a memo dict of a recursion dropped (memo_caches.py); frozen scipy.stats laws (stats_spellings.py);
 - merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
@@ -45,6 +49,7 @@ from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
+from .effect_helpers import has_effect_calls, inline_effect_helpers
 from .generators import check_generator_calls
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
@@ -54,9 +59,11 @@ from .memo_caches import drop_memo_caches, has_memo_cache
 from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
 from .nested_varargs import bind_nested_varargs, has_nested_varargs
+from .out_arguments import has_out_arguments, rewrite_out_arguments
 from .python_forms import has_python_forms, rewrite_python_forms
 from .stats_spellings import has_stats_spellings, rewrite_stats
 from .tuple_lists import has_lists, split_tuple_lists
+from .view_writes import has_view_writes, rewrite_view_writes
 from .views import substitute_views
 
 
@@ -81,6 +88,9 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
     rewrite_list_joins(tree, names)  # after the per-field lists: their appends and reads too
+    inline_effect_helpers(tree, names)  # ``_normalise_(u)``: the helper's body on u (effect_helpers.py)
+    rewrite_out_arguments(tree, names)  # ``f(x, out=y)``: ``y[:] = f(x)``, before the views it may write
+    rewrite_view_writes(tree, names)  # writes through views and second names (view_writes.py)
     substitute_views(tree)
     split_complex(tree, names)
     return ast.fix_missing_locations(tree)
@@ -104,7 +114,7 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 #: cheap tests, one a rewrite module: whether the function has anything that rewrite could apply to
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_idiom_calls, has_iteration_forms, has_stats_spellings,
-          has_memo_cache,
+          has_memo_cache, has_out_arguments, has_view_writes, has_effect_calls,
           lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 

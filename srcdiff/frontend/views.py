@@ -27,12 +27,12 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 def substitute_views(tree: ast.FunctionDef) -> None:
     """Rewrite, in place, each view of `tree` updated in place as the part of its array."""
-    counters = _counters(tree)
-    for block in _blocks(tree):
+    counters = range_counters(tree)
+    for block in statement_blocks(tree):
         k = 0
         while k < len(block):
             found = _view(block[k])
-            if found is not None and all(_basic(p, counters) for p in found[2]) \
+            if found is not None and all(basic_part(p, counters) for p in found[2]) \
                     and _only_read_and_updated(tree, block, k, *found[:2]):
                 name, index, _ = found
                 later = [_Put(name, index).visit(s) for s in block[k + 1:]]
@@ -42,7 +42,7 @@ def substitute_views(tree: ast.FunctionDef) -> None:
     ast.fix_missing_locations(tree)
 
 
-def _blocks(tree: ast.FunctionDef):
+def statement_blocks(tree: ast.FunctionDef):
     """Every statement list of the function's own scope."""
     todo = [tree]
     while todo:
@@ -70,7 +70,7 @@ def _view(stmt: ast.stmt):
     return stmt.targets[0].id, value, [p for p in parts if not isinstance(p, ast.Slice)]
 
 
-def _basic(part: ast.expr, counters: set) -> bool:
+def basic_part(part: ast.expr, counters: set) -> bool:
     """Whether an index part besides a slice is an int for sure (a constant, a counter of a
     ``for ... in range(...)``, or arithmetic of those) or ``...``/``None``: then the subscript
     is a view.  (A name that may hold an index array makes a copy.)"""
@@ -79,12 +79,12 @@ def _basic(part: ast.expr, counters: set) -> bool:
     if isinstance(part, ast.Name):
         return part.id in counters
     if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.USub):
-        return _basic(part.operand, counters)
+        return basic_part(part.operand, counters)
     return isinstance(part, ast.BinOp) and isinstance(part.op, (ast.Add, ast.Sub, ast.Mult)) \
-        and _basic(part.left, counters) and _basic(part.right, counters)
+        and basic_part(part.left, counters) and basic_part(part.right, counters)
 
 
-def _counters(tree: ast.FunctionDef) -> set:
+def range_counters(tree: ast.FunctionDef) -> set:
     """Names assigned only as the counter of a ``for name in range(...)``: ints."""
     loops = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.For) and isinstance(n.target, ast.Name)
              and isinstance(n.iter, ast.Call) and getattr(n.iter.func, "id", None) == "range"}
@@ -149,4 +149,4 @@ class _Put(ast.NodeTransformer):
         return node
 
 
-__all__ = ["substitute_views"]
+__all__ = ["basic_part", "range_counters", "statement_blocks", "substitute_views"]

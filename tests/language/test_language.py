@@ -645,10 +645,18 @@ def tanh_into_out(x):
     return np.sum(y * x)
 
 
-def tanh_assigned(x):
-    y = x * 2.0
-    y = np.tanh(y)
-    return np.sum(y * x)
+def dot_into_out(x):
+    A = np.outer(x[:2], x[1:])
+    y = np.empty((2, 2))
+    np.dot(A, A, out=y)  # out= of np.dot: not rewritten (only ufuncs, cumsum, cumprod and clip)
+    return np.sum(y * A)
+
+
+def dot_assigned(x):
+    A = np.outer(x[:2], x[1:])
+    y = np.empty((2, 2))
+    y = np.dot(A, A)
+    return np.sum(y * A)
 
 
 def adds_at_indices(x):
@@ -699,8 +707,8 @@ def drops_a_value(x):
     return np.sum(x)
 
 
-def mutating_helper(v):
-    v[0] = 0.0
+def mutating_helper(v, k=0):  # a default: not written out where it is called
+    v[k] = 0.0
 
 
 def calls_a_helper_for_its_effect(x):
@@ -709,8 +717,26 @@ def calls_a_helper_for_its_effect(x):
     return np.sum(y)
 
 
+def _zeroes_first(v):
+    v[0] = 0.0
+
+
+def calls_a_plain_helper_for_its_effect(x):
+    y = x.copy()
+    _zeroes_first(y)
+    return np.sum(y * x)
+
+
+def test_a_ufunc_out_and_a_plain_helper_for_effect_are_differentiated():
+    """``np.tanh(y, out=y)`` is the write ``y[:] = np.tanh(y)``, and a plain helper of the module
+    called for its effect is its body on the caller's array (both were refused before)."""
+    x = np.array([0.5, 1.5, -0.3])
+    for f in (tanh_into_out, calls_a_plain_helper_for_its_effect):
+        assert_close(srcdiff.grad(f)(x), central_difference(f, (x,), 0))
+
+
 @pytest.mark.parametrize("f, words, fixed", [
-    (tanh_into_out, ["`np.tanh(y, out=y)` changes y in place", "`y = np.tanh(y)`"], tanh_assigned),
+    (dot_into_out, ["`np.dot(A, A, out=y)` changes y in place", "`y = np.dot(A, A)`"], dot_assigned),
     (reverses_a_list, ["`xs.reverse()` changes xs in place", "`xs = [xs[k] for k in range(len(xs) - 1, -1, -1)]`"],
      reversed_by_comprehension),
     (fills, ["`y.fill(x[0])` changes y in place", "`y = np.zeros_like(y) + x[0]`"], filled_by_addition),
