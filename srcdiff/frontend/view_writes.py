@@ -146,6 +146,8 @@ def _made(value: ast.expr | None, names, contiguous: bool) -> bool:
     if isinstance(value.func, ast.Attribute) and value.func.attr == "copy" and not value.args \
             and not value.keywords and names.resolve(value.func.value) is MISSING:
         return True  # ``x.copy()`` of a local value: ndarray.copy's order is "C"
+    if value.args and isinstance(value.args[0], ast.Tuple) and not value.args[0].elts:
+        return False  # ``np.zeros(())``: a 0-d array, which no index write (``y[:] = ...``) can write whole
     return names.resolve(value.func) in (_MADE_CONTIGUOUS if contiguous else _MADE)
 
 

@@ -139,7 +139,8 @@ def test_vmap_of_grad_refusal_names_the_users_line(f, args):
 # ---- 3. reasonable code still refused, each at the user's line (OPEN) ---------------------------------------
 # One program each from the wave.  Others work on lists, partials of methods and scipy.stats (reach12a/b)
 # and on numba-only refusals (numba12), math.dist, zip_longest, **weights.get(name, d) and loops over
-# np.unique (idioms14): not repeated here.
+# np.unique (idioms14), writes through views, `out=` and helpers writing into the caller's array (views14,
+# tests/transforms/test_views14.py): not repeated here.
 
 R = np.random.default_rng(13)
 REFUSED_CODE = [
@@ -158,14 +159,9 @@ REFUSED_CODE = [
     ("interp_knots", geometry.polyline_length_resample,
      (np.cumsum(np.abs(R.normal(size=(5, 2))), axis=0), R.uniform(0.05, 0.95, size=4))),
     ("irfft", geometry.zero_pad_irfft, (R.normal(size=4),)),
-    ("strided_view_write", points.strided_view_write, (R.normal(size=6),)),
-    ("reshape_view_scale", points.reshape_view_scale, (R.normal(size=6),)),
-    ("transpose_view_write", points.transpose_view_write, (R.normal(size=(3, 2)),)),
-    ("ufunc_out_on_copy", points.add_out_on_copy, (R.normal(size=4),)),
     ("list_of_one_array", points.list_of_same_array, (R.normal(size=3),)),
     ("dict_updated_in_loop", points.dict_inner_descent,
      ({"w": R.normal(size=3), "b": 0.1}, R.normal(size=(6, 3)), R.normal(size=6))),
-    ("helper_writes_in_place", points.helper_writes_callers_array, (R.normal(size=(3, 4)), R.normal(size=(5, 4)))),
 ]
 
 
