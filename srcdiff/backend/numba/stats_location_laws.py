@@ -18,6 +18,8 @@ import math
 
 from numba import njit, vectorize
 
+from .naming import compiled
+
 METHODS = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")
 
 
@@ -114,7 +116,7 @@ def _method(law, number: int):
     """``stats_<law>_<method>(x, loc, scale)``: the law's ufunc at the method's number."""
     def method(x, loc, scale):
         return law(x, loc, scale, number)
-    return njit(method)
+    return compiled(method)  # (a closure: named by its code and cells, naming.py)
 
 
 LAWS = ("laplace", "logistic", "cauchy", "expon")
