@@ -32,7 +32,7 @@ import itertools
 import math
 
 from .desugar_reduce import HIDDEN, SIMPLE, combined, replace_node
-from .naming import inner_blocks
+from .naming import rewrite_blocks
 
 _NAMES = {"hypot", "pairwise", "accumulate"}
 
@@ -45,24 +45,15 @@ def has_spellings(tree: ast.FunctionDef) -> bool:
 
 def rewrite_calls(tree: ast.FunctionDef, names) -> None:
     """Rewrite, in place, the calls above in `tree`'s own statements."""
-    _block(tree.body, names)
+    rewrite_blocks(tree.body, lambda stmt: _before(stmt, names))
 
 
-def _block(body: list, names) -> None:
-    k = 0
-    while k < len(body):
-        stmt = body[k]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            k += 1
-            continue
-        for inner in inner_blocks(stmt):
-            _block(inner, names)
-        before = _pairwise_loop(stmt, names) if isinstance(stmt, ast.For) else []
-        if isinstance(stmt, SIMPLE) or isinstance(stmt, ast.For):
-            before += _accumulations(stmt, names)
-        _Expressions(names).visit(stmt)
-        body[k:k] = before
-        k += len(before) + 1
+def _before(stmt: ast.stmt, names) -> list:
+    before = _pairwise_loop(stmt, names) if isinstance(stmt, ast.For) else []
+    if isinstance(stmt, SIMPLE) or isinstance(stmt, ast.For):
+        before += _accumulations(stmt, names)
+    _Expressions(names).visit(stmt)
+    return before
 
 
 def _plain(expr: ast.expr) -> bool:

@@ -40,7 +40,7 @@ import numpy as np
 from .desugar_reduce import HIDDEN, SIMPLE, replace_node
 from .function_maps import mapped_functions
 from .key_selections import applied, builtins_are, keyed_selections, load, make_call, plain, plain_lambda, targets
-from .naming import inner_blocks
+from .naming import rewrite_blocks
 
 #: the names of the calls rewritten here (and f(**{...}))
 _NAMES = {"getattr", "dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_", "vectorize",
@@ -72,24 +72,14 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
 def rewrite_idiom_calls(tree: ast.FunctionDef, names) -> None:
     """Rewrite, in place, the calls above in `tree`'s own statements."""
     _named_attributes(tree, names)
-    _block(tree.body, names, tree)
+    rewrite_blocks(tree.body, lambda stmt: _before(stmt, names, tree))
 
 
-def _block(body: list, names, tree) -> None:
-    k = 0
-    while k < len(body):
-        stmt = body[k]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            k += 1
-            continue
-        for inner in inner_blocks(stmt):
-            _block(inner, names, tree)
-        before = _padded(stmt, names) + mapped_functions(stmt, names, tree) + _arrays_looped(stmt, names) \
-            if isinstance(stmt, SIMPLE + (ast.For,)) else []
-        _Expressions(names).visit(stmt)
-        before += keyed_selections(stmt, names) if isinstance(stmt, SIMPLE) else []
-        body[k:k] = before
-        k += len(before) + 1
+def _before(stmt: ast.stmt, names, tree) -> list:
+    before = _padded(stmt, names) + mapped_functions(stmt, names, tree) + _arrays_looped(stmt, names) \
+        if isinstance(stmt, SIMPLE + (ast.For,)) else []
+    _Expressions(names).visit(stmt)
+    return before + (keyed_selections(stmt, names) if isinstance(stmt, SIMPLE) else [])
 
 
 class _Expressions(ast.NodeTransformer):

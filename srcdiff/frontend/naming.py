@@ -42,6 +42,23 @@ def inner_blocks(stmt: ast.stmt) -> list:
     return found + [handler.body for handler in getattr(stmt, "handlers", [])]
 
 
+def rewrite_blocks(body: list, before_each) -> None:
+    """Every statement of `body` and of the blocks inside it (innermost first; nested defs and
+    classes not entered) given the statements ``before_each(stmt)`` returns, put before it (a
+    rewrite may also change `stmt` in place)."""
+    k = 0
+    while k < len(body):
+        stmt = body[k]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            k += 1
+            continue
+        for inner in inner_blocks(stmt):
+            rewrite_blocks(inner, before_each)
+        before = before_each(stmt)
+        body[k:k] = before
+        k += len(before) + 1
+
+
 def own_nodes(tree: ast.FunctionDef):
     """The nodes of the function's own scope (nested functions, lambdas, classes not entered)."""
     todo = list(ast.iter_child_nodes(tree))

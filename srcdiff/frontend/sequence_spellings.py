@@ -23,7 +23,7 @@ import builtins
 import numpy as np
 
 from .desugar_reduce import HIDDEN, SIMPLE
-from .naming import FreeNames, inner_blocks
+from .naming import FreeNames, rewrite_blocks
 
 _SEQUENCES = (builtins.list, builtins.tuple)
 
@@ -42,7 +42,7 @@ def has_sequence_spellings(tree: ast.FunctionDef) -> bool:
 def rewrite_sequence_spellings(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings above in the function's own statements."""
     _Spreads(names).generic_visit(tree)  # the body; a nested def is a scope of its own
-    _block(tree.body, names)
+    rewrite_blocks(tree.body, lambda stmt: _before(stmt, names))
 
 
 class _Spreads(ast.NodeTransformer):
@@ -70,24 +70,15 @@ class _Spreads(ast.NodeTransformer):
         return self._display(node, builtins.tuple)
 
 
-def _block(body: list, names: FreeNames) -> None:
-    k = 0
-    while k < len(body):
-        stmt = body[k]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            k += 1
-            continue
-        for inner in inner_blocks(stmt):
-            _block(inner, names)
-        before = []
-        if isinstance(stmt, ast.Assign):
-            before += _columns(stmt, names)
-        if isinstance(stmt, ast.For):
-            before += _zipped_columns(stmt, names)
-        if isinstance(stmt, SIMPLE):
-            before += _held(stmt, names)
-        body[k:k] = before
-        k += len(before) + 1
+def _before(stmt: ast.stmt, names: FreeNames) -> list:
+    before = []
+    if isinstance(stmt, ast.Assign):
+        before += _columns(stmt, names)
+    if isinstance(stmt, ast.For):
+        before += _zipped_columns(stmt, names)
+    if isinstance(stmt, SIMPLE):
+        before += _held(stmt, names)
+    return before
 
 
 def _computed(expr: ast.expr, names: FreeNames) -> bool:
