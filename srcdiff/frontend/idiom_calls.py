@@ -16,8 +16,8 @@ parsing into the plain spellings lowering already differentiates:
   (None) it is left alone, as arithmetic on None raises;
 - ``itertools.starmap(f, zip(a, b))``: ``(f(u, v) for u, v in zip(a, b))`` (a lambda's body with
   its parameters as the generator's targets), which Python evaluates the same lazy way;
-- ``np.ix_(a, b)``: the index arrays ``(np.asarray(a)[:, None], np.asarray(b))``, so
-  ``K[np.ix_(dofs, dofs)] += ke`` is a write at broadcast indices;
+- ``np.ix_(a, b)`` of lists: ``np.ix_(np.asarray(a), np.asarray(b))``, so
+  ``K[np.ix_(dofs, dofs)] += ke`` is a write through NumPy's mesh of arrays;
 - ``f(**{"k": v})``: ``f(k=v)``; ``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``;
 - ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
 - ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...): the array kept in a name first;
@@ -185,22 +185,15 @@ class _Expressions(ast.NodeTransformer):
         return isinstance(found, np.ufunc) or any(found is f for f in _ELEMENTWISE)
 
     def _open_mesh(self, node: ast.Call):
-        """``np.ix_(a, b)``: ``(np.asarray(a)[:, None], np.asarray(b))``, the index arrays NumPy
-        broadcasts to the same open mesh.  (A boolean mask, which np.ix_ turns into the indices
-        of its True entries, then makes NumPy raise an IndexError with two or more masks; alone,
-        it selects the same items.)"""
+        """``np.ix_(a, b)`` of lists: ``np.ix_(np.asarray(a), np.asarray(b))``, NumPy's own mesh of
+        the arrays it makes of them (kept a call of ``np.ix_``: a boolean mask keeps its meaning,
+        and numba's backend spells the mesh, backend/numba/open_meshes.py)."""
         base = node.func.value if isinstance(node.func, ast.Attribute) else None
-        if base is None or self.names.resolve(base) is not np:
+        if base is None or self.names.resolve(base) is not np \
+                or all(isinstance(a, ast.Call) and self.names.resolve(a.func) is np.asarray for a in node.args):
             return None
-        k = len(node.args)
-        parts = []
-        for i, a in enumerate(node.args):
-            part = make_call(ast.Attribute(copy.deepcopy(base), "asarray", ast.Load()), a)
-            if i < k - 1:
-                axes = [ast.Slice()] + [ast.Constant(None)] * (k - 1 - i)
-                part = ast.Subscript(part, ast.Tuple(axes, ast.Load()), ast.Load())
-            parts.append(part)
-        return ast.Tuple(parts, ast.Load())
+        args = [make_call(ast.Attribute(copy.deepcopy(base), "asarray", ast.Load()), a) for a in node.args]
+        return ast.Call(node.func, args, [])
 
     def _starmap(self, node: ast.Call):
         func, seq = node.args

@@ -162,11 +162,43 @@ def _writer(x, index, v, check_repeats: bool, copy: bool):
     place, at = _places(m)
     shape = "".join(f"v{d}.shape[0], " for d in range(m)) + "".join(f"x.shape[{d}], " for d in range(m, x.ndim))
     value = f"w[{at}]" if isinstance(v, types.Array) else "v"
-    lines = ["def impl(x, index, v):", *_vectors(m, check_repeats), "    y = x.copy()" if copy else "    y = x"]
+    opened = " and ".join(f"index[{d}].size == index[{d}].shape[{d}]" for d in range(m))
+    fallback = ["        return broadcast_write(x, index, v, True)"] if copy else \
+        ["        broadcast_write(x, index, v, False)", "        return None"]
+    lines = ["def impl(x, index, v):", f"    if not ({opened}):", *fallback,
+             *_vectors(m, check_repeats), "    y = x.copy()" if copy else "    y = x"]
     if isinstance(v, types.Array):
         lines.append(f"    w = np.broadcast_to(v, ({shape}))")
     lines += _loops(m, f"y[{place}] = {value}")
     lines.append("    return y" if copy else "    return None")
+    return made("\n".join(lines) + "\n", broadcast_write=broadcast_write)
+
+
+def broadcast_write(x, index, v, copy):
+    """``x[index] = v`` (a copy of x when `copy`) for index arrays that broadcast together but
+    are not an open mesh (``np.put_along_axis``'s rows and columns): NumPy's fancy write."""
+    y = x.copy() if copy else x
+    y[index] = v
+    return y
+
+
+@overload(broadcast_write)
+def _broadcast_write(x, index, v, copy):
+    m = len(index.types)
+    at = ", ".join(f"i{d}" for d in range(m))
+    pick = lambda k: ", ".join(f"i{d} if index[{k}].shape[{d}] > 1 else 0" for d in range(m))  # noqa: E731
+    dims = [f"max({', '.join(f'index[{k}].shape[{d}]' for k in range(m))})" for d in range(m)]
+    shape = "".join(f"{dim}, " for dim in dims) + "".join(f"x.shape[{d}], " for d in range(m, x.ndim))
+    lines = ["def impl(x, index, v, copy):", "    y = x.copy() if copy else x",
+             f"    w = np.broadcast_to(v, ({shape}))" if isinstance(v, types.Array) else "    w = v"]
+    for d in range(m):
+        lines.append(f"{'    ' * (d + 1)}for i{d} in range({dims[d]}):")
+    body = "    " * (m + 1)
+    for k in range(m):
+        lines += [f"{body}p{k} = index[{k}][{pick(k)}]", f"{body}if p{k} < 0:", f"{body}    p{k} += x.shape[{k}]"]
+    places = ", ".join(f"p{k}" for k in range(m))
+    lines.append(f"{body}y[{places}] = " + (f"w[{at}]" if isinstance(v, types.Array) else "w"))
+    lines.append("    return y")
     return made("\n".join(lines) + "\n")
 
 
