@@ -58,8 +58,9 @@ KNOWN = [
      "rank-deficient product); docs/guarantees.md, 'Decompositions at a degenerate spectrum'"),
     ("*", "WRONG", "redteam:w13_expm1_over_x_guarded", "NaN at the point np.where(x == 0.0, ...) singles out "
      "(expm1(x) / x written with its series there): docs/guarantees.md, 'An equality guard'"),
-    ("hessian", "WRONG", "redteam:w13_hypot_guarded_zero", "OPEN: np.where(n > 0, ...) of a hypot at its zero "
-     "gives the taken branch's Hessian (0, truth 2I); docs/guarantees.md, test_redteam_wave13_open.py"),
+    ("*", "WRONG", "redteam:w13_hypot_guarded_zero", "NaN at the zero of a hypot np.where(n > 0, ...) guards, "
+     "through the double where's safe denominator (the continuation decides there): docs/guarantees.md, "
+     "'A measure of several values'"),
     # the red team's fourteenth wave: NaN at a tie at second order, as docs/guarantees.md says
     ("hessian", "WRONG", "redteam:w14_american_binomial_put", "NaN: the second derivative at a tie of np.maximum "
      "(the at-the-money node of a binomial tree, K - S = 0 for every sigma) is NaN where the tie holds; "
