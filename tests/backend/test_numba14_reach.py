@@ -158,6 +158,7 @@ def _repeated_swap(A):
     return np.sum(B ** 2)
 
 
+@pytest.mark.slow  # (a numba compile)
 def test_a_write_through_a_repeated_index_is_refused_at_its_line():
     """NumPy keeps one of two values written to one place: refused under numba as in Python."""
     with pytest.raises(srcdiff.SrcDiffError, match=r"test_numba14_reach\.py:\d+"):

@@ -63,6 +63,7 @@ def test_a_flat_branch_at_the_point_second_order_is_exact_or_nan():
     assert np.isnan(got).all() or np.allclose(got, 0.0, atol=1e-12), got
 
 
+@pytest.mark.slow  # (a numba compile)
 def test_the_rotation_at_the_point_under_numba_is_nan_too():
     from .measure_guard_programs import rodrigues_if
 
