@@ -114,7 +114,9 @@ def _measure_nan(bad, d, every):
         return out
     if _array(d):
         return nan_like_d
-    return lambda bad, d, every: nan_like_d(bad, np.zeros(1), every)[0]  # (d a number)
+    if _array(bad):  # (d a number)
+        return lambda bad, d, every: np.nan if bad.any() else 0.0
+    return lambda bad, d, every: np.nan if bad else 0.0
 
 
 @overload(measure_nan_dot)

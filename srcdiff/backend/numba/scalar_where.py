@@ -20,7 +20,8 @@ from numba import types
 
 from .naming import overload
 
-ZERO_D = re.compile(r"Cannot unify .*array\(\w+, 0d, \w+\)")
+#: numba's refusal to mix a number and a 0-d array: in a join, or in an operator (``x += np.where(...)``)
+ZERO_D = re.compile(r"Cannot unify .*array\(\w+, 0d, \w+\)|\w+\(\w+, array\(\w+, 0d, \w+\)\)")
 
 
 def retried(built, refusal: str):
