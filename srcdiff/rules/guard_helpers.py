@@ -22,7 +22,7 @@ def guard_nan(condition, direction):
     is then the exact derivative: unlike a kink (rules/kinks.py), a guard has no curvature."""
     direction = np.asarray(direction)
     flags = np.asarray(condition) & (direction != 0)
-    dtype = direction.dtype if np.issubdtype(direction.dtype, np.floating) else np.dtype(np.float64)
+    dtype = _floating(direction)
     picked = np.where(flags, dtype.type(np.nan), dtype.type(0.0))
     return picked if np.ndim(picked) else picked[()]
 
