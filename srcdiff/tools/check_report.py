@@ -166,7 +166,10 @@ def _show_expr(expr, width: int = 100) -> str:
         return f"(an expression of more than {_SHOWN_NODES} terms, not shown)"
     if isinstance(expr, sp.Basic):  # 1.0*y reads as y: whole floats print as integers
         whole = {f: sp.Integer(int(f)) for f in expr.atoms(sp.Float) if float(f).is_integer()}
-        text = sp.sstr(expr.xreplace(whole), full_prec=False)
+        try:
+            text = sp.sstr(expr.xreplace(whole), full_prec=False)
+        except TypeError:  # ordering an Add's terms compares numbers, which a NaN refuses
+            text = sp.sstr(expr, order="none")
     else:
         text = repr(expr)
     return text if len(text) <= width else text[: width - 3] + "..."

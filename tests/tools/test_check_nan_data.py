@@ -53,3 +53,15 @@ def test_decided_truths_count_like_numpy():
     isnan = elementwise(forms.isnan, "isnan")
     assert np.sum(~isnan(np.asarray(Y, dtype=object))) == 4
     assert list(elementwise(forms.isfinite, "isfinite")(np.asarray(Z, dtype=object))) == list(np.isfinite(Z))
+
+
+def test_a_report_prints_an_expression_holding_nan():
+    """A guard's NaN branch in srcdiff's derivative: printing it must not order NaN among the
+    terms (sympy refuses to compare NaN)."""
+    import sympy as sp
+
+    from srcdiff.tools.check_report import show
+
+    x = sp.Symbol("x", real=True)
+    expr = sp.Piecewise((sp.nan, sp.Eq(x, 7)), (0, True)) + sp.Piecewise((0, sp.Eq(x, 7)), (x, True))
+    assert "nan" in show(np.array([expr, x], dtype=object))
