@@ -38,6 +38,17 @@ class LoopItems:
             items.append(Static(cell, func))
         return items
 
+    def constants_of(self, node: ast.Name):
+        """``for k in NAMES`` over a module-level string, or tuple (or list) of strings and
+        integers (the keys a dict comprehension builds): unrolled, each item a constant
+        (rebinding NAMES builds the gradient again)."""
+        found = self.parsed.resolve(node.id)
+        if not isinstance(found, (str, tuple, list)) or not found \
+                or not all(isinstance(c, (str, int)) and not isinstance(c, bool) for c in found):
+            return None
+        self.deps.append(self.parsed_dependency(node.id, found))
+        return [Const(c) for c in found]
+
     def items_of(self, node, force: bool):
         """The entries a `for` over `node` binds, when srcdiff unrolls it; None to keep the loop."""
         found = self.entry(node)
@@ -57,7 +68,9 @@ class LoopItems:
                 return list(children.values())
             return [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}) for k, v in children.items()]
         if isinstance(node, ast.Name) and node.id not in self.env:
-            return self.functions_of(node)
+            return self.functions_of(node) or (self.constants_of(node) if force else None)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and force:
+            return [Const(c) for c in node.value]  # for k in "abc": its characters
         if isinstance(node, (ast.Tuple, ast.List)):
             consts = [self.constant(e) for e in node.elts]
             if all(c is not None for c in consts) and force:

@@ -1,0 +1,69 @@
+"""Dicts built by a comprehension over keys srcdiff knows when it builds the gradient: a string's
+characters, a module-level tuple of names, ``enumerate``/``zip``/``range`` of those, a tree's
+items.  Each becomes a dict of its entries (frontend/flatten_items.py); test_dict_comprehensions.py
+runs every transformation on them."""
+
+import numpy as np
+
+NAMES = ("w", "b")
+AXES = "xyz"
+LAYERS = ["hidden", "out"]
+
+
+def powers_by_letter(x):  # the red team's: keys from a string literal
+    d = {k: x[i] ** (i + 1) for i, k in enumerate("abc")}
+    return d["a"] * d["c"] + sum(d.values())
+
+
+def scaled_by_module_names(x):  # keys from a module-level tuple
+    d = {k: x[i] * 2.0 for i, k in enumerate(NAMES)}
+    return d["w"] * d["b"] + d["w"] ** 2
+
+
+def sines_by_axis(x):  # keys from a module-level string, values through a ufunc
+    d = {c: np.sin(x[j]) for j, c in enumerate(AXES)}
+    return sum(v ** 2 for v in d.values()) + d["y"] * d["z"]
+
+
+def squares_by_position(x):  # integer keys from range
+    d = {i: x[i] ** 2 for i in range(3)}
+    return d[0] + d[2] * d[1]
+
+
+def layer_norms(W):  # keys zipped with positions, values arrays
+    blocks = {name: W[i] for name, i in zip(LAYERS, range(2))}
+    return sum(np.sum(b ** 2) for b in blocks.values()) + np.sum(blocks["hidden"] * blocks["out"])
+
+
+def tree_scaled_by_key(p):  # over a parameter tree's items, with a condition on the key
+    decay = {k: 0.5 * np.sum(v ** 2) for k, v in p.items() if k != "b"}
+    return sum(decay.values()) + np.sum(p["w"] * p["b"])
+
+
+def squares_by_length(x):  # range(len(x)): the length is known only when the function runs
+    d = {i: x[i] ** 2 for i in range(len(x))}
+    return d[0] + d[2] * d[1]
+
+
+def loss_terms_by_name(w, X, y):  # a dict of named loss terms, summed by a comprehension over its keys
+    r = X @ w - y
+    terms = {name: weight * value for name, weight, value in
+             zip(NAMES, (1.0, 0.1), (np.mean(r ** 2), np.sum(w ** 2)))}
+    return terms["w"] + terms["b"]
+
+
+PROGRAMS = [
+    ("powers_by_letter", powers_by_letter, lambda r: (r.normal(size=3),), 0),
+    ("scaled_by_module_names", scaled_by_module_names, lambda r: (r.normal(size=2),), 0),
+    ("sines_by_axis", sines_by_axis, lambda r: (r.normal(size=3),), 0),
+    ("squares_by_position", squares_by_position, lambda r: (r.normal(size=3),), 0),
+    ("layer_norms", layer_norms, lambda r: (r.normal(size=(2, 3)),), 0),
+    ("tree_scaled_by_key", tree_scaled_by_key, lambda r: ({"w": r.normal(size=3), "b": r.normal(size=3)},), 0),
+]
+
+#: still refused, at the user's line: items known only when the function runs
+REFUSED = [
+    ("squares_by_length", squares_by_length, lambda r: (r.normal(size=3),), 0),
+    ("loss_terms_by_name", loss_terms_by_name,
+     lambda r: (r.normal(size=3), r.normal(size=(5, 3)), r.normal(size=5)), 0),
+]
