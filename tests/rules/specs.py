@@ -525,6 +525,8 @@ SPECS += [
       x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.guard_helpers.measure_nan_dot", "measure_nan_dot(np.greater(c, 100.0), x, x, True) + x",
       x=((3,), REAL), c=((3,), REAL)),
+    # positions: np.ix_'s mesh, read through (its rule: no gradient, so a loop may make it)
+    S("numpy.ix_", "x[np.ix_(np.array([0, 2]), np.array([1, 0]))] * y", x=((3, 2), REAL), y=((2, 2), REAL)),
 ]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",

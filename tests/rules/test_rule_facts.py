@@ -111,6 +111,7 @@ CALLS.update({  # order statistics take one number q (rules/order_statistics.py)
     "numpy.nanquantile": lambda x, y: np.nanquantile(x, 0.3),
     "numpy.nanmedian": lambda x, y: np.nanmedian(x),
 })
+CALLS["numpy.ix_"] = lambda x, y: np.ix_(x[0].astype(int) % 2, y[0].astype(int) % 2)  # index vectors
 CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py, numpy_joins.py)
     "numpy.roll": lambda x, y: np.roll(x, 1),
     "numpy.rot90": lambda x, y: np.rot90(x),
