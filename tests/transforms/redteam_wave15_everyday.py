@@ -352,7 +352,7 @@ def _huber(r, delta):
     return np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
 
 
-def partial_loss(w, X, y, loss_fn=functools.partial(_huber, delta=0.5)):
+def partial_loss(w, X, y, loss_fn=functools.partial(_huber, delta=0.5)):  # noqa: B008  as users write it
     return np.sum(loss_fn(X @ w - y))
 
 

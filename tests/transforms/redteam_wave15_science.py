@@ -314,7 +314,7 @@ def american_put_tree(S0, K=1.0, T=1.0, r=0.03, sigma=0.3, n=12):
     disc = math.exp(-r * dt)
     prices = S0 * u ** np.arange(n, -1, -1) * d ** np.arange(0, n + 1)
     values = np.maximum(K - prices, 0.0)
-    for i in range(n - 1, -1, -1):
+    for _ in range(n - 1, -1, -1):
         prices = prices[:-1] / u
         values = disc * (p * values[:-1] + (1 - p) * values[1:])
         values = np.maximum(values, K - prices)
@@ -419,10 +419,11 @@ SCIENCE15 = [
     ("w15_long_only_clip", long_only_clip, lambda r: (np.array([0.4, 0.2, -0.3, 0.5]), _cov(r, 4), 0.08,
                                                       0.1 * np.abs(M(r, 4))), 0),
     ("w15_nelson_siegel", nelson_siegel_price,
-     lambda r: (np.array([0.03, -0.01, 0.02, 1.5]), np.array([0.5, 1.0, 2.0, 5.0]), np.array([2.0, 2.0, 2.0, 102.0])), 0),
+     lambda r: (np.array([0.03, -0.01, 0.02, 1.5]), np.array([0.5, 1.0, 2.0, 5.0]),
+                np.array([2.0, 2.0, 2.0, 102.0])), 0),
     ("w15_mc_call_sigma", mc_call, lambda r: (1.0, 0.25, M(r, 50)), 1),
     ("w15_cvar_sorted", cvar_sorted, lambda r: (np.array([0.3, 0.5, 0.2]), 0.05 * M(r, 10, 3)), 0),
-    ("w15_kelly_growth", kelly_growth, lambda r: (np.array([0.1, 0.2]), np.array([[1.0, -1.0], [-1.0, 0.5], [0.5, 0.5]]),
-                                                  np.array([0.3, 0.4, 0.3])), 0),
+    ("w15_kelly_growth", kelly_growth,
+     lambda r: (np.array([0.1, 0.2]), np.array([[1.0, -1.0], [-1.0, 0.5], [0.5, 0.5]]), np.array([0.3, 0.4, 0.3])), 0),
     ("w15_asian_call", asian_call, lambda r: (0.3, M(r, 20, 5)), 0),
 ]
