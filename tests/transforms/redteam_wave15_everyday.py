@@ -11,7 +11,7 @@ error branch, enumerate / zip / reversed, a string-keyed global configuration, r
 list then stacked, a nested helper, a lambda in a dict, a bound method, functools.partial, tuple
 returns unpacked, ``*args`` of a helper, ``**kwargs`` passed through, a verbose flag that prints, method-call spellings,
 an IIR filter writing y[t] in a loop, nested dict parameters, a swap recurrence, a memo dict in a
-recursion).
+recursion, a lambda and a functools.partial handed to an integrator).
 See redteam_wave15.py.
 """
 
@@ -451,6 +451,24 @@ def memo_recursion(x, n=5, memo=None):
     return v
 
 
+def _euler(f, y, dt, n=3):
+    for _ in range(n):
+        y = y + dt * f(y)
+    return y
+
+
+def lambda_rhs(k, y0):
+    return np.sum(_euler(lambda y: -k * y ** 3, y0, 0.1) ** 2)
+
+
+def _rate(y, k):
+    return -k * y ** 3
+
+
+def partial_rhs(k, y0):
+    return np.sum(_euler(functools.partial(_rate, k=k), y0, 0.1) ** 2)
+
+
 def _tri(r):
     return np.array([[0.0, 0.0], [2.0, 0.1], [0.3, 1.7]])
 
@@ -519,6 +537,8 @@ IDIOMS15 = [
     ("w15_kwargs_passthrough", kwargs_caller, lambda r: (M(r, 3),), 0),
     ("w15_swap_recurrence", swap_recurrence, lambda r: (M(r, 2),), 0),
     ("w15_memo_recursion", memo_recursion, lambda r: (0.7,), 0),
+    ("w15_lambda_rhs", lambda_rhs, lambda r: (0.7, np.array([0.8, -0.4])), 0),
+    ("w15_partial_rhs", partial_rhs, lambda r: (0.7, np.array([0.8, -0.4])), 0),
 ]
 
 EVERYDAY15 = GEOMETRY15 + IDIOMS15

@@ -110,7 +110,8 @@ def test_clip_with_equal_bounds_exact_elsewhere():
 # 'rk4_step_with_two_body_rhs' is not defined``, and ``hessian`` (and grad of grad, jvp of grad) refuses,
 # "generated code it cannot differentiate ...: cannot tell which function rk4_step_with_two_body_rhs is".
 # The same helper called from the differentiated function itself, or the loop written inline, works at
-# every order.  Minimal: ``step(f, y, dt)`` called by ``inner(y0, dt)`` called by ``outer(dt, y0)``.
+# every order.  Minimal: ``step(f, y, dt)`` called by ``inner(y0, dt)`` called by ``outer(dt, y0)``; the
+# function handed over may be NumPy's own (``_apply_twice(np.sin, x)`` inside a helper: '_apply_twice_with_sin').
 
 
 def _step(f, y, dt):
@@ -152,6 +153,18 @@ def integrate_rate(k, y0):
     return _integrate(y0, k=k)
 
 
+def _apply_twice(f, x):
+    return f(f(x))
+
+
+def _sin_twice(x):
+    return _apply_twice(np.sin, x)
+
+
+def numpy_function_through_helper(x):
+    return np.sum(_sin_twice(x) ** 2)
+
+
 def _second_difference(f, args, h=1e-4):
     """d2 f / d args[0]^2 of a number args[0], by central second differences of f."""
     x = args[0]
@@ -159,7 +172,8 @@ def _second_difference(f, args, h=1e-4):
 
 
 SECOND = [(stepped_through_helper, (0.7, np.array([1.0, 0.5]))),
-          (integrate_rate, (0.7, np.array([1.0, 0.5])))]
+          (integrate_rate, (0.7, np.array([1.0, 0.5]))),
+          (numpy_function_through_helper, (0.6,))]
 
 
 @pytest.mark.parametrize("f, args", _first_by_default(SECOND))

@@ -47,6 +47,8 @@ def _program(name: str) -> Program:
 #   starred unpack    ``coef, *_ = np.linalg.lstsq(A, b, rcond=None)``: "slicing a list is not supported"
 #   cho_factor        ``scipy.linalg.cho_solve(scipy.linalg.cho_factor(S), b)``: scipy's batching wrapper
 #   memo dict         a recursion that fills ``memo[n] = v``: "memo holds a different tree on each side"
+#   lambda argument   ``_euler(lambda y: -k * y ** 3, y0, 0.1)``: "Lambda expressions are not supported"
+#   partial argument  ``_euler(functools.partial(_rate, k=k), y0, 0.1)``: "no adjoint rule for functools.partial"
 
 REFUSED_CODE = [
     ("list_insert", "w15_reinforce"),
@@ -61,6 +63,8 @@ REFUSED_CODE = [
     ("lstsq_starred_unpack", "w15_lstsq_residual"),
     ("scipy_cho_factor", "w15_cho_solve_quadratic"),
     ("memo_dict_recursion", "w15_memo_recursion"),
+    ("lambda_as_argument", "w15_lambda_rhs"),
+    ("partial_made_in_the_function", "w15_partial_rhs"),
 ]
 
 
