@@ -11,7 +11,8 @@ error branch, enumerate / zip / reversed, a string-keyed global configuration, r
 list then stacked, a nested helper, a lambda in a dict, a bound method, functools.partial, tuple
 returns unpacked, ``*args`` of a helper, ``**kwargs`` passed through, a verbose flag that prints, method-call spellings,
 an IIR filter writing y[t] in a loop, nested dict parameters, a swap recurrence, a memo dict in a
-recursion, a lambda and a functools.partial handed to an integrator).
+recursion, a lambda and a functools.partial handed to an integrator, a list of callable
+dataclass layers).
 See redteam_wave15.py.
 """
 
@@ -469,6 +470,25 @@ def partial_rhs(k, y0):
     return np.sum(_euler(functools.partial(_rate, k=k), y0, 0.1) ** 2)
 
 
+@dataclasses.dataclass
+class Layer:
+    W: np.ndarray
+    b: np.ndarray
+
+    def __call__(self, x):
+        return np.tanh(self.W @ x + self.b)
+
+
+def _apply_layers(layers, x):
+    for layer in layers:
+        x = layer(x)
+    return x
+
+
+def callable_layer_list(x, layers):
+    return np.sum(_apply_layers(layers, x) ** 2)
+
+
 def _tri(r):
     return np.array([[0.0, 0.0], [2.0, 0.1], [0.3, 1.7]])
 
@@ -539,6 +559,8 @@ IDIOMS15 = [
     ("w15_memo_recursion", memo_recursion, lambda r: (0.7,), 0),
     ("w15_lambda_rhs", lambda_rhs, lambda r: (0.7, np.array([0.8, -0.4])), 0),
     ("w15_partial_rhs", partial_rhs, lambda r: (0.7, np.array([0.8, -0.4])), 0),
+    ("w15_callable_layer_list", callable_layer_list,
+     lambda r: (M(r, 3), [Layer(0.5 * M(r, 3, 3), M(r, 3)), Layer(0.5 * M(r, 2, 3), M(r, 2))]), 0),
 ]
 
 EVERYDAY15 = GEOMETRY15 + IDIOMS15

@@ -49,6 +49,8 @@ def _program(name: str) -> Program:
 #   memo dict         a recursion that fills ``memo[n] = v``: "memo holds a different tree on each side"
 #   lambda argument   ``_euler(lambda y: -k * y ** 3, y0, 0.1)``: "Lambda expressions are not supported"
 #   partial argument  ``_euler(functools.partial(_rate, k=k), y0, 0.1)``: "no adjoint rule for functools.partial"
+#   callable layers   ``for layer in layers: x = layer(x)`` over dataclass instances with ``__call__``, in a
+#                     helper: "cannot tell which function layer is"
 
 REFUSED_CODE = [
     ("list_insert", "w15_reinforce"),
@@ -65,6 +67,7 @@ REFUSED_CODE = [
     ("memo_dict_recursion", "w15_memo_recursion"),
     ("lambda_as_argument", "w15_lambda_rhs"),
     ("partial_made_in_the_function", "w15_partial_rhs"),
+    ("callable_layer_objects", "w15_callable_layer_list"),
 ]
 
 
