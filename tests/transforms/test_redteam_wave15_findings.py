@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.special
+import scipy.stats
 from numeric import central_difference
 
 import srcdiff
@@ -206,3 +208,75 @@ def test_orbit_rk4_reverse_over_reverse():
     args = (1.0, np.array([1.0, 0.0, 0.0, 1.1]))
     got = srcdiff.jacobian(srcdiff.grad(science.orbit_rk4_mu))(*args)
     np.testing.assert_allclose(got, _second_difference(science.orbit_rk4_mu, args), rtol=1e-4, atol=1e-5)
+
+
+# ---- 3. NaN (or inf) where the derivative is finite: scipy.stats' log-CDF and log-SF in their tails ------------
+# ``scipy.stats.norm.logcdf(x)`` is finite far in the left tail (-804.6 at x = -40: SciPy computes it as
+# log_ndtr), and so is its derivative, phi(x) / Phi(x) ~ -x = 40.02.  srcdiff gives inf at x = -38 and NaN
+# from x = -39 on (the ratio of two underflowed numbers), in grad and jvp alike, while
+# ``scipy.special.log_ndtr`` at the same points is exact; the same for ``norm.logsf`` at +40, ``norm.logcdf``
+# with loc / scale, ``scipy.stats.logistic.logcdf`` at -800 (truth 1) and ``scipy.stats.expon.logsf`` at 800
+# (truth -1: the log-survival of an exponential is -x).  A Tobit or survival likelihood with one observation
+# far in a tail (a censoring limit 40 standard deviations away, an exponential survival time 800 scales
+# long) gets a NaN gradient in every parameter.  Not silent, but not the documented "NaN where the truth is
+# infinite or does not exist" either.  References are the closed forms, written with log_ndtr so they stay
+# finite: d/dx log Phi(x) = exp(log phi(x) - log Phi(x)).
+
+
+def norm_logcdf_tail(x):
+    return np.sum(scipy.stats.norm.logcdf(x))
+
+
+def norm_logsf_tail(x):
+    return np.sum(scipy.stats.norm.logsf(x))
+
+
+def norm_logcdf_scaled(x):
+    return np.sum(scipy.stats.norm.logcdf(x, loc=1.0, scale=2.0))
+
+
+def logistic_logcdf_tail(x):
+    return np.sum(scipy.stats.logistic.logcdf(x))
+
+
+def expon_logsf_tail(x):
+    return np.sum(scipy.stats.expon.logsf(x))
+
+
+def _mills(z):
+    """phi(z) / Phi(z), written so that it stays finite in the left tail."""
+    return np.exp(-0.5 * z * z - 0.5 * np.log(2 * np.pi) - scipy.special.log_ndtr(z))
+
+
+_TAIL = np.array([-40.0, -10.0, 0.5])
+TAILS = [
+    (norm_logcdf_tail, _TAIL, _mills(_TAIL)),
+    (norm_logsf_tail, -_TAIL, -_mills(_TAIL)),
+    (norm_logcdf_scaled, np.array([-80.0, 0.3]), _mills((np.array([-80.0, 0.3]) - 1.0) / 2.0) / 2.0),
+    (logistic_logcdf_tail, np.array([-800.0, 0.3]), scipy.special.expit(-np.array([-800.0, 0.3]))),
+    (expon_logsf_tail, np.array([0.5, 800.0]), np.array([-1.0, -1.0])),
+]
+
+
+def test_tail_references_are_finite_and_the_functions_too():
+    for f, x, want in TAILS:
+        assert np.isfinite(f(x)) and np.all(np.isfinite(want)), f.__name__
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="scipy.stats logcdf / logsf in the tail: NaN or inf where the derivative is finite")
+@pytest.mark.parametrize("f, x, want", _first_by_default(TAILS))
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_scipy_stats_log_cdf_in_the_tail(f, x, want):
+    np.testing.assert_allclose(srcdiff.grad(f)(x), want, rtol=1e-7, err_msg="grad")
+    np.testing.assert_allclose(srcdiff.jvp(f, (x,), (np.ones_like(x),))[1], np.sum(want), rtol=1e-7, err_msg="jvp")
+
+
+def test_log_ndtr_in_the_tail_is_exact():
+    """The special function itself is exact at the same points: the class is the scipy.stats spelling."""
+    got = srcdiff.grad(log_ndtr_tail)(_TAIL)
+    np.testing.assert_allclose(got, _mills(_TAIL), rtol=1e-7)
+
+
+def log_ndtr_tail(x):
+    return np.sum(scipy.special.log_ndtr(x))
