@@ -7,10 +7,12 @@ negative binomial GLMs with offsets, a Gaussian mixture with the log-sum-exp wri
 one Kalman filter step and a filter over a series, Tukey, Cauchy and pinball losses, Student-t
 through gammaln, a beta-binomial through betaln, a zero-inflated Poisson, an AR(2) likelihood,
 an HMM forward pass in log space, Weibull survival with censoring, a Tobit model through
-scipy.stats.norm, Holt's exponential smoothing) and finance (Black-Scholes through ndtr and through
-math.erf, a binomial-tree American put, portfolio variance with softmax weights, long-only
-weights by clip, a Nelson-Siegel bond price, a Monte Carlo call with fixed normals, CVaR by sort,
-Kelly growth, an Asian option along cumulative log returns).  See redteam_wave15.py.
+scipy.stats.norm (also with one observation censored 40 standard deviations away), an exponential
+survival model through scipy.stats.expon.logsf with a long follow-up, Holt's exponential
+smoothing) and finance (Black-Scholes through ndtr and through math.erf, a binomial-tree American
+put, portfolio variance with softmax weights, long-only weights by clip, a Nelson-Siegel bond
+price, a Monte Carlo call with fixed normals, CVaR by sort, Kelly growth, an Asian option along
+cumulative log returns).  See redteam_wave15.py.
 """
 
 from __future__ import annotations
@@ -274,6 +276,12 @@ def tobit(beta, X, y, sigma=1.0, lower=0.0):
     return -np.sum(np.where(censored, ll_c, ll_o))
 
 
+def exponential_survival(log_rate, t, event):
+    scale = np.exp(-log_rate)
+    ll = event * scipy.stats.expon.logpdf(t, scale=scale) + (1 - event) * scipy.stats.expon.logsf(t, scale=scale)
+    return -np.sum(ll)
+
+
 def holt_smoothing(ab, y):
     alpha, beta = 1 / (1 + np.exp(-ab))
     level, trend = y[0], y[1] - y[0]
@@ -410,6 +418,10 @@ SCIENCE15 = [
     ("w15_weibull_survival", weibull_survival,
      lambda r: ({"log_k": 0.3, "log_lam": 0.1}, r.uniform(0.2, 3.0, size=7), np.array([1, 0, 1, 1, 0, 1, 1.0])), 0),
     ("w15_tobit", tobit, lambda r: (M(r, 2), M(r, 8, 2), np.maximum(M(r, 8), 0.0)), 0),
+    ("w15_tobit_far_censored", tobit, lambda r: (np.array([20.0, 0.5]), np.array([[2.0, 0.1], [0.1, 1.0], [-0.5, 0.3]]),
+                                                 np.array([0.0, 0.8, 0.0])), 0),
+    ("w15_exponential_survival_long", exponential_survival,
+     lambda r: (2.0, np.array([0.3, 1.2, 110.0]), np.array([1.0, 1.0, 0.0])), 0),
     ("w15_holt_smoothing", holt_smoothing, lambda r: (np.array([0.2, -1.0]), np.cumsum(M(r, 8)) + 5.0), 0),
     ("w15_black_scholes_vega", black_scholes_call,
      lambda r: (np.array([0.2, 0.3]), 100.0, np.array([95.0, 110.0]), 0.5, 0.01), 0),
