@@ -7,6 +7,7 @@ import pytest
 import srcdiff
 
 from . import corpus, matrix
+from . import redteam_wave15_everyday as wave15
 from .dict_comprehension_programs import PROGRAMS, REFUSED
 
 
@@ -39,3 +40,10 @@ def test_items_known_only_at_run_time_are_refused_at_the_line(program):
                                                     r"items known only when the function runs") as caught:
         srcdiff.grad(program.func)(*program.args)
     assert "a tuple of names" in str(caught.value)
+
+
+@pytest.mark.parametrize("program", [p for p in corpus.from_table(wave15.IDIOMS15, "w15", "redteam_wave15_everyday", 15)
+                                     if p.name.endswith("w15_dict_layers_by_name")], ids=_name)
+def test_a_loop_over_module_level_names_reads_a_tree_by_name(program):
+    """The red team's wave 15: ``for name in LAYERS: h = h @ params[name]``, LAYERS a module-level tuple."""
+    matrix.assert_ok(program, ("grad", "value_and_grad", "vjp", "jvp", "hessian", "tree"))

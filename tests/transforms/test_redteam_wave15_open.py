@@ -38,7 +38,6 @@ def _program(name: str) -> Program:
 #   dict.items()      ``sum(np.sum(v ** 2) for k, v in params.items() if k.startswith("W"))``: weight decay on
 #                     the weights of a dict; the message speaks of "a list of lists (or of tuples)"
 #   list item write   de Boor's recursion, ``d = [ctrl[j + k - p] for j in ...]`` then ``d[j] = ...``
-#   dict by name      ``for name in LAYERS: h = h @ params[name]`` over a global tuple of constant keys
 #   dict comprehension  ``{i: np.sum((A @ x) ** 2) for i, A in enumerate(As)}``
 #   try / return      ``try: return a / b`` / ``except ZeroDivisionError: return 0.0`` in a helper
 #   reversed          ``for a, b in zip(reversed(x), y)``
@@ -56,7 +55,6 @@ REFUSED_CODE = [
     ("list_insert", "w15_reinforce"),
     ("dict_items_filtered", "w15_weight_decay_dict"),
     ("list_item_write", "w15_bspline_fit"),
-    ("dict_read_by_loop_name", "w15_dict_layers_by_name"),
     ("dict_comprehension", "w15_comprehension_pairs"),
     ("try_return_helper", "w15_try_except_helper"),
     ("reversed", "w15_zip_reversed"),
