@@ -68,9 +68,6 @@ KNOWN = [
     ("hessian", "WRONG", "redteam:w14_clip_touching_bound", "NaN: the second derivative of np.clip at its bound "
      "(x ** 2 touching 0 at x = 0) is NaN at the tie; docs/guarantees.md"),
     # the red team's fifteenth wave (test_redteam_wave15_findings.py, test_redteam_wave15_open.py)
-    ("*", "WRONG", "redteam:w15_frozen_bounds", "SILENT WRONG: np.clip with equal bounds (a frozen coordinate) "
-     "at the bound gives the ties' quarter share, where the clip is constant (truth 0); "
-     "test_redteam_wave15_findings.py"),
     ("*", "WRONG", "redteam:w15_naive_sigmoid_tail", "NaN: 1 / (1 + np.exp(-x)) at x = -800, where exp overflows "
      "(truth 0); test_redteam_wave15_open.py"),
     ("*", "WRONG", "redteam:w15_tobit_far_censored", "NaN: scipy.stats.norm.logcdf 40 standard deviations into its "
