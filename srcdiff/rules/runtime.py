@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
+from .bin_helpers import BIN_HELPERS
 from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .fft_helpers import FFT_HELPERS
@@ -393,6 +394,7 @@ HELPERS = {
     **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)
     **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)
     **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
+    **BIN_HELPERS,  # np.histogram's weights, np.unique's values (rules/bin_helpers.py)
     **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
 }
 

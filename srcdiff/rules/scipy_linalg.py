@@ -1,6 +1,6 @@
 """SciPy's linear algebra (``scipy.linalg``): the functions that are thin wrappers of LAPACK
 with NumPy counterparts (``svd``, ``inv``, ``det``, ``pinv``), ``solve_triangular`` and
-``sqrtm``.
+``sqrtm`` and ``expm``.
 
 This module imports SciPy: the rule table loads it only once a program has imported SciPy
 itself (`rules.builtin.LAZY_SECTIONS`).  Templates name SciPy's linear algebra as
@@ -63,7 +63,23 @@ def _inverse_t() -> str:
     return "np.swapaxes(ans, -1, -2)"
 
 
+def _frechet(a: str, e: str) -> str:
+    """The Fréchet derivative of expm at `a` in the direction `e`: the top right block of
+    ``expm([[a, e], [0, a]])`` (Mathias' block-triangular identity), in primitives that have
+    rules, so a gradient of a gradient differentiates it again."""
+    top = f"np.concatenate([{a}, {e}], axis=-1)"
+    bottom = f"np.concatenate([np.zeros(np.shape({a})), {a}], axis=-1)"
+    n = f"np.shape({a})[-1]"
+    return f"scipy_linalg.expm(np.concatenate([{top}, {bottom}], axis=-2))[..., :{n}, {n}:]"
+
+
+#: expm's adjoint is its Fréchet derivative at the transpose, in the direction of the adjoint
+EXPM = {"x": _frechet("np.swapaxes(x, -1, -2)", "g")}
+
 RULES = [
+    rule(sl.expm, ("x",), EXPM, fresh=True, array_result=True, shape=lambda static, x: x,
+         tangents={"x": _frechet("x", "x_dot")},
+         note="the Fréchet derivative, from the exponential of a block-triangular matrix of twice the size"),
     rule(sl.solve_triangular, ("x", "y"), _solve_triangular_templates, static=SOLVE_STATIC, fresh=True,
          array_result=True, tangents=_solve_triangular_tangents,
          note="reads the `lower` triangle of x (its diagonal taken as ones with unit_diagonal)"),
