@@ -130,6 +130,14 @@ def _irfft_templates(static, operand_shapes):
     return {"x": "irfft_adjoint(g, np.shape(x)[axis], n, axis, norm)"}
 
 
+#: ``np.fft.hfft(a, n, norm)`` of a real a is ``np.fft.irfft(a, n)`` with the other direction's scale
+SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _hfft_templates(static, operand_shapes):
+    return {"x": f"irfft_adjoint(g, np.shape(x)[axis], n, axis, {SWAPPED[static['norm']]!r})"}
+
+
 def _resized(static, x, *rest):
     """x's number of axes, none of their lengths known (the one the transform runs along changes)."""
     return shapes.Shape((shapes.UNKNOWN_DIM,) * x.ndim) if x.known and x.ndim else shapes.UNKNOWN
@@ -138,13 +146,15 @@ def _resized(static, x, *rest):
 def _fft_rules():
     from . import fft_helpers
     why = "sympy's transform is the complex one; srcdiff's parts are checked against central differences"
-    return [rule(np.fft.irfft, ("x",), _irfft_templates, static={"n": None, "axis": -1, "norm": None}, fresh=True,
-                 array_result=True, tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
-                 note="of a real spectrum x (n: zero padding or cutting), its real linear map"),
-            rule(fft_helpers.irfft_adjoint, ("a", "m"), {"a": "np.fft.irfft(g, n=n, axis=axis, norm=norm)"},
-                 static={"n": None, "axis": -1, "norm": None}, fresh=True, array_result=True,
-                 tangents={"a": "irfft_adjoint(a_dot, m, n, axis, norm)"}, shape=_resized,
-                 not_symbolic=FFT_NUMERIC),
+    return [rule(np.fft.irfft, ("x", "n"), _irfft_templates, static={"axis": -1, "norm": None}, defaults={"n": None},
+                 fresh=True, array_result=True, tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
+                 note="of a real spectrum x (n: zero padding or cutting; it may be computed), its real linear map"),
+            rule(np.fft.hfft, ("x", "n"), _hfft_templates, static={"axis": -1, "norm": None}, defaults={"n": None},
+                 fresh=True, array_result=True, tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
+                 note="of a real x: np.fft.irfft(x, n) with the other direction's scale"),
+            rule(fft_helpers.irfft_adjoint, ("a", "m", "n"), {"a": "np.fft.irfft(g, n=n, axis=axis, norm=norm)"},
+                 static={"axis": -1, "norm": None}, fresh=True, array_result=True,
+                 tangents={"a": "irfft_adjoint(a_dot, m, n, axis, norm)"}, shape=_resized, not_symbolic=FFT_NUMERIC),
             rule(fft_helpers.fft_part, ("x",), _fft_part_templates, static={"kind": "fft", "part": "real", "axis": -1},
                  fresh=True, array_result=True, tangents=LINEAR, not_symbolic=why,
                  note="np.fft.fft(x).real / .imag, np.abs(np.fft.rfft(x)) and the like of a real x"),

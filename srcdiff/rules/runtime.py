@@ -14,6 +14,7 @@ from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS, list_position
+from .lu_helpers import LU_HELPERS
 from .scan_helpers import SCAN_HELPERS
 from .write_helpers import WRITE_HELPERS
 
@@ -388,6 +389,7 @@ HELPERS = {
         solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add, index_read, split_adjoint, refused,
         real_part, stack_rows, stop_gradient)},
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
+    **LU_HELPERS,  # scipy.linalg.lu, lu_factor, lu_solve (rules/scipy_linalg.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
     **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)

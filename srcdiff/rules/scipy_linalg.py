@@ -1,6 +1,6 @@
 """SciPy's linear algebra (``scipy.linalg``): the functions that are thin wrappers of LAPACK
 with NumPy counterparts (``svd``, ``inv``, ``det``, ``pinv``), ``solve_triangular`` and
-``sqrtm`` and ``expm``.
+``sqrtm``, ``expm`` and the LU factorisations (``lu``, ``lu_factor``, ``lu_solve``: rules/lu_helpers.py).
 
 This module imports SciPy: the rule table loads it only once a program has imported SciPy
 itself (`rules.builtin.LAZY_SECTIONS`).  Templates name SciPy's linear algebra as
@@ -76,7 +76,46 @@ def _frechet(a: str, e: str) -> str:
 #: expm's adjoint is its Fréchet derivative at the transpose, in the direction of the adjoint
 EXPM = {"x": _frechet("np.swapaxes(x, -1, -2)", "g")}
 
+def _square(name: str):
+    def check(static, operand_shapes):
+        x = operand_shapes.get("x")
+        if x is not None and x.known and x.ndim != 2:
+            raise SrcDiffError(f"scipy.linalg.{name} of a stack of matrices has no adjoint rule",
+                               hint="factor one square matrix at a time")
+        if static.get("permute_l") or static.get("p_indices"):
+            raise SrcDiffError(f"scipy.linalg.{name} with permute_l or p_indices has no adjoint rule",
+                               hint="take P, L, U (the default) and multiply P @ L yourself")
+        if static.get("trans", 0) not in (0, "N"):
+            raise SrcDiffError(f"scipy.linalg.{name} with trans={static['trans']!r} has no adjoint rule",
+                               hint="solve with the transposed factorisation: lu_factor(A.T)")
+    return check
+
+
+def _checked(name: str, templates: dict):
+    check = _square(name)
+
+    def made(static, operand_shapes):
+        check(static, operand_shapes)
+        return templates
+    return made
+
+
+LU_STATIC = {"permute_l": False, "overwrite_a": False, "check_finite": True, "p_indices": False}
+LU_NOTE = "a square matrix; the row swaps carry no gradient (piecewise constant)"
+
 RULES = [
+    rule(sl.lu, ("x",), _checked("lu", {"x": "lu_adjoint(g, ans)"}), static=LU_STATIC, fresh=True,
+         tuple_result=True, tangents=_checked("lu", {"x": "lu_tangent(x_dot, ans)"}), note=LU_NOTE),
+    rule(sl.lu_factor, ("x",), _checked("lu_factor", {"x": "lu_factor_adjoint(g, ans)"}),
+         static={"overwrite_a": False, "check_finite": True}, fresh=True, tuple_result=True,
+         tangents=_checked("lu_factor", {"x": "lu_factor_tangent(x_dot, ans)"}), note=LU_NOTE),
+    rule(sl.lu_solve, ("factors", "b"),
+         _checked("lu_solve", {"factors": "lu_solve_adjoint(g, factors, ans)",
+                               "b": "scipy_linalg.lu_solve(factors, g, trans=1)"}),
+         static={"trans": 0, "overwrite_b": False, "check_finite": True}, fresh=True, array_result=True,
+         tangents=_checked("lu_solve", {"factors": "lu_solve_tangent(factors_dot, factors, ans)",
+                                        "b": "scipy_linalg.lu_solve(factors, b_dot)"}),
+         note="of lu_factor's pair (lu, piv); trans=0"),
     rule(sl.expm, ("x",), EXPM, fresh=True, array_result=True, shape=lambda static, x: x,
          tangents={"x": _frechet("x", "x_dot")},
          note="the Fréchet derivative, from the exponential of a block-triangular matrix of twice the size"),

@@ -566,6 +566,10 @@ SPECS += [  # (rules15) np.fft.irfft, np.interp in its knots, np.histogram's wei
     S("scipy.linalg.expm", "sl.expm(0.5 * x)", x=((3, 3), REAL)),
     *[S(f"scipy.stats.weibull_min.{m}", f"stats.weibull_min.{m}(x, c, 0.0, s)", x=((3,), POS),
         c=(None, sampler(0.8, 2.5)), s=(None, POS)) for m in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")],
+    S("numpy.fft.hfft", "np.fft.hfft(x, 7)", x=((4,), REAL)),
+    S("scipy.linalg.lu", "sl.lu(x)[1] + 2.0 * sl.lu(x)[2]", x=((3, 3), REAL)),  # (pivots: a normal matrix)
+    S("scipy.linalg.lu_factor", "sl.lu_factor(x)[0]", x=((3, 3), REAL)),
+    S("scipy.linalg.lu_solve", "sl.lu_solve(sl.lu_factor(x), y)", x=((3, 3), well_conditioned), y=((3, 2), REAL)),
 ]
 BIN_HELPERS = bin_helpers.BIN_HELPERS
 
