@@ -13,12 +13,15 @@ import numpy as np
 from .lazy_modules import SCIPY_LINALG as sl  # imported when first used: `import srcdiff` imports no SciPy
 
 
-def _rows(piv) -> np.ndarray:
-    """The row order LAPACK's swaps `piv` make: ``A[order] = L @ U``."""
+def lu_rows(piv) -> np.ndarray:
+    """The row order LAPACK's swaps `piv` make: ``A[order] = L @ U`` (whole numbers: no gradient)."""
     order = np.arange(len(piv))
-    for i, p in enumerate(piv):
+    for i, p in enumerate(np.asarray(piv)):
         order[i], order[p] = order[p], order[i]
     return order
+
+
+_rows = lu_rows
 
 
 def _factors(lu):
@@ -94,5 +97,5 @@ def lu_solve_tangent(factors_dot, factors, ans):
     return -sl.lu_solve((lu, piv), dA @ ans)
 
 
-LU_HELPERS = {f.__name__: f for f in (lu_adjoint, lu_tangent, lu_factor_adjoint, lu_factor_tangent,
+LU_HELPERS = {f.__name__: f for f in (lu_rows, lu_adjoint, lu_tangent, lu_factor_adjoint, lu_factor_tangent,
                                       lu_solve_adjoint, lu_solve_tangent)}

@@ -10,7 +10,7 @@ itself (`rules.builtin.LAZY_SECTIONS`).  Templates name SciPy's linear algebra a
 import scipy.linalg as sl
 
 from ..errors import SrcDiffError
-from . import table
+from . import lu_helpers, table
 from .numpy_decompositions import PINV_FORMS, SVD_FORMS
 
 SOLVE_STATIC = {"trans": 0, "lower": False, "unit_diagonal": False, "overwrite_b": False, "check_finite": True}
@@ -100,22 +100,65 @@ def _checked(name: str, templates: dict):
     return made
 
 
+# ---- the LU factorisations' adjoints in primitives that have rules, for a gradient differentiated again ----
+
+def _lu_factors(lu: str) -> tuple[str, str]:
+    """L (unit lower) and U of the packed factorisation `lu`."""
+    return f"(np.tril({lu}, -1) + np.eye(np.shape({lu})[-1]))", f"np.triu({lu})"
+
+
+def _lu_through(L: str, U: str, L_bar: str, U_bar: str) -> str:
+    """``L^-T (tril(L^T L_bar, -1) + triu(U_bar U^T)) U^-T`` (rules/lu_helpers.py)."""
+    inner = f"(np.tril({L}.T @ {L_bar}, -1) + np.triu({U_bar} @ {U}.T))"
+    left = f"scipy_linalg.solve_triangular({L}, {inner}, trans=1, lower=True, unit_diagonal=True)"
+    return f"scipy_linalg.solve_triangular({U}, ({left}).T, trans=0, lower=False).T"
+
+
+def _lu_derivable(static, operand_shapes):
+    _square("lu")(static, operand_shapes)
+    L_bar, U_bar = "(g[1] + np.zeros(np.shape(ans[1])))", "(g[2] + np.zeros(np.shape(ans[2])))"
+    return {"x": f"ans[0] @ {_lu_through('ans[1]', 'ans[2]', L_bar, U_bar)}"}
+
+
+def _lu_factor_derivable(static, operand_shapes):
+    _square("lu_factor")(static, operand_shapes)
+    L, U = _lu_factors("ans[0]")
+    G = "(g[0] + np.zeros(np.shape(ans[0])))"
+    return {"x": f"({_lu_through(L, U, f'np.tril({G}, -1)', f'np.triu({G})')})[np.argsort(lu_rows(ans[1]))]"}
+
+
+def _lu_solve_derivable(static, operand_shapes):
+    _square("lu_solve")(static, operand_shapes)
+    L, U = _lu_factors("factors[0]")
+    rows = "lu_rows(factors[1])"
+    # b's adjoint A^-T g: U^T L^T P^T z = g
+    w = f"scipy_linalg.solve_triangular({U}, g, trans=1, lower=False)"
+    z = f"scipy_linalg.solve_triangular({L}, {w}, trans=1, lower=True, unit_diagonal=True)[np.argsort({rows})]"
+    n = "np.shape(factors[0])[-1]"
+    A_bar = f"(-np.reshape({z}, ({n}, -1)) @ np.reshape(ans, ({n}, -1)).T)"
+    B = f"{A_bar}[{rows}]"
+    return {"b": z, "factors": f"(np.tril({B} @ {U}.T, -1) + np.triu({L}.T @ {B}), np.zeros(np.shape(factors[1])))"}
+
+
 LU_STATIC = {"permute_l": False, "overwrite_a": False, "check_finite": True, "p_indices": False}
 LU_NOTE = "a square matrix; the row swaps carry no gradient (piecewise constant)"
 
 RULES = [
     rule(sl.lu, ("x",), _checked("lu", {"x": "lu_adjoint(g, ans)"}), static=LU_STATIC, fresh=True,
-         tuple_result=True, tangents=_checked("lu", {"x": "lu_tangent(x_dot, ans)"}), note=LU_NOTE),
+         tuple_result=True, tangents=_checked("lu", {"x": "lu_tangent(x_dot, ans)"}), derivable=_lu_derivable,
+         note=LU_NOTE),
     rule(sl.lu_factor, ("x",), _checked("lu_factor", {"x": "lu_factor_adjoint(g, ans)"}),
          static={"overwrite_a": False, "check_finite": True}, fresh=True, tuple_result=True,
-         tangents=_checked("lu_factor", {"x": "lu_factor_tangent(x_dot, ans)"}), note=LU_NOTE),
+         tangents=_checked("lu_factor", {"x": "lu_factor_tangent(x_dot, ans)"}), derivable=_lu_factor_derivable,
+         note=LU_NOTE),
     rule(sl.lu_solve, ("factors", "b"),
          _checked("lu_solve", {"factors": "lu_solve_adjoint(g, factors, ans)",
                                "b": "scipy_linalg.lu_solve(factors, g, trans=1)"}),
          static={"trans": 0, "overwrite_b": False, "check_finite": True}, fresh=True, array_result=True,
          tangents=_checked("lu_solve", {"factors": "lu_solve_tangent(factors_dot, factors, ans)",
                                         "b": "scipy_linalg.lu_solve(factors, b_dot)"}),
-         note="of lu_factor's pair (lu, piv); trans=0"),
+         derivable=_lu_solve_derivable, note="of lu_factor's pair (lu, piv); trans=0"),
+    table.nograd(lu_helpers.lu_rows, ("piv",), not_symbolic="the row order of LAPACK's swaps: whole numbers"),
     rule(sl.expm, ("x",), EXPM, fresh=True, array_result=True, shape=lambda static, x: x,
          tangents={"x": _frechet("x", "x_dot")},
          note="the Fréchet derivative, from the exponential of a block-triangular matrix of twice the size"),

@@ -40,6 +40,7 @@ from srcdiff.rules import (
     guard_helpers,
     join_helpers,
     list_helpers,
+    lu_helpers,
     runtime,
     scan_helpers,
     write_helpers,
@@ -570,8 +571,9 @@ SPECS += [  # (rules15) np.fft.irfft, np.interp in its knots, np.histogram's wei
     S("scipy.linalg.lu", "sl.lu(x)[1] + 2.0 * sl.lu(x)[2]", x=((3, 3), REAL)),  # (pivots: a normal matrix)
     S("scipy.linalg.lu_factor", "sl.lu_factor(x)[0]", x=((3, 3), REAL)),
     S("scipy.linalg.lu_solve", "sl.lu_solve(sl.lu_factor(x), y)", x=((3, 3), well_conditioned), y=((3, 2), REAL)),
+    S("srcdiff.rules.lu_helpers.lu_rows", "x * lu_rows(sl.lu_factor(c)[1])", x=((3,), REAL), c=((3, 3), REAL)),
 ]
-BIN_HELPERS = bin_helpers.BIN_HELPERS
+BIN_HELPERS = {**bin_helpers.BIN_HELPERS, "lu_rows": lu_helpers.lu_rows}
 
 HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
           "import scipy.linalg as sl",
@@ -584,7 +586,8 @@ HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "fr
           f"from srcdiff.rules.scan_helpers import {', '.join(scan_helpers.SCAN_HELPERS)}",
           f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}",
           f"from srcdiff.rules.fft_helpers import {', '.join(fft_helpers.FFT_HELPERS)}",
-          f"from srcdiff.rules.bin_helpers import {', '.join(BIN_HELPERS)}", ""]
+          f"from srcdiff.rules.bin_helpers import {', '.join(bin_helpers.BIN_HELPERS)}",
+          "from srcdiff.rules.lu_helpers import lu_rows", ""]
 
 
 def spec_module(folder, weighted: bool = True, **options):

@@ -2,8 +2,8 @@
 (rules15_programs.py): np.fft.irfft / hfft, np.interp in its knots, np.histogram's weights, np.unique's
 values, scipy.linalg.expm / lu / lu_factor / lu_solve, scipy.stats.weibull_min and np.cov(rowvar=False).
 Every transformation agrees with central differences, or refuses at the user's line (numba, which has no
-FFT, histogram, unique or SciPy; the Hessians of the LU factorisations and of np.cov of an array whose number
-of axes lowering does not know); float32 stays float32.  The conventions at the points with no derivative
+FFT, histogram, unique or SciPy; the Hessian of np.cov(rowvar=False) of an array whose number of axes lowering
+does not know); float32 stays float32.  The conventions at the points with no derivative
 are kept (np.unique's NaN at equal elements), and the forms with no rule are refused at their line."""
 
 import numpy as np
@@ -45,8 +45,6 @@ NUMBA_REFUSED = {
 
 #: the programs whose Hessian is refused at the user's line, and why
 HESSIAN_REFUSED = {
-    **dict.fromkeys(("lu_solve_once", "lu_solve_pivoted", "lu_factor_reused", "lu_factors_used", "lu_solve_many"),
-                    "the LU factorisations' adjoints have no second-order form"),
     **dict.fromkeys(("enkf_analysis", "cov_of_stacked_columns"),
                     "np.cov(rowvar=False) of a join whose number of axes lowering does not know"),
 }
