@@ -91,10 +91,13 @@ _ROWS = "np.atleast_2d(x)"
 
 
 def _columns(x: str) -> str:
-    """The variables as rows with rowvar=False, as NumPy makes them whatever x's number of axes:
-    ``np.atleast_2d(x)``, transposed when it is 2-D with more than one row (a 1-D x, or a single
-    row, is one variable)."""
-    return f"np.swapaxes(np.atleast_2d({x}), 0, (np.ndim({x}) - 1) * (np.shape(np.atleast_2d({x}))[0] != 1))"
+    """The variables as rows with rowvar=False, as NumPy 2 makes them whatever x's number of axes:
+    ``np.atleast_2d(x)`` (r rows of c values) transposed, unless x is 1-D (then it is one variable).
+    Written as a reshape of the transpose to (c, r), or (1, c) for a 1-D x, so no axis depends on the
+    run (a gradient of it differentiates again)."""
+    x2 = f"np.atleast_2d({x})"
+    variables = f"(np.shape({x2})[1] - (np.shape({x2})[1] - 1) * (np.ndim({x}) == 1))"
+    return f"np.reshape({x2}.T, ({variables}, -1))"
 
 
 def _dot_rows(rows: str) -> str:
@@ -116,8 +119,8 @@ def _back(rows: str, x_bar: str) -> str:
     """x's adjoint from the adjoint of its rows' form (`rows` is x, x.T or _ROWS)."""
     if rows == _ROWS:
         return f"np.reshape({x_bar}, np.shape(x))"
-    if rows == _columns("x"):  # swapping the same axes back
-        return f"np.reshape(np.swapaxes({x_bar}, 0, {rows.split(', 0, ', 1)[1]}, np.shape(x))"
+    if rows == _columns("x"):  # the transpose's shape, transposed back
+        return f"np.reshape(np.reshape({x_bar}, np.shape(np.atleast_2d(x).T)).T, np.shape(x))"
     return x_bar if rows == "x" else f"({x_bar}).T"
 
 

@@ -572,6 +572,7 @@ SPECS += [  # (rules15) np.fft.irfft, np.interp in its knots, np.histogram's wei
     S("scipy.linalg.lu_factor", "sl.lu_factor(x)[0]", x=((3, 3), REAL)),
     S("scipy.linalg.lu_solve", "sl.lu_solve(sl.lu_factor(x), y)", x=((3, 3), well_conditioned), y=((3, 2), REAL)),
     S("srcdiff.rules.lu_helpers.lu_rows", "x * lu_rows(sl.lu_factor(c)[1])", x=((3,), REAL), c=((3, 3), REAL)),
+    S("numpy.cov", "np.cov(np.column_stack([x, y]), rowvar=False)", x=((5, 2), REAL), y=((5,), REAL)),
 ]
 BIN_HELPERS = {**bin_helpers.BIN_HELPERS, "lu_rows": lu_helpers.lu_rows}
 

@@ -214,6 +214,15 @@ def cov_of_stacked_columns(a, b):
     return C[0, 1] / np.sqrt(C[0, 0] * C[1, 1]) + C[2, 2]
 
 
+def cov_of_one_variable(a, b):  # a 1-D join: one variable whatever rowvar says
+    return np.cov(np.hstack([a, b * b]), rowvar=False) + np.var(a)
+
+
+def cov_of_stacked_rows(a):  # two observations of five variables, joined as rows
+    C = np.cov(np.vstack([np.sin(a), a * a]), rowvar=False, ddof=0)
+    return np.sum(C * np.arange(25.0).reshape(5, 5))
+
+
 def M(r, *shape):
     return r.normal(size=shape)
 
@@ -256,4 +265,6 @@ PROGRAMS = [
     ("enkf_analysis", enkf_analysis, lambda r: (M(r, 6, 2), 0.7, 0.3 * M(r, 6)), 0),
     ("cov_of_samples", cov_of_samples, lambda r: (M(r, 7, 3),), 0),
     ("cov_of_stacked_columns", cov_of_stacked_columns, lambda r: (M(r, 6), M(r, 6)), 0),
+    ("cov_of_one_variable", cov_of_one_variable, lambda r: (M(r, 4), M(r, 3)), 1),
+    ("cov_of_stacked_rows", cov_of_stacked_rows, lambda r: (M(r, 5),), 0),
 ]

@@ -1,9 +1,8 @@
 """Library functions grad refused after the red team's twelfth and thirteenth waves, now rules of their own
 (rules15_programs.py): np.fft.irfft / hfft, np.interp in its knots, np.histogram's weights, np.unique's
 values, scipy.linalg.expm / lu / lu_factor / lu_solve, scipy.stats.weibull_min and np.cov(rowvar=False).
-Every transformation agrees with central differences, or refuses at the user's line (numba, which has no
-FFT, histogram, unique or SciPy; the Hessian of np.cov(rowvar=False) of an array whose number of axes lowering
-does not know); float32 stays float32.  The conventions at the points with no derivative
+Every transformation agrees with central differences, or numba refuses at the user's line (it has no FFT,
+weighted histogram, unique adjoint or SciPy); float32 stays float32.  The conventions at the points with no derivative
 are kept (np.unique's NaN at equal elements), and the forms with no rule are refused at their line."""
 
 import numpy as np
@@ -40,13 +39,7 @@ NUMBA_REFUSED = {
     **dict.fromkeys(("expm_rotation", "expm_transition", "expm_linear_ode", "expm_trace_weighted", "lu_solve_once",
                      "lu_solve_pivoted", "lu_factor_reused", "lu_factors_used", "lu_solve_many", "weibull_cdf_fit",
                      "weibull_density_in_x"), _SCIPY),
-    **dict.fromkeys(("enkf_analysis", "cov_of_stacked_columns"), "numba has no np.column_stack of a list"),
-}
-
-#: the programs whose Hessian is refused at the user's line, and why
-HESSIAN_REFUSED = {
-    **dict.fromkeys(("enkf_analysis", "cov_of_stacked_columns"),
-                    "np.cov(rowvar=False) of a join whose number of axes lowering does not know"),
+    "enkf_analysis": "numba has no np.column_stack of a list of a 2-D and a 1-D array",
 }
 
 #: first order in the default run (value_and_grad and vjp, which share grad's code, in the slow set)
@@ -72,24 +65,13 @@ def test_value_and_grad_and_vjp(program):
     matrix.assert_ok(program, ("grad", "value_and_grad", "vjp"))
 
 
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) not in HESSIAN_REFUSED], ids=_name)
+@pytest.mark.parametrize("program", programs(), ids=_name)
 def test_every_second_order_transformation(program):  # a sampled family (tests/sampling.py)
     matrix.assert_ok(program, ("grad", "hessian", "check"))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in HESSIAN_REFUSED], ids=_name)
-def test_hessian_refused_at_the_users_line(program):
-    cell = matrix.run(program, ("hessian",)).cells["hessian"]
-    assert cell.outcome == matrix.REFUSED and cell.located, cell.message
-
-
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_numba_included(program):  # every transformation again, numba too (one in NUMBA_SAMPLE by default)
-    if _name(program) in HESSIAN_REFUSED:
-        matrix.assert_ok(program, tuple(t for t in matrix.TRANSFORMS if t not in ("hessian", "numba")))
-        matrix.assert_numba_agrees_or_refuses(program)
-        return
     matrix.assert_numba_included(program, NUMBA_REFUSED)
 
 
