@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Location, SrcDiffError
-from .bin_helpers import BIN_HELPERS
 from .calculus_helpers import HELPERS as CALCULUS_HELPERS
 from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .fft_helpers import FFT_HELPERS
@@ -14,7 +13,6 @@ from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS, list_position
-from .lu_helpers import LU_HELPERS
 from .scan_helpers import SCAN_HELPERS
 from .write_helpers import WRITE_HELPERS
 
@@ -388,15 +386,13 @@ HELPERS = {
         cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a, cholesky_adjoint_l, cholesky_adjoint_dot,
         solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add, index_read, split_adjoint, refused,
         real_part, stack_rows, stop_gradient)},
-    **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
-    **LU_HELPERS,  # scipy.linalg.lu, lu_factor, lu_solve (rules/scipy_linalg.py)
+    **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py), SciPy's LU (rules/lu_helpers.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
-    **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
+    **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (calculus_helpers.py), np.histogram, np.unique
     **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)
     **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)
     **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)
     **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
-    **BIN_HELPERS,  # np.histogram's weights, np.unique's values (rules/bin_helpers.py)
     **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
 }
 

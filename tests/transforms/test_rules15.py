@@ -1,8 +1,9 @@
 """Library functions grad refused after the red team's twelfth and thirteenth waves, now rules of their own
 (rules15_programs.py): np.fft.irfft / hfft, np.interp in its knots, np.histogram's weights, np.unique's
 values, scipy.linalg.expm / lu / lu_factor / lu_solve, scipy.stats.weibull_min and np.cov(rowvar=False).
-Every transformation agrees with central differences, or numba refuses at the user's line (it has no FFT,
-weighted histogram, unique adjoint or SciPy); float32 stays float32.  The conventions at the points with no derivative
+Every transformation agrees with central differences, numba included (np.fft's inverse transforms and
+np.unique's adjoint run NumPy's code in object mode), or numba refuses at the user's line (a weighted histogram,
+SciPy); float32 stays float32.  The conventions at the points with no derivative
 are kept (np.unique's NaN at equal elements), and the forms with no rule are refused at their line."""
 
 import numpy as np
@@ -26,16 +27,11 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-_FFT = "numba has no FFT (np.fft.irfft's adjoint is a real FFT)"
 _SCIPY = "numba compiles no SciPy"
 #: what jit="numba" refuses at the user's line, and why
 NUMBA_REFUSED = {
-    **dict.fromkeys(("irfft_zero_padded", "irfft_n_pads", "irfft_ortho_energy", "irfft_columns", "irfft_cut",
-                     "hfft_of_half_spectrum", "irfft_length_of_the_input"), _FFT),
     **dict.fromkeys(("histogram_entropy", "histogram_match", "histogram_range"),
-                    "np.histogram's weights' adjoint has no numba version"),
-    **dict.fromkeys(("unique_values_weighted", "unique_logsumexp", "unique_gaps", "unique_of_a_matrix"),
-                    "np.unique's adjoint has no numba version"),
+                    "numba's np.histogram takes no weights"),
     **dict.fromkeys(("expm_rotation", "expm_transition", "expm_linear_ode", "expm_trace_weighted", "lu_solve_once",
                      "lu_solve_pivoted", "lu_factor_reused", "lu_factors_used", "lu_solve_many", "weibull_cdf_fit",
                      "weibull_density_in_x"), _SCIPY),
@@ -159,3 +155,12 @@ def irfft_round_trip_of_a_real_spectrum(c):
 def test_irfft_then_rfft_is_the_identity_on_its_terms():
     c = np.array([0.4, -1.2, 0.7, 0.3, 2.0])  # n = 8: c[0] and c[4] count once, the others twice
     np.testing.assert_allclose(srcdiff.grad(irfft_round_trip_of_a_real_spectrum)(c), 2.0 * c, rtol=1e-10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("f", [irfft_round_trip_of_a_real_spectrum, unique_weighted], ids=lambda f: f.__name__)
+def test_numba_keeps_float32(f):
+    x = np.array([0.4, -1.2, 0.7, 0.3, 2.0], dtype=np.float32)
+    got = srcdiff.grad(f, jit="numba")(x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, srcdiff.grad(f)(x.astype(np.float64)), rtol=1e-5)
