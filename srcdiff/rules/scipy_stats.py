@@ -29,6 +29,10 @@ LOG_SQRT_2PI = "0.9189385332046727"
 _WZ = "np.maximum(z, 0.0)"
 
 
+#: the Weibull law's hazard c z ** (c - 1), 0 below its location (where a c < 1 would make it 0 ** -0.3)
+_HAZARD = f"np.where(z > 0.0, c * {_WZ} ** (c - 1.0), 0.0)"
+
+
 def _z(text: str) -> str:
     return text.replace("z", Z)
 
@@ -201,7 +205,7 @@ RULES = [
             logf=f"np.log(c) + (c - 1.0) * np.log(np.where(z > 0.0, z, 1.0)) - {_WZ} ** c + np.log(z > 0.0)",
             shape_dlog={"c": f"(1.0 / c + np.log(z) - {S}xlogy({_WZ} ** c, {_WZ}))"},
             shape_dcdf={"c": f"np.exp(-{_WZ} ** c) * {S}xlogy({_WZ} ** c, {_WZ})"},
-            exact={"logsf": {"x": f"-g * c * {_WZ} ** (c - 1.0) / scale", "loc": f"g * c * {_WZ} ** (c - 1.0) / scale",
+            exact={"logsf": {"x": f"-g * {_HAZARD} / scale", "loc": f"g * {_HAZARD} / scale",
                              "scale": f"g * c * {_WZ} ** c / scale", "c": f"-g * {S}xlogy({_WZ} ** c, {_WZ})"}}),
     *discrete("poisson", ("mu",), {"mu": "(k - loc) / mu - 1.0"}),
     *poisson_cumulative(),
