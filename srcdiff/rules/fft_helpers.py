@@ -46,13 +46,21 @@ def rfft_part_adjoint(a, n, part="real", axis=-1):
 _SCALES = {None: "backward", "backward": "backward", "ortho": "ortho", "forward": "forward"}
 
 
-def irfft_adjoint(a, m, n=None, axis=-1, norm=None):
+def irfft_imag(b, n=None, axis=-1, norm=None):
+    """``np.fft.irfft(1j * b, n, axis, norm)`` of a real `b`: the part of a complex spectrum's inverse
+    transform its imaginary parts make, ``-s sum_k c_k b[k] sin(2 pi k t / n)`` (real and linear in b)."""
+    b = np.asarray(b)
+    return np.asarray(np.fft.irfft(1j * b, n=n, axis=axis, norm=norm), dtype=_real_dtype(b))
+
+
+def irfft_adjoint(a, m, n=None, axis=-1, norm=None, part="real"):
     """The adjoint of ``np.fft.irfft(x, n, axis, norm)`` for a real `x` of length `m` along `axis`,
     applied to `a` (of length n along it): each term's weight c_k (1 or 2) times the scale, times
-    the real part of ``np.fft.rfft(a)``, cut or padded with zeros to m."""
+    the real part of ``np.fft.rfft(a)``, cut or padded with zeros to m.  With `part` "imag", the
+    adjoint of `irfft_imag`: the same with the imaginary part (0 at the terms irfft reads real)."""
     a = np.asarray(a)
     n = np.shape(a)[axis]
-    spectrum = np.moveaxis(np.fft.rfft(a, axis=axis).real, axis, -1)
+    spectrum = np.moveaxis(_part(np.fft.rfft(a, axis=axis), part, _real_dtype(a)), axis, -1)
     weights = np.full(n // 2 + 1, 2.0)
     weights[0] = 1.0
     if n % 2 == 0:
@@ -64,4 +72,4 @@ def irfft_adjoint(a, m, n=None, axis=-1, norm=None):
     return np.asarray(np.moveaxis(out, -1, axis), dtype=_real_dtype(a))
 
 
-FFT_HELPERS = {f.__name__: f for f in (fft_part, rfft_part_adjoint, irfft_adjoint)}
+FFT_HELPERS = {f.__name__: f for f in (fft_part, rfft_part_adjoint, irfft_adjoint, irfft_imag)}

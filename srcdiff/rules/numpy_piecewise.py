@@ -130,6 +130,12 @@ def _irfft_templates(static, operand_shapes):
     return {"x": "irfft_adjoint(g, np.shape(x)[axis], n, axis, norm)"}
 
 
+def _irfft_adjoint_templates(static, operand_shapes):
+    if static["part"] == "imag":
+        return {"a": "irfft_imag(g, n, axis, norm)"}
+    return {"a": "np.fft.irfft(g, n=n, axis=axis, norm=norm)"}
+
+
 #: ``np.fft.hfft(a, n, norm)`` of a real a is ``np.fft.irfft(a, n)`` with the other direction's scale
 SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
 
@@ -152,9 +158,15 @@ def _fft_rules():
             rule(np.fft.hfft, ("x", "n"), _hfft_templates, static={"axis": -1, "norm": None}, defaults={"n": None},
                  fresh=True, array_result=True, tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
                  note="of a real x: np.fft.irfft(x, n) with the other direction's scale"),
-            rule(fft_helpers.irfft_adjoint, ("a", "m", "n"), {"a": "np.fft.irfft(g, n=n, axis=axis, norm=norm)"},
-                 static={"axis": -1, "norm": None}, fresh=True, array_result=True,
-                 tangents={"a": "irfft_adjoint(a_dot, m, n, axis, norm)"}, shape=_resized, not_symbolic=FFT_NUMERIC),
+            rule(fft_helpers.irfft_imag, ("x", "n"),
+                 {"x": "irfft_adjoint(g, np.shape(x)[axis], n, axis, norm, 'imag')"},
+                 static={"axis": -1, "norm": None}, defaults={"n": None}, fresh=True, array_result=True,
+                 tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
+                 note="np.fft.irfft of a complex spectrum's imaginary parts (lower/fft_parts.py)"),
+            rule(fft_helpers.irfft_adjoint, ("a", "m", "n"), _irfft_adjoint_templates,
+                 static={"axis": -1, "norm": None, "part": "real"}, fresh=True, array_result=True,
+                 tangents={"a": "irfft_adjoint(a_dot, m, n, axis, norm, part)"}, shape=_resized,
+                 not_symbolic=FFT_NUMERIC),
             rule(fft_helpers.fft_part, ("x",), _fft_part_templates, static={"kind": "fft", "part": "real", "axis": -1},
                  fresh=True, array_result=True, tangents=LINEAR, not_symbolic=why,
                  note="np.fft.fft(x).real / .imag, np.abs(np.fft.rfft(x)) and the like of a real x"),

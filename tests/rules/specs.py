@@ -573,6 +573,9 @@ SPECS += [  # (rules15) np.fft.irfft, np.interp in its knots, np.histogram's wei
     S("scipy.linalg.lu_solve", "sl.lu_solve(sl.lu_factor(x), y)", x=((3, 3), well_conditioned), y=((3, 2), REAL)),
     S("srcdiff.rules.lu_helpers.lu_rows", "x * lu_rows(sl.lu_factor(c)[1])", x=((3,), REAL), c=((3, 3), REAL)),
     S("numpy.cov", "np.cov(np.column_stack([x, y]), rowvar=False)", x=((5, 2), REAL), y=((5,), REAL)),
+    S("srcdiff.rules.fft_helpers.irfft_imag", "irfft_imag(x, 8)", x=((5,), REAL)),
+    S("srcdiff.rules.fft_helpers.irfft_imag", "irfft_imag(x, 5, 0, 'ortho')", x=((3, 2), REAL)),
+    S("srcdiff.rules.fft_helpers.irfft_adjoint", "irfft_adjoint(x, 4, 7, -1, None, 'imag')", x=((7,), REAL)),
 ]
 BIN_HELPERS = {**bin_helpers.BIN_HELPERS, "lu_rows": lu_helpers.lu_rows}
 

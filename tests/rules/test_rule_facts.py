@@ -155,7 +155,8 @@ CALLS.update({  # whole parts of one number and the running extrema's helpers (r
 
 CALLS.update({  # weights by bin, the distinct values and a real inverse transform's adjoint (rules15)
     "numpy.histogram": lambda x, y: np.histogram(x, bins=3, weights=y),
-    "numpy.fft.irfft": lambda x, y: np.fft.irfft(x), "numpy.fft.hfft": lambda x, y: np.fft.hfft(x, 6),
+    "numpy.fft.irfft": lambda x, y: np.fft.irfft(x), "srcdiff.rules.fft_helpers.irfft_imag": lambda x, y: RULES[
+        "srcdiff.rules.fft_helpers.irfft_imag"].func(x), "numpy.fft.hfft": lambda x, y: np.fft.hfft(x, 6),
     "srcdiff.rules.bin_helpers.histogram_weights_adjoint": lambda x, y: RULES[
         "srcdiff.rules.bin_helpers.histogram_weights_adjoint"].func(np.ones(3), x, 3),
     "srcdiff.rules.bin_helpers.unique_adjoint": lambda x, y: RULES[

@@ -1,5 +1,6 @@
 """Library functions grad refused after the red team's twelfth and thirteenth waves, each called several ways as
-users call them: (1) ``np.fft.irfft`` of a real spectrum (zero padding with ``n=``, ``norm=``, along an axis),
+users call them: (1) ``np.fft.irfft`` of a real spectrum (zero padding with ``n=``, ``norm=``, along an axis) and of a
+complex one (``np.fft.rfft`` cut, filtered or differentiated, then inverted),
 (2) ``np.interp`` differentiated in its knots ``xp`` (a resampled polyline, a warped grid, an inverse cdf),
 (3) ``np.histogram(data, bins, weights=w)`` in its weights (edges given or a range), (4) ``np.unique``'s
 values in arithmetic, (5) ``scipy.linalg.expm`` (a rotation, a rate matrix's transition probabilities, a
@@ -48,6 +49,32 @@ def hfft_of_half_spectrum(c):  # the Hermitian transform of a real half spectrum
 def irfft_length_of_the_input(x):  # n read from the argument
     y = np.fft.irfft(x, n=2 * len(x) - 1)
     return np.sum(y * y * y)
+
+
+def lowpass_of_a_signal(x, keep=3):  # a complex spectrum cut, then inverted (the red team's, wave 10)
+    X = np.fft.rfft(x)
+    X[keep:] = 0.0
+    smooth = np.fft.irfft(X, n=x.size)
+    return np.sum((smooth - x) ** 2) + np.sum(smooth ** 4)
+
+
+def round_trip(x):  # irfft(rfft(x)) is x
+    y = np.fft.irfft(np.fft.rfft(x), n=len(x))
+    return np.sum(y ** 3)
+
+
+def spectral_derivative(x):  # d/dt of a periodic signal: the spectrum times i k
+    X = np.fft.rfft(x)
+    k = np.arange(X.size) * (2.0 * np.pi / x.size)
+    dx = np.fft.irfft(1j * k * X, n=x.size)
+    return np.sum(dx ** 2) + np.sum(dx * x)
+
+
+def smoothed_in_frequency(x, width=0.5):  # a real filter applied to the spectrum
+    X = np.fft.rfft(x)
+    H = np.exp(-width * np.arange(X.size) ** 2)
+    y = np.fft.irfft(X * H, n=x.size)
+    return np.sum(np.tanh(y) * x)
 
 
 # ---- 2. np.interp in its knots ------------------------------------------------------------------------
@@ -235,6 +262,11 @@ PROGRAMS = [
     ("irfft_cut", irfft_cut, lambda r: (M(r, 6),), 0),
     ("hfft_of_half_spectrum", hfft_of_half_spectrum, lambda r: (M(r, 5),), 0),
     ("irfft_length_of_the_input", irfft_length_of_the_input, lambda r: (M(r, 4),), 0),
+    ("lowpass_of_a_signal", lowpass_of_a_signal, lambda r: (M(r, 8),), 0),
+    ("lowpass_odd_length", lowpass_of_a_signal, lambda r: (M(r, 9), 2), 0),
+    ("round_trip", round_trip, lambda r: (M(r, 6),), 0),
+    ("spectral_derivative", spectral_derivative, lambda r: (M(r, 8),), 0),
+    ("smoothed_in_frequency", smoothed_in_frequency, lambda r: (M(r, 7),), 0),
     ("polyline_resample", polyline_resample,
      lambda r: (np.cumsum(np.abs(r.normal(size=(5, 2))), axis=0), r.uniform(0.05, 0.95, size=4)), 0),
     ("warped_grid", warped_grid, lambda r: (0.3 * M(r, 5), r.uniform(1.2, 4.5, size=6)), 0),

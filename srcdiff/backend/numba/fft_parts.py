@@ -3,8 +3,8 @@
 FFT through numba's object mode (about a microsecond to enter), on a real array: the values
 are NumPy's, bit for bit.  Their options are constants of the generated code, read from the
 literal types; other forms are left to numba, which refuses them at the user's line.  So do
-``np.fft.irfft`` and ``np.fft.hfft`` of a real array (their length n a number or None) and
-their adjoint ``irfft_adjoint(a, m, n, axis, norm)``."""
+``np.fft.irfft`` and ``np.fft.hfft`` of a real array (their length n a number or None), the
+inverse of imaginary parts ``irfft_imag(b, n, axis, norm)`` and their adjoint ``irfft_adjoint``."""
 
 from __future__ import annotations
 
@@ -69,8 +69,12 @@ def _rfft_part_adjoint(a, n, part="real", axis=-1):
     return run
 
 
-def irfft_adjoint(a, m, n=None, axis=-1, norm=None):
-    return fft_helpers.irfft_adjoint(a, m, n, axis, norm)
+def irfft_adjoint(a, m, n=None, axis=-1, norm=None, part="real"):
+    return fft_helpers.irfft_adjoint(a, m, n, axis, norm, part)
+
+
+def irfft_imag(b, n=None, axis=-1, norm=None):
+    return fft_helpers.irfft_imag(b, n, axis, norm)
 
 
 def _none(t) -> bool:
@@ -95,7 +99,7 @@ def _axis(t):
 
 
 def _inverse(kind: str, x, n, axis: int, norm):
-    transform = np.fft.irfft if kind == "irfft" else np.fft.hfft
+    transform = {"irfft": np.fft.irfft, "hfft": np.fft.hfft, "irfft_imag": fft_helpers.irfft_imag}[kind]
     return np.ascontiguousarray(transform(x, n=None if n is None or n < 0 else n, axis=axis, norm=norm))
 
 
@@ -120,26 +124,41 @@ overload(np.fft.irfft, prefer_literal=True)(_inverse_overload("irfft"))
 overload(np.fft.hfft, prefer_literal=True)(_inverse_overload("hfft"))
 
 
-def _adjoint_of_inverse(a, m, n, axis: int, norm):
-    return np.ascontiguousarray(fft_helpers.irfft_adjoint(a, m, None if n < 0 else n, axis, norm))
+@overload(irfft_imag, prefer_literal=True)
+def _irfft_imag(b, n=None, axis=-1, norm=None):
+    if _inverse_overload("irfft_imag")(b, n, axis, norm) is None:  # the same forms as irfft's
+        return None
+    spec, given, ax, nm = _spec(b), not _none(n), _axis(axis), _norm(norm)
+
+    def run(b, n=None, axis=-1, norm=None):
+        m = n if given else -1
+        with objmode(y=spec):
+            y = _inverse("irfft_imag", b, m, ax, nm)
+        return y
+    return run
+
+
+def _adjoint_of_inverse(a, m, n, axis: int, norm, part: str):
+    return np.ascontiguousarray(fft_helpers.irfft_adjoint(a, m, None if n < 0 else n, axis, norm, part))
 
 
 @overload(irfft_adjoint, prefer_literal=True)
-def _irfft_adjoint(a, m, n=None, axis=-1, norm=None):
+def _irfft_adjoint(a, m, n=None, axis=-1, norm=None, part="real"):
     ax, nm = _axis(axis), _norm(norm)
+    pt = part if isinstance(part, str) else _literal(part, types.StringLiteral)
     if not (isinstance(a, types.Array) and isinstance(a.dtype, types.Float)) or ax is None or nm is False \
-            or not isinstance(m, types.Integer) or not (_none(n) or isinstance(n, types.Integer)):
+            or pt is None or not isinstance(m, types.Integer) or not (_none(n) or isinstance(n, types.Integer)):
         return None
     spec, given = _spec(a), not _none(n)
 
-    def run(a, m, n=None, axis=-1, norm=None):
+    def run(a, m, n=None, axis=-1, norm=None, part="real"):
         k = n if given else -1
         with objmode(out=spec):
-            out = _adjoint_of_inverse(a, m, k, ax, nm)
+            out = _adjoint_of_inverse(a, m, k, ax, nm, pt)
         return out
     return run
 
 
-HELPERS = ("fft_part", "rfft_part_adjoint", "irfft_adjoint")
+HELPERS = ("fft_part", "rfft_part_adjoint", "irfft_adjoint", "irfft_imag")
 
-__all__ = ["HELPERS", "fft_part", "rfft_part_adjoint", "irfft_adjoint"]
+__all__ = ["HELPERS", "fft_part", "rfft_part_adjoint", "irfft_adjoint", "irfft_imag"]
