@@ -83,6 +83,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     from .numba import (
         arrays,
         averages,
+        bin_helpers,
         calculus,
         calculus_calls,
         cholesky_more,
@@ -159,7 +160,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
                                                   partitions, exact_sums, fft_parts, object_calls, extremum_rows,
-                                                  open_meshes)
+                                                  open_meshes, bin_helpers)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -154,6 +154,17 @@ CALLS.update({  # whole parts of one number and the running extrema's helpers (r
         "srcdiff.rules.scan_helpers.extremum_scan_tangent"].func(y, x, 0, "min"),
 })
 
+CALLS.update({  # weights by bin, the distinct values and a real inverse transform's adjoint (rules15)
+    "numpy.histogram": lambda x, y: np.histogram(x, bins=3, weights=y),
+    "numpy.fft.irfft": lambda x, y: np.fft.irfft(x), "srcdiff.rules.fft_helpers.irfft_imag": lambda x, y: RULES[
+        "srcdiff.rules.fft_helpers.irfft_imag"].func(x), "numpy.fft.hfft": lambda x, y: np.fft.hfft(x, 6),
+    "srcdiff.rules.bin_helpers.histogram_weights_adjoint": lambda x, y: RULES[
+        "srcdiff.rules.bin_helpers.histogram_weights_adjoint"].func(np.ones(3), x, 3),
+    "srcdiff.rules.bin_helpers.unique_adjoint": lambda x, y: RULES[
+        "srcdiff.rules.bin_helpers.unique_adjoint"].func(np.ones(np.size(np.unique(x))), x),
+    "srcdiff.rules.fft_helpers.irfft_adjoint": lambda x, y: RULES["srcdiff.rules.fft_helpers.irfft_adjoint"].func(x, 3),
+})
+
 #: The arguments of a `math` function for one number n (within its domain).
 NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,), "math.pow": lambda n: (n, n),
                "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n),
@@ -264,7 +275,7 @@ def test_constructors_and_copies_make_new_arrays_a_program_may_write_into():
 
 
 def test_tuple_results():
-    splits = ["numpy.array_split", "numpy.dsplit", "numpy.frexp", "numpy.hsplit"]
+    splits = ["numpy.array_split", "numpy.dsplit", "numpy.frexp", "numpy.histogram", "numpy.hsplit"]
     assert names(lambda r: r.tuple_result) == splits + ["numpy.linalg.eig", "numpy.linalg.eigh", "numpy.linalg.lstsq",
                                                         "numpy.linalg.qr", "numpy.linalg.slogdet", "numpy.linalg.svd",
                                                         "numpy.modf", "numpy.split", "numpy.vsplit",
