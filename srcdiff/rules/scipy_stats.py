@@ -57,16 +57,22 @@ def family(name: str, params: tuple[str, ...], dlog: str, logf: str, shape_dlog:
     log_density = {"x": f"g * {dlog} / scale", "loc": f"-g * {dlog} / scale",
                    "scale": f"-g * ({dlog} * {Z} + 1.0) / scale",
                    **{p: f"g * {t}" for p, t in shape_dlog.items()}}
-    f = f"np.exp({logf})"
-    cdf = {"x": f"g * {f} / scale", "loc": f"-g * {f} / scale", "scale": f"-g * {f} * {Z} / scale",
-           **{p: f"g * ({_z(t)})" for p, t in (shape_dcdf or {}).items()}}
+    def by_density(f):  # the cdf's derivatives in x, loc and scale, the density spelled f
+        return {"x": f"g * {f} / scale", "loc": f"-g * {f} / scale", "scale": f"-g * {f} * {Z} / scale"}
+
+    shapes_cdf = {p: f"g * ({_z(t)})" for p, t in (shape_dcdf or {}).items()}
+    cdf = {**by_density(f"np.exp({logf})"), **shapes_cdf}
+    # the log of a tail probability: density / probability as one exponential, exp(log f - ans),
+    # which stays finite far in the tail where both underflow (norm.logcdf(-40): f / cdf is 0 / 0)
+    log_tail = by_density(f"np.exp({logf} - ans)")
     templates = {
         "logpdf": log_density,
         "pdf": {p: t.replace("g * ", "g * ans * ", 1) for p, t in log_density.items()},
         "cdf": cdf,
-        "logcdf": {p: f"{t} * np.exp(-ans)" for p, t in cdf.items()},
+        "logcdf": {**log_tail, **{p: f"{t} * np.exp(-ans)" for p, t in shapes_cdf.items()}},
         "sf": {p: "-" + t for p, t in cdf.items()},
-        "logsf": {p: f"-{t} * np.exp(-ans)" for p, t in cdf.items()},
+        "logsf": {**{p: "-" + t for p, t in log_tail.items()},
+                  **{p: f"-{t} * np.exp(-ans)" for p, t in shapes_cdf.items()}},
     }
     for method, written in (exact or {}).items():
         templates[method] = {**templates[method], **{p: _z(t) for p, t in written.items()}}
@@ -180,7 +186,7 @@ RULES = [
     *family("norm", (), dlog="-z", logf=f"-0.5 * z * z - {LOG_SQRT_2PI}"),
     *family("laplace", (), dlog="-np.sign(z)", logf="-np.abs(z) - 0.6931471805599453"),
     *family("cauchy", (), dlog="-2.0 * z / (1.0 + z * z)", logf="-np.log(np.pi * (1.0 + z * z))"),
-    *family("logistic", (), dlog="-np.tanh(0.5 * z)", logf="-z - 2.0 * np.log1p(np.exp(-z))"),
+    *family("logistic", (), dlog="-np.tanh(0.5 * z)", logf="-z - 2.0 * np.logaddexp(0.0, -z)"),  # no overflow
     *family("expon", (), dlog="-1.0 + 0.0 * z", logf="-z + np.log(z >= 0.0)"),
     *family("t", ("df",), dlog="-(df + 1.0) * z / (df + z * z)",
             logf=f"{S}gammaln(0.5 * (df + 1.0)) - {S}gammaln(0.5 * df) - 0.5 * np.log(df * np.pi) "

@@ -70,10 +70,6 @@ KNOWN = [
     # the red team's fifteenth wave (test_redteam_wave15_findings.py, test_redteam_wave15_open.py)
     ("*", "WRONG", "redteam:w15_naive_sigmoid_tail", "NaN: 1 / (1 + np.exp(-x)) at x = -800, where exp overflows "
      "(truth 0); test_redteam_wave15_open.py"),
-    ("*", "WRONG", "redteam:w15_tobit_far_censored", "NaN: scipy.stats.norm.logcdf 40 standard deviations into its "
-     "tail, where the value and the derivative are finite; test_redteam_wave15_findings.py"),
-    ("*", "WRONG", "redteam:w15_exponential_survival_long", "NaN: scipy.stats.expon.logsf far in its tail (truth "
-     "-1 per scale); test_redteam_wave15_findings.py"),
     ("*", "WRONG", "redteam:w15_xlogx_zero_entries", "NaN: xlogy(p ** 2, p ** 2) at p = 0, a zero factor meeting "
      "log's infinite slope (truth 0); docs/guarantees.md, 'Not covered'"),
     ("hessian", "WRONG", "redteam:w15_relu_difference_zero", "NaN: the second derivative of kinks that cancel "

@@ -226,7 +226,7 @@ def test_orbit_rk4_reverse_over_reverse():
     np.testing.assert_allclose(got, _second_difference(science.orbit_rk4_mu, args), rtol=1e-4, atol=1e-5)
 
 
-# ---- 3. NaN (or inf) where the derivative is finite: scipy.stats' log-CDF and log-SF in their tails ------------
+# ---- 3. (FIXED) NaN (or inf) where the derivative is finite: scipy.stats' log-CDF and log-SF in their tails ----
 # ``scipy.stats.norm.logcdf(x)`` is finite far in the left tail (-804.6 at x = -40: SciPy computes it as
 # log_ndtr), and so is its derivative, phi(x) / Phi(x) ~ -x = 40.02.  srcdiff gives inf at x = -38 and NaN
 # from x = -39 on (the ratio of two underflowed numbers), in grad and jvp alike, while
@@ -236,7 +236,8 @@ def test_orbit_rk4_reverse_over_reverse():
 # far in a tail (a censoring limit 40 standard deviations away, an exponential survival time 800 scales
 # long) gets a NaN gradient in every parameter.  Not silent, but not the documented "NaN where the truth is
 # infinite or does not exist" either.  References are the closed forms, written with log_ndtr so they stay
-# finite: d/dx log Phi(x) = exp(log phi(x) - log Phi(x)).
+# finite: d/dx log Phi(x) = exp(log phi(x) - log Phi(x)).  Fixed: rules/scipy_stats.py writes the log of a
+# tail probability's derivative as that one exponential, exp(log f - ans), for every continuous family.
 
 
 def norm_logcdf_tail(x):
@@ -279,8 +280,6 @@ def test_tail_references_are_finite_and_the_functions_too():
         assert np.isfinite(f(x)) and np.all(np.isfinite(want)), f.__name__
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="scipy.stats logcdf / logsf in the tail: NaN or inf where the derivative is finite")
 @pytest.mark.parametrize("f, x, want", _first_by_default(TAILS))
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_scipy_stats_log_cdf_in_the_tail(f, x, want):
@@ -298,8 +297,6 @@ def log_ndtr_tail(x):
     return np.sum(scipy.special.log_ndtr(x))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="scipy.stats logcdf / logsf in the tail: NaN or inf where the derivative is finite")
 @pytest.mark.parametrize("name", _first_by_default([("w15_tobit_far_censored",), ("w15_exponential_survival_long",)],
                                                    name=lambda case: case[0]))
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
