@@ -83,6 +83,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     from .numba import (
         arrays,
         averages,
+        axis_calls,
         calculus,
         calculus_calls,
         cholesky_more,
@@ -103,6 +104,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         integers,
         joins,
         kink_helpers,
+        least_squares,
         linalg_more,
         list_adjoints,
         list_joins,
@@ -159,7 +161,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
                                                   partitions, exact_sums, fft_parts, object_calls, extremum_rows,
-                                                  open_meshes)
+                                                  open_meshes, axis_calls, least_squares)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
