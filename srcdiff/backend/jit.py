@@ -46,11 +46,16 @@ def numba_function(made, found, template_globals: dict, origins, extra=None):
 
     A string argument (``reduction="sum"``, an option the code compares) is compiled in too,
     one module per value met: the branches it decides go, and numba does not type a branch
-    that returns an array where the one taken returns a number."""
+    that returns an array where the one taken returns a number.  So is an int argument passed
+    to a function under ``functools.lru_cache`` (``_binomial_row(n)``): the call is then made
+    once, its value compiled in (numba/cached_calls.py)."""
     key = next((k for k, v in found.variants.items() if v is made), None)
-    strings = [i for i, part in enumerate(key) if part is str] if isinstance(key, tuple) else []
     code = getattr(made.function, "__code__", None)
     names = code.co_varnames[:code.co_argcount] if code is not None else ()
+    strings = [i for i, part in enumerate(key) if part is str] if isinstance(key, tuple) else []
+    if isinstance(key, tuple) and len(names) == len(key):  # an int a cached function takes (numba/cached_calls.py)
+        from .numba.cached_calls import passed_to_cached
+        strings += [i for i in passed_to_cached(made.source, made.function, names) if key[i] is int]
     if not strings or len(names) != len(key):
         return _compiled_function(made, found, template_globals, origins, {}, extra)
     made_for = {}
@@ -59,7 +64,7 @@ def numba_function(made, found, template_globals: dict, origins, extra=None):
         values = tuple(args[i] if i < len(args) else None for i in strings)
         run = made_for.get(values)
         if run is None:
-            fixed = {names[i]: v for i, v in zip(strings, values) if type(v) is str}
+            fixed = {names[i]: v for i, v in zip(strings, values) if type(v) in (str, int)}
             run = made_for[values] = _compiled_function(made, found, template_globals, origins, fixed, extra)
         by_strings.source = run.source
         return run(*args)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes
+from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -105,6 +105,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     if isinstance(key, tuple) and len(names) == len(key) and not parts[0].tree.args.vararg:
         folding.fold(parts[0].tree, dict(zip(names, key)), made.function.__globals__)
     for part in parts:
+        cached_calls.fold(part.tree, part.variant.function)  # a cached function's value at constants
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)
         for helper in stats_calls.spell(part.tree, part.variant.function):
