@@ -10,7 +10,8 @@ as the Python helpers compute them.  One matrix only (a stack of them is refused
 computed in float64 and given back in the operand's float32 where it is float32.
 
 ``rcond=None`` (NumPy's machine precision times the larger dimension) is spelled
-``lstsq_of(a, b)``: numba's lstsq takes a number only.
+``lstsq_of(a, b)``: numba's lstsq takes a number only, and operands of one dtype (a float32
+operand beside a float64 one is solved in float64, as NumPy does).
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ def lstsq_of(a, b):
 def _lstsq_of(a, b):
     if not (isinstance(a, types.Array) and a.ndim == 2 and isinstance(b, types.Array)):
         return None
-    eps = float(np.finfo(np.float32 if a.dtype == types.float32 else np.float64).eps)
+    dtype = np.float32 if a.dtype == b.dtype == types.float32 else np.float64  # (numba's takes one dtype)
+    eps = float(np.finfo(dtype).eps)
     return made("def impl(a, b):\n"
-                "    return np.linalg.lstsq(a, b, EPS * max(a.shape[0], a.shape[1]))\n", EPS=eps)
+                "    a_of, b_of = np.ascontiguousarray(a).astype(DTYPE), np.ascontiguousarray(b).astype(DTYPE)\n"
+                "    return np.linalg.lstsq(a_of, b_of, EPS * max(a.shape[0], a.shape[1]))\n", EPS=eps, DTYPE=dtype)
 
 
 def _read(part) -> bool:
