@@ -1,8 +1,9 @@
 """Programs of the classes jit="numba" refused while grad differentiated them (red team waves 12
 to 14), several spellings each: ``np.trapezoid``, ``np.quantile`` / ``np.percentile`` and
 ``np.cross`` along given axes, ``np.heaviside``, ``np.linalg.lstsq`` (its solution, residuals
-and singular values, in either operand), Python's ``any`` / ``all`` of an array or a list, and
-helpers under ``functools.lru_cache`` / ``functools.cache`` called with constants.
+and singular values, in either operand), Python's ``any`` / ``all`` of an array or a list,
+helpers under ``functools.lru_cache`` / ``functools.cache`` called with constants, and float32
+loops whose adjoints hold ``np.where(not t, 0.0, g * t)`` (test_numba15.py runs them in float32).
 Table rows: (name, function, make_args(rng), wrt).
 
 REFUSED: programs numba still refuses at the user's line (test_numba15.py checks the line)."""
@@ -175,6 +176,30 @@ def cached_matrix_value(x):
     return np.sum((D @ x) ** 2)
 
 
+# ---- float32 loops: constants written np.float32(c), held by names ----------------------------------
+
+
+def f32_adam_steps(p):
+    m = np.zeros_like(p)
+    v = np.zeros_like(p)
+    for _ in range(3):
+        g = p - np.float32(0.5)
+        m = np.float32(0.9) * m + np.float32(0.1) * g
+        v = np.float32(0.99) * v + np.float32(0.01) * g * g
+        p = p - np.float32(0.1) * m / (np.sqrt(v) + np.float32(1e-4))
+    return np.sum(p ** 2)
+
+
+def f32_rmsprop(p):
+    rho = np.float32(0.9)
+    s = np.zeros_like(p)
+    for _ in range(3):
+        g = np.sin(p)
+        s = rho * s + (np.float32(1.0) - rho) * g * g
+        p = p - np.float32(0.1) * g / np.sqrt(s + np.float32(1e-3))
+    return np.sum(p ** 2)
+
+
 # ---- still refused ----------------------------------------------------------------------------------
 
 
@@ -226,6 +251,8 @@ PROGRAMS = [
     ("cached_stencil_energy", cached_stencil_energy, lambda r: (M(r, 7),), 0),
     ("cached_weights_literal", cached_weights_literal, lambda r: (M(r, 6),), 0),
     ("cached_matrix_value", cached_matrix_value, lambda r: (M(r, 4),), 0),
+    ("f32_adam_steps", f32_adam_steps, lambda r: (M(r, 4),), 0),
+    ("f32_rmsprop", f32_rmsprop, lambda r: (M(r, 4),), 0),
 ]
 
 #: refused by jit="numba" at the user's line: name -> (program row, the line's text, why)
