@@ -3,7 +3,8 @@ to 14), several spellings each: ``np.trapezoid``, ``np.quantile`` / ``np.percent
 ``np.cross`` along given axes, ``np.heaviside``, ``np.linalg.lstsq`` (its solution, residuals
 and singular values, in either operand), Python's ``any`` / ``all`` of an array or a list,
 helpers under ``functools.lru_cache`` / ``functools.cache`` called with constants, and float32
-loops whose adjoints hold ``np.where(not t, 0.0, g * t)`` (test_numba15.py runs them in float32).
+loops whose adjoints hold ``np.where(not t, 0.0, g * t)`` (test_numba15.py runs them in float32),
+helpers called for their value alone (a line search's ``while`` test).
 Table rows: (name, function, make_args(rng), wrt).
 
 REFUSED: programs numba still refuses at the user's line (test_numba15.py checks the line)."""
@@ -176,6 +177,31 @@ def cached_matrix_value(x):
     return np.sum((D @ x) ** 2)
 
 
+# ---- helpers called for their value only (a line search's test, a branch's) ------------------------
+
+
+def _energy(x):
+    return 0.5 * np.sum(x ** 2) + np.sum(np.sin(x))
+
+
+def backtracking_step(x):
+    g = x + np.cos(x)
+    t = 1.0
+    while _energy(x - t * g) > _energy(x) - 1e-4 * t * np.dot(g, g):
+        t = 0.5 * t
+    return _energy(x - t * g)
+
+
+def _spread(v):
+    return np.max(np.abs(v)) - np.min(np.abs(v))
+
+
+def branch_on_helper(x):
+    if _spread(x) > 0.5:
+        return np.sum(np.tanh(x) * x)
+    return np.sum(x ** 2)
+
+
 # ---- float32 loops: constants written np.float32(c), held by names ----------------------------------
 
 
@@ -218,6 +244,19 @@ def cached_row_of_length(x):
     return np.sum(coeffs * x ** 2)
 
 
+SCALE = np.array([1.0, 2.0, 3.0])
+
+
+def _scaled_norm(v):
+    return np.sqrt(np.sum((SCALE * v) ** 2))
+
+
+def branch_on_global_helper(x):
+    if _scaled_norm(x) > 1.0:
+        return np.sum(np.tanh(x))
+    return np.sum(x ** 2)
+
+
 def M(rng, *shape):
     return rng.normal(size=shape)
 
@@ -253,6 +292,8 @@ PROGRAMS = [
     ("cached_matrix_value", cached_matrix_value, lambda r: (M(r, 4),), 0),
     ("f32_adam_steps", f32_adam_steps, lambda r: (M(r, 4),), 0),
     ("f32_rmsprop", f32_rmsprop, lambda r: (M(r, 4),), 0),
+    ("backtracking_step", backtracking_step, lambda r: (M(r, 3),), 0),
+    ("branch_on_helper", branch_on_helper, lambda r: (M(r, 4),), 0),
 ]
 
 #: refused by jit="numba" at the user's line: name -> (program row, the line's text, why)
@@ -263,4 +304,7 @@ REFUSED = {
     "cached_row_of_length": (("cached_row_of_length", cached_row_of_length, lambda r: (M(r, 5),), 0),
                              "coeffs = np.array(_binomial_row(len(x) - 1), dtype=float)",
                              "a cached function called with a value computed when the code runs"),
+    "branch_on_global_helper": (("branch_on_global_helper", branch_on_global_helper, lambda r: (M(r, 3),), 0),
+                                "if _scaled_norm(x) > 1.0:",
+                                "a helper called for its value that reads a global array of the user's"),
 }

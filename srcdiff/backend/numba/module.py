@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes
+from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -201,6 +201,8 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             try_probes.spell(part.tree, name)
             imports["probe_decision"] = (helpers["probe_decision"], "probe_decision")
             scope, value = {name: try_probes.register(value)}, None
+        elif callable(value) and _importable(value) is None and value_calls.compiled(value, part.tree, name):
+            scope, value = {name: value_calls.compiled(value, part.tree, name)}, None  # an argument (value_calls.py)
         elif callable(value):
             where = _importable(value)
             if where is None:
