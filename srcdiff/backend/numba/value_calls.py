@@ -22,6 +22,8 @@ import ast
 import types
 import weakref
 
+from .naming import compiled as compiled_function
+
 #: the packages whose Python functions are not the user's: left to the refusal they had
 LIBRARIES = ("numpy", "scipy", "srcdiff", "numba", "builtins", "math")
 
@@ -59,8 +61,7 @@ def compiled(value, tree: ast.AST, name: str):
         return None
     found = _COMPILED.get(value)
     if found is None:
-        from numba import njit
-        found = _COMPILED[value] = njit(value)
+        found = _COMPILED[value] = compiled_function(value)
     return found
 
 
