@@ -43,6 +43,10 @@ def median_quantile_rows(X):
     return np.sum(m * np.arange(1.0, m.size + 1.0))
 
 
+def percentile_median_columns(X):
+    return np.sum(np.percentile(X, 50, axis=0) * np.arange(1.0, X.shape[1] + 1.0))
+
+
 def percentile_band_rows(X):
     lo, hi = np.percentile(X, [10.0, 90.0], axis=1)
     return np.sum((hi - lo) ** 2)
@@ -268,6 +272,7 @@ PROGRAMS = [
     ("quantile_pair_columns", quantile_pair_columns, lambda r: (M(r, 7, 3),), 0),
     ("median_quantile_rows", median_quantile_rows, lambda r: (M(r, 4, 5),), 0),
     ("percentile_band_rows", percentile_band_rows, lambda r: (M(r, 3, 12),), 0),
+    ("percentile_median_columns", percentile_median_columns, lambda r: (M(r, 5, 3),), 0),
     ("cross_axis_args", cross_axis_args, lambda r: (M(r, 3, 4), M(r, 4, 3)), 0),
     ("cross_axis_args_b", cross_axis_args, lambda r: (M(r, 3, 4), M(r, 4, 3)), 1),
     ("cross_columns", cross_columns, lambda r: (M(r, 3, 5), M(r, 3, 5)), 0),

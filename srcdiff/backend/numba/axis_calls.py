@@ -64,8 +64,9 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
         if axis is not None and _constant_axis(axis):
             q = args[1]
             if func.attr == "percentile":  # NumPy's own step: the percentages divided by 100
-                q = ast.BinOp(ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [q], []),
-                              ast.Div(), ast.Constant(100.0))
+                if not isinstance(_constant(q), (int, float)):  # (a list: as an array; a number stays one)
+                    q = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [q], [])
+                q = ast.BinOp(q, ast.Div(), ast.Constant(100.0))
             return "quantile_along", [args[0], q, axis]
     if _is_np(func, "cross") and 2 <= len(args) <= 6 and set(keywords) <= set(CROSS_AXES):
         named = dict(zip(CROSS_AXES, args[2:])) | keywords
