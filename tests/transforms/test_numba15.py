@@ -89,3 +89,18 @@ def test_still_refused_at_the_users_line(name):
         srcdiff.grad(program.func, wrt=program.wrt, jit="numba")(*program.args)
     message = str(caught.value)
     assert "numba15_programs.py:" in message and line in message, message
+
+
+def test_a_value_helper_names_the_module_by_its_code():
+    """A helper compiled into the gradient (value_calls.py) names its argument by a digest of its
+    code: a helper edited (a constant changed) makes another module, never numba's cache of the
+    old one; the same code, in another function object, the same name."""
+    from srcdiff.backend.numba.value_calls import digest
+
+    def scope(c):
+        namespace = {"np": np}
+        exec(f"def _energy(x):\n    return np.sum(x ** 2) * {c}\n", namespace)  # noqa: S102
+        return namespace["_energy"]
+
+    assert digest(scope(0.5)) == digest(scope(0.5))
+    assert digest(scope(0.5)) != digest(scope(0.25))

@@ -165,7 +165,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         if not isinstance(node, ast.Name) or node.id in bound or node.id in callees or node.id in renames \
                 or node.id in values or node.id in chained:
             continue
-        name = node.id
+        name, suffix = node.id, ""
         if name in cells:
             scope = cells[name]
             value = scope.cell_contents
@@ -202,7 +202,9 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             imports["probe_decision"] = (helpers["probe_decision"], "probe_decision")
             scope, value = {name: try_probes.register(value)}, None
         elif callable(value) and _importable(value) is None and value_calls.compiled(value, part.tree, name):
-            scope, value = {name: value_calls.compiled(value, part.tree, name)}, None  # an argument (value_calls.py)
+            # an argument (value_calls.py), named by its code: the module's text, and so its cache, changes with it
+            suffix = f"_{value_calls.digest(value)}"
+            scope, value = {name: value_calls.compiled(value, part.tree, name)}, None
         elif callable(value):
             where = _importable(value)
             if where is None:
@@ -230,7 +232,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             refuse(part.variant, _line_of(part.tree, node), f"the code reads the dict {name} other than at constant "
                    "keys (iterated, indexed by a variable or passed whole), and numba cannot take a Python dict")
         if key not in envs:
-            param = f"{name}_env"
+            param = f"{name}{suffix}_env"
             while param in taken:
                 param += "_"
             taken.add(param)

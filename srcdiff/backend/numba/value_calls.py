@@ -19,6 +19,7 @@ it, and srcdiff reads a global of yours on every call.
 from __future__ import annotations
 
 import ast
+import hashlib
 import types
 import weakref
 
@@ -65,4 +66,18 @@ def compiled(value, tree: ast.AST, name: str):
     return found
 
 
-__all__ = ["compiled"]
+def _described(code: types.CodeType) -> str:
+    """`code`'s instructions, names and constants, nested code described alike (a code
+    object's repr holds its address, which differs from one process to the next)."""
+    consts = [_described(c) if isinstance(c, types.CodeType) else repr(c) for c in code.co_consts]
+    return repr((code.co_code, consts, code.co_names))
+
+
+def digest(value: types.FunctionType) -> str:
+    """A short digest of `value`'s code, constants and defaults: numba compiles the helper into
+    the gradient, so the gradient's module (named by its text) must change when the helper does."""
+    text = _described(value.__code__) + repr(value.__defaults__)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+__all__ = ["compiled", "digest"]
