@@ -129,7 +129,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     module = ast.Module([*order], type_ignores=[])
     source = ast.unparse(ast.fix_missing_locations(module))
     return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports,
-                       cached=not cycles)
+                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env))
 
 
 def _parse(source: str, variant) -> ast.FunctionDef:

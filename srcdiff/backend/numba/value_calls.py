@@ -29,6 +29,7 @@ from .naming import compiled as compiled_function
 LIBRARIES = ("numpy", "scipy", "srcdiff", "numba", "builtins", "math")
 
 _COMPILED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_MADE: "weakref.WeakSet" = weakref.WeakSet()
 
 
 def _only_called(tree: ast.AST, name: str) -> bool:
@@ -63,7 +64,16 @@ def compiled(value, tree: ast.AST, name: str):
     found = _COMPILED.get(value)
     if found is None:
         found = _COMPILED[value] = compiled_function(value)
+        _MADE.add(found)
     return found
+
+
+def passes_compiled(env) -> bool:
+    """Whether the module argument `env` (module.py's `Env`) is a helper compiled here: numba's
+    on-disk cache keys a compiled function passed as an argument by the object, so a new process
+    would add an entry to the cache on each run and never read one; such a module is compiled
+    in each process instead (as a recursive one is)."""
+    return isinstance(env.scope, dict) and env.scope.get(env.name) in _MADE
 
 
 def _described(code: types.CodeType) -> str:
@@ -80,4 +90,4 @@ def digest(value: types.FunctionType) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-__all__ = ["compiled", "digest"]
+__all__ = ["compiled", "digest", "passes_compiled"]
