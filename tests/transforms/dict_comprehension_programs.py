@@ -1,6 +1,8 @@
-"""Dicts built by a comprehension over keys srcdiff knows when it builds the gradient: a string's
+"""Comprehensions over keys srcdiff knows when it builds the gradient: dicts built over a string's
 characters, a module-level tuple of names, ``enumerate``/``zip``/``range`` of those, a tree's
-items.  Each becomes a dict of its entries (frontend/flatten_items.py); test_dict_comprehensions.py
+items; lists and generators over a tree's items kept by a condition on the key
+(``sum(np.sum(v ** 2) for k, v in p.items() if k.startswith("W"))``).  Each becomes the dict or
+list of its entries (frontend/flatten_items.py, flatten_exprs.py); test_dict_comprehensions.py
 runs every transformation on them."""
 
 import numpy as np
@@ -45,11 +47,31 @@ def squares_by_length(x):  # range(len(x)): the length is known only when the fu
     return d[0] + d[2] * d[1]
 
 
+def decay_of_weights_only(p, X, y):  # the red team's (wave 15): weight decay on the "W" entries
+    h = np.tanh(X @ p["W1"] + p["b1"])
+    loss = np.mean((h @ p["W2"] - y) ** 2)
+    loss += 1e-2 * sum(np.sum(v ** 2) for k, v in p.items() if k.startswith("W"))
+    return loss
+
+
+def cubes_but_the_bias(p):  # a list comprehension, two conditions on the key
+    return sum([np.sum(v ** 3) for k, v in p.items() if k != "b1" and not k.endswith("2")])
+
+
+def weights_picked_by_name(p):  # over a tuple of names, kept by a test on each
+    xs = [p[k] for k in ("W1", "b1", "W2") if "W" in k]
+    return np.sum(xs[0]) * np.sum(xs[1] ** 2)
+
+
 def loss_terms_by_name(w, X, y):  # a dict of named loss terms, summed by a comprehension over its keys
     r = X @ w - y
     terms = {name: weight * value for name, weight, value in
              zip(NAMES, (1.0, 0.1), (np.mean(r ** 2), np.sum(w ** 2)))}
     return terms["w"] + terms["b"]
+
+
+def _mlp(r):
+    return {"W1": r.normal(size=(3, 4)), "b1": r.normal(size=4), "W2": r.normal(size=4)}
 
 
 PROGRAMS = [
@@ -59,6 +81,9 @@ PROGRAMS = [
     ("squares_by_position", squares_by_position, lambda r: (r.normal(size=3),), 0),
     ("layer_norms", layer_norms, lambda r: (r.normal(size=(2, 3)),), 0),
     ("tree_scaled_by_key", tree_scaled_by_key, lambda r: ({"w": r.normal(size=3), "b": r.normal(size=3)},), 0),
+    ("decay_of_weights_only", decay_of_weights_only, lambda r: (_mlp(r), r.normal(size=(5, 3)), r.normal(size=5)), 0),
+    ("cubes_but_the_bias", cubes_but_the_bias, lambda r: (_mlp(r),), 0),
+    ("weights_picked_by_name", weights_picked_by_name, lambda r: (_mlp(r),), 0),
 ]
 
 #: still refused, at the user's line: items known only when the function runs

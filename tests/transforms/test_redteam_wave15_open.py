@@ -34,9 +34,9 @@ def _program(name: str) -> Program:
 
 # ---- 1. reasonable code refused, each at the user's line (OPEN) ---------------------------------------------
 # One program per class, from the wave; every transformation refuses the same way (numba too, where it ran).
+# (Differentiated since: a loop over a module-level tuple of names and a generator over a tree's items kept
+# by a condition on the key, tests/transforms/test_dict_comprehensions.py.)
 #   list.insert       REINFORCE's returns gathered with ``returns.insert(0, G)`` in a reversed loop over floats
-#   dict.items()      ``sum(np.sum(v ** 2) for k, v in params.items() if k.startswith("W"))``: weight decay on
-#                     the weights of a dict; the message speaks of "a list of lists (or of tuples)"
 #   list item write   de Boor's recursion, ``d = [ctrl[j + k - p] for j in ...]`` then ``d[j] = ...``
 #   dict comprehension  ``{i: np.sum((A @ x) ** 2) for i, A in enumerate(As)}``
 #   try / return      ``try: return a / b`` / ``except ZeroDivisionError: return 0.0`` in a helper
@@ -53,7 +53,6 @@ def _program(name: str) -> Program:
 
 REFUSED_CODE = [
     ("list_insert", "w15_reinforce"),
-    ("dict_items_filtered", "w15_weight_decay_dict"),
     ("list_item_write", "w15_bspline_fit"),
     ("dict_comprehension", "w15_comprehension_pairs"),
     ("try_return_helper", "w15_try_except_helper"),
