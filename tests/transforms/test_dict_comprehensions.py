@@ -10,7 +10,6 @@ from . import corpus, matrix
 from . import redteam_wave15_everyday as wave15
 from .dict_comprehension_programs import PROGRAMS, REFUSED
 
-
 #: what jit="numba" refuses at the user's line, and why
 NUMBA_REFUSED = {"weights_picked_by_name": "numba has no list of arrays of different numbers of axes"}
 

@@ -35,15 +35,13 @@ def _program(name: str) -> Program:
 # ---- 1. reasonable code refused, each at the user's line (OPEN) ---------------------------------------------
 # One program per class, from the wave; every transformation refuses the same way (numba too, where it ran).
 # (Differentiated since: a loop over a module-level tuple of names and a generator over a tree's items kept
-# by a condition on the key, tests/transforms/test_dict_comprehensions.py.)
+# by a condition on the key, tests/transforms/test_dict_comprehensions.py; reversed inside zip, a starred
+# target never read, np.vander, tests/transforms/test_spellings15.py.)
 #   list.insert       REINFORCE's returns gathered with ``returns.insert(0, G)`` in a reversed loop over floats
 #   list item write   de Boor's recursion, ``d = [ctrl[j + k - p] for j in ...]`` then ``d[j] = ...``
 #   dict comprehension  ``{i: np.sum((A @ x) ** 2) for i, A in enumerate(As)}``
 #   try / return      ``try: return a / b`` / ``except ZeroDivisionError: return 0.0`` in a helper
-#   reversed          ``for a, b in zip(reversed(x), y)``
 #   partial default   ``loss_fn=functools.partial(_huber, delta=0.5)`` as a default argument
-#   np.vander         the design matrix of a polynomial, differentiated in the abscissae
-#   starred unpack    ``coef, *_ = np.linalg.lstsq(A, b, rcond=None)``: "slicing a list is not supported"
 #   cho_factor        ``scipy.linalg.cho_solve(scipy.linalg.cho_factor(S), b)``: scipy's batching wrapper
 #   memo dict         a recursion that fills ``memo[n] = v``: "memo holds a different tree on each side"
 #   lambda argument   ``_euler(lambda y: -k * y ** 3, y0, 0.1)``: "Lambda expressions are not supported"
@@ -56,10 +54,7 @@ REFUSED_CODE = [
     ("list_item_write", "w15_bspline_fit"),
     ("dict_comprehension", "w15_comprehension_pairs"),
     ("try_return_helper", "w15_try_except_helper"),
-    ("reversed", "w15_zip_reversed"),
     ("partial_default_argument", "w15_partial_default"),
-    ("np_vander", "w15_vander_abscissa_zero"),
-    ("lstsq_starred_unpack", "w15_lstsq_residual"),
     ("scipy_cho_factor", "w15_cho_solve_quadratic"),
     ("memo_dict_recursion", "w15_memo_recursion"),
     ("lambda_as_argument", "w15_lambda_rhs"),
