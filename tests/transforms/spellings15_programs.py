@@ -1,9 +1,11 @@
 """Spellings the red team's fifteenth wave found refused, each written several ways: (1) ``reversed``
 of an array or a sequence given, inside ``zip``/``enumerate`` (``x[::-1]``), (2) a starred target
 never read (``coef, *_ = np.linalg.lstsq(A, b)``), (3) ``np.vander`` (the powers of a column, exact
-where an abscissa is 0).  test_spellings15.py runs every transformation on them."""
+where an abscissa is 0), (4) ``scipy.linalg.cho_factor``'s pair kept whole (``cf = cho_factor(K)``,
+``cho_solve(cf, b)``).  test_spellings15.py runs every transformation on them."""
 
 import numpy as np
+import scipy.linalg
 
 # ---- 1. reversed inside zip / enumerate --------------------------------------------------------
 
@@ -67,6 +69,22 @@ def vander_ridge_fit(x, y):
     return np.sum(coef ** 2)
 
 
+# ---- 4. cho_factor's pair kept whole ---------------------------------------------------------------
+
+
+def cholesky_quadratic(A, b):  # the red team's
+    S = A @ A.T + np.eye(len(b))
+    c = scipy.linalg.cho_factor(S)
+    x = scipy.linalg.cho_solve(c, b)
+    return b @ x
+
+
+def cholesky_two_solves(A, b):
+    S = A @ A.T + 2.0 * np.eye(3)
+    f = scipy.linalg.cho_factor(S, lower=True)
+    return np.sum(scipy.linalg.cho_solve(f, b) ** 2) + np.sum(scipy.linalg.cho_solve(f, 2.0 * b))
+
+
 PROGRAMS = [
     ("discounted_backwards", discounted_backwards, lambda r: (r.normal(size=4), r.normal(size=4)), 0),
     ("discounted_backwards_y", discounted_backwards, lambda r: (r.normal(size=4), r.normal(size=4)), 1),
@@ -79,4 +97,6 @@ PROGRAMS = [
     ("vander_decreasing", vander_decreasing, lambda r: (np.array([0.0, 0.5, -1.0]), r.normal(size=4)), 0),
     ("vander_square", vander_square, lambda r: (np.array([0.0, 0.7, -1.2]),), 0),
     ("vander_ridge_fit", vander_ridge_fit, lambda r: (np.array([0.0, 0.5, -1.0, 2.0]), r.normal(size=4)), 0),
+    ("cholesky_quadratic", cholesky_quadratic, lambda r: (r.normal(size=(3, 3)), r.normal(size=3)), 0),
+    ("cholesky_two_solves", cholesky_two_solves, lambda r: (r.normal(size=(3, 3)), r.normal(size=3)), 1),
 ]
