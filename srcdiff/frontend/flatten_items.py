@@ -116,6 +116,30 @@ class LoopItems:
         return None
 
 
+    def unrolled_comprehension(self, node):
+        """``[f(p[k]) for k in ('a', 'b')]`` over a tree or constants: a list of the items (those
+        whose conditions the keys decide: ``for k, v in p.items() if k.startswith("W")``)."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return None
+        gen = node.generators[0]
+        uses = any(isinstance(self.env.get(n.id), Node) for n in ast.walk(node.elt) if isinstance(n, ast.Name))
+        items = self.items_of(gen.iter, force=uses)
+        if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
+            return None
+        saved = dict(self.env)
+        elts = []
+        try:
+            for item in items:
+                self.bind_entry(gen.target, item, node, emit=None)
+                kept = [self.decided(test) for test in gen.ifs]
+                if any(k is None for k in kept):
+                    return None  # a condition on values: the comprehension runs as a loop
+                if all(kept):
+                    elts.append(self.expr(node.elt))
+        finally:
+            self.env = saved
+        return ast.copy_location(ast.List(elts, ast.Load()), node)
+
     def comprehended_dict(self, node: ast.DictComp, where) -> Node | None:
         """``{k: 2.0 * v for k, v in p.items() if k != "b"}`` over a tree or constants: a dict
         built with one entry per item whose condition the keys decide; None to leave it."""
