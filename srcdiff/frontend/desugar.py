@@ -31,6 +31,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
   (``flat = Y.reshape(-1); flat[::2] = v``, ``b = a; b += v``): a write into the array (view_writes.py);
 - complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
 - a memo dict of a recursion dropped (memo_caches.py); frozen scipy.stats laws (stats_spellings.py);
+- ``clip = make_clip(c)`` of a factory of yours: its body written out, the closure a nested def
+  (closure_factories.py);
 - merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
@@ -45,6 +47,7 @@ import copy
 from .call_forms import rewrite_spellings, spelled
 from .call_spellings import has_spellings, rewrite_calls
 from .cholesky_factors import has_cholesky_factors, rewrite_cholesky_factors
+from .closure_factories import has_factory_calls, rewrite_factory_calls
 from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_match import match_as_if
@@ -70,11 +73,12 @@ from .views import substitute_views
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
-    if not any(found(tree) for found in _FOUND):
-        return tree
     names = FreeNames(tree, func)
+    if not any(found(tree) for found in _FOUND) and not has_factory_calls(tree, names):
+        return tree
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
+    rewrite_factory_calls(tree, names)  # ``clip = make_clip(c)``: the closure a nested def (closure_factories.py)
     drop_memo_caches(tree)
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)

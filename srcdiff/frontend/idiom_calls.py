@@ -20,7 +20,8 @@ parsing into the plain spellings lowering already differentiates:
   ``K[np.ix_(dofs, dofs)] += ke`` is a write through NumPy's mesh of arrays;
 - ``f(**{"k": v})``: ``f(k=v)``; ``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``;
 - ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
-- ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...): the array kept in a name first;
+- ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...), ``for t in nodes(5):`` of a function of
+  the user's: the value kept in a name first;
 - ``min(xs, key=f)`` / ``max(xs, key=f)``: ``xs[int(np.argmin(keys))]``; ``sorted(xs, key=f)`` by
   ``np.argsort(keys, kind="stable")`` (key_selections.py).
 
@@ -32,13 +33,16 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import inspect
 import itertools
 import math
+import types
 
 import numpy as np
 
 from .desugar_reduce import HIDDEN, SIMPLE, replace_node
 from .function_maps import mapped_functions
+from .installed import installed
 from .key_selections import applied, builtins_are, keyed_selections, load, make_call, plain, plain_lambda, targets
 from .naming import rewrite_blocks
 
@@ -57,7 +61,8 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
         if isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Dict):
             return True
         if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.iter, ast.Call) \
-                and getattr(n.iter.func, "attr", None) in {f.__name__ for f in _ARRAY_MAKERS}:
+                and (getattr(n.iter.func, "attr", None) in {f.__name__ for f in _ARRAY_MAKERS}
+                     or isinstance(n.iter.func, ast.Name) and not hasattr(builtins, n.iter.func.id)):
             return True
         name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
             n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
@@ -289,16 +294,27 @@ def _named_attributes(tree: ast.FunctionDef, names) -> None:
 _ARRAY_MAKERS = {np.unique, np.sort, np.argsort, np.arange, np.linspace, np.flatnonzero, np.diff, np.cumsum}
 
 
+def _user_function(value) -> bool:
+    """A function of the user's (not a generator, which is read as the list it yields), or a
+    ``functools.lru_cache`` / ``cache`` of one."""
+    if type(value).__name__ == "_lru_cache_wrapper":
+        value = getattr(value, "__wrapped__", None)
+    return isinstance(value, types.FunctionType) and not installed(value.__code__.co_filename) \
+        and not value.__code__.co_flags & inspect.CO_GENERATOR
+
+
 def _arrays_looped(stmt: ast.stmt, names) -> list:
-    """``for g in np.unique(labels):`` (or a comprehension's first iterable): the array kept in a
-    name first, which lowering loops over (Python computes the iterable once, before the loop)."""
+    """``for g in np.unique(labels):``, ``for t in nodes(5):`` of a function of the user's (or a
+    comprehension's first iterable): the value kept in a name first, which lowering loops over
+    (Python computes the iterable once, before the loop)."""
     out = []
     loops = [stmt] if isinstance(stmt, ast.For) else []
     loops += [c.generators[0] for n in _run_now(stmt) for c in ast.iter_child_nodes(n)
               if isinstance(c, (ast.ListComp, ast.GeneratorExp, ast.SetComp))]
     for loop in loops:
         it = loop.iter
-        if isinstance(it, ast.Call) and any(names.resolve(it.func) is f for f in _ARRAY_MAKERS):
+        if isinstance(it, ast.Call) and (any(names.resolve(it.func) is f for f in _ARRAY_MAKERS)
+                                         or _user_function(names.resolve(it.func))):
             held = names.namer.fresh("looped")
             out.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], it), it))
             loop.iter = ast.copy_location(load(held), it)
