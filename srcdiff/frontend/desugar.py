@@ -23,7 +23,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``scipy.linalg.cho_factor``/``cho_solve``: a Cholesky factor and triangular solves (cholesky_factors.py);
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
-- lists joined, grown while read, reversed; chain, islice, np.maximum.at (list_joins.py, iteration_forms.py);
+- lists joined, grown while read, reversed, an item written (list_item_writes.py); chain, islice,
+  np.maximum.at (list_joins.py, iteration_forms.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
 - a helper of the module called for its effect on its arguments (``_normalise_(u)``): its body
   written out on the caller's names (effect_helpers.py);
@@ -56,6 +57,7 @@ from .effect_helpers import has_effect_calls, inline_effect_helpers
 from .generators import check_generator_calls
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
+from .list_item_writes import has_item_writes
 from .list_joins import rewrite_list_joins
 from .loop_else import without_else
 from .memo_caches import drop_memo_caches, has_memo_cache
@@ -118,7 +120,7 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 #: cheap tests, one a rewrite module: whether the function has anything that rewrite could apply to
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_idiom_calls, has_iteration_forms, has_stats_spellings,
-          has_memo_cache, has_out_arguments, has_view_writes, has_effect_calls,
+          has_memo_cache, has_out_arguments, has_view_writes, has_effect_calls, has_item_writes,
           lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 

@@ -84,6 +84,15 @@ def _before(stmt: ast.stmt, names, tree) -> list:
     before = _padded(stmt, names) + mapped_functions(stmt, names, tree) + _arrays_looped(stmt, names) \
         if isinstance(stmt, SIMPLE + (ast.For,)) else []
     _Expressions(names).visit(stmt)
+    if isinstance(stmt, ast.For):  # ``for r, p in enumerate(sorted(ps, key=...))``: its iterable, read once
+        header, written = ast.Expr(stmt.iter), set(map(id, ast.walk(stmt.iter)))
+        chosen = keyed_selections(header, names)
+        stmt.iter = header.value
+        for made in [n for n in ast.walk(stmt.iter) if isinstance(n, ast.ListComp) and id(n) not in written]:
+            held = names.namer.fresh("ordered")  # the sorted list in a name (a list of tuples is then split)
+            chosen.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], made), made))
+            replace_node(stmt, made, ast.copy_location(load(held), made))
+        return before + chosen
     return before + (keyed_selections(stmt, names) if isinstance(stmt, SIMPLE) else [])
 
 

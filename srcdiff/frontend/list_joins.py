@@ -37,6 +37,7 @@ import builtins
 import copy
 
 from .depends import MISSING
+from .list_item_writes import item_written
 from .naming import FreeNames, inner_blocks, own_nodes
 
 _READERS = ("builtins", "numpy", "math")
@@ -78,7 +79,10 @@ def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     if not lists:
         return
     single = {n for n in lists if _one_name(tree, n, names)}
-    _Rewriter(lists, single, names).block(tree.body)
+    data = {n.targets[0].id for n in own_nodes(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and any(_constants(v) for v in [n.value] + (_sides(n.value) if isinstance(n.value, ast.BinOp) else []))}
+    _Rewriter(lists, single, names, single - data).block(tree.body)
     ast.fix_missing_locations(tree)
 
 
@@ -176,8 +180,9 @@ def _append(name: str, value: ast.expr) -> ast.stmt:
 
 
 class _Rewriter:
-    def __init__(self, lists: set, single: set, names: FreeNames):
+    def __init__(self, lists: set, single: set, names: FreeNames, writable: set):
         self.lists, self.single, self.names = lists, single, names
+        self.writable = writable  # lists whose items are written as new lists (list_item_writes.py)
         self.regrown: dict = {}  # a list grown while read in a loop -> the name its new lists are built in
 
     def block(self, body: list) -> None:
@@ -224,6 +229,9 @@ class _Rewriter:
         return False
 
     def _statement(self, stmt: ast.stmt) -> list:
+        written = item_written(stmt, self.writable, self.names)  # xs[i] = v: the new list
+        if written is not None:
+            return written
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) \
                 and stmt.target.id in self.lists and _is_list(stmt.value, self.lists, self.names):
             before: list = []  # xs += ys extends xs in place: every name of it sees the items
