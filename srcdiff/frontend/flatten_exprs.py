@@ -62,8 +62,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
             return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
                 else self.child(node, base, self.key(node.slice, node, base))
         if isinstance(node, ast.Call):
-            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node) \
-                or self.factory_entry(node) or self.replaced_entry(node)  # factory_objects.py, built_objects.py
+            return self.local_def_entry(node) or self.tree_read(node) or self.call_entry(node) \
+                or self.constructed_entry(node) or self.factory_entry(node) or self.replaced_entry(node)
         # d * d of objects (operator_objects.py); cfg or {}, decided here; {"a": 3.0} given to a helper
         return self.operator_entry(node) or self.literal_entry(node)
 

@@ -11,6 +11,7 @@ from .dict_merges import DictMerges
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
 from .lambdas import LambdaFn
+from .local_defs import LocalDefs
 from .naming import assigned_names
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, bound_entry
@@ -25,7 +26,7 @@ from .tuple_state import TupleState
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
+class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, LocalDefs, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
@@ -83,7 +84,9 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         if isinstance(s, ast.While):
             return self.while_(s)
         if isinstance(s, ast.Return):  # a helper read for the object it returns: returned_objects.py
-            return [self.object_return(s) if self.returns_object else self.return_(s)]
+            return self.object_return(s) if self.returns_object else [self.return_(s)]
+        if isinstance(s, ast.FunctionDef):
+            self.remember_def(s)  # called with a tree: written out there (local_defs.py)
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
         if isinstance(s, ast.Try):  # an alternative computation: a branch taken at run time (try_blocks.py)
@@ -125,6 +128,9 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             return self.built_dict(value, where)
         if isinstance(value, ast.DictComp):
             return self.comprehended_dict(value, where)
+        copied = self.copied_dict(value, where)  # q = dict(p): its own variables (a write into q leaves p)
+        if copied is not None:
+            return copied
         if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
                                                            or self.partial_parts(e) or isinstance(e, ast.Lambda)
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
@@ -151,6 +157,35 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             pairs = [(k.arg, k.value) for k in value.keywords]
         children = {k: self.element(v, k, where) for k, v in pairs}
         return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
+
+    def copied_dict(self, value, where) -> Node | None:
+        """``dict(p)``, ``p.copy()``, ``copy.copy(p)`` of a dict: a new dict of p's items (`own_leaves`)."""
+        if not isinstance(value, ast.Call) or value.keywords or len(value.args) > 1:
+            return None
+        func = value.func
+        if len(value.args) == 1 and isinstance(func, (ast.Name, ast.Attribute)) \
+                and (isinstance(func, ast.Name) and func.id not in self.env and self.parsed.resolve(func.id) is dict
+                     or self.static_callee(func) is copy.copy):
+            source = self.entry(value.args[0])
+        elif not value.args and isinstance(func, ast.Attribute) and func.attr == "copy":
+            source = self.entry(func.value)
+        else:
+            return None
+        if not isinstance(source, Node) or source.struct.kind != "dict":
+            return None
+        return self.owning(Node(source.struct, self.own_leaves(source.children, where), local=True, depth=self.depth))
+
+    def static_callee(self, func: ast.expr):
+        """The object a call's name (or module attribute) refers to, not a local name; else None."""
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in self.env:
+            return None
+        found = self.parsed.resolve(root.id)
+        for attr in ast.unparse(func).split(".")[1:]:
+            found = getattr(found, attr, None)
+        return found
 
     def element(self, value, key, where):
         inner = self.tree_value(value, where)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 
 from .tree_entries import Const, DictView, Leaf, Method, Node
+from .trees import name_part
 
 
 class StateWrites:
@@ -30,6 +31,19 @@ class StateWrites:
             if isinstance(child, Leaf):
                 self.own(child.name, node)
         return node
+
+    def own_leaves(self, children: dict, where) -> dict:
+        """`children` of another dict, put into a new one (a copy, a merge): each leaf a new variable
+        holding the same value (``q_w = p_w``), so that a write into a key of either (in a loop, too)
+        leaves the other as Python leaves it; a tree inside stays shared, as a shallow copy shares it."""
+        out = {}
+        for key, child in children.items():
+            if isinstance(child, Leaf):
+                name = self.names.fresh(f"{self.target_base}_{name_part(key)}")
+                self.pending.append(self.emit(name, ast.Name(child.name, ast.Load()), where))
+                child = Leaf(name)
+            out[key] = child
+        return out
 
     def write_deeper(self, target, base: Node, entry, where) -> list:
         """``base[key] = entry`` inside a loop or branch `base` was not built in: the key's own
