@@ -16,7 +16,7 @@ from .naming import assigned_names
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, bound_entry
 from .returned_objects import ReturnedObjects
-from .state_writes import StateWrites
+from .state_writes import StateWrites, base_name
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
 from .try_blocks import TryBlocks
@@ -91,6 +91,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             return [s]
         if isinstance(s, ast.Try):  # an alternative computation: a branch taken at run time (try_blocks.py)
             return self.try_(s)
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self.local_def_entry(s.value) is not None:
+            return []  # ``obj.step(dt)``: its body, written out before it (local_defs.py), is all it does
         return [self.generic(s)]
 
     def generic(self, s):
@@ -158,35 +160,6 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         children = {k: self.element(v, k, where) for k, v in pairs}
         return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
-    def copied_dict(self, value, where) -> Node | None:
-        """``dict(p)``, ``p.copy()``, ``copy.copy(p)`` of a dict: a new dict of p's items (`own_leaves`)."""
-        if not isinstance(value, ast.Call) or value.keywords or len(value.args) > 1:
-            return None
-        func = value.func
-        if len(value.args) == 1 and isinstance(func, (ast.Name, ast.Attribute)) \
-                and (isinstance(func, ast.Name) and func.id not in self.env and self.parsed.resolve(func.id) is dict
-                     or self.static_callee(func) is copy.copy):
-            source = self.entry(value.args[0])
-        elif not value.args and isinstance(func, ast.Attribute) and func.attr == "copy":
-            source = self.entry(func.value)
-        else:
-            return None
-        if not isinstance(source, Node) or source.struct.kind != "dict":
-            return None
-        return self.owning(Node(source.struct, self.own_leaves(source.children, where), local=True, depth=self.depth))
-
-    def static_callee(self, func: ast.expr):
-        """The object a call's name (or module attribute) refers to, not a local name; else None."""
-        root = func
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if not isinstance(root, ast.Name) or root.id in self.env:
-            return None
-        found = self.parsed.resolve(root.id)
-        for attr in ast.unparse(func).split(".")[1:]:
-            found = getattr(found, attr, None)
-        return found
-
     def element(self, value, key, where):
         inner = self.tree_value(value, where)
         if inner is not None:
@@ -196,7 +169,7 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         return Leaf(name)
 
     def assign(self, targets, value, where) -> list:
-        self.pending, self.target_base = [], _base_name(targets[0])
+        self.pending, self.target_base = [], base_name(targets[0])
         again = self.state_assign(targets[0], value, where) if len(targets) == 1 else None
         if again is not None:  # state = helper(x, state): its items' variables again (tuple_state.py)
             return again
@@ -204,10 +177,13 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             or self.tree_value(value, where)
         if found is None:
             target = targets[0]
-            if len(targets) == 1 and isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
+            if len(targets) == 1 and isinstance(target, (ast.Subscript, ast.Attribute)) \
+                    and isinstance(self.entry(target.value), Node):
                 base = self.entry(target.value)
-                key = self.constant(target.slice)
-                name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
+                if not base.local:
+                    self.check_target(target, where)  # (raises: an argument's tree)
+                key = self.written_key(target)
+                name = self.names.fresh(f"{base_name(target)}_{name_part(key)}")
                 out = [self.emit(name, self.expr(value), where)]
                 return out + self.write(target, base, Leaf(name), where, fresh=False)
             if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) \
@@ -254,34 +230,12 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         if isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
             return self.write(target, self.entry(target.value), entry, where)
         if isinstance(target, ast.Attribute) and isinstance(self.entry(target.value), Node):
+            if self.entry(target.value).local:  # an object built in the function (built_objects.py)
+                return self.write(target, self.entry(target.value), entry, where)
             raise self.error(where, f"assigning {ast.unparse(target)} changes an argument, which srcdiff "
                              "does not support", "compute a new value in a local variable")
         what = entry.struct.describe() if isinstance(entry, Node) else "a tree"
         raise self.error(where, f"cannot assign {what} to {ast.unparse(target)}", "assign it to a plain name")
-
-    def write(self, target, base: Node, entry, where, fresh: bool = True) -> list:
-        if not base.local:
-            raise self.error(where, f"writing into {ast.unparse(target)} changes an argument (a parameter "
-                             "tree), which srcdiff does not support",
-                             "build a new dict: q = dict(p); q['W'] = ...")
-        if base.depth != self.depth:
-            return self.write_deeper(target, base, entry, where)
-        key = self.constant(target.slice)
-        if key is None:
-            raise self.error(where, "a dict built in the differentiated function is written with constant keys only")
-        if base.struct.kind in ("list", "tuple") and key not in base.children:
-            raise self.error(where, f"index {key} is out of range")
-        out = []
-        if isinstance(entry, (Leaf, Const)) and fresh:
-            name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
-            out.append(self.emit(name, self.as_ast(entry, where), where))
-            entry = Leaf(name)
-        if isinstance(entry, Leaf):  # a fresh variable, made for this key
-            self.own(entry.name, base)
-        base.children[key] = entry
-        if key not in base.struct.keys:
-            base.struct = Struct(base.struct.kind, base.struct.keys + (key,), (), base.struct.cls)
-        return out
 
     def check_target(self, target, where) -> None:
         for node in ast.walk(target):
@@ -308,12 +262,12 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         if isinstance(target, (ast.Subscript, ast.Attribute)):
             base = self.entry(target.value)
             if isinstance(base, Node):
-                if isinstance(target, ast.Attribute) or not base.local:
+                if not base.local:
                     raise self.error(s, f"`{ast.unparse(s)}` changes an argument (a parameter tree), which "
                                      "srcdiff does not support", "compute a new value in a local variable")
                 old = self.entry(target)
                 value = ast.copy_location(ast.BinOp(self.as_ast(old, s), s.op, self.expr(s.value)), s)
-                name = self.names.fresh(f"{_base_name(target)}_{name_part(self.constant(target.slice))}")
+                name = self.names.fresh(f"{base_name(target)}_{name_part(self.written_key(target))}")
                 out = [self.emit(name, value, s)]
                 return out + self.write(target, base, Leaf(name), s, fresh=False)
         self.env.pop(getattr(target, "id", None), None)
@@ -420,12 +374,6 @@ def _merge(a: dict, b: dict, line: int) -> dict:
         elif isinstance(x, _TREEISH) or isinstance(y, _TREEISH):
             out[name] = Bad(f"{name} holds a different tree on each side of the `if` at line {line}")
     return out
-
-
-def _base_name(target) -> str:
-    while isinstance(target, (ast.Subscript, ast.Attribute)):
-        target = target.value
-    return target.id if isinstance(target, ast.Name) else "v"
 
 
 __all__ = ["Rewriter"]

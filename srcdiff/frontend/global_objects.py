@@ -22,6 +22,7 @@ import numpy as np
 from . import depends, trees
 from .built_objects import BuiltObjects
 from .factories import factory_function
+from .local_defs import writes_attributes
 from .naming import assigned_names
 from .parse import parse_function
 from .tree_entries import Bad, Const, Leaf, Node, Static
@@ -142,6 +143,8 @@ class GlobalObjects(BuiltObjects):
         if not user_class(cls) or func.id in self._objects["<locals>"]:
             return None
         try:
+            if writes_attributes(cls):  # state its methods change: variables, as from computed values
+                raise ValueError(cls)
             args = [ast.literal_eval(a) for a in node.args]
             keywords = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
         except ValueError:

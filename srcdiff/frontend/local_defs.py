@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
+import types
 
 from .naming import Rename, assigned_names
-from .tree_entries import Leaf, Node
+from .parse import parse_function
+from .tree_entries import Const, Leaf, Method, Node
 
 _FORBIDDEN = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Nonlocal, ast.Global, ast.FunctionDef,
               ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -33,20 +36,19 @@ class LocalDefs:
     """A mixin of the tree rewriter: `local_defs` maps a nested function's name to its ``def``."""
 
     def local_def_entry(self, node: ast.Call):
-        """The entry of ``f(...)`` of a nested function given a tree (or reading one), its body written
-        into `self.built`; None for any other call."""
-        fdef = self.__dict__.setdefault("local_defs", {}).get(node.func.id) if isinstance(node.func, ast.Name) \
-            and node.func.id not in self.env else None
-        if fdef is None:
-            return None
+        """The entry of ``f(...)`` of a nested function given a tree (or reading one), or of
+        ``obj.step(dt)`` of a method writing the attributes of an object built in the function, its
+        body written into `self.built`; None for any other call."""
         made = self.__dict__.setdefault("inlined_calls", {})
         if id(node) in made:
             return made[id(node)]
-        dicts = any(isinstance(v, (ast.Dict, ast.DictComp)) for v in node.args + [k.value for k in node.keywords])
-        if self.built is None or not _plain(fdef) or not (dicts or self.any_tree(node) or self._reads_trees(fdef)):
+        fdef, owner = self._written_function(node)
+        if fdef is None or self.built is None:
             return None
         a = fdef.args
         params = [p.arg for p in a.args]
+        if owner is not None:
+            params = params[1:]  # (self: the object's tree)
         if any(isinstance(v, ast.Starred) for v in node.args) or any(k.arg is None for k in node.keywords) \
                 or len(node.args) > len(params):
             return None
@@ -55,27 +57,58 @@ class LocalDefs:
             if k.arg not in params or k.arg in given:
                 return None
             given[k.arg] = k.value
+        defaults = dict(zip(params[len(params) - len(a.defaults):], a.defaults))
+        given.update((p, copy.deepcopy(defaults[p])) for p in params if p not in given and p in defaults)
         if set(given) != set(params):
             return None
-        own = sorted(set(params) | assigned_names(ast.Module(fdef.body, [])))
+        own = sorted({p.arg for p in a.args} | assigned_names(ast.Module(fdef.body, [])))
         rename = {n: self.names.fresh(n) for n in own}
         saved = getattr(self, "pending", None), getattr(self, "target_base", None)
+        if owner is not None:
+            self.env[rename[a.args[0].arg]] = owner
         statements = []
         for p in params:  # (a tree bound to the name, a value assigned to it)
             statements += self.stmt(_at(ast.Assign([ast.Name(rename[p], ast.Store())], given[p]), node))
         body = [Rename(rename).visit(copy.deepcopy(s)) for s in fdef.body]
-        for stmt in body[:-1]:
-            statements += self.stmt(_at(stmt, node) if stmt.lineno is None else stmt)
-        value = body[-1].value
-        entry = self.entry(value)
-        if not isinstance(entry, Node):
+        if owner is not None and fdef.lineno is None:  # (a method of another file: at the call's line)
+            body = [_at(s, node) for s in body]
+        last = body[-1] if body and isinstance(body[-1], ast.Return) else None
+        for stmt in body[:-1] if last is not None else body:
+            statements += self.stmt(stmt)
+        value = last.value if last is not None and last.value is not None else ast.Constant(None)
+        entry = self.entry(value) if not isinstance(value, ast.Constant) else Const(value.value)
+        if not isinstance(entry, (Node, Const)):
             held = self.names.fresh(f"{fdef.name}_value")
-            statements += self.stmt(_at(ast.Assign([ast.Name(held, ast.Store())], value), body[-1]))
+            statements += self.stmt(_at(ast.Assign([ast.Name(held, ast.Store())], value), last or node))
             entry = self.env.get(held) or Leaf(held)  # (a dict it builds: a tree)
         self.pending, self.target_base = saved
         self.built.extend(statements)
         made[id(node)] = entry
         return entry
+
+    def _written_function(self, node: ast.Call):
+        """(the ``def`` to write out at `node`, the object its ``self`` is, or None), or (None, None)."""
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in self.env:
+            fdef = self.__dict__.setdefault("local_defs", {}).get(func.id)
+            if fdef is None or not _plain(fdef, returns=True, defaults=False):
+                return None, None
+            dicts = any(isinstance(v, (ast.Dict, ast.DictComp)) for v in node.args + [k.value for k in node.keywords])
+            return (fdef, None) if dicts or self.any_tree(node) or self._reads_trees(fdef) else (None, None)
+        if not isinstance(func, ast.Attribute) or not isinstance(self.entry(func.value), Node):
+            return None, None
+        method = self.entry(func)
+        if not (isinstance(method, Method) and method.owner.local and isinstance(method.func, types.FunctionType)
+                and method.func.__globals__ is self.parsed.globals and not method.func.__closure__):
+            return None, None
+        fdef = copy.deepcopy(parse_function(method.func).tree)
+        if not (_plain(fdef, returns=False, defaults=True) and _writes_self(fdef, method.owner.struct.cls, 3)):
+            return None, None
+        if method.func.__code__.co_filename != self.parsed.filename:
+            for n in ast.walk(fdef):
+                if hasattr(n, "lineno"):
+                    n.lineno = None
+        return fdef, method.owner
 
     def remember_def(self, fdef: ast.FunctionDef) -> None:
         self.__dict__.setdefault("local_defs", {})[fdef.name] = fdef
@@ -86,14 +119,58 @@ class LocalDefs:
                    for n in ast.walk(ast.Module(fdef.body, [])))
 
 
-def _plain(fdef: ast.FunctionDef) -> bool:
+def _plain(fdef: ast.FunctionDef, returns: bool, defaults: bool) -> bool:
+    """Positional parameters (with constant defaults, if `defaults`), no decorator, one ``return`` at
+    the end (with a value, if `returns`), nothing in the body that makes a scope or leaves it early."""
     a = fdef.args
     body = fdef.body
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults or fdef.decorator_list or not body \
-            or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or fdef.decorator_list or not body \
+            or a.defaults and not (defaults and all(isinstance(d, ast.Constant) for d in a.defaults)):
         return False
-    return not any(isinstance(n, _FORBIDDEN) for s in body[:-1] for n in ast.walk(s)) \
-        and not any(isinstance(n, _FORBIDDEN[1:]) for n in ast.walk(body[-1].value))
+    last = body[-1] if isinstance(body[-1], ast.Return) else None
+    if returns and (last is None or last.value is None):
+        return False
+    if any(isinstance(n, _FORBIDDEN) for s in (body[:-1] if last is not None else body) for n in ast.walk(s)):
+        return False
+    return last is None or last.value is None or not any(isinstance(n, _FORBIDDEN[1:])
+                                                         for n in ast.walk(last.value))
+
+
+def writes_attributes(cls) -> bool:
+    """Whether a method of user class `cls` (``__init__`` apart) assigns an attribute of its ``self``:
+    an object of it built in the function is state its methods change (read as variables, not constants)."""
+    for owner in cls.__mro__[:-1]:
+        for name, found in vars(owner).items():
+            if name != "__init__" and isinstance(found, types.FunctionType):
+                try:
+                    tree = parse_function(found).tree
+                except Exception:  # noqa: BLE001  (no source: nothing written out)
+                    continue
+                if _writes_self(tree, cls, 0):
+                    return True
+    return False
+
+
+def _writes_self(fdef: ast.FunctionDef, cls, depth: int) -> bool:
+    """Whether a method assigns an attribute of its ``self`` (or calls one of the class's methods
+    that does, `depth` deep)."""
+    me = fdef.args.args[0].arg if fdef.args.args else None
+    for n in ast.walk(ast.Module(fdef.body, [])):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AugAssign) else []
+        if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me
+               for target in targets for t in ast.walk(target)):
+            return True
+        if depth and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == me:
+            other = inspect.getattr_static(cls, n.func.attr, None) if isinstance(cls, type) else None
+            if isinstance(other, types.FunctionType):
+                try:
+                    inner = parse_function(other).tree
+                except Exception:  # noqa: BLE001  (no source: not written out, refused as before)
+                    continue
+                if _writes_self(inner, cls, depth - 1):
+                    return True
+    return False
 
 
 def _at(stmt: ast.stmt, where: ast.AST) -> ast.stmt:
@@ -103,4 +180,4 @@ def _at(stmt: ast.stmt, where: ast.AST) -> ast.stmt:
     return stmt
 
 
-__all__ = ["LocalDefs"]
+__all__ = ["LocalDefs", "writes_attributes"]
