@@ -209,11 +209,15 @@ class BuiltObjects:
         children, known = {}, dict(given)  # (known: a key of `_stored` -> its entry)
         for key, expr in attributes:
             local = key.startswith(LOCAL)
+            names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+            reads = names & set(known)
             if isinstance(expr, ast.Name) and expr.id in known:
                 found = known[expr.id]
+            elif any(isinstance(known[r], Node) for r in reads):  # self.layers = list(layers): a tree
+                found = self.tree_of(expr, {r: known[r] for r in reads}, node)
+                if found is None or not self.same_names(names - reads, cls):
+                    return None
             else:
-                names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
-                reads = names & set(known)
                 if any(not isinstance(known[r], Leaf) for r in reads) or not self.same_names(names - reads, cls):
                     return None
                 value = _Substitute({r: known[r].name for r in reads}).visit(copy.deepcopy(expr))
@@ -262,9 +266,25 @@ class BuiltObjects:
         return all(parse_function(vars(owner)["__init__"]).resolve(n) is self.parsed.resolve(n)
                    for owner in _init_owners(cls) for n in names)
 
+    def tree_of(self, expr: ast.expr, given: dict, where) -> Node | None:
+        """The tree `expr` (a line of ``__init__``) makes, its names read as `given`'s entries (its
+        leaves computed before the statement); None if it makes none."""
+        saved, pending = dict(self.env), getattr(self, "pending", None)
+        self.env.update(given)
+        self.pending = self.built
+        try:
+            found = self.tree_value(copy.deepcopy(expr), where)
+        finally:
+            self.env, self.pending = saved, pending
+        return found if isinstance(found, Node) else None
+
     def built_value(self, arg: ast.expr, base: str, where):
-        """An argument of the constructor: a tree (another object built here, a parameter tree),
-        a function it names (a Static), else a local variable."""
+        """An argument of the constructor: a tree (another object built here, a parameter tree, a
+        list of objects made here), a function it names (a Static), else a local variable."""
+        if isinstance(arg, (ast.ListComp, ast.List, ast.Dict)):
+            found = self.tree_of(arg, {}, where)  # Stack([Layer(W) for W in Ws])
+            if found is not None:
+                return found
         found = self.entry(arg)
         if isinstance(found, (Node, Static)):
             return found

@@ -90,6 +90,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
         if isinstance(found, property) and isinstance(found.fget, types.FunctionType):
             fake = ast.copy_location(ast.Call(node, [], []), node)  # self.w2 is Model.w2.fget(self)
             return Read(self.helper_call(fake, found.fget, [base], {}, attr))
+        if isinstance(found, functools.cached_property) and isinstance(found.func, types.FunctionType):
+            return self.cached_attribute(node, base, found.func)  # (tree_reads.py)
         if found is not None and not callable(found) and not isinstance(found, (property, types.MemberDescriptorType)):
             return self.class_attribute(node, cls, attr, found)
         if kind == "dict" and attr in ("items", "keys", "values"):

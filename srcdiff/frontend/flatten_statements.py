@@ -130,6 +130,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             return self.built_dict(value, where)
         if isinstance(value, ast.DictComp):
             return self.comprehended_dict(value, where)
+        if isinstance(value, ast.ListComp) and self.makes_tree(value.elt):  # [Layer(W) for W in Ws]
+            return self.comprehended_list(value, where)
         copied = self.copied_dict(value, where)  # q = dict(p): its own variables (a write into q leaves p)
         if copied is not None:
             return copied

@@ -13,6 +13,7 @@ again).  An object built in the function must be built the same way each time (i
 from __future__ import annotations
 
 import ast
+import enum
 import inspect
 import sys
 import types
@@ -140,8 +141,8 @@ class GlobalObjects(BuiltObjects):
         if not isinstance(func, ast.Name) or func.id in self.env or self.global_entry(func) is not None:
             return None
         cls = self.parsed.resolve(func.id)
-        if not user_class(cls) or func.id in self._objects["<locals>"]:
-            return None
+        if not user_class(cls) or issubclass(cls, enum.Enum) or func.id in self._objects["<locals>"]:
+            return None  # (Act(name) looks a member up: a value with no gradient, lowering's)
         try:
             if writes_attributes(cls):  # state its methods change: variables, as from computed values
                 raise ValueError(cls)

@@ -43,17 +43,25 @@ class LocalDefs:
         if id(node) in made:
             return made[id(node)]
         fdef, owner = self._written_function(node)
-        if fdef is None or self.built is None:
+        return None if fdef is None else self.written_out(fdef, owner, node.args, node.keywords, node)
+
+    def written_out(self, fdef: ast.FunctionDef, owner, args: list, keywords: list, node):
+        """The entry of the value `fdef` (a nested function, or a method of `owner`'s class) returns for
+        `args` and `keywords`, its body written into `self.built`; None when it cannot be written out."""
+        made = self.__dict__.setdefault("inlined_calls", {})  # (each call written out once: entry() asks again)
+        if id(node) in made:
+            return made[id(node)]
+        if self.built is None:
             return None
         a = fdef.args
         params = [p.arg for p in a.args]
         if owner is not None:
             params = params[1:]  # (self: the object's tree)
-        if any(isinstance(v, ast.Starred) for v in node.args) or any(k.arg is None for k in node.keywords) \
-                or len(node.args) > len(params):
+        if any(isinstance(v, ast.Starred) for v in args) or any(k.arg is None for k in keywords) \
+                or len(args) > len(params):
             return None
-        given = dict(zip(params, node.args))
-        for k in node.keywords:
+        given = dict(zip(params, args))
+        for k in keywords:
             if k.arg not in params or k.arg in given:
                 return None
             given[k.arg] = k.value
@@ -67,7 +75,11 @@ class LocalDefs:
         if owner is not None:
             self.env[rename[a.args[0].arg]] = owner
         statements = []
-        for p in params:  # (a tree bound to the name, a value assigned to it)
+        for p in params:  # a constant read as one (an index: self.layers[i]); a tree bound, a value assigned
+            known = self.constant(given[p])
+            if known is not None:
+                self.env[rename[p]] = Const(known)
+                continue
             statements += self.stmt(_at(ast.Assign([ast.Name(rename[p], ast.Store())], given[p]), node))
         body = [Rename(rename).visit(copy.deepcopy(s)) for s in fdef.body]
         if owner is not None and fdef.lineno is None:  # (a method of another file: at the call's line)
@@ -95,20 +107,41 @@ class LocalDefs:
                 return None, None
             dicts = any(isinstance(v, (ast.Dict, ast.DictComp)) for v in node.args + [k.value for k in node.keywords])
             return (fdef, None) if dicts or self.any_tree(node) or self._reads_trees(fdef) else (None, None)
-        if not isinstance(func, ast.Attribute) or not isinstance(self.entry(func.value), Node):
+        owner = self.entry(func.value) if isinstance(func, ast.Attribute) else None
+        if not (isinstance(owner, Node) and owner.local and owner.struct.kind in ("object", "dataclass")):
             return None, None
         method = self.entry(func)
-        if not (isinstance(method, Method) and method.owner.local and isinstance(method.func, types.FunctionType)
-                and method.func.__globals__ is self.parsed.globals and not method.func.__closure__):
+        fdef = self.method_def(method.func) if isinstance(method, Method) and method.owner.local else None
+        if fdef is None or not (_plain(fdef, returns=False, defaults=True)
+                                and _writes_self(fdef, method.owner.struct.cls, 3)):
             return None, None
-        fdef = copy.deepcopy(parse_function(method.func).tree)
-        if not (_plain(fdef, returns=False, defaults=True) and _writes_self(fdef, method.owner.struct.cls, 3)):
-            return None, None
-        if method.func.__code__.co_filename != self.parsed.filename:
+        return fdef, method.owner
+
+    def method_written_out(self, func, owner: Node, args: list, node):
+        """`func` (a method of `owner`'s class, a dunder) written out, when its body reads a tree the
+        object holds (``return self.layers[i]``, ``len(self.layers)``), which a helper given the object
+        could not return; else None."""
+        fdef = self.method_def(func)
+        me = fdef.args.args[0].arg if fdef is not None and fdef.args.args else None
+        reads = {n.attr for n in ast.walk(fdef) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                 and n.value.id == me} if me else set()
+        if not any(isinstance(owner.children.get(r), Node) for r in reads) \
+                or not _plain(fdef, returns=True, defaults=True):
+            return None
+        return self.written_out(fdef, owner, args, [], node)
+
+    def method_def(self, func) -> ast.FunctionDef | None:
+        """A copy of the ``def`` of a method of the caller's module (a free name means the same to both),
+        its lines the caller's file's; else None."""
+        if not (isinstance(func, types.FunctionType) and func.__globals__ is self.parsed.globals
+                and not func.__closure__):
+            return None
+        fdef = copy.deepcopy(parse_function(func).tree)
+        if func.__code__.co_filename != self.parsed.filename:
             for n in ast.walk(fdef):
                 if hasattr(n, "lineno"):
                     n.lineno = None
-        return fdef, method.owner
+        return fdef
 
     def remember_def(self, fdef: ast.FunctionDef) -> None:
         self.__dict__.setdefault("local_defs", {})[fdef.name] = fdef

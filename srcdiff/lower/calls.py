@@ -14,11 +14,12 @@ import math
 import numpy as np
 
 from ..frontend.depends import MISSING
-from ..ir.nodes import Operand
+from ..ir.nodes import Const, Operand
 from . import library_calls
 from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
 from .custom_calls import custom_call, is_custom
+from .enum_members import enum_called
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_call
 from .nested import call_nested
@@ -52,11 +53,15 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         return lower_method_call(lower, node, target)
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:
         return call_nested(lower, node, state.lambdas[callee.id], target)
+    member = enum_called(state, node)  # Act("relu") of a constant: a member, static
+    if member is not MISSING:
+        return Const(member)
     func = static_value(state, callee)
     chosen = func is MISSING and static_parameter(state, callee) is not None  # def f(x, act=np.tanh): act(x)
     if chosen:
         func = _parameter_function(state, callee)
-    if chosen or isinstance(callee, ast.Call) and func is not MISSING:  # (getattr(np, name)(x) too)
+    # (getattr(np, name)(x) and ACTS[Act.TANH](x) too)
+    if chosen or isinstance(callee, (ast.Call, ast.Subscript)) and func is not MISSING:
         spelled = _spelling(func)
         if spelled is not None:  # the generated code names the function, as if the user had
             node = ast.copy_location(ast.Call(ast.copy_location(spelled, callee), node.args, node.keywords), node)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import enum
 
 import numpy as np
 
@@ -51,6 +52,8 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
             return getattr(base, node.attr)  # np.maximum.accumulate: a method with a rule of its own
         if base is not MISSING and isinstance(static_method(base, node.attr), staticmethod):
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
+        if isinstance(base, enum.EnumMeta) and isinstance(getattr(base, node.attr, None), base):
+            return getattr(base, node.attr)  # ``Act.TANH``: a member, static (enum_members.py)
         if isinstance(base, type) and base.__module__.split(".")[0] not in ("numpy", "builtins", "scipy"):
             return class_number(state, base, node.attr)  # ``Physics.G``: a number of a class, as written
     if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
