@@ -268,6 +268,10 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
                     raise self.error(s, f"`{ast.unparse(s)}` changes an argument (a parameter tree), which "
                                      "srcdiff does not support", "compute a new value in a local variable")
                 old = self.entry(target)
+                if isinstance(old, Leaf) and self.owned.get(old.name) == id(base):
+                    self.plain_attribute(target, base, s)  # the key's own variable, updated as NumPy updates it
+                    return [ast.copy_location(ast.AugAssign(ast.Name(old.name, ast.Store()), s.op,
+                                                            self.expr(s.value)), s)]
                 value = ast.copy_location(ast.BinOp(self.as_ast(old, s), s.op, self.expr(s.value)), s)
                 name = self.names.fresh(f"{base_name(target)}_{name_part(self.written_key(target))}")
                 out = [self.emit(name, value, s)]
