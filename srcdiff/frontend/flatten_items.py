@@ -43,6 +43,14 @@ class LoopItems:
 
     def items_of(self, node, force: bool):
         """The entries a `for` over `node` binds, when srcdiff unrolls it; None to keep the loop."""
+        if isinstance(node, ast.ListComp) and self.built is not None and self.makes_tree(node.elt):
+            pending, self.pending = getattr(self, "pending", None), self.built  # (made before the loop)
+            try:
+                made = self.comprehended_list(node, node)  # for layer in [Layer(W) for W in Ws]
+            finally:
+                self.pending = pending
+            if made is not None:
+                return list(made.children.values())
         found = self.entry(node)
         if isinstance(found, Node):
             kind = found.struct.kind

@@ -63,7 +63,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
     def stmt(self, s) -> list:
         """`s` rewritten, after the assignments of the objects it builds (built_objects.py): only
         a simple statement may build one."""
-        outer, self.built = self.built, [] if isinstance(s, _SIMPLE) else None
+        # (a `for`'s iterable and an `if`'s test run once, before: objects they build are made just before too)
+        outer, self.built = self.built, [] if isinstance(s, _SIMPLE + (ast.For, ast.If)) else None
         try:
             out = self.statement(s)
             return self.built + out if self.built else out

@@ -70,7 +70,10 @@ def static_key(names: tuple, value_of) -> tuple | None:
 
 def static_ok(value) -> bool:
     """None, numbers (not NaN), bools, strings and tuples or lists of them: compared and hashed
-    by value (a list by its items, `frozen`); or a function the code calls (`is_static_function`)."""
+    by value (a list by its items, `frozen`); or a function the code calls (`is_static_function`),
+    also in a tuple or list (lower/static_loops.py unrolls a loop over one)."""
+    if isinstance(value, (tuple, list)) and value and any(is_static_function(v) for v in value):
+        return all(static_ok(v) for v in value)  # acts=(np.tanh, np.sin): a loop over them is unrolled
     return value is not MISSING and (depends_static_ok(frozen(value)) or is_static_function(value))
 
 

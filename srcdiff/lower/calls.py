@@ -18,6 +18,7 @@ from ..ir.nodes import Const, Operand
 from . import library_calls
 from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
+from .cached_calls import cached_value
 from .custom_calls import custom_call, is_custom
 from .enum_members import enum_called
 from .expressions import ExpressionLowerer
@@ -60,8 +61,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     chosen = func is MISSING and static_parameter(state, callee) is not None  # def f(x, act=np.tanh): act(x)
     if chosen:
         func = _parameter_function(state, callee)
-    # (getattr(np, name)(x) and ACTS[Act.TANH](x) too)
-    if chosen or isinstance(callee, (ast.Call, ast.Subscript)) and func is not MISSING:
+    # (getattr(np, name)(x), ACTS[Act.TANH](x), and f(x) in a loop over a tuple of functions too)
+    if chosen or func is not MISSING and (isinstance(callee, (ast.Call, ast.Subscript))
+                                          or isinstance(callee, ast.Name) and callee.id in state.env):
         spelled = _spelling(func)
         if spelled is not None:  # the generated code names the function, as if the user had
             node = ast.copy_location(ast.Call(ast.copy_location(spelled, callee), node.args, node.keywords), node)
@@ -69,6 +71,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if func is not MISSING and isinstance(callee, ast.Subscript):  # ACTS[name], name a static parameter's
         # alias (a loop over a flattened tuple): the generated code spells the key as its value
         callee = ast.copy_location(ast.Subscript(callee.value, as_written(state, callee.slice), ast.Load()), callee)
+    cached = cached_value(state, node, func)  # w = weights(4) of an lru_cache'd helper: its value, now
+    if cached is not MISSING:
+        return Const(cached)
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")

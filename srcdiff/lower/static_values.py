@@ -37,8 +37,10 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
     nothing but whether the expression is kept as written."""
     if isinstance(node, ast.Name):
         if node.id in state.env:
-            bound = state.env[node.id]  # an array namespace (``xp = array_namespace(x)``) is NumPy
-            return bound.value if isinstance(bound, Const) and isinstance(bound.value, type(ast)) else MISSING
+            bound = state.env[node.id]  # an array namespace (``xp = array_namespace(x)``) is NumPy; a function
+            # of a loop over a tuple of them (lower/static_loops.py) is that function
+            return bound.value if isinstance(bound, Const) and (isinstance(bound.value, type(ast)) or callable(
+                bound.value) and not isinstance(bound.value, type)) else MISSING
         value = state.parsed.resolve(node.id)
         if record:
             state.parsed.depend(node.id, value)
