@@ -54,6 +54,7 @@ from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .effect_helpers import has_effect_calls, inline_effect_helpers
+from .generator_pipelines import has_pipelines, rewrite_pipelines
 from .generators import check_generator_calls
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
@@ -76,11 +77,13 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     names = FreeNames(tree, func)
-    if not any(found(tree) for found in _FOUND) and not has_factory_calls(tree, names):
+    if not any(found(tree) for found in _FOUND) and not has_factory_calls(tree, names) \
+            and not has_pipelines(tree, names):
         return tree
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
     rewrite_factory_calls(tree, names)  # ``clip = make_clip(c)``: the closure a nested def (closure_factories.py)
+    rewrite_pipelines(tree, names)  # ``shifted(scaled(x, 0.5), 0.1)``: the outer generator written out
     drop_memo_caches(tree)
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)

@@ -1,8 +1,10 @@
 """Everyday Python grad refused after the red team's thirteenth wave, each class written several ways
 (the red team's own program first): closures made by a factory and decorators wrapping a helper,
 helpers cached with ``functools.lru_cache``, lists of tuples ordered by a key and lists written by
-index, dicts of parameters updated in loops and trees passed to local functions, and objects of the
-user's classes built inside the function.  test_reach15.py runs every transformation on them.
+index, dicts of parameters updated in loops and trees passed to local functions, objects of the
+user's classes built inside the function, ``itertools.groupby`` over keys known when the gradient is
+built, generators feeding generators and ``list(array)`` of computed rows.  test_reach15.py runs every
+transformation on them.
 
 ``CLASSES`` maps each class to its rows ``(name, func, make_args(rng), wrt)``; ``PROGRAMS`` is all of
 them."""
@@ -10,6 +12,7 @@ them."""
 import numpy as np
 
 from . import reach15_closures as c
+from . import reach15_iteration as it
 from . import reach15_objects as o
 from . import reach15_sequences as s
 from . import redteam_wave12_idioms as idioms12
@@ -147,8 +150,30 @@ ENUMS = [
     ("functions_of_yours_in_a_default_tuple", o.functions_of_yours_in_a_default_tuple, lambda r: (_v(r), _v(r)), 0),
 ]
 
+GROUPED = [
+    ("grouped_runs_of_a_module_tuple", it.grouped_runs_of_a_module_tuple, lambda r: (_v(r, 6),), 0),
+    ("grouped_by_a_function_of_yours", it.grouped_by_a_function_of_yours, lambda r: (_v(r, 6),), 0),
+    ("grouped_by_a_lambda_of_constants", it.grouped_by_a_lambda_of_constants, lambda r: (_v(r, 6),), 0),
+]
+
+PIPELINES = [
+    ("w12_generator_of_generator", idioms12.generator_pipeline, lambda r: (_v(r, 5),), 0),
+    ("pipeline_summed", it.pipeline_summed, lambda r: (_v(r, 5),), 0),
+    ("pipeline_in_a_loop", it.pipeline_in_a_loop, lambda r: (_v(r, 5),), 0),
+    ("pipeline_of_three", it.pipeline_of_three, lambda r: (_v(r, 5),), 0),
+    ("pipeline_listed", it.pipeline_listed, lambda r: (_v(r, 5),), 0),
+    ("pipeline_of_rows", it.pipeline_of_rows, lambda r: (r.normal(size=(3, 2)),), 0),
+]
+
+ROWS = [
+    ("rows_of_a_reshape", it.rows_of_a_reshape, lambda r: (_v(r, 8),), 0),
+    ("rows_reversed_by_a_slice", it.rows_reversed_by_a_slice, lambda r: (r.normal(size=(3, 2)),), 0),
+    ("rows_of_an_argument_written", it.rows_of_an_argument_written, lambda r: (r.normal(size=(3, 2)),), 0),
+]
+
 CLASSES = {"closure_factory": CLOSURES, "decorator": DECORATORS, "lru_cache": CACHED, "keyed_tuples": KEYED_TUPLES,
            "list_item_writes": ITEM_WRITES, "dict_in_a_loop": DICTS, "tree_to_a_function": TREES_TO_FUNCTIONS,
-           "objects_built_inside": OBJECTS, "enums": ENUMS}
+           "objects_built_inside": OBJECTS, "enums": ENUMS, "groupby": GROUPED, "generator_pipelines": PIPELINES,
+           "list_of_rows": ROWS}
 
 PROGRAMS = [row for rows in CLASSES.values() for row in rows]

@@ -6,6 +6,7 @@ redefined builds the gradient again, a second name of an array updated in place 
 silently left unchanged), a cached property is computed once."""
 
 import importlib
+import itertools
 import sys
 import textwrap
 
@@ -19,6 +20,7 @@ from . import corpus, matrix
 from .reach15_factory_module import make_untranslatable
 from .reach15_objects import Quadratic
 from .reach15_programs import CLASSES, PROGRAMS
+from .redteam_wave12_idioms import groupby_static
 
 HERE = __file__.rsplit("/", 1)[-1]
 DEFAULT = {rows[0][0] for rows in CLASSES.values()}
@@ -153,6 +155,13 @@ def sorted_by_a_tuple_key(x):
     return pairs[0][0]
 
 
+def group_read_twice(x, groups=(0, 0, 1)):
+    total = 0.0
+    for _, members in itertools.groupby(range(3), key=lambda i: groups[i]):
+        total = total + len(list(members)) + np.sum(x[list(members)])  # noqa: B031  (Python reads it empty)
+    return total
+
+
 def loop_over_functions_with_a_break(x, fs=(np.sin, np.tanh)):
     total = 0.0
     for f in fs:
@@ -174,6 +183,7 @@ REFUSED = [
     (list_item_written_with_a_second_name, (X3,), "writing into xs[0]"),
     (sorted_by_a_tuple_key, (X3,), ""),
     (loop_over_functions_with_a_break, (X3,), "unrolled"),
+    (group_read_twice, (X3,), "read other than once whole"),
 ]
 
 
@@ -184,6 +194,18 @@ def test_still_refused_at_the_users_line(f, args, words):
     first = str(caught.value).splitlines()[0]
     assert caught.value.location is not None and HERE in first, first
     assert words in first, first
+
+
+def test_groupby_of_a_default_tuple_is_static_in_grad_and_refused_by_jvp():
+    """The red team's ``groupby(range(len(groups)), key=lambda i: groups[i])`` of a default tuple: computed when
+    the gradient is built (``groups`` a static argument) by every transformation but ``jvp``, whose tuple
+    arguments are trees of values read when it runs (refused at the line)."""
+    row = matrix.run(corpus.Program("reach15:w12_itertools_groupby", groupby_static,
+                                    (np.random.default_rng(12).normal(size=6),), 0, "reach15_programs"),
+                     ("grad", "value_and_grad", "hessian", "vjp", "tree", "jvp"))
+    jvp = row.cells.pop("jvp")
+    assert jvp.outcome in (matrix.OK, matrix.REFUSED) and jvp.located, jvp.message
+    assert not matrix.not_ok(row), matrix.not_ok(row)
 
 
 def test_a_cached_property_read_first_in_a_loop_is_refused():
