@@ -146,10 +146,13 @@ def _written_out(stmt: ast.stmt, names, tree: ast.FunctionDef, read: set) -> lis
         rename[local] = ast.Name(target if local == found.made else names.namer.fresh(local), ast.Load())
     body = [s for s in fdef.body if not docstring(s)]
     last = body.pop()
-    if found.made is None:  # ``return lambda v: ...``
-        body.append(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(target, ast.Store()), last)],
-                                                 last.value), last))
+    if found.made is None:  # ``return lambda v: ...``: bound to the caller's name at the call's line
+        body.append(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(target, ast.Store()), stmt)],
+                                                 last.value), stmt))
     written = before + [FactoryRename(rename).visit(s) for s in body]
+    for made in written:  # the function made for the caller's name: at the call's line (its body at its own)
+        if isinstance(made, ast.FunctionDef) and made.name == target:
+            ast.copy_location(made, stmt)
     names.local |= {n.id for s in written for n in ast.walk(s) if isinstance(n, ast.Name)
                     and not isinstance(n.ctx, ast.Load)} | {s.name for s in written if isinstance(s, ast.FunctionDef)}
     if isinstance(call.func, ast.Name):

@@ -155,6 +155,32 @@ def sorted_by_a_tuple_key(x):
     return pairs[0][0]
 
 
+def _make_scaled(k):
+    def f(v):
+        return k * v
+    return f
+
+
+def factory_rebound_after_a_call_in_a_loop(x):
+    g = _make_scaled(0.5)
+    total = 0.0
+    for c in x:
+        total = total + np.sum(g(x) ** 2)  # from the second pass on: the g of the pass before
+        g = _make_scaled(c)
+    return total
+
+
+def nested_def_redefined_after_a_call_in_a_loop(x):
+    def g(v):
+        return 0.5 * v
+    total = 0.0
+    for c in x:
+        total = total + np.sum(g(x) ** 2)  # was silently the first g in every pass
+        def g(v):
+            return c * v  # noqa: B023  (called in the next pass, with that c)
+    return total
+
+
 def group_read_twice(x, groups=(0, 0, 1)):
     total = 0.0
     for _, members in itertools.groupby(range(3), key=lambda i: groups[i]):
@@ -184,6 +210,8 @@ REFUSED = [
     (sorted_by_a_tuple_key, (X3,), ""),
     (loop_over_functions_with_a_break, (X3,), "unrolled"),
     (group_read_twice, (X3,), "read other than once whole"),
+    (factory_rebound_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
+    (nested_def_redefined_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
 ]
 
 
