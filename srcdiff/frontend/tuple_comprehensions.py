@@ -1,6 +1,6 @@
 """A list of tuples made by a comprehension, split into one list per field (tuple_lists.py)::
 
-    pairs = [(np.sin(v), v) for v in x]          pairs_0 = [np.sin(v) for v in x]
+    pairs = [(v ** 2, v) for v in x]             pairs_0 = [v ** 2 for v in x]
                                           ==>    pairs_1 = [v for v in x]
     ranked = [pairs[int(i)] for i in order]      ranked_0 = [pairs_0[int(i)] for i in order]
                                                  ranked_1 = [pairs_1[int(i)] for i in order]
@@ -8,8 +8,9 @@
 (``sorted(pairs, key=lambda p: p[1])`` is such a comprehension once key_selections.py wrote it.)
 Each field's comprehension runs the same iterations and conditions, which compute no gradient;
 the first iterable, which Python evaluates once, is kept in a name first unless evaluating it again
-gives the same items.  A comprehension of a helper's tuples (``[step(v) for v in x]``) is the loop
-appending each tuple's fields, its names fresh.  Where the comprehension reads the list it makes
+gives the same items.  A comprehension whose items make calls (``[(np.sin(v), v) for v in x]``, a
+helper's tuples ``[step(v) for v in x]``, a random draw) is the loop appending each tuple's fields, its
+names fresh, so that the calls run in Python's order.  Where the comprehension reads the list it makes
 (``pairs = [pairs[int(i)] for i in order]``) the fields are built into new lists first.
 """
 
@@ -86,7 +87,7 @@ def per_field(node: ast.Assign, split) -> list:
     into = [split.namer.fresh(f"{f}_all" if sliced is not None else f"{f}_new") if apart else f
             for f in split.fields]
     before, made = [], []
-    if isinstance(value.elt, ast.Call):
+    if any(isinstance(n, ast.Call) for n in ast.walk(value.elt)):  # (calls run in Python's order: a loop)
         made = _loop(value, into, split, node)
     else:
         first = value.generators[0]
