@@ -137,6 +137,8 @@ class LocalDefs:
                 and not func.__closure__):
             return None
         fdef = copy.deepcopy(parse_function(func).tree)
+        if any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for n in ast.walk(fdef)):
+            return None  # (super() reads the method's own class: read as a method, super_calls.py)
         if func.__code__.co_filename != self.parsed.filename:
             for n in ast.walk(fdef):
                 if hasattr(n, "lineno"):
