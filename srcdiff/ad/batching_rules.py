@@ -126,7 +126,8 @@ def getitem(node, state):
     parts = list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
     advanced = [p for p in parts if not isinstance(p, ast.Slice)
                 and not (isinstance(p, ast.Constant) and p.value in (None, Ellipsis))]
-    if len(advanced) > 1 and any(not isinstance(p, ast.Constant) for p in advanced):
+    held = len(parts) == 1 and isinstance(parts[0], ast.Name)  # x[idx]: idx may be a tuple (np.ix_)
+    if held or len(advanced) > 1 and any(not isinstance(p, ast.Constant) for p in advanced):
         expr.slice = call("rows_index", ast.Tuple(parts, ast.Load()))
         return expr, True
     expr.slice = ast.Tuple([ast.Slice(None, None, None), *parts], ast.Load())

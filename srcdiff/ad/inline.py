@@ -83,6 +83,20 @@ def inline_calls(function: Function, namer: Namer, lower_callee, caller) -> Func
                     frozenset(inlining.lists))
 
 
+def _called_names(callee: Function) -> set[str]:
+    """The names the helper's code calls its own helpers by (``rk4_step_with_rhs(y, dt)``)."""
+    return {n.expr.func.id for n in all_nodes(callee) if isinstance(n, UserCall) and isinstance(n.expr, ast.Call)
+            and isinstance(n.expr.func, ast.Name)}
+
+
+def _resolves(func, name: str) -> bool:
+    """Whether `name` means something in the code of `func` (a global, a builtin, a closure
+    variable): lowering binds a helper given functions in its caller's closure only."""
+    code = getattr(func, "__code__", None)
+    return name in getattr(func, "__globals__", {}) or hasattr(builtins, name) or \
+        (code is not None and name in code.co_freevars)
+
+
 def callee_key(callee) -> tuple:
     """What identifies a helper's code: the function, and the static values it is lowered with."""
     if isinstance(callee, Specialised):
@@ -219,6 +233,8 @@ class _Inlining:
         free |= {g.name for g in read}
         if free & self.local:
             return False
+        if any(not _resolves(self.caller, name) for name in _called_names(callee)):
+            return False  # a helper bound to the functions a call passes, named in the helper's closure only
         own, theirs = getattr(func, "__globals__", None), getattr(self.caller, "__globals__", None)
         if own is not theirs:  # another module: only names that are the same object in both
             if read or any(isinstance(n, UserCall) for n in all_nodes(callee)):

@@ -195,7 +195,10 @@ def _added(parts: list[ast.expr], node: Node, state: Tangents) -> ast.expr:
     for part, count in merged:
         if count > 1:
             part = ast.BinOp(ast.Constant(float(count)), ast.Mult(), part)
-        total = part if total is None else ast.BinOp(total, ast.Add(), part)
+        if total is not None and node.rule.tuple_result:  # tuples add item by item, not joined
+            total = ast.Call(ast.Name("lists_add", ast.Load()), [total, part], [])
+        else:
+            total = part if total is None else ast.BinOp(total, ast.Add(), part)
     return total
 
 

@@ -10,9 +10,8 @@ folder (default: ``~/.cache/srcdiff/numba``).
 What numba refuses is raised as a `SrcDiffError` naming the user's line the refused code
 comes from, on the first call; nothing falls back to NumPy.  An error raised while the
 compiled code runs (a shape that does not fit, a refused branch side now taken) is raised
-by running the Python gradient, which says it with its values and the user's line.
-numba is imported only here, when it is used.
-"""
+by running the Python gradient, which says it with its values and the user's line.  numba is
+imported only here, when it is used."""
 
 from __future__ import annotations
 
@@ -46,11 +45,16 @@ def numba_function(made, found, template_globals: dict, origins, extra=None):
 
     A string argument (``reduction="sum"``, an option the code compares) is compiled in too,
     one module per value met: the branches it decides go, and numba does not type a branch
-    that returns an array where the one taken returns a number."""
+    that returns an array where the one taken returns a number.  So is an int argument passed
+    to a function under ``functools.lru_cache`` (``_binomial_row(n)``): the call is then made
+    once, its value compiled in (numba/cached_calls.py)."""
     key = next((k for k, v in found.variants.items() if v is made), None)
-    strings = [i for i, part in enumerate(key) if part is str] if isinstance(key, tuple) else []
     code = getattr(made.function, "__code__", None)
     names = code.co_varnames[:code.co_argcount] if code is not None else ()
+    strings = [i for i, part in enumerate(key) if part is str] if isinstance(key, tuple) else []
+    if isinstance(key, tuple) and len(names) == len(key):  # an int a cached function takes (numba/cached_calls.py)
+        from .numba.cached_calls import passed_to_cached
+        strings += [i for i in passed_to_cached(made.source, made.function, names) if key[i] is int]
     if not strings or len(names) != len(key):
         return _compiled_function(made, found, template_globals, origins, {}, extra)
     made_for = {}
@@ -59,7 +63,7 @@ def numba_function(made, found, template_globals: dict, origins, extra=None):
         values = tuple(args[i] if i < len(args) else None for i in strings)
         run = made_for.get(values)
         if run is None:
-            fixed = {names[i]: v for i, v in zip(strings, values) if type(v) is str}
+            fixed = {names[i]: v for i, v in zip(strings, values) if type(v) in (str, int)}
             run = made_for[values] = _compiled_function(made, found, template_globals, origins, fixed, extra)
         by_strings.source = run.source
         return run(*args)
@@ -83,6 +87,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     from .numba import (
         arrays,
         averages,
+        axis_calls,
+        bin_helpers,
         calculus,
         calculus_calls,
         cholesky_more,
@@ -103,6 +109,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         integers,
         joins,
         kink_helpers,
+        least_squares,
         linalg_more,
         list_adjoints,
         list_joins,
@@ -131,6 +138,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         stacked,
         take_adjoints,
         triangular,
+        truth_tests,
         try_decisions,
         tuple_parts,
         turns,
@@ -159,7 +167,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
                                                   partitions, exact_sums, fft_parts, object_calls, extremum_rows,
-                                                  open_meshes)
+                                                  open_meshes, bin_helpers, axis_calls, least_squares,
+                                                  truth_tests)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -10,6 +10,8 @@ the rules of ``np.linalg.cholesky`` and ``scipy.linalg.solve_triangular`` differ
                                                        scipy.linalg.solve_triangular(c, y, lower=True),
                                                        lower=True, trans=1)
 
+(the pair kept whole, ``cf = cho_factor(K)`` then ``cho_solve(cf, y)``, the same way).
+
 SciPy's factor holds ``L`` or ``L.T`` in one triangle and arbitrary numbers in the other; so
 the rewrite is made only when every read of ``c`` is a ``cho_solve((c, low), b)`` or its
 diagonal (``np.diag(c)``, ``np.diagonal(c)``), the same numbers for either triangle.  Any
@@ -46,23 +48,60 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
         call = stmt.value
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
                 and names.resolve(call.func) is sl.cho_factor and len(call.args) == 1
-                and all(k.arg in ("lower", "check_finite") for k in call.keywords)
-                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)
-                and len(stmt.targets[0].elts) == 2 and all(isinstance(t, ast.Name) for t in stmt.targets[0].elts)):
+                and all(k.arg in ("lower", "check_finite") for k in call.keywords) and len(stmt.targets) == 1):
             continue
-        factor, low = (t.id for t in stmt.targets[0].elts)
+        target = stmt.targets[0]
+        if isinstance(target, ast.Name):  # c = cho_factor(K), read only as cho_solve(c, b)
+            solves = _whole_solves(tree, target.id, names, sl, parents)
+            if solves is None:
+                continue
+            for solve in solves:
+                _as_triangular_solves(solve)
+            stmt.value = ast.copy_location(_cholesky(call), call)
+            continue
+        if not (isinstance(target, ast.Tuple) and len(target.elts) == 2
+                and all(isinstance(t, ast.Name) for t in target.elts)):
+            continue
+        factor, low = (t.id for t in target.elts)
         lower = next((k.value for k in call.keywords if k.arg == "lower"), ast.Constant(False))
         solves = _solves(tree, factor, (low, lower), names, sl, parents)
         if solves is None:
             continue
         for solve in solves:
             _as_triangular_solves(solve)
-        cholesky = ast.Call(ast.Attribute(ast.Attribute(ast.Name("np", ast.Load()), "linalg", ast.Load()),
-                                          "cholesky", ast.Load()), call.args, [])
         stmt.targets = [ast.Name(factor, ast.Store())]
-        stmt.value = ast.copy_location(cholesky, call)
+        stmt.value = ast.copy_location(_cholesky(call), call)
         flag = ast.copy_location(ast.Assign([ast.Name(low, ast.Store())], lower), stmt)
         _insert_after(tree, stmt, flag)
+
+
+def _cholesky(call: ast.Call) -> ast.Call:
+    """``np.linalg.cholesky(A)`` of ``cho_factor(A, ...)``: the lower factor."""
+    return ast.Call(ast.Attribute(ast.Attribute(ast.Name("np", ast.Load()), "linalg", ast.Load()),
+                                  "cholesky", ast.Load()), call.args, [])
+
+
+def _whole_solves(tree, held: str, names, sl, parents) -> list | None:
+    """The ``cho_solve(held, b)`` calls reading `held` (the pair `cho_factor` gave, kept whole);
+    None if it is read otherwise (or assigned more than once)."""
+    solves = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and node.id == held):
+            continue
+        call = parents.get(node)
+        if isinstance(node.ctx, ast.Store):
+            assign = parents.get(node)
+            if not (isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Call)
+                    and names.resolve(assign.value.func) is sl.cho_factor):
+                return None
+            continue
+        if isinstance(call, ast.Call) and call.args[:1] == [node] and len(call.args) == 2 \
+                and isinstance(call.func, ast.Attribute) and names.resolve(call.func) is sl.cho_solve \
+                and all(k.arg == "check_finite" for k in call.keywords):
+            solves.append(call)
+            continue
+        return None
+    return solves
 
 
 def _solves(tree, factor: str, flags, names, sl, parents) -> list | None:
@@ -97,7 +136,8 @@ def _solves(tree, factor: str, flags, names, sl, parents) -> list | None:
 def _as_triangular_solves(call: ast.Call) -> None:
     """``m.cho_solve((c, low), b)`` as ``m.solve_triangular(c, m.solve_triangular(c, b, lower=True),
     lower=True, trans=1)``, in place."""
-    module, factor, b = call.func.value, call.args[0].elts[0], call.args[1]
+    held = call.args[0]
+    module, factor, b = call.func.value, held.elts[0] if isinstance(held, ast.Tuple) else held, call.args[1]
 
     def solve(rhs, transposed):
         keywords = [ast.keyword("lower", ast.Constant(True))] + ([ast.keyword("trans", ast.Constant(1))]

@@ -10,12 +10,14 @@ and imaginary parts, computed by real code every later stage knows::
     p = (X * np.conj(X)).real              p = X_re * X_re - X_im * -X_im
     phase = np.angle(X)                    phase = np.arctan2(X_im, X_re)
 
-A part known to be zero is left out (``np.exp(1j * x)`` is ``np.cos(x)``, ``np.sin(x)``).  What
-is read so: complex constants, ``+ - * @``, ``/`` by a real value, ``** 2``, ``np.exp``,
-``np.conj``, ``.real``/``.imag``/``np.real``/``np.imag``, ``np.abs`` (``np.hypot`` of the
-parts), ``np.angle``, linear functions (``np.sum``, ``np.mean``, ``np.cumsum``, items, ``.T``)
-and the Fourier transforms ``np.fft.fft``/``rfft`` of a real array.  A function using a complex
-value any other way is left as written, for lowering to refuse at its line.
+A part known to be zero is left out (``np.exp(1j * x)`` is ``np.cos(x)``, ``np.sin(x)``). What is
+read so: complex constants, ``+ - * @``, ``/`` by a real value, ``** 2``, ``np.exp``, ``np.conj``,
+``.real``/``.imag``/``np.real``/``np.imag``, ``np.abs`` (``np.hypot`` of the parts), ``np.angle``,
+linear functions (``np.sum``, ``np.mean``, ``np.cumsum``, items, ``.T``), writes by index (``X[k:] =
+0.0``), shapes (``X.size``, ``len(X)``), the Fourier transforms ``np.fft.fft``/``rfft`` of a real
+array and the inverse ``np.fft.irfft`` of a complex one, a real value (``np.fft.irfft(X_re, n) +
+np.fft.irfft(1j * X_im, n)``, the second lowered onto a real map: lower/fft_parts.py). A function
+using a complex value any other way is left as written, for lowering to refuse at its line.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ _FFT = {np.fft.fft, np.fft.rfft}
 _LINEAR = {np.sum, np.mean, np.cumsum, np.trace, np.diag, np.ravel, np.transpose, np.reshape, np.squeeze,
            np.diff, np.flip, np.roll}
 _ABS = {np.abs, np.absolute, abs}
+_SHAPES = ("size", "shape", "ndim")  # a complex value's, read from one of its parts
 
 
 class _Unsupported(Exception):
@@ -153,6 +156,9 @@ class _Splitter:
                                   ast.Tuple(values, ast.Load()))
                 return [ast.copy_location(pair, stmt)]
             return [ast.copy_location(ast.Assign([ast.Name(t, ast.Store())], v), stmt) for t, v in zip(targets, values)]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript) \
+                and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id in self.complex:
+            return self.write(stmt)
         for field in ("body", "orelse", "finalbody"):
             if isinstance(getattr(stmt, field, None), list):
                 setattr(stmt, field, self.block(getattr(stmt, field)))
@@ -173,6 +179,19 @@ class _Splitter:
                     continue
                 setattr(stmt, field, [self.real(v) for v in value])
         return [stmt]
+
+    def write(self, stmt: ast.Assign) -> list:
+        """``X[i] = v`` of a complex X: each part written with v's part (0.0 for a real v's imaginary one)."""
+        target = stmt.targets[0]
+        index = self.real(target.slice)
+        kind, *parts = self.expr(stmt.value)
+        parts = [parts[0], None] if kind == "r" else parts
+        out = []
+        for j, part in enumerate(parts):
+            where = ast.Subscript(ast.Name(self.part_name(target.value.id, j), ast.Load()), copy.deepcopy(index),
+                                  ast.Store())
+            out.append(ast.copy_location(ast.Assign([where], part if part is not None else ast.Constant(0.0)), stmt))
+        return out
 
     # ---- expressions ----
 
@@ -209,6 +228,8 @@ class _Splitter:
                 return ("r", part if part is not None else ast.Constant(0.0))
             if node.attr == "T":
                 return ("c", *[None if p is None else ast.Attribute(p, "T", ast.Load()) for p in parts])
+            if node.attr in _SHAPES and any(p is not None for p in parts):  # either part's shape
+                return ("r", ast.Attribute(next(p for p in parts if p is not None), node.attr, node.ctx))
             raise _Unsupported
         if isinstance(node, ast.Subscript):
             kind, *parts = self.expr(node.value)
@@ -288,6 +309,8 @@ class _Splitter:
             return ("c", ast.BinOp(scale, ast.Mult(), np_call("cos", im)) if im is not None else scale,
                     ast.BinOp(copy.deepcopy(scale), ast.Mult(), np_call("sin", copy.deepcopy(im)))
                     if im is not None else None)
+        if func in (len, np.shape, np.size, np.ndim) and not rest and not keywords and (re or im) is not None:
+            return ("r", ast.Call(node.func, [re if re is not None else im], []))
         if func in (np.conj, np.conjugate) and not rest and not keywords:
             return ("c", re, _neg(im))
         if func is np.real and not rest:
@@ -301,6 +324,13 @@ class _Splitter:
         if func is np.angle and not rest and not keywords:
             return ("r", np_call("arctan2", im if im is not None else ast.Constant(0.0),
                                  re if re is not None else ast.Constant(0.0)))
+        if func is np.fft.irfft:  # a real value: the real parts' inverse and the imaginary parts' (fft_parts.py)
+            imaginary = None if im is None else ast.BinOp(ast.Constant(1j), ast.Mult(), im)
+            terms = [ast.Call(copy.deepcopy(node.func), [p] + [copy.deepcopy(a[1]) for a in rest],
+                              copy.deepcopy(keywords)) for p in (re, imaginary) if p is not None]
+            if not terms:
+                raise _Unsupported
+            return ("r", terms[0] if len(terms) == 1 else ast.BinOp(terms[0], ast.Add(), terms[1]))
         if func in _LINEAR:
             return ("c", *[None if p is None else ast.Call(copy.deepcopy(node.func), [p] + [copy.deepcopy(a[1])
                                                                                          for a in rest],

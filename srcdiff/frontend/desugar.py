@@ -336,7 +336,8 @@ def _read_as_sequence(tree: ast.FunctionDef, name: str, names: FreeNames) -> boo
 
 
 def _starred(node: ast.Assign, names: FreeNames, tree: ast.FunctionDef):
-    """``a, *b, c = value``: one plain assignment of the items and the middle slice."""
+    """``a, *b, c = value``: one plain assignment of the items and the middle slice (left out
+    where b is never read)."""
     target = node.targets[0]
     stars = [k for k, t in enumerate(target.elts) if isinstance(t, ast.Starred)]
     if len(stars) != 1 or not all(isinstance(t, ast.Name) or isinstance(t, ast.Starred)
@@ -372,6 +373,9 @@ def _starred(node: ast.Assign, names: FreeNames, tree: ast.FunctionDef):
     middle = ast.Subscript(copy.deepcopy(value), ast.Slice(ast.Constant(lead) if lead else None,
                                                            ast.Constant(-trail) if trail else None), ast.Load())
     items = [item(j) for j in range(lead)] + [middle] + [item(j - trail) for j in range(trail)]
+    star = plain[k].id
+    if not any(isinstance(n, ast.Name) and n.id == star and isinstance(n.ctx, ast.Load) for n in ast.walk(tree)):
+        del plain[k], items[k]  # ``coef, *_ = np.linalg.lstsq(A, b)``: the rest is never read, nor sliced
     assign = ast.copy_location(ast.Assign([ast.Tuple(plain, ast.Store())], ast.Tuple(items, ast.Load())), node)
     return before + [assign]
 

@@ -224,23 +224,6 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
             ast.copy_location(new, node)
         return new
 
-    def unrolled_comprehension(self, node):
-        """``[f(p[k]) for k in ('a', 'b')]`` over a tree or constants: a list of the items."""
-        if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
-            return None
-        gen = node.generators[0]
-        uses = any(isinstance(self.env.get(n.id), Node) for n in ast.walk(node.elt) if isinstance(n, ast.Name))
-        items = self.items_of(gen.iter, force=uses)
-        if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
-            return None
-        saved = dict(self.env)
-        elts = []
-        for item in items:
-            self.bind_entry(gen.target, item, node, emit=None)
-            elts.append(self.expr(node.elt))
-        self.env = saved
-        return ast.copy_location(ast.List(elts, ast.Load()), node)
-
     # ---- calls ----
 
     def call(self, node: ast.Call):

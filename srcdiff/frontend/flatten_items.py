@@ -41,6 +41,17 @@ class LoopItems:
             items.append(Static(cell, func))
         return items
 
+    def constants_of(self, node: ast.Name):
+        """``for k in NAMES`` over a module-level string, or tuple (or list) of strings and
+        integers (the keys a dict comprehension builds): unrolled, each item a constant
+        (rebinding NAMES builds the gradient again)."""
+        found = self.parsed.resolve(node.id)
+        if not isinstance(found, (str, tuple, list)) or not found \
+                or not all(isinstance(c, (str, int)) and not isinstance(c, bool) for c in found):
+            return None
+        self.deps.append(self.parsed_dependency(node.id, found))
+        return [Const(c) for c in found]
+
     def items_of(self, node, force: bool):
         """The entries a `for` over `node` binds, when srcdiff unrolls it; None to keep the loop."""
         if isinstance(node, ast.ListComp) and self.built is not None and self.makes_tree(node.elt):
@@ -71,7 +82,9 @@ class LoopItems:
                 return list(children.values())
             return [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}) for k, v in children.items()]
         if isinstance(node, ast.Name) and node.id not in self.env:
-            return self.functions_of(node)
+            return self.functions_of(node) or (self.constants_of(node) if force else None)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and force:
+            return [Const(c) for c in node.value]  # for k in "abc": its characters
         if isinstance(node, (ast.Tuple, ast.List)):
             consts = [self.constant(e) for e in node.elts]
             if all(c is not None for c in consts) and force:
@@ -116,6 +129,30 @@ class LoopItems:
             return sorted(inner, key=lambda i: i.children[0].value, reverse=reverse)
         return None
 
+
+    def unrolled_comprehension(self, node):
+        """``[f(p[k]) for k in ('a', 'b')]`` over a tree or constants: a list of the items (those
+        whose conditions the keys decide: ``for k, v in p.items() if k.startswith("W")``)."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return None
+        gen = node.generators[0]
+        uses = any(isinstance(self.env.get(n.id), Node) for n in ast.walk(node.elt) if isinstance(n, ast.Name))
+        items = self.items_of(gen.iter, force=uses)
+        if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
+            return None
+        saved = dict(self.env)
+        elts = []
+        try:
+            for item in items:
+                self.bind_entry(gen.target, item, node, emit=None)
+                kept = [self.decided(test) for test in gen.ifs]
+                if any(k is None for k in kept):
+                    return None  # a condition on values: the comprehension runs as a loop
+                if all(kept):
+                    elts.append(self.expr(node.elt))
+        finally:
+            self.env = saved
+        return ast.copy_location(ast.List(elts, ast.Load()), node)
 
     def comprehended_list(self, node: ast.ListComp, where) -> Node | None:
         """``[Layer(W) for W in Ws]`` over a tree or constants, of objects of a class of the user's (or

@@ -18,6 +18,8 @@ parsing into the plain spellings lowering already differentiates:
   its parameters as the generator's targets), which Python evaluates the same lazy way;
 - ``np.ix_(a, b)`` of lists: ``np.ix_(np.asarray(a), np.asarray(b))``, so
   ``K[np.ix_(dofs, dofs)] += ke`` is a write through NumPy's mesh of arrays;
+- ``np.vander(x, N, increasing=...)`` of a name: ``np.asarray(x)[:, None] ** np.arange(N)`` (the
+  powers decreasing unless ``increasing``), whose rule is exact where x is 0;
 - ``f(**{"k": v})``: ``f(k=v)``; ``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``;
 - ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
 - ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...), ``for t in nodes(5):`` of a function of
@@ -48,7 +50,11 @@ from .naming import rewrite_blocks
 
 #: the names of the calls rewritten here (and f(**{...}))
 _NAMES = {"getattr", "dist", "piecewise", "zip_longest", "starmap", "min", "max", "ix_", "vectorize",
-          "apply_along_axis"}
+          "apply_along_axis", "vander"}
+
+
+def _vander_signature(x, N=None, increasing=False):  # noqa: N803  np.vander's, to bind a call's arguments
+    """np.vander's parameters."""
 
 #: calls a piecewise lambda's body may make and stay elementwise (besides NumPy's ufuncs)
 _ELEMENTWISE = {abs, np.where, np.clip}
@@ -122,11 +128,36 @@ class _Expressions(ast.NodeTransformer):
             made = self._starmap(node)
         elif func is np.ix_ and not node.keywords and node.args:
             made = self._open_mesh(node)
+        elif func is np.vander and node.args:
+            made = self._vander(node)
         if made is None:
             return node
         for n in ast.walk(made):
             ast.copy_location(n, node)
         return made
+
+    def _vander(self, node: ast.Call):
+        """``np.vander(x, N, increasing=...)``: ``np.asarray(x)[:, None] ** powers``, the powers
+        ``np.arange(N)`` (increasing) or ``np.arange(N - 1, -1, -1)``; N is ``len(x)`` if not given."""
+        try:
+            bound = inspect.signature(_vander_signature).bind(*node.args, **{k.arg: k.value for k in node.keywords})
+        except TypeError:
+            return None  # (called as NumPy would refuse: lowering says so)
+        x, count = bound.arguments["x"], bound.arguments.get("N")
+        increasing = bound.arguments.get("increasing", ast.Constant(False))
+        if not isinstance(x, ast.Name) or not isinstance(increasing, ast.Constant) \
+                or isinstance(count, ast.Constant) and count.value is None:
+            return None
+        count = count or ast.Call(ast.Name("len", ast.Load()), [ast.Name(x.id, ast.Load())], [])
+        arange = ast.Attribute(ast.Name("np", ast.Load()), "arange", ast.Load()) if self.names.resolve(
+            ast.Name("np", ast.Load())) is np else None
+        if arange is None or not builtins_are(self.names, "len"):
+            return None
+        powers = make_call(arange, count) if increasing.value else \
+            make_call(arange, ast.BinOp(count, ast.Sub(), ast.Constant(1)), ast.Constant(-1), ast.Constant(-1))
+        column = ast.Subscript(make_call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), x),
+                               ast.Tuple([ast.Slice(), ast.Constant(None)], ast.Load()), ast.Load())
+        return ast.BinOp(column, ast.Pow(), powers)
 
     def _dist(self, node: ast.Call):
         p, q = node.args

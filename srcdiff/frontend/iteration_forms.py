@@ -9,7 +9,8 @@ calls `rewrite_iteration_forms` early, and list_joins.py's rewrite after the per
   a list, a tuple, an array's rows; another iterable is first made a list, ``list(...)``, where
   Python always computes the statement);
 - ``reversed(xs)`` of a list the function builds, as a value (``list(reversed(hs))``, ``sum(reversed(xs))``):
-  ``[xs[k] for k in range(len(xs) - 1, -1, -1)]`` (a loop over ``reversed(xs)`` is lowering's own);
+  ``[xs[k] for k in range(len(xs) - 1, -1, -1)]`` (a loop over ``reversed(xs)`` is lowering's own); of
+  any other name (an array, a sequence given), ``x[::-1]`` (``zip(reversed(x), y)``);
 - ``for i, v in enumerate(xs, start=<expression>)``: the start computed once before the loop, in a
   name (then desugar.py's rewrite of a named start);
 - ``np.maximum.at`` / ``np.minimum.at`` / ``np.multiply.at``: the loop NumPy runs (ufunc_loops.py).
@@ -189,6 +190,11 @@ class _Slices(_Calls):
             item = ast.Subscript(ast.Name(seq, ast.Load()), ast.Name(k, ast.Load()), ast.Load())
             made = ast.ListComp(item, [ast.comprehension(ast.Name(k, ast.Store()), steps, [], 0)])
             return self._made(made, node, "flipped")
+        if self.names.resolve(node.func) is builtins.reversed and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id not in self.lists \
+                and id(node) not in self.iterated:  # an array (or a sequence given): its items last to first
+            flipped = ast.Subscript(node.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load())
+            return ast.copy_location(flipped, node)
         if self.names.resolve(node.func) is not itertools.islice or not 2 <= len(node.args) <= 4 \
                 or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             return node

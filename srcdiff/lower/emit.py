@@ -13,7 +13,7 @@ import builtins
 from ..frontend.depends import MISSING
 from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
-from ..rules.generated_code import TAKE_LISTS
+from ..rules.generated_code import TAKE_LIST_NAMES, TAKE_LISTS
 from ..rules.numpy_joins import TAKE_LISTS as JOINS_TAKE_LISTS
 from ..rules.structural import LIST_AWARE
 from ..rules.table import Rule
@@ -74,7 +74,7 @@ def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:
     for i, v in enumerate(inputs):
         if isinstance(v, Var) and v.name in state.lists:
             if rule not in LIST_AWARE and not (rule.name == "list") and rule.func not in TAKE_LISTS \
-                    and rule not in JOINS_TAKE_LISTS and i not in shape_only:
+                    and rule not in JOINS_TAKE_LISTS and i not in shape_only and rule.name not in TAKE_LIST_NAMES:
                 raise state.error(state.line, f"the list {v.name} cannot be used here: "
                                   f"{rule.name} does not take a list",
                                   "index it, or turn it into an array with np.stack / np.array")

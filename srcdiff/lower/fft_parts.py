@@ -7,7 +7,10 @@
 srcdiff differentiates real values only; these are real linear maps of x (and |X| the hypot
 of two of them, NumPy's own definition of the complex modulus, whose square smooth_squares.py
 lowers as re ** 2 + im ** 2: a power spectrum is exact at every order).  The transform
-written apart (``X = np.fft.rfft(x)``) stays refused: its value is complex.
+written apart (``X = np.fft.rfft(x)``) is taken apart into its real and imaginary parts by
+frontend/complex_split.py, which writes its inverse ``np.fft.irfft(X, n)`` as
+``np.fft.irfft(X_re, n) + np.fft.irfft(1j * X_im, n)``: the second lowers here onto
+``irfft_imag(X_im, n)``, the real linear map of the imaginary parts.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 
 from ..frontend.depends import MISSING
 from ..ir.nodes import Operand
-from ..rules.fft_helpers import fft_part
+from ..rules.fft_helpers import fft_part, irfft_imag
 from .expressions import ExpressionLowerer
 from .rule_calls import lower_rule_call
 from .static_values import constant, static_value
@@ -61,8 +64,32 @@ def fft_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Oper
     return None if found is None else _part(lower, node, *found, node.attr, target)
 
 
+def _imaginary(node: ast.expr) -> ast.expr | None:
+    """b of ``1j * b``, or None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, ast.Constant) \
+            and node.left.value == 1j:
+        return node.right
+    return None
+
+
+def inverse_of_imaginary_parts(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
+    """``np.fft.irfft(1j * b, ...)`` of a real b (as complex_split.py writes a complex spectrum's
+    inverse): ``irfft_imag(b, ...)``; None for other calls."""
+    if not node.args or _imaginary(node.args[0]) is None or \
+            static_value(lower.state, node.func, record=False) is not np.fft.irfft:
+        return None
+    helper = ast.Name("irfft_imag", ast.Load())
+    call = ast.Call(helper, [_imaginary(node.args[0]), *node.args[1:]], node.keywords)
+    call = ast.fix_missing_locations(ast.copy_location(call, node))
+    return lower_rule_call(lower, call, irfft_imag, lower.state.table.lookup(irfft_imag), helper, target)
+
+
 def fft_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
-    """``np.real`` / ``np.imag`` / ``np.abs`` of ``np.fft.fft(x)`` (or rfft); None for other calls."""
+    """``np.real`` / ``np.imag`` / ``np.abs`` of ``np.fft.fft(x)`` (or rfft), ``np.fft.irfft(1j * b)``;
+    None for other calls."""
+    inverse = inverse_of_imaginary_parts(lower, node, target)
+    if inverse is not None:
+        return inverse
     if len(node.args) != 1 or node.keywords:
         return None
     func = static_value(lower.state, node.func, record=False)

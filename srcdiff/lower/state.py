@@ -45,7 +45,8 @@ REFUSED = {  # constructs with a known reason; anything else is reported by its 
     "YieldFrom": "`yield from`", "Await": "`await`", "Delete": "`del` statements",
     "Import": "imports",
     "ImportFrom": "imports", "Match": "`match` statements", "NamedExpr": "`:=` expressions",
-    "SetComp": "set comprehensions", "DictComp": "dict comprehensions", "Dict": "dicts",
+    "SetComp": "set comprehensions", "Dict": "dicts",
+    "DictComp": "dict comprehensions over items known only when the function runs",
     "Set": "sets",
 }
 
@@ -172,7 +173,11 @@ _TRY = ("which branch runs is decided by an exception when the function runs, an
         "follow it: test the condition yourself (`if np.all(np.isfinite(y)):`, `if np.linalg.cond(K) < 1e12:`) "
         "with if/else, or put the try around the call of the gradient instead "
         "(see docs/supported-python.md)")
-_HINTS = {"Try": _TRY, "TryStar": _TRY}
+_DICT_COMP = ("srcdiff builds a dict comprehension's entries when it builds the gradient, so it needs "
+              "items it can list then: a string, a tuple of names (here or at module level), range of a "
+              "number, enumerate/zip of those, or a parameter tree's items; otherwise build the dict "
+              "with literal keys ({'a': x[0], 'b': x[1]}) (see docs/supported-python.md)")
+_HINTS = {"Try": _TRY, "TryStar": _TRY, "DictComp": _DICT_COMP}
 
 
 def parameter_names(args: ast.arguments) -> list[str]:

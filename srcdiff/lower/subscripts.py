@@ -49,6 +49,16 @@ def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
     x = lower.expr(node.value)
     comps = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     inputs, kinds, parts = [x], [], []
+    held = _held_tuple(lower, node.slice)
+    if held is not None:  # idx = (rows, cols); x[idx]: NumPy reads x[rows, cols], one item per axis
+        for item in held:
+            if isinstance(item, Const):
+                kinds.append(("int", 0))
+            else:
+                inputs.append(item)
+                kinds.append(("op", 1))
+            parts.append(operand_ast(item))
+        return inputs, kinds, parts
     for comp in comps:
         if isinstance(comp, ast.Slice):
             bounds = []
@@ -84,6 +94,23 @@ def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
                 kinds.append(("op", 1))
             parts.append(operand_ast(operand))
     return inputs, kinds, parts
+
+
+def _held_tuple(lower: ExpressionLowerer, index: ast.expr) -> tuple | None:
+    """The items of a tuple built in the function and used whole as an index (``x[idx]``,
+    ``idx = (rows, cols)``): NumPy indexes one axis per item, where a list index would be one
+    array.  An item that is not an integer or an array (a slice, None) is refused."""
+    if not isinstance(index, ast.Name) or index.id not in lower.state.env:
+        return None
+    operand = lower.expr(index)
+    items = lower.state.tuple_items.get(operand.name) if isinstance(operand, Var) else None
+    if items is None:
+        return None
+    if not all(isinstance(i, Var) and not lower.state.is_list(i) or isinstance(i, Const) and type(i.value) is int
+               for i in items):
+        raise lower.state.error(index, f"a tuple index held in a name ({index.id}) with items other than integers "
+                                "and arrays is not supported", f"write the index out: x[{index.id}[0], {index.id}[1]]")
+    return items
 
 
 def subscript(lower: ExpressionLowerer, x: Operand, index: Operand, target=None) -> Operand:

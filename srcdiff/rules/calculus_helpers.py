@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bin_helpers import BIN_HELPERS
+
 
 def _along(a, axis, index):
     """``a[..., index, ...]`` with `index` on `axis` (a slice or an int)."""
@@ -217,7 +219,8 @@ def nan_order_weights(x, q, axis=None):
     return weights.reshape(x.shape) if axis is None else np.moveaxis(weights, -1, axis)
 
 
-HELPERS = {f.__name__: f for f in (order_weights, nan_order_weights,
-                                   gradient_adjoint, cumprod_adjoint, cumprod_tangent, cumprod_curvature,
-                                   interp_adjoint, interp_slope, interp_slope_adjoint, take_adjoint,
-                                   take_along_axis_adjoint)}
+HELPERS = {**{f.__name__: f for f in (order_weights, nan_order_weights,
+                                      gradient_adjoint, cumprod_adjoint, cumprod_tangent, cumprod_curvature,
+                                      interp_adjoint, interp_slope, interp_slope_adjoint, take_adjoint,
+                                      take_along_axis_adjoint)},
+           **BIN_HELPERS}  # np.histogram's and np.unique's (rules/bin_helpers.py)

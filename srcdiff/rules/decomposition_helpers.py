@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SrcDiffError
+from .lu_helpers import LU_HELPERS
 
 
 def _mT(m):
@@ -345,8 +346,9 @@ def cofactor_derivative(x, h):
     return out.astype(np.result_type(x, h, np.float32), copy=False)
 
 
-DECOMPOSITION_HELPERS = {f.__name__: f for f in (cofactor, cofactor_derivative,
+DECOMPOSITION_HELPERS = {**{f.__name__: f for f in (cofactor, cofactor_derivative,
     eigh_adjoint, eigh_tangent, eigvalsh_adjoint, eigvalsh_tangent, svd_adjoint, svd_tangent,
     singular_values_adjoint, singular_values_tangent, qr_adjoint, qr_tangent, matrix_norm_adjoint,
     matrix_norm_tangent, pinv_adjoint, pinv_tangent, lstsq_adjoint_x, lstsq_adjoint_y, lstsq_tangent,
-    sqrtm_adjoint, sqrtm_tangent)}
+    sqrtm_adjoint, sqrtm_tangent)},
+    **LU_HELPERS}  # scipy.linalg.lu, lu_factor, lu_solve (rules/lu_helpers.py)

@@ -203,6 +203,10 @@ RULES += [
 #: The helpers whose index operand may be a list (a tuple index, as srcdiff reads one back).
 TAKE_INDEX_LISTS = frozenset({runtime.index_add, runtime.index_read})
 
+#: Library functions (by rule name: SciPy's load lazily) whose operand is a pair the program builds:
+#: ``scipy.linalg.lu_solve((lu, piv), b)``; its rule's adjoint for it is a pair too.
+TAKE_LIST_NAMES = frozenset({"scipy.linalg.lu_solve"})
+
 #: The helpers that take lists (the adjoints of lists, and tuple indices).
 TAKE_LISTS = TAKE_INDEX_LISTS | {lists.zeros_list, lists.list_add, lists.lists_add, lists.rows_adjoint,
                                  lists.list_repeat, lists.list_total, lists.list_drop, lists.list_grow,

@@ -259,12 +259,20 @@ def _interp_templates(static, operand_shapes):
     if any(static[k] is not None for k in ("left", "right", "period")):
         raise SrcDiffError("numpy.interp with left, right or period has no adjoint rule",
                            hint="leave them out (the ends then hold fp[0] and fp[-1])")
-    return {"x": "g * interp_slope(x, xp, fp)", "fp": "interp_adjoint(g, x, xp, np.size(fp))"}
+    return {"x": "g * interp_slope(x, xp, fp)", "fp": "interp_adjoint(g, x, xp, np.size(fp))", "xp": KNOTS}
 
 
 def _interp_tangents(static, operand_shapes):
     _interp_templates(static, operand_shapes)
-    return {"x": "x_dot * interp_slope(x, xp, fp)", "fp": "np.interp(x, xp, fp_dot)"}
+    return {"x": "x_dot * interp_slope(x, xp, fp)", "fp": "np.interp(x, xp, fp_dot)",
+            "xp": "-interp_slope(x, xp, fp) * np.interp(x, xp, xp_dot)"}
+
+
+#: The adjoint in the knots xp.  Between xp[i] and xp[i + 1] (t the fraction of the way, s the slope) the
+#: value's derivatives in them are -s (1 - t) and -s t: the slope's adjoint sent back as fp's is, negated
+#: (moving every knot with x leaves the value, so they add up to minus the derivative in x).  Outside the
+#: knots the slope is 0, as the value is a constant there.
+KNOTS = "-interp_adjoint(g * interp_slope(x, xp, fp), x, xp, np.size(xp))"
 
 
 # ---- sort and partition: each value's adjoint goes back to the element it came from ----
@@ -342,12 +350,22 @@ RULES = [
          note="p a 1-D array of coefficients", sympy="numpy.polyval"),
     rule(np.interp, ("x", "xp", "fp"), _interp_templates, static={"left": None, "right": None, "period": None},
          fresh=True, shape=lambda static, x, xp, fp: x, tangents=_interp_tangents,
-         note="gradient to fp, and to x (the slope of its segment, the right one at a knot; 0 outside xp)"),
-    rule(helpers.interp_adjoint, ("y", "x", "xp", "n"), {"y": "np.interp(x, xp, g)"}, fresh=True,
-         array_result=True, shape=lambda static, *operands: ONE_DIM, tangents={"y": "interp_adjoint(y_dot, x, xp, n)"}),
+         note="gradient to fp, to x (the slope of its segment, the right one at a knot; 0 outside xp) and to "
+              "the knots xp (the right segment's at a knot)"),
+    # (in x: its weights move by -x_dot and x_dot over the segment's length; in the knots xp, as a gradient in them
+    # needs them again: t moves by -np.interp(x, xp, xp_dot) / (xp[i + 1] -
+    # xp[i]), so its weights by that times -y and y; the slope s by -s times the knots' own slope)
+    rule(helpers.interp_adjoint, ("y", "x", "xp", "n"),
+         {"y": "np.interp(x, xp, g)", "xp": "-interp_adjoint(y * interp_slope(x, xp, g), x, xp, np.size(xp))",
+          "x": "y * interp_slope(x, xp, g)"},
+         fresh=True, array_result=True, shape=lambda static, *operands: ONE_DIM,
+         tangents={"y": "interp_adjoint(y_dot, x, xp, n)", "x": "interp_slope_adjoint(y * x_dot, x, xp, n)",
+                   "xp": "interp_slope_adjoint(-y * np.interp(x, xp, xp_dot), x, xp, n)"}),
     rule(helpers.interp_slope, ("x", "xp", "fp"),
-         {"x": "np.zeros(np.shape(x))", "fp": "interp_slope_adjoint(g, x, xp, np.size(fp))"}, fresh=True,
-         shape=lambda static, x, xp, fp: x, tangents={"x": "0.0 * x_dot", "fp": "interp_slope(x, xp, fp_dot)"},
+         {"x": "np.zeros(np.shape(x))", "fp": "interp_slope_adjoint(g, x, xp, np.size(fp))",
+          "xp": "-interp_slope_adjoint(g * ans, x, xp, np.size(xp))"}, fresh=True,
+         shape=lambda static, x, xp, fp: x, tangents={"x": "0.0 * x_dot", "fp": "interp_slope(x, xp, fp_dot)",
+                                                      "xp": "-ans * interp_slope(x, xp, xp_dot)"},
          note="np.interp's slope: constant in x between the knots, linear in fp"),
     # ---- reading by index, as the adjoints above write (and user code may) ----
     rule(np.take, ("x", "indices"), {"x": "take_adjoint(g, x, indices, axis)"}, static={"axis": None},

@@ -60,9 +60,12 @@ def _clip_selects(static, operand_shapes):
     return selects
 
 
-def _clip_shares(has_lo: bool, has_hi: bool, share) -> dict:
+def _clip_shares(has_lo: bool, has_hi: bool, share, frozen) -> dict:
     """clip as minimum(maximum(x, a_min), a_max), each tie halving: `share(condition, value,
-    x, y)` spells a halved share (plain or derivable)."""
+    x, y)` spells a halved share (plain or derivable), `frozen(condition, value)` a share that
+    is 0 where the condition holds: x's where the bounds are equal (clip is then the constant
+    a_max whatever x: a parameter held fixed by equal bounds has the derivative 0, at the
+    bound too)."""
     out = {"x": "g"}
     if has_hi:
         out["x"] = share("x == a_max", "g", "x", "a_max")
@@ -70,6 +73,8 @@ def _clip_shares(has_lo: bool, has_hi: bool, share) -> dict:
         out["x"] = share("x == a_min", out["x"], "x", "a_min")
         out["a_min"] = share("x == a_min", share("a_min == a_max", "g", "a_min", "a_max") if has_hi else "g",
                              "x", "a_min")
+    if has_lo and has_hi:
+        out["x"] = frozen("a_min == a_max", out["x"])
     if has_hi:
         held = "np.maximum(x, a_min)" if has_lo else "x"
         out["a_max"] = share(f"{held} == a_max", "g", held, "a_max")
@@ -79,12 +84,14 @@ def _clip_shares(has_lo: bool, has_hi: bool, share) -> dict:
 def _clip_templates(static, operand_shapes):
     scalar = _scalar(operand_shapes)
     has_lo, has_hi = not operand_shapes["a_min"].none, not operand_shapes["a_max"].none
-    return _clip_shares(has_lo, has_hi, lambda c, v, x, y: halved(c, f"({v})" if scalar else v, scalar))
+    return _clip_shares(has_lo, has_hi, lambda c, v, x, y: halved(c, f"({v})" if scalar else v, scalar),
+                        lambda c, v: f"0.0 if {c} else ({v})" if scalar else f"np.where({c}, 0.0, {v})")
 
 
 def _clip_derivable(static, operand_shapes):
     has_lo, has_hi = not operand_shapes["a_min"].none, not operand_shapes["a_max"].none
-    return _clip_shares(has_lo, has_hi, lambda c, v, x, y: f"tie({c}, {v}, {x}, {y})")
+    return _clip_shares(has_lo, has_hi, lambda c, v, x, y: f"tie({c}, {v}, {x}, {y})",
+                        lambda c, v: f"np.where({c}, 0.0, {v})")
 
 
 def _clip_shape(static, *operands):
@@ -156,8 +163,9 @@ RULES = [
     rule(np.clip, ("x", "a_min", "a_max"), _clip_templates, elementwise=True, shape=_clip_shape, selects=_clip_selects,
          derivable=_clip_derivable, defaults={"a_min": None, "a_max": None}, fresh=True, sympy=FORMS + "clip",
          note="clip is minimum(maximum(x, a_min), a_max): at a bound (x == a_min or x == a_max) x and the "
-              "bound share the gradient half and half, as maximum and minimum do; where a_min > a_max the "
-              "result is a_max, as in NumPy"),
+              "bound share the gradient half and half, as maximum and minimum do; where a_min == a_max x gets "
+              "none (the result is that constant whatever x); where a_min > a_max the result is a_max, as in "
+              "NumPy"),
     rule(np.where, ("condition", "x", "y"), {"x": "np.where(condition, g, 0.0)", "y": "np.where(condition, 0.0, g)"},
          elementwise=True, fresh=True, array_result=True,
          selects={"x": ("condition", True), "y": ("condition", False)},

@@ -122,10 +122,52 @@ def _fft_part_templates(static, operand_shapes):
     return {"x": "fft_part(g, 'fft', part, axis)"}  # the parts of fft are symmetric
 
 
+#: Why the Fourier transforms' rules have no sympy counterpart.
+FFT_NUMERIC = "a fast Fourier transform: checked against central differences only"
+
+
+def _irfft_templates(static, operand_shapes):
+    return {"x": "irfft_adjoint(g, np.shape(x)[axis], n, axis, norm)"}
+
+
+def _irfft_adjoint_templates(static, operand_shapes):
+    if static["part"] == "imag":
+        return {"a": "irfft_imag(g, n, axis, norm)"}
+    return {"a": "np.fft.irfft(g, n=n, axis=axis, norm=norm)"}
+
+
+#: ``np.fft.hfft(a, n, norm)`` of a real a is ``np.fft.irfft(a, n)`` with the other direction's scale
+SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _hfft_templates(static, operand_shapes):
+    return {"x": f"irfft_adjoint(g, np.shape(x)[axis], n, axis, {SWAPPED[static['norm']]!r})"}
+
+
+def _resized(static, x, *rest):
+    """x's number of axes, none of their lengths known (the one the transform runs along changes)."""
+    return shapes.Shape((shapes.UNKNOWN_DIM,) * x.ndim) if x.known and x.ndim else shapes.UNKNOWN
+
+
 def _fft_rules():
     from . import fft_helpers
     why = "sympy's transform is the complex one; srcdiff's parts are checked against central differences"
-    return [rule(fft_helpers.fft_part, ("x",), _fft_part_templates, static={"kind": "fft", "part": "real", "axis": -1},
+    return [rule(np.fft.irfft, ("x", "n"), _irfft_templates, static={"axis": -1, "norm": None}, defaults={"n": None},
+                 fresh=True, array_result=True, tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
+                 note="of a real spectrum x (n: zero padding or cutting; it may be computed), its real linear map"),
+            rule(np.fft.hfft, ("x", "n"), _hfft_templates, static={"axis": -1, "norm": None}, defaults={"n": None},
+                 fresh=True, array_result=True, tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
+                 note="of a real x: np.fft.irfft(x, n) with the other direction's scale"),
+            rule(fft_helpers.irfft_imag, ("x", "n"),
+                 {"x": "irfft_adjoint(g, np.shape(x)[axis], n, axis, norm, 'imag')"},
+                 static={"axis": -1, "norm": None}, defaults={"n": None}, fresh=True, array_result=True,
+                 tangents=LINEAR, shape=_resized, not_symbolic=FFT_NUMERIC,
+                 note="np.fft.irfft of a complex spectrum's imaginary parts (lower/fft_parts.py)"),
+            rule(fft_helpers.irfft_adjoint, ("a", "m", "n"), _irfft_adjoint_templates,
+                 static={"axis": -1, "norm": None, "part": "real"}, fresh=True, array_result=True,
+                 tangents={"a": "irfft_adjoint(a_dot, m, n, axis, norm, part)"}, shape=_resized,
+                 not_symbolic=FFT_NUMERIC),
+            rule(fft_helpers.fft_part, ("x",), _fft_part_templates, static={"kind": "fft", "part": "real", "axis": -1},
                  fresh=True, array_result=True, tangents=LINEAR, not_symbolic=why,
                  note="np.fft.fft(x).real / .imag, np.abs(np.fft.rfft(x)) and the like of a real x"),
             rule(fft_helpers.rfft_part_adjoint, ("a", "n"), {"a": "fft_part(g, 'rfft', part, axis)"},

@@ -77,17 +77,32 @@ def _check_cov(static, operand_shapes):
         raise SrcDiffError(f"numpy.cov/corrcoef with {', '.join(unsupported)} has no adjoint rule",
                            hint="stack the variables into one array: np.cov(np.stack([x, y]))")
     x = operand_shapes["x"]
-    if not x.known and static["rowvar"]:  # (np.stack of a list): NumPy's own rows, 1-D or 2-D alike
-        return _ROWS, _deviations(_ROWS), None
-    if not x.known or x.ndim not in (1, 2):
-        raise SrcDiffError("numpy.cov/corrcoef of an operand that is not known to be 1-D or 2-D has no adjoint rule"
-                           + (" with rowvar=False" if not x.known else ""))
+    if not x.known:  # (np.stack of a list): NumPy's own rows, 1-D or 2-D alike
+        rows = _ROWS if static["rowvar"] else _columns("x")
+        return rows, _deviations(rows), None
+    if x.ndim not in (1, 2):
+        raise SrcDiffError("numpy.cov/corrcoef of an operand that is not 1-D or 2-D has no adjoint rule")
     rows = "x" if static["rowvar"] or x.ndim == 1 else "x.T"
     return rows, _deviations(rows), x.ndim
 
 
 #: the variables as rows, whatever x's number of axes, as NumPy makes them with rowvar=True
 _ROWS = "np.atleast_2d(x)"
+
+
+def _columns(x: str) -> str:
+    """The variables as rows with rowvar=False, as NumPy 2 makes them whatever x's number of axes:
+    ``np.atleast_2d(x)`` (r rows of c values) transposed, unless x is 1-D (then it is one variable).
+    Written as a reshape of the transpose to (c, r), or (1, c) for a 1-D x, so no axis depends on the
+    run (a gradient of it differentiates again)."""
+    x2 = f"np.atleast_2d({x})"
+    variables = f"(np.shape({x2})[1] - (np.shape({x2})[1] - 1) * (np.ndim({x}) == 1))"
+    return f"np.reshape({x2}.T, ({variables}, -1))"
+
+
+def _dot_rows(rows: str) -> str:
+    """`rows` (an expression of x) read with x's tangent."""
+    return _columns("x_dot") if rows == _columns("x") else rows.replace("x", "x_dot")
 
 
 def _deviations(rows: str) -> str:
@@ -104,6 +119,8 @@ def _back(rows: str, x_bar: str) -> str:
     """x's adjoint from the adjoint of its rows' form (`rows` is x, x.T or _ROWS)."""
     if rows == _ROWS:
         return f"np.reshape({x_bar}, np.shape(x))"
+    if rows == _columns("x"):  # the transpose's shape, transposed back
+        return f"np.reshape(np.reshape({x_bar}, np.shape(np.atleast_2d(x).T)).T, np.shape(x))"
     return x_bar if rows == "x" else f"({x_bar}).T"
 
 
@@ -122,7 +139,7 @@ def _cov_tangents(static, operand_shapes):
         return {}
     rows, dev, ndim = _check_cov(static, operand_shapes)
     k = f"(np.shape({rows})[-1] - {_ddof(static)})"
-    dev_dot = _deviations(rows.replace("x", "x_dot"))
+    dev_dot = _deviations(_dot_rows(rows))
     if ndim == 1:
         return {"x": f"2.0 * np.sum({dev_dot} * {dev}) / {k}"}
     return {"x": f"np.reshape(({dev_dot} @ {dev}.T + {dev} @ {dev_dot}.T) / {k}, np.shape(ans))"}
@@ -152,7 +169,7 @@ def _corrcoef_tangents(static, operand_shapes):
     rows, dev, ndim, m, a = _corrcoef_parts(static, operand_shapes)
     if ndim == 1:
         return {"x": "0.0 * np.sum(x_dot)"}
-    dev_dot = _deviations(rows.replace("x", "x_dot"))
+    dev_dot = _deviations(_dot_rows(rows))
     R = f"np.reshape(ans, ({m}, {m}))"
     c_dot = f"({dev_dot} @ {dev}.T + {dev} @ {dev_dot}.T)"
     q = f"(np.sum({dev_dot} * {dev}, axis=1) * {a} * {a})"  # half of diag(C_dot) / diag(C)

@@ -386,9 +386,9 @@ HELPERS = {
         cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a, cholesky_adjoint_l, cholesky_adjoint_dot,
         solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add, index_read, split_adjoint, refused,
         real_part, stack_rows, stop_gradient)},
-    **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py)
+    **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py), SciPy's LU (rules/lu_helpers.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
-    **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (rules/calculus_helpers.py)
+    **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (calculus_helpers.py), np.histogram, np.unique
     **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)
     **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)
     **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)

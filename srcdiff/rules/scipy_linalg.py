@@ -1,6 +1,6 @@
 """SciPy's linear algebra (``scipy.linalg``): the functions that are thin wrappers of LAPACK
 with NumPy counterparts (``svd``, ``inv``, ``det``, ``pinv``), ``solve_triangular`` and
-``sqrtm``.
+``sqrtm``, ``expm`` and the LU factorisations (``lu``, ``lu_factor``, ``lu_solve``: rules/lu_helpers.py).
 
 This module imports SciPy: the rule table loads it only once a program has imported SciPy
 itself (`rules.builtin.LAZY_SECTIONS`).  Templates name SciPy's linear algebra as
@@ -10,7 +10,7 @@ itself (`rules.builtin.LAZY_SECTIONS`).  Templates name SciPy's linear algebra a
 import scipy.linalg as sl
 
 from ..errors import SrcDiffError
-from . import table
+from . import lu_helpers, table
 from .numpy_decompositions import PINV_FORMS, SVD_FORMS
 
 SOLVE_STATIC = {"trans": 0, "lower": False, "unit_diagonal": False, "overwrite_b": False, "check_finite": True}
@@ -63,7 +63,105 @@ def _inverse_t() -> str:
     return "np.swapaxes(ans, -1, -2)"
 
 
+def _frechet(a: str, e: str) -> str:
+    """The Fréchet derivative of expm at `a` in the direction `e`: the top right block of
+    ``expm([[a, e], [0, a]])`` (Mathias' block-triangular identity), in primitives that have
+    rules, so a gradient of a gradient differentiates it again."""
+    top = f"np.concatenate([{a}, {e}], axis=-1)"
+    bottom = f"np.concatenate([np.zeros(np.shape({a})), {a}], axis=-1)"
+    n = f"np.shape({a})[-1]"
+    return f"scipy_linalg.expm(np.concatenate([{top}, {bottom}], axis=-2))[..., :{n}, {n}:]"
+
+
+#: expm's adjoint is its Fréchet derivative at the transpose, in the direction of the adjoint
+EXPM = {"x": _frechet("np.swapaxes(x, -1, -2)", "g")}
+
+def _square(name: str):
+    def check(static, operand_shapes):
+        x = operand_shapes.get("x")
+        if x is not None and x.known and x.ndim != 2:
+            raise SrcDiffError(f"scipy.linalg.{name} of a stack of matrices has no adjoint rule",
+                               hint="factor one square matrix at a time")
+        if static.get("permute_l") or static.get("p_indices"):
+            raise SrcDiffError(f"scipy.linalg.{name} with permute_l or p_indices has no adjoint rule",
+                               hint="take P, L, U (the default) and multiply P @ L yourself")
+        if static.get("trans", 0) not in (0, "N"):
+            raise SrcDiffError(f"scipy.linalg.{name} with trans={static['trans']!r} has no adjoint rule",
+                               hint="solve with the transposed factorisation: lu_factor(A.T)")
+    return check
+
+
+def _checked(name: str, templates: dict):
+    check = _square(name)
+
+    def made(static, operand_shapes):
+        check(static, operand_shapes)
+        return templates
+    return made
+
+
+# ---- the LU factorisations' adjoints in primitives that have rules, for a gradient differentiated again ----
+
+def _lu_factors(lu: str) -> tuple[str, str]:
+    """L (unit lower) and U of the packed factorisation `lu`."""
+    return f"(np.tril({lu}, -1) + np.eye(np.shape({lu})[-1]))", f"np.triu({lu})"
+
+
+def _lu_through(L: str, U: str, L_bar: str, U_bar: str) -> str:
+    """``L^-T (tril(L^T L_bar, -1) + triu(U_bar U^T)) U^-T`` (rules/lu_helpers.py)."""
+    inner = f"(np.tril({L}.T @ {L_bar}, -1) + np.triu({U_bar} @ {U}.T))"
+    left = f"scipy_linalg.solve_triangular({L}, {inner}, trans=1, lower=True, unit_diagonal=True)"
+    return f"scipy_linalg.solve_triangular({U}, ({left}).T, trans=0, lower=False).T"
+
+
+def _lu_derivable(static, operand_shapes):
+    _square("lu")(static, operand_shapes)
+    L_bar, U_bar = "(g[1] + np.zeros(np.shape(ans[1])))", "(g[2] + np.zeros(np.shape(ans[2])))"
+    return {"x": f"ans[0] @ {_lu_through('ans[1]', 'ans[2]', L_bar, U_bar)}"}
+
+
+def _lu_factor_derivable(static, operand_shapes):
+    _square("lu_factor")(static, operand_shapes)
+    L, U = _lu_factors("ans[0]")
+    G = "(g[0] + np.zeros(np.shape(ans[0])))"
+    return {"x": f"({_lu_through(L, U, f'np.tril({G}, -1)', f'np.triu({G})')})[np.argsort(lu_rows(ans[1]))]"}
+
+
+def _lu_solve_derivable(static, operand_shapes):
+    _square("lu_solve")(static, operand_shapes)
+    L, U = _lu_factors("factors[0]")
+    rows = "lu_rows(factors[1])"
+    # b's adjoint A^-T g: U^T L^T P^T z = g
+    w = f"scipy_linalg.solve_triangular({U}, g, trans=1, lower=False)"
+    z = f"scipy_linalg.solve_triangular({L}, {w}, trans=1, lower=True, unit_diagonal=True)[np.argsort({rows})]"
+    n = "np.shape(factors[0])[-1]"
+    A_bar = f"(-np.reshape({z}, ({n}, -1)) @ np.reshape(ans, ({n}, -1)).T)"
+    B = f"{A_bar}[{rows}]"
+    return {"b": z, "factors": f"(np.tril({B} @ {U}.T, -1) + np.triu({L}.T @ {B}), np.zeros(np.shape(factors[1])))"}
+
+
+LU_STATIC = {"permute_l": False, "overwrite_a": False, "check_finite": True, "p_indices": False}
+LU_NOTE = "a square matrix; the row swaps carry no gradient (piecewise constant)"
+
 RULES = [
+    rule(sl.lu, ("x",), _checked("lu", {"x": "lu_adjoint(g, ans)"}), static=LU_STATIC, fresh=True,
+         tuple_result=True, tangents=_checked("lu", {"x": "lu_tangent(x_dot, ans)"}), derivable=_lu_derivable,
+         note=LU_NOTE),
+    rule(sl.lu_factor, ("x",), _checked("lu_factor", {"x": "lu_factor_adjoint(g, ans)"}),
+         static={"overwrite_a": False, "check_finite": True}, fresh=True, tuple_result=True,
+         tangents=_checked("lu_factor", {"x": "lu_factor_tangent(x_dot, ans)"}), derivable=_lu_factor_derivable,
+         note=LU_NOTE),
+    rule(sl.lu_solve, ("factors", "b"),
+         _checked("lu_solve", {"factors": "lu_solve_adjoint(g, factors, ans)",
+                               "b": "scipy_linalg.lu_solve(factors, g, trans=1)"}),
+         static={"trans": 0, "overwrite_b": False, "check_finite": True}, fresh=True, array_result=True,
+         tangents=_checked("lu_solve", {"factors": "lu_solve_tangent(factors_dot, factors, ans)",
+                                        "b": "scipy_linalg.lu_solve(factors, b_dot)"}),
+         derivable=_lu_solve_derivable, note="of lu_factor's pair (lu, piv); trans=0"),
+    table.nograd(lu_helpers.lu_rows, ("piv",), not_symbolic="the row order of LAPACK's swaps: whole numbers"),
+    rule(sl.expm, ("x",), EXPM, fresh=True, array_result=True, shape=lambda static, x: x,
+         tangents={"x": _frechet("x", "x_dot")},
+         note="the Fréchet derivative, from the exponential of a block-triangular matrix of twice the size"),
     rule(sl.solve_triangular, ("x", "y"), _solve_triangular_templates, static=SOLVE_STATIC, fresh=True,
          array_result=True, tangents=_solve_triangular_tangents,
          note="reads the `lower` triangle of x (its diagonal taken as ones with unit_diagonal)"),

@@ -24,6 +24,15 @@ S = "scipy_special."
 LOG_SQRT_2PI = "0.9189385332046727"
 
 
+#: z where it is positive, 0 elsewhere (a Weibull law has no mass below its location: there its cdf is
+#: a constant 0, so its derivatives are 0, never NaN of a negative number's power)
+_WZ = "np.maximum(z, 0.0)"
+
+
+#: the Weibull law's hazard c z ** (c - 1), 0 below its location (where a c < 1 would make it 0 ** -0.3)
+_HAZARD = f"np.where(z > 0.0, c * {_WZ} ** (c - 1.0), 0.0)"
+
+
 def _z(text: str) -> str:
     return text.replace("z", Z)
 
@@ -33,10 +42,14 @@ NOT_SYMBOLIC = "a SciPy distribution, checked against central differences only"
 
 
 def family(name: str, params: tuple[str, ...], dlog: str, logf: str, shape_dlog: dict[str, str] | None = None,
-           methods=("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"), sympy: dict | None = None):
+           methods=("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"), sympy: dict | None = None,
+           shape_dcdf: dict[str, str] | None = None, exact: dict[str, dict[str, str]] | None = None):
     """The rules of ``scipy.stats.<name>`` with shape `params`: `dlog` is l'(z), `logf` is
     l(z), `shape_dlog` the derivative of l(z) in each shape parameter (templates over z and
-    the shapes)."""
+    the shapes), `shape_dcdf` that of the standard cdf where it has a closed form (then the
+    cdf family has a gradient to the shapes too), and `exact` a method's templates written
+    out where the general form loses precision (``weibull_min.logsf`` is ``-z ** c``: no
+    ``exp(-ans)`` that overflows)."""
     dist = getattr(st, name)
     dlog, logf = f"({_z(dlog)})", f"({_z(logf)})"
     shape_dlog = {p: f"({_z(t)})" for p, t in (shape_dlog or {}).items()}
@@ -44,19 +57,28 @@ def family(name: str, params: tuple[str, ...], dlog: str, logf: str, shape_dlog:
     log_density = {"x": f"g * {dlog} / scale", "loc": f"-g * {dlog} / scale",
                    "scale": f"-g * ({dlog} * {Z} + 1.0) / scale",
                    **{p: f"g * {t}" for p, t in shape_dlog.items()}}
-    f = f"np.exp({logf})"
-    cdf = {"x": f"g * {f} / scale", "loc": f"-g * {f} / scale", "scale": f"-g * {f} * {Z} / scale"}
+    def by_density(f):  # the cdf's derivatives in x, loc and scale, the density spelled f
+        return {"x": f"g * {f} / scale", "loc": f"-g * {f} / scale", "scale": f"-g * {f} * {Z} / scale"}
+
+    shapes_cdf = {p: f"g * ({_z(t)})" for p, t in (shape_dcdf or {}).items()}
+    cdf = {**by_density(f"np.exp({logf})"), **shapes_cdf}
+    # the log of a tail probability: density / probability as one exponential, exp(log f - ans),
+    # which stays finite far in the tail where both underflow (norm.logcdf(-40): f / cdf is 0 / 0)
+    log_tail = by_density(f"np.exp({logf} - ans)")
     templates = {
         "logpdf": log_density,
         "pdf": {p: t.replace("g * ", "g * ans * ", 1) for p, t in log_density.items()},
         "cdf": cdf,
-        "logcdf": {p: f"{t} * np.exp(-ans)" for p, t in cdf.items()},
+        "logcdf": {**log_tail, **{p: f"{t} * np.exp(-ans)" for p, t in shapes_cdf.items()}},
         "sf": {p: "-" + t for p, t in cdf.items()},
-        "logsf": {p: f"-{t} * np.exp(-ans)" for p, t in cdf.items()},
+        "logsf": {**{p: "-" + t for p, t in log_tail.items()},
+                  **{p: f"-{t} * np.exp(-ans)" for p, t in shapes_cdf.items()}},
     }
+    for method, written in (exact or {}).items():
+        templates[method] = {**templates[method], **{p: _z(t) for p, t in written.items()}}
     made = []
     for method in methods:
-        note = "" if method in ("logpdf", "pdf") or not params else \
+        note = "" if method in ("logpdf", "pdf") or not params or shape_dcdf else \
             f"no gradient to the shape {', '.join(params)} (no closed form)"
         made.append(rule(getattr(dist, method), all_params, templates[method], name=f"scipy.stats.{name}.{method}",
                          defaults={"loc": 0.0, "scale": 1.0}, elementwise=True, fresh=True, note=note,
@@ -164,7 +186,7 @@ RULES = [
     *family("norm", (), dlog="-z", logf=f"-0.5 * z * z - {LOG_SQRT_2PI}"),
     *family("laplace", (), dlog="-np.sign(z)", logf="-np.abs(z) - 0.6931471805599453"),
     *family("cauchy", (), dlog="-2.0 * z / (1.0 + z * z)", logf="-np.log(np.pi * (1.0 + z * z))"),
-    *family("logistic", (), dlog="-np.tanh(0.5 * z)", logf="-z - 2.0 * np.log1p(np.exp(-z))"),
+    *family("logistic", (), dlog="-np.tanh(0.5 * z)", logf="-z - 2.0 * np.logaddexp(0.0, -z)"),  # no overflow
     *family("expon", (), dlog="-1.0 + 0.0 * z", logf="-z + np.log(z >= 0.0)"),
     *family("t", ("df",), dlog="-(df + 1.0) * z / (df + z * z)",
             logf=f"{S}gammaln(0.5 * (df + 1.0)) - {S}gammaln(0.5 * df) - 0.5 * np.log(df * np.pi) "
@@ -184,6 +206,13 @@ RULES = [
     *family("lognorm", ("s",), dlog="-(1.0 + np.log(z) / (s * s)) / z",
             logf=f"-np.log(s * z) - {LOG_SQRT_2PI} - 0.5 * np.log(z) ** 2 / (s * s)",
             shape_dlog={"s": "(-1.0 / s + np.log(z) ** 2 / (s * s * s))"}),
+    # the Weibull law's standard cdf 1 - exp(-z ** c) has a closed form in c too; z <= 0 has no mass
+    *family("weibull_min", ("c",), dlog=f"(c - 1.0) / z - c * {_WZ} ** (c - 1.0)",
+            logf=f"np.log(c) + (c - 1.0) * np.log(np.where(z > 0.0, z, 1.0)) - {_WZ} ** c + np.log(z > 0.0)",
+            shape_dlog={"c": f"(1.0 / c + np.log(z) - {S}xlogy({_WZ} ** c, {_WZ}))"},
+            shape_dcdf={"c": f"np.exp(-{_WZ} ** c) * {S}xlogy({_WZ} ** c, {_WZ})"},
+            exact={"logsf": {"x": f"-g * {_HAZARD} / scale", "loc": f"g * {_HAZARD} / scale",
+                             "scale": f"g * c * {_WZ} ** c / scale", "c": f"-g * {S}xlogy({_WZ} ** c, {_WZ})"}}),
     *discrete("poisson", ("mu",), {"mu": "(k - loc) / mu - 1.0"}),
     *poisson_cumulative(),
     *discrete("binom", ("n", "p"), {"p": "(k - loc) / p - (n - k + loc) / (1.0 - p)"}),

@@ -62,3 +62,13 @@ def test_a_nan_on_one_side_only_is_named():
     assert "NaN in 1 places" in difference(got, want, (want,))
     assert difference(want, want.copy(), (want,)) == ""
     assert difference(np.array([np.nan]), np.array([np.nan]), (want,)) == ""
+
+
+def test_a_gradient_that_is_zero_accepts_numbas_rounding():
+    """Python's gradient exactly 0, numba's a rounding away (another order of summing): agreed;
+    a real difference from 0 is still refused."""
+    from srcdiff.backend.numba.first_call import difference
+
+    zero = np.zeros(3)
+    assert difference(np.array([8.9e-16, 0.0, -2e-16]), zero, (zero,)) == ""
+    assert "differ" in difference(np.array([1e-6, 0.0, 0.0]), zero, (zero,))

@@ -33,12 +33,14 @@ from rules.spec_kinds import (
     well_conditioned,
 )
 from srcdiff.rules import (
+    bin_helpers,
     calculus_helpers,
     decomposition_helpers,
     fft_helpers,
     guard_helpers,
     join_helpers,
     list_helpers,
+    lu_helpers,
     runtime,
     scan_helpers,
     write_helpers,
@@ -525,6 +527,8 @@ SPECS += [
       x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.guard_helpers.measure_nan_dot", "measure_nan_dot(np.greater(c, 100.0), x, x, True) + x",
       x=((3,), REAL), c=((3,), REAL)),
+    # positions: np.ix_'s mesh, read through (its rule: no gradient, so a loop may make it)
+    S("numpy.ix_", "x[np.ix_(np.array([0, 2]), np.array([1, 0]))] * y", x=((3, 2), REAL), y=((2, 2), REAL)),
 ]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
@@ -545,6 +549,38 @@ COFACTOR_HELPERS = {"cofactor": decomposition_helpers.cofactor,
 
 SEED = 20261130
 
+SPECS += [  # (rules15) np.fft.irfft, np.interp in its knots, np.histogram's weights, np.unique, expm, weibull_min
+    S("numpy.fft.irfft", "np.fft.irfft(x, n=10)", x=((4,), REAL)),
+    S("numpy.fft.irfft", "np.fft.irfft(x)", x=((5,), REAL)),
+    S("numpy.fft.irfft", "np.fft.irfft(x, n=6, axis=0, norm='ortho')", x=((5, 2), REAL)),
+    S("srcdiff.rules.fft_helpers.irfft_adjoint", "irfft_adjoint(x, 4, 10)", x=((10,), REAL)),
+    S("numpy.interp", "np.interp(y, np.cumsum(x), c)", x=((4,), POS), y=((5,), sampler(0.6, 4.0)), c=((4,), REAL)),
+    S("srcdiff.rules.calculus_helpers.interp_adjoint", "interp_adjoint(y, c, np.cumsum(x), 4)", x=((4,), POS),
+      y=((5,), REAL), c=((5,), sampler(0.6, 4.0))),
+    S("srcdiff.rules.calculus_helpers.interp_slope", "interp_slope(c, np.cumsum(x), y)", x=((4,), POS),
+      y=((4,), REAL), c=((5,), sampler(0.6, 4.0))),
+    S("numpy.histogram", "np.histogram(c, bins=np.linspace(-2.0, 2.0, 5), weights=x)[0]", x=((8,), REAL),
+      c=((8,), REAL)),
+    S("srcdiff.rules.bin_helpers.histogram_weights_adjoint",
+      "histogram_weights_adjoint(x, c, np.linspace(-2.0, 2.0, 5))", x=((4,), REAL), c=((8,), REAL)),
+    S("numpy.unique", "np.unique(x)", x=((6,), REAL)),
+    S("srcdiff.rules.bin_helpers.unique_adjoint", "unique_adjoint(y, x)", y=((5,), REAL), x=((5,), REAL)),
+    S("srcdiff.rules.bin_helpers.unique_gather", "unique_gather(y, x)", y=((5,), REAL), x=((5,), REAL)),
+    S("scipy.linalg.expm", "sl.expm(0.5 * x)", x=((3, 3), REAL)),
+    *[S(f"scipy.stats.weibull_min.{m}", f"stats.weibull_min.{m}(x, c, 0.0, s)", x=((3,), POS),
+        c=(None, sampler(0.8, 2.5)), s=(None, POS)) for m in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")],
+    S("numpy.fft.hfft", "np.fft.hfft(x, 7)", x=((4,), REAL)),
+    S("scipy.linalg.lu", "sl.lu(x)[1] + 2.0 * sl.lu(x)[2]", x=((3, 3), REAL)),  # (pivots: a normal matrix)
+    S("scipy.linalg.lu_factor", "sl.lu_factor(x)[0]", x=((3, 3), REAL)),
+    S("scipy.linalg.lu_solve", "sl.lu_solve(sl.lu_factor(x), y)", x=((3, 3), well_conditioned), y=((3, 2), REAL)),
+    S("srcdiff.rules.lu_helpers.lu_rows", "x * lu_rows(sl.lu_factor(c)[1])", x=((3,), REAL), c=((3, 3), REAL)),
+    S("numpy.cov", "np.cov(np.column_stack([x, y]), rowvar=False)", x=((5, 2), REAL), y=((5,), REAL)),
+    S("srcdiff.rules.fft_helpers.irfft_imag", "irfft_imag(x, 8)", x=((5,), REAL)),
+    S("srcdiff.rules.fft_helpers.irfft_imag", "irfft_imag(x, 5, 0, 'ortho')", x=((3, 2), REAL)),
+    S("srcdiff.rules.fft_helpers.irfft_adjoint", "irfft_adjoint(x, 4, 7, -1, None, 'imag')", x=((7,), REAL)),
+]
+BIN_HELPERS = {**bin_helpers.BIN_HELPERS, "lu_rows": lu_helpers.lu_rows}
+
 HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "from scipy import signal, stats",
           "import scipy.linalg as sl",
           f"from srcdiff.rules.runtime import {', '.join(HELPERS)}",
@@ -555,7 +591,9 @@ HEADER = ["import math", "import numpy as np", "import scipy.special as sc", "fr
           f"from srcdiff.rules.decomposition_helpers import {', '.join(COFACTOR_HELPERS)}",
           f"from srcdiff.rules.scan_helpers import {', '.join(scan_helpers.SCAN_HELPERS)}",
           f"from srcdiff.rules.write_helpers import {', '.join(write_helpers.WRITE_HELPERS)}",
-          f"from srcdiff.rules.fft_helpers import {', '.join(fft_helpers.FFT_HELPERS)}", ""]
+          f"from srcdiff.rules.fft_helpers import {', '.join(fft_helpers.FFT_HELPERS)}",
+          f"from srcdiff.rules.bin_helpers import {', '.join(bin_helpers.BIN_HELPERS)}",
+          "from srcdiff.rules.lu_helpers import lu_rows", ""]
 
 
 def spec_module(folder, weighted: bool = True, **options):
@@ -581,7 +619,7 @@ def draw_inputs(spec, index):
     from scipy import signal, stats
     names = {"np": np, "math": math, "sc": sc, "signal": signal, "stats": stats, "sl": sl,
              **HELPERS, **LIST_HELPERS, **CALC_HELPERS, **JOIN_HELPERS, **GUARD_HELPERS, **SCAN_HELPERS,
-             **COFACTOR_HELPERS}
+             **COFACTOR_HELPERS, **BIN_HELPERS}
     out = eval(spec.expr, names, dict(values))
     weight = rng.normal(size=np.shape(out)) if np.ndim(out) else 1.0 + rng.uniform()
     return list(values.values()), weight

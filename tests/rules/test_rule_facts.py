@@ -111,6 +111,7 @@ CALLS.update({  # order statistics take one number q (rules/order_statistics.py)
     "numpy.nanquantile": lambda x, y: np.nanquantile(x, 0.3),
     "numpy.nanmedian": lambda x, y: np.nanmedian(x),
 })
+CALLS["numpy.ix_"] = lambda x, y: np.ix_(x[0].astype(int) % 2, y[0].astype(int) % 2)  # index vectors
 CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py, numpy_joins.py)
     "numpy.roll": lambda x, y: np.roll(x, 1),
     "numpy.rot90": lambda x, y: np.rot90(x),
@@ -151,6 +152,17 @@ CALLS.update({  # whole parts of one number and the running extrema's helpers (r
         "srcdiff.rules.write_helpers.diagonal_range"].func(np.atleast_2d(x)),
     "srcdiff.rules.scan_helpers.extremum_scan_tangent": lambda x, y: RULES[
         "srcdiff.rules.scan_helpers.extremum_scan_tangent"].func(y, x, 0, "min"),
+})
+
+CALLS.update({  # weights by bin, the distinct values and a real inverse transform's adjoint (rules15)
+    "numpy.histogram": lambda x, y: np.histogram(x, bins=3, weights=y),
+    "numpy.fft.irfft": lambda x, y: np.fft.irfft(x), "srcdiff.rules.fft_helpers.irfft_imag": lambda x, y: RULES[
+        "srcdiff.rules.fft_helpers.irfft_imag"].func(x), "numpy.fft.hfft": lambda x, y: np.fft.hfft(x, 6),
+    "srcdiff.rules.bin_helpers.histogram_weights_adjoint": lambda x, y: RULES[
+        "srcdiff.rules.bin_helpers.histogram_weights_adjoint"].func(np.ones(3), x, 3),
+    "srcdiff.rules.bin_helpers.unique_adjoint": lambda x, y: RULES[
+        "srcdiff.rules.bin_helpers.unique_adjoint"].func(np.ones(np.size(np.unique(x))), x),
+    "srcdiff.rules.fft_helpers.irfft_adjoint": lambda x, y: RULES["srcdiff.rules.fft_helpers.irfft_adjoint"].func(x, 3),
 })
 
 #: The arguments of a `math` function for one number n (within its domain).
@@ -263,7 +275,7 @@ def test_constructors_and_copies_make_new_arrays_a_program_may_write_into():
 
 
 def test_tuple_results():
-    splits = ["numpy.array_split", "numpy.dsplit", "numpy.frexp", "numpy.hsplit"]
+    splits = ["numpy.array_split", "numpy.dsplit", "numpy.frexp", "numpy.histogram", "numpy.hsplit"]
     assert names(lambda r: r.tuple_result) == splits + ["numpy.linalg.eig", "numpy.linalg.eigh", "numpy.linalg.lstsq",
                                                         "numpy.linalg.qr", "numpy.linalg.slogdet", "numpy.linalg.svd",
                                                         "numpy.modf", "numpy.split", "numpy.vsplit",

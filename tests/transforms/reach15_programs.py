@@ -19,6 +19,7 @@ from . import redteam_wave12_idioms as idioms12
 from . import redteam_wave12_numpy as numpy12
 from . import redteam_wave13_library as library13
 from . import redteam_wave13_points as points13
+from . import redteam_wave15_everyday as everyday15
 
 
 def _v(r, n=4):
@@ -89,6 +90,8 @@ ITEM_WRITES = [
     ("list_written_at_a_loop_index", s.list_written_at_a_loop_index, lambda r: (_v(r, 3),), 0),
     ("list_written_from_the_end", s.list_written_from_the_end, lambda r: (_v(r, 3),), 0),
     ("comprehension_list_written", s.comprehension_list_written, lambda r: (_v(r, 3),), 0),
+    ("w15_bspline_fit", everyday15.bspline_fit,
+     lambda r: (r.normal(size=5), [0.1, 0.3, 0.55, 0.8], [0.0, 1.0, 0.5, -0.2]), 0),
 ]
 
 DICTS = [

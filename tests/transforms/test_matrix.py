@@ -67,6 +67,17 @@ KNOWN = [
      "docs/guarantees.md"),
     ("hessian", "WRONG", "redteam:w14_clip_touching_bound", "NaN: the second derivative of np.clip at its bound "
      "(x ** 2 touching 0 at x = 0) is NaN at the tie; docs/guarantees.md"),
+    # the red team's fifteenth wave (test_redteam_wave15_findings.py, test_redteam_wave15_open.py)
+    ("*", "WRONG", "redteam:w15_naive_sigmoid_tail", "NaN: 1 / (1 + np.exp(-x)) at x = -800, where exp overflows "
+     "(truth 0); test_redteam_wave15_open.py"),
+    ("*", "WRONG", "redteam:w15_xlogx_zero_entries", "NaN: xlogy(p ** 2, p ** 2) at p = 0, a zero factor meeting "
+     "log's infinite slope (truth 0); docs/guarantees.md, 'Not covered'"),
+    ("hessian", "WRONG", "redteam:w15_relu_difference_zero", "NaN: the second derivative of kinks that cancel "
+     "(max(x, 0) - max(-x, 0) = x, Hessian 0) is NaN where the tie holds; docs/guarantees.md"),
+    ("hessian", "WRONG", "redteam:w15_min_max_sum_tie", "NaN: the second derivative at a tie of maximum and "
+     "minimum (max + min = x + y, Hessian 0) is NaN wherever the tie holds; docs/guarantees.md"),
+    ("hessian", "WRONG", "redteam:w15_median_absolute_deviation", "NaN: the second derivative of abs at a kink "
+     "that holds identically (|x_m - median(x)| of the median element) is NaN; docs/guarantees.md"),
     # the numba column (-m slow runs it): no crash class left (every red team program and the
     # trace / full_like programs of its suite sample measured; an error numba's code raises is
     # raised again by the Python gradient, or refused at the line)

@@ -194,8 +194,14 @@ def test_cho_factor_and_cho_solve_are_differentiated():
                                rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.parametrize("f", [lu_factor_sum, scipy_logm_trace, scipy_eigh_values],
-                         ids=lambda f: f.__name__)
+def test_lu_factor_is_differentiated_since():
+    """scipy.linalg.lu_factor has a rule now (rules15: the row swaps carry no gradient)."""
+    K = np.eye(3) + 0.1 * np.arange(9.0).reshape(3, 3)
+    np.testing.assert_allclose(srcdiff.grad(lu_factor_sum)(K), central_difference(lu_factor_sum, (K,), 0),
+                               rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("f", [scipy_logm_trace, scipy_eigh_values], ids=lambda f: f.__name__)
 def test_a_refusal_inside_a_library_function_names_the_users_call(f):
     K = np.eye(3) + 0.1 * np.arange(9.0).reshape(3, 3)
     args = (K,)

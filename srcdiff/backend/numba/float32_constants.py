@@ -6,7 +6,8 @@ float64, so a loop carrying float32 arrays (``p = p - 0.5 * dt * np.sin(q)``) ma
 variable float32 before the loop and float64 in it, and numba refuses ("Cannot unify
 array(float32, 1d, C) and array(float64, 1d, C)").
 
-On that refusal (`retried`) each float constant that is an operand of arithmetic is written
+On that refusal (`retried`) each float constant that is an operand of arithmetic (or a branch
+of ``np.where``, beside a value: the adjoint's ``np.where(not t2, 0.0, g * t2)``) is written
 ``np.float32(c)`` where float32 holds `c` exactly (``0.5``, ``2.0``, ``-1.0``): beside a
 float32 value that is NumPy's computation; beside a float64 one numba widens it back to the
 same float64, so no value changes.  A constant float32 cannot hold (``0.1``) is left: there
@@ -68,13 +69,24 @@ def retried(built, refusal: str):
                             FLOATING: (__name__, FLOATING)})
 
 
+def _operands(node: ast.AST) -> tuple:
+    """(operand, the other operand) pairs of arithmetic, or of a ``np.where``'s two branches (the
+    adjoint's ``np.where(not t2, 0.0, g * t2)``: numba's where of 0.0 and a float32 array is
+    float64, NumPy's float32)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        return (node.left, node.right), (node.right, node.left)
+    if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords and (
+            isinstance(node.func, ast.Attribute) and node.func.attr == "where" and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "np" or isinstance(node.func, ast.Name) and node.func.id == "where_of"):
+        return (node.args[1], node.args[2]), (node.args[2], node.args[1])
+    return ()
+
+
 def _constants(module: ast.Module):
-    """The float constants (a negated one whole) that are operands of arithmetic with a value
-    that is not constant, and that float32 holds exactly."""
+    """The float constants (a negated one whole) that are operands of arithmetic (or branches of
+    a ``np.where``) with a value that is not constant, and that float32 holds exactly."""
     for node in ast.walk(module):
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC)):
-            continue
-        for operand, other in ((node.left, node.right), (node.right, node.left)):
+        for operand, other in _operands(node):
             value = _float(operand)
             if value is not None and _float(other) is None and float(np.float32(value)) == value \
                     and operand.lineno == operand.end_lineno:

@@ -323,6 +323,11 @@ def _float_array(x, copy):
     """``np.array(x, dtype=float)`` / ``np.asarray(x, dtype=float)`` of an array or a number."""
     if _is_number(x):
         return lambda x, copy: np.float64(x)
+    if isinstance(x, types.BaseTuple) and len(x) and all(_is_number(t) for t in x.types):
+        # a tuple of numbers (a cached function's value, numba/cached_calls.py), item by item: its
+        # items may be typed each by its value
+        items = ", ".join(f"float(x[{k}])" for k in range(len(x)))
+        return made(f"def impl(x, copy):\n    return np.array([{items}])\n")
     if not _is_array(x):
         return None
     same = isinstance(x.dtype, types.Float) and x.dtype.bitwidth == 64

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ...errors import SrcDiffError
 from .. import listing
-from . import folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes
+from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -105,6 +105,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     if isinstance(key, tuple) and len(names) == len(key) and not parts[0].tree.args.vararg:
         folding.fold(parts[0].tree, dict(zip(names, key)), made.function.__globals__)
     for part in parts:
+        cached_calls.fold(part.tree, part.variant.function)  # a cached function's value at constants
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)
         for helper in stats_calls.spell(part.tree, part.variant.function):
@@ -128,7 +129,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     module = ast.Module([*order], type_ignores=[])
     source = ast.unparse(ast.fix_missing_locations(module))
     return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports,
-                       cached=not cycles)
+                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env))
 
 
 def _parse(source: str, variant) -> ast.FunctionDef:
@@ -164,7 +165,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         if not isinstance(node, ast.Name) or node.id in bound or node.id in callees or node.id in renames \
                 or node.id in values or node.id in chained:
             continue
-        name = node.id
+        name, suffix = node.id, ""
         if name in cells:
             scope = cells[name]
             value = scope.cell_contents
@@ -200,6 +201,10 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             try_probes.spell(part.tree, name)
             imports["probe_decision"] = (helpers["probe_decision"], "probe_decision")
             scope, value = {name: try_probes.register(value)}, None
+        elif callable(value) and _importable(value) is None and value_calls.compiled(value, part.tree, name):
+            # an argument (value_calls.py), named by its code: the module's text, and so its cache, changes with it
+            suffix = f"_{value_calls.digest(value)}"
+            scope, value = {name: value_calls.compiled(value, part.tree, name)}, None
         elif callable(value):
             where = _importable(value)
             if where is None:
@@ -227,7 +232,7 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
             refuse(part.variant, _line_of(part.tree, node), f"the code reads the dict {name} other than at constant "
                    "keys (iterated, indexed by a variable or passed whole), and numba cannot take a Python dict")
         if key not in envs:
-            param = f"{name}_env"
+            param = f"{name}{suffix}_env"
             while param in taken:
                 param += "_"
             taken.add(param)

@@ -17,6 +17,8 @@
   reductions.py);
 * array building calls, tensordot and dtype tests: array_calls.py's rules; numerical
   calculus (``np.gradient``, ``np.diff`` with ``prepend=``, ``np.polyval``...): calculus_calls.py's;
+  ``np.trapezoid``/``np.quantile``/``np.cross`` along given axes and ``np.heaviside``: axis_calls.py's;
+  ``np.linalg.lstsq(a, b, rcond=None)``: least_squares.py's; builtin ``any``/``all``: truth_tests.py's;
 * ``np.random.default_rng(seed)`` made in the function and its draws: NumPy's, through
   numba's object mode (random_calls.py);
 * lists of integer constants used as indexes (``B[[0, 1]] = B[[1, 0]]``) as integer arrays
@@ -35,11 +37,13 @@ import ast
 from . import (
     array_calls,
     averages,
+    axis_calls,
     calculus_calls,
     diagonals,
     exact_sums,
     grids,
     index_writes,
+    least_squares,
     list_joins,
     list_sums,
     log_sums,
@@ -56,6 +60,7 @@ from . import (
     scans,
     shape_tuples,
     stacked,
+    truth_tests,
     tuple_adjoints,
     tuple_parts,
     turns,
@@ -254,7 +259,8 @@ class _Rewriter(ast.NodeTransformer):
             or calculus_calls.spell(node) or stacked.spell(node) or turns.spell(node) or list_joins.spell(node) \
             or pads.spell(node) or log_sums.spell(node) or list_sums.spell(node) or averages.spell(node) \
             or grids.spell(node) or scans.spell(node) or partitions.spell(node) or exact_sums.spell(node) \
-            or object_calls.spell(node)
+            or object_calls.spell(node) or axis_calls.spell(node) or least_squares.spell(node) \
+            or truth_tests.spell(node)
         if spelled is not None:
             return self._helper(*spelled)
         return node

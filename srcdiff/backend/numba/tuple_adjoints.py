@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 
 #: the helpers that take a tuple result's adjoint first, with the number of parts
-PARTS = {"eigh_adjoint": 2, "svd_adjoint": 3, "qr_adjoint": 2}
+PARTS = {"eigh_adjoint": 2, "svd_adjoint": 3, "qr_adjoint": 2, "lstsq_adjoint_x": 4, "lstsq_adjoint_y": 4}
 
 
 def split(func: ast.FunctionDef) -> None:
@@ -54,7 +54,8 @@ def _candidates(func: ast.FunctionDef) -> dict[str, int]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in PARTS \
                 and node.args and isinstance(node.args[0], ast.Name):
             passed.setdefault(node.args[0].id, []).append(PARTS[node.func.id])
-    found = {n: counts[0] for n, counts in passed.items() if made.get(n) == 1 and len(counts) == 1}
+    # (lstsq's adjoint goes to two helpers when both its operands are differentiated)
+    found = {n: counts[0] for n, counts in passed.items() if made.get(n) == 1 and len(set(counts)) == 1}
     for name, count in list(found.items()):
         if not _only_parts(func, name, count):
             del found[name]
@@ -63,7 +64,7 @@ def _candidates(func: ast.FunctionDef) -> dict[str, int]:
 
 def _only_parts(func: ast.FunctionDef, name: str, count: int) -> bool:
     """Whether `name` is read and written only at constant positions below `count`, made
-    once, passed once, and deleted."""
+    once, passed to the helpers, and deleted."""
     allowed = set()
     for node in ast.walk(func):
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
