@@ -331,3 +331,30 @@ def intenum_from_a_config(w, x, cfg):
     mode = Mode(cfg["mode"])
     v = np.tanh(x * w)
     return np.sum(v) if mode == Mode.SUM else np.mean(v)
+
+
+# ---- 5e. a list of objects passed as data (not differentiated) ---------------------------------------------
+
+
+class Dense:
+    def __init__(self, W, b):
+        self.W, self.b = W, b
+
+    def __call__(self, x):
+        return np.tanh(self.W @ x + self.b)
+
+
+def list_of_layer_objects(x, layers):
+    for layer in layers:
+        x = layer(x)
+    return np.sum(x ** 2)
+
+
+def _forward(layers, x):
+    for layer in layers:
+        x = layer(x)
+    return x
+
+
+def tuple_of_layers_to_a_helper(x, layers):
+    return np.sum(_forward(layers, x) * x)

@@ -30,6 +30,11 @@ def _fit(r):
     return ({"w": r.normal(size=3), "b": 0.1}, r.normal(size=(6, 3)), r.normal(size=6))
 
 
+def _layers15(r):
+    layer = everyday15.Layer
+    return (_v(r, 3), [layer(0.5 * r.normal(size=(3, 3)), _v(r, 3)), layer(0.5 * r.normal(size=(2, 3)), _v(r, 2))])
+
+
 def _linear(r):
     return (r.normal(size=3), r.normal(size=(5, 3)))
 
@@ -135,6 +140,12 @@ OBJECTS = [
      lambda r: ({"A": r.normal(size=(3, 3)), "b": _v(r, 3)}, _v(r, 3)), 0),
     ("classmethod_of_a_tree", o.classmethod_of_a_tree,
      lambda r: ({"A": r.normal(size=(3, 3)), "b": _v(r, 3)}, _v(r, 3)), 0),
+    ("w15_callable_layer_list", everyday15.callable_layer_list, _layers15, 0),
+    ("list_of_layer_objects", o.list_of_layer_objects,
+     lambda r: (_v(r, 3), [o.Dense(0.5 * r.normal(size=(3, 3)), _v(r, 3)) for _ in range(3)]), 0),
+    ("tuple_of_layers_to_a_helper", o.tuple_of_layers_to_a_helper,
+     lambda r: (_v(r, 3), (o.Dense(0.5 * r.normal(size=(3, 3)), _v(r, 3)), o.Dense(r.normal(size=(3, 3)),
+                                                                                    _v(r, 3)))), 0),
 ]
 
 ENUMS = [
