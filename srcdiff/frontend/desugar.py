@@ -54,6 +54,7 @@ from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .effect_helpers import has_effect_calls, inline_effect_helpers
+from .function_argument_calls import has_function_arguments, rewrite_function_arguments
 from .generator_pipelines import has_pipelines, rewrite_pipelines
 from .generators import check_generator_calls
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
@@ -78,12 +79,13 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     names = FreeNames(tree, func)
     if not any(found(tree) for found in _FOUND) and not has_factory_calls(tree, names) \
-            and not has_pipelines(tree, names):
+            and not has_pipelines(tree, names) and not has_function_arguments(tree, names):
         return tree
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
     rewrite_factory_calls(tree, names)  # ``clip = make_clip(c)``: the closure a nested def (closure_factories.py)
     rewrite_pipelines(tree, names)  # ``shifted(scaled(x, 0.5), 0.1)``: the outer generator written out
+    rewrite_function_arguments(tree, names)  # ``_euler(lambda y: -k * y, y0, h)``: the helper written out
     drop_memo_caches(tree)
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)

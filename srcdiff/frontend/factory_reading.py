@@ -42,19 +42,25 @@ def factory(func) -> Factory | None:
     return _FACTORIES[code]
 
 
-def _read(func) -> Factory | None:
+def source_def(func) -> ast.FunctionDef | None:
+    """The ``def`` of user function `func` as written (not desugared), its lines the file's; None if its
+    source cannot be read."""
     try:
         lines, first = inspect.getsourcelines(func.__code__)
         module = ast.parse(textwrap.dedent("".join(lines)))
     except (OSError, TypeError, SyntaxError):
         return None
     fdef = module.body[0] if module.body else None
-    if not isinstance(fdef, ast.FunctionDef) or fdef.name != func.__code__.co_name or fdef.decorator_list:
-        return None
-    a = fdef.args
-    if a.kwarg or not fdef.body:
+    if not isinstance(fdef, ast.FunctionDef) or fdef.name != func.__code__.co_name:
         return None
     ast.increment_lineno(fdef, first - 1)
+    return fdef
+
+
+def _read(func) -> Factory | None:
+    fdef = source_def(func)
+    if fdef is None or fdef.decorator_list or fdef.args.kwarg or not fdef.body:
+        return None
     *body, last = [s for s in fdef.body if not docstring(s)] or [None]
     if not isinstance(last, ast.Return) or last.value is None:
         return None
@@ -245,4 +251,4 @@ def place(fdef: ast.AST, stmt: ast.AST, func, names, tree: ast.FunctionDef) -> N
 
 
 __all__ = ["Factory", "FactoryRename", "bound_arguments", "constant_expr", "docstring", "factory", "factory_names",
-           "module_name", "place", "same_globals", "scope_names"]
+           "module_name", "place", "same_globals", "scope_names", "source_def"]

@@ -263,3 +263,51 @@ def rolled_by_a_loop_index(x):
     for k in range(1, 4):
         total = total + np.sum(x * np.roll(x, k)) / k
     return total + sum(np.sum(np.roll(x, -j) ** 2 * x) for j in range(2))
+
+
+# ---- 1c. a function made in the function given to a helper of yours -------------------------------------
+
+
+def _euler(f, y, dt, n=3):
+    for _ in range(n):
+        y = y + dt * f(y)
+    return y
+
+
+def _midpoint(f, y, dt):
+    half = y + 0.5 * dt * f(y)
+    return y + dt * f(half)
+
+
+def lambda_given_to_an_integrator(k, y0):
+    return np.sum(_euler(lambda y: -k * y ** 3, y0, 0.1) ** 2)
+
+
+def _rate(y, k):
+    return -k * y ** 3
+
+
+def partial_given_to_an_integrator(k, y0):
+    return np.sum(_midpoint(functools.partial(_rate, k=k), y0, 0.2) ** 2)
+
+
+def nested_def_given_to_a_helper(w, y0):
+    def field(y):
+        return np.tanh(w * y) - 0.1 * y
+    return np.sum(_euler(field, y0, 0.05, n=4))
+
+
+def closure_given_to_a_helper(x, c=1.5):
+    clip = _make_scaler(c)
+    return np.sum(_midpoint(clip, x, 0.3) * x)
+
+
+def _fold(combine, xs, start):
+    acc = start
+    for v in xs:
+        acc = combine(acc, v)
+    return acc
+
+
+def two_argument_lambda_given_to_a_helper(x):
+    return _fold(lambda a, b: a * 0.5 + np.sin(b), x, 0.0)

@@ -55,6 +55,16 @@ CLOSURES = [
     ("closure_inside_a_helper", c.closure_inside_a_helper, lambda r: (_v(r),), 0),
 ]
 
+FUNCTIONS_GIVEN = [
+    ("w15_lambda_as_argument", everyday15.lambda_rhs, lambda r: (0.7, np.array([0.8, -0.4])), 0),
+    ("w15_partial_made_in_the_function", everyday15.partial_rhs, lambda r: (0.7, np.array([0.8, -0.4])), 0),
+    ("lambda_given_to_an_integrator", c.lambda_given_to_an_integrator, lambda r: (0.7, _v(r, 3)), 1),
+    ("partial_given_to_an_integrator", c.partial_given_to_an_integrator, lambda r: (0.6, _v(r, 3)), 0),
+    ("nested_def_given_to_a_helper", c.nested_def_given_to_a_helper, lambda r: (_v(r, 3), _v(r, 3)), 0),
+    ("closure_given_to_a_helper", c.closure_given_to_a_helper, lambda r: (_v(r, 3),), 0),
+    ("two_argument_lambda_given_to_a_helper", c.two_argument_lambda_given_to_a_helper, lambda r: (_v(r),), 0),
+]
+
 DECORATORS = [
     ("w13_clamping_decorator", library13.decorated_clamped_loss, lambda r: (np.array([0.3, -2.0, 1.0, 2.5]),), 0),
     ("clamped_loss_scaled", c.clamped_loss, lambda r: (np.array([0.3, -2.0, 1.0]), 2.0), 0),
@@ -185,9 +195,9 @@ ROWS = [
     ("rows_of_an_argument_written", it.rows_of_an_argument_written, lambda r: (r.normal(size=(3, 2)),), 0),
 ]
 
-CLASSES = {"closure_factory": CLOSURES, "decorator": DECORATORS, "lru_cache": CACHED, "keyed_tuples": KEYED_TUPLES,
-           "list_item_writes": ITEM_WRITES, "dict_in_a_loop": DICTS, "tree_to_a_function": TREES_TO_FUNCTIONS,
-           "objects_built_inside": OBJECTS, "enums": ENUMS, "groupby": GROUPED, "generator_pipelines": PIPELINES,
-           "list_of_rows": ROWS}
+CLASSES = {"closure_factory": CLOSURES, "function_given_to_a_helper": FUNCTIONS_GIVEN, "decorator": DECORATORS,
+           "lru_cache": CACHED, "keyed_tuples": KEYED_TUPLES, "list_item_writes": ITEM_WRITES, "dict_in_a_loop": DICTS,
+           "tree_to_a_function": TREES_TO_FUNCTIONS, "objects_built_inside": OBJECTS, "enums": ENUMS,
+           "groupby": GROUPED, "generator_pipelines": PIPELINES, "list_of_rows": ROWS}
 
 PROGRAMS = [row for rows in CLASSES.values() for row in rows]

@@ -181,6 +181,16 @@ def nested_def_redefined_after_a_call_in_a_loop(x):
     return total
 
 
+def _first_above(f, a, b):
+    if f(a) > 0:
+        return a  # (a `return` before the last: the helper is not written out)
+    return b
+
+
+def lambda_to_a_helper_returning_early(x):
+    return _first_above(lambda v: v - 1.0, x[0], x[1]) * x[2]
+
+
 def group_read_twice(x, groups=(0, 0, 1)):
     total = 0.0
     for _, members in itertools.groupby(range(3), key=lambda i: groups[i]):
@@ -210,6 +220,7 @@ REFUSED = [
     (sorted_by_a_tuple_key, (X3,), ""),
     (loop_over_functions_with_a_break, (X3,), "unrolled"),
     (group_read_twice, (X3,), "read other than once whole"),
+    (lambda_to_a_helper_returning_early, (X3,), "Lambda"),
     (factory_rebound_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
     (nested_def_redefined_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
 ]
