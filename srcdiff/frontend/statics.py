@@ -7,6 +7,7 @@ and the cache key holds them with their types (`static_key`), so ``axis=1`` and
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 
@@ -79,7 +80,11 @@ def static_ok(value) -> bool:
 
 def is_static_function(value) -> bool:
     """A function passed as an argument and called (``def f(x, act=np.tanh): act(x)``): the
-    gradient is specialised on it, compared by identity, as a function named in the code is."""
+    gradient is specialised on it, compared by identity, as a function named in the code is; also a
+    ``functools.partial`` of one given constants (``loss_fn=partial(_huber, delta=0.5)``)."""
+    if isinstance(value, functools.partial):
+        return is_static_function(value.func) and all(depends_static_ok(v) and not isinstance(v, tuple)
+                                                       for v in (*value.args, *value.keywords.values()))
     return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc))
 
 

@@ -9,6 +9,7 @@ another user function.  Anything else is refused.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 
 import numpy as np
@@ -61,6 +62,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     chosen = func is MISSING and static_parameter(state, callee) is not None  # def f(x, act=np.tanh): act(x)
     if chosen:
         func = _parameter_function(state, callee)
+        if isinstance(func, functools.partial):  # loss_fn=partial(_huber, delta=0.5): _huber(r, delta=0.5)
+            node, func = partial_applied(node, func), func.func
     # (getattr(np, name)(x), ACTS[Act.TANH](x), and f(x) in a loop over a tuple of functions too)
     if chosen or func is not MISSING and (isinstance(callee, (ast.Call, ast.Subscript))
                                           or isinstance(callee, ast.Name) and callee.id in state.env):
@@ -99,6 +102,16 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         return library_calls.constant_call(lower, node, func, no_rule(lower, node, func, ast.unparse(callee)),
                                            target)
     return lower_rule_call(lower, node, func, rule, callee, target)
+
+
+def partial_applied(node: ast.Call, partial: functools.partial) -> ast.Call:
+    """``f(r)`` of a parameter holding ``functools.partial(g, *a, **k)`` of constants: ``g(*a, r, **k)``
+    (a static argument: frontend/statics.py takes a partial only of constants)."""
+    args = [ast.copy_location(ast.Constant(a), node) for a in partial.args] + list(node.args)
+    given = {k.arg for k in node.keywords}
+    keywords = [ast.keyword(k, ast.copy_location(ast.Constant(v), node)) for k, v in partial.keywords.items()
+                if k not in given] + list(node.keywords)
+    return ast.copy_location(ast.Call(node.func, args, keywords), node)
 
 
 def _parameter_function(state, callee: ast.Name):

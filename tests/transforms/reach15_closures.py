@@ -311,3 +311,20 @@ def _fold(combine, xs, start):
 
 def two_argument_lambda_given_to_a_helper(x):
     return _fold(lambda a, b: a * 0.5 + np.sin(b), x, 0.0)
+
+
+def _huber(r, delta):
+    a = np.abs(r)
+    return np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
+
+
+def partial_as_a_default(w, X, y, loss_fn=functools.partial(_huber, delta=0.5)):  # noqa: B008  as users write it
+    return np.sum(loss_fn(X @ w - y))
+
+
+def _scaled_power(scale, v, p=2):
+    return scale * np.sum(np.abs(v) ** p)
+
+
+def partial_of_a_leading_argument(w, penalty=functools.partial(_scaled_power, 0.1, p=3)):  # noqa: B008
+    return np.sum(np.tanh(w) ** 2) + penalty(w)

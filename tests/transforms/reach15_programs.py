@@ -63,6 +63,9 @@ FUNCTIONS_GIVEN = [
     ("nested_def_given_to_a_helper", c.nested_def_given_to_a_helper, lambda r: (_v(r, 3), _v(r, 3)), 0),
     ("closure_given_to_a_helper", c.closure_given_to_a_helper, lambda r: (_v(r, 3),), 0),
     ("two_argument_lambda_given_to_a_helper", c.two_argument_lambda_given_to_a_helper, lambda r: (_v(r),), 0),
+    ("w15_partial_default_argument", everyday15.partial_loss, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
+    ("partial_as_a_default", c.partial_as_a_default, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
+    ("partial_of_a_leading_argument", c.partial_of_a_leading_argument, lambda r: (_v(r),), 0),
 ]
 
 DECORATORS = [

@@ -48,6 +48,9 @@ NUMBA_REFUSED = {
     "cached_weights_in_a_helper": _CALLS_PYTHON,
     "functions_in_a_default_tuple": "a tuple of functions passed to the compiled gradient (numba cannot type it)",
     "functions_of_yours_in_a_default_tuple": "a tuple of functions passed to the compiled gradient",
+    "w15_partial_default_argument": "a partial passed to the compiled gradient (numba cannot type it)",
+    "partial_as_a_default": "a partial passed to the compiled gradient",
+    "partial_of_a_leading_argument": "a partial passed to the compiled gradient",
 }
 
 
