@@ -206,7 +206,7 @@ class LoopItems:
                 children[key] = self.element(node.value, key, where)
         finally:
             self.env = saved
-        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth)
+        return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
     def decided(self, test: ast.expr):
         """The value of a condition of constants (keys, literals): ``k != "b"``, ``k in ("a",)``,

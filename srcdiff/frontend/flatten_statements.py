@@ -173,6 +173,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
 
     def assign(self, targets, value, where) -> list:
         self.pending, self.target_base = [], base_name(targets[0])
+        if len(targets) == 1 and self.setter_written(targets[0], value, where):
+            return []  # m.scale = v of a property: its setter, written out before (local_defs.py)
         again = self.state_assign(targets[0], value, where) if len(targets) == 1 else None
         if again is not None:  # state = helper(x, state): its items' variables again (tuple_state.py)
             return again

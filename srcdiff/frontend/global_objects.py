@@ -144,8 +144,8 @@ class GlobalObjects(BuiltObjects):
         if not user_class(cls) or issubclass(cls, enum.Enum) or func.id in self._objects["<locals>"]:
             return None  # (Act(name) looks a member up: a value with no gradient, lowering's)
         try:
-            if writes_attributes(cls):  # state its methods change: variables, as from computed values
-                raise ValueError(cls)
+            if writes_attributes(cls) or trees.is_namedtuple_class(cls):  # state its methods change, or a
+                raise ValueError(cls)  # namedtuple (rebuilt by _replace): variables, as from computed values
             args = [ast.literal_eval(a) for a in node.args]
             keywords = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
         except ValueError:

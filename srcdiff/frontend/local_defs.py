@@ -130,6 +130,21 @@ class LocalDefs:
             return None
         return self.written_out(fdef, owner, args, [], node)
 
+    def setter_written(self, target, value: ast.expr, where) -> bool:
+        """``m.scale = v`` of a property with a setter, on an object built in the function: the setter's body
+        written out (``self`` the object, its parameter `v`); False for any other assignment."""
+        base = self.entry(target.value) if isinstance(target, ast.Attribute) else None
+        if not (isinstance(base, Node) and base.local and base.struct.kind in ("object", "dataclass")):
+            return False
+        found = inspect.getattr_static(base.struct.cls, target.attr, None)
+        if not (isinstance(found, property) and isinstance(found.fset, types.FunctionType)):
+            return False
+        fdef = self.method_def(found.fset)
+        if fdef is not None:
+            fdef.decorator_list = []  # (``@scale.setter`` made the property: the body is the setter's)
+        return fdef is not None and _plain(fdef, returns=False, defaults=True) \
+            and self.written_out(fdef, base, [value], [], where) is not None
+
     def method_def(self, func) -> ast.FunctionDef | None:
         """A copy of the ``def`` of a method of the caller's module (a free name means the same to both),
         its lines the caller's file's; else None."""

@@ -243,6 +243,29 @@ def classmethod_of_a_tree(params, x):
     return Quadratic.from_params(params)(x)
 
 
+class Tempered:
+    def __init__(self, w):
+        self.w = w
+        self._t = 1.0
+
+    @property
+    def temperature(self):
+        return self._t
+
+    @temperature.setter
+    def temperature(self, value):
+        self._t = 0.5 + value ** 2
+
+    def energy(self, x):
+        return np.sum(np.tanh(self.w * x)) / self.temperature
+
+
+def property_setter_on_an_object_made_here(w, x):
+    m = Tempered(w)
+    m.temperature = np.sum(w ** 2)
+    return m.energy(x) + m.temperature
+
+
 # ---- 5d. enums from a configuration ----------------------------------------------------------------------
 
 
