@@ -19,6 +19,8 @@ from . import redteam_wave12_idioms as idioms12
 from . import redteam_wave12_numpy as numpy12
 from . import redteam_wave13_library as library13
 from . import redteam_wave13_points as points13
+from . import redteam_wave14 as wave14
+from . import redteam_wave14_points as points14
 from . import redteam_wave15_everyday as everyday15
 
 
@@ -121,6 +123,7 @@ DICTS = [
     ("dict_copy_kept_before_the_loop", s.dict_copy_kept_before_the_loop, _fit, 0),
     ("dict_copy_updated_in_a_branch", s.dict_copy_updated_in_a_branch, _fit, 0),
     ("dict_updated_by_update", s.dict_updated_by_update, _fit, 0),
+    ("w14_rmsprop_dict", wave14.rmsprop_dict, _fit, 0),
 ]
 
 TREES_TO_FUNCTIONS = [
@@ -143,6 +146,7 @@ OBJECTS = [
     ("updates_chained", o.updates_chained, lambda r: (30.0,), 0),
     ("optimizer_object", o.optimizer_object, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
     ("accumulator_of_constants", o.accumulator_of_constants, lambda r: (_v(r),), 0),
+    ("w14_namedtuple_replace_loop", points14.namedtuple_replace_loop, lambda r: (2.0,), 0),
     ("w12_layer_class_super", idioms12.inheritance_container,
      lambda r: ([0.5 * r.normal(size=(3, 3))] * 2, _v(r, 3)), 0),
     ("comprehension_of_layers", o.comprehension_of_layers,

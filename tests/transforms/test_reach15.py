@@ -51,6 +51,7 @@ NUMBA_REFUSED = {
     "w15_partial_default_argument": "a partial passed to the compiled gradient (numba cannot type it)",
     "partial_as_a_default": "a partial passed to the compiled gradient",
     "partial_of_a_leading_argument": "a partial passed to the compiled gradient",
+    "w14_rmsprop_dict": "np.zeros_like of a float (a 0-d array) carried by a loop with floats",
 }
 
 
