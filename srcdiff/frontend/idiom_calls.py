@@ -73,7 +73,7 @@ def has_idiom_calls(tree: ast.FunctionDef) -> bool:
         name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
             n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
         if name in ("min", "max", "sorted"):
-            if isinstance(n.func, ast.Name) and any(k.arg == "key" for k in n.keywords):
+            if isinstance(n.func, ast.Name) and any(k.arg in ("key", "reverse") for k in n.keywords):
                 return True
         elif name in _NAMES:
             return True

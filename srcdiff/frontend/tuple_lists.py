@@ -127,7 +127,25 @@ def _use(node: ast.Name, parents: dict, names, helpers):
         if builtin is enumerate and isinstance(parents.get(parent), (ast.For, ast.comprehension)) \
                 and parents[parent].iter is parent:
             return True
+        if builtin is reversed and _in_loop_header(parent, parents):  # zip(zip(S, Y), reversed(pairs))
+            return True
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "zip" \
+            and node in parent.args and not parent.keywords and names.resolve(parent.func) is zip \
+            and _in_loop_header(node, parents):
+        return True  # for (s, y), (rho, a) in zip(zip(S, Y), pairs)
     return False
+
+
+def _in_loop_header(node: ast.expr, parents: dict) -> bool:
+    """Whether `node` is a loop's iterable, or an argument of a ``zip`` (or ``enumerate``) that is one."""
+    while True:
+        parent = parents.get(node)
+        if isinstance(parent, (ast.For, ast.comprehension)):
+            return parent.iter is node
+        if not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+                and parent.func.id in ("zip", "enumerate") and node in parent.args):
+            return False
+        node = parent
 
 
 def _arity(value: ast.expr, names, helpers):
@@ -232,8 +250,15 @@ class _Split(ast.NodeTransformer):
         if len(node.args) == 1 and self._mine(node.args[0]) and isinstance(node.func, ast.Name) \
                 and node.func.id == "len":
             return ast.copy_location(ast.Call(node.func, [self._name(self.fields[0])], []), node)
+        if len(node.args) == 1 and self._mine(node.args[0]) and isinstance(node.func, ast.Name) \
+                and node.func.id == "reversed":  # reversed(out) in a loop's header: each field's, zipped
+            return ast.copy_location(ast.Call(self._name("zip"), [
+                ast.Call(node.func, [self._name(f)], []) for f in self.fields], []), node)
         if len(node.args) == 1 and self._mine(node.args[0]):  # enumerate(out) of a loop
             return ast.copy_location(ast.Call(node.func, [self._zipped(node)], []), node)
+        if isinstance(node.func, ast.Name) and node.func.id == "zip" and any(self._mine(a) for a in node.args):
+            node.args = [self._zipped(a) if self._mine(a) else self.visit(a) for a in node.args]  # zip(S, out)
+            return node
         return self.generic_visit(node)
 
     def _zipped(self, where) -> ast.Call:
@@ -251,6 +276,7 @@ class _Split(ast.NodeTransformer):
                                                              ast.Tuple(whole, ast.Load())), node.body[0]))
         elif rename:
             node.body = [_Items(rename).visit(s) for s in node.body]
+        _spliced(node)
         return node
 
     def visit_comprehension(self, node: ast.comprehension):
@@ -280,7 +306,8 @@ class _Split(ast.NodeTransformer):
             return [getattr(a.value if isinstance(a, ast.Subscript) else a, "id", None) for a in args] == self.fields
         zipped = isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id == "zip" \
             and fields(iterated.args)
-        enumerated = isinstance(iterated, ast.Call) and iterated.args and isinstance(iterated.args[0], ast.Call) \
+        enumerated = isinstance(iterated, ast.Call) and getattr(iterated.func, "id", None) == "enumerate" \
+            and iterated.args and isinstance(iterated.args[0], ast.Call) \
             and getattr(iterated.args[0].func, "id", None) == "zip" and fields(iterated.args[0].args)
         if zipped and isinstance(target, ast.Name):
             return self._per_field(target)
@@ -293,6 +320,22 @@ class _Split(ast.NodeTransformer):
     def _per_field(self, target: ast.Name):
         names = [self.namer.fresh(f"{target.id}_{j}") for j in range(self.arity)]
         return ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store()), {target.id: names}
+
+
+def _spliced(loop: ast.For) -> None:
+    """``for (s, y), (r, a) in zip(zip(S, Y), zip(p_0, p_1))``: ``for s, y, r, a in zip(S, Y, p_0, p_1)``, the
+    same items (lowering loops over a zip of sequences, not of zips)."""
+    it, target = loop.iter, loop.target
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords
+            and isinstance(target, ast.Tuple) and len(target.elts) == len(it.args)):
+        return
+    args, elts = [], []
+    for arg, elt in zip(it.args, target.elts):
+        inner = isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "zip" \
+            and not arg.keywords and isinstance(elt, ast.Tuple) and len(elt.elts) == len(arg.args)
+        args += arg.args if inner else [arg]
+        elts += elt.elts if inner else [elt]
+    it.args, target.elts = args, elts
 
 
 class _Items(ast.NodeTransformer):

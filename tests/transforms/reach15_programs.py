@@ -20,6 +20,7 @@ from . import redteam_wave12_numpy as numpy12
 from . import redteam_wave13_library as library13
 from . import redteam_wave13_points as points13
 from . import redteam_wave14 as wave14
+from . import redteam_wave14_idioms as idioms14
 from . import redteam_wave14_points as points14
 from . import redteam_wave15_everyday as everyday15
 
@@ -101,6 +102,15 @@ KEYED_TUPLES = [
     ("sorted_helper_tuples", s.sorted_helper_tuples, lambda r: (_v(r, 5),), 0),
     ("max_of_tuples_by_key", s.max_of_tuples_by_key, lambda r: (_v(r, 5),), 0),
     ("sorted_by_the_second_field", s.sorted_by_the_second_field, lambda r: (_v(r, 5),), 0),
+    ("w14_lbfgs_two_loop", wave14.lbfgs_two_loop, lambda r: (_v(r, 3), [r.normal(size=3) for _ in range(3)],
+                                                             [r.normal(size=3) for _ in range(3)]), 0),
+    ("pairs_read_in_reverse", s.pairs_read_in_reverse, lambda r: (_v(r), _v(r)), 0),
+    ("w14_sum_with_start", idioms14.sum_with_start, lambda r: ([r.normal(size=3) for _ in range(2)],), 0),
+    ("sum_with_a_start", s.sum_with_a_start, lambda r: (_v(r),), 0),
+    ("w14_sorted_reverse_numbers", idioms14.sorted_reverse_numbers, lambda r: (_v(r, 3),), 0),
+    ("sorted_in_reverse_without_a_key", s.sorted_in_reverse_without_a_key, lambda r: (_v(r, 3),), 0),
+    ("w14_set_of_indices", idioms14.set_of_indices, lambda r: (_v(r, 3),), 0),
+    ("sorted_set_of_indices", s.sorted_set_of_indices, lambda r: (_v(r),), 0),
 ]
 
 ITEM_WRITES = [

@@ -187,3 +187,32 @@ def helper_returning_a_dict(params, X, y, lr=0.1):
         g = _gradients(params, X, y)
         params = {k: v - lr * g[k] for k, v in params.items()}
     return np.mean((X @ params["w"] + params["b"] - y) ** 2)
+
+
+# ---- 3c. a list of tuples read back to front, sums with a start, sorted in reverse ------------------------
+
+
+def pairs_read_in_reverse(x, w):
+    history = []
+    h = 0.0
+    for v, c in zip(x, w):
+        h = np.tanh(c * h + v)
+        history.append((h, c * v))
+    total = 0.0
+    for (a, b), v in zip(reversed(history), x):
+        total = total + a * b * v
+    return total
+
+
+def sum_with_a_start(x):
+    return sum((np.sum(v ** 2) for v in x), 0.5) + sum([np.sin(v) for v in x], start=1.0)
+
+
+def sorted_in_reverse_without_a_key(x):
+    vals = sorted([x[0] ** 2, x[1] + 3.0, x[2] * x[0]], reverse=True)
+    return vals[0] - 0.5 * vals[-1] + sum(v * k for k, v in enumerate(sorted(x, reverse=True)))
+
+
+def sorted_set_of_indices(x):
+    idx = sorted({0, 2, 1} | {3}) + sorted({1, 2} & {2, 3})
+    return sum(x[i] ** 2 for i in idx)
