@@ -63,8 +63,12 @@ _ELEMENTWISE = {abs, np.where, np.clip}
 def has_idiom_calls(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether `tree` calls anything named like the calls rewritten here (``min`` and
     ``max`` only with ``key=``)."""
+    aliases = {s.targets[0].id for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Attribute)}  # N = norm.cdf
     for n in ast.walk(tree):
         if isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Dict):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in aliases:
             return True
         if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.iter, ast.Call) \
                 and (getattr(n.iter.func, "attr", None) in {f.__name__ for f in _ARRAY_MAKERS}
@@ -310,24 +314,38 @@ def _padded(stmt: ast.stmt, names) -> list:
 
 def _named_attributes(tree: ast.FunctionDef, names) -> None:
     """``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``, which lowering reads as
-    the module's function (the gradient specialised on `name`).  Only where `act` is assigned
-    once, at the top of the body, and only called; the names getattr reads are never assigned."""
+    the module's function (the gradient specialised on `name`); ``N = scipy.stats.norm.cdf`` then
+    ``N(d1)``: ``scipy.stats.norm.cdf(d1)``.  Only where `act` is assigned once, at the top of the body,
+    and only called; the names getattr (or the chain) reads are never assigned."""
     stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
     parents = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
     for stmt in list(tree.body):
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                and names.calls(stmt.value, builtins.getattr) and len(stmt.value.args) == 2
-                and not stmt.value.keywords and all(isinstance(a, (ast.Name, ast.Constant)) for a in stmt.value.args)):
+                and (names.calls(stmt.value, builtins.getattr) and len(stmt.value.args) == 2
+                     and not stmt.value.keywords
+                     and all(isinstance(a, (ast.Name, ast.Constant)) for a in stmt.value.args)
+                     or _function_alias(stmt.value, names))):
             continue
         name = stmt.targets[0].id
         reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        read_names = {a.id for a in stmt.value.args if isinstance(a, ast.Name)}
+        read_names = {a.id for a in ast.walk(stmt.value) if isinstance(a, ast.Name)} - {"getattr"}
         if stored.count(name) != 1 or read_names & set(stored) or not reads \
                 or not all(isinstance(parents.get(r), ast.Call) and parents[r].func is r for r in reads):
             continue
         for r in reads:
             parents[r].func = ast.copy_location(copy.deepcopy(stmt.value), r)
         tree.body.remove(stmt)
+
+
+def _function_alias(value: ast.expr, names) -> bool:
+    """``N = scipy.stats.norm.cdf``: a library's function (or a method of a module-level object) named by a
+    chain of the module's names, which the calls then read as written."""
+    if not isinstance(value, ast.Attribute):
+        return False
+    found = names.resolve(value)
+    module = (getattr(found, "__module__", None) or "").split(".")[0]
+    return isinstance(found, np.ufunc) or callable(found) and not isinstance(found, type) \
+        and module in ("numpy", "scipy", "math")
 
 
 #: NumPy functions returning a new array, looped over as its rows or numbers (``for g in np.unique(labels)``)

@@ -5,6 +5,9 @@ import functools
 import math
 
 import numpy as np
+import scipy.special
+import scipy.stats
+from scipy.stats import norm
 
 from . import reach15_factory_module as factories
 from .reach15_factory_module import make_softplus
@@ -328,3 +331,21 @@ def _scaled_power(scale, v, p=2):
 
 def partial_of_a_leading_argument(w, penalty=functools.partial(_scaled_power, 0.1, p=3)):  # noqa: B008
     return np.sum(np.tanh(w) ** 2) + penalty(w)
+
+
+# ---- 1d. a local name for a library's function ------------------------------------------------------------
+
+
+def aliases_of_library_functions(x):
+    sig = scipy.special.expit
+    exp = np.exp
+    phi = norm.pdf
+    return np.sum(sig(x) * exp(-x ** 2)) + sum(phi(v) for v in x)
+
+
+def alias_used_in_a_loop(x):
+    cdf = scipy.stats.norm.cdf
+    total = 0.0
+    for v in x:
+        total = total + cdf(v) * v
+    return total

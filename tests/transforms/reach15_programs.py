@@ -15,6 +15,7 @@ from . import reach15_closures as c
 from . import reach15_iteration as it
 from . import reach15_objects as o
 from . import reach15_sequences as s
+from . import redteam_wave12_finance as finance12
 from . import redteam_wave12_idioms as idioms12
 from . import redteam_wave12_numpy as numpy12
 from . import redteam_wave13_library as library13
@@ -69,6 +70,12 @@ FUNCTIONS_GIVEN = [
     ("w15_partial_default_argument", everyday15.partial_loss, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
     ("partial_as_a_default", c.partial_as_a_default, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
     ("partial_of_a_leading_argument", c.partial_of_a_leading_argument, lambda r: (_v(r),), 0),
+]
+
+ALIASES = [
+    ("w12_library_function_alias", finance12.garman_kohlhagen, lambda r: (np.array([1.05, 1.1, 1.2]),), 0),
+    ("aliases_of_library_functions", c.aliases_of_library_functions, lambda r: (_v(r),), 0),
+    ("alias_used_in_a_loop", c.alias_used_in_a_loop, lambda r: (_v(r),), 0),
 ]
 
 DECORATORS = [
@@ -216,6 +223,7 @@ ROWS = [
 ]
 
 CLASSES = {"closure_factory": CLOSURES, "function_given_to_a_helper": FUNCTIONS_GIVEN, "decorator": DECORATORS,
+           "function_alias": ALIASES,
            "lru_cache": CACHED, "keyed_tuples": KEYED_TUPLES, "list_item_writes": ITEM_WRITES, "dict_in_a_loop": DICTS,
            "tree_to_a_function": TREES_TO_FUNCTIONS, "objects_built_inside": OBJECTS, "enums": ENUMS,
            "groupby": GROUPED, "generator_pipelines": PIPELINES, "list_of_rows": ROWS}

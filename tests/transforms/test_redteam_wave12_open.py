@@ -12,7 +12,6 @@ from numeric import central_difference
 import srcdiff
 
 from . import redteam_wave12 as wave
-from . import redteam_wave12_finance as finance
 from . import redteam_wave12_idioms as idioms
 from . import redteam_wave12_models as models
 from . import redteam_wave12_points as points
@@ -92,8 +91,8 @@ def test_vmap_of_a_gradient_with_a_tape(f, args):
 # ---- 4. reasonable code still refused, each at the user's line (OPEN) -----------------------------------
 # Classes, one program each: an object of a user class built inside the function (a dataclass chosen by a
 # run-time test and matched by ``match``), ``list(array)`` of rows passed to a recursive helper (a list given
-# to a function of yours), a local alias of a library function (N = norm.cdf); scipy.stats.weibull_min and
-# np.cov(rowvar=False) since differentiated (FIXED below).
+# to a function of yours); scipy.stats.weibull_min and np.cov(rowvar=False) since differentiated (FIXED
+# below), and a local alias of a library function (N = norm.cdf, reach15's row w12_library_function_alias).
 # (reach12a/b: list +, islice, operator overloading, partials of bound methods, memo dicts; numba12:
 # numba-only refusals; idioms14: np.piecewise of lambdas, np.vectorize, zip_longest, min with key=, np.ix_
 # assembly, getattr(np, name), match with mapping patterns.  reach15, tests/transforms/test_reach15.py, rows
@@ -106,7 +105,6 @@ REFUSED_CODE = [
     ("list_of_rows", idioms.de_casteljau, (R.normal(size=8),)),
     ("weibull_min", models.weibull_scipy, (np.array([0.3, 0.5]), np.array([0.5, 1.2, 2.0, 3.1, 0.7]),
                                            np.array([1.0, 1, 0, 1, 0]))),
-    ("library_function_alias", finance.garman_kohlhagen, (np.array([1.05, 1.1, 1.2]),)),
     ("cov_rowvar_false", wave.enkf_analysis, (R.normal(size=(6, 2)), 0.7, 0.3 * R.normal(size=6))),
 ]
 
