@@ -1,4 +1,5 @@
-"""An item of a list written by index, ``xs[i] = v``, as the new list it makes (list_joins.py)::
+"""An item of a list written by index, ``xs[i] = v``, as the new list it makes (list_joins.py); an item put
+first, ``xs.insert(0, v)``, as ``xs = [v] + xs``::
 
     rows = [x] * 3                              rows = [x] * 3     (built by append)
     rows[0] = rows[0] * 2.0         ==>         written = rows[0] * 2.0
@@ -66,6 +67,23 @@ def item_written(stmt: ast.stmt, lists: set, names) -> list | None:
     return out
 
 
+def prepended(stmt: ast.stmt, lists: set) -> ast.stmt | None:
+    """``xs.insert(0, v)`` of a list of `lists`: ``xs = [v] + xs`` (list_joins.py builds the new list), else None."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "insert"
+            and isinstance(call.func.value, ast.Name) and call.func.value.id in lists and len(call.args) == 2
+            and not call.keywords and isinstance(call.args[0], ast.Constant) and call.args[0].value == 0
+            and type(call.args[0].value) is int and not isinstance(call.args[1], ast.Starred)):
+        return None
+    name = call.func.value.id
+    joined = ast.BinOp(ast.List([call.args[1]], ast.Load()), ast.Add(), ast.Name(name, ast.Load()))
+    made = ast.Assign([ast.Name(name, ast.Store())], joined)
+    for node in ast.walk(made):
+        if getattr(node, "lineno", None) is None:
+            ast.copy_location(node, stmt)
+    return made
+
+
 def _held(expr: ast.expr, base: str, out: list, names) -> ast.expr:
     """`expr` itself when reading it again gives it again (a name, a number), else a name holding it
     (assigned in `out`)."""
@@ -87,4 +105,4 @@ def _load(name: str) -> ast.Name:
     return ast.Name(name, ast.Load())
 
 
-__all__ = ["has_item_writes", "item_written"]
+__all__ = ["has_item_writes", "item_written", "prepended"]

@@ -37,7 +37,8 @@ import builtins
 import copy
 
 from .depends import MISSING
-from .list_item_writes import item_written
+from .list_conversions import rename_conversions
+from .list_item_writes import item_written, prepended
 from .naming import FreeNames, inner_blocks, own_nodes
 
 _READERS = ("builtins", "numpy", "math")
@@ -75,6 +76,7 @@ def _sides(node) -> list:
 
 def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings of the module's doc."""
+    rename_conversions(tree, names)  # returns = np.array(returns): the array a name of its own
     lists = list_names(tree, names)
     if not lists:
         return
@@ -159,7 +161,7 @@ def _one_name(tree: ast.FunctionDef, name: str, names: FreeNames) -> bool:
         parent = parents.get(node)
         if isinstance(parent, ast.Subscript) and parent.value is node or isinstance(parent, ast.BinOp) \
                 or isinstance(parent, (ast.comprehension, ast.For)) and parent.iter is node \
-                or isinstance(parent, ast.Attribute) and parent.attr in ("append", "reverse") \
+                or isinstance(parent, ast.Attribute) and parent.attr in ("append", "reverse", "insert") \
                 or isinstance(parent, (ast.IfExp, ast.If, ast.While)) and parent.test is node \
                 or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):  # its truth
             continue
@@ -232,6 +234,9 @@ class _Rewriter:
         written = item_written(stmt, self.writable, self.names)  # xs[i] = v: the new list
         if written is not None:
             return written
+        first = prepended(stmt, self.single)  # xs.insert(0, v): xs = [v] + xs
+        if first is not None:
+            return self._statement(first)
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) \
                 and stmt.target.id in self.lists and _is_list(stmt.value, self.lists, self.names):
             before: list = []  # xs += ys extends xs in place: every name of it sees the items

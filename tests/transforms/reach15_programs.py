@@ -23,6 +23,7 @@ from . import redteam_wave13_points as points13
 from . import redteam_wave14 as wave14
 from . import redteam_wave14_idioms as idioms14
 from . import redteam_wave14_points as points14
+from . import redteam_wave15 as wave15
 from . import redteam_wave15_everyday as everyday15
 
 
@@ -127,6 +128,11 @@ ITEM_WRITES = [
     ("list_written_at_a_loop_index", s.list_written_at_a_loop_index, lambda r: (_v(r, 3),), 0),
     ("list_written_from_the_end", s.list_written_from_the_end, lambda r: (_v(r, 3),), 0),
     ("comprehension_list_written", s.comprehension_list_written, lambda r: (_v(r, 3),), 0),
+    ("w15_reinforce", wave15.reinforce, lambda r: (r.normal(size=(3, 2)), r.normal(size=(4, 3)), np.array([0, 1, 1, 0]),
+                                                   _v(r, 4)), 0),
+    ("discounted_returns", s.discounted_returns, lambda r: (_v(r),), 0),
+    ("prepended_then_summed", s.prepended_then_summed, lambda r: (_v(r),), 0),
+    ("list_made_an_array_under_its_name", s.list_made_an_array_under_its_name, lambda r: (_v(r),), 0),
     ("w15_bspline_fit", everyday15.bspline_fit,
      lambda r: (r.normal(size=5), [0.1, 0.3, 0.55, 0.8], [0.0, 1.0, 0.5, -0.2]), 0),
 ]

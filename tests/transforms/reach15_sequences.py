@@ -216,3 +216,29 @@ def sorted_in_reverse_without_a_key(x):
 def sorted_set_of_indices(x):
     idx = sorted({0, 2, 1} | {3}) + sorted({1, 2} & {2, 3})
     return sum(x[i] ** 2 for i in idx)
+
+
+# ---- 3d. items put first in a loop, a list made an array under its own name --------------------------------
+
+
+def discounted_returns(x, gamma=0.9):
+    returns = []
+    G = 0.0
+    for r in reversed(list(x)):
+        G = r + gamma * G
+        returns.insert(0, G)
+    returns = np.array(returns)
+    return np.sum(returns * np.tanh(x))
+
+
+def prepended_then_summed(x):
+    acc = []
+    for v in x:
+        acc.insert(0, np.sin(v) * (len(acc) + 1.0))
+    return sum(a * b for a, b in zip(acc, x))
+
+
+def list_made_an_array_under_its_name(x):
+    rows = [v ** 2 for v in x]
+    rows = np.asarray(rows)
+    return np.sum(rows * x) + rows[0]

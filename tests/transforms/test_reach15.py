@@ -52,6 +52,9 @@ NUMBA_REFUSED = {
     "partial_as_a_default": "a partial passed to the compiled gradient",
     "partial_of_a_leading_argument": "a partial passed to the compiled gradient",
     "w14_rmsprop_dict": "np.zeros_like of a float (a 0-d array) carried by a loop with floats",
+    "w15_reinforce": "a list that starts empty (numba cannot type it: docs/jit.md)",
+    "discounted_returns": "a list that starts empty",
+    "prepended_then_summed": "a list that starts empty",
 }
 
 
