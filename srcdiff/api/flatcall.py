@@ -269,7 +269,7 @@ def _is_tree(value, sequences: bool) -> bool:
     if kind in _PLAIN:
         return False
     if kind is list or kind is tuple:
-        return sequences
+        return sequences or bool(value) and type(value[0]) not in _PLAIN and trees.is_tree(value[0], sequences=False)
     return kind is dict or trees.is_tree(value, sequences=sequences)
 
 

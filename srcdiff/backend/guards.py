@@ -132,7 +132,12 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
         read = scope
     else:
         cells[scope], cells[_MISSING] = dep.scope, depends.MISSING
-        read = f"{scope}.get({dep.name!r}, {_MISSING})"
+        if type(dep.name) in (str, int, float, bool):
+            key = repr(dep.name)
+        else:  # a key of another kind (an enum member, ACTS[Act.TANH]): read from a cell
+            key = f"__srcdiff_k{i}__"
+            cells[key] = dep.name
+        read = f"{scope}.get({key}, {_MISSING})"
     if dep.of_signature:  # a global the code reads when it runs: only its shape is baked in
         cells[_SIGNATURE] = signature
         text = f"{_SIGNATURE}({read}) == {value}"

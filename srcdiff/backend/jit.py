@@ -10,9 +10,8 @@ folder (default: ``~/.cache/srcdiff/numba``).
 What numba refuses is raised as a `SrcDiffError` naming the user's line the refused code
 comes from, on the first call; nothing falls back to NumPy.  An error raised while the
 compiled code runs (a shape that does not fit, a refused branch side now taken) is raised
-by running the Python gradient, which says it with its values and the user's line.
-numba is imported only here, when it is used.
-"""
+by running the Python gradient, which says it with its values and the user's line.  numba is
+imported only here, when it is used."""
 
 from __future__ import annotations
 

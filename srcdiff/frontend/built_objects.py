@@ -48,35 +48,88 @@ def _init_owners(cls) -> list:
 
 
 def _stored(owner, later: list) -> list[tuple[str, object]] | None:
-    """The attributes ``owner.__init__`` stores, over its parameters; a ``super().__init__(...)``
-    line adds those the next class's ``__init__`` (`later`) stores, given the call's arguments."""
+    """The attributes ``owner.__init__`` stores, in order, over its parameters: ``[(attr, expression)]``,
+    where a local name of ``__init__`` is a step of its own (``(LOCAL + name, expression)``, later
+    expressions read it by that key) and a read of an attribute stored before is a read of the key
+    ``SELF + attr``; a ``super().__init__(...)`` line adds the steps of the next class's ``__init__``
+    (`later`), given the call's arguments.  None for anything else (a branch, a call for its effect,
+    a method of self)."""
     init = vars(owner)["__init__"]
     if not isinstance(init, types.FunctionType):
         return None
     tree = parse_function(init).tree
     if not tree.args.args or tree.args.vararg or tree.args.kwarg:
         return None
-    me, found = tree.args.args[0].arg, []
+    me, found, stored, locals_ = tree.args.args[0].arg, [], set(), {}
+    prefix = f"{LOCAL}{owner.__qualname__}."  # (an inherited __init__'s locals are its own)
     for stmt in tree.body:
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):  # the docstring
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) or isinstance(stmt, ast.Pass):
             continue
         if _super_init(stmt, me):
-            inherited = _inherited(stmt.value, later, me)
+            call = _Steps(me, stored, locals_).read(copy.deepcopy(stmt.value))
+            inherited = _inherited(call, later, me) if call is not None else None
             if inherited is None:
                 return None
             found += inherited
+            stored |= {a for a, _ in inherited if not a.startswith(LOCAL)}
             continue
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        if not isinstance(stmt, ast.Assign):
             return None
-        target, value = stmt.targets[0], stmt.value
-        pairs = list(zip(target.elts, value.elts)) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
-            and len(target.elts) == len(value.elts) else [(target, value)]
-        for t, v in pairs:
-            if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me) \
-                    or any(isinstance(n, ast.Name) and n.id == me for n in ast.walk(v)):
+        value = stmt.value
+        for target in stmt.targets:  # ``self.x = self.y = 0.0``: each, the same value
+            pairs = list(zip(target.elts, value.elts)) if isinstance(target, ast.Tuple) \
+                and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts) else [(target, value)]
+            if len(stmt.targets) > 1 and len(pairs) > 1:
                 return None
-            found.append((t.attr, v))
+            steps = []
+            for t, v in pairs:  # (every value read before any is stored, as Python reads them)
+                v = _Steps(me, stored, locals_).read(copy.deepcopy(v))
+                if v is None or any(isinstance(n, ast.Name) and n.id == me for n in ast.walk(v)):
+                    return None
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                    steps.append((t.attr, v))
+                elif isinstance(t, ast.Name) and t.id != me:
+                    steps.append((prefix + t.id, v))
+                else:
+                    return None
+            for key, v in steps:
+                found.append((key, v))
+                if key.startswith(LOCAL):
+                    locals_[key[len(prefix):]] = key
+                else:
+                    stored.add(key)
     return found
+
+
+#: the keys of `_stored`'s steps that are not attributes: a local name of ``__init__`` (LOCAL + its
+#: class + "." + name), and a read of an attribute stored before (SELF + attr); neither is a name Python
+#: could spell, so no parameter or global is taken for one
+LOCAL, SELF = "<local>", "<self>."
+
+
+class _Steps(ast.NodeTransformer):
+    """An ``__init__`` line's value over the keys of `_stored`: ``self.a`` of an attribute stored
+    before as ``SELF + a``, a local name as its key; None where it reads another attribute of self."""
+
+    def __init__(self, me: str, stored: set, locals_: dict):
+        self.me, self.stored, self.locals = me, stored, locals_
+
+    bad = False
+
+    def read(self, node: ast.expr) -> ast.expr | None:
+        found = self.visit(node)
+        return None if self.bad else found
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id == self.me:
+            if node.attr not in self.stored:
+                self.bad = True
+                return node
+            return ast.copy_location(ast.Name(SELF + node.attr, ast.Load()), node)
+        return self.generic_visit(node)
+
+    def visit_Name(self, node):
+        return ast.copy_location(ast.Name(self.locals[node.id], node.ctx), node) if node.id in self.locals else node
 
 
 def _super_init(stmt: ast.stmt, me: str) -> bool:
@@ -153,20 +206,31 @@ class BuiltObjects:
                 given[name] = self.built_value(bound.arguments[name], f"{label}_{name}", node)
             elif parameter.default is not inspect.Parameter.empty:
                 given[name] = self.default_value(parameter.default, f"{label}_{name}", node, cls)
-        children = {}
-        for attr, expr in attributes:
-            if isinstance(expr, ast.Name) and expr.id in given:
-                children[attr] = given[expr.id]
-                continue
+        children, known = {}, dict(given)  # (known: a key of `_stored` -> its entry)
+        for key, expr in attributes:
+            local = key.startswith(LOCAL)
             names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
-            reads = names & set(given)
-            if any(not isinstance(given[r], Leaf) for r in reads) or not self.same_names(names - reads, cls):
-                return None
-            value = _Substitute({r: given[r].name for r in reads}).visit(copy.deepcopy(expr))
-            children[attr] = self.built_leaf(value, f"{label}_{attr}", node)
+            reads = names & set(known)
+            if isinstance(expr, ast.Name) and expr.id in known:
+                found = known[expr.id]
+            elif any(isinstance(known[r], Node) for r in reads):  # self.layers = list(layers): a tree
+                found = self.tree_of(expr, {r: known[r] for r in reads}, node)
+                if found is None or not self.same_names(names - reads, cls):
+                    return None
+            else:
+                if any(not isinstance(known[r], Leaf) for r in reads) or not self.same_names(names - reads, cls):
+                    return None
+                value = _Substitute({r: known[r].name for r in reads}).visit(copy.deepcopy(expr))
+                found = self.built_leaf(value, f"{label}_{key.rpartition('.')[2] if local else key}", node)
+            known[key if local else SELF + key] = found
+            if not local:
+                children[key] = found
         kind = "namedtuple" if is_namedtuple_class(cls) else "object"
         struct = Struct(kind, tuple(children), tuple(_struct(e) for e in children.values()), cls)
-        return Node(struct, children, local=False, depth=self.depth)
+        if kind == "namedtuple" or _frozen(cls):  # (immutable: Python refuses a write)
+            return Node(struct, children, local=False, depth=self.depth)
+        # a new object: a method may write its attributes (local_defs.py), its variables its own
+        return self.owning(Node(struct, children, local=True, depth=self.depth))
 
     def replaced_entry(self, node: ast.Call) -> Node | None:
         """``p._replace(a=v)`` of a namedtuple tree (an argument's): a new tree, ``a`` the new value
@@ -202,9 +266,25 @@ class BuiltObjects:
         return all(parse_function(vars(owner)["__init__"]).resolve(n) is self.parsed.resolve(n)
                    for owner in _init_owners(cls) for n in names)
 
+    def tree_of(self, expr: ast.expr, given: dict, where) -> Node | None:
+        """The tree `expr` (a line of ``__init__``) makes, its names read as `given`'s entries (its
+        leaves computed before the statement); None if it makes none."""
+        saved, pending = dict(self.env), getattr(self, "pending", None)
+        self.env.update(given)
+        self.pending = self.built
+        try:
+            found = self.tree_value(copy.deepcopy(expr), where)
+        finally:
+            self.env, self.pending = saved, pending
+        return found if isinstance(found, Node) else None
+
     def built_value(self, arg: ast.expr, base: str, where):
-        """An argument of the constructor: a tree (another object built here, a parameter tree),
-        a function it names (a Static), else a local variable."""
+        """An argument of the constructor: a tree (another object built here, a parameter tree, a
+        list of objects made here), a function it names (a Static), else a local variable."""
+        if isinstance(arg, (ast.ListComp, ast.List, ast.Dict)):
+            found = self.tree_of(arg, {}, where)  # Stack([Layer(W) for W in Ws])
+            if found is not None:
+                return found
         found = self.entry(arg)
         if isinstance(found, (Node, Static)):
             return found
@@ -229,6 +309,13 @@ class BuiltObjects:
         raise self.error(where, f"{ast.unparse(where)}: {getattr(cls, '__name__', 'the class')} has a default "
                          f"{type(value).__name__} srcdiff cannot read as a constant",
                          "pass that argument explicitly")
+
+
+def _frozen(cls) -> bool:
+    """A class whose attributes Python does not set by plain assignment: a frozen dataclass, or one
+    with its own ``__setattr__`` (a write is then left to be refused)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    return bool(params is not None and params.frozen) or any("__setattr__" in vars(k) for k in cls.__mro__[:-1])
 
 
 def _struct(entry) -> Struct:

@@ -3,6 +3,8 @@
 - ``math.hypot(a, b, c)`` (three or more numbers): ``math.hypot(math.hypot(a, b), c)``, the same
   value (each argument read once, in order) through the two-argument rule, whose derivative
   at 0 is the subgradient 0;
+- ``sum(xs, start)`` (not a list's): ``start + sum(xs)``; ``sorted({0, 2, 1} | {2})`` of sets of numbers
+  written in the code: the list of their items;
 - ``itertools.pairwise(xs)``: ``zip(xs[:-1], xs[1:])`` (the same pairs for a list, a tuple, a
   range or an array's rows); `xs` other than a name, attribute or item is first kept in a
   name when the pairs are a ``for`` loop's;
@@ -34,13 +36,20 @@ import math
 from .desugar_reduce import HIDDEN, SIMPLE, combined, replace_node
 from .naming import rewrite_blocks
 
-_NAMES = {"hypot", "pairwise", "accumulate"}
+_NAMES = {"hypot", "pairwise", "accumulate", "sum", "sorted"}
 
 
 def has_spellings(tree: ast.FunctionDef) -> bool:
-    """A cheap test: whether `tree` calls anything named like the calls rewritten here."""
-    return any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute)
-                                            else getattr(n.func, "id", None)) in _NAMES for n in ast.walk(tree))
+    """A cheap test: whether `tree` calls anything named like the calls rewritten here (``sum`` with a start,
+    ``sorted`` of a set)."""
+    for n in ast.walk(tree):
+        name = (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)) \
+            if isinstance(n, ast.Call) else None
+        if name == "sum" and len(n.args) + len(n.keywords) == 2 \
+                or name == "sorted" and n.args and isinstance(n.args[0], (ast.Set, ast.BinOp)) \
+                or name in _NAMES - {"sum", "sorted"}:
+            return True
+    return False
 
 
 def rewrite_calls(tree: ast.FunctionDef, names) -> None:
@@ -82,6 +91,15 @@ class _Expressions(ast.NodeTransformer):
             for arg in node.args[1:]:
                 nested = ast.copy_location(ast.Call(copy.deepcopy(node.func), [nested, arg], []), node)
             return nested
+        if func is builtins.sum and len(node.args) + len(node.keywords) == 2 and not any(
+                isinstance(a, ast.Starred) for a in node.args) and [k.arg for k in node.keywords] in ([], ["start"]):
+            start = node.args[1] if len(node.args) == 2 else node.keywords[0].value
+            if not isinstance(start, (ast.List, ast.ListComp, ast.Tuple)):  # (lists joined: list_joins.py)
+                alone = ast.copy_location(ast.Call(node.func, node.args[:1], []), node)
+                return ast.copy_location(ast.BinOp(start, ast.Add(), alone), node)  # start + the items' sum
+        if func is builtins.sorted and plain_args and len(node.args) == 1 and _constant_set(node.args[0]):
+            items = sorted(eval(compile(ast.Expression(node.args[0]), "<set>", "eval"), {"__builtins__": {}}))
+            return ast.copy_location(ast.List([ast.Constant(v) for v in items], ast.Load()), node)
         if func is itertools.pairwise and plain_args and len(node.args) == 1 and _plain(node.args[0]) \
                 and self.names.resolve(ast.Name("zip")) is builtins.zip:
             xs = node.args[0]
@@ -89,6 +107,13 @@ class _Expressions(ast.NodeTransformer):
                      for lower, upper in ((None, ast.Constant(-1)), (ast.Constant(1), None))]
             return ast.copy_location(ast.Call(ast.Name("zip", ast.Load()), parts, []), node)
         return node
+
+
+def _constant_set(expr: ast.expr) -> bool:
+    """Sets of numbers written in the code and their unions, intersections, differences (``{0, 2, 1} | {2}``)."""
+    return isinstance(expr, (ast.Set, ast.BinOp)) and all(
+        isinstance(n, (ast.Set, ast.BinOp, ast.BitOr, ast.BitAnd, ast.Sub, ast.BitXor, ast.Load))
+        or isinstance(n, ast.Constant) and type(n.value) in (int, float) for n in ast.walk(expr))
 
 
 def _pairwise_loop(stmt: ast.For, names) -> list:

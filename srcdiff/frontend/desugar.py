@@ -23,7 +23,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
 - ``scipy.linalg.cho_factor``/``cho_solve``: a Cholesky factor and triangular solves (cholesky_factors.py);
 - ``match`` on values: the ``if``/``elif`` chain it stands for (desugar_match.py);
 - a list of tuples (``out.append(step(x))``): one list per field (tuple_lists.py);
-- lists joined, grown while read, reversed; chain, islice, np.maximum.at (list_joins.py, iteration_forms.py);
+- lists joined, grown while read, reversed, an item written (list_item_writes.py); chain, islice,
+  np.maximum.at (list_joins.py, iteration_forms.py);
 - a view updated in place (``head = buf[:3]; head += x``): the part of the array (views.py);
 - a helper of the module called for its effect on its arguments (``_normalise_(u)``): its body
   written out on the caller's names (effect_helpers.py);
@@ -31,6 +32,8 @@ transformation, the tree rewrite, ``srcdiff.check``) sees the plain form at the 
   (``flat = Y.reshape(-1); flat[::2] = v``, ``b = a; b += v``): a write into the array (view_writes.py);
 - complex values (``X = np.fft.rfft(x)``): pairs of real ones (complex_split.py);
 - a memo dict of a recursion dropped (memo_caches.py); frozen scipy.stats laws (stats_spellings.py);
+- ``clip = make_clip(c)`` of a factory of yours: its body written out, the closure a nested def
+  (closure_factories.py);
 - merged dicts, ``nonlocal``, ``zip(*pairs)``, a list's ``.pop``/``.insert``, ... (python_forms.py).
 
 A spelling these rewrites do not cover is left as written, and lowering refuses it at its line.
@@ -45,14 +48,18 @@ import copy
 from .call_forms import rewrite_spellings, spelled
 from .call_spellings import has_spellings, rewrite_calls
 from .cholesky_factors import has_cholesky_factors, rewrite_cholesky_factors
+from .closure_factories import has_factory_calls, rewrite_factory_calls
 from .complex_split import may_be_complex, split_complex
 from .depends import MISSING
 from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .effect_helpers import has_effect_calls, inline_effect_helpers
+from .function_argument_calls import has_function_arguments, rewrite_function_arguments
+from .generator_pipelines import has_pipelines, rewrite_pipelines
 from .generators import check_generator_calls
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
+from .list_item_writes import has_item_writes
 from .list_joins import rewrite_list_joins
 from .loop_else import without_else
 from .memo_caches import drop_memo_caches, has_memo_cache
@@ -70,11 +77,15 @@ from .views import substitute_views
 def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     """`tree` with the spellings above rewritten (the same tree if there were none)."""
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
-    if not any(found(tree) for found in _FOUND):
-        return tree
     names = FreeNames(tree, func)
+    if not any(found(tree) for found in _FOUND) and not has_factory_calls(tree, names) \
+            and not has_pipelines(tree, names) and not has_function_arguments(tree, names):
+        return tree
     tree = copy.deepcopy(tree)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
+    rewrite_factory_calls(tree, names)  # ``clip = make_clip(c)``: the closure a nested def (closure_factories.py)
+    rewrite_pipelines(tree, names)  # ``shifted(scaled(x, 0.5), 0.1)``: the outer generator written out
+    rewrite_function_arguments(tree, names)  # ``_euler(lambda y: -k * y, y0, h)``: the helper written out
     drop_memo_caches(tree)
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)
@@ -114,7 +125,7 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 #: cheap tests, one a rewrite module: whether the function has anything that rewrite could apply to
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_idiom_calls, has_iteration_forms, has_stats_spellings,
-          has_memo_cache, has_out_arguments, has_view_writes, has_effect_calls,
+          has_memo_cache, has_out_arguments, has_view_writes, has_effect_calls, has_item_writes,
           lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 

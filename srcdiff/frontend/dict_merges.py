@@ -104,7 +104,8 @@ class DictMerges:
                 raise self.error(where, f"**{ast.unparse(item)} spreads a value srcdiff does not know to be a dict "
                                  "with known keys", "spread a dict built in the function, passed in, or defined "
                                  "at module level, or list the keys one by one")
-            children.update(found.children)  # a later key replaces the value, in the earlier key's place
+            # a later key replaces the value, in the earlier key's place; the items the merged dict's own
+            children.update(self.own_leaves(found.children, where))
         return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
     def none_or_dict(self, item: ast.expr, where) -> Node | None:

@@ -12,6 +12,7 @@ from .factories import factory_body, factory_function
 from .global_objects import user_class
 from .naming import Rename
 from .parse import parse_function
+from .tree_entries import Node
 
 
 class Factories:
@@ -67,11 +68,17 @@ class Factories:
                 value = ast.Constant(value) if isinstance(value, (int, float, bool, str, type(None))) else None
                 if value is None:
                     return None
+            given = self.entry(value)
+            if isinstance(given, Node):  # from_params(cls, p) given a parameter tree: p is that tree
+                renamed[p] = self.names.fresh(f"{label}_{p}")
+                self.env[renamed[p]] = given
+                continue
             renamed[p] = self.built_leaf(self.expr(value), f"{label}_{p}", node).name
         for stmt in assignments:
             value = Rename(renamed).visit(copy.deepcopy(stmt.value))
             value = ast.copy_location(value, node)
             ast.fix_missing_locations(value)
+            value = self.expr(value)  # (a tree's items read as its variables)
             names = {t.id: self.names.fresh(f"{label}_{t.id}") for t in stmt.targets}
             self.built.append(ast.copy_location(ast.Assign([ast.Name(n, ast.Store()) for n in names.values()],
                                                            value), node))

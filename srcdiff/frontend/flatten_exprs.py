@@ -1,9 +1,9 @@
 """Expressions of a function taking trees: leaf reads, constant keys, calls given trees.
 
-`ExprRewriter.expr(node)` returns the expression with every tree access replaced by the
-leaf variable it reads; `entry(node)` says what a tree-valued expression stands for.  Calls
-that pass a tree to a helper, ``self.method(...)``, and callees srcdiff cannot read directly
-(``functools.partial`` objects, ``lru_cache`` wrappers) become calls of injected functions.
+`ExprRewriter.expr(node)` returns the expression with every tree access replaced by the leaf variable
+it reads; `entry(node)` says what a tree-valued expression stands for.  Calls passing a tree to a helper,
+``self.method(...)``, and callees srcdiff cannot read directly (``functools.partial`` objects,
+``lru_cache`` wrappers) become calls of injected functions.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .memo_caches import memo_passed
 from .operator_objects import OperatorObjects
 from .parse import ParsedFunction, parse_function
 from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
-from .rewrites import needs_rewrite, rule_call, unwrapped, user_function
+from .rewrites import cached_of_literals, needs_rewrite, rule_call, unwrapped, user_function
 from .super_calls import SuperCalls
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .tree_reads import TreeReads
@@ -40,8 +40,6 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
 
     def error(self, node, message, hint=""):
         return self.parsed.error(node, message, hint)
-
-    # ---- what an expression stands for ----
 
     def entry(self, node):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
@@ -62,8 +60,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
             return self.sliced(node, base) if isinstance(node.slice, ast.Slice) \
                 else self.child(node, base, self.key(node.slice, node, base))
         if isinstance(node, ast.Call):
-            return self.tree_read(node) or self.call_entry(node) or self.constructed_entry(node) \
-                or self.factory_entry(node) or self.replaced_entry(node)  # factory_objects.py, built_objects.py
+            return self.local_def_entry(node) or self.tree_read(node) or self.call_entry(node) \
+                or self.constructed_entry(node) or self.factory_entry(node) or self.replaced_entry(node)
         # d * d of objects (operator_objects.py); cfg or {}, decided here; {"a": 3.0} given to a helper
         return self.operator_entry(node) or self.literal_entry(node)
 
@@ -90,6 +88,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
         if isinstance(found, property) and isinstance(found.fget, types.FunctionType):
             fake = ast.copy_location(ast.Call(node, [], []), node)  # self.w2 is Model.w2.fget(self)
             return Read(self.helper_call(fake, found.fget, [base], {}, attr))
+        if isinstance(found, functools.cached_property) and isinstance(found.func, types.FunctionType):
+            return self.cached_attribute(node, base, found.func)
         if found is not None and not callable(found) and not isinstance(found, (property, types.MemberDescriptorType)):
             return self.class_attribute(node, cls, attr, found)
         if kind == "dict" and attr in ("items", "keys", "values"):
@@ -269,6 +269,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
         if isinstance(value, types.MethodType):  # loss = model.loss, a bound method held by a name
             return self.bound_method_call(node, value, prefix, keywords)
         if not isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__"):
+            if cached_of_literals(value, node, prefix, keywords):  # lower/cached_calls.py computes it
+                return None
             inner = unwrapped(value)
             if user_function(inner):
                 value = inner
@@ -320,8 +322,7 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
                                           [ast.keyword(k.arg, self.as_list(k.value)) for k in node.keywords]), node)
 
     def as_list(self, node):
-        """An argument of a call: a list or tuple of arrays given whole is written out as the
-        list of its leaves (``np.stack([xs_0, xs_1])``)."""
+        """A call's argument; a list or tuple of arrays given whole: its leaves (``np.stack([xs_0, xs_1])``)."""
         found = self.entry(node) if not isinstance(node, ast.Starred) else None
         if isinstance(found, Node) and found.struct.kind in ("list", "tuple"):
             items = [self.as_ast(c, node) for c in found.children.values()]

@@ -10,10 +10,13 @@ is repeated once per item, each item bound to a name as an entry (tree_entries.p
 from __future__ import annotations
 
 import ast
+import copy
+import inspect
 import operator
 import types
 
-from .global_objects import Items, object_struct, user_object
+from .global_objects import Items, object_struct, user_class, user_object
+from .parse import parse_function
 from .tree_entries import Const, DictView, Node, Static
 from .trees import Struct
 
@@ -51,6 +54,14 @@ class LoopItems:
 
     def items_of(self, node, force: bool):
         """The entries a `for` over `node` binds, when srcdiff unrolls it; None to keep the loop."""
+        if isinstance(node, ast.ListComp) and self.built is not None and self.makes_tree(node.elt):
+            pending, self.pending = getattr(self, "pending", None), self.built  # (made before the loop)
+            try:
+                made = self.comprehended_list(node, node)  # for layer in [Layer(W) for W in Ws]
+            finally:
+                self.pending = pending
+            if made is not None:
+                return list(made.children.values())
         found = self.entry(node)
         if isinstance(found, Node):
             kind = found.struct.kind
@@ -58,6 +69,9 @@ class LoopItems:
                 return [Const(k) for k in found.children]
             if kind in ("list", "tuple", "namedtuple"):
                 return list(found.children.values())
+            held = found.children.get(iterated_attribute(found.struct.cls)) if kind == "object" else None
+            if isinstance(held, Node) and held.struct.kind in ("list", "tuple"):
+                return list(held.children.values())  # ``for layer in net`` of ``__iter__: return iter(self.layers)``
             raise self.error(node, f"looping over {found.struct.describe()} is not supported",
                              "read its fields by name")
         if isinstance(found, DictView):
@@ -140,6 +154,32 @@ class LoopItems:
             self.env = saved
         return ast.copy_location(ast.List(elts, ast.Load()), node)
 
+    def comprehended_list(self, node: ast.ListComp, where) -> Node | None:
+        """``[Layer(W) for W in Ws]`` over a tree or constants, of objects of a class of the user's (or
+        of dicts written out): a list tree of them, one per item; None to leave it."""
+        gen = node.generators[0]
+        if len(node.generators) != 1 or gen.ifs or gen.is_async or not self.makes_tree(node.elt):
+            return None
+        items = self.items_of(gen.iter, force=True)
+        if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
+            return None
+        saved, children = dict(self.env), {}
+        try:
+            for k, item in enumerate(items):
+                self.bind_entry(gen.target, item, node, emit=None)
+                children[k] = self.element(copy.deepcopy(node.elt), k, where)
+        finally:
+            self.env = saved
+        return self.owning(Node(Struct("list", tuple(children)), children, local=True, depth=self.depth))
+
+    def makes_tree(self, elt: ast.expr) -> bool:
+        """Whether `elt` builds a tree: a dict display, or an object of a class of the user's."""
+        if isinstance(elt, ast.Dict):
+            return True
+        made = self.parsed.resolve(elt.func.id) if isinstance(elt, ast.Call) and isinstance(elt.func, ast.Name) \
+            and elt.func.id not in self.env else None
+        return isinstance(made, type) and user_class(made)
+
     def comprehended_dict(self, node: ast.DictComp, where) -> Node | None:
         """``{k: 2.0 * v for k, v in p.items() if k != "b"}`` over a tree or constants: a dict
         built with one entry per item whose condition the keys decide; None to leave it."""
@@ -166,7 +206,7 @@ class LoopItems:
                 children[key] = self.element(node.value, key, where)
         finally:
             self.env = saved
-        return Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth)
+        return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
     def decided(self, test: ast.expr):
         """The value of a condition of constants (keys, literals): ``k != "b"``, ``k in ("a",)``,
@@ -208,4 +248,28 @@ class LoopItems:
         return None
 
 
-__all__ = ["LoopItems"]
+def iterated_attribute(cls) -> str | None:
+    """The attribute ``cls.__iter__`` iterates (``return iter(self.layers)``, ``yield from self.layers``),
+    or None."""
+    func = inspect.getattr_static(cls, "__iter__", None) if isinstance(cls, type) else None
+    if not isinstance(func, types.FunctionType):
+        return None
+    try:
+        tree = parse_function(func).tree
+    except Exception:  # noqa: BLE001  (no source: a loop over it stays refused)
+        return None
+    body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    me = tree.args.args[0].arg if tree.args.args else None
+    value = body[0].value if len(body) == 1 and isinstance(body[0], (ast.Return, ast.Expr)) else None
+    if isinstance(value, ast.YieldFrom):
+        value = value.value
+    elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "iter" \
+            and len(value.args) == 1 and isinstance(body[0], ast.Return):
+        value = value.args[0]
+    else:
+        return None
+    return value.attr if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
+        and value.value.id == me else None
+
+
+__all__ = ["LoopItems", "iterated_attribute"]

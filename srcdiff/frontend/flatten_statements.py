@@ -11,11 +11,12 @@ from .dict_merges import DictMerges
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
 from .lambdas import LambdaFn
+from .local_defs import LocalDefs
 from .naming import assigned_names
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, bound_entry
 from .returned_objects import ReturnedObjects
-from .state_writes import StateWrites
+from .state_writes import StateWrites, base_name
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
 from .try_blocks import TryBlocks
@@ -25,7 +26,7 @@ from .tuple_state import TupleState
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, ExprRewriter):
+class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, LocalDefs, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
@@ -62,7 +63,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
     def stmt(self, s) -> list:
         """`s` rewritten, after the assignments of the objects it builds (built_objects.py): only
         a simple statement may build one."""
-        outer, self.built = self.built, [] if isinstance(s, _SIMPLE) else None
+        # (a `for`'s iterable and an `if`'s test run once, before: objects they build are made just before too)
+        outer, self.built = self.built, [] if isinstance(s, _SIMPLE + (ast.For, ast.If)) else None
         try:
             out = self.statement(s)
             return self.built + out if self.built else out
@@ -83,11 +85,15 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         if isinstance(s, ast.While):
             return self.while_(s)
         if isinstance(s, ast.Return):  # a helper read for the object it returns: returned_objects.py
-            return [self.object_return(s) if self.returns_object else self.return_(s)]
+            return self.object_return(s) if self.returns_object else [self.return_(s)]
+        if isinstance(s, ast.FunctionDef):
+            self.remember_def(s)  # called with a tree: written out there (local_defs.py)
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
         if isinstance(s, ast.Try):  # an alternative computation: a branch taken at run time (try_blocks.py)
             return self.try_(s)
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self.local_def_entry(s.value) is not None:
+            return []  # ``obj.step(dt)``: its body, written out before it (local_defs.py), is all it does
         return [self.generic(s)]
 
     def generic(self, s):
@@ -125,6 +131,11 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             return self.built_dict(value, where)
         if isinstance(value, ast.DictComp):
             return self.comprehended_dict(value, where)
+        if isinstance(value, ast.ListComp) and self.makes_tree(value.elt):  # [Layer(W) for W in Ws]
+            return self.comprehended_list(value, where)
+        copied = self.copied_dict(value, where)  # q = dict(p): its own variables (a write into q leaves p)
+        if copied is not None:
+            return copied
         if isinstance(value, (ast.List, ast.Tuple)) and any(isinstance(self.entry(e), (Node, Static))
                                                            or self.partial_parts(e) or isinstance(e, ast.Lambda)
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
@@ -161,7 +172,9 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         return Leaf(name)
 
     def assign(self, targets, value, where) -> list:
-        self.pending, self.target_base = [], _base_name(targets[0])
+        self.pending, self.target_base = [], base_name(targets[0])
+        if len(targets) == 1 and self.setter_written(targets[0], value, where):
+            return []  # m.scale = v of a property: its setter, written out before (local_defs.py)
         again = self.state_assign(targets[0], value, where) if len(targets) == 1 else None
         if again is not None:  # state = helper(x, state): its items' variables again (tuple_state.py)
             return again
@@ -169,10 +182,13 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
             or self.tree_value(value, where)
         if found is None:
             target = targets[0]
-            if len(targets) == 1 and isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
+            if len(targets) == 1 and isinstance(target, (ast.Subscript, ast.Attribute)) \
+                    and isinstance(self.entry(target.value), Node):
                 base = self.entry(target.value)
-                key = self.constant(target.slice)
-                name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
+                if not base.local:
+                    self.check_target(target, where)  # (raises: an argument's tree)
+                key = self.written_key(target)
+                name = self.names.fresh(f"{base_name(target)}_{name_part(key)}")
                 out = [self.emit(name, self.expr(value), where)]
                 return out + self.write(target, base, Leaf(name), where, fresh=False)
             if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) \
@@ -219,34 +235,12 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         if isinstance(target, ast.Subscript) and isinstance(self.entry(target.value), Node):
             return self.write(target, self.entry(target.value), entry, where)
         if isinstance(target, ast.Attribute) and isinstance(self.entry(target.value), Node):
+            if self.entry(target.value).local:  # an object built in the function (built_objects.py)
+                return self.write(target, self.entry(target.value), entry, where)
             raise self.error(where, f"assigning {ast.unparse(target)} changes an argument, which srcdiff "
                              "does not support", "compute a new value in a local variable")
         what = entry.struct.describe() if isinstance(entry, Node) else "a tree"
         raise self.error(where, f"cannot assign {what} to {ast.unparse(target)}", "assign it to a plain name")
-
-    def write(self, target, base: Node, entry, where, fresh: bool = True) -> list:
-        if not base.local:
-            raise self.error(where, f"writing into {ast.unparse(target)} changes an argument (a parameter "
-                             "tree), which srcdiff does not support",
-                             "build a new dict: q = dict(p); q['W'] = ...")
-        if base.depth != self.depth:
-            return self.write_deeper(target, base, entry, where)
-        key = self.constant(target.slice)
-        if key is None:
-            raise self.error(where, "a dict built in the differentiated function is written with constant keys only")
-        if base.struct.kind in ("list", "tuple") and key not in base.children:
-            raise self.error(where, f"index {key} is out of range")
-        out = []
-        if isinstance(entry, (Leaf, Const)) and fresh:
-            name = self.names.fresh(f"{_base_name(target)}_{name_part(key)}")
-            out.append(self.emit(name, self.as_ast(entry, where), where))
-            entry = Leaf(name)
-        if isinstance(entry, Leaf):  # a fresh variable, made for this key
-            self.own(entry.name, base)
-        base.children[key] = entry
-        if key not in base.struct.keys:
-            base.struct = Struct(base.struct.kind, base.struct.keys + (key,), (), base.struct.cls)
-        return out
 
     def check_target(self, target, where) -> None:
         for node in ast.walk(target):
@@ -273,12 +267,16 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         if isinstance(target, (ast.Subscript, ast.Attribute)):
             base = self.entry(target.value)
             if isinstance(base, Node):
-                if isinstance(target, ast.Attribute) or not base.local:
+                if not base.local:
                     raise self.error(s, f"`{ast.unparse(s)}` changes an argument (a parameter tree), which "
                                      "srcdiff does not support", "compute a new value in a local variable")
                 old = self.entry(target)
+                if isinstance(old, Leaf) and self.owned.get(old.name) == id(base):
+                    self.plain_attribute(target, base, s)  # the key's own variable, updated as NumPy updates it
+                    return [ast.copy_location(ast.AugAssign(ast.Name(old.name, ast.Store()), s.op,
+                                                            self.expr(s.value)), s)]
                 value = ast.copy_location(ast.BinOp(self.as_ast(old, s), s.op, self.expr(s.value)), s)
-                name = self.names.fresh(f"{_base_name(target)}_{name_part(self.constant(target.slice))}")
+                name = self.names.fresh(f"{base_name(target)}_{name_part(self.written_key(target))}")
                 out = [self.emit(name, value, s)]
                 return out + self.write(target, base, Leaf(name), s, fresh=False)
         self.env.pop(getattr(target, "id", None), None)
@@ -385,12 +383,6 @@ def _merge(a: dict, b: dict, line: int) -> dict:
         elif isinstance(x, _TREEISH) or isinstance(y, _TREEISH):
             out[name] = Bad(f"{name} holds a different tree on each side of the `if` at line {line}")
     return out
-
-
-def _base_name(target) -> str:
-    while isinstance(target, (ast.Subscript, ast.Attribute)):
-        target = target.value
-    return target.id if isinstance(target, ast.Name) else "v"
 
 
 __all__ = ["Rewriter"]

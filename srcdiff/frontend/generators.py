@@ -26,6 +26,7 @@ import copy
 import dataclasses
 import inspect
 import linecache
+import textwrap
 
 from ..errors import Location, SrcDiffError
 from .compiling import compile_function
@@ -51,6 +52,21 @@ def listed_parsed(parsed, where):
     made = compile_function(fdef, parsed, parsed.closure, parsed.func.__defaults__ or ())
     made.__kwdefaults__ = parsed.func.__kwdefaults__
     return dataclasses.replace(parsed, func=made, tree=fdef)
+
+
+def listed_def(func) -> ast.FunctionDef | None:
+    """The ``def`` of generator function `func` read as the list it yields (`listed`), its lines the file's;
+    None when its source cannot be read or has what no list stands for."""
+    try:
+        lines, first = inspect.getsourcelines(func.__code__)
+        tree = ast.parse(textwrap.dedent("".join(lines))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return None
+    if not isinstance(tree, ast.FunctionDef) or tree.name != func.__code__.co_name or tree.decorator_list \
+            or _unsupported(tree) is not None:
+        return None
+    ast.increment_lineno(tree, first - 1)
+    return listed(tree)
 
 
 def _unsupported(tree: ast.FunctionDef):
@@ -124,6 +140,9 @@ def check_generator_calls(tree: ast.FunctionDef, func) -> None:
                 or isinstance(parent, ast.Call) and parent.args == [node] and not parent.keywords \
                 and _named(parent.func, func) in (sum, list):
             continue
+        if isinstance(parent, ast.Call) and node in parent.args \
+                and inspect.isgeneratorfunction(_named(parent.func, func)):
+            continue  # another generator of yours reads it, once, in order (generator_pipelines.py)
         code = func.__code__
         lineno = code.co_firstlineno + node.lineno - 1  # (the tree counts from its def line here)
         line = linecache.getline(code.co_filename, lineno).strip()

@@ -13,6 +13,7 @@ again).  An object built in the function must be built the same way each time (i
 from __future__ import annotations
 
 import ast
+import enum
 import inspect
 import sys
 import types
@@ -22,6 +23,7 @@ import numpy as np
 from . import depends, trees
 from .built_objects import BuiltObjects
 from .factories import factory_function
+from .local_defs import writes_attributes
 from .naming import assigned_names
 from .parse import parse_function
 from .tree_entries import Bad, Const, Leaf, Node, Static
@@ -139,9 +141,11 @@ class GlobalObjects(BuiltObjects):
         if not isinstance(func, ast.Name) or func.id in self.env or self.global_entry(func) is not None:
             return None
         cls = self.parsed.resolve(func.id)
-        if not user_class(cls) or func.id in self._objects["<locals>"]:
-            return None
+        if not user_class(cls) or issubclass(cls, enum.Enum) or func.id in self._objects["<locals>"]:
+            return None  # (Act(name) looks a member up: a value with no gradient, lowering's)
         try:
+            if writes_attributes(cls) or trees.is_namedtuple_class(cls):  # state its methods change, or a
+                raise ValueError(cls)  # namedtuple (rebuilt by _replace): variables, as from computed values
             args = [ast.literal_eval(a) for a in node.args]
             keywords = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
         except ValueError:

@@ -22,7 +22,8 @@ parsing into the plain spellings lowering already differentiates:
   powers decreasing unless ``increasing``), whose rule is exact where x is 0;
 - ``f(**{"k": v})``: ``f(k=v)``; ``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``;
 - ``np.vectorize(f)(x)``, ``np.apply_along_axis(f, axis, A)``: comprehensions (function_maps.py);
-- ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...): the array kept in a name first;
+- ``for g in np.unique(labels):`` (``np.sort``, ``np.arange``, ...), ``for t in nodes(5):`` of a function of
+  the user's: the value kept in a name first;
 - ``min(xs, key=f)`` / ``max(xs, key=f)``: ``xs[int(np.argmin(keys))]``; ``sorted(xs, key=f)`` by
   ``np.argsort(keys, kind="stable")`` (key_selections.py).
 
@@ -37,11 +38,13 @@ import copy
 import inspect
 import itertools
 import math
+import types
 
 import numpy as np
 
 from .desugar_reduce import HIDDEN, SIMPLE, replace_node
 from .function_maps import mapped_functions
+from .installed import installed
 from .key_selections import applied, builtins_are, keyed_selections, load, make_call, plain, plain_lambda, targets
 from .naming import rewrite_blocks
 
@@ -60,16 +63,21 @@ _ELEMENTWISE = {abs, np.where, np.clip}
 def has_idiom_calls(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether `tree` calls anything named like the calls rewritten here (``min`` and
     ``max`` only with ``key=``)."""
+    aliases = {s.targets[0].id for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Attribute)}  # N = norm.cdf
     for n in ast.walk(tree):
         if isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Dict):
             return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in aliases:
+            return True
         if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.iter, ast.Call) \
-                and getattr(n.iter.func, "attr", None) in {f.__name__ for f in _ARRAY_MAKERS}:
+                and (getattr(n.iter.func, "attr", None) in {f.__name__ for f in _ARRAY_MAKERS}
+                     or isinstance(n.iter.func, ast.Name) and not hasattr(builtins, n.iter.func.id)):
             return True
         name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
             n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
         if name in ("min", "max", "sorted"):
-            if isinstance(n.func, ast.Name) and any(k.arg == "key" for k in n.keywords):
+            if isinstance(n.func, ast.Name) and any(k.arg in ("key", "reverse") for k in n.keywords):
                 return True
         elif name in _NAMES:
             return True
@@ -86,6 +94,15 @@ def _before(stmt: ast.stmt, names, tree) -> list:
     before = _padded(stmt, names) + mapped_functions(stmt, names, tree) + _arrays_looped(stmt, names) \
         if isinstance(stmt, SIMPLE + (ast.For,)) else []
     _Expressions(names).visit(stmt)
+    if isinstance(stmt, ast.For):  # ``for r, p in enumerate(sorted(ps, key=...))``: its iterable, read once
+        header, written = ast.Expr(stmt.iter), set(map(id, ast.walk(stmt.iter)))
+        chosen = keyed_selections(header, names)
+        stmt.iter = header.value
+        for made in [n for n in ast.walk(stmt.iter) if isinstance(n, ast.ListComp) and id(n) not in written]:
+            held = names.namer.fresh("ordered")  # the sorted list in a name (a list of tuples is then split)
+            chosen.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], made), made))
+            replace_node(stmt, made, ast.copy_location(load(held), made))
+        return before + chosen
     return before + (keyed_selections(stmt, names) if isinstance(stmt, SIMPLE) else [])
 
 
@@ -297,18 +314,21 @@ def _padded(stmt: ast.stmt, names) -> list:
 
 def _named_attributes(tree: ast.FunctionDef, names) -> None:
     """``act = getattr(np, name)`` then ``act(x)``: ``getattr(np, name)(x)``, which lowering reads as
-    the module's function (the gradient specialised on `name`).  Only where `act` is assigned
-    once, at the top of the body, and only called; the names getattr reads are never assigned."""
+    the module's function (the gradient specialised on `name`); ``N = scipy.stats.norm.cdf`` then
+    ``N(d1)``: ``scipy.stats.norm.cdf(d1)``.  Only where `act` is assigned once, at the top of the body,
+    and only called; the names getattr (or the chain) reads are never assigned."""
     stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
     parents = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
     for stmt in list(tree.body):
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                and names.calls(stmt.value, builtins.getattr) and len(stmt.value.args) == 2
-                and not stmt.value.keywords and all(isinstance(a, (ast.Name, ast.Constant)) for a in stmt.value.args)):
+                and (names.calls(stmt.value, builtins.getattr) and len(stmt.value.args) == 2
+                     and not stmt.value.keywords
+                     and all(isinstance(a, (ast.Name, ast.Constant)) for a in stmt.value.args)
+                     or _function_alias(stmt.value, names))):
             continue
         name = stmt.targets[0].id
         reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        read_names = {a.id for a in stmt.value.args if isinstance(a, ast.Name)}
+        read_names = {a.id for a in ast.walk(stmt.value) if isinstance(a, ast.Name)} - {"getattr"}
         if stored.count(name) != 1 or read_names & set(stored) or not reads \
                 or not all(isinstance(parents.get(r), ast.Call) and parents[r].func is r for r in reads):
             continue
@@ -317,20 +337,42 @@ def _named_attributes(tree: ast.FunctionDef, names) -> None:
         tree.body.remove(stmt)
 
 
+def _function_alias(value: ast.expr, names) -> bool:
+    """``N = scipy.stats.norm.cdf``: a library's function (or a method of a module-level object) named by a
+    chain of the module's names, which the calls then read as written."""
+    if not isinstance(value, ast.Attribute):
+        return False
+    found = names.resolve(value)
+    module = (getattr(found, "__module__", None) or "").split(".")[0]
+    return isinstance(found, np.ufunc) or callable(found) and not isinstance(found, type) \
+        and module in ("numpy", "scipy", "math")
+
+
 #: NumPy functions returning a new array, looped over as its rows or numbers (``for g in np.unique(labels)``)
 _ARRAY_MAKERS = {np.unique, np.sort, np.argsort, np.arange, np.linspace, np.flatnonzero, np.diff, np.cumsum}
 
 
+def _user_function(value) -> bool:
+    """A function of the user's (not a generator, which is read as the list it yields), or a
+    ``functools.lru_cache`` / ``cache`` of one."""
+    if type(value).__name__ == "_lru_cache_wrapper":
+        value = getattr(value, "__wrapped__", None)
+    return isinstance(value, types.FunctionType) and not installed(value.__code__.co_filename) \
+        and not value.__code__.co_flags & inspect.CO_GENERATOR
+
+
 def _arrays_looped(stmt: ast.stmt, names) -> list:
-    """``for g in np.unique(labels):`` (or a comprehension's first iterable): the array kept in a
-    name first, which lowering loops over (Python computes the iterable once, before the loop)."""
+    """``for g in np.unique(labels):``, ``for t in nodes(5):`` of a function of the user's (or a
+    comprehension's first iterable): the value kept in a name first, which lowering loops over
+    (Python computes the iterable once, before the loop)."""
     out = []
     loops = [stmt] if isinstance(stmt, ast.For) else []
     loops += [c.generators[0] for n in _run_now(stmt) for c in ast.iter_child_nodes(n)
               if isinstance(c, (ast.ListComp, ast.GeneratorExp, ast.SetComp))]
     for loop in loops:
         it = loop.iter
-        if isinstance(it, ast.Call) and any(names.resolve(it.func) is f for f in _ARRAY_MAKERS):
+        if isinstance(it, ast.Call) and (any(names.resolve(it.func) is f for f in _ARRAY_MAKERS)
+                                         or _user_function(names.resolve(it.func))):
             held = names.namer.fresh("looped")
             out.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], it), it))
             loop.iter = ast.copy_location(load(held), it)

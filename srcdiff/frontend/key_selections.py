@@ -99,7 +99,9 @@ def _keyed(stmt: ast.stmt, names):
 
     def visit(node):
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, HIDDEN) or isinstance(child, (ast.FunctionDef, ast.ClassDef)):
+            if isinstance(child, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+                child = child.generators[0].iter  # (its first iterable runs at once, where the statement runs)
+            elif isinstance(child, HIDDEN) or isinstance(child, (ast.FunctionDef, ast.ClassDef)):
                 continue
             if isinstance(child, ast.Call) and names.resolve(child.func) in (builtins.min, builtins.max) \
                     and len(child.args) == 1 and not isinstance(child.args[0], ast.Starred) \
@@ -111,10 +113,11 @@ def _keyed(stmt: ast.stmt, names):
 
 
 def _sorted_by_key(call, names) -> bool:
-    """``sorted(xs, key=f)`` (``reverse=`` True or False written out)."""
+    """``sorted(xs, key=f)`` (``reverse=`` True or False written out), ``sorted(xs, reverse=True)`` (the key
+    the item itself)."""
     words = {k.arg: k.value for k in call.keywords} if isinstance(call, ast.Call) else {}
     return isinstance(call, ast.Call) and names.resolve(call.func) is builtins.sorted and len(call.args) == 1 \
-        and not isinstance(call.args[0], ast.Starred) and "key" in words and set(words) <= {"key", "reverse"} \
+        and not isinstance(call.args[0], ast.Starred) and words and set(words) <= {"key", "reverse"} \
         and all(isinstance(v, ast.Constant) and isinstance(v.value, bool) for k, v in words.items() if k != "key")
 
 
@@ -122,6 +125,9 @@ def _selection(call: ast.Call, names):
     """(statements listing the keys and the index, the chosen item), or None."""
     numpy = numpy_name(names)
     words = {k.arg: k.value for k in call.keywords}
+    if "key" not in words:  # sorted(xs, reverse=True): the item is its own key
+        item = names.namer.fresh("item")
+        words["key"] = ast.Lambda(ast.arguments([], [ast.arg(item)], None, [], [], None, []), load(item))
     key, seq, ordered = words["key"], call.args[0], names.resolve(call.func) is builtins.sorted
     if numpy is None or isinstance(getattr(plain_lambda(key, 1), "body", None), (ast.Tuple, ast.List)) \
             or not builtins_are(names, "int", "range", "float", "ValueError"):

@@ -37,6 +37,8 @@ import builtins
 import copy
 
 from .depends import MISSING
+from .list_conversions import rename_conversions
+from .list_item_writes import item_written, prepended
 from .naming import FreeNames, inner_blocks, own_nodes
 
 _READERS = ("builtins", "numpy", "math")
@@ -74,11 +76,15 @@ def _sides(node) -> list:
 
 def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings of the module's doc."""
+    rename_conversions(tree, names)  # returns = np.array(returns): the array a name of its own
     lists = list_names(tree, names)
     if not lists:
         return
     single = {n for n in lists if _one_name(tree, n, names)}
-    _Rewriter(lists, single, names).block(tree.body)
+    data = {n.targets[0].id for n in own_nodes(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and any(_constants(v) for v in [n.value] + (_sides(n.value) if isinstance(n.value, ast.BinOp) else []))}
+    _Rewriter(lists, single, names, single - data).block(tree.body)
     ast.fix_missing_locations(tree)
 
 
@@ -155,7 +161,7 @@ def _one_name(tree: ast.FunctionDef, name: str, names: FreeNames) -> bool:
         parent = parents.get(node)
         if isinstance(parent, ast.Subscript) and parent.value is node or isinstance(parent, ast.BinOp) \
                 or isinstance(parent, (ast.comprehension, ast.For)) and parent.iter is node \
-                or isinstance(parent, ast.Attribute) and parent.attr in ("append", "reverse") \
+                or isinstance(parent, ast.Attribute) and parent.attr in ("append", "reverse", "insert") \
                 or isinstance(parent, (ast.IfExp, ast.If, ast.While)) and parent.test is node \
                 or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):  # its truth
             continue
@@ -176,8 +182,9 @@ def _append(name: str, value: ast.expr) -> ast.stmt:
 
 
 class _Rewriter:
-    def __init__(self, lists: set, single: set, names: FreeNames):
+    def __init__(self, lists: set, single: set, names: FreeNames, writable: set):
         self.lists, self.single, self.names = lists, single, names
+        self.writable = writable  # lists whose items are written as new lists (list_item_writes.py)
         self.regrown: dict = {}  # a list grown while read in a loop -> the name its new lists are built in
 
     def block(self, body: list) -> None:
@@ -224,6 +231,12 @@ class _Rewriter:
         return False
 
     def _statement(self, stmt: ast.stmt) -> list:
+        written = item_written(stmt, self.writable, self.names)  # xs[i] = v: the new list
+        if written is not None:
+            return written
+        first = prepended(stmt, self.single)  # xs.insert(0, v): xs = [v] + xs
+        if first is not None:
+            return self._statement(first)
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) \
                 and stmt.target.id in self.lists and _is_list(stmt.value, self.lists, self.names):
             before: list = []  # xs += ys extends xs in place: every name of it sees the items

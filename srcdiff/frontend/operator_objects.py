@@ -259,6 +259,9 @@ class OperatorObjects:
             raise self.error(node, f"`{ast.unparse(node)}` calls {func.__qualname__}, which may return "
                              "NotImplemented (Python then tries the other operand's method): srcdiff does not "
                              "follow that", f"make {func.__qualname__} handle every operand it is given here")
+        written = self.method_written_out(func, owner, list(operands), node)  # return self.layers[i] (local_defs.py)
+        if written is not None:
+            return written
         label = name_part(f"{owner.struct.cls.__name__}_{op}")
         fake = ast.copy_location(ast.Call(ast.Name(label, ast.Load()), list(operands), []), node)
         if object_class(func, operators=True) is not None:

@@ -45,6 +45,10 @@ class ParsedFunction:
     def name(self) -> str:
         return self.tree.name
 
+    def __post_init__(self):
+        for name in getattr(self.tree, "read_statically", ()):  # a factory a rewrite wrote out (desugar.py)
+            self.depend(name, self.resolve(name))
+
     def location(self, node: ast.AST | int) -> Location:
         """The user's file and line of an AST node (or of a line number)."""
         line = node if isinstance(node, int) else getattr(node, "lineno", self.tree.lineno)

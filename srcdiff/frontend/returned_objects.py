@@ -1,5 +1,6 @@
 """A helper of the user's that returns a new object of a class the rewrite reads (a dataclass, a
-namedtuple, a class whose ``__init__`` only stores its arguments)::
+namedtuple, a class whose ``__init__`` only stores its arguments), or a dict of constant keys
+(``return {"w": X.T @ r, "b": np.mean(r)}``, the same keys at every return)::
 
     def step(s, dt):                                 s_q, s_p = q0, 2.0 * q0
         return State(s.q + dt * s.p, s.p - dt * s.q)  for _ in range(n):
@@ -33,7 +34,7 @@ from .rewrites import user_function
 from .tree_entries import Const, Leaf, Node
 from .trees import LEAF, Struct, name_part
 
-_OBJECTS = ("object", "namedtuple")
+_OBJECTS = ("object", "namedtuple", "dict")
 
 
 class NotFields(Exception):
@@ -56,6 +57,10 @@ def object_class(func, operators: bool = False):
             continue
         if operators and isinstance(node.value, (ast.BinOp, ast.UnaryOp)):
             found = found or True
+            continue
+        if isinstance(node.value, ast.Dict) and node.value.keys and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.value.keys):
+            found = dict  # ``return {"w": gw, "b": gb}``: a dict of constant keys (the same at every return)
             continue
         cls = _resolved(parsed, node.value.func) if isinstance(node.value, ast.Call) else None
         if not isinstance(cls, type) or init_attributes(cls) is None:
@@ -103,9 +108,16 @@ class ReturnedObjects:
         self.pending.append(ast.copy_location(ast.Assign([store], call), where))
         return self.owning(Node(struct, leaves, local=True, depth=self.depth))
 
-    def object_return(self, s: ast.Return):
-        """``return State(...)`` of a helper read for its object: the tuple of the object's fields."""
-        found = self.entry(s.value)
+    def object_return(self, s: ast.Return) -> list:
+        """``return State(...)`` of a helper read for its object: the tuple of the object's fields (after
+        the statements computing a returned dict's values)."""
+        before = []
+        if isinstance(s.value, ast.Dict):  # ``return {"w": gw, "b": gb}``: its values computed first
+            self.pending, self.target_base = [], "returned"
+            found = self.tree_value(s.value, s)
+            before = self.pending
+        else:
+            found = self.entry(s.value)
         if not (isinstance(found, Node) and found.struct.kind in _OBJECTS and found.children
                 and all(isinstance(c, (Leaf, Const)) for c in found.children.values())):
             raise NotFields(s)
@@ -114,7 +126,7 @@ class ReturnedObjects:
             raise NotFields(s)
         self.returned = struct
         items = [self.as_ast(c, s) for c in found.children.values()]
-        return ast.copy_location(ast.Return(ast.Tuple(items, ast.Load())), s)
+        return before + [ast.copy_location(ast.Return(ast.Tuple(items, ast.Load())), s)]
 
 
 __all__ = ["NotFields", "ReturnedObjects", "object_class"]

@@ -69,6 +69,20 @@ def unwrapped(value):
         return None
 
 
+def cached_of_literals(value, node: ast.Call, prefix: list, keywords: dict) -> bool:
+    """``weights(4)`` of a helper cached with ``functools.lru_cache`` / ``cache``, every argument written
+    as a literal: left as written, for lowering to compute when the gradient is built (its value
+    depends on those arguments alone: lower/cached_calls.py)."""
+    if type(value).__name__ != "_lru_cache_wrapper" or prefix or keywords:
+        return False
+    try:
+        for a in node.args + [k.value for k in node.keywords]:
+            ast.literal_eval(a)
+    except ValueError:
+        return False
+    return not any(k.arg is None for k in node.keywords)
+
+
 def free_values(func) -> list:
     """(name, value) of the free names `func`'s code (nested code included) reads."""
     code, closure = func.__code__, dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
@@ -158,4 +172,5 @@ def tuple_state_names(tree: ast.AST, resolve) -> set:
     return passed
 
 
-__all__ = ["free_values", "indirect", "needs_rewrite", "rule_call", "tuple_state_names", "unwrapped", "user_function"]
+__all__ = ["cached_of_literals", "free_values", "indirect", "needs_rewrite", "rule_call", "tuple_state_names",
+           "unwrapped", "user_function"]

@@ -89,13 +89,25 @@ def _computed(expr: ast.expr, names: FreeNames) -> bool:
         return any(_computed(e, names) or isinstance(e, ast.Constant) and type(e.value) is float for e in operands)
     if isinstance(expr, ast.Attribute) and expr.attr in ("T", "real", "imag"):
         return True
-    if isinstance(expr, ast.Subscript):
-        return _computed(expr.value, names)
+    if isinstance(expr, ast.Subscript):  # (``A[::-1]`` of a parameter: its rows, an array's or a tree's)
+        return _computed(expr.value, names) or isinstance(expr.value, ast.Name) \
+            and isinstance(expr.slice, ast.Slice) and expr.value.id in _parameters(names)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in _ARRAY_METHODS:
+        return True  # ctrl.reshape(-1, 2): an array (no list has these methods)
     if isinstance(expr, ast.Call):
         func = names.resolve(expr.func)
         module = getattr(func, "__module__", None) or ""
         return isinstance(func, np.ufunc) or module.split(".")[0] == "numpy" and func not in _SIZES
     return False
+
+
+#: methods only an array has, whose value is an array (``list(ctrl.reshape(-1, 2))``: its rows)
+_ARRAY_METHODS = frozenset({"reshape", "ravel", "flatten", "astype", "transpose", "squeeze", "swapaxes"})
+
+
+def _parameters(names: FreeNames) -> set:
+    code = names.func.__code__
+    return set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
 
 
 #: NumPy calls whose value is a size, not an array of values (``tuple(np.shape(x))`` is a constant)

@@ -1,5 +1,6 @@
-"""Writes into a dict (or list) built in the function from inside a loop or branch it was not
-built in: ``state["p"] = state["p"] - dt * force(state["q"])`` in a ``for`` loop.
+"""Writes into a dict (or list, or object) built in the function, and copies of a dict; a write
+from inside a loop or branch it was not built in: ``state["p"] = state["p"] - dt * force(state["q"])``
+in a ``for`` loop, ``self.vx -= dt * k * self.vx`` of a method written out there (local_defs.py).
 
 Each key of a dict built in the function is a local variable (``state_p``); a write at the
 same depth rebinds the key to a fresh variable.  Inside a deeper loop or branch the key must
@@ -12,8 +13,11 @@ before the loop), an argument's leaf, or a key the dict did not have before the 
 from __future__ import annotations
 
 import ast
+import copy
+import inspect
 
 from .tree_entries import Const, DictView, Leaf, Method, Node
+from .trees import Struct, name_part
 
 
 class StateWrites:
@@ -31,11 +35,95 @@ class StateWrites:
                 self.own(child.name, node)
         return node
 
+    def own_leaves(self, children: dict, where) -> dict:
+        """`children` of another dict, put into a new one (a copy, a merge): each leaf a new variable
+        holding the same value (``q_w = p_w``), so that a write into a key of either (in a loop, too)
+        leaves the other as Python leaves it; a tree inside stays shared, as a shallow copy shares it."""
+        out = {}
+        for key, child in children.items():
+            if isinstance(child, Leaf):
+                name = self.names.fresh(f"{self.target_base}_{name_part(key)}")
+                self.pending.append(self.emit(name, ast.Name(child.name, ast.Load()), where))
+                child = Leaf(name)
+            out[key] = child
+        return out
+
+    def copied_dict(self, value, where) -> Node | None:
+        """``dict(p)``, ``p.copy()``, ``copy.copy(p)`` of a dict: a new dict of p's items (`own_leaves`)."""
+        if not isinstance(value, ast.Call) or value.keywords or len(value.args) > 1:
+            return None
+        func = value.func
+        if len(value.args) == 1 and isinstance(func, (ast.Name, ast.Attribute)) \
+                and (isinstance(func, ast.Name) and func.id not in self.env and self.parsed.resolve(func.id) is dict
+                     or self.static_callee(func) is copy.copy):
+            source = self.entry(value.args[0])
+        elif not value.args and isinstance(func, ast.Attribute) and func.attr == "copy":
+            source = self.entry(func.value)
+        else:
+            return None
+        if not isinstance(source, Node) or source.struct.kind != "dict":
+            return None
+        return self.owning(Node(source.struct, self.own_leaves(source.children, where), local=True, depth=self.depth))
+
+    def static_callee(self, func: ast.expr):
+        """The object a call's name (or module attribute) refers to, not a local name; else None."""
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in self.env:
+            return None
+        found = self.parsed.resolve(root.id)
+        for attr in ast.unparse(func).split(".")[1:]:
+            found = getattr(found, attr, None)
+        return found
+
+    def written_key(self, target):
+        """The key ``d["k"] = v`` writes (a constant, or None), or the attribute ``obj.k = v`` does."""
+        return target.attr if isinstance(target, ast.Attribute) else self.constant(target.slice)
+
+    def write(self, target, base: Node, entry, where, fresh: bool = True) -> list:
+        """``base[key] = entry`` (or ``base.key = entry`` of an object built here): the key a new
+        variable, at the depth `base` was built at (else `write_deeper`)."""
+        if not base.local:
+            raise self.error(where, f"writing into {ast.unparse(target)} changes an argument (a parameter "
+                             "tree), which srcdiff does not support",
+                             "build a new dict: q = dict(p); q['W'] = ...")
+        if base.depth != self.depth:
+            return self.write_deeper(target, base, entry, where)
+        key = self.written_key(target)
+        if key is None:
+            raise self.error(where, "a dict built in the differentiated function is written with constant keys only")
+        self.plain_attribute(target, base, where)
+        if base.struct.kind in ("list", "tuple") and key not in base.children:
+            raise self.error(where, f"index {key} is out of range")
+        out = []
+        if isinstance(entry, (Leaf, Const)) and fresh:
+            name = self.names.fresh(f"{base_name(target)}_{name_part(key)}")
+            out.append(self.emit(name, self.as_ast(entry, where), where))
+            entry = Leaf(name)
+        if isinstance(entry, Leaf):  # a fresh variable, made for this key
+            self.own(entry.name, base)
+        base.children[key] = entry
+        if key not in base.struct.keys:
+            base.struct = Struct(base.struct.kind, base.struct.keys + (key,), (), base.struct.cls)
+        return out
+
+    def plain_attribute(self, target, base: Node, where) -> None:
+        """Refuse ``obj.k = v`` where Python would not store `v` as the attribute: a property's setter
+        (or any descriptor's ``__set__``) runs instead."""
+        found = inspect.getattr_static(base.struct.cls, target.attr, None) if isinstance(target, ast.Attribute) \
+            and isinstance(base.struct.cls, type) else None
+        if found is not None and hasattr(type(found), "__set__"):
+            raise self.error(where, f"assigning {ast.unparse(target)} calls the setter of "
+                             f"{base.struct.cls.__name__}.{target.attr}, which srcdiff does not follow",
+                             "compute the value the setter stores and assign that to a plain variable")
+
     def write_deeper(self, target, base: Node, entry, where) -> list:
         """``base[key] = entry`` inside a loop or branch `base` was not built in: the key's own
         variable assigned again (see the module docstring), or a located refusal."""
-        key = self.constant(target.slice)
+        key = self.written_key(target)
         old = base.children.get(key) if key is not None else None
+        self.plain_attribute(target, base, where)
         reason = None
         if not isinstance(old, Leaf) or self.owned.get(old.name) != id(base):
             reason = ("the key is new here, or holds a tree or a value the dict shares" if key is not None
@@ -69,4 +157,11 @@ class StateWrites:
         return False
 
 
-__all__ = ["StateWrites"]
+def base_name(target) -> str:
+    """The name a written target starts from (``state`` of ``state["p"]``), for new variables' names."""
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else "v"
+
+
+__all__ = ["StateWrites", "base_name"]

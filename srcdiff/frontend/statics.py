@@ -7,6 +7,7 @@ and the cache key holds them with their types (`static_key`), so ``axis=1`` and
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 
@@ -70,13 +71,20 @@ def static_key(names: tuple, value_of) -> tuple | None:
 
 def static_ok(value) -> bool:
     """None, numbers (not NaN), bools, strings and tuples or lists of them: compared and hashed
-    by value (a list by its items, `frozen`); or a function the code calls (`is_static_function`)."""
+    by value (a list by its items, `frozen`); or a function the code calls (`is_static_function`),
+    also in a tuple or list (lower/static_loops.py unrolls a loop over one)."""
+    if isinstance(value, (tuple, list)) and value and any(is_static_function(v) for v in value):
+        return all(static_ok(v) for v in value)  # acts=(np.tanh, np.sin): a loop over them is unrolled
     return value is not MISSING and (depends_static_ok(frozen(value)) or is_static_function(value))
 
 
 def is_static_function(value) -> bool:
     """A function passed as an argument and called (``def f(x, act=np.tanh): act(x)``): the
-    gradient is specialised on it, compared by identity, as a function named in the code is."""
+    gradient is specialised on it, compared by identity, as a function named in the code is; also a
+    ``functools.partial`` of one given constants (``loss_fn=partial(_huber, delta=0.5)``)."""
+    if isinstance(value, functools.partial):
+        return is_static_function(value.func) and all(depends_static_ok(v) and not isinstance(v, tuple)
+                                                       for v in (*value.args, *value.keywords.values()))
     return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from .tree_entries import Const, DictView, Node, Read
+from .tree_entries import Const, DictView, Leaf, Node, Read
 from .trees import Struct
 
 
@@ -82,6 +82,23 @@ class TreeReads:
             cls = found.struct.cls
             return None if hasattr(cls, "__bool__") or hasattr(cls, "__len__") else True
         return None
+
+    def cached_attribute(self, node: ast.Attribute, base: Node, func):
+        """``self.sym`` of a ``functools.cached_property``: computed at its first read, as Python
+        computes it, and kept in the object (a variable of its own) for the later reads, as Python keeps
+        it; refused where that first read is inside a loop or branch the object was not made in (a
+        variable there would be computed again at each pass, where Python's cache is not)."""
+        if base.depth != self.depth or self.built is None:
+            raise self.error(node, f"{ast.unparse(node)} is a functools.cached_property read first inside a "
+                             "loop or branch (or its header) the object was not made in: srcdiff would compute "
+                             "it again there, where Python answers from its cache",
+                             f"read {ast.unparse(node)} once where the object is made")
+        fake = ast.copy_location(ast.Call(node, [], []), node)
+        name = self.names.fresh(f"{ast.unparse(node.value).replace('.', '_')}_{node.attr}")
+        value = self.helper_call(fake, func, [base], {}, node.attr)
+        self.built.append(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), node))
+        base.children[node.attr] = Leaf(name)  # (Python stores it in the object's __dict__)
+        return base.children[node.attr]
 
     def literal_entry(self, node):
         """The entry of ``cfg or {}`` when the rewrite decides it, of ``"k" in cfg`` of a dict

@@ -119,13 +119,13 @@ _LIBRARIES = {"numpy", "scipy", "pandas", "builtins", "torch", "jax", "dask", "x
 
 def is_tree(value, *, sequences: bool = True) -> bool:
     """Whether `value` is flattened: a dict, namedtuple, dataclass or object (lists and
-    tuples only with `sequences`: a data list that is not differentiated stays a list)."""
+    tuples only with `sequences`, or of such trees: a data list that is not differentiated stays a list)."""
     if isinstance(value, dict) or is_namedtuple(value):
         return True
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return True
-    if isinstance(value, (list, tuple)):
-        return sequences
+    if isinstance(value, (list, tuple)):  # (a list of objects, layers, is one whatever: by its first item)
+        return sequences or bool(value) and is_tree(value[0], sequences=False)
     return is_object(value) and (not callable(value) or is_callable_object(value))
 
 

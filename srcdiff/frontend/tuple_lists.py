@@ -32,6 +32,7 @@ import textwrap
 import types
 
 from .naming import SCOPES, own_nodes
+from .tuple_comprehensions import comprehended, per_field
 
 
 def has_lists(tree: ast.FunctionDef) -> bool:
@@ -47,7 +48,18 @@ def split_tuple_lists(tree: ast.FunctionDef, names) -> None:
 
 
 def _candidates(tree: ast.FunctionDef, names) -> dict:
-    """{list name: length of its tuples} of the lists that can be split."""
+    """{list name: length of its tuples} of the lists that can be split, a list made of another's
+    items (``ranked = [pairs[int(i)] for i in order]``) after that one."""
+    found: dict = {}
+    while True:
+        more = _found(tree, names, found)
+        if not more:
+            return found
+        found.update(more)
+
+
+def _found(tree: ast.FunctionDef, names, known: dict) -> dict:
+    """The lists that can be split besides those `known` (which a comprehension may read)."""
     parents = {child: node for node in own_nodes(tree) for child in ast.iter_child_nodes(node)}
     helpers = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
     stores: dict = {}
@@ -56,12 +68,21 @@ def _candidates(tree: ast.FunctionDef, names) -> dict:
             stores.setdefault(node.id, []).append(node)
     found = {}
     for name, targets in stores.items():
+        if name in known:
+            continue
         arities = set()
         for target in targets:
             stmt = parents.get(target)
-            if not (isinstance(stmt, ast.Assign) and stmt.targets == [target] and isinstance(stmt.value, ast.List)):
+            if not (isinstance(stmt, ast.Assign) and stmt.targets == [target]):
                 break
-            arities |= {_arity(e, names, helpers) for e in stmt.value.elts}
+            if isinstance(stmt.value, ast.List):
+                arities |= {_arity(e, names, helpers) for e in stmt.value.elts}
+                continue
+            made = comprehended(stmt.value, name, known, lambda e: _arity(e, names, helpers))
+            if made is None:
+                break
+            if made is not True:
+                arities.add(made)
         else:
             for node in own_nodes(tree):
                 if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
@@ -93,7 +114,10 @@ def _use(node: ast.Name, parents: dict, names, helpers):
             return _arity(call.args[0], names, helpers)
         return False
     if isinstance(parent, ast.Subscript) and parent.value is node:
-        return isinstance(parent.ctx, ast.Load) and not isinstance(parent.slice, ast.Slice)
+        if isinstance(parent.slice, ast.Slice):  # ``for a, b in pairs[:3]``: the fields' slices zipped
+            loop = parents.get(parent)
+            return isinstance(loop, (ast.For, ast.comprehension)) and loop.iter is parent
+        return isinstance(parent.ctx, ast.Load)
     if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
         return True
     if isinstance(parent, ast.Call) and parent.args == [node] and not parent.keywords:
@@ -103,7 +127,25 @@ def _use(node: ast.Name, parents: dict, names, helpers):
         if builtin is enumerate and isinstance(parents.get(parent), (ast.For, ast.comprehension)) \
                 and parents[parent].iter is parent:
             return True
+        if builtin is reversed and _in_loop_header(parent, parents):  # zip(zip(S, Y), reversed(pairs))
+            return True
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "zip" \
+            and node in parent.args and not parent.keywords and names.resolve(parent.func) is zip \
+            and _in_loop_header(node, parents):
+        return True  # for (s, y), (rho, a) in zip(zip(S, Y), pairs)
     return False
+
+
+def _in_loop_header(node: ast.expr, parents: dict) -> bool:
+    """Whether `node` is a loop's iterable, or an argument of a ``zip`` (or ``enumerate``) that is one."""
+    while True:
+        parent = parents.get(node)
+        if isinstance(parent, (ast.For, ast.comprehension)):
+            return parent.iter is node
+        if not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+                and parent.func.id in ("zip", "enumerate") and node in parent.args):
+            return False
+        node = parent
 
 
 def _arity(value: ast.expr, names, helpers):
@@ -160,6 +202,8 @@ class _Split(ast.NodeTransformer):
         return ast.Name(name, ctx or ast.Load())
 
     def visit_Assign(self, node: ast.Assign):
+        if len(node.targets) == 1 and self._mine(node.targets[0]) and not isinstance(node.value, ast.List):
+            return self._per_field_comprehensions(node)
         if len(node.targets) == 1 and self._mine(node.targets[0]):
             made = [ast.copy_location(ast.Assign([self._name(f, ast.Store())], ast.List([], ast.Load())), node)
                     for f in self.fields]
@@ -175,6 +219,10 @@ class _Split(ast.NodeTransformer):
             return self._appended(self.visit(call.args[0]), node)
         return self.generic_visit(node)
 
+    def _per_field_comprehensions(self, node: ast.Assign) -> list:
+        """``name = [(a, b) for ...]`` and the like (tuple_comprehensions.py)."""
+        return per_field(node, self)
+
     def _appended(self, value: ast.expr, where) -> list:
         """``name.append(value)``: the value unpacked into one item per field, each appended."""
         targets = ast.Tuple([self._name(n, ast.Store()) for n in self.items], ast.Store())
@@ -189,6 +237,9 @@ class _Split(ast.NodeTransformer):
                 and -self.arity <= node.slice.value < self.arity:
             field = self.fields[node.slice.value]  # out[i][j]: the item i of the list of field j
             return ast.copy_location(ast.Subscript(self._name(field), self.visit(node.value.slice), node.ctx), node)
+        if self._mine(node.value) and isinstance(node.slice, ast.Slice):  # a loop's iterable (_use)
+            return ast.copy_location(ast.Call(self._name("zip"), [
+                ast.Subscript(self._name(f), copy.deepcopy(node.slice), ast.Load()) for f in self.fields], []), node)
         if self._mine(node.value):
             index = self.visit(node.slice)
             return ast.copy_location(ast.Tuple([ast.Subscript(self._name(f), copy.deepcopy(index), ast.Load())
@@ -199,8 +250,15 @@ class _Split(ast.NodeTransformer):
         if len(node.args) == 1 and self._mine(node.args[0]) and isinstance(node.func, ast.Name) \
                 and node.func.id == "len":
             return ast.copy_location(ast.Call(node.func, [self._name(self.fields[0])], []), node)
+        if len(node.args) == 1 and self._mine(node.args[0]) and isinstance(node.func, ast.Name) \
+                and node.func.id == "reversed":  # reversed(out) in a loop's header: each field's, zipped
+            return ast.copy_location(ast.Call(self._name("zip"), [
+                ast.Call(node.func, [self._name(f)], []) for f in self.fields], []), node)
         if len(node.args) == 1 and self._mine(node.args[0]):  # enumerate(out) of a loop
             return ast.copy_location(ast.Call(node.func, [self._zipped(node)], []), node)
+        if isinstance(node.func, ast.Name) and node.func.id == "zip" and any(self._mine(a) for a in node.args):
+            node.args = [self._zipped(a) if self._mine(a) else self.visit(a) for a in node.args]  # zip(S, out)
+            return node
         return self.generic_visit(node)
 
     def _zipped(self, where) -> ast.Call:
@@ -218,6 +276,7 @@ class _Split(ast.NodeTransformer):
                                                              ast.Tuple(whole, ast.Load())), node.body[0]))
         elif rename:
             node.body = [_Items(rename).visit(s) for s in node.body]
+        _spliced(node)
         return node
 
     def visit_comprehension(self, node: ast.comprehension):
@@ -243,11 +302,13 @@ class _Split(ast.NodeTransformer):
     def _target(self, target, iterated):
         """A loop's single name bound to a whole tuple of the split list (``for o in out``): a
         name per field instead, reads of ``o[j]`` becoming them.  ({} when nothing changes.)"""
+        def fields(args):  # (fields_0, fields_1, ...) or their slices
+            return [getattr(a.value if isinstance(a, ast.Subscript) else a, "id", None) for a in args] == self.fields
         zipped = isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id == "zip" \
-            and [getattr(a, "id", None) for a in iterated.args] == self.fields
-        enumerated = isinstance(iterated, ast.Call) and iterated.args and isinstance(iterated.args[0], ast.Call) \
-            and getattr(iterated.args[0].func, "id", None) == "zip" \
-            and [getattr(a, "id", None) for a in iterated.args[0].args] == self.fields
+            and fields(iterated.args)
+        enumerated = isinstance(iterated, ast.Call) and getattr(iterated.func, "id", None) == "enumerate" \
+            and iterated.args and isinstance(iterated.args[0], ast.Call) \
+            and getattr(iterated.args[0].func, "id", None) == "zip" and fields(iterated.args[0].args)
         if zipped and isinstance(target, ast.Name):
             return self._per_field(target)
         if enumerated and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
@@ -259,6 +320,22 @@ class _Split(ast.NodeTransformer):
     def _per_field(self, target: ast.Name):
         names = [self.namer.fresh(f"{target.id}_{j}") for j in range(self.arity)]
         return ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store()), {target.id: names}
+
+
+def _spliced(loop: ast.For) -> None:
+    """``for (s, y), (r, a) in zip(zip(S, Y), zip(p_0, p_1))``: ``for s, y, r, a in zip(S, Y, p_0, p_1)``, the
+    same items (lowering loops over a zip of sequences, not of zips)."""
+    it, target = loop.iter, loop.target
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords
+            and isinstance(target, ast.Tuple) and len(target.elts) == len(it.args)):
+        return
+    args, elts = [], []
+    for arg, elt in zip(it.args, target.elts):
+        inner = isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "zip" \
+            and not arg.keywords and isinstance(elt, ast.Tuple) and len(elt.elts) == len(arg.args)
+        args += arg.args if inner else [arg]
+        elts += elt.elts if inner else [elt]
+    it.args, target.elts = args, elts
 
 
 class _Items(ast.NodeTransformer):

@@ -12,6 +12,9 @@ parameters (frontend/parse.py compiles it)::
         def wrapper(*args, **kwargs):              def wrapper(w, X):
             return 0.5 * fn(*args, **kwargs)  ==>      return 0.5 * fn(w, X)
         return wrapper
+
+A wrapper's leading parameters (``def inner(x, *args, **kwargs): return fn(np.clip(x, lo, hi), *args,
+**kwargs)``) are the wrapped function's first ones, renamed to theirs.
 """
 
 from __future__ import annotations
@@ -159,8 +162,9 @@ def same_parameters(func) -> bool:
 
 
 def spread_wrapper(wrapper, inner) -> ast.FunctionDef | None:
-    """The ``def`` of `wrapper` (``def w(*args, **kwargs)``, lines as in its file) with
-    `inner`'s parameters in place of ``*args, **kwargs``; None unless every use of ``args`` and
+    """The ``def`` of `wrapper` (``def w(*args, **kwargs)``, or ``def w(x, *args, **kwargs)``: its
+    leading parameters are `inner`'s first ones, renamed so; lines as in its file) with `inner`'s
+    parameters in place of ``*args, **kwargs``; None unless every use of ``args`` and
     ``kwargs`` passes them on whole (``f(*args, **kwargs)``), so that the two compute the same
     for every call, and `inner` takes plain parameters whose names the wrapper does not use."""
     if not isinstance(wrapper, types.FunctionType) or not callable(inner):
@@ -177,15 +181,17 @@ def spread_wrapper(wrapper, inner) -> ast.FunctionDef | None:
     a = node.args
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(node)):
         return None  # it rebinds what the call may read: refused with the hint to pass __wrapped__
-    if a.posonlyargs or a.args or a.kwonlyargs or not (a.vararg or a.kwarg) \
+    if a.posonlyargs or a.kwonlyargs or a.defaults or not (a.vararg or a.kwarg) or len(a.args) > len(params) \
             or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
         return None
     star, stars = (a.vararg.arg if a.vararg else None), (a.kwarg.arg if a.kwarg else None)
     names = [p.name for p in params]
-    if set(names) & (names_in(node) | set(wrapper.__code__.co_freevars) | set(wrapper.__code__.co_names)):
+    lead = {p.arg: name for p, name in zip(a.args, names)}  # ``def inner(x, *args, **kwargs)``: x is the first
+    used = names_in(node) | set(wrapper.__code__.co_freevars) | set(wrapper.__code__.co_names)
+    if any(name in used - {own} for own, name in lead.items()) or set(names[len(lead):]) & used:
         return None  # a parameter named like a name the wrapper reads: renaming would change it
-    spread = _Spread(star, stars, names)
-    node.body = [spread.visit(s) for s in node.body]
+    spread = _Spread(star, stars, names[len(lead):])
+    node.body = [spread.visit(_Renamed(lead).visit(s)) for s in node.body]
     if not spread.ok or any(isinstance(n, ast.Name) and n.id in (star, stars) for n in ast.walk(node)):
         return None
     node.args = ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None, kwonlyargs=[],
@@ -193,6 +199,16 @@ def spread_wrapper(wrapper, inner) -> ast.FunctionDef | None:
     node.decorator_list = []
     ast.increment_lineno(tree, first - 1)
     return ast.fix_missing_locations(node)
+
+
+class _Renamed(ast.NodeTransformer):
+    """The wrapper's leading parameters under the wrapped function's names."""
+
+    def __init__(self, names: dict):
+        self.names = names
+
+    def visit_Name(self, node: ast.Name):
+        return ast.copy_location(ast.Name(self.names[node.id], node.ctx), node) if node.id in self.names else node
 
 
 class _Spread(ast.NodeTransformer):

@@ -13,6 +13,7 @@ node of every region in program order.
 from __future__ import annotations
 
 import ast
+import enum
 import heapq
 import types
 from dataclasses import dataclass, field
@@ -54,6 +55,9 @@ def operand_ast(operand: Operand) -> ast.expr:
     if isinstance(operand, Const):
         if isinstance(operand.value, types.ModuleType) and operand.value.__name__ == "numpy":
             return ast.Name("np", ast.Load())  # an array namespace (``xp``) passed on
+        if isinstance(operand.value, enum.Enum):  # a member (static): spelled by its class's name
+            member = operand.value
+            return ast.Attribute(ast.Name(type(member).__name__, ast.Load()), member.name, ast.Load())
         return ast.Constant(operand.value)
     return ast.Name(operand.name, ast.Load())
 

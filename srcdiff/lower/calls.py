@@ -9,16 +9,19 @@ another user function.  Anything else is refused.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 
 import numpy as np
 
 from ..frontend.depends import MISSING
-from ..ir.nodes import Operand
+from ..ir.nodes import Const, Operand
 from . import library_calls
 from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
+from .cached_calls import cached_value
 from .custom_calls import custom_call, is_custom
+from .enum_members import enum_called
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_call
 from .nested import call_nested
@@ -52,11 +55,18 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         return lower_method_call(lower, node, target)
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:
         return call_nested(lower, node, state.lambdas[callee.id], target)
+    member = enum_called(state, node)  # Act("relu") of a constant: a member, static
+    if member is not MISSING:
+        return Const(member)
     func = static_value(state, callee)
     chosen = func is MISSING and static_parameter(state, callee) is not None  # def f(x, act=np.tanh): act(x)
     if chosen:
         func = _parameter_function(state, callee)
-    if chosen or isinstance(callee, ast.Call) and func is not MISSING:  # (getattr(np, name)(x) too)
+        if isinstance(func, functools.partial):  # loss_fn=partial(_huber, delta=0.5): _huber(r, delta=0.5)
+            node, func = partial_applied(node, func), func.func
+    # (getattr(np, name)(x), ACTS[Act.TANH](x), and f(x) in a loop over a tuple of functions too)
+    if chosen or func is not MISSING and (isinstance(callee, (ast.Call, ast.Subscript))
+                                          or isinstance(callee, ast.Name) and callee.id in state.env):
         spelled = _spelling(func)
         if spelled is not None:  # the generated code names the function, as if the user had
             node = ast.copy_location(ast.Call(ast.copy_location(spelled, callee), node.args, node.keywords), node)
@@ -64,6 +74,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if func is not MISSING and isinstance(callee, ast.Subscript):  # ACTS[name], name a static parameter's
         # alias (a loop over a flattened tuple): the generated code spells the key as its value
         callee = ast.copy_location(ast.Subscript(callee.value, as_written(state, callee.slice), ast.Load()), callee)
+    cached = cached_value(state, node, func)  # w = weights(4) of an lru_cache'd helper: its value, now
+    if cached is not MISSING:
+        return Const(cached)
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")
@@ -89,6 +102,16 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         return library_calls.constant_call(lower, node, func, no_rule(lower, node, func, ast.unparse(callee)),
                                            target)
     return lower_rule_call(lower, node, func, rule, callee, target)
+
+
+def partial_applied(node: ast.Call, partial: functools.partial) -> ast.Call:
+    """``f(r)`` of a parameter holding ``functools.partial(g, *a, **k)`` of constants: ``g(*a, r, **k)``
+    (a static argument: frontend/statics.py takes a partial only of constants)."""
+    args = [ast.copy_location(ast.Constant(a), node) for a in partial.args] + list(node.args)
+    given = {k.arg for k in node.keywords}
+    keywords = [ast.keyword(k, ast.copy_location(ast.Constant(v), node)) for k, v in partial.keywords.items()
+                if k not in given] + list(node.keywords)
+    return ast.copy_location(ast.Call(node.func, args, keywords), node)
 
 
 def _parameter_function(state, callee: ast.Name):

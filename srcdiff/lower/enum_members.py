@@ -15,6 +15,7 @@ import operator
 
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
+from ..ir.nodes import Const
 from .static_values import StaticParameter, constant, static_parameter, static_value
 
 _TESTS = {ast.Is: operator.is_, ast.IsNot: operator.is_not, ast.Eq: operator.eq, ast.NotEq: operator.ne}
@@ -84,5 +85,46 @@ def _member_or_none(state, node: ast.expr, probe: bool):
     if probe and static_parameter(state, node) is not None:
         return None  # a parameter alone does not say the test is of an enum
     if isinstance(node, ast.Name) and static_parameter(state, node) is None and node.id in state.env:
-        return None  # a local variable: not a static value
+        bound = state.env[node.id]  # a local variable: a static value only when it holds a member
+        return bound.value if isinstance(bound, Const) and isinstance(bound.value, enum.Enum) else None
     return enum_member(state, node)
+
+
+def enum_item(state, node: ast.Subscript):
+    """``Act[name]`` of an enum class, `name` a constant (or a static parameter's value): the member,
+    else MISSING (a key known only when the function runs: read as written, with no gradient)."""
+    owner = static_value(state, node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else MISSING
+    if not isinstance(owner, enum.EnumMeta):
+        return MISSING
+    try:
+        return owner[constant(state, node.slice)]
+    except StaticParameter:
+        raise
+    except (SrcDiffError, KeyError, TypeError):
+        return MISSING
+
+
+def enum_called(state, node: ast.Call):
+    """``Act(value)`` of an enum class, `value` a constant (or a static parameter's value): the member,
+    else MISSING (a value known only when the function runs: the call is kept, with no gradient)."""
+    owner = static_value(state, node.func, record=False) if isinstance(node.func, (ast.Name, ast.Attribute)) \
+        else MISSING
+    if not isinstance(owner, enum.EnumMeta) or len(node.args) != 1 or node.keywords:
+        return MISSING
+    try:
+        value = constant(state, node.args[0])
+    except StaticParameter:
+        raise
+    except SrcDiffError:
+        return MISSING
+    static_value(state, node.func)  # (the gradient is then built on the class)
+    try:
+        return owner(value)
+    except ValueError:
+        return MISSING  # (Python raises: the call is kept, and raises when the function runs)
+
+
+def is_enum_class(state, node: ast.expr) -> bool:
+    """Whether `node` names an enum class (``Act`` of ``Act[name]``)."""
+    return isinstance(node, (ast.Name, ast.Attribute)) \
+        and isinstance(static_value(state, node, record=False), enum.EnumMeta)

@@ -27,6 +27,7 @@ from .opaque import opaque, opaque_call, substitute
 from .product_loops import nested_loops
 from .state import BREAK, DONE, FLOW_DEFAULTS, RETURN, LoopRecord, LoweringState
 from .statements import StatementLowerer
+from .static_loops import lower_static_loop, static_items
 from .static_values import static_value
 from .subscripts import subscript
 from .writes import InPlaceUpdate
@@ -51,6 +52,10 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
     if stmt.orelse:
         raise state.error(stmt, "`for ... else` is not supported", "use a flag variable")
     it = stmt.iter
+    items = static_items(state, it)  # for a in (Act.TANH, Act.SOFTPLUS): unrolled (static_loops.py)
+    if items is not None:
+        lower_static_loop(lower, stmt, items)
+        return
     func = static_value(state, it.func) if isinstance(it, ast.Call) else None
     backwards = func is builtins.reversed
     if backwards:  # the same loop, its iterations in the opposite order

@@ -30,12 +30,47 @@ def in_branch(tree: ast.AST, stmt: ast.stmt) -> bool:
     return False
 
 
+def called_before_in_loop(tree: ast.AST, stmt: ast.stmt, name: str) -> bool:
+    """Is `stmt` (defining `name`) inside a loop of `tree` whose body reads `name` before it?  From the
+    second iteration on, that read is of the definition the iteration before made, which lowering (one
+    body for every iteration) cannot tell from the one before the loop."""
+    loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n is not stmt
+             and any(inner is stmt for inner in ast.walk(n))]
+    for loop in loops:
+        for s in _before(loop.body, stmt):
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(s)):
+                return True
+    return False
+
+
+def _before(body: list, stmt: ast.stmt) -> list:
+    """The statements (and the headers of the blocks holding `stmt`) run before `stmt` in `body`, in order."""
+    out = []
+    for s in body:
+        if s is stmt:
+            return out
+        if any(inner is stmt for inner in ast.walk(s)):
+            header = [getattr(s, f) for f in ("test", "iter") if getattr(s, f, None) is not None]
+            out += [ast.Expr(h) for h in header]
+            for block in (getattr(s, f, None) for f in ("body", "orelse", "finalbody")):
+                if isinstance(block, list) and any(inner is stmt for b in block for inner in ast.walk(b)):
+                    return out + _before(block, stmt)
+            return out
+        out.append(s)
+    return out
+
+
 def remember(state, stmt: ast.stmt, name: str, func: ast.Lambda | ast.FunctionDef) -> None:
     """`name` is the local function `func` from here on."""
     if in_branch(state.parsed.tree, stmt):
         raise state.error(stmt, f"the local function {name} is defined inside an `if`, so which "
                           "definition a call means is known only when the function runs",
                           f"define {name} once before the `if` (pass what differs as a parameter)")
+    if called_before_in_loop(state.parsed.tree, stmt, name):
+        raise state.error(stmt, f"the local function {name} is defined in a loop that calls it before this line: "
+                          "from the second iteration on that call is of the function the iteration before "
+                          "made, which srcdiff does not follow",
+                          f"define {name} before it is called in the loop (or before the loop)")
     state.lambdas[name] = func
     state.env.pop(name, None)
 

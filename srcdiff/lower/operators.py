@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import enum
 import operator
 
 from .. import rules
@@ -74,8 +75,8 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
     state = lower.state
     value = static_value(state, node)
     if value is not MISSING:
-        if isinstance(value, (int, float, complex)):
-            return Const(value)  # np.pi, math.e
+        if isinstance(value, (int, float, complex, enum.Enum)):
+            return Const(value)  # np.pi, math.e; Act.TANH, a member (static: enum_members.py)
         if is_dtype_object(value):  # utype = np.float64: a value with no gradient
             return opaque(lower, node, target)
         raise state.error(node, f"{ast.unparse(node)} is not a number")

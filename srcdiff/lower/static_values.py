@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import enum
 
 import numpy as np
 
@@ -36,8 +37,10 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
     nothing but whether the expression is kept as written."""
     if isinstance(node, ast.Name):
         if node.id in state.env:
-            bound = state.env[node.id]  # an array namespace (``xp = array_namespace(x)``) is NumPy
-            return bound.value if isinstance(bound, Const) and isinstance(bound.value, type(ast)) else MISSING
+            bound = state.env[node.id]  # an array namespace (``xp = array_namespace(x)``) is NumPy; a function
+            # of a loop over a tuple of them (lower/static_loops.py) is that function
+            return bound.value if isinstance(bound, Const) and (isinstance(bound.value, type(ast)) or callable(
+                bound.value) and not isinstance(bound.value, type)) else MISSING
         value = state.parsed.resolve(node.id)
         if record:
             state.parsed.depend(node.id, value)
@@ -51,6 +54,8 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
             return getattr(base, node.attr)  # np.maximum.accumulate: a method with a rule of its own
         if base is not MISSING and isinstance(static_method(base, node.attr), staticmethod):
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
+        if isinstance(base, enum.EnumMeta) and isinstance(getattr(base, node.attr, None), base):
+            return getattr(base, node.attr)  # ``Act.TANH``: a member, static (enum_members.py)
         if isinstance(base, type) and base.__module__.split(".")[0] not in ("numpy", "builtins", "scipy"):
             return class_number(state, base, node.attr)  # ``Physics.G``: a number of a class, as written
     if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):

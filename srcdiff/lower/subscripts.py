@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import ast
 
+from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Global, Operand, Var, operand_ast
 from ..rules.structural import GETITEM, NOGRAD
 from .emit import emit_rule
-from .enum_members import enum_member
+from .enum_members import enum_item, enum_member, is_enum_class
 from .expressions import ExpressionLowerer
 from .joins import index_join_kind, lower_index_join
 from .lists import as_array
@@ -25,6 +26,11 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
     read = lower_dict_subscript(lower, node, target)  # cfg["eps"] of a dict of constants
     if read is not None:
         return read
+    member = enum_item(lower.state, node)  # Act[name]: a member, static
+    if member is not MISSING:
+        return Const(member)
+    if is_enum_class(lower.state, node.value):
+        return opaque(lower, node, target)  # (of a key known when the function runs: no gradient)
     if isinstance(node.value, ast.Name) and isinstance(lower.expr(node.value), Global) \
             and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         return opaque(lower, node, target)  # CONFIG["scale"]: data of the module, read when run

@@ -5,8 +5,10 @@ Each is linear and copies every element of x to one place, so the adjoint moves 
 rolled the other way, rotated back, the padding cut off, the appended part cut off, the
 inserted positions deleted (found by inserting into a mask the same way), the deleted
 positions filled with zeros (the kept positions found by deleting from ``np.arange``).
-Static arguments (shifts, axes, pad widths) are known when the gradient is generated, so the
-inverse moves appear as literals in the output.
+Static arguments (axes, pad widths) are known when the gradient is generated, so the inverse
+moves appear as literals in the output; ``np.roll``'s shift is an operand with no gradient (a whole
+number, or a tuple of them), so it may be computed when the function runs (``np.roll(x, k)`` in a
+loop over ``k``).
 """
 
 import numpy as np
@@ -18,14 +20,11 @@ from .table import LINEAR, rule
 NEW_ARRAY = {"fresh": True, "array_result": True}
 
 
-def _negated(shift):
-    return tuple(-int(s) for s in shift) if isinstance(shift, (tuple, list)) else -shift
-
-
 def _roll_templates(static, operand_shapes):
-    if static["shift"] is None:  # validation, before a call gives the shift
-        return {"x": "np.roll(g, np.negative(shift), axis)"}
-    return {"x": f"np.roll(g, {_negated(static['shift'])!r}, axis)"}
+    shift = operand_shapes.get("shift")
+    if shift is not None and shift.known and shift.ndim == 0:
+        return {"x": "np.roll(g, -shift, axis)"}
+    return {"x": "np.roll(g, np.negative(shift), axis)"}  # (a tuple of shifts, one per axis)
 
 
 def _rot90_templates(static, operand_shapes):
@@ -116,8 +115,10 @@ _DELETE_TEMPLATE = ("np.reshape(index_add(np.zeros(np.size(arr), np.result_type(
 
 
 RULES = [
-    rule(np.roll, ("x",), _roll_templates, static={"shift": None, "axis": None}, shape=_same, tangents=LINEAR,
-         **NEW_ARRAY, sympy="numpy.roll"),
+    # the shift is an operand with no gradient (a whole number): it may be computed, a loop's index
+    rule(np.roll, ("x", "shift"), _roll_templates, static={"axis": None},
+         shape=lambda static, x, shift: shapes.array(x), tangents=LINEAR, **NEW_ARRAY, sympy="numpy.roll",
+         note="the shift carries no gradient and may be computed when the function runs (a loop's index)"),
     rule(np.rot90, ("x",), _rot90_templates, static={"k": 1, "axes": (0, 1)}, shape=_rot90_shape, tangents=LINEAR,
          sympy="numpy.rot90"),
     # the constant is not differentiated (a static argument), so the tangent pads with zeros

@@ -122,7 +122,14 @@ def builds_a_checked_object(w):
     return np.sum(Checked(w).w ** 2)
 
 
-def builds_in_a_branch_header(w):
+def builds_in_a_branch_header(w):  # (the test runs once, before the branch: the object is made just before it)
     if np.sum(Affine(w, 0.0)(w)) > 0:
         return np.sum(w ** 2)
     return np.sum(w)
+
+
+def builds_in_a_loop_header(w):
+    total = 0.0
+    while np.sum(Affine(w, total)(w)) > 0 and total < 2.0:  # (a `while` test runs again at every pass)
+        total = total + 1.0
+    return total * np.sum(w)

@@ -332,14 +332,15 @@ PROGRAMS = [
 ]
 
 
-# ---- refused, naming the line ----
-
-def dict_copy_then_write(x, steps=2):
+def dict_copy_then_write(x, steps=2):  # (refused before reach15: the copy's items are its own since)
     state = {"q": x}
     saved = dict(state)
     for _ in range(steps):
         state["q"] = state["q"] * 2.0
     return np.sum(saved["q"] * state["q"])
+
+
+# ---- refused, naming the line ----
 
 
 def dict_new_key_in_loop(x, steps=2):

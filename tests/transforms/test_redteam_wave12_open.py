@@ -12,10 +12,8 @@ from numeric import central_difference
 import srcdiff
 
 from . import redteam_wave12 as wave
-from . import redteam_wave12_finance as finance
 from . import redteam_wave12_idioms as idioms
 from . import redteam_wave12_models as models
-from . import redteam_wave12_numpy as conveniences
 from . import redteam_wave12_points as points
 from .corpus import Program
 from .matrix import OK, REFUSED, run
@@ -91,32 +89,22 @@ def test_vmap_of_a_gradient_with_a_tape(f, args):
 
 
 # ---- 4. reasonable code still refused, each at the user's line (OPEN) -----------------------------------
-# Classes, one program each: an object of a user class built inside the function (a dataclass matched
-# by ``match``, a layer class with super().__call__, a classmethod constructor of a dict), ``match`` with
-# mapping patterns, ``getattr(np, name)``, a dict of functions keyed by enum members, np.vectorize
-# / np.piecewise / np.apply_along_axis with a lambda, itertools.zip_longest /
-# groupby / starmap, ``min(range(n), key=...)``, ``list(array)`` of rows, a generator passed to another
-# generator, a parameter tree passed whole to a local function, np.ix_ in-place assembly,
-# a local alias of a library function (N = norm.cdf); scipy.stats.weibull_min and np.cov(rowvar=False) since
-# differentiated (FIXED below).
+# Classes, one program each: an object of a user class built inside the function (a dataclass chosen by a
+# run-time test and matched by ``match``), ``list(array)`` of rows passed to a recursive helper (a list given
+# to a function of yours); scipy.stats.weibull_min and np.cov(rowvar=False) since differentiated (FIXED
+# below), and a local alias of a library function (N = norm.cdf, reach15's row w12_library_function_alias).
 # (reach12a/b: list +, islice, operator overloading, partials of bound methods, memo dicts; numba12:
 # numba-only refusals; idioms14: np.piecewise of lambdas, np.vectorize, zip_longest, min with key=, np.ix_
-# assembly, getattr(np, name), match with mapping patterns.)
+# assembly, getattr(np, name), match with mapping patterns.  reach15, tests/transforms/test_reach15.py, rows
+# named w12_*: a layer class with super().__call__ in a container, a classmethod of a dict with a
+# cached_property, a dict of functions keyed by enum members, a parameter tree passed whole to a local
+# function, a generator passed to another generator, itertools.groupby over static keys.)
 
 REFUSED_CODE = [
     ("object_built_inside", idioms.match_class, (np.array([0.2, -0.1]), R.normal(size=5))),
-    ("layer_class_super", idioms.inheritance_container, ([0.5 * R.normal(size=(3, 3))] * 2, R.normal(size=3))),
-    ("classmethod_of_a_dict", idioms.cached_property_model, ({"A": R.normal(size=(3, 3)), "b": R.normal(size=3)},
-                                                             R.normal(size=3))),
-    ("enum_keyed_functions", idioms.enum_auto_dispatch, (R.normal(size=4), R.normal(size=4))),
-    ("itertools_groupby", idioms.groupby_static, (R.normal(size=6),)),
     ("list_of_rows", idioms.de_casteljau, (R.normal(size=8),)),
-    ("generator_of_generator", idioms.generator_pipeline, (R.normal(size=5),)),
-    ("tree_to_local_function", conveniences.dict_sgd_step, ({"w": R.normal(size=3), "b": 0.1}, R.normal(size=(6, 3)),
-                                                      R.normal(size=6))),
     ("weibull_min", models.weibull_scipy, (np.array([0.3, 0.5]), np.array([0.5, 1.2, 2.0, 3.1, 0.7]),
                                            np.array([1.0, 1, 0, 1, 0]))),
-    ("library_function_alias", finance.garman_kohlhagen, (np.array([1.05, 1.1, 1.2]),)),
     ("cov_rowvar_false", wave.enkf_analysis, (R.normal(size=(6, 2)), 0.7, 0.3 * R.normal(size=6))),
 ]
 

@@ -140,17 +140,13 @@ def test_vmap_of_grad_refusal_names_the_users_line(f, args):
 # One program each from the wave.  Others work on lists, partials of methods and scipy.stats (reach12a/b)
 # and on numba-only refusals (numba12), math.dist, zip_longest, **weights.get(name, d) and loops over
 # np.unique (idioms14), writes through views, `out=` and helpers writing into the caller's array (views14,
-# tests/transforms/test_views14.py): not repeated here.
+# tests/transforms/test_views14.py): not repeated here.  Differentiated since (reach15,
+# tests/transforms/test_reach15.py, rows named w13_*): an Enum from a config, an __init__ that computes,
+# a method updating self, a closure made by a factory, a clamping decorator, sorted(..., key=lambda) of a
+# list of tuples, lru_cache'd weights, a list of one array written by index, a dict updated in a loop.
 
 R = np.random.default_rng(13)
 REFUSED_CODE = [
-    ("enum_from_config", library.enum_config_mlp, (R.normal(size=3), R.normal(size=(5, 3)), {"activation": "swish"})),
-    ("init_that_computes", library.class_projectile_range, (12.0,)),
-    ("method_updates_self", library.classmethod_account, (50.0,)),
-    ("closure_factory", library.closure_soft_clip, (R.normal(size=5),)),
-    ("clamping_decorator", library.decorated_clamped_loss, (np.array([0.3, -2.0, 1.0, 2.5]),)),
-    ("lambda_sort_key", library.sorted_key_tuples, (R.normal(size=5),)),
-    ("lru_cache_weights", library.lru_cache_smoothing, (R.normal(size=6),)),
     ("scipy_linalg_expm", library.linalg_expm_rotation, (0.4,)),
     ("scipy_linalg_lu", library.linalg_lu_solve, (R.normal(size=(3, 3)) + 3 * np.eye(3), R.normal(size=3))),
     ("np_histogram_weights", data.histogram_weights,
@@ -159,9 +155,6 @@ REFUSED_CODE = [
     ("interp_knots", geometry.polyline_length_resample,
      (np.cumsum(np.abs(R.normal(size=(5, 2))), axis=0), R.uniform(0.05, 0.95, size=4))),
     ("irfft", geometry.zero_pad_irfft, (R.normal(size=4),)),
-    ("list_of_one_array", points.list_of_same_array, (R.normal(size=3),)),
-    ("dict_updated_in_loop", points.dict_inner_descent,
-     ({"w": R.normal(size=3), "b": 0.1}, R.normal(size=(6, 3)), R.normal(size=6))),
 ]
 
 

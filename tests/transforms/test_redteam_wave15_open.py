@@ -36,28 +36,19 @@ def _program(name: str) -> Program:
 # One program per class, from the wave; every transformation refuses the same way (numba too, where it ran).
 # (Differentiated since: a loop over a module-level tuple of names and a generator over a tree's items kept
 # by a condition on the key, tests/transforms/test_dict_comprehensions.py; reversed inside zip, a starred
-# target never read, np.vander, cho_factor's pair kept whole, tests/transforms/test_spellings15.py.)
-#   list.insert       REINFORCE's returns gathered with ``returns.insert(0, G)`` in a reversed loop over floats
-#   list item write   de Boor's recursion, ``d = [ctrl[j + k - p] for j in ...]`` then ``d[j] = ...``
+# target never read, np.vander, cho_factor's pair kept whole, tests/transforms/test_spellings15.py; a list's
+# item written by index, de Boor's ``d[j] = ...``, a list of callable layer objects given as data, and a
+# lambda or a partial made in the function given to an integrator, a partial of constants as a default,
+# tests/transforms/test_reach15.py, rows w15_bspline_fit, w15_callable_layer_list, w15_lambda_as_argument,
+# w15_partial_made_in_the_function, w15_partial_default_argument and w15_reinforce's returns.insert(0, G).)
 #   dict comprehension  ``{i: np.sum((A @ x) ** 2) for i, A in enumerate(As)}``
 #   try / return      ``try: return a / b`` / ``except ZeroDivisionError: return 0.0`` in a helper
-#   partial default   ``loss_fn=functools.partial(_huber, delta=0.5)`` as a default argument
 #   memo dict         a recursion that fills ``memo[n] = v``: "memo holds a different tree on each side"
-#   lambda argument   ``_euler(lambda y: -k * y ** 3, y0, 0.1)``: "Lambda expressions are not supported"
-#   partial argument  ``_euler(functools.partial(_rate, k=k), y0, 0.1)``: "no adjoint rule for functools.partial"
-#   callable layers   ``for layer in layers: x = layer(x)`` over dataclass instances with ``__call__``, in a
-#                     helper: "cannot tell which function layer is"
 
 REFUSED_CODE = [
-    ("list_insert", "w15_reinforce"),
-    ("list_item_write", "w15_bspline_fit"),
     ("dict_comprehension", "w15_comprehension_pairs"),
     ("try_return_helper", "w15_try_except_helper"),
-    ("partial_default_argument", "w15_partial_default"),
     ("memo_dict_recursion", "w15_memo_recursion"),
-    ("lambda_as_argument", "w15_lambda_rhs"),
-    ("partial_made_in_the_function", "w15_partial_rhs"),
-    ("callable_layer_objects", "w15_callable_layer_list"),
 ]
 
 

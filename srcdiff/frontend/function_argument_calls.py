@@ -1,0 +1,146 @@
+"""A helper of yours given a function made in the caller: ``_euler(lambda y: -k * y ** 3, y0, 0.1)``,
+``_euler(functools.partial(_rate, k=k), y0, 0.1)``, ``integrate(clip, x)`` of a nested ``def``, written out
+where it is called (desugar.py, right after parsing)::
+
+    y1 = _euler(lambda y: -k * y ** 3, y0, 0.1)       f = lambda y: -k * y ** 3
+                                               ==>    y = y0
+    def _euler(f, y, dt, n=3):                        dt = 0.1
+        for _ in range(n):                            for _ in range(3):
+            y = y + dt * f(y)                             y = y + dt * f(y)
+        return y                                      y1 = y
+
+A function made in the caller reads the caller's names (a closure); the helper cannot be given it as a
+callee of its own (frontend/function_arguments.py binds a helper to a function the module names), so the
+helper's body is written out in the caller, its parameters bound to the arguments (the function as a
+local lambda, a partial or a nested function of the caller, read as such where the body calls it) and its
+other names fresh; the call is then the value of its last ``return``.  A plain function of the caller's
+file whose globals mean the same to the caller, with one ``return``, last, and no ``yield``, ``global``,
+``nonlocal`` or recursion; a call Python always makes where its statement runs.  Any other is left as
+written (lowering refuses a lambda passed to a function at its line).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+import types
+
+from .desugar_reduce import HIDDEN, SIMPLE, replace_node
+from .factory_reading import FactoryRename, bound_arguments, docstring, factory_names, place, same_globals, source_def
+from .naming import SCOPES, names_in
+from .views import statement_blocks
+
+_FORBIDDEN = (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.ClassDef, ast.AsyncFunctionDef)
+
+
+def has_function_arguments(tree: ast.FunctionDef, names) -> bool:
+    """Whether `tree` gives a lambda, a partial or a nested function made in it to a function of the user's."""
+    defined = _nested_defs(tree)
+    return any(_helper(n, names, defined) is not None for n in ast.walk(tree) if isinstance(n, ast.Call))
+
+
+def _nested_defs(tree: ast.FunctionDef) -> set:
+    return {s.name for s in ast.walk(tree) if isinstance(s, ast.FunctionDef) and s is not tree}
+
+
+def rewrite_function_arguments(tree: ast.FunctionDef, names) -> None:
+    """Write out, in place, each call of a helper given a function made in the caller (the module's doc)."""
+    defined = _nested_defs(tree)
+    for block in list(statement_blocks(tree)):
+        k = 0
+        while k < len(block):
+            before = _written(block[k], names, tree, defined)
+            block[k:k] = before
+            k += len(before) + 1
+    ast.fix_missing_locations(tree)
+
+
+def _made_here(arg: ast.expr, names, defined: set) -> bool:
+    """A function the caller makes: a lambda, ``functools.partial(...)``, or a nested ``def``'s name."""
+    return isinstance(arg, ast.Lambda) or names.calls(arg, functools.partial) \
+        or isinstance(arg, ast.Name) and arg.id in defined
+
+
+def _helper(call: ast.Call, names, defined=frozenset()):
+    """The function of the user's `call` calls when it gives it a function made here, else None."""
+    if not isinstance(call.func, ast.Name) or not any(_made_here(a, names, defined)
+                                                      for a in call.args + [k.value for k in call.keywords]):
+        return None
+    func = names.resolve(call.func)
+    return func if isinstance(func, types.FunctionType) else None
+
+
+def _run_now(stmt: ast.stmt) -> list:
+    todo = [stmt.iter] if isinstance(stmt, ast.For) else [stmt] if isinstance(stmt, SIMPLE) else []
+    found = []
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, HIDDEN + SCOPES + (ast.stmt,)))
+    return found
+
+
+def _written(stmt: ast.stmt, names, tree: ast.FunctionDef, defined: set) -> list:
+    out = []
+    for call in [n for n in _run_now(stmt) if isinstance(n, ast.Call)]:
+        func = _helper(call, names, defined)
+        made = _body(call, func, names, tree, stmt, defined) if func is not None else None
+        if made is not None:
+            statements, value = made
+            out += statements
+            replace_node(stmt, call, value)
+    return out
+
+
+def _body(call: ast.Call, func, names, tree: ast.FunctionDef, where: ast.stmt, defined: set):
+    """(the statements of `func`'s body bound to `call`'s arguments, the expression of its value), or None."""
+    caller = names.func
+    if func.__globals__ is not caller.__globals__ or func.__closure__ or func is caller \
+            or func.__code__.co_filename != caller.__code__.co_filename \
+            or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    fdef = _plain_def(func)
+    if fdef is None:
+        return None
+    bound = bound_arguments(fdef, func, call)
+    level = factory_names(fdef)
+    if bound is None or not same_globals(func, level["free"], names):
+        return None
+    fdef = copy.deepcopy(fdef)
+    place(fdef, where, func, names, tree)
+    names.namer.taken |= names_in(fdef)
+    rename, before = {}, []
+    for param, value in bound.items():
+        if isinstance(value, ast.Name) and value.id in defined and param not in level["stored"]:
+            rename[param] = value  # a nested def of the caller: called by its own name
+            continue
+        held = names.namer.fresh(param)
+        before.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], value), where))
+        rename[param] = ast.Name(held, ast.Load())
+    for local in sorted(level["locals"]):
+        rename[local] = ast.Name(names.namer.fresh(local), ast.Load())
+    body = [FactoryRename(rename).visit(s) for s in fdef.body if not docstring(s)]
+    value = body.pop().value
+    held = names.namer.fresh(f"{func.__name__.strip('_')}_value")
+    body.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], value), where))
+    names.local |= {n.id for s in before + body for n in ast.walk(s) if isinstance(n, ast.Name)}
+    return before + body, ast.copy_location(ast.Name(held, ast.Load()), call)
+
+
+def _plain_def(func) -> ast.FunctionDef | None:
+    """The helper's ``def`` (its lines the file's) when it ends in its one ``return <value>``."""
+    fdef = source_def(func)
+    if fdef is None or fdef.decorator_list or fdef.args.vararg or fdef.args.kwarg:
+        return None
+    body = [s for s in fdef.body if not docstring(s)]
+    if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        return None
+    for s in body[:-1]:
+        if any(isinstance(n, _FORBIDDEN + (ast.Return,)) for n in ast.walk(s)) \
+                or any(isinstance(n, ast.Name) and n.id == func.__name__ for n in ast.walk(s)):
+            return None
+    return fdef
+
+
+__all__ = ["has_function_arguments", "rewrite_function_arguments"]

@@ -1,0 +1,329 @@
+"""Everyday Python grad refused after the red team's thirteenth wave (reach15_programs.py): every
+transformation agrees with central differences (numba too, or it refuses at the user's line), float32
+stays float32; one row of each class runs by default, the others in the slow set.  Then what is
+still refused, each at the user's line, and the behaviours the new spellings rest on: a factory
+redefined builds the gradient again, a second name of an array updated in place is refused (it was
+silently left unchanged), a cached property is computed once."""
+
+import importlib
+import itertools
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+from . import corpus, matrix
+from .reach15_factory_module import make_untranslatable
+from .reach15_objects import Quadratic
+from .reach15_programs import CLASSES, PROGRAMS
+from .redteam_wave12_idioms import groupby_static
+
+HERE = __file__.rsplit("/", 1)[-1]
+DEFAULT = {rows[0][0] for rows in CLASSES.values()}
+
+
+def programs():
+    return corpus.from_table(PROGRAMS, "reach15", "reach15_programs", 15)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+def _rows(programs_):
+    """One row of each class in the default run, the others slow."""
+    return [p if _name(p) in DEFAULT else pytest.param(p, marks=pytest.mark.slow) for p in programs_]
+
+
+#: what jit="numba" refuses at the user's line, and why
+_CALLS_PYTHON = "a cached helper whose value is an array (or called with a computed value) stays a Python call"
+NUMBA_REFUSED = {
+    "decorator_of_two_leading_parameters": "a wrapper's *args bound to a keyword the helper has a default for",
+    "cached_kernel": _CALLS_PYTHON,
+    "loop_over_cached_nodes": _CALLS_PYTHON,
+    "cached_weights_in_a_helper": _CALLS_PYTHON,
+    "functions_in_a_default_tuple": "a tuple of functions passed to the compiled gradient (numba cannot type it)",
+    "functions_of_yours_in_a_default_tuple": "a tuple of functions passed to the compiled gradient",
+    "w15_partial_default_argument": "a partial passed to the compiled gradient (numba cannot type it)",
+    "partial_as_a_default": "a partial passed to the compiled gradient",
+    "partial_of_a_leading_argument": "a partial passed to the compiled gradient",
+    "w14_rmsprop_dict": "np.zeros_like of a float (a 0-d array) carried by a loop with floats",
+    "w15_reinforce": "a list that starts empty (numba cannot type it: docs/jit.md)",
+    "discounted_returns": "a list that starts empty",
+    "prepended_then_summed": "a list that starts empty",
+}
+
+
+@pytest.mark.parametrize("program", _rows(programs()), ids=_name)
+def test_every_transformation(program):
+    matrix.assert_ok(program, matrix.EVERY)  # (check and hessian on a sample: matrix.SAMPLE)
+
+
+@pytest.mark.parametrize("program", _rows(programs()), ids=_name)
+def test_numba_included(program):  # every transformation again, numba too (one in NUMBA_SAMPLE by default)
+    matrix.assert_numba_included(program, NUMBA_REFUSED)
+
+
+@pytest.mark.parametrize("program", _rows(matrix.with_array_argument(programs())), ids=_name)
+def test_float32_gradients_stay_float32(program):
+    matrix.assert_float32_stays_float32(program)
+
+
+# ---- what is still refused, at the user's line -----------------------------------------------------------
+
+
+def _make_in_a_branch(c):
+    if c > 0:
+        def f(v):
+            return v * c
+    else:
+        def f(v):
+            return -v
+    return f
+
+
+def factory_defining_in_a_branch(x):
+    f = _make_in_a_branch(2.0)  # (not a factory srcdiff writes out: which def runs is decided when it runs)
+    return np.sum(f(x))
+
+
+def factory_of_another_module_without_a_rule(x):
+    b = make_untranslatable(2.0)
+    return np.sum(b(x))
+
+
+class _Box:
+    def __init__(self, v):
+        self.v = v
+
+    def grow(self, k):
+        self.v = self.v * k
+
+
+def method_updating_an_argument(box, x):
+    box.grow(2.0)  # changes the caller's object
+    return np.sum(box.v * x)
+
+
+class _Scaled:
+    def __init__(self, w):
+        self._w = w
+        self._scale = 1.0
+
+    @property
+    def scale(self):
+        return self._scale
+
+    @scale.setter
+    def scale(self, value):
+        self._scale = value * 2.0
+
+
+def property_setter_of_an_argument(m, x):
+    m.scale = np.sum(x)  # Python runs the setter on the caller's object
+    return m.scale * np.sum(x)
+
+
+def dict_item_updated_in_place_with_a_second_name(x):
+    d = {"w": np.zeros(3)}
+    a = d["w"]
+    d["w"] += x  # NumPy changes a too
+    return np.sum(a * x)
+
+
+def object_attribute_updated_in_place_with_a_second_name(x):
+    box = _Box(np.zeros(3))
+    snapshot = box.v
+    box.v += x  # NumPy changes snapshot too
+    return np.sum(snapshot * x)
+
+
+def list_item_updated_in_place(x):
+    rows = [x] * 2
+    rows[0] += 1.0  # NumPy adds into x, which every item holds
+    return np.sum(rows[1])
+
+
+def list_item_written_with_a_second_name(x):
+    xs = [x, 2.0 * x]
+    ys = xs
+    xs[0] = x ** 2
+    return np.sum(ys[0])
+
+
+def sorted_by_a_tuple_key(x):
+    pairs = [(np.sin(v), v) for v in x]
+    pairs = sorted(pairs, key=lambda p: (p[1], p[0]))
+    return pairs[0][0]
+
+
+def _make_scaled(k):
+    def f(v):
+        return k * v
+    return f
+
+
+def factory_rebound_after_a_call_in_a_loop(x):
+    g = _make_scaled(0.5)
+    total = 0.0
+    for c in x:
+        total = total + np.sum(g(x) ** 2)  # from the second pass on: the g of the pass before
+        g = _make_scaled(c)
+    return total
+
+
+def nested_def_redefined_after_a_call_in_a_loop(x):
+    def g(v):
+        return 0.5 * v
+    total = 0.0
+    for c in x:
+        total = total + np.sum(g(x) ** 2)  # was silently the first g in every pass
+        def g(v):
+            return c * v  # noqa: B023  (called in the next pass, with that c)
+    return total
+
+
+def _first_above(f, a, b):
+    if f(a) > 0:
+        return a  # (a `return` before the last: the helper is not written out)
+    return b
+
+
+def lambda_to_a_helper_returning_early(x):
+    return _first_above(lambda v: v - 1.0, x[0], x[1]) * x[2]
+
+
+def group_read_twice(x, groups=(0, 0, 1)):
+    total = 0.0
+    for _, members in itertools.groupby(range(3), key=lambda i: groups[i]):
+        total = total + len(list(members)) + np.sum(x[list(members)])  # noqa: B031  (Python reads it empty)
+    return total
+
+
+def loop_over_functions_with_a_break(x, fs=(np.sin, np.tanh)):
+    total = 0.0
+    for f in fs:
+        total = total + np.sum(f(x))
+        if total > 10.0:
+            break
+    return total
+
+
+X3 = np.array([0.3, -0.7, 1.1])
+REFUSED = [
+    (factory_defining_in_a_branch, (X3,), "cannot tell which function f is"),
+    (factory_of_another_module_without_a_rule, (X3,), "no adjoint rule for numpy.i0"),
+    (method_updating_an_argument, (_Box(X3.copy()), X3), "changes an argument"),
+    (property_setter_of_an_argument, (_Scaled(X3), X3), "changes an argument"),
+    (dict_item_updated_in_place_with_a_second_name, (X3,), "a shares its memory"),
+    (object_attribute_updated_in_place_with_a_second_name, (X3,), "snapshot shares its memory"),
+    (list_item_updated_in_place, (X3,), "writing into rows[0]"),
+    (list_item_written_with_a_second_name, (X3,), "writing into xs[0]"),
+    (sorted_by_a_tuple_key, (X3,), ""),
+    (loop_over_functions_with_a_break, (X3,), "unrolled"),
+    (group_read_twice, (X3,), "read other than once whole"),
+    (lambda_to_a_helper_returning_early, (X3,), "Lambda"),
+    (factory_rebound_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
+    (nested_def_redefined_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
+]
+
+
+@pytest.mark.parametrize("f, args, words", REFUSED, ids=lambda v: getattr(v, "__name__", ""))
+def test_still_refused_at_the_users_line(f, args, words):
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(f, wrt=len(args) - 1)(*args)
+    first = str(caught.value).splitlines()[0]
+    assert caught.value.location is not None and HERE in first, first
+    assert words in first, first
+
+
+def test_groupby_of_a_default_tuple_is_static_in_grad_and_refused_by_jvp():
+    """The red team's ``groupby(range(len(groups)), key=lambda i: groups[i])`` of a default tuple: computed when
+    the gradient is built (``groups`` a static argument) by every transformation but ``jvp``, whose tuple
+    arguments are trees of values read when it runs (refused at the line)."""
+    row = matrix.run(corpus.Program("reach15:w12_itertools_groupby", groupby_static,
+                                    (np.random.default_rng(12).normal(size=6),), 0, "reach15_programs"),
+                     ("grad", "value_and_grad", "hessian", "vjp", "tree", "jvp"))
+    jvp = row.cells.pop("jvp")
+    assert jvp.outcome in (matrix.OK, matrix.REFUSED) and jvp.located, jvp.message
+    assert not matrix.not_ok(row), matrix.not_ok(row)
+
+
+def test_a_cached_property_read_first_in_a_loop_is_refused():
+    with pytest.raises(srcdiff.SrcDiffError, match="cached_property read first inside a loop"):
+        srcdiff.grad(_cached_property_in_a_loop)(X3)
+
+
+def _cached_property_in_a_loop(x):
+    q = Quadratic(np.outer(x, x), x)
+    total = 0.0
+    for _ in range(len(x)):  # (a loop srcdiff keeps: its bound is known when the function runs)
+        total = total + np.sum(q.sym)
+    return total
+
+
+# ---- what the spellings rest on ----------------------------------------------------------------------------
+
+
+def test_a_redefined_factory_builds_the_gradient_again(tmp_path, monkeypatch):
+    """The factory is read when the gradient is built (its body written out in the caller): rebinding it
+    must build the gradient again, as for any callee."""
+    (tmp_path / "factory_user.py").write_text(textwrap.dedent("""
+        import numpy as np
+
+        def make(k):
+            def f(v):
+                return k * v ** 2
+            return f
+
+        def loss(x):
+            g = make(2.0)
+            return np.sum(g(x))
+
+        def make_cubed(k):
+            def f(v):
+                return k * v ** 3
+            return f
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("factory_user")
+    try:
+        gradient = srcdiff.grad(module.loss)
+        np.testing.assert_allclose(gradient(X3), 4.0 * X3)
+        module.make = module.make_cubed
+        np.testing.assert_allclose(gradient(X3), 6.0 * X3 ** 2)
+    finally:
+        sys.modules.pop("factory_user", None)
+
+
+def test_a_cached_property_is_computed_once_and_kept():
+    np.testing.assert_allclose(srcdiff.grad(_sym_kept)(X3), central_difference(_sym_kept, (X3,), 0), rtol=1e-6)
+
+
+def _sym_kept(x):
+    q = Quadratic(np.outer(x, x), x)
+    first = np.sum(q.sym)
+    q.A = 2.0 * q.A  # Python keeps the cached sym: the second read is the first value
+    return first + np.sum(q.sym ** 2)
+
+
+def test_a_list_item_write_raises_pythons_index_error():
+    def out_of_range(x):
+        xs = [x, x]
+        xs[2] = x
+        return np.sum(xs[0])
+    with pytest.raises((IndexError, srcdiff.SrcDiffError)):
+        srcdiff.grad(out_of_range)(X3)
+
+
+def test_np_roll_by_a_loop_index_keeps_its_literal_shift_readable():
+    source = srcdiff.grad(_rolled_twice).source_for(X3)
+    assert "np.roll(" in source and "-2" in source, source
+
+
+def _rolled_twice(x):
+    return np.sum(np.roll(x, 2) * x)
