@@ -33,7 +33,8 @@ FAMILY = re.compile(r"second_order|hessian|hvp")
 #: other per-row families (by function name) whose rows each take a second or more: sympy's proof
 #: of each rule, numba's compiles of each program
 FAMILY_NAMES = frozenset({"test_every_transformation_goes_through_every_helper", "test_rule_agrees_with_sympy",
-                          "test_numba_methods_agree_with_scipy", "test_numba_agrees_with_central_differences"})
+                          "test_numba_methods_agree_with_scipy", "test_numba_agrees_with_central_differences",
+                          "test_float32_gradients_stay_float32"})
 
 #: the default run keeps one row of a sampled family in FAMILY_SAMPLE (with every value of
 #: its smaller parameters)
@@ -53,7 +54,7 @@ EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transfo
 
 #: The default run keeps one row in ROW_SAMPLE of each construct table's `test_every_transformation`
 #: (at least one a table): each row runs five transformations or more; the slow set runs them all.
-ROW_SAMPLE = 3
+ROW_SAMPLE = 4
 
 
 def _hash(item) -> int:
