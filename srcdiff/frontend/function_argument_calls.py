@@ -26,9 +26,17 @@ import copy
 import functools
 import types
 
-from .desugar_reduce import HIDDEN, SIMPLE, replace_node
-from .factory_reading import FactoryRename, bound_arguments, docstring, factory_names, place, same_globals, source_def
-from .naming import SCOPES, names_in
+from .desugar_reduce import replace_node, run_now
+from .factory_reading import (
+    FactoryRename,
+    bound_arguments,
+    docstring,
+    factory_names,
+    place,
+    same_globals,
+    source_def,
+    written_names,
+)
 from .views import statement_blocks
 
 _FORBIDDEN = (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.ClassDef, ast.AsyncFunctionDef)
@@ -71,19 +79,9 @@ def _helper(call: ast.Call, names, defined=frozenset()):
     return func if isinstance(func, types.FunctionType) else None
 
 
-def _run_now(stmt: ast.stmt) -> list:
-    todo = [stmt.iter] if isinstance(stmt, ast.For) else [stmt] if isinstance(stmt, SIMPLE) else []
-    found = []
-    while todo:
-        node = todo.pop()
-        found.append(node)
-        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, HIDDEN + SCOPES + (ast.stmt,)))
-    return found
-
-
 def _written(stmt: ast.stmt, names, tree: ast.FunctionDef, defined: set) -> list:
     out = []
-    for call in [n for n in _run_now(stmt) if isinstance(n, ast.Call)]:
+    for call in [n for n in run_now(stmt) if isinstance(n, ast.Call)]:
         func = _helper(call, names, defined)
         made = _body(call, func, names, tree, stmt, defined) if func is not None else None
         if made is not None:
@@ -109,17 +107,9 @@ def _body(call: ast.Call, func, names, tree: ast.FunctionDef, where: ast.stmt, d
         return None
     fdef = copy.deepcopy(fdef)
     place(fdef, where, func, names, tree)
-    names.namer.taken |= names_in(fdef)
-    rename, before = {}, []
-    for param, value in bound.items():
-        if isinstance(value, ast.Name) and value.id in defined and param not in level["stored"]:
-            rename[param] = value  # a nested def of the caller: called by its own name
-            continue
-        held = names.namer.fresh(param)
-        before.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], value), where))
-        rename[param] = ast.Name(held, ast.Load())
-    for local in sorted(level["locals"]):
-        rename[local] = ast.Name(names.namer.fresh(local), ast.Load())
+    before, rename = written_names(  # (a nested def of the caller: called by its own name)
+        fdef, bound, level, names, where,
+        lambda param, value: isinstance(value, ast.Name) and value.id in defined and param not in level["stored"])
     body = [FactoryRename(rename).visit(s) for s in fdef.body if not docstring(s)]
     value = body.pop().value
     held = names.namer.fresh(f"{func.__name__.strip('_')}_value")
