@@ -14,7 +14,8 @@ pytest's own ``-m`` selection reads the marks.
   every transformation of the grid still runs: only its combinations with programs are sampled.
 * numba: one in `NUMBA_SAMPLE` of the tests that compile with numba outside tests/backend.
 * The construct tables' rows (`EVERY_ROW_TESTS`) run in the default run with `srcdiff.check` and
-  `hessian` on a sample (transforms/matrix.py, SAMPLE); the slow set runs them again, every cell.
+  `hessian` on a sample (transforms/matrix.py, SAMPLE), and of each table's
+  `test_every_transformation` one row in `ROW_SAMPLE`; the slow set runs them again, every cell.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from transforms import matrix
 #: a parametrized test function whose name matches checks second derivatives, row by row
 FAMILY = re.compile(r"second_order|hessian|hvp")
 
-#: other per-row families (by function name) whose rows each take a second or more
-FAMILY_NAMES = frozenset({"test_every_transformation_goes_through_every_helper"})
+#: other per-row families (by function name) whose rows each take a second or more: sympy's proof
+#: of each rule, numba's compiles of each program
+FAMILY_NAMES = frozenset({"test_every_transformation_goes_through_every_helper", "test_rule_agrees_with_sympy",
+                          "test_numba_methods_agree_with_scipy", "test_numba_agrees_with_central_differences"})
 
 #: the default run keeps one row of a sampled family in FAMILY_SAMPLE (with every value of
 #: its smaller parameters)
@@ -47,6 +50,10 @@ NUMBA_SAMPLE = 48
 
 #: the construct tables' rows (matrix.assert_every_transformation)
 EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transformation")
+
+#: The default run keeps one row in ROW_SAMPLE of each construct table's `test_every_transformation`
+#: (at least one a table): each row runs five transformations or more; the slow set runs them all.
+ROW_SAMPLE = 3
 
 
 def _hash(item) -> int:
@@ -113,6 +120,16 @@ def families(items) -> list:
     return [rows for rows in found.values() if len(rows) >= FAMILY_MIN_ROWS]
 
 
+def construct_tables(items) -> list:
+    """The rows of each construct table's `test_every_transformation` the default run would run."""
+    found = collections.defaultdict(list)
+    for item in items:
+        if getattr(item, "originalname", None) == EVERY_ROW_TESTS[0] and hasattr(item, "callspec") \
+                and not _slow(item):
+            found[item.nodeid.partition("[")[0]].append(item)
+    return list(found.values())
+
+
 def mark(config, items) -> None:
     """Mark `slow` what the default run leaves out; with the slow set selected, mark every row of
     the sampled families and construct tables slow, so that it runs them all."""
@@ -130,6 +147,11 @@ def mark(config, items) -> None:
             kept = family_sample(rows) if rows else set()
             for r in rows:
                 if r.nodeid not in kept:
+                    r.add_marker(pytest.mark.slow)
+        for rows in construct_tables(items):
+            ordered = sorted(rows, key=_hash)
+            for r in ordered[1:]:  # the first by hash always runs
+                if _hash(r) % ROW_SAMPLE:
                     r.add_marker(pytest.mark.slow)
     for item in items:
         nodeid = item.nodeid.lower()

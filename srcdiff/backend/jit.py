@@ -167,8 +167,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   cholesky_more, kink_helpers, log_sums, list_sums, averages,
                                                   list_adjoints, integers, gathers, scans,
                                                   partitions, exact_sums, fft_parts, object_calls, extremum_rows,
-                                                  open_meshes, bin_helpers, axis_calls, least_squares,
-                                                  truth_tests)
+                                                  open_meshes, bin_helpers, axis_calls, least_squares, truth_tests)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

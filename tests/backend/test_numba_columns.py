@@ -98,6 +98,7 @@ def _block(g, args, i, j):
     return np.reshape(rows, np.shape(g(*args)[i]) + np.shape(args[j]))
 
 
+@pytest.mark.slow  # a compiled Hessian of a large sweep: seconds of numba compiling
 def test_compiled_hessian_with_a_short_last_group_agrees_with_differences():
     pytest.importorskip("numba")
     rng = np.random.default_rng(11)

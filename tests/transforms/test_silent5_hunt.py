@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import srcdiff
 
-EXAMPLES = int(os.environ.get("SRCDIFF_HUNT_EXAMPLES", "10"))
+EXAMPLES = int(os.environ.get("SRCDIFF_HUNT_EXAMPLES", "5"))
 
 #: ways to write a product that a factor m can make 0, {x} the differentiated operand
 FACTORS = ["{x} * m", "m * {x}", "np.multiply({x}, m)", "2.0 * ({x} * m)", "{x} * m / 3.0", "{x} * (m * m)",

@@ -21,15 +21,15 @@ from __future__ import annotations
 import ast
 import hashlib
 import types
-import weakref
 
+from ...ir import memo
 from .naming import compiled as compiled_function
 
 #: the packages whose Python functions are not the user's: left to the refusal they had
 LIBRARIES = ("numpy", "scipy", "srcdiff", "numba", "builtins", "math")
 
-_COMPILED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_MADE: "weakref.WeakSet" = weakref.WeakSet()
+#: each helper of the user's compiled here -> its numba dispatcher (emptied by clear_cache)
+_COMPILED = memo.table(weak=True)
 
 
 def _only_called(tree: ast.AST, name: str) -> bool:
@@ -64,7 +64,6 @@ def compiled(value, tree: ast.AST, name: str):
     found = _COMPILED.get(value)
     if found is None:
         found = _COMPILED[value] = compiled_function(value)
-        _MADE.add(found)
     return found
 
 
@@ -73,7 +72,8 @@ def passes_compiled(env) -> bool:
     on-disk cache keys a compiled function passed as an argument by the object, so a new process
     would add an entry to the cache on each run and never read one; such a module is compiled
     in each process instead (as a recursive one is)."""
-    return isinstance(env.scope, dict) and env.scope.get(env.name) in _MADE
+    value = env.scope.get(env.name) if isinstance(env.scope, dict) else None
+    return value is not None and any(value is made for made in _COMPILED.values())
 
 
 def _described(code: types.CodeType) -> str:
