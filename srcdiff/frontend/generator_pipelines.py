@@ -103,7 +103,8 @@ def _listed_call(call: ast.Call, func, names, tree: ast.FunctionDef, where: ast.
     before, rename = written_names(fdef, bound, level, names, where, lambda param, value: False)
     body = [FactoryRename(rename).visit(s) for s in fdef.body]
     last = body.pop()  # ``return <items>``
-    names.local |= {n.id for s in before + body for n in ast.walk(s) if isinstance(n, ast.Name)}
+    names.local |= {n.id for s in before + body for n in ast.walk(s) if isinstance(n, ast.Name)  # (what it assigns:
+                    and not isinstance(n.ctx, ast.Load)}  # a global it reads stays the module's to a later call)
     return before + body, last.value.id
 
 

@@ -152,3 +152,70 @@ def _padded(x, shape):
 def tuple_of_computed_sizes(x):
     n = x.size // 4
     return _padded(x, (n, 3)) + _padded(x ** 2, (2, n + 1))
+
+
+# ---- a list built when the function runs (its length the data's) given to a helper: written out there ----
+
+
+def _loss(preds):
+    return sum(np.sum(p ** 2) for p in preds) / len(preds)
+
+
+def appended_then_given(x):
+    preds = []
+    for i in range(len(x) - 1):
+        preds.append(x[i] * x[i + 1])
+    return _loss(preds)
+
+
+def _mean(xs):
+    return sum(xs) / len(xs)
+
+
+def filtered_appends_then_mean(x):
+    vals = []
+    for v in x:
+        if v > -0.5:
+            vals.append(v ** 2)
+    return _mean(vals)
+
+
+def rows_of_an_argument_given(X):
+    return _loss(list(np.tanh(X)))
+
+
+def comprehension_over_an_array_given(x):
+    return _loss([np.sin(v) * x for v in x])
+
+
+def _first_doubled(xs, v):
+    xs[0] = 2.0 * v  # Python changes the caller's list
+    return len(xs)
+
+
+def helper_writes_the_callers_list(x):
+    xs = [x[0] * 1.0 for _ in range(3)]
+    n = _first_doubled(xs, x[1] ** 2)
+    return xs[0] * xs[1] * n
+
+
+def _append_then_rebind(xs, v):
+    xs.append(v)
+    xs = [v * 2.0]
+    return xs[0]
+
+
+def helper_appends_then_rebinds(x):
+    xs = []
+    a = _append_then_rebind(xs, x[0] ** 2)
+    return a + xs[0] * x[1]
+
+
+def list_per_pass_given(x):
+    total = 0.0
+    for scale in (0.5, 2.0):
+        preds = []
+        for v in x:
+            preds.append(np.tanh(scale * v))
+        total = total + _loss(preds)
+    return total

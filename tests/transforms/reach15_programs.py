@@ -78,6 +78,7 @@ FUNCTIONS_GIVEN = [
     ("w15_partial_default_argument", everyday15.partial_loss, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
     ("partial_as_a_default", c.partial_as_a_default, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
     ("partial_of_a_leading_argument", c.partial_of_a_leading_argument, lambda r: (_v(r),), 0),
+    ("two_integrations_in_one_function", c.two_integrations_in_one_function, lambda r: (_v(r, 5),), 0),
 ]
 
 ALIASES = [
@@ -278,11 +279,22 @@ SEQUENCES_GIVEN = [
     ("tuple_of_computed_sizes", pl.tuple_of_computed_sizes, _v8, 0),
 ]
 
+LISTS_GIVEN = [
+    ("appended_then_given", pl.appended_then_given, _v8, 0),
+    ("filtered_appends_then_mean", pl.filtered_appends_then_mean, _v8, 0),
+    ("rows_of_an_argument_given", pl.rows_of_an_argument_given, lambda r: (r.normal(size=(4, 3)),), 0),
+    ("comprehension_over_an_array_given", pl.comprehension_over_an_array_given, lambda r: (_v(r, 5),), 0),
+    ("helper_writes_the_callers_list", pl.helper_writes_the_callers_list, _v8, 0),
+    ("helper_appends_then_rebinds", pl.helper_appends_then_rebinds, _v8, 0),
+    ("list_per_pass_given", pl.list_per_pass_given, lambda r: (_v(r, 5),), 0),
+]
+
 CLASSES = {"closure_factory": CLOSURES, "function_given_to_a_helper": FUNCTIONS_GIVEN, "decorator": DECORATORS,
            "function_alias": ALIASES,
            "lru_cache": CACHED, "keyed_tuples": KEYED_TUPLES, "list_item_writes": ITEM_WRITES, "dict_in_a_loop": DICTS,
            "tree_to_a_function": TREES_TO_FUNCTIONS, "objects_built_inside": OBJECTS, "enums": ENUMS,
            "groupby": GROUPED, "generator_pipelines": PIPELINES, "list_of_rows": ROWS,
-           "sequences_to_a_helper": SEQUENCES_GIVEN, "object_chosen_when_running": CHOSEN}
+           "sequences_to_a_helper": SEQUENCES_GIVEN, "object_chosen_when_running": CHOSEN,
+           "list_built_then_given": LISTS_GIVEN}
 
 PROGRAMS = [row for rows in CLASSES.values() for row in rows]

@@ -57,6 +57,7 @@ NUMBA_REFUSED = {
     "discounted_returns": "a list that starts empty",
     "nested_list_walked_recursively": "a helper's isinstance(tree, list) of a number: both branches kept, numba "
                                       "cannot type the list one",
+    "list_per_pass_given": "a list that starts empty (inside another loop: numba cannot type it)",
     "smoothed_with_a_depth": "a recursive helper given a list, with a depth argument: a Python call (one flattened "
                              "function a level)",
     "prepended_then_summed": "a list that starts empty",
@@ -225,15 +226,7 @@ def _casteljau(pts, t):
 
 
 def rows_of_an_array_to_a_helper(x):
-    return np.sum(_casteljau(list(x.reshape(-1, 2)), 0.4) ** 2)  # the rows' count: the array's shape
-
-
-def _norms(ps):
-    return sum(np.sum(p ** 2) for p in ps)
-
-
-def comprehension_over_values_to_a_helper(x):
-    return _norms([v * x for v in x])  # as many items as x has: known from its shape only
+    return np.sum(_casteljau(list(x.reshape(-1, 2)), 0.4) ** 2)  # recursive, and the rows' count the array's shape
 
 
 def _smooth(pts, n):
@@ -275,6 +268,18 @@ def four_objects_chosen_one_after_another(x):
     return a.area() + b.area() + c.area() + d.area()
 
 
+def _add(xs, v):
+    xs.append(v)
+    return len(xs)
+
+
+def helper_appending_to_a_list_read_before(x):
+    xs = []
+    n = _add(xs, x[0] ** 2)
+    n = _add(xs, x[1] * x[0])  # (the second call appends after the first read the list's length)
+    return np.sum(xs[0] + xs[1]) * n
+
+
 X3 = np.array([0.3, -0.7, 1.1])
 X8 = np.linspace(-0.9, 1.2, 8)
 REFUSED = [
@@ -293,11 +298,11 @@ REFUSED = [
     (factory_rebound_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
     (nested_def_redefined_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
     (rows_of_an_array_to_a_helper, (X8,), "_casteljau does not take a list"),
-    (comprehension_over_values_to_a_helper, (X8,), "_norms does not take a list"),
     (list_returned_at_a_depth, (X8,), "a list on one side of this branch"),
     (list_given_to_a_helper_that_writes_it, (X8,), "changes an argument"),
     (generator_sorted, (X8,), "makes a generator used here other than by looping over it"),
     (four_objects_chosen_one_after_another, (X8,), "holds a different tree on each side of the `if`"),
+    (helper_appending_to_a_list_read_before, (X8,), "appending to xs after it was read is not supported"),
 ]
 
 
