@@ -32,7 +32,7 @@ import ast
 import copy
 
 from .depends import MISSING
-from .desugar_reduce import HIDDEN, SIMPLE, replace_node
+from .desugar_reduce import SIMPLE, replace_node, run_now
 from .factory_lambdas import factory_lambdas
 from .factory_reading import (
     Factory,
@@ -45,8 +45,8 @@ from .factory_reading import (
     module_name,
     place,
     same_globals,
+    written_names,
 )
-from .naming import SCOPES, names_in
 from .views import statement_blocks
 
 _DEPTH = 4  # factories whose bodies call factories, written out this deep
@@ -93,7 +93,7 @@ def _hoisted(stmt: ast.stmt, names) -> list:
     if not isinstance(stmt, SIMPLE + (ast.For, ast.If)):
         return []
     out = []
-    for call in _run_now(stmt):
+    for call in run_now(stmt):
         found = _factory_of(call.func, names) if isinstance(call, ast.Call) and isinstance(call.func, ast.Call) \
             else None
         if found is not None:
@@ -101,18 +101,6 @@ def _hoisted(stmt: ast.stmt, names) -> list:
             out.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], call.func), stmt))
             replace_node(stmt, call.func, ast.copy_location(ast.Name(held, ast.Load()), call.func))
     return out
-
-
-def _run_now(stmt: ast.stmt) -> list:
-    """The nodes of `stmt` Python evaluates each time the statement runs (not a conditional part,
-    lambda, comprehension; of a ``for`` or ``if`` only its header)."""
-    todo = [stmt.iter] if isinstance(stmt, ast.For) else [stmt.test] if isinstance(stmt, ast.If) else [stmt]
-    found = []
-    while todo:
-        node = todo.pop()
-        found.append(node)
-        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, HIDDEN + SCOPES))
-    return found
 
 
 def _written_out(stmt: ast.stmt, names, tree: ast.FunctionDef, read: set) -> list | None:
@@ -132,18 +120,11 @@ def _written_out(stmt: ast.stmt, names, tree: ast.FunctionDef, read: set) -> lis
         return None
     fdef = copy.deepcopy(found.fdef)
     place(fdef, stmt, func, names, tree)
-    names.namer.taken |= names_in(fdef)  # (a fresh name must not be one the factory reads as a global)
-    rename, before = {}, []
-    for param, value in bound.items():
-        if param not in level["stored"] and (constant_expr(value) or module_name(value, names)):
-            rename[param] = value  # read directly: a constant, or a name of the module
-        else:  # assigned once, where Python binds it
-            held = names.namer.fresh(param)
-            before.append(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(held, ast.Store()), stmt)],
-                                                       value), stmt))
-            rename[param] = ast.Name(held, ast.Load())
-    for local in sorted(level["locals"]):
-        rename[local] = ast.Name(target if local == found.made else names.namer.fresh(local), ast.Load())
+    before, rename = written_names(  # (a constant, or a name of the module, read directly)
+        fdef, bound, level, names, stmt,
+        lambda param, value: param not in level["stored"] and (constant_expr(value) or module_name(value, names)))
+    if found.made is not None:
+        rename[found.made] = ast.Name(target, ast.Load())  # the function it returns: the caller's name
     body = [s for s in fdef.body if not docstring(s)]
     last = body.pop()
     if found.made is None:  # ``return lambda v: ...``: bound to the caller's name at the call's line

@@ -23,6 +23,7 @@ def compile_function(fdef: ast.FunctionDef, parsed, cells: dict, defaults: tuple
     ParsedFunction of the original (its file, globals and names; not imported: parse.py uses
     this module)."""
     free = sorted(cells)
+    name, fdef.name = fdef.name, "_srcdiff_made"  # a call of its own name inside reads the module's function
     outer = ast.FunctionDef(name="_srcdiff_outer", args=ast.arguments(posonlyargs=[], args=[], vararg=None,
                                                                        kwonlyargs=[], kw_defaults=[],
                                                                        kwarg=None, defaults=[]),
@@ -40,8 +41,11 @@ def compile_function(fdef: ast.FunctionDef, parsed, cells: dict, defaults: tuple
     code = compile(module, parsed.filename, "exec")
     outer_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in outer_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fdef.name)
+    fdef.name = name
+    inner = inner.replace(co_name=name, co_qualname=parsed.func.__qualname__) if hasattr(inner, "co_qualname") \
+        else inner.replace(co_name=name)
     closure = tuple(cells[n] for n in inner.co_freevars)
-    made = types.FunctionType(inner, parsed.globals, fdef.name, defaults or None, closure or None)
+    made = types.FunctionType(inner, parsed.globals, name, defaults or None, closure or None)
     made.__qualname__ = parsed.func.__qualname__
     made.__module__ = parsed.func.__module__
     return made

@@ -56,7 +56,7 @@ from .desugar_reduce import hoist_reductions
 from .effect_helpers import has_effect_calls, inline_effect_helpers
 from .function_argument_calls import has_function_arguments, rewrite_function_arguments
 from .generator_pipelines import has_pipelines, rewrite_pipelines
-from .generators import check_generator_calls
+from .generators import check_generator_calls, has_generator_extremes, rewrite_generator_extremes
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
 from .list_item_writes import has_item_writes
@@ -79,9 +79,11 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     check_generator_calls(tree, func)  # before any rewrite: the calls as written (generators.py)
     names = FreeNames(tree, func)
     if not any(found(tree) for found in _FOUND) and not has_factory_calls(tree, names) \
-            and not has_pipelines(tree, names) and not has_function_arguments(tree, names):
+            and not has_pipelines(tree, names) and not has_function_arguments(tree, names) \
+            and not has_generator_extremes(tree, func):
         return tree
     tree = copy.deepcopy(tree)
+    rewrite_generator_extremes(tree, func, names.namer)  # ``max(gen(x))``: of a list built here (generators.py)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
     rewrite_factory_calls(tree, names)  # ``clip = make_clip(c)``: the closure a nested def (closure_factories.py)
     rewrite_pipelines(tree, names)  # ``shifted(scaled(x, 0.5), 0.1)``: the outer generator written out
@@ -161,7 +163,7 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Match(self, node: ast.Match):
         self.generic_visit(node)
-        return match_as_if(node, self.names.namer) or node
+        return match_as_if(node, self.names.namer, self.names.resolve) or node
 
     def visit_While(self, node: ast.While):
         self.generic_visit(node)

@@ -15,8 +15,11 @@ tests that each key is in the subject, then its own pattern on ``subject[key]`` 
 that item).  (Python also tests that the subject is a Mapping; the chain leaves that out, and a
 string or array subject, which has no such keys, makes the chain raise or not match -- the
 configuration dicts this is for are matched as Python matches them.)  A subject that is not a
-plain read (a call) is computed once, into a name of its own, before the chain.  Sequence and
-class patterns, and ``**rest``, are left as written: lowering refuses them at their line.
+plain read (a call) is computed once, into a name of its own, before the chain.  A class pattern
+(``case Gauss(mu=m, sigma=s):``, ``case Point(x, y):`` by the class's ``__match_args__``, ``case float(v):``)
+tests ``isinstance(subject, Gauss)``, then each attribute's own pattern (a capture binds
+``subject.mu``): on an object built in the function the rewrite decides it (branch_tails.py).  Sequence
+patterns and ``**rest`` are left as written: lowering refuses them at their line.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ import copy
 ALWAYS = object()
 
 
-def match_as_if(node: ast.Match, namer) -> list[ast.stmt] | None:
-    """The statements `node` stands for, or None when a pattern is not one of the kinds above."""
+def match_as_if(node: ast.Match, namer, resolve=None) -> list[ast.stmt] | None:
+    """The statements `node` stands for, or None when a pattern is not one of the kinds above; `resolve`
+    gives the class a class pattern names (for its ``__match_args__``)."""
     before: list[ast.stmt] = []
     subject = node.subject
     if not _plain_read(subject):
@@ -38,7 +42,7 @@ def match_as_if(node: ast.Match, namer) -> list[ast.stmt] | None:
         subject = ast.copy_location(ast.Name(name, ast.Load()), node.subject)
     branches = []
     for case in node.cases:
-        found = _test(case.pattern, subject)
+        found = _test(case.pattern, subject, resolve)
         if found is None:
             return None
         test, bound = found
@@ -66,21 +70,21 @@ def _plain_read(e: ast.expr) -> bool:
     return isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and _plain_read(e.value)
 
 
-def _test(pattern: ast.pattern, subject: ast.expr):
+def _test(pattern: ast.pattern, subject: ast.expr, resolve=None):
     """``(test, [(name bound, the value it reads)])`` for `pattern` matched against `subject`, or None."""
     if isinstance(pattern, ast.MatchValue):
         return ast.Compare(copy.deepcopy(subject), [ast.Eq()], [pattern.value]), []
     if isinstance(pattern, ast.MatchSingleton):
         return ast.Compare(copy.deepcopy(subject), [ast.Is()], [ast.Constant(pattern.value)]), []
     if isinstance(pattern, ast.MatchAs):
-        inner = (ALWAYS, []) if pattern.pattern is None else _test(pattern.pattern, subject)
+        inner = (ALWAYS, []) if pattern.pattern is None else _test(pattern.pattern, subject, resolve)
         if inner is None:
             return None
         return inner[0], inner[1] + ([(pattern.name, subject)] if pattern.name else [])
     if isinstance(pattern, ast.MatchOr):
         tests = []
         for alternative in pattern.patterns:
-            found = _test(alternative, subject)
+            found = _test(alternative, subject, resolve)
             if found is None or found[1]:  # (a capture in an alternative: left as written)
                 return None
             if found[0] is ALWAYS:
@@ -92,13 +96,46 @@ def _test(pattern: ast.pattern, subject: ast.expr):
         tests = [ast.Compare(copy.deepcopy(k), [ast.In()], [copy.deepcopy(subject)]) for k in pattern.keys]
         bound = []
         for key, inner in zip(pattern.keys, pattern.patterns):  # (Python tests every key first, then the values)
-            found = _test(inner, ast.Subscript(copy.deepcopy(subject), copy.deepcopy(key), ast.Load()))
+            found = _test(inner, ast.Subscript(copy.deepcopy(subject), copy.deepcopy(key), ast.Load()), resolve)
             if found is None:
                 return None
             tests += [] if found[0] is ALWAYS else [found[0]]
             bound += found[1]
         return (ast.BoolOp(ast.And(), tests) if len(tests) > 1 else tests[0]) if tests else ALWAYS, bound
+    if isinstance(pattern, ast.MatchClass):
+        return _class_test(pattern, subject, resolve)
     return None
+
+
+#: the builtins whose one positional pattern matches the subject itself (``case float(v):``)
+_SELF_MATCHING = (bool, bytearray, bytes, dict, float, frozenset, int, list, set, str, tuple)
+
+
+def _class_test(pattern: ast.MatchClass, subject: ast.expr, resolve):
+    """``case Gauss(mu=m, sigma=s):``, ``case Point(x, y)`` (by the class's ``__match_args__``): the test
+    ``isinstance(subject, Gauss)`` and then each attribute's own pattern, in order; None when the positional
+    patterns' attributes are not known here."""
+    pairs = list(zip(pattern.kwd_attrs, pattern.kwd_patterns))
+    if pattern.patterns:
+        cls = resolve(pattern.cls) if resolve is not None else None
+        names = getattr(cls, "__match_args__", None) if isinstance(cls, type) else None
+        if cls in _SELF_MATCHING and len(pattern.patterns) == 1:
+            pairs = [(None, pattern.patterns[0])] + pairs
+        elif isinstance(names, tuple) and len(names) >= len(pattern.patterns) \
+                and all(isinstance(n, str) for n in names):
+            pairs = list(zip(names, pattern.patterns)) + pairs
+        else:
+            return None
+    tests = [ast.Call(ast.Name("isinstance", ast.Load()), [copy.deepcopy(subject), copy.deepcopy(pattern.cls)], [])]
+    bound = []
+    for attr, inner in pairs:
+        read = subject if attr is None else ast.Attribute(copy.deepcopy(subject), attr, ast.Load())
+        found = _test(inner, read, resolve)
+        if found is None:
+            return None
+        tests += [] if found[0] is ALWAYS else [found[0]]
+        bound += found[1]
+    return (ast.BoolOp(ast.And(), tests) if len(tests) > 1 else tests[0]), bound
 
 
 def _with_bindings(guard: ast.expr, bound: list, subject: ast.expr) -> ast.expr:

@@ -142,6 +142,24 @@ def _loop(call: ast.Call, names, stmt: ast.stmt):
     return before, acc
 
 
+def run_now(stmt: ast.stmt) -> list:
+    """The expressions Python evaluates each time `stmt` runs, before any part of it that may not run: a
+    plain statement's, a ``for``'s iterable, an ``if``'s test (nothing of another compound statement); inside
+    them, a comprehension's first iterable, not the parts `HIDDEN` names or a nested scope."""
+    todo = [stmt.iter] if isinstance(stmt, ast.For) else [stmt.test] if isinstance(stmt, ast.If) \
+        else [stmt] if isinstance(stmt, SIMPLE) else []
+    found = []
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+                todo.append(child.generators[0].iter)
+            elif not isinstance(child, HIDDEN + (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.stmt)):
+                todo.append(child)
+    return found
+
+
 def replace_node(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
     class Swap(ast.NodeTransformer):
         def visit(self, node):
@@ -149,4 +167,4 @@ def replace_node(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
     Swap().visit(stmt)
 
 
-__all__ = ["HIDDEN", "SIMPLE", "combined", "hoist_reductions", "replace_node"]
+__all__ = ["HIDDEN", "SIMPLE", "combined", "hoist_reductions", "replace_node", "run_now"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..ir import memo
 from .depends import MISSING, is_simple
+from .naming import names_in
 
 _FORBIDDEN = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.ClassDef,
               ast.AsyncFunctionDef)
@@ -118,6 +119,27 @@ def bound_arguments(fdef: ast.FunctionDef, func, call: ast.Call) -> dict | None:
                 return None
             bound[param] = _constant(defaults[param])
     return bound
+
+
+def written_names(fdef: ast.FunctionDef, bound: dict, level: dict, names, where, direct) -> tuple[list, dict]:
+    """How a function's body written out where it is called names things: the statements binding its
+    parameters (`bound`: parameter -> the call's expression; one `direct(param, value)` accepts is read as it
+    is, any other assigned once to a fresh name, where Python binds it, at `where`'s line) and the renaming
+    of its names (its other locals, `level`'s, fresh).  `fdef`'s names are taken, so no fresh name is one
+    the body reads as a global."""
+    names.namer.taken |= names_in(fdef)
+    rename, before = {}, []
+    for param, value in bound.items():
+        if direct(param, value):
+            rename[param] = value
+            continue
+        held = names.namer.fresh(param)
+        before.append(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(held, ast.Store()), where)], value),
+                                        where))
+        rename[param] = ast.Name(held, ast.Load())
+    for local in sorted(level["locals"]):
+        rename[local] = ast.Name(names.namer.fresh(local), ast.Load())
+    return before, rename
 
 
 def _constant(value) -> ast.expr:
@@ -251,4 +273,4 @@ def place(fdef: ast.AST, stmt: ast.AST, func, names, tree: ast.FunctionDef) -> N
 
 
 __all__ = ["Factory", "FactoryRename", "bound_arguments", "constant_expr", "docstring", "factory", "factory_names",
-           "module_name", "place", "same_globals", "scope_names", "source_def"]
+           "module_name", "place", "same_globals", "scope_names", "source_def", "written_names"]

@@ -51,11 +51,13 @@ _BUSY: set = set()
 _PENDING: dict = {}  # (function, key) -> the cells of calls of it inside itself, while it is built
 
 
-def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bool = False) -> Flat:
+def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bool = False,
+                  helper: bool = False) -> Flat:
     """`func` (a plain function) rewritten for parameters of structures `structs`
     (name -> Struct; parameters not named are plain values); with `returns_object`, a helper whose
-    returns build an object, returned as the tuple of its fields (returned_objects.py)."""
-    key = (tuple(sorted((k, v) for k, v in structs.items() if v is not None)), has_aux, returns_object)
+    returns build an object, returned as the tuple of its fields (returned_objects.py); `helper`: called
+    by another function rewritten (a list tree it returns is returned as the list of its leaves)."""
+    key = (tuple(sorted((k, v) for k, v in structs.items() if v is not None)), has_aux, returns_object, helper)
     cache = _FLAT.setdefault(func, {})
     if key in cache and depends.hold(cache[key].deps):
         return cache[key]
@@ -66,7 +68,7 @@ def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bo
         return _itself(func, key, structs)  # recursion through lru_cache, or with a memo: the function itself
     _BUSY.add((func, key))
     try:
-        made = cache[key] = _build(func, structs, has_aux, returns_object)
+        made = cache[key] = _build(func, structs, has_aux, returns_object, helper)
     finally:
         _BUSY.discard((func, key))
         cells = _PENDING.pop((func, key), ())  # a failed build leaves no cell waiting
@@ -93,7 +95,7 @@ class _Pending:
         self.cell = cell
 
 
-def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> Flat:
+def _build(func, structs: dict, has_aux: bool, returns_object: bool = False, helper: bool = False) -> Flat:
     parsed = parse_function(func)
     tree = parsed.tree
     a = tree.args
@@ -103,7 +105,7 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False) -> 
                            "not flatten", "name every parameter as a plain positional-or-keyword parameter")
     namer = Names(names_in(tree) | set(parsed.closure) | set(tree_free_names(parsed)))
     rewriter = Rewriter(parsed, namer, has_aux, flat_function)
-    rewriter.returns_object = returns_object
+    rewriter.returns_object, rewriter.helper = returns_object, helper
     params, new_args, defaults = [], [], []
     sig = inspect.signature(parsed.func)
     if hasattr(tree, "memo_parameter"):

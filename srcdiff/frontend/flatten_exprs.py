@@ -22,6 +22,7 @@ from .memo_caches import memo_passed
 from .operator_objects import OperatorObjects
 from .parse import ParsedFunction, parse_function
 from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
+from .passed_sequences import SCOPES, PassedSequences
 from .rewrites import cached_of_literals, needs_rewrite, rule_call, unwrapped, user_function
 from .super_calls import SuperCalls
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
@@ -30,7 +31,8 @@ from .trees import name_part
 from .varargs import bound_for_call, plain_parameters
 
 
-class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads, GlobalObjects, SuperCalls):
+class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Factories, TreeReads, GlobalObjects,
+                   SuperCalls):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -141,10 +143,17 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
         entry = self.entry(node) if isinstance(node, (ast.Name, ast.Call)) else None
         if isinstance(entry, Const) and isinstance(entry.value, (str, int)):
             return entry.value
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-            left, right = self.constant(node.left), self.constant(node.right)  # "W" + k, i + 1
-            if left is not None and right is not None and type(left) is type(right):
-                apply = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}[type(node.op)]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env \
+                and self.parsed.resolve(node.func.id) in (min, max) and len(node.args) > 1 and not node.keywords:
+            found = [self.constant(a) for a in node.args]  # max(len(ps) - 1, 0): a list slice's bound
+            if all(type(f) is int for f in found):
+                return self.parsed.resolve(node.func.id)(found)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Mod, ast.FloorDiv)):
+            left, right = self.constant(node.left), self.constant(node.right)  # "W" + k, i + 1, i % 2
+            if left is not None and right is not None and type(left) is type(right) \
+                    and (isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) or type(left) is int and right != 0):
+                apply = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Mod: operator.mod,
+                         ast.FloorDiv: operator.floordiv}[type(node.op)]
                 value = apply(left, right)
                 return value if isinstance(value, (str, int)) else None
         if isinstance(node, ast.JoinedStr):  # f"W{k}"
@@ -205,7 +214,11 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
                 return made
         if isinstance(node, ast.Lambda):
             return node
-        return self.visit_other(node)
+        if isinstance(node, ast.IfExp):  # pts[0] if len(pts) == 1 else ...: the side Python takes
+            taken = self.length_decided(node.test)
+            if taken is not None:
+                return self.expr(node.body if taken else node.orelse)
+        return self.hidden_expr(node) if isinstance(node, SCOPES) else self.visit_other(node)
 
     def visit_other(self, node):
         """Any other node (keywords, comprehensions, slices' parts): a copy, expressions rewritten."""
@@ -284,7 +297,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
                                  "call the function itself with all its arguments")
             return None
         direct = self.parsed.resolve(node.func.id) is value
-        if direct and not prefix and not keywords and not self.any_tree(node) and not needs_rewrite(value):
+        if direct and not prefix and not keywords and not self.any_tree(node) and not needs_rewrite(value) \
+                and not self.gives_sequence(node, value):
             return None
         if not plain_parameters(value):  # *args, **opts, keyword-only: bound to this call (frontend/varargs.py)
             if not (prefix or keywords or self.any_tree(node)):
@@ -346,6 +360,8 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
         structs, values = {}, {}
         for name, (kind, item) in bound.arguments.items():
             entry = item if kind == "entry" else self.entry(item)
+            if entry is None and kind == "node" and self.mine(func):
+                entry = self.passed_sequence(item, node)  # _h((a, b)), _h([f(p) for p in ps]): passed_sequences.py
             entry = passed_bound(entry) or entry  # integrate(m.step, x): partial_lists.py
             if isinstance(entry, (Node, Bad, Static)) and not isinstance(entry, Node):
                 entry = None if kind == "node" else entry
@@ -354,7 +370,7 @@ class ExprRewriter(OperatorObjects, PartialLists, Lambdas, Factories, TreeReads,
             if isinstance(entry, Bound):
                 structs[name] = bound_struct(entry, node_struct)
             values[name] = (entry if isinstance(entry, (Node, Bound)) or kind == "entry" else None, item)
-        flat = self.flatten(func, structs, returns_object=True) if returns_object else self.flatten(func, structs)
+        flat = self.flatten(func, structs, returns_object=bool(returns_object), helper=True)
         self.deps.extend(flat.deps)  # what the helper read statically (self.factor) decides ours too
         callee = self.names.fresh(name_part(label))
         self.cells[callee] = getattr(flat.func, "cell", None) or types.CellType(flat.func)  # (flatten._itself)

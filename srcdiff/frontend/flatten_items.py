@@ -54,14 +54,17 @@ class LoopItems:
 
     def items_of(self, node, force: bool):
         """The entries a `for` over `node` binds, when srcdiff unrolls it; None to keep the loop."""
-        if isinstance(node, ast.ListComp) and self.built is not None and self.makes_tree(node.elt):
+        if isinstance(node, ast.ListComp) and self.built is not None:
             pending, self.pending = getattr(self, "pending", None), self.built  # (made before the loop)
-            try:
-                made = self.comprehended_list(node, node)  # for layer in [Layer(W) for W in Ws]
+            try:  # for layer in [Layer(W) for W in Ws]; zip([ps[k] for k in range(...)], ...) (passed_sequences.py)
+                made = self.comprehended_list(node, node) if self.makes_tree(node.elt) \
+                    else self.comprehended_items(node, node)
             finally:
                 self.pending = pending
-            if made is not None:
+            if isinstance(made, Node):
                 return list(made.children.values())
+            if made is not None:
+                return list(made.values())
         found = self.entry(node)
         if isinstance(found, Node):
             kind = found.struct.kind
@@ -85,8 +88,9 @@ class LoopItems:
             return self.functions_of(node) or (self.constants_of(node) if force else None)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and force:
             return [Const(c) for c in node.value]  # for k in "abc": its characters
-        if isinstance(node, (ast.Tuple, ast.List)):
-            consts = [self.constant(e) for e in node.elts]
+        if isinstance(node, (ast.Tuple, ast.List)):  # (a float too: for t in (0.5, 1.5))
+            consts = [e.value if isinstance(e, ast.Constant) and type(e.value) is float else self.constant(e)
+                      for e in node.elts]
             if all(c is not None for c in consts) and force:
                 return [Const(c) for c in consts]
             return None
@@ -136,7 +140,8 @@ class LoopItems:
         if len(node.generators) != 1 or node.generators[0].is_async:
             return None
         gen = node.generators[0]
-        uses = any(isinstance(self.env.get(n.id), Node) for n in ast.walk(node.elt) if isinstance(n, ast.Name))
+        uses = any(isinstance(self.env.get(n.id), Node) for n in ast.walk(node.elt) if isinstance(n, ast.Name)) \
+            or self.gives_sequence_inside(node.elt)  # sum(_h((x * t, x)) for t in ts): passed_sequences.py
         items = self.items_of(gen.iter, force=uses)
         if items is None or not isinstance(gen.target, (ast.Name, ast.Tuple)):
             return None

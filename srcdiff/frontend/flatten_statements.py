@@ -7,6 +7,7 @@ import ast
 import copy
 import types
 
+from .branch_tails import BranchTails
 from .dict_merges import DictMerges
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
@@ -26,12 +27,14 @@ from .tuple_state import TupleState
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, LocalDefs, ExprRewriter):
+class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, LocalDefs,
+               ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
         self.deps: list = []
         self.depth = 0
+        self.helper = False  # a helper of another rewritten function (flatten.flat_function)
 
     def param_entry(self, name: str, struct: Struct, path: tuple = ()):
         label = name + "".join(f"[{k!r}]" if isinstance(k, (str, int)) and struct.kind != "object" else f".{k}"
@@ -53,12 +56,7 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
     # ---- statements ----
 
     def body(self, stmts: list) -> list:
-        out = []
-        for stmt in stmts:
-            out += self.stmt(stmt)
-            if self.__dict__.pop("returned_here", False):
-                break  # after a decided `if` whose side returns (decided_if): what follows never runs
-        return out
+        return self.block(stmts)  # (branch_tails.py)
 
     def stmt(self, s) -> list:
         """`s` rewritten, after the assignments of the objects it builds (built_objects.py): only
@@ -145,6 +143,8 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
         found = self.returned_object(value, where) or self.entry(value)  # s = step(s, dt): returned_objects.py
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
             return found
+        if found is None and self.length_constant(value) is not None:
+            return self.length_constant(value)  # mid = len(xs) // 2 of a list tree (passed_sequences.py)
         base = self.target_base  # partial_lists.py, lambdas.py
         return self.local_partial(value) or self.partial_list(value, where) \
             or self.bound_partial(value, where, base) or self.lambda_value(value, where, base)
@@ -292,6 +292,9 @@ class Rewriter(DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, 
                                  "write `return loss, aux`")
             value = value.elts[0]
         found = self.entry(value) if value is not None else None
+        if isinstance(found, Node) and self.helper and found.struct.kind in ("list", "tuple") \
+                and all(isinstance(c, Leaf) for c in found.children.values()):
+            return ast.copy_location(ast.Return(self.as_list(value)), s)  # a helper's list of arrays (return pts)
         if isinstance(found, Node) or isinstance(value, ast.Dict):
             raise self.error(s, "the differentiated function returns a tree; srcdiff differentiates a number",
                              "return the loss, or use value_and_grad(f, has_aux=True) and return (loss, aux)")

@@ -28,10 +28,9 @@ import copy
 import inspect
 import types
 
-from .desugar_reduce import HIDDEN, replace_node
-from .factory_reading import FactoryRename, bound_arguments, factory_names, place, same_globals
+from .desugar_reduce import replace_node, run_now
+from .factory_reading import FactoryRename, bound_arguments, factory_names, place, same_globals, written_names
 from .generators import listed_def
-from .naming import SCOPES, names_in
 from .views import statement_blocks
 
 _DEPTH = 3  # generators fed by generators, written out this deep
@@ -70,26 +69,10 @@ def _outer(node: ast.Call, names):
     return func if func is not None and any(_generator(names, a) is not None for a in node.args) else None
 
 
-def _run_now(stmt: ast.stmt) -> list:
-    """The calls `stmt` always runs, innermost last: a ``for``'s iterable, comprehensions' first iterables."""
-    todo = [stmt.iter] if isinstance(stmt, ast.For) else [stmt] if not isinstance(stmt, (ast.If, ast.While)) \
-        else []
-    found = []
-    while todo:
-        node = todo.pop()
-        found.append(node)
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
-                todo.append(child.generators[0].iter)
-            elif not isinstance(child, HIDDEN + SCOPES + (ast.stmt,)):
-                todo.append(child)
-    return found
-
-
 def _written(stmt: ast.stmt, names, tree: ast.FunctionDef) -> list:
     """The statements building the outer generator's list for each pipeline `stmt` always runs."""
     out = []
-    for call in [n for n in _run_now(stmt) if isinstance(n, ast.Call)]:
+    for call in [n for n in run_now(stmt) if isinstance(n, ast.Call)]:
         func = _outer(call, names)
         made = _listed_call(call, func, names, tree, stmt) if func is not None else None
         if made is not None:
@@ -114,19 +97,14 @@ def _listed_call(call: ast.Call, func, names, tree: ast.FunctionDef, where: ast.
         return None
     fdef = copy.deepcopy(fdef)
     place(fdef, where, func, names, tree)
-    names.namer.taken |= names_in(fdef)
-    rename, before = {}, []
     for param, value in bound.items():
-        held = names.namer.fresh(param)
         if _generator(names, value) is not None:  # the inner generator's values: a list
-            value = ast.Call(ast.Name("list", ast.Load()), [value], [])
-        before.append(ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], value), where))
-        rename[param] = ast.Name(held, ast.Load())
-    for local in sorted(level["locals"]):
-        rename[local] = ast.Name(names.namer.fresh(local), ast.Load())
+            bound[param] = ast.Call(ast.Name("list", ast.Load()), [value], [])
+    before, rename = written_names(fdef, bound, level, names, where, lambda param, value: False)
     body = [FactoryRename(rename).visit(s) for s in fdef.body]
     last = body.pop()  # ``return <items>``
-    names.local |= {n.id for s in before + body for n in ast.walk(s) if isinstance(n, ast.Name)}
+    names.local |= {n.id for s in before + body for n in ast.walk(s) if isinstance(n, ast.Name)  # (what it assigns:
+                    and not isinstance(n.ctx, ast.Load)}  # a global it reads stays the module's to a later call)
     return before + body, last.value.id
 
 

@@ -135,11 +135,11 @@ def check_generator_calls(tree: ast.FunctionDef, func) -> None:
         if not isinstance(node, ast.Call) or not inspect.isgeneratorfunction(_named(node.func, func)):
             continue
         parent = parents.get(node)
-        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
-                or isinstance(parent, ast.YieldFrom) \
-                or isinstance(parent, ast.Call) and parent.args == [node] and not parent.keywords \
-                and _named(parent.func, func) in (sum, list):
+        if _looped(node, parents) or isinstance(parent, ast.YieldFrom) or _consumed(node, parent, func):
             continue
+        if isinstance(parent, ast.Call) and node in parent.args and _named(parent.func, func) in (enumerate, zip) \
+                and _looped(parent, parents):
+            continue  # for i, v in enumerate(gen(x)): read once, in order
         if isinstance(parent, ast.Call) and node in parent.args \
                 and inspect.isgeneratorfunction(_named(parent.func, func)):
             continue  # another generator of yours reads it, once, in order (generator_pipelines.py)
@@ -149,8 +149,47 @@ def check_generator_calls(tree: ast.FunctionDef, func) -> None:
         raise SrcDiffError(f"{ast.unparse(node)} makes a generator used here other than by looping over it at "
                            "once: srcdiff reads a generator function of yours as the list of the values it yields",
                            Location(code.co_filename, lineno, line),
-                           "loop over the call itself (for v in gen(...)), or give it to sum() or list()")
+                           "loop over the call itself (for v in gen(...)), or give it to sum(), max(), min() or list()")
     _check_iterators_read_once(tree, func, parents)
+
+
+#: builtins that read an iterable once, in order, to its end (or to the item that decides them): their value of
+#: the generator is their value of the list it yields
+#: (``max``/``min`` alone: rewrite_generator_extremes makes their argument a list built in the function)
+_CONSUMERS = (sum, list, max, min)
+
+
+def _consumed(node, parent, func) -> bool:
+    """``sum(gen(x))``, ``sum(gen(x), start)``, ``list(gen(x))``, ``max(gen(x))``, ``min(gen(x))``."""
+    if not (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node and not parent.keywords):
+        return False
+    consumer = _named(parent.func, func)
+    return consumer in _CONSUMERS and (len(parent.args) == 1 or consumer is sum and len(parent.args) == 2)
+
+
+def _extremes(tree, func) -> list:
+    """The calls ``max(gen(...))`` / ``min(gen(...))`` of a generator function of the user's."""
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords
+            and _named(n.func, func) in (max, min) and isinstance(n.args[0], ast.Call)
+            and inspect.isgeneratorfunction(_named(n.args[0].func, func))]
+
+
+def has_generator_extremes(tree, func) -> bool:
+    return bool(_extremes(tree, func))
+
+
+def rewrite_generator_extremes(tree, func, namer) -> None:
+    """``max(gen(x))`` -> ``max([v for v in gen(x)])``, in place: the largest of a list built here (the
+    generator's list is its helper's value, whose items srcdiff does not know to be numbers)."""
+    for call in _extremes(tree, func):
+        item = namer.fresh("item")
+        call.args[0] = ast.copy_location(ast.ListComp(ast.Name(item, ast.Load()), [ast.comprehension(
+            ast.Name(item, ast.Store()), call.args[0], [], 0)]), call.args[0])
+
+
+def _looped(node, parents: dict) -> bool:
+    parent = parents.get(node)
+    return isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node
 
 
 #: calls that make an iterator Python exhausts on its first read (srcdiff reads them as lists)
@@ -211,4 +250,5 @@ def _named(expr: ast.expr, func):
     return func.__globals__.get(expr.id, getattr(builtins, expr.id, None))
 
 
-__all__ = ["check_generator_calls", "generator_error", "listed", "listed_parsed"]
+__all__ = ["check_generator_calls", "generator_error", "has_generator_extremes", "listed", "listed_parsed",
+           "rewrite_generator_extremes"]

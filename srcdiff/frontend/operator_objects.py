@@ -76,6 +76,9 @@ def _user_class(cls) -> bool:
     return isinstance(cls, type) and not issubclass(cls, _LEAF_TYPES) and cls.__module__ not in ("builtins", "numpy")
 
 
+#: the Python class of a tree of each kind that has no class of its own
+_BUILTIN = {"list": list, "tuple": tuple, "dict": dict}
+
 class OperatorObjects:
     """A mixin of the expression rewriter (flatten_exprs.py)."""
 
@@ -125,6 +128,8 @@ class OperatorObjects:
         calls = isinstance(s.test, ast.Call) and isinstance(s.test.func, ast.Name) \
             and s.test.func.id not in self.env and self.parsed.resolve(s.test.func.id) is isinstance
         decided = self.entry(s.test) if calls or self.may_hold_object(s.test) else self.missing_key(s.test)
+        if decided is None and self.length_decided(s.test) is not None:  # if len(pts) == 1: passed_sequences.py
+            decided = Const(self.length_decided(s.test))
         if not (isinstance(decided, Const) and isinstance(decided.value, bool)):
             return None
         side = s.body if decided.value else s.orelse
@@ -206,6 +211,8 @@ class OperatorObjects:
                 return None
             if isinstance(arg, Node) and arg.struct.cls is not None and isinstance(arg.struct.cls, type):
                 return Const(issubclass(arg.struct.cls, classes))
+            if isinstance(arg, Node) and arg.struct.kind in _BUILTIN:  # isinstance(tree, list) of a list tree
+                return Const(issubclass(_BUILTIN[arg.struct.kind], classes))
             plain = isinstance(arg, Leaf) or (arg is None and isinstance(node.args[0], ast.Name)
                                               and node.args[0].id in self.plain_parameters())
             if plain and all(_user_class(c) for c in classes):

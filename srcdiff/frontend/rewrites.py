@@ -15,6 +15,7 @@ import types
 
 from .global_objects import reads_objects, tree_default
 from .parse import parse_function, unwrap
+from .passed_names import converted, passed_names, passes_sequences
 
 _SKIP_MODULES = ("numpy", "srcdiff", "math", "scipy", "builtins")
 
@@ -123,7 +124,7 @@ def needs_rewrite(func, seen=None) -> bool:
     return False
 
 
-def _installed(func) -> bool:
+def installed(func) -> bool:
     """Whether `func` is an installed package's or the standard library's (not the user's)."""
     path = getattr(getattr(func, "__code__", None), "co_filename", "") or ""
     module = (getattr(func, "__module__", "") or "").split(".")[0]
@@ -139,9 +140,10 @@ def _builds_trees(func) -> bool:
     except Exception:  # not readable here: lowering reports it
         return False
     tree = parsed.tree
-    mine = not _installed(func)  # a library's own try blocks and lambdas stay as they are
-    if mine and tuple_state_names(tree, parsed.resolve):
-        return True
+    mine = not installed(func)  # a library's own try blocks and lambdas stay as they are
+    if mine and (tuple_state_names(tree, parsed.resolve)
+                 or passes_sequences(tree, parsed.resolve, lambda v: user_function(v) and not installed(v))):
+        return True  # (passed_sequences.py)
     for node in ast.walk(tree):
         if isinstance(node, (ast.Dict, ast.DictComp)) or mine and isinstance(node, (ast.Try, ast.Lambda)):
             return True
@@ -156,21 +158,23 @@ def _builds_trees(func) -> bool:
 
 
 def tuple_state_names(tree: ast.AST, resolve) -> set:
-    """The names `tree` assigns a tuple or list literal and passes whole to a user function: state
-    the rewrite keeps as a tuple tree (tuple_state.py)."""
-    literal = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Tuple, ast.List))
-               and n.value.elts and not all(isinstance(e, ast.Constant) for e in n.value.elts)
-               for t in n.targets if isinstance(t, ast.Name)}
+    """The names `tree` assigns a tuple or list literal (or a comprehension, ``tuple(e)``, ``list(e)``)
+    and passes whole to a user function: state the rewrite keeps as a tuple tree (tuple_state.py)."""
+    literal = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and (
+        isinstance(n.value, (ast.Tuple, ast.List)) and n.value.elts
+        and not all(isinstance(e, ast.Constant) for e in n.value.elts)
+        or isinstance(n.value, ast.ListComp) or converted(n.value, resolve))  # (passed_sequences.py)
+        for t in n.targets if isinstance(t, ast.Name)}
     if not literal:
         return set()
     passed = set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
-            args = [a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)]
+            args = {a.id for a in passed_names(list(n.args) + [k.value for k in n.keywords], resolve)}
             if set(args) & literal and user_function(resolve(n.func.id)):
                 passed |= set(args) & literal
     return passed
 
 
-__all__ = ["cached_of_literals", "free_values", "indirect", "needs_rewrite", "rule_call", "tuple_state_names",
-           "unwrapped", "user_function"]
+__all__ = ["cached_of_literals", "free_values", "indirect", "installed", "needs_rewrite", "rule_call",
+           "tuple_state_names", "unwrapped", "user_function"]

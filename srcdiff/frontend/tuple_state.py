@@ -48,9 +48,11 @@ class TupleState:
 
     def state_literal(self, target, value, where):
         """The tuple tree of ``state = (a, b)`` for a state name, or None."""
-        if not (isinstance(target, ast.Name) and target.id in self.state_names()
-                and isinstance(value, (ast.Tuple, ast.List)) and value.elts
-                and not any(isinstance(e, ast.Starred) for e in value.elts)):
+        if not (isinstance(target, ast.Name) and target.id in self.state_names()):
+            return None
+        if not isinstance(value, (ast.Tuple, ast.List)):  # a comprehension, tuple(e): passed_sequences.py
+            return self.sequence_node(value, where)
+        if not value.elts or any(isinstance(e, ast.Starred) for e in value.elts):
             return None
         kind = "list" if isinstance(value, ast.List) else "tuple"
         children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}

@@ -282,6 +282,13 @@ def _midpoint(f, y, dt):
     return y + dt * f(half)
 
 
+def two_integrations_in_one_function(x):
+    k = x[0]
+    a = _euler(lambda y: -k * np.tanh(y), x[1:3], 0.1)
+    b = _midpoint(lambda y: k * y ** 2, x[3:5], 0.2)  # (the second helper written out reads np, len as globals)
+    return np.sum(a * b)
+
+
 def lambda_given_to_an_integrator(k, y0):
     return np.sum(_euler(lambda y: -k * y ** 3, y0, 0.1) ** 2)
 

@@ -86,6 +86,30 @@ def pipeline_of_rows(X):
     return sum(np.sum(r ** 2) for r in _scaled(_shifted(X, 0.1), 2.0))
 
 
+def _products(x):
+    for i in range(len(x) - 1):
+        yield x[i] * x[i + 1]
+
+
+def largest_of_a_generator(x):
+    return max(_products(x)) + min(_products(np.sin(x)))
+
+
+def generator_enumerated(x):
+    total = 0.0
+    for i, v in enumerate(_products(x)):
+        total = total + (i + 1) * v
+    return total
+
+
+def generator_zipped(x):
+    return sum(a * b for a, b in zip(_products(x), x))
+
+
+def generator_summed_from_a_start(x):
+    return sum(_products(x), 1.0) * max(_shifted(x, 0.5))
+
+
 # ---- 6c. list(array) of computed rows ----------------------------------------------------------------------
 
 

@@ -3,7 +3,8 @@
 helpers cached with ``functools.lru_cache``, lists of tuples ordered by a key and lists written by
 index, dicts of parameters updated in loops and trees passed to local functions, objects of the
 user's classes built inside the function, ``itertools.groupby`` over keys known when the gradient is
-built, generators feeding generators and ``list(array)`` of computed rows.  test_reach15.py runs every
+built, generators feeding generators and ``list(array)`` of computed rows, tuples and lists of arrays
+made in the function and given whole to a helper (recursive ones too).  test_reach15.py runs every
 transformation on them.
 
 ``CLASSES`` maps each class to its rows ``(name, func, make_args(rng), wrt)``; ``PROGRAMS`` is all of
@@ -11,9 +12,11 @@ them."""
 
 import numpy as np
 
+from . import reach15_chosen as ch
 from . import reach15_closures as c
 from . import reach15_iteration as it
 from . import reach15_objects as o
+from . import reach15_passed_lists as pl
 from . import reach15_sequences as s
 from . import redteam_wave12_finance as finance12
 from . import redteam_wave12_idioms as idioms12
@@ -29,6 +32,10 @@ from . import redteam_wave15_everyday as everyday15
 
 def _v(r, n=4):
     return r.normal(size=n)
+
+
+def _v8(r):
+    return (r.normal(size=8),)
 
 
 def _fit(r):
@@ -71,6 +78,7 @@ FUNCTIONS_GIVEN = [
     ("w15_partial_default_argument", everyday15.partial_loss, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
     ("partial_as_a_default", c.partial_as_a_default, lambda r: (_v(r, 3), r.normal(size=(6, 3)), _v(r, 6)), 0),
     ("partial_of_a_leading_argument", c.partial_of_a_leading_argument, lambda r: (_v(r),), 0),
+    ("two_integrations_in_one_function", c.two_integrations_in_one_function, lambda r: (_v(r, 5),), 0),
 ]
 
 ALIASES = [
@@ -220,6 +228,11 @@ PIPELINES = [
     ("pipeline_of_three", it.pipeline_of_three, lambda r: (_v(r, 5),), 0),
     ("pipeline_listed", it.pipeline_listed, lambda r: (_v(r, 5),), 0),
     ("pipeline_of_rows", it.pipeline_of_rows, lambda r: (r.normal(size=(3, 2)),), 0),
+    ("w14_generator_used_twice", idioms14.generator_used_twice, lambda r: (_v(r),), 0),
+    ("largest_of_a_generator", it.largest_of_a_generator, lambda r: (_v(r, 5),), 0),
+    ("generator_enumerated", it.generator_enumerated, lambda r: (_v(r, 5),), 0),
+    ("generator_zipped", it.generator_zipped, lambda r: (_v(r, 5),), 0),
+    ("generator_summed_from_a_start", it.generator_summed_from_a_start, lambda r: (_v(r, 5),), 0),
 ]
 
 ROWS = [
@@ -228,10 +241,60 @@ ROWS = [
     ("rows_of_an_argument_written", it.rows_of_an_argument_written, lambda r: (r.normal(size=(3, 2)),), 0),
 ]
 
+def _theta(r):
+    return (np.array([0.2, -0.1]), r.normal(size=5))
+
+
+CHOSEN = [
+    ("w12_match_class", idioms12.match_class, _theta, 0),
+    ("w12_match_class_of_three", idioms12.match_class, lambda r: (np.array([0.2, -0.1]), r.normal(size=3)), 0),
+    ("method_of_the_chosen", ch.method_of_the_chosen, _theta, 0),
+    ("method_of_the_other_chosen", ch.method_of_the_chosen, lambda r: (np.array([0.3, 0.2]), -1.0 - r.random(5)), 0),
+    ("chosen_in_an_if_statement", ch.chosen_in_an_if_statement, _theta, 0),
+    ("isinstance_of_the_chosen", ch.isinstance_of_the_chosen, _theta, 0),
+    ("match_by_position", ch.match_by_position, _theta, 0),
+    ("chosen_among_three", ch.chosen_among_three, _theta, 0),
+    ("shapes_chosen_in_a_loop", ch.shapes_chosen_in_a_loop, _theta, 0),
+]
+
+SEQUENCES_GIVEN = [
+    ("tuple_display_in_the_call", pl.tuple_display_in_the_call, _v8, 0),
+    ("list_display_in_the_call", pl.list_display_in_the_call, _v8, 0),
+    ("display_as_a_keyword", pl.display_as_a_keyword, _v8, 0),
+    ("tuple_of_a_list", pl.tuple_of_a_list, _v8, 0),
+    ("comprehension_of_slices", pl.comprehension_of_slices, _v8, 0),
+    ("comprehension_over_a_list", pl.comprehension_over_a_list, _v8, 0),
+    ("comprehension_of_neighbours", pl.comprehension_of_neighbours, _v8, 0),
+    ("comprehension_with_a_condition", pl.comprehension_with_a_condition, _v8, 0),
+    ("display_in_a_loop", pl.display_in_a_loop, _v8, 0),
+    ("display_in_a_generator", pl.display_in_a_generator, _v8, 0),
+    ("de_casteljau_of_a_list", pl.de_casteljau_of_a_list, _v8, 0),
+    ("de_casteljau_of_a_comprehension", pl.de_casteljau_of_a_comprehension, _v8, 0),
+    ("horner_recursive", pl.horner_recursive, _v8, 0),
+    ("pairwise_sum_recursive", pl.pairwise_sum_recursive, _v8, 0),
+    ("smoothed_with_a_depth", pl.smoothed_with_a_depth, _v8, 0),
+    ("list_returned_by_the_helper", pl.list_returned_by_the_helper, _v8, 0),
+    ("ends_of_a_list", pl.ends_of_a_list, _v8, 0),
+    ("nested_list_walked_recursively", pl.nested_list_walked_recursively, _v8, 0),
+    ("tuple_of_computed_sizes", pl.tuple_of_computed_sizes, _v8, 0),
+]
+
+LISTS_GIVEN = [
+    ("appended_then_given", pl.appended_then_given, _v8, 0),
+    ("filtered_appends_then_mean", pl.filtered_appends_then_mean, _v8, 0),
+    ("rows_of_an_argument_given", pl.rows_of_an_argument_given, lambda r: (r.normal(size=(4, 3)),), 0),
+    ("comprehension_over_an_array_given", pl.comprehension_over_an_array_given, lambda r: (_v(r, 5),), 0),
+    ("helper_writes_the_callers_list", pl.helper_writes_the_callers_list, _v8, 0),
+    ("helper_appends_then_rebinds", pl.helper_appends_then_rebinds, _v8, 0),
+    ("list_per_pass_given", pl.list_per_pass_given, lambda r: (_v(r, 5),), 0),
+]
+
 CLASSES = {"closure_factory": CLOSURES, "function_given_to_a_helper": FUNCTIONS_GIVEN, "decorator": DECORATORS,
            "function_alias": ALIASES,
            "lru_cache": CACHED, "keyed_tuples": KEYED_TUPLES, "list_item_writes": ITEM_WRITES, "dict_in_a_loop": DICTS,
            "tree_to_a_function": TREES_TO_FUNCTIONS, "objects_built_inside": OBJECTS, "enums": ENUMS,
-           "groupby": GROUPED, "generator_pipelines": PIPELINES, "list_of_rows": ROWS}
+           "groupby": GROUPED, "generator_pipelines": PIPELINES, "list_of_rows": ROWS,
+           "sequences_to_a_helper": SEQUENCES_GIVEN, "object_chosen_when_running": CHOSEN,
+           "list_built_then_given": LISTS_GIVEN}
 
 PROGRAMS = [row for rows in CLASSES.values() for row in rows]

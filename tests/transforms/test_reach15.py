@@ -17,6 +17,7 @@ from numeric import central_difference
 import srcdiff
 
 from . import corpus, matrix
+from .reach15_chosen import Circle, Square
 from .reach15_factory_module import make_untranslatable
 from .reach15_objects import Quadratic
 from .reach15_programs import CLASSES, PROGRAMS
@@ -54,6 +55,11 @@ NUMBA_REFUSED = {
     "w14_rmsprop_dict": "np.zeros_like of a float (a 0-d array) carried by a loop with floats",
     "w15_reinforce": "a list that starts empty (numba cannot type it: docs/jit.md)",
     "discounted_returns": "a list that starts empty",
+    "nested_list_walked_recursively": "a helper's isinstance(tree, list) of a number: both branches kept, numba "
+                                      "cannot type the list one",
+    "list_per_pass_given": "a list that starts empty (inside another loop: numba cannot type it)",
+    "smoothed_with_a_depth": "a recursive helper given a list, with a depth argument: a Python call (one flattened "
+                             "function a level)",
     "prepended_then_summed": "a list that starts empty",
 }
 
@@ -213,7 +219,69 @@ def loop_over_functions_with_a_break(x, fs=(np.sin, np.tanh)):
     return total
 
 
+def _casteljau(pts, t):
+    if len(pts) == 1:
+        return pts[0]
+    return _casteljau([(1 - t) * a + t * b for a, b in zip(pts[:-1], pts[1:])], t)
+
+
+def rows_of_an_array_to_a_helper(x):
+    return np.sum(_casteljau(list(x.reshape(-1, 2)), 0.4) ** 2)  # recursive, and the rows' count the array's shape
+
+
+def _smooth(pts, n):
+    if n == 0:
+        return pts
+    return _smooth([0.5 * a + 0.5 * b for a, b in zip(pts[:-1], pts[1:])], n - 1)
+
+
+def list_returned_at_a_depth(x):
+    out = _smooth([x[0:2], x[2:4], x[4:6], x[6:8]], 2)  # a list at n == 0, the call's value else
+    return np.sum(out[0] * out[1])
+
+
+def _doubled_first(ps):
+    ps[0] = 2.0 * ps[0]  # Python changes the caller's list
+    return np.sum(ps[0])
+
+
+def list_given_to_a_helper_that_writes_it(x):
+    ps = [x[:2], x[2:4]]
+    return _doubled_first(ps) + np.sum(ps[0])
+
+
+def _products(x):
+    for i in range(len(x) - 1):
+        yield x[i] * x[i + 1]
+
+
+def generator_sorted(x):
+    vals = sorted(_products(x))  # (sum, list, max, min and loops read a generator of yours)
+    return vals[0] * vals[-1]
+
+
+def four_objects_chosen_one_after_another(x):
+    a = Circle(x[0]) if x[0] > 0 else Square(x[0])
+    b = Circle(x[1]) if x[1] > 0 else Square(x[1])
+    c = Circle(x[2]) if x[2] > 0 else Square(x[2])
+    d = Circle(x[3]) if x[3] > 0 else Square(x[3])  # (16 copies of what follows: past the limit of 8)
+    return a.area() + b.area() + c.area() + d.area()
+
+
+def _add(xs, v):
+    xs.append(v)
+    return len(xs)
+
+
+def helper_appending_to_a_list_read_before(x):
+    xs = []
+    n = _add(xs, x[0] ** 2)
+    n = _add(xs, x[1] * x[0])  # (the second call appends after the first read the list's length)
+    return np.sum(xs[0] + xs[1]) * n
+
+
 X3 = np.array([0.3, -0.7, 1.1])
+X8 = np.linspace(-0.9, 1.2, 8)
 REFUSED = [
     (factory_defining_in_a_branch, (X3,), "cannot tell which function f is"),
     (factory_of_another_module_without_a_rule, (X3,), "no adjoint rule for numpy.i0"),
@@ -229,6 +297,12 @@ REFUSED = [
     (lambda_to_a_helper_returning_early, (X3,), "Lambda"),
     (factory_rebound_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
     (nested_def_redefined_after_a_call_in_a_loop, (X3,), "defined in a loop that calls it before"),
+    (rows_of_an_array_to_a_helper, (X8,), "_casteljau does not take a list"),
+    (list_returned_at_a_depth, (X8,), "a list on one side of this branch"),
+    (list_given_to_a_helper_that_writes_it, (X8,), "changes an argument"),
+    (generator_sorted, (X8,), "makes a generator used here other than by looping over it"),
+    (four_objects_chosen_one_after_another, (X8,), "holds a different tree on each side of the `if`"),
+    (helper_appending_to_a_list_read_before, (X8,), "appending to xs after it was read is not supported"),
 ]
 
 

@@ -1,0 +1,162 @@
+"""Tuples and lists of arrays made in the function and given whole to a function of the user's:
+
+    return _h((x[:2], x[2:4]))                          # a display in the call
+    return _h2(tuple(ps))                               # tuple()/list() of a list tree
+    return _sq([p ** 2 for p in ps])                    # a comprehension over items known here
+    nxt = [(1 - t) * a + t * b for a, b in zip(pts[:-1], pts[1:])]
+    return _casteljau(nxt, t)                           # (a recursive helper: one version per length)
+
+Each is a list (or tuple) tree of its own (tree_entries.py) whose leaves are computed before
+the statement, in order, as a display's items are: the helper is flattened for that structure
+(flatten.py), so ``len(pts)``, ``pts[0]``, ``pts[:-1]`` and a loop over ``pts`` are read when the
+gradient is built.  A helper that calls itself with a shorter list is flattened once per length,
+down to the length whose ``if len(pts) == 1: return pts[0]`` the rewrite decides.
+
+A comprehension is read so only over items the rewrite knows (a tree's items, ``zip``/``enumerate``
+of them, ``range`` of constants), its conditions decided by them; an argument inside a conditional
+expression, a short-circuit, a lambda or another comprehension's body (whose names the leaves would
+read out of their scope) is left as it is (refused at the call).  ``list(x)`` of a tree is a copy:
+its leaves are variables of its own, as a dict's copy's are (state_writes.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from .passed_names import converted, sequence_spelling
+from .rewrites import installed, user_function
+from .tree_entries import Const, Node
+from .trees import Struct
+
+SCOPES = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.Lambda, ast.IfExp, ast.BoolOp)
+
+
+class PassedSequences:
+    """The part of the rewriter (an `ExprRewriter`) that reads a sequence given to a helper as a tree."""
+
+    def passed_sequence(self, item: ast.expr, where) -> Node | None:
+        """The tree of `item`, an argument of a call of a function of the user's, when it is a
+        display, comprehension or ``tuple()``/``list()`` call srcdiff reads as one; else None."""
+        if not sequence_spelling(item, self.parsed.resolve) or self.built is None or self.__dict__.get("_hidden"):
+            return None
+        saved = self.__dict__.get("pending"), self.__dict__.get("target_base")
+        self.pending, self.target_base = self.built, "arg"
+        try:
+            return self.sequence_node(item, where)
+        finally:
+            self.pending, self.target_base = saved
+
+    def sequence_node(self, value: ast.expr, where, kind: str | None = None, nested=False) -> Node | None:
+        """The list (or tuple) tree `value` makes, its leaves' statements put in `self.pending`; None
+        when it is none srcdiff reads (a comprehension over values, a display of constants unless `nested`
+        in another: ``[1.0, [2.0, 0.5]]``)."""
+        if isinstance(value, (ast.Tuple, ast.List)):
+            if not value.elts or any(isinstance(e, ast.Starred) for e in value.elts) \
+                    or all(isinstance(e, ast.Constant) for e in value.elts) and not nested:
+                return None
+            kind = kind or ("list" if isinstance(value, ast.List) else "tuple")
+            children = {i: self.item(e, f"item{i}", where) for i, e in enumerate(value.elts)}
+        elif isinstance(value, ast.ListComp):
+            children = self.comprehended_items(value, where)
+            kind = kind or "list"
+        elif converted(value, self.parsed.resolve):
+            made = self.parsed.resolve(value.func.id).__name__
+            inner = value.args[0]
+            found = self.entry(inner) if not isinstance(inner, (ast.Tuple, ast.List, ast.ListComp)) else None
+            if isinstance(found, Node) and found.struct.kind in ("list", "tuple"):
+                children = self.own_leaves(dict(enumerate(found.children.values())), where)  # a copy
+                kind = kind or made
+            else:
+                return None if found is not None else self.sequence_node(inner, where, kind or made)
+        else:
+            return None
+        if children is None:
+            return None
+        return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
+
+    def item(self, e: ast.expr, key, where):
+        """An item of a display: a constant as written (``(a, 2)``: the helper reads 2), a display a tree of
+        its own, else an element (tree_value's entry, or a leaf computed before the statement)."""
+        if isinstance(e, ast.Constant) and (e.value is None or isinstance(e.value, (bool, int, float, str))):
+            return Const(e.value)
+        nested = self.sequence_node(e, where, nested=True) if isinstance(e, (ast.Tuple, ast.List)) else None
+        return nested or self.element(e, key, where)
+
+    def comprehended_items(self, node: ast.ListComp, where) -> dict | None:
+        """``[e for a in items if cond]`` over items the rewrite knows: one leaf (or tree) per item
+        its conditions keep, bound to the comprehension's names; None otherwise."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return None
+        gen = node.generators[0]
+        if not isinstance(gen.target, (ast.Name, ast.Tuple)):
+            return None
+        items = self.items_of(gen.iter, force=True)
+        if items is None:
+            return None
+        saved, kept = dict(self.env), []
+        try:
+            for item in items:  # (the conditions first: a condition on values leaves no statement behind)
+                self.bind_entry(gen.target, item, where, emit=None)
+                decided = [self.decided(test) for test in gen.ifs]
+                if any(d is None for d in decided):
+                    return None  # a condition on values: left as a list (refused where it is passed)
+                if all(decided):
+                    kept.append(item)
+            children = {}
+            for k, item in enumerate(kept):
+                self.bind_entry(gen.target, item, where, emit=None)
+                children[k] = self.element(copy.deepcopy(node.elt), f"item{k}", where)
+        finally:
+            self.env = saved
+        return children
+
+    def mine(self, func) -> bool:
+        """Whether `func` is a function of the user's (not an installed package's)."""
+        return user_function(func) and not installed(func)
+
+    def gives_sequence(self, node: ast.Call, func) -> bool:
+        """Whether the call gives `func` (the user's) a sequence made here."""
+        return self.mine(func) and self.built is not None and not self.__dict__.get("_hidden") \
+            and any(sequence_spelling(a, self.parsed.resolve) for a in _arguments(node))
+
+    def gives_sequence_inside(self, expr: ast.expr) -> bool:
+        """Whether `expr` calls a function of the user's with a sequence made there."""
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in self.env
+                   and self.mine(self.parsed.resolve(n.func.id))
+                   and any(sequence_spelling(a, self.parsed.resolve) for a in _arguments(n))
+                   for n in ast.walk(expr))
+
+    def length_constant(self, value: ast.expr):
+        """The Const of an integer the rewrite computes from the length of a list tree (``mid = len(xs) // 2``),
+        else None."""
+        found = self.constant(value) if self.reads_length(value) else None
+        return Const(found) if type(found) is int else None
+
+    def hidden_expr(self, node):
+        """`node` (a comprehension, lambda, conditional or short-circuit) rewritten with sequences
+        given to helpers inside it left alone: their leaves would be computed outside its scope."""
+        outer = self.__dict__.get("_hidden", False)
+        self._hidden = True
+        try:
+            return self.visit_other(node)
+        finally:
+            self._hidden = outer
+
+    def length_decided(self, test: ast.expr):
+        """True/False for an `if` test on the length of a list tree (``len(pts) == 1``, ``len(xs) > 2``,
+        ``not pts``) the rewrite decides; None otherwise."""
+        return self.decided(test) if self.reads_length(test) else None
+
+    def reads_length(self, expr: ast.expr) -> bool:
+        """Whether `expr` reads ``len()`` of a tree."""
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in self.env
+                   and self.parsed.resolve(n.func.id) is len and len(n.args) == 1
+                   and isinstance(self.entry(n.args[0]), Node) for n in ast.walk(expr))
+
+
+def _arguments(call: ast.Call) -> list:
+    return list(call.args) + [k.value for k in call.keywords]
+
+
+__all__ = ["SCOPES", "PassedSequences"]
