@@ -34,7 +34,8 @@ def build_forward(function: Function, sweep: Sweep, returns: list[ast.expr], wit
         needed |= {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
     if with_output and isinstance(function.output, Var):
         needed.add(function.output.name)
-    return prune(body, needed, set(stacks), ShapeChecks(sweep.shapes, sweep.location))
+    return prune(body, needed, set(stacks), ShapeChecks(sweep.shapes, sweep.location,
+                                                           sources=(sweep.shape_sources or ({},))[0]))
 
 
 def _natural(name: str):

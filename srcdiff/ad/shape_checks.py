@@ -17,6 +17,7 @@ for; an axis that may be either is checked as NumPy broadcasts it.
 from __future__ import annotations
 
 import ast
+import copy
 import operator
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..ir import shapes
 from ..ir.nodes import Const, Global, Node, Var
 from ..ir.program import Run
 from ..rules.guard_helpers import measure_guard
+from ..rules.runtime import index_add
 
 _MATMUL = (operator.matmul, np.matmul)
 #: elementwise operations that carry no gradient (so their rules are not marked elementwise)
@@ -35,16 +37,20 @@ _REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.amax, np.amin, np.std, np.var
 _JOINS = (np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack, np.block)
 #: ``np.stack(xs)``/``np.array(xs)`` and ``sum(xs)`` of a list made before (rules/structural.py)
 _LIST_RULES = ("stack(list)", "sum(list)")
-#: calls of several arrays that take any shapes
-_NEVER_RAISE = (np.outer, np.kron, np.multiply.outer, measure_guard)  # (measure_guard: the identity)
+#: calls of several arrays that take any shapes; and the scatter-add of srcdiff's own gradients,
+#: whose operands' shapes the gradient that wrote it made agree
+_NEVER_RAISE = (np.outer, np.kron, np.multiply.outer, measure_guard, index_add)  # (measure_guard: the identity)
 
 
 class ShapeChecks:
     """Guards for dropped nodes, in program order; `dims` records each dropped value's axes as
     (length expression, kind) pairs, kind one of `shapes.ONE`, `shapes.MANY`, `shapes.UNKNOWN_DIM`."""
 
-    def __init__(self, shape_of: dict, location, statements: dict | None = None):
+    def __init__(self, shape_of: dict, location, statements: dict | None = None, sources: dict | None = None):
         self.shape_of = shape_of
+        #: values whose axes are parameters' (ad/shape_sources.py): a check reads those, so a
+        #: value kept for its shape alone (a gradient's scatter-adds) is not computed for it
+        self.sources = sources or {}
         self.location = location
         self.dims: dict[str, list | None] = {}
         #: id of a statement -> the node it computes, where the statements are not the nodes
@@ -126,6 +132,9 @@ class ShapeChecks:
             return None
         if shape.scalar or not shape.dims:
             return []
+        axes = self.sources.get(operand.name) if isinstance(operand, Var) else None
+        if axes is not None and len(axes) == len(shape.dims):
+            return [(copy.deepcopy(axis), kind) for axis, kind in zip(axes, shape.dims)]
         name = ast.Name(operand.name, ast.Load())
         return [(_length(name, i), kind) for i, kind in enumerate(shape.dims)]
 

@@ -21,6 +21,8 @@ from ..ir.nodes import Branch, Function, Loop, Node, Var, all_nodes
 _MATMUL = ("operator.matmul", "numpy.matmul")
 _TRANSPOSE = ("ndarray.T",)
 _FROM_SHAPE = ("numpy.zeros", "numpy.ones", "numpy.empty")
+#: a copy of the first operand with some positions changed: its shape (generated code's scatter-add)
+_FIRST_SHAPE = ("srcdiff.rules.runtime.index_add", "srcdiff.rules.runtime.copy_array")
 _KEEP_FILLS = " keep fills"  # not a name: the values whose fills are left to the optimizer
 
 
@@ -97,6 +99,8 @@ def _node(node, shape_of: dict, found: dict, tuples: dict) -> None:
             axes = [a[0], b[1]]
         elif len(a) == 2 and len(b) == 1:
             axes = [a[0]]
+    elif node.rule.name in _FIRST_SHAPE and inputs and inputs[0] in found:
+        axes = found[inputs[0]]
     elif node.rule.name in _TRANSPOSE and len(inputs) == 1 and inputs[0] in found:
         axes = found[inputs[0]][::-1]
     elif node.rule.name in _FROM_SHAPE and len(inputs) == 1 and inputs[0] in tuples \

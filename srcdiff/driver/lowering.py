@@ -58,7 +58,7 @@ def lower_parsed(parsed: ParsedFunction, wrt, options: Options, static_value,
                  facts: ParamFacts | None = None) -> Lowered:
     """Lower `parsed`; `static_value(name, node)` gives (or refuses) a static parameter's value."""
     ir, namer, statics = lower_specialised(parsed, TABLE, static_value, facts)
-    found = Lowered(parsed, wrt, options, ir, namer, statics, parsed.dependencies())
+    found = Lowered(parsed, wrt, options, ir, namer, statics, _user_dependencies(parsed))
     _check_template_names(found)
     return found
 
@@ -93,6 +93,16 @@ def _lowered_helper(func, statics: dict, passed: tuple) -> Function | None:
         return lower_parsed(parsed, (), Options(pullback=True), static_value, callee_facts(func, statics, passed)).ir
     except SrcDiffError:
         return None
+
+
+def _user_dependencies(parsed: ParsedFunction) -> tuple:
+    """`parsed`'s dependencies, less the template helpers of code srcdiff generated: the loader
+    put them in cells of their own (backend/loader.py), which nothing else can rebind, so a
+    derivative of a derivative does not test them at every call."""
+    generated = parsed.func.__code__.co_filename.startswith("<srcdiff:")
+    return tuple(d for d in parsed.dependencies()
+                 if not (generated and not isinstance(d.scope, dict)
+                         and TEMPLATE_GLOBALS.get(d.name, depends.MISSING) is d.value))
 
 
 def inlined(found: Lowered, namer: Namer) -> Function:

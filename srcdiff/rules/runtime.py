@@ -307,7 +307,11 @@ def index_add(base, index, value):
         position = list_position(base, index)
         return [item + value if k == position else item for k, item in enumerate(base)]
     out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
-    np.add.at(out, index_parts(index), value)
+    parts = index_parts(index)
+    if all(type(p) is slice or type(p) is int for p in (parts if type(parts) is tuple else (parts,))):
+        out[parts] += value  # slices and numbers reach each position once: no repeats to add again
+    else:
+        np.add.at(out, parts, value)
     return out
 
 
