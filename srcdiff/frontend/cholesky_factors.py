@@ -14,7 +14,10 @@ the rules of ``np.linalg.cholesky`` and ``scipy.linalg.solve_triangular`` differ
 
 SciPy's factor holds ``L`` or ``L.T`` in one triangle and arbitrary numbers in the other; so
 the rewrite is made only when every read of ``c`` is a ``cho_solve((c, low), b)`` or its
-diagonal (``np.diag(c)``, ``np.diagonal(c)``), the same numbers for either triangle.  Any
+diagonal (``np.diag(c)``, ``np.diagonal(c)``; ``np.diag(cf[0])`` of the pair kept whole), the
+same numbers for either triangle.  Imported by name alone (``from scipy.linalg import
+cho_factor, cho_solve``), the solves are written with the module's name for ``scipy.linalg``,
+or as ``np.linalg.solve`` where the module has none.  Any
 other use (or ``overwrite_a``) is left as written, and lowering refuses it at its line.
 """
 
@@ -31,7 +34,8 @@ _NAMES = ("cho_factor", "cho_solve")
 
 
 def has_cholesky_factors(tree: ast.FunctionDef) -> bool:
-    return any(isinstance(n, ast.Attribute) and n.attr == "cho_factor" for n in ast.walk(tree))
+    return any(isinstance(n, ast.Attribute) and n.attr == "cho_factor" or isinstance(n, ast.Name)
+               and n.id == "cho_factor" for n in ast.walk(tree))
 
 
 def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
@@ -44,19 +48,22 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
     if names.resolve(ast.Name("np")) is not np:
         return
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    linalg = _linalg_module(names, sl)
     for stmt in [n for n in own_nodes(tree) if isinstance(n, ast.Assign)]:
         call = stmt.value
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and names.resolve(call.func) is sl.cho_factor and len(call.args) == 1
+        if not (isinstance(call, ast.Call) and names.resolve(call.func) is sl.cho_factor and len(call.args) == 1
                 and all(k.arg in ("lower", "check_finite") for k in call.keywords) and len(stmt.targets) == 1):
             continue
         target = stmt.targets[0]
         if isinstance(target, ast.Name):  # c = cho_factor(K), read only as cho_solve(c, b)
-            solves = _whole_solves(tree, target.id, names, sl, parents)
-            if solves is None:
+            found = _whole_solves(tree, target.id, names, sl, parents)
+            if found is None:
                 continue
+            solves, factors = found
             for solve in solves:
-                _as_triangular_solves(solve)
+                _as_triangular_solves(solve, linalg)
+            for diagonal in factors:  # np.diag(cf[0]): of the factor itself now
+                diagonal.args = [ast.Name(target.id, ast.Load())]
             stmt.value = ast.copy_location(_cholesky(call), call)
             continue
         if not (isinstance(target, ast.Tuple) and len(target.elts) == 2
@@ -68,7 +75,7 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
         if solves is None:
             continue
         for solve in solves:
-            _as_triangular_solves(solve)
+            _as_triangular_solves(solve, linalg)
         stmt.targets = [ast.Name(factor, ast.Store())]
         stmt.value = ast.copy_location(_cholesky(call), call)
         flag = ast.copy_location(ast.Assign([ast.Name(low, ast.Store())], lower), stmt)
@@ -81,10 +88,11 @@ def _cholesky(call: ast.Call) -> ast.Call:
                                   "cholesky", ast.Load()), call.args, [])
 
 
-def _whole_solves(tree, held: str, names, sl, parents) -> list | None:
-    """The ``cho_solve(held, b)`` calls reading `held` (the pair `cho_factor` gave, kept whole);
-    None if it is read otherwise (or assigned more than once)."""
-    solves = []
+def _whole_solves(tree, held: str, names, sl, parents) -> tuple[list, list] | None:
+    """The ``cho_solve(held, b)`` calls reading `held` (the pair `cho_factor` gave, kept whole),
+    and the ``np.diag(held[0])`` calls reading its factor's diagonal; None if it is read
+    otherwise (or assigned more than once)."""
+    solves, diagonals = [], []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Name) and node.id == held):
             continue
@@ -96,12 +104,17 @@ def _whole_solves(tree, held: str, names, sl, parents) -> list | None:
                 return None
             continue
         if isinstance(call, ast.Call) and call.args[:1] == [node] and len(call.args) == 2 \
-                and isinstance(call.func, ast.Attribute) and names.resolve(call.func) is sl.cho_solve \
-                and all(k.arg == "check_finite" for k in call.keywords):
+                and names.resolve(call.func) is sl.cho_solve and all(k.arg == "check_finite" for k in call.keywords):
             solves.append(call)
             continue
+        diagonal = parents.get(call)
+        if isinstance(call, ast.Subscript) and isinstance(call.slice, ast.Constant) and call.slice.value == 0 \
+                and isinstance(diagonal, ast.Call) and diagonal.args == [call] and not diagonal.keywords \
+                and names.resolve(diagonal.func) in (np.diag, np.diagonal):
+            diagonals.append(diagonal)
+            continue
         return None
-    return solves
+    return solves, diagonals
 
 
 def _solves(tree, factor: str, flags, names, sl, parents) -> list | None:
@@ -125,7 +138,7 @@ def _solves(tree, factor: str, flags, names, sl, parents) -> list | None:
         if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and pair.elts[0] is node \
                 and ast.dump(pair.elts[1]) in (ast.dump(ast.Name(flags[0], ast.Load())), ast.dump(flags[1])) \
                 and isinstance(call, ast.Call) and call.args[:1] == [pair] and len(call.args) == 2 \
-                and isinstance(call.func, ast.Attribute) and names.resolve(call.func) is sl.cho_solve \
+                and names.resolve(call.func) is sl.cho_solve \
                 and all(k.arg == "check_finite" for k in call.keywords):
             solves.append(call)
             continue
@@ -133,11 +146,39 @@ def _solves(tree, factor: str, flags, names, sl, parents) -> list | None:
     return solves
 
 
-def _as_triangular_solves(call: ast.Call) -> None:
+def _linalg_module(names, sl) -> ast.expr | None:
+    """An expression for ``scipy.linalg`` in the function's names (``sl``, ``scipy.linalg``),
+    or None: ``cho_solve`` imported alone."""
+    scope = {**names.func.__globals__, **{n: _contents(c) for n, c in names.closure.items() if n not in names.local}}
+    for name, value in scope.items():
+        if value is sl:
+            return ast.Name(name, ast.Load())
+    for name, value in scope.items():
+        if getattr(value, "linalg", None) is sl:
+            return ast.Attribute(ast.Name(name, ast.Load()), "linalg", ast.Load())
+    return None
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def _as_triangular_solves(call: ast.Call, linalg: ast.expr | None) -> None:
     """``m.cho_solve((c, low), b)`` as ``m.solve_triangular(c, m.solve_triangular(c, b, lower=True),
-    lower=True, trans=1)``, in place."""
+    lower=True, trans=1)``, in place; where the function has no name for ``scipy.linalg`` (it
+    imported ``cho_solve`` alone), ``np.linalg.solve(c.T, np.linalg.solve(c, b))``."""
     held = call.args[0]
-    module, factor, b = call.func.value, held.elts[0] if isinstance(held, ast.Tuple) else held, call.args[1]
+    factor, b = held.elts[0] if isinstance(held, ast.Tuple) else held, call.args[1]
+    module = call.func.value if isinstance(call.func, ast.Attribute) else linalg
+    if module is None:
+        np_solve = ast.Attribute(ast.Attribute(ast.Name("np", ast.Load()), "linalg", ast.Load()), "solve", ast.Load())
+        transposed = ast.Attribute(copy.deepcopy(factor), "T", ast.Load())
+        inner = ast.Call(copy.deepcopy(np_solve), [copy.deepcopy(factor), b], [])
+        call.func, call.args, call.keywords = np_solve, [transposed, inner], []
+        return
 
     def solve(rhs, transposed):
         keywords = [ast.keyword("lower", ast.Constant(True))] + ([ast.keyword("trans", ast.Constant(1))]
