@@ -20,7 +20,7 @@ from .global_objects import GlobalObjects
 from .lambdas import LambdaFn, Lambdas, lambda_as_written
 from .memo_caches import memo_passed
 from .operator_objects import OperatorObjects
-from .parse import ParsedFunction, parse_function
+from .parse import ParsedFunction, parsed_at
 from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
 from .passed_sequences import SCOPES, PassedSequences
 from .rewrites import cached_of_literals, needs_rewrite, rule_call, unwrapped, user_function
@@ -356,7 +356,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             bound = sig.bind(*given, **kw)
         except TypeError as exc:
             raise self.error(node, f"cannot call {func.__name__} this way: {exc}") from None
-        memo_passed(self.parsed, node, func, parse_function(func).tree, bound.arguments)  # (memo_caches.py)
+        memo_passed(self.parsed, node, func, parsed_at(func, self.parsed.location(node)).tree, bound.arguments)
         structs, values = {}, {}
         for name, (kind, item) in bound.arguments.items():
             entry = item if kind == "entry" else self.entry(item)

@@ -25,6 +25,7 @@ from .depends import MISSING, Dependency
 from .desugar import desugared
 from .generators import generator_error, listed_parsed
 from .imports import has_imports, hoisted
+from .installed import at_users_line
 from .wrappers import passes_through, same_parameters, spread_wrapper
 
 
@@ -161,6 +162,19 @@ def parse_function(func) -> ParsedFunction:
 #: that AST for as long as the function lives, so `clear_cache` must not forget it (a gradient made
 #: before it would then read the original source of a flattened function, `try` and all)
 _REWRITTEN: "weakref.WeakKeyDictionary[types.FunctionType, ParsedFunction]" = weakref.WeakKeyDictionary()
+
+
+def parsed_at(func, where: Location) -> ParsedFunction:
+    """`parse_function(func)` for a call at the user's line `where`: what refuses a library's
+    function (SciPy's batching decorator around ``schur``) is named at that line."""
+    try:
+        return parse_function(func)
+    except SrcDiffError as exc:
+        name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
+        named = at_users_line(exc, where, name)
+        if named is None:
+            raise
+        raise named from None
 
 
 def read_function(func):

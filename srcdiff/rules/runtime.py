@@ -167,8 +167,7 @@ def prod_pairs(w, x, axis):
 
 
 def _grouped(x, axis):
-    """`x` with the axes `axis` reduces moved last and flattened into one, and the function
-    that puts an array of that shape back in `x`'s."""
+    """`x` with the axes `axis` reduces moved last and flattened into one, and its way back to `x`'s shape."""
     axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in np.atleast_1d(axis))
     ends = tuple(range(x.ndim - len(axes), x.ndim))
     moved = np.moveaxis(x, axes, ends)
@@ -244,8 +243,7 @@ def cholesky_adjoint_dot(L_dot, a, L):
 
 
 def solve_adjoint_y(g, x, y):
-    """Adjoint of ``np.linalg.solve(x, y)`` with respect to `y`, for 2-D `x` (ndim not known
-    in advance)."""
+    """Adjoint of ``np.linalg.solve(x, y)`` w.r.t. `y`, for 2-D `x` (ndim not known in advance)."""
     _check_solve(x, y)
     return np.linalg.solve(np.swapaxes(x, -1, -2), g)
 
@@ -299,19 +297,17 @@ def set_item(x, index, v):
 
 
 def index_add(base, index, value):
-    """A copy of `base` with `value` added at ``base[*index]``, every repeated position adding
-    again (as ``np.add.at``): the functional form of a scatter-add, which srcdiff
-    differentiates.  `index` is the tuple (or list: srcdiff reads tuples back as lists) of
-    the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
+    """A copy of `base` with `value` added at ``base[*index]``, every repeated position adding again
+    (as ``np.add.at``): the functional form of a scatter-add, which srcdiff differentiates.  `index`
+    is the tuple (or list) of the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
     if isinstance(base, list):  # the adjoint of a tuple of a number and an array: a new list
         position = list_position(base, index)
         return [item + value if k == position else item for k, item in enumerate(base)]
-    out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
-    parts = index_parts(index)
+    out, parts = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True), index_parts(index)
     if all(type(p) is slice or type(p) is int for p in (parts if type(parts) is tuple else (parts,))):
         out[parts] += value  # slices and numbers reach each position once: no repeats to add again
-    else:
-        np.add.at(out, parts, value)
+        return out
+    np.add.at(out, parts, value)
     return out
 
 
@@ -348,8 +344,7 @@ def zero_item(g, index):
 
 
 def split_adjoint(g, pieces, axis):
-    """Adjoint of ``np.split``: each piece's adjoint (0.0 for a piece nothing used) put back
-    in its place along `axis`."""
+    """Adjoint of ``np.split``: each piece's adjoint (0.0 for one nothing used) back in its place along `axis`."""
     return np.concatenate([np.zeros(np.shape(p), np.result_type(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
 
 

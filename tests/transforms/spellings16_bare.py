@@ -4,7 +4,7 @@ holds no name for ``scipy.linalg``)."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg import cho_factor, cho_solve, polar, rq, schur
 
 
 def gp_nll_bare(log_ell, X, y):  # the red team's: the pair kept whole, its factor's diagonal read
@@ -26,3 +26,21 @@ def mahalanobis_bare(mu, S, x):
     f = cho_factor(P, lower=True)
     d = x - mu
     return d @ cho_solve(f, d)
+
+
+# ---- functions srcdiff has no rule for and cannot read (SciPy's batching decorator): refused ---------
+
+
+def schur_trace_bare(A):
+    T, Z = schur(A)
+    return np.sum(np.diag(T))
+
+
+def polar_factor_bare(A):
+    u, p = polar(A)
+    return np.sum(p ** 2)
+
+
+def rq_bare(A):
+    r, q = rq(A)
+    return np.sum(r ** 2)

@@ -4,7 +4,7 @@ transformation agrees with central differences, numba included or refused at the
 import pytest
 
 from . import corpus, matrix
-from .spellings16_programs import PROGRAMS
+from .spellings16_programs import PROGRAMS, REFUSED
 
 #: what jit="numba" refuses at the user's line, and why
 NUMBA_REFUSED = {name: "np.diagonal, which numba does not implement" for name in ("gp_nll_lower_pair", "gp_nll_module")}
@@ -34,3 +34,14 @@ def test_every_second_order_transformation(program):  # a sampled family (tests/
 @pytest.mark.parametrize("program", _programs(), ids=_name)
 def test_numba_included(program):  # one in NUMBA_SAMPLE by default
     matrix.assert_numba_included(program, NUMBA_REFUSED)
+
+
+@pytest.mark.parametrize("program", corpus.from_table(REFUSED, "spellings16", "spellings16_programs", 16), ids=_name)
+def test_a_library_function_srcdiff_cannot_read_is_refused_at_the_users_line(program):
+    row = matrix.run(program, ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree"))
+    assert row.cells["grad"].outcome == matrix.REFUSED
+    for name, cell in row.cells.items():
+        if cell.outcome == matrix.NA:  # (second order is run on a gradient that was checked)
+            continue
+        assert cell.outcome == matrix.REFUSED, (name, cell.outcome, cell.message)
+        assert cell.located and "spellings16_bare.py" in cell.message.splitlines()[0], (name, cell.message)
