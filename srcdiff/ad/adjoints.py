@@ -40,6 +40,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
     persist = persistence(node, sweep.definitions) if sweep.derivable and not sweep.loops else None
     persist = _or_flat(persist, node, sweep)
     pending = []  # (value, contribution, masks its adjoint inherits)
+    numbers = set()  # values whose contribution is a number standing for a filled array
     for param, operand in zip(node.rule.params, node.inputs):
         if not (isinstance(operand, Var) and operand.name in sweep.active) or param in node.rule.shape_only:
             continue
@@ -56,6 +57,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \
                 and _broadcasts_back(fills.producers[operand.name], sweep):
             contribution = contribution.args[1]  # the number stands for the filled array
+            numbers.add(operand.name)
         elif fills is not None and _is_fill(contribution) and operand.name in sweep.defined \
                 and operand.name not in fills.producers and operand.name not in sweep.lists:
             # added to an adjoint that is already a whole array: broadcasting fills it
@@ -105,6 +107,8 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         first = name not in sweep.defined
         before = sweep.masks.get(name, ())
         sweep.contribute(name, contribution, node.line)
+        if first and name in numbers:  # a write by index into it first makes the array (Sweep.ensure)
+            sweep.popped.add(name)
         if inherited and first:
             sweep.masks[name] = inherited
         elif inherited and before:  # a sum of values zero where a condition fails is zero there too

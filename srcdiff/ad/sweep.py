@@ -64,7 +64,8 @@ class Sweep:
     #: the child sweeps, emitted before the outermost loop, whose iterations all read them
     positions: list = field(default_factory=list)
     #: primals whose adjoint is an item popped from a list's adjoint, which may be the 0.0
-    #: of a list of zeros: a write by index into it first makes an array of the primal's shape
+    #: of a list of zeros, or a number standing for a filled array (ad/adjoints.py): a write by
+    #: index into it first makes an array of the primal's shape
     popped: set = field(default_factory=set)
     checkpoint: int | None = None  # loops keep their state every `checkpoint` iterations (ad/checkpoint.py)
     #: the primitive calls of the block being swept, by the name they assign (ad/ties.py)

@@ -12,7 +12,8 @@ it, as for any ``if``; the probe has no gradient (its result is a decision, not 
 The body runs twice on the path without an exception (once to probe, once to compute).
 
 Only what keeps that program equal to Python's is accepted, else the ``try`` line is refused:
-no ``finally``; no ``return``/``break``/``continue``/``yield`` and no write in place in the
+no ``finally``; no ``break``/``continue``/``yield``, no ``return`` but as the body's last
+statement (``try: return a / b``: the probe evaluates its value), and no write in place in the
 body (the probe would change a value, or leave early); a handler's ``as`` name unused; and,
 when the body has several statements, what an exception may leave half done (the names its
 earlier statements assign) is neither read by a handler nor left for after the ``try``
@@ -64,7 +65,8 @@ class TryBlocks:
             test = ast.Compare(copy.deepcopy(call), [ast.Eq()], [ast.Constant(k)])
             chain = [ast.If(test, copy.deepcopy(branches[k - 1]), chain)]
         test = ast.Compare(call, [ast.Eq()], [ast.Constant(0)])
-        made = ast.If(test, copy.deepcopy(s.body) + copy.deepcopy(s.orelse), chain)
+        returns = isinstance(s.body[-1], ast.Return)  # (an `else` after a body that returns never runs)
+        made = ast.If(test, copy.deepcopy(s.body) + ([] if returns else copy.deepcopy(s.orelse)), chain)
         for node in ast.walk(made):
             if isinstance(node, (ast.stmt, ast.expr)) and not hasattr(node, "lineno"):
                 ast.copy_location(node, s)
@@ -83,7 +85,7 @@ class TryBlocks:
         if s.finalbody:
             refuse(s, "it has a `finally`", "move the `finally` code after the try")
         for node in ast.walk(ast.Module(s.body, [])):
-            if isinstance(node, _LEAVES):
+            if isinstance(node, _LEAVES) and not (node is s.body[-1] and isinstance(node, ast.Return)):
                 refuse(node, "its body leaves early (return, break, continue, yield)",
                        "assign a value in the try and return after it")
             if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
@@ -92,7 +94,7 @@ class TryBlocks:
         for h in s.handlers:
             if h.name and any(isinstance(n, ast.Name) and n.id == h.name for n in ast.walk(ast.Module(h.body, []))):
                 refuse(h, f"the handler reads the exception {h.name}", "do not use the exception object")
-        simple = isinstance(s.body[-1], (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr))
+        simple = isinstance(s.body[-1], (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return))
         early = s.body[:-1] if simple else s.body
         half_done = {n.id for st in early for n in ast.walk(st)
                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -112,7 +114,10 @@ class TryBlocks:
         for k, h in enumerate(s.handlers, start=1):
             kind = h.type if h.type is not None else ast.Name("Exception", ast.Load())
             handlers.append(ast.ExceptHandler(copy.deepcopy(kind), None, [ast.Return(ast.Constant(k))]))
-        body = [ast.Try(copy.deepcopy(s.body), handlers, [], []), ast.Return(ast.Constant(0))]
+        tried = copy.deepcopy(s.body)
+        if isinstance(tried[-1], ast.Return):  # ``return a / b``: what may raise is its value
+            tried[-1] = ast.Expr(tried[-1].value) if tried[-1].value is not None else ast.Pass()
+        body = [ast.Try(tried, handlers, [], []), ast.Return(ast.Constant(0))]
         name = f"{self.parsed.tree.name}_try_line_{s.lineno}"
         fdef = ast.FunctionDef(name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
                                                              vararg=None, kwonlyargs=[], kw_defaults=[],

@@ -228,7 +228,22 @@ def _qr_derivable(static, operand_shapes):
 
 
 # ---- lstsq: (solution, residuals, rank, singular values), full rank ----
-# (no derivable form: a second derivative meets lstsq_adjoint_x, which has no rule, and is refused)
+
+def _lstsq_derivable(static, operand_shapes):
+    """Through the pseudo-inverse: the solution ``pinv(x) @ y`` (pinv's adjoint), the residuals
+    ``sum((y - x sol)^2)`` (empty unless x has more rows than columns: their adjoint padded with
+    zeros to y's columns) and the singular values (svd's); y of one column or several."""
+    p, y = "np.linalg.pinv(x)", "np.reshape(y, (np.shape(y)[0], -1))"
+    g0 = f"np.reshape({_part(0)}, (np.shape(x)[1], -1))"
+    sol = "np.reshape(ans[0], (np.shape(x)[1], -1))"
+    g1 = f"np.reshape(np.concatenate([{_part(1)}, np.zeros(np.shape({y})[1] - np.size(ans[1]))]), (1, -1))"
+    r_g1 = f"(({y} - x @ {sol}) * {g1})"
+    gp = f"({g0} @ {y}.T)"  # the adjoint of pinv(x)
+    inner = (f"-{p} @ {gp}.T @ {p} + {p} @ {p}.T @ {gp} - {p} @ {p}.T @ {gp} @ x @ {p} + {gp} @ {p}.T @ {p}"
+             f" - {p} @ x @ {gp} @ {p}.T @ {p}")
+    thin = "np.linalg.svd(x, full_matrices=False)"
+    return {"x": f"({inner}).T - 2.0 * {r_g1} @ {sol}.T + ({thin}[0] * np.expand_dims({_part(3)}, -2)) @ {thin}[2]",
+            "y": f"np.reshape({p}.T @ {g0} + 2.0 * {r_g1}, np.shape(y))"}
 
 # ---- matrix norms (np.linalg.norm's rule, rules/numpy_reductions.py, asks here) ----
 
@@ -320,7 +335,7 @@ RULES = [
          note="(q, r), mode='reduced', of matrices with at least as many rows as columns, of full rank"),
     rule(np.linalg.lstsq, ("x", "y"),
          {"x": "lstsq_adjoint_x(g, x, y, ans)", "y": "lstsq_adjoint_y(g, x, y, ans)"},
-         static={"rcond": None}, fresh=True, tuple_result=True,
+         static={"rcond": None}, fresh=True, tuple_result=True, derivable=_lstsq_derivable,
          tangents={"x": "lstsq_tangent(x_dot, 0.0, x, y, ans)", "y": "lstsq_tangent(0.0, y_dot, x, y, ans)"},
          note="(solution, residuals, rank, singular values) of a matrix of full rank; the rank carries no gradient"),
     nograd(np.linalg.eig, tuple_result=True, refuses_active=EIG_HINT,

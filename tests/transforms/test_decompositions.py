@@ -251,10 +251,25 @@ def test_lstsq(f, a, b, check_gradient):
     assert tangent == pytest.approx(expected, rel=1e-5, abs=1e-6)
 
 
-def test_second_derivative_of_lstsq_is_refused_at_the_line():
-    A = np.random.default_rng(4).normal(size=(4, 2))
-    with pytest.raises(srcdiff.SrcDiffError, match="test_decompositions.py:"):
-        srcdiff.hessian(lstsq_solution)(A, np.ones(4))
+@pytest.mark.parametrize("f, a, b", LSTSQ, ids=[f"{f.__name__}-{a}-{b}" for f, a, b in LSTSQ])
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_lstsq_second_order(f, a, b, wrt):  # a sampled family (tests/sampling.py)
+    """Through the pseudo-inverse, the residuals (present only with more rows than columns) and the
+    singular values: every second-order transformation against second differences of f."""
+    rng = np.random.default_rng(5)
+    args = [rng.normal(size=a), rng.normal(size=b)]
+    moved = args[wrt]
+
+    def of_moved(x, *rest):
+        both = [x, *rest] if wrt == 0 else [rest[0], x]
+        return f(*both)
+    expected = hessian_difference(of_moved, (moved, args[1 - wrt]))
+    assert_close(srcdiff.hessian(f, wrt=wrt)(*args), expected, rtol=2e-4, atol=2e-4)
+    v = rng.normal(size=moved.shape)
+    assert_close(srcdiff.jacobian(srcdiff.grad(f, wrt=wrt), wrt=wrt)(*args), expected, rtol=2e-4, atol=2e-4)
+    if wrt == 0:
+        product = srcdiff.hvp(f, moved, v, args[1])
+        assert_close(product, np.tensordot(expected, v, axes=v.ndim), rtol=2e-4, atol=2e-4)
 
 
 # ---- closed forms ----

@@ -40,14 +40,13 @@ def _program(name: str) -> Program:
 # item written by index, de Boor's ``d[j] = ...``, a list of callable layer objects given as data, and a
 # lambda or a partial made in the function given to an integrator, a partial of constants as a default,
 # tests/transforms/test_reach15.py, rows w15_bspline_fit, w15_callable_layer_list, w15_lambda_as_argument,
-# w15_partial_made_in_the_function, w15_partial_default_argument and w15_reinforce's returns.insert(0, G).)
+# w15_partial_made_in_the_function, w15_partial_default_argument and w15_reinforce's returns.insert(0, G);
+# ``try: return a / b`` / ``except ZeroDivisionError: return 0.0`` in a helper, test_spellings16.py.)
 #   dict comprehension  ``{i: np.sum((A @ x) ** 2) for i, A in enumerate(As)}``
-#   try / return      ``try: return a / b`` / ``except ZeroDivisionError: return 0.0`` in a helper
 #   memo dict         a recursion that fills ``memo[n] = v``: "memo holds a different tree on each side"
 
 REFUSED_CODE = [
     ("dict_comprehension", "w15_comprehension_pairs"),
-    ("try_return_helper", "w15_try_except_helper"),
     ("memo_dict_recursion", "w15_memo_recursion"),
 ]
 

@@ -10,10 +10,7 @@ from .spellings15_programs import PROGRAMS
 NUMBA_REFUSED: dict[str, str] = {}
 
 #: second order refused at the user's line, and why
-SECOND_ORDER_REFUSED = {
-    "least_squares_coefficients": "np.linalg.lstsq's adjoint takes the list of its results' adjoints, "
-                                  "which its second order cannot take yet",
-}
+SECOND_ORDER_REFUSED: dict[str, str] = {}  # (np.linalg.lstsq's second order: differentiated since)
 
 
 def _programs():
