@@ -194,6 +194,8 @@ def _f32_of(name, new):
     return (new, f, cast, wrt)
 
 
+#: sqrt_sum_fourth_at_zero and root_of_even_power are NaN where the derivative is finite (a power stationary at 0
+#: under a root): test_redteam_wave16_findings.py pins them, so they are not rows of the matrix.
 POINTS16 = [
     ("w16_pow_int_zero_one", pow_int_zero_one, lambda r: (np.array([0.0, -1.0, 2.0]), M(r, 3)), 0),
     ("w16_pow_float_one", pow_float_one, lambda r: (np.array([0.0, -1.5, 2.0]), M(r, 3)), 0),
@@ -202,8 +204,6 @@ POINTS16 = [
      lambda r: (np.array([2.0, 1.5, 3.0]), np.array([0.0, 1.5, 2.0])), 0),
     ("w16_np_power_cube_at_zero", np_power_cube_at_zero, lambda r: (np.array([0.0, 0.5, -1.0]),), 0),
     ("w16_float_power_negative", float_power_negative, lambda r: (np.array([-1.5, -0.5, 2.0]),), 0),
-    ("w16_sqrt_sum_fourth_at_zero", sqrt_sum_fourth_at_zero, lambda r: (0.0, 0.0), 0),
-    ("w16_root_of_even_power", root_of_even_power, lambda r: (np.array([0.0, 1.0, -2.0]),), 0),
     ("w16_math_pow_at_zero", math_pow_at_zero, lambda r: (0.0,), 0),
     ("w16_log1p_expm1_tiny", log1p_expm1_tiny, lambda r: (np.array([1e-12, -1e-10, 0.0]),), 0),
     ("w16_softplus_guarded", softplus_guarded, lambda r: (np.array([800.0, -800.0, 0.5]), M(r, 3)), 0),
