@@ -174,7 +174,9 @@ def test_root_of_the_same_power_written_as_a_product_is_exact():
 # ``np.all(x == 0)`` for a vector all give the gradient 0 where the truth is 1/2, in grad, value_and_grad, vjp,
 # jvp and numba; the Hessian of the hand-written sinc ``1.0 if x == 0 else math.sin(x) / x`` is 0 (truth -1/3).
 # Also unrecognised: ``abs(x) == 0.0``, ``float(x) == 0``, ``x == 0 or x == 5``, ``x in (0.0,)``,
-# ``np.isclose(x, 0.0, atol=0.0)``, ``np.equal(x, 0.0)`` and ``np.logical_not(x)`` in np.where.
+# ``np.isclose(x, 0.0, atol=0.0)``, ``np.equal(x, 0.0)`` and ``np.logical_not(x)`` in np.where.  The measure
+# guard of Rodrigues' rotation written as a conditional expression (``R = ... if theta > 0 else np.eye(3)``) gives
+# 0 at w = 0 where the truth is the derivative of ``skew(w)``.
 
 
 def expm1_ratio_ternary(x):
@@ -245,6 +247,28 @@ def test_equality_guard_spelled_otherwise_second_order(f, truth):
     got = {"hessian": srcdiff.hessian(f)(0.0), "hvp": srcdiff.hvp(f, 0.0, 1.0),
            "grad_of_grad": srcdiff.grad(srcdiff.grad(f))(0.0)}
     _nan_or_agrees(got, truth)
+
+
+def _skew(w):
+    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+
+
+def rodrigues_ternary(w, p):
+    theta = np.linalg.norm(w)
+    K = _skew(w / theta) if theta > 0 else np.zeros((3, 3))
+    R = np.eye(3) + np.sin(theta) * K + (1 - np.cos(theta)) * K @ K if theta > 0 else np.eye(3)
+    return np.sum(R @ p)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="a measure guard spelled as a conditional expression: Rodrigues at w = 0 gives 0")
+def test_measure_guard_spelled_as_a_conditional_expression():
+    """``R = ... if theta > 0 else np.eye(3)`` with ``theta = np.linalg.norm(w)``: at w = 0 the rotation's
+    derivative is that of ``skew(w)`` (docs/guarantees.md, 'A measure of several values', gives NaN for the
+    ``if`` statement); the conditional expression gives 0, silently."""
+    p = np.array([0.3, -1.0, 2.0])
+    want = central_difference(lambda w: np.sum(p + _skew(w) @ p), (np.zeros(3),), 0)  # R = I + skew(w) + O(w^2)
+    _nan_or_agrees(_first_order(rodrigues_ternary, (np.zeros(3), p)), want)
 
 
 def test_the_documented_guard_spelling_is_nan():
@@ -360,3 +384,67 @@ def test_root_at_the_edge_of_its_domain(f, x, one_sided):
     got = {"grad": srcdiff.grad(f)(x), "vjp": srcdiff.vjp(f, x)[1](1.0),
            "numba": srcdiff.grad(f, jit="numba")(x)}
     _nan_or_agrees(got, one_sided)
+
+
+# ---- 7. SILENT at second order: a tie between elements of one array is read as persistent ---------------------
+# docs/guarantees.md: at a tie, the share's derivative is NaN wherever the tie holds, unless srcdiff proves the
+# tie persistent (the same primitives on the same values); ties of np.max / np.min reductions share equally at
+# first order.  Where the two tied operands are elements (or slices, or rows) of one array, and wherever an
+# ``np.max`` reduction ties, hessian, hvp, jacobian(grad) and jvp(grad) give the finite half-share Hessian, as if
+# the tie persisted: ``np.maximum(np.sin(v[0]), np.sin(v[1]))`` at v[0] == v[1] gives diag(-sin(v)/2), where
+# moving v[0] alone ends the tie and the one-sided second differences are -sin(v[0]) and 0.  The same tie between
+# two arguments is NaN, as documented.  It meets users at a zero initialisation: the multiclass hinge
+# ``np.max(X @ W, axis=1)`` at W = 0 and ``np.max(W @ x) ** 2`` tie every class, max pooling ties equal inputs.
+
+
+def max_of_two_items(v):
+    return np.maximum(np.sin(v[0]), np.sin(v[1]))
+
+
+def max_reduction_of_sines(v):
+    return np.max(np.sin(v))
+
+
+def max_pool_pairs(x):
+    return np.sum(np.max(x.reshape(2, 2), axis=1) ** 2)
+
+
+def hinge_max_over_classes(W, X):
+    return np.sum(np.max(X @ W, axis=1) ** 2)
+
+
+_X2 = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 1.0]])
+ITEM_TIES = [
+    (max_of_two_items, (np.array([0.3, 0.3]),)),
+    (max_reduction_of_sines, (np.array([0.3, 0.3, -1.0]),)),
+    (max_pool_pairs, (np.array([0.5, 0.5, -1.0, 2.0]),)),
+    (hinge_max_over_classes, (np.zeros((3, 2)), _X2)),
+]
+
+
+def _one_sided_second(f, args, k, h=1e-4):
+    """The second differences of f along coordinate k of its first argument, to the right and to the left."""
+    x = np.asarray(args[0], dtype=float)
+    e = np.zeros_like(x)
+    e.flat[k] = h
+    f0 = f(x, *args[1:])
+    right = (f(x + 2 * e, *args[1:]) - 2 * f(x + e, *args[1:]) + f0) / h ** 2
+    left = (f(x - 2 * e, *args[1:]) - 2 * f(x - e, *args[1:]) + f0) / h ** 2
+    return right, left
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="a tie between elements of one array (or an np.max reduction) is read as persistent")
+@pytest.mark.parametrize("f, args", ITEM_TIES, ids=lambda c: getattr(c, "__name__", ""))
+def test_tie_between_elements_of_one_array_at_second_order(f, args):
+    right, left = _one_sided_second(f, args, 0)
+    assert abs(right - left) > 1e-2, (right, left)  # the tie ends along the first coordinate: no second derivative
+    n = np.size(args[0])
+    H = np.asarray(srcdiff.hessian(f)(*args), dtype=float).reshape(n, n)
+    assert np.isnan(H[0, 0]), H
+
+
+def test_the_same_tie_between_two_arguments_is_nan():
+    def two_args(a, b):
+        return np.maximum(np.sin(a), np.sin(b))
+    assert np.isnan(srcdiff.hessian(two_args, wrt=(0, 1))(0.3, 0.3)).all()
