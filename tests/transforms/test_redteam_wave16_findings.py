@@ -177,8 +177,9 @@ def test_root_of_the_same_power_written_as_a_product_is_exact():
 # jvp and numba; the Hessian of the hand-written sinc ``1.0 if x == 0 else math.sin(x) / x`` is 0 (truth -1/3).
 # Also unrecognised: ``abs(x) == 0.0``, ``float(x) == 0``, ``x == 0 or x == 5``, ``x in (0.0,)``,
 # ``np.isclose(x, 0.0, atol=0.0)``, ``np.equal(x, 0.0)`` and ``np.logical_not(x)`` in np.where.  The measure
-# guard of Rodrigues' rotation written as a conditional expression (``R = ... if theta > 0 else np.eye(3)``) gives
-# 0 at w = 0 where the truth is the derivative of ``skew(w)``.
+# guard of Rodrigues' rotation written as a conditional expression (``R = ... if theta > 0 else np.eye(3)``), tested
+# in a helper given the norm, or on ``math.sqrt`` of a sum of three squares gives 0 at w = 0 where the truth is the
+# derivative of ``skew(w)``.
 
 
 def expm1_ratio_ternary(x):
@@ -206,7 +207,8 @@ def expm1_ratio_named_zero(x):
 def expm1_ratio_all_zero(x):
     if np.all(x == 0):
         return float(len(x))
-    return float(np.sum(np.expm1(x) / x))
+    safe = np.where(x == 0.0, 1.0, x)
+    return float(np.sum(np.where(x == 0.0, 1.0, np.expm1(safe) / safe)))
 
 
 GUARDS = [(expm1_ratio_ternary, (0.0,)), (expm1_ratio_not, (0.0,)), (expm1_ratio_isclose, (0.0,)),
@@ -262,15 +264,44 @@ def rodrigues_ternary(w, p):
     return np.sum(R @ p)
 
 
+def _rotate(w, theta, p):
+    if theta > 0:
+        K = _skew(w / theta)
+        R = np.eye(3) + np.sin(theta) * K + (1 - np.cos(theta)) * K @ K
+    else:
+        R = np.eye(3)
+    return np.sum(R @ p)
+
+
+def rodrigues_measure_in_a_helper(w, p):
+    return _rotate(w, np.linalg.norm(w), p)
+
+
+def rodrigues_math_sqrt(w, p):
+    theta = math.sqrt(w[0] ** 2 + w[1] ** 2 + w[2] ** 2)
+    if theta > 0:
+        K = _skew(w / theta)
+        R = np.eye(3) + np.sin(theta) * K + (1 - np.cos(theta)) * K @ K
+    else:
+        R = np.eye(3)
+    return np.sum(R @ p)
+
+
+MEASURE_GUARDS = [rodrigues_ternary, rodrigues_measure_in_a_helper, rodrigues_math_sqrt]
+
+
 @pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a measure guard spelled as a conditional expression: Rodrigues at w = 0 gives 0")
-def test_measure_guard_spelled_as_a_conditional_expression():
-    """``R = ... if theta > 0 else np.eye(3)`` with ``theta = np.linalg.norm(w)``: at w = 0 the rotation's
-    derivative is that of ``skew(w)`` (docs/guarantees.md, 'A measure of several values', gives NaN for the
-    ``if`` statement); the conditional expression gives 0, silently."""
+                   reason="a measure guard srcdiff does not see (ternary, helper, math.sqrt of a sum): 0")
+@pytest.mark.parametrize("f", MEASURE_GUARDS, ids=lambda f: f.__name__)
+def test_measure_guard_spelled_otherwise(f):
+    """Rodrigues' rotation at w = 0, its guard ``theta > 0`` on ``theta = np.linalg.norm(w)`` written as a
+    conditional expression, tested in a helper given the norm, or on ``math.sqrt(w[0] ** 2 + w[1] ** 2 + w[2] ** 2)``:
+    the derivative is that of ``skew(w)``
+    (docs/guarantees.md, 'A measure of several values', gives NaN for the ``if`` statement in the function
+    itself); srcdiff gives 0, silently."""
     p = np.array([0.3, -1.0, 2.0])
     want = central_difference(lambda w: np.sum(p + _skew(w) @ p), (np.zeros(3),), 0)  # R = I + skew(w) + O(w^2)
-    _nan_or_agrees(_first_order(rodrigues_ternary, (np.zeros(3), p)), want)
+    _nan_or_agrees(_first_order(f, (np.zeros(3), p)), want)
 
 
 def test_the_documented_guard_spelling_is_nan():
