@@ -78,6 +78,9 @@ KNOWN = [
      "minimum (max + min = x + y, Hessian 0) is NaN wherever the tie holds; docs/guarantees.md"),
     ("hessian", "WRONG", "redteam:w15_median_absolute_deviation", "NaN: the second derivative of abs at a kink "
      "that holds identically (|x_m - median(x)| of the median element) is NaN; docs/guarantees.md"),
+    # the red team's sixteenth wave (test_redteam_wave16_findings.py, test_redteam_wave16_open.py)
+    ("hessian", "WRONG", "redteam:w16_clip_plus_overflows", "NaN: the second derivative of kinks that cancel "
+     "(clip(x, -1, 1) + max(x - 1, 0) + min(x + 1, 0) = x, Hessian 0) is NaN where the ties hold; docs/guarantees.md"),
     # the numba column (-m slow runs it): no crash class left (every red team program and the
     # trace / full_like programs of its suite sample measured; an error numba's code raises is
     # raised again by the Python gradient, or refused at the line)
