@@ -61,7 +61,7 @@ class Jacobian(Composite):
     for a tree, a tuple for a tuple `wrt`)."""
 
     def __init__(self, f, wrt=0, kind="jacobian", jit: str | None = None):
-        self.pullbacks = Pullbacks(f, wrt)
+        self.pullbacks = Pullbacks(f, wrt, repeated=True)
         self.jit = jit
         self.batched = Batched(seeded if isinstance(f, (GradFunction, Derivative)) else contracted, jit)
         self._forward_columns: dict = {}  # plain function -> its JitColumns (jit, where batching refuses)
@@ -232,7 +232,7 @@ class Hessian(Composite):
             plain, _, _ = gradient.derivable(call.args, pick=i)
             pullbacks = self._pullbacks.get(plain)
             if pullbacks is None:
-                pullbacks = self._pullbacks[plain] = Pullbacks(plain, call.wrt)
+                pullbacks = self._pullbacks[plain] = Pullbacks(plain, call.wrt, repeated=True)
             self._last = pullbacks
             value, pullback = pullbacks(*call.args)
             rows[i] = call.rebuild(jacobian_leaves(value, pullback))

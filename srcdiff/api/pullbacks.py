@@ -29,8 +29,10 @@ from .vjp_numba import numba_vjp
 class Pullbacks:
     """The pullback code of `func` with respect to `wrt`, compiled once per argument signature."""
 
-    def __init__(self, func, wrt=0):
-        self.func, self.wrt_spec = func, wrt
+    def __init__(self, func, wrt=0, repeated: bool = False):
+        #: `repeated`: the caller runs the code more than once a call (a Jacobian's value, then its
+        #: rows), so a draw from a stream the process shares is refused (driver.refuse_shared_draws)
+        self.func, self.wrt_spec, self.repeated = func, wrt, repeated
         self._last: driver.Variant | None = None
         self._compiled: dict = {}  # (function, wrt, signature) -> (Lowered, Variant): the fast way back
         if isinstance(func, Composite) or not callable(func):
@@ -66,6 +68,8 @@ class Pullbacks:
         options = driver.Options(pullback=True, tuple_result=several)
         try:
             found = driver.lowered(call.func, call.wrt, options, call.args)
+            if self.repeated:
+                driver.refuse_shared_draws(found)
             made = self._last = driver.variant(found, key)
         except SrcDiffError as exc:
             raise explained(exc) from None

@@ -11,8 +11,8 @@ mutable state lives in `CACHE` (cache.py).
 
 from .cache import CACHE, Cache, CacheInfo, Callee, Lowered, Options, Variant
 from .compile import callee, callee_sources, compile_variant, fast_function, full_source, variant
-from .lowering import describe, inlined, is_current, lowered
+from .lowering import describe, inlined, is_current, lowered, refuse_shared_draws
 
 __all__ = ["CACHE", "Cache", "CacheInfo", "Callee", "Lowered", "Options", "Variant", "callee", "callee_sources",
            "compile_variant", "describe", "fast_function", "full_source", "inlined", "is_current", "lowered",
-           "variant"]
+           "refuse_shared_draws", "variant"]

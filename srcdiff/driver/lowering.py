@@ -15,7 +15,7 @@ from ..frontend import depends
 from ..frontend import statics as static_args
 from ..frontend.naming import Namer, assigned_names, names_in
 from ..frontend.parse import ParsedFunction, parse_function, unwrap
-from ..ir.nodes import Function, Specialised
+from ..ir.nodes import Function, Specialised, all_nodes
 from ..lower.callee_facts import of_function
 from ..lower.facts import ParamFacts, argument_facts, callee_facts, facts_key, is_constant_argument
 from ..lower.lowerer import lower_specialised
@@ -60,7 +60,32 @@ def lower_parsed(parsed: ParsedFunction, wrt, options: Options, static_value,
     ir, namer, statics = lower_specialised(parsed, TABLE, static_value, facts)
     found = Lowered(parsed, wrt, options, ir, namer, statics, _user_dependencies(parsed))
     _check_template_names(found)
+    _check_shared_draws(found)
     return found
+
+
+#: why a transformation that runs the code more than once a call cannot take a shared draw
+RUN_AGAIN = ("a Jacobian, a second derivative or vmap runs this code more than once a call: each run draws "
+             "other numbers")
+
+
+def _check_shared_draws(found: Lowered) -> None:
+    """Refuse a draw from a stream the process shares (rules/draws.py) where the code is run
+    more than once per call (a Jacobian, a second derivative, vmap) or by numba."""
+    options = found.options
+    why = ("jit='numba' draws from numba's own stream, not NumPy's" if options.jit else
+           RUN_AGAIN if options.derivable or options.mode == "batched" else None)
+    if why is not None:
+        refuse_shared_draws(found, why)
+
+
+def refuse_shared_draws(found: Lowered, why: str = RUN_AGAIN) -> None:
+    """Raise, at its line, for a draw of `found` from a stream the process shares (rules/draws.py)."""
+    node = next((n for n in all_nodes(found.ir) if getattr(getattr(n, "rule", None), "draws", False)), None)
+    if node is not None:
+        raise found.parsed.error(node.line, f"this line draws from a random stream the whole process shares: {why}",
+                                 "draw the numbers outside the function and pass them in, or use a generator the "
+                                 "function seeds itself (rng = np.random.default_rng(seed))")
 
 
 def inlinable(callee, passed=None) -> Function | None:

@@ -1,10 +1,9 @@
 """Lowering of the calls that a rule's plain signature cannot bind by itself.
 
 Real library code is full of calls that carry no gradient or that only restate the input:
-``xp = array_namespace(x)``, ``np.asarray(x, dtype=float)``, ``x.astype(np.float64)``,
-``np.zeros_like(x)``, ``x.shape``.  `lower_call` handles these (and calls taking a list of
-operands, like ``np.concatenate([a, b])``); every other call is left to the generic binding
-(it returns None).
+``xp = array_namespace(x)``, ``np.asarray(x, dtype=float)``, ``x.astype(np.float64)``, ``np.zeros_like(x)``,
+``x.shape``.  `lower_call` handles these (and calls taking a list of operands, like ``np.concatenate([a, b])``);
+every other call is left to the generic binding (it returns None).
 
 - An *array namespace* (``xp = array_namespace(x)``, as recent SciPy writes its functions)
   is bound to NumPy: srcdiff differentiates NumPy arrays, so ``xp.sum`` is ``np.sum``, with
@@ -27,6 +26,7 @@ from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand, Var, all_nodes, operand_ast
 from ..rules import runtime
+from ..rules.draws import shared_stream
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_joins import LIST_JOINS
 from ..rules.numpy_shape import RESHAPE_TO
@@ -325,7 +325,7 @@ def constant_call(lower: ExpressionLowerer, node: ast.Call, func, refusal: SrcDi
         # since the reverse pass refuses the whole function for a node with no gradient
         raise refusal
     name = qualified_name(func) if hasattr(func, "__name__") else ast.unparse(node.func)
-    constant_rule = rules.nograd(func, ("args",), name=name, pure=False,
+    constant_rule = rules.nograd(func, ("args",), name=name, pure=False, draws=shared_stream(func),
                                  refuses_active=refusal.hint, refusal=refusal.reason)
     keywords = [ast.keyword(k.arg, v) for k, v in zip(node.keywords, _arguments_as_read(lower, node, operands)[1])]
     expr = ast.Call(node.func, _arguments_as_read(lower, node, operands)[0], keywords)

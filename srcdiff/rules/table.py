@@ -91,6 +91,7 @@ class Rule:
     variadic: str | None = None
     note: str = ""
     pure: bool = True
+    draws: bool = False  # draws from np.random's or random's shared stream (driver/lowering.py)
     fresh: bool = False
     float_result: bool = False
     array_result: bool = False
@@ -116,10 +117,9 @@ class Rule:
     #: parameter -> the parameter whose value 0 makes its contribution exactly 0 whatever ``g``
     #: (``x * y``: {"x": "y", "y": "x"}): selected where ``g`` may be inf (ad/zero_factors.py)
     zero_factors: Mapping[str, str] = field(default_factory=dict)
-    #: parameters read for their shape only (``unbroadcast(g, like)``'s `like`): no adjoint
-    shape_only: tuple[str, ...] = ()
-    #: a `nograd` constructor whose values do depend on its operands' values (``np.arange``'s
-    #: start and step): refused, with this hint, when an operand carries a gradient
+    shape_only: tuple[str, ...] = ()  # parameters read for their shape only (``unbroadcast(g, like)``'s `like`)
+    #: a `nograd` constructor whose values depend on its operands' (``np.arange``'s start and
+    #: step): refused, with this hint, when an operand carries a gradient
     refuses_active: str = ""
     #: the reason that refusal gives, when not the constructor's (a function with no rule)
     refusal: str = ""
