@@ -80,7 +80,7 @@ def _same(a: Operand, b: Operand, definitions: dict[str, Node], depth: int) -> l
     if first is None or second is None or first.rule is not second.rule or len(first.inputs) != len(second.inputs):
         return None
     try:
-        if not bool(first.static == second.static):
+        if not bool(first.static == second.static) or _pattern(first) != _pattern(second):
             return None
     except (TypeError, ValueError):  # statics that do not compare as one truth value
         return None
@@ -94,6 +94,21 @@ def _same(a: Operand, b: Operand, definitions: dict[str, Node], depth: int) -> l
     # a product of matrices) mixes elements, so only operands that are the very same values
     # make its values the same
     return terms if first.rule.elementwise or not terms else None
+
+
+def _pattern(node: Node) -> str:
+    """`node`'s expression with its operands' names by position: what the call reads besides its
+    operands and statics (``v[0]`` and ``v[1]``: one operand, two constant indices) must agree."""
+    names = {v.name: f"operand_{i}" for i, v in enumerate(node.inputs) if isinstance(v, Var)}
+    return ast.dump(_Renamed(names).visit(ast.parse(ast.unparse(node.expr), mode="eval").body))
+
+
+class _Renamed(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+
+    def visit_Name(self, node: ast.Name):
+        return ast.Name(self.names.get(node.id, node.id), node.ctx)
 
 
 def _defined(operand: Operand, definitions: dict[str, Node]) -> Node | None:

@@ -7,6 +7,7 @@ parameters it used as static arguments); `inlined` copies small helpers into it.
 
 from __future__ import annotations
 
+import ast
 import inspect
 
 from ..ad.inline import inline_calls
@@ -20,6 +21,7 @@ from ..lower.callee_facts import of_function
 from ..lower.facts import ParamFacts, argument_facts, callee_facts, facts_key, is_constant_argument
 from ..lower.lowerer import lower_specialised
 from ..rules import TABLE, TEMPLATE_GLOBALS
+from ..rules.draws import shared_stream
 from .cache import CACHE, Lowered, Options
 
 
@@ -80,8 +82,14 @@ def _check_shared_draws(found: Lowered) -> None:
 
 
 def refuse_shared_draws(found: Lowered, why: str = RUN_AGAIN) -> None:
-    """Raise, at its line, for a draw of `found` from a stream the process shares (rules/draws.py)."""
-    node = next((n for n in all_nodes(found.ir) if getattr(getattr(n, "rule", None), "draws", False)), None)
+    """Raise, at its line, for a draw of `found` from a stream the process shares (rules/draws.py):
+    a call with its own rule, or one inside a value that carries no gradient (``np.random.rand() > p``)."""
+    def draws(node) -> bool:
+        if getattr(getattr(node, "rule", None), "draws", False):
+            return True
+        calls = [c.func for c in ast.walk(getattr(node, "expr", None) or ast.Constant(None)) if isinstance(c, ast.Call)]
+        return any(shared_stream(_resolved(found.parsed, f)) for f in calls)
+    node = next((n for n in all_nodes(found.ir) if draws(n)), None)
     if node is not None:
         raise found.parsed.error(node.line, f"this line draws from a random stream the whole process shares: {why}",
                                  "draw the numbers outside the function and pass them in, or use a generator the "
@@ -128,6 +136,13 @@ def _user_dependencies(parsed: ParsedFunction) -> tuple:
     return tuple(d for d in parsed.dependencies()
                  if not (generated and not isinstance(d.scope, dict)
                          and TEMPLATE_GLOBALS.get(d.name, depends.MISSING) is d.value))
+
+
+def _resolved(parsed: ParsedFunction, expr: ast.expr):
+    """The object a chain of names (``np.random.rand``) refers to in `parsed`, else None."""
+    if isinstance(expr, ast.Attribute):
+        return getattr(_resolved(parsed, expr.value), expr.attr, None)
+    return parsed.resolve(expr.id) if isinstance(expr, ast.Name) else None
 
 
 def inlined(found: Lowered, namer: Namer) -> Function:

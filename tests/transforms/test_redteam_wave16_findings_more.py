@@ -179,8 +179,9 @@ def _one_sided_second(f, args, k, h=1e-4):
     return right, left
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a tie between elements of one array (or an np.max reduction) is read as persistent")
+# Fixed: two operands read from one array with different indices are not one function (ad/ties.py compares
+# what each call reads besides its operands); np.max / np.min reductions share through `tie` in the gradient
+# srcdiff differentiates again (rules/numpy_reductions.py).  Variants: tests/transforms/test_ties16.py.
 @pytest.mark.parametrize("f, args", ITEM_TIES, ids=lambda c: getattr(c, "__name__", ""))
 def test_tie_between_elements_of_one_array_at_second_order(f, args):
     right, left = _one_sided_second(f, args, 0)
