@@ -38,7 +38,7 @@ FAMILY_NAMES = frozenset({"test_every_transformation_goes_through_every_helper",
 
 #: the default run keeps one row of a sampled family in FAMILY_SAMPLE (with every value of
 #: its smaller parameters)
-FAMILY_SAMPLE = 16
+FAMILY_SAMPLE = 24
 
 #: a family of fewer rows runs whole (its rows are mostly named special points)
 FAMILY_MIN_ROWS = 4
@@ -54,7 +54,7 @@ EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transfo
 
 #: The default run keeps one row in ROW_SAMPLE of each construct table's `test_every_transformation`
 #: (at least one a table): each row runs five transformations or more; the slow set runs them all.
-ROW_SAMPLE = 5
+ROW_SAMPLE = 8
 
 
 def _hash(item) -> int:

@@ -32,9 +32,9 @@ TMP = Path(tempfile.mkdtemp(prefix="srcdiff_fuzz_"))
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 
 
-#: The default run draws a quarter of each family's CI budget; ``pytest -m slow`` runs every
+#: The default run draws a fifth of each family's CI budget; ``pytest -m slow`` runs every
 #: family at its full budget (`test_family_at_its_full_budget`), derandomized too.
-DEFAULT_SHARE = 4
+DEFAULT_SHARE = 5
 BUDGETS: dict[str, tuple[int, bool]] = {}  # family: (CI budget, shrink)
 
 

@@ -117,6 +117,7 @@ USER_CODE = textwrap.dedent('''\
 ''')
 
 
+@pytest.mark.slow  # mypy in a subprocess, ~20 s; the default run type-checks a user's script in test_public_types.py
 def test_the_public_api_type_checks_for_a_user(tmp_path):
     if not _has("mypy"):
         pytest.skip("mypy is not installed (pip install -e '.[dev]')")
