@@ -15,7 +15,7 @@ from numba import njit, types
 
 from ...rules import lu_helpers as python
 from .naming import overload
-from .triangular import _solved
+from .triangular import triangular_solve
 
 
 def lu_factor_of(a):
@@ -97,10 +97,10 @@ def _solve(lu, piv, b, transposed):
         y = np.empty_like(x)
         for i in range(n):
             y[i] = x[rows[i]]
-        y = _solved(lu, y, False, True, True)
-        return _solved(lu, y, False, False, False).reshape(b.shape)
-    z = _solved(lu, x, True, False, False)  # U^T L^T P^T x = b
-    z = _solved(lu, z, True, True, True)
+        y = triangular_solve(lu, y, False, True, True)
+        return triangular_solve(lu, y, False, False, False).reshape(b.shape)
+    z = triangular_solve(lu, x, True, False, False)  # U^T L^T P^T x = b
+    z = triangular_solve(lu, z, True, True, True)
     out = np.empty_like(z)
     for i in range(n):
         out[rows[i]] = z[i]
@@ -133,8 +133,8 @@ def _through(lu, L_bar, U_bar):
     L = np.tril(lu, -1) + np.eye(lu.shape[0])
     U = np.triu(lu)
     inner = np.tril(L.T @ L_bar, -1) + np.triu(U_bar @ U.T)
-    left = _solved(lu, inner, True, True, True)
-    return _solved(lu, np.ascontiguousarray(left.T), False, False, False).T
+    left = triangular_solve(lu, inner, True, True, True)
+    return triangular_solve(lu, np.ascontiguousarray(left.T), False, False, False).T
 
 
 @overload(lu_factor_adjoint)

@@ -1,0 +1,68 @@
+"""Programs of the classes jit="numba" refused while grad differentiated them (a third of the red
+team's corpus after its fifteenth wave), several spellings each: ``np.atleast_1d`` / ``2d`` / ``3d``
+of a number (``np.r_[x[:2], 0.5, ...]`` makes one) or of an array with fewer axes, and
+``scipy.linalg.lu_factor`` / ``lu_solve`` (the factorisation's values, the solve in either operand,
+a matrix of right-hand sides, the factorisation's diagonal).
+Table rows: (name, function, make_args(rng), wrt)."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.linalg as sla
+
+# ---- np.atleast_1d / 2d / 3d of a number ---------------------------------------------------------------
+
+
+def r_with_numbers(x):
+    v = np.r_[x[:2], 0.5, x[2:] ** 2]
+    M = np.c_[x, x ** 2]
+    return np.sum(v ** 2) + np.sum(M ** 3)
+
+
+def r_of_a_computed_number(x):
+    v = np.r_[np.sum(x), x * 2.0, -1.0]
+    return np.sum(np.sin(v) * np.arange(v.size))
+
+
+def atleast_of_numbers(x):
+    a = np.atleast_1d(x[0] * x[1])
+    B = np.atleast_2d(x)
+    C = np.atleast_3d(np.tanh(x))
+    return np.sum(a ** 2) + np.sum(B @ B.T) + np.sum(C[:, :, 0] * x)
+
+
+# ---- scipy.linalg.lu_factor / lu_solve ---------------------------------------------------------------
+
+
+def lu_solve_vector(A, b):
+    lu, piv = scipy.linalg.lu_factor(A)
+    return np.sum(scipy.linalg.lu_solve((lu, piv), b) ** 2)
+
+
+def lu_solve_right_hand_side(A, b):
+    factors = sla.lu_factor(A)
+    x = sla.lu_solve(factors, np.sin(b))
+    return x @ b
+
+
+def lu_solve_transposed_matrix(A, B):
+    lu, piv = sla.lu_factor(A.T)
+    X = sla.lu_solve((lu, piv), B)
+    return np.sum(X * B) + np.sum(np.log(np.abs(np.diag(lu))))
+
+
+def _well_posed(rng, n=4):
+    return rng.normal(size=(n, n)) + n * np.eye(n)
+
+
+PROGRAMS = [
+    ("r_with_numbers", r_with_numbers, lambda rng: (rng.normal(size=4),), 0),
+    ("r_of_a_computed_number", r_of_a_computed_number, lambda rng: (rng.normal(size=3),), 0),
+    ("atleast_of_numbers", atleast_of_numbers, lambda rng: (rng.normal(size=3),), 0),
+    ("lu_solve_vector", lu_solve_vector, lambda rng: (_well_posed(rng), rng.normal(size=4)), 0),
+    ("lu_solve_vector_b", lu_solve_vector, lambda rng: (_well_posed(rng), rng.normal(size=4)), 1),
+    ("lu_solve_right_hand_side", lu_solve_right_hand_side, lambda rng: (_well_posed(rng), rng.normal(size=4)), 1),
+    ("lu_solve_transposed_matrix", lu_solve_transposed_matrix,
+     lambda rng: (_well_posed(rng), rng.normal(size=(4, 2))), 0),
+]
