@@ -61,6 +61,31 @@ def test_float32_under_numba(name):
     np.testing.assert_allclose(got, srcdiff.grad(func, wrt=wrt)(*small), rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["lu_solve_vector", "lu_solve_vector_b", "lu_solve_transposed_matrix",
+                                  "r_with_numbers"])
+def test_jvp_under_numba(name):
+    """Forward mode compiles too (``lu_factor_tangent``, ``lu_solve_tangent``: lu_factors.py)."""
+    func, args, wrt = _args(name)
+    want = central_difference(func, args, wrt)
+    v = np.linspace(-1.0, 1.0, want.size).reshape(want.shape)
+    tangents = tuple(v if k == wrt else np.zeros_like(a) for k, a in enumerate(args))
+    _, tangent = srcdiff.jvp(func, tuple(args), tangents, jit="numba")
+    np.testing.assert_allclose(tangent, np.sum(want * v), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.slow
+def test_hessian_in_the_right_hand_side_under_numba():
+    """The Hessian in b reads the row order (``lu_rows``); the one in A meets a tuple's adjoint in
+    forward mode that numba does not compile, refused at the line of ``lu_factor``."""
+    func, args, _ = _args("lu_solve_vector")
+    want = srcdiff.hessian(func, wrt=1)(*args)
+    np.testing.assert_allclose(srcdiff.hessian(func, wrt=1, jit="numba")(*args), want, rtol=1e-9, atol=1e-12)
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.hessian(func, wrt=0, jit="numba")(*args)
+    assert "numba16_programs.py:39" in str(caught.value), str(caught.value)
+
+
 def lu_factors_with_p(A):
     P, L, U = scipy.linalg.lu(A)
     return np.sum(L * U)

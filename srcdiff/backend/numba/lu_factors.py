@@ -1,6 +1,7 @@
 """numba's versions of ``scipy.linalg.lu_factor`` and ``lu_solve`` (numba compiles no SciPy;
 scipy_calls.py spells the calls ``lu_factor_of(a)``, ``lu_solve_of((lu, piv), b, trans)``) and
-of their adjoints' helpers (rules/lu_helpers.py: ``lu_factor_adjoint``, ``lu_solve_adjoint``).
+of their adjoints' and tangents' helpers (rules/lu_helpers.py: ``lu_factor_adjoint``,
+``lu_solve_adjoint``, ``lu_factor_tangent``, ``lu_solve_tangent``, ``lu_rows``).
 
 The factorisation is LAPACK's ``getrf`` order of work: at each column the first row of largest
 magnitude is the pivot (``piv`` as SciPy's, int32), the rows swapped, the column scaled and the rest
@@ -34,6 +35,18 @@ def lu_factor_adjoint(g, ans):
 
 def lu_solve_adjoint(g, factors, ans):
     return python.lu_solve_adjoint(g, factors, ans)
+
+
+def lu_factor_tangent(A_dot, ans):
+    return python.lu_factor_tangent(A_dot, ans)
+
+
+def lu_rows(piv):
+    return python.lu_rows(piv)
+
+
+def lu_solve_tangent(factors_dot, factors, ans):
+    return python.lu_solve_tangent(factors_dot, factors, ans)
 
 
 def _float_matrix(t) -> bool:
@@ -173,4 +186,53 @@ def _lu_solve_adjoint(g, factors, ans):
     return impl
 
 
-HELPERS = ("lu_factor_adjoint", "lu_solve_adjoint")
+@overload(lu_rows)
+def _lu_rows(piv):
+    """(a Hessian's templates read the row order: rules/scipy_linalg.py)"""
+    if not (isinstance(piv, types.Array) and piv.ndim == 1 and isinstance(piv.dtype, types.Integer)):
+        return None
+    return lambda piv: _rows(piv)
+
+
+@overload(lu_factor_tangent)
+def _lu_factor_tangent(A_dot, ans):
+    """``(L tril(F, -1) + triu(F) U, 0)`` with ``F = L^-1 P^T A_dot U^-1`` (forward mode: jvp, Hessians)."""
+    if not (_pair(ans) and isinstance(A_dot, types.Array) and A_dot.ndim == 2):
+        return None
+
+    def impl(A_dot, ans):
+        lu, piv = ans
+        rows = _rows(piv)
+        moved = np.empty(lu.shape)
+        for i in range(rows.shape[0]):
+            moved[i] = A_dot[rows[i]]
+        F = triangular_solve(lu, moved, False, True, True)
+        F = triangular_solve(lu, np.ascontiguousarray(F.T), True, False, False).T
+        L = np.tril(lu, -1) + np.eye(lu.shape[0])
+        return L @ np.tril(F, -1) + np.triu(F) @ np.triu(lu), np.zeros(piv.shape)
+    return impl
+
+
+@overload(lu_solve_tangent)
+def _lu_solve_tangent(factors_dot, factors, ans):
+    """``-A^-1 dA x`` with ``dA = P (tril(lu_dot, -1) U + L triu(lu_dot))``."""
+    if not (_pair(factors) and isinstance(factors_dot, types.BaseTuple) and isinstance(ans, types.Array)
+            and ans.ndim in (1, 2)):
+        return None
+
+    def impl(factors_dot, factors, ans):
+        lu, piv = factors
+        n = lu.shape[0]
+        lu_dot = np.zeros(lu.shape) + factors_dot[0]
+        L = np.tril(lu, -1) + np.eye(n)
+        moved = np.tril(lu_dot, -1) @ np.triu(lu) + L @ np.triu(lu_dot)
+        dA = np.empty(lu.shape)
+        rows = _rows(piv)
+        for i in range(n):
+            dA[rows[i]] = moved[i]
+        dAx = dA @ np.ascontiguousarray(ans).astype(np.float64).reshape((n, -1))
+        return -_solve(lu, piv, dAx, False).reshape(ans.shape)
+    return impl
+
+
+HELPERS = ("lu_factor_adjoint", "lu_solve_adjoint", "lu_factor_tangent", "lu_solve_tangent", "lu_rows")
