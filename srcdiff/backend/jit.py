@@ -223,8 +223,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             raise _typing_error(exc, run.module.__file__, run.lines, located, where) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
             made.function(*args)
-            raise SrcDiffError(f"{where}jit='numba': the compiled gradient raised {type(exc).__name__}: {exc}, "
-                               "and the Python gradient does not", hint=HINT) from exc
+            raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=HINT) from exc
         kind = first_call.signature(args)
         if kind not in run.checked:  # numba's semantics differ from Python's in places (first_call.py)
             differs = first_call.difference(result, made.function(*args), args)

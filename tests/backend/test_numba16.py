@@ -115,3 +115,18 @@ def test_a_singular_matrix_factors_as_scipy():
     np.testing.assert_allclose(lu, want_lu, rtol=1e-14, atol=1e-14)
     np.testing.assert_array_equal(piv, want_piv)
     assert piv.dtype == want_piv.dtype
+
+
+@pytest.mark.slow
+def test_numba_failing_inside_its_compiler_is_said_so():
+    """A recursion over nested tuples of several types (an expression tree) makes numba's compiler
+    fail inside (an AttributeError of its own): refused naming the user's function, the message says
+    the gradient never ran, not that the compiled code raised."""
+    from transforms.redteam_wave12_idioms import expression_tree
+
+    x = np.array([0.3, -0.2, 0.5])
+    srcdiff.grad(expression_tree)(x)  # plain grad differentiates it
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(expression_tree, jit="numba")(x)
+    message = str(caught.value)
+    assert "redteam_wave12_idioms.py:" in message and "compiler failed inside" in message, message
