@@ -2,7 +2,8 @@
 team's corpus after its fifteenth wave), several spellings each: ``np.atleast_1d`` / ``2d`` / ``3d``
 of a number (``np.r_[x[:2], 0.5, ...]`` makes one) or of an array with fewer axes, and
 ``scipy.linalg.lu_factor`` / ``lu_solve`` (the factorisation's values, the solve in either operand,
-a matrix of right-hand sides, the factorisation's diagonal).
+a matrix of right-hand sides, the factorisation's diagonal), and a product's adjoint that meets a
+float32 matrix and a float64 gradient (a float32 GRU step: numba's ``@`` takes one dtype).
 Table rows: (name, function, make_args(rng), wrt)."""
 
 from __future__ import annotations
@@ -52,6 +53,22 @@ def lu_solve_transposed_matrix(A, B):
     return np.sum(X * B) + np.sum(np.log(np.abs(np.diag(lu))))
 
 
+# ---- a product's adjoint meeting a float32 matrix and a float64 gradient ------------------------------
+
+
+def gru_step(W, h, x):
+    n = h.shape[0]
+    hx = np.concatenate([h, x])
+    z = 1 / (1 + np.exp(-(W[:n] @ hx)))
+    r = 1 / (1 + np.exp(-(W[n:2 * n] @ hx)))
+    cand = np.tanh(W[2 * n:] @ np.concatenate([r * h, x]))
+    return np.sum(((1 - z) * h + z * cand) ** 2)
+
+
+def row_times_matrix(h, W):
+    return np.sum(np.sin((h / 3) @ W) * np.linspace(0.0, 1.0, W.shape[1]))
+
+
 def _well_posed(rng, n=4):
     return rng.normal(size=(n, n)) + n * np.eye(n)
 
@@ -65,4 +82,7 @@ PROGRAMS = [
     ("lu_solve_right_hand_side", lu_solve_right_hand_side, lambda rng: (_well_posed(rng), rng.normal(size=4)), 1),
     ("lu_solve_transposed_matrix", lu_solve_transposed_matrix,
      lambda rng: (_well_posed(rng), rng.normal(size=(4, 2))), 0),
+    ("gru_step", gru_step, lambda rng: (0.5 * rng.normal(size=(9, 5)), rng.normal(size=3), rng.normal(size=2)), 0),
+    ("gru_step_h", gru_step, lambda rng: (0.5 * rng.normal(size=(9, 5)), rng.normal(size=3), rng.normal(size=2)), 1),
+    ("row_times_matrix", row_times_matrix, lambda rng: (rng.normal(size=3), rng.normal(size=(3, 4))), 1),
 ]

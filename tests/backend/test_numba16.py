@@ -1,6 +1,7 @@
 """jit="numba" on the classes it refused while grad differentiated them (a third of the red team's
 corpus after its fifteenth wave; numba16_programs.py): ``np.atleast_1d`` / ``2d`` / ``3d`` of a
-number (``np.r_[x[:2], 0.5, ...]``) and ``scipy.linalg.lu_factor`` / ``lu_solve``.
+number (``np.r_[x[:2], 0.5, ...]``), ``scipy.linalg.lu_factor`` / ``lu_solve``, and the adjoint of a
+product meeting a float32 matrix and a float64 gradient (float32 rows).
 
 Each program's numba gradient agrees with float64 central differences of the function and with
 the NumPy gradient (which agrees with them too); with float32 arguments one program of each class
@@ -25,9 +26,9 @@ from .numba16_programs import PROGRAMS
 pytest.importorskip("numba")
 
 #: run by default (numba compiles for seconds each): one program of each class
-SAMPLE = {"r_with_numbers", "lu_solve_vector"}
+SAMPLE = {"r_with_numbers", "lu_solve_vector", "gru_step"}
 #: the float32 rows: one program of each class
-FLOAT32 = ("atleast_of_numbers", "lu_solve_right_hand_side")
+FLOAT32 = ("atleast_of_numbers", "lu_solve_right_hand_side", "gru_step", "gru_step_h", "row_times_matrix")
 ROWS = {name: (func, make, wrt) for name, func, make, wrt in PROGRAMS}
 
 
@@ -83,7 +84,8 @@ def test_hessian_in_the_right_hand_side_under_numba():
     np.testing.assert_allclose(srcdiff.hessian(func, wrt=1, jit="numba")(*args), want, rtol=1e-9, atol=1e-12)
     with pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.hessian(func, wrt=0, jit="numba")(*args)
-    assert "numba16_programs.py:39" in str(caught.value), str(caught.value)
+    line = func.__code__.co_firstlineno + 1  # lu, piv = scipy.linalg.lu_factor(A)
+    assert f"numba16_programs.py:{line}:" in str(caught.value), str(caught.value)
 
 
 def lu_factors_with_p(A):
