@@ -3,7 +3,9 @@ team's corpus after its fifteenth wave), several spellings each: ``np.atleast_1d
 of a number (``np.r_[x[:2], 0.5, ...]`` makes one) or of an array with fewer axes, and
 ``scipy.linalg.lu_factor`` / ``lu_solve`` (the factorisation's values, the solve in either operand,
 a matrix of right-hand sides, the factorisation's diagonal), and a product's adjoint that meets a
-float32 matrix and a float64 gradient (a float32 GRU step: numba's ``@`` takes one dtype).
+float32 matrix and a float64 gradient (a float32 GRU step: numba's ``@`` takes one dtype), and a
+column read in a loop by an index the loop runs over (``logB[:, o]``: ``np.add.at`` through a
+slice and an integer in its adjoint).
 Table rows: (name, function, make_args(rng), wrt)."""
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.linalg as sla
+import scipy.special
 
 # ---- np.atleast_1d / 2d / 3d of a number ---------------------------------------------------------------
 
@@ -69,6 +72,25 @@ def row_times_matrix(h, W):
     return np.sum(np.sin((h / 3) @ W) * np.linspace(0.0, 1.0, W.shape[1]))
 
 
+# ---- a column read in a loop by an index it runs over (np.add.at through a slice and an integer) -------
+
+
+def hmm_forward(log_A, log_pi, log_B, obs):
+    logA = log_A - scipy.special.logsumexp(log_A, axis=1, keepdims=True)
+    logB = log_B - scipy.special.logsumexp(log_B, axis=1, keepdims=True)
+    alpha = log_pi - scipy.special.logsumexp(log_pi) + logB[:, obs[0]]
+    for o in obs[1:]:
+        alpha = scipy.special.logsumexp(alpha[:, None] + logA, axis=0) + logB[:, o]
+    return -scipy.special.logsumexp(alpha)
+
+
+def columns_by_label(X, labels):
+    total = 0.0
+    for k in labels:
+        total = total + np.sum(np.tanh(X[1:, k]) * X[:-1, k])
+    return total
+
+
 def _well_posed(rng, n=4):
     return rng.normal(size=(n, n)) + n * np.eye(n)
 
@@ -85,4 +107,7 @@ PROGRAMS = [
     ("gru_step", gru_step, lambda rng: (0.5 * rng.normal(size=(9, 5)), rng.normal(size=3), rng.normal(size=2)), 0),
     ("gru_step_h", gru_step, lambda rng: (0.5 * rng.normal(size=(9, 5)), rng.normal(size=3), rng.normal(size=2)), 1),
     ("row_times_matrix", row_times_matrix, lambda rng: (rng.normal(size=3), rng.normal(size=(3, 4))), 1),
+    ("hmm_forward", hmm_forward, lambda rng: (rng.normal(size=(2, 2)), rng.normal(size=2), rng.normal(size=(2, 3)),
+                                             [0, 2, 1, 1, 0]), 2),
+    ("columns_by_label", columns_by_label, lambda rng: (rng.normal(size=(4, 3)), [2, 0, 2]), 0),
 ]

@@ -1,7 +1,8 @@
 """jit="numba" on the classes it refused while grad differentiated them (a third of the red team's
 corpus after its fifteenth wave; numba16_programs.py): ``np.atleast_1d`` / ``2d`` / ``3d`` of a
 number (``np.r_[x[:2], 0.5, ...]``), ``scipy.linalg.lu_factor`` / ``lu_solve``, and the adjoint of a
-product meeting a float32 matrix and a float64 gradient (float32 rows).
+product meeting a float32 matrix and a float64 gradient (float32 rows), and ``np.add.at`` through a
+slice and an integer (a column read in a loop, ``logB[:, o]``).
 
 Each program's numba gradient agrees with float64 central differences of the function and with
 the NumPy gradient (which agrees with them too); with float32 arguments one program of each class
@@ -26,9 +27,10 @@ from .numba16_programs import PROGRAMS
 pytest.importorskip("numba")
 
 #: run by default (numba compiles for seconds each): one program of each class
-SAMPLE = {"r_with_numbers", "lu_solve_vector", "gru_step"}
+SAMPLE = {"r_with_numbers", "lu_solve_vector", "gru_step", "columns_by_label"}
 #: the float32 rows: one program of each class
-FLOAT32 = ("atleast_of_numbers", "lu_solve_right_hand_side", "gru_step", "gru_step_h", "row_times_matrix")
+FLOAT32 = ("atleast_of_numbers", "lu_solve_right_hand_side", "gru_step", "gru_step_h", "row_times_matrix",
+           "columns_by_label")
 ROWS = {name: (func, make, wrt) for name, func, make, wrt in PROGRAMS}
 
 
