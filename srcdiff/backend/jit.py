@@ -86,6 +86,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                            hint="pip install 'srcdiff[numba]'") from None
     from .numba import (
         arrays,
+        at_least,
         averages,
         axis_calls,
         bin_helpers,
@@ -116,6 +117,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         list_sums,
         list_writes,
         log_sums,
+        lu_factors,
         masks,
         missing,
         named_norms,
@@ -159,15 +161,14 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                            f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
 
     homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
-                                                  calculus, guards, decompositions, calculus_calls, list_joins,
-                                                  masks, points, shape_tuples, stacked, turns, index_adds, pads,
-                                                  zero_adjoints, optionals, diagonals, sorting, grids, try_decisions,
-                                                  random_draws,
-                                                  take_adjoints, named_norms, triangular, tuple_parts,
-                                                  cholesky_more, kink_helpers, log_sums, list_sums, averages,
-                                                  list_adjoints, integers, gathers, scans,
-                                                  partitions, exact_sums, fft_parts, object_calls, extremum_rows,
-                                                  open_meshes, bin_helpers, axis_calls, least_squares, truth_tests)
+                                                  calculus, guards, decompositions, calculus_calls, list_joins, masks,
+                                                  points, shape_tuples, stacked, turns, index_adds, pads, zero_adjoints,
+                                                  optionals, diagonals, sorting, grids, try_decisions, random_draws,
+                                                  take_adjoints, named_norms, triangular, tuple_parts, cholesky_more,
+                                                  kink_helpers, log_sums, list_sums, averages, list_adjoints, integers,
+                                                  gathers, scans, partitions, exact_sums, fft_parts, object_calls,
+                                                  extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares,
+                                                  truth_tests, at_least, lu_factors)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
@@ -222,8 +223,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             raise _typing_error(exc, run.module.__file__, run.lines, located, where) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
             made.function(*args)
-            raise SrcDiffError(f"{where}jit='numba': the compiled gradient raised {type(exc).__name__}: {exc}, "
-                               "and the Python gradient does not", hint=HINT) from exc
+            raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=HINT) from exc
         kind = first_call.signature(args)
         if kind not in run.checked:  # numba's semantics differ from Python's in places (first_call.py)
             differs = first_call.difference(result, made.function(*args), args)

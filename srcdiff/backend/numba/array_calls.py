@@ -6,6 +6,7 @@ helpers), one rule per call, used by spelling.py's rewriter:
   sees its values (a tuple of constants is typed by value);
 * ``np.roll``/``np.diff`` along a constant axis (numba's own without one); ``np.cross`` with
   its axes at their defaults (numba's own, which takes none);
+* ``np.atleast_1d(x)`` (``2d``, ``3d``) of one value, a number too (``np.r_[x[:2], 0.5]``);
 * ``np.ndim(x)``; ``np.ones_like``/``zeros_like``/``empty_like``/``full_like`` with ``dtype=``;
 * ``np.issubdtype(np.result_type(v), np.floating)``, ``np.issubdtype(t, np.floating)``,
   ``np.result_type(v)`` of one value;
@@ -27,6 +28,7 @@ import ast
 OUTER_UFUNCS = ("multiply", "add", "subtract", "divide", "true_divide", "power", "maximum", "minimum", "hypot",
                 "arctan2", "logaddexp")
 LIKE = {"ones_like": 1.0, "zeros_like": 0.0, "empty_like": 0.0}
+AT_LEAST = {"atleast_1d": 1, "atleast_2d": 2, "atleast_3d": 3}
 FROM_SHAPE = {"zeros": 1, "ones": 1, "empty": 1, "full": 2}  # -> the position of dtype
 
 
@@ -107,6 +109,9 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
     if _is_np(func, "cross") and len(args) >= 2 and all(_is_default_cross(a) for a in args[2:]) \
             and all(_is_default_cross(k.value) for k in node.keywords):
         return "np.cross", args[:2]  # numba's: along the last axes
+    if isinstance(func, ast.Attribute) and func.attr in AT_LEAST and _is_np(func, func.attr) and len(args) == 1 \
+            and not keywords:
+        return "at_least", [args[0], ast.Constant(AT_LEAST[func.attr])]  # (of a number too: at_least.py)
     if _is_np(func, "ndim") and len(args) == 1 and not keywords:
         return "ndim_of", list(args)
     if isinstance(func, ast.Attribute) and func.attr in LIKE and _is_np(func, func.attr) and len(args) == 1 \

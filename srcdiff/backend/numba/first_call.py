@@ -11,6 +11,8 @@ which changes the last digits only.
 
 from __future__ import annotations
 
+import traceback
+
 import numpy as np
 
 
@@ -62,3 +64,15 @@ def _leaves(value) -> list[np.ndarray] | None:
         array = np.asarray(value)
         return [array.astype(np.float64)] if array.dtype.kind in "fiu" else None
     return None
+
+
+def failure(exc: Exception) -> str:
+    """What an exception of a numba gradient's call (not numba's refusal to type it) says, where
+    the Python gradient raised nothing: numba's compiler failing inside (an internal error, such as
+    an AttributeError on a recursion over nested tuples of several types: the gradient never ran),
+    or the compiled code raising."""
+    what = f"{type(exc).__name__}: {exc}"
+    if any(frame.filename.endswith("compiler_machinery.py") for frame in traceback.extract_tb(exc.__traceback__)):
+        return (f"numba cannot compile this gradient: its compiler failed inside ({what}), a limit of numba's; "
+                "the Python gradient runs")
+    return f"the compiled gradient raised {what}, and the Python gradient does not"

@@ -1,6 +1,7 @@
 """``np.add.at(a, (i, j), v)`` with a tuple of integers (the adjoint of reading ``g[n, e]``
 with two numbers, say a row's chosen column): `v` added to that element, or row, once; and
-with index arrays that broadcast together (``z[rows[:, None], top]``).
+with index arrays that broadcast together (``z[rows[:, None], top]``); and with slices and
+integers (the adjoint of reading ``logB[:, o]`` in a loop: each place named once).
 
 numba reads past an array's end unchecked, so each index is checked first, as NumPy's
 ``add.at`` does (an ``IndexError``, raised again by the Python gradient with its line)."""
@@ -63,6 +64,25 @@ def _add_at_broadcast(a, index, v):
     place = ", ".join(f"p{d}" for d in range(len(parts)))
     lines.append(f"        a[{place}] += {'w[k]' if isinstance(v, types.Array) else 'v'}")
     return made("\n".join(lines) + "\n", np=np)
+
+
+@overload(add_at)
+def _add_at_basic(a, index, v):
+    """``np.add.at(a, (slice(None), k), v)``: slices and integers name each place once, so this is
+    ``a[index] += v``, each integer checked against its axis first."""
+    parts = getattr(index, "types", None)
+    if not (isinstance(a, types.Array) and isinstance(index, types.BaseTuple) and parts and len(parts) <= a.ndim
+            and all(isinstance(p, (types.SliceType, types.Integer)) for p in parts)
+            and any(isinstance(p, types.SliceType) for p in parts)
+            and isinstance(v, (types.Number, types.Boolean, types.Array))):
+        return None
+    lines = ["def impl(a, index, v):"]
+    for d, p in enumerate(parts):
+        if isinstance(p, types.Integer):
+            lines += [f"    if not -a.shape[{d}] <= index[{d}] < a.shape[{d}]:",
+                      "        raise IndexError('index out of bounds in np.add.at')"]
+    lines.append("    a[index] += v")
+    return made("\n".join(lines) + "\n")
 
 
 HELPERS = ()

@@ -145,11 +145,23 @@ def summed_to(r, x):
     return np.sum(r, axis=0).reshape(x.shape)
 
 
+def _mixed(g, x, y) -> bool:
+    """1-D or 2-D operands of two dtypes (a float32 matrix, a float64 adjoint): runtime.py's
+    overloads take one, these compute in the wider, as NumPy does."""
+    return _is_array(x) and _is_array(y) and max(x.ndim, y.ndim) <= 2 \
+        and len({getattr(a, "dtype", a) for a in (g, x, y)}) > 1
+
+
 @overload(matmul_adjoint_x)
 def _batched_adjoint_x(g, x, y):
-    """runtime.py's ``matmul_adjoint_x`` for stacks of matrices."""
-    """``x @ y``'s adjoint for `x` when a stack (3-D) is involved: ``g @ yᵀ``, summed over
-    the stack when `x` is one matrix."""
+    """runtime.py's ``matmul_adjoint_x`` for stacks of matrices (``g @ yᵀ``, summed over the
+    stack when `x` is one matrix), and for operands of two dtypes."""
+    if _mixed(g, x, y):
+        if y.ndim == 1:
+            return (lambda g, x, y: np.outer(g.astype(np.float64), y.astype(np.float64))) if x.ndim == 2 \
+                else (lambda g, x, y: g * y)
+        return (lambda g, x, y: matmul_stacks(y, g)) if x.ndim == 1 else \
+            (lambda g, x, y: matmul_stacks(g, np.ascontiguousarray(y.T)))
     if not (_is_array(x) and _is_array(y) and _is_array(g)) or min(x.ndim, y.ndim) < 2:
         return None
     if x.ndim == 3:
@@ -159,7 +171,12 @@ def _batched_adjoint_x(g, x, y):
 
 @overload(matmul_adjoint_y)
 def _batched_adjoint_y(g, x, y):
-    """runtime.py's ``matmul_adjoint_y`` for stacks of matrices."""
+    """runtime.py's ``matmul_adjoint_y`` for stacks of matrices, and for operands of two dtypes."""
+    if _mixed(g, x, y):
+        if x.ndim == 1:
+            return (lambda g, x, y: np.outer(x.astype(np.float64), g.astype(np.float64))) if y.ndim == 2 \
+                else (lambda g, x, y: g * x)
+        return lambda g, x, y: matmul_stacks(np.ascontiguousarray(x.T), g)
     if not (_is_array(x) and _is_array(y) and _is_array(g)) or min(x.ndim, y.ndim) < 2:
         return None
     if y.ndim == 3:

@@ -311,15 +311,17 @@ dot_adjoint_x = _stub("dot_adjoint_x")
 dot_adjoint_y = _stub("dot_adjoint_y")
 
 
-def _two_d(*arrays) -> bool:
-    return all(_is_array(a) and 1 <= a.ndim <= 2 for a in arrays)
+def _two_d(g, x, y) -> bool:
+    """1-D and 2-D operands of one dtype (a float32 matrix and a float64 adjoint: missing.py's casts)."""
+    return all(_is_array(a) and 1 <= a.ndim <= 2 for a in (x, y)) \
+        and len({getattr(a, "dtype", a) for a in (g, x, y)}) == 1
 
 
 @overload(matmul_adjoint_x)
 def _matmul_adjoint_x(g, x, y):
     """``x @ y``'s adjoint for `x`, for the ndims at hand (1-D and 2-D operands, or stacks)."""
-    if not _two_d(x, y):
-        return None  # stacks of matrices: missing.py's overload
+    if not _two_d(g, x, y):
+        return None  # stacks of matrices, or two dtypes: missing.py's overload
     if y.ndim == 1:
         if x.ndim == 2:
             return lambda g, x, y: np.outer(g, y)
@@ -331,14 +333,12 @@ def _matmul_adjoint_x(g, x, y):
 
 @overload(matmul_adjoint_y)
 def _matmul_adjoint_y(g, x, y):
-    if not _two_d(x, y):
+    if not _two_d(g, x, y):
         return None
     if x.ndim == 1:
         if y.ndim == 2:
             return lambda g, x, y: np.outer(x, g)
         return lambda g, x, y: g * x
-    if y.ndim == 1:
-        return lambda g, x, y: np.ascontiguousarray(x.T) @ np.ascontiguousarray(g)
     return lambda g, x, y: np.ascontiguousarray(x.T) @ np.ascontiguousarray(g)
 
 

@@ -38,16 +38,23 @@ SIGNAL_MODULE = "srcdiff.backend.numba.convolutions"
 #: ``scipy.linalg`` functions triangular.py has, with their parameters (the last two change no value)
 LINALG = {"solve_triangular": ("linalg_solve_triangular", (("a", None), ("b", None), ("trans", 0), ("lower", False),
                                                           ("unit_diagonal", False), ("overwrite_b", False),
-                                                          ("check_finite", True)))}
-LINALG_MODULE = "srcdiff.backend.numba.triangular"
+                                                          ("check_finite", True))),
+          # lu_factors.py: LAPACK's partial pivoting, its row swaps; lu_solve of the pair, trans 0 or 1
+          "lu_factor": ("lu_factor_of", (("a", None), ("overwrite_a", False), ("check_finite", True))),
+          "lu_solve": ("lu_solve_of", (("lu_and_piv", None), ("b", None), ("trans", 0), ("overwrite_b", False),
+                                           ("check_finite", True)))}
+#: the numba function of each LINALG helper, with how many of its leading parameters it takes
+LINALG_MODULES = {"linalg_solve_triangular": ("srcdiff.backend.numba.triangular", 5),
+                  "lu_factor_of": ("srcdiff.backend.numba.lu_factors", 1),
+                  "lu_solve_of": ("srcdiff.backend.numba.lu_factors", 3)}
 
 
 def module_of(helper: str) -> str:
     """The module that defines the numba function `helper` a spelled call names."""
     if helper in SIGNAL.values():
         return SIGNAL_MODULE
-    if helper in (h for h, _ in LINALG.values()):
-        return LINALG_MODULE
+    if helper in LINALG_MODULES:
+        return LINALG_MODULES[helper][0]
     return REDUCTIONS_MODULE if helper[len("scipy_"):] in REDUCTIONS else MODULE
 
 
@@ -81,7 +88,7 @@ def spell(tree: ast.FunctionDef, function) -> set[str]:
             helper, params = LINALG[linalg]
             args = _positional(node, params)
             if args is not None:
-                node.func, node.args, node.keywords = ast.Name(helper, ast.Load()), args[:5], []
+                node.func, node.args, node.keywords = ast.Name(helper, ast.Load()), args[:LINALG_MODULES[helper][1]], []
                 used.add(helper)
             continue
         name = _special_name(node.func, scope, local, special)

@@ -29,18 +29,18 @@ def _linalg_solve_triangular(a, b, trans, lower, unit_diagonal):
         if trans.literal_value not in ("N", "T", "C"):
             return None
         transposed = trans.literal_value != "N"  # (real matrices: "C" is "T")
-        return lambda a, b, trans, lower, unit_diagonal: _solved(a, b, transposed, lower, unit_diagonal)
+        return lambda a, b, trans, lower, unit_diagonal: triangular_solve(a, b, transposed, lower, unit_diagonal)
     if isinstance(trans, (types.Integer, types.Boolean)):
         def by_number(a, b, trans, lower, unit_diagonal):
             if trans not in (0, 1, 2):
                 raise ValueError("incorrect value for trans")
-            return _solved(a, b, trans != 0, lower, unit_diagonal)
+            return triangular_solve(a, b, trans != 0, lower, unit_diagonal)
         return by_number
     return None
 
 
 @njit(cache=True)
-def _solved(a, b, transposed, lower, unit):
+def triangular_solve(a, b, transposed, lower, unit):
     n = a.shape[0]
     if a.shape[1] != n or b.shape[0] != n:
         raise ValueError("solve_triangular: shapes of a and b do not fit")
