@@ -59,18 +59,6 @@ def _extremum_templates(static, operand_shapes):
     return {"x": f"{_spread('g', static)} * {ties} / np.sum({ties}, axis=axis, keepdims=True)"}
 
 
-def _extremum_derivable(static, operand_shapes):
-    """The same shares, in the form srcdiff differentiates again: an element tied with another of
-    its group takes its share through `tie` (rules/kinks.py), whose derivative is NaN there (the
-    share jumps where the tie ends); elsewhere the share is constant (derivative 0)."""
-    ties = f"(x == {_spread('ans', static)})" if operand_shapes["x"].scalar \
-        else f"np.asarray(x == {_spread('ans', static)}, dtype=x.dtype)"
-    count = f"np.sum({ties}, axis=axis, keepdims=True)"
-    share = f"({_spread('g', static)} * {ties} / {count})"
-    shared = f"(({ties} * ({count} > 1)) > 0)"  # tie halves its value where its condition holds: 2 * share there
-    return {"x": f"tie({shared}, np.where({shared}, 2.0 * {share}, {share}), x, x)"}
-
-
 #: Elements per reduced group; an empty result (and so an empty x) must not divide by zero.
 #: Python ints, so the count keeps a float32 adjoint float32; divided into a NumPy value (a
 #: count of 0, ``ddof`` as large as the group, gives inf/NaN as NumPy does, not an exception).
@@ -225,10 +213,11 @@ RULES = [
               note="where std is 0 the gradient is the subgradient 0 (exact for one element per group)",
               sympy=FORMS + "std"),
     # ---- extrema ----
-    *[reduction(f, _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, derivable=_extremum_derivable,
-                sympy=FORMS + ("amax" if f is np.max else "amin" if f is np.min else f.__name__))
-      for f in dict.fromkeys((np.max, np.min, np.amax, np.amin))],
-    # (np.amax and np.amin are separate functions from NumPy 2 on, aliases before)
+    reduction(np.max,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + "amax"),
+    reduction(np.min,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + "amin"),
+    # np.amax and np.amin are separate functions from NumPy 2 on (aliases before)
+    *[reduction(f, _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + f.__name__)
+      for f in (np.amax, np.amin) if f not in (np.max, np.min)],
     # ---- norms ----
     rule(np.linalg.norm, ("x",), _norm_templates, static={"ord": None, **REDUCE}, shape=_reduce_shape, fresh=True,
          tangents=_norm_tangents, derivable=_derivable_norm_templates, batching="reduce",

