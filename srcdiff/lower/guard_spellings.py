@@ -11,8 +11,8 @@ is lowered as the guard it spells (point_guards.py):
   a whole interval where the branch is the function, and stays as written);
 * ``abs(u) == 0`` (any measure of one value of `elementwise` kind: ``u == 0`` exactly) and
   ``float(u) == c``;
-* `c` a name holding a number: a module constant (``x == ZERO``), a class's number or a
-  parameter left at its default.
+* `c` a name holding a number: a module constant (``x == ZERO``), a class's number; or a
+  parameter (``def f(x, at=0.0): if x == at:``), a point whatever its value.
 
 ``np.all(v == 0)``, ``not np.any(v)``, ``np.count_nonzero(v) == 0`` (and their negations) hold
 only at the point ``v = 0`` of a whole vector: `all_zero` reads them, for the measure guard of
@@ -22,6 +22,7 @@ several values (measure_guards.py).
 from __future__ import annotations
 
 import ast
+import inspect
 import math
 
 import numpy as np
@@ -67,9 +68,10 @@ def _keyword(call: ast.Call, name: str, default):
     return default if not found else (number(None, found[0]) if len(found) == 1 else None)
 
 
-def spelled(state: LoweringState, test: ast.expr) -> tuple[ast.expr, float, bool] | None:
+def spelled(state: LoweringState, test: ast.expr) -> tuple[ast.expr, float | ast.expr, bool] | None:
     """``(u, c, equal)`` when `test` is ``u == c`` (`equal`) or ``u != c`` spelled another way
-    (the module's list), `u` still to be checked by the caller; None otherwise."""
+    (the module's list), `u` still to be checked by the caller, `c` a number or the name of a
+    parameter; None otherwise."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = spelled(state, test.operand)
         return (inner[0], inner[1], not inner[2]) if inner is not None else (test.operand, 0.0, True)
@@ -101,6 +103,8 @@ def spelled(state: LoweringState, test: ast.expr) -> tuple[ast.expr, float, bool
 def _sides(state, left: ast.expr, right: ast.expr, equal: bool, zero_only: bool = False):
     for u, c in ((left, right), (right, left)):
         value = number(state, c)
+        if value is None and not zero_only and _parameter(state, c) and not _parameter(state, u):
+            value = c  # ``x == at``, `at` a parameter (left at its default 0.0): a point all the same
         if value is None or number(state, u) is not None or zero_only and value != 0:
             continue
         while isinstance(u, ast.Call) and len(u.args) == 1 and not u.keywords and (
@@ -108,6 +112,18 @@ def _sides(state, left: ast.expr, right: ast.expr, equal: bool, zero_only: bool 
             u = u.args[0]
         return u, value, equal
     return None
+
+
+def _parameter(state: LoweringState, expr: ast.expr) -> bool:
+    """`expr` names a parameter of the function whose default is a number, as it was passed
+    (not assigned since)."""
+    if not (isinstance(expr, ast.Name) and any(state.env.get(expr.id) == p for p in state.params)):
+        return False
+    try:
+        default = inspect.signature(state.parsed.func).parameters[expr.id].default
+    except (KeyError, TypeError, ValueError):
+        return False
+    return type(default) in (int, float)
 
 
 def all_zero(state: LoweringState, test: ast.expr) -> tuple[ast.expr, bool] | None:

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import ast
 
+from ..frontend.parse import parse_function
 from ..ir.nodes import Const, Var, operand_ast
 from ..rules.guard_helpers import measure_guard
 from .emit import emit, emit_rule
 from .state import LoweringState
-from .zero_guards import compare_test, elementwise_measure, producer, pure_expression, smoothly_made
+from .zero_guards import _is_zero, compare_test, elementwise_measure, producer, pure_expression, smoothly_made
 
 DEPTH = 8
 
@@ -56,10 +57,21 @@ def measured(state: LoweringState, u: Var, depth: int = DEPTH) -> tuple[list[Var
             and inputs[0] == inputs[1] and state.facts.ndim(inputs[0]) == 1:
         return _smoothly(state, inputs[:1], every=True, depth=depth)
     if name in ("operator.add", "numpy.add") and len(inputs) == 2:
-        parts = [elementwise_measure(state, v, depth - 1) if isinstance(v, Var) else None for v in inputs]
-        if None not in parts and all(d != v for d, v in zip(parts, inputs)):
-            return parts, False
+        parts = [_summand(state, v, depth - 1) if isinstance(v, Var) else None for v in inputs]
+        if None not in parts:  # ``w[0] ** 2 + w[1] ** 2 + w[2] ** 2``: a sum of sums, each element's own
+            return [d for part in parts for d in part], False
     return None
+
+
+def _summand(state: LoweringState, v: Var, depth: int) -> list[Var] | None:
+    """The values `v` measures element by element, as a term of a sum of squares: ``d ** 2``
+    (`elementwise_measure`) or a sum of such terms itself."""
+    d = elementwise_measure(state, v, depth)
+    if d is not None and d != v:
+        return [d]
+    inner = measured(state, v, depth) if producer(state, v) is not None and \
+        producer(state, v).rule.name in ("operator.add", "numpy.add") else None
+    return inner[0] if inner is not None and not inner[1] else None
 
 
 def _smoothly(state: LoweringState, inputs, every: bool, depth: int) -> tuple[list[Var], bool] | None:
@@ -165,6 +177,54 @@ def if_test(lower, lowered_test) -> tuple[list[Var], bool, bool, Var] | None:
     if found is None:
         return None
     return (*found, test[1], _at_zero(lower, test[0]))
+
+
+def guard_call(lower, func, names: tuple, operands: list, out):
+    """The result `out` of a call of the user's `func` passed a measure of several values for a
+    parameter it tests against 0 (``_rotate(w, np.linalg.norm(w), p)`` with ``if theta > 0:``
+    inside): the callee's transform sees a number, not what it measures, so its point side's
+    derivative is its own (0 for an identity); guarded here as an ``if`` in the caller would be."""
+    state = lower.state
+    tested = _tested_at_zero(func) if isinstance(out, Var) else ()
+    for name, operand in zip(names, operands):
+        if name in tested and isinstance(operand, Var) and (found := measured(state, operand)) is not None:
+            out = guard_values(state, out, _at_zero(lower, operand), *found)
+    return out
+
+
+def _tested_at_zero(func) -> frozenset:
+    """The parameters of `func` it tests against 0 as written (``p > 0``, ``p == 0``, ``not p``,
+    in an ``if``, a conditional expression or a ``np.where``) and never assigns; none when it
+    returns several values (a tuple: each is read on its own)."""
+    tree = parse_function(func).tree
+    params = {a.arg for a in tree.args.args + tree.args.posonlyargs + tree.args.kwonlyargs}
+    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    if any(isinstance(n, ast.Return) and isinstance(n.value, (ast.Tuple, ast.List, ast.Dict)) for n in ast.walk(tree)):
+        return frozenset()
+    tests = [n.test for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp))] + \
+        [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call) and n.args
+         and isinstance(n.func, ast.Attribute) and n.func.attr == "where"]
+    names = set()
+    for test in tests:
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        u = _zero_tested(test)
+        if isinstance(u, ast.Name):
+            names.add(u.id)
+    return frozenset(names & params - assigned)
+
+
+def _zero_tested(test: ast.expr) -> ast.expr:
+    """`u` of a test ``u > 0``, ``u <= 0``, ``u == 0``, ``u != 0`` (either order), or `test` itself."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        found = compare_test(test)
+        if found is not None:
+            return found[0]
+        if isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+            for u, c in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+                if _is_zero(c):
+                    return u
+    return test
 
 
 class _bound:

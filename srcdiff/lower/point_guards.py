@@ -106,7 +106,7 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
         return guard_where(lower, node, where) if zero is None else _guard(lower.state, where, zero[0], 0.0)
     name, number, _ = found
     where = lower_rule_call(lower, node, np.where, lower.state.table.lookup(np.where), node.func, target)
-    u = lower.expr(name)
+    u, number = lower.expr(name), lower.expr(number) if isinstance(number, ast.expr) else number
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
     return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 and not generated else u, number)
@@ -136,9 +136,17 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
     state = lower.state
     generated = _not_users(state)
     found = guarded_point(test, names_only=generated, state=state)
+    if found is None and not generated and (points := _points(lower, test)) is not None:
+        guards, equal = points  # ``x == 0.0 or x == 2.0``: each point guarded
+
+        def wrap(value):
+            for u, number in guards:
+                value = _guard(state, value, u, number)
+            return value
+        return _guarding(state, body, orelse, equal, wrap)
     if found is not None:
         name, number, equal = found
-        u = lower.expr(name)
+        u, number = lower.expr(name), lower.expr(number) if isinstance(number, ast.expr) else number
         several = measured(state, u) if isinstance(u, Var) and number == 0 and not generated else None
         if several is not None:  # ``if theta == 0:`` of a norm: the measure guard (measure_guards.py)
             ds, every = several
@@ -160,6 +168,24 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
     if not isinstance(u, Var) or state.is_list(u):
         return body, orelse
     return _guarding(state, body, orelse, equal, lambda value: _guard(state, value, u, number))
+
+
+def _points(lower: ExpressionLowerer, test: ast.expr):
+    """``([(u, c), ...], equal)`` for ``u == c or v == d`` (`equal`) or ``u != c and v != d``,
+    each a point guard; None otherwise."""
+    if not isinstance(test, ast.BoolOp):
+        return None
+    found = [guarded_point(v, state=lower.state) for v in test.values]
+    equal = isinstance(test.op, ast.Or)
+    if any(f is None or f[2] != equal for f in found):
+        return None
+    guards = []
+    for name, number, _ in found:
+        u, number = lower.expr(name), lower.expr(number) if isinstance(number, ast.expr) else number
+        if not isinstance(u, Var) or lower.state.is_list(u):
+            return None
+        guards.append((guard_target(lower.state, u) if number == 0 else u, number))
+    return guards, equal
 
 
 def _all_zero(lower: ExpressionLowerer, v: ast.expr, lowered_test, holds: bool):
@@ -195,8 +221,10 @@ def _guarding(state, body, orelse, equal: bool, wrap):
     return (guarded, orelse) if equal else (body, guarded)
 
 
-def _guard(state, value, u: Var, number: float) -> Var:
+def _guard(state, value, u: Var, number) -> Var:
     """``point_guard(value, u, number)``, a temporary (the optimiser drops the call where the
-    code is not differentiated again, so `value` keeps its name)."""
-    call = ast.Call(ast.Name("point_guard", ast.Load()), [operand_ast(value), operand_ast(u), ast.Constant(number)], [])
-    return emit(state, point_guard, (value, u, Const(number)), {}, call, None)
+    code is not differentiated again, so `value` keeps its name); `number` a number or a
+    parameter's operand."""
+    c = number if isinstance(number, (Var, Const)) else Const(number)
+    call = ast.Call(ast.Name("point_guard", ast.Load()), [operand_ast(value), operand_ast(u), operand_ast(c)], [])
+    return emit(state, point_guard, (value, u, c), {}, call, None)

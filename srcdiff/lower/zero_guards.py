@@ -140,12 +140,21 @@ def elementwise_measure(state: LoweringState, u: Var, depth: int) -> Var | None:
         k = inputs[1]
         even = isinstance(k, Const) and type(k.value) in (int, float) and k.value > 0 and k.value % 2 == 0
         return one if even and one is not None and smoothly_made(state, one, depth - 1) else None
-    if name in ("operator.mul", "numpy.multiply") and len(inputs) == 2 and inputs[0] == inputs[1]:
+    if name in ("operator.mul", "numpy.multiply") and len(inputs) == 2 and same_value(state, *inputs):
         return one if one is not None and smoothly_made(state, one, depth - 1) else None
     if name in ("numpy.sqrt", "math.sqrt") and one is not None:
         inner = elementwise_measure(state, one, depth - 1)
         return None if inner is None else (inner if inner != one else u)
     return None
+
+
+def same_value(state: LoweringState, a, b) -> bool:
+    """`a` and `b` are one value: the same, or the same element read twice (``w[0] * w[0]``)."""
+    if a == b:
+        return True
+    made = [producer(state, v) for v in (a, b)]
+    return None not in made and made[0].rule.name == made[1].rule.name == "getitem" \
+        and made[0].inputs == made[1].inputs and made[0].static == made[1].static
 
 
 def guard_target(state: LoweringState, u: Var) -> Var:
