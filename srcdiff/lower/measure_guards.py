@@ -29,7 +29,15 @@ from ..ir.nodes import Const, Var, operand_ast
 from ..rules.guard_helpers import measure_guard
 from .emit import emit, emit_rule
 from .state import LoweringState
-from .zero_guards import _is_zero, compare_test, elementwise_measure, producer, pure_expression, smoothly_made
+from .zero_guards import (
+    BoundNames,
+    compare_test,
+    elementwise_measure,
+    is_zero,
+    producer,
+    pure_expression,
+    smoothly_made,
+)
 
 DEPTH = 8
 
@@ -93,7 +101,10 @@ def _test(state: LoweringState, condition, lower_expr=None) -> tuple[Var, bool] 
     if isinstance(found[0], ast.Name):
         n = next((v for v in node.input_vars if v.name == found[0].id), None)
     else:
-        n = lower_expr(found[0]) if lower_expr is not None and pure_expression(found[0]) else None
+        n = None
+        if lower_expr is not None and pure_expression(found[0]):
+            with BoundNames(state, node.input_vars):  # (the test as lowered reads the values' own names)
+                n = lower_expr(found[0])
     return (n, found[1] is ast.LtE) if isinstance(n, Var) else None
 
 
@@ -112,14 +123,14 @@ def guard_where(lower, node: ast.Call, where: Var) -> Var:
     cond, a, b = made.inputs
     numpy = node.func.value if isinstance(node.func, ast.Attribute) else None
     if numpy is None or not _smooth_at_the_point(state, b if at_point else a, n, FLAT_DEPTH):
-        return guard_values(state, where, _at_zero(lower, n), ds, every)
+        return guard_values(state, where, at_zero(lower, n), ds, every)
     state.nodes.remove(made)  # made again below, its condition routed (what came after does not read it)
     call = lambda name, *args: ast.Call(ast.Attribute(numpy, name, ast.Load()), list(args), [])  # noqa: E731
     same = ast.Compare(operand_ast(a), [ast.NotEq() if at_point else ast.Eq()], [operand_ast(b)])
     routed = call("logical_and" if at_point else "logical_or", operand_ast(cond), same)
-    with _bound(state, (cond, a, b)):
+    with BoundNames(state, (cond, a, b)):
         routed = lower.expr(ast.fix_missing_locations(ast.copy_location(routed, node)))
-    with _bound(state, (routed,)):
+    with BoundNames(state, (routed,)):
         bad = routed if at_point else lower.expr(ast.fix_missing_locations(ast.copy_location(
             call("logical_not", operand_ast(routed)), node)))
     expr = ast.Call(made.expr.func, [operand_ast(routed), *made.expr.args[1:]], made.expr.keywords) \
@@ -152,9 +163,9 @@ def _smooth_at_the_point(state: LoweringState, v, n: Var, depth: int) -> bool:
     return all(_smooth_at_the_point(state, w, n, depth - 1) for w in node.input_vars)
 
 
-def _at_zero(lower, n: Var) -> Var:
+def at_zero(lower, n: Var) -> Var:
     """The lowered test ``n == 0``: where the guard holds."""
-    with _bound(lower.state, (n,)):
+    with BoundNames(lower.state, (n,)):
         return lower.expr(ast.Compare(ast.Name(n.name, ast.Load()), [ast.Eq()], [ast.Constant(0.0)]))
 
 
@@ -176,7 +187,7 @@ def if_test(lower, lowered_test) -> tuple[list[Var], bool, bool, Var] | None:
     found = measured(state, test[0]) if test is not None else None
     if found is None:
         return None
-    return (*found, test[1], _at_zero(lower, test[0]))
+    return (*found, test[1], at_zero(lower, test[0]))
 
 
 def guard_call(lower, func, names: tuple, operands: list, out):
@@ -185,14 +196,14 @@ def guard_call(lower, func, names: tuple, operands: list, out):
     inside): the callee's transform sees a number, not what it measures, so its point side's
     derivative is its own (0 for an identity); guarded here as an ``if`` in the caller would be."""
     state = lower.state
-    tested = _tested_at_zero(func) if isinstance(out, Var) else ()
+    tested = _testedat_zero(func) if isinstance(out, Var) else ()
     for name, operand in zip(names, operands):
         if name in tested and isinstance(operand, Var) and (found := measured(state, operand)) is not None:
-            out = guard_values(state, out, _at_zero(lower, operand), *found)
+            out = guard_values(state, out, at_zero(lower, operand), *found)
     return out
 
 
-def _tested_at_zero(func) -> frozenset:
+def _testedat_zero(func) -> frozenset:
     """The parameters of `func` it tests against 0 as written (``p > 0``, ``p == 0``, ``not p``,
     in an ``if``, a conditional expression or a ``np.where``) and never assigns; none when it
     returns several values (a tuple: each is read on its own)."""
@@ -222,25 +233,6 @@ def _zero_tested(test: ast.expr) -> ast.expr:
             return found[0]
         if isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
             for u, c in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
-                if _is_zero(c):
+                if is_zero(c):
                     return u
     return test
-
-
-class _bound:
-    """Operands bound to their own names while an expression of them is lowered (a user's
-    binding of the same name is put back after)."""
-
-    def __init__(self, state: LoweringState, operands):
-        self.state, self.names = state, {v.name: v for v in operands if isinstance(v, Var)}
-
-    def __enter__(self):
-        self.before = {k: self.state.env[k] for k in self.names if k in self.state.env}
-        self.state.env.update(self.names)
-
-    def __exit__(self, *exc):
-        for k in self.names:
-            self.state.env.pop(k, None)
-        self.state.env.update(self.before)
-
-

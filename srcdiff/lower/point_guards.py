@@ -20,11 +20,20 @@ from ..rules.guard_helpers import point_guard
 from .emit import emit
 from .expressions import ExpressionLowerer
 from .guard_spellings import all_zero, spelled
-from .measure_guards import _at_zero, _bound, guard_values, guard_where, if_test, measured
+from .measure_guards import at_zero, guard_values, guard_where, if_test, measured
 from .rule_calls import lower_rule_call
 from .state import BREAK, DONE
 from .subscripts import generated_code
-from .zero_guards import DEPTH, compares_with_zero, guard_target, guarded_zero, producer, pure_expression, smoothly_made
+from .zero_guards import (
+    DEPTH,
+    BoundNames,
+    compares_with_zero,
+    guard_target,
+    guarded_zero,
+    producer,
+    pure_expression,
+    smoothly_made,
+)
 
 
 def _not_users(state) -> bool:
@@ -150,7 +159,7 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
         several = measured(state, u) if isinstance(u, Var) and number == 0 and not generated else None
         if several is not None:  # ``if theta == 0:`` of a norm: the measure guard (measure_guards.py)
             ds, every = several
-            bad = _at_zero(lower, u)
+            bad = at_zero(lower, u)
             return _guarding(state, body, orelse, equal, lambda value: guard_values(state, value, bad, ds, every))
         u = guard_target(state, u) if isinstance(u, Var) and number == 0 and not generated else u
     elif not generated and (zero := all_zero(state, test)) is not None \
@@ -199,7 +208,7 @@ def _all_zero(lower: ExpressionLowerer, v: ast.expr, lowered_test, holds: bool):
         return None
     if holds:
         return [d], lowered_test
-    with _bound(state, (lowered_test,)):
+    with BoundNames(state, (lowered_test,)):
         return [d], lower.expr(ast.UnaryOp(ast.Not(), ast.Name(lowered_test.name, ast.Load())))
 
 
