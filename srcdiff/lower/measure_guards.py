@@ -55,8 +55,9 @@ def measured(state: LoweringState, u: Var, depth: int = DEPTH) -> tuple[list[Var
         return measured(state, inputs[0], depth - 1)
     if name in ("numpy.hypot", "math.hypot") and len(inputs) == 2:
         return _smoothly(state, inputs, every=False, depth=depth)
+    # (any ndim, unknown too in a helper's own transform: a norm of all elements is 0 only where they all are)
     if name == "numpy.linalg.norm" and node.static.get("axis") is None and node.static.get("ord") in (None, 2) \
-            and not node.static.get("keepdims") and state.facts.ndim(inputs[0]) == 1:
+            and not node.static.get("keepdims"):
         return _smoothly(state, inputs[:1], every=True, depth=depth)
     if name in ("numpy.sum", "math.fsum", "sum") and node.static.get("axis") is None and len(node.input_vars) == 1:
         d = elementwise_measure(state, inputs[0], depth - 1) if isinstance(inputs[0], Var) else None
@@ -196,14 +197,14 @@ def guard_call(lower, func, names: tuple, operands: list, out):
     inside): the callee's transform sees a number, not what it measures, so its point side's
     derivative is its own (0 for an identity); guarded here as an ``if`` in the caller would be."""
     state = lower.state
-    tested = _testedat_zero(func) if isinstance(out, Var) else ()
+    tested = _tested_at_zero(func) if isinstance(out, Var) else ()
     for name, operand in zip(names, operands):
         if name in tested and isinstance(operand, Var) and (found := measured(state, operand)) is not None:
             out = guard_values(state, out, at_zero(lower, operand), *found)
     return out
 
 
-def _testedat_zero(func) -> frozenset:
+def _tested_at_zero(func) -> frozenset:
     """The parameters of `func` it tests against 0 as written (``p > 0``, ``p == 0``, ``not p``,
     in an ``if``, a conditional expression or a ``np.where``) and never assigns; none when it
     returns several values (a tuple: each is read on its own)."""

@@ -102,6 +102,8 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     if found is None:
         if generated:  # a gradient's own masks (``np.where(t3, 0.0, g)``) are not the user's guards
             return None
+        if (zero := all_zero(lower.state, node.args[0])) is not None:
+            return _where_all_zero(lower, node, target, *zero)
         held = isinstance(node.args[0], ast.Name)  # ``at0 = x == 0.0`` before: the test in a name
         if not (compares_with_zero(node.args[0]) or held):
             return None
@@ -119,6 +121,16 @@ def lower_guarded_where(lower: ExpressionLowerer, node: ast.Call, target) -> Ope
     if not isinstance(u, Var) or not isinstance(where, Var):
         return where
     return _guard(lower.state, where, guard_target(lower.state, u) if number == 0 and not generated else u, number)
+
+
+def _where_all_zero(lower: ExpressionLowerer, node: ast.Call, target, v: ast.expr, holds: bool) -> Operand:
+    """``np.where(np.all(v == 0), a, b)``: the measure guard of the whole of `v` (measure_guards.py),
+    NaN at ``v = 0`` for every direction, whichever side is taken there."""
+    state = lower.state
+    where = lower_rule_call(lower, node, np.where, state.table.lookup(np.where), node.func, target)
+    made = producer(state, where)
+    several = _all_zero(lower, v, made.inputs[0], holds) if made is not None and made.inputs else None
+    return where if several is None else guard_values(state, where, several[1], several[0], True)
 
 
 def _held_equality(state, where: Var) -> tuple[Var, float] | None:

@@ -132,6 +132,11 @@ def expm1_not_any(v):
     return float(np.sum(np.where(v == 0.0, 1.0, np.expm1(safe) / safe)))
 
 
+def expm1_where_all_zero(v):
+    safe = np.where(v == 0.0, 1.0, v)
+    return np.where(np.all(v == 0), 3.0, np.sum(np.where(v == 0.0, 1.0, np.expm1(safe) / safe)))
+
+
 def sinc_ternary(x):
     return 1.0 if x == 0 else math.sin(x) / x
 
@@ -172,6 +177,7 @@ EQUALITY = [
     ("expm1_loop_over_elements", expm1_loop_over_elements, (V_AWAY,), (V,), None, np.array([True, False, False])),
     ("expm1_all_zero", expm1_all_zero, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
     ("expm1_not_any", expm1_not_any, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
+    ("expm1_where_all_zero", expm1_where_all_zero, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
     ("sinc_ternary", sinc_ternary, (0.6,), (0.0,), 0.0, None),
 ]
 
@@ -256,6 +262,29 @@ def rodrigues_all_zero(w, p):
     return float(np.sum(_rotation(w, np.linalg.norm(w)) @ p))
 
 
+def _inner(w, theta, p):
+    if theta > 0:
+        R = _rotation(w, theta)
+    else:
+        R = np.eye(3)
+    return np.sum(R @ p)
+
+
+def _outer(w, p):
+    theta = np.linalg.norm(w)  # (in _outer's own transform w's shape is not known)
+    return _inner(w, theta, p)
+
+
+def rodrigues_two_helpers_deep(w, p):
+    return _outer(w, p)
+
+
+def rodrigues_local_def(w, p):
+    def rotate(theta):
+        return _rotation(w, theta) if theta > 0 else np.eye(3)
+    return np.sum(rotate(np.linalg.norm(w)) @ p)
+
+
 def sinc_radius_ternary(v):
     r = np.hypot(v[0], v[1])
     return np.sin(r) / r if r > 0 else 1.0
@@ -274,6 +303,8 @@ MEASURE = [
     ("rodrigues_equal_zero", rodrigues_equal_zero),
     ("rodrigues_if_not", rodrigues_if_not),
     ("rodrigues_all_zero", rodrigues_all_zero),
+    ("rodrigues_two_helpers_deep", rodrigues_two_helpers_deep),
+    ("rodrigues_local_def", rodrigues_local_def),
 ]
 MEASURE_ROWS = [(name, f, (W_AWAY, P), (np.zeros(3), P), SKEW_DERIVATIVE, None) for name, f in MEASURE] + [
     ("sinc_radius_ternary", sinc_radius_ternary, (np.array([0.3, -0.4]),), (np.zeros(2),), np.zeros(2), None)]
