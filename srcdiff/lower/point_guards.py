@@ -133,7 +133,7 @@ def _where_all_zero(lower: ExpressionLowerer, node: ast.Call, target, v: ast.exp
     return where if several is None else guard_values(state, where, several[1], several[0], True)
 
 
-def _held_equality(state, where: Var) -> tuple[Var, float] | None:
+def _held_equality(state, where: Var) -> tuple[Var, float | Var] | None:
     """``(u, c)`` when the condition of the ``np.where`` that made `where` is a name holding a test
     ``u == c`` (or ``u != c``) computed before (``at0 = x == 0.0``)."""
     made = producer(state, where)
@@ -144,7 +144,9 @@ def _held_equality(state, where: Var) -> tuple[Var, float] | None:
     if found is None or not isinstance(found[0], ast.Name):
         return None
     u = next((v for v in test.input_vars if v.name == found[0].id), None)
-    return None if u is None else (u, found[1])
+    c = found[1] if not isinstance(found[1], ast.Name) else \
+        next((v for v in test.input_vars if v.name == found[1].id), None)  # a parameter (``x == at``)
+    return None if u is None or c is None or isinstance(c, ast.expr) else (u, c)
 
 
 def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], None],

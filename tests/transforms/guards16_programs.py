@@ -108,6 +108,12 @@ def expm1_where_logical_not(v):
     return np.sum(np.where(np.logical_not(v), 1.0, np.expm1(safe) / safe))
 
 
+def expm1_held_test_of_a_parameter(v, at=0.0):
+    hit = v == at
+    safe = np.where(hit, 1.0, v)
+    return np.sum(np.where(hit, 1.0, np.expm1(safe) / safe))
+
+
 def expm1_loop_over_elements(v):
     total = 0.0
     for i in range(len(v)):
@@ -174,6 +180,8 @@ EQUALITY = [
     ("expm1_in_a_helper", expm1_in_a_helper, (0.6,), (0.0,), 2.0, None),
     ("expm1_where_np_equal", expm1_where_np_equal, (V_AWAY,), (V,), None, np.array([True, False, False])),
     ("expm1_where_logical_not", expm1_where_logical_not, (V_AWAY,), (V,), None, np.array([True, False, False])),
+    ("expm1_held_test_of_a_parameter", expm1_held_test_of_a_parameter, (V_AWAY,), (V,), None,
+     np.array([True, False, False])),
     ("expm1_loop_over_elements", expm1_loop_over_elements, (V_AWAY,), (V,), None, np.array([True, False, False])),
     ("expm1_all_zero", expm1_all_zero, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
     ("expm1_not_any", expm1_not_any, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),

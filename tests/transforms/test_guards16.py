@@ -152,13 +152,23 @@ def test_a_threshold_is_not_a_point_and_stays_as_written(name, f):
 
 
 def test_a_test_of_an_unrelated_value_changes_nothing():
-    """``not flag`` of data, an equality with a nonzero tolerance, a name not holding a number."""
+    """``not n`` of an integer argument, ``not flag`` of a comparison: exact on both sides."""
     def f(x, n):
         if not n:
             return 2.0 * x
         return 3.0 * x
 
     assert srcdiff.grad(f)(0.0, 0) == 2.0 and srcdiff.grad(f)(0.0, 1) == 3.0
+
+    def g(x):
+        flag = x > 0.5
+        if not flag:  # a test of a comparison: no point of x
+            return 2.0 * x
+        return 3.0 * x
+
+    for x, want in ((0.2, 2.0), (0.9, 3.0)):
+        assert srcdiff.grad(g)(x) == want and srcdiff.hessian(g)(x) == 0.0
+        assert srcdiff.jvp(g, (x,), (1.0,))[1] == want
 
 
 def _rotation_and_angle(w, theta):
