@@ -111,20 +111,26 @@ def test_second_order_at_the_point_is_nan_and_exact_away(row):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
 
 
-def test_second_order_of_a_guarded_element_in_a_vector():
-    from .guards16_programs import V
-    from .guards16_programs import expm1_loop_over_elements as f
+MASKED = [r for r in EQUALITY if r[5] is not None]
 
-    want = hessian_difference(f, (V,))
-    for H in (srcdiff.hessian(f)(V), np.stack([srcdiff.hvp(f, V, e) for e in np.eye(3)])):
+
+@pytest.mark.parametrize("row", MASKED, ids=[r[0] for r in MASKED])
+def test_second_order_of_a_guarded_element_in_a_vector(row):
+    """NaN where the Hessian moves the guarded element, the other elements exact (hessian and hvp)."""
+    _, f, _, at, _, mask = row
+    want = hessian_difference(f, at)
+    for H in (srcdiff.hessian(f)(*at), np.stack([srcdiff.hvp(f, at[0], e) for e in np.eye(3)])):
         assert np.isnan(H[0, 0])
         np.testing.assert_allclose(H[1:, 1:], want[1:, 1:], rtol=1e-4, atol=1e-6)
 
 
-@pytest.mark.parametrize("row", MEASURE_ROWS[:3], ids=[r[0] for r in MEASURE_ROWS[:3]])
+@pytest.mark.parametrize("row", MEASURE_ROWS, ids=[r[0] for r in MEASURE_ROWS])
 def test_hessian_of_a_measure_guard_at_the_point_is_nan(row):
     _, f, away, at, _, _ = row
-    assert np.isnan(srcdiff.hessian(f)(*at)).any()
+    try:
+        assert np.isnan(srcdiff.hessian(f)(*at)).any()
+    except srcdiff.SrcDiffError as exc:  # math.sqrt's Python-float 1 / 0 at the point: refused at the line
+        assert exc.location.filename.endswith("guards16_programs.py") and "ZeroDivisionError" in str(exc), exc
     np.testing.assert_allclose(srcdiff.hessian(f)(*away), hessian_difference(f, away), rtol=1e-4, atol=1e-6)
 
 
