@@ -197,9 +197,13 @@ def guard_call(lower, func, names: tuple, operands: list, out):
     inside): the callee's transform sees a number, not what it measures, so its point side's
     derivative is its own (0 for an identity); guarded here as an ``if`` in the caller would be."""
     state = lower.state
-    tested = _tested_at_zero(func) if isinstance(out, Var) else ()
-    for name, operand in zip(names, operands):
-        if name in tested and isinstance(operand, Var) and (found := measured(state, operand)) is not None:
+    if not isinstance(out, Var):
+        return out
+    measures = [(name, operand, found) for name, operand in zip(names, operands)
+                if isinstance(operand, Var) and (found := measured(state, operand)) is not None]
+    tested = _tested_at_zero(func) if measures else ()  # (the source read again only then)
+    for name, operand, found in measures:
+        if name in tested:
             out = guard_values(state, out, at_zero(lower, operand), *found)
     return out
 
