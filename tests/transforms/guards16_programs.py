@@ -160,9 +160,17 @@ def expm1_np_isclose_default(x):
     return np.expm1(x) / x
 
 
+def _slope(v):
+    """d/dv expm1(v) / v, written out (1/2 at 0, its limit)."""
+    v = np.asarray(v, dtype=float)
+    safe = np.where(v == 0.0, 1.0, v)
+    return np.where(v == 0.0, 0.5, (safe * np.exp(safe) - np.expm1(safe)) / safe ** 2)
+
+
 V = np.array([0.0, 0.7, -1.3])
 V_AWAY = np.array([0.4, 0.7, -1.3])
-HALF_123 = np.array([0.5, 1.0, 1.5])  # d/dv0 of sum((i+1) * expm1(v_i)/v_i) at v0 = 0: 1/2, ...
+SLOPE = _slope(V)  # the closed form at V, element by element
+FIRST = np.array([True, False, False])  # the element at the guarded point
 
 EQUALITY = [
     ("expm1_ternary", expm1_ternary, (0.6,), (0.0,), 0.5, None),
@@ -178,11 +186,11 @@ EQUALITY = [
     ("expm1_not_not_equal", expm1_not_not_equal, (0.6,), (0.0,), 0.5, None),
     ("expm1_two_points", expm1_two_points, (0.6,), (0.0,), 0.5, None),
     ("expm1_in_a_helper", expm1_in_a_helper, (0.6,), (0.0,), 2.0, None),
-    ("expm1_where_np_equal", expm1_where_np_equal, (V_AWAY,), (V,), None, np.array([True, False, False])),
-    ("expm1_where_logical_not", expm1_where_logical_not, (V_AWAY,), (V,), None, np.array([True, False, False])),
-    ("expm1_held_test_of_a_parameter", expm1_held_test_of_a_parameter, (V_AWAY,), (V,), None,
-     np.array([True, False, False])),
-    ("expm1_loop_over_elements", expm1_loop_over_elements, (V_AWAY,), (V,), None, np.array([True, False, False])),
+    ("expm1_where_np_equal", expm1_where_np_equal, (V_AWAY,), (V,), np.arange(1.0, 4.0) * SLOPE, FIRST),
+    ("expm1_where_logical_not", expm1_where_logical_not, (V_AWAY,), (V,), SLOPE, FIRST),
+    ("expm1_held_test_of_a_parameter", expm1_held_test_of_a_parameter, (V_AWAY,), (V,), SLOPE,
+     FIRST),
+    ("expm1_loop_over_elements", expm1_loop_over_elements, (V_AWAY,), (V,), np.array([1.0, 2.0, 3.0]) * SLOPE, FIRST),
     ("expm1_all_zero", expm1_all_zero, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
     ("expm1_not_any", expm1_not_any, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
     ("expm1_where_all_zero", expm1_where_all_zero, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
