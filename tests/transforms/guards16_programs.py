@@ -124,6 +124,10 @@ def expm1_loop_over_elements(v):
     return total
 
 
+def expm1_comprehension_ternary(v):
+    return sum([(1.0 if vi == 0 else math.expm1(vi) / vi) * (k + 1.0) for k, vi in enumerate(v)])
+
+
 def expm1_all_zero(v):
     if np.all(v == 0):
         return float(len(v))
@@ -191,6 +195,8 @@ EQUALITY = [
     ("expm1_held_test_of_a_parameter", expm1_held_test_of_a_parameter, (V_AWAY,), (V,), SLOPE,
      FIRST),
     ("expm1_loop_over_elements", expm1_loop_over_elements, (V_AWAY,), (V,), np.array([1.0, 2.0, 3.0]) * SLOPE, FIRST),
+    ("expm1_comprehension_ternary", expm1_comprehension_ternary, (V_AWAY,), (V,), np.array([1.0, 2.0, 3.0]) * SLOPE,
+     FIRST),
     ("expm1_all_zero", expm1_all_zero, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
     ("expm1_not_any", expm1_not_any, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
     ("expm1_where_all_zero", expm1_where_all_zero, (V_AWAY,), (np.zeros(3),), np.full(3, 0.5), None),
