@@ -201,22 +201,30 @@ def guard_call(lower, func, names: tuple, operands: list, out):
         return out
     measures = [(name, operand, found) for name, operand in zip(names, operands)
                 if isinstance(operand, Var) and (found := measured(state, operand)) is not None]
-    tested = _tested_at_zero(func) if measures else ()  # (the source read again only then)
+    tested, pair = _tested_at_zero(func) if measures else ((), False)  # (the source read again only then)
     for name, operand, found in measures:
-        if name in tested:
-            out = guard_values(state, out, at_zero(lower, operand), *found)
+        if name not in tested:
+            continue
+        bad = at_zero(lower, operand)
+        if pair:  # ``R, theta = helper(w, norm)``: each item guarded where it is read (subscripts.py)
+            before = state.guarded_items.get(out.name, lambda item: item)
+            state.guarded_items[out.name] = lambda item, b=bad, f=found, g=before: guard_values(state, g(item), b, *f)
+        else:
+            out = guard_values(state, out, bad, *found)
     return out
 
 
-def _tested_at_zero(func) -> frozenset:
+def _tested_at_zero(func) -> tuple[frozenset, bool]:
     """The parameters of `func` it tests against 0 as written (``p > 0``, ``p == 0``, ``not p``,
-    in an ``if``, a conditional expression or a ``np.where``) and never assigns; none when it
-    returns several values (a tuple: each is read on its own)."""
+    in an ``if``, a conditional expression or a ``np.where``) and never assigns, and whether it
+    returns a tuple (each item is then read on its own)."""
     tree = parse_function(func).tree
     params = {a.arg for a in tree.args.args + tree.args.posonlyargs + tree.args.kwonlyargs}
     assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    if any(isinstance(n, ast.Return) and isinstance(n.value, (ast.Tuple, ast.List, ast.Dict)) for n in ast.walk(tree)):
-        return frozenset()
+    returns = [n.value for n in ast.walk(tree) if isinstance(n, ast.Return)]
+    if any(isinstance(v, (ast.List, ast.Dict)) for v in returns) or \
+            any(isinstance(v, ast.Tuple) for v in returns) and not all(isinstance(v, ast.Tuple) for v in returns):
+        return frozenset(), False
     tests = [n.test for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp))] + \
         [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call) and n.args
          and isinstance(n.func, ast.Attribute) and n.func.attr == "where"]
@@ -227,7 +235,7 @@ def _tested_at_zero(func) -> frozenset:
         u = _zero_tested(test)
         if isinstance(u, ast.Name):
             names.add(u.id)
-    return frozenset(names & params - assigned)
+    return frozenset(names & params - assigned), bool(returns) and all(isinstance(v, ast.Tuple) for v in returns)
 
 
 def _zero_tested(test: ast.expr) -> ast.expr:

@@ -307,6 +307,17 @@ def rodrigues_local_def(w, p):
     return np.sum(rotate(np.linalg.norm(w)) @ p)
 
 
+def _rotation_and_angle(w, theta):
+    if theta > 0:
+        return _rotation(w, theta), theta
+    return np.eye(3), theta
+
+
+def rodrigues_helper_returning_a_pair(w, p):
+    R, _ = _rotation_and_angle(w, np.linalg.norm(w))
+    return np.sum(R @ p)
+
+
 def sinc_radius_ternary(v):
     r = np.hypot(v[0], v[1])
     return np.sin(r) / r if r > 0 else 1.0
@@ -327,6 +338,7 @@ MEASURE = [
     ("rodrigues_all_zero", rodrigues_all_zero),
     ("rodrigues_two_helpers_deep", rodrigues_two_helpers_deep),
     ("rodrigues_local_def", rodrigues_local_def),
+    ("rodrigues_helper_returning_a_pair", rodrigues_helper_returning_a_pair),
 ]
 MEASURE_ROWS = [(name, f, (W_AWAY, P), (np.zeros(3), P), SKEW_DERIVATIVE, None) for name, f in MEASURE] + [
     ("sinc_radius_ternary", sinc_radius_ternary, (np.array([0.3, -0.4]),), (np.zeros(2),), np.zeros(2), None)]
