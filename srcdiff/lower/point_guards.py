@@ -176,6 +176,9 @@ def guarded_sides(lower: ExpressionLowerer, test: ast.expr, body: Callable[[], N
             bad = at_zero(lower, u)
             return _guarding(state, body, orelse, equal, lambda value: guard_values(state, value, bad, ds, every))
         u = guard_target(state, u) if isinstance(u, Var) and number == 0 and not generated else u
+    elif not generated and (inline := _inline_measure(lower, test)) is not None:
+        (ds, every), bad, equal = inline  # ``if np.linalg.norm(w) == 0:``, the measure written in the test
+        return _guarding(state, body, orelse, equal, lambda value: guard_values(state, value, bad, ds, every))
     elif not generated and (zero := all_zero(state, test)) is not None \
             and (several := _all_zero(lower, zero[0], lowered_test, zero[1])) is not None:
         ds, bad = several
@@ -209,6 +212,17 @@ def _points(lower: ExpressionLowerer, test: ast.expr):
             return None
         guards.append((guard_target(lower.state, u) if number == 0 else u, number))
     return guards, equal
+
+
+def _inline_measure(lower: ExpressionLowerer, test: ast.expr):
+    """``((ds, every), bad, equal)`` for a test ``n == 0`` (or a spelling of it, guard_spellings.py)
+    of a measure of several values written in the test itself; None otherwise."""
+    found = spelled(lower.state, test)
+    if found is None or found[1] != 0 or isinstance(found[0], ast.Name) or not pure_expression(found[0]):
+        return None
+    n = lower.expr(found[0])
+    several = measured(lower.state, n) if isinstance(n, Var) else None
+    return None if several is None else (several, at_zero(lower, n), found[2])
 
 
 def _all_zero(lower: ExpressionLowerer, v: ast.expr, lowered_test, holds: bool):

@@ -278,6 +278,12 @@ def rodrigues_if_not(w, p):
     return np.sum(R @ p)
 
 
+def rodrigues_norm_in_the_test(w, p):
+    if np.linalg.norm(w) == 0.0:
+        return float(np.sum(p))
+    return float(np.sum(_rotation(w, np.linalg.norm(w)) @ p))
+
+
 def rodrigues_all_zero(w, p):
     if np.all(w == 0):
         return float(np.sum(p))
@@ -336,6 +342,7 @@ MEASURE = [
     ("rodrigues_equal_zero", rodrigues_equal_zero),
     ("rodrigues_if_not", rodrigues_if_not),
     ("rodrigues_all_zero", rodrigues_all_zero),
+    ("rodrigues_norm_in_the_test", rodrigues_norm_in_the_test),
     ("rodrigues_two_helpers_deep", rodrigues_two_helpers_deep),
     ("rodrigues_local_def", rodrigues_local_def),
     ("rodrigues_helper_returning_a_pair", rodrigues_helper_returning_a_pair),
