@@ -19,6 +19,7 @@ from ..rules.structural import COPY, NOGRAD
 from .complex_sides import refuse_complex_side
 from .expressions import ExpressionLowerer
 from .opaque import condition
+from .point_guards import guarded_sides
 from .state import FLOW_DEFAULTS, LoweringState
 from .static_values import StaticParameter
 
@@ -112,7 +113,9 @@ def lower_ifexp(lower: ExpressionLowerer, node: ast.IfExp, target) -> Operand:
             state.env[key] = value
         return lower_side
 
-    lower_branch(state, test, side(node.body), side(node.orelse), state.line)
+    # ``1.0 if x == 0 else np.expm1(x) / x`` is the same guard as the ``if`` statement (point_guards.py)
+    sides = guarded_sides(lower, node.test, side(node.body), side(node.orelse), test)
+    lower_branch(state, test, *sides, state.line)
     return state.env.pop(key)
 
 

@@ -24,11 +24,20 @@ from __future__ import annotations
 
 import ast
 
+from ..frontend.parse import parse_function
 from ..ir.nodes import Const, Var, operand_ast
 from ..rules.guard_helpers import measure_guard
 from .emit import emit, emit_rule
 from .state import LoweringState
-from .zero_guards import compare_test, elementwise_measure, producer, pure_expression, smoothly_made
+from .zero_guards import (
+    BoundNames,
+    compare_test,
+    elementwise_measure,
+    is_zero,
+    producer,
+    pure_expression,
+    smoothly_made,
+)
 
 DEPTH = 8
 
@@ -46,8 +55,9 @@ def measured(state: LoweringState, u: Var, depth: int = DEPTH) -> tuple[list[Var
         return measured(state, inputs[0], depth - 1)
     if name in ("numpy.hypot", "math.hypot") and len(inputs) == 2:
         return _smoothly(state, inputs, every=False, depth=depth)
+    # (any ndim, unknown too in a helper's own transform: a norm of all elements is 0 only where they all are)
     if name == "numpy.linalg.norm" and node.static.get("axis") is None and node.static.get("ord") in (None, 2) \
-            and not node.static.get("keepdims") and state.facts.ndim(inputs[0]) == 1:
+            and not node.static.get("keepdims"):
         return _smoothly(state, inputs[:1], every=True, depth=depth)
     if name in ("numpy.sum", "math.fsum", "sum") and node.static.get("axis") is None and len(node.input_vars) == 1:
         d = elementwise_measure(state, inputs[0], depth - 1) if isinstance(inputs[0], Var) else None
@@ -56,10 +66,21 @@ def measured(state: LoweringState, u: Var, depth: int = DEPTH) -> tuple[list[Var
             and inputs[0] == inputs[1] and state.facts.ndim(inputs[0]) == 1:
         return _smoothly(state, inputs[:1], every=True, depth=depth)
     if name in ("operator.add", "numpy.add") and len(inputs) == 2:
-        parts = [elementwise_measure(state, v, depth - 1) if isinstance(v, Var) else None for v in inputs]
-        if None not in parts and all(d != v for d, v in zip(parts, inputs)):
-            return parts, False
+        parts = [_summand(state, v, depth - 1) if isinstance(v, Var) else None for v in inputs]
+        if None not in parts:  # ``w[0] ** 2 + w[1] ** 2 + w[2] ** 2``: a sum of sums, each element's own
+            return [d for part in parts for d in part], False
     return None
+
+
+def _summand(state: LoweringState, v: Var, depth: int) -> list[Var] | None:
+    """The values `v` measures element by element, as a term of a sum of squares: ``d ** 2``
+    (`elementwise_measure`) or a sum of such terms itself."""
+    d = elementwise_measure(state, v, depth)
+    if d is not None and d != v:
+        return [d]
+    inner = measured(state, v, depth) if producer(state, v) is not None and \
+        producer(state, v).rule.name in ("operator.add", "numpy.add") else None
+    return inner[0] if inner is not None and not inner[1] else None
 
 
 def _smoothly(state: LoweringState, inputs, every: bool, depth: int) -> tuple[list[Var], bool] | None:
@@ -81,7 +102,10 @@ def _test(state: LoweringState, condition, lower_expr=None) -> tuple[Var, bool] 
     if isinstance(found[0], ast.Name):
         n = next((v for v in node.input_vars if v.name == found[0].id), None)
     else:
-        n = lower_expr(found[0]) if lower_expr is not None and pure_expression(found[0]) else None
+        n = None
+        if lower_expr is not None and pure_expression(found[0]):
+            with BoundNames(state, node.input_vars):  # (the test as lowered reads the values' own names)
+                n = lower_expr(found[0])
     return (n, found[1] is ast.LtE) if isinstance(n, Var) else None
 
 
@@ -100,14 +124,14 @@ def guard_where(lower, node: ast.Call, where: Var) -> Var:
     cond, a, b = made.inputs
     numpy = node.func.value if isinstance(node.func, ast.Attribute) else None
     if numpy is None or not _smooth_at_the_point(state, b if at_point else a, n, FLAT_DEPTH):
-        return guard_values(state, where, _at_zero(lower, n), ds, every)
+        return guard_values(state, where, at_zero(lower, n), ds, every)
     state.nodes.remove(made)  # made again below, its condition routed (what came after does not read it)
     call = lambda name, *args: ast.Call(ast.Attribute(numpy, name, ast.Load()), list(args), [])  # noqa: E731
     same = ast.Compare(operand_ast(a), [ast.NotEq() if at_point else ast.Eq()], [operand_ast(b)])
     routed = call("logical_and" if at_point else "logical_or", operand_ast(cond), same)
-    with _bound(state, (cond, a, b)):
+    with BoundNames(state, (cond, a, b)):
         routed = lower.expr(ast.fix_missing_locations(ast.copy_location(routed, node)))
-    with _bound(state, (routed,)):
+    with BoundNames(state, (routed,)):
         bad = routed if at_point else lower.expr(ast.fix_missing_locations(ast.copy_location(
             call("logical_not", operand_ast(routed)), node)))
     expr = ast.Call(made.expr.func, [operand_ast(routed), *made.expr.args[1:]], made.expr.keywords) \
@@ -140,9 +164,9 @@ def _smooth_at_the_point(state: LoweringState, v, n: Var, depth: int) -> bool:
     return all(_smooth_at_the_point(state, w, n, depth - 1) for w in node.input_vars)
 
 
-def _at_zero(lower, n: Var) -> Var:
+def at_zero(lower, n: Var) -> Var:
     """The lowered test ``n == 0``: where the guard holds."""
-    with _bound(lower.state, (n,)):
+    with BoundNames(lower.state, (n,)):
         return lower.expr(ast.Compare(ast.Name(n.name, ast.Load()), [ast.Eq()], [ast.Constant(0.0)]))
 
 
@@ -164,23 +188,64 @@ def if_test(lower, lowered_test) -> tuple[list[Var], bool, bool, Var] | None:
     found = measured(state, test[0]) if test is not None else None
     if found is None:
         return None
-    return (*found, test[1], _at_zero(lower, test[0]))
+    return (*found, test[1], at_zero(lower, test[0]))
 
 
-class _bound:
-    """Operands bound to their own names while an expression of them is lowered (a user's
-    binding of the same name is put back after)."""
+def guard_call(lower, func, names: tuple, operands: list, out):
+    """The result `out` of a call of the user's `func` passed a measure of several values for a
+    parameter it tests against 0 (``_rotate(w, np.linalg.norm(w), p)`` with ``if theta > 0:``
+    inside): the callee's transform sees a number, not what it measures, so its point side's
+    derivative is its own (0 for an identity); guarded here as an ``if`` in the caller would be."""
+    state = lower.state
+    if not isinstance(out, Var):
+        return out
+    measures = [(name, operand, found) for name, operand in zip(names, operands)
+                if isinstance(operand, Var) and (found := measured(state, operand)) is not None]
+    tested, pair = _tested_at_zero(func) if measures else ((), False)  # (the source read again only then)
+    for name, operand, found in measures:
+        if name not in tested:
+            continue
+        bad = at_zero(lower, operand)
+        if pair:  # ``R, theta = helper(w, norm)``: each item guarded where it is read (subscripts.py)
+            before = state.guarded_items.get(out.name, lambda item: item)
+            state.guarded_items[out.name] = lambda item, b=bad, f=found, g=before: guard_values(state, g(item), b, *f)
+        else:
+            out = guard_values(state, out, bad, *found)
+    return out
 
-    def __init__(self, state: LoweringState, operands):
-        self.state, self.names = state, {v.name: v for v in operands if isinstance(v, Var)}
 
-    def __enter__(self):
-        self.before = {k: self.state.env[k] for k in self.names if k in self.state.env}
-        self.state.env.update(self.names)
+def _tested_at_zero(func) -> tuple[frozenset, bool]:
+    """The parameters of `func` it tests against 0 as written (``p > 0``, ``p == 0``, ``not p``,
+    in an ``if``, a conditional expression or a ``np.where``) and never assigns, and whether it
+    returns a tuple (each item is then read on its own)."""
+    tree = parse_function(func).tree
+    params = {a.arg for a in tree.args.args + tree.args.posonlyargs + tree.args.kwonlyargs}
+    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    returns = [n.value for n in ast.walk(tree) if isinstance(n, ast.Return)]
+    if any(isinstance(v, (ast.List, ast.Dict)) for v in returns) or \
+            any(isinstance(v, ast.Tuple) for v in returns) and not all(isinstance(v, ast.Tuple) for v in returns):
+        return frozenset(), False
+    tests = [n.test for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp))] + \
+        [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call) and n.args
+         and isinstance(n.func, ast.Attribute) and n.func.attr == "where"]
+    names = set()
+    for test in tests:
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        u = _zero_tested(test)
+        if isinstance(u, ast.Name):
+            names.add(u.id)
+    return frozenset(names & params - assigned), bool(returns) and all(isinstance(v, ast.Tuple) for v in returns)
 
-    def __exit__(self, *exc):
-        for k in self.names:
-            self.state.env.pop(k, None)
-        self.state.env.update(self.before)
 
-
+def _zero_tested(test: ast.expr) -> ast.expr:
+    """`u` of a test ``u > 0``, ``u <= 0``, ``u == 0``, ``u != 0`` (either order), or `test` itself."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        found = compare_test(test)
+        if found is not None:
+            return found[0]
+        if isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+            for u, c in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+                if is_zero(c):
+                    return u
+    return test

@@ -113,6 +113,7 @@ class LoweringState:
     tuple_items: dict[str, tuple] = field(default_factory=dict)  # tuples built here: their items
     nograd_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items with no gradient
     fresh_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items that are new arrays
+    guarded_items: dict[str, Callable] = field(default_factory=dict)  # returned by a helper given a measure
     row_lists: set[str] = field(default_factory=set)  # lists whose list items are stacked into arrays
     stacked_rows: set[int] = field(default_factory=set)  # ids of comprehensions made into row lists
     lambdas: dict[str, ast.Lambda | ast.FunctionDef] = field(default_factory=dict)  # local lambdas and defs

@@ -151,7 +151,8 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
     if isinstance(x, Var) and list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) \
             and index.value in state.fresh_items.get(x.name, ()):
         state.sharing.fresh(out.name)  # a new array a called function returned
-    return out
+    guard = state.guarded_items.get(x.name) if isinstance(x, Var) else None
+    return guard(out) if guard is not None and isinstance(out, Var) else out  # (measure_guards.guard_call)
 
 
 def generated_code(state) -> bool:

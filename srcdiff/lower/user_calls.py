@@ -23,6 +23,7 @@ from ..rules.structural import user_rule
 from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .facts import NOT_NONE, is_constant_argument, none_tested
+from .measure_guards import guard_call
 from .static_values import constant, static_value
 
 #: Packages of NumPy written in plain Python on top of the functions srcdiff has rules for:
@@ -81,6 +82,7 @@ def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operan
                                  tuple((n, v) for n, v in constants if n not in facts.static_parameters))
     out = emit_rule(state, user_rule(func, tuple(sig.parameters)), tuple(operands), {}, expr,
                     target, kind=UserCall, callee=callee, arg_names=names, keywords=keywords)
+    out = guard_call(lower, func, names, operands, out)  # a helper testing the norm it is given
     if facts.nograd_items:  # ``max_, mask = helper(x)``: the mask is read with no gradient
         state.nograd_items[out.name] = facts.nograd_items
     if facts.fresh_items:  # ... and max_ is a new array, which a later write cannot reach through x

@@ -48,16 +48,16 @@ def compare_test(test) -> tuple[ast.expr, type] | None:
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return None
     left, op, right = test.left, type(test.ops[0]), test.comparators[0]
-    if _is_zero(right):
+    if is_zero(right):
         u = left
-    elif _is_zero(left):
+    elif is_zero(left):
         u, op = right, _MIRROR.get(op)
     else:
         return None
     return (u, op) if op in (ast.Gt, ast.LtE) else None
 
 
-def _is_zero(expr: ast.expr) -> bool:
+def is_zero(expr: ast.expr) -> bool:
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
         expr = expr.operand
     return isinstance(expr, ast.Constant) and type(expr.value) in (int, float) and expr.value == 0
@@ -82,7 +82,8 @@ def guarded_zero(state: LoweringState, value: Operand | None, condition_of: bool
     if isinstance(found[0], ast.Name):
         u = next((v for v in node.input_vars if v.name == found[0].id), None)
     elif lower_expr is not None and pure_expression(found[0]):
-        u = lower_expr(found[0])
+        with BoundNames(state, node.input_vars):  # (the test as lowered reads the values' own names)
+            u = lower_expr(found[0])
     else:
         return None
     target = elementwise_measure(state, u, DEPTH) if isinstance(u, Var) else None
@@ -140,12 +141,21 @@ def elementwise_measure(state: LoweringState, u: Var, depth: int) -> Var | None:
         k = inputs[1]
         even = isinstance(k, Const) and type(k.value) in (int, float) and k.value > 0 and k.value % 2 == 0
         return one if even and one is not None and smoothly_made(state, one, depth - 1) else None
-    if name in ("operator.mul", "numpy.multiply") and len(inputs) == 2 and inputs[0] == inputs[1]:
+    if name in ("operator.mul", "numpy.multiply") and len(inputs) == 2 and same_value(state, *inputs):
         return one if one is not None and smoothly_made(state, one, depth - 1) else None
     if name in ("numpy.sqrt", "math.sqrt") and one is not None:
         inner = elementwise_measure(state, one, depth - 1)
         return None if inner is None else (inner if inner != one else u)
     return None
+
+
+def same_value(state: LoweringState, a, b) -> bool:
+    """`a` and `b` are one value: the same, or the same element read twice (``w[0] * w[0]``)."""
+    if a == b:
+        return True
+    made = [producer(state, v) for v in (a, b)]
+    return None not in made and made[0].rule.name == made[1].rule.name == "getitem" \
+        and made[0].inputs == made[1].inputs and made[0].static == made[1].static
 
 
 def guard_target(state: LoweringState, u: Var) -> Var:
@@ -177,3 +187,22 @@ def _roots(state: LoweringState, v: Var, depth: int) -> frozenset | None:
     if node.rule.name in ("operator.sub", "numpy.subtract") and len(parts) == 2 and parts[0] & parts[1]:
         return None
     return frozenset().union(*parts)
+
+
+class BoundNames:
+    """Operands bound to their own names while an expression of them is lowered (a user's
+    binding of the same name is put back after)."""
+
+    def __init__(self, state: LoweringState, operands):
+        self.state, self.names = state, {v.name: v for v in operands if isinstance(v, Var)}
+
+    def __enter__(self):
+        self.before = {k: self.state.env[k] for k in self.names if k in self.state.env}
+        self.state.env.update(self.names)
+
+    def __exit__(self, *exc):
+        for k in self.names:
+            self.state.env.pop(k, None)
+        self.state.env.update(self.before)
+
+

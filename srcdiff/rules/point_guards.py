@@ -17,7 +17,7 @@ RULES = [
            not_symbolic="NaN or 0 by definition (the derivative at a guarded point): sympy has no counterpart"),
     rule(point_guard, ("value", "u", "c"), {"value": "g", "u": "guard_nan(u == c, g)"}, elementwise=True,
          derivable={"value": "g", "u": "point_guard(guard_nan(u == c, g), u, c)"},
-         tangents={"value": "value_dot", "u": "guard_nan(u == c, u_dot)"},
+         tangents={"value": "value_dot", "u": "measure_nan_dot(u == c, u_dot, value, False)"},  # value's shape
          note="np.where(u == c, a, b) for a number c: NaN at the guarded point for directions moving u "
               "(the derivative there is the unseen continuation's), the identity elsewhere",
          sympy="srcdiff.rules.guard_helpers.point_guard"),  # its value, symbolically too

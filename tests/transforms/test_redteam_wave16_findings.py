@@ -167,7 +167,7 @@ def test_root_of_the_same_power_written_as_a_product_is_exact():
     _assert_agrees(_first_order(product, (0.0,)), 1.0)
 
 
-# ---- 3. SILENT: an equality guard srcdiff does not recognise ------------------------------------------------
+# ---- 3. SILENT: an equality guard srcdiff does not recognise (fixed: lower/guard_spellings.py, test_guards16.py)
 # docs/guarantees.md ("An equality guard") gives NaN at a point ``if x == 0.0:`` or ``np.where(x == 0, ...)``
 # singles out, because the guarded branch's derivative (that of a constant) is not the continuation's.  Other
 # spellings of the same guard are not recognised, and their branch's derivative comes out silently: the
@@ -226,8 +226,6 @@ def _nan_or_agrees(got: dict, want) -> None:
     assert not bad, f"want NaN or {want}, got {bad}"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="an equality guard spelled otherwise: the constant branch's derivative 0, truth 1/2")
 @pytest.mark.parametrize("f, args", GUARDS, ids=lambda c: getattr(c, "__name__", ""))
 def test_equality_guard_spelled_otherwise(f, args):
     want = central_difference(f, args, 0)
@@ -243,8 +241,6 @@ def one_minus_cos_ternary(x):
     return 0.5 if x == 0.0 else (1.0 - math.cos(x)) / (x * x)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="an equality guard spelled as a conditional expression: Hessian 0, truth -1/3 (-1/12)")
 @pytest.mark.parametrize("f, truth", [(sinc_ternary, -1.0 / 3.0), (one_minus_cos_ternary, -1.0 / 12.0)],
                          ids=["sinc_ternary", "one_minus_cos_ternary"])
 def test_equality_guard_spelled_otherwise_second_order(f, truth):
@@ -290,8 +286,6 @@ def rodrigues_math_sqrt(w, p):
 MEASURE_GUARDS = [rodrigues_ternary, rodrigues_measure_in_a_helper, rodrigues_math_sqrt]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a measure guard srcdiff does not see (ternary, helper, math.sqrt of a sum): 0")
 @pytest.mark.parametrize("f", MEASURE_GUARDS, ids=lambda f: f.__name__)
 def test_measure_guard_spelled_otherwise(f):
     """Rodrigues' rotation at w = 0, its guard ``theta > 0`` on ``theta = np.linalg.norm(w)`` written as a
