@@ -251,21 +251,45 @@ def one_cofactor_derivative(x, h):
     return sign * (u @ d @ vt)
 
 
+@njit(cache=True)
+def stack_cofactors(x):
+    """`one_cofactor` of each matrix of a stack (x of shape (k, n, n))."""
+    out = np.empty(x.shape)
+    for i in range(x.shape[0]):
+        out[i] = one_cofactor(x[i])
+    return out
+
+
+@njit(cache=True)
+def stack_cofactor_derivatives(x, h):
+    out = np.empty(x.shape)
+    for i in range(x.shape[0]):
+        out[i] = one_cofactor_derivative(x[i], h[i])
+    return out
+
+
 @overload(cofactor)
 def _cofactor(x):
-    """One matrix (a stack is refused at the line)."""
-    if not (_is_array(x) and x.ndim == 2 and isinstance(x.dtype, types.Float)):
+    """One matrix, or a stack of them (a leading axis or more)."""
+    if not (_is_array(x) and x.ndim >= 2 and isinstance(x.dtype, types.Float)):
         return None
     dtype = as_dtype(x.dtype)
-    return lambda x: one_cofactor(x).astype(dtype)
+    if x.ndim == 2:
+        return lambda x: one_cofactor(x).astype(dtype)
+    return lambda x: stack_cofactors(
+        np.ascontiguousarray(x).reshape((-1,) + x.shape[-2:])).reshape(x.shape).astype(dtype)
 
 
 @overload(cofactor_derivative)
 def _cofactor_derivative(x, h):
-    if not (_is_array(x) and _is_array(h) and x.ndim == 2 and h.ndim == 2):
+    if not (_is_array(x) and _is_array(h) and x.ndim >= 2 and h.ndim == x.ndim):
         return None
     dtype = np.result_type(as_dtype(x.dtype), as_dtype(h.dtype), np.float32)
-    return lambda x, h: one_cofactor_derivative(x, h).astype(dtype)
+    if x.ndim == 2:
+        return lambda x, h: one_cofactor_derivative(x, h).astype(dtype)
+    return lambda x, h: stack_cofactor_derivatives(
+        np.ascontiguousarray(x).reshape((-1,) + x.shape[-2:]),
+        np.ascontiguousarray(h).reshape((-1,) + h.shape[-2:])).reshape(x.shape).astype(dtype)
 
 
 HELPERS = ("tensordot_fixed", "tensordot_pairs", "cholesky_adjoint", "cofactor", "cofactor_derivative")
