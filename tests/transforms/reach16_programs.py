@@ -1,0 +1,125 @@
+"""NumPy spellings the red team's sixteenth wave found refused, each written several ways: (1)
+``np.einsum(..., optimize=...)``, (2) a ufunc's ``.outer``, (3) ``np.add.accumulate`` /
+``np.multiply.accumulate``, (4) ``np.vdot``, (5) ``np.where(c)`` of one argument, (6) a reshape in
+Fortran order, (7) ``np.ediff1d`` with ends computed from the input, (8) builtin ``max`` / ``min`` of
+three or more values.  test_reach16.py runs every transformation on them."""
+
+import numpy as np
+
+from .redteam_wave16_idioms import inner_vdot, where_one_argument
+from .redteam_wave16_numpy import add_outer, ediff1d_ends, einsum_trace_optimize, reshape_order_f
+
+
+def M(rng, *shape):
+    return rng.normal(size=shape)
+
+
+# ---- 1. einsum with optimize --------------------------------------------------------------------
+
+
+def einsum_greedy(A, x):
+    return np.sum(np.tanh(np.einsum("ij,j->i", A, x, optimize="greedy")))
+
+
+def einsum_optimize_false(A, B):
+    return np.einsum("ij,ij->", A, np.sin(B), optimize=False) ** 2
+
+
+# ---- 2. a ufunc's outer ---------------------------------------------------------------------------
+
+
+def multiply_outer_matrix(A, b):
+    T = np.multiply.outer(A, b)  # shape (2, 2, 3): every axis of A before b's
+    return np.sum(T[:, 1, :] ** 2) + np.sum(np.sin(T) * np.arange(3.0))
+
+
+def subtract_outer_kernel(x):
+    D = np.subtract.outer(x, x)
+    return np.sum(np.exp(-D ** 2))
+
+
+# ---- 3. accumulate ---------------------------------------------------------------------------------
+
+
+def add_accumulate_rows(X):
+    return np.sum(np.add.accumulate(X, axis=1) ** 2) + np.sum(np.add.accumulate(X) * X)
+
+
+def multiply_accumulate(x):
+    return np.sum(np.multiply.accumulate(x)) + np.sum(np.multiply.accumulate(x, 0) ** 2)
+
+
+# ---- 4. vdot ---------------------------------------------------------------------------------------
+
+
+def vdot_matrices(A, B):
+    return np.vdot(A, B) ** 2 + np.vdot(A, A)
+
+
+# ---- 5. where of one argument --------------------------------------------------------------------
+
+
+def where_rows_cols(X):
+    r, c = np.where(X > 0)
+    return np.sum(X[r, c] ** 3) + np.sum(X[np.where(X < 0)] ** 2)
+
+
+# ---- 6. reshape in Fortran order --------------------------------------------------------------------
+
+
+def reshape_f_function(X):
+    Y = np.reshape(X, (3, 2), order="F")
+    return np.sum(Y[:, 0] * np.tanh(Y[:, 1]))
+
+
+def reshape_f_arguments(x):
+    A = x.reshape(2, 3, order="F")
+    return np.sum(A @ A.T) + np.sum(A.reshape(-1, order="F") * np.arange(6.0))
+
+
+def reshape_order_c(X):
+    return np.sum(X.reshape((3, 2), order="C")[0] ** 3)
+
+
+# ---- 7. ediff1d with computed ends ----------------------------------------------------------------------
+
+
+def ediff1d_end_sum(x):
+    d = np.ediff1d(x, to_end=np.sum(x))
+    return np.sum(d * np.arange(1.0, len(d) + 1) ** 2)
+
+
+# ---- 8. max / min of three or more values --------------------------------------------------------------
+
+
+def max_of_three(x):
+    a, b = x[0], x[1]
+    return max(a * b, a + b, 0.5) ** 2
+
+
+def min_of_four(x):
+    return min(x[0], x[1] ** 2, x[2], x[3] * 2.0) * x[1]
+
+
+PROGRAMS = [
+    ("einsum_trace_optimize", einsum_trace_optimize, lambda r: (M(r, 3, 3), M(r, 3, 3)), 0),
+    ("einsum_greedy", einsum_greedy, lambda r: (M(r, 2, 3), M(r, 3)), 1),
+    ("einsum_optimize_false", einsum_optimize_false, lambda r: (M(r, 2, 3), M(r, 2, 3)), 1),
+    ("add_outer", add_outer, lambda r: (M(r, 3), M(r, 2)), 1),
+    ("multiply_outer_matrix", multiply_outer_matrix, lambda r: (M(r, 2, 2), M(r, 3)), 0),
+    ("subtract_outer_kernel", subtract_outer_kernel, lambda r: (M(r, 4),), 0),
+    ("add_accumulate_rows", add_accumulate_rows, lambda r: (M(r, 3, 4),), 0),
+    ("multiply_accumulate", multiply_accumulate, lambda r: (M(r, 4),), 0),
+    ("inner_vdot", inner_vdot, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("vdot_matrices", vdot_matrices, lambda r: (M(r, 2, 3), M(r, 2, 3)), 0),
+    ("where_one_argument", where_one_argument, lambda r: (np.array([0.5, -1.0, 2.0, -0.3]),), 0),
+    ("where_rows_cols", where_rows_cols, lambda r: (M(r, 3, 3),), 0),
+    ("reshape_order_f", reshape_order_f, lambda r: (M(r, 6),), 0),
+    ("reshape_f_function", reshape_f_function, lambda r: (M(r, 2, 3),), 0),
+    ("reshape_f_arguments", reshape_f_arguments, lambda r: (M(r, 6),), 0),
+    ("reshape_order_c", reshape_order_c, lambda r: (M(r, 2, 3),), 0),
+    ("ediff1d_ends", ediff1d_ends, lambda r: (M(r, 5),), 0),
+    ("ediff1d_end_sum", ediff1d_end_sum, lambda r: (M(r, 4),), 0),
+    ("max_of_three", max_of_three, lambda r: (np.array([1.5, 2.0]),), 0),
+    ("min_of_four", min_of_four, lambda r: (np.array([0.7, -1.2, 1.9, 0.4]),), 0),
+]
