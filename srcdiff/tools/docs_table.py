@@ -54,7 +54,8 @@ and `np.multiply.accumulate` as `np.cumprod` (axis 0 unless given); `np.vdot(a, 
 `x.reshape(s, order="F")` / `np.reshape(x, s, order="F")`, with `s` written out, as
 `np.transpose(np.reshape(np.transpose(x), reversed s))`; and `np.ediff1d(x, to_begin=u, to_end=v)`
 with an end computed from the input as `np.concatenate([np.ravel(u), np.diff(np.ravel(x)),
-np.ravel(v)])`.  `np.logaddexp.accumulate` stays refused.
+np.ravel(v)])` (`jit="numba"` refuses such an end when it is a number: numba ravels arrays only).
+`np.logaddexp.accumulate` stays refused.
 """
 
 

@@ -7,7 +7,10 @@ from . import corpus, matrix
 from .reach16_programs import PROGRAMS
 
 #: what jit="numba" refuses at the user's line, and why
-NUMBA_REFUSED: dict[str, str] = {}
+NUMBA_REFUSED: dict[str, str] = {
+    "ediff1d_ends": "np.ravel of a number (an end of np.ediff1d computed from the input): numba ravels arrays only",
+    "ediff1d_end_sum": "np.ravel of a number (an end of np.ediff1d computed from the input): numba ravels arrays only",
+}
 
 #: second order refused at the user's line, and why
 SECOND_ORDER_REFUSED: dict[str, str] = {}
