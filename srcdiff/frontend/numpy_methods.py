@@ -14,6 +14,8 @@
   (order="C", the default, is dropped);
 - ``np.ediff1d(x, to_begin=u, to_end=v)`` where an end is not a constant:
   ``np.concatenate([np.ravel(u), np.diff(np.ravel(x)), np.ravel(v)])``;
+- ``np.fromiter(<generator>, dtype)``: ``np.array([<its items>], dtype=dtype)``, the same numbers (not
+  with ``count=``, which reads the first items only);
 - builtin ``max(a, b, c, ...)`` / ``min(...)`` of three or more values: ``max(max(a, b), c)``, the
   same value (each argument read once, in order) through the two-value rule.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import inspect
 
 import numpy as np
 
@@ -36,13 +39,17 @@ from .naming import rewrite_blocks
 _SCANS = {np.add: "cumsum", np.multiply: "cumprod"}
 
 
+def _fromiter_signature(iterable, dtype, count=-1):
+    """np.fromiter's parameters (NumPy's own is a builtin without a signature)."""
+
+
 def has_numpy_methods(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether `tree` calls anything named like the calls rewritten here."""
     for n in ast.walk(tree):
         if isinstance(n, ast.Call):
             name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
             keywords = {k.arg for k in n.keywords}
-            if name in ("outer", "accumulate", "vdot") or name == "einsum" and "optimize" in keywords \
+            if name in ("outer", "accumulate", "vdot", "fromiter") or name == "einsum" and "optimize" in keywords \
                     or name == "reshape" and "order" in keywords or name == "ediff1d" and keywords \
                     or name == "where" and len(n.args) == 1 or name in ("max", "min") and len(n.args) >= 3:
                 return True
@@ -115,6 +122,8 @@ class _Calls(ast.NodeTransformer):
             return self._reshape(node, func is np.reshape)
         if func is np.ediff1d:
             return self._ediff1d(node)
+        if func is np.fromiter:
+            return self._fromiter(node)
         if func in (builtins.max, builtins.min) and len(node.args) >= 3 and not node.keywords:
             made = node.args[0]
             for a in node.args[1:]:  # each argument read once, in order, as Python does
@@ -173,6 +182,17 @@ class _Calls(ast.NodeTransformer):
             return None  # a shape not written out: its reverse is not known here
         return make_call(_attr(self.np, "transpose"),
                          make_call(_attr(self.np, "reshape"), make_call(_attr(self.np, "transpose"), x), flipped))
+
+    def _fromiter(self, node: ast.Call):
+        try:
+            bound = inspect.signature(_fromiter_signature).bind(*node.args, **{k.arg: k.value for k in node.keywords})
+        except TypeError:
+            return None  # (called as NumPy would refuse: lowering says so)
+        items, dtype = bound.arguments["iterable"], bound.arguments["dtype"]
+        if set(bound.arguments) != {"iterable", "dtype"} or not isinstance(items, (ast.GeneratorExp, ast.ListComp)):
+            return None  # (count=: the first items only, left as written)
+        listed = ast.ListComp(items.elt, items.generators)
+        return ast.Call(_attr(self.np, "array"), [listed], [ast.keyword("dtype", dtype)])
 
     def _ediff1d(self, node: ast.Call):
         if len(node.args) != 1 or any(k.arg not in ("to_begin", "to_end") for k in node.keywords):

@@ -2,11 +2,15 @@
 ``np.einsum(..., optimize=...)``, (2) a ufunc's ``.outer``, (3) ``np.add.accumulate`` /
 ``np.multiply.accumulate``, (4) ``np.vdot``, (5) ``np.where(c)`` of one argument, (6) a reshape in
 Fortran order, (7) ``np.ediff1d`` with ends computed from the input, (8) builtin ``max`` / ``min`` of
-three or more values.  test_reach16.py runs every transformation on them."""
+three or more values, (9) ``itertools.accumulate`` read by a comprehension, (10) ``np.fromiter`` of a
+generator.  test_reach16.py runs every transformation on them."""
+
+import itertools
+import operator
 
 import numpy as np
 
-from .redteam_wave16_idioms import inner_vdot, where_one_argument
+from .redteam_wave16_idioms import accumulate_running, fromiter_generator, inner_vdot, where_one_argument
 from .redteam_wave16_numpy import add_outer, ediff1d_ends, einsum_trace_optimize, reshape_order_f
 
 
@@ -101,6 +105,30 @@ def min_of_four(x):
     return min(x[0], x[1] ** 2, x[2], x[3] * 2.0) * x[1]
 
 
+# ---- 9. itertools.accumulate read by a comprehension -----------------------------------------------------
+
+
+def accumulate_product_list(x):
+    running = [c * x[0] for c in itertools.accumulate(x, operator.mul)]
+    return running[-1] + running[1] ** 2
+
+
+def accumulate_max_of_squares(x):
+    return max(np.sin(c) for c in itertools.accumulate(x ** 2, initial=0.5))
+
+
+# ---- 10. np.fromiter of a generator ------------------------------------------------------------------------
+
+
+def fromiter_pairs(x, y):
+    z = np.fromiter((a * b for a, b in zip(x, y)), float)
+    return np.sum(np.exp(z)) + z[0] * z[-1]
+
+
+def fromiter_filtered(x):
+    return np.sum(np.fromiter((v ** 3 for v in x if v > 0), dtype=np.float64))
+
+
 PROGRAMS = [
     ("einsum_trace_optimize", einsum_trace_optimize, lambda r: (M(r, 3, 3), M(r, 3, 3)), 0),
     ("einsum_greedy", einsum_greedy, lambda r: (M(r, 2, 3), M(r, 3)), 1),
@@ -122,4 +150,10 @@ PROGRAMS = [
     ("ediff1d_end_sum", ediff1d_end_sum, lambda r: (M(r, 4),), 0),
     ("max_of_three", max_of_three, lambda r: (np.array([1.5, 2.0]),), 0),
     ("min_of_four", min_of_four, lambda r: (np.array([0.7, -1.2, 1.9, 0.4]),), 0),
+    ("accumulate_running", accumulate_running, lambda r: (M(r, 4),), 0),
+    ("accumulate_product_list", accumulate_product_list, lambda r: (M(r, 4),), 0),
+    ("accumulate_max_of_squares", accumulate_max_of_squares, lambda r: (np.array([0.3, -0.9, 0.6]),), 0),
+    ("fromiter_generator", fromiter_generator, lambda r: (M(r, 4),), 0),
+    ("fromiter_pairs", fromiter_pairs, lambda r: (M(r, 3), M(r, 3)), 1),
+    ("fromiter_filtered", fromiter_filtered, lambda r: (np.array([0.5, -1.0, 2.0, 0.3]),), 0),
 ]
