@@ -3,7 +3,8 @@
 ``np.multiply.accumulate``, (4) ``np.vdot``, (5) ``np.where(c)`` of one argument, (6) a reshape in
 Fortran order, (7) ``np.ediff1d`` with ends computed from the input, (8) builtin ``max`` / ``min`` of
 three or more values, (9) ``itertools.accumulate`` read by a comprehension, (10) ``np.fromiter`` of a
-generator.  test_reach16.py runs every transformation on them."""
+generator, (11) a nested function with defaults written as constants, (12) items of a list swapped in
+one statement.  test_reach16.py runs every transformation on them."""
 
 import itertools
 import operator
@@ -11,6 +12,7 @@ import operator
 import numpy as np
 
 from .redteam_wave16_idioms import accumulate_running, fromiter_generator, inner_vdot, where_one_argument
+from .redteam_wave16_novice import bubble_like_pairs, nested_helper_closure_counter
 from .redteam_wave16_numpy import add_outer, ediff1d_ends, einsum_trace_optimize, reshape_order_f
 
 
@@ -129,6 +131,41 @@ def fromiter_filtered(x):
     return np.sum(np.fromiter((v ** 3 for v in x if v > 0), dtype=np.float64))
 
 
+# ---- 11. a nested function with defaults ---------------------------------------------------------------------
+
+
+def nested_default_by_name(x, w):
+    def layer(v, scale=1.0, shift=-0.5):
+        return np.tanh(scale * v + shift)
+
+    return np.sum(layer(x) * w) + np.sum(layer(x, shift=0.25) ** 2) + np.sum(layer(w, 2.0, 0.0) * x)
+
+
+def nested_default_in_loop(x):
+    def term(v, k=2):
+        return v ** k
+
+    total = 0.0
+    for v in x:
+        total = total + term(v) + 0.1 * term(v, k=3)
+    return total
+
+
+# ---- 12. items of a list swapped in one statement --------------------------------------------------------------
+
+
+def swap_ends_of_sorted(x):
+    y = list(np.sort(x))
+    y[0], y[-1] = y[-1], y[0]
+    return sum((k + 1.0) * v ** 2 for k, v in enumerate(y)) + y[0] * y[1]
+
+
+def rotate_three(x):
+    y = [np.sin(v) for v in x]
+    y[0], y[1], y[2] = y[1], y[2], y[0]
+    return y[0] * 3.0 + y[1] ** 2 + y[2] * y[3]
+
+
 PROGRAMS = [
     ("einsum_trace_optimize", einsum_trace_optimize, lambda r: (M(r, 3, 3), M(r, 3, 3)), 0),
     ("einsum_greedy", einsum_greedy, lambda r: (M(r, 2, 3), M(r, 3)), 1),
@@ -156,4 +193,10 @@ PROGRAMS = [
     ("fromiter_generator", fromiter_generator, lambda r: (M(r, 4),), 0),
     ("fromiter_pairs", fromiter_pairs, lambda r: (M(r, 3), M(r, 3)), 1),
     ("fromiter_filtered", fromiter_filtered, lambda r: (np.array([0.5, -1.0, 2.0, 0.3]),), 0),
+    ("nested_helper_defaults", nested_helper_closure_counter, lambda r: (M(r, 4),), 0),
+    ("nested_default_by_name", nested_default_by_name, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("nested_default_in_loop", nested_default_in_loop, lambda r: (M(r, 4),), 0),
+    ("bubble_sort_pairs", bubble_like_pairs, lambda r: (np.array([0.5, -1.0, 2.0, 0.3]),), 0),
+    ("swap_ends_of_sorted", swap_ends_of_sorted, lambda r: (np.array([0.5, -1.0, 2.0, 0.3]),), 0),
+    ("rotate_three", rotate_three, lambda r: (M(r, 4),), 0),
 ]
