@@ -4,14 +4,14 @@
 Fortran order, (7) ``np.ediff1d`` with ends computed from the input, (8) builtin ``max`` / ``min`` of
 three or more values, (9) ``itertools.accumulate`` read by a comprehension, (10) ``np.fromiter`` of a
 generator, (11) a nested function with defaults written as constants, (12) items of a list swapped in
-one statement.  test_reach16.py runs every transformation on them."""
+one statement, (13) ``xs, ys = zip(*zip(a, b))``.  test_reach16.py runs every transformation on them."""
 
 import itertools
 import operator
 
 import numpy as np
 
-from .redteam_wave16_idioms import accumulate_running, fromiter_generator, inner_vdot, where_one_argument
+from .redteam_wave16_idioms import accumulate_running, fromiter_generator, inner_vdot, where_one_argument, zip_star
 from .redteam_wave16_novice import bubble_like_pairs, nested_helper_closure_counter
 from .redteam_wave16_numpy import add_outer, ediff1d_ends, einsum_trace_optimize, reshape_order_f
 
@@ -166,6 +166,19 @@ def rotate_three(x):
     return y[0] * 3.0 + y[1] ** 2 + y[2] * y[3]
 
 
+# ---- 13. zip(*zip(a, b)) ----------------------------------------------------------------------------------------
+
+
+def unzip_three(x, y):
+    a, b, c = zip(*zip(x, np.sin(y), x * y))
+    return sum(u * v + w ** 2 for u, v, w in zip(a, b, c))
+
+
+def unzip_shorter(x, y):
+    xs, ys = zip(*zip(x, y[:2]))  # as long as the shorter
+    return sum(v ** 2 for v in xs) + xs[-1] * ys[0]
+
+
 PROGRAMS = [
     ("einsum_trace_optimize", einsum_trace_optimize, lambda r: (M(r, 3, 3), M(r, 3, 3)), 0),
     ("einsum_greedy", einsum_greedy, lambda r: (M(r, 2, 3), M(r, 3)), 1),
@@ -199,4 +212,7 @@ PROGRAMS = [
     ("bubble_sort_pairs", bubble_like_pairs, lambda r: (np.array([0.5, -1.0, 2.0, 0.3]),), 0),
     ("swap_ends_of_sorted", swap_ends_of_sorted, lambda r: (np.array([0.5, -1.0, 2.0, 0.3]),), 0),
     ("rotate_three", rotate_three, lambda r: (M(r, 4),), 0),
+    ("zip_star", zip_star, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("unzip_three", unzip_three, lambda r: (M(r, 3), M(r, 3)), 1),
+    ("unzip_shorter", unzip_shorter, lambda r: (M(r, 3), M(r, 3)), 0),
 ]
