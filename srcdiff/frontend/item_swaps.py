@@ -9,7 +9,8 @@ permutation by hand), written as the statements Python runs::
 Python computes every right-hand side first, then assigns the targets left to right (each index
 read when its item is written): the statements above, whose item writes list_item_writes.py and
 lowering already differentiate.  Only where `y` is known to be a list (every binding of the name in
-the function is ``list(...)``, ``sorted(...)``, a list display or comprehension): an item of a list
+the function makes one: ``list(...)``, ``sorted(...)``, a display, a comprehension, list_joins.py's
+`list_names`): an item of a list
 is a reference, so the values read first stay what they were.  A row of a NumPy array read on the
 right is a view NumPy reads after the first write changed it; such a swap is left as written, and
 lowering refuses it at its line.
@@ -18,48 +19,28 @@ lowering refuses it at its line.
 from __future__ import annotations
 
 import ast
-import builtins
 
+from .list_joins import list_names
 from .naming import rewrite_blocks
 
 
 def has_item_swaps(tree: ast.FunctionDef) -> bool:
-    """A cheap test: a tuple assignment to items."""
+    """A cheap test: a tuple assignment to items; or a slice of a name ``sorted(...)`` binds, which
+    list_joins.py reads as the list of its items (as it does a slice of ``list(...)``)."""
+    ordered = {n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Call)
+               and getattr(n.value.func, "id", None) == "sorted"}
     return any(isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple)
-               and any(isinstance(t, ast.Subscript) for t in n.targets[0].elts) for n in ast.walk(tree))
+               and any(isinstance(t, ast.Subscript) for t in n.targets[0].elts)
+               or isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice)
+               and getattr(n.value, "id", None) in ordered for n in ast.walk(tree))
 
 
 def rewrite_item_swaps(tree: ast.FunctionDef, names) -> None:
     """Rewrite, in place, the swaps above in `tree`'s own statements."""
-    lists = _lists(tree, names)
+    lists = list_names(tree, names)
     if lists:
         rewrite_blocks(tree.body, lambda stmt: _swapped(stmt, lists, names))
-
-
-def _lists(tree: ast.FunctionDef, names) -> set:
-    """The names every binding of which in `tree` makes a new list (not parameters)."""
-    made, other, direct = set(), set(), set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            direct.add(id(n.targets[0]))
-            (made if _new_list(n.value, names) else other).add(n.targets[0].id)
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and id(n) not in direct:
-            other.add(n.id)  # (a loop's target, a tuple's item, `with ... as`, +=: may be anything)
-        elif isinstance(n, (ast.Global, ast.Nonlocal)):
-            other.update(n.names)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not tree:
-            other.add(n.name)
-        elif isinstance(n, ast.arg):
-            other.add(n.arg)  # (a parameter, the function's or a nested one's)
-    return made - other
-
-
-def _new_list(value: ast.expr, names) -> bool:
-    if isinstance(value, (ast.List, ast.ListComp)):
-        return True
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-        and value.func.id in ("list", "sorted") and names.resolve(value.func) is getattr(builtins, value.func.id)
 
 
 def _swapped(stmt: ast.stmt, lists: set, names) -> list:

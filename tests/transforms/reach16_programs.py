@@ -4,14 +4,22 @@
 Fortran order, (7) ``np.ediff1d`` with ends computed from the input, (8) builtin ``max`` / ``min`` of
 three or more values, (9) ``itertools.accumulate`` read by a comprehension, (10) ``np.fromiter`` of a
 generator, (11) a nested function with defaults written as constants, (12) items of a list swapped in
-one statement, (13) ``xs, ys = zip(*zip(a, b))``.  test_reach16.py runs every transformation on them."""
+one statement, (13) ``xs, ys = zip(*zip(a, b))``, (14) a slice of a list the function builds.
+test_reach16.py runs every transformation on them."""
 
 import itertools
 import operator
 
 import numpy as np
 
-from .redteam_wave16_idioms import accumulate_running, fromiter_generator, inner_vdot, where_one_argument, zip_star
+from .redteam_wave16_idioms import (
+    accumulate_running,
+    fromiter_generator,
+    inner_vdot,
+    sorted_builtin,
+    where_one_argument,
+    zip_star,
+)
 from .redteam_wave16_novice import bubble_like_pairs, nested_helper_closure_counter
 from .redteam_wave16_numpy import add_outer, ediff1d_ends, einsum_trace_optimize, reshape_order_f
 
@@ -179,6 +187,20 @@ def unzip_shorter(x, y):
     return sum(v ** 2 for v in xs) + xs[-1] * ys[0]
 
 
+# ---- 14. a slice of a list ---------------------------------------------------------------------------------------
+
+
+def head_and_tail(x):
+    ys = [np.sin(v) for v in x]
+    head, tail = ys[:2], ys[-2:]
+    return sum(head) * sum(t ** 2 for t in tail) + sum(ys[1:-10])  # (the last slice is empty)
+
+
+def slice_of_rows(x):
+    rows = [x * (k + 1.0) for k in range(4)]
+    return np.sum(np.stack(rows[1:3]) ** 2) + np.sum(rows[-1] * rows[0])
+
+
 PROGRAMS = [
     ("einsum_trace_optimize", einsum_trace_optimize, lambda r: (M(r, 3, 3), M(r, 3, 3)), 0),
     ("einsum_greedy", einsum_greedy, lambda r: (M(r, 2, 3), M(r, 3)), 1),
@@ -215,4 +237,7 @@ PROGRAMS = [
     ("zip_star", zip_star, lambda r: (M(r, 3), M(r, 3)), 0),
     ("unzip_three", unzip_three, lambda r: (M(r, 3), M(r, 3)), 1),
     ("unzip_shorter", unzip_shorter, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("sorted_builtin", sorted_builtin, lambda r: (M(r, 5),), 0),
+    ("head_and_tail", head_and_tail, lambda r: (M(r, 5),), 0),
+    ("slice_of_rows", slice_of_rows, lambda r: (M(r, 3),), 0),
 ]
