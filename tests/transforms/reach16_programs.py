@@ -1,17 +1,19 @@
-"""NumPy spellings the red team's sixteenth wave found refused, each written several ways: (1)
+"""Spellings the red team's sixteenth wave found refused, each written several ways: (1)
 ``np.einsum(..., optimize=...)``, (2) a ufunc's ``.outer``, (3) ``np.add.accumulate`` /
 ``np.multiply.accumulate``, (4) ``np.vdot``, (5) ``np.where(c)`` of one argument, (6) a reshape in
 Fortran order, (7) ``np.ediff1d`` with ends computed from the input, (8) builtin ``max`` / ``min`` of
 three or more values, (9) ``itertools.accumulate`` read by a comprehension, (10) ``np.fromiter`` of a
 generator, (11) a nested function with defaults written as constants, (12) items of a list swapped in
-one statement, (13) ``xs, ys = zip(*zip(a, b))``, (14) a slice of a list the function builds.
-test_reach16.py runs every transformation on them."""
+one statement, (13) ``xs, ys = zip(*zip(a, b))``, (14) a slice of a list the function builds, (15) a
+nested procedure (no ``return``) changing the caller's values.  test_reach16.py runs every
+transformation on them."""
 
 import itertools
 import operator
 
 import numpy as np
 
+from .redteam_wave16_gotchas import nested_append
 from .redteam_wave16_idioms import (
     accumulate_running,
     fromiter_generator,
@@ -201,6 +203,34 @@ def slice_of_rows(x):
     return np.sum(np.stack(rows[1:3]) ** 2) + np.sum(rows[-1] * rows[0])
 
 
+# ---- 15. a nested procedure -------------------------------------------------------------------------------------
+
+
+def procedure_into_an_array(x):
+    out = np.zeros(3)
+
+    def put(i, v):
+        out[i] = np.tanh(v) * (i + 1.0)
+
+    for i in range(3):
+        put(i, x[i] * x[-1])
+    return np.sum(out ** 2)
+
+
+def procedure_two_lists(x):
+    evens, odds = [], []
+
+    def record(k, v):
+        if k % 2 == 0:
+            evens.append(v ** 2)
+        else:
+            odds.append(np.sin(v))
+
+    for k, v in enumerate(x):
+        record(k, v)
+    return sum(evens) * sum(odds)
+
+
 PROGRAMS = [
     ("einsum_trace_optimize", einsum_trace_optimize, lambda r: (M(r, 3, 3), M(r, 3, 3)), 0),
     ("einsum_greedy", einsum_greedy, lambda r: (M(r, 2, 3), M(r, 3)), 1),
@@ -240,4 +270,7 @@ PROGRAMS = [
     ("sorted_builtin", sorted_builtin, lambda r: (M(r, 5),), 0),
     ("head_and_tail", head_and_tail, lambda r: (M(r, 5),), 0),
     ("slice_of_rows", slice_of_rows, lambda r: (M(r, 3),), 0),
+    ("nested_append", nested_append, lambda r: (M(r, 4),), 0),
+    ("procedure_into_an_array", procedure_into_an_array, lambda r: (M(r, 4),), 0),
+    ("procedure_two_lists", procedure_two_lists, lambda r: (M(r, 5),), 0),
 ]
