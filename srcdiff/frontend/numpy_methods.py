@@ -16,6 +16,9 @@
   ``np.concatenate([np.ravel(u), np.diff(np.ravel(x)), np.ravel(v)])``;
 - ``np.fromiter(<generator>, dtype)``: ``np.array([<its items>], dtype=dtype)``, the same numbers (not
   with ``count=``, which reads the first items only);
+- ``np.lib.stride_tricks.sliding_window_view(x, w)`` of a vector (a window width, no axis):
+  ``x[np.arange(len(x) - w + 1)[:, None] + np.arange(w)]``, the windows as rows (NumPy accepts an
+  integer width only for a vector);
 - builtin ``max(a, b, c, ...)`` / ``min(...)`` of three or more values: ``max(max(a, b), c)``, the
   same value (each argument read once, in order) through the two-value rule.
 
@@ -39,6 +42,10 @@ from .naming import rewrite_blocks
 _SCANS = {np.add: "cumsum", np.multiply: "cumprod"}
 
 
+#: the names of the calls rewritten here whatever their arguments
+_ALWAYS = {"outer", "accumulate", "vdot", "fromiter", "sliding_window_view"}
+
+
 def _fromiter_signature(iterable, dtype, count=-1):
     """np.fromiter's parameters (NumPy's own is a builtin without a signature)."""
 
@@ -49,7 +56,7 @@ def has_numpy_methods(tree: ast.FunctionDef) -> bool:
         if isinstance(n, ast.Call):
             name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
             keywords = {k.arg for k in n.keywords}
-            if name in ("outer", "accumulate", "vdot", "fromiter") or name == "einsum" and "optimize" in keywords \
+            if name in _ALWAYS or name == "einsum" and "optimize" in keywords \
                     or name == "reshape" and "order" in keywords or name == "ediff1d" and keywords \
                     or name == "where" and len(n.args) == 1 or name in ("max", "min") and len(n.args) >= 3:
                 return True
@@ -124,6 +131,9 @@ class _Calls(ast.NodeTransformer):
             return self._ediff1d(node)
         if func is np.fromiter:
             return self._fromiter(node)
+        if func is np.lib.stride_tricks.sliding_window_view and len(node.args) == 2 and not node.keywords \
+                and all(plain(a) for a in node.args) and self.names.resolve(ast.Name("len", ast.Load())) is len:
+            return self._windows(*node.args)
         if func in (builtins.max, builtins.min) and len(node.args) >= 3 and not node.keywords:
             made = node.args[0]
             for a in node.args[1:]:  # each argument read once, in order, as Python does
@@ -193,6 +203,16 @@ class _Calls(ast.NodeTransformer):
             return None  # (count=: the first items only, left as written)
         listed = ast.ListComp(items.elt, items.generators)
         return ast.Call(_attr(self.np, "array"), [listed], [ast.keyword("dtype", dtype)])
+
+    def _windows(self, x: ast.expr, width: ast.expr):
+        """``sliding_window_view(x, w)`` of a vector: ``x[np.arange(len(x) - w + 1)[:, None] + np.arange(w)]``,
+        the same windows as rows (a copy where NumPy gives a read-only view: the same values)."""
+        starts = make_call(_attr(self.np, "arange"), ast.BinOp(ast.BinOp(
+            make_call(ast.Name("len", ast.Load()), copy.deepcopy(x)), ast.Sub(), copy.deepcopy(width)),
+            ast.Add(), ast.Constant(1)))
+        column = ast.Subscript(starts, ast.Tuple([ast.Slice(), ast.Constant(None)], ast.Load()), ast.Load())
+        index = ast.BinOp(column, ast.Add(), make_call(_attr(self.np, "arange"), width))
+        return ast.Subscript(x, index, ast.Load())
 
     def _ediff1d(self, node: ast.Call):
         if len(node.args) != 1 or any(k.arg not in ("to_begin", "to_end") for k in node.keywords):

@@ -55,6 +55,8 @@ and `np.multiply.accumulate` as `np.cumprod` (axis 0 unless given); `np.vdot(a, 
 `np.transpose(np.reshape(np.transpose(x), reversed s))`; and `np.ediff1d(x, to_begin=u, to_end=v)`
 with an end computed from the input as `np.concatenate([np.ravel(u), np.diff(np.ravel(x)),
 np.ravel(v)])` (`jit="numba"` refuses such an end when it is a number: numba ravels arrays only).
+`np.lib.stride_tricks.sliding_window_view(x, w)` of a vector (a name, a width, no axis) is
+`x[np.arange(len(x) - w + 1)[:, None] + np.arange(w)]`, the windows as rows.
 `np.logaddexp.accumulate` stays refused.
 """
 

@@ -5,13 +5,14 @@ Fortran order, (7) ``np.ediff1d`` with ends computed from the input, (8) builtin
 three or more values, (9) ``itertools.accumulate`` read by a comprehension, (10) ``np.fromiter`` of a
 generator, (11) a nested function with defaults written as constants, (12) items of a list swapped in
 one statement, (13) ``xs, ys = zip(*zip(a, b))``, (14) a slice of a list the function builds, (15) a
-nested procedure (no ``return``) changing the caller's values.  test_reach16.py runs every
-transformation on them."""
+nested procedure (no ``return``) changing the caller's values, (16) ``sliding_window_view`` of a
+vector.  test_reach16.py runs every transformation on them."""
 
 import itertools
 import operator
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from .redteam_wave16_gotchas import nested_append
 from .redteam_wave16_idioms import (
@@ -23,7 +24,7 @@ from .redteam_wave16_idioms import (
     zip_star,
 )
 from .redteam_wave16_novice import bubble_like_pairs, nested_helper_closure_counter
-from .redteam_wave16_numpy import add_outer, ediff1d_ends, einsum_trace_optimize, reshape_order_f
+from .redteam_wave16_numpy import add_outer, ediff1d_ends, einsum_trace_optimize, reshape_order_f, sliding_windows
 
 
 def M(rng, *shape):
@@ -231,6 +232,20 @@ def procedure_two_lists(x):
     return sum(evens) * sum(odds)
 
 
+# ---- 16. sliding windows of a vector -----------------------------------------------------------------------------
+
+
+def moving_average(x, w):
+    windows = np.lib.stride_tricks.sliding_window_view(x, 2)
+    return np.sum((windows @ np.array([0.25, 0.75]) - w[:-1]) ** 2)
+
+
+def window_products(x):
+    t = np.tanh(x)
+    W = sliding_window_view(t, 3)
+    return np.sum(np.prod(W, axis=1))
+
+
 PROGRAMS = [
     ("einsum_trace_optimize", einsum_trace_optimize, lambda r: (M(r, 3, 3), M(r, 3, 3)), 0),
     ("einsum_greedy", einsum_greedy, lambda r: (M(r, 2, 3), M(r, 3)), 1),
@@ -273,4 +288,7 @@ PROGRAMS = [
     ("nested_append", nested_append, lambda r: (M(r, 4),), 0),
     ("procedure_into_an_array", procedure_into_an_array, lambda r: (M(r, 4),), 0),
     ("procedure_two_lists", procedure_two_lists, lambda r: (M(r, 5),), 0),
+    ("sliding_windows", sliding_windows, lambda r: (M(r, 6),), 0),
+    ("moving_average", moving_average, lambda r: (M(r, 5), M(r, 5)), 0),
+    ("window_products", window_products, lambda r: (M(r, 5),), 0),
 ]
