@@ -8,8 +8,9 @@
 - ``itertools.pairwise(xs)``: ``zip(xs[:-1], xs[1:])`` (the same pairs for a list, a tuple, a
   range or an array's rows); `xs` other than a name, attribute or item is first kept in a
   name when the pairs are a ``for`` loop's;
-- ``itertools.accumulate(xs[, f][, initial=v])`` given to ``list``, ``tuple``, ``sum`` or a
-  ``for`` in a plain statement: the list it yields, built by a loop just before the statement::
+- ``itertools.accumulate(xs[, f][, initial=v])`` given to ``list``, ``tuple``, ``sum``, a
+  ``for`` or a comprehension consumed at once (``sum(c ** 2 for c in accumulate(x))``) in a plain
+  statement: the list it yields, built by a loop just before the statement::
 
       gains = list(itertools.accumulate(r, lambda acc, v: v + gamma * acc))
   becomes
@@ -165,9 +166,21 @@ def _accumulation(stmt: ast.stmt, names):
                 found.append((child if names.resolve(child.func) is list else None, child.args[0]))
             elif not inner and isinstance(node, ast.For) and child is node.iter and wanted(child):
                 found.append((None, child))
+            elif not hidden and _eager(child, node, names) and wanted(child.generators[0].iter):
+                found.append((None, child.generators[0].iter))  # (Python reads a first iterable at once)
             visit(child, inner)
     visit(stmt if not isinstance(stmt, ast.For) else ast.For(stmt.target, stmt.iter, [], []), False)
     return found[0] if found else None
+
+
+def _eager(child, parent, names) -> bool:
+    """A comprehension consumed whole as soon as it is made: a list, set or dict comprehension, or a
+    generator given to ``sum``, ``list``, ``tuple``, ``min`` or ``max`` (not one kept for later, which
+    would read its sequence lazily)."""
+    if isinstance(child, (ast.ListComp, ast.SetComp, ast.DictComp)):
+        return True
+    return isinstance(child, ast.GeneratorExp) and isinstance(parent, ast.Call) and parent.args == [child] \
+        and names.resolve(parent.func) in (sum, list, tuple, min, max)
 
 
 def _loop(call: ast.Call, names):

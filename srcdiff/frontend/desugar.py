@@ -58,6 +58,7 @@ from .function_argument_calls import has_function_arguments, rewrite_function_ar
 from .generator_pipelines import has_pipelines, rewrite_pipelines
 from .generators import check_generator_calls, has_generator_extremes, rewrite_generator_extremes
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
+from .item_swaps import has_item_swaps, rewrite_item_swaps
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
 from .list_item_writes import has_item_writes
 from .list_joins import rewrite_list_joins
@@ -66,6 +67,7 @@ from .memo_caches import drop_memo_caches, has_memo_cache
 from .named_values import has_named_values, hoist_named_values
 from .naming import FreeNames, Namer, assigned_names, names_in
 from .nested_varargs import bind_nested_varargs, has_nested_varargs
+from .numpy_methods import has_numpy_methods, rewrite_numpy_methods
 from .out_arguments import has_out_arguments, rewrite_out_arguments
 from .python_forms import has_python_forms, rewrite_python_forms
 from .stats_spellings import has_stats_spellings, rewrite_stats
@@ -92,6 +94,8 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)
     rewrite_idiom_calls(tree, names)  # before rewrite_calls: math.dist becomes a math.hypot
+    rewrite_numpy_methods(tree, names)  # np.add.outer, np.vdot, reshape(order="F"), max(a, b, c)
+    rewrite_item_swaps(tree, names)  # ``y[j], y[j + 1] = y[j + 1], y[j]`` of a list: four statements
     bind_nested_varargs(tree, names.namer)
     rewrite_calls(tree, names)
     rewrite_stats(tree, names)
@@ -126,9 +130,9 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 
 #: cheap tests, one a rewrite module: whether the function has anything that rewrite could apply to
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
-          has_cholesky_factors, has_python_forms, has_idiom_calls, has_iteration_forms, has_stats_spellings,
-          has_memo_cache, has_out_arguments, has_view_writes, has_effect_calls, has_item_writes,
-          lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
+          has_cholesky_factors, has_python_forms, has_idiom_calls, has_numpy_methods, has_iteration_forms,
+          has_stats_spellings, has_memo_cache, has_item_swaps, has_out_arguments, has_view_writes, has_effect_calls,
+          has_item_writes, lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 
 def _statements(field: list) -> bool:

@@ -127,7 +127,8 @@ def _is_list(expr: ast.expr, lists: set, names: FreeNames) -> bool:
     if isinstance(expr, ast.Name):
         return expr.id in lists
     if isinstance(expr, ast.Call):
-        return names.calls(expr, builtins.list) and len(expr.args) == 1 and not expr.keywords \
+        return (names.calls(expr, builtins.list) or names.calls(expr, builtins.sorted)) and len(expr.args) == 1 \
+            and not expr.keywords \
             or _sum_of_lists(expr, lists, names) is not None
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
         return _is_list(expr.left, lists, names) and _is_list(expr.right, lists, names)

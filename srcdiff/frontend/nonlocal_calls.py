@@ -15,6 +15,10 @@ the function is a call as a statement (``add(v)``), as the value of an assignmen
 step(v)``) or of a ``return`` (``return add(v)``; both of a body ending in ``return e``), with
 positional arguments, one per parameter; its body holds no other ``return``, ``yield``,
 ``global``, nested function or lambda.  Another use is left as written, and lowering refuses ``nonlocal`` at its line.
+
+A nested procedure, with no ``return`` at all, is written out the same way where it is called as a
+statement (``def add(t): terms.append(t)`` then ``add(v ** 3)``): its body runs there, reading and
+changing the caller's values as Python's closure does.
 """
 
 from __future__ import annotations
@@ -26,7 +30,15 @@ from .naming import FreeNames, assigned_names
 
 
 def has_nonlocal(tree: ast.FunctionDef) -> bool:
-    return any(isinstance(n, ast.Nonlocal) for n in ast.walk(tree))
+    """A cheap test: a ``nonlocal``, or a nested procedure (a def with no ``return``)."""
+    return any(isinstance(n, ast.Nonlocal) or isinstance(n, ast.FunctionDef) and n is not tree
+               and _procedure(n) for n in ast.walk(tree))
+
+
+def _procedure(func: ast.FunctionDef) -> bool:
+    """A function run for what it does to its caller's values (``def add(t): terms.append(t)``): no
+    ``return`` anywhere, which lowering (a nested def must end in one) would refuse."""
+    return not any(isinstance(n, ast.Return) for s in func.body for n in ast.walk(s))
 
 
 def inline_nonlocal_calls(tree: ast.FunctionDef, names: FreeNames) -> None:
@@ -44,8 +56,8 @@ def _writable(func: ast.FunctionDef) -> bool:
     a = func.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or func.decorator_list:
         return False
-    if not any(isinstance(s, ast.Nonlocal) for s in func.body):
-        return False
+    if not any(isinstance(s, ast.Nonlocal) for s in func.body) and not _procedure(func):
+        return False  # (a nested def returning a value: lowering inlines it at each call)
     last = len(func.body) - 1
     for k, s in enumerate(func.body):
         for n in ast.walk(s):

@@ -160,6 +160,24 @@ def _named(source: ast.expr, names: FreeNames, at: ast.stmt) -> tuple[ast.Name, 
     if isinstance(source, ast.Name):
         return source, []
     held = names.namer.fresh("pairs")
+    if names.calls(source, builtins.zip) and source.args and not source.keywords \
+            and not any(isinstance(a, ast.Starred) for a in source.args):
+        # ``zip(*zip(a, b))``: the pairs Python makes first, kept as a list of tuples (one list per field);
+        # each sequence computed first into a name of its own, in order, as Python does
+        first = []
+        for k, a in enumerate(source.args):
+            if not isinstance(a, ast.Name):
+                first.append(ast.copy_location(ast.Assign([ast.Name(names.namer.fresh("zipped_seq"), ast.Store())],
+                                                          a), at))
+                source.args[k] = ast.copy_location(ast.Name(first[-1].targets[0].id, ast.Load()), a)
+        items = [names.namer.fresh("zipped") for _ in source.args]
+        source = ast.ListComp(ast.Tuple([ast.Name(i, ast.Load()) for i in items], ast.Load()),
+                              [ast.comprehension(ast.Tuple([ast.Name(i, ast.Store()) for i in items], ast.Store()),
+                                                 source, [], 0)])
+        for n in ast.walk(source):
+            ast.copy_location(n, at)
+        return ast.Name(held, ast.Load()), first + [ast.copy_location(ast.Assign([ast.Name(held, ast.Store())],
+                                                                                 source), at)]
     return ast.Name(held, ast.Load()), [ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], source), at)]
 
 

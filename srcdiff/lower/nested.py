@@ -3,9 +3,11 @@
 A nested function is inlined where it is called: its parameters are bound to the
 arguments' values and its body is lowered in place, reading the enclosing function's names
 as they are at the call (Python's closures read them then too).  The names its body
-assigns are its own: the caller's values of them come back after the call.  Recursion,
-``nonlocal``, defaults, ``*args``, and a nested function used as a value are refused with
-what to write instead.
+assigns are its own: the caller's values of them come back after the call.  A default
+written as a constant (``def penalty(v, power=2)``) gives its parameter that value where the call
+leaves it out; arguments may be passed by name.  Recursion, ``nonlocal``, other defaults (Python
+computes them when the ``def`` runs), ``*args``, and a nested function used as a value are refused
+with what to write instead.
 """
 
 from __future__ import annotations
@@ -79,9 +81,10 @@ def lower_nested_def(lower, stmt: ast.FunctionDef) -> None:
     """``def inner(...)``: remembered under its name, lowered at each call."""
     state = lower.state
     a = stmt.args
-    if stmt.decorator_list or a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+    if stmt.decorator_list or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs \
+            or not all(_written_constant(d) for d in a.defaults):
         raise state.error(stmt, f"the nested function {stmt.name} is supported with plain positional "
-                          "parameters and no decorators", _MODULE_LEVEL)
+                          "parameters (defaults written as constants) and no decorators", _MODULE_LEVEL)
     for inner in ast.walk(stmt):
         if isinstance(inner, (ast.Nonlocal, ast.Global)):
             raise state.error(inner, f"`{'nonlocal' if isinstance(inner, ast.Nonlocal) else 'global'}` "
@@ -104,15 +107,18 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
     state = lower.state  # (state.env is read afresh after lowering: a branch replaces it)
     a = func.args
     name = getattr(func, "name", "lambda")
-    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or node.keywords \
-            or len(node.args) != len(a.args) or any(isinstance(x, ast.Starred) for x in node.args):
+    arguments = _bound(func, node)
+    if arguments is None:
         raise state.error(node, f"the local function {name} is supported when called with exactly its "
-                          "positional parameters", _MODULE_LEVEL)
+                          "positional parameters (by position or name; a default written as a constant "
+                          "may be left out)", _MODULE_LEVEL)
     inlining = state.inlining
     if id(func) in inlining:
         raise state.error(node, f"the nested function {name} calls itself: recursion of a nested "
                           "function is not supported", _MODULE_LEVEL)
-    values = [lower.expr(arg) for arg in node.args]
+    order = {id(e): k for k, e in enumerate(node.args + [k.value for k in node.keywords])}
+    values = {id(e): lower.expr(e) for e in sorted(arguments, key=lambda e: order.get(id(e), len(order)))}
+    values = [values[id(e)] for e in arguments]  # (evaluated as Python does: as written, then the defaults)
     own = {p.arg for p in a.args}
     if isinstance(func, ast.FunctionDef):
         own |= {n.id for s in func.body for n in ast.walk(s)
@@ -139,6 +145,33 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
                 state.lambdas.pop(n, None)
             else:
                 state.lambdas[n] = value
+
+
+def _written_constant(expr: ast.expr) -> bool:
+    """A default Python computes once, when the ``def`` runs, to the value it has at every call."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float, str, bool, type(None)))
+
+
+def _bound(func: ast.FunctionDef | ast.Lambda, node: ast.Call) -> list | None:
+    """The expression giving each parameter of `func` its value at the call `node` (an argument, or a
+    default written as a constant), in the parameters' order; None where Python would bind otherwise
+    (``*args``, keyword-only parameters) or raise."""
+    a = func.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or any(isinstance(x, ast.Starred) for x in node.args) \
+            or any(k.arg is None for k in node.keywords) or not all(_written_constant(d) for d in a.defaults):
+        return None
+    params = [p.arg for p in a.args]
+    if len(node.args) > len(params):
+        return None
+    given = dict(zip(params, node.args))
+    for k in node.keywords:
+        if k.arg in given or k.arg not in params:
+            return None  # (given twice, or no such parameter: Python's TypeError)
+        given[k.arg] = k.value
+    given.update({p: d for p, d in zip(params[len(params) - len(a.defaults):], a.defaults) if p not in given})
+    return [given[p] for p in params] if len(given) == len(params) else None
 
 
 def _inline_body(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef, target) -> Operand:

@@ -44,6 +44,20 @@ elementwise lambdas, ufuncs and numbers is nested `np.where`s (NumPy's last true
 `otypes=[float]`) is `f` of each number, reshaped; `np.apply_along_axis(f, axis, A)` of a 2-D `A`
 is `np.array([f(r) for r in A])` (axis 1) or its transpose over `A.T` (axis 0); and
 `getattr(np, name)` is the function NumPy holds under that name (a static argument).
+
+Some NumPy spellings are read likewise as the function they equal (frontend/numpy_methods.py):
+`np.einsum(..., optimize=...)` without the keyword (it orders the contractions, not the value);
+`np.add.outer(a, b)` (any two-operand ufunc's `.outer`) as the ufunc of `a` reshaped with a
+trailing 1 for each axis of `b`, and `b`; `np.add.accumulate(x, axis)` as `np.cumsum(x, axis=axis)`
+and `np.multiply.accumulate` as `np.cumprod` (axis 0 unless given); `np.vdot(a, b)` as
+`np.dot(np.ravel(np.conj(a)), np.ravel(b))`; `np.where(c)` of one argument as `np.nonzero(c)`;
+`x.reshape(s, order="F")` / `np.reshape(x, s, order="F")`, with `s` written out, as
+`np.transpose(np.reshape(np.transpose(x), reversed s))`; and `np.ediff1d(x, to_begin=u, to_end=v)`
+with an end computed from the input as `np.concatenate([np.ravel(u), np.diff(np.ravel(x)),
+np.ravel(v)])` (`jit="numba"` refuses such an end when it is a number: numba ravels arrays only).
+`np.lib.stride_tricks.sliding_window_view(x, w)` of a vector (a name, a width, no axis) is
+`x[np.arange(len(x) - w + 1)[:, None] + np.arange(w)]`, the windows as rows.
+`np.logaddexp.accumulate` stays refused.
 """
 
 

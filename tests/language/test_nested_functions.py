@@ -141,7 +141,7 @@ def defined_in_a_branch(x):
 
 
 def with_default(x):
-    def inner(v, k=2.0):
+    def inner(v, k=x):  # (Python computes the default when the def runs; a constant one is inlined)
         return v * k
     return inner(x)
 
@@ -152,7 +152,7 @@ def with_default(x):
     (uses_nonlocal, "`nonlocal`", "nonlocal total"),
     (returns_early, "a `return` before the end", "return v"),
     (defined_in_a_branch, "defined inside an `if`", "def f(v):"),
-    (with_default, "plain positional parameters", "def inner(v, k=2.0):"),
+    (with_default, "plain positional parameters", "def inner(v, k=x):"),
 ])
 def test_what_stays_refused_names_the_line_and_a_fix(func, match, line):
     with pytest.raises(srcdiff.SrcDiffError, match=match) as info:

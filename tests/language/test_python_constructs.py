@@ -159,7 +159,7 @@ def inplace_augmented_subscript(x):
 
 
 def nested_def(x):
-    def g(v, k=2.0):  # a default: refused (a nested def with positional parameters is inlined)
+    def g(v, k=x[0]):  # a default computed when the def runs: refused (a constant one is inlined)
         return v * k
     return g(x)
 

@@ -38,7 +38,8 @@ def _program(name: str) -> Program:
 
 # ---- 1. reasonable code refused, each at the user's line (OPEN) ---------------------------------------------
 # One program per class, from the wave; grad, value_and_grad, jvp, vjp, the tree call, numba and check refuse
-# the same way (the matrix's counts: 16 of the 229 rows refused by grad, 0 unlocated).
+# the same way (the matrix's counts: 16 of the 229 rows refused by grad, 0 unlocated; after reach16: 9, four of them
+# the writes through repeated indices this file leaves out).
 #   false alias       ``prev = np.array([R[i-1, j-1], R[i-1, j], R[i, j-1]])`` (soft-DTW) then ``R[i, j] = ...``:
 #                     "prev shares its memory with R" (np.array of items read by index is a copy)
 #   nested defaults   a nested helper ``def penalty(v, power=2)`` called with and without ``power``
@@ -58,24 +59,17 @@ def _program(name: str) -> Program:
 #   default list      ``def f(x, seen=[]): seen.append(1)`` (the classic mistake; f still computes its value)
 #   tolist            ``vals = x.tolist()`` then Python arithmetic on the floats
 
+# Now differentiated, tested in test_reach16.py (reach16_programs.py): einsum_optimize (w16_einsum_trace_optimize),
+# ufunc_outer (w16_add_outer), ediff1d_to_end_value (w16_ediff1d_ends), reshape_order_f (w16_reshape_order_f),
+# vdot (w16_inner_vdot), where_one_argument (w16_where_one_argument), itertools_accumulate
+# (w16_accumulate_running), fromiter_generator (w16_fromiter_generator), nested_function_with_defaults
+# (w16_nested_helper_defaults), list_item_swap (w16_bubble_sort_pairs), zip_star (w16_zip_star),
+# slice_of_a_list (w16_sorted_builtin), nested_function_appending (w16_nested_append), sliding_window_view
+# (w16_sliding_windows).
 REFUSED_CODE = [
     ("false_alias_of_items_read_by_index", "w16_soft_dtw"),
-    ("nested_function_with_defaults", "w16_nested_helper_defaults"),
-    ("list_item_swap", "w16_bubble_sort_pairs"),
-    ("einsum_optimize", "w16_einsum_trace_optimize"),
-    ("ufunc_outer", "w16_add_outer"),
-    ("ufunc_accumulate", "w16_logaddexp_reduce"),
-    ("ediff1d_to_end_value", "w16_ediff1d_ends"),
-    ("sliding_window_view", "w16_sliding_windows"),
-    ("reshape_order_f", "w16_reshape_order_f"),
-    ("vdot", "w16_inner_vdot"),
-    ("where_one_argument", "w16_where_one_argument"),
+    ("ufunc_accumulate", "w16_logaddexp_reduce"),  # np.logaddexp.accumulate (add / multiply: test_reach16.py)
     ("fstring_keys_of_a_tree", "w16_cs231n_params"),
-    ("nested_function_appending", "w16_nested_append"),
-    ("slice_of_a_list", "w16_sorted_builtin"),
-    ("itertools_accumulate", "w16_accumulate_running"),
-    ("fromiter_generator", "w16_fromiter_generator"),
-    ("zip_star", "w16_zip_star"),
     ("mutable_default_append", "w16_mutable_default"),
     ("tolist_then_python", "w16_tolist_sum"),
 ]
@@ -127,10 +121,6 @@ def seeded_monte_carlo(x):
     return np.mean(np.exp(0.3 * eps @ x))
 
 
-def max_of_three(a, b):
-    return max(a * b, a + b, 0.5) ** 2
-
-
 def lorenz(u):
     x, y, z = u
     return np.array([10.0 * (y - x), x * (28.0 - z) - y, x * y - 8.0 / 3.0 * z])
@@ -142,13 +132,12 @@ def replaced_dataclass(g, x):
 
 
 _MU, _LS = np.array([0.3, -0.2]), np.array([0.1, -0.4])
+# builtin_max_of_three (max(a * b, a + b, 0.5)): differentiated, tested in test_reach16.py (max_of_three)
 BY_HAND = [
     ("generator_draw_in_arithmetic", lambda: srcdiff.grad(reparameterised)(_MU, _LS),
      lambda: central_difference(reparameterised, (_MU, _LS), 0)),
     ("seed_inside_the_function", lambda: srcdiff.grad(seeded_monte_carlo)(np.array([0.5, -1.0, 2.0])),
      lambda: central_difference(seeded_monte_carlo, (np.array([0.5, -1.0, 2.0]),), 0)),
-    ("builtin_max_of_three", lambda: srcdiff.grad(max_of_three)(1.5, 2.0),
-     lambda: central_difference(max_of_three, (1.5, 2.0), 0)),
     ("vmap_of_an_array_display", lambda: srcdiff.vmap(lorenz)(np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])),
      lambda: np.stack([lorenz(np.array([1.0, 2.0, 3.0])), lorenz(np.array([0.5, -1.0, 2.0]))])),
     ("vmap_of_jacobian", lambda: srcdiff.vmap(srcdiff.jacobian(lorenz))(np.array([[1.0, 2.0, 3.0]]))[0],
@@ -162,7 +151,7 @@ def test_reasonable_code_refused_by_hand(name, call, want):
     np.testing.assert_allclose(call(), want(), rtol=1e-6, atol=1e-9)
 
 
-@pytest.mark.parametrize("name, call, want", BY_HAND[:4], ids=[c[0] for c in BY_HAND[:4]])
+@pytest.mark.parametrize("name, call, want", BY_HAND[:3], ids=[c[0] for c in BY_HAND[:3]])
 def test_reasonable_code_refused_by_hand_names_the_line(name, call, want):
     with pytest.raises(srcdiff.SrcDiffError, match=HERE):
         call()
