@@ -46,6 +46,8 @@ class Tangents:
     calls: dict = field(default_factory=dict)  # tangent function name -> the `CallSpec` of the call it serves
     #: id of the statement computing a node's value -> the node (its shape check, if pruned)
     statements: dict = field(default_factory=dict)
+    #: roots of a power of one value (ad/roots.py)
+    roots: object = None
 
     def name(self, primal: str) -> str:
         if primal not in self.names:

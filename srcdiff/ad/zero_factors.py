@@ -24,6 +24,7 @@ from ..errors import SrcDiffError
 from ..ir.flows import edges
 from ..ir.nodes import Const, Function, Node, Var, all_nodes, operand_ast
 from ..rules.structural import gradient_inputs
+from .roots import even_sum_held
 from .sweep import operand_shape
 
 
@@ -121,7 +122,23 @@ def zero_factor(node: Node, param: str, sweep):
         if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
             return None if np.all(value != 0) else ZERO if not np.any(value) else _is_zero(operand_ast(other), False)
         return None
-    return _is_zero(operand_ast(other), operand_shape(other, sweep.shapes).scalar)
+    test = _is_zero(operand_ast(other), operand_shape(other, sweep.shapes).scalar)
+    own = node.inputs[node.rule.params.index(param)]
+    if isinstance(other, Var) and other.name in sweep.active and isinstance(own, Var):
+        # both factors move with the input: where both are 0 the product is stationary, not held
+        # (``np.cbrt(x * x * x)`` is x), and the rule-by-rule NaN is kept there
+        return _and_not_zero(test, operand_ast(own), operand_shape(own, sweep.shapes).scalar
+                             and operand_shape(other, sweep.shapes).scalar)
+    return test
+
+
+def _and_not_zero(test: ast.expr, own: ast.expr, scalar: bool) -> ast.expr:
+    """`test` and `own` is not 0: ``not y and x != 0.0``, ``np.logical_and(np.equal(y, 0.0), np.not_equal(x, 0.0))``."""
+    if scalar:
+        return ast.BoolOp(ast.And(), [test, ast.Compare(own, [ast.NotEq()], [ast.Constant(0.0)])])
+    np_ = ast.Name("np", ast.Load())
+    moving = ast.Call(ast.Attribute(np_, "not_equal", ast.Load()), [own, ast.Constant(0.0)], [])
+    return ast.Call(ast.Attribute(np_, "logical_and", ast.Load()), [test, moving], [])
 
 
 #: a constant factor that is 0 everywhere: the operand's contribution is dropped
@@ -188,6 +205,9 @@ def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.
     moves by O(h ** 2): a zero adjoint of the output makes the path's share exactly 0.  Not in
     a gradient srcdiff differentiates again: the select's derivative would be 0 where the true
     second derivative is not (``np.sqrt(u) ** 2`` is u)."""
+    if not sweep.derivable and sweep.roots is not None and node.id in sweep.roots.of_even_sums:
+        result = sweep.shapes.get(node.out.name)
+        return even_sum_held(contribution, node, result is not None and result.known and result.scalar)
     if sweep.derivable or node.out.name not in sweep.vanishing or node.rule.name not in _EDGE_SINGULAR \
             or not slope_may_be_infinite(node, param):
         return contribution
