@@ -50,7 +50,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
                   vanishing=vanishing_adjoints(function),
-                  powers=find_powers(function), roots=find_roots(function))
+                  powers=find_powers(function), roots=find_roots(function, shape_of))
     sweep.flat = flat_tie_values(function, sweep.powers) if derivable else frozenset()
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)

@@ -27,6 +27,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..ir.nodes import Const, Function, Node, Var, all_nodes, operand_ast
 from .powers import Power, power_contribution
 from .sweep import operand_shape as _shape
@@ -40,6 +42,7 @@ _SUMS = {"operator.add", "numpy.add", "numpy.sum"}
 _ROOT_ORDERS = {"numpy.sqrt": 0.5, "math.sqrt": 0.5, "numpy.cbrt": 1.0 / 3.0}
 _ODD_ROOTS = {"numpy.cbrt"}
 _DEPTH = 12
+_SCALARS = ""  # (the key of the names known to hold one number, in the table of values made once)
 _TOLERANCE = 1e-9  # (x ** 5) ** 0.2: 5 * 0.2 is 1 up to the rounding of 0.2
 
 
@@ -122,9 +125,13 @@ def _power_of_one(operand, made: dict, depth: int = _DEPTH) -> tuple[str, int, f
     if not isinstance(operand, Var):
         return None
     node = made.get(operand.name)
-    if node is None or depth == 0 or node.static:
+    if node is None or depth == 0:
         return _plain(operand, made)
     name, ins = node.rule.name, node.inputs
+    if name == "numpy.prod" and len(ins) == 1 and node.static.get("axis") is None:
+        return _product_of_copies(ins[0], made, depth) or _plain(operand, made)
+    if node.static:
+        return _plain(operand, made)
     if name in _POWERS and len(ins) == 2:
         k = _number(ins[1], made)
         inner = _power_of_one(ins[0], made, depth - 1)
@@ -151,6 +158,39 @@ def _power_of_one(operand, made: dict, depth: int = _DEPTH) -> tuple[str, int, f
         inner = _power_of_one(ins[0], made, depth - 1)
         return (inner[0], inner[1], -inner[2]) if inner else _plain(operand, made)
     return _plain(operand, made)
+
+
+def _product_of_copies(operand, made: dict, depth: int) -> tuple[str, int, float] | None:
+    """``np.prod(t * w)`` for a number t and a vector of numbers w: ``prod(w) * t ** len(w)``."""
+    node = made.get(operand.name) if isinstance(operand, Var) else None
+    if node is None or node.rule.name not in _PRODUCTS or len(node.inputs) != 2 or node.static:
+        return None
+    for value, weights in (node.inputs, node.inputs[::-1]):
+        w = _vector(weights, made)
+        if isinstance(w, np.ndarray) and w.ndim == 1 and w.size >= 1 and w.dtype.kind in "fi" \
+                and np.all(np.isfinite(w)) and np.all(w != 0) and isinstance(value, Var) \
+                and value.name in made.get(_SCALARS, ()):
+            inner = _power_of_one(value, made, depth - 1)
+            if inner is not None:
+                return inner[0], inner[1] * w.size, inner[2] ** w.size * float(np.prod(w))
+    return None
+
+
+def _vector(operand, made: dict):
+    """The array of numbers `operand` is, when it is a literal (``np.array([1.0, 2.0])``)."""
+    if isinstance(operand, Const):
+        return operand.value
+    node = made.get(operand.name) if isinstance(operand, Var) else None
+    if node is None:
+        return None
+    if node.rule.name == "numpy.array" and len(node.inputs) == 1 and not node.static:
+        return _vector(node.inputs[0], made)
+    if node.rule.name == "nograd" and not node.inputs:
+        try:
+            return np.asarray(ast.literal_eval(node.expr), dtype=float)
+        except (ValueError, TypeError, SyntaxError):
+            return None
+    return None
 
 
 def _plain(operand: Var, made: dict) -> tuple[str, int, float] | None:
@@ -181,11 +221,12 @@ class Roots:
     of_even_sums: frozenset
 
 
-def find_roots(function: Function) -> Roots:
+def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
     """The roots of powers and of sums of even powers in `function` (names assigned once only)."""
     nodes = all_nodes(function)
     count = Counter(n.out.name for n in nodes if isinstance(getattr(n, "out", None), Var))
     made: dict = {p.name: None for p in function.params if count[p.name] == 0}  # bases of their own
+    made[_SCALARS] = {name for name, shape in (shape_of or {}).items() if shape.known and shape.ndim == 0}
     made.update({n.out.name: n for n in nodes if isinstance(getattr(n, "out", None), Var) and count[n.out.name] == 1
                  and getattr(n, "rule", None) is not None and not hasattr(n, "callee")})
     of_powers, sums = {}, set()

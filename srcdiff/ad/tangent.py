@@ -53,7 +53,7 @@ def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """The forward-mode program of `function`, whose parameters `wrt` come with tangents."""
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
-    state = Tangents(namer, shape_of, active_values(function, set(wrt)), location, roots=find_roots(function))
+    state = Tangents(namer, shape_of, active_values(function, set(wrt)), location, roots=find_roots(function, shape_of))
     params = [state.name(p) for p in wrt]  # named first: a parameter's tangent keeps its plain name
     body = _block(function.body, state)
     output = function.output

@@ -16,6 +16,7 @@ singular rule's tangent is already 0 where its operand's is (tangent_node.py, `h
 from __future__ import annotations
 
 import ast
+import math
 import numbers
 
 import numpy as np
@@ -152,8 +153,10 @@ _POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
 
 def vanishing_adjoints(function: Function) -> frozenset[str]:
     """The values raised to a constant power above 1 (``r ** 3``, ``np.square(r)``, ``r * r``):
-    their adjoint is exactly 0 where they are (`held_by_zero_adjoint`)."""
-    found = set()
+    their adjoint is exactly 0 where they are (`held_by_zero_adjoint`).  A fractional power
+    ``r = u ** p`` only where the power of the power, p m (m the least power r is raised to),
+    stays above 1/2: (u ** 0.25) ** 2 is sqrt(u), whose slope at u = 0 is infinite, not 0."""
+    raised: dict[str, float] = {}
     for node in all_nodes(function):
         first = node.inputs[0] if node.inputs else None
         if not isinstance(first, Var):
@@ -162,10 +165,15 @@ def vanishing_adjoints(function: Function) -> frozenset[str]:
         exponent = node.inputs[1] if len(node.inputs) > 1 else None
         if name in _POWERS and isinstance(exponent, Const) and isinstance(exponent.value, (int, float)) \
                 and not isinstance(exponent.value, bool) and exponent.value > 1:
-            found.add(first.name)
+            raised[first.name] = min(raised.get(first.name, math.inf), exponent.value)
         elif name == "numpy.square" or name == "operator.mul" and exponent == first:
-            found.add(first.name)
-    return frozenset(found | _distances(function))
+            raised[first.name] = min(raised.get(first.name, math.inf), 2.0)
+    for node in all_nodes(function):
+        if node.out.name in raised and node.rule.name in _POWERS and len(node.inputs) > 1:
+            p = node.inputs[1].value if isinstance(node.inputs[1], Const) else None
+            if not isinstance(p, (int, float)) or 2.0 * p * raised[node.out.name] <= 1.0:
+                del raised[node.out.name]
+    return frozenset(set(raised) | _distances(function))
 
 
 _SQUARES_SUMMED = {"numpy.sum", "operator.add", "numpy.add"}
