@@ -27,8 +27,8 @@ from .flat_ties import flat_tie_values
 from .forward import build_forward
 from .invariants import hoist_invariants
 from .powers import find_powers
-from .roots import find_roots
 from .regions import reverse_block
+from .roots import find_roots
 from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
 from .zero_factors import kinked_adjoints, non_finite_adjoints, vanishing_adjoints

@@ -345,5 +345,5 @@ def root_tangent(node: Node, state, usual) -> ast.expr | None:
     return root_contribution(node, root, dot, usual, False, result is not None and result.known and result.scalar)
 
 
-__all__ = ["RootOfPower", "Roots", "chain_through_power", "even_sum_held", "find_roots", "reverse_root", "root_contribution",
-           "root_tangent"]
+__all__ = ["RootOfPower", "Roots", "chain_through_power", "even_sum_held", "find_roots", "reverse_root",
+           "root_contribution", "root_tangent"]

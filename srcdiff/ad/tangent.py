@@ -23,9 +23,9 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
+from .roots import find_roots, root_tangent
 from .shape_checks import ShapeChecks
 from .sweep import operand_shape
-from .roots import find_roots, root_tangent
 from .tangent_node import Tangents, tangent_expr
 
 
