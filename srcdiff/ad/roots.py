@@ -76,10 +76,9 @@ class RootOfPower:
         n = round(self.n)
         if n < 1 or abs(self.n - n) > _TOLERANCE:
             return None
-        if self.degree % 2 == 0 and n % 2 == 0:
-            return Power(self.base, n, self.coefficient ** self.order, ())
-        if self.odd and self.degree % 2 == 1:
-            return Power(self.base, n, math.copysign(abs(self.coefficient) ** self.order, self.coefficient), ())
+        scale = math.copysign(abs(self.coefficient) ** self.order, self.coefficient)  # (c > 0 unless odd)
+        if (self.degree % 2 == 0 and n % 2 == 0) or (self.odd and self.degree % 2 == 1):
+            return Power(self.base, n, scale, ())
         return None
 
 
@@ -330,6 +329,13 @@ def reverse_root(node: Node, sweep) -> bool:
     contribution = root_contribution(node, root, g, rule_by_rule, sweep.derivable, scalar)
     if contribution is None:
         return False
+    base_shape = sweep.shapes.get(root.base)
+    if not (base_shape is not None and base_shape.known and base_shape.scalar) \
+            and not any(isinstance(n, ast.Name) and n.id == root.base for n in ast.walk(contribution)):
+        # ``np.cbrt(x ** 3)`` is x: ``g`` alone may be the number standing for a filled array (ad/adjoints.py)
+        ones = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "ones_like", ast.Load()),
+                        [ast.Name(root.base, ast.Load())], [])
+        contribution = ast.BinOp(contribution, ast.Mult(), ones)
     sweep.contribute(root.base, contribution, node.line)
     return True
 

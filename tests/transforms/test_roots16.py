@@ -61,6 +61,14 @@ def cbrt_of_sum_of_fourth_powers(v):
     return np.cbrt(np.sum(v ** 4)) + np.sum(v)
 
 
+def mean_of_cbrt_of_cubes(v):
+    return np.mean(np.cbrt(v ** 3) * 2.0)
+
+
+def cbrt_of_negative_sixth(v):
+    return np.sum(np.cbrt(-2.0 * v ** 6))
+
+
 def root_of_power_squared_sum(v):
     return np.sum(np.sqrt(v ** 4)) + np.sum(v)
 
@@ -78,6 +86,8 @@ ROWS = [
     (cbrt_of_square_product, (0.0,), math.nan, math.nan, (0.8,)),  # a cusp: no derivative
     (sqrt_of_sum_of_even_powers, (0.0, 0.0), 2.0, None, (0.5, -0.4)),
     (cbrt_of_sum_of_fourth_powers, (np.zeros(3),), np.ones(3), None, (np.array([0.3, -0.2, 0.5]),)),
+    (mean_of_cbrt_of_cubes, (np.array([0.0, 1.0, -2.0]),), np.full(3, 2.0 / 3.0), None, (np.array([0.4, 1.0, -2.0]),)),
+    (cbrt_of_negative_sixth, (np.array([0.0, 1.0]),), np.array([0.0, -2.0 * CBRT2]), None, (np.array([0.3, 1.0]),)),
     (root_of_power_squared_sum, (np.array([0.0, -1.5, 0.0]),), np.array([1.0, -2.0, 1.0]), None,
      (np.array([0.2, -1.5, 0.6]),)),
 ]
