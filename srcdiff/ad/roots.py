@@ -218,6 +218,9 @@ class Roots:
 
     of_powers: dict
     of_even_sums: frozenset
+    #: the other roots whose operand is a product (up to a scale) of two values, by node id: the
+    #: two factors, for forward mode, which holds the root still only where one of them is not 0
+    of_products: dict = None
 
 
 def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
@@ -228,7 +231,7 @@ def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
     made[_SCALARS] = {name for name, shape in (shape_of or {}).items() if shape.known and shape.ndim == 0}
     made.update({n.out.name: n for n in nodes if isinstance(getattr(n, "out", None), Var) and count[n.out.name] == 1
                  and getattr(n, "rule", None) is not None and not hasattr(n, "callee")})
-    of_powers, sums = {}, set()
+    of_powers, sums, products = {}, set(), {}
     for node in nodes:
         if getattr(node, "rule", None) is None or hasattr(node, "callee") or count[node.out.name] != 1:
             continue
@@ -240,7 +243,25 @@ def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
             of_powers[node.id] = RootOfPower(found[0], found[1], found[2], order[0], order[1])
         elif _high_even_sum(node.inputs[0], made, order[0]):
             sums.add(node.id)
-    return Roots(of_powers, frozenset(sums))
+        elif _factors(node.inputs[0], made) is not None:
+            products[node.id] = _factors(node.inputs[0], made)
+    return Roots(of_powers, frozenset(sums), products)
+
+
+def _factors(operand, made: dict, depth: int = _DEPTH) -> tuple | None:
+    """The two factors of a product that `operand` is, up to numbers (``2.0 * (a * b) / 3.0``)."""
+    node = made.get(operand.name) if isinstance(operand, Var) else None
+    if node is None or depth == 0 or node.static:
+        return None
+    name, ins = node.rule.name, node.inputs
+    if name in _PRODUCTS and len(ins) == 2:
+        numbers = [_number(i, made) for i in ins]
+        if numbers[0] is not None or numbers[1] is not None:
+            return _factors(ins[1] if numbers[0] is not None else ins[0], made, depth - 1)
+        return tuple(ins) if all(isinstance(i, Var) for i in ins) else None
+    if (name in _QUOTIENTS and len(ins) == 2 and _number(ins[1], made) is not None) or name in _NEGATIONS:
+        return _factors(ins[0], made, depth - 1)
+    return None
 
 
 def _is_zero(base: str, scalar: bool) -> ast.expr:
