@@ -218,8 +218,9 @@ class Roots:
 
     of_powers: dict
     of_even_sums: frozenset
-    #: the other roots whose operand is a product (up to a scale) of two values, by node id: the
-    #: two factors, for forward mode, which holds the root still only where one of them is not 0
+    #: the other roots whose operand is a sum of products and powers (up to scales), by node id: the
+    #: factors of each term, for forward mode, which holds the root still (its operand's tangent 0)
+    #: only where no term has all its factors 0 (a term that is stationary there, not held)
     of_products: dict = None
 
 
@@ -243,13 +244,15 @@ def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
             of_powers[node.id] = RootOfPower(found[0], found[1], found[2], order[0], order[1])
         elif _high_even_sum(node.inputs[0], made, order[0]):
             sums.add(node.id)
-        elif _factors(node.inputs[0], made) is not None:
-            products[node.id] = _factors(node.inputs[0], made)
+        elif _factors(node.inputs[0], made, order[0]) is not None:
+            products[node.id] = _factors(node.inputs[0], made, order[0])
     return Roots(of_powers, frozenset(sums), products)
 
 
-def _factors(operand, made: dict, depth: int = _DEPTH) -> tuple | None:
-    """The two factors of a product that `operand` is, up to numbers (``2.0 * (a * b) / 3.0``)."""
+def _factors(operand, made: dict, order: float, depth: int = _DEPTH) -> tuple | None:
+    """The factors of each product or power term of a sum `operand` is, up to numbers
+    (``2.0 * (a * b) - x ** 3``: ``((a, b), (x,))``); None where there is none.  Not a square
+    under a square root (``np.sqrt(x ** 2 + y ** 2)``, a distance: the kink's 0 is kept)."""
     node = made.get(operand.name) if isinstance(operand, Var) else None
     if node is None or depth == 0 or node.static:
         return None
@@ -257,10 +260,16 @@ def _factors(operand, made: dict, depth: int = _DEPTH) -> tuple | None:
     if name in _PRODUCTS and len(ins) == 2:
         numbers = [_number(i, made) for i in ins]
         if numbers[0] is not None or numbers[1] is not None:
-            return _factors(ins[1] if numbers[0] is not None else ins[0], made, depth - 1)
-        return tuple(ins) if all(isinstance(i, Var) for i in ins) else None
+            return _factors(ins[1] if numbers[0] is not None else ins[0], made, order, depth - 1)
+        return (tuple(ins),) if all(isinstance(i, Var) for i in ins) else None
+    k = 2.0 if name == "numpy.square" else _number(ins[1], made) if name in _POWERS and len(ins) == 2 else None
+    if k is not None and k > 1 and isinstance(ins[0], Var):
+        return None if k % 2 == 0 and abs(k * order - 1.0) <= _TOLERANCE else ((ins[0],),)
     if (name in _QUOTIENTS and len(ins) == 2 and _number(ins[1], made) is not None) or name in _NEGATIONS:
-        return _factors(ins[0], made, depth - 1)
+        return _factors(ins[0], made, order, depth - 1)
+    if name in ("operator.add", "numpy.add", "operator.sub", "numpy.subtract") and len(ins) == 2:
+        terms = [t for t in (_factors(i, made, order, depth - 1) for i in ins) if t is not None]
+        return sum(terms, ()) or None
     return None
 
 

@@ -135,32 +135,45 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
     return found
 
 
-def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangents, moving=None) -> ast.expr:
+def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangents, moving=()) -> ast.expr:
     """`contribution` where the operand's tangent `dot` is not 0, an exact 0.0 where it is: a
     clamped or masked operand (tangent 0) at a point of infinite slope (sqrt at 0) moves the
     result by nothing, not by 0 * inf = NaN (an array's: `held_still`, which costs smooth code one
-    sum).  The 0.0 is a Python float: float32 stays float32.  With `moving`, the two factors of a
-    product the operand is, both moving with the input: where both are 0 the product is
-    stationary, not held (``np.cbrt(x * x * np.sin(x))`` is x), and the NaN is kept there."""
+    sum).  The 0.0 is a Python float: float32 stays float32.  `moving`: the factors of each product
+    or power term of the operand that move with the input; where all of one term's are 0 the term
+    is stationary, not held (``np.cbrt(x * x * np.sin(x))`` is x), and the NaN is kept there."""
     result = state.shapes.get(node.out.name, shapes.UNKNOWN)
     if (result.known and result.scalar) or not node.rule.elementwise:
         test = ast.Compare(dot, [ast.Eq()], [ast.Constant(0.0)])
-        if moving is not None:
-            test = ast.BoolOp(ast.And(), [test, ast.BoolOp(ast.Or(), [
-                ast.Compare(operand_ast(f), [ast.NotEq()], [ast.Constant(0.0)]) for f in moving])])
+        for term in moving:  # a factor of each term is not 0
+            test = ast.BoolOp(ast.And(), [test, _any_of(
+                [ast.Compare(operand_ast(f), [ast.NotEq()], [ast.Constant(0.0)]) for f in term], ast.Or)])
         return ast.IfExp(test, ast.Constant(0.0), contribution)
-    if moving is not None:
-        both = _np("logical_and", *(_np("equal", operand_ast(f), ast.Constant(0.0)) for f in moving))
-        dot = _np("where", both, ast.Attribute(ast.Name("np", ast.Load()), "nan", ast.Load()), dot)
+    for term in moving:
+        zero = _any_of([_np("equal", operand_ast(f), ast.Constant(0.0)) for f in term], "logical_and")
+        dot = _np("where", zero, ast.Attribute(ast.Name("np", ast.Load()), "nan", ast.Load()), dot)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, dot], [])
 
 
-def _moving_factors(node: Node, param: str, state: Tangents):
-    """The two factors of the product under a root (ad/roots.py), when both have a tangent; else None."""
-    factors = (state.roots.of_products or {}).get(node.id) if state.roots is not None else None
-    if factors is None or param != node.rule.params[0] or any(state.of(f) is None for f in factors):
-        return None
-    return factors
+def _any_of(tests: list, op) -> ast.expr:
+    """`tests` joined by the boolean `op` (a Python operator, or a NumPy function's name)."""
+    if len(tests) == 1:
+        return tests[0]
+    if isinstance(op, str):
+        out = tests[0]
+        for t in tests[1:]:
+            out = _np(op, out, t)
+        return out
+    return ast.BoolOp(op(), tests)
+
+
+def _moving_factors(node: Node, param: str, state: Tangents) -> tuple:
+    """The factors of each term of the operand under a root (ad/roots.py), the terms whose factors all have a
+    tangent."""
+    terms = (state.roots.of_products or {}).get(node.id) if state.roots is not None else None
+    if not terms or param != node.rule.params[0]:
+        return ()
+    return tuple(t for t in terms if all(state.of(f) is not None for f in t))
 
 
 def _selected(contribution: ast.expr, node: Node, param: str, bindings: dict, state: Tangents) -> ast.expr:

@@ -200,6 +200,24 @@ def test_a_product_that_is_no_power_in_forward_mode():
     assert srcdiff.jvp(masked, (0.5, -1.0), (1.0, 1.0))[1] == pytest.approx(1.0)  # a factor held at 0: exact
 
 
+def cbrt_of_a_sum_of_moving_terms(x):
+    return np.cbrt(x ** 3 + x * x * np.sin(x))
+
+
+def distance(x, y):
+    return np.sqrt(x ** 2 + y ** 2)
+
+
+def test_a_sum_of_stationary_terms_in_forward_mode():
+    """``np.cbrt(x ** 3 + x * x * sin(x))`` is cbrt(2) x near 0 (truth cbrt(2)): a sum of terms whose factors are
+    all 0 there is stationary, not held; NaN (as reverse mode), never 0.  A distance keeps the kink's 0."""
+    assert np.isclose(central_difference(cbrt_of_a_sum_of_moving_terms, (0.0,), 0), CBRT2)
+    for got in (srcdiff.jvp(cbrt_of_a_sum_of_moving_terms, (0.0,), (1.0,))[1],
+                srcdiff.grad(cbrt_of_a_sum_of_moving_terms)(0.0)):
+        assert np.isnan(got) or np.isclose(got, CBRT2), got
+    assert srcdiff.jvp(distance, (0.0, 0.0), (1.0, 1.0))[1] == 0.0
+
+
 def test_a_mask_still_selects_its_zero():
     """The zero factor that is not differentiated (a mask) keeps its exact 0, and so does a mask times a moving
     value that is not 0."""
