@@ -249,6 +249,15 @@ def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
     return Roots(of_powers, frozenset(sums), products)
 
 
+def _same_value(a, b, made: dict) -> bool:
+    """Whether `a` and `b` are one value: one name, or one item of one array (``x[0] * x[0]``)."""
+    if a == b:
+        return isinstance(a, Var)
+    na, nb = (made.get(v.name) if isinstance(v, Var) else None for v in (a, b))
+    return na is not None and nb is not None and na.rule.name == nb.rule.name == "getitem" \
+        and na.inputs == nb.inputs and na.static == nb.static and ast.dump(na.expr) == ast.dump(nb.expr)
+
+
 def _factors(operand, made: dict, order: float, depth: int = _DEPTH) -> tuple | None:
     """The factors of each product or power term of a sum `operand` is, up to numbers
     (``2.0 * (a * b) - x ** 3``: ``((a, b), (x,))``); None where there is none.  Not a square
@@ -261,6 +270,8 @@ def _factors(operand, made: dict, order: float, depth: int = _DEPTH) -> tuple | 
         numbers = [_number(i, made) for i in ins]
         if numbers[0] is not None or numbers[1] is not None:
             return _factors(ins[1] if numbers[0] is not None else ins[0], made, order, depth - 1)
+        if _same_value(ins[0], ins[1], made) and abs(2.0 * order - 1.0) <= _TOLERANCE:
+            return None  # a square under a square root: the kink's 0, as for ``x ** 2``
         return (tuple(ins),) if all(isinstance(i, Var) for i in ins) else None
     k = 2.0 if name == "numpy.square" else _number(ins[1], made) if name in _POWERS and len(ins) == 2 else None
     if k is not None and k > 1 and isinstance(ins[0], Var):

@@ -153,9 +153,12 @@ _POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
 
 def vanishing_adjoints(function: Function) -> frozenset[str]:
     """The values raised to a constant power above 1 (``r ** 3``, ``np.square(r)``, ``r * r``):
-    their adjoint is exactly 0 where they are (`held_by_zero_adjoint`).  A fractional power
-    ``r = u ** p`` only where the power of the power, p m (m the least power r is raised to),
-    stays above 1/2: (u ** 0.25) ** 2 is sqrt(u), whose slope at u = 0 is infinite, not 0."""
+    their adjoint is exactly 0 where they are (`held_by_zero_adjoint`).  Only where the power of
+    the root, p m (m the least power r is raised to, p the root's: 1/2 for ``np.sqrt`` and the
+    arcs), is above 1, so that ``u ** (p m)`` has the slope 0 at u = 0 however u moves:
+    ``np.sqrt(s) ** 2`` is s (slope 1 at s = 0, one-sided), ``(u ** 0.25) ** 2`` is sqrt(u)
+    (slope infinite), and keep their NaN; a root of a sum of squares (`_distances`) is held
+    whatever its power, since its radicand is stationary there."""
     raised: dict[str, float] = {}
     for node in all_nodes(function):
         first = node.inputs[0] if node.inputs else None
@@ -169,10 +172,13 @@ def vanishing_adjoints(function: Function) -> frozenset[str]:
         elif name == "numpy.square" or name == "operator.mul" and exponent == first:
             raised[first.name] = min(raised.get(first.name, math.inf), 2.0)
     for node in all_nodes(function):
-        if node.out.name in raised and node.rule.name in _POWERS and len(node.inputs) > 1:
-            p = node.inputs[1].value if isinstance(node.inputs[1], Const) else None
-            if not isinstance(p, (int, float)) or 2.0 * p * raised[node.out.name] <= 1.0:
-                del raised[node.out.name]
+        if node.out.name not in raised or node.rule.name not in _EDGE_SINGULAR:
+            continue
+        p = 0.5  # a square root, or an arc whose slope at the edge is a square root's
+        if node.rule.name in _POWERS:
+            p = node.inputs[1].value if len(node.inputs) > 1 and isinstance(node.inputs[1], Const) else None
+        if not isinstance(p, (int, float)) or p * raised[node.out.name] <= 1.0:
+            del raised[node.out.name]
     return frozenset(set(raised) | _distances(function))
 
 
