@@ -354,9 +354,9 @@ def even_sum_held(contribution: ast.expr, node: Node, scalar: bool) -> ast.expr:
 
 def reverse_root(node: Node, sweep) -> bool:
     """The adjoint of a root of a power as one contribution to the power's base (`root_contribution`);
-    False leaves it to the rule-by-rule form (not in a loop, nor below a branch of ``np.where``)."""
+    False leaves it to the rule-by-rule form (below a branch of ``np.where``)."""
     root = sweep.roots.of_powers.get(node.id) if sweep.roots is not None else None
-    if root is None or sweep.loops or root.base not in sweep.active or root.base in sweep.lists \
+    if root is None or root.base not in sweep.active or root.base in sweep.lists \
             or sweep.masks.get(node.out.name):
         return False
     g = ast.Name(sweep.name(node.out.name), ast.Load())

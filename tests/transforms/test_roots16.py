@@ -169,6 +169,34 @@ def test_trees():
     np.testing.assert_allclose(h["b"]["b"], np.diag([2.0, 2.0]))
 
 
+def roots_in_a_loop(x, n):
+    t = 0.0
+    for i in range(n):
+        x = x * 0.5 + 0.1 * i
+        t = t + np.cbrt(x * x * x) * (i + 1.0) + np.sqrt(x ** 4 + 2.0 * x ** 6)
+    return t
+
+
+def _loop_at_zero() -> float:
+    """d/dx of `roots_in_a_loop` at x = 0, n = 3: x_i = x / 2 ** i + (its constant), the cube root's share
+    (i + 1) / 2 ** i, the other term's (x_i ** 2 sqrt(1 + 2 x_i ** 2))' / 2 ** i at x_i = 0, 0.1, 0.25."""
+    total, xi = 0.0, 0.0
+    for i in range(3):
+        xi = xi * 0.5 + 0.1 * i
+        root = math.sqrt(1 + 2 * xi * xi)
+        total += ((i + 1.0) + 2 * xi * root + 2 * xi ** 3 / root) / 2 ** (i + 1)
+    return total
+
+
+@pytest.mark.parametrize("x", [0.0, 0.3])
+def test_roots_in_a_loop(x):
+    """In a loop body (the first iteration's x is at 0 when x = 0), with checkpoints, and forward mode."""
+    want = _loop_at_zero() if x == 0.0 else central_difference(roots_in_a_loop, (x, 3), 0)
+    got = {"grad": srcdiff.grad(roots_in_a_loop)(x, 3), "checkpoint": srcdiff.grad(roots_in_a_loop, checkpoint=1)(x, 3),
+           "jvp": srcdiff.jvp(roots_in_a_loop, (x, 3), (1.0, None))[1]}
+    assert all(np.isclose(g, want, rtol=1e-7) for g in got.values()), (got, want)
+
+
 def cbrt_of_a_product_with_a_sine(x):
     return np.cbrt(x * x * np.sin(x))
 
