@@ -140,18 +140,22 @@ def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangen
     clamped or masked operand (tangent 0) at a point of infinite slope (sqrt at 0) moves the
     result by nothing, not by 0 * inf = NaN (an array's: `held_still`, which costs smooth code one
     sum).  The 0.0 is a Python float: float32 stays float32.  `moving`: the factors of each product
-    or power term of the operand that move with the input; where all of one term's are 0 the term
-    is stationary, not held (``np.cbrt(x * x * np.sin(x))`` is x), and the NaN is kept there."""
+    or power term of the operand, with their tangents; where all of one term's factors are 0 and
+    one of them moves (its tangent is not 0), the term is stationary, not held
+    (``np.cbrt(x * x * np.sin(x))`` is x), and the NaN is kept there."""
     result = state.shapes.get(node.out.name, shapes.UNKNOWN)
     if (result.known and result.scalar) or not node.rule.elementwise:
         test = ast.Compare(dot, [ast.Eq()], [ast.Constant(0.0)])
-        for term in moving:  # a factor of each term is not 0
-            test = ast.BoolOp(ast.And(), [test, _any_of(
-                [ast.Compare(operand_ast(f), [ast.NotEq()], [ast.Constant(0.0)]) for f in term], ast.Or)])
+        for term in moving:  # each term has a factor that is not 0, or none that moves
+            held = [ast.Compare(operand_ast(f), [ast.NotEq()], [ast.Constant(0.0)]) for f, _ in term]
+            held.append(_any_of([ast.Compare(d, [ast.Eq()], [ast.Constant(0.0)]) for _, d in term], ast.And))
+            test = ast.BoolOp(ast.And(), [test, _any_of(held, ast.Or)])
         return ast.IfExp(test, ast.Constant(0.0), contribution)
     for term in moving:
-        zero = _any_of([_np("equal", operand_ast(f), ast.Constant(0.0)) for f in term], "logical_and")
-        dot = _np("where", zero, ast.Attribute(ast.Name("np", ast.Load()), "nan", ast.Load()), dot)
+        zero = _any_of([_np("equal", operand_ast(f), ast.Constant(0.0)) for f, _ in term], "logical_and")
+        moves = _any_of([_np("not_equal", d, ast.Constant(0.0)) for _, d in term], "logical_or")
+        dot = _np("where", _np("logical_and", zero, moves), ast.Attribute(ast.Name("np", ast.Load()), "nan",
+                                                                        ast.Load()), dot)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, dot], [])
 
 
@@ -173,7 +177,7 @@ def _moving_factors(node: Node, param: str, state: Tangents) -> tuple:
     terms = (state.roots.of_products or {}).get(node.id) if state.roots is not None else None
     if not terms or param != node.rule.params[0]:
         return ()
-    return tuple(t for t in terms if all(state.of(f) is not None for f in t))
+    return tuple(tuple((f, state.of(f)) for f in t) for t in terms if all(state.of(f) is not None for f in t))
 
 
 def _selected(contribution: ast.expr, node: Node, param: str, bindings: dict, state: Tangents) -> ast.expr:
