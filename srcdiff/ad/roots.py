@@ -33,14 +33,15 @@ from ..ir.nodes import Const, Function, Node, Var, all_nodes, operand_ast
 from .powers import Power, power_contribution
 from .sweep import operand_shape as _shape
 
-_POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
-_PRODUCTS = {"operator.mul", "numpy.multiply"}
-_QUOTIENTS = {"operator.truediv", "numpy.divide"}
-_NEGATIONS = {"operator.neg", "numpy.negative"}
+_POWERS, _PRODUCTS = {"numpy.power", "operator.pow", "numpy.float_power"}, {"operator.mul", "numpy.multiply"}
+_QUOTIENTS, _NEGATIONS = {"operator.truediv", "numpy.divide"}, {"operator.neg", "numpy.negative"}
 _SUMS = {"operator.add", "numpy.add", "numpy.sum"}
 #: roots and their exponent; odd ones are defined for a negative operand
 _ROOT_ORDERS = {"numpy.sqrt": 0.5, "math.sqrt": 0.5, "numpy.cbrt": 1.0 / 3.0}
 _ODD_ROOTS = {"numpy.cbrt"}
+#: rules whose value is one of their operands, picked: a zero tangent there holds it still
+_SELECTS = {"numpy.maximum", "numpy.minimum", "numpy.fmax", "numpy.fmin", "numpy.clip", "numpy.where",
+            "builtins.max", "builtins.min"}
 _DEPTH = 12
 _SCALARS = ""  # (the key of the names known to hold one number, in the table of values made once)
 _TOLERANCE = 1e-9  # (x ** 5) ** 0.2: 5 * 0.2 is 1 up to the rounding of 0.2
@@ -57,7 +58,7 @@ class RootOfPower:
     odd: bool
 
     @property
-    def n(self) -> float:
+    def n(self) -> float:  # the power the root of the power is
         return self.degree * self.order
 
     def at_zero(self) -> float:
@@ -192,8 +193,7 @@ def _vector(operand, made: dict):
     return None
 
 
-def _plain(operand: Var, made: dict) -> tuple[str, int, float] | None:
-    """The value as a base of its own, when nothing reassigns it (a parameter, a value made once)."""
+def _plain(operand: Var, made: dict) -> tuple[str, int, float] | None:  # a base of its own, made once
     return (operand.name, 1, 1.0) if operand.name in made else None
 
 
@@ -222,6 +222,8 @@ class Roots:
     #: factors of each term, for forward mode, which holds the root still (its operand's tangent 0)
     #: only where no term has all its factors 0 (a term that is stationary there, not held)
     of_products: dict = None
+    #: of those factors, the ones a select makes (``np.maximum(s, 0.0)``): a zero tangent holds them
+    selected: frozenset = frozenset()
 
 
 def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
@@ -246,7 +248,9 @@ def find_roots(function: Function, shape_of: dict | None = None) -> Roots:
             sums.add(node.id)
         elif _factors(node.inputs[0], made, order[0]) is not None:
             products[node.id] = _factors(node.inputs[0], made, order[0])
-    return Roots(of_powers, frozenset(sums), products)
+    selected = {f.name for terms in products.values() for term in terms for f in term
+                if made.get(f.name) is not None and made[f.name].rule.name in _SELECTS}
+    return Roots(of_powers, frozenset(sums), products, frozenset(selected))
 
 
 def _same_value(a, b, made: dict) -> bool:
@@ -293,7 +297,7 @@ def _is_zero(base: str, scalar: bool) -> ast.expr:
 
 
 def _at_zero_value(root: RootOfPower, g: ast.expr) -> ast.expr:
-    value = root.at_zero()
+    value = root.at_zero()  # (0.0 alone: float32 stays float32)
     if value == 0.0:
         return ast.Constant(0.0)
     if math.isnan(value):
@@ -347,9 +351,9 @@ def even_sum_held(contribution: ast.expr, node: Node, scalar: bool) -> ast.expr:
     operand = operand_ast(node.inputs[0])
     if scalar:
         return ast.IfExp(ast.UnaryOp(ast.Not(), operand), ast.Constant(0.0), contribution)
-    test = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [operand, ast.Constant(0.0)], [])
-    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load()), [test, ast.Constant(0.0),
-                                                                                     contribution], [])
+    np_ = ast.Name("np", ast.Load())
+    test = ast.Call(ast.Attribute(np_, "equal", ast.Load()), [operand, ast.Constant(0.0)], [])
+    return ast.Call(ast.Attribute(np_, "where", ast.Load()), [test, ast.Constant(0.0), contribution], [])
 
 
 def reverse_root(node: Node, sweep) -> bool:
@@ -388,8 +392,8 @@ def root_tangent(node: Node, state, usual) -> ast.expr | None:
     dot = state.of(Var(root.base)) if root is not None else None
     if dot is None:
         return None
-    result = state.shapes.get(node.out.name)
-    return root_contribution(node, root, dot, usual, False, result is not None and result.known and result.scalar)
+    shape = state.shapes.get(node.out.name)
+    return root_contribution(node, root, dot, usual, False, shape is not None and shape.known and shape.scalar)
 
 
 __all__ = ["RootOfPower", "Roots", "chain_through_power", "even_sum_held", "find_roots", "reverse_root",

@@ -142,18 +142,23 @@ def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangen
     sum).  The 0.0 is a Python float: float32 stays float32.  `moving`: the factors of each product
     or power term of the operand, with their tangents; where all of one term's factors are 0 and
     one of them moves (its tangent is not 0), the term is stationary, not held
-    (``np.cbrt(x * x * np.sin(x))`` is x), and the NaN is kept there."""
+    (``np.cbrt(x * x * np.sin(x))`` is x), and the NaN is kept there; unless a factor a select
+    makes has the tangent 0 (``np.maximum(s, 0.0)`` at s < 0: held at 0, and the term with it)."""
     result = state.shapes.get(node.out.name, shapes.UNKNOWN)
     if (result.known and result.scalar) or not node.rule.elementwise:
         test = ast.Compare(dot, [ast.Eq()], [ast.Constant(0.0)])
         for term in moving:  # each term has a factor that is not 0, or none that moves
             held = [ast.Compare(operand_ast(f), [ast.NotEq()], [ast.Constant(0.0)]) for f, _ in term]
             held.append(_any_of([ast.Compare(d, [ast.Eq()], [ast.Constant(0.0)]) for _, d in term], ast.And))
+            held += [ast.Compare(d, [ast.Eq()], [ast.Constant(0.0)]) for f, d in term if f.name in state.roots.selected]
             test = ast.BoolOp(ast.And(), [test, _any_of(held, ast.Or)])
         return ast.IfExp(test, ast.Constant(0.0), contribution)
     for term in moving:
         zero = _any_of([_np("equal", operand_ast(f), ast.Constant(0.0)) for f, _ in term], "logical_and")
         moves = _any_of([_np("not_equal", d, ast.Constant(0.0)) for _, d in term], "logical_or")
+        for f, d in term:
+            if f.name in state.roots.selected:  # a select's zero tangent holds it
+                moves = _np("logical_and", moves, _np("not_equal", d, ast.Constant(0.0)))
         dot = _np("where", _np("logical_and", zero, moves), ast.Attribute(ast.Name("np", ast.Load()), "nan",
                                                                         ast.Load()), dot)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, dot], [])
