@@ -266,3 +266,17 @@ def test_a_fractional_power_raised_again_is_not_held_at_zero():
         return np.sum((v ** 0.25) ** 2)
     got = srcdiff.grad(f)(np.array([0.0, 4.0]))
     assert not np.isfinite(got[0]) and np.isclose(got[1], 0.25), got
+
+
+def cbrt_of_one_minus_cos(x):
+    return np.cbrt(1.0 - np.cos(x))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="forward mode holds a root still where its operand is stationary at 0 through a function "
+                          "other than a product or power (1 - cos x): jvp gives 0 at a cusp, reverse mode NaN")
+def test_a_root_of_another_stationary_function_in_forward_mode():
+    """``np.cbrt(1 - cos x)`` ~ (x ** 2 / 2) ** (1/3) at 0: a cusp, no derivative (one-sided differences grow)."""
+    assert np.isnan(srcdiff.grad(cbrt_of_one_minus_cos)(0.0))
+    got = srcdiff.jvp(cbrt_of_one_minus_cos, (0.0,), (1.0,))[1]
+    assert not np.isfinite(got), got
