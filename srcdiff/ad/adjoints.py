@@ -93,7 +93,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             mask += (runtime_select_mask(node, operand_shape(node.inputs[0], sweep.shapes)),)
         if factor is not None:  # g may be inf where the other factor is 0: select, never inf * 0
             other = operand_shapes[node.rule.zero_factors[param]]
-            zero = Mask(factor, False, True, other.known and other.ndim == 0)
+            zero = Mask(factor, False, True, other.known and other.ndim == 0 and not isinstance(factor, ast.Call))
             contribution = _masked(contribution, (zero,), result_shape)
             mask = tuple(m for m in mask if ast.dump(m.test) != ast.dump(factor)) + (zero,)
         if node.rule.elementwise:

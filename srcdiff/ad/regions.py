@@ -27,6 +27,7 @@ from .appends import reverse_append
 from .checkpoint import checkpointed
 from .invariants import cheap_recomputed, numbers_recomputed
 from .powers import power_contribution
+from .roots import reverse_root
 from .sweep import LoopPlan, Sweep, operand_shape
 
 
@@ -46,7 +47,7 @@ def reverse_block(block, sweep: Sweep) -> None:
             reverse_getitem(item, sweep)
         elif item.rule is APPEND:
             reverse_append(item, sweep)
-        elif _power_taken(item, sweep):
+        elif _power_taken(item, sweep) or reverse_root(item, sweep):
             continue
         else:
             sweep.definitions = definitions  # a nested region's sweep may have set its own

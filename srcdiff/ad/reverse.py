@@ -28,6 +28,7 @@ from .forward import build_forward
 from .invariants import hoist_invariants
 from .powers import find_powers
 from .regions import reverse_block
+from .roots import find_roots
 from .shape_sources import shape_sources
 from .sweep import Sweep, operand_shape
 from .zero_factors import kinked_adjoints, non_finite_adjoints, vanishing_adjoints
@@ -49,7 +50,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
                   vanishing=vanishing_adjoints(function),
-                  powers=find_powers(function))
+                  powers=find_powers(function), roots=find_roots(function, shape_of))
     sweep.flat = flat_tie_values(function, sweep.powers) if derivable else frozenset()
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)

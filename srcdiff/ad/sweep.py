@@ -81,6 +81,8 @@ class Sweep:
     vanishing: frozenset = frozenset()
     #: values of ties read only as a power above 2, flat where they are 0 (ad/flat_ties.py)
     flat: frozenset = frozenset()
+    #: roots of a power of one value, and of sums of even powers (ad/roots.py)
+    roots: object = None
 
     @property
     def adjoint(self) -> dict[str, str]:

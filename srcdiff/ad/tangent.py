@@ -23,6 +23,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
+from .roots import find_roots, root_tangent
 from .shape_checks import ShapeChecks
 from .sweep import operand_shape
 from .tangent_node import Tangents, tangent_expr
@@ -52,7 +53,7 @@ def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """The forward-mode program of `function`, whose parameters `wrt` come with tangents."""
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
-    state = Tangents(namer, shape_of, active_values(function, set(wrt)), location)
+    state = Tangents(namer, shape_of, active_values(function, set(wrt)), location, roots=find_roots(function, shape_of))
     params = [state.name(p) for p in wrt]  # named first: a parameter's tangent keeps its plain name
     body = _block(function.body, state)
     output = function.output
@@ -101,7 +102,7 @@ def _node(node: Node, state: Tangents) -> list:
     if node.rule.name == "list" and not node.inputs:  # xs = []: its tangents are appended as it grows
         expr = ast.List([], ast.Load())
     else:
-        expr = tangent_expr(node, state)
+        expr = root_tangent(node, state, lambda: tangent_expr(node, state)) or tangent_expr(node, state)
         if expr is None:  # active on another path (a branch's other side): zero on this one
             expr = state.zeros(node.out)
     stmts.append(Assign([state.name(node.out.name)], expr, node.line))

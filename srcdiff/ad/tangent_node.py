@@ -46,6 +46,8 @@ class Tangents:
     calls: dict = field(default_factory=dict)  # tangent function name -> the `CallSpec` of the call it serves
     #: id of the statement computing a node's value -> the node (its shape check, if pruned)
     statements: dict = field(default_factory=dict)
+    #: roots of a power of one value (ad/roots.py)
+    roots: object = None
 
     def name(self, primal: str) -> str:
         if primal not in self.names:
@@ -128,20 +130,59 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
             own["g"] = dot
         contribution = instantiate(templates[param], own)
         if slope_may_be_infinite(node, param):
-            contribution = _held_still(contribution, dot, node, state)
+            contribution = _held_still(contribution, dot, node, state, _moving_factors(node, param, state))
         found.append(_selected(contribution, node, param, own, state))
     return found
 
 
-def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangents) -> ast.expr:
+def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangents, moving=()) -> ast.expr:
     """`contribution` where the operand's tangent `dot` is not 0, an exact 0.0 where it is: a
     clamped or masked operand (tangent 0) at a point of infinite slope (sqrt at 0) moves the
     result by nothing, not by 0 * inf = NaN (an array's: `held_still`, which costs smooth code one
-    sum).  The 0.0 is a Python float: float32 stays float32."""
+    sum).  The 0.0 is a Python float: float32 stays float32.  `moving`: the factors of each product
+    or power term of the operand, with their tangents; where all of one term's factors are 0 and
+    one of them moves (its tangent is not 0), the term is stationary, not held
+    (``np.cbrt(x * x * np.sin(x))`` is x), and the NaN is kept there; unless a factor a select
+    makes has the tangent 0 (``np.maximum(s, 0.0)`` at s < 0: held at 0, and the term with it)."""
     result = state.shapes.get(node.out.name, shapes.UNKNOWN)
     if (result.known and result.scalar) or not node.rule.elementwise:
-        return ast.IfExp(ast.Compare(dot, [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0), contribution)
+        test = ast.Compare(dot, [ast.Eq()], [ast.Constant(0.0)])
+        for term in moving:  # each term has a factor that is not 0, or none that moves
+            held = [ast.Compare(operand_ast(f), [ast.NotEq()], [ast.Constant(0.0)]) for f, _ in term]
+            held.append(_any_of([ast.Compare(d, [ast.Eq()], [ast.Constant(0.0)]) for _, d in term], ast.And))
+            held += [ast.Compare(d, [ast.Eq()], [ast.Constant(0.0)]) for f, d in term if f.name in state.roots.selected]
+            test = ast.BoolOp(ast.And(), [test, _any_of(held, ast.Or)])
+        return ast.IfExp(test, ast.Constant(0.0), contribution)
+    for term in moving:
+        zero = _any_of([_np("equal", operand_ast(f), ast.Constant(0.0)) for f, _ in term], "logical_and")
+        moves = _any_of([_np("not_equal", d, ast.Constant(0.0)) for _, d in term], "logical_or")
+        for f, d in term:
+            if f.name in state.roots.selected:  # a select's zero tangent holds it
+                moves = _np("logical_and", moves, _np("not_equal", d, ast.Constant(0.0)))
+        dot = _np("where", _np("logical_and", zero, moves), ast.Attribute(ast.Name("np", ast.Load()), "nan",
+                                                                        ast.Load()), dot)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, dot], [])
+
+
+def _any_of(tests: list, op) -> ast.expr:
+    """`tests` joined by the boolean `op` (a Python operator, or a NumPy function's name)."""
+    if len(tests) == 1:
+        return tests[0]
+    if isinstance(op, str):
+        out = tests[0]
+        for t in tests[1:]:
+            out = _np(op, out, t)
+        return out
+    return ast.BoolOp(op(), tests)
+
+
+def _moving_factors(node: Node, param: str, state: Tangents) -> tuple:
+    """The factors of each term of the operand under a root (ad/roots.py), the terms whose factors all have a
+    tangent."""
+    terms = (state.roots.of_products or {}).get(node.id) if state.roots is not None else None
+    if not terms or param != node.rule.params[0]:
+        return ()
+    return tuple(tuple((f, state.of(f)) for f in t) for t in terms if all(state.of(f) is not None for f in t))
 
 
 def _selected(contribution: ast.expr, node: Node, param: str, bindings: dict, state: Tangents) -> ast.expr:

@@ -16,6 +16,7 @@ singular rule's tangent is already 0 where its operand's is (tangent_node.py, `h
 from __future__ import annotations
 
 import ast
+import math
 import numbers
 
 import numpy as np
@@ -24,6 +25,7 @@ from ..errors import SrcDiffError
 from ..ir.flows import edges
 from ..ir.nodes import Const, Function, Node, Var, all_nodes, operand_ast
 from ..rules.structural import gradient_inputs
+from .roots import even_sum_held
 from .sweep import operand_shape
 
 
@@ -121,7 +123,23 @@ def zero_factor(node: Node, param: str, sweep):
         if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
             return None if np.all(value != 0) else ZERO if not np.any(value) else _is_zero(operand_ast(other), False)
         return None
-    return _is_zero(operand_ast(other), operand_shape(other, sweep.shapes).scalar)
+    test = _is_zero(operand_ast(other), operand_shape(other, sweep.shapes).scalar)
+    own = node.inputs[node.rule.params.index(param)]
+    if isinstance(other, Var) and other.name in sweep.active and isinstance(own, Var):
+        # both factors move with the input: where both are 0 the product is stationary, not held
+        # (``np.cbrt(x * x * x)`` is x), and the rule-by-rule NaN is kept there
+        return _and_not_zero(test, operand_ast(own), operand_shape(own, sweep.shapes).scalar
+                             and operand_shape(other, sweep.shapes).scalar)
+    return test
+
+
+def _and_not_zero(test: ast.expr, own: ast.expr, scalar: bool) -> ast.expr:
+    """`test` and `own` is not 0: ``not y and x != 0.0``, ``np.logical_and(np.equal(y, 0.0), np.not_equal(x, 0.0))``."""
+    if scalar:
+        return ast.BoolOp(ast.And(), [test, ast.Compare(own, [ast.NotEq()], [ast.Constant(0.0)])])
+    np_ = ast.Name("np", ast.Load())
+    moving = ast.Call(ast.Attribute(np_, "not_equal", ast.Load()), [own, ast.Constant(0.0)], [])
+    return ast.Call(ast.Attribute(np_, "logical_and", ast.Load()), [test, moving], [])
 
 
 #: a constant factor that is 0 everywhere: the operand's contribution is dropped
@@ -135,8 +153,13 @@ _POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
 
 def vanishing_adjoints(function: Function) -> frozenset[str]:
     """The values raised to a constant power above 1 (``r ** 3``, ``np.square(r)``, ``r * r``):
-    their adjoint is exactly 0 where they are (`held_by_zero_adjoint`)."""
-    found = set()
+    their adjoint is exactly 0 where they are (`held_by_zero_adjoint`).  Only where the power of
+    the root, p m (m the least power r is raised to, p the root's: 1/2 for ``np.sqrt`` and the
+    arcs), is above 1, so that ``u ** (p m)`` has the slope 0 at u = 0 however u moves:
+    ``np.sqrt(s) ** 2`` is s (slope 1 at s = 0, one-sided), ``(u ** 0.25) ** 2`` is sqrt(u)
+    (slope infinite), and keep their NaN; a root of a sum of squares (`_distances`) is held
+    whatever its power, since its radicand is stationary there."""
+    raised: dict[str, float] = {}
     for node in all_nodes(function):
         first = node.inputs[0] if node.inputs else None
         if not isinstance(first, Var):
@@ -145,10 +168,18 @@ def vanishing_adjoints(function: Function) -> frozenset[str]:
         exponent = node.inputs[1] if len(node.inputs) > 1 else None
         if name in _POWERS and isinstance(exponent, Const) and isinstance(exponent.value, (int, float)) \
                 and not isinstance(exponent.value, bool) and exponent.value > 1:
-            found.add(first.name)
+            raised[first.name] = min(raised.get(first.name, math.inf), exponent.value)
         elif name == "numpy.square" or name == "operator.mul" and exponent == first:
-            found.add(first.name)
-    return frozenset(found | _distances(function))
+            raised[first.name] = min(raised.get(first.name, math.inf), 2.0)
+    for node in all_nodes(function):
+        if node.out.name not in raised or node.rule.name not in _EDGE_SINGULAR:
+            continue
+        p = 0.5  # a square root, or an arc whose slope at the edge is a square root's
+        if node.rule.name in _POWERS:
+            p = node.inputs[1].value if len(node.inputs) > 1 and isinstance(node.inputs[1], Const) else None
+        if not isinstance(p, (int, float)) or p * raised[node.out.name] <= 1.0:
+            del raised[node.out.name]
+    return frozenset(set(raised) | _distances(function))
 
 
 _SQUARES_SUMMED = {"numpy.sum", "operator.add", "numpy.add"}
@@ -188,6 +219,10 @@ def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.
     moves by O(h ** 2): a zero adjoint of the output makes the path's share exactly 0.  Not in
     a gradient srcdiff differentiates again: the select's derivative would be 0 where the true
     second derivative is not (``np.sqrt(u) ** 2`` is u)."""
+    if not sweep.derivable and sweep.roots is not None and node.id in sweep.roots.of_even_sums \
+            and param == node.rule.params[0]:
+        result = sweep.shapes.get(node.out.name)
+        return even_sum_held(contribution, node, result is not None and result.known and result.scalar)
     if sweep.derivable or node.out.name not in sweep.vanishing or node.rule.name not in _EDGE_SINGULAR \
             or not slope_may_be_infinite(node, param):
         return contribution

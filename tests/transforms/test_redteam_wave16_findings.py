@@ -66,6 +66,8 @@ def _assert_agrees(got: dict, want) -> None:
 # mode does the same for a power: the tangent of ``x ** 3`` at 0 is 0, and ``jvp`` of ``np.cbrt(x ** 3)`` is 0
 # (reverse mode gives NaN there, class 2).  ``srcdiff.check`` passes the wrong 0 of the second variant: sympy's
 # own derivative is 0/0 at the user's point, so it compares at the other points only.  The Hessian is NaN.
+# FIXED (ad/roots.py): a root of a power of one value is differentiated as the power it is, exact at 0 in every
+# transformation; a zero factor selects 0 only where the other factor is not 0 too (tests/transforms/test_roots16.py).
 
 
 def cbrt_cube(x):
@@ -83,15 +85,12 @@ def cbrt_nested_product(x):
 ZERO_FACTOR = [(cbrt_cube, 1.0), (cbrt_scaled_product, 6.0 ** (1.0 / 3.0)), (cbrt_nested_product, 3.0)]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="zero-factor selection where every factor moves: cbrt(x*x*x) at 0 gives 0, truth 1")
 @pytest.mark.parametrize("f, truth", ZERO_FACTOR, ids=lambda c: getattr(c, "__name__", ""))
 def test_root_of_a_product_of_vanishing_factors(f, truth):
     assert np.isclose(float(central_difference(f, (0.0,), 0)), truth)  # f is smooth: the reference exists
     _assert_agrees(_first_order(f, (0.0,)), truth)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="zero-factor selection: float32 gives 0 too")
 def test_root_of_a_product_of_vanishing_factors_float32():
     g = srcdiff.grad(cbrt_cube)(np.float32(0.0))
     assert np.isclose(g, 1.0), g
@@ -105,8 +104,6 @@ def cbrt_of_product_reduction(t):
     return np.cbrt(np.prod(t * np.array([1.0, 2.0, 4.0])))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="forward mode selects 0 for a zero tangent meeting an infinite slope: jvp of cbrt(x**3) is 0")
 @pytest.mark.parametrize("f, truth", [(cbrt_of_power, 1.0), (cbrt_of_product_reduction, 2.0)],
                          ids=["cbrt_of_power", "cbrt_of_product_reduction"])
 def test_forward_mode_root_of_a_stationary_power(f, truth):
@@ -114,11 +111,12 @@ def test_forward_mode_root_of_a_stationary_power(f, truth):
     assert np.isclose(tangent, truth), tangent
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="srcdiff.check agrees numerically with the wrong 0: sympy's derivative is 0/0 at the point")
-def test_check_finds_the_zero_factor_gradient_wrong():
+def test_check_agrees_with_the_exact_root_of_a_product():
+    """srcdiff.check agreed with the wrong 0 (sympy's derivative is 0/0 at the point, so it compared at the
+    others only); the gradient is now the exact 6 ** (1/3), and check agrees with it."""
+    assert np.isclose(srcdiff.grad(cbrt_scaled_product)(0.0), 6.0 ** (1.0 / 3.0))
     report = srcdiff.check(cbrt_scaled_product, 0.0, progress=False)
-    assert report.status == "MISMATCH", str(report)
+    assert report.status != "MISMATCH", str(report)
 
 
 def test_root_of_a_product_is_exact_away_from_zero_and_with_a_mask():
@@ -137,6 +135,8 @@ def test_root_of_a_product_is_exact_away_from_zero_and_with_a_mask():
 # (``np.sqrt(x * x * x * x)``) the same function is exact, by the zero-factor rule; docs/guarantees.md covers
 # products and a zero *adjoint* of a root of a sum of squares, not a zero partial of a power.  Not silent
 # (NaN, and debug=True names the line), but the derivative exists.
+# FIXED (ad/roots.py): a root of a power is that power; a root of a sum of even powers above its order selects its
+# exact 0 where the sum is 0.
 
 
 def sqrt_sum_of_fourth_powers(x):
@@ -151,8 +151,6 @@ STATIONARY_POWER = [
 ]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a power stationary at 0 under a root: NaN in reverse mode where the derivative exists")
 @pytest.mark.parametrize("f, args", STATIONARY_POWER, ids=lambda c: getattr(c, "__name__", ""))
 def test_root_of_a_stationary_power_at_zero(f, args):
     want = central_difference(f, args, 0)
