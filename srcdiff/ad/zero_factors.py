@@ -125,7 +125,9 @@ def zero_factor(node: Node, param: str, sweep):
         return None
     test = _is_zero(operand_ast(other), operand_shape(other, sweep.shapes).scalar)
     own = node.inputs[node.rule.params.index(param)]
-    if isinstance(other, Var) and other.name in sweep.active and isinstance(own, Var):
+    if isinstance(other, Var) and other.name in sweep.active and isinstance(own, Var) and own != other:
+        # (a square ``x * x`` keeps the select: under a root of a sum it is a norm's kink, whose
+        # convention is 0, as ``np.linalg.norm``'s; a root of the square alone is ad/roots.py's)
         # both factors move with the input: where both are 0 the product is stationary, not held
         # (``np.cbrt(x * x * x)`` is x), and the rule-by-rule NaN is kept there
         return _and_not_zero(test, operand_ast(own), operand_shape(own, sweep.shapes).scalar

@@ -280,3 +280,20 @@ def test_a_root_of_another_stationary_function_in_forward_mode():
     assert np.isnan(srcdiff.grad(cbrt_of_one_minus_cos)(0.0))
     got = srcdiff.jvp(cbrt_of_one_minus_cos, (0.0,), (1.0,))[1]
     assert not np.isfinite(got), got
+
+
+def hand_norm(x):
+    return np.sqrt(np.sum(x * x))
+
+
+def library_norm(x):
+    return np.linalg.norm(x)
+
+
+def test_a_hand_written_norm_keeps_the_norms_convention_at_zero():
+    """``np.sqrt(np.sum(x * x))`` at 0 is a kink: its gradient there is 0, as np.linalg.norm's (a regulariser
+    at a zero start), never NaN; the square's two factors are one value, held where it is 0."""
+    np.testing.assert_array_equal(srcdiff.grad(hand_norm)(np.zeros(3)), np.zeros(3))
+    np.testing.assert_array_equal(srcdiff.grad(hand_norm)(np.zeros(3)), srcdiff.grad(library_norm)(np.zeros(3)))
+    x = np.array([3.0, 4.0, 0.0])
+    np.testing.assert_allclose(srcdiff.grad(hand_norm)(x), x / 5.0, rtol=1e-15)
