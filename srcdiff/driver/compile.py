@@ -29,7 +29,7 @@ from ..backend.optimize.python_floats import python_floats
 from ..backend.single import keep_dtypes, keep_single
 from ..errors import SrcDiffError
 from ..frontend import depends
-from ..frontend.installed import at_users_line, installed
+from ..frontend.installed import at_users_line, installed, library_name
 from ..frontend.naming import assigned_names, names_in
 from ..frontend.parse import parse_function
 from ..ir import shapes
@@ -320,7 +320,7 @@ def _callee_at(found: Lowered, ir, spec):
         func = getattr(spec.func, "func", spec.func)  # a Specialised callee: its function
         line = next((n.line for n in all_nodes(ir) if isinstance(n, UserCall)
                      and getattr(n.callee, "func", n.callee) is func), None)
-        name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
+        name = library_name(func)
         named = at_users_line(exc, found.parsed.location(line) if line else None, name)
         if named is None:
             raise

@@ -20,6 +20,11 @@ def installed(filename: str) -> bool:
     return any(root == path or root in path.parents for root in roots)
 
 
+def library_name(func) -> str:
+    """``scipy.linalg._decomp_schur.schur``: how a refusal names the library function it met."""
+    return f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
+
+
 def at_users_line(error: SrcDiffError, where: Location | None, name: str = "installed code") -> SrcDiffError | None:
     """`error`, met inside an installed library's code, named at the user's line `where` that
     led there; None when `error` is not in a library or `where` is not the user's."""

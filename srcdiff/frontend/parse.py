@@ -25,7 +25,7 @@ from .depends import MISSING, Dependency
 from .desugar import desugared
 from .generators import generator_error, listed_parsed
 from .imports import has_imports, hoisted
-from .installed import at_users_line
+from .installed import at_users_line, library_name
 from .wrappers import passes_through, same_parameters, spread_wrapper
 
 
@@ -170,7 +170,7 @@ def parsed_at(func, where: Location) -> ParsedFunction:
     try:
         return parse_function(func)
     except SrcDiffError as exc:
-        name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
+        name = library_name(func)
         named = at_users_line(exc, where, name)
         if named is None:
             raise

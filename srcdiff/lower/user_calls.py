@@ -15,7 +15,7 @@ from ..errors import SrcDiffError
 from ..frontend import depends
 from ..frontend.depends import MISSING
 from ..frontend.function_arguments import binds, closure_name, is_passed_function, with_functions
-from ..frontend.installed import at_users_line
+from ..frontend.installed import at_users_line, library_name
 from ..frontend.parse import parse_function
 from ..frontend.varargs import bound_function, takes_varargs
 from ..ir.nodes import Const, Operand, Specialised, UserCall, Var, operand_ast
@@ -47,7 +47,7 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
         return _user_call(lower, node, func, target)
     except SrcDiffError as exc:
         # (a subclass is a signal a caller acts on, such as a parameter to specialise: kept as it is)
-        name = f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}".lstrip(".")
+        name = library_name(func)
         named = at_users_line(exc, lower.state.parsed.location(node), name)
         if named is None:
             raise  # not in a library, or a library calling itself: its caller, the user's, names the call
