@@ -95,8 +95,7 @@ class Batched:
         parts: list | None = None
         for start in range(0, value.size, size):
             stop = min(value.size, start + size)
-            seeds = np.zeros((stop - start, value.size), dtype=value.dtype)
-            seeds[np.arange(stop - start), np.arange(start, stop)] = 1.0
+            seeds = np.eye(stop - start, value.size, k=start, dtype=value.dtype)  # rows start..stop of I
             chunk = run(*args, seeds.reshape((stop - start,) + value.shape))
             chunk = chunk if len(wrt) > 1 else (chunk,)
             if len(chunk) != len(wrt):

@@ -14,6 +14,8 @@ import itertools
 import linecache
 import types
 
+from . import heap
+
 _MAKER = "__srcdiff_make__"
 _serial = itertools.count(1)
 
@@ -37,6 +39,7 @@ def build_function(source: str, label: str, globals_: dict, cells: dict[str, obj
     the body goes to the handler, which raises what the caller should see.  The ``try`` costs
     nothing until something is raised.
     """
+    heap.settle()
     filename = register_source(source, label)
     module = ast.parse(source, filename)
     func_def = module.body[0]

@@ -73,7 +73,7 @@ class Callee:
     variant: Variant | None = None
 
 
-@dataclass
+@dataclass(eq=False)  # one lowering is one object: compared (and hashed) by identity
 class Lowered:
     """A user function parsed and lowered once; compiled into one `Variant` per signature."""
 
