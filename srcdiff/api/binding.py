@@ -110,17 +110,23 @@ def _same(a, b) -> bool:
     return True
 
 
+def wrt_of(wrt, argnums):
+    """`wrt` as given, or JAX's `argnums` (parameter indices only) as the same `wrt`."""
+    if argnums is None:
+        return wrt
+    if wrt not in (0, None):
+        raise SrcDiffError("give wrt= or argnums=, not both", hint="argnums=1 means wrt=1")
+    items = argnums if isinstance(argnums, (tuple, list)) else (argnums,)
+    if any(isinstance(i, bool) or not isinstance(i, (int, np.integer)) for i in items):
+        raise SrcDiffError(f"argnums takes parameter indices, got {argnums!r}",
+                           hint="use wrt= to name parameters or paths inside them")
+    return tuple(int(i) for i in argnums) if isinstance(argnums, (tuple, list)) else int(argnums)
+
+
 def normalize_wrt(wrt, argnums, names: list, hidden: tuple = (), qualname: str = "f"):
     """``((parameter, path), ...)`` for `wrt` (or JAX's `argnums`, integers only), and whether
     the caller asked for a tuple of results (a tuple or list was given)."""
-    if argnums is not None:
-        if wrt not in (0, None):
-            raise SrcDiffError("give wrt= or argnums=, not both", hint="argnums=1 means wrt=1")
-        items = argnums if isinstance(argnums, (tuple, list)) else (argnums,)
-        if any(isinstance(i, bool) or not isinstance(i, (int, np.integer)) for i in items):
-            raise SrcDiffError(f"argnums takes parameter indices, got {argnums!r}",
-                               hint="use wrt= to name parameters or paths inside them")
-        wrt = tuple(int(i) for i in argnums) if isinstance(argnums, (tuple, list)) else int(argnums)
+    wrt = wrt_of(wrt, argnums)
     if wrt is None:
         wrt = 0
     items = wrt if isinstance(wrt, (tuple, list)) else (wrt,)
@@ -184,4 +190,4 @@ def refuse(qualname: str, name: str, problem: str) -> SrcDiffError:
                         hint="pass a float or a float array, e.g. 3.0 or x.astype(float)")
 
 
-__all__ = ["Binder", "has_tangent", "normalize_wrt", "not_differentiable", "refuse", "signature"]
+__all__ = ["Binder", "has_tangent", "normalize_wrt", "not_differentiable", "refuse", "signature", "wrt_of"]

@@ -21,6 +21,7 @@ from ..driver.seeded import seeded
 from ..errors import SrcDiffError
 from ..ir import shapes
 from .batched_rows import Batched
+from .binding import wrt_of
 from .contract import contracted, contracted_arguments
 from .derivatives import Composite, Derivative
 from .flatcall import Front
@@ -153,15 +154,15 @@ class Jacobian(Composite):
 
 
 @overload  # a Jacobian is also a callable: the first signature that matches applies
-def jacobian(f: Jacobian, wrt: Any = 0, *, jit: str | None = None) -> NestedJacobian: ...  # type: ignore[overload-overlap]
+def jacobian(f: Jacobian, wrt: Any = 0, *, argnums: Any = None, jit: str | None = None) -> NestedJacobian: ...  # type: ignore[overload-overlap]
 @overload
-def jacobian(f: Callable[..., Any], wrt: Any = 0, *, jit: str | None = None) -> Jacobian: ...
-def jacobian(f, wrt=0, *, jit: str | None = None) -> Jacobian | NestedJacobian:
+def jacobian(f: Callable[..., Any], wrt: Any = 0, *, argnums: Any = None, jit: str | None = None) -> Jacobian: ...
+def jacobian(f, wrt=0, *, argnums=None, jit: str | None = None) -> Jacobian | NestedJacobian:
     """The Jacobian of a vector-valued `f`: all rows in one batched call of the pullback (one
     pullback per output element where batching refuses the code).  With ``jit="numba"`` the
     batched code is compiled by numba; a function whose rows cannot be batched is refused
-    at its line (never run with NumPy instead)."""
-    jit = checked(jit, "srcdiff.jacobian")
+    at its line (never run with NumPy instead).  `argnums` is JAX's spelling of integer `wrt`."""
+    jit, wrt = checked(jit, "srcdiff.jacobian"), wrt_of(wrt, argnums)
     if isinstance(f, Jacobian):
         if jit:
             raise refused("jacobian(jacobian(f))", "not compiled yet", None)
@@ -347,14 +348,15 @@ class Hessian(Composite):
         return self._last.source
 
 
-def hessian(f, wrt=0, *, jit: str | None = None):
+def hessian(f, wrt=0, *, argnums=None, jit: str | None = None):
     """The Hessian of a scalar `f`: the Jacobian of its gradient, whose code srcdiff
     differentiates again.  With respect to a tree it is a tree of trees (JAX's convention:
     ``H[k1][k2]`` has shape ``leaf1.shape + leaf2.shape``); ``wrt=(0, 1)`` gives a tuple of tuples.
     With ``jit="numba"`` the code that makes the rows (the batched gradient of the gradient,
     else the forward sweeps over the gradient's code) is compiled by numba; what numba or
-    those transforms cannot take is refused at the user's line (never run with NumPy)."""
-    jit = checked(jit, "srcdiff.hessian")
+    those transforms cannot take is refused at the user's line (never run with NumPy).
+    `argnums` is JAX's spelling of integer `wrt`."""
+    jit, wrt = checked(jit, "srcdiff.hessian"), wrt_of(wrt, argnums)
     if isinstance(f, Composite):
         raise SrcDiffError(f"hessian takes a function of its own, not {f.__qualname__}",
                            hint="differentiate the function itself: srcdiff.hessian(f)")

@@ -17,6 +17,7 @@ from .. import driver
 from ..driver.higher import explained
 from ..errors import Location, SrcDiffError
 from ..ir import shapes
+from .binding import wrt_of
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
 from .gradients import GradFunction
@@ -145,12 +146,15 @@ def value_shape(value, func) -> tuple:
     return np.shape(value)
 
 
-def vjp(f, *args, wrt=0, jit: str | None = None):
+def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None):
     """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
     the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
     (shaped like that argument: a tree's gradient is a tree; a tuple `wrt` gives a tuple).
     With ``jit="numba"`` the pullback is the numba-compiled gradient of ``sum(f(*args) *
-    adjoint)`` (api/vjp_numba.py): each call runs the forward computation again with it."""
+    adjoint)`` (api/vjp_numba.py): each call runs the forward computation again with it.
+    `argnums` is JAX's spelling of integer `wrt` (unlike ``jax.vjp``, the pullback gives the
+    gradients of `wrt` alone, by default of the first argument)."""
+    wrt = wrt_of(wrt, argnums)
     if checked(jit, "srcdiff.vjp"):
         return numba_vjp(f, args, wrt)
     return Pullbacks(bound(f, args), wrt)(*args)  # def f(x, *args): the function this call gives

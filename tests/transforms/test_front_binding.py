@@ -1,5 +1,6 @@
-"""The one front: argnums and has_aux in grad, a tuple returned without has_aux, lambdas,
-cache keys on every static argument, and defaults changed at run time, in every transformation."""
+"""The one front: argnums and has_aux in grad (argnums in jacobian, hessian and vjp too), a tuple
+returned without has_aux, lambdas, cache keys on every static argument, and defaults changed at
+run time, in every transformation."""
 
 import numpy as np
 import pytest
@@ -34,6 +35,39 @@ def test_argnums_is_integer_wrt(argnums, wrt):
         srcdiff.grad(two, wrt=1, argnums=0)
     with pytest.raises(srcdiff.SrcDiffError, match="indices"):
         srcdiff.grad(two, argnums="x")
+
+
+def squash(x, y):
+    return np.tanh(x * y) * y
+
+
+@pytest.mark.parametrize("argnums", [0, 1, (0, 1), (1,)])
+def test_argnums_in_every_reverse_transformation(argnums):
+    """JAX's spelling in the other reverse-mode transformations: the Jacobian and the vjp against
+    central differences, the Hessian against the one written by hand."""
+    x, y = np.array([0.3, -0.8]), np.array([1.5, 0.4])
+    several = isinstance(argnums, tuple)
+    indices = argnums if several else (argnums,)
+    J = srcdiff.jacobian(squash, argnums=argnums)(x, y)
+    H = srcdiff.hessian(two, argnums=argnums)(x, y)
+    value, pullback = srcdiff.vjp(squash, x, y, argnums=argnums)
+    adjoint = np.array([0.7, -1.1])
+    pulled = pullback(adjoint)
+    for k, i in enumerate(indices):
+        columns = [central_difference(lambda *a, r=r: squash(*a)[r], (x, y), i) for r in range(2)]
+        assert_close(J[k] if several else J, np.stack(columns))
+        assert_close(pulled[k] if several else pulled, adjoint @ np.stack(columns))
+        for m, j in enumerate(indices):  # two's Hessian by hand: diag(2y), diag(2x), diag(-sin y)
+            block = np.diag(2 * y if i == j == 0 else -np.sin(y) if i == j == 1 else 2 * x)
+            assert_close(H[k][m] if several else H, block)
+    assert_close(value, squash(x, y))
+    for transform in (srcdiff.jacobian, srcdiff.hessian):
+        with pytest.raises(srcdiff.SrcDiffError, match="not both"):
+            transform(two, wrt=1, argnums=0)
+        with pytest.raises(srcdiff.SrcDiffError, match="indices"):
+            transform(two, argnums="x")
+    with pytest.raises(srcdiff.SrcDiffError, match="not both"):
+        srcdiff.vjp(squash, x, y, wrt=1, argnums=0)
 
 
 @pytest.mark.parametrize("argnums", [0, 1, (0, 1)])
