@@ -37,6 +37,7 @@ from ..ir.nodes import (
 from ..ir.program import Assign, Break, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
+from .batched_products import hoist_factors
 from .batching_rules import KINDS, call, float_math
 
 
@@ -132,9 +133,10 @@ class Batching:
 
 
 def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: dict[str, Shape], *,
-          location, ndims: dict[str, int] | None = None) -> BatchedProgram:
+          location, ndims: dict[str, int] | None = None, floats: frozenset = frozenset()) -> BatchedProgram:
     """The batched program of `function`, whose parameters `batched` have a leading batch
-    axis; `ndims` gives a row's number of axes of values whose shapes the rules do not say."""
+    axis; `ndims` gives a row's number of axes of values whose shapes the rules do not say;
+    `floats` names parameters whose rows are floating-point (ad/batched_products.py)."""
     size = namer.fresh("batch_size")
     state = Batching(shape_of, location, size, function.lists, set(batched), ndims=dict(ndims or {}))
     body = []
@@ -154,6 +156,8 @@ def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: 
         output = call("copy_rows", operand_ast(out), ast.Name(size, ast.Load()))
     else:
         output = operand_ast(out)
+    params = tuple(p.name for p in function.params)
+    body = hoist_factors(body, output, frozenset(state.have | state.containers), params, floats)
     return BatchedProgram(function, body, output, batched)
 
 

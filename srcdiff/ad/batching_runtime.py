@@ -101,15 +101,33 @@ def scatter_add_rows(out, index, value, value_rows: bool):
     if value.dtype != out.dtype and np.result_type(out, value, 0.0) != out.dtype:  # float32 rows, float64 value
         out = out.astype(np.result_type(out, value, 0.0))
     basic = all(type(p) is slice or type(p) is int for p in where)  # (the common case, checked first: fast)
-    if value_rows:
-        target = out[where].ndim
-        if target != value.ndim:
-            value = np.reshape(value, value.shape[:1] + (1,) * (target - value.ndim) + value.shape[1:])
+    value = _aligned(out, where, value, value_rows)
     if basic or not any(np.ndim(p) > 0 or isinstance(p, (list, np.ndarray)) for p in where):
         out[where] += value  # slices and numbers reach every position once
     else:
         np.add.at(out, where, value)  # an array index may repeat a position: each adds again
     return out
+
+
+def zero_rows_with(like, size: int, index, value, value_rows: bool):
+    """``scatter_add_rows(zero_rows(like, size), index, value, value_rows)``: where slices and
+    numbers reach each position once, the value is written, not added to zeros read back."""
+    out = zero_rows(like, size)
+    where = rows_index(index)
+    value = np.asarray(value)
+    if not (all(type(p) is slice or type(p) is int for p in where) and np.result_type(out, value, 0.0) == out.dtype):
+        return scatter_add_rows(out, index, value, value_rows)
+    out[where] = _aligned(out, where, value, value_rows)
+    return out
+
+
+def _aligned(out, where, value, value_rows: bool):
+    """`value`'s rows with axes of length one after the batch axis, as many as ``out[where]`` has."""
+    if value_rows:
+        target = out[where].ndim
+        if target != value.ndim:
+            return np.reshape(value, value.shape[:1] + (1,) * (target - value.ndim) + value.shape[1:])
+    return value
 
 
 def select_rows(condition, value, condition_rows: bool, value_rows: bool, size: int, whole: bool = False):
@@ -145,8 +163,8 @@ def measure_nan_rows(bad, d, every: bool, d_rows: bool, size: int):
 
 HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
                                    rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows,
-                                   select_rows, measure_nan_rows)}
+                                   zero_rows_with, select_rows, measure_nan_rows)}
 
 __all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
            "measure_nan_rows", "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "unbroadcast_rows",
-           "zero_rows"]
+           "zero_rows", "zero_rows_with"]

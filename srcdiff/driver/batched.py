@@ -32,7 +32,9 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     rules do not say (`probe`)."""
     parsed = found.parsed
     ndims = probe(found, ir, namer, shape_of, row) if row is not None else {}
-    program = batch(ir, namer, found.wrt, shape_of, location=parsed.location, ndims=ndims)
+    floats = frozenset(name for name, value in zip(found.params, row or ())
+                       if name in found.wrt and np.asarray(value).dtype.kind == "f")  # (the variant's key says so)
+    program = batch(ir, namer, found.wrt, shape_of, location=parsed.location, ndims=ndims, floats=floats)
     name = namer.fresh(f"{parsed.name}_batched")
     func = build(program, parsed.tree, describe(parsed), name)
     scatter_in_place(func)
@@ -42,8 +44,8 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
 def scatter_in_place(func: ast.FunctionDef) -> bool:
     """``y = index_add_rows(b, ...)`` becomes ``y = scatter_add_rows(b, ...)`` (no copy) where
     `b` is rows this function made (by ``index_add_rows``, ``scatter_add_rows``,
-    ``zero_rows``) that no other statement mentions; ``broadcast_rows(z, n)`` of zeros
-    ``z = np.zeros(s)`` as the base becomes ``zero_rows(z, n)``, new rows to write into.
+    ``zero_rows_with``) that no other statement mentions; with ``broadcast_rows(z, n)`` of zeros
+    ``z = np.zeros(s)`` as the base it becomes ``zero_rows_with(z, n, ...)``, new rows written into.
     Top-level statements only."""
     uses = Counter(n.id for n in ast.walk(func) if isinstance(n, ast.Name))
     made, zeros, changed = set(), set(), False
@@ -61,14 +63,17 @@ def scatter_in_place(func: ast.FunctionDef) -> bool:
         base = value.args[0]
         if _call_of(value, "index_add_rows") and len(value.args) == 4:
             if _call_of(base, "broadcast_rows") and len(base.args) == 2 and isinstance(base.args[0], ast.Name) \
-                    and base.args[0].id in zeros:
-                base.func.id = "zero_rows"  # new rows of zeros: nothing else holds them
-            elif not (isinstance(base, ast.Name) and base.id in made and uses[base.id] == 2):
+                    and base.args[0].id in zeros:  # new rows of zeros, nothing else holds them: written into
+                stmt.value = ast.Call(ast.Name("zero_rows_with", ast.Load()), [*base.args, *value.args[1:]], [])
+                made.add(name)
+                changed = True
+                continue
+            if not (isinstance(base, ast.Name) and base.id in made and uses[base.id] == 2):
                 made.add(name)
                 continue
             value.func.id = "scatter_add_rows"
             changed = True
-        if _call_of(value, "index_add_rows") or _call_of(value, "scatter_add_rows") or _call_of(value, "zero_rows"):
+        if any(_call_of(value, helper) for helper in ("index_add_rows", "scatter_add_rows", "zero_rows_with")):
             made.add(name)
     return changed
 

@@ -163,7 +163,7 @@ def test_rosenbrock_hessian_batched_in_place(n):
     np.testing.assert_allclose(H(x), scipy.optimize.rosen_hess(x), rtol=1e-12, atol=1e-9)
     np.testing.assert_allclose(H(x), scipy.optimize.rosen_hess(x), rtol=1e-12, atol=1e-9)  # the replayed plan
     code = "\n".join(line for line in H.source.splitlines() if not line.strip().startswith("#"))
-    assert "scatter_add_rows(zero_rows(" in code and "index_add_rows(" not in code, code
+    assert "zero_rows_with(" in code and "index_add_rows(" not in code, code
 
 
 @pytest.mark.parametrize("f, n", [(cubes_at, 5), (ring, 6), (reversed_steps, 5), (ends, 6), (picked, 5),
@@ -189,7 +189,7 @@ def test_scatter_in_place_only_where_nothing_else_reads_the_rows():
     made = scattered("def f(x, v, n):\n    z = np.zeros(x.shape)\n"
                      "    a = index_add_rows(broadcast_rows(z, n), (slice(1, None),), v, True)\n"
                      "    b = index_add_rows(a, (slice(None, -1),), v, True)\n    return b")
-    assert "a = scatter_add_rows(zero_rows(z, n)" in made and "b = scatter_add_rows(a," in made, made
+    assert "a = zero_rows_with(z, n, (slice(1, None),), v, True)" in made and "b = scatter_add_rows(a," in made, made
     kept = scattered("def f(x, v, n):\n    z = np.zeros(x.shape)\n"
                      "    a = index_add_rows(broadcast_rows(z, n), (slice(1, None),), v, True)\n"
                      "    b = index_add_rows(a, (slice(None, -1),), v, True)\n    return a + b")
@@ -214,3 +214,23 @@ def test_scatter_add_rows_widens_and_repeats_like_a_copy():
     by_hand = base.astype(float)
     by_hand[:, 1] += value[:, 0] + value[:, 1]  # the repeated position adds twice
     np.testing.assert_array_equal(scatter_add_rows(base.copy(), (np.array([1, 1]),), value, True), by_hand)
+
+
+@pytest.mark.parametrize("index, value_rows", [((slice(1, 3),), True), ((2,), True), ((slice(None), 1), False),
+                                               ((np.array([1, 1]),), True), ((slice(0, 2),), False)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_zero_rows_with_is_a_scatter_into_zeros(index, value_rows, dtype):
+    """Written where each position is reached once, added (np.add.at) where an index repeats."""
+    from srcdiff.ad.batching_runtime import zero_rows_with
+    like = np.zeros((4, 3)) if len(index) == 2 else np.zeros(5)
+    rng = np.random.default_rng(3)
+    target = np.zeros((2,) + like.shape)[(slice(None),) + index]
+    shape = target.shape if value_rows else target.shape[1:]
+    value = rng.normal(size=shape).astype(dtype)
+    by_hand = np.zeros((2,) + like.shape, dtype=np.result_type(np.float64, value))  # zero_rows: float64
+    rows = [by_hand[b] for b in range(2)]
+    for b, row in enumerate(rows):
+        np.add.at(row, index, value[b] if value_rows else value)
+    got = zero_rows_with(like, 2, index, value, value_rows)
+    assert got.dtype == by_hand.dtype
+    np.testing.assert_array_equal(got, by_hand)
