@@ -169,8 +169,10 @@ def matmul(node, state):
     if by and not bx:
         if b == 1:  # each row's vector: (B, n) @ x.T
             return mm(Y, transpose_of(X, a)), True
-        if a > 2:
-            state.refuse(node, "a stack of matrices times a batched matrix has no batching rule")
+        if a > 2 and b == 1:
+            state.refuse(node, "a stack of matrices times a batched vector has no batching rule")
+        if a > b:  # each row's matrix against the whole stack: axes after the batch axis line them up
+            return mm(X, sub(Y, full, *[none] * (a - b), ell)), True
         return mm(X, Y), True
     if a == 1 and b == 1:
         return _np("sum", ast.BinOp(X, ast.Mult(), Y), axis=ast.Constant(-1)), True
@@ -181,6 +183,49 @@ def matmul(node, state):
     if a != b:
         state.refuse(node, "a product of batched stacks of matrices of different depths has no batching rule")
     return mm(X, Y), True
+
+
+def matmul_adjoint(node, state):
+    """``matmul_adjoint_x(a, x, y)`` / ``_y`` (and ``dot_adjoint_*`` of vectors and matrices),
+    the adjoints of ``x @ y`` a gradient's code computes where shapes are known only when it
+    runs: linear in `a`, so with only `a` batched each row's product is written with the batch
+    axis first (the runtime helper's cases, read for the rows' known ndims), then summed back
+    to the row's shape of x or y."""
+    a, x, y = node.inputs[:3]
+    if not state.batched(a) or state.batched(x) or state.batched(y):
+        state.refuse(node, f"{node.rule.name} of batched factors has no batching rule")
+    nx, ny = state.ndim(x, node), state.ndim(y, node)
+    if 0 in (nx, ny) or node.rule.name.startswith("dot") and (nx > 2 or ny > 2):
+        state.refuse(node, f"{node.rule.name} with a number or a stack has no batching rule")
+    A, X, Y = state.ref(a), state.ref(x), state.ref(y)
+    full, none, ell = ast.Slice(None, None, None), ast.Constant(None), ast.Constant(Ellipsis)
+
+    def sub(e, *parts):
+        return ast.Subscript(e, ast.Tuple(list(parts), ast.Load()), ast.Load())
+
+    def mm(p, q):
+        return ast.BinOp(p, ast.MatMult(), q)
+
+    if node.rule.name.endswith("_x"):
+        like = X
+        if ny == 1:  # the outer product with y (a number per row when x is a vector too)
+            outer = ast.Attribute(_np("multiply").func, "outer", ast.Load())  # np.multiply.outer
+            rows = ast.BinOp(sub(A, full, none), ast.Mult(), Y) if nx == 1 else ast.Call(outer, [A, Y], [])
+        elif nx == 1:
+            rows = sub(mm(Y, sub(A, ell, none)), ell, ast.Constant(0))
+        else:
+            rows = mm(A, _np("swapaxes", Y, ast.Constant(-1), ast.Constant(-2)))
+    else:
+        like = Y
+        if nx == 1:
+            rows = ast.BinOp(sub(X, full, none), ast.Mult(), sub(A, ell, none, full)) if ny > 1 \
+                else ast.BinOp(sub(A, full, none), ast.Mult(), X)
+        elif ny == 1:  # every axis of a row meets x's axes but its last
+            rows = _np("tensordot", A, X, axes=ast.Tuple([ast.Constant(list(range(1, nx))),
+                                                            ast.Constant(list(range(nx - 1)))], ast.Load()))
+        else:
+            rows = mm(_np("swapaxes", X, ast.Constant(-1), ast.Constant(-2)), A)
+    return call("unbroadcast_rows", rows, _np("shape", like)), True
 
 
 def transpose_of(e: ast.expr, rank: int) -> ast.expr:
@@ -303,6 +348,7 @@ def measure_nan(node, state):
 
 KINDS = {"elementwise": elementwise, "first": first, "measure_nan": measure_nan, "reduce": reduce, "getitem": getitem,
          "transpose": transpose, "axes": axes, "reshape": reshape, "matmul": matmul, "outer": outer, "full": full,
-         "like": like, "unbroadcast": unbroadcast, "index_read": index_read, "index_add": index_add, "select": select}
+         "like": like, "unbroadcast": unbroadcast, "index_read": index_read, "index_add": index_add, "select": select,
+         "matmul_adjoint": matmul_adjoint}
 
 __all__ = ["KINDS", "call", "float_math"]
