@@ -38,6 +38,7 @@ from ..ir.program import Assign, Break, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
+from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
 
 
@@ -225,7 +226,7 @@ def _node(node: Node, state: Batching) -> list:
     if kind is None and node.rule.nograd and isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
         _only_operators(node, state)
         kind = "elementwise"  # a comparison written in the code (``x > 0.5 * y``)
-    rule = KINDS.get(kind) if kind else (float_math if node.rule.float_result else None)
+    rule = (KINDS.get(kind) or MOVES.get(kind)) if kind else (float_math if node.rule.float_result else None)
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
         state.refuse(node, f"{what} has no batching rule",

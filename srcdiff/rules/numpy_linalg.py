@@ -247,7 +247,7 @@ RULES = [
          tangents=_product("np.tensordot", "axes"), shape=tensordot_shape, sympy="numpy.tensordot"),
     # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
-         shape=einsum_shape, tangents=einsum_tangents, sympy="numpy.einsum",
+         shape=einsum_shape, tangents=einsum_tangents, batching="einsum", sympy="numpy.einsum",
          note="subscripts with '...', repeated indices (diagonals) and the sublist form; real operands"),
     # ---- matrix functions ----
     rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR,

@@ -52,7 +52,7 @@ def _kron_templates(static, operand_shapes):
 def _triangle(func, **options):
     name = func.__name__
     return rule(func, ("x",), {"x": f"np.{name}(g, k)"}, static={"k": 0}, fresh=True, array_result=True,
-                shape=lambda static, x: shapes.array(x), tangents=LINEAR, **options)
+                shape=lambda static, x: shapes.array(x), tangents=LINEAR, batching="triangle", **options)
 
 
 def _rollaxis_templates(static, operand_shapes):
@@ -112,7 +112,7 @@ RULES = [
     rule(np.cross, ("x", "y"), _cross_templates, static={"axisa": -1, "axisb": -1, "axisc": -1, "axis": None},
          fresh=True, array_result=True,
          tangents={"x": "np.cross(x_dot, y, axisa, axisb, axisc, axis)",
-                   "y": "np.cross(x, y_dot, axisa, axisb, axisc, axis)"}, not_symbolic=NUMERIC_ONLY),
+                   "y": "np.cross(x, y_dot, axisa, axisb, axisc, axis)"}, batching="cross", not_symbolic=NUMERIC_ONLY),
     rule(np.kron, ("x", "y"), _kron_templates, fresh=True,
          tangents=lambda static, operand_shapes: {"x": "np.kron(x_dot, y)", "y": "np.kron(x, y_dot)"}
          if _kron_templates(static, operand_shapes) else {}, not_symbolic=NUMERIC_ONLY),

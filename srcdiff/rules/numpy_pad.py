@@ -118,6 +118,7 @@ RULES = [
     # the shift is an operand with no gradient (a whole number): it may be computed, a loop's index
     rule(np.roll, ("x", "shift"), _roll_templates, static={"axis": None},
          shape=lambda static, x, shift: shapes.array(x), tangents=LINEAR, **NEW_ARRAY, sympy="numpy.roll",
+         batching="moved",
          note="the shift carries no gradient and may be computed when the function runs (a loop's index)"),
     rule(np.rot90, ("x",), _rot90_templates, static={"k": 1, "axes": (0, 1)}, shape=_rot90_shape, tangents=LINEAR,
          sympy="numpy.rot90"),

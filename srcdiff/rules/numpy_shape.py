@@ -285,10 +285,11 @@ RULES = [
     linear(np.transpose,   ("x",), _transpose_templates, static={"axes": None}, shape=_transpose_shape,
            batching="axes", sympy="numpy.transpose"),
     linear(np.swapaxes,    ("x",), {"x": "np.swapaxes(g, axis1, axis2)"}, static={"axis1": None, "axis2": None},
-           shape=_swapaxes_shape, sympy="numpy.swapaxes"),
+           shape=_swapaxes_shape, batching="moved", sympy="numpy.swapaxes"),
     linear(np.moveaxis,    ("x",), {"x": "np.moveaxis(g, destination, source)"},
-           static={"source": None, "destination": None}, sympy="numpy.moveaxis"),
-    linear(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same, sympy="numpy.flip"),
+           static={"source": None, "destination": None}, batching="moved", sympy="numpy.moveaxis"),
+    linear(np.flip,        ("x",), {"x": "np.flip(g, axis)"}, static={"axis": None}, shape=_same, batching="moved",
+           sympy="numpy.flip"),
     # ---- copies: broadcast, tiled, repeated ----
     unary(np.broadcast_to, x="g", static={"shape": None}, shape=_broadcast_to_shape,
           fresh=False, tangents=LINEAR, sympy="numpy.broadcast_to"),  # a view
@@ -308,9 +309,9 @@ RULES = [
          sympy=FORMS + "full_like"),
     # ---- joined: one list of operands, copied into a new array ----
     linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list",
-           derivable=_derivable_concatenate, **NEW_ARRAY, sympy="numpy.concatenate"),
+           derivable=_derivable_concatenate, batching="joined", **NEW_ARRAY, sympy="numpy.concatenate"),
     linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list",
-           derivable=_derivable_stack, shape=_stack_shape, **NEW_ARRAY, sympy="numpy.stack"),
+           derivable=_derivable_stack, shape=_stack_shape, batching="joined", **NEW_ARRAY, sympy="numpy.stack"),
     linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", derivable=_derivable_hstack,
            **NEW_ARRAY, sympy="numpy.hstack"),
     linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", derivable=_derivable_vstack,

@@ -30,7 +30,7 @@ def copy_value(x):
     return x
 
 
-COPY = rule(copy_value, ("x",), {"x": "g"}, name="copy", shape=_same, tangents=LINEAR)
+COPY = rule(copy_value, ("x",), {"x": "g"}, name="copy", shape=_same, tangents=LINEAR, batching="same")
 
 #: A value that carries no gradient (comparisons, len, .shape, conditions), computed by
 #: the user's own expression: no inputs are differentiated through it.

@@ -1,0 +1,118 @@
+"""Batching rules of the functions that move, join or contract axes: `np.swapaxes`,
+`np.moveaxis`, `np.flip`, `np.roll`, `np.tril`/`np.triu`, `np.concatenate`/`np.stack`,
+`np.einsum`, `np.cross`, and the value copied under a new name.
+
+Each writes the call anew from the rule's static arguments (the user may have spelled it as a
+method, with keywords or positionally): an axis counted from the front moves one place for the
+batch axis, one counted from the back stays; an operand without a batch axis joins a batched
+one as the same value for every row.  What NumPy would read differently with a batch axis in
+front (a flattening ``axis=None``, a vector's triangle, ``einsum`` with implicit output and
+``...``) is refused, and jacobian/hessian then make their rows another way.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+
+from .batching_rules import _np, elementwise
+
+
+def _const(value) -> ast.expr:
+    return ast.parse(repr(value), mode="eval").body
+
+
+def _moved(axis, rank: int):
+    """`axis` (a number or a tuple of them) of a row of `rank` axes, counted in the batch."""
+    if isinstance(axis, (tuple, list)):
+        return tuple(_moved(a, rank) for a in axis)
+    return axis % rank + 1
+
+
+def _array_operand(node, state):
+    x = node.inputs[0]
+    if any(state.batched(v) for v in node.inputs[1:]):
+        state.refuse(node, f"{node.rule.name} with a batched shift or axis has no batching rule")
+    return x, state.ndim(x, node)
+
+
+def moved(node, state):
+    """``np.swapaxes``, ``np.moveaxis``, ``np.flip``, ``np.roll`` of each row."""
+    x, rank = _array_operand(node, state)
+    s, X, name = node.static, state.ref(x), node.rule.name.rsplit(".", 1)[-1]
+    if rank == 0:
+        state.refuse(node, f"{node.rule.name} of a number has no batching rule")
+    if name == "swapaxes":
+        return _np("swapaxes", X, _const(_moved(s["axis1"], rank)), _const(_moved(s["axis2"], rank))), True
+    if name == "moveaxis":
+        return _np("moveaxis", X, _const(_moved(s["source"], rank)), _const(_moved(s["destination"], rank))), True
+    axis = s.get("axis")
+    if name == "flip":
+        every = tuple(range(1, rank + 1))
+        return _np("flip", X, axis=_const(every if axis is None else _moved(axis, rank))), True
+    if name == "roll":
+        if axis is None and rank > 1:  # rolls the flattened row
+            state.refuse(node, "np.roll without an axis of a batch of arrays has no batching rule", "give axis=")
+        return _np("roll", X, state.ref(node.inputs[1]), axis=_const(1 if axis is None else _moved(axis, rank))), True
+    state.refuse(node, f"{node.rule.name} has no batching rule")
+
+
+def triangle(node, state):
+    """``np.tril(x, k)`` / ``np.triu``: NumPy takes the last two axes, so rows of matrices (or
+    stacks) keep their meaning; a vector's triangle (a matrix made from it) is refused."""
+    x, rank = _array_operand(node, state)
+    if rank < 2:
+        state.refuse(node, f"{node.rule.name} of a vector has no batching rule")
+    return _np(node.rule.name.rsplit(".", 1)[-1], state.ref(x), _const(node.static.get("k", 0))), True
+
+
+def joined(node, state):
+    """``np.concatenate(arrays, axis)`` / ``np.stack``: every operand with rows, the axis moved."""
+    name = node.rule.name.split(" ")[0].rsplit(".", 1)[-1]
+    axis = node.static.get("axis", 0)
+    ranks = [state.ndim(v, node) for v in node.inputs]
+    if name not in ("concatenate", "stack") or axis is None or not ranks or len(set(ranks)) != 1:
+        state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+    out_rank = ranks[0] + (name == "stack")
+    parts = ast.List([state.rows(v) for v in node.inputs], ast.Load())
+    return _np(name, parts, axis=_const(_moved(axis, out_rank))), True
+
+
+def einsum(node, state):
+    """``np.einsum(subscripts, *operands)``: a label of its own for the batch axis, first in each
+    batched operand and in the output."""
+    subscripts = node.static.get("subscripts")
+    if not isinstance(subscripts, str):
+        state.refuse(node, "np.einsum in the sublist form has no batching rule", "write the subscripts as a string")
+    spec = subscripts.replace(" ", "")
+    inputs, arrow, output = spec.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != len(node.inputs):
+        state.refuse(node, "np.einsum's subscripts do not match its operands")
+    if not arrow:
+        if "..." in spec:
+            state.refuse(node, "np.einsum with '...' and an implicit output has no batching rule", "write '->'")
+        letters = [c for c in inputs if c.isalpha()]
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))  # NumPy's implicit output
+    label = next(c for c in string.ascii_letters if c not in spec)
+    terms = [label + t if state.batched(v) else t for t, v in zip(terms, node.inputs)]
+    new = ",".join(terms) + "->" + label + output
+    return _np("einsum", ast.Constant(new), *[state.ref(v) for v in node.inputs]), True
+
+
+def cross(node, state):
+    """``np.cross(x, y)`` along axes counted from the back: elementwise over the rows."""
+    s = node.static
+    if s.get("axis") is not None and s["axis"] >= 0 or any(s.get(k, -1) >= 0 for k in ("axisa", "axisb", "axisc")):
+        state.refuse(node, "np.cross along an axis counted from the front has no batching rule", "use axis=-1")
+    return elementwise(node, state)
+
+
+def same(node, state):
+    """The value copied under a new name: itself, rows and all."""
+    return state.ref(node.inputs[0]), state.batched(node.inputs[0])
+
+
+KINDS = {"moved": moved, "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same}
+
+__all__ = ["KINDS"]

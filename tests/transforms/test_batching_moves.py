@@ -1,0 +1,89 @@
+"""Batching of the functions that move, join or contract axes (ad/batching_moves.py): vmap
+against a loop over the examples, and Hessians (all rows in one batched call) against second
+differences."""
+
+import numpy as np
+import pytest
+from numeric import hessian_difference
+
+import srcdiff
+
+
+def rolled(x, c):
+    return np.roll(x, 1) * c + np.roll(x, -2, axis=0)
+
+
+def flipped(M, c):
+    return np.flip(M) * c + np.flip(M, axis=1) + np.flip(M, 0)
+
+
+def swapped(T, c):
+    return np.swapaxes(T, 0, 2) * c + np.moveaxis(T, [0, 2], [2, 0]) + np.swapaxes(T, -1, 0)
+
+
+def triangles(M, c):
+    return np.tril(M) * c + np.triu(M, 1) ** 2
+
+
+def joined(x, c):
+    s = np.stack([x[:3], c, x[1:4]], axis=1).sum(axis=1)
+    return np.concatenate([x, c[:2] * x[:2], np.ones(3)])[:6] + np.concatenate((s, s), axis=-1)
+
+
+def contracted(M, c):
+    implicit = np.einsum("ij,ij", M, M) + np.einsum("Ba,aC", M, c) + np.einsum("ba,aC", M, c)  # NumPy's output order
+    return np.einsum("ij,jk->ik", M, c) + implicit + np.einsum("...j,j->...", M, c[0])[:, None]
+
+
+def crossed(P, c):
+    return np.cross(P, c) + np.cross(P, P[::-1])
+
+
+def copied(x, c):
+    y = x
+    z = y * c
+    return z + y
+
+
+rng = np.random.default_rng(11)
+VMAP_CASES = [
+    (rolled, rng.normal(size=(4, 6)), rng.normal(size=6)),
+    (flipped, rng.normal(size=(4, 3, 2)), rng.normal(size=(3, 2))),
+    (swapped, rng.normal(size=(4, 2, 3, 2)), rng.normal(size=(2, 3, 2))),
+    (triangles, rng.normal(size=(4, 3, 3)), rng.normal(size=(3, 3))),
+    (joined, rng.normal(size=(4, 5)), rng.normal(size=3)),
+    (contracted, rng.normal(size=(4, 3, 3)), rng.normal(size=(3, 3))),
+    (crossed, rng.normal(size=(4, 5, 3)), rng.normal(size=3)),
+    (copied, rng.normal(size=(4, 3)), rng.normal(size=3)),
+]
+
+
+@pytest.mark.parametrize("f, xs, c", VMAP_CASES, ids=[case[0].__name__ for case in VMAP_CASES])
+def test_vmap_is_a_loop_over_the_examples(f, xs, c):
+    got = srcdiff.vmap(f, in_axes=(0, None))(xs, c)
+    np.testing.assert_allclose(got, np.stack([f(x, c) for x in xs]), rtol=1e-13, atol=1e-13)
+    both = srcdiff.vmap(f, in_axes=(0, 0))(xs, np.stack([c] * len(xs)))  # the other operand batched too
+    np.testing.assert_allclose(both, np.stack([f(x, c) for x in xs]), rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("f, xs, c", VMAP_CASES, ids=[case[0].__name__ for case in VMAP_CASES])
+def test_batched_hessian_rows(f, xs, c):
+    x = xs[0]
+
+    def loss(v):
+        return np.sum(np.sin(f(v, c)) * np.arange(1.0, 1.0 + np.size(f(v, c))).reshape(np.shape(f(v, c))))
+
+    H = srcdiff.hessian(loss)
+    got = H(x)
+    flat = lambda v: loss(v.reshape(x.shape))  # noqa: E731
+    expected = hessian_difference(flat, (x.ravel(),)).reshape(x.shape + x.shape)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    assert "_batched(" in H.source, H.source  # all rows in one batched call
+
+
+@pytest.mark.parametrize("f, message", [(lambda M: np.roll(M, 1), "without an axis"),
+                                        (lambda v: np.tril(v), "of a vector"),
+                                        (lambda M: np.einsum("...i,...i", M, M), "implicit output")])
+def test_what_the_batch_axis_would_change_is_refused(f, message):
+    with pytest.raises(srcdiff.SrcDiffError, match=message):
+        srcdiff.vmap(f)(rng.normal(size=(3, 2, 2)) if message != "of a vector" else rng.normal(size=(3, 4)))
