@@ -1,5 +1,5 @@
 """Batching rules of the functions that move, join or contract axes: `np.swapaxes`,
-`np.moveaxis`, `np.flip`, `np.roll`, `np.tril`/`np.triu`, `np.concatenate`/`np.stack`,
+`np.moveaxis`, `np.flip`, `np.roll`, `np.diff`, `np.tril`/`np.triu`, `np.concatenate`/`np.stack`,
 `np.einsum`, `np.cross`, and the value copied under a new name.
 
 Each writes the call anew from the rule's static arguments (the user may have spelled it as a
@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import string
 
+from ..ir.nodes import Const
 from .batching_rules import _np, elementwise
 
 
@@ -31,13 +32,13 @@ def _moved(axis, rank: int):
 
 def _array_operand(node, state):
     x = node.inputs[0]
-    if any(state.batched(v) for v in node.inputs[1:]):
+    if any(state.batched(v) for v in node.inputs[1:]) or isinstance(x, Const):
         state.refuse(node, f"{node.rule.name} with a batched shift or axis has no batching rule")
     return x, state.ndim(x, node)
 
 
 def moved(node, state):
-    """``np.swapaxes``, ``np.moveaxis``, ``np.flip``, ``np.roll`` of each row."""
+    """``np.swapaxes``, ``np.moveaxis``, ``np.flip``, ``np.roll``, ``np.diff`` of each row."""
     x, rank = _array_operand(node, state)
     s, X, name = node.static, state.ref(x), node.rule.name.rsplit(".", 1)[-1]
     if rank == 0:
@@ -47,6 +48,10 @@ def moved(node, state):
     if name == "moveaxis":
         return _np("moveaxis", X, _const(_moved(s["source"], rank)), _const(_moved(s["destination"], rank))), True
     axis = s.get("axis")
+    if name == "diff":
+        if any(not (isinstance(v, Const) and v.value is None) for v in node.inputs[1:]):
+            state.refuse(node, "np.diff with prepend= or append= has no batching rule")
+        return _np("diff", X, _const(s.get("n", 1)), axis=_const(_moved(-1 if axis is None else axis, rank))), True
     if name == "flip":
         every = tuple(range(1, rank + 1))
         return _np("flip", X, axis=_const(every if axis is None else _moved(axis, rank))), True

@@ -188,13 +188,13 @@ def matmul(node, state):
 def matmul_adjoint(node, state):
     """``matmul_adjoint_x(a, x, y)`` / ``_y`` (and ``dot_adjoint_*`` of vectors and matrices),
     the adjoints of ``x @ y`` a gradient's code computes where shapes are known only when it
-    runs: linear in `a`, so with only `a` batched each row's product is written with the batch
-    axis first (the runtime helper's cases, read for the rows' known ndims), then summed back
-    to the row's shape of x or y."""
+    runs: each row's product written with the batch axis first (the runtime helper's cases,
+    read for the rows' known ndims), then summed back to the row's shape of x or y.  Where x
+    or y has rows too, only matrices are taken: ``A @ Y.T`` pairs each row with its own."""
     a, x, y = node.inputs[:3]
-    if not state.batched(a) or state.batched(x) or state.batched(y):
-        state.refuse(node, f"{node.rule.name} of batched factors has no batching rule")
     nx, ny = state.ndim(x, node), state.ndim(y, node)
+    if (state.batched(x) or state.batched(y)) and not nx == ny == 2:  # (matrices: matmul pairs the rows)
+        state.refuse(node, f"{node.rule.name} of batched factors other than matrices has no batching rule")
     if 0 in (nx, ny) or node.rule.name.startswith("dot") and (nx > 2 or ny > 2):
         state.refuse(node, f"{node.rule.name} with a number or a stack has no batching rule")
     A, X, Y = state.ref(a), state.ref(x), state.ref(y)
@@ -225,7 +225,8 @@ def matmul_adjoint(node, state):
                                                             ast.Constant(list(range(nx - 1)))], ast.Load()))
         else:
             rows = mm(_np("swapaxes", X, ast.Constant(-1), ast.Constant(-2)), A)
-    return call("unbroadcast_rows", rows, _np("shape", like)), True
+    shape_of = ast.Subscript(like, ast.Constant(0), ast.Load()) if state.batched(node.inputs[1 + (like is Y)]) else like
+    return call("unbroadcast_rows", rows, _np("shape", shape_of)), True
 
 
 def transpose_of(e: ast.expr, rank: int) -> ast.expr:

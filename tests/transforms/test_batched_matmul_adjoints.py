@@ -37,6 +37,10 @@ def stack_times_matrix(W, S):
     return np.sum(np.cos(S @ W))
 
 
+def gram(W, A):
+    return np.sum(np.tanh(W @ W.T) * A) + np.sum(np.sin(np.dot(W.T, W)))
+
+
 rng = np.random.default_rng(5)
 CASES = [
     (logistic, (rng.normal(size=4) * 0.3, rng.normal(size=(9, 4)), (rng.random(9) < 0.5) * 1.0)),
@@ -45,6 +49,7 @@ CASES = [
     (vector_dot, (rng.normal(size=3) * 0.5, rng.normal(size=(3, 3)))),
     (flat_mlp, (rng.normal(size=16) * 0.4, rng.normal(size=(7, 3)), rng.normal(size=7))),
     (stack_times_matrix, (rng.normal(size=(3, 2)) * 0.5, rng.normal(size=(2, 4, 3)))),
+    (gram, (rng.normal(size=(3, 2)) * 0.5, rng.normal(size=(3, 3)))),  # both factors with rows
 ]
 
 

@@ -39,6 +39,10 @@ def crossed(P, c):
     return np.cross(P, c) + np.cross(P, P[::-1])
 
 
+def differenced(M, c):
+    return np.diff(M) * c[1:] + np.diff(M, n=2, axis=0).sum() + np.diff(M, axis=-1)
+
+
 def copied(x, c):
     y = x
     z = y * c
@@ -54,6 +58,7 @@ VMAP_CASES = [
     (joined, rng.normal(size=(4, 5)), rng.normal(size=3)),
     (contracted, rng.normal(size=(4, 3, 3)), rng.normal(size=(3, 3))),
     (crossed, rng.normal(size=(4, 5, 3)), rng.normal(size=3)),
+    (differenced, rng.normal(size=(4, 3, 4)), rng.normal(size=4)),
     (copied, rng.normal(size=(4, 3)), rng.normal(size=3)),
 ]
 
