@@ -184,6 +184,8 @@ def _block(stmts: list[ast.stmt], tangents: set[str], names: dict, count: int, f
                     for t in stmt.targets if isinstance(t, ast.Name) and t.id in tangents]
             if keep + gone:
                 out.append(ast.Delete(keep + gone))
+        elif isinstance(stmt, (ast.Raise, ast.Assert)) and not _reads(stmt) & tangents:
+            out.append(stmt)  # a check of values (shapes that do not match: f raises too), as written
         elif not isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.Pass, ast.Break, ast.Continue)):
             raise SrcDiffError(f"vector forward mode: a {type(stmt).__name__} statement in the jvp")
         else:

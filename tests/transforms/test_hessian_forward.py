@@ -112,3 +112,31 @@ def test_float32_leaves_keep_their_dtype():
     x = np.array([0.4, 0.7], dtype=np.float32)
     found = srcdiff.hessian(scalar_loop)(x)
     assert found.dtype == np.float32
+
+
+def _pull(pos, masses):
+    diff = pos[None, :, :] - pos[:, None, :]
+    inv3 = (np.sum(diff ** 2, axis=-1) + 0.01) ** -1.5
+    return np.sum(diff * (inv3 * masses[None, :])[:, :, None], axis=1)
+
+
+def leapfrog(pos, vel, masses, steps):
+    acc = _pull(pos, masses)
+    for _ in range(steps):
+        vel = vel + 0.005 * acc
+        pos = pos + 0.01 * vel
+        acc = _pull(pos, masses)
+        vel = vel + 0.005 * acc
+    return np.sum(pos[:, 0] * pos[:, 1]) + 0.5 * np.sum(masses[:, None] * vel ** 2)
+
+
+def test_a_shape_check_does_not_stop_several_directions_a_sweep():
+    """The gradient's code checks that operands broadcast (``raise ValueError`` where f raises
+    too): a statement of values, kept once; it used to send the Hessian to one sweep per column."""
+    rng = np.random.default_rng(2)
+    pos, vel, masses = rng.normal(size=(3, 2)), rng.normal(size=(3, 2)) * 0.1, rng.uniform(1.0, 2.0, 3)
+    H = srcdiff.hessian(leapfrog)
+    found = H(pos, vel, masses, 4)
+    expected = hessian_difference(lambda p: leapfrog(p.reshape(3, 2), vel, masses, 4), (pos.ravel(),))
+    assert_close(found.reshape(6, 6), expected, rtol=1e-5, atol=1e-5)
+    assert isinstance(H._last, VectorForward) and "raise ValueError" in H.source, H.source
