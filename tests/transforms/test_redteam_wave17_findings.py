@@ -17,6 +17,12 @@ probes added vmap of each row and of its gradient, hvp, and jacobian / jvp / vjp
    passed the assignment forgot ``seq`` and ``t``, which its index only reads.  Fixed in
    frontend/flatten_statements.py: the names an assignment rebinds are its targets' roots, not what an index
    reads.
+3. Refused, reasonable: an array a helper of the user's builds and returns (``A = adjacency()`` of
+   ``A = np.zeros((n, n)); A[i, j] = 1.0; return A``, ``return np.outer(x, x)``) could not be written by the
+   caller ("A is not known to be a new array"), though srcdiff knew it of the items of a returned tuple.
+   Fixed in lower/callee_facts.py and lower/user_calls.py: a helper's value made new on every path is as
+   writable as an array the function makes itself (a second name for it, a view, an argument, a global or
+   an array that may be any of them is still refused at the write).
 """
 
 from __future__ import annotations
@@ -156,3 +162,106 @@ def test_the_character_rnn_in_jvp():
     want = central_difference(char_rnn, args, 1)
     _, tangent = srcdiff.jvp(char_rnn, args, (None, V, None, None))
     assert np.isclose(tangent, np.sum(want * V), rtol=1e-6)
+
+
+# ---- 3. a write into an array a helper returns -----------------------------------------------------------------
+
+EDGES = np.array([[0, 1], [1, 2], [2, 0]])
+TABLE = np.array([1.0, 2.0, 3.0])
+
+
+def adjacency(n=3):
+    A = np.zeros((n, n))
+    A[EDGES[:, 0], EDGES[:, 1]] = 1.0
+    return A
+
+
+def dangling_node(x):
+    A = adjacency()
+    A[:, 2] = 0.0
+    return x @ A @ x + np.sum(A * np.outer(x, x))
+
+
+def outer_of(x):
+    return np.outer(x, x)
+
+
+def outer_zeroed(x):
+    A = outer_of(x)
+    A[:, 2] = 0.0
+    return np.sum(A * np.exp(-x))
+
+
+def exp_of(x):
+    return np.exp(x)
+
+
+def exp_written(x):
+    A = exp_of(x)
+    A[0] = x[1] ** 2
+    return np.sum(A * x) + np.sum(A)
+
+
+def rebuilt_in_a_loop(x):
+    total = 0.0
+    for k in range(3):
+        A = outer_of(x * (k + 1))
+        A[k] = 0.0
+        total = total + np.sum(A)
+    return total
+
+
+@pytest.mark.parametrize("f", [dangling_node, outer_zeroed, exp_written, rebuilt_in_a_loop], ids=lambda f: f.__name__)
+def test_a_helpers_new_array_is_written_by_its_caller(f):
+    x = np.array([0.7, -1.3, 0.4])
+    want = central_difference(f, (x,), 0)
+    np.testing.assert_allclose(srcdiff.grad(f)(x), want, rtol=1e-6, atol=1e-9)
+    _, tangent = srcdiff.jvp(f, (x,), (np.ones(3),))
+    assert np.isclose(tangent, np.sum(want), rtol=1e-6)
+
+
+def global_table(x):
+    return TABLE
+
+
+def identity(y):
+    return y
+
+
+def slice_of(y):
+    return y[:2]
+
+
+def writes_global(x):
+    A = global_table(x)
+    A[0] = x[0]
+    return np.sum(A * x)
+
+
+def writes_argument_through_identity(x):
+    y = x * 1.0
+    A = identity(y)
+    A[0] = 0.0
+    return np.sum(y * x)
+
+
+def writes_through_a_view(x):
+    y = x * 2.0
+    A = slice_of(y)
+    A[0] = 5.0
+    return np.sum(y * x)
+
+
+def writes_a_shared_new_array(x):
+    A = outer_of(x)
+    B = A
+    A[2] = x * 5.0
+    return np.sum(B)
+
+
+@pytest.mark.parametrize("f", [writes_global, writes_argument_through_identity, writes_through_a_view,
+                               writes_a_shared_new_array], ids=lambda f: f.__name__)
+def test_a_helpers_array_that_is_not_new_is_still_refused(f):
+    with pytest.raises(srcdiff.SrcDiffError, match="not known to be a new array|shares its memory") as info:
+        srcdiff.grad(f)(np.array([0.7, -1.3, 0.4]))
+    assert "test_redteam_wave17_findings.py" in str(info.value)
