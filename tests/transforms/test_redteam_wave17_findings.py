@@ -23,6 +23,12 @@ probes added vmap of each row and of its gradient, hvp, and jacobian / jvp / vjp
    Fixed in lower/callee_facts.py and lower/user_calls.py: a helper's value made new on every path is as
    writable as an array the function makes itself (a second name for it, a view, an argument, a global or
    an array that may be any of them is still refused at the write).
+4. SILENT (vmap): a question of shape asked of a value computed from a batched argument (``x[None].shape[0]``,
+   ``len(np.atleast_2d(x))``, ``x.reshape(1, -1).shape[0]``, ``np.vstack([x]).shape[0]``, ``len(x[x > 0])``) was
+   answered for ``x[0]``, the first row of the argument, not for the value asked about: ``x[None].shape[0] * x``
+   came out 3 * x for rows of length 3 (truth: x), and a count of a mask was the first example's length.  Fixed
+   (a minimal change) in ad/batching.py: only ``x.shape`` / ``len(x)`` / ``np.size(x)`` of a batched name itself
+   is answered from its first row; the rest is refused at the user's line.
 """
 
 from __future__ import annotations
@@ -265,3 +271,61 @@ def test_a_helpers_array_that_is_not_new_is_still_refused(f):
     with pytest.raises(srcdiff.SrcDiffError, match="not known to be a new array|shares its memory") as info:
         srcdiff.grad(f)(np.array([0.7, -1.3, 0.4]))
     assert "test_redteam_wave17_findings.py" in str(info.value)
+
+
+# ---- 4. vmap: the shape of a value computed from a batched argument -------------------------------------------
+
+
+def leading_of_new_axis(x):
+    return x[None].shape[0] * x
+
+
+def length_of_atleast_2d(x):
+    return len(np.atleast_2d(x)) * x
+
+
+def rows_of_reshape(x):
+    return x.reshape(1, -1).shape[0] * x
+
+
+def rows_of_vstack(x):
+    return np.vstack([x]).shape[0] * x
+
+
+def count_of_positives(x):
+    return len(x[x > 0]) * x
+
+
+def columns_of_transpose(x):
+    return x.T.shape[0] * np.sum(x)
+
+
+def own_shape(x):
+    return x.shape[0] * x + len(x) + np.size(x)
+
+
+ROWS = np.array([[0.3, -1.2, 0.8], [1.1, 0.4, -0.6], [-0.2, 0.9, 0.5]])
+
+
+@pytest.mark.parametrize("f", [leading_of_new_axis, length_of_atleast_2d, rows_of_reshape, rows_of_vstack,
+                               count_of_positives], ids=lambda f: f.__name__)
+def test_vmap_of_a_shape_of_a_computed_value_is_right_or_refused(f):
+    try:
+        got = srcdiff.vmap(f)(ROWS)
+    except srcdiff.SrcDiffError as exc:
+        assert "test_redteam_wave17_findings.py:" in str(exc).splitlines()[0]
+        return
+    np.testing.assert_allclose(got, np.stack([f(x) for x in ROWS]), rtol=1e-12)
+
+
+def test_vmap_of_the_transpose_of_a_matrix_row():
+    batch = np.arange(12.0).reshape(2, 2, 3)  # each example 2 x 3: x.T.shape[0] is 3
+    try:
+        got = srcdiff.vmap(columns_of_transpose)(batch)
+    except srcdiff.SrcDiffError:
+        return
+    np.testing.assert_allclose(got, [columns_of_transpose(x) for x in batch], rtol=1e-12)
+
+
+def test_vmap_of_a_batched_names_own_shape():
+    np.testing.assert_allclose(srcdiff.vmap(own_shape)(ROWS), np.stack([own_shape(x) for x in ROWS]), rtol=1e-12)
