@@ -29,6 +29,10 @@ probes added vmap of each row and of its gradient, hvp, and jacobian / jvp / vjp
    came out 3 * x for rows of length 3 (truth: x), and a count of a mask was the first example's length.  Fixed
    (a minimal change) in ad/batching.py: only ``x.shape`` / ``len(x)`` / ``np.size(x)`` of a batched name itself
    is answered from its first row; the rest is refused at the user's line.
+5. Refused, reasonable: the safe-division idiom ``np.divide(a, b, out=np.zeros_like(a), where=b > 0)`` (and
+   ``np.log(p, out=np.zeros_like(p), where=p > 0)`` in an entropy) was refused, "unsupported arguments for
+   numpy.divide: out".  Fixed in frontend/out_arguments.py: a ufunc whose ``out=`` is an array made in the call
+   with known values is ``np.where(where, ufunc(...), out)``.
 """
 
 from __future__ import annotations
@@ -329,3 +333,61 @@ def test_vmap_of_the_transpose_of_a_matrix_row():
 
 def test_vmap_of_a_batched_names_own_shape():
     np.testing.assert_allclose(srcdiff.vmap(own_shape)(ROWS), np.stack([own_shape(x) for x in ROWS]), rtol=1e-12)
+
+
+# ---- 5. the safe-division idiom ---------------------------------------------------------------------------------
+
+
+def safe_divide(a, b):
+    r = np.divide(a, b, out=np.zeros_like(a), where=b != 0)
+    return np.sum(r ** 2)
+
+
+def entropy_rows(P):
+    return -np.sum(P * np.log(P, out=np.zeros_like(P), where=P > 0), axis=1).sum()
+
+
+def column_normalise(W, w):
+    s = W.sum(axis=0)
+    P = np.divide(W, s, out=np.zeros_like(W), where=s > 0)
+    return np.sum(P * w)
+
+
+def divide_into_full(a, b):
+    return np.sum(np.true_divide(a, b, out=np.full(a.shape, -1.0), where=np.abs(b) > 0.5) ** 3)
+
+
+SAFE = [(safe_divide, (np.array([1.0, 2.0, -0.5, 0.7]), np.array([0.5, 0.0, 2.0, -1.0])), 0),
+        (entropy_rows, (np.array([[0.2, 0.7, 0.1], [0.5, 0.25, 0.25]]),), 0),
+        (column_normalise, (np.array([[1.0, 0.3, 2.0], [0.5, 0.2, 1.0]]), np.array([1.0, -2.0, 0.5])), 0),
+        (divide_into_full, (np.array([1.0, 2.0, -0.5]), np.array([0.3, 2.0, -1.0])), 1)]
+
+
+@pytest.mark.parametrize("f,args,wrt", SAFE, ids=[f.__name__ for f, _, _ in SAFE])
+def test_the_safe_division_idiom(f, args, wrt):
+    want = central_difference(f, args, wrt)
+    np.testing.assert_allclose(srcdiff.grad(f, wrt=wrt)(*args), want, rtol=1e-6, atol=1e-9)
+    value, got = srcdiff.value_and_grad(f, wrt=wrt)(*args)
+    assert value == pytest.approx(f(*args), rel=1e-12)
+    v = np.random.default_rng(3).normal(size=np.shape(args[wrt]))
+    _, tangent = srcdiff.jvp(f, args, tuple(v if i == wrt else None for i in range(len(args))))
+    assert np.isclose(tangent, np.sum(want * v), rtol=1e-6)
+
+
+def divide_into_empty(a, b):
+    return np.sum(np.divide(a, b, out=np.empty_like(a), where=b != 0))
+
+
+def divide_into_a_name(a, b):
+    out = np.zeros_like(a)
+    np.divide(a, b, out=out, where=b != 0)
+    return np.sum(out)
+
+
+@pytest.mark.parametrize("f", [divide_into_empty, divide_into_a_name], ids=lambda f: f.__name__)
+def test_an_out_array_of_unknown_values_is_still_refused(f):
+    # np.empty_like's unselected places hold whatever memory held; a name written where the test holds keeps
+    # its other values (a partial write): both refused at the line, not guessed
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(f)(np.array([1.0, 2.0]), np.array([0.5, 0.0]))
+    assert "test_redteam_wave17_findings.py:" in str(info.value).splitlines()[0]
