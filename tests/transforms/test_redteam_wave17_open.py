@@ -11,7 +11,9 @@ Classes (counts from the wave's 227 rows; see the findings module's docstring fo
   3. numba only: ``jvp(..., jit="numba")`` of ``gammaln(a.sum())`` (a scipy.special function of a number the
      code computes) fails in numba's compiler on ``np.broadcast_to(t, ())`` (grad with jit and jvp without it
      work); ``vmap(..., jit="numba")`` refuses srcdiff's own helper ``broadcast_rows``; a helper with a default
-     array parameter (``def f(q, p=np.array([...]))``) called with one argument; a list of lists argument.
+     array parameter (``def f(q, p=np.array([...]))``) called with one argument; a list of lists argument;
+     ``hvp(grad(f, jit="numba"), ...)`` of an RK2 rollout fails in numba's compiler the same way and names the
+     generated code's line (``two_compartment_rk2_grad:1``), not the user's.
   4. hvp refuses ``[logp[a, b] for a, b in zip(text[:-1], text[1:])]`` (a list argument sliced in the
      generated gradient) where hessian accepts it.
   5. Python containers refused at the line: ``R[i][j] = ...`` into a list of lists, ``list(filter(...))``,
@@ -37,6 +39,7 @@ import srcdiff
 
 from .redteam_wave17_callables import _MODEL, LinearModel, _weighted
 from .redteam_wave17_graphs import bigram_perplexity
+from .redteam_wave17_science import two_compartment_rk2
 
 
 def xfail(reason):
@@ -136,6 +139,14 @@ def test_numba_helper_with_a_default_array():
     q, w = np.array([0.3, -0.2, 0.5, 0.1]), np.array([1.0, 2.0, -1.0, 0.5])
     np.testing.assert_allclose(srcdiff.grad(through_default, jit="numba")(q, w),
                                central_difference(through_default, (q, w), 0), rtol=1e-6)
+
+
+@xfail("3. numba only: hvp of a numba gradient fails in numba's compiler, naming the generated code's line")
+def test_hvp_of_a_numba_gradient_of_a_rollout():
+    k, v = np.array([0.3, 0.2, 0.15]), np.array([1.0, -0.5, 0.25])
+    g = srcdiff.grad(two_compartment_rk2)
+    want = (g(k + 1e-5 * v) - g(k - 1e-5 * v)) / 2e-5
+    np.testing.assert_allclose(srcdiff.hvp(srcdiff.grad(two_compartment_rk2, jit="numba"), k, v), want, rtol=1e-5)
 
 
 # ---- 4. hvp where hessian works ---------------------------------------------------------------------------------
