@@ -6,6 +6,7 @@ The wave's programs (redteam_wave17*.py: 227 rows; sciences, numerical methods b
 callables and containers, argument kinds and points, hand-written likelihoods, economics, graphs and text, vector
 maps) ran through grad, value_and_grad, hessian, jvp, vjp and trees, 44% of them through ``jit="numba"``; hand
 probes added vmap of each row and of its gradient, hvp, and jacobian / jvp / vjp / vmap of the vector maps.
+Classes 1-3 are here; 4-6 in test_redteam_wave17_findings_more.py.
 
 1. SILENT (vmap) / refused (every derivative): ``np.abs(z) ** 2`` (``abs(z) ** 4``, ``np.linalg.norm(z) ** 2``)
    of a complex value the function computes from its data (``H = 1 / (1 + 1j * w)``, a transfer function) was
@@ -23,16 +24,7 @@ probes added vmap of each row and of its gradient, hvp, and jacobian / jvp / vjp
    Fixed in lower/callee_facts.py and lower/user_calls.py: a helper's value made new on every path is as
    writable as an array the function makes itself (a second name for it, a view, an argument, a global or
    an array that may be any of them is still refused at the write).
-4. SILENT (vmap): a question of shape asked of a value computed from a batched argument (``x[None].shape[0]``,
-   ``len(np.atleast_2d(x))``, ``x.reshape(1, -1).shape[0]``, ``np.vstack([x]).shape[0]``, ``len(x[x > 0])``) was
-   answered for ``x[0]``, the first row of the argument, not for the value asked about: ``x[None].shape[0] * x``
-   came out 3 * x for rows of length 3 (truth: x), and a count of a mask was the first example's length.  Fixed
-   (a minimal change) in ad/batching.py: only ``x.shape`` / ``len(x)`` / ``np.size(x)`` of a batched name itself
-   is answered from its first row; the rest is refused at the user's line.
-5. Refused, reasonable: the safe-division idiom ``np.divide(a, b, out=np.zeros_like(a), where=b > 0)`` (and
-   ``np.log(p, out=np.zeros_like(p), where=p > 0)`` in an entropy) was refused, "unsupported arguments for
-   numpy.divide: out".  Fixed in frontend/out_arguments.py: a ufunc whose ``out=`` is an array made in the call
-   with known values is ``np.where(where, ufunc(...), out)``.
+(4-6: test_redteam_wave17_findings_more.py.)
 """
 
 from __future__ import annotations
@@ -275,119 +267,3 @@ def test_a_helpers_array_that_is_not_new_is_still_refused(f):
     with pytest.raises(srcdiff.SrcDiffError, match="not known to be a new array|shares its memory") as info:
         srcdiff.grad(f)(np.array([0.7, -1.3, 0.4]))
     assert "test_redteam_wave17_findings.py" in str(info.value)
-
-
-# ---- 4. vmap: the shape of a value computed from a batched argument -------------------------------------------
-
-
-def leading_of_new_axis(x):
-    return x[None].shape[0] * x
-
-
-def length_of_atleast_2d(x):
-    return len(np.atleast_2d(x)) * x
-
-
-def rows_of_reshape(x):
-    return x.reshape(1, -1).shape[0] * x
-
-
-def rows_of_vstack(x):
-    return np.vstack([x]).shape[0] * x
-
-
-def count_of_positives(x):
-    return len(x[x > 0]) * x
-
-
-def columns_of_transpose(x):
-    return x.T.shape[0] * np.sum(x)
-
-
-def own_shape(x):
-    return x.shape[0] * x + len(x) + np.size(x)
-
-
-ROWS = np.array([[0.3, -1.2, 0.8], [1.1, 0.4, -0.6], [-0.2, 0.9, 0.5]])
-
-
-@pytest.mark.parametrize("f", [leading_of_new_axis, length_of_atleast_2d, rows_of_reshape, rows_of_vstack,
-                               count_of_positives], ids=lambda f: f.__name__)
-def test_vmap_of_a_shape_of_a_computed_value_is_right_or_refused(f):
-    try:
-        got = srcdiff.vmap(f)(ROWS)
-    except srcdiff.SrcDiffError as exc:
-        assert "test_redteam_wave17_findings.py:" in str(exc).splitlines()[0]
-        return
-    np.testing.assert_allclose(got, np.stack([f(x) for x in ROWS]), rtol=1e-12)
-
-
-def test_vmap_of_the_transpose_of_a_matrix_row():
-    batch = np.arange(12.0).reshape(2, 2, 3)  # each example 2 x 3: x.T.shape[0] is 3
-    try:
-        got = srcdiff.vmap(columns_of_transpose)(batch)
-    except srcdiff.SrcDiffError:
-        return
-    np.testing.assert_allclose(got, [columns_of_transpose(x) for x in batch], rtol=1e-12)
-
-
-def test_vmap_of_a_batched_names_own_shape():
-    np.testing.assert_allclose(srcdiff.vmap(own_shape)(ROWS), np.stack([own_shape(x) for x in ROWS]), rtol=1e-12)
-
-
-# ---- 5. the safe-division idiom ---------------------------------------------------------------------------------
-
-
-def safe_divide(a, b):
-    r = np.divide(a, b, out=np.zeros_like(a), where=b != 0)
-    return np.sum(r ** 2)
-
-
-def entropy_rows(P):
-    return -np.sum(P * np.log(P, out=np.zeros_like(P), where=P > 0), axis=1).sum()
-
-
-def column_normalise(W, w):
-    s = W.sum(axis=0)
-    P = np.divide(W, s, out=np.zeros_like(W), where=s > 0)
-    return np.sum(P * w)
-
-
-def divide_into_full(a, b):
-    return np.sum(np.true_divide(a, b, out=np.full(a.shape, -1.0), where=np.abs(b) > 0.5) ** 3)
-
-
-SAFE = [(safe_divide, (np.array([1.0, 2.0, -0.5, 0.7]), np.array([0.5, 0.0, 2.0, -1.0])), 0),
-        (entropy_rows, (np.array([[0.2, 0.7, 0.1], [0.5, 0.25, 0.25]]),), 0),
-        (column_normalise, (np.array([[1.0, 0.3, 2.0], [0.5, 0.2, 1.0]]), np.array([1.0, -2.0, 0.5])), 0),
-        (divide_into_full, (np.array([1.0, 2.0, -0.5]), np.array([0.3, 2.0, -1.0])), 1)]
-
-
-@pytest.mark.parametrize("f,args,wrt", SAFE, ids=[f.__name__ for f, _, _ in SAFE])
-def test_the_safe_division_idiom(f, args, wrt):
-    want = central_difference(f, args, wrt)
-    np.testing.assert_allclose(srcdiff.grad(f, wrt=wrt)(*args), want, rtol=1e-6, atol=1e-9)
-    value, got = srcdiff.value_and_grad(f, wrt=wrt)(*args)
-    assert value == pytest.approx(f(*args), rel=1e-12)
-    v = np.random.default_rng(3).normal(size=np.shape(args[wrt]))
-    _, tangent = srcdiff.jvp(f, args, tuple(v if i == wrt else None for i in range(len(args))))
-    assert np.isclose(tangent, np.sum(want * v), rtol=1e-6)
-
-
-def divide_into_empty(a, b):
-    return np.sum(np.divide(a, b, out=np.empty_like(a), where=b != 0))
-
-
-def divide_into_a_name(a, b):
-    out = np.zeros_like(a)
-    np.divide(a, b, out=out, where=b != 0)
-    return np.sum(out)
-
-
-@pytest.mark.parametrize("f", [divide_into_empty, divide_into_a_name], ids=lambda f: f.__name__)
-def test_an_out_array_of_unknown_values_is_still_refused(f):
-    # np.empty_like's unselected places hold whatever memory held; a name written where the test holds keeps
-    # its other values (a partial write): both refused at the line, not guessed
-    with pytest.raises(srcdiff.SrcDiffError) as info:
-        srcdiff.grad(f)(np.array([1.0, 2.0]), np.array([0.5, 0.0]))
-    assert "test_redteam_wave17_findings.py:" in str(info.value).splitlines()[0]
