@@ -15,6 +15,12 @@ how the wave ran and classes 1-3).  References are float64 central differences o
    functions; got partial"), which grad takes.  Fixed in api/vmap.py: what a partial (or a method) binds is
    passed as arguments of their own, the same for every example; a method's instance is then refused where its
    arrays are read (test_redteam_wave17_open.py).
+7. numba only, and naming generated code: ``jvp(..., jit="numba")`` of ``gammaln(a.sum())`` (a scipy.special
+   function of a number the code computes; 5 of 40 rows) and ``hvp(grad(f, jit="numba"), ...)`` of rollouts and
+   likelihoods (7 of 48, refused at ``two_compartment_rk2_grad:1``) failed in numba's compiler: the tangent
+   ``np.broadcast_to(t, np.shape(y))`` of a number y is a broadcast to ``()``, which numba's broadcast_to does not
+   compile.  Fixed in backend/numba (spelling.py, shape_tuples.py): to the shape ``()`` a number is its own
+   broadcast.
 """
 
 from __future__ import annotations
@@ -24,8 +30,11 @@ import functools
 import numpy as np
 import pytest
 from numeric import central_difference
+from scipy.special import gammaln
 
 import srcdiff
+
+from .redteam_wave17_science import two_compartment_rk2
 
 # ---- 4. vmap: the shape of a value computed from a batched argument -------------------------------------------
 
@@ -162,3 +171,32 @@ def test_vmap_of_a_partial(f, axes):
     got = srcdiff.vmap(f, in_axes=axes)(batch, second)
     want = [f(batch[k], second[k] if axes[1] == 0 else second) for k in range(2)]
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+# ---- 7. numba: a tangent broadcast to the shape of a number ------------------------------------------------------
+
+X3 = np.array([0.7, -1.3, 0.4])
+
+
+def gammaln_of_sum(a):
+    return gammaln(a.sum())
+
+
+def dirichlet_norm(a, P):
+    alpha = np.exp(a)
+    return -(3 * (gammaln(alpha.sum()) - gammaln(alpha).sum()) + np.sum((alpha - 1) * P))
+
+
+@pytest.mark.parametrize("f,args", [(gammaln_of_sum, (X3 + 2.0,)), (dirichlet_norm, (X3, np.array([0.2, 0.3, 0.5])))],
+                         ids=["gammaln_of_sum", "dirichlet_norm"])
+def test_jvp_numba_of_a_scipy_function_of_a_number(f, args):
+    v = np.array([1.0, -0.5, 0.25])
+    _, tangent = srcdiff.jvp(f, args, (v,) + (None,) * (len(args) - 1), jit="numba")
+    assert np.isclose(tangent, central_difference(f, args, 0) @ v, rtol=1e-6)
+
+
+def test_hvp_of_a_numba_gradient_of_a_rollout():
+    k, v = np.array([0.3, 0.2, 0.15]), np.array([1.0, -0.5, 0.25])
+    g = srcdiff.grad(two_compartment_rk2)
+    want = (g(k + 1e-5 * v) - g(k - 1e-5 * v)) / 2e-5
+    np.testing.assert_allclose(srcdiff.hvp(srcdiff.grad(two_compartment_rk2, jit="numba"), k, v), want, rtol=1e-5)
