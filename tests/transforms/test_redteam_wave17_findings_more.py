@@ -20,7 +20,8 @@ how the wave ran and classes 1-3).  References are float64 central differences o
    likelihoods (7 of 48, refused at ``two_compartment_rk2_grad:1``) failed in numba's compiler: the tangent
    ``np.broadcast_to(t, np.shape(y))`` of a number y is a broadcast to ``()``, which numba's broadcast_to does not
    compile.  Fixed in backend/numba (spelling.py, shape_tuples.py): to the shape ``()`` a number is its own
-   broadcast.
+   broadcast.  (jvp and jacobian with jit of a recursive helper, which test_numba_second_order.py had as located
+   refusals, compile with it too.)
 """
 
 from __future__ import annotations
@@ -200,3 +201,14 @@ def test_hvp_of_a_numba_gradient_of_a_rollout():
     g = srcdiff.grad(two_compartment_rk2)
     want = (g(k + 1e-5 * v) - g(k - 1e-5 * v)) / 2e-5
     np.testing.assert_allclose(srcdiff.hvp(srcdiff.grad(two_compartment_rk2, jit="numba"), k, v), want, rtol=1e-5)
+
+
+def test_jvp_and_jacobian_numba_of_a_recursive_helper():
+    from .test_numba_second_order import lambda_free_recursive, recursive_loss
+    x, v = np.array([1.0, 0.5, -0.3]), np.array([0.3, -1.0, 2.0])
+    value, tangent = srcdiff.jvp(recursive_loss, (x,), (v,), jit="numba")
+    assert value == pytest.approx(recursive_loss(x), rel=1e-12)
+    assert np.isclose(tangent, central_difference(recursive_loss, (x,), 0) @ v, rtol=1e-6)
+    J = srcdiff.jacobian(lambda_free_recursive, jit="numba")(x)
+    columns = [(lambda_free_recursive(x + e) - lambda_free_recursive(x - e)) / 2e-6 for e in np.eye(3) * 1e-6]
+    np.testing.assert_allclose(J, np.stack(columns, axis=-1), rtol=1e-6, atol=1e-9)
