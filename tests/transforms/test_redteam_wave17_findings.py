@@ -6,7 +6,10 @@ The wave's programs (redteam_wave17*.py: 227 rows; sciences, numerical methods b
 callables and containers, argument kinds and points, hand-written likelihoods, economics, graphs and text, vector
 maps) ran through grad, value_and_grad, hessian, jvp, vjp and trees, 44% of them through ``jit="numba"``; hand
 probes added vmap of each row and of its gradient, hvp, and jacobian / jvp / vjp / vmap of the vector maps.
-Classes 1-3 are here; 4-6 in test_redteam_wave17_findings_more.py.
+After the fixes, of the 226 rows with a stable reference (one sits on a kink): grad, value_and_grad, jvp and
+vjp 202 agree, 24 refused at the user's line, no crash, nothing wrong; hessian 199 agree (the rest have no
+gradient or a kink); numba on 100 rows: 84 agree, 16 refused at the line (5 by numba only); vmap 102 of 196
+agree, vmap of the gradient 63, the rest refused.  Classes 1-3 are here; 4-7 in test_redteam_wave17_findings_more.py.
 
 1. SILENT (vmap) / refused (every derivative): ``np.abs(z) ** 2`` (``abs(z) ** 4``, ``np.linalg.norm(z) ** 2``)
    of a complex value the function computes from its data (``H = 1 / (1 + 1j * w)``, a transfer function) was
@@ -24,7 +27,7 @@ Classes 1-3 are here; 4-6 in test_redteam_wave17_findings_more.py.
    Fixed in lower/callee_facts.py and lower/user_calls.py: a helper's value made new on every path is as
    writable as an array the function makes itself (a second name for it, a view, an argument, a global or
    an array that may be any of them is still refused at the write).
-(4-6: test_redteam_wave17_findings_more.py.)
+(4-7: test_redteam_wave17_findings_more.py.)
 """
 
 from __future__ import annotations

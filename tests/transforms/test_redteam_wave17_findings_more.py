@@ -1,4 +1,4 @@
-"""What the red team's seventeenth wave found, continued (classes 4-6; see test_redteam_wave17_findings.py for
+"""What the red team's seventeenth wave found, continued (classes 4-7; see test_redteam_wave17_findings.py for
 how the wave ran and classes 1-3).  References are float64 central differences or the function's own values.
 
 4. SILENT (vmap): a question of shape asked of a value computed from a batched argument (``x[None].shape[0]``,

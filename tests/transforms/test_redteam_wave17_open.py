@@ -11,7 +11,9 @@ Classes (counts from the wave's 227 rows; see the findings module's docstring fo
      local array ("setitem has no batching rule"); vmap(grad(f)) refuses about half the rows' gradients.
   3. numba only: ``vmap(..., jit="numba")`` refuses srcdiff's own helper ``broadcast_rows``; a helper with a
      default array parameter (``def f(q, p=np.array([...]))``) called with one argument; a list of lists
-     argument (jvp / hvp through numba's compiler on ``np.broadcast_to(t, ())``: fixed, findings class 7).
+     argument (``wins[i][j]``: "cannot reflect element of reflected container", which hvp of a numba gradient
+     reports at the generated code's line ``bradley_terry_grad:1``); jvp / hvp through numba's compiler on
+     ``np.broadcast_to(t, ())`` are fixed (findings class 7).
   4. hvp refuses ``[logp[a, b] for a, b in zip(text[:-1], text[1:])]`` (a list argument sliced in the
      generated gradient) where hessian accepts it.
   5. Python containers refused at the line: ``R[i][j] = ...`` into a list of lists, ``list(filter(...))``,
