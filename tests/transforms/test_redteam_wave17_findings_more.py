@@ -22,6 +22,9 @@ how the wave ran and classes 1-3).  References are float64 central differences o
    compile.  Fixed in backend/numba (spelling.py, shape_tuples.py): to the shape ``()`` a number is its own
    broadcast.  (jvp and jacobian with jit of a recursive helper, which test_numba_second_order.py had as located
    refusals, compile with it too.)
+8. Refused, reasonable: ``x * np.var(H)`` / ``np.std(H) ** 2`` of complex data H (a spectrum's spread) beside a
+   differentiated x: "a differentiated value meets a complex number", though np.var and np.std are real.  Fixed
+   (one line) in ad/activity.py: they stop a complex value, as np.abs does; x inside them is still refused.
 """
 
 from __future__ import annotations
@@ -212,3 +215,39 @@ def test_jvp_and_jacobian_numba_of_a_recursive_helper():
     J = srcdiff.jacobian(lambda_free_recursive, jit="numba")(x)
     columns = [(lambda_free_recursive(x + e) - lambda_free_recursive(x - e)) / 2e-6 for e in np.eye(3) * 1e-6]
     np.testing.assert_allclose(J, np.stack(columns, axis=-1), rtol=1e-6, atol=1e-9)
+
+
+# ---- 8. np.var / np.std of complex data ----------------------------------------------------------------------
+
+W = np.array([0.5, 2.0, 1.0])
+
+
+def complex_variance(x, w):
+    H = 1.0 / (1.0 + 1j * w)
+    return x * np.var(H) + x * np.std(H)
+
+
+def complex_std_squared(x, w):
+    H = np.exp(1j * w) / (2.0 + 1j * w)
+    return x ** 2 * np.std(H) ** 2
+
+
+@pytest.mark.parametrize("f", [complex_variance, complex_std_squared], ids=lambda f: f.__name__)
+def test_the_spread_of_complex_data(f):
+    want = central_difference(f, (1.5, W), 0)
+    assert np.isclose(srcdiff.grad(f)(1.5, W), want, rtol=1e-6)
+    _, tangent = srcdiff.jvp(f, (1.5, W), (1.0, None))
+    assert np.isclose(tangent, want, rtol=1e-6)
+    np.testing.assert_allclose(srcdiff.vmap(f, in_axes=(0, None))(np.array([1.5, -0.5]), W),
+                               [f(1.5, W), f(-0.5, W)], rtol=1e-12)
+
+
+def variance_of_a_product(x, w):
+    H = 1.0 / (1.0 + 1j * w)
+    return np.var(x * H)
+
+
+def test_a_differentiated_value_inside_the_spread_is_still_refused():
+    with pytest.raises(srcdiff.SrcDiffError, match="meets a complex number") as info:
+        srcdiff.grad(variance_of_a_product)(1.5, W)
+    assert "test_redteam_wave17_findings_more.py:" in str(info.value).splitlines()[0]
