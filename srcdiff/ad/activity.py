@@ -59,7 +59,7 @@ def _complex_operand(operand, params: frozenset) -> bool:
 
 
 #: functions whose value is real whatever their operand: a complex value stops at them
-_REAL_VALUED = {np.abs, np.real, np.imag, np.angle, np.linalg.norm, abs}
+_REAL_VALUED = {np.abs, np.real, np.imag, np.angle, np.linalg.norm, abs, np.var, np.std}
 
 
 def refuse_complex(function: Function, wrt: set[str], location, params=frozenset()) -> None:

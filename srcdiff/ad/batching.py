@@ -281,9 +281,11 @@ def _shape_query(node: Node, state: Batching) -> ast.expr | None:
         return None
     x = node.inputs[0]
     row = ast.Subscript(operand_ast(x), ast.Constant(0), ast.Load())
-    if isinstance(expr, ast.Attribute) and expr.attr in _QUERIES:
+    # only of x itself: the question of ``x[None].shape``, ``len(np.atleast_2d(x))``, ``len(x[x > 0])`` is
+    # not x's (nor, for a mask, the same in every row); it is refused below
+    if isinstance(expr, ast.Attribute) and expr.attr in _QUERIES and isinstance(expr.value, ast.Name):
         return ast.Attribute(row, expr.attr, ast.Load())
-    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], ast.Name):
         func = expr.func
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         if name in ("shape", "size", "ndim", "len"):

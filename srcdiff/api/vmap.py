@@ -18,6 +18,7 @@ from ..driver.compile import variant
 from ..driver.higher import explained
 from ..driver.lowering import lowered
 from ..errors import SrcDiffError
+from ..frontend.callables import resolve
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from .gradients import GradFunction
@@ -75,6 +76,42 @@ def with_defaults(func, args: list) -> list:
     return out
 
 
+def bound_parts(f, args: list, axes: list):
+    """A partial, a method or a callable instance (``vmap(partial(loss, power=3))``, ``vmap(model.loss)``)
+    as its function, with what it binds passed as arguments of their own, the same for every example
+    (in_axes None), as grad reads them (frontend/callables.py); anything else as it is."""
+    if isinstance(f, GradFunction) or callable(getattr(type(f), "srcdiff_function", None)):
+        return f, args, axes
+    target = resolve(f)
+    if not target.prefix and not target.keywords:
+        return f, args, axes
+    try:
+        params = list(inspect.signature(target.func).parameters.values())
+    except (TypeError, ValueError):
+        return f, args, axes
+    plain = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if set(target.keywords) - {p.name for p in plain}:
+        return f, args, axes  # a keyword-only parameter: the call is refused as it was
+    given = list(zip(args, axes))
+    out, out_axes = list(target.prefix), [None] * len(target.prefix)
+    for p in plain[len(target.prefix):]:
+        if p.name in target.keywords:
+            out.append(target.keywords[p.name])
+            out_axes.append(None)
+        elif given:
+            value, axis = given.pop(0)
+            out.append(value)
+            out_axes.append(axis)
+        elif p.default is not p.empty and any(q.name in target.keywords for q in plain[len(out):]):
+            out.append(p.default)  # a default before a parameter the partial gives
+            out_axes.append(None)
+        else:
+            break
+    if given:
+        return f, args, axes  # more arguments than the function takes: Python's own error, as before
+    return target.func, out, out_axes
+
+
 class VmapFunction:
     """`f` over a leading batch axis: ``in_axes`` an int or None, or one per positional argument."""
 
@@ -123,13 +160,13 @@ class VmapFunction:
                                hint="give every batched argument the same length along its batch axis")
         if 0 in sizes:
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
-        full = with_defaults(self.func, moved)  # the defaults the call leaves out, passed on unbatched
+        func, moved, axes = bound_parts(self.func, moved, list(axes))
+        full = with_defaults(func, moved)  # the defaults the call leaves out, passed on unbatched
         moved, axes = full, list(axes) + [None] * (len(full) - len(moved))
         plan = self._plan
         if plan is not None and plan.matches(moved):
             return plan.run(*moved)
         row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
-        func = self.func
         lowereds = []
         try:
             if isinstance(func, GradFunction):

@@ -17,7 +17,7 @@ from .naming import assigned_names
 from .parse import ParsedFunction
 from .partial_lists import Bound, PartialComp, bound_entry
 from .returned_objects import ReturnedObjects
-from .state_writes import StateWrites, base_name
+from .state_writes import StateWrites, base_name, bound_names
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Static
 from .trees import Struct, name_part
 from .try_blocks import TryBlocks
@@ -199,7 +199,7 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
                 self.check_target(t, where)
             rhs = self.expr(value)
             for t in targets:
-                for name in [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]:
+                for name in bound_names(t):
                     self.env.pop(name, None)
             return [ast.copy_location(ast.Assign([self.store(t) for t in targets], rhs), where)]
         out = list(self.pending)
@@ -243,9 +243,13 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
         raise self.error(where, f"cannot assign {what} to {ast.unparse(target)}", "assign it to a plain name")
 
     def check_target(self, target, where) -> None:
-        for node in ast.walk(target):
-            if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(self.entry(node.value), Node):
-                self.bind_entry(node, Leaf("_"), where, emit=False)  # raises: an argument tree
+        """Raise where assigning `target` writes into an argument's tree (not where its index reads one)."""
+        for element in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+            node = element.value if isinstance(element, ast.Starred) else element
+            while isinstance(node, (ast.Subscript, ast.Attribute)):  # p["W"][0]: p's key; x[seq[t]]: x
+                if isinstance(self.entry(node.value), Node):
+                    self.bind_entry(node, Leaf("_"), where, emit=False)  # raises: an argument tree
+                node = node.value
 
     def store(self, target):
         if isinstance(target, ast.Name):
@@ -389,3 +393,4 @@ def _merge(a: dict, b: dict, line: int) -> dict:
 
 
 __all__ = ["Rewriter"]
+

@@ -17,6 +17,12 @@ broadcast to ``out``'s shape, as a write by index broadcasts them), ``np.cumsum`
 (which leaves the places it does not select as they were).  Any other ``out=`` is left for
 lowering to refuse at its line.  (``y[:]`` is ``y[...]`` for an array of one axis or more, and
 the numba backend compiles it; a 0-d ``out`` fails as NumPy's ``y[:]`` does.)
+
+An ``out=`` that is a new array made in the call (``np.zeros_like(a)``, ``np.full(shape, c)``) holds the
+ufunc's value where ``where=`` selects and its own elsewhere: the safe division ``np.divide(a, b,
+out=np.zeros_like(a), where=b > 0)`` is ``np.where(b > 0, np.divide(a, b), np.zeros_like(a))`` (without
+``where=``, the ufunc's value), rewritten wherever the call is.  (Not ``np.empty_like``: its unselected
+places hold whatever the memory held.)
 """
 
 from __future__ import annotations
@@ -28,10 +34,14 @@ import numpy as np
 from .views import statement_blocks
 
 _WITH_OUT = {np.cumsum, np.cumprod, np.clip}
+#: arrays made with known values: an ``out=`` of one of them is a new array, which no name holds
+_FILLED = {np.zeros_like, np.ones_like, np.full_like, np.zeros, np.ones, np.full}
 
 
 def rewrite_out_arguments(tree: ast.FunctionDef, names) -> None:
     """Rewrite, in place, each statement of `tree` that is (or assigns) a call with ``out=``."""
+    if names.resolve(ast.Name("np", ast.Load())) is np:  # (np.where is written: np must be NumPy here)
+        _NewOut(names).visit(tree)
     for block in statement_blocks(tree):
         block[:] = [t for s in block for t in _rewritten(s, names)]
     ast.fix_missing_locations(tree)
@@ -79,6 +89,35 @@ def _out_of(call: ast.expr, names) -> ast.Name | None:
             return None
         return out
     return out if func in _WITH_OUT else None
+
+
+class _NewOut(ast.NodeTransformer):
+    """``ufunc(a, b, out=np.zeros_like(a), where=c)`` as ``np.where(c, ufunc(a, b), np.zeros_like(a))``."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        given = {k.arg: k.value for k in node.keywords}
+        out, where = given.get("out"), given.get("where")
+        if out is None or set(given) - {"out", "where"} or any(isinstance(a, ast.Starred) for a in node.args) \
+                or not (isinstance(out, ast.Call) and self.resolved(out.func) in _FILLED):
+            return node
+        func = self.resolved(node.func)
+        if not (isinstance(func, np.ufunc) and func.nout == 1 and len(node.args) == func.nin):
+            return node
+        value = ast.copy_location(ast.Call(node.func, node.args, []), node)
+        if where is None:
+            return value
+        np_where = ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load())
+        return ast.copy_location(ast.Call(np_where, [where, value, out], []), node)
+
+    def resolved(self, func):
+        try:
+            return self.names.resolve(func)
+        except Exception:  # noqa: BLE001  an attribute a module does not have
+            return None
 
 
 __all__ = ["has_out_arguments", "rewrite_out_arguments"]

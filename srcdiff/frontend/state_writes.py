@@ -165,3 +165,15 @@ def base_name(target) -> str:
 
 
 __all__ = ["StateWrites", "base_name"]
+
+def bound_names(target) -> list[str]:
+    """The names an assignment to `target` rebinds or changes: ``a`` of ``a = ...`` and of ``a[i] = ...``
+    (the array written), not ``i`` or ``seq`` that an index reads (``x[seq[t]] = 1.0`` changes x only)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in bound_names(element)]
+    if isinstance(target, ast.Starred):
+        return bound_names(target.value)
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return [target.id] if isinstance(target, ast.Name) else []
+

@@ -95,13 +95,15 @@ def _lowered_facts(func, table, constants, passed, shapes) -> CalleeFacts:
         except SrcDiffError as exc:
             errors.append(exc)
             continue
-        found.append((tuple(statics), set(_nograd_items(function)), set(_fresh_items(function))))
+        found.append((tuple(statics), set(_nograd_items(function)), set(_fresh_items(function)),
+                      _fresh_items(function, whole=True) == (0,)))
     if not found:
         return CalleeFacts((), (), error=errors[-1])  # (the better informed lowering's)
     statics = tuple(dict.fromkeys(name for f in found for name in f[0]))
     nograd = set.intersection(*(f[1] for f in found)) if len(found) == 2 else found[0][1]
     fresh = set.intersection(*(f[2] for f in found)) if len(found) == 2 else found[0][2]
-    return CalleeFacts(parsed.dependencies(), statics, tuple(sorted(nograd)), tuple(sorted(fresh)))
+    return CalleeFacts(parsed.dependencies(), statics, tuple(sorted(nograd)), tuple(sorted(fresh)),
+                       fresh_value=all(f[3] for f in found))
 
 
 def _nograd_items(function) -> tuple[int, ...]:
@@ -122,12 +124,16 @@ def _value_inputs(node) -> list:
     return node.input_vars if getattr(node.rule, "refuses_active", "") else gradient_inputs(node)
 
 
-def _fresh_items(function) -> tuple[int, ...]:
+def _fresh_items(function, whole: bool = False) -> tuple[int, ...]:
     """The items of the tuple `function` returns that are new arrays (``np.max(a, ...)``):
-    made by a call that copies, on every path, so a caller's write cannot reach another name."""
+    made by a call that copies, on every path, so a caller's write cannot reach another name.
+    `whole`: (0,) when the value it returns, not a tuple, is one (``A = np.zeros(...); A[i] = 1.0;
+    return A``): the caller may write into it."""
     out = function.output
     made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == out), None)
-    if made is None or made.rule.name != "list":
+    if not whole and (made is None or made.rule.name != "list"):
+        return ()
+    if whole and (made is not None and made.rule.name == "list" or not isinstance(out, Var)):
         return ()
     makers: dict[str, list] = {}
 
@@ -160,4 +166,6 @@ def _fresh_items(function) -> tuple[int, ...]:
         return True
 
     collect(function.body)
+    if whole:
+        return (0,) if fresh(out) else ()
     return tuple(j for j, v in enumerate(made.inputs) if fresh(v))

@@ -26,7 +26,8 @@ import operator
 
 import numpy as np
 
-from ..ir.nodes import Const, Node, Operand, Var, operand_ast
+from ..frontend.complex_split import may_be_complex
+from ..ir.nodes import Const, Global, Node, Operand, Var, operand_ast
 from .emit import emit
 from .expressions import ExpressionLowerer
 
@@ -39,8 +40,10 @@ def _keywords(static: dict, names: tuple[str, ...], defaults: dict) -> list[ast.
     return [ast.keyword(n, ast.Constant(static[n])) for n in names if static.get(n, defaults[n]) != defaults[n]]
 
 
-#: |x|: an even power of it is the same power of x (for real x: srcdiff refuses complex values)
+#: |x|: an even power of it is the same power of x, for real x (`surely_real`)
 ABSOLUTE = (np.absolute, np.fabs, builtins.abs, math.fabs)
+#: functions whose value is real whatever their operand
+_REAL_VALUED = (np.absolute, builtins.abs, np.real, np.imag, np.angle, np.linalg.norm, np.hypot)
 
 
 def is_square(exponent: Operand) -> bool:
@@ -66,6 +69,8 @@ def square(lower: ExpressionLowerer, base: Operand, target) -> Operand | None:
         return None
     func, state = node.rule.func, lower.state
     mul = _multiply(lower)
+    if func in (np.linalg.norm, *ABSOLUTE) and not surely_real(lower, node.inputs[0]):
+        return None
     if func is np.linalg.norm and _is_2_norm(lower, node):
         squares = mul(node.inputs[0], None)
         expr = ast.Call(_np("sum"), [operand_ast(squares)], _keywords(node.static, ("axis", "keepdims"),
@@ -83,6 +88,28 @@ def square(lower: ExpressionLowerer, base: Operand, target) -> Operand | None:
         keywords = _keywords(node.static, ("axis", "ddof", "keepdims"), {"axis": None, "ddof": 0, "keepdims": False})
         return emit(state, np.var, (x,), dict(node.static), ast.Call(_np("var"), [operand_ast(x)], keywords), target)
     return None
+
+
+def surely_real(lower: ExpressionLowerer, v: Operand, depth: int = 0) -> bool:
+    """Whether `v` holds real numbers: |z| ** 2 is z * z for real z only (for a complex z it is
+    z * conj(z)), and a complex value srcdiff does not differentiate (``1 / (1 + 1j * w)`` of data)
+    still reaches the value, vmap's batched code and the value of value_and_grad.  Not a complex
+    constant or global, nor computed in this block from one; a parameter is real here (a complex
+    argument is refused where it meets a differentiated value: ad/activity.py); another value is
+    real when the function writes no complex number and calls no FFT."""
+    if isinstance(v, Const):
+        return not isinstance(v.value, (complex, np.complexfloating)) and np.asarray(v.value).dtype.kind != "c" \
+            if not isinstance(v.value, (list, tuple)) else not any(isinstance(e, complex) for e in v.value)
+    if isinstance(v, Global):
+        return not v.complex
+    if not isinstance(v, Var) or any(v == p for p in lower.state.params):
+        return True
+    node = producer(lower, v) if depth < 50 else None
+    if node is None:
+        return not may_be_complex(lower.state.parsed.tree)
+    if getattr(node.rule, "func", None) in _REAL_VALUED:
+        return True
+    return all(surely_real(lower, u, depth + 1) for u in node.inputs)
 
 
 def _multiply(lower: ExpressionLowerer):
@@ -111,7 +138,7 @@ def even_power(lower: ExpressionLowerer, base: Operand, exponent: Operand, targe
             and exponent.value % 2 == 0):
         return None
     node = producer(lower, base)
-    if node is None or node.rule.func not in ABSOLUTE:
+    if node is None or node.rule.func not in ABSOLUTE or not surely_real(lower, node.inputs[0]):
         return None
     x = node.inputs[0]
     return emit(lower.state, operator.pow, (x, exponent), {},

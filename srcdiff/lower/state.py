@@ -59,6 +59,7 @@ class CalleeFacts:
     static_parameters: tuple[str, ...]  # its parameters used as static arguments (``axis=axis``)
     nograd_items: tuple[int, ...] = ()  # items of the tuple it returns that carry no gradient (a mask)
     fresh_items: tuple[int, ...] = ()  # items of the tuple it returns that are new arrays
+    fresh_value: bool = False  # what it returns (not a tuple) is a new array (``return np.zeros(...)``)
     error: SrcDiffError | None = None  # why lowering it failed (then nothing above is known)
 
 

@@ -87,6 +87,8 @@ def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operan
         state.nograd_items[out.name] = facts.nograd_items
     if facts.fresh_items:  # ... and max_ is a new array, which a later write cannot reach through x
         state.fresh_items[out.name] = facts.fresh_items
+    if facts.fresh_value and isinstance(out, Var):  # A = adjacency(): a new array the caller may write into
+        state.sharing.fresh(out.name)
     return out
 
 

@@ -351,7 +351,9 @@ def recursive_loss(x):
 RECURSIVE_LINE = recursive.__code__.co_firstlineno + 3
 
 
-@pytest.mark.parametrize("call", ["hessian", "hvp", "jvp", "jacobian"])
+# (jvp and jacobian of it compile since a tangent's broadcast to the shape () of a number does:
+# test_redteam_wave17_findings_more.py, class 7)
+@pytest.mark.parametrize("call", ["hessian", "hvp"])
 def test_numba_refusals_are_located(call):
     x = np.ones(3)
     with pytest.raises(srcdiff.SrcDiffError) as info:

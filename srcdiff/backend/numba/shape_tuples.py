@@ -61,4 +61,20 @@ def _shape_operand(shape, other):
     return lambda shape, other: shape
 
 
-HELPERS = ("shape_operand",)
+def broadcast_to_shape(value, shape):
+    return np.broadcast_to(value, shape)
+
+
+@overload(broadcast_to_shape)
+def _broadcast_to_shape(value, shape):
+    """``np.broadcast_to(t, np.shape(y))`` of a number y (a tangent's broadcast, forward mode): to the shape
+    ``()`` numba's broadcast_to fails in its compiler; the number is its own broadcast there."""
+    if isinstance(shape, types.BaseTuple) and len(shape) == 0:
+        if isinstance(value, (types.Number, types.Boolean)):
+            return lambda value, shape: value
+        if isinstance(value, types.Array) and value.ndim == 0:
+            return lambda value, shape: value[()]
+    return lambda value, shape: np.broadcast_to(value, shape)
+
+
+HELPERS = ("shape_operand", "broadcast_to_shape")

@@ -75,7 +75,7 @@ METHODS = {"sum", "mean", "max", "min", "prod", "any", "all", "var", "std"}
 #: NumPy functions of (array, constant axis) numba takes without the axis -> missing.py's helper
 ALONG_AXIS = {"flip": "flip_axis", "cumsum": "cumsum_axis", "argsort": "argsort_axis", "sort": "sort_axis"}
 #: NumPy calls numba lacks, same arguments -> missing.py's helper
-SAME_ARGUMENTS = {"matmul": "matmul_stacks", "inner": "inner_product"}
+SAME_ARGUMENTS = {"matmul": "matmul_stacks", "inner": "inner_product", "broadcast_to": "broadcast_to_shape"}
 #: ``math``'s integer functions numba lacks: the helper (integers.py) and the number of arguments
 INTEGERS = {"factorial": ("int_factorial", 1), "comb": ("int_comb", 2)}
 FLOAT_DTYPES = ("float", "np.float64", "numpy.float64")
