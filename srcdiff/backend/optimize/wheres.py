@@ -18,7 +18,7 @@ import ast
 from collections.abc import Callable
 
 from .liveness import nodes
-from .simplify import _numeric_ufunc, is_float, is_number
+from .simplify import is_float, is_number, numeric_ufunc
 
 #: element-wise binary operators (not ``@``): the element at a position reads only that position
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
@@ -78,6 +78,6 @@ class _Folder(ast.NodeTransformer):
             expr.right = self._decided(expr.right, key, branch)
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             expr.operand = self._decided(expr.operand, key, branch)
-        elif _numeric_ufunc(expr):
+        elif numeric_ufunc(expr):
             expr.args = [self._decided(a, key, branch) for a in expr.args]
         return expr
