@@ -150,7 +150,7 @@ VARIANTS = [
     Variant("heat_roll_n1000_T100", "heat_roll", (0, 1), heat_args, {"n": 8, "steps": 4}, jax=False),
     Variant("heat_slice_n1000_T100", "heat_slice", (0, 1), heat_args, {"n": 8, "steps": 4}, jax=False),
     Variant("oscillator_euler_100", "oscillator", (0, 1), ode_args, {"steps": 6}),
-    Variant("lotka_heun_100", "lotka", (0, 1), _arguments(ode_args, scale=(1.1, 0.9)), {"steps": 6}),
+    Variant("lotka_heun_100", "lotka", (0, 1), _arguments(ode_args, scale=(1.1, 0.9)), {"steps": 6}, jax=False),
 ]
 
 
