@@ -141,3 +141,30 @@ def test_while_loop_counts_and_seeds_dropped():
 def test_while_loop_that_does_not_run():
     g = srcdiff.grad(scalar_while, wrt=(0, 1))
     assert g(0.4, 0.7, 0) == (0.0, 0.0)
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def gated(W, xs):
+    h = np.zeros(2)
+    for t in range(xs.shape[0]):
+        z = xs[t] @ W
+        h = h * sigmoid(z[:2]) + sigmoid(z[2:])
+    return np.sum(h * h)
+
+
+def test_helper_adjoint_chain_is_one_expression():
+    """The sigmoid's adjoint ``t = -(g * s / d); u = t * e; v = -u; z_bar[...] += v`` was four
+    statements over the gate's array: the temporaries (adjoints of the inlined helper's
+    intermediates, of arrays of known shape) go into their one use and the signs cancel."""
+    rng = np.random.default_rng(3)
+    W, xs = rng.standard_normal((3, 4)), rng.standard_normal((5, 3))
+    g = srcdiff.grad(gated)
+    assert np.allclose(g(W, xs), central(gated, (W, xs), 0), rtol=1e-6, atol=1e-9)
+    source = g.source_for(W, xs)
+    negations = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Assign)
+                 and isinstance(n.value, ast.UnaryOp) and isinstance(n.value.op, ast.USub)
+                 and isinstance(n.value.operand, ast.Name)]
+    assert not negations, source

@@ -114,7 +114,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= statements.remove_dead(func.body)
         changed |= statements.remove_unread(func)
         changed |= statements.remove_overwritten(func.body)
-        changed |= statements.inline_single_use(func, is_scalar, info.is_array)
+        changed |= statements.inline_single_use(func, is_scalar, _inline_arrays(info))
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
@@ -180,3 +180,13 @@ def _is_shape_item(node: ast.expr) -> bool:
     """``x.shape[0]``: an int."""
     return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
         and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+
+
+def _inline_arrays(info: OptimizeInfo):
+    """Arrays `inline_single_use` may move into the next statement: those of known shape, and
+    the adjoints of such arrays codegen named after them (``t33_bar``, an intermediate of an
+    inlined helper the adjoint table does not list): ``t = -(a / b); u = t * c; v = -u``
+    becomes one expression, its signs then folded."""
+    def inlinable(name: str) -> bool:
+        return info.is_array(name) or (name.endswith("_bar") and info.is_array(name[:-4]))
+    return inlinable
