@@ -13,7 +13,8 @@ most 50), jit="numba"/hand and jit="numba"/jax.jit.
 """
 
 # isort: off
-import single_core  # noqa: F401 - first: one core, one thread per library, before NumPy loads
+if __name__ == "__main__":  # first: one core, one thread per library, before NumPy loads (not when tests import it)
+    import single_core  # noqa: F401
 # isort: on
 
 import argparse
