@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import srcdiff
-from srcdiff.backend.optimize.wheres import fold_decided_wheres
+from srcdiff.backend.optimize.wheres import fold_decided_wheres, inline_decided
 
 
 def central(f, args, i, h=1e-6):
@@ -80,7 +80,9 @@ def test_huber_selects_each_branch_once():
     w, X, y = _data()
     g = srcdiff.grad(huber)
     assert np.allclose(g(w, X, y, 0.8), central(huber, (w, X, y, 0.8), 0), rtol=1e-6, atol=1e-9)
-    assert _nested_on_same_condition(g.source_for(w, X, y, 0.8)) == 0
+    source = g.source_for(w, X, y, 0.8)
+    assert _nested_on_same_condition(source) == 0
+    assert len(_wheres(source)) == 2, source   # one selection per branch, none kept in a temporary
 
 
 def test_relu_tie_selection_not_repeated():
@@ -168,3 +170,45 @@ def test_helper_adjoint_chain_is_one_expression():
                  and isinstance(n.value, ast.UnaryOp) and isinstance(n.value.op, ast.USub)
                  and isinstance(n.value.operand, ast.Name)]
     assert not negations, source
+
+
+INLINED = """\
+def f(c, a, r):
+    t = np.where(c, a, 0.0)
+    u = np.where(c, 0.0, a * 2.0)
+    s = np.where(c, t * r, 0.0)
+    del a
+    s += np.where(c, 0.0, u * r)
+    return s
+"""
+
+
+def test_decided_temporaries_go_into_their_use():
+    tree = ast.parse(INLINED)
+    assert inline_decided(tree.body[0], {"a"}.__contains__)
+    assert ast.unparse(tree.body[0]).splitlines()[1:] == [
+        "    u = np.where(c, 0.0, a * 2.0)",   # stays: `del a` stands between it and its use
+        "    s = np.where(c, a * r, 0.0)",
+        "    del a",
+        "    s += np.where(c, 0.0, u * r)",
+        "    return s",
+    ]
+
+
+@pytest.mark.parametrize("between", [
+    "a = a + 1.0",          # rebinds what the temporary reads
+    "r[0] = 1.0",           # an array changed in place
+    "a += 1.0",
+    "g(a)",                 # a call that may change anything
+])
+def test_decided_temporary_stays_when_its_inputs_may_change(between):
+    source = f"def f(c, a, r):\n    t = np.where(c, a, 0.0)\n    {between}\n    return np.where(c, t * r, 0.0)"
+    tree = ast.parse(source)
+    assert not inline_decided(tree.body[0], {"a"}.__contains__)
+    assert ast.unparse(tree) == ast.unparse(ast.parse(source))
+
+
+def test_decided_temporary_stays_outside_its_branch():
+    source = "def f(c, a, r):\n    t = np.where(c, a, 0.0)\n    return np.where(c, 0.0, t * r)"
+    tree = ast.parse(source)
+    assert not inline_decided(tree.body[0], {"a"}.__contains__)

@@ -107,6 +107,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= sameshape.earliest_shape_reads(func, classes)
         changed |= writes.read_around_zeroed(func)
         changed |= wheres.fold_decided_wheres(func, is_float_name)
+        changed |= wheres.inline_decided(func, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .liveness import nodes
+from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
 from .simplify import is_float, is_number, numeric_ufunc
 
 #: element-wise binary operators (not ``@``): the element at a position reads only that position
@@ -29,6 +29,77 @@ def fold_decided_wheres(func: ast.FunctionDef, float_names: Callable[[str], bool
     folder = _Folder(float_names)
     folder.visit(func)
     return folder.changed
+
+
+def inline_decided(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
+    """``t = np.where(c, x, 0.0)`` read once, later in the same run of plain assignments, inside
+    the branch of a ``np.where(c, ...)`` that keeps `x`: `x` goes there and `t` is not made
+    (``t8_bar = np.where(t2, t4_bar, 0.0); r_bar = np.where(t2, t8_bar * r, 0.0)`` is
+    ``r_bar = np.where(t2, t4_bar * r, 0.0)``).  Only plain assignments and ``del`` may stand
+    between, none rebinding what `c` or `x` read: no array changes in place meanwhile."""
+    loads = reads(func)
+    folder = _Folder(float_names)
+    for block in bodies(func.body):
+        i = 0
+        while i < len(block):
+            if not _inline_at(block, i, loads, folder):
+                i += 1
+    return folder.changed
+
+
+def _inline_at(block: list[ast.stmt], i: int, loads, folder: _Folder) -> bool:
+    stmt, name = block[i], assigned_name(block[i])
+    if name is None or loads[name] != 1 or not _where(stmt.value) or not _plain(stmt.value.args[0]):
+        return False
+    condition, *branches = stmt.value.args
+    kept = next((b for b, other in ((1, 2), (2, 1)) if is_number(branches[other - 1])
+                 and is_pure(branches[b - 1]) and folder._is_float(branches[b - 1])), None)
+    if kept is None:
+        return False
+    inputs = set(reads(stmt.value)) | {name}
+    for later in block[i + 1:]:
+        if is_comment(later):
+            continue
+        if name in reads(later):
+            if is_compound(later):
+                return False
+            found = _Substitute(name, ast.dump(condition), kept, branches[kept - 1])
+            found.visit(later)
+            if not found.done:
+                return False
+            del block[i]
+            folder.changed = True
+            return True
+        plain = isinstance(later, ast.Delete) or (assigned_name(later) is not None and is_pure(later.value))
+        if not plain or writes(later) & inputs:
+            return False
+    return False
+
+
+class _Substitute(ast.NodeTransformer):
+    """`name` replaced by `value` where it is reached element-wise from branch `branch` of a
+    ``np.where`` on the condition dumped as `key` (and nowhere else)."""
+
+    def __init__(self, name: str, key: str, branch: int, value: ast.expr):
+        self.name, self.key, self.branch, self.value, self.done = name, key, branch, value, False
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if _where(node) and ast.dump(node.args[0]) == self.key:
+            node.args[self.branch] = self._in(node.args[self.branch])
+        self.generic_visit(node)
+        return node
+
+    def _in(self, expr: ast.expr) -> ast.expr:
+        if isinstance(expr, ast.Name) and expr.id == self.name and not self.done:
+            self.done = True
+            return self.value
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+            expr.left, expr.right = self._in(expr.left), self._in(expr.right)
+        elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            expr.operand = self._in(expr.operand)
+        elif numeric_ufunc(expr):
+            expr.args = [self._in(a) for a in expr.args]
+        return expr
 
 
 def _where(node: ast.expr) -> bool:
