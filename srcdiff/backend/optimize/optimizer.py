@@ -14,7 +14,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 4. `statements.inline_single_use` — for numbers, a temporary read once moves into its use,
    merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
    (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another
-   one on `c` already chose, kept to that branch);
+   one on `c` already chose, kept to that branch, and `wheres.inline_decided`: such a
+   selection held in a temporary read once there goes into that use);
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
