@@ -50,6 +50,11 @@ def grow(func: ast.FunctionDef, seed: set[str], params, test: Callable[[ast.expr
                 for place, t in enumerate(target.elts):
                     unpacked.setdefault(t.id, []).append((node.value, place))
                     counted.add(id(t))
+        elif isinstance(node, ast.For) and _popped(node.iter) and isinstance(node.target, ast.Tuple) \
+                and all(isinstance(t, ast.Name) for t in node.target.elts):
+            for place, t in enumerate(node.target.elts):  # ``for a, b in reversed(stack):``
+                unpacked.setdefault(t.id, []).append((node.iter, place))
+                counted.add(id(t))
     other = {node.id for node in nodes(func) if isinstance(node, ast.Name)
              and isinstance(node.ctx, ast.Store) and id(node) not in counted}
     lists = _lists(func, set(params) | other)
@@ -83,8 +88,22 @@ def _unpacks(value: ast.expr, place: int, known: set[str], test) -> bool:
     """Whether item `place` of unpacking `value` has the fact."""
     if isinstance(value, ast.Tuple):
         return place < len(value.elts) and test(value.elts[place], known)
-    key = item_of(value)
+    key = item_of(value) or _popped(value)
     return key is not None and key[:-len(ITEM)] + TUPLES in known
+
+
+def _popped(value: ast.expr) -> str | None:
+    """The key ``xs[]`` when `value` is ``xs.pop()`` or ``reversed(xs)`` (a loop stack read back:
+    each value it gives is an item)."""
+    if isinstance(value, ast.Call) and not value.keywords:
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "pop" and not value.args \
+                and isinstance(func.value, ast.Name):
+            return func.value.id + ITEM
+        if isinstance(func, ast.Name) and func.id == "reversed" and len(value.args) == 1 \
+                and isinstance(value.args[0], ast.Name):
+            return value.args[0].id + ITEM
+    return None
 
 
 def _lists(func: ast.FunctionDef, excluded: set[str]) -> dict[str, tuple[str, list[ast.expr], list[str]]]:
@@ -161,6 +180,10 @@ def _uses(node: ast.Name, parent, parents) -> list[tuple[str, object]] | None:
         if isinstance(holder, ast.Assign) and len(holder.targets) == 1 and holder.targets[0] is parent:
             return [("item", holder.value)]
         return None
+    if isinstance(parent, ast.Attribute) and parent.attr == "pop":  # a loop stack's last item, read
+        call = parents.get(id(parent))
+        ok = isinstance(call, ast.Call) and call.func is parent and not call.args and not call.keywords
+        return [] if ok else None
     if isinstance(parent, ast.Attribute) and parent.attr == "append":
         call = parents.get(id(parent))
         if isinstance(call, ast.Call) and call.func is parent and len(call.args) == 1 and not call.keywords \
@@ -168,7 +191,7 @@ def _uses(node: ast.Name, parent, parents) -> list[tuple[str, object]] | None:
             return [("item", call.args[0])]
         return None
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
-            and parent.func.id in ("len", *_MAKERS) and parent.args and parent.args[0] is node:
+            and parent.func.id in ("len", "reversed", *_MAKERS) and parent.args and parent.args[0] is node:
         return []
     if isinstance(parent, ast.Assign) and parent.value is node:  # ``other = xs``: the alias, above
         return []

@@ -13,6 +13,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 3. `statements.remove_dead` — assignments nothing reads;
 4. `statements.inline_single_use` — for numbers, a temporary read once moves into its use,
    merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
+   (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another
+   one on `c` already chose, kept to that branch, and `wheres.inline_decided`: such a
+   selection held in a temporary read once there goes into that use);
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
@@ -37,7 +40,7 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import factor, loops, memory, sameshape, stacks, statements, tidy, writes
+from . import factor, loops, memory, sameshape, stacks, statements, tidy, wheres, writes
 from .known_names import grow, item_of
 from .liveness import is_comment, is_size
 from .simplify import is_float, is_float_call, simplify
@@ -104,6 +107,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= sameshape.scalar_fills(func, classes)
         changed |= sameshape.earliest_shape_reads(func, classes)
         changed |= writes.read_around_zeroed(func)
+        changed |= wheres.fold_decided_wheres(func, is_float_name)
+        changed |= wheres.inline_decided(func, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
@@ -111,7 +116,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= statements.remove_dead(func.body)
         changed |= statements.remove_unread(func)
         changed |= statements.remove_overwritten(func.body)
-        changed |= statements.inline_single_use(func, is_scalar, info.is_array)
+        changed |= statements.inline_single_use(func, is_scalar, _inline_arrays(info))
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
@@ -121,8 +126,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.batch_loops and loops.batch_accumulations(func, info.shape,
                                                       "np.array" if info.python_loops else "stack_rows"):
         statements.remove_dead(func.body)
-    if info.python_loops:  # numba takes no reversed() of a list
-        stacks.iterate_stacks(func)
+    # numba takes no reversed() of a list; a while loop's iteration count the backward loop
+    # no longer reads goes with it
+    if info.python_loops and stacks.iterate_stacks(func):
+        statements.remove_unread(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)
@@ -175,3 +182,13 @@ def _is_shape_item(node: ast.expr) -> bool:
     """``x.shape[0]``: an int."""
     return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
         and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+
+
+def _inline_arrays(info: OptimizeInfo):
+    """Arrays `inline_single_use` may move into the next statement: those of known shape, and
+    the adjoints of such arrays codegen named after them (``t33_bar``, an intermediate of an
+    inlined helper the adjoint table does not list): ``t = -(a / b); u = t * c; v = -u``
+    becomes one expression, its signs then folded."""
+    def inlinable(name: str) -> bool:
+        return info.is_array(name) or (name.endswith("_bar") and info.is_array(name[:-4]))
+    return inlinable

@@ -60,7 +60,7 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return is_float(node.operand, float_names)
-    if _numeric_ufunc(node):  # np.exp(x) of a float x: NumPy's loops keep floats floats
+    if numeric_ufunc(node):  # np.exp(x) of a float x: NumPy's loops keep floats floats
         return any(is_float(a, float_names) for a in node.args)
     return is_float_call(node) or _float_constructor(node)
 
@@ -76,7 +76,7 @@ def _float_constructor(node: ast.expr) -> bool:
     return node.func.attr in ("zeros", "ones", "empty", "linspace")
 
 
-def _numeric_ufunc(node: ast.expr) -> bool:
+def numeric_ufunc(node: ast.expr) -> bool:
     """``np.f(...)`` where `f` is a ufunc none of whose loops gives a bool (not a comparison)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"):

@@ -228,6 +228,15 @@ def inline_single_use(func: ast.FunctionDef, inlinable: Callable[[str], bool],
     return changed
 
 
+def _appends_without(stmt: ast.stmt, name: str, inputs) -> bool:
+    """``stack.append(e)`` reading neither `name` nor changing any of `inputs`: a number's
+    expression moves past it (``i_1 = i + 1; stack.append(...); i = i_1`` -> ``i = i + 1``)."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+        and isinstance(call.func.value, ast.Name) and call.func.value.id not in inputs \
+        and not call.keywords and len(call.args) == 1 and is_pure(call.args[0]) and not reads(call)[name]
+
+
 def _writes_one_item(stmt: ast.stmt) -> bool:
     """``y[i] = value``: one subscript target."""
     return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)
@@ -250,7 +259,7 @@ def _inline_at(block: list[ast.stmt], i: int, loads: Counter, inlinable, arrays,
         return False
     inputs = set(reads(stmt.value))
     for later in block[i + 1:]:
-        if is_comment(later):
+        if is_comment(later) or (number and _appends_without(later, name, inputs)):
             continue
         if not isinstance(later, (ast.Assign, ast.AugAssign)) or not is_pure(later.value):
             return False  # a barrier: compound, call statement, return...

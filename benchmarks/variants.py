@@ -1,0 +1,356 @@
+"""Held-out variants: programs written the way other users write them (variants_programs.py),
+none tuned on, each timed against its careful hand-written NumPy gradient.
+
+    python benchmarks/variants.py                 # the markdown table (CPU clock, 7 rounds)
+    python benchmarks/variants.py --quick         # fewer rounds, no numba, no JAX
+    python benchmarks/variants.py --only lstm,gp  # some variants
+    python benchmarks/variants.py --check         # gradients against hand and central differences
+    python benchmarks/variants.py --peers-path DIR   # a site-packages holding JAX: a jax.jit column
+
+Columns (medians over interleaved rounds of the ratios within a round, pinned to one core
+like run.py): grad/hand, value_and_grad/hand, hessian/grad (where the parameters number at
+most 50), jit="numba"/hand and jit="numba"/jax.jit.
+"""
+
+# isort: off
+if __name__ == "__main__":  # first: one core, one thread per library, before NumPy loads (not when tests import it)
+    import single_core  # noqa: F401
+# isort: on
+
+import argparse
+import importlib.util
+import math
+import os
+import statistics
+import sys
+import time
+import types
+from dataclasses import dataclass, field
+
+import numpy as np
+import variants_programs as vp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))   # the working tree's srcdiff
+import srcdiff  # noqa: E402
+
+
+def _rng(seed):
+    return np.random.default_rng(seed)
+
+
+def _rnn_weights(rng, n_in, n_h):
+    return (rng.standard_normal((n_in, n_h)) / math.sqrt(n_in),
+            0.9 * rng.standard_normal((n_h, n_h)) / math.sqrt(n_h), 0.1 * rng.standard_normal(n_h))
+
+
+def rnn_args(T=50, B=32, n_in=32, n_h=128, seed=0, dict_weights=False, every_step=False, dt=None):
+    rng = _rng(seed)
+    Wx, Wh, b = _rnn_weights(rng, n_in, n_h)
+    xs = rng.standard_normal((T, B, n_in))
+    target = 0.5 * rng.standard_normal((T, B, n_h) if every_step else (B, n_h))
+    h0 = np.zeros((B, n_h))
+    if dict_weights:
+        return {"Wx": Wx, "Wh": Wh, "b": b}, xs, h0, target
+    return (Wx, Wh, b, xs, h0, target) + (() if dt is None else (dt,))
+
+
+def lstm_args(T=20, B=16, n_in=16, n_h=64, seed=1):
+    rng = _rng(seed)
+    W = rng.standard_normal((n_in, 4 * n_h)) / math.sqrt(n_in)
+    U = rng.standard_normal((n_h, 4 * n_h)) / math.sqrt(n_h)
+    return W, U, 0.1 * rng.standard_normal(4 * n_h), rng.standard_normal((T, B, n_in)), \
+        0.3 * rng.standard_normal((B, n_h))
+
+
+def mlp_args(B=256, n_in=784, n_h=256, n_out=10, seed=2):
+    rng = _rng(seed)
+    return (rng.standard_normal((n_in, n_h)) / math.sqrt(n_in), 0.1 * rng.standard_normal(n_h),
+            rng.standard_normal((n_h, n_out)) / math.sqrt(n_h), 0.1 * rng.standard_normal(n_out),
+            rng.standard_normal((B, n_in)), np.eye(n_out)[rng.integers(0, n_out, B)])
+
+
+def linear_args(n=10_000, d=100, seed=3, signs=False, extra=0.01):
+    rng = _rng(seed)
+    X = rng.standard_normal((n, d))
+    y = X @ rng.standard_normal(d) + 0.5 * rng.standard_normal(n)
+    return 0.1 * rng.standard_normal(d), X, np.sign(y) if signs else y, extra
+
+
+def polyfit_args(n=1000, deg=8, seed=4):
+    rng = _rng(seed)
+    x = rng.uniform(-1.0, 1.0, n)
+    return rng.standard_normal(deg + 1), x, np.cos(3.0 * x)
+
+
+def kmeans_args(n=2000, k=8, d=16, seed=5):
+    rng = _rng(seed)
+    return rng.standard_normal((k, d)), rng.standard_normal((n, d)), 2.0
+
+
+def gp_args(n=200, d=3, seed=6):
+    rng = _rng(seed)
+    X = rng.uniform(-2.0, 2.0, (n, d))
+    return -0.1, 0.2, -1.5, X, np.sin(X.sum(axis=1)) + 0.1 * rng.standard_normal(n)
+
+
+def nbody_args(N=32, steps=20, seed=7):
+    rng = _rng(seed)
+    x = rng.uniform(-2.0, 2.0, (N, 2))
+    return x, 0.1 * rng.standard_normal((N, 2)), x + 0.1, 0.01, steps
+
+
+def heat_args(n=1000, steps=100, seed=8):
+    rng = _rng(seed)
+    return rng.standard_normal(n), 0.2, 0.1 * rng.standard_normal(n), steps
+
+
+def ode_args(steps=100, seed=9, scale=(0.3, 4.0)):
+    rng = _rng(seed)
+    t = 0.05 * np.arange(1, steps + 1)
+    return scale + (np.cos(2.0 * t) * np.exp(-0.1 * t) + 0.01 * rng.standard_normal(steps), steps)
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    func: str
+    wrt: tuple
+    make_args: object
+    small: dict = field(default_factory=dict)
+    sizes: dict = field(default_factory=dict)
+    jax: bool = True   # False: jax.jit's compilation of the unrolled loop takes minutes (np.roll, concatenate)
+
+    def args(self, small=False):
+        return self.make_args(**(self.small if small else self.sizes))
+
+
+def _arguments(fn, **fixed):
+    return lambda **sizes: fn(**{**fixed, **sizes})
+
+
+VARIANTS = [
+    Variant("scalar_while_100", "scalar_while", (0, 1), lambda n=100: (0.4, 0.7, n), {"n": 6}),
+    Variant("scalar_tuple_100", "scalar_tuple", (0, 1), lambda n=100: (0.4, 0.9, n), {"n": 6}),
+    Variant("rnn_dict_T50_h128", "rnn_dict", (0,), _arguments(rnn_args, dict_weights=True),
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("rnn_stack_T50_h128", "rnn_stack", (0, 1, 2), _arguments(rnn_args, every_step=True),
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("rnn_residual_T50_h128", "rnn_residual", (0, 1, 2), _arguments(rnn_args, dt=0.1),
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("lstm_T20_h64", "lstm", (0, 1, 2), lstm_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("mlp_relu_256x784x256x10", "mlp_relu", (0, 1, 2, 3), mlp_args,
+            {"B": 5, "n_in": 6, "n_h": 4, "n_out": 3}),
+    Variant("logreg_l2_1e4x100", "logreg_l2", (0,), _arguments(linear_args, signs=True),
+            {"n": 9, "d": 4}),
+    Variant("huber_1e4x20", "huber", (0,), _arguments(linear_args, d=20, extra=1.0), {"n": 9, "d": 4}),
+    Variant("polyfit_horner_deg8", "polyfit", (0,), polyfit_args, {"n": 7}),
+    Variant("soft_kmeans_2000x8x16", "soft_kmeans", (0,), kmeans_args, {"n": 7, "k": 3, "d": 2}),
+    Variant("gp_nll_n200", "gp_nll", (0, 1, 2), gp_args, {"n": 6}),
+    Variant("nbody_verlet_N32_T20", "nbody", (0, 1), nbody_args, {"N": 4, "steps": 3}),
+    Variant("heat_roll_n1000_T100", "heat_roll", (0, 1), heat_args, {"n": 8, "steps": 4}, jax=False),
+    Variant("heat_slice_n1000_T100", "heat_slice", (0, 1), heat_args, {"n": 8, "steps": 4}, jax=False),
+    Variant("oscillator_euler_100", "oscillator", (0, 1), ode_args, {"steps": 6}),
+    Variant("lotka_heun_100", "lotka", (0, 1), _arguments(ode_args, scale=(1.1, 0.9)), {"steps": 6}, jax=False),
+]
+
+
+def by_names(words):
+    if not words:
+        return VARIANTS
+    chosen = [v for v in VARIANTS if any(w in v.name for w in words.split(","))]
+    if not chosen:
+        sys.exit(f"no variant matches {words!r}")
+    return chosen
+
+
+# ---- checking ---------------------------------------------------------------------------------
+
+
+def leaves(value):
+    """The arrays of a gradient (a tuple, a dict or one value), in a fixed order."""
+    if isinstance(value, dict):
+        return [np.asarray(value[k], dtype=float) for k in sorted(value)]
+    if isinstance(value, (tuple, list)):
+        return [a for v in value for a in leaves(v)]
+    return [np.asarray(value, dtype=float)]
+
+
+def single(wrt):
+    return wrt[0] if len(wrt) == 1 else wrt
+
+
+def rel_err(got, want):
+    g, w = leaves(got), leaves(want)
+    assert [a.shape for a in g] == [a.shape for a in w], ([a.shape for a in g], [a.shape for a in w])
+    return max(float(np.max(np.abs(a - b))) / max(float(np.max(np.abs(b))), 1e-300) for a, b in zip(g, w))
+
+
+def central_differences(f, args, wrt, eps=1e-6):
+    """The hand gradient's check: float64 central differences, leaf by leaf."""
+    out = []
+    for i in wrt:
+        base = args[i]
+        items = sorted(base) if isinstance(base, dict) else [None]
+        for key in items:
+            arr = np.array(base[key] if key is not None else base, dtype=float)
+            g = np.zeros_like(arr)
+            for j in np.ndindex(arr.shape):
+                vals = []
+                for step in (eps, -eps):
+                    moved = arr.copy()
+                    moved[j] += step
+                    a = list(args)
+                    a[i] = {**base, key: moved} if key is not None else (moved if arr.ndim else float(moved))
+                    vals.append(f(*a))
+                g[j] = (vals[0] - vals[1]) / (2 * eps)
+            out.append(g)
+    return out
+
+
+def check(variants):
+    worst = 0.0
+    for v in variants:
+        args = v.args(small=True)
+        f, hand = getattr(vp, v.func), getattr(vp, v.func + "_grad")
+        fd = central_differences(f, args, v.wrt)
+        e_hand = rel_err(hand(*args), fd)
+        e_src = rel_err(srcdiff.grad(f, wrt=single(v.wrt))(*args), hand(*args))
+        big = v.args()
+        e_big = rel_err(srcdiff.grad(f, wrt=single(v.wrt))(*big), hand(*big))
+        print(f"{v.name:28s} hand~fd {e_hand:.1e}  srcdiff~hand {e_src:.1e}  (benchmark size {e_big:.1e})")
+        worst = max(worst, e_hand, e_src, e_big)
+    return worst
+
+
+# ---- timing ---------------------------------------------------------------------------------
+
+
+def time_call(fn, number):
+    start = time.process_time()
+    for _ in range(number):
+        fn()
+    return (time.process_time() - start) / number
+
+
+def timed(calls, rounds, target):
+    numbers = {}
+    for name, fn in calls.items():
+        fn()
+        once = time_call(fn, 1)
+        numbers[name] = max(1, int(target / max(once, 1e-7)))
+    times = {n: [] for n in calls}
+    names = list(calls)
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            times[name].append(time_call(calls[name], numbers[name]))
+    return times
+
+
+def ratio(times, a, b):
+    if a not in times or b not in times:
+        return None
+    return statistics.median(x / y for x, y in zip(times[a], times[b]))
+
+
+def parameter_count(args, wrt):
+    return sum(sum(np.size(x) for x in leaves(args[i])) for i in wrt)
+
+
+def jax_grad(v, jax):
+    """The variant's function with jax.numpy in place of NumPy, jax.grad + jax.jit."""
+    spec = importlib.util.spec_from_file_location("_variants_jax", vp.__file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    jnp = jax.numpy
+    module.np = jnp
+    module.math = types.SimpleNamespace(**{n: getattr(jnp, n) for n in ("sin", "cos", "tanh", "exp")})
+    args = v.args()
+    static = tuple(i for i, a in enumerate(args) if isinstance(a, int))
+    df = jax.jit(jax.grad(getattr(module, v.func), argnums=single(v.wrt)), static_argnums=static)
+    jargs = tuple(jax.tree_util.tree_map(jnp.asarray, a) if not isinstance(a, (int, float)) else a
+                  for a in args)
+    return lambda: jax.block_until_ready(df(*jargs))
+
+
+def measure(v, rounds, target, use_numba, jax):
+    args = v.args()
+    f, hand = getattr(vp, v.func), getattr(vp, v.func + "_grad")
+    want = hand(*args)
+    calls, notes = {"hand": lambda: hand(*args)}, []
+    g = srcdiff.grad(f, wrt=single(v.wrt))
+    calls["grad"] = lambda: g(*args)
+    vg = srcdiff.value_and_grad(f, wrt=single(v.wrt))
+    calls["vg"] = lambda: vg(*args)
+    errors = [rel_err(g(*args), want), rel_err(vg(*args)[1], want)]
+    if parameter_count(args, v.wrt) <= 50:
+        try:
+            h = srcdiff.hessian(f, wrt=single(v.wrt))
+            h(*args)
+            calls["hessian"] = lambda: h(*args)
+        except srcdiff.SrcDiffError as exc:
+            notes.append(f"hessian refused: {str(exc).splitlines()[0][:80]}")
+    if use_numba:
+        try:
+            gn = srcdiff.grad(f, wrt=single(v.wrt), jit="numba")
+            errors.append(rel_err(gn(*args), want))
+            calls["numba"] = lambda: gn(*args)
+        except srcdiff.SrcDiffError as exc:
+            notes.append(f"numba refused: {str(exc).splitlines()[0][:80]}")
+    if jax is not None and not v.jax:
+        notes.append("jax-jit not timed: its compilation takes minutes")
+    elif jax is not None:
+        try:
+            calls["jax"] = jax_grad(v, jax)
+            calls["jax"]()
+        except Exception as exc:  # noqa: BLE001  the JAX version of a program may not trace
+            calls.pop("jax", None)
+            notes.append(f"jax: {type(exc).__name__}")
+    t = timed(calls, rounds, target)
+    return {"grad": ratio(t, "grad", "hand"), "vg": ratio(t, "vg", "hand"),
+            "hessian": ratio(t, "hessian", "grad"), "numba": ratio(t, "numba", "hand"),
+            "numba_jax": ratio(t, "numba", "jax"), "jax": ratio(t, "jax", "hand"),
+            "hand": statistics.median(t["hand"]), "err": max(errors), "note": "; ".join(notes)}
+
+
+COLUMNS = ("grad/hand", "value_and_grad/hand", "hessian/grad", "numba/hand", "numba/jax-jit",
+           "jax-jit/hand")
+KEYS = ("grad", "vg", "hessian", "numba", "numba_jax", "jax")
+
+
+def fmt(x):
+    return "" if x is None else f"{x:.2f}x"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--only")
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--no-numba", action="store_true")
+    parser.add_argument("--peers-path", action="append", default=[])
+    opts = parser.parse_args(argv)
+    variants = by_names(opts.only)
+    if opts.check:
+        worst = check(variants)
+        print(f"worst relative error {worst:.1e}")
+        return 0 if worst < 1e-5 else 1
+    sys.path.extend(opts.peers_path)
+    jax = None
+    if opts.peers_path and not opts.quick:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+    rounds = opts.rounds or (3 if opts.quick else 7)
+    target = 0.01 if opts.quick else 0.04
+    print("| variant | hand per call | " + " | ".join(COLUMNS) + " | max rel err | note |")
+    print("|" + "---|" * (len(COLUMNS) + 4))
+    for v in variants:
+        r = measure(v, rounds, target, not (opts.quick or opts.no_numba), jax)
+        cells = " | ".join(fmt(r[k]) for k in KEYS)
+        print(f"| {v.name} | {r['hand'] * 1e6:.0f} µs | {cells} | {r['err']:.0e} | {r['note']} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

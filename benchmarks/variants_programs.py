@@ -1,0 +1,453 @@
+"""Held-out programs for benchmarks/variants.py: each written the way a different user would,
+none tuned on, each with a careful hand-written NumPy gradient (checked against central
+differences by variants.py --check and benchmarks/test_benchmarks.py).
+
+The user functions read NumPy as the module global ``np`` and ``math`` as ``math``, so that
+variants.py can load this file again with jax.numpy in their place for the JAX column.
+"""
+
+import math
+
+import numpy as np
+
+# ---- a scalar loop with math.* and a while loop --------------------------------------------
+
+
+def scalar_while(x, a, n):
+    s = x
+    total = 0.0
+    i = 0
+    while i < n:
+        s = math.tanh(a * s) + 0.5 * math.cos(s)
+        total += math.exp(-s * s)
+        i += 1
+    return total
+
+
+def scalar_while_grad(x, a, n):
+    s, saved = x, []
+    for _ in range(n):
+        t = math.tanh(a * s)
+        saved.append((s, 1.0 - t * t))
+        s = t + 0.5 * math.cos(s)
+    s_bar = a_bar = 0.0
+    for s_prev, dt in reversed(saved):
+        s_bar -= 2.0 * s * math.exp(-s * s)
+        a_bar += s_bar * dt * s_prev
+        s_bar *= dt * a - 0.5 * math.sin(s_prev)
+        s = s_prev
+    return s_bar, a_bar
+
+
+# ---- a scalar loop whose step is a helper returning a tuple --------------------------------
+
+
+def pair_step(u, v, a):
+    return a * math.sin(u) + 0.5 * v, 0.5 * math.tanh(u - v)
+
+
+def scalar_tuple(u0, a, n):
+    u, v = u0, 0.0
+    total = 0.0
+    for _ in range(n):
+        u, v = pair_step(u, v, a)
+        total = total + u * u
+    return total
+
+
+def scalar_tuple_grad(u0, a, n):
+    u, v, saved = u0, 0.0, []
+    for _ in range(n):
+        saved.append((u, v))
+        u, v = a * math.sin(u) + 0.5 * v, 0.5 * math.tanh(u - v)
+    u_bar = v_bar = a_bar = 0.0
+    for up, vp in reversed(saved):
+        u_bar += 2.0 * u
+        th = math.tanh(up - vp)
+        dth = 0.5 * (1.0 - th * th) * v_bar
+        a_bar += u_bar * math.sin(up)
+        u_bar, v_bar = u_bar * a * math.cos(up) + dth, 0.5 * u_bar - dth
+        u = up
+    return u_bar, a_bar
+
+
+# ---- RNNs written four ways -----------------------------------------------------------------
+
+
+def rnn_dict(p, xs, h0, target):
+    h = h0
+    for x in xs:
+        h = np.tanh(np.dot(x, p["Wx"]) + np.dot(h, p["Wh"]) + p["b"])
+    return 0.5 * np.sum((h - target) ** 2)
+
+
+def rnn_dict_grad(p, xs, h0, target):
+    hs = [h0]
+    for x in xs:
+        hs.append(np.tanh(x @ p["Wx"] + hs[-1] @ p["Wh"] + p["b"]))
+    h_bar = hs[-1] - target
+    Wx_bar, Wh_bar, b_bar = np.zeros_like(p["Wx"]), np.zeros_like(p["Wh"]), np.zeros_like(p["b"])
+    for t in range(len(xs) - 1, -1, -1):
+        a_bar = h_bar * (1.0 - hs[t + 1] ** 2)
+        Wx_bar += xs[t].T @ a_bar
+        Wh_bar += hs[t].T @ a_bar
+        b_bar += a_bar.sum(axis=0)
+        h_bar = a_bar @ p["Wh"].T
+    return {"Wx": Wx_bar, "Wh": Wh_bar, "b": b_bar}
+
+
+def rnn_stack(Wx, Wh, b, xs, h0, targets):
+    hs = []
+    h = h0
+    for t in range(len(xs)):
+        h = np.tanh(xs[t] @ Wx + h @ Wh + b)
+        hs.append(h)
+    H = np.stack(hs)
+    return np.mean((H - targets) ** 2)
+
+
+def rnn_stack_grad(Wx, Wh, b, xs, h0, targets):
+    T = xs.shape[0]
+    H = np.empty((T,) + h0.shape)
+    h = h0
+    for t in range(T):
+        h = H[t] = np.tanh(xs[t] @ Wx + h @ Wh + b)
+    H_bar = (2.0 / H.size) * (H - targets)
+    A_bar = np.empty_like(H)
+    h_bar = np.zeros_like(h0)
+    for t in range(T - 1, -1, -1):
+        A_bar[t] = a_bar = (h_bar + H_bar[t]) * (1.0 - H[t] * H[t])
+        h_bar = a_bar @ Wh.T
+    prev = np.concatenate([h0[None], H[:-1]])
+    n_in, n_h = Wx.shape
+    return (xs.reshape(-1, n_in).T @ A_bar.reshape(-1, n_h), prev.reshape(-1, n_h).T @ A_bar.reshape(-1, n_h),
+            A_bar.sum(axis=(0, 1)))
+
+
+def rnn_residual(Wx, Wh, b, xs, h0, target, dt):
+    h = h0
+    for t in range(xs.shape[0]):
+        h = h + dt * np.tanh(h @ Wh + xs[t] @ Wx + b)
+    return np.mean((h - target) ** 2)
+
+
+def rnn_residual_grad(Wx, Wh, b, xs, h0, target, dt):
+    hs, acts = [h0], []
+    for t in range(xs.shape[0]):
+        a = np.tanh(hs[-1] @ Wh + xs[t] @ Wx + b)
+        acts.append(a)
+        hs.append(hs[-1] + dt * a)
+    h_bar = (2.0 / target.size) * (hs[-1] - target)
+    Wx_bar, Wh_bar, b_bar = np.zeros_like(Wx), np.zeros_like(Wh), np.zeros_like(b)
+    for t in range(xs.shape[0] - 1, -1, -1):
+        z_bar = dt * h_bar * (1.0 - acts[t] * acts[t])
+        Wx_bar += xs[t].T @ z_bar
+        Wh_bar += hs[t].T @ z_bar
+        b_bar += z_bar.sum(axis=0)
+        h_bar = h_bar + z_bar @ Wh.T
+    return Wx_bar, Wh_bar, b_bar
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def lstm(W, U, b, xs, target):
+    n = U.shape[0]
+    h = np.zeros((xs.shape[1], n))
+    c = np.zeros((xs.shape[1], n))
+    for t in range(xs.shape[0]):
+        z = xs[t] @ W + h @ U + b
+        i = sigmoid(z[:, :n])
+        f = sigmoid(z[:, n:2 * n])
+        o = sigmoid(z[:, 2 * n:3 * n])
+        g = np.tanh(z[:, 3 * n:])
+        c = f * c + i * g
+        h = o * np.tanh(c)
+    return np.sum((h - target) ** 2)
+
+
+def lstm_grad(W, U, b, xs, target):
+    n, (T, B, _) = U.shape[0], xs.shape
+    h, c = np.zeros((B, n)), np.zeros((B, n))
+    saved = []
+    for t in range(T):
+        z = xs[t] @ W + h @ U + b
+        gates = 1.0 / (1.0 + np.exp(-z[:, :3 * n]))
+        g = np.tanh(z[:, 3 * n:])
+        c_prev, h_prev = c, h
+        c = gates[:, n:2 * n] * c + gates[:, :n] * g
+        tc = np.tanh(c)
+        h = gates[:, 2 * n:] * tc
+        saved.append((h_prev, c_prev, gates, g, tc))
+    h_bar, c_bar = 2.0 * (h - target), np.zeros((B, n))
+    W_bar, U_bar, b_bar = np.zeros_like(W), np.zeros_like(U), np.zeros_like(b)
+    z_bar = np.empty((B, 4 * n))
+    for t in range(T - 1, -1, -1):
+        h_prev, c_prev, gates, g, tc = saved[t]
+        i, f, o = gates[:, :n], gates[:, n:2 * n], gates[:, 2 * n:]
+        c_bar = c_bar + h_bar * o * (1.0 - tc * tc)
+        z_bar[:, :n] = c_bar * g * i * (1.0 - i)
+        z_bar[:, n:2 * n] = c_bar * c_prev * f * (1.0 - f)
+        z_bar[:, 2 * n:3 * n] = h_bar * tc * o * (1.0 - o)
+        z_bar[:, 3 * n:] = c_bar * i * (1.0 - g * g)
+        c_bar = c_bar * f
+        W_bar += xs[t].T @ z_bar
+        U_bar += h_prev.T @ z_bar
+        b_bar += z_bar.sum(axis=0)
+        h_bar = z_bar @ U.T
+    return W_bar, U_bar, b_bar
+
+
+# ---- classifiers and regressions -------------------------------------------------------------
+
+
+def mlp_relu(W1, b1, W2, b2, X, Y):
+    h = np.maximum(X @ W1 + b1, 0.0)
+    z = h @ W2 + b2
+    m = z.max(axis=1, keepdims=True)
+    lse = m[:, 0] + np.log(np.exp(z - m).sum(axis=1))
+    return np.mean(lse - np.sum(Y * z, axis=1))
+
+
+def mlp_relu_grad(W1, b1, W2, b2, X, Y):
+    a = X @ W1 + b1
+    h = np.maximum(a, 0.0)
+    z = h @ W2 + b2
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    z_bar = (p - Y) / X.shape[0]
+    a_bar = (z_bar @ W2.T) * (a > 0.0)
+    return X.T @ a_bar, a_bar.sum(axis=0), h.T @ z_bar, z_bar.sum(axis=0)
+
+
+def logreg_l2(w, X, y, lam):
+    m = y * (X @ w)
+    return np.sum(np.log1p(np.exp(-m))) / X.shape[0] + lam * np.dot(w, w)
+
+
+def logreg_l2_grad(w, X, y, lam):
+    m = y * (X @ w)
+    return X.T @ (-y / (1.0 + np.exp(m)) / X.shape[0]) + 2.0 * lam * w
+
+
+def huber(w, X, y, delta):
+    r = X @ w - y
+    a = np.abs(r)
+    return np.mean(np.where(a <= delta, 0.5 * r ** 2, delta * (a - 0.5 * delta)))
+
+
+def huber_grad(w, X, y, delta):
+    r = X @ w - y
+    return X.T @ (np.clip(r, -delta, delta) / r.size)
+
+
+def polyfit(coef, x, y):
+    p = np.zeros_like(x)
+    for i in range(len(coef)):
+        p = p * x + coef[i]
+    return np.mean((p - y) ** 2)
+
+
+def polyfit_grad(coef, x, y):
+    V = np.vander(x, len(coef))
+    r_bar = (2.0 / x.size) * (V @ coef - y)
+    return V.T @ r_bar
+
+
+def soft_kmeans(C, X, beta):
+    D = np.sum((X[:, None, :] - C[None, :, :]) ** 2, axis=-1)
+    m = np.min(D, axis=1, keepdims=True)
+    lse = np.log(np.sum(np.exp(-beta * (D - m)), axis=1)) - beta * m[:, 0]
+    return -np.sum(lse) / beta
+
+
+def soft_kmeans_grad(C, X, beta):
+    D = np.sum((X[:, None, :] - C[None, :, :]) ** 2, axis=-1)
+    R = np.exp(-beta * (D - D.min(axis=1, keepdims=True)))
+    R /= R.sum(axis=1, keepdims=True)
+    return 2.0 * (C * R.sum(axis=0)[:, None] - R.T @ X)
+
+
+def gp_nll(log_ell, log_sf, log_sn, X, y):
+    D = np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2)
+    K = np.exp(2.0 * log_sf) * np.exp(-0.5 * D / np.exp(2.0 * log_ell)) + np.exp(2.0 * log_sn) * np.eye(X.shape[0])
+    L = np.linalg.cholesky(K)
+    alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(L)))
+
+
+def gp_nll_grad(log_ell, log_sf, log_sn, X, y):
+    D = np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2)
+    ell2 = math.exp(2.0 * log_ell)
+    Kse = math.exp(2.0 * log_sf) * np.exp(-0.5 * D / ell2)
+    n = X.shape[0]
+    K = Kse + math.exp(2.0 * log_sn) * np.eye(n)
+    Linv = np.linalg.inv(np.linalg.cholesky(K))
+    Kinv = Linv.T @ Linv
+    alpha = Kinv @ y
+    W = Kinv - np.outer(alpha, alpha)            # d nll = 0.5 tr(W dK)
+    WK = np.sum(W * Kse)
+    return 0.5 * np.sum(W * Kse * D) / ell2, WK, math.exp(2.0 * log_sn) * np.trace(W)
+
+
+# ---- simulations ---------------------------------------------------------------------------------
+
+
+def forces(x, eps):
+    d = x[:, None, :] - x[None, :, :]
+    r2 = np.sum(d * d, axis=-1) + eps
+    return -np.sum(d * (r2 ** -1.5)[:, :, None], axis=1)
+
+
+def nbody(x, v, target, dt, steps):
+    a = forces(x, 0.1)
+    for _ in range(steps):
+        x = x + dt * v + 0.5 * dt * dt * a
+        a_new = forces(x, 0.1)
+        v = v + 0.5 * dt * (a + a_new)
+        a = a_new
+    return np.sum((x - target) ** 2)
+
+
+def forces_vjp(x, u, eps):
+    """u^T dF/dx for F = forces(x, eps)."""
+    d = x[:, None, :] - x[None, :, :]
+    r2 = np.sum(d * d, axis=-1) + eps
+    g = r2 ** -1.5
+    c = u[:, None, :] * g[:, :, None] - 3.0 * (r2 ** -2.5 * np.sum(u[:, None, :] * d, axis=-1))[:, :, None] * d
+    return c.sum(axis=0) - c.sum(axis=1)
+
+
+def nbody_grad(x, v, target, dt, steps):
+    xs = [x]
+    a = forces(x, 0.1)
+    for _ in range(steps):
+        x = x + dt * v + 0.5 * dt * dt * a
+        a_new = forces(x, 0.1)
+        v = v + 0.5 * dt * (a + a_new)
+        a = a_new
+        xs.append(x)
+    x_bar, v_bar, a_bar = 2.0 * (x - target), np.zeros_like(v), np.zeros_like(x)
+    for k in range(steps, 0, -1):
+        x_bar = x_bar + forces_vjp(xs[k], a_bar + 0.5 * dt * v_bar, 0.1)
+        a_bar = 0.5 * dt * v_bar + 0.5 * dt * dt * x_bar
+        v_bar = v_bar + dt * x_bar
+    return x_bar + forces_vjp(xs[0], a_bar, 0.1), v_bar
+
+
+def heat_roll(u0, alpha, target, steps):
+    u = u0
+    for _ in range(steps):
+        u = u + alpha * (np.roll(u, 1) - 2.0 * u + np.roll(u, -1))
+    return np.sum((u - target) ** 2)
+
+
+def heat_roll_grad(u0, alpha, target, steps):
+    u, laps = u0, []
+    for _ in range(steps):
+        lap = np.roll(u, 1) - 2.0 * u + np.roll(u, -1)
+        laps.append(lap)
+        u = u + alpha * lap
+    u_bar, alpha_bar = 2.0 * (u - target), 0.0
+    for lap in reversed(laps):
+        alpha_bar += u_bar @ lap
+        u_bar = u_bar + alpha * (np.roll(u_bar, 1) - 2.0 * u_bar + np.roll(u_bar, -1))
+    return u_bar, alpha_bar
+
+
+def heat_slice(u0, kappa, target, steps):
+    u = u0
+    for _ in range(steps):
+        lap = u[:-2] - 2.0 * u[1:-1] + u[2:]
+        u = np.concatenate([u[:1], u[1:-1] + kappa * lap, u[-1:]])
+    return np.mean((u - target) ** 2)
+
+
+def heat_slice_grad(u0, kappa, target, steps):
+    u, laps = u0.copy(), []
+    for _ in range(steps):
+        lap = u[:-2] - 2.0 * u[1:-1] + u[2:]
+        laps.append(lap)
+        u[1:-1] += kappa * lap
+    u_bar, kappa_bar = (2.0 / u.size) * (u - target), 0.0
+    for lap in reversed(laps):
+        inner = u_bar[1:-1].copy()
+        kappa_bar += inner @ lap
+        inner *= kappa
+        u_bar[1:-1] -= 2.0 * inner
+        u_bar[:-2] += inner
+        u_bar[2:] += inner
+    return u_bar, kappa_bar
+
+
+# ---- fits of scalar ODEs: Hessians of two parameters ---------------------------------------------
+
+
+def accel(x, v, c, k):
+    return -c * v - k * x
+
+
+def oscillator(c, k, observed, n):
+    x, v = 1.0, 0.0
+    dt = 0.05
+    loss = 0.0
+    for i in range(n):
+        a = accel(x, v, c, k)
+        x, v = x + dt * v, v + dt * a
+        loss += (x - observed[i]) ** 2
+    return loss
+
+
+def oscillator_grad(c, k, observed, n):
+    x, v, dt = 1.0, 0.0, 0.05
+    xc = vc = xk = vk = gc = gk = 0.0
+    for i in range(n):
+        a, ac, ak = -c * v - k * x, -v - c * vc - k * xc, -c * vk - x - k * xk
+        x, v, xc, vc, xk, vk = x + dt * v, v + dt * a, xc + dt * vc, vc + dt * ac, xk + dt * vk, vk + dt * ak
+        r = 2.0 * (x - observed[i])
+        gc += r * xc
+        gk += r * xk
+    return gc, gk
+
+
+def lv_rhs(x, y, a, b):
+    return a * x - 0.4 * x * y, -b * y + 0.3 * x * y
+
+
+def heun(x, y, a, b, h):
+    f1, g1 = lv_rhs(x, y, a, b)
+    f2, g2 = lv_rhs(x + h * f1, y + h * g1, a, b)
+    return x + 0.5 * h * (f1 + f2), y + 0.5 * h * (g1 + g2)
+
+
+def lotka(a, b, observed, steps):
+    x, y = 1.0, 0.5
+    xs = []
+    for _ in range(steps):
+        x, y = heun(x, y, a, b, 0.05)
+        xs.append(x)
+    misfit = 0.0
+    for i in range(steps):
+        misfit = misfit + (xs[i] - observed[i]) ** 2
+    return misfit
+
+
+def lotka_grad(a, b, observed, steps):
+    """Forward sensitivities (x, y and their derivatives in a and b through each Heun stage)."""
+    def rhs_jvp(s):
+        x, y, xa, ya, xb, yb = s
+        f, g = a * x - 0.4 * x * y, -b * y + 0.3 * x * y
+        return (f, g, x + a * xa - 0.4 * (xa * y + x * ya), -b * ya + 0.3 * (xa * y + x * ya),
+                a * xb - 0.4 * (xb * y + x * yb), -y - b * yb + 0.3 * (xb * y + x * yb))
+
+    h, s = 0.05, (1.0, 0.5, 0.0, 0.0, 0.0, 0.0)
+    ga = gb = 0.0
+    for i in range(steps):
+        k1 = rhs_jvp(s)
+        k2 = rhs_jvp(tuple(p + h * q for p, q in zip(s, k1)))
+        s = tuple(p + 0.5 * h * (q + r) for p, q, r in zip(s, k1, k2))
+        r = 2.0 * (s[0] - observed[i])
+        ga += r * s[2]
+        gb += r * s[4]
+    return ga, gb

@@ -1,0 +1,154 @@
+"""Selections on a condition already decided: ``np.where(c, np.where(c, a, 0.0) * k, 0.0)``
+is ``np.where(c, a * k, 0.0)``.
+
+The adjoint of ``np.where(c, x, y)`` masks what flows into each branch with `c`, and the
+zero-factor guards mask it again, so one value of a ``where``-built loss (Huber's, a ReLU's
+tie) is selected by the same condition two or three times over, each a full pass over the
+array.  Inside the branch an outer ``np.where(c, ...)`` keeps, an inner ``np.where(c, x, y)``
+reached through element-wise arithmetic only ever shows its `x` (its `y` in the other branch):
+the outer selection reads each element where the inner one reads the same element of `c`,
+as broadcasting aligns both on the right.  The inner selection is dropped when what it drops
+is a number (so no shape is lost: the outer ``where`` broadcasts against `c` again) and what
+it keeps is a float (so the dtype is what it was).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
+from .simplify import is_float, is_number, numeric_ufunc
+
+#: element-wise binary operators (not ``@``): the element at a position reads only that position
+ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+
+
+def fold_decided_wheres(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
+    """Drop every inner ``np.where`` whose condition an enclosing one already decided."""
+    folder = _Folder(float_names)
+    folder.visit(func)
+    return folder.changed
+
+
+def inline_decided(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
+    """``t = np.where(c, x, 0.0)`` read once, later in the same run of plain assignments, inside
+    the branch of a ``np.where(c, ...)`` that keeps `x`: `x` goes there and `t` is not made
+    (``t8_bar = np.where(t2, t4_bar, 0.0); r_bar = np.where(t2, t8_bar * r, 0.0)`` is
+    ``r_bar = np.where(t2, t4_bar * r, 0.0)``).  Only plain assignments and ``del`` may stand
+    between, none rebinding what `c` or `x` read: no array changes in place meanwhile."""
+    loads = reads(func)
+    folder = _Folder(float_names)
+    for block in bodies(func.body):
+        i = 0
+        while i < len(block):
+            if not _inline_at(block, i, loads, folder):
+                i += 1
+    return folder.changed
+
+
+def _inline_at(block: list[ast.stmt], i: int, loads, folder: _Folder) -> bool:
+    stmt, name = block[i], assigned_name(block[i])
+    if name is None or loads[name] != 1 or not _where(stmt.value) or not _plain(stmt.value.args[0]):
+        return False
+    condition, *branches = stmt.value.args
+    kept = next((b for b, other in ((1, 2), (2, 1)) if is_number(branches[other - 1])
+                 and is_pure(branches[b - 1]) and folder._is_float(branches[b - 1])), None)
+    if kept is None:
+        return False
+    inputs = set(reads(stmt.value)) | {name}
+    for later in block[i + 1:]:
+        if is_comment(later):
+            continue
+        if name in reads(later):
+            if is_compound(later):
+                return False
+            found = _Substitute(name, ast.dump(condition), kept, branches[kept - 1])
+            found.visit(later)
+            if not found.done:
+                return False
+            del block[i]
+            folder.changed = True
+            return True
+        plain = isinstance(later, ast.Delete) or (assigned_name(later) is not None and is_pure(later.value))
+        if not plain or writes(later) & inputs:
+            return False
+    return False
+
+
+class _Substitute(ast.NodeTransformer):
+    """`name` replaced by `value` where it is reached element-wise from branch `branch` of a
+    ``np.where`` on the condition dumped as `key` (and nowhere else)."""
+
+    def __init__(self, name: str, key: str, branch: int, value: ast.expr):
+        self.name, self.key, self.branch, self.value, self.done = name, key, branch, value, False
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if _where(node) and ast.dump(node.args[0]) == self.key:
+            node.args[self.branch] = self._in(node.args[self.branch])
+        self.generic_visit(node)
+        return node
+
+    def _in(self, expr: ast.expr) -> ast.expr:
+        if isinstance(expr, ast.Name) and expr.id == self.name and not self.done:
+            self.done = True
+            return self.value
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+            expr.left, expr.right = self._in(expr.left), self._in(expr.right)
+        elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            expr.operand = self._in(expr.operand)
+        elif numeric_ufunc(expr):
+            expr.args = [self._in(a) for a in expr.args]
+        return expr
+
+
+def _where(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords
+            and isinstance(node.func, ast.Attribute) and node.func.attr == "where"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np")
+
+
+def _plain(condition: ast.expr) -> bool:
+    """A condition evaluating alike wherever it is written in one expression: names, numbers,
+    comparisons, ``not`` and element-wise operators on them, no call."""
+    return all(isinstance(n, (ast.Name, ast.Constant, ast.Compare, ast.UnaryOp, ast.BinOp, ast.BoolOp,
+                              ast.expr_context, ast.cmpop, ast.unaryop, ast.operator, ast.boolop))
+               for n in nodes(condition))
+
+
+class _Folder(ast.NodeTransformer):
+    def __init__(self, float_names: Callable[[str], bool]):
+        self.float_names, self.changed = float_names, False
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)  # inner selections first: what they keep is then folded
+        if _where(node) and _plain(node.args[0]):
+            key = ast.dump(node.args[0])
+            node.args[1] = self._decided(node.args[1], key, 1)
+            node.args[2] = self._decided(node.args[2], key, 2)
+        return node
+
+    def _is_float(self, expr: ast.expr) -> bool:
+        """Certainly a float: `is_float`, or a selection one of whose branches is one (a float
+        and anything NumPy selects between are promoted to a float)."""
+        if _where(expr):
+            return self._is_float(expr.args[1]) or self._is_float(expr.args[2])
+        return is_float(expr, self.float_names)
+
+    def _decided(self, expr: ast.expr, key: str, branch: int) -> ast.expr:
+        """`expr` with each ``np.where(c, x, y)`` it reaches element-wise replaced by the
+        argument `branch` (1: `x`, 2: `y`) when the other one is a number and this one a float."""
+        if _where(expr) and ast.dump(expr.args[0]) == key:
+            kept, dropped = expr.args[branch], expr.args[3 - branch]
+            if is_number(dropped) and self._is_float(kept):
+                self.changed = True
+                return self._decided(kept, key, branch)
+            return expr
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+            expr.left = self._decided(expr.left, key, branch)
+            expr.right = self._decided(expr.right, key, branch)
+        elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            expr.operand = self._decided(expr.operand, key, branch)
+        elif numeric_ufunc(expr):
+            expr.args = [self._decided(a, key, branch) for a in expr.args]
+        return expr
