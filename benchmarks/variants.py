@@ -259,7 +259,8 @@ def parameter_count(args, wrt):
 
 def jax_grad(v, jax):
     """The variant's function with jax.numpy in place of NumPy, jax.grad + jax.jit."""
-    spec = importlib.util.spec_from_file_location("_variants_jax", vp.__file__)
+    source = sys.modules[getattr(vp, v.func).__module__].__file__  # (variants_programs.py or its simulations)
+    spec = importlib.util.spec_from_file_location("_variants_jax", source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     jnp = jax.numpy
