@@ -16,7 +16,7 @@ import ast
 import string
 
 from ..ir.nodes import Const
-from .batching_rules import _np, elementwise
+from .batching_rules import elementwise, np_call
 
 
 def _const(value) -> ast.expr:
@@ -44,21 +44,22 @@ def moved(node, state):
     if rank == 0:
         state.refuse(node, f"{node.rule.name} of a number has no batching rule")
     if name == "swapaxes":
-        return _np("swapaxes", X, _const(_moved(s["axis1"], rank)), _const(_moved(s["axis2"], rank))), True
+        return np_call("swapaxes", X, _const(_moved(s["axis1"], rank)), _const(_moved(s["axis2"], rank))), True
     if name == "moveaxis":
-        return _np("moveaxis", X, _const(_moved(s["source"], rank)), _const(_moved(s["destination"], rank))), True
+        return np_call("moveaxis", X, _const(_moved(s["source"], rank)), _const(_moved(s["destination"], rank))), True
     axis = s.get("axis")
     if name == "diff":
         if any(not (isinstance(v, Const) and v.value is None) for v in node.inputs[1:]):
             state.refuse(node, "np.diff with prepend= or append= has no batching rule")
-        return _np("diff", X, _const(s.get("n", 1)), axis=_const(_moved(-1 if axis is None else axis, rank))), True
+        return np_call("diff", X, _const(s.get("n", 1)), axis=_const(_moved(-1 if axis is None else axis, rank))), True
     if name == "flip":
         every = tuple(range(1, rank + 1))
-        return _np("flip", X, axis=_const(every if axis is None else _moved(axis, rank))), True
+        return np_call("flip", X, axis=_const(every if axis is None else _moved(axis, rank))), True
     if name == "roll":
         if axis is None and rank > 1:  # rolls the flattened row
             state.refuse(node, "np.roll without an axis of a batch of arrays has no batching rule", "give axis=")
-        return _np("roll", X, state.ref(node.inputs[1]), axis=_const(1 if axis is None else _moved(axis, rank))), True
+        along = 1 if axis is None else _moved(axis, rank)
+        return np_call("roll", X, state.ref(node.inputs[1]), axis=_const(along)), True
     state.refuse(node, f"{node.rule.name} has no batching rule")
 
 
@@ -68,7 +69,7 @@ def triangle(node, state):
     x, rank = _array_operand(node, state)
     if rank < 2:
         state.refuse(node, f"{node.rule.name} of a vector has no batching rule")
-    return _np(node.rule.name.rsplit(".", 1)[-1], state.ref(x), _const(node.static.get("k", 0))), True
+    return np_call(node.rule.name.rsplit(".", 1)[-1], state.ref(x), _const(node.static.get("k", 0))), True
 
 
 def joined(node, state):
@@ -80,7 +81,7 @@ def joined(node, state):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
     out_rank = ranks[0] + (name == "stack")
     parts = ast.List([state.rows(v) for v in node.inputs], ast.Load())
-    return _np(name, parts, axis=_const(_moved(axis, out_rank))), True
+    return np_call(name, parts, axis=_const(_moved(axis, out_rank))), True
 
 
 def einsum(node, state):
@@ -102,7 +103,7 @@ def einsum(node, state):
     label = next(c for c in string.ascii_letters if c not in spec)
     terms = [label + t if state.batched(v) else t for t, v in zip(terms, node.inputs)]
     new = ",".join(terms) + "->" + label + output
-    return _np("einsum", ast.Constant(new), *[state.ref(v) for v in node.inputs]), True
+    return np_call("einsum", ast.Constant(new), *[state.ref(v) for v in node.inputs]), True
 
 
 def cross(node, state):

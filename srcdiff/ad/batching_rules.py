@@ -20,7 +20,7 @@ from ..ir.nodes import Const, Var
 from .tangent_node import instantiate
 
 
-def _np(name: str, *args: ast.expr, **keywords: ast.expr) -> ast.Call:
+def np_call(name: str, *args: ast.expr, **keywords: ast.expr) -> ast.Call:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args),
                     [ast.keyword(k, v) for k, v in keywords.items()])
 
@@ -140,7 +140,7 @@ def transpose(node, state):
     rank = state.ndim(x, node)
     if rank <= 1:
         return state.ref(x), True
-    return _np("transpose", state.ref(x), _const((0, *range(rank, 0, -1)))), True
+    return np_call("transpose", state.ref(x), _const((0, *range(rank, 0, -1)))), True
 
 
 def matmul(node, state):
@@ -175,7 +175,7 @@ def matmul(node, state):
             return mm(X, sub(Y, full, *[none] * (a - b), ell)), True
         return mm(X, Y), True
     if a == 1 and b == 1:
-        return _np("sum", ast.BinOp(X, ast.Mult(), Y), axis=ast.Constant(-1)), True
+        return np_call("sum", ast.BinOp(X, ast.Mult(), Y), axis=ast.Constant(-1)), True
     if b == 1:
         return sub(mm(X, sub(Y, ell, none)), ell, ast.Constant(0)), True
     if a == 1:
@@ -209,29 +209,32 @@ def matmul_adjoint(node, state):
     if node.rule.name.endswith("_x"):
         like = X
         if ny == 1:  # the outer product with y (a number per row when x is a vector too)
-            outer = ast.Attribute(_np("multiply").func, "outer", ast.Load())  # np.multiply.outer
+            outer = ast.Attribute(np_call("multiply").func, "outer", ast.Load())  # np.multiply.outer
             rows = ast.BinOp(sub(A, full, none), ast.Mult(), Y) if nx == 1 else ast.Call(outer, [A, Y], [])
         elif nx == 1:
             rows = sub(mm(Y, sub(A, ell, none)), ell, ast.Constant(0))
         else:
-            rows = mm(A, _np("swapaxes", Y, ast.Constant(-1), ast.Constant(-2)))
+            rows = mm(A, np_call("swapaxes", Y, ast.Constant(-1), ast.Constant(-2)))
     else:
         like = Y
         if nx == 1:
             rows = ast.BinOp(sub(X, full, none), ast.Mult(), sub(A, ell, none, full)) if ny > 1 \
                 else ast.BinOp(sub(A, full, none), ast.Mult(), X)
         elif ny == 1:  # every axis of a row meets x's axes but its last
-            rows = _np("tensordot", A, X, axes=ast.Tuple([ast.Constant(list(range(1, nx))),
+            rows = np_call("tensordot", A, X, axes=ast.Tuple([ast.Constant(list(range(1, nx))),
                                                             ast.Constant(list(range(nx - 1)))], ast.Load()))
         else:
-            rows = mm(_np("swapaxes", X, ast.Constant(-1), ast.Constant(-2)), A)
+            rows = mm(np_call("swapaxes", X, ast.Constant(-1), ast.Constant(-2)), A)
     shape_of = ast.Subscript(like, ast.Constant(0), ast.Load()) if state.batched(node.inputs[1 + (like is Y)]) else like
-    return call("unbroadcast_rows", rows, _np("shape", shape_of)), True
+    return call("unbroadcast_rows", rows, np_call("shape", shape_of)), True
 
 
 def transpose_of(e: ast.expr, rank: int) -> ast.expr:
-    return e if rank <= 1 else ast.Attribute(e, "T", ast.Load()) if rank == 2 else _np("swapaxes", e, ast.Constant(-1),
-                                                                                        ast.Constant(-2))
+    if rank <= 1:
+        return e
+    if rank == 2:
+        return ast.Attribute(e, "T", ast.Load())
+    return np_call("swapaxes", e, ast.Constant(-1), ast.Constant(-2))
 
 
 def outer(node, state):
@@ -243,11 +246,11 @@ def outer(node, state):
 
     def flat(v):
         if not state.batched(v):
-            return _np("ravel", state.ref(v)), "i"
-        return _np("reshape", state.ref(v), ast.Tuple([size, ast.Constant(-1)], ast.Load())), "bi"
+            return np_call("ravel", state.ref(v)), "i"
+        return np_call("reshape", state.ref(v), ast.Tuple([size, ast.Constant(-1)], ast.Load())), "bi"
 
     (left, a), (right, b) = flat(x), flat(y)
-    return _np("einsum", ast.Constant(f"{a},{b.replace('i', 'j')}->bij"), left, right), True
+    return np_call("einsum", ast.Constant(f"{a},{b.replace('i', 'j')}->bij"), left, right), True
 
 
 def unbroadcast(node, state):
@@ -257,7 +260,7 @@ def unbroadcast(node, state):
     row_like = ast.Subscript(state.ref(like), ast.Constant(0), ast.Load()) if state.batched(like) else state.ref(like)
     if not state.batched(g):
         return call("unbroadcast", state.ref(g), row_like), False
-    return call("unbroadcast_rows", state.ref(g), _np("shape", row_like)), True
+    return call("unbroadcast_rows", state.ref(g), np_call("shape", row_like)), True
 
 
 def select(node, state):
@@ -312,13 +315,13 @@ def axes(node, state):
     if node.rule.name.endswith("transpose"):
         given = node.static.get("axes")
         order = (0, *range(rank, 0, -1)) if given is None else (0, *(a % rank + 1 for a in given))
-        return _np("transpose", state.ref(x), _const(order)), True
+        return np_call("transpose", state.ref(x), _const(order)), True
     axis = node.static.get("axis")
     if axis is None:
         state.refuse(node, f"{node.rule.name} without an axis has no batching rule")
     out = rank + (len(axis) if isinstance(axis, tuple) else 1)
     moved = tuple(a % out + 1 for a in axis) if isinstance(axis, tuple) else axis % out + 1
-    return _np("expand_dims", state.ref(x), _const(moved)), True
+    return np_call("expand_dims", state.ref(x), _const(moved)), True
 
 
 def full(node, state):
@@ -352,4 +355,4 @@ KINDS = {"elementwise": elementwise, "first": first, "measure_nan": measure_nan,
          "like": like, "unbroadcast": unbroadcast, "index_read": index_read, "index_add": index_add, "select": select,
          "matmul_adjoint": matmul_adjoint}
 
-__all__ = ["KINDS", "call", "float_math"]
+__all__ = ["KINDS", "call", "float_math", "np_call"]

@@ -10,6 +10,7 @@ the gradient's generated code: per-example gradients.
 from __future__ import annotations
 
 import inspect
+from typing import Callable, cast
 
 import numpy as np
 
@@ -86,7 +87,7 @@ def bound_parts(f, args: list, axes: list):
     if not target.prefix and not target.keywords:
         return f, args, axes
     try:
-        params = list(inspect.signature(target.func).parameters.values())
+        params = list(inspect.signature(cast(Callable, target.func)).parameters.values())
     except (TypeError, ValueError):
         return f, args, axes
     plain = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

@@ -150,6 +150,7 @@ def locate(events: list, graph, source: str) -> dict[int, int]:
             found[index] = pick([s for s in stmts if s.backward and s.kind == "assign" and term.target in s.targets],
                                 True, lambda s, reads=reads, added=added: (s.added == added, len(reads & s.reads)))
     _inlined(events, graph, found)
+    _merged(events, graph, found, stmts)
     return found
 
 
@@ -181,6 +182,32 @@ def _inlined(events: list, graph, found: dict[int, int]) -> None:
                 break
             if kind2 == "value" and name2 == name:
                 break  # a new value of the same node: this one was never read
+
+
+def _merged(events: list, graph, found: dict[int, int], stmts: list[Statement]) -> None:
+    """A value still without a line, because the optimizer wrote it straight into another name
+    (a loop's next value into the loop's variable: ``x_1 = x_1 * 0.5 + np.sin(x_1)``), and the
+    values inlined there, get the forward line reading all that it reads, inlined inputs seen
+    through: the first at or after the line of the step before it."""
+    names = {n.name for n in graph.nodes}
+    assigned = {t for s in stmts for t in s.targets}
+
+    def reads(name: str, seen: frozenset) -> set[str]:
+        out: set[str] = set()
+        for i in graph[name].inputs:
+            if i in names and graph[i].var not in assigned and i not in seen:
+                out |= reads(i, seen | {i})
+            else:
+                out.add(graph[i].var if i in names else i)
+        return out
+
+    previous = 0
+    for index, (kind, name, _, _) in enumerate(events):
+        if not found.get(index) and kind == "value" and name in names:
+            needed = reads(name, frozenset({name}))
+            lines = [s.line for s in stmts if not s.backward and s.kind == "assign" and needed and needed <= s.reads]
+            found[index] = next((line for line in lines if line >= previous), lines[0] if lines else 0)
+        previous = found.get(index) or previous
 
 
 def _expanded(reads: set[str], uses: dict[str, set[str]], assigned: set[str]) -> set[str]:

@@ -107,7 +107,7 @@ def test_relu_at_its_kink_keeps_the_tie_convention():
 @pytest.mark.parametrize("source, folded", [
     ("np.where(c, np.where(c, a, 0.0) * k, 0.0)", "np.where(c, a * k, 0.0)"),
     ("np.where(c, 0.0, -np.where(c, 0.0, b))", "np.where(c, 0.0, -b)"),
-    ("np.where(c, np.exp(np.where(c, a, 0.0)), b)", "np.where(c, np.exp(a), b)"),
+    ("np.where(c, 2.0 * np.where(c, a, 0.0) - a * a, b)", "np.where(c, 2.0 * a - a * a, b)"),
 ])
 def test_decided_selection_folds(source, folded):
     tree = ast.parse(f"def f():\n    return {source}")
@@ -122,6 +122,8 @@ def test_decided_selection_folds(source, folded):
     "np.where(c, np.sum(np.where(c, a, 0.0)), 0.0)",  # not element-wise: every element counts
     "np.where(c, x @ np.where(c, a, 0.0), 0.0)",
     "np.where(f(c), np.where(f(c), a, 0.0), 0.0)",  # a call may give another value each time
+    "np.where(c, b / np.where(c, 1.0, a), 0.0)",    # a guard of a division (sinc's): a's zeros would divide
+    "np.where(c, np.log(np.where(c, a, 1.0)), 0.0)",  # a guard of a function's domain
 ])
 def test_undecided_selection_stays(source):
     tree = ast.parse(f"def f():\n    return {source}")

@@ -5,7 +5,7 @@ The adjoint of ``np.where(c, x, y)`` masks what flows into each branch with `c`,
 zero-factor guards mask it again, so one value of a ``where``-built loss (Huber's, a ReLU's
 tie) is selected by the same condition two or three times over, each a full pass over the
 array.  Inside the branch an outer ``np.where(c, ...)`` keeps, an inner ``np.where(c, x, y)``
-reached through element-wise arithmetic only ever shows its `x` (its `y` in the other branch):
+reached through sums and products only ever shows its `x` (its `y` in the other branch):
 the outer selection reads each element where the inner one reads the same element of `c`,
 as broadcasting aligns both on the right.  The inner selection is dropped when what it drops
 is a number (so no shape is lost: the outer ``where`` broadcasts against `c` again) and what
@@ -18,10 +18,13 @@ import ast
 from collections.abc import Callable
 
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
-from .simplify import is_float, is_number, numeric_ufunc
+from .simplify import is_float, is_number
 
-#: element-wise binary operators (not ``@``): the element at a position reads only that position
-ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+#: element-wise operators defined everywhere (not ``@``, ``/``, ``**``, nor functions like np.log): the
+#: element at a position reads only that position, and an inner selection under a division or a
+#: function may be what keeps it finite where the outer one drops it (``(c - s) / np.where(near, 1.0,
+#: x)``: without it, x's zeros would divide there, raise for numbers, and make NaN at the next order)
+ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult)
 
 
 def fold_decided_wheres(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
@@ -97,8 +100,6 @@ class _Substitute(ast.NodeTransformer):
             expr.left, expr.right = self._in(expr.left), self._in(expr.right)
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             expr.operand = self._in(expr.operand)
-        elif numeric_ufunc(expr):
-            expr.args = [self._in(a) for a in expr.args]
         return expr
 
 
@@ -149,6 +150,4 @@ class _Folder(ast.NodeTransformer):
             expr.right = self._decided(expr.right, key, branch)
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             expr.operand = self._decided(expr.operand, key, branch)
-        elif numeric_ufunc(expr):
-            expr.args = [self._decided(a, key, branch) for a in expr.args]
         return expr
