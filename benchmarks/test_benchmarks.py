@@ -203,3 +203,12 @@ def test_runner_caps_a_compiling_contenders_first_call():
         assert "n/a: compile over 0.001 s" in numba_row
     assert any(r.split()[1] == "srcdiff" and "n/a" not in r for r in rows)
     assert "compile budget: 0.001 s" in result.stdout
+
+
+def test_hessians_beside_jax_smoke():
+    # without JAX each srcdiff Hessian is checked against second differences inside the script
+    result = subprocess.run([sys.executable, os.path.join(HERE, "hessians_beside_jax.py"), "--quick"],
+                            check=False, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    for program in ("logistic regression", "softmax regression", "Gaussian likelihood", "tanh MLP"):
+        assert program in result.stdout
