@@ -130,6 +130,21 @@ def _aligned(out, where, value, value_rows: bool):
     return value
 
 
+def sum_last(x, keepdims: bool = False):
+    """``np.sum(x, axis=-1, keepdims=keepdims)``.  NumPy reduces a last axis of a few elements one
+    inner loop per row, about 20 ns a row: over a Hessian's rows of a softmax's 5 classes (a
+    (100, 200, 5) array) that is 460 us, where adding the 5 slices takes 40 us.  NumPy adds fewer
+    than 8 elements in order, so the slices give the same bits."""
+    x = np.asarray(x)
+    n = x.shape[-1] if x.ndim else 0
+    if not (2 <= n <= 7 and x.dtype.kind == "f" and x.size >= 64 * n):
+        return np.sum(x, axis=-1, keepdims=keepdims)
+    out = x[..., 0] + x[..., 1]
+    for k in range(2, n):
+        out += x[..., k]
+    return out[..., None] if keepdims else out
+
+
 def select_rows(condition, value, condition_rows: bool, value_rows: bool, size: int, whole: bool = False):
     """`select(condition, value)` (`select_whole` when `whole`) of each row, as rows: a row's
     condition of one value decides for its whole row; one shaped like the value's row selects
@@ -163,8 +178,8 @@ def measure_nan_rows(bad, d, every: bool, d_rows: bool, size: int):
 
 HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
                                    rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows,
-                                   zero_rows_with, select_rows, measure_nan_rows)}
+                                   zero_rows_with, sum_last, select_rows, measure_nan_rows)}
 
 __all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
            "measure_nan_rows", "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "unbroadcast_rows",
-           "zero_rows", "zero_rows_with"]
+           "sum_last", "zero_rows", "zero_rows_with"]

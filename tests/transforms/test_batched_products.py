@@ -64,3 +64,32 @@ def test_only_temporaries_read_once_and_factors_that_hold_one_value_are_joined()
     assert hoisted(batched_both, rows) == batched_both  # two batched factors: a pass either way
     aligned = ["a = x[:, None] * u", "out = a * v"]
     assert hoisted(aligned, rows) == aligned  # axes inserted to align: left alone
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 12])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_sum_last_gives_numpys_bits(n, dtype):
+    """Slice by slice where NumPy adds in order (fewer than 8 elements), NumPy itself elsewhere."""
+    from srcdiff.ad.batching_runtime import sum_last
+    rng = np.random.default_rng(n)
+    x = (rng.normal(size=(40, 9, n)) * 10.0 ** rng.integers(-8, 8, size=(40, 9, n))).astype(dtype)
+    for a in (x, np.swapaxes(np.swapaxes(x, 0, 1).copy(), 0, 1)):  # contiguous, and rows apart
+        for keep in (False, True):
+            got, want = sum_last(a, keepdims=keep), np.sum(a, axis=-1, keepdims=keep)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert np.array_equal(got, want), (n, dtype, keep)
+
+
+def softmax_regression(W, X, Y):
+    Z = X @ W
+    Z = Z - np.max(Z, axis=1, keepdims=True)
+    return -np.sum(Y * (Z - np.log(np.sum(np.exp(Z), axis=1, keepdims=True)))) / X.shape[0]
+
+
+def test_a_softmax_hessian_sums_its_classes_slice_by_slice():
+    rng = np.random.default_rng(4)
+    W, X, Y = rng.normal(size=(3, 4)) * 0.3, rng.normal(size=(20, 3)), np.eye(4)[rng.integers(0, 4, 20)]
+    H = srcdiff.hessian(softmax_regression)
+    expected = hessian_difference(lambda w: softmax_regression(w.reshape(3, 4), X, Y), (W.ravel(),))
+    np.testing.assert_allclose(H(W, X, Y), expected.reshape(3, 4, 3, 4), rtol=1e-5, atol=1e-6)
+    assert "sum_last(" in body_code(H), body_code(H)
