@@ -1,5 +1,6 @@
 """Batching rules of the functions that move, join or contract axes: `np.swapaxes`,
-`np.moveaxis`, `np.flip`, `np.roll`, `np.diff`, `np.tril`/`np.triu`, `np.concatenate`/`np.stack`,
+`np.moveaxis`, `np.flip`, `np.roll`, `np.diff`, a write into a copy (``y[i] = v``),
+`np.tril`/`np.triu`, `np.concatenate`/`np.stack`,
 `np.einsum`, `np.cross`, and the value copied under a new name.
 
 Each writes the call anew from the rule's static arguments (the user may have spelled it as a
@@ -114,11 +115,35 @@ def cross(node, state):
     return elementwise(node, state)
 
 
+def setitem(node, state):
+    """``x[index] = v`` (a functional update: a copy written into): each row's copy written at
+    the index, the batch axis first (set_item_rows); an index read from a batched value is refused."""
+    x, v, *parts = node.inputs
+    if any(state.batched(p) for p in parts):
+        state.refuse(node, "an index computed from a batched value cannot be batched",
+                     "index with values that are the same for every example")
+    given = ast.parse(f"_[{node.static['index']}]", mode="eval").body.slice
+    refs = {f"i{k}": state.ref(p) for k, p in enumerate(parts)}
+
+    def spelled(part):  # an index part as an expression: ``1:`` as slice(1, None, None)
+        if isinstance(part, ast.Slice):
+            ends = (part.lower, part.upper, part.step)
+            args = [ast.Constant(None) if e is None else spelled(e) for e in ends]
+            return ast.Call(ast.Name("slice", ast.Load()), args, [])
+        if isinstance(part, ast.Name) and part.id in refs:
+            return refs[part.id]
+        return part
+    index = ast.Tuple([spelled(e) for e in (given.elts if isinstance(given, ast.Tuple) else [given])], ast.Load())
+    flags = [ast.Constant(state.batched(x)), ast.Constant(state.batched(v)), ast.Name(state.size, ast.Load())]
+    return ast.Call(ast.Name("set_item_rows", ast.Load()), [state.ref(x), index, state.ref(v), *flags], []), True
+
+
 def same(node, state):
     """The value copied under a new name: itself, rows and all."""
     return state.ref(node.inputs[0]), state.batched(node.inputs[0])
 
 
-KINDS = {"moved": moved, "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same}
+KINDS = {"moved": moved, "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same,
+         "setitem": setitem}
 
 __all__ = ["KINDS"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SrcDiffError
-from ..rules.runtime import index_parts
+from ..rules.runtime import index_parts, set_item
 
 
 def broadcast_rows(value, size: int):
@@ -130,6 +130,20 @@ def _aligned(out, where, value, value_rows: bool):
     return value
 
 
+def set_item_rows(x, index, value, x_rows: bool, value_rows: bool, size: int):
+    """`set_item(x, index, value)` of each row: a copy of x's rows (x the same for every row
+    when it has none) with the value written at ``[*index]`` of each; set_item's refusals (a
+    float written into integers, an index array repeating a position) asked of the first row."""
+    if isinstance(x, list):
+        raise SrcDiffError("a write into a list cannot be batched", hint="build an array with np.stack instead")
+    base, value = np.asarray(x), np.asarray(value)
+    set_item(base[0] if x_rows else base, index, value[0] if value_rows else value)
+    out = np.array(base if x_rows else broadcast_rows(base, size), copy=True)
+    where = rows_index(index)
+    out[where] = _aligned(out, where, value, value_rows)
+    return out
+
+
 def sum_last(x, keepdims: bool = False):
     """``np.sum(x, axis=-1, keepdims=keepdims)``.  NumPy reduces a last axis of a few elements one
     inner loop per row, about 20 ns a row: over a Hessian's rows of a softmax's 5 classes (a
@@ -178,8 +192,8 @@ def measure_nan_rows(bad, d, every: bool, d_rows: bool, size: int):
 
 HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
                                    rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows,
-                                   zero_rows_with, sum_last, select_rows, measure_nan_rows)}
+                                   zero_rows_with, sum_last, set_item_rows, select_rows, measure_nan_rows)}
 
 __all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
            "measure_nan_rows", "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "unbroadcast_rows",
-           "sum_last", "zero_rows", "zero_rows_with"]
+           "set_item_rows", "sum_last", "zero_rows", "zero_rows_with"]

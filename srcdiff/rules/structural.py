@@ -206,7 +206,7 @@ def setitem_rule(count: int) -> Rule:
         _SETITEMS[count] = rule(set_item, params, _setitem_templates, name="setitem",
                                 static={"index": ", ".join(params[2:]) or "0", "ints": count},
                                 shape=_setitem_shape, fresh=True,  # set_item writes into a copy
-                                tangents=LINEAR)
+                                tangents=LINEAR, batching="setitem")
     return _SETITEMS[count]
 
 

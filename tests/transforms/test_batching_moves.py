@@ -43,6 +43,17 @@ def differenced(M, c):
     return np.diff(M) * c[1:] + np.diff(M, n=2, axis=0).sum() + np.diff(M, axis=-1)
 
 
+def written(x, c):
+    y = np.zeros((3,) + x.shape)
+    y[1] = x * c
+    y[0, 1:] = x[:-1]
+    z = x.copy()
+    z[0] = z[-1] * 2.0
+    z[1:3] = c[:2]
+    y[2, ...] = z
+    return y
+
+
 def copied(x, c):
     y = x
     z = y * c
@@ -59,6 +70,7 @@ VMAP_CASES = [
     (contracted, rng.normal(size=(4, 3, 3)), rng.normal(size=(3, 3))),
     (crossed, rng.normal(size=(4, 5, 3)), rng.normal(size=3)),
     (differenced, rng.normal(size=(4, 3, 4)), rng.normal(size=4)),
+    (written, rng.normal(size=(4, 5)), rng.normal(size=5)),
     (copied, rng.normal(size=(4, 3)), rng.normal(size=3)),
 ]
 
@@ -92,3 +104,16 @@ def test_batched_hessian_rows(f, xs, c):
 def test_what_the_batch_axis_would_change_is_refused(f, message):
     with pytest.raises(srcdiff.SrcDiffError, match=message):
         srcdiff.vmap(f)(rng.normal(size=(3, 2, 2)) if message != "of a vector" else rng.normal(size=(3, 4)))
+
+
+def picked_write(x, i):
+    y = x.copy()
+    y[i] = 0.0
+    return y
+
+
+def test_a_write_at_an_index_of_each_row_is_refused():
+    xs = rng.normal(size=(3, 4))
+    with pytest.raises(srcdiff.SrcDiffError, match="index computed from a batched value"):
+        srcdiff.vmap(picked_write)(xs, np.array([0, 1, 2]))
+    np.testing.assert_allclose(srcdiff.vmap(picked_write, in_axes=(0, None))(xs, 2), [picked_write(x, 2) for x in xs])
