@@ -17,11 +17,7 @@ import ast
 import string
 
 from ..ir.nodes import Const
-from .batching_rules import elementwise, np_call
-
-
-def _const(value) -> ast.expr:
-    return ast.parse(repr(value), mode="eval").body
+from .batching_rules import elementwise, literal, np_call
 
 
 def _moved(axis, rank: int):
@@ -45,22 +41,23 @@ def moved(node, state):
     if rank == 0:
         state.refuse(node, f"{node.rule.name} of a number has no batching rule")
     if name == "swapaxes":
-        return np_call("swapaxes", X, _const(_moved(s["axis1"], rank)), _const(_moved(s["axis2"], rank))), True
+        return np_call("swapaxes", X, literal(_moved(s["axis1"], rank)), literal(_moved(s["axis2"], rank))), True
     if name == "moveaxis":
-        return np_call("moveaxis", X, _const(_moved(s["source"], rank)), _const(_moved(s["destination"], rank))), True
+        return np_call("moveaxis", X, literal(_moved(s["source"], rank)), literal(_moved(s["destination"], rank))), True
     axis = s.get("axis")
     if name == "diff":
         if any(not (isinstance(v, Const) and v.value is None) for v in node.inputs[1:]):
             state.refuse(node, "np.diff with prepend= or append= has no batching rule")
-        return np_call("diff", X, _const(s.get("n", 1)), axis=_const(_moved(-1 if axis is None else axis, rank))), True
+        along = _moved(-1 if axis is None else axis, rank)
+        return np_call("diff", X, literal(s.get("n", 1)), axis=literal(along)), True
     if name == "flip":
         every = tuple(range(1, rank + 1))
-        return np_call("flip", X, axis=_const(every if axis is None else _moved(axis, rank))), True
+        return np_call("flip", X, axis=literal(every if axis is None else _moved(axis, rank))), True
     if name == "roll":
         if axis is None and rank > 1:  # rolls the flattened row
             state.refuse(node, "np.roll without an axis of a batch of arrays has no batching rule", "give axis=")
         along = 1 if axis is None else _moved(axis, rank)
-        return np_call("roll", X, state.ref(node.inputs[1]), axis=_const(along)), True
+        return np_call("roll", X, state.ref(node.inputs[1]), axis=literal(along)), True
     state.refuse(node, f"{node.rule.name} has no batching rule")
 
 
@@ -70,7 +67,7 @@ def triangle(node, state):
     x, rank = _array_operand(node, state)
     if rank < 2:
         state.refuse(node, f"{node.rule.name} of a vector has no batching rule")
-    return np_call(node.rule.name.rsplit(".", 1)[-1], state.ref(x), _const(node.static.get("k", 0))), True
+    return np_call(node.rule.name.rsplit(".", 1)[-1], state.ref(x), literal(node.static.get("k", 0))), True
 
 
 def joined(node, state):
@@ -82,7 +79,7 @@ def joined(node, state):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
     out_rank = ranks[0] + (name == "stack")
     parts = ast.List([state.rows(v) for v in node.inputs], ast.Load())
-    return np_call(name, parts, axis=_const(_moved(axis, out_rank))), True
+    return np_call(name, parts, axis=literal(_moved(axis, out_rank))), True
 
 
 def einsum(node, state):

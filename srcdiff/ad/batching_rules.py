@@ -32,7 +32,8 @@ def call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(func, list(args), [])
 
 
-def _const(value) -> ast.expr:
+def literal(value) -> ast.expr:
+    """`value` (a number, a tuple of them, None) as an expression."""
     return ast.parse(repr(value), mode="eval").body
 
 
@@ -92,7 +93,7 @@ def reduce(node, state):
         if node.rule.name == "numpy.sum" and new in (rank, -1) and set(node.static) <= {"axis", "keepdims"}:
             keep = bool(node.static.get("keepdims", False))  # the last axis of a row: slice by slice
             return ast.Call(ast.Name("sum_last", ast.Load()), [state.ref(x)],
-                            [ast.keyword("keepdims", _const(keep))]), True
+                            [ast.keyword("keepdims", literal(keep))]), True
     expr = copy.deepcopy(node.expr)
     if not isinstance(expr, ast.Call):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
@@ -102,9 +103,9 @@ def reduce(node, state):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
     axis_position = params.index("axis")
     if len(expr.args) > axis_position:
-        expr.args[axis_position] = _const(new)
+        expr.args[axis_position] = literal(new)
     else:
-        expr.keywords = [k for k in expr.keywords if k.arg != "axis"] + [ast.keyword("axis", _const(new))]
+        expr.keywords = [k for k in expr.keywords if k.arg != "axis"] + [ast.keyword("axis", literal(new))]
     return expr, True
 
 
@@ -144,7 +145,15 @@ def transpose(node, state):
     rank = state.ndim(x, node)
     if rank <= 1:
         return state.ref(x), True
-    return np_call("transpose", state.ref(x), _const((0, *range(rank, 0, -1)))), True
+    return np_call("transpose", state.ref(x), literal((0, *range(rank, 0, -1)))), True
+
+
+def _sub(e: ast.expr, *parts: ast.expr) -> ast.expr:
+    return ast.Subscript(e, ast.Tuple(list(parts), ast.Load()), ast.Load())
+
+
+def _mm(p: ast.expr, q: ast.expr) -> ast.expr:
+    return ast.BinOp(p, ast.MatMult(), q)
 
 
 def matmul(node, state):
@@ -159,34 +168,28 @@ def matmul(node, state):
     if a == 0 or b == 0:
         state.refuse(node, "a matrix product with a number has no batching rule")
 
-    def mm(p, q):
-        return ast.BinOp(p, ast.MatMult(), q)
-
-    def sub(e, *parts):
-        return ast.Subscript(e, ast.Tuple(list(parts), ast.Load()), ast.Load())
-
     full, none, ell = ast.Slice(None, None, None), ast.Constant(None), ast.Constant(Ellipsis)
     if bx and not by:
         if b > 2:
             state.refuse(node, "a batched matrix times a stack of matrices has no batching rule")
-        return mm(X, Y), True
+        return _mm(X, Y), True
     if by and not bx:
         if b == 1:  # each row's vector: (B, n) @ x.T
-            return mm(Y, transpose_of(X, a)), True
+            return _mm(Y, transpose_of(X, a)), True
         if a > 2 and b == 1:
             state.refuse(node, "a stack of matrices times a batched vector has no batching rule")
         if a > b:  # each row's matrix against the whole stack: axes after the batch axis line them up
-            return mm(X, sub(Y, full, *[none] * (a - b), ell)), True
-        return mm(X, Y), True
+            return _mm(X, _sub(Y, full, *[none] * (a - b), ell)), True
+        return _mm(X, Y), True
     if a == 1 and b == 1:
         return np_call("sum", ast.BinOp(X, ast.Mult(), Y), axis=ast.Constant(-1)), True
     if b == 1:
-        return sub(mm(X, sub(Y, ell, none)), ell, ast.Constant(0)), True
+        return _sub(_mm(X, _sub(Y, ell, none)), ell, ast.Constant(0)), True
     if a == 1:
-        return sub(mm(sub(X, full, none, full), Y), full, ast.Constant(0)), True
+        return _sub(_mm(_sub(X, full, none, full), Y), full, ast.Constant(0)), True
     if a != b:
         state.refuse(node, "a product of batched stacks of matrices of different depths has no batching rule")
-    return mm(X, Y), True
+    return _mm(X, Y), True
 
 
 def matmul_adjoint(node, state):
@@ -204,31 +207,25 @@ def matmul_adjoint(node, state):
     A, X, Y = state.ref(a), state.ref(x), state.ref(y)
     full, none, ell = ast.Slice(None, None, None), ast.Constant(None), ast.Constant(Ellipsis)
 
-    def sub(e, *parts):
-        return ast.Subscript(e, ast.Tuple(list(parts), ast.Load()), ast.Load())
-
-    def mm(p, q):
-        return ast.BinOp(p, ast.MatMult(), q)
-
     if node.rule.name.endswith("_x"):
         like = X
         if ny == 1:  # the outer product with y (a number per row when x is a vector too)
             outer = ast.Attribute(np_call("multiply").func, "outer", ast.Load())  # np.multiply.outer
-            rows = ast.BinOp(sub(A, full, none), ast.Mult(), Y) if nx == 1 else ast.Call(outer, [A, Y], [])
+            rows = ast.BinOp(_sub(A, full, none), ast.Mult(), Y) if nx == 1 else ast.Call(outer, [A, Y], [])
         elif nx == 1:
-            rows = sub(mm(Y, sub(A, ell, none)), ell, ast.Constant(0))
+            rows = _sub(_mm(Y, _sub(A, ell, none)), ell, ast.Constant(0))
         else:
-            rows = mm(A, np_call("swapaxes", Y, ast.Constant(-1), ast.Constant(-2)))
+            rows = _mm(A, np_call("swapaxes", Y, ast.Constant(-1), ast.Constant(-2)))
     else:
         like = Y
         if nx == 1:
-            rows = ast.BinOp(sub(X, full, none), ast.Mult(), sub(A, ell, none, full)) if ny > 1 \
-                else ast.BinOp(sub(A, full, none), ast.Mult(), X)
+            rows = ast.BinOp(_sub(X, full, none), ast.Mult(), _sub(A, ell, none, full)) if ny > 1 \
+                else ast.BinOp(_sub(A, full, none), ast.Mult(), X)
         elif ny == 1:  # every axis of a row meets x's axes but its last
             rows = np_call("tensordot", A, X, axes=ast.Tuple([ast.Constant(list(range(1, nx))),
                                                             ast.Constant(list(range(nx - 1)))], ast.Load()))
         else:
-            rows = mm(np_call("swapaxes", X, ast.Constant(-1), ast.Constant(-2)), A)
+            rows = _mm(np_call("swapaxes", X, ast.Constant(-1), ast.Constant(-2)), A)
     shape_of = ast.Subscript(like, ast.Constant(0), ast.Load()) if state.batched(node.inputs[1 + (like is Y)]) else like
     return call("unbroadcast_rows", rows, np_call("shape", shape_of)), True
 
@@ -319,13 +316,13 @@ def axes(node, state):
     if node.rule.name.endswith("transpose"):
         given = node.static.get("axes")
         order = (0, *range(rank, 0, -1)) if given is None else (0, *(a % rank + 1 for a in given))
-        return np_call("transpose", state.ref(x), _const(order)), True
+        return np_call("transpose", state.ref(x), literal(order)), True
     axis = node.static.get("axis")
     if axis is None:
         state.refuse(node, f"{node.rule.name} without an axis has no batching rule")
     out = rank + (len(axis) if isinstance(axis, tuple) else 1)
     moved = tuple(a % out + 1 for a in axis) if isinstance(axis, tuple) else axis % out + 1
-    return np_call("expand_dims", state.ref(x), _const(moved)), True
+    return np_call("expand_dims", state.ref(x), literal(moved)), True
 
 
 def full(node, state):
@@ -359,4 +356,4 @@ KINDS = {"elementwise": elementwise, "first": first, "measure_nan": measure_nan,
          "like": like, "unbroadcast": unbroadcast, "index_read": index_read, "index_add": index_add, "select": select,
          "matmul_adjoint": matmul_adjoint}
 
-__all__ = ["KINDS", "call", "float_math", "np_call"]
+__all__ = ["KINDS", "call", "float_math", "literal", "np_call"]

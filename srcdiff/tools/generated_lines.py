@@ -150,7 +150,7 @@ def locate(events: list, graph, source: str) -> dict[int, int]:
             found[index] = pick([s for s in stmts if s.backward and s.kind == "assign" and term.target in s.targets],
                                 True, lambda s, reads=reads, added=added: (s.added == added, len(reads & s.reads)))
     _inlined(events, graph, found)
-    _merged(events, graph, found, stmts)
+    _merged(events, graph, found, stmts, assigned)
     return found
 
 
@@ -184,13 +184,12 @@ def _inlined(events: list, graph, found: dict[int, int]) -> None:
                 break  # a new value of the same node: this one was never read
 
 
-def _merged(events: list, graph, found: dict[int, int], stmts: list[Statement]) -> None:
+def _merged(events: list, graph, found: dict[int, int], stmts: list[Statement], assigned: set[str]) -> None:
     """A value still without a line, because the optimizer wrote it straight into another name
     (a loop's next value into the loop's variable: ``x_1 = x_1 * 0.5 + np.sin(x_1)``), and the
     values inlined there, get the forward line reading all that it reads, inlined inputs seen
     through: the first at or after the line of the step before it."""
     names = {n.name for n in graph.nodes}
-    assigned = {t for s in stmts for t in s.targets}
 
     def reads(name: str, seen: frozenset) -> set[str]:
         out: set[str] = set()
