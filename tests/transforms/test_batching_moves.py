@@ -117,3 +117,25 @@ def test_a_write_at_an_index_of_each_row_is_refused():
     with pytest.raises(srcdiff.SrcDiffError, match="index computed from a batched value"):
         srcdiff.vmap(picked_write)(xs, np.array([0, 1, 2]))
     np.testing.assert_allclose(srcdiff.vmap(picked_write, in_axes=(0, None))(xs, 2), [picked_write(x, 2) for x in xs])
+
+
+@pytest.mark.parametrize("f, xs, c", VMAP_CASES[:5], ids=[case[0].__name__ for case in VMAP_CASES[:5]])
+def test_batched_hessian_of_a_tree_and_of_float32(f, xs, c):
+    """The same rows through a dict argument, and in float32 (its own dtype kept)."""
+    x = xs[0]
+
+    def loss(p):
+        return np.sum(np.sin(f(p["x"], c)) ** 2)
+
+    def plain(v):
+        return np.sum(np.sin(f(v, c)) ** 2)
+
+    H64 = srcdiff.hessian(plain)(x)
+    flat = lambda v: plain(v.reshape(x.shape))  # noqa: E731
+    np.testing.assert_allclose(H64, hessian_difference(flat, (x.ravel(),)).reshape(x.shape + x.shape),
+                               rtol=1e-5, atol=1e-5)
+    tree = srcdiff.hessian(loss)({"x": x})
+    np.testing.assert_allclose(tree["x"]["x"], H64, rtol=1e-12, atol=1e-12)
+    single = srcdiff.hessian(loss)({"x": x.astype(np.float32)})["x"]["x"]
+    assert single.dtype == np.float32
+    np.testing.assert_allclose(single, H64, rtol=2e-3, atol=2e-3)
