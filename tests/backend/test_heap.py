@@ -1,9 +1,12 @@
 """The allocator's thresholds are raised once, the first time srcdiff builds a function, without
 touching memory (srcdiff/backend/heap.py)."""
 
+import platform
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 PROGRAM = textwrap.dedent("""
     import resource
@@ -33,3 +36,33 @@ def test_the_first_build_settles_the_heap_without_touching_the_block(tmp_path):
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+FAULTS = textwrap.dedent("""
+    import resource
+    import numpy as np
+    import srcdiff
+
+    def rosenbrock(x):
+        return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+
+    rng = np.random.default_rng(0)
+    x, v = rng.normal(size=10**6), rng.normal(size=10**6)
+    srcdiff.hvp(rosenbrock, x, v)
+    srcdiff.hvp(rosenbrock, x, v)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(5):
+        srcdiff.hvp(rosenbrock, x, v)
+    print((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 5)
+""")
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the thresholds are glibc's")
+def test_temporaries_of_tens_of_megabytes_stay_in_the_heap_between_calls(tmp_path):
+    # an hvp at n = 1e6 holds about six 8 MB arrays at once: with the old 16 MiB block the
+    # heap gave them back after each call and faulted about 2,600 pages in again at the next
+    script = tmp_path / "faults.py"
+    script.write_text(FAULTS)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert float(out.stdout.strip()) < 100
