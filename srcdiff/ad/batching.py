@@ -39,7 +39,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_moves import KINDS as MOVES
-from .batching_rules import KINDS, call, float_math
+from .batching_rules import KINDS, call, float_math, record_static
 
 
 @dataclass
@@ -66,6 +66,8 @@ class Batching:
     # tests kept whole whose batched value would be wrong (``x > np.mean(x)``): refused where read,
     # after a branch on them has refused with its own reason
     wrong_rows: dict[str, tuple] = field(default_factory=dict)
+    # index parts known when the code is made (``t13 = slice(1, None, None),``), written out where read
+    statics: dict = field(default_factory=dict)
 
     def check_read(self, operand: Operand) -> None:
         if isinstance(operand, Var) and operand.name in self.wrong_rows:
@@ -202,6 +204,7 @@ def _node(node: Node, state: Batching) -> list:
     if not any(state.batched(v) for v in node.inputs):
         if node.rule is APPEND:
             state.refuse(node, "lists cannot be batched", "build an array with np.stack instead")
+        record_static(node.out.name, node.expr, state.statics)
         return [Assign([node.out.name], node.expr, node.line)]
     if isinstance(node, UserCall):
         name = getattr(node.callee, "__qualname__", "another function")
