@@ -13,6 +13,7 @@ pytest's own ``-m`` selection reads the marks.
   with others (transformations, dtypes, options), also a row for each value of those, so that
   every transformation of the grid still runs: only its combinations with programs are sampled.
 * numba: one in `NUMBA_SAMPLE` of the tests that compile with numba outside tests/backend.
+* The rows of `HEAVY_ROWS` (tests/heavy_rows.txt), the costliest single rows, measured.
 * The construct tables' rows (`EVERY_ROW_TESTS`) run in the default run with `srcdiff.check` and
   `hessian` on a sample (transforms/matrix.py, SAMPLE), and of each table's
   `test_every_transformation` one row in `ROW_SAMPLE`; the slow set runs them again, every cell.
@@ -21,6 +22,7 @@ pytest's own ``-m`` selection reads the marks.
 from __future__ import annotations
 
 import collections
+import pathlib
 import re
 import zlib
 
@@ -56,6 +58,13 @@ EVERY_ROW_TESTS = ("test_every_transformation", "test_every_second_order_transfo
 #: The default run keeps one row in ROW_SAMPLE of each construct table's `test_every_transformation`
 #: (at least one a table): each row runs five transformations or more; the slow set runs them all.
 ROW_SAMPLE = 8
+
+
+#: the rows left out of the default run for their cost alone (tests/heavy_rows.txt: its header says how
+#: they were chosen); the slow set runs them
+HEAVY_FILE = pathlib.Path(__file__).parent / "heavy_rows.txt"
+HEAVY_ROWS = frozenset(line.strip() for line in HEAVY_FILE.read_text().splitlines()
+                       if line.strip() and not line.startswith("#"))
 
 
 def _hash(item) -> int:
@@ -156,6 +165,8 @@ def mark(config, items) -> None:
                 if _hash(r) % ROW_SAMPLE:
                     r.add_marker(pytest.mark.slow)
     for item in items:
+        if item.nodeid in HEAVY_ROWS:
+            item.add_marker(pytest.mark.slow)
         nodeid = item.nodeid.lower()
         if ("numba" in nodeid or "jit" in nodeid) and not nodeid.startswith("tests/backend/") \
                 and not _slow(item) and _hash(item) % NUMBA_SAMPLE:

@@ -117,3 +117,21 @@ def test_a_row_of_several_transformations_runs_the_costly_cells_on_a_sample(monk
     matrix.sample_everything()
     assert all({"grad", "hessian", "check"} <= set(matrix.run(p, ("grad", "hessian", "check")).cells)
                for p in programs[:3])
+
+
+def test_every_heavy_row_names_a_test_that_exists():
+    """A row of tests/heavy_rows.txt whose test was renamed or removed would leave the list silently."""
+    root = sampling.HEAVY_FILE.parent.parent
+    assert sampling.HEAVY_ROWS
+    for nodeid in sampling.HEAVY_ROWS:
+        path, _, name = nodeid.partition("::")
+        function = name.partition("[")[0]
+        assert f"def {function}(" in (root / path).read_text(), nodeid
+
+
+def test_heavy_rows_are_left_to_the_slow_set():
+    nodeid = sorted(sampling.HEAVY_ROWS)[0]
+    row = Row("test_heavy", {}, {})
+    row.nodeid = nodeid
+    sampling.mark(Config("not slow and not fuzz"), [row])
+    assert "slow" in row.marks
