@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import SrcDiffError
-from ..ir import shapes
+from ..ir import memo, shapes
 from .gradients import GradFunction
 from .jitting import runner, source_of
 from .plans import lowered_of
@@ -16,6 +16,26 @@ from .vmap import batched_code, parameter_names
 
 #: the elements a chunk of batched rows holds per value (128 kB of floats: measured best, temporaries in cache)
 CHUNK_ELEMENTS = 1 << 14
+
+#: identity rows a chunk is seeded with, by (rows, size, first row, dtype), read-only (made once: np.eye of
+#: 100 rows costs a seventh of a Rosenbrock Hessian at n = 100); at most `SEED_BLOCKS` of them
+_SEEDS = memo.table()
+SEED_BLOCKS = 64
+
+
+def identity_rows(rows: int, size: int, start: int, dtype) -> np.ndarray:
+    """Rows ``start .. start + rows`` of the ``size x size`` identity, read-only: batched code
+    only reads its seeds, and a write would raise rather than change the next call's."""
+    key = (rows, size, start, np.dtype(dtype))
+    seeds = _SEEDS.get(key)
+    if seeds is None:
+        seeds = np.eye(rows, size, k=start, dtype=dtype)
+        seeds.flags.writeable = False
+        if seeds.size <= 2 * CHUNK_ELEMENTS:  # (chunks of larger rows are cheap beside their own work)
+            if len(_SEEDS) >= SEED_BLOCKS:
+                _SEEDS.clear()
+            _SEEDS[key] = seeds
+    return seeds
 
 
 class Batched:
@@ -95,14 +115,16 @@ class Batched:
         parts: list | None = None
         for start in range(0, value.size, size):
             stop = min(value.size, start + size)
-            seeds = np.eye(stop - start, value.size, k=start, dtype=value.dtype)  # rows start..stop of I
+            seeds = identity_rows(stop - start, value.size, start, value.dtype) if not self.jit \
+                else np.eye(stop - start, value.size, k=start, dtype=value.dtype)  # (numba: writable arrays)
             chunk = run(*args, seeds.reshape((stop - start,) + value.shape))
             chunk = chunk if len(wrt) > 1 else (chunk,)
             if len(chunk) != len(wrt):
                 return None
             if parts is None:
                 if stop == value.size:  # one chunk: its rows are the Jacobian
-                    parts = [np.asarray(c) for c in chunk]
+                    # (a row that is its seed, as of f(x) = x, is a view of the shared identity: copied)
+                    parts = [np.array(c) if np.may_share_memory(c, seeds) else np.asarray(c) for c in chunk]
                     break
                 parts = [np.empty((value.size,) + np.shape(c)[1:], dtype=np.result_type(c)) for c in chunk]
             for part, c in zip(parts, chunk):
@@ -112,4 +134,4 @@ class Batched:
         return [np.asarray(p).reshape(value.shape + np.shape(args[names.index(n)])) for p, n in zip(parts, wrt)]
 
 
-__all__ = ["CHUNK_ELEMENTS", "Batched"]
+__all__ = ["CHUNK_ELEMENTS", "SEED_BLOCKS", "Batched", "identity_rows"]

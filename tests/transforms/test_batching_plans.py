@@ -8,6 +8,7 @@ gradient, closed forms.  None is computed by the code under test.
 """
 
 import numpy as np
+import pytest
 import scipy.optimize
 from numeric import assert_close, hessian_difference
 
@@ -134,3 +135,26 @@ def test_arguments_compared_by_structure_are_never_replayed():
     x = RNG.normal(size=3)
     for weights in ([np.ones(3), 1.0], [np.ones(3), 2.0], [2 * np.ones(3), 0.5]):
         assert_close(H(x, weights), np.diag(6 * weights[1] * x), rtol=1e-12, atol=1e-12)
+
+
+def _identity_map(x):
+    return x
+
+
+def _half_square(x):
+    return 0.5 * np.sum(x * x)
+
+
+@pytest.mark.parametrize("transform, f", [(srcdiff.jacobian, _identity_map), (srcdiff.hessian, _half_square)],
+                         ids=["jacobian_of_x", "hessian_of_half_square"])
+def test_a_result_that_is_its_seeds_is_the_callers_own_array(transform, f):
+    """The identity seeds are made once and shared between calls (read-only); a Jacobian that
+    is the identity itself is a new writable array each call, never the shared seeds."""
+    J = transform(f)
+    first = J(np.ones(4))
+    np.testing.assert_array_equal(first, np.eye(4))
+    assert first.flags.writeable
+    first[0, 0] = 5.0
+    again = J(np.ones(4))
+    np.testing.assert_array_equal(again, np.eye(4))
+    assert not np.may_share_memory(first, again)
