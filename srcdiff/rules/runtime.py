@@ -14,13 +14,16 @@ from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS, list_position
 from .scan_helpers import SCAN_HELPERS
-from .triangular import lower_inverse, phi
+from .triangular import TRIANGULAR_HELPERS, cholesky_factor_adjoint, lower_inverse, phi
 from .write_helpers import WRITE_HELPERS
 
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` back to the shape of the operand `x` it was broadcast from."""
-    # first a float for a number of unknown kind (an item of a list): np.shape of it costs µs
+    # two arrays of one shape first (a loop's cells, whose shapes codegen cannot know), then a
+    # float for a number of unknown kind (an item of a list): np.shape of either costs µs
+    if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
+        return g
     if (type(g) is float and type(x) in (float, int, np.float64)) or np.shape(g) == (shape := np.shape(x)):
         return g
     g = np.asarray(g)
@@ -192,9 +195,7 @@ def cholesky_adjoint(g, L):
     function: S = L^-T Phi(L^T g) L^-1, then Phi(S + S^T), where Phi keeps the lower
     triangle and halves the diagonal (zero above the diagonal).
     """
-    inv = lower_inverse(L)  # batched (..., n, n) too: transposes swap the last two axes only
-    s = _mT(inv) @ phi(_mT(L) @ g) @ inv
-    return phi(s + _mT(s))
+    return cholesky_factor_adjoint(g, L)  # (rules/triangular.py: by blocks for a large factor)
 
 
 def cholesky_tangent(x_dot, L):
@@ -389,6 +390,7 @@ HELPERS = {
     **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)
     **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
     **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
+    **TRIANGULAR_HELPERS,  # a Cholesky factor's inverse and solves (rules/triangular.py)
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.

@@ -98,3 +98,28 @@ def _gp_of_entries(a):
 def test_second_derivatives_against_second_differences(transform):
     got, want = second_order(transform, _gp_of_entries, _rng().standard_normal(16), _rng())
     assert_close(got, want, rtol=1e-4, atol=1e-5)
+
+
+def weighted_factor(A, W):
+    """Every entry of a large factor weighted (its adjoint goes by blocks of rows: n > 128)."""
+    return np.sum(W * np.linalg.cholesky(A @ A.T / A.shape[0] + np.eye(A.shape[0])))
+
+
+@pytest.mark.parametrize("n", [129, 150, 200])
+def test_a_large_factor_s_adjoint_by_blocks_against_central_differences(n):
+    rng = _rng()
+    A, W = rng.standard_normal((n, n)), rng.standard_normal((n, n))
+    grad = srcdiff.grad(weighted_factor)(A, W)
+    for _ in range(3):  # directional derivatives: a full difference table would take n² solves
+        V = rng.standard_normal((n, n))
+        want = (weighted_factor(A + 1e-6 * V, W) - weighted_factor(A - 1e-6 * V, W)) / 2e-6
+        assert_close(np.sum(grad * V), want, rtol=1e-6, atol=1e-8)
+
+
+def test_a_large_factor_s_adjoint_in_float32():
+    rng = _rng()
+    A, W = rng.standard_normal((150, 150)), rng.standard_normal((150, 150))
+    grad = srcdiff.grad(weighted_factor)
+    got, want = grad(A.astype(np.float32), W.astype(np.float32)), grad(A, W)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * float(np.max(np.abs(want))))
