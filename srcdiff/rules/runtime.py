@@ -14,6 +14,7 @@ from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS, list_position
 from .scan_helpers import SCAN_HELPERS
+from .symmetric import SYMMETRIC_HELPERS
 from .triangular import TRIANGULAR_HELPERS, cholesky_factor_adjoint, lower_inverse, phi
 from .write_helpers import WRITE_HELPERS
 
@@ -391,6 +392,7 @@ HELPERS = {
     **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
     **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
     **TRIANGULAR_HELPERS,  # a Cholesky factor's inverse and solves (rules/triangular.py)
+    **SYMMETRIC_HELPERS,  # solve, inv, slogdet by a Cholesky factor where there is one (rules/symmetric.py)
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.

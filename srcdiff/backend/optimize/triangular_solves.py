@@ -11,10 +11,18 @@ never written into:
   name holding ``L.T``) -> ``solve_lower(L, b, transpose=True)``;
 * ``np.linalg.inv(L)`` -> ``lower_inverse(L)``.
 
-Both helpers (rules/triangular.py) fall back to NumPy's own call where the operands are not one
-matrix and a vector or matrix (a stack of factors) or SciPy is missing.  A triangular solve
-rounds differently from elimination: like ``e ** 2 -> e * e``, this step changes the last bits
-of the values it touches.  Not for code srcdiff reads back, nor for numba (no SciPy there).
+Then, where a log determinant or an inverse of a matrix is taken besides another solve,
+inverse or log determinant of it (a likelihood; a plain solve keeps its textbook adjoint),
+``np.linalg.solve(a, b)``, ``np.linalg.inv(a)`` and ``np.linalg.slogdet(a)`` become
+``spd_solve``/``spd_inverse``/``spd_slogdet`` (rules/symmetric.py): through a's Cholesky factor
+when, at run time, a is one matrix of 32 rows or more, exactly symmetric and positive definite
+(a GP's kernel matrix), NumPy's own call otherwise.
+
+The helpers (rules/triangular.py, rules/symmetric.py) fall back to NumPy's own call where the
+operands are not one matrix and a vector or matrix (a stack of factors) or SciPy is missing.
+A triangular or Cholesky solve rounds differently from elimination: like ``e ** 2 -> e * e``,
+this step changes the last bits of the values it touches.  Not for code srcdiff reads back,
+nor for numba (no SciPy there).
 """
 
 from __future__ import annotations
@@ -70,11 +78,14 @@ def _as_factor(expr: ast.expr, lower: set[str], upper: dict[str, str]) -> tuple[
     return None
 
 
+#: NumPy's linear algebra -> the helper that tries a Cholesky factor first
+_SYMMETRIC = {"solve": ("spd_solve", 2), "inv": ("spd_inverse", 1), "slogdet": ("spd_slogdet", 1)}
+
+
 def triangular_solves(func: ast.FunctionDef) -> bool:
-    """Rewrite, in place, the solves with and inverses of Cholesky factors in `func`."""
+    """Rewrite, in place, the solves with and inverses of Cholesky factors in `func`, then the
+    other solves, inverses and log determinants."""
     lower, upper = _factors(func)
-    if not lower:
-        return False
     changed = False
     for node in nodes(func):
         if _is_call(node, "np", "linalg", "solve") and len(node.args) == 2 and not node.keywords:
@@ -91,4 +102,19 @@ def triangular_solves(func: ast.FunctionDef) -> bool:
             if found is not None and not found[1]:
                 node.func = ast.Name("lower_inverse", ast.Load())
                 changed = True
+    calls = [(node, name) for node in nodes(func) for name, (_, count) in _SYMMETRIC.items()
+             if _is_call(node, "np", "linalg", name) and len(node.args) == count and not node.keywords]
+    reads = Counter(_matrix(node) for node, _ in calls)
+    likelihood = {_matrix(node) for node, name in calls if name != "solve"} - {None}
+    for node, name in calls:
+        if _matrix(node) in likelihood and reads[_matrix(node)] > 1:
+            node.func = ast.Name(_SYMMETRIC[name][0], ast.Load())
+            changed = True
     return changed
+
+
+def _matrix(call: ast.Call) -> str | None:
+    """The name of the matrix a solve, inverse or log determinant reads (``K`` or ``K.T``)."""
+    a = call.args[0]
+    a = a.value if isinstance(a, ast.Attribute) and a.attr == "T" else a
+    return a.id if isinstance(a, ast.Name) else None
