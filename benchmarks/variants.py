@@ -28,6 +28,7 @@ import types
 from dataclasses import dataclass, field
 
 import numpy as np
+import variants18_linalg as v18
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -152,6 +153,14 @@ VARIANTS = [
     Variant("heat_slice_n1000_T100", "heat_slice", (0, 1), heat_args, {"n": 8, "steps": 4}, jax=False),
     Variant("oscillator_euler_100", "oscillator", (0, 1), ode_args, {"steps": 6}),
     Variant("lotka_heun_100", "lotka", (0, 1), _arguments(ode_args, scale=(1.1, 0.9)), {"steps": 6}, jax=False),
+    Variant("gp_matern_slogdet_n200", "gp_matern_slogdet", (0, 1, 2), v18.gp_args, {"n": 6}),
+    Variant("mvn_cho_500x60", "mvn_cho", (0, 1), v18.mvn_args, {"n": 7, "d": 3}),
+    Variant("gp_tri_rbf_n300", "gp_tri_rbf", (0, 1, 2), _arguments(v18.gp_args, n=300), {"n": 6}),
+    Variant("gru_T25_h48", "gru", (0, 1, 2), v18.gru_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("lstm_split_T20_h64", "lstm_split", (0, 1, 2, 3), v18.lstm_split_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("lstm_peephole_T20_h64", "lstm_peephole", (0, 1, 2, 3), v18.lstm_peephole_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
 ]
 
 

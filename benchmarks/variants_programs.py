@@ -295,3 +295,8 @@ def gp_nll_grad(log_ell, log_sf, log_sn, X, y):
 from variants_simulations import (  # noqa: E402, F401, I001
     accel, forces, forces_vjp, heat_roll, heat_roll_grad, heat_slice, heat_slice_grad, heun, lotka, lotka_grad,
     lv_rhs, nbody, nbody_grad, oscillator, oscillator_grad)
+
+# wave 18's linear-algebra likelihoods and gated cells (a module of their own)
+from variants18_linalg import (  # noqa: E402, F401, I001
+    gp_matern_slogdet, gp_matern_slogdet_grad, gp_tri_rbf, gp_tri_rbf_grad, gru, gru_grad, lstm_peephole,
+    lstm_peephole_grad, lstm_split, lstm_split_grad, mvn_cho, mvn_cho_grad)

@@ -14,12 +14,17 @@ from .join_helpers import JOIN_HELPERS
 from .kinks import held_still, kink, kink_nan, tie, tie_nan
 from .list_helpers import LIST_HELPERS, list_position
 from .scan_helpers import SCAN_HELPERS
+from .symmetric import SYMMETRIC_HELPERS
+from .triangular import TRIANGULAR_HELPERS, cholesky_factor_adjoint, lower_inverse, phi
 from .write_helpers import WRITE_HELPERS
 
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` back to the shape of the operand `x` it was broadcast from."""
-    # first a float for a number of unknown kind (an item of a list): np.shape of it costs µs
+    # two arrays of one shape first (a loop's cells, whose shapes codegen cannot know), then a
+    # float for a number of unknown kind (an item of a list): np.shape of either costs µs
+    if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
+        return g
     if (type(g) is float and type(x) in (float, int, np.float64)) or np.shape(g) == (shape := np.shape(x)):
         return g
     g = np.asarray(g)
@@ -191,9 +196,7 @@ def cholesky_adjoint(g, L):
     function: S = L^-T Phi(L^T g) L^-1, then Phi(S + S^T), where Phi keeps the lower
     triangle and halves the diagonal (zero above the diagonal).
     """
-    inv = np.linalg.inv(L)  # batched (..., n, n) too: transposes swap the last two axes only
-    s = _mT(inv) @ _phi(_mT(L) @ g) @ inv
-    return _phi(s + _mT(s))
+    return cholesky_factor_adjoint(g, L)  # (rules/triangular.py: by blocks for a large factor)
 
 
 def cholesky_tangent(x_dot, L):
@@ -203,13 +206,8 @@ def cholesky_tangent(x_dot, L):
     of its lower triangle, S; then dL = L Phi(L^-1 S L^-T), Phi as in `cholesky_adjoint`.
     """
     s = np.tril(x_dot) + _mT(np.tril(x_dot, -1))
-    inv = np.linalg.inv(L)
-    return L @ _phi(inv @ s @ _mT(inv))
-
-
-def _phi(m):
-    """The lower triangle of (a stack of) square matrices, the diagonal halved."""
-    return np.tril(m) - 0.5 * m * np.eye(np.shape(m)[-1])
+    inv = lower_inverse(L)
+    return L @ phi(inv @ s @ _mT(inv))
 
 
 def _mT(m):
@@ -218,28 +216,28 @@ def _mT(m):
 
 def cholesky_adjoint_a(h, L):
     """The adjoint of ``cholesky_adjoint(a, L)`` for `a` (it is linear in a): h's way back."""
-    inv = np.linalg.inv(L)
-    s = _phi(h)
-    return L @ _phi(inv @ (s + _mT(s)) @ _mT(inv))
+    inv = lower_inverse(L)
+    s = phi(h)
+    return L @ phi(inv @ (s + _mT(s)) @ _mT(inv))
 
 
 def cholesky_adjoint_l(h, a, L):
     """The adjoint of ``cholesky_adjoint(a, L)`` for `L`, given h (the adjoint of its value)."""
-    inv = np.linalg.inv(L)
-    p = _phi(_mT(L) @ a)
-    s = _phi(h)
+    inv = lower_inverse(L)
+    p = phi(_mT(L) @ a)
+    s = phi(h)
     s = s + _mT(s)
     inv_bar = (p + _mT(p)) @ inv @ s  # S = inv.T @ p @ inv, with s the symmetric adjoint of S
-    return -_mT(inv) @ inv_bar @ _mT(inv) + a @ _mT(_phi(inv @ s @ _mT(inv)))
+    return -_mT(inv) @ inv_bar @ _mT(inv) + a @ _mT(phi(inv @ s @ _mT(inv)))
 
 
 def cholesky_adjoint_dot(L_dot, a, L):
     """The derivative of ``cholesky_adjoint(a, L)`` along `L_dot` (a held fixed)."""
-    inv = np.linalg.inv(L)
+    inv = lower_inverse(L)
     inv_dot = -inv @ L_dot @ inv
-    p = _phi(_mT(L) @ a)
-    s = _mT(inv_dot) @ p @ inv + _mT(inv) @ _phi(_mT(L_dot) @ a) @ inv + _mT(inv) @ p @ inv_dot
-    return _phi(s + _mT(s))
+    p = phi(_mT(L) @ a)
+    s = _mT(inv_dot) @ p @ inv + _mT(inv) @ phi(_mT(L_dot) @ a) @ inv + _mT(inv) @ p @ inv_dot
+    return phi(s + _mT(s))
 
 
 def solve_adjoint_y(g, x, y):
@@ -393,6 +391,8 @@ HELPERS = {
     **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)
     **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
     **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
+    **TRIANGULAR_HELPERS,  # a Cholesky factor's inverse and solves (rules/triangular.py)
+    **SYMMETRIC_HELPERS,  # solve, inv, slogdet by a Cholesky factor where there is one (rules/symmetric.py)
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.

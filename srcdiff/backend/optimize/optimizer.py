@@ -19,6 +19,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
+   `triangular_solves` — ``np.linalg.solve`` with a Cholesky factor a triangular solve (not
+   bitwise: it rounds differently; not for numba or code srcdiff reads back);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -40,7 +42,7 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import factor, loops, memory, sameshape, stacks, statements, tidy, wheres, writes
+from . import factor, loops, memory, sameshape, stacks, statements, tidy, triangular_solves, wheres, writes
 from .known_names import grow, item_of
 from .liveness import is_comment, is_size
 from .simplify import is_float, is_float_call, simplify
@@ -130,6 +132,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # no longer reads goes with it
     if info.python_loops and stacks.iterate_stacks(func):
         statements.remove_unread(func)
+    if info.python_loops and not info.derivable:  # (numba has no SciPy; code read back keeps NumPy's calls)
+        if triangular_solves.triangular_solves(func):
+            statements.remove_dead(func.body)  # a transpose only a solve read
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)
