@@ -39,7 +39,8 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_moves import KINDS as MOVES
-from .batching_rules import KINDS, call, float_math, record_static
+from .batching_rules import KINDS, call, float_math
+from .static_index import record_static
 
 
 @dataclass
