@@ -26,6 +26,13 @@ at its point, ``np.cbrt(x) ** 3`` at 0, second derivatives at a tie or a kink); 
 3. Refused, reasonable: ``for s in np.abs(x):`` ("looping over np.abs(x) is not supported"), a loop over the
    rows of a NumPy call's result.  Fixed in lower/loops.py: a call of a rule is an array, looped over as a
    name's rows are.
+4. SILENT (vmap): a ``while`` loop whose test reads a carried value that differs between examples
+   (``while np.linalg.norm(g) > tol``, ``and steps < 200``, ``not (... or ...)``) was batched with its test
+   left as written: np.linalg.norm of the whole batch, so every example ran the iterations of the batch's
+   norm and the values were wrong (1e-3 here; by the whole fit for a loose tolerance).  The check for
+   a test that differs between examples looked at the carried values before it knew which are batched.
+   Fixed in ad/batching.py: checked again after the carried values' batching is known; refused at the
+   loop's line, as a loop over a batched bound is (vmap of its gradient too).
 """
 
 from __future__ import annotations
@@ -267,3 +274,81 @@ def test_a_loop_over_a_calls_rows(p):
 @pytest.mark.parametrize("p", [CALL_LOOPS[0], NEWAXIS[0], KEPT[1]], ids=lambda p: p.name)
 def test_numba_agrees_or_refuses_at_the_line(p):
     assert_numba_agrees_or_refuses(p)
+
+
+# ---- 4. vmap of a while loop to a tolerance -------------------------------------------------------------------
+
+A3 = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, 0.2], [0.1, 0.2, 1.0]])
+B3 = np.array([0.5, -0.3, 0.8])
+WS = np.stack([np.array([1.0, 2.0, -1.0]), np.array([5.0, -3.0, 2.0]), np.array([0.2, 0.1, 0.1])])
+
+
+def descend_by_norm(w, A, b, tol=1e-3):
+    g = A @ w - b
+    while np.linalg.norm(g) > tol:
+        w = w - 0.2 * g
+        g = A @ w - b
+    return np.sum(w * w)
+
+
+def descend_with_a_cap(w, A, b, tol=1e-3):
+    g = A @ w - b
+    steps = 0
+    while np.linalg.norm(g) > tol and steps < 200:
+        w = w - 0.2 * g
+        g = A @ w - b
+        steps += 1
+    return np.sum(w * w)
+
+
+def descend_negated(w, A, b, tol=1e-3):
+    g = A @ w - b
+    steps = 0
+    while not (np.max(np.abs(g)) <= tol or steps >= 200):
+        w = w - 0.2 * g
+        g = A @ w - b
+        steps += 1
+    return np.sum(w * w)
+
+
+def grow_until(w, A, b):
+    while np.sum(w) < 10.0:
+        w = 1.5 * w + 0.1
+    return np.sum(w ** 2)
+
+
+TOLERANCE_LOOPS = [descend_by_norm, descend_with_a_cap, descend_negated, grow_until]
+
+
+@pytest.mark.parametrize("f", TOLERANCE_LOOPS, ids=lambda f: f.__name__)
+def test_vmap_refuses_a_tolerance_loop_that_differs_between_examples(f):
+    ws = np.abs(WS) if f is grow_until else WS
+    for batched in (f, srcdiff.grad(f)):
+        try:
+            got = srcdiff.vmap(batched, in_axes=(0, None, None))(ws, A3, B3)
+        except srcdiff.SrcDiffError as exc:
+            assert located(exc) and HERE in str(exc).splitlines()[0], str(exc)
+            assert "number of iterations differs" in str(exc)
+            continue
+        want = [batched(w, A3, B3) for w in ws]  # (not reached for f itself: the refusal is the fix)
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+        assert batched is not f
+
+
+@pytest.mark.parametrize("f", TOLERANCE_LOOPS[:2], ids=lambda f: f.__name__)
+def test_the_tolerance_loops_gradient_itself(f):
+    p = Program(f"w18_findings:{f.__name__}", f, (WS[0], A3, B3), 0, HERE)
+    assert_every_transformation(p)
+
+
+def fixed_count_while(w, A, b):
+    steps = 0
+    while steps < 6:
+        w = w - 0.2 * (A @ w - b)
+        steps += 1
+    return np.sum(w * w)
+
+
+def test_vmap_keeps_a_loop_whose_count_is_the_same_for_every_example():
+    got = srcdiff.vmap(fixed_count_while, in_axes=(0, None, None))(WS, A3, B3)
+    np.testing.assert_allclose(got, [fixed_count_while(w, A3, B3) for w in WS], rtol=1e-12)
