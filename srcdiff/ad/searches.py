@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import operator
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..ir.flows import edges, flows
 from ..ir.nodes import Branch, Const, Function, Loop, Merge, Node, Var, all_nodes
@@ -234,7 +236,14 @@ def _searches(function: Function, varies: set[str], counters: set[str],
 
     def walk(block, loop):
         for item in block.nodes:
-            if isinstance(item, Branch):
+            if isinstance(item, Node) and loop is not None and getattr(item.rule, "func", None) is np.where \
+                    and len(item.inputs) == 3 and isinstance(item.inputs[0], Var):
+                # ``hi = np.where(up, mid, hi)``: the vectorised bisection, a branch per element
+                cond, x, y = item.inputs
+                if item.out.name not in varies | counters and (computed(x, loop) or computed(y, loop)) \
+                        and reads_back(cond.name, loop):
+                    found.append((loop, {item.out.name}))
+            elif isinstance(item, Branch):
                 decided = {m.out.name for m in item.merges
                            if loop is not None and (computed(m.body, loop) or computed(m.orelse, loop))}
                 decided -= varies | counters
