@@ -222,17 +222,25 @@ def _searches(function: Function, varies: set[str], counters: set[str],
 
     merges(function.body)
 
-    def computed(v, loop: Loop, depth: int = 0) -> bool:
-        # a point worked out from the bounds (``mid``), not a mode set to constants (``heater = 0.0``)
-        if not isinstance(v, Var) or depth > 50 or v.name in {c.var.name for c in loop.carried}:
+    def bounds_read(v, loop: Loop, seen: set) -> set[str]:
+        """The loop's carried values `v` is worked out from in this iteration."""
+        if not isinstance(v, Var) or v.name in seen:
+            return set()
+        seen.add(v.name)
+        if v.name in {c.var.name for c in loop.carried}:
+            return {v.name}
+        node = made.get(v.name)  # (a side's block assigns the merged name itself: its node first)
+        if node is not None:
+            return set().union(*(bounds_read(x, loop, seen) for x in node.input_vars))
+        m = merged.get(v.name)
+        return set() if m is None else bounds_read(m.body, loop, seen) | bounds_read(m.orelse, loop, seen)
+
+    def computed(v, loop: Loop) -> bool:
+        # a point worked out of a bracket (``mid = 0.5 * (lo + hi)``, golden section's ``lo + r * (hi - lo)``),
+        # not a mode set to constants (``heater = 0.0``) nor a step scaled on its own (``step * 1.2``)
+        if not isinstance(v, Var) or v.name in {c.var.name for c in loop.carried}:
             return False
-        if v.name in merged:
-            m = merged[v.name]
-            return computed(m.body, loop, depth + 1) or computed(m.orelse, loop, depth + 1)
-        node = made.get(v.name)
-        if node is not None and node.rule.name == "copy":
-            return any(computed(x, loop, depth + 1) for x in node.input_vars)
-        return node is not None
+        return len(bounds_read(v, loop, set()) - varies - counters) >= 2
 
     def walk(block, loop):
         for item in block.nodes:

@@ -1,0 +1,124 @@
+"""What the red team's eighteenth wave found, continued (classes 4-6; see test_redteam_wave18_findings.py for
+how the wave ran and classes 1-3).  References are float64 central differences or the function's own value.
+
+4. SILENT (vmap): a ``while`` loop whose test reads a carried value that differs between examples
+   (``while np.linalg.norm(g) > tol``, ``and steps < 200``, ``not (... or ...)``) was batched with its test
+   left as written: np.linalg.norm of the whole batch, so every example ran the iterations of the batch's
+   norm and the values were wrong (1e-3 here; by the whole fit for a loose tolerance).  The check for
+   a test that differs between examples looked at the carried values before it knew which are batched.
+   Fixed in ad/batching.py: checked again after the carried values' batching is known; refused at the
+   loop's line, as a loop over a batched bound is (vmap of its gradient too).
+5. SILENT (every derivative): the vectorised bisection, ``hi = np.where(up, mid, hi)`` for a batch of roots,
+   is class 1 with a select for the branch; ``lo * k`` after it had a gradient wrong by the root's
+   derivative.  Fixed in ad/searches.py with class 1: such a np.where in a loop is a search's branch
+   (its rows are in test_redteam_wave18_findings.py's SEARCHES).
+6. CRASH (TypeError: unhashable type: 'numpy.ndarray'): a nested def named as a module-level array
+   (``def h(t)`` inside, ``h = np.array(...)`` in the module) was looked up as the module's array.
+   Fixed in lower/static_values.py: a local function shadows the module's name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from .corpus import Program
+from .matrix import assert_every_transformation, located
+
+HERE = "test_redteam_wave18_findings_more.py"
+
+
+# ---- 4. vmap of a while loop to a tolerance -------------------------------------------------------------------
+
+A3 = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, 0.2], [0.1, 0.2, 1.0]])
+B3 = np.array([0.5, -0.3, 0.8])
+WS = np.stack([np.array([1.0, 2.0, -1.0]), np.array([5.0, -3.0, 2.0]), np.array([0.2, 0.1, 0.1])])
+
+
+def descend_by_norm(w, A, b, tol=1e-3):
+    g = A @ w - b
+    while np.linalg.norm(g) > tol:
+        w = w - 0.2 * g
+        g = A @ w - b
+    return np.sum(w * w)
+
+
+def descend_with_a_cap(w, A, b, tol=1e-3):
+    g = A @ w - b
+    steps = 0
+    while np.linalg.norm(g) > tol and steps < 200:
+        w = w - 0.2 * g
+        g = A @ w - b
+        steps += 1
+    return np.sum(w * w)
+
+
+def descend_negated(w, A, b, tol=1e-3):
+    g = A @ w - b
+    steps = 0
+    while not (np.max(np.abs(g)) <= tol or steps >= 200):
+        w = w - 0.2 * g
+        g = A @ w - b
+        steps += 1
+    return np.sum(w * w)
+
+
+def grow_until(w, A, b):
+    while np.sum(w) < 10.0:
+        w = 1.5 * w + 0.1
+    return np.sum(w ** 2)
+
+
+TOLERANCE_LOOPS = [descend_by_norm, descend_with_a_cap, descend_negated, grow_until]
+
+
+@pytest.mark.parametrize("f", TOLERANCE_LOOPS, ids=lambda f: f.__name__)
+def test_vmap_refuses_a_tolerance_loop_that_differs_between_examples(f):
+    ws = np.abs(WS) if f is grow_until else WS
+    for batched in (f, srcdiff.grad(f)):
+        try:
+            got = srcdiff.vmap(batched, in_axes=(0, None, None))(ws, A3, B3)
+        except srcdiff.SrcDiffError as exc:
+            assert located(exc) and HERE in str(exc).splitlines()[0], str(exc)
+            assert "number of iterations differs" in str(exc)
+            continue
+        want = [batched(w, A3, B3) for w in ws]  # (not reached for f itself: the refusal is the fix)
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+        assert batched is not f
+
+
+@pytest.mark.parametrize("f", TOLERANCE_LOOPS[:2], ids=lambda f: f.__name__)
+def test_the_tolerance_loops_gradient_itself(f):
+    p = Program(f"w18_findings:{f.__name__}", f, (WS[0], A3, B3), 0, HERE)
+    assert_every_transformation(p)
+
+
+def fixed_count_while(w, A, b):
+    steps = 0
+    while steps < 6:
+        w = w - 0.2 * (A @ w - b)
+        steps += 1
+    return np.sum(w * w)
+
+
+def test_vmap_keeps_a_loop_whose_count_is_the_same_for_every_example():
+    got = srcdiff.vmap(fixed_count_while, in_axes=(0, None, None))(WS, A3, B3)
+    np.testing.assert_allclose(got, [fixed_count_while(w, A3, B3) for w in WS], rtol=1e-12)
+
+
+# ---- 6. a nested def named as a module-level array -------------------------------------------------------------
+
+h = np.array([1.0, 2.0])  # a module's array, of the name the function's own helper takes
+
+
+def helper_named_as_an_array(k):
+    def h(t):
+        return t * k
+    return h(3.0) + h(k) * np.sin(k)
+
+
+def test_a_nested_def_shadows_the_modules_array():
+    assert_every_transformation(Program("w18_findings:helper_named_as_an_array", helper_named_as_an_array,
+                                        (0.7,), 0, HERE))
