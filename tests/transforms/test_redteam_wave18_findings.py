@@ -2,13 +2,19 @@
 that show it; fixed (the open ones: test_redteam_wave18_open.py).  References are float64 central differences
 of the function (tests/numeric.py, tests/transforms/matrix.py); never srcdiff.
 
-The wave's programs (redteam_wave18*.py: 220 rows; audio and signal processing, optimisation inner loops,
-finance, graphics and geometry, losses and divergences, NumPy spellings, special points, vector maps) ran
-through grad, value_and_grad, hessian, jvp, vjp and trees (the matrix, matrix_report.py), a sample through
-``jit="numba"``.  Before the fixes, of the 219 rows with a reference: grad / value_and_grad / jvp / vjp / tree
-202 agreed, 12 refused at the user's line, 5 WRONG, no crash; hessian 190 agreed, 8 WRONG.  Of the WRONG
-cells all but one class are the NaNs docs/guarantees.md promises (an equality guard ``np.where(x == 0, ...)``
-at its point, ``np.cbrt(x) ** 3`` at 0, second derivatives at a tie or a kink); the rest are here.
+The wave's programs (redteam_wave18*.py: 243 rows; audio and signal processing, optimisation inner loops,
+finance, graphics and geometry, losses and divergences, NumPy spellings, library calls, special points,
+vector maps) ran through grad, value_and_grad, hessian, jvp, vjp and trees (the matrix, matrix_report.py),
+115 of them through ``jit="numba"``, every row with an array argument through vmap, vmap of its gradient,
+hvp and float32 (a third), the vector maps through jacobian / jvp / vjp / vmap.  Before the fixes, of the
+first 220 rows: 202 agreed at first order, 12 refused at the user's line, 5 WRONG; hessian 190, 8 WRONG.
+After them, of the 242 rows with a reference: grad / value_and_grad / jvp / vjp / tree 222 agree, 15 refused
+at the line, no crash, 5 WRONG: 4 the NaNs docs/guarantees.md promises (an equality guard ``np.where(x ==
+0, ...)`` at its point, ``np.cbrt(x) ** 3`` at 0) and 1 open (kinks cancelling through np.where:
+test_redteam_wave18_open.py); hessian 211 agree, 2 refused (1 naming no line: open), 7 the documented NaN
+of a second derivative at a tie or a kink.  numba: 102 of 115 agree, 12 refused at the line, 1 the equality
+guard's NaN.  vmap 118 of 198 (1 wrong: class 4), vmap of the gradient 77, the rest refused at the line;
+hvp only the documented NaNs; float32 67 of 76 agree, 9 refused.
 
 1. SILENT (hessian; the gradient in variants): the point a search finds by comparisons alone (golden section's
    ``t = 0.5 * (lo + hi)``, bisection's ``lo``) reaching a result that also depends on the parameter

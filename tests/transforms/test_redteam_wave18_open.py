@@ -13,15 +13,16 @@ Classes (counts from the wave's 220 rows; see the findings module's docstring fo
      np.linalg.LinAlgError:`` ("try_except_grad_grad:63: no adjoint rule for ... cholesky_adjoint_a"); hvp
      and the same code without try take it.  hessian also refuses ``if np.all(...) and not np.any(...)``
      ("`and`/`or` are supported as values ...", at the user's line) that grad, jvp and hvp take.
-  3. Refused, reasonable (first order, at the user's line), 11 rows: a nested helper with keyword-only
+  3. Refused, reasonable (first order, at the user's line), 11 rows: np.gradient(y, x) with coordinates
+     (read as a setting); calling a nested def in an ``if`` / ``while`` test; a nested helper with keyword-only
      parameters or ``**kw`` passed on; ``np.divide(x, y, out=out, where=y != 0)``; ``np.max(..., initial=)``;
      ufunc methods (``np.add.reduce``, ``np.multiply.outer``, ``np.maximum.reduce``); ``np.average(x, axis=1,
      weights=w1d)`` ("not differentiable with respect to its argument 'x'"); a list of weight arrays handed
      whole to a callable model (``W = self.W if W is None else W``); an all-pass chain whose output array
      becomes the next stage's input (``x = y``; "writes into an array ... prev_y also refers to").
-  4. numba only (of a 48-row sample: 41 agree, 6 refused at the line, 1 the documented equality-guard NaN):
+  4. numba only (of 115 rows: 102 agree, 12 refused at the line, 1 the documented equality-guard NaN):
      numba's compiler fails inside on a curve bootstrapped by ``dfs.append(...)``/``sum(dfs)``; np.diagonal
-     (Barlow Twins); a recursive helper (Cox-de Boor).
+     (Barlow Twins); a recursive helper (Cox-de Boor); np.correlate(mode="full"); a default array parameter.
   5. vmap: 118 of 198 rows with an array argument batched, 80 refused at the line (np.array of batched
      numbers, an if on a batched test, np.linalg.solve, np.sort, reshape spellings, lists, builtin abs / max /
      min, math.erf); the vector maps' jacobian / jvp / vjp 18 of 18 agree, their vmap 8.
