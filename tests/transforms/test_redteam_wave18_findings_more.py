@@ -15,6 +15,9 @@ how the wave ran and classes 1-3).  References are float64 central differences o
 6. CRASH (TypeError: unhashable type: 'numpy.ndarray'): a nested def named as a module-level array
    (``def h(t)`` inside, ``h = np.array(...)`` in the module) was looked up as the module's array.
    Fixed in lower/static_values.py: a local function shadows the module's name.
+7. Refused, reasonable: ``np.max(x, initial=c)`` (``np.min``, ``np.sum``; "unexpected keyword argument
+   'initial'").  Fixed in lower/calls.py: the initial value is one more operand of the reduction,
+   ``np.maximum(np.max(x), c)``, ``np.sum(x) + c`` (with ``where=`` too it is still refused, at the line).
 """
 
 from __future__ import annotations
@@ -122,3 +125,43 @@ def helper_named_as_an_array(k):
 def test_a_nested_def_shadows_the_modules_array():
     assert_every_transformation(Program("w18_findings:helper_named_as_an_array", helper_named_as_an_array,
                                         (0.7,), 0, HERE))
+
+
+# ---- 7. initial= of a reduction ---------------------------------------------------------------------------------
+
+
+def reductions_with_initial(x):
+    return np.max(x ** 2, initial=0.1) + np.sum(x, initial=1.0) + np.min(x, initial=10.0)
+
+
+def rows_with_initial(A):
+    return np.sum(np.max(A, axis=1, initial=0.0) ** 2) + np.sum(np.amin(A, axis=0, keepdims=True, initial=0.5))
+
+
+def initial_from_data(x, floor):
+    return np.max(np.tanh(x), initial=floor[0]) * np.sum(x ** 2, axis=0, initial=floor[1])
+
+
+INITIAL = [
+    Program("w18_findings:reductions_with_initial", reductions_with_initial, (np.array([0.3, -1.2, 0.8, 0.45]),), 0,
+            HERE),
+    Program("w18_findings:rows_with_initial", rows_with_initial, (np.array([[0.3, -1.2, 0.7], [-0.8, -0.1, -0.4]]),),
+            0, HERE),
+    Program("w18_findings:initial_from_data", initial_from_data, (np.array([0.3, -1.2, 0.8]), np.array([-0.5, 0.2])),
+            0, HERE),
+    Program("w18_findings:initial_from_data_floor", initial_from_data,
+            (np.array([-0.3, -1.2, -0.8]), np.array([-0.5, 0.2])), 1, HERE),
+]
+
+
+@pytest.mark.parametrize("p", INITIAL, ids=lambda p: p.name)
+def test_initial_is_one_more_operand(p):
+    assert_every_transformation(p)
+
+
+def test_initial_with_where_is_refused_at_the_line():
+    def both(x):
+        return np.max(x, where=x < 0.5, initial=-1.0)
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(both)(np.array([0.3, 0.9]))
+    assert HERE in str(info.value).splitlines()[0]
