@@ -18,6 +18,10 @@ how the wave ran and classes 1-3).  References are float64 central differences o
 7. Refused, reasonable: ``np.max(x, initial=c)`` (``np.min``, ``np.sum``; "unexpected keyword argument
    'initial'").  Fixed in lower/calls.py: the initial value is one more operand of the reduction,
    ``np.maximum(np.max(x), c)``, ``np.sum(x) + c`` (with ``where=`` too it is still refused, at the line).
+8. Refused, reasonable: a nested def called in an ``if`` test (``if g(t) > 0:``; "the local function 'g' can
+   only be called"): a test is kept as written, and the generated code has no ``g``.  Fixed in
+   lower/opaque.py: a comparison that calls a local function lowers its sides (the body inlined); a
+   search written so is refused as class 1 is.  (In a ``while`` test it is still refused, at the line.)
 """
 
 from __future__ import annotations
@@ -165,3 +169,54 @@ def test_initial_with_where_is_refused_at_the_line():
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(both)(np.array([0.3, 0.9]))
     assert HERE in str(info.value).splitlines()[0]
+
+
+# ---- 8. a nested def called in an if test -------------------------------------------------------------------------
+
+
+def nested_in_test(k):
+    def g(t):
+        return t * t - k
+    total = 0.0
+    for i in range(6):
+        t = 0.4 * i
+        if g(t) > 0:
+            total = total + t * k
+        else:
+            total = total - np.sin(k * t)
+    return total
+
+
+def lambda_in_test(x):
+    margin = lambda v: 1.0 - v  # noqa: E731
+    total = 0.0
+    for v in x:
+        if margin(v) > 0.0:
+            total = total + margin(v) ** 2
+    return total
+
+
+def bisection_by_a_helper(k):
+    def g(t):
+        return t ** 3 + k * t - 2.0
+    lo, hi = 0.0, 2.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if g(mid) > 0:
+            hi = mid
+        else:
+            lo = mid
+    return g(lo) + lo * k
+
+
+@pytest.mark.parametrize("p", [Program("w18_findings:nested_in_test", nested_in_test, (0.7,), 0, HERE),
+                               Program("w18_findings:lambda_in_test", lambda_in_test,
+                                       (np.array([0.3, 1.4, -0.5, 0.8]),), 0, HERE)], ids=lambda p: p.name)
+def test_a_nested_def_in_an_if_test(p):
+    assert_every_transformation(p)
+
+
+def test_a_search_through_a_nested_def_is_refused():
+    with pytest.raises(srcdiff.SrcDiffError, match="comparisons") as info:
+        srcdiff.grad(bisection_by_a_helper)(1.3)
+    assert located(info.value) and HERE in str(info.value).splitlines()[0]
