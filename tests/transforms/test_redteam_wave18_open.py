@@ -14,8 +14,8 @@ Classes (counts from the wave's 220 rows; see the findings module's docstring fo
      and the same code without try take it.  hessian also refuses ``if np.all(...) and not np.any(...)``
      ("`and`/`or` are supported as values ...", at the user's line) that grad, jvp and hvp take.
   3. Refused, reasonable (first order, at the user's line), 10 rows (``np.max(x, initial=c)``, the 11th, is
-     fixed: test_redteam_wave18_findings_more.py): np.gradient(y, x) with coordinates
-     (read as a setting); calling a nested def in a ``while`` test (in an ``if`` test: fixed); a nested helper with keyword-only
+     fixed: test_redteam_wave18_findings_more.py): np.gradient(y, x) with coordinates (read as a setting);
+     calling a nested def in a ``while`` test (in an ``if`` test: fixed); a nested helper with keyword-only
      parameters or ``**kw`` passed on; ``np.divide(x, y, out=out, where=y != 0)``;
      ufunc methods (``np.add.reduce``, ``np.multiply.outer``, ``np.maximum.reduce``); ``np.average(x, axis=1,
      weights=w1d)`` ("not differentiable with respect to its argument 'x'"); a list of weight arrays handed
