@@ -27,6 +27,9 @@ Classes (counts from the wave's 220 rows; see the findings module's docstring fo
   5. vmap: 118 of 198 rows with an array argument batched, 80 refused at the line (np.array of batched
      numbers, an if on a batched test, np.linalg.solve, np.sort, reshape spellings, lists, builtin abs / max /
      min, math.erf); the vector maps' jacobian / jvp / vjp 18 of 18 agree, their vmap 8.
+  6. srcdiff.check, 1 row of 243: a false MISMATCH on a right gradient where ``np.sinc`` is evaluated at an
+     integer (``np.sinc(t - n)`` at ``t = 2.0``): sympy's counterpart ``sin(pi x) / (pi x)`` is 0 / 0 there.
+     (check's other 5 MISMATCH reports are right: the documented NaNs and class 1.)
 """
 
 from __future__ import annotations
@@ -177,3 +180,23 @@ def spherical(p):
 def test_vmap_of_np_array_of_numbers():
     ps = np.array([[1.5, 0.7, 0.4], [1.0, 0.2, -0.3]])
     np.testing.assert_allclose(srcdiff.vmap(spherical)(ps), [spherical(p) for p in ps], rtol=1e-12)
+
+
+# ---- 6. check at sinc's removable singularity ------------------------------------------------------------------
+
+
+def sinc_through_a_sample(t, samples):
+    n = np.arange(len(samples))
+    return np.sum(samples * np.sinc(t - n))
+
+
+@xfail("6. srcdiff.check reports MISMATCH where np.sinc meets 0 (sympy's sin(pi x) / (pi x) is 0 / 0)")
+def test_check_agrees_at_an_integer_of_sinc():
+    samples = np.array([0.3, -1.2, 0.8, 0.5])
+    assert srcdiff.check(sinc_through_a_sample, 2.0, samples).status != "MISMATCH"
+
+
+def test_the_gradient_there_is_right():
+    samples = np.array([0.3, -1.2, 0.8, 0.5])
+    want = central_difference(sinc_through_a_sample, (2.0, samples), 0)
+    assert np.isclose(srcdiff.grad(sinc_through_a_sample)(2.0, samples), want, rtol=1e-6)
