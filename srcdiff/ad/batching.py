@@ -332,8 +332,11 @@ def _loop(loop: Loop, state: Batching) -> list:
         if not grown:
             break
         carried_rows |= grown
-    if loop.stop is not None and state.batched(loop.stop):
-        state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched")
+    # the test reads carried values too (``while np.linalg.norm(g) > tol``), batched only now we know them:
+    # left unbatched, NumPy would reduce over the whole batch and every example would stop together
+    if (loop.stop is not None and state.batched(loop.stop)) or any(state.batched(v) for v in loop.test_inputs):
+        state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched",
+                     "run a fixed number of iterations and select the results with np.where")
     before = []
     for c in loop.carried:
         if c.var != c.init:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import ast
 import operator
 
+import numpy as np
+
 from ..errors import SrcDiffError
 from ..ir.flows import edges, flows
-from ..ir.nodes import Branch, Const, Function, Loop, Node, Var, all_nodes
+from ..ir.nodes import Branch, Const, Function, Loop, Merge, Node, Var, all_nodes
 from ..rules import runtime
 from ..rules.structural import gradient_inputs
 
@@ -179,11 +181,119 @@ def comparison_only_loop(function: Function, wrt: set[str]) -> Loop | None:
     return None
 
 
+def _searches(function: Function, varies: set[str], counters: set[str],
+              pairs: list[tuple[str, str]]) -> list[tuple[Loop, set[str]]]:
+    """(loop, the values a branch inside it decides) for a branch that reads back, within one
+    iteration, a carried value no parameter reaches differentiably: ``if g(mid, k) > 0: hi = mid``
+    with ``mid = 0.5 * (lo + hi)``.  The walk back from the test stops at a carried value that
+    varies (``y`` of ``if y < 0: v = -v``): a state the test reads, not a point being searched."""
+    into: dict[str, list[str]] = {}
+    for src, dst in pairs:
+        into.setdefault(dst, []).append(src)
+    found: list[tuple[Loop, set[str]]] = []
+
+    def reads_back(test: str, loop: Loop) -> bool:
+        carried = {c.var.name for c in loop.carried} | {c.final.name for c in loop.carried
+                                                         if isinstance(c.final, Var)}
+        seen, todo = {test}, [test]
+        while todo:
+            name = todo.pop()
+            if name in carried:
+                if name not in varies and name not in counters:
+                    return True
+                continue
+            for src in into.get(name, ()):
+                if src not in seen:
+                    seen.add(src)
+                    todo.append(src)
+        return False
+
+    made = {n.out.name: n for n in all_nodes(function)}
+    merged: dict[str, Merge] = {}
+
+    def merges(block):
+        for item in block.nodes:
+            if isinstance(item, Branch):
+                merged.update((m.out.name, m) for m in item.merges)
+                merges(item.body)
+                merges(item.orelse)
+            elif isinstance(item, Loop):
+                merges(item.body)
+
+    merges(function.body)
+
+    def bounds_read(v, loop: Loop, seen: set) -> set[str]:
+        """The loop's carried values `v` is worked out from in this iteration."""
+        if not isinstance(v, Var) or v.name in seen:
+            return set()
+        seen.add(v.name)
+        if v.name in {c.var.name for c in loop.carried}:
+            return {v.name}
+        node = made.get(v.name)  # (a side's block assigns the merged name itself: its node first)
+        if node is not None:
+            return set().union(*(bounds_read(x, loop, seen) for x in node.input_vars))
+        m = merged.get(v.name)
+        return set() if m is None else bounds_read(m.body, loop, seen) | bounds_read(m.orelse, loop, seen)
+
+    def computed(v, loop: Loop) -> bool:
+        # a point worked out of a bracket (``mid = 0.5 * (lo + hi)``, golden section's ``lo + r * (hi - lo)``),
+        # not a mode set to constants (``heater = 0.0``) nor a step scaled on its own (``step * 1.2``)
+        if not isinstance(v, Var) or v.name in {c.var.name for c in loop.carried}:
+            return False
+        return len(bounds_read(v, loop, set()) - varies - counters) >= 2
+
+    def walk(block, loop):
+        for item in block.nodes:
+            if isinstance(item, Node) and loop is not None and getattr(item.rule, "func", None) is np.where \
+                    and len(item.inputs) == 3 and isinstance(item.inputs[0], Var):
+                # ``hi = np.where(up, mid, hi)``: the vectorised bisection, a branch per element
+                cond, x, y = item.inputs
+                if item.out.name not in varies | counters and (computed(x, loop) or computed(y, loop)) \
+                        and reads_back(cond.name, loop):
+                    found.append((loop, {item.out.name}))
+            elif isinstance(item, Branch):
+                decided = {m.out.name for m in item.merges
+                           if loop is not None and (computed(m.body, loop) or computed(m.orelse, loop))}
+                decided -= varies | counters
+                if decided and isinstance(item.test, Var) and reads_back(item.test.name, loop):
+                    found.append((loop, decided))
+                walk(item.body, loop)
+                walk(item.orelse, loop)
+            elif isinstance(item, Loop):
+                walk(item.body, item)
+
+    walk(function.body, None)
+    return found
+
+
+def search_feeding_result(function: Function, wrt: set[str]) -> Loop | None:
+    """The loop of a search whose point, found by comparisons alone, reaches a returned value that
+    also depends on a `wrt` parameter differentiably (``f(t, c)`` at the golden-section ``t``), or
+    None: its derivative would hold the point still where the user means it to move."""
+    varies, _ = flows(function, wrt, gradient_inputs)
+    pairs = edges(function, _value_inputs)
+    tainted = _closure(pairs + _decisions(function.body), set(wrt), forward=True)
+    reached = _closure(pairs, {v.name for v in _leaves(function)}, forward=False)
+    for loop, names in _searches(function, varies, _integers(function), pairs):
+        if names & reached and names & tainted:
+            return loop
+    return None
+
+
 def refuse_comparison_only(function: Function, wrt: set[str], location) -> None:
     """Raise, at the user's loop, for a `comparison_only_loop`: every transformation refuses
     rather than answer the staircase's silent 0."""
     loop = comparison_only_loop(function, wrt)
     if loop is None:
+        loop = search_feeding_result(function, wrt)
+        if loop is not None:
+            names = ", ".join(sorted(wrt))
+            raise SrcDiffError(
+                f"the result depends on {names} through a value this loop finds by comparisons alone (a search "
+                "such as golden section or bisection): its derivative would hold that value still, not move "
+                "it with the point the search finds", location(loop.line),
+                "give the point its derivative with @srcdiff.custom_vjp or @srcdiff.custom_jvp through the "
+                "implicit function theorem, or wrap it in srcdiff.stop_gradient(...) if a fixed point is meant")
         return
     names = ", ".join(sorted(wrt))
     raise SrcDiffError(

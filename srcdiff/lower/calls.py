@@ -93,6 +93,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         special = lower_helper_write(lower, node, func, target)
     if special is not None:
         return special
+    folded = _initial_folded(node, func)  # np.max(x, initial=c): np.maximum(np.max(x), c)
+    if folded is not None:
+        return lower.expr(folded, target)
     rule = state.table.lookup(func)
     if rule is None:
         if is_user_function(func):
@@ -138,3 +141,24 @@ def _spelling(func) -> ast.expr | None:
         if getattr(module, getattr(func, "__name__", ""), None) is func:
             return ast.Attribute(ast.Name(name, ast.Load()), func.__name__, ast.Load())
     return None
+
+
+#: reductions whose ``initial=`` is one more operand of the reduction's own operation
+_INITIAL_OPS = ((np.max, "maximum"), (np.amax, "maximum"), (np.min, "minimum"), (np.amin, "minimum"), (np.sum, "+"))
+
+
+def _initial_folded(node: ast.Call, func) -> ast.expr | None:
+    """``np.max(x, axis, initial=c)`` as ``np.maximum(np.max(x, axis), c)`` and ``np.sum(x, initial=c)``
+    as ``np.sum(x) + c``, the value NumPy computes for a non-empty x (a tie with `c` shares as np.maximum
+    does); None for any other call, or one that also has ``where=`` (where a max's initial fills the
+    elements left out: left to the rule, which refuses it)."""
+    op = next((o for f, o in _INITIAL_OPS if func is f), None)
+    initial = next((k.value for k in node.keywords if k.arg == "initial"), None)
+    if op is None or initial is None or not isinstance(node.func, ast.Attribute) \
+            or any(k.arg == "where" for k in node.keywords):
+        return None
+    rest = ast.copy_location(ast.Call(node.func, node.args, [k for k in node.keywords if k.arg != "initial"]), node)
+    if op == "+":
+        return ast.copy_location(ast.BinOp(rest, ast.Add(), initial), node)
+    pair = ast.copy_location(ast.Attribute(node.func.value, op, ast.Load()), node.func)
+    return ast.copy_location(ast.Call(pair, [rest, initial], []), node)

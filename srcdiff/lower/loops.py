@@ -160,7 +160,8 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tu
     rule = state.table.lookup(func) if func is not None else None
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _SPLITS:
         return [lower.expressions.expr(it)], [stmt.target], None  # the parts of a configuration string
-    if func is not None and func is not list and func is not tuple and not (rule is not None and rule.tuple_result) \
+    # a NumPy call's result is an array whose rows the loop takes (``for s in np.abs(x)``), as a name's are
+    if func is not None and func is not list and func is not tuple and rule is None \
             and not inspect.isgeneratorfunction(func):  # a generator: the list it yields (frontend/generators.py)
         raise state.error(stmt, f"looping over {ast.unparse(it)} is not supported",
                           "loop over range(...), a list, a tuple, an array's rows, "

@@ -100,7 +100,8 @@ def changed_in_place(state: LoweringState, call: ast.Call) -> tuple[str, str | N
                 if ufunc is np.add and len(args) == 3 else None
             return args[0], rewrite
     resolved = static_value(state, func, record=False)
-    if resolved in _NUMPY_IN_PLACE and args:
+    # (a module's array of the name a nested def shadows is no function: not hashable either)
+    if callable(resolved) and resolved in _NUMPY_IN_PLACE and args:
         template = _NUMPY_IN_PLACE[resolved]
         try:
             return args[0], template.format(*args) if template and not call.keywords else None

@@ -117,6 +117,8 @@ def condition(lower: ExpressionLowerer, test: ast.expr) -> Operand:
         return lower.state.env[test.id]
     if isinstance(test, ast.Constant):
         return Const(test.value)
+    if isinstance(test, ast.Compare) and _calls_local(lower, test):
+        return lower.expr(test)  # ``if g(mid) > 0`` of a nested def: its body inlined (lower_compare)
     return opaque(lower, test, None)
 
 
@@ -144,7 +146,18 @@ def lower_compare(lower: ExpressionLowerer, node: ast.Compare, target) -> Operan
            for e in [node.left, *node.comparators]):
         expr, reads = substitute(lower, node)  # its shape is known: the operands' broadcast
         return emit_rule(lower.state, COMPARE, reads, {}, expr, target)
+    if _calls_local(lower, node):  # ``g(mid) > 0`` of a nested def: each side lowered (its body inlined)
+        sides = [lower.expr(e) for e in [node.left, *node.comparators]]
+        expr = ast.copy_location(ast.Compare(operand_ast(sides[0]), node.ops, [operand_ast(v) for v in sides[1:]]),
+                                 node)
+        return emit_rule(lower.state, COMPARE, tuple(v for v in sides if isinstance(v, Var)), {}, expr, target)
     return opaque(lower, node, target)
+
+
+def _calls_local(lower: ExpressionLowerer, node: ast.expr) -> bool:
+    """Whether `node` calls a local lambda or nested def (which a test kept as written could not name)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in lower.state.lambdas
+               for n in ast.walk(node))
 
 
 def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:

@@ -41,6 +41,8 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
             # of a loop over a tuple of them (lower/static_loops.py) is that function
             return bound.value if isinstance(bound, Const) and (isinstance(bound.value, type(ast)) or callable(
                 bound.value) and not isinstance(bound.value, type)) else MISSING
+        if node.id in state.lambdas:
+            return MISSING  # a nested def or lambda of the function shadows the module's name
         value = state.parsed.resolve(node.id)
         if record:
             state.parsed.depend(node.id, value)

@@ -20,6 +20,7 @@ from .lists import as_array
 from .opaque import opaque
 from .range_index import lower_range_index
 from .static_dicts import lower_dict_subscript
+from .static_values import static_value
 
 
 def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Operand:
@@ -60,6 +61,8 @@ def index_parts(lower: ExpressionLowerer, node: ast.Subscript):
             parts.append(operand_ast(item))
         return inputs, kinds, parts
     for comp in comps:
+        if isinstance(comp, ast.Attribute) and static_value(lower.state, comp) is None:
+            comp = ast.Constant(None)  # np.newaxis is None: a new axis, as NumPy reads it
         if isinstance(comp, ast.Slice):
             bounds = []
             for part in (comp.lower, comp.upper, comp.step):

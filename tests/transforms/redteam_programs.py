@@ -338,9 +338,10 @@ def _programs():
     from .redteam_wave15 import WAVE15
     from .redteam_wave16 import WAVE16
     from .redteam_wave17 import WAVE17
+    from .redteam_wave18 import WAVE18
     return (ML_PHYSICS + LIBRARY_STATISTICS + SPECIAL + WAVE3 + REACH + WAVE4 + WAVE5 + WAVE6 + WAVE7 + WAVE8
             + WAVE9 + WAVE10 + WAVE11 + WAVE12 + WAVE13 + WAVE14 + WAVE15 + WAVE16
-            + WAVE17)
+            + WAVE17 + WAVE18)
 
 
 PROGRAMS = _programs()
