@@ -295,3 +295,6 @@ def gp_nll_grad(log_ell, log_sf, log_sn, X, y):
 from variants_simulations import (  # noqa: E402, F401, I001
     accel, forces, forces_vjp, heat_roll, heat_roll_grad, heat_slice, heat_slice_grad, heun, lotka, lotka_grad,
     lv_rhs, nbody, nbody_grad, oscillator, oscillator_grad)
+
+# broadcast contractions and piecewise losses on a residual (benchmarks/variants18_contract.py)
+from variants18_contract import *  # noqa: E402, F401, F403, I001

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import factor, loops, memory, sameshape, stacks, statements, tidy, wheres, writes
+from . import contract, factor, loops, memory, sameshape, stacks, statements, tidy, wheres, writes
 from .known_names import grow, item_of
 from .liveness import is_comment, is_size
 from .simplify import is_float, is_float_call, simplify
@@ -109,6 +109,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= writes.read_around_zeroed(func)
         changed |= wheres.fold_decided_wheres(func, is_float_name)
         changed |= wheres.inline_decided(func, is_float_name)
+        changed |= wheres.merge_complements(func, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
@@ -120,6 +121,14 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
+    # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
+    # there) nor in code srcdiff differentiates again
+    if info.python_loops and not info.derivable and contract.contract_sums(
+            func, info.shape, is_scalar, lambda e: is_float(e, is_float_name),
+            lambda n: info.adjoints.get(n, n)):
+        statements.remove_dead(func.body)
+        statements.remove_unread(func)
+        simplify(func, is_float_name, is_scalar)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)

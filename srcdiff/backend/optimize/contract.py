@@ -1,0 +1,500 @@
+"""Broadcast products summed over axes, written as the contractions they are.
+
+``np.sum(X[:, :, None] * W[None, :, :], axis=1)`` is ``X @ W``, and the adjoint of
+``D = np.sum((X[:, None, :] - C[None]) ** 2, axis=-1)`` with respect to `C` is
+``unbroadcast(-(np.expand_dims(D_bar, -1) * 2 * t3), t2)``: both build an array as large
+as every broadcast operand together (n x k x d) only to sum it again.  A careful hand writes
+``X @ W`` and ``-2 * (D_bar.T @ X - D_bar.sum(0)[:, None] * C)``.  This pass does the same:
+
+* a sum (``np.sum``, ``.sum``, or codegen's ``unbroadcast`` to an operand's shape) of a
+  product of factors of known shapes becomes ``np.einsum`` of the factors' own arrays (what a
+  view such as ``X[:, None, :]``, ``np.expand_dims(g, -1)`` or ``np.full(t.shape, g)``
+  broadcasts), a factor's axes no other one reads summed first, and a two-operand contraction
+  of matrices and vectors written with ``@``;
+* a factor read once that is a sum or difference of broadcast operands (``t3 = t1 - t2``) is
+  distributed, so no term is larger than its operands.
+
+Unlike the other passes this one changes how sums round (as any hand-written contraction
+does): the value is the same up to rounding, not bitwise.  Only straight-line statements of
+the function's body are rewritten, reading names bound once there.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...ir import shapes
+from .liveness import nodes, writes
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+ELEMENTWISE_CALLS = frozenset({"exp", "log", "tanh", "sin", "cos", "sqrt", "abs", "sign", "log1p", "expm1"})
+
+
+@dataclass
+class Factor:
+    """`base` broadcast over the `frame` dims: its own axes sit at `axes` of the frame."""
+
+    base: ast.expr
+    axes: tuple[int, ...]
+    frame: tuple[str, ...]
+    name: str | None = None   # a name bound once to a sum of two operands (distributable)
+
+
+@dataclass
+class Product:
+    factors: list
+    scalars: list            # (ast operator, expr) applied to the result in order
+    negative: bool = False
+    frames: tuple = ()       # shapes the product is broadcast to without an operand (np.full)
+
+
+def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable[[str], bool],
+                  is_float: Callable[[ast.expr], bool], primal_of: Callable[[str], str]) -> bool:
+    """Rewrite every sum of a broadcast product in `func`'s top-level statements."""
+    counts = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    params = {a.arg for a in func.args.args}
+    definitions, where = {}, {}
+    for i, stmt in enumerate(func.body):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and counts[stmt.targets[0].id] == 1:
+            definitions[stmt.targets[0].id], where[stmt.targets[0].id] = stmt.value, i
+    written = [writes(stmt) for stmt in func.body]
+    rewriter = _Rewriter(_Shapes(shape_of, is_scalar, primal_of, definitions), definitions, is_float)
+    for i, stmt in enumerate(func.body):
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return)) and stmt.value is not None:
+            # a definition may stand in for its name where nothing it reads was rebound since
+            rewriter.readable = {name for name, at in where.items() if at < i and not any(
+                written[k] & _loads(definitions[name]) for k in range(at + 1, i))}
+            rewriter.visit(stmt)
+    return rewriter.changed
+
+
+class _Shapes:
+    """Dims of an expression of the generated code: the optimizer's shapes, where an axis is
+    not known there derived from the name's one definition (``t1 = X[:, None, :]``)."""
+
+    REDUCTIONS = frozenset({"sum", "min", "max", "mean", "prod"})
+
+    def __init__(self, shape_of, is_scalar, primal_of, definitions):
+        self.shape_of, self.is_scalar, self.primal_of = shape_of, is_scalar, primal_of
+        self.definitions, self.memo = definitions, {}
+
+    def __call__(self, expr: ast.expr) -> tuple[str, ...] | None:
+        """The dims, () for a number, None when not known exactly (an unknown axis too)."""
+        dims = self._dims(expr)
+        return None if dims is None or shapes.UNKNOWN_DIM in dims else dims
+
+    def _name(self, name):
+        if name in self.memo:
+            return self.memo[name]
+        self.memo[name] = None   # a definition reading itself (never in straight-line code)
+        primal = self.primal_of(name)
+        shape = self.shape_of(name)
+        dims = None if not shape.known or shape.scalar else shape.dims
+        if (dims is None or shapes.UNKNOWN_DIM in dims) and primal in self.definitions:
+            derived = self._dims(self.definitions[primal])
+            if derived is not None and (dims is None or len(derived) == len(dims)):
+                dims = derived
+        self.memo[name] = dims
+        return dims
+
+    def _dims(self, expr):
+        if isinstance(expr, ast.Constant):
+            return () if type(expr.value) in (int, float) else None
+        if isinstance(expr, ast.Name):
+            return () if self.is_scalar(expr.id) else self._name(expr.id)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            return self(expr.operand)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            return broadcast(self(expr.left), self(expr.right))
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.MatMult):
+            left, right = self(expr.left), self(expr.right)
+            if left is None or right is None or not 1 <= len(left) <= 2 or not 1 <= len(right) <= 2:
+                return None
+            return left[:-1] + right[1:]   # (matrices and vectors: what the contractions write)
+        if isinstance(expr, ast.Attribute) and expr.attr == "T":
+            inner = self(expr.value)
+            return None if inner is None else inner[::-1]
+        view = view_of(expr, self)
+        if view is not None:
+            return view[2]
+        call = _np_call(expr)
+        if call in ELEMENTWISE_CALLS and len(expr.args) == 1 and not expr.keywords:
+            return self(expr.args[0])
+        if _is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
+            return self(expr.args[1])
+        if call == "einsum" and expr.args and isinstance(expr.args[0], ast.Constant) and not expr.keywords:
+            return self._einsum(expr.args[0].value, expr.args[1:])
+        return self._reduced(expr)
+
+    def _einsum(self, spec, operands):
+        """The dims of one of this pass's own ``np.einsum`` calls (a definition it rewrote)."""
+        inputs, _, out = spec.partition("->")
+        found = {}
+        for letters, operand in zip(inputs.split(","), operands):
+            dims = self(operand)
+            if dims is None or len(dims) != len(letters):
+                return None
+            for letter, d in zip(letters, dims):
+                found[letter] = shapes.MANY if shapes.MANY in (d, found.get(letter)) else d
+        return tuple(found[letter] for letter in out) if set(out) <= set(found) else None
+
+    def _reduced(self, expr):
+        """``np.sum(x, axis=k)``, ``x.max(axis=k, keepdims=True)``..."""
+        if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute) \
+                or expr.func.attr not in self.REDUCTIONS:
+            return None
+        args = list(expr.args)
+        if _np_call(expr) is None:
+            args.insert(0, expr.func.value)
+        keywords = {k.arg: k.value for k in expr.keywords}
+        if len(args) > 2 or set(keywords) - {"axis", "keepdims"} or not args:
+            return None
+        dims, axis = self(args[0]), args[1] if len(args) == 2 else keywords.get("axis")
+        keepdims = keywords.get("keepdims")
+        if dims is None or axis is None or (keepdims is not None and not isinstance(keepdims, ast.Constant)):
+            return None
+        items = axis.elts if isinstance(axis, ast.Tuple) else [axis]
+        summed = {i % len(dims) for i in map(_int, items) if i is not None and -len(dims) <= i < len(dims)}
+        if len(summed) != len(items):
+            return None
+        if keepdims is not None and keepdims.value:
+            return tuple(shapes.ONE if i in summed else d for i, d in enumerate(dims))
+        return tuple(d for i, d in enumerate(dims) if i not in summed)
+
+
+def broadcast(*dims_list):
+    if any(d is None for d in dims_list):
+        return None
+    rank = max(len(d) for d in dims_list)
+    out = []
+    for i in range(rank):
+        here = [d[i - rank + len(d)] for d in dims_list if i - rank + len(d) >= 0]
+        out.append(shapes.MANY if shapes.MANY in here else shapes.ONE)
+    return tuple(out)
+
+
+def _np_call(expr) -> str | None:
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
+            and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np":
+        return expr.func.attr
+    return None
+
+
+def _is_call(expr, name: str, nargs: int) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == name \
+        and len(expr.args) == nargs and not expr.keywords
+
+
+def _int(expr) -> int | None:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _int(expr.operand)
+        return None if inner is None else -inner
+    return expr.value if isinstance(expr, ast.Constant) and type(expr.value) is int else None
+
+
+def view_of(expr, dims_of):
+    """(base, axes, frame) when `expr` only broadcasts `base`: ``x[:, None, :]``,
+    ``np.expand_dims(x, k)``, ``np.full(t.shape, x)``; else None."""
+    if isinstance(expr, ast.Subscript):
+        items = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        full = [isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None for i in items]
+        new = [isinstance(i, ast.Constant) and i.value is None for i in items]
+        base = dims_of(expr.value)
+        if not all(f or n for f, n in zip(full, new)) or not any(new) or base is None or sum(full) > len(base):
+            return None
+        frame, axes, k = [], [], 0
+        for f in full:
+            if f:
+                axes.append(len(frame))
+                frame.append(base[k])
+                k += 1
+            else:
+                frame.append(shapes.ONE)
+        for d in base[k:]:
+            axes.append(len(frame))
+            frame.append(d)
+        return expr.value, tuple(axes), tuple(frame)
+    if _np_call(expr) == "expand_dims" and len(expr.args) == 2 and not expr.keywords:
+        base, k = dims_of(expr.args[0]), _int(expr.args[1])
+        if base is None or k is None or not -len(base) - 1 <= k <= len(base):
+            return None
+        k = k % (len(base) + 1)
+        frame = list(base[:k]) + [shapes.ONE] + list(base[k:])
+        return expr.args[0], tuple(i for i in range(len(frame)) if i != k), tuple(frame)
+    if _np_call(expr) == "full" and len(expr.args) == 2 and not expr.keywords \
+            and isinstance(expr.args[0], ast.Attribute) and expr.args[0].attr == "shape":
+        frame, base = dims_of(expr.args[0].value), dims_of(expr.args[1])
+        if frame is None or base is None or len(base) > len(frame) or broadcast(frame, base) != frame:
+            return None
+        return expr.args[1], tuple(range(len(frame) - len(base), len(frame))), frame
+    return None
+
+
+def _sum_call(expr):
+    """(summand, axes or None for all, target name or None) of a sum this pass rewrites."""
+    if _is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
+        return expr.args[0], "unbroadcast", expr.args[1]
+    if _np_call(expr) == "sum" and expr.args:
+        summand, rest, keywords = expr.args[0], expr.args[1:], expr.keywords
+    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "sum":
+        summand, rest, keywords = expr.func.value, expr.args, expr.keywords
+    else:
+        return None
+    if len(rest) > 1 or any(k.arg != "axis" for k in keywords) or (rest and keywords):
+        return None
+    axis = rest[0] if rest else (keywords[0].value if keywords else None)
+    if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
+        return summand, None, None
+    items = axis.elts if isinstance(axis, ast.Tuple) else [axis]
+    ints = [_int(i) for i in items]
+    return (summand, tuple(ints), None) if None not in ints else None
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self, dims_of, definitions, is_float):
+        self.dims_of, self.definitions, self.is_float = dims_of, definitions, is_float
+        self.changed, self.readable = False, set()
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        found = _sum_call(node)
+        if found is None:
+            return node
+        summand, axes, target = found
+        new = self.contraction(summand, axes, target)
+        if new is None:
+            return node
+        self.changed = True
+        return new
+
+    def contraction(self, summand, axes, target):
+        product = self.collect(summand)
+        return None if product is None else self.contract(product, axes, target, 0)
+
+    def contract(self, product, axes, target, depth):
+        if len(product.factors) < 2 or depth > 2:
+            return None
+        frame = broadcast(*[f.frame for f in product.factors], *product.frames)
+        if frame is None:
+            return None
+        keep = _kept(frame, axes, self.dims_of(target) if target is not None else None, target is not None)
+        if keep is None:
+            return None
+        split = self.distribute(product, axes, target, depth)
+        if split is not None:
+            return split
+        if not any(self.floats(f.base) for f in product.factors):
+            return None  # a product of integers or booleans: einsum's dtype rules differ from np.sum's
+        return _emit(product, frame, keep, self.dims_of)
+
+    def distribute(self, product, axes, target, depth):
+        """The contraction of ``... * (a - b)`` as that of ``... * a`` minus that of ``... * b``
+        when `a` and `b` are each smaller than their difference (broadcast operands)."""
+        names = Counter(f.name for f in product.factors if f.name)
+        for i, f in enumerate(product.factors):
+            if not f.name or names[f.name] != 1:
+                continue
+            definition = self.definitions[f.name]
+            many = f.frame.count(shapes.MANY)
+            parts = [self.collect(p) for p in (definition.left, definition.right)]
+            if any(p is None or broadcast(*[g.frame for g in p.factors], *p.frames, ()).count(shapes.MANY) >= many
+                   for p in parts):
+                continue
+            rest = product.factors[:i] + product.factors[i + 1:]
+            if not all(isinstance(g.base, ast.Name) for g in rest):
+                return None    # an expression would be computed once per term
+            terms = [self.contract(Product(rest + p.factors, product.scalars + p.scalars,
+                                           product.negative != p.negative, product.frames + p.frames + (f.frame,)),
+                                   axes, target, depth + 1) for p in parts]
+            if None in terms:
+                return None
+            return ast.BinOp(terms[0], definition.op, terms[1])
+        return None
+
+    def floats(self, expr) -> bool:
+        """Certainly a float array: a float, or arithmetic with one, or a view of one."""
+        if self.is_float(expr):
+            return True
+        if isinstance(expr, ast.Name):
+            return expr.id in self.readable and self.floats(self.definitions[expr.id])
+        if isinstance(expr, ast.BinOp):
+            return isinstance(expr.op, ast.Div) or self.floats(expr.left) or self.floats(expr.right)
+        if isinstance(expr, ast.UnaryOp):
+            return self.floats(expr.operand)
+        view = view_of(expr, self.dims_of)
+        return view is not None and self.floats(view[0])
+
+    def collect(self, expr) -> Product | None:
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+            left, right = self.collect(expr.left), self.collect(expr.right)
+            if left is None or right is None:
+                return None
+            return Product(left.factors + right.factors, left.scalars + right.scalars,
+                           left.negative != right.negative, left.frames + right.frames)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div) and self.dims_of(expr.right) == ():
+            left = self.collect(expr.left)
+            if left is not None:
+                left.scalars.append((ast.Div(), expr.right))
+            return left
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+            inner = self.collect(expr.operand)
+            if inner is not None:
+                inner.negative = not inner.negative
+            return inner
+        dims = self.dims_of(expr)
+        if dims == ():
+            return Product([], [(ast.Mult(), expr)])
+        if dims is None:
+            return None
+        if isinstance(expr, ast.Name) and expr.id in self.readable:
+            definition = self.definitions[expr.id]
+            if view_of(definition, self.dims_of) is not None or \
+                    (isinstance(definition, ast.BinOp) and isinstance(definition.op, ast.Mult)):
+                return self.collect(definition)
+            if isinstance(definition, ast.BinOp) and isinstance(definition.op, (ast.Add, ast.Sub)):
+                return Product([Factor(expr, tuple(range(len(dims))), dims, expr.id)], [])
+        view = view_of(expr, self.dims_of)
+        if view is not None:
+            base, axes, frame = view
+            if _np_call(expr) == "full":   # the broadcast of a product: its factors, in the frame
+                inner = self.collect(base)
+                if inner is None:
+                    return None
+                inner.frames = inner.frames + (frame,)
+                return inner
+            if self.dims_of(base) == ():
+                return Product([], [(ast.Mult(), base)], frames=(frame,))
+            inner = self.collect(base)
+            if inner is not None and len(inner.factors) == 1 and not inner.scalars and not inner.frames:
+                f = inner.factors[0]
+                if f.name is None and f.frame == self.dims_of(base):   # a view of a view
+                    return Product([Factor(f.base, tuple(axes[a] for a in f.axes), frame)], [])
+            return Product([Factor(base, axes, frame)], [])
+        return Product([Factor(expr, tuple(range(len(dims))), dims)], [])
+
+
+def _loads(expr) -> set[str]:
+    return {n.id for n in nodes(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - {"np"}
+
+
+def _kept(frame, axes, target_dims, unbroadcast):
+    """Per axis of `frame`: True kept, False summed; `target` rank for unbroadcast. None: no."""
+    rank = len(frame)
+    if unbroadcast:
+        if target_dims is None or len(target_dims) > rank:
+            return None
+        lead = rank - len(target_dims)
+        keep = [False] * lead
+        for d, t in zip(frame[lead:], target_dims):
+            keep.append(t == shapes.MANY or d == shapes.ONE)
+            if t == shapes.MANY and d == shapes.ONE:
+                return None
+        return keep, lead
+    if axes is None:
+        return [False] * rank, None
+    norm = {a % rank for a in axes if -rank <= a < rank}
+    if len(norm) != len(axes):
+        return None
+    return [i not in norm for i in range(rank)], None
+
+
+def _emit(product: Product, frame, keep_lead, dims_of) -> ast.expr | None:
+    keep, lead = keep_lead
+    rank = len(frame)
+    operands = []   # [expr, letters]
+    for f in product.factors:
+        base_dims = dims_of(f.base)
+        if base_dims is None or len(base_dims) != len(f.axes):
+            return None
+        offset = rank - len(f.frame)
+        letters = []
+        for a, d in zip(f.axes, base_dims):
+            if d == shapes.ONE and frame[offset + a] == shapes.MANY:
+                return None     # an operand broadcast along an axis of its own: left as it is
+            letters.append(LETTERS[offset + a])
+        operands.append([f.base, letters])
+    spanned = {letter for _, letters in operands for letter in letters}
+    if any(frame[i] == shapes.MANY and LETTERS[i] not in spanned for i in range(rank)):
+        return None         # an axis only a np.full makes: its sum would be a count
+    out = [LETTERS[i] for i in range(rank) if keep[i] and LETTERS[i] in spanned]
+    scalars = list(product.scalars)
+    operands = _pre_reduce(operands, out, scalars)
+    result = _contract(operands, out)
+    inserted = [i for i in range(rank) if keep[i] and LETTERS[i] not in spanned]
+    if lead is None and inserted:
+        return None
+    if lead is not None:   # unbroadcast: the target's axes of length one, summed or not, restored
+        target_axes = [i for i in range(lead, rank)]
+        if any(not keep[i] for i in target_axes) or inserted:
+            items = [ast.Slice() if (keep[i] and LETTERS[i] in out) else ast.Constant(None) for i in target_axes]
+            result = ast.Subscript(result, ast.Tuple(items, ast.Load()), ast.Load())
+    for op, scalar in scalars:
+        result = ast.BinOp(result, op, scalar)
+    return ast.UnaryOp(ast.USub(), result) if product.negative else result
+
+
+def _pre_reduce(operands, out, scalars):
+    """An operand's axes no other operand nor the result reads, summed on that operand alone."""
+    reduced = []
+    for k, (expr, letters) in enumerate(operands):
+        others = {letter for j, (_, ls) in enumerate(operands) if j != k for letter in ls}
+        alone = [i for i, letter in enumerate(letters) if letter not in others and letter not in out]
+        if alone and len(alone) == len(letters):
+            scalars.append((ast.Mult(), _np("sum", expr)))
+            continue
+        if alone:
+            axis = ast.Constant(alone[0]) if len(alone) == 1 else \
+                ast.Tuple([ast.Constant(i) for i in alone], ast.Load())
+            expr = _np("sum", expr, keywords=[ast.keyword("axis", axis)])
+            letters = [letter for i, letter in enumerate(letters) if i not in alone]
+        reduced.append([expr, letters])
+    return reduced
+
+
+def _np(name, *args, keywords=()):
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), list(keywords))
+
+
+def _t(expr):
+    if isinstance(expr, (ast.Name, ast.Call, ast.Subscript, ast.Attribute)):
+        return ast.Attribute(expr, "T", ast.Load())
+    return _np("transpose", expr)   # (the renderer drops the parentheses of ``(a / b).T``)
+
+
+def _contract(operands, out) -> ast.expr:
+    if len(operands) == 1 and operands[0][1] == out:
+        return operands[0][0]
+    if len(operands) == 2:
+        (a, la), (b, lb) = operands
+        shared = set(la) & set(lb)
+        if len(la) <= 2 and len(lb) <= 2 and len(shared) == 1 and not shared & set(out):
+            (c,) = shared
+            fa, fb = [x for x in la if x != c], [x for x in lb if x != c]
+            a_left = a if la[-1] == c else _t(a)          # (free, c)
+            b_right = b if lb[0] == c else _t(b)          # (c, free)
+            if out == fa + fb:
+                return ast.BinOp(a_left, ast.MatMult(), b_right)
+            if len(fa) == 1 and len(fb) == 1 and out == fb + fa:
+                return ast.BinOp(b if lb[-1] == c else _t(b), ast.MatMult(), a if la[0] == c else _t(a))
+    if set(out) == {letter for _, letters in operands for letter in letters} \
+            and all(letters == [x for x in out if x in letters] for _, letters in operands):
+        views = [_into(expr, letters, out) for expr, letters in operands]   # nothing summed: a product
+        product = views[0]
+        for view in views[1:]:
+            product = ast.BinOp(product, ast.Mult(), view)
+        return product
+    spec = ",".join("".join(letters) for _, letters in operands) + "->" + "".join(out)
+    return _np("einsum", ast.Constant(spec), *[expr for expr, _ in operands])
+
+
+
+def _into(expr, letters, out) -> ast.expr:
+    """`expr`, whose axes are `letters`, broadcast into the axes `out` (same order)."""
+    if letters == out or letters == out[len(out) - len(letters):]:
+        return expr
+    items = [ast.Slice() if x in letters else ast.Constant(None) for x in out]
+    return ast.Subscript(expr, ast.Tuple(items, ast.Load()), ast.Load())
