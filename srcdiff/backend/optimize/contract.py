@@ -27,10 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...ir import shapes
+from .contract_shapes import Dims, broadcast, int_of, is_call, np_call, view_of
 from .liveness import nodes, writes
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-ELEMENTWISE_CALLS = frozenset({"exp", "log", "tanh", "sin", "cos", "sqrt", "abs", "sign", "log1p", "expm1"})
 
 
 @dataclass
@@ -55,190 +55,33 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
                   is_float: Callable[[ast.expr], bool], primal_of: Callable[[str], str]) -> bool:
     """Rewrite every sum of a broadcast product in `func`'s top-level statements."""
     counts = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-    params = {a.arg for a in func.args.args}
     definitions, where = {}, {}
     for i, stmt in enumerate(func.body):
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and counts[stmt.targets[0].id] == 1:
             definitions[stmt.targets[0].id], where[stmt.targets[0].id] = stmt.value, i
     written = [writes(stmt) for stmt in func.body]
-    rewriter = _Rewriter(_Shapes(shape_of, is_scalar, primal_of, definitions), definitions, is_float)
+    rewriter = _Rewriter(Dims(shape_of, is_scalar, primal_of, definitions), definitions, is_float,
+                         {n.id for n in nodes(func) if isinstance(n, ast.Name)})
+    body = []
     for i, stmt in enumerate(func.body):
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return)) and stmt.value is not None:
             # a definition may stand in for its name where nothing it reads was rebound since
             rewriter.readable = {name for name, at in where.items() if at < i and not any(
                 written[k] & _loads(definitions[name]) for k in range(at + 1, i))}
             rewriter.visit(stmt)
+            body.extend(rewriter.pending)
+            rewriter.pending = []
+        body.append(stmt)
+    func.body[:] = body
     return rewriter.changed
-
-
-class _Shapes:
-    """Dims of an expression of the generated code: the optimizer's shapes, where an axis is
-    not known there derived from the name's one definition (``t1 = X[:, None, :]``)."""
-
-    REDUCTIONS = frozenset({"sum", "min", "max", "mean", "prod"})
-
-    def __init__(self, shape_of, is_scalar, primal_of, definitions):
-        self.shape_of, self.is_scalar, self.primal_of = shape_of, is_scalar, primal_of
-        self.definitions, self.memo = definitions, {}
-
-    def __call__(self, expr: ast.expr) -> tuple[str, ...] | None:
-        """The dims, () for a number, None when not known exactly (an unknown axis too)."""
-        dims = self._dims(expr)
-        return None if dims is None or shapes.UNKNOWN_DIM in dims else dims
-
-    def _name(self, name):
-        if name in self.memo:
-            return self.memo[name]
-        self.memo[name] = None   # a definition reading itself (never in straight-line code)
-        primal = self.primal_of(name)
-        shape = self.shape_of(name)
-        dims = None if not shape.known or shape.scalar else shape.dims
-        if (dims is None or shapes.UNKNOWN_DIM in dims) and primal in self.definitions:
-            derived = self._dims(self.definitions[primal])
-            if derived is not None and (dims is None or len(derived) == len(dims)):
-                dims = derived
-        self.memo[name] = dims
-        return dims
-
-    def _dims(self, expr):
-        if isinstance(expr, ast.Constant):
-            return () if type(expr.value) in (int, float) else None
-        if isinstance(expr, ast.Name):
-            return () if self.is_scalar(expr.id) else self._name(expr.id)
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-            return self(expr.operand)
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
-            return broadcast(self(expr.left), self(expr.right))
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.MatMult):
-            left, right = self(expr.left), self(expr.right)
-            if left is None or right is None or not 1 <= len(left) <= 2 or not 1 <= len(right) <= 2:
-                return None
-            return left[:-1] + right[1:]   # (matrices and vectors: what the contractions write)
-        if isinstance(expr, ast.Attribute) and expr.attr == "T":
-            inner = self(expr.value)
-            return None if inner is None else inner[::-1]
-        view = view_of(expr, self)
-        if view is not None:
-            return view[2]
-        call = _np_call(expr)
-        if call in ELEMENTWISE_CALLS and len(expr.args) == 1 and not expr.keywords:
-            return self(expr.args[0])
-        if _is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
-            return self(expr.args[1])
-        if call == "einsum" and expr.args and isinstance(expr.args[0], ast.Constant) and not expr.keywords:
-            return self._einsum(expr.args[0].value, expr.args[1:])
-        return self._reduced(expr)
-
-    def _einsum(self, spec, operands):
-        """The dims of one of this pass's own ``np.einsum`` calls (a definition it rewrote)."""
-        inputs, _, out = spec.partition("->")
-        found = {}
-        for letters, operand in zip(inputs.split(","), operands):
-            dims = self(operand)
-            if dims is None or len(dims) != len(letters):
-                return None
-            for letter, d in zip(letters, dims):
-                found[letter] = shapes.MANY if shapes.MANY in (d, found.get(letter)) else d
-        return tuple(found[letter] for letter in out) if set(out) <= set(found) else None
-
-    def _reduced(self, expr):
-        """``np.sum(x, axis=k)``, ``x.max(axis=k, keepdims=True)``..."""
-        if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute) \
-                or expr.func.attr not in self.REDUCTIONS:
-            return None
-        args = list(expr.args)
-        if _np_call(expr) is None:
-            args.insert(0, expr.func.value)
-        keywords = {k.arg: k.value for k in expr.keywords}
-        if len(args) > 2 or set(keywords) - {"axis", "keepdims"} or not args:
-            return None
-        dims, axis = self(args[0]), args[1] if len(args) == 2 else keywords.get("axis")
-        keepdims = keywords.get("keepdims")
-        if dims is None or axis is None or (keepdims is not None and not isinstance(keepdims, ast.Constant)):
-            return None
-        items = axis.elts if isinstance(axis, ast.Tuple) else [axis]
-        summed = {i % len(dims) for i in map(_int, items) if i is not None and -len(dims) <= i < len(dims)}
-        if len(summed) != len(items):
-            return None
-        if keepdims is not None and keepdims.value:
-            return tuple(shapes.ONE if i in summed else d for i, d in enumerate(dims))
-        return tuple(d for i, d in enumerate(dims) if i not in summed)
-
-
-def broadcast(*dims_list):
-    if any(d is None for d in dims_list):
-        return None
-    rank = max(len(d) for d in dims_list)
-    out = []
-    for i in range(rank):
-        here = [d[i - rank + len(d)] for d in dims_list if i - rank + len(d) >= 0]
-        out.append(shapes.MANY if shapes.MANY in here else shapes.ONE)
-    return tuple(out)
-
-
-def _np_call(expr) -> str | None:
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
-            and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np":
-        return expr.func.attr
-    return None
-
-
-def _is_call(expr, name: str, nargs: int) -> bool:
-    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == name \
-        and len(expr.args) == nargs and not expr.keywords
-
-
-def _int(expr) -> int | None:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        inner = _int(expr.operand)
-        return None if inner is None else -inner
-    return expr.value if isinstance(expr, ast.Constant) and type(expr.value) is int else None
-
-
-def view_of(expr, dims_of):
-    """(base, axes, frame) when `expr` only broadcasts `base`: ``x[:, None, :]``,
-    ``np.expand_dims(x, k)``, ``np.full(t.shape, x)``; else None."""
-    if isinstance(expr, ast.Subscript):
-        items = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
-        full = [isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None for i in items]
-        new = [isinstance(i, ast.Constant) and i.value is None for i in items]
-        base = dims_of(expr.value)
-        if not all(f or n for f, n in zip(full, new)) or not any(new) or base is None or sum(full) > len(base):
-            return None
-        frame, axes, k = [], [], 0
-        for f in full:
-            if f:
-                axes.append(len(frame))
-                frame.append(base[k])
-                k += 1
-            else:
-                frame.append(shapes.ONE)
-        for d in base[k:]:
-            axes.append(len(frame))
-            frame.append(d)
-        return expr.value, tuple(axes), tuple(frame)
-    if _np_call(expr) == "expand_dims" and len(expr.args) == 2 and not expr.keywords:
-        base, k = dims_of(expr.args[0]), _int(expr.args[1])
-        if base is None or k is None or not -len(base) - 1 <= k <= len(base):
-            return None
-        k = k % (len(base) + 1)
-        frame = list(base[:k]) + [shapes.ONE] + list(base[k:])
-        return expr.args[0], tuple(i for i in range(len(frame)) if i != k), tuple(frame)
-    if _np_call(expr) == "full" and len(expr.args) == 2 and not expr.keywords \
-            and isinstance(expr.args[0], ast.Attribute) and expr.args[0].attr == "shape":
-        frame, base = dims_of(expr.args[0].value), dims_of(expr.args[1])
-        if frame is None or base is None or len(base) > len(frame) or broadcast(frame, base) != frame:
-            return None
-        return expr.args[1], tuple(range(len(frame) - len(base), len(frame))), frame
-    return None
 
 
 def _sum_call(expr):
     """(summand, axes or None for all, target name or None) of a sum this pass rewrites."""
-    if _is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
+    if is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
         return expr.args[0], "unbroadcast", expr.args[1]
-    if _np_call(expr) == "sum" and expr.args:
+    if np_call(expr) == "sum" and expr.args:
         summand, rest, keywords = expr.args[0], expr.args[1:], expr.keywords
     elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "sum":
         summand, rest, keywords = expr.func.value, expr.args, expr.keywords
@@ -250,14 +93,30 @@ def _sum_call(expr):
     if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
         return summand, None, None
     items = axis.elts if isinstance(axis, ast.Tuple) else [axis]
-    ints = [_int(i) for i in items]
+    ints = [int_of(i) for i in items]
     return (summand, tuple(ints), None) if None not in ints else None
 
 
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, dims_of, definitions, is_float):
+    def __init__(self, dims_of, definitions, is_float, taken):
         self.dims_of, self.definitions, self.is_float = dims_of, definitions, is_float
         self.changed, self.readable = False, set()
+        self.taken, self.pending, self.hoisted = taken, [], {}
+
+    def hoist(self, f: Factor) -> Factor:
+        """`f` with its expression computed once before the statement, in a name of its own
+        (both terms of a distributed contraction read it)."""
+        if isinstance(f.base, ast.Name):
+            return f
+        k = 1
+        while f"c{k}" in self.taken:
+            k += 1
+        name = f"c{k}"
+        self.taken.add(name)
+        self.dims_of.memo[name] = self.dims_of(f.base)
+        self.hoisted[name] = f.base
+        self.pending.append(ast.Assign([ast.Name(name, ast.Store())], f.base))
+        return Factor(ast.Name(name, ast.Load()), f.axes, f.frame)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
@@ -304,13 +163,13 @@ class _Rewriter(ast.NodeTransformer):
             if any(p is None or broadcast(*[g.frame for g in p.factors], *p.frames, ()).count(shapes.MANY) >= many
                    for p in parts):
                 continue
-            rest = product.factors[:i] + product.factors[i + 1:]
-            if not all(isinstance(g.base, ast.Name) for g in rest):
-                return None    # an expression would be computed once per term
+            pending = len(self.pending)
+            rest = [self.hoist(g) for g in product.factors[:i] + product.factors[i + 1:]]
             terms = [self.contract(Product(rest + p.factors, product.scalars + p.scalars,
                                            product.negative != p.negative, product.frames + p.frames + (f.frame,)),
                                    axes, target, depth + 1) for p in parts]
             if None in terms:
+                del self.pending[pending:]
                 return None
             return ast.BinOp(terms[0], definition.op, terms[1])
         return None
@@ -319,12 +178,16 @@ class _Rewriter(ast.NodeTransformer):
         """Certainly a float array: a float, or arithmetic with one, or a view of one."""
         if self.is_float(expr):
             return True
+        if isinstance(expr, ast.Name) and expr.id in self.hoisted:
+            return self.floats(self.hoisted[expr.id])
         if isinstance(expr, ast.Name):
             return expr.id in self.readable and self.floats(self.definitions[expr.id])
         if isinstance(expr, ast.BinOp):
             return isinstance(expr.op, ast.Div) or self.floats(expr.left) or self.floats(expr.right)
         if isinstance(expr, ast.UnaryOp):
             return self.floats(expr.operand)
+        if is_call(expr, "unbroadcast", 2):   # a sum of what it is given
+            return self.floats(expr.args[0])
         view = view_of(expr, self.dims_of)
         return view is not None and self.floats(view[0])
 
@@ -360,7 +223,7 @@ class _Rewriter(ast.NodeTransformer):
         view = view_of(expr, self.dims_of)
         if view is not None:
             base, axes, frame = view
-            if _np_call(expr) == "full":   # the broadcast of a product: its factors, in the frame
+            if np_call(expr) == "full":   # the broadcast of a product: its factors, in the frame
                 inner = self.collect(base)
                 if inner is None:
                     return None

@@ -62,7 +62,17 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
         return is_float(node.operand, float_names)
     if numeric_ufunc(node):  # np.exp(x) of a float x: NumPy's loops keep floats floats
         return any(is_float(a, float_names) for a in node.args)
+    if _np_named(node, "where", 3):  # a float branch makes the selection a float
+        return is_float(node.args[1], float_names) or is_float(node.args[2], float_names)
+    if _np_named(node, "full", 2):   # np.full(shape, v) has v's type
+        return is_float(node.args[1], float_names)
     return is_float_call(node) or _float_constructor(node)
+
+
+def _np_named(node: ast.expr, name: str, nargs: int) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == nargs \
+        and not node.keywords
 
 
 def _float_constructor(node: ast.expr) -> bool:
