@@ -63,6 +63,9 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
     written = [writes(stmt) for stmt in func.body]
     rewriter = _Rewriter(Dims(shape_of, is_scalar, primal_of, definitions), definitions, is_float,
                          {n.id for n in nodes(func) if isinstance(n, ast.Name)})
+    shapes_read = {id(n.value) for n in nodes(func) if isinstance(n, ast.Attribute) and n.attr == "shape"}
+    rewriter.value_reads = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name)
+                                   and isinstance(n.ctx, ast.Load) and id(n) not in shapes_read)
     body = []
     for i, stmt in enumerate(func.body):
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return)) and stmt.value is not None:
@@ -215,8 +218,12 @@ class _Rewriter(ast.NodeTransformer):
             return None
         if isinstance(expr, ast.Name) and expr.id in self.readable:
             definition = self.definitions[expr.id]
-            if view_of(definition, self.dims_of) is not None or \
-                    (isinstance(definition, ast.BinOp) and isinstance(definition.op, ast.Mult)):
+            if view_of(definition, self.dims_of) is not None:
+                return self.collect(definition)
+            # a product read only here (or for its shape) need not be made: its factors are read
+            # instead; one read again elsewhere is made anyway, and summed as it is
+            if isinstance(definition, ast.BinOp) and isinstance(definition.op, ast.Mult) \
+                    and self.value_reads[expr.id] == 1:
                 return self.collect(definition)
             if isinstance(definition, ast.BinOp) and isinstance(definition.op, (ast.Add, ast.Sub)):
                 return Product([Factor(expr, tuple(range(len(dims))), dims, expr.id)], [])
