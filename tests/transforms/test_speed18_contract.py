@@ -40,6 +40,10 @@ def scores(Q, K):
     return np.sum(np.exp(0.3 * S))
 
 
+def outer_total(x, y):
+    return np.sum(x[:, None] * np.tanh(y)[None, :])
+
+
 def huber(w, X, y, delta):
     r = X @ w - y
     a = np.abs(r)
@@ -57,6 +61,7 @@ PROGRAMS = [
      lambda r: (r.standard_normal((3, 2)), r.uniform(0.1, 1.0, (5, 3)), r.standard_normal((5, 2))), 1),
     ("broadcast_layer", broadcast_layer, lambda r: (0.5 * r.standard_normal((3, 2)), r.standard_normal((4, 3))), 0),
     ("scores", scores, lambda r: (r.standard_normal((3, 2)), r.standard_normal((4, 2))), 1),
+    ("outer_total", outer_total, lambda r: (r.standard_normal(3), r.standard_normal(4)), 1),
     ("huber", huber, lambda r: (r.standard_normal(3), r.standard_normal((8, 3)), 2.0 * r.standard_normal(8), 0.7),
      0),
 ]

@@ -309,12 +309,12 @@ def _emit(product: Product, frame, keep_lead, dims_of) -> ast.expr | None:
 
 def _pre_reduce(operands, out, scalars):
     """An operand's axes no other operand nor the result reads, summed on that operand alone."""
-    reduced = []
+    reduced, totals = [], []
     for k, (expr, letters) in enumerate(operands):
         others = {letter for j, (_, ls) in enumerate(operands) if j != k for letter in ls}
         alone = [i for i, letter in enumerate(letters) if letter not in others and letter not in out]
         if alone and len(alone) == len(letters):
-            scalars.append((ast.Mult(), _np("sum", expr)))
+            totals.append(_np("sum", expr))   # ``np.sum(x[:, None] * y[None])``: sum(x) * sum(y)
             continue
         if alone:
             axis = ast.Constant(alone[0]) if len(alone) == 1 else \
@@ -322,6 +322,9 @@ def _pre_reduce(operands, out, scalars):
             expr = _np("sum", expr, keywords=[ast.keyword("axis", axis)])
             letters = [letter for i, letter in enumerate(letters) if i not in alone]
         reduced.append([expr, letters])
+    if not reduced:
+        reduced.append([totals.pop(0), []])
+    scalars.extend((ast.Mult(), total) for total in totals)
     return reduced
 
 

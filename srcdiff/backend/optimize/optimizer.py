@@ -19,6 +19,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
+   (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
+   is ``x = np.where(c, a, b)``; after them, `contract.contract_sums`: a sum of a broadcast
+   product is ``np.einsum`` or ``@`` of the arrays it broadcasts);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -27,8 +30,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 
 Steps 2–4 repeat while they find something.  No step changes the value of an expression:
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
-once instead of through ``pow``).  In debug mode only step 1 runs: the debug checks match
-the generated statements one to one.
+once instead of through ``pow``, and the contractions, which sum in another order).  In
+debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
 from __future__ import annotations
