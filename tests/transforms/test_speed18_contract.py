@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import srcdiff
-from srcdiff.backend.optimize.wheres import merge_complements
+from srcdiff.backend.optimize.wheres import factor_branches, merge_complements
 
 from . import corpus, matrix
 
@@ -180,3 +180,24 @@ def test_complementary_selections_stay_apart(between):
 def test_selections_that_are_not_complements_stay(expr):
     tree = ast.parse(f"def f(a, b, c, d):\n    return {expr}")
     assert not merge_complements(tree.body[0], {"a", "b"}.__contains__)
+
+
+@pytest.mark.parametrize("expr, factored", [
+    ("np.where(c, s * a * b, s * d)", "np.where(c, a * b, d) * s"),
+    ("np.where(c, s * 0.5 * 2 * a, s * k * np.sign(a))", "np.where(c, a, k * np.sign(a)) * s"),
+    ("np.where(c, 2.0 * a, 2.0 * b)", "np.where(c, a, b) * 2.0"),
+])
+def test_a_number_both_branches_multiply_is_factored_out(expr, factored):
+    tree = ast.parse(f"def f(a, b, c, d, s, k):\n    return {expr}")
+    assert factor_branches(tree.body[0], {"s", "k"}.__contains__, {"a", "b", "d"}.__contains__)
+    assert ast.unparse(tree.body[0].body[0].value) == factored
+
+
+@pytest.mark.parametrize("expr", [
+    "np.where(c, s * a, 0.0)",          # 0.0 * s is not 0.0 for an infinite s
+    "np.where(c, s * a, k * b)",        # two factors
+    "np.where(c, b * a, b * d)",        # b an array: its broadcast could change the shape
+])
+def test_branches_without_a_shared_number_stay(expr):
+    tree = ast.parse(f"def f(a, b, c, d, s, k):\n    return {expr}")
+    assert not factor_branches(tree.body[0], {"s", "k"}.__contains__, {"a", "b", "d"}.__contains__)

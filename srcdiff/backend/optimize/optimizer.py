@@ -132,6 +132,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
         statements.remove_unread(func)
         simplify(func, is_float_name, is_scalar)
+    if wheres.factor_branches(func, is_scalar, is_float_name):
+        simplify(func, is_float_name, is_scalar)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)
