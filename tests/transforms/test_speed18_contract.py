@@ -50,6 +50,11 @@ def huber(w, X, y, delta):
     return np.mean(np.where(a <= delta, 0.5 * r ** 2, delta * (a - 0.5 * delta)))
 
 
+def dead_zone(w, X, y, eps):
+    r = X @ w - y
+    return np.sum(np.where(np.abs(r) > eps, np.abs(r) - eps, 0.0) ** 2)
+
+
 def _rng(seed=0):
     return np.random.default_rng(seed)
 
@@ -62,6 +67,8 @@ PROGRAMS = [
     ("broadcast_layer", broadcast_layer, lambda r: (0.5 * r.standard_normal((3, 2)), r.standard_normal((4, 3))), 0),
     ("scores", scores, lambda r: (r.standard_normal((3, 2)), r.standard_normal((4, 2))), 1),
     ("outer_total", outer_total, lambda r: (r.standard_normal(3), r.standard_normal(4)), 1),
+    ("dead_zone", dead_zone,
+     lambda r: (r.standard_normal(3), r.standard_normal((8, 3)), 2.0 * r.standard_normal(8), 0.5), 0),
     ("huber", huber, lambda r: (r.standard_normal(3), r.standard_normal((8, 3)), 2.0 * r.standard_normal(8), 0.7),
      0),
 ]
@@ -140,6 +147,15 @@ def test_huber_branches_are_one_selection():
     args = (rng.standard_normal(3), rng.standard_normal((8, 3)), 2.0 * rng.standard_normal(8), 0.7)
     source = srcdiff.grad(huber).source_for(*args)
     assert len(_calls(source, "np.where")) == 1, source
+
+
+def test_computed_comparison_makes_exact_selections():
+    """``np.abs(r) > eps`` has the residual's shape (its operand lowered first), so the masks
+    are np.where on it, folded into one: no run-time ``select``."""
+    rng = _rng(4)
+    args = (rng.standard_normal(3), rng.standard_normal((8, 3)), 2.0 * rng.standard_normal(8), 0.5)
+    source = srcdiff.grad(dead_zone).source_for(*args)
+    assert "select" not in source and len(_calls(source, "np.where")) == 1, source
 
 
 MERGE = """\
