@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 import srcdiff
+from srcdiff.backend.optimize.contract import contract_sums
 from srcdiff.backend.optimize.wheres import factor_branches, merge_complements
+from srcdiff.ir import shapes
 
 from . import corpus, matrix
 
@@ -217,3 +219,25 @@ def test_a_number_both_branches_multiply_is_factored_out(expr, factored):
 def test_branches_without_a_shared_number_stay(expr):
     tree = ast.parse(f"def f(a, b, c, d, s, k):\n    return {expr}")
     assert not factor_branches(tree.body[0], {"s", "k"}.__contains__, {"a", "b", "d"}.__contains__)
+
+
+CHANGED_IN_PLACE = """\
+def f(a, b):
+    t = a[:, None] * b[None, :]
+    {between}
+    return np.sum(t, axis=0)
+"""
+
+
+@pytest.mark.parametrize("between, contracted", [
+    ("u = b * 2.0", True),
+    ("a[0] += 1.0", False),                 # t holds the product of the old a
+    ("np.add.at(a, [0], 1.0)", False),
+    ("b = b * 2.0", False),
+])
+def test_a_product_is_read_again_only_while_its_operands_stand(between, contracted):
+    tree = ast.parse(CHANGED_IN_PLACE.format(between=between))
+    vector = shapes.Shape((shapes.MANY,))
+    changed = contract_sums(tree.body[0], lambda name: vector, lambda name: False, lambda e: True, lambda n: n)
+    assert changed == contracted
+    assert ("return b * np.sum(a)" in ast.unparse(tree)) == contracted   # the outer product is not made

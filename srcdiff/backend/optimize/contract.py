@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ...ir import shapes
 from .contract_shapes import Dims, broadcast, int_of, is_call, np_call, view_of
-from .liveness import nodes, writes
+from .liveness import is_pure, mentions, nodes, writes
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -60,7 +60,7 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and counts[stmt.targets[0].id] == 1:
             definitions[stmt.targets[0].id], where[stmt.targets[0].id] = stmt.value, i
-    written = [writes(stmt) for stmt in func.body]
+    written = [_changed(stmt) for stmt in func.body]
     rewriter = _Rewriter(Dims(shape_of, is_scalar, primal_of, definitions), definitions, is_float,
                          {n.id for n in nodes(func) if isinstance(n, ast.Name)})
     shapes_read = {id(n.value) for n in nodes(func) if isinstance(n, ast.Attribute) and n.attr == "shape"}
@@ -245,6 +245,15 @@ class _Rewriter(ast.NodeTransformer):
                     return Product([Factor(f.base, tuple(axes[a] for a in f.axes), frame)], [])
             return Product([Factor(base, axes, frame)], [])
         return Product([Factor(expr, tuple(range(len(dims))), dims)], [])
+
+
+def _changed(stmt: ast.stmt) -> set[str]:
+    """The names `stmt` may rebind or change in place: every name a statement other than
+    ``name = pure expression`` mentions (``x[i] += v``, ``np.add.at(x, i, v)``)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+            and is_pure(stmt.value):
+        return writes(stmt)
+    return writes(stmt) | mentions(stmt)
 
 
 def _loads(expr) -> set[str]:
