@@ -241,3 +241,22 @@ def test_a_product_is_read_again_only_while_its_operands_stand(between, contract
     changed = contract_sums(tree.body[0], lambda name: vector, lambda name: False, lambda e: True, lambda n: n)
     assert changed == contracted
     assert ("return b * np.sum(a)" in ast.unparse(tree)) == contracted   # the outer product is not made
+
+
+def features_scaled(s, X, W):
+    Z = np.sum((0.5 * X)[:, :, None] * W[None, :, :], axis=1)
+    return s * np.sum(Z * Z)
+
+
+def test_arrays_of_another_library_keep_the_array_api():
+    """np.einsum is not in the array API: the contractions are NumPy's only (the code of arrays
+    of another library runs in their namespace), where ``X @ W`` is written for NumPy."""
+    xp = pytest.importorskip("array_api_strict")
+    pytest.importorskip("array_api_compat")
+    rng = _rng(5)
+    X, W = rng.standard_normal((4, 3)), rng.standard_normal((3, 2))
+    g = srcdiff.grad(features_scaled)
+    want = np.sum((0.5 * X @ W) ** 2)
+    assert np.isclose(float(g(1.5, xp.asarray(X), xp.asarray(W))), want, rtol=1e-12)
+    assert "@" not in g.source_for(1.5, xp.asarray(X), xp.asarray(W))
+    assert np.isclose(g(1.5, X, W), want, rtol=1e-12) and "@ W" in g.source_for(1.5, X, W)

@@ -68,6 +68,7 @@ class OptimizeInfo:
     python_loops: bool = True  # False (numba): stacks popped, not iterated; rows stacked by stack_rows
     batch_loops: bool = True  # False (code srcdiff reads back): per-iteration accumulations stay
     derivable: bool = False  # code srcdiff reads back (driver/higher.py): no ``del``, which it cannot read
+    portable: bool = False  # arrays of another library: the array API's functions only (no np.einsum)
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -125,8 +126,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if not changed:
             break
     # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
-    # there) nor in code srcdiff differentiates again
-    if info.python_loops and not info.derivable and contract.contract_sums(
+    # there), nor in code srcdiff differentiates again, nor for another library's arrays
+    if info.python_loops and not info.derivable and not info.portable and contract.contract_sums(
             func, info.shape, is_scalar, lambda e: is_float(e, is_float_name),
             lambda n: info.adjoints.get(n, n)):
         statements.remove_dead(func.body)
