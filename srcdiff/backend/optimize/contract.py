@@ -149,6 +149,8 @@ class _Rewriter(ast.NodeTransformer):
         split = self.distribute(product, axes, target, depth)
         if split is not None:
             return split
+        if not _worth_it(product.factors, frame):
+            return None
         if not any(self.floats(f.base) for f in product.factors):
             return None  # a product of integers or booleans: einsum's dtype rules differ from np.sum's
         return _emit(product, frame, keep, self.dims_of)
@@ -245,6 +247,19 @@ class _Rewriter(ast.NodeTransformer):
                     return Product([Factor(f.base, tuple(axes[a] for a in f.axes), frame)], [])
             return Product([Factor(base, axes, frame)], [])
         return Product([Factor(expr, tuple(range(len(dims))), dims)], [])
+
+
+def _worth_it(factors: list, frame) -> bool:
+    """A product some factor of which is broadcast (the product is larger than it), or a
+    square (``t3 * t3``): there the product need not be made.  A product of distinct arrays
+    of one shape is summed as written (``np.sum(w * r)``: as readable, and a mismatch of
+    the user's shapes raises NumPy's own broadcasting error there)."""
+    many = frame.count(shapes.MANY)
+    offsets = [len(frame) - len(f.frame) for f in factors]
+    if any(sum(f.frame[a] == shapes.MANY for a in f.axes) < many for f in factors):
+        return True
+    keys = [(ast.dump(f.base), f.axes, offset) for f, offset in zip(factors, offsets)]
+    return len(set(keys)) < len(keys)
 
 
 def _changed(stmt: ast.stmt) -> set[str]:
