@@ -22,6 +22,7 @@ the function's body are rewritten, reading names bound once there.
 from __future__ import annotations
 
 import ast
+import bisect
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -60,7 +61,13 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and counts[stmt.targets[0].id] == 1:
             definitions[stmt.targets[0].id], where[stmt.targets[0].id] = stmt.value, i
-    written = [_changed(stmt) for stmt in func.body]
+    changes: dict[str, list[int]] = {}   # name -> the statements that may change it, in order
+    for k, stmt in enumerate(func.body):
+        for name in _changed(stmt):
+            changes.setdefault(name, []).append(k)
+    # a definition may stand in for its name up to the first statement changing what it reads
+    until = {name: min((_next(changes.get(read, ()), at) for read in _loads(definitions[name])),
+                       default=len(func.body)) for name, at in where.items()}
     rewriter = _Rewriter(Dims(shape_of, is_scalar, primal_of, definitions), definitions, is_float,
                          {n.id for n in nodes(func) if isinstance(n, ast.Name)})
     shapes_read = {id(n.value) for n in nodes(func) if isinstance(n, ast.Attribute) and n.attr == "shape"}
@@ -69,9 +76,7 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
     body = []
     for i, stmt in enumerate(func.body):
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return)) and stmt.value is not None:
-            # a definition may stand in for its name where nothing it reads was rebound since
-            rewriter.readable = {name for name, at in where.items() if at < i and not any(
-                written[k] & _loads(definitions[name]) for k in range(at + 1, i))}
+            rewriter.readable = lambda name, i=i: name in where and where[name] < i <= until[name]
             rewriter.visit(stmt)
             body.extend(rewriter.pending)
             rewriter.pending = []
@@ -83,7 +88,7 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
 def _sum_call(expr):
     """(summand, axes or None for all, target name or None) of a sum this pass rewrites."""
     if is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
-        return expr.args[0], "unbroadcast", expr.args[1]
+        return expr.args[0], None, expr.args[1]
     if np_call(expr) == "sum" and expr.args:
         summand, rest, keywords = expr.args[0], expr.args[1:], expr.keywords
     elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "sum":
@@ -103,7 +108,7 @@ def _sum_call(expr):
 class _Rewriter(ast.NodeTransformer):
     def __init__(self, dims_of, definitions, is_float, taken):
         self.dims_of, self.definitions, self.is_float = dims_of, definitions, is_float
-        self.changed, self.readable = False, set()
+        self.changed, self.readable = False, lambda name: False
         self.taken, self.pending, self.hoisted = taken, [], {}
 
     def hoist(self, f: Factor) -> Factor:
@@ -186,7 +191,7 @@ class _Rewriter(ast.NodeTransformer):
         if isinstance(expr, ast.Name) and expr.id in self.hoisted:
             return self.floats(self.hoisted[expr.id])
         if isinstance(expr, ast.Name):
-            return expr.id in self.readable and self.floats(self.definitions[expr.id])
+            return self.readable(expr.id) and self.floats(self.definitions[expr.id])
         if isinstance(expr, ast.BinOp):
             return isinstance(expr.op, ast.Div) or self.floats(expr.left) or self.floats(expr.right)
         if isinstance(expr, ast.UnaryOp):
@@ -218,7 +223,7 @@ class _Rewriter(ast.NodeTransformer):
             return Product([], [(ast.Mult(), expr)])
         if dims is None:
             return None
-        if isinstance(expr, ast.Name) and expr.id in self.readable:
+        if isinstance(expr, ast.Name) and self.readable(expr.id):
             definition = self.definitions[expr.id]
             if view_of(definition, self.dims_of) is not None:
                 return self.collect(definition)
@@ -260,6 +265,12 @@ def _worth_it(factors: list, frame) -> bool:
         return True
     keys = [(ast.dump(f.base), f.axes, offset) for f, offset in zip(factors, offsets)]
     return len(set(keys)) < len(keys)
+
+
+def _next(indices, at: int) -> int:
+    """The first of the sorted `indices` after `at` (or past the end)."""
+    k = bisect.bisect_right(indices, at)
+    return indices[k] if k < len(indices) else 1 << 30
 
 
 def _changed(stmt: ast.stmt) -> set[str]:
