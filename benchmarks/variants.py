@@ -28,7 +28,7 @@ import types
 from dataclasses import dataclass, field
 
 import numpy as np
-import variants18_contract as v18
+import variants18_contract as v18c
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -153,16 +153,16 @@ VARIANTS = [
     Variant("heat_slice_n1000_T100", "heat_slice", (0, 1), heat_args, {"n": 8, "steps": 4}, jax=False),
     Variant("oscillator_euler_100", "oscillator", (0, 1), ode_args, {"steps": 6}),
     Variant("lotka_heun_100", "lotka", (0, 1), _arguments(ode_args, scale=(1.1, 0.9)), {"steps": 6}, jax=False),
-    Variant("rbf_pairs_400x50x8", "rbf_pairs", (0,), v18.pairs_args, {"n": 5, "m": 4, "d": 2}),
-    Variant("broadcast_matvec_256x64x32", "broadcast_matvec", (0,), v18.matvec_args, {"B": 4, "n_in": 3, "n_out": 2}),
-    Variant("centroid_em_6x1500x12", "centroid_em", (0,), v18.em_args, {"k": 3, "n": 7, "d": 2}),
-    Variant("attention_scores_64x32", "attention_scores", (0, 1), v18.attention_args, {"n": 4, "d": 3, "d_v": 2}),
-    Variant("huber_minimum_1e4x20", "huber_minimum", (0,), v18.residual_args, {"n": 9, "d": 4}),
-    Variant("smooth_l1_mask_5000x30x5", "smooth_l1_mask", (0,), _arguments(v18.residual_args, n=5000, d=30, m=5,
+    Variant("rbf_pairs_400x50x8", "rbf_pairs", (0,), v18c.pairs_args, {"n": 5, "m": 4, "d": 2}),
+    Variant("broadcast_matvec_256x64x32", "broadcast_matvec", (0,), v18c.matvec_args, {"B": 4, "n_in": 3, "n_out": 2}),
+    Variant("centroid_em_6x1500x12", "centroid_em", (0,), v18c.em_args, {"k": 3, "n": 7, "d": 2}),
+    Variant("attention_scores_64x32", "attention_scores", (0, 1), v18c.attention_args, {"n": 4, "d": 3, "d_v": 2}),
+    Variant("huber_minimum_1e4x20", "huber_minimum", (0,), v18c.residual_args, {"n": 9, "d": 4}),
+    Variant("smooth_l1_mask_5000x30x5", "smooth_l1_mask", (0,), _arguments(v18c.residual_args, n=5000, d=30, m=5,
             extra=(0.5,)), {"n": 9, "d": 4, "m": 2}),
-    Variant("pinball_l2_1e4x50", "pinball_l2", (0,), _arguments(v18.residual_args, d=50, extra=(0.3, 0.01)),
+    Variant("pinball_l2_1e4x50", "pinball_l2", (0,), _arguments(v18c.residual_args, d=50, extra=(0.3, 0.01)),
             {"n": 9, "d": 4}),
-    Variant("eps_insensitive_2e4x10", "eps_insensitive", (0,), _arguments(v18.residual_args, n=20_000, d=10,
+    Variant("eps_insensitive_2e4x10", "eps_insensitive", (0,), _arguments(v18c.residual_args, n=20_000, d=10,
             extra=(0.5,)), {"n": 9, "d": 4}),
 ]
 
