@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...ir import shapes
-from .contract_shapes import Dims, broadcast, int_of, is_call, np_call, view_of
+from .contract_shapes import Dims, broadcast, contracted, int_of, is_call, np_call, pre_reduce, view_of
 from .liveness import is_pure, mentions, nodes, writes
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -327,8 +327,8 @@ def _emit(product: Product, frame, keep_lead, dims_of) -> ast.expr | None:
         return None         # an axis only a np.full makes: its sum would be a count
     out = [LETTERS[i] for i in range(rank) if keep[i] and LETTERS[i] in spanned]
     scalars = list(product.scalars)
-    operands = _pre_reduce(operands, out, scalars)
-    result = _contract(operands, out)
+    operands = pre_reduce(operands, out, scalars)
+    result = contracted(operands, out)
     inserted = [i for i in range(rank) if keep[i] and LETTERS[i] not in spanned]
     if lead is None and inserted:
         return None
@@ -340,69 +340,3 @@ def _emit(product: Product, frame, keep_lead, dims_of) -> ast.expr | None:
     for op, scalar in scalars:
         result = ast.BinOp(result, op, scalar)
     return ast.UnaryOp(ast.USub(), result) if product.negative else result
-
-
-def _pre_reduce(operands, out, scalars):
-    """An operand's axes no other operand nor the result reads, summed on that operand alone."""
-    reduced, totals = [], []
-    for k, (expr, letters) in enumerate(operands):
-        others = {letter for j, (_, ls) in enumerate(operands) if j != k for letter in ls}
-        alone = [i for i, letter in enumerate(letters) if letter not in others and letter not in out]
-        if alone and len(alone) == len(letters):
-            totals.append(_np("sum", expr))   # ``np.sum(x[:, None] * y[None])``: sum(x) * sum(y)
-            continue
-        if alone:
-            axis = ast.Constant(alone[0]) if len(alone) == 1 else \
-                ast.Tuple([ast.Constant(i) for i in alone], ast.Load())
-            expr = _np("sum", expr, keywords=[ast.keyword("axis", axis)])
-            letters = [letter for i, letter in enumerate(letters) if i not in alone]
-        reduced.append([expr, letters])
-    if not reduced:
-        reduced.append([totals.pop(0), []])
-    scalars.extend((ast.Mult(), total) for total in totals)
-    return reduced
-
-
-def _np(name, *args, keywords=()):
-    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), list(keywords))
-
-
-def _t(expr):
-    if isinstance(expr, (ast.Name, ast.Call, ast.Subscript, ast.Attribute)):
-        return ast.Attribute(expr, "T", ast.Load())
-    return _np("transpose", expr)   # (the renderer drops the parentheses of ``(a / b).T``)
-
-
-def _contract(operands, out) -> ast.expr:
-    if len(operands) == 1 and operands[0][1] == out:
-        return operands[0][0]
-    if len(operands) == 2:
-        (a, la), (b, lb) = operands
-        shared = set(la) & set(lb)
-        if len(la) <= 2 and len(lb) <= 2 and len(shared) == 1 and not shared & set(out):
-            (c,) = shared
-            fa, fb = [x for x in la if x != c], [x for x in lb if x != c]
-            a_left = a if la[-1] == c else _t(a)          # (free, c)
-            b_right = b if lb[0] == c else _t(b)          # (c, free)
-            if out == fa + fb:
-                return ast.BinOp(a_left, ast.MatMult(), b_right)
-            if len(fa) == 1 and len(fb) == 1 and out == fb + fa:
-                return ast.BinOp(b if lb[-1] == c else _t(b), ast.MatMult(), a if la[0] == c else _t(a))
-    if set(out) == {letter for _, letters in operands for letter in letters} \
-            and all(letters == [x for x in out if x in letters] for _, letters in operands):
-        views = [_into(expr, letters, out) for expr, letters in operands]   # nothing summed: a product
-        product = views[0]
-        for view in views[1:]:
-            product = ast.BinOp(product, ast.Mult(), view)
-        return product
-    spec = ",".join("".join(letters) for _, letters in operands) + "->" + "".join(out)
-    return _np("einsum", ast.Constant(spec), *[expr for expr, _ in operands])
-
-
-
-def _into(expr, letters, out) -> ast.expr:
-    """`expr`, whose axes are `letters`, broadcast into the axes `out` (same order)."""
-    if letters == out or letters == out[len(out) - len(letters):]:
-        return expr
-    items = [ast.Slice() if x in letters else ast.Constant(None) for x in out]
-    return ast.Subscript(expr, ast.Tuple(items, ast.Load()), ast.Load())

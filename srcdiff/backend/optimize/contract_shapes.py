@@ -1,5 +1,6 @@
-"""Shapes for `contract`: the dims of an expression of the generated code, derived where the
-optimizer's shapes leave an axis unknown, and the views that only broadcast an array."""
+"""Shapes and spellings for `contract`: the dims of an expression of the generated code,
+derived where the optimizer's shapes leave an axis unknown; the views that only broadcast an
+array; and a contraction of operands with lettered axes written as ``@`` or ``np.einsum``."""
 
 from __future__ import annotations
 
@@ -170,3 +171,73 @@ def view_of(expr, dims_of):
             return None
         return expr.args[1], tuple(range(len(frame) - len(base), len(frame))), frame
     return None
+
+
+def pre_reduce(operands, out, scalars):
+    """An operand's axes no other operand nor the result reads, summed on that operand alone."""
+    reduced, totals = [], []
+    for k, (expr, letters) in enumerate(operands):
+        others = {letter for j, (_, ls) in enumerate(operands) if j != k for letter in ls}
+        alone = [i for i, letter in enumerate(letters) if letter not in others and letter not in out]
+        if alone and len(alone) == len(letters):
+            totals.append(np_of("sum", expr))   # ``np.sum(x[:, None] * y[None])``: sum(x) * sum(y)
+            continue
+        if alone:
+            axis = ast.Constant(alone[0]) if len(alone) == 1 else \
+                ast.Tuple([ast.Constant(i) for i in alone], ast.Load())
+            expr = np_of("sum", expr, keywords=[ast.keyword("axis", axis)])
+            letters = [letter for i, letter in enumerate(letters) if i not in alone]
+        reduced.append([expr, letters])
+    if not reduced:
+        reduced.append([totals.pop(0), []])
+    scalars.extend((ast.Mult(), total) for total in totals)
+    return reduced
+
+
+def np_of(name, *args, keywords=()):
+    """The call ``np.name(*args, **keywords)``."""
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), list(keywords))
+
+
+def transposed(expr):
+    """``expr.T``."""
+    if isinstance(expr, (ast.Name, ast.Call, ast.Subscript, ast.Attribute)):
+        return ast.Attribute(expr, "T", ast.Load())
+    return np_of("transpose", expr)   # (the renderer drops the parentheses of ``(a / b).T``)
+
+
+def contracted(operands, out) -> ast.expr:
+    """The contraction of `operands` (``[expr, letters]``) to the axes `out`: ``a.T @ b`` for
+    matrices and vectors sharing one summed axis, a broadcast product when nothing is summed,
+    else ``np.einsum``."""
+    if len(operands) == 1 and operands[0][1] == out:
+        return operands[0][0]
+    if len(operands) == 2:
+        (a, la), (b, lb) = operands
+        shared = set(la) & set(lb)
+        if len(la) <= 2 and len(lb) <= 2 and len(shared) == 1 and not shared & set(out):
+            (c,) = shared
+            fa, fb = [x for x in la if x != c], [x for x in lb if x != c]
+            a_left = a if la[-1] == c else transposed(a)          # (free, c)
+            b_right = b if lb[0] == c else transposed(b)          # (c, free)
+            if out == fa + fb:
+                return ast.BinOp(a_left, ast.MatMult(), b_right)
+            if len(fa) == 1 and len(fb) == 1 and out == fb + fa:
+                return ast.BinOp(b if lb[-1] == c else transposed(b), ast.MatMult(), a if la[0] == c else transposed(a))
+    if set(out) == {letter for _, letters in operands for letter in letters} \
+            and all(letters == [x for x in out if x in letters] for _, letters in operands):
+        views = [into(expr, letters, out) for expr, letters in operands]   # nothing summed: a product
+        product = views[0]
+        for view in views[1:]:
+            product = ast.BinOp(product, ast.Mult(), view)
+        return product
+    spec = ",".join("".join(letters) for _, letters in operands) + "->" + "".join(out)
+    return np_of("einsum", ast.Constant(spec), *[expr for expr, _ in operands])
+
+
+def into(expr, letters, out) -> ast.expr:
+    """`expr`, whose axes are `letters`, broadcast into the axes `out` (same order)."""
+    if letters == out or letters == out[len(out) - len(letters):]:
+        return expr
+    items = [ast.Slice() if x in letters else ast.Constant(None) for x in out]
+    return ast.Subscript(expr, ast.Tuple(items, ast.Load()), ast.Load())
