@@ -28,6 +28,7 @@ import types
 from dataclasses import dataclass, field
 
 import numpy as np
+import variants18_contract as v18c
 import variants18_linalg as v18
 import variants_programs as vp
 
@@ -161,6 +162,17 @@ VARIANTS = [
             {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
     Variant("lstm_peephole_T20_h64", "lstm_peephole", (0, 1, 2, 3), v18.lstm_peephole_args,
             {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("rbf_pairs_400x50x8", "rbf_pairs", (0,), v18c.pairs_args, {"n": 5, "m": 4, "d": 2}),
+    Variant("broadcast_matvec_256x64x32", "broadcast_matvec", (0,), v18c.matvec_args, {"B": 4, "n_in": 3, "n_out": 2}),
+    Variant("centroid_em_6x1500x12", "centroid_em", (0,), v18c.em_args, {"k": 3, "n": 7, "d": 2}),
+    Variant("attention_scores_64x32", "attention_scores", (0, 1), v18c.attention_args, {"n": 4, "d": 3, "d_v": 2}),
+    Variant("huber_minimum_1e4x20", "huber_minimum", (0,), v18c.residual_args, {"n": 9, "d": 4}),
+    Variant("smooth_l1_mask_5000x30x5", "smooth_l1_mask", (0,), _arguments(v18c.residual_args, n=5000, d=30, m=5,
+            extra=(0.5,)), {"n": 9, "d": 4, "m": 2}),
+    Variant("pinball_l2_1e4x50", "pinball_l2", (0,), _arguments(v18c.residual_args, d=50, extra=(0.3, 0.01)),
+            {"n": 9, "d": 4}),
+    Variant("eps_insensitive_2e4x10", "eps_insensitive", (0,), _arguments(v18c.residual_args, n=20_000, d=10,
+            extra=(0.5,)), {"n": 9, "d": 4}),
 ]
 
 

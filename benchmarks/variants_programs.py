@@ -300,3 +300,8 @@ from variants_simulations import (  # noqa: E402, F401, I001
 from variants18_linalg import (  # noqa: E402, F401, I001
     gp_matern_slogdet, gp_matern_slogdet_grad, gp_tri_rbf, gp_tri_rbf_grad, gru, gru_grad, lstm_peephole,
     lstm_peephole_grad, lstm_split, lstm_split_grad, mvn_cho, mvn_cho_grad)
+# broadcast contractions and piecewise losses on a residual (benchmarks/variants18_contract.py)
+from variants18_contract import (  # noqa: E402, F401, I001
+    attention_scores, attention_scores_grad, broadcast_matvec, broadcast_matvec_grad, centroid_em, centroid_em_grad,
+    eps_insensitive, eps_insensitive_grad, huber_minimum, huber_minimum_grad, pinball_l2, pinball_l2_grad,
+    rbf_pairs, rbf_pairs_grad, smooth_l1_mask, smooth_l1_mask_grad)

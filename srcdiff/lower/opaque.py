@@ -151,6 +151,13 @@ def lower_compare(lower: ExpressionLowerer, node: ast.Compare, target) -> Operan
         expr = ast.copy_location(ast.Compare(operand_ast(sides[0]), node.ops, [operand_ast(v) for v in sides[1:]]),
                                  node)
         return emit_rule(lower.state, COMPARE, tuple(v for v in sides if isinstance(v, Var)), {}, expr, target)
+    if len(node.ops) == 1 and isinstance(node.ops[0], _ORDERS) \
+            and all(_arithmetic(lower, e) for e in (node.left, node.comparators[0])):
+        # ``np.abs(r) <= d``: the computed operands lowered first, so the comparison's shape is
+        # known too (a piecewise loss's masks are then exact selections, not run-time ones)
+        operands = [lower.expr(e) for e in (node.left, node.comparators[0])]
+        expr = ast.Compare(operand_ast(operands[0]), node.ops, [operand_ast(operands[1])])
+        return emit_rule(lower.state, COMPARE, tuple(v for v in operands if isinstance(v, Var)), {}, expr, target)
     return opaque(lower, node, target)
 
 
@@ -158,6 +165,28 @@ def _calls_local(lower: ExpressionLowerer, node: ast.expr) -> bool:
     """Whether `node` calls a local lambda or nested def (which a test kept as written could not name)."""
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in lower.state.lambdas
                for n in ast.walk(node))
+
+
+_ORDERS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+#: NumPy's functions an operand of such a comparison may call (one array in, one out)
+_ELEMENTWISE = frozenset({"abs", "absolute", "exp", "log", "sqrt", "square", "sin", "cos", "tanh", "sign"})
+
+
+def _arithmetic(lower: ExpressionLowerer, e: ast.expr) -> bool:
+    """Arithmetic and elementwise NumPy calls on names of arrays and numbers bound here."""
+    env = lower.state.env
+    if isinstance(e, ast.Constant):
+        return type(e.value) in (int, float)
+    if isinstance(e, ast.Name):
+        return e.id in env and e.id not in lower.state.lists
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return _arithmetic(lower, e.left) and _arithmetic(lower, e.right)
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        return _arithmetic(lower, e.operand)
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in _ELEMENTWISE \
+        and isinstance(e.func.value, ast.Name) and e.func.value.id == "np" and "np" not in env \
+        and lower.state.parsed.resolve("np") is np and len(e.args) == 1 and not e.keywords \
+        and _arithmetic(lower, e.args[0])
 
 
 def lower_boolop(lower: ExpressionLowerer, node: ast.BoolOp, target) -> Operand:

@@ -82,7 +82,7 @@ def test_huber_selects_each_branch_once():
     assert np.allclose(g(w, X, y, 0.8), central(huber, (w, X, y, 0.8), 0), rtol=1e-6, atol=1e-9)
     source = g.source_for(w, X, y, 0.8)
     assert _nested_on_same_condition(source) == 0
-    assert len(_wheres(source)) == 2, source   # one selection per branch, none kept in a temporary
+    assert len(_wheres(source)) == 1, source   # the branches' selections merged (wheres.merge_complements)
 
 
 def test_relu_tie_selection_not_repeated():

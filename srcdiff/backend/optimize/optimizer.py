@@ -21,6 +21,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    zeroings on a copy, in plain NumPy);
    `triangular_solves` — ``np.linalg.solve`` with a Cholesky factor a triangular solve (not
    bitwise: it rounds differently; not for numba or code srcdiff reads back);
+   (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
+   is ``x = np.where(c, a, b)``; after them, `contract.contract_sums`: a sum of a broadcast
+   product is ``np.einsum`` or ``@`` of the arrays it broadcasts);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -29,8 +32,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 
 Steps 2–4 repeat while they find something.  No step changes the value of an expression:
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
-once instead of through ``pow``).  In debug mode only step 1 runs: the debug checks match
-the generated statements one to one.
+once instead of through ``pow``, and the contractions, which sum in another order).  In
+debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import factor, loops, memory, sameshape, stacks, statements, tidy, triangular_solves, wheres, writes
+from . import contract, factor, loops, memory, sameshape, stacks, statements, tidy, triangular_solves, wheres, writes
 from .known_names import grow, item_of
 from .liveness import is_comment, is_size
 from .simplify import is_float, is_float_call, simplify
@@ -67,6 +70,7 @@ class OptimizeInfo:
     python_loops: bool = True  # False (numba): stacks popped, not iterated; rows stacked by stack_rows
     batch_loops: bool = True  # False (code srcdiff reads back): per-iteration accumulations stay
     derivable: bool = False  # code srcdiff reads back (driver/higher.py): no ``del``, which it cannot read
+    portable: bool = False  # arrays of another library: the array API's functions only (no np.einsum)
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -111,6 +115,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= writes.read_around_zeroed(func)
         changed |= wheres.fold_decided_wheres(func, is_float_name)
         changed |= wheres.inline_decided(func, is_float_name)
+        changed |= wheres.merge_complements(func, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
@@ -122,6 +127,16 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
+    # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
+    # there), nor in code srcdiff differentiates again, nor for another library's arrays
+    if info.python_loops and not info.derivable and not info.portable and contract.contract_sums(
+            func, info.shape, is_scalar, lambda e: is_float(e, is_float_name),
+            lambda n: info.adjoints.get(n, n)):
+        statements.remove_dead(func.body)
+        statements.remove_unread(func)
+        simplify(func, is_float_name, is_scalar)
+    if wheres.factor_branches(func, is_scalar, is_float_name):
+        simplify(func, is_float_name, is_scalar)
     writes.zero_on_copies(func, info.is_array)
     if factor.factor_backward(func, ("backward",)):
         simplify(func, is_float_name, is_scalar)
@@ -132,7 +147,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # no longer reads goes with it
     if info.python_loops and stacks.iterate_stacks(func):
         statements.remove_unread(func)
-    if info.python_loops and not info.derivable:  # (numba has no SciPy; code read back keeps NumPy's calls)
+    # (numba has no SciPy; code read back keeps NumPy's calls; another library's arrays keep the array API's)
+    if info.python_loops and not info.derivable and not info.portable:
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
     is_scalar = scalar_names(func, info).__contains__

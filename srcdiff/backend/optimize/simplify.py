@@ -54,15 +54,34 @@ def is_float(node: ast.expr, float_names: Callable[[str], bool]) -> bool:
     if isinstance(node, ast.Subscript):  # an item of a list of floats (known_names.py)
         key = item_of(node)
         return key is not None and float_names(key)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.MatMult)):
         return is_float(node.left, float_names) or is_float(node.right, float_names)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return is_float(node.operand, float_names)
-    if numeric_ufunc(node):  # np.exp(x) of a float x: NumPy's loops keep floats floats
+    if numeric_ufunc(node) or _float_to_float(node):  # np.exp(x) of a float x: NumPy's loops keep floats floats
         return any(is_float(a, float_names) for a in node.args)
+    if _np_named(node, "where", 3):  # a float branch makes the selection a float
+        return is_float(node.args[1], float_names) or is_float(node.args[2], float_names)
+    if _np_named(node, "full", 2):   # np.full(shape, v) has v's type
+        return is_float(node.args[1], float_names)
     return is_float_call(node) or _float_constructor(node)
+
+
+def _float_to_float(node: ast.expr) -> bool:
+    """``np.abs(x)``, ``np.sign(x)``: a ufunc with a bool loop too, whose float loop gives a float."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"):
+        return False
+    ufunc = getattr(np, node.func.attr, None)
+    return isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and "d" * ufunc.nin + "->d" in ufunc.types
+
+
+def _np_named(node: ast.expr, name: str, nargs: int) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == nargs \
+        and not node.keywords
 
 
 def _float_constructor(node: ast.expr) -> bool:

@@ -151,3 +151,137 @@ class _Folder(ast.NodeTransformer):
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             expr.operand = self._decided(expr.operand, key, branch)
         return expr
+
+
+def merge_complements(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
+    """``x = np.where(c, a, 0.0)`` and later ``x = x + np.where(c, 0.0, b)`` are one selection,
+    ``x = np.where(c, a, b)``: a piecewise loss (Huber's ``np.where(|r| <= d, ...)``) sends its
+    adjoint into the residual through both branches, each a full pass plus the sum.  The two
+    selections leave each element one of its terms and a zero, so one selection gives the same
+    value (up to the sign of a zero).  Only plain assignments and ``del`` may stand between,
+    none reading `x` nor rebinding what `c` or `a` read; also within one expression."""
+    folder = _Folder(float_names)
+    changed = False
+    for node in nodes(func):
+        for field in ("value", "left", "right", "operand"):
+            sub = getattr(node, field, None)
+            merged = _merged_sum(sub, folder) if isinstance(sub, ast.BinOp) else None
+            if merged is not None:
+                setattr(node, field, merged)
+                changed = True
+    for block in bodies(func.body):
+        i = 0
+        while i < len(block):
+            if _merge_at(block, i, folder):
+                changed = True
+            else:
+                i += 1
+    return changed
+
+
+def _one_sided(expr: ast.expr, folder: _Folder) -> int | None:
+    """1 when `expr` is ``np.where(c, a, 0)``, 2 for ``np.where(c, 0, b)``: the branch kept, a
+    float; None otherwise."""
+    if not (_where(expr) and _plain(expr.args[0]) and is_pure(expr)):
+        return None
+    for kept in (1, 2):
+        if is_number(expr.args[3 - kept], 0.0) and folder._is_float(expr.args[kept]):
+            return kept
+    return None
+
+
+def _complementary(first: ast.expr, second: ast.expr, folder: _Folder) -> ast.expr | None:
+    a, b = _one_sided(first, folder), _one_sided(second, folder)
+    if a is None or b is None or a == b or ast.dump(first.args[0]) != ast.dump(second.args[0]):
+        return None
+    branches = (first.args[a], second.args[b]) if a == 1 else (second.args[b], first.args[a])
+    return ast.Call(first.func, [first.args[0], *branches], [])
+
+
+def _merged_sum(expr: ast.BinOp, folder: _Folder) -> ast.expr | None:
+    if not isinstance(expr.op, ast.Add):
+        return None
+    return _complementary(expr.left, expr.right, folder)
+
+
+def _merge_at(block: list[ast.stmt], i: int, folder: _Folder) -> bool:
+    name = assigned_name(block[i])
+    if name is None or _one_sided(block[i].value, folder) is None:
+        return False
+    inputs = set(reads(block[i].value)) | {name}
+    for j in range(i + 1, len(block)):
+        later = block[j]
+        if is_comment(later):
+            continue
+        value = later.value if assigned_name(later) == name else None
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            for mine, other in ((value.left, value.right), (value.right, value.left)):
+                merged = isinstance(mine, ast.Name) and mine.id == name \
+                    and _complementary(block[i].value, other, folder)
+                if merged and not reads(other)[name]:
+                    later.value = merged
+                    del block[i]
+                    return True
+            return False
+        plain = isinstance(later, ast.Delete) or (assigned_name(later) is not None and is_pure(later.value))
+        if not plain or name in reads(later) or writes(later) & inputs:
+            return False
+    return False
+
+
+def factor_branches(func: ast.FunctionDef, is_scalar: Callable[[str], bool],
+                    float_names: Callable[[str], bool]) -> bool:
+    """``np.where(c, s * a, s * b)`` is ``np.where(c, a, b) * s`` for a number `s` (the mean's
+    ``1 / n`` in both branches of a piecewise loss's adjoint): one array product instead of
+    two.  Only a leading factor both branches share, a name of a number or a constant; the
+    product rounds as ``(a * b) * s`` rather than ``(s * a) * b``."""
+    changed = False
+    for node in nodes(func):
+        for field in ("value", "left", "right", "operand"):
+            sub = getattr(node, field, None)
+            if not (_where(sub) and is_pure(sub)):
+                continue
+            leads = [_leading(b) for b in sub.args[1:]]
+            if None in leads or ast.dump(leads[0]) != ast.dump(leads[1]) or not _number(leads[0], is_scalar):
+                continue
+            branches = [_unit_dropped(_without_leading(b), float_names) for b in sub.args[1:]]
+            setattr(node, field, ast.BinOp(ast.Call(sub.func, [sub.args[0], *branches], []), ast.Mult(), leads[0]))
+            changed = True
+    return changed
+
+
+def _leading(expr: ast.expr) -> ast.expr | None:
+    """The leftmost factor of a product of two or more factors."""
+    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult)):
+        return None
+    while isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        expr = expr.left
+    return expr
+
+
+def _without_leading(expr: ast.BinOp) -> ast.expr:
+    if not (isinstance(expr.left, ast.BinOp) and isinstance(expr.left.op, ast.Mult)):
+        return expr.right
+    return ast.BinOp(_without_leading(expr.left), ast.Mult(), expr.right)
+
+
+def _unit_dropped(expr: ast.expr, float_names) -> ast.expr:
+    """``0.5 * 2 * x`` is `x` (a float): constants whose product is exactly one (a selection
+    copies its branches, so no array is shared)."""
+    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult) and is_float(expr.right, float_names)):
+        return expr
+    factors, left = [], expr.left
+    while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mult):
+        factors.append(left.right)
+        left = left.left
+    factors.append(left)
+    if not all(is_number(f) for f in factors):
+        return expr
+    product = 1.0
+    for f in reversed(factors):
+        product *= f.value
+    return expr.right if product == 1.0 else expr
+
+
+def _number(expr: ast.expr, is_scalar: Callable[[str], bool]) -> bool:
+    return is_number(expr) or (isinstance(expr, ast.Name) and is_scalar(expr.id))
