@@ -85,6 +85,8 @@ def _concatenate_templates(static, operand_shapes):
     if static.get("axis") is None:
         cuts = _cuts([f"np.size(x{i})" for i in range(count)])
         return {f"x{i}": f"np.reshape(np.split(np.ravel(g), {cuts})[{i}], np.shape(x{i}))" for i in range(count)}
+    if type(static.get("axis")) is int:  # basic slices: a view each, no list of them made
+        return _derivable_concatenate(static, operand_shapes)
     cuts = _cuts([f"np.shape(x{i})[axis]" for i in range(count)])
     return {f"x{i}": f"np.split(g, {cuts}, axis=axis)[{i}]" for i in range(count)}
 
@@ -262,6 +264,30 @@ def _stack_shape(static, *arrays):
     return shapes.Shape(tuple(dims))
 
 
+def _concatenate_shape(static, *arrays):
+    """``np.concatenate``'s number of axes (its operands', which must agree), the other axes'
+    lengths as known, the joined axis's unknown (two or more operands of length one: longer than
+    one); unknown with ``axis=None`` or an operand's number of axes not known."""
+    ndims = {a.ndim for a in arrays}
+    axis = static.get("axis", 0)
+    if not arrays or not all(a.known for a in arrays) or len(ndims) != 1 or type(axis) is not int:
+        return shapes.UNKNOWN
+    ndim = ndims.pop()
+    if not -ndim <= axis < ndim:
+        return shapes.UNKNOWN
+    axis %= ndim
+    dims = []
+    for i in range(ndim):
+        found = {a.dims[i] for a in arrays}
+        if i == axis:
+            ones = sum(a.dims[i] == shapes.ONE for a in arrays)
+            dims.append(arrays[0].dims[i] if len(arrays) == 1 else shapes.MANY if ones >= 2 else shapes.UNKNOWN_DIM)
+        else:  # every operand has the result's length there (else np.concatenate raises)
+            dims.append(shapes.ONE if shapes.ONE in found else shapes.MANY if shapes.MANY in found
+                        else shapes.UNKNOWN_DIM)
+    return shapes.Shape(tuple(dims))
+
+
 def _vstack_shape(static, *arrays):
     """``np.vstack``'s number of axes (at least 2), its lengths unknown; unknown unless every
     operand's number of axes is known."""
@@ -309,6 +335,7 @@ RULES = [
          sympy=FORMS + "full_like"),
     # ---- joined: one list of operands, copied into a new array ----
     linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list",
+           shape=_concatenate_shape,
            derivable=_derivable_concatenate, batching="joined", **NEW_ARRAY, sympy="numpy.concatenate"),
     linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list",
            derivable=_derivable_stack, shape=_stack_shape, batching="joined", **NEW_ARRAY, sympy="numpy.stack"),

@@ -40,9 +40,24 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import factor, loops, memory, sameshape, stacks, statements, tidy, wheres, writes
+from . import (
+    carried_writes,
+    factor,
+    loops,
+    memory,
+    reassembly,
+    sameshape,
+    stack_items,
+    stacks,
+    statements,
+    tidy,
+    wheres,
+    writes,
+    zero_restore,
+)
 from .known_names import grow, item_of
 from .liveness import is_comment, is_size
+from .shape_classes import shape_classes
 from .simplify import is_float, is_float_call, simplify
 
 HEADERS = ("forward", "backward")
@@ -102,8 +117,17 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     for _ in range(8):
         is_float_name = float_names(func, info).__contains__
         is_scalar = scalar_names(func, info).__contains__
-        classes = sameshape.ShapeClasses(func, is_scalar, info.params, info.shape)
-        changed = sameshape.drop_unbroadcasts(func, classes)
+        classes = shape_classes(func, is_scalar, info.params, info.shape)
+        changed = sameshape.constant_bounds(func, classes)
+        changed |= sameshape.drop_unbroadcasts(func, classes)
+        changed |= reassembly.reassemble(func, classes)
+        changed |= reassembly.sink_copies(func)
+        changed |= reassembly.copy_before_loops(func)
+        changed |= zero_restore.fold_zero_sums(func, classes)
+        changed |= zero_restore.restore_zeroed(func, info.is_array, is_float_name)
+        changed |= zero_restore.drop_copies_of_copies(func)
+        changed |= carried_writes.writes_into_copies(func, is_scalar, is_float_name, info.is_array)
+        changed |= carried_writes.carry_copies(func)
         changed |= sameshape.scalar_fills(func, classes)
         changed |= sameshape.earliest_shape_reads(func, classes)
         changed |= writes.read_around_zeroed(func)
@@ -115,6 +139,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
         changed |= statements.remove_dead(func.body)
         changed |= statements.remove_unread(func)
+        changed |= statements.remove_dead_in_loops(func.body)
+        changed |= stack_items.drop_unread_items(func)
         changed |= statements.remove_overwritten(func.body)
         changed |= statements.inline_single_use(func, is_scalar, _inline_arrays(info))
         simplify(func, is_float_name, is_scalar)

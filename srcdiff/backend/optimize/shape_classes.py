@@ -1,18 +1,14 @@
-"""Which arrays of a generated function certainly have the same shape, and what that buys.
+"""Which arrays of a generated function certainly have the same shape (the facts the same-shape
+rewrites of sameshape.py use).
 
 The signature a gradient is compiled for gives each axis as "length one" or "longer", and a
-slice ``x[1:]`` may be either, so the reverse pass often has to call ``unbroadcast`` or
-fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Read from the generated code,
-many shapes are provably equal: ``t3 = t2 * t2`` has `t2`'s shape, ``x[1:]`` and ``x[:-1]``
-have the same length, ``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that relation:
-names assigned once (in a loop too), and names all of whose assignments agree.  The rewrites:
-
-* ``unbroadcast(e, t) -> e`` where `e` has `t`'s shape;
-* ``np.shape(t)``/``np.size(t)`` read the earliest name of `t`'s class, so `t` itself may
-  die, and become ``t.shape``/``t.size`` where `t` is certainly an array;
-* ``n = np.full(np.shape(t), s)`` becomes ``n = s`` when every use of `n` (and of values
-  computed from it) only combines it elementwise with arrays of `t`'s shape, where
-  broadcasting the number gives bitwise the same result as the filled array.
+slice ``x[1:]`` may be either.  Read from the generated code, many shapes are provably equal:
+``t3 = t2 * t2`` has `t2`'s shape, ``x[1:]`` and ``x[:-1]`` have the same length,
+``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that relation: every value a
+name of a class ever holds has the class's one shape.  Its members are names assigned once (in
+a loop too), names all of whose assignments agree, and a loop-carried name whose every new
+value keeps its first one's shape (`shape_classes`: ``u = np.concatenate([u[:1], u[1:-1] + d,
+u[-1:]])``, ``u = u + kappa * np.pad(lap, 1)``), proved by induction over its assignments.
 """
 
 from __future__ import annotations
@@ -21,20 +17,50 @@ import ast
 from collections import Counter
 from collections.abc import Callable
 
-from ...ir.shapes import MANY, UNKNOWN_DIM, Shape
+from ...ir.shapes import MANY, ONE, UNKNOWN_DIM, Shape
 from . import liveness
-from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
-from .shape_calls import int_value, is_conversion, is_ufunc, shape_of_call
+from .liveness import assigned_name, bodies, is_compound, nodes, reads
+from .shape_calls import is_conversion, is_ufunc, shape_of_call
+from .shape_pieces import piece_of_slice, tiles
 
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
-SCALAR, FAIL = "scalar", "fail"
+SCALAR = "scalar"
+
+
+def shape_classes(func: ast.FunctionDef, is_scalar: Callable[[str], bool], params: frozenset[str],
+                  shape_of: Callable[[str], Shape]) -> ShapeClasses:
+    """`ShapeClasses` of `func`, with each loop-carried name (``u = u0`` before a loop, ``u = u_1``
+    in it, restored from a loop stack after) in its first value's class where that holds.
+
+    It is proved by induction: assume every value of `u` has the shape of ``u0``, derive the
+    classes, and check that each assignment of `u` then gives a value of that class.  Each
+    value is computed from values made before it, which have their classes (induction
+    hypothesis), so the assumption holds for every value.  A name whose check fails is left
+    out and the rest tried again."""
+    found = ShapeClasses(func, is_scalar, params, shape_of)
+    assumed, refuted = found.carried_starts(), set()
+    while assumed:
+        trial = ShapeClasses(func, is_scalar, params, shape_of, assumed)
+        broken = trial.broken(assumed)
+        if broken:
+            refuted |= broken
+            assumed = {name: start for name, start in assumed.items() if name not in broken}
+            continue
+        found = trial  # and the names whose start has a class now (``u_bar = unbroadcast(g, u)``)
+        more = {name: start for name, start in trial.carried_starts().items() if name not in refuted}
+        if not more:
+            break
+        assumed = {**assumed, **more}
+    return found
 
 
 class ShapeClasses:
     """Union-find over names (and slice keys) that hold arrays of one shape."""
 
     def __init__(self, func: ast.FunctionDef, is_scalar: Callable[[str], bool], params: frozenset[str],
-                 shape_of: Callable[[str], Shape]):
+                 shape_of: Callable[[str], Shape], assumed: dict[str, ast.expr] | None = None):
+        """`assumed`: loop-carried names taken to be of their start value's class (`shape_classes`)."""
+        self.func = func
         self.is_scalar = is_scalar
         self.shape_of = shape_of
         self.parent: dict[object, object] = {}
@@ -57,13 +83,83 @@ class ShapeClasses:
         self.inner = {name for name in {assigned_name(stmt) for stmt in inner} - {None}
                       if stores[name] - restored_counts[name] == 1 and name not in params}
         self.single |= self.inner
+        self.stores, self.restored, self.params = stores, restored_counts, params
         for _ in range(2):  # a class found later (names a branch merges) may decide earlier ones
+            for name, start in (assumed or {}).items():
+                key = self.of(start)
+                if key not in (None, SCALAR):
+                    self.merged.add(name)
+                    self.union(name, key)
             self._top_level(func)
             for stmt in inner:
                 key = self.of(stmt.value) if assigned_name(stmt) in self.inner else None
                 if key not in (None, SCALAR):
                     self.union(assigned_name(stmt), key)
+            for body in list(bodies(func.body))[1:]:
+                self._equate_in_body(body)
             self._merge(func, stores, params)
+
+    def carried_starts(self) -> dict[str, ast.expr]:
+        """Names assigned more than once (not parameters, no class yet), every time by a plain
+        ``name = ...`` (or restored from a loop stack), first by a top-level one of known class:
+        that value, the start an induction assumes (`shape_classes`)."""
+        found: dict[str, ast.expr] = {}
+        assigns = self._assignments()
+        # ``x[i] += v`` writes into x (codegen spells its base as stored): no new value of x
+        written = Counter(n.value.id for n in nodes(self.func) if isinstance(n, ast.Subscript)
+                          and isinstance(n.value, ast.Name) and isinstance(n.value.ctx, ast.Store))
+        for stmt in self.func.body:
+            name = assigned_name(stmt)
+            values = assigns.get(name, [])
+            if name is None or name in found or name in self.single or name in self.merged or name in self.params \
+                    or self.stores[name] - self.restored[name] - written[name] != len(values) or len(values) < 2:
+                continue
+            if self.of(stmt.value) not in (None, SCALAR):
+                found[name] = stmt.value
+        return found
+
+    def broken(self, assumed: dict[str, ast.expr]) -> set[str]:
+        """The assumed names some assignment of which gives a value of another class."""
+        assigns = self._assignments()
+        return {name for name in assumed
+                if name not in self.merged or any(self.of(v) != self.find(name) for v in assigns[name])}
+
+    def _assignments(self) -> dict[str, list[ast.expr]]:
+        found: dict[str, list[ast.expr]] = {}
+        for n in nodes(self.func):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                found.setdefault(n.targets[0].id, []).append(n.value)
+        return found
+
+    def definition(self, name: str) -> ast.expr | None:
+        """The value of the one assignment of a name of `single` (None for another name)."""
+        if not hasattr(self, "_definitions"):
+            self._definitions = {name: values[0] for name, values in self._assignments().items()
+                                 if len(values) == 1 and name in self.single}
+        return self._definitions.get(name)
+
+    def _equate_in_body(self, body: list[ast.stmt]) -> None:
+        """``r = a * t`` in a loop body, `t` assigned earlier in the same straight-line run, `a`'s class
+        and `t` of one ndim with every axis longer than one (or both of length one): each value of
+        `t` met `a` there (no branch, loop, ``break`` or ``return`` between), and broadcasting
+        succeeded, so they had one shape (a statement that never runs defines no `t` either)."""
+        defined: set[str] = set()
+        for stmt in body:
+            if is_compound(stmt) or isinstance(stmt, ast.Return):
+                defined.clear()
+                continue
+            name = assigned_name(stmt)
+            value = getattr(stmt, "value", None)
+            if isinstance(value, ast.BinOp) and isinstance(value.op, ELEMENTWISE):
+                operands = [value.left, value.right]
+                for mine, other in (operands, operands[::-1]):
+                    if isinstance(mine, ast.Name) and mine.id in defined and mine.id in self.inner:
+                        key, dims = self.of(other), self.shape_of(mine.id).dims
+                        if key not in (None, SCALAR) and dims and UNKNOWN_DIM not in dims \
+                                and self.dims(key) == dims:
+                            self.union(mine.id, key)
+            if name is not None:
+                defined.add(name)
 
     def _top_level(self, func: ast.FunctionDef) -> None:
         for index, stmt in enumerate(func.body):
@@ -114,6 +210,9 @@ class ShapeClasses:
         """The class of `expr`'s shape, SCALAR for a number, or None when not known."""
         if isinstance(expr, ast.Constant):
             return SCALAR if type(expr.value) in (int, float) else None
+        if liveness.is_size(expr) or (isinstance(expr, ast.Subscript) and shape_of_call(expr.value) is not None
+                                      and isinstance(expr.slice, ast.Constant)):
+            return SCALAR  # an int: ``1.0 / x.size * 2 * x``, ``x.shape[0]``
         if isinstance(expr, ast.Name):
             if self.is_scalar(expr.id):
                 return SCALAR
@@ -157,16 +256,54 @@ class ShapeClasses:
                    for other in self.order if other != name and self.find(other) == root)
 
     def _combine(self, operands: list[ast.expr]):
-        """Elementwise operands: the shape is the arrays' when they are all one class."""
-        keys = {self.of(e) for e in operands} - {SCALAR}
-        if None in keys or len(keys) > 1:
+        """Elementwise operands: the shape is the arrays' when they are all one class, or one
+        operand's class when each other's axes (inferred) broadcast to it: where its axis is
+        longer than one, or theirs is of length one (``u + t8``, both vectors longer than one)."""
+        keys = [self.of(e) for e in operands]
+        arrays = set(keys) - {SCALAR}
+        if None not in arrays and len(arrays) <= 1:
+            return arrays.pop() if arrays else SCALAR
+        for key in keys:
+            dims = self.dims(key) if key not in (None, SCALAR) else None
+            if dims is not None and all(k in (key, SCALAR) or self._broadcasts_to(e, dims)
+                                        for e, k in zip(operands, keys)):
+                return key
+        return None
+
+    def _broadcasts_to(self, expr: ast.expr, dims: tuple[str, ...]) -> bool:
+        if not isinstance(expr, ast.Name):
+            return False
+        shape = self.shape_of(expr.id)
+        if not shape.known or shape.scalar or len(shape.dims) > len(dims):
+            return False
+        return all(mine == MANY or theirs == ONE for mine, theirs in zip(dims[::-1], shape.dims[::-1]))
+
+    def dims(self, key) -> tuple[str, ...] | None:
+        """The axes of class `key` as its names' inferred shapes know them (None: not known)."""
+        root = self.find(key)
+        members = [n for n in self.parent if isinstance(n, str) and self.find(n) == root]
+        found = [self.shape_of(n) for n in members + ([root] if isinstance(root, str) else [])
+                 if not self.is_scalar(n)]
+        found = [f.dims for f in found if f.known and not f.scalar]
+        if not found or len({len(d) for d in found}) != 1:
             return None
-        return keys.pop() if keys else SCALAR
+        dims = []
+        for axis in zip(*found):
+            said = set(axis) - {UNKNOWN_DIM}
+            if len(said) > 1:
+                return None
+            dims.append(said.pop() if said else UNKNOWN_DIM)
+        return tuple(dims)
 
     def _call(self, call: ast.Call):
         func = call.func
         if isinstance(func, ast.Name) and func.id == "unbroadcast" and len(call.args) == 2:
             return self.of(call.args[1])
+        if isinstance(func, ast.Name) and (func.id, len(call.args)) in (("copy_array", 1), ("set_item", 3),
+                                                                         ("zero_item", 2), ("index_add", 3)):
+            return self.of(call.args[0])  # a copy (written into): the array's shape
+        if isinstance(func, ast.Attribute) and func.attr == "copy" and not call.args:
+            return self.of(func.value)
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
             return None
         if is_ufunc(call):
@@ -175,20 +312,44 @@ class ShapeClasses:
             return self.of(shape_of_call(call.args[0]))
         if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:
             return self.of(call.args[0])
+        if func.attr == "concatenate" and len(call.args) == 1 and isinstance(call.args[0], (ast.List, ast.Tuple)):
+            return self._joined(call.args[0].elts)
         return None
 
+    def _joined(self, operands: list[ast.expr]):
+        """``np.concatenate([x[:1], m, x[-1:]])`` with `m` of class ``x[1:-1]``: x's class, where the
+        pieces have x's length for every length x's first axis may have (`shape_pieces.tiles`)."""
+        pieces = [self.piece(e) for e in operands]
+        bases = {base for base, _ in pieces if base is not None}
+        if None in [base for base, _ in pieces] or len(bases) != 1:
+            return None
+        base = bases.pop()
+        dims = self.dims(base)
+        if not dims or not tiles([piece for _, piece in pieces], dims[0]):
+            return None
+        return base
+
+    def piece(self, expr: ast.expr) -> tuple[object, tuple[str, int] | None]:
+        """(the class of the array `expr` is a piece of, which piece), or (None, None)."""
+        key = self.of(expr)
+        if key in (None, SCALAR):
+            return None, None
+        root = self.find(key)
+        for other in self.parent:
+            if isinstance(other, tuple) and self.find(other) == root:
+                return self.find(other[1]), (other[0], other[2])
+        return root, ("whole", 0)
+
     def _slice(self, expr: ast.Subscript):
-        """``x[j:-k]`` (steps of one) has length ``max(len(x) - j - k, 0)``: keyed on j + k."""
-        s = expr.slice
-        if not (isinstance(expr.value, ast.Name) and isinstance(s, ast.Slice) and s.step is None):
+        """``x[j:-k]`` (steps of one) has length ``max(len(x) - j - k, 0)``: keyed on j + k;
+        ``x[:k]`` and ``x[-k:]`` have length ``min(len(x), k)`` (shape_pieces.py)."""
+        piece = piece_of_slice(expr.slice)
+        if not isinstance(expr.value, ast.Name) or piece is None:
             return None
         base = self.of(expr.value)
-        start = 0 if s.lower is None else int_value(s.lower)
-        stop = 0 if s.upper is None else int_value(s.upper)
-        if base in (None, SCALAR) or start is None or stop is None or start < 0 or stop > 0 \
-                or (s.upper is not None and stop == 0):
+        if base in (None, SCALAR):
             return None
-        key = ("slice", base, start - stop)
+        key = (piece[0], base, piece[1])
         self.parent.setdefault(key, key)
         return self.find(key)
 
@@ -209,192 +370,3 @@ class ShapeClasses:
         root = self.find(key)
         members = [n for n in self.order if self.find(n) == root and self.order[n] < before]
         return min(members, key=lambda n: self.order[n]) if members else None
-
-
-def drop_unbroadcasts(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
-    """``unbroadcast(e, t) -> e`` where `e` provably has `t`'s shape already."""
-    changed = False
-
-    class Drop(ast.NodeTransformer):
-        def visit_Call(self, node: ast.Call):
-            nonlocal changed
-            self.generic_visit(node)
-            if isinstance(node.func, ast.Name) and node.func.id == "unbroadcast" and len(node.args) == 2:
-                g, x = node.args
-                key = classes.of(x)
-                same = key not in (None, SCALAR) and classes.of(g) == key
-                zero_dim = isinstance(x, ast.Name) and classes.shape_of(x.id).dims == () \
-                    and classes.of(g) == SCALAR  # unbroadcast(number, 0-d) is the number
-                if same or zero_dim:
-                    changed = True
-                    return g
-            return node
-
-    Drop().visit(func)
-    return changed
-
-
-def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
-    """``np.shape(t)``/``np.size(t)`` read the first-defined name with `t`'s shape instead,
-    as the attribute ``r.shape``/``r.size`` where that name is certainly an array of one or
-    more dimensions (no function call; a 0-d value may be a number)."""
-    changed = False
-    before = float("inf")  # the index of the top-level statement being read
-
-    class Earliest(ast.NodeTransformer):
-        def visit_Call(self, node: ast.Call):
-            nonlocal changed
-            self.generic_visit(node)
-            func = node.func
-            if not (isinstance(func, ast.Attribute) and func.attr in ("shape", "size")
-                    and isinstance(func.value, ast.Name) and func.value.id == "np"
-                    and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name)):
-                return node
-            name = node.args[0].id
-            if name in classes.single:
-                name = classes.earliest(name, before)
-            shape = classes.shape_of(name)
-            changed = True
-            if shape.known and not shape.scalar and shape.ndim > 0:  # 0-d may be a NumPy scalar
-                return ast.Attribute(ast.Name(name, ast.Load()), func.attr, ast.Load())
-            changed = name != node.args[0].id
-            node.args[0] = ast.Name(name, ast.Load())
-            return node
-
-        def visit_Attribute(self, node: ast.Attribute):
-            """``(a + b).shape`` computed only for its shape: an earlier name's instead."""
-            nonlocal changed
-            self.generic_visit(node)
-            if node.attr != "shape" or isinstance(node.value, ast.Name) or not isinstance(node.ctx, ast.Load) \
-                    or not is_pure(node.value):
-                return node
-            name = classes.earliest_of(classes.of(node.value), before)
-            if name is None:
-                return node
-            changed = True
-            shape = classes.shape_of(name)
-            if shape.known and not shape.scalar and shape.ndim > 0:
-                return ast.Attribute(ast.Name(name, ast.Load()), "shape", ast.Load())
-            return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
-                            [ast.Name(name, ast.Load())], [])
-
-    # from a name defined before the statement (a slice's class may hold the adjoint it defines)
-    for index, stmt in enumerate(func.body):
-        before = index
-        func.body[index] = Earliest().visit(stmt)
-    return changed
-
-
-def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
-    """``n = np.full(np.shape(t), s) -> n = s`` where every use allows it (module docstring).
-
-    `s` may be a number or an array that broadcasts to `t`'s shape (the fill of a reduction
-    with ``keepdims``): broadcasting it in each use gives the same elements."""
-    changed = False
-    loads = reads(func)
-    for block in bodies(func.body):
-        for index, stmt in enumerate(block):
-            name = assigned_name(stmt)
-            value = getattr(stmt, "value", None)
-            if name is None or name not in classes.single or not _is_fill(value):
-                continue
-            key = classes.of(shape_of_call(value.args[0]))
-            if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads):
-                continue
-            stmt.value = value.args[1]
-            changed = True
-    return changed
-
-
-def _is_fill(value) -> bool:
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-        and value.func.attr == "full" and isinstance(value.func.value, ast.Name) \
-        and value.func.value.id == "np" and len(value.args) == 2 and not value.keywords \
-        and shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
-
-
-def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loads) -> bool:
-    """Whether `root` (a filled array of class `key`) may be a number in every later statement
-    of its body, and every read of it (and of values computed from it) is one of those (in a
-    loop body, not one of an earlier statement that reads the last iteration's)."""
-    filled = {root}
-    seen = reads(ast.Module(body=rest, type_ignores=[]))
-    return _block_allows(rest, filled, key, classes) and all(seen[name] == loads[name] for name in filled)
-
-
-def _block_allows(rest: list[ast.stmt], filled: set[str], key, classes: ShapeClasses) -> bool:
-    """`_uses_allow` over the statements of one body (and of the branches in it)."""
-    for stmt in rest:
-        if is_comment(stmt):
-            continue
-        mentioned = {n.id for n in nodes(stmt) if isinstance(n, ast.Name)}
-        if not mentioned & filled:
-            continue
-        if isinstance(stmt, ast.If) and not {n.id for n in nodes(stmt.test) if isinstance(n, ast.Name)} & filled:
-            if _block_allows(stmt.body, filled, key, classes) and _block_allows(stmt.orelse, filled, key, classes):
-                continue
-            return False
-        if is_compound(stmt) or filled & writes(stmt):
-            return False
-        kind = _kind(stmt.value, filled, key, classes) if isinstance(stmt, (ast.Assign, ast.AugAssign)) else FAIL
-        if kind == FAIL:
-            return False
-        target = assigned_name(stmt)
-        if kind == "filled":
-            if target is None or target not in classes.single:
-                return False
-            filled.add(target)
-        elif isinstance(stmt, ast.AugAssign) or target is None:
-            pass  # ``x_bar[:-1] += e`` with e an ordinary array is fine
-    return True
-
-
-def _kind(expr: ast.expr, filled: set[str], key, classes: ShapeClasses):
-    """"filled" (stands for the filled array), SCALAR, "array", or FAIL (a use that needs
-    the real array)."""
-    if isinstance(expr, ast.Name):
-        if expr.id in filled:
-            return "filled"
-        return SCALAR if classes.of(expr) == SCALAR else "array"
-    if isinstance(expr, ast.Constant):
-        return SCALAR
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        return _kind(expr.operand, filled, key, classes)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
-        kinds = [_kind(expr.left, filled, key, classes), _kind(expr.right, filled, key, classes)]
-        if FAIL in kinds:
-            return FAIL
-        if "filled" not in kinds:
-            return SCALAR if kinds == [SCALAR, SCALAR] else "array"
-        other = expr.right if kinds[0] == "filled" else expr.left
-        other_kind = kinds[1] if kinds[0] == "filled" else kinds[0]
-        if other_kind in (SCALAR, "filled"):
-            return "filled"
-        # broadcasting gives the same array: `other` has the fill's shape, by its class or by
-        # its arrays' dims (every axis longer than one: an adjoint meets a fill only where the
-        # forward broadcast their values together, and such axes broadcast only when equal)
-        return "array" if classes.of(other) == key or _same_long_dims(other, key, classes) else FAIL
-    if any(isinstance(n, ast.Name) and n.id in filled for n in nodes(expr)):
-        return FAIL
-    return "array"
-
-
-def _same_long_dims(expr: ast.expr, key, classes: ShapeClasses) -> bool:
-    """Whether `expr`, elementwise arithmetic (NumPy ufuncs too) on numbers and arrays, reads
-    only numbers and arrays whose inferred dims are those of class `key`, every one MANY."""
-    like = classes.earliest_of(key)
-    dims = classes.shape_of(like).dims if like is not None else None
-    if not dims or any(d != MANY for d in dims):
-        return False
-    if isinstance(expr, ast.Name):
-        shape = classes.shape_of(expr.id)
-        return classes.of(expr) == SCALAR or (shape.known and not shape.scalar and shape.dims == dims)
-    if isinstance(expr, ast.Constant):
-        return type(expr.value) in (int, float)
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        return _same_long_dims(expr.operand, key, classes)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
-        return _same_long_dims(expr.left, key, classes) and _same_long_dims(expr.right, key, classes)
-    if isinstance(expr, ast.Call) and is_ufunc(expr) and expr.args:
-        return all(_same_long_dims(a, key, classes) for a in expr.args)
-    return False

@@ -173,6 +173,24 @@ def _dead_item_update(stmt: ast.stmt, live: set[str], local: set[str]) -> bool:
         and is_pure(stmt.value) and is_pure(target.slice)
 
 
+def remove_dead_in_loops(body: list[ast.stmt]) -> bool:
+    """Drop ``name = expr`` (pure) from the body of a loop of `body` where nothing reads `name`:
+    not the loop (any iteration) nor anything after it (``t4 = t1 - t3`` computed again by a
+    backward loop for its shape only, once the shape is read from another name)."""
+    changed = False
+    for index, loop in enumerate(body):
+        if not isinstance(loop, (ast.For, ast.While)) or loop.orelse:
+            continue
+        rest = ast.Module(body=body[index + 1:], type_ignores=[])
+        live = set(reads(loop)) | set(reads(rest)) | {n for stmt in nodes(rest) if isinstance(stmt, ast.Delete)
+                                                      for n in writes(stmt)}
+        kept = [stmt for stmt in loop.body
+                if (name := assigned_name(stmt)) is None or name in live or not is_pure(stmt.value)]
+        changed |= len(kept) != len(loop.body)
+        loop.body[:] = kept
+    return changed
+
+
 def remove_unread(func: ast.FunctionDef) -> bool:
     """Drop ``name = expr`` anywhere (loop bodies too) when no statement of the function
     reads `name` at all but its own assignments (an accumulation ``k_bar = k_bar + e`` in a

@@ -1,0 +1,271 @@
+"""What arrays of certainly one shape buy (shape_classes.py finds them).
+
+The signature a gradient is compiled for gives each axis as "length one" or "longer", and a
+slice ``x[1:]`` may be either, so the reverse pass often has to call ``unbroadcast`` or
+fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Where `ShapeClasses` proves
+shapes equal:
+
+* ``unbroadcast(e, t) -> e`` where `e` has `t`'s shape;
+* ``np.shape(t)``/``np.size(t)`` read the earliest name of `t`'s class, so `t` itself may
+  die, and become ``t.shape``/``t.size`` where `t` is certainly an array;
+* ``n = np.full(np.shape(t), s)`` becomes ``n = s`` when every use of `n` (and of values
+  computed from it) only combines it elementwise with arrays of `t`'s shape, where
+  broadcasting the number gives bitwise the same result as the filled array.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ...ir.shapes import MANY
+from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
+from .shape_calls import is_ufunc, shape_of_call
+from .shape_classes import ELEMENTWISE, SCALAR, ShapeClasses
+from .shape_pieces import constant_bound
+
+FAIL = "fail"
+
+
+def drop_unbroadcasts(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``unbroadcast(e, t) -> e`` where `e` provably has `t`'s shape already."""
+    changed = False
+
+    class Drop(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call):
+            nonlocal changed
+            self.generic_visit(node)
+            if isinstance(node.func, ast.Name) and node.func.id == "unbroadcast" and len(node.args) == 2:
+                g, x = node.args
+                key = classes.of(x)
+                same = key not in (None, SCALAR) and classes.of(g) == key
+                zero_dim = isinstance(x, ast.Name) and classes.shape_of(x.id).dims == () \
+                    and classes.of(g) == SCALAR  # unbroadcast(number, 0-d) is the number
+                if same or zero_dim:
+                    changed = True
+                    return g
+            return node
+
+    Drop().visit(func)
+    return changed
+
+
+def constant_bounds(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``g[t6.shape[0]:t6.shape[0] + t9.shape[0]] -> g[1:-1]`` where `t6` and `t9` are pieces of the
+    class of `g` (``x[:1]``, ``x[1:-1]``: a join's adjoint cut back into its operands) and the
+    constant bounds take the same places for every length `g` may have (shape_pieces.py): a
+    slice of known class, read without computing its bounds."""
+    changed = False
+
+    class Bounds(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript):
+            nonlocal changed
+            self.generic_visit(node)
+            s = node.slice
+            if not (isinstance(node.value, ast.Name) and isinstance(s, ast.Slice) and s.step is None) \
+                    or all(b is None or isinstance(b, ast.Constant) for b in (s.lower, s.upper)):
+                return node
+            key = classes.of(node.value)
+            dims = classes.dims(key) if key not in (None, SCALAR) else None
+            if not dims:
+                return node
+            base = classes.find(key)
+            bounds = [_constant_bound(b, base, dims[0], classes) if b is not None else (None,)
+                      for b in (s.lower, s.upper)]
+            if None in bounds:
+                return node
+            changed = True
+            node.slice = ast.Slice(*[None if b[0] is None or (i == 0 and b[0] == 0) else ast.Constant(b[0])
+                                     if b[0] >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-b[0]))
+                                     for i, b in enumerate(bounds)])
+            return node
+
+    Bounds().visit(func)
+    return changed
+
+
+def _constant_bound(expr: ast.expr, base, first: str, classes: ShapeClasses):
+    pieces: list = []
+    extra = [0]
+
+    def add(e: ast.expr, depth: int) -> bool:
+        if isinstance(e, ast.Constant) and type(e.value) is int:
+            extra[0] += e.value
+            return True
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
+            return add(e.left, depth) and add(e.right, depth)
+        if isinstance(e, ast.Name) and depth < 4 and classes.definition(e.id) is not None:
+            return add(classes.definition(e.id), depth + 1)
+        if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and e.slice.value == 0 \
+                and shape_of_call(e.value) is not None:
+            found, piece = classes.piece(shape_of_call(e.value))
+            pieces.append(piece)
+            return found == base
+        return False
+
+    return constant_bound(pieces, extra[0], first) if add(expr, 0) else None
+
+
+def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``np.shape(t)``/``np.size(t)`` read the first-defined name with `t`'s shape instead,
+    as the attribute ``r.shape``/``r.size`` where that name is certainly an array of one or
+    more dimensions (no function call; a 0-d value may be a number)."""
+    changed = False
+    before = float("inf")  # the index of the top-level statement being read
+
+    class Earliest(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call):
+            nonlocal changed
+            self.generic_visit(node)
+            func = node.func
+            if not (isinstance(func, ast.Attribute) and func.attr in ("shape", "size")
+                    and isinstance(func.value, ast.Name) and func.value.id == "np"
+                    and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name)):
+                return node
+            name = node.args[0].id
+            if name in classes.single:
+                name = classes.earliest(name, before)
+            shape = classes.shape_of(name)
+            changed = True
+            if shape.known and not shape.scalar and shape.ndim > 0:  # 0-d may be a NumPy scalar
+                return ast.Attribute(ast.Name(name, ast.Load()), func.attr, ast.Load())
+            changed = name != node.args[0].id
+            node.args[0] = ast.Name(name, ast.Load())
+            return node
+
+        def visit_Attribute(self, node: ast.Attribute):
+            """``(a + b).shape`` computed only for its shape: an earlier name's instead."""
+            nonlocal changed
+            self.generic_visit(node)
+            if node.attr != "shape" or isinstance(node.value, ast.Name) or not isinstance(node.ctx, ast.Load) \
+                    or not is_pure(node.value):
+                return node
+            name = classes.earliest_of(classes.of(node.value), before)
+            if name is None:
+                return node
+            changed = True
+            shape = classes.shape_of(name)
+            if shape.known and not shape.scalar and shape.ndim > 0:
+                return ast.Attribute(ast.Name(name, ast.Load()), "shape", ast.Load())
+            return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
+                            [ast.Name(name, ast.Load())], [])
+
+    # from a name defined before the statement (a slice's class may hold the adjoint it defines)
+    for index, stmt in enumerate(func.body):
+        before = index
+        func.body[index] = Earliest().visit(stmt)
+    return changed
+
+
+def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``n = np.full(np.shape(t), s) -> n = s`` where every use allows it (module docstring).
+
+    `s` may be a number or an array that broadcasts to `t`'s shape (the fill of a reduction
+    with ``keepdims``): broadcasting it in each use gives the same elements."""
+    changed = False
+    loads = reads(func)
+    for block in bodies(func.body):
+        for index, stmt in enumerate(block):
+            name = assigned_name(stmt)
+            value = getattr(stmt, "value", None)
+            if name is None or name not in classes.single or not _is_fill(value):
+                continue
+            key = classes.of(shape_of_call(value.args[0]))
+            if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads):
+                continue
+            stmt.value = value.args[1]
+            changed = True
+    return changed
+
+
+def _is_fill(value) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+        and value.func.attr == "full" and isinstance(value.func.value, ast.Name) \
+        and value.func.value.id == "np" and len(value.args) == 2 and not value.keywords \
+        and shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
+
+
+def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loads) -> bool:
+    """Whether `root` (a filled array of class `key`) may be a number in every later statement
+    of its body, and every read of it (and of values computed from it) is one of those (in a
+    loop body, not one of an earlier statement that reads the last iteration's)."""
+    filled = {root}
+    seen = reads(ast.Module(body=rest, type_ignores=[]))
+    return _block_allows(rest, filled, key, classes) and all(seen[name] == loads[name] for name in filled)
+
+
+def _block_allows(rest: list[ast.stmt], filled: set[str], key, classes: ShapeClasses) -> bool:
+    """`_uses_allow` over the statements of one body (and of the branches in it)."""
+    for stmt in rest:
+        if is_comment(stmt):
+            continue
+        mentioned = {n.id for n in nodes(stmt) if isinstance(n, ast.Name)}
+        if not mentioned & filled:
+            continue
+        if isinstance(stmt, ast.If) and not {n.id for n in nodes(stmt.test) if isinstance(n, ast.Name)} & filled:
+            if _block_allows(stmt.body, filled, key, classes) and _block_allows(stmt.orelse, filled, key, classes):
+                continue
+            return False
+        if is_compound(stmt) or filled & writes(stmt):
+            return False
+        kind = _kind(stmt.value, filled, key, classes) if isinstance(stmt, (ast.Assign, ast.AugAssign)) else FAIL
+        if kind == FAIL:
+            return False
+        target = assigned_name(stmt)
+        if kind == "filled":
+            if target is None or target not in classes.single:
+                return False
+            filled.add(target)
+        elif isinstance(stmt, ast.AugAssign) or target is None:
+            pass  # ``x_bar[:-1] += e`` with e an ordinary array is fine
+    return True
+
+
+def _kind(expr: ast.expr, filled: set[str], key, classes: ShapeClasses):
+    """"filled" (stands for the filled array), SCALAR, "array", or FAIL (a use that needs
+    the real array)."""
+    if isinstance(expr, ast.Name):
+        if expr.id in filled:
+            return "filled"
+        return SCALAR if classes.of(expr) == SCALAR else "array"
+    if isinstance(expr, ast.Constant):
+        return SCALAR
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _kind(expr.operand, filled, key, classes)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        kinds = [_kind(expr.left, filled, key, classes), _kind(expr.right, filled, key, classes)]
+        if FAIL in kinds:
+            return FAIL
+        if "filled" not in kinds:
+            return SCALAR if kinds == [SCALAR, SCALAR] else "array"
+        other = expr.right if kinds[0] == "filled" else expr.left
+        other_kind = kinds[1] if kinds[0] == "filled" else kinds[0]
+        if other_kind in (SCALAR, "filled"):
+            return "filled"
+        # broadcasting gives the same array: `other` has the fill's shape, by its class or by
+        # its arrays' dims (every axis longer than one: an adjoint meets a fill only where the
+        # forward broadcast their values together, and such axes broadcast only when equal)
+        return "array" if classes.of(other) == key or _same_long_dims(other, key, classes) else FAIL
+    if any(isinstance(n, ast.Name) and n.id in filled for n in nodes(expr)):
+        return FAIL
+    return "array"
+
+
+def _same_long_dims(expr: ast.expr, key, classes: ShapeClasses) -> bool:
+    """Whether `expr`, elementwise arithmetic (NumPy ufuncs too) on numbers and arrays, reads
+    only numbers and arrays whose inferred dims are those of class `key`, every one MANY."""
+    like = classes.earliest_of(key)
+    dims = classes.shape_of(like).dims if like is not None else None
+    if not dims or any(d != MANY for d in dims):
+        return False
+    if isinstance(expr, ast.Name):
+        shape = classes.shape_of(expr.id)
+        return classes.of(expr) == SCALAR or (shape.known and not shape.scalar and shape.dims == dims)
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) in (int, float)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _same_long_dims(expr.operand, key, classes)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        return _same_long_dims(expr.left, key, classes) and _same_long_dims(expr.right, key, classes)
+    if isinstance(expr, ast.Call) and is_ufunc(expr) and expr.args:
+        return all(_same_long_dims(a, key, classes) for a in expr.args)
+    return False
