@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from .liveness import assigned_name, bodies, is_compound, mentions, nodes, restored, writes
 from .memory import escapes
-from .simplify import is_float
+from .simplify import is_float, numeric_ufunc
 from .writes import plain_index
 
 
@@ -36,7 +36,7 @@ def writes_into_copies(func: ast.FunctionDef, is_scalar: Callable[[str], bool],
     """``y = set_item(x, i, v)`` -> ``y = x.copy()`` and ``y[i] = v`` in a loop's body where `x`
     is a carried float array or a copy of one (``set_item(u.copy(), ...)``): see the module's
     docstring.  True if any changed."""
-    floats = _float_arrays(func, lambda e: is_float(e, float_names))
+    floats = float_arrays(func, lambda e: is_float(e, float_names))
     counts = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name))
     changed = False
     for block in bodies(func.body):
@@ -89,6 +89,26 @@ def carry_copies(func: ast.FunctionDef) -> bool:
     return changed
 
 
+def add_in_place(func: ast.FunctionDef) -> bool:
+    """``y[i] = y[i] + e`` -> ``y[i] += e`` where `e` reads `y` only into arithmetic (a new array,
+    computed before the sum): the same sum, written where it is computed instead of through a
+    new array."""
+    changed = False
+    for block in bodies(func.body):
+        for index, stmt in enumerate(block):
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            value = getattr(stmt, "value", None)
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                    and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) \
+                    and ast.dump(value.left, annotate_fields=False).replace("Store()", "Load()")  \
+                    == ast.dump(target, annotate_fields=False).replace("Store()", "Load()") \
+                    and not escapes(ast.Expr(value.right), target.value.id) \
+                    and target.value.id not in mentions(target.slice):
+                block[index] = ast.copy_location(ast.AugAssign(target, ast.Add(), value.right), stmt)
+                changed = True
+    return changed
+
+
 def _private_copy(before: list[ast.stmt], name: str, counts: Counter) -> bool:
     """Whether `name` was made a copy by one of the statements `before` (``new = u.copy()``) and
     is mentioned nowhere else but in the write into it that follows."""
@@ -110,9 +130,11 @@ def _unread(between: list[ast.stmt], old: str, new: str) -> bool:
     return True
 
 
-def _float_arrays(func: ast.FunctionDef, is_float: Callable[[ast.expr], bool]) -> set[str]:
-    """Names every assignment of which is a float array: a float value or a copy of one, or a
-    ``set_item`` into such a name (a copy of it, in its dtype), or another such name."""
+def float_arrays(func: ast.FunctionDef, is_float: Callable[[ast.expr], bool]) -> set[str]:
+    """Names every assignment of which holds floats (or complex numbers: a floating dtype
+    NumPy's promotion keeps): a float value, a copy of one or a slice, a ``set_item`` into one
+    (a copy of it, in its dtype), arithmetic with one (whatever the other operand), a join of
+    pieces one of which is one, a NumPy function of one number of one, another such name."""
     values: dict[str, list[ast.expr]] = {}
     for n in nodes(func):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
@@ -134,6 +156,18 @@ def _float_array(value: ast.expr, names: set[str], is_float) -> bool:
     if copied is not None:
         return copied in names or is_float(ast.Name(copied, ast.Load()))
     if _is_set_item(value):
+        return _float_array(value.args[0], names, is_float)
+    if isinstance(value, ast.Subscript):
+        return _float_array(value.value, names, is_float)
+    if isinstance(value, ast.BinOp) and not isinstance(value.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift,
+                                                                   ast.RShift)):
+        return _float_array(value.left, names, is_float) or _float_array(value.right, names, is_float)
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        return _float_array(value.operand, names, is_float)
+    if isinstance(value, ast.Call) and ast.unparse(value.func) == "np.concatenate" and len(value.args) == 1 \
+            and not value.keywords and isinstance(value.args[0], (ast.List, ast.Tuple)):
+        return any(_float_array(e, names, is_float) for e in value.args[0].elts)
+    if numeric_ufunc(value) and len(value.args) == 1:
         return _float_array(value.args[0], names, is_float)
     return False
 

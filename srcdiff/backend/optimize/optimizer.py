@@ -43,6 +43,7 @@ from ...ir.shapes import Shape
 from . import (
     carried_writes,
     factor,
+    joined_writes,
     loops,
     memory,
     reassembly,
@@ -80,6 +81,7 @@ class OptimizeInfo:
     python_loops: bool = True  # False (numba): stacks popped, not iterated; rows stacked by stack_rows
     batch_loops: bool = True  # False (code srcdiff reads back): per-iteration accumulations stay
     derivable: bool = False  # code srcdiff reads back (driver/higher.py): no ``del``, which it cannot read
+    weak: frozenset[str] = frozenset()  # parameters whose arguments are Python numbers (int, float, bool)
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -123,10 +125,12 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= reassembly.reassemble(func, classes)
         changed |= reassembly.sink_copies(func)
         changed |= reassembly.copy_before_loops(func)
-        changed |= zero_restore.fold_zero_sums(func, classes)
+        changed |= zero_restore.fold_zero_sums(func, classes, info.python_loops)
         changed |= zero_restore.restore_zeroed(func, info.is_array, is_float_name)
         changed |= zero_restore.drop_copies_of_copies(func)
         changed |= carried_writes.writes_into_copies(func, is_scalar, is_float_name, info.is_array)
+        changed |= joined_writes.joins_as_writes(func, classes, is_float_name, info.weak.__contains__)
+        changed |= carried_writes.add_in_place(func)
         changed |= carried_writes.carry_copies(func)
         changed |= sameshape.scalar_fills(func, classes)
         changed |= sameshape.earliest_shape_reads(func, classes)

@@ -106,16 +106,18 @@ def sink_copies(func: ast.FunctionDef) -> bool:
             if end > index + 1 and end < len(block):
                 block.insert(end - 1, block.pop(index))
                 changed = True
-            after = block[end - 1 + 1] if end < len(block) else None
-            if after is not None and assigned_name(after) == source and _converted(after.value, made) \
-                    and counts[made] == 1:
+            after = block[end] if end < len(block) else ast.Pass()
+            value = getattr(after, "value", None) if assigned_name(after) == source else None
+            converted = _converted(value, made) or _is_astype(value) and isinstance(value.func.value, ast.Name) \
+                and value.func.value.id == made
+            if converted and counts[made] == 1:
                 after.value = ast.Call(ast.Attribute(ast.Name(source, ast.Load()), "astype", ast.Load()),
                                        after.value.args, [])
                 block.remove(stmt)
                 changed = True
     for node in nodes(func):  # ``y.copy().astype(d, copy=False)`` (the copy moved into its use)
         if isinstance(node, ast.Call) and _copied_name(getattr(node.func, "value", None)) is not None \
-                and _converted(node, None):
+                and (_converted(node, None) or _is_astype(node)):
             node.func.value = node.func.value.func.value
             node.keywords = []
             changed = True
@@ -127,6 +129,12 @@ def _copied_name(value) -> str | None:
             and not value.args and not value.keywords and isinstance(value.func.value, ast.Name):
         return value.func.value.id
     return None
+
+
+def _is_astype(value) -> bool:
+    """``e.astype(d)``: a copy in dtype `d`."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "astype" \
+        and len(value.args) == 1 and not value.keywords
 
 
 def _converted(value, name: str | None) -> bool:

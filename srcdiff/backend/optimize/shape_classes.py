@@ -223,6 +223,8 @@ class ShapeClasses:
             return self._combine([expr.left, expr.right])
         if isinstance(expr, ast.Subscript):
             return self._slice(expr)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
+            return self.of(expr.func.value)  # (copy=False too: the array or a copy, of its shape)
         if isinstance(expr, ast.Call) and not expr.keywords:
             return self._call(expr)
         if is_conversion(expr):  # np.asarray(e, dtype=d): e's shape

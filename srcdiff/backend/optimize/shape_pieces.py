@@ -94,3 +94,20 @@ def partition(slices: list[ast.expr], first: str) -> bool:
         if taken != list(range(n)):
             return False
     return True
+
+
+def same_places(a: ast.Slice, b: ast.Slice, first: str) -> bool:
+    """Whether two slices (constant bounds, steps of one) take the same positions of the first
+    axis for every length it may have (`first` as for `tiles`)."""
+    found = []
+    for s in (a, b):
+        if not isinstance(s, ast.Slice) or s.step is not None:
+            return False
+        bounds = [None if e is None else int_value(e) for e in (s.lower, s.upper)]
+        if any(v is None and e is not None for v, e in zip(bounds, (s.lower, s.upper))):
+            return False
+        found.append(bounds)
+    if first not in (ONE, MANY, UNKNOWN_DIM):
+        return False
+    top = 2 * max([abs(v) for pair in found for v in pair if v is not None] + [0]) + 3
+    return all(range(n)[slice(*found[0])] == range(n)[slice(*found[1])] for n in _sizes(first, top))

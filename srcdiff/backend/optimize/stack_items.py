@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from .liveness import nodes, reads, writes
+from .liveness import bodies, nodes, reads, writes
 
 
 def drop_unread_items(func: ast.FunctionDef) -> bool:
@@ -54,8 +54,13 @@ def _drop(func: ast.FunctionDef, push: ast.Call, pop: ast.Assign) -> bool:
     live = set(reads(func.body[index])) | set(reads(rest)) \
         | {n for stmt in nodes(rest) if isinstance(stmt, ast.Delete) for n in writes(stmt)}
     keep = [i for i, target in enumerate(popped) if target.id in live]
-    if len(keep) == len(popped) or not keep:
-        return False  # (nothing to drop; a stack of nothing is left as it is)
+    if len(keep) == len(popped):
+        return False
+    if not keep:  # nothing read back: no push, no pop (the loops count their own iterations)
+        for block in bodies(func.body):
+            block[:] = [stmt for stmt in block if stmt is not pop
+                        and not (isinstance(stmt, ast.Expr) and stmt.value is push)]
+        return True
     push.args[0] = _joined([pushed[i] for i in keep], ast.Load)
     pop.targets[0] = _joined([popped[i] for i in keep], ast.Store)
     return True

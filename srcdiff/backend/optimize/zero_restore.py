@@ -134,23 +134,24 @@ def _private_copy(before: list[ast.stmt], name: str) -> bool:
     return False
 
 
-def fold_zero_sums(func: ast.FunctionDef, classes) -> bool:
+def fold_zero_sums(func: ast.FunctionDef, classes, copy_keyword: bool = True) -> bool:
     """``y = np.zeros(s)``, one write ``y[i] = e`` (or ``+=``), then ``y = y + z`` where `z` is a
     new array of `y`'s class no other name holds, read nowhere after: ``z[i] += e`` and
     ``y = z.astype(d, copy=False)`` (`d` the zeros' dtype: a float32 `z` is promoted as the sum
-    did).  The copy's adjoint added to a slice's: its zeroed positions get the slice's
-    values, and `restore_zeroed` sees them given back."""
+    did; without `copy_keyword`, for numba, which takes none: a copy).  The copy's adjoint added
+    to a slice's: its zeroed positions get the slice's values, and `restore_zeroed` sees them
+    given back."""
     changed = False
     everywhere = reads(func)
     for block in bodies(func.body):
         for index in range(len(block) - 1, -1, -1):
             dtype = zeros_dtype(block[index])
             if dtype is not None:
-                changed |= _fold(block, index, dtype, classes, everywhere)
+                changed |= _fold(block, index, dtype, classes, everywhere, copy_keyword)
     return changed
 
 
-def _fold(block: list[ast.stmt], index: int, dtype: ast.expr, classes, everywhere) -> bool:
+def _fold(block: list[ast.stmt], index: int, dtype: ast.expr, classes, everywhere, copy_keyword: bool) -> bool:
     made = block[index]
     name = assigned_name(made)
     write, total, partner = None, None, None
@@ -175,7 +176,7 @@ def _fold(block: list[ast.stmt], index: int, dtype: ast.expr, classes, everywher
     target.value = ast.Name(partner, ast.Load())
     block[block.index(write)] = ast.copy_location(ast.AugAssign(target, ast.Add(), write.value), write)
     total.value = ast.Call(ast.Attribute(ast.Name(partner, ast.Load()), "astype", ast.Load()), [dtype],
-                           [ast.keyword("copy", ast.Constant(False))])
+                           [ast.keyword("copy", ast.Constant(False))] if copy_keyword else [])
     block.remove(made)
     return True
 
