@@ -19,6 +19,12 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
+   (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried
+   array rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast``
+   dropped, an adjoint's pieces put back where they were cut (`reassembly`, `zero_restore`),
+   a join of an array's own ends and a write into a carried array made in place
+   (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items nothing
+   reads dropped (`stack_items`), dead statements of loop bodies);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -27,7 +33,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 
 Steps 2–4 repeat while they find something.  No step changes the value of an expression:
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
-once instead of through ``pow``).  In debug mode only step 1 runs: the debug checks match
+once instead of through ``pow``, and the sign of a zero an adjoint's piece put back keeps
+where ``0.0 + -0.0`` gave ``0.0``).  In debug mode only step 1 runs: the debug checks match
 the generated statements one to one.
 """
 

@@ -6,6 +6,8 @@ fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Where `ShapeClasse
 shapes equal:
 
 * ``unbroadcast(e, t) -> e`` where `e` has `t`'s shape;
+* ``g[t6.shape[0]:t6.shape[0] + t9.shape[0]] -> g[1:-1]`` where `t6` and `t9` are pieces of `g`'s
+  class (a join's adjoint cut back into its operands' pieces);
 * ``np.shape(t)``/``np.size(t)`` read the earliest name of `t`'s class, so `t` itself may
   die, and become ``t.shape``/``t.size`` where `t` is certainly an array;
 * ``n = np.full(np.shape(t), s)`` becomes ``n = s`` when every use of `n` (and of values
