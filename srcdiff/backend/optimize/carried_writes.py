@@ -36,8 +36,7 @@ def writes_into_copies(func: ast.FunctionDef, is_scalar: Callable[[str], bool],
     """``y = set_item(x, i, v)`` -> ``y = x.copy()`` and ``y[i] = v`` in a loop's body where `x`
     is a carried float array or a copy of one (``set_item(u.copy(), ...)``): see the module's
     docstring.  True if any changed."""
-    floats = float_arrays(func, lambda e: is_float(e, float_names))
-    counts = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name))
+    floats = counts = None  # (made when a loop writes into a copy)
     changed = False
     for block in bodies(func.body):
         for loop in [s for s in block if isinstance(s, (ast.For, ast.While))]:
@@ -45,6 +44,9 @@ def writes_into_copies(func: ast.FunctionDef, is_scalar: Callable[[str], bool],
                 call = getattr(stmt, "value", None)
                 if assigned_name(stmt) is None or not _is_set_item(call):
                     continue
+                if floats is None:
+                    floats = float_arrays(func, lambda e: is_float(e, float_names))
+                    counts = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name))
                 source, where, value = call.args
                 copied = _copy_of(source)
                 index = plain_index(where, is_scalar)

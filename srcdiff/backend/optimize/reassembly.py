@@ -91,13 +91,14 @@ def sink_copies(func: ast.FunctionDef) -> bool:
     ``y = c.astype(d, copy=False)`` next and `c` read nowhere else, the two are ``y = y.astype(d)``
     (a copy in dtype `d`), which `copy_before_loops` may move before a loop."""
     changed = False
-    counts = reads(func)
+    counts = None  # (read when a copy is found)
     for block in bodies(func.body):
         for index in range(len(block) - 1, -1, -1):
             stmt = block[index]
             made, source = assigned_name(stmt), _copied_name(getattr(stmt, "value", None))
             if made is None or source is None:
                 continue
+            counts = reads(func) if counts is None else counts
             end = index + 1
             while end < len(block) and made not in mentions(block[end]) and source not in writes(block[end]) \
                     and isinstance(block[end], ast.Assign) and is_pure(block[end].value) \

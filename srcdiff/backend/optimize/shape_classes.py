@@ -14,14 +14,14 @@ u[-1:]])``, ``u = u + kappa * np.pad(lap, 1)``), proved by induction over its as
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from collections.abc import Callable
 
 from ...ir.shapes import MANY, ONE, UNKNOWN_DIM, Shape
 from . import liveness
-from .liveness import assigned_name, bodies, is_compound, nodes, reads
+from .liveness import assigned_name, is_compound
 from .shape_calls import is_conversion, is_ufunc, shape_of_call
 from .shape_pieces import piece_of_slice, tiles
+from .shape_syntax import Syntax
 
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 SCALAR = "scalar"
@@ -35,31 +35,29 @@ def shape_classes(func: ast.FunctionDef, is_scalar: Callable[[str], bool], param
     It is proved by induction: assume every value of `u` has the shape of ``u0``, derive the
     classes, and check that each assignment of `u` then gives a value of that class.  Each
     value is computed from values made before it, which have their classes (induction
-    hypothesis), so the assumption holds for every value.  A name whose check fails is left
-    out and the rest tried again."""
-    found = ShapeClasses(func, is_scalar, params, shape_of)
-    assumed, refuted = found.carried_starts(), set()
-    while assumed:
-        trial = ShapeClasses(func, is_scalar, params, shape_of, assumed)
-        broken = trial.broken(assumed)
-        if broken:
-            refuted |= broken
-            assumed = {name: start for name, start in assumed.items() if name not in broken}
-            continue
-        found = trial  # and the names whose start has a class now (``u_bar = unbroadcast(g, u)``)
-        more = {name: start for name, start in trial.carried_starts().items() if name not in refuted}
-        if not more:
-            break
-        assumed = {**assumed, **more}
-    return found
+    hypothesis), so the assumption holds for every value (of every name assumed at once: the
+    first value to break one would have been made from values that kept them all).  A name
+    whose check fails is left out and the rest checked again."""
+    refuted: set[str] = set()
+    syntax = Syntax.of(func)
+    while True:
+        found = ShapeClasses(func, is_scalar, params, shape_of, carried=True, refuted=frozenset(refuted),
+                             syntax=syntax)
+        broken = found.broken()
+        if not broken:
+            return found
+        refuted |= broken
 
 
 class ShapeClasses:
     """Union-find over names (and slice keys) that hold arrays of one shape."""
 
     def __init__(self, func: ast.FunctionDef, is_scalar: Callable[[str], bool], params: frozenset[str],
-                 shape_of: Callable[[str], Shape], assumed: dict[str, ast.expr] | None = None):
-        """`assumed`: loop-carried names taken to be of their start value's class (`shape_classes`)."""
+                 shape_of: Callable[[str], Shape], assumed: dict[str, ast.expr] | None = None,
+                 carried: bool = False, refuted: frozenset[str] = frozenset(), syntax: Syntax | None = None):
+        """`assumed`: loop-carried names taken to be of their start value's class; `carried`: so
+        are all of them but the `refuted` (`shape_classes`)."""
+        syntax = syntax or Syntax.of(func)
         self.func = func
         self.is_scalar = is_scalar
         self.shape_of = shape_of
@@ -69,7 +67,7 @@ class ShapeClasses:
         # order would make the chosen representative, and so the source, vary between runs)
         signature = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
         self.order: dict[str, int] = {p: -1 for p in signature + sorted(params) if p in params}
-        stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        stores = syntax.stores
         # A name joins a class only where its one definition is a top-level ``name = ...``:
         # one a tuple target, a loop or a branch assigns has no known place in the order.
         plain = {assigned_name(stmt) for stmt in func.body} - {None}
@@ -78,63 +76,58 @@ class ShapeClasses:
         self.single |= {p for p in params if not stores[p]}
         # A name assigned once in a loop or branch body has one shape whenever it is defined
         # (``t1 = x * i``); its statement may not run, so it proves no shapes equal, stands in for none.
-        inner = [stmt for body in list(bodies(func.body))[1:] for stmt in body]
-        restored_counts = liveness.restored(func)
+        inner = syntax.inner
+        restored_counts = syntax.restored
         self.inner = {name for name in {assigned_name(stmt) for stmt in inner} - {None}
                       if stores[name] - restored_counts[name] == 1 and name not in params}
         self.single |= self.inner
         self.stores, self.restored, self.params = stores, restored_counts, params
+        self._members: dict | None = None
+        self._values, self._written, self._bodies = syntax.values, syntax.written, syntax.bodies
+        self.assumed = dict(assumed or {})
+        if carried:
+            self.assumed.update({n: v for n, v in self._carried_starts().items() if n not in refuted})
         for _ in range(2):  # a class found later (names a branch merges) may decide earlier ones
-            for name, start in (assumed or {}).items():
+            for name, start in self.assumed.items():
                 key = self.of(start)
                 if key not in (None, SCALAR):
                     self.merged.add(name)
                     self.union(name, key)
-            self._top_level(func)
+            self._top_level(func, syntax.returns)
             for stmt in inner:
                 key = self.of(stmt.value) if assigned_name(stmt) in self.inner else None
                 if key not in (None, SCALAR):
                     self.union(assigned_name(stmt), key)
-            for body in list(bodies(func.body))[1:]:
+            for body in self._bodies:
                 self._equate_in_body(body)
-            self._merge(func, stores, params)
+            self._merge(syntax.merges, params)
 
-    def carried_starts(self) -> dict[str, ast.expr]:
-        """Names assigned more than once (not parameters, no class yet), every time by a plain
-        ``name = ...`` (or restored from a loop stack), first by a top-level one of known class:
-        that value, the start an induction assumes (`shape_classes`)."""
+    def _carried_starts(self) -> dict[str, ast.expr]:
+        """Names assigned more than once (not parameters, not assigned once), every time by a plain
+        ``name = ...`` (or restored from a loop stack), first by a top-level one: that value, the
+        start an induction assumes (`shape_classes`)."""
         found: dict[str, ast.expr] = {}
-        assigns = self._assignments()
-        # ``x[i] += v`` writes into x (codegen spells its base as stored): no new value of x
-        written = Counter(n.value.id for n in nodes(self.func) if isinstance(n, ast.Subscript)
-                          and isinstance(n.value, ast.Name) and isinstance(n.value.ctx, ast.Store))
+        written = self._written  # (``x[i] += v`` writes into x: no new value of x)
         for stmt in self.func.body:
             name = assigned_name(stmt)
-            values = assigns.get(name, [])
-            if name is None or name in found or name in self.single or name in self.merged or name in self.params \
+            values = self._values.get(name, [])
+            if name is None or name in found or name in self.single or name in self.params \
                     or self.stores[name] - self.restored[name] - written[name] != len(values) or len(values) < 2:
                 continue
-            if self.of(stmt.value) not in (None, SCALAR):
-                found[name] = stmt.value
+            found[name] = stmt.value
         return found
 
-    def broken(self, assumed: dict[str, ast.expr]) -> set[str]:
-        """The assumed names some assignment of which gives a value of another class."""
-        assigns = self._assignments()
-        return {name for name in assumed
-                if name not in self.merged or any(self.of(v) != self.find(name) for v in assigns[name])}
-
-    def _assignments(self) -> dict[str, list[ast.expr]]:
-        found: dict[str, list[ast.expr]] = {}
-        for n in nodes(self.func):
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-                found.setdefault(n.targets[0].id, []).append(n.value)
-        return found
+    def broken(self, assumed: dict[str, ast.expr] | None = None) -> set[str]:
+        """The names assumed (and given a class: their start's was known) some assignment of which
+        gives a value of another class."""
+        return {name for name in (self.assumed if assumed is None else assumed) if name in self.merged
+                and any(self.of(v) != self.find(name) for v in self._values[name])} \
+            | {name for name in (assumed or {}) if name not in self.merged}
 
     def definition(self, name: str) -> ast.expr | None:
         """The value of the one assignment of a name of `single` (None for another name)."""
         if not hasattr(self, "_definitions"):
-            self._definitions = {name: values[0] for name, values in self._assignments().items()
+            self._definitions = {name: values[0] for name, values in self._values.items()
                                  if len(values) == 1 and name in self.single}
         return self._definitions.get(name)
 
@@ -161,12 +154,10 @@ class ShapeClasses:
             if name is not None:
                 defined.add(name)
 
-    def _top_level(self, func: ast.FunctionDef) -> None:
-        for index, stmt in enumerate(func.body):
-            # after a possible early return, later statements may not run: facts they imply
-            # may not hold (after a raise they do: when it raises, nothing is returned)
-            if is_compound(stmt) and any(isinstance(n, ast.Return) for n in nodes(stmt)):
-                break
+    def _top_level(self, func: ast.FunctionDef, returns: int) -> None:
+        # after a possible early return (the statement at `returns`), later statements may not run:
+        # facts they imply may not hold (after a raise they do: when it raises, nothing is returned)
+        for index, stmt in enumerate(func.body[:returns]):
             name = assigned_name(stmt)
             if name is None or name not in self.single:
                 continue
@@ -176,21 +167,13 @@ class ShapeClasses:
             if key not in (None, SCALAR):
                 self.union(name, key)
 
-    def _merge(self, func: ast.FunctionDef, stores: Counter, params) -> None:
+    def _merge(self, merges: dict, params) -> None:
         """Names every assignment gives one class: both sides of a branch (``y = x * 2.0``, ``y = x * x``),
         or ``x_bar = np.zeros(x.shape)`` then ``x_bar = x_bar + e`` (``-``, ``+=``), `e` of it or a number."""
-        updates: dict[str, list] = {}
-        for n in nodes(func):
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-                updates.setdefault(n.targets[0].id, []).append(n)
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-                updates.setdefault(n.target.id, []).append(n)
-        for name, found in updates.items():
-            starts = [u for u in found if isinstance(u, ast.Assign) and not reads(u.value)[name]]
-            if name in self.single | self.merged or name in params or stores[name] != len(found) or not starts:
+        for name, (starts, terms) in merges.items():
+            if name in self.single or name in self.merged or name in params:
                 continue
-            keys = {self.of(u.value) for u in starts}
-            terms = [liveness.added_term(u, name) for u in found if u not in starts]
+            keys = {self.of(value) for value in starts}
             key = keys.pop() if len(keys) == 1 else None
             if key not in (None, SCALAR) and all(e is not None and self.of(e) in (key, SCALAR) for e in terms):
                 self.merged.add(name)
@@ -205,6 +188,7 @@ class ShapeClasses:
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
             self.parent[ra] = rb
+            self._members = None
 
     def of(self, expr: ast.expr):
         """The class of `expr`'s shape, SCALAR for a number, or None when not known."""
@@ -283,8 +267,13 @@ class ShapeClasses:
     def dims(self, key) -> tuple[str, ...] | None:
         """The axes of class `key` as its names' inferred shapes know them (None: not known)."""
         root = self.find(key)
-        members = [n for n in self.parent if isinstance(n, str) and self.find(n) == root]
-        found = [self.shape_of(n) for n in members + ([root] if isinstance(root, str) else [])
+        if self._members is None:  # (each class's names, made again after a union)
+            self._members = {}
+            for name in self.parent:
+                if isinstance(name, str):
+                    self._members.setdefault(self.find(name), []).append(name)
+        members = self._members.get(root, [])
+        found = [self.shape_of(n) for n in members + ([root] if isinstance(root, str) and root not in members else [])
                  if not self.is_scalar(n)]
         found = [f.dims for f in found if f.known and not f.scalar]
         if not found or len({len(d) for d in found}) != 1:

@@ -16,6 +16,7 @@ it.  Fewer references kept per iteration, and the arrays only they held are free
 from __future__ import annotations
 
 import ast
+from collections import Counter
 
 from .liveness import bodies, nodes, reads, writes
 
@@ -33,15 +34,12 @@ def drop_unread_items(func: ast.FunctionDef) -> bool:
                 and isinstance(node.value.func.value, ast.Name) and not node.value.args:
             pops.setdefault(node.value.func.value.id, []).append(node)
     changed = False
+    mentioned = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name)) if pops else Counter()
     for stack, found in pops.items():
-        if len(found) != 1 or len(pushes.get(stack, ())) != 1 or _mentions(func, stack) != 3:
+        if len(found) != 1 or len(pushes.get(stack, ())) != 1 or mentioned[stack] != 3:
             continue  # (made, pushed, popped: nothing else reads the list)
         changed |= _drop(func, pushes[stack][0], found[0])
     return changed
-
-
-def _mentions(func: ast.FunctionDef, name: str) -> int:
-    return sum(isinstance(n, ast.Name) and n.id == name for n in nodes(func))
 
 
 def _drop(func: ast.FunctionDef, push: ast.Call, pop: ast.Assign) -> bool:

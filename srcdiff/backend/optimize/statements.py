@@ -178,16 +178,15 @@ def remove_dead_in_loops(body: list[ast.stmt]) -> bool:
     not the loop (any iteration) nor anything after it (``t4 = t1 - t3`` computed again by a
     backward loop for its shape only, once the shape is read from another name)."""
     changed = False
-    for index, loop in enumerate(body):
-        if not isinstance(loop, (ast.For, ast.While)) or loop.orelse:
-            continue
-        rest = ast.Module(body=body[index + 1:], type_ignores=[])
-        live = set(reads(loop)) | set(reads(rest)) | {n for stmt in nodes(rest) if isinstance(stmt, ast.Delete)
-                                                      for n in writes(stmt)}
-        kept = [stmt for stmt in loop.body
-                if (name := assigned_name(stmt)) is None or name in live or not is_pure(stmt.value)]
-        changed |= len(kept) != len(loop.body)
-        loop.body[:] = kept
+    after: set[str] = set()  # what the statements after the one at hand read (or delete)
+    for loop in reversed(body):
+        if isinstance(loop, (ast.For, ast.While)) and not loop.orelse:
+            live = set(reads(loop)) | after
+            kept = [stmt for stmt in loop.body
+                    if (name := assigned_name(stmt)) is None or name in live or not is_pure(stmt.value)]
+            changed |= len(kept) != len(loop.body)
+            loop.body[:] = kept
+        after |= set(reads(loop)) | {n for stmt in nodes(loop) if isinstance(stmt, ast.Delete) for n in writes(stmt)}
     return changed
 
 
