@@ -1,5 +1,6 @@
 """Stencil loops: a loop-carried array whose slices make its next value, each spelled the ways
-everyday code spells it (``np.concatenate`` of its ends and a new middle, ``np.pad``, a copy
+everyday code spells it (``np.concatenate`` of its ends and a new middle, ``np.pad`` (of
+``np.diff(u, 2)`` too), a copy
 written into, a write into the array itself, ``np.roll``), on vectors and on the rows of a
 matrix, inside helpers, with a nonlinear update whose backward pass needs the old values, with
 boundaries two wide (whose shapes the optimizer cannot prove equal) and with an update of two
@@ -49,6 +50,13 @@ def heat_in_place(u0, kappa, target, steps):
         lap = u[:-2] - 2.0 * u[1:-1] + u[2:]
         u[1:-1] += kappa * lap
     return np.mean((u - target) ** 2)
+
+
+def heat_diff(u0, kappa, steps):
+    u = u0
+    for _ in range(steps):
+        u = u + kappa * np.pad(np.diff(u, 2), 1)
+    return np.sum(np.cos(u))
 
 
 def heat_roll(u0, kappa, target, steps):
@@ -156,6 +164,8 @@ PROGRAMS = [
     ("heat_in_place", heat_in_place, lambda r: (_v(r, 7), 0.2, _v(r, 7, 0.1), 4), 0),
     ("heat_in_place_kappa", heat_in_place, lambda r: (_v(r, 7), 0.2, _v(r, 7, 0.1), 4), 1),
     ("heat_roll", heat_roll, lambda r: (_v(r, 7), 0.2, _v(r, 7, 0.1), 4), 0),
+    ("heat_diff", heat_diff, lambda r: (_v(r, 7), 0.2, 4), 0),
+    ("heat_diff_kappa", heat_diff, lambda r: (_v(r, 7), 0.2, 4), 1),
     ("heat_while", heat_while, lambda r: (_v(r, 6), 0.2, 3), 0),
     ("heat_helper", heat_helper, lambda r: (_v(r, 6), 0.2, 3), 0),
     ("heat_rows", heat_rows, lambda r: (r.normal(size=(5, 3)), 0.2, 3), 0),
