@@ -1,10 +1,10 @@
 """Stencil loops: a loop-carried array whose slices make its next value, each spelled the ways
 everyday code spells it (``np.concatenate`` of its ends and a new middle, ``np.pad`` (of
-``np.diff(u, 2)`` too), a copy
-written into, a write into the array itself, ``np.roll``), on vectors and on the rows of a
-matrix, inside helpers, with a nonlinear update whose backward pass needs the old values, with
-boundaries two wide (whose shapes the optimizer cannot prove equal) and with an update of two
-arrays at once.  test_speed18_stencils.py runs every transformation on them."""
+``np.diff(u, 2)`` too), a copy written into, a write into the array itself, ``np.roll``), on
+vectors, on the rows of a matrix and on a matrix's interior (a plate), inside helpers, with a
+nonlinear update whose backward pass needs the old values, with boundaries two wide (whose
+shapes the optimizer cannot prove equal) and with an update of two arrays at once.
+test_speed18_stencils.py runs every transformation on them."""
 
 import numpy as np
 
@@ -72,6 +72,54 @@ def heat_while(u0, kappa, steps):
         u = np.concatenate([u[:1], u[1:-1] + kappa * (u[2:] - 2.0 * u[1:-1] + u[:-2]), u[-1:]])
         k += 1
     return np.sum(np.sin(u))
+
+
+def heat_direct(u0, kappa, steps):
+    u = u0.copy()
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + kappa * (u[:-2] - 2.0 * u[1:-1] + u[2:])
+    return np.sum(u ** 2)
+
+
+def burgers(u0, nu, steps):
+    """Nonlinear, written into the array: the backward pass needs each step's old values."""
+    u = u0.copy()
+    for _ in range(steps):
+        advection = u[1:-1] * (u[2:] - u[:-2]) * 0.5
+        diffusion = nu * (u[2:] - 2.0 * u[1:-1] + u[:-2])
+        u[1:-1] = u[1:-1] + 0.1 * (diffusion - advection)
+    return np.sum(u ** 2)
+
+
+# ---- on a plate: the interior of a matrix ---------------------------------------------------------
+
+
+def _plate_laplacian(u):
+    return u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4.0 * u[1:-1, 1:-1]
+
+
+def plate_in_place(u0, kappa, steps):
+    u = u0.copy()
+    for _ in range(steps):
+        lap = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4.0 * u[1:-1, 1:-1]
+        u[1:-1, 1:-1] += kappa * lap
+    return np.sum(u * u)
+
+
+def plate_pad(u0, kappa, steps):
+    u = u0
+    for _ in range(steps):
+        u = u + kappa * np.pad(_plate_laplacian(u), 1)
+    return np.sum(np.sin(u))
+
+
+def plate_copy_write(u0, kappa, steps):
+    u = u0
+    for _ in range(steps):
+        new = u.copy()
+        new[1:-1, 1:-1] = u[1:-1, 1:-1] + kappa * _plate_laplacian(u)
+        u = new
+    return np.sum(u * u)
 
 
 # ---- the stencil in a helper, on rows, nonlinear, wide, shifted, two arrays --------------------------
@@ -167,6 +215,13 @@ PROGRAMS = [
     ("heat_diff", heat_diff, lambda r: (_v(r, 7), 0.2, 4), 0),
     ("heat_diff_kappa", heat_diff, lambda r: (_v(r, 7), 0.2, 4), 1),
     ("heat_while", heat_while, lambda r: (_v(r, 6), 0.2, 3), 0),
+    ("heat_direct", heat_direct, lambda r: (_v(r, 7), 0.2, 4), 0),
+    ("heat_direct_kappa", heat_direct, lambda r: (_v(r, 7), 0.2, 4), 1),
+    ("burgers", burgers, lambda r: (_v(r, 7), 0.3, 4), 0),
+    ("plate_in_place", plate_in_place, lambda r: (r.normal(size=(5, 6)), 0.1, 3), 0),
+    ("plate_in_place_kappa", plate_in_place, lambda r: (r.normal(size=(5, 6)), 0.1, 3), 1),
+    ("plate_pad", plate_pad, lambda r: (r.normal(size=(4, 5)), 0.1, 3), 0),
+    ("plate_copy_write", plate_copy_write, lambda r: (r.normal(size=(5, 4)), 0.1, 3), 0),
     ("heat_helper", heat_helper, lambda r: (_v(r, 6), 0.2, 3), 0),
     ("heat_rows", heat_rows, lambda r: (r.normal(size=(5, 3)), 0.2, 3), 0),
     ("heat_columns", heat_columns, lambda r: (r.normal(size=(3, 6)), 0.2, 3), 0),

@@ -94,7 +94,8 @@ def carry_copies(func: ast.FunctionDef) -> bool:
 def add_in_place(func: ast.FunctionDef) -> bool:
     """``y[i] = y[i] + e`` -> ``y[i] += e`` where `e` reads `y` only into arithmetic (a new array,
     computed before the sum): the same sum, written where it is computed instead of through a
-    new array."""
+    new array.  ``y[i]`` may be a name bound to that view earlier in the body (``t1 = u[1:-1]``),
+    `y` neither bound again nor written into since: the view sees the write either way."""
     changed = False
     for block in bodies(func.body):
         for index, stmt in enumerate(block):
@@ -102,13 +103,33 @@ def add_in_place(func: ast.FunctionDef) -> bool:
             value = getattr(stmt, "value", None)
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
                     and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) \
-                    and ast.dump(value.left, annotate_fields=False).replace("Store()", "Load()")  \
-                    == ast.dump(target, annotate_fields=False).replace("Store()", "Load()") \
+                    and _spelled(_view(value.left, block[:index], target.value.id)) == _spelled(target) \
                     and not escapes(ast.Expr(value.right), target.value.id) \
                     and target.value.id not in mentions(target.slice):
                 block[index] = ast.copy_location(ast.AugAssign(target, ast.Add(), value.right), stmt)
                 changed = True
     return changed
+
+
+def _spelled(expr: ast.expr) -> str:
+    return ast.dump(expr, annotate_fields=False).replace("Store()", "Load()")
+
+
+def _view(expr: ast.expr, before: list[ast.stmt], array: str) -> ast.expr:
+    """What a name `expr` was bound to, if that is a subscript of `array` and nothing since bound
+    or wrote either; else `expr`."""
+    if not isinstance(expr, ast.Name):
+        return expr
+    for position in range(len(before) - 1, -1, -1):
+        stmt = before[position]
+        if assigned_name(stmt) == expr.id:
+            value = stmt.value
+            quiet = not any({array, expr.id} & writes(s) or is_compound(s) for s in before[position + 1:])
+            return value if quiet and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) \
+                and value.value.id == array else expr
+        if expr.id in writes(stmt):
+            return expr
+    return expr
 
 
 def _private_copy(before: list[ast.stmt], name: str, counts: Counter) -> bool:

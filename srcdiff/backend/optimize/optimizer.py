@@ -33,9 +33,10 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 
 Steps 2–4 repeat while they find something.  No step changes the value of an expression:
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
-once instead of through ``pow``, and the sign of a zero an adjoint's piece put back keeps
-where ``0.0 + -0.0`` gave ``0.0``).  In debug mode only step 1 runs: the debug checks match
-the generated statements one to one.
+once instead of through ``pow``; the sign of a zero an adjoint's piece put back keeps where
+``0.0 + -0.0`` gave ``0.0``; and the order of the terms added to positions of an adjoint zeroed
+then given back, which the terms now meet first: `zero_restore`).  In debug mode only step 1
+runs: the debug checks match the generated statements one to one.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, mentions, nodes, reads, writes
+from .liveness import assigned_name, bodies, is_comment, is_compound, is_fresh, is_pure, mentions, nodes, reads, writes
 from .memory import escapes
 from .shape_classes import SCALAR, ShapeClasses
 from .shape_pieces import partition
@@ -71,15 +71,15 @@ def copy_before_loops(func: ast.FunctionDef) -> bool:
 
 
 def _copied_already(before: list[ast.stmt], copy_stmt: ast.Assign) -> bool:
-    """Whether the array `copy_stmt` copies (not into another dtype) is a copy no other name holds:
-    ``y = copy_array(t8_bar)`` then only statements that do not mention `y`."""
+    """Whether the array `copy_stmt` copies (not into another dtype) is a copy or a new array no other
+    name holds: ``y = copy_array(t8_bar)`` (``y = 2.0 * u``) then only statements not mentioning `y`."""
     name = copy_stmt.targets[0].id
     if getattr(copy_stmt.value.func, "attr", None) == "astype":
         return False
     for stmt in reversed(before):
-        if assigned_name(stmt) == name:
-            return _self_copy(stmt) or (isinstance(stmt.value, ast.Call) and getattr(stmt.value.func, "id", None)
-                                        == "copy_array")
+        if assigned_name(stmt) == name:  # a copy, or a new array (``u_bar = 2.0 * u``)
+            return _self_copy(stmt) or is_fresh(stmt.value) or (
+                isinstance(stmt.value, ast.Call) and getattr(stmt.value.func, "id", None) == "copy_array")
         if is_compound(stmt) or name in mentions(stmt):
             return False
     return False
@@ -116,6 +116,8 @@ def sink_copies(func: ast.FunctionDef) -> bool:
                                        after.value.args, [])
                 block.remove(stmt)
                 changed = True
+            elif _written_then_carried(block, block.index(stmt), made, source, counts):
+                changed = True
     for node in nodes(func):  # ``y.copy().astype(d, copy=False)`` (the copy moved into its use)
         if isinstance(node, ast.Call) and _copied_name(getattr(node.func, "value", None)) is not None \
                 and (_converted(node, None) or _is_astype(node)):
@@ -123,6 +125,31 @@ def sink_copies(func: ast.FunctionDef) -> bool:
             node.keywords = []
             changed = True
     return changed
+
+
+def _written_then_carried(block: list[ast.stmt], index: int, made: str, source: str, counts) -> bool:
+    """``c = y.copy()``, statements writing into `c` (and others mentioning neither), then
+    ``y = c.astype(d, copy=False)``: the copy made under `y`'s own name (``y = y.copy()``, written
+    into, ``y = y.astype(d, copy=False)``), which `copy_before_loops` may move before a loop.
+    Nothing between reads `y` (it would see the writes), nothing after reads `c`."""
+    for end in range(index + 1, len(block)):
+        later = block[end]
+        value = getattr(later, "value", None)
+        if assigned_name(later) == source and _converted(value, made):
+            between = block[index + 1:end]
+            if counts[made] != 1 + sum(reads(s)[made] for s in between):
+                return False
+            for s in between:
+                for n in nodes(s):
+                    if isinstance(n, ast.Name) and n.id == made:
+                        n.id = source
+            block[index].targets[0].id = source
+            value.func.value = ast.Name(source, ast.Load())
+            return True
+        if is_compound(later) or source in mentions(later) or made in mentions(later) and made in writes(later) \
+                and assigned_name(later) == made:
+            return False
+    return False
 
 
 def _copied_name(value) -> str | None:
@@ -153,9 +180,11 @@ def _hoistable(func: ast.FunctionDef, loop: ast.For | ast.While) -> ast.stmt | N
         return None
     copy_stmt = copies[0]
     name = copy_stmt.targets[0].id
+    # ``y = y.astype(d, copy=False)`` binds y to itself (or, in another dtype, to a new array): no other name
+    converted = [stmt for stmt in loop.body if assigned_name(stmt) == name and _converted(stmt.value, name)]
     rebinds = [n for n in nodes(loop) if isinstance(n, ast.Name) and n.id == name
                and isinstance(n.ctx, ast.Store) and not _is_base(loop, n)]
-    if len(rebinds) != 1:
+    if len(rebinds) != 1 + len(converted):
         return None
     header = [loop.test] if isinstance(loop, ast.While) else [loop.target, loop.iter]
     if any(name in mentions(h) for h in header):
@@ -167,6 +196,8 @@ def _hoistable(func: ast.FunctionDef, loop: ast.For | ast.While) -> ast.stmt | N
     for stmt in loop.body:
         if stmt is copy_stmt:
             copied = True
+            continue
+        if any(stmt is c for c in converted):
             continue
         mentioned = mentions(stmt)
         seen_before, seen = seen, seen | mentioned

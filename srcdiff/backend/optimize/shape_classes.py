@@ -327,20 +327,26 @@ class ShapeClasses:
             return None, None
         root = self.find(key)
         for other in self.parent:
-            if isinstance(other, tuple) and self.find(other) == root:
+            if isinstance(other, tuple) and other[0] != "axes" and self.find(other) == root:
                 return self.find(other[1]), (other[0], other[2])
         return root, ("whole", 0)
 
     def _slice(self, expr: ast.Subscript):
         """``x[j:-k]`` (steps of one) has length ``max(len(x) - j - k, 0)``: keyed on j + k;
-        ``x[:k]`` and ``x[-k:]`` have length ``min(len(x), k)`` (shape_pieces.py)."""
-        piece = piece_of_slice(expr.slice)
-        if not isinstance(expr.value, ast.Name) or piece is None:
+        ``x[:k]`` and ``x[-k:]`` have length ``min(len(x), k)`` (shape_pieces.py); so along each
+        axis of ``x[1:-1, :-2]``."""
+        parts = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        pieces = [piece_of_slice(part) for part in parts]
+        while len(pieces) > 1 and pieces[-1] == ("slice", 0):
+            pieces.pop()  # (``x[1:-1, :]`` is ``x[1:-1]``)
+        if None in pieces:
             return None
-        base = self.of(expr.value)
+        base = self.of(expr.value)  # (a name's, or an expression's: ``(u_bar * k)[1:-1, 1:-1]``)
         if base in (None, SCALAR):
             return None
-        key = (piece[0], base, piece[1])
+        # one axis: (kind, base, p); several (``u[1:-1, :-2]``): ("axes", base, the pieces), the
+        # same shape as every slice of the base with the same lengths along each axis
+        key = (pieces[0][0], base, pieces[0][1]) if len(pieces) == 1 else ("axes", base, tuple(pieces))
         self.parent.setdefault(key, key)
         return self.find(key)
 

@@ -12,9 +12,10 @@ adjoint is the read ``u[1:-1]``'s, which adds them back where they were::
     u_1_bar[1:-1] += t8_bar
 
 The copy is the adjoint itself (``0.0 + p`` is ``p``, but for the sign of a zero), where
-nothing reads or writes the copy in between but copies of itself, the positions are spelled
+nothing reads the copy in between, or writes into it but by adding terms (added to the values
+given back instead of to zeros: the same sum in another order), the positions are spelled
 alike, the piece was read from the array zeroed, and in between names are only bound to pure
-values (nothing written in place).  A copy of a copy no other name holds is that copy
+values.  A copy of a copy no other name holds is that copy
 (`drop_copies_of_copies`).
 """
 
@@ -59,6 +60,11 @@ def _restore(block: list[ast.stmt], index: int) -> bool:
             made.value = ast.Call(ast.Attribute(ast.Name(source.id, ast.Load()), "copy", ast.Load()), [], [])
             block.remove(later)
             return True
+        if isinstance(later, ast.AugAssign) and isinstance(later.op, (ast.Add, ast.Sub)) \
+                and isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and target.value.id == name and name not in mentions(later.value) | mentions(target.slice) \
+                and is_pure(later.value):
+            continue  # another term added into the copy: added to the values given back instead (rounding)
         if not (isinstance(later, ast.Assign) and all(isinstance(t, ast.Name) for t in later.targets)
                 and is_pure(later.value)) or name in mentions(later):
             return False
@@ -135,8 +141,9 @@ def _private_copy(before: list[ast.stmt], name: str) -> bool:
 
 
 def fold_zero_sums(func: ast.FunctionDef, classes, copy_keyword: bool = True) -> bool:
-    """``y = np.zeros(s)``, one write ``y[i] = e`` (or ``+=``), then ``y = y + z`` where `z` is a
-    new array of `y`'s class no other name holds, read nowhere after: ``z[i] += e`` and
+    """``y = np.zeros(s)``, writes ``y[i] = e`` (the first; then ``+=``, ``-=``), then ``y = y + z``
+    where `z` is a new array of `y`'s class no other name holds, read nowhere else: ``z[i] += e``
+    (the terms added to `z`'s values instead of zeros: the same sum in another order) and
     ``y = z.astype(d, copy=False)`` (`d` the zeros' dtype: a float32 `z` is promoted as the sum
     did; without `copy_keyword`, for numba, which takes none: a copy).  The copy's adjoint added
     to a slice's: its zeroed positions get the slice's values, and `restore_zeroed` sees them
@@ -154,27 +161,28 @@ def fold_zero_sums(func: ast.FunctionDef, classes, copy_keyword: bool = True) ->
 def _fold(block: list[ast.stmt], index: int, dtype: ast.expr, classes, everywhere, copy_keyword: bool) -> bool:
     made = block[index]
     name = assigned_name(made)
-    write, total, partner = None, None, None
+    found, total, partner = [], None, None  # the writes into the zeros; the sum; what it adds
     for later in block[index + 1:]:
         if is_comment(later):
             continue
-        if write is None and _written_once(later, name):
-            write = later
+        if _written_once(later, name) and (not found or isinstance(later, ast.AugAssign)):
+            found.append(later)  # (only the first may be ``=``: later ones add to it)
             continue
         partner = _sum_with(later, name)
-        if write is not None and partner is not None:
+        if found and partner is not None:
             total = later
             break
-        if name in mentions(later) or not (isinstance(later, ast.Assign) and is_pure(later.value)) \
-                or write is not None:
-            return False  # (the partner is read or written between: it must wait for the sum)
+        if name in mentions(later) or not (isinstance(later, ast.Assign) and is_pure(later.value)):
+            return False
     if total is None or classes.of(ast.Name(partner, ast.Load())) in (None, "scalar") \
             or classes.of(ast.Name(partner, ast.Load())) != classes.of(made.value) \
-            or not _private(block[:index], partner) or everywhere[partner] != 1 + reads(write)[partner]:
-        return False
-    target = _target_of(write)
-    target.value = ast.Name(partner, ast.Load())
-    block[block.index(write)] = ast.copy_location(ast.AugAssign(target, ast.Add(), write.value), write)
+            or not _private(block[:index], partner) or everywhere[partner] != 1:
+        return False  # (nothing but the sum reads the partner: it may take the writes early)
+    for write in found:
+        target = _target_of(write)
+        target.value = ast.Name(partner, ast.Load())
+        op = write.op if isinstance(write, ast.AugAssign) else ast.Add()
+        block[block.index(write)] = ast.copy_location(ast.AugAssign(target, op, write.value), write)
     total.value = ast.Call(ast.Attribute(ast.Name(partner, ast.Load()), "astype", ast.Load()), [dtype],
                            [ast.keyword("copy", ast.Constant(False))] if copy_keyword else [])
     block.remove(made)
@@ -182,10 +190,10 @@ def _fold(block: list[ast.stmt], index: int, dtype: ast.expr, classes, everywher
 
 
 def _written_once(stmt: ast.stmt, name: str) -> bool:
-    """``name[i] = e`` or ``name[i] += e``, `e` and `i` not reading `name`."""
+    """``name[i] = e``, ``name[i] += e`` or ``name[i] -= e``, `e` and `i` not reading `name`."""
     target = _target_of(stmt)
     return isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name \
-        and (isinstance(stmt, ast.Assign) or isinstance(stmt.op, ast.Add)) \
+        and (isinstance(stmt, ast.Assign) or isinstance(stmt.op, (ast.Add, ast.Sub))) \
         and name not in mentions(stmt.value) and name not in mentions(target.slice)
 
 
