@@ -146,7 +146,8 @@ class ShapeClasses:
             if isinstance(value, ast.BinOp) and isinstance(value.op, ELEMENTWISE):
                 operands = [value.left, value.right]
                 for mine, other in (operands, operands[::-1]):
-                    if isinstance(mine, ast.Name) and mine.id in defined and mine.id in self.inner:
+                    if isinstance(mine, ast.Name) and mine.id in defined and mine.id in self.inner \
+                            and not self.is_scalar(mine.id) and self._holds_its_shape(mine.id):
                         key, dims = self.of(other), self.shape_of(mine.id).dims
                         if key not in (None, SCALAR) and dims and UNKNOWN_DIM not in dims \
                                 and self.dims(key) == dims:
