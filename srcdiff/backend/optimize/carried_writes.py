@@ -67,7 +67,7 @@ def carry_copies(func: ast.FunctionDef) -> bool:
     """``y_2 = y_1.copy()``, ``y_2[i] = v``..., ``y_1 = y_2`` (the loop's last use of `y_2`) ->
     ``y_1 = y_1.copy()``, ``y_1[i] = v``..., where nothing between reads `y_1`."""
     changed = False
-    counts = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name))
+    counts = None  # (counted once a copy is found)
     for block in bodies(func.body):
         for loop in [s for s in block if isinstance(s, (ast.For, ast.While))]:
             body = loop.body
@@ -75,6 +75,8 @@ def carry_copies(func: ast.FunctionDef) -> bool:
                 new, old = assigned_name(stmt), _copy_of(getattr(stmt, "value", None))
                 if new is None or old is None:
                     continue
+                if counts is None:
+                    counts = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name))
                 carry = next((i for i in range(index + 1, len(body)) if assigned_name(body[i]) == old
                               and isinstance(body[i].value, ast.Name) and body[i].value.id == new), None)
                 between = body[index + 1:carry] if carry is not None else None

@@ -114,7 +114,11 @@ class ShapeClasses:
             if name is None or name in found or name in self.single or name in self.params \
                     or self.stores[name] - self.restored[name] - written[name] != len(values) or len(values) < 2:
                 continue
-            found[name] = stmt.value
+            # an accumulation (``k_bar = k_bar + e``) is `_merge`'s: its terms' classes decide it, and
+            # assuming it would mostly cost a second attempt (`shape_classes`)
+            if not any(liveness.added_term(ast.Assign([ast.Name(name, ast.Store())], v), name) is not None
+                       for v in values):
+                found[name] = stmt.value
         return found
 
     def broken(self, assumed: dict[str, ast.expr] | None = None) -> set[str]:

@@ -25,16 +25,18 @@ def drop_unread_items(func: ast.FunctionDef) -> bool:
     """Drop the stack items described above; True if any went."""
     pushes: dict[str, list[ast.Call]] = {}
     pops: dict[str, list[ast.Assign]] = {}
+    mentioned: Counter = Counter()
     for node in nodes(func):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and isinstance(node.func.value, ast.Name) and node.func.attr in ("append", "pop"):
-            pushes.setdefault(node.func.value.id, []).append(node) if node.func.attr == "append" else None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+        if isinstance(node, ast.Name):
+            mentioned[node.id] += 1
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.attr == "append":
+            pushes.setdefault(node.func.value.id, []).append(node)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
                 and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "pop" \
                 and isinstance(node.value.func.value, ast.Name) and not node.value.args:
             pops.setdefault(node.value.func.value.id, []).append(node)
     changed = False
-    mentioned = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name)) if pops else Counter()
     for stack, found in pops.items():
         if len(found) != 1 or len(pushes.get(stack, ())) != 1 or mentioned[stack] != 3:
             continue  # (made, pushed, popped: nothing else reads the list)

@@ -179,14 +179,16 @@ def remove_dead_in_loops(body: list[ast.stmt]) -> bool:
     backward loop for its shape only, once the shape is read from another name)."""
     changed = False
     after: set[str] = set()  # what the statements after the one at hand read (or delete)
-    for loop in reversed(body):
-        if isinstance(loop, (ast.For, ast.While)) and not loop.orelse:
-            live = set(reads(loop)) | after
-            kept = [stmt for stmt in loop.body
-                    if (name := assigned_name(stmt)) is None or name in live or not is_pure(stmt.value)]
-            changed |= len(kept) != len(loop.body)
-            loop.body[:] = kept
-        after |= set(reads(loop)) | {n for stmt in nodes(loop) if isinstance(stmt, ast.Delete) for n in writes(stmt)}
+    for stmt in reversed(body):
+        read = set(reads(stmt))
+        if isinstance(stmt, (ast.For, ast.While)) and not stmt.orelse:
+            live = read | after
+            kept = [s for s in stmt.body if (name := assigned_name(s)) is None or name in live or not is_pure(s.value)]
+            changed |= len(kept) != len(stmt.body)
+            stmt.body[:] = kept
+        after |= read
+        if isinstance(stmt, ast.Delete) or is_compound(stmt):
+            after |= {n for d in nodes(stmt) if isinstance(d, ast.Delete) for n in writes(d)}
     return changed
 
 

@@ -149,11 +149,12 @@ def fold_zero_sums(func: ast.FunctionDef, classes, copy_keyword: bool = True) ->
     to a slice's: its zeroed positions get the slice's values, and `restore_zeroed` sees them
     given back."""
     changed = False
-    everywhere = reads(func)
+    everywhere = None  # (read once a zero array is found)
     for block in bodies(func.body):
         for index in range(len(block) - 1, -1, -1):
             dtype = zeros_dtype(block[index])
             if dtype is not None:
+                everywhere = reads(func) if everywhere is None else everywhere
                 changed |= _fold(block, index, dtype, classes, everywhere, copy_keyword)
     return changed
 
