@@ -114,10 +114,11 @@ class ShapeClasses:
             if name is None or name in found or name in self.single or name in self.params \
                     or self.stores[name] - self.restored[name] - written[name] != len(values) or len(values) < 2:
                 continue
-            # an accumulation (``k_bar = k_bar + e``) is `_merge`'s: its terms' classes decide it, and
-            # assuming it would mostly cost a second attempt (`shape_classes`)
-            if not any(liveness.added_term(ast.Assign([ast.Name(name, ast.Store())], v), name) is not None
-                       for v in values):
+            # an accumulation of products (``k_bar = k_bar + t18_bar * t17``) is `_merge`'s: the terms'
+            # classes decide it, and assuming it would mostly cost a second attempt (`shape_classes`);
+            # one of names (``u_bar = u_bar + new_bar``) may need the assumption to class its terms
+            terms = [liveness.added_term(ast.Assign([ast.Name(name, ast.Store())], v), name) for v in values]
+            if all(term is None or isinstance(term, ast.Name) for term in terms):
                 found[name] = stmt.value
         return found
 
