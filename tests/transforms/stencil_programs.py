@@ -195,6 +195,52 @@ def copy_write_in_place_late(u0, kappa, steps):
     return total
 
 
+# ---- where the old array is still needed, or the join is not of the array's own ends ------------------
+
+
+def old_and_new(u0, k, steps):
+    u = u0
+    s = 0.0
+    for _ in range(steps):
+        u_new = np.concatenate([u[:1], u[1:-1] + k * np.tanh(u[2:] - u[:-2]), u[-1:]])
+        s = s + np.sum(u_new * u)
+        u = u_new
+    return s + np.sum(u ** 2)
+
+
+def alias_kept(u0, k, steps):
+    u = u0
+    total = 0.0
+    for _ in range(steps):
+        v = u
+        u = np.concatenate([u[:1], u[1:-1] + k * (u[:-2] - 2.0 * u[1:-1] + u[2:]), u[-1:]])
+        total = total + np.sum(v * v * u)
+    return total
+
+
+def two_writes(u0, k, steps):
+    u = u0.copy()
+    for _ in range(steps):
+        u[1:-1] += k * (u[:-2] - 2.0 * u[1:-1] + u[2:])
+        u[0] = u[1]
+        u[-1] = u[-2] * 0.5
+    return np.sum(np.sin(u))
+
+
+def rotation(u0, k, steps):
+    u = u0
+    for _ in range(steps):
+        u = np.concatenate([u[1:], u[:1]]) * (1.0 - k) + k * u
+    return np.sum(u * np.arange(len(u)))
+
+
+def rows_padded(u0, k, steps):
+    u = u0
+    for _ in range(steps):
+        u = u + k * np.pad(u[:-2] - 2.0 * u[1:-1] + u[2:], ((1, 1), (0, 0)))
+    return np.sum(np.tanh(u))
+
+
 def _v(r, n, scale=1.0):
     return scale * r.normal(size=n)
 
@@ -232,4 +278,9 @@ PROGRAMS = [
     ("wave_two_arrays", wave_two_arrays, lambda r: (_v(r, 6), _v(r, 6, 0.1), 0.2, 4), 0),
     ("wave_two_arrays_v", wave_two_arrays, lambda r: (_v(r, 6), _v(r, 6, 0.1), 0.2, 4), 1),
     ("copy_write_in_place_late", copy_write_in_place_late, lambda r: (_v(r, 6), 0.2, 3), 0),
+    ("old_and_new", old_and_new, lambda r: (_v(r, 7), 0.3, 4), 0),
+    ("alias_kept", alias_kept, lambda r: (_v(r, 7), 0.2, 3), 0),
+    ("two_writes", two_writes, lambda r: (_v(r, 7), 0.2, 4), 0),
+    ("rotation", rotation, lambda r: (_v(r, 6), 0.3, 4), 0),
+    ("rows_padded", rows_padded, lambda r: (r.normal(size=(6, 3)), 0.2, 3), 0),
 ]
