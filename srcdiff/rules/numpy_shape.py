@@ -108,6 +108,8 @@ def _hstack_ndims(operand_shapes) -> list:
 
 def _hstack_templates(static, operand_shapes):
     count, ndims = len(operand_shapes), _hstack_ndims(operand_shapes)
+    if None not in ndims:  # basic slices: a view each, no list of them made
+        return _derivable_hstack(static, operand_shapes)
     if None not in ndims and max(ndims) >= 2:
         sizes, axis = [f"np.shape(x{i})[1]" for i in range(count)], "1"
     elif None not in ndims:
@@ -288,6 +290,20 @@ def _concatenate_shape(static, *arrays):
     return shapes.Shape(tuple(dims))
 
 
+def _hstack_shape(static, *arrays):
+    """``np.hstack``: a vector of pieces of at most one axis (a number, one element), longer than one
+    when two or more pieces have one element; of arrays of more axes, their concatenation along
+    axis 1; unknown where an operand's number of axes is not known."""
+    if not arrays or not all(a.known for a in arrays):
+        return shapes.UNKNOWN
+    if max(a.ndim for a in arrays) >= 2:
+        return _concatenate_shape({"axis": 1}, *arrays)
+    ones = sum(a.ndim == 0 or a.dims[0] == shapes.ONE for a in arrays)
+    if len(arrays) == 1:
+        return shapes.Shape((shapes.ONE,)) if arrays[0].ndim == 0 else shapes.array(arrays[0])
+    return shapes.Shape((shapes.MANY if ones >= 2 else shapes.UNKNOWN_DIM,))
+
+
 def _vstack_shape(static, *arrays):
     """``np.vstack``'s number of axes (at least 2), its lengths unknown; unknown unless every
     operand's number of axes is known."""
@@ -340,6 +356,7 @@ RULES = [
     linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list",
            derivable=_derivable_stack, shape=_stack_shape, batching="joined", **NEW_ARRAY, sympy="numpy.stack"),
     linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", derivable=_derivable_hstack,
+           shape=_hstack_shape,
            **NEW_ARRAY, sympy="numpy.hstack"),
     linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", derivable=_derivable_vstack,
            shape=_vstack_shape, **NEW_ARRAY, sympy="numpy.vstack"),

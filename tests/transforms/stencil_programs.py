@@ -66,6 +66,13 @@ def heat_roll(u0, kappa, target, steps):
     return np.sum((u - target) ** 2)
 
 
+def heat_hstack(u0, kappa, steps):
+    u = u0
+    for _ in range(steps):
+        u = np.hstack([u[0], u[1:-1] + kappa * (u[:-2] - 2.0 * u[1:-1] + u[2:]), u[-1]])
+    return np.sum(u * u)
+
+
 def heat_while(u0, kappa, steps):
     u, k = u0, 0
     while k < steps:
@@ -261,6 +268,8 @@ PROGRAMS = [
     ("heat_diff", heat_diff, lambda r: (_v(r, 7), 0.2, 4), 0),
     ("heat_diff_kappa", heat_diff, lambda r: (_v(r, 7), 0.2, 4), 1),
     ("heat_while", heat_while, lambda r: (_v(r, 6), 0.2, 3), 0),
+    ("heat_hstack", heat_hstack, lambda r: (_v(r, 6), 0.2, 3), 0),
+    ("heat_hstack_kappa", heat_hstack, lambda r: (_v(r, 6), 0.2, 3), 1),
     ("heat_direct", heat_direct, lambda r: (_v(r, 7), 0.2, 4), 0),
     ("heat_direct_kappa", heat_direct, lambda r: (_v(r, 7), 0.2, 4), 1),
     ("burgers", burgers, lambda r: (_v(r, 7), 0.3, 4), 0),
