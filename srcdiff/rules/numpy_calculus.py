@@ -309,7 +309,9 @@ SORT_NOTE = "ties are not differentiable: each tied value's gradient goes to one
 
 RULES = [
     # ---- differences ----
+    # NumPy's order: np.diff(x, 2) is n=2 (not a prepended 2)
     rule(np.diff, ("x", "prepend", "append"), _diff_templates, static={"n": 1, "axis": -1},
+         order=("x", "n", "axis", "prepend", "append"),
          defaults={"prepend": None, "append": None}, fresh=True, array_result=True, shape=_diff_shape, batching="moved",
          tangents=_diff_tangents, note="any n; prepend and append get their part of the gradient", sympy="numpy.diff"),
     rule(np.ediff1d, ("x",), _ediff1d_templates, static={"to_end": None, "to_begin": None}, fresh=True,

@@ -57,6 +57,7 @@ RULES = [
     # the counts are piecewise constant in x: 0 where the edges are fixed; edges made from x's range (an
     # int bins, no range) move with it, so x is refused there rather than given a partial derivative
     rule(np.histogram, ("x", "bins", "weights"), _histogram_templates, static={"range": None, "density": None},
+         order=("x", "bins", "range", "density", "weights"),  # NumPy's: np.histogram(x, 5, (0, 1)) has a range
          defaults={"bins": 10, "weights": None}, tuple_result=True, tangents=_histogram_tangents,
          note="gradient to the weights (each its bin's, 0 outside the edges); none to x (piecewise constant) "
               "with edges given or a range", not_symbolic=BINS),

@@ -189,6 +189,7 @@ COV_STATIC = {"y": None, "rowvar": True, "bias": False, "ddof": None, "fweights"
 
 RULES = [
     rule(np.average, ("x", "weights"), _average_templates, static={"axis": None, "returned": False, "keepdims": False},
+         order=("x", "axis", "weights", "returned", "keepdims"),  # NumPy's: np.average(x, 0) is along axis 0
          defaults={"weights": None}, fresh=True, shape=_average_shape, tangents=_average_tangents,
          note="gradient to x and the weights (x's shape, or 1-D along one axis)"),
     rule(np.cov, ("x",), _cov_templates, static=COV_STATIC, fresh=True, shape=_cov_shape, tangents=_cov_tangents,

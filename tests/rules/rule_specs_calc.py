@@ -16,6 +16,10 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.diff", "np.diff(x, axis=0)", x=((1, 3), REAL)),  # an empty difference
         S("numpy.diff", "np.diff(x, prepend=y, append=1.5)", x=((4,), REAL), y=(None, REAL)),
         S("numpy.diff", "np.diff(x, n=2, axis=1, prepend=y)", x=((2, 4), REAL), y=((2, 2), REAL)),
+        # n and axis written in NumPy's positions (an n of 0 is x itself)
+        S("numpy.diff", "np.diff(x, 2)", x=((6,), REAL)),
+        S("numpy.diff", "np.diff(x, 0)", x=((4,), REAL)),
+        S("numpy.diff", "np.diff(x, 1, 0)", x=((4, 2), REAL)),
         S("numpy.ediff1d", "np.ediff1d(x)", x=((2, 3), REAL), sym=Sym("np.sum(np.sin(np.ediff1d(x * y)))", "V, W")),
         S("numpy.ediff1d", "np.ediff1d(x, to_begin=1.0, to_end=(2.0, 3.0))", x=((4,), REAL)),
         S("numpy.gradient", "np.gradient(x)", x=((6,), REAL)),
@@ -71,6 +75,7 @@ def calc_specs(S, REAL, POS, UNIT, NONZERO, sampler):
         S("numpy.average", "np.average(x, axis=1)", x=((2, 3), REAL)),
         S("numpy.average", "np.average(x, weights=y)", x=((2, 3), REAL), y=((2, 3), POS)),
         S("numpy.average", "np.average(x, axis=0, weights=y)", x=((4, 3), REAL), y=((4,), POS)),
+        S("numpy.average", "np.average(x, 0, y)", x=((4, 3), REAL), y=((4,), POS)),  # NumPy's positions
         S("numpy.average", "np.average(x, axis=1, weights=y, keepdims=True)", x=((2, 3), REAL), y=((2, 3), POS)),
         S("numpy.cov", "np.cov(x)", x=((3, 5), REAL)),
         S("numpy.cov", "np.cov(x, rowvar=False, bias=True)", x=((5, 2), REAL)),

@@ -561,6 +561,8 @@ SPECS += [  # (rules15) np.fft.irfft, np.interp in its knots, np.histogram's wei
       y=((4,), REAL), c=((5,), sampler(0.6, 4.0))),
     S("numpy.histogram", "np.histogram(c, bins=np.linspace(-2.0, 2.0, 5), weights=x)[0]", x=((8,), REAL),
       c=((8,), REAL)),
+    S("numpy.histogram", "np.histogram(c, 4, (-2.0, 2.0), False, x)[0]", x=((8,), REAL),  # NumPy's positions
+      c=((8,), REAL)),
     S("srcdiff.rules.bin_helpers.histogram_weights_adjoint",
       "histogram_weights_adjoint(x, c, np.linspace(-2.0, 2.0, 5))", x=((4,), REAL), c=((8,), REAL)),
     S("numpy.unique", "np.unique(x)", x=((6,), REAL)),
