@@ -145,7 +145,9 @@ def cheap_recomputed(loop: Loop, saved: list[str], changing: set[str], shape_of)
         places[node.out.name] = (node, branched)
     kept = set(saved)
     found: list[Node] = []
-    for name in saved:
+    # in the body's order, so a value computed from one computed again is saved instead: one
+    # operation per value, never a chain of them (``lap = t4 + t5`` after ``t4 = t1 - t3``)
+    for name in sorted(saved, key=lambda n: places[n][0].id if n in places else -1):
         node, branched = places.get(name, (None, True))
         if node is None or isinstance(node, UserCall) or node.static \
                 or getattr(node.rule, "func", None) not in _SAFE:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import types
 
 import numpy as np
@@ -148,9 +147,11 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if options.mode == "batched":
         func, program, name = batched.transform(found, ir, namer, shape_of, args)
     else:
-        transform = forward.transform if options.mode == "forward" else \
-            functools.partial(_reverse, portable=bool(foreign))
-        func, program, name = transform(found, ir, namer, shape_of)
+        if options.mode == "forward":
+            func, program, name = forward.transform(found, ir, namer, shape_of)
+        else:  # (the arguments that are Python numbers: they change no array's floating dtype)
+            weak = frozenset(p for p, s in zip(found.params, key or ()) if s in (float, int, bool))
+            func, program, name = _reverse(found, ir, namer, shape_of, weak, portable=bool(foreign))
     arrays = python_float_arrays(found, key) if not (single or narrow or foreign or complex_params) else None
     if arrays:  # ``float(observed[i])`` where that changes no result (backend/optimize/python_floats.py)
         python_floats(func, arrays, lambda name: plain_global(parsed, name, getattr(program, "calls", {})))
@@ -180,9 +181,10 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     return made
 
 
-def _reverse(found: Lowered, ir, namer, shape_of: dict, portable: bool = False):
-    """The reverse transform: (the gradient's function AST, its program, its name); `portable`:
-    for arrays of another library (only functions of the array API in the optimised code)."""
+def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozenset(), portable: bool = False):
+    """The reverse transform: (the gradient's function AST, its program, its name); `weak` names
+    the parameters whose arguments are Python numbers; `portable`: for arrays of another library
+    (only functions of the array API in the optimised code)."""
     parsed, options = found.parsed, found.options
     seed = None
     if options.pullback:
@@ -193,8 +195,8 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict, portable: bool = False):
                       checkpoint=options.checkpoint)
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
-    info = OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug)
-    info = dataclasses.replace(info, portable=portable)
+    info = dataclasses.replace(OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug),
+                               weak=weak, portable=portable)
     if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
         info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable,
                                    derivable=options.derivable)

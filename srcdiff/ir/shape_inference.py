@@ -66,8 +66,10 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
             known[item.target.name] = shapes.SCALAR  # range() gives Python ints
         for c in item.carried:
             known[c.var.name] = shape_of(c.init)
-        # a carried shape only widens (a number to a 0-d value, then to unknown): this settles
-        for _ in range(2 * len(item.carried) + 2):
+        # a carried shape only widens (a number to a 0-d value, an axis's length to unknown, then
+        # all to unknown): this settles
+        widenings = sum(2 + (known[c.var.name].ndim or 0) for c in item.carried)
+        for _ in range(widenings + 2):
             block(item.body, set())
             changed = False
             for c in item.carried:

@@ -180,8 +180,11 @@ def join(a: Shape, b: Shape) -> Shape:
     """What is known of a value that has shape `a` or shape `b` (two paths, two iterations)."""
     if a == b:
         return a
-    if a.known and b.known and a.dims == b.dims and a.none == b.none and a.shape_of == b.shape_of:
-        return Shape(a.dims, scalar=a.scalar and b.scalar, none=a.none, shape_of=a.shape_of)
+    if a.known and b.known and a.ndim == b.ndim and a.none == b.none and a.shape_of == b.shape_of:
+        # one ndim, an axis known where both agree (a loop-carried ``u = np.concatenate([u[:1], ...])``
+        # stays a vector of a length not known, so rules that need its ndim still apply)
+        dims = tuple(x if x == y else UNKNOWN_DIM for x, y in zip(a.dims, b.dims))
+        return Shape(dims, scalar=a.scalar and b.scalar, none=a.none, shape_of=a.shape_of)
     return UNKNOWN
 
 

@@ -55,6 +55,22 @@ def _pad_widths(static, ndim: int) -> list[tuple[int, int]]:
     return [(int(b), int(a)) for b, a in widths]
 
 
+def _pad_shape(static, x):
+    """Each axis padded by two or more is longer than one (by none: x's length); by one, longer
+    than one when x's is one, else not known (0 becomes 1)."""
+    if not x.known or static["pad_width"] is None:
+        return shapes.UNKNOWN
+    try:
+        widths = _pad_widths(static, x.ndim)
+    except SrcDiffError:
+        return shapes.UNKNOWN
+    dims = []
+    for dim, (before, after) in zip(x.dims, widths):
+        added = before + after
+        dims.append(dim if added == 0 else shapes.MANY if added >= 2 or dim == shapes.ONE else shapes.UNKNOWN_DIM)
+    return shapes.Shape(tuple(dims))
+
+
 #: Modes whose border copies elements of x: each element of the result is one element of x,
 #: found by padding x's positions (np.arange) the same way; its adjoint adds g back there.
 COPYING_MODES = ("edge", "reflect", "symmetric", "wrap")
@@ -124,7 +140,8 @@ RULES = [
          sympy="numpy.rot90"),
     # the constant is not differentiated (a static argument), so the tangent pads with zeros
     rule(np.pad, ("x",), _pad_templates, static={"pad_width": None, "mode": "constant", "constant_values": 0},
-         tangents=_pad_tangents, note="modes 'constant' (the default), 'edge', 'reflect', 'symmetric', 'wrap'",
+         tangents=_pad_tangents, shape=_pad_shape,
+         note="modes 'constant' (the default), 'edge', 'reflect', 'symmetric', 'wrap'",
          **NEW_ARRAY, sympy="numpy.pad"),
     rule(np.append, ("x", "y"), _append_templates, static={"axis": None},
          tangents={"x": "np.append(x_dot, np.zeros(np.shape(y), np.result_type(x_dot)), axis)",

@@ -85,6 +85,8 @@ def _concatenate_templates(static, operand_shapes):
     if static.get("axis") is None:
         cuts = _cuts([f"np.size(x{i})" for i in range(count)])
         return {f"x{i}": f"np.reshape(np.split(np.ravel(g), {cuts})[{i}], np.shape(x{i}))" for i in range(count)}
+    if type(static.get("axis")) is int:  # basic slices: a view each, no list of them made
+        return _derivable_concatenate(static, operand_shapes)
     cuts = _cuts([f"np.shape(x{i})[axis]" for i in range(count)])
     return {f"x{i}": f"np.split(g, {cuts}, axis=axis)[{i}]" for i in range(count)}
 
@@ -106,6 +108,8 @@ def _hstack_ndims(operand_shapes) -> list:
 
 def _hstack_templates(static, operand_shapes):
     count, ndims = len(operand_shapes), _hstack_ndims(operand_shapes)
+    if None not in ndims:  # basic slices: a view each, no list of them made
+        return _derivable_hstack(static, operand_shapes)
     if None not in ndims and max(ndims) >= 2:
         sizes, axis = [f"np.shape(x{i})[1]" for i in range(count)], "1"
     elif None not in ndims:
@@ -262,6 +266,44 @@ def _stack_shape(static, *arrays):
     return shapes.Shape(tuple(dims))
 
 
+def _concatenate_shape(static, *arrays):
+    """``np.concatenate``'s number of axes (its operands', which must agree), the other axes'
+    lengths as known, the joined axis's unknown (two or more operands of length one: longer than
+    one); unknown with ``axis=None`` or an operand's number of axes not known."""
+    ndims = {a.ndim for a in arrays}
+    axis = static.get("axis", 0)
+    if not arrays or not all(a.known for a in arrays) or len(ndims) != 1 or type(axis) is not int:
+        return shapes.UNKNOWN
+    ndim = ndims.pop()
+    if not -ndim <= axis < ndim:
+        return shapes.UNKNOWN
+    axis %= ndim
+    dims = []
+    for i in range(ndim):
+        found = {a.dims[i] for a in arrays}
+        if i == axis:
+            ones = sum(a.dims[i] == shapes.ONE for a in arrays)
+            dims.append(arrays[0].dims[i] if len(arrays) == 1 else shapes.MANY if ones >= 2 else shapes.UNKNOWN_DIM)
+        else:  # every operand has the result's length there (else np.concatenate raises)
+            dims.append(shapes.ONE if shapes.ONE in found else shapes.MANY if shapes.MANY in found
+                        else shapes.UNKNOWN_DIM)
+    return shapes.Shape(tuple(dims))
+
+
+def _hstack_shape(static, *arrays):
+    """``np.hstack``: a vector of pieces of at most one axis (a number, one element), longer than one
+    when two or more pieces have one element; of arrays of more axes, their concatenation along
+    axis 1; unknown where an operand's number of axes is not known."""
+    if not arrays or not all(a.known for a in arrays):
+        return shapes.UNKNOWN
+    if max(a.ndim for a in arrays) >= 2:
+        return _concatenate_shape({"axis": 1}, *arrays)
+    ones = sum(a.ndim == 0 or a.dims[0] == shapes.ONE for a in arrays)
+    if len(arrays) == 1:
+        return shapes.Shape((shapes.ONE,)) if arrays[0].ndim == 0 else shapes.array(arrays[0])
+    return shapes.Shape((shapes.MANY if ones >= 2 else shapes.UNKNOWN_DIM,))
+
+
 def _vstack_shape(static, *arrays):
     """``np.vstack``'s number of axes (at least 2), its lengths unknown; unknown unless every
     operand's number of axes is known."""
@@ -309,10 +351,12 @@ RULES = [
          sympy=FORMS + "full_like"),
     # ---- joined: one list of operands, copied into a new array ----
     linear(np.concatenate, ("arrays",), _concatenate_templates, static={"axis": 0}, variadic="list",
+           shape=_concatenate_shape,
            derivable=_derivable_concatenate, batching="joined", **NEW_ARRAY, sympy="numpy.concatenate"),
     linear(np.stack,       ("arrays",), _stack_templates,       static={"axis": 0}, variadic="list",
            derivable=_derivable_stack, shape=_stack_shape, batching="joined", **NEW_ARRAY, sympy="numpy.stack"),
     linear(np.hstack,      ("arrays",), _hstack_templates,      variadic="list", derivable=_derivable_hstack,
+           shape=_hstack_shape,
            **NEW_ARRAY, sympy="numpy.hstack"),
     linear(np.vstack,      ("arrays",), _vstack_templates,      variadic="list", derivable=_derivable_vstack,
            shape=_vstack_shape, **NEW_ARRAY, sympy="numpy.vstack"),

@@ -15,7 +15,7 @@ import pytest
 from numeric import assert_close, central_difference
 
 import srcdiff
-from srcdiff.backend.optimize import sameshape
+from srcdiff.backend.optimize import shape_classes
 from srcdiff.backend.optimize.optimizer import OptimizeInfo, optimize_function
 from srcdiff.ir import shapes
 
@@ -38,10 +38,10 @@ def run_both(source: str, shapes_, adjoints, wrt, *args):
     return results
 
 
-def classes_of(source: str, shapes_) -> sameshape.ShapeClasses:
+def classes_of(source: str, shapes_) -> shape_classes.ShapeClasses:
     func = ast.parse(textwrap.dedent(source)).body[0]
     params = frozenset(a.arg for a in func.args.args)
-    return sameshape.ShapeClasses(func, lambda n: False, params, lambda n: shapes_.get(n, shapes.UNKNOWN))
+    return shape_classes.ShapeClasses(func, lambda n: False, params, lambda n: shapes_.get(n, shapes.UNKNOWN))
 
 
 # ---- ShapeClasses: only names with a known place of definition stand in for others ----

@@ -117,3 +117,45 @@ def _axis_kinds(kinds, ndim):
     """The kind of component each axis of the result comes from (``"rest"`` past the index)."""
     out = [k for k, _ in kinds if k != "int"]
     return out + ["rest"] * (ndim - sum(k in ("int", "slice") for k, _ in kinds))
+
+
+#: Joins and padding, whose operands are one list (or the array and its static widths).
+JOINS = [
+    (np.concatenate, (V3, V2), {"axis": 0}),
+    (np.concatenate, (np.ones(1), np.ones(1)), {"axis": 0}),  # two of length one: longer than one
+    (np.concatenate, (np.ones(1), np.ones(0)), {"axis": 0}),  # may be one long
+    (np.concatenate, (ROW, M23), {"axis": 0}),
+    (np.concatenate, (COL, np.ones((3, 2))), {"axis": 1}),
+    (np.concatenate, (COL, COL), {"axis": -1}),
+    (np.hstack, (V3, 2.0, V2), {}),
+    (np.hstack, (np.float64(1.0), 2.0), {}),
+    (np.hstack, (np.ones(0), 2.0), {}),
+    (np.hstack, (COL, np.ones((3, 2))), {}),
+    (np.hstack, (V3,), {}),
+]
+
+
+@pytest.mark.parametrize("func, operands, static", JOINS, ids=[f"{f.__name__}-{i}" for i, (f, *_) in enumerate(JOINS)])
+def test_a_join_shape_holds_for_numpy_result(func, operands, static):
+    value = func(list(operands), **static)
+    predicted = TABLE[func].result_shape({**TABLE[func].static, **static}, [shapes.of_constant(o) for o in operands])
+    assert predicted.known and _consistent(predicted, value), (predicted, np.shape(value))
+
+
+PADS = [(V3, 1), (np.ones(1), 1), (np.ones(0), 1), (np.ones(0), 2), (M23, ((1, 1), (0, 0))), (ROW, (0, 1)),
+        (np.ones((1, 1)), 0)]
+
+
+@pytest.mark.parametrize("x, width", PADS)
+def test_a_pad_shape_holds_for_numpy_result(x, width):
+    rule = TABLE[np.pad]
+    predicted = rule.result_shape({**rule.static, "pad_width": width}, [shapes.of_constant(x)])
+    assert predicted.known and _consistent(predicted, np.pad(x, width)), (predicted, np.pad(x, width).shape)
+
+
+def test_two_shapes_of_one_ndim_join_to_that_ndim():
+    # a loop-carried vector whose length each iteration may change is still a vector
+    joined = shapes.join(shapes.Shape((shapes.MANY, shapes.ONE)), shapes.Shape((shapes.UNKNOWN_DIM, shapes.ONE)))
+    assert joined == shapes.Shape((shapes.UNKNOWN_DIM, shapes.ONE))
+    assert shapes.join(shapes.Shape((shapes.MANY,)), shapes.Shape((shapes.MANY, shapes.MANY))) == shapes.UNKNOWN
+    assert shapes.join(shapes.SCALAR, shapes.Shape((shapes.MANY,))) == shapes.UNKNOWN

@@ -35,6 +35,30 @@ def escaping_reads(stmt: ast.stmt) -> set[str]:
     return found
 
 
+def escapes(stmt: ast.stmt, name: str) -> bool:
+    """Whether `stmt` may let another name hold `name`'s array (`escaping_reads`), where a view
+    read straight into arithmetic or a call making a new array (``u[:-2] - 2.0 * u[1:-1]``)
+    does not: only a new array comes of it."""
+    if name not in escaping_reads(stmt):
+        return False
+    parents = {child: node for node in nodes(stmt) for child in ast.iter_child_nodes(node)}
+    for node in nodes(stmt):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        view = node
+        while isinstance(parents.get(view), ast.Subscript) and parents[view].value is view:
+            view = parents[view]
+        parent = parents.get(view)
+        if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare)) \
+                or isinstance(parent, ast.Call) and view in parent.args and is_fresh(parent):
+            continue
+        if view is node and isinstance(parent, ast.Attribute) and is_fresh_method(parent.attr) \
+                and isinstance(parents.get(parent), ast.Call) and is_fresh(parents[parent]):
+            continue
+        return True
+    return False
+
+
 def accumulate_in_place(body: list[ast.stmt], is_array: Callable[[str], bool],
                         loops: Callable[[str], bool] | None = None) -> bool:
     """``x = x + c`` becomes ``x += c`` (and ``-`` alike) where `x` is an array this function

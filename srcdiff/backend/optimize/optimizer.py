@@ -24,6 +24,12 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
    is ``x = np.where(c, a, b)``; after them, `contract.contract_sums`: a sum of a broadcast
    product is ``np.einsum`` or ``@`` of the arrays it broadcasts);
+   (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried
+   array rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast``
+   dropped, an adjoint's pieces put back where they were cut (`reassembly`, `zero_restore`),
+   a join of an array's own ends and a write into a carried array made in place
+   (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items nothing
+   reads dropped (`stack_items`), dead statements of loop bodies);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -32,7 +38,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 
 Steps 2–4 repeat while they find something.  No step changes the value of an expression:
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
-once instead of through ``pow``, and the contractions, which sum in another order).  In
+once instead of through ``pow``; the contractions, which sum in another order; the sign of a zero an
+adjoint's piece put back keeps where ``0.0 + -0.0`` gave ``0.0``; and the order of the terms added to
+positions of an adjoint zeroed then given back, which the terms now meet first: `zero_restore`).  In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
@@ -45,9 +53,27 @@ from dataclasses import dataclass, field
 from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
-from . import contract, factor, loops, memory, sameshape, stacks, statements, tidy, triangular_solves, wheres, writes
+from . import (
+    carried_writes,
+    contract,
+    factor,
+    joined_writes,
+    loops,
+    memory,
+    reassembly,
+    sameshape,
+    stack_items,
+    stacks,
+    statements,
+    tidy,
+    triangular_solves,
+    wheres,
+    writes,
+    zero_restore,
+)
 from .known_names import grow, item_of
 from .liveness import is_comment, is_size
+from .shape_classes import shape_classes
 from .simplify import is_float, is_float_call, simplify
 
 HEADERS = ("forward", "backward")
@@ -71,6 +97,7 @@ class OptimizeInfo:
     batch_loops: bool = True  # False (code srcdiff reads back): per-iteration accumulations stay
     derivable: bool = False  # code srcdiff reads back (driver/higher.py): no ``del``, which it cannot read
     portable: bool = False  # arrays of another library: the array API's functions only (no np.einsum)
+    weak: frozenset[str] = frozenset()  # parameters whose arguments are Python numbers (int, float, bool)
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -108,8 +135,19 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     for _ in range(8):
         is_float_name = float_names(func, info).__contains__
         is_scalar = scalar_names(func, info).__contains__
-        classes = sameshape.ShapeClasses(func, is_scalar, info.params, info.shape)
-        changed = sameshape.drop_unbroadcasts(func, classes)
+        classes = shape_classes(func, is_scalar, info.params, info.shape)
+        changed = sameshape.constant_bounds(func, classes)
+        changed |= sameshape.drop_unbroadcasts(func, classes)
+        changed |= reassembly.reassemble(func, classes)
+        changed |= reassembly.sink_copies(func)
+        changed |= reassembly.copy_before_loops(func)
+        changed |= zero_restore.fold_zero_sums(func, classes, info.python_loops)
+        changed |= zero_restore.restore_zeroed(func, info.is_array, is_float_name)
+        changed |= zero_restore.drop_copies_of_copies(func)
+        changed |= carried_writes.writes_into_copies(func, is_scalar, is_float_name, info.is_array)
+        changed |= joined_writes.joins_as_writes(func, classes, is_float_name, info.weak.__contains__)
+        changed |= carried_writes.add_in_place(func)
+        changed |= carried_writes.carry_copies(func)
         changed |= sameshape.scalar_fills(func, classes)
         changed |= sameshape.earliest_shape_reads(func, classes)
         changed |= writes.read_around_zeroed(func)
@@ -122,6 +160,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
         changed |= statements.remove_dead(func.body)
         changed |= statements.remove_unread(func)
+        changed |= statements.remove_dead_in_loops(func.body)
+        changed |= stack_items.drop_unread_items(func)
         changed |= statements.remove_overwritten(func.body)
         changed |= statements.inline_single_use(func, is_scalar, _inline_arrays(info))
         simplify(func, is_float_name, is_scalar)

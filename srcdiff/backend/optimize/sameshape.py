@@ -1,13 +1,13 @@
-"""Which arrays of a generated function certainly have the same shape, and what that buys.
+"""What arrays of certainly one shape buy (shape_classes.py finds them).
 
 The signature a gradient is compiled for gives each axis as "length one" or "longer", and a
 slice ``x[1:]`` may be either, so the reverse pass often has to call ``unbroadcast`` or
-fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Read from the generated code,
-many shapes are provably equal: ``t3 = t2 * t2`` has `t2`'s shape, ``x[1:]`` and ``x[:-1]``
-have the same length, ``unbroadcast(g, t)`` has `t`'s.  `ShapeClasses` groups names by that relation:
-names assigned once (in a loop too), and names all of whose assignments agree.  The rewrites:
+fill a whole array (``np.full(np.shape(t), g)``) to be safe.  Where `ShapeClasses` proves
+shapes equal:
 
 * ``unbroadcast(e, t) -> e`` where `e` has `t`'s shape;
+* ``g[t6.shape[0]:t6.shape[0] + t9.shape[0]] -> g[1:-1]`` where `t6` and `t9` are pieces of `g`'s
+  class (a join's adjoint cut back into its operands' pieces);
 * ``np.shape(t)``/``np.size(t)`` read the earliest name of `t`'s class, so `t` itself may
   die, and become ``t.shape``/``t.size`` where `t` is certainly an array;
 * ``n = np.full(np.shape(t), s)`` becomes ``n = s`` when every use of `n` (and of values
@@ -18,197 +18,14 @@ names assigned once (in a loop too), and names all of whose assignments agree.  
 from __future__ import annotations
 
 import ast
-from collections import Counter
-from collections.abc import Callable
 
-from ...ir.shapes import MANY, UNKNOWN_DIM, Shape
-from . import liveness
+from ...ir.shapes import MANY
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
-from .shape_calls import int_value, is_conversion, is_ufunc, shape_of_call
+from .shape_calls import is_ufunc, shape_of_call
+from .shape_classes import ELEMENTWISE, SCALAR, ShapeClasses
+from .shape_pieces import constant_bound
 
-ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
-SCALAR, FAIL = "scalar", "fail"
-
-
-class ShapeClasses:
-    """Union-find over names (and slice keys) that hold arrays of one shape."""
-
-    def __init__(self, func: ast.FunctionDef, is_scalar: Callable[[str], bool], params: frozenset[str],
-                 shape_of: Callable[[str], Shape]):
-        self.is_scalar = is_scalar
-        self.shape_of = shape_of
-        self.parent: dict[object, object] = {}
-        self.merged: set[str] = set()  # assigned more than once, always an array of one class
-        # where each name is first defined; parameters first, in the signature's order (a set's
-        # order would make the chosen representative, and so the source, vary between runs)
-        signature = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
-        self.order: dict[str, int] = {p: -1 for p in signature + sorted(params) if p in params}
-        stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-        # A name joins a class only where its one definition is a top-level ``name = ...``:
-        # one a tuple target, a loop or a branch assigns has no known place in the order.
-        plain = {assigned_name(stmt) for stmt in func.body} - {None}
-        self.single = {name for name, count in stores.items() if count == 1 and name in plain
-                       and name not in params}
-        self.single |= {p for p in params if not stores[p]}
-        # A name assigned once in a loop or branch body has one shape whenever it is defined
-        # (``t1 = x * i``); its statement may not run, so it proves no shapes equal, stands in for none.
-        inner = [stmt for body in list(bodies(func.body))[1:] for stmt in body]
-        restored_counts = liveness.restored(func)
-        self.inner = {name for name in {assigned_name(stmt) for stmt in inner} - {None}
-                      if stores[name] - restored_counts[name] == 1 and name not in params}
-        self.single |= self.inner
-        for _ in range(2):  # a class found later (names a branch merges) may decide earlier ones
-            self._top_level(func)
-            for stmt in inner:
-                key = self.of(stmt.value) if assigned_name(stmt) in self.inner else None
-                if key not in (None, SCALAR):
-                    self.union(assigned_name(stmt), key)
-            self._merge(func, stores, params)
-
-    def _top_level(self, func: ast.FunctionDef) -> None:
-        for index, stmt in enumerate(func.body):
-            # after a possible early return, later statements may not run: facts they imply
-            # may not hold (after a raise they do: when it raises, nothing is returned)
-            if is_compound(stmt) and any(isinstance(n, ast.Return) for n in nodes(stmt)):
-                break
-            name = assigned_name(stmt)
-            if name is None or name not in self.single:
-                continue
-            self.order.setdefault(name, index)
-            self._equate_operands(stmt.value)
-            key = self.of(stmt.value)
-            if key not in (None, SCALAR):
-                self.union(name, key)
-
-    def _merge(self, func: ast.FunctionDef, stores: Counter, params) -> None:
-        """Names every assignment gives one class: both sides of a branch (``y = x * 2.0``, ``y = x * x``),
-        or ``x_bar = np.zeros(x.shape)`` then ``x_bar = x_bar + e`` (``-``, ``+=``), `e` of it or a number."""
-        updates: dict[str, list] = {}
-        for n in nodes(func):
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-                updates.setdefault(n.targets[0].id, []).append(n)
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-                updates.setdefault(n.target.id, []).append(n)
-        for name, found in updates.items():
-            starts = [u for u in found if isinstance(u, ast.Assign) and not reads(u.value)[name]]
-            if name in self.single | self.merged or name in params or stores[name] != len(found) or not starts:
-                continue
-            keys = {self.of(u.value) for u in starts}
-            terms = [liveness.added_term(u, name) for u in found if u not in starts]
-            key = keys.pop() if len(keys) == 1 else None
-            if key not in (None, SCALAR) and all(e is not None and self.of(e) in (key, SCALAR) for e in terms):
-                self.merged.add(name)
-                self.union(name, key)
-
-    def find(self, key):
-        while self.parent.get(key, key) != key:
-            key = self.parent[key]
-        return key
-
-    def union(self, a, b) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
-
-    def of(self, expr: ast.expr):
-        """The class of `expr`'s shape, SCALAR for a number, or None when not known."""
-        if isinstance(expr, ast.Constant):
-            return SCALAR if type(expr.value) in (int, float) else None
-        if isinstance(expr, ast.Name):
-            if self.is_scalar(expr.id):
-                return SCALAR
-            return self.find(expr.id) if expr.id in self.single or expr.id in self.merged else None
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-            return self.of(expr.operand)
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
-            return self._combine([expr.left, expr.right])
-        if isinstance(expr, ast.Subscript):
-            return self._slice(expr)
-        if isinstance(expr, ast.Call) and not expr.keywords:
-            return self._call(expr)
-        if is_conversion(expr):  # np.asarray(e, dtype=d): e's shape
-            return self.of(expr.args[0])
-        return None
-
-    def _equate_operands(self, value: ast.expr) -> None:
-        """``a * b`` ran, with `a` and `b` of one ndim and every axis "longer than one" in
-        both or of length one in both: broadcasting them succeeded, so their shapes are equal."""
-        if isinstance(value, ast.BinOp) and isinstance(value.op, ELEMENTWISE):
-            operands = [value.left, value.right]
-        elif isinstance(value, ast.Call) and is_ufunc(value):
-            operands = value.args
-        else:
-            return
-        names = [e.id for e in operands if isinstance(e, ast.Name) and e.id in self.single
-                 and not self.is_scalar(e.id) and self._holds_its_shape(e.id)]
-        found = [self.shape_of(n) for n in names]
-        if len(names) < 2 or not all(f.known and UNKNOWN_DIM not in f.dims for f in found) \
-                or len({f.dims for f in found}) != 1:
-            return
-        for other in names[1:]:
-            self.union(names[0], other)
-
-    def _holds_its_shape(self, name: str) -> bool:
-        """Whether `name` still holds its inferred shape: a fill the optimizer made a number
-        (``t6_bar = t7_bar``) keeps the array's inferred shape, but joins the class of what it
-        copies, whose inferred dims differ."""
-        dims, root = self.shape_of(name).dims, self.find(name)
-        return all(not (shape := self.shape_of(other)).known or shape.dims == dims
-                   for other in self.order if other != name and self.find(other) == root)
-
-    def _combine(self, operands: list[ast.expr]):
-        """Elementwise operands: the shape is the arrays' when they are all one class."""
-        keys = {self.of(e) for e in operands} - {SCALAR}
-        if None in keys or len(keys) > 1:
-            return None
-        return keys.pop() if keys else SCALAR
-
-    def _call(self, call: ast.Call):
-        func = call.func
-        if isinstance(func, ast.Name) and func.id == "unbroadcast" and len(call.args) == 2:
-            return self.of(call.args[1])
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
-            return None
-        if is_ufunc(call):
-            return self._combine(call.args)
-        if func.attr in ("full", "zeros", "ones") and call.args and shape_of_call(call.args[0]) is not None:
-            return self.of(shape_of_call(call.args[0]))
-        if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:
-            return self.of(call.args[0])
-        return None
-
-    def _slice(self, expr: ast.Subscript):
-        """``x[j:-k]`` (steps of one) has length ``max(len(x) - j - k, 0)``: keyed on j + k."""
-        s = expr.slice
-        if not (isinstance(expr.value, ast.Name) and isinstance(s, ast.Slice) and s.step is None):
-            return None
-        base = self.of(expr.value)
-        start = 0 if s.lower is None else int_value(s.lower)
-        stop = 0 if s.upper is None else int_value(s.upper)
-        if base in (None, SCALAR) or start is None or stop is None or start < 0 or stop > 0 \
-                or (s.upper is not None and stop == 0):
-            return None
-        key = ("slice", base, start - stop)
-        self.parent.setdefault(key, key)
-        return self.find(key)
-
-    def earliest(self, name: str, before: float = float("inf")) -> str:
-        """The name of `name`'s class defined first (a parameter if one is in it), before the top-level
-        statement `before`.  A name without a place in the order (defined after a statement that may
-        return) is left as it is: an earlier member would have to be defined before it to stand in."""
-        if name not in self.order:
-            return name
-        found = self.earliest_of(self.find(name), before)
-        return found if found is not None else name
-
-    def earliest_of(self, key, before: float = float("inf")) -> str | None:
-        """The first-defined name of class `key` defined before the top-level statement `before`
-        (None: no such name), never the one the statement itself assigns."""
-        if key in (None, SCALAR):
-            return None
-        root = self.find(key)
-        members = [n for n in self.order if self.find(n) == root and self.order[n] < before]
-        return min(members, key=lambda n: self.order[n]) if members else None
+FAIL = "fail"
 
 
 def drop_unbroadcasts(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
@@ -232,6 +49,62 @@ def drop_unbroadcasts(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
 
     Drop().visit(func)
     return changed
+
+
+def constant_bounds(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``g[t6.shape[0]:t6.shape[0] + t9.shape[0]] -> g[1:-1]`` where `t6` and `t9` are pieces of the
+    class of `g` (``x[:1]``, ``x[1:-1]``: a join's adjoint cut back into its operands) and the
+    constant bounds take the same places for every length `g` may have (shape_pieces.py): a
+    slice of known class, read without computing its bounds."""
+    changed = False
+
+    class Bounds(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript):
+            nonlocal changed
+            self.generic_visit(node)
+            s = node.slice
+            if not (isinstance(node.value, ast.Name) and isinstance(s, ast.Slice) and s.step is None) \
+                    or all(b is None or isinstance(b, ast.Constant) for b in (s.lower, s.upper)):
+                return node
+            key = classes.of(node.value)
+            dims = classes.dims(key) if key not in (None, SCALAR) else None
+            if not dims:
+                return node
+            base = classes.find(key)
+            bounds = [_constant_bound(b, base, dims[0], classes) if b is not None else (None,)
+                      for b in (s.lower, s.upper)]
+            if None in bounds:
+                return node
+            changed = True
+            node.slice = ast.Slice(*[None if b[0] is None or (i == 0 and b[0] == 0) else ast.Constant(b[0])
+                                     if b[0] >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-b[0]))
+                                     for i, b in enumerate(bounds)])
+            return node
+
+    Bounds().visit(func)
+    return changed
+
+
+def _constant_bound(expr: ast.expr, base, first: str, classes: ShapeClasses):
+    pieces: list = []
+    extra = [0]
+
+    def add(e: ast.expr, depth: int) -> bool:
+        if isinstance(e, ast.Constant) and type(e.value) is int:
+            extra[0] += e.value
+            return True
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
+            return add(e.left, depth) and add(e.right, depth)
+        if isinstance(e, ast.Name) and depth < 4 and classes.definition(e.id) is not None:
+            return add(classes.definition(e.id), depth + 1)
+        if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and e.slice.value == 0 \
+                and shape_of_call(e.value) is not None:
+            found, piece = classes.piece(shape_of_call(e.value))
+            pieces.append(piece)
+            return found == base
+        return False
+
+    return constant_bound(pieces, extra[0], first) if add(expr, 0) else None
 
 
 def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:

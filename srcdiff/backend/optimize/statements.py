@@ -173,6 +173,25 @@ def _dead_item_update(stmt: ast.stmt, live: set[str], local: set[str]) -> bool:
         and is_pure(stmt.value) and is_pure(target.slice)
 
 
+def remove_dead_in_loops(body: list[ast.stmt]) -> bool:
+    """Drop ``name = expr`` (pure) from the body of a loop of `body` where nothing reads `name`:
+    not the loop (any iteration) nor anything after it (``t4 = t1 - t3`` computed again by a
+    backward loop for its shape only, once the shape is read from another name)."""
+    changed = False
+    after: set[str] = set()  # what the statements after the one at hand read (or delete)
+    for stmt in reversed(body):
+        read = set(reads(stmt))
+        if isinstance(stmt, (ast.For, ast.While)) and not stmt.orelse:
+            live = read | after
+            kept = [s for s in stmt.body if (name := assigned_name(s)) is None or name in live or not is_pure(s.value)]
+            changed |= len(kept) != len(stmt.body)
+            stmt.body[:] = kept
+        after |= read
+        if isinstance(stmt, ast.Delete) or is_compound(stmt):
+            after |= {n for d in nodes(stmt) if isinstance(d, ast.Delete) for n in writes(d)}
+    return changed
+
+
 def remove_unread(func: ast.FunctionDef) -> bool:
     """Drop ``name = expr`` anywhere (loop bodies too) when no statement of the function
     reads `name` at all but its own assignments (an accumulation ``k_bar = k_bar + e`` in a

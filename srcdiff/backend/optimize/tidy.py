@@ -78,9 +78,18 @@ def method_sums(func: ast.FunctionDef, is_array: Callable[[str], bool]) -> None:
     array library spells it back (`namespaces.function_sums`): the array API has no methods."""
     for node in ast.walk(func):
         if isinstance(node, ast.Call) and ast.unparse(node.func) == "np.sum" and len(node.args) == 1 \
-                and not node.keywords and isinstance(node.args[0], ast.Name) and is_array(node.args[0].id):
+                and not node.keywords and _certainly_array(node.args[0], is_array):
             node.func = ast.Attribute(node.args[0], "sum", ast.Load())
             node.args = []
+
+
+def _certainly_array(expr: ast.expr, is_array: Callable[[str], bool]) -> bool:
+    """A name of an array, or arithmetic with one (``np.sum(t9_bar * lap)``: an array too)."""
+    if isinstance(expr, ast.Name):
+        return is_array(expr.id)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+        return _certainly_array(expr.left, is_array) or _certainly_array(expr.right, is_array)
+    return isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and _certainly_array(expr.operand, is_array)
 
 
 class _Unguarded(ast.NodeTransformer):

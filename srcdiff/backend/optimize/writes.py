@@ -47,7 +47,7 @@ def write_in_place(func: ast.FunctionDef, is_scalar: Callable[[str], bool],
         if not _helper_call(call, "set_item", 3) or not isinstance(call.args[0], ast.Name):
             continue
         old, where, value = call.args
-        where = _plain_index(where, is_scalar)
+        where = plain_index(where, is_scalar)
         if old.id not in made or where is None or name in params or _stores(func, name) != 1 \
                 or _stores(func, old.id) != 1 or _loads(func, old.id) != 1:
             continue
@@ -76,7 +76,7 @@ def write_in_place_in_loops(func: ast.FunctionDef, is_scalar: Callable[[str], bo
             call = getattr(stmt, "value", None)
             if name is None or not _helper_call(call, "set_item", 3) or not isinstance(call.args[0], ast.Name):
                 continue
-            carried, where = call.args[0].id, _plain_index(call.args[1], is_scalar)
+            carried, where = call.args[0].id, plain_index(call.args[1], is_scalar)
             carry = [s for s in loop.body if assigned_name(s) == carried and isinstance(s.value, ast.Name)
                      and s.value.id == name]
             init = [s for s in func.body[:index] if assigned_name(s) == carried]
@@ -158,7 +158,7 @@ def zero_on_copies(func: ast.FunctionDef, is_array: Callable[[str], bool]) -> bo
             else:  # maybe a number: an array of floats all the same
                 stmt.value = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [g],
                                       [ast.keyword("dtype", ast.Name("float", ast.Load()))])
-            write = ast.Assign([ast.Subscript(ast.Name(name, ast.Load()), _unwrapped(where), ast.Store())],
+            write = ast.Assign([ast.Subscript(ast.Name(name, ast.Load()), unwrapped_index(where), ast.Store())],
                                ast.Constant(0.0))
             block.insert(block.index(stmt) + 1, ast.copy_location(write, stmt))
             changed = True
@@ -198,7 +198,7 @@ def _copied(expr: ast.expr) -> ast.expr | None:
     return None
 
 
-def _unwrapped(where: ast.expr) -> ast.expr:
+def unwrapped_index(where: ast.expr) -> ast.expr:
     """The index itself: ``np.s_[1:, 0]`` is ``1:, 0``."""
     if isinstance(where, ast.Subscript) and isinstance(where.value, ast.Attribute) and where.value.attr == "s_" \
             and isinstance(where.value.value, ast.Name) and where.value.value.id == "np":
@@ -206,10 +206,10 @@ def _unwrapped(where: ast.expr) -> ast.expr:
     return where
 
 
-def _plain_index(where: ast.expr, is_scalar: Callable[[str], bool]) -> ast.expr | None:
+def plain_index(where: ast.expr, is_scalar: Callable[[str], bool]) -> ast.expr | None:
     """The index `where` spells (``np.s_`` unwrapped) when it holds no index array: ints,
     numbers' names and slices of them; else None."""
-    where = _unwrapped(where)
+    where = unwrapped_index(where)
 
     def plain(e) -> bool:
         if e is None:
