@@ -81,6 +81,8 @@ class ShapeClasses:
         self.inner = {name for name in {assigned_name(stmt) for stmt in inner} - {None}
                       if stores[name] - restored_counts[name] == 1 and name not in params}
         self.single |= self.inner
+        # a list or tuple has no elementwise shape: a parameter of no known array shape may be one
+        self.sequences = syntax.sequences | {p for p in params if not shape_of(p).known}
         self.stores, self.restored, self.params = stores, restored_counts, params
         self._members: dict | None = None
         self._values, self._written, self._bodies = syntax.values, syntax.written, syntax.bodies
@@ -206,6 +208,8 @@ class ShapeClasses:
         if isinstance(expr, ast.Name):
             if self.is_scalar(expr.id):
                 return SCALAR
+            if expr.id in self.sequences:
+                return None
             return self.find(expr.id) if expr.id in self.single or expr.id in self.merged else None
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             return self.of(expr.operand)
