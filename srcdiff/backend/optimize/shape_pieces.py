@@ -78,18 +78,10 @@ def partition(slices: list[ast.expr], first: str) -> bool:
     """Whether the slices (constant bounds, steps of one) take every position of the first axis
     exactly once, for every length it may have (`first` as for `tiles`): past twice the
     largest bound, each slice's positions move with n alike, so the lengths checked decide."""
-    bounds = []
-    for s in slices:
-        if not isinstance(s, ast.Slice) or s.step is not None:
-            return False
-        found = [None if b is None else int_value(b) for b in (s.lower, s.upper)]
-        if any(b is None and e is not None for b, e in zip(found, (s.lower, s.upper))):
-            return False
-        bounds.append(found)
+    bounds = _constant_slices(slices)
     if not bounds or first not in (ONE, MANY, UNKNOWN_DIM):
         return False
-    top = 2 * max([abs(b) for pair in bounds for b in pair if b is not None] + [0]) + 3
-    for n in _sizes(first, top):
+    for n in _sizes(first, _past(bounds)):
         taken = sorted(i for lower, upper in bounds for i in range(n)[lower:upper])
         if taken != list(range(n)):
             return False
@@ -99,15 +91,25 @@ def partition(slices: list[ast.expr], first: str) -> bool:
 def same_places(a: ast.Slice, b: ast.Slice, first: str) -> bool:
     """Whether two slices (constant bounds, steps of one) take the same positions of the first
     axis for every length it may have (`first` as for `tiles`)."""
+    found = _constant_slices([a, b])
+    if found is None or first not in (ONE, MANY, UNKNOWN_DIM):
+        return False
+    return all(range(n)[slice(*found[0])] == range(n)[slice(*found[1])] for n in _sizes(first, _past(found)))
+
+
+def _constant_slices(slices: list[ast.expr]) -> list[list[int | None]] | None:
+    """The [lower, upper] bounds of slices of constant bounds and steps of one, else None."""
     found = []
-    for s in (a, b):
+    for s in slices:
         if not isinstance(s, ast.Slice) or s.step is not None:
-            return False
+            return None
         bounds = [None if e is None else int_value(e) for e in (s.lower, s.upper)]
         if any(v is None and e is not None for v, e in zip(bounds, (s.lower, s.upper))):
-            return False
+            return None
         found.append(bounds)
-    if first not in (ONE, MANY, UNKNOWN_DIM):
-        return False
-    top = 2 * max([abs(v) for pair in found for v in pair if v is not None] + [0]) + 3
-    return all(range(n)[slice(*found[0])] == range(n)[slice(*found[1])] for n in _sizes(first, top))
+    return found
+
+
+def _past(bounds: list[list[int | None]]) -> int:
+    """A length past twice the largest bound: from there on every slice's positions move alike."""
+    return 2 * max([abs(v) for pair in bounds for v in pair if v is not None] + [0]) + 3
