@@ -129,7 +129,7 @@ def function_sums(func: ast.FunctionDef) -> None:
     """``a.sum()`` (NumPy's spelling, tidy.method_sums) back to ``np.sum(a)``: the array API's."""
     for node in ast.walk(func):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "sum" \
-                and not node.args and not node.keywords and isinstance(node.func.value, ast.Name):
+                and not node.args and not node.keywords:  # of a name or of arithmetic (``(a * b).sum()``)
             node.args = [node.func.value]
             node.func = ast.Attribute(ast.Name("np", ast.Load()), "sum", ast.Load())
 
