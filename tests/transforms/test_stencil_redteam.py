@@ -88,3 +88,13 @@ def test_each_row_optimised_as_unoptimised(program):  # a sampled family (tests/
         want = srcdiff.grad(program.func, wrt=program.wrt, debug=True)(*copy.deepcopy(program.args))
     tol = 1e-6 if _name(program) in ROUNDED_IN_FLOAT32 else 1e-12
     np.testing.assert_allclose(leaves.vector(got), leaves.vector(want), rtol=tol, atol=tol)
+
+
+def test_debug_mode_takes_a_list_of_states_summed_by_a_generator():
+    # debug mode's graph inlined the generator's running total (``t5 = t5 + t4``) into itself
+    # without end: RecursionError
+    from .stencil_redteam_programs import history_list, pyramid_list
+    u0 = np.sin(np.linspace(0.0, 3.0, 7))
+    for f, args in ((history_list, (u0, 0.2, 3)), (pyramid_list, (u0, 3))):
+        got = srcdiff.grad(f, wrt=0, debug=True)(*args)
+        np.testing.assert_allclose(got, srcdiff.grad(f, wrt=0)(*args), rtol=1e-12, atol=1e-14)
