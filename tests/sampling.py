@@ -37,7 +37,7 @@ FAMILY = re.compile(r"second_order|hessian|hvp")
 FAMILY_NAMES = frozenset({"test_every_transformation_goes_through_every_helper", "test_rule_agrees_with_sympy",
                           "test_numba_methods_agree_with_scipy", "test_numba_agrees_with_central_differences",
                           "test_numba_gradient_agrees_with_central_differences_and_numpy",
-                          "test_float32_gradients_stay_float32"})
+                          "test_float32_gradients_stay_float32", "test_each_row_optimised_as_unoptimised"})
 
 #: the default run keeps one row of a sampled family in FAMILY_SAMPLE (with every value of
 #: its smaller parameters)

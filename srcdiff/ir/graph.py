@@ -248,9 +248,14 @@ def source_expression(node: ir.Node, temps: dict[str, ir.Node]) -> str:
     """`node`'s expression with temporaries replaced by what they compute, as the user wrote it."""
 
     class Inline(ast.NodeTransformer):
+        # (a temporary a loop body binds again from itself, ``t5 = t5 + t4``, is not inlined
+        # into its own expansion: that never ends)
+        def __init__(self, inlining: frozenset = frozenset()):
+            self.inlining = inlining
+
         def visit_Name(self, name: ast.Name):
-            if name.id in temps:
-                return Inline().visit(copy.deepcopy(temps[name.id].expr))
+            if name.id in temps and name.id not in self.inlining:
+                return Inline(self.inlining | {name.id}).visit(copy.deepcopy(temps[name.id].expr))
             return name
 
     return ast.unparse(Inline().visit(copy.deepcopy(node.expr)))
