@@ -1026,7 +1026,8 @@ def carried_scalar_and_slice(u0, k, steps):
 
 
 def hist_copies(u0, k, steps):
-    u = u0.copy(); hist = []
+    u = u0.copy()
+    hist = []
     for _ in range(steps):
         u[1:-1] += k * (u[:-2] - 2.0 * u[1:-1] + u[2:])
         hist.append(u.copy())
@@ -1034,7 +1035,8 @@ def hist_copies(u0, k, steps):
 
 
 def hist_concat_inplace_after(u0, k, steps):
-    u = u0; hist = []
+    u = u0
+    hist = []
     for _ in range(steps):
         u = np.concatenate([u[:1], u[1:-1] + k * (u[:-2] - 2.0 * u[1:-1] + u[2:]), u[-1:]])
         hist.append(u)
@@ -1065,7 +1067,8 @@ def jacobi_old(u0, k, steps):
 
 
 def prev_alias(u0, k, steps):
-    u = u0.copy(); total = 0.0
+    u = u0.copy()
+    total = 0.0
     for _ in range(steps):
         prev = u
         u = u.copy()
