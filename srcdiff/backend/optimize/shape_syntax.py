@@ -1,6 +1,6 @@
 """What the same-shape classes (shape_classes.py) read off a generated function's text: how
 often each name is bound, restored from a loop stack or written into by index, the values of
-its plain assignments, the statements nested in loops and branches, and the names whose every
+its plain assignments, the statements nested in loops and branches, the names whose every
 binding is a start or an added term, and the names that may hold a Python list or tuple.
 Read once for every attempt of `shape_classes`."""
 
