@@ -3,9 +3,8 @@
 
 Each node is a parameter or one primitive call, labelled with the expression the user wrote
 (temporaries spelled out again: ``(a + b) * (a + c)``, not ``t1 * t2``) and its source line.
-An edge is data flow from a value to a call that reads it.  A node whose value is read more
-than once receives one gradient contribution per use; those are marked, because the backward
-pass must add them up.
+An edge is data flow from a value to a call that reads it.  A value read more than once gets
+one gradient contribution per use; those are marked (the backward pass adds them up).
 
 This module reads only the IR: where a node needs the user's file and line, `build` is given
 a `location` function, and which values carry a gradient (activity analysis) is given to it.
@@ -248,9 +247,7 @@ def source_expression(node: ir.Node, temps: dict[str, ir.Node]) -> str:
     """`node`'s expression with temporaries replaced by what they compute, as the user wrote it."""
 
     class Inline(ast.NodeTransformer):
-        # (a temporary a loop body binds again from itself, ``t5 = t5 + t4``, is not inlined
-        # into its own expansion: that never ends)
-        def __init__(self, inlining: frozenset = frozenset()):
+        def __init__(self, inlining: frozenset = frozenset()):  # t5 = t5 + t4: inline once
             self.inlining = inlining
 
         def visit_Name(self, name: ast.Name):
