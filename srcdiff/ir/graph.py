@@ -247,7 +247,7 @@ def source_expression(node: ir.Node, temps: dict[str, ir.Node]) -> str:
     """`node`'s expression with temporaries replaced by what they compute, as the user wrote it."""
 
     class Inline(ast.NodeTransformer):
-        def __init__(self, inlining: frozenset = frozenset()):  # t5 = t5 + t4: inline once
+        def __init__(self, inlining: frozenset = frozenset()):  # t5 = t5 + t4 never into itself
             self.inlining = inlining
 
         def visit_Name(self, name: ast.Name):
