@@ -138,6 +138,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         classes = shape_classes(func, is_scalar, info.params, info.shape)
         changed = sameshape.constant_bounds(func, classes)
         changed |= sameshape.drop_unbroadcasts(func, classes)
+        changed |= sameshape.drop_zero_fills(func, classes)
         changed |= reassembly.reassemble(func, classes)
         changed |= reassembly.sink_copies(func)
         changed |= reassembly.copy_before_loops(func)
@@ -175,6 +176,11 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
         statements.remove_unread(func)
         simplify(func, is_float_name, is_scalar)
+    if info.python_loops and not info.derivable and not info.portable and contract.drop_fills(
+            func, info.shape, is_scalar, lambda n: info.adjoints.get(n, n)):
+        statements.remove_dead(func.body)
+        statements.remove_dead_in_loops(func.body)
+        statements.remove_unread(func)
     if wheres.factor_branches(func, is_scalar, is_float_name):
         simplify(func, is_float_name, is_scalar)
     writes.zero_on_copies(func, info.is_array)
