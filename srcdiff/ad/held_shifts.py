@@ -18,15 +18,17 @@ The rules are identities of real arithmetic: ``exp(v + c d) = exp(v) exp(c d)``;
 ``log(v exp(c d)) = log(v) + c d``; products and quotients of scales add and subtract their
 ``c``; a sum, mean, max or min over axes along which `d` is constant (axes where `m` has
 length one) keeps a scale, and the mean, max and min keep a shift (``max(v + k) = max(v) + k``);
-shifts add; a shift times a constant written in the code scales its ``c``; powers with a
-constant exponent multiply a scale's ``c``.  Every other use of a changed value, a region
-(loop, branch) or a call reading one, ends the proof: nothing is held.  When the output is
-`Held`, the function's value does not depend on `m`'s at all (for every `d`, not only to first
-order), so `m` may be treated as a constant: its rule is replaced by the same computation with
-no gradient (`Rule.held`).  Its value is computed as before, so the forward pass (and the
-overflow it avoids) is unchanged; the gradient differs from differentiating through `m` only by
-the rounding of terms that cancel exactly, and second derivatives (forward over reverse) see the
-same constant.  Ties of the extremum no longer matter: their shares summed to that zero.
+new axes (``v[:, None]``) keep either; shifts add; a shift times a constant written in the
+code scales its ``c``; powers with a constant exponent multiply a scale's ``c``.  Every other
+use of a changed value, a region (loop, branch) or a call reading one, ends the proof: nothing
+is held.  When the output is `Held`, the function's value does not depend on `m`'s at all
+(for every `d`, not only to first order), so `m` may be treated as a constant: its rule is
+replaced by the same computation with no gradient (`Rule.held`).  Its value is computed as
+before, so the forward pass (and the overflow it avoids) is unchanged; the gradient differs from
+differentiating through `m` only by the rounding of terms that cancel exactly, and second
+derivatives (forward over reverse) see the same constant.  Ties of the extremum no longer
+matter: their shares summed to that zero.  (Shapes: `d` has `m`'s, or for an `m` of a shape not
+known, reduced with keepdims along negative axes, is constant along those.)
 """
 
 from __future__ import annotations
@@ -50,12 +52,17 @@ _SHIFT_KEEPING = frozenset({"numpy.mean", "numpy.max", "numpy.min", "numpy.amax"
 @dataclasses.dataclass(frozen=True)
 class Change:
     """How a value changes when the extremum is moved by `d`: by ``+ c d`` (kind "shift") or by a
-    factor ``exp(c d)`` ("scale"); `axes` are the (negative) axes of the value along which `d`
-    varies."""
+    factor ``exp(c d)`` ("scale").  `d` lies on the value's last `rank` axes (None: on all of them,
+    however many), constant along the (negative) axes `fixed` among them and along any before."""
 
     kind: str
     c: Fraction
-    axes: tuple[int, ...]
+    fixed: frozenset
+    rank: int | None
+
+    def constant(self, axis: int) -> bool:
+        """Whether `d` is constant along the negative `axis` of the value."""
+        return axis in self.fixed or (self.rank is not None and axis < -self.rank)
 
 
 HELD = None  # unchanged (not a `Change`)
@@ -78,10 +85,10 @@ def hold_shifts(function: Function, shape_of: dict) -> Function:
 
 def _cancels(function: Function, m: Node, shape_of: dict) -> bool:
     """Whether the output is unchanged when `m`'s value is moved by any `d` (module docstring)."""
-    shape = shape_of.get(m.out.name)
-    if shape is None or not shape.known:
+    start = _start(m, shape_of)
+    if start is None:
         return False
-    changes: dict[str, Change] = {m.out.name: Change("shift", Fraction(1), _varying(shape.dims))}
+    changes: dict[str, Change] = {m.out.name: start}
     started = False
     for item in function.body.nodes:
         if item is m:
@@ -112,13 +119,23 @@ def _as_block(region) -> Block:
     return Block([region])
 
 
-def _varying(dims) -> tuple[int, ...]:
-    """The negative axes of an array of `dims` that may have a length other than one."""
-    return tuple(i - len(dims) for i, d in enumerate(dims) if d != "1")
+def _start(m: Node, shape_of: dict) -> Change | None:
+    """``+ d`` on `m`: `d` has `m`'s shape (constant along its axes of length one); of a shape not
+    known, one reduced with keepdims along negative axes (constant there)."""
+    shape = shape_of.get(m.out.name)
+    if shape is not None and shape.known:
+        return Change("shift", Fraction(1), frozenset(i - shape.ndim for i, d in enumerate(shape.dims) if d == "1"),
+                      shape.ndim)
+    axis = m.static.get("axis")
+    items = axis if isinstance(axis, tuple) else (axis,)
+    if m.static.get("keepdims") and items and all(type(i) is int and i < 0 for i in items):
+        return Change("shift", Fraction(1), frozenset(items), None)
+    return None
 
 
-def _made(kind: str, c: Fraction, axes) -> Change | None:
-    return HELD if c == 0 else Change(kind, c, axes)
+def _made(kind: str, c: Fraction, like: Change) -> Change | None:
+    """A change of `kind` by `c`, `d` placed as in `like`; `HELD` for c = 0."""
+    return HELD if c == 0 else Change(kind, c, like.fixed, like.rank)
 
 
 def _through(node: Node, moved: list, shape_of: dict):
@@ -131,17 +148,43 @@ def _through(node: Node, moved: list, shape_of: dict):
         if a is False:
             return False
         if name in _NEG:
-            return _made(a.kind, -a.c if a.kind == "shift" else a.c, a.axes)
+            return _made(a.kind, -a.c if a.kind == "shift" else a.c, a)
         wanted = "shift" if name == "numpy.exp" else "scale"
         if a.kind != wanted:
             return False
         factor = {"numpy.exp": 1, "numpy.log": 1, "numpy.sqrt": Fraction(1, 2), "numpy.square": 2}[name]
-        return _made("scale" if name != "numpy.log" else "shift", a.c * factor, a.axes)
+        return _made("scale" if name != "numpy.log" else "shift", a.c * factor, a)
     if len(moved) == 2 and (name in _ADD | _SUB | _MUL | _DIV | _POW):
         return _binary(name, moved, inputs)
     if name in _KEEPING and len(moved) == 1:
         return _reduced(node, moved[0], shape_of)
+    if name == "getitem" and len(moved) == 1:
+        return _spread(node, moved[0], shape_of)
     return False
+
+
+def _spread(node: Node, a: Change, shape_of: dict):
+    """``v[:, None]``: whole slices and new axes only, the same elements on more axes (new ones
+    inside `d`'s span are axes it is constant along)."""
+    shape = shape_of.get(node.inputs[0].name) if isinstance(node.inputs[0], Var) else None
+    kinds = [kind for kind, _ in node.static.get("index", ())]
+    slices = node.static.get("slices", ())
+    if shape is None or not shape.known or set(kinds) - {"slice", "newaxis"} \
+            or len(slices) != kinds.count("slice") or any(b != (None, None, None) for b in slices):
+        return False
+    ndim = shape.ndim
+    placed, new, out = [], [], 0  # the output axis of each input axis; the new axes
+    for kind in kinds:
+        (placed if kind == "slice" else new).append(out)
+        out += 1
+    if len(placed) > ndim:
+        return False
+    placed += [out + k for k in range(ndim - len(placed))]
+    total = out + ndim - kinds.count("slice")
+    rank = ndim if a.rank is None else min(a.rank, ndim)
+    start = placed[ndim - rank] if rank else total
+    fixed = {placed[p + ndim] - total for p in a.fixed if p >= -ndim} | {k - total for k in new if k >= start}
+    return Change(a.kind, a.c, frozenset(fixed), total - start)
 
 
 def _binary(name: str, moved: list, inputs):
@@ -150,13 +193,13 @@ def _binary(name: str, moved: list, inputs):
         k = _constant(inputs[1])
         if b is not HELD or a.kind != "scale" or k is None:
             return False
-        return _made("scale", a.c * k, a.axes)
-    if a is not HELD and b is not HELD and a.axes != b.axes:
+        return _made("scale", a.c * k, a)
+    if a is not HELD and b is not HELD and (a.fixed, a.rank) != (b.fixed, b.rank):
         return False
     if name in _ADD | _SUB:
         if all(x is HELD or x.kind == "shift" for x in moved):
             ca, cb = (x.c if x is not HELD else 0 for x in moved)
-            return _made("shift", ca - cb if name in _SUB else ca + cb, (a if a is not HELD else b).axes)
+            return _made("shift", ca - cb if name in _SUB else ca + cb, a if a is not HELD else b)
         if a is not HELD and b is not HELD and a.kind == b.kind == "scale" and a.c == b.c:
             return a  # exp(c d) u + exp(c d) w = exp(c d) (u + w)
         return False
@@ -164,11 +207,11 @@ def _binary(name: str, moved: list, inputs):
     if (a is HELD or a.kind == "scale") and (b is HELD or b.kind == "scale"):
         ca = a.c if a is not HELD else 0
         cb = b.c if b is not HELD else 0
-        return _made("scale", ca + cb if name in _MUL else ca - cb, (a if a is not HELD else b).axes)
+        return _made("scale", ca + cb if name in _MUL else ca - cb, a if a is not HELD else b)
     shift, other, k = (a, b, _constant(inputs[1])) if b is HELD else (b, a, _constant(inputs[0]))
     if other is not HELD or k is None or shift.kind != "shift" or (name in _DIV and shift is b) or k == 0:
         return False
-    return _made("shift", shift.c * k if name in _MUL else shift.c / k, shift.axes)
+    return _made("shift", shift.c * k if name in _MUL else shift.c / k, shift)
 
 
 def _constant(operand) -> Fraction | None:
@@ -183,21 +226,23 @@ def _constant(operand) -> Fraction | None:
 
 def _reduced(node: Node, a: Change, shape_of: dict):
     """A sum, mean, max or min of a changed value over axes along which `d` is constant."""
+    if a.kind == "shift" and node.rule.name not in _SHIFT_KEEPING or set(node.static) - {"axis", "keepdims"}:
+        return False
     shape = shape_of.get(node.inputs[0].name) if isinstance(node.inputs[0], Var) else None
-    if shape is None or not shape.known or (a.kind == "shift" and node.rule.name not in _SHIFT_KEEPING):
-        return False
-    if set(node.static) - {"axis", "keepdims"}:
-        return False
-    ndim, axis = shape.ndim, node.static.get("axis")
+    ndim, axis = (shape.ndim if shape is not None and shape.known else None), node.static.get("axis")
     if axis is None:
-        summed = set(range(-ndim, 0))
+        if ndim is None and a.rank is None:
+            return False
+        summed = set(range(-(ndim if ndim is not None else a.rank), 0))
     else:
         items = axis if isinstance(axis, tuple) else (axis,)
-        if not all(type(i) is int and -ndim <= i < ndim for i in items):
+        if not all(type(i) is int and (i < 0 if ndim is None else -ndim <= i < ndim) for i in items):
             return False
-        summed = {i % ndim - ndim for i in items}
-    if summed & set(a.axes):
+        summed = {i if ndim is None else i % ndim - ndim for i in items}
+    if not all(a.constant(r) for r in summed):
         return False
     if node.static.get("keepdims"):
         return a
-    return Change(a.kind, a.c, tuple(p + sum(r > p for r in summed) for p in a.axes))
+    fixed = frozenset(p + sum(r > p for r in summed) for p in a.fixed if p not in summed)
+    rank = None if a.rank is None else a.rank - sum(r >= -a.rank for r in summed)
+    return Change(a.kind, a.c, fixed, rank)
