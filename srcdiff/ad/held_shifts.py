@@ -23,7 +23,7 @@ code scales its ``c``; powers with a constant exponent multiply a scale's ``c``.
 use of a changed value, a region (loop, branch) or a call reading one, ends the proof: nothing
 is held.  When the output is `Held`, the function's value does not depend on `m`'s at all
 (for every `d`, not only to first order), so `m` may be treated as a constant: its rule is
-replaced by the same computation with no gradient (`Rule.held`).  Its value is computed as
+replaced by the same computation with no gradient (`held_rule`).  Its value is computed as
 before, so the forward pass (and the overflow it avoids) is unchanged; the gradient differs from
 differentiating through `m` only by the rounding of terms that cancel exactly, and second
 derivatives (forward over reverse) see the same constant.  Ties of the extremum no longer
@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+from ..ir import memo
 from ..ir.nodes import Block, Branch, Const, Function, Loop, Node, Var, all_nodes, link_users, region_reads
 
 EXTREMA = frozenset({"numpy.max", "numpy.min", "numpy.amax", "numpy.amin"})
@@ -66,6 +67,7 @@ class Change:
 
 
 HELD = None  # unchanged (not a `Change`)
+_HELD = memo.table()  # id of a rule -> (the rule, kept alive; its held copy)
 
 
 def hold_shifts(function: Function, shape_of: dict) -> Function:
@@ -77,10 +79,20 @@ def hold_shifts(function: Function, shape_of: dict) -> Function:
         return function
     ids = {node.id for node in held}
     body = dataclasses.replace(function.body, nodes=[
-        dataclasses.replace(item, rule=item.rule.held(), users=[]) if isinstance(item, Node) and item.id in ids
+        dataclasses.replace(item, rule=held_rule(item.rule), users=[]) if isinstance(item, Node) and item.id in ids
         else item for item in function.body.nodes])
     link_users(all_nodes(body))
     return dataclasses.replace(function, body=body)
+
+
+def held_rule(rule):
+    """`rule`'s computation with no gradient: a value computed as written and held constant."""
+    key = id(rule)
+    if key not in _HELD:
+        # (it shares the rule's cache of parsed templates, of which it reads none: it has no templates)
+        _HELD[key] = (rule, dataclasses.replace(rule, templates={}, nograd=True, tangents=None, derivable=None,
+                                                selects={}))
+    return _HELD[key][1]
 
 
 def _cancels(function: Function, m: Node, shape_of: dict) -> bool:

@@ -176,15 +176,6 @@ class Rule:
             self._parsed[key] = dataclasses.replace(self, params=params, defaults={}, variadic=None, _parsed={})
         return self._parsed[key]
 
-    def held(self) -> Rule:
-        """The same computation with no gradient: a value the output provably does not depend
-        on (a softmax's max shift, ad/held_shifts.py), computed as written and held constant."""
-        key = ("held",)
-        if key not in self._parsed:
-            self._parsed[key] = dataclasses.replace(self, templates={}, nograd=True, tangents=None, derivable=None,
-                                                    selects={}, _parsed={})
-        return self._parsed[key]
-
     def sympy_function(self):
         """The callable `sympy` names (importing its module, sympy say), or None."""
         if self.sympy is None:

@@ -23,10 +23,12 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    bitwise: it rounds differently; not for numba or code srcdiff reads back);
    (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
    is ``x = np.where(c, a, b)``; after them, `contract.contract_sums`: a sum of a broadcast
-   product is ``np.einsum`` or ``@`` of the arrays it broadcasts);
+   product is ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then
+   `fills`: ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
    (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried
    array rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast``
-   dropped, an adjoint's pieces put back where they were cut (`reassembly`, `zero_restore`),
+   dropped, ``a + (zeros_like(t) + b)`` made ``a + b``, an adjoint's pieces put back where
+   they were cut (`reassembly`, `zero_restore`),
    a join of an array's own ends and a write into a carried array made in place
    (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items nothing
    reads dropped (`stack_items`), dead statements of loop bodies);
