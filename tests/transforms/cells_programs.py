@@ -81,6 +81,14 @@ def min_gru(Wz, Wh, xs):
     return out
 
 
+def column_softmax_scores(Q, K, w):
+    """Scores as a broadcast product summed over features, a softmax down each column with the
+    column's max (no keepdims) subtracted."""
+    S = (Q[:, None, :] * K[None, :, :]).sum(axis=2)
+    E = np.exp(S - S.max(axis=0))
+    return np.sum(E / E.sum(axis=0) * w)
+
+
 def softmax_shift_kept(S, w):
     """exp(S - max) alone, not normalised: the max's value does not cancel (its gradient stays)."""
     P = np.exp(S - S.max(axis=1, keepdims=True))
@@ -101,5 +109,6 @@ PROGRAMS = [
     ("log_softmax_xent", log_softmax_xent, lambda r: (M(r, 3, 4), M(r, 5, 3), np.eye(4)[[0, 3, 1, 1, 2]]), 0),
     ("logsumexp_shift", logsumexp_shift, lambda r: (M(r, 3, 4), M(r, 5, 3)), 0),
     ("min_gru", min_gru, lambda r: (M(r, 3, 2), M(r, 3, 2), M(r, 4, 2, 3)), 0),
+    ("column_softmax_scores", column_softmax_scores, lambda r: (M(r, 4, 3), M(r, 5, 3), M(r, 4, 5)), 0),
     ("softmax_shift_kept", softmax_shift_kept, lambda r: (M(r, 3, 4), M(r, 3, 4)), 0),
 ]

@@ -42,7 +42,8 @@ def _program(name):
     return next(p for p in programs() if p.name == f"cells:{name}")
 
 
-@pytest.mark.parametrize("name", ["log_softmax_xent", "logsumexp_shift", "multihead_attention"])
+@pytest.mark.parametrize("name", ["log_softmax_xent", "logsumexp_shift", "multihead_attention",
+                                  "column_softmax_scores"])
 def test_a_max_shift_that_cancels_has_no_tie_mask(name):
     p = _program(name)
     source = srcdiff.grad(p.func, wrt=p.wrt).source_for(*p.args)
@@ -92,3 +93,12 @@ def test_the_loop_cells_know_their_shapes():
     source = srcdiff.grad(p.func, wrt=p.wrt).source_for(*p.args)
     assert "np.full(" not in source and "zeros_like(" not in source
     assert not re.search(r"unbroadcast\(.*, (c|h|c_1|h_1)\)", source), source  # summed back to the state
+
+
+def test_a_broadcast_product_of_whole_slices_is_a_matmul_both_ways():
+    """``Q[:, None, :]`` keeps Q's axes: the scores' sum and its adjoint are contractions (no
+    n x m x d product, no run-time unbroadcast)."""
+    p = _program("column_softmax_scores")
+    source = srcdiff.grad(p.func, wrt=p.wrt).source_for(*p.args)
+    assert "unbroadcast(" not in source and "np.full(" not in source, source
+    assert source.count("@") >= 2, source
