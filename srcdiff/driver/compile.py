@@ -18,6 +18,7 @@ import types
 import numpy as np
 
 from ..ad.activity import refuse_complex
+from ..ad.held_shifts import hold_shifts
 from ..ad.in_place_args import mark_spent
 from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
@@ -142,6 +143,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)
         refuse_comparison_only(ir, set(found.wrt), parsed.location)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
+    if options.mode != "batched":  # a softmax's max shift held constant (its derivative is 0)
+        ir = hold_shifts(ir, shape_of)
     ir = mark_spent(ir, spent if for_helper else None)  # calls kept: operands no one reads again (in_place_args.py)
     check_in_place(ir, shape_of, parsed.location, callee=for_helper, spent=spent)
     if options.mode == "batched":

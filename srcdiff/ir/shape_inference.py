@@ -11,6 +11,7 @@ on one side and a 0-d value on the other is a 0-d value).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 
 from . import shapes
@@ -56,7 +57,7 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
                         shape = call_shape(item, operands) if call_shape else shapes.UNKNOWN
                     else:
                         shape = _of_list(item, operands, items) or _of_shape_tuple(item, operands) \
-                            or item.rule.result_shape(item.static, operands)
+                            or _computed(item, operands)
                 except Exception:  # e.g. an axis out of range: the forward pass will say so itself
                     shape = shapes.UNKNOWN
                 assign(item.out.name, shape, seen)
@@ -92,6 +93,15 @@ def infer_shapes(function: Function, param_shapes: dict[str, Shape], call_shape=
 _FROM_SHAPE = ("numpy.zeros", "numpy.ones", "numpy.empty")
 
 
+def _computed(item, operands: list[Shape]) -> Shape:
+    """The rule's shape of `item`'s value; an axis length (`Shape.length`) is kept by a copy
+    only: any other rule makes a new number (``np.imag(n)`` keeps n's shape, not its value)."""
+    shape = item.rule.result_shape(item.static, operands)
+    if shape.length is not None and item.rule.name != "copy":
+        return dataclasses.replace(shape, length=None)
+    return shape
+
+
 def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
     """Lists built in the function: what their items are known to be (every item the list
     is made with or appended, joined), and so the shape of an item read back by index or of
@@ -100,6 +110,13 @@ def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
     first = item.inputs[0].name if item.inputs and isinstance(item.inputs[0], Var) else None
     if item.out.name in items and name not in ("list", "list.append", "copy"):
         items[item.out.name] = shapes.UNKNOWN  # made again by something else: nothing known
+    if name in _SPLITS and operands and operands[0].known and operands[0].ndim:
+        axis = _SPLITS[name](item.static, operands[0].ndim)
+        if type(axis) is int and -operands[0].ndim <= axis < operands[0].ndim:
+            dims = list(operands[0].dims)
+            dims[axis] = shapes.UNKNOWN_DIM  # every part has the array's other axes
+            items[item.out.name] = Shape(tuple(dims))
+        return None
     if name == "list" and isinstance(item.expr, (ast.List, ast.Tuple)):
         _join_items(items, item.out.name, operands)
     elif name == "list.append" and first in items and len(operands) == 2:
@@ -115,6 +132,14 @@ def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
     return None
 
 
+#: splits, and the axis each cuts along (from its statics and the array's ndim)
+_SPLITS = {"numpy.split": lambda static, ndim: static.get("axis", 0),
+           "numpy.array_split": lambda static, ndim: static.get("axis", 0),
+           "numpy.hsplit": lambda static, ndim: 1 if ndim > 1 else 0,
+           "numpy.vsplit": lambda static, ndim: 0,
+           "numpy.dsplit": lambda static, ndim: 2}
+
+
 def _join_items(items: dict, name: str, shapes_: list[Shape]) -> None:
     for shape in shapes_:
         before = items.get(name)
@@ -126,7 +151,7 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     """Shapes through ``x.shape``: the tuple itself, an item of it (an int), and an array
     made from it (``np.zeros(x.shape)`` has x's dims); an array made with a literal shape."""
     expr, name = item.expr, item.rule.name
-    made = made_shape(name, expr, operands)
+    made = made_shape(name, expr, operands, item.inputs)
     if made is not None:
         return made
     if name == "numpy.arange" and isinstance(expr, ast.Call) and not expr.keywords and 1 <= len(expr.args) <= 3:
@@ -143,13 +168,21 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     if not operands or operands[0].shape_of is None:
         return None
     if name == "getitem" and [kind for kind, _ in item.static.get("index", ())] == ["int"]:
-        return shapes.SCALAR
+        return _axis_length(expr, operands[0].shape_of)
     if name in _FROM_SHAPE and len(operands) == 1 and isinstance(expr, ast.Call) and not expr.keywords:
         return Shape(operands[0].shape_of)
     return None
 
 
-def made_shape(name: str, expr: ast.expr, operands: list[Shape]) -> Shape | None:
+def _axis_length(expr: ast.expr, dims: tuple[str, ...]) -> Shape:
+    """``x.shape[k]``: an int, with what the signature says of that axis (`Shape.length`)."""
+    k = expr.slice.value if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) else None
+    if type(k) is not int or not -len(dims) <= k < len(dims) or dims[k] == shapes.UNKNOWN_DIM:
+        return shapes.SCALAR
+    return Shape((), scalar=True, length=dims[k])
+
+
+def made_shape(name: str, expr: ast.expr, operands: list[Shape], inputs=()) -> Shape | None:
     """The shape of ``np.zeros(shape)`` (``np.ones``, ``np.empty``, ``np.full``) as far as the
     call's text says: a literal shape; ``(n, m)`` or ``[n, 1]``, two axes of lengths not known;
     a number ``n``, one axis.  Read from the text, since a tuple's items reach the rule as a
@@ -164,10 +197,24 @@ def made_shape(name: str, expr: ast.expr, operands: list[Shape]) -> Shape | None
         if any(isinstance(e, ast.Starred) for e in size.elts):
             return None
         return Shape(tuple(shapes.of_literal(e.value).dims[0] if isinstance(e, ast.Constant) and type(e.value) is int
-                           else shapes.UNKNOWN_DIM for e in size.elts))
+                           else _length_in(e, inputs, operands) for e in size.elts))
     if operands and operands[0].known and operands[0].ndim == 0:
-        return Shape((shapes.UNKNOWN_DIM,))  # np.zeros(n): one axis, of n's length
+        return Shape((shapes.length_of(operands[0]),))  # np.zeros(n): one axis, of n's length
     return None
+
+
+def _length_in(e: ast.expr, inputs, operands: list[Shape]) -> str:
+    """The length an item `e` of a new array's shape tuple gives its axis: that of an int
+    read from a shape (`Shape.length`), named (``n``) or read in place (``t2[1]``); else unknown.
+    `inputs` are the call's operands (Vars by name), `operands` their shapes."""
+    by_name = {getattr(v, "name", None): s for v, s in zip(inputs, operands)}
+    if isinstance(e, ast.Name) and e.id in by_name:
+        return shapes.length_of(by_name[e.id])
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in by_name:
+        dims = by_name[e.value.id].shape_of
+        if dims is not None:
+            return shapes.length_of(_axis_length(e, dims))
+    return shapes.UNKNOWN_DIM
 
 
 def _literal_number(node: ast.expr):

@@ -30,6 +30,9 @@ class Shape:
     scalar: bool = False
     none: bool = False  # the constant None: an optional operand left out (np.clip's bounds)
     shape_of: tuple[str, ...] | None = None  # a tuple ``x.shape``: the dims of that x
+    #: an int read from a ``x.shape`` (``n = x.shape[0]``): ONE, or MANY for a length that is not 1
+    #: (never negative), which a new array ``np.zeros((n, m))`` or a slice ``x[:n]`` inherits
+    length: str | None = None
 
     @property
     def known(self) -> bool:
@@ -243,6 +246,11 @@ def transpose(x: Shape) -> Shape:
 def array(x: Shape) -> Shape:
     """`x`'s shape as an ndarray (what ``np.asarray(x)`` or ``np.zeros_like(x)`` gives)."""
     return Shape(x.dims) if x.known else UNKNOWN
+
+
+def length_of(shape: Shape) -> str:
+    """What an int of this `Shape` says about an axis it is the length of: ONE, MANY or UNKNOWN_DIM."""
+    return shape.length or UNKNOWN_DIM
 
 
 def of_literal(shape) -> Shape:

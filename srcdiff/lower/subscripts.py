@@ -140,6 +140,9 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
                           "index its items (xs[1], xs[2]), or stack it into an array first "
                           "(np.stack(xs)[1:])")
     static = {"index": kinds}
+    bounds = slice_bounds(index)
+    if bounds:
+        static["slices"] = bounds
     if state.is_list(x) and x.name in state.nested:
         if not generated_code(state):
             raise state.error(state.line, "reading an item of a list of lists (or of tuples) is not "
@@ -156,6 +159,19 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
         state.sharing.fresh(out.name)  # a new array a called function returned
     guard = state.guarded_items.get(x.name) if isinstance(x, Var) else None
     return guard(out) if guard is not None and isinstance(out, Var) else out  # (measure_guards.guard_call)
+
+
+def slice_bounds(index: ast.expr) -> tuple:
+    """Per slice of `index`, its (start, stop, step), each None (left out), an int written in
+    the code, or "op" (a value): what the shape of ``x[:n]`` or ``x[:, :]`` can be known from."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+
+    def bound(b):
+        if b is None or (isinstance(b, ast.Constant) and b.value is None):
+            return None
+        return b.value if isinstance(b, ast.Constant) and type(b.value) is int else "op"
+
+    return tuple((bound(p.lower), bound(p.upper), bound(p.step)) for p in parts if isinstance(p, ast.Slice))
 
 
 def generated_code(state) -> bool:

@@ -213,6 +213,8 @@ RULES = [
               note="where std is 0 the gradient is the subgradient 0 (exact for one element per group)",
               sympy=FORMS + "std"),
     # ---- extrema ----
+    # (a max or min the output provably does not depend on, a softmax's max shift, is held
+    # constant before differentiation: ad/held_shifts.py says why its derivative is exactly 0)
     reduction(np.max,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + "amax"),
     reduction(np.min,  _extremum_templates, note=TIES_SPLIT, tangents=_extremum_tangents, sympy=FORMS + "amin"),
     # np.amax and np.amin are separate functions from NumPy 2 on (aliases before)

@@ -342,8 +342,9 @@ def zero_item(g, index):
 
 
 def split_adjoint(g, pieces, axis):
-    """Adjoint of ``np.split``: each piece's adjoint (0.0 for one nothing used) back in its place along `axis`."""
-    return np.concatenate([np.zeros(np.shape(p), np.result_type(p)) + gi for p, gi in zip(pieces, g)], axis=axis)
+    """Adjoint of ``np.split``: each piece's adjoint (0.0 for one nothing used; an array as it is) in place."""
+    return np.concatenate([gi if type(gi) is np.ndarray and gi.shape == np.shape(p) and gi.dtype == np.result_type(p)
+                           else np.zeros(np.shape(p), np.result_type(p)) + gi for p, gi in zip(pieces, g)], axis)
 
 
 def real_part(g, x):

@@ -66,11 +66,13 @@ COMPARE = Rule(None, "compare", (), {}, nograd=True, shape=_compared_shape, batc
 
 
 def _getitem_shape(static, x, *index):
-    """Basic indexing: ints drop an axis, slices keep it (length unknown), None adds one,
-    ``...`` keeps the axes the others do not name."""
+    """Basic indexing: ints drop an axis, slices keep it (``:`` with its length, ``:n`` of a
+    length `_sliced` can tell; others of a length unknown), None adds one, ``...`` keeps the
+    axes the others do not name."""
     if not x.known:
         return shapes.UNKNOWN
     dims, axis, parts = [], 0, iter(index)
+    bounds = iter(static.get("slices", ()))
     named = sum(kind in ("int", "op", "slice") for kind, _ in static["index"])
     for kind, count in static["index"]:
         operands = [next(parts) for _ in range(count)]
@@ -83,7 +85,7 @@ def _getitem_shape(static, x, *index):
         elif kind == "int" or (kind == "op" and operands[0].known and operands[0].ndim == 0):
             axis += 1
         elif kind == "slice":
-            dims.append(shapes.UNKNOWN_DIM)
+            dims.append(_sliced(x.dims[axis] if axis < x.ndim else shapes.UNKNOWN_DIM, next(bounds, None), operands))
             axis += 1
         elif kind == "newaxis":
             dims.append(shapes.ONE)
@@ -93,6 +95,23 @@ def _getitem_shape(static, x, *index):
         return shapes.UNKNOWN
     dims += list(x.dims[axis:])
     return shapes.Shape(tuple(dims), scalar=not dims and x.ndim > 0)
+
+
+def _sliced(dim: str, bounds, operands: list) -> str:
+    """The length class of an axis of length class `dim` sliced by `bounds` (start, stop, step;
+    `operands` the shapes of those that are values).  ``:`` keeps the axis.  ``:stop`` keeps
+    min(stop, length), never 1 when neither is 1 and stop >= 0: a literal stop of 0 or at least
+    2, or an int read from a shape (`Shape.length`), on an axis longer than 1."""
+    if bounds is None:
+        return shapes.UNKNOWN_DIM
+    start, stop, step = bounds
+    if start is None and stop is None and step in (None, 1):
+        return dim
+    if start is None and step in (None, 1) and dim == shapes.MANY:
+        if stop == "op":
+            return shapes.MANY if operands and operands[0].length == shapes.MANY else shapes.UNKNOWN_DIM
+        return shapes.MANY if type(stop) is int and (stop == 0 or stop >= 2) else shapes.UNKNOWN_DIM
+    return shapes.UNKNOWN_DIM
 
 
 #: ``x[index]``: the reverse pass scatters the adjoint back into x's adjoint.

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...ir import shapes
+from . import fills
 from .contract_shapes import Dims, broadcast, contracted, int_of, is_call, np_call, pre_reduce, view_of
 from .liveness import is_pure, mentions, nodes, writes
 
@@ -73,6 +74,11 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
     shapes_read = {id(n.value) for n in nodes(func) if isinstance(n, ast.Attribute) and n.attr == "shape"}
     rewriter.value_reads = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name)
                                    and isinstance(n.ctx, ast.Load) and id(n) not in shapes_read)
+    taken = rewriter.taken
+    body = fills.name_view_bases(func.body, rewriter.value_reads, taken, rewriter.dims_of)
+    if len(body) != len(func.body):  # names bound first: the definitions again
+        func.body[:] = body
+        return contract_sums(func, shape_of, is_scalar, is_float, primal_of) or True
     body = []
     for i, stmt in enumerate(func.body):
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Return)) and stmt.value is not None:
@@ -85,6 +91,12 @@ def contract_sums(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable
     return rewriter.changed
 
 
+def drop_fills(func: ast.FunctionDef, shape_of: Callable, is_scalar: Callable[[str], bool],
+               primal_of: Callable[[str], str]) -> bool:
+    """``a + np.full(t.shape, b) -> a + b`` where `a` has `t`'s dims (fills.py), everywhere in `func`."""
+    return fills.drop_fills(func, Dims(shape_of, is_scalar, primal_of, {}))
+
+
 def _sum_call(expr):
     """(summand, axes or None for all, target name or None) of a sum this pass rewrites."""
     if is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
@@ -95,14 +107,25 @@ def _sum_call(expr):
         summand, rest, keywords = expr.func.value, expr.args, expr.keywords
     else:
         return None
+    # keepdims=True: the summed axes stay, of length one (`KEEPDIMS` stands for the target)
+    kept = [k for k in keywords if k.arg == "keepdims"]
+    if kept and not (isinstance(kept[0].value, ast.Constant) and kept[0].value.value is True):
+        return None
+    keywords = [k for k in keywords if k.arg != "keepdims"]
     if len(rest) > 1 or any(k.arg != "axis" for k in keywords) or (rest and keywords):
         return None
     axis = rest[0] if rest else (keywords[0].value if keywords else None)
+    if kept and (axis is None or (isinstance(axis, ast.Constant) and axis.value is None)):
+        return None
     if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
         return summand, None, None
     items = axis.elts if isinstance(axis, ast.Tuple) else [axis]
     ints = [int_of(i) for i in items]
-    return (summand, tuple(ints), None) if None not in ints else None
+    return (summand, tuple(ints), KEEPDIMS if kept else None) if None not in ints else None
+
+
+#: the target of a sum with keepdims=True: every axis of the frame kept, the summed ones of length one
+KEEPDIMS = "keepdims"
 
 
 class _Rewriter(ast.NodeTransformer):
@@ -148,7 +171,11 @@ class _Rewriter(ast.NodeTransformer):
         frame = broadcast(*[f.frame for f in product.factors], *product.frames)
         if frame is None:
             return None
-        keep = _kept(frame, axes, self.dims_of(target) if target is not None else None, target is not None)
+        if target == KEEPDIMS:
+            keep = _kept(frame, axes, None, False)
+            keep = None if keep is None else (keep[0], 0)
+        else:
+            keep = _kept(frame, axes, self.dims_of(target) if target is not None else None, target is not None)
         if keep is None:
             return None
         split = self.distribute(product, axes, target, depth)

@@ -54,6 +54,9 @@ class Dims:
             if left is None or right is None or not 1 <= len(left) <= 2 or not 1 <= len(right) <= 2:
                 return None
             return left[:-1] + right[1:]   # (matrices and vectors: what the contractions write)
+        if (isinstance(expr, ast.Attribute) and expr.attr == "size") \
+                or (np_call(expr) == "size" and len(expr.args) == 1):
+            return ()   # an int
         if isinstance(expr, ast.Attribute) and expr.attr == "T":
             inner = self(expr.value)
             return None if inner is None else inner[::-1]
@@ -65,6 +68,10 @@ class Dims:
             return self(expr.args[0])
         if is_call(expr, "unbroadcast", 2) and isinstance(expr.args[1], ast.Name):
             return self(expr.args[1])
+        if isinstance(expr, ast.Compare) and len(expr.comparators) == 1:   # a mask (``S == t8``)
+            return broadcast(self(expr.left), self(expr.comparators[0]))
+        if call == "asarray" and len(expr.args) == 1 and all(k.arg == "dtype" for k in expr.keywords):
+            return self(expr.args[0])   # a mask made floats: its operand's dims
         if call == "einsum" and expr.args and isinstance(expr.args[0], ast.Constant) and not expr.keywords:
             return self._einsum(expr.args[0].value, expr.args[1:])
         return self._reduced(expr)

@@ -23,10 +23,12 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    bitwise: it rounds differently; not for numba or code srcdiff reads back);
    (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
    is ``x = np.where(c, a, b)``; after them, `contract.contract_sums`: a sum of a broadcast
-   product is ``np.einsum`` or ``@`` of the arrays it broadcasts);
+   product is ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then
+   `fills`: ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
    (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried
    array rebuilt from its own slices keeps its shape): slices of known bounds, ``unbroadcast``
-   dropped, an adjoint's pieces put back where they were cut (`reassembly`, `zero_restore`),
+   dropped, ``a + (zeros_like(t) + b)`` made ``a + b``, an adjoint's pieces put back where
+   they were cut (`reassembly`, `zero_restore`),
    a join of an array's own ends and a write into a carried array made in place
    (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items nothing
    reads dropped (`stack_items`), dead statements of loop bodies);
@@ -138,6 +140,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         classes = shape_classes(func, is_scalar, info.params, info.shape)
         changed = sameshape.constant_bounds(func, classes)
         changed |= sameshape.drop_unbroadcasts(func, classes)
+        changed |= sameshape.drop_zero_fills(func, classes)
         changed |= reassembly.reassemble(func, classes)
         changed |= reassembly.sink_copies(func)
         changed |= reassembly.copy_before_loops(func)
@@ -175,6 +178,11 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
         statements.remove_unread(func)
         simplify(func, is_float_name, is_scalar)
+    if info.python_loops and not info.derivable and not info.portable and contract.drop_fills(
+            func, info.shape, is_scalar, lambda n: info.adjoints.get(n, n)):
+        statements.remove_dead(func.body)
+        statements.remove_dead_in_loops(func.body)
+        statements.remove_unread(func)
     if wheres.factor_branches(func, is_scalar, is_float_name):
         simplify(func, is_float_name, is_scalar)
     writes.zero_on_copies(func, info.is_array)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 
-from ...ir.shapes import MANY
+from ...ir.shapes import MANY, UNKNOWN_DIM
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
 from .shape_calls import is_ufunc, shape_of_call
 from .shape_classes import ELEMENTWISE, SCALAR, ShapeClasses
@@ -49,6 +49,51 @@ def drop_unbroadcasts(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
 
     Drop().visit(func)
     return changed
+
+
+def drop_zero_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+    """``a + (zeros_like(t) + b) -> a + b`` where `a` has `t`'s shape: the zeros only gave `b`
+    (a popped list item, which may be a number) `t`'s shape, which `a` gives it as well (the same
+    elements, but for the sign of a zero: ``0.0 + -0.0`` is ``0.0``)."""
+    changed = False
+
+    class Drop(ast.NodeTransformer):
+        def visit_BinOp(self, node: ast.BinOp):
+            nonlocal changed
+            self.generic_visit(node)
+            if not isinstance(node.op, ast.Add):
+                return node
+            for other, filled in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(filled, ast.BinOp) and isinstance(filled.op, ast.Add) and _zeros_of(filled.left):
+                    like = _zeros_of(filled.left)
+                    key = classes.of(like)
+                    if (key not in (None, SCALAR) and classes.of(other) == key) or _same_dims(other, like, classes):
+                        changed = True
+                        return ast.BinOp(node.left if other is node.left else filled.right, ast.Add(),
+                                         filled.right if other is node.left else node.right)
+            return node
+
+    Drop().visit(func)
+    return changed
+
+
+def _same_dims(a: ast.expr, b: ast.expr, classes: ShapeClasses) -> bool:
+    """Names of arrays whose inferred shapes are known and equal, every axis longer than one or
+    of length one: within one broadcast expression, of one shape (or NumPy raises there)."""
+    if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)):
+        return False
+    x, y = classes.shape_of(a.id), classes.shape_of(b.id)
+    return x.known and not x.scalar and x == y and UNKNOWN_DIM not in x.dims
+
+
+def _zeros_of(expr: ast.expr) -> ast.expr | None:
+    """`t` of ``zeros_like(t)`` (codegen's helper, or NumPy's), else None."""
+    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords and (
+            (isinstance(expr.func, ast.Name) and expr.func.id == "zeros_like")
+            or (isinstance(expr.func, ast.Attribute) and expr.func.attr == "zeros_like"
+                and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np")):
+        return expr.args[0]
+    return None
 
 
 def constant_bounds(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
