@@ -348,3 +348,17 @@ def test_the_hessians_refusal_names_the_offending_call(f):
     eps = 1e-5
     want = np.stack([(g(u0 + eps * e, 0.7) - g(u0 - eps * e, 0.7)) / (2 * eps) for e in np.eye(5)], axis=-1)
     np.testing.assert_allclose(H, want, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["scaled_exp_unequal", "softmax_max_other_axis", "split_negative_axis"])
+def test_float32_throughout_keeps_float32_fills(name):
+    """A function whose values all stay float32 keeps its float32 fills (the speed of float32 code)."""
+    p = next(p for p in programs() if _name(p) == name)
+    args = [a.astype(np.float32) for a in p.args]
+    assert "dtype=np.float32)" in srcdiff.grad(p.func, wrt=p.wrt).source_for(*args)
+
+
+@pytest.mark.parametrize("name, f, make, wrt", MIXED, ids=[row[0] for row in MIXED])
+def test_float64_values_get_float64_fills(name, f, make, wrt):
+    source = srcdiff.grad(f, wrt=1).source_for(*make(np.random.default_rng(20)))
+    assert "np.float32" not in source, source
