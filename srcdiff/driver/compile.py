@@ -145,7 +145,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)
         refuse_comparison_only(ir, set(found.wrt), parsed.location)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
-    if single and not stays_single(ir, {p: dtype_of(s) for p, s in zip(found.params, key or ())}, parsed.resolve):
+    if single and not stays_single(ir, {p: dtype_of(s) for p, s in zip(found.params, key or ())}, parsed.resolve,
+                                   proved=options.mode == "forward"):
         single = False  # a value made float64 inside: its adjoint too (the gradient is rounded at the end)
     if options.mode != "batched":  # a softmax's max shift held constant (its derivative is 0)
         ir = hold_shifts(ir, shape_of)

@@ -23,8 +23,10 @@ import numpy as np
 from .nodes import Branch, Const, Function, Global, Loop, Operand, UserCall, Var
 
 #: a value's dtype class: a Python int (or bool) / a Python float (weak: they take the dtype
-#: of the arrays they meet), NumPy bools, NumPy integers, float32, and anything wider or unknown
-WINT, WFLOAT, BOOL, INT, F32, WIDE = "wint", "wfloat", "bool", "int", "f32", "wide"
+#: of the arrays they meet), NumPy bools, NumPy integers, float32, wider (float64: NumPy's
+#: promotion says so), and not known (a rule whose dtypes are not listed here, a helper's result)
+WINT, WFLOAT, BOOL, INT, F32, WIDE, UNKNOWN = "wint", "wfloat", "bool", "int", "f32", "wide", "unknown"
+NEUTRAL = "neutral"  # not a number: a string (einsum's subscripts), None, a slice, a dtype
 
 _OPERATORS = frozenset({"operator.add", "operator.sub", "operator.mul", "operator.mod", "operator.neg",
                         "operator.pos", "operator.pow", "operator.matmul", "operator.truediv"})
@@ -69,16 +71,18 @@ _INDICES = frozenset({"numpy.argmax", "numpy.argmin", "numpy.argsort", "numpy.ar
 #: NumPy functions of one array, of its dtype (with no gradient: lowering marks them nograd)
 _ROUNDING = frozenset({"numpy.sign", "numpy.floor", "numpy.ceil", "numpy.round", "numpy.around", "numpy.rint",
                        "numpy.trunc", "numpy.fix"})
-_RANK = {WINT: 0, WFLOAT: 1, BOOL: 2, INT: 3, F32: 4, WIDE: 5}
+_RANK = {WINT: 0, WFLOAT: 1, BOOL: 2, INT: 3, F32: 4, UNKNOWN: 5, WIDE: 6}
 
 
 def promote(classes) -> str:
     """The class of a value NumPy computes from values of `classes` (NEP 50)."""
-    found = set(classes)
+    found = set(classes) - {NEUTRAL}
     if not found:
-        return WIDE
+        return UNKNOWN
     if WIDE in found or F32 in found and INT in found:
         return WIDE
+    if UNKNOWN in found:
+        return UNKNOWN
     if F32 in found:
         return F32
     if INT in found or BOOL in found:
@@ -90,6 +94,8 @@ def promote(classes) -> str:
 
 def of_value(value) -> str:
     """The class of a Python or NumPy value."""
+    if value is None or value is Ellipsis or isinstance(value, (str, slice, type, np.dtype)):
+        return NEUTRAL
     if isinstance(value, (bool, int)):
         return WINT
     if isinstance(value, float):
@@ -99,14 +105,14 @@ def of_value(value) -> str:
         return of_dtype(dtype)
     if isinstance(value, (list, tuple)):
         return promote(of_value(v) for v in value) if value else WINT
-    return WIDE
+    return UNKNOWN
 
 
 def of_dtype(dtype) -> str:
     try:
         dtype = np.dtype(dtype)
     except TypeError:
-        return WIDE
+        return UNKNOWN
     if dtype.kind == "b":
         return BOOL
     if dtype.kind in "iu":
@@ -126,23 +132,26 @@ def of_signature(sig) -> str:
         return WFLOAT
     if isinstance(sig, type) and issubclass(sig, np.generic):
         return of_dtype(sig)
-    return WIDE
+    return UNKNOWN
 
 
-def stays_single(function: Function, params: dict[str, str], resolve) -> bool:
+def stays_single(function: Function, params: dict[str, str], resolve, proved: bool = False) -> bool:
     """Whether every value `function` computes by a differentiable rule is float32 (or a Python
     number) given its parameters' classes `params` (name -> class); `resolve(name)` is the
-    value a global name holds.  False where anything is wider or not known."""
+    value a global name holds.  False where anything is wider or not known; with `proved`,
+    only where something is known to be wider (a jvp's tangent keeps a float32 value's dtype
+    where the rules' dtypes are not known, as it did)."""
+    failing = {WIDE} if proved else {WIDE, UNKNOWN}
     known: dict[str, str] = dict(params)
 
     def of(operand: Operand) -> str:
         if isinstance(operand, Var):
-            return known.get(operand.name, WIDE)
+            return known.get(operand.name, UNKNOWN)
         if isinstance(operand, Const):
             return of_value(operand.value)
         if isinstance(operand, Global):
             return of_value(resolve(operand.name))
-        return WIDE
+        return UNKNOWN
 
     def block(b) -> bool:
         for item in b.nodes:
@@ -160,8 +169,8 @@ def stays_single(function: Function, params: dict[str, str], resolve) -> bool:
                 if not loop(item):
                     return False
             else:
-                found = WIDE if isinstance(item, UserCall) else _of_node(item, [of(v) for v in item.inputs])
-                if found == WIDE and not item.rule.nograd:
+                found = UNKNOWN if isinstance(item, UserCall) else _of_node(item, [of(v) for v in item.inputs])
+                if found in failing and not item.rule.nograd:
                     return False
                 known[item.out.name] = found
         return True
@@ -189,7 +198,7 @@ def stays_single(function: Function, params: dict[str, str], resolve) -> bool:
 def _of_node(node, classes: list[str]) -> str:
     name = (getattr(node.rule, "name", None) or "").split(" (")[0]  # ("numpy.reshape (shape computed when run)")
     if name in _FIRST:
-        return classes[0] if classes else WIDE
+        return classes[0] if classes else UNKNOWN
     if name == "list" and not classes:
         return WINT  # an empty list: its items' classes join it as they are appended
     if getattr(node.rule, "float_result", False) or name in ("float", "ndarray.item", "ndarray.tolist"):
@@ -228,8 +237,8 @@ def _of_node(node, classes: list[str]) -> str:
         return promote(classes)
     if name in _FLOATING:
         made = promote(classes)
-        return made if made == F32 else WIDE
-    return WIDE
+        return made if made in (F32, UNKNOWN) else WIDE
+    return UNKNOWN
 
 
 def _of_nograd(expr: ast.expr) -> str:
@@ -247,7 +256,7 @@ def _of_nograd(expr: ast.expr) -> str:
         return of_value(expr.value)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant):
         return of_value(expr.operand.value)
-    return WIDE
+    return UNKNOWN
 
 
 def _told_dtype(expr: ast.expr) -> str | None:

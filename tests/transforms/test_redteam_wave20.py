@@ -362,3 +362,21 @@ def test_float32_throughout_keeps_float32_fills(name):
 def test_float64_values_get_float64_fills(name, f, make, wrt):
     source = srcdiff.grad(f, wrt=1).source_for(*make(np.random.default_rng(20)))
     assert "np.float32" not in source, source
+
+
+def expm_of_outer(x):
+    import scipy.linalg
+    return np.sum(scipy.linalg.expm(np.outer(x, x) * 0.1))
+
+
+def test_a_jvps_tangent_keeps_a_float32_values_dtype_where_rules_dtypes_are_not_known():
+    """(scipy.linalg.expm's dtype is not in ir/dtype_inference.py: the gradient is computed in float64
+    and rounded; a tangent keeps the value's float32, as before)"""
+    pytest.importorskip("scipy")
+    x = np.linspace(0.1, 1.0, 3).astype(np.float32)
+    value, tangent = srcdiff.jvp(expm_of_outer, (x,), (np.ones_like(x),))
+    assert np.asarray(value).dtype == np.asarray(tangent).dtype == np.float32
+    want = central_difference(expm_of_outer, (x.astype(np.float64),), 0)
+    assert srcdiff.grad(expm_of_outer)(x).dtype == np.float32
+    np.testing.assert_allclose(float(tangent), np.sum(want), rtol=1e-4)
+    np.testing.assert_allclose(srcdiff.grad(expm_of_outer)(x), want, rtol=1e-4, atol=1e-6)
