@@ -30,13 +30,17 @@ class Origin:
     user_line: dict
 
 
-def user_lines(source: str, adjoint_comments: dict[str, int], computes: dict[str, int],
+def user_lines(source: str, adjoint_comments: dict[str, int], computes: dict[str, tuple[int, ...]],
                first_line: int) -> dict[int, tuple[int, str] | None]:
     """For each line of `source`, the user's line it computes (forward) or differentiates.
 
     `adjoint_comments` maps each ``# adjoint of ...`` comment codegen writes to its line;
-    `computes` maps each forward value's name to the line computing it."""
+    `computes` maps each forward value's name to the lines computing it, in program order (a
+    value both sides of a branch assign is computed on two lines: the k-th statement assigning
+    it is the k-th of them, where the forward sweep assigns it that many times)."""
     found, current = {}, (first_line, "forward")
+    assigned = _forward_assignments(source, adjoint_comments)
+    seen: dict[str, int] = {}
     for number, text in enumerate(source.splitlines(), start=1):
         code = text.strip()
         if code.startswith(("raise", "assert")):
@@ -45,10 +49,37 @@ def user_lines(source: str, adjoint_comments: dict[str, int], computes: dict[str
         if code in adjoint_comments:
             current = (adjoint_comments[code], "backward")
         elif current[1] == "forward" and "=" in code:
-            target = code.split("=", 1)[0].split(",")[0].strip()
-            current = (computes.get(target, current[0]), "forward")
+            target, value = _assignment(code)
+            lines = computes.get(target, ())
+            if lines:
+                k = seen.get(target, 0)
+                if value != "None":  # (a name declared before a branch or loop assigns it)
+                    seen[target] = k + 1
+                ordered = assigned.get(target) == len(lines)
+                current = (lines[min(k, len(lines) - 1)] if ordered else lines[-1], "forward")
         found[number] = current
     return found
+
+
+def _assignment(code: str) -> tuple[str, str]:
+    """The first name a line of code assigns, and the text of what it assigns."""
+    target, _, value = code.partition("=")
+    return target.split(",")[0].strip(), value.strip()
+
+
+def _forward_assignments(source: str, adjoint_comments: dict[str, int]) -> dict[str, int]:
+    """How many statements of the forward sweep (up to the first adjoint comment) assign each
+    name a value (declarations ``t = None`` apart)."""
+    counts: dict[str, int] = {}
+    for text in source.splitlines():
+        code = text.strip()
+        if code in adjoint_comments:
+            break
+        if "=" in code and not code.startswith(("raise", "assert")):
+            target, value = _assignment(code)
+            if value != "None":
+                counts[target] = counts.get(target, 0) + 1
+    return counts
 
 
 class Origins:

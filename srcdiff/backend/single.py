@@ -7,7 +7,9 @@ own), but an array made from a Python number does not: the adjoint of ``np.sum``
 A variant compiled for float32 arguments (the argument signature tells float32 from float64,
 ir/shapes.py) writes its fills with ``dtype=np.float32``.  Only the derivative's own
 statements are rewritten (the backward sweep, the pullback, the tangents): the user's forward
-computation makes what the user's function makes.
+computation makes what the user's function makes.  A variant is compiled so only where every
+differentiated value stays float32 (ir/dtype_inference.py): a value made float64 inside the
+function (a float64 array or NumPy number it meets) has a float64 adjoint.
 """
 
 from __future__ import annotations

@@ -34,6 +34,8 @@ from ..frontend.installed import at_users_line, installed, library_name
 from ..frontend.naming import assigned_names, names_in
 from ..frontend.parse import parse_function
 from ..ir import shapes
+from ..ir.dtype_inference import of_signature as dtype_of
+from ..ir.dtype_inference import stays_single
 from ..ir.nodes import UserCall, all_nodes
 from ..ir.program import CallSpec
 from ..ir.shape_inference import infer_shapes
@@ -143,6 +145,9 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)
         refuse_comparison_only(ir, set(found.wrt), parsed.location)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
+    if single and not stays_single(ir, {p: dtype_of(s) for p, s in zip(found.params, key or ())}, parsed.resolve,
+                                   proved=options.mode == "forward"):
+        single = False  # a value made float64 inside: its adjoint too (the gradient is rounded at the end)
     if options.mode != "batched":  # a softmax's max shift held constant (its derivative is 0)
         ir = hold_shifts(ir, shape_of)
     ir = mark_spent(ir, spent if for_helper else None)  # calls kept: operands no one reads again (in_place_args.py)
@@ -241,9 +246,11 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
     function = loader.build_function(made.source, label, parsed.func.__globals__, cells, prologue,
                                      defaults, on_error=origins.ON_ERROR)
     nodes = all_nodes(made.program.function)
-    computes = {n.out.name: n.line for n in nodes}
+    computes: dict[str, tuple] = {}
+    for n in nodes:  # (a value both sides of a branch assign: computed on two lines)
+        computes[n.out.name] = computes.get(n.out.name, ()) + (n.line,)
     if forward_mode:  # an error names the user's line whose value or tangent it computes
-        computes.update({made.program.tangents[v]: line for v, line in list(computes.items())
+        computes.update({made.program.tangents[v]: lines for v, lines in list(computes.items())
                          if v in made.program.tangents})
     comments = {} if forward_mode else {f"# adjoint of {describe(parsed)(n.line)}": n.line for n in nodes}
     user_line = origins.user_lines(made.source, comments, computes, parsed.tree.lineno)
