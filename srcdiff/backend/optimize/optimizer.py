@@ -57,6 +57,7 @@ from ...ir.program import GradProgram
 from ...ir.shapes import Shape
 from . import (
     carried_writes,
+    cases,
     contract,
     factor,
     joined_writes,
@@ -157,6 +158,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= wheres.fold_decided_wheres(func, is_float_name)
         changed |= wheres.inline_decided(func, is_float_name)
         changed |= wheres.merge_complements(func, is_float_name)
+        changed |= cases.drop_zero_cases(func, classes, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)

@@ -292,9 +292,28 @@ def _kind(expr: ast.expr, filled: set[str], key, classes: ShapeClasses):
         # its arrays' dims (every axis longer than one: an adjoint meets a fill only where the
         # forward broadcast their values together, and such axes broadcast only when equal)
         return "array" if classes.of(other) == key or _same_long_dims(other, key, classes) else FAIL
+    if _decides_shape(expr, key, classes):
+        # a selection on a comparison of arrays of the fill's shape has that shape whatever its
+        # branches are: a fill there may be the number (``np.where(t2 == t4, 0.5 * g, g)``)
+        kinds = [_kind(branch, filled, key, classes) for branch in expr.args[1:]]
+        return FAIL if FAIL in kinds else "array"
     if any(isinstance(n, ast.Name) and n.id in filled for n in nodes(expr)):
         return FAIL
     return "array"
+
+
+def _decides_shape(expr: ast.expr, key, classes: ShapeClasses) -> bool:
+    """``np.where(l op r, x, y)`` whose comparison reads names of class `key` (one at least)
+    and numbers, no fill."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "where"
+            and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
+            and len(expr.args) == 3 and not expr.keywords and isinstance(expr.args[0], ast.Compare)):
+        return False
+    condition = expr.args[0]
+    operands = [condition.left, *condition.comparators]
+    found = [classes.of(o) for o in operands]
+    return all(isinstance(o, (ast.Name, ast.Constant)) for o in operands) \
+        and set(found) <= {key, SCALAR} and key in found
 
 
 def _same_long_dims(expr: ast.expr, key, classes: ShapeClasses) -> bool:

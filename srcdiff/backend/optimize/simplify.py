@@ -206,6 +206,11 @@ class Simplify(ast.NodeTransformer):
         # (-a) * b -> -(a * b), so that the sign can reach an addition: exact in IEEE.
         if isinstance(op, (ast.Mult, ast.Div)) and _is_neg(left):
             return self.visit_UnaryOp(ast.UnaryOp(ast.USub(), ast.BinOp(left.operand, op, right)))
+        # a @ (-b) -> -(a @ b): the sign of a vector of adjoints leaves the long axis for the
+        # product's (``X.T @ -r_bar``); each product and sum only changes sign, exact in IEEE.
+        if isinstance(op, ast.MatMult) and (_is_neg(left) or _is_neg(right)) and not (_is_neg(left) and _is_neg(right)):
+            inner = ast.BinOp(left.operand if _is_neg(left) else left, op, right.operand if _is_neg(right) else right)
+            return self.visit_UnaryOp(ast.UnaryOp(ast.USub(), inner))
         # a + -1.0 / y * b -> a - 1.0 / y * b: the sign of the leading number moves out.
         if isinstance(op, (ast.Add, ast.Sub)):
             flipped = _without_leading_minus(right)
