@@ -105,9 +105,10 @@ def test_jacobian_is_the_gradient(program):
                                central_difference(program.func, program.args, program.wrt), rtol=1e-6, atol=1e-8)
 
 
-def test_huber_minimum_has_no_selection_left():
-    """The minimum's masked pass is gone: the adjoint of `a` is ``q / n``."""
-    source = srcdiff.grad(v18c.huber_minimum).source_for(*v20.residual_args(n=12, d=3))
+@pytest.mark.parametrize("f", [v18c.huber_minimum, v20.huber_clip, huber_minimum_scaled])
+def test_huber_has_no_selection_left(f):
+    """The minimum's (the clip's) masked pass is gone: the adjoint of the residual is ``q / n``."""
+    source = srcdiff.grad(f).source_for(*v20.residual_args(n=12, d=3))
     assert "np.where" not in source and "select" not in source, source
 
 

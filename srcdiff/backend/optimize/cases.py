@@ -34,7 +34,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 
-from .liveness import assigned_name, is_pure, nodes, writes
+from .liveness import assigned_name, is_pure, nodes, reads, writes
 from .shape_classes import SCALAR, ShapeClasses
 from .simplify import is_float, is_number
 
@@ -65,17 +65,22 @@ def drop_zero_cases(func: ast.FunctionDef, classes: ShapeClasses, float_names: C
             continue
         stmt.value = cases.visit(stmt.value)
         form = cases.linear(stmt.value, {}) if is_pure(stmt.value) else None
-        if form is None:
-            cases.env.pop(name, None)
-        else:
+        cases.env.pop(name, None)
+        cases.held.pop(name, None)
+        if form is not None:
             cases.env[name] = form
+        elif _np_call(stmt.value) == "where" and is_pure(stmt.value):
+            cases.hold(name, stmt.value)
     return cases.changed
 
 
 def _deciding(value: ast.expr) -> bool:
-    """``np.minimum(u, v)``, ``np.maximum(u, v)`` or ``np.where(c, x, y)`` of names and numbers."""
+    """``np.minimum(u, v)``, ``np.maximum(u, v)``, ``np.clip(u, lo, hi)`` or ``np.where(c, x, y)``
+    of names and numbers."""
     name = _np_call(value)
-    if name in ("minimum", "maximum") and len(value.args) == 2:
+    if name is None:
+        return False
+    if (name, len(value.args)) in (("minimum", 2), ("maximum", 2), ("clip", 3)):
         return all(isinstance(a, (ast.Name, ast.Constant)) for a in value.args)
     if name == "where" and len(value.args) == 3:
         return _comparison(value.args[0]) and all(isinstance(a, (ast.Name, ast.Constant)) for a in value.args[1:])
@@ -87,6 +92,13 @@ def _np_call(node: ast.expr) -> str | None:
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np":
         return node.func.attr
     return None
+
+
+def _conjuncts(condition: ast.expr) -> list[ast.expr]:
+    """The comparisons ``&`` joins in `condition` (itself if it is one)."""
+    if isinstance(condition, ast.BinOp) and isinstance(condition.op, ast.BitAnd):
+        return _conjuncts(condition.left) + _conjuncts(condition.right)
+    return [condition]
 
 
 def _says_below(condition: ast.Compare, low: ast.expr, high: ast.expr) -> bool:
@@ -149,7 +161,15 @@ class _Cases(ast.NodeTransformer):
     def __init__(self, classes: ShapeClasses, float_names, atoms: set[str], decided: dict[str, ast.expr]):
         self.classes, self.float_names, self.atoms, self.decided = classes, float_names, atoms, decided
         self.env: dict[str, Form] = {}
+        #: selections held in names (``c_shared = np.where(r == d, 0.5 * c_bar, c_bar)``), each with
+        #: the forms and selections of the names it read when it was made
+        self.held: dict[str, tuple] = {}
         self.changed = False
+
+    def hold(self, name: str, value: ast.expr) -> None:
+        names = set(reads(value))
+        self.held[name] = (value, {n: self.env[n] for n in names if n in self.env},
+                           {n: self.held[n] for n in names if n in self.held})
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
@@ -172,6 +192,8 @@ class _Cases(ast.NodeTransformer):
             return is_number(expr, 0.0)
         if isinstance(expr, ast.Name):
             form = self._name_linear(expr.id, self._renames(facts, key))
+            if form is None and expr.id in self.held:
+                return self._held_zero(expr.id, facts, key)
             return form is not None and all(atom == "1" or self._fits(ast.Name(atom, ast.Load()), key)
                                             for atom in form) and not any(form.values())
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
@@ -183,11 +205,25 @@ class _Cases(ast.NodeTransformer):
                 or (_finite(expr.left) and self._zero(expr.right, facts, key))
         if _np_call(expr) == "where" and len(expr.args) == 3 and self._condition(expr.args[0], key):
             condition = expr.args[0]
-            return self._zero(expr.args[1], facts + ((condition, True),), key) \
+            holds = tuple((c, True) for c in _conjuncts(condition))
+            return self._zero(expr.args[1], facts + holds + ((condition, True),), key) \
                 and self._zero(expr.args[2], facts + ((condition, False),), key)
         return False
 
+    def _held_zero(self, name: str, facts: tuple, key) -> bool:
+        """`_zero` of the selection held in `name`, read with the names as they were then."""
+        value, env, held = self.held[name]
+        outer = self.env, self.held
+        self.env, self.held = env, held
+        try:
+            return self._zero(value, facts, key)
+        finally:
+            self.env, self.held = outer
+
     def _condition(self, node: ast.expr, key) -> bool:
+        """A comparison of numbers and names fitting `key`, or ``&`` of such."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            return self._condition(node.left, key) and self._condition(node.right, key)
         return _comparison(node) and all(self._fits(o, key) for o in (node.left, node.comparators[0]))
 
     def _fits(self, node: ast.expr, key) -> bool:
@@ -206,7 +242,12 @@ class _Cases(ast.NodeTransformer):
             for condition, truth in facts:
                 if kind == "where" and ast.dump(condition) == ast.dump(value.args[0]):
                     renames[name] = value.args[1 if truth else 2]
-                elif kind in ("minimum", "maximum") and truth:
+                elif kind == "clip" and truth:
+                    u, low, high = value.args
+                    if any(_says_below(c, low, u) for c, t in facts if t and isinstance(c, ast.Compare)) \
+                            and any(_says_below(c, u, high) for c, t in facts if t and isinstance(c, ast.Compare)):
+                        renames[name] = u
+                elif kind in ("minimum", "maximum") and truth and isinstance(condition, ast.Compare):
                     u, v = value.args
                     small, large = (u, v) if kind == "minimum" else (v, u)
                     if _says_below(condition, small, large):
@@ -266,6 +307,8 @@ class _Cases(ast.NodeTransformer):
                 else:
                     form = _added(form, {atom: coefficient}, 1.0)
             return form
+        if name in self.held:  # a selection: `_zero` reads it case by case
+            return None
         if self.classes.is_scalar(name):
             return {"1": {(name,): 1.0}}
         if name in self.atoms:

@@ -307,8 +307,8 @@ class ShapeClasses:
             return self.of(func.value)
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
             return None
-        if is_ufunc(call):
-            return self._combine(call.args)
+        if is_ufunc(call) or (func.attr in ("clip", "where") and len(call.args) == 3 and not call.keywords):
+            return self._combine(call.args)  # (clip and where broadcast their operands, as ufuncs do)
         if func.attr in ("full", "zeros", "ones") and call.args and shape_of_call(call.args[0]) is not None:
             return self.of(shape_of_call(call.args[0]))
         if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:
