@@ -177,11 +177,22 @@ class _Cases(ast.NodeTransformer):
             return node
         sides = ((node.left, node.right),) + (((node.right, node.left),) if isinstance(node.op, ast.Add) else ())
         for kept, dropped in sides:
-            key = self.classes.of(kept) if is_float(kept, self.float_names) else None
+            key = self._class_of(kept) if is_float(kept, self.float_names) else None
             if key not in (None, SCALAR) and _np_call(dropped) == "where" and self._zero(dropped, (), key):
                 self.changed = True
                 return kept
         return node
+
+    def _class_of(self, expr: ast.expr):
+        """`expr`'s shape class; for a name rebound (an adjoint summed up), that of the arrays
+        its linear form combines, when they are all of one class."""
+        key = self.classes.of(expr)
+        if key is not None or not isinstance(expr, ast.Name) or expr.id not in self.env:
+            return key
+        found = {self.classes.of(ast.Name(atom, ast.Load())) if atom in self.atoms else None
+                 for atom in self.env[expr.id] if atom != "1"}
+        arrays = found - {SCALAR}
+        return arrays.pop() if len(arrays) == 1 and None not in arrays else None
 
     # ---- zero, case by case --------------------------------------------------------------
 
@@ -233,7 +244,8 @@ class _Cases(ast.NodeTransformer):
         return node.id in self.atoms and self.classes.of(node) in (SCALAR, key)
 
     def _renames(self, facts: tuple, key) -> dict[str, ast.expr]:
-        """The forward values `facts` decide, each to the operand it equals there."""
+        """The forward values `facts` decide, each to the operand it equals there: the outermost
+        fact's (a tie inside ``a <= d`` keeps `a`, which equals `d` there, so the forms still cancel)."""
         renames: dict[str, ast.expr] = {}
         for name, value in self.decided.items():
             if not self._fits(ast.Name(name, ast.Load()), key):
@@ -241,19 +253,19 @@ class _Cases(ast.NodeTransformer):
             kind = _np_call(value)
             for condition, truth in facts:
                 if kind == "where" and ast.dump(condition) == ast.dump(value.args[0]):
-                    renames[name] = value.args[1 if truth else 2]
+                    renames.setdefault(name, value.args[1 if truth else 2])
                 elif kind == "clip" and truth:
                     u, low, high = value.args
                     if any(_says_below(c, low, u) for c, t in facts if t and isinstance(c, ast.Compare)) \
                             and any(_says_below(c, u, high) for c, t in facts if t and isinstance(c, ast.Compare)):
-                        renames[name] = u
+                        renames.setdefault(name, u)
                 elif kind in ("minimum", "maximum") and truth and isinstance(condition, ast.Compare):
                     u, v = value.args
                     small, large = (u, v) if kind == "minimum" else (v, u)
                     if _says_below(condition, small, large):
-                        renames[name] = small
+                        renames.setdefault(name, small)
                     elif _says_below(condition, large, small):
-                        renames[name] = large
+                        renames.setdefault(name, large)
         return {n: v for n, v in renames.items() if isinstance(v, ast.Constant) or self._fits(v, key)}
 
     # ---- linear forms ----------------------------------------------------------------------
