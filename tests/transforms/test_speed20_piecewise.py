@@ -27,11 +27,26 @@ def huber_minimum_scaled(w, X, y, delta):
     return np.sum(q * a - q * q / 2.0)
 
 
+def huber_maximum(w, X, y, delta):
+    """Huber's loss through np.maximum: q = max(-|r|, -d) is -min(|r|, d), -q (|r| + q / 2)."""
+    a = np.abs(X @ w - y)
+    q = np.maximum(-delta, -a)
+    return -np.sum(q * (a + 0.5 * q))
+
+
 def minimum_not_zero(w, X, y, delta):
     """q's adjoint ``(d - q)`` is zero where q is d, not where the minimum passes it on: kept."""
     a = np.abs(X @ w - y)
     q = np.minimum(a, delta)
-    return np.sum(q * (delta - 0.5 * q) + a)
+    return np.sum(q * (delta - 0.5 * q) + a * a) / len(y)
+
+
+def maximum_not_zero(w, X, y, delta):
+    """As `minimum_not_zero` with np.maximum: q is a where a >= d, and there (d - q) is not zero;
+    taking q for the other operand would drop a term that is not zero."""
+    a = np.abs(X @ w - y)
+    q = np.maximum(a, delta)
+    return np.sum(q * (delta - 0.5 * q) + a * a) / len(y)
 
 
 def maximum_floor(w, X, y, floor):
@@ -66,7 +81,9 @@ PROGRAMS = [
     ("smooth_l1_min", v20.smooth_l1_min, _residual(), 0),
     ("capped_l1", v20.capped_l1, _residual(extra=(1.5,)), 0),
     ("huber_minimum_scaled", huber_minimum_scaled, _residual(), 0),
+    ("huber_maximum", huber_maximum, _residual(), 0),
     ("minimum_not_zero", minimum_not_zero, _residual(), 0),
+    ("maximum_not_zero", maximum_not_zero, _residual(), 0),
     ("maximum_floor", maximum_floor, _residual(extra=(-0.3,)), 0),
     ("where_decided", where_decided, _residual(extra=(0.2,)), 0),
 ]
@@ -105,15 +122,16 @@ def test_jacobian_is_the_gradient(program):
                                central_difference(program.func, program.args, program.wrt), rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.parametrize("f", [v18c.huber_minimum, v20.huber_clip, huber_minimum_scaled])
+@pytest.mark.parametrize("f", [v18c.huber_minimum, v20.huber_clip, huber_minimum_scaled, huber_maximum])
 def test_huber_has_no_selection_left(f):
     """The minimum's (the clip's) masked pass is gone: the adjoint of the residual is ``q / n``."""
     source = srcdiff.grad(f).source_for(*v20.residual_args(n=12, d=3))
     assert "np.where" not in source and "select" not in source, source
 
 
-def test_a_nonzero_branch_keeps_its_selection():
-    source = srcdiff.grad(minimum_not_zero).source_for(*v20.residual_args(n=12, d=3))
+@pytest.mark.parametrize("f", [minimum_not_zero, maximum_not_zero])
+def test_a_nonzero_branch_keeps_its_selection(f):
+    source = srcdiff.grad(f).source_for(*v20.residual_args(n=12, d=3))
     assert "np.where" in source, source
 
 
@@ -124,7 +142,8 @@ def _kinks(delta):
     return np.zeros(3), X, y, delta
 
 
-@pytest.mark.parametrize("f", [v18c.huber_minimum, v20.huber_clip, huber_minimum_scaled, v20.smooth_l1_min])
+@pytest.mark.parametrize("f", [v18c.huber_minimum, v20.huber_clip, huber_minimum_scaled, huber_maximum,
+                               v20.smooth_l1_min])
 def test_ties_and_zeros_keep_the_convention(f):
     """At |r| = delta a tie of np.minimum/np.clip shares the gradient half and half
     (docs/guarantees.md), which for these Huber spellings is exactly clip(r, -d, d); at r = 0
@@ -132,7 +151,7 @@ def test_ties_and_zeros_keep_the_convention(f):
     w, X, y, delta = _kinks(0.75)
     got = srcdiff.grad(f)(w, X, y, delta)
     r = X @ w - y
-    scale = {huber_minimum_scaled: 1.0, v20.smooth_l1_min: 1.0 / delta}.get(f, 1.0 / len(y))
+    scale = {huber_minimum_scaled: 1.0, huber_maximum: 1.0, v20.smooth_l1_min: 1.0 / delta}.get(f, 1.0 / len(y))
     want = X.T @ (np.clip(r, -delta, delta) * scale)
     assert np.all(np.isfinite(got))
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
@@ -158,3 +177,44 @@ def test_pinball_at_zero_residual_is_the_mean_slope():
     slope = np.where(r > 0, tau, np.where(r < 0, tau - 1.0, tau - 0.5))
     want = -(X.T @ slope) / len(y)
     np.testing.assert_allclose(srcdiff.grad(v18c.pinball_l2)(w, X, y, tau, lam), want, rtol=1e-12, atol=1e-15)
+
+
+# ---- the pass on its own: which operand a decided value stands for ----------------------------
+
+CASE = """
+def f_grad(a, d, c):
+    g = c * a
+    q = np.{fn}(a, d)
+    t = c * (d - q)
+    u = g + np.where({condition}, t, 0.0)
+    return u
+"""
+
+
+def _dropped(fn, condition):
+    """Whether `cases.drop_zero_cases` drops the selection from CASE (a vector, d and c numbers)."""
+    import ast
+
+    from srcdiff.backend.optimize.cases import drop_zero_cases
+    from srcdiff.backend.optimize.shape_classes import shape_classes
+    from srcdiff.ir import shapes
+
+    func = ast.parse(CASE.format(fn=fn, condition=condition)).body[0]
+    vector = shapes.Shape((shapes.MANY,))
+    shape_of = {"a": vector, "g": vector, "q": vector, "t": vector, "u": vector, "d": shapes.Shape(()),
+                "c": shapes.Shape(())}
+    classes = shape_classes(func, lambda n: n in ("c", "d"), frozenset({"a", "d", "c"}),
+                            lambda n: shape_of.get(n, shapes.UNKNOWN))
+    return drop_zero_cases(func, classes, lambda n: True)
+
+
+@pytest.mark.parametrize("fn, condition, dropped", [
+    # t = c (d - q) is zero where q is d: where the minimum/maximum passes to d, not to a
+    ("minimum", "a <= d", False), ("minimum", "d >= a", False), ("minimum", "a < d", False),
+    ("minimum", "d <= a", True), ("minimum", "a >= d", True), ("minimum", "a > d", True),
+    ("maximum", "a >= d", False), ("maximum", "d <= a", False), ("maximum", "a > d", False),
+    ("maximum", "d >= a", True), ("maximum", "a <= d", True), ("maximum", "a < d", True),
+    ("minimum", "a != d", False), ("maximum", "a == d", True),
+])
+def test_the_decided_operand(fn, condition, dropped):
+    assert _dropped(fn, condition) is dropped

@@ -261,11 +261,11 @@ class _Cases(ast.NodeTransformer):
                         renames.setdefault(name, u)
                 elif kind in ("minimum", "maximum") and truth and isinstance(condition, ast.Compare):
                     u, v = value.args
-                    small, large = (u, v) if kind == "minimum" else (v, u)
-                    if _says_below(condition, small, large):
-                        renames.setdefault(name, small)
-                    elif _says_below(condition, large, small):
-                        renames.setdefault(name, large)
+                    # u <= v: the minimum is u, the maximum v; v <= u: the other way round
+                    if _says_below(condition, u, v):
+                        renames.setdefault(name, u if kind == "minimum" else v)
+                    elif _says_below(condition, v, u):
+                        renames.setdefault(name, v if kind == "minimum" else u)
         return {n: v for n, v in renames.items() if isinstance(v, ast.Constant) or self._fits(v, key)}
 
     # ---- linear forms ----------------------------------------------------------------------

@@ -217,6 +217,8 @@ class ShapeClasses:
             return self._combine([expr.left, expr.right])
         if isinstance(expr, ast.Subscript):
             return self._slice(expr)
+        if isinstance(expr, ast.Compare) and len(expr.ops) == 1:  # (booleans of the operands' broadcast shape)
+            return self._combine([expr.left, *expr.comparators])
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
             return self.of(expr.func.value)  # (copy=False too: the array or a copy, of its shape)
         if isinstance(expr, ast.Call) and not expr.keywords:
