@@ -218,3 +218,12 @@ def _dropped(fn, condition):
 ])
 def test_the_decided_operand(fn, condition, dropped):
     assert _dropped(fn, condition) is dropped
+
+
+def test_a_negated_branch_leaves_the_selection():
+    """hinge's ``np.where(c, -(s * y), 0.0)``: the sign moves out, then out of ``X.T @``."""
+    import ast
+    source = srcdiff.grad(v20.hinge_l2).source_for(*v20.residual_args(n=12, d=3, signs=True, extra=(0.1,)))
+    wheres = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and ast.unparse(n.func) == "np.where"]
+    assert wheres and not any(isinstance(a, ast.UnaryOp) for w in wheres for a in w.args), source
+    assert "-= X.T @" in source, source
