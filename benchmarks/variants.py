@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import variants18_contract as v18c
 import variants18_linalg as v18
+import variants20_piecewise as v20
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -173,6 +174,14 @@ VARIANTS = [
             {"n": 9, "d": 4}),
     Variant("eps_insensitive_2e4x10", "eps_insensitive", (0,), _arguments(v18c.residual_args, n=20_000, d=10,
             extra=(0.5,)), {"n": 9, "d": 4}),
+    Variant("hinge_l2_1e4x20", "hinge_l2", (0,), _arguments(v20.residual_args, signs=True, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("huber_clip_1e4x20", "huber_clip", (0,), v20.residual_args, {"n": 9, "d": 4}),
+    Variant("huber_sq_hinge_1e4x20", "huber_sq_hinge", (0,), v20.residual_args, {"n": 9, "d": 4}),
+    Variant("leaky_layer_2000x30x40", "leaky_layer", (0,), v20.layer_args, {"n": 9, "d": 4, "h": 3}),
+    Variant("tukey_mask_1e4x20", "tukey_mask", (0,), _arguments(v20.residual_args, extra=(2.5,)), {"n": 9, "d": 4}),
+    Variant("smooth_l1_min_1e4x20", "smooth_l1_min", (0,), v20.residual_args, {"n": 9, "d": 4}),
+    Variant("capped_l1_1e4x20", "capped_l1", (0,), _arguments(v20.residual_args, extra=(2.0,)), {"n": 9, "d": 4}),
 ]
 
 

@@ -305,3 +305,8 @@ from variants18_contract import (  # noqa: E402, F401, I001
     attention_scores, attention_scores_grad, broadcast_matvec, broadcast_matvec_grad, centroid_em, centroid_em_grad,
     eps_insensitive, eps_insensitive_grad, huber_minimum, huber_minimum_grad, pinball_l2, pinball_l2_grad,
     rbf_pairs, rbf_pairs_grad, smooth_l1_mask, smooth_l1_mask_grad)
+# piecewise losses written after backend/optimize/cases.py, to check it was not tuned on the four above
+from variants20_piecewise import (  # noqa: E402, F401, I001
+    capped_l1, capped_l1_grad, hinge_l2, hinge_l2_grad, huber_clip, huber_clip_grad, huber_sq_hinge,
+    huber_sq_hinge_grad, leaky_layer, leaky_layer_grad, smooth_l1_min, smooth_l1_min_grad, tukey_mask,
+    tukey_mask_grad)

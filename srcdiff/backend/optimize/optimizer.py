@@ -22,7 +22,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    `triangular_solves` — ``np.linalg.solve`` with a Cholesky factor a triangular solve (not
    bitwise: it rounds differently; not for numba or code srcdiff reads back);
    (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
-   is ``x = np.where(c, a, b)``; after them, `contract.contract_sums`: a sum of a broadcast
+   is ``x = np.where(c, a, b)``, and `cases.drop_zero_cases`: a selection added to an array of its
+   shape whose branches are zero case by case, dropped; after them, `contract.contract_sums`: a sum of a broadcast
    product is ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then
    `fills`: ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
    (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried
@@ -42,7 +43,9 @@ Steps 2–4 repeat while they find something.  No step changes the value of an e
 the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
 once instead of through ``pow``; the contractions, which sum in another order; the sign of a zero an
 adjoint's piece put back keeps where ``0.0 + -0.0`` gave ``0.0``; and the order of the terms added to
-positions of an adjoint zeroed then given back, which the terms now meet first: `zero_restore`).  In
+positions of an adjoint zeroed then given back, which the terms now meet first: `zero_restore`; a
+selection `cases` proves zero, which unfolded was the rounding error around zero, or NaN where an
+operand is inf or NaN).  In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
@@ -57,6 +60,7 @@ from ...ir.program import GradProgram
 from ...ir.shapes import Shape
 from . import (
     carried_writes,
+    cases,
     contract,
     factor,
     joined_writes,
@@ -157,6 +161,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= wheres.fold_decided_wheres(func, is_float_name)
         changed |= wheres.inline_decided(func, is_float_name)
         changed |= wheres.merge_complements(func, is_float_name)
+        changed |= cases.drop_zero_cases(func, classes, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)

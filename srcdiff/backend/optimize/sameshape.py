@@ -291,10 +291,41 @@ def _kind(expr: ast.expr, filled: set[str], key, classes: ShapeClasses):
         # broadcasting gives the same array: `other` has the fill's shape, by its class or by
         # its arrays' dims (every axis longer than one: an adjoint meets a fill only where the
         # forward broadcast their values together, and such axes broadcast only when equal)
-        return "array" if classes.of(other) == key or _same_long_dims(other, key, classes) else FAIL
-    if any(isinstance(n, ast.Name) and n.id in filled for n in nodes(expr)):
+        return "array" if classes.of(other) == key or _same_long_dims(other, key, classes) \
+            or _decides_shape(other, key, classes) else FAIL
+    if _decides_shape(expr, key, classes):
+        # a selection on a comparison of arrays of the fill's shape has that shape at least,
+        # whatever its branches are: a fill there may be the number (``np.where(t2 == t4, 0.5 * g, g)``)
+        kinds = [_kind(branch, filled, key, classes) for branch in expr.args[1:]]
+        return FAIL if FAIL in kinds else "array"
+    if isinstance(expr, (ast.BinOp, ast.Call)) and not _mentions(getattr(expr, "func", None), filled):
+        # ``X.T @ (g + e)``, ``np.sum(g * e)``: the fill only inside operands already arrays of
+        # their own shape (kind "array"), whose values the number leaves as they were
+        parts = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else \
+            [*expr.args, *(k.value for k in expr.keywords)]
+        if all(_kind(p, filled, key, classes) == "array" for p in parts if _mentions(p, filled)):
+            return "array"
+    if _mentions(expr, filled):
         return FAIL
     return "array"
+
+
+def _mentions(expr, filled: set[str]) -> bool:
+    return expr is not None and any(isinstance(n, ast.Name) and n.id in filled for n in nodes(expr))
+
+
+def _decides_shape(expr: ast.expr, key, classes: ShapeClasses) -> bool:
+    """``np.where(l op r, x, y)`` whose comparison reads names of class `key` (one at least)
+    and numbers: of `key`'s shape or one it broadcasts to, whatever the branches."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "where"
+            and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
+            and len(expr.args) == 3 and not expr.keywords and isinstance(expr.args[0], ast.Compare)):
+        return False
+    condition = expr.args[0]
+    operands = [condition.left, *condition.comparators]
+    found = [classes.of(o) for o in operands]
+    return all(isinstance(o, (ast.Name, ast.Constant)) for o in operands) and any(f != SCALAR for f in found) \
+        and all(f in (key, SCALAR) or _same_long_dims(o, key, classes) for o, f in zip(operands, found))
 
 
 def _same_long_dims(expr: ast.expr, key, classes: ShapeClasses) -> bool:

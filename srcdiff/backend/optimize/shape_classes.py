@@ -217,6 +217,8 @@ class ShapeClasses:
             return self._combine([expr.left, expr.right])
         if isinstance(expr, ast.Subscript):
             return self._slice(expr)
+        if isinstance(expr, ast.Compare) and len(expr.ops) == 1:  # (booleans of the operands' broadcast shape)
+            return self._combine([expr.left, *expr.comparators])
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
             return self.of(expr.func.value)  # (copy=False too: the array or a copy, of its shape)
         if isinstance(expr, ast.Call) and not expr.keywords:
@@ -307,8 +309,8 @@ class ShapeClasses:
             return self.of(func.value)
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
             return None
-        if is_ufunc(call):
-            return self._combine(call.args)
+        if is_ufunc(call) or (func.attr in ("clip", "where") and len(call.args) == 3 and not call.keywords):
+            return self._combine(call.args)  # (clip and where broadcast their operands, as ufuncs do)
         if func.attr in ("full", "zeros", "ones") and call.args and shape_of_call(call.args[0]) is not None:
             return self.of(shape_of_call(call.args[0]))
         if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:

@@ -125,6 +125,19 @@ class Simplify(ast.NodeTransformer):
             return self.scalar_names(e.id)
         return is_fresh(e) or isinstance(e, ast.Constant)
 
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        """``np.where(c, -a, 0.0) -> -np.where(c, a, 0.0)`` (and ``-a``/``-b``) for floats: the sign
+        leaves the selection for a sum or a product (``X.T @ -s`` is ``-(X.T @ s)``): one pass
+        fewer; exact but for the sign of the zeros the other branch gives."""
+        self.generic_visit(node)
+        if not _np_named(node, "where", 3):
+            return node
+        negated = [_is_neg(b) and is_float(b.operand, self.float_names) for b in node.args[1:]]
+        if any(negated) and all(n or is_number(b, 0.0) for n, b in zip(negated, node.args[1:])):
+            branches = [b.operand if n else b for n, b in zip(negated, node.args[1:])]
+            return self.visit_UnaryOp(ast.UnaryOp(ast.USub(), ast.Call(node.func, [node.args[0], *branches], [])))
+        return node
+
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         """``np.zeros(s).shape -> s``: an array made only for its shape is not made."""
         self.generic_visit(node)
@@ -206,6 +219,11 @@ class Simplify(ast.NodeTransformer):
         # (-a) * b -> -(a * b), so that the sign can reach an addition: exact in IEEE.
         if isinstance(op, (ast.Mult, ast.Div)) and _is_neg(left):
             return self.visit_UnaryOp(ast.UnaryOp(ast.USub(), ast.BinOp(left.operand, op, right)))
+        # a @ (-b) -> -(a @ b): the sign of a vector of adjoints leaves the long axis for the
+        # product's (``X.T @ -r_bar``); each product and sum only changes sign, exact in IEEE.
+        if isinstance(op, ast.MatMult) and (_is_neg(left) or _is_neg(right)) and not (_is_neg(left) and _is_neg(right)):
+            inner = ast.BinOp(left.operand if _is_neg(left) else left, op, right.operand if _is_neg(right) else right)
+            return self.visit_UnaryOp(ast.UnaryOp(ast.USub(), inner))
         # a + -1.0 / y * b -> a - 1.0 / y * b: the sign of the leading number moves out.
         if isinstance(op, (ast.Add, ast.Sub)):
             flipped = _without_leading_minus(right)
