@@ -122,3 +122,34 @@ def test_the_cells_at_benchmark_like_sizes():
              (unused_piece, (rng.standard_normal(9), rng.standard_normal(3)), 0)]
     for func, args, wrt in cases:
         assert_close(srcdiff.grad(func, wrt=wrt)(*args), central_difference(func, args, wrt), rtol=1e-6, atol=1e-8)
+
+
+def test_the_gated_update_gives_the_gate_one_product():
+    """``h = z * h + (1 - z) * c``: the gate's adjoint is ``g * (h - c)``, its two terms' common
+    factor taken out although other adjoints are computed between them."""
+    for name in ("gru_helper_Wz", "ligru_W"):
+        p = _program(name)
+        backward = _code(srcdiff.grad(p.func, wrt=p.wrt).source_for(*p.args).split("# backward")[1])
+        assert re.search(r"\bz_bar = \w+ \* \(\w+ - \w+\)\n", backward), backward
+
+
+def test_a_relu_candidate_is_selected_once():
+    """np.maximum(a, 0.0)'s tie rule selects with a >= 0 once, not again through the run-time select."""
+    p = _program("ligru_U")
+    source = srcdiff.grad(p.func, wrt=p.wrt).source_for(*p.args)
+    assert "select(" not in source and source.count(">= 0.0") == 1, source
+
+
+def split_of_a_sum(x, y):
+    a, b, c = np.split(x + 2.0 * y, 3, axis=-1)
+    return np.sum(a * b * c)
+
+
+def test_a_sum_split_along_the_last_axis():
+    """Sliced after ``...``, against central differences."""
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((2, 6)), rng.standard_normal(6)
+    for wrt in (0, 1):
+        assert_close(srcdiff.grad(split_of_a_sum, wrt=wrt)(x, y), central_difference(split_of_a_sum, (x, y), wrt))
+    source = _code(srcdiff.grad(split_of_a_sum).source_for(x, y))
+    assert "[..., :" in source, source

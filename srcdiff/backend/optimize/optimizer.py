@@ -181,7 +181,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # np.split's pieces as slices, their adjoints joined in one list (code NumPy runs as it is)
     if info.python_loops and not info.derivable and not info.portable:
         splits.join_adjoints(func)
-        splits.slice_sections(func)
+        splits.slice_sections(func, info.shape)
     # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
     # there), nor in code srcdiff differentiates again, nor for another library's arrays
     if info.python_loops and not info.derivable and not info.portable and contract.contract_sums(

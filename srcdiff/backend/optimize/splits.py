@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Callable
 
+from ...ir.shapes import Shape
 from .liveness import bodies, is_comment, nodes, single_definitions
 
 #: more sections than this stay ``np.split`` (the list of slices would be long to read)
@@ -128,8 +130,9 @@ def _sections(value) -> int | None:
     return sections if isinstance(sections, int) else len(sections.elts) + 1
 
 
-def slice_sections(func: ast.FunctionDef) -> bool:
-    """``P = np.split(x, k, axis=a)`` with k a number: the list of the k slices (see the module)."""
+def slice_sections(func: ast.FunctionDef, shape_of: Callable[[str], Shape]) -> bool:
+    """``P = np.split(x, k, axis=a)`` with k a number and x certainly an ndarray (`shape_of` gives
+    the names' shapes): the list of the k slices (see the module)."""
     taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | {a.arg for a in func.args.args}
     changed = False
     for block in bodies(func.body):
@@ -138,7 +141,8 @@ def slice_sections(func: ast.FunctionDef) -> bool:
             stmt = block[i]
             found = _split_call(stmt.value) if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
                 and isinstance(stmt.targets[0], ast.Name) else None
-            if found is None or not isinstance(found[1], int) or found[1] > MOST_SECTIONS:
+            if found is None or not isinstance(found[1], int) or found[1] > MOST_SECTIONS \
+                    or not _is_array(found[0], shape_of):
                 i += 1
                 continue
             whole, count, axis = found
@@ -161,6 +165,19 @@ def slice_sections(func: ast.FunctionDef) -> bool:
             i += len(new)
             changed = True
     return changed
+
+
+def _is_array(expr: ast.expr, shape_of: Callable[[str], Shape]) -> bool:
+    """Certainly an ndarray (whose ``.shape`` the slices read): a name of a known array shape, or
+    arithmetic with one (not a list, which ``np.split`` would take too)."""
+    if isinstance(expr, ast.Name):
+        shape = shape_of(expr.id)
+        return shape.known and not shape.scalar and shape.ndim > 0
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.MatMult)):
+        return _is_array(expr.left, shape_of) or _is_array(expr.right, shape_of)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _is_array(expr.operand, shape_of)
+    return False
 
 
 def _piece(whole: ast.Name, axis: int, k: int, count: int, width: str) -> ast.expr:
