@@ -153,3 +153,30 @@ def test_a_sum_split_along_the_last_axis():
         assert_close(srcdiff.grad(split_of_a_sum, wrt=wrt)(x, y), central_difference(split_of_a_sum, (x, y), wrt))
     source = _code(srcdiff.grad(split_of_a_sum).source_for(x, y))
     assert "[..., :" in source, source
+
+
+def two_blocks(U, hs, first, second):
+    """Two products with column blocks of U, given by bounds: the blocks' adjoints may join."""
+    total = 0.0
+    for h in hs:
+        a = np.tanh(h @ U[:, first[0]:first[1]])
+        b = np.tanh(h @ U[:, second[0]:second[1]])
+        total = total + np.sum(a * b)
+    return total
+
+
+def two_blocks_wide(U, hs):
+    n = U.shape[1] // 3
+    return two_blocks(U, hs, (n, 2 * n), (0, n)) + two_blocks(U, hs, (0, n), (2 * n, 3 * n))
+
+
+def test_products_with_adjacent_column_blocks_are_joined():
+    """The blocks [n:2n] then [0:n] (adjacent, given out of order) join into one product each way;
+    [0:n] and [2n:3n] (not adjacent) do not; both against central differences."""
+    rng = np.random.default_rng(11)
+    U, hs = rng.standard_normal((3, 6)), rng.standard_normal((4, 2, 3))
+    for wrt in (0, 1):
+        assert_close(srcdiff.grad(two_blocks_wide, wrt=wrt)(U, hs), central_difference(two_blocks_wide, (U, hs), wrt))
+    p = _program("ligru_U")
+    source = _code(srcdiff.grad(p.func, wrt=p.wrt).source_for(*p.args))
+    assert source.count("np.concatenate(") == 1 and source.count("U_bar[") == 1, source

@@ -36,7 +36,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    reads dropped (`stack_items`), dead statements of loop bodies);
 4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the
    length does not divide, to raise as it does), and its adjoint's pieces given to
-   ``split_adjoint`` as one list (NumPy code only);
+   ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
+   of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four
+   (NumPy code only);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -61,6 +63,7 @@ from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
 from . import (
+    adjacent_products,
     carried_writes,
     contract,
     factor,
@@ -182,6 +185,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable:
         splits.join_adjoints(func)
         splits.slice_sections(func, info.shape)
+        if adjacent_products.join_adjacent_products(func, info.shape):
+            statements.remove_dead_in_loops(func.body)
+            statements.remove_dead(func.body)
     # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
     # there), nor in code srcdiff differentiates again, nor for another library's arrays
     if info.python_loops and not info.derivable and not info.portable and contract.contract_sums(
