@@ -22,17 +22,22 @@ import ast
 import copy
 from collections.abc import Callable
 
-from ...ir.shapes import Shape
+from ...ir.shapes import UNKNOWN, Shape
 from .liveness import bodies, is_compound, mentions, nodes, single_definitions, writes
 
 
-def join_adjacent_products(func: ast.FunctionDef, shape_of: Callable[[str], Shape]) -> bool:
-    """Join the products of every pair of adjacent column blocks (see the module)."""
+def join_adjacent_products(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
+                           primal_of: Callable[[str], str | None]) -> bool:
+    """Join the products of every pair of adjacent column blocks (see the module): blocks of a
+    matrix the function never rebinds (a parameter), scattered into its adjoint (`primal_of`
+    gives an adjoint's primal)."""
     definitions = single_definitions(func)
-    taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)}
+    names = [n for n in nodes(func) if isinstance(n, ast.Name)]
+    taken = {n.id for n in names}
+    bound = {n.id for n in names if not isinstance(n.ctx, ast.Load)}
     changed = False
     for body in bodies(func.body):
-        while _join_one(body, definitions, shape_of, taken):
+        while _join_one(body, definitions, lambda n: shape_of(n) if n not in bound else UNKNOWN, primal_of, taken):
             changed = True
     return changed
 
@@ -96,7 +101,7 @@ def _same(a, b, definitions: dict) -> bool:
     return False
 
 
-def _join_one(body: list[ast.stmt], definitions: dict, shape_of, taken: set[str]) -> bool:
+def _join_one(body: list[ast.stmt], definitions: dict, shape_of, primal_of, taken: set[str]) -> bool:
     products = [(i, _accumulated(s)) for i, s in enumerate(body)]
     products = [(i, p, _block(p[2], definitions, shape_of)) for i, p in products if p is not None]
     products = [(i, p, b) for i, p, b in products if b is not None]
@@ -110,12 +115,12 @@ def _join_one(body: list[ast.stmt], definitions: dict, shape_of, taken: set[str]
                 order, lo, hi = (p2, p1), lo2, hi1
             else:
                 continue
-            if _rewrite(body, (i1, i2), order, w1, lo, hi, definitions, taken):
+            if _rewrite(body, (i1, i2), order, w1, lo, hi, definitions, primal_of, taken):
                 return True
     return False
 
 
-def _rewrite(body, places, order, w, lo, hi, definitions, taken) -> bool:
+def _rewrite(body, places, order, w, lo, hi, definitions, primal_of, taken) -> bool:
     (x, g1, s1), (_, g2, s2) = order
     scatters = {}
     for i, stmt in enumerate(body):
@@ -125,7 +130,7 @@ def _rewrite(body, places, order, w, lo, hi, definitions, taken) -> bool:
     if len(scatters.get(g1, ())) != 1 or len(scatters.get(g2, ())) != 1:
         return False
     (j1, q1), (j2, q2) = scatters[g1][0], scatters[g2][0]
-    if q1[0] != q2[0] or q1[2] != q2[2] or ast.dump(q1[1]) != ast.dump(definitions[s1].slice) \
+    if q1[0] != q2[0] or primal_of(q1[0]) != w or q1[2] != q2[2] or ast.dump(q1[1]) != ast.dump(definitions[s1].slice) \
             or ast.dump(q2[1]) != ast.dump(definitions[s2].slice):
         return False
     involved = sorted({*places, j1, j2})

@@ -185,7 +185,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable:
         splits.join_adjoints(func)
         splits.slice_sections(func, info.shape)
-        if adjacent_products.join_adjacent_products(func, info.shape):
+        if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get):
             statements.remove_dead_in_loops(func.body)
             statements.remove_dead(func.body)
     # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
