@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import variants18_contract as v18c
 import variants18_linalg as v18
+import variants20_gated as v20g
 import variants20_piecewise as v20
 import variants_programs as vp
 
@@ -163,6 +164,9 @@ VARIANTS = [
             {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
     Variant("lstm_peephole_T20_h64", "lstm_peephole", (0, 1, 2, 3), v18.lstm_peephole_args,
             {"T": 3, "B": 2, "n_in": 3, "n_h": 4}),
+    Variant("lstm_stacked_T20_h48", "lstm_stacked", (0, 1, 2), v20g.lstm_stacked_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("ligru_T25_h48", "ligru", (0, 1), v20g.ligru_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("rbf_pairs_400x50x8", "rbf_pairs", (0,), v18c.pairs_args, {"n": 5, "m": 4, "d": 2}),
     Variant("broadcast_matvec_256x64x32", "broadcast_matvec", (0,), v18c.matvec_args, {"B": 4, "n_in": 3, "n_out": 2}),
     Variant("centroid_em_6x1500x12", "centroid_em", (0,), v18c.em_args, {"k": 3, "n": 7, "d": 2}),

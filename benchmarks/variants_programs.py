@@ -300,6 +300,8 @@ from variants_simulations import (  # noqa: E402, F401, I001
 from variants18_linalg import (  # noqa: E402, F401, I001
     gp_matern_slogdet, gp_matern_slogdet_grad, gp_tri_rbf, gp_tri_rbf_grad, gru, gru_grad, lstm_peephole,
     lstm_peephole_grad, lstm_split, lstm_split_grad, mvn_cho, mvn_cho_grad)
+# gated cells held out from issue 26's speed work (benchmarks/variants20_gated.py)
+from variants20_gated import ligru, ligru_grad, lstm_stacked, lstm_stacked_grad  # noqa: E402, F401, I001
 # broadcast contractions and piecewise losses on a residual (benchmarks/variants18_contract.py)
 from variants18_contract import (  # noqa: E402, F401, I001
     attention_scores, attention_scores_grad, broadcast_matvec, broadcast_matvec_grad, centroid_em, centroid_em_grad,

@@ -326,8 +326,9 @@ def sum_to_shape(g: ast.expr, operand: Operand, operand_shape: Shape, result_sha
 
 def _axes_among(operand: Shape, others: list[Shape]):
     """`reduction_axes` from all the operands of a broadcast: an axis of unknown length is
-    the result's own where every other operand has length 1 there (``x[:, None] - y[None, :]``)."""
-    if not (others and operand.known and all(s.known for s in others)):
+    the result's own where every other operand has length 1 there (``x[:, None] - y[None, :]``),
+    or where there is no other operand (``np.tanh(x[:, n:])``: the result has x's shape)."""
+    if not (operand.known and all(s.known for s in others)):
         return None
     ndim = max(s.ndim for s in [operand, *others])
     lead, keep = ndim - operand.ndim, []

@@ -343,8 +343,9 @@ def zero_item(g, index):
 
 def split_adjoint(g, pieces, axis):
     """Adjoint of ``np.split``: each piece's adjoint (0.0 for one nothing used; an array as it is) in place."""
-    return np.concatenate([gi if type(gi) is np.ndarray and gi.shape == np.shape(p) and gi.dtype == np.result_type(p)
-                           else np.zeros(np.shape(p), np.result_type(p)) + gi for p, gi in zip(pieces, g)], axis)
+    return np.concatenate([gi if type(gi) is np.ndarray and gi.shape == np.shape(p) and gi.dtype == (
+        p.dtype if type(p) is np.ndarray else np.result_type(p)) else np.zeros(np.shape(p), np.result_type(p)) + gi
+        for p, gi in zip(pieces, g)], axis)
 
 
 def real_part(g, x):
@@ -361,8 +362,7 @@ def refused(reason: str, filename: str, line: int, code: str, hint: str = ""):
 
 
 def stack_rows(rows):
-    """``np.array(rows)`` of a loop's rows (one shape), written as a loop numba compiles: a
-    ``jit="numba"`` gradient calls it where a Python one calls ``np.array``."""
+    """``np.array(rows)`` of a loop's rows (one shape) as a loop numba compiles (``jit="numba"``'s ``np.array``)."""
     first = rows[0]
     out = np.empty((len(rows),) + first.shape, first.dtype)
     for i in range(len(rows)):

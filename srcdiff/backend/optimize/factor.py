@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from .liveness import is_comment
+from .liveness import bodies, is_comment, is_compound, is_pure, mentions, nodes, writes
 
 Term = tuple[bool, list[ast.expr]]  # (negated, factors); one factor: the term as written
 
@@ -26,6 +26,7 @@ def factor_backward(func: ast.FunctionDef, headers=("backward",)) -> bool:
     if start is None:
         return False
     changed = _merge_pairs(func.body, start)
+    changed |= _merge_apart(func, start)
     for stmt in func.body[start:]:
         for node in ast.walk(stmt):
             if isinstance(node, (ast.Assign, ast.AugAssign)) and not isinstance(node, ast.FunctionDef):
@@ -64,6 +65,85 @@ def _merge_pairs(body: list[ast.stmt], start: int = 0) -> bool:
                     continue
         i += 1
     return changed
+
+
+def _merge_apart(func: ast.FunctionDef, start: int) -> bool:
+    """``x = g * a``, other statements, ``x = x - t`` with ``t = g * b`` made between and read only
+    there: ``x = g * (a - b)`` in the last one's place (a GRU's ``h = (1 - z) * h + z * c`` gives
+    ``z_bar`` so).  The first value moves down to the last statement past statements that neither
+    read `x` nor rebind or write into what it reads; a temporary read once (``t``, or ``-t``) is
+    taken into the sum where nothing between its statement and the sum changes what it reads."""
+    stores, loads = Counter(), Counter()
+    for n in nodes(func):
+        if isinstance(n, ast.Name):
+            (stores if isinstance(n.ctx, ast.Store) else loads)[n.id] += 1
+    changed = False
+    nested = [inner for stmt in func.body[start:] for inner in list(bodies([stmt]))[1:]]  # the backward's only
+    for body in [func.body, *nested]:
+        i = start if body is func.body else 0
+        while i < len(body):
+            changed |= _merge_apart_at(body, i, stores, loads)
+            i += 1
+    return changed
+
+
+def _merge_apart_at(body: list[ast.stmt], i: int, stores: Counter, loads: Counter) -> bool:
+    name = _assigned(body[i])
+    if name is None or not is_pure(body[i].value) or _reads(body[i].value, name):
+        return False
+    j = next((j for j in range(i + 1, len(body)) if name in mentions(body[j])), None)
+    if j is None or _assigned(body[j]) != name or any(is_compound(s) for s in body[i:j]):
+        return False
+    later = body[j].value
+    if not (isinstance(later, ast.BinOp) and isinstance(later.op, (ast.Add, ast.Sub))
+            and isinstance(later.left, ast.Name) and later.left.id == name and not _reads(later.right, name)):
+        return False
+    if not _still(body[i].value, body[i + 1:j]):
+        return False
+    moved = {i: body[i].value}  # statement index -> the value it takes to the sum
+    left = _temporary(body, body[i].value, range(i), j, stores, loads, moved)
+    right = _temporary(body, later.right, range(i + 1, j), j, stores, loads, moved)
+    merged = _factor(ast.BinOp(left, later.op, right))
+    if merged is None:
+        return False
+    body[j].value = merged
+    for k in sorted(moved, reverse=True):
+        del body[k]
+    return True
+
+
+def _temporary(body, expr, where: range, j: int, stores, loads, moved: dict) -> ast.expr:
+    """`expr`, or the value of the temporary it names (``t`` or ``-t``), made at an index of
+    `where`, where that value can move to `j`."""
+    negated = isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub)
+    inner = expr.operand if negated else expr
+    if not isinstance(inner, ast.Name) or stores[inner.id] != 1 or loads[inner.id] != 1:
+        return expr
+    k = next((k for k in where if _assigned(body[k]) == inner.id), None)
+    if k is None or not is_pure(body[k].value) or not _still(body[k].value, body[k + 1:j]):
+        return expr
+    moved[k] = body[k].value
+    return ast.UnaryOp(ast.USub(), body[k].value) if negated else body[k].value
+
+
+def _still(expr: ast.expr, between: list[ast.stmt]) -> bool:
+    """Whether `expr` has the same value after the statements `between` as before them."""
+    read = mentions(expr)
+    return not any(read & (writes(s) | _written_into(s)) for s in between)
+
+
+def _written_into(stmt: ast.stmt) -> set[str]:
+    """The arrays a statement may change in place: targets' bases, and whatever a bare call reads."""
+    if isinstance(stmt, ast.Expr) and not is_comment(stmt):
+        return mentions(stmt)
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+    found = set()
+    for t in targets:
+        while isinstance(t, (ast.Subscript, ast.Attribute)):
+            t = t.value
+            if isinstance(t, ast.Name):
+                found.add(t.id)
+    return found
 
 
 def _assigned(stmt: ast.stmt) -> str | None:

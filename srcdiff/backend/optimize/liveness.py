@@ -224,3 +224,17 @@ def is_size(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
         and node.func.attr == "size" and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" \
         and not node.keywords
+
+
+def single_definitions(func: ast.FunctionDef) -> dict[str, ast.expr]:
+    """Names every binding of which is one plain assignment's expression (or a restore of it)."""
+    stores, values = Counter(), {}
+    for n in nodes(func):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] += 1
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            values.setdefault(n.targets[0].id, []).append(n.value)
+    back = restored(func)
+    return {name: found[0] for name, found in values.items()
+            if stores[name] == len(found) + back[name] and len({ast.dump(v) for v in found}) == 1
+            and not any(isinstance(n, ast.Name) and n.id == name for v in found for n in ast.walk(v))}

@@ -13,6 +13,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 3. `statements.remove_dead` — assignments nothing reads;
 4. `statements.inline_single_use` — for numbers, a temporary read once moves into its use,
    merging ``x_bar = a; x_bar = x_bar + b`` into ``x_bar = a + b``;
+   (with them, `logistic.logistic_factors`: a sigmoid's adjoint ``g * s / d * e`` read from its
+   value, ``g * s * (1.0 - s)``, which rounds differently and is 0, not NaN, where it saturates);
    (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another
    one on `c` already chose, kept to that branch, and `wheres.inline_decided`: such a
    selection held in a temporary read once there goes into that use);
@@ -33,6 +35,11 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    a join of an array's own ends and a write into a carried array made in place
    (`joined_writes`, `carried_writes`), a loop's copy moved before it, stack items nothing
    reads dropped (`stack_items`), dead statements of loop bodies);
+4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the
+   length does not divide, to raise as it does), and its adjoint's pieces given to
+   ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
+   of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four
+   (NumPy code only);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -59,15 +66,18 @@ from ...ir import shapes
 from ...ir.program import GradProgram
 from ...ir.shapes import Shape
 from . import (
+    adjacent_products,
     carried_writes,
     cases,
     contract,
     factor,
     joined_writes,
+    logistic,
     loops,
     memory,
     reassembly,
     sameshape,
+    splits,
     stack_items,
     stacks,
     statements,
@@ -172,9 +182,17 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= stack_items.drop_unread_items(func)
         changed |= statements.remove_overwritten(func.body)
         changed |= statements.inline_single_use(func, is_scalar, _inline_arrays(info))
+        changed |= logistic.logistic_factors(func)
         simplify(func, is_float_name, is_scalar)
         if not changed:
             break
+    # np.split's pieces as slices, their adjoints joined in one list (code NumPy runs as it is)
+    if info.python_loops and not info.derivable and not info.portable:
+        splits.join_adjoints(func)
+        splits.slice_sections(func, info.shape)
+        if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get):
+            statements.remove_dead_in_loops(func.body)
+            statements.remove_dead(func.body)
     # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
     # there), nor in code srcdiff differentiates again, nor for another library's arrays
     if info.python_loops and not info.derivable and not info.portable and contract.contract_sums(

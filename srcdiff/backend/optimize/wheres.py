@@ -9,7 +9,8 @@ reached through sums and products only ever shows its `x` (its `y` in the other 
 the outer selection reads each element where the inner one reads the same element of `c`,
 as broadcasting aligns both on the right.  The inner selection is dropped when what it drops
 is a number (so no shape is lost: the outer ``where`` broadcasts against `c` again) and what
-it keeps is a float (so the dtype is what it was).
+it keeps is a float (so the dtype is what it was).  The run-time ``select(c, e)`` (a selection
+of a shape not known before the call) of ``e = np.where(c, x, 0.0)`` is `e` itself.
 """
 
 from __future__ import annotations
@@ -109,6 +110,17 @@ def _where(node: ast.expr) -> bool:
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np")
 
 
+def _selects_its_own_where(node: ast.expr) -> bool:
+    """``select(c, np.where(c, x, 0.0))``: the run-time helper keeps the where's value as it is
+    (c one value: the where is already all zeros when c fails; c of the where's shape: it is zero
+    where c fails; else the helper returns it unchanged)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "select" \
+        and len(node.args) == 2 and not node.keywords and _where(node.args[1]) and _plain(node.args[0]) \
+        and ast.dump(node.args[0]) == ast.dump(node.args[1].args[0]) \
+        and isinstance(zero := node.args[1].args[2], ast.Constant) and type(zero.value) in (int, float) \
+        and zero.value == 0
+
+
 def _plain(condition: ast.expr) -> bool:
     """A condition evaluating alike wherever it is written in one expression: names, numbers,
     comparisons, ``not`` and element-wise operators on them, no call."""
@@ -123,6 +135,9 @@ class _Folder(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)  # inner selections first: what they keep is then folded
+        if _selects_its_own_where(node):  # ``select(c, np.where(c, x, 0.0))``: the where's value
+            self.changed = True
+            return node.args[1]
         if _where(node) and _plain(node.args[0]):
             key = ast.dump(node.args[0])
             node.args[1] = self._decided(node.args[1], key, 1)

@@ -1,0 +1,135 @@
+"""The logistic function's derivative read from its value: ``g * s / d * e -> g * s * (1.0 - s)``.
+
+A sigmoid written out, ``s = 1.0 / (1.0 + np.exp(-x))``, is lowered as ``e = np.exp(-x)``,
+``d = 1.0 + e``, ``s = 1.0 / d``, and the reverse pass chains the adjoints of those three
+operations into ``x_bar = s_bar * s / d * e``.  Since ``e / (1 + e) = 1 - 1 / (1 + e)`` (for any
+``e``, not only an exponential), the two factors ``/ d * e`` are ``* (1.0 - s)``, the form a
+careful hand writes: one operation fewer, `e` no longer kept for the backward sweep, `d` no
+longer recomputed there, and exact where the sigmoid saturates: for ``x < -709`` `e` overflows
+to inf and ``s / d * e`` is ``0 * inf = NaN``, while ``s * (1.0 - s)`` is 0, the derivative's
+value.  Where no ``s = 1.0 / d`` is read by the same product, ``1.0 / d`` is written in its
+place (the NaN is gone, at the cost of that division).
+
+Only products in the backward sweep are rewritten (forward values are the user's computation),
+and only names the generated code binds one way (every plain assignment the same expression;
+else restored from a loop stack, which gives back the value it held when pushed).  The value is
+the same up to rounding.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .liveness import is_comment, nodes, single_definitions
+
+Chain = tuple[bool, list[tuple[bool, ast.expr]]]  # (negated, [(divides, factor)]) in order
+
+
+def logistic_factors(func: ast.FunctionDef, headers=("backward",)) -> bool:
+    """Rewrite ``/ d * e`` to ``* (1.0 - s)`` in the products of `func`'s backward sweep."""
+    start = next((i for i, s in enumerate(func.body) if is_comment(s) and s.value.args
+                  and getattr(s.value.args[0], "value", None) in headers), None)
+    if start is None:
+        return False
+    definitions = single_definitions(func)
+    if not any(_sum_with_one(v) for v in definitions.values()):
+        return False
+    changed = False
+    for stmt in func.body[start:]:
+        for node in nodes(stmt):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                new = _rewrite(node.value, definitions)
+                if new is not None:
+                    node.value = new
+                    changed = True
+    return changed
+
+
+def _is_one(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and type(e.value) in (int, float) and e.value == 1
+
+
+def _sum_with_one(e: ast.expr) -> str | None:
+    """``1.0 + e`` or ``e + 1.0`` of a name `e`: that name."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
+        for one, other in ((e.left, e.right), (e.right, e.left)):
+            if _is_one(one) and isinstance(other, ast.Name):
+                return other.id
+    return None
+
+
+def _reciprocal_of(e: ast.expr) -> str | None:
+    """``1.0 / d`` of a name `d`: that name."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div) and _is_one(e.left) and isinstance(e.right, ast.Name):
+        return e.right.id
+    return None
+
+
+def _flatten(e: ast.expr) -> Chain:
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
+        left_neg, left = _flatten(e.left)
+        right_neg, right = _flatten(e.right)
+        if isinstance(e.op, ast.Div):
+            right = [(not divides, f) for divides, f in right]
+        return left_neg != right_neg, left + right
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        neg, factors = _flatten(e.operand)
+        return not neg, factors
+    return False, [(False, e)]
+
+
+def _rewrite(e: ast.expr, definitions: dict[str, ast.expr]) -> ast.expr | None:
+    """`e` with each ``/ d * e`` of its products rewritten (None: nothing to do)."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)) or \
+            isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        neg, factors = _flatten(e)
+        inner = [_rewrite(f, definitions) for _, f in factors]
+        factors = [(d, new or f) for (d, f), new in zip(factors, inner)]
+        if _rewrite_chain(factors, definitions) or any(new is not None for new in inner):
+            return _build(neg, factors)
+        return None
+    changed = False
+    for field, value in ast.iter_fields(e):
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            new = _rewrite(item, definitions) if isinstance(item, ast.expr) else None
+            if new is not None:
+                items[i] = new
+                changed = True
+        if not isinstance(value, list) and changed:
+            setattr(e, field, items[0])
+    return e if changed else None
+
+
+def _rewrite_chain(factors: list, definitions: dict[str, ast.expr]) -> bool:
+    """Replace, in place, each pair ``/ d`` and ``* e`` with ``d = 1 + e`` by ``* (1.0 - s)``."""
+    changed = False
+    while True:
+        names = [(d, f.id) for d, f in factors if isinstance(f, ast.Name)]
+        found = None
+        for i, (divides, factor) in enumerate(factors):
+            if not (divides and isinstance(factor, ast.Name)):
+                continue
+            e = _sum_with_one(definitions.get(factor.id))
+            j = next((j for j, (d, f) in enumerate(factors) if not d and isinstance(f, ast.Name) and f.id == e), None)
+            if e is not None and e in definitions and j is not None:
+                found = i, j, factor.id
+                break
+        if found is None:
+            return changed
+        i, j, d = found
+        # the value s = 1.0 / d, where this product reads it already (so it is live here)
+        s = next((name for multiplies, name in names if not multiplies
+                  and _reciprocal_of(definitions.get(name)) == d), None)
+        one = ast.Name(s, ast.Load()) if s else ast.BinOp(ast.Constant(1.0), ast.Div(), ast.Name(d, ast.Load()))
+        factors[i] = (False, ast.BinOp(ast.Constant(1.0), ast.Sub(), one))
+        del factors[j]
+        changed = True
+
+
+def _build(neg: bool, factors: list) -> ast.expr:
+    first = factors[0][1] if not factors[0][0] else ast.BinOp(ast.Constant(1.0), ast.Div(), factors[0][1])
+    out = first
+    for divides, f in factors[1:]:
+        out = ast.BinOp(out, ast.Div() if divides else ast.Mult(), f)
+    return ast.UnaryOp(ast.USub(), out) if neg else out
