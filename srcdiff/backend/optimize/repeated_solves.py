@@ -1,0 +1,145 @@
+"""A solve in the backward pass whose right-hand side is one the forward pass solved, scaled.
+
+A quadratic form through a solve, ``r @ np.linalg.solve(K, r)`` or ``np.sum(R * cho_solve(cf,
+R.T).T)``, seeds the adjoints of its solves with their own right-hand sides times a number:
+the adjoint of ``x = solve_triangular(L, b)`` at a seed ``0.5 * b`` solves with L again for what
+is ``0.5 * x``.  A multivariate-normal likelihood through a Cholesky factor spent a third of its
+gradient's time in two such solves.  Here, where the forward pass assigned
+``x = solve(L, b, <flags>)`` in the function's own body (L, b and x assigned nowhere else, never
+written into), a later ``y = solve(L, g, <same flags>)`` in that body becomes::
+
+    y_scale = proportion(g, b)
+    y = y_scale * x if y_scale is not None else solve(L, g, <flags>)
+
+`proportion` (rules/triangular.py) finds the number when g is b times it to the last bits, at
+the cost of a pass over g where it is; otherwise a glance at one line of g.  k * x rounds
+differently from the solve of k * b (as `triangular_solves`' solves do); not for numba (no
+SciPy there) nor for code srcdiff reads back (the helper has no rule).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from typing import NamedTuple
+
+from .liveness import nodes
+
+
+class Solve(NamedTuple):
+    """A triangular solve's matrix (a name) and the flags that say which system it solves."""
+    matrix: str
+    transposed: bool
+    lower: bool
+    unit: bool
+
+
+_SCIPY_FLAGS = {"trans": 0, "lower": False, "unit_diagonal": False, "check_finite": True, "overwrite_b": False}
+
+
+def _solve(call: ast.expr) -> tuple[Solve, ast.expr] | None:
+    """The system a triangular-solve call solves and its right-hand side, or None: SciPy's
+    ``solve_triangular`` (any module spelling; flags as constants) and rules/triangular.py's
+    ``solve_lower``."""
+    if not (isinstance(call, ast.Call) and len(call.args) == 2 and isinstance(call.args[0], ast.Name)):
+        return None
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    flags = {}
+    for keyword in call.keywords:
+        if keyword.arg is None or not isinstance(keyword.value, ast.Constant):
+            return None
+        flags[keyword.arg] = keyword.value.value
+    matrix = call.args[0].id
+    if name == "solve_lower" and isinstance(func, ast.Name) and set(flags) <= {"transpose"}:
+        return Solve(matrix, bool(flags.get("transpose", False)), True, False), call.args[1]
+    if name != "solve_triangular" or not set(flags) <= set(_SCIPY_FLAGS) or flags.get("overwrite_b"):
+        return None
+    trans = flags.get("trans", 0)
+    if trans not in (0, 1, 2, "N", "T", "C"):
+        return None
+    return Solve(matrix, trans not in (0, "N"), bool(flags.get("lower", False)),
+                 bool(flags.get("unit_diagonal", False))), call.args[1]
+
+
+def repeated_solves(func: ast.FunctionDef) -> bool:
+    """Rewrite, in place, the solves of `func`'s body whose right-hand side may be a forward
+    solve's scaled (module docstring); whether any was."""
+    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    written = {n.value.id for n in nodes(func) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+               and isinstance(n.value, ast.Name)}
+    written |= {n.target.id for n in nodes(func) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+    written |= {k.value.id for n in nodes(func) if isinstance(n, ast.Call) for k in n.keywords
+                if k.arg == "out" and isinstance(k.value, ast.Name)}
+    written |= {t.id for n in nodes(func) if isinstance(n, ast.Delete) for t in n.targets if isinstance(t, ast.Name)}
+    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+
+    def fixed(name: str) -> bool:  # one value wherever it is read after its assignment
+        return name not in written and (stores[name] == 1 or name in params and stores[name] == 0)
+
+    taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | params
+    solved: dict[Solve, list[tuple[str, str]]] = {}  # system -> (right-hand side, answer) of earlier solves
+    assigned = set(params)  # names the body's statements so far assigned
+    changed = False
+    for stmt in list(func.body):
+        for call in _calls(stmt):
+            found = _solve(call)
+            if found is None or not fixed(found[0].matrix) or not isinstance(found[1], ast.Name):
+                continue
+            system, rhs = found
+            earlier = [(b, x) for b, x in solved.get(system, []) if b != rhs.id]
+            if not earlier or rhs.id not in assigned:
+                continue
+            b, x = earlier[0]
+            own = stmt.targets[0].id if isinstance(stmt, ast.Assign) and stmt.value is call else "solve"
+            scale = f"{own}_scale"
+            while scale in taken:
+                scale += "_"
+            taken.add(scale)
+            ratio = ast.Assign([ast.Name(scale, ast.Store())],
+                               ast.Call(ast.Name("proportion", ast.Load()), [ast.Name(rhs.id, ast.Load()),
+                                                                            ast.Name(b, ast.Load())], []))
+            func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(ratio, stmt)))
+            test = ast.Compare(ast.Name(scale, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
+            scaled = ast.BinOp(ast.Name(scale, ast.Load()), ast.Mult(), ast.Name(x, ast.Load()))
+            _replace(stmt, call, ast.IfExp(test, scaled, call))
+            ast.fix_missing_locations(stmt)
+            changed = True
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            target = stmt.targets[0].id
+            found = _solve(stmt.value)
+            if found is not None and fixed(found[0].matrix) and isinstance(found[1], ast.Name) \
+                    and fixed(found[1].id) and fixed(target):
+                solved.setdefault(found[0], []).append((found[1].id, target))
+        assigned |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return changed
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
+_CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _calls(stmt: ast.stmt) -> list[ast.Call]:
+    """The calls a simple statement always makes (none inside a conditional expression, a
+    lambda or a comprehension), outermost first."""
+    if not isinstance(stmt, _SIMPLE):
+        return []
+    found, todo = [], [stmt]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, ast.Call):
+            found.append(node)
+        todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _CONDITIONAL))
+    return found
+
+
+def _replace(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
+    """Put `new` where `old` is in `stmt`."""
+    for parent in ast.walk(stmt):
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return
+            if isinstance(value, list) and any(item is old for item in value):
+                value[[item is old for item in value].index(True)] = new
+                return
