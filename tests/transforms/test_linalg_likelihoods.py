@@ -50,6 +50,16 @@ def gp_rbf_cho(theta):
     return 0.5 * Y @ alpha + np.sum(np.log(np.diag(cf[0]))) + 0.5 * len(Y) * math.log(2 * math.pi)
 
 
+def gp_solve_pair(theta, pts, y):
+    """An RBF GP with its data as arguments, through np.linalg.cholesky and two np.linalg.solve
+    calls with the factor and its transpose (what rewrites as triangular solves)."""
+    D = np.sum((pts[:, None, :] - pts[None, :, :]) ** 2, axis=-1)
+    K = np.exp(2 * theta[0] - 0.5 * D * np.exp(-2 * theta[1])) + np.exp(2 * theta[2]) * np.eye(len(y))
+    L = np.linalg.cholesky(K)
+    alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(L)))
+
+
 def blr_evidence(theta):
     """The negative log evidence of Bayesian linear regression (prior precision a, noise
     precision b): the posterior mean by a solve, the log determinant of its precision by slogdet."""
@@ -122,6 +132,7 @@ THETA = np.array([0.2, -0.3, -1.2])
 PROGRAMS = [
     corpus.Program("linalg_likelihoods:gauss_solve_slogdet[0]", gauss_solve_slogdet, (THETA,), 0, __name__),
     corpus.Program("linalg_likelihoods:gp_rbf_cho[0]", gp_rbf_cho, (THETA,), 0, __name__),
+    corpus.Program("linalg_likelihoods:gp_solve_pair[0]", gp_solve_pair, (THETA, X, Y), 0, __name__),
     corpus.Program("linalg_likelihoods:blr_evidence[0]", blr_evidence, (np.array([0.4, 1.1]),), 0, __name__),
     corpus.Program("linalg_likelihoods:mvn_triangular[0]", mvn_triangular, (np.array([0.1, -0.2, 0.3]),), 0,
                    __name__),
@@ -177,6 +188,8 @@ def test_one_factor_for_the_solve_and_the_log_determinant():
 def test_the_quadratic_form_reuses_the_forward_solves():
     code = _code(srcdiff.grad(mvn_cho_mean), np.array([0.1, -0.2, 0.3]))
     assert code.count("proportion(") == 2, code
+    code = _code(srcdiff.grad(gp_solve_pair), THETA, X, Y)  # the first seed an expression: held once
+    assert code.count("proportion(") == 2 and "_seed = " in code, code
     # the weighted form's seed is no multiple of the right-hand side: both solves made, and right
     got = srcdiff.grad(weighted_cho)(np.array([0.1, -0.2, 0.3]))
     assert_close(got, central_difference(weighted_cho, (np.array([0.1, -0.2, 0.3]),), 0), rtol=1e-6, atol=1e-7)

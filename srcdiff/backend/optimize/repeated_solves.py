@@ -84,20 +84,22 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
     for stmt in list(func.body):
         for call in _calls(stmt):
             found = _solve(call)
-            if found is None or not fixed(found[0].matrix) or not isinstance(found[1], ast.Name):
+            if found is None or not fixed(found[0].matrix) or not _plain(found[1]):
                 continue
             system, rhs = found
-            earlier = [(b, x) for b, x in solved.get(system, []) if b != rhs.id]
-            if not earlier or rhs.id not in assigned:
+            earlier = [(b, x) for b, x in solved.get(system, []) if not (isinstance(rhs, ast.Name) and b == rhs.id)]
+            if not earlier or not {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)} <= assigned:
                 continue
             b, x = earlier[0]
             own = stmt.targets[0].id if isinstance(stmt, ast.Assign) and stmt.value is call else "solve"
-            scale = f"{own}_scale"
-            while scale in taken:
-                scale += "_"
-            taken.add(scale)
+            scale, seed = _fresh(f"{own}_scale", taken), rhs
+            if not isinstance(rhs, ast.Name):  # the seed (an expression of names) computed once, for both
+                seed = ast.Name(_fresh(f"{own}_seed", taken), ast.Load())
+                held = ast.Assign([ast.Name(seed.id, ast.Store())], rhs)
+                func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(held, stmt)))
+                call.args[1] = ast.Name(seed.id, ast.Load())
             ratio = ast.Assign([ast.Name(scale, ast.Store())],
-                               ast.Call(ast.Name("proportion", ast.Load()), [ast.Name(rhs.id, ast.Load()),
+                               ast.Call(ast.Name("proportion", ast.Load()), [ast.Name(seed.id, ast.Load()),
                                                                             ast.Name(b, ast.Load())], []))
             func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(ratio, stmt)))
             test = ast.Compare(ast.Name(scale, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
@@ -113,6 +115,21 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
                 solved.setdefault(found[0], []).append((found[1].id, target))
         assigned |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return changed
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def _plain(expr: ast.expr) -> bool:
+    """Whether `expr` is names and numbers in arithmetic, transposes and subscripts (no call:
+    evaluating it once more, or earlier, does nothing else)."""
+    allowed = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Subscript,
+               ast.Slice, ast.Tuple, ast.Load, ast.expr_context)
+    return all(isinstance(n, allowed) or isinstance(n, ast.Attribute) and n.attr == "T" for n in ast.walk(expr))
 
 
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
