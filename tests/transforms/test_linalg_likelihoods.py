@@ -213,3 +213,89 @@ def test_proportion():
     assert proportion(zero_first, zero_first) is None
     assert proportion(np.full((5, 4), np.nan), b) is None
     assert proportion(2.0, b) is None
+
+
+def _rewritten(source: str) -> str:
+    import ast
+    import textwrap
+
+    from srcdiff.backend.optimize.repeated_solves import repeated_solves
+    func = ast.parse(textwrap.dedent(source)).body[0]
+    repeated_solves(func)
+    return ast.unparse(func)
+
+
+FORWARD = """
+def f(L, b, g):
+    x = solve_lower(L, b)
+    {between}
+    y = solve_lower(L, g{flags})
+    return x, y
+"""
+
+
+@pytest.mark.parametrize("between, flags, rewritten", [
+    ("pass", "", True),
+    ("pass", ", transpose=True", False),       # another system
+    ("b[0] = 1.0", "", False),                 # the right-hand side written into
+    ("L[0, 0] = 2.0", "", False),              # the matrix written into
+    ("L = L + 1.0", "", False),                # the matrix assigned again
+    ("keep(b)", "", False),                    # passed to a call that may write into it
+    ("x += 1.0", "", False),                   # the forward answer changed
+    ("len(b)", "", True),                      # read only
+])
+def test_which_solves_repeated_solves_rewrites(between, flags, rewritten):
+    code = _rewritten(FORWARD.format(between=between, flags=flags))
+    assert ("proportion(g, b)" in code) == rewritten, code
+
+
+def test_solves_in_loops_and_branches_are_left_alone():
+    code = _rewritten("""
+    def f(L, b, g, n):
+        for i in range(n):
+            x = solve_lower(L, b)
+        if n:
+            y = solve_lower(L, g)
+        z = solve_lower(L, g) if n else 0.0
+        return x, y, z
+    """)
+    assert "proportion" not in code, code
+
+
+def _spd_rewritten(source: str) -> str:
+    import ast
+    import textwrap
+
+    from srcdiff.backend.optimize.triangular_solves import triangular_solves
+    func = ast.parse(textwrap.dedent(source)).body[0]
+    triangular_solves(func)
+    return ast.unparse(func)
+
+
+@pytest.mark.parametrize("between, shared", [
+    ("pass", True),
+    ("K[0, 0] = 1.0", False),          # written into: the factor would be stale
+    ("keep(K)", False),                # passed to a call that may write into it
+    ("A = A + 1.0", True),             # another name
+])
+def test_when_a_matrix_is_factored_once(between, shared):
+    code = _spd_rewritten(f"""
+    def f(A, y):
+        K = A + 1.0
+        s = np.linalg.slogdet(K)
+        {between}
+        return np.linalg.solve(K, y), s
+    """)
+    assert "spd_slogdet(" in code and "spd_solve(" in code, code
+    assert ("spd_factor(K)" in code) == shared, code
+    assert ("factor=K_factor" in code) == shared, code
+
+
+def test_a_parameter_assigned_again_is_factored_in_each_call():
+    code = _spd_rewritten("""
+    def f(K, y):
+        s = np.linalg.slogdet(K)
+        K = K + 1.0
+        return np.linalg.solve(K, y), np.linalg.inv(K), s
+    """)
+    assert "spd_factor" not in code and "factor=" not in code, code

@@ -23,7 +23,7 @@ import ast
 from collections import Counter
 from typing import NamedTuple
 
-from .liveness import nodes
+from .liveness import is_pure, mentions, nodes
 
 
 class Solve(NamedTuple):
@@ -65,18 +65,8 @@ def _solve(call: ast.expr) -> tuple[Solve, ast.expr] | None:
 def repeated_solves(func: ast.FunctionDef) -> bool:
     """Rewrite, in place, the solves of `func`'s body whose right-hand side may be a forward
     solve's scaled (module docstring); whether any was."""
-    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-    written = {n.value.id for n in nodes(func) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
-               and isinstance(n.value, ast.Name)}
-    written |= {n.target.id for n in nodes(func) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
-    written |= {k.value.id for n in nodes(func) if isinstance(n, ast.Call) for k in n.keywords
-                if k.arg == "out" and isinstance(k.value, ast.Name)}
-    written |= {t.id for n in nodes(func) if isinstance(n, ast.Delete) for t in n.targets if isinstance(t, ast.Name)}
+    fixed = fixed_names(func).__contains__
     params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
-
-    def fixed(name: str) -> bool:  # one value wherever it is read after its assignment
-        return name not in written and (stores[name] == 1 or name in params and stores[name] == 0)
-
     taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | params
     solved: dict[Solve, list[tuple[str, str]]] = {}  # system -> (right-hand side, answer) of earlier solves
     assigned = set(params)  # names the body's statements so far assigned
@@ -115,6 +105,38 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
                 solved.setdefault(found[0], []).append((found[1].id, target))
         assigned |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return changed
+
+
+def fixed_names(func: ast.FunctionDef) -> set[str]:
+    """The names that hold one value wherever they are read: assigned once (a parameter: never)
+    and never written into, deleted or passed to a call that may write into them."""
+    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    names = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | params
+    written = _mutated(func)
+    return {name for name in names if name not in written and stores[name] == (0 if name in params else 1)}
+
+
+#: builtins that only read their arguments
+_READERS = frozenset({"len", "float", "int", "abs", "range", "isinstance"})
+
+
+def _mutated(func: ast.FunctionDef) -> set[str]:
+    """Names whose object may change in place or go: targets of ``x[i] = ...``, ``x += ...`` and
+    ``del``, and the arguments of calls that are not known pure but for the solves `_solve` reads
+    (SciPy's solve_triangular without overwrite_b writes into nothing)."""
+    found = set()
+    for node in nodes(func):
+        if isinstance(node, ast.AugAssign):
+            found |= mentions(node.target)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found |= mentions(node.value)
+        elif isinstance(node, ast.Delete):
+            found |= mentions(node)
+        elif isinstance(node, ast.Call) and _solve(node) is None and not is_pure(ast.Call(node.func, [], [])) \
+                and not (isinstance(node.func, ast.Name) and node.func.id in _READERS):
+            found |= mentions(node)
+    return found
 
 
 def _fresh(name: str, taken: set[str]) -> str:

@@ -34,6 +34,7 @@ import ast
 from collections import Counter
 
 from .liveness import nodes
+from .repeated_solves import fixed_names
 
 
 def _is_call(node: ast.AST, *path: str) -> bool:
@@ -125,11 +126,16 @@ def triangular_solves(func: ast.FunctionDef) -> bool:
 def _factor_once(func: ast.FunctionDef, calls: list[ast.Call]) -> None:
     """Give the ``spd_*`` calls on one matrix assigned once in the function's own body (not in a
     loop or branch: its one value is every call's) the factor it finds once, right after it."""
-    once = {id(stmt) for stmt in _assigned_once(func)}
-    top = {stmt.targets[0].id: i for i, stmt in enumerate(func.body) if id(stmt) in once}
+    fixed = fixed_names(func)
+    top = {stmt.targets[0].id: i for i, stmt in enumerate(func.body) if isinstance(stmt, ast.Assign)
+           and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in fixed}
+    after = {id(node): i for i, stmt in enumerate(func.body) for node in ast.walk(stmt)}
     by_matrix: dict[str, list[ast.Call]] = {}
     for call in calls:
         by_matrix.setdefault(_matrix(call), []).append(call)
+    # (every call after the assignment: a parameter assigned again has another value before it)
+    by_matrix = {m: reads for m, reads in by_matrix.items() if all(after[id(c)] > top.get(m, len(func.body))
+                                                                   for c in reads)}
     taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(func.args)
                                                                     if isinstance(a, ast.arg)}
     for matrix, reads in sorted(by_matrix.items(), key=lambda item: -top.get(item[0], -1)):
