@@ -32,13 +32,13 @@ A0 = np.array([[1.0, 0.2, 0.0], [0.1, 0.7, 0.3], [0.0, -0.2, 0.9]])
 WEIGHTS = RNG.uniform(0.5, 1.5, SAMPLES.shape)
 
 
-def gauss_solve_slogdet(theta):
+def gauss_solve_slogdet(theta, samples):
     """A zero-mean Gaussian with covariance s0 * (A0 + t A0^T)(...)^T + s1 I, 50 samples: solve
     with the samples as a matrix of right-hand sides, slogdet beside it."""
     B = A0 + theta[0] * A0.T
     S = np.exp(theta[1]) * B @ B.T + np.exp(theta[2]) * np.eye(3)
-    quad = np.sum(SAMPLES * np.linalg.solve(S, SAMPLES.T).T)
-    return 0.5 * quad + 0.5 * len(SAMPLES) * np.linalg.slogdet(S)[1]
+    quad = np.sum(samples * np.linalg.solve(S, samples.T).T)
+    return 0.5 * quad + 0.5 * len(samples) * np.linalg.slogdet(S)[1]
 
 
 def gp_rbf_cho(theta):
@@ -58,6 +58,14 @@ def gp_solve_pair(theta, pts, y):
     L = np.linalg.cholesky(K)
     alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
     return 0.5 * y @ alpha + np.sum(np.log(np.diag(L)))
+
+
+def nonsymmetric_form(theta, y):
+    """A quadratic form and log determinant of a matrix that is not symmetric (40 x 40): its
+    transpose solves another system, whatever the seed."""
+    P = np.outer(X[:, 0], X[:, 1])
+    A = theta[0] * (P + P.T) + np.exp(theta[1]) * 20.0 * np.eye(36) + 0.05 * np.arange(1296.0).reshape(36, 36) / 1296
+    return y @ np.linalg.solve(A, y) + np.linalg.slogdet(A)[1]
 
 
 def blr_evidence(theta):
@@ -130,9 +138,12 @@ def matvec_batched_matmul(v):
 
 THETA = np.array([0.2, -0.3, -1.2])
 PROGRAMS = [
-    corpus.Program("linalg_likelihoods:gauss_solve_slogdet[0]", gauss_solve_slogdet, (THETA,), 0, __name__),
+    corpus.Program("linalg_likelihoods:gauss_solve_slogdet[0]", gauss_solve_slogdet, (THETA, SAMPLES), 0,
+                   __name__),
     corpus.Program("linalg_likelihoods:gp_rbf_cho[0]", gp_rbf_cho, (THETA,), 0, __name__),
     corpus.Program("linalg_likelihoods:gp_solve_pair[0]", gp_solve_pair, (THETA, X, Y), 0, __name__),
+    corpus.Program("linalg_likelihoods:nonsymmetric_form[0]", nonsymmetric_form, (np.array([0.1, 0.2]), Y), 0,
+                   __name__),
     corpus.Program("linalg_likelihoods:blr_evidence[0]", blr_evidence, (np.array([0.4, 1.1]),), 0, __name__),
     corpus.Program("linalg_likelihoods:mvn_triangular[0]", mvn_triangular, (np.array([0.1, -0.2, 0.3]),), 0,
                    __name__),
@@ -180,7 +191,7 @@ def _code(grad, *args):
 
 
 def test_one_factor_for_the_solve_and_the_log_determinant():
-    for func, args in ((blr_evidence, (np.array([0.4, 1.1]),)), (gauss_solve_slogdet, (THETA,))):
+    for func, args in ((blr_evidence, (np.array([0.4, 1.1]),)), (gauss_solve_slogdet, (THETA, SAMPLES))):
         code = _code(srcdiff.grad(func), *args)
         assert code.count("spd_factor(") == 1 and code.count("factor=") >= 3, code
 
@@ -190,6 +201,10 @@ def test_the_quadratic_form_reuses_the_forward_solves():
     assert code.count("proportion(") == 2, code
     code = _code(srcdiff.grad(gp_solve_pair), THETA, X, Y)  # the first seed an expression: held once
     assert code.count("proportion(") == 2 and "_seed = " in code, code
+    code = _code(srcdiff.grad(gauss_solve_slogdet), THETA, SAMPLES)  # S.T solves S's system where S has a factor
+    assert code.count("proportion(") == 1 and "if S_factor is not None else None" in code, code
+    code = _code(srcdiff.grad(nonsymmetric_form), np.array([0.1, 0.2]), Y)  # (its factor None when run)
+    assert code.count("proportion(") == 1 and "if A_factor is not None else None" in code, code
     # the weighted form's seed is no multiple of the right-hand side: both solves made, and right
     got = srcdiff.grad(weighted_cho)(np.array([0.1, -0.2, 0.3]))
     assert_close(got, central_difference(weighted_cho, (np.array([0.1, -0.2, 0.3]),), 0), rtol=1e-6, atol=1e-7)

@@ -11,6 +11,8 @@ written into), a later ``y = solve(L, g, <same flags>)`` in that body becomes::
     y_scale = proportion(g, b)
     y = y_scale * x if y_scale is not None else solve(L, g, <flags>)
 
+An ``spd_solve(K.T, g, factor=F)`` (rules/symmetric.py) solves the system of an earlier
+``spd_solve(K, b, factor=F)`` where F is not None (K is then symmetric): the check asks that too.
 `proportion` (rules/triangular.py) finds the number when g is b times it to the last bits, at
 the cost of a pass over g where it is; otherwise a glance at one line of g.  k * x rounds
 differently from the solve of k * b (as `triangular_solves`' solves do); not for numba (no
@@ -20,6 +22,7 @@ SciPy there) nor for code srcdiff reads back (the helper has no rule).
 from __future__ import annotations
 
 import ast
+import copy
 from collections import Counter
 from typing import NamedTuple
 
@@ -27,11 +30,18 @@ from .liveness import is_pure, mentions, nodes
 
 
 class Solve(NamedTuple):
-    """A triangular solve's matrix (a name) and the flags that say which system it solves."""
+    """A triangular solve's matrix (a name) and the flags that say which system it solves; for
+    ``spd_solve`` (rules/symmetric.py), the name of the factor it is given."""
     matrix: str
     transposed: bool
     lower: bool
     unit: bool
+    factor: str | None = None
+
+    def key(self) -> tuple:
+        """What two solves share to solve one system: an ``spd_solve`` given a factor solves with
+        a symmetric matrix (its transpose too) where the factor is not None."""
+        return (self.matrix, self.factor) if self.factor else self
 
 
 _SCIPY_FLAGS = {"trans": 0, "lower": False, "unit_diagonal": False, "check_finite": True, "overwrite_b": False}
@@ -41,9 +51,19 @@ def _solve(call: ast.expr) -> tuple[Solve, ast.expr] | None:
     """The system a triangular-solve call solves and its right-hand side, or None: SciPy's
     ``solve_triangular`` (any module spelling; flags as constants) and rules/triangular.py's
     ``solve_lower``."""
-    if not (isinstance(call, ast.Call) and len(call.args) == 2 and isinstance(call.args[0], ast.Name)):
+    if not (isinstance(call, ast.Call) and len(call.args) == 2):
         return None
     func = call.func
+    if isinstance(func, ast.Name) and func.id == "spd_solve" and len(call.keywords) == 1 \
+            and call.keywords[0].arg == "factor" and isinstance(call.keywords[0].value, ast.Name):
+        a = call.args[0]
+        transposed = isinstance(a, ast.Attribute) and a.attr == "T"
+        a = a.value if transposed else a
+        if not isinstance(a, ast.Name):
+            return None
+        return Solve(a.id, transposed, True, False, call.keywords[0].value.id), call.args[1]
+    if not isinstance(call.args[0], ast.Name):
+        return None
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     flags = {}
     for keyword in call.keywords:
@@ -74,13 +94,16 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
     for stmt in list(func.body):
         for call in _calls(stmt):
             found = _solve(call)
-            if found is None or not fixed(found[0].matrix) or not _plain(found[1]):
+            if found is None or not fixed(found[0].matrix) or not _plain(found[1]) \
+                    or found[0].factor and not fixed(found[0].factor):
                 continue
             system, rhs = found
-            earlier = [(b, x) for b, x in solved.get(system, []) if not (isinstance(rhs, ast.Name) and b == rhs.id)]
+            earlier = [(b, x, t) for b, x, t in solved.get(system.key(), []) if ast.dump(b) != ast.dump(rhs)]
             if not earlier or not {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)} <= assigned:
                 continue
-            b, x = earlier[0]
+            b, x, transposed = earlier[0]
+            # (a matrix and its transpose solve one system only where spd_solve's factor is not None)
+            symmetric = system.factor if transposed != system.transposed else None
             own = stmt.targets[0].id if isinstance(stmt, ast.Assign) and stmt.value is call else "solve"
             scale, seed = _fresh(f"{own}_scale", taken), rhs
             if not isinstance(rhs, ast.Name):  # the seed (an expression of names) computed once, for both
@@ -88,9 +111,12 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
                 held = ast.Assign([ast.Name(seed.id, ast.Store())], rhs)
                 func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(held, stmt)))
                 call.args[1] = ast.Name(seed.id, ast.Load())
-            ratio = ast.Assign([ast.Name(scale, ast.Store())],
-                               ast.Call(ast.Name("proportion", ast.Load()), [ast.Name(seed.id, ast.Load()),
-                                                                            ast.Name(b, ast.Load())], []))
+            found_scale = ast.Call(ast.Name("proportion", ast.Load()), [ast.Name(seed.id, ast.Load()),
+                                                                        copy.deepcopy(b)], [])
+            if symmetric:
+                given = ast.Compare(ast.Name(symmetric, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
+                found_scale = ast.IfExp(given, found_scale, ast.Constant(None))
+            ratio = ast.Assign([ast.Name(scale, ast.Store())], found_scale)
             func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(ratio, stmt)))
             test = ast.Compare(ast.Name(scale, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
             scaled = ast.BinOp(ast.Name(scale, ast.Load()), ast.Mult(), ast.Name(x, ast.Load()))
@@ -100,9 +126,9 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             target = stmt.targets[0].id
             found = _solve(stmt.value)
-            if found is not None and fixed(found[0].matrix) and isinstance(found[1], ast.Name) \
-                    and fixed(found[1].id) and fixed(target):
-                solved.setdefault(found[0], []).append((found[1].id, target))
+            if found is not None and fixed(found[0].matrix) and _view(found[1], fixed) and fixed(target) \
+                    and (not found[0].factor or fixed(found[0].factor)):
+                solved.setdefault(found[0].key(), []).append((found[1], target, found[0].transposed))
         assigned |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return changed
 
@@ -144,6 +170,12 @@ def _fresh(name: str, taken: set[str]) -> str:
         name += "_"
     taken.add(name)
     return name
+
+
+def _view(expr: ast.expr, fixed) -> bool:
+    """Whether `expr` is a fixed name or its transpose (read again, the same values for free)."""
+    expr = expr.value if isinstance(expr, ast.Attribute) and expr.attr == "T" else expr
+    return isinstance(expr, ast.Name) and fixed(expr.id)
 
 
 def _plain(expr: ast.expr) -> bool:
