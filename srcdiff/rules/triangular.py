@@ -10,8 +10,6 @@ at n = 200 spent more than half its time there, so with SciPy installed the inve
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 
@@ -106,7 +104,7 @@ def proportion(g, b):
     if b[first] == 0.0:
         return None
     k = float(g[first] / b[first])
-    if not math.isfinite(k):
+    if not np.isfinite(k):
         return None
     rows = (0,) * (b.ndim - 1)  # one line of elements first: most seeds that are not proportional fail there
     if not _near(g[rows], k * b[rows]):

@@ -314,3 +314,18 @@ def test_a_parameter_assigned_again_is_factored_in_each_call():
         return np.linalg.solve(K, y), np.linalg.inv(K), s
     """)
     assert "spd_factor" not in code and "factor=" not in code, code
+
+
+def test_an_exported_gradient_carries_the_helpers(tmp_path):
+    """export() copies solve_lower and proportion (which runs here: the solves repeat at a seed
+    proportional to y) beside the code: it runs without srcdiff."""
+    import importlib.util
+
+    from srcdiff.tools.export import export
+    path = export(gp_solve_pair, THETA, X, Y, path=tmp_path / "gp_grad.py")
+    assert "def proportion(" in path.read_text() and "import srcdiff" not in path.read_text()
+    spec = importlib.util.spec_from_file_location("gp_grad", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert_close(module.gp_solve_pair_grad(THETA, X, Y), central_difference(gp_solve_pair, (THETA, X, Y), 0),
+                 rtol=1e-6, atol=1e-7)
