@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .triangular import lower_inverse, solve_lower
+from .triangular import solve_lower
 
 
 def spd_factor(a):
@@ -34,32 +34,47 @@ def spd_factor(a):
     return factor if info == 0 else None  # (not positive definite: LU, as the user wrote)
 
 
-def spd_solve(a, b):
+def spd_solve(a, b, factor=False):
     """``np.linalg.solve(a, b)``: by `a`'s Cholesky factor where `spd_factor` finds one and b is
-    a vector or a matrix of right-hand sides."""
-    factor = spd_factor(a) if isinstance(b, np.ndarray) and b.ndim in (1, 2) and b.dtype.kind == "f" else None
+    a vector or a matrix of right-hand sides.
+
+    `factor`: ``spd_factor`` of `a` (or of `a.T`: a factor exists only for a symmetric matrix),
+    found once for several calls on one matrix (None: it has none); False: found here."""
+    if not (isinstance(b, np.ndarray) and b.ndim in (1, 2) and b.dtype.kind == "f"):
+        factor = None
+    elif factor is False:
+        factor = spd_factor(a)
     if factor is None or b.shape[0] != a.shape[0]:
         return np.linalg.solve(a, b)
     return solve_lower(factor, solve_lower(factor, b), transpose=True)
 
 
-def spd_inverse(a):
-    """``np.linalg.inv(a)``: L^-T L^-1 from `a`'s Cholesky factor where `spd_factor` finds one."""
-    factor = spd_factor(a)
+def spd_inverse(a, factor=False):
+    """``np.linalg.inv(a)``: from `a`'s Cholesky factor where `spd_factor` finds one (`factor` as
+    in `spd_solve`)."""
+    if factor is False:
+        factor = spd_factor(a)
     if factor is None:
         return np.linalg.inv(a)
-    inverse = lower_inverse(factor)
-    return inverse.T @ inverse
+    from scipy.linalg import lapack  # (spd_factor found SciPy)
+    # LAPACK's potri: the lower triangle of the inverse from the factor, two thirds of the work
+    # of the triangular inverse and its product with its transpose
+    inverse, info = (lapack.dpotri if factor.dtype == np.float64 else lapack.spotri)(factor, lower=1)
+    if info != 0:  # (a factor of a positive-definite matrix has no zero on its diagonal)
+        return np.linalg.inv(a)
+    inverse += np.tril(inverse, -1).T  # its upper triangle: the zeros of the factor's
+    return inverse
 
 
-def spd_slogdet(a):
+def spd_slogdet(a, factor=False):
     """``np.linalg.slogdet(a)``: (1.0, twice the sum of the logs of the factor's diagonal) where
-    `spd_factor` finds one."""
-    factor = spd_factor(a)
+    `spd_factor` finds one (`factor` as in `spd_solve`)."""
+    if factor is False:
+        factor = spd_factor(a)
     if factor is None:
         return np.linalg.slogdet(a)
     kind = type(np.linalg.slogdet(np.ones((1, 1))))  # NumPy's named pair (.sign, .logabsdet)
     return kind(factor.dtype.type(1.0), factor.dtype.type(2.0 * np.sum(np.log(np.diagonal(factor)))))
 
 
-SYMMETRIC_HELPERS = {f.__name__: f for f in (spd_solve, spd_inverse, spd_slogdet)}
+SYMMETRIC_HELPERS = {f.__name__: f for f in (spd_factor, spd_solve, spd_inverse, spd_slogdet)}

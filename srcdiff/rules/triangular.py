@@ -90,4 +90,31 @@ def solve_lower(L, b, transpose=False):
     return np.linalg.solve(np.swapaxes(L, -1, -2) if transpose else L, b)
 
 
-TRIANGULAR_HELPERS = {f.__name__: f for f in (lower_inverse, solve_lower)}
+def proportion(g, b):
+    """The number k with ``g == k * b`` to the last bits, when `g` and `b` are float arrays of one
+    shape and dtype and `b` starts with a nonzero; else None.
+
+    A quadratic form's adjoint seeds a solve with its own right-hand side scaled: where a solve
+    of `b` with the same matrix was made already (x), k * x is this solve's answer
+    (backend/optimize/repeated_solves.py)."""
+    if not (type(g) is np.ndarray and type(b) is np.ndarray and g.shape == b.shape and g.dtype == b.dtype
+            and g.dtype.kind == "f" and b.size):
+        return None
+    first = (0,) * b.ndim
+    if b[first] == 0.0:
+        return None
+    k = float(g[first] / b[first])
+    if not np.isfinite(k):
+        return None
+    rows = (0,) * (b.ndim - 1)  # one line of elements first: most seeds that are not proportional fail there
+    if not _near(g[rows], k * b[rows]):
+        return None
+    return k if np.array_equal(g, k * b) or _near(g, k * b) else None
+
+
+def _near(g, kb):
+    """Whether g and k * b agree to a few units in the last place of each element of g."""
+    return bool(np.all(np.abs(g - kb) <= 8.0 * np.finfo(g.dtype).eps * np.abs(g)))
+
+
+TRIANGULAR_HELPERS = {f.__name__: f for f in (lower_inverse, solve_lower, proportion)}

@@ -63,6 +63,8 @@ def test_the_gradient_calls_the_helpers():
     code = "\n".join(line for line in grad.source.splitlines() if not line.lstrip().startswith("#"))
     assert "spd_slogdet(" in code and "spd_solve(" in code and "spd_inverse(" in code
     assert "np.linalg" not in code
+    # K is factored once: the slogdet, the solve and their adjoints' solve and inverse share it
+    assert code.count("spd_factor(") == 1 and code.count("factor=K_factor") == 4
 
 
 def test_float32_stays_float32():
@@ -90,6 +92,12 @@ def test_the_helpers_are_numpy_s_calls():
         sign, logdet = spd_slogdet(a)
         assert sign == np.linalg.slogdet(a).sign and np.isclose(logdet, np.linalg.slogdet(a).logabsdet, rtol=1e-12)
     assert spd_slogdet(K.astype(np.float32)).logabsdet.dtype == np.float32
+    assert spd_inverse(K.astype(np.float32)).dtype == np.float32
+    factor = spd_factor(K)  # given once for several calls: the same values as found in each
+    assert_close(spd_inverse(K, factor=factor), np.linalg.inv(K), rtol=1e-9, atol=1e-10)
+    assert_close(spd_solve(K.T, B, factor=factor), np.linalg.solve(K, B), rtol=1e-9, atol=1e-10)
+    assert spd_slogdet(K, factor=factor) == spd_slogdet(K)
+    assert_close(spd_solve(K, b, factor=None), np.linalg.solve(K, b), rtol=1e-12, atol=1e-12)
     singular = np.zeros((40, 40))
     with pytest.raises(np.linalg.LinAlgError):  # NumPy's own error
         spd_solve(singular, b)

@@ -22,7 +22,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
    zeroings on a copy, in plain NumPy);
    `triangular_solves` — ``np.linalg.solve`` with a Cholesky factor a triangular solve (not
-   bitwise: it rounds differently; not for numba or code srcdiff reads back);
+   bitwise: it rounds differently; not for numba or code srcdiff reads back), then
+   `repeated_solves`: a backward solve of a forward solve's right-hand side scaled is its
+   answer scaled (a quadratic form's adjoint);
    (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
    is ``x = np.where(c, a, b)``, and `cases.drop_zero_cases`: a selection added to an array of its
    shape whose branches are zero case by case, dropped; after them, `contract.contract_sums`: a sum of a broadcast
@@ -76,6 +78,7 @@ from . import (
     loops,
     memory,
     reassembly,
+    repeated_solves,
     sameshape,
     splits,
     stack_items,
@@ -222,6 +225,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable:
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
+        repeated_solves.repeated_solves(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)

@@ -16,7 +16,10 @@ inverse or log determinant of it (a likelihood; a plain solve keeps its textbook
 ``np.linalg.solve(a, b)``, ``np.linalg.inv(a)`` and ``np.linalg.slogdet(a)`` become
 ``spd_solve``/``spd_inverse``/``spd_slogdet`` (rules/symmetric.py): through a's Cholesky factor
 when, at run time, a is one matrix of 32 rows or more, exactly symmetric and positive definite
-(a GP's kernel matrix), NumPy's own call otherwise.
+(a GP's kernel matrix), NumPy's own call otherwise.  A matrix assigned once in the function's
+body, never written into, is factored once: ``K_factor = spd_factor(K)`` after its assignment,
+passed to each of its calls (a likelihood's slogdet, solve, and their adjoints' solve and
+inverse would factor it four times).
 
 The helpers (rules/triangular.py, rules/symmetric.py) fall back to NumPy's own call where the
 operands are not one matrix and a vector or matrix (a stack of factors) or SciPy is missing.
@@ -31,6 +34,7 @@ import ast
 from collections import Counter
 
 from .liveness import nodes
+from .repeated_solves import fixed_names
 
 
 def _is_call(node: ast.AST, *path: str) -> bool:
@@ -44,18 +48,23 @@ def _is_call(node: ast.AST, *path: str) -> bool:
     return isinstance(func, ast.Name) and tuple([func.id] + parts[::-1]) == path
 
 
-def _factors(func: ast.FunctionDef) -> tuple[set[str], dict[str, str]]:
-    """The names holding a Cholesky factor (assigned once, never written into), and the names
-    holding its transpose (name -> factor)."""
+def _assigned_once(func: ast.FunctionDef) -> list[ast.Assign]:
+    """The assignments of a name assigned nowhere else and never written into."""
     stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
     written = {n.value.id for n in nodes(func) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
                and isinstance(n.value, ast.Name)}
     written |= {k.value.id for n in nodes(func) if isinstance(n, ast.Call) for k in n.keywords
                 if k.arg == "out" and isinstance(k.value, ast.Name)}
     written |= {n.target.id for n in nodes(func) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
-    assigns = [n for n in nodes(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
-               and isinstance(n.targets[0], ast.Name) and stores[n.targets[0].id] == 1
-               and n.targets[0].id not in written]
+    return [n for n in nodes(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name) and stores[n.targets[0].id] == 1
+            and n.targets[0].id not in written]
+
+
+def _factors(func: ast.FunctionDef) -> tuple[set[str], dict[str, str]]:
+    """The names holding a Cholesky factor (assigned once, never written into), and the names
+    holding its transpose (name -> factor)."""
+    assigns = _assigned_once(func)
     lower = {a.targets[0].id for a in assigns if _is_call(a.value, "np", "linalg", "cholesky")
              and len(a.value.args) == 1 and not a.value.keywords}
     upper = {a.targets[0].id: a.value.value.id for a in assigns
@@ -106,11 +115,41 @@ def triangular_solves(func: ast.FunctionDef) -> bool:
              if _is_call(node, "np", "linalg", name) and len(node.args) == count and not node.keywords]
     reads = Counter(_matrix(node) for node, _ in calls)
     likelihood = {_matrix(node) for node, name in calls if name != "solve"} - {None}
-    for node, name in calls:
-        if _matrix(node) in likelihood and reads[_matrix(node)] > 1:
-            node.func = ast.Name(_SYMMETRIC[name][0], ast.Load())
-            changed = True
+    shared = [(node, name) for node, name in calls if _matrix(node) in likelihood and reads[_matrix(node)] > 1]
+    for node, name in shared:
+        node.func = ast.Name(_SYMMETRIC[name][0], ast.Load())
+        changed = True
+    _factor_once(func, [node for node, _ in shared])
     return changed
+
+
+def _factor_once(func: ast.FunctionDef, calls: list[ast.Call]) -> None:
+    """Give the ``spd_*`` calls on one matrix assigned once in the function's own body (not in a
+    loop or branch: its one value is every call's) the factor it finds once, right after it."""
+    fixed = fixed_names(func)
+    top = {stmt.targets[0].id: i for i, stmt in enumerate(func.body) if isinstance(stmt, ast.Assign)
+           and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in fixed}
+    after = {id(node): i for i, stmt in enumerate(func.body) for node in ast.walk(stmt)}
+    by_matrix: dict[str, list[ast.Call]] = {}
+    for call in calls:
+        by_matrix.setdefault(_matrix(call), []).append(call)
+    # (every call after the assignment: a parameter assigned again has another value before it)
+    by_matrix = {m: reads for m, reads in by_matrix.items() if all(after[id(c)] > top.get(m, len(func.body))
+                                                                   for c in reads)}
+    taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(func.args)
+                                                                    if isinstance(a, ast.arg)}
+    for matrix, reads in sorted(by_matrix.items(), key=lambda item: -top.get(item[0], -1)):
+        if matrix not in top or len(reads) < 2:
+            continue
+        name = f"{matrix}_factor"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        for call in reads:
+            call.keywords = [ast.keyword("factor", ast.Name(name, ast.Load()))]
+        found = ast.Assign([ast.Name(name, ast.Store())],
+                           ast.Call(ast.Name("spd_factor", ast.Load()), [ast.Name(matrix, ast.Load())], []))
+        func.body.insert(top[matrix] + 1, ast.fix_missing_locations(ast.copy_location(found, func.body[top[matrix]])))
 
 
 def _matrix(call: ast.Call) -> str | None:

@@ -1,0 +1,216 @@
+"""A solve in the backward pass whose right-hand side is one the forward pass solved, scaled.
+
+A quadratic form through a solve, ``r @ np.linalg.solve(K, r)`` or ``np.sum(R * cho_solve(cf,
+R.T).T)``, seeds the adjoints of its solves with their own right-hand sides times a number:
+the adjoint of ``x = solve_triangular(L, b)`` at a seed ``0.5 * b`` solves with L again for what
+is ``0.5 * x``.  A multivariate-normal likelihood through a Cholesky factor spent a third of its
+gradient's time in two such solves.  Here, where the forward pass assigned
+``x = solve(L, b, <flags>)`` in the function's own body (L, b and x assigned nowhere else, never
+written into), a later ``y = solve(L, g, <same flags>)`` in that body becomes::
+
+    y_scale = proportion(g, b)
+    y = y_scale * x if y_scale is not None else solve(L, g, <flags>)
+
+An ``spd_solve(K.T, g, factor=F)`` (rules/symmetric.py) solves the system of an earlier
+``spd_solve(K, b, factor=F)`` where F is not None (K is then symmetric): the check asks that too.
+`proportion` (rules/triangular.py) finds the number when g is b times it to the last bits, at
+the cost of a pass over g where it is; otherwise a glance at one line of g.  k * x rounds
+differently from the solve of k * b (as `triangular_solves`' solves do); not for numba (no
+SciPy there) nor for code srcdiff reads back (the helper has no rule).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections import Counter
+from typing import NamedTuple
+
+from .liveness import is_pure, mentions, nodes
+
+
+class Solve(NamedTuple):
+    """A triangular solve's matrix (a name) and the flags that say which system it solves; for
+    ``spd_solve`` (rules/symmetric.py), the name of the factor it is given."""
+    matrix: str
+    transposed: bool
+    lower: bool
+    unit: bool
+    factor: str | None = None
+
+    def key(self) -> tuple:
+        """What two solves share to solve one system: an ``spd_solve`` given a factor solves with
+        a symmetric matrix (its transpose too) where the factor is not None."""
+        return (self.matrix, self.factor) if self.factor else self
+
+
+_SCIPY_FLAGS = {"trans": 0, "lower": False, "unit_diagonal": False, "check_finite": True, "overwrite_b": False}
+
+
+def _solve(call: ast.expr) -> tuple[Solve, ast.expr] | None:
+    """The system a triangular-solve call solves and its right-hand side, or None: SciPy's
+    ``solve_triangular`` (any module spelling; flags as constants) and rules/triangular.py's
+    ``solve_lower``."""
+    if not (isinstance(call, ast.Call) and len(call.args) == 2):
+        return None
+    func = call.func
+    if isinstance(func, ast.Name) and func.id == "spd_solve" and len(call.keywords) == 1 \
+            and call.keywords[0].arg == "factor" and isinstance(call.keywords[0].value, ast.Name):
+        a = call.args[0]
+        transposed = isinstance(a, ast.Attribute) and a.attr == "T"
+        a = a.value if transposed else a
+        if not isinstance(a, ast.Name):
+            return None
+        return Solve(a.id, transposed, True, False, call.keywords[0].value.id), call.args[1]
+    if not isinstance(call.args[0], ast.Name):
+        return None
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    flags = {}
+    for keyword in call.keywords:
+        if keyword.arg is None or not isinstance(keyword.value, ast.Constant):
+            return None
+        flags[keyword.arg] = keyword.value.value
+    matrix = call.args[0].id
+    if name == "solve_lower" and isinstance(func, ast.Name) and set(flags) <= {"transpose"}:
+        return Solve(matrix, bool(flags.get("transpose", False)), True, False), call.args[1]
+    if name != "solve_triangular" or not set(flags) <= set(_SCIPY_FLAGS) or flags.get("overwrite_b"):
+        return None
+    trans = flags.get("trans", 0)
+    if trans not in (0, 1, 2, "N", "T", "C"):
+        return None
+    return Solve(matrix, trans not in (0, "N"), bool(flags.get("lower", False)),
+                 bool(flags.get("unit_diagonal", False))), call.args[1]
+
+
+def repeated_solves(func: ast.FunctionDef) -> bool:
+    """Rewrite, in place, the solves of `func`'s body whose right-hand side may be a forward
+    solve's scaled (module docstring); whether any was."""
+    fixed = fixed_names(func).__contains__
+    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | params
+    solved: dict[Solve, list[tuple[str, str]]] = {}  # system -> (right-hand side, answer) of earlier solves
+    assigned = set(params)  # names the body's statements so far assigned
+    changed = False
+    for stmt in list(func.body):
+        for call in _calls(stmt):
+            found = _solve(call)
+            if found is None or not fixed(found[0].matrix) or not _plain(found[1]) \
+                    or found[0].factor and not fixed(found[0].factor):
+                continue
+            system, rhs = found
+            earlier = [(b, x, t) for b, x, t in solved.get(system.key(), []) if ast.dump(b) != ast.dump(rhs)]
+            if not earlier or not {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)} <= assigned:
+                continue
+            b, x, transposed = earlier[0]
+            # (a matrix and its transpose solve one system only where spd_solve's factor is not None)
+            symmetric = system.factor if transposed != system.transposed else None
+            own = stmt.targets[0].id if isinstance(stmt, ast.Assign) and stmt.value is call else "solve"
+            scale, seed = _fresh(f"{own}_scale", taken), rhs
+            if not isinstance(rhs, ast.Name):  # the seed (an expression of names) computed once, for both
+                seed = ast.Name(_fresh(f"{own}_seed", taken), ast.Load())
+                held = ast.Assign([ast.Name(seed.id, ast.Store())], rhs)
+                func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(held, stmt)))
+                call.args[1] = ast.Name(seed.id, ast.Load())
+            found_scale = ast.Call(ast.Name("proportion", ast.Load()), [ast.Name(seed.id, ast.Load()),
+                                                                        copy.deepcopy(b)], [])
+            if symmetric:
+                given = ast.Compare(ast.Name(symmetric, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
+                found_scale = ast.IfExp(given, found_scale, ast.Constant(None))
+            ratio = ast.Assign([ast.Name(scale, ast.Store())], found_scale)
+            func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(ratio, stmt)))
+            test = ast.Compare(ast.Name(scale, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
+            scaled = ast.BinOp(ast.Name(scale, ast.Load()), ast.Mult(), ast.Name(x, ast.Load()))
+            _replace(stmt, call, ast.IfExp(test, scaled, call))
+            ast.fix_missing_locations(stmt)
+            changed = True
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            target = stmt.targets[0].id
+            found = _solve(stmt.value)
+            if found is not None and fixed(found[0].matrix) and _view(found[1], fixed) and fixed(target) \
+                    and (not found[0].factor or fixed(found[0].factor)):
+                solved.setdefault(found[0].key(), []).append((found[1], target, found[0].transposed))
+        assigned |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return changed
+
+
+def fixed_names(func: ast.FunctionDef) -> set[str]:
+    """The names that hold one value wherever they are read: assigned once (a parameter: never)
+    and never written into, deleted or passed to a call that may write into them."""
+    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    names = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | params
+    written = _mutated(func)
+    return {name for name in names if name not in written and stores[name] == (0 if name in params else 1)}
+
+
+#: builtins that only read their arguments
+_READERS = frozenset({"len", "float", "int", "abs", "range", "isinstance"})
+
+
+def _mutated(func: ast.FunctionDef) -> set[str]:
+    """Names whose object may change in place or go: targets of ``x[i] = ...``, ``x += ...`` and
+    ``del``, and the arguments of calls that are not known pure but for the solves `_solve` reads
+    (SciPy's solve_triangular without overwrite_b writes into nothing)."""
+    found = set()
+    for node in nodes(func):
+        if isinstance(node, ast.AugAssign):
+            found |= mentions(node.target)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found |= mentions(node.value)
+        elif isinstance(node, ast.Delete):
+            found |= mentions(node)
+        elif isinstance(node, ast.Call) and _solve(node) is None and not is_pure(ast.Call(node.func, [], [])) \
+                and not (isinstance(node.func, ast.Name) and node.func.id in _READERS):
+            found |= mentions(node)
+    return found
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def _view(expr: ast.expr, fixed) -> bool:
+    """Whether `expr` is a fixed name or its transpose (read again, the same values for free)."""
+    expr = expr.value if isinstance(expr, ast.Attribute) and expr.attr == "T" else expr
+    return isinstance(expr, ast.Name) and fixed(expr.id)
+
+
+def _plain(expr: ast.expr) -> bool:
+    """Whether `expr` is names and numbers in arithmetic, transposes and subscripts (no call:
+    evaluating it once more, or earlier, does nothing else)."""
+    allowed = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Subscript,
+               ast.Slice, ast.Tuple, ast.Load, ast.expr_context)
+    return all(isinstance(n, allowed) or isinstance(n, ast.Attribute) and n.attr == "T" for n in ast.walk(expr))
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
+_CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _calls(stmt: ast.stmt) -> list[ast.Call]:
+    """The calls a simple statement always makes (none inside a conditional expression, a
+    lambda or a comprehension), outermost first."""
+    if not isinstance(stmt, _SIMPLE):
+        return []
+    found, todo = [], [stmt]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, ast.Call):
+            found.append(node)
+        todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _CONDITIONAL))
+    return found
+
+
+def _replace(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
+    """Put `new` where `old` is in `stmt`."""
+    for parent in ast.walk(stmt):
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return
+            if isinstance(value, list) and any(item is old for item in value):
+                value[[item is old for item in value].index(True)] = new
+                return
