@@ -107,6 +107,11 @@ def _without_namespace_line(source: str) -> str:
     return lines[0] + "".join(lines[2:])
 
 
+#: the problems whose NumPy code is another library's but for its sums: NumPy's own rewrites (sums of
+#: products as contractions, fills dropped: backend/optimize/contract.py) change the other two
+SAME_CODE = (0, 1)
+
+
 @pytest.mark.parametrize("index", range(4))
 def test_array_api_strict_gradients_match_central_differences(index, rng):
     f, args, wrt = _problems(rng)[index]
@@ -116,8 +121,9 @@ def test_array_api_strict_gradients_match_central_differences(index, rng):
     for part in found if isinstance(found, tuple) else (found,):
         assert type(part).__module__.startswith("array_api_strict")
     _assert_parts_close(_as_numpy(found), _reference(f, args, wrt))
-    numpy_source = gradient.source_for(*args)
-    assert _without_namespace_line(gradient.source_for(*strict_args)) == _function_sums(numpy_source)
+    if index in SAME_CODE:
+        numpy_source = gradient.source_for(*args)
+        assert _without_namespace_line(gradient.source_for(*strict_args)) == _function_sums(numpy_source)
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -135,7 +141,8 @@ def test_dask_gradients_match_central_differences_and_stay_lazy(index, rng):
     assert all(isinstance(p, da.Array) for p in parts)
     computed = dask.compute(*parts)  # one compute for every gradient
     _assert_parts_close(computed if isinstance(wrt, tuple) else computed[0], _reference(f, args, wrt))
-    assert _without_namespace_line(gradient.source_for(*dask_args)) == _function_sums(gradient.source_for(*args))
+    if index in SAME_CODE:
+        assert _without_namespace_line(gradient.source_for(*dask_args)) == _function_sums(gradient.source_for(*args))
 
 
 def _std(x):
@@ -229,12 +236,13 @@ def test_a_method_the_arrays_lack_is_refused(rng):
 def test_a_run_time_helper_is_refused_naming_the_line(rng):
     def first_column(W, X):
         logits = X @ W
-        return np.sum(np.log(np.sum(np.exp(logits), axis=1, keepdims=True)) - logits[:, 0:1])
+        # (a column times a number of W's: its adjoint sums the column back, which unbroadcast does)
+        return np.sum(np.log(np.sum(np.exp(logits), axis=1, keepdims=True)) - logits[:, 0:1] * W[0, :1])
 
     with pytest.raises(srcdiff.SrcDiffError, match=r"run-time helper unbroadcast\(\) works on NumPy arrays only") \
             as caught:
         srcdiff.grad(first_column)(rng.normal(size=(3, 4)), _chunked(rng.normal(size=(40, 3))))
-    assert f"test_array_libraries.py:{first_column.__code__.co_firstlineno + 2}" in str(caught.value)
+    assert f"test_array_libraries.py:{first_column.__code__.co_firstlineno + 3}" in str(caught.value)
 
 
 def test_numpy_arrays_mixed_with_array_api_strict_ones_are_refused(rng):

@@ -151,13 +151,13 @@ def solve_both_differentiated(a):
 
 def solve_rhs_vector_unknown(a):
     K = _stiffness(a.shape[0], 1.0) + np.outer(a, a)
-    b = np.squeeze(_stiffness(a.shape[0], 0.5) @ a[:, None])  # neither ndim known when compiling
+    b = np.squeeze(np.tile(_stiffness(a.shape[0], 0.5) @ a, (1, 1)).T)  # neither ndim known when compiling
     return np.sum(np.linalg.solve(K, b) ** 2)
 
 
 def solve_rhs_matrix_unknown(a):
     K = _stiffness(a.shape[0], 1.0) + np.outer(a, a)
-    B = np.squeeze(_stiffness(a.shape[0], 0.5) * a)
+    B = np.squeeze(np.tile(_stiffness(a.shape[0], 0.5) * a, (1, 1, 1)))
     return np.sum(np.linalg.solve(K, B) ** 2)
 
 
