@@ -4,13 +4,18 @@ SciPy wraps both in a batching decorator whose source srcdiff does not read.  Us
 the documentation shows, they compute a lower factor ``L`` of ``A`` and solve with it, which
 the rules of ``np.linalg.cholesky`` and ``scipy.linalg.solve_triangular`` differentiate::
 
-    c, low = scipy.linalg.cho_factor(K)            c = np.linalg.cholesky(K)
+    c, low = scipy.linalg.cho_factor(K)            c = np.linalg.cholesky(K.T)
                                            ==>     low = False
     alpha = scipy.linalg.cho_solve((c, low), y)    alpha = scipy.linalg.solve_triangular(c,
                                                        scipy.linalg.solve_triangular(c, y, lower=True),
                                                        lower=True, trans=1)
 
-(the pair kept whole, ``cf = cho_factor(K)`` then ``cho_solve(cf, y)``, the same way).
+(the pair kept whole, ``cf = cho_factor(K)`` then ``cho_solve(cf, y)``, the same way).  SciPy
+reads K's upper triangle by default and its lower one with ``lower=True``; ``np.linalg.cholesky``
+reads the lower one, so it is given ``K.T`` unless ``lower=True`` (a ``lower`` that is not a
+constant is left as written).  Given ``K`` always, the gradient with respect to K lay in the
+triangle SciPy does not read (the transpose of the right one), and a K that is not symmetric
+had another value than SciPy's.
 
 SciPy's factor holds ``L`` or ``L.T`` in one triangle and arbitrary numbers in the other; so
 the rewrite is made only when every read of ``c`` is a ``cho_solve((c, low), b)`` or its
@@ -54,6 +59,8 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
         if not (isinstance(call, ast.Call) and names.resolve(call.func) is sl.cho_factor and len(call.args) == 1
                 and all(k.arg in ("lower", "check_finite") for k in call.keywords) and len(stmt.targets) == 1):
             continue
+        if _reads_lower(call) is None:  # which triangle it reads is decided when run: left as written
+            continue
         target = stmt.targets[0]
         if isinstance(target, ast.Name):  # c = cho_factor(K), read only as cho_solve(c, b)
             found = _whole_solves(tree, target.id, names, sl, parents)
@@ -82,10 +89,21 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
         _insert_after(tree, stmt, flag)
 
 
+def _reads_lower(call: ast.Call) -> bool | None:
+    """Whether ``cho_factor(A, ...)`` reads A's lower triangle (``lower=True``) or its upper one
+    (SciPy's default); None where ``lower`` is not a constant."""
+    flag = next((k.value for k in call.keywords if k.arg == "lower"), ast.Constant(False))
+    return bool(flag.value) if isinstance(flag, ast.Constant) else None
+
+
 def _cholesky(call: ast.Call) -> ast.Call:
-    """``np.linalg.cholesky(A)`` of ``cho_factor(A, ...)``: the lower factor."""
+    """The lower factor of the triangle ``cho_factor(A, ...)`` reads: ``np.linalg.cholesky(A)``
+    (which reads A's lower triangle) for ``lower=True``, else ``np.linalg.cholesky(A.T)``; the
+    gradient then lies in the triangle SciPy reads, and a matrix that is not symmetric gives
+    SciPy's value."""
+    matrix = call.args[0] if _reads_lower(call) else ast.Attribute(call.args[0], "T", ast.Load())
     return ast.Call(ast.Attribute(ast.Attribute(ast.Name("np", ast.Load()), "linalg", ast.Load()),
-                                  "cholesky", ast.Load()), call.args, [])
+                                  "cholesky", ast.Load()), [matrix], [])
 
 
 def _whole_solves(tree, held: str, names, sl, parents) -> tuple[list, list] | None:

@@ -47,9 +47,11 @@ def _number_templates(static, operand_shapes):
 def _number_tangents(static, operand_shapes):
     """The tangent of one number taken out of an array: refused where the adjoint is (an array of
     more than one element: ``.tolist()`` gives a list, not a number), and where the shape is not
-    known, a tangent that fails at run time for more than one element rather than summing them."""
+    known, a tangent that fails at run time for more than one element rather than summing them.
+    A Python float, as the value is: a float32 x's NumPy float32 tangent would round each float64
+    tangent it meets to float32 (a Python float meeting a NumPy float32 number is float32)."""
     _number_templates(static, operand_shapes)
-    return {"x": "np.sum(x_dot)" if operand_shapes["x"].known else "np.reshape(x_dot, ())"}
+    return {"x": "np.sum(x_dot).item()" if operand_shapes["x"].known else "np.reshape(x_dot, ()).item()"}
 
 
 def _number_shape(static, x):
