@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..driver.hoisted_rows import HoistedRows
 from ..errors import SrcDiffError
 from ..ir import memo, shapes
 from .gradients import GradFunction
@@ -68,9 +69,10 @@ class Batched:
         return self.compute(self.run_of(found), args, names, wrt, value)
 
     def run_of(self, code) -> Callable[..., Any]:
-        """What runs the batched code `code` gives: its Python function, or its numba code."""
+        """What runs the batched code `code` gives: its Python function (split in chunked calls:
+        driver/hoisted_rows.py), or its numba code."""
         made, lowereds = code
-        return runner(made, lowereds[-1], self.jit)
+        return runner(made, lowereds[-1], self.jit) if self.jit else HoistedRows(made)
 
     def refuse(self, func, args: tuple, wrt: tuple, why: SrcDiffError) -> None:
         """Batch no more calls of `func` like this one (numba refused the batched code: `why`)."""
@@ -112,12 +114,24 @@ class Batched:
         # leaf (its row of the result); arguments without a batch axis do not count
         row = max(1, value.size, *(np.size(args[names.index(n)]) for n in wrt))
         size = max(8, CHUNK_ELEMENTS // row)
+        split = run.split() if size < value.size and isinstance(run, HoistedRows) else None
+        if split is not None:  # several chunks: what no seed changes computed once
+            invariant, directed = split
+            try:
+                values = invariant(*args)
+                return self._chunks(lambda seeds: directed(*args, values, seeds), size, wrt, names, args, value)
+            except Exception:  # noqa: BLE001  the whole code again: its error is located at the user's line
+                pass
+        return self._chunks(lambda seeds: run(*args, seeds), size, wrt, names, args, value)
+
+    def _chunks(self, run, size: int, wrt: tuple, names: list, args: tuple, value) -> list | None:
+        """`compute`'s rows, `size` a chunk, each chunk's rows ``run(seeds)``."""
         parts: list | None = None
         for start in range(0, value.size, size):
             stop = min(value.size, start + size)
             seeds = identity_rows(stop - start, value.size, start, value.dtype) if not self.jit \
                 else np.eye(stop - start, value.size, k=start, dtype=value.dtype)  # (numba: writable arrays)
-            chunk = run(*args, seeds.reshape((stop - start,) + value.shape))
+            chunk = run(seeds.reshape((stop - start,) + value.shape))
             chunk = chunk if len(wrt) > 1 else (chunk,)
             if len(chunk) != len(wrt):
                 return None
