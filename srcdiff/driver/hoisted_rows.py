@@ -18,17 +18,21 @@ from __future__ import annotations
 
 from ..backend import loader
 from ..backend.numba.hoisting import split_sweep
+from ..ir import memo
+
+#: a batched function -> its (invariant, directed) halves, or False where nothing moves: made
+#: once per compiled function, however many calls (a call with trees takes the full path) ask
+_SPLITS = memo.table(weak=True)
 
 
 class HoistedRows:
     """The batched code of `made` (a batched `Variant` whose last parameter is the batch of
     seeds), called like its function; `split` gives its two halves."""
 
-    __slots__ = ("made", "whole", "_split")
+    __slots__ = ("made", "whole")
 
     def __init__(self, made):
         self.made, self.whole = made, made.function
-        self._split: tuple | bool | None = None  # (invariant, directed) once made; False: nothing moves
 
     def __call__(self, *args):
         return self.whole(*args)
@@ -37,9 +41,10 @@ class HoistedRows:
         """``(invariant, directed)``: ``values = invariant(*params)``, then
         ``directed(*params, values, seeds)`` per chunk gives what ``whole(*params, seeds)``
         gives; None where nothing moves."""
-        if self._split is None:
-            self._split = _split(self.made) or False
-        return self._split or None
+        found = _SPLITS.get(self.whole)
+        if found is None:
+            found = _SPLITS[self.whole] = _split(self.made) or False
+        return found or None
 
 
 def _split(made) -> tuple | None:

@@ -154,3 +154,24 @@ def test_whole_code_runs_in_one_chunk():
     finally:
         HoistedRows.split = original
     assert not calls
+
+
+def tree_loss(p, X):
+    h = np.tanh(X @ p["W"])
+    return np.sum(h ** 2) + np.sum(p["W"] ** 4)
+
+
+def test_the_split_is_made_once_however_many_calls_take_the_full_path(small_chunks, monkeypatch):
+    """A call with a tree argument takes the full path every time (no plan): the split of its
+    batched code is made on the first, and found again by the others."""
+    from srcdiff.driver import hoisted_rows
+
+    made = []
+    monkeypatch.setattr(hoisted_rows, "split_sweep", lambda *a: made.append(a) or split_sweep(*a))
+    rng = np.random.default_rng(5)
+    p, X = {"W": rng.normal(size=(3, 4)) / 3}, rng.normal(size=(6, 3))
+    H = srcdiff.hessian(tree_loss)
+    flat = hessian_difference(lambda W, X: tree_loss({"W": W}, X), (p["W"], X))
+    for _ in range(3):
+        assert_close(H(p, X)["W"]["W"], flat, rtol=1e-5, atol=1e-5)
+    assert len(made) == 1
