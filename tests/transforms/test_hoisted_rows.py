@@ -175,3 +175,15 @@ def test_the_split_is_made_once_however_many_calls_take_the_full_path(small_chun
     for _ in range(3):
         assert_close(H(p, X)["W"]["W"], flat, rtol=1e-5, atol=1e-5)
     assert len(made) == 1
+
+
+def test_jacobian_of_two_leaves_in_chunks_against_central_differences(small_chunks):
+    """Several differentiated parameters: the split code returns a part per parameter, each
+    written into its own rows."""
+    rng = np.random.default_rng(6)
+    x, W, b = rng.normal(size=5), rng.normal(size=(20, 5)) / 3, rng.normal(size=20)
+    Jx, Jb = srcdiff.jacobian(layer, wrt=(0, 2))(x, W, b)
+    for index, got in ((0, Jx), (2, Jb)):
+        expected = np.stack([central_difference(lambda x, W, b, i=i: layer(x, W, b)[i], (x, W, b), index)
+                             for i in range(20)])
+        assert_close(got, expected, rtol=1e-6, atol=1e-7)
