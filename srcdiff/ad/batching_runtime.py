@@ -95,9 +95,27 @@ def zero_rows(like, size: int):
     return np.zeros((size,) + np.shape(like))
 
 
+def _sliced(index, value, dtype) -> bool:
+    """Whether ``rows[:, *index] (+)= value`` is the whole of a write: `index` a tuple of slices
+    (each position reached once, no axis dropped), `value` an array of the rows' dtype (the
+    common case of a gradient's scatters, taken before the general path's checks)."""
+    return type(index) is tuple and type(value) is np.ndarray and value.dtype == dtype \
+        and all(type(p) is slice for p in index)
+
+
+def _with_axes(value, rank: int, value_rows: bool):
+    """`_aligned` for an index of slices (which keeps every axis of rows of `rank` axes)."""
+    if value_rows and value.ndim != rank:
+        return np.reshape(value, value.shape[:1] + (1,) * (rank - value.ndim) + value.shape[1:])
+    return value
+
+
 def scatter_add_rows(out, index, value, value_rows: bool):
     """`index_add_rows` into `out` itself: a float array of rows that nothing else reads
     (driver/batched.py proves it), of the dtype the sum has."""
+    if _sliced(index, value, out.dtype):
+        out[(slice(None),) + index] += _with_axes(value, out.ndim, value_rows)
+        return out
     where = rows_index(index)
     value = np.asarray(value)
     if value.dtype != out.dtype and np.result_type(out, value, 0.0) != out.dtype:  # float32 rows, float64 value
@@ -115,6 +133,9 @@ def zero_rows_with(like, size: int, index, value, value_rows: bool):
     """``scatter_add_rows(zero_rows(like, size), index, value, value_rows)``: where slices and
     numbers reach each position once, the value is written, not added to zeros read back."""
     out = zero_rows(like, size)
+    if _sliced(index, value, out.dtype):
+        out[(slice(None),) + index] = _with_axes(value, out.ndim, value_rows)
+        return out
     where = rows_index(index)
     value = np.asarray(value)
     if not (all(type(p) is slice or type(p) is int for p in where) and np.result_type(out, value, 0.0) == out.dtype):

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..driver.hoisted_rows import HoistedRows
 from ..errors import SrcDiffError
 from ..ir import memo, shapes
 from .gradients import GradFunction
@@ -23,14 +24,17 @@ _SEEDS = memo.table()
 SEED_BLOCKS = 64
 
 
-def identity_rows(rows: int, size: int, start: int, dtype) -> np.ndarray:
+def identity_rows(rows: int, size: int, start: int, dtype, shape: tuple | None = None) -> np.ndarray:
     """Rows ``start .. start + rows`` of the ``size x size`` identity, read-only: batched code
-    only reads its seeds, and a write would raise rather than change the next call's."""
-    key = (rows, size, start, np.dtype(dtype))
+    only reads its seeds, and a write would raise rather than change the next call's.  With
+    `shape` (of `size` elements), each row is shaped so."""
+    key = (rows, size, start, dtype, shape)
     seeds = _SEEDS.get(key)
     if seeds is None:
         seeds = np.eye(rows, size, k=start, dtype=dtype)
         seeds.flags.writeable = False
+        if shape is not None:
+            seeds = seeds.reshape((rows,) + tuple(shape))
         if seeds.size <= 2 * CHUNK_ELEMENTS:  # (chunks of larger rows are cheap beside their own work)
             if len(_SEEDS) >= SEED_BLOCKS:
                 _SEEDS.clear()
@@ -68,9 +72,10 @@ class Batched:
         return self.compute(self.run_of(found), args, names, wrt, value)
 
     def run_of(self, code) -> Callable[..., Any]:
-        """What runs the batched code `code` gives: its Python function, or its numba code."""
+        """What runs the batched code `code` gives: its Python function (split in chunked calls:
+        driver/hoisted_rows.py), or its numba code."""
         made, lowereds = code
-        return runner(made, lowereds[-1], self.jit)
+        return runner(made, lowereds[-1], self.jit) if self.jit else HoistedRows(made)
 
     def refuse(self, func, args: tuple, wrt: tuple, why: SrcDiffError) -> None:
         """Batch no more calls of `func` like this one (numba refused the batched code: `why`)."""
@@ -110,14 +115,36 @@ class Batched:
         value = np.asarray(value)
         # a row of the batched values is shaped like the output (the seed) or a differentiated
         # leaf (its row of the result); arguments without a batch axis do not count
-        row = max(1, value.size, *(np.size(args[names.index(n)]) for n in wrt))
+        leaves = [args[names.index(n)] for n in wrt]
+        row = max(1, value.size, *map(np.size, leaves))
         size = max(8, CHUNK_ELEMENTS // row)
+        if size >= value.size and type(run) is HoistedRows and len(wrt) == 1:  # one chunk, one leaf (a small
+            # Hessian, whose Python overheads count): the code run whole, its rows returned as they are
+            seeds = identity_rows(value.size, value.size, 0, value.dtype, value.shape)
+            rows = run.whole(*args, seeds)
+            if type(rows) is not np.ndarray or np.may_share_memory(rows, seeds):  # (f(x) = x: a view of the seeds)
+                rows = np.array(rows)
+            shape = value.shape + np.shape(leaves[0])
+            return [rows if rows.shape == shape else rows.reshape(shape)]
+        split = run.split() if size < value.size and isinstance(run, HoistedRows) else None
+        if split is not None:  # several chunks: what no seed changes computed once
+            invariant, directed = split
+            try:
+                values = invariant(*args)
+                return self._chunks(directed, args, (values,), size, wrt, names, value)
+            except Exception:  # noqa: BLE001  the whole code again: its error is located at the user's line
+                pass
+        return self._chunks(run, args, (), size, wrt, names, value)
+
+    def _chunks(self, run, args: tuple, extra: tuple, size: int, wrt: tuple, names: list, value) -> list | None:
+        """`compute`'s rows, `size` a chunk, each chunk's rows ``run(*args, *extra, seeds)``."""
         parts: list | None = None
         for start in range(0, value.size, size):
             stop = min(value.size, start + size)
-            seeds = identity_rows(stop - start, value.size, start, value.dtype) if not self.jit \
-                else np.eye(stop - start, value.size, k=start, dtype=value.dtype)  # (numba: writable arrays)
-            chunk = run(*args, seeds.reshape((stop - start,) + value.shape))
+            seeds = identity_rows(stop - start, value.size, start, value.dtype, value.shape) if not self.jit \
+                else np.eye(stop - start, value.size, k=start, dtype=value.dtype).reshape(
+                    (stop - start,) + value.shape)  # (numba: writable arrays)
+            chunk = run(*args, *extra, seeds)
             chunk = chunk if len(wrt) > 1 else (chunk,)
             if len(chunk) != len(wrt):
                 return None
@@ -131,7 +158,9 @@ class Batched:
                 part[start:stop] = c
         if parts is None:  # no rows: `rows` is not asked for an empty output
             return None
-        return [np.asarray(p).reshape(value.shape + np.shape(args[names.index(n)])) for p, n in zip(parts, wrt)]
+        shapes = [value.shape + np.shape(args[names.index(n)]) for n in wrt]
+        return [p if type(p) is np.ndarray and p.shape == s else np.asarray(p).reshape(s)
+                for p, s in zip(parts, shapes)]
 
 
 __all__ = ["CHUNK_ELEMENTS", "SEED_BLOCKS", "Batched", "identity_rows"]

@@ -321,7 +321,9 @@ class Hessian(Composite):
             rows = []
             for made, index in batched:
                 leaf = args[index]  # a float array (or a float): the signature says so
-                like = np.zeros(np.shape(leaf), dtype=leaf.dtype) if np.ndim(leaf) else 0.0
+                # (compute reads the shape, size and dtype of `like`: a float array is its own)
+                like = leaf if type(leaf) is np.ndarray and leaf.ndim else np.zeros(np.shape(leaf), dtype=leaf.dtype) \
+                    if np.ndim(leaf) else 0.0
                 rows.append(rebuild(compute(made, args, names, wrt, like)))
             return rebuild(rows)
         return run

@@ -51,7 +51,7 @@ def lowered_of(func) -> Lowered | None:
 class Plan:
     """`run(*args)` for arguments like `args`, valid while the `Lowered`s it came from are current."""
 
-    __slots__ = ("signature", "exact", "values", "version", "lowered", "run")
+    __slots__ = ("signature", "exact", "values", "version", "lowered", "run", "seen", "depends")
 
     def __init__(self, args: tuple, lowered: list, run):
         lowered = list({id(found): found for found in lowered}.values())  # each checked once per call
@@ -61,15 +61,27 @@ class Plan:
         self.values = _value_key(args, self.exact)
         self.version = TABLE.version
         self.run = run
+        self.seen = -1  # the cache's generation at which every lowering was last found current
+        self.depends = tuple(d for found in lowered for d in found.depends)
 
     def matches(self, args: tuple) -> bool:
         """Whether a call with `args` would find the code this plan runs."""
         if len(args) != len(self.signature) or self.version != TABLE.version:
             return False
-        if tuple(map(shapes.signature, args)) != self.signature or _value_key(args, self.exact) != self.values:
+        signature, values = shapes.signature, self.values
+        for arg, expected, value in zip(args, self.signature, values):
+            if signature(arg) != expected or (value is not None and _value_key((arg,), self.exact)[0] != value):
+                return False
+            if value is None and type(arg) is not np.ndarray and (self.exact or type(arg) is not float):
+                return False  # (a value compared where the plan was made with an array or float)
+        if any(found.parsed.func.__code__ is not code for found, code in self.lowered):
             return False
-        return all(found.parsed.func.__code__ is code and is_current(found, found.parsed.func)
-                   for found, code in self.lowered)
+        if self.seen == CACHE.generation:  # each lowering still in the cache: its globals alone checked
+            return all(d.holds() for d in self.depends)
+        if all(is_current(found, found.parsed.func) for found, _ in self.lowered):
+            self.seen = CACHE.generation
+            return True
+        return False
 
 
 def plan_for(args: tuple, lowered: list, run) -> Plan | None:

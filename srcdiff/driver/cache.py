@@ -125,8 +125,12 @@ class Cache:
         self.generated: dict[str, origins.Origin] = {}
         self.origins = origins.Origins(self.generated)
         self.listeners: list = []  # called on `clear` (gradient functions drop fast paths)
+        #: changes whenever `lowered` may lose or replace an entry: a `Plan` that saw its lowerings
+        #: current at this generation need not search `lowered` for them again (api/plans.py)
+        self.generation = 0
 
     def clear(self) -> None:
+        self.generation += 1
         self.lowered.clear()
         self.static_names.clear()
         self.by_signature.clear()

@@ -45,6 +45,7 @@ def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = N
         found.facts_key, found.constants = decided, dict(facts.constants)
         static_names[base] = tuple(found.statics)  # found by lowering: the same for all values
         key = base + (static_args.static_key(static_names[base], value_of),)
+        CACHE.generation += 1  # (an entry under `key` may be replaced: its plans look again)
         cache[key] = found
     return cache[key]
 

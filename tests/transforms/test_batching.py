@@ -365,3 +365,25 @@ def test_refusals_name_the_users_line():
         srcdiff.vmap(sq_loss, in_axes=(None, 0))(np.ones(3), np.ones((4, 3)), np.ones(4))
     with pytest.raises(srcdiff.SrcDiffError, match="out_axes"):
         srcdiff.vmap(sq_loss, out_axes=1)
+
+
+@pytest.mark.parametrize("value_shape, value_rows", [((4, 3), True), ((4, 1), True), ((4,), True), ((3,), False),
+                                                     ((), False)])
+def test_scatters_of_rows_through_slices_agree_with_a_loop_over_rows(value_shape, value_rows):
+    """`zero_rows_with` and `scatter_add_rows` with an index of slices (their fast path) do
+    for each row what ``row[index] += value_row`` does, value rows with fewer axes aligned
+    after the batch axis as the general path aligns them."""
+    from srcdiff.ad.batching_runtime import scatter_add_rows, zero_rows_with
+
+    rng = np.random.default_rng(7)
+    value, index = rng.normal(size=value_shape), (slice(1, None), slice(None, 3))
+    base = rng.normal(size=(4, 5, 3))
+    expected_zero, expected_added = np.zeros((4, 5, 3)), base.copy()
+    for i in range(4):
+        part = value[i] if value_rows else value
+        if value_rows and np.ndim(part) == 0:
+            part = np.reshape(part, (1, 1))
+        expected_zero[i][index] += part
+        expected_added[i][index] += part
+    assert_close(zero_rows_with(np.zeros((5, 3)), 4, index, value, value_rows), expected_zero, rtol=0, atol=0)
+    assert_close(scatter_add_rows(base, index, value, value_rows), expected_added, rtol=0, atol=0)

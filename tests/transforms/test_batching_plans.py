@@ -84,6 +84,30 @@ def test_replay_follows_a_global_read_statically():
         AXIS = 0
 
 
+SCALE = 2.0
+
+
+def scaled_cubes(x):
+    return np.sum(SCALE * x ** 3)
+
+
+def test_replay_after_the_cache_is_cleared_and_a_global_changes():
+    """A plan that found its lowerings current once checks only their globals while the
+    cache is unchanged (api/plans.py): a cleared cache and a global read as a constant each
+    send the call down the full path."""
+    global SCALE
+    H = srcdiff.hessian(scaled_cubes)
+    x = RNG.normal(size=5)
+    try:
+        for scale, clear in ((2.0, False), (2.0, False), (2.0, True), (2.0, False), (-1.5, False), (-1.5, True)):
+            SCALE = scale
+            if clear:
+                srcdiff.clear_cache()
+            assert_close(H(x), np.diag(6.0 * scale * x), rtol=1e-12, atol=1e-12)
+    finally:
+        SCALE = 2.0
+
+
 def layer(x, W, b):
     return np.tanh(W @ x + b)
 

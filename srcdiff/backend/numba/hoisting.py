@@ -31,7 +31,12 @@ from ..optimize.memory import escaping_reads
 
 #: numba helpers of the generated code that never write into an argument
 _PURE_HELPERS = frozenset({"matmul_stacks", "inner_product", "unbroadcast", "zeros_like", "copy_array", "index_add",
-                           "stop_gradient", "full", "zeros_shaped"})
+                           "stop_gradient", "full", "zeros_shaped",
+                           # and the batching transform's (ad/batching_runtime.py): batched rows split
+                           # the same way (driver/hoisted_rows.py); scatter_add_rows writes into its rows
+                           "broadcast_rows", "copy_rows", "expand_rows", "reshape_rows", "full_rows",
+                           "unbroadcast_rows", "rows_index", "index_read_rows", "index_add_rows", "zero_rows",
+                           "zero_rows_with", "sum_last", "set_item_rows", "select_rows", "measure_nan_rows"})
 #: and the families of them (ufuncs.py's ``vector_tanh``, reductions.py's ``reduce_sum``), by
 #: name: this module is read without importing numba
 _PURE_PREFIXES = ("vector_", "reduce_")
