@@ -65,6 +65,13 @@ def mask_read_twice(w, X, y, c):
     return np.sum(s * s) + np.sum(s) ** 2 + (X.T @ s) @ w
 
 
+def mask_scaled_division(w, X, y, c, k):
+    """Numbers divided by quotients inside both branches (like terms meet across a division)."""
+    r = X @ w - y
+    m = (r < c).astype(float)
+    return np.sum(m * r * r / (c / k) + (1.0 - m) * (k * r) / (1.0 / c) + m * r / (k / c))
+
+
 def _residual(n=12, d=3, extra=(0.8,), signs=False):
     return lambda rng: v20.residual_args(n=n, d=d, seed=int(rng.integers(1 << 30)), extra=extra, signs=signs)
 
@@ -88,6 +95,7 @@ PROGRAMS = [
     ("band_two_masks", band_two_masks, _residual(), 0),
     ("row_mask_broadcast", row_mask_broadcast, _rows, 0),
     ("mask_read_twice", mask_read_twice, _residual(extra=(0.7,)), 0),
+    ("mask_scaled_division", mask_scaled_division, _residual(extra=(0.4, 1.7)), 0),
 ]
 
 
@@ -120,7 +128,8 @@ def test_every_transformation(program):
 def test_hessian_and_numba(program):
     matrix.assert_ok(program, ("hessian",))
     # (numba's refusal at the user's line predates the rewrite, which numba's code does not get)
-    matrix.assert_numba_included(program, {"asymmetric_squares": "numba cannot compile the gradient"})
+    refused = {name: "numba cannot compile the gradient" for name in ("asymmetric_squares", "mask_scaled_division")}
+    matrix.assert_numba_included(program, refused)
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
@@ -132,6 +141,7 @@ def test_float32_stays_float32(program):
     (v18c.smooth_l1_mask, v18c.residual_args(n=10, d=3, m=2, extra=(0.9,))),
     (asymmetric_squares, v20.residual_args(n=12, d=3, extra=(3.0,))),
     (huber_where_mask, v20.residual_args(n=12, d=3)),
+    (mask_scaled_division, v20.residual_args(n=12, d=3, extra=(0.4, 1.7))),
 ])
 def test_the_mask_is_selected(f, args):
     """The mask's products by 0 and 1 are gone: one selection, no float mask made."""

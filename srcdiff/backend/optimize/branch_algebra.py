@@ -120,7 +120,8 @@ def _terms(node: ast.expr, classes: ShapeClasses) -> list | None:
 
 
 def _factors(node: ast.expr, classes: ShapeClasses):
-    """`node` as one product (number, sorted scalar factors, sorted array factors), or None."""
+    """`node` as one product (number, sorted scalar factors, sorted array factors), or None; a
+    factor is the text of its expression, a divisor's with "/" before it."""
     if is_number(node):
         return float(node.value), (), ()
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)):
@@ -131,12 +132,13 @@ def _factors(node: ast.expr, classes: ShapeClasses):
             return left[0] * right[0], tuple(sorted(left[1] + right[1])), tuple(sorted(left[2] + right[2]))
         if right[2] or right[0] == 0.0:  # only numbers divide
             return None
-        return left[0] / right[0], tuple(sorted(left[1] + tuple("/" + s for s in right[1]))), left[2]
+        inverted = tuple(s[1:] if s.startswith("/") else "/" + s for s in right[1])
+        return left[0] / right[0], tuple(sorted(left[1] + inverted)), left[2]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _factors(node.operand, classes)
         return None if inner is None else (-inner[0], inner[1], inner[2])
-    if isinstance(node, ast.Name) and classes.of(node) == SCALAR:
-        return 1.0, (node.id,), ()
+    if classes.of(node) == SCALAR:  # a number's name, or arithmetic of numbers (``1.0 - tau``)
+        return 1.0, (ast.unparse(node),), ()
     if isinstance(node, (ast.BinOp, ast.UnaryOp)):
         return None
     return 1.0, (), (ast.unparse(node),)
@@ -146,11 +148,28 @@ def _product(number: float, scalars: tuple, arrays: tuple) -> ast.expr:
     """number * scalars / divisors * arrays, the numbers first (one array operation a factor)."""
     out: ast.expr | None = None if number == 1.0 else ast.Constant(number)
     for s in scalars:
+        factor = ast.parse(s.removeprefix("/"), mode="eval").body
         if s.startswith("/"):
-            out = ast.BinOp(out if out is not None else ast.Constant(1.0), ast.Div(), ast.Name(s[1:], ast.Load()))
+            out = ast.BinOp(out if out is not None else ast.Constant(1.0), ast.Div(), factor)
         else:
-            out = ast.Name(s, ast.Load()) if out is None else ast.BinOp(out, ast.Mult(), ast.Name(s, ast.Load()))
+            out = factor if out is None else ast.BinOp(out, ast.Mult(), factor)
     for a in arrays:
         atom = ast.parse(a, mode="eval").body
         out = atom if out is None else ast.BinOp(out, ast.Mult(), atom)
     return out if out is not None else ast.Constant(1.0)
+
+
+def common_factor(first: ast.expr, second: ast.expr, classes: ShapeClasses):
+    """(number expression of `first`, of `second`, their common array factor) where each branch is
+    one product of numbers by the same arrays (``tau * r * r`` and ``(1.0 - tau) * r * r``): a
+    selection of the numbers times the arrays then makes one array of the selection, not two of
+    the branches.  None otherwise."""
+    found = [_terms(b, classes) for b in (first, second)]
+    if any(t is None or len(t) != 1 for t in found):
+        return None
+    (n1, s1, a1), = found[0]
+    (n0, s0, a0), = found[1]
+    if not a1 or a1 != a0:
+        return None
+    arrays = _product(1.0, (), a1)
+    return _product(n1, s1, ()), _product(n0, s0, ()), arrays

@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .branch_algebra import ARITHMETIC, collected, cost, cost_saved, is_number, simplified
+from .branch_algebra import ARITHMETIC, collected, common_factor, cost, cost_saved, is_number, simplified
 from .liveness import assigned_name, is_pure, mentions, nodes, reads, writes
 from .repeated_solves import fixed_names
 from .shape_classes import SCALAR, ShapeClasses
@@ -132,7 +132,7 @@ class _Follow:
         arithmetic too, so it is still computed after a selection replaces this reading
         (`cost_saved`)."""
         inlined = copy.deepcopy(expr)
-        if name in self.kept:
+        if name in self.kept and name in self.fixed:  # (a name rebound: its earlier value is read by what rebinds it)
             inlined.shared = True
         return inlined
 
@@ -285,9 +285,13 @@ def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeCl
         return None
     if sum(cost(b, classes) for b in branches) + 1 >= cost_saved(expr, classes):
         return None
-    case = _case_name(mask, masks[mask], func, taken)
-    return ast.fix_missing_locations(ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load()),
-                                              [ast.Name(case, ast.Load()), *branches], []))
+    case = ast.Name(_case_name(mask, masks[mask], func, taken), ast.Load())
+    where = ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load())
+    shared = common_factor(*branches, classes)
+    if shared is not None:  # the numbers selected, the arrays multiplied once
+        first, second, arrays = shared
+        return ast.fix_missing_locations(ast.BinOp(ast.Call(where, [case, first, second], []), ast.Mult(), arrays))
+    return ast.fix_missing_locations(ast.Call(where, [case, *branches], []))
 
 
 def _fits(expr: ast.expr, branches: list[ast.expr], key, classes: ShapeClasses) -> bool:
