@@ -71,17 +71,24 @@ def cost(node: ast.expr, classes: ShapeClasses) -> int:
 
 
 def cost_saved(node: ast.expr, classes: ShapeClasses) -> int:
-    """`cost` of `node` but for the parts inlined from names read elsewhere too."""
-    if getattr(node, "shared", False):
-        return 0
-    if isinstance(node, (ast.BinOp, ast.UnaryOp)):
-        own = 0 if classes.of(node) == SCALAR else 1
-        operands = (node.left, node.right) if isinstance(node, ast.BinOp) else (node.operand,)
-        return own + sum(cost_saved(o, classes) for o in operands)
-    return cost(node, classes)
+    """The array operations the code `node` was inlined from runs that a selection saves: each
+    distinct operation once (the code computed a temporary once, however often the inlined tree
+    repeats it), none of the parts inlined from names read elsewhere too (still computed)."""
+    found: set[str] = set()
 
+    def visit(n: ast.expr) -> None:
+        if getattr(n, "shared", False) or isinstance(n, (ast.Name, ast.Constant)):
+            return
+        if classes.of(n) != SCALAR:
+            found.add(ast.unparse(n))
+        if isinstance(n, (ast.BinOp, ast.UnaryOp)):
+            for child in ((n.left, n.right) if isinstance(n, ast.BinOp) else (n.operand,)):
+                visit(child)
+        else:
+            found.update(ast.unparse(c) for c in nodes(n) if isinstance(c, (ast.Call, ast.BinOp)) and c is not n)
 
-# ---- like terms ------------------------------------------------------------------------------
+    visit(node)
+    return len(found)
 
 
 def collected(node: ast.expr, classes: ShapeClasses) -> ast.expr:

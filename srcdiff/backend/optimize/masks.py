@@ -14,8 +14,9 @@ the function's top-level run of assignments:
   assigned once and never written into, numbers, pure calls of those) is read again where the
   selection goes, and holds the same value there;
 * where such a name is read by anything else (a matrix product, a sum, a return), its last
-  assignment becomes the selection, when that costs fewer array operations than the
-  arithmetic it replaces; the comparison is kept in a name of its own
+  assignment becomes the selection, when that costs fewer array passes than the distinct
+  operations of the arithmetic it replaces (np.where counted as `WHERE_COST` passes: on a
+  condition that follows no pattern it takes several multiplications' time); the comparison is kept in a name of its own
   (``m_case = a < b; m = m_case.astype(float)``) so the selection does not compute it again.
 
 Each branch is simplified with the mask's value: products by 1 and sums with 0 dropped, numbers
@@ -271,6 +272,11 @@ def _np_call(node: ast.expr) -> str | None:
 # ---- the selection ------------------------------------------------------------------------------
 
 
+#: np.where in passes of arithmetic: it reads three operands and branches on each element, which
+#: costs several multiplications' time where its condition follows no pattern (a residual's sign)
+WHERE_COST = 4
+
+
 def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeClasses,
             taken: set[str]) -> ast.expr | None:
     """The arithmetic `expr` as a selection on the first mask it reads, where that is proved of
@@ -283,12 +289,16 @@ def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeCl
     branches = [collected(simplified(_substituted(expr, mask, value)), classes) for value in (1.0, 0.0)]
     if not _fits(expr, branches, key, classes):
         return None
-    if sum(cost(b, classes) for b in branches) + 1 >= cost_saved(expr, classes):
+    shared = common_factor(*branches, classes)
+    if shared is not None:  # the numbers selected, the arrays multiplied once
+        spent = WHERE_COST + cost(shared[2], classes) + 1
+    else:
+        spent = WHERE_COST + sum(cost(b, classes) for b in branches)
+    if spent >= cost_saved(expr, classes):
         return None
     case = ast.Name(_case_name(mask, masks[mask], func, taken), ast.Load())
     where = ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load())
-    shared = common_factor(*branches, classes)
-    if shared is not None:  # the numbers selected, the arrays multiplied once
+    if shared is not None:
         first, second, arrays = shared
         return ast.fix_missing_locations(ast.BinOp(ast.Call(where, [case, first, second], []), ast.Mult(), arrays))
     return ast.fix_missing_locations(ast.Call(where, [case, *branches], []))
