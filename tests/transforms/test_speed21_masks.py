@@ -139,7 +139,6 @@ def test_float32_stays_float32(program):
 
 @pytest.mark.parametrize("f, args", [
     (v18c.smooth_l1_mask, v18c.residual_args(n=10, d=3, m=2, extra=(0.9,))),
-    (asymmetric_squares, v20.residual_args(n=12, d=3, extra=(3.0,))),
     (huber_where_mask, v20.residual_args(n=12, d=3)),
     (mask_scaled_division, v20.residual_args(n=12, d=3, extra=(0.4, 1.7))),
 ])
@@ -160,6 +159,13 @@ def test_float32_arguments_keep_the_value_dtype(name, f, make, wrt):
     value, _ = srcdiff.value_and_grad(f, wrt=wrt)(*args)
     assert np.asarray(value).dtype == np.asarray(f(*args)).dtype
     np.testing.assert_allclose(value, f(*args), rtol=1e-12)
+
+
+def test_numbers_of_a_common_factor_are_blended():
+    """k r and r share r: the mask blends the numbers (no branch per element), the arrays are
+    multiplied once, and the residual is read once."""
+    source = srcdiff.grad(asymmetric_squares).source_for(*v20.residual_args(n=12, d=3, extra=(3.0,)))
+    assert "X.T @ ((above * (2.0 / t11 * k) + (1.0 - above) * (2.0 / t11)) * r)" in source, source
 
 
 def _ties(c):

@@ -16,7 +16,10 @@ the function's top-level run of assignments:
 * where such a name is read by anything else (a matrix product, a sum, a return), its last
   assignment becomes the selection, when that costs fewer array passes than the distinct
   operations of the arithmetic it replaces (np.where counted as `WHERE_COST` passes: on a
-  condition that follows no pattern it takes several multiplications' time); the comparison is kept in a name of its own
+  condition that follows no pattern it takes several multiplications' time); where both
+  branches are one product of numbers by the same arrays (``tau * r * r``, ``(1.0 - tau) * r *
+  r``), the numbers are blended by the float mask, ``(m * tau + (1.0 - m) * (1.0 - tau)) * (r *
+  r)``, exact for finite numbers and without a branch per element; the comparison is kept in a name of its own
   (``m_case = a < b; m = m_case.astype(float)``) so the selection does not compute it again.
 
 Each branch is simplified with the mask's value: products by 1 and sums with 0 dropped, numbers
@@ -275,6 +278,8 @@ def _np_call(node: ast.expr) -> str | None:
 #: np.where in passes of arithmetic: it reads three operands and branches on each element, which
 #: costs several multiplications' time where its condition follows no pattern (a residual's sign)
 WHERE_COST = 4
+#: ``m * a + (1.0 - m) * b`` of numbers a and b, in passes
+MASK_BLEND_COST = 4
 
 
 def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeClasses,
@@ -290,18 +295,28 @@ def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeCl
     if not _fits(expr, branches, key, classes):
         return None
     shared = common_factor(*branches, classes)
-    if shared is not None:  # the numbers selected, the arrays multiplied once
-        spent = WHERE_COST + cost(shared[2], classes) + 1
+    if shared is not None:  # the numbers blended by the float mask, the arrays multiplied once
+        spent = MASK_BLEND_COST + cost(shared[2], classes) + 1
     else:
         spent = WHERE_COST + sum(cost(b, classes) for b in branches)
     if spent >= cost_saved(expr, classes):
         return None
-    case = ast.Name(_case_name(mask, masks[mask], func, taken), ast.Load())
-    where = ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load())
     if shared is not None:
         first, second, arrays = shared
-        return ast.fix_missing_locations(ast.BinOp(ast.Call(where, [case, first, second], []), ast.Mult(), arrays))
+        return ast.fix_missing_locations(ast.BinOp(_blend(mask, first, second), ast.Mult(), arrays))
+    case = ast.Name(_case_name(mask, masks[mask], func, taken), ast.Load())
+    where = ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load())
     return ast.fix_missing_locations(ast.Call(where, [case, *branches], []))
+
+
+def _blend(mask: str, first: ast.expr, second: ast.expr) -> ast.expr:
+    """``m * first + (1.0 - m) * second`` of two numbers: exactly `first` where m is 1 and
+    `second` where it is 0 (a product by 0 or 1 and a sum with 0 round nothing), in four
+    passes of arithmetic that do not branch on the mask's elements."""
+    m = ast.Name(mask, ast.Load())
+    complement = ast.BinOp(ast.Constant(1.0), ast.Sub(), ast.Name(mask, ast.Load()))
+    return simplified(ast.BinOp(ast.BinOp(m, ast.Mult(), first), ast.Add(),
+                                ast.BinOp(complement, ast.Mult(), second)))
 
 
 def _fits(expr: ast.expr, branches: list[ast.expr], key, classes: ShapeClasses) -> bool:
