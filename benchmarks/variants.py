@@ -32,6 +32,7 @@ import variants18_contract as v18c
 import variants18_linalg as v18
 import variants20_gated as v20g
 import variants20_piecewise as v20
+import variants21_masks as v21
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -186,6 +187,12 @@ VARIANTS = [
     Variant("tukey_mask_1e4x20", "tukey_mask", (0,), _arguments(v20.residual_args, extra=(2.5,)), {"n": 9, "d": 4}),
     Variant("smooth_l1_min_1e4x20", "smooth_l1_min", (0,), v20.residual_args, {"n": 9, "d": 4}),
     Variant("capped_l1_1e4x20", "capped_l1", (0,), _arguments(v20.residual_args, extra=(2.0,)), {"n": 9, "d": 4}),
+    Variant("expectile_mask_1e4x20", "expectile_mask", (0,), _arguments(v21.residual_args, extra=(0.8,)),
+            {"n": 9, "d": 4}),
+    Variant("berhu_mask_1e4x20", "berhu_mask", (0,), _arguments(v21.residual_args, extra=(0.7,)), {"n": 9, "d": 4}),
+    Variant("relu_mask_layer_2000x30x40", "relu_mask_layer", (0,), v21.layer_args, {"n": 9, "d": 4, "h": 3}),
+    Variant("dead_zone_mask_1e4x20", "dead_zone_mask", (0,), _arguments(v21.residual_args, extra=(0.5,)),
+            {"n": 9, "d": 4}),
 ]
 
 

@@ -312,3 +312,7 @@ from variants20_piecewise import (  # noqa: E402, F401, I001
     capped_l1, capped_l1_grad, hinge_l2, hinge_l2_grad, huber_clip, huber_clip_grad, huber_sq_hinge,
     huber_sq_hinge_grad, leaky_layer, leaky_layer_grad, smooth_l1_min, smooth_l1_min_grad, tukey_mask,
     tukey_mask_grad)
+# losses and a layer written with 0/1 float masks after backend/optimize/masks.py, held out from it
+from variants21_masks import (  # noqa: E402, F401, I001
+    berhu_mask, berhu_mask_grad, dead_zone_mask, dead_zone_mask_grad, expectile_mask, expectile_mask_grad,
+    relu_mask_layer, relu_mask_layer_grad)

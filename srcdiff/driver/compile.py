@@ -159,7 +159,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
             func, program, name = forward.transform(found, ir, namer, shape_of)
         else:  # (the arguments that are Python numbers: they change no array's floating dtype)
             weak = frozenset(p for p, s in zip(found.params, key or ()) if s in (float, int, bool))
-            func, program, name = _reverse(found, ir, namer, shape_of, weak, portable=bool(foreign))
+            func, program, name = _reverse(found, ir, namer, shape_of, weak, portable=bool(foreign),
+                                           double=_double(key) and not (single or narrow or complex_params))
     arrays = python_float_arrays(found, key) if not (single or narrow or foreign or complex_params) else None
     if arrays:  # ``float(observed[i])`` where that changes no result (backend/optimize/python_floats.py)
         python_floats(func, arrays, lambda name: plain_global(parsed, name, getattr(program, "calls", {})))
@@ -189,10 +190,19 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     return made
 
 
-def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozenset(), portable: bool = False):
+def _double(key) -> bool:
+    """Whether the argument signatures `key` are all float64 (or wider) arrays and NumPy float64
+    or Python numbers: no value the function is given is narrower than float64."""
+    return key is not None and all(s in (float, int, bool, np.float64) or (
+        isinstance(s, tuple) and len(s) == 3 and s[-1] == "f") for s in key)
+
+
+def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozenset(), portable: bool = False,
+             double: bool = False):
     """The reverse transform: (the gradient's function AST, its program, its name); `weak` names
     the parameters whose arguments are Python numbers; `portable`: for arrays of another library
-    (only functions of the array API in the optimised code)."""
+    (only functions of the array API in the optimised code); `double`: every argument is float64
+    or a Python number."""
     parsed, options = found.parsed, found.options
     seed = None
     if options.pullback:
@@ -204,7 +214,7 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozen
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = dataclasses.replace(OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug),
-                               weak=weak, portable=portable)
+                               weak=weak, portable=portable, double=double)
     if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
         info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable,
                                    derivable=options.derivable)

@@ -25,6 +25,11 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    bitwise: it rounds differently; not for numba or code srcdiff reads back), then
    `repeated_solves`: a backward solve of a forward solve's right-hand side scaled is its
    answer scaled (a quadratic form's adjoint);
+   (once they find nothing more, `masks.select_masks`: arithmetic of a 0/1 float mask made of a
+   comparison, ``m * X + (1.0 - m) * Y``, is ``np.where(c, X, Y)`` of its branches simplified with
+   m = 1 and m = 0, like terms collected; then steps 2-4 again; only where every argument is float64
+   or a Python number (the float64 mask widened nothing then), not for numba nor another library's
+   arrays);
    (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
    is ``x = np.where(c, a, b)``, and `cases.drop_zero_cases`: a selection added to an array of its
    shape whose branches are zero case by case, dropped; after them, `contract.contract_sums`: a sum of a broadcast
@@ -54,7 +59,8 @@ once instead of through ``pow``; the contractions, which sum in another order; t
 adjoint's piece put back keeps where ``0.0 + -0.0`` gave ``0.0``; and the order of the terms added to
 positions of an adjoint zeroed then given back, which the terms now meet first: `zero_restore`; a
 selection `cases` proves zero, which unfolded was the rounding error around zero, or NaN where an
-operand is inf or NaN).  In
+operand is inf or NaN; a mask's branches, which round once where the products by 0 and 1 rounded
+several times, and drop a term 0 times an array that is NaN unfolded where the array is inf).  In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
@@ -76,6 +82,7 @@ from . import (
     joined_writes,
     logistic,
     loops,
+    masks,
     memory,
     reassembly,
     repeated_solves,
@@ -117,6 +124,7 @@ class OptimizeInfo:
     derivable: bool = False  # code srcdiff reads back (driver/higher.py): no ``del``, which it cannot read
     portable: bool = False  # arrays of another library: the array API's functions only (no np.einsum)
     weak: frozenset[str] = frozenset()  # parameters whose arguments are Python numbers (int, float, bool)
+    double: bool = False  # every argument a float64 array or a Python number: no value narrower than a mask
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -151,6 +159,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     floats = float_names(func, info).__contains__
     writes.write_in_place(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
     writes.write_in_place_in_loops(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
+    masked = False
     for _ in range(8):
         is_float_name = float_names(func, info).__contains__
         is_scalar = scalar_names(func, info).__contains__
@@ -187,6 +196,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= statements.inline_single_use(func, is_scalar, _inline_arrays(info))
         changed |= logistic.logistic_factors(func)
         simplify(func, is_float_name, is_scalar)
+        # masks once the rest is folded (the adjoints they read are numbers by then), then again
+        if not changed and not masked and info.python_loops and not info.portable and info.double:
+            masked = True
+            changed = masks.select_masks(func, shape_classes(func, is_scalar, info.params, info.shape))
         if not changed:
             break
     # np.split's pieces as slices, their adjoints joined in one list (code NumPy runs as it is)
