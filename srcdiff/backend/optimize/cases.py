@@ -43,6 +43,9 @@ from .simplify import is_float, is_number
 Form = dict
 
 #: comparisons ``l op r`` (true) that say ``l <= r``, and those that say ``r <= l``
+#: the calls this pass rewrites: where none is spelled, it has nothing to do
+CALLS = frozenset({"where", "minimum", "maximum", "clip"})
+
 _LEFT_SMALLER = (ast.Lt, ast.LtE, ast.Eq)
 _RIGHT_SMALLER = (ast.Gt, ast.GtE, ast.Eq)
 

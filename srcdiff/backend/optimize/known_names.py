@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .liveness import nodes
 
@@ -31,34 +32,51 @@ def item_of(node: ast.expr) -> str | None:
     return None
 
 
-def grow(func: ast.FunctionDef, seed: set[str], params, test: Callable[[ast.expr, set[str]], bool]) -> set[str]:
+@dataclass
+class Bindings:
+    """How `func` binds its names, read once for every fact grown over it (see `grow`)."""
+    plain: dict[str, list[ast.expr]]  # name -> the values of its ``name = value`` assignments
+    unpacked: dict[str, list[tuple[ast.expr, int]]]  # name -> (value, place) of unpackings
+    other: set[str]  # names bound any other way (a loop target, a ``del``, an augmented assignment)
+    lists: dict[str, tuple[str, list[ast.expr], list[str]]]  # see `_lists`
+    params: frozenset[str]
+
+    @classmethod
+    def of(cls, func: ast.FunctionDef, params) -> Bindings:
+        plain: dict[str, list[ast.expr]] = {}
+        unpacked: dict[str, list[tuple[ast.expr, int]]] = {}
+        counted = set()
+        every = nodes(func)
+        for node in every:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    plain.setdefault(target.id, []).append(node.value)
+                    counted.add(id(target))
+                elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
+                    for place, t in enumerate(target.elts):
+                        unpacked.setdefault(t.id, []).append((node.value, place))
+                        counted.add(id(t))
+            elif isinstance(node, ast.For) and _popped(node.iter) and isinstance(node.target, ast.Tuple) \
+                    and all(isinstance(t, ast.Name) for t in node.target.elts):
+                for place, t in enumerate(node.target.elts):  # ``for a, b in reversed(stack):``
+                    unpacked.setdefault(t.id, []).append((node.iter, place))
+                    counted.add(id(t))
+        other = {node.id for node in every if isinstance(node, ast.Name)
+                 and isinstance(node.ctx, ast.Store) and id(node) not in counted}
+        return cls(plain, unpacked, other, _lists(func, every, set(params) | other), frozenset(params))
+
+
+def grow(func: ast.FunctionDef | Bindings, seed: set[str], params,
+         test: Callable[[ast.expr, set[str]], bool]) -> set[str]:
     """`seed` plus every name all of whose assignments are ``name = value`` with
     ``test(value, names)`` true (or unpack an item of a list of tuples that pass it), plus the
     lists' keys (see the module's text) all of whose items pass it.  The greatest such set: an
     accumulation ``x = x + c`` keeps `x` a number (every name is assigned before it is read, so
-    the induction is sound)."""
-    plain: dict[str, list[ast.expr]] = {}
-    unpacked: dict[str, list[tuple[ast.expr, int]]] = {}
-    counted = set()
-    for node in nodes(func):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                plain.setdefault(target.id, []).append(node.value)
-                counted.add(id(target))
-            elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
-                for place, t in enumerate(target.elts):
-                    unpacked.setdefault(t.id, []).append((node.value, place))
-                    counted.add(id(t))
-        elif isinstance(node, ast.For) and _popped(node.iter) and isinstance(node.target, ast.Tuple) \
-                and all(isinstance(t, ast.Name) for t in node.target.elts):
-            for place, t in enumerate(node.target.elts):  # ``for a, b in reversed(stack):``
-                unpacked.setdefault(t.id, []).append((node.iter, place))
-                counted.add(id(t))
-    other = {node.id for node in nodes(func) if isinstance(node, ast.Name)
-             and isinstance(node.ctx, ast.Store) and id(node) not in counted}
-    lists = _lists(func, set(params) | other)
-    names = {name for name in set(plain) | set(unpacked) if name not in other and name not in params} - seed
+    the induction is sound).  `func` may be its `Bindings`, read once for several facts."""
+    bound = func if isinstance(func, Bindings) else Bindings.of(func, params)
+    plain, unpacked, lists = bound.plain, bound.unpacked, bound.lists
+    names = {name for name in set(plain) | set(unpacked) if name not in bound.other and name not in params} - seed
     names -= set(lists)
     known = set(seed) | names | {name + _key(kind) for name, (kind, _, _) in lists.items()}
 
@@ -106,17 +124,18 @@ def _popped(value: ast.expr) -> str | None:
     return None
 
 
-def _lists(func: ast.FunctionDef, excluded: set[str]) -> dict[str, tuple[str, list[ast.expr], list[str]]]:
+def _lists(func: ast.FunctionDef, every: list[ast.AST],
+           excluded: set[str]) -> dict[str, tuple[str, list[ast.expr], list[str]]]:
     """name -> (ITEM or TUPLES, the values put in it, the lists whose items it holds too), for
-    every name used only as a list the module's text allows."""
+    every name used only as a list the module's text allows (`every`: func's nodes)."""
     parents = {}
-    for node in nodes(func):
+    for node in every:
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
     found: dict[str, tuple[list[ast.expr], list[str]]] = {}
     bad, made = set(excluded), set()
     aliases = []
-    for node in nodes(func):
+    for node in every:
         if not isinstance(node, ast.Name) or node.id in bad:
             continue
         uses = _uses(node, parents.get(id(node)), parents)

@@ -51,14 +51,25 @@ def assigned_name(stmt: ast.stmt) -> str | None:
     return None
 
 
+#: fields that never hold a node the optimizer asks about: names and flags, and a name's
+#: Load/Store context (read from the name itself: ``n.ctx``)
+_LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "kind", "level", "is_async", "conversion", "type_comment",
+                          "name"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
+
+
 def nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of `tree` (like `ast.walk`, without its generators: this is the hot loop)."""
+    """Every node of `tree` but the names' contexts (like `ast.walk`, without its generators:
+    this is the optimizer's hot loop)."""
     found, stack = [], [tree]
-    append, pop, AST = stack.append, stack.pop, ast.AST
+    append, pop, AST, fields_of = stack.append, stack.pop, ast.AST, _CHILD_FIELDS.get
     while stack:
         node = pop()
         found.append(node)
-        for field in node._fields:
+        fields = fields_of(type(node))
+        if fields is None:
+            fields = _CHILD_FIELDS[type(node)] = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
+        for field in fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
@@ -93,6 +104,13 @@ def writes(node: ast.AST) -> set[str]:
 
 def mentions(node: ast.AST) -> set[str]:
     return {n.id for n in nodes(node) if isinstance(n, ast.Name)}
+
+
+def vocabulary(node: ast.AST) -> set[str]:
+    """Every name and attribute `node` spells (``np.linalg.solve``: np, linalg, solve): a pass
+    that rewrites calls of certain functions has nothing to do where none is spelled."""
+    return {n.id if isinstance(n, ast.Name) else n.attr for n in nodes(node)
+            if isinstance(n, (ast.Name, ast.Attribute))}
 
 
 def bodies(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:

@@ -35,6 +35,8 @@ def logistic_factors(func: ast.FunctionDef, headers=("backward",)) -> bool:
                   and getattr(s.value.args[0], "value", None) in headers), None)
     if start is None:
         return False
+    if not any(isinstance(n, ast.Assign) and _sum_with_one(n.value) for n in nodes(func)):
+        return False  # (the cheap test first: no ``d = 1.0 + e`` at all)
     definitions = single_definitions(func)
     if not any(_sum_with_one(v) for v in definitions.values()):
         return False

@@ -97,8 +97,8 @@ from . import (
     writes,
     zero_restore,
 )
-from .known_names import grow, item_of
-from .liveness import is_comment, is_size
+from .known_names import Bindings, grow, item_of
+from .liveness import is_comment, is_size, vocabulary
 from .shape_classes import shape_classes
 from .simplify import is_float, is_float_call, simplify
 
@@ -151,18 +151,22 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     """Optimise the generated gradient function `func` in place and return it."""
     if not info.derivable:
         tidy.drop_point_guards(func)
-    is_float_name = float_names(func, info).__contains__
-    is_scalar = scalar_names(func, info).__contains__
+    bound = Bindings.of(func, info.params)
+    is_float_name = float_names(bound, info).__contains__
+    is_scalar = scalar_names(bound, info).__contains__
     simplify(func, is_float_name, is_scalar)
     if not info.statements:
         return func
-    floats = float_names(func, info).__contains__
-    writes.write_in_place(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
+    bound = Bindings.of(func, info.params)
+    floats = float_names(bound, info).__contains__
+    writes.write_in_place(func, scalar_names(bound, info).__contains__, lambda e: is_float(e, floats))
     writes.write_in_place_in_loops(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
     masked = False
     for _ in range(8):
-        is_float_name = float_names(func, info).__contains__
-        is_scalar = scalar_names(func, info).__contains__
+        bound = Bindings.of(func, info.params)  # the names' bindings, read once for both facts
+        spelled = vocabulary(func)  # (read each round: a call a pass spells is seen by the next)
+        is_float_name = float_names(bound, info).__contains__
+        is_scalar = scalar_names(bound, info).__contains__
         classes = shape_classes(func, is_scalar, info.params, info.shape)
         changed = sameshape.constant_bounds(func, classes)
         changed |= sameshape.drop_unbroadcasts(func, classes)
@@ -183,7 +187,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= wheres.fold_decided_wheres(func, is_float_name)
         changed |= wheres.inline_decided(func, is_float_name)
         changed |= wheres.merge_complements(func, is_float_name)
-        changed |= cases.drop_zero_cases(func, classes, is_float_name)
+        if cases.CALLS & spelled:
+            changed |= cases.drop_zero_cases(func, classes, is_float_name)
         changed |= statements.reuse_common(func.body)
         changed |= statements.sink_constants(func.body)
         changed |= statements.propagate_copies(func.body)
@@ -204,8 +209,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
             break
     # np.split's pieces as slices, their adjoints joined in one list (code NumPy runs as it is)
     if info.python_loops and not info.derivable and not info.portable:
-        splits.join_adjoints(func)
-        splits.slice_sections(func, info.shape)
+        if splits.CALLS & vocabulary(func):
+            splits.join_adjoints(func)
+            splits.slice_sections(func, info.shape)
         if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get):
             statements.remove_dead_in_loops(func.body)
             statements.remove_dead(func.body)
@@ -235,7 +241,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and stacks.iterate_stacks(func):
         statements.remove_unread(func)
     # (numba has no SciPy; code read back keeps NumPy's calls; another library's arrays keep the array API's)
-    if info.python_loops and not info.derivable and not info.portable:
+    if info.python_loops and not info.derivable and not info.portable \
+            and (triangular_solves.CALLS | repeated_solves.CALLS) & vocabulary(func):
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
         repeated_solves.repeated_solves(func)
@@ -257,14 +264,14 @@ def _is_header(stmt: ast.stmt) -> bool:
     return is_comment(stmt) and stmt.value.args and getattr(stmt.value.args[0], "value", None) in HEADERS
 
 
-def float_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
+def float_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str]:
     """Names certainly holding floats: adjoints, wrt parameters, and values every assignment
     of which computes a float (``t8 = math.exp(t7)``)."""
     seed = set(info.adjoints) | set(info.wrt)
     return grow(func, seed, info.params, lambda value, known: is_float(value, known.__contains__))
 
 
-def scalar_names(func: ast.FunctionDef, info: OptimizeInfo) -> set[str]:
+def scalar_names(func: ast.FunctionDef | Bindings, info: OptimizeInfo) -> set[str]:
     """Names certainly holding numbers, not arrays: those the shapes say so, and values every
     assignment of which is arithmetic on numbers (adjoints inside loops, say)."""
     seed = {name for name in set(info.shapes) | set(info.adjoints) if info.is_scalar(name)}

@@ -44,6 +44,8 @@ class Solve(NamedTuple):
         return (self.matrix, self.factor) if self.factor else self
 
 
+#: the calls this pass rewrites: where none is spelled, it has nothing to do
+CALLS = frozenset({"spd_solve", "solve_lower", "solve_triangular"})
 _SCIPY_FLAGS = {"trans": 0, "lower": False, "unit_diagonal": False, "check_finite": True, "overwrite_b": False}
 
 

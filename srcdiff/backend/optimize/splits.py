@@ -21,6 +21,9 @@ from ...ir.shapes import Shape
 from .liveness import bodies, is_comment, nodes, single_definitions
 
 #: more sections than this stay ``np.split`` (the list of slices would be long to read)
+#: the calls these passes rewrite: where none is spelled, they have nothing to do
+CALLS = frozenset({"split", "split_adjoint"})
+
 MOST_SECTIONS = 8
 
 

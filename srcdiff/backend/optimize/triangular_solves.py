@@ -36,6 +36,9 @@ from collections import Counter
 from .liveness import nodes
 from .repeated_solves import fixed_names
 
+#: the calls this pass rewrites (the factors it looks for are those of solves): where none is
+#: spelled, it has nothing to do
+CALLS = frozenset({"solve", "inv", "slogdet"})
 
 def _is_call(node: ast.AST, *path: str) -> bool:
     """Whether `node` is a call of ``np.linalg.<name>`` spelled with `path` (np, linalg, name)."""
