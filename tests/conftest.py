@@ -15,6 +15,7 @@ import os
 import sys
 import zlib
 
+import costs
 import numpy as np
 import pytest
 import sampling
@@ -139,6 +140,8 @@ def check_gradient(f, args, wrt=0, *, expected=None, gradient=None, debug=False,
 def pytest_configure(config):
     if recording.RECORDER is not None:
         config.pluginmanager.register(recording.RECORDER, "srcdiff-program-recorder")
+    if (recorder := costs.recorder()) is not None:  # SRCDIFF_TEST_COSTS: measure the default run
+        config.pluginmanager.register(recorder, "srcdiff-cost-recorder")
 
 
 @pytest.fixture(name="check_gradient")

@@ -26,6 +26,7 @@ import pathlib
 import re
 import zlib
 
+import costs
 import pytest
 from transforms import matrix
 
@@ -171,3 +172,5 @@ def mark(config, items) -> None:
         if ("numba" in nodeid or "jit" in nodeid) and not nodeid.startswith("tests/backend/") \
                 and not _slow(item) and _hash(item) % NUMBA_SAMPLE:
             item.add_marker(pytest.mark.slow)
+    if not selects_slow(config):
+        costs.mark(items)  # last: of what the samples above keep, a share within the CPU budget
