@@ -170,7 +170,7 @@ class GradFunction:
         result = run(*args)
         if self._fast_ok() and not lowered.statics and not lowered.constants:
             key = tuple(map(shapes.signature, args))
-            _point_call(self, staticmethod(jit.fast_call(run, key, lowered.depends, self._slow, self._positional)))
+            _point_call(self, staticmethod(jit.fast_call(run, key, lowered, self._slow, self._positional)))
         return result
 
     def _fast_ok(self) -> bool:

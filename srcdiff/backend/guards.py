@@ -30,14 +30,15 @@ _MISSING = "__srcdiff_missing__"
 
 
 def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
-             statics=None) -> tuple[list[ast.stmt], dict[str, object]]:
+             statics=None, owner=None) -> tuple[list[ast.stmt], dict[str, object]]:
     """``if not <all arguments match key>: return __srcdiff_slow__(*params)``, and its cells.
 
     The test also checks that every dependency (srcdiff/depends.py: a global or closure
     variable the transform read statically) still holds its value; a dependency whose name
     is in `direct` is read by name (the generated code sees that name as the user's
     function does), any other through its globals dict or cell.  `statics` maps parameters
-    to the values the code was specialised on.
+    to the values the code was specialised on; `owner`, (function, code), the function
+    differentiated and the code it was parsed from (a module reloader replaces ``__code__``).
     """
     cells = {_TYPE: type, _SIGNATURE: signature}
     tests = []
@@ -58,6 +59,9 @@ def prologue(params: list[str], key: tuple, depends=(), direct=frozenset(),
         tests.append(_dependency_test(i, dep, dep.name in direct, cells))
     for i, (name, value) in enumerate((statics or {}).items()):
         tests.append(_value_test(i, name, value, cells))
+    if owner is not None:
+        cells["__srcdiff_owner__"], cells["__srcdiff_code__"] = owner
+        tests.append(ast.parse("__srcdiff_owner__.__code__ is __srcdiff_code__", mode="eval").body)
     if not tests:
         return [], cells
     slow_call = ast.Call(ast.Name(SLOW, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
@@ -146,6 +150,9 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
         text = f"{_TYPE}({read}) is __srcdiff_t{i}__ and {read} == {value}"
     else:
         text = f"{read} is {value}"
+        if isinstance(dep.value, types.FunctionType):  # a helper whose code a module reloader replaced
+            cells[f"__srcdiff_c{i}__"] = dep.value.__code__
+            text += f" and {read}.__code__ is __srcdiff_c{i}__"
         state = getattr(dep, "state", None)
         if depends.changes_in_place(state):  # a helper's dict default, baked in: changed in place, lowered again
             cells[f"__srcdiff_state{i}__"], cells["__srcdiff_state_of__"] = state, depends.state_of

@@ -294,13 +294,14 @@ def _in_argument_dtypes(result, args: tuple, positions: list[int], options):
     return (value, grads) if options.with_value else grads
 
 
-def fast_call(run, key: tuple, depends: tuple, slow, positional):
-    """`run` behind a guard: arguments of the signature `key`, and the globals the transform
-    read statically (`depends`) unchanged; any other call goes to `slow` (numba/entry.py:
-    numba's dispatcher called directly where the general path would add nothing)."""
+def fast_call(run, key: tuple, lowered, slow, positional):
+    """`run` behind a guard: arguments of the signature `key`, the globals the transform read
+    statically (`lowered.depends`) and the function's code unchanged (guards.py); any other
+    call goes to `slow` (numba/entry.py: numba's dispatcher called directly where the general
+    path would add nothing)."""
     from .numba.entry import entry
 
-    return entry(run, key, depends, slow, positional)
+    return entry(run, key, lowered.depends, slow, positional, (lowered.parsed.func, lowered.parsed.code))
 
 
 def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -> SrcDiffError:

@@ -276,7 +276,8 @@ def fast_function(found: Lowered, made: Variant, slow):
         args = found.parsed.tree.args
         ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
         statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items()}
-        prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics)
+        prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics,
+                                                (found.parsed.func, found.parsed.code))
         made.fast = _load(found, made, {**TEMPLATE_GLOBALS, **guard_cells, guards.SLOW: slow}, prologue)
     return made.fast
 

@@ -52,7 +52,7 @@ def lowered(func, wrt: tuple[str, ...], options: Options, args: tuple | None = N
 
 def is_current(found: Lowered, func) -> bool:
     """Whether `found` is still what `lowered` gives for `func` (same code, rules, globals)."""
-    return found.parsed.func.__code__ is unwrap(func).__code__ \
+    return found.parsed.code is unwrap(func).__code__ \
         and found in CACHE.lowered.get(found.parsed.func, {}).values() \
         and depends.hold(found.depends)
 

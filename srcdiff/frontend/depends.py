@@ -73,8 +73,9 @@ def state_of(value):
     a function's ``__defaults__`` / ``__kwdefaults__`` (a helper called without an argument
     gets its default baked in), a ``functools.partial``'s arguments.  Numbers, strings and
     None compare by value, anything else by identity; None for other values."""
-    if isinstance(value, types.FunctionType):
-        return _parts(value.__defaults__ or ()), _parts(sorted((value.__kwdefaults__ or {}).items()))
+    if isinstance(value, types.FunctionType):  # (its code too: a module reloader replaces __code__ in place)
+        return (_parts(value.__defaults__ or ()), _parts(sorted((value.__kwdefaults__ or {}).items())),
+                _Identity(value.__code__))
     if isinstance(value, functools.partial):
         return _Identity(value.func), _parts(value.args), _parts(sorted(value.keywords.items()))
     return None

@@ -41,12 +41,16 @@ class ParsedFunction:
     closure: dict[str, types.CellType] = field(default_factory=dict)
     #: the free names lowering read statically, by (scope id, name) (depends.py)
     depends: dict[tuple, Dependency] = field(default_factory=dict)
+    #: the code object parsed (``func.__code__`` may be replaced later, as a module reloader does)
+    code: types.CodeType | None = None
 
     @property
     def name(self) -> str:
         return self.tree.name
 
     def __post_init__(self):
+        if self.code is None:
+            self.code = self.func.__code__
         for name in getattr(self.tree, "read_statically", ()):  # a factory a rewrite wrote out (desugar.py)
             self.depend(name, self.resolve(name))
 

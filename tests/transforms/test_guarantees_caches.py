@@ -74,6 +74,14 @@ def make(c):
     return inner
 
 
+def other(x):
+    return np.sum(np.cos(x) * x)
+
+
+def helper_other(x, s=2.0):
+    return np.sin(x) * s
+
+
 def flagged(x, squared):
     if squared:
         return np.sum(x ** 2)
@@ -133,7 +141,46 @@ CHANGES = {
     "helper_rebound": ("through_helper", lambda m: _set(m, "helper", lambda x: np.cos(x) * x)),
     "partial_keywords": ("through_partial", lambda m: m.P.keywords.__setitem__("s", 5.0)),
     "partial_rebound": ("through_partial", lambda m: _set(m, "P", functools.partial(m.base, s=5.0))),
+    # a module reloader (IPython's autoreload) gives the function object the new code
+    "code_replaced": ("global_number", lambda m: _set(m.global_number, "__code__", m.other.__code__)),
+    "helper_code_replaced": ("through_helper", lambda m: _set(m.helper, "__code__", m.helper_other.__code__)),
 }
+
+
+#: a transformation made once and called before and after the change (its fast path, its plans)
+def _gradient_of_value_and_grad(f):
+    made = srcdiff.value_and_grad(f)
+    return lambda x: made(x)[1]
+
+
+def _hessian_times_v(f):
+    made = srcdiff.hessian(f)
+    return lambda x: made(x) @ V
+
+
+KEPT = {
+    "grad": srcdiff.grad,
+    "value_and_grad": _gradient_of_value_and_grad,
+    "hessian": _hessian_times_v,
+    "jacobian": srcdiff.jacobian,
+    "numba": lambda f: srcdiff.grad(f, jit="numba"),
+}
+KEPT_REFERENCE = {"hessian": _hv}
+
+
+@pytest.mark.parametrize("transform", list(KEPT))
+@pytest.mark.parametrize("change", ["code_replaced", "helper_code_replaced", "defaults", "global_number"])
+def test_a_transformation_made_before_a_change_sees_it(mod, transform, change):
+    if transform == "numba":
+        pytest.importorskip("numba")
+    name, apply = CHANGES[change]
+    f = getattr(mod, name)
+    reference = KEPT_REFERENCE.get(transform, lambda f: _grad_at(f, X))
+    kept = KEPT[transform](f)
+    for _ in range(2):  # the first call compiles, the second takes the fast path
+        np.testing.assert_allclose(kept(X), reference(f), rtol=1e-5, atol=1e-6)
+    apply(mod)
+    np.testing.assert_allclose(kept(X), reference(f), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("transform", list(TRANSFORMS))

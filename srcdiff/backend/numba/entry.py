@@ -26,7 +26,7 @@ _FLOAT64 = "__srcdiff_float64__"
 _DISPATCH, _RUN, _POSITIONAL = "__srcdiff_dispatch__", "__srcdiff_run__", "__srcdiff_positional_slow__"
 
 
-def entry(run, key: tuple, depends: tuple, slow, positional):
+def entry(run, key: tuple, depends: tuple, slow, positional, owner=None):
     """The function a GradFunction calls for arguments of signature `key`: `run` (jit.py's
     general path, with ``run.dispatcher``, ``run.env`` and ``run.positions``) behind the
     signature and dependency guard, the dispatcher directly where that is the same; other
@@ -34,17 +34,18 @@ def entry(run, key: tuple, depends: tuple, slow, positional):
     `run`, signature and dependencies (a GradFunction called alternately with two
     signatures, or with its defaults left out, asks for it on every call)."""
     factories = run.__dict__.setdefault("entry_factories", {})
-    found = factories.get((key, tuple(map(id, depends))))
+    made_for = (key, tuple(map(id, depends)), id(owner[1]) if owner else None)
+    found = factories.get(made_for)
     if found is None:
-        found = factories[(key, tuple(map(id, depends)))] = _factory(run, key, depends), depends
+        found = factories[made_for] = _factory(run, key, depends, owner), depends, owner
     return found[0](slow, lambda args, kwargs: slow(*positional(args, kwargs)))
 
 
-def _factory(run, key: tuple, depends: tuple):
+def _factory(run, key: tuple, depends: tuple, owner=None):
     """``make(slow, positional_slow) -> entry``: the entry's code compiled once, its guard's
     cells (guards.py), the general path and the dispatcher as its globals."""
     params = [f"a{i}" for i in range(len(key))]
-    guard, cells = guards.prologue(params, key, depends)
+    guard, cells = guards.prologue(params, key, depends, owner=owner)
     float64_tests = _float64_tests(key, getattr(run, "positions", None)) if not getattr(run, "env", True) else None
     name = _entry_name(run)
     call = ", ".join(params)
