@@ -34,7 +34,7 @@ COSTS_FILE = pathlib.Path(__file__).parent / "test_costs.tsv"
 BUDGET = 0.35
 
 #: rows cheaper than this are not written to the file (they are under any cut the budget sets)
-FLOOR = 0.25
+FLOOR = 0.15
 
 RECORDING = "SRCDIFF_TEST_COSTS"  # a folder: every worker writes its measured rows there
 
