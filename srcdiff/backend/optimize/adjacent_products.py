@@ -23,7 +23,7 @@ import copy
 from collections.abc import Callable
 
 from ...ir.shapes import UNKNOWN, Shape
-from .liveness import bodies, is_compound, mentions, nodes, single_definitions, writes
+from .liveness import bodies, fresh_name, is_compound, mentions, nodes, single_definitions, writes, written_into
 
 
 def join_adjacent_products(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
@@ -143,11 +143,11 @@ def _rewrite(body, places, order, w, lo, hi, definitions, primal_of, taken) -> b
     for k in involved:  # each moves down to `end`: what it reads unchanged on the way
         read = (mentions(body[k].value) | {s1, s2, w}) - accumulators
         for m in range(k + 1, end + 1):
-            if m not in involved and read & (writes(body[m]) | _written_into(body[m])):
+            if m not in involved and read & (writes(body[m]) | written_into(body[m])):
                 return False
     if any(mentions(body[m]) & accumulators for m in range(start, end + 1) if m not in involved):
         return False
-    joined = _fresh(f"{s1}_joined", taken)
+    joined = fresh_name(f"{s1}_joined", taken)
     cols = ast.Slice(copy.deepcopy(lo), copy.deepcopy(hi))
     whole = ast.Subscript(ast.Name(w, ast.Load()), ast.Tuple([ast.Slice(), cols], ast.Load()), ast.Load())
     concat = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "concatenate", ast.Load()),
@@ -165,26 +165,3 @@ def _rewrite(body, places, order, w, lo, hi, definitions, primal_of, taken) -> b
     for k in sorted(involved, reverse=True):
         del body[k]
     return True
-
-
-def _written_into(stmt: ast.stmt) -> set[str]:
-    """The arrays a statement may change in place: its targets' bases, what a bare call reads."""
-    if isinstance(stmt, ast.Expr):
-        return mentions(stmt)
-    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
-    found = set()
-    for t in targets:
-        while isinstance(t, (ast.Subscript, ast.Attribute)):
-            t = t.value
-            if isinstance(t, ast.Name):
-                found.add(t.id)
-    return found
-
-
-def _fresh(stem: str, taken: set[str]) -> str:
-    name, k = stem, 1
-    while name in taken:
-        k += 1
-        name = f"{stem}{k}"
-    taken.add(name)
-    return name

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from .liveness import bodies, is_comment, is_compound, is_pure, mentions, nodes, writes
+from .liveness import bodies, is_comment, is_compound, is_pure, mentions, nodes, writes, written_into
 
 Term = tuple[bool, list[ast.expr]]  # (negated, factors); one factor: the term as written
 
@@ -129,21 +129,9 @@ def _temporary(body, expr, where: range, j: int, stores, loads, moved: dict) -> 
 def _still(expr: ast.expr, between: list[ast.stmt]) -> bool:
     """Whether `expr` has the same value after the statements `between` as before them."""
     read = mentions(expr)
-    return not any(read & (writes(s) | _written_into(s)) for s in between)
+    return not any(read & (writes(s) | written_into(s)) for s in between)
 
 
-def _written_into(stmt: ast.stmt) -> set[str]:
-    """The arrays a statement may change in place: targets' bases, and whatever a bare call reads."""
-    if isinstance(stmt, ast.Expr) and not is_comment(stmt):
-        return mentions(stmt)
-    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
-    found = set()
-    for t in targets:
-        while isinstance(t, (ast.Subscript, ast.Attribute)):
-            t = t.value
-            if isinstance(t, ast.Name):
-                found.add(t.id)
-    return found
 
 
 def _assigned(stmt: ast.stmt) -> str | None:

@@ -256,3 +256,28 @@ def single_definitions(func: ast.FunctionDef) -> dict[str, ast.expr]:
     return {name: found[0] for name, found in values.items()
             if stores[name] == len(found) + back[name] and len({ast.dump(v) for v in found}) == 1
             and not any(isinstance(n, ast.Name) and n.id == name for v in found for n in ast.walk(v))}
+
+
+def written_into(stmt: ast.stmt) -> set[str]:
+    """The arrays a statement may change in place: its targets' bases, and whatever a bare call
+    reads (a comment marker changes nothing)."""
+    if isinstance(stmt, ast.Expr) and not is_comment(stmt):
+        return mentions(stmt)
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+    found = set()
+    for t in targets:
+        while isinstance(t, (ast.Subscript, ast.Attribute)):
+            t = t.value
+            if isinstance(t, ast.Name):
+                found.add(t.id)
+    return found
+
+
+def fresh_name(stem: str, taken: set[str]) -> str:
+    """`stem`, or `stem` numbered from 2, whichever `taken` does not hold yet (then it does)."""
+    name, k = stem, 1
+    while name in taken:
+        k += 1
+        name = f"{stem}{k}"
+    taken.add(name)
+    return name

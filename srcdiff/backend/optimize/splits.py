@@ -18,7 +18,7 @@ import copy
 from collections.abc import Callable
 
 from ...ir.shapes import Shape
-from .liveness import bodies, is_comment, nodes, single_definitions
+from .liveness import bodies, fresh_name, is_comment, nodes, single_definitions
 
 #: more sections than this stay ``np.split`` (the list of slices would be long to read)
 #: the calls these passes rewrite: where none is spelled, they have nothing to do
@@ -152,10 +152,10 @@ def slice_sections(func: ast.FunctionDef, shape_of: Callable[[str], Shape]) -> b
             name = stmt.targets[0].id
             new = []
             if not isinstance(whole, ast.Name):
-                bound = _fresh(f"{name}_whole", taken)
+                bound = fresh_name(f"{name}_whole", taken)
                 new.append(_assign(bound, whole, stmt))
                 whole = ast.Name(bound, ast.Load())
-            width = _fresh(f"{name}_width", taken)
+            width = fresh_name(f"{name}_width", taken)
             length = ast.Subscript(ast.Attribute(whole, "shape", ast.Load()), ast.Constant(axis), ast.Load())
             new.append(_assign(width, ast.BinOp(length, ast.FloorDiv(), ast.Constant(count)), stmt))
             pieces = ast.List([_piece(whole, axis, k, count, width) for k in range(count)], ast.Load())
@@ -197,15 +197,7 @@ def _piece(whole: ast.Name, axis: int, k: int, count: int, width: str) -> ast.ex
     return ast.Subscript(ast.Name(whole.id, ast.Load()), index, ast.Load())
 
 
-def _fresh(stem: str, taken: set[str]) -> str:
-    name, k = stem, 1
-    while name in taken:
-        k += 1
-        name = f"{stem}{k}"
-    taken.add(name)
-    return name
 
 
 def _assign(name: str, value: ast.expr, like: ast.stmt) -> ast.Assign:
     return ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), like)
-
