@@ -153,8 +153,37 @@ def _dependency_test(i: int, dep, direct: bool, cells: dict) -> ast.expr:
         if isinstance(dep.value, types.FunctionType):  # a helper whose code a module reloader replaced
             cells[f"__srcdiff_c{i}__"] = dep.value.__code__
             text += f" and {read}.__code__ is __srcdiff_c{i}__"
+            wrapped = depends.wrapped_codes(dep.value)
+            if wrapped:  # a decorated helper: the code of the function it wraps (whose source is read)
+                cells[f"__srcdiff_w{i}__"], cells["__srcdiff_same_codes__"] = wrapped, same_codes
+                text += f" and __srcdiff_same_codes__({read}, __srcdiff_w{i}__)"
+            # (and its defaults, given a new tuple: a parameter not passed takes the one it has now)
+            cells[f"__srcdiff_df{i}__"] = dep.value.__defaults__
+            text += f" and {read}.__defaults__ is __srcdiff_df{i}__"
+            if dep.value.__kwdefaults__ is not None:  # (a dict: changed in place too; each value by identity)
+                cells[f"__srcdiff_kw{i}__"], cells["__srcdiff_same_items__"] = \
+                    tuple(dep.value.__kwdefaults__.items()), same_items
+                text += f" and __srcdiff_same_items__({read}.__kwdefaults__, __srcdiff_kw{i}__)"
+            else:
+                text += f" and {read}.__kwdefaults__ is None"
         state = getattr(dep, "state", None)
-        if depends.changes_in_place(state):  # a helper's dict default, baked in: changed in place, lowered again
+        if isinstance(dep.value, depends.DESCRIBED) and state is not None:  # its function replaced, or its code
+            cells[f"__srcdiff_state{i}__"], cells["__srcdiff_state_of__"] = state, depends.state_of
+            text += f" and __srcdiff_state_of__({read}) == __srcdiff_state{i}__"
+        elif depends.changes_in_place(state):  # a helper's dict default, baked in: changed in place, lowered again
             cells[f"__srcdiff_state{i}__"], cells["__srcdiff_state_of__"] = state, depends.state_of
             text += f" and __srcdiff_state_of__({read}) == __srcdiff_state{i}__"
     return ast.parse(text, mode="eval").body
+
+
+def same_items(found, items: tuple) -> bool:
+    """Whether the dict `found` holds the (key, value) `items` and nothing else, each value the
+    same object (a helper's keyword-only defaults, which can change in place)."""
+    return found is not None and len(found) == len(items) \
+        and all(key in found and found[key] is value for key, value in items)
+
+
+def same_codes(func, codes: tuple) -> bool:
+    """Whether the functions `func` wraps (``__wrapped__``, in order) have the code objects `codes`."""
+    found = depends.wrapped_codes(func)
+    return len(found) == len(codes) and all(a is b for a, b in zip(found, codes))

@@ -105,7 +105,9 @@ def inlinable(callee, passed=None) -> Function | None:
     func, statics = (callee.func, dict(callee.statics)) if isinstance(callee, Specialised) else (callee, {})
     passed = tuple(sorted(inspect.signature(func).parameters if passed is None else passed))
     constants = tuple((n, v) for n, v in statics.items() if is_constant_argument(v))
-    key = ("inline", callee, passed, TABLE.version, depends.key(of_function(func, TABLE, constants, passed)))
+    # (the helper's own state too: its code, replaced in place by a module reloader, and its defaults)
+    key = ("inline", callee, passed, TABLE.version, depends.key(of_function(func, TABLE, constants, passed)),
+           depends.state_of(func))
     if key not in CACHE.callee_irs:
         CACHE.callee_irs[key] = _lowered_helper(func, statics, passed)
     return CACHE.callee_irs[key]

@@ -75,10 +75,35 @@ def state_of(value):
     None compare by value, anything else by identity; None for other values."""
     if isinstance(value, types.FunctionType):  # (its code too: a module reloader replaces __code__ in place)
         return (_parts(value.__defaults__ or ()), _parts(sorted((value.__kwdefaults__ or {}).items())),
-                _Identity(value.__code__))
+                _Identity(value.__code__), *map(_Identity, wrapped_codes(value)))
     if isinstance(value, functools.partial):
         return _Identity(value.func), _parts(value.args), _parts(sorted(value.keywords.items()))
+    inner = getattr(value, "fget" if isinstance(value, property) else "__func__", None) \
+        if isinstance(value, DESCRIBED) else None
+    if isinstance(inner, types.FunctionType):  # a method's descriptor held by a class: the function it holds
+        return (_Identity(inner), *state_of(inner))
     return None
+
+
+def class_dependency(cls: type, name: str, value) -> Dependency:
+    """`name` of class `cls` holding `value` (a method, a property, a staticmethod, ``__call__``),
+    read in the class of `cls`'s MRO that defines it: rebound there, or its code replaced, the
+    code built from it is built again."""
+    return Dependency(vars(next(k for k in cls.__mro__ if name in vars(k))), name, value)
+
+
+#: a class's descriptors of a function (``Model.scale``, ``self.gain``): its state is the function's
+DESCRIBED = (staticmethod, classmethod, property)
+
+
+def wrapped_codes(func) -> tuple:
+    """The code objects of the functions `func` wraps (``functools.wraps``' ``__wrapped__``, in
+    order): srcdiff reads the innermost one's source, whose code can be replaced too."""
+    found, inner = [], getattr(func, "__wrapped__", None)
+    while isinstance(inner, types.FunctionType) and len(found) < 16:
+        found.append(inner.__code__)
+        inner = getattr(inner, "__wrapped__", None)
+    return tuple(found)
 
 
 def _parts(values) -> tuple:

@@ -57,7 +57,9 @@ def flat_function(func, structs: dict, has_aux: bool = False, returns_object: bo
     (name -> Struct; parameters not named are plain values); with `returns_object`, a helper whose
     returns build an object, returned as the tuple of its fields (returned_objects.py); `helper`: called
     by another function rewritten (a list tree it returns is returned as the list of its leaves)."""
-    key = (tuple(sorted((k, v) for k, v in structs.items() if v is not None)), has_aux, returns_object, helper)
+    # (its code too: a module reloader replaces ``__code__`` in place)
+    key = (tuple(sorted((k, v) for k, v in structs.items() if v is not None)), has_aux, returns_object, helper,
+           func.__code__)
     cache = _FLAT.setdefault(func, {})
     if key in cache and depends.hold(cache[key].deps):
         return cache[key]

@@ -16,7 +16,7 @@ import enum
 import numpy as np
 
 from ..errors import SrcDiffError
-from ..frontend.depends import MISSING, Dependency
+from ..frontend.depends import MISSING, Dependency, class_dependency
 from ..ir.nodes import Const, Var, operand_ast
 from .state import LoweringState
 
@@ -54,7 +54,10 @@ def static_value(state: LoweringState, node: ast.expr, record: bool = True):
         if isinstance(base, np.ufunc) and node.attr in ("accumulate", "reduce", "reduceat") \
                 and state.table.lookup(getattr(base, node.attr)) is not None:
             return getattr(base, node.attr)  # np.maximum.accumulate: a method with a rule of its own
-        if base is not MISSING and isinstance(static_method(base, node.attr), staticmethod):
+        if base is not MISSING and isinstance(found := static_method(base, node.attr), staticmethod):
+            if record:  # (rebound on the class, or its code replaced: built again)
+                cls = base if isinstance(base, type) else type(base)
+                state.parsed.include([class_dependency(cls, node.attr, found)])
             return getattr(base, node.attr)  # ``Model.scale(x)`` / ``model.scale(x)``: a plain function
         if isinstance(base, enum.EnumMeta) and isinstance(getattr(base, node.attr, None), base):
             return getattr(base, node.attr)  # ``Act.TANH``: a member, static (enum_members.py)

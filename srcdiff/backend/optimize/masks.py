@@ -29,6 +29,11 @@ drops is a number or has the mask's shape class (`shape_classes`), and the selec
 the comparison with what the branches keep, so it has the shape the arithmetic had.  Only where
 every argument is float64 or a Python number and the function names no narrower dtype: the
 float64 mask then widened no operand a branch keeps, so the selection has the arithmetic's dtype.
+The mask made every sum, difference and negation it reaches a float one; a branch keeps each
+only where it is still certainly a float (`is_float`), and one branch at least is a float: a
+product by the mask dropped from ``m * above + m * far`` (two bool arrays) would leave
+``above + far``, NumPy's logical or (1 where the arithmetic counted 2), and ``above - far`` or
+``-above`` raise, and a selection of two bool or int branches would be bool or int.
 Where every value is finite the selection is the arithmetic up to rounding; a term dropped as 0
 times an array is NaN unfolded where that array is inf or NaN, where the loss itself is not
 finite either (as `cases` drops its zero terms; docs/guarantees.md).
@@ -38,16 +43,19 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Callable
 
 from .branch_algebra import ARITHMETIC, collected, common_factor, cost, cost_saved, is_number, simplified
 from .liveness import assigned_name, is_pure, mentions, nodes, reads, writes
 from .repeated_solves import fixed_names
 from .shape_classes import SCALAR, ShapeClasses
+from .simplify import is_float
 
 
-def select_masks(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
+def select_masks(func: ast.FunctionDef, classes: ShapeClasses, float_names: Callable[[str], bool]) -> bool:
     """Rewrite, in place, the arrays `func`'s top-level statements make from float masks as
-    selections of their simplified branches (module docstring); whether any was."""
+    selections of their simplified branches (module docstring); whether any was.  `float_names`
+    tells the names certainly holding floats (never a bool or an int)."""
     if _narrows(func):
         return False
     fixed = fixed_names(func)
@@ -55,7 +63,7 @@ def select_masks(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
     if not masks:
         return False
     taken = mentions(func) | {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
-    follow = _Follow(masks, fixed, classes, _read_directly(func))
+    follow = _Follow(masks, fixed, classes, _read_directly(func), float_names)
     made_at: dict[str, ast.Assign] = {}  # name -> the statement that made its current value
     selected: set[str] = set()
     changed = False
@@ -69,7 +77,7 @@ def select_masks(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
                 if used not in selected and _direct(stmt, used):
                     selected.add(used)
                     held = made_at[used]
-                    new = _select(follow.env[used], masks, func, classes, taken)
+                    new = _select(follow.env[used], masks, func, classes, taken, follow.float_names)
                     if new is not None:
                         held.value = new
                         changed = True
@@ -90,8 +98,10 @@ class _Follow:
     """The arithmetic of the top-level run so far: `env` the names made from masks, `plain` the
     names made of stable atoms only (inlined too, so like terms meet)."""
 
-    def __init__(self, masks: dict, fixed: set[str], classes: ShapeClasses, kept: set[str]):
+    def __init__(self, masks: dict, fixed: set[str], classes: ShapeClasses, kept: set[str],
+                 float_names: Callable[[str], bool]):
         self.masks, self.fixed, self.classes, self.kept = masks, fixed, classes, kept
+        self.float_names = float_names
         self.env: dict[str, ast.expr] = {}
         self.plain: dict[str, ast.expr] = {}
 
@@ -199,7 +209,7 @@ def _select_inside(stmt: ast.stmt, follow: _Follow, masks: dict, func: ast.Funct
             inlined, touched = follow.inline(node)
             if inlined is None or not touched:
                 return self.generic_visit(node)
-            new = _select(inlined, masks, func, classes, taken)
+            new = _select(inlined, masks, func, classes, taken, follow.float_names)
             if new is None:
                 return node
             changed = True
@@ -283,7 +293,7 @@ MASK_BLEND_COST = 4
 
 
 def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeClasses,
-            taken: set[str]) -> ast.expr | None:
+            taken: set[str], float_names: Callable[[str], bool]) -> ast.expr | None:
     """The arithmetic `expr` as a selection on the first mask it reads, where that is proved of
     the mask's shape and is cheaper; else None."""
     used = [n.id for n in nodes(expr) if isinstance(n, ast.Name) and n.id in masks]
@@ -292,7 +302,7 @@ def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeCl
     mask = min(used)
     key = classes.of(ast.Name(mask, ast.Load()))
     branches = [collected(simplified(_substituted(expr, mask, value)), classes) for value in (1.0, 0.0)]
-    if not _fits(expr, branches, key, classes):
+    if not _fits(expr, branches, key, classes) or not _stay_floats(branches, float_names):
         return None
     shared = common_factor(*branches, classes)
     if shared is not None:  # the numbers blended by the float mask, the arrays multiplied once
@@ -307,6 +317,19 @@ def _select(expr: ast.expr, masks: dict, func: ast.FunctionDef, classes: ShapeCl
     case = ast.Name(_case_name(mask, masks[mask], func, taken), ast.Load())
     where = ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load())
     return ast.fix_missing_locations(ast.Call(where, [case, *branches], []))
+
+
+def _stay_floats(branches: list[ast.expr], float_names: Callable[[str], bool]) -> bool:
+    """Whether every sum, difference and negation in the `branches` is certainly of floats, as the
+    mask made them, and one branch is a float (so the selection is a float array, as the
+    arithmetic was): a bool array's ``+`` is a logical or, its ``-`` raises."""
+    for branch in branches:
+        for node in nodes(branch):
+            signed = isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) \
+                or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            if signed and not is_float(node, float_names):
+                return False
+    return any(is_float(b, float_names) for b in branches)
 
 
 def _blend(mask: str, first: ast.expr, second: ast.expr) -> ast.expr:

@@ -204,7 +204,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         # masks once the rest is folded (the adjoints they read are numbers by then), then again
         if not changed and not masked and info.python_loops and not info.portable and info.double:
             masked = True
-            changed = masks.select_masks(func, shape_classes(func, is_scalar, info.params, info.shape))
+            # (every argument float64 or a Python number: a parameter is never a bool or int array)
+            floats = float_names(Bindings.of(func, info.params), info) | info.params
+            changed = masks.select_masks(func, shape_classes(func, is_scalar, info.params, info.shape),
+                                         floats.__contains__)
         if not changed:
             break
     # np.split's pieces as slices, their adjoints joined in one list (code NumPy runs as it is)
