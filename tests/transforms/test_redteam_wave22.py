@@ -34,6 +34,11 @@ Open:
   a reach gap, not a closure gap (REFUSED below).
 - ``jacobian(f, jit="numba")`` of float32 arguments at such a point keeps the batched NaN
   (forward mode's compiled columns take float64 only), strict xfail below.
+- ``jacobian(f, jit="numba")`` refuses at the user's line what grad(f, jit="numba") accepts:
+  an equality guard (``np.where(x == 0, 1.0, np.sin(x) / x)``: no measure_nan_dot of a bool
+  literal in the compiled columns; strict xfail below), and float32 arguments of a softmax or a
+  layer norm over rows (``unbroadcast_rows``, a Python helper, in the batched rows) or of a list of
+  states (lists cannot be batched).
 """
 
 from __future__ import annotations
@@ -58,9 +63,9 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values, id=None):  # noqa: A002  (pytest.param's own name)
+def _slow_unless(kept: bool, *values):
     """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow, id=id)
+    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
 
 
 #: the rows of the whole matrix the default run keeps (one of each kind of program)
@@ -135,11 +140,20 @@ WAYS = {
 NUMBA_KEPT = {"sqrt_naive_where", "clip_at_bounds", "sqrt_of_square_norm_squared"}
 
 
+#: open: numba's Jacobian of an equality guard is refused at the user's line (forward mode's compiled
+#: columns have no measure_nan_dot of a bool literal), where grad(f, jit="numba") accepts it
+REFUSED_BY_NUMBA_JACOBIAN = {"sinc_where", "reciprocal_guard"}
+
+
 def _point_rows():
     for name, f, args, wrt, want in POINTS:
         for way in WAYS:
             kept = "numba" not in way or name in NUMBA_KEPT
-            yield _slow_unless(kept, name, f, args, wrt, want, way, id=f"{name}-{way}")
+            marks = [] if kept else [pytest.mark.slow]
+            if way == "jacobian_numba" and name in REFUSED_BY_NUMBA_JACOBIAN:
+                marks.append(pytest.mark.xfail(strict=True, raises=srcdiff.SrcDiffError,
+                                               reason="numba's Jacobian refuses an equality guard at its line"))
+            yield pytest.param(name, f, args, wrt, want, way, marks=marks, id=f"{name}-{way}")
 
 
 @pytest.mark.parametrize("name, f, args, wrt, want, way", list(_point_rows()))
