@@ -31,30 +31,8 @@ from .hessian_columns import JitColumns
 from .hessian_forward import VectorForward, widths
 from .jitting import checked, refused
 from .plans import Plan, lowered_of, plan_for
-from .pullbacks import Pullback, Pullbacks, value_shape
+from .pullbacks import Pullbacks, jacobian_leaves, value_shape
 from .varkw import PerCall, per_call
-
-
-def jacobian_leaves(value, pullback: Pullback) -> list:
-    """One ``value.shape + leaf.shape`` array per differentiated leaf: one backward pass per
-    output element."""
-    value = np.asarray(value)  # float32 in, float32 out: seeds and rows keep the floating dtype
-    value = value if value.dtype.kind == "f" else value.astype(float)
-    seed = np.zeros(value.shape, dtype=value.dtype)
-    rows = []
-    for i in range(value.size):
-        seed.flat[i] = 1.0
-        rows.append(pullback.leaves(seed.copy() if seed.ndim else float(seed) if value.dtype == float else seed[()]))
-        seed.flat[i] = 0.0
-    if not rows:
-        return [np.zeros(value.shape + np.shape(pullback.call.args[pullback.call.names.index(n)]), dtype=value.dtype)
-                for n in pullback.call.wrt]
-    out = []
-    for j in range(len(rows[0])):
-        column = [np.asarray(r[j]) for r in rows]
-        column = [c if c.dtype.kind == "f" else c.astype(float) for c in column]
-        out.append(np.stack(column).reshape(value.shape + column[0].shape))
-    return out
 
 
 class Jacobian(Composite):
@@ -81,7 +59,7 @@ class Jacobian(Composite):
             if shapes.signature(np.asarray(value)) != like:
                 return None
             found = self.batched.compute(run_batched, args, names, wrt, value)
-            return None if found is None else call.rebuild(found)
+            return None if found is None or not self._exact(found) else call.rebuild(found)
         run_batched = self.batched.run_of((made, lowereds))
         return run
 
@@ -105,7 +83,9 @@ class Jacobian(Composite):
                         raise
                     self.batched.refuse(call.func, call.args, call.wrt, exc)  # numba: forward mode's columns
                     found = None
-                if found is not None:
+                if found is not None and not self._exact(found):
+                    return self._first_order(call, args, kwargs, found)
+                elif found is not None:
                     self._last_columns = None
                     if all(a is b for a, b in zip(args, call.args)) and len(args) == len(call.args):
                         self._plan = plan_for(args, lowereds, self._replay(call, made, lowereds, value))
@@ -114,6 +94,24 @@ class Jacobian(Composite):
             return self._columns(call, kwargs)
         value, pullback = self.pullbacks(*args, **kwargs)
         return pullback.call.rebuild(jacobian_leaves(value, pullback))
+
+    def _exact(self, found: list) -> bool:
+        """Whether batched rows of `f` (not of a gradient) are all finite.  The code batching reads
+        back is the form srcdiff differentiates again, which gives up the exact 0 of a zero
+        adjoint at a point of infinite slope (``np.sqrt(x @ x) ** 2`` at 0: ``0 / 0``,
+        ad/zero_factors.py); grad, vjp and jvp keep it, and so must a Jacobian."""
+        return self.batched.seeder is not contracted or all(np.isfinite(np.sum(leaf)) for leaf in found)
+
+    def _first_order(self, call, args, kwargs, found):
+        """The rows again by first-order code where the batched ones are not finite: one pullback
+        per row (with jit, forward mode's compiled columns); the batched rows where that refuses."""
+        try:
+            if self.jit:
+                return self._columns(call, kwargs)
+            value, pullback = self.pullbacks(*args, **kwargs)
+            return pullback.call.rebuild(jacobian_leaves(value, pullback))
+        except SrcDiffError:
+            return call.rebuild(found)
 
     def _columns(self, call, kwargs):
         """With jit, where the rows cannot be batched: the columns by forward mode over `f`'s

@@ -131,6 +131,28 @@ class Pullback:
         return driver.full_source(self._made)
 
 
+def jacobian_leaves(value, pullback: Pullback) -> list:
+    """One ``value.shape + leaf.shape`` array per differentiated leaf: one backward pass per
+    output element."""
+    value = np.asarray(value)  # float32 in, float32 out: seeds and rows keep the floating dtype
+    value = value if value.dtype.kind == "f" else value.astype(float)
+    seed = np.zeros(value.shape, dtype=value.dtype)
+    rows = []
+    for i in range(value.size):
+        seed.flat[i] = 1.0
+        rows.append(pullback.leaves(seed.copy() if seed.ndim else float(seed) if value.dtype == float else seed[()]))
+        seed.flat[i] = 0.0
+    if not rows:
+        return [np.zeros(value.shape + np.shape(pullback.call.args[pullback.call.names.index(n)]), dtype=value.dtype)
+                for n in pullback.call.wrt]
+    out = []
+    for j in range(len(rows[0])):
+        column = [np.asarray(r[j]) for r in rows]
+        column = [c if c.dtype.kind == "f" else c.astype(float) for c in column]
+        out.append(np.stack(column).reshape(value.shape + column[0].shape))
+    return out
+
+
 def value_shape(value, func) -> tuple:
     """The shape of `func`'s value as vjp and jacobian read it: a tuple of values of one shape
     stacks (``(2,) + shape``); one of values of different shapes is refused at func's def line
