@@ -21,6 +21,8 @@ Found and fixed, each class with variants here:
    of the triangle the flag names; a form still refused says what to write instead.
 5. ``srcdiff.export`` failed on every program using ``scipy.linalg`` (the module its rules name,
    ``scipy_linalg``, was not imported), and on ``solve_triangular`` imported by name.
+6. numba refused ``np.diagonal(a)`` (numba has no np.diagonal): of a matrix it is ``np.diag(a)``
+   (backend/numba/diagonals.py); test_spellings16's two Gaussian processes compile now.
 
 References are float64 central differences (tests/numeric.py, matrix.py), never the code under test.
 """
@@ -184,8 +186,15 @@ def _rows(rng):
     return rng.standard_normal(3), rng.standard_normal((8, 3)), rng.standard_normal(8)
 
 
+def diagonal_of_a_product(w, X, y):
+    """np.diagonal, which numba lacks, of a matrix made in the function."""
+    r = X @ w - y
+    return np.sum(np.diagonal(np.outer(r[:3], w)) * w) + r @ r
+
+
 MASKS = [("mask_as_float", mask_as_float, _rows, 0), ("mask_as_int_weights", mask_as_int_weights, _rows, 0),
-         ("mask_as_bool_product", mask_as_bool_product, _rows, 0)]
+         ("mask_as_bool_product", mask_as_bool_product, _rows, 0),
+         ("diagonal_of_a_product", diagonal_of_a_product, _rows, 0)]
 
 
 @pytest.mark.parametrize("program", corpus.from_table(MASKS, "c22", "test_closure_wave22", 22),
