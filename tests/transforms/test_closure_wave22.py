@@ -47,7 +47,16 @@ def scipy_programs():
         corpus.from_table(DOTTED, "c22", "closure_wave22_dotted", 22)
 
 
-@pytest.mark.parametrize("program", scipy_programs(), ids=lambda p: p.name)
+#: the rows the default run keeps (each a few seconds): one of each kind; the slow set runs every row
+KEPT = {"c22:triangular_by_name", "c22:cholesky_by_name_upper", "c22:cho_solve_of_a_triangle",
+        "c22:cho_solve_pair_written", "c22:logdet_and_solve"}
+
+
+def _kept(rows, name=lambda row: row.name):
+    return [row if name(row) in KEPT else pytest.param(row, marks=pytest.mark.slow) for row in rows]
+
+
+@pytest.mark.parametrize("program", _kept(scipy_programs()), ids=lambda p: p.name)
 def test_scipy_by_name_and_dotted_first_order(program):
     matrix.assert_ok(program, matrix.FIRST_ORDER)
 
@@ -148,6 +157,7 @@ def test_numba_jvp_tangent_has_numpys_dtype_and_precision(f):
         np.testing.assert_allclose(float(tangent), float(numpy_tangent), rtol=1e-5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("f", DTYPES, ids=lambda f: f.__name__)
 def test_numba_derivatives_of_float32_arguments_have_numpys_dtypes(f):
     """The gradient of a float32 argument is float32 (its argument's dtype), the value and the
