@@ -130,6 +130,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         prefuse,
         random_draws,
         reductions,
+        result_dtypes,
         runtime,
         scalar_where,
         scans,
@@ -208,7 +209,9 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     def run(*args):
         values = [e.current() for e in env]
         try:
-            result = _in_argument_dtypes(run.dispatcher(*values, *map(_typed, args)), args, positions, options)
+            result = run.dispatcher(*values, *map(_typed, args))
+            if options.mode == "reverse":
+                result = result_dtypes.in_argument_dtypes(result, args, positions, options)
         except refused as exc:
             # a number on one path and an array on another (numba/joins.py), a float32 value
             # meeting a float constant numba widens (numba/float32_constants.py), else, where
@@ -226,14 +229,15 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=HINT) from exc
         kind = first_call.signature(args)
         if kind not in run.checked:  # numba's semantics differ from Python's in places (first_call.py)
-            differs = first_call.difference(result, made.function(*args), args)
+            want = made.function(*args)
+            differs = first_call.difference(result, want, args)
             if differs:
                 raise SrcDiffError(f"{where}jit='numba': the compiled gradient gives {differs} (numba's integers "
                                    "are 64-bit and wrap around where Python's do not)", hint=HINT)
-            run.checked.add(kind)
-        return result
+            run.checked[kind] = result_dtypes.following(result, want)  # NumPy's dtypes (result_dtypes.py)
+        return result_dtypes.conformed(result, run.checked[kind])
     compiled(built)
-    run.checked = set()
+    run.checked = {}
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
@@ -277,21 +281,6 @@ def _typed(value):
                                     for v in value}) > 1:
         return tuple(value)
     return value
-
-
-def _in_argument_dtypes(result, args: tuple, positions: list[int], options):
-    """`result` with each gradient in its argument's floating dtype: numba computes a Python
-    float times a float32 array in float64 (NumPy keeps float32), and a gradient has its
-    argument's dtype, as the NumPy code's has."""
-    narrow = [getattr(args[i], "dtype", None) if i < len(args) else None for i in positions]
-    if all(d is None or d == np.float64 or d.kind != "f" for d in narrow):
-        return result
-    value, grads = result if options.with_value else (None, result)
-    parts = list(grads) if options.tuple_result else [grads]
-    parts = [g if d is None or d.kind != "f" or getattr(g, "dtype", None) == d else
-             d.type(g) if np.ndim(g) == 0 else np.asarray(g).astype(d) for g, d in zip(parts, narrow)]
-    grads = tuple(parts) if options.tuple_result else parts[0]
-    return (value, grads) if options.with_value else grads
 
 
 def fast_call(run, key: tuple, lowered, slow, positional):

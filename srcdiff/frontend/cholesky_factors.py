@@ -22,25 +22,40 @@ the rewrite is made only when every read of ``c`` is a ``cho_solve((c, low), b)`
 diagonal (``np.diag(c)``, ``np.diagonal(c)``; ``np.diag(cf[0])`` of the pair kept whole), the
 same numbers for either triangle.  Imported by name alone (``from scipy.linalg import
 cho_factor, cho_solve``), the solves are written with the module's name for ``scipy.linalg``,
-or as ``np.linalg.solve`` where the module has none.  Any
-other use (or ``overwrite_a``) is left as written, and lowering refuses it at its line.
+or as ``np.linalg.solve`` where the module has none.
+
+A factor made otherwise (``np.linalg.cholesky``, a matrix of the user's) is solved with the same
+way when the pair is written with a constant flag, ``cho_solve((L, True), b)``: SciPy reads the
+triangle the flag names and no other, and so do the triangular solves (``np.tril(L)`` /
+``np.triu(L)`` where ``np.linalg.solve`` stands for them).  ``scipy.linalg.cholesky(A, lower=...)``
+is NumPy's factor of the triangle SciPy reads (``np.linalg.cholesky(A)``, or
+``np.transpose(np.linalg.cholesky(A.T))`` for SciPy's default upper factor).  Each call is
+recognised by what it refers to, however it was imported.  Any other use (``overwrite_a``, a
+flag computed when run) is left as written, and lowering refuses it at its line.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
+import sys
 
 import numpy as np
 
 from .naming import own_nodes
 
-_NAMES = ("cho_factor", "cho_solve")
+_NAMES = ("cho_factor", "cho_solve", "cholesky")
 
 
 def has_cholesky_factors(tree: ast.FunctionDef) -> bool:
-    return any(isinstance(n, ast.Attribute) and n.attr == "cho_factor" or isinstance(n, ast.Name)
-               and n.id == "cho_factor" for n in ast.walk(tree))
+    return any(isinstance(n, ast.Attribute) and n.attr in _NAMES and not _numpy_spelled(n) or isinstance(n, ast.Name)
+               and n.id in _NAMES for n in ast.walk(tree))
+
+
+def _numpy_spelled(node: ast.Attribute) -> bool:
+    """``np.linalg.cholesky``: NumPy's own (a cheap test, before any name is resolved)."""
+    return isinstance(node.value, ast.Attribute) and node.value.attr == "linalg" \
+        and isinstance(node.value.value, ast.Name) and node.value.value.id in ("np", "numpy")
 
 
 def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
@@ -87,6 +102,32 @@ def rewrite_cholesky_factors(tree: ast.FunctionDef, names) -> None:
         stmt.value = ast.copy_location(_cholesky(call), call)
         flag = ast.copy_location(ast.Assign([ast.Name(low, ast.Store())], lower), stmt)
         _insert_after(tree, stmt, flag)
+    _rewrite_plain_calls(tree, names, sl, linalg)
+
+
+def _rewrite_plain_calls(tree: ast.FunctionDef, names, sl, linalg) -> None:
+    """``cholesky(A, lower=...)`` as NumPy's factor of the triangle SciPy reads, and
+    ``cho_solve((c, low), b)`` of any factor, with `low` a constant, as two triangular solves
+    reading the triangle `low` names (SciPy reads no other), in place."""
+    for call in [n for n in own_nodes(tree) if isinstance(n, ast.Call)]:
+        found = names.resolve(call.func)
+        if found is sl.cholesky and len(call.args) == 1 and _reads_lower(call) is not None \
+                and all(k.arg in ("lower", "check_finite") or _kept(k, "overwrite_a") for k in call.keywords):
+            factor = _cholesky(call)
+            if _reads_lower(call):
+                call.func, call.args, call.keywords = factor.func, factor.args, []
+            else:  # SciPy's upper factor: U = L.T, L the lower factor of the upper triangle's transpose
+                call.func, call.args, call.keywords = _np("transpose"), [factor], []
+        elif found is sl.cho_solve and len(call.args) == 2 and isinstance(call.args[0], ast.Tuple) \
+                and len(call.args[0].elts) == 2 and isinstance(call.args[0].elts[1], ast.Constant) \
+                and isinstance(call.args[0].elts[1].value, bool) \
+                and all(k.arg == "check_finite" or _kept(k, "overwrite_b") for k in call.keywords):
+            _as_triangular_solves(call, linalg, call.args[0].elts[1].value, exact=False)
+
+
+def _kept(keyword: ast.keyword, name: str) -> bool:
+    """``overwrite_a=False``: SciPy's default spelled out (it writes into nothing)."""
+    return keyword.arg == name and isinstance(keyword.value, ast.Constant) and keyword.value.value is False
 
 
 def _reads_lower(call: ast.Call) -> bool | None:
@@ -184,27 +225,58 @@ def _contents(cell):
         return None
 
 
-def _as_triangular_solves(call: ast.Call, linalg: ast.expr | None) -> None:
+def _as_triangular_solves(call: ast.Call, linalg: ast.expr | None, lower: bool = True, exact: bool = True) -> None:
     """``m.cho_solve((c, low), b)`` as ``m.solve_triangular(c, m.solve_triangular(c, b, lower=True),
-    lower=True, trans=1)``, in place; where the function has no name for ``scipy.linalg`` (it
-    imported ``cho_solve`` alone), ``np.linalg.solve(c.T, np.linalg.solve(c, b))``."""
+    lower=True, trans=1)`` (for ``low`` False: ``c`` upper, the two solves the other way round), in
+    place; where the function has no name for ``scipy.linalg`` (it imported ``cho_solve`` alone),
+    ``np.linalg.solve(T.T, np.linalg.solve(T, b))`` of the triangle ``T = np.tril(c)`` (``np.triu``; `exact`:
+    c itself, NumPy's factor, whose other triangle is 0)."""
     held = call.args[0]
     factor, b = held.elts[0] if isinstance(held, ast.Tuple) else held, call.args[1]
     module = call.func.value if isinstance(call.func, ast.Attribute) else linalg
     if module is None:
-        np_solve = ast.Attribute(ast.Attribute(ast.Name("np", ast.Load()), "linalg", ast.Load()), "solve", ast.Load())
-        transposed = ast.Attribute(copy.deepcopy(factor), "T", ast.Load())
-        inner = ast.Call(copy.deepcopy(np_solve), [copy.deepcopy(factor), b], [])
-        call.func, call.args, call.keywords = np_solve, [transposed, inner], []
+        triangle = copy.deepcopy(factor) if exact else ast.Call(_np("tril" if lower else "triu"), [factor], [])
+        np_solve = ast.Attribute(_np("linalg"), "solve", ast.Load())
+        transposed = ast.Attribute(copy.deepcopy(triangle), "T", ast.Load())
+        first, second = (triangle, transposed) if lower else (transposed, triangle)
+        inner = ast.Call(copy.deepcopy(np_solve), [first, b], [])
+        call.func, call.args, call.keywords = np_solve, [second, inner], []
         return
 
     def solve(rhs, transposed):
-        keywords = [ast.keyword("lower", ast.Constant(True))] + ([ast.keyword("trans", ast.Constant(1))]
-                                                                  if transposed else [])
+        keywords = [ast.keyword("lower", ast.Constant(lower))] + ([ast.keyword("trans", ast.Constant(1))]
+                                                                   if transposed else [])
         return ast.Call(ast.Attribute(copy.deepcopy(module), "solve_triangular", ast.Load()),
                         [copy.deepcopy(factor), rhs], keywords)
-    inner = solve(b, False)
-    call.func, call.args, call.keywords = inner.func, [copy.deepcopy(factor), inner], solve(b, True).keywords
+    # A = L L^T: L^T x = (L^-1 b); A = U^T U: U x = (U^-T b)
+    inner = solve(b, not lower)
+    call.func, call.args, call.keywords = inner.func, [copy.deepcopy(factor), inner], solve(b, lower).keywords
+
+
+def left_as_written(func, node: ast.Call) -> tuple[str, str] | None:
+    """Why a call of SciPy's Cholesky functions the rewrites above left as written (``node``, a
+    call of `func`) is not differentiated, and what to write instead; None for other functions."""
+    sl = sys.modules.get("scipy.linalg")
+    if sl is None or func not in (sl.cho_solve, sl.cho_factor, sl.cholesky):
+        return None
+    call = ast.unparse(node)
+    if func is sl.cho_solve:
+        return (f"{call}: scipy.linalg.cho_solve is differentiated when its factor is written with a constant "
+                "flag, cho_solve((L, True), b), or comes from cho_factor in this function and is read only by "
+                "cho_solve (and np.diag); not with overwrite_b=True",
+                "write cho_solve((L, True), b) for a lower factor L (np.linalg.cholesky's), cho_solve((U, False), "
+                "b) for an upper one, or the two solves: solve_triangular(L.T, solve_triangular(L, b, "
+                "lower=True), lower=False)")
+    if func is sl.cholesky:
+        return (f"{call}: scipy.linalg.cholesky is differentiated with a constant lower= and without "
+                "overwrite_a", "write scipy.linalg.cholesky(A, lower=True) (or False), or np.linalg.cholesky(A)")
+    return (f"{call}: scipy.linalg.cho_factor's factor holds arbitrary numbers in its other triangle, so it is "
+            "differentiated only where cho_solve (or np.diag) reads it, with a constant lower=",
+            "write L = np.linalg.cholesky(A) and use L (cho_solve((L, True), b) solves with it)")
+
+
+def _np(attr: str) -> ast.Attribute:
+    return ast.Attribute(ast.Name("np", ast.Load()), attr, ast.Load())
 
 
 def _insert_after(tree: ast.FunctionDef, stmt: ast.stmt, new: ast.stmt) -> None:
@@ -216,4 +288,4 @@ def _insert_after(tree: ast.FunctionDef, stmt: ast.stmt, new: ast.stmt) -> None:
                 return
 
 
-__all__ = ["has_cholesky_factors", "rewrite_cholesky_factors"]
+__all__ = ["has_cholesky_factors", "left_as_written", "rewrite_cholesky_factors"]

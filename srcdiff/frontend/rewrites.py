@@ -53,7 +53,14 @@ def rule_call(value, node: ast.Call) -> bool:
         ruled = rule.signature.bind(*args, **keywords).arguments
     except (TypeError, ValueError):
         return False
-    return own == ruled
+    # by place, not name: a rule may name its operands otherwise (solve_triangular's a, b are x, y)
+    return _placed(own, inspect.signature(value)) == _placed(ruled, rule.signature)
+
+
+def _placed(bound: dict, signature: inspect.Signature) -> list:
+    """Each bound argument (a position or a keyword of the call) with the place of its parameter."""
+    order = list(signature.parameters)
+    return sorted((order.index(name), repr(given)) for name, given in bound.items())
 
 
 def indirect(value) -> bool:

@@ -13,6 +13,7 @@ import types
 
 from ..errors import SrcDiffError
 from ..frontend import depends
+from ..frontend.cholesky_factors import left_as_written
 from ..frontend.depends import MISSING
 from ..frontend.function_arguments import binds, closure_name, is_passed_function, with_functions
 from ..frontend.installed import at_users_line, library_name
@@ -58,6 +59,9 @@ def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operan
     state = lower.state
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         raise state.error(node, "*args and **kwargs in a call are not supported")
+    unread = left_as_written(func, node)  # SciPy's Cholesky calls the frontend's rewrite left (its source: a wrapper)
+    if unread is not None:
+        raise state.error(node, *unread)
     if takes_varargs(func):  # bound to this call's arguments: a function of plain parameters
         func = bound_function(func, len(node.args), tuple(k.arg for k in node.keywords))
     func, node = _passed_functions(lower, node, func)

@@ -26,6 +26,7 @@ from ..frontend.parse import parse_function, unwrap
 from ..ir import shapes
 from ..ir.nodes import Specialised
 from ..rules import runtime
+from ..rules.lazy_modules import LAZY
 from ..version import __version__
 from . import export_check, export_trees
 
@@ -39,9 +40,8 @@ _ERROR_CLASS = '''class SrcDiffError(ValueError):
 
 #: Names a generated gradient may read that mean the same in any module.
 _MODULES = {"np": "import numpy as np", "math": "import math",
-            # SciPy as adjoint templates name it (rules/lazy_modules.py)
-            "scipy_special": "import scipy.special as scipy_special",
-            "scipy_signal": "import scipy.signal as scipy_signal"}
+            # SciPy as adjoint templates name it (rules/lazy_modules.py): every module they may name
+            **{name: f"import {vars(module)['_target']} as {name}" for name, module in LAZY.items()}}
 
 
 def export(func, *example_args, wrt=0, path="f_grad.py") -> Path:

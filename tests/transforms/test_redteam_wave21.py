@@ -32,8 +32,8 @@ a zero first element, 40-row systems through a shared Cholesky factor.
 
 Known limit (docstring of backend/optimize/logistic.py, test below): ``s * (1.0 - s)`` has an
 absolute error of a unit in s's last place, so a saturated sigmoid's derivative (x > 37) is 0.
-Open (strict xfail below): numba's jvp rounds the tangent of a float64 value computed from float32
-arguments to float32.
+Fixed since (backend/numba/result_dtypes.py): numba's jvp rounded the tangent of a float64 value
+computed from float32 arguments to float32 (test below; its variants in test_closure_wave22.py).
 """
 
 from __future__ import annotations
@@ -255,8 +255,6 @@ def test_a_saturated_sigmoids_derivative_is_within_rounding_of_its_value(name):
     np.testing.assert_allclose(got[:6], want, rtol=0, atol=4 * np.finfo(float).eps * np.max(np.abs(w)))
 
 
-@pytest.mark.xfail(strict=True, reason="numba's jvp returns a float32 tangent where the value is a float64 "
-                                       "number (k a Python float meeting float64 values): rounded, 2e-8 off")
 def test_numba_jvp_of_float64_values_of_float32_arguments():
     from .redteam_wave21_programs import _f32, f32_float_of
     u, k = _f32(np.random.default_rng(21))

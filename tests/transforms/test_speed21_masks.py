@@ -127,9 +127,7 @@ def test_every_transformation(program):
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
 def test_hessian_and_numba(program):
     matrix.assert_ok(program, ("hessian",))
-    # (numba's refusal at the user's line predates the rewrite, which numba's code does not get)
-    refused = {name: "numba cannot compile the gradient" for name in ("asymmetric_squares", "mask_scaled_division")}
-    matrix.assert_numba_included(program, refused)
+    matrix.assert_numba_included(program)
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)

@@ -86,10 +86,26 @@ def _diag_indices_of(n):
     return pair
 
 
+def diagonal_of(a):
+    return np.diagonal(a)
+
+
+@overload(diagonal_of)
+def _diagonal_of(a):
+    """``np.diagonal(a)`` (numba lacks it) of a matrix: its diagonal, as ``np.diag`` gives it (a
+    copy where NumPy gives a read-only view: the same numbers, never written).  Of another ndim
+    numba refuses it at the line."""
+    if not (isinstance(a, types.Array) and a.ndim == 2):
+        return None
+    return lambda a: np.diag(a)
+
+
 def spell_call(node: ast.Call):
-    """``np.diag_indices(n)``: the helper and its argument, or None."""
+    """``np.diag_indices(n)``, ``np.diagonal(a)``: the helper and its argument, or None."""
     if _np_call(node, "diag_indices", 1):
         return "diag_indices_of", node.args
+    if _np_call(node, "diagonal", 1):
+        return "diagonal_of", node.args
     return None
 
 
@@ -109,4 +125,4 @@ def _diagonal_range(a, wrap=False):
     return lambda a, wrap=False: np.arange(min(a.shape[0], a.shape[1]))
 
 
-HELPERS = ("diag_adjoint", "diag_indices_of", "diagonal_range")
+HELPERS = ("diag_adjoint", "diag_indices_of", "diagonal_of", "diagonal_range")

@@ -123,6 +123,9 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
             func.args.args[:0] = [ast.arg(p) for p in params]
             for helper in spelling.for_numba(func):
                 imports[helper] = (helpers[helper], helper)
+            # numba's spellings read NumPy (``x.astype(float)`` as ``x.astype(np.float64)``) in code that may not
+            if "np" not in imports and any(isinstance(n, ast.Name) and n.id == "np" for n in ast.walk(func)):
+                imports["np"] = ("numpy", None)
         functions += made_here
         main = main or made_here[0]
     order = functions[1:] + functions[:1]  # callees first: numba compiles the main one last
