@@ -92,6 +92,7 @@ from . import (
     stacks,
     statements,
     tidy,
+    tie_shares,
     triangular_solves,
     wheres,
     writes,
@@ -246,6 +247,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
         repeated_solves.repeated_solves(func)
+    # a tie's shares as the rare case (code NumPy runs as it is; float64 throughout)
+    if info.python_loops and not info.derivable and not info.portable and info.double:
+        tie_shares.fast_ties(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)
