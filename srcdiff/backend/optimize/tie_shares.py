@@ -47,10 +47,10 @@ def fast_ties(func: ast.FunctionDef) -> bool:
     loads = reads(func)
     taken = mentions(func)
     changed = False
-    for block in bodies(func.body):
+    for block in list(bodies(func.body)):  # (not the branches made here: the rare one keeps the shares)
         i = 0
         while i < len(block):
-            if _rewrite_at(block, i, loads, taken):
+            if _rewrite_at(block, i, loads, taken) or _rewrite_nested(block, i):
                 changed = True
             i += 1
     return changed
@@ -102,6 +102,63 @@ def _rewrite_at(block: list[ast.stmt], i: int, loads, taken: set[str]) -> bool:
     branch = ast.If(test, [note] + [block[m] for m in three], [quick])
     block[i : k + 1] = between + [ast.Assign([ast.Name(below, ast.Store())], condition), branch]
     return True
+
+
+def _rewrite_nested(block: list[ast.stmt], i: int) -> bool:
+    """``np.where(a >= b, np.where(a == b, 0.5 * g, g) * k, 0.0)`` (a maximum's or minimum's side
+    whose other side is not differentiated, ``np.maximum(x, 0.0)``): where nothing ties the
+    inner selection is `g`, so the statement reading it is kept for the rare case only.  A NaN
+    fails both comparisons either way: the selection gives 0.0 there with `g` or with the
+    shares.  The inner selection is reached through ``+``, ``-``, ``*`` and signs only, so the
+    outer one's shape is that of ``a >= b`` and `g` either way."""
+    stmt = block[i]
+    if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
+        return False
+    outer = next((node for node in ast.walk(stmt.value) if _outer(node) is not None), None)
+    if outer is None:
+        return False
+    quick = copy.deepcopy(stmt)
+    found = next(node for node in ast.walk(quick.value) if _outer(node) is not None)
+    test = copy.deepcopy(_outer(found).args[0])
+    found.args[1] = _without_share(found.args[1], _outer(found))
+    note = ast.Expr(ast.Call(ast.Name(COMMENT, ast.Load()), [ast.Constant("a tie: half the gradient each side")], []))
+    block[i] = ast.If(ast.Call(_np("any"), [test], []), [note, stmt], [quick])
+    return True
+
+
+def _outer(node: ast.AST) -> ast.Call | None:
+    """For ``np.where(a >= b, E, 0.0)`` (or ``<=``) whose E reaches a share of a and b through
+    ``+``, ``-``, ``*`` and signs: the share (``np.where(a == b, 0.5 * g, g)``)."""
+    if not (_is_np(node, "where", 3) and _constant(node.args[2], 0.0)):
+        return None
+    test = node.args[0]
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in MIRROR):
+        return None
+    share = _reached(node.args[1])
+    if share is None or not _compares(test, share.args[0].left, share.args[0].comparators[0]):
+        return None
+    return share
+
+
+def _reached(expr: ast.expr) -> ast.Call | None:
+    if _share(ast.Assign([ast.Name("_", ast.Store())], expr)) is not None:
+        return expr
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        return _reached(expr.left) or _reached(expr.right)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _reached(expr.operand)
+    return None
+
+
+def _without_share(expr: ast.expr, share: ast.Call) -> ast.expr:
+    """`expr` with the node `share` replaced by its `g` (the share's third argument)."""
+    if expr is share:
+        return share.args[2]
+    if isinstance(expr, ast.BinOp):
+        expr.left, expr.right = _without_share(expr.left, share), _without_share(expr.right, share)
+    elif isinstance(expr, ast.UnaryOp):
+        expr.operand = _without_share(expr.operand, share)
+    return expr
 
 
 def _share(stmt: ast.stmt):
