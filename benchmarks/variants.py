@@ -200,6 +200,11 @@ VARIANTS = [
     Variant("sq_check_min_1e4x50", "sq_check_min", (0,), _arguments(v22.residual_args, extra=(0.25,)),
             {"n": 9, "d": 4}),
     Variant("leaky_abs_1e4x50", "leaky_abs", (0,), _arguments(v22.residual_args, extra=(0.2,)), {"n": 9, "d": 4}),
+    Variant("sq_hinge_margin_1e4x50", "sq_hinge_margin", (0,), _arguments(v22.signs_args, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("relu2_layer_2000x30x40", "relu2_layer", (0,), lambda **k: v22.layer_args(**k)[:4],
+            {"n": 9, "d": 4, "h": 3}),
+    Variant("ramp_loss_1e4x50", "ramp_loss", (0,), v22.signs_args, {"n": 9, "d": 4}),
 ]
 
 
