@@ -73,7 +73,7 @@ def sq_hinge_margin_grad(w, X, y, lam):
 
 
 def relu2_layer(W, X, v, y):
-XX
+    """A ReLU layer, its output capped at 3 by np.minimum, squared error (two constant sides)."""
     H = np.maximum(X @ W, 0.0)
     e = np.minimum(H @ v, 3.0) - y
     return np.mean(e * e)
