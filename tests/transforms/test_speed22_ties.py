@@ -64,6 +64,11 @@ def capped_rows(W, X, v):
     return np.sum(np.sin(H @ v))
 
 
+def ramp(w, X, y):
+    """The ramp loss: a hinge capped by np.minimum, two constant sides nested."""
+    return np.sum(np.minimum(np.maximum(1.0 - y * (X @ w), 0.0), 2.0) * (1.0 + 0.25 * y))
+
+
 def _residual(n=12, d=3, extra=(0.3,)):
     def make(rng):
         X = rng.standard_normal((n, d))
@@ -95,6 +100,7 @@ PROGRAMS = [
     ("relu_squared", relu_squared, _residual(extra=()), 0),
     ("hinge_signs", hinge_signs, _signs, 0),
     ("capped_rows", capped_rows, _layer, 0),
+    ("ramp", ramp, lambda rng: (_signs(rng)[0] * 5.0,) + _signs(rng)[1:], 0),
 ]
 
 
@@ -141,7 +147,7 @@ def _at_ties(program):
     return args
 
 
-TIED = [p for p in programs() if "rows" not in p.name and "hinge" not in p.name]
+TIED = [p for p in programs() if "rows" not in p.name and "hinge" not in p.name and "ramp" not in p.name]
 
 
 @pytest.mark.parametrize("program", TIED, ids=lambda p: p.name)
@@ -217,9 +223,11 @@ def test_the_nested_share_is_the_rare_case():
     source = srcdiff.grad(relu_squared).source_for(*args)
     want = """    if np.any(r == 0.0):
         # a tie: half the gradient each side
-        w_bar = -(X.T @ np.where(r >= 0.0, np.where(r == 0.0, 0.5 * t2_bar, t2_bar), 0.0))
+        t2_shared = np.where(r == 0.0, 0.5 * t2_bar, t2_bar)
     else:
-        w_bar = -(X.T @ np.where(r >= 0.0, t2_bar, 0.0))
+        t2_shared = t2_bar
+    del t2_bar
+    w_bar = -(X.T @ np.where(r >= 0.0, t2_shared, 0.0))
 """
     assert want in source, source
 
@@ -229,3 +237,18 @@ def test_float32_arguments_keep_the_shares():
     args = [a.astype(np.float32) if isinstance(a, np.ndarray) else a
             for a in _residual(extra=(0.3, 0.01))(np.random.default_rng(2))]
     assert "if np.any(" not in srcdiff.grad(v18c.pinball_l2).source_for(*args)
+
+
+def test_no_selection_decided_twice():
+    """The ramp's adjoint selects on each comparison once on a path: an inner ``np.where`` on a
+    condition an outer one decided is folded, through selections on other conditions too."""
+    import ast
+    source = srcdiff.grad(ramp).source_for(*_signs(np.random.default_rng(3)))
+
+    def repeated(node, decided):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "np.where":
+            key = ast.dump(node.args[0])
+            return key in decided or any(repeated(a, decided | {key}) for a in node.args[1:])
+        return any(repeated(child, decided) for child in ast.iter_child_nodes(node))
+
+    assert not repeated(ast.parse(source), frozenset()), source

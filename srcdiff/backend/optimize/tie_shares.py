@@ -50,7 +50,7 @@ def fast_ties(func: ast.FunctionDef) -> bool:
     for block in list(bodies(func.body)):  # (not the branches made here: the rare one keeps the shares)
         i = 0
         while i < len(block):
-            if _rewrite_at(block, i, loads, taken) or _rewrite_nested(block, i):
+            if _rewrite_at(block, i, loads, taken) or _rewrite_nested(block, i, taken):
                 changed = True
             i += 1
     return changed
@@ -104,25 +104,37 @@ def _rewrite_at(block: list[ast.stmt], i: int, loads, taken: set[str]) -> bool:
     return True
 
 
-def _rewrite_nested(block: list[ast.stmt], i: int) -> bool:
+def _rewrite_nested(block: list[ast.stmt], i: int, taken: set[str]) -> bool:
     """``np.where(a >= b, np.where(a == b, 0.5 * g, g) * k, 0.0)`` (a maximum's or minimum's side
     whose other side is not differentiated, ``np.maximum(x, 0.0)``): where nothing ties the
-    inner selection is `g`, so the statement reading it is kept for the rare case only.  A NaN
-    fails both comparisons either way: the selection gives 0.0 there with `g` or with the
-    shares.  The inner selection is reached through ``+``, ``-``, ``*`` and signs only, so the
-    outer one's shape is that of ``a >= b`` and `g` either way."""
+    inner selection is `g`, so it is made only where something does::
+
+        if np.any(a == b):
+            s = np.where(a == b, 0.5 * g, g)
+        else:
+            s = g
+        ... np.where(a >= b, s * k, 0.0) ...
+
+    A NaN fails both comparisons either way: the outer selection gives 0.0 there.  The inner
+    selection is reached through ``+``, ``-``, ``*`` and signs only, so the outer one's shape is
+    that of ``a >= b`` and `g` either way.  (The statement itself stays plain: accumulated in
+    place, released, as before.)"""
     stmt = block[i]
     if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
         return False
     outer = next((node for node in ast.walk(stmt.value) if _outer(node) is not None), None)
     if outer is None:
         return False
-    quick = copy.deepcopy(stmt)
-    found = next(node for node in ast.walk(quick.value) if _outer(node) is not None)
-    test = copy.deepcopy(_outer(found).args[0])
-    found.args[1] = _without_share(found.args[1], _outer(found))
+    share = _outer(outer)
+    g = share.args[2]
+    stem = g.id[:-4] if isinstance(g, ast.Name) and g.id.endswith("_bar") else getattr(g, "id", "tie")
+    name = fresh_name(stem + "_shared", taken)
+    outer.args[1] = _without_share(outer.args[1], share, ast.Name(name, ast.Load()))
     note = ast.Expr(ast.Call(ast.Name(COMMENT, ast.Load()), [ast.Constant("a tie: half the gradient each side")], []))
-    block[i] = ast.If(ast.Call(_np("any"), [test], []), [note, stmt], [quick])
+    made = ast.Assign([ast.Name(name, ast.Store())], share)
+    kept = ast.Assign([ast.Name(name, ast.Store())], copy.deepcopy(g))
+    test = ast.Call(_np("any"), [copy.deepcopy(share.args[0])], [])
+    block[i:i] = [ast.If(test, [note, made], [kept])]
     return True
 
 
@@ -150,14 +162,14 @@ def _reached(expr: ast.expr) -> ast.Call | None:
     return None
 
 
-def _without_share(expr: ast.expr, share: ast.Call) -> ast.expr:
-    """`expr` with the node `share` replaced by its `g` (the share's third argument)."""
+def _without_share(expr: ast.expr, share: ast.Call, name: ast.Name) -> ast.expr:
+    """`expr` with the node `share` replaced by `name`."""
     if expr is share:
-        return share.args[2]
+        return name
     if isinstance(expr, ast.BinOp):
-        expr.left, expr.right = _without_share(expr.left, share), _without_share(expr.right, share)
+        expr.left, expr.right = _without_share(expr.left, share, name), _without_share(expr.right, share, name)
     elif isinstance(expr, ast.UnaryOp):
-        expr.operand = _without_share(expr.operand, share)
+        expr.operand = _without_share(expr.operand, share, name)
     return expr
 
 
