@@ -17,7 +17,7 @@ and `s` is `g`: the three statements are ``x = np.where(a <= b, E(g), F(g))``, o
 So the statements become
 
     x_below = a <= b
-    if np.any(x_below == (a >= b)):
+    if np.equal(x_below, a >= b).any():
         ...the three statements, as they were...
     else:
         x = np.where(x_below, E(g), F(g))
@@ -90,7 +90,7 @@ def _rewrite_at(block: list[ast.stmt], i: int, loads, taken: set[str]) -> bool:
     below = fresh_name(stem + ("_below" if one[1] is ast.LtE else "_above"), taken)
     condition = one[3]
     first.value.args[0] = ast.Name(below, ast.Load())
-    test = ast.Call(_np("any"), [ast.Compare(ast.Name(below, ast.Load()), [ast.Eq()], [copy.deepcopy(two[3])])], [])
+    test = _any_equal(ast.Name(below, ast.Load()), copy.deepcopy(two[3]))
     quick = ast.Assign(
         [ast.Name(target, ast.Store())], ast.Call(_np("where"), [ast.Name(below, ast.Load()), *fast], [])
     )
@@ -109,7 +109,7 @@ def _rewrite_nested(block: list[ast.stmt], i: int, taken: set[str]) -> bool:
     whose other side is not differentiated, ``np.maximum(x, 0.0)``): where nothing ties the
     inner selection is `g`, so it is made only where something does::
 
-        if np.any(a == b):
+        if np.equal(a, b).any():
             s = np.where(a == b, 0.5 * g, g)
         else:
             s = g
@@ -133,7 +133,8 @@ def _rewrite_nested(block: list[ast.stmt], i: int, taken: set[str]) -> bool:
     note = ast.Expr(ast.Call(ast.Name(COMMENT, ast.Load()), [ast.Constant("a tie: half the gradient each side")], []))
     made = ast.Assign([ast.Name(name, ast.Store())], share)
     kept = ast.Assign([ast.Name(name, ast.Store())], copy.deepcopy(g))
-    test = ast.Call(_np("any"), [copy.deepcopy(share.args[0])], [])
+    tied = share.args[0]
+    test = _any_equal(copy.deepcopy(tied.left), copy.deepcopy(tied.comparators[0]))
     block[i:i] = [ast.If(test, [note, made], [kept])]
     return True
 
@@ -274,6 +275,13 @@ def _is_np(node: ast.expr, attr: str, nargs: int) -> bool:
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "np"
     )
+
+
+def _any_equal(left: ast.expr, right: ast.expr) -> ast.expr:
+    """``np.equal(left, right).any()``: the ufunc makes an array or a NumPy bool (which has the
+    method) even of two Python numbers, and the method skips np.any's dispatch (a few
+    microseconds, what a selection of a small array costs)."""
+    return ast.Call(ast.Attribute(ast.Call(_np("equal"), [left, right], []), "any", ast.Load()), [], [])
 
 
 def _np(attr: str) -> ast.expr:
