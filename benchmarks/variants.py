@@ -33,6 +33,7 @@ import variants18_linalg as v18
 import variants20_gated as v20g
 import variants20_piecewise as v20
 import variants21_masks as v21
+import variants22_ties as v22
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -193,6 +194,17 @@ VARIANTS = [
     Variant("relu_mask_layer_2000x30x40", "relu_mask_layer", (0,), v21.layer_args, {"n": 9, "d": 4, "h": 3}),
     Variant("dead_zone_mask_1e4x20", "dead_zone_mask", (0,), _arguments(v21.residual_args, extra=(0.5,)),
             {"n": 9, "d": 4}),
+    Variant("asym_laplace_1e4x50", "asym_laplace", (0,), _arguments(v22.residual_args, extra=(0.7, 1.3)),
+            {"n": 9, "d": 4}),
+    Variant("prelu_layer_2000x30x40", "prelu_layer", (0,), v22.layer_args, {"n": 9, "d": 4, "h": 3}),
+    Variant("sq_check_min_1e4x50", "sq_check_min", (0,), _arguments(v22.residual_args, extra=(0.25,)),
+            {"n": 9, "d": 4}),
+    Variant("leaky_abs_1e4x50", "leaky_abs", (0,), _arguments(v22.residual_args, extra=(0.2,)), {"n": 9, "d": 4}),
+    Variant("sq_hinge_margin_1e4x50", "sq_hinge_margin", (0,), _arguments(v22.signs_args, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("relu2_layer_2000x30x40", "relu2_layer", (0,), lambda **k: v22.layer_args(**k)[:4],
+            {"n": 9, "d": 4, "h": 3}),
+    Variant("ramp_loss_1e4x50", "ramp_loss", (0,), v22.signs_args, {"n": 9, "d": 4}),
 ]
 
 

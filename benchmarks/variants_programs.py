@@ -316,3 +316,8 @@ from variants20_piecewise import (  # noqa: E402, F401, I001
 from variants21_masks import (  # noqa: E402, F401, I001
     berhu_mask, berhu_mask_grad, dead_zone_mask, dead_zone_mask_grad, expectile_mask, expectile_mask_grad,
     relu_mask_layer, relu_mask_layer_grad)
+# np.maximum / np.minimum of two values of one array, after backend/optimize/tie_shares.py, held out from it
+from variants22_ties import (  # noqa: E402, F401, I001
+    asym_laplace, asym_laplace_grad, leaky_abs, leaky_abs_grad, prelu_layer, prelu_layer_grad, ramp_loss,
+    ramp_loss_grad, relu2_layer, relu2_layer_grad, sq_check_min, sq_check_min_grad, sq_hinge_margin,
+    sq_hinge_margin_grad)

@@ -47,6 +47,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
    of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four
    (NumPy code only);
+4c. `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
+   for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
 6. `memory.release` — ``del`` arrays as soon as nothing needs them (peak memory);
@@ -60,7 +62,8 @@ adjoint's piece put back keeps where ``0.0 + -0.0`` gave ``0.0``; and the order 
 positions of an adjoint zeroed then given back, which the terms now meet first: `zero_restore`; a
 selection `cases` proves zero, which unfolded was the rounding error around zero, or NaN where an
 operand is inf or NaN; a mask's branches, which round once where the products by 0 and 1 rounded
-several times, and drop a term 0 times an array that is NaN unfolded where the array is inf).  In
+several times, and drop a term 0 times an array that is NaN unfolded where the array is inf; the
+sign of a zero a tie's one selection keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`).  In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
@@ -92,6 +95,7 @@ from . import (
     stacks,
     statements,
     tidy,
+    tie_shares,
     triangular_solves,
     wheres,
     writes,
@@ -249,6 +253,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
         repeated_solves.repeated_solves(func)
+    # a tie's shares as the rare case (code NumPy runs as it is; float64 throughout)
+    if info.python_loops and not info.derivable and not info.portable and info.double:
+        tie_shares.fast_ties(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)

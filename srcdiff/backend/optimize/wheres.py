@@ -152,15 +152,19 @@ class _Folder(ast.NodeTransformer):
         return is_float(expr, self.float_names)
 
     def _decided(self, expr: ast.expr, key: str, branch: int) -> ast.expr:
-        """`expr` with each ``np.where(c, x, y)`` it reaches element-wise replaced by the
-        argument `branch` (1: `x`, 2: `y`) when the other one is a number and this one a float."""
+        """`expr` with each ``np.where(c, x, y)`` it reaches element-wise (through arithmetic and
+        the branches of selections on other conditions) replaced by the argument `branch` (1: `x`,
+        2: `y`) when the other one is a number and this one a float."""
         if _where(expr) and ast.dump(expr.args[0]) == key:
             kept, dropped = expr.args[branch], expr.args[3 - branch]
             if is_number(dropped) and self._is_float(kept):
                 self.changed = True
                 return self._decided(kept, key, branch)
             return expr
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        if _where(expr):  # a selection on another condition: each element is one of its branches'
+            expr.args[1] = self._decided(expr.args[1], key, branch)
+            expr.args[2] = self._decided(expr.args[2], key, branch)
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
             expr.left = self._decided(expr.left, key, branch)
             expr.right = self._decided(expr.right, key, branch)
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):

@@ -1,0 +1,288 @@
+"""A tie's half shares as the rare case: ``np.maximum(a, b)``'s adjoint without a pass for ties
+where nothing is tied.
+
+The adjoint of ``np.maximum(a, b)`` (and of minimum, fmax, fmin) gives each side half the
+gradient where ``a == b`` (``s = np.where(a == b, 0.5 * g, g)``) and selects each side where it
+holds the value.  Where both sides flow into one value (the pinball loss's
+``np.maximum(tau * r, (tau - 1.0) * r)``, a leaky ReLU's ``np.maximum(r, 0.1 * r)``), that value's
+adjoint is
+
+    s = np.where(a == b, 0.5 * g, g)
+    x = np.where(a <= b, E(s), 0.0)
+    x = x + np.where(a >= b, F(s), 0.0)
+
+three selections over the arrays, two of them on a condition a branch predictor cannot guess.
+Where no element is tied and none is NaN, ``a <= b`` and ``a >= b`` are each other's negation
+and `s` is `g`: the three statements are ``x = np.where(a <= b, E(g), F(g))``, one selection.
+So the statements become
+
+    x_below = a <= b
+    if np.equal(x_below, a >= b).any():
+        ...the three statements, as they were...
+    else:
+        x = np.where(x_below, E(g), F(g))
+
+The `else` branch gives every element the value the three statements give it, except the sign
+of a zero (``0.0 + -0.0`` is ``0.0``, where the branch keeps ``-0.0``).  `s` is replaced by `g`
+only as a term or factor of E and F (``+``, ``-``, ``*``, a sign), so the shapes are those of
+the selection on ``a <= b`` either way, and only where every argument is float64 or a Python
+number (then `g` and `s` have one dtype).  Not in code srcdiff differentiates again (its
+``if`` would be a branch of the derivative), nor for numba or another library's arrays.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from .liveness import COMMENT, assigned_name, bodies, fresh_name, is_comment, is_pure, mentions, reads
+
+#: the mirror of each order: the other side's selection
+MIRROR = {ast.LtE: ast.GtE, ast.GtE: ast.LtE}
+ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult)
+
+
+def fast_ties(func: ast.FunctionDef) -> bool:
+    """Rewrite every tie's shares read by one value's two selections (see the module)."""
+    loads = reads(func)
+    taken = mentions(func)
+    changed = False
+    for block in list(bodies(func.body)):  # (not the branches made here: the rare one keeps the shares)
+        i = 0
+        while i < len(block):
+            if _rewrite_at(block, i, loads, taken) or _rewrite_nested(block, i, taken):
+                changed = True
+            i += 1
+    return changed
+
+
+def _rewrite_at(block: list[ast.stmt], i: int, loads, taken: set[str]) -> bool:
+    share = _share(block[i])
+    found = None if share is None else _next_two(block, i, share[0])
+    if found is None:
+        return False
+    name, left, right, g = share
+    (j, first), (k, second) = found
+    one = _selection(first, None)
+    two = None if one is None else _selection(second, one[0])
+    if (
+        two is None
+        or two[1] is not MIRROR[one[1]]
+        or not (_compares(one[3], left, right) and _compares(two[3], left, right))
+    ):
+        return False
+    target, kept = one[0], (one[2], two[2])
+    fast = [_with_g(e, name, g) for e in kept]
+    used = sum(reads(e)[name] for e in kept)
+    if (
+        None in fast
+        or loads[name] != used
+        or name == target
+        or target in mentions(block[i].value) | mentions(kept[0]) | mentions(kept[1])
+    ):
+        return False
+    three = (i, j, k)
+    inputs = set().union(*(mentions(block[m]) for m in three))
+    between = [block[m] for m in range(i + 1, k) if m != j]
+    if any(_unmovable(stmt, inputs) for stmt in between):
+        return False
+    stem = target[:-4] if target.endswith("_bar") else target
+    below = fresh_name(stem + ("_below" if one[1] is ast.LtE else "_above"), taken)
+    condition = one[3]
+    first.value.args[0] = ast.Name(below, ast.Load())
+    test = _any_equal(ast.Name(below, ast.Load()), copy.deepcopy(two[3]))
+    quick = ast.Assign(
+        [ast.Name(target, ast.Store())], ast.Call(_np("where"), [ast.Name(below, ast.Load()), *fast], [])
+    )
+    note = ast.Expr(
+        ast.Call(
+            ast.Name(COMMENT, ast.Load()), [ast.Constant("a tie or a NaN: each side its share, half at a tie")], []
+        )
+    )
+    branch = ast.If(test, [note] + [block[m] for m in three], [quick])
+    block[i : k + 1] = between + [ast.Assign([ast.Name(below, ast.Store())], condition), branch]
+    return True
+
+
+def _rewrite_nested(block: list[ast.stmt], i: int, taken: set[str]) -> bool:
+    """``np.where(a >= b, np.where(a == b, 0.5 * g, g) * k, 0.0)`` (a maximum's or minimum's side
+    whose other side is not differentiated, ``np.maximum(x, 0.0)``): where nothing ties the
+    inner selection is `g`, so it is made only where something does::
+
+        if np.equal(a, b).any():
+            s = np.where(a == b, 0.5 * g, g)
+        else:
+            s = g
+        ... np.where(a >= b, s * k, 0.0) ...
+
+    A NaN fails both comparisons either way: the outer selection gives 0.0 there.  The inner
+    selection is reached through ``+``, ``-``, ``*`` and signs only, so the outer one's shape is
+    that of ``a >= b`` and `g` either way.  (The statement itself stays plain: accumulated in
+    place, released, as before.)"""
+    stmt = block[i]
+    if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
+        return False
+    outer = next((node for node in ast.walk(stmt.value) if _outer(node) is not None), None)
+    if outer is None:
+        return False
+    share = _outer(outer)
+    g = share.args[2]
+    stem = g.id[:-4] if isinstance(g, ast.Name) and g.id.endswith("_bar") else getattr(g, "id", "tie")
+    name = fresh_name(stem + "_shared", taken)
+    outer.args[1] = _without_share(outer.args[1], share, ast.Name(name, ast.Load()))
+    note = ast.Expr(ast.Call(ast.Name(COMMENT, ast.Load()), [ast.Constant("a tie: half the gradient each side")], []))
+    made = ast.Assign([ast.Name(name, ast.Store())], share)
+    kept = ast.Assign([ast.Name(name, ast.Store())], copy.deepcopy(g))
+    tied = share.args[0]
+    test = _any_equal(copy.deepcopy(tied.left), copy.deepcopy(tied.comparators[0]))
+    block[i:i] = [ast.If(test, [note, made], [kept])]
+    return True
+
+
+def _outer(node: ast.AST) -> ast.Call | None:
+    """For ``np.where(a >= b, E, 0.0)`` (or ``<=``) whose E reaches a share of a and b through
+    ``+``, ``-``, ``*`` and signs: the share (``np.where(a == b, 0.5 * g, g)``)."""
+    if not (_is_np(node, "where", 3) and _constant(node.args[2], 0.0)):
+        return None
+    test = node.args[0]
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in MIRROR):
+        return None
+    share = _reached(node.args[1])
+    if share is None or not _compares(test, share.args[0].left, share.args[0].comparators[0]):
+        return None
+    return share
+
+
+def _reached(expr: ast.expr) -> ast.Call | None:
+    if _share(ast.Assign([ast.Name("_", ast.Store())], expr)) is not None:
+        return expr
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        return _reached(expr.left) or _reached(expr.right)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _reached(expr.operand)
+    return None
+
+
+def _without_share(expr: ast.expr, share: ast.Call, name: ast.Name) -> ast.expr:
+    """`expr` with the node `share` replaced by `name`."""
+    if expr is share:
+        return name
+    if isinstance(expr, ast.BinOp):
+        expr.left, expr.right = _without_share(expr.left, share, name), _without_share(expr.right, share, name)
+    elif isinstance(expr, ast.UnaryOp):
+        expr.operand = _without_share(expr.operand, share, name)
+    return expr
+
+
+def _share(stmt: ast.stmt):
+    """``s = np.where(a == b, 0.5 * g, g)``: (s, a, b, g), a, b and g names or numbers."""
+    name = assigned_name(stmt)
+    if name is None or not _is_np(stmt.value, "where", 3):
+        return None
+    test, half, whole = stmt.value.args
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return None
+    left, right = test.left, test.comparators[0]
+    if not all(_atom(e) for e in (left, right, whole)):
+        return None
+    if not (
+        isinstance(half, ast.BinOp)
+        and isinstance(half.op, ast.Mult)
+        and _constant(half.left, 0.5)
+        and ast.dump(half.right) == ast.dump(whole)
+    ):
+        return None
+    return name, left, right, whole
+
+
+def _next_two(block, i, name):
+    """The next two statements after `i` that are not comments, if both read `name`."""
+    found = []
+    for m in range(i + 1, len(block)):
+        if is_comment(block[m]):
+            continue
+        if name not in reads(block[m]) or len(found) == 2:
+            break
+        found.append((m, block[m]))
+    return found if len(found) == 2 else None
+
+
+def _selection(stmt: ast.stmt, target: str | None):
+    """``x = np.where(a <= b, E, 0.0)`` (or, with `target` x, ``x = x + np.where(...)``): (x, the
+    order's type, E, the condition)."""
+    name = assigned_name(stmt)
+    if name is None or (target is not None and name != target):
+        return None
+    value = stmt.value
+    if target is not None:
+        if not (
+            isinstance(value, ast.BinOp)
+            and isinstance(value.op, ast.Add)
+            and isinstance(value.left, ast.Name)
+            and value.left.id == target
+        ):
+            return None
+        value = value.right
+    if not _is_np(value, "where", 3) or not _constant(value.args[2], 0.0) or not is_pure(value.args[1]):
+        return None
+    test = value.args[0]
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in MIRROR):
+        return None
+    return name, type(test.ops[0]), value.args[1], test
+
+
+def _compares(test: ast.Compare, left: ast.expr, right: ast.expr) -> bool:
+    return ast.dump(test.left) == ast.dump(left) and ast.dump(test.comparators[0]) == ast.dump(right)
+
+
+def _with_g(expr: ast.expr, name: str, g: ast.expr) -> ast.expr | None:
+    """`expr` with `name` replaced by `g`, or None where `name` is read but not as a term or factor."""
+    if isinstance(expr, ast.Name) and expr.id == name:
+        return copy.deepcopy(g)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
+        left, right = _with_g(expr.left, name, g), _with_g(expr.right, name, g)
+        return None if left is None or right is None else ast.BinOp(left, expr.op, right)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        operand = _with_g(expr.operand, name, g)
+        return None if operand is None else ast.UnaryOp(expr.op, operand)
+    return None if name in mentions(expr) else copy.deepcopy(expr)
+
+
+def _unmovable(stmt: ast.stmt, inputs: set[str]) -> bool:
+    """Whether `stmt`, standing among the three statements, cannot move before them: it is not a
+    comment, a ``del`` or a pure assignment, or it mentions a name they mention."""
+    if is_comment(stmt):
+        return False
+    plain = isinstance(stmt, ast.Delete) or (assigned_name(stmt) is not None and is_pure(stmt.value))
+    return not plain or bool(mentions(stmt) & inputs)
+
+
+def _atom(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) or (isinstance(node, ast.Constant) and type(node.value) in (int, float))
+
+
+def _constant(node: ast.expr, value: float) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == value
+
+
+def _is_np(node: ast.expr, attr: str, nargs: int) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and len(node.args) == nargs
+        and not node.keywords
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == attr
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "np"
+    )
+
+
+def _any_equal(left: ast.expr, right: ast.expr) -> ast.expr:
+    """``np.equal(left, right).any()``: the ufunc makes an array or a NumPy bool (which has the
+    method) even of two Python numbers, and the method skips np.any's dispatch (a few
+    microseconds, what a selection of a small array costs)."""
+    return ast.Call(ast.Attribute(ast.Call(_np("equal"), [left, right], []), "any", ast.Load()), [], [])
+
+
+def _np(attr: str) -> ast.expr:
+    return ast.Attribute(ast.Name("np", ast.Load()), attr, ast.Load())
