@@ -2,13 +2,14 @@
 
 What the other samples (tests/sampling.py) leave in the default run still costs more than the
 run's budget: a few hundred rows that compile a Hessian, numba or a whole matrix of
-transformations hold most of its CPU time.  So each test the default run would run has a
-measured cost (`COSTS_FILE`, CPU seconds of its setup, call and teardown), and the run keeps a
-test of cost ``c`` above a cut ``T`` with chance ``T / c``: its expected cost is at most ``T``,
-every cheap test runs, and a costly one runs on a stable share of machines' runs (the share is
-a hash of its id, as every sample here: every run keeps the same tests).  ``T`` is chosen so that
-the expected total is `BUDGET` of the measured total, whatever the measuring machine's speed.
-A test the file does not list (new since the measure) counts as cheap: it runs.
+transformations hold most of its CPU time. So each test the default run would run has a
+measured cost (`COSTS_FILE`, CPU seconds of its setup, call and teardown, and of the
+subprocesses it ran), and the run keeps a test of cost ``c`` above a cut ``T`` with chance
+``T / c``: its expected cost is at most ``T``, every cheap test runs, and a costly one runs on a
+stable share of machines' runs (the share is a hash of its id, as every sample here: every run
+keeps the same tests). ``T`` is chosen so that the expected total is `BUDGET` of the measured
+total, whatever the measuring machine's speed. A test the file does not list (new since the
+measure) counts as cheap: it runs.
 
 Measure again after adding costly tests (the file is text; its header records the total)::
 
@@ -27,6 +28,11 @@ import time
 import zlib
 
 import pytest
+
+try:
+    import resource
+except ImportError:  # Windows
+    resource = None
 
 COSTS_FILE = pathlib.Path(__file__).parent / "test_costs.tsv"
 
@@ -96,10 +102,19 @@ class Recorder:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
-        start = time.process_time()
+        start = cpu_seconds()
         yield
-        self.out.write(f"{time.process_time() - start:.3f}\t{item.nodeid}\n")
+        self.out.write(f"{cpu_seconds() - start:.3f}\t{item.nodeid}\n")
         self.out.flush()
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time and its finished children's: a test running `python -m srcdiff`
+    or a notebook in a subprocess costs the run what the child spends, not the wait."""
+    if resource is None:  # Windows: the children's time is not reported
+        return time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def recorder() -> Recorder | None:
