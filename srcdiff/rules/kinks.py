@@ -38,6 +38,15 @@ def kink_nan(condition, direction, axis=()):
     return picked if shape else picked[()]
 
 
+def any_equal(x, y) -> bool:
+    """Whether some element of `x` equals `y`'s: the test of a tie's rare case
+    (backend/optimize/tie_shares.py), whose branch keeps the half shares and is exact
+    everywhere; the other branch is that one simplified where nothing is tied.  (The ufunc
+    gives an array or a NumPy bool even of two Python numbers; its method skips np.any's
+    dispatch.)  On symbols the test is true: srcdiff.check reads the branch exact everywhere."""
+    return np.equal(x, y).any()
+
+
 def tie(condition, value, x, y=0.0, persist=False):
     """`value` where `condition` is False, half of it where it holds: an operand's share of a
     first derivative at a tie (``np.maximum(x, y)`` at x == y gives each side half, as JAX and

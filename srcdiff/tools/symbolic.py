@@ -275,6 +275,13 @@ class _RewriteCompare(ast.NodeTransformer):
         return ast.copy_location(call, node)
 
 
+def _rare_case(x, y) -> bool:
+    """`any_equal` on symbols: the test of a tie's rare case (backend/optimize/tie_shares.py)
+    is true, since that branch gives the half shares as ``Piecewise`` of ``Eq`` and is exact
+    everywhere, where the other is exact only where nothing is tied."""
+    return True
+
+
 def _number_safe(unbroadcast):
     """runtime.unbroadcast for object arrays: there a sum over every axis is the element
     itself rather than a NumPy scalar, so ``g[()]`` for a number operand is taken here."""
@@ -302,6 +309,7 @@ def symbolic_gradient(source: str, func: types.FunctionType, closure: dict, labe
                for name, value in TEMPLATE_GLOBALS.items()}
     if "unbroadcast" in helpers:
         helpers["unbroadcast"] = _number_safe(helpers["unbroadcast"])
+    helpers["any_equal"] = _rare_case  # (a tie's rare branch: exact everywhere, a Piecewise on symbols)
     cells = {**helpers, **{n: c.cell_contents for n, c in _cells(closure).items()}, **(callees or {}),
              _COMPARE_NAME: compare, _TRUTH_NAME: truth, _CHOOSE_NAME: _choose}
     return compiling.build_function(text, label, symbolic_globals(func.__globals__), cells, defaults=defaults)
