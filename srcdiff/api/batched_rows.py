@@ -112,19 +112,24 @@ class Batched:
         """The rows `rows` gives, by the batched code `run`: in chunks of rows whose temporaries
         stay in cache, each chunk's seeds made for it (no n x n identity), its rows written
         into one preallocated array per leaf."""
-        value = np.asarray(value)
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
         # a row of the batched values is shaped like the output (the seed) or a differentiated
-        # leaf (its row of the result); arguments without a batch axis do not count
+        # leaf (its row of the result); arguments without a batch axis do not count.  (Arrays'
+        # own sizes and shapes: np.size and np.shape cost a microsecond each, on every call.)
         leaves = [args[names.index(n)] for n in wrt]
-        row = max(1, value.size, *map(np.size, leaves))
+        row = max(1, value.size, *[leaf.size if type(leaf) is np.ndarray else np.size(leaf) for leaf in leaves])
         size = max(8, CHUNK_ELEMENTS // row)
         if size >= value.size and type(run) is HoistedRows and len(wrt) == 1:  # one chunk, one leaf (a small
             # Hessian, whose Python overheads count): the code run whole, its rows returned as they are
             seeds = identity_rows(value.size, value.size, 0, value.dtype, value.shape)
             rows = run.whole(*args, seeds)
-            if type(rows) is not np.ndarray or np.may_share_memory(rows, seeds):  # (f(x) = x: a view of the seeds)
+            # a view of the read-only seeds (f(x) = x) is read-only too: copied, as is any read-only
+            # result (a broadcast), so the caller always gets an array of its own
+            if type(rows) is not np.ndarray or not rows.flags.writeable:
                 rows = np.array(rows)
-            shape = value.shape + np.shape(leaves[0])
+            leaf = leaves[0]
+            shape = value.shape + (leaf.shape if type(leaf) is np.ndarray else np.shape(leaf))
             return [rows if rows.shape == shape else rows.reshape(shape)]
         split = run.split() if size < value.size and isinstance(run, HoistedRows) else None
         if split is not None:  # several chunks: what no seed changes computed once
