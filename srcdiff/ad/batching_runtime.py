@@ -33,6 +33,8 @@ def expand_rows(x, rank: int):
 
 def reshape_rows(x, shape):
     """Each row of `x` reshaped to `shape`."""
+    if type(x) is np.ndarray and type(shape) is tuple:  # (an array's method: np.ndim and np.reshape dispatch)
+        return x.reshape(x.shape[:1] + shape)
     x = np.asarray(x)
     return np.reshape(x, x.shape[:1] + ((shape,) if np.ndim(shape) == 0 else tuple(shape)))
 
