@@ -227,8 +227,8 @@ def matmul_adjoint(node, state):
                                                             ast.Constant(list(range(nx - 1)))], ast.Load()))
         else:
             rows = _mm(np_call("swapaxes", X, ast.Constant(-1), ast.Constant(-2)), A)
-    shape_of = ast.Subscript(like, ast.Constant(0), ast.Load()) if state.batched(node.inputs[1 + (like is Y)]) else like
-    return call("unbroadcast_rows", rows, np_call("shape", shape_of)), True
+    row_like = ast.Subscript(like, ast.Constant(0), ast.Load()) if state.batched(node.inputs[1 + (like is Y)]) else like
+    return call("unbroadcast_rows", rows, row_like), True
 
 
 def transpose_of(e: ast.expr, rank: int) -> ast.expr:
@@ -262,7 +262,7 @@ def unbroadcast(node, state):
     row_like = ast.Subscript(state.ref(like), ast.Constant(0), ast.Load()) if state.batched(like) else state.ref(like)
     if not state.batched(g):
         return call("unbroadcast", state.ref(g), row_like), False
-    return call("unbroadcast_rows", state.ref(g), np_call("shape", row_like)), True
+    return call("unbroadcast_rows", state.ref(g), row_like), True
 
 
 def select(node, state):

@@ -33,6 +33,8 @@ def expand_rows(x, rank: int):
 
 def reshape_rows(x, shape):
     """Each row of `x` reshaped to `shape`."""
+    if type(x) is np.ndarray and type(shape) is tuple:  # (an array's method: np.ndim and np.reshape dispatch)
+        return x.reshape(x.shape[:1] + shape)
     x = np.asarray(x)
     return np.reshape(x, x.shape[:1] + ((shape,) if np.ndim(shape) == 0 else tuple(shape)))
 
@@ -40,18 +42,22 @@ def reshape_rows(x, shape):
 def full_rows(shape, fill):
     """An array of `shape` per row, filled with that row's `fill` (a number or an array that
     broadcasts to `shape`)."""
-    shape = (shape,) if np.ndim(shape) == 0 else tuple(shape)
+    if type(shape) is not tuple:
+        shape = (shape,) if np.ndim(shape) == 0 else tuple(shape)
     fill = np.asarray(fill)
-    fill = np.reshape(fill, fill.shape[:1] + (1,) * (len(shape) - fill.ndim + 1) + fill.shape[1:])
-    return np.array(np.broadcast_to(fill, fill.shape[:1] + shape), dtype=np.result_type(fill, 0.0))
+    fill = fill.reshape(fill.shape[:1] + (1,) * (len(shape) - fill.ndim + 1) + fill.shape[1:])
+    out = np.empty(fill.shape[:1] + shape, dtype=np.result_type(fill, 0.0))
+    out[...] = fill  # (broadcast as it is written: no read-only view made and copied)
+    return out
 
 
-def unbroadcast_rows(g, shape: tuple):
-    """Each row of `g` summed back to `shape` (what ``unbroadcast`` does to one row)."""
+def unbroadcast_rows(g, like):
+    """Each row of `g` summed back to the shape of `like`, one row's value (what
+    ``unbroadcast(g, like)`` does to one row)."""
+    shape = like.shape if type(like) is np.ndarray else np.shape(like)  # (np.shape: a microsecond a call)
     if type(g) is np.ndarray and g.shape[1:] == shape:  # rows of that shape already: the common case
         return g
     g = np.asarray(g)
-    shape = tuple(shape)
     lead = g.ndim - 1 - len(shape)
     if lead > 0:
         g = np.sum(g, axis=tuple(range(1, 1 + lead)))

@@ -74,10 +74,14 @@ class Plan:
                 return False
             if value is None and type(arg) is not np.ndarray and (self.exact or type(arg) is not float):
                 return False  # (a value compared where the plan was made with an array or float)
-        if any(found.parsed.func.__code__ is not code for found, code in self.lowered):
-            return False
+        for found, code in self.lowered:  # (loops, not generators: a plan is checked on every call)
+            if found.parsed.func.__code__ is not code:
+                return False
         if self.seen == CACHE.generation:  # each lowering still in the cache: its globals alone checked
-            return all(d.holds() for d in self.depends)
+            for d in self.depends:
+                if not d.holds():
+                    return False
+            return True
         if all(is_current(found, found.parsed.func) for found, _ in self.lowered):
             self.seen = CACHE.generation
             return True

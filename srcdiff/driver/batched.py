@@ -21,6 +21,9 @@ from ..ad.batching import BatchedProgram, batch
 from ..ad.batching_runtime import HELPERS
 from ..backend import loader, render
 from ..backend.codegen import backward_statements
+from ..backend.optimize.liveness import assigned_name, is_compound, is_pure, mentions, reads
+from ..backend.optimize.statements import propagate_copies
+from ..backend.optimize.tidy import tidy_comments
 from ..rules import TEMPLATE_GLOBALS
 from .cache import Lowered
 from .lowering import describe
@@ -38,7 +41,38 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     name = namer.fresh(f"{parsed.name}_batched")
     func = build(program, parsed.tree, describe(parsed), name)
     scatter_in_place(func)
+    drop_unread(func)
     return func, program, name
+
+
+def drop_unread(func: ast.FunctionDef) -> None:
+    """What the batched statements leave behind: a name that only renames another
+    (``x_bar_3_bar = cotangent``) read as the other, and the values nothing reads any more
+    (the index tuples ``t8 = t7,`` an index read written out as ``a[:, :-1]`` no longer
+    needs, ``batch_size`` where no helper asks for it), with the comments over them."""
+    propagate_copies(func.body)
+    live: set[str] = set()
+    kept: list[ast.stmt] = []
+    for stmt in reversed(func.body):
+        name = assigned_name(stmt)
+        if name is not None and name not in live and _pure(stmt.value):
+            continue
+        if is_compound(stmt):
+            live |= mentions(stmt)
+        else:
+            live.discard(name)
+            live |= set(reads(stmt))
+        kept.append(stmt)
+    func.body[:] = kept[::-1]
+    tidy_comments(func.body, lambda stmt: False)
+
+
+def _pure(value: ast.expr) -> bool:
+    """Whether evaluating `value` does nothing but make it: liveness's pure expressions, and
+    the ``slice(...)`` of an index's constant parts."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "slice":
+        return not value.keywords and all(is_pure(a) for a in value.args)
+    return is_pure(value)
 
 
 def scatter_in_place(func: ast.FunctionDef) -> bool:
@@ -120,4 +154,4 @@ def build(program: BatchedProgram, tree: ast.FunctionDef, describe_line, name: s
     return ast.fix_missing_locations(func)
 
 
-__all__ = ["HELPERS", "build", "probe", "scatter_in_place", "transform"]
+__all__ = ["HELPERS", "build", "drop_unread", "probe", "scatter_in_place", "transform"]

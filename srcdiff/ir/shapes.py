@@ -59,7 +59,8 @@ def signature(value) -> object:
     if t is np.ndarray:
         kind = value.dtype.kind
         kind = _NARROW_KEYS.get(value.itemsize, kind) if kind == "f" else kind
-        return (value.ndim, tuple(n == 1 for n in value.shape), kind)
+        shape = value.shape  # (a list, not a generator: this runs on every call of every transform)
+        return (len(shape), tuple([n == 1 for n in shape]), kind)
     if is_foreign_array(value):
         ones = tuple(None if not isinstance(n, numbers.Integral) else n == 1 for n in value.shape)
         return (t, len(ones), ones, _dtype_key(value.dtype))
