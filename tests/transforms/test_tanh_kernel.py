@@ -88,7 +88,13 @@ def tanh_number(a, x):
     return math.tanh(a) * np.sum(np.tanh(a * x))
 
 
-@pytest.mark.parametrize("case", ["states", "elementwise", "number"])
+SLOW = pytest.mark.slow
+
+
+CASES = [pytest.param("states", marks=SLOW), pytest.param("elementwise", marks=SLOW), "number"]
+
+
+@pytest.mark.parametrize("case", CASES)
 def test_gradients_through_the_kernel_under_every_transformation(case):
     rng = np.random.default_rng(7)
     x = rng.uniform(-2.0, 2.0, size=40)
