@@ -13,6 +13,11 @@ tiny numbers (tanh x = x), NaN and the infinities.
   (Cephes' Padé form of exp on ``|r| <= ln 2 / 2``, ``y = k ln 2 + r``), ``|x|`` capped at
   20, where tanh is 1 to the last bit; the two fractions are one division;
 * the sign of x is put back at the end (tanh is odd).
+
+The array loop is compiled with contraction (``fastmath={"contract"}``: a product and a sum
+become one fused multiply-add where the CPU has it, about 20% faster, rounding once instead
+of twice); the numbers of a fused loop are computed without it.  The 2 ulp bound holds for
+both (the test checks both).
 """
 
 from __future__ import annotations
@@ -75,7 +80,7 @@ def _two_to(k):
     return _float_of_bits((np.int64(np.int32(k)) + 1023) << 52)
 
 
-@njit(error_model="numpy", cache=True)
+@njit(error_model="numpy", cache=True, fastmath={"contract"})
 def tanh_array(x):
     """A new C-ordered array: `tanh` of every element of the float64 array `x`."""
     out = np.empty(x.shape)
