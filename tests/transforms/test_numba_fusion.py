@@ -145,7 +145,31 @@ def test_rosenbrock_is_one_loop_with_offsets_and_no_temporaries():
     source = df.source
     assert "for i in range(n):" in source
     assert "x[i + 1]" in source and "x[1:]" not in source
-    assert source.count("np.empty(") == 0 and source.count("for i in range") == 1
+    assert source.count("for i in range") == 1
+    # the only array is the gradient, written whole by the loop: not filled with zeros first
+    assert source.count("np.empty(") == 1 and "x_bar = np.empty(x.shape)" in source and "np.zeros" not in source
+
+
+def gaps(x):
+    return np.sum((x[2:] - x[:-2]) ** 2 * x[1:-1])
+
+
+def tail(x):
+    return np.sum(x[1:] * x[1:] + x[1:])
+
+
+@pytest.mark.parametrize("f", [rosenbrock, gaps, tail])
+def test_a_gradient_the_loop_writes_whole_is_right_at_every_length(f):
+    """np.empty where the loop writes every element; zeros where it does not (x_bar[0] of
+    `tail`), and zeros when the loop does not run (lengths 0 to 2 with offsets up to 2)."""
+    df, plain = srcdiff.grad(f, jit="numba"), srcdiff.grad(f)
+    for n in (0, 1, 2, 3, 7):
+        x = np.linspace(-1.0, 1.3, n) + 0.1
+        for _ in range(2):  # (a fresh np.empty may reuse the last call's memory)
+            got, want = df(x), plain(x)
+            assert got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-13, atol=0)
+    assert ("np.zeros(" in df.source) == (f is tail)
 
 
 def test_the_fused_source_is_deterministic():

@@ -33,7 +33,7 @@ class Chain:
         self.stores: dict = {}  # array written in place -> [(offset, accumulates)]
         self.zeros: set = set()  # arrays allocated zero here and not written yet
         self.summed: dict = {}  # array -> whether it is zeros that the run only adds to
-        self.sites: list = []  # (array, offset, op, value, the loop's statement) of each write
+        self.sites: list = []  # (array, offset, op, value, the loop's statement, stop) of each write
         self.flat: dict = {}  # array of several axes -> its flattened name
         self.hoisted: set = set()  # names bound before the loop
         self.touched: set = set()  # names the loop reads or binds
@@ -175,7 +175,7 @@ class Chain:
         self._access(array, kind, start, stop)
         place = ast.Subscript(name_node(array), self._index(start), ast.Store())
         self.body.append(located(ast.AugAssign(place, stmt_op, new) if stmt_op else ast.Assign([place], new), stmt))
-        self.sites.append((array, start, stmt_op, new, self.body[-1]))
+        self.sites.append((array, start, stmt_op, new, self.body[-1], stop))
         made.append((start, adds))
         self.zeros.discard(array)
         self.touched.add(array)
@@ -315,7 +315,7 @@ class Chain:
             init.append(f"{acc} = 0.0")
             after.append(f"{name} = {acc}" if how == "sum" else f"{name} = np.divide({acc}, {n})")
         for array in sorted(a for a, only_adds in self.summed.items() if only_adds):
-            self._carried(array, init, writes, after)
+            self._carried(array, init, writes, after, unguarded=not checks)
         loop = ast.For(name_node(self.i, True), ast.Call(name_node("range"), [name_node(n)], []),
                        self.body + writes, [])
         fused = [*(parse(t) for t in init), loop, *(parse(t) for t in after)]
@@ -333,14 +333,18 @@ class Chain:
         return [*self.pre, *fused]
 
 
-    def _carried(self, array: str, init: list, writes: list, after: list) -> None:
+    def _carried(self, array: str, init: list, writes: list, after: list, unguarded: bool) -> None:
         """Sums into zeros at offsets m..M: element ``i + m`` is complete after iteration i, so
         it is written once; what iteration i adds to later elements waits in numbers
         (``x_bar_at1``) until their iteration."""
         sites = [site for site in self.sites if site[0] == array]
-        low = min(site[1] for site in sites)
-        carries = [self.fuser.name(f"{array}_at{d}") for d in range(max(site[1] for site in sites) - low + 1)]
-        for _, offset, op, value, stmt in sites:
+        low, high = min(site[1] for site in sites), max(site[1] for site in sites)
+        carries = [self.fuser.name(f"{array}_at{d}") for d in range(high - low + 1)]
+        # every element written (offsets from 0 to the end): the zeros are never read, and
+        # np.empty saves numba's pass that fills them (0.8 of 2.2 ms at 1e6 elements)
+        whole = unguarded and low == 0 and any(site[1] == high and site[5] == 0 for site in sites) \
+            and self._unzeroed(array)
+        for _, offset, op, value, stmt, _ in sites:
             reg = carries[offset - low]
             new = ast.Assign([name_node(reg, True)], ast.BinOp(name_node(reg), op, value))
             self.body[self.body.index(stmt)] = located(new, stmt)
@@ -352,4 +356,16 @@ class Chain:
         if len(carries) > 1:
             n = self.fuser.size
             after.append(f"if {n} > 0:\n" + "".join(f"    {array}[{n}{f' + {low + d}' if low + d else ''}] = {reg}\n"
-                                                     for d, reg in enumerate(carries[:-1])))
+                                                     for d, reg in enumerate(carries[:-1]))
+                         + (f"else:\n    {array}[:] = 0.0\n" if whole else ""))  # (nothing was added)
+
+    def _unzeroed(self, array: str) -> bool:
+        """Whether the allocation of `array` before the loop, ``np.zeros(...)`` or
+        ``np.zeros_like(...)``, is now ``np.empty`` / ``np.empty_like``: the loop writes it all."""
+        for stmt in self.pre:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and stmt.targets[0].id == array and isinstance(stmt.value, ast.Call) \
+                    and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("zeros", "zeros_like"):
+                stmt.value.func.attr = stmt.value.func.attr.replace("zeros", "empty")
+                return True
+        return False

@@ -8,6 +8,11 @@ NumPy.  So a transcendental ufunc of one float64 array that fusion left as a cal
 helper that fills a new array with NumPy's loop, through numba's object mode (about 1 µs to
 enter) when the array is large enough to pay for that; smaller arrays, scalars and other
 dtypes stay numba's own.
+
+``tanh`` of float64 is tanh_kernel.py's instead, arrays of any size and numbers (the
+elements of a fused loop): NumPy's float64 tanh is vectorised only with AVX-512, and where it
+is not it is no faster than the C library's (about 30 ns an element); the kernel's
+arithmetic vectorises on any x86-64 (3-4 times faster), within 2 ulp of NumPy's.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import replace
 import numpy as np
 from numba import objmode, types
 
+from . import tanh_kernel
 from .naming import overload
 
 #: the ufuncs whose NumPy loops are vectorised (and numba's are not)
@@ -37,6 +43,10 @@ def _helper(name: str):
 
     @overload(helper)
     def _typed(x):
+        if name == "tanh" and x == types.float64:
+            return lambda x: tanh_kernel.tanh(x)
+        if name == "tanh" and isinstance(x, types.Array) and x.dtype == types.float64 and x.ndim >= 1:
+            return lambda x: tanh_kernel.tanh_array(x)
         if not (isinstance(x, types.Array) and x.dtype == types.float64 and x.ndim >= 1):
             return lambda x: ufunc(x)
 
