@@ -280,6 +280,9 @@ def _carries(state: LoweringState, assigned: list[str], targets, body: list[ast.
         init = env0.get(key, FLOW_DEFAULTS.get(key, Const(None)))
         if isinstance(init, Var) and init.name in state.lists:
             phi = init  # a list is one object, appended to in place
+            # a tuple rebound in the loop (``s = (a * b, b)``): its name holds the loop's tuple from
+            # here on, so the items it was built from are no longer what ``a, b = s`` reads
+            state.tuple_items.pop(init.name, None)
         else:
             phi = Var(state.namer.version(state.display(key)))
         carries.append(_Carried(key, phi, init))

@@ -16,6 +16,7 @@ import ast
 
 from ..ir.nodes import Operand
 from .expressions import ExpressionLowerer
+from .nested_returns import returns_once
 from .state import RETURN
 
 _MODULE_LEVEL = "define the function at module level (srcdiff differentiates calls of those)"
@@ -93,13 +94,18 @@ def lower_nested_def(lower, stmt: ast.FunctionDef) -> None:
         if isinstance(inner, (ast.Yield, ast.YieldFrom)):
             raise state.unsupported(inner)
     body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
+    func = stmt
+    if body and (early or not isinstance(body[-1], ast.Return)):
+        func = returns_once(stmt, _unused(state, f"{stmt.name}_value")) or stmt  # (nested_returns.py)
+        body = [s for s in func.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
     if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
         raise state.error(stmt, f"the nested function {stmt.name} must end with `return <value>`", _MODULE_LEVEL)
-    early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
     if early:
-        raise state.error(early[0], f"a `return` before the end of the nested function {stmt.name} is "
-                          "not supported", "compute the value in a variable and return it once, at the end")
-    remember(state, stmt, stmt.name, stmt)
+        raise state.error(early[0], f"a `return` inside a loop, `try` or `with` of the nested function {stmt.name} "
+                          "is not supported", "compute the value in a variable and return it once, at the end")
+    remember(state, stmt, stmt.name, func)
 
 
 def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef | ast.Lambda, target) -> Operand:
@@ -145,6 +151,16 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
                 state.lambdas.pop(n, None)
             else:
                 state.lambdas[n] = value
+
+
+def _unused(state, base: str) -> str:
+    """`base` (or `base_1`, ...): a name the user's function does not write or read anywhere."""
+    taken = {n.id for n in ast.walk(state.parsed.tree) if isinstance(n, ast.Name)}
+    name, k = base, 0
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    return name
 
 
 def _written_constant(expr: ast.expr) -> bool:

@@ -123,9 +123,10 @@ def uses_nonlocal(x):
 
 
 def returns_early(x):
-    def inner(v):
-        if v > 0:
-            return v
+    def inner(v):  # (a return in an `if` is made one at the end: nested_returns.py; in a loop it is refused)
+        for k in range(3):
+            if v > k:
+                return v * k
         return -v
     return inner(x)
 
@@ -150,7 +151,7 @@ def with_default(x):
     (recursive, "recursion of a nested function", "return down(v * 0.5)"),
     (escapes, "can only be called", "g = inner"),
     (uses_nonlocal, "`nonlocal`", "nonlocal total"),
-    (returns_early, "a `return` before the end", "return v"),
+    (returns_early, "a `return` inside a loop", "return v * k"),
     (defined_in_a_branch, "defined inside an `if`", "def f(v):"),
     (with_default, "plain positional parameters", "def inner(v, k=x):"),
 ])

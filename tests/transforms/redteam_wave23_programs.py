@@ -1,0 +1,261 @@
+"""The red team's twenty-third wave: programs written the way scientists and ML users write them,
+aimed at state threaded through loops (tuples, lists, dicts of arrays, layers zipped and
+enumerated), helpers nested in the differentiated function (early returns, if/else returning
+different expressions, defaults, closures over loop variables; called from loops and
+comprehensions), and special points.  test_redteam_wave23.py runs them through every
+transformation against float64 central differences."""
+
+import numpy as np
+
+
+def M(r, *shape):
+    return r.normal(size=shape)
+
+
+# ---- 1. a tuple rebound in a loop (finding 1: its items were read from before the loop) ----------
+
+
+def tuple_state_loop(x):
+    s = (x, 1.0)
+    for _ in range(3):
+        a, b = s
+        s = (a * b + 0.1, b * 0.9 + np.sum(a) * 0.01)
+    return np.sum(s[0]) + s[1]
+
+
+def tuple_while(x):
+    s = (x, 1.0)
+    n = 0
+    while n < 3:
+        a, b = s
+        s = (a * b + 0.1, b * 0.9)
+        n += 1
+    return np.sum(s[0]) * s[1]
+
+
+def tuple_index_reads(x):
+    s = (x, 2.0 * x)
+    for _ in range(3):
+        s = (s[0] * 0.5 + s[1], s[1] - 0.1 * s[0])
+    return np.sum(s[0] ** 2 + s[1])
+
+
+def tuple_nested_loops(x):
+    s = (x, x * 0.0)
+    for _ in range(2):
+        for _ in range(2):
+            p, q = s
+            s = (p + 0.1 * q, q - 0.1 * np.sin(p))
+    return np.sum(s[0] * s[1]) + np.sum(s[0])
+
+
+def tuple_branch_in_loop(x):
+    s = (x, 1.0)
+    for k in range(4):
+        a, b = s
+        if k % 2 == 0:
+            s = (a * 1.5, b)
+        else:
+            s = (a - b * 0.1, b * 2.0)
+    return np.sum(s[0] ** 2) + s[1]
+
+
+def tuple_swap_loop(x):
+    s = (x, np.cos(x))
+    for _ in range(3):
+        s = (s[1], s[0] * 0.7)
+    u, v = s
+    return np.sum(u * 2.0 + v)
+
+
+def leapfrog_state_tuple(x):
+    state = (x, np.zeros_like(x), 0.0)
+    for _ in range(4):
+        p, v, t = state
+        a = -np.sin(p)
+        state = (p + 0.1 * v, v + 0.1 * a, t + 0.1)
+    p, v, t = state
+    return np.sum(p ** 2 + v ** 2) + t
+
+
+def tuple_of_scalars_summed(x):
+    s = (x[0], x[1])
+    for _ in range(3):
+        s = (s[0] + s[1] * 0.5, s[1] * s[0])
+    return sum(s)
+
+
+def tuple_read_into_list(x):
+    pair = (x, x)
+    out = []
+    for _ in range(3):
+        a, b = pair
+        pair = (a * 0.9, b + a)
+        out.append(pair[1])
+    return np.sum(np.stack(out))
+
+
+# ---- 2. helpers nested in the differentiated function (finding 2: early returns refused) ---------
+
+
+def nested_if_else_return(x):
+    def act(u, kind="tanh"):
+        if kind == "tanh":
+            return np.tanh(u)
+        else:
+            return np.maximum(u, 0.0)
+
+    return np.sum(act(x) ** 2) + np.sum(act(x, "relu"))
+
+
+def nested_elif_chain(x):
+    def act(u, kind):
+        """an activation by name"""
+        if kind == "relu":
+            return np.maximum(u, 0.0)
+        elif kind == "tanh":
+            return np.tanh(u)
+        elif kind == "softplus":
+            return np.log1p(np.exp(u))
+        return u
+
+    return sum(np.sum(act(x, k) ** 2) for k in ("relu", "tanh", "softplus", "id"))
+
+
+def nested_huber_in_loop(x):
+    def huber(r, d=1.0):
+        a = np.abs(r)
+        if a <= d:
+            return 0.5 * r * r
+        return d * (a - 0.5 * d)
+
+    tot = 0.0
+    for v in x:
+        tot = tot + huber(v)
+    return tot
+
+
+def nested_guard_then_compute(x, w):
+    def safe_norm(v):
+        n2 = np.sum(v * v)
+        if n2 < 1e-12:
+            return 0.0
+        n = np.sqrt(n2)
+        return n * w
+
+    return safe_norm(x) + safe_norm(2.0 * x)
+
+
+def nested_nested_if(x):
+    def piece(u):
+        if u > 0:
+            if u > 1:
+                return np.log(u) + 1.0
+            return u
+        else:
+            y = u * u
+            return -y
+
+    return sum(piece(v) * (i + 1) for i, v in enumerate(x))
+
+
+def nested_helper_in_listcomp(x):
+    def softclip(u, lim=2.0):
+        if lim <= 0:
+            return u
+        return lim * np.tanh(u / lim)
+
+    parts = [softclip(x, L) for L in (0.0, 1.0, 3.0)]
+    return np.sum(np.stack(parts) ** 2)
+
+
+def nested_step_in_while(x):
+    def step(y, h):
+        if h > 0.25:
+            return y - h * np.sin(y)
+        return y - h * y
+
+    t = 0.0
+    y = x
+    while t < 1.0:
+        y = step(y, 0.15 + 0.1 * t)
+        t = t + 0.3
+    return np.sum(y ** 2)
+
+
+def nested_return_after_update(x):
+    def g(u, mode):
+        out = u * 2.0
+        if mode:
+            out = out + 1.0
+            return out * u
+        return out
+
+    return np.sum(g(x, True) + g(x, False))
+
+
+def early_return_helper_in_loop(x):
+    def limited(u, i):
+        if i % 2 == 0:
+            return np.sin(u)
+        return np.cos(u) * i
+
+    total = 0.0
+    for i in range(4):
+        total = total + np.sum(limited(x * (i + 1.0), i))
+    return total
+
+
+#: (name, function, arguments(rng), the parameter differentiated)
+PROGRAMS = [
+    ("tuple_state_loop", tuple_state_loop, lambda r: (M(r, 4),), 0),
+    ("tuple_while", tuple_while, lambda r: (M(r, 3),), 0),
+    ("tuple_index_reads", tuple_index_reads, lambda r: (M(r, 3),), 0),
+    ("tuple_nested_loops", tuple_nested_loops, lambda r: (M(r, 3),), 0),
+    ("tuple_branch_in_loop", tuple_branch_in_loop, lambda r: (M(r, 3),), 0),
+    ("tuple_swap_loop", tuple_swap_loop, lambda r: (M(r, 3),), 0),
+    ("leapfrog_state_tuple", leapfrog_state_tuple, lambda r: (M(r, 3),), 0),
+    ("tuple_of_scalars_summed", tuple_of_scalars_summed, lambda r: (M(r, 2),), 0),
+    ("tuple_read_into_list", tuple_read_into_list, lambda r: (M(r, 3),), 0),
+    ("nested_if_else_return", nested_if_else_return, lambda r: (M(r, 4),), 0),
+    ("nested_elif_chain", nested_elif_chain, lambda r: (M(r, 4),), 0),
+    ("nested_huber_in_loop", nested_huber_in_loop, lambda r: (np.array([0.3, -2.0, 1.7, 0.5]),), 0),
+    ("nested_guard_then_compute", nested_guard_then_compute, lambda r: (M(r, 3), 0.8), 0),
+    ("nested_guard_then_compute_w", nested_guard_then_compute, lambda r: (M(r, 3), 0.8), 1),
+    ("nested_nested_if", nested_nested_if, lambda r: (np.array([0.5, 2.0, -1.0]),), 0),
+    ("nested_helper_in_listcomp", nested_helper_in_listcomp, lambda r: (M(r, 4),), 0),
+    ("nested_step_in_while", nested_step_in_while, lambda r: (M(r, 3),), 0),
+    ("nested_return_after_update", nested_return_after_update, lambda r: (M(r, 3),), 0),
+    ("early_return_helper_in_loop", early_return_helper_in_loop, lambda r: (M(r, 3),), 0),
+]
+
+
+# ---- 3. a tuple assigned on one side of an `if` in a loop (finding 3: refused) --------------------
+
+
+def tuple_one_side_in_loop(x):
+    y = x
+    for k in range(4):
+        if k % 2 == 0:
+            y = y * 1.5
+        else:
+            s = (y, 2.0)
+            y = np.sin(s[0]) * s[1]
+    return np.sum(y ** 2)
+
+
+def list_each_side_in_loop(x):
+    y = x
+    for k in range(4):
+        if k % 2 == 0:
+            parts = [y, y * 2.0]
+        else:
+            parts = [np.cos(y), y]
+        y = parts[0] * parts[1]
+    return np.sum(y)
+
+
+PROGRAMS += [
+    ("tuple_one_side_in_loop", tuple_one_side_in_loop, lambda r: (M(r, 3),), 0),
+    ("list_each_side_in_loop", list_each_side_in_loop, lambda r: (M(r, 3),), 0),
+]

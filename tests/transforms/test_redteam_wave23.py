@@ -1,0 +1,66 @@
+"""The red team's twenty-third wave: programs written the way scientists and ML users write them
+(redteam_wave23_programs.py): state threaded through loops, helpers nested in the differentiated
+function, special points.  References are float64 central differences of the function
+(matrix.py) or derivatives by hand, never the code under test.
+
+Found and fixed, each class with variants here:
+
+1. SILENT (every transformation, numba too): a tuple built in the function and rebound in a loop
+   (``s = (x, 1.0)``, then ``a, b = s; s = (a * b, b * 0.9)`` in the loop body, or
+   ``s = (s[0] + s[1], ...)``) was read, in the loop and after it, as the items it was built from
+   before the loop: the loop's work was lost (value and gradient wrong, no error).  A list is one
+   object the loop carries under its own name; a tuple also kept the record of its items (so that
+   ``a, b = (x, y)`` reads x and y themselves), which the loop did not drop.  Fixed in
+   lower/loops.py (a tuple the loop rebinds forgets its items).
+2. REFUSED (every transformation): a helper nested in the differentiated function with a
+   ``return`` inside an ``if`` (a guard returning early, ``if``/``elif``/``else`` returning
+   different expressions), though the same helper at module level is accepted.  Fixed in
+   lower/nested_returns.py: the statements after such an ``if`` are written into its side that does
+   not return, and each path assigns the value once; a ``return`` inside a loop of a nested helper
+   is still refused at its line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from . import corpus, matrix
+from .redteam_wave23_programs import PROGRAMS
+
+
+def programs():
+    return corpus.from_table(PROGRAMS, "w23", "redteam_wave23_programs", 23)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+def _slow_unless(kept: bool, *values):
+    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
+    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
+
+
+#: the rows of the whole matrix the default run keeps (one of each kind of program)
+KEPT = {"tuple_state_loop", "leapfrog_state_tuple", "nested_elif_chain", "nested_guard_then_compute"}
+
+
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_value_and_gradient(program):
+    matrix.assert_ok(program, ("grad", "value_and_grad"))
+
+
+@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
+def test_every_transformation(program):
+    matrix.assert_every_transformation(program)
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_numba_agrees_or_refuses_at_the_line(program):
+    matrix.assert_numba_agrees_or_refuses(program)
+
+
+@pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
+def test_float32_gradients_stay_float32(program):
+    matrix.assert_float32_stays_float32(program)
