@@ -259,3 +259,51 @@ PROGRAMS += [
     ("tuple_one_side_in_loop", tuple_one_side_in_loop, lambda r: (M(r, 3),), 0),
     ("list_each_side_in_loop", list_each_side_in_loop, lambda r: (M(r, 3),), 0),
 ]
+
+
+# ---- 4. a nested helper's default computed from names (finding 4: refused) ------------------------
+
+
+def default_from_loop_variable(x):
+    total = 0.0
+    for k in range(3):
+        def g(u, k=k):
+            return np.sin((k + 1) * u)
+
+        total = total + np.sum(g(x))
+    return total
+
+
+def default_array_parameter(x, w):
+    def model(u, w=w, scale=2.0):
+        return scale * np.tanh(u * w)
+
+    return np.sum(model(x) ** 2) + np.sum(model(x, 0.5 * w))
+
+
+def default_computed_at_the_def(x):
+    s = 2.0 * x
+    def g(u, s=s):  # (Python keeps s's value at the def, not the 5.0 below)
+        return u * s
+
+    s = 5.0
+    return np.sum(g(x)) + s
+
+
+def default_arithmetic_in_loop(x):
+    tot = 0.0
+    for k in range(3):
+        def g(u, c=k * x[0] + 1.0):
+            return u * c
+
+        tot = tot + np.sum(g(x)) + np.sum(g(x, 1.0))
+    return tot
+
+
+PROGRAMS += [
+    ("default_from_loop_variable", default_from_loop_variable, lambda r: (M(r, 4),), 0),
+    ("default_array_parameter", default_array_parameter, lambda r: (M(r, 4), M(r, 4)), 0),
+    ("default_array_parameter_w", default_array_parameter, lambda r: (M(r, 4), M(r, 4)), 1),
+    ("default_computed_at_the_def", default_computed_at_the_def, lambda r: (M(r, 4),), 0),
+    ("default_arithmetic_in_loop", default_arithmetic_in_loop, lambda r: (M(r, 3),), 0),
+]

@@ -18,6 +18,15 @@ Found and fixed, each class with variants here:
    lower/nested_returns.py: the statements after such an ``if`` are written into its side that does
    not return, and each path assigns the value once; a ``return`` inside a loop of a nested helper
    is still refused at its line.
+3. REFUSED (every transformation): a name assigned a tuple on one side of an ``if`` in a loop
+   (``else: s = (y, 2.0); y = s[0] * s[1]``) was carried from the iteration before (from None):
+   "s is a list on one side of this branch and not on the other"; the Hessian of a tuple rebound
+   on each side met the same refusal in the gradient's code.  Fixed in lower/ast_facts.py: a name
+   each side of an ``if`` assigns before reading it is not read from the iteration before.
+4. REFUSED (every transformation): a nested helper's default computed from names (``def g(u, k=k)``
+   in a loop, ``def model(u, w=w)``, ``c=k * x[0] + 1.0``).  Fixed in lower/nested.py: such a default
+   is computed where the ``def`` runs, as Python does (a call or a list display, one object shared by
+   every call, is still refused at the ``def``).
 """
 
 from __future__ import annotations
@@ -42,7 +51,8 @@ def _slow_unless(kept: bool, *values):
 
 
 #: the rows of the whole matrix the default run keeps (one of each kind of program)
-KEPT = {"tuple_state_loop", "leapfrog_state_tuple", "nested_elif_chain", "nested_guard_then_compute"}
+KEPT = {"tuple_state_loop", "leapfrog_state_tuple", "nested_elif_chain", "nested_guard_then_compute",
+        "tuple_one_side_in_loop", "default_from_loop_variable"}
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
