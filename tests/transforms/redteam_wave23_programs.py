@@ -307,3 +307,50 @@ PROGRAMS += [
     ("default_computed_at_the_def", default_computed_at_the_def, lambda r: (M(r, 4),), 0),
     ("default_arithmetic_in_loop", default_arithmetic_in_loop, lambda r: (M(r, 3),), 0),
 ]
+
+
+# ---- 5. vector outputs for jacobian (finding 5: numba refused a tuple or list without a line) -----
+
+
+def out_array_of_scalars(x):
+    return np.array([x[0] * x[1], np.sin(x[2]), x[0] ** 2 + x[2]])
+
+
+def out_stack_of_reductions(x):
+    return np.stack([np.sum(x ** 2), np.prod(x), np.mean(np.tanh(x))])
+
+
+def out_concatenate_loop(x):
+    parts = []
+    for i in range(3):
+        parts.append(x[i:i + 1] * (i + 1.0) + x[0] * x[i])
+    return np.concatenate(parts)
+
+
+def out_filled_in_loop(x):
+    out = np.zeros(3)
+    for i in range(3):
+        out[i] = np.sum(x[: i + 1] ** 2)
+    return out
+
+
+def out_nested_helper(x):
+    def component(u, i):
+        if i == 0:
+            return u[0] ** 2
+        return u[i] * u[i - 1]
+
+    return np.array([component(x, i) for i in range(3)])
+
+
+def out_tuple_of_scalars(x):
+    return x[0] * x[1], np.sum(x ** 2)
+
+
+def out_list_of_scalars(x):
+    return [x[0] * 3.0, x[1] * x[2]]
+
+
+#: functions of a vector returning several numbers: their Jacobians against central differences
+VECTOR_OUTPUTS = [out_array_of_scalars, out_stack_of_reductions, out_concatenate_loop, out_filled_in_loop,
+                  out_nested_helper, out_tuple_of_scalars, out_list_of_scalars]

@@ -27,14 +27,27 @@ Found and fixed, each class with variants here:
    in a loop, ``def model(u, w=w)``, ``c=k * x[0] + 1.0``).  Fixed in lower/nested.py: such a default
    is computed where the ``def`` runs, as Python does (a call or a list display, one object shared by
    every call, is still refused at the ``def``).
+5. UNLOCATED REFUSAL: ``jacobian(f, jit="numba")`` of a function returning a tuple or list of numbers
+   (which ``jacobian(f)`` stacks) raised numba's own error from the loop over the columns
+   (``UnboundLocalError: cannot access local variable 'impl'``) with no line of the user's.  Fixed in
+   api/jacobians.py: refused at the function's ``return``, with what to write instead.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+import srcdiff
+
 from . import corpus, matrix
-from .redteam_wave23_programs import PROGRAMS
+from .redteam_wave23_programs import (
+    PROGRAMS,
+    VECTOR_OUTPUTS,
+    out_array_of_scalars,
+    out_list_of_scalars,
+    out_tuple_of_scalars,
+)
 
 
 def programs():
@@ -74,3 +87,50 @@ def test_numba_agrees_or_refuses_at_the_line(program):
 @pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
 def test_float32_gradients_stay_float32(program):
     matrix.assert_float32_stays_float32(program)
+
+
+# ---- jacobian of vector outputs: np.array of scalars, np.stack, loops, tuples and lists ------------------
+
+_X = np.array([0.5, 1.3, -0.7])
+
+
+def _jacobian_by_differences(f, x, eps=1e-6):
+    cols = []
+    for k in range(x.size):
+        e = np.zeros_like(x)
+        e[k] = eps
+        cols.append((np.asarray(f(x + e), dtype=float) - np.asarray(f(x - e), dtype=float)) / (2 * eps))
+    return np.stack(cols, axis=-1)
+
+
+@pytest.mark.parametrize("f", VECTOR_OUTPUTS, ids=lambda f: f.__name__)
+def test_jacobian_of_vector_outputs(f):
+    np.testing.assert_allclose(srcdiff.jacobian(f)(_X.copy()), _jacobian_by_differences(f, _X), rtol=1e-6,
+                               atol=1e-8)
+
+
+_ARRAY_OUTPUTS = [f for f in VECTOR_OUTPUTS if f not in (out_tuple_of_scalars, out_list_of_scalars)]
+
+
+@pytest.mark.slow  # (numba compiles)
+@pytest.mark.parametrize("f", _ARRAY_OUTPUTS, ids=lambda f: f.__name__)
+def test_numba_jacobian_of_vector_outputs(f):
+    np.testing.assert_allclose(srcdiff.jacobian(f, jit="numba")(_X.copy()), _jacobian_by_differences(f, _X),
+                               rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("f", [out_tuple_of_scalars, pytest.param(out_list_of_scalars, marks=pytest.mark.slow)],
+                         ids=lambda f: f.__name__)
+def test_numba_jacobian_of_a_tuple_or_list_refuses_at_the_return(f):
+    """(finding 5: numba's columns met the tuple and raised numba's own UnboundLocalError, with no line)"""
+    with pytest.raises(srcdiff.SrcDiffError, match="returns a (tuple|list) of values") as info:
+        srcdiff.jacobian(f, jit="numba")(_X.copy())
+    assert info.value.location is not None and info.value.location.filename.endswith("redteam_wave23_programs.py")
+    assert "return" in info.value.location.code
+
+
+@pytest.mark.parametrize("f", [out_array_of_scalars, out_tuple_of_scalars], ids=lambda f: f.__name__)
+def test_hessian_of_a_vector_output_refuses_at_the_line(f):
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.hessian(f)(_X.copy())
+    assert info.value.location is not None and info.value.location.filename.endswith("redteam_wave23_programs.py")
