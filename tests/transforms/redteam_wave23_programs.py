@@ -354,3 +354,79 @@ def out_list_of_scalars(x):
 #: functions of a vector returning several numbers: their Jacobians against central differences
 VECTOR_OUTPUTS = [out_array_of_scalars, out_stack_of_reductions, out_concatenate_loop, out_filled_in_loop,
                   out_nested_helper, out_tuple_of_scalars, out_list_of_scalars]
+
+
+# ---- 6. a list or tuple another name also holds, rebound in a loop (finding 6: that name read the loop's) --
+
+
+def tuple_kept_before_loop(x):
+    s = (x, 2.0)
+    keep = s
+    for _ in range(2):
+        s = (s[0] * s[1], s[1] * 0.5)
+    return np.sum(keep[0] * s[0]) + keep[1] * s[1]
+
+
+def tuple_previous_state(x):
+    s = (x, 0.5)
+    prev = s
+    for _ in range(3):
+        prev = s
+        s = (prev[0] * prev[1] + 1.0, prev[1] + 0.25)
+    return np.sum(prev[0]) * s[1] + np.sum(s[0])
+
+
+def list_previous_state(x):
+    s = [x]
+    old = s
+    for _ in range(3):
+        old = s
+        s = [old[0] * 2.0 + np.sin(old[0])]
+    return np.sum(old[0]) + np.sum(s[0] ** 2)
+
+
+def list_concatenated_alias(x):
+    xs = [x]
+    ys = xs
+    for _ in range(3):
+        xs = xs + [xs[-1] * 0.5 + np.sin(xs[-1])]
+    return np.sum(ys[0] * xs[-1]) + len(ys) * np.sum(xs[1])
+
+
+def initial_state_unpacked_after(x):
+    s = (x, 1.0)
+    first = s
+    for _ in range(2):
+        s = (s[0] * 2.0, s[1] + np.sum(s[0]))
+    a, b = first
+    c, d = s
+    return np.sum(a * c) + b * d
+
+
+def current_and_next_swapped(x):
+    cur = (x, np.cos(x))
+    nxt = cur
+    for _ in range(3):
+        cur, nxt = nxt, (nxt[1] * 0.5, nxt[0] + 0.1)
+    return np.sum(cur[0] * nxt[1]) + np.sum(cur[1])
+
+
+def alias_through_two_loops(x):
+    p = (x, x * 2.0)
+    q = p
+    for _ in range(2):
+        p = (p[1], p[0] * 0.5)
+    for _ in range(2):
+        q = (q[0] + p[0], q[1])
+    return np.sum(p[0] * q[0]) + np.sum(q[1])
+
+
+PROGRAMS += [
+    ("tuple_kept_before_loop", tuple_kept_before_loop, lambda r: (M(r, 3),), 0),
+    ("tuple_previous_state", tuple_previous_state, lambda r: (M(r, 3),), 0),
+    ("list_previous_state", list_previous_state, lambda r: (M(r, 3),), 0),
+    ("list_concatenated_alias", list_concatenated_alias, lambda r: (M(r, 3),), 0),
+    ("initial_state_unpacked_after", initial_state_unpacked_after, lambda r: (M(r, 3),), 0),
+    ("current_and_next_swapped", current_and_next_swapped, lambda r: (M(r, 3),), 0),
+    ("alias_through_two_loops", alias_through_two_loops, lambda r: (M(r, 3),), 0),
+]

@@ -31,6 +31,11 @@ Found and fixed, each class with variants here:
    (which ``jacobian(f)`` stacks) raised numba's own error from the loop over the columns
    (``UnboundLocalError: cannot access local variable 'impl'``) with no line of the user's.  Fixed in
    api/jacobians.py: refused at the function's ``return``, with what to write instead.
+6. SILENT (every transformation, numba too): a list or tuple another name also holds (``keep = s``,
+   ``prev = s``, ``ys = xs``, ``nxt = cur`` before the loop), rebound in a loop: the loop's new value
+   took the variable of the one before it, so the other name read the loop's last list (or both names
+   carried by the loop shared one variable).  Fixed in lower/loops.py: such a list's value in the loop
+   is a variable of its own (a list no other name holds still is one object, appended to in place).
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ def _slow_unless(kept: bool, *values):
 
 #: the rows of the whole matrix the default run keeps (one of each kind of program)
 KEPT = {"tuple_state_loop", "leapfrog_state_tuple", "nested_elif_chain", "nested_guard_then_compute",
-        "tuple_one_side_in_loop", "default_from_loop_variable"}
+        "tuple_one_side_in_loop", "default_from_loop_variable", "tuple_kept_before_loop", "list_previous_state"}
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
