@@ -430,3 +430,45 @@ PROGRAMS += [
     ("current_and_next_swapped", current_and_next_swapped, lambda r: (M(r, 3),), 0),
     ("alias_through_two_loops", alias_through_two_loops, lambda r: (M(r, 3),), 0),
 ]
+
+
+def energy_drift_from_the_start(x):
+    def energy(state):
+        q, p = state
+        return np.sum(q ** 2 + p ** 2)
+
+    s = (x, np.zeros_like(x))
+    s0 = s
+    for _ in range(3):
+        q, p = s
+        p = p - 0.1 * q
+        q = q + 0.1 * p
+        s = (q, p)
+    return energy(s) - energy(s0)
+
+
+def list_kept_through_while(x):
+    s = [x, 1.0]
+    orig = s
+    n = 0
+    while n < 3:
+        s = [s[0] * s[1], s[1] + 0.5]
+        n += 1
+    return np.sum(orig[0] * s[0]) + orig[1] * s[1]
+
+
+def alias_read_in_the_loop(x):
+    s = (x, 1.0)
+    keep = s
+    outs = []
+    for k in range(3):
+        s = (s[0] + k, s[1] * 2.0)
+        outs.append(np.sum(keep[0] * s[0]) * s[1])
+    return sum(outs)
+
+
+PROGRAMS += [
+    ("energy_drift_from_the_start", energy_drift_from_the_start, lambda r: (M(r, 3),), 0),
+    ("list_kept_through_while", list_kept_through_while, lambda r: (M(r, 3),), 0),
+    ("alias_read_in_the_loop", alias_read_in_the_loop, lambda r: (M(r, 3),), 0),
+]
