@@ -36,6 +36,23 @@ Found and fixed, each class with variants here:
    took the variable of the one before it, so the other name read the loop's last list (or both names
    carried by the loop shared one variable).  Fixed in lower/loops.py: such a list's value in the loop
    is a variable of its own (a list no other name holds still is one object, appended to in place).
+
+Attacked without a wrong gradient: closures over loop variables read at the call, lambdas in loops, helpers
+called from loops, comprehensions and while loops, layers zipped, enumerated and reversed, dicts and lists
+of parameters and of state (Adam's moments in a dict, lists of hidden states stacked), slice assignment
+and ``+=`` into slices and items, np.concatenate / np.stack / np.vstack of loop results, list and dict
+aliases written by key, float32 arguments meeting Python floats and float64 constants (every
+transformation, numba's too: float32 gradients, NumPy's dtype for values), the special points of wave 22
+through hessian, hvp, jacobian(grad) and numba's Hessian (exact, or the NaN docs/guarantees.md documents at
+ties and kinks).
+
+Open:
+- numba's compiler runs for minutes on a list of an array and a number rebound in a loop (NUMBA_OPEN).
+- numba refuses at the line, where grad accepts: a tuple of an array and a number rebound in a loop of
+  float32 arguments, or read again as the previous state (``prev = s``: a list adjoint's item written).
+- refused at the line: a nested helper returning a literal tuple on one side of an ``if`` and a computed
+  one on the other (as a module-level helper is), ``rows[::-1]`` of a list, ``tuple(genexpr)``,
+  ``list.pop()``, items of a list of lists, ``ys[k] += ...`` into a list of arrays.
 """
 
 from __future__ import annotations
