@@ -472,3 +472,46 @@ PROGRAMS += [
     ("list_kept_through_while", list_kept_through_while, lambda r: (M(r, 3),), 0),
     ("alias_read_in_the_loop", alias_read_in_the_loop, lambda r: (M(r, 3),), 0),
 ]
+
+
+# ---- 7. a literal tuple of numbers on one side of an `if`, a computed one on the other (finding 7) ------
+
+
+def _polar(v):
+    r = np.sqrt(v[0] ** 2 + v[1] ** 2)
+    if r > 0:
+        return r, np.arctan2(v[1], v[0])
+    return 0.0, 0.0
+
+
+def polar_helper_returns_zeros(x):
+    r, th = _polar(x)
+    return r * np.cos(th) + r ** 2
+
+
+def nested_polar_returns_zeros(x):
+    def polar(v):
+        r = np.sqrt(v[0] ** 2 + v[1] ** 2)
+        if r > 1.5:
+            return r, np.arctan2(v[1], v[0])
+        return 0.0, 1
+
+    r, th = polar(x)
+    return r * np.cos(th) + r ** 2 + th
+
+
+def literal_pair_on_one_side(x):
+    if x[0] > 0:
+        s = (x[0], x[1] * 2.0)
+    else:
+        s = (0.5, 1.0)
+    return s[0] * s[1] + np.sum(x ** 2)
+
+
+PROGRAMS += [
+    ("polar_helper_returns_zeros", polar_helper_returns_zeros, lambda r: (np.array([0.6, -0.8]),), 0),
+    ("nested_polar_returns_zeros", nested_polar_returns_zeros, lambda r: (np.array([0.6, -0.8]),), 0),
+    ("nested_polar_returns_zeros_far", nested_polar_returns_zeros, lambda r: (np.array([1.6, -0.8]),), 0),
+    ("literal_pair_on_one_side", literal_pair_on_one_side, lambda r: (np.array([0.6, -0.8]),), 0),
+    ("literal_pair_on_one_side_taken", literal_pair_on_one_side, lambda r: (np.array([-0.6, -0.8]),), 0),
+]

@@ -36,6 +36,10 @@ Found and fixed, each class with variants here:
    took the variable of the one before it, so the other name read the loop's last list (or both names
    carried by the loop shared one variable).  Fixed in lower/loops.py: such a list's value in the loop
    is a variable of its own (a list no other name holds still is one object, appended to in place).
+7. REFUSED (every transformation): a helper (module-level or nested) returning a computed pair on one
+   side of an ``if`` and a literal one on the other (``return r, theta`` / ``return 0.0, 0.0``), or a
+   name given such pairs: "a list on one side of this branch and not on the other" (the literal is a
+   constant).  Fixed in lower/branches.py: the literal is made a tuple on its side.
 
 Attacked without a wrong gradient: closures over loop variables read at the call, lambdas in loops, helpers
 called from loops, comprehensions and while loops, layers zipped, enumerated and reversed, dicts and lists
@@ -50,8 +54,8 @@ Open:
 - numba's compiler runs for minutes on a list of an array and a number rebound in a loop (NUMBA_OPEN).
 - numba refuses at the line, where grad accepts: a tuple of an array and a number rebound in a loop of
   float32 arguments, or read again as the previous state (``prev = s``: a list adjoint's item written).
-- refused at the line: a nested helper returning a literal tuple on one side of an ``if`` and a computed
-  one on the other (as a module-level helper is), ``rows[::-1]`` of a list, ``tuple(genexpr)``,
+- refused at the line: a literal list of numbers on one side of an ``if`` and a computed list on the
+  other (``s = [1.0, 2.0]``: kept as one opaque value), ``rows[::-1]`` of a list, ``tuple(genexpr)``,
   ``list.pop()``, items of a list of lists, ``ys[k] += ...`` into a list of arrays.
 """
 
@@ -88,7 +92,7 @@ def _slow_unless(kept: bool, *values):
 #: the rows of the whole matrix the default run keeps (one of each kind of program)
 KEPT = {"tuple_state_loop", "leapfrog_state_tuple", "nested_elif_chain", "nested_guard_then_compute",
         "tuple_one_side_in_loop", "default_from_loop_variable", "tuple_kept_before_loop", "list_previous_state",
-        "energy_drift_from_the_start"}
+        "energy_drift_from_the_start", "polar_helper_returns_zeros"}
 
 
 @pytest.mark.parametrize("program", programs(), ids=_name)
