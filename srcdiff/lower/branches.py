@@ -147,6 +147,8 @@ def _merge_lists(state: LoweringState, key: str, out: Var, values, line: int) ->
     for facts in (state.frozen_lists, state.grown, state.nested):
         if any(v.name in facts for v in lists):
             facts.add(out.name)
+    if all(v.name in state.tuples for v in lists):
+        state.tuples.add(out.name)
 
 
 def same(a: Operand, b: Operand) -> bool:

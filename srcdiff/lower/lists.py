@@ -63,6 +63,7 @@ def new_list(lower: ExpressionLowerer | LoweringState, items: list[Operand], tar
     if tuple_:
         state.frozen_lists.add(out.name)  # tuples never grow
         state.tuple_items[out.name] = tuple(items)  # so ``a, b = (x, y)`` reads x and y themselves
+        state.tuples.add(out.name)
     if any(state.is_list(item) for item in items):
         state.nested.add(out.name)
     for loop in state.loops:

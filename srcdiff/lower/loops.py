@@ -292,7 +292,7 @@ def _carries(state: LoweringState, assigned: list[str], targets, body: list[ast.
             phi = Var(state.namer.version(state.display(key)))
             if isinstance(init, Var) and init.name in state.lists:
                 state.lists.add(phi.name)
-                for facts in (state.frozen_lists, state.grown, state.nested):
+                for facts in (state.frozen_lists, state.grown, state.nested, state.tuples):
                     if init.name in facts:
                         facts.add(phi.name)
         carries.append(_Carried(key, phi, init))

@@ -515,3 +515,41 @@ PROGRAMS += [
     ("literal_pair_on_one_side", literal_pair_on_one_side, lambda r: (np.array([0.6, -0.8]),), 0),
     ("literal_pair_on_one_side_taken", literal_pair_on_one_side, lambda r: (np.array([-0.6, -0.8]),), 0),
 ]
+
+
+# ---- 8. a tuple index given another tuple by an `if` or a loop (finding 8: read as an index array) -----
+
+
+def index_tuple_from_a_branch(x, c):
+    k = x.shape[0] - 2
+    j = x.shape[1] - 1
+    if c > 0:
+        idx = (k, j)
+    else:
+        idx = (k, 0)
+    return np.sum(x[idx] ** 2)
+
+
+def index_tuple_literal_or_computed(x, c):
+    k = x.shape[0] - 2
+    if c > 0:
+        idx = (0, 1)
+    else:
+        idx = (k, 0)
+    return np.sum(x[idx] ** 2) + np.sum(x)
+
+
+def index_tuple_from_a_loop(x):
+    k = x.shape[0] - 2
+    idx = (k, 0)
+    for _ in range(2):
+        idx = (idx[0], 1)
+    return np.sum(x[idx] ** 2)
+
+
+#: what every transformation must refuse at the user's line: (name, function, arguments(rng), wrt)
+REFUSED = [
+    ("index_tuple_from_a_branch", index_tuple_from_a_branch, lambda r: (M(r, 3, 2), 1.0), 0),
+    ("index_tuple_literal_or_computed", index_tuple_literal_or_computed, lambda r: (M(r, 3, 2), -1.0), 0),
+    ("index_tuple_from_a_loop", index_tuple_from_a_loop, lambda r: (M(r, 3, 2),), 0),
+]

@@ -40,6 +40,11 @@ Found and fixed, each class with variants here:
    side of an ``if`` and a literal one on the other (``return r, theta`` / ``return 0.0, 0.0``), or a
    name given such pairs: "a list on one side of this branch and not on the other" (the literal is a
    constant).  Fixed in lower/branches.py: the literal is made a tuple on its side.
+8. SILENT (every transformation): a tuple index held in a name that an ``if`` or a loop gives another
+   tuple (``idx = (k, j)`` / ``idx = (k, 0)``, then ``x[idx]``) was read as one index array (rows k and j),
+   where NumPy reads one item per axis (the element x[k, j]): value and gradient wrong.  Its items are
+   known only where it was built; lower/subscripts.py now refuses such an index at its line (what to
+   write: ``x[idx[0], idx[1]]``), knowing which merged and carried lists are tuples (state.tuples).
 
 Attacked without a wrong gradient: closures over loop variables read at the call, lambdas in loops, helpers
 called from loops, comprehensions and while loops, layers zipped, enumerated and reversed, dicts and lists
@@ -69,6 +74,7 @@ import srcdiff
 from . import corpus, matrix
 from .redteam_wave23_programs import (
     PROGRAMS,
+    REFUSED,
     VECTOR_OUTPUTS,
     out_array_of_scalars,
     out_list_of_scalars,
@@ -167,3 +173,11 @@ def test_hessian_of_a_vector_output_refuses_at_the_line(f):
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.hessian(f)(_X.copy())
     assert info.value.location is not None and info.value.location.filename.endswith("redteam_wave23_programs.py")
+
+
+@pytest.mark.parametrize("program", corpus.from_table(REFUSED, "w23", "redteam_wave23_programs", 23), ids=_name)
+def test_what_cannot_be_read_right_is_refused_at_the_line(program):
+    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree"))
+    assert not row.excluded, row.excluded
+    for name, cell in row.cells.items():
+        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
