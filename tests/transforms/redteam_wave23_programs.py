@@ -2,8 +2,9 @@
 aimed at state threaded through loops (tuples, lists, dicts of arrays, layers zipped and
 enumerated), helpers nested in the differentiated function (early returns, if/else returning
 different expressions, defaults, closures over loop variables; called from loops and
-comprehensions), and special points.  test_redteam_wave23.py runs them through every
-transformation against float64 central differences."""
+comprehensions), vector outputs for jacobian (VECTOR_OUTPUTS) and what must be refused at its line
+(REFUSED).  test_redteam_wave23.py runs them through every transformation against float64 central
+differences."""
 
 import numpy as np
 
