@@ -31,7 +31,7 @@ from .hessian_columns import JitColumns
 from .hessian_forward import VectorForward, widths
 from .jitting import checked, refused
 from .plans import Plan, lowered_of, plan_for
-from .pullbacks import Pullbacks, jacobian_leaves, value_shape
+from .pullbacks import Pullbacks, jacobian_leaves, returned_at, value_shape
 from .varkw import PerCall, per_call
 
 
@@ -119,7 +119,12 @@ class Jacobian(Composite):
         leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
         if call.flat is not None or kwargs or any(leaf.dtype != np.float64 for leaf in leaves):
             raise self._refusal(call, kwargs)
-        value = np.asarray(call.run())
+        raw = call.run()
+        if isinstance(raw, (tuple, list)):  # (the columns' loop stores one array: NumPy's path stacks the values)
+            raise SrcDiffError(f"{self.__qualname__} with jit='numba': the function returns a {type(raw).__name__} "
+                               "of values, and the compiled columns take one array", returned_at(call.func),
+                               "return np.array([...]) (or np.stack) of the values, or leave jit out")
+        value = np.asarray(raw)
         if value.dtype.kind != "f":
             raise self._refusal(call, kwargs)
         columns = self._forward_columns.get(call.func)

@@ -9,6 +9,7 @@ flattened function gives one gradient per leaf, built back into the arguments' s
 
 from __future__ import annotations
 
+import ast
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy as np
 from .. import driver
 from ..driver.higher import explained
 from ..errors import Location, SrcDiffError
+from ..frontend.parse import parse_function
 from ..ir import shapes
 from .binding import wrt_of
 from .derivatives import Composite, Derivative
@@ -168,6 +170,22 @@ def value_shape(value, func) -> tuple:
     return np.shape(value)
 
 
+def returned_at(func) -> Location | None:
+    """The line of `func`'s last ``return`` (its ``def`` where it has none or has no source)."""
+    try:
+        parsed = parse_function(func)
+    except SrcDiffError:
+        return None
+    stack, returns = list(parsed.tree.body), []
+    while stack:  # (not into nested functions: their returns are theirs)
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return parsed.location(max(returns, key=lambda r: r.lineno) if returns else parsed.tree)
+
+
 def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None):
     """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
     the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
@@ -182,4 +200,4 @@ def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None):
     return Pullbacks(bound(f, args), wrt)(*args)  # def f(x, *args): the function this call gives
 
 
-__all__ = ["Pullback", "Pullbacks", "value_shape", "vjp"]
+__all__ = ["Pullback", "Pullbacks", "returned_at", "value_shape", "vjp"]

@@ -64,22 +64,38 @@ def stores_in(stmts) -> list[str]:
 
 def read_before_write(stmts, name: str) -> bool:
     """Does the body read `name` before it assigns it (so the value comes from last time)?"""
+    return _first_use(stmts, name) == "read"
+
+
+def _first_use(stmts, name: str) -> str | None:
+    """How `stmts` first use `name`: "read" when some path may read it before assigning it, "write"
+    when every path assigns it first, None when neither is known."""
     for stmt in stmts:
         reads = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name]
         loads = any(isinstance(n.ctx, ast.Load) for n in reads)
+        if isinstance(stmt, ast.If) and loads:
+            # (an `if` assigning the name on each side before reading it: ``if c: s = (a, b) else: ...``)
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.test)):
+                return "read"
+            sides = _first_use(stmt.body, name), _first_use(stmt.orelse, name)
+            if "read" in sides:
+                return "read"
+            if sides == ("write", "write"):
+                return "write"
+            continue
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
                    for t in targets):
-                return True  # a write by index updates the value from before
+                return "read"  # a write by index updates the value from before
             value_loads = stmt.value is not None and any(
                 isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
             if value_loads or isinstance(stmt, ast.AugAssign) and any(n.id == name for n in reads):
-                return True
+                return "read"
             if reads:
-                return False
+                return "write"
         elif loads:
-            return True
+            return "read"
         elif reads and not isinstance(stmt, (ast.If, ast.For, ast.While)):
-            return False
-    return False
+            return "write"
+    return None

@@ -18,6 +18,7 @@ from ..ir.nodes import Block, Branch, Carry, Const, ForwardStatement, Merge, Nod
 from ..rules.structural import COPY, NOGRAD
 from .complex_sides import refuse_complex_side
 from .expressions import ExpressionLowerer
+from .lists import new_list
 from .opaque import condition
 from .point_guards import guarded_sides
 from .state import FLOW_DEFAULTS, LoweringState
@@ -60,6 +61,8 @@ def lower_branch(state: LoweringState, test: Operand, lower_body: Callable[[], N
     for key in dict.fromkeys(list(body_env) + list(orelse_env)):
         b = body_env.get(key, FLOW_DEFAULTS.get(key, Const(None)))
         o = orelse_env.get(key, FLOW_DEFAULTS.get(key, Const(None)))
+        # ``return r, theta`` on one side, ``return 0.0, 0.0`` (a literal: a constant) on the other
+        b, o = _literal_as_list(state, b, o, body), _literal_as_list(state, o, b, orelse)
         if same(b, o):
             state.env[key] = b
             continue
@@ -119,6 +122,19 @@ def lower_ifexp(lower: ExpressionLowerer, node: ast.IfExp, target) -> Operand:
     return state.env.pop(key)
 
 
+def _literal_as_list(state: LoweringState, value: Operand, other: Operand, block: Block) -> Operand:
+    """`value`, or where it is a literal tuple (or list) of numbers and `other` a list, the same numbers
+    made a list in `block` (its side), so that the two sides merge as lists."""
+    if not (isinstance(value, Const) and isinstance(value.value, (tuple, list)) and value.value
+            and all(type(v) in (int, float) for v in value.value) and state.is_list(other)):
+        return value
+    outer, state.block = state.block, block
+    try:
+        return new_list(state, [Const(v) for v in value.value], None, tuple_=isinstance(value.value, tuple))
+    finally:
+        state.block = outer
+
+
 def _merge_lists(state: LoweringState, key: str, out: Var, values, line: int) -> None:
     """A name holding a list after both sides holds a list after the branch (one of them)."""
     lists = [v for v in values if state.is_list(v)]
@@ -131,6 +147,8 @@ def _merge_lists(state: LoweringState, key: str, out: Var, values, line: int) ->
     for facts in (state.frozen_lists, state.grown, state.nested):
         if any(v.name in facts for v in lists):
             facts.add(out.name)
+    if all(v.name in state.tuples for v in lists):
+        state.tuples.add(out.name)
 
 
 def same(a: Operand, b: Operand) -> bool:

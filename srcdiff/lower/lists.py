@@ -50,8 +50,9 @@ def _data(node: ast.List | ast.Tuple) -> bool:
     return is_literal_data(node) and any(isinstance(e, (ast.List, ast.Tuple)) for e in node.elts)
 
 
-def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=False) -> Var:
-    state = lower.state
+def new_list(lower: ExpressionLowerer | LoweringState, items: list[Operand], target, tuple_=False) -> Var:
+    """A new list (or tuple) of `items`, named `target` if given (`lower`: an expression lowerer, or its state)."""
+    state = lower if isinstance(lower, LoweringState) else lower.state
     for item in items:
         if state.is_list(item):
             check_inner_list(state, item, state.line)
@@ -62,6 +63,7 @@ def new_list(lower: ExpressionLowerer, items: list[Operand], target, tuple_=Fals
     if tuple_:
         state.frozen_lists.add(out.name)  # tuples never grow
         state.tuple_items[out.name] = tuple(items)  # so ``a, b = (x, y)`` reads x and y themselves
+        state.tuples.add(out.name)
     if any(state.is_list(item) for item in items):
         state.nested.add(out.name)
     for loop in state.loops:

@@ -240,7 +240,9 @@ def _loop(lower: StatementLowerer, kind: str, index: str | None, bounds, test: a
     record = state.loops.pop()
     both = (record.appended & record.read) - record.created  # a list made in the body is new each time
     if both:
-        raise state.error(line, f"the list {sorted(both)[0]} is both appended to and read in this "
+        name = sorted(both)[0]  # (said by the user's name of it: a carried list's version is named after it)
+        name = next((state.display(c.key) for c in carries if c.phi.name == name), name)
+        raise state.error(line, f"the list {name} is both appended to and read in this "
                           "loop", "build the list in one loop and read it after")
     end, block = state.env, state.block
     stop = end.get(BREAK)
@@ -278,10 +280,21 @@ def _carries(state: LoweringState, assigned: list[str], targets, body: list[ast.
     carries = []
     for key in carried:
         init = env0.get(key, FLOW_DEFAULTS.get(key, Const(None)))
-        if isinstance(init, Var) and init.name in state.lists:
+        held = isinstance(init, Var) and any(v == init for k, v in env0.items() if k != key)
+        if isinstance(init, Var) and init.name in state.lists and not held:
             phi = init  # a list is one object, appended to in place
+            # a tuple rebound in the loop (``s = (a * b, b)``): its name holds the loop's tuple from
+            # here on, so the items it was built from are no longer what ``a, b = s`` reads
+            state.tuple_items.pop(init.name, None)
         else:
+            # (a list another name also holds, ``keep = s`` before the loop: the loop's new lists must
+            # not take the variable that name reads)
             phi = Var(state.namer.version(state.display(key)))
+            if isinstance(init, Var) and init.name in state.lists:
+                state.lists.add(phi.name)
+                for facts in (state.frozen_lists, state.grown, state.nested, state.tuples):
+                    if init.name in facts:
+                        facts.add(phi.name)
         carries.append(_Carried(key, phi, init))
     return carries
 

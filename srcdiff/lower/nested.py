@@ -5,17 +5,21 @@ arguments' values and its body is lowered in place, reading the enclosing functi
 as they are at the call (Python's closures read them then too).  The names its body
 assigns are its own: the caller's values of them come back after the call.  A default
 written as a constant (``def penalty(v, power=2)``) gives its parameter that value where the call
-leaves it out; arguments may be passed by name.  Recursion, ``nonlocal``, other defaults (Python
-computes them when the ``def`` runs), ``*args``, and a nested function used as a value are refused
-with what to write instead.
+leaves it out; one computed from names (``def g(u, k=k)``, ``w=w``, ``lr=cfg.lr``) is computed where the
+``def`` runs, as Python does; arguments may be passed by name.  A ``return`` inside an ``if`` is made one
+at the end (nested_returns.py).  Recursion, ``nonlocal``, a default Python makes one shared object of (a
+call, a list display), ``*args``, and a nested function used as a value are refused with what to write
+instead.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 
 from ..ir.nodes import Operand
 from .expressions import ExpressionLowerer
+from .nested_returns import returns_once
 from .state import RETURN
 
 _MODULE_LEVEL = "define the function at module level (srcdiff differentiates calls of those)"
@@ -82,9 +86,10 @@ def lower_nested_def(lower, stmt: ast.FunctionDef) -> None:
     state = lower.state
     a = stmt.args
     if stmt.decorator_list or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs \
-            or not all(_written_constant(d) for d in a.defaults):
+            or not all(_written_constant(d) or _plain_default(d) for d in a.defaults):
         raise state.error(stmt, f"the nested function {stmt.name} is supported with plain positional "
-                          "parameters (defaults written as constants) and no decorators", _MODULE_LEVEL)
+                          "parameters (defaults written as constants, names or arithmetic of them) and no "
+                          "decorators", _MODULE_LEVEL)
     for inner in ast.walk(stmt):
         if isinstance(inner, (ast.Nonlocal, ast.Global)):
             raise state.error(inner, f"`{'nonlocal' if isinstance(inner, ast.Nonlocal) else 'global'}` "
@@ -92,14 +97,19 @@ def lower_nested_def(lower, stmt: ast.FunctionDef) -> None:
                               f"return the new value from {stmt.name} and assign it in the caller")
         if isinstance(inner, (ast.Yield, ast.YieldFrom)):
             raise state.unsupported(inner)
+    func = _defaults_computed(lower, stmt)
     body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
+    if body and (early or not isinstance(body[-1], ast.Return)):
+        func = returns_once(func, _unused(state, f"{stmt.name}_value")) or func  # (nested_returns.py)
+        body = [s for s in func.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
     if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
         raise state.error(stmt, f"the nested function {stmt.name} must end with `return <value>`", _MODULE_LEVEL)
-    early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
     if early:
-        raise state.error(early[0], f"a `return` before the end of the nested function {stmt.name} is "
-                          "not supported", "compute the value in a variable and return it once, at the end")
-    remember(state, stmt, stmt.name, stmt)
+        raise state.error(early[0], f"a `return` inside a loop, `try` or `with` of the nested function {stmt.name} "
+                          "is not supported", "compute the value in a variable and return it once, at the end")
+    remember(state, stmt, stmt.name, func)
 
 
 def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef | ast.Lambda, target) -> Operand:
@@ -116,6 +126,9 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
     if id(func) in inlining:
         raise state.error(node, f"the nested function {name} calls itself: recursion of a nested "
                           "function is not supported", _MODULE_LEVEL)
+    if any(_computed(e) and e.id not in state.env for e in arguments):
+        raise state.error(node, f"the default of a parameter of {name} was computed in a loop or branch that has "
+                          "ended, and srcdiff does not carry it out of there", f"pass the value to {name} here")
     order = {id(e): k for k, e in enumerate(node.args + [k.value for k in node.keywords])}
     values = {id(e): lower.expr(e) for e in sorted(arguments, key=lambda e: order.get(id(e), len(order)))}
     values = [values[id(e)] for e in arguments]  # (evaluated as Python does: as written, then the defaults)
@@ -147,6 +160,48 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
                 state.lambdas[n] = value
 
 
+_DEFAULT = "<default "  # the start of the name a default's value is kept under, computed at the ``def``
+
+
+def _plain_default(expr: ast.expr) -> bool:
+    """A default computed from names, attributes, items and arithmetic (``k=k``, ``w=w``, ``lr=cfg.lr``):
+    no call and no list, dict or set display (Python's one object shared by every call)."""
+    allowed = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Tuple,
+               ast.Load, ast.operator, ast.unaryop)
+    return all(isinstance(n, allowed) for n in ast.walk(expr))
+
+
+def _computed(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Name) and expr.id.startswith(_DEFAULT)
+
+
+def _defaults_computed(lower, stmt: ast.FunctionDef) -> ast.FunctionDef:
+    """`stmt` with each default that is not a constant computed now, as Python does when the ``def``
+    runs (``def g(u, k=k)`` in a loop keeps this iteration's k), and read from a name of its own."""
+    if all(_written_constant(d) for d in stmt.args.defaults):
+        return stmt
+    func, state = copy.copy(stmt), lower.state
+    func.args = copy.copy(stmt.args)
+    func.args.defaults = []
+    for d in stmt.args.defaults:
+        if not _written_constant(d):
+            key = f"{_DEFAULT}{stmt.name} {d.lineno}:{d.col_offset}>"
+            state.env[key] = lower.expressions.expr(d)
+            d = ast.copy_location(ast.Name(key, ast.Load()), d)
+        func.args.defaults.append(d)
+    return func
+
+
+def _unused(state, base: str) -> str:
+    """`base` (or `base_1`, ...): a name the user's function does not write or read anywhere."""
+    taken = {n.id for n in ast.walk(state.parsed.tree) if isinstance(n, ast.Name)}
+    name, k = base, 0
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    return name
+
+
 def _written_constant(expr: ast.expr) -> bool:
     """A default Python computes once, when the ``def`` runs, to the value it has at every call."""
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
@@ -160,7 +215,8 @@ def _bound(func: ast.FunctionDef | ast.Lambda, node: ast.Call) -> list | None:
     (``*args``, keyword-only parameters) or raise."""
     a = func.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or any(isinstance(x, ast.Starred) for x in node.args) \
-            or any(k.arg is None for k in node.keywords) or not all(_written_constant(d) for d in a.defaults):
+            or any(k.arg is None for k in node.keywords) or not all(_written_constant(d) or _computed(d)
+                                                                    for d in a.defaults):
         return None
     params = [p.arg for p in a.args]
     if len(node.args) > len(params):

@@ -112,6 +112,7 @@ class LoweringState:
     grown: set[str] = field(default_factory=set)  # lists appended to (their adjoints are popped)
     nested: set[str] = field(default_factory=set)  # lists holding lists or tuples (lists.py)
     tuple_items: dict[str, tuple] = field(default_factory=dict)  # tuples built here: their items
+    tuples: set[str] = field(default_factory=set)  # tuples, merged and carried ones too: their items may be unknown
     nograd_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items with no gradient
     fresh_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items that are new arrays
     guarded_items: dict[str, Callable] = field(default_factory=dict)  # returned by a helper given a measure

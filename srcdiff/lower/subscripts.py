@@ -107,6 +107,12 @@ def _held_tuple(lower: ExpressionLowerer, index: ast.expr) -> tuple | None:
         return None
     operand = lower.expr(index)
     items = lower.state.tuple_items.get(operand.name) if isinstance(operand, Var) else None
+    if items is None and isinstance(operand, Var) and operand.name in lower.state.tuples:
+        # (a tuple rebound in a loop or on the sides of an ``if``: NumPy reads one item per axis, which
+        # srcdiff can follow only knowing the items; read as one index array it would be wrong)
+        raise lower.state.error(index, f"a tuple index held in a name ({index.id}) that a loop or an `if` gives "
+                                "another tuple is not supported",
+                                f"write the index out: x[{index.id}[0], {index.id}[1]]")
     if items is None:
         return None
     if not all(isinstance(i, Var) and not lower.state.is_list(i) or isinstance(i, Const) and type(i.value) is int

@@ -123,9 +123,10 @@ def uses_nonlocal(x):
 
 
 def returns_early(x):
-    def inner(v):
-        if v > 0:
-            return v
+    def inner(v):  # (a return in an `if` is made one at the end: nested_returns.py; in a loop it is refused)
+        for k in range(3):
+            if v > k:
+                return v * k
         return -v
     return inner(x)
 
@@ -141,8 +142,10 @@ def defined_in_a_branch(x):
 
 
 def with_default(x):
-    def inner(v, k=x):  # (Python computes the default when the def runs; a constant one is inlined)
-        return v * k
+    # (Python computes the default when the def runs, one object every call shares: a call or a list display
+    # is refused; a constant, a name or arithmetic of them is computed at the def since wave 23)
+    def inner(v, k=np.full(2, x)):  # noqa: B008
+        return v * k[0]
     return inner(x)
 
 
@@ -150,9 +153,9 @@ def with_default(x):
     (recursive, "recursion of a nested function", "return down(v * 0.5)"),
     (escapes, "can only be called", "g = inner"),
     (uses_nonlocal, "`nonlocal`", "nonlocal total"),
-    (returns_early, "a `return` before the end", "return v"),
+    (returns_early, "a `return` inside a loop", "return v * k"),
     (defined_in_a_branch, "defined inside an `if`", "def f(v):"),
-    (with_default, "plain positional parameters", "def inner(v, k=x):"),
+    (with_default, "plain positional parameters", "def inner(v, k=np.full(2, x)):"),
 ])
 def test_what_stays_refused_names_the_line_and_a_fix(func, match, line):
     with pytest.raises(srcdiff.SrcDiffError, match=match) as info:

@@ -159,7 +159,7 @@ def inplace_augmented_subscript(x):
 
 
 def nested_def(x):
-    def g(v, k=x[0]):  # a default computed when the def runs: refused (a constant one is inlined)
+    def g(v, k=np.ones(3) * x[0]):  # noqa: B008  a call: computed once, when the def runs: refused
         return v * k
     return g(x)
 

@@ -386,6 +386,17 @@ def early_return_helper_in_loop(x):
     return total
 
 
+def return_in_a_loop_of_a_helper(x):
+    # (early_return_helper_in_loop's `return` in an `if` is accepted since wave 23: one in a loop is not)
+    def first_above(u, levels):
+        for level in levels:
+            if np.sum(u) > level:
+                return u * level
+        return u
+
+    return np.sum(first_above(x, (3.0, 1.0, -1.0)) ** 2)
+
+
 def softmax_index_newaxis(z, y):
     e = np.exp(z)
     p = e / e.sum(axis=1)[:, np.newaxis]
@@ -638,5 +649,5 @@ POINTS = [
 #: what grad refuses at the user's line: every transformation must refuse it there too
 #: (name, function, arguments(rng), the parameter differentiated)
 REFUSED = [
-    ("early_return_helper_in_loop", early_return_helper_in_loop, lambda r: (M(r, 3),), 0),
+    ("return_in_a_loop_of_a_helper", return_in_a_loop_of_a_helper, lambda r: (M(r, 3),), 0),
 ]

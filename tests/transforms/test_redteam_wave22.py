@@ -29,9 +29,9 @@ double-where sqrt, p log p guarded, abs at 0, np.maximum / np.minimum / builtin 
 both bounds: the documented value in every first-order transformation, float32 included.
 
 Open:
-- a ``return`` before the end of a function nested inside the differentiated one is refused
-  (at its line, by every transformation; a module-level helper with the same body is accepted):
-  a reach gap, not a closure gap (REFUSED below).
+- a ``return`` inside a loop of a function nested inside the differentiated one is refused (at
+  its line, by every transformation; a module-level helper with the same body is accepted): a
+  reach gap, not a closure gap (REFUSED below; one in an ``if`` is accepted since wave 23).
 - ``jacobian(f, jit="numba")`` of float32 arguments at such a point keeps the batched NaN
   (forward mode's compiled columns take float64 only), strict xfail below.
 - ``jacobian(f, jit="numba")`` refuses at the user's line what grad(f, jit="numba") accepts:
