@@ -29,7 +29,20 @@ class Truth:
 
     def as_number(self):
         """1 where the comparison holds, 0 elsewhere, as a sympy ``Piecewise``."""
-        return sp.Piecewise((1, self.relation), (0, True))
+        return self.select(1, 0)
+
+    def select(self, x, y):
+        """`x` where the comparison holds, `y` elsewhere, as a sympy ``Piecewise``.  (sympy 1.14
+        recurses without end putting an equation of floats such as ``Eq(0.3*r, -0.7*r)`` in
+        canonical form inside a ``Piecewise``; the difference compared with 0 is the same
+        condition, and it does not.)"""
+        try:
+            return sp.Piecewise((x, self.relation), (y, True))
+        except RecursionError:
+            relation = self.relation
+            if not isinstance(relation, sp.core.relational.Relational):
+                raise
+            return sp.Piecewise((x, relation.func(relation.lhs - relation.rhs, 0)), (y, True))
 
     def __bool__(self):
         raise NotSymbolic(f"a branch depends on the symbolic comparison {self.relation}")

@@ -107,7 +107,7 @@ def where(condition, x, y):
     """One element of np.where: a symbolic condition selects with a ``Piecewise`` (the
     adjoints of ``np.maximum`` and ``clip`` select rather than multiply by a mask)."""
     if isinstance(condition, Truth):
-        return sp.Piecewise((x, condition.relation), (y, True))
+        return condition.select(x, y)
     return x if condition else y
 
 

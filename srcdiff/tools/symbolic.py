@@ -234,7 +234,7 @@ def _choose(test, body, orelse):
     """``body() if test else orelse()``; a symbolic comparison chooses with a ``Piecewise``
     (the adjoint of builtin ``max`` selects: ``g if x > y else 0.0``)."""
     if isinstance(test, Truth):
-        return sp.Piecewise((body(), test.relation), (orelse(), True))
+        return test.select(body(), orelse())
     return body() if truth(test) else orelse()
 
 

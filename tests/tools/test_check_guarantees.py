@@ -24,6 +24,7 @@ import sympy as sp
 import srcdiff
 from srcdiff.rules import TABLE, unary
 from srcdiff.rules.python_math import scalar
+from srcdiff.rules.sympy_comparisons import Truth
 from srcdiff.tools import symbolic
 from srcdiff.tools.check import GAVE_UP, MISMATCH, NOT_SYMBOLIC, PROVED, GradientMismatch, check
 from srcdiff.tools.gradcheck import gradcheck
@@ -348,3 +349,13 @@ def test_sympy_recursing_too_deep_is_a_limit_not_a_crash(monkeypatch):
     report = _quiet_check(wave, np.array([0.3, 0.7]), np.array([1.1, -0.4]))
     assert report.status == NOT_SYMBOLIC and "recursion" in str(report), str(report)
     assert report.numeric is not None and report.numeric, str(report)
+
+
+def test_a_selection_on_an_equation_of_floats_is_symbolic():
+    """sympy 1.14 recurses without end canonicalising ``Eq(0.3*r, -0.7*r)`` inside a
+    ``Piecewise`` (the tie of a pinball loss's two sides); the selection compares the
+    difference with 0 instead, the same condition."""
+    r = sp.Symbol("r", real=True)
+    picked = Truth(sp.Eq(0.3 * r, -0.7 * r)).select(0.5 * r, r)
+    assert picked.subs(r, 0) == 0 and picked.subs(r, 2) == 2
+    assert sp.diff(picked, r).subs(r, 0) == 0.5 and sp.diff(picked, r).subs(r, 1) == 1
