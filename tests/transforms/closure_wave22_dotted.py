@@ -4,6 +4,8 @@
 import numpy as np
 import scipy.linalg
 
+from .closure_wave22_programs import loaded_factor, matrix_and_b
+
 
 def cho_solve_pair_written(A, b):
     """cho_solve of NumPy's factor, the pair written in the call (was refused: "cho_solve does not
@@ -58,35 +60,20 @@ def cholesky_overwritten(A, b):
     return np.sum(scipy.linalg.cholesky(A, overwrite_a=True) @ b)
 
 
-def _spd(rng, n=3):
-    M = rng.standard_normal((n, n))
-    return M @ M.T + n * np.eye(n)
-
-
-def _matrix_and_b(rng):
-    return _spd(rng), rng.standard_normal(3)
-
-
-def _loaded_factor(rng):
-    M = rng.standard_normal((3, 3))
-    return np.tril(M, -1) + np.diag(2.0 + np.abs(np.diag(M))) + np.triu(rng.standard_normal((3, 3)), 1), \
-        rng.standard_normal(3)
-
-
 DOTTED = [
-    ("cho_solve_pair_written", cho_solve_pair_written, _matrix_and_b, 0),
-    ("cho_solve_pair_written_b", cho_solve_pair_written, _matrix_and_b, 1),
-    ("cho_solve_upper_pair", cho_solve_upper_pair, _matrix_and_b, 0),
-    ("dotted_cho_solve_of_a_triangle", cho_solve_of_a_triangle, _loaded_factor, 0),
-    ("cholesky_dotted", cholesky_dotted, _matrix_and_b, 0),
-    ("cholesky_dotted_upper", cholesky_dotted_upper, _matrix_and_b, 0),
-    ("logdet_and_solve", logdet_and_solve, _matrix_and_b, 0),
+    ("cho_solve_pair_written", cho_solve_pair_written, matrix_and_b, 0),
+    ("cho_solve_pair_written_b", cho_solve_pair_written, matrix_and_b, 1),
+    ("cho_solve_upper_pair", cho_solve_upper_pair, matrix_and_b, 0),
+    ("dotted_cho_solve_of_a_triangle", cho_solve_of_a_triangle, loaded_factor, 0),
+    ("cholesky_dotted", cholesky_dotted, matrix_and_b, 0),
+    ("cholesky_dotted_upper", cholesky_dotted_upper, matrix_and_b, 0),
+    ("logdet_and_solve", logdet_and_solve, matrix_and_b, 0),
 ]
 
 #: (name, function, arguments(rng), the words the refusal must hold)
 REFUSED = [
-    ("cho_solve_flag_computed", cho_solve_flag_computed, _matrix_and_b, "cho_solve((L, True), b)"),
-    ("cho_solve_pair_held", cho_solve_pair_held, _matrix_and_b, "cho_solve((L, True), b)"),
-    ("cho_factor_read_otherwise", cho_factor_read_otherwise, _matrix_and_b, "np.linalg.cholesky(A)"),
-    ("cholesky_overwritten", cholesky_overwritten, _matrix_and_b, "overwrite_a=True"),
+    ("cho_solve_flag_computed", cho_solve_flag_computed, matrix_and_b, "cho_solve((L, True), b)"),
+    ("cho_solve_pair_held", cho_solve_pair_held, matrix_and_b, "cho_solve((L, True), b)"),
+    ("cho_factor_read_otherwise", cho_factor_read_otherwise, matrix_and_b, "np.linalg.cholesky(A)"),
+    ("cholesky_overwritten", cholesky_overwritten, matrix_and_b, "overwrite_a=True"),
 ]

@@ -64,20 +64,20 @@ def logsumexp_by_name(x, w):
     return logsumexp(x * w) + np.sum(x)
 
 
-def _spd(rng, n=3):
+def spd(rng, n=3):
     M = rng.standard_normal((n, n))
     return M @ M.T + n * np.eye(n)
 
 
-def _factor_and_b(rng):
-    return np.linalg.cholesky(_spd(rng)), rng.standard_normal(3)
+def factor_and_b(rng):
+    return np.linalg.cholesky(spd(rng)), rng.standard_normal(3)
 
 
-def _matrix_and_b(rng):
-    return _spd(rng), rng.standard_normal(3)
+def matrix_and_b(rng):
+    return spd(rng), rng.standard_normal(3)
 
 
-def _loaded_factor(rng):
+def loaded_factor(rng):
     """A lower triangle well away from singular, arbitrary numbers above it."""
     M = rng.standard_normal((3, 3))
     return np.tril(M, -1) + np.diag(2.0 + np.abs(np.diag(M))) + np.triu(rng.standard_normal((3, 3)), 1), \
@@ -90,17 +90,17 @@ def _vectors(rng):
 
 #: (name, function, arguments(rng), the parameter differentiated)
 BY_NAME = [
-    ("triangular_by_name", triangular_by_name, _factor_and_b, 0),
-    ("triangular_by_name_b", triangular_by_name, _factor_and_b, 1),
-    ("triangular_by_name_positional", triangular_by_name_positional, _factor_and_b, 0),
-    ("triangular_upper_by_name", triangular_upper_by_name, _factor_and_b, 0),
-    ("cholesky_by_name_lower", cholesky_by_name_lower, _matrix_and_b, 0),
-    ("cholesky_by_name_upper", cholesky_by_name_upper, _matrix_and_b, 0),
-    ("cho_factor_by_name", cho_factor_by_name, _matrix_and_b, 0),
-    ("cho_solve_of_numpy_factor", cho_solve_of_numpy_factor, _matrix_and_b, 0),
-    ("cho_solve_of_numpy_factor_b", cho_solve_of_numpy_factor, _matrix_and_b, 1),
-    ("cho_solve_upper_of_numpy_factor", cho_solve_upper_of_numpy_factor, _matrix_and_b, 0),
-    ("cho_solve_of_a_triangle", cho_solve_of_a_triangle, _loaded_factor, 0),
+    ("triangular_by_name", triangular_by_name, factor_and_b, 0),
+    ("triangular_by_name_b", triangular_by_name, factor_and_b, 1),
+    ("triangular_by_name_positional", triangular_by_name_positional, factor_and_b, 0),
+    ("triangular_upper_by_name", triangular_upper_by_name, factor_and_b, 0),
+    ("cholesky_by_name_lower", cholesky_by_name_lower, matrix_and_b, 0),
+    ("cholesky_by_name_upper", cholesky_by_name_upper, matrix_and_b, 0),
+    ("cho_factor_by_name", cho_factor_by_name, matrix_and_b, 0),
+    ("cho_solve_of_numpy_factor", cho_solve_of_numpy_factor, matrix_and_b, 0),
+    ("cho_solve_of_numpy_factor_b", cho_solve_of_numpy_factor, matrix_and_b, 1),
+    ("cho_solve_upper_of_numpy_factor", cho_solve_upper_of_numpy_factor, matrix_and_b, 0),
+    ("cho_solve_of_a_triangle", cho_solve_of_a_triangle, loaded_factor, 0),
     ("expit_by_name", expit_by_name, _vectors, 0),
     ("logsumexp_by_name", logsumexp_by_name, _vectors, 0),
 ]

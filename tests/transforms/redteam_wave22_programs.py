@@ -374,18 +374,6 @@ def list_of_states_read_back(x):
     return np.sum(hist[-1] ** 2) + np.sum(hist[2])
 
 
-def early_return_helper_in_loop(x):
-    def limited(u, i):
-        if i % 2 == 0:
-            return np.sin(u)
-        return np.cos(u) * i
-
-    total = 0.0
-    for i in range(4):
-        total = total + np.sum(limited(x * (i + 1.0), i))
-    return total
-
-
 def return_in_a_loop_of_a_helper(x):
     # (early_return_helper_in_loop's `return` in an `if` is accepted since wave 23: one in a loop is not)
     def first_above(u, levels):
