@@ -169,3 +169,89 @@ def test_pinball_cast_against_central_differences_of_float64_twin():
         r = y - X @ w
         return np.mean(np.maximum(0.3 * r, -0.7 * r))
     assert_close(srcdiff.grad(pinball_cast)(w, X, y), central_difference(twin, [w], 0), rtol=1e-5, atol=1e-7)
+
+
+# A list a nested function's default holds is the list itself (Python evaluates ``k=k`` once, when
+# the ``def`` runs, to the one list object): an item written after the def is what the helper
+# reads.  own_nodes (frontend/naming.py) did not see the default's read, so list_joins.py took k
+# for a list of one name and wrote the item into a new list: the helper read the old items,
+# value and gradient silently wrong in every transformation.  Now refused at the write.
+
+
+def default_list_item_written(x):
+    k = [x[0], x[1]]
+
+    def g(u, k=k):
+        return u * k[0] * k[1]
+    k[0] = x[2]
+    return np.sum(g(x))
+
+
+def default_list_of_arrays_written(x):
+    k = [x, x * 2.0]
+
+    def g(u, k=k):
+        return u * k[0]
+    k[0] = x * 5.0
+    return np.sum(g(x))
+
+
+def default_list_extended_then_written(x):
+    k = [x[0], x[1]]
+
+    def g(u, k=k):
+        return u * k[0]
+    k += [x[2]]
+    k[0] = x[1]
+    return np.sum(g(x))
+
+
+def lambda_default_list_written(x):
+    k = [x[0], x[1]]
+    g = lambda u, k=k: u * k[0]  # noqa: E731
+    k[0] = x[2]
+    return np.sum(g(x))
+
+
+WRITTEN_DEFAULTS = [default_list_item_written, default_list_of_arrays_written, default_list_extended_then_written,
+                    lambda_default_list_written]
+
+
+@pytest.mark.parametrize("f", WRITTEN_DEFAULTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("how", ["grad", "value_and_grad", "jvp", "hessian"])
+def test_default_list_written_after_def_refused_or_right(f, how):
+    """Refused naming the write's line, or right against central differences: never the old items."""
+    x = np.array([0.5, 0.7, -0.3])
+    try:
+        if how == "grad":
+            got = srcdiff.grad(f)(x)
+        elif how == "value_and_grad":
+            value, got = srcdiff.value_and_grad(f)(x)
+            assert value == pytest.approx(f(x))
+        elif how == "jvp":
+            value, tangent = srcdiff.jvp(f, (x,), (np.ones(3),))
+            assert value == pytest.approx(f(x))
+            assert tangent == pytest.approx(np.sum(central_difference(f, [x], 0)), rel=1e-6)
+            return
+        else:
+            got = srcdiff.hessian(f)(x)
+            assert_close(got, hessian_difference(f, [x]), rtol=1e-4, atol=1e-4)
+            return
+    except srcdiff.SrcDiffError as exc:
+        assert "test_redteam_wave24.py:" in str(exc).splitlines()[0], str(exc)
+        return
+    assert_close(got, central_difference(f, [x], 0), rtol=1e-6, atol=1e-8)
+
+
+def default_list_read_only(x):
+    """The list only read through the default and after it: differentiated as before."""
+    k = [x[0], x[1]]
+
+    def g(u, k=k):
+        return u * k[0]
+    return np.sum(g(x)) + k[1]
+
+
+def test_default_list_read_only_differentiated():
+    x = np.array([0.5, 0.7, -0.3])
+    assert_close(srcdiff.grad(default_list_read_only)(x), central_difference(default_list_read_only, [x], 0))
