@@ -143,6 +143,11 @@ def test_hessian(program):
                  rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
+def test_float32_stays_float32(program):
+    matrix.assert_float32_stays_float32(program)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
 def test_numba(program):
