@@ -60,13 +60,26 @@ def rewrite_blocks(body: list, before_each) -> None:
 
 
 def own_nodes(tree: ast.FunctionDef):
-    """The nodes of the function's own scope (nested functions, lambdas, classes not entered)."""
+    """The nodes of the function's own scope (nested functions, lambdas, classes not entered,
+    except for what the enclosing scope evaluates when it runs the ``def``: their defaults and
+    decorators, a class's bases.  ``def g(u, k=k)`` reads k here, and is a second name of
+    its list)."""
     todo = list(ast.iter_child_nodes(tree))
     while todo:
         node = todo.pop()
         yield node
         if not isinstance(node, SCOPES):
             todo.extend(ast.iter_child_nodes(node))
+        else:
+            todo.extend(_evaluated_here(node))
+
+
+def _evaluated_here(node: ast.AST) -> list:
+    """The parts of a nested function, lambda or class that the enclosing scope evaluates."""
+    if isinstance(node, ast.ClassDef):
+        return [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
+    found = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+    return found + list(getattr(node, "decorator_list", []))
 
 
 class Rename(ast.NodeTransformer):

@@ -26,8 +26,9 @@ The `else` branch gives every element the value the three statements give it, ex
 of a zero (``0.0 + -0.0`` is ``0.0``, where the branch keeps ``-0.0``).  `s` is replaced by `g`
 only as a term or factor of E and F (``+``, ``-``, ``*``, a sign), so the shapes are those of
 the selection on ``a <= b`` either way, and only where every argument is float64 or a Python
-number (then `g` and `s` have one dtype).  Not in code srcdiff differentiates again (its
-``if`` would be a branch of the derivative), nor for numba or another library's arrays.
+number and the code makes no narrower value (then `g` and `s` have one dtype).  Not in code
+srcdiff differentiates again (its ``if`` would be a branch of the derivative), nor for numba or
+another library's arrays.
 """
 
 from __future__ import annotations
@@ -42,8 +43,14 @@ MIRROR = {ast.LtE: ast.GtE, ast.GtE: ast.LtE}
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult)
 
 
+#: what makes a value narrower than float64 inside code whose arguments are all float64
+NARROW = frozenset({"float32", "float16", "single", "half", "csingle", "astype"})
+
+
 def fast_ties(func: ast.FunctionDef) -> bool:
     """Rewrite every tie's shares read by one value's two selections (see the module)."""
+    if _narrows(func):
+        return False
     loads = reads(func)
     taken = mentions(func)
     changed = False
@@ -54,6 +61,22 @@ def fast_ties(func: ast.FunctionDef) -> bool:
                 changed = True
             i += 1
     return changed
+
+
+def _narrows(func: ast.FunctionDef) -> bool:
+    """Whether `func` may make a value narrower than float64 (``r.astype(np.float32)``, a
+    ``dtype=`` keyword, ``np.float32(0.3)``): then `g` and `s` may differ in dtype (a Python
+    number's `g` times a float32 factor is float32, the float64 share's product float64), and
+    the quick branch would round the gradient to float32 where the three statements do not."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.keyword) and node.arg == "dtype":
+            return True
+        word = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        if word is None and isinstance(node, ast.Constant) and isinstance(node.value, str):
+            word = node.value
+        if word in NARROW:
+            return True
+    return False
 
 
 def _rewrite_at(block: list[ast.stmt], i: int, loads, taken: set[str]) -> bool:
