@@ -21,8 +21,8 @@ from ..ad.batching import BatchedProgram, batch
 from ..ad.batching_runtime import HELPERS
 from ..backend import loader, render
 from ..backend.codegen import backward_statements
-from ..backend.optimize.liveness import assigned_name, is_compound, is_pure, mentions, reads
-from ..backend.optimize.statements import propagate_copies
+from ..backend.optimize.liveness import is_pure
+from ..backend.optimize.statements import propagate_copies, remove_dead
 from ..backend.optimize.tidy import tidy_comments
 from ..rules import TEMPLATE_GLOBALS
 from .cache import Lowered
@@ -51,19 +51,7 @@ def drop_unread(func: ast.FunctionDef) -> None:
     (the index tuples ``t8 = t7,`` an index read written out as ``a[:, :-1]`` no longer
     needs, ``batch_size`` where no helper asks for it), with the comments over them."""
     propagate_copies(func.body)
-    live: set[str] = set()
-    kept: list[ast.stmt] = []
-    for stmt in reversed(func.body):
-        name = assigned_name(stmt)
-        if name is not None and name not in live and _pure(stmt.value):
-            continue
-        if is_compound(stmt):
-            live |= mentions(stmt)
-        else:
-            live.discard(name)
-            live |= set(reads(stmt))
-        kept.append(stmt)
-    func.body[:] = kept[::-1]
+    remove_dead(func.body, pure=_pure)
     tidy_comments(func.body, lambda stmt: False)
 
 

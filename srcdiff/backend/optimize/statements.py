@@ -138,15 +138,15 @@ def _overwritten(block: list[ast.stmt], i: int, name: str) -> bool:
     return False
 
 
-def remove_dead(body: list[ast.stmt]) -> bool:
+def remove_dead(body: list[ast.stmt], pure: Callable[[ast.expr], bool] = is_pure) -> bool:
     """Drop ``name = expr`` at the top level where nothing reads `name` later and `expr` is
-    pure: an adjoint no wrt argument needs, a forward value nobody reads, a spent copy."""
+    `pure`: an adjoint no wrt argument needs, a forward value nobody reads, a spent copy."""
     live: set[str] = set()
     kept: list[ast.stmt] = []
     local = {assigned_name(stmt) for stmt in body} - {None}
     for stmt in reversed(body):
         name = assigned_name(stmt)
-        if name is not None and name not in live and is_pure(stmt.value):
+        if name is not None and name not in live and pure(stmt.value):
             continue
         if _dead_item_update(stmt, live, local):
             continue
