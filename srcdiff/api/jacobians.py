@@ -90,7 +90,12 @@ class Jacobian(Composite):
                     if all(a is b for a, b in zip(args, call.args)) and len(args) == len(call.args):
                         self._plan = plan_for(args, lowereds, self._replay(call, made, lowereds, value))
                     return call.rebuild(found)
-        if self.jit:  # one pullback per row would run NumPy: forward mode's columns, compiled, or refused
+        return self._row_by_row(call, args, kwargs)
+
+    def _row_by_row(self, call, args, kwargs):
+        """The rows by first-order code: one pullback per row, or with jit (where one pullback per
+        row would run NumPy) forward mode's columns, compiled, or refused."""
+        if self.jit:
             return self._columns(call, kwargs)
         value, pullback = self.pullbacks(*args, **kwargs)
         return pullback.call.rebuild(jacobian_leaves(value, pullback))
@@ -106,10 +111,7 @@ class Jacobian(Composite):
         """The rows again by first-order code where the batched ones are not finite: one pullback
         per row (with jit, forward mode's compiled columns); the batched rows where that refuses."""
         try:
-            if self.jit:
-                return self._columns(call, kwargs)
-            value, pullback = self.pullbacks(*args, **kwargs)
-            return pullback.call.rebuild(jacobian_leaves(value, pullback))
+            return self._row_by_row(call, args, kwargs)
         except SrcDiffError:
             return call.rebuild(found)
 
