@@ -19,7 +19,7 @@ import copy
 
 from ..ir.nodes import Operand
 from .expressions import ExpressionLowerer
-from .nested_returns import returns_once
+from .nested_returns import own_returns, returns_once
 from .state import RETURN
 
 _MODULE_LEVEL = "define the function at module level (srcdiff differentiates calls of those)"
@@ -99,11 +99,11 @@ def lower_nested_def(lower, stmt: ast.FunctionDef) -> None:
             raise state.unsupported(inner)
     func = _defaults_computed(lower, stmt)
     body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-    early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
+    early = [n for s in body[:-1] for n in own_returns(s)]
     if body and (early or not isinstance(body[-1], ast.Return)):
         func = returns_once(func, _unused(state, f"{stmt.name}_value")) or func  # (nested_returns.py)
         body = [s for s in func.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        early = [n for s in body[:-1] for n in ast.walk(s) if isinstance(n, ast.Return)]
+        early = [n for s in body[:-1] for n in own_returns(s)]
     if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
         raise state.error(stmt, f"the nested function {stmt.name} must end with `return <value>`", _MODULE_LEVEL)
     if early:
@@ -136,6 +136,8 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
     if isinstance(func, ast.FunctionDef):
         own |= {n.id for s in func.body for n in ast.walk(s)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        # (a function it defines is its own too: the caller's meaning of that name comes back after the call)
+        own |= {n.name for s in func.body for n in ast.walk(s) if isinstance(n, ast.FunctionDef)}
     saved = {n: state.env.get(n) for n in own}
     saved_lambdas = {n: state.lambdas.get(n) for n in own}
     state.env.update({p.arg: v for p, v in zip(a.args, values)})

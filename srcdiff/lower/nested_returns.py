@@ -20,6 +20,8 @@ from __future__ import annotations
 import ast
 import copy
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)  # a `return` inside returns from these
+
 
 def returns_once(func: ast.FunctionDef, result: str) -> ast.FunctionDef | None:
     """A copy of `func` whose every path assigns `result` and which returns it at its end; None when
@@ -34,8 +36,22 @@ def returns_once(func: ast.FunctionDef, result: str) -> ast.FunctionDef | None:
     return ast.fix_missing_locations(made)
 
 
+def own_returns(stmt: ast.stmt) -> list:
+    """The ``return`` statements of `stmt` that return from the function holding it: not those of a
+    function (or lambda, class) defined inside it, which return from that one."""
+    found, todo = [], [] if isinstance(stmt, _SCOPES) else [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            found.append(node)
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, _SCOPES):
+                todo.append(child)
+    return sorted(found, key=lambda r: (r.lineno, r.col_offset))
+
+
 def _returns_in(stmt: ast.stmt) -> bool:
-    return any(isinstance(n, ast.Return) for n in ast.walk(stmt))
+    return bool(own_returns(stmt))
 
 
 def _tail(stmts: list, result: str) -> list | None:
@@ -56,4 +72,4 @@ def _tail(stmts: list, result: str) -> list | None:
     return None
 
 
-__all__ = ["returns_once"]
+__all__ = ["own_returns", "returns_once"]
