@@ -85,8 +85,8 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
         if isinstance(s, ast.Return):  # a helper read for the object it returns: returned_objects.py
             return self.object_return(s) if self.returns_object else [self.return_(s)]
         if isinstance(s, ast.FunctionDef):
-            self.remember_def(s)  # called with a tree: written out there (local_defs.py)
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return [self.remember_def(s)]  # called with a tree: written out there (local_defs.py)
+        if isinstance(s, (ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
         if isinstance(s, ast.Try):  # an alternative computation: a branch taken at run time (try_blocks.py)
             return self.try_(s)

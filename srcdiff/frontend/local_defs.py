@@ -28,6 +28,8 @@ from .naming import Rename, assigned_names
 from .parse import parse_function
 from .tree_entries import Const, Leaf, Method, Node
 
+TREE_DEFAULT = "<tree default "  # the start of the string a default that is a whole tree becomes (nested.py)
+
 _FORBIDDEN = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Nonlocal, ast.Global, ast.FunctionDef,
               ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -103,7 +105,7 @@ class LocalDefs:
         func = node.func
         if isinstance(func, ast.Name) and func.id not in self.env:
             fdef = self.__dict__.setdefault("local_defs", {}).get(func.id)
-            if fdef is None or not _plain(fdef, returns=True, defaults=False):
+            if fdef is None or not _plain(fdef, returns=True, defaults=False, named_defaults=True):
                 return None, None
             dicts = any(isinstance(v, (ast.Dict, ast.DictComp)) for v in node.args + [k.value for k in node.keywords])
             return (fdef, None) if dicts or self.any_tree(node) or self._reads_trees(fdef) else (None, None)
@@ -160,22 +162,56 @@ class LocalDefs:
                     n.lineno = None
         return fdef
 
-    def remember_def(self, fdef: ast.FunctionDef) -> None:
+    def remember_def(self, fdef: ast.FunctionDef) -> ast.FunctionDef:
+        """Remember `fdef` (its calls given a tree are written out) and return the ``def`` lowering reads:
+        a default reading a tree (``def g(u, k=k)`` of a dict ``k``, ``c=cfg["c"]``) is computed where the
+        ``def`` runs, as Python does: a leaf read becomes its variable's, a whole tree a marker string lowering
+        refuses at a call it has to inline (each call written out here binds the tree itself)."""
         self.__dict__.setdefault("local_defs", {})[fdef.name] = fdef
+        defaults = [self._default_read(fdef, d) for d in fdef.args.defaults]
+        if all(new is old for new, old in zip(defaults, fdef.args.defaults)):
+            return fdef
+        made = copy.copy(fdef)
+        made.args = copy.copy(fdef.args)
+        made.args.defaults = defaults
+        return made
+
+    def _default_read(self, fdef: ast.FunctionDef, default: ast.expr) -> ast.expr:
+        if isinstance(default, ast.Constant) or not _plain_default(default):
+            return default  # (a call or a display: lowering refuses it at the def)
+        names = {n.id for n in ast.walk(default) if isinstance(n, ast.Name) and isinstance(self.env.get(n.id), Node)}
+        if not names:
+            return default
+        later = _written_after(self.parsed.tree, fdef, names)
+        if later is not None:
+            name = next(n for n in sorted(names) if n in ast.unparse(later))
+            raise self.error(later, f"{name} is changed after the `def {fdef.name}` whose default "
+                             f"`{ast.unparse(default)}` reads it (Python computes the default once, when the "
+                             "`def` runs), which srcdiff does not follow for a dict or other tree",
+                             f"pass {ast.unparse(default)} to {fdef.name} at each call instead of as a default, "
+                             f"or define {fdef.name} after this line")
+        if isinstance(self.entry(default), Node):
+            # (a string, so that the rewritten function still runs as Python: check executes it)
+            return ast.copy_location(ast.Constant(f"{TREE_DEFAULT}{ast.unparse(default)}>"), default)
+        return self.expr(default)
 
     def _reads_trees(self, fdef: ast.FunctionDef) -> bool:
         own = assigned_names(ast.Module(fdef.body, [])) | {p.arg for p in fdef.args.args}
+        defaults = [n for d in fdef.args.defaults for n in ast.walk(d)]  # (read in the enclosing scope)
         return any(isinstance(n, ast.Name) and n.id not in own and isinstance(self.env.get(n.id), Node)
-                   for n in ast.walk(ast.Module(fdef.body, [])))
+                   for n in ast.walk(ast.Module(fdef.body, []))) \
+            or any(isinstance(n, ast.Name) and isinstance(self.env.get(n.id), Node) for n in defaults)
 
 
-def _plain(fdef: ast.FunctionDef, returns: bool, defaults: bool) -> bool:
-    """Positional parameters (with constant defaults, if `defaults`), no decorator, one ``return`` at
-    the end (with a value, if `returns`), nothing in the body that makes a scope or leaves it early."""
+def _plain(fdef: ast.FunctionDef, returns: bool, defaults: bool, named_defaults: bool = False) -> bool:
+    """Positional parameters (with constant defaults, if `defaults`; defaults read from names of the
+    enclosing function too, if `named_defaults`), no decorator, one ``return`` at the end (with a value, if
+    `returns`), nothing in the body that makes a scope or leaves it early."""
     a = fdef.args
     body = fdef.body
+    allowed = _plain_default if named_defaults else (lambda d: defaults and isinstance(d, ast.Constant))
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or fdef.decorator_list or not body \
-            or a.defaults and not (defaults and all(isinstance(d, ast.Constant) for d in a.defaults)):
+            or not all(map(allowed, a.defaults)):
         return False
     last = body[-1] if isinstance(body[-1], ast.Return) else None
     if returns and (last is None or last.value is None):
@@ -184,6 +220,37 @@ def _plain(fdef: ast.FunctionDef, returns: bool, defaults: bool) -> bool:
         return False
     return last is None or last.value is None or not any(isinstance(n, _FORBIDDEN[1:])
                                                          for n in ast.walk(last.value))
+
+
+def _plain_default(expr: ast.expr) -> bool:
+    """A default of names, attributes, items and arithmetic (``k=k``, ``c=cfg["c"] * 2``): no call, no display."""
+    allowed = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Tuple,
+               ast.Load, ast.operator, ast.unaryop)
+    return all(isinstance(n, allowed) for n in ast.walk(expr))
+
+
+def _written_after(tree: ast.AST, fdef: ast.FunctionDef, names: set) -> ast.AST | None:
+    """The first statement after `fdef` that rebinds one of `names`, writes an item or attribute of it, or
+    calls a method of it (``k.update(...)``); None if none does."""
+    end = fdef.end_lineno or fdef.lineno
+    for node in sorted((n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno > end),
+                       key=lambda n: (n.lineno, n.col_offset)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While,
+                             ast.With, ast.Try)):
+            targets = [node.target] if isinstance(node, ast.For) else []  # (a block's body: its own statements)
+        else:
+            targets = [node]
+        for n in (inner for t in targets for inner in ast.walk(t)):
+            root = n
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id in names):
+                continue
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) \
+                    or isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, (ast.Store, ast.Del)) \
+                    or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.value is root:
+                return node
+    return None
 
 
 def writes_attributes(cls) -> bool:
@@ -230,4 +297,4 @@ def _at(stmt: ast.stmt, where: ast.AST) -> ast.stmt:
     return stmt
 
 
-__all__ = ["LocalDefs", "writes_attributes"]
+__all__ = ["TREE_DEFAULT", "LocalDefs", "writes_attributes"]

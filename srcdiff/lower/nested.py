@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..frontend.local_defs import TREE_DEFAULT
 from ..ir.nodes import Operand
 from .expressions import ExpressionLowerer
 from .nested_returns import own_returns, returns_once
@@ -126,6 +127,11 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
     if id(func) in inlining:
         raise state.error(node, f"the nested function {name} calls itself: recursion of a nested "
                           "function is not supported", _MODULE_LEVEL)
+    trees = [e.value[len(TREE_DEFAULT):-1] for e in arguments if _tree_default(e)]
+    if trees:
+        raise state.error(node, f"this call of {name} leaves out the parameter whose default is the dict (or "
+                          f"other tree) {trees[0]}, which srcdiff passes only to a helper it writes out at the call "
+                          "(one whose one `return` is at its end)", f"pass {trees[0]} to {name} here")
     if any(_computed(e) and e.id not in state.env for e in arguments):
         raise state.error(node, f"the default of a parameter of {name} was computed in a loop or branch that has "
                           "ended, and srcdiff does not carry it out of there", f"pass the value to {name} here")
@@ -177,16 +183,21 @@ def _computed(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Name) and expr.id.startswith(_DEFAULT)
 
 
+def _tree_default(expr: ast.expr) -> bool:
+    """A default that is a whole tree (frontend/local_defs.py): its calls were written out there."""
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and expr.value.startswith(TREE_DEFAULT)
+
+
 def _defaults_computed(lower, stmt: ast.FunctionDef) -> ast.FunctionDef:
     """`stmt` with each default that is not a constant computed now, as Python does when the ``def``
     runs (``def g(u, k=k)`` in a loop keeps this iteration's k), and read from a name of its own."""
-    if all(_written_constant(d) for d in stmt.args.defaults):
+    if all(_written_constant(d) or _tree_default(d) for d in stmt.args.defaults):
         return stmt
     func, state = copy.copy(stmt), lower.state
     func.args = copy.copy(stmt.args)
     func.args.defaults = []
     for d in stmt.args.defaults:
-        if not _written_constant(d):
+        if not (_written_constant(d) or _tree_default(d)):
             key = f"{_DEFAULT}{stmt.name} {d.lineno}:{d.col_offset}>"
             state.env[key] = lower.expressions.expr(d)
             d = ast.copy_location(ast.Name(key, ast.Load()), d)
@@ -217,8 +228,8 @@ def _bound(func: ast.FunctionDef | ast.Lambda, node: ast.Call) -> list | None:
     (``*args``, keyword-only parameters) or raise."""
     a = func.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or any(isinstance(x, ast.Starred) for x in node.args) \
-            or any(k.arg is None for k in node.keywords) or not all(_written_constant(d) or _computed(d)
-                                                                    for d in a.defaults):
+            or any(k.arg is None for k in node.keywords) \
+            or not all(_written_constant(d) or _computed(d) or _tree_default(d) for d in a.defaults):
         return None
     params = [p.arg for p in a.args]
     if len(node.args) > len(params):
