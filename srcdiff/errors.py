@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -12,6 +13,8 @@ class Location:
     filename: str
     line: int
     code: str = ""
+    #: (variable, spelling): variables srcdiff made for what the user writes otherwise (``d_a``, ``d['a']``)
+    spellings: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def short(self) -> str:
@@ -30,6 +33,9 @@ class SrcDiffError(Exception):
     """
 
     def __init__(self, message: str, location: Location | None = None, hint: str = ""):
+        if location:
+            message = spelled(_unlocated(message, location), location.spellings)
+            hint = spelled(hint, location.spellings)
         self.location = location
         self.hint = hint
         self.reason = message
@@ -39,3 +45,23 @@ class SrcDiffError(Exception):
         if hint:
             text += f"\n  hint: {hint}"
         super().__init__(text)
+
+
+def _unlocated(message: str, location: Location) -> str:
+    """`message` without a leading ``file.py:12: `` naming `location` again (a refusal raised by generated
+    code names its line itself, and is raised again at the user's line): the line is named once."""
+    for named in (f"{location}: ", f"{location.short}: "):
+        while message.startswith(named):
+            message = message[len(named):]
+    return message
+
+
+_IDENTIFIER = re.compile(r"(?<![\w.'\"])[A-Za-z_]\w*(?![\w'\"])")  # (not an attribute, not in quotes)
+
+
+def spelled(text: str, spellings) -> str:
+    """`text` with each variable of `spellings` (pairs) written as the user writes what it holds."""
+    if not spellings or not text:
+        return text
+    table = dict(spellings)
+    return _IDENTIFIER.sub(lambda m: table.get(m.group(0), m.group(0)), text)

@@ -141,7 +141,7 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False, hel
     cells = {**parsed.closure, **rewriter.cells}
     made = compile_function(fdef, parsed, cells, tuple(defaults))
     flat = ParsedFunction(made, fdef, parsed.filename, parsed.file_lines, parsed.globals,
-                          {n: cells[n] for n in made.__code__.co_freevars})
+                          {n: cells[n] for n in made.__code__.co_freevars}, spellings=dict(namer.spellings))
     register(made, flat)
     return Flat(made, params, rewriter.cells, rewriter.deps, rewriter.returned)
 

@@ -41,7 +41,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
     deps: list
 
     def error(self, node, message, hint=""):
-        return self.parsed.error(node, message, hint)
+        return self.parsed.error(node, message, hint, self.names.spellings)  # (d_a said as d['a'])
 
     def entry(self, node):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):

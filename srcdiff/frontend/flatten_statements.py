@@ -9,6 +9,7 @@ import types
 
 from .branch_tails import BranchTails
 from .dict_merges import DictMerges
+from .entry_spellings import EntrySpellings
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
 from .lambdas import LambdaFn
@@ -27,8 +28,8 @@ from .tuple_state import TupleState
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
-class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems, LocalDefs,
-               ExprRewriter):
+class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems,
+               LocalDefs, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
@@ -40,7 +41,7 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
         label = name + "".join(f"[{k!r}]" if isinstance(k, (str, int)) and struct.kind != "object" else f".{k}"
                                for k in path)
         if struct.kind in ("leaf", "data"):
-            return Leaf(self.names.fresh("_".join([name] + [name_part(k) for k in path])))
+            return Leaf(self.names.fresh("_".join([name] + [name_part(k) for k in path]), label))
         if struct.kind == "static":
             obj = struct.cls.obj
             cell = self.names.fresh("_".join([name] + [name_part(k) for k in path]))
@@ -138,7 +139,7 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
                                                            or self.partial_parts(e) or isinstance(e, ast.Lambda)
                                                            for e in value.elts if not isinstance(e, ast.Starred)):
             kind = "list" if isinstance(value, ast.List) else "tuple"
-            children = {i: self.element(e, f"item{i}", where) for i, e in enumerate(value.elts)}
+            children = {i: self.element(e, f"item{i}", where, i) for i, e in enumerate(value.elts)}
             return self.owning(Node(Struct(kind, tuple(children)), children, local=True, depth=self.depth))
         found = self.returned_object(value, where) or self.entry(value)  # s = step(s, dt): returned_objects.py
         if isinstance(found, (Node, Static, Bad, Method, DictView)):
@@ -163,16 +164,9 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
         children = {k: self.element(v, k, where) for k, v in pairs}
         return self.owning(Node(Struct("dict", tuple(children)), children, local=True, depth=self.depth))
 
-    def element(self, value, key, where):
-        inner = self.tree_value(value, where)
-        if inner is not None:
-            return inner
-        name = self.names.fresh(f"{self.target_base}_{name_part(key)}")
-        self.pending.append(self.emit(name, self.expr(value), where))
-        return Leaf(name)
-
     def assign(self, targets, value, where) -> list:
         self.pending, self.target_base = [], base_name(targets[0])
+        self.spell_entries_of(targets)
         if len(targets) == 1 and self.setter_written(targets[0], value, where):
             return []  # m.scale = v of a property: its setter, written out before (local_defs.py)
         again = self.state_assign(targets[0], value, where) if len(targets) == 1 else None
@@ -188,7 +182,7 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
                 if not base.local:
                     self.check_target(target, where)  # (raises: an argument's tree)
                 key = self.written_key(target)
-                name = self.names.fresh(f"{base_name(target)}_{name_part(key)}")
+                name = self.names.fresh(f"{base_name(target)}_{name_part(key)}", ast.unparse(target))
                 out = [self.emit(name, self.expr(value), where)]
                 return out + self.write(target, base, Leaf(name), where, fresh=False)
             if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) \
@@ -280,7 +274,8 @@ class Rewriter(BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, 
                     return [ast.copy_location(ast.AugAssign(ast.Name(old.name, ast.Store()), s.op,
                                                             self.expr(s.value)), s)]
                 value = ast.copy_location(ast.BinOp(self.as_ast(old, s), s.op, self.expr(s.value)), s)
-                name = self.names.fresh(f"{base_name(target)}_{name_part(self.written_key(target))}")
+                name = self.names.fresh(f"{base_name(target)}_{name_part(self.written_key(target))}",
+                                        ast.unparse(target))
                 out = [self.emit(name, value, s)]
                 return out + self.write(target, base, Leaf(name), s, fresh=False)
         self.env.pop(getattr(target, "id", None), None)

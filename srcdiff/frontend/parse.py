@@ -43,6 +43,8 @@ class ParsedFunction:
     depends: dict[tuple, Dependency] = field(default_factory=dict)
     #: the code object parsed (``func.__code__`` may be replaced later, as a module reloader does)
     code: types.CodeType | None = None
+    #: variables a rewrite made for what the user writes otherwise (``d_a`` for ``d['a']``): errors say the latter
+    spellings: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -58,10 +60,14 @@ class ParsedFunction:
         """The user's file and line of an AST node (or of a line number)."""
         line = node if isinstance(node, int) else getattr(node, "lineno", self.tree.lineno)
         code = self.file_lines[line - 1] if 0 < line <= len(self.file_lines) else ""
-        return Location(self.filename, line, code.rstrip())
+        return Location(self.filename, line, code.rstrip(), tuple(self.spellings.items()))
 
-    def error(self, node: ast.AST | int, message: str, hint: str = "") -> SrcDiffError:
-        return SrcDiffError(message, self.location(node), hint)
+    def error(self, node: ast.AST | int, message: str, hint: str = "", spellings: dict | None = None) -> SrcDiffError:
+        """A refusal at `node`'s line; `spellings`, those of a rewrite under way (else the function's own)."""
+        where = self.location(node)
+        if spellings:
+            where = dataclasses.replace(where, spellings=tuple(spellings.items()))
+        return SrcDiffError(message, where, hint)
 
     def resolve(self, name: str):
         """The object a free name refers to, looked up as Python would; `MISSING` if none."""

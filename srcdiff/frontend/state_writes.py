@@ -42,7 +42,7 @@ class StateWrites:
         out = {}
         for key, child in children.items():
             if isinstance(child, Leaf):
-                name = self.names.fresh(f"{self.target_base}_{name_part(key)}")
+                name = self.names.fresh(f"{self.target_base}_{name_part(key)}", self.spelled((key,)))
                 self.pending.append(self.emit(name, ast.Name(child.name, ast.Load()), where))
                 child = Leaf(name)
             out[key] = child
@@ -98,7 +98,7 @@ class StateWrites:
             raise self.error(where, f"index {key} is out of range")
         out = []
         if isinstance(entry, (Leaf, Const)) and fresh:
-            name = self.names.fresh(f"{base_name(target)}_{name_part(key)}")
+            name = self.names.fresh(f"{base_name(target)}_{name_part(key)}", ast.unparse(target))
             out.append(self.emit(name, self.as_ast(entry, where), where))
             entry = Leaf(name)
         if isinstance(entry, Leaf):  # a fresh variable, made for this key

@@ -86,8 +86,11 @@ class Names:
 
     def __init__(self, taken: set):
         self.taken = set(taken)
+        self.spellings: dict[str, str] = {}  # a variable made for an entry -> the user's spelling, d['a']
 
-    def fresh(self, base: str) -> str:
+    def fresh(self, base: str, spelling: str | None = None) -> str:
+        """A new identifier from `base`; `spelling`, the user's way to write what it holds (``d['a']``),
+        is what error messages say instead of it."""
         name, k = base, 0
         while name in self.taken or not name.isidentifier():
             k += 1
@@ -95,6 +98,8 @@ class Names:
             if not name.isidentifier():
                 name = f"v_{name}"
         self.taken.add(name)
+        if spelling:
+            self.spellings[name] = spelling
         return name
 
 

@@ -56,7 +56,7 @@ class TryBlocks:
         local = self.local_names()
         params = [n for n in sorted(reads) if n in local]
         probe = self.probe_function(s, params)
-        cell = self.names.fresh(f"try_line_{s.lineno}")
+        cell = self.names.fresh(f"try_line_{s.lineno}", f"the `try` block of line {s.lineno}")
         self.cells[cell] = types.CellType(probe)
         call = ast.Call(ast.Name(cell, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
         branches = [h.body for h in s.handlers]
