@@ -24,7 +24,7 @@ from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..ad.searches import refuse_comparison_only
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
-from ..backend.optimize import tidy
+from ..backend.optimize import tidy, widths
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
 from ..backend.optimize.python_floats import python_floats
 from ..backend.single import keep_dtypes, keep_single
@@ -160,7 +160,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         else:  # (the arguments that are Python numbers: they change no array's floating dtype)
             weak = frozenset(p for p, s in zip(found.params, key or ()) if s in (float, int, bool))
             func, program, name = _reverse(found, ir, namer, shape_of, weak, portable=bool(foreign),
-                                           double=_double(key) and not (single or narrow or complex_params))
+                                           double=_double(key) and not (single or narrow or complex_params),
+                                           mixed=not single and any(map(shapes.narrow_dtype, key or ())))
     arrays = python_float_arrays(found, key) if not (single or narrow or foreign or complex_params) else None
     if arrays:  # ``float(observed[i])`` where that changes no result (backend/optimize/python_floats.py)
         python_floats(func, arrays, lambda name: plain_global(parsed, name, getattr(program, "calls", {})))
@@ -198,11 +199,11 @@ def _double(key) -> bool:
 
 
 def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozenset(), portable: bool = False,
-             double: bool = False):
+             double: bool = False, mixed: bool = False):
     """The reverse transform: (the gradient's function AST, its program, its name); `weak` names
     the parameters whose arguments are Python numbers; `portable`: for arrays of another library
     (only functions of the array API in the optimised code); `double`: every argument is float64
-    or a Python number."""
+    or a Python number; `mixed`: float32 arguments meet float64 values."""
     parsed, options = found.parsed, found.options
     seed = None
     if options.pullback:
@@ -214,7 +215,7 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozen
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = dataclasses.replace(OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug),
-                               weak=weak, portable=portable, double=double)
+                               weak=weak, portable=portable, double=double, mixed=mixed)
     if options.jit or options.derivable:  # numba, and code srcdiff reads back: no reversed() of a list
         info = dataclasses.replace(info, python_loops=False, batch_loops=not options.derivable,
                                    derivable=options.derivable)
@@ -222,6 +223,8 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozen
     func = codegen.build(program, parsed.tree, describe(parsed), name=name, with_value=options.with_value,
                          tuple_result=options.tuple_result, info=None if options.pullback and not seeded else info,
                          seeded=seeded)
+    if widths.narrows(func):  # a float32 value made inside (a pullback's forward sweep is outside it)
+        info = dataclasses.replace(info, double=False, mixed=True)
     if not options.pullback or seeded:
         optimize_function(func, info)
     else:

@@ -50,13 +50,14 @@ from .liveness import assigned_name, is_pure, mentions, nodes, reads, writes
 from .repeated_solves import fixed_names
 from .shape_classes import SCALAR, ShapeClasses
 from .simplify import is_float
+from .widths import narrows
 
 
 def select_masks(func: ast.FunctionDef, classes: ShapeClasses, float_names: Callable[[str], bool]) -> bool:
     """Rewrite, in place, the arrays `func`'s top-level statements make from float masks as
     selections of their simplified branches (module docstring); whether any was.  `float_names`
     tells the names certainly holding floats (never a bool or an int)."""
-    if _narrows(func):
+    if narrows(func):
         return False
     fixed = fixed_names(func)
     masks = _masks(func, fixed, classes)
@@ -221,21 +222,6 @@ def _select_inside(stmt: ast.stmt, follow: _Follow, masks: dict, func: ast.Funct
             return False
         Visit().visit(stmt)
     return changed
-
-
-#: what makes a value narrower than float64 (a selection of such values would not widen them as the
-#: float64 mask did)
-_NARROW = frozenset({"float32", "float16", "half", "single", "csingle", "complex64", "f4", "f2", "<f4", "<f2"})
-
-
-def _narrows(func: ast.FunctionDef) -> bool:
-    """Whether `func` names a dtype narrower than float64 anywhere."""
-    for node in nodes(func):
-        text = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) \
-            else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-        if text in _NARROW:
-            return True
-    return False
 
 
 def _masks(func: ast.FunctionDef, fixed: set[str], classes: ShapeClasses) -> dict[str, ast.Assign]:

@@ -98,6 +98,7 @@ from . import (
     tie_shares,
     triangular_solves,
     wheres,
+    widths,
     writes,
     zero_restore,
 )
@@ -128,7 +129,8 @@ class OptimizeInfo:
     derivable: bool = False  # code srcdiff reads back (driver/higher.py): no ``del``, which it cannot read
     portable: bool = False  # arrays of another library: the array API's functions only (no np.einsum)
     weak: frozenset[str] = frozenset()  # parameters whose arguments are Python numbers (int, float, bool)
-    double: bool = False  # every argument a float64 array or a Python number: no value narrower than a mask
+    double: bool = False  # every argument a float64 array or a Python number, no narrower dtype named inside
+    mixed: bool = False  # float values of two widths may meet (widths.py): no sums written in place
 
     @classmethod
     def of(cls, program: GradProgram, shape_of: Mapping[str, Shape] | None = None,
@@ -178,7 +180,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= reassembly.reassemble(func, classes)
         changed |= reassembly.sink_copies(func)
         changed |= reassembly.copy_before_loops(func)
-        changed |= zero_restore.fold_zero_sums(func, classes, info.python_loops)
+        if one_width(func, info):  # (a float32 partner would hold the float64 terms written into it)
+            changed |= zero_restore.fold_zero_sums(func, classes, info.python_loops)
         changed |= zero_restore.restore_zeroed(func, info.is_array, is_float_name)
         changed |= zero_restore.drop_copies_of_copies(func)
         changed |= carried_writes.writes_into_copies(func, is_scalar, is_float_name, info.is_array)
@@ -260,7 +263,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)
     in_loops = info.adjoints.__contains__ if info.python_loops and not info.derivable else None
-    memory.accumulate_in_place(func.body, info.is_array, in_loops)
+    if one_width(func, info):  # (x += c keeps x's dtype where x + c may take c's wider one)
+        memory.accumulate_in_place(func.body, info.is_array, in_loops)
     memory.first_scatter_assigns(func.body)
     if not info.derivable:  # memory is freed when the derivable code's own derivative runs
         memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
@@ -268,6 +272,13 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     tidy.drop_empty(func)
     tidy.tidy_comments(func.body, _is_header)
     return func
+
+
+def one_width(func: ast.FunctionDef, info: OptimizeInfo) -> bool:
+    """Whether every float value of `func` has one width (widths.py): no float32 argument beside float64
+    values and no narrower dtype named inside (nor by the function `func` is the pullback of: the driver's
+    `mixed` says so); an array's dtype is then its sum's, and ``x = x + c`` may be ``x += c``."""
+    return not info.mixed and not widths.narrows(func)
 
 
 def _is_header(stmt: ast.stmt) -> bool:
