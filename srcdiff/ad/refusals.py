@@ -21,10 +21,16 @@ def not_differentiable(rule, param: str, operand_shapes: Mapping[str, Shape], wh
     unknown = [p for p, s in operand_shapes.items() if not s.known and not s.none and p not in rule.shape_only]
     if unknown and (callable(rule.templates) or callable(rule.tangents)):
         named = ", ".join(repr(p) for p in unknown)
-        return SrcDiffError(f"{rule.name} has no derivative with respect to its argument {param!r} here: srcdiff "
-                            f"cannot tell the number of axes of {named} when it builds the code, and the "
-                            "derivative's form depends on it", where,
-                            "make that operand an argument of the function, or build it with a literal shape or "
-                            "from an argument's shape (np.ones(x.shape[0]), np.arange(3.0))")
-    return SrcDiffError(f"{rule.name} is not differentiable with respect to its argument {param!r}", where,
-                        "pass a value that does not depend on the differentiated inputs")
+        return SrcDiffError(
+            f"{rule.name} has no derivative with respect to its argument {param!r} here: srcdiff "
+            f"cannot tell the number of axes of {named} when it builds the code, and the "
+            "derivative's form depends on it",
+            where,
+            "make that operand an argument of the function, or build it with a literal shape or "
+            "from an argument's shape (np.ones(x.shape[0]), np.arange(3.0))",
+        )
+    return SrcDiffError(
+        f"{rule.name} is not differentiable with respect to its argument {param!r}",
+        where,
+        "pass a value that does not depend on the differentiated inputs",
+    )

@@ -18,4 +18,4 @@ def take_along_shape(static, x, indices):
     if not (x.known and indices.known) or len(x.dims) != len(indices.dims) or not x.dims:
         return shapes.UNKNOWN
     axis %= len(x.dims)
-    return shapes.broadcast(shapes.Shape(x.dims[:axis] + (indices.dims[axis],) + x.dims[axis + 1:]), indices)
+    return shapes.broadcast(shapes.Shape(x.dims[:axis] + (indices.dims[axis],) + x.dims[axis + 1 :]), indices)

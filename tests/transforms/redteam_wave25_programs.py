@@ -136,8 +136,7 @@ def rnn_repeat_state(params, inputs, targets):
 
 def rnn_args(r):
     T, B, D, H = 4, 2, 3, 4
-    params = {"init_hiddens": 0.1 * M(r, 1, H), "change": 0.3 * M(r, D + H + 1, H),
-              "predict": 0.3 * M(r, H + 1, D)}
+    params = {"init_hiddens": 0.1 * M(r, 1, H), "change": 0.3 * M(r, D + H + 1, H), "predict": 0.3 * M(r, H + 1, D)}
     targets = np.eye(D)[r.integers(0, D, size=(T, B))]
     return params, M(r, T, B, D), targets
 
@@ -152,9 +151,9 @@ def lstm_log_likelihood(params, inputs):
         cat = np.concatenate((inputs[t], hiddens, np.ones((inputs.shape[1], 1))), axis=1)
         gates = cat @ params["gates"]
         change = np.tanh(gates[:, :H])
-        forget = sigmoid(gates[:, H:2 * H])
-        ingate = sigmoid(gates[:, 2 * H:3 * H])
-        outgate = sigmoid(gates[:, 3 * H:])
+        forget = sigmoid(gates[:, H : 2 * H])
+        ingate = sigmoid(gates[:, 2 * H : 3 * H])
+        outgate = sigmoid(gates[:, 3 * H :])
         cells = cells * forget + ingate * change
         hiddens = outgate * np.tanh(cells)
         out = hiddens @ params["predict"]
@@ -164,8 +163,12 @@ def lstm_log_likelihood(params, inputs):
 
 def lstm_args(r):
     D, H, B, T = 3, 2, 2, 4
-    params = {"init": 0.1 * M(r, 1, H), "init_cells": 0.1 * M(r, 1, H), "gates": 0.3 * M(r, D + H + 1, 4 * H),
-              "predict": 0.3 * M(r, H, D)}
+    params = {
+        "init": 0.1 * M(r, 1, H),
+        "init_cells": 0.1 * M(r, 1, H),
+        "gates": 0.3 * M(r, D + H + 1, 4 * H),
+        "predict": 0.3 * M(r, H, D),
+    }
     return params, np.eye(D)[r.integers(0, D, size=(T, B))]
 
 
@@ -220,12 +223,14 @@ def rosenbrock_nd(x):
 def project(vx, vy):
     """fluidsim's projection: divergence and pressure by Jacobi steps on a periodic grid."""
     h = 1.0 / vx.shape[0]
-    div = -0.5 * h * (np.roll(vx, -1, axis=0) - np.roll(vx, 1, axis=0) + np.roll(vy, -1, axis=1)
-                      - np.roll(vy, 1, axis=1))
+    div = (
+        -0.5 * h * (np.roll(vx, -1, axis=0) - np.roll(vx, 1, axis=0) + np.roll(vy, -1, axis=1) - np.roll(vy, 1, axis=1))
+    )
     p = np.zeros(vx.shape)
     for _ in range(4):
-        p = (div + np.roll(p, 1, axis=0) + np.roll(p, -1, axis=0) + np.roll(p, 1, axis=1)
-             + np.roll(p, -1, axis=1)) / 4.0
+        p = (
+            div + np.roll(p, 1, axis=0) + np.roll(p, -1, axis=0) + np.roll(p, 1, axis=1) + np.roll(p, -1, axis=1)
+        ) / 4.0
     vx = vx - 0.5 * (np.roll(p, -1, axis=0) - np.roll(p, 1, axis=0)) / h
     vy = vy - 0.5 * (np.roll(p, -1, axis=1) - np.roll(p, 1, axis=1)) / h
     return vx, vy
@@ -245,8 +250,9 @@ def advect(f, vx, vy):
     right_ix = np.mod(left_ix + 1, rows)
     top_ix = np.mod(top_ix, cols)
     bot_ix = np.mod(top_ix + 1, cols)
-    flat_f = (1 - rw) * ((1 - bw) * f[left_ix, top_ix] + bw * f[left_ix, bot_ix]) \
-        + rw * ((1 - bw) * f[right_ix, top_ix] + bw * f[right_ix, bot_ix])
+    flat_f = (1 - rw) * ((1 - bw) * f[left_ix, top_ix] + bw * f[left_ix, bot_ix]) + rw * (
+        (1 - bw) * f[right_ix, top_ix] + bw * f[right_ix, bot_ix]
+    )
     return np.reshape(flat_f, (rows, cols))
 
 
@@ -321,7 +327,7 @@ def convnet_loss(params, images, labels):
     conv = np.zeros((n, filters.shape[0], h - 2, w - 2))
     for i in range(3):
         for j in range(3):
-            conv = conv + filters[None, :, i, j, None, None] * images[:, None, i:i + h - 2, j:j + w - 2]
+            conv = conv + filters[None, :, i, j, None, None] * images[:, None, i : i + h - 2, j : j + w - 2]
     act = np.maximum(conv, 0.0)
     pooled = act.reshape(n, filters.shape[0], (h - 2) // 2, 2, (w - 2) // 2, 2).max(axis=(3, 5))
     logits = pooled.reshape(n, -1) @ W
@@ -355,8 +361,13 @@ def negbin_log_likelihood(params, data):
     """negative_binomial_maxlike: the log pmf by gammaln, r and p from unconstrained parameters."""
     r = np.exp(params[0])
     p = 1.0 / (1.0 + np.exp(-params[1]))
-    return np.sum(special.gammaln(r + data) - special.gammaln(data + 1.0) - special.gammaln(r)
-                  + r * np.log(1 - p) + data * np.log(p))
+    return np.sum(
+        special.gammaln(r + data)
+        - special.gammaln(data + 1.0)
+        - special.gammaln(r)
+        + r * np.log(1 - p)
+        + data * np.log(p)
+    )
 
 
 def hmm_log_partition(log_pi, log_A, log_obs):
@@ -381,8 +392,10 @@ def ica_log_likelihood(W, X):
 def gan_losses(gen_params, dsc_params, noise, real):
     """GAN: the generator's loss through the discriminator's logistic output."""
     fake = np.tanh(noise @ gen_params[0] + gen_params[1])
+
     def disc(x):
         return x @ dsc_params[0] + dsc_params[1]
+
     log_p_real = -np.logaddexp(0.0, -disc(real))
     log_p_fake = -np.logaddexp(0.0, disc(fake))
     return np.mean(log_p_real) + np.mean(log_p_fake) - np.mean(-np.logaddexp(0.0, -disc(fake)))
@@ -478,6 +491,7 @@ def chain_of_mults(a):
 def iterpower_nested_def(a, n):
     def _fn(a, n):
         return a * n
+
     for _ in range(n):
         a = _fn(a, a)
     return a
@@ -606,8 +620,12 @@ def softplus_stable(x):
 
 
 PROGRAMS = [
-    ("gp_log_marginal_likelihood", gp_log_marginal_likelihood,
-     lambda r: (np.array([0.2, -1.0, 0.3, -0.2, 0.1]), M(r, 6, 2), M(r, 6)), 0),
+    (
+        "gp_log_marginal_likelihood",
+        gp_log_marginal_likelihood,
+        lambda r: (np.array([0.2, -1.0, 0.3, -0.2, 0.1]), M(r, 6, 2), M(r, 6)),
+        0,
+    ),
     ("gp_cholesky_likelihood", gp_cholesky_likelihood, lambda r: (np.array([0.1, -0.3, -1.0]), M(r, 6), M(r, 6)), 0),
     ("gmm_log_likelihood", gmm_log_likelihood, gmm_args, 0),
     ("black_box_elbo", black_box_elbo, lambda r: (np.array([0.3, -0.5, -0.2, 0.1]), M(r, 7, 2)), 0),
@@ -624,12 +642,20 @@ PROGRAMS = [
     ("fluid_simulate_vx", fluid_simulate, fluid_args, 0),
     ("ode_net_loss", ode_net_loss, ode_args, 0),
     ("expected_improvement", expected_improvement, bayesopt_args, 0),
-    ("natural_gradient_objective", natural_gradient_objective,
-     lambda r: (0.3 * M(r, 3), M(r, 8, 3), (r.random(8) > 0.5).astype(float)), 0),
+    (
+        "natural_gradient_objective",
+        natural_gradient_objective,
+        lambda r: (0.3 * M(r, 3), M(r, 8, 3), (r.random(8) > 0.5).astype(float)),
+        0,
+    ),
     ("convnet_loss", convnet_loss, convnet_args, 0),
     ("vae_elbo", vae_elbo, vae_args, 0),
-    ("negbin_log_likelihood", negbin_log_likelihood,
-     lambda r: (np.array([0.7, -0.3]), np.array([0.0, 3.0, 1.0, 7.0])), 0),
+    (
+        "negbin_log_likelihood",
+        negbin_log_likelihood,
+        lambda r: (np.array([0.7, -0.3]), np.array([0.0, 3.0, 1.0, 7.0])),
+        0,
+    ),
     ("hmm_log_partition", hmm_log_partition, hmm_args, 1),
     ("hmm_log_partition_obs", hmm_log_partition, hmm_args, 2),
     ("ica_log_likelihood", ica_log_likelihood, lambda r: (np.eye(3) + 0.3 * M(r, 3, 3), M(r, 10, 3)), 0),
@@ -939,8 +965,12 @@ def copysign_heaviside(x):
 
 
 def norm_orders(x):
-    return np.linalg.norm(x, ord=1) + np.linalg.norm(x, ord=3) + np.linalg.norm(x.reshape(2, 3), axis=1).sum() \
+    return (
+        np.linalg.norm(x, ord=1)
+        + np.linalg.norm(x, ord=3)
+        + np.linalg.norm(x.reshape(2, 3), axis=1).sum()
         + np.linalg.norm(x.reshape(2, 3), "fro")
+    )
 
 
 def prod_of(x):

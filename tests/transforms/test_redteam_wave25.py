@@ -70,8 +70,17 @@ def _slow_unless(kept: bool, *values):
 
 
 #: the rows the default run keeps (one of each kind of program; the findings' own tests are below)
-KEPT = {"gmm_log_likelihood", "rnn_log_likelihood", "multiarg_if", "cumprod_of", "convnet_loss",
-        "average_literal_weights", "take_along_broadcast", "ravel_fortran", "prod_of_zero"}
+KEPT = {
+    "gmm_log_likelihood",
+    "rnn_log_likelihood",
+    "multiarg_if",
+    "cumprod_of",
+    "convnet_loss",
+    "average_literal_weights",
+    "take_along_broadcast",
+    "ravel_fortran",
+    "prod_of_zero",
+}
 #: hessian at a tie srcdiff does not prove persistent: the documented NaN (docs/guarantees.md)
 TIE_NAN = {"relu_net_zero_input"}
 
@@ -143,9 +152,11 @@ def take_last_axis_of_3d(x):
     return np.sum(np.take_along_axis(x, idx, axis=2) ** 3)
 
 
-_TAKE = [(take_rows_by_order, lambda r: (r.normal(size=(4, 3)),)),
-         (take_top_rows, lambda r: (r.normal(size=(4, 3)), r.normal(size=(4, 3)))),
-         (take_last_axis_of_3d, lambda r: (r.normal(size=(2, 3, 3)),))]
+_TAKE = [
+    (take_rows_by_order, lambda r: (r.normal(size=(4, 3)),)),
+    (take_top_rows, lambda r: (r.normal(size=(4, 3)), r.normal(size=(4, 3)))),
+    (take_last_axis_of_3d, lambda r: (r.normal(size=(2, 3, 3)),)),
+]
 
 
 @pytest.mark.parametrize("f, make", _TAKE, ids=lambda v: getattr(v, "__name__", ""))
@@ -177,8 +188,9 @@ def average_literal_rows(x):
     return np.sum(np.average(x, axis=0, weights=np.array([[1.0, 2.0, 0.5], [0.5, 1.0, 2.0]])))
 
 
-@pytest.mark.parametrize("f", [average_literal, average_arange, average_comprehension, average_literal_rows],
-                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "f", [average_literal, average_arange, average_comprehension, average_literal_rows], ids=lambda f: f.__name__
+)
 def test_average_weights_made_in_the_function(f):
     """(finding 2: refused, "not differentiable with respect to its argument 'x'")"""
     x = np.random.default_rng(2).normal(size=(2, 3))
@@ -225,13 +237,15 @@ def convnet_offsets(F, images):
     out = np.zeros((2, 2, 3, 3))
     for i in range(2):
         for j in range(2):
-            out = out + F[None, :, i, j, None, None] * images[:, None, i:i + 3, j:j + 3]
+            out = out + F[None, :, i, j, None, None] * images[:, None, i : i + 3, j : j + 3]
     return np.sum(np.maximum(out, 0.0) ** 3)
 
 
-_NONE = [(none_read_in_loop, lambda r: (r.normal(size=(3, 2)), r.normal(size=(2, 3, 4)))),
-         (none_read_accumulated, lambda r: (r.normal(size=(3, 2)), r.normal(size=(2, 3, 4)))),
-         (convnet_offsets, lambda r: (r.normal(size=(2, 2, 2)), r.normal(size=(2, 4, 4))))]
+_NONE = [
+    (none_read_in_loop, lambda r: (r.normal(size=(3, 2)), r.normal(size=(2, 3, 4)))),
+    (none_read_accumulated, lambda r: (r.normal(size=(3, 2)), r.normal(size=(2, 3, 4)))),
+    (convnet_offsets, lambda r: (r.normal(size=(2, 2, 2)), r.normal(size=(2, 4, 4)))),
+]
 
 
 @pytest.mark.parametrize("f, make", _NONE, ids=lambda v: getattr(v, "__name__", ""))
@@ -276,6 +290,7 @@ def test_vmap_of_a_tree_is_refused_at_the_def(name, f, tree, x, grad):
 def test_vmap_of_a_list_of_numbers_still_batches():
     def scaled(a, x):
         return np.sum(a * x)
+
     x = np.array([0.5, 2.0])
     np.testing.assert_allclose(srcdiff.vmap(scaled, in_axes=(0, None))([1.0, 3.0], x), [2.5, 7.5])
 
@@ -302,11 +317,12 @@ def flatten_positional_c(x):
     return np.sum((2.0 * x).flatten("C") * _W6)
 
 
-@pytest.mark.parametrize("f", [ravel_keyword, ravel_method, flatten_keyword, flatten_positional_c],
-                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "f", [ravel_keyword, ravel_method, flatten_keyword, flatten_positional_c], ids=lambda f: f.__name__
+)
 def test_fortran_order_flattening(f):
     """(finding 5: refused, "unexpected keyword argument 'order'")"""
     x = np.random.default_rng(5).normal(size=(2, 3))
     assert srcdiff.value_and_grad(f)(x)[0] == pytest.approx(f(x), rel=1e-12)
     _grad_close(f, (x,))
-    _grad_close(f, (x,), how=lambda f, wrt: (lambda x: srcdiff.jacobian(f)(x)))
+    _grad_close(f, (x,), how=lambda f, wrt: lambda x: srcdiff.jacobian(f)(x))
