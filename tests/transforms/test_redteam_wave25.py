@@ -30,6 +30,9 @@ Found and fixed, each class with variants here:
    ``x.flatten("F")`` ("unexpected keyword argument 'order'"), which autograd's tests use.  Fixed in
    frontend/numpy_methods.py: ``np.ravel(np.transpose(x))``.
 
+6. REFUSED where grad accepts (jvp, jacobian's forward columns): ``scipy.stats.dirichlet.logpdf`` and ``.pdf``
+   had no tangent rule (autograd's test_scipy differentiates both ways).  Fixed in rules/scipy_stats.py.
+
 Attacked without a wrong gradient: GP marginal likelihoods (slogdet, Cholesky), mixture models with
 dicts of parameters, black-box SVI, nets with lists of (W, b), RNN/LSTM state loops, fluidsim's
 advection (floor-indexed bilinear reads, np.roll projections), RK4 ODE nets, expected improvement, the
@@ -49,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numeric import central_difference
+from scipy import stats
 
 import srcdiff
 
@@ -326,3 +330,44 @@ def test_fortran_order_flattening(f):
     assert srcdiff.value_and_grad(f)(x)[0] == pytest.approx(f(x), rel=1e-12)
     _grad_close(f, (x,))
     _grad_close(f, (x,), how=lambda f, wrt: lambda x: srcdiff.jacobian(f)(x))
+
+
+# ---- 6. the Dirichlet law in forward mode -------------------------------------------------------------------------
+
+
+def dirichlet_concentration(a, x):
+    return stats.dirichlet.logpdf(x, np.exp(a))
+
+
+def dirichlet_point(x, a):
+    return stats.dirichlet.logpdf(x / np.sum(x), a)
+
+
+def dirichlet_columns(a, X):
+    return np.sum(stats.dirichlet.logpdf(X, np.exp(a)) ** 2)
+
+
+def dirichlet_density_columns(X, a):
+    return np.sum(stats.dirichlet.pdf(X / np.sum(X, axis=0), a))
+
+
+def _columns(r):
+    X = r.random((3, 4)) + 0.2
+    return X / X.sum(0)
+
+
+_DIRICHLET = [(dirichlet_concentration, lambda r: (r.normal(size=3), np.array([0.2, 0.5, 0.3]))),
+              (dirichlet_point, lambda r: (np.array([0.2, 0.5, 0.3]), np.array([1.5, 2.0, 3.0]))),
+              (dirichlet_columns, lambda r: (r.normal(size=3), _columns(r))),
+              (dirichlet_density_columns, lambda r: (_columns(r), np.array([1.5, 2.0, 3.0])))]
+
+
+@pytest.mark.parametrize("f, make", _DIRICHLET, ids=lambda v: getattr(v, "__name__", ""))
+def test_dirichlet_tangents(f, make):
+    """(finding 6: jvp refused, "has no tangent rule")"""
+    r = np.random.default_rng(6)
+    args = make(r)
+    v = r.normal(size=np.shape(args[0]))
+    value, tangent = srcdiff.jvp(f, args, (v, None))
+    assert value == pytest.approx(f(*args), rel=1e-12)
+    np.testing.assert_allclose(tangent, np.sum(central_difference(f, args, 0) * v), rtol=1e-6, atol=1e-8)
