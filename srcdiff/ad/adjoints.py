@@ -15,6 +15,7 @@ from ..ir.program import Assign
 from ..ir.shapes import Shape
 from .flat_ties import flat_condition
 from .masks import RUNTIME_SELECTS, Mask, runtime_select_mask
+from .refusals import not_differentiable
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
 from .ties import TIED, persistence, with_persistence
@@ -45,9 +46,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if not (isinstance(operand, Var) and operand.name in sweep.active) or param in node.rule.shape_only:
             continue
         if param not in templates:
-            raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "
-                               f"argument {param!r}", location(node.line),
-                               "pass a value that does not depend on the differentiated inputs")
+            raise not_differentiable(node.rule, param, operand_shapes, location(node.line))
         factor = zero_factor(node, param, sweep)
         if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
             continue

@@ -281,11 +281,12 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
                 basic = basic and shape.known and shape.ndim == 0
         mode = "add" if basic else "add.at"
         tuple_valued = isinstance(index, ast.Name) and index.id in sweep.lists  # a tuple, or a list?
-        if sweep.derivable and not (basic and sweep.loops and not _reads_all(index)) and not tuple_valued:
+        in_place = basic and sweep.loops and not _reads_all(index) and not _adds_axes(index)
+        if sweep.derivable and not in_place and not tuple_valued:
             # the functional form, with a rule of its own (rules/generated_code.py); a loop's
             # element-by-element updates stay in place (a copy per iteration would cost O(n²)),
-            # but not a read of the whole array (``a[:, None]``: a write through None is not
-            # code srcdiff differentiates again, and the copy costs what the read does)
+            # but not an index with None (``a[None, :, i]``, ``a[:, None]``): a write through
+            # None is not code srcdiff differentiates again
             name = sweep.name(x.name)
             update = _call("index_add", ast.Name(name, ast.Load()), index_value(index), g)
             sweep.emit(AdjointStmt(name, update, False, node.line))
@@ -300,6 +301,13 @@ def _reads_all(index: ast.expr) -> bool:
     parts = index.elts if isinstance(index, ast.Tuple) else [index]
     return all((isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None)
                or (isinstance(p, ast.Constant) and p.value in (None, Ellipsis)) for p in parts)
+
+
+def _adds_axes(index: ast.expr) -> bool:
+    """Whether `index` has a None (``np.newaxis``) among its parts."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any((isinstance(p, ast.Constant) and p.value is None)
+               or (isinstance(p, ast.Attribute) and p.attr == "newaxis") for p in parts)
 
 
 def _whole_of_a_number(x: Var, index: ast.expr, sweep: Sweep) -> bool:

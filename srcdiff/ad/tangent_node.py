@@ -29,6 +29,7 @@ from ..ir.nodes import Const, Global, Node, Operand, Var, operand_ast
 from ..ir.shapes import Shape
 from ..rules.structural import GETITEM, is_setitem
 from ..rules.table import LINEAR, tangent_name
+from .refusals import not_differentiable
 from .sweep import operand_shape
 from .zero_factors import slope_may_be_infinite
 
@@ -105,6 +106,10 @@ def tangent_expr(node: Node, state: Tangents) -> ast.expr | None:
     return _added(_contributions(node, state, templates), node, state)
 
 
+def _shapes(node: Node, state: Tangents) -> dict:
+    return {p: operand_shape(v, state.shapes) for p, v in zip(node.rule.params, node.inputs)}
+
+
 def _bindings(node: Node, state: Tangents) -> dict[str, ast.expr]:
     bindings = {"ans": ast.Name(node.out.name, ast.Load())}
     bindings.update({p: operand_ast(v) for p, v in zip(node.rule.params, node.inputs)})
@@ -122,9 +127,7 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
         if dot is None or param in node.rule.shape_only:
             continue
         if param not in templates:
-            raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its "
-                               f"argument {param!r}", state.location(node.line),
-                               "pass a value that does not depend on the differentiated inputs")
+            raise not_differentiable(node.rule, param, _shapes(node, state), state.location(node.line))
         own = {**bindings, tangent_name(param): dot}
         if derived:
             own["g"] = dot
@@ -269,9 +272,7 @@ def _linear(node: Node, state: Tangents, differentiable: set[str]) -> ast.expr:
             else:
                 constants.append(operand)
         elif state.of(operand) is not None:
-            raise SrcDiffError(f"{node.rule.name} is not differentiable with respect to its argument {param!r}",
-                               state.location(node.line),
-                               "pass a value that does not depend on the differentiated inputs")
+            raise not_differentiable(node.rule, param, _shapes(node, state), state.location(node.line))
         elif isinstance(operand, Var):
             others.add(operand.name)
     others |= {v.name for v in node.inputs[len(node.rule.params):] if isinstance(v, Var)}

@@ -113,6 +113,12 @@ def bound_parts(f, args: list, axes: list):
     return target.func, out, out_axes
 
 
+def _holds_arrays(value) -> bool:
+    """Whether a list or tuple holds arrays (at any depth): a tree of them, not one array's rows."""
+    return isinstance(value, (list, tuple)) and \
+        any((isinstance(item, np.ndarray) and item.ndim > 0) or _holds_arrays(item) for item in value)
+
+
 class VmapFunction:
     """`f` over a leading batch axis: ``in_axes`` an int or None, or one per positional argument."""
 
@@ -140,6 +146,26 @@ class VmapFunction:
             return list(self.in_axes)
         return [self.in_axes] * len(args)
 
+    def _batched_array(self, value, axis: int) -> np.ndarray:
+        """`value`, batched along `axis`, as an array; a tree (a dict, a list or tuple of arrays) is
+        refused: JAX maps the axis of each of its leaves, where np.asarray would stack the leaves and
+        map over them (a tuple ``(W, b)`` of one shape batched over W and b: silently another map)."""
+        try:
+            array = np.asarray(value)
+        except ValueError:
+            array = None
+        if isinstance(value, dict) or array is None or array.dtype == object or _holds_arrays(value):
+            user = self.func.front.target.func if isinstance(self.func, GradFunction) else self.func
+            message = (f"{self.__qualname__}: in_axes {axis} of a {type(value).__name__} argument: vmap batches "
+                       "arrays (and lists of numbers), not trees of them")
+            hint = "pass the arrays as parameters of their own, each with its in_axes"
+            try:
+                parsed = parse_function(user)
+            except SrcDiffError:  # a builtin, a partial, a callable object: no line to name
+                raise SrcDiffError(message, hint=hint) from None
+            raise parsed.error(parsed.tree, message, hint)
+        return array
+
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise SrcDiffError(f"{self.__qualname__}: pass the arguments by position",
@@ -150,7 +176,7 @@ class VmapFunction:
         moved, sizes = [], set()
         for value, axis in zip(args, axes):
             if axis is not None:
-                value = np.asarray(value)
+                value = self._batched_array(value, axis)
                 if not -value.ndim <= axis < value.ndim:
                     raise SrcDiffError(f"{self.__qualname__}: in_axes {axis} of an argument of shape {value.shape}")
                 value = np.moveaxis(value, axis, 0) if axis not in (0, -value.ndim) else value

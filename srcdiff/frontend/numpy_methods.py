@@ -11,7 +11,8 @@
 - ``np.where(c)`` of one argument: ``np.nonzero(c)``, which NumPy documents it to be;
 - ``x.reshape(s, order="F")`` / ``np.reshape(x, s, order="F")`` with `s` written out:
   ``np.transpose(np.reshape(np.transpose(x), reversed s))``, the same elements in the same places
-  (order="C", the default, is dropped);
+  (order="C", the default, is dropped); ``np.ravel(x, order="F")``, ``x.ravel("F")``, ``x.flatten("F")``:
+  ``np.ravel(np.transpose(x))`` (autograd's and JAX's tests flatten column-major);
 - ``np.ediff1d(x, to_begin=u, to_end=v)`` where an end is not a constant:
   ``np.concatenate([np.ravel(u), np.diff(np.ravel(x)), np.ravel(v)])``;
 - ``np.fromiter(<generator>, dtype)``: ``np.array([<its items>], dtype=dtype)``, the same numbers (not
@@ -58,6 +59,7 @@ def has_numpy_methods(tree: ast.FunctionDef) -> bool:
             keywords = {k.arg for k in n.keywords}
             if name in _ALWAYS or name == "einsum" and "optimize" in keywords \
                     or name == "reshape" and "order" in keywords or name == "ediff1d" and keywords \
+                    or name in ("ravel", "flatten") and (keywords or n.args) \
                     or name == "where" and len(n.args) == 1 or name in ("max", "min") and len(n.args) >= 3:
                 return True
     return False
@@ -127,6 +129,9 @@ class _Calls(ast.NodeTransformer):
         if func is np.reshape or isinstance(node.func, ast.Attribute) and node.func.attr == "reshape" \
                 and func is not np.reshape and any(k.arg == "order" for k in node.keywords):
             return self._reshape(node, func is np.reshape)
+        if func is np.ravel or isinstance(node.func, ast.Attribute) and node.func.attr in ("ravel", "flatten") \
+                and func is not np.ravel:
+            return self._ravel(node, func is np.ravel)
         if func is np.ediff1d:
             return self._ediff1d(node)
         if func is np.fromiter:
@@ -192,6 +197,20 @@ class _Calls(ast.NodeTransformer):
             return None  # a shape not written out: its reverse is not known here
         return make_call(_attr(self.np, "transpose"),
                          make_call(_attr(self.np, "reshape"), make_call(_attr(self.np, "transpose"), x), flipped))
+
+    def _ravel(self, node: ast.Call, function: bool):
+        args = list(node.args)
+        if function and not args:
+            return None
+        x = args.pop(0) if function else node.func.value
+        order = args + [k.value for k in node.keywords if k.arg == "order"]
+        if len(order) != 1 or len(node.keywords) > 1 - len(args) or not isinstance(order[0], ast.Constant):
+            return None
+        if order[0].value == "C":
+            return make_call(_attr(self.np, "ravel"), x)
+        if order[0].value != "F":
+            return None  # ("A", "K": depend on the memory layout, left to lowering, which refuses)
+        return make_call(_attr(self.np, "ravel"), make_call(_attr(self.np, "transpose"), x))
 
     def _fromiter(self, node: ast.Call):
         try:

@@ -14,6 +14,8 @@ import ast
 import dataclasses
 import math
 
+import numpy as np
+
 from . import shapes
 from .nodes import Branch, Const, Function, Loop, Operand, UserCall, Var
 from .shapes import Shape
@@ -117,7 +119,10 @@ def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
             dims[axis] = shapes.UNKNOWN_DIM  # every part has the array's other axes
             items[item.out.name] = Shape(tuple(dims))
         return None
-    if name == "list" and isinstance(item.expr, (ast.List, ast.Tuple)):
+    literal = _literal_data(item.expr) if name == "nograd" else None
+    if literal is not None and literal.ndim:  # [1.0, 2.0, 3.0]: numbers (or rows) of one shape
+        items[item.out.name] = shapes.of_constant(literal[0])
+    elif name == "list" and isinstance(item.expr, (ast.List, ast.Tuple)):
         _join_items(items, item.out.name, operands)
     elif name == "list.append" and first in items and len(operands) == 2:
         _join_items(items, first, operands[1:])
@@ -129,6 +134,8 @@ def _of_list(item, operands: list[Shape], items: dict) -> Shape | None:
             return items[first]
         if name == "sum(list)" and items[first].scalar:
             return shapes.SCALAR
+        if name in ("stack(list)", "numpy.array", "numpy.asarray"):  # one axis more than its items
+            return Shape((shapes.UNKNOWN_DIM, *items[first].dims))
     return None
 
 
@@ -224,6 +231,17 @@ def _literal_number(node: ast.expr):
     except ValueError:
         return None
     return value if type(value) in (int, float) else None
+
+
+def _literal_data(node: ast.expr) -> np.ndarray | None:
+    """The array a literal list (or tuple) of numbers spells, or None."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    try:
+        data = np.asarray(ast.literal_eval(node))
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    return data if data.dtype.kind in "biuf" else None
 
 
 def _literal(node: ast.expr):

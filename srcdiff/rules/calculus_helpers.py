@@ -163,9 +163,13 @@ def take_along_axis_adjoint(g, x, indices, axis):
         flat = out.reshape(-1)
         np.add.at(flat, indices, g)
         return flat.reshape(np.shape(x))
-    where = list(np.indices(np.shape(indices), sparse=True))
-    where[axis % out.ndim] = indices
-    np.add.at(out, tuple(where), np.broadcast_to(g, np.shape(indices)))
+    # NumPy broadcasts the indices against x along the other axes ((n, 1) indices of an (n, m)
+    # array read n x m values): the read positions have the result's shape, not the indices'
+    axis %= out.ndim
+    shape = np.broadcast_shapes(np.shape(indices), out.shape[:axis] + (np.shape(indices)[axis],) + out.shape[axis + 1:])
+    where = list(np.indices(shape, sparse=True))
+    where[axis] = np.broadcast_to(indices, shape)
+    np.add.at(out, tuple(where), np.broadcast_to(g, shape))
     return out
 
 

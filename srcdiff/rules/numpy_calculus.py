@@ -13,6 +13,7 @@ from ..errors import SrcDiffError
 from ..ir import shapes
 from . import calculus_helpers as helpers
 from . import table
+from .index_shapes import take_along_shape
 from .table import LINEAR
 
 rule, nograd = table.numerically_checked(table.rule), table.numerically_checked(table.nograd)
@@ -378,7 +379,7 @@ RULES = [
          tangents={"y": "take_adjoint(y_dot, x, indices, axis)"}),
     rule(np.take_along_axis, ("x", "indices"), {"x": "take_along_axis_adjoint(g, x, indices, axis)"},
          static={"axis": -1}, tangents={"x": "np.take_along_axis(x_dot, indices, axis=axis)"}, fresh=True,
-         array_result=True, shape=lambda static, x, indices: indices, note="a repeated index adds its gradients up",
+         array_result=True, shape=take_along_shape, note="a repeated index adds its gradients up",
          sympy="numpy.take_along_axis"),
     rule(helpers.take_along_axis_adjoint, ("y", "x", "indices"), {"y": "np.take_along_axis(g, indices, axis=axis)"},
          static={"axis": -1}, shape_only=("x",), fresh=True, shape=lambda static, y, x, indices: shapes.array(x),

@@ -34,6 +34,12 @@ def _matrix(static, *operands):
     return shapes.Shape((shapes.UNKNOWN_DIM, shapes.UNKNOWN_DIM))
 
 
+def _vector(static, *operands):
+    # np.arange(start, stop) is 1-D whatever its bounds: a weight vector made from a length read
+    # at run time (np.arange(1.0, len(x) + 1)) keeps its number of axes for the rules that need it
+    return shapes.Shape((shapes.UNKNOWN_DIM,))
+
+
 def constructor(func, shape=None, refuses_active="", **symbolic):
     """A function that makes a new array from shapes and dtypes (or, with `refuses_active`,
     from values it gives no gradient: refused when they carry one)."""
@@ -60,7 +66,7 @@ RULES = [
     constructor(np.empty, sympy=FORMS + "empty"),
     constructor(np.eye, shape=_matrix, sympy=FORMS + "eye"),
     constructor(np.identity, shape=_matrix, sympy=FORMS + "identity"),
-    constructor(np.arange, refuses_active="write start + step * np.arange(n) with a constant n",
+    constructor(np.arange, shape=_vector, refuses_active="write start + step * np.arange(n) with a constant n",
                 sympy=FORMS + "arange"),
     nograd(np.zeros_like, ("args",), shape=_like, fresh=True, array_result=True, batching="like",
            sympy=FORMS + "zeros_like"),

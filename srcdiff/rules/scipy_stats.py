@@ -156,6 +156,24 @@ def _dirichlet_templates(scaled: bool):
     return templates
 
 
+def _dirichlet_tangents(scaled: bool):
+    """The adjoints transposed (components down x's first axis, alpha along them): forward mode
+    (jvp, the Hessian's columns) takes the law too."""
+    def tangents(static, operand_shapes):
+        x = operand_shapes["x"]
+        if not x.known:
+            return {}
+        weight = " * ans" if scaled else ""
+        down = "" if x.ndim == 1 else f"(-1,{' 1,' * (x.ndim - 1)})"
+        def col(v):  # a vector of the components, along x's first axis
+            return f"({v})" if x.ndim == 1 else f"np.reshape({v}, {down})"
+        over = "" if x.ndim == 1 else ", axis=0"
+        score = f"np.log(x) - {col(f'{S}digamma(alpha) - {S}digamma(np.sum(alpha))')}"
+        return {"x": f"np.sum({col('alpha - 1.0')} / x * x_dot{over}){weight}",
+                "alpha": f"np.sum(({score}) * {col('alpha_dot')}{over}){weight}"}
+    return tangents
+
+
 def poisson_cumulative():
     """``poisson.cdf``/``sf``/``logcdf``/``logsf`` in mu: d cdf / d mu = -pmf(floor(k - loc), mu)."""
     n = "np.floor(k - loc)"
@@ -227,7 +245,9 @@ RULES = [
          name="scipy.stats.multivariate_normal.pdf", defaults={"mean": 0.0, "cov": 1.0}, shape=_mvn_shape,
          tangents=_mvn_tangents(True), fresh=True, note=MVN_NOTE, not_symbolic=NOT_SYMBOLIC),
     rule(st.dirichlet.logpdf, ("x", "alpha"), _dirichlet_templates(False), name="scipy.stats.dirichlet.logpdf",
-         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components", not_symbolic=NOT_SYMBOLIC),
+         shape=_dirichlet_shape, tangents=_dirichlet_tangents(False), fresh=True,
+         note="x's first axis holds the components", not_symbolic=NOT_SYMBOLIC),
     rule(st.dirichlet.pdf, ("x", "alpha"), _dirichlet_templates(True), name="scipy.stats.dirichlet.pdf",
-         shape=_dirichlet_shape, fresh=True, note="x's first axis holds the components", not_symbolic=NOT_SYMBOLIC),
+         shape=_dirichlet_shape, tangents=_dirichlet_tangents(True), fresh=True,
+         note="x's first axis holds the components", not_symbolic=NOT_SYMBOLIC),
 ]

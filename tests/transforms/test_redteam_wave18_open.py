@@ -17,8 +17,8 @@ Classes (counts from the wave's 220 rows; see the findings module's docstring fo
      fixed: test_redteam_wave18_findings_more.py): np.gradient(y, x) with coordinates (read as a setting);
      calling a nested def in a ``while`` test (in an ``if`` test: fixed); a nested helper with keyword-only
      parameters or ``**kw`` passed on; ``np.divide(x, y, out=out, where=y != 0)``;
-     ufunc methods (``np.add.reduce``, ``np.multiply.outer``, ``np.maximum.reduce``); ``np.average(x, axis=1,
-     weights=w1d)`` ("not differentiable with respect to its argument 'x'"); a list of weight arrays handed
+     ufunc methods (``np.add.reduce``, ``np.multiply.outer``, ``np.maximum.reduce``) (``np.average(x, axis=1,
+     weights=np.array([...]))``: fixed in wave 25, test_redteam_wave25.py); a list of weight arrays handed
      whole to a callable model (``W = self.W if W is None else W``); an all-pass chain whose output array
      becomes the next stage's input (``x = y``; "writes into an array ... prev_y also refers to").
   4. numba only (of 115 rows: 102 agree, 12 refused at the line, 1 the documented equality-guard NaN):
@@ -42,7 +42,6 @@ import srcdiff
 
 from .redteam_wave18_idioms import (
     _NET,
-    average_weights,
     class_model_loss,
     keyword_only_helper,
     kwargs_passthrough,
@@ -128,7 +127,6 @@ REFUSED = [
     (kwargs_passthrough, (rng.normal(size=6),)),
     (divide_where, (np.array([0.3, 0.1, -0.4]), np.array([2.0, 0.0, -1.0]))),
     (ufunc_methods, (rng.normal(size=4), rng.normal(size=4))),
-    (average_weights, (rng.normal(size=(4, 3)), rng.uniform(1, 2, (4, 3)))),
     (class_model_loss, ([w.copy() for w in _NET.W], rng.normal(size=(6, 3)), rng.normal(size=6))),
     (allpass_chain, (np.array([0.5, -0.3]), rng.normal(size=8))),
 ]
