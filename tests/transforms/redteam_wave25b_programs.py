@@ -16,6 +16,12 @@ Finding 3 (NARROWED_INSIDE): a float64 argument (array, NumPy or Python number) 
 makes a float32 value (``np.float32(x)``, ``x.astype(np.float32)``, a float32 global meeting a
 Python number) got a float32 gradient: its adjoint flows through the float32 value and nothing
 converted it back, where every gradient has its argument's dtype.
+
+Finding 4 (refusals): a transformation given a function another one made (``grad(vmap(f))``,
+``jacobian(vmap(f))``, ``vmap(hessian(f))``, ``vmap(vmap(f))``) was refused as "vmap(f) takes
+*args" located in srcdiff's own vmap.py, or as "srcdiff differentiates Python functions; got
+Hessian <... at 0x...>"; ``vmap(value_and_grad(f))`` and ``vmap(grad(f, jit="numba"))`` said
+"can be differentiated again".  Each now names the two transformations and what to write.
 """
 
 import numpy as np
@@ -159,3 +165,14 @@ NARROWED_INSIDE = [
     ("float32_keyword", float32_keyword, lambda rng: (rng.normal(size=4),), 0),
     ("tree_cast", tree_cast, lambda rng: ({"a": rng.normal(size=3), "b": rng.normal(size=3)},), 0),
 ]
+
+
+# ---- finding 4: compositions srcdiff does not take ------------------------------------------------
+
+
+def cube(x):
+    return np.sum(x**3) + np.sum(np.sin(x))
+
+
+def rows(x):
+    return np.sin(x) * np.sum(x)

@@ -3,7 +3,7 @@ says what was found).  Every answer is checked against float64 central differenc
 
 import numpy as np
 import pytest
-from numeric import central_difference
+from numeric import central_difference, hessian_difference
 
 import srcdiff
 
@@ -182,3 +182,60 @@ def test_narrowed_inside_forward_mode(program):
     _, tangent = srcdiff.jvp(f, args, (direction,) + (None,) * (len(args) - 1))
     want = np.sum(np.asarray(_twin_gradient(program)) * direction)
     np.testing.assert_allclose(tangent, want, rtol=1e-5, atol=1e-6)
+
+
+# ---- finding 4: transformations of transformed functions, refused in words the user can act on -----
+
+_X, _XS = np.linspace(0.1, 0.9, 3), np.linspace(0.1, 0.9, 12).reshape(4, 3)
+
+COMPOSITIONS = {
+    "grad_of_vmap": (lambda: srcdiff.grad(srcdiff.vmap(w.cube))(_XS), "srcdiff.grad", "srcdiff.vmap"),
+    "jacobian_of_vmap": (lambda: srcdiff.jacobian(srcdiff.vmap(w.rows))(_X), "srcdiff.jacobian", "srcdiff.vmap"),
+    "hessian_of_vmap": (lambda: srcdiff.hessian(srcdiff.vmap(w.cube))(_X), "srcdiff.hessian", "srcdiff.vmap"),
+    "jvp_of_vmap": (lambda: srcdiff.jvp(srcdiff.vmap(w.rows), (_X,), (_X,)), "srcdiff.jvp", "srcdiff.vmap"),
+    "hvp_of_vmap": (lambda: srcdiff.hvp(srcdiff.vmap(w.cube), _X, _X), "srcdiff.hvp", "srcdiff.vmap"),
+    "vmap_of_hessian": (lambda: srcdiff.vmap(srcdiff.hessian(w.cube))(_XS), "srcdiff.vmap", "srcdiff.hessian"),
+    "vmap_of_jacobian": (lambda: srcdiff.vmap(srcdiff.jacobian(w.rows))(_XS), "srcdiff.vmap", "srcdiff.jacobian"),
+    "vmap_of_vmap": (lambda: srcdiff.vmap(srcdiff.vmap(w.rows))(_XS), "srcdiff.vmap", "srcdiff.vmap"),
+    "grad_of_jvp_function": (
+        lambda: srcdiff.grad(srcdiff.jvp_function(w.cube))((_X,), (_X,)),
+        "srcdiff.grad",
+        "srcdiff.jvp_function",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITIONS))
+def test_composition_refused_in_words(name):
+    call, outer, inner = COMPOSITIONS[name]
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        call()
+    text = str(caught.value)
+    assert f"{outer} cannot transform" in text and f"made by {inner}" in text, text
+    assert "srcdiff/api" not in text and " at 0x" not in text, text
+    assert "vmap(grad(f))" in caught.value.hint
+
+
+@pytest.mark.parametrize(
+    "made, hint",
+    [
+        (lambda: srcdiff.value_and_grad(w.cube), "srcdiff.vmap(f) and srcdiff.vmap(srcdiff.grad(f))"),
+        (lambda: srcdiff.grad(w.cube, jit="numba"), 'srcdiff.vmap(srcdiff.grad(f), jit="numba")'),
+    ],
+    ids=["value_and_grad", "jit"],
+)
+def test_vmap_of_a_gradient_that_is_not_plain(made, hint):
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.vmap(made())(_XS)
+    assert "can be batched (srcdiff.vmap)" in str(caught.value) and "differentiated again" not in str(caught.value)
+    assert caught.value.location is not None and caught.value.location.filename.endswith("programs.py")
+    assert hint in caught.value.hint
+
+
+def test_compositions_srcdiff_takes_still_run():
+    """What the hint names: vmap(grad(f)), jacobian(grad(f)), hessian(f), against central differences."""
+    per_example = srcdiff.vmap(srcdiff.grad(w.cube))(_XS)
+    np.testing.assert_allclose(per_example, [central_difference(w.cube, [x], 0) for x in _XS], rtol=1e-6)
+    want = hessian_difference(w.cube, (_X,))
+    np.testing.assert_allclose(srcdiff.jacobian(srcdiff.grad(w.cube))(_X), want, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(srcdiff.hessian(w.cube)(_X), want, rtol=1e-4, atol=1e-6)
