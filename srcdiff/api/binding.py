@@ -24,6 +24,7 @@ def signature(func, what: str = "srcdiff.grad") -> inspect.Signature:
     """`func`'s signature; a function taking ``*args`` or ``**kwargs`` is refused at its line."""
     if not callable(func):
         raise SrcDiffError(f"{what} needs a function, got {type(func).__name__}")
+    callables.refuse_transformed(func, what)
     if inspect.isgeneratorfunction(func):  # (a helper's generator is read as the list it yields)
         code = func.__code__
         raise generator_error(func, Location(code.co_filename, code.co_firstlineno))

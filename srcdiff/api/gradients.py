@@ -193,7 +193,7 @@ class GradFunction:
             found = driver.variant(lowered, key, args)
         return found
 
-    def derivable(self, positional: tuple, pick: int | None = None):
+    def derivable(self, positional: tuple, pick: int | None = None, batching: bool = False):
         """The code a call with (bound) `positional` arguments runs, as a function srcdiff can
         differentiate again (driver/higher.py), and the `FlatCall` whose arguments it takes.
 
@@ -201,7 +201,7 @@ class GradFunction:
         gradient per differentiated leaf; `pick` selects one of several gradients (None: all,
         as a tuple); the last of the three values says whether it returns a tuple."""
         if self.options.with_value or self.front.has_aux or self.options.jit or self.options.debug:
-            refuse_composite(self)
+            refuse_composite(self, batching)
         call = self.front.bound_call(positional)
         gradient = self._trees.gradient_of(call) if call.flat is not None else self
         several = gradient.tuple_result or len(gradient.wrt) > 1

@@ -72,24 +72,36 @@ _FIXES = {
 }
 
 
-def refuse_composite(gradient) -> None:
-    """Refuse, at the def line of the user's function, differentiating again a gradient that
-    is not plain (value_and_grad, has_aux, jit or debug), saying what to write instead."""
+#: the same, for a gradient given to srcdiff.vmap
+_BATCHING_FIXES = {
+    "value_and_grad": "batch the value and the gradient apart: srcdiff.vmap(f) and srcdiff.vmap(srcdiff.grad(f))",
+    "has_aux": "batch the loss's gradient (srcdiff.vmap(srcdiff.grad(loss)), loss returning f(...)[0]) and "
+               "srcdiff.vmap(f) for the aux",
+    "jit": "give jit to vmap: srcdiff.vmap(srcdiff.grad(f), jit=\"numba\") compiles the batched gradient",
+    "debug": "batch srcdiff.grad(f) without debug=True",
+}
+
+
+def refuse_composite(gradient, batching: bool = False) -> None:
+    """Refuse, at the def line of the user's function, differentiating again (or, `batching`,
+    batching with srcdiff.vmap) a gradient that is not plain (value_and_grad, has_aux, jit or
+    debug), saying what to write instead."""
     if hasattr(gradient, "derivable"):
         options = gradient.options
         kind = next(k for on, k in ((options.with_value, "value_and_grad"), (gradient.front.has_aux, "has_aux"),
                                     (options.jit, "jit"), (True, "debug")) if on)
     else:  # value_and_grad of a gradient
         kind = "value_and_grad"
-    message = f"{gradient.__qualname__}: only a plain gradient (not {kind}) can be differentiated again"
+    done, fixes = ("batched (srcdiff.vmap)", _BATCHING_FIXES) if batching else ("differentiated again", _FIXES)
+    message = f"{gradient.__qualname__}: only a plain gradient (not {kind}) can be {done}"
     user = gradient
     while not hasattr(user, "derivable"):  # a gradient of a gradient: the user's function is the innermost's
         user = user.inner
     try:
         parsed = parse_function(user.front.target.func)
     except SrcDiffError:
-        raise SrcDiffError(message, hint=_FIXES[kind]) from None
-    raise parsed.error(parsed.tree, message, _FIXES[kind])
+        raise SrcDiffError(message, hint=fixes[kind]) from None
+    raise parsed.error(parsed.tree, message, fixes[kind])
 
 
 def inner_hidden(call: FlatCall) -> tuple:

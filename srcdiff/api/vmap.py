@@ -19,7 +19,7 @@ from ..driver.compile import variant
 from ..driver.higher import explained
 from ..driver.lowering import lowered
 from ..errors import SrcDiffError
-from ..frontend.callables import resolve
+from ..frontend.callables import refuse_transformed, resolve
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from .gradients import GradFunction
@@ -126,6 +126,7 @@ class VmapFunction:
         self.jit = checked(jit, "srcdiff.vmap")
         if not callable(f):
             raise SrcDiffError(f"srcdiff.vmap needs a function, got {type(f).__name__}")
+        refuse_transformed(f, "srcdiff.vmap")
         if out_axes != 0:
             raise SrcDiffError(f"srcdiff.vmap: out_axes={out_axes!r} is not supported",
                                hint="use out_axes=0 and np.moveaxis the result")
@@ -197,7 +198,7 @@ class VmapFunction:
         lowereds = []
         try:
             if isinstance(func, GradFunction):
-                func, call, _ = func.derivable(row)
+                func, call, _ = func.derivable(row, batching=True)
                 if call.flat is not None:  # named at the user's def line: which function, and why
                     user = self.func.front.target.func
                     raise parse_function(user).error(

@@ -34,8 +34,8 @@ from ..frontend.installed import at_users_line, installed, library_name
 from ..frontend.naming import assigned_names, names_in
 from ..frontend.parse import parse_function
 from ..ir import shapes
+from ..ir.dtype_inference import makes_single, stays_single
 from ..ir.dtype_inference import of_signature as dtype_of
-from ..ir.dtype_inference import stays_single
 from ..ir.nodes import UserCall, all_nodes
 from ..ir.program import CallSpec
 from ..ir.shape_inference import infer_shapes
@@ -92,6 +92,14 @@ def _narrow_arguments(found: Lowered, key) -> dict:
     return narrow
 
 
+def _wide_arguments(found: Lowered, key) -> dict:
+    """The `wrt` parameters whose arguments are float64 (arrays, NumPy or Python numbers): name ->
+    ("float64", whether a number), as `_narrow_arguments` gives the narrow ones."""
+    sigs = dict(zip(found.params, key or ()))
+    return {p: ("float64", isinstance(sigs[p], type)) for p in found.wrt
+            if p in sigs and (sigs[p] in (float, np.float64) or isinstance(sigs[p], tuple) and sigs[p][-1] == "f")}
+
+
 def _refuse_subclasses(found: Lowered, params, key) -> None:
     """NumPy array subclasses (``np.matrix``, masked arrays) change what operators mean
     (``*`` is a matrix product for ``np.matrix``, masked elements drop out of sums): the
@@ -145,7 +153,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
     if not getattr(parsed.func, "__srcdiff_generated__", False):  # (second order: the user's code was checked)
         refuse_comparison_only(ir, set(found.wrt), parsed.location)
     shape_of = infer_shapes(ir, param_shapes, CalleeShapes(CACHE.callee_irs, TABLE))
-    if single and not stays_single(ir, {p: dtype_of(s) for p, s in zip(found.params, key or ())}, parsed.resolve,
+    classes = {p: dtype_of(s) for p, s in zip(found.params, key or ())}
+    if single and not stays_single(ir, classes, parsed.resolve,
                                    proved=options.mode == "forward"):
         single = False  # a value made float64 inside: its adjoint too (the gradient is rounded at the end)
     if options.mode != "batched":  # a softmax's max shift held constant (its derivative is 0)
@@ -167,6 +176,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         python_floats(func, arrays, lambda name: plain_global(parsed, name, getattr(program, "calls", {})))
     if single:
         keep_single(func, set(program.tangents.values()) if options.mode == "forward" else None)
+    if not narrow and options.mode == "reverse" and makes_single(ir, classes, parsed.resolve):
+        narrow = _wide_arguments(found, key)  # float64 ones, where the code makes float32 values: rounded back up
     if narrow and options.mode == "reverse":  # a gradient has its argument's dtype (issue 24)
         keep_dtypes(func, [narrow.get(w, (None,))[0] for w in found.wrt], [narrow.get(w, (0, 0))[1] for w in found.wrt],
                     with_value=options.with_value, tuple_result=options.tuple_result,

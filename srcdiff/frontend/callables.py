@@ -31,7 +31,27 @@ class Target:
         return not self.prefix and not self.keywords
 
 
+#: srcdiff's own transformed functions that another transformation does not take (a gradient does
+#: go into vmap, jacobian, hessian and grad: those handle it before they read its parameters)
+_TRANSFORMED = {"VmapFunction": "srcdiff.vmap", "Jacobian": "srcdiff.jacobian or srcdiff.hessian",
+                "Hessian": "srcdiff.hessian", "NestedJacobian": "srcdiff.jacobian",
+                "JvpFunction": "srcdiff.jvp_function"}
+
+
+def refuse_transformed(func, what: str = "srcdiff") -> None:
+    """Refuse a function made by one of srcdiff's transformations that `what` cannot transform
+    again (``srcdiff.grad(srcdiff.vmap(f))``): its parameters are ``*args``, its code srcdiff's own."""
+    kind = _TRANSFORMED.get(type(func).__name__)
+    if kind is None or not type(func).__module__.startswith("srcdiff."):
+        return
+    name = getattr(func, "__qualname__", type(func).__name__)
+    raise SrcDiffError(f"{what} cannot transform {name}, a function made by {kind}",
+                       hint="transform your function itself and compose from the inside out: vmap(grad(f)), "
+                            "jacobian(grad(f)) and hessian(f) are the compositions srcdiff takes")
+
+
 def resolve(func) -> Target:
+    refuse_transformed(func)
     prefix, keywords = (), {}
     while True:
         if hasattr(type(func), "srcdiff_function"):  # @custom_vjp / @custom_jvp (api/custom.py)

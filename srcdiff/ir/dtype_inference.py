@@ -141,7 +141,20 @@ def stays_single(function: Function, params: dict[str, str], resolve, proved: bo
     value a global name holds.  False where anything is wider or not known; with `proved`,
     only where something is known to be wider (a jvp's tangent keeps a float32 value's dtype
     where the rules' dtypes are not known, as it did)."""
-    failing = {WIDE} if proved else {WIDE, UNKNOWN}
+    return _none_of(function, params, resolve, {WIDE} if proved else {WIDE, UNKNOWN})
+
+
+def makes_single(function: Function, params: dict[str, str], resolve) -> bool:
+    """Whether `function`, given parameters of the classes `params`, computes a differentiable
+    value known to be float32 (``np.float32(x)``, ``x.astype(np.float32)``, a float32 global):
+    the adjoints that flow through it are float32, and a gradient of a float64 argument would
+    come back float32, rounded, unless it is converted back at the end."""
+    return not _none_of(function, params, resolve, {F32})
+
+
+def _none_of(function: Function, params: dict[str, str], resolve, failing: set) -> bool:
+    """Whether no value `function` computes by a differentiable rule has a class in `failing`
+    (and its loops' classes settle)."""
     known: dict[str, str] = dict(params)
 
     def of(operand: Operand) -> str:

@@ -268,7 +268,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     memory.first_scatter_assigns(func.body)
     if not info.derivable:  # memory is freed when the derivable code's own derivative runs
         memory.release(func.body, lambda n: n not in info.params and not is_scalar(n))
-    tidy.method_sums(func, info.is_array)
+    # (not of a 0-d array: numba's arithmetic on them gives a number, which has no ``.sum()``)
+    tidy.method_sums(func, lambda name: bool(info.is_array(name) and info.shape(name).ndim))
     tidy.drop_empty(func)
     tidy.tidy_comments(func.body, _is_header)
     return func
