@@ -311,8 +311,12 @@ class ShapeClasses:
             return None
         if is_ufunc(call) or (func.attr in ("clip", "where") and len(call.args) == 3 and not call.keywords):
             return self._combine(call.args)  # (clip and where broadcast their operands, as ufuncs do)
-        if func.attr in ("full", "zeros", "ones") and call.args and shape_of_call(call.args[0]) is not None:
-            return self.of(shape_of_call(call.args[0]))
+        if func.attr in ("full", "zeros", "ones") and call.args:
+            shape = call.args[0]
+            if isinstance(shape, ast.Name) and shape.id in self.single:  # ``t6 = x.shape; np.zeros(t6)``
+                shape = self.definition(shape.id)
+            if shape is not None and shape_of_call(shape) is not None:
+                return self.of(shape_of_call(shape))
         if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:
             return self.of(call.args[0])
         if func.attr == "concatenate" and len(call.args) == 1 and isinstance(call.args[0], (ast.List, ast.Tuple)):
