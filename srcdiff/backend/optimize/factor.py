@@ -145,18 +145,35 @@ def _reads(expr: ast.expr, name: str) -> bool:
 
 
 def factor_sums(body: list[ast.stmt], assigns) -> bool:
-    """Factor the sums of the top-level ``name = ...`` of `body` where ``assigns(name)``, by a
+    """Factor the sums of the top-level ``name = ...`` (``name[i] += ...``) of `body` where ``assigns(name)``, by a
     common name or number (``d * -2 * a + e * -2 * b -> -2 * (d * a + e * b)``: a tangent's
     product rule repeats the factors of the product it differentiates)."""
     changed = False
     for stmt in body:
         name = _assigned(stmt)
+        if isinstance(stmt, ast.AugAssign):  # ``x_bar_1_dot[:-1] += ...``: a sum into x_bar_1_dot
+            root = stmt.target
+            while isinstance(root, ast.Subscript):
+                root = root.value
+            name = root.id if isinstance(root, ast.Name) else None
         if name is not None and assigns(name):
-            new = _factor(stmt.value, numbers=True)
-            if new is not None:
-                stmt.value = new
-                changed = True
+            found = _Sums()
+            stmt.value = found.visit(stmt.value)
+            changed |= found.changed
     return changed
+
+
+class _Sums(ast.NodeTransformer):
+    """Each outermost sum of an expression factored (a sum an index_add adds: its argument)."""
+
+    changed = False
+
+    def visit_BinOp(self, node: ast.BinOp):
+        new = _factor(node, numbers=True)
+        if new is None:
+            return self.generic_visit(node)
+        self.changed = True
+        return new
 
 
 def _key(factor: ast.expr, numbers: bool):

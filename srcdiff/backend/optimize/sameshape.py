@@ -165,6 +165,17 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             nonlocal changed
             self.generic_visit(node)
             func = node.func
+            if isinstance(func, ast.Name) and func.id == "unbroadcast" and len(node.args) == 2 \
+                    and isinstance(node.args[1], ast.Name) and node.args[1].id in classes.single:
+                # (only its shape is read: one spelling for every name of a class, so two sums
+                # of one adjoint to one shape are seen to be the same: statements.reuse_common)
+                like = node.args[1].id
+                earlier = classes.earliest(like, before)
+                if earlier != like and _array_of_axes(classes.shape_of(like)) \
+                        and _array_of_axes(classes.shape_of(earlier)):
+                    node.args[1] = ast.Name(earlier, ast.Load())
+                    changed = True
+                return node
             if not (isinstance(func, ast.Attribute) and func.attr in ("shape", "size")
                     and isinstance(func.value, ast.Name) and func.value.id == "np"
                     and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name)):
@@ -211,6 +222,12 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
         before = index
         func.body[index] = Earliest().visit(stmt)
     return changed
+
+
+def _array_of_axes(shape) -> bool:
+    """An array certainly of one or more axes (a 0-d value may be a number: ``unbroadcast`` then
+    returns a number)."""
+    return shape.known and not shape.scalar and shape.ndim > 0
 
 
 def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
