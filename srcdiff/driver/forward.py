@@ -17,10 +17,13 @@ from ..ad.tangent_vector import widen
 from ..backend.codegen import backward_statements
 from ..backend.optimize import liveness, memory, statements
 from ..backend.optimize.dead_writes import writes_in_place
+from ..backend.optimize.factor import factor_sums
+from ..backend.optimize.fresh_writes import write_first_results
 from ..backend.optimize.lists import lists_in_place
 from ..backend.optimize.loop_copies import coalesce_loop_copies
 from ..backend.optimize.optimizer import OptimizeInfo, float_names, is_scalar_expr, optimize_function, scalar_names
 from ..backend.optimize.parallel_stacks import merge_parallel_stacks
+from ..backend.optimize.simplify import is_float, simplify
 from ..backend.optimize.unit_seeds import fold_seeds
 from ..errors import SrcDiffError
 from .cache import Lowered
@@ -54,13 +57,28 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
         pass
     if not with_value:  # code for hvp, not for reading: single-use values fused into their use
         optimize_function(func, dataclasses.replace(info, statements=True))
+        if found.options.jit is None and factor_sums(func.body, adjoints.__contains__):  # one product fewer each
+            simplify(func, float_names(func, info).__contains__, scalar_names(func, info).__contains__)
         lists_in_place(func)  # a derivable gradient's list updates, copies no one sees
         merge_parallel_stacks(func)  # its loop stacks (one per value and direction): one list of tuples
         coalesce_loop_copies(func)  # and its loops' closing copies of the values they carry
     if writes_in_place(func.body):  # the functional index writes of lowering, where nothing sees them
         memory.first_scatter_assigns(func.body)  # (a scatter into fresh zeros is a copy)
+    if not with_value and found.options.jit is None:  # (numba fuses these statements its own way)
+        _write_first_results(func, info)
     memory.release(func.body, lambda n: n not in info.params and not info.is_scalar(n))  # freed as in a gradient
     return func, program, name
+
+
+def _write_first_results(func: ast.FunctionDef, info: OptimizeInfo) -> None:
+    """Fresh zeros written first by a ufunc's result: the result made in place (fresh_writes.py)."""
+    floats = float_names(func, info)
+
+    def ndim_of(name: str) -> int | None:
+        shape = info.shape(name)
+        return shape.ndim if shape.known and not shape.scalar else 0 if shape.known else None
+
+    write_first_results(func, ndim_of, lambda e: is_float(e, floats.__contains__))
 
 
 def _fold_unit_seeds(func: ast.FunctionDef, tangent_params: list[str], copies: dict, info: OptimizeInfo) -> None:

@@ -144,33 +144,76 @@ def _reads(expr: ast.expr, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
 
 
-def _factor(expr: ast.expr) -> ast.expr | None:
-    """`expr` with a common name factored out of its terms, or None if nothing to gain."""
+def factor_sums(body: list[ast.stmt], assigns) -> bool:
+    """Factor the sums of the top-level ``name = ...`` (``name[i] += ...``) of `body` where ``assigns(name)``, by a
+    common name or number (``d * -2 * a + e * -2 * b -> -2 * (d * a + e * b)``: a tangent's
+    product rule repeats the factors of the product it differentiates)."""
+    changed = False
+    for stmt in body:
+        name = _assigned(stmt)
+        if isinstance(stmt, ast.AugAssign):  # ``x_bar_1_dot[:-1] += ...``: a sum into x_bar_1_dot
+            root = stmt.target
+            while isinstance(root, ast.Subscript):
+                root = root.value
+            name = root.id if isinstance(root, ast.Name) else None
+        if name is not None and assigns(name):
+            found = _Sums()
+            stmt.value = found.visit(stmt.value)
+            changed |= found.changed
+    return changed
+
+
+class _Sums(ast.NodeTransformer):
+    """Each outermost sum of an expression factored (a sum an index_add adds: its argument)."""
+
+    changed = False
+
+    def visit_BinOp(self, node: ast.BinOp):
+        new = _factor(node, numbers=True)
+        if new is None:
+            return self.generic_visit(node)
+        self.changed = True
+        return new
+
+
+def _key(factor: ast.expr, numbers: bool):
+    """What identifies a factor that may be taken out: a name, or (with `numbers`) a number."""
+    if isinstance(factor, ast.Name):
+        return factor.id
+    if numbers and isinstance(factor, ast.Constant) and type(factor.value) in (int, float):
+        return (type(factor.value), repr(factor.value))  # (0.0 is not -0.0)
+    return None
+
+
+def _factor(expr: ast.expr, numbers: bool = False) -> ast.expr | None:
+    """`expr` with a common name (or number) factored out of its terms, or None if nothing to gain."""
     if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub))):
         return None
     terms = _terms(expr, False)
     counts = Counter()
     for _, factors, _ in terms:
         if len(factors) > 1:
-            counts.update(list(dict.fromkeys(f.id for f in factors if isinstance(f, ast.Name))))
-    best = [name for name, n in counts.items() if n >= 2]
+            counts.update(list(dict.fromkeys(k for k in (_key(f, numbers) for f in factors) if k is not None)))
+    best = [key for key, n in counts.items() if n >= 2]
     if not best:
         return None
-    name = max(best, key=lambda n: counts[n])  # first of the most shared (Counter keeps order)
+    key = max(best, key=lambda n: counts[n])  # first of the most shared (Counter keeps order)
     group, rest = [], []
+    taken = None
     for negated, factors, written in terms:
-        index = next((i for i, f in enumerate(factors) if isinstance(f, ast.Name) and f.id == name), None)
+        index = next((i for i, f in enumerate(factors) if _key(f, numbers) == key), None)
         if index is None or len(factors) == 1:
             rest.append((negated, [written]))
         else:
+            taken = factors[index]
             group.append((negated, factors[:index] + factors[index + 1:]))
     inner = _sum(group)
-    inner = _factor(inner) or inner
-    product = ast.BinOp(ast.Name(name, ast.Load()), ast.Mult(), inner)
+    inner = _factor(inner, numbers) or inner
+    product = ast.BinOp(taken, ast.Mult(), inner)
     if not rest:
         return product
     outer = _sum(rest)
-    outer = _factor(outer) or outer
+    outer = _factor(outer, numbers) or outer
     if isinstance(outer, ast.UnaryOp) and isinstance(outer.op, ast.USub):
         return ast.BinOp(product, ast.Sub(), outer.operand)
     return ast.BinOp(outer, ast.Add(), product)
@@ -219,4 +262,4 @@ def _sum(terms: list[Term]) -> ast.expr:
     return out
 
 
-__all__ = ["factor_backward"]
+__all__ = ["factor_backward", "factor_sums"]

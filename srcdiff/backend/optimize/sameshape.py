@@ -155,7 +155,8 @@ def _constant_bound(expr: ast.expr, base, first: str, classes: ShapeClasses):
 def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
     """``np.shape(t)``/``np.size(t)`` read the first-defined name with `t`'s shape instead,
     as the attribute ``r.shape``/``r.size`` where that name is certainly an array of one or
-    more dimensions (no function call; a 0-d value may be a number)."""
+    more dimensions (no function call; a 0-d value may be a number); ``t.shape`` too, where
+    that name is such an array (a fill read only for its shape is then unread)."""
     changed = False
     before = float("inf")  # the index of the top-level statement being read
 
@@ -164,6 +165,17 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             nonlocal changed
             self.generic_visit(node)
             func = node.func
+            if isinstance(func, ast.Name) and func.id == "unbroadcast" and len(node.args) == 2 \
+                    and isinstance(node.args[1], ast.Name) and node.args[1].id in classes.single:
+                # (only its shape is read: one spelling for every name of a class, so two sums
+                # of one adjoint to one shape are seen to be the same: statements.reuse_common)
+                like = node.args[1].id
+                earlier = classes.earliest(like, before)
+                if earlier != like and _array_of_axes(classes.shape_of(like)) \
+                        and _array_of_axes(classes.shape_of(earlier)):
+                    node.args[1] = ast.Name(earlier, ast.Load())
+                    changed = True
+                return node
             if not (isinstance(func, ast.Attribute) and func.attr in ("shape", "size")
                     and isinstance(func.value, ast.Name) and func.value.id == "np"
                     and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name)):
@@ -183,9 +195,18 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             """``(a + b).shape`` computed only for its shape: an earlier name's instead."""
             nonlocal changed
             self.generic_visit(node)
-            if node.attr != "shape" or isinstance(node.value, ast.Name) or not isinstance(node.ctx, ast.Load) \
-                    or not is_pure(node.value):
+            if node.attr != "shape" or not isinstance(node.ctx, ast.Load) or not is_pure(node.value):
                 return node
+            if isinstance(node.value, ast.Name):  # ``z.shape`` of ``z = np.zeros(t6)``: an earlier array's
+                name = node.value.id
+                if name not in classes.single:
+                    return node
+                earlier = classes.earliest(name, before)
+                shape = classes.shape_of(earlier)
+                if earlier == name or not (shape.known and not shape.scalar and shape.ndim > 0):
+                    return node
+                changed = True
+                return ast.Attribute(ast.Name(earlier, ast.Load()), "shape", ast.Load())
             name = classes.earliest_of(classes.of(node.value), before)
             if name is None:
                 return node
@@ -201,6 +222,12 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
         before = index
         func.body[index] = Earliest().visit(stmt)
     return changed
+
+
+def _array_of_axes(shape) -> bool:
+    """An array certainly of one or more axes (a 0-d value may be a number: ``unbroadcast`` then
+    returns a number)."""
+    return shape.known and not shape.scalar and shape.ndim > 0
 
 
 def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:

@@ -307,17 +307,43 @@ class ShapeClasses:
             return self.of(call.args[0])  # a copy (written into): the array's shape
         if isinstance(func, ast.Attribute) and func.attr == "copy" and not call.args:
             return self.of(func.value)
+        if isinstance(func, ast.Name) and func.id == "index_read" and len(call.args) == 2:
+            read = self._index_read(call.args[0], call.args[1])
+            return self._slice(read) if read is not None else None
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
             return None
         if is_ufunc(call) or (func.attr in ("clip", "where") and len(call.args) == 3 and not call.keywords):
             return self._combine(call.args)  # (clip and where broadcast their operands, as ufuncs do)
-        if func.attr in ("full", "zeros", "ones") and call.args and shape_of_call(call.args[0]) is not None:
-            return self.of(shape_of_call(call.args[0]))
+        if func.attr in ("full", "zeros", "ones") and call.args:
+            shape = call.args[0]
+            if isinstance(shape, ast.Name) and shape.id in self.single:  # ``t6 = x.shape; np.zeros(t6)``
+                shape = self.definition(shape.id)
+            if shape is not None and shape_of_call(shape) is not None:
+                return self.of(shape_of_call(shape))
         if func.attr in ("zeros_like", "ones_like") and len(call.args) == 1:
             return self.of(call.args[0])
         if func.attr == "concatenate" and len(call.args) == 1 and isinstance(call.args[0], (ast.List, ast.Tuple)):
             return self._joined(call.args[0].elts)
         return None
+
+    def _index_read(self, base: ast.expr, index: ast.expr) -> ast.Subscript | None:
+        """``base[a:b, ...]`` for ``index_read(base, t8)`` with ``t8 = (t7,)``, ``t7 = slice(a, b, None)``
+        (numbers or None: names bound once), else None."""
+        if isinstance(index, ast.Name) and index.id in self.single:
+            index = self.definition(index.id)
+        if not isinstance(index, ast.Tuple) or not index.elts:
+            return None
+        parts = []
+        for part in index.elts:
+            if isinstance(part, ast.Name) and part.id in self.single:
+                part = self.definition(part.id)
+            if not (isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "slice"
+                    and len(part.args) == 3 and not part.keywords
+                    and all(isinstance(a, ast.Constant) and (a.value is None or type(a.value) is int)
+                            for a in part.args)):
+                return None
+            parts.append(ast.Slice(*[None if a.value is None else ast.Constant(a.value) for a in part.args]))
+        return ast.Subscript(base, ast.Tuple(parts, ast.Load()) if len(parts) > 1 else parts[0], ast.Load())
 
     def _joined(self, operands: list[ast.expr]):
         """``np.concatenate([x[:1], m, x[-1:]])`` with `m` of class ``x[1:-1]``: x's class, where the

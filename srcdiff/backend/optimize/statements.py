@@ -325,12 +325,14 @@ def reuse_common(body: list[ast.stmt]) -> bool:
         name = assigned_name(stmt)
         value = getattr(stmt, "value", None)
         key = None
-        if name is not None and isinstance(value, (ast.Subscript, ast.Attribute)) and is_pure(value) \
-                and not (mentions(value) | {name}) & changing:
+        if name is not None and _piece_or_index(value) \
+                and not (mentions(value) - {"slice", "index_read", "unbroadcast"} | {name}) & changing:
             key = ast.dump(value)
         if key in seen:
             stmt.value = ast.Name(seen[key][0], ast.Load())
             changed = True
+        elif seen and not is_compound(stmt) and value is not None:
+            changed |= _reuse_inside(stmt, seen)
         written = writes(stmt) | (mentions(stmt) if is_compound(stmt) else set())
         for old, (holder, inputs) in list(seen.items()):
             if holder in written or inputs & written:
@@ -338,6 +340,44 @@ def reuse_common(body: list[ast.stmt]) -> bool:
         if key is not None and key not in seen and name not in reads(value):
             seen[key] = (name, set(reads(value)))
     return changed
+
+
+def _reuse_inside(stmt: ast.stmt, seen: dict) -> bool:
+    """A piece `seen` (``unbroadcast(index_read(g, t8), t1)``) read inside `stmt`'s value, as a
+    term of a sum say, read as the name that holds it."""
+    found = False
+
+    class Reuse(ast.NodeTransformer):
+        def generic_visit(self, node):
+            nonlocal found
+            if isinstance(node, (ast.Call, ast.Subscript)) and _piece_or_index(node) \
+                    and not (isinstance(node, ast.Call) and node.func.id == "slice"):  # (an index as written)
+                hit = seen.get(ast.dump(node))
+                if hit is not None:
+                    found = True
+                    return ast.Name(hit[0], ast.Load())
+            return super().generic_visit(node)
+
+    stmt.value = Reuse().visit(stmt.value)
+    return found
+
+
+def _piece_or_index(value: ast.expr) -> bool:
+    """What `reuse_common` shares: a read of a piece (``x[:-1]``, ``X.shape``, ``index_read(g, t8)``,
+    ``unbroadcast`` of one: the same sum of the same piece) or an index's immutable parts
+    (``slice(None, -1, None)``, ``(t7,)``: made once, a later ``index_read`` of the same index is
+    then seen to be the same read)."""
+    if isinstance(value, (ast.Subscript, ast.Attribute)):
+        return is_pure(value)
+    if isinstance(value, ast.Tuple):
+        return all(isinstance(e, (ast.Name, ast.Constant)) for e in value.elts)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and not value.keywords:
+        if value.func.id == "slice":
+            return all(isinstance(a, ast.Constant) for a in value.args)
+        if value.func.id == "unbroadcast" and len(value.args) == 2 and isinstance(value.args[1], ast.Name):
+            return isinstance(value.args[0], ast.Name) or _piece_or_index(value.args[0])  # (a read of rows)
+        return value.func.id == "index_read" and all(isinstance(a, ast.Name) for a in value.args)
+    return False
 
 
 def mutated(body: list[ast.stmt]) -> set[str]:
