@@ -59,7 +59,8 @@ def test_carried_tuples_compile_and_agree(f, dtype):
     _assert_agrees(f, dtype)
 
 
-@pytest.mark.parametrize("f", MIXED_LISTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", [MIXED_LISTS[0], *(pytest.param(f, marks=pytest.mark.slow) for f in MIXED_LISTS[1:])],
+                         ids=lambda f: f.__name__)
 def test_a_mixed_list_in_a_loop_is_refused_quickly_at_its_line(f):
     with _within(60), pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.grad(f, jit="numba")(*_point(np.float64))
