@@ -36,8 +36,11 @@ class Truth:
         recurses without end putting an equation of floats such as ``Eq(0.3*r, -0.7*r)`` in
         canonical form inside a ``Piecewise``; the difference compared with 0 is the same
         condition, and it does not.)"""
+        relation = self.relation
+        if isinstance(relation, sp.core.relational.Relational) and relation.rhs != 0:
+            relation = relation.func(sp.expand(relation.lhs - relation.rhs), 0)
         try:
-            return sp.Piecewise((x, self.relation), (y, True))
+            return sp.Piecewise((x, relation), (y, True))
         except RecursionError:
             relation = self.relation
             if not isinstance(relation, sp.core.relational.Relational):

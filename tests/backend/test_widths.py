@@ -23,6 +23,11 @@ W = rng.standard_normal(3)
 Y = rng.standard_normal(20)
 
 
+def _sampled(programs: list, default: int = 3) -> list:
+    """The first `default` programs in the default run, every one in the slow set."""
+    return [f if k < default else pytest.param(f, marks=pytest.mark.slow) for k, f in enumerate(programs)]
+
+
 def _assert_as_unoptimised(got, want):
     assert got.dtype == want.dtype == np.float64
     np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
@@ -35,14 +40,14 @@ def test_gradient_as_unoptimised(f, data):
     _assert_as_unoptimised(srcdiff.grad(f)(*args), srcdiff.grad(f, debug=True)(*args))
 
 
-@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", _sampled(PROGRAMS), ids=lambda f: f.__name__)
 def test_value_and_gradient_as_unoptimised(f):
     value, got = srcdiff.value_and_grad(f)(W, X, Y)
     _assert_as_unoptimised(got, srcdiff.grad(f, debug=True)(W, X, Y))
     np.testing.assert_allclose(value, f(W, X, Y), rtol=1e-14)
 
 
-@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", _sampled(PROGRAMS), ids=lambda f: f.__name__)
 def test_pullback_as_unoptimised(f):
     _, pullback = srcdiff.vjp(f, W, X, Y)
     _assert_as_unoptimised(pullback(1.0), srcdiff.grad(f, debug=True)(W, X, Y))

@@ -10,8 +10,10 @@ On that refusal (`retried`) each float constant that is an operand of arithmetic
 of ``np.where``, beside a value: the adjoint's ``np.where(not t2, 0.0, g * t2)``) is written
 ``np.float32(c)`` where float32 holds `c` exactly (``0.5``, ``2.0``, ``-1.0``): beside a
 float32 value that is NumPy's computation; beside a float64 one numba widens it back to the
-same float64, so no value changes.  A constant float32 cannot hold (``0.1``) is left: there
-NumPy's float32 and float64 computations differ, and numba's refusal stands, at its line.
+same float64, so no value changes.  A constant float32 cannot hold (``0.9``) beside a name or
+its item (``a``, ``s[0]``) is written ``weak_float(0.9, a)``: float32 beside a float32 value (NumPy's
+rounding of the Python float), the float itself beside anything else; beside an expression it is
+left, and numba's refusal stands, at its line.
 The adjoints' zeros (``zeros_like(f)``, float64 in runtime.py's numba version) become
 ``zeros_kept(f)``: float32 zeros for a float32 value, as the Python gradient's; an adjoint's
 copy written ``np.array(g, dtype=float)`` (the optimiser's zeroing copy of an adjoint not
@@ -38,6 +40,7 @@ MIXED = re.compile(r"Cannot unify .*float32.* and .*float64|Cannot unify .*float
 WRAP = "np.float32("
 KEPT = "zeros_kept"
 FLOATING = "floating_copy"
+WEAK = "weak_float"
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 
 
@@ -50,6 +53,7 @@ def retried(built, refusal: str):
     lines = built.source.splitlines(keepends=True)
     module = ast.parse(built.source)
     spans = [(*_span(c), f"{WRAP}{{}})") for c in _constants(module)]
+    spans += [(*_span(c), f"{WEAK}({{}}, {name})") for c, name in _inexact_constants(module)]
     spans += [(*_span(z.func), KEPT) for z in ast.walk(module) if isinstance(z, ast.Call)
               and isinstance(z.func, ast.Name) and z.func.id == "zeros_like"]
     spans += [(*_span(a.value.func), FLOATING) for a in ast.walk(module) if isinstance(a, ast.Assign)
@@ -66,7 +70,7 @@ def retried(built, refusal: str):
         return None
     return replace(built, source="".join(lines),
                    imports={**built.imports, "np": ("numpy", None), KEPT: (__name__, KEPT),
-                            FLOATING: (__name__, FLOATING)})
+                            FLOATING: (__name__, FLOATING), WEAK: (__name__, WEAK)})
 
 
 def _operands(node: ast.AST) -> tuple:
@@ -91,6 +95,20 @@ def _constants(module: ast.Module):
             if value is not None and _float(other) is None and float(np.float32(value)) == value \
                     and operand.lineno == operand.end_lineno:
                 yield operand
+
+
+def _inexact_constants(module: ast.Module):
+    """(constant, the other operand's text) of the float constants float32 does not hold exactly, operands
+    of arithmetic beside a name or a name's item at a constant (``a * 0.9``, ``0.1 * s[0]``: read twice,
+    as cheap as once): its dtype decides the constant's, as NumPy's promotion does."""
+    for node in ast.walk(module):
+        for operand, other in _operands(node):
+            value = _float(operand)
+            plain = isinstance(other, ast.Name) or isinstance(other, ast.Subscript) \
+                and isinstance(other.value, ast.Name) and isinstance(other.slice, ast.Constant)
+            if value is not None and plain and float(np.float32(value)) != value \
+                    and operand.lineno == operand.end_lineno:
+                yield operand, ast.unparse(other)
 
 
 def _float(node: ast.expr):
@@ -134,6 +152,18 @@ def _floating_copy(x, copy):
     return lambda x, copy: float_array(x, copy)
 
 
-HELPERS = ("zeros_kept", "floating_copy")
+def weak_float(c, x):
+    return c
+
+
+@overload(weak_float)
+def _weak_float(c, x):
+    """The Python float `c` beside `x` as NumPy 2 computes it: float32 beside a float32 array or number."""
+    if isinstance(x, types.Array) and x.dtype == types.float32 or x == types.float32:
+        return lambda c, x: np.float32(c)
+    return lambda c, x: c
+
+
+HELPERS = ("zeros_kept", "floating_copy", "weak_float")
 
 __all__ = [*HELPERS, "retried"]
