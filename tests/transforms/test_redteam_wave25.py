@@ -30,6 +30,8 @@ Found and fixed, each class with variants here:
    ``x.flatten("F")`` ("unexpected keyword argument 'order'"), which autograd's tests use.  Fixed in
    frontend/numpy_methods.py: ``np.ravel(np.transpose(x))``.
 
+   ``np.diagflat`` and ``np.logspace`` (autograd's test_numpy) had no rule: now their NumPy definitions
+   (``np.diag(np.ravel(v), k)``, ``np.power(base, np.linspace(...))``), in the same module.
 6. REFUSED where grad accepts (jvp, jacobian's forward columns): ``scipy.stats.dirichlet.logpdf`` and ``.pdf``
    had no tangent rule (autograd's test_scipy differentiates both ways).  Fixed in rules/scipy_stats.py.
 
@@ -330,6 +332,33 @@ def test_fortran_order_flattening(f):
     assert srcdiff.value_and_grad(f)(x)[0] == pytest.approx(f(x), rel=1e-12)
     _grad_close(f, (x,))
     _grad_close(f, (x,), how=lambda f, wrt: lambda x: srcdiff.jacobian(f)(x))
+
+
+def diagflat_matrix(v):
+    return np.sum(np.diagflat(v.reshape(1, 3), 1) ** 2) + np.sum(np.diagflat(v) @ np.arange(1.0, 4.0))
+
+
+def diagflat_keyword(v):
+    return np.sum(np.diagflat(np.sin(v), k=-1) * np.arange(16.0).reshape(4, 4))
+
+
+def logspace_ends(b):
+    return np.sum(np.logspace(b[0], b[1], 4)) + np.sum(np.logspace(0.0, b[1], num=5, base=2.0) * np.arange(5))
+
+
+def logspace_base(b):
+    return np.sum(np.logspace(b[0], 1.0, 3, endpoint=False, base=b[1]) ** 2)
+
+
+@pytest.mark.parametrize("f, x", [(diagflat_matrix, np.array([0.3, -1.2, 2.0])),
+                                  (diagflat_keyword, np.array([0.3, -1.2, 2.0])),
+                                  (logspace_ends, np.array([-0.3, 0.8])), (logspace_base, np.array([-0.3, 1.8]))],
+                         ids=["diagflat_matrix", "diagflat_keyword", "logspace_ends", "logspace_base"])
+def test_diagflat_and_logspace(f, x):
+    _grad_close(f, (x,))
+    value, tangent = srcdiff.jvp(f, (x,), (np.ones_like(x),))
+    assert value == pytest.approx(f(x), rel=1e-12)
+    np.testing.assert_allclose(tangent, np.sum(central_difference(f, (x,), 0)), rtol=1e-6)
 
 
 # ---- 6. the Dirichlet law in forward mode -------------------------------------------------------------------------
