@@ -9,8 +9,9 @@ Found and fixed, each class with variants here:
 1. CRASH (grad, vjp, hessian; jvp was right): ``np.take_along_axis(x, idx, axis)`` with indices of
    length 1 on another axis (``order[:, None]`` of an (n, m) array: NumPy broadcasts them, reading
    n x m values).  The adjoint helper broadcast the seed to the indices' shape ("ValueError while
-   computing the gradient"), and the rule's result shape was the indices'.  Fixed in
-   rules/calculus_helpers.py (the read positions broadcast) and rules/index_shapes.py.
+   computing the gradient"), and the rule's result shape was the indices'; numba's helper raised and
+   numba refused.  Fixed in rules/calculus_helpers.py (the read positions broadcast, an axis of x of
+   length 1 read again), backend/numba/take_adjoints.py and rules/index_shapes.py.
 2. REFUSED, misleading (every transformation): ``np.average(x, axis=0, weights=w)`` with `w` from
    ``np.array([1.0, 2.0, 3.0])``, ``np.arange(1.0, n + 1)`` or ``np.asarray([...comprehension...])``
    was "not differentiable with respect to its argument 'x'" (wave 18's open item): srcdiff did not
@@ -158,7 +159,13 @@ def take_last_axis_of_3d(x):
     return np.sum(np.take_along_axis(x, idx, axis=2) ** 3)
 
 
+def take_from_a_single_row(x):
+    idx = np.array([[0, 2], [1, 1], [2, 0]])  # x's axis 0 of length 1, read by three rows of indices
+    return np.sum(np.take_along_axis(x, idx, axis=1) ** 2 * np.arange(6.0).reshape(3, 2))
+
+
 _TAKE = [
+    (take_from_a_single_row, lambda r: (r.normal(size=(1, 3)),)),
     (take_rows_by_order, lambda r: (r.normal(size=(4, 3)),)),
     (take_top_rows, lambda r: (r.normal(size=(4, 3)), r.normal(size=(4, 3)))),
     (take_last_axis_of_3d, lambda r: (r.normal(size=(2, 3, 3)),)),
@@ -172,6 +179,14 @@ def test_take_along_axis_broadcast_indices(f, make):
     value, pullback = srcdiff.vjp(f, *args)
     np.testing.assert_allclose(pullback(2.0), 2.0 * central_difference(f, args, 0), rtol=1e-6, atol=1e-8)
     _hessian_close(f, args)
+
+
+@pytest.mark.slow  # (numba compiles)
+@pytest.mark.parametrize("f, make", _TAKE, ids=lambda v: getattr(v, "__name__", ""))
+def test_take_along_axis_broadcast_indices_numba(f, make):
+    """numba's own adjoint helper (backend/numba/take_adjoints.py) raised on these shapes: refused."""
+    args = make(np.random.default_rng(25))
+    _grad_close(f, args, how=lambda f, wrt: srcdiff.grad(f, wrt=wrt, jit="numba"))
 
 
 # ---- 2. weights of a shape srcdiff knows: literal lists, np.arange, stacked comprehensions ------------------
