@@ -36,6 +36,11 @@ Found and fixed, each class with variants here:
 6. REFUSED where grad accepts (jvp, jacobian's forward columns): ``scipy.stats.dirichlet.logpdf`` and ``.pdf``
    had no tangent rule (autograd's test_scipy differentiates both ways).  Fixed in rules/scipy_stats.py.
 
+7. REFUSED where grad accepts (numba): a decomposition with one part's adjoint added in place
+   (``w, V = np.linalg.eigh(S)`` reading one of them; ``np.linalg.qr``): the gradient's
+   ``t3_bar[0] += w_bar`` became ``t3_bar_0 += w_bar`` of a part that starts as 0.0, which numba
+   cannot add an array into.  Fixed in backend/numba/tuple_adjoints.py (``part = part + w_bar``).
+
 Attacked without a wrong gradient: GP marginal likelihoods (slogdet, Cholesky), mixture models with
 dicts of parameters, black-box SVI, nets with lists of (W, b), RNN/LSTM state loops, fluidsim's
 advection (floor-indexed bilinear reads, np.roll projections), RK4 ODE nets, expected improvement, the
@@ -52,12 +57,15 @@ at ``x = 0`` is the documented NaN of a tie srcdiff does not prove persistent (i
 
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 import pytest
 from numeric import central_difference
 from scipy import stats
 
 import srcdiff
+from srcdiff.backend.numba import tuple_adjoints
 
 from . import corpus, matrix
 from .redteam_wave25_programs import LIBRARY_TESTS, PROGRAMS, REFUSED
@@ -415,3 +423,47 @@ def test_dirichlet_tangents(f, make):
     value, tangent = srcdiff.jvp(f, args, (v, None))
     assert value == pytest.approx(f(*args), rel=1e-12)
     np.testing.assert_allclose(tangent, np.sum(central_difference(f, args, 0) * v), rtol=1e-6, atol=1e-8)
+
+
+# ---- 7. numba: a decomposition's part added in place -------------------------------------------------------------
+
+
+def test_a_part_added_in_place_is_typed_again():
+    """The in-place add of the gradient's code is spelled as an assignment, which numba types again."""
+    tree = ast.parse(
+        "def g(t3, w_bar):\n"
+        "    t3_bar = [0.0] * len(t3)\n"
+        "    t3_bar[0] += w_bar\n"
+        "    return eigh_adjoint(t3_bar, t3, 'L')\n"
+    )
+    tuple_adjoints.split(tree.body[0])
+    text = ast.unparse(tree)
+    assert "t3_bar_0 = t3_bar_0 + w_bar" in text and "+=" not in text, text
+
+
+def eigenvalue_only(A):
+    w, V = np.linalg.eigh(A + A.T)
+    return w[-1]
+
+
+def eigenvector_only(A):
+    w, V = np.linalg.eigh(A + A.T)
+    return np.sum(V[:, -1] ** 2 * np.arange(1.0, 4.0))
+
+
+def qr_r_only(A):
+    Q, R = np.linalg.qr(A)
+    return np.sum(np.abs(np.diag(R)))
+
+
+def qr_q_only(A):
+    Q, R = np.linalg.qr(A)
+    return np.sum(Q[:, 0] * np.arange(4.0))
+
+
+@pytest.mark.slow  # (numba compiles)
+@pytest.mark.parametrize("f, shape", [(eigenvalue_only, (3, 3)), (eigenvector_only, (3, 3)), (qr_r_only, (4, 3)),
+                                      (qr_q_only, (4, 3))], ids=lambda v: getattr(v, "__name__", ""))
+def test_numba_decomposition_one_part_read(f, shape):
+    A = np.random.default_rng(7).normal(size=shape)
+    _grad_close(f, (A,), how=lambda f, wrt: srcdiff.grad(f, wrt=wrt, jit="numba"))
