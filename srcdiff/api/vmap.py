@@ -230,7 +230,9 @@ def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None) -> VmapFunction:
     """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
     to the front, or None for an argument shared by every example), in one call of batched
     code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
-    in_axes=(None, 0, 0))`` gives per-example gradients.  A function with an operation that
+    in_axes=(None, 0, 0))`` gives per-example gradients.  A batched argument is an array (or a list
+    of numbers); a tree of arrays (a dict, a list or tuple of them) is refused, where JAX would map
+    each leaf.  A function with an operation that
     has no batching rule is refused at its line.  With ``jit="numba"`` the batched code is
     compiled by numba (what numba cannot compile, such as a row helper without a numba
     version, is refused at its line, never run with NumPy)."""

@@ -20,6 +20,8 @@
 - ``np.lib.stride_tricks.sliding_window_view(x, w)`` of a vector (a window width, no axis):
   ``x[np.arange(len(x) - w + 1)[:, None] + np.arange(w)]``, the windows as rows (NumPy accepts an
   integer width only for a vector);
+- ``np.diagflat(v, k)``: ``np.diag(np.ravel(v), k)``; ``np.logspace(a, b, n, endpoint, base)``:
+  ``np.power(base, np.linspace(a, b, n, endpoint=endpoint))``, NumPy's definitions;
 - builtin ``max(a, b, c, ...)`` / ``min(...)`` of three or more values: ``max(max(a, b), c)``, the
   same value (each argument read once, in order) through the two-value rule.
 
@@ -44,11 +46,19 @@ _SCANS = {np.add: "cumsum", np.multiply: "cumprod"}
 
 
 #: the names of the calls rewritten here whatever their arguments
-_ALWAYS = {"outer", "accumulate", "vdot", "fromiter", "sliding_window_view"}
+_ALWAYS = {"outer", "accumulate", "vdot", "fromiter", "sliding_window_view", "diagflat", "logspace"}
 
 
 def _fromiter_signature(iterable, dtype, count=-1):
     """np.fromiter's parameters (NumPy's own is a builtin without a signature)."""
+
+
+def _diagflat_signature(v, k=0):
+    """np.diagflat's parameters."""
+
+
+def _logspace_signature(start, stop, num=50, endpoint=True, base=10.0):
+    """np.logspace's parameters (without dtype and axis, left as written)."""
 
 
 def has_numpy_methods(tree: ast.FunctionDef) -> bool:
@@ -136,6 +146,8 @@ class _Calls(ast.NodeTransformer):
             return self._ediff1d(node)
         if func is np.fromiter:
             return self._fromiter(node)
+        if func in (np.diagflat, np.logspace):
+            return self._spaced(node, func)
         if func is np.lib.stride_tricks.sliding_window_view and len(node.args) == 2 and not node.keywords \
                 and all(plain(a) for a in node.args) and self.names.resolve(ast.Name("len", ast.Load())) is len:
             return self._windows(*node.args)
@@ -211,6 +223,20 @@ class _Calls(ast.NodeTransformer):
         if order[0].value != "F":
             return None  # ("A", "K": depend on the memory layout, left to lowering, which refuses)
         return make_call(_attr(self.np, "ravel"), make_call(_attr(self.np, "transpose"), x))
+
+    def _spaced(self, node: ast.Call, func):
+        try:
+            signature = inspect.signature(_diagflat_signature if func is np.diagflat else _logspace_signature)
+            bound = signature.bind(*node.args, **{k.arg: k.value for k in node.keywords})
+        except TypeError:
+            return None  # (dtype=, axis=, or called as NumPy would refuse: left to lowering)
+        bound.apply_defaults()
+        given = {k: v if isinstance(v, ast.AST) else ast.Constant(v) for k, v in bound.arguments.items()}
+        if func is np.diagflat:
+            return make_call(_attr(self.np, "diag"), make_call(_attr(self.np, "ravel"), given["v"]), given["k"])
+        spaced = ast.Call(_attr(self.np, "linspace"), [given["start"], given["stop"], given["num"]],
+                          [ast.keyword("endpoint", given["endpoint"])])
+        return make_call(_attr(self.np, "power"), given["base"], spaced)
 
     def _fromiter(self, node: ast.Call):
         try:

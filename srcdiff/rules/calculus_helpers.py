@@ -165,10 +165,11 @@ def take_along_axis_adjoint(g, x, indices, axis):
         return flat.reshape(np.shape(x))
     # NumPy broadcasts the indices against x along the other axes ((n, 1) indices of an (n, m)
     # array read n x m values): the read positions have the result's shape, not the indices'
+    # (and an axis of length 1 of x, against longer indices, is read again and again)
     axis %= out.ndim
     shape = np.broadcast_shapes(np.shape(indices), out.shape[:axis] + (np.shape(indices)[axis],) + out.shape[axis + 1:])
-    where = list(np.indices(shape, sparse=True))
-    where[axis] = np.broadcast_to(indices, shape)
+    where = [np.arange(n).reshape((1,) * d + (-1,) + (1,) * (out.ndim - d - 1)) for d, n in enumerate(out.shape)]
+    where[axis] = indices
     np.add.at(out, tuple(where), np.broadcast_to(g, shape))
     return out
 

@@ -1016,8 +1016,6 @@ LIBRARY_TESTS = [
     ("repeated_fancy", repeated_fancy, lambda r: (M(r, 5),), 0),
     ("boolean_mask", boolean_mask, lambda r: (M(r, 5),), 0),
     ("ellipsis_newaxis", ellipsis_newaxis, lambda r: (M(r, 3, 2),), 0),
-    ("add_into_duplicates", add_into_duplicates, lambda r: (M(r, 3),), 0),
-    ("set_into_duplicates", set_into_duplicates, lambda r: (M(r, 3),), 0),
     ("negative_step_slices", negative_step_slices, lambda r: (M(r, 9),), 0),
     ("take_axis", take_axis, lambda r: (M(r, 2, 3),), 0),
     ("broadcast_binary", broadcast_binary, lambda r: (r.random((3, 1)), r.random((1, 4))), 1),
@@ -1075,11 +1073,260 @@ LIBRARY_TESTS += [
     ("take_along_broadcast_rows", take_along_broadcast_rows, lambda r: (M(r, 3, 4), M(r, 4, 3)), 0),
 ]
 
+# ==== autograd's test_numpy / test_graphs and JAX's control-flow tests, ported ==========================
+
+
+def index_slice_fanout(A):
+    B = A[1:3]
+    return np.sum(B * B[::-1] + B)
+
+
+def multi_index(A):
+    return np.sum(A[[0, 0, 2], [1, 2, 1]] ** 2) + np.sum(A[np.array([1, 2]), :][:, [0, 2]])
+
+
+def index_dot_slices(A):
+    return np.dot(A[:2, 1], A[1:3, 0]) + A[0][1] * A[-1][-1]
+
+
+def reshape_varargs(A):
+    return np.sum(A.reshape(2, 6) @ np.arange(6.0)) + np.sum(np.reshape(A, [3, -1]) ** 2)
+
+
+def append_and_concatenate(x, y):
+    a = np.append(x, y * 2.0)
+    b = np.concatenate([x[:, None], y[:, None]], axis=1)
+    c = np.hstack([x, y])
+    d = np.vstack([x, y])
+    e = np.column_stack([x, y])
+    return np.sum(a**2) + np.sum(b * d.T) + np.sum(c[::2]) + np.sum(e[:, 0] * e[:, 1])
+
+
+def split_parts(A):
+    top, bottom = np.vsplit(A, 2)
+    left, mid, right = np.hsplit(A, [1, 3])
+    parts = np.array_split(A.ravel(), 5)
+    return np.sum(top * bottom) + np.sum(left) * np.sum(right**2) + np.sum(mid) + sum(np.sum(p**2) for p in parts)
+
+
+def diag_tri(A):
+    return (
+        np.sum(np.diag(np.diag(A)))
+        + np.sum(np.triu(A, 1) ** 2)
+        + np.sum(np.tril(A, -1) * 3.0)
+        + np.sum(np.diagflat(A[0]))
+    )
+
+
+def tril_3d(T):
+    return np.sum(np.tril(T) ** 2) + np.sum(np.triu(T, -1))
+
+
+def rollaxis_moveaxis(T):
+    return np.sum(np.rollaxis(T, 2) * np.arange(T.size).reshape(4, 2, 3)) + np.sum(np.moveaxis(T, 0, -1)[..., 0] ** 2)
+
+
+def atleast(x):
+    return np.sum(np.atleast_2d(x) @ np.atleast_2d(x).T) + np.sum(np.atleast_3d(x) ** 3) + np.sum(np.atleast_1d(x[0]))
+
+
+def einsum_sublist(A, B):
+    return np.sum(np.einsum(A, [0, 1], B, [1, 2]) ** 2) + np.einsum(A, [0, 1], A, [0, 1])
+
+
+def einsum_three(A, B, C):
+    return np.einsum("ij,jk,ki->", A, B, C) + np.sum(np.einsum("ij,jk->ik", A, B) * C.T)
+
+
+def einsum_ellipsis_tail(T, v):
+    return np.sum(np.einsum("i...,i->...", T, v) ** 2)
+
+
+def repeat_axes(A):
+    return (
+        np.sum(np.repeat(A, 2, axis=1) * np.arange(A.shape[0] * A.shape[1] * 2).reshape(A.shape[0], -1))
+        + np.sum(np.repeat(A[0], 3) ** 2)
+        + np.sum(np.repeat(A, [1, 2, 3], axis=0)[:, 0])
+    )
+
+
+def tensordot_positional(A, B):
+    return np.sum(np.tensordot(A, B, 1) ** 2) + np.sum(np.tensordot(A, A, ((0, 1), (0, 1))))
+
+
+def max_axis_keepdims(A):
+    return np.sum(np.max(A, axis=1, keepdims=True) * A) + np.sum(np.min(A, axis=0) ** 2) + np.ptp(A)
+
+
+def nan_to_num_of(x):
+    return np.sum(np.nan_to_num(np.log(x)) * x)
+
+
+def linspace_ends(b):
+    return np.sum(np.linspace(b[0], b[1], 5) ** 2) + np.sum(np.logspace(0.0, b[1], 4))
+
+
+def gradient_of(y):
+    return np.sum(np.gradient(y) ** 2) + np.sum(np.gradient(y, 0.5)[1:-1])
+
+
+def astype_float(x):
+    return np.sum(x.astype(np.float64) ** 2 + np.float64(x[0]) * x)
+
+
+def builtin_sum_list(x):
+    terms = [x[0] * x[1], np.sin(x[2]), x[3] ** 2]
+    return sum(terms) + sum(t * t for t in terms)
+
+
+def closure_over_argument(x):
+    def inner(y):
+        return x * y + y**2
+
+    return np.sum(inner(x) * inner(2.0 * x))
+
+
+def fanout_mutated(x):
+    y = x * 1.0
+    z = y + y
+    y = y * z
+    return np.sum(y + z * x)
+
+
+def abs_at_zero(x):
+    return np.sum(np.abs(x) * x + np.abs(x) ** 2)
+
+
+def power_arg_negative(x):
+    return np.sum(np.power(x, 2.0) + x**3.0 + np.power(x, 4))
+
+
+def mul_by_zero(x):
+    return np.sum(0.0 * x + x * 0.0 * np.exp(x)) + np.sum(x**2)
+
+
+def scan_carry(xs, c0):
+    """lax.scan as a loop: a carry and stacked outputs."""
+    c = c0
+    ys = []
+    for x in xs:
+        c = 0.9 * c + np.tanh(x * c + 1.0)
+        ys.append(c * x)
+    return np.sum(np.stack(ys) ** 2) + c
+
+
+def fori_dynamic(x, n):
+    """lax.fori_loop with the trip count an argument."""
+    for i in range(n):
+        x = x + 0.1 * np.sin(x * (i + 1))
+    return np.sum(x**2)
+
+
+def while_doubling(x):
+    """lax.while_loop: doubled until large (piecewise, differentiable between switches)."""
+    while x < 10.0:
+        x = x * 2.0
+    return x * x
+
+
+def cond_closure(x, y):
+    """lax.cond with closures over another argument."""
+
+    def true_fun(z):
+        return np.sin(z) * y
+
+    def false_fun(z):
+        return np.cos(z) + y
+
+    return true_fun(x) if x > 0 else false_fun(x)
+
+
+def select_where(x):
+    return np.sum(np.where(x > 0, np.sqrt(np.abs(x)), x**2)) + np.sum(
+        np.select([x > 0.5, x < -0.5], [x, -x], 0.5 * x * x)
+    )
+
+
+def logsumexp_stable(x):
+    """autograd's define_gradient example: logsumexp written by hand."""
+    max_x = np.max(x)
+    return max_x + np.log(np.sum(np.exp(x - max_x)))
+
+
+def softmax_cross_entropy(logits, labels):
+    shifted = logits - np.max(logits, axis=1, keepdims=True)
+    logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    return -np.mean(np.sum(labels * logp, axis=1))
+
+
+def kernel_lsq_steps(w, X, y):
+    """jax's kernel_lsq example: a few gradient steps of kernel least squares written inside f."""
+    K = np.exp(-0.5 * np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2))
+    for _ in range(3):
+        r = K @ w - y
+        w = w - 0.05 * (K.T @ r + 0.1 * w)
+    return np.sum((K @ w - y) ** 2)
+
+
+def ntk_entry(params, x1, x2):
+    """functorch's neural tangent kernel: the dot product of two Jacobian rows of a tiny net, by hand."""
+    W, v = params[:3], params[3:]
+    h1, h2 = np.tanh(W * x1), np.tanh(W * x2)
+    j1 = np.concatenate([v * (1 - h1**2) * x1, h1])
+    j2 = np.concatenate([v * (1 - h2**2) * x2, h2])
+    return np.dot(j1, j2)
+
+
+CONTROL_AND_ARRAYS = [
+    ("index_slice_fanout", index_slice_fanout, lambda r: (M(r, 4, 3),), 0),
+    ("multi_index", multi_index, lambda r: (M(r, 3, 3),), 0),
+    ("index_dot_slices", index_dot_slices, lambda r: (M(r, 3, 3),), 0),
+    ("reshape_varargs", reshape_varargs, lambda r: (M(r, 3, 4),), 0),
+    ("append_and_concatenate", append_and_concatenate, lambda r: (M(r, 4), M(r, 4)), 0),
+    ("append_and_concatenate_y", append_and_concatenate, lambda r: (M(r, 4), M(r, 4)), 1),
+    ("split_parts", split_parts, lambda r: (M(r, 4, 5),), 0),
+    ("diag_tri", diag_tri, lambda r: (M(r, 4, 4),), 0),
+    ("tril_3d", tril_3d, lambda r: (M(r, 2, 3, 3),), 0),
+    ("rollaxis_moveaxis", rollaxis_moveaxis, lambda r: (M(r, 2, 3, 4),), 0),
+    ("atleast", atleast, lambda r: (M(r, 3),), 0),
+    ("einsum_sublist", einsum_sublist, lambda r: (M(r, 2, 3), M(r, 3, 4)), 0),
+    ("einsum_three", einsum_three, lambda r: (M(r, 2, 3), M(r, 3, 4), M(r, 4, 2)), 1),
+    ("einsum_ellipsis_tail", einsum_ellipsis_tail, lambda r: (M(r, 3, 2, 2), M(r, 3)), 0),
+    ("repeat_axes", repeat_axes, lambda r: (M(r, 3, 2),), 0),
+    ("tensordot_positional", tensordot_positional, lambda r: (M(r, 2, 3), M(r, 3, 4)), 0),
+    ("max_axis_keepdims", max_axis_keepdims, lambda r: (M(r, 3, 4),), 0),
+    ("nan_to_num_of", nan_to_num_of, lambda r: (np.array([0.5, 1.5, 2.5]),), 0),
+    ("linspace_ends", linspace_ends, lambda r: (np.array([-0.3, 1.2]),), 0),
+    ("gradient_of", gradient_of, lambda r: (M(r, 6),), 0),
+    ("astype_float", astype_float, lambda r: (M(r, 3),), 0),
+    ("builtin_sum_list", builtin_sum_list, lambda r: (M(r, 4),), 0),
+    ("closure_over_argument", closure_over_argument, lambda r: (M(r, 3),), 0),
+    ("fanout_mutated", fanout_mutated, lambda r: (M(r, 3),), 0),
+    ("abs_at_zero", abs_at_zero, lambda r: (np.array([0.0, 0.5, -1.5]),), 0),
+    ("power_arg_negative", power_arg_negative, lambda r: (np.array([-1.3, -0.2, 0.7]),), 0),
+    ("mul_by_zero", mul_by_zero, lambda r: (M(r, 3),), 0),
+    ("scan_carry", scan_carry, lambda r: (M(r, 5), 0.3), 0),
+    ("scan_carry_c0", scan_carry, lambda r: (M(r, 5), 0.3), 1),
+    ("fori_dynamic", fori_dynamic, lambda r: (M(r, 3), 4), 0),
+    ("while_doubling", while_doubling, lambda r: (1.3,), 0),
+    ("cond_closure", cond_closure, lambda r: (0.7, 1.5), 0),
+    ("cond_closure_y", cond_closure, lambda r: (-0.7, 1.5), 1),
+    ("select_where", select_where, lambda r: (np.array([0.3, -0.7, 1.2, -0.1]),), 0),
+    ("logsumexp_stable", logsumexp_stable, lambda r: (M(r, 5),), 0),
+    ("softmax_cross_entropy", softmax_cross_entropy, lambda r: (M(r, 4, 3), np.eye(3)[[0, 2, 1, 1]]), 0),
+    ("kernel_lsq_steps", kernel_lsq_steps, lambda r: (M(r, 5), M(r, 5, 2), M(r, 5)), 0),
+    ("ntk_entry", ntk_entry, lambda r: (M(r, 6), 0.7, -1.2), 0),
+]
+
+
 #: refused at the user's line in every first-order transformation (what to do is in the message): an
 #: np.repeat count read from an argument's shape, a write into an argument (tangent's test writes x[0]),
-#: a covariance the multivariate normal's rule gives no gradient
+#: a covariance the multivariate normal's rule gives no gradient, a write through an index that repeats a
+#: position (NumPy keeps one of the values: jax's scatter tests ported to NumPy's `z[idx] += v`)
 REFUSED = [
     ("rnn_repeat_state", rnn_repeat_state, rnn_args, 0),
     ("subscript_written", subscript_written, lambda r: (M(r, 4),), 0),
     ("mvn_logpdf_cov", mvn_logpdf, lambda r: (M(r, 4, 2), M(r, 2), spd(r, 2)), 2),
+    ("add_into_duplicates", add_into_duplicates, lambda r: (M(r, 3),), 0),
+    ("set_into_duplicates", set_into_duplicates, lambda r: (M(r, 3),), 0),
 ]

@@ -15,7 +15,7 @@ own and the helper gets their tuple::
 
     t3_bar_0 = 0.0
     t3_bar_1 = 0.0
-    t3_bar_1 = t3_bar_1 + v_bar
+    t3_bar_1 = t3_bar_1 + v_bar       (``t3_bar[1] += v_bar`` too)
     ...
     a_bar = eigh_adjoint((t3_bar_0, t3_bar_1), t3, 'L')
 
@@ -96,6 +96,17 @@ class _Parts(ast.NodeTransformer):
         if isinstance(target, ast.Name) and target.id == self.name and _zeros_of_length(node.value):
             return [ast.copy_location(ast.Assign([self.part(k, ast.Store())], ast.Constant(0.0)), node)
                     for k in range(self.count)]
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign):
+        # ``t3_bar[0] += w_bar`` (the optimiser's in-place form): numba has no in-place add of an
+        # array into the part's 0.0; ``part = part + w_bar`` types the name again
+        self.generic_visit(node)
+        target = node.target
+        parts = {f"{self.name}_{k}" for k in range(self.count)}
+        if isinstance(target, ast.Name) and target.id in parts and isinstance(node.op, ast.Add):
+            added = ast.BinOp(ast.Name(target.id, ast.Load()), ast.Add(), node.value)
+            return ast.copy_location(ast.Assign([ast.Name(target.id, ast.Store())], added), node)
         return node
 
     def visit_Subscript(self, node: ast.Subscript):
