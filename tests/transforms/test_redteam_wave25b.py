@@ -239,3 +239,33 @@ def test_compositions_srcdiff_takes_still_run():
     want = hessian_difference(w.cube, (_X,))
     np.testing.assert_allclose(srcdiff.jacobian(srcdiff.grad(w.cube))(_X), want, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(srcdiff.hessian(w.cube)(_X), want, rtol=1e-4, atol=1e-6)
+
+
+class _Params:
+    def __init__(self):
+        self.W, self.b = np.ones(3), 0.5
+
+
+@pytest.mark.parametrize(
+    "call, position",
+    [
+        (lambda: srcdiff.vmap(w.tree_loss, in_axes=(None, 0))({"w": np.ones(3), "c": 0.5}, _XS), 0),
+        (lambda: srcdiff.vmap(w.tree_loss, in_axes=(0, 0))({"w": np.ones((4, 3)), "c": np.ones(4)}, _XS), 0),
+        (lambda: srcdiff.vmap(w.config_scale, in_axes=(0, None))(_X, {"k": 2.0}), 1),
+        (lambda: srcdiff.vmap(w.attribute_loss, in_axes=(None, 0, 0))(_Params(), _XS, np.ones(4)), 0),
+        (lambda: srcdiff.vmap(srcdiff.grad(w.tree_loss), in_axes=(None, 0))({"w": np.ones(3), "c": 0.5}, _XS), 0),
+    ],
+    ids=["dict_shared", "dict_batched", "config_dict", "object", "gradient_of_dict"],
+)
+def test_vmap_of_a_tree_refused_by_its_argument(call, position):
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        call()
+    assert f"argument {position} is a" in str(caught.value) and "not trees or objects" in str(caught.value)
+    assert matrix.located(caught.value)
+
+
+def test_vmap_with_a_shared_list_still_runs():
+    """A list of arrays with in_axes None (a sequence a loop reads) is not a tree vmap refuses."""
+    xs = [np.linspace(-0.5, 0.5, 3), np.linspace(0.2, 0.4, 3)]
+    got = srcdiff.vmap(w.rnn_like, in_axes=(0, None))(_XS, xs)
+    np.testing.assert_allclose(got, [w.rnn_like(h, xs) for h in _XS], rtol=1e-12)
