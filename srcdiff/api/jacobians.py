@@ -19,7 +19,6 @@ import numpy as np
 from ..driver.higher import explained
 from ..driver.seeded import seeded
 from ..errors import SrcDiffError
-from ..frontend.callables import refuse_transformed
 from ..ir import shapes
 from .batched_rows import Batched
 from .binding import wrt_of
@@ -41,8 +40,7 @@ class Jacobian(Composite):
     for a tree, a tuple for a tuple `wrt`)."""
 
     def __init__(self, f, wrt=0, kind="jacobian", jit: str | None = None):
-        refuse_transformed(f, f"srcdiff.{kind}")
-        self.pullbacks = Pullbacks(f, wrt, repeated=True)
+        self.pullbacks = Pullbacks(f, wrt, repeated=True, what=f"srcdiff.{kind}")
         self.jit = jit
         self.batched = Batched(seeded if isinstance(f, (GradFunction, Derivative)) else contracted, jit)
         self._forward_columns: dict = {}  # plain function -> its JitColumns (jit, where batching refuses)
