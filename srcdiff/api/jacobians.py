@@ -119,7 +119,7 @@ class Jacobian(Composite):
         """With jit, where the rows cannot be batched: the columns by forward mode over `f`'s
         code, compiled with the loop over them (api/hessian_columns.py); else refused."""
         leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
-        if call.flat is not None or kwargs or any(leaf.dtype != np.float64 for leaf in leaves):
+        if call.flat is not None or kwargs or any(leaf.dtype.kind != "f" for leaf in leaves):
             raise self._refusal(call, kwargs)
         raw = call.run()
         if isinstance(raw, (tuple, list)):  # (the columns' loop stores one array: NumPy's path stacks the values)
@@ -132,7 +132,7 @@ class Jacobian(Composite):
         columns = self._forward_columns.get(call.func)
         if columns is None:
             columns = self._forward_columns[call.func] = JitColumns(call.func, call.wrt, call.names)
-        blocks = columns.blocks(call.args, leaves, [np.dtype(float)] * len(leaves), False, [value.shape])
+        blocks = columns.blocks(call.args, leaves, [leaf.dtype for leaf in leaves], False, [value.shape])
         self._last_columns = columns
         return call.rebuild(blocks[0])
 
