@@ -85,6 +85,8 @@ class JitColumns:
         from ..backend.numba.hoisting import split_sweep
 
         outputs = [leaf.shape for leaf in leaves] if outputs is None else outputs
+        if any(np.dtype(d) != np.float64 for d in dtypes):  # (the compiled loop's buffers are float64)
+            return self._one_by_one(args, leaves, dtypes, several, outputs)
         sizes = [leaf.size for leaf in leaves]
         positions = [self.names.index(n) for n in self.wrt]
         kinds = tuple((p, bool(leaf.ndim)) for p, leaf in zip(positions, leaves))
@@ -127,6 +129,33 @@ class JitColumns:
                           f"({type(exc).__name__}: {first})") from None
         self._compiled[width] = (run, drive)
         return found
+
+    def _one_by_one(self, args: tuple, leaves: list, dtypes: list, several: bool, outputs: list) -> list:
+        """`blocks` for float32 (float16) leaves: one compiled forward sweep per column, each in the
+        leaves' own dtype, stacked in the dtype the sweep gives (float32 where NumPy's is)."""
+        from .forward import JvpFunction
+
+        forward = self._vectors.get("one by one")
+        if forward is None:
+            forward = self._vectors["one by one"] = JvpFunction(self.plain, wrt=self.wrt, with_value=False,
+                                                                jit="numba")
+        self.last, self.lowered = forward, None
+        blocks: list = [[None] * len(leaves) for _ in outputs]
+        for j, name in enumerate(self.wrt):
+            columns = []
+            for e in range(leaves[j].size):
+                unit = np.zeros(leaves[j].shape, dtype=dtypes[j])
+                unit.flat[e] = 1
+                tangents = tuple((unit if leaves[j].ndim else unit[()]) if n == name else
+                                 (np.zeros(leaves[k].shape, dtype=dtypes[k]) if n in self.wrt and
+                                  leaves[k := self.wrt.index(n)].ndim else 0.0 if n in self.wrt else None)
+                                 for n in self.names)
+                product = forward(args, tangents)[1]
+                columns.append(product if several else (product,))
+            for i, shape in enumerate(outputs):
+                stacked = np.stack([np.asarray(c[i]) for c in columns], axis=-1)
+                blocks[i][j] = stacked.reshape(tuple(shape) + leaves[j].shape)
+        return blocks
 
     def again(self, args: tuple, leaves: list, dtypes: list, several: bool) -> list:
         """`blocks` for a call a `Plan` found like the last one (same signature, the code it

@@ -19,7 +19,6 @@ import numpy as np
 from ..driver.higher import explained
 from ..driver.seeded import seeded
 from ..errors import SrcDiffError
-from ..frontend.callables import refuse_transformed
 from ..ir import shapes
 from .batched_rows import Batched
 from .binding import wrt_of
@@ -41,8 +40,7 @@ class Jacobian(Composite):
     for a tree, a tuple for a tuple `wrt`)."""
 
     def __init__(self, f, wrt=0, kind="jacobian", jit: str | None = None):
-        refuse_transformed(f, f"srcdiff.{kind}")
-        self.pullbacks = Pullbacks(f, wrt, repeated=True)
+        self.pullbacks = Pullbacks(f, wrt, repeated=True, what=f"srcdiff.{kind}")
         self.jit = jit
         self.batched = Batched(seeded if isinstance(f, (GradFunction, Derivative)) else contracted, jit)
         self._forward_columns: dict = {}  # plain function -> its JitColumns (jit, where batching refuses)
@@ -121,7 +119,7 @@ class Jacobian(Composite):
         """With jit, where the rows cannot be batched: the columns by forward mode over `f`'s
         code, compiled with the loop over them (api/hessian_columns.py); else refused."""
         leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
-        if call.flat is not None or kwargs or any(leaf.dtype != np.float64 for leaf in leaves):
+        if call.flat is not None or kwargs or any(leaf.dtype.kind != "f" for leaf in leaves):
             raise self._refusal(call, kwargs)
         raw = call.run()
         if isinstance(raw, (tuple, list)):  # (the columns' loop stores one array: NumPy's path stacks the values)
@@ -134,7 +132,7 @@ class Jacobian(Composite):
         columns = self._forward_columns.get(call.func)
         if columns is None:
             columns = self._forward_columns[call.func] = JitColumns(call.func, call.wrt, call.names)
-        blocks = columns.blocks(call.args, leaves, [np.dtype(float)] * len(leaves), False, [value.shape])
+        blocks = columns.blocks(call.args, leaves, [leaf.dtype for leaf in leaves], False, [value.shape])
         self._last_columns = columns
         return call.rebuild(blocks[0])
 

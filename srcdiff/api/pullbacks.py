@@ -17,6 +17,7 @@ import numpy as np
 from .. import driver
 from ..driver.higher import explained
 from ..errors import Location, SrcDiffError
+from ..frontend.callables import refuse_transformed
 from ..frontend.parse import parse_function
 from ..ir import shapes
 from .binding import wrt_of
@@ -32,10 +33,11 @@ from .vjp_numba import numba_vjp
 class Pullbacks:
     """The pullback code of `func` with respect to `wrt`, compiled once per argument signature."""
 
-    def __init__(self, func, wrt=0, repeated: bool = False):
+    def __init__(self, func, wrt=0, repeated: bool = False, what: str = "srcdiff.vjp"):
         #: `repeated`: the caller runs the code more than once a call (a Jacobian's value, then its
         #: rows), so a draw from a stream the process shares is refused (driver.refuse_shared_draws)
         self.func, self.wrt_spec, self.repeated = func, wrt, repeated
+        refuse_transformed(func, what)  # (`what`: the public function the caller is)
         self._last: driver.Variant | None = None
         self._compiled: dict = {}  # (function, wrt, signature) -> (Lowered, Variant): the fast way back
         if isinstance(func, Composite) or not callable(func):

@@ -9,7 +9,9 @@ the gradient's generated code: per-example gradients.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import types
 from typing import Callable, cast
 
 import numpy as np
@@ -172,6 +174,7 @@ class VmapFunction:
             raise SrcDiffError(f"{self.__qualname__}: pass the arguments by position",
                                hint="in_axes gives one axis per positional argument")
         axes = self._axes(args)
+        self._refuse_trees(args)
         if all(a is None for a in axes):
             raise SrcDiffError(f"{self.__qualname__}: no argument has a batch axis", hint="set in_axes")
         moved, sizes = [], set()
@@ -216,6 +219,25 @@ class VmapFunction:
             raise explained(exc, batching=isinstance(self.func, GradFunction)) from None
         self._plan = plan_for(moved, [*lowereds, found], run)
         return result
+
+    def _refuse_trees(self, args: tuple) -> None:
+        """A dict, namedtuple or dataclass argument (a tree of parameters, which grad takes) is
+        refused by name, whatever its in_axes: the batched code takes arrays and numbers (and
+        lists of them), and would otherwise refuse the first line that reads the tree."""
+        for position, value in enumerate(args):
+            if isinstance(value, dict) or (isinstance(value, tuple) and hasattr(value, "_fields")) or (
+                    dataclasses.is_dataclass(value) and not isinstance(value, type)) or (
+                    hasattr(value, "__dict__") and not callable(value) and not isinstance(value, types.ModuleType)
+                    and not isinstance(value, (np.ndarray, np.generic))):
+                message = (f"{self.__qualname__}: argument {position} is a {type(value).__name__} (a tree of "
+                           "parameters, an object); vmap takes arrays and numbers, not trees or objects, yet")
+                hint = "pass the arrays (and numbers) it holds as parameters of their own"
+                user = self.func.front.target.func if isinstance(self.func, GradFunction) else resolve(self.func).func
+                try:
+                    parsed = parse_function(user)
+                except SrcDiffError:
+                    raise SrcDiffError(message, hint=hint) from None
+                raise parsed.error(parsed.tree, message, hint)
 
     @property
     def source(self) -> str:

@@ -146,9 +146,9 @@ def trace_adjoint(g, x, offset=0):
 def prod_adjoint(g, x, axis, keepdims):
     """Adjoint of ``np.prod(x, axis, keepdims)``: each element gets the product of the
     others (exclusive cumulative products from both ends), exact where `x` has zeros."""
-    x = np.asarray(x, dtype=float)
+    x = np.asarray(x) if np.asarray(x).dtype.kind == "f" else np.asarray(x, dtype=float)  # float32 stays
     if x.size == 0:  # the product of no elements is 1, whatever they are
-        return np.zeros(x.shape)
+        return np.zeros(x.shape, dtype=x.dtype)
     if not keepdims:
         g = np.expand_dims(g, tuple(range(x.ndim)) if axis is None else axis)
     flat, back = _grouped(x, axis)
@@ -160,9 +160,9 @@ def prod_pairs(w, x, axis):
     along `w`, which is also its adjoint for `w`: element j gets the sum over i != j of
     ``w[i]`` times the product of the elements but i and j, in each product of `axis`.
     Exact where `x` has zeros (no division); O(n²) for a product of n elements."""
-    x = np.asarray(x, dtype=float)
+    x = np.asarray(x) if np.asarray(x).dtype.kind == "f" else np.asarray(x, dtype=float)  # float32 stays
     if x.size == 0:
-        return np.zeros(x.shape)
+        return np.zeros(x.shape, dtype=x.dtype)
     flat, back = _grouped(x, axis)
     weights, _ = _grouped(np.broadcast_to(w, x.shape), axis)
     eye = np.eye(flat.shape[-1], dtype=bool)
@@ -183,7 +183,7 @@ def _grouped(x, axis):
 def _others(flat):
     """Along the last axis, the product of the other elements (exclusive cumulative products
     from both ends: exact where there are zeros)."""
-    ones = np.ones(flat.shape[:-1] + (1,))
+    ones = np.ones(flat.shape[:-1] + (1,), dtype=flat.dtype)
     before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
     return before * after

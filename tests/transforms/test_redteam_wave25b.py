@@ -239,3 +239,76 @@ def test_compositions_srcdiff_takes_still_run():
     want = hessian_difference(w.cube, (_X,))
     np.testing.assert_allclose(srcdiff.jacobian(srcdiff.grad(w.cube))(_X), want, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(srcdiff.hessian(w.cube)(_X), want, rtol=1e-4, atol=1e-6)
+
+
+class _Params:
+    def __init__(self):
+        self.W, self.b = np.ones(3), 0.5
+
+
+@pytest.mark.parametrize(
+    "call, position",
+    [
+        (lambda: srcdiff.vmap(w.tree_loss, in_axes=(None, 0))({"w": np.ones(3), "c": 0.5}, _XS), 0),
+        (lambda: srcdiff.vmap(w.tree_loss, in_axes=(0, 0))({"w": np.ones((4, 3)), "c": np.ones(4)}, _XS), 0),
+        (lambda: srcdiff.vmap(w.config_scale, in_axes=(0, None))(_X, {"k": 2.0}), 1),
+        (lambda: srcdiff.vmap(w.attribute_loss, in_axes=(None, 0, 0))(_Params(), _XS, np.ones(4)), 0),
+        (lambda: srcdiff.vmap(srcdiff.grad(w.tree_loss), in_axes=(None, 0))({"w": np.ones(3), "c": 0.5}, _XS), 0),
+    ],
+    ids=["dict_shared", "dict_batched", "config_dict", "object", "gradient_of_dict"],
+)
+def test_vmap_of_a_tree_refused_by_its_argument(call, position):
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        call()
+    assert f"argument {position} is a" in str(caught.value) and "not trees or objects" in str(caught.value)
+    assert matrix.located(caught.value)
+
+
+def test_vmap_with_a_shared_list_still_runs():
+    """A list of arrays with in_axes None (a sequence a loop reads) is not a tree vmap refuses."""
+    xs = [np.linspace(-0.5, 0.5, 3), np.linspace(0.2, 0.4, 3)]
+    got = srcdiff.vmap(w.rnn_like, in_axes=(0, None))(_XS, xs)
+    np.testing.assert_allclose(got, [w.rnn_like(h, xs) for h in _XS], rtol=1e-12)
+
+
+# ---- finding 5: jacobian with jit of float32 arguments; jvp through np.prod keeps float32 ------------
+
+
+def _jacobian_difference(f, x, eps=1e-6):
+    x = np.asarray(x, dtype=float)
+    columns = []
+    for k in range(x.size):
+        e = np.zeros_like(x)
+        e.flat[k] = eps
+        columns.append((np.asarray(f(x + e), dtype=float) - np.asarray(f(x - e), dtype=float)) / (2 * eps))
+    return np.stack(columns, axis=-1).reshape(np.shape(f(x)) + x.shape)
+
+
+@pytest.mark.parametrize("jit", [None, "numba"])
+@pytest.mark.parametrize("f", w.VECTOR_FLOAT32, ids=lambda f: f.__name__)
+def test_jacobian_of_float32_arguments(f, jit):
+    x = np.linspace(0.3, 1.4, 5)
+    got = srcdiff.jacobian(f, jit=jit)(x.astype(np.float32))
+    assert got.dtype == np.float32
+    want = _jacobian_difference(f, x)
+    np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(want)))))
+
+
+@pytest.mark.parametrize("jit", [None, "numba"])
+def test_jacobian_of_float32_arguments_wrt_two(jit):
+    x, y = np.linspace(0.3, 1.4, 4), np.linspace(-1.0, 1.0, 4)
+    gx, gy = srcdiff.jacobian(w.scaled_rows, wrt=(0, 1), jit=jit)(x.astype(np.float32), y.astype(np.float32))
+    assert gx.dtype == gy.dtype == np.float32
+    np.testing.assert_allclose(gx, _jacobian_difference(lambda t: w.scaled_rows(t, y), x), rtol=2e-3, atol=2e-3)
+    np.testing.assert_allclose(gy, _jacobian_difference(lambda t: w.scaled_rows(x, t), y), rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("jit", [None, "numba"])
+@pytest.mark.parametrize("f", w.VECTOR_FLOAT32, ids=lambda f: f.__name__)
+def test_jvp_of_float32_keeps_float32(f, jit):
+    x = np.linspace(0.3, 1.4, 5)
+    v = np.linspace(-1.0, 1.0, 5)
+    value, tangent = srcdiff.jvp(f, (x.astype(np.float32),), (v.astype(np.float32),), jit=jit)
+    assert value.dtype == tangent.dtype == np.float32
+    want = _jacobian_difference(f, x) @ v
+    np.testing.assert_allclose(tangent, want, rtol=2e-3, atol=2e-3 * max(1.0, float(np.max(np.abs(want)))))
