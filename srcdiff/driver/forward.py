@@ -59,6 +59,10 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
         optimize_function(func, dataclasses.replace(info, statements=True))
         if found.options.jit is None and factor_sums(func.body, adjoints.__contains__):  # one product fewer each
             simplify(func, float_names(func, info).__contains__, scalar_names(func, info).__contains__)
+            # (a scaled array read no more goes; memory.release below frees the rest again)
+            func.body[:] = [s for s in func.body if not isinstance(s, ast.Delete)]
+            while statements.remove_dead(func.body) | statements.remove_unread(func):
+                pass
         lists_in_place(func)  # a derivable gradient's list updates, copies no one sees
         merge_parallel_stacks(func)  # its loop stacks (one per value and direction): one list of tuples
         coalesce_loop_copies(func)  # and its loops' closing copies of the values they carry

@@ -15,6 +15,7 @@ import ast
 from collections import Counter
 
 from .liveness import bodies, is_comment, is_compound, is_pure, mentions, nodes, writes, written_into
+from .statements import mutated
 
 Term = tuple[bool, list[ast.expr]]  # (negated, factors); one factor: the term as written
 
@@ -145,10 +146,17 @@ def _reads(expr: ast.expr, name: str) -> bool:
 
 
 def factor_sums(body: list[ast.stmt], assigns) -> bool:
-    """Factor the sums of the top-level ``name = ...`` (``name[i] += ...``) of `body` where ``assigns(name)``, by a
-    common name or number (``d * -2 * a + e * -2 * b -> -2 * (d * a + e * b)``: a tangent's
-    product rule repeats the factors of the product it differentiates)."""
-    changed = False
+    """Factor the sums of the top-level ``name = ...`` (``name[i] += ...``) of `body` where
+    ``assigns(name)``, by a common name or number (``d * -2 * a + e * -2 * b -> -2 * (d * a +
+    e * b)``: a tangent's product rule repeats the factors of the product it differentiates).
+
+    A term's factor made as a number times a name (``t4_bar = 200.0 * t4``, both bound once and
+    never written into) is read as that product where then every term has a number and a
+    value made so is read nowhere else: the numbers come out together (``-400.0 * (t4_dot * t2
+    + t4 * t2_dot)``), and the scaled array is not made at all."""
+    loads = Counter(n.id for s in body for n in nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+    scaled = _scaled_names(body)
+    changed, read_later = False, set()
     for stmt in body:
         name = _assigned(stmt)
         if isinstance(stmt, ast.AugAssign):  # ``x_bar_1_dot[:-1] += ...``: a sum into x_bar_1_dot
@@ -157,23 +165,94 @@ def factor_sums(body: list[ast.stmt], assigns) -> bool:
                 root = root.value
             name = root.id if isinstance(root, ast.Name) else None
         if name is not None and assigns(name):
-            found = _Sums()
+            found = _Sums(scaled, loads)
             stmt.value = found.visit(stmt.value)
             changed |= found.changed
+            read_later |= found.read
+    if read_later:  # a ``del`` of what an expanded product reads now comes too early (memory.release
+        for stmt in body:  # frees each name after its last read again)
+            if isinstance(stmt, ast.Delete):
+                stmt.targets = [t for t in stmt.targets if not (isinstance(t, ast.Name) and t.id in read_later)]
+        body[:] = [s for s in body if not (isinstance(s, ast.Delete) and not s.targets)]
     return changed
 
 
 class _Sums(ast.NodeTransformer):
     """Each outermost sum of an expression factored (a sum an index_add adds: its argument)."""
 
-    changed = False
+    def __init__(self, scaled: dict, loads: Counter):
+        self.scaled, self.loads, self.changed, self.read = scaled, loads, False, set()
 
     def visit_BinOp(self, node: ast.BinOp):
-        new = _factor(node, numbers=True)
+        expanded = _expand_scaled(node, self.scaled, self.loads)
+        new = _factor(expanded, numbers=True) if expanded is not None else None
+        if new is not None:
+            self.read |= mentions(new)
+        else:
+            new = _factor(node, numbers=True)
         if new is None:
             return self.generic_visit(node)
         self.changed = True
-        return new
+        return _gather_numbers(new)
+
+
+def _scaled_names(body: list[ast.stmt]) -> dict[str, tuple[ast.expr, ast.Name]]:
+    """``n = c * m`` (or ``m * c``) at the top level, c a number, n and m names bound once and
+    never written into: n -> (c, m)."""
+    stores = Counter(n.id for s in body for n in nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    changing = mutated(body)
+    found = {}
+    for stmt in body:
+        name, value = _assigned(stmt), getattr(stmt, "value", None)
+        if name is None or not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)):
+            continue
+        number, operand = (value.left, value.right) if _is_number(value.left) else (value.right, value.left)
+        if _is_number(number) and isinstance(operand, ast.Name) and stores[name] == 1 \
+                and stores[operand.id] <= 1 and not {name, operand.id} & changing:
+            found[name] = (number, operand)
+    return found
+
+
+def _expand_scaled(node: ast.BinOp, scaled: dict, loads: Counter) -> ast.expr | None:
+    """The sum `node` with its scaled names read as their products, where that pays (`factor_sums`)."""
+    if not isinstance(node.op, (ast.Add, ast.Sub)):
+        return None
+    terms, dies = [], False
+    for negated, factors, _ in _terms(node, False):
+        out = []
+        for f in factors:
+            if isinstance(f, ast.Name) and f.id in scaled:
+                number, operand = scaled[f.id]
+                out += [number, operand]
+                dies |= loads[f.id] == 1
+            else:
+                out.append(f)
+        if not any(_is_number(f) for f in out):
+            return None
+        terms.append((negated, out))
+    return _sum(terms) if dies else None
+
+
+def _is_number(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _gather_numbers(expr: ast.expr) -> ast.expr:
+    """``c1 * (c2 * e) -> (c1 c2) * e`` and ``c * -e -> (-c) * e``: the numbers a factoring took
+    out one after another, one multiplication."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _gather_numbers(expr.operand)
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mult) and _is_number(inner.left):
+            return ast.BinOp(ast.Constant(-inner.left.value), ast.Mult(), inner.right)
+        return ast.UnaryOp(ast.USub(), inner)
+    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult) and _is_number(expr.left)):
+        return expr
+    right = _gather_numbers(expr.right)
+    if isinstance(right, ast.UnaryOp) and isinstance(right.op, ast.USub):
+        return _gather_numbers(ast.BinOp(ast.Constant(-expr.left.value), ast.Mult(), right.operand))
+    if isinstance(right, ast.BinOp) and isinstance(right.op, ast.Mult) and _is_number(right.left):
+        return ast.BinOp(ast.Constant(expr.left.value * right.left.value), ast.Mult(), right.right)
+    return ast.BinOp(expr.left, ast.Mult(), right)
 
 
 def _key(factor: ast.expr, numbers: bool):
