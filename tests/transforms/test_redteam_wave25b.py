@@ -70,6 +70,12 @@ def test_zero_d_numba_hessian(program):
 
 
 @pytest.mark.parametrize("program", zero_d_programs(), ids=lambda p: p.name)
+def test_zero_d_first_order(program):
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow  # (numba compiles and sympy checks each program: seconds a row)
+@pytest.mark.parametrize("program", zero_d_programs(), ids=lambda p: p.name)
 def test_zero_d_every_transformation(program):
     matrix.assert_numba_included(program)
 
