@@ -872,6 +872,20 @@ def set_into_duplicates(x):
     return np.sum(z * np.arange(1.0, 5.0))
 
 
+def add_into_duplicates_unread(x):
+    # (the array written is never read again: the write's check of repeated positions had gone
+    # with it, and the gradient was silently [1, 1, 1])
+    z = np.zeros(4)
+    z[np.array([0, 2, 0])] += x
+    return np.sum(z)
+
+
+def set_into_duplicates_unread(x):
+    z = np.zeros(4)
+    z[np.array([1, 1])] = x[:2] * 3.0
+    return np.sum(z * 2.0)
+
+
 def negative_step_slices(x):
     return np.sum(x[::-2] * x[-3::-1][:5]) + np.sum(x[-2:] ** 3)
 
@@ -1329,4 +1343,6 @@ REFUSED = [
     ("mvn_logpdf_cov", mvn_logpdf, lambda r: (M(r, 4, 2), M(r, 2), spd(r, 2)), 2),
     ("add_into_duplicates", add_into_duplicates, lambda r: (M(r, 3),), 0),
     ("set_into_duplicates", set_into_duplicates, lambda r: (M(r, 3),), 0),
+    ("add_into_duplicates_unread", add_into_duplicates_unread, lambda r: (M(r, 3),), 0),
+    ("set_into_duplicates_unread", set_into_duplicates_unread, lambda r: (M(r, 3),), 0),
 ]

@@ -139,6 +139,12 @@ def is_pure(expr: ast.expr) -> bool:
     return True
 
 
+#: Writes whose run-time checks (a repeated position, a float written into an int array) guard
+#: the adjoint that reads ``g[index]``: kept even where nothing reads the array written, or the
+#: check would go and that adjoint be silently wrong (writes.py makes the provably safe ones in place).
+CHECKED_WRITES = frozenset({"set_item"})
+
+
 def _pure_call(call: ast.Call) -> bool:
     """Calls that neither mutate their arguments nor have another effect: anything from `np`
     and `math` (without ``out=``, and no random draw), the run-time helpers but their
@@ -147,7 +153,7 @@ def _pure_call(call: ast.Call) -> bool:
     if any(k.arg == "out" for k in call.keywords):
         return False
     if isinstance(func, ast.Name):
-        return func.id in HELPERS and func.id not in EFFECTS
+        return func.id in HELPERS and func.id not in EFFECTS and func.id not in CHECKED_WRITES
     if isinstance(func, ast.Attribute):
         root = func
         while isinstance(root, ast.Attribute):

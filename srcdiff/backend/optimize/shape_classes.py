@@ -20,7 +20,7 @@ from ...ir.shapes import MANY, ONE, UNKNOWN_DIM, Shape
 from . import liveness
 from .liveness import assigned_name, is_compound
 from .shape_calls import is_conversion, is_ufunc, shape_of_call
-from .shape_pieces import piece_of_slice, tiles
+from .shape_pieces import index_read_as_subscript, piece_of_slice, tiles
 from .shape_syntax import Syntax
 
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
@@ -137,6 +137,9 @@ class ShapeClasses:
             self._definitions = {name: values[0] for name, values in self._values.items()
                                  if len(values) == 1 and name in self.single}
         return self._definitions.get(name)
+
+    def _single_value(self, node: ast.expr) -> ast.expr | None:
+        return self.definition(node.id) if isinstance(node, ast.Name) and node.id in self.single else node
 
     def _equate_in_body(self, body: list[ast.stmt]) -> None:
         """``r = a * t`` in a loop body, `t` assigned earlier in the same straight-line run, `a`'s class
@@ -308,7 +311,7 @@ class ShapeClasses:
         if isinstance(func, ast.Attribute) and func.attr == "copy" and not call.args:
             return self.of(func.value)
         if isinstance(func, ast.Name) and func.id == "index_read" and len(call.args) == 2:
-            read = self._index_read(call.args[0], call.args[1])
+            read = index_read_as_subscript(call.args[0], call.args[1], self._single_value)
             return self._slice(read) if read is not None else None
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np"):
             return None
@@ -325,25 +328,6 @@ class ShapeClasses:
         if func.attr == "concatenate" and len(call.args) == 1 and isinstance(call.args[0], (ast.List, ast.Tuple)):
             return self._joined(call.args[0].elts)
         return None
-
-    def _index_read(self, base: ast.expr, index: ast.expr) -> ast.Subscript | None:
-        """``base[a:b, ...]`` for ``index_read(base, t8)`` with ``t8 = (t7,)``, ``t7 = slice(a, b, None)``
-        (numbers or None: names bound once), else None."""
-        if isinstance(index, ast.Name) and index.id in self.single:
-            index = self.definition(index.id)
-        if not isinstance(index, ast.Tuple) or not index.elts:
-            return None
-        parts = []
-        for part in index.elts:
-            if isinstance(part, ast.Name) and part.id in self.single:
-                part = self.definition(part.id)
-            if not (isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "slice"
-                    and len(part.args) == 3 and not part.keywords
-                    and all(isinstance(a, ast.Constant) and (a.value is None or type(a.value) is int)
-                            for a in part.args)):
-                return None
-            parts.append(ast.Slice(*[None if a.value is None else ast.Constant(a.value) for a in part.args]))
-        return ast.Subscript(base, ast.Tuple(parts, ast.Load()) if len(parts) > 1 else parts[0], ast.Load())
 
     def _joined(self, operands: list[ast.expr]):
         """``np.concatenate([x[:1], m, x[-1:]])`` with `m` of class ``x[1:-1]``: x's class, where the

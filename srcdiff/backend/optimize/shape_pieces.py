@@ -113,3 +113,19 @@ def _constant_slices(slices: list[ast.expr]) -> list[list[int | None]] | None:
 def _past(bounds: list[list[int | None]]) -> int:
     """A length past twice the largest bound: from there on every slice's positions move alike."""
     return 2 * max([abs(v) for pair in bounds for v in pair if v is not None] + [0]) + 3
+
+
+def index_read_as_subscript(base: ast.expr, index: ast.expr, value_of) -> ast.Subscript | None:
+    """``base[a:b, ...]`` for ``index_read(base, t8)`` with ``t8 = (t7,)``, ``t7 = slice(a, b, None)``
+    (numbers or None), else None; `value_of` gives a name's one value (the node itself otherwise)."""
+    index = value_of(index)
+    if not isinstance(index, ast.Tuple) or not index.elts:
+        return None
+    parts = []
+    for part in map(value_of, index.elts):
+        if not (isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "slice"
+                and len(part.args) == 3 and not part.keywords
+                and all(isinstance(a, ast.Constant) and (a.value is None or type(a.value) is int) for a in part.args)):
+            return None
+        parts.append(ast.Slice(*[None if a.value is None else ast.Constant(a.value) for a in part.args]))
+    return ast.Subscript(base, ast.Tuple(parts, ast.Load()) if len(parts) > 1 else parts[0], ast.Load())
