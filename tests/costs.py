@@ -37,7 +37,7 @@ except ImportError:  # Windows
 COSTS_FILE = pathlib.Path(__file__).parent / "test_costs.tsv"
 
 #: the share of the measured default run's CPU time the sample keeps (in expectation)
-BUDGET = 0.19
+BUDGET = 0.15
 
 #: rows cheaper than this are not written to the file (they are under any cut the budget sets)
 FLOOR = 0.15
