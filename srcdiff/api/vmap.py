@@ -158,15 +158,9 @@ class VmapFunction:
         except ValueError:
             array = None
         if isinstance(value, dict) or array is None or array.dtype == object or _holds_arrays(value):
-            user = self.func.front.target.func if isinstance(self.func, GradFunction) else self.func
             message = (f"{self.__qualname__}: in_axes {axis} of a {type(value).__name__} argument: vmap batches "
                        "arrays (and lists of numbers), not trees of them")
-            hint = "pass the arrays as parameters of their own, each with its in_axes"
-            try:
-                parsed = parse_function(user)
-            except SrcDiffError:  # a builtin, a partial, a callable object: no line to name
-                raise SrcDiffError(message, hint=hint) from None
-            raise parsed.error(parsed.tree, message, hint)
+            self._refuse_at_def(message, "pass the arrays as parameters of their own, each with its in_axes")
         return array
 
     def __call__(self, *args, **kwargs):
@@ -231,13 +225,16 @@ class VmapFunction:
                     and not isinstance(value, (np.ndarray, np.generic))):
                 message = (f"{self.__qualname__}: argument {position} is a {type(value).__name__} (a tree of "
                            "parameters, an object); vmap takes arrays and numbers, not trees or objects, yet")
-                hint = "pass the arrays (and numbers) it holds as parameters of their own"
-                user = self.func.front.target.func if isinstance(self.func, GradFunction) else resolve(self.func).func
-                try:
-                    parsed = parse_function(user)
-                except SrcDiffError:
-                    raise SrcDiffError(message, hint=hint) from None
-                raise parsed.error(parsed.tree, message, hint)
+                self._refuse_at_def(message, "pass the arrays (and numbers) it holds as parameters of their own")
+
+    def _refuse_at_def(self, message: str, hint: str) -> None:
+        """Raise `message` at the def line of the function mapped (without a line where it has none)."""
+        try:
+            user = self.func.front.target.func if isinstance(self.func, GradFunction) else resolve(self.func).func
+            parsed = parse_function(user)
+        except SrcDiffError:  # a builtin, a partial, a callable object: no line to name
+            raise SrcDiffError(message, hint=hint) from None
+        raise parsed.error(parsed.tree, message, hint)
 
     @property
     def source(self) -> str:
