@@ -185,7 +185,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
                 name = classes.earliest(name, before)
             shape = classes.shape_of(name)
             changed = True
-            if shape.known and not shape.scalar and shape.ndim > 0:  # 0-d may be a NumPy scalar
+            if _array_of_axes(shape):  # 0-d may be a NumPy scalar
                 return ast.Attribute(ast.Name(name, ast.Load()), func.attr, ast.Load())
             changed = name != node.args[0].id
             node.args[0] = ast.Name(name, ast.Load())
@@ -203,7 +203,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
                     return node
                 earlier = classes.earliest(name, before)
                 shape = classes.shape_of(earlier)
-                if earlier == name or not (shape.known and not shape.scalar and shape.ndim > 0):
+                if earlier == name or not _array_of_axes(shape):
                     return node
                 changed = True
                 return ast.Attribute(ast.Name(earlier, ast.Load()), "shape", ast.Load())
@@ -212,7 +212,7 @@ def earliest_shape_reads(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
                 return node
             changed = True
             shape = classes.shape_of(name)
-            if shape.known and not shape.scalar and shape.ndim > 0:
+            if _array_of_axes(shape):
                 return ast.Attribute(ast.Name(name, ast.Load()), "shape", ast.Load())
             return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
                             [ast.Name(name, ast.Load())], [])
