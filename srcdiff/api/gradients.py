@@ -20,6 +20,7 @@ from ..driver import CACHE, CacheInfo, Lowered, Options, Variant, higher
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
+from ..lower.called_gradients import CalledCode
 from ..rules import TEMPLATE_GLOBALS
 from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative, derivative_of
@@ -202,6 +203,11 @@ class GradFunction:
         as a tuple); the last of the three values says whether it returns a tuple."""
         if self.options.with_value or self.front.has_aux or self.options.jit or self.options.debug:
             refuse_composite(self, batching)
+        func, call, several, _ = self._derivable_function(positional, pick)
+        return func, call, several
+
+    def _derivable_function(self, positional: tuple, pick: int | None):
+        """`derivable`'s three values, and the `Lowered` the function's code was compiled from."""
         call = self.front.bound_call(positional)
         gradient = self._trees.gradient_of(call) if call.flat is not None else self
         several = gradient.tuple_result or len(gradient.wrt) > 1
@@ -213,7 +219,27 @@ class GradFunction:
         if hit is None or hit[0] is not made:
             func = higher.generated_function(made, location=found.parsed.location)
             hit = self._picked[key] = (made, func)
-        return hit[1], call, several and pick is None
+        return hit[1], call, several and pick is None, found
+
+    def called_code(self, positional: tuple) -> CalledCode:
+        """What a call of this gradient (or value_and_grad) with (bound) arguments of the kinds
+        of `positional` stands for inside a function srcdiff differentiates: the gradient's code
+        as a function srcdiff reads (driver/higher.py), and for value_and_grad the function
+        itself (lower/called_gradients.py lowers the call as calls of these)."""
+        why = "has_aux=True" if self.front.has_aux else "debug=True" if self.options.debug else None
+        if why is not None:
+            raise SrcDiffError(f"{self.__qualname__} is a gradient with {why}, and srcdiff differentiates a "
+                               "call of a plain gradient (or value_and_grad) only",
+                               hint="call srcdiff.grad(loss) of the loss alone inside the function "
+                               "(without has_aux or debug), and compute the aux outside it")
+        if not self.front.target.plain or self._uses_trees(positional):
+            raise SrcDiffError(f"{self.__qualname__}: srcdiff differentiates a call of a gradient whose "
+                               "arguments are arrays and numbers, not trees, methods or partials",
+                               hint="pass the arrays as parameters of a plain function, or differentiate "
+                               "one leaf at a time (wrt=\"params['W']\")")
+        func, _, _, found = self._derivable_function(positional, None)
+        value = self.front.target.func if self.options.with_value else None
+        return CalledCode(func, value, found.depends, tuple(found.statics))
 
     def plain_call(self, positional: tuple):
         """The `FlatCall` of a call with (bound) `positional` arguments, and its plain function's gradient (a tuple)."""
@@ -244,7 +270,9 @@ class GradFunction:
             wrt = self.wrt if pick is None else (self.wrt[pick],)
             # a picked gradient is returned as itself (not a 1-tuple): the function differentiated again
             several = pick is None and (self.tuple_result or len(wrt) > 1)
-            options = dataclasses.replace(self.options, derivable=True, tuple_result=several)
+            # (value_and_grad and jit change how the gradient is returned and run, not its code)
+            options = dataclasses.replace(self.options, derivable=True, tuple_result=several, with_value=False,
+                                          jit=None)
             found = driver.lowered(self.func, wrt, options, args)
             hit = self._derivables[(signature, pick)] = (found, driver.variant(found, signature))
         return hit

@@ -20,6 +20,7 @@ from . import library_calls
 from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
 from .cached_calls import cached_value
+from .called_gradients import gradient_call, is_gradient_object
 from .custom_calls import custom_call, is_custom
 from .enum_members import enum_called
 from .expressions import ExpressionLowerer
@@ -80,6 +81,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")
+    if is_gradient_object(func):  # dloss(w, X, y) of dloss = srcdiff.grad(loss): its generated code, called
+        return gradient_call(lower, node, func, target)
     if is_custom(func):  # @srcdiff.custom_vjp / custom_jvp: the rule's source, written in place
         if id(func) in state.inlining:  # its own rule calls it for its value: the original function
             return user_call(lower, node, func.fun, target)

@@ -73,6 +73,16 @@ def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operan
     by_node = {id(v): k for k, v in bound.arguments.items()}
     operands = [lower.expr(a) for a in node.args] + [lower.expr(k.value) for k in node.keywords]
     names = tuple(by_node[id(a)] for a in node.args) + tuple(k.arg for k in node.keywords)
+    return call_with_operands(lower, node, func, operands, names, dict(bound.arguments), target)
+
+
+def call_with_operands(lower: ExpressionLowerer, node: ast.Call, func, operands: list, names: tuple,
+                       given: dict, target) -> Operand:
+    """`func` called at `node` (spelled ``node.func``) with its arguments lowered to `operands`
+    for its parameters `names` (``node.args`` first, then ``node.keywords``); `given` maps
+    each parameter passed to the expression that passes it (static arguments are read from it)."""
+    state = lower.state
+    sig = inspect.signature(func)
     keywords = (None,) * len(node.args) + tuple(k.arg for k in node.keywords)
     args = [operand_ast(o) for o, k in zip(operands, keywords) if k is None]
     kws = [ast.keyword(k, operand_ast(o)) for o, k in zip(operands, keywords) if k is not None]
@@ -82,7 +92,7 @@ def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operan
     facts = state.callee_facts(func, state.table, constants, tuple(names), known)
     # the callee's adjoint is built from its own source: what it reads statically counts too
     state.parsed.include(facts.depends)
-    callee = _specialised_callee(lower, node, func, facts.static_parameters, sig, bound,
+    callee = _specialised_callee(lower, node, func, facts.static_parameters, sig, given,
                                  tuple((n, v) for n, v in constants if n not in facts.static_parameters))
     out = emit_rule(state, user_rule(func, tuple(sig.parameters)), tuple(operands), {}, expr,
                     target, kind=UserCall, callee=callee, arg_names=names, keywords=keywords)
@@ -136,7 +146,7 @@ def _constants(lower: ExpressionLowerer, func, operands: dict) -> tuple:
     return tuple(constants)
 
 
-def _specialised_callee(lower: ExpressionLowerer, node: ast.Call, func, names: tuple[str, ...], sig, bound,
+def _specialised_callee(lower: ExpressionLowerer, node: ast.Call, func, names: tuple[str, ...], sig, given: dict,
                         constants: tuple):
     """`func`, or `Specialised` on the values this call gives `names`, the parameters it uses
     as static arguments (a constant, or this function's own static parameter), and on the
@@ -146,8 +156,8 @@ def _specialised_callee(lower: ExpressionLowerer, node: ast.Call, func, names: t
         return func
     statics = []
     for name in names:
-        given = bound.arguments.get(name)
-        value = sig.parameters[name].default if given is None else constant(lower.state, given)
+        passed = given.get(name)
+        value = sig.parameters[name].default if passed is None else constant(lower.state, passed)
         if not depends.static_ok(value):
             raise lower.state.error(node, f"{func.__name__} uses its parameter {name} as a static "
                                     f"argument, and {name}={value!r} here is not a constant srcdiff can "

@@ -1,0 +1,131 @@
+"""Functions that call a srcdiff gradient object (``dloss(w, X, y)``, ``srcdiff.grad(loss)(w, X, y)``):
+one inner step of MAML, gradient penalties, a Newton step, value_and_grad, several parameters."""
+
+import numpy as np
+
+import srcdiff
+
+
+def loss(w, X, y):
+    r = X @ w - y
+    return np.mean(r * r)
+
+
+dloss = srcdiff.grad(loss)
+vg_loss = srcdiff.value_and_grad(loss)
+dloss_jit = srcdiff.grad(loss, jit="numba")
+
+
+def maml(w, X, y, Xv, yv):
+    w2 = w - 0.1 * dloss(w, X, y)
+    return loss(w2, Xv, yv)
+
+
+def maml_inline(w, X, y, Xv, yv):
+    w2 = w - 0.1 * srcdiff.grad(loss)(w, X, y)
+    return loss(w2, Xv, yv)
+
+
+def maml_three_steps(w, X, y, Xv, yv):
+    for _ in range(3):
+        w = w - 0.1 * dloss(w, X, y)
+    return loss(w, Xv, yv)
+
+
+def energy(w):
+    return np.sum(np.sin(w) * w) + 0.5 * np.sum(w * w) ** 2
+
+
+denergy = srcdiff.grad(energy)
+
+
+def gradient_penalty(w):
+    return energy(w) + 0.3 * np.sum(denergy(w) ** 2)
+
+
+def model(p, x):
+    return np.sum(np.tanh(p * x))
+
+
+dmodel_x = srcdiff.grad(model, wrt=1)
+
+
+def input_gradient_penalty(p, x):
+    return np.sum((p - 1.0) ** 2) + np.sum(dmodel_x(p, x) ** 2)
+
+
+def cubic(x):
+    return x ** 3 / 3.0 - 2.0 * x + np.cosh(x)
+
+
+dcubic = srcdiff.grad(cubic)
+d2cubic = srcdiff.grad(srcdiff.grad(cubic))
+
+
+def newton_step(x):
+    x1 = x - dcubic(x) / (1.0 + dcubic(x) ** 2)
+    return cubic(x1)
+
+
+def value_and_gradient(w, X, y):
+    value, g = vg_loss(w, X, y)
+    return value * np.sum(g * g)
+
+
+def pair(a, b):
+    return np.sum(a * b * b) + np.sum(np.exp(a))
+
+
+dpair = srcdiff.grad(pair, wrt=(0, 1))
+dpair_argnums = srcdiff.grad(pair, argnums=1)
+
+
+def both_gradients(a, b):
+    ga, gb = dpair(a, b)
+    return np.sum(ga * gb) + np.sum(dpair_argnums(a, b) * a)
+
+
+def called_at_two_kinds(w, s):
+    return np.sum(denergy(w) ** 2) + np.sum(denergy(s) ** 2)
+
+
+SCALE = np.array([0.5, 1.5, 2.0])
+
+
+def scaled(w):
+    return np.sum(SCALE * w ** 4)
+
+
+dscaled = srcdiff.grad(scaled)
+
+
+def reads_a_global(w):
+    return np.sum(dscaled(w) * w)
+
+
+def jitted_inside(w, X, y, Xv, yv):
+    w2 = w - 0.1 * dloss_jit(w, X, y)
+    return loss(w2, Xv, yv)
+
+
+M = lambda r, *shape: r.normal(size=shape) * 0.5  # noqa: E731
+MAML_ARGS = lambda r: (M(r, 3), M(r, 5, 3), M(r, 5), M(r, 4, 3), M(r, 4))  # noqa: E731
+
+PROGRAMS = [
+    ("maml", maml, MAML_ARGS, 0),
+    ("maml_X", maml, MAML_ARGS, 1),
+    ("maml_inline", maml_inline, MAML_ARGS, 0),
+    ("maml_three_steps", maml_three_steps, MAML_ARGS, 0),
+    ("gradient_penalty", gradient_penalty, lambda r: (M(r, 4),), 0),
+    ("input_gradient_penalty", input_gradient_penalty, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("input_gradient_penalty_x", input_gradient_penalty, lambda r: (M(r, 3), M(r, 3)), 1),
+    ("newton_step", newton_step, lambda r: (0.7,), 0),
+    ("newton_step_array", newton_step, lambda r: (M(r, 3),), 0),
+    ("value_and_gradient", value_and_gradient, lambda r: (M(r, 3), M(r, 5, 3), M(r, 5)), 0),
+    ("both_gradients", both_gradients, lambda r: (M(r, 3), M(r, 3)), 0),
+    ("both_gradients_b", both_gradients, lambda r: (M(r, 3), M(r, 3)), 1),
+    ("called_at_two_kinds", called_at_two_kinds, lambda r: (M(r, 3), 0.4), 0),
+    ("called_at_two_kinds_s", called_at_two_kinds, lambda r: (M(r, 3), 0.4), 1),
+    ("reads_a_global", reads_a_global, lambda r: (M(r, 3),), 0),
+    ("jitted_inside", jitted_inside, MAML_ARGS, 0),
+]
