@@ -9,7 +9,6 @@ lowered once per value of that parameter.  The stages themselves run in the driv
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import weakref
 from typing import Any, Callable, cast
@@ -20,12 +19,14 @@ from ..driver import CACHE, CacheInfo, Lowered, Options, Variant, higher
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
-from ..lower.called_gradients import CalledCode
+from ..lower.called_gradients import MAKERS, CalledCode
 from ..rules import TEMPLATE_GLOBALS
 from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative, derivative_of
 from .flatcall import Front
 from .outer import refuse_composite
+from .single_output import check_single_output
+from .source_html import source_html
 from .trees import TreeCaller
 from .varkw import per_call
 
@@ -208,12 +209,12 @@ class GradFunction:
 
     def _derivable_function(self, positional: tuple, pick: int | None):
         """`derivable`'s three values, and the `Lowered` the function's code was compiled from."""
-        call = self.front.bound_call(positional)
-        gradient = self._trees.gradient_of(call) if call.flat is not None else self
+        call = self.front.bound_call(positional) if positional is not None else None
+        gradient = self._trees.gradient_of(call) if call is not None and call.flat is not None else self
         several = gradient.tuple_result or len(gradient.wrt) > 1
         if not several:
             pick = None
-        found, made = gradient._derivable(call.args, pick)
+        found, made = gradient._derivable(call.args if call is not None else None, pick)
         key = (id(made), pick)
         hit = self._picked.get(key)
         if hit is None or hit[0] is not made:
@@ -221,9 +222,10 @@ class GradFunction:
             hit = self._picked[key] = (made, func)
         return hit[1], call, several and pick is None, found
 
-    def called_code(self, positional: tuple) -> CalledCode:
+    def called_code(self, positional: tuple | None) -> CalledCode:
         """What a call of this gradient (or value_and_grad) with (bound) arguments of the kinds
-        of `positional` stands for inside a function srcdiff differentiates: the gradient's code
+        of `positional` (None: not known, code for any) stands for inside a function srcdiff
+        differentiates: the gradient's code
         as a function srcdiff reads (driver/higher.py), and for value_and_grad the function
         itself (lower/called_gradients.py lowers the call as calls of these)."""
         why = "has_aux=True" if self.front.has_aux else "debug=True" if self.options.debug else None
@@ -232,7 +234,7 @@ class GradFunction:
                                "call of a plain gradient (or value_and_grad) only",
                                hint="call srcdiff.grad(loss) of the loss alone inside the function "
                                "(without has_aux or debug), and compute the aux outside it")
-        if not self.front.target.plain or self._uses_trees(positional):
+        if not self.front.target.plain or positional is not None and self._uses_trees(positional):
             raise SrcDiffError(f"{self.__qualname__}: srcdiff differentiates a call of a gradient whose "
                                "arguments are arrays and numbers, not trees, methods or partials",
                                hint="pass the arrays as parameters of a plain function, or differentiate "
@@ -263,10 +265,12 @@ class GradFunction:
     def _derivable(self, args: tuple, pick: int | None = None) -> tuple[Lowered, Variant]:
         """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`):
         gradient number `pick` of the `wrt` parameters only (None: all of them, as a tuple)."""
-        signature = tuple(map(shapes.signature, args))
+        signature = None if args is None else tuple(map(shapes.signature, args))
         hit = self._derivables.get((signature, pick))
-        if hit is None or not driver.is_current(hit[0], self.func) or not hit[0].specialised_for(args, self._names):
-            self._check_differentiable(args)
+        if hit is None or not driver.is_current(hit[0], self.func) \
+                or args is not None and not hit[0].specialised_for(args, self._names):
+            if args is not None:
+                self._check_differentiable(args)
             wrt = self.wrt if pick is None else (self.wrt[pick],)
             # a picked gradient is returned as itself (not a 1-tuple): the function differentiated again
             several = pick is None and (self.tuple_result or len(wrt) > 1)
@@ -300,26 +304,8 @@ class GradFunction:
                 raise refuse(self.__qualname__, name, problem)
 
     def _repr_html_(self) -> str:
-        """In a notebook: the generated source, keywords, numbers, strings and comments coloured.
-        (Written here, not in tools/: the package layers keep api below the tools.)"""
-        import html
-        import io
-        import keyword
-        import tokenize
-
-        colours = {tokenize.NUMBER: "#b35c00", tokenize.STRING: "#2e7d32", tokenize.COMMENT: "#7a7a7a"}
-        starts, out, end = [0, 0], [], 0
-        for line in self.source.splitlines(keepends=True):
-            starts.append(starts[-1] + len(line))
-        for tok in tokenize.generate_tokens(io.StringIO(self.source).readline):
-            start = starts[min(tok.start[0], len(starts) - 1)] + tok.start[1]
-            out.append(html.escape(self.source[end:start]))
-            colour = "#8b2fc9" if tok.type == tokenize.NAME and keyword.iskeyword(tok.string) else colours.get(tok.type)
-            text = html.escape(tok.string)
-            out.append(f'<span style="color:{colour}">{text}</span>' if colour else text)
-            end = starts[min(tok.end[0], len(starts) - 1)] + tok.end[1]
-        return (f'<div class="srcdiff-grad"><div style="color:#555">{html.escape(repr(self))}</div><pre '
-                f'style="background:#fafafa;padding:8px;border-radius:6px">{"".join(out)}</pre></div>')
+        """In a notebook: the generated source, coloured (api/source_html.py)."""
+        return source_html(repr(self), self.source)
 
     def __repr__(self) -> str:
         return f"<srcdiff gradient of {self.__qualname__} wrt {', '.join(self.wrt)}>"
@@ -358,31 +344,6 @@ def _with_defaults(fast, user):
             fast.__defaults__ = user.__defaults__
         return fast(*args, **kwargs)
     return call
-
-
-def check_single_output(func, target) -> None:
-    """Refuse a function returning a tuple (``return loss, aux``) at that line: a gradient is of one number."""
-    try:
-        parsed = parse_function(target)
-    except SrcDiffError:
-        return  # no source: the transform says so, with its own message
-    returns = [n for n in _own_nodes(parsed.tree) if isinstance(n, ast.Return)]
-    for node in returns:
-        if isinstance(node.value, ast.Tuple) and len(node.value.elts) >= 2:
-            raise parsed.error(node, f"{parsed.name} returns a tuple of {len(node.value.elts)} values, and a "
-                               "gradient is of one number", "if the first value is the loss and the rest is "
-                               "auxiliary data, pass has_aux=True (the gradient comes with the aux); otherwise "
-                               "use srcdiff.jacobian or srcdiff.vjp")
-
-
-def _own_nodes(tree):
-    """The nodes of a function's body, not of the functions and lambdas defined in it."""
-    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-    todo = [n for n in (tree.body if isinstance(tree.body, list) else [tree.body]) if not isinstance(n, nested)]
-    while todo:
-        node = todo.pop()
-        yield node
-        todo += [c for c in ast.iter_child_nodes(node) if not isinstance(c, nested)]
 
 
 def grad(func=None, wrt=0, *, argnums=None, has_aux: bool = False, debug: bool = False, jit: str | None = None,
@@ -426,3 +387,6 @@ def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_a
         g, w, with_value=True, debug=debug, jit=jit), with_value=True) if isinstance(f, (GradFunction, Derivative))
         else GradFunction(f, wrt, with_value=True, debug=debug, has_aux=has_aux, jit=jit, argnums=argnums,
                           checkpoint=checkpoint))
+
+
+MAKERS.extend((grad, value_and_grad))  # srcdiff.grad(loss)(w, X, y) called inside a differentiated function

@@ -22,11 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SrcDiffError
+from ..frontend.depends import MISSING
 from ..frontend.function_arguments import closure_name
-from ..ir import shapes
+from ..ir import memo, shapes
 from ..ir.nodes import Const, Operand, Var
 from .expressions import ExpressionLowerer
 from .lists import new_list
+from .static_values import constant, static_value
 from .user_calls import call_with_operands
 
 
@@ -45,6 +47,20 @@ def is_gradient_object(func) -> bool:
     return callable(getattr(type(func), "called_code", None))
 
 
+def refuse_other_transformed(state, node: ast.Call, func) -> None:
+    """Refuse, at the call, a call of a function another srcdiff transformation made (a Jacobian,
+    a Hessian, a gradient of a gradient, vmap, jvp_function): it runs generated code srcdiff does not
+    read back as one function (``no adjoint rule`` would be the wrong advice)."""
+    if not type(func).__module__.startswith("srcdiff.api.") or is_gradient_object(func):
+        return
+    name = getattr(func, "__qualname__", type(func).__name__)
+    raise state.error(node, f"{name} is a function made by a srcdiff transformation other than grad and "
+                      "value_and_grad, and srcdiff differentiates a call of a gradient object only",
+                      "call srcdiff.grad(f) or srcdiff.value_and_grad(f) objects inside the function; for a second "
+                      "derivative, call the gradient of a function that calls one (def slope(x): return dloss(x); "
+                      "srcdiff.grad(slope)), or compute the Jacobian or Hessian outside the function")
+
+
 def gradient_call(lower: ExpressionLowerer, node: ast.Call, obj, target) -> Operand:
     """``dloss(w, X, y)`` for a gradient object `obj`: see the module docstring."""
     state = lower.state
@@ -57,19 +73,19 @@ def gradient_call(lower: ExpressionLowerer, node: ast.Call, obj, target) -> Oper
         raise state.error(node, f"cannot call {obj.__qualname__} this way: {exc}") from None
     given = {n: a for n, a in zip(names, bound) if isinstance(a, ast.AST)}
     lowered = {n: lower.expr(a) for n, a in given.items()}  # (each argument once, in the order written)
-    made_up = set()
-    examples = []
-    for name, value in zip(names, bound):
-        if name not in lowered:
-            examples.append(value)  # a default
-            continue
-        example = _example(lower, node, obj, name, lowered[name])
-        if not isinstance(lowered[name], Const):
-            made_up.add(name)
-        examples.append(example)
+    made_up = {n for n, v in lowered.items() if not isinstance(v, Const)}
+    examples = tuple(_example(lower, lowered[n]) if n in lowered else v for n, v in zip(names, bound))
+    generic = any(e is UNKNOWN for e in examples)  # (in a loop: code for any shape, compiled for the caller's)
     try:
-        code = obj.called_code(tuple(examples))
+        code = obj.called_code(None if generic else examples)
+        if generic and code.statics:
+            raise SrcDiffError(f"its code is specialised on the values of {', '.join(code.statics)}")
     except SrcDiffError as exc:
+        if generic:
+            raise state.error(node, f"srcdiff cannot tell the shape of an argument of {obj.__qualname__} here (a "
+                              "value a loop changes), and its code for arguments of any shape cannot be made: "
+                              f"{exc.reason}", "give the arrays a shape known from the function's arguments "
+                              "(a value the loop does not change), or unroll the loop") from None
         if exc.location is not None:
             raise  # at a line of the function the gradient is of (a line of the user's)
         raise state.error(node, exc.reason, exc.hint) from None
@@ -108,10 +124,14 @@ def _alias(parsed, func) -> str:
     return alias
 
 
-def _example(lower: ExpressionLowerer, node: ast.Call, obj, name: str, operand: Operand):
-    """A value of the kind the call passes `name` (its value, for a constant): what the
-    gradient's code is specialised for.  Lowering read the argument's shape, so the caller's
-    transform is keyed on its signature too."""
+#: an argument whose kind lowering cannot tell
+UNKNOWN = object()
+
+
+def _example(lower: ExpressionLowerer, operand: Operand):
+    """A value of the kind the call passes (its value, for a constant), UNKNOWN if lowering cannot
+    tell: what the gradient's code is specialised for.  Lowering read the argument's shape, so the
+    caller's transform is keyed on its signature too."""
     state = lower.state
     if isinstance(operand, Const):
         return operand.value
@@ -122,13 +142,35 @@ def _example(lower: ExpressionLowerer, node: ast.Call, obj, name: str, operand: 
         return 0.5
     if shape.known and shape.shape_of is None and all(d in (shapes.ONE, shapes.MANY) for d in shape.dims):
         return np.full(tuple(1 if d == shapes.ONE else 2 for d in shape.dims), 0.5)
-    if state.facts.param_shapes is None:
-        raise state.error(node, f"{obj.__qualname__} is called here, and its code depends on the kinds of its "
-                          "arguments, which are known once the function is called",
-                          "call the gradient once (or use .source_for(*args)) before reading its source")
-    raise state.error(node, f"srcdiff cannot tell the shape (ndim and length-one axes) of {name} here, and "
-                      f"{obj.__qualname__}'s code depends on it", f"give {name} a shape known from the "
-                      "function's arguments (np.reshape it, or pass it as a parameter)")
+    return UNKNOWN
 
 
-__all__ = ["CalledCode", "gradient_call", "is_gradient_object"]
+def made_gradient(state, callee: ast.Call):
+    """The gradient object a call of a registered maker makes (``srcdiff.grad(loss)`` called in place,
+    ``srcdiff.grad(loss)(w, X, y)``) from arguments known when lowering, else MISSING; one object per
+    maker and arguments, so its code is made once."""
+    maker = static_value(state, callee.func)
+    if maker not in MAKERS or any(isinstance(a, ast.Starred) for a in callee.args) \
+            or any(k.arg is None for k in callee.keywords):
+        return MISSING
+    args = tuple(_static(state, a) for a in callee.args)
+    keywords = tuple((k.arg, _static(state, k.value)) for k in callee.keywords)
+    key = (maker, args, keywords)
+    if key not in _MADE:
+        _MADE[key] = maker(*args, **dict(keywords))
+    return _MADE[key]
+
+
+def _static(state, node: ast.expr):
+    """An argument of a maker: a function named statically, or a constant (refused otherwise)."""
+    found = static_value(state, node)
+    return found if found is not MISSING else constant(state, node)
+
+
+#: the functions that make a gradient object: srcdiff.grad and srcdiff.value_and_grad (api/gradients.py adds them)
+MAKERS: list = []
+_MADE = memo.table()
+
+
+__all__ = ["MAKERS", "UNKNOWN", "CalledCode", "gradient_call", "is_gradient_object", "made_gradient",
+           "refuse_other_transformed"]

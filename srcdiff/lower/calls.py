@@ -20,7 +20,7 @@ from . import library_calls
 from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
 from .cached_calls import cached_value
-from .called_gradients import gradient_call, is_gradient_object
+from .called_gradients import gradient_call, is_gradient_object, made_gradient, refuse_other_transformed
 from .custom_calls import custom_call, is_custom
 from .enum_members import enum_called
 from .expressions import ExpressionLowerer
@@ -78,6 +78,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     cached = cached_value(state, node, func)  # w = weights(4) of an lru_cache'd helper: its value, now
     if cached is not MISSING:
         return Const(cached)
+    if func is MISSING and isinstance(callee, ast.Call):
+        func = made_gradient(state, callee)  # srcdiff.grad(loss)(w, X, y)
     if func is MISSING:
         raise state.error(node, f"cannot tell which function {ast.unparse(callee)} is",
                           "call a function by a name defined at module level")
@@ -87,6 +89,7 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         if id(func) in state.inlining:  # its own rule calls it for its value: the original function
             return user_call(lower, node, func.fun, target)
         return custom_call(lower, node, func, target)
+    refuse_other_transformed(state, node, func)  # jacobian(f)(x), vmap(...)(x): at this line, with what to do
     if func is np.where:  # np.where(x == 0.0, c, f(s)): the guarded point's derivative is NaN
         guarded = lower_guarded_where(lower, node, target)
         if guarded is not None:

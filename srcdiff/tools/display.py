@@ -1,5 +1,5 @@
 """What srcdiff shows in a Jupyter notebook: a graph as SVG, and the walk-through page inline
-(`Page`).  (A gradient's highlighted source is `GradFunction._repr_html_`, in api/gradients.py.)
+(`Page`).  (A gradient's highlighted source is `GradFunction._repr_html_`, api/source_html.py.)
 
 Graphs are drawn by Graphviz `dot` when it is installed, else by the built-in layered layout
 (`srcdiff.tools.layout`) as plain SVG boxes and curves.

@@ -55,7 +55,7 @@ def input_gradient_penalty(p, x):
 
 
 def cubic(x):
-    return x ** 3 / 3.0 - 2.0 * x + np.cosh(x)
+    return np.sum(x ** 3 / 3.0 - 2.0 * x + np.cosh(x))
 
 
 dcubic = srcdiff.grad(cubic)
