@@ -26,6 +26,14 @@ def maml_inline(w, X, y, Xv, yv):
     return loss(w2, Xv, yv)
 
 
+def inner_step(w, X, y):
+    return w - 0.1 * dloss(w, X, y)
+
+
+def inner_step_norm(w, X, y, Xv, yv):
+    return np.sum(inner_step(w, X, y) ** 2) + np.sum(Xv @ w - yv)
+
+
 def maml_three_steps(w, X, y, Xv, yv):
     for _ in range(3):
         w = w - 0.1 * dloss(w, X, y)
@@ -116,6 +124,7 @@ PROGRAMS = [
     ("maml_X", maml, MAML_ARGS, 1),
     ("maml_inline", maml_inline, MAML_ARGS, 0),
     ("maml_three_steps", maml_three_steps, MAML_ARGS, 0),
+    ("inner_step_norm", inner_step_norm, MAML_ARGS, 0),
     ("gradient_penalty", gradient_penalty, lambda r: (M(r, 4),), 0),
     ("input_gradient_penalty", input_gradient_penalty, lambda r: (M(r, 3), M(r, 3)), 0),
     ("input_gradient_penalty_x", input_gradient_penalty, lambda r: (M(r, 3), M(r, 3)), 1),

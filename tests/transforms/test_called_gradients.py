@@ -6,7 +6,7 @@ or gradient is seen; what srcdiff cannot differentiate is refused at the call's 
 import numpy as np
 import pytest
 from modules import import_source
-from numeric import assert_close, central_difference
+from numeric import assert_close, central_difference, hessian_difference
 
 import srcdiff
 
@@ -51,6 +51,20 @@ def test_maml_against_its_hand_derived_gradient(rng):
     want = step.T @ (2.0 / len(yv) * Xv.T @ (Xv @ w2 - yv))
     assert_close(srcdiff.grad(programs.maml)(w, X, y, Xv, yv), want)
     assert_close(srcdiff.grad(programs.maml_inline)(w, X, y, Xv, yv), want)
+
+
+def test_jacobian_hvp_jvp_and_vjp_of_a_function_calling_a_gradient(rng):
+    w, X, y, Xv, yv = programs.MAML_ARGS(rng)
+    step = programs.inner_step
+    rows = np.stack([central_difference(lambda w, i=i: step(w, X, y)[i], (w,), 0) for i in range(3)])
+    assert_close(srcdiff.jacobian(step)(w, X, y), rows, rtol=1e-5, atol=1e-7)
+    v = rng.normal(size=3)
+    _, tangent = srcdiff.jvp(step, (w, X, y), (v, np.zeros_like(X), np.zeros_like(y)))
+    assert_close(tangent, rows @ v, rtol=1e-5, atol=1e-7)
+    _, pullback = srcdiff.vjp(step, w, X, y)
+    assert_close(pullback(v), rows.T @ v, rtol=1e-5, atol=1e-7)
+    hessian = hessian_difference(programs.maml, (w, X, y, Xv, yv))
+    assert_close(srcdiff.hvp(programs.maml, w, v, X, y, Xv, yv), hessian @ v, rtol=1e-4, atol=1e-6)
 
 
 def test_the_generated_code_reads_like_the_step_written_out(rng):
