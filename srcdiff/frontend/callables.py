@@ -50,6 +50,12 @@ def refuse_transformed(func, what: str = "srcdiff") -> None:
                             "jacobian(grad(f)) and hessian(f) are the compositions srcdiff takes")
 
 
+def is_gradient_object(func) -> bool:
+    """A srcdiff gradient (or value_and_grad) object: its type says what a call of it stands for
+    inside a function srcdiff differentiates (``called_code``, lower/called_gradients.py)."""
+    return callable(getattr(type(func), "called_code", None))
+
+
 def resolve(func) -> Target:
     refuse_transformed(func)
     prefix, keywords = (), {}
@@ -91,4 +97,4 @@ def full_arguments(target: Target, names: list, bound: dict) -> list:
     return [values[n] for n in names]
 
 
-__all__ = ["Target", "full_arguments", "resolve"]
+__all__ = ["Target", "full_arguments", "is_gradient_object", "resolve"]

@@ -14,6 +14,7 @@ import types
 import numpy as np
 
 from ..ir.nodes import typed
+from .callables import is_gradient_object
 from .depends import MISSING
 from .depends import static_ok as depends_static_ok
 from .parse import ParsedFunction
@@ -85,7 +86,8 @@ def is_static_function(value) -> bool:
     if isinstance(value, functools.partial):
         return is_static_function(value.func) and all(depends_static_ok(v) and not isinstance(v, tuple)
                                                        for v in (*value.args, *value.keywords.values()))
-    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc))
+    # (a gradient object too: def meta(w, X, y, step=dloss) calls its code, lower/called_gradients.py)
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)) or is_gradient_object(value)
 
 
 def _typed(value):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SrcDiffError
+from ..frontend.callables import is_gradient_object
 from ..frontend.depends import MISSING
 from ..frontend.function_arguments import closure_name
 from ..ir import memo, shapes
@@ -40,11 +41,6 @@ class CalledCode:
     value: types.FunctionType | None  # value_and_grad's function (its value comes first); None for grad
     depends: tuple  # what lowering the gradient read statically: the caller's transform depends on it too
     statics: tuple[str, ...]  # the parameters the gradient's code was specialised on the values of
-
-
-def is_gradient_object(func) -> bool:
-    """A srcdiff gradient (or value_and_grad) object: it says what a call of it stands for."""
-    return callable(getattr(type(func), "called_code", None))
 
 
 def refuse_other_transformed(state, node: ast.Call, func) -> None:
@@ -145,14 +141,20 @@ def _example(lower: ExpressionLowerer, operand: Operand):
     return UNKNOWN
 
 
+def is_maker(func) -> bool:
+    """``srcdiff.grad`` or ``srcdiff.value_and_grad``: a call of it makes a gradient object."""
+    return any(func is m for m in MAKERS)
+
+
 def made_gradient(state, callee: ast.Call):
     """The gradient object a call of a registered maker makes (``srcdiff.grad(loss)`` called in place,
     ``srcdiff.grad(loss)(w, X, y)``) from arguments known when lowering, else MISSING; one object per
     maker and arguments, so its code is made once."""
-    maker = static_value(state, callee.func)
-    if maker not in MAKERS or any(isinstance(a, ast.Starred) for a in callee.args) \
+    maker = static_value(state, callee.func, record=False)
+    if not is_maker(maker) or any(isinstance(a, ast.Starred) for a in callee.args) \
             or any(k.arg is None for k in callee.keywords):
         return MISSING
+    static_value(state, callee.func)  # (the transform depends on the name keeping it)
     args = tuple(_static(state, a) for a in callee.args)
     keywords = tuple((k.arg, _static(state, k.value)) for k in callee.keywords)
     key = (maker, args, keywords)
@@ -172,5 +174,5 @@ MAKERS: list = []
 _MADE = memo.table()
 
 
-__all__ = ["MAKERS", "UNKNOWN", "CalledCode", "gradient_call", "is_gradient_object", "made_gradient",
+__all__ = ["MAKERS", "UNKNOWN", "CalledCode", "gradient_call", "is_gradient_object", "is_maker", "made_gradient",
            "refuse_other_transformed"]

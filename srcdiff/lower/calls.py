@@ -20,7 +20,7 @@ from . import library_calls
 from .array_updates import lower_helper_write
 from .builtin_calls import list_consumer, special_call
 from .cached_calls import cached_value
-from .called_gradients import gradient_call, is_gradient_object, made_gradient, refuse_other_transformed
+from .called_gradients import gradient_call, is_gradient_object, is_maker, made_gradient, refuse_other_transformed
 from .custom_calls import custom_call, is_custom
 from .enum_members import enum_called
 from .expressions import ExpressionLowerer
@@ -75,6 +75,10 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     if func is not MISSING and isinstance(callee, ast.Subscript):  # ACTS[name], name a static parameter's
         # alias (a loop over a flattened tuple): the generated code spells the key as its value
         callee = ast.copy_location(ast.Subscript(callee.value, as_written(state, callee.slice), ast.Load()), callee)
+    if is_maker(func):  # g = srcdiff.grad(loss) in the function: the gradient object, a constant called later
+        made = made_gradient(state, node)
+        if made is not MISSING:
+            return Const(made)
     cached = cached_value(state, node, func)  # w = weights(4) of an lru_cache'd helper: its value, now
     if cached is not MISSING:
         return Const(cached)

@@ -116,6 +116,33 @@ def jitted_inside(w, X, y, Xv, yv):
     return loss(w2, Xv, yv)
 
 
+def made_in_the_body(w, X, y, Xv, yv):
+    step = srcdiff.grad(loss)
+    return loss(w - 0.1 * step(w, X, y), Xv, yv)
+
+
+def passed_as_a_parameter(w, X, y, Xv, yv, step=dloss):
+    return loss(w - 0.1 * step(w, X, y), Xv, yv)
+
+
+STEPS = {"sgd": dloss}
+
+
+def read_from_a_table(w, X, y, Xv, yv):
+    return loss(w - 0.1 * STEPS["sgd"](w, y=y, X=X), Xv, yv)
+
+
+def make_closure():
+    step = srcdiff.grad(loss)
+
+    def closure(w, X, y, Xv, yv):
+        return loss(w - 0.1 * step(w, X, y), Xv, yv)
+    return closure
+
+
+closure = make_closure()
+
+
 M = lambda r, *shape: r.normal(size=shape) * 0.5  # noqa: E731
 MAML_ARGS = lambda r: (M(r, 3), M(r, 5, 3), M(r, 5), M(r, 4, 3), M(r, 4))  # noqa: E731
 
@@ -137,4 +164,8 @@ PROGRAMS = [
     ("called_at_two_kinds_s", called_at_two_kinds, lambda r: (M(r, 3), 0.4), 1),
     ("reads_a_global", reads_a_global, lambda r: (M(r, 3),), 0),
     ("jitted_inside", jitted_inside, MAML_ARGS, 0),
+    ("made_in_the_body", made_in_the_body, MAML_ARGS, 0),
+    ("passed_as_a_parameter", passed_as_a_parameter, MAML_ARGS, 0),
+    ("read_from_a_table", read_from_a_table, MAML_ARGS, 0),
+    ("closure", closure, MAML_ARGS, 0),
 ]

@@ -107,6 +107,15 @@ def test_rebinding_what_the_called_gradient_reads_is_seen(tmp_path):
     assert not np.allclose(gradient(w), first)
 
 
+def test_a_gradient_passed_as_an_argument_is_specialised_on(rng):
+    w, X, y, Xv, yv = programs.MAML_ARGS(rng)
+    gradient = srcdiff.grad(programs.passed_as_a_parameter)
+    other = srcdiff.grad(lambda w, X, y: np.sum(np.sin(X @ w) * y))
+    for step in (programs.dloss, other, programs.dloss):
+        f = lambda w, step=step: programs.passed_as_a_parameter(w, X, y, Xv, yv, step)  # noqa: E731
+        assert_close(gradient(w, X, y, Xv, yv, step), central_difference(f, (w,), 0), rtol=1e-5, atol=1e-7)
+
+
 def test_the_same_gradient_called_at_two_kinds_of_arguments(rng):
     w, s = rng.normal(size=3), 0.4
     got = srcdiff.grad(programs.called_at_two_kinds, wrt=(0, 1))(w, s)
