@@ -89,6 +89,8 @@ class ShapeChecks:
         rule = node.rule
         if rule is None or getattr(rule, "elementwise", False) or getattr(rule, "func", None) in _NEVER_RAISE:
             return False
+        if getattr(rule, "func", None) is list and isinstance(getattr(node, "expr", None), (ast.Tuple, ast.List)):
+            return False  # pair = (loss, g), written as a literal: Python builds it whatever its items hold
         arrays = [v for v in node.inputs if isinstance(v, (Var, Global)) and not self._scalar(v)]
         joined = getattr(rule, "func", None) in _JOINS or getattr(rule, "name", "") in _LIST_RULES  # one list
         return (len(arrays) >= 2 or joined) and self._result(node, []) is None

@@ -25,6 +25,7 @@ from ..errors import SrcDiffError
 from ..frontend.callables import is_gradient_object
 from ..frontend.depends import MISSING
 from ..frontend.function_arguments import closure_name
+from ..frontend.naming import assigned_names
 from ..ir import memo, shapes
 from ..ir.nodes import Const, Operand, Var
 from .expressions import ExpressionLowerer
@@ -110,6 +111,10 @@ def _call(lower: ExpressionLowerer, node: ast.Call, func, operands, names, given
 def _alias(parsed, func) -> str:
     """The name the caller's code calls `func` by: its own name, made free in the caller (the
     same gradient called at two kinds of arguments is two functions, two names)."""
+    name = func.__name__
+    if parsed.resolve(name) is func and name not in assigned_names(parsed.tree):
+        parsed.depend(name, func)  # value_and_grad's function, a global of the caller's too: called by its name
+        return name
     for name, cell in parsed.closure.items():
         if cell.cell_contents is func:
             return name

@@ -95,3 +95,17 @@ def test_answers_where_the_shapes_agree(f, how):
     else:
         expected = gradient
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-7)
+
+
+def unpacked_pair(w):
+    pair = (np.sum(w * w), w * 2.0)  # a number and an array
+    a, b = pair
+    return a * np.sum(b)
+
+
+def test_a_tuple_of_values_is_not_computed_for_errors():
+    w = np.array([0.5, -1.0, 2.0])
+    gradient = srcdiff.grad(unpacked_pair)
+    np.testing.assert_allclose(gradient(w), central_difference(unpacked_pair, (w,), 0), rtol=1e-6)
+    code = [line.strip() for line in gradient.source.splitlines()]
+    assert not any(line.startswith(("computed_for_errors", "pair =")) for line in code), gradient.source
