@@ -163,9 +163,18 @@ def made_gradient(state, callee: ast.Call):
     args = tuple(_static(state, a) for a in callee.args)
     keywords = tuple((k.arg, _static(state, k.value)) for k in callee.keywords)
     key = (maker, args, keywords)
-    if key not in _MADE:
-        _MADE[key] = maker(*args, **dict(keywords))
-    return _MADE[key]
+    try:
+        found = _MADE.get(key)
+    except TypeError:  # wrt=[0, 1]: made again at each lowering (the same code, cached by the driver)
+        key = found = None
+    if found is None:
+        try:
+            found = maker(*args, **dict(keywords))
+        except SrcDiffError as exc:
+            raise exc if exc.location is not None else state.error(callee, exc.reason, exc.hint) from None
+        if key is not None:
+            _MADE[key] = found
+    return found
 
 
 def _static(state, node: ast.expr):
