@@ -1,0 +1,48 @@
+"""``vmap(grad(loss), in_axes=(None, 0, 0))(params, X, Y)`` with `params` a tree (a dict, a tuple of
+arrays, a namedtuple, a dataclass) batched as one call: the gradient of the function of the tree's
+leaves (api/flatcall.py) is batched over the leaves of the arguments mapped, each leaf along its
+argument's axis, and the per-leaf gradients are built back into the tree (api/vmap.py).  An in_axes
+entry that is itself a tree runs one example at a time instead (api/vmap_examples.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..frontend import trees
+from .gradients import GradFunction
+from .jitting import runner
+from .vmap_examples import example_of
+
+
+def tree_leaves_batched(gradient: GradFunction, args: tuple, axes: list, jit: str | None):
+    """(the per-example gradients of `gradient` over `args` (trees among them), each argument mapped
+    along its int axis (or shared: None), computed by one batched call of its leaves' gradient; the
+    batched `Variant` that ran)."""
+    from .vmap import batched_code  # (vmap imports this module)
+
+    front = gradient.front
+    row = front.binder.bind(tuple(example_of(v, a, 0) for v, a in zip(args, axes)), {})
+    func, call, several = gradient.derivable(row, batching=True)
+    if call.flat is None or front.target.hidden:
+        raise SrcDiffError("not a call of trees")
+    full = front.full_values(front.binder.bind(tuple(args), {}))
+    axis_of = dict(zip(front.names, list(axes) + [None] * (len(front.names) - len(axes))))
+    leaves, leaf_axes = [], []
+    for (name, struct, leaf_names), value in zip(call.flat.params, full):
+        axis = axis_of.get(name)
+        found = [value] if struct is None else trees.leaves(value, struct, [])
+        if len(found) != len(leaf_names):
+            raise SrcDiffError("the tree's leaves do not match its structure")
+        leaves += found
+        leaf_axes += [axis] * len(found)
+    if len(leaves) != len(call.args):
+        raise SrcDiffError("the tree's leaves do not match the call's")
+    moved = [v if a is None else np.moveaxis(np.asarray(v), a, 0) for v, a in zip(leaves, leaf_axes)]
+    batched = tuple(n for n, a in zip(call.names, leaf_axes) if a is not None)
+    found, made = batched_code(func, batched, tuple(call.args), jit=jit)
+    result = runner(made, found, jit)(*moved)
+    return call.rebuild(list(result) if several else [result]), made
+
+
+__all__ = ["tree_leaves_batched"]
