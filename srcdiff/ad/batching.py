@@ -6,9 +6,10 @@ keeps its name either way, so the batched code reads like the function it comes 
 call none of whose operands is batched is the user's statement unchanged (computed once for
 the whole batch); any other call is rewritten by its rule's batching kind
 (ad/batching_rules.py).  Branches on values the same for every row stay branches; a loop
-carries a batch axis where its initial or its final value has one.  A primitive without a
-batching rule, a branch or a loop bound that differs per row, and calls of other functions
-are refused, naming the user's line.
+carries a batch axis where its initial or its final value has one; a list of values with a batch
+axis is a list of rows (ad/batching_lists.py).  A primitive without a batching rule, a branch or a
+loop bound that differs per row, and calls of other functions are refused, naming the user's
+line (`srcdiff.vmap` then runs one example at a time, api/vmap_examples.py).
 """
 
 from __future__ import annotations
@@ -207,6 +208,15 @@ def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
     batched = {v.name for v in item.inputs if state.batched(v)}
     if not batched:
         return item.stmt
+    call_ = item.stmt.value if isinstance(item.stmt, ast.Expr) else None
+    if isinstance(call_, ast.Call) and isinstance(call_.func, ast.Name) and call_.args \
+            and isinstance(call_.args[0], ast.Name) and call_.args[0].id in batched:
+        if call_.func.id == "computed_for_errors":  # computed (so that f's error is raised), nothing read
+            return item.stmt
+        if call_.func.id == "ensure_scalar":  # a gradient's check that f returns a number: asked of a row
+            stmt = copy.deepcopy(item.stmt)
+            stmt.value.args[0] = ast.Subscript(stmt.value.args[0], ast.Constant(0), ast.Load())
+            return stmt
     facts = {id(n.value) for n in ast.walk(item.stmt) if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS}
     if any(isinstance(n, ast.Name) and n.id in batched and id(n) not in facts for n in ast.walk(item.stmt)):
         state.refuse(item, "a statement run for its effect (print, assert, a check) reads a batched value",

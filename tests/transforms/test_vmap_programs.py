@@ -24,10 +24,9 @@ CASES = {case.name: case for case in vp.cases()}
 
 #: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): an index
 #: computed from a batched value, a tree of in_axes, a loop's list of lists, np.linalg.slogdet / cholesky
-#: (no batching rule), a shape read of a computed value, a check reading a batched value, a test holding a
-#: reduction
+#: (no batching rule), a shape read of a computed value, a test holding a reduction
 ONE_AT_A_TIME = {"argsort_values", "tuple_batched", "previous_items", "mixed_list", "slogdet_loss", "cholesky_loss",
-                 "attention", "einsum_loss", "list_append_sum", "axis_reductions"}
+                 "attention", "axis_reductions"}
 
 #: the default run's rows (each class once: a loop's tape, a list, a solve, a sort, a tree, one example at a
 #: time, float32); the slow set runs every program

@@ -316,6 +316,36 @@ def tape_of_matrices(W, x):
     return np.sum(H)
 
 
+def scalars_stacked(w, x):
+    vals = []
+    for i in range(3):
+        vals.append(np.sum(x * w ** (i + 1)))
+    return np.sum(np.array(vals) ** 2)
+
+
+def list_read_in_loop(w, x):
+    hs = []
+    h = x
+    for _ in range(3):
+        h = np.tanh(w * h + 0.1)
+        hs.append(h)
+    total = 0.0
+    for item in hs:
+        total = total + np.sum(item * item)
+    return total
+
+
+def _pair(a, b):
+    return a * b, a + b
+
+
+def tuple_helper_in_loop(w, x):
+    a, b = x, w
+    for _ in range(3):
+        a, b = _pair(np.sin(a), b * 0.5)
+    return np.sum(a * b)
+
+
 def batched_wrt_x(x, w):
     return np.sum(np.exp(-w * x) * x)
 
@@ -385,6 +415,9 @@ def cases() -> list[Case]:
         Case("mixed_list", mixed_list, (N(B), N(B, B)), (None, 0)),
         Case("sum_mixed_ranks", sum_mixed_ranks, (N(B), N(B, B)), (None, 0)),
         Case("tape_of_matrices", tape_of_matrices, (N(B, B) / 2, N(B, B)), (None, 0)),
+        Case("scalars_stacked", scalars_stacked, (N(B), N(B, B)), (None, 0)),
+        Case("list_read_in_loop", list_read_in_loop, (N(B), N(B, B)), (None, 0)),
+        Case("tuple_helper_in_loop", tuple_helper_in_loop, (N(B), N(B, B)), (None, 0)),
         Case("batched_wrt_x_axis1", batched_wrt_x, (X.T.copy(), w), (1, None)),
         Case("batched_wrt_param_axis", batched_wrt_x, (X, N(B, n)), (0, 0), wrt=1),
     ]
