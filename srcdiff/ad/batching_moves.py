@@ -189,6 +189,16 @@ def diag(node, state):
     return call("diag_rows", state.ref(x), literal(k)), True
 
 
+def conversion(node, state):
+    """``np.float32(x)`` of rows: ``x.astype(np.float32)``, the same array in NumPy, and what numba
+    compiles (it has no np.float32 of an array)."""
+    expr = node.expr
+    if not (isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords):
+        state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+    astype = ast.Attribute(state.ref(node.inputs[0]), "astype", ast.Load())
+    return ast.Call(astype, [copy.deepcopy(expr.func)], []), True
+
+
 def solve(node, state):
     """``np.linalg.solve(a, b)`` of each row: a matrix, and a vector (a one-column matrix) or a
     matrix (solve_rows)."""
@@ -199,7 +209,7 @@ def solve(node, state):
     return call("solve_rows", state.ref(a), state.ref(b), ast.Constant(rb)), True
 
 
-KINDS = {"along": along, "diag": diag, "solve": solve, "moved": moved, "triangle": triangle, "joined": joined,
-         "einsum": einsum, "cross": cross, "same": same, "setitem": setitem}
+KINDS = {"along": along, "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
+         "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same, "setitem": setitem}
 
 __all__ = ["KINDS"]

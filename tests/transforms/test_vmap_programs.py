@@ -202,3 +202,19 @@ def test_the_loop_over_examples_is_printed_with_its_reason():
     assert "one example at a time" in batched.source
     assert batched.per_example.splitlines()[0] in batched.source
     assert "vmap_programs.py" in batched.per_example  # the user's file and line of what was not batched
+
+
+def casts(x):
+    return np.float64(x) * 2.0 + np.float32(x) ** 2
+
+
+def test_vmap_numba_of_float32_casts():
+    # np.float32(x) of a batched array: numba has no np.float32 of an array (it refused at the line); the
+    # batched code writes x.astype(np.float32), the same array
+    xs = np.linspace(0.1, 1.0, 5)
+    for f in (casts, srcdiff.grad(casts)):
+        got = srcdiff.vmap(f, jit="numba")(xs)
+        want = np.stack([np.asarray(f(x)) for x in xs])
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+        np.testing.assert_allclose(srcdiff.vmap(f)(xs), want, rtol=1e-12)
