@@ -219,12 +219,7 @@ def matmul_adjoint(node, state):
             rows = _mm(A, np_call("swapaxes", Y, ast.Constant(-1), ast.Constant(-2)))
     else:
         like = Y
-        if nx == 1 and ny == 2:  # the outer product of x and each row's adjoint (per-example gradients):
-            # einsum writes the batch of products in one pass, twice as fast as a broadcast multiply
-            bx, ba = state.batched(x), state.batched(a)
-            spec = f"{'bi' if bx else 'i'},{'bj' if ba else 'j'}->{'bij' if bx or ba else 'ij'}"
-            rows = np_call("einsum", ast.Constant(spec), X, A)
-        elif nx == 1:
+        if nx == 1:
             rows = ast.BinOp(_sub(X, full, none), ast.Mult(), _sub(A, ell, none, full)) if ny > 1 \
                 else ast.BinOp(_sub(A, full, none), ast.Mult(), X)
         elif ny == 1:  # every axis of a row meets x's axes but its last
