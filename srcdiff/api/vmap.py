@@ -249,7 +249,7 @@ class VmapFunction:
                                 "jit='numba' does not compile", "pass the arrays as parameters of their own")
         key = ("tree", tuple(map(repr, axes)))  # (the loop's source depends on the axes alone)
         examples = self._examples.get(key)
-        if examples is None and isinstance(self.func, GradFunction) and not any(map(is_axes_tree, axes)):
+        if examples is None and not self.jit and not any(map(is_axes_tree, axes)):
             try:  # the gradient of the function of leaves, batched
                 result, self._last = tree_leaves_batched(self.func, args, axes, self.jit)
                 self.per_example = None

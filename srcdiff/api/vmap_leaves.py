@@ -10,20 +10,26 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..frontend import trees
+from .flatcall import EVERY, Front
 from .gradients import GradFunction
 from .jitting import runner
 from .vmap_examples import example_of
 
 
-def tree_leaves_batched(gradient: GradFunction, args: tuple, axes: list, jit: str | None):
-    """(the per-example gradients of `gradient` over `args` (trees among them), each argument mapped
-    along its int axis (or shared: None), computed by one batched call of its leaves' gradient; the
-    batched `Variant` that ran)."""
+def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
+    """(`f`'s results over `args` (trees among them), each argument mapped along its int axis (or
+    shared: None), computed by one batched call of the function of the trees' leaves (of its gradient
+    for a `GradFunction`); the batched `Variant` that ran)."""
     from .vmap import batched_code  # (vmap imports this module)
 
-    front = gradient.front
+    gradient = f if isinstance(f, GradFunction) else None
+    front = gradient.front if gradient is not None else Front(f, EVERY, what="srcdiff.vmap")
     row = front.binder.bind(tuple(example_of(v, a, 0) for v, a in zip(args, axes)), {})
-    func, call, several = gradient.derivable(row, batching=True)
+    if gradient is not None:
+        func, call, several = gradient.derivable(row, batching=True)
+    else:
+        call = front.bound_call(row)
+        func, several = call.func, False
     if call.flat is None or front.target.hidden:
         raise SrcDiffError("not a call of trees")
     full = front.full_values(front.binder.bind(tuple(args), {}))
@@ -42,6 +48,10 @@ def tree_leaves_batched(gradient: GradFunction, args: tuple, axes: list, jit: st
     batched = tuple(n for n, a in zip(call.names, leaf_axes) if a is not None)
     found, made = batched_code(func, batched, tuple(call.args), jit=jit)
     result = runner(made, found, jit)(*moved)
+    if gradient is None:  # f's own value: one array (a tree it returns runs one example at a time)
+        if not isinstance(result, np.ndarray):
+            raise SrcDiffError("a result that is not one array")
+        return result, made
     return call.rebuild(list(result) if several else [result]), made
 
 

@@ -96,9 +96,8 @@ def written_copy(x):
     return np.sum(y ** 2)
 
 
-@pytest.mark.parametrize("f", [pytest.param(sir_rhs, marks=xfail("2. vmap refuses np.array of batched numbers")),
-                               abs_builtin], ids=lambda f: f.__name__)
-def test_vmap_of_common_spellings(f):
+@pytest.mark.parametrize("f", [sir_rhs, abs_builtin], ids=lambda f: f.__name__)
+def test_vmap_of_common_spellings(f):  # (open since wave 17: np.array of batched numbers is a list of rows since 26)
     xs = np.stack([X3, 0.5 * X3 + 0.1])
     np.testing.assert_allclose(srcdiff.vmap(f)(xs), np.stack([f(x) for x in xs]), rtol=1e-12)
 

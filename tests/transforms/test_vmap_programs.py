@@ -164,8 +164,8 @@ def test_tree_arguments_map_each_leaf(params, axes, example):
         g = transform(f)
         batched = srcdiff.vmap(g, in_axes=axes)
         assert_same_tree(batched(params, X), loop(g, example))
-        # a gradient whose in_axes give one int or None per argument is batched over the tree's leaves
-        native = transform is srcdiff.grad and not any(isinstance(a, (tuple, dict)) for a in axes)
+        # in_axes of one int or None per argument: batched over the tree's leaves (f, or its gradient)
+        native = not any(isinstance(a, (tuple, dict)) for a in axes)
         assert (batched.per_example is None) == native, batched.per_example
         if not native:
             assert "a tree argument" in batched.per_example
