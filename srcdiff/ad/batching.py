@@ -6,9 +6,10 @@ keeps its name either way, so the batched code reads like the function it comes 
 call none of whose operands is batched is the user's statement unchanged (computed once for
 the whole batch); any other call is rewritten by its rule's batching kind
 (ad/batching_rules.py).  Branches on values the same for every row stay branches; a loop
-carries a batch axis where its initial or its final value has one.  A primitive without a
-batching rule, a branch or a loop bound that differs per row, and calls of other functions
-are refused, naming the user's line.
+carries a batch axis where its initial or its final value has one; a list of values with a batch
+axis is a list of rows (ad/batching_lists.py).  A primitive without a batching rule, a branch or a
+loop bound that differs per row, and calls of other functions are refused, naming the user's
+line (`srcdiff.vmap` then runs one example at a time, api/vmap_examples.py).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..ir.program import Assign, Break, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
+from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
 from .static_index import record_static
@@ -69,6 +71,7 @@ class Batching:
     wrong_rows: dict[str, tuple] = field(default_factory=dict)
     # index parts known when the code is made (``t13 = slice(1, None, None),``), written out where read
     statics: dict = field(default_factory=dict)
+    forced: frozenset[str] = frozenset()  # lists made of rows from the start (ad/batching_lists.py)
 
     def check_read(self, operand: Operand) -> None:
         if isinstance(operand, Var) and operand.name in self.wrong_rows:
@@ -127,6 +130,8 @@ class Batching:
         """`operand` with a batch axis: itself, or the same value for every row."""
         if self.batched(operand):
             return self.ref(operand)
+        if isinstance(operand, Var) and operand.name in self.lists:  # a list: its items rows, from where it is made
+            need_rows(self, operand)
         return call("broadcast_rows", self.ref(operand), ast.Name(self.size, ast.Load()))
 
     def refuse(self, node, what: str, hint: str = "") -> None:
@@ -142,7 +147,21 @@ def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: 
     axis; `ndims` gives a row's number of axes of values whose shapes the rules do not say;
     `floats` names parameters whose rows are floating-point (ad/batched_products.py)."""
     size = namer.fresh("batch_size")
-    state = Batching(shape_of, location, size, function.lists, set(batched), ndims=dict(ndims or {}))
+    forced: set[str] = set()
+    while True:  # again with each list a batched value meets made of rows from the start
+        state = Batching(shape_of, location, size, function.lists, set(batched), ndims=dict(ndims or {}),
+                         forced=frozenset(forced))
+        try:
+            return _batched(function, state, batched, floats)
+        except RowList as grown:
+            if grown.name in forced:
+                raise SrcDiffError(f"batching (srcdiff.vmap): the list {grown.name} cannot be made of rows",
+                                   hint="build an array with np.stack instead") from None
+            forced.add(grown.name)
+
+
+def _batched(function: Function, state: Batching, batched: tuple[str, ...], floats: frozenset) -> BatchedProgram:
+    size = state.size
     body = []
     if batched:
         first = ast.Subscript(ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "shape", ast.Load()),
@@ -189,6 +208,15 @@ def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
     batched = {v.name for v in item.inputs if state.batched(v)}
     if not batched:
         return item.stmt
+    call_ = item.stmt.value if isinstance(item.stmt, ast.Expr) else None
+    if isinstance(call_, ast.Call) and isinstance(call_.func, ast.Name) and call_.args \
+            and isinstance(call_.args[0], ast.Name) and call_.args[0].id in batched:
+        if call_.func.id == "computed_for_errors":  # computed (so that f's error is raised), nothing read
+            return item.stmt
+        if call_.func.id == "ensure_scalar":  # a gradient's check that f returns a number: asked of a row
+            stmt = copy.deepcopy(item.stmt)
+            stmt.value.args[0] = ast.Subscript(stmt.value.args[0], ast.Constant(0), ast.Load())
+            return stmt
     facts = {id(n.value) for n in ast.walk(item.stmt) if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS}
     if any(isinstance(n, ast.Name) and n.id in batched and id(n) not in facts for n in ast.walk(item.stmt)):
         state.refuse(item, "a statement run for its effect (print, assert, a check) reads a batched value",
@@ -202,9 +230,10 @@ def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
 
 
 def _node(node: Node, state: Batching) -> list:
+    made = list_node(node, state)
+    if made is not None:
+        return made
     if not any(state.batched(v) for v in node.inputs):
-        if node.rule is APPEND:
-            state.refuse(node, "lists cannot be batched", "build an array with np.stack instead")
         record_static(node.out.name, node.expr, state.statics)
         return [Assign([node.out.name], node.expr, node.line)]
     if isinstance(node, UserCall):
@@ -213,7 +242,7 @@ def _node(node: Node, state: Batching) -> list:
                      f"write {name} at module level without recursion")
     if node.rule is APPEND or (node.out.name in state.lists and node.rule.name != "list") or any(
             isinstance(v, Var) and v.name in state.lists and state.batched(v) and v.name not in state.containers
-            for v in node.inputs):
+            for v in node.inputs):  # (list_node batches the lists it knows)
         state.refuse(node, "lists cannot be batched", "build an array with np.stack instead")
     if node.rule.name == "list":  # a tuple of values: each part with a batch axis
         state.containers.add(node.out.name)
@@ -227,7 +256,8 @@ def _node(node: Node, state: Batching) -> list:
     kind = node.rule.batching_kind
     for v in node.inputs:
         state.check_read(v)
-    if kind is None and node.rule.nograd and isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+    if kind is None and node.rule.nograd and (isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)) or (
+            isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)))):
         _only_operators(node, state)
         kind = "elementwise"  # a comparison written in the code (``x > 0.5 * y``)
     rule = (KINDS.get(kind) or MOVES.get(kind)) if kind else (float_math if node.rule.float_result else None)
@@ -311,6 +341,8 @@ def _branch(branch: Branch, state: Batching) -> If:
         name = merge.out.name
         for side, has in ((body, after_body), (orelse, after_orelse)):
             if name in state.have and name not in has:  # the same for every row on this side only
+                if name in state.lists:
+                    state.refuse(branch, "a list with a batch axis on one side of an if only cannot be batched")
                 # (not `state.rows`: the name is in `have` already, for the other side's rows)
                 rows = call("broadcast_rows", state.ref(merge.out), ast.Name(state.size, ast.Load()))
                 side.append(Assign([name], rows, branch.line))
@@ -325,6 +357,7 @@ def _loop(loop: Loop, state: Batching) -> list:
                      "run a fixed number of iterations and select the results with np.where")
     entry = set(state.have)
     carried_rows = {c.var.name for c in loop.carried if state.batched(c.init)}
+    state.containers |= {name for name in carried_rows if name in state.lists}
     while True:  # to a fixed point: a value batched at the end of an iteration is batched throughout
         state.have = entry | carried_rows
         body = _block(loop.body, state)
@@ -332,6 +365,7 @@ def _loop(loop: Loop, state: Batching) -> list:
         if not grown:
             break
         carried_rows |= grown
+        state.containers |= {name for name in grown if name in state.lists}  # a list carried: a row list
     # the test reads carried values too (``while np.linalg.norm(g) > tol``), batched only now we know them:
     # left unbatched, NumPy would reduce over the whole batch and every example would stop together
     if (loop.stop is not None and state.batched(loop.stop)) or any(state.batched(v) for v in loop.test_inputs):

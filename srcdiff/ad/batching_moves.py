@@ -14,10 +14,14 @@ front (a flattening ``axis=None``, a vector's triangle, ``einsum`` with implicit
 from __future__ import annotations
 
 import ast
+import copy
 import string
 
-from ..ir.nodes import Const
-from .batching_rules import elementwise, literal, np_call
+import numpy as np
+
+from ..ir.nodes import Const, Var
+from .batching_rules import call, elementwise, literal, np_call
+from .tangent_node import instantiate
 
 
 def _moved(axis, rank: int):
@@ -140,7 +144,72 @@ def same(node, state):
     return state.ref(node.inputs[0]), state.batched(node.inputs[0])
 
 
-KINDS = {"moved": moved, "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same,
-         "setitem": setitem}
+#: where a function of the "along" kind takes its axis, counted from 0 among its arguments
+_AXIS_AT = {"sort": 1, "argsort": 1, "take_along_axis": 2, "take_along_axis_adjoint": 3}
+
+
+def along(node, state):
+    """``np.sort``, ``np.argsort``, ``np.take_along_axis`` (and its adjoint) along an axis of each
+    row: every array operand with rows, the axis moved past the batch axis.  ``axis=None`` (the
+    flattened array) is a row's own axis only for a vector."""
+    expr = copy.deepcopy(node.expr)
+    name = expr.func.attr if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) else \
+        expr.func.id if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) else None
+    method = isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
+        not (isinstance(expr.func.value, ast.Name) and expr.func.value.id in ("np", "numpy"))
+    arrays = [v for v in node.inputs if isinstance(v, Var)]
+    if name not in _AXIS_AT or method or not arrays or any(isinstance(v, Const) and np.ndim(v.value)
+                                                           for v in node.inputs):
+        state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+    position = _AXIS_AT[name]
+    given = expr.args[position] if len(expr.args) > position else \
+        next((k.value for k in expr.keywords if k.arg == "axis"), ast.Constant(-1))
+    rank = state.ndim(arrays[0], node)
+    try:
+        axis = ast.literal_eval(given)  # (-1 is written as a unary minus of 1)
+    except ValueError:
+        axis = "unknown"
+    if not (axis is None or type(axis) is int) or (axis is None and rank != 1) or rank == 0:
+        state.refuse(node, f"{node.rule.name} along this axis has no batching rule", "give axis= a number")
+    new = ast.Constant(1 if axis is None else axis % rank + 1)
+    expr = instantiate(expr, {v.name: state.rows(v) for v in arrays})
+    if len(expr.args) > position:
+        expr.args[position] = new
+    else:
+        expr.keywords = [k for k in expr.keywords if k.arg != "axis"] + [ast.keyword("axis", new)]
+    return expr, True
+
+
+def diag(node, state):
+    """``np.diag(x, k)`` of each row: a vector's matrix, or a matrix's diagonal (diag_rows)."""
+    x, rank = _array_operand(node, state)
+    k = node.static.get("k", 0)
+    if rank not in (1, 2) or type(k) is not int:
+        state.refuse(node, f"{node.rule.name} of this kind has no batching rule")
+    return call("diag_rows", state.ref(x), literal(k)), True
+
+
+def conversion(node, state):
+    """``np.float32(x)`` of rows: ``x.astype(np.float32)``, the same array in NumPy, and what numba
+    compiles (it has no np.float32 of an array)."""
+    expr = node.expr
+    if not (isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords):
+        state.refuse(node, f"{node.rule.name} written this way has no batching rule")
+    astype = ast.Attribute(state.ref(node.inputs[0]), "astype", ast.Load())
+    return ast.Call(astype, [copy.deepcopy(expr.func)], []), True
+
+
+def solve(node, state):
+    """``np.linalg.solve(a, b)`` of each row: a matrix, and a vector (a one-column matrix) or a
+    matrix (solve_rows)."""
+    a, b = node.inputs[:2]
+    ra, rb = state.ndim(a, node), state.ndim(b, node)
+    if ra != 2 or rb not in (1, 2) or len(node.inputs) != 2:
+        state.refuse(node, "np.linalg.solve of stacks has no batching rule")
+    return call("solve_rows", state.ref(a), state.ref(b), ast.Constant(rb)), True
+
+
+KINDS = {"along": along, "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
+         "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same, "setitem": setitem}
 
 __all__ = ["KINDS"]

@@ -219,10 +219,95 @@ def measure_nan_rows(bad, d, every: bool, d_rows: bool, size: int):
     return np.where(np.broadcast_to(held, d.shape), dtype.type(np.nan), dtype.type(0.0))
 
 
-HELPERS = {f.__name__: f for f in (broadcast_rows, copy_rows, full_rows, expand_rows, reshape_rows, unbroadcast_rows,
-                                   rows_index, index_read_rows, index_add_rows, scatter_add_rows, zero_rows,
-                                   zero_rows_with, sum_last, set_item_rows, select_rows, measure_nan_rows)}
+def _lined_up(a, b):
+    """Two rows (batch axis first) with axes of length one after the batch axis of the one with
+    fewer, so that NumPy lines each row up with its own as it does without the batch axis."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.ndim < b.ndim:
+        a = a.reshape(a.shape[:1] + (1,) * (b.ndim - a.ndim) + a.shape[1:])
+    elif b.ndim < a.ndim:
+        b = b.reshape(b.shape[:1] + (1,) * (a.ndim - b.ndim) + b.shape[1:])
+    return a, b
 
-__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "expand_rows", "full_rows", "index_add_rows", "index_read_rows",
-           "measure_nan_rows", "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "unbroadcast_rows",
-           "set_item_rows", "sum_last", "zero_rows", "zero_rows_with"]
+
+def zeros_list_rows(xs, xs_rows: bool, size: int):
+    """`zeros_list(xs)` of a list with a batch axis: zero rows shaped like each item's (never the
+    0.0 a list without rows holds, which would line up with a row's items wrongly)."""
+    return [np.zeros(np.shape(x), dtype=float) if xs_rows else zero_rows(x, size) for x in xs]
+
+
+def list_add_rows(xs, i, v):
+    """`list_add(xs, i, v)` of a row list and rows `v`."""
+    out = list(xs)
+    a, b = _lined_up(out[i], v)
+    out[i] = a + b
+    return out
+
+
+def lists_add_rows(a, b):
+    """`lists_add(a, b)` of two row lists."""
+    return [x + y for x, y in (_lined_up(p, q) for p, q in zip(a, b))]
+
+
+def list_repeat_rows(g, xs, xs_rows: bool):
+    """`list_repeat(g, xs)` of rows `g`: g once per item, each row summed back to a row of the
+    item's shape (``sum([np.sum(v), v])``: the number's rows get the sums of g's rows)."""
+    return [unbroadcast_rows(g, x[0] if xs_rows else x) for x in xs]
+
+
+def list_of_rows(a):
+    """`list_rows(a)` of rows `a`: a list of its items along a row's first axis, each rows."""
+    return [a[:, j] for j in range(np.shape(a)[1])]
+
+
+def stack_rows(xs, size: int):
+    """``np.stack(xs)`` of a row list: the list's axis after the batch axis."""
+    if not len(xs):
+        return np.zeros((size, 0))
+    return np.stack(xs, axis=1)
+
+
+def sum_rows(xs, size: int):
+    """``sum(xs)`` of a row list."""
+    if not len(xs):
+        return np.zeros(size, dtype=int)
+    total = xs[0]
+    for item in xs[1:]:
+        total, item = _lined_up(total, item)
+        total = total + item
+    return total
+
+
+def diag_rows(x, k: int):
+    """``np.diag(x, k)`` of each row of `x`: a row's vector as a matrix with it on diagonal k, or a
+    row's matrix's diagonal k."""
+    x = np.asarray(x)
+    if x.ndim == 3:
+        return np.diagonal(x, k, axis1=1, axis2=2).copy()
+    n = x.shape[1] + abs(k)
+    out = np.zeros((x.shape[0], n, n), dtype=np.result_type(x, 0.0) if x.dtype.kind != "f" else x.dtype)
+    rows, cols = (np.arange(x.shape[1]), np.arange(x.shape[1]) + k) if k >= 0 else \
+        (np.arange(x.shape[1]) - k, np.arange(x.shape[1]))
+    out[:, rows, cols] = x
+    return out
+
+
+def solve_rows(a, b, b_ndim: int):
+    """``np.linalg.solve(a, b)`` of each row, `a` a matrix and `b` a vector (`b_ndim` 1) or a
+    matrix per row, either of them the same for every row: a vector as a one-column matrix,
+    since NumPy reads a stack of vectors as one matrix."""
+    if b_ndim == 1:
+        return np.linalg.solve(a, np.asarray(b)[..., None])[..., 0]
+    return np.linalg.solve(a, b)
+
+
+HELPERS = {f.__name__: f for f in (diag_rows, list_repeat_rows, solve_rows, zeros_list_rows, list_add_rows,
+                                   lists_add_rows, list_of_rows, stack_rows, sum_rows, broadcast_rows, copy_rows,
+                                   full_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index, index_read_rows,
+                                   index_add_rows, scatter_add_rows, zero_rows, zero_rows_with, sum_last, set_item_rows,
+                                   select_rows, measure_nan_rows)}
+
+__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "diag_rows", "expand_rows", "full_rows", "index_add_rows",
+           "index_read_rows", "list_add_rows", "list_of_rows", "list_repeat_rows", "lists_add_rows", "measure_nan_rows",
+           "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "set_item_rows", "solve_rows", "stack_rows",
+           "sum_last", "sum_rows", "unbroadcast_rows", "zero_rows", "zero_rows_with", "zeros_list_rows"]

@@ -1,5 +1,6 @@
 """`vmap`: a function run over a leading batch axis of some of its arguments in one call
-(JAX's meaning), by the batching transform (driver/batched.py, ad/batching.py).
+(JAX's meaning), by the batching transform (driver/batched.py, ad/batching.py), or one
+example at a time where that transform refuses and for tree arguments (api/vmap_examples.py).
 
 ``vmap(f, in_axes=(None, 0, 0))(w, X, Y)`` is ``np.stack([f(w, X[i], Y[i]) for i ...])``
 computed by one batched function whose source `.source` prints; values that do not depend
@@ -9,7 +10,6 @@ the gradient's generated code: per-example gradients.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import types
 from typing import Callable, cast
@@ -27,6 +27,8 @@ from ..ir import shapes
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
+from .vmap_examples import RESERVED, PerExample, is_axes_tree, is_tree, sizes, valid_axes
+from .vmap_leaves import tree_leaves_batched
 
 BATCHED = Options(mode="batched")
 
@@ -132,12 +134,14 @@ class VmapFunction:
         if out_axes != 0:
             raise SrcDiffError(f"srcdiff.vmap: out_axes={out_axes!r} is not supported",
                                hint="use out_axes=0 and np.moveaxis the result")
-        if not (in_axes is None or isinstance(in_axes, int) or
-                (isinstance(in_axes, (tuple, list)) and all(a is None or isinstance(a, int) for a in in_axes))):
-            raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them, got {in_axes!r}")
+        if isinstance(in_axes, dict) or not valid_axes(in_axes):
+            raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them (one per argument; "
+                               f"for a tree argument, a tree of them), got {in_axes!r}")
         self.func, self.in_axes = f, in_axes
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it
+        self._examples: dict = {}  # calls run one example at a time, by the arguments' kinds and shapes
+        self.per_example: str | None = None  # why the last call ran one example at a time (None: batched)
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"vmap({name})"
 
@@ -150,16 +154,16 @@ class VmapFunction:
         return [self.in_axes] * len(args)
 
     def _batched_array(self, value, axis: int) -> np.ndarray:
-        """`value`, batched along `axis`, as an array; a tree (a dict, a list or tuple of arrays) is
-        refused: JAX maps the axis of each of its leaves, where np.asarray would stack the leaves and
-        map over them (a tuple ``(W, b)`` of one shape batched over W and b: silently another map)."""
+        """`value`, batched along `axis`, as an array (a list of numbers: its rows).  A tree never
+        comes here (`_tree_call`): np.asarray would stack its leaves and map over them (a tuple
+        ``(W, b)`` of one shape batched over W and b: silently another map)."""
         try:
             array = np.asarray(value)
         except ValueError:
             array = None
-        if isinstance(value, dict) or array is None or array.dtype == object or _holds_arrays(value):
+        if array is None or array.dtype == object or _holds_arrays(value):
             message = (f"{self.__qualname__}: in_axes {axis} of a {type(value).__name__} argument: vmap batches "
-                       "arrays (and lists of numbers), not trees of them")
+                       "arrays, lists of numbers and trees of arrays, not ragged lists")
             self._refuse_at_def(message, "pass the arrays as parameters of their own, each with its in_axes")
         return array
 
@@ -168,29 +172,38 @@ class VmapFunction:
             raise SrcDiffError(f"{self.__qualname__}: pass the arguments by position",
                                hint="in_axes gives one axis per positional argument")
         axes = self._axes(args)
-        self._refuse_trees(args)
         if all(a is None for a in axes):
             raise SrcDiffError(f"{self.__qualname__}: no argument has a batch axis", hint="set in_axes")
-        moved, sizes = [], set()
+        if any(is_tree(v) or is_axes_tree(a) or _is_object(v) for v, a in zip(args, axes)):
+            return self._tree_call(args, axes)
+        moved, sizes, given = [], set(), []  # (given: the arguments, a list of numbers as its array)
         for value, axis in zip(args, axes):
             if axis is not None:
                 value = self._batched_array(value, axis)
                 if not -value.ndim <= axis < value.ndim:
                     raise SrcDiffError(f"{self.__qualname__}: in_axes {axis} of an argument of shape {value.shape}")
+                given.append(value)
                 value = np.moveaxis(value, axis, 0) if axis not in (0, -value.ndim) else value
                 sizes.add(value.shape[0])
+            else:
+                given.append(value)
             moved.append(value)
         if len(sizes) > 1:
             raise SrcDiffError(f"{self.__qualname__}: the batched arguments have different sizes {sorted(sizes)}",
                                hint="give every batched argument the same length along its batch axis")
         if 0 in sizes:
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
+        key, user_axes = _kinds(given, axes), list(axes)
         func, moved, axes = bound_parts(self.func, moved, list(axes))
         full = with_defaults(func, moved)  # the defaults the call leaves out, passed on unbatched
         moved, axes = full, list(axes) + [None] * (len(full) - len(moved))
         plan = self._plan
         if plan is not None and plan.matches(moved):
+            self.per_example = None
             return plan.run(*moved)
+        examples = self._examples.get(key)
+        if examples is not None:
+            return self._run_examples(examples, given)
         row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
         lowereds = []
         try:
@@ -210,22 +223,60 @@ class VmapFunction:
             run = runner(made, found, self.jit)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
         except SrcDiffError as exc:
-            raise explained(exc, batching=isinstance(self.func, GradFunction)) from None
+            refusal = explained(exc, batching=isinstance(self.func, GradFunction))
+            if self.jit:  # numba runs what it compiles, or refuses: never NumPy's loop instead
+                raise refusal from None
+            examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, str(refusal))
+            return self._run_examples(examples, given)
         self._plan = plan_for(moved, [*lowereds, found], run)
+        self.per_example = None
         return result
 
-    def _refuse_trees(self, args: tuple) -> None:
-        """A dict, namedtuple or dataclass argument (a tree of parameters, which grad takes) is
-        refused by name, whatever its in_axes: the batched code takes arrays and numbers (and
-        lists of them), and would otherwise refuse the first line that reads the tree."""
-        for position, value in enumerate(args):
-            if isinstance(value, dict) or (isinstance(value, tuple) and hasattr(value, "_fields")) or (
-                    dataclasses.is_dataclass(value) and not isinstance(value, type)) or (
-                    hasattr(value, "__dict__") and not callable(value) and not isinstance(value, types.ModuleType)
-                    and not isinstance(value, (np.ndarray, np.generic))):
-                message = (f"{self.__qualname__}: argument {position} is a {type(value).__name__} (a tree of "
-                           "parameters, an object); vmap takes arrays and numbers, not trees or objects, yet")
-                self._refuse_at_def(message, "pass the arrays (and numbers) it holds as parameters of their own")
+    def _tree_call(self, args: tuple, axes: list):
+        """A call with a tree argument (or a tree of in_axes): each leaf mapped along its own
+        axis, one example at a time (api/vmap_examples.py)."""
+        found: dict = {}
+        for position, (value, axis) in enumerate(zip(args, axes)):
+            sizes(value, axis, f"argument {position}", found)
+        if len(set(found.values())) > 1:
+            raise SrcDiffError(f"{self.__qualname__}: the batched arguments have different sizes "
+                               f"{sorted(set(found.values()))} ({', '.join(f'{k}: {n}' for k, n in found.items())})",
+                               hint="give every batched leaf the same length along its batch axis")
+        if 0 in found.values():
+            raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
+        if self.jit:
+            self._refuse_at_def(f"{self.__qualname__}: a tree argument runs one example at a time, which "
+                                "jit='numba' does not compile", "pass the arrays as parameters of their own")
+        key = ("tree", tuple(map(repr, axes)))  # (the loop's source depends on the axes alone)
+        examples = self._examples.get(key)
+        if examples is None and not self.jit and not any(map(is_axes_tree, axes)):
+            try:  # the gradient of the function of leaves, batched
+                result, self._last = tree_leaves_batched(self.func, args, axes, self.jit)
+                self.per_example = None
+                return result
+            except (SrcDiffError, ValueError, TypeError, IndexError):
+                pass  # (then one example at a time: the same numbers)
+        if examples is None:
+            examples = self._examples[key] = self._one_at_a_time(
+                len(args), axes, "a tree argument (a dict, a list or tuple of arrays, a namedtuple, a dataclass, an "
+                "object): each leaf mapped along its own in_axes")
+        return self._run_examples(examples, args)
+
+    def _one_at_a_time(self, count: int, axes: list, reason: str) -> PerExample:
+        names = [f"a{k}" for k in range(count)]
+        try:
+            params = parameter_names(self.func.front.target.func if isinstance(self.func, GradFunction)
+                                     else resolve(self.func).func)
+            if len(params) >= count and len(set(params[:count])) == count and not RESERVED & set(params[:count]):
+                names = params[:count]
+        except (SrcDiffError, TypeError, AttributeError):
+            pass
+        inner = self.__qualname__[len("vmap("):-1]
+        return PerExample(self.func, names, axes, reason, inner)
+
+    def _run_examples(self, examples: PerExample, args):
+        self._last, self.per_example = examples, examples.reason
+        return examples.run(*args)
 
     def _refuse_at_def(self, message: str, hint: str) -> None:
         """Raise `message` at the def line of the function mapped (without a line where it has none)."""
@@ -238,23 +289,50 @@ class VmapFunction:
 
     @property
     def source(self) -> str:
-        """The batched code the last call ran."""
+        """The batched code the last call ran (or its loop over the examples, with the reason)."""
         if self._last is None:
             raise SrcDiffError("no source before the first call: the code depends on the arguments' shapes",
                                hint="call it once first")
+        if isinstance(self._last, PerExample):
+            return self._last.source
         return source_of(self._last, self.jit)
+
+
+def _is_object(value) -> bool:
+    """An object holding parameters as attributes (not an array, a number, a function or a module)."""
+    return hasattr(value, "__dict__") and not callable(value) and not isinstance(value, types.ModuleType) \
+        and not isinstance(value, (np.ndarray, np.generic))
+
+
+def _kinds(args, axes) -> tuple:
+    """What decides whether a call is batched or run one example at a time: each argument's axis,
+    its shape and dtype (an array), or its value (a loop count, a flag)."""
+    out = []
+    for value, axis in zip(args, axes):
+        if type(value) in (int, bool, str, type(None)):
+            out.append((repr(axis), type(value), value))
+        elif isinstance(value, (np.ndarray, np.generic, float, complex)):
+            out.append((repr(axis), np.shape(value), np.asarray(value).dtype.str))
+        elif isinstance(value, (list, tuple)):
+            out.append((repr(axis), type(value), _kinds(value, [None] * len(value))))
+        else:
+            out.append((repr(axis), type(value)))
+    return tuple(out)
 
 
 def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None) -> VmapFunction:
     """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
     to the front, or None for an argument shared by every example), in one call of batched
     code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
-    in_axes=(None, 0, 0))`` gives per-example gradients.  A batched argument is an array (or a list
-    of numbers); a tree of arrays (a dict, a list or tuple of them) is refused, where JAX would map
-    each leaf.  A function with an operation that
-    has no batching rule is refused at its line.  With ``jit="numba"`` the batched code is
-    compiled by numba (what numba cannot compile, such as a row helper without a numba
-    version, is refused at its line, never run with NumPy)."""
+    in_axes=(None, 0, 0))`` gives per-example gradients.  A batched argument is an array, a list
+    of numbers, or a tree of arrays (a dict, a list or tuple holding arrays, a namedtuple, a
+    dataclass), whose in_axes entry is one int or None for every leaf or a tree of them shaped
+    like it, as in JAX.  Where the batching transform has no rule (a loop whose gradient keeps a
+    tape, a solve, a sort, a branch that differs between examples) and for tree arguments, the
+    call runs one example at a time in a generated Python loop: the same results, `.source`
+    prints that loop and the reason, and `.per_example` holds the reason (None when the last
+    call was batched).  With ``jit="numba"`` nothing runs one example at a time: the batched
+    code is compiled by numba, and what numba or batching cannot take is refused at its line."""
     return VmapFunction(f, in_axes, out_axes, jit)
 
 

@@ -58,8 +58,23 @@ def rows_adjoint(g, a):
 
 
 def list_repeat(g, xs):
-    """`g` once per item of `xs` (``[g] * len(xs)``): the adjoint of ``sum(xs)``."""
-    return [g] * len(xs)
+    """`g` once per item of `xs`, each summed back to its item's shape: the adjoint of ``sum(xs)``.
+    ``sum([np.sum(v), v])`` broadcasts a number against a vector: the number's adjoint is the sum of
+    g (``[g] * len(xs)`` gave it the vector g, a silently wrong gradient)."""
+    shape = np.shape(g)
+    return [g if np.shape(x) == shape else summed_to(g, np.shape(x)) for x in xs]
+
+
+def summed_to(g, shape: tuple):
+    """`g` summed back to `shape`, which it was broadcast from (rules/runtime.py `unbroadcast`)."""
+    g = np.asarray(g)
+    lead = g.ndim - len(shape)
+    if lead > 0:
+        g = g.sum(axis=tuple(range(lead)))
+    ones = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    if ones:
+        g = g.sum(axis=ones, keepdims=True)
+    return g if shape else g[()]
 
 
 def list_total(h, like):

@@ -66,7 +66,7 @@ def number_conversion(func):
     """``np.float64(x)``: x's values as that type (a number, or an array of them)."""
     # batched: the type of every row's values (a generated gradient's ``np.float32(c_bar)`` of a float32 number)
     return rule(func, ("x",), _float_templates, shape=lambda static, x: shapes.array(x) if x.known and x.ndim else x,
-                tangents=LINEAR, batching="elementwise", note="x's value as this type; the gradient passes through")
+                tangents=LINEAR, batching="conversion", note="x's value as this type; the gradient passes through")
 
 
 RULES = [

@@ -254,8 +254,8 @@ RULES = [
          derivable=_trace_derivable, sympy="numpy.trace"),
     # not fresh: the diagonal of a matrix is a view of it
     rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, shape=_diag_shape, tangents=LINEAR,
-         sympy="numpy.diag"),
-    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True,
+         sympy="numpy.diag", batching="diag"),
+    rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True, batching="like",
          tangents={"x": "-ans @ x_dot @ ans"}, sympy=FORMS + "inv"),
     rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True, tangents=_det_tangents,
          note="its gradient is the cofactor matrix (from the SVD): exact at singular matrices too, first and second "
@@ -271,6 +271,7 @@ RULES = [
     rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True, tangents=_slogdet_tangents,
          note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)", sympy=FORMS + "slogdet"),
     rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=_solve_shape, fresh=True, array_result=True,
+         batching="solve",
          tangents=_solve_tangents, sympy=FORMS + "solve"),
     rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True, array_result=True,
          tangents={"x": "cholesky_tangent(x_dot, ans)"},

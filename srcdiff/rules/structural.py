@@ -122,14 +122,15 @@ GETITEM = Rule(operator.getitem, "getitem", ("x",), {}, shape=_getitem_shape, ta
 APPEND = Rule(list.append, "list.append", ("x", "v"), {"v": "g.pop()"}, pure=False)  # it changes xs
 
 #: ``sum(xs)`` over a list, and over the rows of an array.
-SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "[g] * len(x)"}, tangents=LINEAR,  # builtins: unvalidated
+#: (g once per item, summed back to the item's shape: ``sum([np.sum(v), v])`` broadcasts a number and a vector)
+SUM_LIST = Rule(builtins.sum, "sum(list)", ("x",), {"x": "list_repeat(g, x)"}, tangents=LINEAR,  # builtins: unvalidated
                 derivable={"x": "list_repeat(g, x)"})  # a helper with a rule (rules/list_helpers.py)
 SUM_ROWS = rule(builtins.sum, ("x",), {"x": "np.zeros(np.shape(x)) + g"}, name="sum", tangents=LINEAR)
 
 #: ``np.stack(xs)`` / ``np.array(xs)`` of a list: the adjoint is the list of the rows.
 STACK_LIST = Rule(list, "stack(list)", ("x",), {"x": "list(g)"}, tangents=LINEAR, derivable={"x": "list_rows(g)"})
 
-for _rule, _text in ((SUM_LIST, "[g] * len(x)"), (STACK_LIST, "list(g)")):
+for _rule, _text in ((STACK_LIST, "list(g)"),):
     # these templates call list builtins the rule-template checker does not allow
     _rule._parsed[("x", _text)] = ast.parse(_text, mode="eval").body
 

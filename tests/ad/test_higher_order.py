@@ -282,8 +282,13 @@ def test_vjp_gives_the_value_and_the_transposed_jacobian(rng):
 def test_jacobian_source_is_the_pullback():
     jac = srcdiff.jacobian(three_outputs)
     jac(np.ones(3))
-    assert "def three_outputs_vjp(x):" in jac.source
-    assert "def three_outputs_vjp_pullback(three_outputs_bar):" in jac.source
+    # all rows in one batched pullback since wave 26 (the list the array is made of is a list of rows)
+    assert "def three_outputs_dot_grad_batched(x, cotangent):" in jac.source
+    rows = srcdiff.jacobian(three_outputs)
+    rows.batched.enabled = False  # one pullback per row: the pullback's own source
+    np.testing.assert_allclose(rows(np.ones(3)), jac(np.ones(3)), rtol=1e-12)
+    assert "def three_outputs_vjp(x):" in rows.source
+    assert "def three_outputs_vjp_pullback(three_outputs_bar):" in rows.source
 
 
 # ---- the checks, on second derivatives ----

@@ -57,6 +57,13 @@ def list_repeat(g, xs):
 
 @overload(list_repeat)
 def _list_repeat(g, xs):
+    if isinstance(g, types.Array) and isinstance(getattr(xs, "dtype", None), types.Array):
+        def checked(g, xs):  # an item broadcast in the sum would need g summed back: not silently the whole g
+            for x in xs:
+                if x.shape != g.shape:
+                    raise ValueError("sum of a list of arrays of different shapes: not supported with numba")
+            return [g for _ in range(len(xs))]
+        return checked
     return lambda g, xs: [g for _ in range(len(xs))]
 
 

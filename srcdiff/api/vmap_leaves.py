@@ -1,0 +1,58 @@
+"""``vmap(grad(loss), in_axes=(None, 0, 0))(params, X, Y)`` with `params` a tree (a dict, a tuple of
+arrays, a namedtuple, a dataclass) batched as one call: the gradient of the function of the tree's
+leaves (api/flatcall.py) is batched over the leaves of the arguments mapped, each leaf along its
+argument's axis, and the per-leaf gradients are built back into the tree (api/vmap.py).  An in_axes
+entry that is itself a tree runs one example at a time instead (api/vmap_examples.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..frontend import trees
+from .flatcall import EVERY, Front
+from .gradients import GradFunction
+from .jitting import runner
+from .vmap_examples import example_of
+
+
+def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
+    """(`f`'s results over `args` (trees among them), each argument mapped along its int axis (or
+    shared: None), computed by one batched call of the function of the trees' leaves (of its gradient
+    for a `GradFunction`); the batched `Variant` that ran)."""
+    from .vmap import batched_code  # (vmap imports this module)
+
+    gradient = f if isinstance(f, GradFunction) else None
+    front = gradient.front if gradient is not None else Front(f, EVERY, what="srcdiff.vmap")
+    row = front.binder.bind(tuple(example_of(v, a, 0) for v, a in zip(args, axes)), {})
+    if gradient is not None:
+        func, call, several = gradient.derivable(row, batching=True)
+    else:
+        call = front.bound_call(row)
+        func, several = call.func, False
+    if call.flat is None or front.target.hidden:
+        raise SrcDiffError("not a call of trees")
+    full = front.full_values(front.binder.bind(tuple(args), {}))
+    axis_of = dict(zip(front.names, list(axes) + [None] * (len(front.names) - len(axes))))
+    leaves, leaf_axes = [], []
+    for (name, struct, leaf_names), value in zip(call.flat.params, full):
+        axis = axis_of.get(name)
+        found = [value] if struct is None else trees.leaves(value, struct, [])
+        if len(found) != len(leaf_names):
+            raise SrcDiffError("the tree's leaves do not match its structure")
+        leaves += found
+        leaf_axes += [axis] * len(found)
+    if len(leaves) != len(call.args):
+        raise SrcDiffError("the tree's leaves do not match the call's")
+    moved = [v if a is None else np.moveaxis(np.asarray(v), a, 0) for v, a in zip(leaves, leaf_axes)]
+    batched = tuple(n for n, a in zip(call.names, leaf_axes) if a is not None)
+    found, made = batched_code(func, batched, tuple(call.args), jit=jit)
+    result = runner(made, found, jit)(*moved)
+    if gradient is None:  # f's own value: one array (a tree it returns runs one example at a time)
+        if not isinstance(result, np.ndarray):
+            raise SrcDiffError("a result that is not one array")
+        return result, made
+    return call.rebuild(list(result) if several else [result]), made
+
+
+__all__ = ["tree_leaves_batched"]
