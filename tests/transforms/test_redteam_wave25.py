@@ -51,7 +51,8 @@ eigh, svd, pinv, qr, expm, lstsq, solve_triangular), SciPy's laws and special fu
 
 Open (refused at the user's line, with what to do): writes into an argument; multivariate_normal's
 covariance; ravel order "A"; vmap of most loops, linear solves, sorts and trees (already documented).
-hessian of a ReLU of ``x @ w`` at ``x = 0`` is the documented NaN of a tie srcdiff does not prove persistent (its truth is 0).
+hessian of a ReLU of ``x @ w`` at ``x = 0`` is the documented NaN of a tie srcdiff does not prove
+persistent (its truth is 0).
 """
 
 from __future__ import annotations
