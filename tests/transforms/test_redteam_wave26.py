@@ -32,8 +32,10 @@ Found and fixed, each class with variants here:
    reads ``np.zeros(np.linalg.eigvalsh(S).shape)``, one expression kept as written, and shape inference
    took any ``<expression>.shape`` of a single operand for that operand's own shape: the zeros were read
    as a matrix, and the Jacobian's batched code put the seed on the wrong axis
-   (``np.expand_dims(seed, 2)`` for ``-2``), silently.  Fixed in ir/shape_inference.py: only
-   ``x.shape`` of a name is x's shape.
+   (``np.expand_dims(seed, 2)`` for ``-2``), silently.  The same misreading made
+   ``t = X[:, 0].shape; np.zeros(t) + X[:, 1]`` a CRASH (grad raised a plain ValueError, "the operands'
+   shapes do not match (f raises here too)", which f does not).  Fixed in ir/shape_inference.py and
+   ad/shape_sources.py: only ``x.shape`` of a name is x's shape.
 
 Before the fixes (262 programs, each through grad, value_and_grad, hessian, jvp, vjp, tree, jacobian,
 hvp, float32): no crash in any cell; one WRONG (3 above); grad refused 16 at the user's line and every
@@ -298,12 +300,24 @@ def full_shaped_like_a_row(X):
     return np.sum(np.expand_dims(np.full(X[0].shape, 2.0) * X[0], -2) * X)
 
 
+def zeros_of_a_column_shape(X):
+    t = X[:, 0].shape
+    return np.sum(np.sin(np.zeros(t) + X[:, 1]) * X[:, 0])
+
+
+def zeros_of_a_sum_shape(X):
+    n = np.sum(X, axis=0).shape
+    return np.sum((np.zeros(n) + X) ** 2 * np.arange(1.0, X.shape[1] + 1))
+
+
 SHAPES = [
+    ("zeros_of_a_column_shape", zeros_of_a_column_shape, lambda r: (M(r, 3, 2),), 0),
     ("eigvalsh_last", eigvalsh_last, lambda r: (M(r, 3, 3),), 0),
     ("eigvalsh_last_upper", eigvalsh_last_upper, lambda r: (M(r, 3, 3),), 0),
     ("zeros_shaped_like_a_sum", zeros_shaped_like_a_sum, lambda r: (M(r, 3, 2),), 0),
     ("ones_shaped_like_a_diff", ones_shaped_like_a_diff, lambda r: (M(r, 4),), 0),
     ("full_shaped_like_a_row", full_shaped_like_a_row, lambda r: (M(r, 3, 2),), 0),
+    ("zeros_of_a_sum_shape", zeros_of_a_sum_shape, lambda r: (M(r, 3, 2),), 0),
 ]
 
 
