@@ -38,7 +38,7 @@ Found and fixed, each class with variants here:
    ad/shape_sources.py: only ``x.shape`` of a name is x's shape.
 
 Before the fixes (262 programs, each through grad, value_and_grad, hessian, jvp, vjp, tree, jacobian,
-hvp, float32): no crash in any cell; one WRONG (3 above); grad refused 16 at the user's line and every
+hvp, float32): no crash in any cell; one WRONG (3 above); grad refused 13 at the user's line and every
 other transformation refused the same ones, never one grad accepts.  After: grad refuses 4 (REFUSED: a
 bisection's root found by comparisons alone, refused with that reason; a module-level helper testing
 ``key not in params`` of a key passed as an argument; ``np.random.default_rng(0).standard_normal(3)``
@@ -90,13 +90,19 @@ KEPT = {"bs_call", "leapfrog_energy", "masked_attention", "tile_rows_by_shape", 
 REFUSED = {"bisect_root", "dict_helper_early_return", "dict_helper_early_return_p", "rng_inside"}
 
 
+#: a parameter tree holding a string, which the matrix's jvp tangent copies (srcdiff refuses a tangent
+#: with a part that holds no float)
+STRING_LEAVES = {"nested_early_params_arg"}
+
+
 def accepted():
     return [p for p in programs() if _name(p) not in REFUSED]
 
 
 @pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
-    matrix.assert_ok(program, matrix.FIRST_ORDER)
+    skipped = ("jvp",) if _name(program) in STRING_LEAVES else ()
+    matrix.assert_ok(program, tuple(t for t in matrix.FIRST_ORDER if t not in skipped))
 
 
 @pytest.mark.slow
@@ -105,6 +111,8 @@ def test_every_transformation(program):
     row = matrix.run(program, ALL)
     assert not row.excluded, row.excluded
     bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
+    if _name(program) in STRING_LEAVES:  # (the matrix's tangent keeps the string: jvp refuses it, rightly)
+        bad.pop("jvp", None)
     assert not bad, bad
 
 
