@@ -82,7 +82,8 @@ def _node(node, shape_of: dict, found: dict, tuples: dict) -> None:
     inputs = [v.name if isinstance(v, Var) else None for v in node.inputs]
     expr = node.expr
     if node.rule.name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" \
-            and len(inputs) == 1 and inputs[0] in found:
+            and len(inputs) == 1 and inputs[0] in found \
+            and isinstance(expr.value, ast.Name) and expr.value.id == inputs[0]:  # (x.shape, not f(x).shape)
         tuples[node.out.name] = found[inputs[0]]
         return
     out = shape_of.get(node.out.name, shapes.UNKNOWN)

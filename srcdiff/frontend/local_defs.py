@@ -12,7 +12,8 @@ does it first, where it knows the tree: the parameters bound to the arguments (a
 entry, a value by a new variable), the function's other names fresh, its body rewritten in place
 just before the statement that calls it, and the call's value the value of its last ``return``.
 Also where the body reads a tree of the enclosing function (``def loss(): return np.sum(params["w"]
-** 2)``).  Only a plain function: positional parameters, a body ending in its one ``return``, no
+** 2)``).  Only a plain function: positional parameters, a body ending in its one ``return`` (one
+returning early in its ``if``s is first rewritten so: single_return.py), no
 ``nonlocal``/``global``/``yield``/nested function; a call inside a conditional part of a statement
 (or in a loop's header) is left as written (and refused, as before).
 """
@@ -26,6 +27,7 @@ import types
 
 from .naming import Rename, assigned_names
 from .parse import parse_function
+from .single_return import single_return
 from .tree_entries import Const, Leaf, Method, Node
 
 TREE_DEFAULT = "<tree default "  # the start of the string a default that is a whole tree becomes (nested.py)
@@ -105,6 +107,8 @@ class LocalDefs:
         func = node.func
         if isinstance(func, ast.Name) and func.id not in self.env:
             fdef = self.__dict__.setdefault("local_defs", {}).get(func.id)
+            if fdef is not None and not _plain(fdef, returns=True, defaults=False, named_defaults=True):
+                fdef = single_return(fdef)  # (one returning early: its returns moved to its end)
             if fdef is None or not _plain(fdef, returns=True, defaults=False, named_defaults=True):
                 return None, None
             dicts = any(isinstance(v, (ast.Dict, ast.DictComp)) for v in node.args + [k.value for k in node.keywords])

@@ -170,8 +170,8 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     if name == "nograd" and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
         return shapes.SCALAR  # an int: ``loss / len(xs)`` stays a number the code knows
     if name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" and len(operands) == 1 \
-            and operands[0].known and not operands[0].scalar:
-        return Shape(None, shape_of=operands[0].dims)
+            and operands[0].known and not operands[0].scalar and _names(expr.value, item.inputs[0]):
+        return Shape(None, shape_of=operands[0].dims)  # (x.shape, not np.linalg.eigvalsh(x).shape: another's)
     if not operands or operands[0].shape_of is None:
         return None
     if name == "getitem" and [kind for kind, _ in item.static.get("index", ())] == ["int"]:
@@ -179,6 +179,11 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     if name in _FROM_SHAPE and len(operands) == 1 and isinstance(expr, ast.Call) and not expr.keywords:
         return Shape(operands[0].shape_of)
     return None
+
+
+def _names(expr: ast.expr, operand) -> bool:
+    """Whether `expr` is the name of `operand` itself (a value read, not a value computed from it)."""
+    return isinstance(expr, ast.Name) and expr.id == getattr(operand, "name", None)
 
 
 def _axis_length(expr: ast.expr, dims: tuple[str, ...]) -> Shape:

@@ -29,11 +29,11 @@ from ..rules import runtime
 from ..rules.draws import shared_stream
 from ..rules.numpy_convert import CONVERSIONS, astype
 from ..rules.numpy_joins import LIST_JOINS
-from ..rules.numpy_shape import RESHAPE_TO
 from ..rules.structural import NOGRAD, TRUNCATE, gradient_inputs
 from ..rules.table import qualified_name
 from .array_api import alias_of, is_promoter, lower_alias, lower_promote
 from .array_updates import at_parts, lower_at_set
+from .computed_shapes import COUNTED, copies_computed, reshape_computed
 from .effects import lower_effect
 from .einsum_calls import einsum_sublists, is_text
 from .emit import emit_rule
@@ -41,10 +41,10 @@ from .expressions import ExpressionLowerer
 from .gradient_calls import gradient_list
 from .joins import join_item, listed_join
 from .lists import as_array
-from .opaque import no_gradient, opaque, substitute
+from .opaque import no_gradient, substitute
 from .rule_calls import lower_method_call, lower_rule_call, no_rule
 from .selections import lower_select
-from .static_values import constant, read_when_run, static_parameter, static_value
+from .static_values import constant, read_when_run, static_value
 
 #: Functions (by name) that return the array namespace of their arguments.
 NAMESPACE_GETTERS = {"array_namespace"}
@@ -88,6 +88,8 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target: str | None) -> 
         return with_dtype(lower, node, spelled, target)
     if func is np.reshape and len(node.args) == 2 and not node.keywords:
         return reshape_computed(lower, node, node.args[0], node.args[1], spelled, target)
+    if func in COUNTED and (counted := copies_computed(lower, node, func, spelled, target)) is not None:
+        return counted
     if func in CONVERSIONS:
         return _conversion(lower, node, func, node.args, spelled, target)
     if rule.nograd:
@@ -168,37 +170,14 @@ def _method(lower: ExpressionLowerer, node: ast.Call, target) -> Operand | None:
         return _nograd(lower, node, rule, None, [obj] + node.args, target)
     if name == "reshape" and len(node.args) == 1 and not node.keywords:
         return reshape_computed(lower, node, obj, node.args[0], None, target)
+    if func is np.repeat and (counted := copies_computed(lower, node, func, None, target, array=obj)) is not None:
+        return counted
     if name in PACKED_METHODS and len(node.args) > 1:  # x.reshape(3, 4) is x.reshape((3, 4))
         packed = ast.Call(node.func, [ast.copy_location(ast.Tuple(node.args, ast.Load()), node.args[0])], node.keywords)
         if name == "reshape" and not node.keywords and any(read_when_run(lower.state, a) for a in node.args):
             return reshape_computed(lower, node, obj, packed.args[0], None, target)  # x.reshape(len(y), 2)
         return lower_method_call(lower, ast.copy_location(packed, node), target)
     return None
-
-
-def reshape_computed(lower: ExpressionLowerer, node: ast.Call, array: ast.expr, shape: ast.expr, spelled,
-                     target) -> Var | None:
-    """``c.reshape(c.shape + (1,) * x.ndim)``: a shape computed from other shapes when the
-    function runs.  It carries no gradient, so it is computed as written, and the adjoint
-    only needs x's own shape.  A constant shape or a parameter (a static argument) is left
-    to the reshape rule (None)."""
-    state = lower.state
-    if static_parameter(state, shape) is not None:
-        return None
-    try:
-        ast.literal_eval(shape)
-        return None
-    except ValueError:
-        pass
-    if _static_object(lower, shape, record=False) is not MISSING:
-        return None
-    x = lower.expr(array)
-    size = opaque(lower, shape, None)
-    if spelled is None:
-        expr = ast.Call(ast.Attribute(operand_ast(x), "reshape", ast.Load()), [operand_ast(size)], [])
-    else:
-        expr = ast.Call(spelled, [operand_ast(x), operand_ast(size)], [])
-    return emit_rule(state, RESHAPE_TO, (x, size), {}, expr, target)
 
 
 # ---- the three kinds of call ----

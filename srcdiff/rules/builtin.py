@@ -9,6 +9,7 @@ import numpy as np
 
 from . import (
     convolution,
+    copies_when_run,
     generated_code,
     numpy_calculus,
     numpy_complex_real,
@@ -55,7 +56,8 @@ SECTIONS = {
     "NumPy piecewise functions (steps, parts of numbers, ranges, running extrema)": numpy_piecewise.RULES,
     "Complex functions of real values, conversions to numbers": numpy_complex_real.RULES,
     "No gradient (constructors, queries, comparisons)": numpy_nograd.RULES,
-    "srcdiff's own helpers (higher derivatives)": generated_code.RULES + point_guards.RULES,
+    "srcdiff's own helpers (higher derivatives)": generated_code.RULES + point_guards.RULES
+    + copies_when_run.HELPER_RULES,
 }
 
 #: Array methods, mapped to the function whose rule they use (``x.sum(axis=0)`` is

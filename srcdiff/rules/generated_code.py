@@ -9,8 +9,8 @@ table entries, whose facts lowering reads by function.)
 """
 
 from ..ir.shapes import UNKNOWN_DIM
+from . import join_helpers, runtime, write_helpers
 from . import list_helpers as lists
-from . import runtime, write_helpers
 from .table import FORMS, LINEAR, nograd, rule
 
 #: Their own sympy counterparts: sums, selections and copies are exact on object arrays.
@@ -214,4 +214,5 @@ TAKE_LIST_NAMES = frozenset({"scipy.linalg.lu_solve"})
 #: The helpers that take lists (the adjoints of lists, and tuple indices).
 TAKE_LISTS = TAKE_INDEX_LISTS | {lists.zeros_list, lists.list_add, lists.lists_add, lists.rows_adjoint,
                                  lists.list_repeat, lists.list_total, lists.list_drop, lists.list_grow,
-                                 lists.split_like, runtime.split_adjoint}
+                                 lists.split_like, runtime.split_adjoint,
+                                 join_helpers.tiles_summed, join_helpers.repeats_summed}  # (their counts: tuples)

@@ -9,7 +9,8 @@ that axis and gives each piece the operand's own shape (`join_adjoint`); the adj
 is the join again, of pieces shaped like the operands (`join_like`).  Both are linear, so
 each is the other's adjoint (rules/numpy_joins.py), and a gradient that calls them can be
 differentiated again.  ``np.tile`` joins copies of one array: its adjoint (`tile_adjoint`)
-sums the tiles.
+sums the tiles; `tiles_summed` and `repeats_summed` are the adjoints of ``np.tile`` and ``np.repeat``
+counted when the function runs (rules/copies_when_run.py), with rules of their own.
 """
 
 from __future__ import annotations
@@ -100,4 +101,35 @@ def tile_adjoint(g, x, reps):
     return np.reshape(np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
 
 
-JOIN_HELPERS = {f.__name__: f for f in (join_adjoint, join_like, column_join, tile_adjoint)}
+def tiles_summed(a, x, reps):
+    """Adjoint of ``np.tile(x, reps)``: the tiles of `a` summed onto x's shape."""
+    reps = (int(reps),) if np.ndim(reps) == 0 else tuple(int(r) for r in reps)
+    shape = np.shape(x)
+    full = max(len(shape), len(reps))
+    sizes = (1,) * (full - len(shape)) + shape
+    reps = (1,) * (full - len(reps)) + reps
+    interleaved = [n for pair in zip(reps, sizes) for n in pair]
+    return np.reshape(np.sum(np.reshape(a, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
+
+
+def repeats_summed(a, x, repeats, axis=None):
+    """Adjoint of ``np.repeat(x, repeats, axis)``: the copies of each element of `a` summed onto it
+    (a count per element, zeros too: each copy added at the position it was copied from)."""
+    shape = np.shape(x)
+    a = np.asarray(a)
+    if axis is None:
+        n = int(np.prod(shape))
+        moved, length = np.ravel(a), n
+    else:
+        axis = axis % len(shape)
+        moved, length = np.moveaxis(a, axis, 0), shape[axis]
+    sources = np.repeat(np.arange(length), repeats)
+    out = np.zeros((length,) + moved.shape[1:], dtype=a.dtype)
+    np.add.at(out, sources, moved)
+    if axis is None:
+        return np.reshape(out, shape)
+    return np.moveaxis(out, 0, axis)
+
+
+JOIN_HELPERS = {f.__name__: f for f in (join_adjoint, join_like, column_join, tile_adjoint, tiles_summed,
+                                        repeats_summed)}

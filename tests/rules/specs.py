@@ -580,6 +580,14 @@ SPECS += [  # (rules15) np.fft.irfft, np.interp in its knots, np.histogram's wei
     S("srcdiff.rules.fft_helpers.irfft_imag", "irfft_imag(x, 8)", x=((5,), REAL)),
     S("srcdiff.rules.fft_helpers.irfft_imag", "irfft_imag(x, 5, 0, 'ortho')", x=((3, 2), REAL)),
     S("srcdiff.rules.fft_helpers.irfft_adjoint", "irfft_adjoint(x, 4, 7, -1, None, 'imag')", x=((7,), REAL)),
+    # the adjoints of copies counted when the function runs (rules/copies_when_run.py, join_helpers.py)
+    S("srcdiff.rules.join_helpers.tiles_summed", "tiles_summed(x * x, y, (2, 1))", x=((4, 3), REAL),
+      y=((2, 3), REAL)),
+    S("srcdiff.rules.join_helpers.tiles_summed", "tiles_summed(np.sin(x), y, 3)", x=((6,), REAL), y=((2,), REAL)),
+    S("srcdiff.rules.join_helpers.repeats_summed", "repeats_summed(np.sin(x), y, 2, 0)", x=((4, 3), REAL),
+      y=((2, 3), REAL)),
+    S("srcdiff.rules.join_helpers.repeats_summed", "repeats_summed(x * x, y, np.array([1, 0, 2]))",
+      x=((3,), REAL), y=((3,), REAL)),
 ]
 BIN_HELPERS = {**bin_helpers.BIN_HELPERS, "lu_rows": lu_helpers.lu_rows}
 

@@ -128,6 +128,8 @@ CALLS.update({  # splits, rolls, padding and joins of lists (rules/numpy_pad.py,
     "numpy.dsplit": lambda x, y: np.dsplit(x[:, :, None] * y[:, None, :], 2),
     "srcdiff.rules.join_helpers.join_adjoint": lambda x, y: join_helpers.join_adjoint(
         np.vstack([x, y]), [x, y], "vstack", None),
+    "srcdiff.rules.join_helpers.tiles_summed": lambda x, y: join_helpers.tiles_summed(np.tile(x, (2, 1)), y, (2, 1)),
+    "srcdiff.rules.join_helpers.repeats_summed": lambda x, y: join_helpers.repeats_summed(np.repeat(x, 2), y, 2),
     "srcdiff.rules.guard_helpers.point_guard": lambda x, y: RULES["srcdiff.rules.guard_helpers.point_guard"].func(
         x, y, 0.0),
     "srcdiff.rules.guard_helpers.guard_nan": lambda x, y: RULES["srcdiff.rules.guard_helpers.guard_nan"].func(

@@ -127,7 +127,7 @@ def rnn_log_likelihood(params, inputs, targets):
 
 def rnn_repeat_state(params, inputs, targets):
     """autograd's RNN as written there: the initial state np.repeat-ed by the batch size read from
-    an argument (refused at the line: a count must be known when the code is built)."""
+    an argument (refused at the line until wave 26: a count read when the function runs)."""
     hiddens = np.repeat(params["init_hiddens"], inputs.shape[1], axis=0)
     for t in range(inputs.shape[0]):
         hiddens = np.tanh(np.concatenate((inputs[t], hiddens), axis=1) @ params["change"][:-1])
@@ -620,6 +620,7 @@ def softplus_stable(x):
 
 
 PROGRAMS = [
+    ("rnn_repeat_state", rnn_repeat_state, rnn_args, 0),
     (
         "gp_log_marginal_likelihood",
         gp_log_marginal_likelihood,
@@ -1338,7 +1339,6 @@ CONTROL_AND_ARRAYS = [
 #: a covariance the multivariate normal's rule gives no gradient, a write through an index that repeats a
 #: position (NumPy keeps one of the values: jax's scatter tests ported to NumPy's `z[idx] += v`)
 REFUSED = [
-    ("rnn_repeat_state", rnn_repeat_state, rnn_args, 0),
     ("subscript_written", subscript_written, lambda r: (M(r, 4),), 0),
     ("mvn_logpdf_cov", mvn_logpdf, lambda r: (M(r, 4, 2), M(r, 2), spd(r, 2)), 2),
     ("add_into_duplicates", add_into_duplicates, lambda r: (M(r, 3),), 0),

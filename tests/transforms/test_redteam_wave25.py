@@ -49,10 +49,10 @@ recursions, ICA, tangent's control flow, lax-style scans, sorts and scatters, li
 eigh, svd, pinv, qr, expm, lstsq, solve_triangular), SciPy's laws and special functions, special points
 (x ** 0, prod with zeros, sinc at 0, Rosenbrock's minimum, untaken np.where branches), float32.
 
-Open (refused at the user's line, with what to do): np.repeat / np.tile / np.broadcast_to counts read
-from an argument's shape; writes into an argument; multivariate_normal's covariance; ravel order "A";
-vmap of most loops, linear solves, sorts and trees (already documented).  hessian of a ReLU of ``x @ w``
-at ``x = 0`` is the documented NaN of a tie srcdiff does not prove persistent (its truth is 0).
+Open (refused at the user's line, with what to do): writes into an argument; multivariate_normal's
+covariance; ravel order "A"; vmap of most loops, linear solves, sorts and trees (already documented).
+hessian of a ReLU of ``x @ w`` at ``x = 0`` is the documented NaN of a tie srcdiff does not prove
+persistent (its truth is 0).
 """
 
 from __future__ import annotations
