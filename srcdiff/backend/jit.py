@@ -145,6 +145,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         try_decisions,
         tuple_parts,
         turns,
+        widening,
         zero_adjoints,
     )
     from .numba import module as numba_module
@@ -209,7 +210,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     def run(*args):
         values = [e.current() for e in env]
         try:
-            result = run.dispatcher(*values, *map(_typed, args))
+            typed = [*values, *map(_typed, args)]
+            result = run.dispatcher(*(map(widening.widened, typed) if run.widen else typed))
             if options.mode == "reverse":
                 result = result_dtypes.in_argument_dtypes(result, args, positions, options)
         except refused as exc:
@@ -223,6 +225,10 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                     tried.add(retry.source)
                     compiled(retry)
                     return run(*args)
+            if not run.widen and widening.wanted(str(exc), [*values, *args]):  # float32 in float64 (widening.py)
+                run.widen = True
+                compiled(widening.in_float64(built))
+                return run(*args)
             raise _typing_error(exc, run.module.__file__, run.lines, located, where) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
             made.function(*args)
@@ -237,7 +243,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             run.checked[kind] = result_dtypes.following(result, want)  # NumPy's dtypes (result_dtypes.py)
         return result_dtypes.conformed(result, run.checked[kind])
     compiled(built)
-    run.checked = {}
+    run.checked, run.widen = {}, False
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
@@ -295,6 +301,7 @@ def fast_call(run, key: tuple, lowered, slow, positional):
 
 def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -> SrcDiffError:
     """numba's refusal as a `SrcDiffError` at the user's line the refused code comes from."""
+    from .numba import refusals
     text = str(exc)
     reason = _reason(text)
     name = re.escape(os.path.basename(path))  # numba writes it relative to the working folder, or not
@@ -304,9 +311,11 @@ def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -
             location, sweep = located(*lines[line])
             if location is not None:
                 doing = "" if sweep == "forward" else " (in the gradient of this line)"
-                return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {reason}",
-                                    location, _MIXED if _MIXED_TYPES.search(reason) else HINT)
-    return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {reason}", hint=HINT)
+                said, hint = refusals.readable(reason, location.code)  # the user's names (numba/refusals.py)
+                return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {said}",
+                                    location, hint or (_MIXED if _MIXED_TYPES.search(reason) else HINT))
+    said, hint = refusals.readable(reason, "")
+    return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {said}", hint=hint or HINT)
 
 
 #: a float32 argument's derivative meeting float64 values in a loop: a name of two types
