@@ -16,6 +16,9 @@ from . import kindflow, kinds
 REASON = ("a list holding an array and a number is carried through a loop here (numba types a list's "
           "items alike, and its compiler does not finish on this one); write it as a tuple of the same items "
           "(`(x, 1.0)` for `[x, 1.0]`), or leave jit= out")
+UNTOLD = ("a list is carried through a loop here whose items srcdiff cannot all tell to be arrays or numbers "
+          "(numba types a list's items alike, and its compiler does not finish on a list of both); write it as a "
+          "tuple of the same items (`(x, v)` for `[x, v]`), or leave jit= out")
 APPENDED = ("this appends an array to a list that holds numbers, or a number to a list that holds arrays "
             "(numba types a list's items alike); keep the numbers and the arrays in two lists, make the numbers "
             "arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
@@ -49,11 +52,13 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tup
         elif isinstance(stmt, ast.If):
             found = _scan(stmt.body, env, looped, in_loop, held) or _scan(stmt.orelse, env, looped, in_loop, held)
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.List):
-            items = {_sort(kinds.of(e, env)) for e in stmt.value.elts} - {None}
+            told = [_sort(kinds.of(e, env)) for e in stmt.value.elts]
+            items = set(told) - {None}
             for name in (t.id for t in stmt.targets if isinstance(t, ast.Name)):
                 held[name] = set(items)
-            if len(items) > 1 and (in_loop or any(n in looped for t in stmt.targets for n in kindflow.bound(t))):
-                found = stmt, REASON
+            carried = in_loop or any(n in looped for t in stmt.targets for n in kindflow.bound(t))
+            if carried and (len(items) > 1 or items and None in told and not _lists(stmt.value)):
+                found = stmt, REASON if len(items) > 1 else UNTOLD
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append" \
                 and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id in held \
@@ -69,6 +74,11 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tup
     return None
 
 
+def _lists(display: ast.List) -> bool:
+    """Whether an item of the list display is a list display itself (a nested list: refused elsewhere)."""
+    return any(isinstance(e, ast.List) for e in display.elts)
+
+
 def _sort(kind) -> str | None:
     """"array" or "number" for a Kind (None for anything else: a tuple, a kind not told)."""
     if isinstance(kind, kinds.Kind):
@@ -76,4 +86,4 @@ def _sort(kind) -> str | None:
     return None
 
 
-__all__ = ["APPENDED", "REASON", "carried_mixed_list"]
+__all__ = ["APPENDED", "REASON", "UNTOLD", "carried_mixed_list"]
