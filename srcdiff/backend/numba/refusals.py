@@ -17,6 +17,13 @@ JOIN_HINT = (
     "numba gives each name one type: make every path give an array (`np.full(shape, v)`, "
     "`v * np.ones(n)`) or every path a number, or leave jit= out"
 )
+#: a float32 argument's derivative meeting float64 values in a loop: a name of two types
+MIXED_TYPES = re.compile(r"Cannot unify array\(float32.*float64|Cannot unify array\(float64.*float32")
+MIXED = (
+    "the function computes in float64 from float32 arguments (a float64 constant, global or "
+    "conversion), and numba needs one dtype per name in a loop: pass float64 arguments with jit, "
+    "keep the function in float32, or leave jit out"
+)
 _GENERATED = re.compile(r"(_bar|_dot|_\d+|_at\d+|_i)+$")
 _ARRAY = re.compile(r"^array\((\w+), (\d+)d, \w+\)$")
 
@@ -51,4 +58,4 @@ def _words(numba_type: str) -> str:
     return numba_type
 
 
-__all__ = ["JOIN_HINT", "readable"]
+__all__ = ["JOIN_HINT", "MIXED", "MIXED_TYPES", "readable"]
