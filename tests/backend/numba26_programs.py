@@ -135,6 +135,14 @@ def fancy_in_loop(x, idx):
     return total
 
 
+def _picked_energy(x):
+    return np.sum(x[[2, 0]] ** 2) + x[np.array([1, 1])] @ x[:2]
+
+
+def fancy_in_helper(x):
+    return _picked_energy(x) + 0.5 * _picked_energy(np.sin(x))
+
+
 def fancy_column_pick(X):
     return np.sum(X[:, [0, 2]] ** 2)
 
@@ -336,6 +344,7 @@ PROGRAMS = [
     ("fancy_rows_of_matrix", fancy_rows_of_matrix, lambda r: (_v(r, 3, 2),), 0),
     ("fancy_rows_index_argument", fancy_rows_index_argument, lambda r: (_v(r, 4, 2), np.array([1, 3, 1])), 0),
     ("fancy_in_loop", fancy_in_loop, lambda r: (_v(r, 5), np.array([0, 3])), 0),
+    ("fancy_in_helper", fancy_in_helper, lambda r: (_v(r, 4),), 0),
     ("fancy_column_pick", fancy_column_pick, lambda r: (_v(r, 2, 3),), 0),
     ("fancy_two_arrays", fancy_two_arrays, lambda r: (_v(r, 3, 3), np.array([0, 2, 1]), np.array([1, 1, 0])), 0),
     ("float32_loop_matmul", float32_loop_matmul, lambda r: (_v(r, 2, 3), 0.3 * _v(r, 3, 3)), 0),
