@@ -35,6 +35,13 @@ def _signature(args):
 def pytest_configure(config):
     from srcdiff.api import gradients
     original = gradients.GradFunction.__call__
+    made = gradients.GradFunction.__init__
+
+    def remembering(self, func, wrt=0, *args, argnums=None, **kwargs):
+        made(self, func, wrt, *args, argnums=argnums, **kwargs)
+        self._coverage_given = (wrt, argnums)  # as the user spelled it (a path inside a tree, an attribute)
+
+    gradients.GradFunction.__init__ = remembering
 
     def recording(self, *args, **kwargs):
         result = original(self, *args, **kwargs)
@@ -43,7 +50,7 @@ def pytest_configure(config):
                 key = (id(self.func), getattr(self.func, "__qualname__", "?"), self.wrt, self.tuple_result,
                        self.options.with_value, _signature(self._positional(args, kwargs)))
                 if key not in RECORDS:
-                    RECORDS[key] = _replay(self.func, self.wrt if self.tuple_result else self.wrt[0],
+                    RECORDS[key] = _replay(self.func, getattr(self, "_coverage_given", (self.wrt, None)),
                                            self.options.with_value, copy.deepcopy(args), copy.deepcopy(kwargs),
                                            copy.deepcopy(result), os.environ.get("PYTEST_CURRENT_TEST", "?"))
         except Exception:  # noqa: BLE001  a value that cannot be copied: not recorded
@@ -54,10 +61,14 @@ def pytest_configure(config):
 
 
 def _close(a, b) -> bool:
+    if a is None or b is None:  # a tree's integer leaf: no gradient
+        return a is b
     if isinstance(a, (tuple, list)):
         return isinstance(b, (tuple, list)) and len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return isinstance(b, dict) and a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if hasattr(a, "__dict__") and not isinstance(a, np.ndarray):  # a gradient shaped as the user's object
+        return type(a) is type(b) and _close(vars(a), vars(b))
     try:
         return np.shape(a) == np.shape(b) and np.allclose(a, b, rtol=1e-7, atol=1e-9, equal_nan=True)
     except Exception:  # noqa: BLE001
@@ -87,8 +98,10 @@ def _replay(func, wrt, with_value, args, kwargs, plain, test):
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(60)
     try:
-        got = make(func, wrt=wrt, jit="numba")(*args, **kwargs)
+        got = make(func, wrt=wrt[0], argnums=wrt[1], jit="numba")(*args, **kwargs)
         verdict = "ok" if _close(got, plain) else "WRONG"
+        if verdict == "WRONG" and os.environ.get("NUMBA_COVERAGE_TRACE"):
+            print(f"WRONG {name}: wrt={wrt!r}\n numba: {got!r}\n plain: {plain!r}")
     except srcdiff.SrcDiffError as exc:
         verdict = "refused: " + _reason(exc)
     except KeyboardInterrupt:

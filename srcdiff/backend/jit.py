@@ -23,6 +23,7 @@ import re
 import sys
 import tempfile
 import types
+from contextlib import nullcontext
 from dataclasses import replace
 
 import numpy as np
@@ -93,6 +94,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         calculus,
         calculus_calls,
         cholesky_more,
+        compile_watch,
         decompositions,
         diagonals,
         einsum,
@@ -145,6 +147,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         try_decisions,
         tuple_parts,
         turns,
+        widening,
         zero_adjoints,
     )
     from .numba import module as numba_module
@@ -209,10 +212,13 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     def run(*args):
         values = [e.current() for e in env]
         try:
-            result = run.dispatcher(*values, *map(_typed, args))
+            typed = [*values, *map(_typed, args)]
+            with compile_watch.watched(run.watch) if first_call.signature(args) not in run.checked else nullcontext():
+                result = run.dispatcher(*(map(widening.widened, typed) if run.widen else typed))
             if options.mode == "reverse":
                 result = result_dtypes.in_argument_dtypes(result, args, positions, options)
         except refused as exc:
+            compile_watch.stop(run.watch, where, HINT)  # the compiler ran past its budget (compile_watch.py)
             # a number on one path and an array on another (numba/joins.py), a float32 value
             # meeting a float constant numba widens (numba/float32_constants.py), else, where
             # numba does not type the loops, the statements as written
@@ -223,8 +229,13 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                     tried.add(retry.source)
                     compiled(retry)
                     return run(*args)
+            if not run.widen and widening.wanted(str(exc), [*values, *args]):  # float32 in float64 (widening.py)
+                run.widen = True
+                compiled(widening.in_float64(built))
+                return run(*args)
             raise _typing_error(exc, run.module.__file__, run.lines, located, where) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
+            compile_watch.stop(run.watch, where, HINT)
             made.function(*args)
             raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=HINT) from exc
         kind = first_call.signature(args)
@@ -237,7 +248,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             run.checked[kind] = result_dtypes.following(result, want)  # NumPy's dtypes (result_dtypes.py)
         return result_dtypes.conformed(result, run.checked[kind])
     compiled(built)
-    run.checked = {}
+    run.checked, run.widen, run.watch = {}, False, {}
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
@@ -295,6 +306,7 @@ def fast_call(run, key: tuple, lowered, slow, positional):
 
 def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -> SrcDiffError:
     """numba's refusal as a `SrcDiffError` at the user's line the refused code comes from."""
+    from .numba import refusals
     text = str(exc)
     reason = _reason(text)
     name = re.escape(os.path.basename(path))  # numba writes it relative to the working folder, or not
@@ -304,16 +316,11 @@ def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -
             location, sweep = located(*lines[line])
             if location is not None:
                 doing = "" if sweep == "forward" else " (in the gradient of this line)"
-                return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {reason}",
-                                    location, _MIXED if _MIXED_TYPES.search(reason) else HINT)
-    return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {reason}", hint=HINT)
-
-
-#: a float32 argument's derivative meeting float64 values in a loop: a name of two types
-_MIXED_TYPES = re.compile(r"Cannot unify array\(float32.*float64|Cannot unify array\(float64.*float32")
-_MIXED = ("the function computes in float64 from float32 arguments (a float64 constant, global or "
-          "conversion), and numba needs one dtype per name in a loop: pass float64 arguments with jit, "
-          "keep the function in float32, or leave jit out")
+                said, hint = refusals.readable(reason, location.code)  # the user's names (numba/refusals.py)
+                return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {said}",
+                                    location, hint or (refusals.MIXED if refusals.MIXED_TYPES.search(reason) else HINT))
+    said, hint = refusals.readable(reason, "")
+    return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {said}", hint=hint or HINT)
 
 
 def _reason(text: str) -> str:

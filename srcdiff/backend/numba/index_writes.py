@@ -54,6 +54,11 @@ def index_lists(func: ast.FunctionDef) -> None:
             index = node.args[1]
             fine.update(id(e) for e in (index.elts if isinstance(index, ast.Tuple) else [index])
                         if isinstance(e, ast.Name))
+    # saved for a callee's pullback (``return (value, (t1, t2, ...))``), which reads it as the index it is
+    for node in ast.walk(func):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) == 2 \
+                and isinstance(node.value.elts[1], ast.Tuple):
+            fine.update(id(e) for e in node.value.elts[1].elts if isinstance(e, ast.Name))
     # ``t13 = (t1,)`` read only as an index (forward mode's ``index_add(g, t13, v)``): its items too
     packed = {node.targets[0].id: node.value.elts for node in ast.walk(func) if isinstance(node, ast.Assign)
               and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)

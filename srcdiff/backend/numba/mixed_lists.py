@@ -16,20 +16,30 @@ from . import kindflow, kinds
 REASON = ("a list holding an array and a number is carried through a loop here (numba types a list's "
           "items alike, and its compiler does not finish on this one); write it as a tuple of the same items "
           "(`(x, 1.0)` for `[x, 1.0]`), or leave jit= out")
+UNTOLD = ("a list is carried through a loop here whose items srcdiff cannot all tell to be arrays or numbers "
+          "(numba types a list's items alike, and its compiler does not finish on a list of both); write it as a "
+          "tuple of the same items (`(x, v)` for `[x, v]`), or leave jit= out")
+APPENDED = ("this appends an array to a list that holds numbers, or a number to a list that holds arrays "
+            "(numba types a list's items alike); keep the numbers and the arrays in two lists, make the numbers "
+            "arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
 
 
-def carried_mixed_list(func: ast.FunctionDef, key) -> ast.stmt | None:
-    """The first assignment of `func` of a list display holding an array and a number (as kinds.py
-    tells them, the parameters' kinds from the signature `key`) in a loop, or to a name a loop rebinds."""
+def carried_mixed_list(func: ast.FunctionDef, key) -> tuple[ast.stmt, str] | None:
+    """(statement, reason) of the first assignment of `func` of a list display holding an array and a
+    number (as kinds.py tells them, the parameters' kinds from the signature `key`) in a loop, or to a
+    name a loop rebinds; or of the first ``items.append(v)`` of a number to a list that holds an array
+    (or the other way round): numba refuses the one at its line with words of its own, and its type
+    inference does not end on the other."""
     names = [a.arg for a in func.args.args]
     env = {n: kinds.of_signature(n, k) for n, k in zip(names, key)} \
         if isinstance(key, tuple) and len(key) == len(names) else {}
     looped = {n.id for loop in ast.walk(func) if isinstance(loop, (ast.For, ast.While))
               for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return _scan(func.body, env, looped, False)
+    return _scan(func.body, env, looped, False, {})
 
 
-def _scan(stmts: list, env: dict, looped: set, in_loop: bool) -> ast.stmt | None:
+def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tuple[ast.stmt, str] | None:
+    """`held`: list name -> the kinds ("array", "number") of the items it was given so far."""
     for stmt in stmts:
         found = None
         if isinstance(stmt, (ast.For, ast.While)):
@@ -38,19 +48,42 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool) -> ast.stmt | None
                 counted = isinstance(stmt.iter, ast.Call) and isinstance(stmt.iter.func, ast.Name) \
                     and stmt.iter.func.id == "range" and isinstance(stmt.target, ast.Name)
                 inner.update(dict.fromkeys(kindflow.bound(stmt.target), kinds.NUMBER["i8"] if counted else None))
-            found = _scan(stmt.body, kindflow.loop_entry(stmt, inner), looped, True)
+            found = _scan(stmt.body, kindflow.loop_entry(stmt, inner), looped, True, held)
         elif isinstance(stmt, ast.If):
-            found = _scan(stmt.body, env, looped, in_loop) or _scan(stmt.orelse, env, looped, in_loop)
-        elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.List) \
-                and (in_loop or any(n in looped for t in stmt.targets for n in kindflow.bound(t))):
-            items = [kinds.of(e, env) for e in stmt.value.elts]
-            if any(isinstance(k, kinds.Kind) and k.array for k in items) \
-                    and any(isinstance(k, kinds.Kind) and k.ndim == kinds.SCALAR for k in items):
-                found = stmt
+            found = _scan(stmt.body, env, looped, in_loop, held) or _scan(stmt.orelse, env, looped, in_loop, held)
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.List):
+            told = [_sort(kinds.of(e, env)) for e in stmt.value.elts]
+            items = set(told) - {None}
+            for name in (t.id for t in stmt.targets if isinstance(t, ast.Name)):
+                held[name] = set(items)
+            carried = in_loop or any(n in looped for t in stmt.targets for n in kindflow.bound(t))
+            if carried and (len(items) > 1 or items and None in told and not _lists(stmt.value)):
+                found = stmt, REASON if len(items) > 1 else UNTOLD
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append" \
+                and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id in held \
+                and len(stmt.value.args) == 1 and not stmt.value.keywords:
+            items = held[stmt.value.func.value.id]
+            items.add(_sort(kinds.of(stmt.value.args[0], env)))
+            items.discard(None)
+            if len(items) > 1:
+                found = stmt, APPENDED
         if found is not None:
             return found
         env = kindflow.effect(stmt, env)
     return None
 
 
-__all__ = ["REASON", "carried_mixed_list"]
+def _lists(display: ast.List) -> bool:
+    """Whether an item of the list display is a list display itself (a nested list: refused elsewhere)."""
+    return any(isinstance(e, ast.List) for e in display.elts)
+
+
+def _sort(kind) -> str | None:
+    """"array" or "number" for a Kind (None for anything else: a tuple, a kind not told)."""
+    if isinstance(kind, kinds.Kind):
+        return "array" if kind.array else "number"
+    return None
+
+
+__all__ = ["APPENDED", "REASON", "UNTOLD", "carried_mixed_list"]

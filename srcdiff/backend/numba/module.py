@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from ...errors import SrcDiffError
 from .. import listing
 from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
-from .mixed_lists import REASON as MIXED_LIST
 from .mixed_lists import carried_mixed_list
 
 PULLBACK = "_pullback"
@@ -95,7 +94,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     for part in parts:  # (a list of an array and a number in a loop: numba's typing does not end)
         mixed = carried_mixed_list(part.tree, key if part is parts[0] else None)
         if mixed is not None:
-            refuse(part.variant, mixed.origin[1], MIXED_LIST)
+            refuse(part.variant, mixed[0].origin[1], mixed[1])
     callees = {p.name for p in parts[1:]}
     cycles = recursion.on_cycles({p.name: p.tree for p in parts}, callees)  # (recursion.py)
     primals = recursion.primals(parts, cycles)

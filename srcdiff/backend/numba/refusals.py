@@ -1,0 +1,61 @@
+"""numba's refusals in the user's words: what numba says of the generated code's names
+(``Cannot unify float64 and array(float64, 1d, C) for 't1.2'``) said of the user's line.
+
+The generated code names values the user never wrote (``t1``, ``out_bar``, ``y_1``).  A
+refusal to join two types is said of the user's name where the line spells it (``out``, whose
+adjoint ``out_bar`` or copy ``out_1`` numba named), else of "a value this line computes", with
+the two types in words and what to do.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .joins import JOIN
+
+JOIN_HINT = (
+    "numba gives each name one type: make every path give an array (`np.full(shape, v)`, "
+    "`v * np.ones(n)`) or every path a number, or leave jit= out"
+)
+#: a float32 argument's derivative meeting float64 values in a loop: a name of two types
+MIXED_TYPES = re.compile(r"Cannot unify array\(float32.*float64|Cannot unify array\(float64.*float32")
+MIXED = (
+    "the function computes in float64 from float32 arguments (a float64 constant, global or "
+    "conversion), and numba needs one dtype per name in a loop: pass float64 arguments with jit, "
+    "keep the function in float32, or leave jit out"
+)
+_GENERATED = re.compile(r"(_bar|_dot|_\d+|_at\d+|_i)+$")
+_ARRAY = re.compile(r"^array\((\w+), (\d+)d, \w+\)$")
+
+
+def readable(reason: str, code: str) -> tuple[str, str | None]:
+    """(numba's `reason` said of the user's line `code`, the hint it calls for; None: the usual one)."""
+    found = JOIN.search(reason)
+    if not found:
+        return reason, None
+    first, second, name = found.group(1), found.group(2), found.group(3)
+    if _ARRAY.match(first) and _ARRAY.match(second):
+        return reason, None  # two dtypes of one array (a float32 value meeting a float64 one): the usual words
+    base = _GENERATED.sub("", name) or name
+    spelled = re.search(rf"(?<![\w.]){re.escape(base)}(?!\w)", code) is not None
+    who = f"`{base}`" if spelled else "a value this line computes"
+    return f"{who} is {_words(first)} on one path and {_words(second)} on another", JOIN_HINT
+
+
+def _words(numba_type: str) -> str:
+    array = _ARRAY.match(numba_type)
+    if array:
+        axes = int(array.group(2))
+        return f"an array ({array.group(1)}, {axes} axis{'' if axes == 1 else 'es'})"
+    if re.match(r"^(Literal\[\w+\]\(.*\)|float\d+|int\d+|bool|uint\d+)$", numba_type):
+        return "a number"
+    if numba_type.startswith(("UniTuple", "Tuple")):
+        return "a tuple"
+    if numba_type.startswith(("list", "reflected list", "ListType")):
+        return "a list"
+    if numba_type == "none" or numba_type.startswith("Optional"):
+        return "None"
+    return numba_type
+
+
+__all__ = ["JOIN_HINT", "MIXED", "MIXED_TYPES", "readable"]
