@@ -47,6 +47,12 @@ class SrcDiffError(Exception):
         super().__init__(text)
 
 
+
+class SharedDrawError(SrcDiffError):
+    """A draw from a random stream the process shares, in code a transformation runs more than
+    once a call (driver/lowering.py): refused, never run one example at a time instead (vmap),
+    where each run would draw other numbers."""
+
 def _unlocated(message: str, location: Location) -> str:
     """`message` without a leading ``file.py:12: `` naming `location` again (a refusal raised by generated
     code names its line itself, and is raised again at the user's line): the line is named once."""

@@ -20,7 +20,7 @@ from ..driver.cache import Options
 from ..driver.compile import variant
 from ..driver.higher import explained
 from ..driver.lowering import lowered
-from ..errors import SrcDiffError
+from ..errors import SharedDrawError, SrcDiffError
 from ..frontend.callables import refuse_transformed, resolve
 from ..frontend.parse import parse_function
 from ..ir import shapes
@@ -224,7 +224,7 @@ class VmapFunction:
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
         except SrcDiffError as exc:
             refusal = explained(exc, batching=isinstance(self.func, GradFunction))
-            if self.jit:  # numba runs what it compiles, or refuses: never NumPy's loop instead
+            if self.jit or isinstance(exc, SharedDrawError):  # never NumPy's loop instead (each example would draw)
                 raise refusal from None
             examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, str(refusal))
             return self._run_examples(examples, given)
@@ -254,6 +254,8 @@ class VmapFunction:
                 result, self._last = tree_leaves_batched(self.func, args, axes, self.jit)
                 self.per_example = None
                 return result
+            except SharedDrawError:
+                raise
             except (SrcDiffError, ValueError, TypeError, IndexError):
                 pass  # (then one example at a time: the same numbers)
         if examples is None:

@@ -11,7 +11,7 @@ import ast
 import inspect
 
 from ..ad.inline import inline_calls
-from ..errors import SrcDiffError
+from ..errors import SharedDrawError, SrcDiffError
 from ..frontend import depends
 from ..frontend import statics as static_args
 from ..frontend.naming import Namer, assigned_names, names_in
@@ -92,9 +92,10 @@ def refuse_shared_draws(found: Lowered, why: str = RUN_AGAIN) -> None:
         return any(shared_stream(_resolved(found.parsed, f)) for f in calls)
     node = next((n for n in all_nodes(found.ir) if draws(n)), None)
     if node is not None:
-        raise found.parsed.error(node.line, f"this line draws from a random stream the whole process shares: {why}",
+        exc = found.parsed.error(node.line, f"this line draws from a random stream the whole process shares: {why}",
                                  "draw the numbers outside the function and pass them in, or use a generator the "
                                  "function seeds itself (rng = np.random.default_rng(seed))")
+        raise SharedDrawError(exc.reason, exc.location, exc.hint)
 
 
 def inlinable(callee, passed=None) -> Function | None:
