@@ -78,7 +78,10 @@ def test_while_recording_nothing_is_left_out(monkeypatch, tmp_path):
     assert not any(r.marks for r in rows)
 
 
-def test_the_slow_set_is_not_budgeted(monkeypatch):
+@pytest.mark.parametrize("markexpr", ["slow", "not slow and not fuzz"])
+def test_the_slow_set_runs_what_the_budget_leaves_out(monkeypatch, markexpr):
+    """`-m slow` selects by the mark: a row the budget leaves out must carry it under `-m slow` too,
+    or neither run would run it; a row the budget keeps runs in the default run, not again."""
     listed, total = made_up()
     monkeypatch.setattr(costs, "read", lambda path=None: (listed, total))
     monkeypatch.setattr(matrix, "SAMPLE", dict(matrix.SAMPLE))  # the slow set samples every cell
@@ -86,8 +89,11 @@ def test_the_slow_set_is_not_budgeted(monkeypatch):
     rows = [Row(nodeid) for nodeid in listed]
     for row in rows:
         row.originalname = "test_row"
-    sampling.mark(types.SimpleNamespace(getoption=lambda name: "slow"), rows)
-    assert not any(r.marks for r in rows)
+    sampling.mark(types.SimpleNamespace(getoption=lambda name: markexpr), rows)
+    threshold = costs.cut(listed, total)
+    left_out = {r.nodeid for r in rows if "slow" in r.marks}
+    assert left_out == {n for n, c in listed.items() if not costs.kept(n, c, threshold)}
+    assert 0 < len(left_out) < len(rows)
 
 
 def test_written_costs_read_back(tmp_path):
