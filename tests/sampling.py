@@ -172,5 +172,6 @@ def mark(config, items) -> None:
         if ("numba" in nodeid or "jit" in nodeid) and not nodeid.startswith("tests/backend/") \
                 and not _slow(item) and _hash(item) % NUMBA_SAMPLE:
             item.add_marker(pytest.mark.slow)
-    if not selects_slow(config):
-        costs.mark(items)  # last: of what the samples above keep, a share within the CPU budget
+    # last: of what the samples above keep, a share within the CPU budget; with the slow set selected
+    # too, so that it runs the rows the budget leaves out (unmarked, `-m slow` would run them nowhere)
+    costs.mark(items)

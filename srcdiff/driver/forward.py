@@ -49,6 +49,10 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
     # backward sweep's, and every statement here is one the reader can match to a line
     info = OptimizeInfo(shape_of, adjoints, frozenset(found.params) | frozenset(params), frozenset(found.wrt),
                         statements=False)
+    # numba compiles the code: none of the passes for code NumPy runs (SciPy's Cholesky solves,
+    # np.einsum, reversed() of a list), as for a gradient numba compiles (compile.py's _reverse)
+    if found.options.jit:
+        info = dataclasses.replace(info, python_loops=False)
     _copy_if_shared(func, set(params), info.is_scalar, vector=found.options.directions > 1)
     if found.options.unit_seeds:
         _fold_unit_seeds(func, program.params, copies, info)

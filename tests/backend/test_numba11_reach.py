@@ -20,7 +20,14 @@ from transforms import corpus, matrix
 
 import srcdiff
 
-from .numba11_programs import PROGRAMS, SPD_OR_NOT, float32_decay, scatter_scalar_add_at, solve_or_least_squares
+from .numba11_programs import (
+    PROGRAMS,
+    SPD_OR_NOT,
+    float32_decay,
+    put_along_first_axis,
+    scatter_scalar_add_at,
+    solve_or_least_squares,
+)
 
 pytest.importorskip("numba")
 
@@ -40,19 +47,23 @@ def _sampled(items):
     return [pytest.param(p, id=_name(p), marks=() if _name(p) in SAMPLE else pytest.mark.slow) for p in items]
 
 
-#: refused at the user's line: ``np.put_along_axis`` of values a gradient reaches where the number of
-#: axes is known only when run (its adjoint reads the run-time helper ``along_axis_indices``, which has no
-#: numba version); ``put_scores_along_rows`` compiles since the target's axes are known (np.zeros((3, 4)))
-NUMBA_REFUSES = {"put_along_first_axis"}
-
-
 @pytest.mark.parametrize("program", _sampled(programs()))
 def test_numba_agrees_with_central_differences(program):
     cell = matrix.run(program, ("numba",)).cells["numba"]
-    if _name(program) in NUMBA_REFUSES:
-        assert cell.outcome == matrix.REFUSED and cell.located, cell.message
-        return
     assert cell.outcome == matrix.OK, cell.message
+
+
+def test_put_along_axis_with_indices_of_another_number_of_axes_is_refused_at_the_line():
+    """``np.put_along_axis`` of values a gradient reaches compiles (put_along_first_axis): the gradient
+    is made for the number of axes of each call's arguments, so it writes ``out[rows, arange(2)]`` with
+    no run-time helper.  Indices of a number of axes NumPy refuses are refused at the user's line,
+    with numba as without (before anything is compiled)."""
+    x = np.array([0.3, -1.7])
+    for jit in (None, "numba"):
+        g = srcdiff.grad(put_along_first_axis, jit=jit)
+        for rows in (np.array([2, 0]), np.array([[[2, 0]]])):
+            with pytest.raises(srcdiff.SrcDiffError, match=r"numba11_programs\.py:\d+: `np\.put_along_axis"):
+                g(x, rows)
 
 
 @pytest.mark.slow
@@ -71,7 +82,7 @@ def _tolerance(args):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) not in NUMBA_REFUSES], ids=_name)
+@pytest.mark.parametrize("program", programs(), ids=_name)
 def test_value_and_grad_jvp_vjp_under_numba(program):
     f, args, wrt = program.func, list(program.args), program.wrt
     want = central_difference(f, _float64(args), wrt)

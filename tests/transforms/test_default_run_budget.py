@@ -78,7 +78,10 @@ def test_while_recording_nothing_is_left_out(monkeypatch, tmp_path):
     assert not any(r.marks for r in rows)
 
 
-def test_the_slow_set_is_not_budgeted(monkeypatch):
+@pytest.mark.parametrize("markexpr", ["slow", "not slow and not fuzz"])
+def test_the_slow_set_runs_what_the_budget_leaves_out(monkeypatch, markexpr):
+    """`-m slow` selects by the mark: a row the budget leaves out must carry it under `-m slow` too,
+    or neither run would run it; a row the budget keeps runs in the default run, not again."""
     listed, total = made_up()
     monkeypatch.setattr(costs, "read", lambda path=None: (listed, total))
     monkeypatch.setattr(matrix, "SAMPLE", dict(matrix.SAMPLE))  # the slow set samples every cell
@@ -86,8 +89,11 @@ def test_the_slow_set_is_not_budgeted(monkeypatch):
     rows = [Row(nodeid) for nodeid in listed]
     for row in rows:
         row.originalname = "test_row"
-    sampling.mark(types.SimpleNamespace(getoption=lambda name: "slow"), rows)
-    assert not any(r.marks for r in rows)
+    sampling.mark(types.SimpleNamespace(getoption=lambda name: markexpr), rows)
+    threshold = costs.cut(listed, total)
+    left_out = {r.nodeid for r in rows if "slow" in r.marks}
+    assert left_out == {n for n, c in listed.items() if not costs.kept(n, c, threshold)}
+    assert 0 < len(left_out) < len(rows)
 
 
 def test_written_costs_read_back(tmp_path):
@@ -106,3 +112,28 @@ def test_the_measured_file_names_test_files_that_exist():
     missing = {nodeid.partition("::")[0] for nodeid in listed} - {
         str(p.relative_to(ROOT)) for p in [*ROOT.glob("tests/**/*.py"), *ROOT.glob("benchmarks/*.py")]}
     assert not missing, f"tests/test_costs.tsv names files that are gone (measure again): {sorted(missing)}"
+
+
+def test_two_runs_costs_keep_each_tests_larger_one(tmp_path):
+    """A test whose sibling compiled its program costs little where the sibling ran before it, and the
+    whole compile where the budget left the sibling out: the file keeps the larger cost of the two runs."""
+    full, sampled = tmp_path / "full", tmp_path / "sampled"
+    full.mkdir()
+    sampled.mkdir()
+    (full / "costs-gw0-1.tsv").write_text("2.000\ttests/a.py::test_x[at_zero]\n0.050\ttests/a.py::test_x[away]\n")
+    (sampled / "costs-gw0-2.tsv").write_text("1.900\ttests/a.py::test_x[away]\n0.010\ttests/a.py::test_y\n")
+    path = tmp_path / "out.tsv"
+    costs.write([full, sampled], path)
+    listed, total = costs.read(path)
+    assert listed == {"tests/a.py::test_x[at_zero]": 2.0, "tests/a.py::test_x[away]": 1.9}
+    assert total == pytest.approx(3.91)
+
+
+def test_recording_the_sampled_run_keeps_the_budget(monkeypatch, tmp_path):
+    listed, total = made_up()
+    monkeypatch.setattr(costs, "read", lambda path=None: (listed, total))
+    monkeypatch.setenv(costs.RECORDING, str(tmp_path))
+    monkeypatch.setenv(costs.SAMPLED, "1")
+    rows = [Row(nodeid) for nodeid in listed]
+    costs.mark(rows)
+    assert 0 < sum("slow" in r.marks for r in rows) < len(rows)
