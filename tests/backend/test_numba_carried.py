@@ -11,29 +11,13 @@
    numba sees it (numba/mixed_lists.py), at the user's line, with "write it as a tuple".
 """
 
-import contextlib
-import signal
-
 import numpy as np
 import pytest
 
 import srcdiff
 
 from .numba_carried_programs import CARRIED, MIXED_LISTS
-
-
-@contextlib.contextmanager
-def _within(seconds: int):
-    """CPU time of this process: a refusal comes in seconds (numba compiled for minutes before)."""
-    def expire(signum, frame):
-        raise TimeoutError(f"no answer within {seconds} s of CPU time")
-    old = signal.signal(signal.SIGPROF, expire)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
+from .numba_every import within
 
 
 def _point(dtype):
@@ -62,7 +46,7 @@ def test_carried_tuples_compile_and_agree(f, dtype):
 @pytest.mark.parametrize("f", [MIXED_LISTS[0], *(pytest.param(f, marks=pytest.mark.slow) for f in MIXED_LISTS[1:])],
                          ids=lambda f: f.__name__)
 def test_a_mixed_list_in_a_loop_is_refused_quickly_at_its_line(f):
-    with _within(60), pytest.raises(srcdiff.SrcDiffError) as caught:
+    with within(60), pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.grad(f, jit="numba")(*_point(np.float64))
     first = str(caught.value).splitlines()[0]
     assert "numba_carried_programs.py:" in first

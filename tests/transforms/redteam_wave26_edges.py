@@ -10,19 +10,9 @@ import math
 import numpy as np
 from scipy.special import logsumexp
 
+from .redteam_wave26_draws import F, M, P
+
 W3 = np.array([0.5, -1.0, 2.0])
-
-
-def M(r, *shape):
-    return r.standard_normal(shape)
-
-
-def F(r, *shape):
-    return r.standard_normal(shape).astype(np.float32)
-
-
-def P(r, *shape):
-    return r.uniform(0.5, 1.5, shape)
 
 
 def positive_part_mask(x):

@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .redteam_wave26_draws import F, M, P
+
 G = 1.0
 DT = 0.05
-
-
-def M(r, *shape):
-    return r.standard_normal(shape)
-
-
-def F(r, *shape):
-    return r.standard_normal(shape).astype(np.float32)
-
-
-def P(r, *shape):
-    return r.uniform(0.5, 1.5, shape)
 
 
 # ---- physics ----

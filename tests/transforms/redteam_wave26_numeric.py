@@ -11,20 +11,10 @@ import math
 
 import numpy as np
 
+from .redteam_wave26_draws import F, M, P
+
 RATE = 0.03
 TAPS = np.array([0.25, 0.5, 0.25])
-
-
-def M(r, *shape):
-    return r.standard_normal(shape)
-
-
-def F(r, *shape):
-    return r.standard_normal(shape).astype(np.float32)
-
-
-def P(r, *shape):
-    return r.uniform(0.5, 1.5, shape)
 
 
 # ---- finance ----

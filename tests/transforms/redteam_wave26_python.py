@@ -9,19 +9,9 @@ import math
 
 import numpy as np
 
+from .redteam_wave26_draws import F, M
+
 SCALE = 2.0
-
-
-def M(r, *shape):
-    return r.standard_normal(shape)
-
-
-def F(r, *shape):
-    return r.standard_normal(shape).astype(np.float32)
-
-
-def P(r, *shape):
-    return r.uniform(0.5, 1.5, shape)
 
 
 # ---- while loops with data-dependent stops ----

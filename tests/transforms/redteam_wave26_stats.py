@@ -8,19 +8,9 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
+from .redteam_wave26_draws import F, M, P
+
 LOG_2PI = math.log(2 * math.pi)
-
-
-def M(r, *shape):
-    return r.standard_normal(shape)
-
-
-def F(r, *shape):
-    return r.standard_normal(shape).astype(np.float32)
-
-
-def P(r, *shape):
-    return r.uniform(0.5, 1.5, shape)
 
 
 def logsumexp(a, axis=None):
