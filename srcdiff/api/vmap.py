@@ -27,7 +27,7 @@ from ..ir import shapes
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
-from .vmap_examples import RESERVED, PerExample, is_axes_tree, is_tree, sizes, valid_axes
+from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
 
 BATCHED = Options(mode="batched")
@@ -278,7 +278,12 @@ class VmapFunction:
 
     def _run_examples(self, examples: PerExample, args):
         self._last, self.per_example = examples, examples.reason
-        return examples.run(*args)
+        try:
+            return examples.run(*args)
+        except RaggedResults as exc:  # (a plain ValueError of np.stack otherwise, in generated code)
+            why = examples.reason.splitlines()[0] if examples.reason else ""
+            self._refuse_at_def(f"{self.__qualname__}: {exc}; it ran one example at a time ({why})",
+                                "return results of one shape for every example (pad them, or mask with np.where)")
 
     def _refuse_at_def(self, message: str, hint: str) -> None:
         """Raise `message` at the def line of the function mapped (without a line where it has none)."""

@@ -128,6 +128,11 @@ def example_of(value, axes, i: int):
     return float(row) if type(row) is np.float64 else row
 
 
+class RaggedResults(Exception):
+    """The examples' results differ in shape, so no array stacks them (api/vmap.py refuses at the
+    mapped function's line: the loop that meets it is generated code)."""
+
+
 def stack_examples(rows: list):
     """The examples' results stacked along a new first axis, leaf by leaf for trees."""
     first = rows[0]
@@ -135,7 +140,12 @@ def stack_examples(rows: list):
         parts = [_children(r, 0, "the result") for r in rows]
         stacked = [stack_examples([p[k][0] for p in parts]) for k in range(len(parts[0]))]
         return _rebuilt(first, stacked)
-    return np.stack([np.asarray(r) for r in rows])
+    arrays = [np.asarray(r) for r in rows]
+    shapes = sorted({a.shape for a in arrays})
+    if len(shapes) > 1:
+        raise RaggedResults(f"the examples' results have different shapes ({', '.join(map(str, shapes))}), "
+                            "which no array stacks")
+    return np.stack(arrays)
 
 
 def _argument(name: str, axes, index: int) -> str:
@@ -180,5 +190,5 @@ def _identifier(text: str) -> str:
     return out or "f"
 
 
-__all__ = ["RESERVED", "PerExample", "ROW", "batch_size_of", "example_of", "is_axes_tree", "is_tree", "sizes",
-           "stack_examples", "valid_axes"]
+__all__ = ["RESERVED", "PerExample", "ROW", "RaggedResults", "batch_size_of", "example_of", "is_axes_tree", "is_tree",
+           "sizes", "stack_examples", "valid_axes"]

@@ -307,3 +307,28 @@ def test_numba_float32_widened_matches_numpy_float32(wrt):
     assert compiled.dtype == python.dtype == np.float32
     assert_close(compiled, python, rtol=1e-4, atol=1e-5)
     assert_close(compiled, central_difference(scaled_steps, (w, X, 0.7), wrt), rtol=2e-3, atol=2e-3)
+
+
+# ---- found: the one-example-at-a-time loop met results of different shapes ----
+
+
+def positives(x, t):
+    return x[x > t]
+
+
+def positives_tree(p, t):
+    return {"kept": p["x"][p["x"] > t], "all": p["x"]}
+
+
+def test_vmap_results_of_different_shapes_refused_at_the_line():
+    # was a plain ValueError of np.stack in the generated loop (a CRASH, no line of the user's)
+    X = np.array([[-1.0, 0.5, 2.0], [0.3, -2.0, 1.0], [-0.5, -0.1, 3.0]])
+    for axis in (0, 1):
+        with pytest.raises(srcdiff.SrcDiffError, match="different shapes") as found:
+            srcdiff.vmap(positives, in_axes=(axis, None))(X, 0.0)
+        assert found.value.location.filename == __file__
+    with pytest.raises(srcdiff.SrcDiffError, match="different shapes") as found:
+        srcdiff.vmap(positives_tree, in_axes=({"x": 0}, None))({"x": X}, 0.0)
+    assert found.value.location.filename == __file__
+    # results of one shape still stack, one example at a time
+    assert_close(srcdiff.vmap(positives, in_axes=(0, None))(X, -5.0), X)
