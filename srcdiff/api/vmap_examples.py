@@ -46,6 +46,18 @@ def is_axes_tree(axes) -> bool:
     return isinstance(axes, (tuple, list, dict))
 
 
+def plain_axes(axes):
+    """`axes` with NumPy integers (``np.int64(0)``, from ``x.ndim - 1`` of a NumPy shape) as Python ints,
+    which the rest of vmap reads (and prints into its generated code)."""
+    if isinstance(axes, np.integer) and not isinstance(axes, np.bool_):
+        return int(axes)
+    if isinstance(axes, dict):
+        return {k: plain_axes(a) for k, a in axes.items()}
+    if isinstance(axes, (tuple, list)):
+        return type(axes)(plain_axes(a) for a in axes) if type(axes) in (tuple, list) else axes
+    return axes
+
+
 def valid_axes(axes) -> bool:
     """An in_axes entry: an int, None, or a tuple, list or dict of such entries."""
     if axes is None or (isinstance(axes, int) and not isinstance(axes, bool)):
@@ -191,4 +203,4 @@ def _identifier(text: str) -> str:
 
 
 __all__ = ["RESERVED", "PerExample", "ROW", "RaggedResults", "batch_size_of", "example_of", "is_axes_tree", "is_tree",
-           "sizes", "stack_examples", "valid_axes"]
+           "plain_axes", "sizes", "stack_examples", "valid_axes"]

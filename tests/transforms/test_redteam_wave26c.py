@@ -332,3 +332,16 @@ def test_vmap_results_of_different_shapes_refused_at_the_line():
     assert found.value.location.filename == __file__
     # results of one shape still stack, one example at a time
     assert_close(srcdiff.vmap(positives, in_axes=(0, None))(X, -5.0), X)
+
+
+def test_vmap_numpy_integer_axes():
+    # np.int64 axes (``X.ndim - 1`` of a NumPy shape) were refused as "not an int", with no line
+    rng = np.random.default_rng(9)
+    V, S = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    g = srcdiff.grad(squared_rows)
+    got = srcdiff.vmap(g, in_axes=(np.int64(1), None))(V, S)
+    assert_close(got, _one_at_a_time(g, (V, S), (1, None)))
+    Ws, x = rng.standard_normal((4, 2, 5)), rng.standard_normal(4)
+    axis = np.int64(Ws.ndim - 1)
+    got = srcdiff.vmap(net, in_axes=({"W": axis, "b": None, "s": None}, None))({"W": Ws, "b": 0.5, "s": 2.0}, x)
+    assert_close(got, np.stack([net({"W": Ws[..., i], "b": 0.5, "s": 2.0}, x) for i in range(5)]))
