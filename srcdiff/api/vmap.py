@@ -27,7 +27,7 @@ from ..ir import shapes
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
-from .vmap_examples import RESERVED, PerExample, is_axes_tree, is_tree, sizes, valid_axes
+from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
 
 BATCHED = Options(mode="batched")
@@ -134,6 +134,7 @@ class VmapFunction:
         if out_axes != 0:
             raise SrcDiffError(f"srcdiff.vmap: out_axes={out_axes!r} is not supported",
                                hint="use out_axes=0 and np.moveaxis the result")
+        in_axes = plain_axes(in_axes)
         if isinstance(in_axes, dict) or not valid_axes(in_axes):
             raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them (one per argument; "
                                f"for a tree argument, a tree of them), got {in_axes!r}")
@@ -278,7 +279,12 @@ class VmapFunction:
 
     def _run_examples(self, examples: PerExample, args):
         self._last, self.per_example = examples, examples.reason
-        return examples.run(*args)
+        try:
+            return examples.run(*args)
+        except RaggedResults as exc:  # (a plain ValueError of np.stack otherwise, in generated code)
+            why = examples.reason.splitlines()[0] if examples.reason else ""
+            self._refuse_at_def(f"{self.__qualname__}: {exc}; it ran one example at a time ({why})",
+                                "return results of one shape for every example (pad them, or mask with np.where)")
 
     def _refuse_at_def(self, message: str, hint: str) -> None:
         """Raise `message` at the def line of the function mapped (without a line where it has none)."""

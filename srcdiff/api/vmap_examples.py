@@ -46,6 +46,18 @@ def is_axes_tree(axes) -> bool:
     return isinstance(axes, (tuple, list, dict))
 
 
+def plain_axes(axes):
+    """`axes` with NumPy integers (``np.int64(0)``, from ``x.ndim - 1`` of a NumPy shape) as Python ints,
+    which the rest of vmap reads (and prints into its generated code)."""
+    if isinstance(axes, np.integer) and not isinstance(axes, np.bool_):
+        return int(axes)
+    if isinstance(axes, dict):
+        return {k: plain_axes(a) for k, a in axes.items()}
+    if isinstance(axes, (tuple, list)):
+        return type(axes)(plain_axes(a) for a in axes) if type(axes) in (tuple, list) else axes
+    return axes
+
+
 def valid_axes(axes) -> bool:
     """An in_axes entry: an int, None, or a tuple, list or dict of such entries."""
     if axes is None or (isinstance(axes, int) and not isinstance(axes, bool)):
@@ -128,6 +140,11 @@ def example_of(value, axes, i: int):
     return float(row) if type(row) is np.float64 else row
 
 
+class RaggedResults(Exception):
+    """The examples' results differ in shape, so no array stacks them (api/vmap.py refuses at the
+    mapped function's line: the loop that meets it is generated code)."""
+
+
 def stack_examples(rows: list):
     """The examples' results stacked along a new first axis, leaf by leaf for trees."""
     first = rows[0]
@@ -135,7 +152,12 @@ def stack_examples(rows: list):
         parts = [_children(r, 0, "the result") for r in rows]
         stacked = [stack_examples([p[k][0] for p in parts]) for k in range(len(parts[0]))]
         return _rebuilt(first, stacked)
-    return np.stack([np.asarray(r) for r in rows])
+    arrays = [np.asarray(r) for r in rows]
+    shapes = sorted({a.shape for a in arrays})
+    if len(shapes) > 1:
+        raise RaggedResults(f"the examples' results have different shapes ({', '.join(map(str, shapes))}), "
+                            "which no array stacks")
+    return np.stack(arrays)
 
 
 def _argument(name: str, axes, index: int) -> str:
@@ -180,5 +202,5 @@ def _identifier(text: str) -> str:
     return out or "f"
 
 
-__all__ = ["RESERVED", "PerExample", "ROW", "batch_size_of", "example_of", "is_axes_tree", "is_tree", "sizes",
-           "stack_examples", "valid_axes"]
+__all__ = ["RESERVED", "PerExample", "ROW", "RaggedResults", "batch_size_of", "example_of", "is_axes_tree", "is_tree",
+           "plain_axes", "sizes", "stack_examples", "valid_axes"]
