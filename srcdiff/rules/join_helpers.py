@@ -92,7 +92,7 @@ def column_join(xs):
 
 def tile_adjoint(g, x, reps):
     """Adjoint of ``np.tile(x, reps)``: the tiles of `g` summed onto one."""
-    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    reps = (int(reps),) if np.ndim(reps) == 0 else tuple(int(r) for r in reps)  # (counts computed at run time too)
     shape = np.shape(x)
     full = max(len(shape), len(reps))
     sizes = (1,) * (full - len(shape)) + shape
@@ -103,13 +103,7 @@ def tile_adjoint(g, x, reps):
 
 def tiles_summed(a, x, reps):
     """Adjoint of ``np.tile(x, reps)``: the tiles of `a` summed onto x's shape."""
-    reps = (int(reps),) if np.ndim(reps) == 0 else tuple(int(r) for r in reps)
-    shape = np.shape(x)
-    full = max(len(shape), len(reps))
-    sizes = (1,) * (full - len(shape)) + shape
-    reps = (1,) * (full - len(reps)) + reps
-    interleaved = [n for pair in zip(reps, sizes) for n in pair]
-    return np.reshape(np.sum(np.reshape(a, interleaved), axis=tuple(range(0, 2 * full, 2))), shape)
+    return tile_adjoint(a, x, reps)
 
 
 def repeats_summed(a, x, repeats, axis=None):
