@@ -19,7 +19,7 @@ from ..driver import CACHE, CacheInfo, Lowered, Options, Variant, higher
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
 from ..ir import shapes
-from ..lower.called_gradients import MAKERS, CalledCode
+from ..lower.called_gradients import MAKER, CalledCode
 from ..rules import TEMPLATE_GLOBALS
 from .binding import not_differentiable, refuse
 from .derivatives import Composite, Derivative, derivative_of
@@ -389,4 +389,6 @@ def value_and_grad(func=None, wrt=0, *, argnums=None, debug: bool = False, has_a
                           checkpoint=checkpoint))
 
 
-MAKERS.extend((grad, value_and_grad))  # srcdiff.grad(loss)(w, X, y) called inside a differentiated function
+# srcdiff.grad(loss)(w, X, y) called inside a differentiated function: made when lowering (lower/called_gradients.py)
+setattr(grad, MAKER, True)
+setattr(value_and_grad, MAKER, True)

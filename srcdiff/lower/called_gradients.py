@@ -148,7 +148,7 @@ def _example(lower: ExpressionLowerer, operand: Operand):
 
 def is_maker(func) -> bool:
     """``srcdiff.grad`` or ``srcdiff.value_and_grad``: a call of it makes a gradient object."""
-    return any(func is m for m in MAKERS)
+    return getattr(func, MAKER, False) is True
 
 
 def made_gradient(state, callee: ast.Call):
@@ -184,9 +184,10 @@ def _static(state, node: ast.expr):
 
 
 #: the functions that make a gradient object: srcdiff.grad and srcdiff.value_and_grad (api/gradients.py adds them)
-MAKERS: list = []
+#: the attribute marking a function whose call makes a gradient object (api/gradients.py marks its own)
+MAKER = "__srcdiff_makes_gradients__"
 _MADE = memo.table()
 
 
-__all__ = ["MAKERS", "UNKNOWN", "CalledCode", "gradient_call", "is_gradient_object", "is_maker", "made_gradient",
+__all__ = ["MAKER", "UNKNOWN", "CalledCode", "gradient_call", "is_gradient_object", "is_maker", "made_gradient",
            "refuse_other_transformed"]
