@@ -21,7 +21,7 @@ from ..lower.callee_facts import of_function
 from ..lower.facts import ParamFacts, argument_facts, callee_facts, facts_key, is_constant_argument
 from ..lower.lowerer import lower_specialised
 from ..rules import TABLE, TEMPLATE_GLOBALS
-from ..rules.draws import shared_stream
+from ..rules.draws import GENERATORS, shared_stream
 from .cache import CACHE, Lowered, Options
 
 
@@ -92,7 +92,10 @@ def refuse_shared_draws(found: Lowered, why: str = RUN_AGAIN) -> None:
         return any(shared_stream(_resolved(found.parsed, f)) for f in calls)
     node = next((n for n in all_nodes(found.ir) if draws(n)), None)
     if node is not None:
-        exc = found.parsed.error(node.line, f"this line draws from a random stream the whole process shares: {why}",
+        stream = "makes a random generator without a seed, whose numbers differ at each run" \
+            if getattr(getattr(node, "rule", None), "func", None) in GENERATORS else \
+            "draws from a random stream the whole process shares"
+        exc = found.parsed.error(node.line, f"this line {stream}: {why}",
                                  "draw the numbers outside the function and pass them in, or use a generator the "
                                  "function seeds itself (rng = np.random.default_rng(seed))")
         raise SharedDrawError(exc.reason, exc.location, exc.hint)

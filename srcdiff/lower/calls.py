@@ -25,6 +25,7 @@ from .custom_calls import custom_call, is_custom
 from .enum_members import enum_called
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_call
+from .generator_draws import lower_draw, unseeded
 from .nested import call_nested
 from .opaque import opaque
 from .point_guards import lower_guarded_where
@@ -42,6 +43,9 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     parts = fft_call(lower, node, target)  # np.abs(np.fft.rfft(x)): real parts of a real x's transform
     if parts is not None:
         return parts
+    drawn = lower_draw(lower, node, target)  # rng.normal(size=3) of rng = np.random.default_rng(0) made here
+    if drawn is not None:
+        return drawn
     lowered = library_calls.lower_call(lower, node, target)  # namespaces, conversions, nograd, lists
     if lowered is not None:
         return lowered
@@ -113,7 +117,7 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
         # a call none of whose arguments carries a gradient is a constant, whatever the function
         # (``gammaln(y + 1)`` of data): refused, with no_rule's words, only if one does
         return library_calls.constant_call(lower, node, func, no_rule(lower, node, func, ast.unparse(callee)),
-                                           target)
+                                           target, draws=unseeded(func, node))
     return lower_rule_call(lower, node, func, rule, callee, target)
 
 

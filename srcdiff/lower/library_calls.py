@@ -290,13 +290,16 @@ def _passive(lower: ExpressionLowerer, arg: ast.expr, operands: list[Operand]) -
     return operand_ast(operand)
 
 
-def constant_call(lower: ExpressionLowerer, node: ast.Call, func, refusal: SrcDiffError, target) -> Var:
+def constant_call(lower: ExpressionLowerer, node: ast.Call, func, refusal: SrcDiffError, target,
+                  owner: Var | None = None, draws: bool = False) -> Var:
     """A call of a function with no rule (``math.lgamma(nu)``, ``np.random.normal(size=3)``):
     its value is a constant as long as no argument carries a gradient; one that does is
     refused where it is differentiated, with `refusal`'s words.  Its effects (a random draw)
-    are kept: the call is not pure."""
+    are kept: the call is not pure.  With `owner`, the call is a method of that value
+    (``rng.normal(size=3)`` of a generator the function made: generator_draws.py); `draws`
+    marks a draw whose numbers differ from run to run (driver/lowering.py)."""
     state = lower.state
-    operands: list[Operand] = []
+    operands: list[Operand] = [] if owner is None else [owner]
     for arg in [*node.args, *(k.value for k in node.keywords)]:
         _passive(lower, arg, operands)
     if state.block is not (state.root_block or state.block) and _from_parameters(state, operands):
@@ -304,10 +307,12 @@ def constant_call(lower: ExpressionLowerer, node: ast.Call, func, refusal: SrcDi
         # since the reverse pass refuses the whole function for a node with no gradient
         raise refusal
     name = qualified_name(func) if hasattr(func, "__name__") else ast.unparse(node.func)
-    constant_rule = rules.nograd(func, ("args",), name=name, pure=False, draws=shared_stream(func),
+    constant_rule = rules.nograd(func, ("args",), name=name, pure=False, draws=draws or shared_stream(func),
                                  refuses_active=refusal.hint, refusal=refusal.reason)
-    keywords = [ast.keyword(k.arg, v) for k, v in zip(node.keywords, _arguments_as_read(lower, node, operands)[1])]
-    expr = ast.Call(node.func, _arguments_as_read(lower, node, operands)[0], keywords)
+    read = operands if owner is None else operands[1:]
+    keywords = [ast.keyword(k.arg, v) for k, v in zip(node.keywords, _arguments_as_read(lower, node, read)[1])]
+    spelled = node.func if owner is None else ast.Attribute(operand_ast(owner), node.func.attr, ast.Load())
+    expr = ast.Call(spelled, _arguments_as_read(lower, node, read)[0], keywords)
     return emit_rule(state, constant_rule, tuple(operands), {}, expr, target)
 
 

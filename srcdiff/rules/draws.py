@@ -22,4 +22,7 @@ def shared_stream(func) -> bool:
     return owner is not None and (owner is getattr(np.random.mtrand, "_rand", None) or owner is random._inst)
 
 
-__all__ = ["shared_stream"]
+#: what makes a random generator (lower/generator_draws.py: the draws of one the function seeds are constants)
+GENERATORS = (np.random.default_rng, np.random.RandomState, np.random.Generator)
+
+__all__ = ["GENERATORS", "shared_stream"]

@@ -87,7 +87,7 @@ KEPT = {"bs_call", "leapfrog_energy", "masked_attention", "tile_rows_by_shape", 
 
 
 #: refused by grad at the user's line (and so by every other transformation)
-REFUSED = {"bisect_root", "dict_helper_early_return", "dict_helper_early_return_p", "rng_inside"}
+REFUSED = {"bisect_root", "dict_helper_early_return", "dict_helper_early_return_p"}
 
 
 #: a parameter tree holding a string, which the matrix's jvp tangent copies (srcdiff refuses a tangent
