@@ -80,6 +80,8 @@ class FlatCall:
             else:
                 found = leaves_like(tangent, struct, [], f"{what} of {name}", keep_data=True)
                 for t, kind, leaf in zip(found, _kinds(struct), leaf_names):
+                    if kind == "data" and t is not None and _no_derivative(self.args[len(out)], t):
+                        t = None  # a string's (or None's) part, the tree copied: nothing a derivative could be
                     if kind == "data" and t is not None:
                         raise SrcDiffError(f"{what} of {name} has a part for {leaf}, which holds no float "
                                            "(an integer, a string, None): its derivative would be silently "
@@ -103,17 +105,37 @@ def leaves_like(value, struct: trees.Struct, out: list, what: str, keep_data: bo
         return out
     if not struct.is_container:
         return out
-    if value is not None and isinstance(value, (list, tuple, dict)) and len(value) != len(struct.keys):
+    # (a dict tangent may leave out the parts that hold no float: {"w": v} for {"w": w, "name": "layer1"})
+    left_out = isinstance(value, dict) and struct.kind == "dict" and set(value) < set(struct.keys) \
+        and not any(_has_leaf(c) for k, c in zip(struct.keys, struct.children) if k not in value)
+    if value is not None and isinstance(value, (list, tuple, dict)) and len(value) != len(struct.keys) \
+            and not left_out:
         raise SrcDiffError(f"{what} has {len(value)} entries, but the argument it goes with has "
                            f"{len(struct.keys)}", hint=f"give {what} the structure of the argument")
     for key, child in zip(struct.keys, struct.children):
         try:
-            item = None if value is None else trees.child_value(value, struct, key)
+            item = None if value is None or left_out and key not in value else trees.child_value(value, struct, key)
         except (KeyError, IndexError, AttributeError, TypeError):
             raise SrcDiffError(f"{what} has no entry {key!r}, but the argument it goes with has one",
                                hint=f"give {what} the structure of the argument") from None
         leaves_like(item, child, out, what, keep_data)
     return out
+
+
+def _no_derivative(primal, tangent) -> bool:
+    """Whether `tangent`, given for a leaf that holds no float, says nothing a derivative could be: the
+    leaf is not a number (a string, None: a tree with a name in it, copied as its tangent), or the
+    tangent is zeros."""
+    if not isinstance(primal, (int, float, complex, np.number, np.ndarray)):
+        return not isinstance(tangent, (int, float, complex, np.number, np.ndarray)) or tangent is primal
+    try:
+        return bool(np.all(np.asarray(tangent) == 0))
+    except (TypeError, ValueError):
+        return False
+
+
+def _has_leaf(struct: trees.Struct) -> bool:
+    return "leaf" in _kinds(struct)
 
 
 def _kinds(struct: trees.Struct) -> list:

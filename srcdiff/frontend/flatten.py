@@ -30,7 +30,7 @@ from .memo_caches import memo_given
 from .naming import names_in
 from .parse import ParsedFunction, parse_function, register
 from .partial_lists import Bound, bound_items
-from .tree_entries import Names, leaf_entries
+from .tree_entries import Const, Names, leaf_entries
 from .trees import leaf_paths
 
 # ---- the flattened function ----
@@ -117,6 +117,8 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False, hel
         if struct is None or not struct.is_container:
             new_args.append(ast.arg(arg.arg))
             rewriter.env.pop(arg.arg, None)
+            if struct is not None and struct.kind == "key":  # still passed: only the rewrite reads it as written
+                rewriter.env[arg.arg] = Const(struct.cls)
             params.append((arg.arg, None, [arg.arg]))
             default = sig.parameters[arg.arg].default
             defaults = defaults + [default] if default is not inspect.Parameter.empty else []

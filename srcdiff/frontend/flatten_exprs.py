@@ -27,7 +27,7 @@ from .rewrites import cached_of_literals, needs_rewrite, rule_call, unwrapped, u
 from .super_calls import SuperCalls
 from .tree_entries import Bad, Const, DictView, Leaf, Method, Names, Node, Read, Static, leaf_entries, node_struct
 from .tree_reads import TreeReads
-from .trees import name_part
+from .trees import Struct, name_part
 from .varargs import bound_for_call, plain_parameters
 
 
@@ -218,6 +218,9 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             return node
         if isinstance(node, ast.IfExp):  # pts[0] if len(pts) == 1 else ...: the side Python takes
             taken = self.length_decided(node.test)
+            if taken is None:  # params["b"] if "b" in params else 0.0: the keys decide it (operator_objects.py)
+                decided = self.missing_key(node.test)
+                taken = decided.value if isinstance(decided, Const) else None
             if taken is not None:
                 return self.expr(node.body if taken else node.orelse)
         return self.hidden_expr(node) if isinstance(node, SCOPES) else self.visit_other(node)
@@ -369,6 +372,8 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                 entry = None if kind == "node" else entry
             if isinstance(entry, Node):
                 structs[name] = node_struct(entry)
+            elif kind == "node" and isinstance(item, ast.Constant) and type(item.value) is str:
+                structs[name] = Struct("key", cls=item.value)  # _clamped(params, "w"): `key in params` decided
             if isinstance(entry, Bound):
                 structs[name] = bound_struct(entry, node_struct)
             values[name] = (entry if isinstance(entry, (Node, Bound)) or kind == "entry" else None, item)

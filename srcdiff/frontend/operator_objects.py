@@ -151,15 +151,17 @@ class OperatorObjects:
         return Const(False) if False in found else Const(True) if all(found) and found else None
 
     def tree_fact(self, part):
-        """True/False for ``"k" in cfg`` or ``cfg["k"] == c`` of a dict tree and a constant, else None."""
+        """True/False for ``"k" in cfg`` (``not in``; ``key in cfg`` of a key the caller passed as a constant:
+        flatten_exprs.helper_call) or ``cfg["k"] == c`` of a dict tree and a constant, else None."""
         if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.comparators[0],
                                                                                    (ast.Name, ast.Constant))):
             return None
         right = part.comparators[0]
         tree = self.env.get(right.id) if isinstance(right, ast.Name) else None
-        if isinstance(part.ops[0], ast.In) and isinstance(part.left, ast.Constant) and isinstance(tree, Node) \
-                and tree.struct.kind == "dict":
-            return part.left.value in tree.children
+        if isinstance(part.ops[0], (ast.In, ast.NotIn)) and isinstance(tree, Node) and tree.struct.kind == "dict":
+            key = self.constant(part.left)
+            if key is not None:
+                return (key in tree.children) == isinstance(part.ops[0], ast.In)
         left = part.left
         if isinstance(part.ops[0], (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant) \
                 and isinstance(left, ast.Subscript) and isinstance(left.value, ast.Name) \

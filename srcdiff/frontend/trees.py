@@ -52,7 +52,8 @@ class Ident:
 class Struct:
     """One node of a tree's structure.
 
-    kind: "leaf", "static" (a callable, held by identity), "opaque" (not usable),
+    kind: "leaf", "static" (a callable, held by identity), "opaque" (not usable), "key" (a string
+    a caller passes a helper in the call, `cls` itself: ``_clamped(params, "w")``, flatten_exprs.py),
     "dict", "list", "tuple", "namedtuple", "dataclass", "object".
     keys: dict keys, field or attribute names, or indices; children: their structures.
     """
@@ -64,7 +65,7 @@ class Struct:
 
     @property
     def is_container(self) -> bool:
-        return self.kind not in ("leaf", "data", "static", "opaque")
+        return self.kind not in ("leaf", "data", "static", "opaque", "key")
 
     def child(self, key) -> "Struct":
         return self.children[self.keys.index(key)]

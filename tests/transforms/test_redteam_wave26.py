@@ -87,12 +87,9 @@ KEPT = {"bs_call", "leapfrog_energy", "masked_attention", "tile_rows_by_shape", 
 
 
 #: refused by grad at the user's line (and so by every other transformation)
-REFUSED = {"bisect_root", "dict_helper_early_return", "dict_helper_early_return_p"}
+REFUSED = {"bisect_root"}
 
 
-#: a parameter tree holding a string, which the matrix's jvp tangent copies (srcdiff refuses a tangent
-#: with a part that holds no float)
-STRING_LEAVES = {"nested_early_params_arg"}
 
 
 def accepted():
@@ -101,8 +98,7 @@ def accepted():
 
 @pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
-    skipped = ("jvp",) if _name(program) in STRING_LEAVES else ()
-    matrix.assert_ok(program, tuple(t for t in matrix.FIRST_ORDER if t not in skipped))
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
 
 
 @pytest.mark.slow
@@ -111,8 +107,6 @@ def test_every_transformation(program):
     row = matrix.run(program, ALL)
     assert not row.excluded, row.excluded
     bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
-    if _name(program) in STRING_LEAVES:  # (the matrix's tangent keeps the string: jvp refuses it, rightly)
-        bad.pop("jvp", None)
     assert not bad, bad
 
 
