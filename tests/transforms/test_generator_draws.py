@@ -19,7 +19,15 @@ def table():
     return corpus.from_table(programs.PROGRAMS, "generator_draws", "generator_draw_programs", 5)
 
 
-@pytest.mark.parametrize("program", table(), ids=lambda p: p.name.partition(":")[2])
+#: the rows the default run keeps (the slow set runs every row)
+DEFAULT = ("standard_normal", "draws_in_a_loop")
+
+
+def rows():
+    return [p if p.name.endswith(DEFAULT) else pytest.param(p, marks=pytest.mark.slow) for p in table()]
+
+
+@pytest.mark.parametrize("program", rows(), ids=lambda p: p.name.partition(":")[2])
 def test_every_transformation_of_a_function_drawing_from_its_own_generator(program):
     matrix.assert_ok(program, ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree"))
 
@@ -29,12 +37,21 @@ def test_every_transformation_of_a_function_drawing_from_its_own_generator(progr
     [p for p in table() if p.name.endswith(("standard_normal", "draws_in_a_loop"))],
     ids=lambda p: p.name.partition(":")[2],
 )
+@pytest.mark.slow  # (numba compiles for seconds a program)
 def test_numba_agrees_on_a_function_drawing_from_its_own_generator(program):
     cell = matrix.run(program, ("numba",)).cells["numba"]
     assert cell.outcome == matrix.OK, cell.message
 
 
-@pytest.mark.parametrize("name", ["standard_normal", "two_draws_in_order", "drawn_index", "draws_in_a_loop"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "two_draws_in_order",
+        pytest.param("standard_normal", marks=pytest.mark.slow),
+        pytest.param("drawn_index", marks=pytest.mark.slow),
+        pytest.param("draws_in_a_loop", marks=pytest.mark.slow),
+    ],
+)
 def test_vmap_jacobian_and_hvp_draw_what_a_loop_over_calls_draws(name, rng):
     f = getattr(programs, name)
     X = rng.normal(size=(4, 3)) * 0.7
