@@ -70,6 +70,7 @@ from .nested_varargs import bind_nested_varargs, has_nested_varargs
 from .numpy_methods import has_numpy_methods, rewrite_numpy_methods
 from .out_arguments import has_out_arguments, rewrite_out_arguments
 from .python_forms import has_python_forms, rewrite_python_forms
+from .star_calls import has_star_calls, rewrite_star_calls
 from .stats_spellings import has_stats_spellings, rewrite_stats
 from .tuple_lists import has_lists, split_tuple_lists
 from .view_writes import has_view_writes, rewrite_view_writes
@@ -87,6 +88,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     tree = copy.deepcopy(tree)
     rewrite_generator_extremes(tree, func, names.namer)  # ``max(gen(x))``: of a list built here (generators.py)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
+    rewrite_star_calls(tree)  # ``dl(*args)`` of ``args = (w, b, x)``: dl(args[0], args[1], args[2])
     rewrite_factory_calls(tree, names)  # ``clip = make_clip(c)``: the closure a nested def (closure_factories.py)
     rewrite_pipelines(tree, names)  # ``shifted(scaled(x, 0.5), 0.1)``: the outer generator written out
     rewrite_function_arguments(tree, names)  # ``_euler(lambda y: -k * y, y0, h)``: the helper written out
@@ -132,7 +134,7 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_idiom_calls, has_numpy_methods, has_iteration_forms,
           has_stats_spellings, has_memo_cache, has_item_swaps, has_out_arguments, has_view_writes, has_effect_calls,
-          has_item_writes, lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
+          has_item_writes, has_star_calls, lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 
 def _statements(field: list) -> bool:

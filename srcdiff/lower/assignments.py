@@ -147,6 +147,9 @@ def assign(lower: StatementLowerer, target: ast.expr, value: ast.expr) -> None:
             if isinstance(t, ast.Subscript) and isinstance(value, (ast.Tuple, ast.List)):
                 _assign_swapped_item(lower, t, operand)
                 continue
+            if isinstance(t, (ast.Tuple, ast.List)):  # v, (gw, gb) = vg(w, b, x): the item unpacked in turn
+                _assign_nested(lower, t, operand)
+                continue
             if not isinstance(t, ast.Name):
                 raise state.error(t, f"assignment to {ast.unparse(t)} is not supported",
                                   "unpack into plain local names")
@@ -157,6 +160,17 @@ def assign(lower: StatementLowerer, target: ast.expr, value: ast.expr) -> None:
     else:
         raise state.error(target, f"assignment to {ast.unparse(target)} is not supported",
                           "assign to a plain local name")
+
+
+def _assign_nested(lower: StatementLowerer, target: ast.Tuple | ast.List, operand) -> None:
+    """``(gw, gb) = <an item already computed>``: unpacked as ``(gw, gb) = name`` of a name bound to
+    it, held in `env` while it is read under a key no identifier can spell."""
+    key = f"<item unpacked at line {target.lineno}:{target.col_offset}>"
+    lower.state.env[key] = operand
+    try:
+        assign(lower, target, ast.copy_location(ast.Name(key, ast.Load()), target))
+    finally:
+        lower.state.env.pop(key, None)
 
 
 def _append(lower: StatementLowerer, call: ast.Call) -> None:
