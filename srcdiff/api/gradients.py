@@ -243,6 +243,10 @@ class GradFunction:
         value = self.front.target.func if self.options.with_value else None
         return CalledCode(func, value, found.depends, tuple(found.statics))
 
+    def tree_gradient(self, structs: tuple) -> tuple:
+        """What a call with trees of `structs` stands for inside a differentiated function (api/trees.py)."""
+        return self._trees.tree_gradient(structs)
+
     def plain_call(self, positional: tuple):
         """The `FlatCall` of a call with (bound) `positional` arguments, and its plain function's gradient (a tuple)."""
         call = self.front.bound_call(positional)

@@ -54,6 +54,18 @@ class TreeCaller:
             return (value, returned[1]), grads
         return (value, grads) if self.with_value else grads
 
+    def tree_gradient(self, structs: tuple) -> tuple:
+        """(the flattened function's parameters, its gradient of leaves, the output plan, whether a tuple
+        of gradients, whether the value first) for arguments of `structs`: what a call with trees stands
+        for inside a function srcdiff differentiates (frontend/gradient_trees.py)."""
+        if self.has_aux or self.debug or not self.target.plain:
+            why = "has_aux=True" if self.has_aux else "debug=True" if self.debug else "a method or partial"
+            raise SrcDiffError(f"{self.front.qualname} is a gradient of {why}, and srcdiff differentiates a call "
+                               "of a plain gradient (or value_and_grad) of a function only",
+                               hint="call srcdiff.grad(f) of a plain function inside the function")
+        flat, gradient, plan = self.prepared(structs)
+        return flat.params, gradient, plan, self.front.tuple_result, self.with_value
+
     def parts(self, positional: tuple) -> tuple:
         """(structures, Flat, the flat function's gradient, the output plan, the leaf arguments)
         for a call like this: what `export` writes out (tools/export_trees.py)."""

@@ -15,8 +15,10 @@ import operator
 import types
 
 from . import depends
+from .callables import is_gradient_object
 from .factory_objects import Factories
 from .global_objects import GlobalObjects
+from .gradient_trees import GradientTrees
 from .lambdas import LambdaFn, Lambdas, lambda_as_written
 from .memo_caches import memo_passed
 from .operator_objects import OperatorObjects
@@ -32,7 +34,7 @@ from .varargs import bound_for_call, plain_parameters
 
 
 class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Factories, TreeReads, GlobalObjects,
-                   SuperCalls):
+                   SuperCalls, GradientTrees):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -219,8 +221,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
         if isinstance(node, ast.IfExp):  # pts[0] if len(pts) == 1 else ...: the side Python takes
             taken = self.length_decided(node.test)
             if taken is None:  # params["b"] if "b" in params else 0.0: the keys decide it (operator_objects.py)
-                decided = self.missing_key(node.test)
-                taken = decided.value if isinstance(decided, Const) else None
+                taken = getattr(self.missing_key(node.test), "value", None)
             if taken is not None:
                 return self.expr(node.body if taken else node.orelse)
         return self.hidden_expr(node) if isinstance(node, SCOPES) else self.visit_other(node)
@@ -294,6 +295,8 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                 value = inner
         if not (prefix or keywords) and rule_call(value, node):  # logsumexp(a, axis=1): its rule, not its source
             return None
+        if is_gradient_object(value) and not (prefix or keywords) and self.given_trees(node):
+            value = self.gradient_helper(node, value)  # dtl(p, x): a helper building its gradient (gradient_trees.py)
         if not user_function(value):
             if prefix or keywords:
                 raise self.error(node, f"{ast.unparse(node.func)} is a functools.partial of "
@@ -339,14 +342,6 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                                  f"pass the arrays {name} needs (p['W'], p.W) instead")
         return ast.copy_location(ast.Call(func, [self.as_list(a) for a in node.args],
                                           [ast.keyword(k.arg, self.as_list(k.value)) for k in node.keywords]), node)
-
-    def as_list(self, node):
-        """A call's argument; a list or tuple of arrays given whole: its leaves (``np.stack([xs_0, xs_1])``)."""
-        found = self.entry(node) if not isinstance(node, ast.Starred) else None
-        if isinstance(found, Node) and found.struct.kind in ("list", "tuple"):
-            items = [self.as_ast(c, node) for c in found.children.values()]
-            return ast.copy_location((ast.List if found.struct.kind == "list" else ast.Tuple)(items, ast.Load()), node)
-        return self.expr(node)
 
     def helper_call(self, node: ast.Call, func, prefix: list, keywords: dict, label: str, returns_object=False):
         """A call of user function `func` (given leading entries `prefix` and `keywords`) through its flattened

@@ -35,6 +35,14 @@ SCOPES = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.Lambda,
 class PassedSequences:
     """The part of the rewriter (an `ExprRewriter`) that reads a sequence given to a helper as a tree."""
 
+    def as_list(self, node):
+        """A call's argument; a list or tuple of arrays given whole: its leaves (``np.stack([xs_0, xs_1])``)."""
+        found = self.entry(node) if not isinstance(node, ast.Starred) else None
+        if isinstance(found, Node) and found.struct.kind in ("list", "tuple"):
+            items = [self.as_ast(c, node) for c in found.children.values()]
+            return ast.copy_location((ast.List if found.struct.kind == "list" else ast.Tuple)(items, ast.Load()), node)
+        return self.expr(node)
+
     def passed_sequence(self, item: ast.expr, where) -> Node | None:
         """The tree of `item`, an argument of a call of a function of the user's, when it is a
         display, comprehension or ``tuple()``/``list()`` call srcdiff reads as one; else None."""

@@ -27,6 +27,7 @@ import ast
 import types
 
 from .built_objects import init_attributes
+from .callables import is_gradient_object
 from .depends import MISSING
 from .naming import own_nodes
 from .parse import parse_function
@@ -90,7 +91,10 @@ class ReturnedObjects:
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id not in self.env):
             return None
         func = self.parsed.resolve(value.func.id)
-        if not (isinstance(func, types.FunctionType) and user_function(func)):
+        if is_gradient_object(func) and self.given_trees(value):  # g = dtl(p, x): the dict it builds
+            # (gradient_trees.py)
+            func = self.gradient_helper(value, func, assigned=True)
+        elif not (isinstance(func, types.FunctionType) and user_function(func)):
             return None
         if object_class(func) is None:  # return d * d of an object it is given (operator_objects.py)
             given = [self.entry(a) for a in value.args if isinstance(a, ast.Name) or self.may_hold_object(a)]

@@ -13,6 +13,7 @@ import inspect
 import sys
 import types
 
+from .callables import is_gradient_object
 from .global_objects import reads_objects, tree_default
 from .parse import parse_function, unwrap
 from .passed_names import converted, passed_names, passes_sequences
@@ -149,7 +150,8 @@ def _builds_trees(func) -> bool:
     tree = parsed.tree
     mine = not installed(func)  # a library's own try blocks and lambdas stay as they are
     if mine and (tuple_state_names(tree, parsed.resolve)
-                 or passes_sequences(tree, parsed.resolve, lambda v: user_function(v) and not installed(v))):
+                 or passes_sequences(tree, parsed.resolve,
+                                     lambda v: user_function(v) and not installed(v) or is_gradient_object(v))):
         return True  # (passed_sequences.py)
     for node in ast.walk(tree):
         if isinstance(node, (ast.Dict, ast.DictComp)) or mine and isinstance(node, (ast.Try, ast.Lambda)):

@@ -143,7 +143,64 @@ def make_closure():
 closure = make_closure()
 
 
+def tree_loss(p, x):
+    return np.sum(np.tanh(p["w"] * x + p["b"]) ** 2)
+
+
+dtree = srcdiff.grad(tree_loss)
+
+
+def dict_step(p, x):
+    g = dtree(p, x)
+    p2 = {"w": p["w"] - 0.1 * g["w"], "b": p["b"] - 0.1 * g["b"]}
+    return tree_loss(p2, x)
+
+
+def dict_penalty(p, x):
+    g = dtree(p, x)
+    return tree_loss(p, x) + 0.5 * np.sum(g["w"] ** 2) + np.sum(g["b"] * p["w"])
+
+
+def pair_loss(t, x):
+    return np.sum((t[0] * x + t[1]) ** 2 * np.cos(t[0]))
+
+
+dpair_tuple = srcdiff.grad(pair_loss)
+
+
+def tuple_display(w, b, x):
+    gw, gb = dpair_tuple((w, b), x)
+    return np.sum(gw**2) + np.sum(gb * w)
+
+
+def list_display(w, b, x):
+    g = dpair_tuple([w, b], x)
+    return np.sum(g[0] * g[1]) + np.sum(np.sin(g[0]))
+
+
+def layers_loss(p, x):
+    h = np.tanh(p["l1"] * x)
+    return np.sum((p["l2"] * h) ** 2) if p["act"] == "sq" else np.sum(p["l2"] * h)
+
+
+dlayers = srcdiff.grad(layers_loss)
+
+
+def string_leaf_step(p, x):
+    g = dlayers(p, x)
+    return np.sum(g["l1"] ** 2) + np.sum(g["l2"] * p["l1"])
+
+
+dtree_b = srcdiff.grad(tree_loss, wrt="p['b']")
+
+
+def one_leaf_of_a_dict(p, x):
+    return np.sum(dtree_b(p, x) ** 2) + np.sum(p["w"] ** 2)
+
+
 M = lambda r, *shape: r.normal(size=shape) * 0.5  # noqa: E731
+P = lambda r: ({"w": M(r, 3), "b": M(r, 3)}, M(r, 3))  # noqa: E731
+L = lambda r: ({"l1": M(r, 3), "l2": M(r, 3), "act": "sq"}, M(r, 3))  # noqa: E731
 MAML_ARGS = lambda r: (M(r, 3), M(r, 5, 3), M(r, 5), M(r, 4, 3), M(r, 4))  # noqa: E731
 
 PROGRAMS = [
@@ -168,4 +225,12 @@ PROGRAMS = [
     ("passed_as_a_parameter", passed_as_a_parameter, MAML_ARGS, 0),
     ("read_from_a_table", read_from_a_table, MAML_ARGS, 0),
     ("closure", closure, MAML_ARGS, 0),
+    ("dict_step", dict_step, P, 0),
+    ("dict_step_x", dict_step, P, 1),
+    ("dict_penalty", dict_penalty, P, 0),
+    ("tuple_display", tuple_display, lambda r: (M(r, 3), M(r, 3), M(r, 3)), 0),
+    ("tuple_display_b", tuple_display, lambda r: (M(r, 3), M(r, 3), M(r, 3)), 1),
+    ("list_display", list_display, lambda r: (M(r, 3), M(r, 3), M(r, 3)), 0),
+    ("string_leaf_step", string_leaf_step, L, 0),
+    ("one_leaf_of_a_dict", one_leaf_of_a_dict, P, 0),
 ]

@@ -15,7 +15,7 @@ from . import corpus, matrix
 
 #: the rows the default run keeps (the slow set runs every row); the tests below cover the rest of
 #: the kinds of call (two kinds of arguments, a parameter, rebinding) with one transformation each
-DEFAULT = ("maml", "value_and_gradient")
+DEFAULT = ("maml", "value_and_gradient", "dict_step", "tuple_display")
 
 
 def table():
@@ -31,7 +31,9 @@ def test_every_transformation_of_a_function_calling_a_gradient(program):
     matrix.assert_ok(program, ("grad", "value_and_grad", "hessian", "jvp", "vjp", "tree"))
 
 
-@pytest.mark.parametrize("program", [p for p in table() if p.name.endswith(("maml", "jitted_inside"))],
+@pytest.mark.parametrize("program", [p if p.name.endswith(("maml", "jitted_inside")) else
+                                     pytest.param(p, marks=pytest.mark.slow) for p in table()
+                                     if p.name.endswith(("maml", "jitted_inside", "dict_step", "tuple_display"))],
                          ids=lambda p: p.name.partition(":")[2])
 def test_numba_agrees_on_a_function_calling_a_gradient(program):
     cell = matrix.run(program, ("numba",)).cells["numba"]
@@ -39,7 +41,8 @@ def test_numba_agrees_on_a_function_calling_a_gradient(program):
 
 
 @pytest.mark.parametrize("program", [p if p.name.endswith(":maml") else pytest.param(p, marks=pytest.mark.slow)
-                                     for p in table() if p.name.endswith(("maml", "gradient_penalty"))],
+                                     for p in table()
+                                     if p.name.endswith(("maml", "gradient_penalty", "tuple_display"))],
                          ids=lambda p: p.name.partition(":")[2])
 def test_float32_gradients_stay_float32_through_a_called_gradient(program):
     matrix.assert_float32_stays_float32(program)
@@ -178,7 +181,7 @@ def axis_in_a_loop(w):
 @pytest.mark.parametrize("name, words", [
     ("with_aux", "has_aux"), ("with_debug", "debug=True"), ("with_jacobian", "other than grad"),
     ("with_hessian", "other than grad"), ("with_second_derivative", "other than grad"),
-    ("with_a_tree", "tree"), ("axis_in_a_loop", "cannot tell the shape"),
+    ("with_a_tree", "as the value of an assignment"), ("axis_in_a_loop", "cannot tell the shape"),
 ])
 def test_refused_at_the_call_s_line(tmp_path, name, words):
     module = import_source(tmp_path, REFUSED, "called_refused")
@@ -190,3 +193,49 @@ def test_refused_at_the_call_s_line(tmp_path, name, words):
     assert words in str(err), str(err)
     assert err.location is not None and err.location.filename.endswith("called_refused.py"), str(err)
     assert err.location.code.strip().startswith(("return", "w = ")) and err.hint, str(err)
+
+
+def test_a_gradient_of_a_dict_called_inside_hvp_jacobian_and_vmap(rng):
+    p, x = programs.P(rng)
+    v = {"w": rng.normal(size=3), "b": rng.normal(size=3)}
+    gradient = srcdiff.grad(programs.dict_step)
+
+    def along(t):
+        moved = {k: p[k] + t * v[k] for k in p}
+        g = gradient(moved, x)
+        return np.concatenate([g["w"], g["b"]])
+    want = central_difference(along, (0.0,), 0)
+    got = srcdiff.hvp(programs.dict_step, p, v, x)
+    assert_close(np.concatenate([got["w"], got["b"]]), want, rtol=1e-5, atol=1e-7)
+    w, b, x = rng.normal(size=(3, 3)) * 0.5
+    step = programs.tuple_display
+    rows = np.stack([central_difference(lambda w, i=i: srcdiff.grad(step)(w, b, x)[i], (w,), 0) for i in range(3)])
+    assert_close(srcdiff.jacobian(srcdiff.grad(step))(w, b, x), rows, rtol=1e-4, atol=1e-6)
+    W = rng.normal(size=(4, 3)) * 0.5
+    want = np.array([central_difference(step, (wi, b, x), 0) for wi in W])
+    assert_close(srcdiff.vmap(srcdiff.grad(step), in_axes=(0, None, None))(W, b, x), want, rtol=1e-5, atol=1e-7)
+
+
+def test_a_value_and_grad_given_a_dict_is_refused_at_the_call_s_line(tmp_path):
+    module = import_source(tmp_path, VALUE_AND_GRAD_OF_A_DICT, "called_vg_tree")
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(module.outer)({"w": np.array([0.5, -0.2])})
+    err = caught.value
+    assert "value_and_grad given trees" in str(err) and err.hint, str(err)
+    assert err.location is not None and err.location.filename.endswith("called_vg_tree.py"), str(err)
+    assert err.location.code.strip().startswith("v, g = vg(p)"), str(err)
+
+
+VALUE_AND_GRAD_OF_A_DICT = """
+import numpy as np
+import srcdiff
+
+def loss(p):
+    return np.sum(p["w"] ** 3)
+
+vg = srcdiff.value_and_grad(loss)
+
+def outer(p):
+    v, g = vg(p)
+    return v * np.sum(g["w"])
+"""
