@@ -71,8 +71,8 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
             self.built = outer
 
     def statement(self, s) -> list:
-        if isinstance(s, ast.Assign):
-            return self.assign(s.targets, s.value, s)
+        if isinstance(s, ast.Assign):  # (v, g = vg(p, x) of a value_and_grad given trees: gradient_trees.py)
+            return self.split_value_and_gradient(s) or self.assign(s.targets, s.value, s)
         if isinstance(s, ast.AnnAssign):
             return self.assign([s.target], s.value, s) if s.value is not None else []
         if isinstance(s, ast.AugAssign):

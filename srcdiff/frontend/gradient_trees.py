@@ -20,6 +20,7 @@ import ast
 
 from ..errors import SrcDiffError
 from ..ir import memo
+from .callables import is_gradient_object
 from .parse import ParsedFunction, register
 from .passed_names import sequence_spelling
 from .tree_entries import Node, node_struct
@@ -34,16 +35,16 @@ _BUILT = ("dict", "list", "tuple")
 def tree_gradient_helper(obj, structs: tuple, parsed: ParsedFunction, call: ast.Call):
     """The helper a call of gradient object `obj` with arguments of structures `structs` (per
     parameter, None for a plain value) stands for, at `call` of the function `parsed`."""
-    key = (obj, structs, parsed.filename, call.lineno)
+    key = (obj, structs, parsed.filename, call.lineno, getattr(call, "srcdiff_part", None))
     found = _MADE.get(key)
     if found is not None and found[0] is obj.tree_gradient(structs)[1]:
         return found[1]
     params, inner, plan, tuple_result, with_value = obj.tree_gradient(structs)
-    if with_value:  # (its (value, tree) pair is not a return the rewrite reads: returned_objects.py)
-        raise parsed.error(call, f"{obj.__qualname__} is a value_and_grad given trees, which srcdiff does not "
-                           "call inside a function it differentiates (a grad given trees it does)",
-                           f"call the function and its srcdiff.grad apart: v = {obj.__name__}(...); "
-                           f"g = srcdiff.grad({obj.__name__})(...)")
+    part = getattr(call, "srcdiff_part", None)  # value_and_grad's value or gradient (`split_value_and_gradient`)
+    if with_value and part is None:  # (a (value, tree) pair is not a return the rewrite reads: returned_objects.py)
+        raise parsed.error(call, f"{obj.__qualname__} is a value_and_grad given trees, which srcdiff calls inside "
+                           "a function it differentiates only as the value of an assignment to two names",
+                           f"write v, g = {ast.unparse(call)}")
     names = list(obj.names)
     reads = []
     for pname, struct, leaf_names in params:
@@ -63,9 +64,10 @@ def tree_gradient_helper(obj, structs: tuple, parsed: ParsedFunction, call: ast.
              for sub, _ in plan]
     result = f"({', '.join(parts)},)" if tuple_result else parts[0]
     head = "value, g" if with_value else "g"
-    source = (f"def {obj.__name__}({', '.join(names)}):\n"
+    name = f"{obj.__name__}_{'value' if part == 'value' else 'gradient'}"  # (two helpers of one call: two names)
+    source = (f"def {name}({', '.join(names)}):\n"
               f"    {head} = _srcdiff_gradient({', '.join(reads)})\n"
-              f"    return {'value, ' if with_value else ''}{result}\n")
+              f"    return {'value' if part == 'value' else result}\n")
     tree = ast.parse(source).body[0]
     for node in ast.walk(tree):  # every line of it is the call's: a refusal names the user's line
         if hasattr(node, "lineno"):
@@ -74,10 +76,10 @@ def tree_gradient_helper(obj, structs: tuple, parsed: ParsedFunction, call: ast.
     namespace = {"_srcdiff_gradient": inner}
     code = compile(ast.Module([tree], type_ignores=[]), parsed.filename, "exec")
     exec(code, namespace)  # noqa: S102  the source above: names and subscripts only
-    func = namespace[obj.__name__]
+    func = namespace[name]
     func.__defaults__ = getattr(obj.func, "__defaults__", None)
     func.__module__ = parsed.func.__module__
-    func.builds_dict = "{" in result.replace(repr("{"), "")  # (a key written "{" is no dict display)
+    func.builds_dict = part != "value" and "{" in result.replace(repr("{"), "")  # (a key written "{" is no dict display)
     register(func, ParsedFunction(func, tree, parsed.filename, parsed.file_lines, namespace))
     _MADE[key] = (obj, func)
     return func
@@ -124,6 +126,24 @@ def _display(arg, rewriter) -> Struct | None:
 
 class GradientTrees:
     """A mixin of the expression rewriter (flatten_exprs.py): a gradient object's call given trees."""
+
+    def split_value_and_gradient(self, s) -> list | None:
+        """``v, g = vg(p, x)`` of a value_and_grad object given trees: ``v = <its value>`` and
+        ``g = <its gradient>`` (each a helper: `tree_gradient_helper`), else None."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Tuple)
+                and len(s.targets[0].elts) == 2 and isinstance(s.value, ast.Call)
+                and isinstance(s.value.func, ast.Name) and s.value.func.id not in self.env
+                and not hasattr(s.value, "srcdiff_part")):  # ((gw, gb) = <its gradient>: split already)
+            return None
+        obj = self.parsed.resolve(s.value.func.id)
+        if not (is_gradient_object(obj) and obj.with_value and self.given_trees(s.value)):
+            return None
+        out = []
+        for target, part in zip(s.targets[0].elts, ("value", "gradient")):
+            call = ast.copy_location(ast.Call(s.value.func, s.value.args, s.value.keywords), s.value)
+            call.srcdiff_part = part
+            out += self.stmt(ast.copy_location(ast.Assign([target], call), s))
+        return out
 
     def given_trees(self, node: ast.Call) -> bool:
         """Whether the call gives a tree, or a tuple or list written in it (then read as a tree)."""

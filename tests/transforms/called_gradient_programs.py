@@ -198,6 +198,22 @@ def one_leaf_of_a_dict(p, x):
     return np.sum(dtree_b(p, x) ** 2) + np.sum(p["w"] ** 2)
 
 
+vg_tree = srcdiff.value_and_grad(tree_loss)
+
+
+def value_and_grad_of_a_dict(p, x):
+    v, g = vg_tree(p, x)
+    return v * np.sum(g["w"] ** 2) + np.sum(g["b"] * p["b"])
+
+
+vg_pair = srcdiff.value_and_grad(pair_loss)
+
+
+def value_and_grad_of_a_tuple(w, b, x):
+    v, (gw, gb) = vg_pair((w, b), x)
+    return np.sin(v) + np.sum(gw * gb)
+
+
 M = lambda r, *shape: r.normal(size=shape) * 0.5  # noqa: E731
 P = lambda r: ({"w": M(r, 3), "b": M(r, 3)}, M(r, 3))  # noqa: E731
 L = lambda r: ({"l1": M(r, 3), "l2": M(r, 3), "act": "sq"}, M(r, 3))  # noqa: E731
@@ -233,4 +249,6 @@ PROGRAMS = [
     ("list_display", list_display, lambda r: (M(r, 3), M(r, 3), M(r, 3)), 0),
     ("string_leaf_step", string_leaf_step, L, 0),
     ("one_leaf_of_a_dict", one_leaf_of_a_dict, P, 0),
+    ("value_and_grad_of_a_dict", value_and_grad_of_a_dict, P, 0),
+    ("value_and_grad_of_a_tuple", value_and_grad_of_a_tuple, lambda r: (M(r, 3), M(r, 3), M(r, 3)), 0),
 ]
