@@ -79,7 +79,7 @@ def tree_gradient_helper(obj, structs: tuple, parsed: ParsedFunction, call: ast.
     func = namespace[name]
     func.__defaults__ = getattr(obj.func, "__defaults__", None)
     func.__module__ = parsed.func.__module__
-    func.builds_dict = part != "value" and "{" in result.replace(repr("{"), "")  # (a key written "{" is no dict display)
+    func.builds_dict = part != "value" and "{" in result.replace(repr("{"), "")  # (a key "{" is no display)
     register(func, ParsedFunction(func, tree, parsed.filename, parsed.file_lines, namespace))
     _MADE[key] = (obj, func)
     return func
