@@ -29,6 +29,7 @@ from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
+from .vmap_policy import checked_policy, refuse_if_asked, warn
 
 BATCHED = Options(mode="batched")
 
@@ -126,8 +127,9 @@ def _holds_arrays(value) -> bool:
 class VmapFunction:
     """`f` over a leading batch axis: ``in_axes`` an int or None, or one per positional argument."""
 
-    def __init__(self, f, in_axes=0, out_axes=0, jit: str | None = None):
+    def __init__(self, f, in_axes=0, out_axes=0, jit: str | None = None, per_example: str = "warn"):
         self.jit = checked(jit, "srcdiff.vmap")
+        self.policy = checked_policy(per_example)  # a call that cannot be batched: warn, allow or refuse
         if not callable(f):
             raise SrcDiffError(f"srcdiff.vmap needs a function, got {type(f).__name__}")
         refuse_transformed(f, "srcdiff.vmap")
@@ -227,7 +229,7 @@ class VmapFunction:
             refusal = explained(exc, batching=isinstance(self.func, GradFunction))
             if self.jit or isinstance(exc, SharedDrawError):  # never NumPy's loop instead (each example would draw)
                 raise refusal from None
-            examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, str(refusal))
+            examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, refusal)
             return self._run_examples(examples, given)
         self._plan = plan_for(moved, [*lowereds, found], run)
         self.per_example = None
@@ -260,12 +262,18 @@ class VmapFunction:
             except (SrcDiffError, ValueError, TypeError, IndexError):
                 pass  # (then one example at a time: the same numbers)
         if examples is None:
-            examples = self._examples[key] = self._one_at_a_time(
-                len(args), axes, "a tree argument (a dict, a list or tuple of arrays, a namedtuple, a dataclass, an "
-                "object): each leaf mapped along its own in_axes")
+            why = SrcDiffError("a tree argument (a dict, a list or tuple of arrays, a namedtuple, a dataclass, an "
+                               "object) with an in_axes tree, or one no batched code was made for: each leaf mapped "
+                               "along its own in_axes", self._def_location(),
+                               "give in_axes one int or None per argument, or pass the arrays as parameters of "
+                               "their own")
+            examples = self._examples[key] = self._one_at_a_time(len(args), axes, why)
         return self._run_examples(examples, args)
 
-    def _one_at_a_time(self, count: int, axes: list, reason: str) -> PerExample:
+    def _one_at_a_time(self, count: int, axes: list, refusal: SrcDiffError) -> PerExample:
+        """The loop over the examples, made once per kind of call (refused first with per_example="refuse";
+        with "warn", its first run that returns warns, api/vmap_policy.py)."""
+        refuse_if_asked(self.policy, self.__qualname__, refusal)
         names = [f"a{k}" for k in range(count)]
         try:
             params = parameter_names(self.func.front.target.func if isinstance(self.func, GradFunction)
@@ -275,25 +283,35 @@ class VmapFunction:
         except (SrcDiffError, TypeError, AttributeError):
             pass
         inner = self.__qualname__[len("vmap("):-1]
-        return PerExample(self.func, names, axes, reason, inner)
+        examples = PerExample(self.func, names, axes, str(refusal), inner)
+        examples.unannounced = refusal if self.policy == "warn" else None
+        return examples
 
     def _run_examples(self, examples: PerExample, args):
         self._last, self.per_example = examples, examples.reason
         try:
-            return examples.run(*args)
+            result = examples.run(*args)
         except RaggedResults as exc:  # (a plain ValueError of np.stack otherwise, in generated code)
             why = examples.reason.splitlines()[0] if examples.reason else ""
             self._refuse_at_def(f"{self.__qualname__}: {exc}; it ran one example at a time ({why})",
                                 "return results of one shape for every example (pad them, or mask with np.where)")
+        if examples.unannounced is not None:
+            warn(self.__qualname__, examples.unannounced)
+            examples.unannounced = None
+        return result
 
-    def _refuse_at_def(self, message: str, hint: str) -> None:
-        """Raise `message` at the def line of the function mapped (without a line where it has none)."""
+    def _def_location(self):
+        """The def line of the function mapped (None for a builtin, a callable object)."""
         try:
             user = self.func.front.target.func if isinstance(self.func, GradFunction) else resolve(self.func).func
             parsed = parse_function(user)
-        except SrcDiffError:  # a builtin, a partial, a callable object: no line to name
-            raise SrcDiffError(message, hint=hint) from None
-        raise parsed.error(parsed.tree, message, hint)
+        except (SrcDiffError, TypeError, AttributeError):
+            return None
+        return parsed.location(parsed.tree)
+
+    def _refuse_at_def(self, message: str, hint: str) -> None:
+        """Raise `message` at the def line of the function mapped (without a line where it has none)."""
+        raise SrcDiffError(message, self._def_location(), hint)
 
     @property
     def source(self) -> str:
@@ -328,7 +346,7 @@ def _kinds(args, axes) -> tuple:
     return tuple(out)
 
 
-def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None) -> VmapFunction:
+def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None, per_example: str = "warn") -> VmapFunction:
     """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
     to the front, or None for an argument shared by every example), in one call of batched
     code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
@@ -336,12 +354,15 @@ def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None) -> VmapFunction:
     of numbers, or a tree of arrays (a dict, a list or tuple holding arrays, a namedtuple, a
     dataclass), whose in_axes entry is one int or None for every leaf or a tree of them shaped
     like it, as in JAX.  Where the batching transform has no rule (a loop whose gradient keeps a
-    tape, a solve, a sort, a branch that differs between examples) and for tree arguments, the
-    call runs one example at a time in a generated Python loop: the same results, `.source`
-    prints that loop and the reason, and `.per_example` holds the reason (None when the last
-    call was batched).  With ``jit="numba"`` nothing runs one example at a time: the batched
-    code is compiled by numba, and what numba or batching cannot take is refused at its line."""
-    return VmapFunction(f, in_axes, out_axes, jit)
+    tape, a branch that differs between examples) and for in_axes trees, the call runs one example
+    at a time in a generated Python loop: the same results, `.source` prints that loop and the
+    reason, and `.per_example` holds the reason (None when the last call was batched).
+    `per_example` says what such a call does: "warn" (the default) runs it and warns once
+    (`srcdiff.PerExampleWarning`, at the line that could not be batched), "allow" runs it without
+    a warning, "refuse" raises `SrcDiffError` at that line.  With ``jit="numba"`` nothing runs one
+    example at a time: the batched code is compiled by numba, and what numba or batching cannot
+    take is refused at its line."""
+    return VmapFunction(f, in_axes, out_axes, jit, per_example)
 
 
 __all__ = ["VmapFunction", "batched_code", "batched_variant", "parameter_names", "row_of", "vmap"]

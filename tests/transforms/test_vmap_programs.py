@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import warnings
 
 import numpy as np
 import pytest
@@ -87,8 +88,12 @@ def test_vmap_of_grad_is_the_loop_over_examples(name):
             args = widened(vp.example(case, i))
             np.testing.assert_allclose(per[i], central_difference(case.func, args, case.wrt), rtol=1e-5, atol=1e-5)
     batched = srcdiff.vmap(gradient, in_axes=case.in_axes)
-    assert_same_tree(batched(*case.args), stacked(per))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert_same_tree(batched(*case.args), stacked(per))
     assert (batched.per_example is not None) == (name in ONE_AT_A_TIME), batched.per_example
+    warned = [w for w in caught if issubclass(w.category, srcdiff.PerExampleWarning)]
+    assert len(warned) == (name in ONE_AT_A_TIME), [str(w.message) for w in warned]
     if batched.per_example is not None:
         assert "one example at a time" in batched.source and "one_example(" in batched.source
     assert_same_tree(batched(*case.args), stacked(per))  # the second call (its plan or its loop) agrees
@@ -98,7 +103,8 @@ def test_vmap_of_grad_is_the_loop_over_examples(name):
 def test_vmap_of_f_is_the_loop_over_examples(name):
     case = CASES[name]
     want = stacked([np.asarray(case.func(*vp.example(case, i))) for i in range(vp.B)])
-    assert_same_tree(srcdiff.vmap(case.func, in_axes=case.in_axes)(*case.args), want, rtol=1e-12, atol=1e-14)
+    mapped = srcdiff.vmap(case.func, in_axes=case.in_axes, per_example="allow")
+    assert_same_tree(mapped(*case.args), want, rtol=1e-12, atol=1e-14)
 
 
 # ---- tree arguments: each leaf along its own axis (JAX's in_axes), never np.asarray of the tree ----
@@ -136,9 +142,9 @@ def test_a_tuple_of_two_matrices_of_one_shape_maps_each_leaf(transform):
     # array of two rows and mapped over W and b; each leaf is now mapped along its own axis
     Vs = R.normal(size=(4, 3, 3))
     f = transform(lambda p, x: np.sum(np.tanh(p[0] @ x + p[1] @ x) ** 2))
-    got = srcdiff.vmap(f, in_axes=(0, 0))((WS, Vs), X)
+    got = srcdiff.vmap(f, in_axes=(0, 0), per_example="allow")((WS, Vs), X)
     assert_same_tree(got, loop(f, lambda i: ((WS[i], Vs[i]), X[i])))
-    shared = srcdiff.vmap(f, in_axes=((None, 0), None))((W, Vs), X[0])
+    shared = srcdiff.vmap(f, in_axes=((None, 0), None), per_example="allow")((W, Vs), X[0])
     assert_same_tree(shared, loop(f, lambda i: ((W, Vs[i]), X[0])))
 
 
@@ -162,7 +168,7 @@ def test_tree_arguments_map_each_leaf(params, axes, example):
         return
     for transform in (lambda g: g, srcdiff.grad):
         g = transform(f)
-        batched = srcdiff.vmap(g, in_axes=axes)
+        batched = srcdiff.vmap(g, in_axes=axes, per_example="allow")
         assert_same_tree(batched(params, X), loop(g, example))
         # in_axes of one int or None per argument: batched over the tree's leaves (f, or its gradient)
         native = not any(isinstance(a, (tuple, dict)) for a in axes)
@@ -195,7 +201,7 @@ def test_a_tree_refuses_numba():
 
 def test_the_loop_over_examples_is_printed_with_its_reason():
     case = CASES["argsort_values"]
-    batched = srcdiff.vmap(srcdiff.grad(case.func), in_axes=case.in_axes)
+    batched = srcdiff.vmap(srcdiff.grad(case.func), in_axes=case.in_axes, per_example="allow")
     batched(*case.args)
     if batched.per_example is None:
         pytest.skip("argsort_values is batched natively")
