@@ -39,6 +39,7 @@ from ..ir.program import Assign, Break, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
+from .batching_gathers import KINDS as GATHERS
 from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
@@ -248,7 +249,8 @@ def _node(node: Node, state: Batching) -> list:
         state.containers.add(node.out.name)
         parts = [state.rows(v) for v in node.inputs]
         return [Assign([node.out.name], ast.Tuple(parts, ast.Load()), node.line)]
-    if any(isinstance(v, Var) and v.name in state.containers for v in node.inputs) and node.rule.name != "getitem":
+    if any(isinstance(v, Var) and v.name in state.containers for v in node.inputs) and node.rule.name != "getitem" \
+            and node.rule.batching_kind not in GATHERS:  # (an index's parts: ad/batching_gathers.py)
         state.refuse(node, f"{node.rule.name} of a tuple of batched values has no batching rule")
     query = _shape_query(node, state)
     if query is not None:
@@ -260,7 +262,8 @@ def _node(node: Node, state: Batching) -> list:
             isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)))):
         _only_operators(node, state)
         kind = "elementwise"  # a comparison written in the code (``x > 0.5 * y``)
-    rule = (KINDS.get(kind) or MOVES.get(kind)) if kind else (float_math if node.rule.float_result else None)
+    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind)) if kind else \
+        (float_math if node.rule.float_result else None)
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
         state.refuse(node, f"{what} has no batching rule",

@@ -23,11 +23,11 @@ from . import vmap_programs as vp
 
 CASES = {case.name: case for case in vp.cases()}
 
-#: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): an index
-#: computed from a batched value, a tree of in_axes, a loop's list of lists, np.linalg.slogdet / cholesky
-#: (no batching rule), a shape read of a computed value, a test holding a reduction
-ONE_AT_A_TIME = {"argsort_values", "tuple_batched", "previous_items", "mixed_list", "slogdet_loss", "cholesky_loss",
-                 "attention", "axis_reductions"}
+#: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): a tree of
+#: in_axes, a loop's list of lists, a shape read of a computed value, a test holding a reduction
+#: (np.linalg.slogdet / cholesky, and an index of positions computed from a batched value, are batched
+#: since wave 27)
+ONE_AT_A_TIME = {"tuple_batched", "previous_items", "mixed_list", "attention", "axis_reductions"}
 
 #: the default run's rows (each class once: a loop's tape, a list, a solve, a sort, a tree, one example at a
 #: time, float32); the slow set runs every program
@@ -200,11 +200,11 @@ def test_a_tree_refuses_numba():
 
 
 def test_the_loop_over_examples_is_printed_with_its_reason():
-    case = CASES["argsort_values"]
+    case = CASES["previous_items"]
     batched = srcdiff.vmap(srcdiff.grad(case.func), in_axes=case.in_axes, per_example="allow")
     batched(*case.args)
     if batched.per_example is None:
-        pytest.skip("argsort_values is batched natively")
+        pytest.skip("previous_items is batched natively")
     assert "one example at a time" in batched.source
     assert batched.per_example.splitlines()[0] in batched.source
     assert "vmap_programs.py" in batched.per_example  # the user's file and line of what was not batched
