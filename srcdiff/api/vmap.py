@@ -16,22 +16,17 @@ from typing import Callable, cast
 
 import numpy as np
 
-from ..driver.cache import Options
-from ..driver.compile import variant
 from ..driver.higher import explained
-from ..driver.lowering import lowered
 from ..errors import SharedDrawError, SrcDiffError
 from ..frontend.callables import refuse_transformed, resolve
 from ..frontend.parse import parse_function
-from ..ir import shapes
+from .batched_code import batched_code, batched_variant, parameter_names
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
 from .vmap_policy import checked_policy, refuse_if_asked, warn
-
-BATCHED = Options(mode="batched")
 
 
 def row_of(value):
@@ -40,29 +35,6 @@ def row_of(value):
     if isinstance(row, np.floating) and type(row) is np.float64:
         return float(row)
     return row
-
-
-def batched_variant(func, names: tuple[str, ...], row: tuple):
-    """The batched code of plain `func` over the parameters `names`, compiled for one example
-    `row` of the positional arguments (cached per signature, as every variant is)."""
-    return batched_code(func, names, row)[1]
-
-
-def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = None):
-    """(the `Lowered` batched function, its `Variant` for `row`): `batched_variant` with what
-    it was compiled from (a `Plan` checks it is still current); `jit` as `Options.jit`."""
-    found = lowered(func, names, BATCHED if jit is None else Options(mode="batched", jit=jit), row)
-    static = [n for n in names if n in found.statics or n in found.constants]
-    if static:  # the code is specialised on one example's value: it would be every example's
-        raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "
-                           "a shape, a flag), so it must be the same for every example",
-                           found.parsed.location(found.parsed.tree), "pass it with in_axes None")
-    return found, variant(found, tuple(map(shapes.signature, row)), row)
-
-
-def parameter_names(func) -> list[str]:
-    tree = parse_function(func).tree
-    return [a.arg for a in tree.args.posonlyargs + tree.args.args]
 
 
 def with_defaults(func, args: list) -> list:

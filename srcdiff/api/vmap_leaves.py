@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..frontend import trees
+from .batched_code import batched_code
 from .flatcall import EVERY, Front
 from .gradients import GradFunction
 from .jitting import runner
@@ -20,8 +21,6 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
     """(`f`'s results over `args` (trees among them), each argument mapped along its int axis (or
     shared: None), computed by one batched call of the function of the trees' leaves (of its gradient
     for a `GradFunction`); the batched `Variant` that ran)."""
-    from .vmap import batched_code  # (vmap imports this module)
-
     gradient = f if isinstance(f, GradFunction) else None
     front = gradient.front if gradient is not None else Front(f, EVERY, what="srcdiff.vmap")
     row = front.binder.bind(tuple(example_of(v, a, 0) for v, a in zip(args, axes)), {})
