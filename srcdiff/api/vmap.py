@@ -208,8 +208,8 @@ class VmapFunction:
         return result
 
     def _tree_call(self, args: tuple, axes: list):
-        """A call with a tree argument (or a tree of in_axes): each leaf mapped along its own
-        axis, one example at a time (api/vmap_examples.py)."""
+        """A call with a tree argument (or a tree of in_axes): each leaf mapped along its own axis, in
+        one batched call (api/vmap_leaves.py) or else one example at a time (api/vmap_examples.py)."""
         found: dict = {}
         for position, (value, axis) in enumerate(zip(args, axes)):
             sizes(value, axis, f"argument {position}", found)
@@ -219,26 +219,31 @@ class VmapFunction:
                                hint="give every batched leaf the same length along its batch axis")
         if 0 in found.values():
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
-        if self.jit:
-            self._refuse_at_def(f"{self.__qualname__}: a tree argument runs one example at a time, which "
-                                "jit='numba' does not compile", "pass the arrays as parameters of their own")
         key = ("tree", tuple(map(repr, axes)))  # (the loop's source depends on the axes alone)
         examples = self._examples.get(key)
-        if examples is None and not self.jit and not any(map(is_axes_tree, axes)):
-            try:  # the gradient of the function of leaves, batched
+        failed: SrcDiffError | None = None
+        if examples is None:
+            try:  # the function of the trees' leaves (or its gradient), batched
                 result, self._last = tree_leaves_batched(self.func, args, axes, self.jit)
                 self.per_example = None
                 return result
             except SharedDrawError:
                 raise
-            except (SrcDiffError, ValueError, TypeError, IndexError):
+            except SrcDiffError as exc:
+                failed = exc if exc.location is not None else None
+            except (ValueError, TypeError, IndexError):
                 pass  # (then one example at a time: the same numbers)
+        if self.jit:  # (numba compiles batched code, never the loop over the examples)
+            message = f"{self.__qualname__}: this call of tree arguments is not batched, which jit='numba' needs"
+            if failed is not None:
+                raise SrcDiffError(f"{message}: {failed.reason}", failed.location, failed.hint)
+            self._refuse_at_def(f"{message} (a function returning a tree, a dataclass's in_axes tree)",
+                                "pass the arrays as parameters of their own")
         if examples is None:
-            why = SrcDiffError("a tree argument (a dict, a list or tuple of arrays, a namedtuple, a dataclass, an "
-                               "object) with an in_axes tree, or one no batched code was made for: each leaf mapped "
-                               "along its own in_axes", self._def_location(),
-                               "give in_axes one int or None per argument, or pass the arrays as parameters of "
-                               "their own")
+            why = failed or SrcDiffError(
+                "a tree argument (a dict, a list or tuple of arrays, a namedtuple, a dataclass, an object) the "
+                "batched code of the trees' leaves does not take (a function returning a tree, say): each leaf "
+                "mapped along its own in_axes", self._def_location(), "pass the arrays as parameters of their own")
             examples = self._examples[key] = self._one_at_a_time(len(args), axes, why)
         return self._run_examples(examples, args)
 

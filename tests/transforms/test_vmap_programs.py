@@ -23,11 +23,11 @@ from . import vmap_programs as vp
 
 CASES = {case.name: case for case in vp.cases()}
 
-#: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): a tree of
-#: in_axes, a loop's list of lists, a shape read of a computed value, a test holding a reduction
-#: (np.linalg.slogdet / cholesky, and an index of positions computed from a batched value, are batched
-#: since wave 27)
-ONE_AT_A_TIME = {"tuple_batched", "previous_items", "mixed_list", "attention", "axis_reductions"}
+#: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): a loop's
+#: list of lists, a shape read of a computed value, a test holding a reduction (np.linalg.slogdet /
+#: cholesky, an index of positions computed from a batched value and in_axes trees are batched since
+#: wave 27)
+ONE_AT_A_TIME = {"previous_items", "mixed_list", "attention", "axis_reductions"}
 
 #: the default run's rows (each class once: a loop's tape, a list, a solve, a sort, a tree, one example at a
 #: time, float32); the slow set runs every program
@@ -170,11 +170,9 @@ def test_tree_arguments_map_each_leaf(params, axes, example):
         g = transform(f)
         batched = srcdiff.vmap(g, in_axes=axes, per_example="allow")
         assert_same_tree(batched(params, X), loop(g, example))
-        # in_axes of one int or None per argument: batched over the tree's leaves (f, or its gradient)
-        native = not any(isinstance(a, (tuple, dict)) for a in axes)
-        assert (batched.per_example is None) == native, batched.per_example
-        if not native:
-            assert "a tree argument" in batched.per_example
+        # batched over the tree's leaves (f, or its gradient), each leaf along its own axis (in_axes trees
+        # too since wave 27)
+        assert batched.per_example is None, batched.per_example
 
 
 def dict_layer(params, x):
@@ -194,9 +192,26 @@ def test_tree_in_axes_that_do_not_fit_are_refused(args, axes, match):
         srcdiff.vmap(f, in_axes=axes)(*args)
 
 
-def test_a_tree_refuses_numba():
-    with pytest.raises(srcdiff.SrcDiffError, match="one example at a time"):
-        srcdiff.vmap(two_layer, in_axes=((None, 0), 0), jit="numba")((W, BS), X)
+@pytest.mark.parametrize("transform", [lambda f: f, srcdiff.grad], ids=["f", "grad"])
+def test_a_tree_of_in_axes_with_numba_agrees_or_refuses_at_the_def_line(transform):
+    # batched over the leaves since wave 27 (it was refused: one example at a time); what is not batched is refused
+    f = transform(two_layer)
+    want = loop(f, lambda i: ((W, BS[i]), X[i]))
+    try:
+        got = srcdiff.vmap(f, in_axes=((None, 0), 0), jit="numba")((W, BS), X)
+    except srcdiff.SrcDiffError as exc:
+        assert exc.location is not None and exc.location.filename == __file__, str(exc)
+        return
+    assert_same_tree(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_a_tree_returned_refuses_numba_at_the_def_line():
+    def pair(params, x):
+        return params[0] @ x, np.sum(params[1] * x)
+
+    with pytest.raises(srcdiff.SrcDiffError, match="not batched, which jit='numba' needs") as info:
+        srcdiff.vmap(pair, in_axes=((None, 0), 0), jit="numba")((W, BS), X)
+    assert info.value.location.line == pair.__code__.co_firstlineno
 
 
 def test_the_loop_over_examples_is_printed_with_its_reason():
