@@ -43,6 +43,7 @@ from .batching_gathers import KINDS as GATHERS
 from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
+from .batching_shapes import shape_query
 from .static_index import record_static
 
 
@@ -252,7 +253,7 @@ def _node(node: Node, state: Batching) -> list:
     if any(isinstance(v, Var) and v.name in state.containers for v in node.inputs) and node.rule.name != "getitem" \
             and node.rule.batching_kind not in GATHERS:  # (an index's parts: ad/batching_gathers.py)
         state.refuse(node, f"{node.rule.name} of a tuple of batched values has no batching rule")
-    query = _shape_query(node, state)
+    query = shape_query(node, state)
     if query is not None:
         return [Assign([node.out.name], query, node.line)]
     kind = node.rule.batching_kind
@@ -305,29 +306,6 @@ def _only_operators(node: Node, state: Batching) -> None:
 def _elementwise(func: ast.expr) -> bool:
     return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
         and isinstance(getattr(np, func.attr, None), np.ufunc)
-
-
-_QUERIES = {"shape", "size", "ndim", "dtype"}
-
-
-def _shape_query(node: Node, state: Batching) -> ast.expr | None:
-    """``x.shape``, ``np.size(x)``, ``len(x)`` of a batched x: the question asked of its first
-    row (no batch axis)."""
-    expr = node.expr
-    if not node.rule.nograd or len(node.inputs) != 1:
-        return None
-    x = node.inputs[0]
-    row = ast.Subscript(operand_ast(x), ast.Constant(0), ast.Load())
-    # only of x itself: the question of ``x[None].shape``, ``len(np.atleast_2d(x))``, ``len(x[x > 0])`` is
-    # not x's (nor, for a mask, the same in every row); it is refused below
-    if isinstance(expr, ast.Attribute) and expr.attr in _QUERIES and isinstance(expr.value, ast.Name):
-        return ast.Attribute(row, expr.attr, ast.Load())
-    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], ast.Name):
-        func = expr.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-        if name in ("shape", "size", "ndim", "len"):
-            return ast.Call(func, [row], [])
-    return None
 
 
 def _branch(branch: Branch, state: Batching) -> If:

@@ -120,7 +120,7 @@ def test_the_warning_is_public():
 
 #: (program, "f" or "grad") still run one example at a time; a program batched since is taken off
 PER_EXAMPLE = {("axis_reductions", "grad"),
-               ("previous_items", "grad"), ("attention", "grad"), ("mixed_list", "f"), ("mixed_list", "grad")}
+               ("previous_items", "grad"), ("mixed_list", "f"), ("mixed_list", "grad")}
 #: before wave 27's batching rules: 13 of the 102 programs (51 functions and their gradients)
 BEFORE = 13
 

@@ -24,10 +24,9 @@ from . import vmap_programs as vp
 CASES = {case.name: case for case in vp.cases()}
 
 #: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): a loop's
-#: list of lists, a shape read of a computed value, a test holding a reduction (np.linalg.slogdet /
-#: cholesky, an index of positions computed from a batched value and in_axes trees are batched since
-#: wave 27)
-ONE_AT_A_TIME = {"previous_items", "mixed_list", "attention", "axis_reductions"}
+#: list of lists, a test holding a reduction (np.linalg.slogdet / cholesky, an index of positions computed
+#: from a batched value, in_axes trees and a shape read of a computed value are batched since wave 27)
+ONE_AT_A_TIME = {"previous_items", "mixed_list", "axis_reductions"}
 
 #: the default run's rows (each class once: a loop's tape, a list, a solve, a sort, a tree, one example at a
 #: time, float32); the slow set runs every program
