@@ -337,6 +337,10 @@ def _loop(loop: Loop, state: Batching) -> list:
         state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched",
                      "run a fixed number of iterations and select the results with np.where")
     entry = set(state.have)
+    # lists coming in without rows (``hs = [w]``): one carried with rows must be made of rows from the start,
+    # else its first items would be read as rows (silently wrong where an item is as long as the batch)
+    plain_lists = {c.init.name for c in loop.carried if isinstance(c.init, Var) and c.init.name in state.lists
+                   and c.init.name not in state.containers}
     carried_rows = {c.var.name for c in loop.carried if state.batched(c.init)}
     state.containers |= {name for name in carried_rows if name in state.lists}
     while True:  # to a fixed point: a value batched at the end of an iteration is batched throughout
@@ -347,6 +351,9 @@ def _loop(loop: Loop, state: Batching) -> list:
             break
         carried_rows |= grown
         state.containers |= {name for name in grown if name in state.lists}  # a list carried: a row list
+    for c in loop.carried:
+        if c.var.name in carried_rows and isinstance(c.init, Var) and c.init.name in plain_lists:
+            need_rows(state, c.init)
     # the test reads carried values too (``while np.linalg.norm(g) > tol``), batched only now we know them:
     # left unbatched, NumPy would reduce over the whole batch and every example would stop together
     if (loop.stop is not None and state.batched(loop.stop)) or any(state.batched(v) for v in loop.test_inputs):

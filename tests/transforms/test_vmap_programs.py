@@ -26,12 +26,12 @@ CASES = {case.name: case for case in vp.cases()}
 #: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): a loop's
 #: list of lists, a test holding a reduction (np.linalg.slogdet / cholesky, an index of positions computed
 #: from a batched value, in_axes trees and a shape read of a computed value are batched since wave 27)
-ONE_AT_A_TIME = {"previous_items", "mixed_list", "axis_reductions"}
+ONE_AT_A_TIME = {"previous_items", "mixed_list", "mixed_list_summed", "mixed_list_ends", "axis_reductions"}
 
 #: the default run's rows (each class once: a loop's tape, a list, a solve, a sort, a tree, one example at a
 #: time, float32); the slow set runs every program
 DEFAULT = {"scalar_carry", "rnn", "list_append_stack", "sum_mixed_ranks", "solve", "sort_values", "tuple_params",
-           "argsort_values", "float32_loss", "mlp", "tape_of_matrices", "mixed_list"}
+           "argsort_values", "float32_loss", "mlp", "tape_of_matrices", "mixed_list", "mixed_list_summed"}
 ROWS = [pytest.param(name, marks=() if name in DEFAULT else pytest.mark.slow) for name in sorted(CASES)]
 
 
