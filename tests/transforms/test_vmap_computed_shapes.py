@@ -47,7 +47,7 @@ def _args(f, r):
 
 
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("wrt", [0, 1])
+@pytest.mark.parametrize("wrt", [0, pytest.param(1, marks=pytest.mark.slow)])  # (the slow set: the other)
 def test_a_shape_of_a_computed_value_is_batched(f, wrt):
     w, X = _args(f, np.random.default_rng(len(f.__name__)))
     gradient = srcdiff.grad(f, wrt=wrt)

@@ -66,7 +66,7 @@ def example(args, axes, i):
 
 
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("wrt", [0, 1])
+@pytest.mark.parametrize("wrt", [0, pytest.param(1, marks=pytest.mark.slow)])  # (the slow set: the other)
 def test_vmap_gathers_each_rows_own_positions(f, wrt):
     args, axes = _args(f, np.random.default_rng(len(f.__name__)))
     gradient = srcdiff.grad(f, wrt=wrt)

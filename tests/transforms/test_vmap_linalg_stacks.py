@@ -71,7 +71,8 @@ def example(args, axes, i, dtype=None):
 
 
 #: (program, the argument differentiated): the shared parameter, and the batched matrix or vector
-ROWS = [(f, 0) for f in PROGRAMS] + [(slogdet_batched_matrix, 1), (cholesky_shared_matrix, 1), (gaussian_nll, 2)]
+ROWS = [(f, 0) for f in PROGRAMS] + [pytest.param(f, k, marks=pytest.mark.slow) for f, k in
+                                     ((slogdet_batched_matrix, 1), (cholesky_shared_matrix, 1), (gaussian_nll, 2))]
 
 
 @pytest.mark.parametrize("f, wrt", ROWS, ids=lambda v: getattr(v, "__name__", str(v)))
@@ -88,7 +89,9 @@ def test_vmap_of_the_gradient_is_batched_and_the_loop_over_examples(f, wrt):
     np.testing.assert_allclose(values, [f(*example(args, axes, i)) for i in range(B)], rtol=1e-12)
 
 
-@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", [f if f in (slogdet_batched_matrix, cholesky_shared_matrix) else
+                               pytest.param(f, marks=pytest.mark.slow) for f in PROGRAMS],
+                         ids=lambda f: f.__name__)
 def test_float32_stays_float32(f):
     args, axes = _args(f.__name__, np.random.default_rng(7))
     small = [np.asarray(a, dtype=np.float32) for a in args]
