@@ -33,7 +33,8 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
         raise SrcDiffError("not a call of trees")
     full = front.full_values(front.binder.bind(tuple(args), {}))
     axis_of = dict(zip(front.names, list(axes) + [None] * (len(front.names) - len(axes))))
-    leaves, leaf_axes = [], []
+    leaves: list = []
+    leaf_axes: list = []
     for (name, struct, leaf_names), value in zip(call.flat.params, full):
         axis = axis_of.get(name)
         found = [value] if struct is None else trees.leaves(value, struct, [])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 import warnings
 
 from ..errors import PerExampleWarning, SrcDiffError
@@ -68,7 +69,8 @@ def warn(described: str, refusal: SrcDiffError) -> None:
 
 def _user_level() -> int:
     """The `stacklevel` of the first frame outside srcdiff (the user's call of the mapped function)."""
-    frame, level = sys._getframe(1), 1
+    frame: types.FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE + os.sep):
         frame, level = frame.f_back, level + 1
     return level
