@@ -29,7 +29,7 @@ from .api import (
     vmap,
 )
 from .api.custom import custom_jvp, custom_vjp
-from .errors import SrcDiffError
+from .errors import PerExampleWarning, SrcDiffError
 from .rules.register import register_adjoint
 from .rules.runtime import stop_gradient
 from .version import __version__ as __version__
@@ -42,8 +42,8 @@ if TYPE_CHECKING:  # the tools' signatures, for type checkers; at run time `__ge
     from .tools.graph import graph as graph
     from .tools.trace import trace as trace
 
-__all__ = ["GradFunction", "SrcDiffError", "cache_info", "check", "clear_cache", "custom_jvp", "custom_vjp",
-           "explain", "export", "grad",
+__all__ = ["GradFunction", "PerExampleWarning", "SrcDiffError", "cache_info", "check", "clear_cache", "custom_jvp",
+           "custom_vjp", "explain", "export", "grad",
            "gradcheck", "graph", "hessian", "hvp", "jacobian", "jvp", "jvp_function", "register_adjoint",
            "stop_gradient", "trace", "value_and_grad", "vjp", "vmap"]
 

@@ -48,6 +48,13 @@ class SrcDiffError(Exception):
 
 
 
+class PerExampleWarning(UserWarning):
+    """Warned by `srcdiff.vmap` the first time a call cannot be batched and runs one example at a
+    time (correct numbers, at the speed of a Python loop): it names the user's line that could
+    not be batched and why.  ``vmap(f, per_example="allow")`` silences it for one function,
+    ``per_example="refuse"`` raises `SrcDiffError` at that line instead."""
+
+
 class SharedDrawError(SrcDiffError):
     """A draw from a random stream the process shares, in code a transformation runs more than
     once a call (driver/lowering.py): refused, never run one example at a time instead (vmap),

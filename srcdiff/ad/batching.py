@@ -39,9 +39,11 @@ from ..ir.program import Assign, Break, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
+from .batching_gathers import KINDS as GATHERS
 from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
+from .batching_shapes import shape_query
 from .static_index import record_static
 
 
@@ -248,9 +250,10 @@ def _node(node: Node, state: Batching) -> list:
         state.containers.add(node.out.name)
         parts = [state.rows(v) for v in node.inputs]
         return [Assign([node.out.name], ast.Tuple(parts, ast.Load()), node.line)]
-    if any(isinstance(v, Var) and v.name in state.containers for v in node.inputs) and node.rule.name != "getitem":
+    if any(isinstance(v, Var) and v.name in state.containers for v in node.inputs) and node.rule.name != "getitem" \
+            and node.rule.batching_kind not in GATHERS:  # (an index's parts: ad/batching_gathers.py)
         state.refuse(node, f"{node.rule.name} of a tuple of batched values has no batching rule")
-    query = _shape_query(node, state)
+    query = shape_query(node, state)
     if query is not None:
         return [Assign([node.out.name], query, node.line)]
     kind = node.rule.batching_kind
@@ -260,7 +263,8 @@ def _node(node: Node, state: Batching) -> list:
             isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)))):
         _only_operators(node, state)
         kind = "elementwise"  # a comparison written in the code (``x > 0.5 * y``)
-    rule = (KINDS.get(kind) or MOVES.get(kind)) if kind else (float_math if node.rule.float_result else None)
+    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind)) if kind else \
+        (float_math if node.rule.float_result else None)
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
         state.refuse(node, f"{what} has no batching rule",
@@ -304,29 +308,6 @@ def _elementwise(func: ast.expr) -> bool:
         and isinstance(getattr(np, func.attr, None), np.ufunc)
 
 
-_QUERIES = {"shape", "size", "ndim", "dtype"}
-
-
-def _shape_query(node: Node, state: Batching) -> ast.expr | None:
-    """``x.shape``, ``np.size(x)``, ``len(x)`` of a batched x: the question asked of its first
-    row (no batch axis)."""
-    expr = node.expr
-    if not node.rule.nograd or len(node.inputs) != 1:
-        return None
-    x = node.inputs[0]
-    row = ast.Subscript(operand_ast(x), ast.Constant(0), ast.Load())
-    # only of x itself: the question of ``x[None].shape``, ``len(np.atleast_2d(x))``, ``len(x[x > 0])`` is
-    # not x's (nor, for a mask, the same in every row); it is refused below
-    if isinstance(expr, ast.Attribute) and expr.attr in _QUERIES and isinstance(expr.value, ast.Name):
-        return ast.Attribute(row, expr.attr, ast.Load())
-    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], ast.Name):
-        func = expr.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-        if name in ("shape", "size", "ndim", "len"):
-            return ast.Call(func, [row], [])
-    return None
-
-
 def _branch(branch: Branch, state: Batching) -> If:
     if state.batched(branch.test):
         state.refuse(branch, "an if whose test differs between examples cannot be batched",
@@ -356,6 +337,10 @@ def _loop(loop: Loop, state: Batching) -> list:
         state.refuse(loop, "a loop whose number of iterations differs between examples cannot be batched",
                      "run a fixed number of iterations and select the results with np.where")
     entry = set(state.have)
+    # lists coming in without rows (``hs = [w]``): one carried with rows must be made of rows from the start,
+    # else its first items would be read as rows (silently wrong where an item is as long as the batch)
+    plain_lists = {c.init.name for c in loop.carried if isinstance(c.init, Var) and c.init.name in state.lists
+                   and c.init.name not in state.containers}
     carried_rows = {c.var.name for c in loop.carried if state.batched(c.init)}
     state.containers |= {name for name in carried_rows if name in state.lists}
     while True:  # to a fixed point: a value batched at the end of an iteration is batched throughout
@@ -366,6 +351,9 @@ def _loop(loop: Loop, state: Batching) -> list:
             break
         carried_rows |= grown
         state.containers |= {name for name in grown if name in state.lists}  # a list carried: a row list
+    for c in loop.carried:
+        if c.var.name in carried_rows and isinstance(c.init, Var) and c.init.name in plain_lists:
+            need_rows(state, c.init)
     # the test reads carried values too (``while np.linalg.norm(g) > tol``), batched only now we know them:
     # left unbatched, NumPy would reduce over the whole batch and every example would stop together
     if (loop.stop is not None and state.batched(loop.stop)) or any(state.batched(v) for v in loop.test_inputs):

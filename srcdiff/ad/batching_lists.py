@@ -21,6 +21,7 @@ from ..ir.nodes import Node, Var, operand_ast
 from ..ir.program import Assign, Run
 from ..rules import list_helpers as lists
 from ..rules.structural import APPEND, STACK_LIST, SUM_LIST
+from .batching_moves import stacked
 from .batching_rules import call
 
 
@@ -62,6 +63,8 @@ def list_node(node: Node, state) -> list | None:
     if not out_list and not reads:
         return None
     if not out_list:
+        if node.rule.batching_kind in ("index_add", "index_read") and reads == [inputs[1]]:
+            return None  # the parts of an index of positions with rows (ad/batching_gathers.py)
         return _read(node, state, reads)
     batched = any(state.batched(v) for v in inputs)
     if not batched and node.out.name not in state.forced:
@@ -88,6 +91,8 @@ def list_node(node: Node, state) -> list | None:
                                        ast.Constant(row_list(state, xs))))
     if func is lists.list_rows and state.batched(inputs[0]):
         return _made(node, state, call("list_of_rows", operand_ast(inputs[0])))
+    if node.rule.batching_kind == "stacked":  # ``np.linalg.slogdet`` of rows: a pair of rows
+        return _made(node, state, stacked(node, state)[0])
     if node.rule.name == "getitem" and isinstance(node.expr, ast.Subscript) and row_list(state, inputs[0]):
         _index(node, state, *inputs[1:])  # ``xs[1:]``: a list of the same rows
         return _made(node, state, node.expr)

@@ -1,7 +1,8 @@
 """Batching rules of the functions that move, join or contract axes: `np.swapaxes`,
 `np.moveaxis`, `np.flip`, `np.roll`, `np.diff`, a write into a copy (``y[i] = v``),
 `np.tril`/`np.triu`, `np.concatenate`/`np.stack`,
-`np.einsum`, `np.cross`, and the value copied under a new name.
+`np.einsum`, `np.cross`, the value copied under a new name, and NumPy's linear algebra of stacks
+(`np.linalg.cholesky`, `np.linalg.slogdet`).
 
 Each writes the call anew from the rule's static arguments (the user may have spelled it as a
 method, with keywords or positionally): an axis counted from the front moves one place for the
@@ -145,13 +146,15 @@ def same(node, state):
 
 
 #: where a function of the "along" kind takes its axis, counted from 0 among its arguments
-_AXIS_AT = {"sort": 1, "argsort": 1, "take_along_axis": 2, "take_along_axis_adjoint": 3}
+_AXIS_AT = {"sort": 1, "argsort": 1, "take_along_axis": 2, "take_along_axis_adjoint": 3, "argmax": 1, "argmin": 1}
+#: those whose axis left out is None (the flattened array), not the last axis
+_FLAT_BY_DEFAULT = {"argmax", "argmin"}
 
 
 def along(node, state):
-    """``np.sort``, ``np.argsort``, ``np.take_along_axis`` (and its adjoint) along an axis of each
-    row: every array operand with rows, the axis moved past the batch axis.  ``axis=None`` (the
-    flattened array) is a row's own axis only for a vector."""
+    """``np.sort``, ``np.argsort``, ``np.argmax``/``np.argmin``, ``np.take_along_axis`` (and its
+    adjoint) along an axis of each row: every array operand with rows, the axis moved past the
+    batch axis.  ``axis=None`` (the flattened array) is a row's own axis only for a vector."""
     expr = copy.deepcopy(node.expr)
     name = expr.func.attr if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) else \
         expr.func.id if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) else None
@@ -163,7 +166,8 @@ def along(node, state):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
     position = _AXIS_AT[name]
     given = expr.args[position] if len(expr.args) > position else \
-        next((k.value for k in expr.keywords if k.arg == "axis"), ast.Constant(-1))
+        next((k.value for k in expr.keywords if k.arg == "axis"),
+             ast.Constant(None if name in _FLAT_BY_DEFAULT else -1))
     rank = state.ndim(arrays[0], node)
     try:
         axis = ast.literal_eval(given)  # (-1 is written as a unary minus of 1)
@@ -209,7 +213,22 @@ def solve(node, state):
     return call("solve_rows", state.ref(a), state.ref(b), ast.Constant(rb)), True
 
 
+def stacked(node, state):
+    """NumPy's linear algebra of stacks of matrices (``np.linalg.cholesky``, ``np.linalg.slogdet``, the
+    Cholesky factor's adjoint): the call as written, each operand a stack of matrices, the batch axis
+    first (an operand without one broadcast to every row, so no helper meets a single matrix beside a
+    stack).  An operand whose rows are not matrices (NumPy would read the batch axis as a row's) is
+    refused."""
+    expr = node.expr
+    arrays = [v for v in node.inputs if isinstance(v, Var)]
+    if not isinstance(expr, ast.Call) or any(isinstance(v, Const) and np.ndim(v.value) for v in node.inputs) \
+            or any(state.ndim(v, node) != 2 for v in arrays):
+        state.refuse(node, f"{node.rule.name} of operands that are not one matrix each has no batching rule")
+    return instantiate(expr, {v.name: state.rows(v) for v in arrays}), True
+
+
 KINDS = {"along": along, "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
-         "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same, "setitem": setitem}
+         "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same, "setitem": setitem,
+         "stacked": stacked}
 
 __all__ = ["KINDS"]

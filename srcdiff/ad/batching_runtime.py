@@ -301,13 +301,56 @@ def solve_rows(a, b, b_ndim: int):
     return np.linalg.solve(a, b)
 
 
-HELPERS = {f.__name__: f for f in (diag_rows, list_repeat_rows, solve_rows, zeros_list_rows, list_add_rows,
+def _positions(parts, size: int) -> tuple:
+    """Each row's own positions of an index with a batch axis: the row numbers, then the parts
+    (integer arrays, the batch axis first).  A mask, a slice or a part without rows is refused:
+    each row's mask picks its own number of items."""
+    if not parts or any(not isinstance(p, np.ndarray) or p.dtype.kind not in "iu" or p.ndim == 0
+                        or p.shape[0] != size for p in parts):
+        raise SrcDiffError("an index with a batch axis that is not integer positions of each row (a mask, a slice) "
+                           "cannot be batched", hint="index with integer positions (np.argsort, np.argmax), or "
+                                                     "call the function once per example")
+    rank = max(p.ndim for p in parts)
+    return (np.arange(size).reshape((size,) + (1,) * (rank - 1)), *parts)
+
+
+def gather_rows(x, index, x_rows: bool):
+    """``x[index]`` of each row, `index` integer positions with a batch axis (an order or an argmax
+    computed from a batched value): each row indexed by its own positions."""
+    index = np.asarray(index)
+    if not x_rows:  # the same array for every row: NumPy's own indexing keeps the index's batch axis first
+        _positions((index,), index.shape[0] if index.ndim else -1)
+        return np.asarray(x)[index]
+    return x[_positions((index,), np.shape(x)[0])]
+
+
+def gather_read_rows(a, index, a_rows: bool):
+    """``index_read(a, index)`` of each row, the index's parts with a batch axis."""
+    parts = tuple(np.asarray(p) for p in index_parts(index))
+    if len(parts) == 1:
+        return gather_rows(a, parts[0], a_rows)
+    size = parts[0].shape[0] if parts[0].ndim else -1
+    return (a if a_rows else broadcast_rows(a, size))[_positions(parts, size)]
+
+
+def gather_add_rows(base, index, value):
+    """``index_add(base, index, value)`` of each row, the index's parts with a batch axis: a copy of
+    base's rows (`base` rows already) with value added at each row's own positions, repeats adding
+    again (``np.add.at``)."""
+    out = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True)
+    np.add.at(out, _positions(tuple(np.asarray(p) for p in index_parts(index)), out.shape[0]), value)
+    return out
+
+
+HELPERS = {f.__name__: f for f in (gather_rows, gather_read_rows, gather_add_rows,
+                                   diag_rows, list_repeat_rows, solve_rows, zeros_list_rows, list_add_rows,
                                    lists_add_rows, list_of_rows, stack_rows, sum_rows, broadcast_rows, copy_rows,
                                    full_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index, index_read_rows,
                                    index_add_rows, scatter_add_rows, zero_rows, zero_rows_with, sum_last, set_item_rows,
                                    select_rows, measure_nan_rows)}
 
-__all__ = ["HELPERS", "broadcast_rows", "copy_rows", "diag_rows", "expand_rows", "full_rows", "index_add_rows",
+__all__ = ["HELPERS", "broadcast_rows", "gather_add_rows", "gather_read_rows", "gather_rows",
+           "copy_rows", "diag_rows", "expand_rows", "full_rows", "index_add_rows",
            "index_read_rows", "list_add_rows", "list_of_rows", "list_repeat_rows", "lists_add_rows", "measure_nan_rows",
            "reshape_rows", "rows_index", "scatter_add_rows", "select_rows", "set_item_rows", "solve_rows", "stack_rows",
            "sum_last", "sum_rows", "unbroadcast_rows", "zero_rows", "zero_rows_with", "zeros_list_rows"]

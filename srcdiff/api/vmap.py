@@ -16,21 +16,17 @@ from typing import Callable, cast
 
 import numpy as np
 
-from ..driver.cache import Options
-from ..driver.compile import variant
 from ..driver.higher import explained
-from ..driver.lowering import lowered
 from ..errors import SharedDrawError, SrcDiffError
 from ..frontend.callables import refuse_transformed, resolve
 from ..frontend.parse import parse_function
-from ..ir import shapes
+from .batched_code import batched_code, batched_variant, parameter_names
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
-
-BATCHED = Options(mode="batched")
+from .vmap_policy import checked_policy, refuse_if_asked, warn
 
 
 def row_of(value):
@@ -39,29 +35,6 @@ def row_of(value):
     if isinstance(row, np.floating) and type(row) is np.float64:
         return float(row)
     return row
-
-
-def batched_variant(func, names: tuple[str, ...], row: tuple):
-    """The batched code of plain `func` over the parameters `names`, compiled for one example
-    `row` of the positional arguments (cached per signature, as every variant is)."""
-    return batched_code(func, names, row)[1]
-
-
-def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = None):
-    """(the `Lowered` batched function, its `Variant` for `row`): `batched_variant` with what
-    it was compiled from (a `Plan` checks it is still current); `jit` as `Options.jit`."""
-    found = lowered(func, names, BATCHED if jit is None else Options(mode="batched", jit=jit), row)
-    static = [n for n in names if n in found.statics or n in found.constants]
-    if static:  # the code is specialised on one example's value: it would be every example's
-        raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "
-                           "a shape, a flag), so it must be the same for every example",
-                           found.parsed.location(found.parsed.tree), "pass it with in_axes None")
-    return found, variant(found, tuple(map(shapes.signature, row)), row)
-
-
-def parameter_names(func) -> list[str]:
-    tree = parse_function(func).tree
-    return [a.arg for a in tree.args.posonlyargs + tree.args.args]
 
 
 def with_defaults(func, args: list) -> list:
@@ -126,8 +99,9 @@ def _holds_arrays(value) -> bool:
 class VmapFunction:
     """`f` over a leading batch axis: ``in_axes`` an int or None, or one per positional argument."""
 
-    def __init__(self, f, in_axes=0, out_axes=0, jit: str | None = None):
+    def __init__(self, f, in_axes=0, out_axes=0, jit: str | None = None, per_example: str = "warn"):
         self.jit = checked(jit, "srcdiff.vmap")
+        self.policy = checked_policy(per_example)  # a call that cannot be batched: warn, allow or refuse
         if not callable(f):
             raise SrcDiffError(f"srcdiff.vmap needs a function, got {type(f).__name__}")
         refuse_transformed(f, "srcdiff.vmap")
@@ -227,15 +201,15 @@ class VmapFunction:
             refusal = explained(exc, batching=isinstance(self.func, GradFunction))
             if self.jit or isinstance(exc, SharedDrawError):  # never NumPy's loop instead (each example would draw)
                 raise refusal from None
-            examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, str(refusal))
+            examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, refusal)
             return self._run_examples(examples, given)
         self._plan = plan_for(moved, [*lowereds, found], run)
         self.per_example = None
         return result
 
     def _tree_call(self, args: tuple, axes: list):
-        """A call with a tree argument (or a tree of in_axes): each leaf mapped along its own
-        axis, one example at a time (api/vmap_examples.py)."""
+        """A call with a tree argument (or a tree of in_axes): each leaf mapped along its own axis, in
+        one batched call (api/vmap_leaves.py) or else one example at a time (api/vmap_examples.py)."""
         found: dict = {}
         for position, (value, axis) in enumerate(zip(args, axes)):
             sizes(value, axis, f"argument {position}", found)
@@ -245,27 +219,38 @@ class VmapFunction:
                                hint="give every batched leaf the same length along its batch axis")
         if 0 in found.values():
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
-        if self.jit:
-            self._refuse_at_def(f"{self.__qualname__}: a tree argument runs one example at a time, which "
-                                "jit='numba' does not compile", "pass the arrays as parameters of their own")
         key = ("tree", tuple(map(repr, axes)))  # (the loop's source depends on the axes alone)
         examples = self._examples.get(key)
-        if examples is None and not self.jit and not any(map(is_axes_tree, axes)):
-            try:  # the gradient of the function of leaves, batched
+        failed: SrcDiffError | None = None
+        if examples is None:
+            try:  # the function of the trees' leaves (or its gradient), batched
                 result, self._last = tree_leaves_batched(self.func, args, axes, self.jit)
                 self.per_example = None
                 return result
             except SharedDrawError:
                 raise
-            except (SrcDiffError, ValueError, TypeError, IndexError):
+            except SrcDiffError as exc:
+                failed = exc if exc.location is not None else None
+            except (ValueError, TypeError, IndexError):
                 pass  # (then one example at a time: the same numbers)
+        if self.jit:  # (numba compiles batched code, never the loop over the examples)
+            message = f"{self.__qualname__}: this call of tree arguments is not batched, which jit='numba' needs"
+            if failed is not None:
+                raise SrcDiffError(f"{message}: {failed.reason}", failed.location, failed.hint)
+            self._refuse_at_def(f"{message} (a function returning a tree, a dataclass's in_axes tree)",
+                                "pass the arrays as parameters of their own")
         if examples is None:
-            examples = self._examples[key] = self._one_at_a_time(
-                len(args), axes, "a tree argument (a dict, a list or tuple of arrays, a namedtuple, a dataclass, an "
-                "object): each leaf mapped along its own in_axes")
+            why = failed or SrcDiffError(
+                "a tree argument (a dict, a list or tuple of arrays, a namedtuple, a dataclass, an object) the "
+                "batched code of the trees' leaves does not take (a function returning a tree, say): each leaf "
+                "mapped along its own in_axes", self._def_location(), "pass the arrays as parameters of their own")
+            examples = self._examples[key] = self._one_at_a_time(len(args), axes, why)
         return self._run_examples(examples, args)
 
-    def _one_at_a_time(self, count: int, axes: list, reason: str) -> PerExample:
+    def _one_at_a_time(self, count: int, axes: list, refusal: SrcDiffError) -> PerExample:
+        """The loop over the examples, made once per kind of call (refused first with per_example="refuse";
+        with "warn", its first run that returns warns, api/vmap_policy.py)."""
+        refuse_if_asked(self.policy, self.__qualname__, refusal)
         names = [f"a{k}" for k in range(count)]
         try:
             params = parameter_names(self.func.front.target.func if isinstance(self.func, GradFunction)
@@ -275,25 +260,35 @@ class VmapFunction:
         except (SrcDiffError, TypeError, AttributeError):
             pass
         inner = self.__qualname__[len("vmap("):-1]
-        return PerExample(self.func, names, axes, reason, inner)
+        examples = PerExample(self.func, names, axes, str(refusal), inner)
+        examples.unannounced = refusal if self.policy == "warn" else None
+        return examples
 
     def _run_examples(self, examples: PerExample, args):
         self._last, self.per_example = examples, examples.reason
         try:
-            return examples.run(*args)
+            result = examples.run(*args)
         except RaggedResults as exc:  # (a plain ValueError of np.stack otherwise, in generated code)
             why = examples.reason.splitlines()[0] if examples.reason else ""
             self._refuse_at_def(f"{self.__qualname__}: {exc}; it ran one example at a time ({why})",
                                 "return results of one shape for every example (pad them, or mask with np.where)")
+        if examples.unannounced is not None:
+            warn(self.__qualname__, examples.unannounced)
+            examples.unannounced = None
+        return result
 
-    def _refuse_at_def(self, message: str, hint: str) -> None:
-        """Raise `message` at the def line of the function mapped (without a line where it has none)."""
+    def _def_location(self):
+        """The def line of the function mapped (None for a builtin, a callable object)."""
         try:
             user = self.func.front.target.func if isinstance(self.func, GradFunction) else resolve(self.func).func
             parsed = parse_function(user)
-        except SrcDiffError:  # a builtin, a partial, a callable object: no line to name
-            raise SrcDiffError(message, hint=hint) from None
-        raise parsed.error(parsed.tree, message, hint)
+        except (SrcDiffError, TypeError, AttributeError):
+            return None
+        return parsed.location(parsed.tree)
+
+    def _refuse_at_def(self, message: str, hint: str) -> None:
+        """Raise `message` at the def line of the function mapped (without a line where it has none)."""
+        raise SrcDiffError(message, self._def_location(), hint)
 
     @property
     def source(self) -> str:
@@ -328,7 +323,7 @@ def _kinds(args, axes) -> tuple:
     return tuple(out)
 
 
-def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None) -> VmapFunction:
+def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None, per_example: str = "warn") -> VmapFunction:
     """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
     to the front, or None for an argument shared by every example), in one call of batched
     code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
@@ -336,12 +331,15 @@ def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None) -> VmapFunction:
     of numbers, or a tree of arrays (a dict, a list or tuple holding arrays, a namedtuple, a
     dataclass), whose in_axes entry is one int or None for every leaf or a tree of them shaped
     like it, as in JAX.  Where the batching transform has no rule (a loop whose gradient keeps a
-    tape, a solve, a sort, a branch that differs between examples) and for tree arguments, the
-    call runs one example at a time in a generated Python loop: the same results, `.source`
-    prints that loop and the reason, and `.per_example` holds the reason (None when the last
-    call was batched).  With ``jit="numba"`` nothing runs one example at a time: the batched
-    code is compiled by numba, and what numba or batching cannot take is refused at its line."""
-    return VmapFunction(f, in_axes, out_axes, jit)
+    tape, a branch that differs between examples) and for in_axes trees, the call runs one example
+    at a time in a generated Python loop: the same results, `.source` prints that loop and the
+    reason, and `.per_example` holds the reason (None when the last call was batched).
+    `per_example` says what such a call does: "warn" (the default) runs it and warns once
+    (`srcdiff.PerExampleWarning`, at the line that could not be batched), "allow" runs it without
+    a warning, "refuse" raises `SrcDiffError` at that line.  With ``jit="numba"`` nothing runs one
+    example at a time: the batched code is compiled by numba, and what numba or batching cannot
+    take is refused at its line."""
+    return VmapFunction(f, in_axes, out_axes, jit, per_example)
 
 
 __all__ = ["VmapFunction", "batched_code", "batched_variant", "parameter_names", "row_of", "vmap"]

@@ -173,6 +173,8 @@ class PerExample:
 
     def __init__(self, func, names: list[str], axes: list, reason: str, described: str):
         self.func, self.axes, self.reason = func, list(axes), reason
+        # the refusal api/vmap.py warns of after the first run that returns
+        self.unannounced: SrcDiffError | None = None
         params = ", ".join(names)
         first = next(k for k, a in enumerate(axes) if a is not None)
         size = f"batch_size_of({names[first]}, AXES[{first}])"

@@ -1,8 +1,8 @@
 """``vmap(grad(loss), in_axes=(None, 0, 0))(params, X, Y)`` with `params` a tree (a dict, a tuple of
 arrays, a namedtuple, a dataclass) batched as one call: the gradient of the function of the tree's
 leaves (api/flatcall.py) is batched over the leaves of the arguments mapped, each leaf along its
-argument's axis, and the per-leaf gradients are built back into the tree (api/vmap.py).  An in_axes
-entry that is itself a tree runs one example at a time instead (api/vmap_examples.py)."""
+argument's axis (or its own, where the in_axes entry is a tree shaped like the argument), and the
+per-leaf gradients are built back into the tree (api/vmap.py)."""
 
 from __future__ import annotations
 
@@ -10,18 +10,17 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..frontend import trees
+from .batched_code import batched_code
 from .flatcall import EVERY, Front
 from .gradients import GradFunction
 from .jitting import runner
-from .vmap_examples import example_of
+from .vmap_examples import example_of, is_axes_tree
 
 
 def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
     """(`f`'s results over `args` (trees among them), each argument mapped along its int axis (or
     shared: None), computed by one batched call of the function of the trees' leaves (of its gradient
     for a `GradFunction`); the batched `Variant` that ran)."""
-    from .vmap import batched_code  # (vmap imports this module)
-
     gradient = f if isinstance(f, GradFunction) else None
     front = gradient.front if gradient is not None else Front(f, EVERY, what="srcdiff.vmap")
     row = front.binder.bind(tuple(example_of(v, a, 0) for v, a in zip(args, axes)), {})
@@ -34,14 +33,15 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
         raise SrcDiffError("not a call of trees")
     full = front.full_values(front.binder.bind(tuple(args), {}))
     axis_of = dict(zip(front.names, list(axes) + [None] * (len(front.names) - len(axes))))
-    leaves, leaf_axes = [], []
+    leaves: list = []
+    leaf_axes: list = []
     for (name, struct, leaf_names), value in zip(call.flat.params, full):
         axis = axis_of.get(name)
         found = [value] if struct is None else trees.leaves(value, struct, [])
         if len(found) != len(leaf_names):
             raise SrcDiffError("the tree's leaves do not match its structure")
         leaves += found
-        leaf_axes += [axis] * len(found)
+        leaf_axes += [axis] * len(found) if not is_axes_tree(axis) else _axes_of_leaves(axis, struct, [])
     if len(leaves) != len(call.args):
         raise SrcDiffError("the tree's leaves do not match the call's")
     moved = [v if a is None else np.moveaxis(np.asarray(v), a, 0) for v, a in zip(leaves, leaf_axes)]
@@ -53,6 +53,28 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
             raise SrcDiffError("a result that is not one array")
         return result, made
     return call.rebuild(list(result) if several else [result]), made
+
+
+def _axes_of_leaves(axes, struct, out: list) -> list:
+    """Each leaf's axis (in `trees.leaves` order) from an in_axes tree shaped like the argument (checked
+    against it by api/vmap_examples.py `sizes`): a dict's by key, a list's or tuple's by position, one
+    int or None for every leaf below it."""
+    if struct is None or struct.kind in ("leaf", "data"):
+        if is_axes_tree(axes):
+            raise SrcDiffError("an in_axes tree deeper than its argument")
+        out.append(axes)
+    elif struct.is_container:
+        for position, (key, child) in enumerate(zip(struct.keys, struct.children)):
+            if not is_axes_tree(axes):
+                sub = axes
+            elif isinstance(axes, dict) and struct.kind == "dict":
+                sub = axes[key]
+            elif isinstance(axes, (tuple, list)) and struct.kind in ("list", "tuple", "namedtuple"):
+                sub = axes[position]
+            else:
+                raise SrcDiffError("an in_axes tree of another kind than its argument")
+            _axes_of_leaves(sub, child, out)
+    return out
 
 
 __all__ = ["tree_leaves_batched"]

@@ -172,7 +172,7 @@ RULES = [
          shape=_x_shape, tangents=_prod_adjoint_tangents, not_symbolic=HELPER),
     rule(runtime.cholesky_adjoint, ("a", "L"), {"a": "cholesky_adjoint_a(g, L)", "L": "cholesky_adjoint_l(g, a, L)"},
          shape=_x_shape, tangents={"a": "cholesky_adjoint(a_dot, L)", "L": "cholesky_adjoint_dot(L_dot, a, L)"},
-         not_symbolic=HELPER),
+         batching="stacked", not_symbolic=HELPER),
 ]
 
 def _like_second(static, a, like, *rest):

@@ -103,8 +103,8 @@ RULES = [
     piecewise(np.logical_and,   ("x", "y"), not_symbolic=LOGIC),
     piecewise(np.logical_or,    ("x", "y"), not_symbolic=LOGIC),
     piecewise(np.logical_not, not_symbolic=LOGIC),
-    query(np.argmax, not_symbolic="an index chosen by comparing symbols"),
-    query(np.argmin, not_symbolic="an index chosen by comparing symbols"),
+    query(np.argmax, not_symbolic="an index chosen by comparing symbols", batching="along"),
+    query(np.argmin, not_symbolic="an index chosen by comparing symbols", batching="along"),
     constructor(np.argsort, not_symbolic="an order chosen by comparing symbols", batching="along"),
     # positions: np.ix_'s open mesh of index vectors (K[np.ix_(dofs, dofs)] += ke in a loop)
     nograd(np.ix_, ("args",), not_symbolic="index vectors, not values of the differentiated inputs"),

@@ -357,10 +357,12 @@ def loop_per_row(x, n):
 def test_what_differs_between_examples_runs_one_example_at_a_time_naming_the_line():
     xs = RNG.normal(size=(3, 2))
     mapped = srcdiff.vmap(branch_on_row)
-    assert_close(mapped(xs), [branch_on_row(x) for x in xs], rtol=1e-12, atol=1e-14)
+    with pytest.warns(srcdiff.PerExampleWarning, match="differs between examples") as warned:
+        assert_close(mapped(xs), [branch_on_row(x) for x in xs], rtol=1e-12, atol=1e-14)
+    assert warned[0].filename == __file__ and warned[0].lineno == branch_on_row.__code__.co_firstlineno + 1
     assert re.search(r"test_batching.py:\d+.*differs between examples", mapped.per_example), mapped.per_example
     assert "one example at a time" in mapped.source
-    counted = srcdiff.vmap(loop_per_row, in_axes=(None, 0))
+    counted = srcdiff.vmap(loop_per_row, in_axes=(None, 0), per_example="allow")
     assert_close(counted(1.5, np.array([2, 3])), [3.0, 4.5], rtol=1e-12, atol=1e-14)
     assert re.search("test_batching.py:.*(differs between examples|the same for every)", counted.per_example)
 

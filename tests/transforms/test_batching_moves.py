@@ -105,7 +105,7 @@ def test_batched_hessian_rows(f, xs, c):
                                         (lambda M: np.einsum("...i,...i", M, M), "implicit output")])
 def test_what_the_batch_axis_would_change_runs_one_example_at_a_time(f, message):
     xs = rng.normal(size=(3, 2, 2)) if message != "of a vector" else rng.normal(size=(3, 4))
-    mapped = srcdiff.vmap(f)
+    mapped = srcdiff.vmap(f, per_example="allow")
     np.testing.assert_allclose(mapped(xs), np.stack([f(x) for x in xs]), rtol=1e-12, atol=1e-14)
     assert message in mapped.per_example
 
@@ -118,7 +118,7 @@ def picked_write(x, i):
 
 def test_a_write_at_an_index_of_each_row_runs_one_example_at_a_time():
     xs = rng.normal(size=(3, 4))
-    mapped = srcdiff.vmap(picked_write)
+    mapped = srcdiff.vmap(picked_write, per_example="allow")
     np.testing.assert_allclose(mapped(xs, np.array([0, 1, 2])), [picked_write(x, i) for x, i in zip(xs, [0, 1, 2])])
     assert "index computed from a batched value" in mapped.per_example
     np.testing.assert_allclose(srcdiff.vmap(picked_write, in_axes=(0, None))(xs, 2), [picked_write(x, 2) for x in xs])

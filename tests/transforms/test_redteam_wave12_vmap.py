@@ -115,7 +115,8 @@ def _batched_grad(f):
 def test_vmap_of_a_test_with_a_reduction_inside_runs_one_example_at_a_time(f, batched):
     # refused at the line since wave 12; since wave 26 each example runs alone (the reason kept, with the line)
     mapped = batched(f)
-    got = mapped(XS)
+    with pytest.warns(srcdiff.PerExampleWarning, match="computes a value inside it"):
+        got = mapped(XS)
     want = np.stack([f(x) for x in XS]) if batched is srcdiff.vmap else per_example(f, XS)
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
     assert "computes a value inside it" in mapped.per_example and HERE in mapped.per_example
@@ -162,7 +163,7 @@ def test_vmap_of_grad_batches_selects_and_reductions(f, rest, xs):
     in_axes = (0,) + (None,) * len(rest)
     np.testing.assert_allclose(srcdiff.vmap(f, in_axes=in_axes)(xs, *rest), [f(x, *rest) for x in xs], rtol=1e-10)
     try:
-        got = srcdiff.vmap(srcdiff.grad(f), in_axes=in_axes)(xs, *rest)
+        got = srcdiff.vmap(srcdiff.grad(f), in_axes=in_axes, per_example="allow")(xs, *rest)
     except srcdiff.SrcDiffError as exc:  # refused at the user's line, saying it is vmap's limit
         assert HERE in str(exc) and "batching" in str(exc), str(exc)
         return
@@ -170,7 +171,7 @@ def test_vmap_of_grad_batches_selects_and_reductions(f, rest, xs):
 
 
 def test_a_batched_gradients_refusal_says_it_is_batching():
-    mapped = srcdiff.vmap(srcdiff.grad(share_of_max))
+    mapped = srcdiff.vmap(srcdiff.grad(share_of_max), per_example="allow")
     mapped(XS)
     assert "batching its gradient" in mapped.per_example
     assert "differentiating its gradient again" not in mapped.per_example

@@ -59,12 +59,12 @@ class Scaled:
 @pytest.mark.parametrize("f", [_MODEL.loss, Scaled(2.0)], ids=["bound_method", "callable_instance"])
 def test_vmap_of_what_grad_takes(f):  # (open since wave 17: runs one example at a time since wave 26)
     xs = np.stack([X3, 2 * X3])
-    np.testing.assert_allclose(srcdiff.vmap(f)(xs), [f(x) for x in xs], rtol=1e-12)
+    np.testing.assert_allclose(srcdiff.vmap(f, per_example="allow")(xs), [f(x) for x in xs], rtol=1e-12)
 
 
 @pytest.mark.parametrize("f", [_MODEL.loss, Scaled(2.0)], ids=["bound_method", "callable_instance"])
 def test_vmap_of_a_method_runs_one_example_at_a_time_naming_the_line(f):
-    mapped = srcdiff.vmap(f)
+    mapped = srcdiff.vmap(f, per_example="allow")
     mapped(np.stack([X3, 2 * X3]))
     assert ".py:" in mapped.per_example.splitlines()[0]
 
@@ -99,7 +99,7 @@ def written_copy(x):
 @pytest.mark.parametrize("f", [sir_rhs, abs_builtin], ids=lambda f: f.__name__)
 def test_vmap_of_common_spellings(f):  # (open since wave 17: np.array of batched numbers is a list of rows since 26)
     xs = np.stack([X3, 0.5 * X3 + 0.1])
-    np.testing.assert_allclose(srcdiff.vmap(f)(xs), np.stack([f(x) for x in xs]), rtol=1e-12)
+    np.testing.assert_allclose(srcdiff.vmap(f, per_example="allow")(xs), np.stack([f(x) for x in xs]), rtol=1e-12)
 
 
 @pytest.mark.parametrize("f", [cross_rotate, written_copy], ids=lambda f: f.__name__)

@@ -87,7 +87,7 @@ def test_vmap_of_a_tolerance_loop_that_differs_between_examples_runs_one_example
     # each example runs alone, the reason kept with the line
     ws = np.abs(WS) if f is grow_until else WS
     for batched in (f, srcdiff.grad(f)):
-        mapped = srcdiff.vmap(batched, in_axes=(0, None, None))
+        mapped = srcdiff.vmap(batched, in_axes=(0, None, None), per_example="allow")
         got = mapped(ws, A3, B3)
         np.testing.assert_allclose(got, [batched(w, A3, B3) for w in ws], rtol=1e-12)
         if batched is f:

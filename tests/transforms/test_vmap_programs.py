@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import warnings
 
 import numpy as np
 import pytest
@@ -22,16 +23,15 @@ from . import vmap_programs as vp
 
 CASES = {case.name: case for case in vp.cases()}
 
-#: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): an index
-#: computed from a batched value, a tree of in_axes, a loop's list of lists, np.linalg.slogdet / cholesky
-#: (no batching rule), a shape read of a computed value, a test holding a reduction
-ONE_AT_A_TIME = {"argsort_values", "tuple_batched", "previous_items", "mixed_list", "slogdet_loss", "cholesky_loss",
-                 "attention", "axis_reductions"}
+#: the programs whose vmap(grad(f)) runs one example at a time (the others: one batched call): a loop's
+#: list of lists, a test holding a reduction (np.linalg.slogdet / cholesky, an index of positions computed
+#: from a batched value, in_axes trees and a shape read of a computed value are batched since wave 27)
+ONE_AT_A_TIME = {"previous_items", "mixed_list", "mixed_list_summed", "mixed_list_ends", "axis_reductions"}
 
 #: the default run's rows (each class once: a loop's tape, a list, a solve, a sort, a tree, one example at a
 #: time, float32); the slow set runs every program
 DEFAULT = {"scalar_carry", "rnn", "list_append_stack", "sum_mixed_ranks", "solve", "sort_values", "tuple_params",
-           "argsort_values", "float32_loss", "mlp", "tape_of_matrices", "mixed_list"}
+           "argsort_values", "float32_loss", "mlp", "tape_of_matrices", "mixed_list", "mixed_list_summed"}
 ROWS = [pytest.param(name, marks=() if name in DEFAULT else pytest.mark.slow) for name in sorted(CASES)]
 
 
@@ -87,8 +87,12 @@ def test_vmap_of_grad_is_the_loop_over_examples(name):
             args = widened(vp.example(case, i))
             np.testing.assert_allclose(per[i], central_difference(case.func, args, case.wrt), rtol=1e-5, atol=1e-5)
     batched = srcdiff.vmap(gradient, in_axes=case.in_axes)
-    assert_same_tree(batched(*case.args), stacked(per))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert_same_tree(batched(*case.args), stacked(per))
     assert (batched.per_example is not None) == (name in ONE_AT_A_TIME), batched.per_example
+    warned = [w for w in caught if issubclass(w.category, srcdiff.PerExampleWarning)]
+    assert len(warned) == (name in ONE_AT_A_TIME), [str(w.message) for w in warned]
     if batched.per_example is not None:
         assert "one example at a time" in batched.source and "one_example(" in batched.source
     assert_same_tree(batched(*case.args), stacked(per))  # the second call (its plan or its loop) agrees
@@ -98,7 +102,8 @@ def test_vmap_of_grad_is_the_loop_over_examples(name):
 def test_vmap_of_f_is_the_loop_over_examples(name):
     case = CASES[name]
     want = stacked([np.asarray(case.func(*vp.example(case, i))) for i in range(vp.B)])
-    assert_same_tree(srcdiff.vmap(case.func, in_axes=case.in_axes)(*case.args), want, rtol=1e-12, atol=1e-14)
+    mapped = srcdiff.vmap(case.func, in_axes=case.in_axes, per_example="allow")
+    assert_same_tree(mapped(*case.args), want, rtol=1e-12, atol=1e-14)
 
 
 # ---- tree arguments: each leaf along its own axis (JAX's in_axes), never np.asarray of the tree ----
@@ -136,9 +141,9 @@ def test_a_tuple_of_two_matrices_of_one_shape_maps_each_leaf(transform):
     # array of two rows and mapped over W and b; each leaf is now mapped along its own axis
     Vs = R.normal(size=(4, 3, 3))
     f = transform(lambda p, x: np.sum(np.tanh(p[0] @ x + p[1] @ x) ** 2))
-    got = srcdiff.vmap(f, in_axes=(0, 0))((WS, Vs), X)
+    got = srcdiff.vmap(f, in_axes=(0, 0), per_example="allow")((WS, Vs), X)
     assert_same_tree(got, loop(f, lambda i: ((WS[i], Vs[i]), X[i])))
-    shared = srcdiff.vmap(f, in_axes=((None, 0), None))((W, Vs), X[0])
+    shared = srcdiff.vmap(f, in_axes=((None, 0), None), per_example="allow")((W, Vs), X[0])
     assert_same_tree(shared, loop(f, lambda i: ((W, Vs[i]), X[0])))
 
 
@@ -162,13 +167,11 @@ def test_tree_arguments_map_each_leaf(params, axes, example):
         return
     for transform in (lambda g: g, srcdiff.grad):
         g = transform(f)
-        batched = srcdiff.vmap(g, in_axes=axes)
+        batched = srcdiff.vmap(g, in_axes=axes, per_example="allow")
         assert_same_tree(batched(params, X), loop(g, example))
-        # in_axes of one int or None per argument: batched over the tree's leaves (f, or its gradient)
-        native = not any(isinstance(a, (tuple, dict)) for a in axes)
-        assert (batched.per_example is None) == native, batched.per_example
-        if not native:
-            assert "a tree argument" in batched.per_example
+        # batched over the tree's leaves (f, or its gradient), each leaf along its own axis (in_axes trees
+        # too since wave 27)
+        assert batched.per_example is None, batched.per_example
 
 
 def dict_layer(params, x):
@@ -188,17 +191,34 @@ def test_tree_in_axes_that_do_not_fit_are_refused(args, axes, match):
         srcdiff.vmap(f, in_axes=axes)(*args)
 
 
-def test_a_tree_refuses_numba():
-    with pytest.raises(srcdiff.SrcDiffError, match="one example at a time"):
-        srcdiff.vmap(two_layer, in_axes=((None, 0), 0), jit="numba")((W, BS), X)
+@pytest.mark.parametrize("transform", [lambda f: f, srcdiff.grad], ids=["f", "grad"])
+def test_a_tree_of_in_axes_with_numba_agrees_or_refuses_at_the_def_line(transform):
+    # batched over the leaves since wave 27 (it was refused: one example at a time); what is not batched is refused
+    f = transform(two_layer)
+    want = loop(f, lambda i: ((W, BS[i]), X[i]))
+    try:
+        got = srcdiff.vmap(f, in_axes=((None, 0), 0), jit="numba")((W, BS), X)
+    except srcdiff.SrcDiffError as exc:
+        assert exc.location is not None and exc.location.filename == __file__, str(exc)
+        return
+    assert_same_tree(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_a_tree_returned_refuses_numba_at_the_def_line():
+    def pair(params, x):
+        return params[0] @ x, np.sum(params[1] * x)
+
+    with pytest.raises(srcdiff.SrcDiffError, match="not batched, which jit='numba' needs") as info:
+        srcdiff.vmap(pair, in_axes=((None, 0), 0), jit="numba")((W, BS), X)
+    assert info.value.location.line == pair.__code__.co_firstlineno
 
 
 def test_the_loop_over_examples_is_printed_with_its_reason():
-    case = CASES["argsort_values"]
-    batched = srcdiff.vmap(srcdiff.grad(case.func), in_axes=case.in_axes)
+    case = CASES["previous_items"]
+    batched = srcdiff.vmap(srcdiff.grad(case.func), in_axes=case.in_axes, per_example="allow")
     batched(*case.args)
     if batched.per_example is None:
-        pytest.skip("argsort_values is batched natively")
+        pytest.skip("previous_items is batched natively")
     assert "one example at a time" in batched.source
     assert batched.per_example.splitlines()[0] in batched.source
     assert "vmap_programs.py" in batched.per_example  # the user's file and line of what was not batched

@@ -302,6 +302,20 @@ def mixed_list(w, x):
     return np.sum(np.stack(hs) ** 2)
 
 
+def mixed_list_summed(w, x):
+    hs = [w]  # carried through the loop: made of rows from the start, else w would be read as rows
+    for _ in range(3):
+        hs.append(np.sin(hs[-1] * x))
+    return np.sum(sum(hs) ** 2)
+
+
+def mixed_list_ends(w, x):
+    hs = [w]
+    for _ in range(3):
+        hs.append(np.sin(hs[-1] * x))
+    return np.sum(hs[-1] * hs[0])
+
+
 def sum_mixed_ranks(w, x):
     terms = []
     terms.append(np.sum(w * x))  # a number per example, then a vector: sum() broadcasts them
@@ -414,6 +428,8 @@ def cases() -> list[Case]:
         # a row as long as the batch (3): an axis lined up with the wrong one would not raise
         Case("mixed_list", mixed_list, (N(B), N(B, B)), (None, 0)),
         Case("sum_mixed_ranks", sum_mixed_ranks, (N(B), N(B, B)), (None, 0)),
+        Case("mixed_list_summed", mixed_list_summed, (N(B), N(B, B)), (None, 0)),
+        Case("mixed_list_ends", mixed_list_ends, (N(B), N(B, B)), (None, 0)),
         Case("tape_of_matrices", tape_of_matrices, (N(B, B) / 2, N(B, B)), (None, 0)),
         Case("scalars_stacked", scalars_stacked, (N(B), N(B, B)), (None, 0)),
         Case("list_read_in_loop", list_read_in_loop, (N(B), N(B, B)), (None, 0)),

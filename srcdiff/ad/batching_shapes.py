@@ -1,0 +1,55 @@
+"""Questions of shape in batched code (ad/batching.py): ``x.shape``, ``np.size(x)``, ``len(x)``,
+``(a @ X).shape`` of batched values are asked of their first row (every row has the same shape).
+
+Of a name the question is asked of its row (``x[0].shape``).  Of an expression kept whole it is
+asked of the expression of the operands' first rows (``(a[0] @ X[0]).shape``) only where the
+expression is made of operators (arithmetic, ``@``, ``.T``): their result's shape depends on the
+operands' shapes alone.  A call or an index inside (``len(x[x > 0])``, a mask's own count per row;
+``np.atleast_2d(x)``) is not asked so, and is refused by the caller."""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Node, Var, operand_ast
+from .tangent_node import instantiate
+
+QUERIES = {"shape", "size", "ndim", "dtype"}
+_OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.operator, ast.unaryop)
+
+
+def _of_shapes_alone(expr: ast.expr) -> bool:
+    """Whether `expr`'s result shape follows from its operands' shapes (operators and ``.T`` only)."""
+    return all(isinstance(n, _OPERATORS) or (isinstance(n, ast.Attribute) and n.attr == "T")
+               for n in ast.walk(expr))
+
+
+def _first_rows(expr: ast.expr, node: Node, state) -> ast.expr | None:
+    """`expr` with each batched operand read at its first row; None where that would not be its shape."""
+    if isinstance(expr, ast.Name):
+        operand = next((v for v in node.inputs if isinstance(v, Var) and v.name == expr.id), None)
+        return ast.Subscript(operand_ast(operand), ast.Constant(0), ast.Load()) if operand is not None else None
+    if not _of_shapes_alone(expr) or any(isinstance(v, Var) and v.name in state.containers for v in node.inputs):
+        return None
+    return instantiate(expr, {v.name: ast.Subscript(operand_ast(v), ast.Constant(0), ast.Load())
+                              for v in node.inputs if isinstance(v, Var) and state.batched(v)})
+
+
+def shape_query(node: Node, state) -> ast.expr | None:
+    """``x.shape``, ``np.size(x)``, ``len(x)``, ``(a @ X).shape`` of batched values: the question asked
+    of the first row (no batch axis); None for any other node."""
+    expr = node.expr
+    if not node.rule.nograd:
+        return None
+    if isinstance(expr, ast.Attribute) and expr.attr in QUERIES:
+        row = _first_rows(expr.value, node, state)
+        return ast.Attribute(row, expr.attr, ast.Load()) if row is not None else None
+    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+        func = expr.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        row = _first_rows(expr.args[0], node, state) if name in ("shape", "size", "ndim", "len") else None
+        return ast.Call(func, [row], []) if row is not None else None
+    return None
+
+
+__all__ = ["QUERIES", "shape_query"]

@@ -1,0 +1,41 @@
+"""The batched code of a plain function (the batching transform, driver/batched.py): what
+`srcdiff.vmap` runs in one call, for its own arguments (api/vmap.py) and for the leaves of tree
+arguments (api/vmap_leaves.py)."""
+
+from __future__ import annotations
+
+from ..driver.cache import Options
+from ..driver.compile import variant
+from ..driver.lowering import lowered
+from ..errors import SrcDiffError
+from ..frontend.parse import parse_function
+from ..ir import shapes
+
+BATCHED = Options(mode="batched")
+
+
+def batched_variant(func, names: tuple[str, ...], row: tuple):
+    """The batched code of plain `func` over the parameters `names`, compiled for one example
+    `row` of the positional arguments (cached per signature, as every variant is)."""
+    return batched_code(func, names, row)[1]
+
+
+def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = None):
+    """(the `Lowered` batched function, its `Variant` for `row`): `batched_variant` with what
+    it was compiled from (a `Plan` checks it is still current); `jit` as `Options.jit`."""
+    found = lowered(func, names, BATCHED if jit is None else Options(mode="batched", jit=jit), row)
+    static = [n for n in names if n in found.statics or n in found.constants]
+    if static:  # the code is specialised on one example's value: it would be every example's
+        raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "
+                           "a shape, a flag), so it must be the same for every example",
+                           found.parsed.location(found.parsed.tree), "pass it with in_axes None")
+    return found, variant(found, tuple(map(shapes.signature, row)), row)
+
+
+def parameter_names(func) -> list[str]:
+    """The names of `func`'s positional parameters, as its source spells them."""
+    tree = parse_function(func).tree
+    return [a.arg for a in tree.args.posonlyargs + tree.args.args]
+
+
+__all__ = ["BATCHED", "batched_code", "batched_variant", "parameter_names"]
