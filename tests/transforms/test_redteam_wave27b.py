@@ -1,0 +1,170 @@
+"""The red team's wave 27b: machine learning and statistics written the way practitioners write
+them in plain NumPy (redteam_wave27b_programs.py: MLPs with parameter dicts and lists of layers,
+RNN / GRU / LSTM cells, attention, layer norm, cross-entropy several ways, masked losses,
+regularisers, Gaussian-process likelihoods, mixtures by log-sum-exp, Poisson and negative-binomial
+likelihoods with math.lgamma and scipy.special, einsum, norms, indexing, reshape chains, keepdims,
+broadcasting, float32, dataclasses and objects, functools.partial, srcdiff.grad called inside the
+function as a MAML inner step), 124 programs, each through grad, value_and_grad, vjp, jvp,
+jacobian, hessian, hvp, a tree of the argument, float32, per-example gradients
+``vmap(grad(f), in_axes=(None, 0, 0))`` (redteam_wave27b_cells.py) and jit="numba", against
+float64 central differences.  19 more programs at their kinks (abs at 0, clip at a bound, ties of
+maximum, max and sort, a norm at the zero vector): every transformation gives one subgradient,
+the same one.
+
+Census before the fixes (124 programs; ok / refused at the user's line / WRONG / bad error):
+grad 122/2/0/0, and every other transformation the same (jacobian, value_and_grad, vjp, jvp, tree,
+hessian, hvp, float32, vmap where it applies, numba): no silent wrong answer, no crash, no
+transformation refusing what grad accepts.  The kinks: each transformation gave grad's subgradient,
+a valid one, at every kink.
+
+Found and fixed:
+
+1. REFUSED (every transformation), wrongly: an import in the function's own body was invisible to
+   the rewrites that read what a call refers to, which run before the imports are made closure
+   cells (frontend/imports.py).  ``import scipy.linalg`` then ``scipy.linalg.cho_solve((L, True), y)``
+   was refused with "cho_solve is differentiated when its factor is written with a constant flag,
+   cho_solve((L, True), b)", which it was; so were ``cho_factor`` / ``cho_solve`` imported there,
+   ``np.add.outer``, ``x.reshape(..., order="F")`` and ``np.vdot`` under a body's own
+   ``import numpy as np`` ("cannot tell which function np.add.outer is", "no adjoint rule for
+   numpy.vdot"), and ``math.dist`` under ``import math``.  Fixed in frontend/naming.py (FreeNames
+   reads the body's top-level imports) and frontend/key_selections.py (numpy_name looks there too).
+
+Still refused, at the user's line, by every transformation (reach, not closure): srcdiff.grad
+called inside the function on a dict of parameters (``srcdiff.grad(_mlp_inner)(p, X, y)`` with p
+a dict: "p is a parameter tree, passed whole to srcdiff.grad(_mlp_inner)"); arrays of parameters
+work.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+from . import closure_cells, corpus, matrix
+from . import redteam_wave27b_body_imports as body_imports
+from . import redteam_wave27b_cells as cells
+from . import redteam_wave27b_programs as programs_module
+
+ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap")
+
+
+def programs():
+    return corpus.from_table(programs_module.PROGRAMS, "w27b", "redteam_wave27b_programs", 27)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+def _slow_unless(kept: bool, *values):
+    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
+    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
+
+
+#: the default run's rows (one of each kind of program)
+KEPT = {
+    "mlp_dict_mse",
+    "gru_loss",
+    "ce_take_along_axis",
+    "gp_nll_cholesky",
+    "negbin_gammaln",
+    "dataclass_linear",
+    "maml_one_step",
+    "f32_mlp",
+}
+
+#: refused by grad at the user's line, and so by every other transformation
+REFUSED = {"maml_dict_params"}
+
+
+def accepted():
+    return [p for p in programs() if _name(p) not in REFUSED]
+
+
+@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
+def test_first_order(program):
+    matrix.assert_ok(program, (*matrix.FIRST_ORDER, "vmap"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", accepted(), ids=_name)
+def test_every_transformation(program):
+    row = matrix.run(program, ALL)
+    assert not row.excluded, row.excluded
+    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
+    assert not bad, bad
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", accepted(), ids=_name)
+def test_numba_agrees_or_refuses_at_the_line(program):
+    matrix.assert_numba_agrees_or_refuses(program)
+
+
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
+def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
+    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "vmap"))
+    assert not row.excluded, row.excluded
+    for name, cell in row.cells.items():
+        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+
+
+# ---- kinks: one subgradient, the same in every transformation ----
+
+
+KINK_KEPT = {"relu_sum", "clip_bounds", "max_reduce_tie", "norm_at_zero", "sorted_tie"}
+
+
+@pytest.mark.parametrize(
+    "name, f, x",
+    [_slow_unless(k[0] in KINK_KEPT, *k) for k in programs_module.KINKS],
+    ids=[k[0] for k in programs_module.KINKS],
+)
+def test_kink_one_subgradient_everywhere(name, f, x):
+    with np.errstate(all="ignore"):
+        answers = cells.kink_answers(f, (x,), 0)
+    left, right = cells.one_sided(f, (x,), 0)
+    g = answers["grad"]
+    assert np.all(g >= np.minimum(left, right) - 1e-6) and np.all(g <= np.maximum(left, right) + 1e-6), (g, left, right)
+    for transformation, got in answers.items():
+        np.testing.assert_allclose(got, g, rtol=1e-6, atol=1e-12, err_msg=transformation)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, f, x", programs_module.KINKS, ids=[k[0] for k in programs_module.KINKS])
+def test_kink_numba_gives_grad_s_subgradient(name, f, x):
+    with np.errstate(all="ignore"):
+        answers = cells.kink_answers(f, (x,), 0, numba=True)
+    np.testing.assert_allclose(answers["numba"], answers["grad"], rtol=1e-6, atol=1e-12)
+
+
+# ---- 1. imports in the function's own body ----
+
+
+BODY_IMPORTS = corpus.from_table(body_imports.PROGRAMS, "w27b", "redteam_wave27b_body_imports", 27)
+
+
+@pytest.mark.parametrize("program", [_slow_unless(i < 4, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
+def test_imports_in_the_body_every_transformation(program):
+    matrix.assert_ok(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+
+
+@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
+def test_imports_in_the_body_second_order(program):
+    row = matrix.run(program, ("hessian", "hvp"))
+    assert not row.excluded, row.excluded
+    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}  # (hvp takes the first argument)
+    assert not bad, bad
+
+
+def test_imports_in_the_body_mean_what_they_import_at_module_level():
+    """The body's ``import scipy.linalg`` and the module's give the same gradient (and f's own)."""
+    K, y = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, 0.2], [0.1, 0.2, 1.8]]), np.array([0.5, -1.0, 2.0])
+    got = srcdiff.grad(body_imports.cho_solve_imported_here)(K, y)
+    np.testing.assert_allclose(got, srcdiff.grad(body_imports.cho_solve_module_import)(K, y), rtol=1e-12)
+    np.testing.assert_allclose(
+        got, central_difference(body_imports.cho_solve_imported_here, (K, y), 0), rtol=1e-6, atol=1e-8
+    )
