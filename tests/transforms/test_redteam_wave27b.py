@@ -46,6 +46,7 @@ import srcdiff
 from . import closure_cells, corpus, matrix
 from . import redteam_wave27b_body_imports as body_imports
 from . import redteam_wave27b_cells as cells
+from . import redteam_wave27b_mvn as mvn
 from . import redteam_wave27b_programs as programs_module
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap")
@@ -80,22 +81,28 @@ KEPT = {
 REFUSED = {"maml_dict_params"}
 
 
+def _assert_ok(program, transforms):
+    """Every transformation of `transforms` agrees on `program`, or does not apply to it (n/a: per-example
+    gradients of a function not shaped ``f(params, x, y)``, hvp of another argument than the first)."""
+    row = matrix.run(program, transforms)
+    assert not row.excluded, row.excluded
+    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
+    assert not bad, bad
+
+
 def accepted():
     return [p for p in programs() if _name(p) not in REFUSED]
 
 
 @pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
-    matrix.assert_ok(program, (*matrix.FIRST_ORDER, "vmap"))
+    _assert_ok(program, (*matrix.FIRST_ORDER, "vmap"))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    row = matrix.run(program, ALL)
-    assert not row.excluded, row.excluded
-    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
-    assert not bad, bad
+    _assert_ok(program, ALL)
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)
@@ -154,10 +161,7 @@ def test_imports_in_the_body_every_transformation(program):
 
 @pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
 def test_imports_in_the_body_second_order(program):
-    row = matrix.run(program, ("hessian", "hvp"))
-    assert not row.excluded, row.excluded
-    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}  # (hvp takes the first argument)
-    assert not bad, bad
+    _assert_ok(program, ("hessian", "hvp"))
 
 
 def test_imports_in_the_body_mean_what_they_import_at_module_level():
@@ -168,3 +172,29 @@ def test_imports_in_the_body_mean_what_they_import_at_module_level():
     np.testing.assert_allclose(
         got, central_difference(body_imports.cho_solve_imported_here, (K, y), 0), rtol=1e-6, atol=1e-8
     )
+
+
+# ---- 2. multivariate_normal of a covariance that is not symmetric: the triangle SciPy reads ----
+
+
+MVN = corpus.from_table(mvn.PROGRAMS, "w27b", "redteam_wave27b_mvn", 27)
+
+
+@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(MVN)], ids=_name)
+def test_mvn_of_a_lopsided_covariance_every_transformation(program):
+    matrix.assert_ok(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
+
+
+@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(MVN)], ids=_name)
+def test_mvn_of_a_lopsided_covariance_second_order(program):
+    _assert_ok(program, ("hessian", "hvp"))
+
+
+def test_mvn_of_a_lopsided_covariance_is_the_mirrored_lower_triangle_s():
+    """The gradient is the one of the symmetric matrix SciPy reads (its lower triangle mirrored)."""
+    r = np.random.default_rng(5)
+    cov, mean, X = mvn._lopsided(r), r.standard_normal(3), r.standard_normal((4, 3))
+    mirrored = np.tril(cov) + np.tril(cov, -1).T
+    got = srcdiff.grad(mvn.logpdf_rows_wrt_mean)(mean, X, cov)
+    np.testing.assert_allclose(got, srcdiff.grad(mvn.logpdf_rows_wrt_mean)(mean, X, mirrored), rtol=1e-10)
+    np.testing.assert_allclose(got, central_difference(mvn.logpdf_rows_wrt_mean, (mean, X, cov), 0), rtol=1e-6)
