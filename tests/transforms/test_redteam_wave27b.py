@@ -46,6 +46,7 @@ import srcdiff
 from . import closure_cells, corpus, matrix
 from . import redteam_wave27b_body_imports as body_imports
 from . import redteam_wave27b_cells as cells
+from . import redteam_wave27b_loops as loops
 from . import redteam_wave27b_mvn as mvn
 from . import redteam_wave27b_programs as programs_module
 
@@ -198,3 +199,24 @@ def test_mvn_of_a_lopsided_covariance_is_the_mirrored_lower_triangle_s():
     got = srcdiff.grad(mvn.logpdf_rows_wrt_mean)(mean, X, cov)
     np.testing.assert_allclose(got, srcdiff.grad(mvn.logpdf_rows_wrt_mean)(mean, X, mirrored), rtol=1e-10)
     np.testing.assert_allclose(got, central_difference(mvn.logpdf_rows_wrt_mean, (mean, X, cov), 0), rtol=1e-6)
+
+
+# ---- 3. loops whose values change their number of axes between iterations: the batched code ----
+
+
+LOOPS = corpus.from_table(loops.PROGRAMS, "w27b", "redteam_wave27b_loops", 27)
+
+
+@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(LOOPS)], ids=_name)
+def test_loops_changing_axes_jacobian_hessian_vmap(program):
+    _assert_ok(program, ("grad", "jacobian", "hessian", "hvp", "vmap"))
+
+
+def test_loops_changing_axes_per_example_gradients():
+    """vmap(grad(f)) of momentum started from None: each example's gradient, against central differences."""
+    r = np.random.default_rng(3)
+    w, Xs = r.standard_normal(3), r.standard_normal((2, 4, 3))
+    got = srcdiff.vmap(srcdiff.grad(loops.momentum_first_step_none), in_axes=(None, 0))(w, Xs)
+    for i in range(2):
+        want = central_difference(loops.momentum_first_step_none, (w, Xs[i]), 0)
+        np.testing.assert_allclose(got[i], want, rtol=1e-6, atol=1e-8)
