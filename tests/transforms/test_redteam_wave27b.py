@@ -67,16 +67,7 @@ def _slow_unless(kept: bool, *values):
 
 
 #: the default run's rows (one of each kind of program)
-KEPT = {
-    "mlp_dict_mse",
-    "gru_loss",
-    "ce_take_along_axis",
-    "gp_nll_cholesky",
-    "negbin_gammaln",
-    "dataclass_linear",
-    "maml_one_step",
-    "f32_mlp",
-}
+KEPT = {"mlp_dict_mse", "dataclass_linear", "logistic_single", "f32_softmax_ce"}
 
 #: refused by grad at the user's line, and so by every other transformation
 REFUSED = {"maml_dict_params"}
@@ -112,9 +103,10 @@ def test_numba_agrees_or_refuses_at_the_line(program):
     matrix.assert_numba_agrees_or_refuses(program)
 
 
+@pytest.mark.slow  # (f itself compiles the inner gradient: seconds a row)
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "vmap"))
+    row = matrix.run(program, ("grad", "jvp", "jacobian", "vmap"))
     assert not row.excluded, row.excluded
     for name, cell in row.cells.items():
         assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
@@ -123,7 +115,7 @@ def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
 # ---- kinks: one subgradient, the same in every transformation ----
 
 
-KINK_KEPT = {"relu_sum", "clip_bounds", "max_reduce_tie", "norm_at_zero", "sorted_tie"}
+KINK_KEPT = {"clip_bounds", "max_reduce_tie", "norm_at_zero"}
 
 
 @pytest.mark.parametrize(
@@ -155,7 +147,7 @@ def test_kink_numba_gives_grad_s_subgradient(name, f, x):
 BODY_IMPORTS = corpus.from_table(body_imports.PROGRAMS, "w27b", "redteam_wave27b_body_imports", 27)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i < 4, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
+@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
 def test_imports_in_the_body_every_transformation(program):
     matrix.assert_ok(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
 
@@ -181,7 +173,7 @@ def test_imports_in_the_body_mean_what_they_import_at_module_level():
 MVN = corpus.from_table(mvn.PROGRAMS, "w27b", "redteam_wave27b_mvn", 27)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(MVN)], ids=_name)
+@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(MVN)], ids=_name)
 def test_mvn_of_a_lopsided_covariance_every_transformation(program):
     matrix.assert_ok(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
 
@@ -207,7 +199,7 @@ def test_mvn_of_a_lopsided_covariance_is_the_mirrored_lower_triangle_s():
 LOOPS = corpus.from_table(loops.PROGRAMS, "w27b", "redteam_wave27b_loops", 27)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(LOOPS)], ids=_name)
+@pytest.mark.parametrize("program", [_slow_unless(i == 1, p) for i, p in enumerate(LOOPS)], ids=_name)
 def test_loops_changing_axes_jacobian_hessian_vmap(program):
     _assert_ok(program, ("grad", "jacobian", "hessian", "hvp", "vmap"))
 
