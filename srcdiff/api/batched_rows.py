@@ -150,7 +150,7 @@ class Batched:
                 rows = np.array(rows)
             leaf = leaves[0]
             shape = value.shape + (leaf.shape if type(leaf) is np.ndarray else np.shape(leaf))
-            return [rows if rows.shape == shape else rows.reshape(shape)]
+            return [rows] if rows.shape == shape else _reshaped([rows], [shape])
         split = run.split() if size < value.size and isinstance(run, HoistedRows) else None
         if split is not None:  # several chunks: what no seed changes computed once
             invariant, directed = split
@@ -185,8 +185,16 @@ class Batched:
         if parts is None:  # no rows: `rows` is not asked for an empty output
             return None
         shapes = [value.shape + np.shape(args[names.index(n)]) for n in wrt]
-        return [p if type(p) is np.ndarray and p.shape == s else np.asarray(p).reshape(s)
-                for p, s in zip(parts, shapes)]
+        return _reshaped(parts, shapes)
+
+
+def _reshaped(parts: list, shapes: list) -> list | None:
+    """`parts` each in its shape of `shapes`; None where one holds another number of values than its
+    shape: batched code that put its batch axis twice (a rule's second-order form meeting a batched
+    seed on several axes) is not read as rows, and the caller computes them one at a time instead."""
+    if any(np.size(p) != int(np.prod(s)) for p, s in zip(parts, shapes)):
+        return None
+    return [p if type(p) is np.ndarray and p.shape == s else np.asarray(p).reshape(s) for p, s in zip(parts, shapes)]
 
 
 __all__ = ["CHUNK_ELEMENTS", "SEED_BLOCKS", "Batched", "identity_chunk", "identity_rows"]

@@ -78,10 +78,8 @@ class Jacobian(Composite):
                 made, lowereds = code
                 try:
                     found = self.batched.compute(self.batched.run_of(code), call.args, call.names, call.wrt, value)
-                except SrcDiffError as exc:
-                    if not self.jit:
-                        raise
-                    self.batched.refuse(call.func, call.args, call.wrt, exc)  # numba: forward mode's columns
+                except SrcDiffError as exc:  # row by row computes it again, and raises f's own error at its line
+                    self.batched.refuse(call.func, call.args, call.wrt, exc)  # (numba: forward mode's columns)
                     found = None
                 if found is not None and not self._exact(found):
                     return self._first_order(call, args, kwargs, found)
@@ -218,9 +216,11 @@ class Hessian(Composite):
             leaf = np.asarray(call.args[call.names.index(call.wrt[i])])
             like = np.zeros(leaf.shape, dtype=leaf.dtype if leaf.dtype.kind == "f" else float)
             like = like if leaf.ndim else float(like)
-            code = self.batched.code(plain, call.args, call.wrt, like)
-            found = None if code is None else self.batched.compute(self.batched.run_of(code), call.args,
-                                                                   call.names, call.wrt, like)
+            code, found = self.batched.code(plain, call.args, call.wrt, like), None
+            try:  # (an error: the columns below compute it again, and raise f's own error at its line)
+                found = code and self.batched.compute(self.batched.run_of(code), call.args, call.names, call.wrt, like)
+            except SrcDiffError as exc:
+                self.batched.refuse(plain, call.args, call.wrt, exc)
             if found is not None:  # all rows in one batched call
                 self._last = self.batched
                 rows.append(call.rebuild(found))

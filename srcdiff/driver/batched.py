@@ -111,20 +111,59 @@ def _call_of(value, name: str, module: bool = False) -> bool:
     return isinstance(func, ast.Name) and func.id == name
 
 
+_NOTE = "__srcdiff_note__"
+
+
 def probe(found: Lowered, ir, namer, shape_of: dict, row: tuple) -> dict[str, int]:
     """The number of axes of every value the function computes for one example `row`: its
-    statements run once, unbatched.  Empty when they raise (the rules' shapes are used alone)."""
+    statements run once, unbatched, each assignment noted.  A name whose values have several
+    numbers of axes (a loop's ``v = None`` then ``v = g``, an adjoint zeroed as a number on the last
+    iteration of a backward loop and an array on the others) is left out: its last value alone
+    would batch the other iterations with the wrong axes.  Empty when they raise (the rules'
+    shapes are used alone)."""
     plain = batch(ir, namer.copy(), (), shape_of, location=found.parsed.location)
     names = ast.parse("{k: v for k, v in locals().items()}", mode="eval").body
     func = build(plain, found.parsed.tree, describe(found.parsed), f"{found.parsed.name}_probe", names)
-    cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure}
+    _note_assignments(func.body)
+    seen: dict[str, set] = {}
+
+    def note(name: str, value) -> None:
+        if isinstance(value, (np.ndarray, np.generic, float, int, complex)):
+            seen.setdefault(name, set()).add(np.ndim(value))
+
+    cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure, _NOTE: note}
     try:
         run = loader.build_function(render.render(func), f"{found.parsed.name}_probe", found.parsed.func.__globals__,
                                     cells)
         values = run(*row)
     except Exception:  # noqa: BLE001 - the probe only adds knowledge; the batched code decides
         return {}
-    return {k: np.ndim(v) for k, v in values.items() if isinstance(v, (np.ndarray, np.generic, float, int, complex))}
+    ndims = {k: np.ndim(v) for k, v in values.items() if isinstance(v, (np.ndarray, np.generic, float, int, complex))}
+    return {k: n for k, n in ndims.items() if len(seen.get(k, {n})) == 1}
+
+
+def _note_assignments(body: list) -> None:
+    """After each assignment to names in `body` (nested blocks too), a call noting their values."""
+    for stmt in body:
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                _note_assignments(block)
+    at = 0
+    while at < len(body):
+        stmt = body[at]
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
+        assigned = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        notes = [ast.Expr(ast.Call(ast.Name(_NOTE, ast.Load()), [ast.Constant(name), ast.Name(name, ast.Load())], []))
+                 for name in assigned]
+        if isinstance(stmt, ast.For):  # the loop's target, at the top of each iteration
+            stmt.body[:0] = notes
+        else:
+            body[at + 1:at + 1] = notes
+            at += len(notes)
+        at += 1
+    ast.fix_missing_locations(ast.Module(body, []))
 
 
 def build(program: BatchedProgram, tree: ast.FunctionDef, describe_line, name: str,

@@ -47,9 +47,11 @@ def builtins_are(names, *ids) -> bool:
 
 
 def numpy_name(names) -> ast.expr | None:
-    """A name of the function's globals bound to the numpy module (not shadowed), or None."""
-    for key, value in names.func.__globals__.items():
-        if value is np and key not in names.local and names.resolve(ast.Name(key)) is np:
+    """A name of the function's closure or globals bound to the numpy module (not shadowed), or
+    None.  The closure holds the body's own ``import numpy as np`` (naming.FreeNames)."""
+    for key in [*getattr(names, "closure", {}), *names.func.__globals__]:
+        value = names.resolve(ast.Name(key))
+        if value is np and key not in names.local:
             return load(key)
     return None
 

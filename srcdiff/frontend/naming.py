@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import types
 
 from .depends import MISSING
+from .imports import imported
 
 
 def assigned_names(tree: ast.AST) -> set[str]:
@@ -151,6 +153,12 @@ class FreeNames:
         self.func, self.local = func, assigned_names(tree) | {a.arg for a in ast.walk(tree.args)
                                                                if isinstance(a, ast.arg)}
         self.closure = dict(zip(code.co_freevars, func.__closure__ or ()))
+        # the body's own top-level imports (``import scipy.linalg`` first thing in the function):
+        # the rewrites run before they are hoisted into closure cells (imports.py), and must read
+        # ``scipy.linalg.cho_solve`` there as what it is, as they do of a module-level import
+        for statement in tree.body:
+            found = imported(statement) if isinstance(statement, (ast.Import, ast.ImportFrom)) else None
+            self.closure.update({name: types.CellType(value) for name, value in (found or {}).items()})
         self.namer = Namer(names_in(tree) | set(code.co_names) | set(code.co_freevars) | set(code.co_varnames))
 
     def resolve(self, expr: ast.expr):

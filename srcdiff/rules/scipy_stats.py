@@ -101,10 +101,13 @@ def discrete(name: str, params: tuple[str, ...], dlog: dict[str, str]):
 
 # ---- multivariate laws: the value's last (normal) or first (Dirichlet) axis holds the components ----
 
-#: Σ⁻¹ (x - mean), row by row (x is (d,) or (n, d)); a scalar or diagonal cov divides
-_SOLVED = {2: "np.reshape(np.swapaxes(np.linalg.solve(cov, np.swapaxes(np.atleast_2d(x - mean), -1, -2)), -1, -2), "
-              "np.shape(x - mean))",
-           1: "(x - mean) / cov", 0: "(x - mean) / cov"}
+#: Σ⁻¹ (x - mean), row by row (x is (d,) or (n, d)), Σ the matrix SciPy reads: the lower triangle of
+#: cov mirrored (SciPy's eigh reads no other, so a cov that is not symmetric is read as that one, and
+#: the gradient must be of the same matrix); a scalar or diagonal cov divides
+_SOLVE = "np.reshape(np.swapaxes(np.linalg.solve({sigma}, np.swapaxes(np.atleast_2d(x - mean), -1, -2)), -1, -2), " \
+    "np.shape(x - mean))"
+_MIRRORED = "np.tril({c}) + np.swapaxes(np.tril({c}, -1), -1, -2)"
+_SOLVED = {2: _SOLVE.format(sigma=_MIRRORED.format(c="cov")), 1: "(x - mean) / cov", 0: "(x - mean) / cov"}
 
 
 def _mvn_solved(operand_shapes) -> str | None:
@@ -112,8 +115,10 @@ def _mvn_solved(operand_shapes) -> str | None:
     cov = operand_shapes["cov"]
     if cov.known and cov.ndim not in _SOLVED:
         return None
-    return _SOLVED[cov.ndim] if cov.known else _SOLVED[2].replace(
-        "cov", "(cov if np.ndim(cov) == 2 else np.diag(np.ones(np.shape(x)[-1]) * cov))", 1)
+    if cov.known:
+        return _SOLVED[cov.ndim]
+    square = "(cov if np.ndim(cov) == 2 else np.diag(np.ones(np.shape(x)[-1]) * cov))"
+    return _SOLVE.format(sigma=_MIRRORED.format(c=square))
 
 
 def _mvn_templates(scaled: bool):

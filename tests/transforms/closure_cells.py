@@ -11,6 +11,7 @@ Importing this module adds the cells to `matrix.CELLS`.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import warnings
 
 import numpy as np
@@ -54,6 +55,9 @@ def _narrowed(value):
         return {k: _narrowed(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(_narrowed(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = dataclasses.fields(value)
+        return dataclasses.replace(value, **{f.name: _narrowed(getattr(value, f.name)) for f in fields})
     return value
 
 

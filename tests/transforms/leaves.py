@@ -8,6 +8,8 @@ makes all of those comparisons the same comparison.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 
@@ -29,6 +31,8 @@ def float_leaves(value) -> list:
         return [leaf for item in value.values() for leaf in float_leaves(item)]
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return [leaf for item in value for leaf in float_leaves(item)]
+    if _is_dataclass(value):  # its fields in order, as srcdiff flattens a dataclass
+        return [leaf for f in dataclasses.fields(value) for leaf in float_leaves(getattr(value, f.name))]
     if value is None or isinstance(value, (bool, int, str, np.integer, np.bool_)) or (
             isinstance(value, np.ndarray) and value.dtype.kind in "biu"):
         return []
@@ -58,10 +62,17 @@ def with_vector(value, flat: np.ndarray):
             return {k: rebuild(v) for k, v in item.items()}
         if isinstance(item, (list, tuple)):
             return type(item)(rebuild(v) for v in item)
+        if _is_dataclass(item):
+            fields = dataclasses.fields(item)
+            return dataclasses.replace(item, **{f.name: rebuild(getattr(item, f.name)) for f in fields})
         if isinstance(item, np.ndarray):
             return item.copy()
         return item
     return rebuild(value)
+
+
+def _is_dataclass(value) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
 
 
 def widened(value):
@@ -76,6 +87,9 @@ def widened(value):
         return {k: widened(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(widened(v) for v in value)
+    if _is_dataclass(value):
+        fields = dataclasses.fields(value)
+        return dataclasses.replace(value, **{f.name: widened(getattr(value, f.name)) for f in fields})
     return value
 
 
