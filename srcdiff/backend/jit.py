@@ -95,6 +95,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         calculus_calls,
         cholesky_more,
         compile_watch,
+        counted_copies,
         decompositions,
         diagonals,
         einsum,
@@ -172,7 +173,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                                   kink_helpers, log_sums, list_sums, averages, list_adjoints, integers,
                                                   gathers, scans, partitions, exact_sums, fft_parts, object_calls,
                                                   extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares,
-                                                  truth_tests, at_least, lu_factors)
+                                                  truth_tests, at_least, lu_factors, counted_copies)
              for name in module.HELPERS}
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)

@@ -4,7 +4,10 @@ rows of an array but not the arrays of a list: spelled ``sum_items(items, start)
 
 A list of arrays is added item by item from ``start`` as Python adds it, NumPy broadcasting
 each step (``0 + a`` is a new array: the list's arrays are never written).  Anything else is
-numba's own ``sum``.  An empty list of arrays has no array to give (Python gives ``start``,
+numba's own ``sum``.  A list of items of different kinds (``[np.sum(v), v]``, which numba types
+item by item, a literal list or a tuple) is added in the same order, item by item, each step
+broadcast; its adjoint ``list_repeat(g, items)`` gives each item `g` summed back to its shape.  An
+empty list of arrays has no array to give (Python gives ``start``,
 a number, where numba needs one type): the compiled helper raises, and the Python gradient
 then answers.
 """
@@ -15,7 +18,8 @@ import ast
 
 from numba import types
 
-from .naming import overload
+from .list_adjoints import of_kinds
+from .naming import made, overload
 
 
 def spell(node: ast.Call) -> tuple[str, list] | None:
@@ -40,7 +44,11 @@ def _sum_items(items, start):
                 total = total + items[k]
             return total
         return impl
+    if of_kinds(items):
+        added = "".join(f" + items[{k}]" for k in range(len(items.types)))
+        return made(f"def impl(items, start):\n    return start{added}\n")
     return lambda items, start: sum(items, start)
+
 
 
 HELPERS = ("sum_items",)

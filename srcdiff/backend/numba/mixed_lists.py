@@ -24,15 +24,15 @@ APPENDED = ("this appends an array to a list that holds numbers, or a number to 
             "arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
 
 
-def carried_mixed_list(func: ast.FunctionDef, key) -> tuple[ast.stmt, str] | None:
+def carried_mixed_list(func: ast.FunctionDef, key, params: dict | None = None) -> tuple[ast.stmt, str] | None:
     """(statement, reason) of the first assignment of `func` of a list display holding an array and a
-    number (as kinds.py tells them, the parameters' kinds from the signature `key`) in a loop, or to a
-    name a loop rebinds; or of the first ``items.append(v)`` of a number to a list that holds an array
-    (or the other way round): numba refuses the one at its line with words of its own, and its type
-    inference does not end on the other."""
+    number (as kinds.py tells them, the parameters' kinds from the signature `key`, or for a called
+    function's adjoint `params`, of `callee_params`) in a loop, or to a name a loop rebinds; or of the
+    first ``items.append(v)`` of a number to a list that holds an array (or the other way round): numba
+    refuses the one at its line with words of its own, and its type inference does not end on the other."""
     names = [a.arg for a in func.args.args]
     env = {n: kinds.of_signature(n, k) for n, k in zip(names, key)} \
-        if isinstance(key, tuple) and len(key) == len(names) else {}
+        if isinstance(key, tuple) and len(key) == len(names) else dict(params or {})
     looped = {n.id for loop in ast.walk(func) if isinstance(loop, (ast.For, ast.While))
               for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return _scan(func.body, env, looped, False, {})
@@ -74,6 +74,39 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tup
     return None
 
 
+def callee_params(made) -> dict[int, dict]:
+    """id of each called function's adjoint (a `Variant`) `made` reaches -> its parameters' kinds, from
+    the shapes its call was compiled for (the call's `CallSpec`): without them a callee's parameters
+    are of no kind, and neither is a list of them that numba's compiler would not finish on."""
+    found: dict[int, dict] = {}
+    todo, seen = [made], set()
+    while todo:
+        caller = todo.pop()
+        if id(caller) in seen:
+            continue
+        seen.add(id(caller))
+        calls = getattr(caller.program, "calls", {})
+        for name, called in caller.callees.items():
+            if called.variant is None:
+                continue
+            spec = calls.get(name)
+            if spec is not None and id(called.variant) not in found:
+                found[id(called.variant)] = {n: _of_shape(n, s) for n, s in spec.shapes}
+            todo.append(called.variant)
+    return found
+
+
+def _of_shape(name: str, shape) -> kinds.Kind | None:
+    """A parameter's Kind from its Shape (ir/shapes.py): a number, an array of its number of axes, or
+    None.  A Shape tells no dtype: float64 stands for it, as only whether a value is an array or a
+    number matters here (a sum of an array of any dtype is a number)."""
+    if shape.scalar:
+        return kinds.NUMBER["f8"]
+    if shape.known and shape.ndim > 0:
+        return kinds.Kind(shape.ndim, "f8", tuple((f"{name}.{axis}", 0) for axis in range(shape.ndim)))
+    return None
+
+
 def _lists(display: ast.List) -> bool:
     """Whether an item of the list display is a list display itself (a nested list: refused elsewhere)."""
     return any(isinstance(e, ast.List) for e in display.elts)
@@ -86,4 +119,4 @@ def _sort(kind) -> str | None:
     return None
 
 
-__all__ = ["APPENDED", "REASON", "UNTOLD", "carried_mixed_list"]
+__all__ = ["APPENDED", "REASON", "UNTOLD", "callee_params", "carried_mixed_list"]

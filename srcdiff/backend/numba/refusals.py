@@ -24,12 +24,23 @@ MIXED = (
     "conversion), and numba needs one dtype per name in a loop: pass float64 arguments with jit, "
     "keep the function in float32, or leave jit out"
 )
+#: an item of another type given to a list (``parts.append(np.dot(x, x))`` to a list of arrays): numba
+#: types a list's items alike; mixed_lists.py refuses what it can tell before numba, this the rest
+LIST_ITEM = re.compile(r"BoundFunction\(list\.(append|insert) for (?:reflected )?list\((.+?)\)(?:<iv=[^>]*>)?\) "
+                       r"with parameters \((?:(?:u?int\d+|Literal\[int\]\(-?\d+\)), )?(.+)\)")
+LIST_ITEM_HINT = ("numba types a list's items alike: keep the numbers and the arrays in two lists, make the "
+                  "numbers arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
 _GENERATED = re.compile(r"(_bar|_dot|_\d+|_at\d+|_i)+$")
 _ARRAY = re.compile(r"^array\((\w+), (\d+)d, \w+\)$")
 
 
 def readable(reason: str, code: str) -> tuple[str, str | None]:
     """(numba's `reason` said of the user's line `code`, the hint it calls for; None: the usual one)."""
+    item = LIST_ITEM.search(reason)
+    if item is not None:
+        held, given = _words(item.group(2)), _words(item.group(3))
+        if held != given:
+            return f"this gives {given} to a list of {_plural(held)}", LIST_ITEM_HINT
     found = JOIN.search(reason)
     if not found:
         return reason, None
@@ -40,6 +51,13 @@ def readable(reason: str, code: str) -> tuple[str, str | None]:
     spelled = re.search(rf"(?<![\w.]){re.escape(base)}(?!\w)", code) is not None
     who = f"`{base}`" if spelled else "a value this line computes"
     return f"{who} is {_words(first)} on one path and {_words(second)} on another", JOIN_HINT
+
+
+def _plural(words: str) -> str:
+    """"arrays (float64, 1 axis)" for "an array (float64, 1 axis)", "numbers" for "a number"."""
+    if words.startswith("an array"):
+        return "arrays" + words[len("an array"):]
+    return words[2:] + "s" if words.startswith("a ") else words
 
 
 def _words(numba_type: str) -> str:
@@ -58,4 +76,4 @@ def _words(numba_type: str) -> str:
     return numba_type
 
 
-__all__ = ["JOIN_HINT", "MIXED", "MIXED_TYPES", "readable"]
+__all__ = ["JOIN_HINT", "LIST_ITEM_HINT", "MIXED", "MIXED_TYPES", "readable"]
