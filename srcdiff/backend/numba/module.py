@@ -185,18 +185,18 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         else:
             continue  # a name nothing defines: numba reports it, at its line
         if isinstance(value, types.ModuleType) and sys.modules.get(value.__name__) is not value:
-            refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {name}.*, a library numba cannot "
-                   "compile (numba compiles NumPy and math)")
-        if name in template_globals and template_globals[name] is value:
+            refuse(part.variant, _line_of(part.tree, node), f"the generated code calls {name}.*, a library numba "
+                   "cannot compile (numba compiles NumPy and math)")
+        if name in template_globals and template_globals[name] is value or _helper(helpers, name, value):
             if isinstance(value, types.ModuleType) and "_target" in vars(value):  # SciPy, for an adjoint
-                refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {vars(value)['_target']}, "
+                refuse(part.variant, _line_of(part.tree, node), f"the generated code calls {vars(value)['_target']}, "
                        "which numba cannot compile")
             if isinstance(value, types.ModuleType):
                 imports[name] = (_module_name(value), None)
             elif name in helpers:
                 imports[name] = (helpers[name], name)
             else:
-                refuse(part.variant, _line_of(part.tree, node), f"the gradient uses srcdiff's run-time helper "
+                refuse(part.variant, _line_of(part.tree, node), f"the generated code uses srcdiff's run-time helper "
                        f"{name}(), which has no numba version (it is written where the arguments' shapes "
                        "were not all known)")
             continue
@@ -217,8 +217,8 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         elif callable(value):
             where = _importable(value)
             if where is None:
-                refuse(part.variant, _line_of(part.tree, node), f"{name} is a Python function the gradient "
-                       "calls; numba compiles only the generated code, not the functions it calls")
+                refuse(part.variant, _line_of(part.tree, node), f"{name} is a Python function the generated "
+                       "code calls; numba compiles only the generated code, not the functions it calls")
             alias = name  # two callees may read one name bound to two functions (each object's `act`)
             while alias in imports and imports[alias] != where or alias != name and alias in taken:
                 alias += "_"
@@ -287,6 +287,13 @@ class _Constants(ast.NodeTransformer):
         if isinstance(node.ctx, ast.Load) and node.id in self.values:
             return ast.Constant(self.values[node.id])
         return node
+
+
+def _helper(helpers: dict, name: str, value) -> bool:
+    """Whether `value` is the run-time helper `name` a numba version is written for, read from its
+    own module (the batched code's helpers: ad/batching_runtime.py, numba/row_helpers.py)."""
+    home = sys.modules.get(helpers.get(name, ""))
+    return home is not None and getattr(home, name, None) is value
 
 
 def _importable(value) -> tuple[str, str] | None:
