@@ -262,11 +262,11 @@ def _typing_error(exc: Exception, path: str, lines: dict, located, where: str, c
             location, sweep = located(*lines[line])
             if location is not None:
                 doing = "" if sweep == "forward" else f" (in the {code} of this line)"
-                said, hint = refusals.readable(reason, location.code)  # the user's names (numba/refusals.py)
+                said, hint = refusals.readable(reason, location.code, code != "gradient")  # the user's names
                 hint = hint or (refusals.MIXED if refusals.MIXED_TYPES.search(reason) else usual)
                 return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {said}",
                                     location, hint)
-    said, hint = refusals.readable(reason, "")
+    said, hint = refusals.readable(reason, "", code != "gradient")
     return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated {code}: {said}", hint=hint or usual)
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
+from ...ir import shapes
 from . import kindflow, kinds
 
 REASON = ("a list holding an array and a number is carried through a loop here (numba types a list's "
@@ -24,15 +27,18 @@ APPENDED = ("this appends an array to a list that holds numbers, or a number to 
             "arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
 
 
-def carried_mixed_list(func: ast.FunctionDef, key, params: dict | None = None) -> tuple[ast.stmt, str] | None:
+def carried_mixed_list(func: ast.FunctionDef, key, params: dict | None = None,
+                       read_values: dict | None = None) -> tuple[ast.stmt, str] | None:
     """(statement, reason) of the first assignment of `func` of a list display holding an array and a
     number (as kinds.py tells them, the parameters' kinds from the signature `key`, or for a called
-    function's adjoint `params`, of `callee_params`) in a loop, or to a name a loop rebinds; or of the
+    function's adjoint `params`, of `callee_params`; the values it reads from its closure or module,
+    `read_values`, of `value_kinds`) in a loop, or to a name a loop rebinds; or of the
     first ``items.append(v)`` of a number to a list that holds an array (or the other way round): numba
     refuses the one at its line with words of its own, and its type inference does not end on the other."""
     names = [a.arg for a in func.args.args]
     env = {n: kinds.of_signature(n, k) for n, k in zip(names, key)} \
         if isinstance(key, tuple) and len(key) == len(names) else dict(params or {})
+    env = {**(read_values or {}), **env}
     looped = {n.id for loop in ast.walk(func) if isinstance(loop, (ast.For, ast.While))
               for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return _scan(func.body, env, looped, False, {})
@@ -96,6 +102,26 @@ def callee_params(made) -> dict[int, dict]:
     return found
 
 
+def value_kinds(function) -> dict:
+    """The kinds of the numbers and float arrays the code of `function` reads from its closure or its
+    module (a factor ``scale`` a closure holds): name -> Kind."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return {}
+    cells = dict(zip(code.co_freevars, function.__closure__ or ()))
+    found = {}
+    for name in (*code.co_freevars, *code.co_names):
+        try:
+            value = cells[name].cell_contents if name in cells else function.__globals__[name]
+        except (KeyError, ValueError):  # (not a global; an empty cell)
+            continue
+        if isinstance(value, (float, np.floating)) or type(value) is int:
+            found[name] = kinds.NUMBER["f8" if isinstance(value, (float, np.floating)) else "i8"]
+        elif isinstance(value, np.ndarray) and value.ndim > 0 and value.dtype.kind == "f":
+            found[name] = _of_shape(name, shapes.Shape(("?",) * value.ndim))
+    return found
+
+
 def _of_shape(name: str, shape) -> kinds.Kind | None:
     """A parameter's Kind from its Shape (ir/shapes.py): a number, an array of its number of axes, or
     None.  A Shape tells no dtype: float64 stands for it, as only whether a value is an array or a
@@ -119,4 +145,4 @@ def _sort(kind) -> str | None:
     return None
 
 
-__all__ = ["APPENDED", "REASON", "UNTOLD", "callee_params", "carried_mixed_list"]
+__all__ = ["APPENDED", "REASON", "UNTOLD", "callee_params", "carried_mixed_list", "value_kinds"]

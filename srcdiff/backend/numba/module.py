@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ...errors import SrcDiffError
 from .. import listing
 from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
-from .mixed_lists import callee_params, carried_mixed_list
+from .mixed_lists import callee_params, carried_mixed_list, value_kinds
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -93,7 +93,8 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
         parts.append(_Part(name, variant, _parse(source, variant)))
     called = callee_params(made)
     for part in parts:  # (a list of an array and a number in a loop: numba's typing does not end)
-        mixed = carried_mixed_list(part.tree, key if part is parts[0] else None, called.get(id(part.variant)))
+        mixed = carried_mixed_list(part.tree, key if part is parts[0] else None, called.get(id(part.variant)),
+                                   value_kinds(part.variant.function))
         if mixed is not None:
             refuse(part.variant, mixed[0].origin[1], mixed[1])
     callees = {p.name for p in parts[1:]}
