@@ -192,8 +192,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                                    "are 64-bit and wrap around where Python's do not)", hint=hint)
             run.checked[kind] = result_dtypes.following(result, want)  # NumPy's dtypes (result_dtypes.py)
         return result_dtypes.conformed(result, run.checked[kind])
-    compiled(built)
-    run.checked, run.widen, run.watch = {}, False, {}
+    compiled(widening.in_float64(built) if built.widen else built)
+    run.checked, run.widen, run.watch = {}, built.widen, {}
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)

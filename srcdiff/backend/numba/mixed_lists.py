@@ -22,6 +22,9 @@ REASON = ("a list holding an array and a number is carried through a loop here (
 UNTOLD = ("a list is carried through a loop here whose items srcdiff cannot all tell to be arrays or numbers "
           "(numba types a list's items alike, and its compiler does not finish on a list of both); write it as a "
           "tuple of the same items (`(x, v)` for `[x, v]`), or leave jit= out")
+#: not a refusal: a list carried through a loop holding float32 and float64 arrays, on which numba's
+#: compiler does not finish either; the gradient computes in float64 from the start (widening.py)
+WIDTHS = "a list carried through a loop holds float32 and float64 arrays"
 APPENDED = ("this appends an array to a list that holds numbers, or a number to a list that holds arrays "
             "(numba types a list's items alike); keep the numbers and the arrays in two lists, make the numbers "
             "arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
@@ -65,6 +68,8 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tup
             carried = in_loop or any(n in looped for t in stmt.targets for n in kindflow.bound(t))
             if carried and (len(items) > 1 or items and None in told and not _lists(stmt.value)):
                 found = stmt, REASON if len(items) > 1 else UNTOLD
+            elif carried and len(_widths(stmt.value, env)) > 1:
+                found = stmt, WIDTHS
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append" \
                 and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id in held \
@@ -80,10 +85,12 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tup
     return None
 
 
-def callee_params(made) -> dict[int, dict]:
+def callee_params(made, key=None) -> dict[int, dict]:
     """id of each called function's adjoint (a `Variant`) `made` reaches -> its parameters' kinds, from
     the shapes its call was compiled for (the call's `CallSpec`): without them a callee's parameters
-    are of no kind, and neither is a list of them that numba's compiler would not finish on."""
+    are of no kind, and neither is a list of them that numba's compiler would not finish on.  A Shape
+    tells no dtype: the arrays are float32 where every float array of `made`'s signature `key` is."""
+    dtype = "f4" if isinstance(key, tuple) and _float32_only(key) else "f8"
     found: dict[int, dict] = {}
     todo, seen = [made], set()
     while todo:
@@ -97,7 +104,7 @@ def callee_params(made) -> dict[int, dict]:
                 continue
             spec = calls.get(name)
             if spec is not None and id(called.variant) not in found:
-                found[id(called.variant)] = {n: _of_shape(n, s) for n, s in spec.shapes}
+                found[id(called.variant)] = {n: _of_shape(n, s, dtype) for n, s in spec.shapes}
             todo.append(called.variant)
     return found
 
@@ -122,15 +129,26 @@ def value_kinds(function) -> dict:
     return found
 
 
-def _of_shape(name: str, shape) -> kinds.Kind | None:
-    """A parameter's Kind from its Shape (ir/shapes.py): a number, an array of its number of axes, or
-    None.  A Shape tells no dtype: float64 stands for it, as only whether a value is an array or a
-    number matters here (a sum of an array of any dtype is a number)."""
+def _float32_only(key: tuple) -> bool:
+    """Whether the signature `key` has float arrays, all float32 (ir/shapes.py `signature`)."""
+    floats = [k[2] for k in key if isinstance(k, tuple) and len(k) == 3 and k[2] in ("f", "f4")]
+    return bool(floats) and set(floats) == {"f4"}
+
+
+def _of_shape(name: str, shape, dtype: str = "f8") -> kinds.Kind | None:
+    """A parameter's Kind from its Shape (ir/shapes.py): a number, an array of its number of axes and of
+    `dtype`, or None."""
     if shape.scalar:
         return kinds.NUMBER["f8"]
     if shape.known and shape.ndim > 0:
-        return kinds.Kind(shape.ndim, "f8", tuple((f"{name}.{axis}", 0) for axis in range(shape.ndim)))
+        return kinds.Kind(shape.ndim, dtype, tuple((f"{name}.{axis}", 0) for axis in range(shape.ndim)))
     return None
+
+
+def _widths(display: ast.List, env: dict) -> set:
+    """The float dtypes ("f4", "f8") of the arrays of a list display, as numba computes them."""
+    found = (kinds.of(e, env) for e in display.elts)
+    return {k.dtype for k in found if isinstance(k, kinds.Kind) and k.array and k.dtype in ("f4", "f8")}
 
 
 def _lists(display: ast.List) -> bool:
@@ -145,4 +163,4 @@ def _sort(kind) -> str | None:
     return None
 
 
-__all__ = ["APPENDED", "REASON", "UNTOLD", "callee_params", "carried_mixed_list", "value_kinds"]
+__all__ = ["APPENDED", "REASON", "UNTOLD", "WIDTHS", "callee_params", "carried_mixed_list", "value_kinds"]

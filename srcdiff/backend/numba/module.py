@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ...errors import SrcDiffError
 from .. import listing
 from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
-from .mixed_lists import callee_params, carried_mixed_list, value_kinds
+from .mixed_lists import WIDTHS, callee_params, carried_mixed_list, value_kinds
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -70,6 +70,9 @@ class NumbaModule:
     #: kept in numba's on-disk cache: not with recursive functions, whose code loaded from the
     #: cache calls a symbol numba leaves unresolved (the process crashed: recursion.py)
     cached: bool = True
+    #: float32 arguments computed in float64 from the start (a list of float32 and float64 arrays carried
+    #: through a loop, on which numba's compiler does not finish: mixed_lists.py, widening.py)
+    widen: bool = False
 
 
 @dataclass
@@ -91,11 +94,12 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     parts = [_Part(made.name, made, _parse(made.source, made))]
     for name, (variant, source) in listing.named_callees(made).items():
         parts.append(_Part(name, variant, _parse(source, variant)))
-    called = callee_params(made)
+    called, widen = callee_params(made, key), False
     for part in parts:  # (a list of an array and a number in a loop: numba's typing does not end)
         mixed = carried_mixed_list(part.tree, key if part is parts[0] else None, called.get(id(part.variant)),
                                    value_kinds(part.variant.function))
-        if mixed is not None:
+        widen = widen or mixed is not None and mixed[1] == WIDTHS  # (then in float64 from the start)
+        if mixed is not None and mixed[1] != WIDTHS:
             refuse(part.variant, mixed[0].origin[1], mixed[1])
     callees = {p.name for p in parts[1:]}
     cycles = recursion.on_cycles({p.name: p.tree for p in parts}, callees)  # (recursion.py)
@@ -139,7 +143,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     module = ast.Module([*order], type_ignores=[])
     source = ast.unparse(ast.fix_missing_locations(module))
     return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports,
-                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env))
+                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env), widen=widen)
 
 
 def _parse(source: str, variant) -> ast.FunctionDef:
