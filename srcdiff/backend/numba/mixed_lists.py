@@ -22,33 +22,33 @@ REASON = ("a list holding an array and a number is carried through a loop here (
 UNTOLD = ("a list is carried through a loop here whose items srcdiff cannot all tell to be arrays or numbers "
           "(numba types a list's items alike, and its compiler does not finish on a list of both); write it as a "
           "tuple of the same items (`(x, v)` for `[x, v]`), or leave jit= out")
-#: not a refusal: a list carried through a loop holding float32 and float64 arrays, on which numba's
-#: compiler does not finish either; the gradient computes in float64 from the start (widening.py)
-WIDTHS = "a list carried through a loop holds float32 and float64 arrays"
 APPENDED = ("this appends an array to a list that holds numbers, or a number to a list that holds arrays "
             "(numba types a list's items alike); keep the numbers and the arrays in two lists, make the numbers "
             "arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
 
 
-def carried_mixed_list(func: ast.FunctionDef, key, params: dict | None = None,
-                       read_values: dict | None = None) -> tuple[ast.stmt, str] | None:
+def carried_mixed_list(func: ast.FunctionDef, key, params: dict | None = None, read_values: dict | None = None,
+                       widths: list | None = None) -> tuple[ast.stmt, str] | None:
     """(statement, reason) of the first assignment of `func` of a list display holding an array and a
     number (as kinds.py tells them, the parameters' kinds from the signature `key`, or for a called
     function's adjoint `params`, of `callee_params`; the values it reads from its closure or module,
     `read_values`, of `value_kinds`) in a loop, or to a name a loop rebinds; or of the
     first ``items.append(v)`` of a number to a list that holds an array (or the other way round): numba
-    refuses the one at its line with words of its own, and its type inference does not end on the other."""
+    refuses the one at its line with words of its own, and its type inference does not end on the other.
+    A carried list of float32 and float64 arrays (numba's compiler does not finish on it either) is not
+    refused: it is added to `widths`, and the gradient computes in float64 from the start."""
     names = [a.arg for a in func.args.args]
     env = {n: kinds.of_signature(n, k) for n, k in zip(names, key)} \
         if isinstance(key, tuple) and len(key) == len(names) else dict(params or {})
     env = {**(read_values or {}), **env}
     looped = {n.id for loop in ast.walk(func) if isinstance(loop, (ast.For, ast.While))
               for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return _scan(func.body, env, looped, False, {})
+    return _scan(func.body, env, looped, False, {}, [] if widths is None else widths)
 
 
-def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tuple[ast.stmt, str] | None:
-    """`held`: list name -> the kinds ("array", "number") of the items it was given so far."""
+def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict, widths: list) -> tuple[ast.stmt, str] | None:
+    """`held`: list name -> the kinds ("array", "number") of the items it was given so far; `widths`
+    gets each carried list display of float32 and float64 arrays (not refused: computed in float64)."""
     for stmt in stmts:
         found = None
         if isinstance(stmt, (ast.For, ast.While)):
@@ -57,9 +57,10 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tup
                 counted = isinstance(stmt.iter, ast.Call) and isinstance(stmt.iter.func, ast.Name) \
                     and stmt.iter.func.id == "range" and isinstance(stmt.target, ast.Name)
                 inner.update(dict.fromkeys(kindflow.bound(stmt.target), kinds.NUMBER["i8"] if counted else None))
-            found = _scan(stmt.body, kindflow.loop_entry(stmt, inner), looped, True, held)
+            found = _scan(stmt.body, kindflow.loop_entry(stmt, inner), looped, True, held, widths)
         elif isinstance(stmt, ast.If):
-            found = _scan(stmt.body, env, looped, in_loop, held) or _scan(stmt.orelse, env, looped, in_loop, held)
+            found = _scan(stmt.body, env, looped, in_loop, held, widths) \
+                or _scan(stmt.orelse, env, looped, in_loop, held, widths)
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.List):
             told = [_sort(kinds.of(e, env)) for e in stmt.value.elts]
             items = set(told) - {None}
@@ -69,7 +70,7 @@ def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict) -> tup
             if carried and (len(items) > 1 or items and None in told and not _lists(stmt.value)):
                 found = stmt, REASON if len(items) > 1 else UNTOLD
             elif carried and len(_widths(stmt.value, env)) > 1:
-                found = stmt, WIDTHS
+                widths.append(stmt)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append" \
                 and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id in held \
@@ -163,4 +164,4 @@ def _sort(kind) -> str | None:
     return None
 
 
-__all__ = ["APPENDED", "REASON", "UNTOLD", "WIDTHS", "callee_params", "carried_mixed_list", "value_kinds"]
+__all__ = ["APPENDED", "REASON", "UNTOLD", "callee_params", "carried_mixed_list", "value_kinds"]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ...errors import SrcDiffError
 from .. import listing
 from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
-from .mixed_lists import WIDTHS, callee_params, carried_mixed_list, value_kinds
+from .mixed_lists import callee_params, carried_mixed_list, value_kinds
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -94,12 +94,11 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     parts = [_Part(made.name, made, _parse(made.source, made))]
     for name, (variant, source) in listing.named_callees(made).items():
         parts.append(_Part(name, variant, _parse(source, variant)))
-    called, widen = callee_params(made, key), False
+    called, widths = callee_params(made, key), []
     for part in parts:  # (a list of an array and a number in a loop: numba's typing does not end)
         mixed = carried_mixed_list(part.tree, key if part is parts[0] else None, called.get(id(part.variant)),
-                                   value_kinds(part.variant.function))
-        widen = widen or mixed is not None and mixed[1] == WIDTHS  # (then in float64 from the start)
-        if mixed is not None and mixed[1] != WIDTHS:
+                                   value_kinds(part.variant.function), widths)
+        if mixed is not None:
             refuse(part.variant, mixed[0].origin[1], mixed[1])
     callees = {p.name for p in parts[1:]}
     cycles = recursion.on_cycles({p.name: p.tree for p in parts}, callees)  # (recursion.py)
@@ -143,7 +142,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     module = ast.Module([*order], type_ignores=[])
     source = ast.unparse(ast.fix_missing_locations(module))
     return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports,
-                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env), widen=widen)
+                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env), widen=bool(widths))
 
 
 def _parse(source: str, variant) -> ast.FunctionDef:
