@@ -32,6 +32,7 @@ from ..errors import SrcDiffError
 
 HINT = "use srcdiff.grad(f) without jit=, or keep the function to loops and NumPy calls numba compiles"
 #: the same for srcdiff.vmap's batched code, which without jit= runs what it cannot batch one example at a time
+#: (a Jacobian's batched rows are refused by jacobian's own words and hint: api/jacobians.py)
 BATCHED_HINT = ("use srcdiff.vmap(f) without jit= (what it cannot batch then runs one example at a time), or keep "
                 "the function to loops and NumPy calls numba compiles")
 _COMPILED = "__srcdiff_dispatchers__"
@@ -83,8 +84,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items() if n in ir_name}
     statics.update(fixed)
     where = f"{parsed.location(parsed.tree).short}: "
-    batched = found.options.mode == "batched"  # srcdiff.vmap's code: said so, with vmap's way out
-    code, hint = ("batched code (srcdiff.vmap)", BATCHED_HINT) if batched else ("gradient", HINT)
+    batched = found.options.mode == "batched"  # srcdiff.vmap's code (a Jacobian's rows too): said so
+    code, hint = ("batched code", BATCHED_HINT) if batched else ("gradient", HINT)
     try:
         numba = importlib.import_module("numba")
     except ImportError:
