@@ -20,7 +20,9 @@ What this wave fixed:
    arrays" with what to do (refusals.py), or refused before numba where the kinds are told.
 4. ``np.tile`` / ``np.repeat`` counted from shapes (``tiles_summed`` / ``repeats_summed``, their adjoints)
    and ``sum(items)`` of a number and arrays (``sum_items``, ``list_repeat``) were refused: numba versions
-   (counted_copies.py, list_sums.py, list_adjoints.py).
+   (counted_copies.py, list_sums.py, list_adjoints.py).  In a called helper's adjoint, the list display
+   saved for the pullback made numba's compiler fail inside ("unhashable type: 'list'"): a display only
+   summed, read at constant positions or saved whole is a tuple in numba's code (list_sums.py).
 5. srcdiff.vmap with jit="numba" refused loops (``broadcast_rows``, ``sum_rows``: helpers with no numba
    version) and said "gradient" of its batched code: row_helpers.py, and the refusals name the batched
    code with vmap's way out; a call of a gradient object inside the mapped function says so.
@@ -53,10 +55,8 @@ REFUSED = {
 }
 
 
-#: cells still refused at the user's line (open): ``sum`` of a list of a number and an array in a called
-#: helper's adjoint (the dict-wrapped parameter's cell): numba's compiler fails inside on the list display
-#: saved for the pullback ("unhashable type: 'list'"), refused naming the function's line
-OPEN = {"summed_terms": {"tree"}, "mixed_terms": {"tree"}}
+#: cells still refused at the user's line (open): none
+OPEN: dict = {}
 
 
 def _short(p) -> str:
