@@ -240,6 +240,11 @@ def _node(node: Node, state: Batching) -> list:
         return [Assign([node.out.name], node.expr, node.line)]
     if isinstance(node, UserCall):
         name = getattr(node.callee, "__qualname__", "another function")
+        if getattr(getattr(node.callee, "func", node.callee), "__srcdiff_generated__", False):  # (driver/higher.py)
+            state.refuse(node, f"a call of a srcdiff gradient object (its code {name}) inside the function cannot "
+                         "be batched: its code is not copied into its caller",
+                         "vmap the gradient object itself (srcdiff.vmap(dloss)), or leave jit= out of srcdiff.vmap "
+                         "(the function then runs one example at a time)")
         state.refuse(node, f"the call of {name} is not copied into its caller ({node.kept or 'it is kept a call'})",
                      f"write {name} at module level without recursion")
     if node.rule is APPEND or (node.out.name in state.lists and node.rule.name != "list") or any(

@@ -31,6 +31,10 @@ import numpy as np
 from ..errors import SrcDiffError
 
 HINT = "use srcdiff.grad(f) without jit=, or keep the function to loops and NumPy calls numba compiles"
+#: the same for srcdiff.vmap's batched code, which without jit= runs what it cannot batch one example at a time
+#: (a Jacobian's batched rows are refused by jacobian's own words and hint: api/jacobians.py)
+BATCHED_HINT = ("use srcdiff.vmap(f) without jit= (what it cannot batch then runs one example at a time), or keep "
+                "the function to loops and NumPy calls numba compiles")
 _COMPILED = "__srcdiff_dispatchers__"
 
 
@@ -80,77 +84,28 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items() if n in ir_name}
     statics.update(fixed)
     where = f"{parsed.location(parsed.tree).short}: "
+    batched = found.options.mode == "batched"  # srcdiff.vmap's code (a Jacobian's rows too): said so
+    code, hint = ("batched code", BATCHED_HINT) if batched else ("gradient", HINT)
     try:
         numba = importlib.import_module("numba")
     except ImportError:
         raise SrcDiffError("jit='numba' needs numba, which is not installed",
                            hint="pip install 'srcdiff[numba]'") from None
     from .numba import (
-        arrays,
-        at_least,
-        averages,
-        axis_calls,
-        bin_helpers,
-        calculus,
-        calculus_calls,
-        cholesky_more,
         compile_watch,
-        decompositions,
-        diagonals,
-        einsum,
-        exact_sums,
-        extremum_rows,
-        fft_parts,
         first_call,
         float32_constants,
         fusion,
-        gathers,
-        grids,
-        guards,
-        index_adds,
-        index_writes,  # noqa: F401  (registers set_item through an integer index array)
-        integers,
         joins,
-        kink_helpers,
-        least_squares,
-        linalg_more,
-        list_adjoints,
-        list_joins,
-        list_sums,
         list_writes,
-        log_sums,
-        lu_factors,
-        masks,
-        missing,
-        named_norms,
-        object_calls,
-        open_meshes,
-        optionals,
-        pads,
-        partitions,
-        points,
         prefuse,
-        random_draws,
-        reductions,
         result_dtypes,
-        runtime,
         scalar_where,
-        scans,
-        shape_tuples,
-        slice_adds,  # noqa: F401  (registers index_add through slices)
-        sorting,
         special,
-        stacked,
-        take_adjoints,
-        triangular,
-        truth_tests,
-        try_decisions,
-        tuple_parts,
-        turns,
         widening,
-        zero_adjoints,
     )
     from .numba import module as numba_module
+    from .numba.homes import homes as helper_homes
     from .numba.ufuncs import vectorised
 
     def located(variant, line: int) -> tuple:
@@ -161,19 +116,10 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
 
     def refuse(variant, line: int, reason: str):
         location, _ = located(variant, line)
-        raise SrcDiffError(f"jit='numba' cannot compile this gradient: {reason}" if location else
-                           f"{where}jit='numba' cannot compile this gradient: {reason}", location, HINT)
+        raise SrcDiffError(f"jit='numba' cannot compile this {code}: {reason}" if location else
+                           f"{where}jit='numba' cannot compile this {code}: {reason}", location, hint)
 
-    homes = {name: module.__name__ for module in (runtime, reductions, missing, einsum, special, arrays, linalg_more,
-                                                  calculus, guards, decompositions, calculus_calls, list_joins, masks,
-                                                  points, shape_tuples, stacked, turns, index_adds, pads, zero_adjoints,
-                                                  optionals, diagonals, sorting, grids, try_decisions, random_draws,
-                                                  take_adjoints, named_norms, triangular, tuple_parts, cholesky_more,
-                                                  kink_helpers, log_sums, list_sums, averages, list_adjoints, integers,
-                                                  gathers, scans, partitions, exact_sums, fft_parts, object_calls,
-                                                  extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares,
-                                                  truth_tests, at_least, lu_factors)
-             for name in module.HELPERS}
+    homes = helper_homes()  # each helper's numba version, by the module that holds it
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
@@ -218,7 +164,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             if options.mode == "reverse":
                 result = result_dtypes.in_argument_dtypes(result, args, positions, options)
         except refused as exc:
-            compile_watch.stop(run.watch, where, HINT)  # the compiler ran past its budget (compile_watch.py)
+            compile_watch.stop(run.watch, where, hint)  # the compiler ran past its budget (compile_watch.py)
             # a number on one path and an array on another (numba/joins.py), a float32 value
             # meeting a float constant numba widens (numba/float32_constants.py), else, where
             # numba does not type the loops, the statements as written
@@ -233,22 +179,22 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                 run.widen = True
                 compiled(widening.in_float64(built))
                 return run(*args)
-            raise _typing_error(exc, run.module.__file__, run.lines, located, where) from None
+            raise _typing_error(exc, run.module.__file__, run.lines, located, where, code, hint) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
-            compile_watch.stop(run.watch, where, HINT)
+            compile_watch.stop(run.watch, where, hint)
             made.function(*args)
-            raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=HINT) from exc
+            raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=hint) from exc
         kind = first_call.signature(args)
         if kind not in run.checked:  # numba's semantics differ from Python's in places (first_call.py)
             want = made.function(*args)
             differs = first_call.difference(result, want, args)
             if differs:
-                raise SrcDiffError(f"{where}jit='numba': the compiled gradient gives {differs} (numba's integers "
-                                   "are 64-bit and wrap around where Python's do not)", hint=HINT)
+                raise SrcDiffError(f"{where}jit='numba': the compiled {code} gives {differs} (numba's integers "
+                                   "are 64-bit and wrap around where Python's do not)", hint=hint)
             run.checked[kind] = result_dtypes.following(result, want)  # NumPy's dtypes (result_dtypes.py)
         return result_dtypes.conformed(result, run.checked[kind])
-    compiled(built)
-    run.checked, run.widen, run.watch = {}, False, {}
+    compiled(widening.in_float64(built) if built.widen else built)
+    run.checked, run.widen, run.watch = {}, built.widen, {}
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
@@ -304,7 +250,8 @@ def fast_call(run, key: tuple, lowered, slow, positional):
     return entry(run, key, lowered.depends, slow, positional, (lowered.parsed.func, lowered.parsed.code))
 
 
-def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -> SrcDiffError:
+def _typing_error(exc: Exception, path: str, lines: dict, located, where: str, code: str = "gradient",
+                  usual: str = HINT) -> SrcDiffError:
     """numba's refusal as a `SrcDiffError` at the user's line the refused code comes from."""
     from .numba import refusals
     text = str(exc)
@@ -315,12 +262,13 @@ def _typing_error(exc: Exception, path: str, lines: dict, located, where: str) -
         if line in lines:
             location, sweep = located(*lines[line])
             if location is not None:
-                doing = "" if sweep == "forward" else " (in the gradient of this line)"
-                said, hint = refusals.readable(reason, location.code)  # the user's names (numba/refusals.py)
+                doing = "" if sweep == "forward" else f" (in the {code} of this line)"
+                said, hint = refusals.readable(reason, location.code, code != "gradient")  # the user's names
+                hint = hint or (refusals.MIXED if refusals.MIXED_TYPES.search(reason) else usual)
                 return SrcDiffError(f"jit='numba': numba cannot compile the code of this line{doing}: {said}",
-                                    location, hint or (refusals.MIXED if refusals.MIXED_TYPES.search(reason) else HINT))
-    said, hint = refusals.readable(reason, "")
-    return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated gradient: {said}", hint=hint or HINT)
+                                    location, hint)
+    said, hint = refusals.readable(reason, "", code != "gradient")
+    return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated {code}: {said}", hint=hint or usual)
 
 
 def _reason(text: str) -> str:

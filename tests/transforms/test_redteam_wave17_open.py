@@ -9,7 +9,8 @@ Classes (counts from the wave's 227 rows; see the findings module's docstring fo
   2. vmap refuses common spellings: ``np.array([a, b, c])`` of batched numbers ("stack(list) of a tuple of batched
      values"), builtin ``abs``, ``np.cross``, ``np.append``, ``x.copy()`` then writes, ``.ravel()``, a write into a
      local array ("setitem has no batching rule"); vmap(grad(f)) refuses about half the rows' gradients.
-  3. numba only: ``vmap(..., jit="numba")`` refuses srcdiff's own helper ``broadcast_rows``; a helper with a
+  3. numba only: ``vmap(..., jit="numba")`` refused srcdiff's own helper ``broadcast_rows`` (fixed in wave 27:
+     backend/numba/row_helpers.py, test_numba27.py); a helper with a
      default array parameter (``def f(q, p=np.array([...]))``) called with one argument; a list of lists
      argument (``wins[i][j]``: "cannot reflect element of reflected container", which hvp of a numba gradient
      reports at the generated code's line ``bradley_terry_grad:1``); jvp / hvp through numba's compiler on

@@ -32,12 +32,13 @@ Open:
 - a ``return`` inside a loop of a function nested inside the differentiated one is refused (at
   its line, by every transformation; a module-level helper with the same body is accepted): a
   reach gap, not a closure gap (REFUSED below; one in an ``if`` is accepted since wave 23).
-- ``jacobian(f, jit="numba")`` of float32 arguments at such a point keeps the batched NaN
-  (forward mode's compiled columns take float64 only), strict xfail below.
+- (``jacobian(f, jit="numba")`` of float32 arguments at such a point kept the batched NaN: a strict
+  xfail below, found passing in wave 27 and made a test.)
 - ``jacobian(f, jit="numba")`` refuses at the user's line what grad(f, jit="numba") accepts:
   an equality guard (``np.where(x == 0, 1.0, np.sin(x) / x)``: no measure_nan_dot of a bool
   literal in the compiled columns; strict xfail below), and float32 arguments of a softmax or a
-  layer norm over rows (``unbroadcast_rows``, a Python helper, in the batched rows) or of a list of
+  layer norm over rows (``unbroadcast_rows``, then a Python helper in the batched rows: a numba version
+  since wave 27, backend/numba/row_helpers.py) or of a list of
   states (lists cannot be batched).
 """
 
@@ -241,10 +242,11 @@ def test_jacobian_keeps_an_honest_infinity():
 
 
 @pytest.mark.slow  # (numba compiles)
-@pytest.mark.xfail(strict=True, reason="numba's jacobian of float32 arguments keeps the batched rows' NaN at a "
-                                       "root of 0 (forward mode's compiled columns take float64 only)")
 def test_numba_jacobian_at_a_root_of_zero_float32():
+    """(a strict xfail here, "numba's jacobian of float32 arguments keeps the batched rows' NaN at a root of
+    0", that passed unseen in the slow set: found passing in wave 27, before its changes too)"""
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         got = srcdiff.jacobian(sqrt_dot_squared, jit="numba")(np.zeros(3, dtype=np.float32))
+    assert got.dtype == np.float32
     np.testing.assert_array_equal(got, np.zeros(3))

@@ -43,9 +43,9 @@ other transformation refused the same ones, never one grad accepts.  After: grad
 bisection's root found by comparisons alone, refused with that reason; a module-level helper testing
 ``key not in params`` of a key passed as an argument; ``np.random.default_rng(0).standard_normal(3)``
 inside the function, "has no adjoint rule" though it is a constant), and so does every other
-transformation: reach, not closure.  ``jit="numba"`` refuses the gradients that call the new helpers
-``tiles_summed`` / ``repeats_summed`` at the user's line (no numba version yet); vmap refuses the copies
-counted when run at the line.
+transformation: reach, not closure.  ``jit="numba"`` refused the gradients that call the new helpers
+``tiles_summed`` / ``repeats_summed`` at the user's line (numba versions since wave 27:
+backend/numba/counted_copies.py, test_numba27.py); vmap refuses the copies counted when run at the line.
 """
 
 from __future__ import annotations

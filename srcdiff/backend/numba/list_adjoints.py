@@ -15,7 +15,8 @@ import numpy as np
 from numba import types
 
 from ...rules import list_helpers as python
-from .naming import overload
+from .naming import made, overload
+from .runtime import unbroadcast
 
 
 def _listed(t) -> bool:
@@ -55,8 +56,16 @@ def list_repeat(g, xs):
     return python.list_repeat(g, xs)
 
 
+def of_kinds(items) -> bool:
+    """A literal list or a tuple whose items numba types one by one (``[np.sum(v), v]``)."""
+    return isinstance(items, (types.LiteralList, types.Tuple)) and len(items.types) > 0
+
+
 @overload(list_repeat)
 def _list_repeat(g, xs):
+    if of_kinds(xs):  # `g` for each item, summed back to the item's shape (a number's: the sum of g)
+        parts = "".join(f"unbroadcast(g, xs[{k}]), " for k in range(len(xs.types)))
+        return made(f"def impl(g, xs):\n    return ({parts})\n", unbroadcast=unbroadcast)
     if isinstance(g, types.Array) and isinstance(getattr(xs, "dtype", None), types.Array):
         def checked(g, xs):  # an item broadcast in the sum would need g summed back: not silently the whole g
             for x in xs:

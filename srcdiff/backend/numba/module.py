@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ...errors import SrcDiffError
 from .. import listing
 from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
-from .mixed_lists import carried_mixed_list
+from .mixed_lists import callee_params, carried_mixed_list, value_kinds
 
 PULLBACK = "_pullback"
 SAVED = "__saved"
@@ -70,6 +70,9 @@ class NumbaModule:
     #: kept in numba's on-disk cache: not with recursive functions, whose code loaded from the
     #: cache calls a symbol numba leaves unresolved (the process crashed: recursion.py)
     cached: bool = True
+    #: float32 arguments computed in float64 from the start (a list of float32 and float64 arrays carried
+    #: through a loop, on which numba's compiler does not finish: mixed_lists.py, widening.py)
+    widen: bool = False
 
 
 @dataclass
@@ -91,8 +94,10 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     parts = [_Part(made.name, made, _parse(made.source, made))]
     for name, (variant, source) in listing.named_callees(made).items():
         parts.append(_Part(name, variant, _parse(source, variant)))
+    called, widths = callee_params(made, key), []
     for part in parts:  # (a list of an array and a number in a loop: numba's typing does not end)
-        mixed = carried_mixed_list(part.tree, key if part is parts[0] else None)
+        mixed = carried_mixed_list(part.tree, key if part is parts[0] else None, called.get(id(part.variant)),
+                                   value_kinds(part.variant.function), widths)
         if mixed is not None:
             refuse(part.variant, mixed[0].origin[1], mixed[1])
     callees = {p.name for p in parts[1:]}
@@ -137,7 +142,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     module = ast.Module([*order], type_ignores=[])
     source = ast.unparse(ast.fix_missing_locations(module))
     return NumbaModule(source, main.name, [f.name for f in order], env, _line_map(module, source), imports,
-                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env))
+                       cached=not cycles and not any(value_calls.passes_compiled(e) for e in env), widen=bool(widths))
 
 
 def _parse(source: str, variant) -> ast.FunctionDef:
@@ -184,18 +189,18 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         else:
             continue  # a name nothing defines: numba reports it, at its line
         if isinstance(value, types.ModuleType) and sys.modules.get(value.__name__) is not value:
-            refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {name}.*, a library numba cannot "
-                   "compile (numba compiles NumPy and math)")
-        if name in template_globals and template_globals[name] is value:
+            refuse(part.variant, _line_of(part.tree, node), f"the generated code calls {name}.*, a library numba "
+                   "cannot compile (numba compiles NumPy and math)")
+        if name in template_globals and template_globals[name] is value or _helper(helpers, name, value):
             if isinstance(value, types.ModuleType) and "_target" in vars(value):  # SciPy, for an adjoint
-                refuse(part.variant, _line_of(part.tree, node), f"the gradient calls {vars(value)['_target']}, "
+                refuse(part.variant, _line_of(part.tree, node), f"the generated code calls {vars(value)['_target']}, "
                        "which numba cannot compile")
             if isinstance(value, types.ModuleType):
                 imports[name] = (_module_name(value), None)
             elif name in helpers:
                 imports[name] = (helpers[name], name)
             else:
-                refuse(part.variant, _line_of(part.tree, node), f"the gradient uses srcdiff's run-time helper "
+                refuse(part.variant, _line_of(part.tree, node), f"the generated code uses srcdiff's run-time helper "
                        f"{name}(), which has no numba version (it is written where the arguments' shapes "
                        "were not all known)")
             continue
@@ -216,8 +221,8 @@ def _resolve(part: _Part, callees: set[str], template_globals: dict, helpers: di
         elif callable(value):
             where = _importable(value)
             if where is None:
-                refuse(part.variant, _line_of(part.tree, node), f"{name} is a Python function the gradient "
-                       "calls; numba compiles only the generated code, not the functions it calls")
+                refuse(part.variant, _line_of(part.tree, node), f"{name} is a Python function the generated "
+                       "code calls; numba compiles only the generated code, not the functions it calls")
             alias = name  # two callees may read one name bound to two functions (each object's `act`)
             while alias in imports and imports[alias] != where or alias != name and alias in taken:
                 alias += "_"
@@ -286,6 +291,13 @@ class _Constants(ast.NodeTransformer):
         if isinstance(node.ctx, ast.Load) and node.id in self.values:
             return ast.Constant(self.values[node.id])
         return node
+
+
+def _helper(helpers: dict, name: str, value) -> bool:
+    """Whether `value` is the run-time helper `name` a numba version is written for, read from its
+    own module (the batched code's helpers: ad/batching_runtime.py, numba/row_helpers.py)."""
+    home = sys.modules.get(helpers.get(name, ""))
+    return home is not None and getattr(home, name, None) is value
 
 
 def _importable(value) -> tuple[str, str] | None:

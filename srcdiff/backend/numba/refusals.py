@@ -24,28 +24,50 @@ MIXED = (
     "conversion), and numba needs one dtype per name in a loop: pass float64 arguments with jit, "
     "keep the function in float32, or leave jit out"
 )
+#: an item of another type given to a list (``parts.append(np.dot(x, x))`` to a list of arrays): numba
+#: types a list's items alike; mixed_lists.py refuses what it can tell before numba, this the rest
+LIST_ITEM = re.compile(r"BoundFunction\(list\.(append|insert) for (?:reflected )?list\((.+?)\)(?:<iv=[^>]*>)?\) "
+                       r"with parameters \((?:(?:u?int\d+|Literal\[int\]\(-?\d+\)), )?(.+)\)")
+LIST_ITEM_HINT = ("numba types a list's items alike: keep the numbers and the arrays in two lists, make the "
+                  "numbers arrays (`np.array([v])`) or the arrays numbers, or leave jit= out")
 _GENERATED = re.compile(r"(_bar|_dot|_\d+|_at\d+|_i)+$")
 _ARRAY = re.compile(r"^array\((\w+), (\d+)d, \w+\)$")
 
 
-def readable(reason: str, code: str) -> tuple[str, str | None]:
-    """(numba's `reason` said of the user's line `code`, the hint it calls for; None: the usual one)."""
+def readable(reason: str, code: str, rows: bool = False) -> tuple[str, str | None]:
+    """(numba's `reason` said of the user's line `code`, the hint it calls for; None: the usual one).
+    `rows`: the code is srcdiff.vmap's, each value with a batch axis first, which the words leave out."""
+    item = LIST_ITEM.search(reason)
+    if item is not None:
+        held, given = _words(item.group(2), rows), _words(item.group(3), rows)
+        if held != given:
+            return f"this gives {given} to a list of {_plural(held)}", LIST_ITEM_HINT
     found = JOIN.search(reason)
     if not found:
         return reason, None
     first, second, name = found.group(1), found.group(2), found.group(3)
-    if _ARRAY.match(first) and _ARRAY.match(second):
+    arrays = _ARRAY.match(first), _ARRAY.match(second)
+    if all(arrays) and arrays[0].group(2) == arrays[1].group(2):
         return reason, None  # two dtypes of one array (a float32 value meeting a float64 one): the usual words
     base = _GENERATED.sub("", name) or name
     spelled = re.search(rf"(?<![\w.]){re.escape(base)}(?!\w)", code) is not None
     who = f"`{base}`" if spelled else "a value this line computes"
-    return f"{who} is {_words(first)} on one path and {_words(second)} on another", JOIN_HINT
+    return f"{who} is {_words(first, rows)} on one path and {_words(second, rows)} on another", JOIN_HINT
 
 
-def _words(numba_type: str) -> str:
+def _plural(words: str) -> str:
+    """"arrays (float64, 1 axis)" for "an array (float64, 1 axis)", "numbers" for "a number"."""
+    if words.startswith("an array"):
+        return "arrays" + words[len("an array"):]
+    return words[2:] + "s" if words.startswith("a ") else words
+
+
+def _words(numba_type: str, rows: bool = False) -> str:
     array = _ARRAY.match(numba_type)
     if array:
-        axes = int(array.group(2))
+        axes = int(array.group(2)) - rows  # (a batch axis of rows: not the user's)
+        if axes == 0:
+            return "a number"
         return f"an array ({array.group(1)}, {axes} axis{'' if axes == 1 else 'es'})"
     if re.match(r"^(Literal\[\w+\]\(.*\)|float\d+|int\d+|bool|uint\d+)$", numba_type):
         return "a number"
@@ -58,4 +80,4 @@ def _words(numba_type: str) -> str:
     return numba_type
 
 
-__all__ = ["JOIN_HINT", "MIXED", "MIXED_TYPES", "readable"]
+__all__ = ["JOIN_HINT", "LIST_ITEM_HINT", "MIXED", "MIXED_TYPES", "readable"]

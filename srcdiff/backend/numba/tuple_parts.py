@@ -27,6 +27,7 @@ import ast
 
 from numba import types
 
+from .list_adjoints import list_add, lists_add
 from .naming import made, overload
 from .pads import index_add
 
@@ -75,6 +76,28 @@ def _index_add_part(base, index, value):
         return None
     parts = "".join("base[%d] + value, " % j if j == at else f"base[{j}], " for j in range(len(base)))
     return made(f"def impl(base, index, value):\n    return ({parts})\n")
+
+
+@overload(list_add, prefer_literal=True)
+def _list_add_part(xs, i, v):
+    """Forward mode over a gradient's ``list_add(t_bar, 1, v)`` into a tuple's adjoint of items of two
+    kinds (a number and an array): a new tuple with `v` added to one item (list_adjoints.py's makes a
+    list, whose items numba types alike)."""
+    if not (isinstance(xs, types.Tuple) and isinstance(i, types.IntegerLiteral)
+            and -len(xs) <= i.literal_value < len(xs)):
+        return None
+    at = i.literal_value % len(xs)
+    parts = "".join("xs[%d] + v, " % j if j == at else f"xs[{j}], " for j in range(len(xs)))
+    return made(f"def impl(xs, i, v):\n    return ({parts})\n")
+
+
+@overload(lists_add)
+def _lists_add_parts(a, b):
+    """Two contributions to such a tuple's adjoint, added item by item."""
+    if not (isinstance(a, types.Tuple) and isinstance(b, types.BaseTuple) and len(a) == len(b)):
+        return None
+    parts = "".join(f"a[{j}] + b[{j}], " for j in range(len(a)))
+    return made(f"def impl(a, b):\n    return ({parts})\n")
 
 
 @overload(index_read, prefer_literal=True)
@@ -135,8 +158,28 @@ def _containers(func: ast.FunctionDef) -> set[str]:
             allowed.add(id(node.value))
         elif isinstance(node, ast.Delete):
             allowed |= {id(t) for t in node.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(func):  # ``state_1_bar = state_bar`` (a pullback's alias), the alias only read
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Name) and node.value.id in made_of_zeros \
+                and _read_only(func, node.targets[0].id):
+            allowed.add(id(node.value))
     other = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and n.id in made_of_zeros and id(n) not in allowed}
     return (made_of_zeros & written) - other
+
+
+def _read_only(func: ast.FunctionDef, name: str) -> bool:
+    """Whether `name` is never written into (``name[k] = v``, ``name += v``, ``del name[k]``,
+    ``name.append(v)``): the alias of a container the rewrite makes anew at each write would not see
+    the write."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            return False
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
+                and not isinstance(node.ctx, ast.Load):
+            return False
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            return False
+    return True
 
 
 class _Writes(ast.NodeTransformer):

@@ -1,0 +1,131 @@
+"""numba versions of the helpers srcdiff.vmap's batched code calls (ad/batching_runtime.py), each on
+arrays whose axis 0 is the batch axis: ``broadcast_rows`` / ``copy_rows`` (a value the same for
+every row, as rows: before a loop that makes it a row each), ``zero_rows``, ``unbroadcast_rows``,
+``sum_rows`` (``sum(items)`` of a list of rows) and ``list_repeat_rows`` (its adjoint).
+
+numba gives a name one type: the rows made of a value shared by every row are a new array of their
+own (NumPy's read-only view would be another type than the rows the loop computes), and a value
+preset to None before a loop stays None.  A case not written here (a tuple of values, a list of
+items of different shapes) is left to numba, which refuses it at the user's line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from ...ad.batching_runtime import (
+    broadcast_rows,
+    copy_rows,
+    list_repeat_rows,
+    sum_rows,
+    unbroadcast_rows,
+    zero_rows,
+)
+from .naming import made, overload
+from .runtime import unbroadcast
+
+
+def _number(t) -> bool:
+    return isinstance(t, (types.Number, types.Boolean))
+
+
+def _rows_of(value):
+    """The code of `value` as `size` rows of its own, for numba's type of `value`; None: not written."""
+    if isinstance(value, types.NoneType):
+        return lambda value, size: None
+    if _number(value):
+        return lambda value, size: np.full(size, value)
+    if isinstance(value, types.Array):
+
+        def rows(value, size):
+            out = np.empty((size,) + value.shape, value.dtype)
+            for i in range(size):
+                out[i] = value
+            return out
+
+        return rows
+    return None
+
+
+@overload(broadcast_rows)
+def _broadcast_rows(value, size):
+    return _rows_of(value)
+
+
+@overload(copy_rows)
+def _copy_rows(value, size):
+    return _rows_of(value)
+
+
+@overload(zero_rows)
+def _zero_rows(like, size):
+    if _number(like):
+        return lambda like, size: np.zeros(size)
+    if isinstance(like, types.Array):
+        return lambda like, size: np.zeros((size,) + like.shape)
+    return None
+
+
+@overload(unbroadcast_rows)
+def _unbroadcast_rows(g, like):
+    """Each row of `g` summed back to the shape of `like` (runtime.py's `unbroadcast` of each row)."""
+    if not isinstance(g, types.Array) or g.ndim == 0:
+        return None
+    if _number(like) or (isinstance(like, types.Array) and like.ndim == 0):
+        if g.ndim == 1:
+            return lambda g, like: g
+        return made(
+            "def impl(g, like):\n"
+            "    out = np.empty(g.shape[0], g.dtype)\n"
+            "    for i in range(g.shape[0]):\n"
+            "        out[i] = np.sum(g[i])\n"
+            "    return out\n"
+        )
+    if not isinstance(like, types.Array) or g.ndim - 1 < like.ndim:
+        return None
+    same = "    if g.shape[1:] == like.shape:\n        return np.ascontiguousarray(g)\n"
+    same = same if g.ndim - 1 == like.ndim else ""  # (rows of like's shape already: the common case)
+    return made(
+        "def impl(g, like):\n" + same + "    out = np.empty((g.shape[0],) + like.shape, g.dtype)\n"
+        "    for i in range(g.shape[0]):\n"
+        "        out[i] = unbroadcast(g[i], like)\n"
+        "    return out\n",
+        unbroadcast=unbroadcast,
+    )
+
+
+@overload(sum_rows)
+def _sum_rows(xs, size):
+    """``sum(items)`` of a list of rows of one shape (each an array with the batch axis first)."""
+    if not (isinstance(xs, (types.List, types.UniTuple)) and isinstance(xs.dtype, types.Array)):
+        return None
+
+    def impl(xs, size):
+        if len(xs) == 0:
+            raise ValueError("sum of an empty list of rows")
+        total = xs[0].copy()
+        for k in range(1, len(xs)):
+            total = total + xs[k]
+        return total
+
+    return impl
+
+
+@overload(list_repeat_rows, prefer_literal=True)
+def _list_repeat_rows(g, xs, xs_rows):
+    """`g` once per item of `xs`, each row summed back to a row of the item's shape."""
+    if not (isinstance(xs, (types.List, types.UniTuple)) and isinstance(g, types.Array)) or not isinstance(
+        xs_rows, types.BooleanLiteral
+    ):
+        return None
+    item = "xs[k][0]" if xs_rows.literal_value else "xs[k]"
+    return made(
+        f"def impl(g, xs, xs_rows):\n    return [unbroadcast_rows(g, {item}) for k in range(len(xs))]\n",
+        unbroadcast_rows=unbroadcast_rows,
+    )
+
+
+HELPERS = ("broadcast_rows", "copy_rows", "zero_rows", "unbroadcast_rows", "sum_rows", "list_repeat_rows")
+
+__all__ = ["HELPERS"]
