@@ -113,18 +113,49 @@ def _call_of(value, name: str, module: bool = False) -> bool:
 
 def probe(found: Lowered, ir, namer, shape_of: dict, row: tuple) -> dict[str, int]:
     """The number of axes of every value the function computes for one example `row`: its
-    statements run once, unbatched.  Empty when they raise (the rules' shapes are used alone)."""
+    statements run once, unbatched, each assignment noted.  A name assigned values of
+    different numbers of axes is left out (a loop's adjoint ``zeros_like(t10)`` of a value a
+    branch sets, a float where the branch was not taken and a vector where it was: the last
+    iteration alone would say 0 axes for every one).  Empty when they raise (the rules'
+    shapes are used alone)."""
     plain = batch(ir, namer.copy(), (), shape_of, location=found.parsed.location)
-    names = ast.parse("{k: v for k, v in locals().items()}", mode="eval").body
-    func = build(plain, found.parsed.tree, describe(found.parsed), f"{found.parsed.name}_probe", names)
-    cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure}
+    seen = ast.Name(_SEEN, ast.Load())
+    func = build(plain, found.parsed.tree, describe(found.parsed), f"{found.parsed.name}_probe", seen)
+    func.body = [ast.parse(f"{_SEEN} = {{}}").body[0], *_noted(func.body)]
+    ast.fix_missing_locations(func)
+    cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure, _NOTE: _note_ndim}
     try:
         run = loader.build_function(render.render(func), f"{found.parsed.name}_probe", found.parsed.func.__globals__,
                                     cells)
         values = run(*row)
     except Exception:  # noqa: BLE001 - the probe only adds knowledge; the batched code decides
         return {}
-    return {k: np.ndim(v) for k, v in values.items() if isinstance(v, (np.ndarray, np.generic, float, int, complex))}
+    return {k: next(iter(n)) for k, n in values.items() if len(n) == 1}
+
+
+_SEEN, _NOTE = "probe_ndims", "note_ndim"
+
+
+def _note_ndim(seen: dict, name: str, value) -> None:
+    """Add `value`'s number of axes to what `seen` holds for `name` (numbers and arrays only)."""
+    if isinstance(value, (np.ndarray, np.generic, float, int, complex)):
+        seen.setdefault(name, set()).add(np.ndim(value))
+
+
+def _noted(body: list) -> list:
+    """`body` with ``note_ndim(probe_ndims, "x", x)`` after each statement that assigns names
+    (in the blocks of loops and branches too)."""
+    out = []
+    for stmt in body:
+        if isinstance(stmt, (ast.For, ast.While, ast.If)):
+            stmt.body, stmt.orelse = _noted(stmt.body), _noted(stmt.orelse)
+        out.append(stmt)
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            out += [ast.Expr(ast.Call(ast.Name(_NOTE, ast.Load()), [ast.Name(_SEEN, ast.Load()), ast.Constant(n),
+                                                                     ast.Name(n, ast.Load())], [])) for n in names]
+    return out
 
 
 def build(program: BatchedProgram, tree: ast.FunctionDef, describe_line, name: str,
