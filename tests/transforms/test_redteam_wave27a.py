@@ -37,6 +37,14 @@ Found and fixed, each class with variants here:
    backend/numba/optionals.py: a NumPy function's argument preset to None is read through
    ``present``, as an index already was.
 
+4. WRONG, silently (grad, value_and_grad, vjp, hessian, jit="numba", debug=True; jvp was right):
+   ``for k in range(4): acc = acc + np.cos(x * (k + 1)) / (k + 1)`` (and the same in a while loop
+   with a counter, ``np.sin(x * (k + 1)) * (k + 2)``, ``acc += np.cosh(x * (k + 1)) / (k + 1) ** 2``):
+   the backward loop computed ``t2 = x * t1`` again (not saved: one operation of values it has), and
+   a second choice then stopped saving ``t1 = k + 1`` too, writing ``(k + 1)`` into the backward
+   statements that read it but not into ``t2 = x * t1``, which read the last iteration's t1 in every
+   iteration.  Fixed in ad/regions.py: what a value computed again reads stays saved.
+
 Open (jit="numba" refuses at the user's line what grad accepts): a value first assigned in a loop,
 its adjoint ``zeros_like`` of the value before the loop (None): numba types that call with None
 first and cannot join the number it gives with the arrays of later iterations ("Cannot unify
@@ -273,3 +281,61 @@ def test_vector_under_an_if_in_a_loop_hessian_batched():
     want = np.stack([central_difference(lambda y, k=k: g(y).ravel()[k], (pos,), 0) for k in range(pos.size)])
     np.testing.assert_allclose(got.reshape(pos.size, pos.size), want.reshape(pos.size, pos.size), rtol=1e-5, atol=1e-6)
     assert "_batched(" in h.source.splitlines()[0] and "expand_rows" in h.source, h.source.splitlines()[0]
+
+
+# ---- 4. a number computed again that a value computed again reads ----
+
+
+def while_counter_cos(x):
+    k = 0
+    acc = np.zeros_like(x)
+    while k < 4:
+        acc = acc + np.cos(x * (k + 1)) / (k + 1)
+        k += 1
+    return np.sum(acc * x)
+
+
+def for_counter_cos(x):
+    acc = np.zeros_like(x)
+    for k in range(4):
+        acc = acc + np.cos(x * (k + 1)) / (k + 1)
+    return np.sum(acc * x)
+
+
+def sin_two_numbers(x):
+    acc = np.zeros_like(x)
+    for k in range(4):
+        acc = acc + np.sin(x * (k + 1)) * (k + 2)
+    return np.sum(acc * x)
+
+
+def cosh_in_place(x):
+    acc = np.zeros_like(x)
+    for k in range(3):
+        acc += np.cosh(x * (k + 1)) / (k + 1) ** 2
+    return np.sum(acc)
+
+
+RECOMPUTED = [(f.__name__, f, lambda r: (r.standard_normal(4),), 0)
+              for f in (while_counter_cos, for_counter_cos, sin_two_numbers, cosh_in_place)]
+
+
+@pytest.mark.parametrize("program", corpus.from_table(RECOMPUTED, "w27a", "test_redteam_wave27a", 27), ids=_name)
+def test_number_read_by_a_recomputed_value_every_transformation(program):
+    matrix.assert_ok(program, ("grad", "value_and_grad", "vjp", "jvp", "tree", "jacobian", "float32"))
+
+
+@pytest.mark.parametrize("program", corpus.from_table(RECOMPUTED, "w27a", "test_redteam_wave27a", 27), ids=_name)
+def test_number_read_by_a_recomputed_value_hessian(program):
+    matrix.assert_ok(program, ("hessian",))
+
+
+@pytest.mark.parametrize("program", corpus.from_table(RECOMPUTED, "w27a", "test_redteam_wave27a", 27), ids=_name)
+def test_number_read_by_a_recomputed_value_numba(program):
+    matrix.assert_ok(program, ("numba",))
+
+
+def test_number_read_by_a_recomputed_value_in_the_debug_gradient():
+    x = np.array([0.3, -1.2, 0.7, 1.5])
+    want = central_difference(for_counter_cos, (x,), 0)
+    np.testing.assert_allclose(srcdiff.grad(for_counter_cos, debug=True)(x), want, rtol=1e-6, atol=1e-8)
