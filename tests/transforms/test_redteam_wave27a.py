@@ -11,11 +11,13 @@ np.*, float32), each through grad, value_and_grad, vjp, jvp, jacobian, hessian, 
 arguments, float32, ``vmap(grad(f))`` over a batch of points and jit="numba".  References are
 float64 central differences (matrix.py, tests/numeric.py), never the code under test.
 
-Census before the fixes (171 programs; ok / refused at the user's line / WRONG / crash):
-no WRONG anywhere and no crash; grad refused 2 (both refused by every transformation too:
-``x += dt * v`` of a float argument, "may be an array", and ``WEIGHTS.mean()`` of a module-level
-array, 1 below); hessian refused 1 that grad accepts (2 below, an internal error dressed as a
-refusal); jit="numba" refused 4 more that grad accepts (3 below, and the open item).
+Census before the fixes (171 programs): two programs silently WRONG: grad, value_and_grad, vjp,
+tree, float32, hvp and numba of while_fixed_accumulate (4 below), hessian of break_after_fixed
+(2b); grad refused 4 at the user's line, each refused by every transformation too (``x += dt * v``
+of a float argument, "may be an array"; ``WEIGHTS.mean()`` of a module-level array, 1 below;
+``a, (b, c) = theta`` of a constant tuple; a nested helper returning a dict); hessian refused 2
+that grad accepts (2 below: an internal ValueError at the user's line); jit="numba" refused 3 more
+(3 below, and the open item).  After: no WRONG; hessian and the numba of 3 accept what grad does.
 
 Found and fixed, each class with variants here:
 
@@ -31,6 +33,11 @@ Found and fixed, each class with variants here:
    and the value's adjoint was ``zeros_like(None)``, a number; the vector adjoint was then expanded
    as a number's.  Fixed in driver/batched.py: every assignment noted, a name seen with two numbers
    of axes left to the code to ask when it runs.
+2b. WRONG, silently (hessian, jacobian of a gradient; grad right), the same cause: a loop that
+   breaks or continues (``for i in range(100): if i == 5: break; total = total +
+   np.sum(np.sin(x * (i + 1)))``, ``while True`` with a counted break, ``continue`` on the last or
+   the first iteration: the probe's last iteration took the other path).  The batched Hessian was
+   off by up to 28 with no error (``continue`` on the first iteration: a plain ValueError).
 3. REFUSED where grad accepts (jit="numba"): the same loops, a norm's adjoint reading the norm in
    ``np.where(t11 == 0, 1.0, t11)``, the norm preset to None before the loop: "numba has no
    implementation of where(bool, float64, OptionalType(float64))".  Fixed in
@@ -339,3 +346,71 @@ def test_number_read_by_a_recomputed_value_in_the_debug_gradient():
     x = np.array([0.3, -1.2, 0.7, 1.5])
     want = central_difference(for_counter_cos, (x,), 0)
     np.testing.assert_allclose(srcdiff.grad(for_counter_cos, debug=True)(x), want, rtol=1e-6, atol=1e-8)
+
+
+# ---- 2b. loops that break or continue: the probe's last iteration is not the others' ----
+
+
+def break_at_a_count(x):
+    total = 0.0
+    for i in range(100):
+        if i == 5:
+            break
+        total = total + np.sum(np.sin(x * (i + 1)))
+    return total
+
+
+def break_an_array_sum(x):
+    acc = np.zeros_like(x)
+    for i in range(10):
+        if i >= 3:
+            break
+        acc = acc + np.cos(x * (i + 1))
+    return np.sum(acc * x)
+
+
+def while_true_break(x):
+    k = 0
+    s = 0.0
+    while True:
+        if k == 4:
+            break
+        s = s + np.sum(np.tanh(x * (k + 0.5)) ** 2)
+        k += 1
+    return s
+
+
+def continue_the_last(x):
+    total = 0.0
+    for i in range(4):
+        if i == 3:
+            continue
+        total += np.sum(np.sin(x * (i + 1)))
+    return total
+
+
+def continue_the_first(x):
+    total = 0.0
+    for i in range(4):
+        if i == 0:
+            continue
+        total += np.sum(np.exp(-x * i) * x)
+    return total
+
+
+EXITS = [(f.__name__, f, lambda r: (r.standard_normal(4),), 0)
+         for f in (break_at_a_count, break_an_array_sum, while_true_break, continue_the_last, continue_the_first)]
+
+
+@pytest.mark.parametrize("program", corpus.from_table(EXITS, "w27a", "test_redteam_wave27a", 27), ids=_name)
+def test_loop_exits_batched_rows(program):
+    """The Hessian's rows in one batched call (they were silently wrong, or a plain ValueError)."""
+    matrix.assert_ok(program, ("hessian",))
+
+
+@pytest.mark.parametrize("program", corpus.from_table(EXITS[:2], "w27a", "test_redteam_wave27a", 27), ids=_name)
+def test_loop_exits_jacobian_of_the_gradient(program):
+    g = srcdiff.grad(program.func)
+    x = program.args[0]
+    want = np.stack([central_difference(lambda y, k=k: g(y)[k], (x,), 0) for k in range(x.size)])
+    np.testing.assert_allclose(srcdiff.jacobian(g)(x), want, rtol=1e-5, atol=1e-6)
