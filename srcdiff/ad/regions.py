@@ -182,7 +182,11 @@ def _emit_loop(loop: Loop, sweep: Sweep, child: Sweep, inside: set[str], phis: s
         saved = [n for n in saved if n not in {r.out.name for r in recompute}]
         finals = {c.final.name for c in loop.carried if sweep.loops == 0 and isinstance(c.final, Var)
                   and c.final.name not in phis and c.var.name in saved}
-        again = numbers_recomputed(loop, saved, unchanging, finals, sweep.shapes, child.stmts)
+        # what a value computed again reads stays saved: numbers_recomputed writes a number it
+        # computes again into the backward statements' reads, not into these (``t2 = x * t1`` of
+        # ``t1 = k + 1`` read the last iteration's t1 when t1 was no longer saved)
+        read_again = {v.name for r in recompute for v in r.input_vars}
+        again = numbers_recomputed(loop, saved, unchanging, finals | read_again, sweep.shapes, child.stmts)
         if again is not None:  # (what a branch's side computes again is in child.stmts now)
             recompute += again[0]
             saved = [n for n in saved if n not in again[1]] + again[2]

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from .. import rules
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Operand
 from . import library_calls
@@ -56,7 +57,7 @@ def lower_call(lower: ExpressionLowerer, node: ast.Call, target) -> Operand:
     got = lower_dict_get(lower, node, target)  # cfg.get("l2", 0.1) of a dict of constants
     if got is not None:
         return got
-    if isinstance(callee, ast.Attribute) and static_value(state, callee.value, record=False) is MISSING:
+    if isinstance(callee, ast.Attribute) and _method_of_a_value(state, callee):
         return lower_method_call(lower, node, target)
     if isinstance(callee, ast.Name) and callee.id in state.lambdas:
         return call_nested(lower, node, state.lambdas[callee.id], target)
@@ -129,6 +130,14 @@ def partial_applied(node: ast.Call, partial: functools.partial) -> ast.Call:
     keywords = [ast.keyword(k, ast.copy_location(ast.Constant(v), node)) for k, v in partial.keywords.items()
                 if k not in given] + list(node.keywords)
     return ast.copy_location(ast.Call(node.func, args, keywords), node)
+
+
+def _method_of_a_value(state, callee: ast.Attribute) -> bool:
+    """Whether ``callee`` is a method of a value the function computes, or of a NumPy array it
+    reads from its module (``WEIGHTS.mean()``: NumPy's method, as of a local array), rather than
+    a function reached through a module or an object."""
+    owner = static_value(state, callee.value, record=False)
+    return owner is MISSING or isinstance(owner, np.ndarray) and callee.attr in rules.METHODS
 
 
 def _parameter_function(state, callee: ast.Name):

@@ -5,7 +5,9 @@ that the loop's stack holds it on every path; numba types it ``Optional(int64)``
 ``setitem`` or ``getitem`` with an optional in the index.  Where the code reads such a name
 in an index, it reads ``present(t20)``: the value itself (numba's cast of an optional, which
 raises ``TypeError`` if it is None: the Python gradient then runs and says what went wrong).
-The backward sweep reads it only on the path that set it, so the values are unchanged.
+The backward sweep reads it only on the path that set it, so the values are unchanged.  The
+same holds of a NumPy function's argument (``np.where(t11 == 0, 1.0, t11)``, a norm's adjoint
+under an ``if`` in a loop): numba has no NumPy function of an optional.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ def _present(value):
 
 
 def rewrite(func: ast.FunctionDef) -> bool:
-    """Wrap, in place, the names `func` presets to None where an index reads them; whether any."""
+    """Wrap, in place, the names `func` presets to None where an index or a NumPy function reads
+    them; whether any."""
     preset = {t.id for node in ast.walk(func) if isinstance(node, ast.Assign)
               and isinstance(node.value, ast.Constant) and node.value.value is None
               for t in node.targets if isinstance(t, ast.Name)}
@@ -54,7 +57,20 @@ def rewrite(func: ast.FunctionDef) -> bool:
                 and len(node.args) > 1:
             node.args[1], wrapped = _index(node.args[1], preset)
             changed |= wrapped
+        elif isinstance(node, ast.Call) and _of_numpy(node.func):
+            # np.where(t11 == 0, 1.0, t11): numba has no NumPy function of an optional; the Python
+            # code never passes such a name None (NumPy would raise), so its value is there
+            for i, arg in enumerate(node.args):
+                if isinstance(arg, ast.Name) and arg.id in preset:
+                    node.args[i], changed = _wrapped(arg), True
     return changed
+
+
+def _of_numpy(func: ast.expr) -> bool:
+    """Whether `func` is spelled ``np.name`` (or ``np.linalg.name``)."""
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id == "np"
 
 
 #: run-time helpers whose second argument is an index (``zero_item(g, (e, t20))``)
