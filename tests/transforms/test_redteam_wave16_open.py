@@ -134,8 +134,6 @@ def replaced_dataclass(g, x):
 _MU, _LS = np.array([0.3, -0.2]), np.array([0.1, -0.4])
 # builtin_max_of_three (max(a * b, a + b, 0.5)): differentiated, tested in test_reach16.py (max_of_three)
 BY_HAND = [
-    ("generator_draw_in_arithmetic", lambda: srcdiff.grad(reparameterised)(_MU, _LS),
-     lambda: central_difference(reparameterised, (_MU, _LS), 0)),
     ("seed_inside_the_function", lambda: srcdiff.grad(seeded_monte_carlo)(np.array([0.5, -1.0, 2.0])),
      lambda: central_difference(seeded_monte_carlo, (np.array([0.5, -1.0, 2.0]),), 0)),
     ("vmap_of_jacobian", lambda: srcdiff.vmap(srcdiff.jacobian(lorenz))(np.array([[1.0, 2.0, 3.0]]))[0],
@@ -149,10 +147,17 @@ def test_reasonable_code_refused_by_hand(name, call, want):
     np.testing.assert_allclose(call(), want(), rtol=1e-6, atol=1e-9)
 
 
-@pytest.mark.parametrize("name, call, want", BY_HAND[:2], ids=[c[0] for c in BY_HAND[:2]])
+@pytest.mark.parametrize("name, call, want", BY_HAND[:1], ids=[c[0] for c in BY_HAND[:1]])
 def test_reasonable_code_refused_by_hand_names_the_line(name, call, want):
     with pytest.raises(srcdiff.SrcDiffError, match=HERE):
         call()
+
+
+def test_a_draw_of_a_generator_seeded_inside_is_a_constant():
+    # (open since wave 16: "the method .normal() of rng has no adjoint rule"; since wave 27 the draws of a
+    # generator the function seeds itself are constants of the function, lower/generator_draws.py)
+    want = central_difference(reparameterised, (_MU, _LS), 0)
+    np.testing.assert_allclose(srcdiff.grad(reparameterised)(_MU, _LS), want, rtol=1e-6, atol=1e-9)
 
 
 def test_vmap_of_an_array_display_is_batched():
