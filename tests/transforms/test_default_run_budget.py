@@ -73,6 +73,7 @@ def test_while_recording_nothing_is_left_out(monkeypatch, tmp_path):
     listed, total = made_up()
     monkeypatch.setattr(costs, "read", lambda path=None: (listed, total))
     monkeypatch.setenv(costs.RECORDING, str(tmp_path))
+    monkeypatch.delenv(costs.SAMPLED, raising=False)  # (a run measuring the sample sets it)
     rows = [Row(nodeid) for nodeid in listed]
     costs.mark(rows)
     assert not any(r.marks for r in rows)
