@@ -70,7 +70,8 @@ class Jacobian(Composite):
             if found is not None:
                 return found
         call = self.pullbacks.target(args, kwargs)
-        if call.flat is None and not kwargs:
+        # (with jit the rows are the compiled form: trees, flattened, and keywords, bound, batched too)
+        if self.jit or call.flat is None and not kwargs:
             value = call.run()
             value_shape(value, self.pullbacks.func)
             code = self.batched.code(call.func, call.args, call.wrt, value)
@@ -94,7 +95,7 @@ class Jacobian(Composite):
         """The rows by first-order code: one pullback per row, or with jit (where one pullback per
         row would run NumPy) forward mode's columns, compiled, or refused."""
         if self.jit:
-            return self._columns(call, kwargs)
+            return self._columns(call)
         value, pullback = self.pullbacks(*args, **kwargs)
         return pullback.call.rebuild(jacobian_leaves(value, pullback))
 
@@ -113,12 +114,12 @@ class Jacobian(Composite):
         except SrcDiffError:
             return call.rebuild(found)
 
-    def _columns(self, call, kwargs):
+    def _columns(self, call):
         """With jit, where the rows cannot be batched: the columns by forward mode over `f`'s
         code, compiled with the loop over them (api/hessian_columns.py); else refused."""
         leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
-        if call.flat is not None or kwargs or any(leaf.dtype.kind != "f" for leaf in leaves):
-            raise self._refusal(call, kwargs)
+        if any(leaf.dtype.kind != "f" for leaf in leaves):
+            raise self._refusal(call)
         raw = call.run()
         if isinstance(raw, (tuple, list)):  # (the columns' loop stores one array: NumPy's path stacks the values)
             raise SrcDiffError(f"{self.__qualname__} with jit='numba': the function returns a {type(raw).__name__} "
@@ -126,7 +127,7 @@ class Jacobian(Composite):
                                "return np.array([...]) (or np.stack) of the values, or leave jit out")
         value = np.asarray(raw)
         if value.dtype.kind != "f":
-            raise self._refusal(call, kwargs)
+            raise self._refusal(call)
         columns = self._forward_columns.get(call.func)
         if columns is None:
             columns = self._forward_columns[call.func] = JitColumns(call.func, call.wrt, call.names)
@@ -134,11 +135,8 @@ class Jacobian(Composite):
         self._last_columns = columns
         return call.rebuild(blocks[0])
 
-    def _refusal(self, call, kwargs) -> SrcDiffError:
+    def _refusal(self, call) -> SrcDiffError:
         """Why the batched code, the one form jit compiles, cannot run this call."""
-        if call.flat is not None or kwargs:
-            return refused(self.__qualname__, "the batched rows take arrays and floats passed by position (not "
-                           "trees, methods, partials or keywords)", None)
         why = self.batched.refusal(call.func, call.args, call.wrt)
         if why is None:
             return refused(self.__qualname__, "the function's value must be a non-empty float array or a float")

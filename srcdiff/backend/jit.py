@@ -112,7 +112,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
         origin = origins.by_file.get(getattr(variant.function, "__code__", None) and
                                      variant.function.__code__.co_filename)
         place = origin.user_line.get(line) if origin is not None else None
-        return (origin.location(place[0]), place[1]) if place else (None, None)
+        # (a called gradient's code is generated: its line is followed back to the user's)
+        return origins.back_to_user(origin, *place) if place else (None, None)
 
     def refuse(variant, line: int, reason: str):
         location, _ = located(variant, line)

@@ -110,13 +110,13 @@ class Origins:
         place = origin.user_line.get(line) if origin is not None else None
         if located:  # met in an installed library's code (a helper of it refused at run time): the
             # user's line that called into it names it, the library's line is not one to change
-            named = at_users_line(error, self._back_to_user(origin, *place)[0] if place else None)
+            named = at_users_line(error, self.back_to_user(origin, *place)[0] if place else None)
             if named is None:
                 raise error
             raise named from None
         if place is None:
             raise error
-        where, sweep = self._back_to_user(origin, *place)
+        where, sweep = self.back_to_user(origin, *place)
         doing = "computing" if sweep == "forward" else "computing the gradient of"
         if isinstance(error, SrcDiffError):  # a run-time helper's refusal: its words, at the user's line
             located = SrcDiffError(error.reason, where, error.hint)
@@ -128,7 +128,7 @@ class Origins:
         located.sweep = sweep
         raise located from error
 
-    def _back_to_user(self, origin: Origin, user_line: int, sweep: str) -> tuple[Location, str]:
+    def back_to_user(self, origin: Origin, user_line: int, sweep: str) -> tuple[Location, str]:
         """The user's file and line of `origin`'s `user_line`, and the sweep it is in."""
         where = origin.location(user_line)
         outer = self.generated.get(where.filename)

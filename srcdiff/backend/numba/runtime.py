@@ -92,8 +92,8 @@ def _sum_to(g, x):
 def _zeros_like(x):
     if isinstance(x, types.Optional):  # a name preset to None before a loop: its value's zeros
         x = x.type
-    if isinstance(x, types.NoneType):
-        return lambda x: 0.0
+    if isinstance(x, (types.NoneType, types.UnicodeType, types.StringLiteral, types.UnicodeCharSeq)):
+        return lambda x: 0.0  # (a string leaf of a tree, as rules/runtime.py's: no derivative, 0.0)
     if _is_array(x):
         return lambda x: np.zeros(x.shape)
     if _is_number(x):

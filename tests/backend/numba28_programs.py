@@ -1,0 +1,151 @@
+"""User-style programs whose differentiated parameter is a tree, for jit="numba" in every transformation
+(test_numba28.py): vector-valued ones (jacobian, vjp, jvp) and scalar ones (grad, hessian as well).
+Table rows: (name, function, make_args(rng), wrt)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# ---- vector-valued -------------------------------------------------------------------------------------
+
+
+def layer_of_dict(p, x):
+    return np.tanh(x @ p["W"] + p["b"]) * p["s"]
+
+
+def nested_dict(p, x):
+    return np.sin(p["inner"]["w"] * x) + p["pair"][0] * p["pair"][1]
+
+
+def tuple_of_arrays(p, x):
+    w, b = p
+    return np.cos(w @ x + b)
+
+
+def list_with_a_float(p, x):
+    return p[0] * x + p[1] ** 2
+
+
+def dict_with_a_name(p, x):
+    return p["w"] * x * (2.0 if p["name"] == "relu" else 1.0)
+
+
+def dict_with_a_count(p, x):
+    return p["w"] * x * p["n"]
+
+
+def dict_in_a_loop(p, x):
+    y = x
+    for _ in range(3):
+        y = np.tanh(p["a"] * y + p["b"])
+    return y
+
+
+# ---- scalar --------------------------------------------------------------------------------------------
+
+
+def mlp_loss(p, x):
+    h = np.tanh(x @ p["W1"] + p["b1"])
+    return np.mean((h @ p["w2"]) ** 2)
+
+
+def nested_loss(p, x):
+    return np.sum(np.sin(p["inner"]["w"] * x)) * p["pair"][0] + np.sum(p["pair"][1] ** 2)
+
+
+def tuple_loss(p, x):
+    w, b = p
+    return np.sum(np.cos(w @ x + b) ** 2)
+
+
+def loop_loss(p, x):
+    y = x
+    for _ in range(3):
+        y = np.tanh(p["a"] * y + p["b"])
+    return np.sum(y**2)
+
+
+def _v(r, *shape):
+    return r.normal(size=shape)
+
+
+#: vector-valued programs: jacobian, vjp, jvp
+VECTOR = [
+    ("layer_of_dict", layer_of_dict, lambda r: ({"W": _v(r, 3, 4), "b": _v(r, 4), "s": 0.7}, _v(r, 3)), 0),
+    ("nested_dict", nested_dict, lambda r: ({"inner": {"w": _v(r, 3)}, "pair": (0.3, _v(r, 3))}, _v(r, 3)), 0),
+    ("tuple_of_arrays", tuple_of_arrays, lambda r: ((_v(r, 2, 3), _v(r, 2)), _v(r, 3)), 0),
+    ("list_with_a_float", list_with_a_float, lambda r: ([_v(r, 3), 0.4], _v(r, 3)), 0),
+    ("dict_with_a_name", dict_with_a_name, lambda r: ({"w": _v(r, 3), "name": "relu"}, _v(r, 3)), 0),
+    ("dict_with_a_count", dict_with_a_count, lambda r: ({"w": _v(r, 3), "n": 3}, _v(r, 3)), 0),
+    ("dict_in_a_loop", dict_in_a_loop, lambda r: ({"a": 0.8, "b": _v(r, 3)}, _v(r, 3)), 0),
+]
+
+#: scalar programs: grad, value_and_grad, hessian as well
+SCALAR = [
+    ("mlp_loss", mlp_loss, lambda r: ({"W1": _v(r, 3, 2), "b1": _v(r, 2), "w2": _v(r, 2)}, _v(r, 4, 3)), 0),
+    ("nested_loss", nested_loss, lambda r: ({"inner": {"w": _v(r, 3)}, "pair": (0.3, _v(r, 2))}, _v(r, 3)), 0),
+    ("tuple_loss", tuple_loss, lambda r: ((_v(r, 2, 3), _v(r, 2)), _v(r, 3)), 0),
+    ("loop_loss", loop_loss, lambda r: ({"a": 0.8, "b": _v(r, 3)}, _v(r, 3)), 0),
+]
+
+
+# ---- a string leaf's adjoint, in a called gradient's code ------------------------------------------------
+
+import srcdiff  # noqa: E402  (the gradient objects the programs below call)
+
+
+def layers_loss(p, x):
+    h = np.tanh(p["l1"] * x)
+    return np.sum((p["l2"] * h) ** 2) if p["act"] == "sq" else np.sum(p["l2"] * h)
+
+
+dlayers = srcdiff.grad(layers_loss)
+vg_layers = srcdiff.value_and_grad(layers_loss)
+
+
+def string_leaf_step(p, x):
+    g = dlayers(p, x)
+    return np.sum(g["l1"] ** 2) + np.sum(g["l2"] * p["l1"])
+
+
+def string_leaf_value_and_grad(p, x):
+    v, g = vg_layers(p, x)
+    return v * np.sum(g["l2"] ** 2)
+
+
+def string_leaf_in_a_list(p, x):
+    q = {"l1": p[0], "l2": p[1], "act": "sq"}
+    g = dlayers(q, x)
+    return np.sum(np.sin(g["l1"])) + np.sum(g["l2"] * p[0])
+
+
+def _l(r):
+    return {"l1": _v(r, 3), "l2": _v(r, 3), "act": "sq"}, _v(r, 3)
+
+
+#: a called value_and_grad of a tree is refused at its line (open: its value's function is called as Python)
+CALLED_VALUE_AND_GRAD = ("string_leaf_value_and_grad", string_leaf_value_and_grad, _l, 0)
+
+#: a gradient of a tree with a string in it, called: its adjoint ``zeros_like(p_act)`` (grad, value_and_grad)
+STRING_LEAVES = [
+    ("string_leaf_step", string_leaf_step, _l, 0),
+    ("string_leaf_in_a_list", string_leaf_in_a_list, lambda r: ([_v(r, 3), _v(r, 3)], _v(r, 3)), 0),
+]
+
+
+# ---- numba's refusal in a called gradient's code ---------------------------------------------------------
+
+
+def number_or_array(x, flag):
+    if flag > 0:
+        out = x * 2.0
+    else:
+        out = np.sum(x)
+    return np.sum(out) * np.sum(x**2)
+
+
+dnumber_or_array = srcdiff.grad(number_or_array)
+
+
+def calls_number_or_array(x, flag):
+    return np.sum(dnumber_or_array(x, flag) ** 2)
