@@ -18,8 +18,6 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir.nodes import (
@@ -44,6 +42,8 @@ from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
 from .batching_shapes import shape_query
+from .batching_tests import KINDS as TESTS
+from .batching_tests import whole_kind
 from .static_index import record_static
 
 
@@ -266,9 +266,8 @@ def _node(node: Node, state: Batching) -> list:
         state.check_read(v)
     if kind is None and node.rule.nograd and (isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)) or (
             isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)))):
-        _only_operators(node, state)
-        kind = "elementwise"  # a comparison written in the code (``x > 0.5 * y``)
-    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind)) if kind else \
+        kind = whole_kind(node, state)  # a comparison written in the code (``x > 0.5 * y``)
+    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind) or TESTS.get(kind)) if kind else \
         (float_math if node.rule.float_result else None)
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
@@ -284,33 +283,6 @@ def _node(node: Node, state: Batching) -> list:
     if has_axis:
         state.have.add(node.out.name)
     return [Assign([node.out.name], expr, node.line)]
-
-
-_OPERATORS = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Name, ast.Constant, ast.Load,
-              ast.cmpop, ast.boolop, ast.unaryop, ast.operator)
-
-
-def _only_operators(node: Node, state: Batching) -> None:
-    """A comparison kept whole is batched by reading its names as whole batches: right for
-    operators of them (``x > 0.5 * y``), silently wrong for a call or an index inside it
-    (``x > np.mean(x)`` would compare with the batch's mean, ``x[0] > 0`` read the first
-    example), which are refused."""
-    for sub in ast.walk(node.expr):
-        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
-            continue  # a constant of a module (np.pi, math.inf)
-        if isinstance(sub, ast.Call) and not sub.keywords and _elementwise(sub.func):
-            continue  # np.abs(r) <= c: elementwise, the same over rows as over one
-        if not isinstance(sub, _OPERATORS) and not (isinstance(sub, ast.Name) and sub.id in ("np", "math")):
-            state.wrong_rows[node.out.name] = (
-                node, f"the test `{ast.unparse(node.expr)}` computes a value inside it (a call or an index), "
-                "which batching would compute over the whole batch",
-                "assign that value to a name on a line of its own before the test")
-            return
-
-
-def _elementwise(func: ast.expr) -> bool:
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
-        and isinstance(getattr(np, func.attr, None), np.ufunc)
 
 
 def _branch(branch: Branch, state: Batching) -> If:
