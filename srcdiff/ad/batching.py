@@ -38,6 +38,7 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_gathers import KINDS as GATHERS
+from .batching_gathers import index_tuple
 from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
@@ -74,13 +75,16 @@ class Batching:
     # index parts known when the code is made (``t13 = slice(1, None, None),``), written out where read
     statics: dict = field(default_factory=dict)
     forced: frozenset[str] = frozenset()  # lists made of rows from the start (ad/batching_lists.py)
+    # index tuples of positions with a batch axis beside slices, each part's flag (ad/batching_gathers.py)
+    index_rows: dict[str, tuple] = field(default_factory=dict)
 
     def check_read(self, operand: Operand) -> None:
         if isinstance(operand, Var) and operand.name in self.wrong_rows:
             self.refuse(*self.wrong_rows[operand.name])
 
     def batched(self, operand: Operand) -> bool:
-        return isinstance(operand, Var) and (operand.name in self.have or operand.name in self.containers)
+        return isinstance(operand, Var) and (operand.name in self.have or operand.name in self.containers
+                                             or operand.name in self.index_rows)
 
     def ref(self, operand: Operand) -> ast.expr:
         return operand_ast(operand)
@@ -232,7 +236,7 @@ def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
 
 
 def _node(node: Node, state: Batching) -> list:
-    made = list_node(node, state)
+    made = (index_tuple(node, state) if node.rule.name == "list" else None) or list_node(node, state)
     if made is not None:
         return made
     if not any(state.batched(v) for v in node.inputs):
@@ -249,8 +253,11 @@ def _node(node: Node, state: Batching) -> list:
                      f"write {name} at module level without recursion")
     if node.rule is APPEND or (node.out.name in state.lists and node.rule.name != "list") or any(
             isinstance(v, Var) and v.name in state.lists and state.batched(v) and v.name not in state.containers
-            for v in node.inputs):  # (list_node batches the lists it knows)
+            and v.name not in state.index_rows for v in node.inputs):  # (list_node batches the lists it knows)
         state.refuse(node, "lists cannot be batched", "build an array with np.stack instead")
+    if any(isinstance(v, Var) and v.name in state.index_rows for v in node.inputs) \
+            and node.rule.batching_kind not in ("index_read", "index_add"):
+        state.refuse(node, f"{node.rule.name} of an index with a batch axis beside slices has no batching rule")
     if node.rule.name == "list":  # a tuple of values: each part with a batch axis
         state.containers.add(node.out.name)
         parts = [state.rows(v) for v in node.inputs]
