@@ -65,7 +65,7 @@ class Batching:
     shapes: dict[str, Shape]
     location: object
     size: str
-    lists: frozenset[str]
+    lists: set[str]  # (an item read from a list of row lists is one too: added where read)
     have: set[str] = field(default_factory=set)  # values with a batch axis
     ndims: dict[str, int] = field(default_factory=dict)  # a row's axes where the rules do not say
     containers: set[str] = field(default_factory=set)  # tuples whose every part has one
@@ -75,6 +75,7 @@ class Batching:
     # index parts known when the code is made (``t13 = slice(1, None, None),``), written out where read
     statics: dict = field(default_factory=dict)
     forced: frozenset[str] = frozenset()  # lists made of rows from the start (ad/batching_lists.py)
+    nested: set[str] = field(default_factory=set)  # row lists whose items are row lists (ad/batching_lists.py)
     # index tuples of positions with a batch axis beside slices, each part's flag (ad/batching_gathers.py)
     index_rows: dict[str, tuple] = field(default_factory=dict)
 
@@ -155,7 +156,7 @@ def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: 
     size = namer.fresh("batch_size")
     forced: set[str] = set()
     while True:  # again with each list a batched value meets made of rows from the start
-        state = Batching(shape_of, location, size, function.lists, set(batched), ndims=dict(ndims or {}),
+        state = Batching(shape_of, location, size, set(function.lists), set(batched), ndims=dict(ndims or {}),
                          forced=frozenset(forced))
         try:
             return _batched(function, state, batched, floats)
@@ -331,7 +332,10 @@ def _loop(loop: Loop, state: Batching) -> list:
         state.have = entry | carried_rows
         body = _block(loop.body, state)
         grown = {c.var.name for c in loop.carried if state.batched(c.final)} - carried_rows
-        if not grown:
+        holding = {c.var.name for c in loop.carried for v in (c.init, c.final)  # lists of row lists carried
+                   if isinstance(v, Var) and v.name in state.nested} - state.nested
+        state.nested |= holding
+        if not grown and not holding:
             break
         carried_rows |= grown
         state.containers |= {name for name in grown if name in state.lists}  # a list carried: a row list

@@ -278,16 +278,20 @@ def list_of_rows(a):
 
 
 def stack_rows(xs, size: int):
-    """``np.stack(xs)`` of a row list: the list's axis after the batch axis."""
+    """``np.stack(xs)`` of a row list: the list's axis after the batch axis.  An item that is a list
+    of rows itself (``np.stack([[a, b], [c, d]])``) is stacked so first: NumPy would put its own
+    axis before the batch axis."""
     if not len(xs):
         return np.zeros((size, 0))
-    return np.stack(xs, axis=1)
+    return np.stack([stack_rows(x, size) if isinstance(x, (list, tuple)) else x for x in xs], axis=1)
 
 
 def sum_rows(xs, size: int):
     """``sum(xs)`` of a row list."""
     if not len(xs):
         return np.zeros(size, dtype=int)
+    if any(isinstance(x, (list, tuple)) for x in xs):  # (Python would join the lists: no sum of rows)
+        raise SrcDiffError("sum() of a list of lists cannot be batched", hint="sum arrays (np.stack each list)")
     total = xs[0]
     for item in xs[1:]:
         total, item = _lined_up(total, item)
