@@ -37,7 +37,7 @@ def whole_kind(node, state) -> str:
     try:
         if _plain(node.expr):
             return "elementwise"
-        _plan(node, state)
+        _rows(node.expr, _batched(node, state), state, node)
     except _NotRows:
         state.wrong_rows[node.out.name] = (
             node, f"the test `{ast.unparse(node.expr)}` computes a value inside it (a call or an index), "
@@ -48,42 +48,16 @@ def whole_kind(node, state) -> str:
 
 
 def whole_test(node, state):
-    """The test with each batched leaf (a name, or a reduction or ``np.expand_dims`` of one,
-    rewritten for rows) given axes of length one after its batch axis up to the test's axes a
-    row, so that NumPy lines rows up with rows as it does without the batch axis."""
-    leaves, rank = _plan(node, state)
-
-    def rebuilt(sub):  # a copy of the test, its leaves replaced (the IR's expression is left as it is)
-        if id(sub) in leaves:
-            expr, own = leaves[id(sub)]
-            if own >= rank:
-                return expr
-            parts = [ast.Slice(None, None, None)] + [ast.Constant(None)] * (rank - own)
-            return ast.Subscript(expr, ast.Tuple(parts, ast.Load()), ast.Load())
-        new = copy.copy(sub)
-        for name, value in ast.iter_fields(sub):
-            if isinstance(value, list):
-                setattr(new, name, [rebuilt(v) if isinstance(v, ast.AST) else v for v in value])
-            elif isinstance(value, ast.AST):
-                setattr(new, name, rebuilt(value))
-        return new
-
-    return rebuilt(node.expr), True
+    """The test for rows (`_rows`): each reduction or ``np.expand_dims`` of a batched value with its
+    axis moved past the batch axis, each batched operand of an operator given axes of length one after
+    its batch axis up to the operator's axes a row, so that NumPy lines rows up with rows as it does
+    without the batch axis."""
+    expr, _ = _rows(node.expr, _batched(node, state), state, node)
+    return expr, True
 
 
-def _plan(node, state) -> tuple[dict[int, tuple[ast.expr, int]], int]:
-    """The batched leaves of the test by the id of their node (`_leaves`) and a row's axes of the
-    test: its shape's, else the most of its leaves' (a part without rows whose axes are not known
-    raises `_NotRows`)."""
-    batched = {v.name for v in node.inputs if isinstance(v, Var) and state.batched(v)}
-    others: list = []
-    leaves = _leaves(node.expr, batched, state, node, others)
-    rank = state.ndim(node.out, node, required=False)
-    if rank is None:
-        if None in others:
-            raise _NotRows
-        rank = max([r for _, r in leaves.values()] + others, default=0)
-    return leaves, rank
+def _batched(node, state) -> set[str]:
+    return {v.name for v in node.inputs if isinstance(v, Var) and state.batched(v)}
 
 
 def _plain(expr: ast.expr) -> bool:
@@ -110,31 +84,47 @@ def _reads(expr: ast.expr, batched: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in batched for n in ast.walk(expr))
 
 
-def _leaves(expr: ast.expr, batched: set[str], state, node, others: list) -> dict[int, tuple[ast.expr, int]]:
-    """The batched leaves of `expr` by the id of their node: (the expression for rows, a row's axes).
-    Operators and ufuncs between them are walked through; a part reading no batched value is left as
-    it is, its number of axes (None where not known) put in `others`; anything else reading one
-    raises `_NotRows`."""
-    found: dict[int, tuple[ast.expr, int]] = {}
+#: the operands of an elementwise node, by its kind
+_OPERANDS = {ast.BinOp: ("left", "right"), ast.Compare: ("left", "comparators"), ast.BoolOp: ("values",),
+             ast.UnaryOp: ("operand",), ast.Call: ("args",)}
 
-    def walk(sub):
-        if not _reads(sub, batched):
-            others.append(_plain_rank(sub, node, state))
-            return
-        if isinstance(sub, ast.Name):
-            found[id(sub)] = (copy.deepcopy(sub), _rank_of(sub.id, node, state))
-        elif isinstance(sub, _OPERATORS):
-            for child in ast.iter_child_nodes(sub):
-                walk(child)
-        elif isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func):
-            for arg in sub.args:
-                walk(arg)
-        elif isinstance(sub, ast.Call):
-            found[id(sub)] = _call(sub, batched, state, node)
-        else:
-            raise _NotRows
-    walk(expr)
-    return found
+
+def _rows(sub: ast.expr, batched: set[str], state, node) -> tuple[ast.expr, int | None]:
+    """(`sub` for rows, a row's number of axes), or (`sub`, None) for a part that reads no batched value
+    (computed once, as written).  A new expression: the IR's is left as it is.  Raises `_NotRows` for a
+    part that reads one and is neither a name, an operator or ufunc of such parts, nor `_call`'s."""
+    if not _reads(sub, batched):
+        return sub, None
+    if isinstance(sub, ast.Name):
+        return copy.deepcopy(sub), _rank_of(sub.id, node, state)
+    elementwise = isinstance(sub, _OPERATORS) or (isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func))
+    if not elementwise:
+        if isinstance(sub, ast.Call):
+            return _call(sub, batched, state, node)
+        raise _NotRows
+    fields = _OPERANDS[type(sub)]
+    operands = [o for f in fields for o in _listed(getattr(sub, f))]
+    done = [_rows(o, batched, state, node) for o in operands]
+    ranks = [r if r is not None else _plain_rank(o, node, state) for o, (_, r) in zip(operands, done)]
+    if None in ranks:  # a part without rows whose axes are not known: rows cannot be lined up with it
+        raise _NotRows
+    rank = max(ranks)
+    lined = iter([e if r is None or r >= rank else _expanded(e, r, rank) for e, r in done])
+    new = copy.copy(sub)
+    for f in fields:
+        value = getattr(sub, f)
+        setattr(new, f, [next(lined) for _ in value] if isinstance(value, list) else next(lined))
+    return new, rank
+
+
+def _listed(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _expanded(expr: ast.expr, own: int, rank: int) -> ast.expr:
+    """Rows of `own` axes with axes of length one after the batch axis, up to `rank` a row."""
+    parts = [ast.Slice(None, None, None)] + [ast.Constant(None)] * (rank - own)
+    return ast.Subscript(expr, ast.Tuple(parts, ast.Load()), ast.Load())
 
 
 def _rank_of(name: str, node, state) -> int:
@@ -159,8 +149,8 @@ def _plain_rank(sub: ast.expr, node, state) -> int | None:
 
 
 def _call(sub: ast.Call, batched: set[str], state, node) -> tuple[ast.expr, int]:
-    """``np.expand_dims(x, axis)``, ``np.max(x, axis=1)``, ``x.mean()`` of a batched `x` (a name, or
-    such a call of one) for rows: (the call with its axis moved past the batch axis, a row's axes)."""
+    """``np.expand_dims(x, axis)``, ``np.max(x, axis=1)``, ``x.mean()`` of a batched `x` (`_rows`) for
+    rows: (the call with its axis moved past the batch axis, a row's axes)."""
     func = sub.func
     if not isinstance(func, ast.Attribute):
         raise _NotRows
@@ -169,13 +159,8 @@ def _call(sub: ast.Call, batched: set[str], state, node) -> tuple[ast.expr, int]
     if not args:
         raise _NotRows
     operand = args[0]
-    if isinstance(operand, ast.Name) and operand.id in batched:
-        inner, rank = copy.deepcopy(operand), _rank_of(operand.id, node, state)
-    elif isinstance(operand, ast.Call):
-        inner, rank = _call(operand, batched, state, node)
-    else:
-        raise _NotRows
-    if any(_reads(a, batched) for a in args[1:]) or any(_reads(k.value, batched) for k in sub.keywords):
+    inner, rank = _rows(operand, batched, state, node)
+    if rank is None or any(_reads(a, batched) for a in args[1:]) or any(_reads(k.value, batched) for k in sub.keywords):
         raise _NotRows
     keywords = {k.arg: k.value for k in sub.keywords}
     if func.attr == "expand_dims" and module and len(args) == 2 and not keywords:
