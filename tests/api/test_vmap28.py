@@ -276,3 +276,48 @@ def test_what_is_not_batched_runs_one_example_at_a_time_with_a_warning(f):
         warned = [w for w in caught if issubclass(w.category, srcdiff.PerExampleWarning)]
         assert mapped.per_example is not None and len(warned) == 1, mapped.per_example
         np.testing.assert_allclose(got, np.stack([np.asarray(g(*e)) for e in per]), rtol=1e-12, atol=1e-13)
+
+
+# ---- a tree of parameters (each leaf's gradient batched) ----
+
+def tree_max_along_rows(p, x):
+    return np.sum(np.max(x * p["w"], axis=1) ** 2) + p["b"] * np.sum(x)
+
+
+def tree_determinant(p, x):
+    return np.linalg.det(x + np.diag(p["w"] ** 2 + 2.0)) * p["b"]
+
+
+def tree_rows_then_slice(p, x, idx):
+    return np.sum(np.sin(x[idx, 1:]) * p["w"][1:]) + p["b"]
+
+
+def tree_previous_items(p, x):
+    ys = [p["w"] * x[0]]
+    for i in range(1, 3):
+        ys.append(ys[i - 1] * p["b"] + p["w"] * x[i])
+    return np.sum(sum(ys) ** 2)
+
+
+TREES = [(tree_max_along_rows, max_along_rows), (tree_determinant, determinant),
+         (tree_rows_then_slice, rows_then_slice), (tree_previous_items, previous_items)]
+
+
+@pytest.mark.parametrize("f, like", TREES, ids=[t[0].__name__ for t in TREES])
+def test_vmap_of_the_gradient_of_a_tree_of_parameters(f, like):
+    program = BY_NAME[like.__name__]
+    examples = _examples(program, B, np.float64, seed=5)
+    axes = [None] + [0] * len(program.data)
+    p = {"w": examples[0][0], "b": 0.7}
+    args = (p, *_batch(examples, axes)[1:])
+    per = [(p, *e[1:]) for e in _per_example(examples, axes)]
+    gradient = srcdiff.grad(f)
+    got = _quiet(lambda: srcdiff.vmap(gradient, in_axes=tuple(axes), per_example="refuse")(*args))
+    loop = [gradient(*e) for e in per]
+    for e, g in zip(per, loop):  # the loop's truth, leaf by leaf
+        np.testing.assert_allclose(g["w"], central_difference(lambda w, *rest: f({"w": w, "b": 0.7}, *rest),
+                                                              (p["w"], *e[1:]), 0), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(g["b"], central_difference(lambda b, *rest: f({"w": p["w"], "b": b}, *rest),
+                                                              (0.7, *e[1:]), 0), rtol=1e-5, atol=1e-6)
+    for key in p:
+        np.testing.assert_allclose(got[key], np.stack([g[key] for g in loop]), rtol=1e-12, atol=1e-13)
