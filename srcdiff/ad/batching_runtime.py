@@ -332,6 +332,9 @@ def _positions(parts, size: int) -> tuple:
                            "cannot be batched", hint="index with integer positions (np.argsort, np.argmax), or "
                                                      "call the function once per example")
     rank = max(p.ndim for p in parts)
+    # each part's own axes lined up from the right after the batch axis (NumPy would line a row's number up
+    # with the other parts' last axis: the wrong positions, silently, where that axis is as long as the batch)
+    parts = tuple(p.reshape(p.shape[:1] + (1,) * (rank - p.ndim) + p.shape[1:]) for p in parts)
     return (np.arange(size).reshape((size,) + (1,) * (rank - 1)), *parts)
 
 

@@ -115,6 +115,15 @@ def slice_then_columns(w, x, idx):
     return np.sum(np.sin(x[1:, idx]) ** 2 * w[1:, None])
 
 
+def rows_and_a_number(w, x, idx):
+    return np.sum(np.sin(x[idx, 0]) * w[:3])
+
+
+def rows_at_the_argmax_column(w, x, idx):
+    i = np.argmax(x[0])  # a number per example beside positions per example (as many as the batch)
+    return np.sum(np.sin(x[idx, i]) * w[:3])
+
+
 def ordered_rows_then_slice(w, x):
     order = np.argsort(x[:, 0])
     return np.sum(x[order, 1:] ** 2 * w[1:])
@@ -139,7 +148,8 @@ PROGRAMS = [Program(previous_items, (ROWS_OF_N,)), Program(read_in_a_later_loop,
             Program(above_the_mean, (ROWS_OF_N,)), Program(near_the_row_max, (ROWS_OF_N,)),
             Program(determinant, (SQUARE,)), Program(eigenvalues, (SQUARE,)), Program(eigenpairs, (SQUARE,)),
             Program(rows_then_slice, (SQUARE, "idx")), Program(columns_at, (SQUARE, "idx")),
-            Program(slice_then_columns, (SQUARE, "idx")), Program(ordered_rows_then_slice, (SQUARE,)),
+            Program(slice_then_columns, (SQUARE, "idx")), Program(rows_and_a_number, (SQUARE, "idx")),
+            Program(rows_at_the_argmax_column, (SQUARE, "idx")), Program(ordered_rows_then_slice, (SQUARE,)),
             Program(argmax_row_then_slice, (SQUARE,))]
 BY_NAME = {p.func.__name__: p for p in PROGRAMS}
 
@@ -222,7 +232,8 @@ def test_vmap_batches_the_program_and_its_gradient(name, variant):
 
 
 #: the gradient with respect to the data (the scatter-add of a gather, a list's adjoints, a stack's)
-DATA_ROWS = [pytest.param(name, marks=() if name in ("rows_then_slice", "previous_items", "eigenvalues")
+DATA_ROWS = [pytest.param(name, marks=() if name in ("rows_then_slice", "previous_items", "eigenvalues",
+                                                     "rows_at_the_argmax_column")
                           else pytest.mark.slow) for name in BY_NAME]
 
 
