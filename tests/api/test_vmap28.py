@@ -332,3 +332,22 @@ def test_vmap_of_the_gradient_of_a_tree_of_parameters(f, like):
                                                               (0.7, *e[1:]), 0), rtol=1e-5, atol=1e-6)
     for key in p:
         np.testing.assert_allclose(got[key], np.stack([g[key] for g in loop]), rtol=1e-12, atol=1e-13)
+
+
+# ---- an index of arrays apart from each other, the same for every example (it made invalid code) ----
+
+def positions_apart(w, x, idx):
+    return np.sum(np.cos(x[idx, :, 1]) * w[0]) + np.sum(x[1:, idx[:2], 0] ** 2)
+
+
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_an_index_of_arrays_apart_the_same_for_every_example(wrt):
+    r = np.random.default_rng(8)
+    w, xs, idx = r.normal(size=N), r.normal(size=(B, N, 3, 2)), np.array([2, 0, 2])
+    per = [(w, x, idx) for x in xs]
+    for f in (positions_apart, srcdiff.grad(positions_apart, wrt=wrt)):
+        got = _quiet(lambda: srcdiff.vmap(f, in_axes=(None, 0, None), per_example="refuse")(w, xs, idx))  # noqa: B023
+        np.testing.assert_allclose(got, np.stack([np.asarray(f(*e)) for e in per]), rtol=1e-12, atol=1e-13)
+    for e in per:
+        np.testing.assert_allclose(srcdiff.grad(positions_apart, wrt=wrt)(*e),
+                                   central_difference(positions_apart, e, wrt), rtol=1e-5, atol=1e-6)
