@@ -18,8 +18,6 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..errors import SrcDiffError
 from ..frontend.naming import Namer
 from ..ir.nodes import (
@@ -40,10 +38,13 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_gathers import KINDS as GATHERS
+from .batching_gathers import index_tuple
 from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
 from .batching_shapes import shape_query
+from .batching_tests import KINDS as TESTS
+from .batching_tests import whole_kind
 from .static_index import record_static
 
 
@@ -64,7 +65,7 @@ class Batching:
     shapes: dict[str, Shape]
     location: object
     size: str
-    lists: frozenset[str]
+    lists: set[str]  # (an item read from a list of row lists is one too: added where read)
     have: set[str] = field(default_factory=set)  # values with a batch axis
     ndims: dict[str, int] = field(default_factory=dict)  # a row's axes where the rules do not say
     containers: set[str] = field(default_factory=set)  # tuples whose every part has one
@@ -74,13 +75,17 @@ class Batching:
     # index parts known when the code is made (``t13 = slice(1, None, None),``), written out where read
     statics: dict = field(default_factory=dict)
     forced: frozenset[str] = frozenset()  # lists made of rows from the start (ad/batching_lists.py)
+    nested: set[str] = field(default_factory=set)  # row lists whose items are row lists (ad/batching_lists.py)
+    # index tuples of positions with a batch axis beside slices, each part's flag (ad/batching_gathers.py)
+    index_rows: dict[str, tuple] = field(default_factory=dict)
 
     def check_read(self, operand: Operand) -> None:
         if isinstance(operand, Var) and operand.name in self.wrong_rows:
             self.refuse(*self.wrong_rows[operand.name])
 
     def batched(self, operand: Operand) -> bool:
-        return isinstance(operand, Var) and (operand.name in self.have or operand.name in self.containers)
+        return isinstance(operand, Var) and (operand.name in self.have or operand.name in self.containers
+                                             or operand.name in self.index_rows)
 
     def ref(self, operand: Operand) -> ast.expr:
         return operand_ast(operand)
@@ -151,7 +156,7 @@ def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: 
     size = namer.fresh("batch_size")
     forced: set[str] = set()
     while True:  # again with each list a batched value meets made of rows from the start
-        state = Batching(shape_of, location, size, function.lists, set(batched), ndims=dict(ndims or {}),
+        state = Batching(shape_of, location, size, set(function.lists), set(batched), ndims=dict(ndims or {}),
                          forced=frozenset(forced))
         try:
             return _batched(function, state, batched, floats)
@@ -232,7 +237,7 @@ def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
 
 
 def _node(node: Node, state: Batching) -> list:
-    made = list_node(node, state)
+    made = (index_tuple(node, state) if node.rule.name == "list" else None) or list_node(node, state)
     if made is not None:
         return made
     if not any(state.batched(v) for v in node.inputs):
@@ -249,8 +254,11 @@ def _node(node: Node, state: Batching) -> list:
                      f"write {name} at module level without recursion")
     if node.rule is APPEND or (node.out.name in state.lists and node.rule.name != "list") or any(
             isinstance(v, Var) and v.name in state.lists and state.batched(v) and v.name not in state.containers
-            for v in node.inputs):  # (list_node batches the lists it knows)
+            and v.name not in state.index_rows for v in node.inputs):  # (list_node batches the lists it knows)
         state.refuse(node, "lists cannot be batched", "build an array with np.stack instead")
+    if any(isinstance(v, Var) and v.name in state.index_rows for v in node.inputs) \
+            and node.rule.batching_kind not in ("index_read", "index_add"):
+        state.refuse(node, f"{node.rule.name} of an index with a batch axis beside slices has no batching rule")
     if node.rule.name == "list":  # a tuple of values: each part with a batch axis
         state.containers.add(node.out.name)
         parts = [state.rows(v) for v in node.inputs]
@@ -266,9 +274,8 @@ def _node(node: Node, state: Batching) -> list:
         state.check_read(v)
     if kind is None and node.rule.nograd and (isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)) or (
             isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)))):
-        _only_operators(node, state)
-        kind = "elementwise"  # a comparison written in the code (``x > 0.5 * y``)
-    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind)) if kind else \
+        kind = whole_kind(node, state)  # a comparison written in the code (``x > 0.5 * y``)
+    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind) or TESTS.get(kind)) if kind else \
         (float_math if node.rule.float_result else None)
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
@@ -284,33 +291,6 @@ def _node(node: Node, state: Batching) -> list:
     if has_axis:
         state.have.add(node.out.name)
     return [Assign([node.out.name], expr, node.line)]
-
-
-_OPERATORS = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Name, ast.Constant, ast.Load,
-              ast.cmpop, ast.boolop, ast.unaryop, ast.operator)
-
-
-def _only_operators(node: Node, state: Batching) -> None:
-    """A comparison kept whole is batched by reading its names as whole batches: right for
-    operators of them (``x > 0.5 * y``), silently wrong for a call or an index inside it
-    (``x > np.mean(x)`` would compare with the batch's mean, ``x[0] > 0`` read the first
-    example), which are refused."""
-    for sub in ast.walk(node.expr):
-        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
-            continue  # a constant of a module (np.pi, math.inf)
-        if isinstance(sub, ast.Call) and not sub.keywords and _elementwise(sub.func):
-            continue  # np.abs(r) <= c: elementwise, the same over rows as over one
-        if not isinstance(sub, _OPERATORS) and not (isinstance(sub, ast.Name) and sub.id in ("np", "math")):
-            state.wrong_rows[node.out.name] = (
-                node, f"the test `{ast.unparse(node.expr)}` computes a value inside it (a call or an index), "
-                "which batching would compute over the whole batch",
-                "assign that value to a name on a line of its own before the test")
-            return
-
-
-def _elementwise(func: ast.expr) -> bool:
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
-        and isinstance(getattr(np, func.attr, None), np.ufunc)
 
 
 def _branch(branch: Branch, state: Batching) -> If:
@@ -352,7 +332,10 @@ def _loop(loop: Loop, state: Batching) -> list:
         state.have = entry | carried_rows
         body = _block(loop.body, state)
         grown = {c.var.name for c in loop.carried if state.batched(c.final)} - carried_rows
-        if not grown:
+        holding = {c.var.name for c in loop.carried for v in (c.init, c.final)  # lists of row lists carried
+                   if isinstance(v, Var) and v.name in state.nested} - state.nested
+        state.nested |= holding
+        if not grown and not holding:
             break
         carried_rows |= grown
         state.containers |= {name for name in grown if name in state.lists}  # a list carried: a row list

@@ -71,9 +71,15 @@ def list_node(node: Node, state) -> list | None:
         return None  # a list without rows: the statement as it is (ad/batching.py)
     func = node.rule.func
     if node.rule.name == "list":  # ``[a, b]``, ``(a, b)``, ``[]``: each item rows
+        if any(_is_list(state, v) for v in inputs):
+            state.nested.add(node.out.name)
         parts = [state.rows(v) for v in inputs]
         shape = ast.List if isinstance(node.expr, ast.List) else ast.Tuple
         return _made(node, state, shape(parts, ast.Load()))
+    for v in inputs[:1] if func in (lists.zeros_list, lists.list_add, lists.list_drop) else inputs[1:2] \
+            if func is lists.list_repeat else ():
+        if state.batched(v) and not row_list(state, v):  # (a list whose items are not known to be lists of rows)
+            state.refuse(node, f"{node.rule.name} of a list read from a list with a batch axis has no batching rule")
     if func is lists.zeros_list:
         return _made(node, state, call("zeros_list_rows", operand_ast(inputs[0]),
                                        ast.Constant(row_list(state, inputs[0])), _size(state)))
@@ -95,18 +101,25 @@ def list_node(node: Node, state) -> list | None:
         return _made(node, state, stacked(node, state)[0])
     if node.rule.name == "getitem" and isinstance(node.expr, ast.Subscript) and row_list(state, inputs[0]):
         _index(node, state, *inputs[1:])  # ``xs[1:]``: a list of the same rows
+        if inputs[0].name in state.nested:
+            state.nested.add(node.out.name)
         return _made(node, state, node.expr)
     state.refuse(node, f"{node.rule.name} of a list with a batch axis has no batching rule")
 
 
 def _append(node: Node, state) -> list:
     lst, value = node.inputs
-    if _is_list(state, value):
-        if state.batched(value) or row_list(state, lst):
-            state.refuse(node, "a list of lists with a batch axis cannot be batched")
-    elif state.batched(value) and not row_list(state, lst):
-        need_rows(state, lst)
-    item = state.rows(value) if row_list(state, lst) else operand_ast(value)
+    if _is_list(state, value):  # a list of lists (a gradient's tape of a list grown in a loop, a list of steps)
+        if state.batched(value) and not row_list(state, lst):
+            need_rows(state, lst)
+        if row_list(state, lst) and not row_list(state, value):
+            need_rows(state, value)  # (its items rows too: an item read back is a row list)
+        item = operand_ast(value)
+        state.nested |= {lst.name, node.out.name}
+    else:
+        if state.batched(value) and not row_list(state, lst):
+            need_rows(state, lst)
+        item = state.rows(value) if row_list(state, lst) else operand_ast(value)
     grow = ast.Call(ast.Attribute(operand_ast(lst), "append", ast.Load()), [item], [])
     return [Run(ast.Expr(grow), node.line)]
 
@@ -116,7 +129,11 @@ def _read(node: Node, state, reads: list) -> list:
     rule, expr = node.rule, node.expr
     if rule.name == "getitem" and len(reads) == 1 and node.inputs[0] is reads[0]:
         _index(node, state, *node.inputs[1:])
-        state.have.add(node.out.name)
+        if reads[0].name in state.nested:  # an item that is a list of rows itself
+            state.lists.add(node.out.name)
+            state.containers.add(node.out.name)
+        else:
+            state.have.add(node.out.name)
         return [Assign([node.out.name], expr, node.line)]
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" \
             and len(expr.args) == 1 and not expr.keywords:

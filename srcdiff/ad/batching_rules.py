@@ -133,11 +133,24 @@ def getitem(node, state):
     advanced = [p for p in parts if not isinstance(p, ast.Slice)
                 and not (isinstance(p, ast.Constant) and p.value in (None, Ellipsis))]
     held = len(parts) == 1 and isinstance(parts[0], ast.Name)  # x[idx]: idx may be a tuple (np.ix_)
-    if held or len(advanced) > 1 and any(not isinstance(p, ast.Constant) for p in advanced):
+    if held:
         expr.slice = call("rows_index", ast.Tuple(parts, ast.Load()))
         return expr, True
+    if len(advanced) > 1 and any(not isinstance(p, ast.Constant) for p in advanced):  # (NumPy may move their axes)
+        values = ast.Tuple([index_value(p) for p in parts], ast.Load())
+        return call("gather_slices_rows", state.ref(x), values, literal((False,) * len(parts)), ast.Constant(True)), \
+            True
     expr.slice = ast.Tuple([ast.Slice(None, None, None), *parts], ast.Load())
     return expr, True
+
+
+def index_value(part: ast.expr) -> ast.expr:
+    """An index part as a value: ``1:`` as ``slice(1, None, None)`` (a slice is written so only
+    between brackets)."""
+    if not isinstance(part, ast.Slice):
+        return part
+    ends = [e if e is not None else ast.Constant(None) for e in (part.lower, part.upper, part.step)]
+    return ast.Call(ast.Name("slice", ast.Load()), ends, [])
 
 
 def transpose(node, state):
@@ -362,4 +375,4 @@ KINDS = {"elementwise": elementwise, "first": first, "measure_nan": measure_nan,
          "like": like, "unbroadcast": unbroadcast, "index_read": index_read, "index_add": index_add, "select": select,
          "matmul_adjoint": matmul_adjoint}
 
-__all__ = ["KINDS", "call", "float_math", "literal", "np_call"]
+__all__ = ["KINDS", "call", "float_math", "index_value", "literal", "np_call"]

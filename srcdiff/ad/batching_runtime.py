@@ -10,6 +10,8 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..rules.runtime import index_parts, set_item
+from .batching_gather_slices import HELPERS as GATHER_SLICES
+from .batching_gather_slices import gather_slices_add_rows, gather_slices_rows
 
 
 def broadcast_rows(value, size: int):
@@ -71,21 +73,31 @@ def rows_index(index) -> tuple:
     """The index `index` (a tuple or list of its parts) of every row: the batch axis kept first.
 
     NumPy moves the axes of advanced indices that are not next to each other to the front;
-    with the batch axis before them they would move before it.  Refused."""
+    with the batch axis before them they would move before it.  Refused (`apart`: the callers
+    gather those with the row numbers, ad/batching_gather_slices.py)."""
     parts = index_parts(index)
     if all(type(p) is slice for p in parts):  # basic slices (the common case): nothing moves
         return (slice(None),) + parts
-    advanced = [i for i, p in enumerate(parts)
-                if not isinstance(p, slice) and p is not None and p is not Ellipsis]
-    if len(advanced) > 1 and advanced[-1] - advanced[0] != len(advanced) - 1 \
-            and any(np.ndim(parts[i]) > 0 for i in advanced):
+    if apart(parts):
         raise SrcDiffError("an index of several arrays apart from each other cannot be batched",
                            hint="index one axis at a time")
     return (slice(None),) + parts
 
 
+def apart(parts) -> bool:
+    """Whether the advanced parts of a row's index `parts` (arrays, and numbers beside them) are not
+    next to each other: NumPy puts their axes in front of a row's result."""
+    advanced = [i for i, p in enumerate(parts)
+                if not isinstance(p, slice) and p is not None and p is not Ellipsis]
+    return len(advanced) > 1 and advanced[-1] - advanced[0] != len(advanced) - 1 \
+        and any(np.ndim(parts[i]) > 0 for i in advanced)
+
+
 def index_read_rows(a, index):
     """``a[*index]`` of every row."""
+    parts = index_parts(index)
+    if type(parts) is tuple and apart(parts):
+        return gather_slices_rows(a, parts, (False,) * len(parts), True)
     return a[rows_index(index)]
 
 
@@ -122,6 +134,9 @@ def scatter_add_rows(out, index, value, value_rows: bool):
     if _sliced(index, value, out.dtype):
         out[(slice(None),) + index] += _with_axes(value, out.ndim, value_rows)
         return out
+    parts = index_parts(index)
+    if type(parts) is tuple and apart(parts):  # each row's positions, the row numbers in front
+        return gather_slices_add_rows(out, parts, (False,) * len(parts), value, value_rows)
     where = rows_index(index)
     value = np.asarray(value)
     if value.dtype != out.dtype and np.result_type(out, value, 0.0) != out.dtype:  # float32 rows, float64 value
@@ -142,6 +157,8 @@ def zero_rows_with(like, size: int, index, value, value_rows: bool):
     if _sliced(index, value, out.dtype):
         out[(slice(None),) + index] = _with_axes(value, out.ndim, value_rows)
         return out
+    if type(index_parts(index)) is tuple and apart(index_parts(index)):
+        return scatter_add_rows(out, index, value, value_rows)
     where = rows_index(index)
     value = np.asarray(value)
     if not (all(type(p) is slice or type(p) is int for p in where) and np.result_type(out, value, 0.0) == out.dtype):
@@ -261,16 +278,20 @@ def list_of_rows(a):
 
 
 def stack_rows(xs, size: int):
-    """``np.stack(xs)`` of a row list: the list's axis after the batch axis."""
+    """``np.stack(xs)`` of a row list: the list's axis after the batch axis.  An item that is a list
+    of rows itself (``np.stack([[a, b], [c, d]])``) is stacked so first: NumPy would put its own
+    axis before the batch axis."""
     if not len(xs):
         return np.zeros((size, 0))
-    return np.stack(xs, axis=1)
+    return np.stack([stack_rows(x, size) if isinstance(x, (list, tuple)) else x for x in xs], axis=1)
 
 
 def sum_rows(xs, size: int):
     """``sum(xs)`` of a row list."""
     if not len(xs):
         return np.zeros(size, dtype=int)
+    if any(isinstance(x, (list, tuple)) for x in xs):  # (Python would join the lists: no sum of rows)
+        raise SrcDiffError("sum() of a list of lists cannot be batched", hint="sum arrays (np.stack each list)")
     total = xs[0]
     for item in xs[1:]:
         total, item = _lined_up(total, item)
@@ -311,6 +332,9 @@ def _positions(parts, size: int) -> tuple:
                            "cannot be batched", hint="index with integer positions (np.argsort, np.argmax), or "
                                                      "call the function once per example")
     rank = max(p.ndim for p in parts)
+    # each part's own axes lined up from the right after the batch axis (NumPy would line a row's number up
+    # with the other parts' last axis: the wrong positions, silently, where that axis is as long as the batch)
+    parts = tuple(p.reshape(p.shape[:1] + (1,) * (rank - p.ndim) + p.shape[1:]) for p in parts)
     return (np.arange(size).reshape((size,) + (1,) * (rank - 1)), *parts)
 
 
@@ -342,12 +366,12 @@ def gather_add_rows(base, index, value):
     return out
 
 
-HELPERS = {f.__name__: f for f in (gather_rows, gather_read_rows, gather_add_rows,
+HELPERS = {**{f.__name__: f for f in (gather_rows, gather_read_rows, gather_add_rows,
                                    diag_rows, list_repeat_rows, solve_rows, zeros_list_rows, list_add_rows,
                                    lists_add_rows, list_of_rows, stack_rows, sum_rows, broadcast_rows, copy_rows,
                                    full_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index, index_read_rows,
                                    index_add_rows, scatter_add_rows, zero_rows, zero_rows_with, sum_last, set_item_rows,
-                                   select_rows, measure_nan_rows)}
+                                   select_rows, measure_nan_rows)}, **GATHER_SLICES}
 
 __all__ = ["HELPERS", "broadcast_rows", "gather_add_rows", "gather_read_rows", "gather_rows",
            "copy_rows", "diag_rows", "expand_rows", "full_rows", "index_add_rows",

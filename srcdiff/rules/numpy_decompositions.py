@@ -325,10 +325,10 @@ RULES = [
          note="(u, s, vt), or s with compute_uv=False; full_matrices=True only of square matrices; "
               "distinct nonzero singular values"),
     rule(np.linalg.eigh, ("x",), _eigh_templates, static={"UPLO": "L"}, fresh=True, tuple_result=True,
-         tangents=_eigh_tangents, derivable=_eigh_derivable,
+         tangents=_eigh_tangents, derivable=_eigh_derivable, batching="stacked",
          note="(w, v); reads the UPLO triangle of x only; distinct eigenvalues"),
     rule(np.linalg.eigvalsh, ("x",), _eigvalsh_templates, static={"UPLO": "L"}, shape=_eigvalsh_shape,
-         fresh=True, array_result=True, tangents=_eigvalsh_tangents, derivable=_eigvalsh_derivable,
+         fresh=True, array_result=True, tangents=_eigvalsh_tangents, derivable=_eigvalsh_derivable, batching="stacked",
          note="reads the UPLO triangle of x only"),
     rule(np.linalg.qr, ("x",), _qr_templates, static={"mode": "reduced"}, fresh=True, tuple_result=True,
          tangents=_qr_tangents, derivable=_qr_derivable,

@@ -258,14 +258,17 @@ RULES = [
     rule(np.linalg.inv, ("x",), _inv_templates, shape=_same, fresh=True, array_result=True, batching="like",
          tangents={"x": "-ans @ x_dot @ ans"}, sympy=FORMS + "inv"),
     rule(np.linalg.det, ("x",), _det_templates, shape=_det_shape, fresh=True, tangents=_det_tangents,
+         batching="stacked",
          note="its gradient is the cofactor matrix (from the SVD): exact at singular matrices too, first and second "
               "order",
          sympy=FORMS + "det"),
     # det's gradient and its derivative (rules/decomposition_helpers.py); the derivative is linear in h and
     # its own adjoint; a third derivative (in x of cofactor_derivative) has no rule: refused at the line
     rule(cofactor, ("x",), {"x": "cofactor_derivative(x, g)"}, shape=_same, fresh=True, array_result=True,
+         batching="stacked",
          tangents={"x": "cofactor_derivative(x, x_dot)"}, sympy=FORMS + "cofactor"),
     rule(cofactor_derivative, ("x", "h"), {"h": "cofactor_derivative(x, g)"}, shape=_second, fresh=True,
+         batching="stacked",
          array_result=True, tangents={"h": "cofactor_derivative(x, h_dot)"},
          not_symbolic="computed from the SVD, checked numerically"),
     rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True, tangents=_slogdet_tangents,

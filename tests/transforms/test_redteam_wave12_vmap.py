@@ -5,6 +5,8 @@ differences of the function at each example, never srcdiff's."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.special
@@ -110,9 +112,8 @@ def _batched_grad(f):
     return srcdiff.vmap(srcdiff.grad(f))
 
 
-@pytest.mark.parametrize("f, batched", [(above_mean, srcdiff.vmap), (share_of_max, _batched_grad),
-                                        (first_sign, srcdiff.vmap), (above_mean, _batched_grad)])
-def test_vmap_of_a_test_with_a_reduction_inside_runs_one_example_at_a_time(f, batched):
+@pytest.mark.parametrize("f, batched", [(first_sign, srcdiff.vmap), (first_sign, _batched_grad)])
+def test_vmap_of_a_test_with_an_index_inside_runs_one_example_at_a_time(f, batched):
     # refused at the line since wave 12; since wave 26 each example runs alone (the reason kept, with the line)
     mapped = batched(f)
     with pytest.warns(srcdiff.PerExampleWarning, match="computes a value inside it"):
@@ -120,6 +121,21 @@ def test_vmap_of_a_test_with_a_reduction_inside_runs_one_example_at_a_time(f, ba
     want = np.stack([f(x) for x in XS]) if batched is srcdiff.vmap else per_example(f, XS)
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
     assert "computes a value inside it" in mapped.per_example and HERE in mapped.per_example
+
+
+@pytest.mark.parametrize("f, batched", [(above_mean, srcdiff.vmap), (share_of_max, _batched_grad),
+                                        (above_mean, _batched_grad)])
+def test_vmap_of_a_test_with_a_reduction_inside_is_batched(f, batched):
+    # since wave 28 the reduction is rewritten for rows (ad/batching_tests.py): one batched call
+    mapped = batched(f)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", srcdiff.PerExampleWarning)
+        got = mapped(XS)
+    one = f if batched is srcdiff.vmap else srcdiff.grad(f)
+    np.testing.assert_allclose(got, np.stack([one(x) for x in XS]), rtol=1e-12, atol=1e-14)
+    if batched is not srcdiff.vmap:
+        np.testing.assert_allclose(got, per_example(f, XS), rtol=1e-6, atol=1e-8)
+    assert mapped.per_example is None
 
 
 def test_vmap_batches_elementwise_calls_in_a_test():
@@ -171,7 +187,7 @@ def test_vmap_of_grad_batches_selects_and_reductions(f, rest, xs):
 
 
 def test_a_batched_gradients_refusal_says_it_is_batching():
-    mapped = srcdiff.vmap(srcdiff.grad(share_of_max), per_example="allow")
+    mapped = srcdiff.vmap(srcdiff.grad(first_sign), per_example="allow")
     mapped(XS)
     assert "batching its gradient" in mapped.per_example
     assert "differentiating its gradient again" not in mapped.per_example

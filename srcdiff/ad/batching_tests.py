@@ -1,0 +1,203 @@
+"""Tests kept whole in batched code (ad/batching.py): ``x > 0.5 * y``, ``np.abs(r) <= c``, and the
+tests a gradient writes, ``t1 == np.expand_dims(t2, 1)`` (the maximum's adjoint along an axis),
+``np.expand_dims(s, 1) == 0`` (the standard deviation's), ``x > np.mean(x)``.
+
+Such a test is one node whose expression NumPy evaluates at once, so its batched names are read as
+whole batches.  That is right for operators and elementwise ufuncs (each row meets its own row),
+silently wrong for a call that reads across axes (``np.mean(x)`` would average the batch).  The calls
+NumPy spells with an axis, ``np.expand_dims`` and the reductions (``np.max(x, axis=1)``,
+``x.mean()``), are rewritten for rows as their own rules do (the axis moved past the batch axis; None
+becomes every axis of a row); any other call or index of a batched value is refused where the test is
+read (`Batching.wrong_rows`).  A part that reads no batched value is computed once, as written.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+import numpy as np
+
+from ..ir.nodes import Var
+from .batching_rules import literal
+
+_OPERATORS = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp)
+#: reductions a test may hold (``x > np.mean(x)``), with the keywords they take here
+_REDUCTIONS = {"sum", "mean", "max", "min", "amax", "amin", "prod", "std", "var", "all", "any", "ptp"}
+
+
+class _NotRows(Exception):
+    """A part of the test that cannot be read for rows."""
+
+
+def whole_kind(node, state) -> str:
+    """How a test kept whole is batched: ``"elementwise"`` (operators and ufuncs of names, the
+    batching rule of arithmetic) or ``"whole_test"`` (it holds reductions or ``np.expand_dims`` of
+    batched values, `whole_test`).  Any other is recorded in `state.wrong_rows`, refused where read."""
+    try:
+        if _plain(node.expr):
+            return "elementwise"
+        _rows(node.expr, _batched(node, state), state, node)
+    except _NotRows:
+        state.wrong_rows[node.out.name] = (
+            node, f"the test `{ast.unparse(node.expr)}` computes a value inside it (a call or an index), "
+            "which batching would compute over the whole batch",
+            "assign that value to a name on a line of its own before the test")
+        return "elementwise"
+    return "whole_test"
+
+
+def whole_test(node, state):
+    """The test for rows (`_rows`): each reduction or ``np.expand_dims`` of a batched value with its
+    axis moved past the batch axis, each batched operand of an operator given axes of length one after
+    its batch axis up to the operator's axes a row, so that NumPy lines rows up with rows as it does
+    without the batch axis."""
+    expr, _ = _rows(node.expr, _batched(node, state), state, node)
+    return expr, True
+
+
+def _batched(node, state) -> set[str]:
+    return {v.name for v in node.inputs if isinstance(v, Var) and state.batched(v)}
+
+
+def _plain(expr: ast.expr) -> bool:
+    """Whether `expr` is operators and elementwise ufuncs of names and constants (the batching rule of
+    arithmetic reads it right)."""
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
+            continue  # a constant or a function of a module (np.pi, np.abs)
+        if isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func):
+            continue  # np.abs(r) <= c: elementwise, the same over rows as over one
+        if isinstance(sub, (*_OPERATORS, ast.Name, ast.Constant, ast.Load, ast.cmpop, ast.boolop, ast.unaryop,
+                            ast.operator)):
+            continue
+        return False
+    return True
+
+
+def _ufunc(func: ast.expr) -> bool:
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
+        and isinstance(getattr(np, func.attr, None), np.ufunc)
+
+
+def _reads(expr: ast.expr, batched: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in batched for n in ast.walk(expr))
+
+
+#: the operands of an elementwise node, by its kind
+_OPERANDS = {ast.BinOp: ("left", "right"), ast.Compare: ("left", "comparators"), ast.BoolOp: ("values",),
+             ast.UnaryOp: ("operand",), ast.Call: ("args",)}
+
+
+def _rows(sub: ast.expr, batched: set[str], state, node) -> tuple[ast.expr, int | None]:
+    """(`sub` for rows, a row's number of axes), or (`sub`, None) for a part that reads no batched value
+    (computed once, as written).  A new expression: the IR's is left as it is.  Raises `_NotRows` for a
+    part that reads one and is neither a name, an operator or ufunc of such parts, nor `_call`'s."""
+    if not _reads(sub, batched):
+        return sub, None
+    if isinstance(sub, ast.Name):
+        return copy.deepcopy(sub), _rank_of(sub.id, node, state)
+    elementwise = isinstance(sub, _OPERATORS) or (isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func))
+    if not elementwise:
+        if isinstance(sub, ast.Call):
+            return _call(sub, batched, state, node)
+        raise _NotRows
+    fields = _OPERANDS[type(sub)]
+    operands = [o for f in fields for o in _listed(getattr(sub, f))]
+    done = [_rows(o, batched, state, node) for o in operands]
+    ranks = [r if r is not None else _plain_rank(o, node, state) for o, (_, r) in zip(operands, done)]
+    if None in ranks:  # a part without rows whose axes are not known: rows cannot be lined up with it
+        raise _NotRows
+    rank = max(ranks)
+    lined = iter([e if r is None or r >= rank else _expanded(e, r, rank) for e, r in done])
+    new = copy.copy(sub)
+    for f in fields:
+        value = getattr(sub, f)
+        setattr(new, f, [next(lined) for _ in value] if isinstance(value, list) else next(lined))
+    return new, rank
+
+
+def _listed(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _expanded(expr: ast.expr, own: int, rank: int) -> ast.expr:
+    """Rows of `own` axes with axes of length one after the batch axis, up to `rank` a row."""
+    parts = [ast.Slice(None, None, None)] + [ast.Constant(None)] * (rank - own)
+    return ast.Subscript(expr, ast.Tuple(parts, ast.Load()), ast.Load())
+
+
+def _rank_of(name: str, node, state) -> int:
+    rank = state.ndim(Var(name), node, required=False)
+    if rank is None:
+        raise _NotRows
+    return rank
+
+
+def _plain_rank(sub: ast.expr, node, state) -> int | None:
+    """A row's axes of a part of a test without rows: a constant's, a name's; None where unknown."""
+    if isinstance(sub, ast.Constant):
+        return int(np.ndim(sub.value))
+    if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
+        return 0
+    if isinstance(sub, ast.Name):
+        try:
+            return _rank_of(sub.id, node, state)
+        except _NotRows:
+            return None
+    return None
+
+
+def _call(sub: ast.Call, batched: set[str], state, node) -> tuple[ast.expr, int]:
+    """``np.expand_dims(x, axis)``, ``np.max(x, axis=1)``, ``x.mean()`` of a batched `x` (`_rows`) for
+    rows: (the call with its axis moved past the batch axis, a row's axes)."""
+    func = sub.func
+    if not isinstance(func, ast.Attribute):
+        raise _NotRows
+    module = isinstance(func.value, ast.Name) and func.value.id == "np"
+    args = list(sub.args) if module else [func.value, *sub.args]
+    if not args:
+        raise _NotRows
+    operand = args[0]
+    inner, rank = _rows(operand, batched, state, node)
+    if rank is None or any(_reads(a, batched) for a in args[1:]) or any(_reads(k.value, batched) for k in sub.keywords):
+        raise _NotRows
+    keywords = {k.arg: k.value for k in sub.keywords}
+    if func.attr == "expand_dims" and module and len(args) == 2 and not keywords:
+        axis = _literal(args[1])
+        count = len(axis) if isinstance(axis, tuple) else 1
+        out = rank + count
+        moved = tuple(a % out + 1 for a in axis) if isinstance(axis, tuple) else axis % out + 1
+        return ast.Call(copy.deepcopy(func), [inner, literal(moved)], []), out
+    if func.attr not in _REDUCTIONS or len(args) > 2 or set(keywords) - {"axis", "keepdims"} \
+            or (len(args) == 2 and "axis" in keywords):
+        raise _NotRows
+    axis = _literal(args[1]) if len(args) == 2 else _literal(keywords["axis"]) if "axis" in keywords else None
+    keep = _literal(keywords["keepdims"]) if "keepdims" in keywords else False
+    if keep not in (True, False) or (axis is not None and rank == 0):
+        raise _NotRows
+    if axis is None:
+        moved, count = tuple(range(1, rank + 1)), rank
+    elif isinstance(axis, tuple):
+        moved, count = tuple(a % rank + 1 for a in axis), len(axis)
+    else:
+        moved, count = axis % rank + 1, 1
+    call = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), func.attr, ast.Load()), [inner],
+                    [ast.keyword("axis", literal(moved)), ast.keyword("keepdims", literal(keep))])
+    return call, rank if keep else rank - count
+
+
+def _literal(expr: ast.expr):
+    try:
+        value = ast.literal_eval(expr)
+    except ValueError:
+        raise _NotRows from None
+    if not (value is None or type(value) in (int, bool) or (type(value) is tuple and all(type(a) is int
+                                                                                            for a in value))):
+        raise _NotRows
+    return value
+
+
+KINDS = {"whole_test": whole_test}
+
+__all__ = ["KINDS", "whole_kind"]
