@@ -50,6 +50,27 @@ def aug_float_sub_mul(x0, n):
     return x
 
 
+def aug_float_spring(params, x0):
+    k, c = params
+    x, v, t = x0, 0.0, 0
+    while t < 25:
+        a = -k * x - c * v
+        v += 0.04 * a
+        x += 0.04 * v
+        t += 1
+    return x * x + v
+
+
+def aug_float_spring_for(params, x0):
+    k, c = params
+    x = x0
+    v = 0.0 * x0
+    for _ in range(20):
+        v -= 0.05 * (k * x + c * v)
+        x += 0.05 * v
+    return np.sum(x**2) + np.sum(v)
+
+
 def aug_alias(x0, n):
     x = x0
     for _ in range(3):
@@ -168,6 +189,21 @@ def zip_constant_pairs(xs, theta):
     return t
 
 
+def zip_rows_and_tree(X, theta):
+    t = 0.0
+    for row, (b, c) in zip(X, theta):
+        t = t + np.sum(row * b) * np.sin(c)
+    return t
+
+
+def zip_written_and_tree(xs, theta):
+    t = 0.0
+    for a, (b, c) in zip(xs, theta):
+        t = t + a * b * np.sin(c)
+        xs = xs * 2.0
+    return t
+
+
 # ---- 3. helpers returning a dict ----
 
 
@@ -277,6 +313,10 @@ def _layer(r):
 AUGMENTED = [
     ("aug_float", aug_float, lambda r: (0.3, 2), 0),
     ("aug_float_sub_mul", aug_float_sub_mul, lambda r: (0.4, 3), 0),
+    ("aug_float_spring", aug_float_spring, lambda r: ((2.0, 0.3), 1.0), 1),
+    ("aug_float_spring_params", aug_float_spring, lambda r: ((2.0, 0.3), 1.0), 0),
+    ("aug_float_spring_array", aug_float_spring_for, lambda r: ((2.0, 0.3), M(r, 3)), 1),
+    ("aug_float_spring_array_params", aug_float_spring_for, lambda r: ((2.0, 0.3), M(r, 3)), 0),
     ("aug_alias", aug_alias, lambda r: (M(r, 3), 2), 0),
     ("aug_alias_sub", aug_alias_sub, lambda r: (M(r, 3), 2), 0),
     ("aug_own_argument", aug_own_argument, lambda r: (M(r, 3), 2), 0),
@@ -299,6 +339,11 @@ UNPACKING = [
     ("zip_enumerate", zip_enumerate, lambda r: (M(r, 3), M(r, 3)), 0),
     ("zip_rows", zip_rows, lambda r: (M(r, 3, 2), M(r, 3)), 0),
     ("zip_constant_pairs", zip_constant_pairs, lambda r: (M(r, 2), [(0.5, 0.7), (1.1, 0.2)]), 0),
+    ("zip_tree_pairs", zip_constant_pairs, lambda r: (M(r, 2), ((0.5, 0.7), (1.1, 0.2))), 1),
+    ("zip_tree_pairs_list", zip_constant_pairs, lambda r: (M(r, 3), [(0.5, 0.7), (1.1, 0.2)]), 1),
+    ("zip_tree_pairs_xs", zip_constant_pairs, lambda r: (M(r, 2), ((0.5, 0.7), (1.1, 0.2))), 0),
+    ("zip_rows_and_tree", zip_rows_and_tree, lambda r: (M(r, 2, 3), [(M(r, 3), 0.3), (M(r, 3), -0.4)]), 1),
+    ("zip_rows_and_tree_X", zip_rows_and_tree, lambda r: (M(r, 2, 3), [(M(r, 3), 0.3), (M(r, 3), -0.4)]), 0),
 ]
 
 DICT_HELPERS = [
@@ -326,7 +371,8 @@ GRADIENT_OBJECTS = [
 #: refused by every transformation at the user's line (and why)
 REFUSED = [
     ("aug_alias_read_after", aug_alias_read_after, lambda r: (M(r, 3), 2), 0),  # x0 read after x += ...
-    ("zip_tree_pairs", zip_constant_pairs, lambda r: (M(r, 2), ((0.5, 0.7), (1.1, 0.2))), 1),  # a tree given to zip
+    # a tree zipped with a name the function assigns again: zip's items are read where Python reads them
+    ("zip_written_and_tree", zip_written_and_tree, lambda r: (M(r, 2), ((0.5, 0.7), (1.1, 0.2))), 1),
 ]
 
 PROGRAMS = AUGMENTED + UNPACKING + DICT_HELPERS + GRADIENT_OBJECTS
