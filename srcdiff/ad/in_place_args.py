@@ -100,8 +100,9 @@ def updates_in_place(func, depth: int = 0) -> set:
         return set()
     tree = parsed.tree
     params = [a.arg for a in tree.args.posonlyargs + tree.args.args]
-    found = {n.target.id for n in ast.walk(tree) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
-             and n.target.id in params}
+    aliases = _aliases(tree, params)
+    found = {aliases[n.target.id] for n in ast.walk(tree) if isinstance(n, ast.AugAssign)
+             and isinstance(n.target, ast.Name) and n.target.id in aliases}
     if depth >= 4:
         return found
     for n in ast.walk(tree):
@@ -116,6 +117,26 @@ def updates_in_place(func, depth: int = 0) -> set:
         deeper = updates_in_place(callee, depth + 1) if set(passed.values()) & set(params) else set()
         found |= {mine for theirs, mine in passed.items() if theirs in deeper and mine in params}
     return found
+
+
+def _aliases(tree: ast.FunctionDef, params: list[str]) -> dict[str, str]:
+    """``{name: parameter}`` for the parameters and the names assigned one plainly or a part of it
+    (``x = x0``, ``x, v = x0, 0.0``, ``s = X[0]``), whose ``x += v`` may update the parameter's array (more names than
+    that may be: a mark where none is needed costs a variant, never a wrong value)."""
+    aliases = {p: p for p in params}
+    for _ in range(2):  # (an alias of an alias written before it in the walk's order)
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.Assign):
+                continue
+            for target in n.targets:
+                both = isinstance(target, ast.Tuple) and isinstance(n.value, ast.Tuple)
+                pairs = zip(target.elts, n.value.elts) if both and len(target.elts) == len(n.value.elts) \
+                    else [(target, n.value)]
+                for t, v in pairs:
+                    v = v.value if isinstance(v, ast.Subscript) else v  # (a view: s = X[0])
+                    if isinstance(t, ast.Name) and isinstance(v, ast.Name) and v.id in aliases:
+                        aliases[t.id] = aliases[v.id]
+    return aliases
 
 
 def _positional(func) -> list[str]:

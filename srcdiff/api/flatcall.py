@@ -42,8 +42,9 @@ class FlatCall:
         """`func(*args)` as Python calls it: keyword-only parameters passed by name."""
         params = list(inspect.signature(self.func).parameters.values())
         only = {p.name for p in params if p.kind is p.KEYWORD_ONLY}
-        return self.func(*[a for a, p in zip(self.args, params) if p.name not in only],
-                         **{p.name: a for a, p in zip(self.args, params) if p.name in only})
+        args = unchanged(self.args)
+        return self.func(*[a for a, p in zip(args, params) if p.name not in only],
+                         **{p.name: a for a, p in zip(args, params) if p.name in only})
 
     def rebuild(self, results):
         """Per-leaf `results` (aligned with `wrt`) in the structure of the `wrt` targets."""
@@ -95,6 +96,13 @@ class FlatCall:
             problem = not_differentiable(self.args[self.names.index(name)])
             if problem:
                 raise refuse(qualname, name, problem)
+
+
+def unchanged(args) -> tuple:
+    """`args` with each NumPy array copied, for a run of the user's function whose arguments the
+    transformation reads again after it: the function may update one in place (``x0 += v``, which
+    srcdiff reads as a new value), and the derivative is the one at the arguments as given."""
+    return tuple(a.copy() if type(a) is np.ndarray else a for a in args)
 
 
 def leaves_like(value, struct: trees.Struct, out: list, what: str, keep_data: bool) -> list:
@@ -336,4 +344,4 @@ def _spelled(root, path) -> str:
     return root + "".join(f"[{k!r}]" if isinstance(k, int) else f".{k}" for k in path)
 
 
-__all__ = ["EVERY", "FlatCall", "Front", "leaves_like", "plan_targets"]
+__all__ = ["EVERY", "FlatCall", "Front", "leaves_like", "plan_targets", "unchanged"]

@@ -24,7 +24,7 @@ from .batched_rows import Batched
 from .binding import wrt_of
 from .contract import contracted, contracted_arguments
 from .derivatives import Composite, Derivative
-from .flatcall import Front
+from .flatcall import Front, unchanged
 from .forward import JvpFunction
 from .gradients import GradFunction, grad
 from .hessian_columns import JitColumns
@@ -55,7 +55,7 @@ class Jacobian(Composite):
         func, names, wrt, like = call.func, call.names, call.wrt, shapes.signature(np.asarray(value))
 
         def run(args):
-            value = func(*args)
+            value = func(*unchanged(args))
             if shapes.signature(np.asarray(value)) != like:
                 return None
             found = self.batched.compute(run_batched, args, names, wrt, value)

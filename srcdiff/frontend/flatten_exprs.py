@@ -51,7 +51,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
         if isinstance(node, (ast.Subscript, ast.Attribute)):
             if isinstance(node, ast.Attribute) and self.super_call(node.value):
                 return self.super_attribute(node)  # super().penalty(w): super_calls.py
-            base = self.entry(node.value)
+            base = self.entry(node.value) or self.returned_entry(node.value)  # layer(p, x)["h"]: returned_objects.py
             if isinstance(base, Bad):
                 raise self.error(node, base.reason)
             if not isinstance(base, Node):

@@ -17,12 +17,55 @@ import types
 
 from .global_objects import Items, object_struct, user_class, user_object
 from .parse import parse_function
-from .tree_entries import Const, DictView, Node, Static
+from .tree_entries import Const, DictView, Node, Read, Static
 from .trees import Struct
+
+#: the methods that change a list or an array in place
+_CHANGING = frozenset({"sort", "fill", "append", "extend", "insert", "pop", "remove", "reverse", "clear", "put",
+                       "resize", "itemset"})
+
+
+def _written_names(tree: ast.AST) -> set[str]:
+    """The names `tree` assigns, writes into by index (``xs[0] = v``, ``xs += v``) or changes by a
+    method (``xs.sort()``)."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) or isinstance(n, ast.Call) \
+                and isinstance(n.func, ast.Attribute) and n.func.attr in _CHANGING:
+            inner = n.value if isinstance(n, ast.Subscript) else n.func.value
+            out |= {m.id for m in ast.walk(inner) if isinstance(m, ast.Name)}
+    return out
 
 
 class LoopItems:
     """The part of the rewriter (an `ExprRewriter`) that lists a loop's items."""
+
+    def zipped_with_a_tree(self, node: ast.Call, inner: list):
+        """``zip(xs, theta)`` of a tree and a sequence srcdiff does not list (an array, a list): the
+        sequence's items read by index from ``list(xs)``, made before the loop as zip reads it (Python
+        reads each item as the loop reaches it: the same, as nothing in the function writes xs); None
+        (the loop is kept, and the tree refused where it is passed) for anything else."""
+        trees = [isinstance(self.entry(a), Node) and i is not None for a, i in zip(node.args, inner)]
+        written = _written_names(self.parsed.tree)
+        if not any(trees) or not self.reads_displays() or self.parsed.resolve("list") is not list \
+                or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        out = []
+        for a, items in zip(node.args, inner):
+            if items is not None:
+                out.append(items)
+                continue
+            if any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(a)):
+                return None  # (an item read at the snapshot where Python reads it later)
+            name = self.names.fresh("zipped")
+            made = ast.Call(ast.Name("list", ast.Load()), [self.expr(copy.deepcopy(a))], [])
+            self.built.append(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], made), node))
+            count = min(len(i) for i in inner if i is not None)
+            out.append([Read(ast.copy_location(ast.Subscript(ast.Name(name, ast.Load()), ast.Constant(k), ast.Load()),
+                                               node)) for k in range(count)])
+        return out
 
     def functions_of(self, node: ast.Name):
         """``for act in ACTS`` over a module-level tuple (or list) of functions: unrolled, each
@@ -103,6 +146,8 @@ class LoopItems:
             if func is zip and node.args and not node.keywords:
                 inner = [self.items_of(a, force) for a in node.args]
                 if any(i is None for i in inner):
+                    inner = self.zipped_with_a_tree(node, inner)
+                if inner is None:
                     return None
                 return [Node(Struct("tuple", tuple(range(len(t)))), dict(enumerate(t))) for t in zip(*inner)]
             if func in (sorted, reversed, list, tuple) and len(node.args) == 1:

@@ -20,6 +20,7 @@ import ast
 
 from ..errors import SrcDiffError
 from ..ir import memo
+from .built_objects import init_attributes
 from .callables import is_gradient_object
 from .parse import ParsedFunction, register
 from .passed_names import sequence_spelling
@@ -30,6 +31,8 @@ _MADE = memo.table()
 
 #: the kinds of tree a gradient is built back into by a ``return`` the rewrite reads (returned_objects.py)
 _BUILT = ("dict", "list", "tuple")
+#: the kinds built by calling their class (when `init_attributes` reads its __init__)
+_CLASSES = ("namedtuple", "dataclass")
 
 
 def tree_gradient_helper(obj, structs: tuple, parsed: ParsedFunction, call: ast.Call):
@@ -60,7 +63,8 @@ def tree_gradient_helper(obj, structs: tuple, parsed: ParsedFunction, call: ast.
     several = inner.tuple_result or len(inner.wrt) > 1
     count = sum(len(chosen) for _, chosen in plan)
     grads = iter([f"g[{i}]" for i in range(count)] if several else ["g"])
-    parts = [_built(sub, grads, obj, parsed, call) if sub is not None and sub.is_container else next(grads)
+    classes: dict = {}
+    parts = [_built(sub, grads, obj, parsed, call, classes) if sub is not None and sub.is_container else next(grads)
              for sub, _ in plan]
     result = f"({', '.join(parts)},)" if tuple_result else parts[0]
     head = "value, g" if with_value else "g"
@@ -73,13 +77,14 @@ def tree_gradient_helper(obj, structs: tuple, parsed: ParsedFunction, call: ast.
         if hasattr(node, "lineno"):
             node.lineno = node.end_lineno = call.lineno
             node.col_offset, node.end_col_offset = call.col_offset, call.end_col_offset or call.col_offset
-    namespace = {"_srcdiff_gradient": inner}
+    namespace = {"_srcdiff_gradient": inner, **classes}
     code = compile(ast.Module([tree], type_ignores=[]), parsed.filename, "exec")
     exec(code, namespace)  # noqa: S102  the source above: names and subscripts only
     func = namespace[name]
     func.__defaults__ = getattr(obj.func, "__defaults__", None)
     func.__module__ = parsed.func.__module__
-    func.builds_dict = part != "value" and "{" in result.replace(repr("{"), "")  # (a key "{" is no display)
+    # (a key "{" is no display; a class builds an object, read as a dict is: returned_objects.py)
+    func.builds_dict = part != "value" and ("{" in result.replace(repr("{"), "") or bool(classes))
     register(func, ParsedFunction(func, tree, parsed.filename, parsed.file_lines, namespace))
     _MADE[key] = (obj, func)
     return func
@@ -93,17 +98,25 @@ def _step(struct: Struct, path: tuple) -> str:
     return f".{key}" if struct.kind in ("namedtuple", "dataclass", "object") else f"[{key!r}]"
 
 
-def _built(sub: Struct, grads, obj, parsed: ParsedFunction, call: ast.Call) -> str:
-    """The display building `sub`'s gradient (its leaves' gradients taken from `grads`, None elsewhere)."""
+def _built(sub: Struct, grads, obj, parsed: ParsedFunction, call: ast.Call, classes: dict) -> str:
+    """The display building `sub`'s gradient (its leaves' gradients taken from `grads`, None elsewhere);
+    a namedtuple or dataclass is built by its class, put in `classes` under the name the display calls."""
     if sub.kind == "leaf":
         return next(grads)
     if not sub.is_container:
         return "None"
-    if sub.kind not in _BUILT:
+    built_by_class = sub.kind in _CLASSES and init_attributes(sub.cls) is not None
+    if sub.kind not in _BUILT and not built_by_class:
         raise parsed.error(call, f"{obj.__qualname__}'s gradient is {sub.describe()}, which srcdiff does not build "
-                           "inside a function it differentiates (a dict, a list or a tuple of arrays only)",
+                           "inside a function it differentiates (a dict, a list or a tuple of arrays, a namedtuple, "
+                           "a dataclass whose __init__ takes every field and has no __post_init__)",
                            "pass the arrays as a dict, list or tuple")
-    items = [_built(c, grads, obj, parsed, call) for c in sub.children]
+    items = [_built(c, grads, obj, parsed, call, classes) for c in sub.children]
+    if built_by_class:  # NT(w=g[0], b=g[1]): the class, as the gradient object builds it (api/trees.py)
+        spelled = next(n for n in (f"_srcdiff_{sub.cls.__name__}{'_' * k}" for k in range(len(classes) + 1))
+                       if classes.get(n, sub.cls) is sub.cls)
+        classes[spelled] = sub.cls
+        return f"{spelled}(" + ", ".join(f"{k}={v}" for k, v in zip(sub.keys, items)) + ")"
     if sub.kind == "dict":
         if not all(isinstance(k, str) for k in sub.keys):
             raise parsed.error(call, f"{obj.__qualname__}'s gradient is a dict with keys that are not strings",
@@ -147,7 +160,7 @@ class GradientTrees:
 
     def given_trees(self, node: ast.Call) -> bool:
         """Whether the call gives a tree, or a tuple or list written in it (then read as a tree)."""
-        return self.any_tree(node) or self.built is not None and not self.__dict__.get("_hidden") and any(
+        return self.any_tree(node) or self.reads_displays() and any(
             sequence_spelling(a, self.parsed.resolve) for a in node.args + [k.value for k in node.keywords])
 
     def gradient_helper(self, node: ast.Call, obj, assigned: bool = False):

@@ -35,6 +35,13 @@ SCOPES = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.Lambda,
 class PassedSequences:
     """The part of the rewriter (an `ExprRewriter`) that reads a sequence given to a helper as a tree."""
 
+    def reads_displays(self) -> bool:
+        """Whether a tuple, list or comprehension written here is read as a tree of its own: the
+        statement being rewritten can take the statements its leaves need (`built`), and it is not
+        inside a comprehension, lambda or conditional (`hidden_expr`), where they would run
+        outside that scope."""
+        return self.built is not None and not self.__dict__.get("_hidden")
+
     def as_list(self, node):
         """A call's argument; a list or tuple of arrays given whole: its leaves (``np.stack([xs_0, xs_1])``)."""
         found = self.entry(node) if not isinstance(node, ast.Starred) else None
@@ -46,7 +53,7 @@ class PassedSequences:
     def passed_sequence(self, item: ast.expr, where) -> Node | None:
         """The tree of `item`, an argument of a call of a function of the user's, when it is a
         display, comprehension or ``tuple()``/``list()`` call srcdiff reads as one; else None."""
-        if not sequence_spelling(item, self.parsed.resolve) or self.built is None or self.__dict__.get("_hidden"):
+        if not (self.reads_displays() and sequence_spelling(item, self.parsed.resolve)):
             return None
         saved = self.__dict__.get("pending"), self.__dict__.get("target_base")
         self.pending, self.target_base = self.built, "arg"
@@ -125,7 +132,7 @@ class PassedSequences:
 
     def gives_sequence(self, node: ast.Call, func) -> bool:
         """Whether the call gives `func` (the user's) a sequence made here."""
-        return self.mine(func) and self.built is not None and not self.__dict__.get("_hidden") \
+        return self.mine(func) and self.reads_displays() \
             and any(sequence_spelling(a, self.parsed.resolve) for a in _arguments(node))
 
     def gives_sequence_inside(self, expr: ast.expr) -> bool:

@@ -112,6 +112,28 @@ class ReturnedObjects:
         self.pending.append(ast.copy_location(ast.Assign([store], call), where))
         return self.owning(Node(struct, leaves, local=True, depth=self.depth))
 
+    def returned_entry(self, value: ast.Call):
+        """The tree a call read at once (``layer(p, x)["h"]``, ``dtl(p)["w"]``) returns: as
+        `returned_object` makes for an assignment, its fields' variables assigned before the statement
+        (each call once: `entry` asks again); None where no statement can go before it (a loop's test,
+        a comprehension, a conditional expression) or for any other call."""
+        if not isinstance(value, ast.Call):
+            return None
+        made = self.__dict__.setdefault("returned_calls", {})
+        if id(value) in made:
+            return made[id(value)][1]
+        if not self.reads_displays():
+            return None
+        saved = self.__dict__.get("pending"), self.__dict__.get("target_base")
+        self.pending = self.built
+        self.target_base = name_part(value.func.id) if isinstance(value.func, ast.Name) else "returned"
+        try:
+            found = self.returned_object(value, value)
+        finally:
+            self.pending, self.target_base = saved
+        made[id(value)] = (value, found)  # (the node kept: its id is not reused while it is)
+        return found
+
     def object_return(self, s: ast.Return) -> list:
         """``return State(...)`` of a helper read for its object: the tuple of the object's fields (after
         the statements computing a returned dict's values)."""

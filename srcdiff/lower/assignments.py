@@ -91,14 +91,17 @@ def seen_elsewhere(state: LoweringState, name: str, mine: frozenset[int],
                    line: int | None = None) -> tuple[str | None, str | None]:
     """Who else may see `name`'s array (whose memory is `mine`): another name sharing it
     (an alias, a view, a list holding it) that is read after the update at `line` (any, when
-    None, or when the array is an argument's: alias_reads.py), and the parameter whose array
-    it may be."""
+    None: alias_reads.py), and the parameter whose array it may be."""
     value = state.env.get(name)
     others = [key for key, other in state.env.items() if key != name and (
         isinstance(value, Var) and other == value or mine & state.sharing.of(other))]
     argument = next((state.sharing.arguments[t] for t in sorted(mine) if t in state.sharing.arguments), None)
-    if others and line is not None and argument is None and not read_later(state.parsed.tree, line, name, others):
-        others = []  # no one reads them again (not the caller either): the update changes nothing seen
+    if others and line is not None and not read_later(state.parsed.tree, line, name, others):
+        # no one here reads them again: the update changes nothing this function sees.  An argument's
+        # array is still the caller's: `argument` says so, and a helper's update of it is refused
+        # unless its caller reads it nowhere else (writes.py, ad/in_place_args.py, ad/inline_copy.py),
+        # as the function's own ``x0 += v`` is
+        others = []
     shared_with = state.display(others[0]) if others else None
     return shared_with, argument
 
