@@ -75,10 +75,13 @@ KINK = {"value": "kink(condition, g, x, y, axis)", "x": "kink_nan(condition, g, 
         "y": "kink_nan(condition, g, axis)"}
 KINK_TANGENTS = {"value": "kink(condition, value_dot, x, y, axis)", "x": "kink_nan(condition, x_dot, axis)",
                  "y": "kink_nan(condition, y_dot, axis)"}
-TIE = {"value": "tie(condition, g, x, y, persist)", "x": "tie_nan(condition, persist, g)",
-       "y": "tie_nan(condition, persist, g)"}
-TIE_TANGENTS = {"value": "tie(condition, value_dot, x, y, persist)", "x": "tie_nan(condition, persist, x_dot)",
-                "y": "tie_nan(condition, persist, y_dot)"}
+# the share jumps where its value is not 0 (tie_nan); where it is 0, the share has a kink unless
+# the value stands still (tie_still_nan: an entry np.triu leaves unused)
+TIE = {"value": "tie(condition, g, x, y, persist) + tie_still_nan(condition, persist, g, value)",
+       "x": "tie_nan(condition, persist, g, value)", "y": "tie_nan(condition, persist, g, value)"}
+TIE_TANGENTS = {"value": "tie(condition, value_dot, x, y, persist)"
+                         " + tie_still_nan(condition, persist, value_dot, value)",
+                "x": "tie_nan(condition, persist, x_dot, value)", "y": "tie_nan(condition, persist, y_dot, value)"}
 
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
@@ -105,7 +108,9 @@ RULES = [
          not_symbolic="a selection by the value of a tangent: sympy has no counterpart"),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True,
            not_symbolic="NaN or 0 by definition (the derivative at a kink): sympy has no counterpart"),
-    nograd(runtime.tie_nan, ("condition", "persist", "direction"), elementwise=True,
+    nograd(runtime.tie_nan, ("condition", "persist", "direction", "value"), defaults={"value": 1.0}, elementwise=True,
+           not_symbolic="NaN or 0 by definition (the derivative at a tie): sympy has no counterpart"),
+    nograd(runtime.tie_still_nan, ("condition", "persist", "direction", "value"), elementwise=True,
            not_symbolic="NaN or 0 by definition (the derivative at a tie): sympy has no counterpart"),
     rule(runtime.copy_array, ("x",), {"x": "g"}, shape=_first_shape, fresh=True, tangents={"x": "copy_array(x_dot)"},
          batching="like", sympy=RUNTIME + "copy_array"),

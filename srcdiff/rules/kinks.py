@@ -60,12 +60,26 @@ def tie(condition, value, x, y=0.0, persist=False):
     return picked if isinstance(value, np.ndarray) or np.ndim(picked) else picked[()]
 
 
-def tie_nan(condition, persist, direction):
+def tie_nan(condition, persist, direction, value=1.0):
     """The derivative of a tie's share: NaN where the tie `condition` holds and does not
     `persist` (`tie`), 0.0 elsewhere, shaped like `direction` broadcast against both, in its
-    floating dtype (read for its shape and dtype only, as in `kink_nan`)."""
-    flags = np.logical_and(condition, np.logical_not(persist))
+    floating dtype (read for its shape and dtype only, as in `kink_nan`).  Where the share's
+    `value` is 0 at the tie, nothing jumps (``tie(c, value, x, y)`` equals `value` on both sides
+    of the tie and at it): the derivative there is 0, not NaN (a Hessian through
+    ``np.clip(u @ u.T, -1, 1)`` whose diagonal sits on the bound, unused)."""
+    flags = np.logical_and(np.logical_and(condition, np.logical_not(persist)), np.not_equal(value, 0))
     return kink_nan(flags, direction)
+
+
+def tie_still_nan(condition, persist, direction, value):
+    """The other half of `tie_nan`: where a tie holds (and does not `persist`) and its share's
+    `value` is 0 there, the share is continuous (`tie_nan` is 0), but it is 0 on one side of the
+    tie and `value` on the other, so it has no derivative unless `value` stands still: NaN where
+    `direction` (the tangent or cotangent of `value`) is not 0, 0.0 elsewhere (``x *
+    np.maximum(x, 0)`` at 0 has no second derivative; a share an unused ``np.triu`` entry
+    leaves 0 has the derivative 0).  Shaped and typed as in `kink_nan`."""
+    flags = np.logical_and(np.logical_and(condition, np.logical_not(persist)), np.equal(value, 0))
+    return kink_nan(np.logical_and(flags, np.not_equal(direction, 0)), direction)
 
 
 def held_still(contribution, direction):

@@ -73,8 +73,12 @@ def kink_nan(condition, direction, axis=()):
     return python.kink_nan(condition, direction, axis)
 
 
-def tie_nan(condition, persist, direction):
-    return python.tie_nan(condition, persist, direction)
+def tie_nan(condition, persist, direction, value=1.0):
+    return python.tie_nan(condition, persist, direction, value)
+
+
+def tie_still_nan(condition, persist, direction, value):
+    return python.tie_still_nan(condition, persist, direction, value)
 
 
 @overload(kink)
@@ -108,15 +112,31 @@ def _kink_nan(condition, direction, axis=()):
 
 
 @overload(tie_nan)
-def _tie_nan(condition, persist, direction):
-    if _number(condition) and _number(persist):
-        return lambda condition, persist, direction: kink_nan(condition and not persist, direction)
+def _tie_nan(condition, persist, direction, value=1.0):
+    # NaN where the tie holds, does not persist and its share is not 0 (rules/kinks.py)
+    if _number(condition) and _number(persist) and _number(value):
+        return lambda condition, persist, direction, value=1.0: \
+            kink_nan(condition and not persist and value != 0, direction)
     if _number(persist):
-        return lambda condition, persist, direction: kink_nan(np.logical_and(condition, not persist), direction)
-    return lambda condition, persist, direction: kink_nan(np.logical_and(condition, np.logical_not(persist)),
-                                                          direction)
+        return lambda condition, persist, direction, value=1.0: \
+            kink_nan(np.logical_and(np.logical_and(condition, not persist), value != 0), direction)
+    return lambda condition, persist, direction, value=1.0: \
+        kink_nan(np.logical_and(np.logical_and(condition, np.logical_not(persist)), value != 0), direction)
 
 
-HELPERS = ("held_still", "kink", "tie", "kink_nan", "tie_nan")
+@overload(tie_still_nan)
+def _tie_still_nan(condition, persist, direction, value):
+    # NaN where the tie holds, does not persist, its share is 0 and moves (rules/kinks.py)
+    if _number(condition) and _number(persist) and _number(value) and _number(direction):
+        return lambda condition, persist, direction, value: \
+            kink_nan(condition and not persist and value == 0 and direction != 0, direction)
+    if _number(persist):
+        return lambda condition, persist, direction, value: kink_nan(np.logical_and(
+            np.logical_and(np.logical_and(condition, not persist), value == 0), direction != 0), direction)
+    return lambda condition, persist, direction, value: kink_nan(np.logical_and(np.logical_and(
+        np.logical_and(condition, np.logical_not(persist)), value == 0), direction != 0), direction)
+
+
+HELPERS = ("held_still", "kink", "tie", "kink_nan", "tie_nan", "tie_still_nan")
 
 __all__ = [*HELPERS]
