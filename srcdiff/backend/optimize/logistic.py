@@ -23,8 +23,9 @@ seed, never a NaN (tests/transforms/test_redteam_wave21.py).
 from __future__ import annotations
 
 import ast
+from collections import Counter
 
-from .liveness import is_comment, nodes, single_definitions
+from .liveness import is_comment, nodes, reads, single_definitions
 
 Chain = tuple[bool, list[tuple[bool, ast.expr]]]  # (negated, [(divides, factor)]) in order
 
@@ -48,7 +49,67 @@ def logistic_factors(func: ast.FunctionDef, headers=("backward",)) -> bool:
                 if new is not None:
                     node.value = new
                     changed = True
+    return _across_statements(func, start, definitions) or changed
+
+
+def _across_statements(func: ast.FunctionDef, start: int, definitions: dict[str, ast.expr]) -> bool:
+    """The same pair split over two products of the backward sweep: ``n = g * s / d`` then
+    ``x_bar = n * e``, linked by names each read once and each a product of the last (the sweep
+    keeps an adjoint of an array in a statement of its own).  ``/ d`` becomes ``* (1.0 - s)`` where
+    it is (which multiplies the linked names by `e`) and ``* e`` goes where it was: the linked
+    names are read nowhere else, so only the last product's value is the same, now without the
+    ``0 * inf`` of a saturated sigmoid (a threshold of ``-np.inf``, an argument below -709)."""
+    partner = {e: d for d, v in definitions.items() if (e := _sum_with_one(v)) is not None and e in definitions}
+    if not partner:
+        return False
+    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    products = {stmt.targets[0].id: stmt for stmt in func.body[start:]
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stores[stmt.targets[0].id] == 1 and _is_product(stmt.value)}
+    uses = reads(func)
+    changed = False
+    for stmt in func.body[start:]:
+        if not (isinstance(stmt, ast.Assign) and _is_product(stmt.value)):
+            continue
+        neg, factors = _flatten(stmt.value)
+        for k, (divides, factor) in enumerate(factors):
+            d = partner.get(factor.id) if isinstance(factor, ast.Name) and not divides else None
+            if d is None or any(f_d and isinstance(f, ast.Name) and f.id == d for f_d, f in factors):
+                continue
+            upstream = _upstream_division(factors, d, products, uses)
+            if upstream is None:
+                continue
+            up_neg, up_factors = _flatten(upstream.value)
+            _one_minus(up_factors, d, definitions)
+            upstream.value = _build(up_neg, up_factors)
+            del factors[k]
+            stmt.value = _build(neg, factors or [(False, ast.Constant(1.0))])
+            changed = True
+            break
     return changed
+
+
+def _is_product(e: ast.expr) -> bool:
+    return isinstance(e, (ast.BinOp, ast.UnaryOp)) and len(_flatten(e)[1]) > 1 or isinstance(e, ast.Name) or \
+        isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub)
+
+
+def _upstream_division(factors: list, d: str, products: dict, uses: Counter, depth: int = 4) -> ast.Assign | None:
+    """The product reached from `factors` through names read once, each a product of the next,
+    that divides by `d` (None: none within `depth` links)."""
+    if depth == 0:
+        return None
+    for divides, factor in factors:
+        found = products.get(factor.id) if isinstance(factor, ast.Name) and not divides else None
+        if found is None or uses[factor.id] != 1:
+            continue
+        inner = _flatten(found.value)[1]
+        if any(f_d and isinstance(f, ast.Name) and f.id == d for f_d, f in inner):
+            return found
+        deeper = _upstream_division(inner, d, products, uses, depth - 1)
+        if deeper is not None:
+            return deeper
+    return None
 
 
 def _is_one(e: ast.expr) -> bool:
@@ -111,7 +172,6 @@ def _rewrite_chain(factors: list, definitions: dict[str, ast.expr]) -> bool:
     """Replace, in place, each pair ``/ d`` and ``* e`` with ``d = 1 + e`` by ``* (1.0 - s)``."""
     changed = False
     while True:
-        names = [(d, f.id) for d, f in factors if isinstance(f, ast.Name)]
         found = None
         for i, (divides, factor) in enumerate(factors):
             if not (divides and isinstance(factor, ast.Name)):
@@ -124,13 +184,19 @@ def _rewrite_chain(factors: list, definitions: dict[str, ast.expr]) -> bool:
         if found is None:
             return changed
         i, j, d = found
-        # the value s = 1.0 / d, where this product reads it already (so it is live here)
-        s = next((name for multiplies, name in names if not multiplies
-                  and _reciprocal_of(definitions.get(name)) == d), None)
-        one = ast.Name(s, ast.Load()) if s else ast.BinOp(ast.Constant(1.0), ast.Div(), ast.Name(d, ast.Load()))
-        factors[i] = (False, ast.BinOp(ast.Constant(1.0), ast.Sub(), one))
+        _one_minus(factors, d, definitions)
         del factors[j]
         changed = True
+
+
+def _one_minus(factors: list, d: str, definitions: dict[str, ast.expr]) -> None:
+    """Replace, in place, the factor ``/ d`` of `factors` by ``* (1.0 - s)``."""
+    i = next(i for i, (divides, f) in enumerate(factors) if divides and isinstance(f, ast.Name) and f.id == d)
+    # the value s = 1.0 / d, where this product reads it already (so it is live here)
+    s = next((f.id for divides, f in factors if not divides and isinstance(f, ast.Name)
+              and _reciprocal_of(definitions.get(f.id)) == d), None)
+    one = ast.Name(s, ast.Load()) if s else ast.BinOp(ast.Constant(1.0), ast.Div(), ast.Name(d, ast.Load()))
+    factors[i] = (False, ast.BinOp(ast.Constant(1.0), ast.Sub(), one))
 
 
 def _build(neg: bool, factors: list) -> ast.expr:
