@@ -24,7 +24,7 @@ from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..ad.searches import refuse_comparison_only
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
-from ..backend.optimize import tidy, widths
+from ..backend.optimize import logistic, tidy, widths
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
 from ..backend.optimize.python_floats import python_floats
 from ..backend.single import keep_dtypes, keep_single
@@ -258,6 +258,8 @@ def _optimize_pullback(func: ast.FunctionDef, info: OptimizeInfo) -> None:
                                                for n in ast.walk(s) if isinstance(n, ast.Name)}
     params = frozenset(outer | {a.arg for a in inner.args.args})
     optimize_function(inner, dataclasses.replace(info, params=params))
+    if info.statements:  # a sigmoid's ``d = 1.0 + e`` is the forward sweep's, which the inner pass cannot see
+        logistic.logistic_factors(func)
 
 
 def _load(found: Lowered, made: Variant, cells: dict, prologue=()):

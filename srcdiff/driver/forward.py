@@ -15,7 +15,7 @@ import dataclasses
 from ..ad.tangent import TangentProgram, tangent
 from ..ad.tangent_vector import widen
 from ..backend.codegen import backward_statements
-from ..backend.optimize import liveness, memory, statements
+from ..backend.optimize import liveness, logistic, memory, statements
 from ..backend.optimize.dead_writes import writes_in_place
 from ..backend.optimize.factor import factor_sums
 from ..backend.optimize.fresh_writes import write_first_results
@@ -57,6 +57,7 @@ def transform(found: Lowered, ir, namer, shape_of: dict):
     if found.options.unit_seeds:
         _fold_unit_seeds(func, program.params, copies, info)
     optimize_function(func, info)
+    logistic.logistic_factors(func)  # (a written-out sigmoid's tangent: no inf / inf where it saturates)
     while not with_value and statements.remove_unread(func):  # what only the value needed
         pass
     if not with_value:  # code for hvp, not for reading: single-use values fused into their use

@@ -53,8 +53,9 @@ def _narrowed(value):
         return value.astype(np.float32)
     if isinstance(value, dict):
         return {k: _narrowed(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
-        return type(value)(_narrowed(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        narrow = [_narrowed(v) for v in value]
+        return type(value)(*narrow) if hasattr(value, "_fields") else type(value)(narrow)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = dataclasses.fields(value)
         return dataclasses.replace(value, **{f.name: _narrowed(getattr(value, f.name)) for f in fields})

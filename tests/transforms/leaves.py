@@ -29,7 +29,7 @@ def float_leaves(value) -> list:
         return [value]
     if isinstance(value, dict):
         return [leaf for item in value.values() for leaf in float_leaves(item)]
-    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+    if isinstance(value, (list, tuple)):  # a namedtuple's fields in order, as srcdiff flattens it
         return [leaf for item in value for leaf in float_leaves(item)]
     if _is_dataclass(value):  # its fields in order, as srcdiff flattens a dataclass
         return [leaf for f in dataclasses.fields(value) for leaf in float_leaves(getattr(value, f.name))]
@@ -61,7 +61,8 @@ def with_vector(value, flat: np.ndarray):
         if isinstance(item, dict):
             return {k: rebuild(v) for k, v in item.items()}
         if isinstance(item, (list, tuple)):
-            return type(item)(rebuild(v) for v in item)
+            rebuilt = [rebuild(v) for v in item]
+            return type(item)(*rebuilt) if hasattr(item, "_fields") else type(item)(rebuilt)
         if _is_dataclass(item):
             fields = dataclasses.fields(item)
             return dataclasses.replace(item, **{f.name: rebuild(getattr(item, f.name)) for f in fields})
@@ -85,8 +86,9 @@ def widened(value):
         return np.float64(value)
     if isinstance(value, dict):
         return {k: widened(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
-        return type(value)(widened(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        wide = [widened(v) for v in value]
+        return type(value)(*wide) if hasattr(value, "_fields") else type(value)(wide)
     if _is_dataclass(value):
         fields = dataclasses.fields(value)
         return dataclasses.replace(value, **{f.name: widened(getattr(value, f.name)) for f in fields})

@@ -23,32 +23,142 @@ seed, never a NaN (tests/transforms/test_redteam_wave21.py).
 from __future__ import annotations
 
 import ast
+from collections import Counter
 
-from .liveness import is_comment, nodes, single_definitions
+from .liveness import is_comment, nodes, reads, single_definitions
 
 Chain = tuple[bool, list[tuple[bool, ast.expr]]]  # (negated, [(divides, factor)]) in order
 
 
 def logistic_factors(func: ast.FunctionDef, headers=("backward",)) -> bool:
-    """Rewrite ``/ d * e`` to ``* (1.0 - s)`` in the products of `func`'s backward sweep."""
-    start = next((i for i, s in enumerate(func.body) if is_comment(s) and s.value.args
-                  and getattr(s.value.args[0], "value", None) in headers), None)
-    if start is None:
-        return False
+    """Rewrite ``/ d * e`` to ``* (1.0 - s)`` in the products of `func`'s backward sweep (also
+    the sweep of a pullback `func` defines and returns, as vjp's code does)."""
+    sweeps = [(body, start) for body in (func.body, *(s.body for s in func.body if isinstance(s, ast.FunctionDef)))
+              if (start := _header(body, headers)) is not None]
     if not any(isinstance(n, ast.Assign) and _sum_with_one(n.value) for n in nodes(func)):
         return False  # (the cheap test first: no ``d = 1.0 + e`` at all)
     definitions = single_definitions(func)
     if not any(_sum_with_one(v) for v in definitions.values()):
         return False
     changed = False
-    for stmt in func.body[start:]:
-        for node in nodes(stmt):
-            if isinstance(node, (ast.Assign, ast.AugAssign)):
-                new = _rewrite(node.value, definitions)
-                if new is not None:
-                    node.value = new
-                    changed = True
+    for body, start in sweeps:
+        for stmt in body[start:]:
+            for node in nodes(stmt):
+                if isinstance(node, (ast.Assign, ast.AugAssign)):
+                    new = _rewrite(node.value, definitions)
+                    if new is not None:
+                        node.value = new
+                        changed = True
+        changed |= _across_statements(func, body[start:], definitions)
+    return _tangents(func, definitions) or changed
+
+
+def _header(body: list[ast.stmt], headers) -> int | None:
+    return next((i for i, s in enumerate(body) if is_comment(s) and s.value.args
+                 and getattr(s.value.args[0], "value", None) in headers), None)
+
+
+def _across_statements(func: ast.FunctionDef, sweep: list[ast.stmt], definitions: dict[str, ast.expr]) -> bool:
+    """The same pair split over two products of the backward sweep: ``n = g * s / d`` then
+    ``x_bar = n * e``, linked by names each read once and each a product of the last (the sweep
+    keeps an adjoint of an array in a statement of its own).  ``/ d`` becomes ``* (1.0 - s)`` where
+    it is (which multiplies the linked names by `e`) and ``* e`` goes where it was: the linked
+    names are read nowhere else, so only the last product's value is the same, now without the
+    ``0 * inf`` of a saturated sigmoid (a threshold of ``-np.inf``, an argument below -709)."""
+    partner = {e: d for d, v in definitions.items() if (e := _sum_with_one(v)) is not None and e in definitions}
+    if not partner:
+        return False
+    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    products = _products(sweep, stores)
+    uses = reads(func)
+    changed = False
+    for stmt in sweep:
+        if not (isinstance(stmt, ast.Assign) and _is_product(stmt.value)):
+            continue
+        neg, factors = _flatten(stmt.value)
+        for k, (divides, factor) in enumerate(factors):
+            d = partner.get(factor.id) if isinstance(factor, ast.Name) and not divides else None
+            if d is None or any(f_d and isinstance(f, ast.Name) and f.id == d for f_d, f in factors):
+                continue
+            upstream = _upstream(factors, d, True, products, uses)
+            if upstream is None:
+                continue
+            up_neg, up_factors = _flatten(upstream.value)
+            _one_minus(up_factors, d, definitions)
+            upstream.value = _build(up_neg, up_factors)
+            del factors[k]
+            stmt.value = _build(neg, factors or [(False, ast.Constant(1.0))])
+            changed = True
+            break
     return changed
+
+
+def _is_product(e: ast.expr) -> bool:
+    return isinstance(e, (ast.BinOp, ast.UnaryOp)) and len(_flatten(e)[1]) > 1 or isinstance(e, ast.Name) or \
+        isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub)
+
+
+def _tangents(func: ast.FunctionDef, definitions: dict[str, ast.expr]) -> bool:
+    """Forward mode's form of the pair: the tangent ``s_dot = -(d_dot * s / d)`` of ``s = 1.0 / d``
+    reads ``d_dot``, a copy of ``e_dot = u_dot * e`` (linked by tangents read once, each a product
+    of the last).  ``* e`` leaves ``e_dot`` (which only `s_dot` reads, through the links) and ``/ d``
+    becomes ``* (1.0 - s)``: `s_dot` is the same, without ``inf / inf`` where the sigmoid saturates.
+    Only tangents (``..._dot``) are rewritten, the forward values are the user's."""
+    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    tangents = [n for n in nodes(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and n.targets[0].id.endswith("_dot")]
+    products = _products(tangents, stores)
+    if len(products) < 2:
+        return False
+    uses = reads(func)
+    changed = False
+    for stmt in tangents:
+        if not _is_product(stmt.value):
+            continue
+        neg, factors = _flatten(stmt.value)
+        for divides, factor in factors:
+            e = _sum_with_one(definitions.get(factor.id)) if isinstance(factor, ast.Name) and divides else None
+            if e is None or e not in definitions or any(
+                    not f_d and isinstance(f, ast.Name) and f.id == e for f_d, f in factors):
+                continue
+            upstream = _upstream(factors, e, False, products, uses)
+            if upstream is None:
+                continue
+            up_neg, up_factors = _flatten(upstream.value)
+            del up_factors[next(i for i, (f_d, f) in enumerate(up_factors)
+                                if not f_d and isinstance(f, ast.Name) and f.id == e)]
+            upstream.value = _build(up_neg, up_factors or [(False, ast.Constant(1.0))])
+            _one_minus(factors, factor.id, definitions)
+            stmt.value = _build(neg, factors)
+            changed = True
+            break
+    return changed
+
+
+def _products(statements, stores: Counter) -> dict[str, ast.Assign]:
+    """The statements binding a name once to a product (or a copy), by that name."""
+    return {stmt.targets[0].id: stmt for stmt in statements
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and stores[stmt.targets[0].id] == 1 and _is_product(stmt.value)}
+
+
+def _upstream(factors: list, name: str, divides: bool, products: dict, uses: Counter,
+              depth: int = 4) -> ast.Assign | None:
+    """The product reached from `factors` through names read once, each a product of the next,
+    that divides by `name` (`divides`) or multiplies by it (None: none within `depth` links)."""
+    if depth == 0:
+        return None
+    for f_divides, factor in factors:
+        found = products.get(factor.id) if isinstance(factor, ast.Name) and not f_divides else None
+        if found is None or uses[factor.id] != 1:
+            continue
+        inner = _flatten(found.value)[1]
+        if any(f_d == divides and isinstance(f, ast.Name) and f.id == name for f_d, f in inner):
+            return found
+        deeper = _upstream(inner, name, divides, products, uses, depth - 1)
+        if deeper is not None:
+            return deeper
+    return None
 
 
 def _is_one(e: ast.expr) -> bool:
@@ -111,7 +221,6 @@ def _rewrite_chain(factors: list, definitions: dict[str, ast.expr]) -> bool:
     """Replace, in place, each pair ``/ d`` and ``* e`` with ``d = 1 + e`` by ``* (1.0 - s)``."""
     changed = False
     while True:
-        names = [(d, f.id) for d, f in factors if isinstance(f, ast.Name)]
         found = None
         for i, (divides, factor) in enumerate(factors):
             if not (divides and isinstance(factor, ast.Name)):
@@ -124,13 +233,19 @@ def _rewrite_chain(factors: list, definitions: dict[str, ast.expr]) -> bool:
         if found is None:
             return changed
         i, j, d = found
-        # the value s = 1.0 / d, where this product reads it already (so it is live here)
-        s = next((name for multiplies, name in names if not multiplies
-                  and _reciprocal_of(definitions.get(name)) == d), None)
-        one = ast.Name(s, ast.Load()) if s else ast.BinOp(ast.Constant(1.0), ast.Div(), ast.Name(d, ast.Load()))
-        factors[i] = (False, ast.BinOp(ast.Constant(1.0), ast.Sub(), one))
+        _one_minus(factors, d, definitions)
         del factors[j]
         changed = True
+
+
+def _one_minus(factors: list, d: str, definitions: dict[str, ast.expr]) -> None:
+    """Replace, in place, the factor ``/ d`` of `factors` by ``* (1.0 - s)``."""
+    i = next(i for i, (divides, f) in enumerate(factors) if divides and isinstance(f, ast.Name) and f.id == d)
+    # the value s = 1.0 / d, where this product reads it already (so it is live here)
+    s = next((f.id for divides, f in factors if not divides and isinstance(f, ast.Name)
+              and _reciprocal_of(definitions.get(f.id)) == d), None)
+    one = ast.Name(s, ast.Load()) if s else ast.BinOp(ast.Constant(1.0), ast.Div(), ast.Name(d, ast.Load()))
+    factors[i] = (False, ast.BinOp(ast.Constant(1.0), ast.Sub(), one))
 
 
 def _build(neg: bool, factors: list) -> ast.expr:
