@@ -37,14 +37,14 @@ from ..ir.program import Assign, Break, For, If, Run, While
 from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
+from .batching_conditions import KINDS as CONDITIONS
+from .batching_conditions import whole_kind
 from .batching_gathers import KINDS as GATHERS
 from .batching_gathers import index_tuple
 from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
 from .batching_shapes import shape_query
-from .batching_tests import KINDS as TESTS
-from .batching_tests import whole_kind
 from .static_index import record_static
 
 
@@ -275,7 +275,7 @@ def _node(node: Node, state: Batching) -> list:
     if kind is None and node.rule.nograd and (isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)) or (
             isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)))):
         kind = whole_kind(node, state)  # a comparison written in the code (``x > 0.5 * y``)
-    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind) or TESTS.get(kind)) if kind else \
+    rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind) or CONDITIONS.get(kind)) if kind else \
         (float_math if node.rule.float_result else None)
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"

@@ -8,9 +8,12 @@ of adjoints (``zeros_list``, ``list_add``, ``list_drop``, ``list_rows``; rules/l
 A list is a row list from the statement that makes it: when a batched value first meets a
 list made without rows (appended to it, carried with it through a loop), the transform starts
 again with that list made of rows from the start (`RowList`), so no list ever holds some items
-with a batch axis and some without (NumPy would then line them up wrongly, silently).  What
-reads a row list in any other way (``np.shape(xs)``, an index computed from a batched value, a
-list of lists) is refused.
+with a batch axis and some without (NumPy would then line them up wrongly, silently).
+
+A list of lists (a gradient's tape of a list grown in a loop, ``rows.append([a, b])``) is a row list
+whose items are row lists (`Batching.nested`): an item read back is a row list itself, and
+``np.stack`` stacks each inner list first (ad/batching_runtime.py's `stack_rows`).  What reads a
+row list in any other way (``np.shape(xs)``, an index computed from a batched value) is refused.
 """
 
 from __future__ import annotations

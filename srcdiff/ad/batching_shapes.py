@@ -1,27 +1,51 @@
 """Questions of shape in batched code (ad/batching.py): ``x.shape``, ``np.size(x)``, ``len(x)``,
-``(a @ X).shape`` of batched values are asked of their first row (every row has the same shape).
+``(a @ X).shape``, ``np.linalg.eigvalsh(a).shape`` of batched values are asked of their first row (every
+row has the same shape).
 
 Of a name the question is asked of its row (``x[0].shape``).  Of an expression kept whole it is
 asked of the expression of the operands' first rows (``(a[0] @ X[0]).shape``) only where the
-expression is made of operators (arithmetic, ``@``, ``.T``): their result's shape depends on the
-operands' shapes alone.  A call or an index inside (``len(x[x > 0])``, a mask's own count per row;
-``np.atleast_2d(x)``) is not asked so, and is refused by the caller."""
+expression is made of operators (arithmetic, ``@``, ``.T``), NumPy's elementwise functions and
+``np.linalg``'s: their result's shape depends on the operands' shapes alone.  Another call or an
+index inside (``len(x[x > 0])``, a mask's own count per row; ``np.atleast_2d(x)``) is not asked so,
+and is refused by the caller."""
 
 from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from ..ir.nodes import Node, Var, operand_ast
 from .tangent_node import instantiate
 
 QUERIES = {"shape", "size", "ndim", "dtype"}
-_OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.operator, ast.unaryop)
 
 
 def _of_shapes_alone(expr: ast.expr) -> bool:
-    """Whether `expr`'s result shape follows from its operands' shapes (operators and ``.T`` only)."""
-    return all(isinstance(n, _OPERATORS) or (isinstance(n, ast.Attribute) and n.attr == "T")
-               for n in ast.walk(expr))
+    """Whether `expr`'s result shape follows from its operands' shapes: operators, ``.T``, NumPy's
+    elementwise functions and its linear algebra (``np.linalg.eigvalsh(a).shape``, which a gradient
+    asks for its seed)."""
+    if isinstance(expr, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(expr, ast.BinOp):
+        return _of_shapes_alone(expr.left) and _of_shapes_alone(expr.right)
+    if isinstance(expr, ast.UnaryOp):
+        return _of_shapes_alone(expr.operand)
+    if isinstance(expr, ast.Attribute):
+        return expr.attr == "T" and _of_shapes_alone(expr.value)
+    return isinstance(expr, ast.Call) and not expr.keywords and _by_shapes(expr.func) and \
+        all(_of_shapes_alone(a) for a in expr.args)
+
+
+def _by_shapes(func: ast.expr) -> bool:
+    """``np.<ufunc>`` or ``np.linalg.<function>``: a result whose shape its operands' shapes decide."""
+    if not isinstance(func, ast.Attribute):
+        return False
+    if isinstance(func.value, ast.Name) and func.value.id == "np":
+        return isinstance(getattr(np, func.attr, None), np.ufunc)
+    return isinstance(func.value, ast.Attribute) and func.value.attr == "linalg" and \
+        isinstance(func.value.value, ast.Name) and func.value.value.id == "np" and \
+        callable(getattr(np.linalg, func.attr, None))
 
 
 def _first_rows(expr: ast.expr, node: Node, state) -> ast.expr | None:

@@ -63,6 +63,18 @@ def stacked_grid(w, x):
     return np.sum(np.stack([[a, b], [b * a, a - b]]) ** 2)
 
 
+def array_of_a_list_of_lists(w, x):
+    a, b = w * x[0], np.sin(x[1])  # np.array of lists of rows: each inner list stacked first (a wrong shape before)
+    return np.sum(np.array([[a, b], [b * a, a - b]]) ** 2)
+
+
+def lists_appended_in_a_loop(w, x):
+    rows = []
+    for k in range(2):
+        rows.append([w * x[k] * (k + 1), np.cos(x[2])])
+    return np.sum(np.array(rows) ** 2)
+
+
 def grown_from_the_parameter(w, x):
     hs = [w]
     for _ in range(3):
@@ -143,6 +155,7 @@ class Program:
 SQUARE, ROWS_OF_N = (N, N), (3, N)
 PROGRAMS = [Program(previous_items, (ROWS_OF_N,)), Program(read_in_a_later_loop, (ROWS_OF_N,)),
             Program(window_of_steps, (ROWS_OF_N,)), Program(stacked_grid, (ROWS_OF_N,)),
+            Program(array_of_a_list_of_lists, (ROWS_OF_N,)), Program(lists_appended_in_a_loop, (ROWS_OF_N,)),
             Program(grown_from_the_parameter, (ROWS_OF_N,)), Program(max_along_rows, (ROWS_OF_N,)),
             Program(max_method_along_columns, (ROWS_OF_N,)), Program(spread_along_rows, (ROWS_OF_N,)),
             Program(above_the_mean, (ROWS_OF_N,)), Program(near_the_row_max, (ROWS_OF_N,)),
@@ -158,7 +171,8 @@ VARIANTS = {"data_axis0": (None, 0, B, np.float64), "data_axis1": (None, 1, B, n
             "parameter_mapped": (0, None, B, np.float64), "all_mapped": (0, 0, B, np.float64),
             "batch_of_one": (None, 0, 1, np.float64), "float32": (None, 0, B, np.float32)}
 #: the default run's rows (each class once); the slow set runs every program in every variant
-DEFAULT = {("previous_items", "data_axis0"), ("window_of_steps", "data_axis1"), ("max_along_rows", "data_axis0"),
+DEFAULT = {("previous_items", "data_axis0"), ("array_of_a_list_of_lists", "data_axis0"),
+           ("window_of_steps", "data_axis1"), ("max_along_rows", "data_axis0"),
            ("above_the_mean", "parameter_mapped"), ("determinant", "all_mapped"), ("eigenpairs", "data_axis0"),
            ("rows_then_slice", "data_axis0"), ("columns_at", "data_axis1"), ("argmax_row_then_slice", "float32")}
 

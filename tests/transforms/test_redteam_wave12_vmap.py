@@ -126,7 +126,7 @@ def test_vmap_of_a_test_with_an_index_inside_runs_one_example_at_a_time(f, batch
 @pytest.mark.parametrize("f, batched", [(above_mean, srcdiff.vmap), (share_of_max, _batched_grad),
                                         (above_mean, _batched_grad)])
 def test_vmap_of_a_test_with_a_reduction_inside_is_batched(f, batched):
-    # since wave 28 the reduction is rewritten for rows (ad/batching_tests.py): one batched call
+    # since wave 28 the reduction is rewritten for rows (ad/batching_conditions.py): one batched call
     mapped = batched(f)
     with warnings.catch_warnings():
         warnings.simplefilter("error", srcdiff.PerExampleWarning)

@@ -364,6 +364,25 @@ def batched_wrt_x(x, w):
     return np.sum(np.exp(-w * x) * x)
 
 
+def det_loss(w, A):
+    return np.linalg.det(A + np.diag(w ** 2 + 2.0)) ** 2
+
+
+def eigh_loss(w, A):
+    vals, vecs = np.linalg.eigh(A + A.T + np.diag(w))
+    return np.sum(vals ** 3) + np.sum(vecs[:, -1] ** 4) + np.sum(np.linalg.eigvalsh(A @ A.T + np.diag(w ** 2)))
+
+
+def gather_beside_slices(w, X):
+    order = np.argsort(X[:, 0])  # positions worked out of each example, beside a slice
+    return np.sum(np.tanh(X[order, 1:]) * w[1:]) + np.sum(X[:, order[:2]] ** 2)
+
+
+def max_along_axes(w, X):
+    Y = X * w
+    return np.sum(np.max(Y, axis=1) ** 2) + np.sum(Y.max(axis=0) * np.min(Y, axis=0))
+
+
 def _rng(name: str):
     import zlib
 
@@ -436,6 +455,10 @@ def cases() -> list[Case]:
         Case("tuple_helper_in_loop", tuple_helper_in_loop, (N(B), N(B, B)), (None, 0)),
         Case("batched_wrt_x_axis1", batched_wrt_x, (X.T.copy(), w), (1, None)),
         Case("batched_wrt_param_axis", batched_wrt_x, (X, N(B, n)), (0, 0), wrt=1),
+        Case("det_loss", det_loss, (w, A), (None, 0)),
+        Case("eigh_loss", eigh_loss, (w, A), (None, 0)),
+        Case("gather_beside_slices", gather_beside_slices, (w, N(B, n, n)), (None, 0)),
+        Case("max_along_axes", max_along_axes, (w, N(B, 3, n)), (None, 0)),
     ]
     return out
 
