@@ -2,13 +2,13 @@
 ``x[np.argmax(x)]``, ``x[i]`` with `i` worked out of each example (ad/batching.py).
 
 Each row is indexed by its own positions (``x[rows, i]``, NumPy's gather along a row's first axis,
-`gather_rows` in ad/batching_runtime.py), and the adjoints a gradient keeps (``index_read``,
+`gather_rows` in rules/batching_helpers.py), and the adjoints a gradient keeps (``index_read``,
 ``index_add``, the scatter-add) likewise (`gather_read_rows`, `gather_add_rows`).  An index that is
 not integer positions of each row (a mask picks each row's own number of items) is refused when
 the code runs, and vmap then runs one example at a time; an index of a list is refused when the code
 is made.  Positions beside slices (``x[idx, 1:]``, ``x[:, idx]``) gather each row's own likewise,
 the index's parts and which of them have a batch axis handed to the helper
-(ad/batching_gather_slices.py); a gradient's index tuple of them (``t8 = idx, t7`` with ``t7 =
+(rules/batching_gather_helpers.py); a gradient's index tuple of them (``t8 = idx, t7`` with ``t7 =
 slice(1, None, None)``) stays a plain tuple (`index_tuple`, `Batching.index_rows`), read only by the
 index's adjoints.  An index the same for every example keeps its rules (ad/batching_rules.py)."""
 

@@ -12,7 +12,7 @@ with a batch axis and some without (NumPy would then line them up wrongly, silen
 
 A list of lists (a gradient's tape of a list grown in a loop, ``rows.append([a, b])``) is a row list
 whose items are row lists (`Batching.nested`): an item read back is a row list itself, and
-``np.stack`` stacks each inner list first (ad/batching_runtime.py's `stack_rows`).  What reads a
+``np.stack`` stacks each inner list first (rules/batching_helpers.py's `stack_rows`).  What reads a
 row list in any other way (``np.shape(xs)``, an index computed from a batched value) is refused.
 """
 

@@ -18,13 +18,13 @@ from collections import Counter
 import numpy as np
 
 from ..ad.batching import BatchedProgram, batch
-from ..ad.batching_runtime import HELPERS
 from ..backend import loader, render
 from ..backend.codegen import backward_statements
 from ..backend.optimize.liveness import is_pure
 from ..backend.optimize.statements import propagate_copies, remove_dead
 from ..backend.optimize.tidy import tidy_comments
 from ..rules import TEMPLATE_GLOBALS
+from ..rules.batching_helpers import HELPERS
 from .cache import Lowered
 from .lowering import describe
 

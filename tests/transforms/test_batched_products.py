@@ -70,7 +70,7 @@ def test_only_temporaries_read_once_and_factors_that_hold_one_value_are_joined()
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
 def test_sum_last_gives_numpys_bits(n, dtype):
     """Slice by slice where NumPy adds in order (fewer than 8 elements), NumPy itself elsewhere."""
-    from srcdiff.ad.batching_runtime import sum_last
+    from srcdiff.rules.batching_helpers import sum_last
     rng = np.random.default_rng(n)
     x = (rng.normal(size=(40, 9, n)) * 10.0 ** rng.integers(-8, 8, size=(40, 9, n))).astype(dtype)
     for a in (x, np.swapaxes(np.swapaxes(x, 0, 1).copy(), 0, 1)):  # contiguous, and rows apart

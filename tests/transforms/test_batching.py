@@ -382,7 +382,7 @@ def test_scatters_of_rows_through_slices_agree_with_a_loop_over_rows(value_shape
     """`zero_rows_with` and `scatter_add_rows` with an index of slices (their fast path) do
     for each row what ``row[index] += value_row`` does, value rows with fewer axes aligned
     after the batch axis as the general path aligns them."""
-    from srcdiff.ad.batching_runtime import scatter_add_rows, zero_rows_with
+    from srcdiff.rules.batching_helpers import scatter_add_rows, zero_rows_with
 
     rng = np.random.default_rng(7)
     value, index = rng.normal(size=value_shape), (slice(1, None), slice(None, 3))

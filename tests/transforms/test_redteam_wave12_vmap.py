@@ -147,7 +147,7 @@ def test_vmap_batches_elementwise_calls_in_a_test():
 # ---- 5. vmap of gradients through np.where, softmax, logsumexp, cumsum: refused, now batched ----------------
 # The adjoint of np.where's branches (`select`) and the reductions of SciPy and the scans had no
 # batching rule: vmap(grad(loss)) of a Huber loss, a mixture's logsumexp or a softmax policy refused.
-# FIXED: `select_rows` (ad/batching_runtime.py) and the reduce kind for scipy.special.logsumexp /
+# FIXED: `select_rows` (rules/batching_helpers.py) and the reduce kind for scipy.special.logsumexp /
 # softmax / log_softmax, np.cumsum and np.cumprod.
 
 

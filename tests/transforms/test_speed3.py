@@ -205,7 +205,7 @@ def test_scatter_in_place_only_where_nothing_else_reads_the_rows():
 
 
 def test_scatter_add_rows_widens_and_repeats_like_a_copy():
-    from srcdiff.ad.batching_runtime import index_add_rows, scatter_add_rows
+    from srcdiff.rules.batching_helpers import index_add_rows, scatter_add_rows
     base = np.arange(12, dtype=np.float32).reshape(2, 6)
     value = np.array([[0.1, 0.2], [0.3, 0.4]])
     for index in [(slice(1, 3),), (np.array([1, 1]),)]:
@@ -223,7 +223,7 @@ def test_scatter_add_rows_widens_and_repeats_like_a_copy():
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
 def test_zero_rows_with_is_a_scatter_into_zeros(index, value_rows, dtype):
     """Written where each position is reached once, added (np.add.at) where an index repeats."""
-    from srcdiff.ad.batching_runtime import zero_rows_with
+    from srcdiff.rules.batching_helpers import zero_rows_with
     like = np.zeros((4, 3)) if len(index) == 2 else np.zeros(5)
     rng = np.random.default_rng(3)
     target = np.zeros((2,) + like.shape)[(slice(None),) + index]

@@ -32,7 +32,7 @@ from ..optimize.memory import escaping_reads
 #: numba helpers of the generated code that never write into an argument
 _PURE_HELPERS = frozenset({"matmul_stacks", "inner_product", "unbroadcast", "zeros_like", "copy_array", "index_add",
                            "stop_gradient", "full", "zeros_shaped",
-                           # and the batching transform's (ad/batching_runtime.py): batched rows split
+                           # and the batching transform's (rules/batching_helpers.py): batched rows split
                            # the same way (driver/hoisted_rows.py); scatter_add_rows writes into its rows
                            "broadcast_rows", "copy_rows", "expand_rows", "reshape_rows", "full_rows",
                            "unbroadcast_rows", "rows_index", "index_read_rows", "index_add_rows", "zero_rows",

@@ -295,7 +295,7 @@ class _Constants(ast.NodeTransformer):
 
 def _helper(helpers: dict, name: str, value) -> bool:
     """Whether `value` is the run-time helper `name` a numba version is written for, read from its
-    own module (the batched code's helpers: ad/batching_runtime.py, numba/row_helpers.py)."""
+    own module (the batched code's helpers: rules/batching_helpers.py, numba/row_helpers.py)."""
     home = sys.modules.get(helpers.get(name, ""))
     return home is not None and getattr(home, name, None) is value
 

@@ -1,4 +1,4 @@
-"""numba versions of the helpers srcdiff.vmap's batched code calls (ad/batching_runtime.py), each on
+"""numba versions of the helpers srcdiff.vmap's batched code calls (rules/batching_helpers.py), each on
 arrays whose axis 0 is the batch axis: ``broadcast_rows`` / ``copy_rows`` (a value the same for
 every row, as rows: before a loop that makes it a row each), ``zero_rows``, ``unbroadcast_rows``,
 ``sum_rows`` (``sum(items)`` of a list of rows) and ``list_repeat_rows`` (its adjoint).
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from ...ad.batching_runtime import (
+from ...rules.batching_helpers import (
     broadcast_rows,
     copy_rows,
     list_repeat_rows,

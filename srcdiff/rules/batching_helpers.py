@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SrcDiffError
-from ..rules.runtime import index_parts, set_item
-from .batching_gather_slices import HELPERS as GATHER_SLICES
-from .batching_gather_slices import gather_slices_add_rows, gather_slices_rows
+from .batching_gather_helpers import HELPERS as GATHER_SLICES
+from .batching_gather_helpers import gather_slices_add_rows, gather_slices_rows
+from .runtime import index_parts, set_item
 
 
 def broadcast_rows(value, size: int):
@@ -74,7 +74,7 @@ def rows_index(index) -> tuple:
 
     NumPy moves the axes of advanced indices that are not next to each other to the front;
     with the batch axis before them they would move before it.  Refused (`apart`: the callers
-    gather those with the row numbers, ad/batching_gather_slices.py)."""
+    gather those with the row numbers, rules/batching_gather_helpers.py)."""
     parts = index_parts(index)
     if all(type(p) is slice for p in parts):  # basic slices (the common case): nothing moves
         return (slice(None),) + parts
