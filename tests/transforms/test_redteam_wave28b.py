@@ -8,36 +8,48 @@ across transformations are in test_special_points28.py.
 
 Census of the 118 programs before the fixes (ok / n/a / refused at the user's line / WRONG / bad
 error; n/a: per-example gradients of a function not shaped ``f(params, x, y)``, hvp of another
-argument than the first, float32 of a float argument; one program, a namedtuple of parameters,
-had no reference: the harness's leaves did not read namedtuples):
+argument than the first, float32 of a float argument, a Hessian whose second differences are
+unstable; one program, a namedtuple of parameters, had no reference: the harness's leaves did not
+read namedtuples, tests/transforms/leaves.py now does):
 grad, value_and_grad, jvp, vjp, jacobian, tree 113/0/3/1/0 each; float32 108/5/3/1/0; hessian
-113/4/0/0/0; hvp 96/18/2/1/0; vmap 64/51/1/1/0; numba 114/0/3/1/0.  The refusals, at the user's line
-in every transformation: ``np.pad`` with a width computed from a shape (``k // 2`` of
-``W.shape[2]``: "must be a constant here", 2 programs) and ``rng.normal(theta[0], ...)``, a draw
-whose distribution's parameters carry a gradient (refused on purpose: write ``mu + sd * eps``).
-After: the namedtuple program runs (ok everywhere) and the WRONG program is right in grad,
-value_and_grad, float32, hessian and numba; jvp, vjp, jacobian, tree and hvp still give NaN
-(2 below).
+113/4/0/0/0; hvp 96/18/2/1/0; vmap 64/51/1/1/0; numba 109/0/7/1/0.
+After: grad, value_and_grad, jvp 115/0/3/0/0; vjp, jacobian, tree 114/0/3/1/0 (2 below); float32
+110/5/3/0/0; hessian 115/3/0/0/0; hvp 98/18/2/0/0; vmap 66/51/1/0/0; numba 111/0/7/0/0.
+Refused by every transformation at the user's line: ``np.pad`` with a width computed from a shape
+(``k // 2`` of ``W.shape[2]``: "must be a constant here", 2 programs) and ``rng.normal(theta[0],
+...)``, a draw whose distribution's parameters carry a gradient (on purpose: write
+``mu + sd * eps``).  Refused by numba alone, at the user's line (numba's reach, left to the numba
+backend's owners): a name a number before a loop and an array in it (power iteration's ``v``,
+Sinkhorn's ``u``) and ``rng.choice``.
 
 Found:
 
-1. WRONG (grad, value_and_grad, float32, numba): a sigmoid written out, ``1.0 / (1.0 + np.exp(-z))``,
-   at saturation (ordinal regression's thresholds padded with ``-np.inf`` / ``np.inf``, gathered by
-   the labels; a logit below -709) gave NaN where the derivative is 0, when its adjoint was split over
-   two statements of the backward sweep (``t_bar = -(s_bar * s / d)`` then ``z_bar = t_bar * e``:
-   ``0 * inf``; arrays read through an index keep their adjoints in statements of their own).  The
-   optimiser's logistic pass (backend/optimize/logistic.py) rewrote ``/ d * e`` into ``* (1.0 - s)``
-   inside one product only; it now follows names read once from one product to the next
-   (redteam_wave28b_sigmoid.py, variants).
-2. OPEN, WRONG (NaN where the derivative is 0) in jvp, vjp, a tree of the argument and hvp, for every
-   saturated sigmoid written out (also where grad was always right): forward mode's tangent
-   ``-(d_dot * s / d)`` is ``inf / inf``, and vjp's pullback (a nested function whose adjoints keep
-   their ``unbroadcast``) and the tree's wrapper are not rewritten by the logistic pass.  Pinned by
-   strict xfails below; the root fix is to lower the written-out sigmoid as ``scipy.special.expit``
-   (whose rules are right in every transformation: ``special.expit`` is the workaround), which
-   changes the generated source of every sigmoid and was left to a wave that owns the lowering.
-   Also open: ``(np.inf - mu) / np.exp(log_s)`` differentiated in `log_s` is ``0 * inf`` in every
-   transformation (an infinite value times a zero adjoint, as in JAX).
+1. WRONG (NaN where the derivative is 0): a sigmoid written out, ``1.0 / (1.0 + np.exp(-z))``, at
+   saturation (ordinal regression's thresholds padded with ``-np.inf`` / ``np.inf`` and gathered by
+   the labels; a logit below -709, -88 in float32).  The optimiser's logistic pass
+   (backend/optimize/logistic.py) rewrote the adjoint's ``s / d * e`` into ``s * (1.0 - s)`` inside
+   one product of the backward sweep only, so it stayed ``0 * inf``:
+   - in grad, value_and_grad, float32, numba, where the adjoint was split over two statements
+     (``t_bar = -(s_bar * s / d)`` then ``z_bar = t_bar * e``: arrays read through an index keep
+     their adjoints in statements of their own): the pass now follows names read once from one
+     product to the next;
+   - in vjp and a tree of the argument (whose wrapper calls the vjp), for every such sigmoid: the
+     pullback is optimised as a function of its own, which cannot see the forward sweep's
+     ``d = 1.0 + e``; the pass now runs on the pullback with the outer function's definitions
+     (driver/compile.py);
+   - in jvp and hvp, for every such sigmoid: forward mode's tangent ``-(d_dot * s / d)`` of a
+     ``d_dot`` that is ``u_dot * e`` is ``inf / inf``; the pass now rewrites tangents too (``* e``
+     leaves ``e_dot``, ``/ d`` becomes ``* (1.0 - s)``; driver/forward.py runs it on jvp's code).
+   Variants: redteam_wave28b_sigmoid.py.
+2. OPEN, WRONG (NaN where the derivative is 0): vjp (so jacobian of a tree and a tree's wrapper) of a
+   saturated sigmoid of a gathered value (``sigmoid(CUT[k] - eta)``): the pullback keeps
+   ``unbroadcast()`` around the adjoints between the sigmoid's statements (its shapes are not
+   known inside the pullback), which the pass does not look through.  Pinned by strict xfails.
+   Also open: the Hessian (hessian, hvp) of ``np.sum(1.0 / (1.0 + np.exp(-z)))`` at ``z = -inf`` is
+   NaN (it differentiates the gradient's ``(1.0 - 1.0 / d) / d``, whose tangent is ``inf / inf``;
+   strict xfail), and ``(np.inf - mu) / np.exp(log_s)`` differentiated in `log_s` is ``0 * inf`` in every
+   transformation (an infinite value times a zero adjoint, as in JAX); ``scipy.special.expit`` is
+   right everywhere and is the workaround for both.
 """
 
 from __future__ import annotations
@@ -203,3 +215,14 @@ def _scalar_sigmoid(z):
 def test_saturated_sigmoid_of_a_gathered_value_vjp_open(transformation):
     program = next(p for p in SIGMOID if _name(p) == "gathered_once")
     _assert_ok(program, (transformation,))
+
+
+@pytest.mark.xfail(strict=True, reason="open (2): the Hessian of a saturated sigmoid written out differentiates the "
+                                       "gradient's ``(1.0 - 1.0 / d) / d``, whose tangent is inf / inf at z = -inf")
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_saturated_sigmoid_hessian_open():
+    z = np.array([-np.inf, 0.3])
+    s = 1.0 / (1.0 + np.exp(-0.3))
+    with np.errstate(all="ignore"):
+        got = srcdiff.hessian(_sum_of_sigmoids)(z)
+    np.testing.assert_allclose(got, np.diag([0.0, s * (1 - s) * (1 - 2 * s)]), atol=1e-12)

@@ -10,7 +10,14 @@ to inf and ``s / d * e`` is ``0 * inf = NaN``, while ``s * (1.0 - s)`` is 0, the
 value.  Where no ``s = 1.0 / d`` is read by the same product, ``1.0 / d`` is written in its
 place (the NaN is gone, at the cost of that division).
 
-Only products in the backward sweep are rewritten (forward values are the user's computation),
+The pair may be split over two statements (``t = -(s_bar * s / d)`` then ``x_bar = t * e``, as the
+sweep writes the adjoints of arrays read through an index): it is followed through names read once,
+each a product of the last (`_across_statements`).  A pullback (vjp's code) is optimised as a function
+of its own, which does not see the forward sweep's ``d = 1.0 + e``: the driver runs this pass again on
+the function that defines it.  Forward mode has the same ``inf / inf``: the tangent ``-(d_dot * s / d)``
+of a ``d_dot`` that is ``u_dot * e``; `_tangents` rewrites it to ``-(u_dot * s * (1.0 - s))``.
+
+Only products in the backward sweep and tangents are rewritten (forward values are the user's computation),
 and only names the generated code binds one way (every plain assignment the same expression;
 else restored from a loop stack, which gives back the value it held when pushed).  The value is
 the same up to rounding, of another kind: like the frameworks' ``s * (1 - s)``, ``1.0 - s``
