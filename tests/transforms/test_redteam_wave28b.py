@@ -13,8 +13,8 @@ unstable; one program, a namedtuple of parameters, had no reference: the harness
 read namedtuples, tests/transforms/leaves.py now does):
 grad, value_and_grad, jvp, vjp, jacobian, tree 113/0/3/1/0 each; float32 108/5/3/1/0; hessian
 113/4/0/0/0; hvp 96/18/2/1/0; vmap 64/51/1/1/0; numba 109/0/7/1/0.
-After: grad, value_and_grad, jvp 115/0/3/0/0; vjp, jacobian, tree 114/0/3/1/0 (2 below); float32
-110/5/3/0/0; hessian 115/3/0/0/0; hvp 98/18/2/0/0; vmap 66/51/1/0/0; numba 111/0/7/0/0.
+After: grad, value_and_grad, jvp, vjp, jacobian, tree 115/0/3/0/0 each; float32 110/5/3/0/0; hessian
+115/3/0/0/0; hvp 98/18/2/0/0; vmap 66/51/1/0/0; numba 111/0/7/0/0.
 Refused by every transformation at the user's line: ``np.pad`` with a width computed from a shape
 (``k // 2`` of ``W.shape[2]``: "must be a constant here", 2 programs) and ``rng.normal(theta[0],
 ...)``, a draw whose distribution's parameters carry a gradient (on purpose: write
@@ -36,20 +36,19 @@ Found:
    - in vjp and a tree of the argument (whose wrapper calls the vjp), for every such sigmoid: the
      pullback is optimised as a function of its own, which cannot see the forward sweep's
      ``d = 1.0 + e``; the pass now runs on the pullback with the outer function's definitions
-     (driver/compile.py);
+     (driver/compile.py), and looks through the ``unbroadcast(p, like)`` the pullback keeps (its
+     shapes are not known there) where `like` has the shape of `e` (summing over axes along which
+     `e` is constant commutes with ``* e``);
    - in jvp and hvp, for every such sigmoid: forward mode's tangent ``-(d_dot * s / d)`` of a
      ``d_dot`` that is ``u_dot * e`` is ``inf / inf``; the pass now rewrites tangents too (``* e``
      leaves ``e_dot``, ``/ d`` becomes ``* (1.0 - s)``; driver/forward.py runs it on jvp's code).
    Variants: redteam_wave28b_sigmoid.py.
-2. OPEN, WRONG (NaN where the derivative is 0): vjp (so jacobian of a tree and a tree's wrapper) of a
-   saturated sigmoid of a gathered value (``sigmoid(CUT[k] - eta)``): the pullback keeps
-   ``unbroadcast()`` around the adjoints between the sigmoid's statements (its shapes are not
-   known inside the pullback), which the pass does not look through.  Pinned by strict xfails.
-   Also open: the Hessian (hessian, hvp) of ``np.sum(1.0 / (1.0 + np.exp(-z)))`` at ``z = -inf`` is
-   NaN (it differentiates the gradient's ``(1.0 - 1.0 / d) / d``, whose tangent is ``inf / inf``;
-   strict xfail), and ``(np.inf - mu) / np.exp(log_s)`` differentiated in `log_s` is ``0 * inf`` in every
-   transformation (an infinite value times a zero adjoint, as in JAX); ``scipy.special.expit`` is
-   right everywhere and is the workaround for both.
+2. OPEN, WRONG (NaN where the derivative is 0): the Hessian (hessian, hvp) of
+   ``np.sum(1.0 / (1.0 + np.exp(-z)))`` at ``z = -inf`` (it differentiates the gradient's
+   ``(1.0 - 1.0 / d) / d``, whose tangent is ``inf / inf``; a strict xfail below), and
+   ``(np.inf - mu) / np.exp(log_s)`` differentiated in `log_s`, ``0 * inf`` in every transformation
+   (an infinite value times a zero adjoint, as in JAX).  ``scipy.special.expit`` is right everywhere
+   and is the workaround for both.
 """
 
 from __future__ import annotations
@@ -89,8 +88,8 @@ KEPT = {"huber_tf", "namedtuple_params", "gru_time_loop", "student_t_lgamma_nu",
 #: refused by grad at the user's line, and so by every other transformation
 REFUSED = {"conv1d_channels_stride_pad", "conv1d_channels_stride_pad_x", "mc_expectation_normal_draws"}
 
-#: right in grad (fixed: 1), NaN in these (open: 2)
-SATURATED_OPEN = {"ordinal_logit": ("vjp", "tree", "jacobian")}
+#: transformations a program is NaN in (open: 2)
+SATURATED_OPEN: dict = {}
 
 
 def _assert_ok(program, transforms):
@@ -167,10 +166,6 @@ def test_saturated_sigmoid_is_zero_at_infinite_thresholds():
     assert g[0] == 0.0 and g[2] == 0.0 and np.isfinite(g[1])
 
 
-#: a sigmoid of a gathered value differentiated by vjp (and a tree's wrapper, which calls the vjp): open (2)
-GATHERED = {"ordinal_thresholds_padded", "gathered_once", "gathered_logistic_nll"}
-
-
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
 def test_saturated_sigmoid_forward_mode_and_second_order(program):
@@ -178,8 +173,7 @@ def test_saturated_sigmoid_forward_mode_and_second_order(program):
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(SIGMOID_FIXED)
-                                     if _name(p) not in GATHERED], ids=_name)
+@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
 def test_saturated_sigmoid_vjp_and_tree(program):
     _assert_ok(program, ("vjp", "tree"))
 
@@ -206,15 +200,6 @@ def _sum_of_sigmoids(z):
 
 def _scalar_sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
-
-
-@pytest.mark.xfail(strict=True, reason="open (2): vjp's pullback keeps the unbroadcast() of adjoints between a "
-                                       "sigmoid's two statements where it gathers its argument by an index")
-@pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("transformation", ["vjp", "tree"])
-def test_saturated_sigmoid_of_a_gathered_value_vjp_open(transformation):
-    program = next(p for p in SIGMOID if _name(p) == "gathered_once")
-    _assert_ok(program, (transformation,))
 
 
 @pytest.mark.xfail(strict=True, reason="open (2): the Hessian of a saturated sigmoid written out differentiates the "
