@@ -1,7 +1,8 @@
 """A sigmoid written out, ``1.0 / (1.0 + np.exp(-z))``, at saturation (``z`` of ``-np.inf``, or below
--709 in float64, -88 in float32) where its adjoint was split over two statements of the backward
-sweep (a helper called, named intermediates, arrays): ``t_bar = -(s_bar * s / d)`` then
-``z_bar = t_bar * e`` is ``0 * inf = NaN``, where the derivative is 0 (test_redteam_wave28b.py).
+-709 in float64, -88 in float32), where its derivative is 0 (test_redteam_wave28b.py): the adjoint's
+``s / d * e`` and the tangent's ``-(d_dot * s / d)`` are ``0 * inf`` and ``inf / inf`` unless written
+``s * (1.0 - s)``; the adjoint split over two statements (a helper called, named intermediates, an
+index gathering the argument), vjp's pullback, forward mode's tangents.
 
 Ordinal regression with thresholds padded by ``-np.inf`` and ``np.inf`` is how statisticians write
 it; a logit of -800 is a confident wrong prediction."""

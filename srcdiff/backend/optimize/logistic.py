@@ -10,7 +10,14 @@ to inf and ``s / d * e`` is ``0 * inf = NaN``, while ``s * (1.0 - s)`` is 0, the
 value.  Where no ``s = 1.0 / d`` is read by the same product, ``1.0 / d`` is written in its
 place (the NaN is gone, at the cost of that division).
 
-Only products in the backward sweep are rewritten (forward values are the user's computation),
+The pair may be split over two statements (``t = -(s_bar * s / d)`` then ``x_bar = t * e``, as the
+sweep writes the adjoints of arrays read through an index): it is followed through names read once,
+each a product of the last (`_across_statements`).  A pullback (vjp's code) is optimised as a function
+of its own, which does not see the forward sweep's ``d = 1.0 + e``: the driver runs this pass again on
+the function that defines it.  Forward mode has the same ``inf / inf``: the tangent ``-(d_dot * s / d)``
+of a ``d_dot`` that is ``u_dot * e``; `_tangents` rewrites it to ``-(u_dot * s * (1.0 - s))``.
+
+Only products in the backward sweep and tangents are rewritten (forward values are the user's computation),
 and only names the generated code binds one way (every plain assignment the same expression;
 else restored from a loop stack, which gives back the value it held when pushed).  The value is
 the same up to rounding, of another kind: like the frameworks' ``s * (1 - s)``, ``1.0 - s``
@@ -64,33 +71,73 @@ def _across_statements(func: ast.FunctionDef, sweep: list[ast.stmt], definitions
     keeps an adjoint of an array in a statement of its own).  ``/ d`` becomes ``* (1.0 - s)`` where
     it is (which multiplies the linked names by `e`) and ``* e`` goes where it was: the linked
     names are read nowhere else, so only the last product's value is the same, now without the
-    ``0 * inf`` of a saturated sigmoid (a threshold of ``-np.inf``, an argument below -709)."""
+    ``0 * inf`` of a saturated sigmoid (a threshold of ``-np.inf``, an argument below -709).
+    A product may be an ``unbroadcast(p, like)`` whose `like` has `e`'s shape (``d``, ``s``, `e`,
+    the exponent ``u`` of ``e = np.exp(u)``): it sums `p` over axes along which `e` is constant,
+    so it commutes with ``* e`` (a pullback keeps them: its shapes are not known)."""
     partner = {e: d for d, v in definitions.items() if (e := _sum_with_one(v)) is not None and e in definitions}
     if not partner:
         return False
     stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-    products = _products(sweep, stores)
     uses = reads(func)
     changed = False
-    for stmt in sweep:
-        if not (isinstance(stmt, ast.Assign) and _is_product(stmt.value)):
-            continue
-        neg, factors = _flatten(stmt.value)
-        for k, (divides, factor) in enumerate(factors):
-            d = partner.get(factor.id) if isinstance(factor, ast.Name) and not divides else None
-            if d is None or any(f_d and isinstance(f, ast.Name) and f.id == d for f_d, f in factors):
+    for e, d in partner.items():
+        shaped = _same_shape(e, d, definitions)
+        products = _products(sweep, stores, shaped)
+        for stmt in sweep:
+            place = _place(stmt, shaped)
+            if place is None or not _is_product(_get(place)):
+                continue
+            neg, factors = _flatten(_get(place))
+            k = next((k for k, (f_d, f) in enumerate(factors)
+                      if not f_d and isinstance(f, ast.Name) and f.id == e), None)
+            if k is None or any(f_d and isinstance(f, ast.Name) and f.id == d for f_d, f in factors):
                 continue
             upstream = _upstream(factors, d, True, products, uses)
             if upstream is None:
                 continue
-            up_neg, up_factors = _flatten(upstream.value)
+            up_neg, up_factors = _flatten(_get(upstream))
             _one_minus(up_factors, d, definitions)
-            upstream.value = _build(up_neg, up_factors)
+            _set(upstream, _build(up_neg, up_factors))
             del factors[k]
-            stmt.value = _build(neg, factors or [(False, ast.Constant(1.0))])
+            _set(place, _build(neg, factors or [(False, ast.Constant(1.0))]))
             changed = True
-            break
     return changed
+
+
+def _same_shape(e: str, d: str, definitions: dict[str, ast.expr]) -> frozenset[str]:
+    """The names of `e`'s shape: `e`, ``d = 1.0 + e``, ``s = 1.0 / d``, and ``u`` of ``e = np.exp(u)``."""
+    found = {e, d, *(name for name, v in definitions.items() if _reciprocal_of(v) == d)}
+    made = definitions.get(e)
+    if isinstance(made, ast.Call) and len(made.args) == 1 and not made.keywords and isinstance(made.args[0], ast.Name) \
+            and isinstance(made.func, ast.Attribute) and made.func.attr == "exp":
+        found.add(made.args[0].id)
+    return frozenset(found)
+
+
+def _place(stmt: ast.stmt, shaped: frozenset[str]):
+    """Where the product of an assignment is: its value, or the first argument of its
+    ``unbroadcast(p, like)`` with `like` one of `shaped` (None: not an assignment of a name)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    v = stmt.value
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "unbroadcast" and len(v.args) == 2 \
+            and not v.keywords and isinstance(v.args[1], ast.Name) and v.args[1].id in shaped:
+        return v.args, 0
+    return stmt, None
+
+
+def _get(place) -> ast.expr:
+    holder, key = place
+    return holder.value if key is None else holder[key]
+
+
+def _set(place, value: ast.expr) -> None:
+    holder, key = place
+    if key is None:
+        holder.value = value
+    else:
+        holder[key] = value
 
 
 def _is_product(e: ast.expr) -> bool:
@@ -124,10 +171,10 @@ def _tangents(func: ast.FunctionDef, definitions: dict[str, ast.expr]) -> bool:
             upstream = _upstream(factors, e, False, products, uses)
             if upstream is None:
                 continue
-            up_neg, up_factors = _flatten(upstream.value)
+            up_neg, up_factors = _flatten(_get(upstream))
             del up_factors[next(i for i, (f_d, f) in enumerate(up_factors)
                                 if not f_d and isinstance(f, ast.Name) and f.id == e)]
-            upstream.value = _build(up_neg, up_factors or [(False, ast.Constant(1.0))])
+            _set(upstream, _build(up_neg, up_factors or [(False, ast.Constant(1.0))]))
             _one_minus(factors, factor.id, definitions)
             stmt.value = _build(neg, factors)
             changed = True
@@ -135,15 +182,18 @@ def _tangents(func: ast.FunctionDef, definitions: dict[str, ast.expr]) -> bool:
     return changed
 
 
-def _products(statements, stores: Counter) -> dict[str, ast.Assign]:
-    """The statements binding a name once to a product (or a copy), by that name."""
-    return {stmt.targets[0].id: stmt for stmt in statements
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-            and stores[stmt.targets[0].id] == 1 and _is_product(stmt.value)}
+def _products(statements, stores: Counter, shaped: frozenset[str] = frozenset()) -> dict:
+    """Where the statements binding a name once to a product (or a copy) hold it, by that name."""
+    found = {}
+    for stmt in statements:
+        place = _place(stmt, shaped)
+        if place is not None and stores[stmt.targets[0].id] == 1 and _is_product(_get(place)):
+            found[stmt.targets[0].id] = place
+    return found
 
 
 def _upstream(factors: list, name: str, divides: bool, products: dict, uses: Counter,
-              depth: int = 4) -> ast.Assign | None:
+              depth: int = 4):
     """The product reached from `factors` through names read once, each a product of the next,
     that divides by `name` (`divides`) or multiplies by it (None: none within `depth` links)."""
     if depth == 0:
@@ -152,7 +202,7 @@ def _upstream(factors: list, name: str, divides: bool, products: dict, uses: Cou
         found = products.get(factor.id) if isinstance(factor, ast.Name) and not f_divides else None
         if found is None or uses[factor.id] != 1:
             continue
-        inner = _flatten(found.value)[1]
+        inner = _flatten(_get(found))[1]
         if any(f_d == divides and isinstance(f, ast.Name) and f.id == name for f_d, f in inner):
             return found
         deeper = _upstream(inner, name, divides, products, uses, depth - 1)
