@@ -160,6 +160,27 @@ def unpack_mixed(x):
     return a * b * np.sin(c) + d * a
 
 
+def zip_nested(xs, ys):
+    t = 0.0
+    for a, (b, c) in zip(xs, zip(ys, xs)):
+        t = t + a * b * np.sin(c)
+    return t
+
+
+def zip_nested_deeper(X, ys):
+    t = 0.0
+    for row, (b, (c, d)) in zip(X, zip(ys, zip(ys[::-1], X[:, 0]))):
+        t = t + np.sum(row * b) * np.sin(c) + d**2
+    return t
+
+
+def zip_nested_enumerated(xs, ys):
+    t = 0.0
+    for i, (a, (b, c)) in enumerate(zip(xs, zip(ys, xs))):
+        t = t + (i + 1.0) * a * b * np.cos(c)
+    return t
+
+
 def zip_pairs(xs, ys):
     t = 0.0
     pairs = [(ys[0], xs[1]), (ys[1], xs[0])]
@@ -334,6 +355,11 @@ UNPACKING = [
     ("unpack_theta_arrays", unpack_theta_arrays, lambda r: ((M(r, 3), (M(r, 3), M(r, 3))), M(r, 3)), 0),
     ("unpack_constants", unpack_constants, lambda r: (0.4,), 0),
     ("unpack_mixed", unpack_mixed, lambda r: (M(r, 2),), 0),
+    ("zip_nested", zip_nested, lambda r: (M(r, 2), M(r, 2)), 0),
+    ("zip_nested_ys", zip_nested, lambda r: (M(r, 3), M(r, 4)), 1),
+    ("zip_nested_deeper", zip_nested_deeper, lambda r: (M(r, 3, 2), M(r, 3)), 0),
+    ("zip_nested_deeper_ys", zip_nested_deeper, lambda r: (M(r, 3, 2), M(r, 3)), 1),
+    ("zip_nested_enumerated", zip_nested_enumerated, lambda r: (M(r, 3), M(r, 3)), 0),
     ("zip_pairs", zip_pairs, lambda r: (M(r, 2), M(r, 2)), 0),
     ("zip_pairs_ys", zip_pairs, lambda r: (M(r, 2), M(r, 2)), 1),
     ("zip_enumerate", zip_enumerate, lambda r: (M(r, 3), M(r, 3)), 0),
