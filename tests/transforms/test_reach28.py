@@ -35,6 +35,14 @@ Found and fixed:
    beside a tuple argument's items (``k, c = params; x, v = x0, 0.0; ... x += 0.04 * v``: a tuple's
    items have no shape per signature, so x "may be an array"): accepted, as no one reads x0 again
    (test_redteam_wave27a's damped_spring_while_x0).
+7. WRONG, silently (every transformation): a nested function given a tree, called in a list
+   comprehension srcdiff unrolls (``sum([layer(p, x * k)["h"].sum() for k in range(3)])``): the call
+   was written out once, for the first item, and read for every item (the memo of written-out calls
+   was keyed by the node alone; now by the node and its names' bindings: tree_entries.call_key); and
+   called in a generator or comprehension it does not unroll, with the generator's name
+   (``sum(layer(p, x * t) for t in ts)``), it was written out before the statement, where the name
+   is another variable (an outer ``t``), or refused as "used before it is assigned".  It is no longer
+   written out there (local_defs.py, `reads_scope_names`): refused at the line instead.
 
 Checked and right before: augmented assignment on a copy of a float argument, ``x0.copy()``,
 ``1.0 * x0``; ``a, (b, c) = theta`` of a tuple argument, of constants and values mixed, and in a loop
