@@ -28,7 +28,7 @@ import types
 from .naming import Rename, assigned_names
 from .parse import parse_function
 from .single_return import single_return
-from .tree_entries import Const, Leaf, Method, Node
+from .tree_entries import Const, Leaf, Method, Node, call_key
 
 TREE_DEFAULT = "<tree default "  # the start of the string a default that is a whole tree becomes (nested.py)
 
@@ -43,9 +43,9 @@ class LocalDefs:
         """The entry of ``f(...)`` of a nested function given a tree (or reading one), or of
         ``obj.step(dt)`` of a method writing the attributes of an object built in the function, its
         body written into `self.built`; None for any other call."""
-        made = self.__dict__.setdefault("inlined_calls", {})
-        if id(node) in made:
-            return made[id(node)]
+        found = self.__dict__.setdefault("inlined_calls", {}).get(call_key(self.env, node)[0])
+        if found is not None:
+            return found[-1]
         fdef, owner = self._written_function(node)
         return None if fdef is None else self.written_out(fdef, owner, node.args, node.keywords, node)
 
@@ -53,9 +53,10 @@ class LocalDefs:
         """The entry of the value `fdef` (a nested function, or a method of `owner`'s class) returns for
         `args` and `keywords`, its body written into `self.built`; None when it cannot be written out."""
         made = self.__dict__.setdefault("inlined_calls", {})  # (each call written out once: entry() asks again)
-        if id(node) in made:
-            return made[id(node)]
-        if self.built is None:
+        key, kept = call_key(self.env, node)  # (an item of an unrolled comprehension: another call)
+        if key in made:
+            return made[key][-1]
+        if self.built is None or self.reads_scope_names(node):  # (sum(f(p, t) for t in ts): t is the generator's)
             return None
         a = fdef.args
         params = [p.arg for p in a.args]
@@ -99,7 +100,7 @@ class LocalDefs:
             entry = self.env.get(held) or Leaf(held)  # (a dict it builds: a tree)
         self.pending, self.target_base = saved
         self.built.extend(statements)
-        made[id(node)] = entry
+        made[key] = (kept, entry)
         return entry
 
     def _written_function(self, node: ast.Call):

@@ -151,12 +151,18 @@ class PassedSequences:
     def hidden_expr(self, node):
         """`node` (a comprehension, lambda, conditional or short-circuit) rewritten with sequences
         given to helpers inside it left alone: their leaves would be computed outside its scope."""
-        outer = self.__dict__.get("_hidden", False)
-        self._hidden = True
+        outer, names = self.__dict__.get("_hidden", False), self.__dict__.get("_scope_names", frozenset())
+        self._hidden, self._scope_names = True, names | _bound_in(node)
         try:
             return self.visit_other(node)
         finally:
-            self._hidden = outer
+            self._hidden, self._scope_names = outer, names
+
+    def reads_scope_names(self, node: ast.AST) -> bool:
+        """Whether `node` reads a name that a comprehension, generator or lambda around it binds (or a
+        ``:=`` in it): a call written out before the statement would read the name outside."""
+        names = self.__dict__.get("_scope_names", frozenset())
+        return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
     def length_decided(self, test: ast.expr):
         """True/False for an `if` test on the length of a list tree (``len(pts) == 1``, ``len(xs) > 2``,
@@ -168,6 +174,18 @@ class PassedSequences:
         return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in self.env
                    and self.parsed.resolve(n.func.id) is len and len(n.args) == 1
                    and isinstance(self.entry(n.args[0]), Node) for n in ast.walk(expr))
+
+
+def _bound_in(node: ast.AST) -> frozenset:
+    """The names the scope `node` binds (a comprehension's targets, a lambda's parameters) and the
+    names a ``:=`` inside it assigns."""
+    out = {n.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)}
+    for gen in getattr(node, "generators", ()):
+        out |= {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    if isinstance(node, ast.Lambda):
+        a = node.args
+        out |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+    return frozenset(out)
 
 
 def _arguments(call: ast.Call) -> list:

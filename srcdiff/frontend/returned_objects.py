@@ -32,7 +32,7 @@ from .depends import MISSING
 from .naming import own_nodes
 from .parse import parse_function
 from .rewrites import user_function
-from .tree_entries import Const, Leaf, Node
+from .tree_entries import Const, Leaf, Node, call_key
 from .trees import LEAF, Struct, name_part
 
 _OBJECTS = ("object", "namedtuple", "dict")
@@ -119,9 +119,12 @@ class ReturnedObjects:
         a comprehension, a conditional expression) or for any other call."""
         if not isinstance(value, ast.Call):
             return None
+        # (each call once: `entry` asks again; a call read again with other bindings of its names, as
+        # in each item of an unrolled comprehension, is another call)
+        key, kept = call_key(self.env, value)
         made = self.__dict__.setdefault("returned_calls", {})
-        if id(value) in made:
-            return made[id(value)][1]
+        if key in made:
+            return made[key][-1]
         if not self.reads_displays():
             return None
         saved = self.__dict__.get("pending"), self.__dict__.get("target_base")
@@ -131,7 +134,7 @@ class ReturnedObjects:
             found = self.returned_object(value, value)
         finally:
             self.pending, self.target_base = saved
-        made[id(value)] = (value, found)  # (the node kept: its id is not reused while it is)
+        made[key] = (kept, found)
         return found
 
     def object_return(self, s: ast.Return) -> list:

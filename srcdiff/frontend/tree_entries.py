@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import types
 from dataclasses import dataclass
 
@@ -81,6 +82,15 @@ def leaf_entries(entry) -> list:
     return []
 
 
+def call_key(env: dict, node) -> tuple:
+    """``(key, kept)``: what identifies a call a rewriter writes out once although `entry` asks about it
+    again: the call's node and the entries its names are bound to (an unrolled comprehension reads one
+    node again with each item bound, another call each time); `kept` holds them, so that no id is
+    reused while the key is."""
+    bound = tuple(env.get(n) for n in sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}))
+    return (id(node), tuple(map(id, bound))), (node, bound)
+
+
 class Names:
     """Fresh identifiers that collide with nothing the function mentions."""
 
@@ -103,5 +113,5 @@ class Names:
         return name
 
 
-__all__ = ["Bad", "Const", "DictView", "Leaf", "Method", "Names", "Node", "Read", "Static", "leaf_entries",
-           "node_struct"]
+__all__ = ["Bad", "Const", "DictView", "Leaf", "Method", "Names", "Node", "Read", "Static", "call_key",
+           "leaf_entries", "node_struct"]

@@ -155,8 +155,16 @@ def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tu
         if it.keywords or not (isinstance(stmt.target, ast.Tuple)
                                and len(stmt.target.elts) == len(it.args)):
             raise state.error(stmt, "use `for a, b in zip(xs, ys)` with one name per sequence")
-        counted = [count_as_range(state, a, it.args) for a in it.args]
-        return [lower.expressions.expr(a) for a in counted], stmt.target.elts, None
+        seqs, targets = [], []
+        for a, target in zip(it.args, stmt.target.elts):
+            if isinstance(a, ast.Call) and static_value(state, a.func) is builtins.zip \
+                    and isinstance(target, ast.Tuple):  # zip(xs, zip(ys, zs)): its sequences beside the others
+                inner = _sequences(lower, ast.copy_location(ast.For(target, a, stmt.body, [], None), stmt), func, a)
+                seqs, targets = seqs + inner[0], targets + inner[1]
+                continue
+            seqs.append(lower.expressions.expr(count_as_range(state, a, it.args)))
+            targets.append(target)
+        return seqs, targets, None
     rule = state.table.lookup(func) if func is not None else None
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _SPLITS:
         return [lower.expressions.expr(it)], [stmt.target], None  # the parts of a configuration string

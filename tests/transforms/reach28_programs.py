@@ -160,6 +160,27 @@ def unpack_mixed(x):
     return a * b * np.sin(c) + d * a
 
 
+def zip_nested(xs, ys):
+    t = 0.0
+    for a, (b, c) in zip(xs, zip(ys, xs)):
+        t = t + a * b * np.sin(c)
+    return t
+
+
+def zip_nested_deeper(X, ys):
+    t = 0.0
+    for row, (b, (c, d)) in zip(X, zip(ys, zip(ys[::-1], X[:, 0]))):
+        t = t + np.sum(row * b) * np.sin(c) + d**2
+    return t
+
+
+def zip_nested_enumerated(xs, ys):
+    t = 0.0
+    for i, (a, (b, c)) in enumerate(zip(xs, zip(ys, xs))):
+        t = t + (i + 1.0) * a * b * np.cos(c)
+    return t
+
+
 def zip_pairs(xs, ys):
     t = 0.0
     pairs = [(ys[0], xs[1]), (ys[1], xs[0])]
@@ -215,6 +236,37 @@ def nested_layer(p, x):
     return out["h"].sum() + out["n"]
 
 
+def nested_layer_in_a_comprehension(p, x):
+    def layer(p, x):
+        return {"h": np.tanh(p["W"] @ x), "n": x.sum()}
+
+    return sum([layer(p, x * k)["h"].sum() for k in range(3)])
+
+
+def nested_helper_in_a_comprehension(p, x):
+    def layer(p, x):
+        return np.tanh(p["W"] @ x).sum()
+
+    return sum([layer(p, x * k) for k in range(3)])
+
+
+def nested_helper_in_a_generator(p, x):
+    def layer(p, x):
+        return np.tanh(p["W"] @ x).sum()
+
+    t = 2.0
+    return sum(layer(p, x * t) for t in (0.5, -1.5)) + t  # (was silently t = 2.0 in each call)
+
+
+def nested_helper_in_a_lambda(p, x):
+    def layer(p, x):
+        return np.tanh(p["W"] @ x).sum()
+
+    t = 2.0
+    f = lambda t: layer(p, x * t)  # noqa: E731
+    return f(0.5) + f(-1.5) + t
+
+
 def module_layer(p, x):
     return {"h": np.tanh(p["W"] @ x), "n": x.sum()}
 
@@ -226,6 +278,10 @@ def module_layer_assigned(p, x):
 
 def module_layer_read_at_once(p, x):
     return module_layer(p, x)["h"].sum() * module_layer(p, x)["n"]
+
+
+def module_layer_in_a_comprehension(p, x):
+    return sum([module_layer(p, x * k)["h"].sum() * module_layer(p, x * k)["n"] for k in (1.0, 2.0)])
 
 
 def module_layer_in_a_loop(p, x):
@@ -334,6 +390,11 @@ UNPACKING = [
     ("unpack_theta_arrays", unpack_theta_arrays, lambda r: ((M(r, 3), (M(r, 3), M(r, 3))), M(r, 3)), 0),
     ("unpack_constants", unpack_constants, lambda r: (0.4,), 0),
     ("unpack_mixed", unpack_mixed, lambda r: (M(r, 2),), 0),
+    ("zip_nested", zip_nested, lambda r: (M(r, 2), M(r, 2)), 0),
+    ("zip_nested_ys", zip_nested, lambda r: (M(r, 3), M(r, 4)), 1),
+    ("zip_nested_deeper", zip_nested_deeper, lambda r: (M(r, 3, 2), M(r, 3)), 0),
+    ("zip_nested_deeper_ys", zip_nested_deeper, lambda r: (M(r, 3, 2), M(r, 3)), 1),
+    ("zip_nested_enumerated", zip_nested_enumerated, lambda r: (M(r, 3), M(r, 3)), 0),
     ("zip_pairs", zip_pairs, lambda r: (M(r, 2), M(r, 2)), 0),
     ("zip_pairs_ys", zip_pairs, lambda r: (M(r, 2), M(r, 2)), 1),
     ("zip_enumerate", zip_enumerate, lambda r: (M(r, 3), M(r, 3)), 0),
@@ -353,6 +414,12 @@ DICT_HELPERS = [
     ("module_layer_assigned_x", module_layer_assigned, lambda r: (_layer(r), M(r, 2)), 1),
     ("module_layer_read_at_once", module_layer_read_at_once, lambda r: (_layer(r), M(r, 2)), 0),
     ("module_layer_read_at_once_x", module_layer_read_at_once, lambda r: (_layer(r), M(r, 2)), 1),
+    ("nested_layer_in_a_comprehension", nested_layer_in_a_comprehension, lambda r: (_layer(r), M(r, 2)), 0),
+    ("nested_layer_in_a_comprehension_x", nested_layer_in_a_comprehension, lambda r: (_layer(r), M(r, 2)), 1),
+    ("nested_helper_in_a_comprehension", nested_helper_in_a_comprehension, lambda r: (_layer(r), M(r, 2)), 0),
+    ("nested_helper_in_a_comprehension_x", nested_helper_in_a_comprehension, lambda r: (_layer(r), M(r, 2)), 1),
+    ("nested_helper_in_a_lambda", nested_helper_in_a_lambda, lambda r: (_layer(r), M(r, 2)), 1),
+    ("module_layer_in_a_comprehension", module_layer_in_a_comprehension, lambda r: (_layer(r), M(r, 2)), 0),
     ("module_layer_in_a_loop", module_layer_in_a_loop, lambda r: (_layer(r), M(r, 2)), 0),
 ]
 
@@ -370,6 +437,8 @@ GRADIENT_OBJECTS = [
 
 #: refused by every transformation at the user's line (and why)
 REFUSED = [
+    # a nested helper given a tree, called in a generator with the generator's name (was silently wrong)
+    ("nested_helper_in_a_generator", nested_helper_in_a_generator, lambda r: (_layer(r), M(r, 2)), 1),
     ("aug_alias_read_after", aug_alias_read_after, lambda r: (M(r, 3), 2), 0),  # x0 read after x += ...
     # a tree zipped with a name the function assigns again: zip's items are read where Python reads them
     ("zip_written_and_tree", zip_written_and_tree, lambda r: (M(r, 2), ((0.5, 0.7), (1.1, 0.2))), 1),

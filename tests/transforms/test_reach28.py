@@ -25,15 +25,33 @@ Found and fixed:
    build"): the helper standing for it now builds the namedtuple or dataclass by its class
    (frontend/gradient_trees.py).
 
+5. REFUSED (every transformation): ``zip`` of a parameter tree with an array or list (``for a, (b, c)
+   in zip(xs, theta)`` differentiated in theta: "theta is a parameter tree, passed whole to zip").  The
+   loop is unrolled over the tree, the other sequence's items read from ``list(xs)`` made before it
+   (frontend/flatten_items.py); a name the function writes stays refused (Python reads its items
+   later).  A nested ``zip(xs, zip(ys, zs))`` ("no adjoint rule for builtins.zip") is one loop over
+   every sequence side by side (lower/loops.py).
+6. REFUSED (every transformation, a consequence of 1): a float argument aliased and updated in place
+   beside a tuple argument's items (``k, c = params; x, v = x0, 0.0; ... x += 0.04 * v``: a tuple's
+   items have no shape per signature, so x "may be an array"): accepted, as no one reads x0 again
+   (test_redteam_wave27a's damped_spring_while_x0).
+7. WRONG, silently (every transformation): a nested function given a tree, called in a list
+   comprehension srcdiff unrolls (``sum([layer(p, x * k)["h"].sum() for k in range(3)])``): the call
+   was written out once, for the first item, and read for every item (the memo of written-out calls
+   was keyed by the node alone; now by the node and its names' bindings: tree_entries.call_key); and
+   called in a generator or comprehension it does not unroll, with the generator's name
+   (``sum(layer(p, x * t) for t in ts)``), it was written out before the statement, where the name
+   is another variable (an outer ``t``), or refused as "used before it is assigned".  It is no longer
+   written out there (local_defs.py, `reads_scope_names`): refused at the line instead.
+
 Checked and right before: augmented assignment on a copy of a float argument, ``x0.copy()``,
 ``1.0 * x0``; ``a, (b, c) = theta`` of a tuple argument, of constants and values mixed, and in a loop
 over ``zip`` of pairs or rows; a nested helper returning a dict; namedtuple and dataclass arguments.
 
-Open: a float argument aliased (``x, v = x0, 0.0``) and updated in place where the code also reads a
-tuple argument's items (``k, c = params``, not differentiated): a tuple's items have no known shape
-per signature, so ``x += 0.04 * v`` "may be an array" and is refused at the line (test_redteam_wave27a's
-damped_spring_while_x0).  ``zip`` over a parameter tree and an array (``zip(xs, theta)`` differentiated
-in theta) and a nested ``zip(xs, zip(ys, zs))`` stay refused at the line.
+Open: an alias updated in place and read again (``x = x0; x += v; ... x0``) is refused at the update
+(NumPy changed x0 too); so is a helper's such update of an array its caller reads again (the
+caller's line).  A namedtuple argument is checked by its own test here (the matrix's helpers perturb
+no namedtuple).
 """
 
 from __future__ import annotations
