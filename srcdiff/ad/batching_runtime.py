@@ -261,10 +261,12 @@ def list_of_rows(a):
 
 
 def stack_rows(xs, size: int):
-    """``np.stack(xs)`` of a row list: the list's axis after the batch axis."""
+    """``np.stack(xs)`` of a row list: the list's axis after the batch axis.  An item that is a row
+    list itself (``np.array([[c, -s], [s, c]])`` of batched numbers) is stacked so first: NumPy
+    would put its list's axis before the batch axis, silently where the two have one length."""
     if not len(xs):
         return np.zeros((size, 0))
-    return np.stack(xs, axis=1)
+    return np.stack([stack_rows(x, size) if isinstance(x, (list, tuple)) else x for x in xs], axis=1)
 
 
 def sum_rows(xs, size: int):
