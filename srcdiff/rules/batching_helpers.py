@@ -278,9 +278,9 @@ def list_of_rows(a):
 
 
 def stack_rows(xs, size: int):
-    """``np.stack(xs)`` of a row list: the list's axis after the batch axis.  An item that is a list
-    of rows itself (``np.stack([[a, b], [c, d]])``) is stacked so first: NumPy would put its own
-    axis before the batch axis."""
+    """``np.stack(xs)`` of a row list: the list's axis after the batch axis.  An item that is a row
+    list itself (``np.array([[c, -s], [s, c]])`` of batched numbers) is stacked so first: NumPy
+    would put its list's axis before the batch axis, silently where the two have one length."""
     if not len(xs):
         return np.zeros((size, 0))
     return np.stack([stack_rows(x, size) if isinstance(x, (list, tuple)) else x for x in xs], axis=1)
