@@ -219,3 +219,60 @@ FIRST_IN_A_LOOP = [
     ("matrix_first_in_a_loop", matrix_first_in_a_loop, lambda r: (0.3 * _v(r, 3, 3),), 0),
     ("number_first_in_a_loop", number_first_in_a_loop, lambda r: (_v(r, 3),), 0),
 ]
+
+
+# ---- a list of an array and a number carried through a loop: refused, the tuple it suggests compiles ----
+
+
+def list_with_a_dot(x):
+    s = [x, np.dot(x, x)]
+    for _ in range(3):
+        s = [s[0] * 0.9 + np.sin(s[0]), s[1] * 0.5 + np.dot(s[0], s[0])]
+    return np.sum(s[0]) + s[1]
+
+
+def tuple_with_a_dot(x):
+    s = (x, np.dot(x, x))
+    for _ in range(3):
+        s = (s[0] * 0.9 + np.sin(s[0]), s[1] * 0.5 + np.dot(s[0], s[0]))
+    return np.sum(s[0]) + s[1]
+
+
+def list_with_a_norm_in_a_while(x):
+    s = [x, np.linalg.norm(x)]
+    k = 0
+    while k < 3:
+        s = [np.tanh(s[0]) * s[1], s[1] * 0.5 + np.sum(s[0])]
+        k += 1
+    return np.sum(s[0]) * s[1]
+
+
+def tuple_with_a_norm_in_a_while(x):
+    s = (x, np.linalg.norm(x))
+    k = 0
+    while k < 3:
+        s = (np.tanh(s[0]) * s[1], s[1] * 0.5 + np.sum(s[0]))
+        k += 1
+    return np.sum(s[0]) * s[1]
+
+
+def list_with_a_float(x):
+    s = [x, 1.5]
+    for _ in range(3):
+        s = [s[0] * s[1], s[1] * 0.5 + 0.1]
+    return np.sum(s[0]) + s[1]
+
+
+def tuple_with_a_float(x):
+    s = (x, 1.5)
+    for _ in range(3):
+        s = (s[0] * s[1], s[1] * 0.5 + 0.1)
+    return np.sum(s[0]) + s[1]
+
+
+#: (the list, refused at its line, the tuple its refusal suggests)
+MIXED_LISTS = [
+    (list_with_a_dot, tuple_with_a_dot),
+    (list_with_a_norm_in_a_while, tuple_with_a_norm_in_a_while),
+    (list_with_a_float, tuple_with_a_float),
+]

@@ -25,7 +25,9 @@ the slow set runs every transformation of every row.
 Open (refused at the user's line): forward mode over the gradient of a value first assigned in a loop
 (hessian; jvp and jacobian where the value passes through a branch, ``d`` of pairwise_with_continue),
 a value first assigned in an inner loop (``np.shape`` of an optional), a called value_and_grad of a
-tree.
+tree, a called gradient of a tree whose string selects the branch not taken (``t3 = None``), and a list
+of an array and a number carried through a loop (``[x, np.dot(x, x)]``: numba types a list's items
+alike; refused at the list's line, and the tuple the refusal suggests compiles).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from . import numba_every
 from .numba28_programs import (
     CALLED_VALUE_AND_GRAD,
     FIRST_IN_A_LOOP,
+    MIXED_LISTS,
     SCALAR,
     STRING_LEAVES,
     VECTOR,
@@ -229,4 +232,20 @@ def test_first_assigned_in_a_loop_grad(name):
     _, f, make, wrt = next(r for r in FIRST_IN_A_LOOP if r[0] == name)
     args = list(make(np.random.default_rng(28)))
     got, want = cell_grad(f, args, wrt, _jacobian_difference(f, args, wrt))
+    assert leaves.agree(got, want, 1e-4, 1e-6), (leaves.max_error(got, want), got, want)
+
+
+@pytest.mark.parametrize("listed,tupled", [pytest.param(a, b, id=a.__name__) for a, b in MIXED_LISTS])
+@pytest.mark.parametrize("cell", ["grad", pytest.param("jvp", marks=pytest.mark.slow),
+                                  pytest.param("vjp", marks=pytest.mark.slow)])
+def test_a_list_of_an_array_and_a_number_carried_is_refused_and_its_tuple_compiles(listed, tupled, cell):
+    """(open: the list itself) ``[x, np.dot(x, x)]`` rebound in a loop: refused at the list's line
+    saying to write it as a tuple, and that tuple compiles and agrees with central differences."""
+    x = np.array([0.3, -0.2, 0.5])
+    J = _jacobian_difference(listed, [x], 0)
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        CELLS[cell](listed, [x], 0, J)
+    text = str(caught.value)
+    assert "numba28_programs.py:" in text.splitlines()[0] and "as a tuple" in text, text
+    got, want = CELLS[cell](tupled, [x], 0, J)
     assert leaves.agree(got, want, 1e-4, 1e-6), (leaves.max_error(got, want), got, want)
