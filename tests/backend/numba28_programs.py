@@ -119,6 +119,12 @@ def string_leaf_in_a_list(p, x):
     return np.sum(np.sin(g["l1"])) + np.sum(g["l2"] * p[0])
 
 
+def string_leaf_other_branch(p, x):
+    q = {"l1": p[0], "l2": p[1], "act": "lin"}  # (the branch not taken sets ``t3 = None``: its zeros)
+    g = dlayers(q, x)
+    return np.sum(np.sin(g["l1"])) + np.sum(g["l2"] * p[0])
+
+
 def _l(r):
     return {"l1": _v(r, 3), "l2": _v(r, 3), "act": "sq"}, _v(r, 3)
 
@@ -130,6 +136,7 @@ CALLED_VALUE_AND_GRAD = ("string_leaf_value_and_grad", string_leaf_value_and_gra
 STRING_LEAVES = [
     ("string_leaf_step", string_leaf_step, _l, 0),
     ("string_leaf_in_a_list", string_leaf_in_a_list, lambda r: ([_v(r, 3), _v(r, 3)], _v(r, 3)), 0),
+    ("string_leaf_other_branch", string_leaf_other_branch, lambda r: ([_v(r, 3), _v(r, 3)], _v(r, 3)), 0),
 ]
 
 

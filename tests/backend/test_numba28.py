@@ -25,7 +25,7 @@ the slow set runs every transformation of every row.
 Open (refused at the user's line): forward mode over the gradient of a value first assigned in a loop
 (hessian; jvp and jacobian where the value passes through a branch, ``d`` of pairwise_with_continue),
 a value first assigned in an inner loop (``np.shape`` of an optional), a called value_and_grad of a
-tree, a called gradient of a tree whose string selects the branch not taken (``t3 = None``), and a list
+tree, and a list
 of an array and a number carried through a loop (``[x, np.dot(x, x)]``: numba types a list's items
 alike; refused at the list's line, and the tuple the refusal suggests compiles).
 """
