@@ -8,9 +8,26 @@ What this wave fixed:
    a method or a partial, was refused ("the batched rows take arrays and floats passed by position")
    with no line: the compiled rows (and forward mode's compiled columns) now take the flattened call,
    as grad, vjp, jvp and hessian with jit already did.
+2. A value first assigned inside a loop (``v = None`` before it in the generated code; sinkhorn's ``v``,
+   a pairwise loop's ``d`` with ``continue``) was refused ("Cannot unify float64 and array(float64, 1d,
+   C) for 'v_bar'"): numba first types ``zeros_like(v)`` with v None, then as an optional array
+   (numba/optionals.py: ``zeros_of_preset``), whose None gives zeros of ones' shape (Python's 0.0, only
+   ever added); its tangent's ``v_dot = 0.0`` before the loop is an array of ones' shape (joins.py).
+   Compiling these showed ``present(t6)`` of an optional *array* gave numba a reference it freed twice:
+   a corrupted heap ("malloc(): unaligned tcache chunk detected"), now a reference of its own.
+3. A gradient of a tree with a string in it, called inside the function: its ``zeros_like(p_act)`` had no
+   numba version, and numba's refusal in a called gradient's code named the generated line
+   (``layers_loss_grad:27``): the string's zeros are 0.0, and the line is followed back to the user's.
 
 numba compiles for seconds each cell: the default run keeps the Jacobians (the cells this wave opened),
 the slow set runs every transformation of every row.
+
+Open (refused at the user's line): forward mode over the gradient of a value first assigned in a loop
+(hessian; jvp and jacobian where the value passes through a branch, ``d`` of pairwise_with_continue),
+a value first assigned in an inner loop (``np.shape`` of an optional), a called value_and_grad of a
+tree, and a list
+of an array and a number carried through a loop (``[x, np.dot(x, x)]``: numba types a list's items
+alike; refused at the list's line, and the tuple the refusal suggests compiles).
 """
 
 from __future__ import annotations
@@ -19,11 +36,20 @@ import functools
 
 import numpy as np
 import pytest
-from transforms import leaves
+from transforms import corpus, leaves, matrix
 
 import srcdiff
 
-from .numba28_programs import CALLED_VALUE_AND_GRAD, SCALAR, STRING_LEAVES, VECTOR, calls_number_or_array
+from . import numba_every
+from .numba28_programs import (
+    CALLED_VALUE_AND_GRAD,
+    FIRST_IN_A_LOOP,
+    MIXED_LISTS,
+    SCALAR,
+    STRING_LEAVES,
+    VECTOR,
+    calls_number_or_array,
+)
 
 pytest.importorskip("numba")
 
@@ -175,3 +201,51 @@ def test_a_called_value_and_grad_of_a_tree_is_refused_at_its_line():
         srcdiff.grad(f, jit="numba")(*args)
     text = str(caught.value)
     assert "numba28_programs.py:" in text.splitlines()[0] and "vg_layers(p, x)" in text, text
+
+
+#: cells of FIRST_IN_A_LOOP still refused, at the user's line (open: forward mode over such a gradient)
+FIRST_OPEN = {
+    "sinkhorn_scaling": {"hessian"},
+    "pairwise_with_continue": {"hessian", "jvp", "jacobian"},
+    "first_in_a_while": {"hessian"},
+    "first_in_an_inner_loop": set(numba_every.CELLS),
+    "matrix_first_in_a_loop": {"hessian"},
+}
+FIRST = corpus.from_table(FIRST_IN_A_LOOP, "n28", "numba28_programs", 28)
+
+
+@pytest.mark.slow  # (numba compiles for seconds each cell: minutes a row)
+@pytest.mark.parametrize("program", FIRST, ids=lambda p: p.name.partition(":")[2])
+def test_first_assigned_in_a_loop_every_transformation(program):
+    row = numba_every.run(program)
+    open_cells = FIRST_OPEN.get(program.name.partition(":")[2], set())
+    for name, cell in row.items():
+        if name in open_cells and cell.outcome == matrix.REFUSED:
+            assert cell.located and "numba28_programs.py:" in cell.message, (name, cell.message)
+        else:
+            assert cell.outcome in (matrix.OK, matrix.NA), (name, cell.outcome, cell.message)
+
+
+@pytest.mark.parametrize("name", ["sinkhorn_scaling", "pairwise_with_continue"])
+def test_first_assigned_in_a_loop_grad(name):
+    """The gradient (the cells this wave opened: refused before) against central differences."""
+    _, f, make, wrt = next(r for r in FIRST_IN_A_LOOP if r[0] == name)
+    args = list(make(np.random.default_rng(28)))
+    got, want = cell_grad(f, args, wrt, _jacobian_difference(f, args, wrt))
+    assert leaves.agree(got, want, 1e-4, 1e-6), (leaves.max_error(got, want), got, want)
+
+
+@pytest.mark.parametrize("listed,tupled", [pytest.param(a, b, id=a.__name__) for a, b in MIXED_LISTS])
+@pytest.mark.parametrize("cell", ["grad", pytest.param("jvp", marks=pytest.mark.slow),
+                                  pytest.param("vjp", marks=pytest.mark.slow)])
+def test_a_list_of_an_array_and_a_number_carried_is_refused_and_its_tuple_compiles(listed, tupled, cell):
+    """(open: the list itself) ``[x, np.dot(x, x)]`` rebound in a loop: refused at the list's line
+    saying to write it as a tuple, and that tuple compiles and agrees with central differences."""
+    x = np.array([0.3, -0.2, 0.5])
+    J = _jacobian_difference(listed, [x], 0)
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        CELLS[cell](listed, [x], 0, J)
+    text = str(caught.value)
+    assert "numba28_programs.py:" in text.splitlines()[0] and "as a tuple" in text, text
+    got, want = CELLS[cell](tupled, [x], 0, J)
+    assert leaves.agree(got, want, 1e-4, 1e-6), (leaves.max_error(got, want), got, want)

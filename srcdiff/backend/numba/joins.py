@@ -57,13 +57,29 @@ def promote(built, made, key):
             for assign, ndim, dtype in _candidates(func.body[:index], stmt, before):
                 kept = copy.deepcopy(assign.value)
                 assign.value = _ones(ndim, assign.value.value, dtype)
-                if _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)):
+                if _of_preset(func, assign) or \
+                        _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)):
                     changed = promoted = True
                 else:
                     assign.value = kept
             if not promoted:
                 break
     return _rewritten(built, module) if changed else built
+
+
+def _of_preset(func: ast.FunctionDef, assign: ast.Assign) -> bool:
+    """Whether `assign` is the tangent's number (``v_dot = 0.0``) of a value first assigned in a loop
+    after it (``v = None`` before it in its block): the number is read only where the value is None,
+    which the code never computes with (Python would raise), so zeros of ones' shape change no value."""
+    name = assign.targets[0].id
+    if not name.endswith("_dot"):
+        return False
+    block = next((b for node in ast.walk(func) for b in (getattr(node, "body", None), getattr(node, "orelse", None))
+                  if isinstance(b, list) and any(s is assign for s in b)), [])
+    before = block[:next((i for i, s in enumerate(block) if s is assign), 0)]
+    preset = [s for s in before if isinstance(s, ast.Assign)
+              and any(name[:-len("_dot")] in kindflow.bound(t) for t in s.targets)]
+    return bool(preset) and isinstance(preset[-1].value, ast.Constant) and preset[-1].value.value is None
 
 
 #: numba's refusal to join a number and an array in one variable
@@ -96,7 +112,7 @@ def unified(built, refusal: str):
         kept = [copy.deepcopy(n.value) for n in numbers_here]
         for assign in numbers_here:
             assign.value = _ones(ndim, assign.value.value, dtype)
-        if _exact(func, name, _other_path(func, numbers_here)):
+        if all(_of_preset(func, n) for n in numbers_here) or _exact(func, name, _other_path(func, numbers_here)):
             changed = True
         else:
             for assign, value in zip(numbers_here, kept):

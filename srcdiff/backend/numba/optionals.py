@@ -8,6 +8,14 @@ raises ``TypeError`` if it is None: the Python gradient then runs and says what 
 The backward sweep reads it only on the path that set it, so the values are unchanged.  The
 same holds of a NumPy function's argument (``np.where(t11 == 0, 1.0, t11)``, a norm's adjoint
 under an ``if`` in a loop): numba has no NumPy function of an optional.
+
+A value first assigned in a loop (``v = None`` before it) has its adjoint reset by
+``zeros_like(v)`` in the backward loop, where the value popped for the first iteration is None
+(Python's zeros are then 0.0, read by nothing: no iteration comes before the first).  numba
+first types such a call with ``v`` as None, then as ``Optional(array)``, and cannot join the
+number and the array the two give.  ``zeros_like`` of a preset name is ``zeros_of_preset``,
+which has no version for None alone (numba types it again once it knows the optional) and gives
+an array with no element where the value is None, so the adjoint keeps one type.
 """
 
 from __future__ import annotations
@@ -15,9 +23,11 @@ from __future__ import annotations
 import ast
 
 from numba import types
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 from .naming import overload
+from .runtime import zeros_like
 
 
 def present(value):
@@ -29,7 +39,9 @@ def present(value):
 def _cast_present(typingctx, value):
     """An ``Optional(T)`` cast to ``T`` (numba raises ``TypeError`` where it holds None)."""
     def codegen(context, builder, signature, args):
-        return context.cast(builder, args[0], value, value.type)
+        # (the cast borrows the optional's reference: an array given out is a reference of its own,
+        # else numba frees it twice, a heap corrupted)
+        return impl_ret_borrowed(context, builder, value.type, context.cast(builder, args[0], value, value.type))
     return value.type(value), codegen
 
 
@@ -40,17 +52,33 @@ def _present(value):
     return lambda value: value
 
 
-def rewrite(func: ast.FunctionDef) -> bool:
+def zeros_of_preset(value):
+    """Outside numba: ``zeros_like`` (0.0 of None)."""
+    return zeros_like(value)
+
+
+@overload(zeros_of_preset)
+def _zeros_of_preset(value):
+    if isinstance(value, types.NoneType):
+        return None  # (numba's first guess of a name preset to None: typed again as an optional)
+    return lambda value: zeros_like(value)  # (an optional array's None: an array with no element)
+
+
+def rewrite(func: ast.FunctionDef) -> set:
     """Wrap, in place, the names `func` presets to None where an index or a NumPy function reads
-    them; whether any."""
+    them, and spell their zeros ``zeros_of_preset``; the helpers it wrote."""
     preset = {t.id for node in ast.walk(func) if isinstance(node, ast.Assign)
               and isinstance(node.value, ast.Constant) and node.value.value is None
               for t in node.targets if isinstance(t, ast.Name)}
     if not preset:
-        return False
-    changed = False
+        return set()
+    changed, helpers = False, set()
     for node in ast.walk(func):
-        if isinstance(node, ast.Subscript):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zeros_like" \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in preset:
+            node.func.id = "zeros_of_preset"
+            helpers.add("zeros_of_preset")
+        elif isinstance(node, ast.Subscript):
             node.slice, wrapped = _index(node.slice, preset)
             changed |= wrapped
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in INDEXED \
@@ -63,7 +91,7 @@ def rewrite(func: ast.FunctionDef) -> bool:
             for i, arg in enumerate(node.args):
                 if isinstance(arg, ast.Name) and arg.id in preset:
                     node.args[i], changed = _wrapped(arg), True
-    return changed
+    return helpers | ({"present"} if changed else set())
 
 
 def _of_numpy(func: ast.expr) -> bool:
@@ -93,4 +121,4 @@ def _wrapped(name: ast.Name) -> ast.Call:
     return ast.copy_location(ast.Call(ast.Name("present", ast.Load()), [ast.Name(name.id, ast.Load())], []), name)
 
 
-HELPERS = ("present",)
+HELPERS = ("present", "zeros_of_preset")

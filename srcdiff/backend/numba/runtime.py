@@ -90,14 +90,14 @@ def _sum_to(g, x):
 
 @overload(zeros_like)
 def _zeros_like(x):
-    if isinstance(x, types.Optional):  # a name preset to None before a loop: its value's zeros
-        x = x.type
-    if isinstance(x, (types.NoneType, types.UnicodeType, types.StringLiteral, types.UnicodeCharSeq)):
-        return lambda x: 0.0  # (a string leaf of a tree, as rules/runtime.py's: no derivative, 0.0)
+    if isinstance(x, types.Optional) and _is_array(x.type):  # a name preset to None before a loop: its value's
+        return made("def impl(x):\n    if x is None:\n"  # zeros; None's only added (as 0.0 is): ones' shape
+                    f"        return np.zeros(({'1, ' * x.type.ndim}))\n    return np.zeros(x.shape)\n")
+    x = x.type if isinstance(x, types.Optional) else x
+    if _is_number(x) or isinstance(x, (types.NoneType, types.UnicodeType, types.StringLiteral, types.UnicodeCharSeq)):
+        return lambda x: 0.0  # (None, a string leaf of a tree: as rules/runtime.py's, 0.0)
     if _is_array(x):
         return lambda x: np.zeros(x.shape)
-    if _is_number(x):
-        return lambda x: 0.0
     if isinstance(x, types.UniTuple) and _is_number(x.dtype):
         return lambda x: np.zeros(len(x))
     if isinstance(x, types.UniTuple) and _is_array(x.dtype):

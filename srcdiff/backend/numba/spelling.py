@@ -102,8 +102,7 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
         rewriter.helpers.add("shape_operand")
     if masks.rewrite(func):
         rewriter.helpers.update(("masked_items", "set_masked"))
-    if optionals.rewrite(func):
-        rewriter.helpers.add("present")
+    rewriter.helpers.update(optionals.rewrite(func))
     for node in ast.walk(func):  # a body left empty by dropped ``del``s
         if isinstance(getattr(node, "body", None), list) and not node.body:
             node.body = [_located(ast.Pass(), node)]
