@@ -26,6 +26,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from . import leaves
 from .recording import decode
@@ -208,3 +209,8 @@ def sample(programs: list[Program], share: float, salt: str = "matrix") -> list[
     if share >= 1:
         return list(programs)
     return [p for p in programs if zlib.crc32(f"{salt}:{p.name}".encode()) % 1000 < share * 1000]
+
+
+def slow_unless(kept: bool, *values):
+    """A row of a table the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
+    return pytest.param(*values, marks=() if kept else pytest.mark.slow)

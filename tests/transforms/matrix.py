@@ -362,6 +362,16 @@ def assert_ok(p: Program, transforms) -> None:
     assert not bad, bad
 
 
+def assert_ok_or_na(p: Program, transforms) -> None:
+    """Every transformation of `transforms` agrees with central differences on `p`, or does not apply
+    to it (n/a: float32 of a float64-only program, hvp of another argument than the first, per-example
+    gradients of a function not shaped ``f(params, x, y)``)."""
+    row = run(p, transforms)
+    assert not row.excluded, row.excluded
+    bad = {k: v for k, v in not_ok(row).items() if v[0] != NA}
+    assert not bad, bad
+
+
 def with_array_argument(programs: list) -> list:
     """The programs differentiated with respect to an array (those a float32 row can take)."""
     return [p for p in programs if isinstance(p.args[p.wrt], np.ndarray)]

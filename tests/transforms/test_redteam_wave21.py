@@ -63,11 +63,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row of a table the default run leaves to the slow set unless `kept` (the file's default
-    cost stays a few seconds; ``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 def _quiet():
     warnings.simplefilter("ignore")
@@ -79,7 +74,7 @@ def _gated(program) -> bool:
     return _name(program).startswith(("blocks_", "gru_", "lstm_", "split_"))
 
 
-@pytest.mark.parametrize("program", [_slow_unless(not _gated(p), p) for p in programs()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(not _gated(p), p) for p in programs()], ids=_name)
 def test_every_transformation(program):
     matrix.assert_every_transformation(program)
 
@@ -147,7 +142,7 @@ PIECEWISE = ["huber_rebound", "nested_wheres", "huber_in_a_loop", "minimum_by_br
              "where_of_where_on_one_condition", "maximum_then_minimum", "equal_condition"]
 
 
-@pytest.mark.parametrize("name, jit", [_slow_unless(name in ("operand_written_in_place", "equal_condition")
+@pytest.mark.parametrize("name, jit", [corpus.slow_unless(name in ("operand_written_in_place", "equal_condition")
                                                    and jit is None, name, jit)
                                       for name in PIECEWISE for jit in (None, "numba")],
                          ids=[f"{name}-{jit or 'numpy'}" for name in PIECEWISE for jit in (None, "numba")])
@@ -192,7 +187,7 @@ MIXED_KEPT = {("f32_times_list", "grad"), ("f32_polyval_list", "value_and_grad")
               ("f32_item", "jvp"), ("f32_module_number", "vjp"), ("f32_where_float64", "tree")}
 
 
-@pytest.mark.parametrize("name, f, make, wrt, how", [_slow_unless((row[0], how) in MIXED_KEPT, *row, how)
+@pytest.mark.parametrize("name, f, make, wrt, how", [corpus.slow_unless((row[0], how) in MIXED_KEPT, *row, how)
                                                      for row in MIXED for how in MIXED_WAYS],
                          ids=[f"{row[0]}-{how}" for row in MIXED for how in MIXED_WAYS])
 def test_float32_arguments_meeting_float64_values(name, f, make, wrt, how):
@@ -237,7 +232,7 @@ def test_cho_factor_of_a_matrix_not_symmetric_has_scipys_value_and_gradient(name
 # ---- the sigmoid's adjoint read from its value: the precision it keeps ----------------------------------
 
 
-@pytest.mark.parametrize("name", [_slow_unless(name == "sigmoid_one_added_last", name) for name in
+@pytest.mark.parametrize("name", [corpus.slow_unless(name == "sigmoid_one_added_last", name) for name in
                                   ("sigmoid_ratio", "sigmoid_one_added_last", "sigmoid_rebound", "sigmoid_of_sigmoid")])
 def test_a_saturated_sigmoids_derivative_is_within_rounding_of_its_value(name):
     """``g * s * (1.0 - s)`` (the frameworks' form) rounds 1 - s: an absolute error of a unit in the

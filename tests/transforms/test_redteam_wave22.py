@@ -64,17 +64,13 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the rows of the whole matrix the default run keeps (one of each kind of program)
 KEPT = {"euler_tuple_helper", "states_appended", "early_return_in_if", "closure_factory", "softmax_ce_labels",
         "layer_norm", "masked_attention", "mlp_dict_weight_decay", "einsum_ellipsis", "weight_decay_nested_tree"}
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
 def test_every_transformation(program):
     matrix.assert_every_transformation(program)
 

@@ -90,10 +90,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the rows of the whole matrix the default run keeps (one of each kind of program)
 KEPT = {"tuple_state_loop", "leapfrog_state_tuple", "nested_elif_chain", "nested_guard_then_compute",
@@ -106,7 +102,7 @@ def test_value_and_gradient(program):
     matrix.assert_ok(program, ("grad", "value_and_grad"))
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
 def test_every_transformation(program):
     matrix.assert_every_transformation(program)
 

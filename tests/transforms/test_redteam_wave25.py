@@ -79,10 +79,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the rows the default run keeps (one of each kind of program; the findings' own tests are below)
 KEPT = {
@@ -102,7 +98,7 @@ TIE_NAN = {"relu_net_zero_input"}
 HEAVY = {"fluid_simulate_vx"}
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
 def test_first_order(program):
     matrix.assert_ok(program, matrix.FIRST_ORDER)
 

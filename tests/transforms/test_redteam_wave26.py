@@ -77,10 +77,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the rows the default run keeps (one of each kind of program; the findings' own tests are below)
 KEPT = {"bs_call", "leapfrog_energy", "masked_attention", "tile_rows_by_shape", "float32_loop_accumulate"}
@@ -96,7 +92,7 @@ def accepted():
     return [p for p in programs() if _name(p) not in REFUSED]
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
     matrix.assert_ok(program, matrix.FIRST_ORDER)
 
@@ -104,10 +100,7 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    row = matrix.run(program, ALL)
-    assert not row.excluded, row.excluded
-    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
-    assert not bad, bad
+    matrix.assert_ok_or_na(program, ALL)
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)
@@ -120,7 +113,7 @@ def _in_table(names):
     return [p for p in programs() if _name(p) in names]
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) == "bisect_root", p) for p in _in_table(REFUSED)],
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "bisect_root", p) for p in _in_table(REFUSED)],
                          ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
     row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
@@ -188,7 +181,8 @@ COPIES = [
 
 def _first_kept(rows, kept=2):
     """The table's programs, all but the first `kept` left to the slow set (each a few seconds)."""
-    return [_slow_unless(i < kept, p) for i, p in enumerate(corpus.from_table(rows, "w26", "test_redteam_wave26", 26))]
+    table = corpus.from_table(rows, "w26", "test_redteam_wave26", 26)
+    return [corpus.slow_unless(i < kept, p) for i, p in enumerate(table)]
 
 
 @pytest.mark.parametrize("program", _first_kept(COPIES), ids=_name)

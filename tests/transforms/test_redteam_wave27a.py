@@ -113,10 +113,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the rows the default run keeps (one of each kind of program; the findings' own tests are below)
 KEPT = {"streaming_logsumexp", "increment_elements", "smoothed_total_variation", "euler_float32"}
@@ -136,7 +132,7 @@ def accepted():
     return [p for p in programs() if _name(p) not in REFUSED]
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
     skipped = ("jvp",) if _name(program) in INT_LEAVES else ()
     matrix.assert_ok(program, tuple(t for t in matrix.FIRST_ORDER if t not in skipped))
@@ -170,7 +166,7 @@ def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
 def _first_kept(rows, kept=2):
     """The table's programs, all but the first `kept` left to the slow set."""
     table = corpus.from_table(rows, "w27a", "test_redteam_wave27a", 27)
-    return [_slow_unless(i < kept, p) for i, p in enumerate(table)]
+    return [corpus.slow_unless(i < kept, p) for i, p in enumerate(table)]
 
 
 # ---- 1. NumPy methods of a module-level array ----

@@ -84,10 +84,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the default run's rows (one of each kind of program)
 KEPT = {"mlp_dict_mse", "dataclass_linear", "logistic_single", "f32_softmax_ce"}
@@ -99,17 +95,14 @@ REFUSED = {"maml_dict_params"}
 def _assert_ok(program, transforms):
     """Every transformation of `transforms` agrees on `program`, or does not apply to it (n/a: per-example
     gradients of a function not shaped ``f(params, x, y)``, hvp of another argument than the first)."""
-    row = matrix.run(program, transforms)
-    assert not row.excluded, row.excluded
-    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
-    assert not bad, bad
+    matrix.assert_ok_or_na(program, transforms)
 
 
 def accepted():
     return [p for p in programs() if _name(p) not in REFUSED]
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
     _assert_ok(program, (*matrix.FIRST_ORDER, "vmap"))
 
@@ -143,7 +136,7 @@ KINK_KEPT = {"clip_bounds", "max_reduce_tie", "norm_at_zero"}
 
 @pytest.mark.parametrize(
     "name, f, x",
-    [_slow_unless(k[0] in KINK_KEPT, *k) for k in programs_module.KINKS],
+    [corpus.slow_unless(k[0] in KINK_KEPT, *k) for k in programs_module.KINKS],
     ids=[k[0] for k in programs_module.KINKS],
 )
 def test_kink_one_subgradient_everywhere(name, f, x):
@@ -170,12 +163,12 @@ def test_kink_numba_gives_grad_s_subgradient(name, f, x):
 BODY_IMPORTS = corpus.from_table(body_imports.PROGRAMS, "w27b", "redteam_wave27b_body_imports", 27)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i < 2, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
 def test_imports_in_the_body_every_transformation(program):
     matrix.assert_ok(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in enumerate(BODY_IMPORTS)], ids=_name)
 def test_imports_in_the_body_second_order(program):
     _assert_ok(program, ("hessian", "hvp"))
 
@@ -196,12 +189,12 @@ def test_imports_in_the_body_mean_what_they_import_at_module_level():
 MVN = corpus.from_table(mvn.PROGRAMS, "w27b", "redteam_wave27b_mvn", 27)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(MVN)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in enumerate(MVN)], ids=_name)
 def test_mvn_of_a_lopsided_covariance_every_transformation(program):
     matrix.assert_ok(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(MVN)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in enumerate(MVN)], ids=_name)
 def test_mvn_of_a_lopsided_covariance_second_order(program):
     _assert_ok(program, ("hessian", "hvp"))
 
@@ -222,7 +215,7 @@ def test_mvn_of_a_lopsided_covariance_is_the_mirrored_lower_triangle_s():
 LOOPS = corpus.from_table(loops.PROGRAMS, "w27b", "redteam_wave27b_loops", 27)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i == 1, p) for i, p in enumerate(LOOPS)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 1, p) for i, p in enumerate(LOOPS)], ids=_name)
 def test_loops_changing_axes_jacobian_hessian_vmap(program):
     _assert_ok(program, ("grad", "jacobian", "hessian", "hvp", "vmap"))
 
@@ -243,7 +236,7 @@ def test_loops_changing_axes_per_example_gradients():
 SPECTRA = corpus.from_table(spectra.PROGRAMS, "w27b", "redteam_wave27b_spectra", 27)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(SPECTRA)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i < 2, p) for i, p in enumerate(SPECTRA)], ids=_name)
 def test_hessian_of_spectra(program):
     _assert_ok(program, ("grad", "hessian", "hvp"))
     assert matrix.run(program, ("hessian",)).cells["hessian"].detail == "hessian"  # the full Hessian, not an hvp

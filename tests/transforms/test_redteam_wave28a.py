@@ -94,10 +94,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the rows the default run keeps (one of each kind of program; the finding's own tests are below)
 KEPT = {"biquad", "ytm_newton", "abc_kinetics_euler", "kalman_filter_2d", "augmented_slices"}
@@ -114,7 +110,7 @@ def accepted():
     return [p for p in programs() if _name(p) not in REFUSED]
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
     matrix.assert_ok(program, matrix.FIRST_ORDER)
 
@@ -122,10 +118,7 @@ def test_first_order(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_every_transformation(program):
-    row = matrix.run(program, ALL)
-    assert not row.excluded, row.excluded
-    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
-    assert not bad, bad
+    matrix.assert_ok_or_na(program, ALL)
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)

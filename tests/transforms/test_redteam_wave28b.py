@@ -77,10 +77,6 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-def _slow_unless(kept: bool, *values):
-    """A row the default run leaves to the slow set unless `kept` (``-m slow`` runs every row)."""
-    return pytest.param(*values, marks=() if kept else pytest.mark.slow)
-
 
 #: the default run's rows (one of each kind of program)
 KEPT = {"huber_tf", "namedtuple_params", "gru_time_loop", "student_t_lgamma_nu", "reparam_elbo", "ordinal_logit"}
@@ -95,17 +91,14 @@ SATURATED_OPEN: dict = {}
 def _assert_ok(program, transforms):
     """Every transformation of `transforms` agrees on `program`, or does not apply to it (n/a)."""
     transforms = tuple(t for t in transforms if t not in SATURATED_OPEN.get(_name(program), ()))
-    row = matrix.run(program, transforms)
-    assert not row.excluded, row.excluded
-    bad = {k: v for k, v in matrix.not_ok(row).items() if v[0] != matrix.NA}
-    assert not bad, bad
+    matrix.assert_ok_or_na(program, transforms)
 
 
 def accepted():
     return [p for p in programs() if _name(p) not in REFUSED]
 
 
-@pytest.mark.parametrize("program", [_slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_first_order(program):
     _assert_ok(program, (*matrix.FIRST_ORDER, "jacobian", "float32"))
 
@@ -122,7 +115,7 @@ def test_numba_agrees_or_refuses_at_the_line(program):
     matrix.assert_numba_agrees_or_refuses(program)
 
 
-@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in
                                      enumerate(p for p in programs() if _name(p) in REFUSED)], ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
     row = matrix.run(program, ("grad", "jvp", "vjp", "jacobian", "hvp"))
@@ -141,7 +134,7 @@ SIGMOID_FIXED = [p for p in SIGMOID if _name(p) not in SIGMOID_OPEN]
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("program", [_slow_unless(i < 3, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i < 3, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
 def test_saturated_sigmoid_grad_value_and_grad_float32_hessian(program):
     _assert_ok(program, ("grad", "value_and_grad", "jacobian", "float32", "hessian", "vmap"))
 
@@ -167,13 +160,13 @@ def test_saturated_sigmoid_is_zero_at_infinite_thresholds():
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("program", [_slow_unless(i < 2, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i < 2, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
 def test_saturated_sigmoid_forward_mode_and_second_order(program):
     _assert_ok(program, ("jvp", "hvp"))
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("program", [_slow_unless(i == 0, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in enumerate(SIGMOID_FIXED)], ids=_name)
 def test_saturated_sigmoid_vjp_and_tree(program):
     _assert_ok(program, ("vjp", "tree"))
 
