@@ -1,5 +1,6 @@
 """Programs numba refuses because a value is a number on one path and an array on another
-(test_numba_lines28.py): each refusal must name the line here that makes the number."""
+(test_numba_lines28.py): each refusal must name the line here that makes the number (``# NUMBER``),
+or, where the number is computed, the line that makes it an array (``# ARRAY``)."""
 
 import numpy as np
 
@@ -56,3 +57,11 @@ def branch_dot_step(A):
     else:
         c = A @ np.ones(3)
     return np.sum(np.dot(c, A))
+
+
+def computed_number_step(A):
+    b = np.sum(A) / 9.0  # NUMBER computed_number_step
+    for _ in range(3):
+        b = A @ np.ones(3) * b  # ARRAY computed_number_step
+        b = b / np.linalg.norm(b)
+    return b @ A @ b

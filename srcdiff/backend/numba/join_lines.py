@@ -25,15 +25,16 @@ def join_location(reason: str, source: str, lines: dict, located) -> Location | 
     if not found:
         return None
     name = found.group(3)
-    places = []
+    user_name = _SUFFIX.sub("", name) or name
+    places, later = [], []  # (the forward sweep's first: where the value is made, not its adjoint)
     for number, text in enumerate(source.splitlines(), start=1):
         targets, equal, _ = text.partition("=")
-        if equal and number in lines and name in re.findall(r"\w+", targets) and \
-                re.fullmatch(r"\s*[\w\s,()]+", targets):
-            where = located(*lines[number])[0]
+        if equal and number in lines and re.fullmatch(r"\s*[\w\s,()]+", targets) and \
+                any((_SUFFIX.sub("", t) or t) == user_name for t in re.findall(r"\w+", targets)):
+            where, sweep = located(*lines[number])
             if where is not None:
-                places.append(where)
-    user_name = _SUFFIX.sub("", name) or name
+                (places if sweep == "forward" else later).append(where)
+    places += later
     for where in places:
         number = _number_assigned(where, user_name)
         if number is not None:
