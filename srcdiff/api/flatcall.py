@@ -46,6 +46,12 @@ class FlatCall:
         return self.func(*[a for a, p in zip(args, params) if p.name not in only],
                          **{p.name: a for a, p in zip(args, params) if p.name in only})
 
+    def value(self, user_func, args: tuple, kwargs: dict):
+        """The call's value, by `user_func` (the user's function) where the arguments are trees: the
+        flattened function, run as Python, would call a gradient it calls with a tree's string or
+        integer leaf among the leaves it differentiates (a leaf's structure is the call's, not its value's)."""
+        return self.run() if self.flat is None else user_func(*args, **kwargs)
+
     def rebuild(self, results):
         """Per-leaf `results` (aligned with `wrt`) in the structure of the `wrt` targets."""
         plan = self.plan

@@ -72,7 +72,7 @@ class Jacobian(Composite):
         call = self.pullbacks.target(args, kwargs)
         # (with jit the rows are the compiled form: trees, flattened, and keywords, bound, batched too)
         if self.jit or call.flat is None and not kwargs:
-            value = call.run()
+            value = call.value(self.pullbacks.func, args, kwargs)
             value_shape(value, self.pullbacks.func)
             code = self.batched.code(call.func, call.args, call.wrt, value)
             if code is not None:
@@ -95,7 +95,7 @@ class Jacobian(Composite):
         """The rows by first-order code: one pullback per row, or with jit (where one pullback per
         row would run NumPy) forward mode's columns, compiled, or refused."""
         if self.jit:
-            return self._columns(call)
+            return self._columns(call, call.value(self.pullbacks.func, args, kwargs))
         value, pullback = self.pullbacks(*args, **kwargs)
         return pullback.call.rebuild(jacobian_leaves(value, pullback))
 
@@ -114,13 +114,12 @@ class Jacobian(Composite):
         except SrcDiffError:
             return call.rebuild(found)
 
-    def _columns(self, call):
+    def _columns(self, call, raw):
         """With jit, where the rows cannot be batched: the columns by forward mode over `f`'s
-        code, compiled with the loop over them (api/hessian_columns.py); else refused."""
+        code, compiled with the loop over them (api/hessian_columns.py); else refused.  `raw`: f's value."""
         leaves = [np.asarray(call.args[call.names.index(n)]) for n in call.wrt]
         if any(leaf.dtype.kind != "f" for leaf in leaves):
             raise self._refusal(call)
-        raw = call.run()
         if isinstance(raw, (tuple, list)):  # (the columns' loop stores one array: NumPy's path stacks the values)
             raise SrcDiffError(f"{self.__qualname__} with jit='numba': the function returns a {type(raw).__name__} "
                                "of values, and the compiled columns take one array", returned_at(call.func),

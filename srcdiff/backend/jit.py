@@ -254,9 +254,14 @@ def fast_call(run, key: tuple, lowered, slow, positional):
 def _typing_error(exc: Exception, path: str, lines: dict, located, where: str, code: str = "gradient",
                   usual: str = HINT) -> SrcDiffError:
     """numba's refusal as a `SrcDiffError` at the user's line the refused code comes from."""
-    from .numba import refusals
+    from .numba import join_lines, refusals
     text = str(exc)
     reason = _reason(text)
+    joined = join_lines.join_location(reason, _text_of(path), lines, located)
+    if joined is not None:  # a number on one path, an array on another: the line making the number
+        said, hint = refusals.readable(reason, joined.code, code != "gradient")
+        return SrcDiffError(f"jit='numba': numba cannot compile the code of this line: {said}", joined,
+                            hint or refusals.MIXED)
     name = re.escape(os.path.basename(path))  # numba writes it relative to the working folder, or not
     for line in re.findall(rf'{name}", line (\d+)|{name} \((\d+)\)', text):
         line = int(line[0] or line[1])
@@ -270,6 +275,15 @@ def _typing_error(exc: Exception, path: str, lines: dict, located, where: str, c
                                     location, hint)
     said, hint = refusals.readable(reason, "", code != "gradient")
     return SrcDiffError(f"{where}jit='numba': numba cannot compile the generated {code}: {said}", hint=hint or usual)
+
+
+def _text_of(path: str) -> str:
+    """The generated module's text ('' when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except OSError:
+        return ""
 
 
 def _reason(text: str) -> str:
