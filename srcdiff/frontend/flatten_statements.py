@@ -346,7 +346,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
         over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
         if over_partials is not None:
             return over_partials
-        items = self.items_of(s.iter, force=self.uses_trees(s.body))
+        items = self.loop_items(s.iter, force=self.uses_trees(s.body))
         if items is None:
             before, assigned = self.carry_objects(s), self.loop_start(s)
             self.depth += 1
@@ -362,9 +362,15 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
                              "`break`, `continue`, `return` and `else` are not supported in it",
                              "use a flag variable, or return after the loop")
         out = []
-        for item in items:
-            out += self.bind_entry(s.target, item, s, emit=True)
-            out += self.body(copy.deepcopy(s.body))
+        for item, reached in zip(items, self.zip_guards(items, s)):
+            before, self.depth = dict(self.env), self.depth + (reached is not None)
+            run = self.bind_entry(s.target, item, s, emit=True) + self.body(copy.deepcopy(s.body))
+            if reached is None:
+                out += run
+                continue  # (else zip of a tree with a shorter array: the iteration runs if zip reaches it)
+            self.depth -= 1
+            self.env = _merge(self.env, before, s.lineno)
+            out.append(ast.copy_location(ast.If(reached, run or [ast.Pass()], []), s))
         return out
 
     def uses_trees(self, stmts) -> bool:
