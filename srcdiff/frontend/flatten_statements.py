@@ -369,7 +369,9 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
                 out += run
                 continue  # (else zip of a tree with a shorter array: the iteration runs if zip reaches it)
             self.depth -= 1
-            self.env = _merge(self.env, before, s.lineno)
+            self.env = _merge(self.env, before, s.lineno, f"the tree of the last item zip reaches in the loop at line "
+                              f"{s.lineno}, which the lengths of its sequences decide when the function runs "
+                              f"(keep the arrays you need from it in names of their own in the loop)")
             out.append(ast.copy_location(ast.If(reached, run or [ast.Pass()], []), s))
         return out
 
@@ -382,14 +384,15 @@ _HELD = (Node, Static, Method, DictView, Bound, PartialComp, LambdaFn)  # what a
 _TREEISH = _HELD + (Bad,)
 
 
-def _merge(a: dict, b: dict, line: int) -> dict:
+def _merge(a: dict, b: dict, line: int, held: str = "") -> dict:
+    held = held or f"a different tree on each side of the `if` at line {line}"  # (what a name holds then)
     out = {}
     for name in set(a) | set(b):
         x, y = a.get(name), b.get(name)
         if x is y:
             out[name] = x
         elif isinstance(x, _TREEISH) or isinstance(y, _TREEISH):
-            out[name] = Bad(f"{name} holds a different tree on each side of the `if` at line {line}")
+            out[name] = Bad(f"{name} holds {held}")
     return out
 
 

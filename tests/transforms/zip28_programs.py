@@ -159,6 +159,22 @@ def module_helper_in_a_generator(p, x, ts):
     return sum(_layer_sum(p, x * t) for t in ts) + t
 
 
+def item_read_after_the_loop(xs, layers):
+    t = 0.0
+    for a, layer in zip(xs, layers):
+        t = t + a * np.sum(layer["W"])
+    return t + np.sum(layer["W"])  # (the last item zip reached: xs's length decides which)
+
+
+def arrays_kept_in_the_loop(xs, layers):
+    t = 0.0
+    last = np.zeros(2)
+    for a, layer in zip(xs, layers):
+        t = t + a * np.sum(layer["W"])
+        last = layer["W"]
+    return t + np.sum(last**2)
+
+
 def _layers(r, n):
     return [(0.5 * M(r, 2, 2), M(r, 2)) for _ in range(n)]
 
@@ -216,6 +232,13 @@ GENERATOR_CALLS = [
     ("module_helper_in_a_generator", module_helper_in_a_generator, lambda r: (_p(r), M(r, 2), M(r, 3)), 0),
 ]
 
+#: the rewrite the refusal of item_read_after_the_loop names
+AFTER_THE_LOOP = [
+    ("kept_in_the_loop", arrays_kept_in_the_loop, lambda r: (M(r, 2), _dicts(r, 3)), 1),
+    ("kept_in_the_loop_equal", arrays_kept_in_the_loop, lambda r: (M(r, 3), _dicts(r, 3)), 1),
+    ("kept_in_the_loop_xs", arrays_kept_in_the_loop, lambda r: (M(r, 2), _dicts(r, 3)), 0),
+]
+
 #: refused at the call's line, saying what is refused and what to write
 NESTED_IN_GENERATORS = [
     ("nested_in_a_generator_shadowing", nested_in_a_generator_shadowing, lambda r: (_p(r), M(r, 2), M(r, 3)), 0),
@@ -225,6 +248,7 @@ NESTED_IN_GENERATORS = [
 #: a comprehension is built element by element for the tree's length: a shorter sequence is refused at
 #: its line when the function runs (the same function with sequences as long as the tree: SAME_LENGTH)
 REFUSED = [
+    ("item_read_after_the_loop", item_read_after_the_loop, lambda r: (M(r, 3), _dicts(r, 3)), 1),
     ("comprehension_shorter", comprehension_shorter, lambda r: (M(r, 2), _PAIRS), 1),
     ("generator_shorter", generator_shorter, lambda r: (M(r, 2), _PAIRS), 1),
 ]
