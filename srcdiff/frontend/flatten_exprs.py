@@ -336,10 +336,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                     and all(isinstance(c, (Leaf, Const)) for c in found.children.values()):
                 continue  # np.stack(xs) of a list of arrays: the list of its leaves (as_list)
             if isinstance(found, Node):
-                name = ast.unparse(node.func)
-                raise self.error(v, f"{ast.unparse(v)} is a parameter tree, passed whole to {name}: srcdiff "
-                                 "can pass trees only to Python functions of yours",
-                                 f"pass the arrays {name} needs (p['W'], p.W) instead")
+                raise self.tree_passed_whole(node, v)  # (passed_sequences.py)
         return ast.copy_location(ast.Call(func, [self.as_list(a) for a in node.args],
                                           [ast.keyword(k.arg, self.as_list(k.value)) for k in node.keywords]), node)
 

@@ -15,6 +15,7 @@ import inspect
 import operator
 import types
 
+from ..errors import SrcDiffError
 from .global_objects import Items, object_struct, user_class, user_object
 from .parse import parse_function
 from .tree_entries import Const, DictView, Node, Read, Static
@@ -42,16 +43,27 @@ def _written_names(tree: ast.AST) -> set[str]:
 class LoopItems:
     """The part of the rewriter (an `ExprRewriter`) that lists a loop's items."""
 
+    #: the lists ``list(xs)`` made for zip_guards: their length is known only when the function runs
+    zipped: frozenset = frozenset()
+    #: the ``zip(...)`` a ``for`` statement unrolls: its iterations are guarded (not a comprehension's)
+    zip_loop: ast.expr | None = None
+
     def zipped_with_a_tree(self, node: ast.Call, inner: list):
         """``zip(xs, theta)`` of a tree and a sequence srcdiff does not list (an array, a list): the
         sequence's items read by index from ``list(xs)``, made before the loop as zip reads it (Python
         reads each item as the loop reaches it: the same, as nothing in the function writes xs); None
-        (the loop is kept, and the tree refused where it is passed) for anything else."""
+        (the loop is kept, and the tree refused where it is passed) for anything else.
+
+        xs may be shorter than the tree: zip then stops at its end.  A ``for`` statement's iterations
+        are each run only if xs reaches them (zip_guards); a comprehension's elements are built
+        together, so there a shorter xs is refused when the function runs."""
         trees = [isinstance(self.entry(a), Node) and i is not None for a, i in zip(node.args, inner)]
         written = _written_names(self.parsed.tree)
         if not any(trees) or not self.reads_displays() or self.parsed.resolve("list") is not list \
                 or any(isinstance(a, ast.Starred) for a in node.args):
             return None
+        displayed = [len(a.elts) for a in node.args if _displayed(a)]  # (their lengths known here)
+        count = min([len(i) for i in inner if i is not None] + displayed)
         out = []
         for a, items in zip(node.args, inner):
             if items is not None:
@@ -62,9 +74,52 @@ class LoopItems:
             name = self.names.fresh("zipped")
             made = ast.Call(ast.Name("list", ast.Load()), [self.expr(copy.deepcopy(a))], [])
             self.built.append(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], made), node))
-            count = min(len(i) for i in inner if i is not None)
+            if _displayed(a):
+                pass  # (zip stops at count, no more than its length)
+            elif node is self.zip_loop:
+                self.zipped = self.zipped | {name}
+            else:
+                self.built.append(self.at_least(name, count, node))
             out.append([Read(ast.copy_location(ast.Subscript(ast.Name(name, ast.Load()), ast.Constant(k), ast.Load()),
                                                node)) for k in range(count)])
+        return out
+
+    def at_least(self, name: str, count: int, where: ast.AST) -> ast.stmt:
+        """``if len(name) < count: raise SrcDiffError(...)``: a comprehension's zip of a tree with a
+        shorter sequence (srcdiff builds its elements for the tree's length), refused when the
+        function runs, at the user's line (backend/origins.py names it)."""
+        short = ast.Compare(ast.Call(ast.Name("len", ast.Load()), [ast.Name(name, ast.Load())], []),
+                            [ast.Lt()], [ast.Constant(count)])
+        refusal = self.names.fresh("SrcDiffError")
+        self.cells[refusal] = types.CellType(SrcDiffError)
+        located = self.error(where, f"this comprehension zips a tree of {count} items with a shorter sequence, "
+                             "which srcdiff does not differentiate",  # (its text names the line: a
+                             "zip sequences as long as the tree, or build the list with a for loop")  # raise's isn't)
+        error = ast.Raise(ast.Call(ast.Name(refusal, ast.Load()), [ast.Constant(str(located))], []), None)
+        return ast.fix_missing_locations(ast.copy_location(ast.If(short, [error], []), where))
+
+    def loop_items(self, node: ast.expr, force: bool):
+        """items_of for a ``for`` statement over `node`: a zip of a tree with a sequence in it is
+        guarded (zip_guards) rather than checked to be as long as the tree."""
+        zipped = node.args[0] if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "enumerate" and node.args else node  # (for i, (a, w) in enumerate(zip(...)))
+        outer, self.zip_loop = self.zip_loop, zipped
+        try:
+            return self.items_of(node, force)
+        finally:
+            self.zip_loop = outer
+
+    def zip_guards(self, items: list, where: ast.AST) -> list:
+        """For each item of an unrolled loop, the test that zip reaches it (``len(zipped_1) > 2``
+        for the third item read from a zipped_with_a_tree list), or None if it always does."""
+        out = []
+        for k, item in enumerate(items):
+            read = {n.value.id for n in _reads(item) if isinstance(n, ast.Subscript)
+                    and isinstance(n.value, ast.Name) and n.value.id in self.zipped}
+            tests = [ast.Compare(ast.Call(ast.Name("len", ast.Load()), [ast.Name(name, ast.Load())], []),
+                                 [ast.Gt()], [ast.Constant(k)]) for name in sorted(read)]
+            test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+            out.append(ast.fix_missing_locations(ast.copy_location(test, where)) if tests else None)
         return out
 
     def functions_of(self, node: ast.Name):
@@ -296,6 +351,20 @@ class LoopItems:
             except TypeError:
                 return None
         return None
+
+
+def _displayed(node: ast.expr) -> bool:
+    """Whether `node` is a list or tuple display of a known length (no ``*xs`` in it)."""
+    return isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts)
+
+
+def _reads(entry) -> list:
+    """The expressions of the `Read` entries in `entry` (a tree of entries)."""
+    if isinstance(entry, Read):
+        return [entry.expr]
+    if isinstance(entry, Node):
+        return [e for child in entry.children.values() for e in _reads(child)]
+    return []
 
 
 def iterated_attribute(cls) -> str | None:

@@ -346,7 +346,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
         over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
         if over_partials is not None:
             return over_partials
-        items = self.items_of(s.iter, force=self.uses_trees(s.body))
+        items = self.loop_items(s.iter, force=self.uses_trees(s.body))
         if items is None:
             before, assigned = self.carry_objects(s), self.loop_start(s)
             self.depth += 1
@@ -362,9 +362,17 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
                              "`break`, `continue`, `return` and `else` are not supported in it",
                              "use a flag variable, or return after the loop")
         out = []
-        for item in items:
-            out += self.bind_entry(s.target, item, s, emit=True)
-            out += self.body(copy.deepcopy(s.body))
+        for item, reached in zip(items, self.zip_guards(items, s)):
+            before, self.depth = dict(self.env), self.depth + (reached is not None)
+            run = self.bind_entry(s.target, item, s, emit=True) + self.body(copy.deepcopy(s.body))
+            if reached is None:
+                out += run
+                continue  # (else zip of a tree with a shorter array: the iteration runs if zip reaches it)
+            self.depth -= 1
+            self.env = _merge(self.env, before, s.lineno, f"the tree of the last item zip reaches in the loop at line "
+                              f"{s.lineno}, which the lengths of its sequences decide when the function runs "
+                              f"(keep the arrays you need from it in names of their own in the loop)")
+            out.append(ast.copy_location(ast.If(reached, run or [ast.Pass()], []), s))
         return out
 
     def uses_trees(self, stmts) -> bool:
@@ -376,14 +384,15 @@ _HELD = (Node, Static, Method, DictView, Bound, PartialComp, LambdaFn)  # what a
 _TREEISH = _HELD + (Bad,)
 
 
-def _merge(a: dict, b: dict, line: int) -> dict:
+def _merge(a: dict, b: dict, line: int, held: str = "") -> dict:
+    held = held or f"a different tree on each side of the `if` at line {line}"  # (what a name holds then)
     out = {}
     for name in set(a) | set(b):
         x, y = a.get(name), b.get(name)
         if x is y:
             out[name] = x
         elif isinstance(x, _TREEISH) or isinstance(y, _TREEISH):
-            out[name] = Bad(f"{name} holds a different tree on each side of the `if` at line {line}")
+            out[name] = Bad(f"{name} holds {held}")
     return out
 
 

@@ -164,6 +164,24 @@ class PassedSequences:
         names = self.__dict__.get("_scope_names", frozenset())
         return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
+    def tree_passed_whole(self, node: ast.Call, tree: ast.expr):
+        """The refusal of a parameter tree `tree` passed whole to ``node.func`` (a call srcdiff cannot
+        write out): a function of the user's nested in this one, called inside a comprehension, generator
+        or lambda srcdiff does not unroll, with a name that scope binds, is refused as such."""
+        name = ast.unparse(node.func)
+        scoped = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                         and n.id in self.__dict__.get("_scope_names", frozenset())})
+        if isinstance(node.func, ast.Name) and node.func.id in self.__dict__.get("local_defs", {}) and scoped:
+            return self.error(node, f"{name}, a function nested in this one, is given the parameter tree "
+                              f"{ast.unparse(tree)} and reads {scoped[0]}, which the comprehension, generator or "
+                              "lambda around the call binds: srcdiff writes such a call out before the statement, "
+                              "so only in a comprehension it unrolls (over a tree's items or constants)",
+                              f"write the loop as a for statement (total = total + {ast.unparse(node)} in "
+                              f"a loop over the same values), or pass {name} the arrays it needs (p['W'])")
+        return self.error(tree, f"{ast.unparse(tree)} is a parameter tree, passed whole to {name}: srcdiff "
+                          "can pass trees only to Python functions of yours",
+                          f"pass the arrays {name} needs (p['W'], p.W) instead")
+
     def length_decided(self, test: ast.expr):
         """True/False for an `if` test on the length of a list tree (``len(pts) == 1``, ``len(xs) > 2``,
         ``not pts``) the rewrite decides; None otherwise."""

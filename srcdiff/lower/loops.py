@@ -84,6 +84,7 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
     if rebound:  # Python iterates the value from before the loop; the name would give the new one
         raise state.error(stmt, f"this loop assigns {rebound[0]}, which it iterates over",
                           "use another name for the new value inside the loop")
+    stmt = _named_tuples(state, stmt)  # for a, bc in zip(xs, zip(ys, zs)): bc = (b, c) first in the body
     seqs, targets, index = _sequences(lower, stmt, func, it)
     lengths = [opaque_call(lower.expressions, "len", seq) for seq in seqs]
     bound = lengths[0]
@@ -132,6 +133,37 @@ def _reversed_range(lower: StatementLowerer, it: ast.Call) -> tuple[Operand, ...
         out.append(Const(ast.literal_eval(expr)) if text.lstrip("-").isdigit() else
                    opaque(lower.expressions, expr, None))
     return tuple(out)
+
+
+def _named_tuples(state: LoweringState, stmt: ast.For) -> ast.For:
+    """`stmt` with each zip's tuple of items that one name takes (``for ab in zip(xs, ys)``, ``for a, bc in
+    zip(xs, zip(ys, zs))``) taken by names of their own, and the name bound to their tuple first in
+    the body (``bc = (bc_1, bc_2)``); `stmt` itself if there is none."""
+    made: list[ast.stmt] = []
+
+    def spread(target: ast.expr, it: ast.expr) -> ast.expr:
+        func = static_value(state, it.func) if isinstance(it, ast.Call) and not it.keywords else None
+        if func is builtins.enumerate and len(it.args) == 1 and isinstance(target, ast.Tuple) \
+                and len(target.elts) == 2:
+            return ast.Tuple([target.elts[0], spread(target.elts[1], it.args[0])], ast.Store())
+        if func is not builtins.zip or any(isinstance(a, ast.Starred) for a in it.args):
+            return target
+        if isinstance(target, ast.Name):
+            names = [state.namer.fresh(f"{target.id}_{k}") for k in range(len(it.args))]
+            inner = [spread(ast.Name(n, ast.Store()), a) for n, a in zip(names, it.args)]
+            made.append(ast.Assign([ast.Name(target.id, ast.Store())],
+                                   ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load())))
+            return ast.Tuple(inner, ast.Store())
+        if isinstance(target, ast.Tuple) and len(target.elts) == len(it.args):
+            return ast.Tuple([spread(t, a) for t, a in zip(target.elts, it.args)], ast.Store())
+        return target
+
+    target = spread(stmt.target, stmt.iter)
+    if not made:
+        return stmt
+    made = [ast.fix_missing_locations(ast.copy_location(m, stmt)) for m in made]
+    target = ast.fix_missing_locations(ast.copy_location(target, stmt.target))
+    return ast.copy_location(ast.For(target, stmt.iter, made + stmt.body, stmt.orelse, None), stmt)
 
 
 def _sequences(lower: StatementLowerer, stmt: ast.For, func, it: ast.expr) -> tuple[
