@@ -12,7 +12,7 @@ The tools (`check`, `gradcheck`, `graph`, `trace`, `explain`, `export`) are impo
 ``import srcdiff`` loads neither sympy nor any of them.
 """
 
-from typing import TYPE_CHECKING, Any, Callable
+import typing as _typing
 
 from .api import (
     GradFunction,
@@ -34,7 +34,7 @@ from .rules.register import register_adjoint
 from .rules.runtime import stop_gradient
 from .version import __version__ as __version__
 
-if TYPE_CHECKING:  # the tools' signatures, for type checkers; at run time `__getattr__` imports them
+if _typing.TYPE_CHECKING:  # the tools' signatures, for type checkers; at run time `__getattr__` imports them
     from .tools.check import check as check
     from .tools.explain import explain as explain
     from .tools.export import export as export
@@ -50,7 +50,7 @@ __all__ = ["GradFunction", "PerExampleWarning", "SrcDiffError", "cache_info", "c
 
 def __getattr__(name: str):
     """Import a tool the first time it is asked for (PEP 562); it then stays a module global."""
-    found: Callable[..., Any]
+    found: _typing.Callable[..., _typing.Any]
     if name == "check":
         from .tools.check import check as found
     elif name == "gradcheck":

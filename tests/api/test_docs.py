@@ -274,6 +274,15 @@ def test_every_public_name_has_a_section_in_the_api_reference():
     assert not missing, f"docs/api.md has no section for: {missing}"
 
 
+
+def test_the_package_namespace_shows_only_its_api_and_subpackages():
+    # what a user's tab completion lists: no name the package imported for its own use (typing's)
+    import types
+
+    public = {name for name in dir(srcdiff) if not name.startswith("_")}
+    modules = {name for name in public if isinstance(getattr(srcdiff, name), types.ModuleType)}
+    assert public - modules == set(srcdiff.__all__)
+
 LINK = re.compile(r"\]\((?!https?://|#|mailto:)([^)#\s]+)(?:#[^)]*)?\)")
 
 
