@@ -14,9 +14,10 @@ import warnings
 
 import numpy as np
 import pytest
-from numeric import central_difference
 
 import srcdiff
+
+from .vmap_checks import assert_batched_like_the_loop, example
 
 B, N = 4, 5
 
@@ -61,23 +62,11 @@ def _args(f, r):
     return (r.normal(size=N), r.normal(size=(B, N))), (None, 0)
 
 
-def example(args, axes, i):
-    return [a if ax is None else a[i] for a, ax in zip(args, axes)]
-
-
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("wrt", [0, pytest.param(1, marks=pytest.mark.slow)])  # (the slow set: the other)
 def test_vmap_gathers_each_rows_own_positions(f, wrt):
     args, axes = _args(f, np.random.default_rng(len(f.__name__)))
-    gradient = srcdiff.grad(f, wrt=wrt)
-    per = [gradient(*example(args, axes, i)) for i in range(B)]
-    for i in range(B):
-        np.testing.assert_allclose(per[i], central_difference(f, example(args, axes, i), wrt), rtol=1e-6, atol=1e-7)
-    mapped = srcdiff.vmap(gradient, in_axes=axes, per_example="refuse")
-    np.testing.assert_allclose(mapped(*args), np.stack(per), rtol=1e-12, atol=1e-13)
-    assert mapped.per_example is None and "gather" in mapped.source
-    values = srcdiff.vmap(f, in_axes=axes, per_example="refuse")(*args)
-    np.testing.assert_allclose(values, [f(*example(args, axes, i)) for i in range(B)], rtol=1e-12)
+    assert_batched_like_the_loop(f, wrt, args, axes, B, "gather", rtol=1e-12, atol=1e-13)
 
 
 @pytest.mark.parametrize("f", [ranked, nearest_weight], ids=lambda f: f.__name__)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numeric import central_difference
 
 import srcdiff
+
+from .vmap_checks import assert_batched_like_the_loop
 
 B, N = 3, 4
 
@@ -65,11 +66,6 @@ PROGRAMS = [slogdet_batched_matrix, slogdet_of_an_outer_product, determinant_by_
             cholesky_shared_matrix, gaussian_nll]
 
 
-def example(args, axes, i, dtype=None):
-    out = [a if ax is None else a[i] for a, ax in zip(args, axes)]
-    return [np.asarray(a, dtype=dtype) if dtype is not None else a for a in out]
-
-
 #: (program, the argument differentiated): the shared parameter, and the batched matrix or vector
 ROWS = [(f, 0) for f in PROGRAMS] + [pytest.param(f, k, marks=pytest.mark.slow) for f, k in
                                      ((slogdet_batched_matrix, 1), (cholesky_shared_matrix, 1), (gaussian_nll, 2))]
@@ -78,15 +74,7 @@ ROWS = [(f, 0) for f in PROGRAMS] + [pytest.param(f, k, marks=pytest.mark.slow) 
 @pytest.mark.parametrize("f, wrt", ROWS, ids=lambda v: getattr(v, "__name__", str(v)))
 def test_vmap_of_the_gradient_is_batched_and_the_loop_over_examples(f, wrt):
     args, axes = _args(f.__name__, np.random.default_rng(len(f.__name__) + wrt))
-    gradient = srcdiff.grad(f, wrt=wrt)
-    per = [gradient(*example(args, axes, i)) for i in range(B)]
-    for i in range(B):
-        np.testing.assert_allclose(per[i], central_difference(f, example(args, axes, i), wrt), rtol=1e-6, atol=1e-7)
-    mapped = srcdiff.vmap(gradient, in_axes=axes, per_example="refuse")
-    np.testing.assert_allclose(mapped(*args), np.stack(per), rtol=1e-10, atol=1e-12)
-    assert mapped.per_example is None and "_batched(" in mapped.source
-    values = srcdiff.vmap(f, in_axes=axes, per_example="refuse")(*args)
-    np.testing.assert_allclose(values, [f(*example(args, axes, i)) for i in range(B)], rtol=1e-12)
+    assert_batched_like_the_loop(f, wrt, args, axes, B, "_batched(", rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("f", [f if f in (slogdet_batched_matrix, cholesky_shared_matrix) else
