@@ -44,7 +44,7 @@ from .batching_gathers import index_tuple
 from .batching_lists import RowList, list_node, need_rows
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
-from .batching_shapes import shape_query
+from .batching_shapes import shape_query, shapes_only
 from .static_index import record_static
 
 
@@ -78,6 +78,10 @@ class Batching:
     nested: set[str] = field(default_factory=set)  # row lists whose items are row lists (ad/batching_lists.py)
     # index tuples of positions with a batch axis beside slices, each part's flag (ad/batching_gathers.py)
     index_rows: dict[str, tuple] = field(default_factory=dict)
+    # row lists of adjoints made by ``zeros_list`` (their items zero rows shaped like the primal's items,
+    # where the unbatched code holds the number 0.0), and items read from them: a row's axes asked when run
+    zero_lists: set[str] = field(default_factory=set)
+    asked: set[str] = field(default_factory=set)
 
     def check_read(self, operand: Operand) -> None:
         if isinstance(operand, Var) and operand.name in self.wrong_rows:
@@ -96,6 +100,11 @@ class Batching:
         if isinstance(operand, Const):
             return int(getattr(operand.value, "ndim", 0)) if not isinstance(operand.value, (list, tuple)) else 1
         shape = operand.shape if isinstance(operand, Global) else self.shapes.get(operand.name)
+        if isinstance(operand, Var) and operand.name in self.asked:
+            if required:
+                self.refuse(node, "the number of axes of a value here is not known before the call, so it cannot "
+                                  "be batched", "call the function once per example")
+            return None
         if (shape is None or not shape.known) and isinstance(operand, Var) and operand.name in self.ndims:
             return self.ndims[operand.name]
         if shape is None or not shape.known:
@@ -269,6 +278,9 @@ def _node(node: Node, state: Batching) -> list:
     query = shape_query(node, state)
     if query is not None:
         return [Assign([node.out.name], query, node.line)]
+    asked = shapes_only(node, state)
+    if asked is not None:  # the same for every row: no batch axis
+        return [Assign([node.out.name], asked, node.line)]
     kind = node.rule.batching_kind
     for v in node.inputs:
         state.check_read(v)

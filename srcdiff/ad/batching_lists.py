@@ -83,7 +83,10 @@ def list_node(node: Node, state) -> list | None:
             if func is lists.list_repeat else ():
         if state.batched(v) and not row_list(state, v):  # (a list whose items are not known to be lists of rows)
             state.refuse(node, f"{node.rule.name} of a list read from a list with a batch axis has no batching rule")
+    if any(isinstance(v, Var) and v.name in state.zero_lists for v in inputs):
+        state.zero_lists.add(node.out.name)  # (list_add, lists_add, list_drop of a zeros_list's rows)
     if func is lists.zeros_list:
+        state.zero_lists.add(node.out.name)
         return _made(node, state, call("zeros_list_rows", operand_ast(inputs[0]),
                                        ast.Constant(row_list(state, inputs[0])), _size(state)))
     if func is lists.list_add:
@@ -137,6 +140,8 @@ def _read(node: Node, state, reads: list) -> list:
             state.containers.add(node.out.name)
         else:
             state.have.add(node.out.name)
+            if reads[0].name in state.zero_lists:  # a zero row shaped like the item where the code held 0.0
+                state.asked.add(node.out.name)
         return [Assign([node.out.name], expr, node.line)]
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" \
             and len(expr.args) == 1 and not expr.keywords:

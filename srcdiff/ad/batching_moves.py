@@ -208,22 +208,31 @@ def solve(node, state):
     matrix (solve_rows)."""
     a, b = node.inputs[:2]
     ra, rb = state.ndim(a, node), state.ndim(b, node)
-    if ra != 2 or rb not in (1, 2) or len(node.inputs) != 2:
-        state.refuse(node, "np.linalg.solve of stacks has no batching rule")
-    return call("solve_rows", state.ref(a), state.ref(b), ast.Constant(rb)), True
+    if ra < 2 or rb < 1 or len(node.inputs) != 2:
+        state.refuse(node, "np.linalg.solve of a number has no batching rule")
+    if ra == 2 and rb in (1, 2):
+        return call("solve_rows", state.ref(a), state.ref(b), ast.Constant(rb)), True
+    # stacks: each operand lined up with its own row (rules/batching_linalg_helpers.py)
+    return call("solve_stack_rows", state.ref(a), state.ref(b), ast.Constant(state.batched(a)),
+                ast.Constant(state.batched(b)), ast.Constant(rb), ast.Name(state.size, ast.Load())), True
 
 
 def stacked(node, state):
-    """NumPy's linear algebra of stacks of matrices (``np.linalg.cholesky``, ``np.linalg.slogdet``, the
-    Cholesky factor's adjoint): the call as written, each operand a stack of matrices, the batch axis
-    first (an operand without one broadcast to every row, so no helper meets a single matrix beside a
-    stack).  An operand whose rows are not matrices (NumPy would read the batch axis as a row's) is
-    refused."""
+    """NumPy's linear algebra of stacks of matrices (``np.linalg.cholesky``, ``np.linalg.slogdet``, ``svd``,
+    ``qr``, ``pinv``, ``matrix_power``, the Cholesky factor's adjoint): the call as written, each operand
+    a stack of matrices, the batch axis first (an operand without one broadcast to every row, so no
+    helper meets a single matrix beside a stack).  A row may be a stack of matrices itself (``det`` of
+    ``np.stack([A, B])``) when every operand's rows have one number of axes; an operand whose rows are
+    not matrices (NumPy would read the batch axis as a row's) is refused."""
     expr = node.expr
     arrays = [v for v in node.inputs if isinstance(v, Var)]
+    ranks = {state.ndim(v, node) for v in arrays}
+    # (a row's stack of matrices too: NumPy's linear algebra runs over every axis before the last two, and
+    # operands of one rank line a row's stack axes up with the same row's)
     if not isinstance(expr, ast.Call) or any(isinstance(v, Const) and np.ndim(v.value) for v in node.inputs) \
-            or any(state.ndim(v, node) != 2 for v in arrays):
-        state.refuse(node, f"{node.rule.name} of operands that are not one matrix each has no batching rule")
+            or len(ranks) > 1 or min(ranks, default=2) < 2:
+        state.refuse(node, f"{node.rule.name} of operands that are not matrices or stacks of matrices of one "
+                           "depth has no batching rule")
     return instantiate(expr, {v.name: state.rows(v) for v in arrays}), True
 
 

@@ -214,11 +214,17 @@ def matmul_adjoint(node, state):
     or y has rows too, only matrices are taken: ``A @ Y.T`` pairs each row with its own."""
     a, x, y = node.inputs[:3]
     nx, ny = state.ndim(x, node), state.ndim(y, node)
-    if (state.batched(x) or state.batched(y)) and not nx == ny == 2:  # (matrices: matmul pairs the rows)
-        state.refuse(node, f"{node.rule.name} of batched factors other than matrices has no batching rule")
     if 0 in (nx, ny) or node.rule.name.startswith("dot") and (nx > 2 or ny > 2):
         state.refuse(node, f"{node.rule.name} with a number or a stack has no batching rule")
     A, X, Y = state.ref(a), state.ref(x), state.ref(y)
+    if (state.batched(x) or state.batched(y)) and not nx == ny == 2:  # vectors and stacks: each row lined up
+        flags = literal(tuple(state.batched(v) for v in (a, x, y)))
+        rows = call("matmul_adjoint_rows", A, X, Y, flags, ast.Constant(not node.rule.name.endswith("_x")),
+                    ast.Name(state.size, ast.Load()))
+        like = node.inputs[1] if node.rule.name.endswith("_x") else node.inputs[2]
+        row_like = ast.Subscript(state.ref(like), ast.Constant(0), ast.Load()) if state.batched(like) \
+            else state.ref(like)
+        return call("unbroadcast_rows", rows, row_like), True
     full, none, ell = ast.Slice(None, None, None), ast.Constant(None), ast.Constant(Ellipsis)
 
     if node.rule.name.endswith("_x"):

@@ -76,4 +76,34 @@ def shape_query(node: Node, state) -> ast.expr | None:
     return None
 
 
-__all__ = ["QUERIES", "shape_query"]
+def _asked(expr: ast.expr) -> set[int]:
+    """The ids of the names in `expr` asked only their shape (``x.shape``, ``np.ndim(x)``, ``len(x)``)."""
+    out = set()
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Attribute) and sub.attr in QUERIES and isinstance(sub.value, ast.Name):
+            out.add(id(sub.value))
+        elif isinstance(sub, ast.Call) and len(sub.args) == 1 and not sub.keywords \
+                and isinstance(sub.args[0], ast.Name):
+            func = sub.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            if name in ("shape", "size", "ndim", "len"):
+                out.add(id(sub.args[0]))
+    return out
+
+
+def shapes_only(node: Node, state) -> ast.expr | None:
+    """A value worked out of batched values' shapes alone (``np.ndim(s) == 1``, the test a gradient's
+    code keeps where a row's shape is not known when it is made): the same for every row, asked of
+    the first rows; None where a batched value is read otherwise."""
+    if not node.rule.nograd or any(isinstance(v, Var) and v.name in state.containers for v in node.inputs):
+        return None
+    batched = {v.name for v in node.inputs if isinstance(v, Var) and state.batched(v)}
+    asked = _asked(node.expr)
+    names = [n for n in ast.walk(node.expr) if isinstance(n, ast.Name) and n.id in batched]
+    if not names or any(id(n) not in asked for n in names):
+        return None
+    return instantiate(node.expr, {name: ast.Subscript(ast.Name(name, ast.Load()), ast.Constant(0), ast.Load())
+                                   for name in batched})
+
+
+__all__ = ["QUERIES", "shape_query", "shapes_only"]

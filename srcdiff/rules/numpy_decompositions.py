@@ -315,13 +315,14 @@ FACTORISATION = "an iterative factorisation of numbers: checked against central 
 
 RULES = [
     rule(np.linalg.pinv, ("x",), _pinv_templates, static={"rcond": None, "hermitian": False},
-         shape=_pinv_shape, fresh=True, array_result=True, tangents=_pinv_tangents,
+         shape=_pinv_shape, fresh=True, array_result=True, tangents=_pinv_tangents, batching="stacked",
          note="the derivative at constant rank: where the rank changes pinv is not continuous"),
     rule(np.linalg.matrix_power, ("x",), _matrix_power_templates, static={"n": 1}, shape=_same, fresh=True,
-         tangents=_matrix_power_tangents, note="an integer power known when compiling; negative powers use inv(x)"),
+         tangents=_matrix_power_tangents, batching="stacked",
+         note="an integer power known when compiling; negative powers use inv(x)"),
     rule(np.linalg.svd, ("x",), _svd_templates, static={"full_matrices": True, "compute_uv": True,
                                                        "hermitian": False},
-         fresh=True, tuple_result=True, tangents=_svd_tangents, derivable=_svd_derivable,
+         fresh=True, tuple_result=True, tangents=_svd_tangents, derivable=_svd_derivable, batching="stacked",
          note="(u, s, vt), or s with compute_uv=False; full_matrices=True only of square matrices; "
               "distinct nonzero singular values"),
     rule(np.linalg.eigh, ("x",), _eigh_templates, static={"UPLO": "L"}, fresh=True, tuple_result=True,
@@ -331,7 +332,7 @@ RULES = [
          fresh=True, array_result=True, tangents=_eigvalsh_tangents, derivable=_eigvalsh_derivable, batching="stacked",
          note="reads the UPLO triangle of x only"),
     rule(np.linalg.qr, ("x",), _qr_templates, static={"mode": "reduced"}, fresh=True, tuple_result=True,
-         tangents=_qr_tangents, derivable=_qr_derivable,
+         tangents=_qr_tangents, derivable=_qr_derivable, batching="stacked",
          note="(q, r), mode='reduced', of matrices with at least as many rows as columns, of full rank"),
     rule(np.linalg.lstsq, ("x", "y"),
          {"x": "lstsq_adjoint_x(g, x, y, ans)", "y": "lstsq_adjoint_y(g, x, y, ans)"},

@@ -1,0 +1,74 @@
+"""What batched code (ad/batching_rules.py, ad/batching_moves.py) calls for the adjoints of matrix
+products of vectors and stacks, and for solves of stacks of matrices, where a row's operands are
+not one matrix each.
+
+Each operand comes with a flag saying whether it has a batch axis.  An operand without one is
+given an axis of length one in front, and every operand gets axes of length one after its batch
+axis up to the row's rank the product needs, so NumPy lines a row's stack axes up with the same
+row's (it aligns from the right, and would otherwise pair a row's axis with the batch axis,
+silently where the two have one length).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _lift(v, rows: bool, rank: int):
+    """`v` with a batch axis (of length one when `rows` is False) and `rank` axes a row."""
+    v = np.asarray(v)
+    if not rows:
+        v = v[None]
+    return v.reshape(v.shape[:1] + (1,) * (rank - v.ndim + 1) + v.shape[1:])
+
+
+def _rows_of(v, rows: bool):
+    return np.ndim(v) - 1 if rows else np.ndim(v)
+
+
+def matmul_adjoint_rows(g, x, y, flags: tuple, wrt_y: bool, size: int):
+    """``matmul_adjoint_x(g, x, y)`` (`wrt_y` False) or ``matmul_adjoint_y`` of each row, `flags`
+    saying which of g, x, y have a batch axis: the rows of the adjoint before each is summed back to
+    a row of x's (y's) shape."""
+    gr, xr, yr = flags
+    nx, ny = _rows_of(x, xr), _rows_of(y, yr)
+    dtype = np.result_type(g, x, y, 1.0)
+    if not wrt_y:
+        if ny == 1:
+            rank = max(nx - 1, 0)
+            out = _lift(g, gr, rank)[..., None] * _lift(y, yr, rank + 1) if nx > 1 else \
+                _lift(g, gr, 0)[:, None] * _lift(y, yr, 1)
+        elif nx == 1:
+            out = (_lift(y, yr, ny) @ _lift(g, gr, ny - 1)[..., None])[..., 0]
+        else:
+            rank = max(nx, ny)
+            out = _lift(g, gr, rank) @ np.swapaxes(_lift(y, yr, rank), -1, -2)
+    else:
+        if nx == 1:
+            out = _lift(x, xr, ny - 1)[..., None] * _lift(g, gr, ny - 1)[..., None, :] if ny > 1 else \
+                _lift(g, gr, 0)[:, None] * _lift(x, xr, 1)
+        elif ny == 1:
+            out = np.sum(_lift(g, gr, nx - 1)[..., None] * _lift(x, xr, nx), axis=tuple(range(1, nx)))
+        else:
+            rank = max(nx, ny)
+            out = np.swapaxes(_lift(x, xr, rank), -1, -2) @ _lift(g, gr, rank)
+    # (the caller sums each row back to a row of x's or y's shape: unbroadcast_rows)
+    return out.astype(dtype, copy=False) if out.shape[0] == size else \
+        np.array(np.broadcast_to(out, (size,) + out.shape[1:]), dtype=dtype)
+
+
+def solve_stack_rows(a, b, a_rows: bool, b_rows: bool, b_ndim: int, size: int):
+    """``np.linalg.solve(a, b)`` of each row, a row's `a` a matrix or a stack of them and its `b` a
+    vector (`b_ndim` 1: NumPy solves it against every matrix of the stack) or a matrix or stack."""
+    ra = _rows_of(a, a_rows)
+    if b_ndim == 1:
+        out = np.linalg.solve(_lift(a, a_rows, ra), _lift(b, b_rows, ra - 1)[..., None])[..., 0]
+    else:
+        rank = max(ra, b_ndim)
+        out = np.linalg.solve(_lift(a, a_rows, rank), _lift(b, b_rows, rank))
+    return np.array(np.broadcast_to(out, (size,) + out.shape[1:]))
+
+
+HELPERS = {f.__name__: f for f in (matmul_adjoint_rows, solve_stack_rows)}
+
+__all__ = ["HELPERS", "matmul_adjoint_rows", "solve_stack_rows"]
