@@ -68,6 +68,8 @@ def _plain(expr: ast.expr) -> bool:
             continue  # a constant or a function of a module (np.pi, np.abs)
         if isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func):
             continue  # np.abs(r) <= c: elementwise, the same over rows as over one
+        if isinstance(sub, ast.MatMult):  # (a product reads across a row's axes: `_product`)
+            return False
         if isinstance(sub, (*_OPERATORS, ast.Name, ast.Constant, ast.Load, ast.cmpop, ast.boolop, ast.unaryop,
                             ast.operator)):
             continue
@@ -97,6 +99,12 @@ def _rows(sub: ast.expr, batched: set[str], state, node) -> tuple[ast.expr, int 
         return sub, None
     if isinstance(sub, ast.Name):
         return copy.deepcopy(sub), _rank_of(sub.id, node, state)
+    if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.MatMult):
+        return _product(sub.left, sub.right, batched, state, node)
+    if isinstance(sub, ast.Call) and _is_np(sub.func, "dot") and len(sub.args) == 2 and not sub.keywords:
+        return _product(sub.args[0], sub.args[1], batched, state, node, dot=True)
+    if isinstance(sub, ast.Subscript):
+        return _index(sub, batched, state, node)
     elementwise = isinstance(sub, _OPERATORS) or (isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func))
     if not elementwise:
         if isinstance(sub, ast.Call):
@@ -123,6 +131,9 @@ def _listed(value) -> list:
 
 def _expanded(expr: ast.expr, own: int, rank: int) -> ast.expr:
     """Rows of `own` axes with axes of length one after the batch axis, up to `rank` a row."""
+    if not isinstance(expr, (ast.Name, ast.Call, ast.Subscript, ast.Attribute)):  # (``(s / 2)[:, None]``: the
+        # rendered code would lose the parentheses)
+        return ast.Call(ast.Name("expand_rows", ast.Load()), [expr, ast.Constant(rank)], [])
     parts = [ast.Slice(None, None, None)] + [ast.Constant(None)] * (rank - own)
     return ast.Subscript(expr, ast.Tuple(parts, ast.Load()), ast.Load())
 
@@ -146,6 +157,53 @@ def _plain_rank(sub: ast.expr, node, state) -> int | None:
         except _NotRows:
             return None
     return None
+
+
+def _is_np(func: ast.expr, name: str) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name) \
+        and func.value.id in ("np", "numpy")
+
+
+def _product(left: ast.expr, right: ast.expr, batched: set[str], state, node, dot: bool = False):
+    """``a @ b`` (``np.dot(a, b)``) in a test, an operand batched: each row's product
+    (rules/batching_linalg_helpers.py's `matmul_rows`), and a row's axes."""
+    (a, ra), (b, rb) = _rows(left, batched, state, node), _rows(right, batched, state, node)
+    ra_ = ra if ra is not None else _plain_rank(left, node, state)
+    rb_ = rb if rb is not None else _plain_rank(right, node, state)
+    if ra_ is None or rb_ is None or 0 in (ra_, rb_) or (dot and (ra_ > 2 or rb_ > 2)):
+        raise _NotRows
+    rank = 0 if ra_ == rb_ == 1 else ra_ - 1 if rb_ == 1 else rb_ - 1 if ra_ == 1 else max(ra_, rb_)
+    call = ast.Call(ast.Name("matmul_rows", ast.Load()), [a, b, ast.Constant(ra is not None),
+                                                          ast.Constant(rb is not None)], [])
+    return call, rank
+
+
+def _index(sub: ast.Subscript, batched: set[str], state, node):
+    """``x[0]``, ``x[1:, 2]`` of a batched `x` with parts known when the code is made (numbers, slices of
+    numbers) in a test: the index past the batch axis, and a row's axes."""
+    inner, rank = _rows(sub.value, batched, state, node)
+    parts = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+    if rank is None or _reads(sub.slice, batched) or len(parts) > rank:
+        raise _NotRows
+    dropped = 0
+    for p in parts:
+        if isinstance(p, ast.Slice):
+            if any(e is not None and type(_constant(e)) is not int for e in (p.lower, p.upper, p.step)):
+                raise _NotRows
+        elif type(_constant(p)) is int:
+            dropped += 1
+        else:  # (an array of positions, None, ...: NumPy may move or add axes)
+            raise _NotRows
+    new = ast.Subscript(inner, ast.Tuple([ast.Slice(None, None, None), *copy.deepcopy(parts)], ast.Load()),
+                        ast.Load())
+    return new, rank - dropped
+
+
+def _constant(expr: ast.expr):
+    try:
+        return ast.literal_eval(expr)
+    except ValueError:
+        return None
 
 
 def _call(sub: ast.Call, batched: set[str], state, node) -> tuple[ast.expr, int]:

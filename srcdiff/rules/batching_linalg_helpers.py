@@ -57,6 +57,20 @@ def matmul_adjoint_rows(g, x, y, flags: tuple, wrt_y: bool, size: int):
         np.array(np.broadcast_to(out, (size,) + out.shape[1:]), dtype=dtype)
 
 
+def matmul_rows(x, y, x_rows: bool, y_rows: bool):
+    """``x @ y`` (``np.dot`` of vectors and matrices) of each row, either operand without a batch axis
+    the same for every row: a row's vectors and stacks lined up with the same row's."""
+    nx, ny = _rows_of(x, x_rows), _rows_of(y, y_rows)
+    if nx == 1 and ny == 1:
+        return np.sum(_lift(x, x_rows, 1) * _lift(y, y_rows, 1), axis=-1)
+    if ny == 1:
+        return (_lift(x, x_rows, nx) @ _lift(y, y_rows, nx - 1)[..., None])[..., 0]
+    if nx == 1:
+        return (_lift(x, x_rows, ny - 1)[..., None, :] @ _lift(y, y_rows, ny))[..., 0, :]
+    rank = max(nx, ny)
+    return _lift(x, x_rows, rank) @ _lift(y, y_rows, rank)
+
+
 def solve_stack_rows(a, b, a_rows: bool, b_rows: bool, b_ndim: int, size: int):
     """``np.linalg.solve(a, b)`` of each row, a row's `a` a matrix or a stack of them and its `b` a
     vector (`b_ndim` 1: NumPy solves it against every matrix of the stack) or a matrix or stack."""
@@ -69,6 +83,6 @@ def solve_stack_rows(a, b, a_rows: bool, b_rows: bool, b_ndim: int, size: int):
     return np.array(np.broadcast_to(out, (size,) + out.shape[1:]))
 
 
-HELPERS = {f.__name__: f for f in (matmul_adjoint_rows, solve_stack_rows)}
+HELPERS = {f.__name__: f for f in (matmul_adjoint_rows, matmul_rows, solve_stack_rows)}
 
-__all__ = ["HELPERS", "matmul_adjoint_rows", "solve_stack_rows"]
+__all__ = ["HELPERS", "matmul_adjoint_rows", "matmul_rows", "solve_stack_rows"]
