@@ -1,0 +1,160 @@
+"""Wave 29: what srcdiff.vmap batches of per-example programs (vmap29_programs.py: 41 programs, losses
+``f(params, x, y)`` with in_axes (None, 0, 0), each example's matrices given to np.linalg, masks, tests
+holding an index or a product, lists of lists), each differentiated in the shared and in the batched
+argument, at batch sizes 1, 3 and 7: ``vmap(grad(f, wrt))`` against the loop of ``grad(f, wrt)``, each
+example's gradient checked against float64 central differences (vmap_checks.census_outcome).
+
+Census of the 255 rows (batched / one example at a time with a PerExampleWarning / refused at the
+user's line / WRONG / bad error / n/a: grad itself refuses np.linalg.solve of a stack by a vector):
+before 114 / 135 / 0 / 0 / 0 / 6; after 204 / 45 / 0 / 0 / 0 / 6.
+
+Found and fixed:
+
+1. WRONG (silently, before this wave): a test kept whole holding a matrix product with a shared
+   matrix, ``np.where(A @ x > 0, A @ x, 0.0)`` (a ReLU layer written in one line): the test was batched
+   as elementwise arithmetic, so NumPy paired the batch axis with a row's axis (an error, or a wrong
+   answer where the batch is as long as the row).  A product in a test (``@``, ``np.dot``) is now each
+   row's product (rules/batching_linalg_helpers.py's `matmul_rows`).
+2. WRONG (found when svd was batched, so never reached before): an adjoint list's item no contribution
+   reached (``t2_bar[2]`` of svd's unused Vt) holds zero rows shaped like the item in batched code but
+   the number 0.0 in the unbatched code whose shapes the transform reads: the batched code gave it axes
+   of length one as to a number (a wrong shape, and wrong values with a batch of 3 matrices of 3 rows).
+   Such an item's axes are now asked when the code runs (ad/batching_lists.py, `Batching.asked`).
+3. Per example, now batched: np.linalg.svd (full or thin, compute_uv=False), qr, pinv and matrix_power
+   (NumPy's own calls on the stack of matrices; their adjoints are stack-aware); det/slogdet/inv/eigh of a
+   stack of matrices built in each example (``np.linalg.det(np.stack([A, B]))``) and solve of stacks;
+   the adjoint of ``x @ y`` where a row's x or y is a vector or a stack beside a batched factor (qr's
+   ``Q @ w``, pinv's adjoint); values worked out of shapes alone (``np.ndim(s) == 1``, diag's adjoint's
+   test); an index of numbers and slices inside a test (``np.where(x[0] > x, ...)``); a reduction's
+   quotient inside a test (``x > np.sum(x[1:]) / 2``: the rendered code lost its parentheses, a
+   TypeError, so it ran one example at a time).
+
+Still one example at a time (warned at the user's line), and why:
+- a mask's own count of items per example (``np.sum(x[x > 0] * w[x > 0])``, ``len(x[x > 0])``): the
+  masked value's shape differs between examples; ``np.where(x > 0, x * w, 0.0)`` batches and is the
+  spelling to use;
+- a branch on a value that differs between examples (``if x[0] > 0``): write it with np.where;
+- np.maximum of a number and a batched value whose tie guard is a Python ``if`` (hinge_squared: a
+  ValueError in the batched code, caught, then one example at a time);
+- the full SVD of a square matrix (svd_full_square): diag's adjoint keeps a branch on the shape of s
+  whose untaken side has values of unknown shape; np.trace/np.diagonal (no batching rule);
+  solve_adjoint_x of stacks (the gradient of solve_a_stack).
+- vmap of value_and_grad, has_aux, jacobian and hessian are as before: value_and_grad and has_aux run
+  one example at a time with a warning naming the def line (batch f and grad(f) apart);
+  vmap(jacobian(f)) and vmap(hessian(f)) are refused saying to compose from the inside out.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import vmap29_programs as programs
+from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome
+
+#: (program, wrt) rows that still run one example at a time (see the docstring)
+STILL_PER_EXAMPLE = {("hinge_squared", 0), ("hinge_squared", 1), ("loss_branch_on_index", 0),
+                     ("loss_branch_on_index", 1), ("masked_sum", 0), ("masked_sum", 1), ("masked_mean", 0),
+                     ("masked_mean", 1), ("masked_count", 0), ("svd_full_square", 0), ("svd_full_square", 1),
+                     ("solve_a_stack", 0), ("solve_a_stack", 1), ("trace_and_diagonal", 0),
+                     ("trace_and_diagonal", 1)}
+GRAD_REFUSES = {"solve_stack_by_vector"}
+
+ROWS = [(f, make, wrt, size) for f, make, wrts in programs.PROGRAMS if f.__name__ not in GRAD_REFUSES
+        for wrt in wrts for size in (1, 3, 7)]
+#: the default run's rows: one of each fixed class, at a batch of 3
+KEPT = {("svd_first_vector", 1), ("qr_of_tall", 0), ("det_of_a_stack", 1), ("loss_index_test", 0),
+        ("pinv_tall", 1), ("masked_sum", 0)}
+
+
+def _id(row):
+    f, _, wrt, size = row
+    return f"{f.__name__}-wrt{wrt}-B{size}"
+
+
+@pytest.mark.parametrize("row", [row if (row[0].__name__, row[2]) in KEPT and row[3] == 3 else
+                                 pytest.param(row, marks=pytest.mark.slow) for row in ROWS], ids=_id)
+def test_census_batched_or_per_example_never_wrong(row):
+    f, make, wrt, size = row
+    args, axes = make(np.random.default_rng(size + len(f.__name__)), size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
+        outcome, why = census_outcome(f, wrt, args, axes, size)
+    want = PER_EXAMPLE if (f.__name__, wrt) in STILL_PER_EXAMPLE else BATCHED
+    assert outcome == want, why
+
+
+@pytest.mark.parametrize("f", [programs.svd_first_vector, programs.qr_of_tall, programs.inverse_of_a_stack,
+                               programs.loss_index_test], ids=lambda f: f.__name__)
+def test_batched_in_one_call_like_the_loop(f):
+    """Batched (per_example="refuse"), the batched code printable, equal to the loop of single calls."""
+    make = next(m for g, m, _ in programs.PROGRAMS if g is f)
+    args, axes = make(np.random.default_rng(5), 3)
+    assert_batched_like_the_loop(f, 1, args, axes, 3, "_batched(", rtol=1e-9, atol=1e-11)
+
+
+# ---- 1. a matrix product inside a test kept whole ----
+
+def relu_layer(A, x):
+    return np.sum(np.where(A @ x > 0, A @ x, 0.0))
+
+
+def relu_layer_dot(A, x):
+    return np.sum(np.where(np.dot(A, x) > 0.1, np.tanh(A @ x), 0.0) ** 2)
+
+
+def relu_of_row_times_matrix(A, x):
+    return np.sum(np.where(x @ A > 0, x @ A, 0.1 * (x @ A)))
+
+
+def gate_by_quadratic_form(A, x):
+    return np.sum(np.where(x @ A @ x > 0.5, x ** 2, -x))
+
+
+@pytest.mark.parametrize("size", [1, 3, pytest.param(7, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("f", [relu_layer, relu_layer_dot, relu_of_row_times_matrix, gate_by_quadratic_form],
+                         ids=lambda f: f.__name__)
+def test_a_product_in_a_test_is_each_rows(f, size):
+    r = np.random.default_rng(size)
+    args, axes = (r.normal(size=(3, 3)), r.normal(size=(size, 3))), (None, 0)  # (a batch as long as a row)
+    assert_batched_like_the_loop(f, 1, args, axes, size, "matmul_rows(", rtol=1e-10, atol=1e-12)
+
+
+# ---- 2. an adjoint list's item no contribution reached ----
+
+def svd_first_vector_only(w, A):
+    U, s, Vt = np.linalg.svd(A * w + 2.0 * np.eye(3), full_matrices=False)
+    return np.sum(U[:, 0] ** 2 * w)
+
+
+def eigh_values_only(w, A):
+    lam, V = np.linalg.eigh(A + A.T + np.diag(w))
+    return np.sum(lam ** 2 * w)
+
+
+@pytest.mark.parametrize("f", [svd_first_vector_only, eigh_values_only], ids=lambda f: f.__name__)
+def test_an_unreached_adjoint_item_is_rows_of_its_shape(f):
+    r = np.random.default_rng(2)
+    args, axes = (r.normal(size=3), r.normal(size=(3, 3, 3)) / 2), (None, 0)
+    assert_batched_like_the_loop(f, 1, args, axes, 3, "_batched(", rtol=1e-9, atol=1e-11)
+
+
+def test_float32_svd_stays_float32():
+    r = np.random.default_rng(4)
+    w, A = r.normal(size=3).astype(np.float32), (r.normal(size=(3, 3, 3)) / 2).astype(np.float32)
+    got = srcdiff.vmap(srcdiff.grad(programs.svd_values, wrt=1), in_axes=(None, 0), per_example="refuse")(w, A)
+    assert got.dtype == np.float32
+    wide = srcdiff.vmap(srcdiff.grad(programs.svd_values, wrt=1), in_axes=(None, 0))(w.astype(float), A.astype(float))
+    np.testing.assert_allclose(got, wide, rtol=2e-3, atol=2e-3)
+
+
+def test_a_mask_still_per_example_is_refused_at_the_users_line_when_asked():
+    r = np.random.default_rng(1)
+    w, X, Y = r.normal(size=3), r.normal(size=(3, 3)), r.normal(size=3)
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.vmap(srcdiff.grad(programs.masked_sum), in_axes=(None, 0, 0), per_example="refuse")(w, X, Y)
+    assert caught.value.location.filename.endswith("vmap29_programs.py")
