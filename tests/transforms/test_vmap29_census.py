@@ -158,3 +158,19 @@ def test_a_mask_still_per_example_is_refused_at_the_users_line_when_asked():
     with pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.vmap(srcdiff.grad(programs.masked_sum), in_axes=(None, 0, 0), per_example="refuse")(w, X, Y)
     assert caught.value.location.filename.endswith("vmap29_programs.py")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("f, make", [(programs.qr_of_tall, programs.tall_args),
+                                     (programs.det_of_a_stack, programs.matrices_args), (relu_layer, None)],
+                         ids=lambda v: getattr(v, "__name__", ""))
+def test_numba_agrees_or_refuses_at_a_line(f, make):
+    r = np.random.default_rng(3)
+    args, axes = make(r, 3) if make is not None else ((r.normal(size=(3, 3)), r.normal(size=(3, 3))), (None, 0))
+    want = srcdiff.vmap(srcdiff.grad(f, wrt=1), in_axes=axes)(*args)
+    try:
+        got = srcdiff.vmap(srcdiff.grad(f, wrt=1), in_axes=axes, jit="numba")(*args)
+    except srcdiff.SrcDiffError as exc:
+        assert exc.location is not None and exc.location.filename.endswith(".py"), str(exc)
+        return
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)

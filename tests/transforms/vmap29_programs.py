@@ -13,27 +13,27 @@ import numpy as np
 N = 3
 
 
-def _loss_args(r, b):
+def loss_args(r, b):
     return (r.normal(size=N), r.normal(size=(b, N)), r.normal(size=b)), (None, 0, 0)
 
 
-def _labels(r, b):
+def labels_args(r, b):
     return (r.normal(size=N), r.normal(size=(b, N)), (r.random(b) > 0.5).astype(float)), (None, 0, 0)
 
 
-def _matrices(r, b):
+def matrices_args(r, b):
     return (r.normal(size=N), r.normal(size=(b, N, N)) / 2), (None, 0)
 
 
-def _tall(r, b):
+def tall_args(r, b):
     return (r.normal(size=N), r.normal(size=(b, N + 1, N)) / 2), (None, 0)
 
 
-def _vectors(r, b):
+def vectors_args(r, b):
     return (r.normal(size=N), r.normal(size=(b, N))), (None, 0)
 
 
-def _layer(r, b):
+def layer_args(r, b):
     return (r.normal(size=(N, 2)) / 2, r.normal(size=(b, N)), r.normal(size=(b, 2))), (None, 0, 0)
 
 
@@ -258,9 +258,9 @@ LINALG = [svd_values, svd_values_only, svd_first_vector, svd_full_square, matrix
           eigh_values_and_vector, cholesky_logdet, spectral_norm, trace_and_diagonal, qr_diagonal]
 
 #: (function, the maker of its arguments, the arguments differentiated)
-PROGRAMS = ([(f, _labels if f in (logistic_nll, hinge_squared) else _loss_args, (0, 1)) for f in LOSSES]
-            + [(mlp_layer, _layer, (0, 1)), (softmax_ce, _layer, (0,))]
-            + [(f, _matrices, (0, 1)) for f in LINALG]
-            + [(qr_of_tall, _tall, (0, 1)), (pinv_tall, _tall, (0, 1))]
-            + [(f, _vectors, (0, 1)) for f in (det_of_nested_lists, gram_of_rows, lists_three_levels,
+PROGRAMS = ([(f, labels_args if f in (logistic_nll, hinge_squared) else loss_args, (0, 1)) for f in LOSSES]
+            + [(mlp_layer, layer_args, (0, 1)), (softmax_ce, layer_args, (0,))]
+            + [(f, matrices_args, (0, 1)) for f in LINALG]
+            + [(qr_of_tall, tall_args, (0, 1)), (pinv_tall, tall_args, (0, 1))]
+            + [(f, vectors_args, (0, 1)) for f in (det_of_nested_lists, gram_of_rows, lists_three_levels,
                                                lists_appended_lists, rotations_stacked)])
