@@ -68,7 +68,8 @@ def _plain(expr: ast.expr) -> bool:
             continue  # a constant or a function of a module (np.pi, np.abs)
         if isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func):
             continue  # np.abs(r) <= c: elementwise, the same over rows as over one
-        if isinstance(sub, ast.MatMult):  # (a product reads across a row's axes: `_product`)
+        if isinstance(sub, (ast.MatMult, ast.Not, ast.BoolOp)):  # (a product reads across a row's axes:
+            # `_product`; Python's `not`, `and`, `or` ask an array for one truth value: `_logical`)
             return False
         if isinstance(sub, (*_OPERATORS, ast.Name, ast.Constant, ast.Load, ast.cmpop, ast.boolop, ast.unaryop,
                             ast.operator)):
@@ -122,7 +123,28 @@ def _rows(sub: ast.expr, batched: set[str], state, node) -> tuple[ast.expr, int 
     for f in fields:
         value = getattr(sub, f)
         setattr(new, f, [next(lined) for _ in value] if isinstance(value, list) else next(lined))
-    return new, rank
+    return _logical(new, sub), rank
+
+
+def _logical(sub: ast.expr, written: ast.expr) -> ast.expr:
+    """``not a``, ``a and b``, ``a or b`` of rows as NumPy's elementwise logic (Python's ask an array for
+    one truth value: a ValueError, or for a batch of one, that row's alone).  ``and``/``or`` only of
+    truth values (`written`'s operands tests): of numbers Python's give an operand, not a truth value."""
+    if isinstance(written, ast.BoolOp) and not all(
+            isinstance(v, (ast.Compare, ast.BoolOp)) or (isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not))
+            for v in written.values):
+        raise _NotRows
+    def np_(name, *args):
+        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), [])
+    if isinstance(sub, ast.UnaryOp) and isinstance(sub.op, ast.Not):
+        return np_("logical_not", sub.operand)
+    if isinstance(sub, ast.BoolOp):
+        name = "logical_and" if isinstance(sub.op, ast.And) else "logical_or"
+        out = sub.values[0]
+        for v in sub.values[1:]:
+            out = np_(name, out, v)
+        return out
+    return sub
 
 
 def _listed(value) -> list:

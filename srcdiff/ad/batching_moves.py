@@ -236,7 +236,37 @@ def stacked(node, state):
     return instantiate(expr, {v.name: state.rows(v) for v in arrays}), True
 
 
-KINDS = {"along": along, "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
+def diagonal(node, state):
+    """``np.trace(x, offset)``, ``np.diagonal(x, offset, axis1, axis2)`` of each row: the two axes moved
+    past the batch axis."""
+    x, rank = _array_operand(node, state)
+    offset = node.static.get("offset", 0)
+    first, second = node.static.get("axis1", 0), node.static.get("axis2", 1)
+    if rank < 2 or any(type(v) is not int for v in (offset, first, second)):
+        state.refuse(node, f"{node.rule.name} of this kind has no batching rule")
+    name = "trace" if node.rule.name.endswith("trace") else "diagonal"
+    return np_call(name, state.ref(x), offset=literal(offset), axis1=literal(first % rank + 1),
+                   axis2=literal(second % rank + 1)), True
+
+
+def solve_adjoint(node, state):
+    """``solve_adjoint_y(g, x, y)``, ``solve_adjoint_x(g, x, y, r)`` (a solve's adjoints where shapes are
+    known only when run) of each row: y read for its number of axes alone."""
+    g, x, y = node.inputs[:3]
+    nx, ny = state.ndim(x, node), state.ndim(y, node)
+    if nx < 2 or ny < 1 or (ny == 1 and nx != 2):
+        state.refuse(node, f"{node.rule.name} of this kind has no batching rule")
+    size = ast.Name(state.size, ast.Load())
+    if node.rule.name.endswith("_y"):
+        return call("solve_adjoint_y_rows", state.ref(g), state.ref(x), ast.Constant(state.batched(g)),
+                    ast.Constant(state.batched(x)), ast.Constant(ny), size), True
+    r = node.inputs[3]
+    flags = literal(tuple(state.batched(v) for v in (g, x, r)))
+    return call("solve_adjoint_x_rows", state.ref(g), state.ref(x), state.ref(r), flags, ast.Constant(ny), size), True
+
+
+KINDS = {"along": along, "diagonal": diagonal, "solve_adjoint": solve_adjoint,
+         "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
          "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same, "setitem": setitem,
          "stacked": stacked}
 

@@ -83,6 +83,24 @@ def solve_stack_rows(a, b, a_rows: bool, b_rows: bool, b_ndim: int, size: int):
     return np.array(np.broadcast_to(out, (size,) + out.shape[1:]))
 
 
-HELPERS = {f.__name__: f for f in (matmul_adjoint_rows, matmul_rows, solve_stack_rows)}
+def solve_adjoint_y_rows(g, x, g_rows: bool, x_rows: bool, y_ndim: int, size: int):
+    """``solve_adjoint_y(g, x, y)`` of each row (`y_ndim`: a row's y's axes, which y's adjoint g has)."""
+    return solve_stack_rows(np.swapaxes(x, -1, -2), g, x_rows, g_rows, y_ndim, size)
 
-__all__ = ["HELPERS", "matmul_adjoint_rows", "matmul_rows", "solve_stack_rows"]
+
+def solve_adjoint_x_rows(g, x, r, flags: tuple, y_ndim: int, size: int):
+    """``solve_adjoint_x(g, x, y, r)`` of each row, `r` the solution (`flags`: which of g, x, r have a
+    batch axis)."""
+    g_rows, x_rows, r_rows = flags
+    y_bar = solve_adjoint_y_rows(g, x, g_rows, x_rows, y_ndim, size)
+    if y_ndim == 1:
+        return -(y_bar[:, :, None] * _lift(r, r_rows, 1)[:, None, :])
+    rank = max(y_bar.ndim - 1, _rows_of(r, r_rows))
+    return -(_lift(y_bar, True, rank) @ np.swapaxes(_lift(r, r_rows, rank), -1, -2))
+
+
+HELPERS = {f.__name__: f for f in (matmul_adjoint_rows, matmul_rows, solve_stack_rows, solve_adjoint_y_rows,
+                                   solve_adjoint_x_rows)}
+
+__all__ = ["HELPERS", "matmul_adjoint_rows", "matmul_rows", "solve_adjoint_x_rows", "solve_adjoint_y_rows",
+           "solve_stack_rows"]

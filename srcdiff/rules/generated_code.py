@@ -159,14 +159,14 @@ RULES = [
     # <h, solve_adjoint_y(a, x, y)> = <a, solve(x, h)>
     rule(runtime.solve_adjoint_y, ("a", "x", "y"),
          {"a": "np.linalg.solve(x, g)", "x": "solve_adjoint_x(a, x, y, np.linalg.solve(x, g))"},
-         shape=_y_shape, shape_only=("y",),
+         shape=_y_shape, shape_only=("y",), batching="solve_adjoint",
          tangents={"a": "solve_adjoint_y(a_dot, x, y)",
                    "x": "-solve_adjoint_y(np.swapaxes(x_dot, -1, -2) @ ans, x, y)"}, not_symbolic=HELPER),
     # <h, solve_adjoint_x(a, x, y, r)> = -<solve(x.T, a), h @ r>
     rule(runtime.solve_adjoint_x, ("a", "x", "y", "r"),
          {"a": "-np.linalg.solve(x, g @ r)", "x": "-solve_adjoint_x(a, x, y, np.linalg.solve(x, g @ r))",
           "r": "-(np.swapaxes(g, -1, -2) @ solve_adjoint_y(a, x, y))"},
-         shape=_x_shape, shape_only=("y",),
+         shape=_x_shape, shape_only=("y",), batching="solve_adjoint",
          tangents={"a": "solve_adjoint_x(a_dot, x, y, r)", "r": "solve_adjoint_x(a, x, y, r_dot)",
                    "x": "solve_adjoint_x(-(np.swapaxes(x_dot, -1, -2) @ solve_adjoint_y(a, x, y)), x, y, r)"},
                    not_symbolic=HELPER),

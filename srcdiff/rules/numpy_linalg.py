@@ -251,7 +251,7 @@ RULES = [
          note="subscripts with '...', repeated indices (diagonals) and the sublist form; real operands"),
     # ---- matrix functions ----
     rule(np.trace,     ("x",), _trace_templates, static={"offset": 0}, shape=_trace_shape, fresh=True, tangents=LINEAR,
-         derivable=_trace_derivable, sympy="numpy.trace"),
+         derivable=_trace_derivable, batching="diagonal", sympy="numpy.trace"),
     # not fresh: the diagonal of a matrix is a view of it
     rule(np.diag,      ("x",), _diag_templates,  static={"k": 0}, shape=_diag_shape, tangents=LINEAR,
          sympy="numpy.diag", batching="diag"),

@@ -120,7 +120,7 @@ RULES = [
     _triangle(np.tril, not_symbolic=NUMERIC_ONLY),
     _triangle(np.triu, not_symbolic=NUMERIC_ONLY),
     rule(np.diagonal, ("x",), _diagonal_templates, static={"offset": 0, "axis1": 0, "axis2": 1}, tangents=LINEAR,
-         note="of a matrix (axis1=0, axis2=1), any offset", sympy="numpy.diagonal"),
+         batching="diagonal", note="of a matrix (axis1=0, axis2=1), any offset", sympy="numpy.diagonal"),
     rule(np.rollaxis, ("x",), _rollaxis_templates, static={"axis": None, "start": 0}, tangents=LINEAR,
          not_symbolic=NUMERIC_ONLY),
     rule(np.fliplr, ("x",), {"x": "np.fliplr(g)"}, tangents=LINEAR, shape=lambda static, x: shapes.array(x),

@@ -6,7 +6,7 @@ example's gradient checked against float64 central differences (vmap_checks.cens
 
 Census of the 255 rows (batched / one example at a time with a PerExampleWarning / refused at the
 user's line / WRONG / bad error / n/a: grad itself refuses np.linalg.solve of a stack by a vector):
-before 114 / 135 / 0 / 0 / 0 / 6; after 204 / 45 / 0 / 0 / 0 / 6.
+before 114 / 135 / 0 / 0 / 0 / 6; after 222 / 27 / 0 / 0 / 0 / 6.
 
 Found and fixed:
 
@@ -27,18 +27,19 @@ Found and fixed:
    ``Q @ w``, pinv's adjoint); values worked out of shapes alone (``np.ndim(s) == 1``, diag's adjoint's
    test); an index of numbers and slices inside a test (``np.where(x[0] > x, ...)``); a reduction's
    quotient inside a test (``x > np.sum(x[1:]) / 2``: the rendered code lost its parentheses, a
-   TypeError, so it ran one example at a time).
+   TypeError, so it ran one example at a time); ``not``/``and``/``or`` of tests in a gradient's code
+   (the guard ``np.where(not t2, 0.0, ...)`` of a hinge loss ``np.maximum(0.0, 1.0 - (2 * y - 1) *
+   (x @ w))``: a ValueError, so one example at a time) as np.logical_not/_and/_or (``and``/``or`` of
+   tests only: of numbers Python's give an operand); np.trace and np.diagonal (their axes moved past the
+   batch axis); the adjoints of np.linalg.solve a gradient keeps (solve_adjoint_x/_y) of stacks.
 
 Still one example at a time (warned at the user's line), and why:
 - a mask's own count of items per example (``np.sum(x[x > 0] * w[x > 0])``, ``len(x[x > 0])``): the
   masked value's shape differs between examples; ``np.where(x > 0, x * w, 0.0)`` batches and is the
   spelling to use;
 - a branch on a value that differs between examples (``if x[0] > 0``): write it with np.where;
-- np.maximum of a number and a batched value whose tie guard is a Python ``if`` (hinge_squared: a
-  ValueError in the batched code, caught, then one example at a time);
-- the full SVD of a square matrix (svd_full_square): diag's adjoint keeps a branch on the shape of s
-  whose untaken side has values of unknown shape; np.trace/np.diagonal (no batching rule);
-  solve_adjoint_x of stacks (the gradient of solve_a_stack).
+- the gradient of the full SVD of a square matrix used through np.diag(s) (svd_full_square): diag's
+  adjoint keeps a branch on the shape of s whose untaken side has values of unknown shape.
 - vmap of value_and_grad, has_aux, jacobian and hessian are as before: value_and_grad and has_aux run
   one example at a time with a warning naming the def line (batch f and grad(f) apart);
   vmap(jacobian(f)) and vmap(hessian(f)) are refused saying to compose from the inside out.
@@ -57,11 +58,9 @@ from . import vmap29_programs as programs
 from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome
 
 #: (program, wrt) rows that still run one example at a time (see the docstring)
-STILL_PER_EXAMPLE = {("hinge_squared", 0), ("hinge_squared", 1), ("loss_branch_on_index", 0),
-                     ("loss_branch_on_index", 1), ("masked_sum", 0), ("masked_sum", 1), ("masked_mean", 0),
-                     ("masked_mean", 1), ("masked_count", 0), ("svd_full_square", 0), ("svd_full_square", 1),
-                     ("solve_a_stack", 0), ("solve_a_stack", 1), ("trace_and_diagonal", 0),
-                     ("trace_and_diagonal", 1)}
+STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_sum", 0), ("masked_sum", 1),
+                     ("masked_mean", 0), ("masked_mean", 1), ("masked_count", 0), ("svd_full_square", 0),
+                     ("svd_full_square", 1)}
 GRAD_REFUSES = {"solve_stack_by_vector"}
 
 ROWS = [(f, make, wrt, size) for f, make, wrts in programs.PROGRAMS if f.__name__ not in GRAD_REFUSES
@@ -95,6 +94,20 @@ def test_batched_in_one_call_like_the_loop(f):
     make = next(m for g, m, _ in programs.PROGRAMS if g is f)
     args, axes = make(np.random.default_rng(5), 3)
     assert_batched_like_the_loop(f, 1, args, axes, 3, "_batched(", rtol=1e-9, atol=1e-11)
+
+
+def determinants_of_blocks(w, x):
+    blocks = np.stack([x[:2, :2], x[2:, 2:]])  # a stack of matrices in each example (per example before)
+    return np.sum(np.linalg.det(blocks) * w[:2])
+
+
+@pytest.mark.parametrize("size", [1, 3, pytest.param(7, marks=pytest.mark.slow)])
+def test_a_stack_of_blocks_given_to_det_is_batched(size):
+    r = np.random.default_rng(size)
+    args, axes = (r.normal(size=4), r.normal(size=(size, 4, 4))), (None, 0)
+    for wrt in (0, 1):
+        assert_batched_like_the_loop(determinants_of_blocks, wrt, args, axes, size, "_batched(", rtol=1e-9,
+                                     atol=1e-11)
 
 
 # ---- 1. a matrix product inside a test kept whole ----
