@@ -1,37 +1,43 @@
-"""Wave 29: what srcdiff.vmap batches of per-example programs (vmap29_programs.py: 41 programs, losses
-``f(params, x, y)`` with in_axes (None, 0, 0), each example's matrices given to np.linalg, masks, tests
-holding an index or a product, lists of lists), each differentiated in the shared and in the batched
-argument, at batch sizes 1, 3 and 7: ``vmap(grad(f, wrt))`` against the loop of ``grad(f, wrt)``, each
-example's gradient checked against float64 central differences (vmap_checks.census_outcome).
+"""Wave 29: what srcdiff.vmap batches of per-example programs, 63 of them written as users write them
+(vmap29_programs.py: losses ``f(params, x, y)`` mapped with in_axes (None, 0, 0), each example's
+matrices given to np.linalg, masks, tests holding an index or a product, lists of lists;
+vmap29_trees.py: parameters as a dict, tuple, list or namedtuple, a batched dict argument, a
+parameter left to its default, more losses, and value_and_grad of 9 of them), each differentiated in
+the shared and in the batched argument, at batch sizes 1, 3 and 7: ``vmap(grad(f, wrt))`` (or
+``vmap(value_and_grad(f, wrt))``) against the loop of single calls, each example's gradient checked
+against float64 central differences (vmap_checks.census_outcome).
 
-Census of the 255 rows (batched / one example at a time with a PerExampleWarning / refused at the
+Census of the 372 rows (batched / one example at a time with a PerExampleWarning / refused at the
 user's line / WRONG / bad error / n/a: grad itself refuses np.linalg.solve of a stack by a vector):
-before 114 / 135 / 0 / 0 / 0 / 6; after 222 / 27 / 0 / 0 / 0 / 6.
+before 172 / 194 / 0 / 3 / 0 / 6; after 333 / 36 / 0 / 0 / 0 / 6.
 
 Found and fixed:
 
 1. WRONG (silently, before this wave): a test kept whole holding a matrix product with a shared
-   matrix, ``np.where(A @ x > 0, A @ x, 0.0)`` (a ReLU layer written in one line): the test was batched
-   as elementwise arithmetic, so NumPy paired the batch axis with a row's axis (an error, or a wrong
-   answer where the batch is as long as the row).  A product in a test (``@``, ``np.dot``) is now each
-   row's product (rules/batching_linalg_helpers.py's `matmul_rows`).
+   matrix, ``np.where(A @ x > 0, A @ x, 0.0)`` (a ReLU layer written in one line), ``x @ A @ x > 0.5``:
+   the test was batched as elementwise arithmetic, so NumPy paired the batch axis with a row's axis
+   (an error, or a wrong answer where the batch is as long as the row: 3 rows of the census).  A
+   product in a test (``@``, ``np.dot``) is now each row's product (rules/batching_linalg_helpers.py's
+   `matmul_rows`).
 2. WRONG (found when svd was batched, so never reached before): an adjoint list's item no contribution
    reached (``t2_bar[2]`` of svd's unused Vt) holds zero rows shaped like the item in batched code but
    the number 0.0 in the unbatched code whose shapes the transform reads: the batched code gave it axes
    of length one as to a number (a wrong shape, and wrong values with a batch of 3 matrices of 3 rows).
    Such an item's axes are now asked when the code runs (ad/batching_lists.py, `Batching.asked`).
-3. Per example, now batched: np.linalg.svd (full or thin, compute_uv=False), qr, pinv and matrix_power
-   (NumPy's own calls on the stack of matrices; their adjoints are stack-aware); det/slogdet/inv/eigh of a
-   stack of matrices built in each example (``np.linalg.det(np.stack([A, B]))``) and solve of stacks;
-   the adjoint of ``x @ y`` where a row's x or y is a vector or a stack beside a batched factor (qr's
-   ``Q @ w``, pinv's adjoint); values worked out of shapes alone (``np.ndim(s) == 1``, diag's adjoint's
-   test); an index of numbers and slices inside a test (``np.where(x[0] > x, ...)``); a reduction's
-   quotient inside a test (``x > np.sum(x[1:]) / 2``: the rendered code lost its parentheses, a
-   TypeError, so it ran one example at a time); ``not``/``and``/``or`` of tests in a gradient's code
-   (the guard ``np.where(not t2, 0.0, ...)`` of a hinge loss ``np.maximum(0.0, 1.0 - (2 * y - 1) *
-   (x @ w))``: a ValueError, so one example at a time) as np.logical_not/_and/_or (``and``/``or`` of
-   tests only: of numbers Python's give an operand); np.trace and np.diagonal (their axes moved past the
-   batch axis); the adjoints of np.linalg.solve a gradient keeps (solve_adjoint_x/_y) of stacks.
+3. One example at a time before, now batched in one call: vmap(value_and_grad(f)) (the derivable code
+   returning the value beside the gradient, api/gradients.py); np.linalg.svd (full or thin,
+   compute_uv=False), qr, pinv and matrix_power (NumPy's own calls on the stack of matrices; their
+   adjoints are stack-aware); det/slogdet/inv/eigh of a stack of matrices built in each example
+   (``np.linalg.det(np.stack([A, B]))``) and solve of stacks; the adjoint of ``x @ y`` where a row's x or
+   y is a vector or a stack beside a batched factor (qr's ``Q @ w``, pinv's adjoint); values worked out
+   of shapes alone (``np.ndim(s) == 1``, diag's adjoint's test); an index of numbers and slices inside a
+   test (``np.where(x[0] > x, ...)``); a reduction's quotient inside a test (``x > np.sum(x[1:]) / 2``:
+   the rendered code lost its parentheses, a TypeError, so it ran one example at a time);
+   ``not``/``and``/``or`` of tests in a gradient's code (the guard ``np.where(not t2, 0.0, ...)`` of a
+   hinge loss ``np.maximum(0.0, 1.0 - (2 * y - 1) * (x @ w))``: a ValueError, so one example at a time)
+   as np.logical_not/_and/_or (``and``/``or`` of tests only: of numbers Python's give an operand);
+   np.trace and np.diagonal (their axes moved past the batch axis); the adjoints of np.linalg.solve a
+   gradient keeps (solve_adjoint_x/_y) of stacks.
 
 Still one example at a time (warned at the user's line), and why:
 - a mask's own count of items per example (``np.sum(x[x > 0] * w[x > 0])``, ``len(x[x > 0])``): the
@@ -39,10 +45,11 @@ Still one example at a time (warned at the user's line), and why:
   spelling to use;
 - a branch on a value that differs between examples (``if x[0] > 0``): write it with np.where;
 - the gradient of the full SVD of a square matrix used through np.diag(s) (svd_full_square): diag's
-  adjoint keeps a branch on the shape of s whose untaken side has values of unknown shape.
-- vmap of value_and_grad, has_aux, jacobian and hessian are as before: value_and_grad and has_aux run
-  one example at a time with a warning naming the def line (batch f and grad(f) apart);
-  vmap(jacobian(f)) and vmap(hessian(f)) are refused saying to compose from the inside out.
+  adjoint keeps a branch on the shape of s whose untaken side has values of unknown shape;
+- value_and_grad of a function of trees (the value beside a tree of gradients), has_aux.
+Refused, as before: vmap(jacobian(f)), vmap(hessian(f)) (compose from the inside out), out_axes other
+than 0, and keyword arguments to the mapped function (in_axes gives one axis per positional argument;
+a parameter left to its default is passed on, the same for every example).
 """
 
 from __future__ import annotations
@@ -51,10 +58,12 @@ import warnings
 
 import numpy as np
 import pytest
+from numeric import central_difference
 
 import srcdiff
 
 from . import vmap29_programs as programs
+from . import vmap29_trees as trees
 from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome
 
 #: (program, wrt) rows that still run one example at a time (see the docstring)
@@ -63,28 +72,51 @@ STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), (
                      ("svd_full_square", 1)}
 GRAD_REFUSES = {"solve_stack_by_vector"}
 
-ROWS = [(f, make, wrt, size) for f, make, wrts in programs.PROGRAMS if f.__name__ not in GRAD_REFUSES
-        for wrt in wrts for size in (1, 3, 7)]
+#: value_and_grad rows still one example at a time: a mask, a tree's gradients
+VALUED_PER_EXAMPLE = {("masked_sum", 0), ("masked_sum", 1), ("mlp_dict", 0)}
+
+ROWS = [(f, make, wrt, size, valued) for f, make, wrts, valued in
+        [(f, make, wrts, False) for f, make, wrts in programs.PROGRAMS] + trees.MORE
+        if f.__name__ not in GRAD_REFUSES for wrt in wrts for size in (1, 3, 7)]
 #: the default run's rows: one of each fixed class, at a batch of 3
-KEPT = {("svd_first_vector", 1), ("qr_of_tall", 0), ("det_of_a_stack", 1), ("loss_index_test", 0),
-        ("pinv_tall", 1), ("masked_sum", 0)}
+KEPT = {("svd_first_vector", 1, False), ("qr_of_tall", 0, False), ("det_of_a_stack", 1, False),
+        ("loss_index_test", 0, False), ("pinv_tall", 1, False), ("masked_sum", 0, False), ("relu_layer", 1, False),
+        ("mlp_dict", 0, False), ("squared_error", 0, True), ("focal", 1, True)}
 
 
 def _id(row):
-    f, _, wrt, size = row
-    return f"{f.__name__}-wrt{wrt}-B{size}"
+    f, _, wrt, size, valued = row
+    return f"{f.__name__}-wrt{wrt}-B{size}" + ("-value_and_grad" if valued else "")
 
 
-@pytest.mark.parametrize("row", [row if (row[0].__name__, row[2]) in KEPT and row[3] == 3 else
+@pytest.mark.parametrize("row", [row if (row[0].__name__, row[2], row[4]) in KEPT and row[3] == 3 else
                                  pytest.param(row, marks=pytest.mark.slow) for row in ROWS], ids=_id)
 def test_census_batched_or_per_example_never_wrong(row):
-    f, make, wrt, size = row
+    f, make, wrt, size, valued = row
     args, axes = make(np.random.default_rng(size + len(f.__name__)), size)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
-        outcome, why = census_outcome(f, wrt, args, axes, size)
-    want = PER_EXAMPLE if (f.__name__, wrt) in STILL_PER_EXAMPLE else BATCHED
+        outcome, why = census_outcome(f, wrt, args, axes, size, valued=valued)
+    per = VALUED_PER_EXAMPLE if valued else STILL_PER_EXAMPLE
+    want = PER_EXAMPLE if (f.__name__, wrt) in per else BATCHED
     assert outcome == want, why
+
+
+def test_value_and_grad_is_one_batched_call():
+    """vmap(value_and_grad(f)): the values and the per-example gradients from one batched function
+    (its source printed), several gradients as a tuple."""
+    r = np.random.default_rng(6)
+    w, X, Y = r.normal(size=3), r.normal(size=(4, 3)), r.normal(size=4)
+    mapped = srcdiff.vmap(srcdiff.value_and_grad(trees.gaussian_nll, wrt=(0, 2)), in_axes=(None, 0, 0),
+                          per_example="refuse")
+    values, (gw, gy) = mapped(w, X, Y)
+    assert mapped.per_example is None and "_batched(" in mapped.source and mapped.source.count("def ") == 1
+    for i in range(4):
+        np.testing.assert_allclose(values[i], trees.gaussian_nll(w, X[i], Y[i]), rtol=1e-12)
+        np.testing.assert_allclose(gw[i], central_difference(trees.gaussian_nll, (w, X[i], Y[i]), 0), rtol=1e-6,
+                                   atol=1e-7)
+        np.testing.assert_allclose(gy[i], central_difference(trees.gaussian_nll, (w, X[i], Y[i]), 2), rtol=1e-6,
+                                   atol=1e-7)
 
 
 @pytest.mark.parametrize("f", [programs.svd_first_vector, programs.qr_of_tall, programs.inverse_of_a_stack,
@@ -112,10 +144,6 @@ def test_a_stack_of_blocks_given_to_det_is_batched(size):
 
 # ---- 1. a matrix product inside a test kept whole ----
 
-def relu_layer(A, x):
-    return np.sum(np.where(A @ x > 0, A @ x, 0.0))
-
-
 def relu_layer_dot(A, x):
     return np.sum(np.where(np.dot(A, x) > 0.1, np.tanh(A @ x), 0.0) ** 2)
 
@@ -124,13 +152,9 @@ def relu_of_row_times_matrix(A, x):
     return np.sum(np.where(x @ A > 0, x @ A, 0.1 * (x @ A)))
 
 
-def gate_by_quadratic_form(A, x):
-    return np.sum(np.where(x @ A @ x > 0.5, x ** 2, -x))
-
-
 @pytest.mark.parametrize("size", [1, 3, pytest.param(7, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("f", [relu_layer, relu_layer_dot, relu_of_row_times_matrix, gate_by_quadratic_form],
-                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", [trees.relu_layer, relu_layer_dot, relu_of_row_times_matrix,
+                               trees.gated_by_quadratic_form], ids=lambda f: f.__name__)
 def test_a_product_in_a_test_is_each_rows(f, size):
     r = np.random.default_rng(size)
     args, axes = (r.normal(size=(3, 3)), r.normal(size=(size, 3))), (None, 0)  # (a batch as long as a row)
@@ -175,7 +199,7 @@ def test_a_mask_still_per_example_is_refused_at_the_users_line_when_asked():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("f, make", [(programs.qr_of_tall, programs.tall_args),
-                                     (programs.det_of_a_stack, programs.matrices_args), (relu_layer, None)],
+                                     (programs.det_of_a_stack, programs.matrices_args), (trees.relu_layer, None)],
                          ids=lambda v: getattr(v, "__name__", ""))
 def test_numba_agrees_or_refuses_at_a_line(f, make):
     r = np.random.default_rng(3)

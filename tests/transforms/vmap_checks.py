@@ -8,6 +8,8 @@ from numeric import central_difference
 
 import srcdiff
 
+from . import leaves
+
 
 def example(args, axes, i, dtype=None) -> list:
     """Example `i` of batched `args` (`axes`: None for a shared argument, else 0), in `dtype` if given."""
@@ -32,18 +34,46 @@ def assert_batched_like_the_loop(f, wrt: int, args, axes, size: int, marker: str
 BATCHED, PER_EXAMPLE, REFUSED, WRONG, BAD_ERROR, NA = "batched", "per-example", "refused", "WRONG", "bad error", "n/a"
 
 
-def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol: float = 1e-10) -> tuple:
-    """What ``vmap(grad(f, wrt=wrt))`` does over `size` examples, and why: batched, per-example (it warned
-    and ran one example at a time), refused (a SrcDiffError at a line), WRONG (not the loop over the
-    examples, each checked against central differences), a bad error, or n/a (grad itself refuses)."""
-    gradient = srcdiff.grad(f, wrt=wrt)
+def _item(value, i: int):
+    """Example `i` of a batched argument: of each leaf of a tree (a dict, list, tuple, namedtuple)."""
+    if isinstance(value, dict):
+        return {k: _item(v, i) for k, v in value.items()}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*[_item(v, i) for v in value])
+    if isinstance(value, (list, tuple)):
+        return type(value)(_item(v, i) for v in value)
+    return value[i]
+
+
+def _stacked_leaves(results: list) -> list:
+    """The float leaves of per-example `results` (trees of one structure), each stacked along a batch axis."""
+    flat = [leaves.float_leaves(r) for r in results]
+    return [np.stack([np.asarray(f[k]) for f in flat]) for k in range(len(flat[0]))]
+
+
+def _tree_difference(f, args: list, wrt: int) -> np.ndarray:
+    """Central differences of `f` along every float of argument `wrt` (a tree too), flat."""
+    x = args[wrt]
+    at = lambda v: f(*args[:wrt], leaves.with_vector(x, v), *args[wrt + 1:])  # noqa: E731
+    return central_difference(at, [leaves.vector(x)], 0)
+
+
+def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol: float = 1e-10,
+                   valued: bool = False) -> tuple:
+    """What ``vmap(grad(f, wrt=wrt))`` (`valued`: of value_and_grad) does over `size` examples, and
+    why: batched, per-example (it warned and ran one example at a time), refused (a SrcDiffError at a
+    line), WRONG (not the loop over the examples, each gradient checked against central
+    differences), a bad error, or n/a (grad itself refuses).  Arguments may be trees (in_axes 0:
+    every leaf batched)."""
+    gradient = (srcdiff.value_and_grad if valued else srcdiff.grad)(f, wrt=wrt)
+    examples = [[a if ax is None else _item(a, i) for a, ax in zip(args, axes)] for i in range(size)]
     try:
-        per = [gradient(*example(args, axes, i)) for i in range(size)]
+        per = [gradient(*e) for e in examples]
     except srcdiff.SrcDiffError as exc:
         return NA, f"grad refuses: {exc.reason}"
-    for i in range(size):
-        want = central_difference(f, example(args, axes, i), wrt)
-        if not np.allclose(per[i], want, rtol=1e-5, atol=1e-6):
+    for e, result in zip(examples, per):
+        if not np.allclose(leaves.vector(result[1] if valued else result), _tree_difference(f, e, wrt),
+                           rtol=1e-5, atol=1e-6):
             return NA, "grad disagrees with central differences (not vmap's)"
     mapped = srcdiff.vmap(gradient, in_axes=axes, per_example="allow")
     try:
@@ -52,8 +82,15 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
         return (REFUSED if exc.location is not None else BAD_ERROR), str(exc).splitlines()[0]
     except Exception as exc:  # noqa: BLE001  (what the census counts as a bad error)
         return BAD_ERROR, f"{type(exc).__name__}: {exc}"
-    if np.shape(got) != np.shape(np.stack(per)) or not np.allclose(got, np.stack(per), rtol=rtol, atol=atol):
-        return WRONG, f"batched {np.shape(got)} differs from the loop {np.shape(np.stack(per))}"
+    want = _stacked_leaves(per)
+    try:
+        found = [np.asarray(leaf) for leaf in leaves.float_leaves(got)]
+        same = len(found) == len(want) and all(
+            np.shape(a) == np.shape(b) and np.allclose(a, b, rtol=rtol, atol=atol) for a, b in zip(found, want))
+    except (TypeError, ValueError):
+        same = False
+    if not same:
+        return WRONG, f"batched {[np.shape(a) for a in leaves.float_leaves(got)]} differs from the loop"
     if mapped.per_example is not None:
         return PER_EXAMPLE, mapped.per_example.splitlines()[0]
     return BATCHED, ""
