@@ -42,6 +42,7 @@ from .batching_conditions import whole_kind
 from .batching_gathers import KINDS as GATHERS
 from .batching_gathers import index_tuple
 from .batching_lists import RowList, list_node, need_rows
+from .batching_masks import carried_masked, masked_node
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
 from .batching_shapes import shape_query, shapes_only
@@ -78,6 +79,9 @@ class Batching:
     nested: set[str] = field(default_factory=set)  # row lists whose items are row lists (ad/batching_lists.py)
     # index tuples of positions with a batch axis beside slices, each part's flag (ad/batching_gathers.py)
     index_rows: dict[str, tuple] = field(default_factory=dict)
+    bools: set[str] = field(default_factory=set)  # tests with a batch axis (a mask's candidates)
+    masks: dict[str, str] = field(default_factory=dict)  # masked rows -> their mask (ad/batching_masks.py)
+    shaped: set[str] = field(default_factory=set)  # the whole shape of a row of masked rows
     # row lists of adjoints made by ``zeros_list`` (their items zero rows shaped like the primal's items,
     # where the unbatched code holds the number 0.0), and items read from them: a row's axes asked when run
     zero_lists: set[str] = field(default_factory=set)
@@ -187,6 +191,7 @@ def _batched(function: Function, state: Batching, batched: tuple[str, ...], floa
     body += _block(function.body, state)
     out = function.output
     state.check_read(out)
+    carried_masked([out.name] if isinstance(out, Var) else [], state, (function.body.nodes or [None])[-1])
     if isinstance(out, Var) and out.name in state.containers:
         output = operand_ast(out)
     elif state.batched(out):
@@ -246,6 +251,13 @@ def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
 
 
 def _node(node: Node, state: Batching) -> list:
+    checks, done = masked_node(node, state)
+    if done:
+        return checks
+    return checks + _unmasked(node, state)
+
+
+def _unmasked(node: Node, state: Batching) -> list:
     made = (index_tuple(node, state) if node.rule.name == "list" else None) or list_node(node, state)
     if made is not None:
         return made
@@ -302,6 +314,9 @@ def _node(node: Node, state: Batching) -> list:
         raise SrcDiffError(exc.reason, state.location(node.line), exc.hint) from None
     if has_axis:
         state.have.add(node.out.name)
+        if isinstance(node.expr, (ast.Compare, ast.BoolOp)) or kind == "whole_test" or (
+                isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr))):
+            state.bools.add(node.out.name)
     return [Assign([node.out.name], expr, node.line)]
 
 
@@ -313,6 +328,7 @@ def _branch(branch: Branch, state: Batching) -> If:
     body = _block(branch.body, state)
     after_body, state.have = state.have, set(before)
     orelse = _block(branch.orelse, state)
+    carried_masked([v.name for m in branch.merges for v in (m.body, m.orelse) if isinstance(v, Var)], state, branch)
     after_orelse = state.have
     state.have = after_body | after_orelse
     for merge in branch.merges:
@@ -351,6 +367,7 @@ def _loop(loop: Loop, state: Batching) -> list:
             break
         carried_rows |= grown
         state.containers |= {name for name in grown if name in state.lists}  # a list carried: a row list
+    carried_masked([v.name for c in loop.carried for v in (c.init, c.final) if isinstance(v, Var)], state, loop)
     for c in loop.carried:
         if c.var.name in carried_rows and isinstance(c.init, Var) and c.init.name in plain_lists:
             need_rows(state, c.init)

@@ -82,6 +82,43 @@ def gather_slices_add_rows(base, parts, flags, value, value_rows: bool):
     return out
 
 
-HELPERS = {f.__name__: f for f in (gather_slices_rows, gather_slices_add_rows)}
+def _not_masked(why: str):
+    return SrcDiffError(f"a masked value cannot be batched here: {why}",
+                        hint="write the masked sum with np.where, or call the function once per example")
 
-__all__ = ["HELPERS", "gather_slices_add_rows", "gather_slices_rows"]
+
+def masked_rows(x, m, x_rows: bool, size: int):
+    """``x[m]`` of each row as masked rows (ad/batching_masks.py): x's whole rows, `m` a boolean mask as
+    long as a row of x (else refused when run: vmap then runs one example at a time)."""
+    m, x = np.asarray(m), np.asarray(x)
+    row = x.shape[1:] if x_rows else x.shape
+    if m.dtype != bool or m.shape[1:] != row:
+        raise _not_masked("the index is not a boolean mask shaped like each row")
+    return x if x_rows else np.broadcast_to(x, (size,) + x.shape)
+
+
+def _mask(index):
+    """A mask given as an index (itself, or a tuple of it alone)."""
+    return index[0] if type(index) is tuple and len(index) == 1 else index
+
+
+def masks_agree(a, b) -> None:
+    """Two masks made apart (``x[x > 0] * w[x > 0]``, a gradient's scatter's index and the mask of the
+    value it scatters) are boolean and select the same positions of every row (else each example's
+    selected items would pair otherwise than masked rows do: refused when run)."""
+    a, b = np.asarray(_mask(a)), np.asarray(_mask(b))
+    if a.dtype != bool or b.dtype != bool or not np.array_equal(a, b):
+        raise _not_masked("two masks that select different positions meet")
+
+
+def index_add_masked(base, m, value):
+    """``index_add(base, m, value)`` of masked rows `value` of the mask `m`: `value` added where each
+    row's mask holds."""
+    return base + np.where(_mask(m), value, 0.0)
+
+
+HELPERS = {f.__name__: f for f in (gather_slices_rows, gather_slices_add_rows, masked_rows, masks_agree,
+                                   index_add_masked)}
+
+__all__ = ["HELPERS", "gather_slices_add_rows", "gather_slices_rows", "index_add_masked", "masked_rows",
+           "masks_agree"]

@@ -9,7 +9,8 @@ against float64 central differences (vmap_checks.census_outcome).
 
 Census of the 372 rows (batched / one example at a time with a PerExampleWarning / refused at the
 user's line / WRONG / bad error / n/a: grad itself refuses np.linalg.solve of a stack by a vector):
-before 172 / 194 / 0 / 3 / 0 / 6; after 333 / 36 / 0 / 0 / 0 / 6.
+before 172 / 194 / 0 / 3 / 0 / 6; after 351 / 18 / 0 / 0 / 0 / 6.  Besides, 14 programs of masked values
+(vmap29_masks.py) and variants of each fix below.
 
 Found and fixed:
 
@@ -39,10 +40,18 @@ Found and fixed:
    np.trace and np.diagonal (their axes moved past the batch axis); the adjoints of np.linalg.solve a
    gradient keeps (solve_adjoint_x/_y) of stacks.
 
+4. One example at a time before, now batched: masked values summed (or averaged) after elementwise
+   operations, ``np.sum(x[x > 0] * w[x > 0])``, ``np.mean(x[m] ** 2)``, ``(x > 0) & (w > -5)`` as the
+   mask, and their gradients (``index_add(zeros_like(x), m, g)``, ``unbroadcast`` of masked rows): as
+   *masked rows* (ad/batching_masks.py), each row whole beside its mask, reduced by
+   ``np.sum(np.where(m, v, 0), axis=1)``; two masks made apart are checked equal when run (else one
+   example at a time: test_masks_made_apart_that_differ_run_one_example_at_a_time).
+
 Still one example at a time (warned at the user's line), and why:
-- a mask's own count of items per example (``np.sum(x[x > 0] * w[x > 0])``, ``len(x[x > 0])``): the
-  masked value's shape differs between examples; ``np.where(x > 0, x * w, 0.0)`` batches and is the
-  spelling to use;
+- a masked value read otherwise than elementwise and summed: its length or size (``len(x[x > 0])``,
+  the gradient of ``np.mean(x[m])`` in x), a product, a maximum, a sort, a slice, a loop carrying it, a
+  test of it kept whole (vmap29_masks.PER_EXAMPLE): each example's own number of items, which no array
+  with a batch axis holds; ``np.where(x > 0, x * w, 0.0)`` batches and is the spelling to use;
 - a branch on a value that differs between examples (``if x[0] > 0``): write it with np.where;
 - the gradient of the full SVD of a square matrix used through np.diag(s) (svd_full_square): diag's
   adjoint keeps a branch on the shape of s whose untaken side has values of unknown shape;
@@ -62,18 +71,18 @@ from numeric import central_difference
 
 import srcdiff
 
+from . import vmap29_masks as masks
 from . import vmap29_programs as programs
 from . import vmap29_trees as trees
-from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome
+from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome, example
 
 #: (program, wrt) rows that still run one example at a time (see the docstring)
-STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_sum", 0), ("masked_sum", 1),
-                     ("masked_mean", 0), ("masked_mean", 1), ("masked_count", 0), ("svd_full_square", 0),
-                     ("svd_full_square", 1)}
+STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_count", 0),
+                     ("svd_full_square", 0), ("svd_full_square", 1)}
 GRAD_REFUSES = {"solve_stack_by_vector"}
 
 #: value_and_grad rows still one example at a time: a mask, a tree's gradients
-VALUED_PER_EXAMPLE = {("masked_sum", 0), ("masked_sum", 1), ("mlp_dict", 0)}
+VALUED_PER_EXAMPLE = {("mlp_dict", 0)}
 
 ROWS = [(f, make, wrt, size, valued) for f, make, wrts, valued in
         [(f, make, wrts, False) for f, make, wrts in programs.PROGRAMS] + trees.MORE
@@ -191,10 +200,10 @@ def test_float32_svd_stays_float32():
 
 def test_a_mask_still_per_example_is_refused_at_the_users_line_when_asked():
     r = np.random.default_rng(1)
-    w, X, Y = r.normal(size=3), r.normal(size=(3, 3)), r.normal(size=3)
+    w, X = r.normal(size=3), r.normal(size=(3, 3)) + 1.0
     with pytest.raises(srcdiff.SrcDiffError) as caught:
-        srcdiff.vmap(srcdiff.grad(programs.masked_sum), in_axes=(None, 0, 0), per_example="refuse")(w, X, Y)
-    assert caught.value.location.filename.endswith("vmap29_programs.py")
+        srcdiff.vmap(srcdiff.grad(masks.masked_maximum), in_axes=(None, 0), per_example="refuse")(w, X)
+    assert caught.value.location.filename.endswith("vmap29_masks.py")
 
 
 @pytest.mark.slow
@@ -211,3 +220,34 @@ def test_numba_agrees_or_refuses_at_a_line(f, make):
         assert exc.location is not None and exc.location.filename.endswith(".py"), str(exc)
         return
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+# ---- 3. masked values: summed after elementwise operations, batched as masked rows; else per example ----
+
+@pytest.mark.parametrize("size", [1, 3, pytest.param(7, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("f", masks.BATCHED + masks.PER_EXAMPLE, ids=lambda f: f.__name__)
+def test_a_masked_value_is_batched_or_per_example_never_wrong(f, size):
+    args, axes = masks.args(np.random.default_rng(size), size)
+    want = BATCHED if f in masks.BATCHED else PER_EXAMPLE
+    for wrt in (0, 1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
+            outcome, why = census_outcome(f, wrt, args, axes, size)
+        assert outcome == masks.GRADIENTS.get(f.__name__, (want, want))[wrt], (wrt, why)
+    mapped = srcdiff.vmap(f, in_axes=axes, per_example="allow")
+    np.testing.assert_allclose(mapped(*args), [f(*example(args, axes, i)) for i in range(size)], rtol=1e-12)
+    assert (mapped.per_example is None) == (want == BATCHED)
+
+
+def test_masks_made_apart_that_differ_run_one_example_at_a_time():
+    """``x[x > 0] * w[x[::-1] > 0]`` where the two masks select the same number of items at other
+    positions: masked rows would pair other items, so the check when run sends vmap to one example at
+    a time."""
+    def apart(w, x):
+        return np.sum(x[x > 0] * w[x[::-1] > 0])
+
+    w, X = np.array([1.0, -1.0, 2.0]), np.array([[-1.0, 3.0, 2.0], [-2.0, 1.0, 5.0]])
+    for g in (apart, srcdiff.grad(apart, wrt=1)):
+        mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="allow")
+        np.testing.assert_allclose(mapped(w, X), [g(w, x) for x in X], rtol=1e-12)
+        assert mapped.per_example is not None and "select different positions" in mapped.per_example
