@@ -101,6 +101,10 @@ def first_sign(x):
     return np.sum(np.where(x[0] > 0.0, x ** 2, -x))
 
 
+def first_sign_of_a_call(x):
+    return np.sum(np.where(np.atleast_1d(x)[0] > 0.0, x ** 2, -x))
+
+
 def huber_abs_test(x):
     return np.sum(np.where(np.abs(x) <= 1.0, 0.5 * x ** 2, np.abs(x) - 0.5))
 
@@ -113,7 +117,17 @@ def _batched_grad(f):
 
 
 @pytest.mark.parametrize("f, batched", [(first_sign, srcdiff.vmap), (first_sign, _batched_grad)])
-def test_vmap_of_a_test_with_an_index_inside_runs_one_example_at_a_time(f, batched):
+def test_vmap_of_a_test_with_an_index_inside_is_batched(f, batched):
+    # since wave 29 an index of numbers and slices inside a test is each row's (ad/batching_conditions.py)
+    mapped = batched(f)
+    got = mapped(XS)
+    want = np.stack([f(x) for x in XS]) if batched is srcdiff.vmap else per_example(f, XS)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    assert mapped.per_example is None
+
+
+@pytest.mark.parametrize("f, batched", [(first_sign_of_a_call, srcdiff.vmap), (first_sign_of_a_call, _batched_grad)])
+def test_vmap_of_a_test_with_a_call_inside_runs_one_example_at_a_time(f, batched):
     # refused at the line since wave 12; since wave 26 each example runs alone (the reason kept, with the line)
     mapped = batched(f)
     with pytest.warns(srcdiff.PerExampleWarning, match="computes a value inside it"):
@@ -187,7 +201,7 @@ def test_vmap_of_grad_batches_selects_and_reductions(f, rest, xs):
 
 
 def test_a_batched_gradients_refusal_says_it_is_batching():
-    mapped = srcdiff.vmap(srcdiff.grad(first_sign), per_example="allow")
+    mapped = srcdiff.vmap(srcdiff.grad(first_sign_of_a_call), per_example="allow")
     mapped(XS)
     assert "batching its gradient" in mapped.per_example
     assert "differentiating its gradient again" not in mapped.per_example
