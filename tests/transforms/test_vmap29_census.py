@@ -189,6 +189,26 @@ def test_an_unreached_adjoint_item_is_rows_of_its_shape(f):
     assert_batched_like_the_loop(f, 1, args, axes, 3, "_batched(", rtol=1e-9, atol=1e-11)
 
 
+FLOAT32 = [(masks.masked_products, masks.args, 1), (masks.mask_of_two_tests, masks.args, 0),
+           (programs.solve_a_stack, programs.matrices_args, 0), (trees.relu_layer, trees.square_args, 1),
+           (programs.trace_and_diagonal, programs.matrices_args, 1), (programs.loss_index_test, programs.loss_args, 0),
+           (programs.qr_of_tall, programs.tall_args, 1)]
+
+
+@pytest.mark.parametrize("f, make, wrt", [row if i < 2 else pytest.param(*row, marks=pytest.mark.slow)
+                                          for i, row in enumerate(FLOAT32)], ids=lambda v: getattr(v, "__name__", ""))
+def test_float32_stays_float32_batched(f, make, wrt):
+    args, axes = make(np.random.default_rng(3), 3)
+    small = [a.astype(np.float32) if isinstance(a, np.ndarray) else a for a in args]
+    for transform in (srcdiff.grad, srcdiff.value_and_grad):
+        mapped = srcdiff.vmap(transform(f, wrt=wrt), in_axes=axes, per_example="refuse")
+        got = mapped(*small)
+        wide = srcdiff.vmap(transform(f, wrt=wrt), in_axes=axes)(*[np.asarray(a, dtype=float) for a in small])
+        got, wide = (got[1], wide[1]) if transform is srcdiff.value_and_grad else (got, wide)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, wide, rtol=3e-3, atol=3e-3)
+
+
 def test_float32_svd_stays_float32():
     r = np.random.default_rng(4)
     w, A = r.normal(size=3).astype(np.float32), (r.normal(size=(3, 3, 3)) / 2).astype(np.float32)
