@@ -1,0 +1,61 @@
+"""Reach 29: constructs grad refused (wave 28's red team), made to work as classes with variants
+(reach29_programs.py), each through grad, value_and_grad, jvp, vjp, jacobian, a tree of the
+argument, float32, hessian, hvp and jit="numba", against float64 central differences (matrix.py).
+
+Census (before -> after; ok / n/a / refused at the user's line / WRONG / bad error):
+CENSUS
+
+Fixed:
+
+1. REFUSED (every transformation): a loop or comprehension over ``sorted(set(groups))`` ("looping
+   over sorted(set(groups)) is not supported"), the labels of groups given as an int array or a list,
+   then ``x[groups == g]``, ``zip(y, groups) if gi == g``, ``b[g]``.  It is now
+   ``[u.item() for u in np.unique(groups)]`` (frontend/iteration_forms.py `_sorted_labels`): the same
+   labels in the same order, Python's numbers as ``sorted`` gives them (so ``groups == g`` of a list
+   stays Python's False, as the function computes it, not NumPy's elementwise test).  Of
+   differentiated values (``sorted(set(x))``) it is ``np.unique``'s rule.  numba refuses ``np.unique``
+   of a list at the line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from . import closure_cells, corpus, matrix
+from . import reach29_programs as r
+
+FIRST = ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "float32")
+SECOND = ("hessian", "hvp")
+assert closure_cells.EXTRA  # (importing it adds the jacobian, hvp and float32 cells)
+
+#: the rows the default run keeps (one or two of each class; `-m slow` runs them all)
+KEPT = {"group_sums_squared_list", "group_variance_components"}
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+def programs(rows=r.PROGRAMS):
+    return corpus.from_table(rows, "r29", "reach29_programs", 29)
+
+
+def _rows():
+    return [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()]
+
+
+@pytest.mark.parametrize("program", _rows(), ids=_name)
+def test_first_order(program):
+    matrix.assert_ok_or_na(program, FIRST)
+
+
+@pytest.mark.parametrize("program", _rows(), ids=_name)
+def test_second_order(program):
+    for name in SECOND:  # (one at a time: a row of several would sample the Hessian)
+        matrix.assert_ok_or_na(program, (name,))
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_numba_agrees_or_refuses_at_the_line(program):
+    matrix.assert_numba_agrees_or_refuses(program)
