@@ -11,7 +11,8 @@ table entries, whose facts lowering reads by function.)
 from ..ir.shapes import UNKNOWN_DIM
 from . import join_helpers, runtime, write_helpers
 from . import list_helpers as lists
-from .table import FORMS, LINEAR, nograd, rule
+from .logistic import logistic
+from .table import FORMS, LINEAR, nograd, rule, unary
 
 #: Their own sympy counterparts: sums, selections and copies are exact on object arrays.
 RUNTIME = "srcdiff.rules.runtime."
@@ -102,6 +103,10 @@ RULES = [
     rule(runtime.tie, ("condition", "value", "x", "y", "persist"), TIE, elementwise=True, fresh=True,
          defaults={"y": 0.0, "persist": False}, tangents=TIE_TANGENTS,
          not_symbolic="its derivative is NaN at a tie by definition (the share jumps there)"),
+    # a sigmoid written out, lowered as one call (lower/logistic_forms.py): s * (1 - s), 0 at saturation
+    unary(logistic, x="g * ans * (1.0 - ans)", name="srcdiff.rules.logistic.logistic",
+          note="a sigmoid written out, 1 / (1 + exp(-z)) (lowered as this call): the derivative s * (1 - s), "
+               "0 at saturation, at every order", sympy="srcdiff.rules.scipy_forms.expit"),
     # forward mode's guard at an infinite slope (ad/tangent_node.py): where(direction == 0, 0.0, a)
     rule(runtime.held_still, ("a", "direction"), {"a": "held_still(g, direction)"}, elementwise=True, fresh=False,
          tangents={"a": "held_still(a_dot, direction)"}, batching="elementwise",
