@@ -72,4 +72,85 @@ GROUPS = [
     ("sorted_distinct_values", sorted_distinct_values, lambda r: (np.array([0.3, -1.2, 0.8, 2.0]),), 0),
 ]
 
-PROGRAMS = GROUPS
+
+# ---- functions kept in a list, tuple or dict the function builds, called in a loop ----
+
+
+def relu(v):
+    return np.maximum(v, 0.0)
+
+
+def softplus(v):
+    return np.logaddexp(0.0, v)
+
+
+def mlp_activations_list(W, x):
+    acts = [np.tanh, relu, softplus]
+    h = x
+    for k, a in enumerate(acts):
+        h = a(W[k] @ h)
+    return np.sum(h ** 2)
+
+
+def mlp_activations_indexed(W, x):
+    acts = (np.tanh, softplus, lambda v: v)
+    h = x
+    for k in range(len(acts)):
+        h = acts[k](W[k] @ h)
+    return np.sum(h ** 2)
+
+
+def activation_by_name(w, x):
+    fs = {"tanh": np.tanh, "relu": relu, "sin": np.sin}
+    return np.sum(fs["tanh"](x @ w)) + 0.5 * np.sum(fs["sin"](x @ w) ** 2)
+
+
+def basis_dict_items(c, x):
+    basis = {"one": np.ones_like, "lin": lambda t: t, "quad": lambda t: t * t, "cos": np.cos}
+    weights = {"one": 1.0, "lin": 0.5, "quad": 0.25, "cos": 2.0}
+    y = 0.0
+    for k, (name, phi) in enumerate(basis.items()):
+        y = y + c[k] * weights[name] * phi(x)
+    return np.sum((y - 0.3) ** 2)
+
+
+def local_defs_in_a_tuple(x):
+    def sq(v):
+        return v * v
+
+    def damped(v):
+        return np.exp(-v) * np.sin(v)
+
+    terms = (sq, damped, math.cos)
+    return sum(t(x[0]) + t(x[1]) for t in terms) + sum(np.sum(f(x)) for f in (np.tanh,))
+
+
+def penalties_list(w):
+    penalties = [lambda v: np.sum(v ** 2), lambda v: np.sum(np.log1p(v ** 2)), np.linalg.norm]
+    return sum(p(w) * 0.1 * (i + 1) for i, p in enumerate(penalties))
+
+
+def losses_dict_values(pred, y):
+    losses = {"mse": lambda a, b: np.mean((a - b) ** 2), "huberish": lambda a, b: np.mean(np.sqrt(1.0 + (a - b) ** 2))}
+    total = 0.0
+    for loss in losses.values():
+        total = total + loss(pred, y)
+    return total + len(losses)
+
+
+def _mlp(r):
+    return 0.5 * r.standard_normal((3, 4, 4)), r.standard_normal(4)
+
+
+FUNCTIONS = [
+    ("mlp_activations_list", mlp_activations_list, _mlp, 0),
+    ("mlp_activations_list_x", mlp_activations_list, _mlp, 1),
+    ("mlp_activations_indexed", mlp_activations_indexed, _mlp, 0),
+    ("activation_by_name", activation_by_name, lambda r: (r.standard_normal(3), r.standard_normal((5, 3))), 0),
+    ("basis_dict_items", basis_dict_items, lambda r: (r.standard_normal(4), r.standard_normal(6)), 0),
+    ("local_defs_in_a_tuple", local_defs_in_a_tuple, lambda r: (r.standard_normal(2),), 0),
+    ("penalties_list", penalties_list, lambda r: (r.standard_normal(5),), 0),
+    ("losses_dict_values", losses_dict_values, lambda r: (r.standard_normal(5), r.standard_normal(5)), 0),
+]
+
+PROGRAMS = GROUPS + FUNCTIONS

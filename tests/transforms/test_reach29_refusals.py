@@ -15,11 +15,24 @@ Fixed:
    stays Python's False, as the function computes it, not NumPy's elementwise test).  Of
    differentiated values (``sorted(set(x))``) it is ``np.unique``'s rule.  numba refuses ``np.unique``
    of a list at the line.
+
+2. REFUSED (every transformation): functions kept in a list, tuple or dict the function builds and
+   called in a loop or by key (``acts = [np.tanh, relu]; for a in acts: h = a(h)``: "np.tanh is not a
+   number"; ``fs = {"a": f, "b": g}; fs["a"](x)``).  Such a display of functions known when the gradient
+   is built (a module's or NumPy's, a nested def, a lambda) is now written out
+   (frontend/function_lists.py): a ``for`` over it (``enumerate``, ``range(len(...))`` with ``fs[k]``, a
+   dict's keys, values, items) unrolled, one copy of the body per function; a comprehension or generator
+   over it the list of its elements; an item by a constant index or key that function; a lambda a nested
+   def.  A list the function passes on or changes is left as written (refused at its line, as before),
+   and so are functions appended in a loop (wave 28a's closure_over_loop, still refused at the line).
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+
+import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import reach29_programs as r
@@ -29,7 +42,7 @@ SECOND = ("hessian", "hvp")
 assert closure_cells.EXTRA  # (importing it adds the jacobian, hvp and float32 cells)
 
 #: the rows the default run keeps (one or two of each class; `-m slow` runs them all)
-KEPT = {"group_sums_squared_list", "group_variance_components"}
+KEPT = {"group_sums_squared_list", "group_variance_components", "mlp_activations_indexed", "basis_dict_items"}
 
 
 def _name(p):
@@ -59,3 +72,28 @@ def test_second_order(program):
 @pytest.mark.parametrize("program", programs(), ids=_name)
 def test_numba_agrees_or_refuses_at_the_line(program):
     matrix.assert_numba_agrees_or_refuses(program)
+
+
+def passed_on(x):
+    acts = [np.tanh, np.sin]
+    return np.sum(_apply_all(acts, x))
+
+
+def _apply_all(fs, x):
+    return fs[0](x) + fs[1](x)
+
+
+def changed(x):
+    acts = [np.tanh, np.sin]
+    acts.append(np.cos)
+    h = x
+    for a in acts:
+        h = a(h)
+    return np.sum(h)
+
+
+@pytest.mark.parametrize("f", [passed_on, changed], ids=lambda f: f.__name__)
+def test_a_function_list_passed_on_or_changed_is_refused_at_its_line(f):
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.grad(f)(np.array([0.3, -0.2]))
+    assert "test_reach29_refusals.py:" in str(info.value)
