@@ -153,4 +153,84 @@ FUNCTIONS = [
     ("losses_dict_values", losses_dict_values, lambda r: (r.standard_normal(5), r.standard_normal(5)), 0),
 ]
 
-PROGRAMS = GROUPS + FUNCTIONS
+
+# ---- lists joined with +, in loops too: ``buf = buf[1:] + [echoed]`` ----
+
+
+def delay_line_echo(x, delay=2, feedback=0.4):
+    buf = [0.0] * delay
+    out = 0.0
+    for n in range(len(x)):
+        echoed = x[n] + feedback * buf[0]
+        buf = buf[1:] + [echoed]
+        out += echoed**2
+    return out
+
+
+def sliding_window_sum(x):
+    win = [x[0], x[1], x[2]]
+    t = 0.0
+    for n in range(3, len(x)):
+        win = win[1:] + [x[n] * 0.5 + win[-1]]
+        t = t + win[0] * win[-1]
+    return t
+
+
+def history_in_front(x):
+    hist = [x[0]]
+    for n in range(1, len(x)):
+        hist = [hist[0] * 0.9 + x[n]] + hist[:2]
+    return sum(h * h for h in hist)
+
+
+def last_two_kept(x):
+    buf = [x[0], x[1], x[2]]
+    out = 0.0
+    for n in range(3, len(x)):
+        buf = buf[-2:] + [x[n] + 0.3 * buf[0]]
+        out += buf[-1] ** 2
+    return out
+
+
+def rotated_and_joined(x):
+    xs = [x[0], x[1], x[2]]
+    ys = xs[1:] + xs[:1] + [x[3]]
+    return sum(y * y * (k + 1) for k, y in enumerate(ys))
+
+
+def rnn_state_history(W, x):
+    # a list of arrays shifted each step, stacked at the end
+    hist = [np.zeros(3), np.zeros(3)]
+    for t in range(x.shape[0]):
+        h = np.tanh(W @ (x[t] + 0.5 * hist[-1] - 0.2 * hist[0]))
+        hist = hist[1:] + [h]
+    return np.sum(np.stack(hist) ** 2)
+
+
+def joined_outside_a_loop(x):
+    xs = [x[0], x[1]]
+    ys = [x[2] * 2.0]
+    first = [x[3]] + xs
+    return sum(z * z for z in xs + ys) + first[0] * first[2]
+
+
+def M(r, *shape):
+    return r.standard_normal(shape)
+
+
+def _vec(r):
+    return (r.standard_normal(6),)
+
+
+JOINS = [
+    ("delay_line_echo", delay_line_echo, _vec, 0),
+    ("sliding_window_sum", sliding_window_sum, _vec, 0),
+    ("history_in_front", history_in_front, _vec, 0),
+    ("last_two_kept", last_two_kept, _vec, 0),
+    ("rotated_and_joined", rotated_and_joined, _vec, 0),
+    ("rnn_state_history", rnn_state_history, lambda r: (0.4 * r.standard_normal((3, 3)), M(r, 4, 3)), 0),
+    ("rnn_state_history_x", rnn_state_history, lambda r: (0.4 * r.standard_normal((3, 3)), M(r, 4, 3)), 1),
+    ("joined_outside_a_loop", joined_outside_a_loop, _vec, 0),
+]
+
+PROGRAMS = GROUPS + FUNCTIONS + JOINS

@@ -97,10 +97,10 @@ def _name(p):
 
 #: the rows the default run keeps (one of each kind of program; the finding's own tests are below)
 KEPT = {"biquad", "ytm_newton", "abc_kinetics_euler", "kalman_filter_2d", "augmented_slices"}
-#: refused by grad at the user's line, and so by every transformation: ``buf[1:] + [echoed]`` (a
-#: list joined by +), ``np.fft.ifft`` of complex values, local functions kept in a list (a loop over
-#: ``sorted(set(groups))`` works since reach 29: test_reach29_refusals.py)
-REFUSED = {"delay_line_echo", "hilbert_envelope_fft", "closure_over_loop"}
+#: refused by grad at the user's line, and so by every transformation: ``np.fft.ifft`` of complex
+#: values, local functions appended to a list in a loop (since reach 29, test_reach29_refusals.py,
+#: ``buf[1:] + [echoed]`` (a list joined by +) and a loop over ``sorted(set(groups))`` work)
+REFUSED = {"hilbert_envelope_fft", "closure_over_loop"}
 #: jit="numba" refuses these at the user's line: ``np.squeeze(out)`` without an axis (the number of
 #: axes of its result depends on the shape's values, which numba cannot type)
 NUMBA_REFUSED = {"mixture_k_components", "mixture_k_components_means"}
