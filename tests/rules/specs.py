@@ -359,7 +359,8 @@ SPECS = [
     S("srcdiff.rules.kinks.tie_still_nan", "tie_still_nan(np.greater(c, 100.0), False, x, c) + x", x=((3,), REAL),
       c=((3,), REAL)),
     # a sigmoid written out (lower/logistic_forms.py), saturated too (tests/transforms/test_reach29_sigmoid.py)
-    S("srcdiff.rules.logistic.logistic", "logistic(x * y)", x=((4,), REAL), y=((4,), REAL)),
+    S("srcdiff.rules.logistic.logistic", "logistic(x * y)", x=((4,), REAL), y=((4,), REAL),
+      sym=Sym("logistic(x * y)", "0.7, 1.3")),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL),
       sym=Sym("np.sum(copy_array(x) * y)", "V, W")),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL),
