@@ -55,6 +55,7 @@ from .desugar_match import match_as_if
 from .desugar_reduce import hoist_reductions
 from .effect_helpers import has_effect_calls, inline_effect_helpers
 from .function_argument_calls import has_function_arguments, rewrite_function_arguments
+from .function_lists import has_function_lists, rewrite_function_lists
 from .generator_pipelines import has_pipelines, rewrite_pipelines
 from .generators import check_generator_calls, has_generator_extremes, rewrite_generator_extremes
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
@@ -86,6 +87,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
             and not has_generator_extremes(tree, func):
         return tree
     tree = copy.deepcopy(tree)
+    rewrite_function_lists(tree, names)  # ``for a in [np.tanh, relu]``: unrolled, each function named
     rewrite_generator_extremes(tree, func, names.namer)  # ``max(gen(x))``: of a list built here (generators.py)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
     rewrite_star_calls(tree)  # ``dl(*args)`` of ``args = (w, b, x)``: dl(args[0], args[1], args[2])
@@ -134,7 +136,8 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_idiom_calls, has_numpy_methods, has_iteration_forms,
           has_stats_spellings, has_memo_cache, has_item_swaps, has_out_arguments, has_view_writes, has_effect_calls,
-          has_item_writes, has_star_calls, lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
+          has_item_writes, has_star_calls, has_function_lists,
+          lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 
 def _statements(field: list) -> bool:

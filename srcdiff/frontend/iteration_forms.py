@@ -13,20 +13,26 @@ calls `rewrite_iteration_forms` early, and list_joins.py's rewrite after the per
   any other name (an array, a sequence given), ``x[::-1]`` (``zip(reversed(x), y)``);
 - ``for i, v in enumerate(xs, start=<expression>)``: the start computed once before the loop, in a
   name (then desugar.py's rewrite of a named start);
-- ``np.maximum.at`` / ``np.minimum.at`` / ``np.multiply.at``: the loop NumPy runs (ufunc_loops.py).
+- ``np.maximum.at`` / ``np.minimum.at`` / ``np.multiply.at``: the loop NumPy runs (ufunc_loops.py);
+- ``sorted(set(xs))`` iterated (a loop's or a comprehension's iterable, or ``enumerate``'s):
+  ``[u.item() for u in np.unique(xs)]``, the same values in the same order, Python's numbers as
+  ``sorted`` gives them (a group's labels, ``for g in sorted(set(groups)): ... x[groups == g]``; of a
+  list of labels, ``groups == g`` stays Python's False, never NumPy's elementwise comparison).
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import itertools
 
+from .key_selections import make_call, numpy_name
 from .list_joins import has_list_joins, list_names
 from .naming import FreeNames, inner_blocks, own_nodes
 from .ufunc_loops import has_ufunc_loops, rewrite_ufunc_loops
 
-_CALLED = {"chain", "islice", "enumerate", "reversed"}
+_CALLED = {"chain", "islice", "enumerate", "reversed", "sorted"}
 
 
 def has_iteration_forms(tree: ast.FunctionDef) -> bool:
@@ -39,10 +45,38 @@ def has_iteration_forms(tree: ast.FunctionDef) -> bool:
 def rewrite_iteration_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings of the module's doc (list joins apart)."""
     rewrite_ufunc_loops(tree, names)
+    _sorted_labels(tree, names)
     _block(tree.body, names, _Chains(names, _read_once(tree, names)))  # first: islice reads the lists made
     params = {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}
     _block(tree.body, names, _Slices(names, list_names(tree, names), params))
     ast.fix_missing_locations(tree)
+
+
+def _sorted_labels(tree: ast.FunctionDef, names: FreeNames) -> None:
+    """``sorted(set(xs))`` where it is iterated: ``np.unique(xs)`` (module doc)."""
+    numpy = numpy_name(names)
+    if numpy is None:
+        return
+    for node in own_nodes(tree):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        holder, field = node, "iter"
+        if names.calls(node.iter, builtins.enumerate) and node.iter.args:
+            holder, field = node.iter.args, 0
+        it = holder[field] if field == 0 else getattr(holder, field)
+        if names.calls(it, builtins.sorted) and len(it.args) == 1 and not it.keywords \
+                and names.calls(it.args[0], builtins.set) and len(it.args[0].args) == 1 \
+                and not it.args[0].keywords and not isinstance(it.args[0].args[0], ast.Starred):
+            label = names.namer.fresh("label")
+            unique = make_call(ast.Attribute(copy.deepcopy(numpy), "unique", ast.Load()), it.args[0].args[0])
+            item = make_call(ast.Attribute(ast.Name(label, ast.Load()), "item", ast.Load()))
+            made = ast.ListComp(item, [ast.comprehension(ast.Name(label, ast.Store()), unique, [], 0)])
+            for n in ast.walk(made):
+                ast.copy_location(n, it)
+            if field == 0:
+                holder[0] = made
+            else:
+                setattr(holder, field, made)
 
 
 def _read_once(tree: ast.FunctionDef, names: FreeNames) -> set:

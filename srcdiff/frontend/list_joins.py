@@ -39,6 +39,7 @@ import copy
 from .depends import MISSING
 from .list_conversions import rename_conversions
 from .list_item_writes import item_written, prepended
+from .list_slices import integer, item_slice, items_loop
 from .naming import FreeNames, inner_blocks, own_nodes
 
 _READERS = ("builtins", "numpy", "math")
@@ -61,13 +62,6 @@ def has_list_joins(tree: ast.FunctionDef) -> bool:
         changed = changed or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
             and node.func.attr in ("append", "reverse")
     return displays and (changed or joined)
-
-
-def _integer(node: ast.expr) -> int | None:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _integer(node.operand)
-        return None if inner is None else -inner
-    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
 def _sides(node) -> list:
@@ -126,6 +120,8 @@ def _is_list(expr: ast.expr, lists: set, names: FreeNames) -> bool:
         return True
     if isinstance(expr, ast.Name):
         return expr.id in lists
+    if item_slice(expr):  # buf[1:] of a list
+        return _is_list(expr.value, lists, names)
     if isinstance(expr, ast.Call):
         return (names.calls(expr, builtins.list) or names.calls(expr, builtins.sorted)) and len(expr.args) == 1 \
             and not expr.keywords \
@@ -301,7 +297,7 @@ class _Rewriter:
         if not (isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice)
                 and isinstance(expr.value, ast.Name) and expr.value.id in self.lists):
             return None
-        bounds = [_integer(b) if b is not None else None for b in (expr.slice.lower, expr.slice.upper, expr.slice.step)]
+        bounds = [integer(b) if b is not None else None for b in (expr.slice.lower, expr.slice.upper, expr.slice.step)]
         given = [b is not None for b in (expr.slice.lower, expr.slice.upper, expr.slice.step)]
         if any(g and b is None for g, b in zip(given, bounds)) or (bounds[2] or 1) <= 0:
             return None
@@ -355,8 +351,7 @@ class _Rewriter:
         else:
             if self.names.calls(expr, builtins.list) and len(expr.args) == 1 and not expr.keywords:
                 expr = expr.args[0]  # (list(a) + ...: a's items, iterated as list() iterates them)
-            item = self.names.namer.fresh("item")
-            before.append(ast.For(ast.Name(item, ast.Store()), expr, [_append(held, _load(item))], [], None))
+            before.append(items_loop(expr, held, self.names.namer.fresh))  # (a slice: item by item)
 
 
 class _Regrow(ast.NodeTransformer):

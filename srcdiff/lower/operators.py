@@ -14,6 +14,7 @@ from .emit import emit
 from .enum_members import member_attribute
 from .expressions import ExpressionLowerer
 from .fft_parts import fft_attribute
+from .logistic_forms import logistic_quotient
 from .opaque import is_dtype_object, opaque, text
 from .smooth_squares import even_power, is_square, square
 from .static_values import static_value
@@ -42,6 +43,10 @@ def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
     x, y = lower.expr(node.left), lower.expr(node.right)
     if (isinstance(node.op, ast.Pow) and is_square(y)) or (isinstance(node.op, ast.Mult) and x == y):
         smooth = square(lower, x, target)  # norm(x) ** 2 -> np.sum(x * x): exact at every order
+        if smooth is not None:
+            return smooth
+    if isinstance(node.op, ast.Div):
+        smooth = logistic_quotient(lower, x, y, target)  # 1 / (1 + np.exp(-z)) -> logistic(z): exact at every order
         if smooth is not None:
             return smooth
     if isinstance(node.op, ast.Pow):

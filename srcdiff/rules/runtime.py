@@ -11,8 +11,9 @@ from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .fft_helpers import FFT_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
-from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_still_nan
+from .kinks import any_equal, held_still, kink, kink_nan, sign_share, tie, tie_nan, tie_still_nan
 from .list_helpers import LIST_HELPERS, list_position
+from .logistic import logistic
 from .scan_helpers import SCAN_HELPERS
 from .symmetric import SYMMETRIC_HELPERS
 from .triangular import TRIANGULAR_HELPERS, cholesky_factor_adjoint, lower_inverse, phi
@@ -379,11 +380,10 @@ def stop_gradient(x):
 HELPERS = {
     **{f.__name__: f for f in (
         unbroadcast, select, select_whole, kink, kink_nan, held_still, tie, tie_nan, tie_still_nan, any_equal,
-        zeros_like, copy_array, ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x, dot_adjoint_y,
-        trace_adjoint, prod_adjoint, prod_pairs,
-        cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a, cholesky_adjoint_l, cholesky_adjoint_dot,
-        solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add, index_read, split_adjoint, refused,
-        real_part, stack_rows, stop_gradient)},
+        sign_share, zeros_like, copy_array, ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x,
+        dot_adjoint_y, trace_adjoint, prod_adjoint, prod_pairs, cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a,
+        cholesky_adjoint_l, cholesky_adjoint_dot, solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add,
+        index_read, split_adjoint, refused, real_part, stack_rows, stop_gradient, logistic)},
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py), SciPy's LU (rules/lu_helpers.py)
     **LIST_HELPERS,  # a derivable gradient's list adjoints (rules/list_helpers.py)
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (calculus_helpers.py), np.histogram, np.unique

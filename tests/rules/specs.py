@@ -352,9 +352,15 @@ SPECS = [
     S("srcdiff.rules.kinks.tie", "tie(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
       c=((5,), REAL)),
     S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
+    # |x|'s share away from its kink is value * sign (at the kink: tests/transforms/test_reach29_kinks.py)
+    S("srcdiff.rules.kinks.sign_share", "sign_share(np.greater(c, 100.0), x * y, np.sign(c), y)", x=((5,), REAL),
+      y=((5,), REAL), c=((5,), REAL)),
     S("srcdiff.rules.kinks.tie_nan", "tie_nan(np.greater(c, 100.0), False, x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.kinks.tie_still_nan", "tie_still_nan(np.greater(c, 100.0), False, x, c) + x", x=((3,), REAL),
       c=((3,), REAL)),
+    # a sigmoid written out (lower/logistic_forms.py), saturated too (tests/transforms/test_reach29_sigmoid.py)
+    S("srcdiff.rules.logistic.logistic", "logistic(x * y)", x=((4,), REAL), y=((4,), REAL),
+      sym=Sym("logistic(x * y)", "0.7, 1.3")),
     S("srcdiff.rules.runtime.copy_array", "copy_array(x) * x", x=((3,), REAL),
       sym=Sym("np.sum(copy_array(x) * y)", "V, W")),
     S("srcdiff.rules.runtime.zeros_like", "zeros_like(x) + x", x=((3,), REAL),
@@ -534,10 +540,10 @@ SPECS += [
 ]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
-                        "zeros_like", "tie", "tie_nan", "tie_still_nan", "held_still",
+                        "zeros_like", "tie", "tie_nan", "tie_still_nan", "held_still", "sign_share",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
-                        "trace_adjoint", "split_adjoint", "real_part")}
+                        "trace_adjoint", "split_adjoint", "real_part", "logistic")}
 SCAN_HELPERS = {**scan_helpers.SCAN_HELPERS, **write_helpers.WRITE_HELPERS, **fft_helpers.FFT_HELPERS}
 CALC_HELPERS = {name: getattr(calculus_helpers, name) for name in ("gradient_adjoint", "interp_adjoint", "interp_slope",
                                                                     "take_adjoint", "take_along_axis_adjoint",

@@ -60,11 +60,11 @@ Found and fixed, the class with variants here:
    ValueError).  Fixed in ad/batching_runtime.py: stack_rows stacks an item that is a row list itself
    first, its axis after the batch axis.
 
-Open: the same class as 1 through ``np.abs``, whose adjoint is ``g * np.sign(x)``, not a tie: an element
-of ``np.abs(x)`` at 0 that a slice leaves unused (``np.sum(np.abs(x)[1:] * x[1:])``, x[0] == 0) has
-a NaN row in the Hessian (sign's jump times the structural 0 of the unused element's adjoint).  NaN
-is the conservative answer (no wrong number); telling a factor that stands still from one that moves
-needs its tangent, as tie_still_nan does.
+Open then, fixed in reach 29 (test_reach29_kinks.py): the same class as 1 through ``np.abs``, whose
+adjoint is ``g * np.sign(x)``, not a tie: an element of ``np.abs(x)`` at 0 that a slice leaves unused
+(``np.sum(np.abs(x)[1:] * x[1:])``, x[0] == 0) had a NaN row in the Hessian.  abs's derivable adjoint is
+now ``sign_share(x == 0, g, np.sign(x), x)`` (rules/kinks.py), whose derivative is a tie share's keyed
+on g (tie_nan, tie_still_nan).
 """
 
 from __future__ import annotations
@@ -97,10 +97,10 @@ def _name(p):
 
 #: the rows the default run keeps (one of each kind of program; the finding's own tests are below)
 KEPT = {"biquad", "ytm_newton", "abc_kinetics_euler", "kalman_filter_2d", "augmented_slices"}
-#: refused by grad at the user's line, and so by every transformation: ``buf[1:] + [echoed]`` (a
-#: list joined by +), ``np.fft.ifft`` of complex values, a loop over ``sorted(set(groups))``, local
-#: functions kept in a list
-REFUSED = {"delay_line_echo", "hilbert_envelope_fft", "variance_components", "closure_over_loop"}
+#: refused by grad at the user's line, and so by every transformation: ``np.fft.ifft`` of complex
+#: values, local functions appended to a list in a loop (since reach 29, test_reach29_refusals.py,
+#: ``buf[1:] + [echoed]`` (a list joined by +) and a loop over ``sorted(set(groups))`` work)
+REFUSED = {"hilbert_envelope_fft", "closure_over_loop"}
 #: jit="numba" refuses these at the user's line: ``np.squeeze(out)`` without an axis (the number of
 #: axes of its result depends on the shape's values, which numba cannot type)
 NUMBA_REFUSED = {"mixture_k_components", "mixture_k_components_means"}

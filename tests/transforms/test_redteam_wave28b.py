@@ -44,8 +44,9 @@ Found:
      leaves ``e_dot``, ``/ d`` becomes ``* (1.0 - s)``; driver/forward.py runs it on jvp's code).
    Variants: redteam_wave28b_sigmoid.py.
 2. OPEN, WRONG (NaN where the derivative is 0): the Hessian (hessian, hvp) of
-   ``np.sum(1.0 / (1.0 + np.exp(-z)))`` at ``z = -inf`` (it differentiates the gradient's
-   ``(1.0 - 1.0 / d) / d``, whose tangent is ``inf / inf``; a strict xfail below), and
+   ``np.sum(1.0 / (1.0 + np.exp(-z)))`` at ``z = -inf`` (it differentiated the gradient's
+   ``(1.0 - 1.0 / d) / d``, whose tangent is ``inf / inf``; fixed in reach 29: the sigmoid written out
+   is lowered as one call of srcdiff's logistic function, test_reach29_sigmoid.py), and
    ``(np.inf - mu) / np.exp(log_s)`` differentiated in `log_s`, ``0 * inf`` in every transformation
    (an infinite value times a zero adjoint, as in JAX).  ``scipy.special.expit`` is right everywhere
    and is the workaround for both.
@@ -195,10 +196,9 @@ def _scalar_sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-@pytest.mark.xfail(strict=True, reason="open (2): the Hessian of a saturated sigmoid written out differentiates the "
-                                       "gradient's ``(1.0 - 1.0 / d) / d``, whose tangent is inf / inf at z = -inf")
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-def test_saturated_sigmoid_hessian_open():
+def test_saturated_sigmoid_hessian():
+    """Fixed in reach 29: the sigmoid written out is lowered as srcdiff's logistic (test_reach29_sigmoid.py)."""
     z = np.array([-np.inf, 0.3])
     s = 1.0 / (1.0 + np.exp(-0.3))
     with np.errstate(all="ignore"):
