@@ -19,6 +19,28 @@ from .binding import normalize_wrt
 from .flatcall import FlatCall, plan_targets
 
 
+class TreeGradientError(SrcDiffError):
+    """A derivative of `gradient`, a plain gradient whose value is a tree: where the outer derivative
+    is with respect to the gradient's own parameter, it is the Hessian (`same_targets`)."""
+
+    def __init__(self, message: str, location, hint: str, gradient):
+        super().__init__(message, location, hint)
+        self.gradient = gradient
+
+
+def same_targets(gradient, wrt) -> bool:
+    """Whether `wrt` (an outer derivative's) names what plain `gradient` differentiates: the outer
+    derivative is then the Hessian of the gradient's function (symmetric: its own transpose)."""
+    front = gradient.front
+    if front.has_aux or gradient.options.with_value or gradient.options.jit or gradient.options.debug:
+        return False
+    try:
+        found = normalize_wrt(wrt, None, list(front.names), front.target.hidden, gradient.__qualname__)
+    except SrcDiffError:
+        return False
+    return found == (front.targets, front.tuple_result)
+
+
 def leaf_code(derivative, positional: tuple):
     """The code a call of `derivative` (a srcdiff gradient, or a gradient of one) with bound
     `positional` arguments runs, as a function srcdiff differentiates again; the inner
@@ -36,10 +58,11 @@ def leaf_code(derivative, positional: tuple):
     if len(chosen) > 1 or (sub is not None and sub.is_container):
         name = gradient.wrt[0]
         parsed = parse_function(gradient.front.target.func)  # at the def line: no line of the user's is at fault
-        raise parsed.error(parsed.tree, f"{gradient.__qualname__}: its gradient with respect to {name} is a tree "
-                           f"({len(chosen)} leaves), and a derivative of a gradient takes one array",
-                           "differentiate one leaf at a time (a path: wrt=\"params['W']\"), or use "
-                           "srcdiff.hessian(f), which takes trees")
+        refusal = parsed.error(parsed.tree, f"{gradient.__qualname__}: its gradient with respect to {name} is a tree "
+                               f"({len(chosen)} leaves), and a derivative of a gradient takes one array",
+                               "differentiate one leaf at a time (a path: wrt=\"params['W']\"), or use "
+                               "srcdiff.hessian(f), which takes trees")
+        raise TreeGradientError(refusal.reason, refusal.location, refusal.hint, gradient)
     return func, call, call.args[call.names.index(chosen[0])]
 
 
@@ -110,4 +133,4 @@ def inner_hidden(call: FlatCall) -> tuple:
     return tuple(name for name, _, _ in call.flat.params if name not in shown) if call.flat is not None else ()
 
 
-__all__ = ["inner_hidden", "leaf_code", "outer_call", "refuse_composite"]
+__all__ = ["TreeGradientError", "same_targets", "inner_hidden", "leaf_code", "outer_call", "refuse_composite"]

@@ -10,6 +10,7 @@ flattened function gives one gradient per leaf, built back into the arguments' s
 from __future__ import annotations
 
 import ast
+import types
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -23,9 +24,10 @@ from ..ir import shapes
 from .binding import wrt_of
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
+from .forward import jvp, jvp_function
 from .gradients import GradFunction
 from .jitting import checked
-from .outer import outer_call
+from .outer import TreeGradientError, outer_call, same_targets
 from .varkw import bound
 from .vjp_numba import numba_vjp
 
@@ -54,6 +56,9 @@ class Pullbacks:
         """The plain call that computes ``func(*args, **kwargs)``: a function and its arguments."""
         func = self.func
         if self._front is not None:
+            target = self._front.target.func
+            if not isinstance(target, (types.FunctionType, type)):
+                parse_function(target)  # a ufunc or a builtin: refused as grad refuses it, before f runs
             call = self._front.call(args, kwargs)
             call.check(self._front.qualname)
             return call
@@ -188,18 +193,46 @@ def returned_at(func) -> Location | None:
     return parsed.location(max(returns, key=lambda r: r.lineno) if returns else parsed.tree)
 
 
-def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None):
-    """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
-    the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
-    (shaped like that argument: a tree's gradient is a tree; a tuple `wrt` gives a tuple).
+def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None, **kwargs):
+    """``(value, pullback)``: `f`'s value at `args` (and `kwargs`, f's keyword arguments), and the
+    function that maps an adjoint of the value (same shape) to the gradient of ``sum(value *
+    adjoint)`` with respect to `wrt` (a position or a parameter's name, shaped like that argument:
+    a tree's gradient is a tree; a tuple `wrt` gives a tuple).
     With ``jit="numba"`` the pullback is the numba-compiled gradient of ``sum(f(*args) *
     adjoint)`` (api/vjp_numba.py): each call runs the forward computation again with it.
     `argnums` is JAX's spelling of integer `wrt` (unlike ``jax.vjp``, the pullback gives the
     gradients of `wrt` alone, by default of the first argument)."""
     wrt = wrt_of(wrt, argnums)
     if checked(jit, "srcdiff.vjp"):
-        return numba_vjp(f, args, wrt)
-    return Pullbacks(bound(f, args), wrt)(*args)  # def f(x, *args): the function this call gives
+        return numba_vjp(f, args, wrt, kwargs)
+    try:
+        return Pullbacks(bound(f, args, kwargs), wrt)(*args, **kwargs)  # def f(x, *args): the function this call gives
+    except TreeGradientError as exc:
+        if not same_targets(exc.gradient, wrt) or any(path for _, path in exc.gradient.front.targets):
+            raise
+        positional = exc.gradient.front.binder.bind(args, kwargs)
+        return exc.gradient(*positional), SymmetricPullback(exc.gradient, positional)
 
 
-__all__ = ["Pullback", "Pullbacks", "returned_at", "value_shape", "vjp"]
+class SymmetricPullback:
+    """The pullback of a plain gradient whose value is a tree (a dict, a dataclass of parameters),
+    with respect to its own parameters: the Hessian times the adjoint, the Hessian being symmetric,
+    by forward mode over the gradient (``jvp(grad(f))``, which takes trees)."""
+
+    def __init__(self, gradient: GradFunction, positional: tuple):
+        self.gradient, self.positional = gradient, positional
+        self.roots = [gradient.front.names.index(root) for root in gradient.wrt]
+        self.several = gradient.tuple_result
+
+    def __call__(self, g):
+        tangents: list = [None] * len(self.positional)
+        for index, part in zip(self.roots, g if self.several else (g,)):
+            tangents[index] = part
+        return jvp(self.gradient, self.positional, tuple(tangents))[1]
+
+    @property
+    def source(self) -> str:
+        return jvp_function(self.gradient).source_for(*self.positional)
+
+
+__all__ = ["Pullback", "Pullbacks", "SymmetricPullback", "returned_at", "value_shape", "vjp"]
