@@ -19,7 +19,7 @@ from .hessian_columns import JitColumns
 from .hessian_forward import VectorForward, widths
 from .jitting import refused
 from .plans import Plan, lowered_of, plan_for
-from .pullbacks import Pullbacks
+from .pullbacks import Pullbacks, jacobian_leaves
 
 
 class Hessian(Composite):

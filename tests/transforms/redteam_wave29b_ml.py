@@ -221,7 +221,7 @@ def _mlp_params(r):
 
 ML = [
     ("softmax_xent", softmax_xent, lambda r: (r.normal(size=4), np.eye(4)[1]), 0),
-    ("log_softmax_rows", log_softmax_rows, 
+    ("log_softmax_rows", log_softmax_rows,
      lambda r: (r.normal(size=(3, 2)), r.normal(size=(4, 3)), np.eye(2)[[0, 1, 1, 0]]), 0),
     ("huber_fit", huber_fit, lambda r: (r.normal(size=3), r.normal(size=(5, 3)), r.normal(size=5)), 0),
     ("focal_loss", focal_loss, lambda r: (r.normal(size=3), r.normal(size=(5, 3)), np.array([1.0, 0, 1, 1, 0])), 0),
