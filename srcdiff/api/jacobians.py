@@ -29,7 +29,7 @@ from .gradients import GradFunction, grad
 from .hessian_columns import JitColumns
 from .hessians import Hessian
 from .jitting import checked, refused
-from .outer import TreeGradientError, same_targets
+from .outer import TreeGradientError, plain_tree_gradient
 from .plans import Plan, plan_for
 from .pullbacks import Pullbacks, jacobian_leaves, returned_at, value_shape
 from .varkw import PerCall, per_call
@@ -46,7 +46,7 @@ class Jacobian(Composite):
         self._forward_columns: dict = {}  # plain function -> its JitColumns (jit, where batching refuses)
         self._last_columns: JitColumns | None = None
         self._plan: Plan | None = None  # the last batched call, for calls like it
-        self._hessian: Hessian | None = None  # jacobian(grad(f)) of a tree: the Hessian of f (TreeGradientError)
+        self._hessian: Hessian | None = None  # jacobian(grad(f)) of a tree: f's Hessian (TreeGradientError)
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"{kind}({name})"
 
@@ -69,8 +69,9 @@ class Jacobian(Composite):
             return self._hessian(*args, **kwargs)
         try:
             return self._call(args, kwargs)
-        except TreeGradientError as exc:  # jacobian(grad(f)) of a tree, with respect to its own parameters
-            if not same_targets(exc.gradient, self.pullbacks.wrt_spec):
+        except TreeGradientError as exc:  # jacobian(grad(f)) of a tree, with respect to its own parameter
+            found = plain_tree_gradient(exc.gradient, self.pullbacks.wrt_spec)
+            if found is None or not found[2]:  # (a mixed block into a tree: refused as before)
                 raise
             self._hessian = Hessian(exc.gradient.func, self.pullbacks.wrt_spec, self.jit)
             return self._hessian(*args, **kwargs)

@@ -20,25 +20,27 @@ from .flatcall import FlatCall, plan_targets
 
 
 class TreeGradientError(SrcDiffError):
-    """A derivative of `gradient`, a plain gradient whose value is a tree: where the outer derivative
-    is with respect to the gradient's own parameter, it is the Hessian (`same_targets`)."""
+    """A derivative of `gradient`, a plain gradient whose value is a tree: a block of the Hessian of
+    its function (`plain_tree_gradient`), which srcdiff.hessian and forward mode over the gradient take."""
 
     def __init__(self, message: str, location, hint: str, gradient):
         super().__init__(message, location, hint)
         self.gradient = gradient
 
 
-def same_targets(gradient, wrt) -> bool:
-    """Whether `wrt` (an outer derivative's) names what plain `gradient` differentiates: the outer
-    derivative is then the Hessian of the gradient's function (symmetric: its own transpose)."""
+def plain_tree_gradient(gradient, wrt) -> tuple | None:
+    """For plain `gradient` (of f, with respect to one parameter A, no path into it), and an outer
+    derivative with respect to `wrt` (B, one parameter or a tuple): (the name of A, the targets of B,
+    whether B is A), the outer derivative being the Hessian's block H[B][A]; None for anything else."""
     front = gradient.front
-    if front.has_aux or gradient.options.with_value or gradient.options.jit or gradient.options.debug:
-        return False
+    if front.has_aux or gradient.options.with_value or gradient.options.jit or gradient.options.debug \
+            or front.tuple_result or len(front.targets) != 1 or front.targets[0][1]:
+        return None
     try:
         found = normalize_wrt(wrt, None, list(front.names), front.target.hidden, gradient.__qualname__)
     except SrcDiffError:
-        return False
-    return found == (front.targets, front.tuple_result)
+        return None
+    return front.targets[0][0], found, found == (front.targets, front.tuple_result)
 
 
 def leaf_code(derivative, positional: tuple):
@@ -133,4 +135,4 @@ def inner_hidden(call: FlatCall) -> tuple:
     return tuple(name for name, _, _ in call.flat.params if name not in shown) if call.flat is not None else ()
 
 
-__all__ = ["TreeGradientError", "same_targets", "inner_hidden", "leaf_code", "outer_call", "refuse_composite"]
+__all__ = ["TreeGradientError", "plain_tree_gradient", "inner_hidden", "leaf_code", "outer_call", "refuse_composite"]

@@ -21,15 +21,10 @@ from ..errors import Location, SrcDiffError
 from ..frontend.callables import refuse_transformed
 from ..frontend.parse import parse_function
 from ..ir import shapes
-from .binding import wrt_of
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
-from .forward import jvp, jvp_function
 from .gradients import GradFunction
-from .jitting import checked
-from .outer import TreeGradientError, outer_call, same_targets
-from .varkw import bound
-from .vjp_numba import numba_vjp
+from .outer import outer_call
 
 
 class Pullbacks:
@@ -47,6 +42,11 @@ class Pullbacks:
                                f"{getattr(func, '__qualname__', type(func).__name__)}",
                                hint="differentiate the function itself: srcdiff.hessian(f), srcdiff.jacobian(f)")
         self._front = None if isinstance(func, (GradFunction, Derivative)) else Front(func, wrt, what="srcdiff.vjp")
+
+    @property
+    def front(self) -> Front | None:
+        """The user's function and its `wrt` targets (None for a srcdiff gradient)."""
+        return self._front
 
     def target(self, args: tuple, kwargs: dict) -> FlatCall:
         """The plain call that computes ``func(*args, **kwargs)`` (jacobian's batched rows run it)."""
@@ -193,46 +193,4 @@ def returned_at(func) -> Location | None:
     return parsed.location(max(returns, key=lambda r: r.lineno) if returns else parsed.tree)
 
 
-def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None, **kwargs):
-    """``(value, pullback)``: `f`'s value at `args` (and `kwargs`, f's keyword arguments), and the
-    function that maps an adjoint of the value (same shape) to the gradient of ``sum(value *
-    adjoint)`` with respect to `wrt` (a position or a parameter's name, shaped like that argument:
-    a tree's gradient is a tree; a tuple `wrt` gives a tuple).
-    With ``jit="numba"`` the pullback is the numba-compiled gradient of ``sum(f(*args) *
-    adjoint)`` (api/vjp_numba.py): each call runs the forward computation again with it.
-    `argnums` is JAX's spelling of integer `wrt` (unlike ``jax.vjp``, the pullback gives the
-    gradients of `wrt` alone, by default of the first argument)."""
-    wrt = wrt_of(wrt, argnums)
-    if checked(jit, "srcdiff.vjp"):
-        return numba_vjp(f, args, wrt, kwargs)
-    try:
-        return Pullbacks(bound(f, args, kwargs), wrt)(*args, **kwargs)  # def f(x, *args): the function this call gives
-    except TreeGradientError as exc:
-        if not same_targets(exc.gradient, wrt) or any(path for _, path in exc.gradient.front.targets):
-            raise
-        positional = exc.gradient.front.binder.bind(args, kwargs)
-        return exc.gradient(*positional), SymmetricPullback(exc.gradient, positional)
-
-
-class SymmetricPullback:
-    """The pullback of a plain gradient whose value is a tree (a dict, a dataclass of parameters),
-    with respect to its own parameters: the Hessian times the adjoint, the Hessian being symmetric,
-    by forward mode over the gradient (``jvp(grad(f))``, which takes trees)."""
-
-    def __init__(self, gradient: GradFunction, positional: tuple):
-        self.gradient, self.positional = gradient, positional
-        self.roots = [gradient.front.names.index(root) for root in gradient.wrt]
-        self.several = gradient.tuple_result
-
-    def __call__(self, g):
-        tangents: list = [None] * len(self.positional)
-        for index, part in zip(self.roots, g if self.several else (g,)):
-            tangents[index] = part
-        return jvp(self.gradient, self.positional, tuple(tangents))[1]
-
-    @property
-    def source(self) -> str:
-        return jvp_function(self.gradient).source_for(*self.positional)
-
-
-__all__ = ["Pullback", "Pullbacks", "SymmetricPullback", "returned_at", "value_shape", "vjp"]
+__all__ = ["Pullback", "Pullbacks", "returned_at", "value_shape"]

@@ -58,7 +58,7 @@ def user_def_line(func):
             break
         front = getattr(func, "front", None)
         inner = front.target.func if front is not None else getattr(getattr(func, "pullbacks", None), "func", None)
-        func = inner if inner is not None else getattr(func, "func", None)
+        func = inner if inner is not None else getattr(func, "__func__", getattr(func, "func", None))
     if not isinstance(func, types.FunctionType):
         return None
     try:
