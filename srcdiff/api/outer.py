@@ -19,6 +19,30 @@ from .binding import normalize_wrt
 from .flatcall import FlatCall, plan_targets
 
 
+class TreeGradientError(SrcDiffError):
+    """A derivative of `gradient`, a plain gradient whose value is a tree: a block of the Hessian of
+    its function (`plain_tree_gradient`), which srcdiff.hessian and forward mode over the gradient take."""
+
+    def __init__(self, message: str, location, hint: str, gradient):
+        super().__init__(message, location, hint)
+        self.gradient = gradient
+
+
+def plain_tree_gradient(gradient, wrt) -> tuple | None:
+    """For plain `gradient` (of f, with respect to one parameter A, no path into it), and an outer
+    derivative with respect to `wrt` (B, one parameter or a tuple): (the name of A, the targets of B,
+    whether B is A), the outer derivative being the Hessian's block H[B][A]; None for anything else."""
+    front = gradient.front
+    if front.has_aux or gradient.options.with_value or gradient.options.jit or gradient.options.debug \
+            or front.tuple_result or len(front.targets) != 1 or front.targets[0][1]:
+        return None
+    try:
+        found = normalize_wrt(wrt, None, list(front.names), front.target.hidden, gradient.__qualname__)
+    except SrcDiffError:
+        return None
+    return front.targets[0][0], found, found == (front.targets, front.tuple_result)
+
+
 def leaf_code(derivative, positional: tuple):
     """The code a call of `derivative` (a srcdiff gradient, or a gradient of one) with bound
     `positional` arguments runs, as a function srcdiff differentiates again; the inner
@@ -36,10 +60,11 @@ def leaf_code(derivative, positional: tuple):
     if len(chosen) > 1 or (sub is not None and sub.is_container):
         name = gradient.wrt[0]
         parsed = parse_function(gradient.front.target.func)  # at the def line: no line of the user's is at fault
-        raise parsed.error(parsed.tree, f"{gradient.__qualname__}: its gradient with respect to {name} is a tree "
-                           f"({len(chosen)} leaves), and a derivative of a gradient takes one array",
-                           "differentiate one leaf at a time (a path: wrt=\"params['W']\"), or use "
-                           "srcdiff.hessian(f), which takes trees")
+        refusal = parsed.error(parsed.tree, f"{gradient.__qualname__}: its gradient with respect to {name} is a tree "
+                               f"({len(chosen)} leaves), and a derivative of a gradient takes one array",
+                               "differentiate one leaf at a time (a path: wrt=\"params['W']\"), or use "
+                               "srcdiff.hessian(f), which takes trees")
+        raise TreeGradientError(refusal.reason, refusal.location, refusal.hint, gradient)
     return func, call, call.args[call.names.index(chosen[0])]
 
 
@@ -110,4 +135,4 @@ def inner_hidden(call: FlatCall) -> tuple:
     return tuple(name for name, _, _ in call.flat.params if name not in shown) if call.flat is not None else ()
 
 
-__all__ = ["inner_hidden", "leaf_code", "outer_call", "refuse_composite"]
+__all__ = ["TreeGradientError", "plain_tree_gradient", "inner_hidden", "leaf_code", "outer_call", "refuse_composite"]

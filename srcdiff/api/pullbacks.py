@@ -10,6 +10,7 @@ flattened function gives one gradient per leaf, built back into the arguments' s
 from __future__ import annotations
 
 import ast
+import types
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -20,14 +21,10 @@ from ..errors import Location, SrcDiffError
 from ..frontend.callables import refuse_transformed
 from ..frontend.parse import parse_function
 from ..ir import shapes
-from .binding import wrt_of
 from .derivatives import Composite, Derivative
 from .flatcall import FlatCall, Front
 from .gradients import GradFunction
-from .jitting import checked
 from .outer import outer_call
-from .varkw import bound
-from .vjp_numba import numba_vjp
 
 
 class Pullbacks:
@@ -46,6 +43,11 @@ class Pullbacks:
                                hint="differentiate the function itself: srcdiff.hessian(f), srcdiff.jacobian(f)")
         self._front = None if isinstance(func, (GradFunction, Derivative)) else Front(func, wrt, what="srcdiff.vjp")
 
+    @property
+    def front(self) -> Front | None:
+        """The user's function and its `wrt` targets (None for a srcdiff gradient)."""
+        return self._front
+
     def target(self, args: tuple, kwargs: dict) -> FlatCall:
         """The plain call that computes ``func(*args, **kwargs)`` (jacobian's batched rows run it)."""
         return self._target(args, kwargs)
@@ -54,6 +56,9 @@ class Pullbacks:
         """The plain call that computes ``func(*args, **kwargs)``: a function and its arguments."""
         func = self.func
         if self._front is not None:
+            target = self._front.target.func
+            if not isinstance(target, (types.FunctionType, type)):
+                parse_function(target)  # a ufunc or a builtin: refused as grad refuses it, before f runs
             call = self._front.call(args, kwargs)
             call.check(self._front.qualname)
             return call
@@ -188,18 +193,4 @@ def returned_at(func) -> Location | None:
     return parsed.location(max(returns, key=lambda r: r.lineno) if returns else parsed.tree)
 
 
-def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None):
-    """``(value, pullback)``: `f`'s value at `args`, and the function that maps an adjoint of
-    the value (same shape) to the gradient of ``sum(value * adjoint)`` with respect to `wrt`
-    (shaped like that argument: a tree's gradient is a tree; a tuple `wrt` gives a tuple).
-    With ``jit="numba"`` the pullback is the numba-compiled gradient of ``sum(f(*args) *
-    adjoint)`` (api/vjp_numba.py): each call runs the forward computation again with it.
-    `argnums` is JAX's spelling of integer `wrt` (unlike ``jax.vjp``, the pullback gives the
-    gradients of `wrt` alone, by default of the first argument)."""
-    wrt = wrt_of(wrt, argnums)
-    if checked(jit, "srcdiff.vjp"):
-        return numba_vjp(f, args, wrt)
-    return Pullbacks(bound(f, args), wrt)(*args)  # def f(x, *args): the function this call gives
-
-
-__all__ = ["Pullback", "Pullbacks", "returned_at", "value_shape", "vjp"]
+__all__ = ["Pullback", "Pullbacks", "returned_at", "value_shape"]

@@ -43,8 +43,8 @@ class NumbaPullback:
         return self.gradient.source
 
 
-def numba_vjp(f, args: tuple, wrt):
-    """``(f(*args), pullback)`` with the pullback compiled by numba."""
+def numba_vjp(f, args: tuple, wrt, kwargs: dict | None = None):
+    """``(f(*args, **kwargs), pullback)`` with the pullback compiled by numba."""
     if isinstance(f, (GradFunction, Derivative, Composite)):
         raise refused("srcdiff.vjp", f"{getattr(f, '__qualname__', 'f')} is a srcdiff derivative; jit compiles "
                       "the pullback of a function of your own")
@@ -53,8 +53,9 @@ def numba_vjp(f, args: tuple, wrt):
     gradient = _GRADIENTS.get(key)
     if gradient is None:
         gradient = _GRADIENTS[key] = GradFunction(dot, wrt, jit="numba")
-    value = f(*args)
-    args = contracted_arguments(f, args, {}, None)[:-1]  # (the contracted function has no defaults: f's, filled in)
+    value = f(*args, **(kwargs or {}))
+    # (the contracted function has no defaults: f's, filled in)
+    args = contracted_arguments(f, args, kwargs or {}, None)[:-1]
     if not (isinstance(value, (float, np.floating)) or (isinstance(value, np.ndarray) and value.dtype.kind == "f")):
         raise refused("srcdiff.vjp", f"the value of {f.__qualname__} is a {type(value).__name__}; the numba "
                       "pullback takes functions whose value is a float or a float array")

@@ -18,9 +18,10 @@ import numpy as np
 
 from ..driver.higher import explained
 from ..errors import SharedDrawError, SrcDiffError
-from ..frontend.callables import refuse_transformed, resolve
+from ..frontend.callables import refuse_transformed, resolve, user_def_line
 from ..frontend.parse import parse_function
 from .batched_code import batched_code, batched_variant, parameter_names
+from .derivatives import Composite
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
@@ -104,7 +105,11 @@ class VmapFunction:
         self.policy = checked_policy(per_example)  # a call that cannot be batched: warn, allow or refuse
         if not callable(f):
             raise SrcDiffError(f"srcdiff.vmap needs a function, got {type(f).__name__}")
-        refuse_transformed(f, "srcdiff.vmap")
+        #: why a Jacobian or Hessian (srcdiff's, whose rows are batched calls of their own) runs one
+        #: example at a time: vmap(hessian(f)) is JAX's per-example Hessians, and never numba's (refused)
+        self.composed = _composed_reason(f) if isinstance(f, Composite) and not self.jit else None
+        if self.composed is None:
+            refuse_transformed(f, "srcdiff.vmap")
         if out_axes != 0:
             raise SrcDiffError(f"srcdiff.vmap: out_axes={out_axes!r} is not supported",
                                hint="use out_axes=0 and np.moveaxis the result")
@@ -149,6 +154,8 @@ class VmapFunction:
         axes = self._axes(args)
         if all(a is None for a in axes):
             raise SrcDiffError(f"{self.__qualname__}: no argument has a batch axis", hint="set in_axes")
+        if self.composed is not None:
+            return self._composed_call(args, axes)
         if any(is_tree(v) or is_axes_tree(a) or _is_object(v) for v, a in zip(args, axes)):
             return self._tree_call(args, axes)
         moved, sizes, given = [], set(), []  # (given: the arguments, a list of numbers as its array)
@@ -206,6 +213,20 @@ class VmapFunction:
         self._plan = plan_for(moved, [*lowereds, found], run)
         self.per_example = None
         return result
+
+    def _composed_call(self, args: tuple, axes: list):
+        """vmap of srcdiff's Jacobian or Hessian: one example at a time (`self.composed` says why)."""
+        found: dict = {}
+        for position, (value, axis) in enumerate(zip(args, axes)):
+            sizes(value, axis, f"argument {position}", found)
+        if len(set(found.values())) != 1 or 0 in found.values():
+            raise SrcDiffError(f"{self.__qualname__}: the batched arguments have sizes {sorted(set(found.values()))}",
+                               hint="give every batched argument the same length (at least 1) along its batch axis")
+        key = ("composed", tuple(map(repr, axes)), _kinds(list(args), axes))
+        examples = self._examples.get(key)
+        if examples is None:
+            examples = self._examples[key] = self._one_at_a_time(len(args), axes, self.composed)
+        return self._run_examples(examples, args)
 
     def _tree_call(self, args: tuple, axes: list):
         """A call with a tree argument (or a tree of in_axes): each leaf mapped along its own axis, in
@@ -299,6 +320,13 @@ class VmapFunction:
         if isinstance(self._last, PerExample):
             return self._last.source
         return source_of(self._last, self.jit)
+
+
+def _composed_reason(f) -> SrcDiffError:
+    """Why vmap of srcdiff's Jacobian or Hessian `f` runs one example at a time, at the user's def line."""
+    return SrcDiffError(f"{f.__qualname__} is a Jacobian or Hessian made by srcdiff: its rows are one batched call "
+                        "already, and vmap runs it once per example", user_def_line(f),
+                        "vmap(grad(f)) is batched in one call; per_example='allow' runs this without the warning")
 
 
 def _is_object(value) -> bool:

@@ -14,7 +14,7 @@ import types
 from dataclasses import dataclass, field
 
 from ..errors import SrcDiffError
-from .parse import unwrap
+from .parse import parse_function, unwrap
 
 
 @dataclass
@@ -45,9 +45,27 @@ def refuse_transformed(func, what: str = "srcdiff") -> None:
     if kind is None or not type(func).__module__.startswith("srcdiff."):
         return
     name = getattr(func, "__qualname__", type(func).__name__)
-    raise SrcDiffError(f"{what} cannot transform {name}, a function made by {kind}",
+    raise SrcDiffError(f"{what} cannot transform {name}, a function made by {kind}", user_def_line(func),
                        hint="transform your function itself and compose from the inside out: vmap(grad(f)), "
-                            "jacobian(grad(f)) and hessian(f) are the compositions srcdiff takes")
+                            "jacobian(grad(f)), vjp(grad(f)) and hessian(f) are the compositions srcdiff takes")
+
+
+def user_def_line(func):
+    """The def line of the user's function inside `func`, one of srcdiff's transformations (a
+    Jacobian, a Hessian, a gradient, a vmap of them), or None where there is none to read."""
+    for _ in range(6):
+        if isinstance(func, types.FunctionType):
+            break
+        front = getattr(func, "front", None)
+        inner = front.target.func if front is not None else getattr(getattr(func, "pullbacks", None), "func", None)
+        func = inner if inner is not None else getattr(func, "__func__", getattr(func, "func", None))
+    if not isinstance(func, types.FunctionType):
+        return None
+    try:
+        parsed = parse_function(func)
+    except SrcDiffError:
+        return None
+    return parsed.location(parsed.tree)
 
 
 def is_gradient_object(func) -> bool:
@@ -97,4 +115,4 @@ def full_arguments(target: Target, names: list, bound: dict) -> list:
     return [values[n] for n in names]
 
 
-__all__ = ["Target", "full_arguments", "is_gradient_object", "resolve"]
+__all__ = ["Target", "full_arguments", "is_gradient_object", "resolve", "user_def_line"]

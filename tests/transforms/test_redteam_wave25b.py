@@ -200,8 +200,10 @@ COMPOSITIONS = {
     "hessian_of_vmap": (lambda: srcdiff.hessian(srcdiff.vmap(w.cube))(_X), "srcdiff.hessian", "srcdiff.vmap"),
     "jvp_of_vmap": (lambda: srcdiff.jvp(srcdiff.vmap(w.rows), (_X,), (_X,)), "srcdiff.jvp", "srcdiff.vmap"),
     "hvp_of_vmap": (lambda: srcdiff.hvp(srcdiff.vmap(w.cube), _X, _X), "srcdiff.hvp", "srcdiff.vmap"),
-    "vmap_of_hessian": (lambda: srcdiff.vmap(srcdiff.hessian(w.cube))(_XS), "srcdiff.vmap", "srcdiff.hessian"),
-    "vmap_of_jacobian": (lambda: srcdiff.vmap(srcdiff.jacobian(w.rows))(_XS), "srcdiff.vmap", "srcdiff.jacobian"),
+    # (vmap of a hessian or a jacobian runs it once per example since wave 29b: test_redteam_wave29b.py;
+    # with jit="numba" it is refused as these are)
+    "vmap_of_hessian_numba": (lambda: srcdiff.vmap(srcdiff.hessian(w.cube), jit="numba")(_XS), "srcdiff.vmap",
+                              "srcdiff.hessian"),
     "vmap_of_vmap": (lambda: srcdiff.vmap(srcdiff.vmap(w.rows))(_XS), "srcdiff.vmap", "srcdiff.vmap"),
     "grad_of_jvp_function": (
         lambda: srcdiff.grad(srcdiff.jvp_function(w.cube))((_X,), (_X,)),

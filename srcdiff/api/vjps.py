@@ -1,0 +1,107 @@
+"""`srcdiff.vjp`: the value and the pullback of a function of the user's (api/pullbacks.py), of
+a gradient (one whose value is a tree too: the Hessian's block by forward mode over the
+gradient, which takes trees), or of a Jacobian (``vjp(jacobian(f))``: the adjoint contracted
+with the Hessian of each output element, jacobian(jacobian(f))'s rows).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import SrcDiffError
+from ..frontend.callables import refuse_transformed
+from .binding import normalize_wrt, wrt_of
+from .derivatives import Derivative
+from .forward import jvp, jvp_function
+from .gradients import GradFunction
+from .jacobians import Jacobian, NestedJacobian
+from .jitting import checked
+from .outer import TreeGradientError, plain_tree_gradient
+from .pullbacks import Pullbacks
+from .varkw import bound
+from .vjp_numba import numba_vjp
+
+
+def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None, **kwargs):
+    """``(value, pullback)``: `f`'s value at `args` (and `kwargs`, f's keyword arguments), and the
+    function that maps an adjoint of the value (same shape) to the gradient of ``sum(value *
+    adjoint)`` with respect to `wrt` (a position or a parameter's name, shaped like that argument:
+    a tree's gradient is a tree; a tuple `wrt` gives a tuple).
+    With ``jit="numba"`` the pullback is the numba-compiled gradient of ``sum(f(*args) *
+    adjoint)`` (api/vjp_numba.py): each call runs the forward computation again with it.
+    `argnums` is JAX's spelling of integer `wrt` (unlike ``jax.vjp``, the pullback gives the
+    gradients of `wrt` alone, by default of the first argument).  `f` may be a gradient of yours
+    (``vjp(grad(f))``: Hessian-vector products) or a Jacobian (``vjp(jacobian(f))``)."""
+    wrt = wrt_of(wrt, argnums)
+    if type(f) is Jacobian and not f.jit:
+        return _of_a_jacobian(f, args, kwargs, wrt)
+    if checked(jit, "srcdiff.vjp"):
+        return numba_vjp(f, args, wrt, kwargs)
+    try:
+        return Pullbacks(bound(f, args, kwargs), wrt)(*args, **kwargs)  # def f(x, *args): the function this call gives
+    except TreeGradientError as exc:
+        found = plain_tree_gradient(exc.gradient, wrt)
+        if found is None:
+            raise
+        positional = exc.gradient.front.binder.bind(args, kwargs)
+        outer = exc.gradient if found[2] else GradFunction(exc.gradient.func, wrt)
+        return exc.gradient(*positional), SymmetricPullback(outer, exc.gradient.front.names.index(found[0]), positional)
+
+
+class SymmetricPullback:
+    """The pullback of a plain gradient of f with respect to A whose value is a tree (a dict, a
+    dataclass of parameters), with respect to B: ``g -> H[B][A] g`` (the Hessian being symmetric,
+    the transpose of the block H[A][B]), by forward mode over ``grad(f, wrt=B)`` along g at A
+    (``jvp(grad(f))``, which takes trees)."""
+
+    def __init__(self, outer: GradFunction, inner: int, positional: tuple):
+        self.gradient, self.inner, self.positional = outer, inner, positional
+
+    def __call__(self, g):
+        tangents: list = [None] * len(self.positional)
+        tangents[self.inner] = g
+        return jvp(self.gradient, self.positional, tuple(tangents))[1]
+
+    @property
+    def source(self) -> str:
+        return jvp_function(self.gradient).source_for(*self.positional)
+
+
+def _of_a_jacobian(jac: Jacobian, args: tuple, kwargs: dict, wrt):
+    """``vjp(jacobian(f))`` of a plain function `f` of the user's, with respect to the Jacobian's own
+    parameter: for f of one value, ``vjp(grad(f))``; else (an array or a number parameter) the
+    pullback of U is ``sum(U * d jacobian(f) / dx)``, the rows of ``jacobian(jacobian(f))`` (one
+    Hessian per element of f's value) contracted with U."""
+    func, spec = jac.pullbacks.func, jac.pullbacks.wrt_spec
+    try:
+        front = jac.pullbacks.front
+        names, hidden = (list(front.names), front.target.hidden) if front is not None else ([], ())
+        same = bool(names) and normalize_wrt(wrt, None, names, hidden) == normalize_wrt(spec, None, names, hidden)
+    except SrcDiffError:
+        same = False
+    if isinstance(func, (GradFunction, Derivative)) or not same or isinstance(spec, (tuple, list)):
+        refuse_transformed(jac, "srcdiff.vjp")  # (a mixed or tuple derivative of a Jacobian: not written)
+    if np.ndim(func(*args, **kwargs)) == 0:  # f of one value: its Jacobian is its gradient (a tree's too)
+        return vjp(GradFunction(func, spec), *args, wrt=wrt, **kwargs)
+    value = jac(*args, **kwargs)
+    if not isinstance(value, (np.ndarray, float, np.floating)):
+        refuse_transformed(jac, "srcdiff.vjp")  # (the Jacobian of a tree: a tree, not written)
+    nested = NestedJacobian(jac, spec)(*args, **kwargs)
+    return value, ContractedPullback(np.shape(value), nested)
+
+
+class ContractedPullback:
+    """``U -> sum(U * dJ/dx)`` over J's axes, given dJ/dx (J's shape, then x's)."""
+
+    def __init__(self, shape: tuple, nested: np.ndarray):
+        self.shape, self.nested = shape, nested
+
+    def __call__(self, g):
+        if np.shape(g) != self.shape:
+            raise SrcDiffError(f"the adjoint has shape {np.shape(g)}, but the value has shape {self.shape}",
+                               hint="pass an adjoint shaped like the function's value")
+        out = np.tensordot(np.asarray(g, dtype=float), self.nested, axes=len(self.shape))
+        return out if np.ndim(out) else float(out)
+
+
+__all__ = ["ContractedPullback", "SymmetricPullback", "vjp"]
