@@ -169,7 +169,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             # a number on one path and an array on another (numba/joins.py), a float32 value
             # meeting a float constant numba widens (numba/float32_constants.py), else, where
             # numba does not type the loops, the statements as written
-            for retry in (joins.unified(run.built, str(exc)), scalar_where.retried(run.built, str(exc)),
+            for retry in (joins.unified(run.built, str(exc), made, key), scalar_where.retried(run.built, str(exc)),
                           float32_constants.retried(run.built, str(exc)), list_writes.retried(run.built, str(exc)),
                           plain):
                 if retry is not None and retry.source not in tried:

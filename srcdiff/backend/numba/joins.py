@@ -24,14 +24,8 @@ import copy
 import re
 from dataclasses import replace
 
-from . import kindflow, kinds, ufuncs
+from . import kindflow, kinds, taints
 from .kinds import Kind
-
-#: calls whose result is tainted when an argument is, and which keep values elementwise
-ELEMENTWISE = kinds.UNARY | kinds.BINARY | {"where", "full_like", "zeros_like", "ones_like"} | \
-    {ufuncs.PREFIX + name for name in ufuncs.NAMES}  # (NumPy's loops for large arrays: the same values)
-WHOLE = {"sum", "mean", "max", "min", "prod", "amax", "amin"}
-HELPERS_OF_SHAPE = {"zeros_like", "full", "stop_gradient"}
 
 
 def promote(built, made, key):
@@ -41,12 +35,9 @@ def promote(built, made, key):
         return built
     module = ast.parse(built.source)
     func = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == built.main), None)
-    tree = ast.parse(made.source).body[0]
-    names = [a.arg for a in tree.args.args]
-    if func is None or len(names) != len(key):
+    env = _arguments(func, made, key)
+    if env is None:
         return built
-    env = {a.arg: None for a in func.args.args}
-    env.update({name: kinds.of_signature(name, part) for name, part in zip(names, key)})
     changed = False
     for index, stmt in enumerate(func.body):
         for _ in range(3):  # again after a promotion: a tangent's kind may read the promoted value's
@@ -58,13 +49,27 @@ def promote(built, made, key):
                 kept = copy.deepcopy(assign.value)
                 assign.value = _ones(ndim, assign.value.value, dtype)
                 if _of_preset(func, assign) or \
-                        _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)):
+                        _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)) or \
+                        taints.in_order(func, [assign], _Wide(func, env, ndim)):
                     changed = promoted = True
                 else:
                     assign.value = kept
             if not promoted:
                 break
     return _rewritten(built, module) if changed else built
+
+
+def _arguments(func: ast.FunctionDef | None, made, key) -> dict | None:
+    """The kinds of `func`'s arguments (the variant's `key`: ir/shapes.py's signature), where
+    `func` is the main function of `made`'s module; else None."""
+    if func is None or made is None or not isinstance(key, tuple):
+        return None
+    names = [a.arg for a in ast.parse(made.source).body[0].args.args]
+    if len(names) != len(key):
+        return None
+    env = {a.arg: None for a in func.args.args}
+    env.update({name: kinds.of_signature(name, part) for name, part in zip(names, key)})
+    return env
 
 
 def _of_preset(func: ast.FunctionDef, assign: ast.Assign) -> bool:
@@ -88,10 +93,11 @@ ARRAY = re.compile(r"^array\((float64|float32), (\d+)d, \w+\)$")
 NUMBER = re.compile(r"^(Literal\[(int|float)\]\(.+\)|float64|int64)$")
 
 
-def unified(built, refusal: str):
+def unified(built, refusal: str, made=None, key=None):
     """`built` with the variable numba's `refusal` names (a number on one path, an array on
     another) promoted to an array of ones' shape in the function that makes it, where that
-    is exact; None when the refusal is another, or the promotion is not exact."""
+    is exact; None when the refusal is another, or the promotion is not exact.  `made` and
+    `key` (the variant and its signature) tell the kinds of the main function's arguments."""
     found = JOIN.search(refusal)
     if not found:
         return None
@@ -112,7 +118,9 @@ def unified(built, refusal: str):
         kept = [copy.deepcopy(n.value) for n in numbers_here]
         for assign in numbers_here:
             assign.value = _ones(ndim, assign.value.value, dtype)
-        if all(_of_preset(func, n) for n in numbers_here) or _exact(func, name, _other_path(func, numbers_here)):
+        wide = _Wide(func, (_arguments(func, made, key) if func.name == built.main else None) or {}, ndim)
+        if all(_of_preset(func, n) for n in numbers_here) or \
+                _exact(func, name, _other_path(func, numbers_here), wide) or taints.in_order(func, numbers_here, wide):
             changed = True
         else:
             for assign, value in zip(numbers_here, kept):
@@ -185,6 +193,9 @@ def _candidates(before: list, loop: ast.stmt, env: dict) -> list:
             continue
         once = kindflow.block(loop.body, _entered(loop, env))
         kind = once.get(name)
+        if kind is None and name in once:  # a number and an array joined: made in an inner loop or a branch
+            kind = next((k for k in _ARRAYS if kindflow.block(loop.body, _entered(loop, {**env, name: k})).get(name)
+                         == k), None)
         if not isinstance(kind, Kind) or not kind.array or kind.dtype not in ("f8", "f4"):
             continue
         entry = kindflow.loop_entry(loop, _entered(loop, {**env, name: Kind(kind.ndim, kind.dtype, None)}))
@@ -192,6 +203,10 @@ def _candidates(before: list, loop: ast.stmt, env: dict) -> list:
         if isinstance(again, Kind) and again.ndim == kind.ndim and again.dtype == kind.dtype:
             found.append((assign, kind.ndim, kind.dtype))
     return found
+
+
+#: the arrays a name the loop makes one of may be (tried where a number joins it)
+_ARRAYS = [Kind(ndim, dtype, None) for dtype in ("f8", "f4") for ndim in (1, 2, 3)]
 
 
 def _entered(loop: ast.stmt, env: dict) -> dict:
@@ -255,13 +270,13 @@ def _exact(func: ast.FunctionDef, name: str, skipped: list = (), wide: _Wide | N
             if id(node) in ignored:
                 continue
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted:
-                result = _use(node, parents, tainted, wide)
+                result = taints.use(node, parents, tainted, wide)
                 if result is False:
                     return False
                 grown.update(result[0])
                 more.update(result[1])
             elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-                stack = _item_of(node.value)
+                stack = kindflow.stack_of(node.value)
                 if stack is not None and any(s == stack for s, _ in more):
                     target = node.targets[0]
                     if not isinstance(target, ast.Tuple):
@@ -272,87 +287,3 @@ def _exact(func: ast.FunctionDef, name: str, skipped: list = (), wide: _Wide | N
             return True
         tainted, piled = grown, more
     return False
-
-
-def _item_of(value: ast.expr) -> str | None:
-    """The list `value` reads an item of (``stack.pop()``, ``stack[i]``), else None."""
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "pop" \
-            and isinstance(value.func.value, ast.Name) and not value.args:
-        return value.func.value.id
-    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
-        return value.value.id
-    return None
-
-
-def _use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide: _Wide | None = None):
-    """(the names a tainted load taints, the (list, position)s it is appended at), or False
-    where its use may change a value."""
-    child, parent = node, parents.get(id(node))
-    while True:
-        if wide is not None and isinstance(parent, ast.BinOp) and not isinstance(parent.op, ast.MatMult):
-            other = parent.right if child is parent.left else parent.left
-            if not any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(other)) \
-                    and wide.covers(other, _statement(parent, parents)):
-                return set(), set()  # the shape and values the number gave
-        if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp)) and child is not getattr(
-                parent, "test", None):
-            child, parent = parent, parents.get(id(parent))
-            continue
-        if isinstance(parent, ast.Call) and child in parent.args:
-            called = _called(parent.func)
-            if called in ELEMENTWISE or called in HELPERS_OF_SHAPE:
-                child, parent = parent, parents.get(id(parent))
-                continue
-            if (called in WHOLE or called == "size") and len(parent.args) == 1 and not parent.keywords:
-                return set(), set()  # a number, the same one (axes of length one hold no more items)
-            if called == "unbroadcast" and len(parent.args) == 2:
-                if child is parent.args[0]:
-                    return set(), set()  # summed to the other's shape: the same values
-                child, parent = parent, parents.get(id(parent))
-                continue
-            if called == "shape" and isinstance(parents.get(id(parent)), ast.Call) \
-                    and _called(parents[id(parent)].func) in ("full", "zeros", "ones"):
-                child, parent = parents[id(parent)], parents.get(id(parents[id(parent)]))
-                continue
-            if called == "shape" and isinstance(parents.get(id(parent)), ast.Assign):
-                child, parent = parent, parents.get(id(parent))  # a shape kept (unused: forward mode's)
-                continue
-            return False
-        if isinstance(parent, ast.Tuple) and child is node and isinstance(parents.get(id(parent)), ast.Call):
-            call = parents[id(parent)]
-            if isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
-                    and isinstance(call.func.value, ast.Name) and call.args == [parent]:
-                return set(), {(call.func.value.id, parent.elts.index(child))}
-            return False
-        if isinstance(parent, ast.Call) and child is parent.func and isinstance(child, ast.Attribute) \
-                and child.attr in WHOLE and not parent.args and not parent.keywords:
-            return set(), set()
-        if isinstance(parent, ast.Attribute) and parent.attr in WHOLE and child is parent.value:
-            child, parent = parent, parents.get(id(parent))
-            continue
-        if isinstance(parent, (ast.Assign, ast.AugAssign)) and child is parent.value:
-            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            if all(isinstance(t, (ast.Name, ast.Tuple)) for t in targets):
-                return {n for t in targets for n in kindflow.bound(t)}, set()
-            if all(isinstance(t, ast.Subscript) for t in targets) and child is node:
-                # written into an element or a row: an array of ones' shape broadcasts there as the
-                # number does (into one element, numba refuses it: never another value)
-                return set(), set()
-            return False
-        return False
-
-
-def _statement(node: ast.AST, parents: dict) -> ast.stmt | None:
-    while node is not None and not isinstance(node, ast.stmt):
-        node = parents.get(id(node))
-    return node
-
-
-def _called(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy"):
-        return func.attr
-    if isinstance(func, ast.Attribute):
-        return func.attr if func.attr in ("append",) else None
-    return None

@@ -109,3 +109,13 @@ def loop_entry(loop: ast.stmt, env: dict) -> dict:
             return entry
         entry = again
     return {name: None for name in entry}
+
+
+def stack_of(value: ast.expr) -> str | None:
+    """The list (a loop's stack) `value` reads an item of (``stack.pop()``, ``stack[i]``), else None."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "pop" \
+            and isinstance(value.func.value, ast.Name) and not value.args:
+        return value.func.value.id
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        return value.value.id
+    return None

@@ -106,8 +106,12 @@ def list_add(xs, i, v):
     return python.list_add(xs, i, v)
 
 
-@overload(list_add)
+@overload(list_add, prefer_literal=True)
 def _list_add(xs, i, v):
+    if isinstance(xs, types.BaseTuple) and not _listed(xs) and isinstance(i, types.IntegerLiteral) \
+            and 0 <= i.literal_value < len(xs):  # a list of arrays and numbers kept as a tuple (list_tuples.py)
+        parts = "".join("xs[i] + v, " if j == i.literal_value else f"xs[{j}], " for j in range(len(xs)))
+        return made(f"def impl(xs, i, v):\n    return ({parts})\n")
     if not _listed(xs):
         return None
 

@@ -3,8 +3,8 @@
 numba types every item of a list alike.  A list display of an array and a number (``s = [x, 1.0]``)
 is a heterogeneous "literal list" to it; rebound in a loop (``s = [s[0] * 0.9 + np.sin(s[0]),
 s[1] * 0.5]``), with the loop's stack of those lists in the gradient, numba's type inference did not
-end (minutes of compiling, no answer).  A tuple of the same items compiles: the refusal says so, at
-the user's line of the list.
+end (minutes of compiling, no answer).  A tuple of the same items compiles: a list only read is
+spelled so (list_tuples.py); else the refusal says so, at the user's line of the list.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import ast
 import numpy as np
 
 from ...ir import shapes
-from . import kindflow, kinds
+from . import kindflow, kinds, list_tuples
 
 REASON = ("a list holding an array and a number is carried through a loop here (numba types a list's "
           "items alike, and its compiler does not finish on this one); write it as a tuple of the same items "
@@ -43,7 +43,11 @@ def carried_mixed_list(func: ast.FunctionDef, key, params: dict | None = None, r
     env = {**(read_values or {}), **env}
     looped = {n.id for loop in ast.walk(func) if isinstance(loop, (ast.For, ast.While))
               for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return _scan(func.body, env, looped, False, {}, [] if widths is None else widths)
+    while True:
+        found = _scan(func.body, env, looped, False, {}, [] if widths is None else widths)
+        # a list only read (a constant index, len, saved on the stack) is a tuple (list_tuples.py)
+        if found is None or found[1] == APPENDED or not list_tuples.as_tuples(func, found[0]):
+            return found
 
 
 def _scan(stmts: list, env: dict, looped: set, in_loop: bool, held: dict, widths: list) -> tuple[ast.stmt, str] | None:

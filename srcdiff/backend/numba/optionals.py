@@ -26,6 +26,7 @@ from numba import types
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
+from . import kindflow
 from .naming import overload
 from .runtime import zeros_like
 
@@ -67,9 +68,7 @@ def _zeros_of_preset(value):
 def rewrite(func: ast.FunctionDef) -> set:
     """Wrap, in place, the names `func` presets to None where an index or a NumPy function reads
     them, and spell their zeros ``zeros_of_preset``; the helpers it wrote."""
-    preset = {t.id for node in ast.walk(func) if isinstance(node, ast.Assign)
-              and isinstance(node.value, ast.Constant) and node.value.value is None
-              for t in node.targets if isinstance(t, ast.Name)}
+    preset = _maybe_none(func)
     if not preset:
         return set()
     changed, helpers = False, set()
@@ -92,6 +91,42 @@ def rewrite(func: ast.FunctionDef) -> set:
                 if isinstance(arg, ast.Name) and arg.id in preset:
                     node.args[i], changed = _wrapped(arg), True
     return helpers | ({"present"} if changed else set())
+
+
+def _maybe_none(func: ast.FunctionDef) -> set:
+    """The names `func` presets to None, and those that may hold such a name's None: what a stack
+    it is appended to gives back (``y_3 = stack[k]`` of ``stack.append(y)``: forward mode over a
+    gradient's code reads its stack into a name of its own), and renames of them."""
+    assigns = [node for node in ast.walk(func) if isinstance(node, ast.Assign)]
+    found = {t.id for node in assigns if isinstance(node.value, ast.Constant) and node.value.value is None
+             for t in node.targets if isinstance(t, ast.Name)}
+    if not found:
+        return found
+    while True:
+        piled = set()  # (stack, position in the tuple appended; None: the item itself)
+        for node in ast.walk(func):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                    and isinstance(node.func.value, ast.Name) and len(node.args) == 1:
+                item = node.args[0]
+                if isinstance(item, ast.Name) and item.id in found:
+                    piled.add((node.func.value.id, None))
+                elif isinstance(item, ast.Tuple):
+                    piled.update((node.func.value.id, i) for i, e in enumerate(item.elts)
+                                 if isinstance(e, ast.Name) and e.id in found)
+        grown = set(found)
+        for node in assigns:
+            if len(node.targets) != 1:
+                continue
+            target, stack = node.targets[0], kindflow.stack_of(node.value)
+            if isinstance(target, ast.Name) and isinstance(node.value, ast.Name) and node.value.id in found:
+                grown.add(target.id)
+            elif isinstance(target, ast.Name) and (stack, None) in piled:
+                grown.add(target.id)
+            elif isinstance(target, ast.Tuple) and stack is not None:
+                grown.update(e.id for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and (stack, i) in piled)
+        if grown == found:
+            return found
+        found = grown
 
 
 def _of_numpy(func: ast.expr) -> bool:

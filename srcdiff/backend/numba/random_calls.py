@@ -10,7 +10,8 @@ itself, through numba's object mode, in the order the code makes them:
 
 `rng` is then a number, the key of the generator in this process's table
 (random_draws.py), and every draw is NumPy's, bit for bit.  The methods of `DRAWS` with
-their parameters given by position or by name (``size`` among them) are spelled so; any
+their parameters given by position or by name (``size`` among them; ``choice``'s ``replace`` and ``p``
+after it, passed among the parameters) are spelled so; any
 other use of the generator (another method, ``dtype=``, passing it on) is left as written
 and numba refuses it at its line.  This module reads the code only (no numba).
 """
@@ -25,9 +26,11 @@ DRAWS = {"random": (), "standard_normal": (), "standard_exponential": (), "stand
          "exponential": ("scale",), "laplace": ("loc", "scale"), "logistic": ("loc", "scale"),
          "lognormal": ("mean", "sigma"), "gumbel": ("loc", "scale"), "beta": ("a", "b"),
          "gamma": ("shape", "scale"), "standard_gamma": ("shape",), "chisquare": ("df",),
-         "rayleigh": ("scale",), "poisson": ("lam",), "binomial": ("n", "p")}
+         "rayleigh": ("scale",), "poisson": ("lam",), "binomial": ("n", "p"), "choice": ("a",)}
 #: the methods whose draws are integers
 INTEGER_DRAWS = {"integers", "poisson", "binomial"}
+#: ``choice``'s parameters after ``size``, with NumPy's defaults: passed among the parameters
+CHOICE_AFTER = (("replace", True), ("p", None))
 
 
 def _is_default_rng(node: ast.expr) -> bool:
@@ -59,7 +62,8 @@ def _draw(node: ast.Call) -> bool:
     """``rng.method(...)`` as ``random_draw(rng, "method", size, (params...))``, in place, if its
     arguments are of the forms NumPy's parameters take; whether it was."""
     method = node.func.attr
-    params = (*DRAWS[method], "size")
+    after = CHOICE_AFTER if method == "choice" else ()
+    params = (*DRAWS[method], "size", *(name for name, _ in after))
     if len(node.args) > len(params) or any(isinstance(a, ast.Starred) for a in node.args):
         return False
     given = dict(zip(params, node.args))
@@ -68,13 +72,16 @@ def _draw(node: ast.Call) -> bool:
             return False
         given[keyword.arg] = keyword.value
     size = given.pop("size", ast.Constant(None))
+    later = [given.pop(name, ast.Constant(default)) for name, default in after]  # (choice's replace, p)
     values = [given[p] for p in DRAWS[method] if p in given]
     if len(values) != len(given) or [p for p in DRAWS[method] if p in given] != list(DRAWS[method][:len(values)]):
         return False  # a later parameter without an earlier one (``normal(scale=2.0)``): not by position
-    node.args = [node.func.value, ast.Constant(method), size, ast.Tuple(values, ast.Load())]
+    if after and len(values) != len(DRAWS[method]):
+        return False
+    node.args = [node.func.value, ast.Constant(method), size, ast.Tuple(values + later, ast.Load())]
     node.keywords = []
     node.func = ast.Name("random_draw", ast.Load())
     return True
 
 
-__all__ = ["DRAWS", "INTEGER_DRAWS", "rewrite"]
+__all__ = ["CHOICE_AFTER", "DRAWS", "INTEGER_DRAWS", "rewrite"]

@@ -34,7 +34,7 @@ def open_generator(seed) -> int:
 
 
 def run_draw(key, method, size, params, dtype):
-    found = getattr(GENERATORS[key], method)(*params, size=size)
+    found = _drawn(GENERATORS[key], method, size, params)
     return np.ascontiguousarray(found, dtype) if np.ndim(found) else dtype(found)
 
 
@@ -43,7 +43,13 @@ def random_open(seed):
 
 
 def random_draw(key, method, size, params):
-    return getattr(GENERATORS[key], method)(*params, size=size)
+    return _drawn(GENERATORS[key], method, size, params)
+
+
+def _drawn(generator, method, size, params):
+    if method == "choice":  # (a, replace, p): random_calls.py's CHOICE_AFTER after ``size``
+        return generator.choice(params[0], size=size, replace=params[1], p=params[2])
+    return getattr(generator, method)(*params, size=size)
 
 
 @overload(random_open)
@@ -79,13 +85,34 @@ def _drawer(spec, name: str, dtype):
 
 @overload(random_draw, prefer_literal=True)
 def _random_draw(key, method, size, params):
+    if not isinstance(method, types.StringLiteral):
+        return None
+    if method.literal_value == "choice":
+        return _choice(size, params)
     ndim = _ndim(size, params)
-    if not isinstance(method, types.StringLiteral) or ndim is None:
+    if ndim is None:
         return None
     integer = method.literal_value in INTEGER_DRAWS
     kind = types.int64 if integer else types.float64
     spec = kind if ndim == 0 else types.Array(kind, ndim, "C")
     return _drawer(spec, method.literal_value, np.int64 if integer else np.float64)
+
+
+def _choice(size, params):
+    """``rng.choice(a, size, replace, p)``: integers below `a`, or items of the 1-d array `a`."""
+    a = params.types[0] if isinstance(params, types.BaseTuple) and params.types else None
+    if isinstance(a, types.Integer):
+        kind, dtype = types.int64, np.int64
+    elif isinstance(a, types.Array) and a.ndim == 1 and \
+            (isinstance(a.dtype, types.Integer) or a.dtype == types.float64):
+        kind = types.int64 if isinstance(a.dtype, types.Integer) else types.float64
+        dtype = np.int64 if isinstance(a.dtype, types.Integer) else np.float64
+    else:
+        return None
+    ndim = 0 if isinstance(size, (types.NoneType, types.Omitted)) else _ndim(size, ())
+    if ndim is None:
+        return None
+    return _drawer(kind if ndim == 0 else types.Array(kind, ndim, "C"), "choice", dtype)
 
 
 HELPERS = ("random_open", "random_draw")

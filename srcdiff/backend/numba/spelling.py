@@ -245,6 +245,8 @@ class _Rewriter(ast.NodeTransformer):
         if _is_np(func, "zeros") and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Call) \
                 and _is_np(node.args[0].func, "shape") and len(node.args[0].args) == 1 and not node.args[0].keywords:
             return self._helper("zeros_shaped", node.args[0].args)  # a number's zero adjoint: 0.0 (zero_adjoints.py)
+        if _is_np(func, "zeros") and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name):
+            return self._helper("zeros_of_shape", node.args)  # (the shape kept in a name: the same)
         if (_is_np(func, "stack") or _is_np(func, "concatenate")) and node.args and len(node.args) <= 2 \
                 and all(k.arg == "axis" for k in node.keywords):
             axis = node.args[1] if len(node.args) == 2 else next((k.value for k in node.keywords), ast.Constant(0))

@@ -33,4 +33,18 @@ def _zeros_shaped(like):
     return lambda like: np.zeros(np.shape(like))
 
 
-HELPERS = ("zeros_shaped",)
+def zeros_of_shape(shape):
+    """Outside numba: NumPy's ``np.zeros(shape)``."""
+    return np.zeros(shape)
+
+
+@overload(zeros_of_shape)
+def _zeros_of_shape(shape):
+    """``t13 = np.shape(lam); lam_bar = np.zeros(t13)`` (forward mode over a gradient's code keeps the
+    shape in a name of its own): the shape ``()`` is a number's, whose zero is ``0.0``, as zeros_shaped's."""
+    if isinstance(shape, types.BaseTuple) and len(shape) == 0:
+        return lambda shape: 0.0
+    return lambda shape: np.zeros(shape)
+
+
+HELPERS = ("zeros_shaped", "zeros_of_shape")
