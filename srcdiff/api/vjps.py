@@ -86,7 +86,11 @@ def _of_a_jacobian(jac: Jacobian, args: tuple, kwargs: dict, wrt):
     value = jac(*args, **kwargs)
     if not isinstance(value, (np.ndarray, float, np.floating)):
         refuse_transformed(jac, "srcdiff.vjp")  # (the Jacobian of a tree: a tree, not written)
-    nested = NestedJacobian(jac, spec)(*args, **kwargs)
+    try:
+        nested = NestedJacobian(jac, spec)(*args, **kwargs)
+    except SrcDiffError as exc:  # (said of jacobian(jacobian(f)), which the user did not write)
+        raise SrcDiffError(f"vjp({jac.__qualname__}) differentiates it again: {exc.reason}", exc.location,
+                           exc.hint) from None
     return value, ContractedPullback(np.shape(value), nested)
 
 

@@ -214,6 +214,23 @@ def mixup_loss(lam, x1, x2, w):
     return np.sum(np.tanh(w @ x) ** 2)
 
 
+# sums along an axis, batched (vmap(grad(f), jit="numba"): sum_last, full_rows)
+
+
+def rows_normalised(W, X):
+    Z = np.exp(X @ W)
+    return np.sum(np.log(Z / np.sum(Z, axis=-1, keepdims=True)) * X[:, :2])
+
+
+def row_sums(W, X):
+    return np.sum(np.tanh(np.sum(X @ W, axis=1)) ** 2)
+
+
+def last_axis_keep(w, X):
+    S = np.sum(X * w, axis=1, keepdims=True)
+    return np.sum(np.sin(S) * X)
+
+
 def _mlp_params(r):
     return {"W1": r.normal(size=(3, 4)) * 0.5, "b1": r.normal(size=4) * 0.1, "W2": r.normal(size=(4, 1)) * 0.5,
             "b2": r.normal(size=1) * 0.1}

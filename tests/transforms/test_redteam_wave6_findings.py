@@ -13,6 +13,8 @@ from numeric import central_difference
 
 import srcdiff
 
+from . import leaves
+
 # ---- 1. a float32 parameter's gradient is float32, whatever the function's constants make it ----
 # ``np.eye(C)[labels]`` (float64 targets), ``q @ k.T / np.sqrt(d)`` (a NumPy float64 number), a
 # float64 stiffness matrix filled from float32 values, ``np.linspace`` weights: the function computes
@@ -166,7 +168,8 @@ def test_higher_order_through_a_newaxis_read_in_a_loop(f, how):
         np.testing.assert_allclose(tangent, want @ v, rtol=1e-5, atol=1e-6)
 
 
-# ---- 3. jacobian(grad(f)) of a tree, method or partial is refused at the user's def line ----
+# ---- 3. jacobian(grad(f)) of a tree, method or partial is refused at the user's def line (or, since
+# wave 29b, is the Hessian, checked here) ----
 # (it was refused naming only the function: no file, no line).  A Hessian of a tree is
 # srcdiff.hessian's job, which takes trees.
 
@@ -205,7 +208,16 @@ def test_jacobian_of_a_tree_gradient_is_refused_at_the_def_line(case):
         x = args[0]
         np.testing.assert_allclose(got, np.diag(24.0 * x ** 2), rtol=1e-6, atol=1e-8)
         return
-    pytest.fail("jacobian(grad(f)) of a tree is supported now: check it against differences of the gradient here")
+    # since wave 29b the Jacobian of a plain gradient of a tree with respect to its own parameter
+    # is the Hessian (test_redteam_wave29b.py): against central differences of the gradient
+    g, x0 = srcdiff.grad(f), leaves.vector(args[0])
+    cols = []
+    for k in range(x0.size):
+        e = np.zeros_like(x0)
+        e[k] = 1e-5
+        hi, lo = (leaves.vector(g(leaves.with_vector(args[0], x0 + s * e), *args[1:])) for s in (1, -1))
+        cols.append((hi - lo) / 2e-5)
+    np.testing.assert_allclose(leaves.square(got, args[0]), np.stack(cols, axis=-1), rtol=1e-5, atol=1e-6)
 
 
 # ---- 4. functools.partial of a function with keyword-only parameters ----

@@ -1,7 +1,8 @@
 """numba versions of the helpers srcdiff.vmap's batched code calls (rules/batching_helpers.py), each on
 arrays whose axis 0 is the batch axis: ``broadcast_rows`` / ``copy_rows`` (a value the same for
 every row, as rows: before a loop that makes it a row each), ``zero_rows``, ``unbroadcast_rows``,
-``sum_rows`` (``sum(items)`` of a list of rows) and ``list_repeat_rows`` (its adjoint).
+``sum_rows`` (``sum(items)`` of a list of rows), ``list_repeat_rows`` (its adjoint), ``sum_last``
+(a sum along the last axis) and ``full_rows`` (the adjoint of a sum, as rows).
 
 numba gives a name one type: the rows made of a value shared by every row are a new array of their
 own (NumPy's read-only view would be another type than the rows the loop computes), and a value
@@ -17,7 +18,9 @@ from numba import types
 from ...rules.batching_helpers import (
     broadcast_rows,
     copy_rows,
+    full_rows,
     list_repeat_rows,
+    sum_last,
     sum_rows,
     unbroadcast_rows,
     zero_rows,
@@ -126,6 +129,47 @@ def _list_repeat_rows(g, xs, xs_rows):
     )
 
 
-HELPERS = ("broadcast_rows", "copy_rows", "zero_rows", "unbroadcast_rows", "sum_rows", "list_repeat_rows")
+@overload(full_rows)
+def _full_rows(shape, fill):
+    """An array of `shape` per row filled with that row's `fill` (the adjoint of a sum, as rows)."""
+    if isinstance(shape, types.Integer):
+        count, spelled = 1, "(shape,)"
+    elif isinstance(shape, types.UniTuple) and isinstance(shape.dtype, types.Integer) or \
+            isinstance(shape, types.Tuple) and len(shape) == 0:
+        count, spelled = len(shape), "shape"
+    else:
+        return None
+    if not isinstance(fill, types.Array) or fill.ndim == 0 or fill.ndim - 1 > count:
+        return None
+    ones = "(1,) * 0" if fill.ndim - 1 == count else "(" + "1, " * (count - fill.ndim + 1) + ")"
+    dtype = "fill.dtype" if isinstance(fill.dtype, types.Float) else "np.float64"
+    return made(
+        "def impl(shape, fill):\n"
+        f"    g = np.ascontiguousarray(fill).reshape(fill.shape[:1] + {ones} + fill.shape[1:])\n"
+        f"    out = np.empty(fill.shape[:1] + {spelled}, {dtype})\n"
+        "    out[...] = g\n"
+        "    return out\n"
+    )
+
+
+@overload(sum_last, prefer_literal=True)
+def _sum_last(x, keepdims=False):
+    """``np.sum(x, axis=-1, keepdims=keepdims)`` (a softmax's normaliser, batched): keepdims a
+    constant, as the generated code writes it."""
+    keep = keepdims.literal_value if isinstance(keepdims, types.BooleanLiteral) else \
+        keepdims.value if isinstance(keepdims, types.Omitted) else keepdims if isinstance(keepdims, bool) else None
+    if not isinstance(x, types.Array) or x.ndim == 0 or keep is None:
+        return None
+    if x.ndim == 1:
+        body = "    return np.array([np.sum(x)])\n" if keep else "    return np.sum(x)\n"
+    else:
+        shape = "x.shape[:-1] + (1,)" if keep else "x.shape[:-1]"
+        body = ("    out = np.zeros(x.shape[:-1], x.dtype)\n    for k in range(x.shape[-1]):\n"
+                f"        out += x[..., k]\n    return out.reshape({shape})\n")
+    return made("def impl(x, keepdims=False):\n" + body)
+
+
+HELPERS = ("broadcast_rows", "copy_rows", "zero_rows", "unbroadcast_rows", "sum_rows", "list_repeat_rows", "sum_last",
+           "full_rows")
 
 __all__ = ["HELPERS"]
