@@ -9,7 +9,7 @@ against float64 central differences (vmap_checks.census_outcome).
 
 Census of the 372 rows (batched / one example at a time with a PerExampleWarning / refused at the
 user's line / WRONG / bad error / n/a: grad itself refuses np.linalg.solve of a stack by a vector):
-before 172 / 194 / 0 / 3 / 0 / 6; after 351 / 18 / 0 / 0 / 0 / 6.  Besides, 14 programs of masked values
+before 172 / 194 / 0 / 3 / 0 / 6; after 357 / 12 / 0 / 0 / 0 / 6.  Besides, 14 programs of masked values
 (vmap29_masks.py) and variants of each fix below.
 
 Found and fixed:
@@ -46,6 +46,10 @@ Found and fixed:
    *masked rows* (ad/batching_masks.py), each row whole beside its mask, reduced by
    ``np.sum(np.where(m, v, 0), axis=1)``; two masks made apart are checked equal when run (else one
    example at a time: test_masks_made_apart_that_differ_run_one_example_at_a_time).
+5. One example at a time before, now batched: a branch the same for every row one side of which cannot
+   be batched (np.diag's adjoint's branch on the shape of s, in the gradient of the full SVD of a
+   square matrix: its untaken side's values have no known shape) is batched with that side raising
+   when run (then, and only then, vmap runs one example at a time; ad/batching.py's `_side`).
 
 Still one example at a time (warned at the user's line), and why:
 - a masked value read otherwise than elementwise and summed: its length or size (``len(x[x > 0])``,
@@ -53,8 +57,6 @@ Still one example at a time (warned at the user's line), and why:
   test of it kept whole (vmap29_masks.PER_EXAMPLE): each example's own number of items, which no array
   with a batch axis holds; ``np.where(x > 0, x * w, 0.0)`` batches and is the spelling to use;
 - a branch on a value that differs between examples (``if x[0] > 0``): write it with np.where;
-- the gradient of the full SVD of a square matrix used through np.diag(s) (svd_full_square): diag's
-  adjoint keeps a branch on the shape of s whose untaken side has values of unknown shape;
 - value_and_grad of a function of trees (the value beside a tree of gradients), has_aux.
 Refused, as before: vmap(jacobian(f)), vmap(hessian(f)) (compose from the inside out), out_axes other
 than 0, and keyword arguments to the mapped function (in_axes gives one axis per positional argument;
@@ -77,8 +79,7 @@ from . import vmap29_trees as trees
 from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome, example
 
 #: (program, wrt) rows that still run one example at a time (see the docstring)
-STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_count", 0),
-                     ("svd_full_square", 0), ("svd_full_square", 1)}
+STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_count", 0)}
 GRAD_REFUSES = {"solve_stack_by_vector"}
 
 #: value_and_grad rows still one example at a time: a mask, a tree's gradients
@@ -271,3 +272,20 @@ def test_masks_made_apart_that_differ_run_one_example_at_a_time():
         mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="allow")
         np.testing.assert_allclose(mapped(w, X), [g(w, x) for x in X], rtol=1e-12)
         assert mapped.per_example is not None and "select different positions" in mapped.per_example
+
+
+# ---- 5. a branch the same for every row, one side not batched ----
+
+def branch_on_the_shared_vector(w, x):
+    if np.sum(w) > 0:
+        return np.sum(w * x)
+    return np.sum(np.sort(x)[np.argmax(x > 0)] * w)  # (the row's ndim of this side is not known)
+
+
+def test_a_side_that_cannot_be_batched_runs_one_example_at_a_time_only_when_taken():
+    X = np.abs(np.random.default_rng(8).normal(size=(3, 3))) + 0.1
+    for w, batched in ((np.array([1.0, 2.0, 3.0]), True), (np.array([-1.0, -2.0, 3.0]), False)):
+        for g in (branch_on_the_shared_vector, srcdiff.grad(branch_on_the_shared_vector, wrt=1)):
+            mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="allow")
+            np.testing.assert_allclose(mapped(w, X), [g(w, x) for x in X], rtol=1e-12)
+            assert (mapped.per_example is None) == batched, mapped.per_example
