@@ -172,6 +172,28 @@ def test_a_product_in_a_test_is_each_rows(f, size):
     assert_batched_like_the_loop(f, 1, args, axes, size, "matmul_rows(", rtol=1e-10, atol=1e-12)
 
 
+def gate_by_matrix_products(A, X):
+    return np.sum(np.where(A @ X > 0, X, -X)) + np.sum(np.where(X @ A > 0.1, X * 2.0, X))
+
+
+def gate_by_squares_of_matrices(A, X):
+    return np.sum(np.where(X @ X > 0.1, X * A, 0.0))
+
+
+def gate_by_dot_and_index(A, x):
+    return np.sum(np.where(np.dot(x, A[0]) > 0, x, 0.0)) + np.sum(np.where(A @ x > x[0] + x[1:2], x, 0.0))
+
+
+@pytest.mark.parametrize("f", [gate_by_matrix_products, *[pytest.param(f, marks=pytest.mark.slow) for f in (
+    gate_by_squares_of_matrices, gate_by_dot_and_index)]], ids=lambda f: f.__name__)
+def test_products_of_stacks_and_vectors_in_a_test(f):
+    r = np.random.default_rng(9)
+    batched = r.normal(size=(3, 3)) if f is gate_by_dot_and_index else r.normal(size=(3, 3, 3))
+    args, axes = (r.normal(size=(3, 3)), batched), (None, 0)
+    for wrt in (0, 1):
+        assert_batched_like_the_loop(f, wrt, args, axes, 3, "matmul_rows(", rtol=1e-10, atol=1e-12)
+
+
 # ---- 2. an adjoint list's item no contribution reached ----
 
 def svd_first_vector_only(w, A):
