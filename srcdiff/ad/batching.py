@@ -15,7 +15,6 @@ line (`srcdiff.vmap` then runs one example at a time, api/vmap_examples.py).
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass, field
 
 from ..errors import SrcDiffError
@@ -39,6 +38,7 @@ from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_conditions import KINDS as CONDITIONS
 from .batching_conditions import whole_kind
+from .batching_effects import effect_statement
 from .batching_gathers import KINDS as GATHERS
 from .batching_gathers import index_tuple
 from .batching_lists import RowList, list_node, need_rows
@@ -213,41 +213,10 @@ def _block(block, state: Batching) -> list:
         elif isinstance(item, Loop):
             out += _loop(item, state)
         elif isinstance(item, ForwardStatement):
-            out.append(Run(_effect(item, state), item.line))
+            out.append(Run(effect_statement(item, state), item.line))
         else:
             out += _node(item, state)
     return out
-
-
-_ROW_FACTS = {"dtype", "ndim", "shape"}  # asked of the first row: the shape checks of pruned statements too
-
-
-def _effect(item: ForwardStatement, state: Batching) -> ast.stmt:
-    """A statement run for its effect (a print, an assert, a dtype guard) as written.  One
-    that asks a batched value only its dtype or ndim asks the first row; one that reads a
-    batched value otherwise is refused (it would see the whole batch)."""
-    batched = {v.name for v in item.inputs if state.batched(v)}
-    if not batched:
-        return item.stmt
-    call_ = item.stmt.value if isinstance(item.stmt, ast.Expr) else None
-    if isinstance(call_, ast.Call) and isinstance(call_.func, ast.Name) and call_.args \
-            and isinstance(call_.args[0], ast.Name) and call_.args[0].id in batched:
-        if call_.func.id == "computed_for_errors":  # computed (so that f's error is raised), nothing read
-            return item.stmt
-        if call_.func.id == "ensure_scalar":  # a gradient's check that f returns a number: asked of a row
-            stmt = copy.deepcopy(item.stmt)
-            stmt.value.args[0] = ast.Subscript(stmt.value.args[0], ast.Constant(0), ast.Load())
-            return stmt
-    facts = {id(n.value) for n in ast.walk(item.stmt) if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS}
-    if any(isinstance(n, ast.Name) and n.id in batched and id(n) not in facts for n in ast.walk(item.stmt)):
-        state.refuse(item, "a statement run for its effect (print, assert, a check) reads a batched value",
-                     "check the whole batch outside the function, or call it once per example")
-    stmt = copy.deepcopy(item.stmt)
-    for n in ast.walk(stmt):
-        if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS and isinstance(n.value, ast.Name) \
-                and n.value.id in batched:
-            n.value = ast.Subscript(ast.Name(n.value.id, ast.Load()), ast.Constant(0), ast.Load())
-    return stmt
 
 
 def _node(node: Node, state: Batching) -> list:
@@ -325,9 +294,9 @@ def _branch(branch: Branch, state: Batching) -> If:
         state.refuse(branch, "an if whose test differs between examples cannot be batched",
                      "write it with np.where(test, a, b)")
     before = set(state.have)
-    body = _block(branch.body, state)
+    body = _side(branch.body, state, before)
     after_body, state.have = state.have, set(before)
-    orelse = _block(branch.orelse, state)
+    orelse = _side(branch.orelse, state, before)
     carried_masked([v.name for m in branch.merges for v in (m.body, m.orelse) if isinstance(v, Var)], state, branch)
     after_orelse = state.have
     state.have = after_body | after_orelse
@@ -341,6 +310,16 @@ def _branch(branch: Branch, state: Batching) -> If:
                 rows = call("broadcast_rows", state.ref(merge.out), ast.Name(state.size, ast.Load()))
                 side.append(Assign([name], rows, branch.line))
     return If(operand_ast(branch.test), body, orelse, branch.line)
+
+
+def _side(block, state: Batching, before: set) -> list:
+    """A side of a branch the same for every row; one that cannot be batched (a gradient's branch on a
+    shape, whose other side runs) raises when run, and vmap then runs one example at a time."""
+    try:
+        return _block(block, state)
+    except SrcDiffError as exc:
+        state.have = set(before)
+        return [Run(ast.Expr(call("refused_when_run", ast.Constant(str(exc)))), getattr(block, "line", None))]
 
 
 def _loop(loop: Loop, state: Batching) -> list:

@@ -178,6 +178,13 @@ def _plain_rank(sub: ast.expr, node, state) -> int | None:
             return _rank_of(sub.id, node, state)
         except _NotRows:
             return None
+    if isinstance(sub, ast.Subscript):  # ``A[0]``: its numbers drop axes, its slices keep them
+        rank = _plain_rank(sub.value, node, state)
+        parts = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if rank is None or len(parts) > rank or not all(
+                isinstance(p, ast.Slice) or type(_constant(p)) is int for p in parts):
+            return None
+        return rank - sum(not isinstance(p, ast.Slice) for p in parts)
     return None
 
 

@@ -9,6 +9,7 @@ beside it (`Batching.masks`), the positions the mask leaves out read by nothing:
 - an elementwise operation of masked rows and numbers: masked rows of the same mask (two masks
   made apart, ``x[x > 0] * w[x > 0]``, are checked equal when run: masks_agree);
 - ``np.sum``/``np.mean`` of all of a masked value: ``np.sum(np.where(m, v, 0))`` (over ``np.sum(m)``);
+  its ``len`` or ``np.size``: each row's count, ``np.sum(m)``;
 - ``np.shape(v)`` asked only to make ``np.full(shape, c)`` or ``zeros_like(v)``: a row's whole shape,
   masked rows again; ``index_add(base, m, g)``: ``base + np.where(m, g, 0)`` (index_add_masked).
 
@@ -87,6 +88,14 @@ def _reading(node, state, reads: list) -> tuple[list, bool]:
                          [ast.keyword("axis", literal(1))])
         return out + [Assign([node.out.name], total, node.line)], True
     expr = node.expr
+    func = expr.func if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords else None
+    if (isinstance(func, ast.Name) and func.id in ("len", "size") or isinstance(func, ast.Attribute)
+            and func.attr == "size" and isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy")) \
+            and len(node.inputs) == 1:  # each row's own number of items
+        state.have.add(node.out.name)
+        count = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "sum", ast.Load()), [ast.Name(mask, ast.Load())],
+                         [ast.keyword("axis", literal(1))])
+        return out + [Assign([node.out.name], count, node.line)], True
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "shape" \
             or isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "shape" \
             and len(node.inputs) == 1:

@@ -117,8 +117,14 @@ def index_add_masked(base, m, value):
     return base + np.where(_mask(m), value, 0.0)
 
 
+def refused_when_run(reason: str):
+    """A side of a branch the batching transform could not batch, reached (ad/batching.py's `_side`)."""
+    raise SrcDiffError(f"batching (srcdiff.vmap) reached a side of a branch it could not batch: {reason}",
+                       hint="call the function once per example")
+
+
 HELPERS = {f.__name__: f for f in (gather_slices_rows, gather_slices_add_rows, masked_rows, masks_agree,
-                                   index_add_masked)}
+                                   index_add_masked, refused_when_run)}
 
 __all__ = ["HELPERS", "gather_slices_add_rows", "gather_slices_rows", "index_add_masked", "masked_rows",
-           "masks_agree"]
+           "masks_agree", "refused_when_run"]

@@ -9,7 +9,7 @@ against float64 central differences (vmap_checks.census_outcome).
 
 Census of the 372 rows (batched / one example at a time with a PerExampleWarning / refused at the
 user's line / WRONG / bad error / n/a: grad itself refuses np.linalg.solve of a stack by a vector):
-before 172 / 194 / 0 / 3 / 0 / 6; after 351 / 18 / 0 / 0 / 0 / 6.  Besides, 14 programs of masked values
+before 172 / 194 / 0 / 3 / 0 / 6; after 357 / 12 / 0 / 0 / 0 / 6.  Besides, 14 programs of masked values
 (vmap29_masks.py) and variants of each fix below.
 
 Found and fixed:
@@ -44,17 +44,20 @@ Found and fixed:
    operations, ``np.sum(x[x > 0] * w[x > 0])``, ``np.mean(x[m] ** 2)``, ``(x > 0) & (w > -5)`` as the
    mask, and their gradients (``index_add(zeros_like(x), m, g)``, ``unbroadcast`` of masked rows): as
    *masked rows* (ad/batching_masks.py), each row whole beside its mask, reduced by
-   ``np.sum(np.where(m, v, 0), axis=1)``; two masks made apart are checked equal when run (else one
+   ``np.sum(np.where(m, v, 0), axis=1)``, counted (``np.size(x[m])``, the mean's gradient) by
+   ``np.sum(m, axis=1)``; two masks made apart are checked equal when run (else one
    example at a time: test_masks_made_apart_that_differ_run_one_example_at_a_time).
+5. One example at a time before, now batched: a branch the same for every row one side of which cannot
+   be batched (np.diag's adjoint's branch on the shape of s, in the gradient of the full SVD of a
+   square matrix: its untaken side's values have no known shape) is batched with that side raising
+   when run (then, and only then, vmap runs one example at a time; ad/batching.py's `_side`).
 
 Still one example at a time (warned at the user's line), and why:
-- a masked value read otherwise than elementwise and summed: its length or size (``len(x[x > 0])``,
-  the gradient of ``np.mean(x[m])`` in x), a product, a maximum, a sort, a slice, a loop carrying it, a
-  test of it kept whole (vmap29_masks.PER_EXAMPLE): each example's own number of items, which no array
+- a masked value read otherwise than elementwise and summed or counted: a product, a maximum, a sort,
+  a slice, a loop carrying it, a test of it kept whole, ``len(x[x > 0])`` written in one expression
+  (vmap29_masks.PER_EXAMPLE): each example's own number of items, which no array
   with a batch axis holds; ``np.where(x > 0, x * w, 0.0)`` batches and is the spelling to use;
 - a branch on a value that differs between examples (``if x[0] > 0``): write it with np.where;
-- the gradient of the full SVD of a square matrix used through np.diag(s) (svd_full_square): diag's
-  adjoint keeps a branch on the shape of s whose untaken side has values of unknown shape;
 - value_and_grad of a function of trees (the value beside a tree of gradients), has_aux.
 Refused, as before: vmap(jacobian(f)), vmap(hessian(f)) (compose from the inside out), out_axes other
 than 0, and keyword arguments to the mapped function (in_axes gives one axis per positional argument;
@@ -77,8 +80,7 @@ from . import vmap29_trees as trees
 from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome, example
 
 #: (program, wrt) rows that still run one example at a time (see the docstring)
-STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_count", 0),
-                     ("svd_full_square", 0), ("svd_full_square", 1)}
+STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_count", 0)}
 GRAD_REFUSES = {"solve_stack_by_vector"}
 
 #: value_and_grad rows still one example at a time: a mask, a tree's gradients
@@ -170,6 +172,28 @@ def test_a_product_in_a_test_is_each_rows(f, size):
     assert_batched_like_the_loop(f, 1, args, axes, size, "matmul_rows(", rtol=1e-10, atol=1e-12)
 
 
+def gate_by_matrix_products(A, X):
+    return np.sum(np.where(A @ X > 0, X, -X)) + np.sum(np.where(X @ A > 0.1, X * 2.0, X))
+
+
+def gate_by_squares_of_matrices(A, X):
+    return np.sum(np.where(X @ X > 0.1, X * A, 0.0))
+
+
+def gate_by_dot_and_index(A, x):
+    return np.sum(np.where(np.dot(x, A[0]) > 0, x, 0.0)) + np.sum(np.where(A @ x > x[0] + x[1:2], x, 0.0))
+
+
+@pytest.mark.parametrize("f", [gate_by_matrix_products, *[pytest.param(f, marks=pytest.mark.slow) for f in (
+    gate_by_squares_of_matrices, gate_by_dot_and_index)]], ids=lambda f: f.__name__)
+def test_products_of_stacks_and_vectors_in_a_test(f):
+    r = np.random.default_rng(9)
+    batched = r.normal(size=(3, 3)) if f is gate_by_dot_and_index else r.normal(size=(3, 3, 3))
+    args, axes = (r.normal(size=(3, 3)), batched), (None, 0)
+    for wrt in (0, 1):
+        assert_batched_like_the_loop(f, wrt, args, axes, 3, "matmul_rows(", rtol=1e-10, atol=1e-12)
+
+
 # ---- 2. an adjoint list's item no contribution reached ----
 
 def svd_first_vector_only(w, A):
@@ -253,7 +277,7 @@ def test_a_masked_value_is_batched_or_per_example_never_wrong(f, size):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
             outcome, why = census_outcome(f, wrt, args, axes, size)
-        assert outcome == masks.GRADIENTS.get(f.__name__, (want, want))[wrt], (wrt, why)
+        assert outcome == want, (wrt, why)
     mapped = srcdiff.vmap(f, in_axes=axes, per_example="allow")
     np.testing.assert_allclose(mapped(*args), [f(*example(args, axes, i)) for i in range(size)], rtol=1e-12)
     assert (mapped.per_example is None) == (want == BATCHED)
@@ -271,3 +295,20 @@ def test_masks_made_apart_that_differ_run_one_example_at_a_time():
         mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="allow")
         np.testing.assert_allclose(mapped(w, X), [g(w, x) for x in X], rtol=1e-12)
         assert mapped.per_example is not None and "select different positions" in mapped.per_example
+
+
+# ---- 5. a branch the same for every row, one side not batched ----
+
+def branch_on_the_shared_vector(w, x):
+    if np.sum(w) > 0:
+        return np.sum(w * x)
+    return np.sum(np.sort(x)[np.argmax(x > 0)] * w)  # (the row's ndim of this side is not known)
+
+
+def test_a_side_that_cannot_be_batched_runs_one_example_at_a_time_only_when_taken():
+    X = np.abs(np.random.default_rng(8).normal(size=(3, 3))) + 0.1
+    for w, batched in ((np.array([1.0, 2.0, 3.0]), True), (np.array([-1.0, -2.0, 3.0]), False)):
+        for g in (branch_on_the_shared_vector, srcdiff.grad(branch_on_the_shared_vector, wrt=1)):
+            mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="allow")
+            np.testing.assert_allclose(mapped(w, X), [g(w, x) for x in X], rtol=1e-12)
+            assert (mapped.per_example is None) == batched, mapped.per_example

@@ -1,8 +1,9 @@
 """Wave 29's masked values under srcdiff.vmap (test_vmap29_census.py): each example's own number of
-items picked by a mask, then combined and reduced.  `BATCHED` are summed (or averaged) after elementwise
-operations, which vmap batches as masked rows (ad/batching_masks.py); `PER_EXAMPLE` read the masked
-value otherwise (a product, a maximum, a sort, a slice, a loop, a branch), which runs one example at a
-time.  Every example's rows hold a positive item above 0.5 and a negative one, so no mask is empty."""
+items picked by a mask, then combined and reduced.  `BATCHED` are summed (or averaged, or counted with
+``np.size(x[m])``) after elementwise operations, which vmap batches as masked rows
+(ad/batching_masks.py); `PER_EXAMPLE` read the masked value otherwise (a product, a maximum, a sort, a
+slice, a loop, a test of it), which runs one example at a time.  Every example's rows hold a positive
+item above 0.5 and a negative one, so no mask is empty."""
 
 from __future__ import annotations
 
@@ -76,9 +77,6 @@ def masked_count(w, x):
 
 
 BATCHED = [sum_of_positives, masked_products, masked_exp, masked_mean_of_squares, mask_of_two_tests, two_masked_sums,
-           mask_of_the_shared_vector]
-#: the gradients in (the shared vector, the batched one) whose outcome differs from the value's: the mean's
-#: gradient reads the masked value's size; the count's value does, the gradient in x does not
-GRADIENTS = {"masked_mean_of_squares": ("batched", "per-example"), "masked_count": ("per-example", "batched")}
+           mask_of_the_shared_vector, masked_count]
 PER_EXAMPLE = [masked_test_inside, masked_product_by_matmul, masked_maximum, masked_sorted, masked_head,
-               masked_in_a_loop, masked_count]
+               masked_in_a_loop]
