@@ -71,8 +71,7 @@ SECOND = ("hessian", "hvp")
 assert closure_cells.EXTRA  # (importing it adds the jacobian, hvp and float32 cells)
 
 #: the rows the default run keeps (one or two of each class; `-m slow` runs them all)
-KEPT = {"group_sums_squared_list", "group_variance_components", "mlp_activations_indexed", "basis_dict_items",
-        "delay_line_echo", "rnn_state_history"}
+KEPT = {"group_sums_squared_list", "mlp_activations_indexed", "delay_line_echo"}
 
 
 def _name(p):
