@@ -61,8 +61,7 @@ def kinked_adjoints(function: Function) -> frozenset[str]:
     a factor that moves keeps the honest NaN (`zero_factor`)."""
     seeds = {operand.name for node in all_nodes(function) if node.rule.name in _KINK_RULES
              for param, operand in zip(node.rule.params, node.inputs)
-             if (param in ("x", "y") or param == "value" and node.rule.name == _SIGN_SHARE)
-             and isinstance(operand, Var)}
+             if param in ("x", "y") and isinstance(operand, Var)}
     return _upstream(function, seeds)
 
 
@@ -97,10 +96,9 @@ def _kinked(node: Node, shape_of: dict) -> set[str]:
 
 
 #: the helpers whose derivative is NaN at a kink or a tie (rules/kinks.py)
-_KINKS = {"kink", "tie", "sign_share"}
+_KINKS = {"kink", "tie"}
 #: their rules (rules/generated_code.py), met where a derivable gradient is differentiated again
-_SIGN_SHARE = "srcdiff.rules.kinks.sign_share"  # (its value, |x|'s adjoint g, may take a NaN too)
-_KINK_RULES = {"srcdiff.rules.kinks.kink", "srcdiff.rules.kinks.tie", _SIGN_SHARE}
+_KINK_RULES = {"srcdiff.rules.kinks.kink", "srcdiff.rules.kinks.tie"}
 
 
 def zero_factor(node: Node, param: str, sweep):

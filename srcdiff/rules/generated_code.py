@@ -83,11 +83,6 @@ TIE = {"value": "tie(condition, g, x, y, persist) + tie_still_nan(condition, per
 TIE_TANGENTS = {"value": "tie(condition, value_dot, x, y, persist)"
                          " + tie_still_nan(condition, persist, value_dot, value)",
                 "x": "tie_nan(condition, persist, x_dot, value)", "y": "tie_nan(condition, persist, y_dot, value)"}
-SIGN_SHARE = {"value": "sign_share(condition, g, sign, x) + tie_still_nan(condition, False, g, value)",
-              "x": "tie_nan(condition, False, g, value)"}
-SIGN_SHARE_TANGENTS = {"value": "sign_share(condition, value_dot, sign, x)"
-                                " + tie_still_nan(condition, False, value_dot, value)",
-                       "x": "tie_nan(condition, False, x_dot, value)"}
 
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
@@ -108,11 +103,6 @@ RULES = [
     rule(runtime.tie, ("condition", "value", "x", "y", "persist"), TIE, elementwise=True, fresh=True,
          defaults={"y": 0.0, "persist": False}, tangents=TIE_TANGENTS,
          not_symbolic="its derivative is NaN at a tie by definition (the share jumps there)"),
-    # |x|'s adjoint g * sign(x), 0 at x == 0, whose derivative is a tie share's keyed on g: NaN where g
-    # is not 0 or moves, 0 where g is 0 and stands still (an element left unused)
-    rule(runtime.sign_share, ("condition", "value", "sign", "x"), SIGN_SHARE, elementwise=True, fresh=True,
-         tangents=SIGN_SHARE_TANGENTS,
-         not_symbolic="its derivative is NaN at a kink by definition (the gradient jumps there)"),
     # a sigmoid written out, lowered as one call (lower/logistic_forms.py): s * (1 - s), 0 at saturation
     unary(logistic, x="g * ans * (1.0 - ans)", name="srcdiff.rules.logistic.logistic",
           note="a sigmoid written out, 1 / (1 + exp(-z)) (lowered as this call): the derivative s * (1 - s), "

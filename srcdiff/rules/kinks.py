@@ -93,16 +93,3 @@ def held_still(contribution, direction):
         return contribution
     picked = np.where(np.asarray(direction) == 0, 0.0, contribution)
     return picked if isinstance(contribution, np.ndarray) or np.ndim(picked) else picked[()]
-
-
-def sign_share(condition, value, sign, x):
-    """``value * sign`` where `condition` is False, an exact 0.0 where it holds: |x|'s adjoint in a
-    gradient srcdiff differentiates again (``np.abs``, ``np.fabs``, builtin ``abs``, ``math.fabs``,
-    the copysigns), `value` the adjoint g flowing in, `sign` x's sign (``np.sign(x)``, 0 at the kink)
-    and `condition` ``x == 0``.  Its derivative at the kink is a tie's share's (`tie_nan`,
-    `tie_still_nan`, keyed on `value`): NaN where g is not 0 (the gradient jumps from -g to g), NaN
-    where g is 0 and moves (``x * np.abs(x)``: a kink), 0 where g is 0 and stands still (an element a
-    slice, a mask or a zero weight leaves unused: its row of the Hessian is exact)."""
-    picked = np.where(condition, 0.0, value * sign)
-    return picked if isinstance(picked, np.ndarray) and (isinstance(value, np.ndarray) or
-                                                         isinstance(x, np.ndarray)) else picked[()]

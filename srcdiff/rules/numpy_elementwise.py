@@ -145,7 +145,7 @@ RULES = [
     # ---- piecewise: the conventions at the kinks are in each note ----
     # sign(0) = 0: with the half shares at ties, every linear combination of abs, maximum,
     # minimum and clip is exact where it is smooth; abs's second derivative at 0 is NaN
-    unary(np.absolute,     x="g * np.sign(x)", derivable={"x": "sign_share(x == 0, g, np.sign(x), x)"},
+    unary(np.absolute,     x="g * np.sign(x)", derivable={"x": "kink(x == 0, g * np.sign(x), x)"},
           note="abs'(0) = 0; its second derivative at 0 is NaN", sympy="sympy.Abs"),
     unary(np.real,         x="real_part(g, x)", fresh=False, note="x itself for a real x; a complex x is refused",
           sympy="sympy.re"),

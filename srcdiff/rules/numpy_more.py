@@ -98,7 +98,7 @@ RULES = [
     unary(np.rad2deg,      x="g * (180.0 / np.pi)",        sympy=FORMS + "rad2deg"),
     *[unary(f, x="g * (np.pi / 180.0)", sympy=FORMS + "deg2rad") for f in (np.radians,) if f is not np.deg2rad],
     *[unary(f, x="g * (180.0 / np.pi)", sympy=FORMS + "rad2deg") for f in (np.degrees,) if f is not np.rad2deg],
-    unary(np.fabs,         x="g * np.sign(x)", derivable={"x": "sign_share(x == 0, g, np.sign(x), x)"},
+    unary(np.fabs,         x="g * np.sign(x)", derivable={"x": "kink(x == 0, g * np.sign(x), x)"},
           note="fabs'(0) = 0; its second derivative at 0 is NaN", sympy="sympy.Abs"),
     binary(np.logaddexp2,  x="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (x - y)))",
                            y="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (y - x)))", sympy=FORMS + "logaddexp2"),

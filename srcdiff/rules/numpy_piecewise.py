@@ -88,7 +88,7 @@ RULES = [
            not_symbolic="sympy's Heaviside has a DiracDelta derivative, srcdiff's 0 (as np.sign's)"),
     # |x| with y's sign bit: abs's convention at x = 0
     binary(np.copysign, x="g * np.sign(x) * np.copysign(1.0, y)", y="zeros_like(g)",
-           derivable={"x": "sign_share(x == 0, g, np.sign(x) * np.copysign(1.0, y), x)", "y": "zeros_like(g)"},
+           derivable={"x": "kink(x == 0, g * np.sign(x) * np.copysign(1.0, y), x)", "y": "zeros_like(g)"},
            note="d/dx = sign(x) * (y's sign): 0 at x = 0, as abs'(0); zero in y (" + DELTA + ")",
            not_symbolic="sympy has no sign bit (copysign(x, -0.0) is -|x|)"),
     binary(np.float_power, x="g * y * np.float_power(x, y - 1 + (y == 0))", y=POW_Y, singular=SINGULAR,

@@ -11,7 +11,7 @@ from .decomposition_helpers import DECOMPOSITION_HELPERS
 from .fft_helpers import FFT_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
-from .kinks import any_equal, held_still, kink, kink_nan, sign_share, tie, tie_nan, tie_still_nan
+from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_still_nan
 from .list_helpers import LIST_HELPERS, list_position
 from .logistic import logistic
 from .scan_helpers import SCAN_HELPERS
@@ -380,8 +380,8 @@ def stop_gradient(x):
 HELPERS = {
     **{f.__name__: f for f in (
         unbroadcast, select, select_whole, kink, kink_nan, held_still, tie, tie_nan, tie_still_nan, any_equal,
-        sign_share, zeros_like, copy_array, ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x,
-        dot_adjoint_y, trace_adjoint, prod_adjoint, prod_pairs, cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a,
+        zeros_like, copy_array, ensure_scalar, matmul_adjoint_x, matmul_adjoint_y, dot_adjoint_x, dot_adjoint_y,
+        trace_adjoint, prod_adjoint, prod_pairs, cholesky_adjoint, cholesky_tangent, cholesky_adjoint_a,
         cholesky_adjoint_l, cholesky_adjoint_dot, solve_adjoint_x, solve_adjoint_y, set_item, zero_item, index_add,
         index_read, split_adjoint, refused, real_part, stack_rows, stop_gradient, logistic)},
     **DECOMPOSITION_HELPERS,  # svd, eigh, qr (rules/numpy_decompositions.py), SciPy's LU (rules/lu_helpers.py)

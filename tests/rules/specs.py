@@ -352,9 +352,6 @@ SPECS = [
     S("srcdiff.rules.kinks.tie", "tie(np.greater(c, 100.0), x * y, x)", x=((5,), REAL), y=((5,), REAL),
       c=((5,), REAL)),
     S("srcdiff.rules.kinks.kink_nan", "kink_nan(np.greater(c, 100.0), x) + x", x=((3,), REAL), c=((3,), REAL)),
-    # |x|'s share away from its kink is value * sign (at the kink: tests/transforms/test_reach29_kinks.py)
-    S("srcdiff.rules.kinks.sign_share", "sign_share(np.greater(c, 100.0), x * y, np.sign(c), y)", x=((5,), REAL),
-      y=((5,), REAL), c=((5,), REAL)),
     S("srcdiff.rules.kinks.tie_nan", "tie_nan(np.greater(c, 100.0), False, x) + x", x=((3,), REAL), c=((3,), REAL)),
     S("srcdiff.rules.kinks.tie_still_nan", "tie_still_nan(np.greater(c, 100.0), False, x, c) + x", x=((3,), REAL),
       c=((3,), REAL)),
@@ -540,7 +537,7 @@ SPECS += [
 ]
 HELPERS = {name: getattr(runtime, name)
            for name in ("copy_array", "kink", "kink_nan", "select", "select_whole", "stop_gradient", "unbroadcast",
-                        "zeros_like", "tie", "tie_nan", "tie_still_nan", "held_still", "sign_share",
+                        "zeros_like", "tie", "tie_nan", "tie_still_nan", "held_still",
                         "index_add", "index_read", "matmul_adjoint_x", "matmul_adjoint_y", "dot_adjoint_x",
                         "dot_adjoint_y", "solve_adjoint_x", "solve_adjoint_y", "prod_adjoint", "cholesky_adjoint",
                         "trace_adjoint", "split_adjoint", "real_part", "logistic")}

@@ -2,7 +2,7 @@
 both sides of the kink, so the Hessian exists there (0 from it); and kinks whose share moves or is
 used, which have no second derivative (NaN).
 
-Each row of `UNUSED` is ``(name, f, x)``: x has an element on the kink that f leaves
+Each row of `UNUSED` / `UNUSED_ABS` is ``(name, f, x)``: x has an element on the kink that f leaves
 unused (a slice, a mask, a zero weight); the reference is central differences of the gradient
 (srcdiff's first order, checked against central differences of f itself), which is smooth near x.
 """
@@ -72,20 +72,24 @@ def clip_sliced(x):
 X0 = np.array([0.0, 0.5, 1.5])
 XN = np.array([0.0, -0.5, 1.5])
 
-#: an unused element on a tie or kink (0 from it in the Hessian)
+#: an unused element on a tie or kink whose gradient srcdiff differentiates exactly (0 from it)
 UNUSED = [
+    ("math_fabs_loop", math_fabs_loop, X0),
+    ("relu_sliced", relu_sliced, X0),
+    ("minimum_zero_weight", minimum_zero_weight, XN),
+    ("clip_sliced", clip_sliced, X0),
+]
+
+#: open: |x| at 0 on an unused element: NaN in that element's entries of the Hessian, the rest exact
+UNUSED_ABS = [
     ("abs_sliced", abs_sliced, X0),
     ("abs_masked", abs_masked, XN),
     ("abs_zero_weight", abs_zero_weight, X0),
     ("abs_method_sliced", abs_method_sliced, XN),
     ("fabs_sliced", fabs_sliced, X0),
     ("builtin_abs_items", builtin_abs_items, XN),
-    ("math_fabs_loop", math_fabs_loop, X0),
     ("copysign_zero_weight", copysign_zero_weight, XN),
     ("l1_penalty_masked", l1_penalty_masked, X0),
-    ("relu_sliced", relu_sliced, X0),
-    ("minimum_zero_weight", minimum_zero_weight, XN),
-    ("clip_sliced", clip_sliced, X0),
 ]
 
 def x_times_abs(x):
@@ -102,8 +106,7 @@ def weighted_abs_moving(x):
 
 
 #: (name, f, x, (direction, component)): kinks whose share moves or is not 0 (no second derivative):
-#: the gradient's component is NaN along the direction (hvp, jvp of the gradient; the Hessian, whose rows
-#: reverse over reverse computes, at that entry or the symmetric one)
+#: the gradient's component is NaN along the direction (``hessian(f)(x)[direction, component]``)
 MOVING = [
     ("x_times_abs", x_times_abs, X0, (0, 0)),
     ("abs_used", abs_used, X0, (0, 0)),

@@ -35,7 +35,13 @@ from .reach29_sigmoid import POINTS, VARIANTS
 
 IDS = [v[0] for v in VARIANTS]
 #: the rows the default run compiles with numba (seconds each)
-NUMBA_KEPT = {"plain", "exp_over_one_plus"}
+NUMBA_KEPT = {"plain"}
+#: the rows the default run keeps elsewhere (`-m slow` runs every spelling)
+KEPT = {"plain", "exp_over_one_plus", "named_parts", "per_element_loop"}
+
+
+def _rows(rows=VARIANTS):
+    return [v if v[0] in KEPT else pytest.param(*v, marks=pytest.mark.slow) for v in rows]
 
 
 def _close(got, want, what, rtol=1e-9, atol=1e-300):
@@ -45,7 +51,7 @@ def _close(got, want, what, rtol=1e-9, atol=1e-300):
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("name, f, d1, d2", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("name, f, d1, d2", _rows(), ids=IDS)
 def test_first_order_everywhere_at_saturation(name, f, d1, d2):
     with np.errstate(all="ignore"):
         answers = cells.kink_answers(f, (POINTS.copy(),), 0)
@@ -58,7 +64,7 @@ def test_first_order_everywhere_at_saturation(name, f, d1, d2):
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("name, f, d1, d2", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("name, f, d1, d2", _rows(), ids=IDS)
 def test_second_order_exact_at_saturation(name, f, d1, d2):
     with np.errstate(all="ignore"):
         want = np.diag(d2(POINTS))
@@ -123,7 +129,7 @@ def test_generated_code_keeps_the_users_spelling():
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("name, f, d1, d2", VARIANTS[:4] + VARIANTS[8:9], ids=IDS[:4] + IDS[8:9])
+@pytest.mark.parametrize("name, f, d1, d2", _rows(VARIANTS[:4] + VARIANTS[8:9]), ids=IDS[:4] + IDS[8:9])
 @settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(point=st.lists(st.one_of(st.sampled_from([-np.inf, np.inf, -1e308, -745.0, -709.0, 709.0, 0.0]),
                                 st.floats(-800.0, 800.0), st.floats(-5.0, 5.0)), min_size=3, max_size=3))
@@ -133,12 +139,13 @@ def test_hypothesis_saturated_points_against_the_formulas(name, f, d1, d2, point
         want1, want2 = d1(z), np.diag(d2(z))
         _close(srcdiff.grad(f)(z.copy()), want1, "grad", atol=1e-300)
         _close(srcdiff.jvp(f, (z.copy(),), (np.ones(3),))[1], np.sum(want1), "jvp", atol=1e-300)
-        _close(srcdiff.hessian(f)(z.copy()), want2, "hessian", rtol=1e-8, atol=1e-300)
-        _close(srcdiff.hvp(f, z.copy(), np.ones(3)), want2 @ np.ones(3), "hvp", rtol=1e-8, atol=1e-300)
+        # (absolute 1e-14: the formula cancels where the second derivative crosses 0, z = log 2 squared)
+        _close(srcdiff.hessian(f)(z.copy()), want2, "hessian", rtol=1e-8, atol=1e-14)
+        _close(srcdiff.hvp(f, z.copy(), np.ones(3)), want2 @ np.ones(3), "hvp", rtol=1e-8, atol=1e-14)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("name, f, d1, d2", VARIANTS[:5], ids=IDS[:5])
+@pytest.mark.parametrize("name, f, d1, d2", _rows(VARIANTS[:5]), ids=IDS[:5])
 @settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(point=st.lists(st.floats(-30.0, 30.0), min_size=3, max_size=3))
 def test_hypothesis_against_central_differences(name, f, d1, d2, point):

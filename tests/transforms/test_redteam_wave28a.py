@@ -60,11 +60,11 @@ Found and fixed, the class with variants here:
    ValueError).  Fixed in ad/batching_runtime.py: stack_rows stacks an item that is a row list itself
    first, its axis after the batch axis.
 
-Open then, fixed in reach 29 (test_reach29_kinks.py): the same class as 1 through ``np.abs``, whose
-adjoint is ``g * np.sign(x)``, not a tie: an element of ``np.abs(x)`` at 0 that a slice leaves unused
-(``np.sum(np.abs(x)[1:] * x[1:])``, x[0] == 0) had a NaN row in the Hessian.  abs's derivable adjoint is
-now ``sign_share(x == 0, g, np.sign(x), x)`` (rules/kinks.py), whose derivative is a tie share's keyed
-on g (tie_nan, tie_still_nan).
+Open: the same class as 1 through ``np.abs``, whose adjoint is ``g * np.sign(x)``, not a tie: an element
+of ``np.abs(x)`` at 0 that a slice leaves unused (``np.sum(np.abs(x)[1:] * x[1:])``, x[0] == 0) has
+a NaN row in the Hessian (sign's jump times the structural 0 of the unused element's adjoint).  NaN
+is the conservative answer (no wrong number); telling a factor that stands still from one that moves
+needs its tangent, as tie_still_nan does.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 gives an operand of a primitive whose slope can be infinite (``np.sqrt``, ``np.log`` at 0), an
 exact 0 where the operand's tangent is 0 (a clamped or masked operand), not 0 * inf = NaN; and
 the helpers a derivable gradient calls at a kink or a tie (``kink``, ``tie``, ``kink_nan``,
-``tie_nan``, ``sign_share``: the norm of zeros, ``np.abs``/``np.maximum`` at a tie), which a Hessian, a
+``tie_nan``: the norm of zeros, ``np.abs``/``np.maximum`` at a tie), which a Hessian, a
 ``jvp`` of a gradient or a Jacobian of one runs.  ``kink_nan`` over groups (``axis``) has no
 version: numba refuses it at its line.
 
@@ -95,17 +95,6 @@ def _tie(condition, value, x, y=0.0, persist=False):
     return lambda condition, value, x, y=0.0, persist=False: np.where(condition, 0.5 * value, value)
 
 
-def sign_share(condition, value, sign, x):
-    return python.sign_share(condition, value, sign, x)
-
-
-@overload(sign_share)
-def _sign_share(condition, value, sign, x):
-    if _number(condition) and _number(value) and _number(sign):
-        return lambda condition, value, sign, x: 0.0 if condition else value * sign
-    return lambda condition, value, sign, x: np.where(condition, 0.0, value * sign)
-
-
 def _no_groups(axis) -> bool:
     return axis is None or axis == () or isinstance(axis, (types.Omitted, types.NoneType)) or \
         (isinstance(axis, types.BaseTuple) and len(axis) == 0)
@@ -148,6 +137,6 @@ def _tie_still_nan(condition, persist, direction, value):
         np.logical_and(condition, np.logical_not(persist)), value == 0), direction != 0), direction)
 
 
-HELPERS = ("held_still", "kink", "tie", "kink_nan", "tie_nan", "tie_still_nan", "sign_share")
+HELPERS = ("held_still", "kink", "tie", "kink_nan", "tie_nan", "tie_still_nan")
 
 __all__ = [*HELPERS]
