@@ -8,8 +8,8 @@ Census, jit="numba" against jit=None (a throwaway script, not in the repository)
   55 cells, before: 24 ok, 31 refused at the line; after: 47 ok, 8 refused at the line, 0 wrong.
 * the wave 20-28 corpora (1205 programs), grad and jvp, programs with loops first: the machine's load
   allowed 72 programs (144 cells) before: grad 69 ok / 3 refused, jvp 71 ok / 1 refused, no wrong
-  answer; after: the two list-state programs of wave 23 stay refused at the line (``prev = s`` of a
-  list read again: a list on one path, a tuple on another), tuple_previous_state's jvp compiles.
+  answer; after: the same (the wave 23 previous-state programs stay refused at the line: ``prev = s``
+  of a list read again, a list on one path and a tuple on another; a tuple's item written).
   The rest of the corpora was not run (numba compiled for minutes a cell under that load).
 
 Fixed, each a class:
