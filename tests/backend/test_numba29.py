@@ -50,7 +50,7 @@ from . import numba29_programs, numba_every
 pytest.importorskip("numba")
 
 PROGRAMS = corpus.from_table(numba29_programs.PROGRAMS, "n29", "numba29_programs", 29)
-#: cells refused at the user's line still (the docstring's open items)
+#: cells refused at the user's line still, or right (the docstring's open items; the tree's wrapper compiles)
 OPEN = {"sinkhorn_from_a_number": {"grad", "value_and_grad", "vjp", "hessian", "tree", "float32"},
         "squeezed": set(numba_every.CELLS)}
 #: the default run's cells (numba compiles for seconds each): the rest run in the slow set
@@ -64,7 +64,7 @@ def _name(p):
 def _check(program, cells):
     row = numba_every.run(program, cells)
     for name, cell in row.items():
-        if name in OPEN.get(_name(program), set()):
+        if name in OPEN.get(_name(program), set()) and cell.outcome != matrix.OK:
             assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.outcome, cell.message)
             assert "numba29_programs.py:" in cell.message, (name, cell.message)
         else:
