@@ -117,8 +117,9 @@ def in_order(func: ast.FunctionDef, starts: list, wide=None) -> bool:
             if isinstance(stmt, (ast.For, ast.While)):
                 grown: set = set()
                 header = stmt.iter if isinstance(stmt, ast.For) else stmt.test
-                if not loads_ok(header, tainted, grown) or grown:
-                    return None
+                if not loads_ok(header, tainted, grown) or grown or \
+                        any(isinstance(n, ast.Name) and n.id in {s for s, _ in piled} for n in ast.walk(header)):
+                    return None  # (a loop over a stack holding the value: its items are not followed)
                 entry = set(tainted) - (set(kindflow.bound(stmt.target)) if isinstance(stmt, ast.For) else set())
                 for _ in range(12):
                     out = run(stmt.body, entry)
