@@ -1,0 +1,108 @@
+"""The red team's wave 29a's finding on loops over ``range`` of constants whose body reads a tree
+(a dict of gains, an object's fields): kept as loops where the counter never decides which entry
+is read, unrolled (as before) where it does or where the body changes the tree
+(test_redteam_wave29a.py checks each against float64 central differences)."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def pid_gains_in_a_dict(gains, dt=0.05):
+    p = {"kp": gains[0], "ki": gains[1], "umax": 2.0}
+    y, integral, cost = 0.0, 0.0, 0.0
+    for k in range(60):
+        sp = 1.0 if k < 30 else 0.5
+        err = sp - y
+        u_raw = p["kp"] * err + p["ki"] * integral
+        u = min(max(u_raw, -p["umax"]), p["umax"])
+        if u == u_raw:
+            integral += err * dt
+        y = y + dt * (u - 0.5 * y)
+        cost += err**2
+    return cost * dt
+
+
+def lotka_volterra_dict(log_params):
+    e = np.exp(log_params)
+    p = {"alpha": e[0], "beta": e[1], "gamma": e[2], "delta": e[3]}
+    u, v, out = 0.0, -0.7, 0.0
+    for _ in range(40):
+        du = p["alpha"] - p["beta"] * np.exp(v)
+        dv = p["delta"] * np.exp(u) - p["gamma"]
+        u, v = u + 0.05 * du, v + 0.05 * dv
+        out += np.exp(u) + np.exp(v)
+    return out
+
+
+@dataclass
+class Plant:
+    gain: float
+    lag: float
+
+
+Limits = namedtuple("Limits", "low high")
+
+
+def plant_fields(x):
+    plant, lim = Plant(x[0], x[1]), Limits(-1.0, 1.0)
+    y, cost = 0.0, 0.0
+    for t in range(40):
+        u = np.clip(np.sin(0.3 * t) - y, lim.low, lim.high)
+        y = y + 0.1 * (plant.gain * u - y / plant.lag)
+        cost = cost + (y - 0.5) ** 2 * (t + 1)
+    return cost
+
+
+def step_by_counter(weights, x):
+    layers = [weights[0], weights[1], weights[2]]
+    for i in range(3):
+        x = np.tanh(layers[i] * x + 0.1 * i)
+    return np.sum(x**2)
+
+
+def keyed_by_counter(w):
+    p = {"w0": w[0], "w1": w[1], "w2": w[2]}
+    total = 0.0
+    for i in range(3):
+        total = total + p[f"w{i}"] ** 2 * (i + 1)
+    return total
+
+
+def dict_changed_in_the_loop(k):
+    conc = {"A": 1.0, "B": 0.8, "C": 0.0}
+    for _ in range(20):
+        net = 0.1 * (k[0] * conc["A"] * conc["B"] - k[1] * conc["C"])
+        conc["A"] -= net
+        conc["B"] -= net
+        conc["C"] += net
+    return conc["C"] / (conc["A"] + conc["B"] + conc["C"])
+
+
+def _advance(p, i, y):
+    return y + p["rate"][i] * (1.0 - y)
+
+
+def helper_given_tree_and_counter(rates):
+    p = {"rate": rates, "scale": 2.0}
+    y = 0.0
+    for i in range(3):
+        y = _advance(p, i, y) * p["scale"] * 0.5
+    return y**2
+
+
+#: programs whose loop is kept (no copy of the body per step), and those unrolled as before
+KEPT_LOOPS = [
+    ("pid_gains_in_a_dict", pid_gains_in_a_dict, lambda r: (np.array([1.5, 0.8]),), 0),
+    ("lotka_volterra_dict", lotka_volterra_dict, lambda r: (0.1 * r.standard_normal(4),), 0),
+    ("plant_fields", plant_fields, lambda r: (np.array([1.2, 2.0]) + 0.05 * r.standard_normal(2),), 0),
+]
+UNROLLED = [
+    ("step_by_counter", step_by_counter, lambda r: (r.standard_normal(3), r.standard_normal(4)), 0),
+    ("keyed_by_counter", keyed_by_counter, lambda r: (r.standard_normal(3),), 0),
+    ("dict_changed_in_the_loop", dict_changed_in_the_loop, lambda r: (np.array([1.5, 0.4]),), 0),
+    ("helper_given_tree_and_counter", helper_given_tree_and_counter, lambda r: (0.3 * r.uniform(0.5, 1.5, 3),), 0),
+]
