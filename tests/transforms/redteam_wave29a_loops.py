@@ -106,3 +106,47 @@ UNROLLED = [
     ("dict_changed_in_the_loop", dict_changed_in_the_loop, lambda r: (np.array([1.5, 0.4]),), 0),
     ("helper_given_tree_and_counter", helper_given_tree_and_counter, lambda r: (0.3 * r.uniform(0.5, 1.5, 3),), 0),
 ]
+
+
+def zipped_exp_in_a_loop(log_params):
+    p = dict(zip(("alpha", "beta", "gamma", "delta"), np.exp(log_params)))
+    u, v, out = 0.0, -0.7, 0.0
+    for _ in range(30):
+        u, v = u + 0.05 * (p["alpha"] - p["beta"] * np.exp(v)), v + 0.05 * (p["delta"] * np.exp(u) - p["gamma"])
+        out += np.exp(u) + np.exp(v)
+    return out
+
+
+def zipped_array(theta):
+    p = dict(zip(["r", "K"], theta))
+    n = 2.0
+    for _ in range(10):
+        n = n + 0.5 * p["r"] * n * (1.0 - n / p["K"])
+    return n
+
+
+def zipped_tuple_display(x):
+    cfg = dict(zip(("k", "c", "m"), (x[0], 2.0 * x[1], x[0] * x[1])))
+    return cfg["k"] ** 2 + cfg["c"] * cfg["m"]
+
+
+def zipped_shorter_values(x):
+    cfg = dict(zip(("a", "b", "unused"), (np.sin(x[0]), x[1] ** 2)))
+    return cfg["a"] * cfg["b"]
+
+
+def _scaled(v):
+    return 2.0 * v
+
+
+def zipped_from_a_helper(x):
+    p = dict(zip(("a", "b"), _scaled(x)))
+    return p["a"] * p["b"]
+
+
+ZIPS = [
+    ("zipped_exp_in_a_loop", zipped_exp_in_a_loop, lambda r: (0.1 * r.standard_normal(4),), 0),
+    ("zipped_array", zipped_array, lambda r: (np.array([0.8, 10.0]),), 0),
+    ("zipped_tuple_display", zipped_tuple_display, lambda r: (r.standard_normal(2),), 0),
+    ("zipped_shorter_values", zipped_shorter_values, lambda r: (r.standard_normal(2),), 0),
+]

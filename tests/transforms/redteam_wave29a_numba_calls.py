@@ -157,4 +157,23 @@ def pairs_over_a_tuple(x):
     return out
 
 
-COUNTERS = [over_a_tuple_of_numbers, items_of_a_vector_by_counter, pairs_over_a_tuple]
+def reference_by_arange(x):
+    ref = np.sin(np.arange(x.shape[0]) * 0.4)
+    state = np.zeros(2)
+    err = 0.0
+    for t in range(x.shape[0]):
+        state = 0.9 * state + 0.1 * (np.array([ref[t], 0.0]) - x[t] * np.array([1.0, 0.5]))
+        err = err + state @ state
+    return err
+
+
+def grid_by_linspace(x):
+    ts = np.linspace(0.0, 1.0, 5)
+    acc = np.zeros(2)
+    for i in range(5):
+        acc = np.array([acc[1] + ts[i] * x[0], np.cos(ts[i] * x[1]) + acc[0] * x[2]])
+    return np.sum(acc**2)
+
+
+COUNTERS = [over_a_tuple_of_numbers, items_of_a_vector_by_counter, pairs_over_a_tuple, reference_by_arange,
+            grid_by_linspace]

@@ -147,3 +147,26 @@ def test_a_loop_whose_counter_picks_the_entry_is_unrolled_as_before(program):
     """``layers[i]``, ``p[f"w{i}"]``, a helper given the tree and the counter, a dict changed in the
     loop: unrolled, as before, and right."""
     matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+# ---- 4. dict(zip(keys, values)) of keys written as strings ----
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in enumerate(_loops(lp.ZIPS))], ids=_name)
+def test_a_dict_zipped_from_keys_and_values(program):
+    """Read as the display ``{"a": values[0], ...}`` (it was refused at the first read of an entry:
+    "index 'alpha' is not an integer")."""
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", _loops(lp.ZIPS), ids=_name)
+def test_a_dict_zipped_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+def test_a_dict_zipped_from_a_helpers_result_is_refused_at_the_line():
+    """Values a function of the user's computes are not read twice: refused at the user's line."""
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(lp.zipped_from_a_helper)(np.array([1.0, 2.0]))
+    assert "redteam_wave29a_loops.py" in str(caught.value)

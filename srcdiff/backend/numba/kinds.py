@@ -311,6 +311,10 @@ def _call(node: ast.Call, env: dict):
             return None
         like = _shape_source(args[0], env)
         return Kind(like.ndim, _dtype_keyword(node, "f8"), like.dims) if like else None
+    if name in ("arange", "linspace") and 1 <= len(args) <= 3 and not node.keywords:  # (a new vector)
+        told = [of(a, env) for a in args]
+        if all(isinstance(k, Kind) and k.ndim == SCALAR and k.dtype in ("f8", "i8", LITERAL) for k in told):
+            return Kind(1, "f8" if name == "linspace" or any(k.dtype == "f8" for k in told) else "i8")
     if name in ("array", "asarray") and len(args) == 1 and not node.keywords \
             and isinstance(of(args[0], env), Numbers):
         return Kind(1, "f8")
