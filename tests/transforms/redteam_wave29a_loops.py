@@ -150,3 +150,61 @@ ZIPS = [
     ("zipped_tuple_display", zipped_tuple_display, lambda r: (r.standard_normal(2),), 0),
     ("zipped_shorter_values", zipped_shorter_values, lambda r: (r.standard_normal(2),), 0),
 ]
+
+
+LINKS = np.array([1.0, 0.8, 0.5])
+
+
+def _joints(q):
+    pts = [np.zeros(2)]
+    phi = 0.0
+    for qi, li in zip(q, LINKS):
+        phi += qi
+        pts.append(pts[-1] + li * np.array([np.cos(phi), np.sin(phi)]))
+    return pts
+
+
+def returned_history_last(q):
+    return np.sum((_joints(q)[-1] - np.array([1.2, 0.9])) ** 2)
+
+
+def returned_history_iterated(q):
+    cost = 0.0
+    for p in _joints(q)[1:]:
+        cost = cost + np.exp(-np.sum((p - 0.5) ** 2) / 0.09)
+    return cost
+
+
+def _orbit(v, steps):
+    states = [np.array([1.0, 0.0, v[0], v[1]])]
+    for _ in range(steps):
+        s = states[-1]
+        r3 = (s[0] ** 2 + s[1] ** 2) ** 1.5
+        states.append(s + 0.05 * np.array([s[2], s[3], -s[0] / r3, -s[1] / r3]))
+    return states, len(states)
+
+
+def returned_in_a_tuple(v):
+    states, n = _orbit(v, 12)
+    return sum(s[0] ** 2 + s[1] for s in states) / n
+
+
+def _kept_aside(q):
+    pts = [np.zeros(2)]
+    first = pts
+    for qi in q:
+        pts.append(pts[-1] + np.array([np.cos(qi), np.sin(qi)]))
+    return first
+
+
+def history_with_a_second_name(q):
+    return np.sum(_kept_aside(q)[-1] ** 2)
+
+
+HISTORIES = [
+    ("returned_history_last", returned_history_last,
+     lambda r: (np.array([0.4, 0.6, -0.3]) + 0.05 * r.standard_normal(3),), 0),
+    ("returned_history_iterated", returned_history_iterated,
+     lambda r: (np.array([0.4, 0.6, -0.3]) + 0.05 * r.standard_normal(3),), 0),
+    ("returned_in_a_tuple", returned_in_a_tuple, lambda r: (np.array([0.1, 1.0]) + 0.05 * r.standard_normal(2),), 0),
+]

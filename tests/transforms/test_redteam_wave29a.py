@@ -34,7 +34,7 @@ def _name(p):
 KEPT = {"rb_ik_loss", "vi_bilinear_wrt_coords", "ct_pid_loop", "ec_sir_euler", "ma_spring_network_indices",
         "fi_gp_lml_cholesky"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"rb_obstacle_clearance"}
+REFUSED: set = set()
 #: jit="numba" refuses these at the user's line
 NUMBA_REFUSED = {"ct_lqr_rollout_states", "ct_tracking_with_feedforward"}
 
@@ -170,3 +170,28 @@ def test_a_dict_zipped_from_a_helpers_result_is_refused_at_the_line():
     with pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.grad(lp.zipped_from_a_helper)(np.array([1.0, 2.0]))
     assert "redteam_wave29a_loops.py" in str(caught.value)
+
+
+# ---- 5. a history list grown while read in a helper that returns it ----
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in enumerate(_loops(lp.HISTORIES))],
+                         ids=_name)
+def test_a_history_a_helper_returns(program):
+    """``pts.append(pts[-1] + ...)`` in a helper's loop, the list returned (alone or in a tuple): a
+    new list each iteration, as in the function differentiated itself (it was refused: "the list
+    pts is both appended to and read in this loop")."""
+    matrix.assert_ok(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", _loops(lp.HISTORIES), ids=_name)
+def test_a_history_a_helper_returns_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+def test_a_history_with_a_second_name_is_still_refused_at_the_line():
+    """``first = pts`` before the loop: a new list would leave `first` behind; refused as before."""
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(lp.history_with_a_second_name)(np.array([1.0, 2.0]))
+    assert "redteam_wave29a_loops.py" in str(caught.value) and "appended to and read" in str(caught.value)
