@@ -96,9 +96,9 @@ def helper_given_tree_and_counter(rates):
 
 #: programs whose loop is kept (no copy of the body per step), and those unrolled as before
 KEPT_LOOPS = [
+    ("plant_fields", plant_fields, lambda r: (np.array([1.2, 2.0]) + 0.05 * r.standard_normal(2),), 0),
     ("pid_gains_in_a_dict", pid_gains_in_a_dict, lambda r: (np.array([1.5, 0.8]),), 0),
     ("lotka_volterra_dict", lotka_volterra_dict, lambda r: (0.1 * r.standard_normal(4),), 0),
-    ("plant_fields", plant_fields, lambda r: (np.array([1.2, 2.0]) + 0.05 * r.standard_normal(2),), 0),
 ]
 UNROLLED = [
     ("step_by_counter", step_by_counter, lambda r: (r.standard_normal(3), r.standard_normal(4)), 0),
