@@ -239,11 +239,11 @@ def room_modes(dims, c=343.0):
 
 
 def delay_and_sum(delays, t=np.linspace(0.0, 0.01, 50), f0=440.0):  # noqa: B008
-    """A beamformer: each microphone's signal shifted by its steering delay (a continuous sinusoid)."""
+    """A beamformer: each microphone's signal shifted by its steering delay, in units of 0.1 ms."""
     true = np.array([0.0, 2.0e-4, 4.0e-4, 6.0e-4])
     out = np.zeros_like(t)
     for k in range(4):
-        out += np.sin(2 * np.pi * f0 * (t - true[k] + delays[k]))
+        out += np.sin(2 * np.pi * f0 * (t - true[k] + 1e-4 * delays[k]))
     return -np.mean(out**2)
 
 
@@ -306,7 +306,7 @@ FIELDS = [
     ("fi_muskingum_routing", muskingum_routing, lambda r: (np.array([2.0, 0.2]),), 0),
     ("fi_sabine_reverb", sabine_reverb, lambda r: (np.array([0.1, 0.1, 0.3, 0.3, 0.2, 0.05]),), 0),
     ("fi_room_modes", room_modes, lambda r: (np.array([5.0, 4.0, 2.7]),), 0),
-    ("fi_delay_and_sum", delay_and_sum, lambda r: (np.array([0.0, 1.8e-4, 4.1e-4, 5.9e-4]),), 0),
+    ("fi_delay_and_sum", delay_and_sum, lambda r: (np.array([0.0, 1.8, 4.1, 5.9]),), 0),
     ("fi_spherical_spreading", spherical_spreading, lambda r: (np.array([0.4, 0.6]),), 0),
     ("fi_helmholtz_resonator", helmholtz_resonator, lambda r: (np.array([0.002, 0.05, 0.01]),), 0),
     ("fi_sinkhorn_f32", sinkhorn_f32, lambda r: (F(r, 5),), 0),

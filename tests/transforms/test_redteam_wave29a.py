@@ -26,22 +26,24 @@ part of ecology) before a 60-step PID loop reading its gains from a dict (fixed 
 minutes a cell; those 76 before (ok, n/a, ref, BAD; no WRONG) and after:
 
     143 after:        ok  n/a  ref WRONG BAD   76 bef  n/a  ref BAD    after  n/a  ref BAD
-    grad             137    0    4     0   1       74    0    2   0       75    0    1   0
-    value_and_grad   137    0    4     0   1       74    0    2   0       75    0    1   0
-    hessian          136    5    0     0   1       74    2    0   0       74    1    0   1
-    hvp              127    9    4     0   2       68    6    2   0       68    6    1   1
-    jvp              138    0    4     0   0       74    0    2   0       75    0    1   0
-    vjp              137    0    4     0   1       74    0    2   0       75    0    1   0
-    jacobian         137    0    4     0   1       74    0    2   0       75    0    1   0
-    tree             137    0    4     0   1       74    0    2   0       75    0    1   0
-    float32          123   15    3     0   1       69    5    2   0       70    5    1   0
-    numba            136    0    5     0   1       67    0    9   0       74    0    2   0
-    vmap(grad)       131    6    4     0   1       71    3    2   0       72    3    1   0
+    grad             138    0    4     0   1       74    0    2   0       75    0    1   0
+    value_and_grad   138    0    4     0   1       74    0    2   0       75    0    1   0
+    hessian          137    5    0     0   1       74    2    0   0       74    1    0   1
+    hvp              128    9    4     0   2       68    6    2   0       68    6    1   1
+    jvp              139    0    4     0   0       74    0    2   0       75    0    1   0
+    vjp              138    0    4     0   1       74    0    2   0       75    0    1   0
+    jacobian         138    0    4     0   1       74    0    2   0       75    0    1   0
+    tree             138    0    4     0   1       74    0    2   0       75    0    1   0
+    float32          124   15    3     0   1       69    5    2   0       70    5    1   0
+    numba            137    0    5     0   1       67    0    9   0       74    0    2   0
+    vmap(grad)       132    6    4     0   1       71    3    2   0       72    3    1   0
 
 No WRONG answer in either.  grad refuses 4 programs at the user's line, and so does every
 transformation (REFUSED below); jit="numba" refuses one more (NUMBA_REFUSED).  The BAD cells are
 two open classes (below): ec_renewal_equation (every reverse-mode cell) and rb_obstacle_clearance's
-Hessian and hvp (its first order is fixed by 5; it was refused everywhere before).
+Hessian and hvp (its first order is fixed by 5; it was refused everywhere before).  One program had
+no reference at its first point (fi_delay_and_sum, delays of 1e-4 s against steps of 1e-6): its
+delays are now in units of 0.1 ms, and its row is the one after.
 
 Found and fixed, each class with variants here:
 
