@@ -1,5 +1,5 @@
 """Dicts merged from others: ``{**defaults, **overrides}``, ``dict(defaults, k=v)``,
-``defaults | overrides``, ``cfg |= extra``.
+``defaults | overrides``, ``cfg |= extra``; and ``dict(zip(("a", "b"), values))``.
 
 Right after parsing (`rewrite_dict_merges`, python_forms.py) the call and operator spellings are
 written as the display Python's own merge is: ``dict(a, k=v)`` / ``dict(**a, k=v)`` is ``{**a, "k": v}``
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 
 from .naming import FreeNames, assigned_names
 from .tree_entries import Bad, Node, Read
@@ -40,7 +41,7 @@ def rewrite_dict_merges(tree: ast.FunctionDef, names: FreeNames) -> None:
                 keys = [None] + [None if k.arg is None else ast.Constant(k.arg) for k in node.keywords]
                 values = [node.args[0]] + [k.value for k in node.keywords]
                 return ast.copy_location(ast.Dict(keys, values), node)
-            return node
+            return _zipped(node, names) or node
 
         def visit_BinOp(self, node):
             self.generic_visit(node)
@@ -56,6 +57,40 @@ def rewrite_dict_merges(tree: ast.FunctionDef, names: FreeNames) -> None:
                                                     ast.copy_location(merged, node)), node)
             return node
     Merge().visit(tree)
+
+
+def _zipped(node: ast.Call, names: FreeNames) -> ast.Dict | None:
+    """``dict(zip(("a", "b"), values))``, keys written as strings: the display ``{"a": values[0], "b":
+    values[1]}`` (of a tuple or list display of values, its items), which reads as a dict of trees
+    does; None where the values might not be read again alike (a call of a function of the user's)."""
+    if not (names.calls(node, builtins.dict) and len(node.args) == 1 and not node.keywords
+            and names.calls(node.args[0], builtins.zip) and len(node.args[0].args) == 2 and not node.args[0].keywords):
+        return None
+    keys, values = node.args[0].args
+    if not (isinstance(keys, ast.Tuple | ast.List) and keys.elts and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys.elts)):
+        return None
+    if isinstance(values, ast.Tuple | ast.List) and not any(isinstance(v, ast.Starred) for v in values.elts):
+        items = values.elts[:len(keys.elts)]  # (zip stops at the shorter)
+    elif _pure(values, names):
+        items = [ast.copy_location(ast.Subscript(copy.deepcopy(values), ast.Constant(i), ast.Load()), values)
+                 for i in range(len(keys.elts))]
+    else:
+        return None
+    return ast.copy_location(ast.Dict(list(keys.elts[:len(items)]), items), node)
+
+
+def _pure(expr: ast.expr, names: FreeNames) -> bool:
+    """Whether `expr` gives the same value each time it is read: names, constants, items, and
+    arithmetic and calls of NumPy's and math's functions of them."""
+    for n in ast.walk(expr):
+        if isinstance(n, ast.Call):
+            module = getattr(names.resolve(n.func), "__module__", None) or ""
+            if module.split(".")[0] not in ("numpy", "math"):
+                return False
+        elif isinstance(n, ast.NamedExpr | ast.Lambda | ast.Await | ast.Yield | ast.YieldFrom):
+            return False
+    return True
 
 
 def _is_dict(expr: ast.expr, dicts: set, names: FreeNames) -> bool:

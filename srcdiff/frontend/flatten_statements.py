@@ -8,6 +8,7 @@ import copy
 import types
 
 from .branch_tails import BranchTails
+from .counter_reach import reads_trees
 from .dict_merges import DictMerges
 from .entry_spellings import EntrySpellings
 from .flatten_exprs import ExprRewriter
@@ -346,7 +347,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
         over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
         if over_partials is not None:
             return over_partials
-        items = self.loop_items(s.iter, force=self.uses_trees(s.body))
+        items = self.loop_items(s.iter, force=self.uses_trees(s.body, s))
         if items is None:
             before, assigned = self.carry_objects(s), self.loop_start(s)
             self.depth += 1
@@ -375,9 +376,8 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
             out.append(ast.copy_location(ast.If(reached, run or [ast.Pass()], []), s))
         return out
 
-    def uses_trees(self, stmts) -> bool:
-        names = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name)}
-        return any(isinstance(self.env.get(n), (Node, Static, Method)) for n in names)
+    def uses_trees(self, stmts, loop=None) -> bool:  # (a range's counter must reach one: counter_reach.py)
+        return reads_trees(stmts, self.env, _HELD[:3], loop)
 
 
 _HELD = (Node, Static, Method, DictView, Bound, PartialComp, LambdaFn)  # what a name may stand for

@@ -160,7 +160,9 @@ def _one_name(tree: ast.FunctionDef, name: str, names: FreeNames) -> bool:
                 or isinstance(parent, (ast.comprehension, ast.For)) and parent.iter is node \
                 or isinstance(parent, ast.Attribute) and parent.attr in ("append", "reverse", "insert") \
                 or isinstance(parent, (ast.IfExp, ast.If, ast.While)) and parent.test is node \
-                or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):  # its truth
+                or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not) \
+                or isinstance(parent, ast.Return) or isinstance(parent, ast.Tuple) \
+                and isinstance(parents.get(parent), ast.Return):  # (returned: the caller's, no name of it here)
             continue
         if isinstance(parent, ast.Call) and node in parent.args:
             func = names.resolve(parent.func)

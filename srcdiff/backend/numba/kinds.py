@@ -48,6 +48,11 @@ class Items:
     item: tuple | None  # a tuple of Kinds; None: nothing appended yet
 
 
+@dataclass(frozen=True)
+class Numbers:
+    """A list display of float64 numbers (``t9 = [t5, t8]``): what ``np.array`` of it makes."""
+
+
 NUMBER = {"f8": Kind(SCALAR, "f8"), "i8": Kind(SCALAR, "i8"), "b": Kind(SCALAR, "b")}
 _tokens = itertools.count()
 
@@ -160,6 +165,10 @@ def of(node: ast.AST, env: dict):
         return None if made is None else replace(made, dtype="b")
     if isinstance(node, ast.Tuple):
         return tuple(of(e, env) for e in node.elts)
+    if isinstance(node, ast.List):  # (numbers of an integer literal and floats are floats, as numba makes them)
+        told = [of(e, env) for e in node.elts]
+        floats = [k for k in told if k == NUMBER["f8"]]
+        return Numbers() if floats and all(k in (NUMBER["f8"], Kind(SCALAR, LITERAL)) for k in told) else None
     if isinstance(node, ast.Subscript):
         return _subscript(node, env)
     if isinstance(node, ast.Attribute):
@@ -186,6 +195,14 @@ def _subscript(node: ast.Subscript, env: dict):
     if isinstance(base, Kind) and base.ndim == 1 and _integer(node.slice, None) is not None:
         return Kind(SCALAR, base.dtype)  # an element: a number of the array's dtype
     index = of(node.slice, env) if isinstance(node.slice, ast.Name) else None
+    counter = isinstance(index, Kind) and index.ndim == SCALAR and index.dtype == "i8"  # (a loop's counter)
+    if isinstance(base, Kind) and base.ndim == 1 and counter:
+        return Kind(SCALAR, base.dtype)  # ``x[j]``
+    if isinstance(base, tuple) and base and counter and all(k == base[0] and isinstance(k, Kind) for k in base):
+        return base[0]  # ``(-0.2, 0.0, 0.2)[j]``: numba's tuple of one type
+    if isinstance(base, Items) and base.item is not None and (_integer(node.slice, None) is not None or (
+            isinstance(index, Kind) and index.ndim == SCALAR and index.dtype in ("i8", LITERAL))):
+        return base.item  # an item of a list of tuples (a table of numbers the code reads)
     if isinstance(base, Kind) and base.ndim > 1 and (_integer(node.slice, None) is not None or (
             isinstance(index, Kind) and index.ndim == SCALAR and index.dtype == "i8")):
         return Kind(base.ndim - 1, base.dtype, base.dims[1:] if base.dims else None)  # a row
@@ -294,6 +311,13 @@ def _call(node: ast.Call, env: dict):
             return None
         like = _shape_source(args[0], env)
         return Kind(like.ndim, _dtype_keyword(node, "f8"), like.dims) if like else None
+    if name in ("arange", "linspace") and 1 <= len(args) <= 3 and not node.keywords:  # (a new vector)
+        told = [of(a, env) for a in args]
+        if all(isinstance(k, Kind) and k.ndim == SCALAR and k.dtype in ("f8", "i8", LITERAL) for k in told):
+            return Kind(1, "f8" if name == "linspace" or any(k.dtype == "f8" for k in told) else "i8")
+    if name in ("array", "asarray") and len(args) == 1 and not node.keywords \
+            and isinstance(of(args[0], env), Numbers):
+        return Kind(1, "f8")
     full = name == "full" or (isinstance(node.func, ast.Name) and node.func.id == "full")
     if full and len(args) == 2:
         like, value = _shape_source(args[0], env), of(args[1], env)

@@ -131,7 +131,22 @@ def value_kinds(function) -> dict:
             found[name] = kinds.NUMBER["f8" if isinstance(value, (float, np.floating)) else "i8"]
         elif isinstance(value, np.ndarray) and value.ndim > 0 and value.dtype.kind == "f":
             found[name] = _of_shape(name, shapes.Shape(("?",) * value.ndim))
+        elif isinstance(value, (list, tuple)) and _rows_of_numbers(value):  # a table: ``DH[i]`` a row of numbers
+            found[name] = kinds.Items(tuple(kinds.NUMBER["f8" if isinstance(v, (float, np.floating)) else "i8"]
+                                            for v in value[0]))
     return found
+
+
+def _rows_of_numbers(value) -> bool:
+    """Whether `value` holds tuples of Python numbers alike (each position a float everywhere or an
+    int everywhere): numba gives an item of it, and each number of an item, one type."""
+    rows = [row for row in value if type(row) is tuple]
+    if not rows or len(rows) != len(value):
+        return False
+    def sort(v):
+        return "f" if isinstance(v, (float, np.floating)) else "i" if type(v) is int else None
+    first = [sort(v) for v in rows[0]]
+    return None not in first and all([sort(v) for v in row] == first for row in rows)
 
 
 def _float32_only(key: tuple) -> bool:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from ...errors import SrcDiffError
 from .. import listing
 from . import cached_calls, folding, recursion, scipy_calls, scope_reads, spelling, stats_calls, try_probes, value_calls
+from .call_defaults import left_out, literal
 from .mixed_lists import callee_params, carried_mixed_list, value_kinds
 
 PULLBACK = "_pullback"
@@ -108,7 +109,7 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     taken = set().union(*({n.id for n in ast.walk(p.tree) if isinstance(n, ast.Name)} for p in parts))
     fixed = {(id(d.scope), d.name): d.value for d in constants if d.by_value}
     stored = {n.id for n in ast.walk(parts[0].tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    simple = {n: v for n, v in (statics or {}).items() if _literal(v) and n not in stored}
+    simple = {n: v for n, v in (statics or {}).items() if literal(v) and n not in stored}
     if simple:  # the parameter stays (callers pass it); its reads are the value
         _Constants(simple).visit(parts[0].tree)
     names = [a.arg for a in parts[0].tree.args.args]
@@ -121,6 +122,10 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
         for helper in stats_calls.spell(part.tree, part.variant.function):
             imports[helper] = (stats_calls.module_of(helper), helper)
         _resolve(part, callees, template_globals, helpers, imports, envs, taken, refuse, fixed, primals)
+    for part, call, param, value in left_out(parts, callees):  # (a default numba cannot spell: call_defaults.py)
+        held = None if literal(value) else _env(envs, (id(value), param, "default"), f"{param}_default", param,
+                                                {param: value}, (part.variant, _line_of(part.tree, call)), taken, ())
+        call.args.append(ast.Constant(value) if held is None else ast.Name(held.param, ast.Load()))
     env = list(envs.values())
     params = [e.param for e in env]
     functions, main = [], None
@@ -275,12 +280,6 @@ def _module_name(module: types.ModuleType) -> str:
     """The name `module` is imported by: a lazy stand-in (rules/lazy_modules.py, ``scipy_special``
     in generated code) names the module it stands for."""
     return module.__dict__.get("_target", module.__name__)
-
-
-def _literal(value) -> bool:
-    if isinstance(value, tuple):
-        return all(_literal(v) for v in value)
-    return value is None or type(value) in (int, float, bool, str)
 
 
 class _Constants(ast.NodeTransformer):
