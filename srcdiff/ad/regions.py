@@ -260,8 +260,7 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
                            "of its items cannot be added up", sweep.location(node.line))
     g = ast.Name(sweep.name(node.out.name), ast.Load())
     index = node.expr.slice
-    # added into part of x's adjoint: where a mask made it zero (np.where's cut-off side) the
-    # part read here need not be zero any more
+    # where a mask made x's adjoint zero (np.where's cut-off side), the part read here is no more
     sweep.masks.pop(x.name, None)
     if _whole_of_a_number(x, index, sweep):  # ``t[()]`` of a number is the number: its adjoint passes
         sweep.contribute(x.name, g, node.line)
@@ -269,13 +268,17 @@ def reverse_getitem(node: Node, sweep: Sweep) -> None:
     if x.name in sweep.lists:
         sweep.ensure(x.name, node.line)
         mode = "list"
-        if sweep.derivable:  # a new list, with a rule of its own (rules/list_helpers.py)
-            name = sweep.name(x.name)
-            sweep.emit(AdjointStmt(name, _call("list_add", ast.Name(name, ast.Load()), index, g), False, node.line))
+        if sweep.derivable or isinstance(index, ast.Slice):  # a new list (rules/list_helpers.py): ``+=`` appends
+            name, part = sweep.name(x.name), index_value(index).elts[0] if isinstance(index, ast.Slice) else index
+            sweep.emit(AdjointStmt(name, _call("list_add", ast.Name(name, ast.Load()), part, g), False, node.line))
             sweep.alias.pop(name, None)
             return
     else:
         sweep.ensure(x.name, node.line, own=True)
+        if isinstance(index, ast.Slice) and not sweep.derivable and not sweep.shapes.get(x.name, shapes.UNKNOWN).known:
+            name = sweep.name(x.name)  # perhaps a list srcdiff did not tell from an array (rules/list_helpers.py)
+            add = _call("slice_add", ast.Name(name, ast.Load()), index_value(index).elts[0], g)
+            return sweep.emit(AdjointStmt(name, add, False, node.line))
         operands = iter(node.inputs[1:])
         basic = True
         for kind, count in node.static["index"]:
@@ -372,8 +375,7 @@ def reverse_call(node: UserCall, sweep: Sweep) -> None:
 
 
 def _call(name: str, *args: ast.expr) -> ast.expr:
-    func = ast.parse(name, mode="eval").body
-    return ast.Call(func, list(args), [])
+    return ast.Call(ast.parse(name, mode="eval").body, list(args), [])
 
 
 def _reads_unbound(stmts, bound: frozenset = frozenset()):

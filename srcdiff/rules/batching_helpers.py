@@ -255,10 +255,11 @@ def zeros_list_rows(xs, xs_rows: bool, size: int):
 
 
 def list_add_rows(xs, i, v):
-    """`list_add(xs, i, v)` of a row list and rows `v`."""
+    """`list_add(xs, i, v)` of a row list and rows `v` (for a slice `i`, a list of rows)."""
     out = list(xs)
-    a, b = _lined_up(out[i], v)
-    out[i] = a + b
+    for k, vk in (zip(range(len(out))[i], v) if isinstance(i, slice) else [(i, v)]):
+        a, b = _lined_up(out[k], vk)
+        out[k] = a + b
     return out
 
 

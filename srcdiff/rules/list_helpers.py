@@ -32,10 +32,27 @@ def zeros_list(xs):
 
 
 def list_add(xs, i, v):
-    """A new list: `xs` with `v` added to its item `i` (the adjoint of reading ``xs[i]``)."""
+    """A new list: `xs` with `v` added to its item `i` (the adjoint of reading ``xs[i]``); for a
+    slice `i`, each item of the list `v` to its item (``xs[1:] += v`` would append `v`)."""
     out = list(xs)
-    out[i] = out[i] + v
+    if not isinstance(i, slice):
+        out[i] = out[i] + v
+        return out
+    positions = range(len(out))[i]
+    if len(v) != len(positions):
+        raise ValueError(f"the adjoint of a slice of {len(positions)} items has {len(v)}")
+    for k, vk in zip(positions, v):
+        out[k] = out[k] + vk
     return out
+
+
+def slice_add(base, index: slice, value):
+    """``base[index] += value`` of an adjoint srcdiff could not tell a list from an array: an array
+    is added into in place (it is the gradient's own), a list item by item (`+=` would append)."""
+    if isinstance(base, list):
+        return list_add(base, index, value)
+    base[index] += value
+    return base
 
 
 def lists_add(a, b):
@@ -102,5 +119,5 @@ def split_like(h, pieces, axis):
     return list(np.split(h, ends, axis=axis))
 
 
-LIST_HELPERS = {f.__name__: f for f in (zeros_list, list_add, lists_add, list_rows, rows_adjoint, list_repeat,
-                                         list_total, list_drop, list_grow, split_like)}
+LIST_HELPERS = {f.__name__: f for f in (zeros_list, list_add, slice_add, lists_add, list_rows, rows_adjoint,
+                                         list_repeat, list_total, list_drop, list_grow, split_like)}

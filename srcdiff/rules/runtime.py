@@ -12,7 +12,7 @@ from .fft_helpers import FFT_HELPERS
 from .guard_helpers import GUARD_HELPERS
 from .join_helpers import JOIN_HELPERS
 from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_still_nan
-from .list_helpers import LIST_HELPERS, list_position
+from .list_helpers import LIST_HELPERS, list_add, list_position
 from .logistic import logistic
 from .scan_helpers import SCAN_HELPERS
 from .symmetric import SYMMETRIC_HELPERS
@@ -300,8 +300,8 @@ def index_add(base, index, value):
     (as ``np.add.at``): the functional form of a scatter-add, which srcdiff differentiates.  `index`
     is the tuple (or list) of the index's parts, so ``x[idx]`` is ``(idx,)`` whatever `idx` holds."""
     if isinstance(base, list):  # the adjoint of a tuple of a number and an array: a new list
-        position = list_position(base, index)
-        return [item + value if k == position else item for k, item in enumerate(base)]
+        first = index[0] if isinstance(index, (tuple, list)) and len(index) == 1 else index  # a slice: item by item
+        return list_add(base, first if type(first) is slice else list_position(base, index), value)
     out, parts = np.array(base, dtype=np.result_type(base, value, 0.0), copy=True), index_parts(index)
     if all(type(p) is slice or type(p) is int for p in (parts if type(parts) is tuple else (parts,))):
         out[parts] += value  # slices and numbers reach each position once: no repeats to add again

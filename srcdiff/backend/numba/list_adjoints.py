@@ -114,11 +114,40 @@ def _list_add(xs, i, v):
         return made(f"def impl(xs, i, v):\n    return ({parts})\n")
     if not _listed(xs):
         return None
+    if isinstance(i, types.SliceType):  # each item of `v` to an item of the slice (python.list_add)
+        def impl_slice(xs, i, v):
+            out = list(xs)
+            positions = list(range(len(out)))[i]
+            if len(v) != len(positions):
+                raise ValueError("the adjoint of a list's slice has another number of items")
+            for k in range(len(positions)):
+                out[positions[k]] = out[positions[k]] + v[k]
+            return out
+        return impl_slice
 
     def impl(xs, i, v):
         out = list(xs)
         out[i] = out[i] + v
         return out
+    return impl
+
+
+def slice_add(base, index, value):
+    return python.slice_add(base, index, value)
+
+
+@overload(slice_add)
+def _slice_add(base, index, value):
+    if not isinstance(index, types.SliceType):
+        return None
+    if _listed(base):
+        return lambda base, index, value: list_add(base, index, value)
+    if not isinstance(base, types.Array):
+        return None
+
+    def impl(base, index, value):
+        base[index] += value
+        return base
     return impl
 
 
@@ -155,5 +184,5 @@ def _list_grow(h):
     return lambda h: [h[k] for k in range(len(h))] + [0.0]
 
 
-HELPERS = ("list_rows", "rows_adjoint", "list_repeat", "list_total", "list_add", "lists_add", "list_drop",
+HELPERS = ("list_rows", "rows_adjoint", "list_repeat", "list_total", "list_add", "slice_add", "lists_add", "list_drop",
            "list_grow")
