@@ -30,6 +30,10 @@ Found:
    logistic(z)`` for any numerator c, and ``(1 + exp(-z)) ** -1`` as ``logistic(z)``
    (srcdiff/lower/logistic_forms.py, srcdiff/lower/operators.py).
 
+2. float32 in, float64 out: vjp(jacobian(f))'s pullback and jacobian(jacobian(f)) of a float32
+   argument (NestedJacobian cast its rows to float; srcdiff/api/jacobians.py NestedJacobian.__call__,
+   srcdiff/api/vjps.py ContractedPullback.__call__); fixed, the value's floating dtype is kept.
+
 Refused at the user's line (not wrong; reach left open): functions in a list rebound, appended to,
 with an item replaced, reversed, indexed ``fs[i](x)`` or zipped with parameters ("np.sin is not a
 number"); a list slice with a step or reversed joined with ``+``; ``len(labels)`` of
@@ -186,6 +190,17 @@ def test_vjp_of_jacobian_with_keywords():
         return np.sum(np.stack(rows) * u)
 
     np.testing.assert_allclose(pullback(u), central_difference(contracted, (x,), 0), rtol=1e-4, atol=1e-6)
+
+
+def test_vjp_of_jacobian_float32_stays_float32():
+    """vjp(jacobian(f))'s pullback and jacobian(jacobian(f)) of float32 are float32 (were float64)."""
+    x, u = np.array([0.3, -0.7, 1.1], dtype=np.float32), np.random.default_rng(4).standard_normal((3, 3))
+    value, pullback = srcdiff.vjp(srcdiff.jacobian(_scaled), x, scale=-1.3)
+    got = pullback(u.astype(np.float32))
+    assert value.dtype == np.float32 and got.dtype == np.float32
+    _, pullback64 = srcdiff.vjp(srcdiff.jacobian(_scaled), x.astype(float), scale=-1.3)
+    np.testing.assert_allclose(got, pullback64(u), rtol=1e-4, atol=1e-5)
+    assert srcdiff.jacobian(srcdiff.jacobian(_scaled))(x, scale=-1.3).dtype == np.float32
 
 
 def _pair(q):
