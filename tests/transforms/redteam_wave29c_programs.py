@@ -86,6 +86,31 @@ def groups_dict_comp(w, g):
     return sum(means[k] * k for k in means)
 
 
+def groups_sorted_key(w, g):
+    total = 0.0
+    for i, k in enumerate(sorted(set(g), key=abs)):
+        total = total + (i + 1) * np.sum(w[g == k])
+    return total
+
+
+def groups_drop_first(w, g):
+    total = 0.0
+    for k in sorted(set(g))[1:]:
+        total = total + k * np.sum(w[g == k] ** 2)
+    return total
+
+
+def groups_string_labels(w, g):
+    total = 0.0
+    for i, k in enumerate(sorted(set(g))):
+        total = total + (i + 1) * np.sum(np.sin(w[g == k]))
+    return total
+
+
+def groups_unsorted_list(w, g):
+    return sum(np.sum(w[g == k]) ** 2 for k in set(g))
+
+
 # ---- (b) functions kept in lists -----------------------------------------------------------------
 
 
@@ -157,6 +182,22 @@ def funcs_late_binding(x):
     return sum(np.sum(f(x)) for f in fs)
 
 
+def funcs_slice(x):
+    fs = [np.sin, np.cos, np.tanh]
+    total = 0.0
+    for i, f in enumerate(fs[1:]):
+        total = total + (i + 1) * np.sum(f(x))
+    return total
+
+
+def funcs_repeated(x):
+    fs = [np.sin, _sq]
+    h = x
+    for f in fs * 2:
+        h = f(h)
+    return np.sum(h)
+
+
 # ---- (c) lists joined with + where a part is a slice ---------------------------------------------
 
 
@@ -206,6 +247,12 @@ def join_middle_negative(x):
     parts = [x[i] * (i + 1) for i in range(5)]
     joined = parts[1:-1] + parts[-1:] + parts[:1]
     return sum(p ** 2 * (i + 1) for i, p in enumerate(joined))
+
+
+def join_argument_end(x, k):
+    parts = [x[i] * (i + 1) for i in range(4)]
+    joined = parts[:k] + [x[0] ** 2]
+    return sum(p * (i + 1) for i, p in enumerate(joined))
 
 
 # ---- (d) sigmoids that only look like one ---------------------------------------------------------
@@ -298,6 +345,24 @@ def saturated(r):
     return z
 
 
+def choice_of_values(x):
+    rng = np.random.default_rng(5)
+    picked = rng.choice(x, size=3)
+    return np.sum(picked ** 2) + np.sum(x)
+
+
+def choice_no_replace(x):
+    rng = np.random.default_rng(5)
+    idx = rng.choice(len(x), size=3, replace=False)
+    return np.sum(np.sin(x[idx]) * np.arange(1.0, 4.0))
+
+
+def choice_weighted(x, p):
+    rng = np.random.default_rng(2)
+    idx = rng.choice(len(x), size=4, p=p)
+    return np.sum(x[idx] ** 3)
+
+
 # ---- (g) numbers promoted before loops, lists carried --------------------------------------------
 
 
@@ -348,6 +413,10 @@ PROGRAMS = [
     ("groups_set_no_sort", groups_set_no_sort, lambda r: (M(r, 6), np.array([4, 1, 4, 1, 9, 9])), 0),
     ("groups_count_scaled", groups_count_scaled, lambda r: (M(r, 6), np.array([4, 1, 4, 1, 9, 9])), 0),
     ("groups_dict_comp", groups_dict_comp, lambda r: (M(r, 6), np.array([4, -1, 4, -1, 9, 9])), 0),
+    ("groups_sorted_key", groups_sorted_key, lambda r: (M(r, 6), np.array([-3, 1, 2, -3, 1, 2])), 0),
+    ("groups_drop_first", groups_drop_first, lambda r: (M(r, 6), np.array([-3, 1, 2, -3, 1, 2])), 0),
+    ("groups_string_labels", groups_string_labels, lambda r: (M(r, 5), np.array(["b", "a", "c", "a", "b"])), 0),
+    ("groups_unsorted_list", groups_unsorted_list, lambda r: (M(r, 6), np.array([3, 1, 2, 3, 1, 2])), 0),
     ("funcs_rebound", funcs_rebound, lambda r: (M(r, 4),), 0),
     ("funcs_appended", funcs_appended, lambda r: (M(r, 4),), 0),
     ("funcs_mutated_item", funcs_mutated_item, lambda r: (M(r, 4),), 0),
@@ -359,6 +428,10 @@ PROGRAMS = [
     ("funcs_indexed_call", funcs_indexed_call, lambda r: (M(r, 4),), 0),
     ("funcs_zip_params", funcs_zip_params, lambda r: (M(r, 4), M(r, 2)), 1),
     ("funcs_late_binding", funcs_late_binding, lambda r: (M(r, 4),), 0),
+    ("funcs_slice", funcs_slice, lambda r: (M(r, 4),), 0),
+    ("funcs_repeated", funcs_repeated, lambda r: (M(r, 4) * 0.5,), 0),
+    ("join_argument_end", join_argument_end, lambda r: (M(r, 4), -1), 0),
+    ("join_argument_past", join_argument_end, lambda r: (M(r, 4), 9), 0),
     ("join_negative_end", join_negative_end, lambda r: (M(r, 5),), 0),
     ("join_negative_start", join_negative_start, lambda r: (M(r, 4),), 0),
     ("join_step_slice", join_step_slice, lambda r: (M(r, 5),), 0),
@@ -388,6 +461,9 @@ PROGRAMS = [
     ("sig_param_numerator", sig_param_numerator, lambda r: (saturated(r), M(r, 5)), 0),
     ("sig_param_numerator_a", sig_param_numerator, lambda r: (saturated(r), M(r, 5)), 1),
     ("sig_ones_numerator", sig_ones_numerator, lambda r: (saturated(r),), 0),
+    ("choice_of_values", choice_of_values, lambda r: (M(r, 5),), 0),
+    ("choice_no_replace", choice_no_replace, lambda r: (M(r, 5),), 0),
+    ("choice_weighted", choice_weighted, lambda r: (M(r, 4), np.array([0.1, 0.2, 0.3, 0.4])), 0),
     ("promoted_zero_trips", promoted_zero_trips, lambda r: (M(r, 4), 0), 0),
     ("promoted_some_trips", promoted_zero_trips, lambda r: (M(r, 4), 3), 0),
     ("promoted_number_then_array", promoted_number_then_array, lambda r: (M(r, 4),), 0),
