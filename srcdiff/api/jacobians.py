@@ -219,12 +219,13 @@ class NestedJacobian(Composite):
 
     def __call__(self, *args, **kwargs):
         func = self.inner.pullbacks.func
-        value = np.asarray(func(*args, **kwargs), dtype=float)
-        seed, rows = np.zeros(value.shape), []
+        value = np.asarray(func(*args, **kwargs))
+        dtype = value.dtype if value.dtype.kind == "f" else np.dtype(float)  # float32 in, float32 out
+        seed, rows = np.zeros(value.shape, dtype=dtype), []
         hessian = Hessian(contracted(func), self.wrt)
         for i in range(value.size):
             seed.flat[i] = 1.0
-            rows.append(np.asarray(hessian(*contracted_arguments(func, args, kwargs, seed.copy())), dtype=float))
+            rows.append(np.asarray(hessian(*contracted_arguments(func, args, kwargs, seed.copy())), dtype=dtype))
             seed.flat[i] = 0.0
         return np.stack(rows).reshape(value.shape + rows[0].shape)
 

@@ -104,7 +104,8 @@ class ContractedPullback:
         if np.shape(g) != self.shape:
             raise SrcDiffError(f"the adjoint has shape {np.shape(g)}, but the value has shape {self.shape}",
                                hint="pass an adjoint shaped like the function's value")
-        out = np.tensordot(np.asarray(g, dtype=float), self.nested, axes=len(self.shape))
+        # float32 in, float32 out (the nested Jacobian keeps the value's floating dtype)
+        out = np.tensordot(np.asarray(g, dtype=self.nested.dtype), self.nested, axes=len(self.shape))
         return out if np.ndim(out) else float(out)
 
 

@@ -3,6 +3,7 @@
     1.0 / (1.0 + np.exp(-z)),  1 / (np.exp(-z) + 1)       ->  logistic(z)
     1.0 / (1.0 + np.exp(-a * z)),  1.0 / (1.0 + np.exp(u)) ->  logistic(a * z),  logistic(-u)
     np.exp(z) / (1.0 + np.exp(z)),  e / (e + 1.0)          ->  logistic(z)       (e = np.exp(z))
+    c / (1.0 + np.exp(-z)),  (1.0 + np.exp(-z)) ** -1       ->  c * logistic(z),  logistic(z)
 
 Lowered as written, its derivatives go through ``np.exp(-z)``, which overflows to inf where the
 sigmoid saturates (``z < -709``, -88 in float32, ``z = -inf``): ``s / d * e`` is ``0 * inf``, and a
@@ -65,13 +66,16 @@ def logistic_quotient(lower: ExpressionLowerer, numerator: Operand, denominator:
     u = _exponent(lower, e) if e is not None else None
     if u is None or not surely_real(lower, u):
         return None
-    if _one(numerator):
-        z = _negated(lower, u)
-    elif numerator == e or _exponent(lower, numerator) == u:
+    scale = None
+    if numerator == e or _exponent(lower, numerator) == u:
         z = u
-    else:
-        return None
+    else:  # c / (1 + exp(-z)) is c * logistic(z): its derivatives through exp overflow as the sigmoid's do
+        z, scale = _negated(lower, u), None if _one(numerator) else numerator
     # printed as the first spelling (no helper in the generated code; read back, it is this call again)
     expr = ast.BinOp(ast.Constant(1.0), ast.Div(), ast.BinOp(ast.Constant(1.0), ast.Add(), ast.Call(
         ast.Attribute(ast.Name("np", ast.Load()), "exp", ast.Load()), [ast.UnaryOp(ast.USub(), operand_ast(z))], [])))
-    return emit(lower.state, logistic, (z,), {}, expr, target)
+    if scale is None:
+        return emit(lower.state, logistic, (z,), {}, expr, target)
+    s = emit(lower.state, logistic, (z,), {}, expr, None)
+    product = ast.BinOp(operand_ast(scale), ast.Mult(), operand_ast(s))
+    return emit(lower.state, operator.mul, (scale, s), {}, product, target)

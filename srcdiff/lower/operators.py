@@ -49,6 +49,10 @@ def lower_binop(lower: ExpressionLowerer, node: ast.BinOp, target) -> Operand:
         smooth = logistic_quotient(lower, x, y, target)  # 1 / (1 + np.exp(-z)) -> logistic(z): exact at every order
         if smooth is not None:
             return smooth
+    if isinstance(node.op, ast.Pow) and isinstance(y, Const) and type(y.value) in (int, float) and y.value == -1:
+        smooth = logistic_quotient(lower, Const(1.0), x, target)  # (1 + np.exp(-z)) ** -1: logistic(z), as above
+        if smooth is not None:
+            return smooth
     if isinstance(node.op, ast.Pow):
         smooth = even_power(lower, x, y, target)  # abs(x) ** 4 -> x ** 4: exact at every order
         if smooth is not None:
