@@ -72,11 +72,11 @@ No WRONG answer.  Found and fixed, the class with variants here:
    batched code's ``sum_last`` and ``full_rows`` had no numba versions; now written
    (backend/numba/row_helpers.py).
 
-Open (refused at the user's line): ``vmap(grad(f), jit="numba")`` where the batched code calls
-``index_add_rows`` or ``set_item_rows`` (writes through an index or a slice: spring_chain, heat_rod,
-break_continue), and batching's own reach (a branch that differs between examples, a call of a srcdiff
+Open (refused at the user's line): batching's own reach (a branch that differs between examples, a call of a srcdiff
 gradient inside the mapped function) which NumPy's vmap runs one example at a time and numba
-refuses; ``vjp`` of a varargs function's Jacobian; ``reversed(list(enumerate(x)))``.
+refuses; ``vjp`` of a varargs function's Jacobian; ``reversed(list(enumerate(x)))``.  (``vmap(grad(f),
+jit="numba")`` where the batched code writes through an index: numba versions since, tests/backend/
+test_numba_vmap_writes.py.)
 """
 
 from __future__ import annotations

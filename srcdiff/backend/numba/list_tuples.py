@@ -1,13 +1,19 @@
-"""A list of fixed length carried through a loop, holding arrays and numbers, as a tuple.
+"""List displays spelled as tuples for numba, where every use of the list only reads it.
 
-numba types a list's items alike, and its compiler does not finish on a list display of an array
-and a number rebound in a loop (``state = [x, np.dot(x, x)]``, then ``state = [state[0] * 0.9 +
-np.sin(state[0]), state[1] * 0.5]``: mixed_lists.py).  The gradient of the same code written with
-tuples is the same code but for those displays, and compiles.  So where every name the list
-reaches (the names it is assigned to, the loop's stack that saves it and the names that read it back)
-is only read by a constant index, ``len``, a rename or a save on the stack, never written into,
-appended to, iterated over, passed on or returned, its displays are tuples: the same items, read
-the same ways, giving the same values.  The list's adjoint (``state_bar = [0.0] * len(state)``,
+numba types a list's items alike.  A list display of items of two kinds (``[np.sum(v), v]``, ``[x,
+np.dot(x, x)]``) it types as a "literal list" item by item, but not everywhere: saved whole in a tuple
+for a pullback its compiler failed inside ("unhashable type: 'list'"), and rebound in a loop (``state =
+[state[0] * 0.9 + np.sin(state[0]), state[1] * 0.5]``, with the loop's stack of those lists in the
+gradient: mixed_lists.py) its compiler did not finish.  A tuple of the same items it types item by
+item, and the same code written with tuples compiles.  So a list display becomes a tuple where every
+name its value reaches (the names it is assigned to, by a rename, and through a loop's stack: the
+position of a tuple appended to the stack, read back by unpacking an item of it) is only read: at a
+constant index, by ``len``, ``zeros_list``, ``zeros_like``, ``sum_items`` or ``list_repeat`` (which take
+either: runtime.py, list_adjoints.py, list_sums.py), by a rename, or saved whole as an item of a tuple;
+and is only bound to such displays (no starred or list items, all of one length), renames, an item of
+a stack, or ``del``.
+It is never written into, appended to, iterated over, passed on otherwise or returned, so the tuple
+gives the same values read the same ways.  A list's adjoint (``state_bar = [0.0] * len(state)``,
 written item by item) stays a list.
 """
 
@@ -17,14 +23,29 @@ import ast
 
 from . import kindflow
 
+#: calls a list may be passed to and still be a tuple (they take either)
+_TAKE_TUPLES = {"len", "zeros_list", "zeros_like", "sum_items", "list_repeat"}
 
-def as_tuples(func: ast.FunctionDef, display: ast.Assign) -> bool:
-    """Spell, in place, the list displays of the names `display` (an assignment of a list display)
-    reaches as tuples, where every use of those names reads them only; whether it did."""
+
+def as_tuples(func: ast.FunctionDef, display: ast.Assign | None = None) -> bool:
+    """Spell, in place, as tuples the list displays reached by `display` (an assignment of a list
+    display of `func`), or with None by each list display assigned to a name in `func`, where every use
+    of the names reached only reads them (the module's docstring); whether any was."""
+    parents = {id(child): node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
+    starts = [display] if display is not None else \
+        [n for n in ast.walk(func) if isinstance(n, ast.Assign) and isinstance(n.value, ast.List) and n.value.elts]
+    spelled = False
+    for start in starts:
+        if isinstance(start.value, ast.List):
+            spelled = _spell(func, start, parents) or spelled
+    return spelled
+
+
+def _spell(func: ast.FunctionDef, display: ast.Assign, parents: dict) -> bool:
+    """The displays `display` reaches as tuples, if every use of the names reached only reads them."""
     names = _reached(func, {t.id for t in display.targets if isinstance(t, ast.Name)})
     if not names:
         return False
-    parents = {id(child): node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
     displays = []
     for node in ast.walk(func):
         if isinstance(node, ast.Name) and node.id in names:
@@ -38,6 +59,8 @@ def as_tuples(func: ast.FunctionDef, display: ast.Assign) -> bool:
                 displays.append(parent)
             elif isinstance(node.ctx, ast.Store) and not _bound(node, parent, parents):
                 return False
+    if len({len(a.value.elts) for a in displays}) > 1:
+        return False  # (a tuple's length is part of its type: numba gives a name one type, a list any length)
     for assign in displays:
         assign.value = ast.copy_location(ast.Tuple(assign.value.elts, ast.Load()), assign.value)
     return bool(displays)
@@ -88,19 +111,17 @@ def _reversed_stack(it: ast.expr) -> str | None:
 
 
 def _read(node: ast.Name, parent: ast.AST, parents: dict) -> bool:
-    """Whether the load `node` reads the list only: a constant index, ``len``, a rename, an item of
-    a tuple saved on a stack."""
-    if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
-        return isinstance(parent.slice, ast.Constant) and type(parent.slice.value) is int
-    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.args == [node] \
-            and parent.func.id in ("len", "zeros_list", "zeros_like"):
-        return True  # (the zeros of each item: a tuple of them, runtime.py's)
+    """Whether the load `node` reads the list only: a constant index, a call that takes a tuple too,
+    a rename, an item of a tuple (saved whole: on a stack, a pullback's saved values)."""
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return isinstance(parent.ctx, ast.Load) and isinstance(parent.slice, ast.Constant) \
+            and type(parent.slice.value) is int
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _TAKE_TUPLES:
+        return any(a is node for a in parent.args)
     if isinstance(parent, ast.Assign) and parent.value is node and \
             all(isinstance(t, ast.Name) for t in parent.targets):
         return True
-    if isinstance(parent, ast.Tuple):
-        parent = parents.get(id(parent))
-    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and parent.func.attr == "append"
+    return isinstance(parent, ast.Tuple) and isinstance(parent.ctx, ast.Load)
 
 
 def _bound(node: ast.Name, parent: ast.AST, parents: dict) -> bool:

@@ -2,7 +2,10 @@
 arrays whose axis 0 is the batch axis: ``broadcast_rows`` / ``copy_rows`` (a value the same for
 every row, as rows: before a loop that makes it a row each), ``zero_rows``, ``unbroadcast_rows``,
 ``sum_rows`` (``sum(items)`` of a list of rows), ``list_repeat_rows`` (its adjoint), ``sum_last``
-(a sum along the last axis) and ``full_rows`` (the adjoint of a sum, as rows).
+(a sum along the last axis), ``full_rows`` (the adjoint of a sum, as rows), and the writes through
+an index, the same in every row: ``index_add_rows``, ``scatter_add_rows``, ``zero_rows_with`` (a
+scatter-add) and ``set_item_rows`` (numba's ``index_add`` and ``set_item`` of each row, with their
+refusals), and ``rows_index`` (each row's index of a read: the batch axis first).
 
 numba gives a name one type: the rows made of a value shared by every row are a new array of their
 own (NumPy's read-only view would be another type than the rows the loop computes), and a value
@@ -14,19 +17,26 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
+from numba.np.numpy_support import as_dtype
 
 from ...rules.batching_helpers import (
     broadcast_rows,
     copy_rows,
     full_rows,
+    index_add_rows,
     list_repeat_rows,
+    rows_index,
+    scatter_add_rows,
+    set_item_rows,
     sum_last,
     sum_rows,
     unbroadcast_rows,
     zero_rows,
+    zero_rows_with,
 )
 from .naming import made, overload
-from .runtime import unbroadcast
+from .pads import index_add
+from .runtime import set_item, unbroadcast
 
 
 def _number(t) -> bool:
@@ -169,7 +179,90 @@ def _sum_last(x, keepdims=False):
     return made("def impl(x, keepdims=False):\n" + body)
 
 
+def _flag(value):
+    """The constant of a literal boolean argument (the generated code writes one), else None."""
+    return value.literal_value if isinstance(value, types.BooleanLiteral) else None
+
+
+def _dtype_of(t):
+    return t.dtype if isinstance(t, types.Array) else t
+
+
+def _added_rows(base, value, value_rows, head: str, rows_of: str = "base"):
+    """The code of `head` (a def line) giving each row of `rows_of` (the rows `base`'s type gives) with
+    its value added at ``[*index]``: numba's ``index_add`` of each row (a value with rows gives each
+    row its own, broadcast as the plain version aligns it, after the batch axis); None: not written."""
+    rows = _flag(value_rows)
+    if not isinstance(base, types.Array) or base.ndim == 0 or rows is None \
+            or not (_number(value) or isinstance(value, types.Array) and (value.ndim > 0 or not rows)):
+        return None
+    dtype = np.result_type(as_dtype(_dtype_of(base)), as_dtype(_dtype_of(value)), 0.0)
+    row = "value[i]" if rows else "value"
+    return made(
+        head + f"    out = np.empty({rows_of}.shape, DTYPE)\n"
+        f"    for i in range({rows_of}.shape[0]):\n"
+        f"        out[i] = index_add({rows_of}[i], index, {row})\n"
+        "    return out\n",
+        index_add=index_add, DTYPE=dtype, zero_rows=zero_rows,
+    )
+
+
+@overload(index_add_rows, prefer_literal=True)
+def _index_add_rows(base, index, value, value_rows):
+    """A copy of `base`'s rows with the value added at ``[*index]`` of each."""
+    return _added_rows(base, value, value_rows, "def impl(base, index, value, value_rows):\n")
+
+
+@overload(scatter_add_rows, prefer_literal=True)
+def _scatter_add_rows(out, index, value, value_rows):
+    """`index_add_rows` (the Python version writes into `out`, which nothing else reads: a copy is the same)."""
+    return _added_rows(out, value, value_rows, "def impl(out, index, value, value_rows):\n    base = out\n")
+
+
+@overload(zero_rows_with, prefer_literal=True)
+def _zero_rows_with(like, size, index, value, value_rows):
+    """`index_add_rows` of `size` rows of zeros shaped like `like`."""
+    if not (_number(like) or isinstance(like, types.Array)):
+        return None
+    rows = types.Array(types.float64, (like.ndim if isinstance(like, types.Array) else 0) + 1, "C")
+    return _added_rows(rows, value, value_rows, "def impl(like, size, index, value, value_rows):\n"
+                       "    base = zero_rows(like, size)\n")
+
+
+@overload(rows_index)
+def _rows_index(index):
+    """Each row's index, the batch axis first: a tuple of numbers and slices, with at most one integer
+    array (numba reads one array of an index; NumPy moves nothing then)."""
+    parts = index.types if isinstance(index, types.BaseTuple) else ()
+    arrays = [p for p in parts if isinstance(p, types.Array)]
+    if not parts or len(arrays) > 1 or any(not isinstance(p, (types.Integer, types.SliceType)) and not (
+            isinstance(p, types.Array) and p.ndim == 1 and isinstance(p.dtype, types.Integer)) for p in parts):
+        return None
+    return lambda index: (slice(None),) + index
+
+
+@overload(set_item_rows, prefer_literal=True)
+def _set_item_rows(x, index, value, x_rows, value_rows, size):
+    """Each row's copy of `x` (the same `x` for every row when it has none) written at ``[*index]``:
+    numba's ``set_item`` of each row, its refusals (a float written into integers) with it."""
+    x_rows, rows = _flag(x_rows), _flag(value_rows)
+    if not isinstance(x, types.Array) or x_rows is None or rows is None or x_rows and x.ndim == 0 \
+            or not (_number(value) or isinstance(value, types.Array) and (value.ndim > 0 or not rows)):
+        return None
+    row, shape = ("x[i]", "x.shape[1:]") if x_rows else ("x", "x.shape")
+    given = "value[i]" if rows else "value"
+    return made(
+        "def impl(x, index, value, x_rows, value_rows, size):\n"
+        f"    out = np.empty((size,) + {shape}, x.dtype)\n"
+        "    for i in range(size):\n"
+        f"        out[i] = set_item({row}, index, {given})\n"
+        "    return out\n",
+        set_item=set_item,
+    )
+
+
 HELPERS = ("broadcast_rows", "copy_rows", "zero_rows", "unbroadcast_rows", "sum_rows", "list_repeat_rows", "sum_last",
-           "full_rows")
+           "full_rows", "index_add_rows", "scatter_add_rows", "zero_rows_with", "set_item_rows",
+           "rows_index")
 
 __all__ = ["HELPERS"]

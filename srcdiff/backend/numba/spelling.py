@@ -46,6 +46,7 @@ from . import (
     least_squares,
     list_joins,
     list_sums,
+    list_tuples,
     log_sums,
     masks,
     named_norms,
@@ -92,7 +93,7 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     drawn = random_calls.rewrite(func)
     rewriter = _Rewriter()
     rewriter.visit(func)
-    list_sums.as_tuples(func)  # (a list display only summed or saved: a tuple, after ``sum`` is spelled)
+    list_tuples.as_tuples(func)  # (a list display only read, summed or saved: a tuple, after ``sum`` is spelled)
     rewriter.helpers.update(meshes)
     if drawn:
         rewriter.helpers.update(("random_open", "random_draw"))
