@@ -399,6 +399,15 @@ def assert_numba_included(p: Program, refused: dict | None = None) -> None:
     assert not bad, bad
 
 
+def assert_refused_at_the_line(p: Program, transforms) -> None:
+    """Every transformation of `transforms` that applies to `p` (not n/a: hvp of another argument than
+    the first) refuses it with a SrcDiffError naming the user's line."""
+    row = run(p, transforms)
+    assert not row.excluded, row.excluded
+    for name, cell in row.cells.items():
+        assert cell.outcome == NA or cell.outcome == REFUSED and cell.located, (name, cell.outcome, cell.message)
+
+
 def assert_numba_agrees_or_refuses(p: Program) -> None:
     """``jit="numba"`` agrees on `p`, or refuses it naming the user's line."""
     cell = run(p, ("numba",)).cells["numba"]

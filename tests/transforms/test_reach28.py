@@ -117,10 +117,7 @@ def test_numba(program):
 
 @pytest.mark.parametrize("program", programs(r.REFUSED), ids=_name)
 def test_still_refused_at_the_line_by_every_transformation(program):
-    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
 
 
 def test_helper_updating_an_array_its_caller_reads_again_is_refused():

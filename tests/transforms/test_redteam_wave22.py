@@ -87,10 +87,7 @@ def test_float32_gradients_stay_float32(program):
 
 @pytest.mark.parametrize("program", corpus.from_table(REFUSED, "w22", "redteam_wave22_programs", 22), ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "numba"))
 
 
 # ---- special points: the derivative by hand, in every first-order transformation ------------------------

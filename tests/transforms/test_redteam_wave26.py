@@ -116,10 +116,7 @@ def _in_table(names):
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "bisect_root", p) for p in _in_table(REFUSED)],
                          ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
 
 
 # ---- 1. copies counted when the function runs ----

@@ -122,10 +122,7 @@ def test_numba_agrees_or_refuses_at_the_line(program):
 @pytest.mark.slow  # (f itself compiles the inner gradient: seconds a row)
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    row = matrix.run(program, ("grad", "jvp", "jacobian", "vmap"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "jvp", "jacobian", "vmap"))
 
 
 # ---- kinks: one subgradient, the same in every transformation ----

@@ -119,10 +119,7 @@ def test_numba_agrees_or_refuses_at_the_line(program):
 @pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in
                                      enumerate(p for p in programs() if _name(p) in REFUSED)], ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    row = matrix.run(program, ("grad", "jvp", "vjp", "jacobian", "hvp"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "jvp", "vjp", "jacobian", "hvp"))
 
 
 # ---- 1. a sigmoid written out, saturated, its adjoint split over two statements ----

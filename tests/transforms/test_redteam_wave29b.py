@@ -143,10 +143,8 @@ def test_compositions_with_numba(program):
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) == "dict_comprehension", p) for p in programs()
                                      if _name(p) in REFUSED], ids=_name)
 def test_what_grad_refuses_every_composition_refuses_at_the_line(program):
-    row = matrix.run(program, ("grad", "jac_grad", "jvp_grad", "vjp_grad", "vmap_hess", "hess_tree", "kwargs"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "jac_grad", "jvp_grad", "vjp_grad", "vmap_hess", "hess_tree",
+                                                "kwargs"))
 
 
 # ---- stop_gradient: every composition against the twin holding the stopped value constant ----

@@ -79,10 +79,7 @@ def test_numba(program):
 def test_refused_at_its_line(program):
     """A comprehension's zip of a tree with a shorter sequence (when the function runs); a loop's item
     read after a zip loop of a tree (which item zip reached last, the sequence's length decides)."""
-    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(program.func, argnums=program.wrt)(*program.args)
     first = str(info.value).splitlines()[0]
@@ -100,10 +97,7 @@ def test_a_shorter_sequence_stops_the_loop_as_zip_does():
 
 @pytest.mark.parametrize("program", programs(z.NESTED_IN_GENERATORS), ids=_name)
 def test_nested_call_in_a_generator_says_what_is_refused(program):
-    row = matrix.run(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
-    assert not row.excluded, row.excluded
-    for name, cell in row.cells.items():
-        assert cell.outcome == matrix.REFUSED and cell.located, (name, cell.message)
+    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
     with pytest.raises(srcdiff.SrcDiffError) as info:
         srcdiff.grad(program.func, argnums=program.wrt)(*program.args)
     text = str(info.value)
