@@ -88,6 +88,12 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
             return Const(value)  # np.pi, math.e; Act.TANH, a member (static: enum_members.py)
         if is_dtype_object(value):  # utype = np.float64: a value with no gradient
             return opaque(lower, node, target)
+        if callable(value):  # a function kept as a value that function_lists.py did not unroll
+            raise state.error(node, f"{ast.unparse(node)} is a function kept as a value here, which srcdiff "
+                              "reads only in a list, tuple or dict the function builds once and then calls "
+                              "in a loop over it, its enumerate or a range of its length, or by a constant key",
+                              "build the list once and loop over it as built (`for f in fs:`), or call "
+                              "the functions by name")
         raise state.error(node, f"{ast.unparse(node)} is not a number")
     parts = fft_attribute(lower, node, target)  # np.fft.rfft(x).real: a real linear map of a real x
     if parts is not None:

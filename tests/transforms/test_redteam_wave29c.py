@@ -36,7 +36,8 @@ Found:
 
 Refused at the user's line (not wrong; reach left open): functions in a list rebound, appended to,
 with an item replaced, reversed, sliced, repeated (``fs * 2``), indexed ``fs[i](x)`` or zipped with
-parameters ("np.sin is not a number", a poor message but at the line); a list slice with a step,
+parameters (it said "np.sin is not a number"; now what srcdiff reads of a function list, and how to
+write it); a list slice with a step,
 reversed, or ending at an argument (``parts[:k]``, k = -1) joined with ``+``; ``len(labels)`` of
 ``sorted(set(g))``, ``sorted(set(g))[1:]``, a loop over ``set(g)`` unsorted; a dict comprehension
 over ``sorted(set(g))``; ``rng.choice(x)`` of a differentiated array (refused as a draw whose
