@@ -408,6 +408,15 @@ def assert_refused_at_the_line(p: Program, transforms) -> None:
         assert cell.outcome == NA or cell.outcome == REFUSED and cell.located, (name, cell.outcome, cell.message)
 
 
+def assert_numba_unless_refused(p: Program, refused: set) -> None:
+    """``jit="numba"`` agrees on `p`; on the programs `refused` names (short names) it may instead
+    refuse at the user's line."""
+    if p.name.partition(":")[2] in refused:
+        assert_numba_agrees_or_refuses(p)
+    else:
+        assert_ok(p, ("numba",))
+
+
 def assert_numba_agrees_or_refuses(p: Program) -> None:
     """``jit="numba"`` agrees on `p`, or refuses it naming the user's line."""
     cell = run(p, ("numba",)).cells["numba"]

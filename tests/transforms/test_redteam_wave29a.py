@@ -161,10 +161,7 @@ def test_every_transformation(program):
 @pytest.mark.slow  # (numba compiles for seconds a program)
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_numba(program):
-    if _name(program) in NUMBA_REFUSED:
-        matrix.assert_numba_agrees_or_refuses(program)
-    else:
-        matrix.assert_ok(program, ("numba",))
+    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
 
 
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
