@@ -6,6 +6,9 @@ import tempfile
 
 import pytest
 
+#: Chromium's profiles, removed when the test process exits
+_PROFILES: list[tempfile.TemporaryDirectory] = []
+
 
 def chromium():
     """A headless Chromium WebDriver; the caller quits it."""
@@ -16,11 +19,12 @@ def chromium():
         pytest.skip("chromium and chromedriver are not installed")
     from selenium.webdriver.chrome.service import Service
 
+    _PROFILES.append(tempfile.TemporaryDirectory(prefix="srcdiff-chromium-", ignore_cleanup_errors=True))
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1400,1000", f"--user-data-dir={tempfile.mkdtemp(prefix='srcdiff-chromium-')}"):
+                 "--window-size=1400,1000", f"--user-data-dir={_PROFILES[-1].name}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(driver_path), options=options)

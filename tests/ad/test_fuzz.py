@@ -27,7 +27,8 @@ from fuzzgen import Options, ProgramGen, array_arg, check_program, float_arg, ma
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-TMP = Path(tempfile.mkdtemp(prefix="srcdiff_fuzz_"))
+_TMP = tempfile.TemporaryDirectory(prefix="srcdiff_fuzz_")  # removed when the process exits
+TMP = Path(_TMP.name)
 
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 

@@ -321,7 +321,8 @@ def update_page(page: Path) -> int:
 
     text = page.read_text()
     lines = text.splitlines(keepends=True)
-    root = Path(tempfile.mkdtemp())
+    folder = tempfile.TemporaryDirectory()
+    root = Path(folder.name)
     old_cwd, old_path = os.getcwd(), list(sys.path)
     namespace, outputs = {"__name__": "docs_example"}, []
     os.chdir(root)
@@ -339,6 +340,7 @@ def update_page(page: Path) -> int:
     finally:
         os.chdir(old_cwd)
         sys.path[:] = old_path
+        folder.cleanup()
     for first, printed in sorted(outputs, reverse=True):
         end = first
         while not lines[end].lstrip().startswith("```"):

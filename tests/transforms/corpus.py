@@ -53,12 +53,15 @@ def _seed(text: str) -> np.random.Generator:
     return np.random.default_rng(zlib.crc32(text.encode()))
 
 
+_SPEC_FOLDER: dict = {}  # holds the folder until the test process exits, which removes it
+
+
 @functools.lru_cache(maxsize=None)
 def _rule_specs():
     """The rule spec table's functions (tests/rules/specs.py), written as its tests write them."""
     from rules import specs
-    folder = Path(tempfile.mkdtemp(prefix="srcdiff-matrix-specs-"))
-    return specs.spec_module(folder, module_name="matrix_rule_specs")
+    folder = _SPEC_FOLDER.setdefault("dir", tempfile.TemporaryDirectory(prefix="srcdiff-matrix-specs-"))
+    return specs.spec_module(Path(folder.name), module_name="matrix_rule_specs")
 
 
 def _test_module(name: str) -> str:

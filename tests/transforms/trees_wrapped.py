@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .corpus import Program
 
-_FOLDER: list[Path] = []
+#: removed when the test process exits (srcdiff reads the wrappers' source from these files)
+_FOLDER: list[tempfile.TemporaryDirectory] = []
 
 
 class NotWrapped(Exception):
@@ -47,8 +48,8 @@ def wrapper(p: Program):
     found = _MADE.get(digest)
     if found is None:
         if not _FOLDER:
-            _FOLDER.append(Path(tempfile.mkdtemp(prefix="srcdiff-matrix-trees-")))
-        path = _FOLDER[0] / f"tree_{digest}.py"
+            _FOLDER.append(tempfile.TemporaryDirectory(prefix="srcdiff-matrix-trees-"))
+        path = Path(_FOLDER[0].name) / f"tree_{digest}.py"
         path.write_text(source)
         spec = importlib.util.spec_from_file_location(f"matrix_tree_{digest}", path)
         module = importlib.util.module_from_spec(spec)
