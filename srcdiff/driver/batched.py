@@ -17,12 +17,15 @@ from collections import Counter
 
 import numpy as np
 
+from ..ad.batched_scales import fold_scales
 from ..ad.batching import BatchedProgram, batch
 from ..backend import loader, render
 from ..backend.codegen import backward_statements
-from ..backend.optimize.liveness import is_pure
+from ..backend.optimize.liveness import is_pure, reads
 from ..backend.optimize.statements import propagate_copies, remove_dead
 from ..backend.optimize.tidy import tidy_comments
+from ..backend.optimize.widths import narrows
+from ..ir import shapes
 from ..rules import TEMPLATE_GLOBALS
 from ..rules.batching_helpers import HELPERS
 from .cache import Lowered
@@ -42,7 +45,41 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     func = build(program, parsed.tree, describe(parsed), name)
     scatter_in_place(func)
     drop_unread(func)
+    if found.options.scales and row is not None and _double(row) and not narrows(func) \
+            and fold_scales(func, program.rows, namer.fresh, lambda g, like: _same_rows(shape_of, g, like)):
+        _drop_in_branches(func)
     return func, program, name
+
+
+def _double(row: tuple) -> bool:
+    """Every argument a float64 array, a Python number or integers: a factor computed on a row is
+    float64, as the rows it scales are."""
+    return all(type(a) in (float, int, bool)
+               or type(a) is np.ndarray and (a.dtype == np.float64 or a.dtype.kind in "biu") for a in row)
+
+
+def _same_rows(shape_of: dict, g: str, like: str) -> bool:
+    """Whether a row of `g` has the shape of `like`: both known, of one number of axes, the
+    same of them of length one (a valid ``unbroadcast(g, like)`` then sums nothing)."""
+    a, b = shape_of.get(g), shape_of.get(like)
+    return a is not None and b is not None and a.known and not a.scalar and not b.scalar \
+        and a.dims == b.dims and shapes.UNKNOWN_DIM not in a.dims
+
+
+def _drop_in_branches(func: ast.FunctionDef) -> None:
+    """The values nothing reads, inside the two branches `fold_scales` made (the steps its
+    products replaced) and before them."""
+    for at, stmt in enumerate(func.body):
+        if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Call) \
+                and getattr(stmt.test.func, "id", None) == "scales_hold":
+            after = sorted({n for s in func.body[at + 1:] for n in reads(s)})
+            for branch in (stmt.body, stmt.orelse):
+                branch.append(ast.Expr(ast.Tuple([ast.Name(n, ast.Load()) for n in after], ast.Load())))
+                remove_dead(branch, pure=_pure)
+                branch.pop()
+                tidy_comments(branch, lambda s: False)
+    remove_dead(func.body, pure=_pure)
+    tidy_comments(func.body, lambda s: False)
 
 
 def drop_unread(func: ast.FunctionDef) -> None:
