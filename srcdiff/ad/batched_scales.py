@@ -26,6 +26,8 @@ import ast
 import copy
 from collections import Counter
 
+from ..ir.shapes import MANY, ONE, UNKNOWN_DIM
+
 #: steps linear in their operand `value` (its position), with every other operand row-free:
 #: the factor is the same call with the factor in its place (rules/kinks.py)
 LINEAR_CALLS = {"tie": 1, "kink": 1, "kink_nan": 1, "tie_nan": 2}
@@ -33,10 +35,11 @@ LINEAR_CALLS = {"tie": 1, "kink": 1, "kink_nan": 1, "tie_nan": 2}
 UNTIED = {"tie_still_nan": 2}
 
 
-def fold_scales(func: ast.FunctionDef, rows: frozenset, fresh, same_rows) -> bool:
+def fold_scales(func: ast.FunctionDef, rows: frozenset, fresh, known) -> bool:
     """Fold the elementwise chains of `func`'s top-level statements (see the module): `rows`
-    names the values with a batch axis, `fresh(name)` gives a new name, ``same_rows(g, like)``
-    tells that ``unbroadcast_rows(g, like)`` gives `g` as it is (their shapes are known equal).
+    names the values with a batch axis, `fresh(name)` gives a new name, `known(name)` the dims
+    of a row of the value `name` (`Shape.dims`; None where not known), by which
+    ``unbroadcast_rows(g, like)`` is found to give `g` as it is (g's row shaped like `like`).
     The guard stands where the most steps fold: after the chains' bases are made (a Hessian's
     products by the seeds), not before the first small chain (the seeds times a gradient).
     Returns whether anything was folded."""
@@ -47,7 +50,7 @@ def fold_scales(func: ast.FunctionDef, rows: frozenset, fresh, same_rows) -> boo
     for i, stmt in enumerate(body):
         if _target(stmt) is not None:
             defined.setdefault(_target(stmt), i)
-    facts = (rows, stores, params, defined, same_rows)
+    facts = (rows, stores, params, defined, known)
     candidates = [0] + [i + 1 for i, stmt in enumerate(body) if _target(stmt) in rows]
     best, at = 0, None
     for guard in candidates:  # (a dry run each: names are made for the one kept)
@@ -73,7 +76,16 @@ def fold_scales(func: ast.FunctionDef, rows: frozenset, fresh, same_rows) -> boo
 def _scan(body: list, guard: int, facts, fresh):
     """(the statements with every step at or after `guard` folded, the bases, the steps'
     positions, the tie conditions the guard reads)."""
-    rows, stores, params, defined, same_rows = facts
+    rows, stores, params, defined, known = facts
+    dims: dict[str, tuple | None] = {}  # a row's dims of each value assigned so far
+
+    def look(name: str):
+        found = known(name)
+        return found if found is not None else dims.get(name)
+
+    def same_rows(g: str, like: str) -> bool:
+        a, b = look(g), look(like)
+        return a is not None and a == b and UNKNOWN_DIM not in a and (not a or a[0] != "shape")
     scale: dict[str, tuple[str, ast.expr]] = {}  # batched name -> (its base, its factor's name)
     bases: list[str] = []
     ties: list[ast.expr] = []
@@ -94,6 +106,8 @@ def _scan(body: list, guard: int, facts, fresh):
 
     for i, stmt in enumerate(body):
         target = _target(stmt)
+        if target is not None:
+            dims[target] = _result_dims(stmt.value, look)
         found = None
         if i >= guard and target in rows and stores[target] == 1:
             found = _step(stmt.value, operand, rows, same_rows, early)
@@ -135,6 +149,91 @@ def _early(name: str, defined: dict, guard: int, stores: Counter, params: set) -
     if stores[name] != 1 or name not in defined:
         return False
     return defined[name] < guard
+
+
+def _broadcast(*parts):
+    """The dims of operands broadcast together (None where one is not known)."""
+    if any(p is None or p and p[0] == "shape" for p in parts):
+        return None
+    out = []
+    for k in range(1, max((len(p) for p in parts), default=0) + 1):
+        axis = {p[-k] for p in parts if len(p) >= k}
+        out.append(UNKNOWN_DIM if UNKNOWN_DIM in axis else MANY if MANY in axis else ONE)
+    return tuple(reversed(out))
+
+
+#: NumPy's functions of one array whose value has its operand's shape
+UNARY = frozenset({"abs", "sign", "exp", "log", "tanh", "cosh", "sinh", "sqrt", "negative", "logical_not", "square",
+                   "sin", "cos", "log1p", "expm1", "isfinite", "isnan"})
+#: NumPy's functions of several arrays broadcast together
+BROADCAST = frozenset({"maximum", "minimum", "clip", "logical_and", "logical_or", "equal", "not_equal", "add",
+                       "multiply", "subtract"})
+
+
+def _result_dims(value: ast.expr, look):
+    """The dims of a row of `value` (`Shape.dims`) where the statements say them; None
+    elsewhere.  ``x.shape`` is ``("shape", dims)``, so that ``np.full(t6, v)`` reads x's."""
+    if isinstance(value, ast.Name):
+        return look(value.id)
+    if isinstance(value, ast.Constant):
+        return () if type(value.value) in (int, float, bool) else None
+    if isinstance(value, ast.UnaryOp):
+        return () if isinstance(value.op, ast.Not) else _result_dims(value.operand, look)
+    if isinstance(value, ast.Compare) and len(value.comparators) == 1:
+        return _broadcast(_result_dims(value.left, look), _result_dims(value.comparators[0], look))
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.MatMult):
+        return _matmul(_result_dims(value.left, look), _result_dims(value.right, look))
+    if isinstance(value, ast.BinOp) and not isinstance(value.op, (ast.Pow, ast.Mod, ast.FloorDiv, ast.LShift,
+                                                                    ast.RShift)):
+        return _broadcast(_result_dims(value.left, look), _result_dims(value.right, look))
+    if isinstance(value, ast.Attribute) and value.attr in ("size", "ndim"):
+        return ()
+    if isinstance(value, ast.Attribute) and value.attr in ("shape", "T"):
+        inner = _result_dims(value.value, look)
+        if inner is None or inner and inner[0] == "shape":
+            return None
+        return ("shape", inner) if value.attr == "shape" else tuple(reversed(inner))
+    if not isinstance(value, ast.Call) or value.keywords and not _is_select(value):
+        return None
+    func = value.func
+    name = func.attr if isinstance(func, ast.Attribute) and getattr(func.value, "id", None) == "np" \
+        else func.id if isinstance(func, ast.Name) else None
+    args = value.args
+    parts = [_result_dims(a, look) for a in args]
+    if any(p is not None and p and p[0] == "shape" for p in parts) and name != "full":
+        return None
+    if name in UNARY and len(args) == 1 and isinstance(func, ast.Attribute):
+        return parts[0]
+    if name in BROADCAST and isinstance(func, ast.Attribute) or name == "where" and len(args) == 3:
+        return _broadcast(*parts)
+    if name == "full" and len(args) == 2 and parts[0] is not None and parts[0] and parts[0][0] == "shape" \
+            and parts[1] == ():
+        return parts[0][1]
+    if name == "len" and len(args) == 1:
+        return ()
+    if name in ("tie", "kink") and len(args) >= 2 and (len(args) < 5 or name == "tie" or _no_axis(args[4])):
+        return _broadcast(*parts[:2])
+    if name == "kink_nan" and len(args) >= 2 and (len(args) < 3 or _no_axis(args[2])):
+        return _broadcast(*parts[:2])
+    if name in ("tie_nan", "tie_still_nan") and len(args) == 4:
+        return _broadcast(*parts)
+    if name == "select_rows" and len(args) == 5:
+        return parts[1]
+    if name == "unbroadcast_rows" and len(args) == 2:
+        return parts[1]
+    return None
+
+
+def _matmul(a, b):
+    """The dims of ``a @ b`` of vectors and matrices."""
+    if a is None or b is None or not (1 <= len(a) <= 2 and 1 <= len(b) <= 2):
+        return None
+    return a[:-1] + b[1:] if len(b) == 2 else a[:-1]
+
+
+def _no_axis(e: ast.expr) -> bool:
+    """``()``: a kink of each element alone."""
+    return isinstance(e, ast.Tuple) and not e.elts or isinstance(e, ast.Constant) and e.value == ()
 
 
 def _row_free(e: ast.expr, rows: frozenset) -> bool:
@@ -216,9 +315,12 @@ def _is_select(call: ast.Call) -> bool:
 
 
 def _simple(e: ast.expr) -> bool:
-    """A name or a number: a factor whose evaluation is only its value."""
+    """Names and numbers in arithmetic: a factor whose evaluation is only its value (the
+    products of row-free factors ad/batched_products.py joins, ``t6_bar * (t5 * t3_bar)``)."""
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
-        e = e.operand
+        return _simple(e.operand)
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Add, ast.Sub, ast.Div)):
+        return _simple(e.left) and _simple(e.right)
     return isinstance(e, ast.Name) or isinstance(e, ast.Constant) and type(e.value) in (int, float)
 
 

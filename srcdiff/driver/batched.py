@@ -25,7 +25,6 @@ from ..backend.optimize.liveness import is_pure, reads
 from ..backend.optimize.statements import propagate_copies, remove_dead
 from ..backend.optimize.tidy import tidy_comments
 from ..backend.optimize.widths import narrows
-from ..ir import shapes
 from ..rules import TEMPLATE_GLOBALS
 from ..rules.batching_helpers import HELPERS
 from .cache import Lowered
@@ -46,7 +45,7 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     scatter_in_place(func)
     drop_unread(func)
     if found.options.scales and row is not None and _double(row) and not narrows(func) \
-            and fold_scales(func, program.rows, namer.fresh, lambda g, like: _same_rows(shape_of, g, like)):
+            and fold_scales(func, program.rows, namer.fresh, lambda name: _row_dims(shape_of, name)):
         _drop_in_branches(func)
     return func, program, name
 
@@ -58,12 +57,10 @@ def _double(row: tuple) -> bool:
                or type(a) is np.ndarray and (a.dtype == np.float64 or a.dtype.kind in "biu") for a in row)
 
 
-def _same_rows(shape_of: dict, g: str, like: str) -> bool:
-    """Whether a row of `g` has the shape of `like`: both known, of one number of axes, the
-    same of them of length one (a valid ``unbroadcast(g, like)`` then sums nothing)."""
-    a, b = shape_of.get(g), shape_of.get(like)
-    return a is not None and b is not None and a.known and not a.scalar and not b.scalar \
-        and a.dims == b.dims and shapes.UNKNOWN_DIM not in a.dims
+def _row_dims(shape_of: dict, name: str) -> tuple | None:
+    """The dims of a row of the value `name` (`Shape.dims`), None where not known."""
+    found = shape_of.get(name)
+    return found.dims if found is not None and found.known else None
 
 
 def _drop_in_branches(func: ast.FunctionDef) -> None:

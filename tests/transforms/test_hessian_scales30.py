@@ -53,7 +53,18 @@ def logcosh_clip(w, X, y, bound):
     return np.sum(np.log(np.cosh(np.clip(X @ w - y, -bound, bound)))) / len(y)
 
 
-LOSSES = [huber_clip, huber_minimum, abs_times_residual, squared_quantile, masked_margin, logcosh_clip]
+def capped_hinge_squared(w, X, y, lam):
+    h = np.minimum(np.maximum(1.0 - y * (X @ w), 0.0), 2.0)
+    return np.mean(h * h) + lam * np.sum(w * w)
+
+
+def pinball_ridge(w, X, y, tau):
+    r = y - X @ w
+    return np.mean(np.maximum(tau * r, (tau - 1.0) * r)) + 0.01 * (w @ w)
+
+
+LOSSES = [huber_clip, huber_minimum, abs_times_residual, squared_quantile, masked_margin, logcosh_clip,
+          capped_hinge_squared, pinball_ridge]
 
 
 def growth(a, b, steps):
@@ -92,9 +103,9 @@ def _per_row(f, args):
 @pytest.mark.parametrize("f", LOSSES, ids=lambda f: f.__name__)
 def test_folded_hessian_matches_central_differences(f):
     w, X, y = _data()
-    if f is masked_margin:
+    if f in (masked_margin, capped_hinge_squared):
         y = np.sign(y)
-    args = (w, X, y, 0.3 if f is squared_quantile else 0.8)
+    args = (w, X, y, 0.3 if f in (squared_quantile, pinball_ridge) else 0.8)
     h = srcdiff.hessian(f)
     H = h(*args)
     np.testing.assert_allclose(H, _gradient_differences(f, args), rtol=1e-5, atol=1e-7)
@@ -102,7 +113,8 @@ def test_folded_hessian_matches_central_differences(f):
     assert h(*args) is not H and np.allclose(h(*args), H)  # (the plan's replay)
 
 
-@pytest.mark.parametrize("f", [huber_clip, huber_minimum], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", [huber_clip, huber_minimum, squared_quantile, capped_hinge_squared],
+                         ids=lambda f: f.__name__)
 def test_data_heavy_hessians_are_folded(f):
     w, X, y = _data()
     h = srcdiff.hessian(f)
@@ -112,22 +124,35 @@ def test_data_heavy_hessians_are_folded(f):
 
 @pytest.mark.parametrize("f", LOSSES, ids=lambda f: f.__name__)
 def test_ties_and_kinks_keep_the_per_row_second_derivatives(f):
-    w, X, y = _data()
-    delta = 0.8 if f is not squared_quantile else 0.3
-    r = X @ w - y
-    # rows on the bound, at zero, at a margin of one: each loss's kink or tie where it has one
-    y = y.copy()
-    y[0] = X[0] @ w - 0.8 if f in (huber_clip, huber_minimum, logcosh_clip) else X[0] @ w
-    y[1] = X[1] @ w + 0.8 if f in (huber_clip, huber_minimum, logcosh_clip) else X[1] @ w
-    if f is masked_margin:
-        y = np.sign(r + 1e-3)
-        w = w * 1.0
-        scale = y[2] * (X[2] @ w)
-        w = w / scale  # y[2] * (X[2] @ w) == 1 exactly up to rounding: use the row that holds
-    args = (w, X, y, delta)
+    # small integers and eighths: every residual exact, so rows sit exactly on the bound (0.5),
+    # at zero, on a margin of one, and the two sides of a maximum are equal where r == 0
+    rng = np.random.default_rng(7)
+    X = rng.integers(-3, 4, (40, 5)).astype(float)
+    w = rng.integers(-4, 5, 5) / 8.0
+    s = X @ w
+    y = s - rng.integers(-8, 9, 40) / 8.0
+    y[:4] = s[:4] - np.array([0.5, -0.5, 0.0, 0.0])
+    if f in (masked_margin, capped_hinge_squared):
+        y = np.where(s >= 0, 1.0, -1.0)
+        w = w / 1.0
+        X[:3] = X[:3] * 0.0
+        X[:3, 0] = 8.0 * y[:3]  # margins y (X @ w) of rows 0..2: 8 w[0] each, made 1 by w[0] = 1 / 8
+        w[0] = 1.0 / 8.0
+    args = (w, X, y, 0.25 if f in (squared_quantile, pinball_ridge) else 0.5)
     got, want = srcdiff.hessian(f)(*args), _per_row(f, args)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     np.testing.assert_allclose(np.nan_to_num(got), np.nan_to_num(want), rtol=1e-12, atol=1e-14)
+
+
+def test_the_ties_are_hit():
+    """The points of the test above are on the kinks: the per-row Hessian of the clip is NaN there."""
+    rng = np.random.default_rng(7)
+    X = rng.integers(-3, 4, (40, 5)).astype(float)
+    w = rng.integers(-4, 5, 5) / 8.0
+    s = X @ w
+    y = s - rng.integers(-8, 9, 40) / 8.0
+    y[:4] = s[:4] - np.array([0.5, -0.5, 0.0, 0.0])
+    assert np.isnan(_per_row(huber_clip, (w, X, y, 0.5))).any()
 
 
 def _unfolded(f, args, monkeypatch, tmp_path):
