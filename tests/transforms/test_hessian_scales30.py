@@ -2,7 +2,9 @@
 chains are folded into row-sized factors (ad/batched_scales.py), and a Hessian of a few numbers
 by one forward sweep of floats (api/hessians.py, numbers first).
 
-Every Hessian is compared with float64 central differences of the gradient at generic points,
+Every program runs through every transformation against float64 central differences (the matrix:
+grad, value_and_grad, jvp, vjp, jacobian, hvp, a tree of the argument, float32, hessian, check;
+numba on two rows); every Hessian is compared with central differences of the gradient at generic points,
 and with the per-row path (``batched.enabled = False``: one pullback per row) at ties and kinks
 (a residual on a clip's bound, at 0 under an abs, two sides of a maximum equal, a margin of
 exactly 1), where the tested second derivatives (NaN where undefined, the persisting tie's 0) must
@@ -19,6 +21,8 @@ import numpy as np
 import pytest
 
 import srcdiff
+
+from . import closure_cells, corpus, matrix
 
 
 def huber_clip(w, X, y, delta):
@@ -194,3 +198,48 @@ def test_a_few_numbers_take_one_forward_sweep():
     rows = srcdiff.hessian(growth, wrt=(0, 1))
     rows.batched.enabled = False
     np.testing.assert_allclose(H, np.array(rows(1.3, 0.2, 30), dtype=float), rtol=1e-12)
+
+
+# ---- the matrix: every transformation of the programs above against central differences ----
+
+
+def _fit(r, tail):
+    X = r.standard_normal((12, 4))
+    return (0.3 * r.standard_normal(4), X, X @ r.standard_normal(4) + r.standard_normal(12), tail)
+
+
+def _signs(r, tail):
+    w, X, y, _ = _fit(r, tail)
+    return w, X, np.where(y >= 0, 1.0, -1.0), tail
+
+
+ROWS = [("huber_clip", huber_clip, lambda r: _fit(r, 0.8), 0),
+        ("huber_minimum", huber_minimum, lambda r: _fit(r, 0.8), 0),
+        ("abs_times_residual", abs_times_residual, lambda r: _fit(r, 0.1), 0),
+        ("squared_quantile", squared_quantile, lambda r: _fit(r, 0.3), 0),
+        ("masked_margin", masked_margin, lambda r: _signs(r, 0.01), 0),
+        ("logcosh_clip", logcosh_clip, lambda r: _fit(r, 1.5), 0),
+        ("capped_hinge_squared", capped_hinge_squared, lambda r: _signs(r, 0.01), 0),
+        ("pinball_ridge", pinball_ridge, lambda r: _fit(r, 0.3), 0),
+        ("growth", growth, lambda r: (1.3, 0.2, 12), 0),
+        ("growth_rate", growth, lambda r: (1.3, 0.2, 12), 1)]
+PROGRAMS = corpus.from_table(ROWS, "w30g", "test_hessian_scales30", 30)
+KEPT = {"huber_clip", "growth"}
+ALL = (*matrix.EVERY, *closure_cells.EXTRA, "numba")
+
+
+def _short(p):
+    return p.name.partition(":")[2]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("program", [corpus.slow_unless(_short(p) in KEPT, p) for p in PROGRAMS], ids=_short)
+def test_every_transformation(program):
+    transforms = tuple(t for t in ALL if t != "numba" or _short(program) in KEPT)
+    matrix.assert_ok_or_na(program, transforms)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("program", PROGRAMS, ids=_short)
+def test_hessian_against_central_differences(program):
+    matrix.assert_ok(program, ("hessian",))
