@@ -46,7 +46,7 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     drop_unread(func)
     if found.options.scales and row is not None and _double(row) and not narrows(func) \
             and fold_scales(func, program.rows, namer.fresh, lambda name: _row_dims(shape_of, name)):
-        _drop_in_branches(func)
+        _drop_in_branches(func, program.rows)
     return func, program, name
 
 
@@ -63,9 +63,12 @@ def _row_dims(shape_of: dict, name: str) -> tuple | None:
     return found.dims if found is not None and found.known else None
 
 
-def _drop_in_branches(func: ast.FunctionDef) -> None:
+def _drop_in_branches(func: ast.FunctionDef, rows: frozenset) -> None:
     """The values nothing reads, inside the two branches `fold_scales` made (the steps its
-    products replaced) and before them."""
+    products replaced) and before them; and the fold undone where it does not pay: where the
+    folded branch makes as many passes over rows as the other, less its guard's one per base
+    (Rosenbrock's two products by row-free factors folded into two).  (Each chunk of rows runs
+    the branch again: the guard is not free.)"""
     for at, stmt in enumerate(func.body):
         if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Call) \
                 and getattr(stmt.test.func, "id", None) == "scales_hold":
@@ -75,8 +78,20 @@ def _drop_in_branches(func: ast.FunctionDef) -> None:
                 remove_dead(branch, pure=_pure)
                 branch.pop()
                 tidy_comments(branch, lambda s: False)
+            passes = [sum(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id in rows for t in s.targets)
+                          for s in branch) for branch in (stmt.body, stmt.orelse)]
+            # (a factor's statement is a pass over one row: a quarter of a pass over rows counted, the
+            # batch of a Hessian worth folding being its parameters, several of them)
+            factors = sum(isinstance(s, ast.Assign) and _target_name(s).endswith("_scale") for s in stmt.body)
+            if passes[0] + len(stmt.test.args[0].elts) + factors / 4 >= passes[1]:
+                func.body[at:at + 1] = stmt.orelse
+            break
     remove_dead(func.body, pure=_pure)
     tidy_comments(func.body, lambda s: False)
+
+
+def _target_name(stmt: ast.Assign) -> str:
+    return stmt.targets[0].id if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) else ""
 
 
 def drop_unread(func: ast.FunctionDef) -> None:
