@@ -10,11 +10,30 @@ and with the per-row path (``batched.enabled = False``: one pullback per row) at
 exactly 1), where the tested second derivatives (NaN where undefined, the persisting tie's 0) must
 stay as they were, and where a base of the folded chains is not finite (the guard's other branch).
 
-Found and fixed (hessian/grad on the benchmark variants, one core, before -> after):
-  - scalar loops of two float parameters ran as batched rows, every float an array of rows:
-    scalar_while 191x -> 4.5x, scalar_tuple 177x -> 4.0x, oscillator_euler 136x -> 3.6x;
-  - data-fitting losses whose second derivative passes a kink or a tie made ~40 passes over
-    n x 10,000 values (one per elementwise step): huber_minimum 75x -> ~12x, huber_clip 700x -> ~60x.
+Census of the 10 programs (ok / n/a / refused at the user's line / WRONG), every cell run (the
+fixes change the Hessian's speed; its values are compared with the code as it was below): grad,
+value_and_grad, jvp, vjp, jacobian, tree, check, hessian, numba 10/0/0/0 each; hvp 9/1/0/0; float32
+8/2/0/0.
+
+Found and fixed (hessian/grad on benchmarks/variants.py, one core, --quick --rounds 9, before -> after):
+
+1. Hessians of a few float parameters (a scalar ODE fit, a 100-step scalar loop) ran as batched
+   rows, every float an array of rows and every scalar operation a NumPy call: scalar_while 191x ->
+   4.6x, scalar_tuple 177x -> 4.9x, oscillator_euler 136x -> 3.5x, held out: logistic_growth
+   215x -> 4.3x.  Fixed: a few numbers (at most the vector sweep's width) take one forward sweep of
+   floats first, its unit seeds folded into its code (api/hessians.py `_numbers_first`).
+2. Data-fitting losses whose second derivative passes a kink or a tie (np.clip, np.abs,
+   np.minimum / np.maximum, masks) made one pass over n x 10,000 values per elementwise step of
+   the derivative's code, about 40 of them (kink, tie, tie_nan, select_rows, np.where, sums):
+   huber_clip 699x -> 31x, ramp_loss 624x -> 26x, sq_hinge_margin 475x -> 27x, huber_sq_hinge
+   420x -> 17x, sq_check_min 378x -> 26x, pinball_l2 310x -> 26x, asym_laplace 302x -> 29x,
+   huber_minimum 75x -> 17x, hinge_l2 53x -> 18x, capped_l1 62x -> 16x, leaky_abs 45x -> 23x,
+   smooth_l1_min 42x -> 13x; held out: logcosh_clip 349x -> 16x, squared_quantile 372x -> 23x,
+   abs_times_residual 30x -> 20x, masked_square_margin 33x -> 19x.  Fixed: ad/batched_scales.py
+   folds every chain of steps linear in one batched value into a factor computed on one row, one
+   product per value read after it, under a guard (every base finite, no tie whose share's
+   derivative reads its direction) whose other branch is the code as it was; undone where it
+   does not save passes (driver/batched.py).
 """
 
 import numpy as np
@@ -157,6 +176,23 @@ def test_the_ties_are_hit():
     y = s - rng.integers(-8, 9, 40) / 8.0
     y[:4] = s[:4] - np.array([0.5, -0.5, 0.0, 0.0])
     assert np.isnan(_per_row(huber_clip, (w, X, y, 0.5))).any()
+
+
+@pytest.mark.parametrize("f", [huber_clip, squared_quantile], ids=lambda f: f.__name__)
+def test_folded_rows_in_several_chunks(f, monkeypatch, tmp_path):
+    """200 parameters: the rows run in chunks (api/batched_rows.py), the work no seed changes
+    hoisted out of them (driver/hoisted_rows.py) around the fold's two branches."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((300, 200))
+    w = 0.1 * rng.standard_normal(200)
+    y = X @ rng.standard_normal(200) + rng.standard_normal(300)
+    args = (w, X, y, 0.3 if f is squared_quantile else 0.8)
+    h = srcdiff.hessian(f)
+    got = h(*args)
+    assert "scales_hold(" in h.source
+    np.testing.assert_allclose(got, _unfolded(f, args, monkeypatch, tmp_path), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(got, _per_row(f, args), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(h(*args), got, rtol=0, atol=0)
 
 
 def _unfolded(f, args, monkeypatch, tmp_path):
