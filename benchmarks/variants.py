@@ -34,6 +34,7 @@ import variants20_gated as v20g
 import variants20_piecewise as v20
 import variants21_masks as v21
 import variants22_ties as v22
+import variants30_hessians as v30
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -205,6 +206,12 @@ VARIANTS = [
     Variant("relu2_layer_2000x30x40", "relu2_layer", (0,), lambda **k: v22.layer_args(**k)[:4],
             {"n": 9, "d": 4, "h": 3}),
     Variant("ramp_loss_1e4x50", "ramp_loss", (0,), v22.signs_args, {"n": 9, "d": 4}),
+    Variant("logcosh_clip_1e4x30", "logcosh_clip", (0,), v30.residual_args, {"n": 9, "d": 4}),
+    Variant("abs_times_residual_1e4x30", "abs_times_residual", (0,), v30.residual_args, {"n": 9, "d": 4}),
+    Variant("squared_quantile_1e4x30", "squared_quantile", (0,), _arguments(v30.residual_args, extra=(0.3,)),
+            {"n": 9, "d": 4}),
+    Variant("masked_square_margin_1e4x30", "masked_square_margin", (0,), v30.signs_args, {"n": 9, "d": 4}),
+    Variant("logistic_growth_100", "logistic_growth", (0, 1), lambda steps=100: (1.3, 0.2, steps), {"steps": 6}),
 ]
 
 

@@ -321,3 +321,7 @@ from variants22_ties import (  # noqa: E402, F401, I001
     asym_laplace, asym_laplace_grad, leaky_abs, leaky_abs_grad, prelu_layer, prelu_layer_grad, ramp_loss,
     ramp_loss_grad, relu2_layer, relu2_layer_grad, sq_check_min, sq_check_min_grad, sq_hinge_margin,
     sq_hinge_margin_grad)
+# Hessian costs, held out from ad/batched_scales.py and the numbers-first sweep (benchmarks/variants30_hessians.py)
+from variants30_hessians import (  # noqa: E402, F401, I001
+    abs_times_residual, abs_times_residual_grad, logcosh_clip, logcosh_clip_grad, logistic_growth,
+    logistic_growth_grad, masked_square_margin, masked_square_margin_grad, squared_quantile, squared_quantile_grad)

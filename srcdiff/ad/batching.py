@@ -57,6 +57,7 @@ class BatchedProgram:
     body: list
     output: ast.expr
     batched: tuple[str, ...]  # the parameters with a batch axis
+    rows: frozenset = frozenset()  # every value with a batch axis
 
 
 @dataclass
@@ -201,8 +202,9 @@ def _batched(function: Function, state: Batching, batched: tuple[str, ...], floa
     else:
         output = operand_ast(out)
     params = tuple(p.name for p in function.params)
-    body = hoist_factors(body, output, frozenset(state.have | state.containers), params, floats)
-    return BatchedProgram(function, body, output, batched)
+    rows = frozenset(state.have | state.containers)
+    body = hoist_factors(body, output, rows, params, floats)
+    return BatchedProgram(function, body, output, batched, rows)
 
 
 def _block(block, state: Batching) -> list:

@@ -20,10 +20,12 @@ def batched_variant(func, names: tuple[str, ...], row: tuple):
     return batched_code(func, names, row)[1]
 
 
-def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = None):
+def batched_code(func, names: tuple[str, ...], row: tuple, jit: str | None = None, scales: bool = False):
     """(the `Lowered` batched function, its `Variant` for `row`): `batched_variant` with what
-    it was compiled from (a `Plan` checks it is still current); `jit` as `Options.jit`."""
-    found = lowered(func, names, BATCHED if jit is None else Options(mode="batched", jit=jit), row)
+    it was compiled from (a `Plan` checks it is still current); `jit` and `scales` (rows of
+    identity seeds) as in `Options`."""
+    options = BATCHED if jit is None and not scales else Options(mode="batched", jit=jit, scales=scales)
+    found = lowered(func, names, options, row)
     static = [n for n in names if n in found.statics or n in found.constants]
     if static:  # the code is specialised on one example's value: it would be every example's
         raise SrcDiffError(f"{func.__qualname__}: {', '.join(static)} decides the code's structure (a loop count, "

@@ -121,7 +121,8 @@ class Batched:
             seed = np.zeros(value.shape, dtype=value.dtype) if value.ndim else float(value)
             row = (*args, seed)
             plain, _, _ = gradient.derivable(row)
-            found, made = batched_code(plain, (parameter_names(plain)[-1],), row, jit=self.jit)
+            found, made = batched_code(plain, (parameter_names(plain)[-1],), row, jit=self.jit,
+                                       scales=self.jit is None)  # (rows of seeds: chains folded)
         except SrcDiffError as exc:
             self._refused[key] = exc  # one row at a time, correct, just slower (with jit: refused)
             return None

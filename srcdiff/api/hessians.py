@@ -16,7 +16,7 @@ from .flatcall import Front
 from .forward import JvpFunction
 from .gradients import GradFunction
 from .hessian_columns import JitColumns
-from .hessian_forward import VectorForward, widths
+from .hessian_forward import WIDTH, VectorForward, widths
 from .jitting import refused
 from .plans import Plan, lowered_of, plan_for
 from .pullbacks import Pullbacks, jacobian_leaves
@@ -54,6 +54,10 @@ class Hessian(Composite):
         columns = self._forward(gradient, call) if self.jit else None  # numba: its loop over the columns
         if self.jit and columns is None:
             raise self._jit_refusal()
+        if columns is None and self._numbers_first(call):
+            columns = self._forward(gradient, call)
+            if not isinstance(self._last, VectorForward):  # (one sweep per column: the batched rows first)
+                columns = None
         for i in range(len(call.wrt)):
             if columns is not None:
                 rows.append(None)
@@ -97,6 +101,20 @@ class Hessian(Composite):
             self._plan = plan_for(args, [lowered_of(plain), self._last.lowered],
                                   self._replay_forward(call, self._last, several))
         return call.rebuild(rows)
+
+    @staticmethod
+    def _numbers_first(call) -> bool:
+        """Whether the leaves are a few numbers (a scalar ODE's parameters), whose Hessian forward
+        mode gives in one sweep of floats, its unit seeds folded into the code: the batched rows
+        make each number an array of rows, every scalar operation a NumPy call (a 100-step
+        scalar loop's 2 x 2 Hessian: 190 gradients batched, 4 by the sweep)."""
+        if len(call.wrt) > WIDTH:
+            return False
+        for name in call.wrt:
+            leaf = call.args[call.names.index(name)]
+            if type(leaf) is not float and not (isinstance(leaf, np.floating) and leaf.dtype == np.float64):
+                return False
+        return True
 
     def _jit_refusal(self) -> SrcDiffError:
         """jit's refusal of a Hessian whose rows neither batching nor forward mode make."""

@@ -17,12 +17,14 @@ from collections import Counter
 
 import numpy as np
 
+from ..ad.batched_scales import fold_scales
 from ..ad.batching import BatchedProgram, batch
 from ..backend import loader, render
 from ..backend.codegen import backward_statements
-from ..backend.optimize.liveness import is_pure
+from ..backend.optimize.liveness import is_pure, reads
 from ..backend.optimize.statements import propagate_copies, remove_dead
 from ..backend.optimize.tidy import tidy_comments
+from ..backend.optimize.widths import narrows
 from ..rules import TEMPLATE_GLOBALS
 from ..rules.batching_helpers import HELPERS
 from .cache import Lowered
@@ -42,7 +44,54 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     func = build(program, parsed.tree, describe(parsed), name)
     scatter_in_place(func)
     drop_unread(func)
+    if found.options.scales and row is not None and _double(row) and not narrows(func) \
+            and fold_scales(func, program.rows, namer.fresh, lambda name: _row_dims(shape_of, name)):
+        _drop_in_branches(func, program.rows)
     return func, program, name
+
+
+def _double(row: tuple) -> bool:
+    """Every argument a float64 array, a Python number or integers: a factor computed on a row is
+    float64, as the rows it scales are."""
+    return all(type(a) in (float, int, bool)
+               or type(a) is np.ndarray and (a.dtype == np.float64 or a.dtype.kind in "biu") for a in row)
+
+
+def _row_dims(shape_of: dict, name: str) -> tuple | None:
+    """The dims of a row of the value `name` (`Shape.dims`), None where not known."""
+    found = shape_of.get(name)
+    return found.dims if found is not None and found.known else None
+
+
+def _drop_in_branches(func: ast.FunctionDef, rows: frozenset) -> None:
+    """The values nothing reads, inside the two branches `fold_scales` made (the steps its
+    products replaced) and before them; and the fold undone where it does not pay: where the
+    folded branch makes as many passes over rows as the other, less its guard's one per base
+    (Rosenbrock's two products by row-free factors folded into two).  (Each chunk of rows runs
+    the branch again: the guard is not free.)"""
+    for at, stmt in enumerate(func.body):
+        if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Call) \
+                and getattr(stmt.test.func, "id", None) == "scales_hold":
+            after = sorted({n for s in func.body[at + 1:] for n in reads(s)})
+            for branch in (stmt.body, stmt.orelse):
+                branch.append(ast.Expr(ast.Tuple([ast.Name(n, ast.Load()) for n in after], ast.Load())))
+                remove_dead(branch, pure=_pure)
+                branch.pop()
+                tidy_comments(branch, lambda s: False)
+            passes = [sum(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id in rows for t in s.targets)
+                          for s in branch) for branch in (stmt.body, stmt.orelse)]
+            # (a factor's statement is a pass over one row: a quarter of a pass over rows counted, the
+            # batch of a Hessian worth folding being its parameters, several of them)
+            factors = sum(isinstance(s, ast.Assign) and _target_name(s).endswith("_scale") for s in stmt.body)
+            if passes[0] + len(stmt.test.args[0].elts) + factors / 4 >= passes[1]:
+                func.body[at:at + 1] = stmt.orelse
+            break
+    remove_dead(func.body, pure=_pure)
+    tidy_comments(func.body, lambda s: False)
+
+
+def _target_name(stmt: ast.Assign) -> str:
+    return stmt.targets[0].id if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) else ""
 
 
 def drop_unread(func: ast.FunctionDef) -> None:

@@ -42,6 +42,9 @@ class Options:
     #: forward mode with `directions` equal to the number of (scalar) parameters with tangents:
     #: direction d is the d-th unit vector, written into the code (backend/optimize/unit_seeds.py)
     unit_seeds: bool = False
+    #: batched rows of identity seeds (a Hessian's): elementwise chains folded into row-sized
+    #: factors (ad/batched_scales.py)
+    scales: bool = False
 
 
 @dataclass
