@@ -55,15 +55,16 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 7. `tidy.drop_empty` — loops and branches left with nothing to do;
 8. `tidy.tidy_comments` — drop comments whose code was folded away.
 
-Steps 2–4 repeat while they find something.  No step changes the value of an expression:
-the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
-once instead of through ``pow``; the contractions, which sum in another order; the sign of a zero an
-adjoint's piece put back keeps where ``0.0 + -0.0`` gave ``0.0``; and the order of the terms added to
-positions of an adjoint zeroed then given back, which the terms now meet first: `zero_restore`; a
-selection `cases` proves zero, which unfolded was the rounding error around zero, or NaN where an
-operand is inf or NaN; a mask's branches, which round once where the products by 0 and 1 rounded
-several times, and drop a term 0 times an array that is NaN unfolded where the array is inf; the
-sign of a zero a tie's one selection keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`).  In
+Steps 2–4 repeat while they find something. No step changes the value of an expression: the gradient
+is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds once instead of through
+``pow``; ``e ** 3`` and ``e ** 4`` of a float, products within an ulp or two; the contractions,
+which sum in another order; the sign of a zero an adjoint's piece put back keeps where ``0.0 +
+-0.0`` gave ``0.0``; and the order of the terms added to positions of an adjoint zeroed then given
+back, which the terms now meet first: `zero_restore`; a selection `cases` proves zero, which
+unfolded was the rounding error around zero, or NaN where an operand is inf or NaN; a mask's
+branches, which round once where the products by 0 and 1 rounded several times, and drop a term 0
+times an array that is NaN unfolded where the array is inf; the sign of a zero a tie's one selection
+keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`). In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 

@@ -1,0 +1,118 @@
+"""Classes of slow generated code found on the held-out variants (benchmarks/variants30_heldout.py),
+each fixed in the optimizer for every program of its kind, not for a benchmark:
+
+* integer powers past 2 (``u ** 3``, ``x ** 4``, and ``x ** 3`` in the adjoint of ``x ** 4``):
+  NumPy calls ``pow`` per element, ten times the products and a hundred times for negative
+  bases (Tukey's biweight: value_and_grad 10.7x its hand gradient); now products
+  (backend/optimize/simplify.py), within an ulp or two;
+* ``t[0]`` of a name bound to ``A.shape`` read as an int by the contractions
+  (backend/optimize/contract_shapes.py): the gradient of a pairwise RBF kernel spelled by
+  broadcasting kept its n x m x d product (grad 2.1x hand while value_and_grad was 1.1x, whose
+  ``len`` had been named apart).
+
+Each program runs through every transformation (hessian and numba included), in float32,
+against float64 central differences and against the unoptimised (debug) gradient.
+"""
+
+import numpy as np
+import pytest
+from numeric import central_difference
+
+import srcdiff
+
+from . import corpus, matrix
+
+
+def tukey_cubed(w, X, y, c):
+    """Tukey's biweight with its cube written as a power, on residuals past the window too."""
+    r = X @ w - y
+    inside = (np.abs(r) < c).astype(float)
+    u = 1.0 - (r / c) ** 2
+    return np.sum(inside * (1.0 - u ** 3) + (1.0 - inside))
+
+
+def quartic_mean(x):
+    """A fourth power of signed values: its adjoint holds a cube."""
+    return np.mean(x ** 4 - 2.0 * x ** 3)
+
+
+def pairs_by_shape(A, B):
+    """A sum over pairs scaled by the count of rows read from A.shape (wrt A)."""
+    d2 = np.sum((A[:, None, :] - B[None, :, :]) ** 2, axis=2)
+    return np.sum(np.exp(-d2)) / A.shape[0]
+
+
+def _residual(n=12, d=3, extra=(0.9,)):
+    def make(rng):
+        X = rng.standard_normal((n, d))
+        return (0.4 * rng.standard_normal(d), X, rng.standard_normal(n)) + tuple(extra)
+    return make
+
+
+PROGRAMS = [
+    ("tukey_cubed", tukey_cubed, _residual(), 0),
+    ("quartic_mean", quartic_mean, lambda rng: (rng.standard_normal(9),), 0),
+    ("pairs_by_shape", pairs_by_shape, lambda rng: (rng.standard_normal((5, 2)), rng.standard_normal((4, 2))), 0),
+]
+
+
+def programs():
+    return corpus.from_table(PROGRAMS, "speed30", "test_speed30_passes", 30)
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
+def test_gradient_against_central_differences(program):
+    got = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
+    np.testing.assert_allclose(got, central_difference(program.func, program.args, program.wrt), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
+def test_optimised_equals_debug(program):
+    f, wrt, args = program.func, program.wrt, program.args
+    value, got = srcdiff.value_and_grad(f, wrt=wrt)(*args)
+    np.testing.assert_allclose(got, srcdiff.grad(f, wrt=wrt, debug=True)(*args), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(value, f(*args), rtol=1e-13)
+
+
+@pytest.mark.parametrize("program", corpus.first_in_default_run(programs()), ids=lambda p: p.name)
+def test_every_transformation(program):
+    matrix.assert_every_transformation(program)
+    matrix.assert_numba_included(program)
+
+
+@pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
+def test_float32_stays_float32(program):
+    matrix.assert_float32_stays_float32(program)
+
+
+def _source(f, *args, value=False):
+    """The generated code of `f`'s gradient (or value and gradient), comments left out."""
+    g = (srcdiff.value_and_grad if value else srcdiff.grad)(f)
+    g(*args)
+    return "\n".join(line for line in g.source.splitlines() if not line.strip().startswith("#"))
+
+
+def test_integer_powers_are_products():
+    args = _residual()(np.random.default_rng(0))
+    assert "**" not in _source(tukey_cubed, *args, value=True)
+    assert "**" not in _source(quartic_mean, np.linspace(-1.0, 1.0, 5), value=True)
+
+
+def cube_sum(x):
+    return np.sum(x ** 4)
+
+
+def test_powers_keep_special_values():
+    """At 0, -0.0, inf, -inf and NaN the products give what ``pow`` gives."""
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -2.0, 3.0])
+    value, got = srcdiff.value_and_grad(cube_sum)(x)
+    np.testing.assert_array_equal(got, 4 * x ** 3)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(4 * x ** 3))
+    assert "**" not in _source(cube_sum, x, value=True)
+    assert np.isnan(value)
+
+
+def test_a_count_read_from_a_shape_contracts():
+    A, B = np.random.default_rng(1).standard_normal((6, 3)), np.random.default_rng(2).standard_normal((5, 3))
+    source = _source(pairs_by_shape, A, B)
+    assert "@ B" in source and "t3" not in source.split("del t3")[1]
