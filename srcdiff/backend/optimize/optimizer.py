@@ -91,6 +91,7 @@ from . import (
     reassembly,
     repeated_solves,
     sameshape,
+    selections,
     splits,
     stack_items,
     stacks,
@@ -260,6 +261,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # a tie's shares as the rare case (code NumPy runs as it is; float64 throughout)
     if info.python_loops and not info.derivable and not info.portable and info.double:
         tie_shares.fast_ties(func)
+    # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read)
+    if info.python_loops and not info.derivable and not info.portable:
+        selections.bit_selections(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)
