@@ -261,6 +261,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # a tie's shares as the rare case (code NumPy runs as it is; float64 throughout)
     if info.python_loops and not info.derivable and not info.portable and info.double:
         tie_shares.fast_ties(func)
+        tie_shares.guard_shares(func)
     # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read)
     if info.python_loops and not info.derivable and not info.portable:
         selections.bit_selections(func)

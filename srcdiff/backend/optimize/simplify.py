@@ -133,6 +133,15 @@ class Simplify(ast.NodeTransformer):
         self.generic_visit(node)
         if not _np_named(node, "where", 3):
             return node
+        # np.where(c, np.where(False, 0.0, e), 0.0) -> np.where(c, e, 0.0): a branch decided when
+        # compiling (a constant bound's side) chooses e's elements, which the outer one selects anew
+        for k in (1, 2):
+            inner = node.args[k]
+            if _np_named(inner, "where", 3) and isinstance(inner.args[0], ast.Constant) \
+                    and type(inner.args[0].value) is bool:
+                chosen, other = inner.args[1:] if inner.args[0].value else inner.args[:0:-1]
+                if is_number(other) and is_float(chosen, self.float_names):
+                    node.args[k] = chosen
         negated = [_is_neg(b) and is_float(b.operand, self.float_names) for b in node.args[1:]]
         if any(negated) and all(n or is_number(b, 0.0) for n, b in zip(negated, node.args[1:])):
             branches = [b.operand if n else b for n, b in zip(negated, node.args[1:])]
