@@ -15,6 +15,10 @@ each fixed in the optimizer for every program of its kind, not for a benchmark:
   by a mask of g's bits (np.where itself where the mask does not apply);
 * a sum's seed fill (``np.full(y.shape, 1.0)``) kept as an array where an adjoint made from it
   is rebound (``m_bar = -t7_bar; m_bar = m_bar + e``): now the number (backend/optimize/sameshape.py);
+* a selection's decided value not read through a division's numerator nor where read twice
+  (``t4_bar = np.where(c, 1.0 / beta, 0.0)`` under two selections on c), and two selections
+  on one side of one condition added (``np.where(c, a, 0.0) + np.where(c, b, 0.0)``): now
+  ``np.where(c, ..., 0.0)`` once (backend/optimize/wheres.py);
 * np.clip's tie shares at its bounds computed on every call, one of them inside an expression,
   and its constant bound's ``np.where(False, 0.0, e)`` copied: now the rare case of
   ``any_equal(a, b, g)`` (backend/optimize/tie_shares.py), the decided branch folded.
@@ -64,6 +68,13 @@ def clipped_layer(W, X, v):
     return np.sum(np.sin(H @ v))
 
 
+def smooth_l1_where(w, X, y, beta):
+    """Smooth L1 by np.where and builtin abs: the quadratic side's adjoint through a division."""
+    r = X @ w - y
+    a = abs(r)
+    return np.sum(np.where(a < beta, 0.5 * r * r / beta, a - 0.5 * beta))
+
+
 def hinge_where(w, X, y):
     """A hinge by np.where on a computed margin: the not-taken side an exact 0."""
     m = 1.0 - y * (X @ w)
@@ -83,6 +94,7 @@ PROGRAMS = [
     ("smooth_l1_minimum", smooth_l1_minimum, _residual(extra=(0.8,)), 0),
     ("clipped_layer", clipped_layer, lambda rng: (rng.standard_normal((3, 4)), rng.standard_normal((7, 3)),
                                                   rng.standard_normal(4)), 0),
+    ("smooth_l1_where", smooth_l1_where, _residual(extra=(0.7,)), 0),
     ("hinge_where", hinge_where, lambda rng: _residual(extra=())(rng)[:2] + (np.sign(rng.standard_normal(12)),), 0),
     ("pairs_by_shape", pairs_by_shape, lambda rng: (rng.standard_normal((5, 2)), rng.standard_normal((4, 2))), 0),
 ]
@@ -194,3 +206,9 @@ def test_clip_at_both_bounds_as_unoptimised():
     got = srcdiff.grad(clipped_layer)(*args)
     want = srcdiff.grad(clipped_layer, debug=True)(*args)
     np.testing.assert_array_equal(got, want)
+
+
+def test_decided_selections_fold():
+    args = _residual(extra=(0.7,))(np.random.default_rng(6))
+    source = _source(smooth_l1_where, *args)
+    assert source.count("keep_where(") == 1 and "np.where(t2, 1.0, 0.0)" not in source, source
