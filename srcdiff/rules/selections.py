@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-#: below this many elements np.where's own loop is as fast as the three passes
-SMALL = 512
-_BITS = {np.dtype(np.float64): np.int64, np.dtype(np.float32): np.int32}
-
 
 def keep_where(condition, value):
     """``np.where(condition, value, 0.0)``, bit for bit (NaN, -0.0 and inf kept where `condition`
@@ -39,10 +35,12 @@ def zero_where(condition, value):
 
 def _bits(condition, value):
     """The integer type of `value`'s width where the mask applies: a bool array and a float64 or
-    float32 array of one shape, large enough to pay; else None (np.where itself)."""
+    float32 array of one shape, of 512 elements at least (below, np.where's own loop is as fast
+    as the three passes); else None (np.where itself).  (No module constants: srcdiff.export
+    copies these functions into a module of their own.)"""
     if type(condition) is np.ndarray and type(value) is np.ndarray and condition.dtype == np.bool_ \
-            and condition.shape == value.shape and value.size >= SMALL:
-        return _BITS.get(value.dtype)
+            and condition.shape == value.shape and value.size >= 512:
+        return np.int64 if value.dtype == np.float64 else np.int32 if value.dtype == np.float32 else None
     return None
 
 
