@@ -34,7 +34,8 @@ import variants20_gated as v20g
 import variants20_piecewise as v20
 import variants21_masks as v21
 import variants22_ties as v22
-import variants30_hessians as v30
+import variants30_heldout as v30f
+import variants30_hessians as v30h
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -206,12 +207,24 @@ VARIANTS = [
     Variant("relu2_layer_2000x30x40", "relu2_layer", (0,), lambda **k: v22.layer_args(**k)[:4],
             {"n": 9, "d": 4, "h": 3}),
     Variant("ramp_loss_1e4x50", "ramp_loss", (0,), v22.signs_args, {"n": 9, "d": 4}),
-    Variant("logcosh_clip_1e4x30", "logcosh_clip", (0,), v30.residual_args, {"n": 9, "d": 4}),
-    Variant("abs_times_residual_1e4x30", "abs_times_residual", (0,), v30.residual_args, {"n": 9, "d": 4}),
-    Variant("squared_quantile_1e4x30", "squared_quantile", (0,), _arguments(v30.residual_args, extra=(0.3,)),
+    Variant("logcosh_clip_1e4x30", "logcosh_clip", (0,), v30h.residual_args, {"n": 9, "d": 4}),
+    Variant("abs_times_residual_1e4x30", "abs_times_residual", (0,), v30h.residual_args, {"n": 9, "d": 4}),
+    Variant("squared_quantile_1e4x30", "squared_quantile", (0,), _arguments(v30h.residual_args, extra=(0.3,)),
             {"n": 9, "d": 4}),
-    Variant("masked_square_margin_1e4x30", "masked_square_margin", (0,), v30.signs_args, {"n": 9, "d": 4}),
+    Variant("masked_square_margin_1e4x30", "masked_square_margin", (0,), v30h.signs_args, {"n": 9, "d": 4}),
     Variant("logistic_growth_100", "logistic_growth", (0, 1), lambda steps=100: (1.3, 0.2, steps), {"steps": 6}),
+    # wave 30's held-out spellings (benchmarks/variants30_heldout.py)
+    Variant("tukey_where_1e4x30", "tukey_where", (0,), _arguments(v30f.residual_args, extra=(2.5,)), {"n": 9, "d": 4}),
+    Variant("quartic_huber_1e4x30", "quartic_huber", (0,), _arguments(v30f.residual_args, extra=(1.5,)),
+            {"n": 9, "d": 4}),
+    Variant("relu6_layer_2000x30x40", "relu6_layer", (0,), v30f.layer_args, {"n": 9, "d": 4, "h": 3}),
+    Variant("smooth_l1_abs_1e4x30", "smooth_l1_abs", (0,), v30f.residual_args, {"n": 9, "d": 4}),
+    Variant("cubed_hinge_1e4x30", "cubed_hinge", (0,), _arguments(v30f.residual_args, signs=True, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("capped_sq_1e4x30", "capped_sq", (0,), _arguments(v30f.residual_args, extra=(4.0,)), {"n": 9, "d": 4}),
+    Variant("rbf_pairs_len_300x60x8", "rbf_pairs_len", (0,), v30f.pairs_args, {"n": 5, "m": 4, "d": 2}),
+    Variant("dead_zone_max_1e4x30", "dead_zone_max", (0,), _arguments(v30f.residual_args, extra=(0.5,)),
+            {"n": 9, "d": 4}),
 ]
 
 

@@ -38,12 +38,16 @@ def kink_nan(condition, direction, axis=()):
     return picked if shape else picked[()]
 
 
-def any_equal(x, y) -> bool:
+def any_equal(x, y, like=None) -> bool:
     """Whether some element of `x` equals `y`'s: the test of a tie's rare case
     (backend/optimize/tie_shares.py), whose branch keeps the half shares and is exact
     everywhere; the other branch is that one simplified where nothing is tied.  (The ufunc
     gives an array or a NumPy bool even of two Python numbers; its method skips np.any's
-    dispatch.)  On symbols the test is true: srcdiff.check reads the branch exact everywhere."""
+    dispatch.)  With `like` (the gradient the share halves), also where `x` and `y` broadcast
+    past its shape (the share would be of theirs).  On symbols the test is true: srcdiff.check
+    reads the branch exact everywhere."""
+    if like is not None and np.broadcast_shapes(np.shape(x), np.shape(y), np.shape(like)) != np.shape(like):
+        return True
     return np.equal(x, y).any()
 
 

@@ -15,6 +15,7 @@ from .kinks import any_equal, held_still, kink, kink_nan, tie, tie_nan, tie_stil
 from .list_helpers import LIST_HELPERS, list_add, list_position
 from .logistic import logistic
 from .scan_helpers import SCAN_HELPERS
+from .selections import SELECTION_HELPERS
 from .symmetric import SYMMETRIC_HELPERS
 from .triangular import TRIANGULAR_HELPERS, cholesky_factor_adjoint, lower_inverse, phi
 from .write_helpers import WRITE_HELPERS
@@ -389,11 +390,10 @@ HELPERS = {
     **CALCULUS_HELPERS,  # np.gradient, np.cumprod, np.interp (calculus_helpers.py), np.histogram, np.unique
     **JOIN_HELPERS,  # the adjoints of joins of lists and of tiles (rules/join_helpers.py)
     **GUARD_HELPERS,  # np.where(x == 0.0, ...): the guarded point (rules/point_guards.py)
-    **SCAN_HELPERS,  # running extrema, np.maximum.accumulate (rules/scan_helpers.py)
-    **WRITE_HELPERS,  # np.fill_diagonal's positions (rules/write_helpers.py)
+    **SCAN_HELPERS, **WRITE_HELPERS,  # running extrema (scan_helpers.py), np.fill_diagonal's positions
     **FFT_HELPERS,  # parts of the Fourier transform of a real array (rules/fft_helpers.py)
-    **TRIANGULAR_HELPERS,  # a Cholesky factor's inverse and solves (rules/triangular.py)
-    **SYMMETRIC_HELPERS,  # solve, inv, slogdet by a Cholesky factor where there is one (rules/symmetric.py)
+    **TRIANGULAR_HELPERS, **SYMMETRIC_HELPERS,  # a Cholesky factor's inverse, solves; solve, inv, slogdet by one
+    **SELECTION_HELPERS,  # np.where(c, g, 0.0) without a branch per element (rules/selections.py)
 }
 
 #: Helpers that do more than compute a value (`ensure_scalar` raises): never moved or dropped.

@@ -275,7 +275,7 @@ class _RewriteCompare(ast.NodeTransformer):
         return ast.copy_location(call, node)
 
 
-def _rare_case(x, y) -> bool:
+def _rare_case(x, y, like=None) -> bool:
     """`any_equal` on symbols: the test of a tie's rare case (backend/optimize/tie_shares.py)
     is true, since that branch gives the half shares as ``Piecewise`` of ``Eq`` and is exact
     everywhere, where the other is exact only where nothing is tied."""

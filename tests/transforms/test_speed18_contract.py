@@ -139,11 +139,12 @@ def test_huber_branches_are_one_selection():
 
 def test_computed_comparison_makes_exact_selections():
     """``np.abs(r) > eps`` has the residual's shape (its operand lowered first), so the masks
-    are np.where on it, folded into one: no run-time ``select``."""
+    are np.where on it, folded into one (against 0.0: ``keep_where``, rules/selections.py): no
+    run-time ``select``."""
     rng = _rng(4)
     args = (rng.standard_normal(3), rng.standard_normal((8, 3)), 2.0 * rng.standard_normal(8), 0.5)
     source = srcdiff.grad(dead_zone).source_for(*args)
-    assert "select" not in source and len(_calls(source, "np.where")) == 1, source
+    assert "select" not in source and len(_calls(source, "np.where") + _calls(source, "keep_where")) == 1, source
 
 
 MERGE = """\
@@ -178,12 +179,18 @@ def test_complementary_selections_stay_apart(between):
 
 @pytest.mark.parametrize("expr", [
     "np.where(c, a, 0.0) + np.where(d, 0.0, b)",   # two conditions
-    "np.where(c, a, 0.0) + np.where(c, b, 0.0)",   # the same branch: both kept, a sum
     "np.where(c, a, 0.0) - np.where(c, 0.0, b)",   # a difference
 ])
 def test_selections_that_are_not_complements_stay(expr):
     tree = ast.parse(f"def f(a, b, c, d):\n    return {expr}")
     assert not merge_complements(tree.body[0], {"a", "b"}.__contains__)
+
+
+def test_selections_on_the_same_side_are_one():
+    """``np.where(c, a, 0.0) + np.where(c, b, 0.0)`` is ``np.where(c, a + b, 0.0)``: the zeros add to 0.0."""
+    tree = ast.parse("def f(a, b, c):\n    return np.where(c, a, 0.0) + np.where(c, b, 0.0)")
+    assert merge_complements(tree.body[0], {"a", "b"}.__contains__)
+    assert ast.unparse(tree.body[0].body[0]) == "return np.where(c, a + b, 0.0)"
 
 
 @pytest.mark.parametrize("expr, factored", [

@@ -211,8 +211,8 @@ def test_one_selection_where_nothing_ties():
     if any_equal(r_below, t2 >= t4):
         # a tie or a NaN: each side its share, half at a tie
         t5_shared = np.where(t2 == t4, 0.5 * t5_bar, t5_bar)
-        r_bar = np.where(r_below, t5_shared * t3, 0.0)
-        r_bar = r_bar + np.where(t2 >= t4, t5_shared * tau, 0.0)
+        r_bar = keep_where(r_below, t5_shared * t3)
+        r_bar = r_bar + keep_where(t2 >= t4, t5_shared * tau)
     else:
         r_bar = np.where(r_below, t5_bar * t3, t5_bar * tau)
 """
@@ -241,7 +241,7 @@ def test_the_nested_share_is_the_rare_case():
     else:
         t2_shared = t2_bar
     del t2_bar
-    w_bar = -(X.T @ np.where(r >= 0.0, t2_shared, 0.0))
+    w_bar = -(X.T @ keep_where(r >= 0.0, t2_shared))
 """
     assert want in source, source
 

@@ -40,6 +40,16 @@ class Dims:
         self.memo[name] = dims
         return dims
 
+    def _shape_item(self, expr) -> bool:
+        """``x.shape[0]``, or ``t[0]`` of a name bound once to ``x.shape``: an int."""
+        if not (isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant)
+                and type(expr.slice.value) is int):
+            return False
+        held = expr.value
+        if isinstance(held, ast.Name):
+            held = self.definitions.get(held.id)
+        return isinstance(held, ast.Attribute) and held.attr == "shape"
+
     def _dims(self, expr):
         if isinstance(expr, ast.Constant):
             return () if type(expr.value) in (int, float) else None
@@ -56,6 +66,8 @@ class Dims:
             return left[:-1] + right[1:]   # (matrices and vectors: what the contractions write)
         if (isinstance(expr, ast.Attribute) and expr.attr == "size") \
                 or (np_call(expr) == "size" and len(expr.args) == 1):
+            return ()   # an int
+        if self._shape_item(expr):
             return ()   # an int
         if isinstance(expr, ast.Attribute) and expr.attr == "T":
             inner = self(expr.value)

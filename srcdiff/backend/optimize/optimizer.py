@@ -55,15 +55,16 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 7. `tidy.drop_empty` — loops and branches left with nothing to do;
 8. `tidy.tidy_comments` — drop comments whose code was folded away.
 
-Steps 2–4 repeat while they find something.  No step changes the value of an expression:
-the gradient is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds
-once instead of through ``pow``; the contractions, which sum in another order; the sign of a zero an
-adjoint's piece put back keeps where ``0.0 + -0.0`` gave ``0.0``; and the order of the terms added to
-positions of an adjoint zeroed then given back, which the terms now meet first: `zero_restore`; a
-selection `cases` proves zero, which unfolded was the rounding error around zero, or NaN where an
-operand is inf or NaN; a mask's branches, which round once where the products by 0 and 1 rounded
-several times, and drop a term 0 times an array that is NaN unfolded where the array is inf; the
-sign of a zero a tie's one selection keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`).  In
+Steps 2–4 repeat while they find something. No step changes the value of an expression: the gradient
+is bitwise the same as unoptimised (``e ** 2 -> e * e`` aside, which rounds once instead of through
+``pow``; ``e ** 3`` and ``e ** 4`` of a float, products within an ulp or two; the contractions,
+which sum in another order; the sign of a zero an adjoint's piece put back keeps where ``0.0 +
+-0.0`` gave ``0.0``; and the order of the terms added to positions of an adjoint zeroed then given
+back, which the terms now meet first: `zero_restore`; a selection `cases` proves zero, which
+unfolded was the rounding error around zero, or NaN where an operand is inf or NaN; a mask's
+branches, which round once where the products by 0 and 1 rounded several times, and drop a term 0
+times an array that is NaN unfolded where the array is inf; the sign of a zero a tie's one selection
+keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`). In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
@@ -90,6 +91,7 @@ from . import (
     reassembly,
     repeated_solves,
     sameshape,
+    selections,
     splits,
     stack_items,
     stacks,
@@ -259,6 +261,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # a tie's shares as the rare case (code NumPy runs as it is; float64 throughout)
     if info.python_loops and not info.derivable and not info.portable and info.double:
         tie_shares.fast_ties(func)
+        tie_shares.guard_shares(func)
+    # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read)
+    if info.python_loops and not info.derivable and not info.portable:
+        selections.bit_selections(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
     # mismatch the user's function raises on would pass silently)

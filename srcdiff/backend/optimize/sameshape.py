@@ -238,13 +238,14 @@ def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
     changed = False
     loads = reads(func)
     for block in bodies(func.body):
+        rebound = _rebound(func) if block is func.body else set()
         for index, stmt in enumerate(block):
             name = assigned_name(stmt)
             value = getattr(stmt, "value", None)
             if name is None or name not in classes.single or not _is_fill(value):
                 continue
             key = classes.of(shape_of_call(value.args[0]))
-            if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads):
+            if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads, rebound):
                 continue
             stmt.value = value.args[1]
             changed = True
@@ -258,22 +259,39 @@ def _is_fill(value) -> bool:
         and shape_of_call(value.args[0]) is not None and is_pure(value.args[1])
 
 
-def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loads) -> bool:
+def _rebound(func: ast.FunctionDef) -> set[str]:
+    """Names (not parameters) every store of which is a plain assignment of the function's body
+    (``m_bar = -t7_bar; m_bar = m_bar + e``): each rebinding is met in order there."""
+    top = {id(s.targets[0]) for s in func.body if isinstance(s, ast.Assign) and len(s.targets) == 1}
+    stores = [n for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    return {n.id for n in stores} - {n.id for n in stores if id(n) not in top} - params
+
+
+def _uses_allow(rest: list[ast.stmt], root: str, key, classes: ShapeClasses, loads, rebound=frozenset()) -> bool:
     """Whether `root` (a filled array of class `key`) may be a number in every later statement
     of its body, and every read of it (and of values computed from it) is one of those (in a
-    loop body, not one of an earlier statement that reads the last iteration's)."""
+    loop body, not one of an earlier statement that reads the last iteration's).  A name of
+    `rebound` computed from it may be assigned again: an array of class `key` from there on."""
     filled = {root}
     seen = reads(ast.Module(body=rest, type_ignores=[]))
-    return _block_allows(rest, filled, key, classes) and all(seen[name] == loads[name] for name in filled)
+    return _block_allows(rest, filled, key, classes, rebound) and all(seen[name] == loads[name] for name in filled)
 
 
-def _block_allows(rest: list[ast.stmt], filled: set[str], key, classes: ShapeClasses) -> bool:
+def _block_allows(rest: list[ast.stmt], filled: set[str], key, classes: ShapeClasses, rebound=frozenset()) -> bool:
     """`_uses_allow` over the statements of one body (and of the branches in it)."""
     for stmt in rest:
         if is_comment(stmt):
             continue
         mentioned = {n.id for n in nodes(stmt) if isinstance(n, ast.Name)}
         if not mentioned & filled:
+            continue
+        if isinstance(stmt, ast.Assign) and assigned_name(stmt) in filled & rebound:
+            kind = _kind(stmt.value, filled, key, classes)  # (``m_bar = m_bar + e``: the elements e gives it)
+            if kind == FAIL:
+                return False
+            if kind != "filled":
+                filled.discard(assigned_name(stmt))
             continue
         if isinstance(stmt, ast.If) and not {n.id for n in nodes(stmt.test) if isinstance(n, ast.Name)} & filled:
             if _block_allows(stmt.body, filled, key, classes) and _block_allows(stmt.orelse, filled, key, classes):
@@ -286,7 +304,7 @@ def _block_allows(rest: list[ast.stmt], filled: set[str], key, classes: ShapeCla
             return False
         target = assigned_name(stmt)
         if kind == "filled":
-            if target is None or target not in classes.single:
+            if target is None or target not in classes.single and target not in rebound:
                 return False
             filled.add(target)
         elif isinstance(stmt, ast.AugAssign) or target is None:

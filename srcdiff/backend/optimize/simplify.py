@@ -5,7 +5,8 @@ a constant exponent they read better and run faster folded (``2 * x``).  A rewri
 never turns a float into an int (``1.0 * e -> e`` only where `e` is known to be a float) nor
 an expression into a bare name of an array (``1.0 * y -> y`` would hand out the array `y`
 itself, which a returned gradient must never be), and it keeps NumPy's evaluation order, so
-results are bitwise the same.
+results are bitwise the same (but for a float's ``x ** 3`` and ``x ** 4``, products within an ulp
+or two of ``pow``).
 """
 
 from __future__ import annotations
@@ -132,6 +133,15 @@ class Simplify(ast.NodeTransformer):
         self.generic_visit(node)
         if not _np_named(node, "where", 3):
             return node
+        # np.where(c, np.where(False, 0.0, e), 0.0) -> np.where(c, e, 0.0): a branch decided when
+        # compiling (a constant bound's side) chooses e's elements, which the outer one selects anew
+        for k in (1, 2):
+            inner = node.args[k]
+            if _np_named(inner, "where", 3) and isinstance(inner.args[0], ast.Constant) \
+                    and type(inner.args[0].value) is bool:
+                chosen, other = inner.args[1:] if inner.args[0].value else inner.args[:0:-1]
+                if is_number(other) and is_float(chosen, self.float_names):
+                    node.args[k] = chosen
         negated = [_is_neg(b) and is_float(b.operand, self.float_names) for b in node.args[1:]]
         if any(negated) and all(n or is_number(b, 0.0) for n, b in zip(negated, node.args[1:])):
             branches = [b.operand if n else b for n, b in zip(negated, node.args[1:])]
@@ -177,6 +187,15 @@ class Simplify(ast.NodeTransformer):
         if isinstance(op, ast.Pow) and is_number(right, 2) and type(right.value) is int \
                 and isinstance(left, ast.Name):
             return ast.BinOp(left, ast.Mult(), ast.Name(left.id, ast.Load()))
+        # x ** 3 -> x * x * x, x ** 4 -> x * x * (x * x) for floats: NumPy's ``**`` of an integer
+        # past 2 calls ``pow`` per element, ten times the products (a hundred for negative bases);
+        # within an ulp or two, not bitwise (JAX's integer_pow multiplies too)
+        if isinstance(op, ast.Pow) and is_number(right) and type(right.value) is int and right.value in (3, 4) \
+                and isinstance(left, ast.Name) and is_float(left, self.float_names):
+            def name():
+                return ast.Name(left.id, ast.Load())
+            square = ast.BinOp(name(), ast.Mult(), name())
+            return ast.BinOp(square, ast.Mult(), name() if right.value == 3 else ast.BinOp(name(), ast.Mult(), name()))
         if isinstance(op, ast.Mult):
             for one, other in ((left, right), (right, left)):
                 if is_number(one) and type(one.value) is float and self._unit_removable(other):

@@ -63,6 +63,70 @@ def fast_ties(func: ast.FunctionDef) -> bool:
     return changed
 
 
+def guard_shares(func: ast.FunctionDef) -> bool:
+    """Every other share of a name ``g``, ``s = np.where(a == b, 0.5 * g, g)`` (np.clip's two bounds,
+    a share inside a larger expression), as the rare case of ``any_equal(a, b, g)``: where nothing
+    ties and a, b broadcast to g's shape, ``s`` is ``g`` itself (a share in an expression is
+    taken out into a statement of its own first).  Exact: the test's else branch is only taken
+    where the selection would give each element g's value, in g's shape and dtype."""
+    if _narrows(func):
+        return False
+    guarded = {id(b) for n in ast.walk(func) if isinstance(n, ast.If) and _is_any_equal(n.test)
+               for b in (n.body, n.orelse)}
+    taken = mentions(func)
+    changed = False
+    for block in [b for b in bodies(func.body) if id(b) not in guarded]:
+        i = 0
+        while i < len(block):
+            done, inserted = _guard_at(block, i, taken)
+            changed |= done
+            i += 1 + inserted  # (a share taken out of a statement: the statement comes after its branch)
+    return changed
+
+
+def _guard_at(block: list[ast.stmt], i: int, taken: set[str]) -> tuple[bool, int]:
+    """(whether a share at `block[i]` was guarded, how many statements went in before it)."""
+    stmt = block[i]
+    share = _share(stmt)
+    if share is not None and isinstance(share[3], ast.Name):
+        name, left, right, g = share
+        block[i] = _guarded(name, stmt.value, left, right, g)
+        return True, 0
+    if not isinstance(stmt, (ast.Assign, ast.AugAssign)) or not is_pure(stmt.value) or any(
+            isinstance(n, (ast.BoolOp, ast.IfExp, ast.Lambda, ast.comprehension)) for n in ast.walk(stmt.value)):
+        return False, 0
+    inner = next((n for n in ast.walk(stmt.value) if isinstance(n, ast.Call) and _is_np(n, "where", 3)
+                  and (found := _share(ast.Assign([ast.Name("_", ast.Store())], n))) is not None
+                  and isinstance(found[3], ast.Name)), None)
+    if inner is None:
+        return False, 0
+    _, left, right, g = _share(ast.Assign([ast.Name("_", ast.Store())], inner))
+    name = fresh_name((g.id[:-4] if g.id.endswith("_bar") else g.id) + "_shared", taken)
+    stmt.value = _Replace(inner, ast.Name(name, ast.Load())).visit(stmt.value)
+    block[i:i] = [_guarded(name, inner, left, right, g)]
+    return True, 1
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, old: ast.AST, new: ast.expr):
+        self.old, self.new = old, new
+
+    def visit(self, node):
+        return self.new if node is self.old else super().visit(node)
+
+
+def _guarded(name: str, share: ast.expr, left: ast.expr, right: ast.expr, g: ast.Name) -> ast.If:
+    note = ast.Expr(ast.Call(ast.Name(COMMENT, ast.Load()), [ast.Constant("a tie: half the gradient each side")], []))
+    test = _any_equal(copy.deepcopy(left), copy.deepcopy(right))
+    test.args.append(ast.Name(g.id, ast.Load()))
+    return ast.fix_missing_locations(ast.If(test, [note, ast.Assign([ast.Name(name, ast.Store())], share)],
+                                            [ast.Assign([ast.Name(name, ast.Store())], ast.Name(g.id, ast.Load()))]))
+
+
+def _is_any_equal(test: ast.expr) -> bool:
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "any_equal"
+
+
 def _narrows(func: ast.FunctionDef) -> bool:
     """Whether `func` may make a value narrower than float64 (``r.astype(np.float32)``, a
     ``dtype=`` keyword, ``np.float32(0.3)``): then `g` and `s` may differ in dtype (a Python

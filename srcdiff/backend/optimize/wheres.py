@@ -16,6 +16,7 @@ of a shape not known before the call) of ``e = np.where(c, x, 0.0)`` is `e` itse
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
@@ -26,6 +27,9 @@ from .simplify import is_float, is_number
 #: function may be what keeps it finite where the outer one drops it (``(c - s) / np.where(near, 1.0,
 #: x)``: without it, x's zeros would divide there, raise for numbers, and make NaN at the next order)
 ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult)
+#: a division's numerator only: the divisor is computed either way, so what the numerator holds
+#: where the outer selection drops it changes nothing there (``np.where(c, t5_bar / beta, 0.0)``)
+NUMERATOR = (ast.Div,)
 
 
 def fold_decided_wheres(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
@@ -53,31 +57,45 @@ def inline_decided(func: ast.FunctionDef, float_names: Callable[[str], bool]) ->
 
 def _inline_at(block: list[ast.stmt], i: int, loads, folder: _Folder) -> bool:
     stmt, name = block[i], assigned_name(block[i])
-    if name is None or loads[name] != 1 or not _where(stmt.value) or not _plain(stmt.value.args[0]):
+    if name is None or not loads[name] or not _where(stmt.value) or not _plain(stmt.value.args[0]):
         return False
     condition, *branches = stmt.value.args
     kept = next((b for b, other in ((1, 2), (2, 1)) if is_number(branches[other - 1])
                  and is_pure(branches[b - 1]) and folder._is_float(branches[b - 1])), None)
-    if kept is None:
+    # read more than once: only a value that costs nothing again (a name, a number, one operation of those)
+    if kept is None or loads[name] > 1 and not _cheap(branches[kept - 1]):
         return False
     inputs = set(reads(stmt.value)) | {name}
-    for later in block[i + 1:]:
+    remaining, rewritten = loads[name], []
+    for j in range(i + 1, len(block)):
+        later = block[j]
         if is_comment(later):
             continue
-        if name in reads(later):
+        count = reads(later)[name]
+        if count:
             if is_compound(later):
                 return False
-            found = _Substitute(name, ast.dump(condition), kept, branches[kept - 1])
-            found.visit(later)
-            if not found.done:
+            trial = _Substitute(name, ast.dump(condition), kept, branches[kept - 1]).visit(copy.deepcopy(later))
+            if reads(trial)[name]:
                 return False
-            del block[i]
-            folder.changed = True
-            return True
+            rewritten.append((j, trial))
+            remaining -= count
+            if not remaining:
+                for k, new in rewritten:
+                    block[k] = new
+                del block[i]
+                folder.changed = True
+                return True
         plain = isinstance(later, ast.Delete) or (assigned_name(later) is not None and is_pure(later.value))
         if not plain or writes(later) & inputs:
             return False
     return False
+
+
+def _cheap(expr: ast.expr) -> bool:
+    if isinstance(expr, (ast.Name, ast.Constant)):
+        return True
+    return isinstance(expr, ast.BinOp) and all(isinstance(e, (ast.Name, ast.Constant)) for e in (expr.left, expr.right))
 
 
 class _Substitute(ast.NodeTransformer):
@@ -94,11 +112,13 @@ class _Substitute(ast.NodeTransformer):
         return node
 
     def _in(self, expr: ast.expr) -> ast.expr:
-        if isinstance(expr, ast.Name) and expr.id == self.name and not self.done:
+        if isinstance(expr, ast.Name) and expr.id == self.name:
             self.done = True
-            return self.value
+            return copy.deepcopy(self.value)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
             expr.left, expr.right = self._in(expr.left), self._in(expr.right)
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, NUMERATOR):
+            expr.left = self._in(expr.left)
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             expr.operand = self._in(expr.operand)
         return expr
@@ -167,6 +187,8 @@ class _Folder(ast.NodeTransformer):
         elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
             expr.left = self._decided(expr.left, key, branch)
             expr.right = self._decided(expr.right, key, branch)
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, NUMERATOR):
+            expr.left = self._decided(expr.left, key, branch)
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             expr.operand = self._decided(expr.operand, key, branch)
         return expr
@@ -210,9 +232,15 @@ def _one_sided(expr: ast.expr, folder: _Folder) -> int | None:
 
 
 def _complementary(first: ast.expr, second: ast.expr, folder: _Folder) -> ast.expr | None:
+    """The one selection two one-sided ones on one condition add up to: ``np.where(c, a, b)``
+    of complements, ``np.where(c, a + b, 0.0)`` of two on the same side (the zeros add to 0.0)."""
     a, b = _one_sided(first, folder), _one_sided(second, folder)
-    if a is None or b is None or a == b or ast.dump(first.args[0]) != ast.dump(second.args[0]):
+    if a is None or b is None or ast.dump(first.args[0]) != ast.dump(second.args[0]):
         return None
+    if a == b:
+        args = [first.args[0], first.args[1], first.args[2]]
+        args[a] = ast.BinOp(first.args[a], ast.Add(), second.args[b])
+        return ast.Call(first.func, args, [])
     branches = (first.args[a], second.args[b]) if a == 1 else (second.args[b], first.args[a])
     return ast.Call(first.func, [first.args[0], *branches], [])
 
