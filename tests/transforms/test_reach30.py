@@ -1,0 +1,84 @@
+"""Wave 30's reach: constructs earlier red teams found refused or mishandled
+(reach30_programs.py), each through grad, value_and_grad, jvp, vjp, jacobian, a tree of the
+argument, float32, hessian, hvp and jit="numba", against float64 central differences.
+
+CENSUS
+
+FOUND
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import closure_cells, corpus, matrix
+from . import reach30_programs as programs_module
+
+ALL = (*matrix.EVERY, *closure_cells.EXTRA)
+PROGRAMS = corpus.from_table(programs_module.PROGRAMS, "r30", "reach30_programs", 30)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+#: the default run's rows (one of each fixed kind)
+KEPT = {"zip_tree_shorter"}
+
+#: refused at the user's line by every transformation (numba too)
+REFUSED = {"reversed_enumerate_sum", "reversed_enumerate_items", "while_len_history", "while_len_scalar",
+           "diag_below_written", "diag_main_written", "tuple_of_tuple_local", "dict_zip_names",
+           "dict_zip_names_array", "pad_width_from_shape", "pad_width_half", "funcs_appended_loop", "funcs_rebound",
+           "funcs_sliced", "funcs_reversed", "funcs_zipped", "funcs_zipped_a"}
+
+#: second order (hessian, hvp) refused at the user's line; first order agrees
+SECOND_ORDER_REFUSED = {"slice_tail", "slice_head_stacked", "slice_stepped"}
+
+#: refused by numba alone, at the user's line
+NUMBA_REFUSED = {"slice_head_stacked"}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in PROGRAMS
+                                     if _name(p) not in REFUSED], ids=_name)
+def test_every_transformation(program):
+    second = _name(program) in SECOND_ORDER_REFUSED
+    transforms = tuple(t for t in ALL if not (second and t in ("hessian", "hvp")))
+    matrix.assert_ok_or_na(program, transforms)
+    if second:
+        matrix.assert_refused_at_the_line(program, ("hessian", "hvp"))
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", [p for p in PROGRAMS if _name(p) not in REFUSED], ids=_name)
+def test_numba(program):
+    matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in
+                                     enumerate(p for p in PROGRAMS if _name(p) in REFUSED)], ids=_name)
+def test_refused_at_the_line(program):
+    matrix.assert_refused_at_the_line(program, ("grad", "jvp", "vjp", "jacobian", "hvp", "numba"))
+
+
+# ---- zip of a tree with a shorter sequence; an item of a list no adjoint reached ----
+
+
+def _item_unread(a, b):
+    xs = [a, b]
+    return np.sum(xs[0] * 2.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gradient_of_an_unread_list_item_is_shaped_like_it(dtype):
+    """A parameter put into a list whose item is never read: its gradient is zeros of its shape and
+    dtype (was the list adjoint's 0.0, a number)."""
+    a, b = np.ones(3, dtype), np.ones((2, 2), dtype)
+    got = srcdiff.grad(_item_unread, wrt=1)(a, b)
+    assert isinstance(got, np.ndarray) and got.shape == (2, 2) and got.dtype == dtype and not got.any()
+    both = srcdiff.grad(_item_unread, wrt=(0, 1))(a, b)
+    np.testing.assert_allclose(both[0], 2.0)
+    assert both[1].shape == (2, 2)
