@@ -46,6 +46,24 @@ def reversed_enumerate_items(x):
     return sum(v ** 2 * (i + 1) for i, v in pairs)
 
 
+def reversed_enumerate_generator(x):
+    return sum(v ** 2 * (i + 1) for i, v in reversed(list(enumerate(x))))
+
+
+def reversed_zip_list(x, w):
+    h = 0.0
+    for a, b in reversed(list(zip(x, w))):
+        h = np.sin(h + a * b)
+    return h
+
+
+def reversed_enumerate_zip(x, w):
+    h = 0.0
+    for i, (a, b) in reversed(list(enumerate(zip(x, w)))):
+        h = h * 0.7 + a * b ** 2 * (i - 1)
+    return h
+
+
 def dict_comp_items(params, w):
     scaled = {k: v * w for k, v in params.items()}
     return sum(np.sum(np.sin(v)) for v in scaled.values())
@@ -244,6 +262,10 @@ PROGRAMS = [
     ("reversed_enumerate_sum", reversed_enumerate_sum, lambda r: (M(r, 4),), 0),
     ("reversed_enumerate_list", reversed_enumerate_list, lambda r: ([M(r, 2), M(r, 2), M(r, 2)],), 0),
     ("reversed_enumerate_items", reversed_enumerate_items, lambda r: (M(r, 4),), 0),
+    ("reversed_enumerate_generator", reversed_enumerate_generator, lambda r: (M(r, 4),), 0),
+    ("reversed_zip_list", reversed_zip_list, lambda r: (M(r, 4), M(r, 3)), 0),
+    ("reversed_zip_list_w", reversed_zip_list, lambda r: (M(r, 4), M(r, 3)), 1),
+    ("reversed_enumerate_zip", reversed_enumerate_zip, lambda r: (M(r, 3), M(r, 3)), 1),
     ("dict_comp_items", dict_comp_items, lambda r: ({"a": M(r, 3), "b": M(r, 3)}, M(r, 3)), 0),
     ("dict_comp_items_w", dict_comp_items_w, lambda r: ({"a": M(r, 3), "b": M(r, 3)}, M(r, 3)), 1),
     ("dict_comp_transform", dict_comp_transform, lambda r: ({"a": M(r, 3), "b": M(r, 3)},), 0),
