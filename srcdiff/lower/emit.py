@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import builtins
 
+import numpy as np
+
 from ..frontend.depends import MISSING
 from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
@@ -44,6 +46,8 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
         state.sharing.new(out.name)  # ``y1 = y[n]`` of a vector is a NumPy scalar: no view of y
     if rule.fresh and not rule.array_result and state.facts.ndim(out) not in (MISSING, 0):
         state.sharing.new_array(state.nodes[-1])  # ``G = X @ X.T`` of matrices: G may be written
+    elif rule.func is np.diag and inputs and state.facts.ndim(inputs[0]) == 1:
+        state.sharing.fresh(out.name)  # np.diag(v, k) of a vector is a new matrix (of a matrix, a view)
     return out
 
 

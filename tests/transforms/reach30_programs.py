@@ -138,6 +138,21 @@ def diag_main_written(v):
     return np.sum(m @ v)
 
 
+def diag_written_in_loop(v):
+    n = v.shape[0]
+    m = np.diag(np.exp(v), k=-1)
+    for i in range(n):
+        m[i, i] = m[i + 1, i] * v[i]
+    m[:, -1] = np.tanh(v[0])
+    return np.sum(m ** 2) + np.sum(m[1:, :-1] @ v)
+
+
+def diag_of_matrix_written(a):
+    d = np.diag(a).copy()
+    d[0] = 1.0
+    return np.sum(d * a[0] ** 2)
+
+
 def tuple_of_tuple_constants(x):
     total = 0.0
     for a, b in BASIS:
@@ -278,6 +293,8 @@ PROGRAMS = [
     ("diag_below_written", diag_below_written, lambda r: (M(r, 3),), 0),
     ("diag_above_written", diag_above_written, lambda r: (M(r, 3) * 0.3,), 0),
     ("diag_main_written", diag_main_written, lambda r: (M(r, 3),), 0),
+    ("diag_written_in_loop", diag_written_in_loop, lambda r: (M(r, 3),), 0),
+    ("diag_of_matrix_written", diag_of_matrix_written, lambda r: (M(r, 3, 3),), 0),
     ("tuple_of_tuple_constants", tuple_of_tuple_constants, lambda r: (M(r, 3),), 0),
     ("tuple_of_tuple_local", tuple_of_tuple_local, lambda r: (M(r, 3),), 0),
     ("dict_zip_names", dict_zip_names, lambda r: ((0.3, -0.8, 1.1),), 0),

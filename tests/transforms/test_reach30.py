@@ -26,11 +26,11 @@ def _name(p):
 
 
 #: the default run's rows (one of each fixed kind)
-KEPT = {"zip_tree_shorter", "reversed_enumerate_zip"}
+KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop"}
 
 #: refused at the user's line by every transformation (numba too)
 REFUSED = {"reversed_enumerate_items", "while_len_history", "while_len_scalar",
-           "diag_below_written", "diag_main_written", "tuple_of_tuple_local", "dict_zip_names",
+           "tuple_of_tuple_local", "dict_zip_names",
            "dict_zip_names_array", "pad_width_from_shape", "pad_width_half", "funcs_appended_loop", "funcs_rebound",
            "funcs_sliced", "funcs_reversed", "funcs_zipped", "funcs_zipped_a"}
 
