@@ -30,8 +30,7 @@ KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop"}
 
 #: refused at the user's line by every transformation (numba too)
 REFUSED = {"reversed_enumerate_items", "while_len_history", "while_len_scalar",
-           "tuple_of_tuple_local", "dict_zip_names",
-           "dict_zip_names_array", "pad_width_from_shape", "pad_width_half", "funcs_appended_loop", "funcs_rebound",
+           "tuple_of_tuple_local", "pad_width_from_shape", "pad_width_half", "funcs_appended_loop", "funcs_rebound",
            "funcs_sliced", "funcs_reversed", "funcs_zipped", "funcs_zipped_a"}
 
 #: second order (hessian, hvp) refused at the user's line; first order agrees
@@ -82,3 +81,30 @@ def test_gradient_of_an_unread_list_item_is_shaped_like_it(dtype):
     both = srcdiff.grad(_item_unread, wrt=(0, 1))(a, b)
     np.testing.assert_allclose(both[0], 2.0)
     assert both[1].shape == (2, 2)
+
+
+# ---- dict(zip(NAMES, values)) of a module-level tuple of names; .source before the first call ----
+
+
+def test_dict_of_module_level_names_follows_the_names(monkeypatch):
+    """``dict(zip(NAMES, x))`` reads NAMES when the gradient is built: rebinding NAMES builds it
+    again (the keys swapped, the gradient follows)."""
+    x = np.array([0.3, -0.8, 1.1])
+    g = srcdiff.grad(programs_module.dict_zip_names_array)
+    np.testing.assert_allclose(g(x), [np.exp(1.1), -1.0, 0.3 * np.exp(1.1)])
+    monkeypatch.setattr(programs_module, "NAMES", ("stiff", "mass", "damp"))
+    np.testing.assert_allclose(g(x), [-1.0, np.exp(1.1), -0.8 * np.exp(1.1)])
+
+
+@pytest.mark.parametrize("func", [programs_module.computed_dict, programs_module.dict_zip_names_array])
+def test_source_before_the_first_call_of_a_dict_built_inside(func):
+    """``grad(f).source`` before any call, f building a dict of computed values (was refused: 'a dict
+    holding values computed in the function is supported only as a local tree'); the same gradient
+    once called."""
+    for transform in (srcdiff.grad, srcdiff.value_and_grad):
+        g = transform(func)
+        assert "def " in g.source
+        x = np.array([0.3, -0.8, 1.1])
+        got = g(x)[1] if transform is srcdiff.value_and_grad else g(x)
+        np.testing.assert_allclose(got, srcdiff.grad(func)(x))
+        assert "def " in g.source
