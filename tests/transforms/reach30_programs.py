@@ -120,6 +120,33 @@ def while_len_scalar(a):
     return sum(history)
 
 
+def while_len_turned_round(x, n=3):
+    traj = [x * 0.5]
+    while n >= len(traj):
+        step = np.tanh(traj[-1]) + x
+        traj.append(step)
+    return np.sum(np.stack(traj) ** 2)
+
+
+def while_len_length_read_after(a):
+    out = [a]
+    while len(out) < 3:
+        out.append(out[-1] * a + 1.0)
+    count = len(out)
+    out.append(a * count)
+    return sum(out) * count
+
+
+def while_len_conditional_append(x):
+    found = []
+    k = 0
+    while len(found) < 2:
+        if k % 2 == 0:
+            found.append(np.sin(x * k))
+        k = k + 1
+    return np.sum(found[0] + found[1])
+
+
 def diag_below_written(v):
     m = np.diag(v, k=-1)
     m[0, -1] = v[0] * 2.0
@@ -290,6 +317,9 @@ PROGRAMS = [
     ("partial_in_loop", partial_in_loop, lambda r: (M(r, 3), M(r, 3)), 0),
     ("while_len_history", while_len_history, lambda r: (M(r, 3),), 0),
     ("while_len_scalar", while_len_scalar, lambda r: (0.7,), 0),
+    ("while_len_turned_round", while_len_turned_round, lambda r: (M(r, 3),), 0),
+    ("while_len_length_read_after", while_len_length_read_after, lambda r: (0.4,), 0),
+    ("while_len_conditional_append", while_len_conditional_append, lambda r: (M(r, 3),), 0),
     ("diag_below_written", diag_below_written, lambda r: (M(r, 3),), 0),
     ("diag_above_written", diag_above_written, lambda r: (M(r, 3) * 0.3,), 0),
     ("diag_main_written", diag_main_written, lambda r: (M(r, 3),), 0),

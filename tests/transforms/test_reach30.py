@@ -26,10 +26,10 @@ def _name(p):
 
 
 #: the default run's rows (one of each fixed kind)
-KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop"}
+KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop", "while_len_history"}
 
 #: refused at the user's line by every transformation (numba too)
-REFUSED = {"reversed_enumerate_items", "while_len_history", "while_len_scalar",
+REFUSED = {"reversed_enumerate_items", "while_len_length_read_after",
            "tuple_of_tuple_local", "pad_width_from_shape", "pad_width_half", "funcs_appended_loop", "funcs_rebound",
            "funcs_sliced", "funcs_reversed", "funcs_zipped", "funcs_zipped_a"}
 
@@ -37,7 +37,7 @@ REFUSED = {"reversed_enumerate_items", "while_len_history", "while_len_scalar",
 SECOND_ORDER_REFUSED = {"slice_tail", "slice_head_stacked", "slice_stepped"}
 
 #: refused by numba alone, at the user's line
-NUMBA_REFUSED = {"slice_head_stacked"}
+NUMBA_REFUSED = {"slice_head_stacked", "while_len_turned_round"}
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
