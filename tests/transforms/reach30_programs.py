@@ -246,6 +246,25 @@ def pad_width_half(x):
     return np.sum(np.sin(y) * np.arange(y.shape[0]))
 
 
+def pad_widths_per_axis(a):
+    rows, cols = a.shape
+    b = np.pad(a, ((1, 4 - rows), (0, cols // 2)), constant_values=0.5)
+    return np.sum(np.tanh(b) * np.arange(b.size).reshape(b.shape))
+
+
+def pad_width_in_loop(x):
+    total = 0.0
+    for k in range(3):
+        y = np.pad(x, (k, 2 - k), mode="reflect")
+        total = total + np.sum(y * np.arange(y.shape[0]) ** 2)
+    return total
+
+
+def pad_width_wrap_len(x):
+    y = np.pad(np.sin(x), len(x) - 2, mode="wrap")
+    return np.sum(y[:-1] * y[1:])
+
+
 def zip_tree_shorter(params, x):
     scales = [1.0, 2.0]
     return sum(np.sum(p * s * x) ** 2 for p, s in zip(params, scales))
@@ -335,6 +354,9 @@ PROGRAMS = [
     ("slice_stepped", slice_stepped, lambda r: (M(r, 4),), 0),
     ("pad_width_from_shape", pad_width_from_shape, lambda r: (M(r, 5),), 0),
     ("pad_width_half", pad_width_half, lambda r: (M(r, 4),), 0),
+    ("pad_widths_per_axis", pad_widths_per_axis, lambda r: (M(r, 3, 4),), 0),
+    ("pad_width_in_loop", pad_width_in_loop, lambda r: (M(r, 4),), 0),
+    ("pad_width_wrap_len", pad_width_wrap_len, lambda r: (M(r, 4),), 0),
     ("zip_tree_shorter", zip_tree_shorter, lambda r: ([M(r, 3), M(r, 3), M(r, 3)], M(r, 3)), 0),
     ("zip_array_shorter", zip_array_shorter, lambda r: (M(r, 5),), 0),
     ("funcs_appended_loop", funcs_appended_loop, lambda r: (M(r, 3),), 0),

@@ -26,18 +26,20 @@ def _name(p):
 
 
 #: the default run's rows (one of each fixed kind)
-KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop", "while_len_history"}
+KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop", "while_len_history",
+        "pad_widths_per_axis"}
 
 #: refused at the user's line by every transformation (numba too)
 REFUSED = {"reversed_enumerate_items", "while_len_length_read_after",
-           "tuple_of_tuple_local", "pad_width_from_shape", "pad_width_half", "funcs_appended_loop", "funcs_rebound",
+           "tuple_of_tuple_local", "funcs_appended_loop", "funcs_rebound",
            "funcs_sliced", "funcs_reversed", "funcs_zipped", "funcs_zipped_a"}
 
 #: second order (hessian, hvp) refused at the user's line; first order agrees
 SECOND_ORDER_REFUSED = {"slice_tail", "slice_head_stacked", "slice_stepped"}
 
 #: refused by numba alone, at the user's line
-NUMBA_REFUSED = {"slice_head_stacked", "while_len_turned_round"}
+NUMBA_REFUSED = {"slice_head_stacked", "while_len_turned_round", "pad_width_from_shape", "pad_width_half",
+                 "pad_widths_per_axis", "pad_width_in_loop", "pad_width_wrap_len"}
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
