@@ -319,6 +319,46 @@ def funcs_zipped_a(x, a):
     return funcs_zipped(x, a)
 
 
+def funcs_zip_shorter_weights(x, w):
+    layers = [np.sin, np.tanh, np.exp]
+    total = 0.0
+    for wi, f in zip(w, layers):
+        total = total + wi * np.sum(f(x))
+    return total
+
+
+def funcs_enumerate_reversed(x):
+    fs = (np.sin, np.cos, np.tanh)
+    h = x
+    for i, f in enumerate(reversed(fs)):
+        h = f(h) * (i + 1)
+    return np.sum(h)
+
+
+def funcs_step_slice(x):
+    fs = [np.sin, np.cos, np.tanh, np.exp]
+    return sum(np.sum(f(x)) for f in fs[::-2])
+
+
+def funcs_rebound_in_between(x):
+    fs = [np.sin, np.cos]
+    h = x
+    for f in fs:
+        h = f(h)
+    fs = [np.tanh, np.exp, np.sin]
+    for f in fs[1:]:
+        h = f(h) * 0.5
+    return np.sum(h)
+
+
+def funcs_zip_two_sequences(x, a, b):
+    fs = [np.sin, np.tanh]
+    total = 0.0
+    for f, ai, bi in zip(fs, a, b):
+        total = total + np.sum(f(ai * x + bi))
+    return total
+
+
 PROGRAMS = [
     ("reversed_enumerate_sum", reversed_enumerate_sum, lambda r: (M(r, 4),), 0),
     ("reversed_enumerate_list", reversed_enumerate_list, lambda r: ([M(r, 2), M(r, 2), M(r, 2)],), 0),
@@ -365,4 +405,10 @@ PROGRAMS = [
     ("funcs_reversed", funcs_reversed, lambda r: (M(r, 3) * 0.5,), 0),
     ("funcs_zipped", funcs_zipped, lambda r: (M(r, 3), M(r, 2)), 0),
     ("funcs_zipped_a", funcs_zipped, lambda r: (M(r, 3), M(r, 2)), 1),
+    ("funcs_zip_shorter_weights", funcs_zip_shorter_weights, lambda r: (M(r, 3), M(r, 2)), 0),
+    ("funcs_zip_shorter_weights_w", funcs_zip_shorter_weights, lambda r: (M(r, 3), M(r, 2)), 1),
+    ("funcs_enumerate_reversed", funcs_enumerate_reversed, lambda r: (M(r, 3) * 0.5,), 0),
+    ("funcs_step_slice", funcs_step_slice, lambda r: (M(r, 3),), 0),
+    ("funcs_rebound_in_between", funcs_rebound_in_between, lambda r: (M(r, 3),), 0),
+    ("funcs_zip_two_sequences", funcs_zip_two_sequences, lambda r: (M(r, 3), M(r, 4), M(r, 2)), 1),
 ]

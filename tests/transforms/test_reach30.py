@@ -27,12 +27,11 @@ def _name(p):
 
 #: the default run's rows (one of each fixed kind)
 KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop", "while_len_history",
-        "pad_widths_per_axis"}
+        "pad_widths_per_axis", "funcs_zip_shorter_weights", "funcs_rebound_in_between"}
 
 #: refused at the user's line by every transformation (numba too)
 REFUSED = {"reversed_enumerate_items", "while_len_length_read_after",
-           "tuple_of_tuple_local", "funcs_appended_loop", "funcs_rebound",
-           "funcs_sliced", "funcs_reversed", "funcs_zipped", "funcs_zipped_a"}
+           "tuple_of_tuple_local", "funcs_appended_loop"}
 
 #: second order (hessian, hvp) refused at the user's line; first order agrees
 SECOND_ORDER_REFUSED = {"slice_tail", "slice_head_stacked", "slice_stepped"}
@@ -110,3 +109,13 @@ def test_source_before_the_first_call_of_a_dict_built_inside(func):
         got = g(x)[1] if transform is srcdiff.value_and_grad else g(x)
         np.testing.assert_allclose(got, srcdiff.grad(func)(x))
         assert "def " in g.source
+
+
+def test_length_read_before_an_append_every_transformation():
+    """A helper appending to a list and returning its length, called twice (the red team's wave 15
+    program, refused then): the length read is the length at that time, in every transformation."""
+    from . import test_reach15
+    program = corpus.Program("reach15:helper_appending_to_a_list_read_before",
+                             test_reach15.helper_appending_to_a_list_read_before, (test_reach15.X8,), 0,
+                             "test_reach15")
+    matrix.assert_ok_or_na(program, ALL)
