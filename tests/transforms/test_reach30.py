@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numeric import central_difference
 
 import srcdiff
 
@@ -119,3 +120,52 @@ def test_length_read_before_an_append_every_transformation():
                              test_reach15.helper_appending_to_a_list_read_before, (test_reach15.X8,), 0,
                              "test_reach15")
     matrix.assert_ok_or_na(program, ALL)
+
+
+# ---- jacobian(grad(f), wrt=other) of a tree gradient: the Hessian's mixed block ----
+
+
+def _mixed(p, x, s):
+    return np.sum(np.sin(p["a"] * x) * p["b"] ** 2) + np.sum(p["a"] * x ** 3) * s + s ** 2 * np.sum(p["b"])
+
+
+def _mixed_list(q, x):
+    return np.sum(np.tanh(q[0] * x) * q[1]) + np.sum(q[1] ** 2 * x)
+
+
+def _leaf_rows(func, args, wrt_tree, wrt_other, leaf):
+    """d grad(func)[leaf] / d args[wrt_other] by central differences of srcdiff's first-order gradient."""
+    g = srcdiff.grad(func, wrt=wrt_tree)
+
+    def component(v, i):
+        moved = list(args)
+        moved[wrt_other] = v
+        return np.ravel(g(*moved)[leaf])[i]
+
+    size = np.size(g(*args)[leaf])
+    rows = [central_difference(lambda v, i=i: component(v, i), (args[wrt_other],), 0) for i in range(size)]
+    return np.reshape(rows, np.shape(g(*args)[leaf]) + np.shape(args[wrt_other]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_jacobian_of_a_tree_gradient_with_respect_to_another_parameter(dtype):
+    """``jacobian(grad(f), wrt=1)`` (was refused: 'its gradient with respect to p is a tree'), by name,
+    a tuple of parameters, and of a list tree, against differences of the gradient; float32 stays float32."""
+    p = {"a": np.array([0.3, -0.5], dtype), "b": np.array([1.2, 0.7], dtype)}
+    x, s = np.array([0.4, 1.1], dtype), dtype(0.8)
+    f64 = ({k: v.astype(float) for k, v in p.items()}, x.astype(float), 0.8)
+    tol = dict(rtol=1e-4, atol=1e-6) if dtype is np.float64 else dict(rtol=2e-3, atol=2e-3)
+    for wrt in (1, "x"):
+        got = srcdiff.jacobian(srcdiff.grad(_mixed), wrt=wrt)(p, x, s)
+        for leaf in ("a", "b"):
+            assert got[leaf].dtype == dtype
+            np.testing.assert_allclose(got[leaf], _leaf_rows(_mixed, f64, 0, 1, leaf), **tol)
+    both = srcdiff.jacobian(srcdiff.grad(_mixed), wrt=(1, 2))(p, x, s)
+    for leaf in ("a", "b"):
+        np.testing.assert_allclose(both[leaf][0], _leaf_rows(_mixed, f64, 0, 1, leaf), **tol)
+        np.testing.assert_allclose(both[leaf][1], _leaf_rows(_mixed, f64, 0, 2, leaf), **tol)
+    q = [np.array([0.2, -0.4], dtype), np.array([0.9, 1.3], dtype)]
+    got = srcdiff.jacobian(srcdiff.grad(_mixed_list), wrt=1)(q, x)
+    q64 = [v.astype(float) for v in q]
+    for leaf in (0, 1):
+        np.testing.assert_allclose(got[leaf], _leaf_rows(_mixed_list, (q64, x.astype(float)), 0, 1, leaf), **tol)
