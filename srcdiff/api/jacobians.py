@@ -47,7 +47,7 @@ class Jacobian(Composite):
         self._forward_columns: dict = {}  # plain function -> its JitColumns (jit, where batching refuses)
         self._last_columns: JitColumns | None = None
         self._plan: Plan | None = None  # the last batched call, for calls like it
-        self._hessian: Hessian | MixedBlock | None = None  # jacobian(grad(f)) of a tree: f's Hessian (TreeGradientError)
+        self._hessian: Hessian | MixedBlock | None = None  # jacobian(grad(f)) of a tree (TreeGradientError)
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"{kind}({name})"
 
