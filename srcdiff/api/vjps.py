@@ -19,7 +19,7 @@ from .jacobians import Jacobian, NestedJacobian
 from .jitting import checked
 from .outer import TreeGradientError, plain_tree_gradient
 from .pullbacks import Pullbacks
-from .varkw import bound
+from .varkw import PerCall, bound
 from .vjp_numba import numba_vjp
 
 
@@ -34,6 +34,8 @@ def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None, **kwargs):
     gradients of `wrt` alone, by default of the first argument).  `f` may be a gradient of yours
     (``vjp(grad(f))``: Hessian-vector products) or a Jacobian (``vjp(jacobian(f))``)."""
     wrt = wrt_of(wrt, argnums)
+    if isinstance(f, PerCall) and type(made := f.for_call(args, kwargs)) is Jacobian:
+        f = made  # jacobian(f) of def f(*xs): the Jacobian made for this call's arguments
     if type(f) is Jacobian and not f.jit:
         return _of_a_jacobian(f, args, kwargs, wrt)
     if isinstance(f, GradFunction) and f.with_value and not (f.front.has_aux or f.options.jit or f.debug) \

@@ -204,3 +204,28 @@ def test_vjp_of_value_and_grad(dtype):
         np.testing.assert_allclose(got[k], want[k], **tol)
     _, into_x = srcdiff.vjp(srcdiff.value_and_grad(_scalar_tree), p, x, wrt=1)
     np.testing.assert_allclose(into_x((c, u)), central_difference(lambda y: contracted(p64, y), (x64,), 0), **tol)
+
+
+# ---- vjp of a Jacobian of a function of *args ----
+
+
+def _varargs(*xs):
+    return np.sin(xs[0]) * xs[1] ** 2 + xs[0] ** 2 * np.cos(xs[1])
+
+
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_vjp_of_the_jacobian_of_a_varargs_function(wrt):
+    """``vjp(jacobian(f), x, y)`` of ``def f(*xs)`` (was refused: 'cannot transform jacobian(f)'): U
+    contracted with the derivative of the Jacobian, against central differences of it."""
+    args = [np.array([0.3, -0.4, 0.9]), np.array([1.1, 0.5, -0.7])]
+    u = np.random.default_rng(30).standard_normal((3, 3))
+    _, pullback = srcdiff.vjp(srcdiff.jacobian(_varargs, wrt=wrt), *args, wrt=wrt)
+
+    def contracted(z):
+        moved = list(args)
+        moved[wrt] = z
+        rows = [central_difference(lambda w, k=k: _varargs(*(moved[:wrt] + [w] + moved[wrt + 1:]))[k], (z,), 0,
+                                   eps=1e-5) for k in range(3)]
+        return np.sum(np.stack(rows) * u)
+
+    np.testing.assert_allclose(pullback(u), central_difference(contracted, (args[wrt],), 0), rtol=1e-4, atol=1e-5)
