@@ -34,10 +34,10 @@ from .naming import FreeNames, own_nodes
 
 
 def has_function_lists(tree: ast.FunctionDef) -> bool:
-    """A cheap test: whether some name is bound to a display holding a name or a lambda."""
+    """A cheap test: whether some name is bound to a display holding a name or a lambda (or rows)."""
     return any(isinstance(n, ast.Assign) and isinstance(n.value, (ast.List, ast.Tuple, ast.Dict))
-               and any(isinstance(e, (ast.Name, ast.Attribute, ast.Lambda)) for e in _items(n.value))
-               for n in ast.walk(tree))
+               and (any(isinstance(e, (ast.Name, ast.Attribute, ast.Lambda)) for e in _items(n.value))
+                    or _rows_of_values(n.value)) for n in ast.walk(tree))
 
 
 def rewrite_function_lists(tree: ast.FunctionDef, names: FreeNames) -> None:
@@ -48,6 +48,9 @@ def rewrite_function_lists(tree: ast.FunctionDef, names: FreeNames) -> None:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
         name, display = stmt.targets[0].id, stmt.value
+        if _rows_of_values(display):
+            _unroll_rows(tree, stmt, name, names)
+            continue
         if not isinstance(display, (ast.List, ast.Tuple, ast.Dict)) or not _items(display) \
                 or not all(_function(e, names, defs) for e in _items(display)):
             continue
@@ -61,6 +64,28 @@ def rewrite_function_lists(tree: ast.FunctionDef, names: FreeNames) -> None:
             at = tree.body.index(stmt)
             tree.body[at:at + 1] = defs
     ast.fix_missing_locations(tree)
+
+
+def _rows_of_values(display) -> bool:
+    """``((np.ones(3), b0), (w, b1))``: a display of tuple (or list) displays, some item computed."""
+    return isinstance(display, (ast.List, ast.Tuple)) and bool(display.elts) and all(
+        isinstance(e, (ast.Tuple, ast.List)) and e.elts and not any(isinstance(v, ast.Starred) for v in e.elts)
+        for e in display.elts) and not all(isinstance(v, ast.Constant) for e in display.elts for v in e.elts)
+
+
+def _unroll_rows(tree: ast.FunctionDef, stmt: ast.Assign, name: str, names: FreeNames) -> None:
+    """A display of rows of values read as function lists are (a loop over it unrolled, an item by a
+    constant index): each value first bound to a name of its own, in Python's order, so that it is
+    computed once; lowering refuses an item of a list of lists."""
+    rows = [[(names.namer.fresh(f"{name}_{k}_{j}"), v) for j, v in enumerate(row.elts)]
+            for k, row in enumerate(stmt.value.elts)]
+    entries = [(k, ast.Tuple([ast.Name(n, ast.Load()) for n, _ in row], ast.Load())) for k, row in enumerate(rows)]
+    if not _rewritable(tree, stmt, name, entries):
+        return
+    _Unroll(name, entries).generic_visit(tree)
+    at = tree.body.index(stmt)
+    tree.body[at:at + 1] = [ast.copy_location(ast.Assign([ast.Name(n, ast.Store())], v), stmt)
+                            for row in rows for n, v in row]
 
 
 def _rename_rebound(tree: ast.FunctionDef, names: FreeNames, defs: set) -> None:

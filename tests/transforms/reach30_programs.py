@@ -195,6 +195,19 @@ def tuple_of_tuple_local(x):
     return total
 
 
+def rows_of_parameters(w, x):
+    layers = ((w[:3], 0.1), (np.sin(w[3:]), -0.2))
+    h = x
+    for k, (a, b) in enumerate(layers):
+        h = np.tanh(a * h + b * (k + 1))
+    return np.sum(h) + np.sum(layers[1][0] ** 2)
+
+
+def rows_in_comprehension(x):
+    pairs = [[x, np.ones(3)], [x ** 2, np.arange(3.0)]]
+    return sum(np.sum(a * b) for a, b in pairs) + len(pairs)
+
+
 def dict_zip_names(values):
     p = dict(zip(NAMES, values))
     return p["mass"] * p["stiff"] ** 2 + np.sin(p["damp"])
@@ -386,6 +399,9 @@ PROGRAMS = [
     ("diag_of_matrix_written", diag_of_matrix_written, lambda r: (M(r, 3, 3),), 0),
     ("tuple_of_tuple_constants", tuple_of_tuple_constants, lambda r: (M(r, 3),), 0),
     ("tuple_of_tuple_local", tuple_of_tuple_local, lambda r: (M(r, 3),), 0),
+    ("rows_of_parameters", rows_of_parameters, lambda r: (M(r, 6), M(r, 3)), 0),
+    ("rows_of_parameters_x", rows_of_parameters, lambda r: (M(r, 6), M(r, 3)), 1),
+    ("rows_in_comprehension", rows_in_comprehension, lambda r: (M(r, 3),), 0),
     ("dict_zip_names", dict_zip_names, lambda r: ((0.3, -0.8, 1.1),), 0),
     ("dict_zip_names_array", dict_zip_names_array, lambda r: (M(r, 3),), 0),
     ("computed_dict", computed_dict, lambda r: (M(r, 3),), 0),

@@ -28,11 +28,12 @@ def _name(p):
 
 #: the default run's rows (one of each fixed kind)
 KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop", "while_len_history",
-        "pad_widths_per_axis", "funcs_zip_shorter_weights", "funcs_rebound_in_between"}
+        "pad_widths_per_axis", "funcs_zip_shorter_weights", "funcs_rebound_in_between",
+        "rows_of_parameters"}
 
 #: refused at the user's line by every transformation (numba too)
 REFUSED = {"reversed_enumerate_items", "while_len_length_read_after",
-           "tuple_of_tuple_local", "funcs_appended_loop"}
+           "funcs_appended_loop"}
 
 #: second order (hessian, hvp) refused at the user's line; first order agrees
 SECOND_ORDER_REFUSED = {"slice_tail", "slice_head_stacked", "slice_stepped"}
