@@ -230,3 +230,14 @@ def test_vjp_of_the_jacobian_of_a_varargs_function(wrt):
         return np.sum(np.stack(rows) * u)
 
     np.testing.assert_allclose(pullback(u), central_difference(contracted, (args[wrt],), 0), rtol=1e-4, atol=1e-5)
+
+
+def _cubic(x):
+    return np.sum(np.sin(x) ** 2 * x[0])
+
+
+def test_vjp_of_a_hessian_is_refused_at_the_def_line_as_a_third_derivative():
+    """vjp(hessian(f)) needs f's third derivatives: refused at f's def line, saying so."""
+    with pytest.raises(srcdiff.SrcDiffError, match="third derivative") as refused:
+        srcdiff.vjp(srcdiff.hessian(_cubic), np.array([0.3, -0.4, 0.9]))
+    assert refused.value.location is not None and "test_reach30.py" in str(refused.value).splitlines()[0]
