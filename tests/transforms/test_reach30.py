@@ -1,10 +1,63 @@
-"""Wave 30's reach: constructs earlier red teams found refused or mishandled
-(reach30_programs.py), each through grad, value_and_grad, jvp, vjp, jacobian, a tree of the
-argument, float32, hessian, hvp and jit="numba", against float64 central differences.
+"""Wave 30's reach: constructs earlier red teams found refused or mishandled by grad or a
+composition (reach30_programs.py: 54 programs, with variants of each), through grad,
+value_and_grad, jvp, vjp, jacobian, a tree of the argument, float32, hessian, hvp and jit="numba",
+against float64 central differences; and the compositions below.
 
-CENSUS
+Census of the 54 programs (ok / n/a / refused at the user's line / WRONG), before:
+grad, value_and_grad, vjp, tree, jacobian 16/0/37/1 each; jvp 17/0/37/0; hessian 13/38/3/0 (n/a where
+the gradient was refused); hvp 11/9/34/0; float32 16/3/34/0 and 1 crash; numba 15/0/39/0.
+After: grad, value_and_grad, jvp, vjp, tree, jacobian 51/0/3/0 each; hessian 48/3/3/0; hvp 39/9/6/0;
+float32 49/3/2/0; numba 44/0/10/0.  Every refusal names the user's line.
+Compositions (tests below), before: all refused at the def line; after: jacobian(grad(f), wrt=other)
+of a tree gradient, vjp(value_and_grad(f)) and vjp(jacobian(f)) of ``def f(*xs)`` agree with central
+differences (float32 kept); vjp(hessian(f)) stays refused, now saying it needs a third derivative.
 
-FOUND
+Found and fixed:
+
+1. WRONG (a gradient of the wrong shape; float32 crashed): a tree zipped with a shorter list
+   (``zip(params, scales)``) -- the gradient of a leaf the loop never reached was the list adjoint's
+   0.0, a number, for an array parameter; any parameter put into a list whose item is never read too.
+   A parameter's gradient read from an item of a list's adjoint is now ``zeros_like(p) + item``
+   (ad/adjoints.py, ad/reverse.py).
+2. ``for i, v in reversed(list(enumerate(xs)))`` and ``reversed(list(zip(xs, ys)))`` (loops,
+   comprehensions, enumerate of a zip): the loop runs from the last item, the index counting down
+   (lower/loops.py); ``list(enumerate(xs))`` kept as a value says to loop over it where it is made.
+3. ``np.diag(v, k)`` of a vector is a new matrix a program may write into (``M[0, -1] = ...``, in a
+   loop, by slices) (lower/emit.py); np.diag of a matrix stays a view.
+4. ``dict(zip(NAMES, values))`` with NAMES a module-level tuple of strings: read when the gradient is
+   built, a dependency (rebinding NAMES builds it again, for the rewritten function of trees too:
+   frontend/dict_merges.py, frontend/flatten.py); ``grad(f).source`` before the first call of an f that
+   builds a dict of computed values shows the rewritten function's gradient (api/trees.py).
+5. ``while len(history) < n: history.append(f(history[-1]))`` (also ``<=``, turned round): a for loop
+   over ``range(len(history), n)`` when each iteration appends one item and changes neither the list
+   otherwise nor n (frontend/length_loops.py); ``len(xs)`` read in a test or a value is its length then,
+   and no longer stops later appends (lower/emit.py, lower/opaque.py) -- the wave 15 program
+   helper_appending_to_a_list_read_before now differentiates.
+6. ``np.pad`` with a width computed when the function runs (``(0, 8 - x.shape[0])``, ``len(x) - 2``,
+   per axis, in a loop; constant and copying modes): the width is an operand with no gradient, the
+   adjoint picks x's elements by a pad of ones (rules/numpy_pad.py PAD_WHEN_RUN, lower/rule_calls.py).
+7. Functions kept in a list: loops and comprehensions over ``reversed(fs)``, ``fs[1:]``, ``fs[::-2]``,
+   enumerate of those, ``zip(fs, a, ...)`` (copy k runs for ``a[k:k + 1]``: zip stops at the shorter),
+   and a list bound again at the top level, are unrolled (frontend/function_lists.py,
+   function_list_zips.py); wave 29c's funcs_rebound, funcs_reversed, funcs_slice, funcs_zip_params now
+   differentiate.
+8. A display of rows of values (``pairs = ((np.ones(3), b), (x ** 2, c))``): each value bound to a name
+   of its own, then unrolled as function lists are (was "an item of a list of lists").
+9. Compositions: ``jacobian(grad(f), wrt=B)`` of a tree gradient with respect to other parameters is
+   the Hessian's mixed block (api/mixed_blocks.py); ``vjp(value_and_grad(f))`` pulls (c, u) back as
+   ``c * grad f + H u`` (api/vjps.py); ``vjp(jacobian(f))`` of ``def f(*xs)`` uses the Jacobian made for
+   the call.
+
+Already agreeing before (kept as rows): dict comprehensions over ``params.items()``,
+``functools.partial`` built in the body and called (also in a loop), loops over a module-level tuple
+of tuples of constant arrays.
+
+Refused at the user's line (left open): second order (hessian, hvp) of a slice of a list a helper
+returns (the derivable gradient slices a list it then knows is one, and a slice of a list has no
+second-order adjoint yet); functions appended to a list in a loop; ``list(enumerate(x))`` bound to a
+name and iterated later; appending to a list after its items were read outside a loop;
+vjp(hessian(f)) (a third derivative); numba alone: np.pad with a width computed when the function
+runs, a stack of a list's slice, one while loop of a default argument (numba's own compiler error).
 """
 
 from __future__ import annotations
