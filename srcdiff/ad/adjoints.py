@@ -106,7 +106,10 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         first = name not in sweep.defined
         before = sweep.masks.get(name, ())
         sweep.contribute(name, contribution, node.line)
-        if first and name in numbers:  # a write by index into it first makes the array (Sweep.ensure)
+        if first and (name in numbers or node.rule.name == "list"):
+            # a number standing for a filled array, or an item of a list's adjoint (the 0.0 of a
+            # list of zeros where nothing reached it): a write by index into it first makes the
+            # array (Sweep.ensure), and a parameter's gradient is shaped like it (reverse._returns)
             sweep.popped.add(name)
         if inherited and first:
             sweep.masks[name] = inherited

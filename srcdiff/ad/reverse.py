@@ -102,7 +102,11 @@ def _returns(wrt: tuple[str, ...], sweep: Sweep) -> list[ast.expr]:
         root = sweep.alias.get(adjoint, adjoint)
         value = ast.Name(adjoint, ast.Load())
         shape = sweep.shapes.get(name, shapes.UNKNOWN)
-        if root in roots and not shape.scalar:  # two gradients must not be one array
+        if name in sweep.popped and not shape.scalar:
+            # an item of a list's adjoint no contribution reached is its 0.0: the gradient of an
+            # array parameter (a tree's leaf zipped with a shorter list) has the array's shape
+            value = ast.BinOp(call("zeros_like", ast.Name(name, ast.Load())), ast.Add(), value)
+        elif root in roots and not shape.scalar:  # two gradients must not be one array
             value = method(value, "copy") if shape.known else call("copy_array", value)
         roots.add(root)
         returns.append(value)

@@ -115,8 +115,8 @@ class GradFunction:
     @property
     def source(self) -> str:
         """The generated source (the last call's, else shape-generic), callees' adjoints after it."""
-        if self._trees.last is not None:
-            return self._trees.last.source
+        if self._trees.last is not None or self._always_trees and self._last is None and self._trees.generic():
+            return (self._trees.last or self._trees.generic()).source  # (before a call: TreeCaller.generic)
         if self.options.jit and self._last is not None and self._last.jitted is not None:
             return cast(Any, self._last.jitted).source  # jit="numba", once called: the module numba compiles, fused
         return driver.full_source(self._last or driver.variant(self.lowered, None))

@@ -29,6 +29,7 @@ from .gradients import GradFunction, grad
 from .hessian_columns import JitColumns
 from .hessians import Hessian
 from .jitting import checked, refused
+from .mixed_blocks import MixedBlock
 from .outer import TreeGradientError, plain_tree_gradient
 from .plans import Plan, plan_for
 from .pullbacks import Pullbacks, jacobian_leaves, returned_at, value_shape
@@ -46,7 +47,7 @@ class Jacobian(Composite):
         self._forward_columns: dict = {}  # plain function -> its JitColumns (jit, where batching refuses)
         self._last_columns: JitColumns | None = None
         self._plan: Plan | None = None  # the last batched call, for calls like it
-        self._hessian: Hessian | None = None  # jacobian(grad(f)) of a tree: f's Hessian (TreeGradientError)
+        self._hessian: Hessian | MixedBlock | None = None  # jacobian(grad(f)) of a tree (TreeGradientError)
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"{kind}({name})"
 
@@ -71,9 +72,13 @@ class Jacobian(Composite):
             return self._call(args, kwargs)
         except TreeGradientError as exc:  # jacobian(grad(f)) of a tree, with respect to its own parameter
             found = plain_tree_gradient(exc.gradient, self.pullbacks.wrt_spec)
-            if found is None or not found[2]:  # (a mixed block into a tree: refused as before)
-                raise
-            self._hessian = Hessian(exc.gradient.func, self.pullbacks.wrt_spec, self.jit)
+            if found is None or not found[2] and any(path for _, path in found[1][0]):
+                raise  # (a mixed block with respect to a path into a tree: refused as before)
+            if found[2]:
+                self._hessian = Hessian(exc.gradient.func, self.pullbacks.wrt_spec, self.jit)
+            else:  # with respect to other parameters: the Hessian's mixed block (api/mixed_blocks.py)
+                roots = tuple(root for root, _ in found[1][0])
+                self._hessian = MixedBlock(exc.gradient, found[0], roots, found[1][1], self.jit)
             return self._hessian(*args, **kwargs)
 
     def _call(self, args: tuple, kwargs: dict):

@@ -73,6 +73,15 @@ class TreeCaller:
         flat, gradient, plan = self.prepared(call.structs)
         return call.structs, flat, gradient, plan, list(call.args)
 
+    def generic(self):
+        """The gradient of the function rewritten for arguments that are no trees (its dicts and
+        lists of computed values read as names): what ``.source`` shows before the first call;
+        None for a method or partial, or where the rewritten function needs its arguments' trees."""
+        if not self.target.plain:
+            return None
+        gradient = self.prepared((None,) * len(self.names))[1]
+        return None if gradient.front.always else gradient
+
     def source_for(self, positional: tuple):
         call = self.front.bound_call(positional)
         return self.gradient_of(call).source_for(*call.args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SrcDiffError
+from ..frontend import trees
 from ..frontend.callables import refuse_transformed
 from .binding import normalize_wrt, wrt_of
 from .derivatives import Derivative
@@ -18,7 +19,7 @@ from .jacobians import Jacobian, NestedJacobian
 from .jitting import checked
 from .outer import TreeGradientError, plain_tree_gradient
 from .pullbacks import Pullbacks
-from .varkw import bound
+from .varkw import PerCall, bound
 from .vjp_numba import numba_vjp
 
 
@@ -33,8 +34,13 @@ def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None, **kwargs):
     gradients of `wrt` alone, by default of the first argument).  `f` may be a gradient of yours
     (``vjp(grad(f))``: Hessian-vector products) or a Jacobian (``vjp(jacobian(f))``)."""
     wrt = wrt_of(wrt, argnums)
+    if isinstance(f, PerCall) and type(made := f.for_call(args, kwargs)) is Jacobian:
+        f = made  # jacobian(f) of def f(*xs): the Jacobian made for this call's arguments
     if type(f) is Jacobian and not f.jit:
         return _of_a_jacobian(f, args, kwargs, wrt)
+    if isinstance(f, GradFunction) and f.with_value and not (f.front.has_aux or f.options.jit or f.debug) \
+            and not any(path for _, path in f.front.targets) and not checked(jit, "srcdiff.vjp"):
+        return _of_value_and_grad(f, args, kwargs, wrt)
     if checked(jit, "srcdiff.vjp"):
         return numba_vjp(f, args, wrt, kwargs)
     try:
@@ -46,6 +52,34 @@ def vjp(f, *args, wrt=0, argnums=None, jit: str | None = None, **kwargs):
         positional = exc.gradient.front.binder.bind(args, kwargs)
         outer = exc.gradient if found[2] else GradFunction(exc.gradient.func, wrt)
         return exc.gradient(*positional), SymmetricPullback(outer, exc.gradient.front.names.index(found[0]), positional)
+
+
+def _of_value_and_grad(f: GradFunction, args: tuple, kwargs: dict, wrt):
+    """``vjp(value_and_grad(f))``: the value (f's value, its gradient) and the pullback of an adjoint
+    (c, u): ``c * grad(f, wrt)`` plus the pullback of u through the gradient, ``vjp(grad(f))``'s."""
+    roots = tuple(root for root, _ in f.front.targets)
+    plain = GradFunction(f.func, roots if f.tuple_result else roots[0])
+    _, through = vjp(plain, *args, wrt=wrt, **kwargs)
+    return f(*args, **kwargs), ValueAndGradPullback(GradFunction(f.func, wrt)(*args, **kwargs), through)
+
+
+class ValueAndGradPullback:
+    """``(c, u) -> c * g + pullback(u)``, leaf by leaf (`g`: the value's gradient, a tree or a tuple)."""
+
+    def __init__(self, gradient, through):
+        self.gradient, self.through = gradient, through
+
+    def __call__(self, adjoint):
+        if not (isinstance(adjoint, tuple) and len(adjoint) == 2):
+            raise SrcDiffError("the adjoint of value_and_grad's value is a pair (of the value, of the gradient)",
+                               hint="pass (c, u): c a number, u shaped like the gradient")
+        c, u = adjoint
+        pulled = self.through(u)
+        struct = trees.structure(pulled)
+        scaled = trees.leaves(self.gradient, struct, [])
+        total = [p + np.asarray(c, dtype=np.result_type(p)) * g
+                 for p, g in zip(trees.leaves(pulled, struct, []), scaled)]
+        return trees.unflatten(struct, iter(total))
 
 
 class SymmetricPullback:
@@ -109,4 +143,4 @@ class ContractedPullback:
         return out if np.ndim(out) else float(out)
 
 
-__all__ = ["ContractedPullback", "SymmetricPullback", "vjp"]
+__all__ = ["ContractedPullback", "SymmetricPullback", "ValueAndGradPullback", "vjp"]

@@ -45,7 +45,9 @@ def refuse_transformed(func, what: str = "srcdiff") -> None:
     if kind is None or not type(func).__module__.startswith("srcdiff."):
         return
     name = getattr(func, "__qualname__", type(func).__name__)
-    raise SrcDiffError(f"{what} cannot transform {name}, a function made by {kind}", user_def_line(func),
+    third = " (a derivative of a Hessian is a third derivative, which srcdiff does not compute)" \
+        if type(func).__name__ == "Hessian" else ""
+    raise SrcDiffError(f"{what} cannot transform {name}, a function made by {kind}{third}", user_def_line(func),
                        hint="transform your function itself and compose from the inside out: vmap(grad(f)), "
                             "jacobian(grad(f)), vjp(grad(f)) and hessian(f) are the compositions srcdiff takes")
 

@@ -61,6 +61,7 @@ from .generators import check_generator_calls, has_generator_extremes, rewrite_g
 from .idiom_calls import has_idiom_calls, rewrite_idiom_calls
 from .item_swaps import has_item_swaps, rewrite_item_swaps
 from .iteration_forms import has_iteration_forms, rewrite_iteration_forms
+from .length_loops import has_length_loops, rewrite_length_loops
 from .list_item_writes import has_item_writes
 from .list_joins import rewrite_list_joins
 from .loop_else import without_else
@@ -108,6 +109,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     rewrite_spellings(tree, names)
     hoist_reductions(tree, names)
     split_tuple_lists(tree, names)
+    rewrite_length_loops(tree, names)  # ``while len(xs) < n: xs.append(...)``: a for loop, which list joins grow
     rewrite_list_joins(tree, names)  # after the per-field lists: their appends and reads too
     inline_effect_helpers(tree, names)  # ``_normalise_(u)``: the helper's body on u (effect_helpers.py)
     rewrite_out_arguments(tree, names)  # ``f(x, out=y)``: ``y[:] = f(x)``, before the views it may write
@@ -136,7 +138,7 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_idiom_calls, has_numpy_methods, has_iteration_forms,
           has_stats_spellings, has_memo_cache, has_item_swaps, has_out_arguments, has_view_writes, has_effect_calls,
-          has_item_writes, has_star_calls, has_function_lists,
+          has_item_writes, has_star_calls, has_function_lists, has_length_loops,
           lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 

@@ -41,7 +41,7 @@ def rewrite_dict_merges(tree: ast.FunctionDef, names: FreeNames) -> None:
                 keys = [None] + [None if k.arg is None else ast.Constant(k.arg) for k in node.keywords]
                 values = [node.args[0]] + [k.value for k in node.keywords]
                 return ast.copy_location(ast.Dict(keys, values), node)
-            return _zipped(node, names) or node
+            return _zipped(node, names, tree) or node
 
         def visit_BinOp(self, node):
             self.generic_visit(node)
@@ -59,14 +59,20 @@ def rewrite_dict_merges(tree: ast.FunctionDef, names: FreeNames) -> None:
     Merge().visit(tree)
 
 
-def _zipped(node: ast.Call, names: FreeNames) -> ast.Dict | None:
-    """``dict(zip(("a", "b"), values))``, keys written as strings: the display ``{"a": values[0], "b":
-    values[1]}`` (of a tuple or list display of values, its items), which reads as a dict of trees
-    does; None where the values might not be read again alike (a call of a function of the user's)."""
+def _zipped(node: ast.Call, names: FreeNames, tree: ast.FunctionDef) -> ast.Dict | None:
+    """``dict(zip(("a", "b"), values))``, keys written as strings or a module-level tuple of them
+    (``NAMES``, then a dependency of the gradient): the display ``{"a": values[0], "b": values[1]}``
+    (of a tuple or list display of values, its items), which reads as a dict of trees does; None
+    where the values might not be read again alike (a call of a function of the user's)."""
     if not (names.calls(node, builtins.dict) and len(node.args) == 1 and not node.keywords
             and names.calls(node.args[0], builtins.zip) and len(node.args[0].args) == 2 and not node.args[0].keywords):
         return None
     keys, values = node.args[0].args
+    if isinstance(keys, ast.Name) and isinstance(named := names.resolve(keys), tuple) \
+            and all(isinstance(k, str) for k in named):
+        # (a tuple, compared by value: rebinding the name builds the gradient again, parse.py)
+        tree.read_statically = getattr(tree, "read_statically", set()) | {keys.id}
+        keys = ast.copy_location(ast.Tuple([ast.Constant(k) for k in named], ast.Load()), keys)
     if not (isinstance(keys, ast.Tuple | ast.List) and keys.elts and all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys.elts)):
         return None

@@ -145,7 +145,9 @@ def _build(func, structs: dict, has_aux: bool, returns_object: bool = False, hel
     flat = ParsedFunction(made, fdef, parsed.filename, parsed.file_lines, parsed.globals,
                           {n: cells[n] for n in made.__code__.co_freevars}, spellings=dict(namer.spellings))
     register(made, flat)
-    return Flat(made, params, rewriter.cells, rewriter.deps, rewriter.returned)
+    # the names a rewrite read (``dict(zip(NAMES, values))``'s keys, desugar.py): rebuilt when one is rebound
+    read = [d for d in parsed.depends.values() if d.name in getattr(tree, "read_statically", ())]
+    return Flat(made, params, rewriter.cells, rewriter.deps + read, rewriter.returned)
 
 
 def tree_free_names(parsed: ParsedFunction) -> set:

@@ -15,8 +15,10 @@ of the body per item with the loop's names replaced by the item (and its index o
 a comprehension or generator over it (one generator, no condition), the list of its elements; an item
 by a constant index or key; ``len(...)``.  Lowering then calls each function where it is named, as
 if written out.  Anything else (the list passed on, changed, a loop with ``break``) leaves the code
-as written, refused where lowering meets it.  Functions made in a loop (``fs.append(term)``) are
-not rewritten.
+as written, refused where lowering meets it.  A loop or comprehension may also run over
+``reversed(fs)``, a constant slice ``fs[1:]``, or ``zip(fs, a)`` with names (function_list_zips.py); a
+name bound to such displays several times at the function's top level is one list per binding.
+Functions made in a loop (``fs.append(term)``) are not rewritten.
 """
 
 from __future__ import annotations
@@ -27,23 +29,28 @@ import inspect
 
 import numpy as np
 
+from .function_list_zips import constant_slice, zipped_comprehension, zipped_loop, zipped_names
 from .naming import FreeNames, own_nodes
 
 
 def has_function_lists(tree: ast.FunctionDef) -> bool:
-    """A cheap test: whether some name is bound to a display holding a name or a lambda."""
+    """A cheap test: whether some name is bound to a display holding a name or a lambda (or rows)."""
     return any(isinstance(n, ast.Assign) and isinstance(n.value, (ast.List, ast.Tuple, ast.Dict))
-               and any(isinstance(e, (ast.Name, ast.Attribute, ast.Lambda)) for e in _items(n.value))
-               for n in ast.walk(tree))
+               and (any(isinstance(e, (ast.Name, ast.Attribute, ast.Lambda)) for e in _items(n.value))
+                    or _rows_of_values(n.value)) for n in ast.walk(tree))
 
 
 def rewrite_function_lists(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the function lists of the module's doc."""
     defs = {s.name for s in tree.body if isinstance(s, ast.FunctionDef)}
+    _rename_rebound(tree, names, defs)
     for stmt in list(tree.body):
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
         name, display = stmt.targets[0].id, stmt.value
+        if _rows_of_values(display):
+            _unroll_rows(tree, stmt, name, names)
+            continue
         if not isinstance(display, (ast.List, ast.Tuple, ast.Dict)) or not _items(display) \
                 or not all(_function(e, names, defs) for e in _items(display)):
             continue
@@ -57,6 +64,54 @@ def rewrite_function_lists(tree: ast.FunctionDef, names: FreeNames) -> None:
             at = tree.body.index(stmt)
             tree.body[at:at + 1] = defs
     ast.fix_missing_locations(tree)
+
+
+def _rows_of_values(display) -> bool:
+    """``((np.ones(3), b0), (w, b1))``: a display of tuple (or list) displays, some item computed."""
+    return isinstance(display, (ast.List, ast.Tuple)) and bool(display.elts) and all(
+        isinstance(e, (ast.Tuple, ast.List)) and e.elts and not any(isinstance(v, ast.Starred) for v in e.elts)
+        for e in display.elts) and not all(isinstance(v, ast.Constant) for e in display.elts for v in e.elts)
+
+
+def _unroll_rows(tree: ast.FunctionDef, stmt: ast.Assign, name: str, names: FreeNames) -> None:
+    """A display of rows of values read as function lists are (a loop over it unrolled, an item by a
+    constant index): each value first bound to a name of its own, in Python's order, so that it is
+    computed once; lowering refuses an item of a list of lists."""
+    rows = [[(names.namer.fresh(f"{name}_{k}_{j}"), v) for j, v in enumerate(row.elts)]
+            for k, row in enumerate(stmt.value.elts)]
+    entries = [(k, ast.Tuple([ast.Name(n, ast.Load()) for n, _ in row], ast.Load())) for k, row in enumerate(rows)]
+    if not _rewritable(tree, stmt, name, entries):
+        return
+    _Unroll(name, entries).generic_visit(tree)
+    at = tree.body.index(stmt)
+    tree.body[at:at + 1] = [ast.copy_location(ast.Assign([ast.Name(n, ast.Store())], v), stmt)
+                            for row in rows for n, v in row]
+
+
+def _rename_rebound(tree: ast.FunctionDef, names: FreeNames, defs: set) -> None:
+    """A name bound to a display of functions more than once, each time by a statement of the
+    function's top level and nowhere else (``fs = [np.sin, np.cos]`` then ``fs = [np.tanh]``): each
+    later binding and the reads up to the next one take a name of their own, so that each list is
+    bound once."""
+    bindings: dict = {}
+    for at, stmt in enumerate(tree.body):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, (ast.List, ast.Tuple)) and _items(stmt.value) \
+                and all(_function(e, names, defs) for e in _items(stmt.value)):
+            bindings.setdefault(stmt.targets[0].id, []).append(at)
+    own = {id(n) for n in own_nodes(tree)}
+    for name, ats in bindings.items():
+        stores = [n for n in ast.walk(tree)
+                  if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
+        if len(ats) < 2 or len(stores) != len(ats) or any(
+                isinstance(n, ast.Name) and n.id == name and id(n) not in own for n in ast.walk(tree)):
+            continue  # (bound elsewhere too, or read by a nested function: left as written)
+        for first, end in zip(ats[1:], [*ats[2:], len(tree.body)]):
+            renamed = names.namer.fresh(name)
+            for stmt in tree.body[first:end]:
+                for n in ast.walk(stmt):
+                    if isinstance(n, ast.Name) and n.id == name:
+                        n.id = renamed
 
 
 def _named_lambdas(display, names: FreeNames) -> list[ast.FunctionDef]:
@@ -141,6 +196,15 @@ def _read_kind(node: ast.Name, parents: dict, keys: set):
             and parent.args == [node]:
         return "len"
     holder = parent
+    if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.slice, ast.Slice) \
+            and constant_slice(parent.slice) is not None and isinstance(parent.ctx, ast.Load):
+        node, holder = parent, parents.get(id(parent))  # fs[1:]: its items, in a loop or comprehension
+    if isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name) and holder.func.id == "reversed" \
+            and holder.args == [node] and not holder.keywords:
+        node, holder = holder, parents.get(id(holder))
+    if isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name) and holder.func.id == "zip" \
+            and node in holder.args and not holder.keywords and zipped_names(holder, node) is not None:
+        node, holder = holder, parents.get(id(holder))
     if isinstance(parent, ast.Attribute) and parent.attr in ("values", "items", "keys"):
         call = parents.get(id(parent))
         if not (isinstance(call, ast.Call) and call.func is parent and not call.args):
@@ -179,27 +243,44 @@ class _Unroll(ast.NodeTransformer):
         self.dict = entries and not isinstance(entries[0][0], int) or False
 
     def _of(self, node: ast.expr):
-        """("keys" | "values" | "items" | "enumerate" | "items of a list", True) if `node` iterates the
-        list, else None."""
+        """("keys" | "values" | "items" | "enumerate" | "items of a list", the entries iterated, the
+        sequences zipped with them) if `node` iterates the list (or its reversal, a constant slice of it,
+        a zip of it with names), else None."""
         if isinstance(node, ast.Name) and node.id == self.name:
-            return "keys" if self.dict else "values"
+            return ("keys" if self.dict else "values"), self.entries, None
         if _over_indices(node, self.name) and not self.dict:
-            return "indices"
+            return "indices", self.entries, None
         func = node.func if isinstance(node, ast.Call) else None
         if isinstance(func, ast.Attribute) and func.attr in ("values", "items", "keys") \
                 and isinstance(func.value, ast.Name) and func.value.id == self.name:
-            return func.attr
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "enumerate" \
-                and node.args and self._of(node.args[0]) is not None:
-            return "enumerate " + self._of(node.args[0])
+            return func.attr, self.entries, None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self.name \
+                and isinstance(node.slice, ast.Slice) and not self.dict and constant_slice(node.slice) is not None:
+            return "values", self.entries[constant_slice(node.slice)], None
+        called = func.id if isinstance(func, ast.Name) and not node.keywords else None
+        inner = self._of(node.args[0]) if called in ("enumerate", "reversed") and len(node.args) == 1 else None
+        if inner is not None and called == "enumerate" and inner[2] is None:
+            return "enumerate " + inner[0], inner[1], None
+        if inner is not None and inner[0] == "values" and inner[2] is None:  # reversed(fs)
+            return "values", inner[1][::-1], None
+        if called == "zip":
+            mine = [a for a in node.args if self._of(a) is not None and self._of(a)[0] == "values"]
+            others = zipped_names(node, mine[0]) if len(mine) == 1 else None
+            if others is not None:
+                return "zip", self._of(mine[0])[1], (node.args.index(mine[0]), others)
         return None
 
-    def _bindings(self, how: str, target: ast.expr) -> list[dict] | None:
-        """One {name: expression} per item, for the loop's `target`."""
+    def _bindings(self, found, target: ast.expr) -> list[dict] | None:
+        """One {name: expression} per item, for the loop's `target` (of a zip: the list's item alone)."""
+        how, entries, zipped = found
+        if zipped is not None:
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == len(zipped[1]) + 1):
+                return None
+            target = target.elts[zipped[0]]
         out = []
-        for index, (key, item) in enumerate(self.entries):
+        for index, (key, item) in enumerate(entries):
             kinds = how.split()
-            value = {"keys": ast.Constant(key), "values": item, "indices": ast.Constant(index),
+            value = {"keys": ast.Constant(key), "values": item, "indices": ast.Constant(index), "zip": item,
                      "items": ast.Tuple([ast.Constant(key), item], ast.Load())}[kinds[-1]]
             if kinds[0] == "enumerate":
                 value = ast.Tuple([ast.Constant(index), value], ast.Load())
@@ -210,27 +291,35 @@ class _Unroll(ast.NodeTransformer):
         return out
 
     def visit_For(self, node: ast.For):
-        how = self._of(node.iter)
-        if how != "indices":  # (``for k in range(len(fs))``: fs[k] read once k is a constant)
+        found = self._of(node.iter)
+        if found is None or found[0] != "indices":  # (``for k in range(len(fs))``: fs[k] read once k is a constant)
             self.generic_visit(node)
-        bindings = self._bindings(how, node.target) if how else None
+        bindings = self._bindings(found, node.target) if found else None
         if bindings is None:
             return node
         body = []
-        for bound in bindings:
+        for k, bound in enumerate(bindings):
             for stmt in node.body:
                 made = self.visit(_Substitute(bound).visit(copy.deepcopy(stmt)))
                 body.extend(made if isinstance(made, list) else [made])
+            if found[2] is not None:  # zip(fs, a): copy k runs for a[k], once if a has it (zip stops at the shorter)
+                body[len(body) - len(node.body):] = [zipped_loop(node, found[2], k, body[len(body) - len(node.body):])]
         return body
 
     def _comprehension(self, node):
         self.generic_visit(node)
         gen = node.generators[0]
-        how = self._of(gen.iter)
-        bindings = self._bindings(how, gen.target) if how else None
+        found = self._of(gen.iter)
+        bindings = self._bindings(found, gen.target) if found else None
         if bindings is None:
             return node
         elts = [_Substitute(bound).visit(copy.deepcopy(node.elt)) for bound in bindings]
+        if found[2] is not None:  # [e_0 for ai in a[0:1]] + [e_1 for ai in a[1:2]] + ...: zip stops at the shorter
+            parts = [zipped_comprehension(node, gen, found[2], k, e) for k, e in enumerate(elts)]
+            joined = parts[0]
+            for part in parts[1:]:
+                joined = ast.BinOp(joined, ast.Add(), part)
+            return ast.copy_location(joined, node)
         return ast.copy_location(ast.List(elts, ast.Load()), node)
 
     visit_ListComp = visit_GeneratorExp = _comprehension

@@ -72,8 +72,9 @@ def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     """Rewrite, in place, the spellings of the module's doc."""
     rename_conversions(tree, names)  # returns = np.array(returns): the array a name of its own
     lists = list_names(tree, names)
-    if not lists:
-        return
+    if not lists and not any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Mult)) and any(
+            isinstance(side, (ast.List, ast.ListComp)) for side in (n.left, n.right)) for n in ast.walk(tree)):
+        return  # (no list to join: a display or comprehension joined, `[a] + [b]`, is one)
     single = {n for n in lists if _one_name(tree, n, names)}
     data = {n.targets[0].id for n in own_nodes(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
             and isinstance(n.targets[0], ast.Name)

@@ -146,6 +146,12 @@ def special_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Oper
         same = copied_sequence(lower, node, func, target) if same is None else same
         if same is not None:
             return same
+        inner = node.args[0] if n == 1 and isinstance(node.args[0], ast.Call) else None
+        if inner is not None and static_value(state, inner.func) in (builtins.enumerate, builtins.zip):
+            # (a loop reads reversed(list(enumerate(xs))) itself: lower/loops.py)
+            raise state.error(node, f"{func.__name__}({ast.unparse(inner)}) as a value is not supported",
+                              f"loop over it where it is made: for ... in reversed({ast.unparse(node)}), "
+                              f"or build the list with [...] and append")
         raise state.error(node, f"{func.__name__}(...) is not supported",
                           "build the list with [...] and append")
     if func in _STACKING and n == 1 and not node.keywords \

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import builtins
 
+import numpy as np
+
 from ..frontend.depends import MISSING
 from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
@@ -31,7 +33,7 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
 
     Without `expr`, the forward expression is the call `expr_of` over the inputs.
     """
-    check_list_use(state, rule, inputs)
+    check_list_use(state, rule, inputs, expr)
     if expr is None:
         expr = ast.Call(expr_of.func, [operand_ast(v) for v in inputs], [])
     out = out or Var(state.namer.version(target) if target else state.namer.temp())
@@ -44,6 +46,8 @@ def emit_rule(state: LoweringState, rule: Rule, inputs: tuple, static: dict, exp
         state.sharing.new(out.name)  # ``y1 = y[n]`` of a vector is a NumPy scalar: no view of y
     if rule.fresh and not rule.array_result and state.facts.ndim(out) not in (MISSING, 0):
         state.sharing.new_array(state.nodes[-1])  # ``G = X @ X.T`` of matrices: G may be written
+    elif rule.func is np.diag and inputs and state.facts.ndim(inputs[0]) == 1:
+        state.sharing.fresh(out.name)  # np.diag(v, k) of a vector is a new matrix (of a matrix, a view)
     return out
 
 
@@ -68,7 +72,7 @@ def _number(state: LoweringState, operand) -> bool:
     return shape.known and (shape.scalar or shape.ndim == 0)
 
 
-def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:
+def check_list_use(state: LoweringState, rule: Rule, inputs, expr=None) -> None:
     # a list in a parameter whose shape alone is read (``np.full((n, n), c)``'s shape) is taken as it is
     shape_only = {i for i, p in enumerate(rule.params) if p in rule.shape_only}
     for i, v in enumerate(inputs):
@@ -78,8 +82,19 @@ def check_list_use(state: LoweringState, rule: Rule, inputs) -> None:
                 raise state.error(state.line, f"the list {v.name} cannot be used here: "
                                   f"{rule.name} does not take a list",
                                   "index it, or turn it into an array with np.stack / np.array")
-            if rule.name != "list.append":
+            if rule.name != "list.append" and not (rule.nograd and _lengths_only(expr, v.name)):
                 note_list_read(state, v)
+
+
+def _lengths_only(expr, name: str) -> bool:
+    """Whether `expr` (a value with no gradient, ``len(history) < n``) reads the list `name` only
+    through ``len(name)``: its length, which a later append does not make stale (a while loop that
+    grows the list until it is long enough), unlike a read of its items."""
+    if expr is None:
+        return False
+    inside = {id(c.args[0]) for c in ast.walk(expr) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+              and c.func.id == "len" and len(c.args) == 1 and not c.keywords}
+    return all(id(n) in inside for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id == name)
 
 
 def note_list_read(state: LoweringState, v: Operand) -> None:

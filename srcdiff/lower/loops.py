@@ -61,11 +61,12 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
     if backwards:  # the same loop, its iterations in the opposite order
         if it.keywords or len(it.args) != 1:
             raise state.error(stmt, "use `for item in reversed(sequence)`")
-        it = it.args[0]
+        it = _listed_pairs(state, it.args[0])
         func = static_value(state, it.func) if isinstance(it, ast.Call) else None
-        if func in (builtins.enumerate, builtins.zip, builtins.reversed):
+        if func is builtins.reversed or func in (builtins.enumerate, builtins.zip) and it is stmt.iter.args[0]:
             raise state.error(stmt, f"looping over reversed({ast.unparse(it)}) is not supported",
-                              "loop over reversed(range(len(xs))) and index the sequences")
+                              "loop over reversed(list(enumerate(xs))), reversed(list(zip(xs, ys))) or "
+                              "reversed(range(len(xs))) and index the sequences")
     nested = None if backwards else nested_loops(state, stmt, func)
     if nested is not None:  # itertools.combinations / product of ranges: nested range loops
         lower_for(lower, nested)
@@ -92,7 +93,8 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
         bound = opaque_call(lower.expressions, "min", bound, other)
     names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
     names += [] if index is None else [index]  # enumerate's index is the user's too
-    if index is None:
+    counted = index if backwards else None  # reversed(list(enumerate(xs))): the user's index counts down
+    if index is None or backwards:
         index = INDEX
         state.temp_names[index] = state.namer.fresh("i")
 
@@ -101,10 +103,22 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
         if backwards:  # item len - 1 - k
             last = ast.BinOp(ast.BinOp(operand_ast(bound), ast.Sub(), ast.Constant(1)), ast.Sub(), operand_ast(k))
             k = emit_rule(state, NOGRAD, tuple(v for v in (bound, k) if isinstance(v, Var)), {}, last, None)
+            if counted is not None:
+                _assign_operand(lower, ast.Name(counted, ast.Store()), k)
         for seq, target in zip(seqs, targets):
             _assign_operand(lower, target, subscript(lower.expressions, seq, k))
 
     _loop(lower, "range", index, (bound,), None, stmt.body, stmt.lineno, items, names)
+
+
+def _listed_pairs(state, it: ast.expr) -> ast.expr:
+    """``list(enumerate(xs))`` or ``list(zip(xs, ys))`` (tuple too), which ``reversed`` takes, as the
+    enumerate or zip itself: the loop runs its items from the last."""
+    if isinstance(it, ast.Call) and len(it.args) == 1 and not it.keywords \
+            and static_value(state, it.func) in (list, tuple) and isinstance(it.args[0], ast.Call) \
+            and static_value(state, it.args[0].func) in (builtins.enumerate, builtins.zip):
+        return it.args[0]
+    return it
 
 
 def _reversed_range(lower: StatementLowerer, it: ast.Call) -> tuple[Operand, ...]:

@@ -42,6 +42,10 @@ def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tupl
         if isinstance(call, ast.Call):
             check_no_change_in_place(state, call)
     reads: dict[str, Var] = {}
+    # ``len(history)`` reads a list's length alone, which a later append does not make stale (emit.py)
+    expr = copy.deepcopy(expr)
+    lengths = {id(c.args[0]) for c in ast.walk(expr) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+               and c.func.id == "len" and len(c.args) == 1 and not c.keywords}
 
     class Substitute(ast.NodeTransformer):
         def visit_Name(self, name: ast.Name):
@@ -49,7 +53,8 @@ def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tupl
                 operand = state.env[name.id]
                 if isinstance(operand, Var):
                     reads[operand.name] = operand
-                    note_list_read(state, operand)
+                    if id(name) not in lengths:
+                        note_list_read(state, operand)
                 if isinstance(operand, Const) and operand.value is np:  # an array namespace (xp)
                     return ast.copy_location(ast.Name("np", ast.Load()), name)
                 return ast.copy_location(operand_ast(operand), name)
@@ -59,7 +64,7 @@ def substitute(lower: ExpressionLowerer, expr: ast.expr) -> tuple[ast.expr, tupl
                 raise state.error(name, f"name {name.id!r} is not defined")
             return name
 
-    return Substitute().visit(copy.deepcopy(expr)), tuple(reads.values())
+    return Substitute().visit(expr), tuple(reads.values())
 
 
 def is_dtype_object(value) -> bool:

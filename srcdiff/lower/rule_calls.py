@@ -16,8 +16,9 @@ from .. import rules
 from ..errors import SrcDiffError
 from ..ir.nodes import Const, Operand, operand_ast
 from ..rules.numpy_joins import JOINS
+from ..rules.numpy_pad import PAD_WHEN_RUN
 from ..rules.table import qualified_name
-from .emit import emit
+from .emit import emit, emit_rule
 from .expressions import ExpressionLowerer
 from .joins import rows_of
 from .lists import as_array
@@ -31,11 +32,15 @@ def lower_rule_call(lower: ExpressionLowerer, node: ast.Call, func, rule, spelle
     """``func(...)`` for a function with a rule, written `spelled` in the forward code."""
     if _constant_when_run(lower, node, rule):
         return opaque(lower, ast.copy_location(ast.Call(spelled, node.args, node.keywords), node), target)
+    if func is np.pad:
+        rule = pad_rule(lower.state, node, rule)
     operands, static, args, keywords = bind(lower, node, rule, node.args)
     if func is np.square and len(operands) == 1:
         smooth = square(lower, operands[0], target)  # np.square(norm(x)) -> np.sum(x * x): exact at every order
         if smooth is not None:
             return smooth
+    if rule is PAD_WHEN_RUN:
+        return emit_rule(lower.state, rule, operands, static, ast.Call(spelled, args, keywords), target)
     return emit(lower.state, func, operands, static, ast.Call(spelled, args, keywords), target)
 
 
@@ -94,6 +99,16 @@ def _is_number(state, node: ast.expr) -> bool:
         return isinstance(bound, Const) and isinstance(bound.value, (int, float))
     value = arithmetic_of_literals(node)
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def pad_rule(state, node: ast.Call, rule):
+    """np.pad's rule for this call: with its width an operand where the width is computed when
+    the function runs (``np.pad(x, (0, n - x.shape[0]))``; numpy_pad.PAD_WHEN_RUN)."""
+    try:
+        width = rule.signature.bind(*node.args, **{k.arg: k.value for k in node.keywords}).arguments.get("pad_width")
+    except TypeError:
+        return rule
+    return PAD_WHEN_RUN if width is not None and read_when_run(state, width) else rule
 
 
 def bind(lower: ExpressionLowerer, node: ast.Call, rule, args: list[ast.expr]):

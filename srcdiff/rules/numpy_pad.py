@@ -98,6 +98,30 @@ def _pad_tangents(static, operand_shapes):
     return {"x": "np.pad(x_dot, pad_width)" if static["mode"] == "constant" else "np.pad(x_dot, pad_width, mode)"}
 
 
+#: ``np.pad(x, (0, n - len(x)))``, a width computed when the function runs (a gradient is compiled
+#: per number of axes, not per length): the width is an operand with no gradient, and x's elements
+#: are where a pad of ones of x's shape is True (``g[1:-2]`` needs the widths as literals)
+_CUT_WHEN_RUN = "np.reshape(np.ravel(g)[np.ravel(np.pad(np.ones(np.shape(x), np.bool_), pad_width))], np.shape(x))"
+
+
+def _pad_when_run_templates(static, operand_shapes):
+    if static["mode"] in COPYING_MODES:
+        return {"x": COPIED_BACK}
+    _pad_templates(dict(static, pad_width=0), {"x": shapes.UNKNOWN})  # (refuses another mode)
+    return {"x": _CUT_WHEN_RUN}
+
+
+def _pad_when_run_shape(static, x, pad_width):
+    return shapes.Shape(tuple(shapes.UNKNOWN_DIM for _ in x.dims)) if x.known and not x.scalar else shapes.UNKNOWN
+
+
+PAD_WHEN_RUN = rule(np.pad, ("x", "pad_width"), _pad_when_run_templates,
+                    static={"mode": "constant", "constant_values": 0}, shape=_pad_when_run_shape,
+                    tangents=lambda static, shapes_: {"x": "np.pad(x_dot, pad_width)" if static["mode"] == "constant"
+                                                      else "np.pad(x_dot, pad_width, mode)"},
+                    **NEW_ARRAY, sympy="numpy.pad")
+
+
 def _along(axis: int, part: str) -> str:
     """An index taking `part` along `axis` (``:, part`` for 1; ``..., part`` counting from the end)."""
     if axis >= 0:

@@ -32,6 +32,9 @@ def shapes_specs(S, REAL):
           sym=Sym("np.sum(np.sin(np.pad(x, 1)) * np.pad(y, 1, mode='edge'))", 'A, B')),
         S("numpy.pad", "np.pad(x, ((1, 2), (0, 3)), constant_values=1.5) ** 3", x=((2, 3), REAL)),
         S("numpy.pad", "np.pad(x, (3, 1), 'constant') * 2.0", x=((2, 2), REAL)),
+        # widths computed when the function runs (rules/numpy_pad.py PAD_WHEN_RUN)
+        S("numpy.pad", "np.pad(x, (1, x.shape[0] - 1)) ** 2", x=((3,), REAL)),
+        S("numpy.pad", "np.pad(x, ((0, 1), (x.shape[1] // 2, 1)), mode='edge') ** 3", x=((2, 4), REAL)),
         S("numpy.pad", "np.pad(x, ((2, 1), (0, 3)), mode='edge') ** 2", x=((3, 4), REAL)),
         S("numpy.pad", "np.pad(x, 2, 'reflect') * np.pad(x, 2, 'symmetric') + np.pad(x, (1, 3), mode='wrap')",
           x=((4,), REAL)),
