@@ -7,6 +7,8 @@
   ("works only on a list this function builds"), and a crash of the gradient's code where the loop
   also read it (``lx.append(lx[-1] * (1 - q))``: 'numpy.ndarray' object has no attribute 'pop').
 * SHAPES: ``W.reshape(D_MODEL, 3 * D_MODEL)`` of module constants: "must be a constant here".
+* GENERATED: ``tuple(yi + dt * fi for yi, fi in zip(y, f))``: "tuple(...) is not supported".
+* RAGGED: a loop over a tuple display of tuples of different lengths: a crash (np.ndim's ValueError).
 * DICT_LOOPS: ``for k in RATES`` of a dict of the module iterated ``RATES[0], RATES[1]...``: a
   KeyError, or for a dict keyed 0, 1, ... its values taken for its keys (a silently wrong gradient);
   ``RATES.items()`` / ``.values()`` were refused.
@@ -253,6 +255,31 @@ def ragged_rows(x, rows=((0,), (1, 2), (0, 1, 2))):
     return total
 
 
+# ---- GENERATED: tuple(...) / list(...) of a generator expression ----
+
+def generated_tuple(x):
+    t = tuple(v * v for v in x)
+    return t[0] + t[-1]
+
+
+def generated_list_appended(x):
+    t = list(np.sin(v) for v in x)
+    t.append(x[0])
+    return sum(t)
+
+
+def generated_unpacked(x):
+    s, i = tuple(2.0 * v for v in x[:2])
+    return s * i
+
+
+def generated_state_update(x, y0=(1.0, 0.5)):
+    y = y0
+    for _ in range(3):
+        y = tuple(yi + 0.1 * xi * yi for yi, xi in zip(y, x))
+    return y[0] * y[1]
+
+
 GUARDED = [
     ("guarded_risk_set", guarded_risk_set, lambda r: (0.1 * P(r, 1),), 0),
     ("guarded_exp_row", guarded_exp_row, lambda r: (0.1 * M(r, 6),), 0),
@@ -293,4 +320,10 @@ RAGGED = [
     ("ragged_literal_pairs", ragged_literal_pairs, lambda r: (M(r, 3),), 0),
     ("ragged_module_tuple", ragged_module_tuple, lambda r: (M(r, 3),), 0),
     ("ragged_rows", ragged_rows, lambda r: (M(r, 3),), 0),
+]
+GENERATED = [
+    ("generated_tuple", generated_tuple, lambda r: (M(r, 3),), 0),
+    ("generated_list_appended", generated_list_appended, lambda r: (M(r, 3),), 0),
+    ("generated_unpacked", generated_unpacked, lambda r: (M(r, 3),), 0),
+    ("generated_state_update", generated_state_update, lambda r: (M(r, 2),), 0),
 ]
