@@ -35,7 +35,7 @@ gradient), before -> after the fixes:
     vmap(grad)                93    0   11     0   1             98    0    7     0   0
 
 The WRONG cell both times is mk_crr_binomial's Hessian (NaN at a tie, open below); the BAD cell
-before, su_life_table_expectancy (3 below), after, su_cox_ridge under numba (open below).
+before, su_life_table_expectancy (3 below), after, su_cox_ridge under numba (fixed since by 7).
 
 Found and fixed, each class with variants in redteam_wave30a_findings.py:
 
@@ -68,6 +68,12 @@ Found and fixed, each class with variants in redteam_wave30a_findings.py:
    ``list(...)`` of a generator expression, a Heun step's state.  Fixed in lower/list_copies.py: the
    list comprehension it iterates.  (sc_heun_kinetics stays refused at its line: the new tuple is
    appended to a list of states, a list inside a list.)
+7. A crash of jit="numba"'s gradient code (numba has no ``np.shape`` / ``np.size`` of an optional
+   array), at the user's line: a helper's value assigned only in a branch of its loop (``if
+   events[i] == 1: at_risk = ...``), read by the helper's pullback, a function apart from the
+   forward function that presets it to None.  Fixed in backend/numba/optionals.py (a pullback's
+   stacked and saved names are read through ``present``, as the forward function's are); variants
+   in redteam_wave30a_helpers.py.  su_cox_ridge (a penalised Cox model) was the census's BAD cell.
 
 Open (the rows are in REFUSED, NUMBA_REFUSED, TIED below):
 
@@ -82,8 +88,7 @@ Open (the rows are in REFUSED, NUMBA_REFUSED, TIED below):
   arrays computed in the function (``for mat, b in ((A, 0.1), (B, -0.1))``), a list of states
   each a new tuple (sc_heun_kinetics: a list inside a list).  jit="numba" also refuses a
   loop over a tuple of tuples of different lengths (su_frailty_nll, numba's getitem of a
-  heterogeneous tuple), and crashes (BAD) on su_cox_ridge: a helper's array assigned only in a
-  branch is an optional value numba cannot take the shape of.
+  heterogeneous tuple).
 """
 
 from __future__ import annotations
@@ -95,6 +100,7 @@ import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import redteam_wave30a_findings as fd
+from . import redteam_wave30a_helpers as hp
 from . import redteam_wave30a_programs as w
 from .test_redteam_wave27a import cell_vmap_grad
 
@@ -118,8 +124,8 @@ REFUSED = {"su_cox_stratified", "su_competing_risks", "mk_bond_from_cashflows", 
            "sg_littles_law_staffing", "nn_residual_mlp", "sc_heun_kinetics"}
 #: a tie at every point (NaN second derivative: open)
 TIED = {"mk_crr_binomial"}
-#: jit="numba" refuses these at the user's line (su_cox_ridge: open, see above)
-NUMBA_REFUSED = {"su_frailty_nll", "su_cox_ridge"}
+#: jit="numba" refuses these at the user's line
+NUMBA_REFUSED = {"su_frailty_nll"}
 
 
 def accepted():
@@ -208,3 +214,15 @@ def test_a_dict_of_arrays_values_refused_at_the_line():
     with pytest.raises(srcdiff.SrcDiffError) as caught:
         srcdiff.grad(values_of_arrays)(np.ones(3))
     assert "test_redteam_wave30a.py" in str(caught.value) and "LAYERS" in str(caught.value)
+
+
+# ---- 7. a helper's value set only in a branch of its loop, under jit="numba" ----
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(i == 0, p) for i, p in
+                                     enumerate(corpus.from_table(hp.HELPERS, "w30a", "redteam_wave30a_helpers", 30))],
+                         ids=_name)
+def test_numba_a_helpers_value_set_in_a_branch(program):
+    """The pullback reads it through ``present`` as the forward function does (numba crashed on
+    ``np.shape`` of an optional array, reported at the user's line)."""
+    matrix.assert_ok(program, ("grad", "numba"))
