@@ -121,6 +121,8 @@ class ShapeChecks:
 
     def _operand_dims(self, operand) -> list | None:
         if isinstance(operand, Const):
+            if isinstance(operand.value, (tuple, list)):
+                return None  # (a tuple of tuples of different lengths has no np.ndim: a ValueError)
             return [] if np.ndim(operand.value) == 0 and not isinstance(operand.value, (str, type(None))) else None
         if isinstance(operand, Var) and operand.name in self.dims:
             return self.dims[operand.name]

@@ -20,9 +20,38 @@ _NP_ASARRAY = ast.Call(ast.parse("np.asarray", mode="eval").body, [], [])  # the
 
 
 def lower_list(lower: ExpressionLowerer, node: ast.List, target) -> Operand:
-    if _data(node):
+    if _data(node) and not _grown(lower.state, target):
         return opaque(lower, node, target)
     return new_list(lower, [lower.expr(e) for e in node.elts], target)
+
+
+_GROWING = ("append", "extend", "insert")
+
+
+def _grown(state: LoweringState, target) -> bool:
+    """Whether the function grows the list it names `target` (``lx = [1.0]`` then ``lx.append(v)``,
+    or ``lx = lx_grown`` of a list grown so: a list grown while read, rebuilt each iteration by
+    frontend/list_joins.py): a list of numbers written as a literal is then a list of its items, as
+    ``lx = []`` is, not one constant value."""
+    if not isinstance(target, str):
+        return False
+    grown, rebound = set(), {}
+    for n in ast.walk(state.parsed.tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROWING \
+                and isinstance(n.func.value, ast.Name):
+            grown.add(n.func.value.id)
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    rebound.setdefault(t.id, set()).add(n.value.id)
+    seen, todo = set(), [target]
+    while todo:
+        name = todo.pop()
+        if name in grown:
+            return True
+        seen.add(name)
+        todo += [v for v in rebound.get(name, ()) if v not in seen]
+    return False
 
 
 def lower_tuple(lower: ExpressionLowerer, node: ast.Tuple, target) -> Operand:

@@ -21,6 +21,7 @@ from ..rules.structural import NOGRAD
 from .assignments import seen_elsewhere
 from .ast_facts import may_return, read_before_write, stores_in
 from .branches import same
+from .dict_loops import dict_iterables, unrolled_keys
 from .emit import emit_rule
 from .endless_zips import count_as_range
 from .opaque import opaque, opaque_call, substitute
@@ -51,7 +52,13 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
     state = lower.state
     if stmt.orelse:
         raise state.error(stmt, "`for ... else` is not supported", "use a flag variable")
-    it = stmt.iter
+    keys = unrolled_keys(state, stmt)  # for k in RATES: ... RATES[k]: each key a constant
+    if keys is not None:
+        lower_static_loop(lower, stmt, keys)
+        return
+    it = dict_iterables(state, stmt.iter)  # for k in RATES: a dict of the module iterates its keys
+    if it is not stmt.iter:
+        stmt = ast.copy_location(ast.For(stmt.target, it, stmt.body, stmt.orelse, None), stmt)
     items = static_items(state, it)  # for a in (Act.TANH, Act.SOFTPLUS): unrolled (static_loops.py)
     if items is not None:
         lower_static_loop(lower, stmt, items)

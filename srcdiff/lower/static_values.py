@@ -240,13 +240,21 @@ def arithmetic_of_literals(node: ast.expr):
 
 
 def _arithmetic_of_parameters(state: LoweringState, node: ast.expr):
-    """``keep - 1``, ``2 * k + 1``: arithmetic on numbers and static parameters, each asked for
-    as a bare one is (`StaticParameter`), then evaluated with their values; else MISSING."""
+    """``keep - 1``, ``2 * k + 1``, ``(D_MODEL, 3 * D_MODEL)``: arithmetic on numbers, static
+    parameters (each asked for as a bare one is: `StaticParameter`), names bound to a constant and
+    numbers of the module (its constants, on whose values the gradient then depends, as on a bare
+    one's), evaluated with their values; else MISSING."""
     names = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
-    if not names or not all(isinstance(n, (*_ARITHMETIC, ast.Name)) for n in ast.walk(node)) \
-            or any(static_parameter(state, n) is None for n in names):
+    if not names or not all(isinstance(n, (*_ARITHMETIC, ast.Name)) for n in ast.walk(node)):
         return MISSING
-    values = {n.id: constant(state, n) for n in names}  # raises StaticParameter for one not known yet
+    values = {}
+    for n in names:
+        if static_parameter(state, n) is not None or isinstance(state.env.get(n.id), Const):
+            values[n.id] = constant(state, n)  # raises StaticParameter for one not known yet
+        elif n.id not in state.env and n.id not in state.locals:
+            values[n.id] = static_value(state, n)  # a module's number (MISSING for anything else)
+        else:
+            return MISSING
     if not all(type(v) in (int, float) for v in values.values()):
         return MISSING
 

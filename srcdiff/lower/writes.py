@@ -34,6 +34,7 @@ from ..errors import SrcDiffError
 from ..ir import shapes
 from ..ir.nodes import Const, Function, Node, Operand, Var, all_nodes
 from ..rules import TABLE, runtime
+from ..rules.guard_helpers import measure_guard, point_guard
 from ..rules.structural import is_setitem
 
 #: Calls whose value is a new array that nothing else refers to (a program may write into it);
@@ -41,6 +42,9 @@ from ..rules.structural import is_setitem
 #: (a derivable gradient writes into `zeros_like(x)` and `copy_array(g)` by index; a number,
 #: immutable, cannot be written by index anyway)
 FRESH = TABLE.functions_where(lambda r: r.fresh and r.array_result) | {runtime.copy_array, runtime.zeros_like}
+#: The guards whose value is their first argument itself (lower/point_guards.py, measure_guards.py): the
+#: others are what the guard compares (``u`` of ``if u == 1:``), no part of the value
+IDENTITIES = {point_guard, measure_guard}
 
 
 @dataclass
@@ -119,7 +123,8 @@ class Sharing:
         elif rule.nograd or (rule.fresh and not _may_not_copy(node)):
             self.new(out)
         else:  # a view, a copy of the name, a list, a user function's value: may be an operand
-            shared = frozenset().union(*(self.of(v) for v in node.inputs))
+            operands = node.inputs[:1] if rule.func in IDENTITIES else node.inputs
+            shared = frozenset().union(*(self.of(v) for v in operands))
             self.owner.pop(out, None)
             self.shares[out] = self.shares.get(out, frozenset()) | shared
 

@@ -16,6 +16,10 @@ first types such a call with ``v`` as None, then as ``Optional(array)``, and can
 number and the array the two give.  ``zeros_like`` of a preset name is ``zeros_of_preset``,
 which has no version for None alone (numba types it again once it knows the optional) and gives
 an array with no element where the value is None, so the adjoint keeps one type.
+
+A helper's pullback is a function apart from its forward function: it does not see the presets, so
+every name it unpacks from a stack or from what the forward function saved may be such a None
+(``present`` of a value that is not optional is the value itself).
 """
 
 from __future__ import annotations
@@ -100,6 +104,10 @@ def _maybe_none(func: ast.FunctionDef) -> set:
     assigns = [node for node in ast.walk(func) if isinstance(node, ast.Assign)]
     found = {t.id for node in assigns if isinstance(node.value, ast.Constant) and node.value.value is None
              for t in node.targets if isinstance(t, ast.Name)}
+    if _pullback(func):  # a helper's pullback: its forward function, apart, preset the names it saved and
+        found |= {e.id for node in assigns if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
+                  and (kindflow.stack_of(node.value) is not None or _saved(node.value, func))
+                  for e in node.targets[0].elts if isinstance(e, ast.Name)}  # stacked: any may be None
     if not found:
         return found
     while True:
@@ -127,6 +135,18 @@ def _maybe_none(func: ast.FunctionDef) -> set:
         if grown == found:
             return found
         found = grown
+
+
+def _pullback(func: ast.FunctionDef) -> bool:
+    """Whether `func` is a helper's pullback, given what its forward function saved (``f_vjp__saved``:
+    module.py's SAVED)."""
+    return any(a.arg.endswith("__saved") for a in func.args.args)
+
+
+def _saved(value: ast.expr, func: ast.FunctionDef) -> bool:
+    """Whether `value` is the pullback's parameter holding what the forward function saved."""
+    return isinstance(value, ast.Name) and value.id.endswith("__saved") \
+        and any(a.arg == value.id for a in func.args.args)
 
 
 def _of_numpy(func: ast.expr) -> bool:
