@@ -108,7 +108,9 @@ RULES = [
           note="a sigmoid written out, 1 / (1 + exp(-z)) (lowered as this call): the derivative s * (1 - s), "
                "0 at saturation, at every order", sympy="srcdiff.rules.scipy_forms.expit"),
     # forward mode's guard at an infinite slope (ad/tangent_node.py): where(direction == 0, 0.0, a)
-    rule(runtime.held_still, ("a", "direction"), {"a": "held_still(g, direction)"}, elementwise=True, fresh=False,
+    # (its adjoint selects whatever g is: a finite g must not pass on to a NaN the select held)
+    rule(runtime.held_still, ("a", "direction"), {"a": "select(np.not_equal(direction, 0.0), g)"}, elementwise=True,
+         fresh=False,
          tangents={"a": "held_still(a_dot, direction)"}, batching="elementwise",
          not_symbolic="a selection by the value of a tangent: sympy has no counterpart"),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True,
