@@ -15,7 +15,9 @@ Lipschitz function of the input that is 0 at the point, and its product with a s
 ``h ** -p`` (p < 1, the edge of a root's domain) or with an infinite value that the output leaves
 unused tends to 0.  In a gradient srcdiff differentiates again, the adjoint must read no value that
 depends on a differentiated input at all, so the select's derivative, 0 where the adjoint is 0, is
-the true one (``x[1] * np.sqrt(x[0])`` at ``x = 0``: the mixed second derivative is infinite).
+the true one: a zero that moves, even at second order only (``x[1] ** 2 * np.sqrt(x[0])`` at
+``x = 0``, whose adjoint ``x[1] ** 2`` has the tangent 0 there), leaves no derivative along x[1]
+(``x[1] ** 2 * inf``), which a select keyed on the tangent would call 0.
 
 The adjoint of a value reads, for each primitive downstream of it, what that primitive's adjoint
 template reads besides the adjoint: nothing for a linear rule (a sum, a slice, a reshape), the other
@@ -68,11 +70,11 @@ def still_adjoints(function: Function, shape_of: dict, active: set[str], derivab
     for n in nodes:
         for v in n.input_vars:
             users.setdefault(v.name, []).append(n)
-    tainted = _upstream_of(edges(function, gradient_inputs),
-                           {n.out.name for n in singular} | {n.out.name for n in nodes if isinstance(n, UserCall)})
+    seeds = {n.out.name for n in singular} | {n.out.name for n in nodes if isinstance(n, UserCall)}
+    tainted = _upstream_of(edges(function, gradient_inputs), seeds)
+    if derivable:  # (a select's derivative is 0 where its adjoint is 0: only right where that stays 0)
+        tainted |= set(active)
     escapes = _region_values(function.body)
-    if derivable:
-        tainted = tainted | set(active)
     still: set[str] = set()
     for n in reversed(singular):  # the ones downstream first: a held contribution reads only its adjoint
         reached = _downstream({n.out.name}, users)
