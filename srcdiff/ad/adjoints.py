@@ -20,6 +20,7 @@ from .shape_sources import read_shapes_from
 from .still_adjoints import held_if_still
 from .sweep import Sweep, operand_shape
 from .ties import TIED, persistence, with_persistence
+from .unused_elements import masked
 from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
 
@@ -53,6 +54,8 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
             continue
         contribution = held_by_zero_adjoint(node, param, instantiate(templates[param], bindings), bindings["g"], sweep)
         contribution = held_if_still(node, param, contribution, bindings["g"], sweep)
+        if sweep.used:
+            contribution = masked(contribution, node, param, sweep)
         if persist is not None:
             contribution = with_persistence(contribution, copy.deepcopy(persist))
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \

@@ -74,7 +74,7 @@ def still_adjoints(function: Function, shape_of: dict, active: set[str], derivab
     tainted = _upstream_of(edges(function, gradient_inputs), seeds)
     if derivable:  # (a select's derivative is 0 where its adjoint is 0: only right where that stays 0)
         tainted |= set(active)
-    escapes = _region_values(function.body)
+    escapes = region_values(function.body)
     still: set[str] = set()
     for n in reversed(singular):  # the ones downstream first: a held contribution reads only its adjoint
         reached = _downstream({n.out.name}, users)
@@ -124,16 +124,16 @@ def _upstream_of(flows: list, seeds: set[str]) -> set[str]:
     return found
 
 
-def _region_values(block: Block) -> set[str]:
+def region_values(block: Block) -> set[str]:
     """The values that leave a node for a branch's merge or a loop's carry: their adjoint comes
     through the region, which the walk over nodes does not read."""
     found = set()
     for item in block.nodes:
         if isinstance(item, Branch):
-            found |= _region_values(item.body) | _region_values(item.orelse)
+            found |= region_values(item.body) | region_values(item.orelse)
             found |= {v.name for m in item.merges for v in (m.body, m.orelse) if isinstance(v, Var)}
         elif isinstance(item, Loop):
-            found |= _region_values(item.body)
+            found |= region_values(item.body)
             found |= {v.name for c in item.carried for v in (c.init, c.final, c.var) if isinstance(v, Var)}
     return found
 
@@ -212,4 +212,4 @@ def held_if_still(node: Node, param: str, contribution: ast.expr, g: ast.expr, s
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, g], [])
 
 
-__all__ = ["blown_values", "held_if_still", "may_blow_up", "still_adjoints"]
+__all__ = ["blown_values", "held_if_still", "may_blow_up", "region_values", "still_adjoints"]
