@@ -53,9 +53,10 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
             continue
         contribution = held_by_zero_adjoint(node, param, instantiate(templates[param], bindings), bindings["g"], sweep)
-        contribution = held_if_still(node, param, contribution, bindings["g"], sweep)
-        if sweep.used:
-            contribution = masked(contribution, node, param, sweep)
+        held = held_if_still(node, param, contribution, bindings["g"], sweep)
+        if sweep.used and (held is contribution or sweep.derivable):  # (one hold is enough at first order)
+            held = masked(held, node, param, sweep)
+        contribution = held
         if persist is not None:
             contribution = with_persistence(contribution, copy.deepcopy(persist))
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \

@@ -44,6 +44,18 @@ _POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
 _SHAPE_READS = {"shape", "size", "ndim", "len", "zeros_like", "ones_like", "full_like", "empty_like"}
 
 
+#: primitives whose value is finite where their slope is infinite (the edge of a root's domain); the
+#: others (``np.log``, ``1 / x``) are infinite there, so a zero factor after them makes f NaN anyway
+_FINITE_THERE = {"numpy.sqrt", "math.sqrt", "numpy.cbrt", "numpy.power", "operator.pow", "numpy.float_power",
+                 "numpy.arcsin", "numpy.arccos", "numpy.arccosh", "math.asin", "math.acos", "math.acosh"}
+
+
+def finite_there(node: Node, param: str) -> bool:
+    """Whether `param`'s slope may be infinite where `node`'s value is finite (``np.sqrt`` at 0,
+    ``x ** 0.5``, ``np.arcsin`` at 1): a zero adjoint there is worth holding."""
+    return node.rule.name in _FINITE_THERE and slope_may_be_infinite(node, param)
+
+
 def may_blow_up(node: Node, param: str) -> bool:
     """Whether `param`'s local slope can be infinite at some point: `Rule.singular` (``np.sqrt`` at 0,
     ``x ** p`` with 0 < p < 1, ``np.log`` at 0), a divisor, ``x ** p`` with p < 0."""
@@ -64,7 +76,10 @@ def still_adjoints(function: Function, shape_of: dict, active: set[str], derivab
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
     singular = [n for n in nodes if any(isinstance(v, Var) and v.name in active and may_blow_up(n, p)
                                         for p, v in zip(n.rule.params, n.inputs))]
-    if not singular:
+    # first order holds only where the value is finite (a zero factor after ``np.log`` at 0 makes f
+    # NaN anyway), so smooth code with logs and divisions stays as it was
+    eligible = may_blow_up if derivable else finite_there
+    if not any(eligible(n, p) for n in singular for p in n.rule.params):
         return frozenset()
     users: dict[str, list[Node]] = {}
     for n in nodes:
@@ -80,7 +95,8 @@ def still_adjoints(function: Function, shape_of: dict, active: set[str], derivab
         reached = _downstream({n.out.name}, users)
         readers = {id(u): u for r in reached for u in users.get(r, ())}.values()
         if reached.isdisjoint(escapes) and not any(read in tainted for user in readers
-                                                   for read in _reads(user, reached, shape_of, still)):
+                                                   for read in _reads(user, reached, shape_of, still, eligible)) \
+                and any(eligible(n, p) for p in n.rule.params):
             still.add(n.out.name)
     return frozenset(still)
 
@@ -138,7 +154,7 @@ def region_values(block: Block) -> set[str]:
     return found
 
 
-def _reads(node: Node, reached: set[str], shape_of: dict, still: set[str]) -> set[str]:
+def _reads(node: Node, reached: set[str], shape_of: dict, still: set[str], eligible=may_blow_up) -> set[str]:
     """The values `node`'s adjoints for its operands in `reached` read besides their adjoint (none
     for a contribution held at 0 where a still adjoint is 0: `held_if_still`)."""
     everything = {v.name for v in node.input_vars} | {node.out.name}
@@ -155,7 +171,8 @@ def _reads(node: Node, reached: set[str], shape_of: dict, still: set[str]) -> se
     bound = dict(zip(rule.params, node.inputs))
     found = set()
     for param, operand in bound.items():
-        if not (isinstance(operand, Var) and operand.name in reached) or _held(node, param, shapes, shape_of, still):
+        if not (isinstance(operand, Var) and operand.name in reached) \
+                or _held(node, param, shapes, shape_of, still, eligible):
             continue
         template = templates.get(param)
         if not isinstance(template, ast.AST):
@@ -168,9 +185,9 @@ def _reads(node: Node, reached: set[str], shape_of: dict, still: set[str]) -> se
     return found
 
 
-def _held(node: Node, param: str, operand_shapes: dict, shape_of: dict, still: set[str]) -> bool:
+def _held(node: Node, param: str, operand_shapes: dict, shape_of: dict, still: set[str], eligible=may_blow_up) -> bool:
     """Whether `held_if_still` holds `param`'s contribution where the adjoint of `node` is 0."""
-    if node.out.name not in still or not may_blow_up(node, param):
+    if node.out.name not in still or not eligible(node, param):
         return False
     result = shape_of.get(node.out.name)
     own = operand_shapes[param]
@@ -198,7 +215,8 @@ def held_if_still(node: Node, param: str, contribution: ast.expr, g: ast.expr, s
     Arrays pay one finite test of the sum (`held_still`); the select goes inside the sum back over
     broadcast axes (``unbroadcast``), where `g` and the contribution have one shape."""
     operand_shapes = {p: operand_shape(v, sweep.shapes) for p, v in zip(node.rule.params, node.inputs)}
-    if not _held(node, param, operand_shapes, sweep.shapes, sweep.still):
+    eligible = may_blow_up if sweep.derivable else finite_there
+    if not _held(node, param, operand_shapes, sweep.shapes, sweep.still, eligible):
         return contribution
     result = sweep.shapes.get(node.out.name)
     if result is not None and result.known and result.scalar and not sweep.derivable:
@@ -212,4 +230,4 @@ def held_if_still(node: Node, param: str, contribution: ast.expr, g: ast.expr, s
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, g], [])
 
 
-__all__ = ["blown_values", "held_if_still", "may_blow_up", "region_values", "still_adjoints"]
+__all__ = ["blown_values", "finite_there", "held_if_still", "may_blow_up", "region_values", "still_adjoints"]

@@ -23,7 +23,7 @@ import ast
 from ..ir.nodes import Const, Function, Global, Node, Var, all_nodes, operand_ast
 from ..rules.structural import GETITEM
 from .static_index import index_value
-from .still_adjoints import may_blow_up, region_values
+from .still_adjoints import finite_there, may_blow_up, region_values
 from .sweep import operand_shape
 
 
@@ -87,6 +87,12 @@ def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict)
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
 
 
+def _by_index(mask: ast.expr) -> bool:
+    """Whether `mask` is a slice's or an index's alone (``index_add(zeros_like(s), index, 1.0)``)."""
+    return isinstance(mask, ast.Call) and getattr(mask.func, "id", None) == "index_add" \
+        and isinstance(mask.args[2], ast.Constant)
+
+
 def _both(a: ast.expr, b: ast.expr) -> ast.expr:
     """Not 0 where neither mask is: ``np.logical_and(np.not_equal(a, 0.0), np.not_equal(b, 0.0))``."""
     return _np("logical_and", _np("not_equal", a, ast.Constant(0.0)), _np("not_equal", b, ast.Constant(0.0)))
@@ -110,7 +116,8 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
             call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()),
                                     [call.args[0], nonzero], [])
             return contribution
-    if not may_blow_up(node, param):
+    if not may_blow_up(node, param) or not sweep.derivable and not finite_there(node, param) \
+            and not _by_index(mask):  # (first order: a zero factor after log(0) leaves f NaN anyway)
         return contribution
     if isinstance(contribution, ast.Call) and getattr(contribution.func, "id", None) == "unbroadcast" \
             and contribution.args:
