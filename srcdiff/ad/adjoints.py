@@ -17,10 +17,9 @@ from .flat_ties import flat_condition
 from .masks import RUNTIME_SELECTS, Mask, runtime_select_mask
 from .refusals import not_differentiable
 from .shape_sources import read_shapes_from
-from .still_adjoints import held_if_still
 from .sweep import Sweep, operand_shape
 from .ties import TIED, persistence, with_persistence
-from .unused_elements import masked
+from .unused_elements import held_at_zero
 from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
 
@@ -53,10 +52,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
             continue
         contribution = held_by_zero_adjoint(node, param, instantiate(templates[param], bindings), bindings["g"], sweep)
-        held = held_if_still(node, param, contribution, bindings["g"], sweep)
-        if sweep.used and (held is contribution or sweep.derivable):  # (one hold is enough at first order)
-            held = masked(held, node, param, sweep)
-        contribution = held
+        contribution = held_at_zero(node, param, contribution, bindings["g"], sweep)
         if persist is not None:
             contribution = with_persistence(contribution, copy.deepcopy(persist))
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \

@@ -13,11 +13,15 @@ a primitive of possibly infinite slope computed (``np.sqrt``, ``np.arcsin``, ``x
 ``1 / x``: `may_blow_up`), nor from a value computed from one: the adjoint is then a locally
 Lipschitz function of the input that is 0 at the point, and its product with a slope of order
 ``h ** -p`` (p < 1, the edge of a root's domain) or with an infinite value that the output leaves
-unused tends to 0.  In a gradient srcdiff differentiates again, the adjoint must read no value that
-depends on a differentiated input at all, so the select's derivative, 0 where the adjoint is 0, is
-the true one: a zero that moves, even at second order only (``x[1] ** 2 * np.sqrt(x[0])`` at
-``x = 0``, whose adjoint ``x[1] ** 2`` has the tangent 0 there), leaves no derivative along x[1]
-(``x[1] ** 2 * inf``), which a select keyed on the tangent would call 0.
+unused tends to 0.  At first order only primitives whose value is finite there are held
+(`finite_there`: roots, arcsin at 1): after ``np.log`` or ``1 / x`` at 0 a zero factor leaves f NaN
+anyway, and an element a slice leaves out has its use mask (ad/unused_elements.py), so code with
+logs and divisions (a cross-entropy, a logsumexp) is generated as before.  In a gradient srcdiff
+differentiates again, every such primitive is held (its code divides by the root), and the adjoint
+must read no value that depends on a differentiated input at all, so the select's derivative, 0
+where the adjoint is 0, is the true one: a zero that moves, even at second order only (``x[1] ** 2
+* np.sqrt(x[0])`` at ``x = 0``, whose adjoint ``x[1] ** 2`` has the tangent 0 there), leaves no
+derivative along x[1] (``x[1] ** 2 * inf``), which a select keyed on the tangent would call 0.
 
 The adjoint of a value reads, for each primitive downstream of it, what that primitive's adjoint
 template reads besides the adjoint: nothing for a linear rule (a sum, a slice, a reshape), the other
@@ -103,13 +107,15 @@ def still_adjoints(function: Function, shape_of: dict, active: set[str], derivab
 
 def blown_values(function: Function, active: set[str]) -> frozenset[str]:
     """The values whose tangent may be infinite where they are finite: those computed from a
-    primitive of possibly infinite slope (`may_blow_up`) at an operand that carries a tangent.
+    primitive whose slope may be infinite where its value is finite (`finite_there`: a root at the edge of
+    its domain; ``np.log`` at 0 is infinite itself, so a zero factor after it leaves f NaN anyway) at an
+    operand that carries a tangent, or from a call.
     Forward mode holds a product's term ``x_dot * y`` at 0 where ``y``, computed from none of them,
     is 0 (``W * np.sqrt(x)`` with ``W[0] == 0`` at ``x[0] == 0``): y is then a locally Lipschitz
     function of the input, 0 at the point, and the product moves by O(h) times a root's
     O(h ** p), p > 0, or not at all (tangent_node.py)."""
     seeds = {n.out.name for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)
-             and (isinstance(n, UserCall) or any(isinstance(v, Var) and v.name in active and may_blow_up(n, p)
+             and (isinstance(n, UserCall) or any(isinstance(v, Var) and v.name in active and finite_there(n, p)
                                                  for p, v in zip(n.rule.params, n.inputs)))}
     return frozenset(_upstream_of(edges(function, gradient_inputs), seeds)) if seeds else frozenset()
 

@@ -23,7 +23,7 @@ import ast
 from ..ir.nodes import Const, Function, Global, Node, Var, all_nodes, operand_ast
 from ..rules.structural import GETITEM
 from .static_index import index_value
-from .still_adjoints import finite_there, may_blow_up, region_values
+from .still_adjoints import finite_there, held_if_still, may_blow_up, region_values
 from .sweep import operand_shape
 
 
@@ -102,6 +102,15 @@ def _np(name: str, *args: ast.expr) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), [])
 
 
+def held_at_zero(node: Node, param: str, contribution: ast.expr, g: ast.expr, sweep) -> ast.expr:
+    """`contribution` held at 0 where the adjoint `g` stands still at 0 (still_adjoints.py) or where the
+    use mask is 0 (`masked`): one hold at first order, both in a gradient differentiated again."""
+    held = held_if_still(node, param, contribution, g, sweep)
+    if sweep.used and (held is contribution or sweep.derivable):
+        held = masked(held, node, param, sweep)
+    return held
+
+
 def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     """In a gradient differentiated again, `contribution` held at 0 where the use mask of `node`'s
     value is 0 (`use_masks`): inside the sum back over broadcast axes for a slope that may be
@@ -128,4 +137,4 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, mask], [])
 
 
-__all__ = ["masked", "use_masks"]
+__all__ = ["held_at_zero", "masked", "use_masks"]
