@@ -24,12 +24,15 @@ Census (ok / NaN where the truth is finite), before -> after:
 Found and fixed:
 
 1. First order, a zero adjoint times an infinite slope: ``np.sum(np.sqrt(x)[1:])``, ``W * np.sqrt(x)`` with
-   W[0] = 0 at x[0] = 0 gave ``0 / (2 * 0)`` = NaN.  A primitive of possibly infinite slope (`Rule.singular`,
-   a divisor, a negative power) whose adjoint *stands still* is held at 0 where that adjoint is 0
+   W[0] = 0 at x[0] = 0 gave ``0 / (2 * 0)`` = NaN.  A primitive whose slope may be infinite where its value
+   is finite (a root, arcsin at 1) and whose adjoint *stands still* is held at 0 where that adjoint is 0
    (srcdiff/ad/still_adjoints.py): the adjoint reads no value a primitive of infinite slope computed (then it
    is a Lipschitz function of the input, 0 at the point, and its product with a root's O(h ** -p), p < 1,
-   tends to 0).  ``np.sqrt(x) ** 2``, ``np.sqrt(x) * np.sqrt(x)``, ``np.cos(np.sqrt(x))`` read the root
-   in their adjoint and keep the honest NaN (their truth is a one-sided finite slope).
+   tends to 0).  ``np.log`` and ``1 / x`` of an element a slice leaves out are held by its use mask (3.);
+   after them a zero factor leaves f NaN anyway, so code with logs and divisions is generated as before
+   (the benchmarks' generated code is unchanged).  ``np.sqrt(x) ** 2``, ``np.sqrt(x) * np.sqrt(x)``,
+   ``np.cos(np.sqrt(x))`` read the root in their adjoint and keep the honest NaN (their truth is a
+   one-sided finite slope).
 2. Forward mode, an infinite tangent times a zero factor: jvp of ``W * np.sqrt(x)`` along x[0] was
    ``inf * 0``; a product's term ``x_dot * y`` is held at 0 where y, computed from no such primitive, is 0
    (srcdiff/ad/tangent_node.py `_held_by_factor`).
