@@ -19,6 +19,7 @@ from .refusals import not_differentiable
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
 from .ties import TIED, persistence, with_persistence
+from .unused_elements import held_at_zero
 from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
 
@@ -51,6 +52,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
             continue
         contribution = held_by_zero_adjoint(node, param, instantiate(templates[param], bindings), bindings["g"], sweep)
+        contribution = held_at_zero(node, param, contribution, bindings["g"], sweep)
         if persist is not None:
             contribution = with_persistence(contribution, copy.deepcopy(persist))
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \

@@ -28,6 +28,7 @@ from .checkpoint import checkpointed
 from .invariants import cheap_recomputed, numbers_recomputed
 from .powers import power_contribution
 from .roots import reverse_root
+from .static_index import index_value
 from .sweep import LoopPlan, Sweep, operand_shape
 
 
@@ -324,19 +325,6 @@ def _whole_of_a_number(x: Var, index: ast.expr, sweep: Sweep) -> bool:
     whole = (isinstance(index, ast.Tuple) and not index.elts) or \
         (isinstance(index, ast.Constant) and index.value is Ellipsis)
     return whole and shape.known and shape.ndim == 0 and shape.scalar and x.name not in sweep.lists
-
-
-def index_value(index: ast.expr) -> ast.expr:
-    """An index as a value that can be passed to a function: always a tuple of its parts
-    (srcdiff reads a tuple back as a list: a list index is never the index itself), and
-    ``:`` becomes ``slice(None, None, None)``."""
-    def value(part: ast.expr) -> ast.expr:
-        if isinstance(part, ast.Slice):
-            bounds = [b if b is not None else ast.Constant(None) for b in (part.lower, part.upper, part.step)]
-            return _call("slice", *bounds)
-        return part
-    parts = index.elts if isinstance(index, ast.Tuple) else [index]
-    return ast.Tuple([value(e) for e in parts], ast.Load())
 
 
 def reverse_call(node: UserCall, sweep: Sweep) -> None:

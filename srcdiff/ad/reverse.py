@@ -30,7 +30,9 @@ from .powers import find_powers
 from .regions import reverse_block
 from .roots import find_roots
 from .shape_sources import shape_sources
+from .still_adjoints import still_adjoints
 from .sweep import Sweep, operand_shape
+from .unused_elements import use_masks
 from .zero_factors import kinked_adjoints, non_finite_adjoints, vanishing_adjoints
 
 
@@ -45,11 +47,13 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """
     function = hoist_invariants(function, shape_of)
     kinked = kinked_adjoints(function)
-    sweep = Sweep(namer, shape_of, active_values(function, set(wrt)), function.lists, location,
+    active = active_values(function, set(wrt))
+    sweep = Sweep(namer, shape_of, active, function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
                   fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
-                  vanishing=vanishing_adjoints(function),
+                  vanishing=vanishing_adjoints(function), still=still_adjoints(function, shape_of, active, derivable),
+                  used=use_masks(function, shape_of, active),
                   powers=find_powers(function), roots=find_roots(function, shape_of))
     sweep.flat = flat_tie_values(function, sweep.powers) if derivable else frozenset()
     refuse_value_dependent(function, set(wrt), location)

@@ -62,4 +62,19 @@ def record_static(name: str, expr: ast.expr, statics: dict) -> None:
         statics[name] = part
 
 
-__all__ = ["record_static", "static_index", "static_part"]
+
+
+def index_value(index: ast.expr) -> ast.expr:
+    """An index as a value that can be passed to a function: always a tuple of its parts
+    (srcdiff reads a tuple back as a list: a list index is never the index itself), and
+    ``:`` becomes ``slice(None, None, None)``."""
+    def value(part: ast.expr) -> ast.expr:
+        if isinstance(part, ast.Slice):
+            bounds = [b if b is not None else ast.Constant(None) for b in (part.lower, part.upper, part.step)]
+            return ast.Call(ast.Name("slice", ast.Load()), bounds, [])
+        return part
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return ast.Tuple([value(e) for e in parts], ast.Load())
+
+
+__all__ = ["index_value", "record_static", "static_index", "static_part"]

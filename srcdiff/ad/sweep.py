@@ -79,6 +79,11 @@ class Sweep:
     kinked: frozenset = frozenset()
     #: values raised to a power above 1, whose adjoint is 0 where they are (ad/zero_factors.py)
     vanishing: frozenset = frozenset()
+    #: outputs of primitives of infinite slope whose adjoint stands still (ad/still_adjoints.py)
+    still: frozenset = frozenset()
+    #: values whose adjoint is 0 somewhere by the code's structure: their use masks
+    #: (ad/unused_elements.py)
+    used: dict = field(default_factory=dict)
     #: values of ties read only as a power above 2, flat where they are 0 (ad/flat_ties.py)
     flat: frozenset = frozenset()
     #: roots of a power of one value, and of sums of even powers (ad/roots.py)

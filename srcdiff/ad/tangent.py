@@ -25,6 +25,7 @@ from .activity import active_values, refuse_complex, refuse_value_dependent
 from .forward import prune
 from .roots import find_roots, root_tangent
 from .shape_checks import ShapeChecks
+from .still_adjoints import blown_values
 from .sweep import operand_shape
 from .tangent_node import Tangents, tangent_expr
 
@@ -53,7 +54,9 @@ def tangent(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     """The forward-mode program of `function`, whose parameters `wrt` come with tangents."""
     refuse_value_dependent(function, set(wrt), location)
     refuse_complex(function, set(wrt), location)
-    state = Tangents(namer, shape_of, active_values(function, set(wrt)), location, roots=find_roots(function, shape_of))
+    active = active_values(function, set(wrt))
+    state = Tangents(namer, shape_of, active, location, roots=find_roots(function, shape_of),
+                     blown=blown_values(function, active))
     params = [state.name(p) for p in wrt]  # named first: a parameter's tangent keeps its plain name
     body = _block(function.body, state)
     output = function.output

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,6 +50,8 @@ class Tangents:
     statements: dict = field(default_factory=dict)
     #: roots of a power of one value (ad/roots.py)
     roots: object = None
+    #: values whose tangent may be infinite where they are finite (ad/still_adjoints.py)
+    blown: frozenset = frozenset()
 
     def name(self, primal: str) -> str:
         if primal not in self.names:
@@ -134,6 +137,7 @@ def _contributions(node: Node, state: Tangents, templates: dict, derived: bool =
         contribution = instantiate(templates[param], own)
         if slope_may_be_infinite(node, param):
             contribution = _held_still(contribution, dot, node, state, _moving_factors(node, param, state))
+        contribution = _held_by_factor(contribution, node, param, state)
         found.append(_selected(contribution, node, param, own, state))
     return found
 
@@ -165,6 +169,30 @@ def _held_still(contribution: ast.expr, dot: ast.expr, node: Node, state: Tangen
         dot = _np("where", _np("logical_and", zero, moves), ast.Attribute(ast.Name("np", ast.Load()), "nan",
                                                                         ast.Load()), dot)
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, dot], [])
+
+
+def _held_by_factor(contribution: ast.expr, node: Node, param: str, state: Tangents) -> ast.expr:
+    """A product's term ``x_dot * y`` where x's tangent may be infinite (`Tangents.blown`): an
+    exact 0.0 where the other factor y, computed from no such value, is 0, not 0 * inf
+    (still_adjoints.blown_values); smooth code pays one finite test of the sum (`held_still`)."""
+    factors = getattr(node.rule, "zero_factors", None) or {}
+    operand = node.inputs[node.rule.params.index(param)]
+    if param not in factors or not (isinstance(operand, Var) and operand.name in state.blown):
+        return contribution
+    other = node.inputs[node.rule.params.index(factors[param])]
+    if isinstance(other, Var) and other.name in state.blown:
+        return contribution
+    if isinstance(other, Const):
+        value = other.value
+        if isinstance(value, bool) or not isinstance(value, (numbers.Number, np.ndarray)):
+            return contribution
+        if np.all(np.asarray(value) != 0):
+            return contribution
+    result = state.shapes.get(node.out.name, shapes.UNKNOWN)
+    if result.known and result.scalar:
+        return ast.IfExp(ast.Compare(operand_ast(other), [ast.Eq()], [ast.Constant(0.0)]), ast.Constant(0.0),
+                         contribution)
+    return ast.Call(ast.Name("held_still", ast.Load()), [contribution, operand_ast(other)], [])
 
 
 def _any_of(tests: list, op) -> ast.expr:

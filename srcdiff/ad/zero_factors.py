@@ -48,7 +48,7 @@ def non_finite_adjoints(function: Function, shape_of: dict, derivable: bool = Fa
     NaN there (rules/kinks.py), which the next order must not multiply by a zero factor."""
     seeds = set()
     for node in all_nodes(function):
-        kinked = _kinked(node, shape_of) if derivable else ()
+        kinked = kinked_params(node, shape_of) if derivable else ()
         seeds.update(operand.name for param, operand in zip(node.rule.params, node.inputs)
                      if isinstance(operand, Var) and (param in kinked or slope_may_be_infinite(node, param)))
     return _upstream(function, seeds)
@@ -81,7 +81,7 @@ def _upstream(function: Function, seeds: set[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _kinked(node: Node, shape_of: dict) -> set[str]:
+def kinked_params(node: Node, shape_of: dict) -> set[str]:
     """The parameters whose derivable adjoint is a kink's or a tie's share (rules/kinks.py)."""
     rule = node.rule
     if getattr(rule, "derivable", None) is None:
@@ -243,5 +243,5 @@ def _is_zero(e: ast.expr, scalar: bool) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "equal", ast.Load()), [e, ast.Constant(0.0)], [])
 
 
-__all__ = ["ZERO", "held_by_zero_adjoint", "kinked_adjoints", "non_finite_adjoints", "slope_may_be_infinite",
-           "vanishing_adjoints", "zero_factor"]
+__all__ = ["ZERO", "held_by_zero_adjoint", "kinked_adjoints", "kinked_params", "non_finite_adjoints",
+           "slope_may_be_infinite", "vanishing_adjoints", "zero_factor"]

@@ -84,6 +84,10 @@ TIE_TANGENTS = {"value": "tie(condition, value_dot, x, y, persist)"
                          " + tie_still_nan(condition, persist, value_dot, value)",
                 "x": "tie_nan(condition, persist, x_dot, value)", "y": "tie_nan(condition, persist, y_dot, value)"}
 
+HELD = {"a": "select(np.not_equal(direction, 0.0), g)", "direction": "tie_still_nan(True, False, g, direction)"}
+HELD_TANGENTS = {"a": "select(np.not_equal(direction, 0.0), a_dot)",
+                 "direction": "tie_still_nan(True, False, direction_dot, direction)"}
+
 RULES = [
     rule(runtime.unbroadcast, ("a", "like"), _unbroadcast_templates, shape=_like_shape,
          shape_only=("like",), tangents={"a": "unbroadcast(a_dot, like)"}, batching="unbroadcast",
@@ -107,9 +111,12 @@ RULES = [
     unary(logistic, x="g * ans * (1.0 - ans)", name="srcdiff.rules.logistic.logistic",
           note="a sigmoid written out, 1 / (1 + exp(-z)) (lowered as this call): the derivative s * (1 - s), "
                "0 at saturation, at every order", sympy="srcdiff.rules.scipy_forms.expit"),
-    # forward mode's guard at an infinite slope (ad/tangent_node.py): where(direction == 0, 0.0, a)
-    rule(runtime.held_still, ("a", "direction"), {"a": "held_still(g, direction)"}, elementwise=True, fresh=False,
-         tangents={"a": "held_still(a_dot, direction)"}, batching="elementwise",
+    # forward mode's guard at an infinite slope (ad/tangent_node.py), and a still adjoint's before one
+    # (ad/still_adjoints.py): where(direction == 0, 0.0, a).  Its derivatives select whatever they
+    # are (a finite g must not pass on to a NaN the select held); where direction is 0 but moves,
+    # the select jumps: NaN (tie_still_nan), 0 where it stands still
+    rule(runtime.held_still, ("a", "direction"), HELD, elementwise=True, fresh=False,
+         tangents=HELD_TANGENTS, batching="elementwise",
          not_symbolic="a selection by the value of a tangent: sympy has no counterpart"),
     nograd(runtime.kink_nan, ("condition", "direction"), static={"axis": ()}, elementwise=True,
            not_symbolic="NaN or 0 by definition (the derivative at a kink): sympy has no counterpart"),

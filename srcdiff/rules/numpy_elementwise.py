@@ -146,7 +146,8 @@ RULES = [
     # sign(0) = 0: with the half shares at ties, every linear combination of abs, maximum,
     # minimum and clip is exact where it is smooth; abs's second derivative at 0 is NaN
     unary(np.absolute,     x="g * np.sign(x)", derivable={"x": "kink(x == 0, g * np.sign(x), x)"},
-          note="abs'(0) = 0; its second derivative at 0 is NaN", sympy="sympy.Abs"),
+          note="abs'(0) = 0; its second derivative at 0 is NaN (0 on an element the output does not use)",
+          sympy="sympy.Abs"),
     unary(np.real,         x="real_part(g, x)", fresh=False, note="x itself for a real x; a complex x is refused",
           sympy="sympy.re"),
     # the side not taken gets an exact zero (selected: `Rule.selects`), never 0 * inf

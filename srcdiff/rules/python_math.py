@@ -49,7 +49,7 @@ RULES = [
     scalar(math.erf, x="g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erf"),
     scalar(math.erfc, x="-g * (2.0 / math.sqrt(math.pi)) * math.exp(-x * x)", sympy="sympy.erfc"),
     scalar(math.fabs, x="g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0)", sympy="sympy.Abs",
-           note="fabs'(0) = 0; its second derivative at 0 is NaN",
+           note="fabs'(0) = 0; its second derivative at 0 is NaN (0 on an element the output does not use)",
            derivable={"x": "kink(x == 0.0, g * ((x > 0.0) * 1.0 - (x < 0.0) * 1.0), x)"}),
     scalar(math.degrees, x="g * (180.0 / math.pi)", sympy=FORMS + "degrees"),
     scalar(math.radians, x="g * (math.pi / 180.0)", sympy=FORMS + "radians"),

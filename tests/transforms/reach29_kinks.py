@@ -80,7 +80,7 @@ UNUSED = [
     ("clip_sliced", clip_sliced, X0),
 ]
 
-#: open: |x| at 0 on an unused element: NaN in that element's entries of the Hessian, the rest exact
+#: |x| at 0 on an unused element (open in reach 29: NaN in its entries of the Hessian): exact since reach 30
 UNUSED_ABS = [
     ("abs_sliced", abs_sliced, X0),
     ("abs_masked", abs_masked, XN),

@@ -1,0 +1,140 @@
+"""Elements the output does not use, in a gradient srcdiff differentiates again.
+
+``np.sum(np.abs(x)[1:] * x[1:])`` or ``np.sum(W * np.sqrt(x))`` with ``W[0] == 0``: the adjoint
+flowing into ``np.abs`` / ``np.sqrt`` is 0 at element 0 whatever x is, because the slice leaves the
+element out, or the constant factor is 0 there.  The derivable adjoint of such a primitive there is
+0 and so is its derivative, but the rule-by-rule code says NaN: ``0 / (2 * 0)`` at sqrt's infinite
+slope, and abs's ``kink(x == 0, ...)``, whose derivative is NaN at its kink whatever flows in.
+
+A value's *use mask* (`use_masks`) is an expression that is 0 exactly where its adjoint is 0 by the
+structure of the code, whatever the input: for a value read by one primitive only, a slice or an
+index of it (``index_add(zeros_like(s), index, 1.0)``) or a product with a factor that does not
+depend on a differentiated input (the factor).  It depends on no differentiated value, so a select
+by it is exact at every order (`masked`): the contribution of a primitive of infinite slope is held
+at 0 where the mask is (``held_still``), and a kink's condition holds only where the mask is not 0.
+A value whose adjoint is 0 by the input's value (``x[1] * np.sqrt(x[0])`` at x[1] = 0) has no mask
+and keeps the honest NaN.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.nodes import Const, Function, Global, Node, Var, all_nodes, operand_ast
+from ..rules.structural import GETITEM
+from .static_index import index_value
+from .still_adjoints import finite_there, held_if_still, may_blow_up, region_values
+from .sweep import operand_shape
+
+
+def use_masks(function: Function, shape_of: dict, active: set[str]) -> dict:
+    """The values whose adjoint is 0 by the code's structure somewhere: name -> the use mask's
+    expression (module docstring), found from the output back (a value read once, by a slice, a
+    product with a constant, a sum, a select by a mask)."""
+    nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
+    users: dict[str, list[Node]] = {}
+    for n in nodes:
+        if not getattr(n.rule, "nograd", False):
+            for v in set(v.name for v in n.input_vars):
+                users.setdefault(v, []).append(n)
+    escapes = region_values(function.body)
+    output = function.output.name if isinstance(function.output, Var) else None
+    found: dict = {}
+    for n in reversed(nodes):
+        name = n.out.name
+        if name in escapes or name == output or name in found or len(users.get(name, ())) != 1:
+            continue
+        mask = _mask(users[name][0], n.out, shape_of, active, found)
+        if mask is not None:
+            found[name] = mask
+    return found
+
+
+#: rules whose operand's adjoint is the result's, shaped alike
+_PASSING = {"operator.add", "operator.sub", "operator.neg", "operator.pos", "numpy.add", "numpy.subtract",
+            "numpy.negative", "numpy.positive", "copy"}
+
+
+def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict) -> ast.expr | None:
+    """The use mask of `value`, read by `user` alone, or None (`found`: the masks of values after it)."""
+    after = found.get(user.out.name)
+    params = [p for p, v in zip(user.rule.params, user.inputs) if v == value]
+    own = operand_shape(value, shape_of)
+    if user.rule is GETITEM:
+        if user.inputs[0] != value or any(v.name in active for v in user.input_vars[1:]) or user.static.get("nested"):
+            return None
+        zeros = ast.Call(ast.Name("zeros_like", ast.Load()), [ast.Name(value.name, ast.Load())], [])
+        return ast.Call(ast.Name("index_add", ast.Load()), [zeros, index_value(user.expr.slice),
+                                                            after if after is not None else ast.Constant(1.0)], [])
+    if len(params) != 1 or not own.known:
+        return None
+    factors = getattr(user.rule, "zero_factors", None) or {}
+    if user.rule.name == "srcdiff.rules.kinks.held_still" and params[0] == "a":
+        # (zero where its direction is, the select's adjoint; srcdiff shapes the direction like a)
+        factors, after = {"a": "direction"}, None
+    elif operand_shape(user.out, shape_of) != own:
+        return None
+    if user.rule.name in _PASSING:
+        return after
+    if params[0] not in factors:
+        return None
+    other = user.inputs[user.rule.params.index(factors[params[0]])]
+    if isinstance(other, Var) and other.name in active or not isinstance(other, (Var, Const, Global)):
+        return after
+    shape = operand_shape(other, shape_of)
+    if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != "srcdiff.rules.kinks.held_still":
+        return after
+    return operand_ast(other) if after is None else _both(operand_ast(other), after)
+
+
+def _by_index(mask: ast.expr) -> bool:
+    """Whether `mask` is a slice's or an index's alone (``index_add(zeros_like(s), index, 1.0)``)."""
+    return isinstance(mask, ast.Call) and getattr(mask.func, "id", None) == "index_add" \
+        and isinstance(mask.args[2], ast.Constant)
+
+
+def _both(a: ast.expr, b: ast.expr) -> ast.expr:
+    """Not 0 where neither mask is: ``np.logical_and(np.not_equal(a, 0.0), np.not_equal(b, 0.0))``."""
+    return _np("logical_and", _np("not_equal", a, ast.Constant(0.0)), _np("not_equal", b, ast.Constant(0.0)))
+
+
+def _np(name: str, *args: ast.expr) -> ast.expr:
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), list(args), [])
+
+
+def held_at_zero(node: Node, param: str, contribution: ast.expr, g: ast.expr, sweep) -> ast.expr:
+    """`contribution` held at 0 where the adjoint `g` stands still at 0 (still_adjoints.py) or where the
+    use mask is 0 (`masked`): one hold at first order, both in a gradient differentiated again."""
+    held = held_if_still(node, param, contribution, g, sweep)
+    if sweep.used and (held is contribution or sweep.derivable):
+        held = masked(held, node, param, sweep)
+    return held
+
+
+def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
+    """In a gradient differentiated again, `contribution` held at 0 where the use mask of `node`'s
+    value is 0 (`use_masks`): inside the sum back over broadcast axes for a slope that may be
+    infinite, and a kink's condition (``kink(x == 0, ...)``) kept only where the mask is not 0."""
+    mask = sweep.used.get(node.out.name)
+    if mask is None:
+        return contribution
+    nonzero = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "not_equal", ast.Load()), [mask, ast.Constant(0.0)],
+                       [])
+    for call in ast.walk(contribution):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "kink" and call.args:
+            call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()),
+                                    [call.args[0], nonzero], [])
+            return contribution
+    if not may_blow_up(node, param) or not sweep.derivable and not finite_there(node, param) \
+            and not _by_index(mask):  # (first order: a zero factor after log(0) leaves f NaN anyway)
+        return contribution
+    if isinstance(contribution, ast.Call) and getattr(contribution.func, "id", None) == "unbroadcast" \
+            and contribution.args:
+        held = ast.Call(ast.Name("held_still", ast.Load()), [contribution.args[0], mask], [])
+        return ast.Call(contribution.func, [held, *contribution.args[1:]], contribution.keywords)
+    if operand_shape(node.inputs[node.rule.params.index(param)], sweep.shapes) != sweep.shapes.get(node.out.name):
+        return contribution
+    return ast.Call(ast.Name("held_still", ast.Load()), [contribution, mask], [])
+
+
+__all__ = ["held_at_zero", "masked", "use_masks"]
