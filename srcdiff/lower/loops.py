@@ -26,6 +26,7 @@ from .emit import emit_rule
 from .endless_zips import count_as_range
 from .opaque import opaque, opaque_call, substitute
 from .product_loops import nested_loops
+from .reversed_pairs import listed_pairs
 from .state import BREAK, DONE, FLOW_DEFAULTS, RETURN, LoopRecord, LoweringState
 from .statements import StatementLowerer
 from .static_loops import lower_static_loop, static_items
@@ -68,7 +69,7 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
     if backwards:  # the same loop, its iterations in the opposite order
         if it.keywords or len(it.args) != 1:
             raise state.error(stmt, "use `for item in reversed(sequence)`")
-        it = _listed_pairs(state, it.args[0])
+        it = listed_pairs(state, it.args[0])
         func = static_value(state, it.func) if isinstance(it, ast.Call) else None
         if func is builtins.reversed or func in (builtins.enumerate, builtins.zip) and it is stmt.iter.args[0]:
             raise state.error(stmt, f"looping over reversed({ast.unparse(it)}) is not supported",
@@ -116,16 +117,6 @@ def lower_for(lower: StatementLowerer, stmt: ast.For) -> None:
             _assign_operand(lower, target, subscript(lower.expressions, seq, k))
 
     _loop(lower, "range", index, (bound,), None, stmt.body, stmt.lineno, items, names)
-
-
-def _listed_pairs(state, it: ast.expr) -> ast.expr:
-    """``list(enumerate(xs))`` or ``list(zip(xs, ys))`` (tuple too), which ``reversed`` takes, as the
-    enumerate or zip itself: the loop runs its items from the last."""
-    if isinstance(it, ast.Call) and len(it.args) == 1 and not it.keywords \
-            and static_value(state, it.func) in (list, tuple) and isinstance(it.args[0], ast.Call) \
-            and static_value(state, it.args[0].func) in (builtins.enumerate, builtins.zip):
-        return it.args[0]
-    return it
 
 
 def _reversed_range(lower: StatementLowerer, it: ast.Call) -> tuple[Operand, ...]:
