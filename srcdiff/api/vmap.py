@@ -17,7 +17,7 @@ from typing import Callable, cast
 import numpy as np
 
 from ..driver.higher import explained
-from ..errors import SharedDrawError, SrcDiffError
+from ..errors import SelectedSideError, SharedDrawError, SrcDiffError
 from ..frontend.callables import refuse_transformed, resolve, user_def_line
 from ..frontend.parse import parse_function
 from .batched_code import batched_code, batched_variant, parameter_names
@@ -28,6 +28,7 @@ from .plans import Plan, lowered_of, plan_for
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
 from .vmap_policy import checked_policy, refuse_if_asked, warn
+from .vmap_selects import guarded, selects
 
 
 def row_of(value):
@@ -121,6 +122,7 @@ class VmapFunction:
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it
         self._examples: dict = {}  # calls run one example at a time, by the arguments' kinds and shapes
+        self._raised: dict = {}  # the same, for calls whose batched code's untaken side raised (_side_raised)
         self.per_example: str | None = None  # why the last call ran one example at a time (None: batched)
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"vmap({name})"
@@ -182,7 +184,10 @@ class VmapFunction:
         plan = self._plan
         if plan is not None and plan.matches(moved):
             self.per_example = None
-            return plan.run(*moved)
+            try:
+                return plan.run(*moved)
+            except SelectedSideError as exc:
+                return self._side_raised(exc, key, given, user_axes)
         examples = self._examples.get(key)
         if examples is not None:
             return self._run_examples(examples, given)
@@ -203,7 +208,12 @@ class VmapFunction:
             found, made = batched_code(func, batched, row, jit=self.jit)
             self._last = made
             run = runner(made, found, self.jit)
+            if not self.jit and selects(made):
+                run = guarded(run)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
+        except SelectedSideError as exc:
+            self._plan = plan_for(moved, [*lowereds, found], run)  # (other calls may take their sides without error)
+            return self._side_raised(exc, key, given, user_axes)
         except SrcDiffError as exc:
             refusal = explained(exc, batching=isinstance(self.func, GradFunction))
             if self.jit or isinstance(exc, SharedDrawError):  # never NumPy's loop instead (each example would draw)
@@ -267,6 +277,15 @@ class VmapFunction:
                 "mapped along its own in_axes", self._def_location(), "pass the arrays as parameters of their own")
             examples = self._examples[key] = self._one_at_a_time(len(args), axes, why)
         return self._run_examples(examples, args)
+
+    def _side_raised(self, exc: SelectedSideError, key, given: list, axes: list):
+        """This call one example at a time: its batched code ran a side of a branch for rows that do not
+        take it, which raised (api/vmap_selects.py); later calls try the batched code again."""
+        examples = self._raised.get(key)
+        if examples is None:
+            refusal = SrcDiffError(exc.reason, exc.location or self._def_location(), exc.hint)
+            examples = self._raised[key] = self._one_at_a_time(len(given), axes, refusal)
+        return self._run_examples(examples, given)
 
     def _one_at_a_time(self, count: int, axes: list, refusal: SrcDiffError) -> PerExample:
         """The loop over the examples, made once per kind of call (refused first with per_example="refuse";

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SrcDiffError
+from .batching_branch_helpers import branch_rows
 from .batching_gather_helpers import HELPERS as GATHER_SLICES
 from .batching_gather_helpers import gather_slices_add_rows, gather_slices_rows
 from .batching_linalg_helpers import HELPERS as LINALG
@@ -373,7 +374,7 @@ HELPERS = {**{f.__name__: f for f in (gather_rows, gather_read_rows, gather_add_
                                    lists_add_rows, list_of_rows, stack_rows, sum_rows, broadcast_rows, copy_rows,
                                    full_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index, index_read_rows,
                                    index_add_rows, scatter_add_rows, zero_rows, zero_rows_with, sum_last, set_item_rows,
-                                   select_rows, measure_nan_rows)}, **GATHER_SLICES, **LINALG}
+                                   select_rows, measure_nan_rows, branch_rows)}, **GATHER_SLICES, **LINALG}
 
 __all__ = ["HELPERS", "broadcast_rows", "gather_add_rows", "gather_read_rows", "gather_rows",
            "copy_rows", "diag_rows", "expand_rows", "full_rows", "index_add_rows",
