@@ -79,7 +79,7 @@ def _unsafe(block, state) -> None:
             _unsafe(item.orelse, state)
         elif isinstance(item, Loop):
             _unsafe(item.body, state)
-        elif isinstance(item, ForwardStatement):
+        elif isinstance(item, ForwardStatement) and not _check(item.stmt):
             state.refuse(item, "an if whose test differs between examples runs a statement for its effect (a print, "
                          "an assert, a raise) on a side, which batching cannot run for every example",
                          "write the branch with np.where(test, a, b), or call the function once per example")
@@ -87,6 +87,18 @@ def _unsafe(block, state) -> None:
             state.refuse(item, f"an if whose test differs between examples calls {item.rule.name} on a side "
                          "(it draws random numbers or changes a value), which batching cannot run for every example",
                          "write the branch with np.where(test, a, b), or call the function once per example")
+
+
+def _check(stmt) -> bool:
+    """Whether a statement run for its effect only raises or not (``if x.shape[0] != 3: raise ...``, an
+    assert, a gradient's check that f returns a number): run for a row that does not take its side, its
+    error sends the call to one example at a time (api/vmap_selects.py); it prints nothing."""
+    if isinstance(stmt, ast.Assert):
+        return True
+    if isinstance(stmt, ast.If):
+        return not stmt.orelse and all(isinstance(s, ast.Raise) for s in stmt.body)
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) \
+        and stmt.value.func.id in ("ensure_scalar", "computed_for_errors")
 
 
 def _none(operand) -> bool:

@@ -25,8 +25,10 @@ def guarded(run):
         with np.errstate(all="ignore"):
             try:
                 return run(*args)
-            except SrcDiffError:
+            except SelectedSideError:
                 raise
+            except SrcDiffError as exc:  # (an error of generated code, raised again at the user's line)
+                raise SelectedSideError(exc.reason, exc.location, exc.hint) from exc
             except Exception as exc:  # noqa: BLE001 - every error: the loop over the examples decides
                 raise SelectedSideError(
                     f"the batched code runs both sides of a branch whose test differs between examples, and "
