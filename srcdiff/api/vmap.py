@@ -49,8 +49,10 @@ def with_defaults(func, args: list) -> list:
     except (TypeError, ValueError):
         return list(args)
     out = list(args)
-    for p in params[len(args):]:
-        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is p.empty:
+    for p in params[len(args):]:  # (keyword-only ones too: the batched code takes them after the positional)
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.default is p.empty:
             break
         out.append(p.default)
     return out
