@@ -326,6 +326,10 @@ def reshape(node, state):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
     if node.rule.name.endswith("ravel"):
         shape = ast.Constant(-1)
+    elif set(node.static) == {"shape"} and len(node.inputs) == 1:  # (``x.reshape(3, -1)`` too: the shape as lowered)
+        shape = literal(node.static["shape"])
+    elif len(node.inputs) == 2 and isinstance(node.inputs[1], Var):  # a shape computed when run, unbatched
+        shape = state.ref(node.inputs[1])
     else:
         shapes = expr.args[1:2] or [k.value for k in expr.keywords if k.arg in ("shape", "newshape")]
         if len(shapes) != 1 or len(expr.args) + len(expr.keywords) != 2:
