@@ -61,7 +61,10 @@ def _math_to_numpy(expr: ast.expr, node, state) -> ast.expr:
 
 
 def float_math(node, state):
-    """A function of numbers (``math.exp``): its NumPy ufunc over the batch."""
+    """A function of numbers (``math.exp``): its NumPy ufunc over the batch; ``float(x)`` of rows of one
+    number each: `float_rows`."""
+    if node.rule.func is float and len(node.inputs) == 1 and state.ndim(node.inputs[0], node, required=False) == 0:
+        return call("float_rows", state.ref(node.inputs[0])), True
     if getattr(node.rule.func, "__module__", None) != "math":
         state.refuse(node, f"{node.rule.name} of a batched value has no batching rule")
     return elementwise(node, state)
