@@ -27,6 +27,7 @@ from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
+from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
 from .vmap_selects import guarded, selects
 
@@ -113,9 +114,7 @@ class VmapFunction:
         self.composed = _composed_reason(f) if isinstance(f, Composite) and not self.jit else None
         if self.composed is None:
             refuse_transformed(f, "srcdiff.vmap")
-        if out_axes != 0:
-            raise SrcDiffError(f"srcdiff.vmap: out_axes={out_axes!r} is not supported",
-                               hint="use out_axes=0 and np.moveaxis the result")
+        self.out_axes = checked_out_axes(out_axes)  # (where each result's batch axis goes: api/vmap_out.py)
         in_axes = plain_axes(in_axes)
         if isinstance(in_axes, dict) or not valid_axes(in_axes):
             raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them (one per argument; "
@@ -152,6 +151,9 @@ class VmapFunction:
         return array
 
     def __call__(self, *args, **kwargs):
+        return placed(self._call(*args, **kwargs), self.out_axes, self.__qualname__)
+
+    def _call(self, *args, **kwargs):
         if kwargs:
             raise SrcDiffError(f"{self.__qualname__}: pass the arguments by position",
                                hint="in_axes gives one axis per positional argument")
@@ -378,12 +380,12 @@ def _kinds(args, axes) -> tuple:
 def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None, per_example: str = "warn") -> VmapFunction:
     """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
     to the front, or None for an argument shared by every example), in one call of batched
-    code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
+    code (JAX's ``vmap``).  Results have the batch axis where `out_axes` says (first: 0).  ``vmap(srcdiff.grad(loss),
     in_axes=(None, 0, 0))`` gives per-example gradients.  A batched argument is an array, a list
     of numbers, or a tree of arrays (a dict, a list or tuple holding arrays, a namedtuple, a
     dataclass), whose in_axes entry is one int or None for every leaf or a tree of them shaped
-    like it, as in JAX.  Where the batching transform has no rule (a loop whose gradient keeps a
-    tape, a branch that differs between examples) and for in_axes trees, the call runs one example
+    like it, as in JAX.  Where the batching transform has no rule (a loop whose count differs
+    between examples, a masked value read otherwise than elementwise) and for in_axes trees, the call runs one example
     at a time in a generated Python loop: the same results, `.source` prints that loop and the
     reason, and `.per_example` holds the reason (None when the last call was batched).
     `per_example` says what such a call does: "warn" (the default) runs it and warns once

@@ -373,7 +373,7 @@ def test_refusals_name_the_users_line():
     with pytest.raises(srcdiff.SrcDiffError, match="in_axes has 2 entries"):
         srcdiff.vmap(sq_loss, in_axes=(None, 0))(np.ones(3), np.ones((4, 3)), np.ones(4))
     with pytest.raises(srcdiff.SrcDiffError, match="out_axes"):
-        srcdiff.vmap(sq_loss, out_axes=1)
+        srcdiff.vmap(sq_loss, out_axes="last")
 
 
 @pytest.mark.parametrize("value_shape, value_rows", [((4, 3), True), ((4, 1), True), ((4,), True), ((3,), False),
