@@ -38,6 +38,13 @@ class FlatCall:
     structs: tuple = ()
     user_names: tuple = ()  # the parameters of the user's callable (a method's without self)
 
+    def batchable(self, positional: tuple) -> bool:
+        """Whether vmap may batch this call's code with the user's arguments `positional`: the user's
+        function, or one srcdiff rewrote alone (its calls of library functions, of partials) that takes
+        the arguments themselves, not a tree's leaves or a method's object."""
+        return self.flat is None or (len(self.args) == len(positional)
+                                     and all(a is b for a, b in zip(self.args, positional)))
+
     def run(self):
         """`func(*args)` as Python calls it: keyword-only parameters passed by name."""
         params = list(inspect.signature(self.func).parameters.values())

@@ -200,10 +200,7 @@ class VmapFunction:
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row, batching=True)
-                # (a function rewritten alone, its calls of library functions or partials, takes the arguments
-                # themselves: batched as they are; one taking a tree's leaves or a method's object does not)
-                if call.flat is not None and not (len(call.args) == len(row) and all(
-                        a is b for a, b in zip(call.args, row))):  # named at the user's def line: which, and why
+                if not call.batchable(row):  # named at the user's def line: which function, and why
                     user = self.func.front.target.func
                     raise parse_function(user).error(
                         parse_function(user).tree, f"{self.__qualname__}: the gradient of a function taking a tree "
