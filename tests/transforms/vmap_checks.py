@@ -94,3 +94,29 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     if mapped.per_example is not None:
         return PER_EXAMPLE, mapped.per_example.splitlines()[0]
     return BATCHED, ""
+
+
+def _stackable(values: list) -> bool:
+    if all(isinstance(v, np.ndarray) and v.dtype.kind == "f" for v in values):
+        return len({v.shape for v in values}) == 1
+    return all(type(v) is float for v in values)
+
+
+def _same(a, b) -> bool:
+    try:
+        return type(a) is type(b) and bool(np.array_equal(a, b)) if isinstance(a, (np.ndarray, float, int)) \
+            else a is b
+    except (TypeError, ValueError):
+        return False
+
+
+def stacked_examples(make, size: int, seed: int) -> tuple[list, tuple]:
+    """`size` examples of a program table's ``make(rng)`` (seeds `seed`, `seed` + 1, ...) as batched
+    arguments: an argument that differs between the examples of a batch of 3 and is a float or an
+    array of floats of one shape is stacked (in_axes 0); any other is the first example's (in_axes None)."""
+    made = [tuple(make(np.random.default_rng(seed + i))) for i in range(max(size, 3))]
+    axes = tuple(0 if _stackable([m[k] for m in made[:3]]) and not all(_same(m[k], made[0][k]) for m in made[1:3])
+                 else None for k in range(len(made[0])))
+    args = [np.stack([np.asarray(m[k]) for m in made[:size]]) if ax == 0 else made[0][k]
+            for k, ax in enumerate(axes)]
+    return args, axes
