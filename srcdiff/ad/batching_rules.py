@@ -101,7 +101,7 @@ def reduce(node, state):
     expr = copy.deepcopy(node.expr)
     if not isinstance(expr, ast.Call):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
-    method = isinstance(expr.func, ast.Attribute) and not _module_path(expr.func.value)
+    method = isinstance(expr.func, ast.Attribute) and _called_on_operand(expr.func.value, node)
     params = ["x", *node.rule.static] if not method else list(node.rule.static)
     if "axis" not in params:
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
@@ -113,12 +113,16 @@ def reduce(node, state):
     return expr, True
 
 
-def _module_path(expr: ast.expr) -> bool:
-    """Whether `expr` names a module (``np``, ``np.linalg``, ``scipy.special``), not the operand a
-    method is called on: ``np.linalg.norm(x, np.inf)`` takes x first, ``x.sum(0)`` does not."""
+def _called_on_operand(expr: ast.expr, node) -> bool:
+    """Whether `expr`, what a function is looked up on, is the node's operand (a method, ``x.sum(0)``,
+    which does not take x first) rather than a module (``np.linalg.norm(x, np.inf)``, and a module
+    imported under any name, ``special.logsumexp(a, axis=0)``: read as a method of `special`, its first
+    argument was replaced by the axis, a silently wrong value)."""
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return True  # (``(a + b).sum()``)
     while isinstance(expr, ast.Attribute):
         expr = expr.value
-    return isinstance(expr, ast.Name) and expr.id in ("np", "numpy", "scipy")
+    return isinstance(expr, ast.Name) and any(isinstance(v, Var) and v.name == expr.id for v in node.inputs)
 
 
 def getitem(node, state):
