@@ -195,19 +195,22 @@ def matmul(node, state):
             state.refuse(node, "a batched matrix times a stack of matrices has no batching rule")
         return _mm(X, Y), True
     if by and not bx:
-        if b == 1:  # each row's vector: (B, n) @ x.T
+        if b == 1 and a > 2:  # a stack times each row's vector: (s, n, m) @ (m, B), the batch axis moved first
+            return np_call("moveaxis", _mm(X, ast.Attribute(Y, "T", ast.Load())), ast.Constant(-1),
+                           ast.Constant(0)), True
+        if b == 1:  # each row's vector: (B, n) @ x.T (x a matrix: a stack's .T would reverse its stacking axes)
             return _mm(Y, transpose_of(X, a)), True
-        if a > 2 and b == 1:
-            state.refuse(node, "a stack of matrices times a batched vector has no batching rule")
         if a > b:  # each row's matrix against the whole stack: axes after the batch axis line them up
             return _mm(X, _sub(Y, full, *[none] * (a - b), ell)), True
         return _mm(X, Y), True
     if a == 1 and b == 1:
         return np_call("sum", ast.BinOp(X, ast.Mult(), Y), axis=ast.Constant(-1)), True
+    # (a stack's row against a vector: the vector's batch axis lined up with the stack's, not with its
+    # first axis, which NumPy would pair with it where the stack is as long as the batch: silently wrong)
     if b == 1:
-        return _sub(_mm(X, _sub(Y, ell, none)), ell, ast.Constant(0)), True
+        return _sub(_mm(X, _sub(Y, full, *[none] * (a - 2), ell, none)), ell, ast.Constant(0)), True
     if a == 1:
-        return _sub(_mm(_sub(X, full, none, full), Y), full, ast.Constant(0)), True
+        return _sub(_mm(_sub(X, full, *[none] * (b - 1), full), Y), ell, ast.Constant(0), full), True
     if a != b:
         state.refuse(node, "a product of batched stacks of matrices of different depths has no batching rule")
     return _mm(X, Y), True

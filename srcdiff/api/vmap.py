@@ -196,7 +196,7 @@ class VmapFunction:
         if examples is not None:
             return self._run_examples(examples, given)
         row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
-        lowereds = []
+        lowereds, call = [], None
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row, batching=True)
@@ -211,7 +211,7 @@ class VmapFunction:
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
             found, made = batched_code(func, batched, row, jit=self.jit)
             self._last = made
-            run = runner(made, found, self.jit)
+            run = runner(made, found, self.jit) if call is None else call.rebuilding(runner(made, found, self.jit))
             if not self.jit and selects(made):
                 run = guarded(run)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)

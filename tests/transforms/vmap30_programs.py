@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import special
 from scipy.special import logsumexp
 
 N = 3
@@ -232,3 +233,36 @@ PROGRAMS = ([(f, vectors_args, (0, 1)) for f in BRANCHES + WRITES + [float_of_a_
             + [(f, six_args, (0, 1)) for f in (reshaped_method, reshaped_unpacked, maxout_computed_shape)]
             + [(matern52, points_args, (0, 1))]
             + [(f, vectors_args, (0, 1)) for f in STILL])
+
+
+# ---- 7. silently WRONG before (found by the wide census) ----
+
+def hmm_forward(log_pi, log_A, log_obs):
+    alpha = log_pi + log_obs[0]
+    for t in range(1, log_obs.shape[0]):
+        alpha = special.logsumexp(alpha[:, None] + log_A, axis=0) + log_obs[t]  # (scipy.special as `special`)
+    return special.logsumexp(alpha)
+
+
+def hmm_args(r, b):
+    return (r.normal(size=(b, 3)), r.normal(size=(3, 3)), r.normal(size=(b, 4, 3))), (0, None, 0)
+
+
+def embedding_bag(E, ids, w):
+    return np.sum(np.tanh(E[ids] @ w))  # E[ids]: a stack (3, 2, 3) a row, times each row's vector
+
+
+def embedding_args(r, b):
+    return (r.normal(size=(b, 5, 3)), np.array([[0, 1], [1, 4], [3, 3]]), r.normal(size=(b, 3))), (0, None, 0)
+
+
+def stack_times_vector(A, w):
+    return np.sum(np.sin(A @ w))
+
+
+def stack_args(r, b):
+    return (r.normal(size=(3, 2, 3)), r.normal(size=(b, 3))), (None, 0)
+
+
+SILENT = [(hmm_forward, hmm_args, (0, 2)), (embedding_bag, embedding_args, (0, 2)),
+          (stack_times_vector, stack_args, (0, 1))]

@@ -58,6 +58,15 @@ def _tree_difference(f, args: list, wrt: int) -> np.ndarray:
     return central_difference(at, [leaves.vector(x)], 0)
 
 
+def _same_structure(got, one) -> bool:
+    """Whether a batched result `got` is built like one example's result `one` (its arrays stacked)."""
+    if isinstance(one, dict):
+        return isinstance(got, dict) and list(got) == list(one) and all(_same_structure(got[k], one[k]) for k in one)
+    if isinstance(one, (tuple, list)):
+        return type(got) is type(one) and len(got) == len(one) and all(map(_same_structure, got, one))
+    return isinstance(got, np.ndarray) or not isinstance(got, (tuple, list, dict))
+
+
 def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol: float = 1e-10,
                    valued: bool = False) -> tuple:
     """What ``vmap(grad(f, wrt=wrt))`` (`valued`: of value_and_grad) does over `size` examples, and
@@ -83,6 +92,8 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     except Exception as exc:  # noqa: BLE001  (what the census counts as a bad error)
         return BAD_ERROR, f"{type(exc).__name__}: {exc}"
     want = _stacked_leaves(per)
+    if not _same_structure(got, per[0]):  # (the leaves alone would not tell a 1-tuple from its array)
+        return WRONG, f"batched {type(got).__name__} where the loop gives {type(per[0]).__name__}"
     try:
         found = [np.asarray(leaf) for leaf in leaves.float_leaves(got)]
         same = len(found) == len(want) and all(
