@@ -78,3 +78,9 @@ def spelled(text: str, spellings) -> str:
         return text
     table = dict(spellings)
     return _IDENTIFIER.sub(lambda m: table.get(m.group(0), m.group(0)), text)
+
+
+class SelectedSideError(SrcDiffError):
+    """Batched code ran a side of a branch for rows that do not take it (ad/batching_selects.py), and
+    it raised, or the sides' values cannot be joined row by row: vmap runs that call one example at a
+    time (api/vmap_selects.py)."""

@@ -45,6 +45,7 @@ from .batching_lists import RowList, list_node, need_rows
 from .batching_masks import carried_masked, masked_node
 from .batching_moves import KINDS as MOVES
 from .batching_rules import KINDS, call, float_math
+from .batching_selects import read_contexts, selected
 from .batching_shapes import shape_query, shapes_only
 from .static_index import record_static
 
@@ -87,6 +88,10 @@ class Batching:
     # where the unbatched code holds the number 0.0), and items read from them: a row's axes asked when run
     zero_lists: set[str] = field(default_factory=set)
     asked: set[str] = field(default_factory=set)
+    # a branch on a batched test runs both sides and selects row by row (ad/batching_selects.py): not with numba
+    select: bool = True
+    fresh: object = None  # the namer's fresh names
+    reads: dict = field(default_factory=dict)  # where each value is read (batching_selects.read_contexts)
 
     def check_read(self, operand: Operand) -> None:
         if isinstance(operand, Var) and operand.name in self.wrong_rows:
@@ -163,15 +168,18 @@ class Batching:
 
 
 def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: dict[str, Shape], *,
-          location, ndims: dict[str, int] | None = None, floats: frozenset = frozenset()) -> BatchedProgram:
+          location, ndims: dict[str, int] | None = None, floats: frozenset = frozenset(),
+          select: bool = True) -> BatchedProgram:
     """The batched program of `function`, whose parameters `batched` have a leading batch
     axis; `ndims` gives a row's number of axes of values whose shapes the rules do not say;
-    `floats` names parameters whose rows are floating-point (ad/batched_products.py)."""
+    `floats` names parameters whose rows are floating-point (ad/batched_products.py); `select`:
+    a branch whose test differs between rows runs both sides (ad/batching_selects.py), else it is refused."""
     size = namer.fresh("batch_size")
     forced: set[str] = set()
+    reads = read_contexts(function)
     while True:  # again with each list a batched value meets made of rows from the start
         state = Batching(shape_of, location, size, set(function.lists), set(batched), ndims=dict(ndims or {}),
-                         forced=frozenset(forced))
+                         forced=frozenset(forced), select=select, fresh=namer.fresh, reads=reads)
         try:
             return _batched(function, state, batched, floats)
         except RowList as grown:
@@ -211,7 +219,7 @@ def _block(block, state: Batching) -> list:
     out = []
     for item in block.nodes:
         if isinstance(item, Branch):
-            out.append(_branch(item, state))
+            out += _branch(item, state)
         elif isinstance(item, Loop):
             out += _loop(item, state)
         elif isinstance(item, ForwardStatement):
@@ -291,10 +299,12 @@ def _unmasked(node: Node, state: Batching) -> list:
     return [Assign([node.out.name], expr, node.line)]
 
 
-def _branch(branch: Branch, state: Batching) -> If:
+def _branch(branch: Branch, state: Batching) -> list:
     if state.batched(branch.test):
-        state.refuse(branch, "an if whose test differs between examples cannot be batched",
-                     "write it with np.where(test, a, b)")
+        if not state.select:
+            state.refuse(branch, "an if whose test differs between examples cannot be batched with jit='numba'",
+                         "write it with np.where(test, a, b)")
+        return selected(branch, state, _block)
     before = set(state.have)
     body = _side(branch.body, state, before)
     after_body, state.have = state.have, set(before)
@@ -311,7 +321,7 @@ def _branch(branch: Branch, state: Batching) -> If:
                 # (not `state.rows`: the name is in `have` already, for the other side's rows)
                 rows = call("broadcast_rows", state.ref(merge.out), ast.Name(state.size, ast.Load()))
                 side.append(Assign([name], rows, branch.line))
-    return If(operand_ast(branch.test), body, orelse, branch.line)
+    return [If(operand_ast(branch.test), body, orelse, branch.line)]
 
 
 def _side(block, state: Batching, before: set) -> list:

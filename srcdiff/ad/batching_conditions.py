@@ -67,7 +67,7 @@ def _plain(expr: ast.expr) -> bool:
         if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
             continue  # a constant or a function of a module (np.pi, np.abs)
         if isinstance(sub, ast.Call) and not sub.keywords and _ufunc(sub.func):
-            continue  # np.abs(r) <= c: elementwise, the same over rows as over one
+            continue  # np.abs(r) <= c, abs(r) <= c: elementwise, the same over rows as over one
         if isinstance(sub, (ast.MatMult, ast.Not, ast.BoolOp)):  # (a product reads across a row's axes:
             # `_product`; Python's `not`, `and`, `or` ask an array for one truth value: `_logical`)
             return False
@@ -79,6 +79,8 @@ def _plain(expr: ast.expr) -> bool:
 
 
 def _ufunc(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name) and func.id == "abs":  # (Python's abs of an array is np.abs)
+        return True
     return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
         and isinstance(getattr(np, func.attr, None), np.ufunc)
 

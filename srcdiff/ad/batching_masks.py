@@ -37,6 +37,9 @@ def _mask_of(state, operand):
 def masked_node(node, state) -> tuple[list, bool]:
     """The statements of `node` where it makes or reads a masked value, and whether they are all of
     them (False: the checks to run first, then the node's own batching rule, its value masked rows)."""
+    written = _masked_write(node, state)
+    if written is not None:
+        return written, True
     reads = [_mask_of(state, v) for v in node.inputs]
     if any(m is not None for m in reads):
         return _reading(node, state, reads)
@@ -52,6 +55,27 @@ def masked_node(node, state) -> tuple[list, bool]:
                     ast.Name(state.size, ast.Load()))
         return [Assign([node.out.name], rows, node.line)], True
     return [], False
+
+
+def _masked_write(node, state) -> list | None:
+    """``y[m] = v`` (``set_item(y, m, v)``) of a row's vector `y`, `m` a test with a batch axis, `v` a number
+    (each row's, or one) or masked rows of the same mask (``0.1 * y[y < 0]``): ``np.where(m, v, y)`` of each
+    row (set_masked_rows); None for any other node."""
+    if node.rule.batching_kind != "setitem" or len(node.inputs) != 3 or node.static.get("index") != "i0":
+        return None
+    x, v, m = node.inputs
+    if not (isinstance(m, Var) and m.name in state.bools and state.batched(m)) or _mask_of(state, x) is not None \
+            or state.ndim(m, node, required=False) != 1 or state.ndim(x, node, required=False) != 1:
+        return None
+    masked = _mask_of(state, v)
+    if masked is None and state.ndim(v, node, required=False) != 0:
+        return None
+    out = [] if masked is None else [Run(ast.Expr(call("masks_agree", state.ref(m), ast.Name(masked, ast.Load()))),
+                                         node.line)]
+    state.have.add(node.out.name)
+    rows = call("set_masked_rows", state.ref(x), state.ref(m), state.ref(v), ast.Constant(state.batched(x)),
+                ast.Constant(masked is None and state.batched(v)))
+    return out + [Assign([node.out.name], rows, node.line)]
 
 
 def _refuse(node, state) -> None:

@@ -61,7 +61,10 @@ def _math_to_numpy(expr: ast.expr, node, state) -> ast.expr:
 
 
 def float_math(node, state):
-    """A function of numbers (``math.exp``): its NumPy ufunc over the batch."""
+    """A function of numbers (``math.exp``): its NumPy ufunc over the batch; ``float(x)`` of rows of one
+    number each: `float_rows`."""
+    if node.rule.func is float and len(node.inputs) == 1 and state.ndim(node.inputs[0], node, required=False) == 0:
+        return call("float_rows", state.ref(node.inputs[0])), True
     if getattr(node.rule.func, "__module__", None) != "math":
         state.refuse(node, f"{node.rule.name} of a batched value has no batching rule")
     return elementwise(node, state)
@@ -98,7 +101,7 @@ def reduce(node, state):
     expr = copy.deepcopy(node.expr)
     if not isinstance(expr, ast.Call):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
-    method = isinstance(expr.func, ast.Attribute) and not _module_path(expr.func.value)
+    method = isinstance(expr.func, ast.Attribute) and _called_on_operand(expr.func.value, node)
     params = ["x", *node.rule.static] if not method else list(node.rule.static)
     if "axis" not in params:
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
@@ -110,12 +113,16 @@ def reduce(node, state):
     return expr, True
 
 
-def _module_path(expr: ast.expr) -> bool:
-    """Whether `expr` names a module (``np``, ``np.linalg``, ``scipy.special``), not the operand a
-    method is called on: ``np.linalg.norm(x, np.inf)`` takes x first, ``x.sum(0)`` does not."""
+def _called_on_operand(expr: ast.expr, node) -> bool:
+    """Whether `expr`, what a function is looked up on, is the node's operand (a method, ``x.sum(0)``,
+    which does not take x first) rather than a module (``np.linalg.norm(x, np.inf)``, and a module
+    imported under any name, ``special.logsumexp(a, axis=0)``: read as a method of `special`, its first
+    argument was replaced by the axis, a silently wrong value)."""
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return True  # (``(a + b).sum()``)
     while isinstance(expr, ast.Attribute):
         expr = expr.value
-    return isinstance(expr, ast.Name) and expr.id in ("np", "numpy", "scipy")
+    return isinstance(expr, ast.Name) and any(isinstance(v, Var) and v.name == expr.id for v in node.inputs)
 
 
 def getitem(node, state):
@@ -188,19 +195,22 @@ def matmul(node, state):
             state.refuse(node, "a batched matrix times a stack of matrices has no batching rule")
         return _mm(X, Y), True
     if by and not bx:
-        if b == 1:  # each row's vector: (B, n) @ x.T
+        if b == 1 and a > 2:  # a stack times each row's vector: (s, n, m) @ (m, B), the batch axis moved first
+            return np_call("moveaxis", _mm(X, ast.Attribute(Y, "T", ast.Load())), ast.Constant(-1),
+                           ast.Constant(0)), True
+        if b == 1:  # each row's vector: (B, n) @ x.T (x a matrix: a stack's .T would reverse its stacking axes)
             return _mm(Y, transpose_of(X, a)), True
-        if a > 2 and b == 1:
-            state.refuse(node, "a stack of matrices times a batched vector has no batching rule")
         if a > b:  # each row's matrix against the whole stack: axes after the batch axis line them up
             return _mm(X, _sub(Y, full, *[none] * (a - b), ell)), True
         return _mm(X, Y), True
     if a == 1 and b == 1:
         return np_call("sum", ast.BinOp(X, ast.Mult(), Y), axis=ast.Constant(-1)), True
+    # (a stack's row against a vector: the vector's batch axis lined up with the stack's, not with its
+    # first axis, which NumPy would pair with it where the stack is as long as the batch: silently wrong)
     if b == 1:
-        return _sub(_mm(X, _sub(Y, ell, none)), ell, ast.Constant(0)), True
+        return _sub(_mm(X, _sub(Y, full, *[none] * (a - 2), ell, none)), ell, ast.Constant(0)), True
     if a == 1:
-        return _sub(_mm(_sub(X, full, none, full), Y), full, ast.Constant(0)), True
+        return _sub(_mm(_sub(X, full, *[none] * (b - 1), full), Y), ell, ast.Constant(0), full), True
     if a != b:
         state.refuse(node, "a product of batched stacks of matrices of different depths has no batching rule")
     return _mm(X, Y), True
@@ -326,6 +336,10 @@ def reshape(node, state):
         state.refuse(node, f"{node.rule.name} written this way has no batching rule")
     if node.rule.name.endswith("ravel"):
         shape = ast.Constant(-1)
+    elif set(node.static) == {"shape"} and len(node.inputs) == 1:  # (``x.reshape(3, -1)`` too: the shape as lowered)
+        shape = literal(node.static["shape"])
+    elif len(node.inputs) == 2 and isinstance(node.inputs[1], Var):  # a shape computed when run, unbatched
+        shape = state.ref(node.inputs[1])
     else:
         shapes = expr.args[1:2] or [k.value for k in expr.keywords if k.arg in ("shape", "newshape")]
         if len(shapes) != 1 or len(expr.args) + len(expr.keywords) != 2:

@@ -4,10 +4,10 @@ row has the same shape).
 
 Of a name the question is asked of its row (``x[0].shape``).  Of an expression kept whole it is
 asked of the expression of the operands' first rows (``(a[0] @ X[0]).shape``) only where the
-expression is made of operators (arithmetic, ``@``, ``.T``), NumPy's elementwise functions and
-``np.linalg``'s: their result's shape depends on the operands' shapes alone.  Another call or an
-index inside (``len(x[x > 0])``, a mask's own count per row; ``np.atleast_2d(x)``) is not asked so,
-and is refused by the caller."""
+expression is made of operators (arithmetic, ``@``, ``.T``), indexes of numbers and slices of numbers,
+NumPy's elementwise functions and ``np.linalg``'s: their result's shape depends on the operands' shapes
+alone.  Another call or an index inside (``len(x[x > 0])``, a mask's own count per row;
+``np.atleast_2d(x)``) is not asked so, and is refused by the caller."""
 
 from __future__ import annotations
 
@@ -33,8 +33,22 @@ def _of_shapes_alone(expr: ast.expr) -> bool:
         return _of_shapes_alone(expr.operand)
     if isinstance(expr, ast.Attribute):
         return expr.attr == "T" and _of_shapes_alone(expr.value)
+    if isinstance(expr, ast.Subscript):  # ``pos[:, 0]``: an index of numbers and slices of numbers
+        parts = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        return _of_shapes_alone(expr.value) and all(_constant_part(p) for p in parts)
     return isinstance(expr, ast.Call) and not expr.keywords and _by_shapes(expr.func) and \
         all(_of_shapes_alone(a) for a in expr.args)
+
+
+def _constant_part(part: ast.expr) -> bool:
+    """A part of an index whose result's shape the indexed value's shape decides: an int, None, ``...``, a
+    slice of ints."""
+    if isinstance(part, ast.Slice):
+        return all(e is None or _constant_part(e) for e in (part.lower, part.upper, part.step))
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.USub):
+        return _constant_part(part.operand)
+    return isinstance(part, ast.Constant) and (part.value is None or part.value is Ellipsis
+                                               or type(part.value) is int)
 
 
 def _by_shapes(func: ast.expr) -> bool:

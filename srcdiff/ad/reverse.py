@@ -38,7 +38,7 @@ from .zero_factors import kinked_adjoints, non_finite_adjoints, vanishing_adjoin
 
 def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: dict[str, Shape],
             *, location, with_value: bool = False, pullback: str | None = None,
-            derivable: bool = False, checkpoint: int | None = None) -> GradProgram:
+            derivable: bool = False, checkpoint: int | None = None, once: bool = False) -> GradProgram:
     """Build the gradient program of `function` with respect to the parameters `wrt`.
 
     With `pullback` (the name of the output's adjoint parameter), the program is a callee's:
@@ -50,7 +50,7 @@ def reverse(function: Function, namer: Namer, wrt: tuple[str, ...], shape_of: di
     active = active_values(function, set(wrt))
     sweep = Sweep(namer, shape_of, active, function.lists, location,
                   shape_sources=(shape_sources(function, shape_of), {p.name for p in function.params}),
-                  fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint,
+                  fills=Fills(_fill_producers(function)), derivable=derivable, checkpoint=checkpoint, once=once,
                   non_finite=non_finite_adjoints(function, shape_of, derivable) | kinked, kinked=kinked,
                   vanishing=vanishing_adjoints(function), still=still_adjoints(function, shape_of, active, derivable),
                   used=use_masks(function, shape_of, active),

@@ -60,6 +60,7 @@ class Sweep:
     #: loops save one list per value and the backward loop reads them by position (no pop,
     #: no list of tuples): the form srcdiff can differentiate again (driver/higher.py)
     derivable: bool = False
+    once: bool = False  # (derivable) never differentiated again: first-order selects kept (Options.once)
     #: (derivable) where a nested loop's read positions start (``k = len(stack)``): shared by
     #: the child sweeps, emitted before the outermost loop, whose iterations all read them
     positions: list = field(default_factory=list)

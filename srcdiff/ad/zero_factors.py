@@ -219,14 +219,15 @@ def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.
     (``np.sqrt(np.sum(x * x)) ** 3`` at x = 0: ``0 / 0``).  The point is the edge of the
     primitive's domain, so where f has a derivative at all, the operand is at a minimum and
     moves by O(h ** 2): a zero adjoint of the output makes the path's share exactly 0.  Not in
-    a gradient srcdiff differentiates again: the select's derivative would be 0 where the true
+    a gradient srcdiff differentiates again (in the derivable code vmap batches, `Sweep.once`, it is):
+    the select's derivative would be 0 where the true
     second derivative is not (``np.sqrt(u) ** 2`` is u)."""
     if not sweep.derivable and sweep.roots is not None and node.id in sweep.roots.of_even_sums \
             and param == node.rule.params[0]:
         result = sweep.shapes.get(node.out.name)
         return even_sum_held(contribution, node, result is not None and result.known and result.scalar)
-    if sweep.derivable or node.out.name not in sweep.vanishing or node.rule.name not in _EDGE_SINGULAR \
-            or not slope_may_be_infinite(node, param):
+    if (sweep.derivable and not sweep.once) or node.out.name not in sweep.vanishing \
+            or node.rule.name not in _EDGE_SINGULAR or not slope_may_be_infinite(node, param):
         return contribution
     result = sweep.shapes.get(node.out.name)
     if result is not None and result.known and result.scalar:

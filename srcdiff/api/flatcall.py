@@ -38,6 +38,20 @@ class FlatCall:
     structs: tuple = ()
     user_names: tuple = ()  # the parameters of the user's callable (a method's without self)
 
+    def batchable(self, positional: tuple) -> bool:
+        """Whether vmap may batch this call's code with the user's arguments `positional`: the user's
+        function, or one srcdiff rewrote alone (its calls of library functions, of partials) that takes
+        the arguments themselves, not a tree's leaves or a method's object."""
+        return self.flat is None or (len(self.args) == len(positional)
+                                     and all(a is b for a, b in zip(self.args, positional)))
+
+    def rebuilding(self, run):
+        """`run` (the batched code of this call's gradient) returning its gradients as the user's gradient
+        does: a rewritten function's code returns one per differentiated leaf, as a tuple (`rebuild`)."""
+        if self.flat is None:
+            return run
+        return lambda *args: self.rebuild(list(found) if isinstance(found := run(*args), tuple) else [found])
+
     def run(self):
         """`func(*args)` as Python calls it: keyword-only parameters passed by name."""
         params = list(inspect.signature(self.func).parameters.values())

@@ -205,10 +205,10 @@ class GradFunction:
         valued = batching and self.options.with_value  # (code returning the value too: one batched call)
         if (self.options.with_value and not valued) or self.front.has_aux or self.options.jit or self.options.debug:
             refuse_composite(self, batching)
-        func, call, several, _ = self._derivable_function(positional, pick, valued)
+        func, call, several, _ = self._derivable_function(positional, pick, valued, once=batching)
         return func, call, several
 
-    def _derivable_function(self, positional: tuple, pick: int | None, valued: bool = False):
+    def _derivable_function(self, positional: tuple, pick: int | None, valued: bool = False, once: bool = False):
         """`derivable`'s three values, and the `Lowered` its code was compiled from (`valued`: with the value)."""
         call = self.front.bound_call(positional) if positional is not None else None
         if valued and call is not None and call.flat is not None:
@@ -217,7 +217,7 @@ class GradFunction:
         several = gradient.tuple_result or len(gradient.wrt) > 1
         if not several:
             pick = None
-        found, made = gradient._derivable(call.args if call is not None else None, pick, valued)
+        found, made = gradient._derivable(call.args if call is not None else None, pick, valued, once)
         key = (id(made), pick)
         hit = self._picked.get(key)
         if hit is None or hit[0] is not made:
@@ -269,11 +269,11 @@ class GradFunction:
                                "srcdiff.hvp(f, x, v), which take trees, or pass the arrays as parameters")
         return func
 
-    def _derivable(self, args: tuple, pick: int | None = None, valued: bool = False) -> tuple[Lowered, Variant]:
-        """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`): gradient
-        number `pick` of `wrt` only (None: all, as a tuple); `valued`: ``(value, gradient)`` (vmap's)."""
+    def _derivable(self, args: tuple, pick: int | None = None, valued: bool = False, once: bool = False):
+        """The variant for `args` in the form srcdiff differentiates again (`Options.derivable`): gradient number
+        `pick` of `wrt` only (None: all); `valued`: ``(value, gradient)``; `once`: vmap's (Options.once)."""
         signature = None if args is None else tuple(map(shapes.signature, args))
-        hit = self._derivables.get((signature, pick, valued))
+        hit = self._derivables.get((signature, pick, valued, once))
         if hit is None or not driver.is_current(hit[0], self.func) \
                 or args is not None and not hit[0].specialised_for(args, self._names):
             if args is not None:
@@ -282,9 +282,9 @@ class GradFunction:
             # a picked gradient is returned as itself (not a 1-tuple): the function differentiated again
             several = pick is None and (self.tuple_result or len(wrt) > 1)
             options = dataclasses.replace(self.options, derivable=True, tuple_result=several, with_value=valued,
-                                          jit=None)  # (jit changes how the code is run, not the code)
+                                          jit=None, once=once)  # (jit changes how the code is run, not the code)
             found = driver.lowered(self.func, wrt, options, args)
-            hit = self._derivables[(signature, pick, valued)] = (found, driver.variant(found, signature))
+            hit = self._derivables[(signature, pick, valued, once)] = (found, driver.variant(found, signature))
         return hit
 
     @property

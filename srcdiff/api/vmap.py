@@ -17,7 +17,7 @@ from typing import Callable, cast
 import numpy as np
 
 from ..driver.higher import explained
-from ..errors import SharedDrawError, SrcDiffError
+from ..errors import SelectedSideError, SharedDrawError, SrcDiffError
 from ..frontend.callables import refuse_transformed, resolve, user_def_line
 from ..frontend.parse import parse_function
 from .batched_code import batched_code, batched_variant, parameter_names
@@ -27,7 +27,9 @@ from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_leaves import tree_leaves_batched
+from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
+from .vmap_selects import guarded, selects
 
 
 def row_of(value):
@@ -48,8 +50,10 @@ def with_defaults(func, args: list) -> list:
     except (TypeError, ValueError):
         return list(args)
     out = list(args)
-    for p in params[len(args):]:
-        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is p.empty:
+    for p in params[len(args):]:  # (keyword-only ones too: the batched code takes them after the positional)
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.default is p.empty:
             break
         out.append(p.default)
     return out
@@ -110,9 +114,7 @@ class VmapFunction:
         self.composed = _composed_reason(f) if isinstance(f, Composite) and not self.jit else None
         if self.composed is None:
             refuse_transformed(f, "srcdiff.vmap")
-        if out_axes != 0:
-            raise SrcDiffError(f"srcdiff.vmap: out_axes={out_axes!r} is not supported",
-                               hint="use out_axes=0 and np.moveaxis the result")
+        self.out_axes = checked_out_axes(out_axes)  # (where each result's batch axis goes: api/vmap_out.py)
         in_axes = plain_axes(in_axes)
         if isinstance(in_axes, dict) or not valid_axes(in_axes):
             raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them (one per argument; "
@@ -121,6 +123,7 @@ class VmapFunction:
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it
         self._examples: dict = {}  # calls run one example at a time, by the arguments' kinds and shapes
+        self._raised: dict = {}  # the same, for calls whose batched code's untaken side raised (_side_raised)
         self.per_example: str | None = None  # why the last call ran one example at a time (None: batched)
         name = getattr(f, "__qualname__", getattr(f, "__name__", "f"))
         self.__name__ = self.__qualname__ = f"vmap({name})"
@@ -148,6 +151,9 @@ class VmapFunction:
         return array
 
     def __call__(self, *args, **kwargs):
+        return placed(self._call(*args, **kwargs), self.out_axes, self.__qualname__)
+
+    def _call(self, *args, **kwargs):
         if kwargs:
             raise SrcDiffError(f"{self.__qualname__}: pass the arguments by position",
                                hint="in_axes gives one axis per positional argument")
@@ -182,16 +188,19 @@ class VmapFunction:
         plan = self._plan
         if plan is not None and plan.matches(moved):
             self.per_example = None
-            return plan.run(*moved)
+            try:
+                return plan.run(*moved)
+            except SelectedSideError as exc:
+                return self._side_raised(exc, key, given, user_axes)
         examples = self._examples.get(key)
         if examples is not None:
             return self._run_examples(examples, given)
         row = tuple(row_of(v) if a is not None else v for v, a in zip(moved, axes))
-        lowereds = []
+        lowereds, call = [], None
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row, batching=True)
-                if call.flat is not None:  # named at the user's def line: which function, and why
+                if not call.batchable(row):  # named at the user's def line: which function, and why
                     user = self.func.front.target.func
                     raise parse_function(user).error(
                         parse_function(user).tree, f"{self.__qualname__}: the gradient of a function taking a tree "
@@ -202,8 +211,13 @@ class VmapFunction:
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
             found, made = batched_code(func, batched, row, jit=self.jit)
             self._last = made
-            run = runner(made, found, self.jit)
+            run = runner(made, found, self.jit) if call is None else call.rebuilding(runner(made, found, self.jit))
+            if not self.jit and selects(made):
+                run = guarded(run)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
+        except SelectedSideError as exc:
+            self._plan = plan_for(moved, [*lowereds, found], run)  # (other calls may take their sides without error)
+            return self._side_raised(exc, key, given, user_axes)
         except SrcDiffError as exc:
             refusal = explained(exc, batching=isinstance(self.func, GradFunction))
             if self.jit or isinstance(exc, SharedDrawError):  # never NumPy's loop instead (each example would draw)
@@ -267,6 +281,15 @@ class VmapFunction:
                 "mapped along its own in_axes", self._def_location(), "pass the arrays as parameters of their own")
             examples = self._examples[key] = self._one_at_a_time(len(args), axes, why)
         return self._run_examples(examples, args)
+
+    def _side_raised(self, exc: SelectedSideError, key, given: list, axes: list):
+        """This call one example at a time: its batched code ran a side of a branch for rows that do not
+        take it, which raised (api/vmap_selects.py); later calls try the batched code again."""
+        examples = self._raised.get(key)
+        if examples is None:
+            refusal = SrcDiffError(exc.reason, exc.location or self._def_location(), exc.hint)
+            examples = self._raised[key] = self._one_at_a_time(len(given), axes, refusal)
+        return self._run_examples(examples, given)
 
     def _one_at_a_time(self, count: int, axes: list, refusal: SrcDiffError) -> PerExample:
         """The loop over the examples, made once per kind of call (refused first with per_example="refuse";
@@ -354,12 +377,12 @@ def _kinds(args, axes) -> tuple:
 def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None, per_example: str = "warn") -> VmapFunction:
     """`f` mapped over a leading axis of the arguments `in_axes` marks (0, another int moved
     to the front, or None for an argument shared by every example), in one call of batched
-    code (JAX's ``vmap``).  Results have the batch axis first.  ``vmap(srcdiff.grad(loss),
+    code (JAX's ``vmap``).  Results have the batch axis where `out_axes` says (first: 0).  ``vmap(srcdiff.grad(loss),
     in_axes=(None, 0, 0))`` gives per-example gradients.  A batched argument is an array, a list
     of numbers, or a tree of arrays (a dict, a list or tuple holding arrays, a namedtuple, a
     dataclass), whose in_axes entry is one int or None for every leaf or a tree of them shaped
-    like it, as in JAX.  Where the batching transform has no rule (a loop whose gradient keeps a
-    tape, a branch that differs between examples) and for in_axes trees, the call runs one example
+    like it, as in JAX.  Where the batching transform has no rule (a loop whose count differs
+    between examples, a masked value read otherwise than elementwise) and for in_axes trees, the call runs one example
     at a time in a generated Python loop: the same results, `.source` prints that loop and the
     reason, and `.per_example` holds the reason (None when the last call was batched).
     `per_example` says what such a call does: "warn" (the default) runs it and warns once

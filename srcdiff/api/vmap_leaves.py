@@ -15,6 +15,7 @@ from .flatcall import EVERY, Front
 from .gradients import GradFunction
 from .jitting import runner
 from .vmap_examples import example_of, is_axes_tree
+from .vmap_selects import guarded, selects
 
 
 def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
@@ -47,7 +48,8 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
     moved = [v if a is None else np.moveaxis(np.asarray(v), a, 0) for v, a in zip(leaves, leaf_axes)]
     batched = tuple(n for n, a in zip(call.names, leaf_axes) if a is not None)
     found, made = batched_code(func, batched, tuple(call.args), jit=jit)
-    result = runner(made, found, jit)(*moved)
+    run = runner(made, found, jit)
+    result = (guarded(run) if not jit and selects(made) else run)(*moved)
     if gradient is None:  # f's own value: one array (a tree it returns runs one example at a time)
         if not isinstance(result, np.ndarray):
             raise SrcDiffError("a result that is not one array")

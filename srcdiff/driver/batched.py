@@ -39,7 +39,8 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     ndims = probe(found, ir, namer, shape_of, row) if row is not None else {}
     floats = frozenset(name for name, value in zip(found.params, row or ())
                        if name in found.wrt and np.asarray(value).dtype.kind == "f")  # (the variant's key says so)
-    program = batch(ir, namer, found.wrt, shape_of, location=parsed.location, ndims=ndims, floats=floats)
+    program = batch(ir, namer, found.wrt, shape_of, location=parsed.location, ndims=ndims, floats=floats,
+                    select=not found.options.jit)
     name = namer.fresh(f"{parsed.name}_batched")
     func = build(program, parsed.tree, describe(parsed), name)
     scatter_in_place(func)

@@ -37,6 +37,9 @@ class Options:
     jit: str | None = None  # "numba": compiled by numba (backend/jit.py)
     inline: bool = True  # small helpers copied into the caller (ad/inline.py); trace keeps calls
     derivable: bool = False  # code srcdiff can differentiate again (driver/higher.py): loops read stacks by position
+    # derivable code vmap batches and never differentiates again: a first-order gradient's selects at points of
+    # infinite slope kept (ad/zero_factors.py's `held_still`), so that it gives the numbers grad gives
+    once: bool = False
     checkpoint: int | None = None  # loops keep their state every k iterations, recompute between (ad/checkpoint.py)
     directions: int = 1  # forward mode: tangents carried side by side in one sweep (ad/tangent_vector.py)
     #: forward mode with `directions` equal to the number of (scalar) parameters with tangents:

@@ -222,7 +222,7 @@ def _reverse(found: Lowered, ir, namer, shape_of: dict, weak: frozenset = frozen
         seed = namer.fresh(f"{output}_bar")
     program = reverse(ir, namer, found.wrt, shape_of, location=parsed.location,
                       with_value=options.with_value or options.debug, pullback=seed, derivable=options.derivable,
-                      checkpoint=options.checkpoint)
+                      checkpoint=options.checkpoint, once=options.once)
     suffix = "vjp" if options.pullback else "value_and_grad" if options.with_value else "grad"
     name = namer.fresh(f"{parsed.name}_{suffix}")
     info = dataclasses.replace(OptimizeInfo.of(program, shape_of, found.wrt, statements=not options.debug),

@@ -117,6 +117,20 @@ def index_add_masked(base, m, value):
     return base + np.where(_mask(m), value, 0.0)
 
 
+def set_masked_rows(x, m, v, x_rows: bool, number_rows: bool):
+    """``set_item(x, m, v)`` of each row, `m` a boolean mask as long as a row of `x`: `v` where the row's
+    mask holds (masked rows, each row whole; a number per row (`number_rows`); or one number), x's dtype
+    kept as a write keeps it."""
+    x, m, v = np.asarray(x), np.asarray(m), np.asarray(v)
+    if m.dtype != bool or m.shape[1:] != (x.shape[1:] if x_rows else x.shape):
+        raise _not_masked("a write through an index that is not a boolean mask of each row")
+    if x.dtype.kind not in "fc" and v.dtype.kind in "fc":
+        raise _not_masked("a floating value written into integers")
+    if number_rows:
+        v = v.reshape(v.shape + (1,) * (m.ndim - 1))
+    return np.where(m, v, x).astype(x.dtype, copy=False)
+
+
 def refused_when_run(reason: str):
     """A side of a branch the batching transform could not batch, reached (ad/batching.py's `_side`)."""
     raise SrcDiffError(f"batching (srcdiff.vmap) reached a side of a branch it could not batch: {reason}",
@@ -124,7 +138,7 @@ def refused_when_run(reason: str):
 
 
 HELPERS = {f.__name__: f for f in (gather_slices_rows, gather_slices_add_rows, masked_rows, masks_agree,
-                                   index_add_masked, refused_when_run)}
+                                   index_add_masked, refused_when_run, set_masked_rows)}
 
 __all__ = ["HELPERS", "gather_slices_add_rows", "gather_slices_rows", "index_add_masked", "masked_rows",
-           "masks_agree", "refused_when_run"]
+           "masks_agree", "refused_when_run", "set_masked_rows"]

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from .batched_scale_helpers import HELPERS as SCALES
+from .batching_branch_helpers import branch_rows
 from .batching_gather_helpers import HELPERS as GATHER_SLICES
 from .batching_gather_helpers import gather_slices_add_rows, gather_slices_rows
 from .batching_linalg_helpers import HELPERS as LINALG
@@ -207,6 +208,17 @@ def sum_last(x, keepdims: bool = False):
     return out[..., None] if keepdims else out
 
 
+def float_rows(x):
+    """``float(x)`` of each row of one number: float64 rows, of rows that are float64, integers or truth
+    values (of float32 rows, a Python float meets float32 arrays as a float32 number, rows of float64 would
+    not: refused when run, and vmap runs one example at a time)."""
+    x = np.asarray(x)
+    if x.dtype.kind not in "biu" and x.dtype != np.float64:
+        raise SrcDiffError(f"float() of {x.dtype} rows is batched only for float64 rows",
+                           hint="call the function once per example")
+    return x.astype(np.float64)
+
+
 def select_rows(condition, value, condition_rows: bool, value_rows: bool, size: int, whole: bool = False):
     """`select(condition, value)` (`select_whole` when `whole`) of each row, as rows: a row's
     condition of one value decides for its whole row; one shaped like the value's row selects
@@ -374,7 +386,8 @@ HELPERS = {**{f.__name__: f for f in (gather_rows, gather_read_rows, gather_add_
                                    lists_add_rows, list_of_rows, stack_rows, sum_rows, broadcast_rows, copy_rows,
                                    full_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index, index_read_rows,
                                    index_add_rows, scatter_add_rows, zero_rows, zero_rows_with, sum_last, set_item_rows,
-                                   select_rows, measure_nan_rows)}, **GATHER_SLICES, **LINALG, **SCALES}
+                                   select_rows, measure_nan_rows, branch_rows, float_rows)},
+           **GATHER_SLICES, **LINALG, **SCALES}
 
 __all__ = ["HELPERS", "broadcast_rows", "gather_add_rows", "gather_read_rows", "gather_rows",
            "copy_rows", "diag_rows", "expand_rows", "full_rows", "index_add_rows",

@@ -143,7 +143,7 @@ def _abs_templates(static, operand_shapes):
 
 
 ABS = rule(builtins.abs, ("x",), _abs_templates, name="abs", shape=_same, tangents={"x": "x_dot * np.sign(x)"},
-           derivable={"x": "kink(x == 0, g * np.sign(x), x)"})
+           derivable={"x": "kink(x == 0, g * np.sign(x), x)"}, batching="elementwise")
 # ties give each side half the gradient, as np.maximum's rule does (max(x, 0) + min(x, 0) = x
 # has the derivative 1 at 0); the side not taken gets an exact zero (selected: `Rule.selects`),
 # never 0 * inf; the derivable form's share has a NaN derivative at a tie (rules/kinks.tie)

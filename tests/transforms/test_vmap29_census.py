@@ -80,7 +80,7 @@ from . import vmap29_trees as trees
 from .vmap_checks import BATCHED, PER_EXAMPLE, assert_batched_like_the_loop, census_outcome, example
 
 #: (program, wrt) rows that still run one example at a time (see the docstring)
-STILL_PER_EXAMPLE = {("loss_branch_on_index", 0), ("loss_branch_on_index", 1), ("masked_count", 0)}
+STILL_PER_EXAMPLE = {("masked_count", 0)}  # (loss_branch_on_index: batched since wave 30, test_vmap30.py)
 GRAD_REFUSES = {"solve_stack_by_vector"}
 
 #: value_and_grad rows still one example at a time: a mask, a tree's gradients

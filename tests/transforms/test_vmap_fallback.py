@@ -19,9 +19,9 @@ CASES = {case.name: case for case in vp.cases()}
 
 
 def ranked(w, x):
-    if x[0] > x[1]:  # a branch that differs between examples
-        return np.sum(w * x)
-    return np.sum(w * x ** 2)
+    while np.sum(x * x) > 1.0:  # a loop whose count differs between examples
+        x = 0.5 * x
+    return np.sum(w * x)
 
 
 RANKED_LINE = ranked.__code__.co_firstlineno + 1  # the line that cannot be batched

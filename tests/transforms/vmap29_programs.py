@@ -113,7 +113,7 @@ def loss_index_test_sum(w, x, y):
 
 
 def loss_branch_on_index(w, x, y):
-    if x[0] > 0:  # a branch that differs between examples: one example at a time
+    if x[0] > 0:  # a branch that differs between examples: both sides, selected row by row (wave 30)
         return np.sum(w * x) - y
     return np.sum(w * x ** 2) - y
 

@@ -58,6 +58,15 @@ def _tree_difference(f, args: list, wrt: int) -> np.ndarray:
     return central_difference(at, [leaves.vector(x)], 0)
 
 
+def _same_structure(got, one) -> bool:
+    """Whether a batched result `got` is built like one example's result `one` (its arrays stacked)."""
+    if isinstance(one, dict):
+        return isinstance(got, dict) and list(got) == list(one) and all(_same_structure(got[k], one[k]) for k in one)
+    if isinstance(one, (tuple, list)):
+        return type(got) is type(one) and len(got) == len(one) and all(map(_same_structure, got, one))
+    return isinstance(got, np.ndarray) or not isinstance(got, (tuple, list, dict))
+
+
 def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol: float = 1e-10,
                    valued: bool = False) -> tuple:
     """What ``vmap(grad(f, wrt=wrt))`` (`valued`: of value_and_grad) does over `size` examples, and
@@ -83,6 +92,8 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     except Exception as exc:  # noqa: BLE001  (what the census counts as a bad error)
         return BAD_ERROR, f"{type(exc).__name__}: {exc}"
     want = _stacked_leaves(per)
+    if not _same_structure(got, per[0]):  # (the leaves alone would not tell a 1-tuple from its array)
+        return WRONG, f"batched {type(got).__name__} where the loop gives {type(per[0]).__name__}"
     try:
         found = [np.asarray(leaf) for leaf in leaves.float_leaves(got)]
         same = len(found) == len(want) and all(
@@ -94,3 +105,29 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     if mapped.per_example is not None:
         return PER_EXAMPLE, mapped.per_example.splitlines()[0]
     return BATCHED, ""
+
+
+def _stackable(values: list) -> bool:
+    if all(isinstance(v, np.ndarray) and v.dtype.kind == "f" for v in values):
+        return len({v.shape for v in values}) == 1
+    return all(type(v) is float for v in values)
+
+
+def _same(a, b) -> bool:
+    try:
+        return type(a) is type(b) and bool(np.array_equal(a, b)) if isinstance(a, (np.ndarray, float, int)) \
+            else a is b
+    except (TypeError, ValueError):
+        return False
+
+
+def stacked_examples(make, size: int, seed: int) -> tuple[list, tuple]:
+    """`size` examples of a program table's ``make(rng)`` (seeds `seed`, `seed` + 1, ...) as batched
+    arguments: an argument that differs between the examples of a batch of 3 and is a float or an
+    array of floats of one shape is stacked (in_axes 0); any other is the first example's (in_axes None)."""
+    made = [tuple(make(np.random.default_rng(seed + i))) for i in range(max(size, 3))]
+    axes = tuple(0 if _stackable([m[k] for m in made[:3]]) and not all(_same(m[k], made[0][k]) for m in made[1:3])
+                 else None for k in range(len(made[0])))
+    args = [np.stack([np.asarray(m[k]) for m in made[:size]]) if ax == 0 else made[0][k]
+            for k, ax in enumerate(axes)]
+    return args, axes
