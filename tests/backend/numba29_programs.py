@@ -78,7 +78,7 @@ def sinkhorn_from_a_number(C):
 
 def squeezed(x):
     y = np.reshape(x, (1, 3, 1))
-    return np.sum(np.squeeze(y) ** 2 * x)  # OPEN squeezed
+    return np.sum(np.squeeze(y) ** 2 * x)
 
 
 def _x(r):

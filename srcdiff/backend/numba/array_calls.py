@@ -2,7 +2,7 @@
 helpers), one rule per call, used by spelling.py's rewriter:
 
 * ``np.tile(x, reps)``, ``np.repeat(x, r, axis=k)``, ``np.add.reduceat(a, idx, axis=k)``,
-  ``np.squeeze(x, axis=k)``: a constant list among the arguments becomes a tuple, so numba
+  ``np.squeeze(x, axis=k)`` (``x.squeeze(axis=k)`` too): a constant list among the arguments becomes a tuple, so numba
   sees its values (a tuple of constants is typed by value);
 * ``np.roll``/``np.diff`` along a constant axis (numba's own without one); ``np.cross`` with
   its axes at their defaults (numba's own, which takes none);
@@ -93,6 +93,10 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
         axis = _axis(node, 1)
         if _is_constant(axis) and ast.literal_eval(axis) is not None:
             return "squeeze_axes", [args[0], _constant_tuple(axis)]
+    if isinstance(func, ast.Attribute) and func.attr == "squeeze" and not _is_np(func, "squeeze"):
+        axis = args[0] if len(args) == 1 and not keywords else keywords.get("axis") if len(args) == 0 else None
+        if axis is not None and set(keywords) <= {"axis"} and _is_constant(axis) and ast.literal_eval(axis) is not None:
+            return "squeeze_axes", [func.value, _constant_tuple(axis)]  # the method ``y.squeeze(axis=...)``
     if _is_np(func, "roll") and 2 <= len(args) + len(keywords) <= 3 and set(keywords) <= {"axis"}:
         axis = _axis(node, 2)
         if axis is None or _is_none(axis):
