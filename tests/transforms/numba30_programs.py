@@ -86,4 +86,102 @@ SQUEEZES = [
     ("squeeze_of_a_column_mean", squeeze_of_a_column_mean, lambda r: (np.reshape(_v(r, 4), (2, 2)),), 0),
 ]
 
-PROGRAMS = SQUEEZES
+# ---- a number before a loop, an array in it ------------------------------------------------------
+
+
+def sinkhorn_from_a_number(C):
+    K = np.exp(-C)
+    a = np.ones(3) / 3
+    u = 1.0  # overwritten before it is read: pushed on the stack only
+    v = np.ones(3)
+    for _ in range(4):
+        u = a / (K @ v)
+        v = a / (K.T @ u)
+    return np.sum(u[:, None] * K * v[None, :] * C)
+
+
+def two_numbers_overwritten(x):
+    m = 0.0
+    s = 0.0
+    for _ in range(3):
+        m = np.tanh(x) * 0.5 + x
+        s = m ** 2 + np.outer(m, m) @ x
+    return np.sum(s * m)
+
+
+def running_number_pushed_alone(x, n):
+    v = 0.0
+    for i in range(n):
+        v = v + x * i
+    return np.sum(v * x) + np.sum(x ** 2)
+
+
+def number_in_a_while(x):
+    v = 0.0
+    k = 0
+    while k < 3:
+        v = v * 0.5 + np.sin(x)
+        k += 1
+    return np.sum(v * x)
+
+
+def number_in_a_while_to_a_tolerance(x):
+    s = 0.0
+    change = 1.0
+    while change > 1e-6:
+        s_new = 0.5 * s + np.cos(x)
+        change = np.max(np.abs(s_new - s))
+        s = s_new
+    return np.sum(s * x)
+
+
+def _costs(r):
+    return np.abs(np.array([[0.5, 1.2, 0.3], [0.9, 0.2, 1.1], [0.4, 0.8, 0.6]]) + 0.05 * r.standard_normal((3, 3)))
+
+
+NUMBERS = [
+    ("sinkhorn_from_a_number", sinkhorn_from_a_number, lambda r: (_costs(r),), 0),
+    ("two_numbers_overwritten", two_numbers_overwritten, lambda r: (_v(r),), 0),
+    ("running_number_no_trip", running_number_pushed_alone, lambda r: (_v(r), 0), 0),
+    ("running_number_some_trips", running_number_pushed_alone, lambda r: (_v(r), 3), 0),
+    ("number_in_a_while", number_in_a_while, lambda r: (_v(r),), 0),
+    ("number_in_a_while_to_a_tolerance", number_in_a_while_to_a_tolerance, lambda r: (_v(r),), 0),
+]
+
+# ---- a list that starts empty, typed through another name ------------------------------------------
+
+
+def discounted_returns(x, gamma=0.9):
+    returns = []
+    G = 0.0
+    for r in reversed(list(x)):
+        G = r + gamma * G
+        returns.insert(0, G)
+    return np.sum(np.array(returns) * np.tanh(x))
+
+
+def prepended_states(x):
+    states = []
+    h = np.zeros(2)
+    for k in range(3):
+        h = np.tanh(h + x[:2] * (k + 1))
+        states = [h] + states
+    return sum(np.sum(s * (i + 1)) for i, s in enumerate(states))
+
+
+def running_sum_of_a_list(x):
+    xs = []
+    total = 0.0
+    for v in x:
+        total = total + np.sin(v)
+        xs = xs + [total]
+    return sum(t * t for t in xs)
+
+
+EMPTY_LISTS = [
+    ("discounted_returns", discounted_returns, lambda r: (_v(r, 4),), 0),
+    ("prepended_states", prepended_states, lambda r: (_v(r),), 0),
+    ("running_sum_of_a_list", running_sum_of_a_list, lambda r: (_v(r),), 0),
+]
+
+PROGRAMS = SQUEEZES + NUMBERS + EMPTY_LISTS
