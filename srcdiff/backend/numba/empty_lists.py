@@ -7,9 +7,10 @@ of variable 'returns', have imprecise type: list(undefined)") where none is.  Wh
 name's lists receive (appended, inserted, or in a display the name is given) whose kind is known
 from the arguments' (kindflow.py) has one kind, the empty list is written as a one-item list of
 that kind sliced to no item (``[0.0][:0]``, ``[np.zeros((1,))][:0]``): the same empty list, typed;
-where no item's kind is known, a list of float64 numbers.  A wrong guess only changes what numba
-refuses (a list of one type given items of another), never a value; items of several kinds leave
-the code as it is (numba refuses it at the user's line).
+where no item's kind is known, a list of float64 numbers, then (where numba refuses that type for
+the name) arrays of one and two axes, float32 ones.  A wrong guess only makes numba refuse (a list
+of one type given items of another), never a value; items of several kinds leave the code as it
+is (numba refuses it at the user's line).
 """
 
 from __future__ import annotations
@@ -29,28 +30,29 @@ _ADDING = {"append": 0, "insert": 1}  # -> the position of the item among the ar
 def retried(built, refusal: str, made=None, key=None):
     """`built` (module.py's `NumbaModule`) with the empty list numba's `refusal` names typed by its
     items' kind (`made` and `key`, the variant and its signature, tell the main function's arguments'
-    kinds); None when the refusal is another or the kind is not known."""
+    kinds), or, where numba refuses the type given before, the next of `GUESSES`; None when the
+    refusal is another or no type is left to try."""
     found = IMPRECISE.search(refusal)
-    if not found:
-        return None
-    name = found.group(1)
     module = ast.parse(built.source)
     changed = False
     for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
-        empties = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                   and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name
-                   and isinstance(n.value, ast.List) and not n.value.elts]
-        if not empties:
-            continue
-        env = joins.arguments(func, made, key) if func.name == built.main else None
-        kind = _item_kind(func, name, env or {})
-        if kind is None:
-            continue
-        for assign in empties:
-            one = ast.List([_one(kind)], ast.Load())
-            assign.value = ast.copy_location(ast.Subscript(one, ast.Slice(None, ast.Constant(0), None), ast.Load()),
-                                             assign.value)
-        changed = True
+        for name, assigns in _empties(func).items():
+            typed = [a for a in assigns if _typed_kind(a.value) is not None]
+            if found and found.group(1) == name and len(typed) < len(assigns):
+                env = joins.arguments(func, made, key) if func.name == built.main else None
+                kind = _item_kind(func, name, env or {})
+            elif typed and (f"'{name}." in refusal or f"'{name}'" in refusal):  # the type given refused
+                tried = _typed_kind(typed[0].value)
+                kind = GUESSES[GUESSES.index(tried) + 1] if tried in GUESSES[:-1] else None
+            else:
+                continue
+            if kind is None:
+                continue
+            for assign in assigns:
+                one = ast.List([_one(kind)], ast.Load())
+                assign.value = ast.copy_location(
+                    ast.Subscript(one, ast.Slice(None, ast.Constant(0), None), ast.Load()), assign.value)
+            changed = True
     if not changed:
         return None
     source = ast.unparse(module)
@@ -58,6 +60,31 @@ def retried(built, refusal: str, made=None, key=None):
     new = [n.lineno for n in ast.walk(ast.parse(source)) if isinstance(n, ast.stmt)]
     lines = {b: built.lines[a] for a, b in zip(old, new) if a in built.lines}
     return replace(built, source=source, lines=lines, imports={**built.imports, "np": ("numpy", None)})
+
+
+#: the item types tried in turn where no item's kind is known (numbers first: the usual items)
+GUESSES = [Kind(kinds.SCALAR, "f8"), Kind(1, "f8"), Kind(2, "f8"), Kind(kinds.SCALAR, "f4"), Kind(1, "f4"),
+           Kind(2, "f4")]
+
+
+def _empties(func: ast.FunctionDef) -> dict:
+    """name -> its assignments of an empty list (``[]``, or one typed here: ``[0.0][:0]``)."""
+    out: dict = {}
+    for n in ast.walk(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and (
+                isinstance(n.value, ast.List) and not n.value.elts or _typed_kind(n.value) is not None):
+            out.setdefault(n.targets[0].id, []).append(n)
+    return out
+
+
+def _typed_kind(value: ast.expr) -> Kind | None:
+    """The kind of the empty list `value` typed here (``[np.zeros((1,))][:0]``), else None."""
+    if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.List) and len(value.value.elts) == 1
+            and isinstance(value.slice, ast.Slice) and value.slice.lower is None and value.slice.step is None
+            and isinstance(value.slice.upper, ast.Constant) and value.slice.upper.value == 0):
+        return None
+    text = ast.unparse(value.value.elts[0])
+    return next((k for k in [*GUESSES, Kind(kinds.SCALAR, "i8")] if ast.unparse(_one(k)) == text), None)
 
 
 def _item_kind(func: ast.FunctionDef, name: str, env: dict) -> Kind | None:
@@ -86,8 +113,8 @@ def _item_kind(func: ast.FunctionDef, name: str, env: dict) -> Kind | None:
             kind = kinds.of(item, before.get(id(stmt), {}))
             found.add(replace(kind, dims=None) if isinstance(kind, Kind) else None)
     known = {k for k in found if isinstance(k, Kind)}
-    if not known:  # (no item's kind is known: numbers, the lists' usual items; numba checks it)
-        return kinds.NUMBER["f8"] if found else None
+    if not known:  # (no item's kind is known: numbers first, then GUESSES in turn where numba refuses)
+        return GUESSES[0] if found else None
     if len(known) != 1:
         return None
     (kind,) = known
