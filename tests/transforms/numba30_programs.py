@@ -184,4 +184,32 @@ EMPTY_LISTS = [
     ("running_sum_of_a_list", running_sum_of_a_list, lambda r: (_v(r),), 0),
 ]
 
-PROGRAMS = SQUEEZES + NUMBERS + EMPTY_LISTS
+# ---- labels: the groups of a list of labels, of an array's tolist() ---------------------------------
+
+
+def groups_of_a_list_of_labels(w, g):
+    total = 0.0
+    for k in sorted(set(g)):
+        total = total + np.max(w[np.array(g) == k]) * (k + 1)
+    return total
+
+
+def groups_of_tolist(w, g):
+    total = 0.0
+    for i, k in enumerate(sorted(set(g.tolist()))):
+        total = total + (i + 1) * np.sum(np.sin(w[g == k]))
+    return total
+
+
+def group_means_by_label(w, g):
+    labels = np.asarray(g)
+    return sum(np.mean(w[labels == k]) ** 2 * (k + 1) for k in sorted(set(g)))
+
+
+LABELS = [
+    ("groups_of_a_list_of_labels", groups_of_a_list_of_labels, lambda r: (_v(r, 5), [0, 2, 0, 1, 2]), 0),
+    ("groups_of_tolist", groups_of_tolist, lambda r: (_v(r, 5), np.array([1, 1, 0, 3, 0])), 0),
+    ("group_means_by_label", group_means_by_label, lambda r: (_v(r, 5), [2, 0, 2, 1, 1]), 0),
+]
+
+PROGRAMS = SQUEEZES + NUMBERS + EMPTY_LISTS + LABELS

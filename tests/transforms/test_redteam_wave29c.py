@@ -80,9 +80,9 @@ REFUSED = {"groups_count_scaled", "groups_dict_comp", "funcs_rebound", "funcs_ap
            "choice_of_values"}
 
 #: refused by numba alone, at the user's line
-#: (promoted_zero_trips and promoted_some_trips: compiled since wave 30, test_numba30.py)
-NUMBA_REFUSED = {"groups_list_labels", "groups_set_no_sort", "groups_sorted_key", "groups_string_labels",
-                 "join_argument_past"}
+#: (promoted_zero_trips, promoted_some_trips, groups_list_labels and groups_set_no_sort: compiled since wave 30,
+#: test_numba30.py)
+NUMBA_REFUSED = {"groups_sorted_key", "groups_string_labels", "join_argument_past"}
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
