@@ -139,14 +139,26 @@ def _costs(r):
     return np.abs(np.array([[0.5, 1.2, 0.3], [0.9, 0.2, 1.1], [0.4, 0.8, 0.6]]) + 0.05 * r.standard_normal((3, 3)))
 
 
+def float_argument_then_array(u0, x):
+    s = u0
+    for _ in range(3):
+        s = s * x + 1.0
+    return np.sum(s ** 2)
+
+
 NUMBERS = [
     ("sinkhorn_from_a_number", sinkhorn_from_a_number, lambda r: (_costs(r),), 0),
     ("two_numbers_overwritten", two_numbers_overwritten, lambda r: (_v(r),), 0),
     ("running_number_no_trip", running_number_pushed_alone, lambda r: (_v(r), 0), 0),
     ("running_number_some_trips", running_number_pushed_alone, lambda r: (_v(r), 3), 0),
     ("number_in_a_while", number_in_a_while, lambda r: (_v(r),), 0),
+    ("float_argument_then_array", float_argument_then_array, lambda r: (0.5, _v(r)), 1),
     ("number_in_a_while_to_a_tolerance", number_in_a_while_to_a_tolerance, lambda r: (_v(r),), 0),
 ]
+
+REFUSED["float_argument_then_array_u0"] = (
+    ("float_argument_then_array_u0", float_argument_then_array, lambda r: (0.5, _v(r)), 0),
+    "the float argument differentiated is the number made an array: its gradient would have ones' shape")
 
 # ---- a list that starts empty, typed through another name ------------------------------------------
 

@@ -47,7 +47,7 @@ def promote(built, made, key):
             promoted = False
             for assign, ndim, dtype in _candidates(func.body[:index], stmt, before):
                 kept = copy.deepcopy(assign.value)
-                assign.value = _ones(ndim, assign.value.value, dtype)
+                assign.value = _ones(ndim, assign.value, dtype)
                 if _of_preset(func, assign) or \
                         _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)) or \
                         taints.in_order(func, [assign], _Wide(func, env, ndim)):
@@ -117,7 +117,7 @@ def unified(built, refusal: str, made=None, key=None):
             continue
         kept = [copy.deepcopy(n.value) for n in numbers_here]
         for assign in numbers_here:
-            assign.value = _ones(ndim, assign.value.value, dtype)
+            assign.value = _ones(ndim, assign.value, dtype)
         wide = _Wide(func, (arguments(func, made, key) if func.name == built.main else None) or {}, ndim)
         if all(_of_preset(func, n) for n in numbers_here) or \
                 _exact(func, name, _other_path(func, numbers_here), wide) or taints.in_order(func, numbers_here, wide):
@@ -238,9 +238,10 @@ def _candidates(before: list, loop: ast.stmt, env: dict) -> list:
                     last[node.id] = None
     found = []
     for name, assign in last.items():
-        if assign is None or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) \
-                or not isinstance(assign.value, ast.Constant) or type(assign.value.value) not in (int, float):
-            continue
+        if assign is None or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) or not (
+                isinstance(assign.value, ast.Constant) and type(assign.value.value) in (int, float)
+                or isinstance(assign.value, ast.Name) and env.get(assign.value.id) == kinds.NUMBER["f8"]):
+            continue  # (a number written, or a float argument: ``s = u0`` before ``s = s * x + 1.0``)
         once = kindflow.block(loop.body, _entered(loop, env))
         kind = once.get(name)
         if kind is None and name in once:  # a number and an array joined: made in an inner loop or a branch
@@ -267,9 +268,10 @@ def _entered(loop: ast.stmt, env: dict) -> dict:
     return env
 
 
-def _ones(ndim: int, value, dtype: str) -> ast.expr:
+def _ones(ndim: int, value: ast.expr, dtype: str) -> ast.expr:
+    """``np.full`` of ones' shape of the number `value` (a constant, or a float argument's name)."""
     shape = ast.Tuple([ast.Constant(1)] * ndim, ast.Load())
-    args = [shape, ast.Constant(float(value))]
+    args = [shape, ast.Constant(float(value.value)) if isinstance(value, ast.Constant) else copy.deepcopy(value)]
     if dtype == "f4":
         args.append(ast.Attribute(ast.Name("np", ast.Load()), "float32", ast.Load()))
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "full", ast.Load()), args, [])
