@@ -93,6 +93,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                            hint="pip install 'srcdiff[numba]'") from None
     from .numba import (
         compile_watch,
+        empty_lists,
         first_call,
         float32_constants,
         fusion,
@@ -171,7 +172,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             # numba does not type the loops, the statements as written
             for retry in (joins.unified(run.built, str(exc), made, key), scalar_where.retried(run.built, str(exc)),
                           float32_constants.retried(run.built, str(exc)), list_writes.retried(run.built, str(exc)),
-                          plain):
+                          empty_lists.retried(run.built, str(exc), made, key), plain):
                 if retry is not None and retry.source not in tried:
                     tried.add(retry.source)
                     compiled(retry)

@@ -23,6 +23,7 @@ from ..ad.in_place_args import mark_spent
 from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..ad.searches import refuse_comparison_only
+from ..ad.squeeze_axes import squeeze_axes
 from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
 from ..backend.optimize import logistic, tidy, widths
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
@@ -159,6 +160,8 @@ def compile_variant(found: Lowered, param_shapes: dict, foreign: list[str] = (),
         single = False  # a value made float64 inside: its adjoint too (the gradient is rounded at the end)
     if options.mode != "batched":  # a softmax's max shift held constant (its derivative is 0)
         ir = hold_shifts(ir, shape_of)
+    if options.mode != "batched":  # the axes np.squeeze removes, known (numba types each name's ndim once)
+        ir = squeeze_axes(ir, shape_of)
     ir = mark_spent(ir, spent if for_helper else None)  # calls kept: operands no one reads again (in_place_args.py)
     check_in_place(ir, shape_of, parsed.location, callee=for_helper, spent=spent)
     if options.mode == "batched":

@@ -68,7 +68,7 @@ def drawn_choice(x):
 def sinkhorn_from_a_number(C):
     K = np.exp(-C)
     a = np.ones(3) / 3
-    u = 1.0  # OPEN sinkhorn_from_a_number
+    u = 1.0
     v = np.ones(3)
     for _ in range(5):
         u = a / (K @ v)
@@ -78,7 +78,7 @@ def sinkhorn_from_a_number(C):
 
 def squeezed(x):
     y = np.reshape(x, (1, 3, 1))
-    return np.sum(np.squeeze(y) ** 2 * x)  # OPEN squeezed
+    return np.sum(np.squeeze(y) ** 2 * x)
 
 
 def _x(r):

@@ -26,12 +26,8 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-_EMPTY = "a list that starts empty and is rebuilt each iteration: numba cannot type `[]` (list(undefined))"
-
 #: what jit="numba" refuses at the user's line, and why
-NUMBA_REFUSED = {
-    "kv_cache_stack": _EMPTY, "kv_cache_stack_values": _EMPTY, "kv_cache_comprehension": _EMPTY,
-    "running_sum_of_list": _EMPTY, "reversed_after_branchy_appends": _EMPTY,
+NUMBA_REFUSED = {  # (the lists that start empty compile since wave 30: backend/numba/empty_lists.py)
     "float32_history": "numba's compiled gradient of float32 items disagrees with its own dtype check",
 }
 

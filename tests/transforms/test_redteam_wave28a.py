@@ -32,7 +32,7 @@ crash or a refusal naming no line of the user's; n/a: hvp of a second argument, 
     vmap(grad)      152        4      1    0                 153        4      0    0
 
 grad refuses 4 programs at the user's line, and so does every transformation (REFUSED below);
-jit="numba" refuses 2 more at the line (``np.squeeze`` without an axis, NUMBA_REFUSED).  The WRONG
+jit="numba" refused 2 more at the line (``np.squeeze`` without an axis; compiled since wave 30).  The WRONG
 cells: unit_vector_angles' Hessian and hvp (1 below), rotated_alignment's vmap(grad) (2 below), and
 one of the harness's own making, not srcdiff's (where_guarded_division at x == 0: ``np.where(abs(x)
 > 1e-8, sin(x) / safe, 1.0)`` is constant on |x| < 1e-8, so its Hessian there is 0, as srcdiff says;
@@ -101,9 +101,9 @@ KEPT = {"biquad", "ytm_newton", "abc_kinetics_euler", "kalman_filter_2d", "augme
 #: values, local functions appended to a list in a loop (since reach 29, test_reach29_refusals.py,
 #: ``buf[1:] + [echoed]`` (a list joined by +) and a loop over ``sorted(set(groups))`` work)
 REFUSED = {"hilbert_envelope_fft", "closure_over_loop"}
-#: jit="numba" refuses these at the user's line: ``np.squeeze(out)`` without an axis (the number of
-#: axes of its result depends on the shape's values, which numba cannot type)
-NUMBA_REFUSED = {"mixture_k_components", "mixture_k_components_means"}
+#: jit="numba" refused ``np.squeeze(out)`` without an axis at the user's line (mixture_k_components and
+#: its _means); the axes are decided when the signature is known since wave 30 (test_numba30.py)
+NUMBA_REFUSED: set = set()
 
 
 def accepted():

@@ -82,8 +82,9 @@ REFUSED = {"groups_count_scaled", "groups_dict_comp", "funcs_appended", "funcs_m
 # test_reach30.py)
 
 #: refused by numba alone, at the user's line
-NUMBA_REFUSED = {"groups_list_labels", "groups_set_no_sort", "promoted_zero_trips", "promoted_some_trips",
-                 "groups_sorted_key", "groups_string_labels", "join_argument_past"}
+#: (promoted_zero_trips, promoted_some_trips, groups_list_labels and groups_set_no_sort: compiled since wave 30,
+#: test_numba30.py)
+NUMBA_REFUSED = {"groups_sorted_key", "groups_string_labels", "join_argument_past"}
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")

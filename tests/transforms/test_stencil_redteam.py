@@ -50,9 +50,8 @@ def test_every_second_order_transformation(program):  # a sampled family (tests/
 
 
 #: what jit="numba" refuses at the user's line, and why
-NUMBA_REFUSED = {
+NUMBA_REFUSED = {  # (scalar_array_start compiles since wave 30: test_numba30.py)
     "plate_pad_edge": "numba has no np.pad of a matrix in mode 'edge'",
-    "scalar_array_start": "numba cannot unify a number and an array in one loop-carried name",
     "int_array_carried": "numba cannot unify an integer and a float array in one loop-carried name",
     "int_array_carried_k": "numba cannot unify an integer and a float array in one loop-carried name",
     "float64_mid_in_float32": "numba cannot unify a float32 and a float64 array in one loop-carried name",

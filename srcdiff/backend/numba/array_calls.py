@@ -2,11 +2,12 @@
 helpers), one rule per call, used by spelling.py's rewriter:
 
 * ``np.tile(x, reps)``, ``np.repeat(x, r, axis=k)``, ``np.add.reduceat(a, idx, axis=k)``,
-  ``np.squeeze(x, axis=k)``: a constant list among the arguments becomes a tuple, so numba
+  ``np.squeeze(x, axis=k)`` (``x.squeeze(axis=k)`` too): a constant list among the arguments becomes a tuple, so numba
   sees its values (a tuple of constants is typed by value);
 * ``np.roll``/``np.diff`` along a constant axis (numba's own without one); ``np.cross`` with
   its axes at their defaults (numba's own, which takes none);
 * ``np.atleast_1d(x)`` (``2d``, ``3d``) of one value, a number too (``np.r_[x[:2], 0.5]``);
+* ``np.unique(x)`` of a list (``sorted(set(labels))``) or of ``g.tolist()``: of the array;
 * ``np.ndim(x)``; ``np.ones_like``/``zeros_like``/``empty_like``/``full_like`` with ``dtype=``;
 * ``np.issubdtype(np.result_type(v), np.floating)``, ``np.issubdtype(t, np.floating)``,
   ``np.result_type(v)`` of one value;
@@ -89,10 +90,19 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
     if isinstance(func, ast.Attribute) and func.attr == "reduceat" and _is_np(func.value, "add") \
             and 2 <= len(args) + len(keywords) <= 3 and set(keywords) <= {"axis"}:
         return "add_reduceat", [args[0], _constant_tuple(args[1]), _axis(node, 2, ast.Constant(0))]
+    if _is_np(func, "unique") and len(args) == 1 and not keywords:  # (of a list of labels too: numba's takes arrays)
+        x = args[0]
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr == "tolist" and not x.args:
+            x = x.func.value  # ``np.unique(g.tolist())``: the same labels, sorted, as of the array
+        return "np.unique", [ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [x], [])]
     if _is_np(func, "squeeze") and len(args) + len(keywords) == 2 and set(keywords) <= {"axis"}:
         axis = _axis(node, 1)
         if _is_constant(axis) and ast.literal_eval(axis) is not None:
             return "squeeze_axes", [args[0], _constant_tuple(axis)]
+    if isinstance(func, ast.Attribute) and func.attr == "squeeze" and not _is_np(func, "squeeze"):
+        axis = args[0] if len(args) == 1 and not keywords else keywords.get("axis") if len(args) == 0 else None
+        if axis is not None and set(keywords) <= {"axis"} and _is_constant(axis) and ast.literal_eval(axis) is not None:
+            return "squeeze_axes", [func.value, _constant_tuple(axis)]  # the method ``y.squeeze(axis=...)``
     if _is_np(func, "roll") and 2 <= len(args) + len(keywords) <= 3 and set(keywords) <= {"axis"}:
         axis = _axis(node, 2)
         if axis is None or _is_none(axis):

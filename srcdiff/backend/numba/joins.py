@@ -24,7 +24,7 @@ import copy
 import re
 from dataclasses import replace
 
-from . import kindflow, kinds, taints
+from . import kindflow, kinds, optionals, taints
 from .kinds import Kind
 
 
@@ -35,7 +35,7 @@ def promote(built, made, key):
         return built
     module = ast.parse(built.source)
     func = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == built.main), None)
-    env = _arguments(func, made, key)
+    env = arguments(func, made, key)
     if env is None:
         return built
     changed = False
@@ -47,7 +47,7 @@ def promote(built, made, key):
             promoted = False
             for assign, ndim, dtype in _candidates(func.body[:index], stmt, before):
                 kept = copy.deepcopy(assign.value)
-                assign.value = _ones(ndim, assign.value.value, dtype)
+                assign.value = _ones(ndim, assign.value, dtype)
                 if _of_preset(func, assign) or \
                         _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)) or \
                         taints.in_order(func, [assign], _Wide(func, env, ndim)):
@@ -59,7 +59,7 @@ def promote(built, made, key):
     return _rewritten(built, module) if changed else built
 
 
-def _arguments(func: ast.FunctionDef | None, made, key) -> dict | None:
+def arguments(func: ast.FunctionDef | None, made, key) -> dict | None:
     """The kinds of `func`'s arguments (the variant's `key`: ir/shapes.py's signature), where
     `func` is the main function of `made`'s module; else None."""
     if func is None or made is None or not isinstance(key, tuple):
@@ -108,7 +108,7 @@ def unified(built, refusal: str, made=None, key=None):
         return None
     name, dtype, ndim = found.group(3), {"float64": "f8", "float32": "f4"}[array.group(1)], int(array.group(2))
     module = ast.parse(built.source)
-    changed = False
+    changed, helpers = False, set()
     for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
         numbers_here = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
                         and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name
@@ -117,15 +117,65 @@ def unified(built, refusal: str, made=None, key=None):
             continue
         kept = [copy.deepcopy(n.value) for n in numbers_here]
         for assign in numbers_here:
-            assign.value = _ones(ndim, assign.value.value, dtype)
-        wide = _Wide(func, (_arguments(func, made, key) if func.name == built.main else None) or {}, ndim)
+            assign.value = _ones(ndim, assign.value, dtype)
+        wide = _Wide(func, (arguments(func, made, key) if func.name == built.main else None) or {}, ndim)
         if all(_of_preset(func, n) for n in numbers_here) or \
                 _exact(func, name, _other_path(func, numbers_here), wide) or taints.in_order(func, numbers_here, wide):
             changed = True
-        else:
-            for assign, value in zip(numbers_here, kept):
-                assign.value = value
-    return _rewritten(built, module) if changed else None
+            continue
+        for assign, value in zip(numbers_here, kept):
+            assign.value = value
+        if all(_dead(func, n) for n in numbers_here):  # a number the loop overwrites before reading it
+            for assign in numbers_here:
+                assign.value = ast.copy_location(ast.Constant(None), assign.value)
+            helpers |= optionals.rewrite(func)
+            changed = True
+    if not changed:
+        return None
+    made_again = _rewritten(built, module)
+    return replace(made_again, imports={**made_again.imports, **{h: (optionals.__name__, h) for h in helpers}})
+
+
+def _dead(func: ast.FunctionDef, assign: ast.Assign) -> bool:
+    """Whether the number `assign` gives its name is never computed with: the next statements read
+    the name only in a ``for`` over a non-empty constant range, whose body reads it only to push it
+    on a stack (``stack.append((t5, u))``) before assigning it (sinkhorn's ``u = 1.0`` before ``u = a /
+    (K @ v)`` in the loop).  The backward sweep pops it back only for the first iteration, whose
+    adjoints never read the value the loop overwrote: it may be None, as the value first assigned in
+    a loop is (optionals.py)."""
+    name = assign.targets[0].id
+    parents = {id(child): node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
+    block = next((b for node in ast.walk(func) for b in (getattr(node, "body", None), getattr(node, "orelse", None))
+                  if isinstance(b, list) and any(s is assign for s in b)), None)
+    if block is None:
+        return False
+    for stmt in block[block.index(assign) + 1:]:
+        if isinstance(stmt, ast.For) and taints.runs(stmt):
+            for inner in stmt.body:
+                if isinstance(inner, ast.Assign) and any(name in kindflow.bound(t) for t in inner.targets):
+                    return _pushed_only(inner.value, name, parents)
+                if not _pushed_only(inner, name, parents) or any(
+                        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                        for n in ast.walk(inner)):
+                    return False
+            return False
+        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt)):
+            return False
+    return False
+
+
+def _pushed_only(node: ast.AST, name: str, parents: dict) -> bool:
+    """Whether every read of `name` in `node` is an item pushed on a stack (``s.append(name)``, or an
+    item of the tuple pushed)."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+            parent = parents.get(id(n))
+            call = parents.get(id(parent)) if isinstance(parent, ast.Tuple) else parent
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
+                    and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords
+                    and call.args[0] is (parent if isinstance(parent, ast.Tuple) else n)):
+                return False
+    return True
 
 
 def _rewritten(built, module: ast.Module):
@@ -188,9 +238,10 @@ def _candidates(before: list, loop: ast.stmt, env: dict) -> list:
                     last[node.id] = None
     found = []
     for name, assign in last.items():
-        if assign is None or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) \
-                or not isinstance(assign.value, ast.Constant) or type(assign.value.value) not in (int, float):
-            continue
+        if assign is None or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) or not (
+                isinstance(assign.value, ast.Constant) and type(assign.value.value) in (int, float)
+                or isinstance(assign.value, ast.Name) and env.get(assign.value.id) == kinds.NUMBER["f8"]):
+            continue  # (a number written, or a float argument: ``s = u0`` before ``s = s * x + 1.0``)
         once = kindflow.block(loop.body, _entered(loop, env))
         kind = once.get(name)
         if kind is None and name in once:  # a number and an array joined: made in an inner loop or a branch
@@ -217,9 +268,10 @@ def _entered(loop: ast.stmt, env: dict) -> dict:
     return env
 
 
-def _ones(ndim: int, value, dtype: str) -> ast.expr:
+def _ones(ndim: int, value: ast.expr, dtype: str) -> ast.expr:
+    """``np.full`` of ones' shape of the number `value` (a constant, or a float argument's name)."""
     shape = ast.Tuple([ast.Constant(1)] * ndim, ast.Load())
-    args = [shape, ast.Constant(float(value))]
+    args = [shape, ast.Constant(float(value.value)) if isinstance(value, ast.Constant) else copy.deepcopy(value)]
     if dtype == "f4":
         args.append(ast.Attribute(ast.Name("np", ast.Load()), "float32", ast.Load()))
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "full", ast.Load()), args, [])
@@ -279,6 +331,9 @@ def _exact(func: ast.FunctionDef, name: str, skipped: list = (), wide: _Wide | N
                 stack = kindflow.stack_of(node.value)
                 if stack is not None and any(s == stack for s, _ in more):
                     target = node.targets[0]
+                    if isinstance(target, ast.Name) and (stack, None) in more:
+                        grown.add(target.id)  # a value pushed alone, popped alone
+                        continue
                     if not isinstance(target, ast.Tuple):
                         return False
                     grown.update(n for i, e in enumerate(target.elts) if (stack, i) in more

@@ -32,6 +32,10 @@ def use(node: ast.Name, parents: dict, tainted: set = frozenset(), wide=None):
                 parent, "test", None):
             child, parent = parent, parents.get(id(parent))
             continue
+        if isinstance(parent, ast.Call) and child is node and parent.args == [node] and not parent.keywords \
+                and isinstance(parent.func, ast.Attribute) and parent.func.attr == "append" \
+                and isinstance(parent.func.value, ast.Name):
+            return set(), {(parent.func.value.id, None)}  # pushed alone (``stack.append(v)``): popped alone
         if isinstance(parent, ast.Call) and child in parent.args:
             called = called_name(parent.func)
             if called in ELEMENTWISE or called in HELPERS_OF_SHAPE:
@@ -130,7 +134,7 @@ def in_order(func: ast.FunctionDef, starts: list, wide=None) -> bool:
                     entry = entry | out
                 else:
                     return None
-                tainted = out if isinstance(stmt, ast.For) and _runs(stmt) else tainted | out
+                tainted = out if isinstance(stmt, ast.For) and runs(stmt) else tainted | out
                 if stmt.orelse:
                     tainted = run(stmt.orelse, tainted)
             elif isinstance(stmt, ast.If):
@@ -156,6 +160,8 @@ def in_order(func: ast.FunctionDef, starts: list, wide=None) -> bool:
                     if isinstance(target, ast.Tuple) and stack is not None:
                         grown.update(n for i, e in enumerate(target.elts) if (stack, i) in piled
                                      for n in kindflow.bound(e))
+                    elif isinstance(target, ast.Name) and stack is not None and (stack, None) in piled:
+                        grown.add(target.id)  # (a value pushed alone, popped alone)
                     elif stack is not None and any(s == stack for s, _ in piled):
                         return None
                     if id(stmt) in started:
@@ -176,7 +182,7 @@ def in_order(func: ast.FunctionDef, starts: list, wide=None) -> bool:
     return False
 
 
-def _runs(loop: ast.For) -> bool:
+def runs(loop: ast.For) -> bool:
     """Whether `loop` is a ``for`` over ``range`` of integer constants that is not empty."""
     it = loop.iter
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and not it.keywords
