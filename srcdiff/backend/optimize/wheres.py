@@ -11,6 +11,10 @@ as broadcasting aligns both on the right.  The inner selection is dropped when w
 is a number (so no shape is lost: the outer ``where`` broadcasts against `c` again) and what
 it keeps is a float (so the dtype is what it was).  The run-time ``select(c, e)`` (a selection
 of a shape not known before the call) of ``e = np.where(c, x, 0.0)`` is `e` itself.
+
+A hold ``held_still(e, np.where(c, k, 0.0))`` (ad/still_adjoints.py) is `e` there for a number
+``k != 0``: it holds `e` at 0 only where its direction is 0, which it is nowhere in that branch
+(``np.where(x > 0, np.sqrt(x), 0.0)``'s adjoint: no hold, as before holds were made).
 """
 
 from __future__ import annotations
@@ -59,11 +63,18 @@ def _inline_at(block: list[ast.stmt], i: int, loads, folder: _Folder) -> bool:
     stmt, name = block[i], assigned_name(block[i])
     if name is None or not loads[name] or not _where(stmt.value) or not _plain(stmt.value.args[0]):
         return False
+    branches = stmt.value.args[1:]
+    # (both sides, when both are numbers: ``np.where(c, 0.0, 1.0)`` read where c fails is 1.0)
+    return any(_inline_side(block, i, loads, folder, kept) for kept, other in ((1, 2), (2, 1))
+               if is_number(branches[other - 1]) and is_pure(branches[kept - 1])
+               and folder._is_float(branches[kept - 1]))
+
+
+def _inline_side(block: list[ast.stmt], i: int, loads, folder: _Folder, kept: int) -> bool:
+    stmt, name = block[i], assigned_name(block[i])
     condition, *branches = stmt.value.args
-    kept = next((b for b, other in ((1, 2), (2, 1)) if is_number(branches[other - 1])
-                 and is_pure(branches[b - 1]) and folder._is_float(branches[b - 1])), None)
     # read more than once: only a value that costs nothing again (a name, a number, one operation of those)
-    if kept is None or loads[name] > 1 and not _cheap(branches[kept - 1]):
+    if loads[name] > 1 and not _cheap(branches[kept - 1]):
         return False
     inputs = set(reads(stmt.value)) | {name}
     remaining, rewritten = loads[name], []
@@ -93,9 +104,10 @@ def _inline_at(block: list[ast.stmt], i: int, loads, folder: _Folder) -> bool:
 
 
 def _cheap(expr: ast.expr) -> bool:
-    if isinstance(expr, (ast.Name, ast.Constant)):
+    if isinstance(expr, (ast.Name, ast.Constant)) or _size(expr):
         return True
-    return isinstance(expr, ast.BinOp) and all(isinstance(e, (ast.Name, ast.Constant)) for e in (expr.left, expr.right))
+    return isinstance(expr, ast.BinOp) and all(isinstance(e, (ast.Name, ast.Constant)) or _size(e)
+                                               for e in (expr.left, expr.right))
 
 
 class _Substitute(ast.NodeTransformer):
@@ -115,6 +127,9 @@ class _Substitute(ast.NodeTransformer):
         if isinstance(expr, ast.Name) and expr.id == self.name:
             self.done = True
             return copy.deepcopy(self.value)
+        held = _held(expr)
+        if held is not None and isinstance(held[1], ast.Name) and held[1].id == self.name and _nonzero(self.value):
+            return self._in(held[0])  # (its direction is the nonzero number here: the hold holds nothing)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ELEMENTWISE):
             expr.left, expr.right = self._in(expr.left), self._in(expr.right)
         elif isinstance(expr, ast.BinOp) and isinstance(expr.op, NUMERATOR):
@@ -122,6 +137,27 @@ class _Substitute(ast.NodeTransformer):
         elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             expr.operand = self._in(expr.operand)
         return expr
+
+
+def _held(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """The contribution and direction of ``held_still(e, g)``, None for anything else."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "held_still" \
+            and len(node.args) == 2 and not node.keywords:
+        return node.args[0], node.args[1]
+    return None
+
+
+def _nonzero(node: ast.expr) -> bool:
+    """A number literal other than 0 (``held_still(e, 1.0)`` is `e`: no element of its direction is
+    0), or one over an array's size (a mean's ``1.0 / x.size``: a Python int, so an empty array
+    raises rather than dividing to a number)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _size(node.right):
+        return _nonzero(node.left)
+    return is_number(node) and node.value != 0
+
+
+def _size(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "size" and isinstance(node.value, ast.Name)
 
 
 def _where(node: ast.expr) -> bool:
@@ -181,6 +217,11 @@ class _Folder(ast.NodeTransformer):
                 self.changed = True
                 return self._decided(kept, key, branch)
             return expr
+        held = _held(expr)
+        if held is not None and _where(held[1]) and ast.dump(held[1].args[0]) == key \
+                and is_number(held[1].args[3 - branch]) and _nonzero(held[1].args[branch]):
+            self.changed = True  # (the hold's direction is a nonzero number in this branch: it holds nothing)
+            return self._decided(held[0], key, branch)
         if _where(expr):  # a selection on another condition: each element is one of its branches'
             expr.args[1] = self._decided(expr.args[1], key, branch)
             expr.args[2] = self._decided(expr.args[2], key, branch)
