@@ -16,7 +16,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    (with them, `logistic.logistic_factors`: a sigmoid's adjoint ``g * s / d * e`` read from its
    value, ``g * s * (1.0 - s)``, which rounds differently and is 0, not NaN, where it saturates);
    (with them, `wheres.fold_decided_wheres`: a ``np.where(c, ...)`` inside a branch another
-   one on `c` already chose, kept to that branch, and `wheres.inline_decided`: such a
+   one on `c` already chose, kept to that branch, and a zero adjoint's hold ``held_still``
+   whose direction is a nonzero number there dropped; and `wheres.inline_decided`: such a
    selection held in a temporary read once there goes into that use);
    (with them, `writes.read_around_zeroed`: an adjoint read only around the positions a
    write zeroed reads the unzeroed one; after them, `writes.zero_on_copies`: the remaining
