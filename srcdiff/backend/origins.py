@@ -31,15 +31,20 @@ class Origin:
 
 
 def user_lines(source: str, adjoint_comments: dict[str, int], computes: dict[str, tuple[int, ...]],
-               first_line: int) -> dict[int, tuple[int, str] | None]:
+               first_line: int, whiles: list[int] = ()) -> dict[int, tuple[int, str] | None]:
     """For each line of `source`, the user's line it computes (forward) or differentiates.
 
     `adjoint_comments` maps each ``# adjoint of ...`` comment codegen writes to its line;
     `computes` maps each forward value's name to the lines computing it, in program order (a
     value both sides of a branch assign is computed on two lines: the k-th statement assigning
-    it is the k-th of them, where the forward sweep assigns it that many times)."""
+    it is the k-th of them, where the forward sweep assigns it that many times); `whiles` the
+    user's ``while`` lines in program order, the k-th ``while`` header of the forward sweep's (when
+    the sweep has as many: a test that cannot run, or batch, names the user's loop)."""
     found, current = {}, (first_line, "forward")
     assigned = _forward_assignments(source, adjoint_comments)
+    headers = [n for n, text in enumerate(_forward_lines(source, adjoint_comments), start=1)
+               if text.startswith("while ")]
+    header_lines = dict(zip(headers, whiles)) if len(headers) == len(whiles) else {}
     seen: dict[str, int] = {}
     for number, text in enumerate(source.splitlines(), start=1):
         code = text.strip()
@@ -48,6 +53,8 @@ def user_lines(source: str, adjoint_comments: dict[str, int], computes: dict[str
             continue
         if code in adjoint_comments:
             current = (adjoint_comments[code], "backward")
+        elif number in header_lines:
+            current = (header_lines[number], "forward")
         elif current[1] == "forward" and "=" in code:
             target, value = _assignment(code)
             lines = computes.get(target, ())
@@ -67,14 +74,22 @@ def _assignment(code: str) -> tuple[str, str]:
     return target.split(",")[0].strip(), value.strip()
 
 
-def _forward_assignments(source: str, adjoint_comments: dict[str, int]) -> dict[str, int]:
-    """How many statements of the forward sweep (up to the first adjoint comment) assign each
-    name a value (declarations ``t = None`` apart)."""
-    counts: dict[str, int] = {}
+def _forward_lines(source: str, adjoint_comments: dict[str, int]) -> list[str]:
+    """The forward sweep's lines (up to the first adjoint comment), stripped."""
+    found = []
     for text in source.splitlines():
         code = text.strip()
         if code in adjoint_comments:
             break
+        found.append(code)
+    return found
+
+
+def _forward_assignments(source: str, adjoint_comments: dict[str, int]) -> dict[str, int]:
+    """How many statements of the forward sweep (up to the first adjoint comment) assign each
+    name a value (declarations ``t = None`` apart)."""
+    counts: dict[str, int] = {}
+    for code in _forward_lines(source, adjoint_comments):
         if "=" in code and not code.startswith(("raise", "assert")):
             target, value = _assignment(code)
             if value != "None":

@@ -37,7 +37,7 @@ from ..frontend.parse import parse_function
 from ..ir import shapes
 from ..ir.dtype_inference import makes_single, stays_single
 from ..ir.dtype_inference import of_signature as dtype_of
-from ..ir.nodes import UserCall, all_nodes
+from ..ir.nodes import UserCall, all_nodes, while_lines
 from ..ir.program import CallSpec
 from ..ir.shape_inference import infer_shapes
 from ..lower.callee_facts import analysis_error, of_function
@@ -282,7 +282,8 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
         computes.update({made.program.tangents[v]: lines for v, lines in list(computes.items())
                          if v in made.program.tangents})
     comments = {} if forward_mode else {f"# adjoint of {describe(parsed)(n.line)}": n.line for n in nodes}
-    user_line = origins.user_lines(made.source, comments, computes, parsed.tree.lineno)
+    user_line = origins.user_lines(made.source, comments, computes, parsed.tree.lineno,
+                                   while_lines(made.program.function))
     CACHE.origins.add(function, origins.Origin(parsed.location, made.name, user_line))
     return function
 

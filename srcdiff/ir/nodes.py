@@ -205,6 +205,18 @@ def all_nodes(function_or_block) -> list[Node]:
     return found
 
 
+def while_lines(function_or_block) -> list[int]:
+    """The user's line of every ``while`` loop, in program order (a loop's body once)."""
+    block = function_or_block.body if isinstance(function_or_block, Function) else function_or_block
+    found = []
+    for item in block.nodes:
+        if isinstance(item, Branch):
+            found += while_lines(item.body) + while_lines(item.orelse)
+        elif isinstance(item, Loop):
+            found += ([item.line] if item.kind == "while" else []) + while_lines(item.body)
+    return found
+
+
 def is_straight_line(function: Function) -> bool:
     """True when the function's body has no branch or loop."""
     return all(isinstance(item, Node) for item in function.body.nodes)

@@ -6,6 +6,7 @@ time, a number that may only go down."""
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
@@ -72,6 +73,30 @@ def test_refuse_raises_at_the_line_that_cannot_be_batched(transform):
             mapped(W, X)
         assert info.value.location.filename == __file__ and info.value.location.line == RANKED_LINE
         assert "per_example='allow'" in info.value.hint
+
+
+def halved_twice(w, x):
+    k = 0
+    while k < 3:  # the same count for every example
+        x = 0.9 * x
+        k += 1
+    if np.sum(w) > 0.0:
+        x = x + w
+    while np.sum(x * x) > 1.0:  # a count that differs between examples
+        x = 0.5 * x
+    return np.sum(w * x)
+
+
+@pytest.mark.parametrize("transform", [lambda f: f, srcdiff.grad, srcdiff.value_and_grad],
+                         ids=["f", "grad", "value_and_grad"])
+def test_refuse_names_the_while_line_among_others(transform):
+    """The gradient's forward sweep names the user's k-th while loop at its k-th (it named the def line)."""
+    line = next(i for i, text in enumerate(inspect.getsource(halved_twice).splitlines())
+                if "differs" in text) + halved_twice.__code__.co_firstlineno
+    mapped = srcdiff.vmap(transform(halved_twice), in_axes=(None, 0), per_example="refuse")
+    with pytest.raises(srcdiff.SrcDiffError, match="per_example='refuse'") as info:
+        mapped(W, X)
+    assert info.value.location.line == line
 
 
 def test_refuse_names_the_def_line_of_a_tree_call():
