@@ -158,6 +158,7 @@ def _name(p):
 
 #: the rows the default run keeps (one or two of each group; `-m slow` runs them all)
 KEPT = {"still_masked_sqrt", "still_huber_rows", "where_cubic_zero", "where_zero_chain_rows", "loops_while_append",
+        "loops_reversed_enumerate_index",
         "loops_eight_floats", "data_nan_where", "branch_sqrt", "branch_masked_write"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"loops_dict_clip"}
