@@ -169,6 +169,8 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
                 return Shape((shapes.ONE if math.ceil((stop - start) / step) == 1 else shapes.MANY,))
     if name == "nograd" and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
         return shapes.SCALAR  # an int: ``loss / len(xs)`` stays a number the code knows
+    if name == "nograd" and isinstance(expr, ast.BinOp) and _scalar_arithmetic(expr, operands, item.inputs):
+        return shapes.SCALAR  # ``n - 1 - k``, reversed(list(enumerate(xs)))'s item: an int, as the counter
     if name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" and len(operands) == 1 \
             and operands[0].known and not operands[0].scalar and _names(expr.value, item.inputs[0]):
         return Shape(None, shape_of=operands[0].dims)  # (x.shape, not np.linalg.eigvalsh(x).shape: another's)
@@ -179,6 +181,17 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     if name in _FROM_SHAPE and len(operands) == 1 and isinstance(expr, ast.Call) and not expr.keywords:
         return Shape(operands[0].shape_of)
     return None
+
+
+def _scalar_arithmetic(expr: ast.BinOp, operands: list, inputs) -> bool:
+    """Whether `expr` adds and subtracts its operands, each a number, and numbers written in the code alone."""
+    names = {getattr(v, "name", None) for v in inputs}
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float)) or \
+                isinstance(node, ast.Name) and node.id not in names or \
+                not isinstance(node, (ast.BinOp, ast.Add, ast.Sub, ast.Name, ast.Load, ast.Constant)):
+            return False
+    return bool(operands) and all(o.known and o.scalar for o in operands)
 
 
 def _names(expr: ast.expr, operand) -> bool:
