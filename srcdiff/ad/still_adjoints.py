@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 
 from ..errors import SrcDiffError
-from ..ir.flows import edges
+from ..ir.flows import edges, reachable
 from ..ir.nodes import Block, Branch, Const, Function, Loop, Node, UserCall, Var, all_nodes
 from ..rules.structural import gradient_inputs
 from ..rules.table import LINEAR
@@ -90,7 +90,7 @@ def still_adjoints(function: Function, shape_of: dict, active: set[str], derivab
         for v in n.input_vars:
             users.setdefault(v.name, []).append(n)
     seeds = {n.out.name for n in singular} | {n.out.name for n in nodes if isinstance(n, UserCall)}
-    tainted = _upstream_of(edges(function, gradient_inputs), seeds)
+    tainted = reachable(edges(function, gradient_inputs), seeds)
     if derivable:  # (a select's derivative is 0 where its adjoint is 0: only right where that stays 0)
         tainted |= set(active)
     escapes = region_values(function.body)
@@ -117,7 +117,7 @@ def blown_values(function: Function, active: set[str]) -> frozenset[str]:
     seeds = {n.out.name for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)
              and (isinstance(n, UserCall) or any(isinstance(v, Var) and v.name in active and finite_there(n, p)
                                                  for p, v in zip(n.rule.params, n.inputs)))}
-    return frozenset(_upstream_of(edges(function, gradient_inputs), seeds)) if seeds else frozenset()
+    return frozenset(reachable(edges(function, gradient_inputs), seeds)) if seeds else frozenset()
 
 
 def _downstream(seeds: set[str], users: dict) -> set[str]:
@@ -129,20 +129,6 @@ def _downstream(seeds: set[str], users: dict) -> set[str]:
             if user.out.name not in found and not getattr(user.rule, "nograd", False):
                 found.add(user.out.name)
                 todo.append(user.out.name)
-    return found
-
-
-def _upstream_of(flows: list, seeds: set[str]) -> set[str]:
-    """`seeds` and every value computed from one of them, through regions too (`flows`: ir/flows.py)."""
-    into: dict[str, list[str]] = {}
-    for src, dst in flows:
-        into.setdefault(src, []).append(dst)
-    found, todo = set(seeds), list(seeds)
-    while todo:
-        for dst in into.get(todo.pop(), ()):
-            if dst not in found:
-                found.add(dst)
-                todo.append(dst)
     return found
 
 

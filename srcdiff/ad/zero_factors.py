@@ -22,7 +22,7 @@ import numbers
 import numpy as np
 
 from ..errors import SrcDiffError
-from ..ir.flows import edges
+from ..ir.flows import edges, reachable
 from ..ir.nodes import Const, Function, Node, Var, all_nodes, operand_ast
 from ..rules.structural import gradient_inputs
 from .roots import even_sum_held
@@ -69,16 +69,7 @@ def _upstream(function: Function, seeds: set[str]) -> frozenset[str]:
     """`seeds` and every value they are computed from."""
     if not seeds:
         return frozenset()
-    into: dict[str, list[str]] = {}
-    for src, dst in edges(function, gradient_inputs):
-        into.setdefault(dst, []).append(src)
-    found, todo = set(seeds), list(seeds)
-    while todo:
-        for src in into.get(todo.pop(), ()):
-            if src not in found:
-                found.add(src)
-                todo.append(src)
-    return frozenset(found)
+    return frozenset(reachable(edges(function, gradient_inputs), seeds, backwards=True))
 
 
 def kinked_params(node: Node, shape_of: dict) -> set[str]:

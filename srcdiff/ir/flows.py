@@ -55,3 +55,19 @@ def flows(function: Function, sources: set[str], inputs: Inputs) -> tuple[set[st
                 useful.add(src)
                 changed = True
     return varies, useful
+
+
+def reachable(pairs: list[tuple[str, str]], seeds: set[str], backwards: bool = False) -> set[str]:
+    """`seeds` and every name reached from one of them along `pairs` ``(src, dst)`` (`edges`), from
+    src to dst, or from dst to src when `backwards` (what a value is computed from)."""
+    step: dict[str, list[str]] = {}
+    for src, dst in pairs:
+        a, b = (dst, src) if backwards else (src, dst)
+        step.setdefault(a, []).append(b)
+    found, todo = set(seeds), list(seeds)
+    while todo:
+        for name in step.get(todo.pop(), ()):
+            if name not in found:
+                found.add(name)
+                todo.append(name)
+    return found
