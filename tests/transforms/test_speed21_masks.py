@@ -9,11 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numeric import central_difference
 
 import srcdiff
 
-from . import corpus, matrix
+from . import corpus, matrix, speed_checks
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import variants18_contract as v18c  # noqa: E402
@@ -105,18 +104,13 @@ def programs():
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
 def test_gradient_against_central_differences(program):
-    got = srcdiff.grad(program.func, wrt=program.wrt)(*program.args)
-    np.testing.assert_allclose(got, central_difference(program.func, program.args, program.wrt), rtol=1e-6, atol=1e-8)
+    speed_checks.assert_near_central_differences(program)
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
 def test_optimised_equals_debug(program):
     """The selections round differently from the arithmetic they replace, by no more than that."""
-    f, wrt, args = program.func, program.wrt, program.args
-    value, got = srcdiff.value_and_grad(f, wrt=wrt)(*args)
-    want = srcdiff.grad(f, wrt=wrt, debug=True)(*args)
-    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(value, f(*args), rtol=1e-12)
+    speed_checks.assert_optimised_equals_debug(program, rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("program", programs(), ids=lambda p: p.name)
