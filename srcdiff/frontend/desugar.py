@@ -72,6 +72,7 @@ from .nested_varargs import bind_nested_varargs, has_nested_varargs
 from .numpy_methods import has_numpy_methods, rewrite_numpy_methods
 from .out_arguments import has_out_arguments, rewrite_out_arguments
 from .python_forms import has_python_forms, rewrite_python_forms
+from .range_dicts import has_range_dicts, rewrite_range_dicts
 from .star_calls import has_star_calls, rewrite_star_calls
 from .stats_spellings import has_stats_spellings, rewrite_stats
 from .tuple_lists import has_lists, split_tuple_lists
@@ -96,6 +97,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     rewrite_pipelines(tree, names)  # ``shifted(scaled(x, 0.5), 0.1)``: the outer generator written out
     rewrite_function_arguments(tree, names)  # ``_euler(lambda y: -k * y, y0, h)``: the helper written out
     drop_memo_caches(tree)
+    rewrite_range_dicts(tree, names)  # ``{i: e for i in range(n)}`` read as a list: that list
     rewrite_python_forms(tree, names)
     rewrite_iteration_forms(tree, names)
     rewrite_idiom_calls(tree, names)  # before rewrite_calls: math.dist becomes a math.hypot
@@ -138,7 +140,7 @@ _CALLED = {"enumerate", "zip", "reduce", "update"}
 _FOUND = (_candidates, spelled, has_lists, may_be_complex, has_spellings, has_named_values, has_nested_varargs,
           has_cholesky_factors, has_python_forms, has_idiom_calls, has_numpy_methods, has_iteration_forms,
           has_stats_spellings, has_memo_cache, has_item_swaps, has_out_arguments, has_view_writes, has_effect_calls,
-          has_item_writes, has_star_calls, has_function_lists, has_length_loops,
+          has_item_writes, has_star_calls, has_function_lists, has_length_loops, has_range_dicts,
           lambda tree: any(isinstance(n, ast.AugAssign) for n in ast.walk(tree)))
 
 

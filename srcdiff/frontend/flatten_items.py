@@ -16,6 +16,7 @@ import operator
 import types
 
 from ..errors import SrcDiffError
+from .display_items import DisplayItems
 from .global_objects import Items, object_struct, user_class, user_object
 from .parse import parse_function
 from .tree_entries import Const, DictView, Node, Read, Static
@@ -40,7 +41,7 @@ def _written_names(tree: ast.AST) -> set[str]:
     return out
 
 
-class LoopItems:
+class LoopItems(DisplayItems):
     """The part of the rewriter (an `ExprRewriter`) that lists a loop's items."""
 
     #: the lists ``list(xs)`` made for zip_guards: their length is known only when the function runs
@@ -57,7 +58,7 @@ class LoopItems:
         xs may be shorter than the tree: zip then stops at its end.  A ``for`` statement's iterations
         are each run only if xs reaches them (zip_guards); a comprehension's elements are built
         together, so there a shorter xs is refused when the function runs."""
-        trees = [isinstance(self.entry(a), Node) and i is not None for a, i in zip(node.args, inner)]
+        trees = [isinstance(self.entry(a), (Node, DictView)) and i is not None for a, i in zip(node.args, inner)]
         written = _written_names(self.parsed.tree)
         if not any(trees) or not self.reads_displays() or self.parsed.resolve("list") is not list \
                 or any(isinstance(a, ast.Starred) for a in node.args):
@@ -183,7 +184,8 @@ class LoopItems:
                 return list(children.values())
             return [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}) for k, v in children.items()]
         if isinstance(node, ast.Name) and node.id not in self.env:
-            return self.functions_of(node) or (self.constants_of(node) if force else None)
+            return self.functions_of(node) or (self.constants_of(node) or self.display_items(node, force)
+                                               if force else None)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and force:
             return [Const(c) for c in node.value]  # for k in "abc": its characters
         if isinstance(node, (ast.Tuple, ast.List)):  # (a float too: for t in (0.5, 1.5))
@@ -191,7 +193,7 @@ class LoopItems:
                       for e in node.elts]
             if all(c is not None for c in consts) and force:
                 return [Const(c) for c in consts]
-            return None
+            return self.display_items(node, force)  # (x ** 2, np.sin(x)): display_items.py
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env:
             func = self.parsed.resolve(node.func.id)
             if func is enumerate and len(node.args) == 1 and not node.keywords:
@@ -211,7 +213,7 @@ class LoopItems:
                 bounds = [self.constant(a) for a in node.args]
                 if bounds and all(isinstance(b, int) for b in bounds):
                     return [Const(i) for i in range(*bounds)]
-        return None
+        return self.display_items(node, force)  # a module dict (WEIGHTS.items()): display_items.py
 
     def ordered_items(self, node: ast.Call, func, force: bool):
         """``sorted(p)``, ``sorted(p.items())``, ``reversed(layers)``, ``list(p)`` of a tree: its

@@ -347,7 +347,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
         over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
         if over_partials is not None:
             return over_partials
-        items = self.loop_items(s.iter, force=self.uses_trees(s.body, s))
+        items = self.loop_items(s.iter, force=self.uses_trees(s.body, s) or self.over_views(s.iter))
         if items is None:
             before, assigned = self.carry_objects(s), self.loop_start(s)
             self.depth += 1

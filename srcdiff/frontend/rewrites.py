@@ -156,6 +156,9 @@ def _builds_trees(func) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Dict, ast.DictComp)) or mine and isinstance(node, (ast.Try, ast.Lambda)):
             return True
+        if isinstance(node, ast.For) and isinstance(node.iter, (ast.Tuple, ast.List)) \
+                and any(isinstance(e, (ast.Tuple, ast.List)) for e in node.iter.elts):
+            return True  # for a, b in ((x, y), (x ** 2, z)): unrolled (display_items.py)
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):  # for act in ACTS
             found = func.__globals__.get(node.iter.id)
             if isinstance(found, (tuple, list)) and found and all(callable(f) for f in found):

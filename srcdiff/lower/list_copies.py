@@ -16,14 +16,17 @@ from .expressions import ExpressionLowerer
 
 
 def copied_sequence(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand | None:
-    """``list(xs)`` (or ``tuple(xs)``) of a name bound in the function, or of a generator expression
-    (``tuple(yi + dt * fi for yi, fi in zip(y, f))``), as a new list; else None."""
+    """``list(xs)`` (or ``tuple(xs)``) of a name bound in the function or of a slice (``list(x[:2])``),
+    or of a generator expression (``tuple(yi + dt * fi for yi, fi in zip(y, f))``), as a new list;
+    else None."""
     if func not in (builtins.list, builtins.tuple) or len(node.args) != 1 or node.keywords:
         return None
     arg = node.args[0]
     if isinstance(arg, ast.GeneratorExp):  # the list comprehension it iterates
         return lower.expr(ast.copy_location(ast.ListComp(arg.elt, arg.generators), arg), target)
-    if not isinstance(arg, ast.Name) or arg.id not in lower.state.env:
+    if isinstance(arg, ast.Subscript):  # list(x[:2]): a list of the slice's rows, as of a name's
+        pass
+    elif not isinstance(arg, ast.Name) or arg.id not in lower.state.env:
         return None
     item = lower.state.namer.fresh("item")
     comp = ast.comprehension(ast.Name(item, ast.Store()), arg, [], 0)

@@ -47,6 +47,11 @@ def squares_by_length(x):  # range(len(x)): the length is known only when the fu
     return d[0] + d[2] * d[1]
 
 
+def squares_from_one(x):  # range(1, len(x)): keys known only when the function runs, not a list's indices
+    d = {i: x[i] ** 2 for i in range(1, len(x))}
+    return d[1] + d[2] * d[1]
+
+
 def decay_of_weights_only(p, X, y):  # the red team's (wave 15): weight decay on the "W" entries
     h = np.tanh(X @ p["W1"] + p["b1"])
     loss = np.mean((h @ p["W2"] - y) ** 2)
@@ -84,11 +89,14 @@ PROGRAMS = [
     ("decay_of_weights_only", decay_of_weights_only, lambda r: (_mlp(r), r.normal(size=(5, 3)), r.normal(size=5)), 0),
     ("cubes_but_the_bias", cubes_but_the_bias, lambda r: (_mlp(r),), 0),
     ("weights_picked_by_name", weights_picked_by_name, lambda r: (_mlp(r),), 0),
+    # (refused before wave 31: a range of a length read as a list, frontend/range_dicts.py; a display
+    # of computed values zipped with names, frontend/display_items.py)
+    ("squares_by_length", squares_by_length, lambda r: (r.normal(size=3),), 0),
+    ("loss_terms_by_name", loss_terms_by_name,
+     lambda r: (r.normal(size=3), r.normal(size=(5, 3)), r.normal(size=5)), 0),
 ]
 
 #: still refused, at the user's line: items known only when the function runs
 REFUSED = [
-    ("squares_by_length", squares_by_length, lambda r: (r.normal(size=3),), 0),
-    ("loss_terms_by_name", loss_terms_by_name,
-     lambda r: (r.normal(size=3), r.normal(size=(5, 3)), r.normal(size=5)), 0),
+    ("squares_from_one", squares_from_one, lambda r: (r.normal(size=3),), 0),
 ]
