@@ -32,7 +32,7 @@ class _Iterated:
         return _VIEWS[view](self.d)
 
 
-def _module_dict(state: LoweringState, node: ast.expr):
+def module_dict(state: LoweringState, node: ast.expr):
     """The dict a Name/Attribute chain of the module names (not a local or a parameter), else None."""
     if isinstance(node, ast.Name) and (node.id in state.env or node.id in state.locals):
         return None
@@ -46,9 +46,9 @@ def _view(state: LoweringState, node: ast.expr) -> tuple | None:
     """(the dict, the view) `node` iterates: ``D`` its keys, ``D.keys()``, ``D.values()``, ``D.items()``."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VIEWS \
             and not node.args and not node.keywords:
-        d = _module_dict(state, node.func.value)
+        d = module_dict(state, node.func.value)
         return (d, node.func.attr, node.func.value) if d is not None else None
-    d = _module_dict(state, node)
+    d = module_dict(state, node)
     return (d, "keys", node) if d is not None else None
 
 

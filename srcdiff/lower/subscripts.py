@@ -12,6 +12,7 @@ import ast
 from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Global, Operand, Var, operand_ast
 from ..rules.structural import GETITEM, NOGRAD
+from .dict_loops import module_dict
 from .emit import emit_rule
 from .enum_members import enum_item, enum_member, is_enum_class
 from .expressions import ExpressionLowerer
@@ -32,9 +33,13 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
         return Const(member)
     if is_enum_class(lower.state, node.value):
         return opaque(lower, node, target)  # (of a key known when the function runs: no gradient)
-    if isinstance(node.value, ast.Name) and isinstance(lower.expr(node.value), Global) \
-            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        return opaque(lower, node, target)  # CONFIG["scale"]: data of the module, read when run
+    key = _text_key(lower, node.slice)
+    if isinstance(node.value, ast.Name) and key is not None \
+            and (isinstance(lower.expr(node.value), Global) or module_dict(lower.state, node.value) is not None):
+        # CONFIG["scale"]: data of the module, read when run (CONFIG[k] too, k a key of a loop over CONFIG)
+        keyed = ast.copy_location(ast.Subscript(node.value, ast.copy_location(ast.Constant(key), node.slice),
+                                                ast.Load()), node)
+        return opaque(lower, keyed, target)
     joined = index_join_kind(lower, node)
     if joined is not None:  # np.r_[a, b], np.c_[a, b]
         return lower_index_join(lower, node, joined, target)
@@ -42,6 +47,14 @@ def lower_subscript(lower: ExpressionLowerer, node: ast.Subscript, target) -> Op
     index = parts[0] if len(parts) == 1 and not isinstance(node.slice, ast.Tuple) \
         else ast.Tuple(parts, ast.Load())
     return getitem(lower, inputs, tuple(kinds), index, target)
+
+
+def _text_key(lower: ExpressionLowerer, node: ast.expr) -> str | None:
+    """The string `node` is when the gradient is built: ``"lo"``, or a loop's key bound to one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    bound = lower.state.env.get(node.id) if isinstance(node, ast.Name) else None
+    return bound.value if isinstance(bound, Const) and isinstance(bound.value, str) else None
 
 
 def index_parts(lower: ExpressionLowerer, node: ast.Subscript):

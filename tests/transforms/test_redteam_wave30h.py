@@ -61,8 +61,8 @@ Open:
 3. NaN second order at ties that hold at every point: ``np.clip(x, x, 3.0)``, ``np.maximum(x ** 2, x
    * x)``, ``np.clip(x, x[0], 10.0)`` (the class of wave 30a's mk_crr_binomial: ad/ties.py does not
    prove the tie persists).  The whole Hessian and hvp put their NaN in different cells.
-4. Refused at the user's line: ``NAMED["lo"]`` (a module dict read at a string written in the code)
-   in a loop over that dict ("index 'lo' is not an integer", loops_dict_clip).
+4. (Fixed in wave 31: ``NAMED["lo"]`` in a loop over that dict, loops_dict_clip, was refused at the
+   user's line, "index 'lo' is not an integer"; lower/subscripts.py reads it as data of the module.)
 5. jit="numba": np.pad refused at the line (numba has none); the while-append loops' gradient code
    fails to compile ("failed to unpack undefined", reported at the user's line: the BAD cells) and so
    does the while-append + dict loop + np.diag program (NUMBA_REFUSED).  The second order of
@@ -160,8 +160,6 @@ def _name(p):
 KEPT = {"still_masked_sqrt", "still_huber_rows", "where_cubic_zero", "where_zero_chain_rows", "loops_while_append",
         "loops_reversed_enumerate_index",
         "loops_eight_floats", "data_nan_where", "branch_sqrt", "branch_masked_write"}
-#: refused by grad at the user's line, and so by every transformation
-REFUSED = {"loops_dict_clip"}
 #: NaN in the whole Hessian where the true second derivative is a number (open: the docstring's 1-3);
 #: their hvp is right where the name is in HVP_RIGHT
 NAN_SECOND_ORDER = {"still_sliced_sqrt_clip", "still_sliced_sqrt_maximum", "still_sliced_sqrt_abs",
@@ -176,7 +174,7 @@ NUMBA_REFUSED = {"loops_pad_computed", "loops_pad_sqrt", "loops_while_append", "
 
 
 def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
+    return programs()  # (loops_dict_clip, refused at the user's line before wave 31, included)
 
 
 def _transforms(program):
@@ -202,8 +200,3 @@ def test_second_order_where_it_is_nan(program):
 @pytest.mark.parametrize("program", accepted(), ids=_name)
 def test_numba(program):
     matrix.assert_numba_unless_refused(program, NUMBA_REFUSED)
-
-
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)
-def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian"))
