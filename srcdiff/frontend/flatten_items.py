@@ -58,7 +58,7 @@ class LoopItems(DisplayItems):
         xs may be shorter than the tree: zip then stops at its end.  A ``for`` statement's iterations
         are each run only if xs reaches them (zip_guards); a comprehension's elements are built
         together, so there a shorter xs is refused when the function runs."""
-        trees = [isinstance(self.entry(a), (Node, DictView)) and i is not None for a, i in zip(node.args, inner)]
+        trees = [i is not None for i in inner]  # (a tree, a dict's view, constants a loop reading trees unrolls)
         written = _written_names(self.parsed.tree)
         if not any(trees) or not self.reads_displays() or self.parsed.resolve("list") is not list \
                 or any(isinstance(a, ast.Starred) for a in node.args):

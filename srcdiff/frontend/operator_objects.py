@@ -133,9 +133,7 @@ class OperatorObjects:
         if not (isinstance(decided, Const) and isinstance(decided.value, bool)):
             return None
         side = s.body if decided.value else s.orelse
-        self.depth += 1
-        taken = self.body(side)
-        self.depth -= 1
+        taken = self.body(side)  # (as deep as the `if`: the one side always runs, ``d[k] = []`` may add a key)
         self.returned_here = bool(side) and isinstance(side[-1], ast.Return)
         return [ast.copy_location(ast.If(ast.Constant(True), taken or [ast.Pass()], []), s)]
 

@@ -10,13 +10,16 @@ it rewrites and into what.
   each makes, item by item (list_methods.py);
 - ``p._replace(a=v)`` of a namedtuple the function builds: its constructor (namedtuple_forms.py);
 - ``dict(a, k=v)`` and ``a | b`` of dicts: the display ``{**a, "k": v}`` (dict_merges.py);
-- a sliding window in ``collections.deque(maxlen=K)``: K variables and a count (deque_windows.py).
+- a sliding window in ``collections.deque(maxlen=K)``: K variables and a count (deque_windows.py);
+- ``d.setdefault(k, []).append(v)``: a test and a write of the missing key, then ``d[k]`` (setdefault_calls.py);
+- ``fs = []`` and a loop appending a lambda (or a nested def): a list comprehension (appended_functions.py).
 """
 
 from __future__ import annotations
 
 import ast
 
+from .appended_functions import has_appended_functions, rewrite_appended_functions
 from .deque_windows import has_deques, rewrite_deques
 from .dict_merges import has_dict_merges, rewrite_dict_merges
 from .list_methods import has_list_changes, rewrite_list_changes
@@ -24,13 +27,15 @@ from .namedtuple_forms import has_replace, rewrite_replace
 from .naming import FreeNames
 from .nonlocal_calls import has_nonlocal, inline_nonlocal_calls
 from .sequence_spellings import has_sequence_spellings, rewrite_sequence_spellings
+from .setdefault_calls import has_setdefault, rewrite_setdefault
 from .zip_columns import rewrite_zip_columns
 
 
 def has_python_forms(tree: ast.FunctionDef) -> bool:
     """A cheap test: whether any rewrite here could apply."""
     return has_sequence_spellings(tree) or has_nonlocal(tree) or has_list_changes(tree) or has_replace(tree) \
-        or has_dict_merges(tree) or has_deques(tree)
+        or has_dict_merges(tree) or has_deques(tree) or has_setdefault(tree) \
+        or has_appended_functions(tree)
 
 
 def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
@@ -42,6 +47,8 @@ def rewrite_python_forms(tree: ast.FunctionDef, names: FreeNames) -> None:
     rewrite_replace(tree, names)
     rewrite_dict_merges(tree, names)
     rewrite_deques(tree, names)
+    rewrite_setdefault(tree, names)
+    rewrite_appended_functions(tree, names)
 
 
 __all__ = ["has_python_forms", "rewrite_python_forms"]

@@ -109,6 +109,12 @@ class TreeReads:
             base, key = self.entry(node.comparators[0]), self.constant(node.left)  # "l2" in cfg: decided here
             if isinstance(base, Node) and base.struct.kind == "dict" and key is not None:
                 return Const((key in base.children) == isinstance(node.ops[0], ast.In))
+            spelled = getattr(node, "setdefault", None)  # (written d.setdefault(k, []): setdefault_calls.py)
+            if isinstance(base, Node) and base.struct.kind == "dict" and spelled:
+                raise self.error(node, f"`{spelled}` groups by keys computed when the function runs, in a dict "
+                                 "srcdiff reads as a tree (constant keys only)",
+                                 "loop over keys known when the gradient is built (a module-level tuple: for "
+                                 "lab, v in zip(LABELS, x)), or group with a mask: np.sum(x[labels == lab])")
             if isinstance(base, Node) and base.struct.kind == "dict":
                 raise self.error(node, f"`{ast.unparse(node)}` looks up a key computed when the function runs, in "
                                  "a dict srcdiff reads as a tree (constant keys only); a memo dict is read as a "

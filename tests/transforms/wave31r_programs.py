@@ -93,14 +93,43 @@ def setdefault_groups(x, labels=LABELS):
     return sum(np.mean(np.array(vs)) ** 2 for vs in groups.values())
 
 
-def setdefault_groups_loop(x, labels=LABELS):
+def setdefault_groups_loop(x):
     groups = {}
-    for i, lab in enumerate(labels):
+    for i, lab in enumerate(LABELS):
         groups.setdefault(lab, []).append(x[i] ** 2)
     total = 0.0
     for lab, vs in groups.items():  # noqa: B007 (as users write it)
         total = total + sum(vs) / len(vs)
     return total
+
+
+def setdefault_groups_zip(x):
+    groups = {}
+    for lab, v in zip(LABELS, x):
+        groups.setdefault(lab, []).append(np.exp(v))
+    return sum(np.log(np.mean(np.array(vs))) for vs in groups.values())
+
+
+def setdefault_per_group_likelihood(theta, y=Y6):
+    by_group = {}
+    for lab, yi in zip(LABELS, y):
+        by_group.setdefault(lab, []).append(yi)
+    nll = 0.0
+    for k, (lab, ys) in enumerate(sorted(by_group.items())):  # noqa: B007 (as users write it)
+        r = np.array(ys) - theta[k]
+        nll = nll + 0.5 * np.sum(r ** 2) + 0.1 * theta[k] ** 2
+    return nll
+
+
+def setdefault_group_means(theta, y=Y6):
+    members = {}
+    for i, lab in enumerate(LABELS):
+        members.setdefault(lab, []).append(i)
+    nll = 0.0
+    for k, lab in enumerate(("a", "b", "c")):
+        idx = members[lab]
+        nll = nll + np.sum((y[np.array(idx)] - theta[k]) ** 2) / len(idx) + np.exp(theta[k])
+    return nll
 
 
 def local_items_zip(x):
@@ -307,6 +336,9 @@ PROGRAMS = [
     ("list_of_dicts_likelihood", list_of_dicts_likelihood, _r(6), 0),
     ("setdefault_groups", setdefault_groups, _r(6), 0),
     ("setdefault_groups_loop", setdefault_groups_loop, _r(6), 0),
+    ("setdefault_groups_zip", setdefault_groups_zip, _r(6), 0),
+    ("setdefault_per_group_likelihood", setdefault_per_group_likelihood, _r(3), 0),
+    ("setdefault_group_means", setdefault_group_means, _r(3), 0),
     ("local_items_zip", local_items_zip, _r(3), 0),
     ("local_items_zip_computed", local_items_zip_computed, _r(4), 0),
     ("local_dict_loop_key", local_dict_loop_key, _r(3), 0),
