@@ -41,6 +41,7 @@ from .list_conversions import rename_conversions
 from .list_item_writes import item_written, prepended
 from .list_slices import integer, item_slice, items_loop
 from .naming import FreeNames, inner_blocks, own_nodes
+from .read_appends import regrow_read_appends
 
 _READERS = ("builtins", "numpy", "math")
 
@@ -79,6 +80,7 @@ def rewrite_list_joins(tree: ast.FunctionDef, names: FreeNames) -> None:
     data = {n.targets[0].id for n in own_nodes(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
             and isinstance(n.targets[0], ast.Name)
             and any(_constants(v) for v in [n.value] + (_sides(n.value) if isinstance(n.value, ast.BinOp) else []))}
+    regrow_read_appends(tree, single)  # xs.append(v) after xs was read: xs = xs + [v] (read_appends.py)
     _Rewriter(lists, single, names, single - data).block(tree.body)
     ast.fix_missing_locations(tree)
 
