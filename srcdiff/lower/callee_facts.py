@@ -8,6 +8,7 @@ callee, which is why lowering is handed `facts_of` (lowerer.py) instead of impor
 
 from __future__ import annotations
 
+import ast
 import weakref
 
 from ..errors import SrcDiffError
@@ -15,7 +16,7 @@ from ..frontend.depends import Dependency, hold
 from ..frontend.parse import parse_function
 from ..ir import memo
 from ..ir.flows import flows
-from ..ir.nodes import Branch, Node, Var, typed
+from ..ir.nodes import Branch, Node, Var, all_nodes, typed
 from ..rules.structural import gradient_inputs
 from .facts import ParamFacts, callee_facts
 from .function import lower_function_specialised
@@ -96,14 +97,31 @@ def _lowered_facts(func, table, constants, passed, shapes) -> CalleeFacts:
             errors.append(exc)
             continue
         found.append((tuple(statics), set(_nograd_items(function)), set(_fresh_items(function)),
-                      _fresh_items(function, whole=True) == (0,)))
+                      _fresh_items(function, whole=True) == (0,), _returned(function)))
     if not found:
         return CalleeFacts((), (), error=errors[-1])  # (the better informed lowering's)
     statics = tuple(dict.fromkeys(name for f in found for name in f[0]))
     nograd = set.intersection(*(f[1] for f in found)) if len(found) == 2 else found[0][1]
     fresh = set.intersection(*(f[2] for f in found)) if len(found) == 2 else found[0][2]
+    returned = found[0][4] if all(f[4] == found[0][4] for f in found) else None
     return CalleeFacts(parsed.dependencies(), statics, tuple(sorted(nograd)), tuple(sorted(fresh)),
-                       fresh_value=all(f[3] for f in found))
+                       fresh_value=all(f[3] for f in found), returned=returned)
+
+
+def _returned(function) -> tuple | None:
+    """("list" or "tuple", its length) of the display `function` returns (``return [a, b, c]``), the
+    node making its output, so on every path; None otherwise."""
+    out = function.output
+    made = next((n for n in function.body.nodes if isinstance(n, Node) and n.out == out), None)
+    if made is None or made.rule.name != "list" or not isinstance(made.expr, (ast.List, ast.Tuple)):
+        return None
+    name = getattr(out, "name", None)  # (a list grown by append, or bound again in a region: not this)
+    if sum(n.out.name == name for n in all_nodes(function)) != 1 or any(
+            name in {m.out.name for m in item.merges} if isinstance(item, Branch)
+            else name in {c.var.name for c in item.carried} for item in function.body.nodes
+            if not isinstance(item, Node)):
+        return None
+    return ("list" if isinstance(made.expr, ast.List) else "tuple", len(made.inputs))
 
 
 def _nograd_items(function) -> tuple[int, ...]:

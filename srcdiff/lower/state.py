@@ -60,6 +60,7 @@ class CalleeFacts:
     nograd_items: tuple[int, ...] = ()  # items of the tuple it returns that carry no gradient (a mask)
     fresh_items: tuple[int, ...] = ()  # items of the tuple it returns that are new arrays
     fresh_value: bool = False  # what it returns (not a tuple) is a new array (``return np.zeros(...)``)
+    returned: tuple | None = None  # ("list" or "tuple", its length): the display it returns on every path
     error: SrcDiffError | None = None  # why lowering it failed (then nothing above is known)
 
 
@@ -112,6 +113,7 @@ class LoweringState:
     grown: set[str] = field(default_factory=set)  # lists appended to (their adjoints are popped)
     nested: set[str] = field(default_factory=set)  # lists holding lists or tuples (lists.py)
     tuple_items: dict[str, tuple] = field(default_factory=dict)  # tuples built here: their items
+    returned_displays: dict[str, tuple] = field(default_factory=dict)  # a helper's list: (kind, length)
     tuples: set[str] = field(default_factory=set)  # tuples, merged and carried ones too: their items may be unknown
     nograd_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items with no gradient
     fresh_items: dict[str, tuple] = field(default_factory=dict)  # returned by a call: items that are new arrays

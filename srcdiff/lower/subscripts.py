@@ -17,6 +17,7 @@ from .emit import emit_rule
 from .enum_members import enum_item, enum_member, is_enum_class
 from .expressions import ExpressionLowerer
 from .joins import index_join_kind, lower_index_join
+from .list_item_slices import sliced_display
 from .lists import as_array
 from .opaque import opaque
 from .range_index import lower_range_index
@@ -149,6 +150,11 @@ def getitem(lower: ExpressionLowerer, inputs, kinds, index: ast.expr, target) ->
     if items is not None and list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) \
             and -len(items) <= index.value < len(items):
         return items[index.value]  # an item of a tuple built here is the value put into it
+    shown = state.returned_displays.get(x.name) if isinstance(x, Var) else None
+    if shown is not None and list(kinds) == [("slice", 0)]:
+        made = sliced_display(lower, x, shown, index, target)  # m[1:3] of a helper's list: [m[1], m[2]]
+        if made is not None:
+            return made
     nograd = state.nograd_items.get(x.name, ()) if isinstance(x, Var) else ()
     if list(kinds) == [("int", 0)] and isinstance(index, ast.Constant) and index.value in nograd:
         expr = ast.Subscript(operand_ast(x), index, ast.Load())  # an index array a helper returns

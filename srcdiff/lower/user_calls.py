@@ -101,6 +101,8 @@ def call_with_operands(lower: ExpressionLowerer, node: ast.Call, func, operands:
         state.nograd_items[out.name] = facts.nograd_items
     if facts.fresh_items:  # ... and max_ is a new array, which a later write cannot reach through x
         state.fresh_items[out.name] = facts.fresh_items
+    if facts.returned and isinstance(out, Var):  # m = moments(x), a list of 4: m[1:3] is [m[1], m[2]]
+        state.returned_displays[out.name] = facts.returned
     if facts.fresh_value and isinstance(out, Var):  # A = adjacency(): a new array the caller may write into
         state.sharing.fresh(out.name)
     return out

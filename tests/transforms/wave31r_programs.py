@@ -297,6 +297,21 @@ def helper_list_slice_loop(x):
     return total
 
 
+def _stats(x):
+    mu = np.mean(x)
+    return (mu, np.mean((x - mu) ** 2), np.max(x), np.sum(np.exp(x)))
+
+
+def helper_tuple_tail(x):
+    var, peak, mass = _stats(x)[-3:]
+    return var * mass + peak ** 2
+
+
+def helper_list_every_other(x):
+    m = _moments(x)
+    return sum(np.tanh(v) for v in m[::2]) * m[1]
+
+
 def zip_keys_dict(x, ks=KS):
     p = {"mu": x[0], "log_sigma": x[1], "rho": x[2]}
     total = 0.0
@@ -358,6 +373,8 @@ PROGRAMS = [
     ("heun_unpack_loop", heun_unpack_loop, _r(3), 0),
     ("helper_list_slice", helper_list_slice, _r(3), 0),
     ("helper_list_slice_loop", helper_list_slice_loop, _r(3), 0),
+    ("helper_tuple_tail", helper_tuple_tail, _r(4), 0),
+    ("helper_list_every_other", helper_list_every_other, _r(3), 0),
     ("zip_keys_dict", zip_keys_dict, _r(3), 0),
     ("zip_keys_priors", zip_keys_priors, _r(3), 0),
 ]
