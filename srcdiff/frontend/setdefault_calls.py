@@ -7,14 +7,14 @@ becomes
     groups[lab].append(v)
 
 A call in a plain statement (an expression statement, an assignment, a ``return``) of a dict held
-by a name, its key a name or a constant (read twice: neither may change in between), is
-rewritten; the default is computed only when the key is missing (Python computes it every time:
-the same unless computing it has an effect, so a default calling a function of the user's is left
-as written).  In a loop over keys known when the gradient is built (``for lab in LABELS``) the tree
-rewrite then decides each test (flatten_statements.py); with keys known only when the function
-runs, the test is refused at its line, as the same code written out is.  A call anywhere else (a
-conditional expression, a comprehension, a lambda) is left as written: lowering refuses it at its
-line.
+by a name is rewritten, its key a name or a constant (read twice: neither may change in between),
+or computed first into a name of its own (``int(s)``, by NumPy's or Python's functions only).  The
+default is computed only when the key is missing (Python computes it every time: the same unless
+computing it has an effect, so a default calling a function of the user's is left as written).  In
+a loop over keys known when the gradient is built (``for lab in LABELS``) the tree rewrite then
+decides each test (flatten_statements.py); with keys known only when the function runs, the test
+is refused at its line, as the same code written out is.  A call anywhere else (a conditional
+expression, a comprehension, a lambda) is left as written: lowering refuses it at its line.
 """
 
 from __future__ import annotations
@@ -43,6 +43,11 @@ def _before(stmt: ast.stmt, names) -> list:
         if not _rewritable(node, names):
             continue
         held, key = node.func.value, node.args[0]
+        if not _key(key):  # groups.setdefault(int(s), []): the key computed once, into a name of its own
+            name = names.namer.fresh("key")
+            out.append(ast.fix_missing_locations(ast.copy_location(
+                ast.Assign([ast.Name(name, ast.Store())], key), stmt)))
+            key = ast.Name(name, ast.Load())
         default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
         missing = ast.Compare(ast.Name(key.id, ast.Load()) if isinstance(key, ast.Name) else key,
                               [ast.NotIn()], [ast.Name(held.id, ast.Load())])
@@ -71,12 +76,18 @@ def _rewritable(node: ast.Call, names) -> bool:
     if not (isinstance(node.func, ast.Attribute) and node.func.attr == "setdefault" and not node.keywords
             and 1 <= len(node.args) <= 2 and isinstance(node.func.value, ast.Name)):
         return False
-    key = node.args[0]
-    if not (isinstance(key, ast.Name) or isinstance(key, ast.Constant) and isinstance(key.value, (str, int))):
+    if not (_key(node.args[0]) or not any(isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield))
+                                         or isinstance(n, ast.Call) and not _library_call(n, names)
+                                         for n in ast.walk(node.args[0]))):
         return False
     default = node.args[1] if len(node.args) == 2 else None
     return default is None or not any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await, ast.Yield))
                                       and not _library_call(n, names) for n in ast.walk(default))
+
+
+def _key(key: ast.expr) -> bool:
+    """Whether `key` reads the same twice with nothing to run: a name, a string or an integer."""
+    return isinstance(key, ast.Name) or isinstance(key, ast.Constant) and isinstance(key.value, (str, int))
 
 
 def _library_call(node: ast.AST, names) -> bool:
