@@ -5,8 +5,8 @@
     for a, b in ((x, y), (x ** 2, np.sin(x))):    # a tuple of tuples of computed arrays
 
 A module dict with string (or integer) keys gives its keys as constants and its values as
-constants (numbers, strings) or reads ``WEIGHTS['k']`` (arrays): rebinding it builds the gradient
-again (a dependency, as a module tuple of names is).  A display's items are computed before the
+constants (numbers, strings) or reads ``WEIGHTS['k']`` (arrays): rebinding it, or changing its keys
+or its constants in place, builds the gradient again (dependencies).  A display's items are computed before the
 statement, in order, as Python computes a display before the loop or comprehension runs over it
 (passed_sequences.py's `sequence_node`); it is read so only where the statement can take them
 (not inside a lambda, a conditional or another comprehension's body).  A loop over a display of
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 
+from .depends import Dependency
 from .tree_entries import Const, Node, Read
 from .trees import Struct
 
@@ -43,7 +44,8 @@ class DisplayItems:
         if not isinstance(found, dict) or not found \
                 or not all(isinstance(k, (str, int)) and not isinstance(k, bool) for k in found):
             return None
-        self.deps.append(self.parsed_dependency(node.id, found))
+        self.deps.append(self.parsed_dependency(node.id, found))  # (rebound)
+        self.deps.append(Dependency(_Snapshot(found), "items", _snapshot(found)))  # (changed in place)
         keys = [Const(k) for k in found]
         if which == "keys":
             return keys
@@ -73,6 +75,21 @@ class DisplayItems:
         (``zip(params.items(), x)``): the loop is unrolled, its pairs bound item by item."""
         return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _VIEWS
                    and isinstance(self.entry(n.func.value), Node) for n in ast.walk(node))
+
+
+class _Snapshot:
+    """A dependency's scope: ``get("items")`` is what of the dict the gradient holds now (`_snapshot`)."""
+
+    def __init__(self, d: dict):
+        self.d = d
+
+    def get(self, name, default=None):
+        return _snapshot(self.d)
+
+
+def _snapshot(d: dict) -> tuple:
+    """The keys of `d` in order, each with its value where the gradient holds it (a constant)."""
+    return tuple((k, v) if type(v) in (int, float, str, bool) else (k,) for k, v in d.items())
 
 
 def _value(name: ast.Name, key, value):

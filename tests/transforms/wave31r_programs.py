@@ -24,6 +24,7 @@ PRIORS = {"mu": 0.0, "log_sigma": 0.1, "rho": 0.3}
 KS = ("mu", "log_sigma", "mu")
 Y6 = np.array([0.3, -0.2, 0.9, 0.1, -0.7, 0.4])
 RATES = (0.5, 1.0, 2.0)
+ORDER = (2, 0, 1)
 
 
 # ---- DICTS ----
@@ -267,6 +268,17 @@ def predictor_corrector(y0, h=0.05, n=4):
     return sum(np.sum(yy) for _, yy in traj)
 
 
+def leapfrog_states(q0, h=0.1):
+    states = [(0.0, q0, np.zeros_like(q0))]
+    for _ in range(5):
+        t, q, v = states[-1]
+        v_half = v - 0.5 * h * np.sin(q)
+        q_new = q + h * v_half
+        states.append((t + h, q_new, v_half - 0.5 * h * np.sin(q_new)))
+    energy = [0.5 * np.sum(v ** 2) - np.sum(np.cos(q)) for _, q, v in states]
+    return sum(energy) / len(energy)
+
+
 def heun_unpack_loop(y0, h=0.1):
     out = [(0.0, y0)]
     t, y = 0.0, y0
@@ -320,6 +332,28 @@ def zip_keys_dict(x, ks=KS):
     return total
 
 
+def zip_keys_module_tuple(x):
+    p = {"mu": x[0], "log_sigma": x[1], "rho": x[2]}
+    total = 0.0
+    for xi, k in zip(x, KS):
+        total = total + p[k] * xi ** 2
+    return total
+
+
+def zip_int_keys(x, ks=ORDER):
+    total = 0.0
+    for xi, k in zip(x, ks):
+        total = total + x[k] * np.sin(xi)
+    return total
+
+
+def zip_int_keys_reversed(x, ks=ORDER):
+    total = 0.0
+    for xi, k in reversed(list(zip(x, ks))):
+        total = total * 0.5 + x[k] * xi ** 2
+    return total
+
+
 def zip_keys_priors(x, ks=KS):
     total = 0.0
     for xi, k in zip(x, ks):
@@ -370,11 +404,15 @@ PROGRAMS = [
     ("tuple_of_tuples_weights", tuple_of_tuples_weights, _r(3), 0),
     ("heun_states", heun_states, _r(3), 0),
     ("predictor_corrector", predictor_corrector, _r(3, 0.2, 0.8), 0),
+    ("leapfrog_states", leapfrog_states, _r(3), 0),
     ("heun_unpack_loop", heun_unpack_loop, _r(3), 0),
     ("helper_list_slice", helper_list_slice, _r(3), 0),
     ("helper_list_slice_loop", helper_list_slice_loop, _r(3), 0),
     ("helper_tuple_tail", helper_tuple_tail, _r(4), 0),
     ("helper_list_every_other", helper_list_every_other, _r(3), 0),
     ("zip_keys_dict", zip_keys_dict, _r(3), 0),
+    ("zip_keys_module_tuple", zip_keys_module_tuple, _r(3), 0),
+    ("zip_int_keys", zip_int_keys, _r(3), 0),
+    ("zip_int_keys_reversed", zip_int_keys_reversed, _r(3), 0),
     ("zip_keys_priors", zip_keys_priors, _r(3), 0),
 ]
