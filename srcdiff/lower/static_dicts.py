@@ -80,8 +80,11 @@ def lower_dict(lower: ExpressionLowerer, node: ast.Dict, target) -> Operand:
         items = [(ast.literal_eval(k), ast.literal_eval(v)) for k, v in zip(node.keys, node.values)]
     except ValueError:
         raise lower.state.error(node, "a dict holding values computed in the function is supported only "
-                                "as a local tree assigned to a name", "assign it first: d = {'W': W, 'b': b}, "
-                                "then read d['W']") from None
+                                "as a local tree assigned to a name, or made in a loop or comprehension over "
+                                "items known when the gradient is built (range of a constant, a module tuple)",
+                                "assign it first: d = {'W': W, 'b': b}, then read d['W']; over range(n) of a "
+                                "number n given when the function runs, keep one list per key "
+                                "(Ws = [... for s in range(n)])") from None
     if not all(isinstance(k, (str, int)) and _simple(v) for k, v in items):
         raise lower.state.error(node, "a dict of constants holds strings or numbers as keys, and None, "
                                 "numbers, strings or tuples of them as values", "read the values one by one")

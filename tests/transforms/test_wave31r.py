@@ -68,7 +68,8 @@ ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 KEPT = {"comp_zip_names", "comp_range_runtime", "setdefault_groups_loop", "appended_lambdas_indexed",
         "append_after_read", "helper_list_slice", "named_in_dict_loop"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"setdefault_groups", "setdefault_groups_zip", "setdefault_per_group_likelihood", "zip_keys_dict"}
+REFUSED = {"setdefault_groups", "setdefault_groups_zip", "setdefault_per_group_likelihood", "zip_keys_dict",
+           "list_of_dicts_runtime_count"}
 #: jit="numba" refuses these at the user's line
 NUMBA_REFUSED: set = set()
 
@@ -108,6 +109,12 @@ def test_grouping_by_labels_given_as_data_says_what_to_write():
     text = str(caught.value)
     assert "wave31r_programs.py:" in text and "groups.setdefault(lab, [])" in text
     assert "a module-level tuple" in text and "mask" in text
+
+
+def test_dicts_made_over_a_count_given_when_run_say_what_to_write():
+    with pytest.raises(srcdiff.SrcDiffError) as caught:
+        srcdiff.grad(w.list_of_dicts_runtime_count)(np.ones(6))
+    assert "wave31r_programs.py:" in str(caught.value) and "one list per key" in str(caught.value)
 
 
 def test_a_module_dict_comprehended_again_after_it_changed():

@@ -87,6 +87,14 @@ def list_of_dicts_likelihood(x, y=Y6):
     return -ll
 
 
+def list_of_dicts_runtime_count(x, layers=3):
+    net = [{"w": x[2 * i], "b": x[2 * i + 1]} for i in range(layers)]
+    h = 0.5
+    for layer in net:
+        h = np.tanh(layer["w"] * h + layer["b"])
+    return h
+
+
 def setdefault_groups(x, labels=LABELS):
     groups = {}
     for lab, v in zip(labels, x):
@@ -383,6 +391,7 @@ PROGRAMS = [
     ("comp_range_len", comp_range_len, _r(6), 0),
     ("list_of_dicts", list_of_dicts, _r(6), 0),
     ("list_of_dicts_likelihood", list_of_dicts_likelihood, _r(6), 0),
+    ("list_of_dicts_runtime_count", list_of_dicts_runtime_count, _r(6), 0),
     ("setdefault_groups", setdefault_groups, _r(6), 0),
     ("setdefault_groups_loop", setdefault_groups_loop, _r(6), 0),
     ("setdefault_groups_zip", setdefault_groups_zip, _r(6), 0),
