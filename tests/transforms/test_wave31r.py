@@ -65,8 +65,8 @@ from . import wave31r_programs as w
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 #: the rows the default run keeps (`-m slow` runs them all)
-KEPT = {"comp_zip_names", "comp_range_runtime", "setdefault_groups_loop", "appended_lambdas_indexed",
-        "append_after_read", "helper_list_slice", "named_in_dict_loop"}
+KEPT = {"comp_zip_names", "comp_range_runtime", "appended_lambdas_indexed", "append_after_read",
+        "helper_list_slice", "named_in_dict_loop"}
 #: refused by grad at the user's line, and so by every transformation
 REFUSED = {"setdefault_groups", "setdefault_groups_zip", "setdefault_per_group_likelihood", "zip_keys_dict",
            "list_of_dicts_runtime_count"}
