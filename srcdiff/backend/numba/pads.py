@@ -1,6 +1,6 @@
 """numba versions of ``np.pad`` of a vector with the modes that copy its own values
-(``"edge"``, ``"reflect"``, ``"symmetric"``, ``"wrap"``), its widths constants or computed, and of srcdiff's ``index_add`` that
-their gradient uses (``index_add(zeros, (positions,), g)``: each padded element's adjoint
+(``"edge"``, ``"reflect"``, ``"symmetric"``, ``"wrap"``), its widths constants or computed,
+and of srcdiff's ``index_add`` that their gradient uses (``index_add(zeros, (positions,), g)``: each padded element's adjoint
 added back to the element it copies).  `spell` is spelling.py's rule.
 
 Each padded position copies the element NumPy's definition names: the nearest end
@@ -59,7 +59,8 @@ def _pad_mode(x, before, after, mode):
               2: "-j - 1 if j < 0 else (2 * n - 1 - j if j > n - 1 else j)",
               3: "j % n"}[code]
     longest = {0: None, 1: "n - 1", 2: "n", 3: None}[code]
-    check = "    if before < 0 or after < 0:\n        raise ValueError('np.pad: index can\\'t contain negative values')\n"
+    check = "    if before < 0 or after < 0:\n" \
+        "        raise ValueError('np.pad: index can\\'t contain negative values')\n"
     if longest:
         check += f"    if n == 0 or (before > {longest} or after > {longest}):\n" \
             "        raise ValueError('np.pad: the width is longer than the array this mode mirrors')\n"
@@ -67,7 +68,8 @@ def _pad_mode(x, before, after, mode):
         check += "    if n == 0:\n        raise ValueError('np.pad: an empty array has no values to copy')\n"
     dtype = np.dtype(str(x.dtype))
     if computed:  # (the width as the code computed it: an array, as np.pad reads one)
-        check = spread_widths(1, before).replace("before[0]", "before") + "    before = bs[0]\n    after = as_[0]\n" + check
+        spread = spread_widths(1, before).replace("before[0]", "before")
+        check = spread + "    before = bs[0]\n    after = as_[0]\n" + check
     return made("def impl(x, before, after, mode):\n"
                 "    n = x.shape[0]\n" + check +
                 "    out = np.empty(n + before + after, DTYPE)\n"
