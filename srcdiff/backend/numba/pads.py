@@ -1,7 +1,7 @@
 """numba versions of ``np.pad`` of a vector with the modes that copy its own values
 (``"edge"``, ``"reflect"``, ``"symmetric"``, ``"wrap"``), its widths constants or computed,
-and of srcdiff's ``index_add`` that their gradient uses (``index_add(zeros, (positions,), g)``: each padded element's adjoint
-added back to the element it copies).  `spell` is spelling.py's rule.
+and of srcdiff's ``index_add`` that their gradient uses (``index_add(zeros, (positions,),
+g)``: each padded element's adjoint added back to the element it copies).  `spell` is spelling.py's rule.
 
 Each padded position copies the element NumPy's definition names: the nearest end
 (edge), the mirror image without or with the end repeated (reflect, symmetric), the

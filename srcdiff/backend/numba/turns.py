@@ -149,7 +149,8 @@ def _pad_constant(x, before, after, value):
     if not isinstance(x, types.Array) or not isinstance(value, (types.Number, types.Boolean)):
         return None
     if width_array(before) and before == after:  # (the width as the code computed it: an array)
-        start, b, a = spread_widths(x.ndim, before.types[0]), [f"bs[{d}]" for d in range(x.ndim)], [f"as_[{d}]" for d in range(x.ndim)]
+        start = spread_widths(x.ndim, before.types[0])
+        b, a = [f"bs[{d}]" for d in range(x.ndim)], [f"as_[{d}]" for d in range(x.ndim)]
     elif _int_tuple(before) and _int_tuple(after) and len(before) in (1, x.ndim) and len(after) == len(before):
         one = len(before) == 1
         b = [("before[0]" if one else f"before[{d}]") for d in range(x.ndim)]
