@@ -12,6 +12,7 @@ def homes() -> dict[str, str]:
     """Helper name -> the module that holds its numba version (imported here, which registers it)."""
     from . import (
         arrays,
+        as_lists,
         at_least,
         averages,
         axis_calls,
@@ -73,7 +74,7 @@ def homes() -> dict[str, str]:
                zero_adjoints, optionals, diagonals, sorting, grids, try_decisions, random_draws, take_adjoints,
                named_norms, triangular, tuple_parts, cholesky_more, kink_helpers, log_sums, list_sums, averages,
                list_adjoints, integers, gathers, scans, partitions, exact_sums, fft_parts, object_calls,
-               extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares, truth_tests, at_least,
+               extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares, truth_tests, at_least, as_lists,
                lu_factors, counted_copies, row_helpers)
     return {name: module.__name__ for module in modules for name in module.HELPERS}
 
