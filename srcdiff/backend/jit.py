@@ -184,6 +184,10 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             raise _typing_error(exc, run.module.__file__, run.lines, located, where, code, hint) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
             compile_watch.stop(run.watch, where, hint)
+            if not run.widen and widening.failed_inside(exc, [*values, *args]):  # (a float32 list cast to float64)
+                run.widen = True
+                compiled(widening.in_float64(built))
+                return run(*args)
             made.function(*args)
             raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=hint) from exc
         kind = first_call.signature(args)

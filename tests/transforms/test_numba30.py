@@ -100,12 +100,11 @@ KEPT = {("squeeze_of_a_product", "grad"), ("sinkhorn_from_a_number", "grad"), ("
 
 #: cells refused at the user's line still (the docstring's open items): called as a helper (the tree column's
 #: wrapper calls the function), the promotions of 2. (b) and a while loop's, whose proof reads the pullback
-#: (another function, given the saved values); numba's compiler failing inside on the float32 returns.  (The
-#: Hessians of sums over a boolean mask, (c) in a helper and ``g.tolist()`` apart from np.unique compile since
-#: wave31j: backend/numba/index_adds.py, joins.arguments_in, as_lists.py)
+#: (another function, given the saved values).  (The Hessians of sums over a boolean mask, (c) in a helper,
+#: ``g.tolist()`` apart from np.unique and the float32 returns, where numba's compiler failed inside, compile
+#: since wave31j: numba/index_adds.py, joins.arguments_in, as_lists.py, widening.failed_inside)
 OPEN = {("running_number_no_trip", "tree"), ("running_number_some_trips", "tree"), ("number_in_a_while", "tree"),
-        ("number_in_a_while_to_a_tolerance", "tree"),
-        ("discounted_returns", "float32")}  # (wave31j: the masks' Hessians, a helper's argument kinds, g.tolist())
+        ("number_in_a_while_to_a_tolerance", "tree")}
 
 
 def _name(p):
