@@ -125,6 +125,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
+    plain = empty_lists.ahead(plain, made, key)  # ``while len(xs) < n`` of a list that starts empty
     if found.options.mode != "reverse":  # forward mode (jvp, hvp) and batched code: ready for fusion
         plain = prefuse.tidy(plain)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)

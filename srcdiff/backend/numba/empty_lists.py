@@ -33,17 +33,31 @@ UNDEFINED = re.compile(r"failed to unpack undefined|Type of variable '[^']*' can
 _ADDING = {"append": 0, "insert": 1}  # -> the position of the item among the arguments
 
 
-def retried(built, refusal: str, made=None, key=None):
+def ahead(built, made=None, key=None):
+    """`built` with the empty lists whose length a ``while`` test reads (``while len(xs) < n:``) typed
+    before numba first compiles it, where their items' kind is known: numba would refuse the code as
+    written (`UNDEFINED`), and a refusal is not kept in its on-disk cache, so each new process would
+    pay for it again before the retry (whose code is kept)."""
+    module = ast.parse(built.source)
+    read = {n.args[0].id for loop in ast.walk(module) if isinstance(loop, ast.While) for n in ast.walk(loop.test)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
+            and isinstance(n.args[0], ast.Name)}
+    return (retried(built, "failed to unpack undefined", made, key, read) if read else None) or built
+
+
+def retried(built, refusal: str, made=None, key=None, only: set | None = None):
     """`built` (module.py's `NumbaModule`) with the empty list numba's `refusal` names typed by its
     items' kind (`made` and `key`, the variant and its signature, tell the main function's arguments'
     kinds), or, where numba refuses the type given before, the next of `GUESSES`; None when the
-    refusal is another or no type is left to try."""
+    refusal is another or no type is left to try.  `only`: the names of the lists to type, if not all."""
     found, undefined = IMPRECISE.search(refusal), UNDEFINED.search(refusal) is not None
     module = ast.parse(built.source)
     changed = False
     for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
         for name, assigns in _empties(func).items():
             typed = [a for a in assigns if _typed_kind(a.value) is not None]
+            if only is not None and name not in only:
+                continue
             if (found and found.group(1) == name or undefined and not found) and len(typed) < len(assigns):
                 env = joins.arguments_in(module, func, built.main, made, key)
                 # (an undefined value names no list: every list whose items' kind is known is typed)
@@ -163,4 +177,4 @@ def _one(kind: Kind) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "zeros", ast.Load()), [shape, *narrow], [])
 
 
-__all__ = ["IMPRECISE", "retried"]
+__all__ = ["IMPRECISE", "ahead", "retried"]
