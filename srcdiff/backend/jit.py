@@ -125,6 +125,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     key = _with_tangents(next((k for k, v in found.variants.items() if v is made), None), found)
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
+    plain = empty_lists.ahead(plain, made, key)  # ``while len(xs) < n`` of a list that starts empty
     if found.options.mode != "reverse":  # forward mode (jvp, hvp) and batched code: ready for fusion
         plain = prefuse.tidy(plain)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
@@ -184,6 +185,10 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
             raise _typing_error(exc, run.module.__file__, run.lines, located, where, code, hint) from None
         except Exception as exc:  # noqa: BLE001  the Python gradient says what went wrong, and where
             compile_watch.stop(run.watch, where, hint)
+            if not run.widen and widening.failed_inside(exc, [*values, *args]):  # (a float32 list cast to float64)
+                run.widen = True
+                compiled(widening.in_float64(built))
+                return run(*args)
             made.function(*args)
             raise SrcDiffError(f"{where}jit='numba': {first_call.failure(exc)}", hint=hint) from exc
         kind = first_call.signature(args)

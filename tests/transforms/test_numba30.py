@@ -99,15 +99,12 @@ KEPT = {("squeeze_of_a_product", "grad"), ("sinkhorn_from_a_number", "grad"), ("
 
 
 #: cells refused at the user's line still (the docstring's open items): called as a helper (the tree column's
-#: wrapper calls the function), the promotions of 2. (b), (c) and a while loop's, made in the main function
-#: only; ``g.tolist()`` read apart from np.unique (a helper's, forward mode's code); numba's compiler failing
-#: inside on the float32 returns; the Hessian of a sum over a boolean mask of labels (forward mode over the
-#: gradient writes its adjoint by the mask: numba has no index_add of a tuple of one boolean array)
-OPEN = {("groups_of_a_list_of_labels", "hessian"), ("group_means_by_label", "hessian"),
-        ("running_number_no_trip", "tree"), ("running_number_some_trips", "tree"), ("number_in_a_while", "tree"),
-        ("number_in_a_while_to_a_tolerance", "tree"), ("float_argument_then_array", "tree"),
-        ("groups_of_tolist", "tree"), ("groups_of_tolist", "jvp"), ("groups_of_tolist", "jacobian"),
-        ("groups_of_tolist", "hessian"), ("discounted_returns", "float32")}
+#: wrapper calls the function), the promotions of 2. (b) and a while loop's, whose proof reads the pullback
+#: (another function, given the saved values).  (The Hessians of sums over a boolean mask, (c) in a helper,
+#: ``g.tolist()`` apart from np.unique and the float32 returns, where numba's compiler failed inside, compile
+#: since wave31j: numba/index_adds.py, joins.arguments_in, as_lists.py, widening.failed_inside)
+OPEN = {("running_number_no_trip", "tree"), ("running_number_some_trips", "tree"), ("number_in_a_while", "tree"),
+        ("number_in_a_while_to_a_tolerance", "tree")}
 
 
 def _name(p):

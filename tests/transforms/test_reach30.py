@@ -92,8 +92,7 @@ REFUSED = {"reversed_enumerate_items", "while_len_length_read_after",
 SECOND_ORDER_REFUSED = {"slice_tail", "slice_head_stacked", "slice_stepped"}
 
 #: refused by numba alone, at the user's line
-NUMBA_REFUSED = {"slice_head_stacked", "while_len_turned_round", "pad_width_from_shape", "pad_width_half",
-                 "pad_widths_per_axis", "pad_width_in_loop", "pad_width_wrap_len"}
+NUMBA_REFUSED = {"slice_head_stacked", "while_len_turned_round"}  # (np.pad of computed widths: wave31j)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")

@@ -194,10 +194,9 @@ def test_a_finding_every_transformation(kind, program):
         matrix.assert_refused_at_the_line(program, SECOND_ORDER)
 
 
-#: jit="numba" refuses at the line: a loop over enumerate(D) reading D[name] or over a dict of arrays (numba
-#: takes no Python dict), a
-#: ragged tuple indexed by a counter, a state a tuple before the loop and a list in it
-FINDINGS_NUMBA_REFUSED = {"dict_enumerated", "dict_of_arrays_keys", "ragged_rows", "generated_state_update"}
+#: jit="numba" refuses at the line: a ragged tuple indexed by a counter, a state a tuple before the loop and a
+#: list in it (a loop over enumerate(D) reading D[name] and over a dict of arrays compile since wave31j)
+FINDINGS_NUMBA_REFUSED = {"ragged_rows", "generated_state_update"}
 
 
 @pytest.mark.slow  # (numba compiles for seconds a program)

@@ -169,8 +169,7 @@ HVP_RIGHT = {"still_sliced_sqrt_clip", "still_sliced_sqrt_maximum"}
 SECOND_CELLS = ("hessian", "hvp", "hessian_rows", "hessian_float32")
 #: jit="numba" refuses these at the user's line (np.pad; the while-append loops' and the dict loop's
 #: generated code, which numba cannot type: open)
-NUMBA_REFUSED = {"loops_pad_computed", "loops_pad_sqrt", "loops_while_append", "loops_while_append_where",
-                 "loops_while_dict_diag"}
+NUMBA_REFUSED: set = set()  # (np.pad of computed widths and the while-append loops compile since wave31j)
 
 
 def accepted():

@@ -8,6 +8,7 @@ helpers), one rule per call, used by spelling.py's rewriter:
   its axes at their defaults (numba's own, which takes none);
 * ``np.atleast_1d(x)`` (``2d``, ``3d``) of one value, a number too (``np.r_[x[:2], 0.5]``);
 * ``np.unique(x)`` of a list (``sorted(set(labels))``) or of ``g.tolist()``: of the array;
+  ``g.tolist()`` elsewhere: ``as_list(g)`` (as_lists.py), a list of a vector's items;
 * ``np.ndim(x)``; ``np.ones_like``/``zeros_like``/``empty_like``/``full_like`` with ``dtype=``;
 * ``np.issubdtype(np.result_type(v), np.floating)``, ``np.issubdtype(t, np.floating)``,
   ``np.result_type(v)`` of one value;
@@ -95,6 +96,9 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
         if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr == "tolist" and not x.args:
             x = x.func.value  # ``np.unique(g.tolist())``: the same labels, sorted, as of the array
         return "np.unique", [ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "asarray", ast.Load()), [x], [])]
+    if isinstance(func, ast.Attribute) and func.attr == "tolist" and not args and not keywords \
+            and not (isinstance(func.value, ast.Name) and func.value.id in ("np", "math")):
+        return "as_list", [func.value]
     if _is_np(func, "squeeze") and len(args) + len(keywords) == 2 and set(keywords) <= {"axis"}:
         axis = _axis(node, 1)
         if _is_constant(axis) and ast.literal_eval(axis) is not None:

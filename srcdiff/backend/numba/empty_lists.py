@@ -24,23 +24,44 @@ from .kinds import Kind
 
 IMPRECISE = re.compile(r"Cannot infer the type of variable '([A-Za-z_][A-Za-z_0-9]*)(?:\.\d+)?', "
                        r"have imprecise type: list\(undefined\)")
+#: numba's refusals where an empty list's item type was not known yet where it was read (``while
+#: len(xs) < 5:`` before the first append: the length of a list of no type is undefined, and so is
+#: what is computed from it, up to a tuple popped off a stack or the list's own ``append``), naming
+#: no list
+UNDEFINED = re.compile(r"failed to unpack undefined|Type of variable '[^']*' cannot be determined"
+                       r"|Undecided type \$\w*load_method")
 _ADDING = {"append": 0, "insert": 1}  # -> the position of the item among the arguments
 
 
-def retried(built, refusal: str, made=None, key=None):
+def ahead(built, made=None, key=None):
+    """`built` with the empty lists whose length a ``while`` test reads (``while len(xs) < n:``) typed
+    before numba first compiles it, where their items' kind is known: numba would refuse the code as
+    written (`UNDEFINED`), and a refusal is not kept in its on-disk cache, so each new process would
+    pay for it again before the retry (whose code is kept)."""
+    module = ast.parse(built.source)
+    read = {n.args[0].id for loop in ast.walk(module) if isinstance(loop, ast.While) for n in ast.walk(loop.test)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
+            and isinstance(n.args[0], ast.Name)}
+    return (retried(built, "failed to unpack undefined", made, key, read) if read else None) or built
+
+
+def retried(built, refusal: str, made=None, key=None, only: set | None = None):
     """`built` (module.py's `NumbaModule`) with the empty list numba's `refusal` names typed by its
     items' kind (`made` and `key`, the variant and its signature, tell the main function's arguments'
     kinds), or, where numba refuses the type given before, the next of `GUESSES`; None when the
-    refusal is another or no type is left to try."""
-    found = IMPRECISE.search(refusal)
+    refusal is another or no type is left to try.  `only`: the names of the lists to type, if not all."""
+    found, undefined = IMPRECISE.search(refusal), UNDEFINED.search(refusal) is not None
     module = ast.parse(built.source)
     changed = False
     for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
         for name, assigns in _empties(func).items():
             typed = [a for a in assigns if _typed_kind(a.value) is not None]
-            if found and found.group(1) == name and len(typed) < len(assigns):
-                env = joins.arguments(func, made, key) if func.name == built.main else None
-                kind = _item_kind(func, name, env or {})
+            if only is not None and name not in only:
+                continue
+            if (found and found.group(1) == name or undefined and not found) and len(typed) < len(assigns):
+                env = joins.arguments_in(module, func, built.main, made, key)
+                # (an undefined value names no list: every list whose items' kind is known is typed)
+                kind = _item_kind(func, name, env or {}, guess=not undefined)
             elif typed and (f"'{name}." in refusal or f"'{name}'" in refusal):  # the type given refused
                 tried = _typed_kind(typed[0].value)
                 kind = GUESSES[GUESSES.index(tried) + 1] if tried in GUESSES[:-1] else None
@@ -87,8 +108,9 @@ def _typed_kind(value: ast.expr) -> Kind | None:
     return next((k for k in [*GUESSES, Kind(kinds.SCALAR, "i8")] if ast.unparse(_one(k)) == text), None)
 
 
-def _item_kind(func: ast.FunctionDef, name: str, env: dict) -> Kind | None:
-    """The one kind of every item put into `name`'s lists (its own, and those it is given by a rename)."""
+def _item_kind(func: ast.FunctionDef, name: str, env: dict, guess: bool = True) -> Kind | None:
+    """The one kind of every item put into `name`'s lists (its own, and those it is given by a rename);
+    where no item's kind is known, the first of GUESSES if `guess`, else None."""
     family = {name}
     for _ in range(4):  # renames of renames
         family |= {n.value.id for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
@@ -114,7 +136,7 @@ def _item_kind(func: ast.FunctionDef, name: str, env: dict) -> Kind | None:
             found.add(replace(kind, dims=None) if isinstance(kind, Kind) else None)
     known = {k for k in found if isinstance(k, Kind)}
     if not known:  # (no item's kind is known: numbers first, then GUESSES in turn where numba refuses)
-        return GUESSES[0] if found else None
+        return GUESSES[0] if found and guess else None
     if len(known) != 1:
         return None
     (kind,) = known
@@ -155,4 +177,4 @@ def _one(kind: Kind) -> ast.expr:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "zeros", ast.Load()), [shape, *narrow], [])
 
 
-__all__ = ["IMPRECISE", "retried"]
+__all__ = ["IMPRECISE", "ahead", "retried"]

@@ -12,6 +12,7 @@ def homes() -> dict[str, str]:
     """Helper name -> the module that holds its numba version (imported here, which registers it)."""
     from . import (
         arrays,
+        as_lists,
         at_least,
         averages,
         axis_calls,
@@ -22,6 +23,7 @@ def homes() -> dict[str, str]:
         counted_copies,
         decompositions,
         diagonals,
+        dict_items,
         einsum,
         exact_sums,
         extremum_rows,
@@ -73,8 +75,8 @@ def homes() -> dict[str, str]:
                zero_adjoints, optionals, diagonals, sorting, grids, try_decisions, random_draws, take_adjoints,
                named_norms, triangular, tuple_parts, cholesky_more, kink_helpers, log_sums, list_sums, averages,
                list_adjoints, integers, gathers, scans, partitions, exact_sums, fft_parts, object_calls,
-               extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares, truth_tests, at_least,
-               lu_factors, counted_copies, row_helpers)
+               extremum_rows, open_meshes, bin_helpers, axis_calls, least_squares, truth_tests, at_least, as_lists,
+               lu_factors, counted_copies, row_helpers, dict_items)
     return {name: module.__name__ for module in modules for name in module.HELPERS}
 
 

@@ -1,7 +1,10 @@
 """``np.add.at(a, (i, j), v)`` with a tuple of integers (the adjoint of reading ``g[n, e]``
 with two numbers, say a row's chosen column): `v` added to that element, or row, once; and
 with index arrays that broadcast together (``z[rows[:, None], top]``); and with slices and
-integers (the adjoint of reading ``logB[:, o]`` in a loop: each place named once).
+integers (the adjoint of reading ``logB[:, o]`` in a loop: each place named once).  srcdiff's
+``index_add(base, (mask,), v)`` with a boolean mask of base's shape (the adjoint of ``w[labels ==
+k]`` in forward mode over a gradient) is written as a loop over the mask: numba has no index by a
+tuple of one boolean array.
 
 numba reads past an array's end unchecked, so each index is checked first, as NumPy's
 ``add.at`` does (an ``IndexError``, raised again by the Python gradient with its line)."""
@@ -12,6 +15,7 @@ import numpy as np
 from numba import types
 
 from .naming import made, overload
+from .pads import index_add
 from .runtime import add_at
 
 
@@ -83,6 +87,43 @@ def _add_at_basic(a, index, v):
                       "        raise IndexError('index out of bounds in np.add.at')"]
     lines.append("    a[index] += v")
     return made("\n".join(lines) + "\n")
+
+
+@overload(index_add)
+def _index_add_mask(base, index, value):
+    """A copy of `base` with `value` (one item per True of the mask, in order; or one for all)
+    added where the mask is True: ``out[mask] += value``, the mask as NumPy reads it."""
+    parts = getattr(index, "types", None)
+    if not (isinstance(base, types.Array) and isinstance(base.dtype, types.Float) and isinstance(index, types.BaseTuple)
+            and parts and len(parts) == 1 and isinstance(parts[0], types.Array)
+            and isinstance(parts[0].dtype, types.Boolean) and parts[0].ndim == base.ndim
+            and (isinstance(value, types.Number) or isinstance(value, types.Array) and value.ndim <= 1
+                 and isinstance(value.dtype, (types.Float, types.Integer)))):
+        return None
+    kinds = [np.dtype(str(base.dtype)), np.dtype(str(value.dtype if isinstance(value, types.Array) else value))]
+    dtype = np.result_type(*kinds, np.float16)  # (NumPy's: the two dtypes, a float at least)
+    one = "value" if isinstance(value, types.Number) else "w[0 if w.shape[0] == 1 else j]"
+    lines = ["def impl(base, index, value):",
+             "    out = np.ascontiguousarray(base).astype(DTYPE)",
+             "    mask = index[0]",
+             "    if mask.shape != out.shape:",
+             "        raise IndexError('boolean index did not match the indexed array')",
+             "    flat = out.reshape(-1)",
+             "    chosen = np.ascontiguousarray(mask).reshape(-1)",
+             "    count = 0",
+             "    for k in range(chosen.shape[0]):",
+             "        count += chosen[k]"]
+    if isinstance(value, types.Array):
+        lines += ["    w = np.asarray(value).reshape(-1)",
+                  "    if w.shape[0] != count and w.shape[0] != 1:",
+                  "        raise ValueError('index_add: values do not fit the mask')"]
+    lines += ["    j = 0",
+              "    for k in range(chosen.shape[0]):",
+              "        if chosen[k]:",
+              f"            flat[k] += {one}",
+              "            j += 1",
+              "    return out"]
+    return made("\n".join(lines) + "\n", DTYPE=dtype)
 
 
 HELPERS = ()

@@ -34,10 +34,16 @@ def promote(built, made, key):
     if not isinstance(key, tuple):
         return built
     module = ast.parse(built.source)
-    func = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == built.main), None)
-    env = arguments(func, made, key)
-    if env is None:
-        return built
+    changed = False
+    for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
+        env = arguments_in(module, func, built.main, made, key)
+        if env is not None:
+            changed |= _promoted(func, env)
+    return _rewritten(built, module) if changed else built
+
+
+def _promoted(func: ast.FunctionDef, env: dict) -> bool:
+    """Whether a number-then-array variable of `func` (its arguments' kinds `env`) was promoted."""
     changed = False
     for index, stmt in enumerate(func.body):
         for _ in range(3):  # again after a promotion: a tangent's kind may read the promoted value's
@@ -56,7 +62,7 @@ def promote(built, made, key):
                     assign.value = kept
             if not promoted:
                 break
-    return _rewritten(built, module) if changed else built
+    return changed
 
 
 def arguments(func: ast.FunctionDef | None, made, key) -> dict | None:
@@ -69,6 +75,26 @@ def arguments(func: ast.FunctionDef | None, made, key) -> dict | None:
         return None
     env = {a.arg: None for a in func.args.args}
     env.update({name: kinds.of_signature(name, part) for name, part in zip(names, key)})
+    return env
+
+
+def arguments_in(module: ast.Module, func: ast.FunctionDef, main: str, made, key) -> dict | None:
+    """The kinds of `func`'s arguments: the main function's from the signature (`arguments`); a
+    helper's (a tree's wrapper calls the function as one, a pullback is one) from the main
+    function's calls of it, where the main function passes it its own arguments (the kinds
+    every such call agrees on; None where there is no call)."""
+    top = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == main), None)
+    outer = arguments(top, made, key)
+    if func is top or outer is None:
+        return outer
+    calls = [n for n in ast.walk(top) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id == func.name and not n.keywords and len(n.args) == len(func.args.args)]
+    if not calls:
+        return None
+    env = {}
+    for position, parameter in enumerate(func.args.args):
+        told = {repr(kinds.of(c.args[position], outer)) for c in calls}
+        env[parameter.arg] = kinds.of(calls[0].args[position], outer) if len(told) == 1 else None
     return env
 
 
@@ -118,7 +144,7 @@ def unified(built, refusal: str, made=None, key=None):
         kept = [copy.deepcopy(n.value) for n in numbers_here]
         for assign in numbers_here:
             assign.value = _ones(ndim, assign.value, dtype)
-        wide = _Wide(func, (arguments(func, made, key) if func.name == built.main else None) or {}, ndim)
+        wide = _Wide(func, arguments_in(module, func, built.main, made, key) or {}, ndim)
         if all(_of_preset(func, n) for n in numbers_here) or \
                 _exact(func, name, _other_path(func, numbers_here), wide) or taints.in_order(func, numbers_here, wide):
             changed = True

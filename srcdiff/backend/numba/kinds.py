@@ -154,7 +154,7 @@ def of(node: ast.AST, env: dict):
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, ast.MatMult):
             return _matmul(of(node.left, env), of(node.right, env))
-        if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+        if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod, ast.FloorDiv)):
             made = combine(of(node.left, env), of(node.right, env))
             if made is not None and isinstance(node.op, ast.Div) and made.dtype in ("i8", LITERAL, "b"):
                 made = replace(made, dtype="f8")
@@ -194,7 +194,7 @@ def _subscript(node: ast.Subscript, env: dict):
         return base[node.slice.value] if -len(base) <= node.slice.value < len(base) else None
     if isinstance(base, Kind) and base.ndim == 1 and _integer(node.slice, None) is not None:
         return Kind(SCALAR, base.dtype)  # an element: a number of the array's dtype
-    index = of(node.slice, env) if isinstance(node.slice, ast.Name) else None
+    index = of(node.slice, env) if not isinstance(node.slice, (ast.Slice, ast.Tuple)) else None  # (``x[k % 3]``)
     counter = isinstance(index, Kind) and index.ndim == SCALAR and index.dtype == "i8"  # (a loop's counter)
     if isinstance(base, Kind) and base.ndim == 1 and counter:
         return Kind(SCALAR, base.dtype)  # ``x[j]``

@@ -1,7 +1,7 @@
 """numba versions of ``np.pad`` of a vector with the modes that copy its own values
-(``"edge"``, ``"reflect"``, ``"symmetric"``, ``"wrap"``) and of srcdiff's ``index_add`` that
-their gradient uses (``index_add(zeros, (positions,), g)``: each padded element's adjoint
-added back to the element it copies).  `spell` is spelling.py's rule.
+(``"edge"``, ``"reflect"``, ``"symmetric"``, ``"wrap"``), its widths constants or computed,
+and of srcdiff's ``index_add`` that their gradient uses (``index_add(zeros, (positions,),
+g)``: each padded element's adjoint added back to the element it copies).  `spell` is spelling.py's rule.
 
 Each padded position copies the element NumPy's definition names: the nearest end
 (edge), the mirror image without or with the end repeated (reflect, symmetric), the
@@ -18,6 +18,7 @@ from numba import types
 
 from .naming import made, overload
 from .turns import spell as constant_spell
+from .turns import spread_widths, width_array, width_nodes
 
 MODES = {"edge": 0, "reflect": 1, "symmetric": 2, "wrap": 3}
 
@@ -29,15 +30,10 @@ def spell(node: ast.Call) -> tuple[str, list] | None:
         return None
     mode = node.args[2] if len(node.args) == 3 else keywords.get("mode")
     mode = _constant(mode) if mode is not None else None
-    width = _constant(node.args[1])
-    if type(width) is int:
-        width = (width, width)
-    elif isinstance(width, (tuple, list)) and len(width) == 1 and isinstance(width[0], (tuple, list)):
-        width = tuple(width[0])
-    if mode not in MODES or not (isinstance(width, (tuple, list)) and len(width) == 2
-                                 and all(type(w) is int and w >= 0 for w in width)):
+    widths = width_nodes(node.args[1])
+    if mode not in MODES or widths is None or len(widths[0]) != 1:
         return constant_spell(node) if mode == "constant" and len(node.args) == 3 else None
-    return "pad_mode", [node.args[0], ast.Constant(width[0]), ast.Constant(width[1]), ast.Constant(MODES[mode])]
+    return "pad_mode", [node.args[0], widths[0][0], widths[1][0], ast.Constant(MODES[mode])]
 
 
 def _constant(node: ast.expr):
@@ -53,7 +49,9 @@ def pad_mode(x, before, after, mode):
 
 @overload(pad_mode)
 def _pad_mode(x, before, after, mode):
-    if not (isinstance(x, types.Array) and x.ndim == 1 and isinstance(mode, types.IntegerLiteral)):
+    computed = isinstance(before, types.Array) and before == after and width_array(types.Tuple((before,)))
+    if not (isinstance(x, types.Array) and x.ndim == 1 and isinstance(mode, types.IntegerLiteral)
+            and (computed or isinstance(before, types.Integer) and isinstance(after, types.Integer))):
         return None
     code = mode.literal_value
     source = {0: "min(max(j, 0), n - 1)",
@@ -61,10 +59,17 @@ def _pad_mode(x, before, after, mode):
               2: "-j - 1 if j < 0 else (2 * n - 1 - j if j > n - 1 else j)",
               3: "j % n"}[code]
     longest = {0: None, 1: "n - 1", 2: "n", 3: None}[code]
-    check = f"    if n == 0 or (before > {longest} or after > {longest}):\n" \
-        "        raise ValueError('np.pad: the width is longer than the array this mode mirrors')\n" \
-        if longest else "    if n == 0:\n        raise ValueError('np.pad: an empty array has no values to copy')\n"
+    check = "    if before < 0 or after < 0:\n" \
+        "        raise ValueError('np.pad: index can\\'t contain negative values')\n"
+    if longest:
+        check += f"    if n == 0 or (before > {longest} or after > {longest}):\n" \
+            "        raise ValueError('np.pad: the width is longer than the array this mode mirrors')\n"
+    else:
+        check += "    if n == 0:\n        raise ValueError('np.pad: an empty array has no values to copy')\n"
     dtype = np.dtype(str(x.dtype))
+    if computed:  # (the width as the code computed it: an array, as np.pad reads one)
+        spread = spread_widths(1, before).replace("before[0]", "before")
+        check = spread + "    before = bs[0]\n    after = as_[0]\n" + check
     return made("def impl(x, before, after, mode):\n"
                 "    n = x.shape[0]\n" + check +
                 "    out = np.empty(n + before + after, DTYPE)\n"

@@ -20,8 +20,10 @@ from numba import types
 
 from .naming import overload
 
-#: numba's refusal to mix a number and a 0-d array: in a join, or in an operator (``x += np.where(...)``)
-ZERO_D = re.compile(r"Cannot unify .*array\(\w+, 0d, \w+\)|\w+\(\w+, array\(\w+, 0d, \w+\)\)")
+#: numba's refusal to mix a number and a 0-d array: in a join, in an operator (``x += np.where(...)``) or
+#: appended to a list of numbers
+ZERO_D = re.compile(r"Cannot unify .*array\(\w+, 0d, \w+\)|\w+\(\w+, array\(\w+, 0d, \w+\)\)"
+                    r"|list\.append for list\(\w+\).* with parameters \(array\(\w+, 0d, \w+\)\)")
 
 
 def retried(built, refusal: str):

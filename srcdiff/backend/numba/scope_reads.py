@@ -7,8 +7,10 @@ the dict ``d`` itself (a Python object it cannot type).  Where every read of the
 item at a constant key or an attribute (``d["a"]``, ``d["layer"]["W"]``, ``cfg.rate``), each
 distinct chain becomes a leading parameter of its own, read on every call as the other
 globals are (module.py's `Env`, with the chain as its `path`): a dict rebound or changed
-in place is seen.  A name read any other way (iterated, indexed by a variable, passed
-whole) stays the one object, which numba refuses at its line.
+in place is seen.  A dict of one type of keys and of values (dict_items.py) read at keys the
+code computes (``RATES[name]``) is passed as the pair (keys, values) and read by
+``dict_item(pair, key)``.  A name read any other way (iterated, passed whole) stays the one
+object, which numba refuses at its line.
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ from __future__ import annotations
 import ast
 
 import numpy as np
+
+from . import dict_items
+
+#: the step of a dict read at a key the code computes: the chain's value is the pair (keys, values)
+INDEXED = ("indexed", None)
 
 
 def _container(value) -> bool:
@@ -57,6 +64,10 @@ def chains(tree: ast.AST, name: str, value) -> list[tuple[ast.AST, tuple]] | Non
         path, at, current = [], node, value
         while _container(current):
             step = _step(at, parents.get(id(at)), current)
+            if step is None and _indexed(at, parents.get(id(at)), current):
+                path.append(INDEXED)
+                at, current = parents[id(at)], None
+                break
             if step is None:
                 return None
             path.append(step[0])
@@ -67,30 +78,49 @@ def chains(tree: ast.AST, name: str, value) -> list[tuple[ast.AST, tuple]] | Non
     return found or None
 
 
+def _indexed(node: ast.AST, parent: ast.AST, value) -> bool:
+    """Whether `parent` reads the dict `value` (`node`) at a key the code computes (dict_items.py)."""
+    return isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
+        and isinstance(value, dict) and not isinstance(parent.slice, (ast.Slice, ast.Tuple)) \
+        and dict_items.readable(value)
+
+
 def follow(value, path: tuple):
     """The value the chain `path` reads from `value`."""
     for kind, key in path:
-        value = value[key] if kind == "item" else getattr(value, key)
+        value = dict_items.pair(value) if kind == INDEXED[0] else value[key] if kind == "item" else getattr(value, key)
     return value
 
 
 def spelled(name: str, path: tuple) -> str:
     """A readable parameter name for the chain: ``state_scale`` for ``state["scale"]``."""
-    parts = [name] + ["".join(c if c.isalnum() else "_" for c in str(key)) for _, key in path]
+    parts = [name] + ["".join(c if c.isalnum() else "_" for c in str(key)) for _, key in path if key is not None]
     return "_".join(parts)
 
 
 def replace(tree: ast.AST, reads: list[tuple[ast.AST, tuple]], params: dict[tuple, str]) -> None:
     """Each chain of `reads` in `tree` as the name `params[path]`."""
-    targets = {id(node): params[path] for node, path in reads}
+    targets = {id(node): (params[path], path[-1] == INDEXED) for node, path in reads}
+
+    def read(old: ast.AST) -> ast.expr:
+        param, indexed = targets[id(old)]
+        new = ast.Name(param, ast.Load())
+        if indexed:  # ``d[k]``: dict_item((keys, values), k)
+            new = ast.Call(ast.Name("dict_item", ast.Load()), [new, old.slice], [])
+        return ast.copy_location(new, old)
     for parent in ast.walk(tree):
         for field, old in ast.iter_fields(parent):
             if isinstance(old, ast.AST) and id(old) in targets:
-                setattr(parent, field, ast.copy_location(ast.Name(targets[id(old)], ast.Load()), old))
+                setattr(parent, field, read(old))
             elif isinstance(old, list):
                 for i, item in enumerate(old):
                     if isinstance(item, ast.AST) and id(item) in targets:
-                        old[i] = ast.copy_location(ast.Name(targets[id(item)], ast.Load()), item)
+                        old[i] = read(item)
 
 
-__all__ = ["chains", "follow", "replace", "spelled"]
+def indexed(reads: list) -> bool:
+    """Whether some read of `reads` (`chains`) is at a key the code computes (then the code calls dict_item)."""
+    return any(path[-1] == INDEXED for _, path in reads)
+
+
+__all__ = ["INDEXED", "chains", "follow", "indexed", "replace", "spelled"]

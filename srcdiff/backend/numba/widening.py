@@ -1,22 +1,25 @@
 """float32 arguments computed in float64 where numba cannot keep them float32.
 
-NumPy (NEP 50) computes a float32 array beside a Python float (``k * y`` of a float argument
-``k = 0.7``, ``0.1 * (a @ b)``, ``s * 0.7 + 0.01 * np.sum(x)``) in float32; numba types the float
-as float64 and the result float64, so a name that is float32 before a loop is float64 in it, and
-numba refuses ("Cannot unify array(float32, 1d, C) and array(float64, 1d, C)").
-float32_constants.py spells the constants it can see as NumPy types them; where numba still
-refuses, the compiled gradient takes its float32 arguments (and float32 globals it reads) as
-float64 (`widened`), and its code's float32 fills (``dtype=np.float32``, backend/single.py) are
-float64 fills (`in_float64`): every value is then float64, as the Python gradient's would be for float64
-arguments, and the results are given back in the Python gradient's dtypes (result_dtypes.py), the
-first call of each kind of arguments checked against the Python gradient at float32's tolerance
-(first_call.py).  The derivative is the same function's, with less rounding: never a value
-float32's precision does not allow.
+NumPy (NEP 50) computes a float32 array beside a Python float (``k * y`` of a float argument ``k =
+0.7``, ``0.1 * (a @ b)``, ``s * 0.7 + 0.01 * np.sum(x)``) in float32; numba types the float as
+float64 and the result float64, so a name that is float32 before a loop is float64 in it, and numba
+refuses ("Cannot unify array(float32, 1d, C) and array(float64, 1d, C)"). float32_constants.py
+spells the constants it can see as NumPy types them; where numba still refuses, the compiled
+gradient takes its float32 arguments (and float32 globals it reads) as float64 (`widened`), and its
+code's float32 fills (``dtype=np.float32``, backend/single.py) are float64 fills (`in_float64`):
+every value is then float64, as the Python gradient's would be for float64 arguments, and the
+results are given back in the Python gradient's dtypes (result_dtypes.py), the first call of each
+kind of arguments checked against the Python gradient at float32's tolerance (first_call.py). So too
+where numba's compiler fails inside on float32 (`failed_inside`: a list of float32 items unified
+with one of float64 passes its typing and fails its lowering). The derivative is the same
+function's, with less rounding: never a value float32's precision does not allow.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import traceback
 from dataclasses import replace
 
 import numpy as np
@@ -28,6 +31,15 @@ def wanted(refusal: str, values) -> bool:
     """Whether numba's `refusal` is a float32 value meeting a float64 one, and `values` (the
     arguments and globals) hold a float32 value to widen."""
     return bool(MIXED.search(refusal)) and any(_narrow(v) for v in values)
+
+
+def failed_inside(error: BaseException, values) -> bool:
+    """Whether `error` is numba's compiler failing inside while lowering (an ``AssertionError`` of
+    its own: a list of float32 items unified with one of float64, which its typing allows and its
+    lowering does not cast), and `values` hold a float32 value to widen: in float64 the lists agree."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return isinstance(error, AssertionError) and bool(frames) and f"{os.sep}numba{os.sep}" in frames[-1].filename \
+        and any(_narrow(v) for v in values)
 
 
 def in_float64(built):

@@ -1,0 +1,53 @@
+"""``d[k]`` of a user's dict at a key the code computes (``for i, name in enumerate(RATES):
+RATES[name]``, a generator over a dict's keys reading its values), for numba, which takes no
+Python dict: scope_reads.py passes the dict as the pair (its keys, its values), two tuples read
+on every call as the other globals are, and the read becomes ``dict_item(pair, k)``: the value
+whose key equals `k`, found by comparing the keys in turn (``KeyError`` where none does, and
+the Python gradient then says where).  Keys of one type (strings, or integers) and values of one
+type (numbers, or arrays of one dtype and number of axes) only: `readable` says which; numba
+refuses the others at the user's line."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from .naming import overload
+
+
+def readable(d: dict) -> bool:
+    """Whether numba can take `d` as a tuple of keys and a tuple of values, each of one type."""
+    keys, values = list(d), list(d.values())
+    if not keys or not (all(type(k) is str for k in keys) or all(type(k) is int for k in keys)):
+        return False
+    if all(type(v) is float for v in values) or all(type(v) is int for v in values):
+        return True
+    return all(isinstance(v, np.ndarray) and v.dtype == values[0].dtype and v.ndim == values[0].ndim
+               and v.dtype.kind in "fiu" for v in values)
+
+
+def pair(d: dict) -> tuple:
+    """The dict as numba takes it: (keys, values)."""
+    return tuple(d), tuple(np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v for v in d.values())
+
+
+def dict_item(pair, key):
+    return pair[1][pair[0].index(key)]
+
+
+@overload(dict_item)
+def _dict_item(pair, key):
+    if not (isinstance(pair, types.BaseTuple) and len(pair) == 2 and isinstance(pair.types[0], types.UniTuple)
+            and isinstance(pair.types[1], types.UniTuple) and pair.types[0].count == pair.types[1].count):
+        return None
+
+    def item(pair, key):
+        keys, values = pair
+        for j in range(len(keys)):
+            if keys[j] == key:
+                return values[j]
+        raise KeyError("a key the dict does not hold")
+    return item
+
+
+HELPERS = ("dict_item",)
