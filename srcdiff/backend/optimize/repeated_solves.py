@@ -49,7 +49,7 @@ CALLS = frozenset({"spd_solve", "solve_lower", "solve_triangular"})
 _SCIPY_FLAGS = {"trans": 0, "lower": False, "unit_diagonal": False, "check_finite": True, "overwrite_b": False}
 
 
-def _solve(call: ast.expr) -> tuple[Solve, ast.expr] | None:
+def solve_of(call: ast.expr) -> tuple[Solve, ast.expr] | None:
     """The system a triangular-solve call solves and its right-hand side, or None: SciPy's
     ``solve_triangular`` (any module spelling; flags as constants) and rules/triangular.py's
     ``solve_lower``."""
@@ -95,7 +95,7 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
     changed = False
     for stmt in list(func.body):
         for call in _calls(stmt):
-            found = _solve(call)
+            found = solve_of(call)
             if found is None or not fixed(found[0].matrix) or not _plain(found[1]) \
                     or found[0].factor and not fixed(found[0].factor):
                 continue
@@ -122,12 +122,12 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
             func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(ratio, stmt)))
             test = ast.Compare(ast.Name(scale, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
             scaled = ast.BinOp(ast.Name(scale, ast.Load()), ast.Mult(), ast.Name(x, ast.Load()))
-            _replace(stmt, call, ast.IfExp(test, scaled, call))
+            replace_in(stmt, call, ast.IfExp(test, scaled, call))
             ast.fix_missing_locations(stmt)
             changed = True
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             target = stmt.targets[0].id
-            found = _solve(stmt.value)
+            found = solve_of(stmt.value)
             if found is not None and fixed(found[0].matrix) and _view(found[1], fixed) and fixed(target) \
                     and (not found[0].factor or fixed(found[0].factor)):
                 solved.setdefault(found[0].key(), []).append((found[1], target, found[0].transposed))
@@ -161,7 +161,7 @@ def _mutated(func: ast.FunctionDef) -> set[str]:
             found |= mentions(node.value)
         elif isinstance(node, ast.Delete):
             found |= mentions(node)
-        elif isinstance(node, ast.Call) and _solve(node) is None and not is_pure(ast.Call(node.func, [], [])) \
+        elif isinstance(node, ast.Call) and solve_of(node) is None and not is_pure(ast.Call(node.func, [], [])) \
                 and not (isinstance(node.func, ast.Name) and node.func.id in _READERS):
             found |= mentions(node)
     return found
@@ -206,7 +206,7 @@ def _calls(stmt: ast.stmt) -> list[ast.Call]:
     return found
 
 
-def _replace(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
+def replace_in(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
     """Put `new` where `old` is in `stmt`."""
     for parent in ast.walk(stmt):
         for field, value in ast.iter_fields(parent):
