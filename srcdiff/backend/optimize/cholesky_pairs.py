@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import ast
 
-from .liveness import added_term, assigned_name, is_compound, mentions
-from .repeated_solves import fixed_names, replace_in, solve_of
+from .liveness import added_term, assigned_name, is_compound, mentions, single_definitions
+from .repeated_solves import fixed_names, replace_in, scaled_form, solve_of
 
 #: the call this pass rewrites: where it is not spelled, it has nothing to do
 CALLS = frozenset({"cholesky_adjoint"})
@@ -74,9 +74,10 @@ def _term(stmt: ast.stmt, name: str) -> tuple[tuple[str, str], bool] | None:
     return (found, False) if found else None
 
 
-def _back_solves(body: list[ast.stmt], fixed) -> dict[str, tuple[str, ast.expr]]:
-    """name -> (L, right-hand side) of the names assigned ``solve_triangular(L, r, lower=True, trans=1)``
-    (L^-T r), or `repeated_solves`' ``k * x if k is not None else <that solve>``."""
+def _back_solves(body: list[ast.stmt], defs: dict, fixed) -> dict[str, tuple[str, tuple]]:
+    """name -> (L, (k, r, transposed)) of the names holding L^-T (k r) (r, or its transpose, a name):
+    assigned ``solve_triangular(L, <k r>, lower=True, trans=1)``, `repeated_solves`' ``s * x if s is
+    not None else <that solve>``, or its ``c * x`` of such an x."""
     found = {}
     for stmt in body:
         target = assigned_name(stmt) if isinstance(stmt, ast.Assign) else None
@@ -88,24 +89,16 @@ def _back_solves(body: list[ast.stmt], fixed) -> dict[str, tuple[str, ast.expr]]
         solved = solve_of(value)
         if solved is not None:
             system, rhs = solved
-            if system.transposed and system.lower and not system.unit and system.factor is None:
-                found[target] = (system.matrix, rhs)
+            form = scaled_form(rhs, defs, fixed)
+            if system.transposed and system.lower and not system.unit and system.factor is None and form:
+                found[target] = (system.matrix, form)
+        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+            for num, other in ((value.left, value.right), (value.right, value.left)):
+                if isinstance(num, ast.Constant) and type(num.value) in (int, float) and num.value != 0 \
+                        and isinstance(other, ast.Name) and other.id in found:
+                    matrix, (k, r, t) = found[other.id]
+                    found[target] = (matrix, (k * num.value, r, t))
     return found
-
-
-def _scaled(body: list[ast.stmt], rhs: ast.expr) -> tuple[str, float] | None:
-    """(q, c) where `rhs` is q, or a name assigned ``c * q`` / ``q * c`` with c a nonzero number."""
-    if not isinstance(rhs, ast.Name):
-        return None
-    for stmt in body:
-        if assigned_name(stmt) == rhs.id and isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp) \
-                and isinstance(stmt.value.op, ast.Mult):
-            a, b = stmt.value.left, stmt.value.right
-            for num, other in ((a, b), (b, a)):
-                if isinstance(num, ast.Constant) and type(num.value) is float and num.value != 0.0 \
-                        and isinstance(other, ast.Name):
-                    return other.id, num.value
-    return rhs.id, 1.0
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
@@ -121,17 +114,22 @@ def cholesky_pairs(func: ast.FunctionDef) -> bool:
     its matrix alone (module docstring); whether any was."""
     fixed = fixed_names(func).__contains__
     body = func.body
-    solves = _back_solves(body, fixed)
+    defs = single_definitions(func)
+    solves = _back_solves(body, defs, fixed)
+
+    def form(name: str) -> tuple | None:  # (k, r, transposed): `name` holds k r as written
+        return scaled_form(ast.Name(name, ast.Load()), defs, fixed)
+
     changed = False
     for stmt in list(body):
         for call in [n for n in ast.walk(stmt) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                      and n.func.id == "cholesky_adjoint" and len(n.args) == 2 and not n.keywords
                      and all(isinstance(a, ast.Name) for a in n.args)]:
-            changed |= _fold(body, stmt, call, solves, fixed)
+            changed |= _fold(body, stmt, call, solves, form, fixed)
     return changed
 
 
-def _fold(body, use: ast.stmt, call: ast.Call, solves, fixed) -> bool:
+def _fold(body, use: ast.stmt, call: ast.Call, solves, form, fixed) -> bool:
     adjoint, factor = call.args[0].id, call.args[1].id
     if not fixed(factor) or any(is_compound(s) and adjoint in mentions(s) for s in body) \
             or sum(1 for n in ast.walk(use) if isinstance(n, ast.Name) and n.id == adjoint) != 1:
@@ -141,31 +139,26 @@ def _fold(body, use: ast.stmt, call: ast.Call, solves, fixed) -> bool:
         return False
     products = {id(s): found[0] for s in own if (found := _term(s, adjoint)) is not None}
 
-    def back(p: str) -> ast.expr | None:  # q where p = L^-T q (this factor)
+    def back(p: str) -> tuple | None:  # (k, r, transposed) where p = L^-T (k r), this factor
         found = solves.get(p)
         return found[1] if found and found[0] == factor else None
 
     folds, gone = [], set()
     keys = list(products)
     for i, a in enumerate(keys):
-        if a in gone:
-            continue
         p1, q1 = products[a]
-        if not (fixed(p1) and fixed(q1)):
+        if a in gone or not (fixed(p1) and fixed(q1)):
             continue
+        r1, f1 = back(p1), form(q1)
         for b in keys[i + 1:]:
             p2, q2 = products[b]
-            r1, r2 = back(p1), back(p2)
-            if b not in gone and isinstance(r1, ast.Name) and isinstance(r2, ast.Name) and r1.id == q2 \
-                    and r2.id == q1 and fixed(p2) and fixed(q2):
+            if b not in gone and fixed(p2) and fixed(q2) and r1 and r1 == form(q2) and f1 and back(p2) == f1:
                 folds.append((-1.0, _call("solve_pair_adjoint", _load(p1), _load(p2))))
                 gone |= {a, b}
                 break
-        else:
-            rhs = back(p1)
-            scaled = _scaled(body, rhs) if rhs is not None else None
-            if scaled is not None and scaled[0] == q1:
-                folds.append((-0.5 / scaled[1], _call("solve_pair_adjoint", _load(p1), _load(p1))))
+        else:  # p = L^-T (c q): c the ratio of the numbers of one name's multiples
+            if r1 and f1 and r1[1:] == f1[1:]:
+                folds.append((-0.5 * f1[0] / r1[0], _call("solve_pair_adjoint", _load(p1), _load(p1))))
                 gone.add(a)
     if not folds:
         return False
@@ -176,19 +169,21 @@ def _fold(body, use: ast.stmt, call: ast.Call, solves, fixed) -> bool:
     for k, fold in folds:
         if total is None:
             total = _scale(k, fold)
-        elif k == -1.0:
-            total = ast.BinOp(total, ast.Sub(), fold)
-        else:
-            total = ast.BinOp(total, ast.Add(), _scale(k, fold))
+        else:  # (the number's sign as the operator: ``a - 0.5 * e``, not ``a + -0.5 * e``)
+            total = ast.BinOp(total, ast.Sub() if k < 0 else ast.Add(), _scale(abs(k), fold))
     replace_in(use, call, total)
+    for node in ast.walk(use):  # (``S_bar + -e``, where the folds are all there is: ``S_bar - e``)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and node.right is total \
+                and isinstance(total, ast.UnaryOp):
+            node.op, node.right = ast.Sub(), total.operand
     body[:] = [s for s in body if id(s) not in gone]
     ast.fix_missing_locations(use)
     return True
 
 
 def _scale(k: float, expr: ast.expr) -> ast.expr:
-    if k == -1.0:
-        return ast.UnaryOp(ast.USub(), expr)
+    if k in (1.0, -1.0):
+        return expr if k == 1.0 else ast.UnaryOp(ast.USub(), expr)
     return ast.BinOp(ast.Constant(k), ast.Mult(), expr)
 
 
