@@ -27,15 +27,16 @@ differently (as `triangular_solves` does); not for numba nor code srcdiff reads 
 from __future__ import annotations
 
 import ast
+import copy
 
-from .liveness import added_term, assigned_name, is_compound, mentions, single_definitions
-from .repeated_solves import fixed_names, replace_in, scaled_form, solve_of
+from .liveness import added_term, assigned_name, fresh_name, is_compound, is_pure, mentions, single_definitions
+from .repeated_solves import fixed_names, plain, read_names, replace_in, scaled_form, solve_of
 
 #: the call this pass rewrites: where it is not spelled, it has nothing to do
 CALLS = frozenset({"cholesky_adjoint"})
 
 
-def _tril_product(expr: ast.expr) -> tuple[str, str] | None:
+def _tril_product(expr: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     """(p, q) of ``np.tril(np.reshape(p, (s[0], -1)) @ np.reshape(q, (s[0], -1)).T, 0)``."""
     if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "tril"
             and _is_np(expr.func.value) and len(expr.args) == 2 and not expr.keywords
@@ -53,15 +54,15 @@ def _is_np(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Name) and expr.id == "np"
 
 
-def _columns(expr: ast.expr) -> str | None:
-    """p of ``np.reshape(p, (s[0], -1))`` (a name)."""
+def _columns(expr: ast.expr) -> ast.expr | None:
+    """p of ``np.reshape(p, (s[0], -1))``."""
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "reshape" \
-            and _is_np(expr.func.value) and len(expr.args) == 2 and isinstance(expr.args[0], ast.Name):
-        return expr.args[0].id
+            and _is_np(expr.func.value) and len(expr.args) == 2:
+        return expr.args[0]
     return None
 
 
-def _term(stmt: ast.stmt, name: str) -> tuple[tuple[str, str], bool] | None:
+def _term(stmt: ast.stmt, name: str) -> tuple[tuple[ast.expr, ast.expr], bool] | None:
     """((p, q), whether it is G's first value) where `stmt` takes ``tril(p q^T)`` off G (`name`)."""
     if assigned_name(stmt) == name and isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.UnaryOp) \
             and isinstance(stmt.value.op, ast.USub):
@@ -75,30 +76,38 @@ def _term(stmt: ast.stmt, name: str) -> tuple[tuple[str, str], bool] | None:
 
 
 def _back_solves(body: list[ast.stmt], defs: dict, fixed) -> dict[str, tuple[str, tuple]]:
-    """name -> (L, (k, r, transposed)) of the names holding L^-T (k r) (r, or its transpose, a name):
-    assigned ``solve_triangular(L, <k r>, lower=True, trans=1)``, `repeated_solves`' ``s * x if s is
-    not None else <that solve>``, or its ``c * x`` of such an x."""
-    found = {}
+    """name -> (L, (k, r, transposed)) of the names assigned an expression `back_solve` reads."""
+    found: dict[str, tuple[str, tuple]] = {}
     for stmt in body:
         target = assigned_name(stmt) if isinstance(stmt, ast.Assign) else None
-        if target is None or not fixed(target):
-            continue
-        value = stmt.value
-        if isinstance(value, ast.IfExp):
-            value = value.orelse
-        solved = solve_of(value)
-        if solved is not None:
-            system, rhs = solved
-            form = scaled_form(rhs, defs, fixed)
-            if system.transposed and system.lower and not system.unit and system.factor is None and form:
-                found[target] = (system.matrix, form)
-        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
-            for num, other in ((value.left, value.right), (value.right, value.left)):
-                if isinstance(num, ast.Constant) and type(num.value) in (int, float) and num.value != 0 \
-                        and isinstance(other, ast.Name) and other.id in found:
-                    matrix, (k, r, t) = found[other.id]
-                    found[target] = (matrix, (k * num.value, r, t))
+        if target is not None and fixed(target):
+            solved = back_solve(stmt.value, found, defs, fixed)
+            if solved is not None:
+                found[target] = solved
     return found
+
+
+def back_solve(value: ast.expr, found: dict, defs: dict, fixed) -> tuple[str, tuple] | None:
+    """(L, (k, r, transposed)) where `value` is L^-T (k r), r (or its transpose) a name:
+    ``solve_triangular(L, <k r>, lower=True, trans=1)``, `repeated_solves`' ``s * x if s is not None
+    else <that solve>``, a name `found` holds such a value of, or ``c * x`` of one."""
+    if isinstance(value, ast.Name):
+        return found.get(value.id)
+    if isinstance(value, ast.IfExp):
+        value = value.orelse
+    solved = solve_of(value)
+    if solved is not None:
+        system, rhs = solved
+        form = scaled_form(rhs, defs, fixed)
+        if system.transposed and system.lower and not system.unit and system.factor is None and form:
+            return system.matrix, form
+    elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        for num, other in ((value.left, value.right), (value.right, value.left)):
+            if isinstance(num, ast.Constant) and type(num.value) in (int, float) and num.value != 0 \
+                    and isinstance(other, ast.Name) and other.id in found:
+                matrix, (k, r, t) = found[other.id]
+                return matrix, (k * num.value, r, t)
+    return None
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
@@ -117,19 +126,26 @@ def cholesky_pairs(func: ast.FunctionDef) -> bool:
     defs = single_definitions(func)
     solves = _back_solves(body, defs, fixed)
 
-    def form(name: str) -> tuple | None:  # (k, r, transposed): `name` holds k r as written
-        return scaled_form(ast.Name(name, ast.Load()), defs, fixed)
+    def form(expr: ast.expr) -> tuple | None:  # (k, r, transposed): `expr` is k r as written
+        return scaled_form(expr, defs, fixed)
+
+    def back(expr: ast.expr) -> tuple | None:  # (L, (k, r, transposed)) where `expr` is L^-T (k r)
+        return back_solve(expr, solves, defs, fixed)
+
+    def steady(expr: ast.expr) -> bool:  # (read later, at the factor's adjoint: the same value)
+        return all(fixed(n) for n in read_names(expr)) and (plain(expr) or is_pure(expr))
 
     changed = False
     for stmt in list(body):
         for call in [n for n in ast.walk(stmt) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                      and n.func.id == "cholesky_adjoint" and len(n.args) == 2 and not n.keywords
                      and all(isinstance(a, ast.Name) for a in n.args)]:
-            changed |= _fold(body, stmt, call, solves, form, fixed)
+            changed |= _fold(body, stmt, call, (form, back, steady), fixed)
     return changed
 
 
-def _fold(body, use: ast.stmt, call: ast.Call, solves, form, fixed) -> bool:
+def _fold(body, use: ast.stmt, call: ast.Call, reading, fixed) -> bool:
+    form, back_solve_of, steady = reading
     adjoint, factor = call.args[0].id, call.args[1].id
     if not fixed(factor) or any(is_compound(s) and adjoint in mentions(s) for s in body) \
             or sum(1 for n in ast.walk(use) if isinstance(n, ast.Name) and n.id == adjoint) != 1:
@@ -139,26 +155,32 @@ def _fold(body, use: ast.stmt, call: ast.Call, solves, form, fixed) -> bool:
         return False
     products = {id(s): found[0] for s in own if (found := _term(s, adjoint)) is not None}
 
-    def back(p: str) -> tuple | None:  # (k, r, transposed) where p = L^-T (k r), this factor
-        found = solves.get(p)
+    def back(p: ast.expr) -> tuple | None:  # (k, r, transposed) where p = L^-T (k r), this factor
+        found = back_solve_of(p)
         return found[1] if found and found[0] == factor else None
 
     folds, gone = [], set()
     keys = list(products)
     for i, a in enumerate(keys):
         p1, q1 = products[a]
-        if a in gone or not (fixed(p1) and fixed(q1)):
+        if a in gone or not (steady(p1) and steady(q1)):
             continue
         r1, f1 = back(p1), form(q1)
         for b in keys[i + 1:]:
             p2, q2 = products[b]
-            if b not in gone and fixed(p2) and fixed(q2) and r1 and r1 == form(q2) and f1 and back(p2) == f1:
-                folds.append((-1.0, _call("solve_pair_adjoint", _load(p1), _load(p2))))
+            if b not in gone and steady(p2) and steady(q2) and r1 and r1 == form(q2) and f1 and back(p2) == f1:
+                folds.append((-1.0, _call("solve_pair_adjoint", p1, p2)))
                 gone |= {a, b}
                 break
         else:  # p = L^-T (c q): c the ratio of the numbers of one name's multiples
             if r1 and f1 and r1[1:] == f1[1:]:
-                folds.append((-0.5 * f1[0] / r1[0], _call("solve_pair_adjoint", _load(p1), _load(p1))))
+                if not isinstance(p1, ast.Name):  # (solved once, read twice)
+                    taken = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+                    held = fresh_name("solved", taken)
+                    body.insert(body.index(use), ast.fix_missing_locations(
+                        ast.copy_location(ast.Assign([ast.Name(held, ast.Store())], p1), use)))
+                    p1 = _load(held)
+                folds.append((-0.5 * f1[0] / r1[0], _call("solve_pair_adjoint", p1, copy.deepcopy(p1))))
                 gone.add(a)
     if not folds:
         return False

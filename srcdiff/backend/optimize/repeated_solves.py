@@ -98,12 +98,12 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
     for stmt in list(func.body):
         for call in _calls(stmt):
             found = solve_of(call)
-            if found is None or not fixed(found[0].matrix) or not (_plain(found[1]) or is_pure(found[1])) \
+            if found is None or not fixed(found[0].matrix) or not (plain(found[1]) or is_pure(found[1])) \
                     or found[0].factor and not fixed(found[0].factor):
                 continue
             system, rhs = found
             earlier = [(b, x, t) for b, x, t in solved.get(system.key(), []) if ast.dump(b) != ast.dump(rhs)]
-            if not earlier or not _read_names(rhs) <= assigned:
+            if not earlier or not read_names(rhs) <= assigned:
                 continue
             b, x, transposed = earlier[0]
             # (a matrix and its transpose solve one system only where spd_solve's factor is not None)
@@ -243,14 +243,14 @@ def _view(expr: ast.expr, fixed) -> bool:
     return isinstance(expr, ast.Name) and fixed(expr.id)
 
 
-def _read_names(expr: ast.expr) -> set[str]:
+def read_names(expr: ast.expr) -> set[str]:
     """The names `expr` reads values of (not the module of a function it calls, ``np`` of ``np.einsum``)."""
     modules = {id(n.func.value) for n in ast.walk(expr) if isinstance(n, ast.Call)
                and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)}
     return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and id(n) not in modules}
 
 
-def _plain(expr: ast.expr) -> bool:
+def plain(expr: ast.expr) -> bool:
     """Whether `expr` is names and numbers in arithmetic, transposes and subscripts (no call:
     evaluating it once more, or earlier, does nothing else)."""
     allowed = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Subscript,
