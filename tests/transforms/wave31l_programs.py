@@ -1,7 +1,7 @@
 """Programs of test_speed_wave31l.py: Gaussian likelihoods through a Cholesky factor (the terms of the
 factor's adjoint that depend on it through its matrix alone, backend/optimize/cholesky_pairs.py; the
 solves of a seed written k * b, backend/optimize/repeated_solves.py), and gated cells whose adjoint
-is assembled from slices."""
+is assembled from slices (backend/optimize/slice_joins.py)."""
 
 import numpy as np
 import scipy.linalg as sl
@@ -54,6 +54,53 @@ def cho_slogdet(mu, A, X):
     return 0.5 * np.einsum("ij,ji->", R, sl.cho_solve(factor, R.T)) + 0.5 * X.shape[0] * logdet
 
 
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def gated_slices(W, U, xs):
+    """A gated cell reading one matmul's columns by two slices: its adjoint is written slice by slice
+    into zeros each step (wrt W)."""
+    n = U.shape[0]
+    h = np.zeros((xs.shape[1], n))
+    out = 0.0
+    for t in range(xs.shape[0]):
+        a = xs[t] @ W
+        z = _sigmoid(a[:, :n] + h @ U[:, :n])
+        h = z * h + (1.0 - z) * np.tanh(a[:, n:] + h @ U[:, n:])
+        out = out + np.sum(h * h)
+    return out
+
+
+def three_slices(W, x):
+    """Three column slices of one product, the middle one's bounds computed (wrt W)."""
+    a = x @ W
+    n = W.shape[1] // 3
+    return np.sum(np.sin(a[:, :n]) * a[:, n:2 * n]) + np.sum(np.exp(a[:, 2 * n:]))
+
+
+def written_gates(W, U, xs):
+    """Pre-activations written into a preallocated array, gate by gate (wrt U)."""
+    n = U.shape[0]
+    h = np.zeros((xs.shape[1], n))
+    out = 0.0
+    for t in range(xs.shape[0]):
+        pre = np.zeros((xs.shape[1], 2 * n))
+        pre[:, :n] = xs[t] @ W[:, :n] + h @ U[:, :n]
+        pre[:, n:] = xs[t] @ W[:, n:] + h @ U[:, n:]
+        f = _sigmoid(pre[:, :n])
+        h = f * h + (1.0 - f) * np.maximum(pre[:, n:], 0.0)
+        out = out + np.sum(h ** 2)
+    return out
+
+
+def _cell(T=3, B=2, n_in=3, n=2):
+    def make(rng):
+        return (rng.standard_normal((n_in, 2 * n)), rng.standard_normal((n, 2 * n)),
+                rng.standard_normal((T, B, n_in)))
+    return make
+
+
 def _gaussian(n=7, d=3, vector=False):
     def make(rng):
         A = rng.standard_normal((d, d)) / np.sqrt(d)
@@ -69,4 +116,7 @@ PROGRAMS = [
     ("cho_other_seed", cho_other_seed, lambda rng: _gaussian()(rng)[1:] + (rng.standard_normal((7, 3)),), 0),
     ("cho_factor_read", cho_factor_read, lambda rng: _gaussian()(rng)[1:], 0),
     ("cho_slogdet", cho_slogdet, _gaussian(), 1),
+    ("gated_slices", gated_slices, _cell(), 0),
+    ("three_slices", three_slices, lambda rng: (rng.standard_normal((3, 6)), rng.standard_normal((4, 3))), 0),
+    ("written_gates", written_gates, _cell(), 1),
 ]

@@ -96,6 +96,7 @@ from . import (
     repeated_solves,
     sameshape,
     selections,
+    slice_joins,
     splits,
     stack_items,
     stacks,
@@ -269,6 +270,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable and info.double:
         tie_shares.fast_ties(func)
         tie_shares.guard_shares(func)
+    # zeros written slice by slice, every place once: one join (NumPy code; one float width)
+    if info.python_loops and not info.derivable and not info.portable and one_width(func, info) \
+            and slice_joins.join_slice_writes(func, shape_classes(func, is_scalar, info.params, info.shape)):
+        statements.remove_dead(func.body)
     # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read)
     if info.python_loops and not info.derivable and not info.portable:
         selections.bit_selections(func)
