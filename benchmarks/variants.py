@@ -36,6 +36,7 @@ import variants21_masks as v21
 import variants22_ties as v22
 import variants30_heldout as v30f
 import variants30_hessians as v30h
+import variants31_linalg as v31l
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -225,6 +226,13 @@ VARIANTS = [
     Variant("rbf_pairs_len_300x60x8", "rbf_pairs_len", (0,), v30f.pairs_args, {"n": 5, "m": 4, "d": 2}),
     Variant("dead_zone_max_1e4x30", "dead_zone_max", (0,), _arguments(v30f.residual_args, extra=(0.5,)),
             {"n": 9, "d": 4}),
+    # wave 31's Cholesky likelihoods, gated cells and attention (benchmarks/variants31_linalg.py)
+    Variant("mvn_tri_500x60", "mvn_tri", (0, 1), v31l.mvn_args, {"n": 7, "d": 3}),
+    Variant("mvn_cho_solve_500x60", "mvn_cho_solve", (0, 1), v31l.mvn_args, {"n": 7, "d": 3}),
+    Variant("mvn_scaled_solve_500x60", "mvn_scaled_solve", (0, 1), v31l.mvn_scaled_args, {"n": 7, "d": 3}),
+    Variant("gated_writes_T25_h48", "gated_writes", (0, 1), v31l.gated_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("gru_concat_T25_h48", "gru_concat", (0, 1), v31l.concat_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("attention_einsum_64x32", "attention_einsum", (0, 1), v31l.attention_args, {"n": 4, "d": 3, "d_v": 2}),
 ]
 
 

@@ -330,3 +330,7 @@ from variants30_heldout import (  # noqa: E402, F401, I001
     capped_sq, capped_sq_grad, cubed_hinge, cubed_hinge_grad, dead_zone_max, dead_zone_max_grad, quartic_huber,
     quartic_huber_grad, rbf_pairs_len, rbf_pairs_len_grad, relu6_layer, relu6_layer_grad, smooth_l1_abs,
     smooth_l1_abs_grad, tukey_where, tukey_where_grad)
+# Cholesky likelihoods, gated cells and attention written before wave 31's speed work (benchmarks/variants31_linalg.py)
+from variants31_linalg import (  # noqa: E402, F401, I001
+    attention_einsum, attention_einsum_grad, gated_writes, gated_writes_grad, gru_concat, gru_concat_grad,
+    mvn_cho_solve, mvn_cho_solve_grad, mvn_scaled_solve, mvn_scaled_solve_grad, mvn_tri, mvn_tri_grad)

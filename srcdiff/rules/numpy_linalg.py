@@ -178,7 +178,7 @@ def _det_shape(static, x):
     return shapes.SCALAR if x.ndim == 2 else shapes.Shape(x.dims[:-2])
 
 
-def _solve_shape(static, x, y):
+def solve_shape(static, x, y):
     """For one matrix `x`, the solution has the right-hand side's shape."""
     if x.known and y.known and x.ndim == 2 and y.ndim in (1, 2) and not y.scalar:
         return shapes.Shape(y.dims)
@@ -274,7 +274,7 @@ RULES = [
     rule(np.linalg.slogdet, ("x",), _slogdet_templates, fresh=True, tuple_result=True, tangents=_slogdet_tangents,
          batching="stacked",
          note="returns (sign, logabsdet); the sign carries no gradient; uses inv(x)", sympy=FORMS + "slogdet"),
-    rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=_solve_shape, fresh=True, array_result=True,
+    rule(np.linalg.solve, ("x", "y"), _solve_templates, shape=solve_shape, fresh=True, array_result=True,
          batching="solve",
          tangents=_solve_tangents, sympy=FORMS + "solve"),
     rule(np.linalg.cholesky, ("x",), {"x": "cholesky_adjoint(g, ans)"}, shape=_same, fresh=True, array_result=True,

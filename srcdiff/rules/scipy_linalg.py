@@ -12,6 +12,7 @@ import scipy.linalg as sl
 from ..errors import SrcDiffError
 from . import lu_helpers, table
 from .numpy_decompositions import PINV_FORMS, SVD_FORMS
+from .numpy_linalg import solve_shape
 
 SOLVE_STATIC = {"trans": 0, "lower": False, "unit_diagonal": False, "overwrite_b": False, "check_finite": True}
 
@@ -163,7 +164,7 @@ RULES = [
          tangents={"x": _frechet("x", "x_dot")},
          note="the Fréchet derivative, from the exponential of a block-triangular matrix of twice the size"),
     rule(sl.solve_triangular, ("x", "y"), _solve_triangular_templates, static=SOLVE_STATIC, fresh=True,
-         array_result=True, tangents=_solve_triangular_tangents,
+         array_result=True, shape=solve_shape, tangents=_solve_triangular_tangents,
          note="reads the `lower` triangle of x (its diagonal taken as ones with unit_diagonal)"),
     rule(sl.sqrtm, ("x",), {"x": "sqrtm_adjoint(g, ans)"}, static={"disp": True}, fresh=True, array_result=True,
          tangents={"x": "sqrtm_tangent(x_dot, ans)"},

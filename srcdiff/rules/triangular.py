@@ -36,7 +36,11 @@ def phi(m):
 
 def cholesky_factor_adjoint(g, L):
     """rules/runtime.py's ``cholesky_adjoint(g, L)``: a large factor a block of rows at a time
-    (`blocked_adjoint`), others by the formula through L's inverse (`symbolic_adjoint`)."""
+    (`blocked_adjoint`), others by the formula through L's inverse (`symbolic_adjoint`); a g whose
+    lower triangle is its diagonal (a log determinant's, ``np.log(np.diag(L))``) by `diagonal_adjoint`."""
+    if isinstance(g, np.ndarray) and isinstance(L, np.ndarray) and g.ndim == 2 and g.shape == L.shape \
+            and np.count_nonzero(g) == np.count_nonzero(np.diagonal(g)):
+        return diagonal_adjoint(np.diagonal(g), L)
     if isinstance(L, np.ndarray) and L.ndim == 2 and L.shape[0] > 128 and L.dtype in (np.float64, np.float32):
         try:
             from scipy.linalg import solve_triangular
@@ -52,6 +56,15 @@ def symbolic_adjoint(g, L):
     inv = lower_inverse(L)
     s = np.swapaxes(inv, -1, -2) @ phi(np.swapaxes(L, -1, -2) @ g) @ inv
     return phi(s + np.swapaxes(s, -1, -2))
+
+
+def diagonal_adjoint(d, L):
+    """`symbolic_adjoint` of a g whose lower triangle is the diagonal `d`: Phi(L^T g) is then
+    diag(L_ii d_i) / 2, so S = L^-T diag(L_ii d_i) L^-1 / 2 (one product where the formula makes three)
+    and Phi(S + S^T) as there."""
+    inv = lower_inverse(L)
+    s = np.swapaxes(inv, -1, -2) @ ((np.diagonal(L) * d)[:, None] * inv)
+    return phi(0.5 * (s + np.swapaxes(s, -1, -2)))
 
 
 def blocked_adjoint(g, L, solve_triangular):
@@ -117,4 +130,13 @@ def _near(g, kb):
     return bool(np.all(np.abs(g - kb) <= 8.0 * np.finfo(g.dtype).eps * np.abs(g)))
 
 
-TRIANGULAR_HELPERS = {f.__name__: f for f in (lower_inverse, solve_lower, proportion)}
+def solve_pair_adjoint(w, x):
+    """Phi(w x^T + x w^T) for `w` and `x` of one shape (vectors, or matrices of columns): the
+    adjoint of a symmetric matrix S, read by its lower triangle, of what depends on its Cholesky
+    factor through S alone (backend/optimize/cholesky_pairs.py)."""
+    w, x = np.reshape(w, (np.shape(w)[0], -1)), np.reshape(x, (np.shape(x)[0], -1))
+    m = w @ x.T
+    return phi(m + m.T)
+
+
+TRIANGULAR_HELPERS = {f.__name__: f for f in (lower_inverse, solve_lower, proportion, solve_pair_adjoint)}

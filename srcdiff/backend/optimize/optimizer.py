@@ -25,7 +25,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    `triangular_solves` — ``np.linalg.solve`` with a Cholesky factor a triangular solve (not
    bitwise: it rounds differently; not for numba or code srcdiff reads back), then
    `repeated_solves`: a backward solve of a forward solve's right-hand side scaled is its
-   answer scaled (a quadratic form's adjoint);
+   answer scaled (a quadratic form's adjoint); then `cholesky_pairs`: the terms of a Cholesky
+   factor's adjoint that depend on it through its matrix alone (a ``cho_solve``'s two solves, a
+   sum of squares of one) folded into the matrix's adjoint, one product where there were two;
    (once they find nothing more, `masks.select_masks`: arithmetic of a 0/1 float mask made of a
    comparison, ``m * X + (1.0 - m) * Y``, is ``np.where(c, X, Y)`` of its branches simplified with
    m = 1 and m = 0, like terms collected; then steps 2-4 again; only where every argument is float64
@@ -82,6 +84,7 @@ from . import (
     adjacent_products,
     carried_writes,
     cases,
+    cholesky_pairs,
     contract,
     factor,
     joined_writes,
@@ -93,6 +96,7 @@ from . import (
     repeated_solves,
     sameshape,
     selections,
+    slice_joins,
     splits,
     stack_items,
     stacks,
@@ -259,10 +263,17 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
         repeated_solves.repeated_solves(func)
+    if info.python_loops and not info.derivable and not info.portable and cholesky_pairs.CALLS & vocabulary(func):
+        if cholesky_pairs.cholesky_pairs(func):  # a Cholesky factor's adjoint through its matrix alone
+            statements.remove_dead(func.body)  # the shapes only the terms' reshapes read
     # a tie's shares as the rare case (code NumPy runs as it is; float64 throughout)
     if info.python_loops and not info.derivable and not info.portable and info.double:
         tie_shares.fast_ties(func)
         tie_shares.guard_shares(func)
+    # zeros written slice by slice, every place once: one join (NumPy code; one float width)
+    if info.python_loops and not info.derivable and not info.portable and one_width(func, info) \
+            and slice_joins.join_slice_writes(func, shape_classes(func, is_scalar, info.params, info.shape)):
+        statements.remove_dead(func.body)
     # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read)
     if info.python_loops and not info.derivable and not info.portable:
         selections.bit_selections(func)

@@ -26,7 +26,7 @@ import copy
 from collections import Counter
 from typing import NamedTuple
 
-from .liveness import is_pure, mentions, nodes
+from .liveness import is_pure, mentions, nodes, single_definitions
 
 
 class Solve(NamedTuple):
@@ -49,7 +49,7 @@ CALLS = frozenset({"spd_solve", "solve_lower", "solve_triangular"})
 _SCIPY_FLAGS = {"trans": 0, "lower": False, "unit_diagonal": False, "check_finite": True, "overwrite_b": False}
 
 
-def _solve(call: ast.expr) -> tuple[Solve, ast.expr] | None:
+def solve_of(call: ast.expr) -> tuple[Solve, ast.expr] | None:
     """The system a triangular-solve call solves and its right-hand side, or None: SciPy's
     ``solve_triangular`` (any module spelling; flags as constants) and rules/triangular.py's
     ``solve_lower``."""
@@ -92,21 +92,32 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
     taken = {n.id for n in nodes(func) if isinstance(n, ast.Name)} | params
     solved: dict[Solve, list[tuple[str, str]]] = {}  # system -> (right-hand side, answer) of earlier solves
     assigned = set(params)  # names the body's statements so far assigned
+    scaled_answers: dict[str, tuple] = {}  # answer -> (its scale: a name or a number, what it scales) of the rewrites
+    defs = single_definitions(func)
     changed = False
     for stmt in list(func.body):
         for call in _calls(stmt):
-            found = _solve(call)
-            if found is None or not fixed(found[0].matrix) or not _plain(found[1]) \
+            found = solve_of(call)
+            if found is None or not fixed(found[0].matrix) or not (plain(found[1]) or is_pure(found[1])) \
                     or found[0].factor and not fixed(found[0].factor):
                 continue
             system, rhs = found
             earlier = [(b, x, t) for b, x, t in solved.get(system.key(), []) if ast.dump(b) != ast.dump(rhs)]
-            if not earlier or not {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)} <= assigned:
+            if not earlier or not read_names(rhs) <= assigned:
                 continue
             b, x, transposed = earlier[0]
             # (a matrix and its transpose solve one system only where spd_solve's factor is not None)
             symmetric = system.factor if transposed != system.transposed else None
             own = stmt.targets[0].id if isinstance(stmt, ast.Assign) and stmt.value is call else "solve"
+            known = scaled_answers.get(rhs.id) if isinstance(rhs, ast.Name) else None
+            known = known if known and isinstance(b, ast.Name) and known[1] == b.id else None
+            k = known[0] if known and isinstance(known[0], float) else _static_scale(rhs, b, defs, fixed)
+            if k is not None and not symmetric:  # the seed is k * b as written: k * x, no pass over it
+                replace_in(stmt, call, ast.BinOp(ast.Constant(k), ast.Mult(), ast.Name(x, ast.Load())))
+                ast.fix_missing_locations(stmt)
+                scaled_answers[own] = (k, x)
+                changed = True
+                continue
             scale, seed = _fresh(f"{own}_scale", taken), rhs
             if not isinstance(rhs, ast.Name):  # the seed (an expression of names) computed once, for both
                 seed = ast.Name(_fresh(f"{own}_seed", taken), ast.Load())
@@ -118,21 +129,73 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
             if symmetric:
                 given = ast.Compare(ast.Name(symmetric, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
                 found_scale = ast.IfExp(given, found_scale, ast.Constant(None))
+            if known and not symmetric:
+                # (the seed is an earlier rewrite's answer, k * b where its k is not None: k again, no pass over it)
+                given = ast.Compare(ast.Name(known[0], ast.Load()), [ast.IsNot()], [ast.Constant(None)])
+                found_scale = ast.IfExp(given, ast.Name(known[0], ast.Load()), found_scale)
             ratio = ast.Assign([ast.Name(scale, ast.Store())], found_scale)
             func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(ratio, stmt)))
             test = ast.Compare(ast.Name(scale, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
             scaled = ast.BinOp(ast.Name(scale, ast.Load()), ast.Mult(), ast.Name(x, ast.Load()))
-            _replace(stmt, call, ast.IfExp(test, scaled, call))
+            replace_in(stmt, call, ast.IfExp(test, scaled, call))
             ast.fix_missing_locations(stmt)
+            if own != "solve" and fixed(own):
+                scaled_answers[own] = (scale, x)  # (its scale: a fresh name, assigned once)
             changed = True
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             target = stmt.targets[0].id
-            found = _solve(stmt.value)
+            found = solve_of(stmt.value)
             if found is not None and fixed(found[0].matrix) and _view(found[1], fixed) and fixed(target) \
                     and (not found[0].factor or fixed(found[0].factor)):
                 solved.setdefault(found[0].key(), []).append((found[1], target, found[0].transposed))
         assigned |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return changed
+
+
+def _static_scale(seed: ast.expr, b: ast.expr, defs: dict, fixed) -> float | None:
+    """k where `seed` is written k * `b` element by element (a number times b, either side transposed
+    alike, through names assigned once), or None: then ``k * x`` is what `proportion` would find."""
+    s, t = scaled_form(seed, defs, fixed), scaled_form(b, defs, fixed)
+    return s[0] if s and t and s[1:] == t[1:] and t[0] == 1.0 else None
+
+
+def scaled_form(expr: ast.expr, defs: dict, fixed, depth: int = 0) -> tuple[float, str, bool] | None:
+    """(k, name, transposed) where `expr` is k times the array `name` (or its transpose), as written."""
+    if isinstance(expr, ast.Name):
+        value = defs.get(expr.id) if fixed(expr.id) and depth < 6 else None
+        found = scaled_form(value, defs, fixed, depth + 1) if value is not None else None
+        return found or ((1.0, expr.id, False) if fixed(expr.id) else None)
+    transposed = expr.value if isinstance(expr, ast.Attribute) and expr.attr == "T" else \
+        expr.args[0] if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
+        and expr.func.attr == "transpose" and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np" \
+        and len(expr.args) == 1 and not expr.keywords else None
+    if transposed is not None:
+        found = scaled_form(transposed, defs, fixed, depth + 1)
+        return (found[0], found[1], not found[2]) if found else None
+    scaled = _einsum_scale(expr)
+    if scaled is not None:  # ``np.einsum(',ij->ji', k, b)`` (a seed the contraction pass wrote): k * b.T
+        found = scaled_form(scaled[1], defs, fixed, depth + 1)
+        return (float(scaled[0]), found[1], found[2] != scaled[2]) if found and found[0] == 1.0 else None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        for num, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(num, ast.Constant) and type(num.value) in (int, float) and num.value != 0:
+                found = scaled_form(other, defs, fixed, depth + 1)
+                # (one number: k * (c * b) rounds twice, not as (k c) * b)
+                return (float(num.value), found[1], found[2]) if found and found[0] == 1.0 else None
+    return None
+
+
+def _einsum_scale(expr: ast.expr) -> tuple[float, ast.expr, bool] | None:
+    """(k, b, transposed) of ``np.einsum(',ij->ij', k, b)`` or ``np.einsum(',ij->ji', k, b)``, k a number."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "einsum"
+            and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np" and len(expr.args) == 3
+            and not expr.keywords and isinstance(expr.args[0], ast.Constant) and isinstance(expr.args[1], ast.Constant)
+            and type(expr.args[1].value) in (int, float) and expr.args[1].value != 0):
+        return None
+    spec = expr.args[0].value
+    if spec in (",ij->ij", ",ij->ji"):
+        return expr.args[1].value, expr.args[2], spec == ",ij->ji"
+    return None
 
 
 def fixed_names(func: ast.FunctionDef) -> set[str]:
@@ -161,7 +224,7 @@ def _mutated(func: ast.FunctionDef) -> set[str]:
             found |= mentions(node.value)
         elif isinstance(node, ast.Delete):
             found |= mentions(node)
-        elif isinstance(node, ast.Call) and _solve(node) is None and not is_pure(ast.Call(node.func, [], [])) \
+        elif isinstance(node, ast.Call) and solve_of(node) is None and not is_pure(ast.Call(node.func, [], [])) \
                 and not (isinstance(node.func, ast.Name) and node.func.id in _READERS):
             found |= mentions(node)
     return found
@@ -180,7 +243,14 @@ def _view(expr: ast.expr, fixed) -> bool:
     return isinstance(expr, ast.Name) and fixed(expr.id)
 
 
-def _plain(expr: ast.expr) -> bool:
+def read_names(expr: ast.expr) -> set[str]:
+    """The names `expr` reads values of (not the module of a function it calls, ``np`` of ``np.einsum``)."""
+    modules = {id(n.func.value) for n in ast.walk(expr) if isinstance(n, ast.Call)
+               and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)}
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and id(n) not in modules}
+
+
+def plain(expr: ast.expr) -> bool:
     """Whether `expr` is names and numbers in arithmetic, transposes and subscripts (no call:
     evaluating it once more, or earlier, does nothing else)."""
     allowed = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Subscript,
@@ -206,7 +276,7 @@ def _calls(stmt: ast.stmt) -> list[ast.Call]:
     return found
 
 
-def _replace(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
+def replace_in(stmt: ast.stmt, old: ast.expr, new: ast.expr) -> None:
     """Put `new` where `old` is in `stmt`."""
     for parent in ast.walk(stmt):
         for field, value in ast.iter_fields(parent):
