@@ -36,6 +36,7 @@ import variants21_masks as v21
 import variants22_ties as v22
 import variants30_heldout as v30f
 import variants30_hessians as v30h
+import variants31_signs as v31s
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -224,6 +225,15 @@ VARIANTS = [
     Variant("capped_sq_1e4x30", "capped_sq", (0,), _arguments(v30f.residual_args, extra=(4.0,)), {"n": 9, "d": 4}),
     Variant("rbf_pairs_len_300x60x8", "rbf_pairs_len", (0,), v30f.pairs_args, {"n": 5, "m": 4, "d": 2}),
     Variant("dead_zone_max_1e4x30", "dead_zone_max", (0,), _arguments(v30f.residual_args, extra=(0.5,)),
+            {"n": 9, "d": 4}),
+    # wave 31's held-out signs, abs, minimum / maximum and np.where bands (benchmarks/variants31_signs.py)
+    Variant("huber_where_abs_1e4x30", "huber_where_abs", (0,), v31s.residual_args, {"n": 9, "d": 4}),
+    Variant("l1_sign_ridge_1e4x30", "l1_sign_ridge", (0,), _arguments(v31s.residual_args, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("fair_abs_1e4x30", "fair_abs", (0,), _arguments(v31s.residual_args, extra=(1.3,)), {"n": 9, "d": 4}),
+    Variant("winsor_sq_1e4x30", "winsor_sq", (0,), _arguments(v31s.residual_args, extra=(1.5,)), {"n": 9, "d": 4}),
+    Variant("huber_minmax_1e4x30", "huber_minmax", (0,), v31s.residual_args, {"n": 9, "d": 4}),
+    Variant("eps_band_where_1e4x30", "eps_band_where", (0,), _arguments(v31s.residual_args, extra=(0.5,)),
             {"n": 9, "d": 4}),
 ]
 

@@ -330,3 +330,7 @@ from variants30_heldout import (  # noqa: E402, F401, I001
     capped_sq, capped_sq_grad, cubed_hinge, cubed_hinge_grad, dead_zone_max, dead_zone_max_grad, quartic_huber,
     quartic_huber_grad, rbf_pairs_len, rbf_pairs_len_grad, relu6_layer, relu6_layer_grad, smooth_l1_abs,
     smooth_l1_abs_grad, tukey_where, tukey_where_grad)
+# np.sign, abs, minimum / maximum and np.where bands in other spellings, held out from wave 31's speed work
+from variants31_signs import (  # noqa: E402, F401, I001
+    eps_band_where, eps_band_where_grad, fair_abs, fair_abs_grad, huber_minmax, huber_minmax_grad, huber_where_abs,
+    huber_where_abs_grad, l1_sign_ridge, l1_sign_ridge_grad, winsor_sq, winsor_sq_grad)

@@ -84,6 +84,7 @@ from . import (
     cases,
     contract,
     factor,
+    joined_selections,
     joined_writes,
     logistic,
     loops,
@@ -263,8 +264,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable and info.double:
         tie_shares.fast_ties(func)
         tie_shares.guard_shares(func)
-    # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read)
+    # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read),
+    # nested ones joined and repeated ones dropped first
     if info.python_loops and not info.derivable and not info.portable:
+        joined_selections.join_selections(func)
         selections.bit_selections(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a
