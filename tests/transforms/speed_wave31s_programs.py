@@ -8,6 +8,8 @@ edge, at 0, a margin at a ramp's two corners), where central differences give th
   epsilon-insensitive loss by np.where;
 * NESTED: selections on two conditions (a ramp, a band of np.minimum inside np.maximum, written
   nested by the user), and one selected twice on one condition;
+* VALUES: sums of products of vectors of one shape (a loss's value, a number's adjoint), float masks
+  read as factors (the adjoint of np.where's side that only abs reads);
 * TIES: the same at residuals exactly on the kinks (of np.minimum, np.maximum, np.clip, abs: their
   half shares; np.where takes the branch its condition picks, not central differences' average).
 """
@@ -84,6 +86,35 @@ def relu_capped(W, x):
     return np.sum(h * h) + np.sum(np.cos(h))
 
 
+# ---- VALUES: sums of products of vectors (dots), and float masks read as factors ----
+
+
+def sq_minus_hinge(w, X, y, delta):
+    """Huber as a square less the square of what passes delta: the value a mean of products."""
+    r = X @ w - y
+    e = np.maximum(np.abs(r) - delta, 0.0)
+    return np.mean(0.5 * r * r - 0.5 * e * e)
+
+
+def smooth_l1_builtin(w, X, y, beta):
+    """Smooth L1 by np.where and builtin abs: the linear side's adjoint a float mask times a sign."""
+    r = X @ w - y
+    a = abs(r)
+    return np.sum(np.where(a < beta, 0.5 * r * r / beta, a - 0.5 * beta))
+
+
+def scale_fit(s, x, y):
+    """A scale fitted by least squares plus an L1 term (wrt the number s): its adjoint a sum of products."""
+    r = s * x - y
+    return np.sum(r * r) / len(y) + 0.1 * np.sum(np.abs(r)) * s
+
+
+def where_mask_times(x, c):
+    """A float mask of the user's own, read as a factor twice."""
+    m = np.where(x > c, 1.0, 0.0)
+    return np.sum(m * x * x) + np.sum(np.sin(x) * m)
+
+
 # ---- arguments ----
 
 
@@ -136,6 +167,10 @@ PROGRAMS = [
     ("inside_by_zeros", inside_by_zeros, lambda rng: (rng.standard_normal(9), -0.3, 0.7), 0),
     ("twice_selected", twice_selected, lambda rng: (rng.standard_normal(9), 0.1), 0),
     ("relu_capped", relu_capped, lambda rng: (rng.standard_normal((4, 3)), rng.standard_normal(3)), 0),
+    ("sq_minus_hinge", sq_minus_hinge, residual(), 0),
+    ("smooth_l1_builtin", smooth_l1_builtin, residual(extra=(0.7,)), 0),
+    ("scale_fit", scale_fit, lambda rng: (0.7, rng.standard_normal(11), rng.standard_normal(11)), 0),
+    ("where_mask_times", where_mask_times, lambda rng: (rng.standard_normal(9), 0.2), 0),
     # at the kinks: central differences give each side's half share
     ("huber_minmax_ties", huber_minmax, tied_residual((0.75, -0.75, 0.0, 0.75)), 0),
     ("huber_where_abs_ties", huber_where_abs, tied_residual((0.75, -0.75, 0.0, 0.75)), 0),
@@ -143,4 +178,5 @@ PROGRAMS = [
     ("winsor_sq_ties", winsor_sq, tied_residual((-1.25, 1.25, 0.0, 1.25)), 0),
     ("l1_sign_ridge_zero", l1_sign_ridge, tied_residual((0.0, 0.0, 0.01)), 0),
     ("ramp_corners", ramp, ramp_at_corners, 0),
+    ("sq_minus_hinge_ties", sq_minus_hinge, tied_residual((0.75, -0.75, 0.0, 0.75)), 0),
 ]

@@ -13,6 +13,16 @@ Found and fixed (CENSUS below; ratios in the final report of the wave):
    the minimum's zero guard selecting again what the maximum's adjoint selected) is the value
    itself, up to the sign of a zero (backend/optimize/joined_selections.py).
 
+2. Sums of element-wise products of vectors, each product and difference a full temporary before
+   the sum: a loss's value beside its gradient (``np.mean(0.5 * r * r - 0.5 * e * e)``: value_and_grad
+   paid four passes and a sum over the gradient) and a number's adjoint (``np.sum(r * x)``).  Now dot
+   products of vectors proved of one shape, ``(0.5 * (r @ r) - 0.5 * (e @ e)) / r.size``, in float64
+   code (backend/optimize/dot_sums.py).
+3. Float masks materialised: the adjoint of the side of ``np.where(abs(r) < beta, quad, abs(r) - k)``
+   that only abs reads is ``np.where(c, 0.0, 1.0)`` times ``np.sign(r)``, a selection and a product,
+   then added to the other side's selection.  A 0/1 mask read only as a factor is now the selection of
+   that factor, which merges with the other side's into one ``np.where`` (backend/optimize/mask_products.py).
+
 Each program runs through every transformation (hessian and numba included), against float64
 central differences, and its optimised gradient and value_and_grad against the debug
 (unoptimised) gradient and f's value.
@@ -40,7 +50,7 @@ def _name(p):
 
 #: rows at kinks: central differences of step h straddle them, within h of the derivative (the matrix's tolerance)
 AT_KINKS = {"huber_minmax_ties", "huber_where_abs_ties", "eps_band_where_ties", "winsor_sq_ties",
-            "l1_sign_ridge_zero", "ramp_corners"}
+            "l1_sign_ridge_zero", "ramp_corners", "sq_minus_hinge_ties"}
 
 
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) not in AT_KINKS], ids=_name)
@@ -94,5 +104,34 @@ def test_nested_selections_at_special_values():
         inside = srcdiff.grad(w.inside_by_zeros)(x, -0.3, 0.7)
         np.testing.assert_array_equal(band, np.where((x > -0.3) & (x < 0.7), 2.0 * x, 0.0))
         np.testing.assert_allclose(inside, np.where((x < -0.3) | (x > 0.7), 0.0, (0.7 - x) - (x + 0.3)), rtol=1e-15)
-    assert "logical_and" in _source(w.band_nested, x[:-10], -0.3, 0.7)
-    assert "logical_or" in _source(w.inside_by_zeros, x[:-10], -0.3, 0.7)
+    finite = np.linspace(-1.0, 1.0, 600)
+    assert "logical_and" in _source(w.band_nested, finite, -0.3, 0.7)
+    assert "logical_or" in _source(w.inside_by_zeros, finite, -0.3, 0.7)
+
+
+def test_sums_of_products_are_dots():
+    """A loss's value that sums products of vectors of one shape: dot products."""
+    args = _big(w.residual())
+    value = _source(w.sq_minus_hinge, *args, value=True)
+    assert "(r @ r)" in value and "(e @ e)" in value and "np.mean" not in value, value
+    assert "c @ t5" in _source(w.huber_minmax, *args, value=True)
+
+
+def test_sums_of_products_of_other_shapes_are_kept():
+    """Vectors of shapes not proved equal (a broadcast), float32 and integers: the sum as written."""
+    def broadcast(x, y):
+        return np.sum(x * y)
+    x, y = np.linspace(0.0, 1.0, 6), np.linspace(1.0, 2.0, 6)
+    src = _source(broadcast, x.astype(np.float32), y.astype(np.float32), value=True)
+    assert "np.sum(x * y)" in src or "(x * y).sum()" in src, src
+    value, grad = srcdiff.value_and_grad(broadcast)(x, y[:1])   # (x @ y[:1] would raise)
+    np.testing.assert_allclose(value, np.sum(x * y[0]), rtol=1e-15)
+    np.testing.assert_allclose(grad, np.full(6, y[0]), rtol=1e-15)
+
+
+def test_float_mask_read_as_a_factor_is_a_selection():
+    """np.where's side only abs reads: its mask of floats is not made, the two sides one selection."""
+    src = _source(w.smooth_l1_builtin, *_big(w.residual(extra=(0.7,))))
+    assert "np.where(t2, 0.0, 1.0)" not in src and src.count("where(") == 1, src
+    src = _source(w.where_mask_times, np.linspace(-1.0, 1.0, 600), 0.2)
+    assert "1.0, 0.0)" not in src, src

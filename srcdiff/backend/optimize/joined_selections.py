@@ -55,14 +55,14 @@ def join_selections(func: ast.FunctionDef) -> bool:
 def _plain_bindings(stmt: ast.stmt):
     """(name, value) of `stmt` if it is ``name = value``, or of each such statement of the
     branches of an ``if`` (every statement of which runs at most once); a binding inside a loop
-    or of any other kind makes the name unfollowed (`None` as its value)."""
-    if isinstance(stmt, ast.Assign):
-        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            return [(stmt.targets[0].id, stmt.value)]
-        return [(n.id, None) for t in stmt.targets for n in nodes(t) if isinstance(n, ast.Name)]
+    or of any other kind, or a write into the name's array, makes it unfollowed (`None`)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return [(stmt.targets[0].id, stmt.value)]
     if isinstance(stmt, ast.If):
         return [pair for inner in stmt.body + stmt.orelse for pair in _plain_bindings(inner)]
-    return [(n.id, None) for n in nodes(stmt) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
+    # (``x[i] = v``, ``x += v``, ``np.add.at(x, i, v)``: what a statement writes into is unfollowed too)
+    bound = {n.id for n in nodes(stmt) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    return [(name, None) for name in sorted(bound | written_into(stmt))]
 
 
 def _zero_sign(node: ast.expr) -> float | None:
