@@ -37,6 +37,7 @@ import variants22_ties as v22
 import variants30_heldout as v30f
 import variants30_hessians as v30h
 import variants31_linalg as v31l
+import variants31_signs as v31s
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -233,6 +234,15 @@ VARIANTS = [
     Variant("gated_writes_T25_h48", "gated_writes", (0, 1), v31l.gated_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("gru_concat_T25_h48", "gru_concat", (0, 1), v31l.concat_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("attention_einsum_64x32", "attention_einsum", (0, 1), v31l.attention_args, {"n": 4, "d": 3, "d_v": 2}),
+    # wave 31's held-out signs, abs, minimum / maximum and np.where bands (benchmarks/variants31_signs.py)
+    Variant("huber_where_abs_1e4x30", "huber_where_abs", (0,), v31s.residual_args, {"n": 9, "d": 4}),
+    Variant("l1_sign_ridge_1e4x30", "l1_sign_ridge", (0,), _arguments(v31s.residual_args, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("fair_abs_1e4x30", "fair_abs", (0,), _arguments(v31s.residual_args, extra=(1.3,)), {"n": 9, "d": 4}),
+    Variant("winsor_sq_1e4x30", "winsor_sq", (0,), _arguments(v31s.residual_args, extra=(1.5,)), {"n": 9, "d": 4}),
+    Variant("huber_minmax_1e4x30", "huber_minmax", (0,), v31s.residual_args, {"n": 9, "d": 4}),
+    Variant("eps_band_where_1e4x30", "eps_band_where", (0,), _arguments(v31s.residual_args, extra=(0.5,)),
+            {"n": 9, "d": 4}),
 ]
 
 

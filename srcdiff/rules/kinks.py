@@ -48,7 +48,10 @@ def any_equal(x, y, like=None) -> bool:
     reads the branch exact everywhere."""
     if like is not None and np.broadcast_shapes(np.shape(x), np.shape(y), np.shape(like)) != np.shape(like):
         return True
-    return np.equal(x, y).any()
+    equal = np.equal(x, y)
+    # (a count of a bool array's Trues reads it at memory speed; ``any`` stops early only where
+    # something ties, which is the rare case)
+    return np.count_nonzero(equal) != 0 if type(equal) is np.ndarray and equal.dtype == np.bool_ else equal.any()
 
 
 def tie(condition, value, x, y=0.0, persist=False):

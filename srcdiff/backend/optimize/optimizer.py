@@ -33,8 +33,10 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    m = 1 and m = 0, like terms collected; then steps 2-4 again; only where every argument is float64
    or a Python number (the float64 mask widened nothing then), not for numba nor another library's
    arrays);
-   (with them, `wheres.merge_complements`: ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)``
-   is ``x = np.where(c, a, b)``, and `cases.drop_zero_cases`: a selection added to an array of its
+   (with them, `mask_products`: a 0/1 float mask ``np.where(c, 0.0, 1.0)`` read only as a factor,
+   each product the selection of its other factor; then `wheres.merge_complements`:
+   ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)`` is ``x = np.where(c, a, b)``, and
+   `cases.drop_zero_cases`: a selection added to an array of its
    shape whose branches are zero case by case, dropped; after them, `contract.contract_sums`: a sum of a broadcast
    product is ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then
    `fills`: ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
@@ -50,7 +52,8 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
    of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four
    (NumPy code only);
-4c. `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
+4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
+   float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
 5. `memory.accumulate_in_place` — ``x_bar += c`` where `x_bar` is an array no other
    name can hold;
@@ -67,7 +70,10 @@ back, which the terms now meet first: `zero_restore`; a selection `cases` proves
 unfolded was the rounding error around zero, or NaN where an operand is inf or NaN; a mask's
 branches, which round once where the products by 0 and 1 rounded several times, and drop a term 0
 times an array that is NaN unfolded where the array is inf; the sign of a zero a tie's one selection
-keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`). In
+keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`; the dot products, which sum in another order:
+`dot_sums`; a product by a mask's 0, NaN where the factor is inf: `mask_products`; the sign of a zero a
+selection of a value already zero off its condition gave as ``+0.0``: `joined_selections`, which also
+joins nested selections bit for bit, before `selections`). In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
@@ -86,10 +92,13 @@ from . import (
     cases,
     cholesky_pairs,
     contract,
+    dot_sums,
     factor,
+    joined_selections,
     joined_writes,
     logistic,
     loops,
+    mask_products,
     masks,
     memory,
     reassembly,
@@ -200,6 +209,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= writes.read_around_zeroed(func)
         changed |= wheres.fold_decided_wheres(func, is_float_name)
         changed |= wheres.inline_decided(func, is_float_name)
+        if info.python_loops and not info.portable and info.double:  # (float64: a selection keeps a product's dtype)
+            changed |= mask_products.select_mask_products(func, is_float_name)
         changed |= wheres.merge_complements(func, is_float_name)
         if cases.CALLS & spelled:
             changed |= cases.drop_zero_cases(func, classes, is_float_name)
@@ -266,6 +277,11 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable and cholesky_pairs.CALLS & vocabulary(func):
         if cholesky_pairs.cholesky_pairs(func):  # a Cholesky factor's adjoint through its matrix alone
             statements.remove_dead(func.body)  # the shapes only the terms' reshapes read
+    # sums of products of same-shape vectors as dot products (code NumPy runs as it is; float64 throughout)
+    if info.python_loops and not info.derivable and not info.portable and info.double:
+        floats = float_names(Bindings.of(func, info.params), info)
+        dot_sums.dot_sums(func, shape_classes(func, is_scalar, info.params, info.shape),
+                          lambda e: is_float(e, floats.__contains__))
     # a tie's shares as the rare case (code NumPy runs as it is; float64 throughout)
     if info.python_loops and not info.derivable and not info.portable and info.double:
         tie_shares.fast_ties(func)
@@ -274,8 +290,10 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     if info.python_loops and not info.derivable and not info.portable and one_width(func, info) \
             and slice_joins.join_slice_writes(func, shape_classes(func, is_scalar, info.params, info.shape)):
         statements.remove_dead(func.body)
-    # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read)
+    # selections against 0.0 by a bit mask (code NumPy runs as it is: helpers numba and srcdiff do not read),
+    # nested ones joined and repeated ones dropped first
     if info.python_loops and not info.derivable and not info.portable:
+        joined_selections.join_selections(func)
         selections.bit_selections(func)
     is_scalar = scalar_names(func, info).__contains__
     # in loops: NumPy only (numba's ``x += c`` does not check that c's shape fits x's: a

@@ -1,0 +1,94 @@
+"""A 0/1 float mask read only as a factor: ``m = np.where(c, 0.0, 1.0)``, ``r_bar + m * np.sign(r)``
+is ``r_bar + np.where(c, 0.0, np.sign(r))``.
+
+The adjoint of ``np.where(c, a, b)`` with respect to what only the `b` side reads is the seed
+selected, and where the seed is the number 1.0 codegen writes the mask of the side as floats
+(``np.where(c, 0.0, 1.0)``: a Huber loss written ``np.where(abs(r) < beta, quad, abs(r) - k)``,
+whose linear side's adjoint then multiplies the mask by abs's ``np.sign(r)``).  Making the mask
+is a selection's pass, and the product another; the selection of the factor itself is one, and
+beside the other side's selection on `c` (``np.where(c, quad_bar, 0.0)``) the two merge into one
+(wheres.merge_complements), as a hand writes ``np.where(c, r / beta, np.sign(r))``.
+
+A mask here is a name assigned once and never written into, to ``np.where(c, 1.0, 0.0)`` or
+``np.where(c, 0.0, 1.0)`` (``c.astype(float)`` is masks.py's), its condition reading names
+that hold one value wherever they are read; every read of it is a factor of a product whose other
+factor is a float (or such a mask's expression is itself the factor).  Each such product becomes
+the selection of that factor (on `c`, or off it), and the mask, read no more, goes.  The selection
+broadcasts `c` with the factor as the product
+broadcast the mask, so the shape is the product's; the dtype too, every argument being float64
+(the optimizer's `double`: a float64 mask widened no float32 factor then).  Where the mask is 1
+the product was the factor exactly; where it is 0 the product was a zero, or NaN where the factor
+is inf or NaN, which the selection gives as 0.0 (as masks.py drops a term 0 times an array: where
+the loss itself is not finite either; docs/guarantees.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import math
+from collections.abc import Callable
+
+from .liveness import assigned_name, nodes
+from .repeated_solves import fixed_names
+from .simplify import is_float
+
+
+def select_mask_products(func: ast.FunctionDef, float_names: Callable[[str], bool]) -> bool:
+    """Rewrite every product by a 0/1 float mask of `func`'s top-level statements as a selection
+    (see the module), where the mask is read nowhere else; whether any was."""
+    fixed = fixed_names(func)
+    masks = {}
+    for stmt in func.body:
+        name = assigned_name(stmt)
+        found = _mask(stmt.value) if name in fixed else None
+        if found is not None and all(n.id in fixed or n.id == "np" for n in nodes(found[0]) if isinstance(n, ast.Name)):
+            masks[name] = found
+    products, reads, inline = {}, {}, []
+    for node in nodes(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in masks:
+            reads[node.id] = reads.get(node.id, 0) + 1
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for mine, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(mine, ast.Name) and mine.id in masks and is_float(other, float_names):
+                    products.setdefault(mine.id, []).append((node, other))
+                    break
+                if _mask(mine) is not None and is_float(other, float_names):   # a mask read where it is made
+                    inline.append((node, other, _mask(mine)))
+                    break
+    chosen = {name for name in masks if reads.get(name) and len(products.get(name, ())) == reads[name]}
+    targets = {}
+    for node, other, (condition, kept_where_true) in inline + [
+            (node, other, masks[name]) for name in sorted(chosen) for node, other in products[name]]:
+        branches = [other, ast.Constant(0.0)] if kept_where_true else [ast.Constant(0.0), other]
+        targets[id(node)] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "where", ast.Load()),
+                                     [copy.deepcopy(condition), *branches], [])
+    if targets:
+        _Replace(targets).visit(func)
+    return bool(targets)
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, targets: dict[int, ast.expr]):
+        self.targets = targets
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        new = self.targets.get(id(node))
+        if new is not None:
+            return ast.copy_location(new, node)
+        self.generic_visit(node)
+        return node
+
+
+def _mask(value: ast.expr) -> tuple[ast.expr, bool] | None:
+    """(condition, whether the mask is 1 where it holds) of ``np.where(c, 1.0, 0.0)`` or
+    ``np.where(c, 0.0, 1.0)`` (``c.astype(float)``: masks.py's)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and not value.keywords \
+            and value.func.attr == "where" and isinstance(value.func.value, ast.Name) and value.func.value.id == "np" \
+            and len(value.args) == 3 and isinstance(value.args[0], (ast.Compare, ast.Name)):
+        first, second = (a.value if isinstance(a, ast.Constant) and type(a.value) is float else None
+                         for a in value.args[1:])
+        if (first, second) in ((1.0, 0.0), (0.0, 1.0)) and math.copysign(1.0, first) > 0 \
+                and math.copysign(1.0, second) > 0:   # (+0.0: the product by -0.0 gave zeros of the other sign)
+            return value.args[0], first == 1.0
+    return None
