@@ -4,6 +4,10 @@ gradient ``NAME_grad``: Gaussian likelihoods through np.linalg.cholesky and
 scipy.linalg.solve_triangular / cho_solve / np.linalg.solve / slogdet, gated recurrent cells
 assembling their pre-activations by concatenation or by slice writes, and softmax attention
 spelled another way.  variants.py registers them; variants_programs.py re-exports them.
+
+Wave 31's passes (backend/optimize/cholesky_pairs.py, repeated_solves.py's scales as written,
+slice_joins.py) were tuned reading the generated code of mvn_tri, mvn_cho_solve and gated_writes;
+mvn_scaled_solve, gru_concat and attention_einsum were held out (measured only).
 """
 
 import math
