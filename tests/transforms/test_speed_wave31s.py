@@ -94,8 +94,9 @@ def test_optimised_equals_debug(program):
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()
                                      if _name(p) not in NO_DERIVATIVE], ids=_name)
 def test_every_transformation(program):
-    """grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree, check and jit="numba"."""
-    matrix.assert_numba_included(program)
+    """grad, value_and_grad, hessian, jvp, vjp, a tree, check and jit="numba" (the Hessian n/a at the
+    ties rows: the losses are once differentiable there)."""
+    matrix.assert_ok_or_na(program, matrix.TRANSFORMS)
 
 
 @pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
