@@ -113,6 +113,15 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
         factors, after = {"a": "direction"}, None
     elif operand_shape(user.out, shape_of) != own:
         return None
+    if user.rule.name == "numpy.where" and params[0] in ("x", "y"):
+        # the branch np.where leaves: its condition is read for no slope (constant near the point, as a
+        # still adjoint's mask is: still_adjoints._downstream), a generated gradient's ``g / d`` at d = 0
+        condition = user.inputs[0]
+        if not (isinstance(condition, Var) and condition.name not in active
+                and operand_shape(condition, shape_of) == own):
+            return after
+        picked = operand_ast(condition) if params[0] == "x" else _np("logical_not", operand_ast(condition))
+        return picked if after is None else _both(picked, after)
     if user.rule.name in _PASSING:
         return after
     if params[0] not in factors:

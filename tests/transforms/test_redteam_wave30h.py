@@ -168,11 +168,10 @@ REFUSED = {"loops_dict_clip"}
 #: NaN in the whole Hessian where the true second derivative is a number (open: the docstring's 1-3);
 #: their hvp is right where the name is in HVP_RIGHT
 #: (the sliced roots after clip, maximum, abs and still_sqrt_times_mask: exact since wave 31n)
-NAN_SECOND_ORDER = {"where_abs_cubed_zero", "where_clip_tie_itself", "where_maximum_tie_itself",
-                    "where_clip_bounds_tie"}
+NAN_SECOND_ORDER = {"where_clip_bounds_tie"}
 HVP_RIGHT: set = set()
 #: NaN in the float32 Hessian only (open: tests/transforms/test_wave31n.py)
-FLOAT32_NAN = {"still_sliced_sqrt_clip", "still_sliced_sqrt_maximum"}
+FLOAT32_NAN: set = set()
 SECOND_CELLS = ("hessian", "hvp", "hessian_rows", "hessian_float32")
 #: jit="numba" refuses these at the user's line (np.pad; the while-append loops' and the dict loop's
 #: generated code, which numba cannot type: open)

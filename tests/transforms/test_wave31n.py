@@ -1,48 +1,58 @@
-"""Wave 31n: second order (hessian, hvp, the Jacobian and jvp of the gradient) exact where a root, arcsin or a
-division meets a zero adjoint at an element the output leaves unused (wave31n_programs.py), against float64
-central differences of the (already checked) gradient, or against the Hessian worked out by hand at the
-point (`SPECIAL`); jit="numba" gives the same.
+"""Wave 31n: second order (hessian, hvp, the Jacobian and jvp of the gradient) exact at special points
+(wave31n_programs.py): a root, arcsin or a division meeting a zero adjoint at an element the output leaves
+unused, ``|x| ** 3`` at 0, ties that hold at every point; against float64 central differences of the
+(already checked) gradient, or the Hessian worked out by hand at the point (`SPECIAL`); jit="numba" gives
+the same Hessian (the slow set).
 
-Census (24 rows x 4 second-order cells: hessian, hvp, jacobian of the gradient, jvp of the gradient;
-exact / NaN where the truth is a number), before -> after:
+Census (28 rows x 4 second-order cells: hessian, hvp, jacobian of the gradient, jvp of the gradient;
+exact / NaN where the truth is a number; root_of_sliced_squares_zeros, whose truth is NaN in its block, is
+NaN in every cell before and after and counted apart):
 
-                       hessian   hvp    jac(grad)  jvp(grad)
-    before              3 / 20   10 / 13   3 / 20    10 / 13     (one more WRONG-looking cell each
-    after              16 / 7    19 / 5   16 / 7     19 / 5       in hvp, jvp: the reference's, fixed)
+                       hessian   hvp     jac(grad)  jvp(grad)   all
+    before             4 / 23   13 / 14   4 / 23    13 / 14    34 / 74
+    after             25 / 2    26 / 1   24 / 3     26 / 1    101 / 7
 
-(root_of_sliced_squares_zeros is NaN in every cell, before and after, as it must be: the root of a sum of
-zeros has no second derivative.)
+No cell gives a finite wrong number, before or after.
 
-Found and fixed (srcdiff/ad/unused_elements.py):
+Found and fixed:
 
-1. A root (np.sqrt, ``x ** 0.5``, np.arcsin) after a kink (np.clip, np.maximum, np.abs), an exp after a root,
-   at an element a slice, an index or a zero weight leaves out: the use mask of the root's result did not
-   reach its operand, so abs's derivable adjoint ``kink(x == 0, ...)`` was NaN at second order and a root
-   after an elementwise primitive was not held.  A use mask now passes back through every elementwise
-   primitive whose operand is shaped like its result (the element it leaves unused, the operand's element
-   of the same place is), and a value read by several primitives has the mask ``m1 != 0 or m2 != 0 ...``
-   (unused where each leaves it unused).  Both depend on no differentiated value, so the holds stay exact.
+1. A root (np.sqrt, ``x ** 0.5``, np.arcsin) after a kink (np.clip, np.maximum, np.abs), or an exp after a
+   root, at an element a slice, an index or a zero weight leaves out (ad/unused_elements.py): the use
+   mask of the root's result did not reach its operand, so abs's derivable ``kink(x == 0, ...)`` was NaN
+   at second order and a root after an elementwise primitive was not held.  A use mask now passes back
+   through every elementwise primitive whose operand is shaped like its result, a value read by several
+   primitives has the mask ``m1 != 0 or m2 != 0 ...`` (unused where each leaves it unused), and
+   ``np.where(c, a, b)`` gives ``a`` the mask ``c`` (b: ``not c``).  None depends on a differentiated
+   value's slope, so the holds stay exact at every order.
 2. Reverse over reverse (hessian, jacobian of the gradient) through the gradient's own ``g / (2.0 *
-   root)`` held by ``held_still``: the numerator's contribution ``g_bar / (2.0 * root)`` is 0 / 0.  A
-   division's numerator now counts as of infinite slope for the use mask's hold, and a value every
-   adjoint path of which ends in a hold (`held_values`: the value is dropped where its hold's direction is
-   0, so f stays finite) is held at first order too.  Fixed with it: special30's open cells
-   (``1 / x`` sliced and np.minimum of ``x / D`` at D = 0 in the Hessian, cbrt and math.sqrt times a zero
-   weight in the Hessian and the Jacobian of the gradient), wave 30h's sliced roots after clip, maximum
-   and abs, and ``np.sum(W * np.sqrt(x)) ** 2``'s Hessian.
+   root)`` held by ``held_still``: its numerator's contribution was ``0 / 0``.  A division's numerator now
+   counts as of infinite slope for the use mask's hold, and a value every adjoint path of which ends in a
+   hold (`held_values`: dropped where the hold's direction is 0, so f stays finite) is held at first
+   order too.  With it: special30's open cells (``1 / x`` sliced, np.minimum of ``x / D`` at D = 0, cbrt
+   times a zero weight), wave 30h's sliced roots after clip, maximum and abs and still_sqrt_times_mask,
+   ``np.sum(W * np.sqrt(x)) ** 2``.
+3. float32 only: ``np.zeros(x.shape, dtype=np.float32)`` (a float32 variant's fills) had no known shape
+   (ir/shape_inference.py), so the float32 gradient's values had no use mask: NaN where float64 was exact.
+4. ``np.abs(x) ** 3`` at 0 (ad/flat_ties.py `flat_kink`): |x| read only as a power above 2 is a flat zero
+   there (its adjoint moves by o(h)), so abs's kink condition holds only where it is not; as
+   np.maximum(x, 0) ** 3 already was.
+5. Ties at every point (ad/ties.py): ``np.clip(x, x, 3.0)`` and ``np.clip(y, lo, 2 * x)`` with ``y = 2 *
+   x`` (clip's ties with each bound now get the persistence proof maximum's had, `clip_persistence`),
+   ``np.maximum(x ** 2, x * x)`` and ``np.minimum(np.square(x), x ** 2)`` (``x ** 2``, ``x * x`` and
+   ``np.square(x)`` are one function).
 
-Open (NaN, never a finite number; pinned below):
+Open (NaN, never a finite number; pinned in OPEN):
 
-* ``|x| ** 3`` and ``sqrt(|x|) * x ** 2`` at 0 (a used element: abs's kink is NaN at second order whatever
-  multiplies it, though here it is O(x ** 2)): kink_nan would need to know the factor's first derivative
-  is 0 too.
-* ties at every point (``np.clip(x, x, 3)``, ``np.maximum(x ** 2, x * x)``): ad/ties.py does not prove them.
-* float32 and trees of ``sqrt(clip(x))[1:]`` in the reverse-over-reverse Hessian (hvp exact): the
-  float32 gradient's hold is on the slice's index mask only, and the Hessian's pass does not see the
-  division's value dropped; a tree's leaves likewise.
-* np.minimum of ``x / D`` at D = 0 in the reverse-over-reverse Hessian (hvp exact).
+* ``sqrt(|x|) * x ** 2`` at 0 (|x| ** 2.5 at a used element): abs's kink is NaN at second order whatever
+  multiplies it; |x| is read by a root, not a power above 2.
+* a tree's ``sqrt(clip(p["a"]))[1:]`` in the reverse-over-reverse Hessian (hvp exact): the tree's gradient
+  code leaves its values' shapes unknown, so they have no use mask.
+* np.minimum of ``x / D`` at D = 0 in the Jacobian of the gradient (the Hessian and hvp exact): the
+  Jacobian's pullback divides by D where np.minimum's comparison, not the structure, zeroes the adjoint.
 * the root of a sum of zeros (``np.sqrt(np.sum(x[:2] ** 2))`` at x[:2] = 0): NaN in its block, as it must
   be, but NaN spreads into the row and column of x[2] (truth 0), as for np.linalg.norm (special30's LOOSE).
+* wave 30a's CRR tree middle leaf (``u ** j * (1 / u) ** j == 1``) and wave 30h's ``np.clip(x, x[0] *
+  1.0, 10)``: ties srcdiff does not prove.
 """
 
 from __future__ import annotations
@@ -58,16 +68,12 @@ from . import corpus, leaves, matrix
 from . import wave31n_programs as w
 
 #: (row, cell) still NaN where the truth is a number (the docstring's Open)
-OPEN = {("abs_cubed", c) for c in ("hessian", "hvp", "jacobian", "jvp")} \
-    | {("sqrt_abs_times_square", c) for c in ("hessian", "hvp", "jacobian", "jvp")} \
-    | {("clip_tie_itself", c) for c in ("hessian", "hvp", "jacobian", "jvp")} \
-    | {("maximum_tie_itself", c) for c in ("hessian", "hvp", "jacobian", "jvp")} \
-    | {("root_of_sliced_squares_zeros", c) for c in ("hessian", "hvp", "jacobian", "jvp")} \
-    | {(r, c) for r in ("sqrt_clip_sliced_f32", "sqrt_clip_sliced_tree", "minimum_of_a_ratio")
-       for c in ("hessian", "jacobian")}
+OPEN = {(r, c) for r in ("sqrt_abs_times_square", "root_of_sliced_squares_zeros")
+        for c in ("hessian", "hvp", "jacobian", "jvp")} \
+    | {("sqrt_clip_sliced_tree", c) for c in ("hessian", "jacobian")} | {("minimum_of_a_ratio", "jacobian")}
 CELLS = ("hessian", "hvp", "jacobian", "jvp")
-KEPT = {"sqrt_abs_sliced", "sqrt_clip_sliced", "half_power_abs_sliced_end", "sqrt_abs_zero_weight",
-        "reciprocal_sliced", "weighted_roots_squared", "abs_cubed"}
+KEPT = {"sqrt_abs_sliced", "sqrt_clip_sliced_f32", "half_power_abs_sliced_end", "sqrt_abs_zero_weight",
+        "reciprocal_sliced", "weighted_roots_squared", "abs_cubed", "clip_tie_itself", "maximum_tie_itself"}
 ROWS = {name: (f, make) for name, f, make, _ in w.PROGRAMS}
 
 

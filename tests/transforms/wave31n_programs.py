@@ -105,6 +105,19 @@ def maximum_tie_itself(x):
     return np.sum(np.maximum(x ** 2, x * x) * x)
 
 
+def clip_tie_itself_upper(x):
+    y = 2.0 * x
+    return np.sum(np.clip(y, -5.0, 2.0 * x) * x)
+
+
+def minimum_square_spellings(x):
+    return np.sum(np.minimum(np.square(x), x ** 2) * np.sin(x))
+
+
+def maximum_tie_itself_matrix(X):
+    return np.sum(np.maximum(X * X, X ** 2) @ X)
+
+
 # ---- NORMS ----
 
 def root_of_sliced_squares(x):
@@ -139,6 +152,11 @@ PROGRAMS = [
     ("sqrt_abs_times_square", sqrt_abs_times_square, _at(0.0, 0.5, -1.2), 0),
     ("clip_tie_itself", clip_tie_itself, _at(0.0, 0.5, -1.2, 2.0), 0),
     ("maximum_tie_itself", maximum_tie_itself, _at(0.0, 0.5, -1.2, 2.0), 0),
+    ("maximum_tie_itself_f32", maximum_tie_itself, _at(0.0, 0.5, -1.2, 2.0, dtype=np.float32), 0),
+    ("clip_tie_itself_upper", clip_tie_itself_upper, _at(0.0, 0.5, -1.2, 2.0), 0),
+    ("minimum_square_spellings", minimum_square_spellings, _at(0.0, 0.5, -1.2), 0),
+    ("maximum_tie_itself_matrix", maximum_tie_itself_matrix,
+     lambda rng: (np.array([[0.0, 0.5], [-1.2, 2.0]]),), 0),
     ("root_of_sliced_squares", root_of_sliced_squares, _at(0.3, -0.4, 0.0), 0),
     ("root_of_sliced_squares_zeros", root_of_sliced_squares, _at(0.0, 0.0, 0.7), 0),
     ("weighted_roots_squared", weighted_roots_squared, _at(0.0, 0.5, 1.2, 0.8), 0),
