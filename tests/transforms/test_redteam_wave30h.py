@@ -45,8 +45,9 @@ Found and fixed:
    had ``p_bar[i + 1] += ...``.  Fixed in ir/shape_inference.py (sums and differences of numbers are
    a number).  Rows loops_reversed_enumerate_sqrt, loops_reversed_enumerate_index.
 
-Fixed since (wave 31n, tests/transforms/test_wave31n.py): open 1 below but the float32 Hessian of the
-clip and maximum rows, and still_sqrt_times_mask (its weight is 0 at the element) of open 2.
+Fixed since (wave 31n, tests/transforms/test_wave31n.py): open 1 below; of open 2, still_sqrt_times_mask
+(its weight is 0 at the element) and ``np.abs(x) ** 3`` at 0; of open 3, ``np.clip(x, x, 3.0)`` and
+``np.maximum(x ** 2, x * x)``.  ``np.clip(x, x[0], 10.0)`` stays open (where_clip_bounds_tie).
 
 Open:
 
