@@ -13,12 +13,12 @@ from ..ir import shapes
 from ..ir.nodes import Node, Operand, Var, operand_ast
 from ..ir.program import Assign
 from ..ir.shapes import Shape
-from .flat_ties import flat_condition
+from .flat_ties import flat_condition, flat_kink
 from .masks import RUNTIME_SELECTS, Mask, runtime_select_mask
 from .refusals import not_differentiable
 from .shape_sources import read_shapes_from
 from .sweep import Sweep, operand_shape
-from .ties import TIED, persistence, with_persistence
+from .ties import TIED, clip_persistence, persistence, with_persistence
 from .unused_elements import held_at_zero
 from .zero_factors import ZERO, held_by_zero_adjoint, zero_factor
 
@@ -52,7 +52,7 @@ def reverse_node(node: Node, sweep: Sweep, location) -> None:
         if factor is ZERO:  # a product with a constant 0: nothing flows back, not 0 * inf
             continue
         contribution = held_by_zero_adjoint(node, param, instantiate(templates[param], bindings), bindings["g"], sweep)
-        contribution = held_at_zero(node, param, contribution, bindings["g"], sweep)
+        contribution = flat_kink(held_at_zero(node, param, contribution, bindings["g"], sweep), node, sweep)
         if persist is not None:
             contribution = with_persistence(contribution, copy.deepcopy(persist))
         if fills is not None and operand.name in fills.producers and _is_scalar_fill(contribution, sweep) \
@@ -174,8 +174,8 @@ def _or_flat(persist, node: Node, sweep: Sweep):
     if not sweep.derivable or sweep.loops or getattr(node.rule, "func", None) not in TIED + (np.clip,):
         return persist
     flat = flat_condition(node, sweep.flat)
-    if flat is None:
-        return persist
+    if flat is None:  # (np.clip(x, x, 3.0): x and its bound tied at every point)
+        return persist if persist is not None else clip_persistence(node, sweep.definitions)
     return flat if persist is None else ast.BinOp(persist, ast.BitOr(), flat)
 
 

@@ -62,4 +62,21 @@ def flat_condition(node: Node, flat: frozenset[str]) -> ast.expr | None:
                     [ast.Name(node.out.name, ast.Load()), ast.Constant(0.0)], [])
 
 
-__all__ = ["flat_condition", "flat_tie_values"]
+def flat_kink(contribution: ast.expr, node: Node, sweep) -> ast.expr:
+    """`contribution` (abs's derivable ``kink(x == 0, g * np.sign(x), x)``) with its kink's condition
+    kept only where ``|x|`` is not a flat zero: read only as a power above 2 (``np.abs(x) ** 3``), its
+    adjoint g moves by o(h) at 0, and so does g times sign's jump: the derivative there is 0."""
+    condition = flat_condition(node, sweep.flat) if node.rule.name in _ABS and not sweep.loops else None
+    if condition is None:
+        return contribution
+    for call in ast.walk(contribution):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "kink" and call.args:
+            call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()), [
+                call.args[0], ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_not", ast.Load()),
+                                       [condition], [])], [])
+    return contribution
+
+
+_ABS = {"numpy.absolute", "numpy.abs", "numpy.fabs", "builtins.abs", "math.fabs"}
+
+__all__ = ["flat_condition", "flat_kink", "flat_tie_values"]

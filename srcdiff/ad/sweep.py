@@ -85,6 +85,8 @@ class Sweep:
     #: values whose adjoint is 0 somewhere by the code's structure: their use masks
     #: (ad/unused_elements.py)
     used: dict = field(default_factory=dict)
+    #: values whose every adjoint path ends in a hold (ad/unused_elements.held_values)
+    held: frozenset = frozenset()
     #: values of ties read only as a power above 2, flat where they are 0 (ad/flat_ties.py)
     flat: frozenset = frozenset()
     #: roots of a power of one value, and of sums of even powers (ad/roots.py)

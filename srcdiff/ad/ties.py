@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 
 import numpy as np
 
@@ -46,14 +47,40 @@ def persistence(node: Node, definitions: dict[str, Node]) -> ast.expr | None:
     return condition
 
 
-def with_persistence(contribution: ast.expr, persist: ast.expr) -> ast.expr:
-    """`contribution` with `persist` passed to each ``tie(condition, g, x, y)`` it calls."""
+def clip_persistence(node: Node, definitions: dict[str, Node]) -> dict | None:
+    """For ``np.clip(x, lo, hi)``, whose derivable adjoint ties x with each bound (and the bounds
+    with each other): ``(x's code, the bound's code)`` -> the condition under which the two are one
+    function near the point (``np.clip(x, x, 3.0)``: x and its lower bound, at every point), for the
+    pairs srcdiff proves; None where it proves none."""
+    if getattr(node.rule, "func", None) is not np.clip or len(node.inputs) != 3:
+        return None
+    found = {}
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        terms = _same(node.inputs[i], node.inputs[j], definitions, DEPTH)
+        if terms is not None and not _none(node.inputs[i]) and not _none(node.inputs[j]):
+            condition: ast.expr = ast.Constant(True)
+            for k, term in enumerate(terms):
+                condition = term if k == 0 else ast.BinOp(condition, ast.BitAnd(), term)
+            x, y = (ast.unparse(operand_ast(node.inputs[k])) for k in (i, j))
+            found[x, y] = condition
+            if (i, j) == (0, 2) and not _none(node.inputs[1]):  # (a_max's share ties np.maximum(x, a_min) with it)
+                above = ast.BinOp(condition, ast.BitAnd(), _compare(node.inputs[0], ast.Gt(), node.inputs[1]))
+                found[ast.unparse(ast.parse(f"np.maximum({x}, {ast.unparse(operand_ast(node.inputs[1]))})")), y] = above
+    return found or None
+
+
+def with_persistence(contribution: ast.expr, persist) -> ast.expr:
+    """`contribution` with `persist` passed to each ``tie(condition, g, x, y)`` it calls (a dict, from
+    `clip_persistence`: to the ties of the pairs it names)."""
 
     class Add(ast.NodeTransformer):
         def visit_Call(self, call: ast.Call):
             self.generic_visit(call)
             if isinstance(call.func, ast.Name) and call.func.id == "tie" and len(call.args) == 4:
-                call.args.append(persist)
+                if not isinstance(persist, dict):
+                    call.args.append(persist)
+                elif (ast.unparse(call.args[2]), ast.unparse(call.args[3])) in persist:
+                    call.args.append(copy.deepcopy(persist[ast.unparse(call.args[2]), ast.unparse(call.args[3])]))
             return call
 
     return Add().visit(contribution)
@@ -77,6 +104,9 @@ def _same(a: Operand, b: Operand, definitions: dict[str, Node], depth: int) -> l
             if rest is not None:
                 return conditions + rest
     first, second = _defined(a, definitions), _defined(b, definitions)
+    squares = _square_of(first), _square_of(second)
+    if None not in squares:  # x ** 2, x * x, np.square(x): one function
+        return _same(squares[0], squares[1], definitions, depth - 1)
     if first is None or second is None or first.rule is not second.rule or len(first.inputs) != len(second.inputs):
         return None
     try:
@@ -94,6 +124,23 @@ def _same(a: Operand, b: Operand, definitions: dict[str, Node], depth: int) -> l
     # a product of matrices) mixes elements, so only operands that are the very same values
     # make its values the same
     return terms if first.rule.elementwise or not terms else None
+
+
+_POWERS = {"numpy.power", "operator.pow", "numpy.float_power"}
+_PRODUCTS = {"operator.mul", "numpy.multiply"}
+
+
+def _square_of(node: Node | None) -> Operand | None:
+    """The operand `node` squares (``x ** 2``, ``x * x``, ``np.square(x)``), or None."""
+    if node is None:
+        return None
+    name, inputs = node.rule.name, node.inputs
+    if name in _POWERS and len(inputs) == 2 and isinstance(inputs[1], Const) and inputs[1].value == 2 \
+            or name == "numpy.square" and len(inputs) == 1:
+        return inputs[0]
+    if name in _PRODUCTS and len(inputs) == 2 and _plain(inputs[0]) and inputs[0] == inputs[1]:
+        return inputs[0]
+    return None
 
 
 def _pattern(node: Node) -> str:

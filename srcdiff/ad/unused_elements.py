@@ -42,12 +42,39 @@ def use_masks(function: Function, shape_of: dict, active: set[str]) -> dict:
     found: dict = {}
     for n in reversed(nodes):
         name = n.out.name
-        if name in escapes or name == output or name in found or len(users.get(name, ())) != 1:
+        if name in escapes or name == output or name in found or not users.get(name):
             continue
-        mask = _mask(users[name][0], n.out, shape_of, active, found)
-        if mask is not None:
-            found[name] = mask
+        # read by several primitives: unused where each leaves it unused (`_either`)
+        masks = [_mask(user, n.out, shape_of, active, found) for user in users[name]]
+        if all(mask is not None for mask in masks):
+            found[name] = masks[0] if len(masks) == 1 else _either(masks)
     return found
+
+
+def held_values(function: Function) -> frozenset[str]:
+    """The values every path of whose adjoint ends in a hold (``held_still(value, direction)``, read
+    by nothing else, or by primitives whose results are such values): a generated gradient's
+    ``g / (2.0 * root)``, NaN where its hold's direction is 0, which the function's value drops.  A
+    zero factor after them does not leave f NaN, so `masked` holds their contributions at first
+    order too."""
+    nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
+    users: dict[str, list[Node]] = {}
+    for n in nodes:
+        if not getattr(n.rule, "nograd", False):
+            for v in set(v.name for v in n.input_vars):
+                users.setdefault(v, []).append(n)
+    found: set = set()
+    for n in reversed(nodes):
+        readers = users.get(n.out.name)
+        if readers and all(u.out.name in found or u.rule.name == _HOLD and u.inputs[0] == n.out
+                           and n.out not in u.inputs[1:] for u in readers):
+            found.add(n.out.name)
+    return frozenset(found)
+
+
+_HOLD = "srcdiff.rules.kinks.held_still"
+#: rules whose contribution to this operand divides by another (``g / y``): infinite where y is 0
+_NUMERATORS = {"operator.truediv": "x", "numpy.divide": "x", "numpy.true_divide": "x"}
 
 
 #: rules whose operand's adjoint is the result's, shaped alike
@@ -57,6 +84,18 @@ _PASSING = {"operator.add", "operator.sub", "operator.neg", "operator.pos", "num
 
 def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict) -> ast.expr | None:
     """The use mask of `value`, read by `user` alone, or None (`found`: the masks of values after it)."""
+    mask = _factor_mask(user, value, shape_of, active, found)
+    if mask is None and user.rule.elementwise and user.rule.name != _HOLD:
+        # an element of an elementwise primitive's result the output leaves unused leaves the operand's
+        # element of the same shape unused (the contribution there is held: `masked`)
+        own = operand_shape(value, shape_of)
+        if own.known and operand_shape(user.out, shape_of) == own:
+            return found.get(user.out.name)
+    return mask
+
+
+def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict) -> ast.expr | None:
+    """`_mask` by a slice or an index, an adjoint passed on as it is, or a constant factor."""
     after = found.get(user.out.name)
     params = [p for p, v in zip(user.rule.params, user.inputs) if v == value]
     own = operand_shape(value, shape_of)
@@ -69,11 +108,20 @@ def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict)
     if len(params) != 1 or not own.known:
         return None
     factors = getattr(user.rule, "zero_factors", None) or {}
-    if user.rule.name == "srcdiff.rules.kinks.held_still" and params[0] == "a":
+    if user.rule.name == _HOLD and params[0] == "a":
         # (zero where its direction is, the select's adjoint; srcdiff shapes the direction like a)
         factors, after = {"a": "direction"}, None
     elif operand_shape(user.out, shape_of) != own:
         return None
+    if user.rule.name == "numpy.where" and params[0] in ("x", "y"):
+        # the branch np.where leaves: its condition is read for no slope (constant near the point, as a
+        # still adjoint's mask is: still_adjoints._downstream), a generated gradient's ``g / d`` at d = 0
+        condition = user.inputs[0]
+        if not (isinstance(condition, Var) and condition.name not in active
+                and operand_shape(condition, shape_of) == own):
+            return after
+        picked = operand_ast(condition) if params[0] == "x" else _np("logical_not", operand_ast(condition))
+        return picked if after is None else _both(picked, after)
     if user.rule.name in _PASSING:
         return after
     if params[0] not in factors:
@@ -82,7 +130,7 @@ def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict)
     if isinstance(other, Var) and other.name in active or not isinstance(other, (Var, Const, Global)):
         return after
     shape = operand_shape(other, shape_of)
-    if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != "srcdiff.rules.kinks.held_still":
+    if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != _HOLD:
         return after
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
 
@@ -96,6 +144,14 @@ def _by_index(mask: ast.expr) -> bool:
 def _both(a: ast.expr, b: ast.expr) -> ast.expr:
     """Not 0 where neither mask is: ``np.logical_and(np.not_equal(a, 0.0), np.not_equal(b, 0.0))``."""
     return _np("logical_and", _np("not_equal", a, ast.Constant(0.0)), _np("not_equal", b, ast.Constant(0.0)))
+
+
+def _either(masks: list) -> ast.expr:
+    """Not 0 where some mask is not: ``np.logical_or(np.not_equal(a, 0.0), ...)``."""
+    found = _np("not_equal", masks[0], ast.Constant(0.0))
+    for mask in masks[1:]:
+        found = _np("logical_or", found, _np("not_equal", mask, ast.Constant(0.0)))
+    return found
 
 
 def _np(name: str, *args: ast.expr) -> ast.expr:
@@ -125,8 +181,9 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
             call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()),
                                     [call.args[0], nonzero], [])
             return contribution
-    if not may_blow_up(node, param) or not sweep.derivable and not finite_there(node, param) \
-            and not _by_index(mask):  # (first order: a zero factor after log(0) leaves f NaN anyway)
+    if not (may_blow_up(node, param) or _NUMERATORS.get(node.rule.name) == param) \
+            or not sweep.derivable and not finite_there(node, param) and not _by_index(mask) \
+            and node.out.name not in sweep.held:  # (first order: a zero factor after log(0) leaves f NaN anyway)
         return contribution
     if isinstance(contribution, ast.Call) and getattr(contribution.func, "id", None) == "unbroadcast" \
             and contribution.args:
@@ -137,4 +194,4 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     return ast.Call(ast.Name("held_still", ast.Load()), [contribution, mask], [])
 
 
-__all__ = ["held_at_zero", "masked", "use_masks"]
+__all__ = ["held_at_zero", "held_values", "masked", "use_masks"]

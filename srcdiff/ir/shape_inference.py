@@ -178,7 +178,8 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
         return None
     if name == "getitem" and [kind for kind, _ in item.static.get("index", ())] == ["int"]:
         return _axis_length(expr, operands[0].shape_of)
-    if name in _FROM_SHAPE and len(operands) == 1 and isinstance(expr, ast.Call) and not expr.keywords:
+    if name in _FROM_SHAPE and isinstance(expr, ast.Call) and len(expr.args) == 1 \
+            and all(k.arg == "dtype" for k in expr.keywords):  # (a float32 variant's fills: dtype=np.float32)
         return Shape(operands[0].shape_of)
     return None
 

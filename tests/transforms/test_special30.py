@@ -49,7 +49,12 @@ Found and fixed:
 Convention: the norm of zeros (``np.linalg.norm``, ``np.sqrt(np.sum(x ** 2))``) has the subgradient 0, as
 before (JAX's choice for ``jnp.linalg.norm`` with its safe-norm idiom), and no second derivative (NaN).
 
-Open (pinned: NaN, never a finite number): reverse over reverse (hessian, jacobian of the gradient) where
+Fixed since (wave 31n, tests/transforms/test_wave31n.py): reverse over reverse of ``1 / x`` sliced, np.minimum
+of ``x / D`` at D = 0 and cbrt times a zero weight (a division's numerator held by the use mask, masks passed
+back through elementwise primitives), and ``np.sum(W * np.sqrt(x)) ** 2``'s Hessian.
+
+Open (pinned: NaN, never a finite number): math.sqrt in a loop times a zero weight in the Hessian and the
+Jacobian of the gradient.  Was open before wave 31n: reverse over reverse (hessian, jacobian of the gradient) where
 the gradient's code reads the infinite local slope again through a value used twice (``1 / x`` sliced,
 np.minimum of ``x / D`` at D = 0, cbrt and math.sqrt times a zero weight: NaN in the element's row; hvp
 and jvp of the gradient are exact); a root of the sum of a slice squared (``np.sqrt(np.sum(x[:2] **
@@ -75,8 +80,8 @@ from . import special30_programs as programs_module
 ALL = (*matrix.EVERY, *closure_cells.EXTRA, "numba")
 PROGRAMS = corpus.from_table(programs_module.PROGRAMS, "s30", "special30_programs", 30)
 
-#: cells still NaN at the unused element (reverse over reverse: pinned in test_open_cells_are_nan)
-OPEN = {"reciprocal_sliced": "hessian", "minimum_of_a_ratio": "hessian"}
+#: cells still NaN at the unused element (none since wave 31n: tests/transforms/test_wave31n.py)
+OPEN: dict = {}
 #: the default run's rows (the rest run in the slow set)
 KEPT = {"sqrt_sliced", "power_half_sliced", "log_sliced", "arcsin_sliced", "minimum_of_a_ratio", "reciprocal_sliced"}
 
@@ -92,27 +97,12 @@ def test_every_transformation(program):
     matrix.assert_ok_or_na(program, transforms)
 
 
-@pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("name", sorted(OPEN))
-def test_open_cells_are_nan_at_the_element_and_exact_elsewhere(name):
-    f, make = next((f, make) for n, f, make, _ in programs_module.PROGRAMS if n == name)
-    (x,) = make(None)
-    h = srcdiff.hessian(f)(x.copy())
-    g = srcdiff.grad(f)
-    want = np.stack([central_difference(lambda y, k=k: g(y)[k], (x.copy(),), 0) for k in range(x.size)], axis=1)
-    assert np.all(np.isnan(h[0])) or np.all(np.isnan(h[:, 0]))
-    np.testing.assert_allclose(h[1:, 1:], want[1:, 1:], rtol=1e-5, atol=1e-6)
-    hvp = np.stack([srcdiff.hvp(f, x.copy(), e) for e in np.eye(x.size)], axis=1)
-    np.testing.assert_allclose(hvp, want, rtol=1e-5, atol=1e-6)
-
-
 # ---- on the edge of a domain: against the derivatives worked out by hand ----
 
 FIRST = ("grad", "value_and_grad", "vjp", "jvp", "jacobian", "float32", "numba")
 SECOND = ("hessian", "hvp", "jvp of the gradient", "jacobian of the gradient")
 #: (row, cell) still NaN at the unused element: pinned as NaN there, exact elsewhere
-EDGE_OPEN = {(name, c) for name in ("math_sqrt_zero_weight", "cbrt_zero_weight")
-             for c in ("hessian", "jacobian of the gradient")}
+EDGE_OPEN = {("math_sqrt_zero_weight", c) for c in ("hessian", "jacobian of the gradient")}
 #: rows whose Hessian is NaN beyond the truth's NaN block (the norm's kink spreads into its row and column)
 LOOSE = {"norm_of_zeros"}
 
