@@ -35,7 +35,8 @@ def effect_statement(item, state) -> ast.stmt:
         if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS and isinstance(n.value, ast.Name) \
                 and n.value.id in batched:
             n.value = ast.Subscript(ast.Name(n.value.id, ast.Load()), ast.Constant(0), ast.Load())
-        if _length_of_name(n) and n.args[0].id in batched:  # len(x) of a row: a count guard of an unpacking
+        if _length_of_name(n) and n.args[0].id in batched and n.args[0].id not in state.containers \
+                and n.args[0].id not in state.lists:  # len(x) of a row (a count guard of an unpacking): of the first
             n.args[0] = ast.Subscript(ast.Name(n.args[0].id, ast.Load()), ast.Constant(0), ast.Load())
     return stmt
 
