@@ -48,7 +48,7 @@ def unpack_enumerate(w, rows=ROWS2):
 
 
 def unpack_nested(theta):
-    a, (b, c) = theta[0], theta[1:3]
+    a, (b, c) = theta[0], theta[1:]
     return a * math.sin(b) + c ** 2
 
 
