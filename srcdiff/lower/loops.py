@@ -393,8 +393,7 @@ def _assign_operand(lower: StatementLowerer, target: ast.expr, value: Operand) -
     if isinstance(target, ast.Name):
         lower.state.env[target.id] = value
     elif isinstance(target, (ast.Tuple, ast.List)):
-        if isinstance(value, Var) and value.name not in lower.state.tuple_items:  # a row of another length raises
-            count_guard(lower.state, value, len(target.elts), f"expected {len(target.elts)} values to unpack")
+        count_guard(lower.state, value, len(target.elts), f"expected {len(target.elts)} values to unpack")
         for j, t in enumerate(target.elts):
             _assign_operand(lower, t, subscript(lower.expressions, value, Const(j)))
     else:

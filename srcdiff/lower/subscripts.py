@@ -189,7 +189,6 @@ def generated_code(state) -> bool:
 def unpack(lower: ExpressionLowerer, value: ast.expr, count: int, names=None) -> list[Operand]:
     """``a, b = value``: one subscript per name (named after it, when given)."""
     x = lower.expr(value)
-    if isinstance(x, Var) and x.name not in lower.state.tuple_items:  # (a tuple built here: its items, counted)
-        count_guard(lower.state, x, count, f"expected {count} values to unpack")
+    count_guard(lower.state, x, count, f"expected {count} values to unpack")
     names = names or [None] * count
     return [subscript(lower, x, Const(j), target=names[j]) for j in range(count)]
