@@ -26,6 +26,7 @@ def effect_statement(item, state) -> ast.stmt:
             stmt.value.args[0] = ast.Subscript(stmt.value.args[0], ast.Constant(0), ast.Load())
             return stmt
     facts = {id(n.value) for n in ast.walk(item.stmt) if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS}
+    facts |= {id(n.args[0]) for n in ast.walk(item.stmt) if _length_of_name(n)}
     if any(isinstance(n, ast.Name) and n.id in batched and id(n) not in facts for n in ast.walk(item.stmt)):
         state.refuse(item, "a statement run for its effect (print, assert, a check) reads a batched value",
                      "check the whole batch outside the function, or call it once per example")
@@ -34,7 +35,15 @@ def effect_statement(item, state) -> ast.stmt:
         if isinstance(n, ast.Attribute) and n.attr in _ROW_FACTS and isinstance(n.value, ast.Name) \
                 and n.value.id in batched:
             n.value = ast.Subscript(ast.Name(n.value.id, ast.Load()), ast.Constant(0), ast.Load())
+        if _length_of_name(n) and n.args[0].id in batched and n.args[0].id not in state.containers \
+                and n.args[0].id not in state.lists:  # len(x) of a row (a count guard of an unpacking): of the first
+            n.args[0] = ast.Subscript(ast.Name(n.args[0].id, ast.Load()), ast.Constant(0), ast.Load())
     return stmt
+
+
+def _length_of_name(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+        and len(node.args) == 1 and isinstance(node.args[0], ast.Name)
 
 
 __all__ = ["effect_statement"]

@@ -121,7 +121,9 @@ _LIBRARIES = {"numpy", "scipy", "pandas", "builtins", "torch", "jax", "dask", "x
 def is_tree(value, *, sequences: bool = True) -> bool:
     """Whether `value` is flattened: a dict, namedtuple, dataclass or object (lists and
     tuples only with `sequences`, or of such trees: a data list that is not differentiated stays a list)."""
-    if isinstance(value, dict) or is_namedtuple(value):
+    if isinstance(value, dict):  # (keyed by tuples or floats: no leaves, passed whole, as lowering reads it)
+        return all(isinstance(k, (str, int)) for k in value)
+    if is_namedtuple(value):
         return True
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return True

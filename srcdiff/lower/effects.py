@@ -111,6 +111,23 @@ def lower_effect(state: LoweringState, stmt: ast.stmt) -> None:
     state.nodes.append(node)
 
 
+def count_guard(state: LoweringState, x, count: int, message: str) -> None:
+    """``if len(x) != count: raise ValueError(message)`` where the program reads `count` items of `x` one by
+    one (``a, b, c = theta``): Python raises for an array of another length, whose items the reads alone
+    would take silently (the first three of four: a gradient of a function that has no value).  A constant
+    or a tuple built in the function has its items counted where they are read."""
+    if not isinstance(x, Var) or x.name in state.tuple_items:
+        return
+    test = ast.Compare(ast.Call(ast.Name("len", ast.Load()), [ast.Name(x.name, ast.Load())], []), [ast.NotEq()],
+                       [ast.Constant(count)])
+    stmt = ast.If(test, [ast.Raise(ast.Call(ast.Name("ValueError", ast.Load()), [ast.Constant(message)], []), None)],
+                  [])
+    for n in ast.walk(stmt):
+        ast.copy_location(n, ast.Pass(lineno=state.line or 1, col_offset=0))
+    state.nodes.append(ForwardStatement(state.new_id(), NOGRAD, (x,), {}, Var(state.namer.temp()), ast.Constant(None),
+                                        state.line, stmt=stmt))
+
+
 def lower_raise(state: LoweringState, stmt: ast.Raise) -> None:
     """A ``raise`` on the path being lowered: the path ends here, and no value it leaves
     reaches the code after it (branches.py merges only the other side)."""

@@ -22,6 +22,7 @@ from .assignments import seen_elsewhere
 from .ast_facts import may_return, read_before_write, stores_in
 from .branches import same
 from .dict_loops import dict_iterables, unrolled_keys
+from .effects import count_guard
 from .emit import emit_rule
 from .endless_zips import count_as_range
 from .opaque import opaque, opaque_call, substitute
@@ -392,6 +393,7 @@ def _assign_operand(lower: StatementLowerer, target: ast.expr, value: Operand) -
     if isinstance(target, ast.Name):
         lower.state.env[target.id] = value
     elif isinstance(target, (ast.Tuple, ast.List)):
+        count_guard(lower.state, value, len(target.elts), f"expected {len(target.elts)} values to unpack")
         for j, t in enumerate(target.elts):
             _assign_operand(lower, t, subscript(lower.expressions, value, Const(j)))
     else:

@@ -13,6 +13,7 @@ from ..frontend.depends import MISSING
 from ..ir.nodes import Const, Global, Operand, Var, operand_ast
 from ..rules.structural import GETITEM, NOGRAD
 from .dict_loops import module_dict
+from .effects import count_guard
 from .emit import emit_rule
 from .enum_members import enum_item, enum_member, is_enum_class
 from .expressions import ExpressionLowerer
@@ -207,5 +208,6 @@ def generated_code(state) -> bool:
 def unpack(lower: ExpressionLowerer, value: ast.expr, count: int, names=None) -> list[Operand]:
     """``a, b = value``: one subscript per name (named after it, when given)."""
     x = lower.expr(value)
+    count_guard(lower.state, x, count, f"expected {count} values to unpack")
     names = names or [None] * count
     return [subscript(lower, x, Const(j), target=names[j]) for j in range(count)]

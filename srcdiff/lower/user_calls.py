@@ -25,6 +25,7 @@ from .emit import emit_rule
 from .expressions import ExpressionLowerer
 from .facts import NOT_NONE, is_constant_argument, none_tested
 from .measure_guards import guard_call
+from .star_arguments import spread_starred
 from .static_values import constant, static_value
 
 #: Packages of NumPy written in plain Python on top of the functions srcdiff has rules for:
@@ -57,8 +58,11 @@ def user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand
 
 def _user_call(lower: ExpressionLowerer, node: ast.Call, func, target) -> Operand:
     state = lower.state
+    if any(isinstance(a, ast.Starred) for a in node.args) and not takes_varargs(func):
+        node = spread_starred(lower, node, func) or node  # rot(*angles): rot(angles[0], angles[1], angles[2])
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-        raise state.error(node, "*args and **kwargs in a call are not supported")
+        raise state.error(node, "*args and **kwargs in a call are not supported",
+                          "pass the items one by one (f(x[0], x[1])), or give the callee no defaults for them")
     unread = left_as_written(func, node)  # SciPy's Cholesky calls the frontend's rewrite left (its source: a wrapper)
     if unread is not None:
         raise state.error(node, *unread)

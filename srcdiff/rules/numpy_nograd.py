@@ -40,6 +40,16 @@ def _vector(static, *operands):
     return shapes.Shape((shapes.UNKNOWN_DIM,))
 
 
+def _second(static, a=shapes.UNKNOWN, v=shapes.UNKNOWN, *rest):
+    # np.searchsorted(a, v): one position per element of the values v looked up
+    return shapes.broadcast(v)
+
+
+def _first(static, x=shapes.UNKNOWN, *rest):
+    # np.digitize(x, bins): one bin per element of x
+    return shapes.broadcast(x)
+
+
 def constructor(func, shape=None, refuses_active="", **symbolic):
     """A function that makes a new array from shapes and dtypes (or, with `refuses_active`,
     from values it gives no gradient: refused when they carry one)."""
@@ -106,6 +116,10 @@ RULES = [
     query(np.argmax, not_symbolic="an index chosen by comparing symbols", batching="along"),
     query(np.argmin, not_symbolic="an index chosen by comparing symbols", batching="along"),
     constructor(np.argsort, not_symbolic="an order chosen by comparing symbols", batching="along"),
+    # positions of values among sorted ones: constant between the sorted values (a piecewise
+    # hazard's interval of each time, a histogram's bin): no gradient to the values or the edges
+    query(np.searchsorted, shape=_second, not_symbolic="a position chosen by comparing symbols"),
+    query(np.digitize, shape=_first, not_symbolic="a position chosen by comparing symbols"),
     # positions: np.ix_'s open mesh of index vectors (K[np.ix_(dofs, dofs)] += ke in a loop)
     nograd(np.ix_, ("args",), not_symbolic="index vectors, not values of the differentiated inputs"),
 ]

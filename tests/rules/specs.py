@@ -332,6 +332,9 @@ SPECS = [
     S("numpy.argmax", "x * np.argmax(x)", x=((4,), REAL)),
     S("numpy.argmin", "x * x.argmin()", x=((4,), REAL)),
     S("numpy.argsort", "x * np.argsort(x)", x=((4,), REAL)),
+    # positions among sorted values (a piecewise hazard's interval, a histogram's bin): no gradient
+    S("numpy.searchsorted", "x * np.searchsorted(np.array([-1.0, 0.0, 1.0]), x)", x=((4,), REAL)),
+    S("numpy.digitize", "x * np.digitize(x, np.array([-1.0, 0.0, 1.0]))", x=((4,), REAL)),
     # ---- constructors filled with a value that carries a gradient ----
     S("numpy.full", "np.full((2, 3), x) * y", x=(None, REAL), y=((2, 3), REAL)),
     S("numpy.full", "np.full((2, 3), x) * y", x=((3,), REAL), y=((2, 3), REAL)),

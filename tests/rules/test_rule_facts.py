@@ -168,6 +168,11 @@ CALLS.update({  # weights by bin, the distinct values and a real inverse transfo
     "srcdiff.rules.fft_helpers.irfft_adjoint": lambda x, y: RULES["srcdiff.rules.fft_helpers.irfft_adjoint"].func(x, 3),
 })
 
+CALLS.update({  # positions of the sample among sorted values (rules of wave 31a)
+    "numpy.searchsorted": lambda x, y: np.searchsorted(np.sort(np.ravel(y)), x),
+    "numpy.digitize": lambda x, y: np.digitize(x, np.sort(np.ravel(y))),
+})
+
 #: The arguments of a `math` function for one number n (within its domain).
 NUMBER_ARGS = {"math.acosh": lambda n: (n + 1,), "math.atanh": lambda n: (n / 2,), "math.pow": lambda n: (n, n),
                "math.atan2": lambda n: (n, n), "math.hypot": lambda n: (n, n),
