@@ -157,7 +157,7 @@ MASKS = [
 
 def tolist_label_weights(w, g):
     total = 0.0
-    for k in g.tolist():
+    for _, k in enumerate(g.tolist()):
         total = total + w[k] ** 2
     return total
 
