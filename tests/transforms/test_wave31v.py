@@ -1,0 +1,144 @@
+"""Wave 31v: srcdiff.vmap's WRONG-structure rows of the wave 30 census, as classes, and the census's check
+made stricter (vmap_checks: the batched result's dtypes must be the loop's, float32 in, float32 out; vmap(f)
+rows checked as vmap(grad(f)) rows are, `values_outcome`; a float32 gradient compared with the float64
+function's central differences, where before it was n/a).
+
+Census (the wave 30 census's programs, every table of red-team and reach programs, a quarter of them chosen by
+a hash of the name, run as ``vmap(grad(f))`` and ``vmap(f)`` with the stricter check; batched / one example at
+a time / WRONG / bad error / n/a): CENSUS_BEFORE -> CENSUS_AFTER.
+The wave 30 count (every row, without the dtype check): 5172 / 1973 / 5 / 0 / 1821; its 5 WRONG rows are
+batched or one example at a time now, and right (test_the_wave30_census_rows_are_right).
+
+Found and fixed:
+
+1. WRONG (silently, batched): a loop carrying a Python number into float32 values (``nll = 0.0`` then
+   ``nll = nll + np.log(S)``, a Kalman filter's likelihood, a running sum or product, an int counter, a
+   number becoming a row) gave float64 rows where one example gives float32 (NumPy converts a Python
+   number to the array's dtype; the rows of the number broadcast before the loop were float64, so every
+   row was computed in float64): the rows start in the dtype one example's run shows the carried value
+   has (driver/batched.py's probe, ad/batching_dtypes.py).  Its gradient too (value_and_grad's value).
+2. WRONG (silently, batched, a wrong shape): an item of a gradient's adjoint list that no contribution
+   reaches holds zero rows shaped like the primal item, where the unbatched code holds the number 0.0
+   (``[_step(x0, a), (x0, a * a)]`` read back in part): an elementwise result of it was given the number's
+   axes (``t23[:, None]``), so NumPy paired the batch axis with a row's axis ((3, 3, 3) for (3, 3)).  The
+   axes of such results are asked when run (ad/batching_rules.py `elementwise`, `Batching.unsure`).
+3. WRONG structure (the path one example at a time): a gradient that is a list or tuple of numbers (of a
+   list argument, zipped pairs, stencil weights) came back as one array stacking the examples' lists;
+   it is a list (tuple, dict) of per-example-stacked arrays, as the unbatched gradient's structure and
+   the batched path give it; vmap(f) of a function returning a list, run one example at a time, too
+   (api/vmap_examples.py `stack_examples`).
+
+Still one example at a time (correct, warned): vmap(grad(f)) of a function of a list, tuple or dict of
+numbers (the gradient of a function taking a tree), and value_and_grad of one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import corpus
+from . import wave31v_programs as programs
+from .vmap_checks import BATCHED, PER_EXAMPLE, census_outcome, example, stacked_examples, values_outcome
+
+#: (program, value_and_grad) run one example at a time: the gradient of a function of a tree of numbers
+PER = {(f.__name__, valued) for f, _, _ in programs.LISTS for valued in (False, True)} - {("dict_weights", False)}
+
+ROWS = [(f, make, wrt, size, how) for f, make, wrts in programs.PROGRAMS for size in (1, 3)
+        for wrt, how in [(None, "values")] + [(w, h) for w in wrts for h in ("grad", "value_and_grad")]]
+KEPT = {("kalman_nll", "values"), ("stencil_list", "grad"), ("list_of_calls", "grad"), ("vector_carry", "grad")}
+
+
+def _id(row):
+    f, _, wrt, size, how = row
+    return f"{f.__name__}-{how}" + ("" if wrt is None else f"-wrt{wrt}") + f"-B{size}"
+
+
+@pytest.mark.parametrize("row", [corpus.slow_unless((r[0].__name__, r[4]) in KEPT and r[3] == 3, r) for r in ROWS],
+                         ids=_id)
+def test_batched_or_per_example_like_the_loop(row):
+    f, make, wrt, size, how = row
+    args, axes = make(np.random.default_rng(size + len(f.__name__)), size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
+        outcome, why = values_outcome(f, args, axes, size) if how == "values" else \
+            census_outcome(f, wrt, args, axes, size, valued=how == "value_and_grad")
+    per = how != "values" and (f.__name__, how == "value_and_grad") in PER
+    assert outcome == (PER_EXAMPLE if per else BATCHED), why
+
+
+@pytest.mark.parametrize("f", [corpus.slow_unless(f is programs.kalman_nll, f) for f, _, _ in programs.FLOAT32],
+                         ids=lambda f: f.__name__)
+def test_float32_in_float32_out(f):
+    make = next(m for g, m, _ in programs.FLOAT32 if g is f)
+    args, axes = make(np.random.default_rng(7), 5)
+    for g in (f, srcdiff.grad(f, wrt=1), srcdiff.value_and_grad(f, wrt=1)):
+        got = srcdiff.vmap(g, in_axes=axes, per_example="refuse")(*args)
+        want = [g(*example(args, axes, i)) for i in range(5)]
+        for k, part in enumerate(got if isinstance(got, tuple) else (got,)):
+            one = [w[k] if isinstance(got, tuple) else w for w in want]
+            assert part.dtype == np.float32 and all(np.asarray(w).dtype == np.float32 for w in one)
+            np.testing.assert_allclose(part, np.stack(one), rtol=1e-5, atol=1e-6)
+
+
+def test_a_float64_loop_keeps_float64_and_a_numpy_start_keeps_its_dtype():
+    """The rows start in the carried value's dtype only where it starts as a Python number."""
+    def started_float64(w, x):
+        acc = np.float64(0.0)
+        for k in range(3):
+            acc = acc + np.sum(x * w) * k
+        return acc
+
+    w, X = np.ones(4, np.float32), np.random.default_rng(1).normal(size=(3, 4)).astype(np.float32)
+    for f in (started_float64, programs.running_sum):
+        got = srcdiff.vmap(f, in_axes=(None, 0), per_example="refuse")(w, X)
+        assert got.dtype == np.asarray(f(w, X[0])).dtype
+    assert srcdiff.vmap(programs.running_sum, in_axes=(None, 0))(w.astype(float), X.astype(float)).dtype == float
+
+
+def test_per_example_lists_are_lists_of_stacked_rows():
+    """A while loop whose count differs between examples runs one example at a time; its list result and
+    the gradient of a list of numbers come back as lists of the examples' stacked values."""
+    def until_large(x):
+        s = 0.0
+        while s < 3.0:
+            s = s + np.sum(x * x)
+        return [s, s * 2.0]
+
+    X = np.random.default_rng(2).normal(size=(4, 3))
+    mapped = srcdiff.vmap(until_large, per_example="allow")
+    got = mapped(X)
+    assert mapped.per_example is not None and type(got) is list and len(got) == 2
+    np.testing.assert_allclose(got[1], [until_large(x)[1] for x in X], rtol=1e-12)
+    grads = srcdiff.vmap(srcdiff.grad(programs.zipped_pairs, wrt=1), in_axes=(0, None), per_example="allow")(
+        X[:, :3], [(0.5, 0.7), (1.1, 0.2), (0.3, 0.4)])
+    assert type(grads) is list and all(type(p) is tuple and np.shape(p[0]) == (4,) for p in grads)
+
+
+WAVE30_WRONG = {"w11_float32_kalman_scalar": "redteam_wave11_idioms", "ma_float32_springs": "redteam_wave29a_materials",
+                "zip_tree_pairs_list": "reach28_programs", "tuple_list_literal_of_calls": "reach9_programs",
+                "weights_list_w": "stencil_redteam_programs"}
+
+
+def _census_row(name: str):
+    module = importlib.import_module(f"{__package__}.{WAVE30_WRONG[name]}")
+    return next(r for table in vars(module).values() if isinstance(table, list) for r in table
+                if isinstance(r, tuple) and len(r) == 4 and r[0] == name)
+
+
+@pytest.mark.parametrize("name", [corpus.slow_unless(n in ("weights_list_w", "w11_float32_kalman_scalar"), n)
+                                  for n in sorted(WAVE30_WRONG)])
+def test_the_wave30_census_rows_are_right(name):
+    _, f, make, wrt = _census_row(name)
+    args, axes = stacked_examples(make, 3, zlib.crc32(name.encode()) % 10000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outcomes = [values_outcome(f, args, axes, 3)] + [census_outcome(f, wrt, args, axes, 3, valued=v)
+                                                         for v in (False, True)]
+    assert all(o in (BATCHED, PER_EXAMPLE) for o, _ in outcomes), outcomes
