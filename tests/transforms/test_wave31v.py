@@ -47,6 +47,7 @@ from . import corpus
 from . import wave31v_programs as programs
 from .vmap_checks import BATCHED, PER_EXAMPLE, census_outcome, example, stacked_examples, values_outcome
 
+N = programs.N
 #: (program, value_and_grad) run one example at a time: the gradient of a function of a tree of numbers
 PER = {(f.__name__, valued) for f, _, _ in programs.LISTS for valued in (False, True)} - {("dict_weights", False)}
 
@@ -142,3 +143,25 @@ def test_the_wave30_census_rows_are_right(name):
         outcomes = [values_outcome(f, args, axes, 3)] + [census_outcome(f, wrt, args, axes, 3, valued=v)
                                                          for v in (False, True)]
     assert all(o in (BATCHED, PER_EXAMPLE) for o, _ in outcomes), outcomes
+
+
+def test_a_call_like_the_last_batched_one_takes_the_short_path_and_checks_what_the_full_path_checks():
+    """Speed: a call of arrays like the last batched one runs its plan directly (api/vmap_fast.py); batched
+    arguments of other lengths, an empty batch, other shapes and a list still meet the full path."""
+    f = srcdiff.grad(programs.running_sum, wrt=0)
+    mapped = srcdiff.vmap(f, in_axes=(None, 0), per_example="refuse")
+    rng = np.random.default_rng(3)
+    w, X = rng.normal(size=N), rng.normal(size=(5, N))
+    for _ in range(2):
+        np.testing.assert_allclose(mapped(w, X), [f(w, x) for x in X], rtol=1e-12)
+    assert mapped._fast is not None and mapped._fast.ready((w, X), mapped._plan)
+    np.testing.assert_allclose(mapped(w, X[:2]), [f(w, x) for x in X[:2]], rtol=1e-12)  # (another batch size)
+    with pytest.raises(srcdiff.SrcDiffError, match="a batch of no examples"):
+        mapped(w, X[:0])
+    np.testing.assert_allclose(mapped(w, X.tolist()), [f(w, x) for x in X], rtol=1e-12)
+    two = srcdiff.vmap(srcdiff.grad(programs.list_of_calls, wrt=1), in_axes=(0, 0), per_example="refuse")
+    a = np.array([0.6, 0.7, 0.8])
+    two(a, X[:3, :3])
+    with pytest.raises(srcdiff.SrcDiffError, match="different sizes"):
+        two(a, X[:, :3])
+
