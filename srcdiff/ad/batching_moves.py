@@ -265,7 +265,15 @@ def solve_adjoint(node, state):
     return call("solve_adjoint_x_rows", state.ref(g), state.ref(x), state.ref(r), flags, ast.Constant(ny), size), True
 
 
-KINDS = {"along": along, "diagonal": diagonal, "solve_adjoint": solve_adjoint,
+def pointwise(node, state):
+    """``np.interp(x, xp, fp)`` (and its slope): a value for each element of x, whatever x's shape, so
+    the call as it is where x alone has a batch axis (the knots and values the same for every row)."""
+    if any(state.batched(v) for v in node.inputs[1:]):
+        state.refuse(node, f"{node.rule.name} of knots or values with a batch axis has no batching rule")
+    return copy.deepcopy(node.expr), True
+
+
+KINDS = {"pointwise": pointwise, "along": along, "diagonal": diagonal, "solve_adjoint": solve_adjoint,
          "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
          "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same, "setitem": setitem,
          "stacked": stacked}

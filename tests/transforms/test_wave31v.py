@@ -50,10 +50,15 @@ from .vmap_checks import BATCHED, PER_EXAMPLE, census_outcome, example, stacked_
 N = programs.N
 #: (program, value_and_grad) run one example at a time: the gradient of a function of a tree of numbers
 PER = {(f.__name__, valued) for f, _, _ in programs.LISTS for valued in (False, True)} - {("dict_weights", False)}
+#: (program, maker, how, wrt) run one example at a time: interp's adjoint in its values (a sum over each row's
+#: points), and a table of values each example has its own
+PER_INTERP = {("interp_table", "table_args", h, 0) for h in ("grad", "value_and_grad")} | {
+    ("interp_table", "own_tables", h, w) for h in ("values", "grad", "value_and_grad") for w in (None, 1)}
 
 ROWS = [(f, make, wrt, size, how) for f, make, wrts in programs.PROGRAMS for size in (1, 3)
         for wrt, how in [(None, "values")] + [(w, h) for w in wrts for h in ("grad", "value_and_grad")]]
-KEPT = {("kalman_nll", "values"), ("stencil_list", "grad"), ("list_of_calls", "grad"), ("vector_carry", "grad")}
+KEPT = {("kalman_nll", "values"), ("interp_curve", "grad"),
+        ("stencil_list", "grad"), ("list_of_calls", "grad"), ("vector_carry", "grad")}
 
 
 def _id(row):
@@ -70,7 +75,8 @@ def test_batched_or_per_example_like_the_loop(row):
         warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
         outcome, why = values_outcome(f, args, axes, size) if how == "values" else \
             census_outcome(f, wrt, args, axes, size, valued=how == "value_and_grad")
-    per = how != "values" and (f.__name__, how == "value_and_grad") in PER
+    per = (how != "values" and (f.__name__, how == "value_and_grad") in PER) or \
+        (f.__name__, make.__name__, how, wrt) in PER_INTERP
     assert outcome == (PER_EXAMPLE if per else BATCHED), why
 
 

@@ -3,6 +3,8 @@ whose gradients agree with central differences, and nothing runs one example at 
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from numeric import central_difference
 
@@ -139,7 +141,8 @@ def _eps(value) -> float:
 def values_outcome(f, args, axes, size: int, rtol: float = 1e-8, atol: float = 1e-10) -> tuple:
     """What ``vmap(f)`` does over `size` examples (census_outcome's outcomes, for f's values: the
     loop's structure, shapes, dtypes and numbers); n/a where f itself raises."""
-    examples = [[a if ax is None else _item(a, i) for a, ax in zip(args, axes)] for i in range(size)]
+    kept = copy.deepcopy(args)  # (a function writing into its argument: the loop gets copies, vmap the arguments)
+    examples = [[a if ax is None else _item(a, i) for a, ax in zip(kept, axes)] for i in range(size)]
     try:
         per = [f(*e) for e in examples]
         want = _stacked_leaves(per)

@@ -1,9 +1,10 @@
 """Wave 31v's per-example programs for srcdiff.vmap (test_wave31v.py), written as users write them: loops
 carrying a Python number into float32 values (a Kalman filter's negative log-likelihood, a running sum, an
 int counter, a product), gradients that are lists, tuples and dicts of numbers (of a list argument, of zipped
-pairs, of stencil weights) on the path that runs one example at a time, and lists of a helper's pairs whose
-number item no contribution reaches (the adjoint list's zero item).  `FLOAT32`, `LISTS` and `ZERO_ITEMS` pair
-each with its arguments' maker (``make(rng, size)`` -> arguments, in_axes) and the arguments differentiated."""
+pairs, of stencil weights) on the path that runs one example at a time, lists of a helper's pairs whose
+number item no contribution reaches (the adjoint list's zero item), and np.interp of each example's points.
+`FLOAT32`, `LISTS`, `ZERO_ITEMS` and `INTERP` pair each with its arguments' maker (``make(rng, size)`` ->
+arguments, in_axes) and the arguments differentiated."""
 
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ def vector_carry(w, x):
     for _ in range(3):
         h = np.tanh(h * 0.5 + x * w)
     return np.sum(h * h)
+
+
+def vectors_args(r, b):
+    return (r.normal(size=N), r.normal(size=(b, N))), (None, 0)
 
 
 def float32_vectors(r, b):
@@ -147,6 +152,27 @@ def number_args(r, b):
     return (0.6, r.normal(size=(b, 3))), (None, 0)
 
 
+# ---- 4. np.interp of each example's points in a table the same for every example ----
+
+XP = np.array([-2.0, -0.5, 0.0, 1.0, 2.5])
+
+
+def interp_curve(w, x):
+    return np.sum(w * np.interp(x * w, XP, np.array([0.3, -0.2, 0.5, 1.5, 0.1])))
+
+
+def interp_table(fp, x):
+    return np.sum(np.interp(x, XP, fp) ** 2 + np.interp(2.0 * x, XP, fp))
+
+
+def table_args(r, b):
+    return (r.normal(size=5), r.normal(size=(b, N))), (None, 0)
+
+
+def own_tables(r, b):
+    return (r.normal(size=(b, 5)), r.normal(size=(b, N))), (0, 0)
+
+
 FLOAT32 = [(kalman_nll, float32_series, (0, 1)), (running_sum, float32_vectors, (0, 1)),
            (int_counter_start, float32_vectors, (0, 1)), (running_product, float32_vectors, (0, 1)),
            (vector_carry, float32_vectors, (0, 1))]
@@ -154,4 +180,5 @@ LISTS = [(list_weights, list_args, (1,)), (zipped_pairs, pairs_args, (1,)), (tup
          (dict_weights, dict_args, (1,)), (stencil_list, stencil_args, (1,))]
 ZERO_ITEMS = [(list_of_calls, number_args, (1,)), (list_of_pairs_read_second, number_args, (1,)),
               (tuple_of_calls, number_args, (1,)), (number_then_vectors, number_args, (1,))]
-PROGRAMS = FLOAT32 + LISTS + ZERO_ITEMS
+INTERP = [(interp_curve, vectors_args, (0, 1)), (interp_table, table_args, (0, 1)), (interp_table, own_tables, (1,))]
+PROGRAMS = FLOAT32 + LISTS + ZERO_ITEMS + INTERP
