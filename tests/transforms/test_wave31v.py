@@ -57,7 +57,7 @@ PER_INTERP = {("interp_table", "table_args", h, 0) for h in ("grad", "value_and_
 
 ROWS = [(f, make, wrt, size, how) for f, make, wrts in programs.PROGRAMS for size in (1, 3)
         for wrt, how in [(None, "values")] + [(w, h) for w in wrts for h in ("grad", "value_and_grad")]]
-KEPT = {("kalman_nll", "values"), ("interp_curve", "grad"),
+KEPT = {("kalman_nll", "values"), ("interp_curve", "grad"), ("contract_pairs", "grad"),
         ("stencil_list", "grad"), ("list_of_calls", "grad"), ("vector_carry", "grad")}
 
 

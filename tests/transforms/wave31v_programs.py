@@ -2,9 +2,9 @@
 carrying a Python number into float32 values (a Kalman filter's negative log-likelihood, a running sum, an
 int counter, a product), gradients that are lists, tuples and dicts of numbers (of a list argument, of zipped
 pairs, of stencil weights) on the path that runs one example at a time, lists of a helper's pairs whose
-number item no contribution reaches (the adjoint list's zero item), and np.interp of each example's points.
-`FLOAT32`, `LISTS`, `ZERO_ITEMS` and `INTERP` pair each with its arguments' maker (``make(rng, size)`` ->
-arguments, in_axes) and the arguments differentiated."""
+number item no contribution reaches (the adjoint list's zero item), np.interp of each example's points and
+np.tensordot of each example's arrays.  `FLOAT32`, `LISTS`, `ZERO_ITEMS`, `INTERP` and `TENSORDOT` pair each
+with its arguments' maker (``make(rng, size)`` -> arguments, in_axes) and the arguments differentiated."""
 
 from __future__ import annotations
 
@@ -173,6 +173,44 @@ def own_tables(r, b):
     return (r.normal(size=(b, 5)), r.normal(size=(b, N))), (0, 0)
 
 
+# ---- 5. np.tensordot of each example's array, a shared one, or both ----
+
+def contract_vector(W, x):
+    return np.sum(np.tanh(np.tensordot(W, x, axes=1)))
+
+
+def contract_pairs(T, x):
+    return np.sum(np.tensordot(T, x, axes=([1, 2], [0, 1])) ** 2)
+
+
+def contract_first(x, W):
+    return np.sum(np.sin(np.tensordot(x, W, axes=([0], [1]))))
+
+
+def contract_both(A, B):
+    return np.sum(np.tensordot(A, B) * np.tensordot(A, B))
+
+
+def shared_matrix(r, b):
+    return (r.normal(size=(3, N)), r.normal(size=(b, N))), (None, 0)
+
+
+def own_matrices(r, b):
+    return (r.normal(size=(b, 3, N)), r.normal(size=(b, N))), (0, 0)
+
+
+def shared_tensor(r, b):
+    return (r.normal(size=(2, 3, N)), r.normal(size=(b, 3, N))), (None, 0)
+
+
+def rows_first(r, b):
+    return (r.normal(size=(b, N, 2)), r.normal(size=(3, N))), (0, None)
+
+
+def both_rows(r, b):
+    return (r.normal(size=(b, 3, N)), r.normal(size=(b, 3, N))), (0, 0)
+
+
 FLOAT32 = [(kalman_nll, float32_series, (0, 1)), (running_sum, float32_vectors, (0, 1)),
            (int_counter_start, float32_vectors, (0, 1)), (running_product, float32_vectors, (0, 1)),
            (vector_carry, float32_vectors, (0, 1))]
@@ -181,4 +219,7 @@ LISTS = [(list_weights, list_args, (1,)), (zipped_pairs, pairs_args, (1,)), (tup
 ZERO_ITEMS = [(list_of_calls, number_args, (1,)), (list_of_pairs_read_second, number_args, (1,)),
               (tuple_of_calls, number_args, (1,)), (number_then_vectors, number_args, (1,))]
 INTERP = [(interp_curve, vectors_args, (0, 1)), (interp_table, table_args, (0, 1)), (interp_table, own_tables, (1,))]
-PROGRAMS = FLOAT32 + LISTS + ZERO_ITEMS + INTERP
+TENSORDOT = [(contract_vector, shared_matrix, (0, 1)), (contract_vector, own_matrices, (0, 1)),
+             (contract_pairs, shared_tensor, (0, 1)), (contract_first, rows_first, (0, 1)),
+             (contract_both, both_rows, (0, 1))]
+PROGRAMS = FLOAT32 + LISTS + ZERO_ITEMS + INTERP + TENSORDOT
