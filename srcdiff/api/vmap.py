@@ -211,7 +211,8 @@ class VmapFunction:
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
             found, made = batched_code(func, batched, row, jit=self.jit)
             self._last = made
-            run = runner(made, found, self.jit) if call is None else call.rebuilding(runner(made, found, self.jit))
+            run = runner(made, found, self.jit) if call is None else \
+                call.rebuilding(runner(made, found, self.jit), self.func.options.with_value)
             if not self.jit and selects(made):
                 run = guarded(run)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)

@@ -1,13 +1,19 @@
-"""Wave 31v: srcdiff.vmap's WRONG-structure rows of the wave 30 census, as classes, and the census's check
-made stricter (vmap_checks: the batched result's dtypes must be the loop's, float32 in, float32 out; vmap(f)
-rows checked as vmap(grad(f)) rows are, `values_outcome`; a float32 gradient compared with the float64
-function's central differences, where before it was n/a).
+"""Wave 31v: srcdiff.vmap's WRONG-structure rows of the wave 30 census, as classes; rows that ran one
+example at a time batched; the census's check made stricter (vmap_checks: the batched result's dtypes
+must be the loop's, float32 in, float32 out; vmap(f) rows checked as vmap(grad(f)) rows are,
+`values_outcome`; a float32 gradient compared with the float64 function's central differences, where it
+was n/a; a function writing into its argument given copies for the loop); the per-call speed of vmap.
 
-Census (the wave 30 census's programs, every table of red-team and reach programs, a quarter of them chosen by
-a hash of the name, run as ``vmap(grad(f))`` and ``vmap(f)`` with the stricter check; batched / one example at
-a time / WRONG / bad error / n/a): CENSUS_BEFORE -> CENSUS_AFTER.
-The wave 30 count (every row, without the dtype check): 5172 / 1973 / 5 / 0 / 1821; its 5 WRONG rows are
-batched or one example at a time now, and right (test_the_wave30_census_rows_are_right).
+Census (the wave 30 census's programs, every table of red-team and reach programs, 4717 now; a sixteenth
+chosen by a hash of the name, crc32 % 16 == 1, each as ``vmap(grad(f))`` and ``vmap(f)`` with the stricter
+check; batched / one example at a time / WRONG / bad error / n/a; nothing refused at the user's line): 610
+rows, before 342 / 105 / 2 / 0 / 161, after 343 / 106 / 0 / 0 / 161 (the list gradient now one example at a
+time and a list, the adjoint list's zero item batched and right; the sample's np.interp rows have each
+example's own table, still one example at a time; two rows that timed out on a loaded machine re-run:
+batched and right).  The
+wave 30 count (every row, without the dtype check): 5172 / 1973 / 5 / 0 / 1821; its 5 WRONG rows are
+batched or one example at a time now, and right (test_the_wave30_census_rows_are_right), and
+test_vmap30.py's wide census asserts no WRONG (its OPEN set is gone) for vmap(f) rows too.
 
 Found and fixed:
 
@@ -15,8 +21,8 @@ Found and fixed:
    ``nll = nll + np.log(S)``, a Kalman filter's likelihood, a running sum or product, an int counter, a
    number becoming a row) gave float64 rows where one example gives float32 (NumPy converts a Python
    number to the array's dtype; the rows of the number broadcast before the loop were float64, so every
-   row was computed in float64): the rows start in the dtype one example's run shows the carried value
-   has (driver/batched.py's probe, ad/batching_dtypes.py).  Its gradient too (value_and_grad's value).
+   row was computed in float64; a gradient too, and value_and_grad's value): the rows start in the dtype
+   one example's run shows the carried value has (driver/batched.py's probe, ad/batching_dtypes.py).
 2. WRONG (silently, batched, a wrong shape): an item of a gradient's adjoint list that no contribution
    reaches holds zero rows shaped like the primal item, where the unbatched code holds the number 0.0
    (``[_step(x0, a), (x0, a * a)]`` read back in part): an elementwise result of it was given the number's
@@ -24,12 +30,30 @@ Found and fixed:
    axes of such results are asked when run (ad/batching_rules.py `elementwise`, `Batching.unsure`).
 3. WRONG structure (the path one example at a time): a gradient that is a list or tuple of numbers (of a
    list argument, zipped pairs, stencil weights) came back as one array stacking the examples' lists;
-   it is a list (tuple, dict) of per-example-stacked arrays, as the unbatched gradient's structure and
-   the batched path give it; vmap(f) of a function returning a list, run one example at a time, too
+   it is a list (tuple) of per-example-stacked arrays, as the unbatched gradient's structure and the
+   batched path give it; vmap(f) of a function returning a list, run one example at a time, too
    (api/vmap_examples.py `stack_examples`).
+4. One example at a time before, now batched: value_and_grad of a function of a tree (a dict of
+   parameters: vmap29's mlp_dict, vmap30's mixture, dict_weights here), the value beside the rebuilt
+   gradients (FlatCall.rebuilt_valued); np.interp (and its slope) of each example's points in a table the
+   same for every example (batching kind "pointwise"); np.tensordot with either operand or both batched
+   (ad/batching_moves.py `tensordot`), in vmap(f), grad and value_and_grad, at batches as long as an axis.
 
-Still one example at a time (correct, warned): vmap(grad(f)) of a function of a list, tuple or dict of
-numbers (the gradient of a function taking a tree), and value_and_grad of one.
+Speed (issue 26): a call like the last batched one runs its plan directly (api/vmap_fast.py): the full
+path's binding, tree checks and kinds took about 25 us a call, now about 6.  vmap(grad) over one gradient of
+the summed batch loss, the full path against the short one interleaved in one process (CPU clock, 9 rounds,
+a loaded machine): benchmarks/batching.py's MLP 32-64-10 at 256: 2.37 -> 2.19; held out, not tuned on: a
+ReLU MLP 20-50-3 at 512 w.r.t. W2 3.63 -> 3.28 and W1 4.56 -> 4.05, a softplus/tanh MLP 16-24-8 at 128
+3.34 -> 2.65, a logistic regression d=100 at 1024 3.14 -> 3.18 (noise: large arrays).  What remains is the
+per-example outer product itself: 256 x 32 x 64 numbers written (np.einsum 'bi,bj->bij', about 230 us,
+the fastest NumPy spelling measured: a broadcast multiply 340-390, a stack of k=1 matmuls 640, chunks 265),
+against one gradient of the whole batch at about 200 us.
+
+Still one example at a time (correct, warned): vmap(grad(f)) of a function of a list or tuple of numbers
+(the gradient of a function taking a tree of numbers: FlatCall.batchable), and value_and_grad of one;
+has_aux; np.interp with each example's own table of values (and interp's adjoint in the values, a sum over
+each row's points); loops whose count differs between examples; np.linalg.lstsq, np.convolve, np.pad,
+np.kron, np.all; masked values read otherwise than elementwise.
 """
 
 from __future__ import annotations
@@ -49,7 +73,8 @@ from .vmap_checks import BATCHED, PER_EXAMPLE, census_outcome, example, stacked_
 
 N = programs.N
 #: (program, value_and_grad) run one example at a time: the gradient of a function of a tree of numbers
-PER = {(f.__name__, valued) for f, _, _ in programs.LISTS for valued in (False, True)} - {("dict_weights", False)}
+PER = {(f.__name__, valued) for f, _, _ in programs.LISTS for valued in (False, True)} - {("dict_weights", False),
+                                                                                         ("dict_weights", True)}
 #: (program, maker, how, wrt) run one example at a time: interp's adjoint in its values (a sum over each row's
 #: points), and a table of values each example has its own
 PER_INTERP = {("interp_table", "table_args", h, 0) for h in ("grad", "value_and_grad")} | {
