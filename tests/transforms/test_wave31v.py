@@ -44,7 +44,9 @@ path's binding, tree checks and kinds took about 25 us a call, now about 6.  vma
 the summed batch loss, the full path against the short one interleaved in one process (CPU clock, 9 rounds,
 a loaded machine): benchmarks/batching.py's MLP 32-64-10 at 256: 2.37 -> 2.19; held out, not tuned on: a
 ReLU MLP 20-50-3 at 512 w.r.t. W2 3.63 -> 3.28 and W1 4.56 -> 4.05, a softplus/tanh MLP 16-24-8 at 128
-3.34 -> 2.65, a logistic regression d=100 at 1024 3.14 -> 3.18 (noise: large arrays).  What remains is the
+3.34 -> 2.65, a logistic regression d=100 at 1024 3.14 -> 3.18 (noise: large arrays).  benchmarks/batching.py
+(--clock cpu --rounds 5, before and after run side by side on the loaded machine): its row 2.47 -> 2.20
+(2.16 recorded before on a quieter one), over JAX-jit's vmap 2.13 -> 1.53.  What remains is the
 per-example outer product itself: 256 x 32 x 64 numbers written (np.einsum 'bi,bj->bij', about 230 us,
 the fastest NumPy spelling measured: a broadcast multiply 340-390, a stack of k=1 matmuls 640, chunks 265),
 against one gradient of the whole batch at about 200 us.
