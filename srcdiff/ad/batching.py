@@ -38,6 +38,7 @@ from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_conditions import KINDS as CONDITIONS
 from .batching_conditions import whole_kind
+from .batching_dtypes import carried_init
 from .batching_effects import effect_statement
 from .batching_gathers import KINDS as GATHERS
 from .batching_gathers import index_tuple
@@ -88,10 +89,13 @@ class Batching:
     # where the unbatched code holds the number 0.0), and items read from them: a row's axes asked when run
     zero_lists: set[str] = field(default_factory=set)
     asked: set[str] = field(default_factory=set)
+    # elementwise results of those: a row's axes asked when run where a rule can (the shapes' may be too few)
+    unsure: set[str] = field(default_factory=set)
     # a branch on a batched test runs both sides and selects row by row (ad/batching_selects.py): not with numba
     select: bool = True
     fresh: object = None  # the namer's fresh names
     reads: dict = field(default_factory=dict)  # where each value is read (batching_selects.read_contexts)
+    narrow: dict = field(default_factory=dict)  # float32 values and Python numbers (ad/batching_dtypes.py)
 
     def check_read(self, operand: Operand) -> None:
         if isinstance(operand, Var) and operand.name in self.wrong_rows:
@@ -114,6 +118,8 @@ class Batching:
             if required:
                 self.refuse(node, "the number of axes of a value here is not known before the call, so it cannot "
                                   "be batched", "call the function once per example")
+            return None
+        if isinstance(operand, Var) and operand.name in self.unsure and not required:
             return None
         if (shape is None or not shape.known) and isinstance(operand, Var) and operand.name in self.ndims:
             return self.ndims[operand.name]
@@ -169,17 +175,19 @@ class Batching:
 
 def batch(function: Function, namer: Namer, batched: tuple[str, ...], shape_of: dict[str, Shape], *,
           location, ndims: dict[str, int] | None = None, floats: frozenset = frozenset(),
-          select: bool = True) -> BatchedProgram:
+          select: bool = True, narrow: dict | None = None) -> BatchedProgram:
     """The batched program of `function`, whose parameters `batched` have a leading batch
     axis; `ndims` gives a row's number of axes of values whose shapes the rules do not say;
     `floats` names parameters whose rows are floating-point (ad/batched_products.py); `select`:
-    a branch whose test differs between rows runs both sides (ad/batching_selects.py), else it is refused."""
+    a branch whose test differs between rows runs both sides (ad/batching_selects.py), else it is refused;
+    `narrow`: one example's float32 values and Python numbers (driver/batched.py's `probe`)."""
     size = namer.fresh("batch_size")
     forced: set[str] = set()
     reads = read_contexts(function)
     while True:  # again with each list a batched value meets made of rows from the start
         state = Batching(shape_of, location, size, set(function.lists), set(batched), ndims=dict(ndims or {}),
-                         forced=frozenset(forced), select=select, fresh=namer.fresh, reads=reads)
+                         forced=frozenset(forced), select=select, fresh=namer.fresh, reads=reads,
+                         narrow=dict(narrow or {}))
         try:
             return _batched(function, state, batched, floats)
         except RowList as grown:
@@ -370,7 +378,7 @@ def _loop(loop: Loop, state: Batching) -> list:
     before = []
     for c in loop.carried:
         if c.var != c.init:
-            init = state.rows(c.init) if c.var.name in carried_rows else operand_ast(c.init)
+            init = carried_init(state, c) if c.var.name in carried_rows else operand_ast(c.init)
             before.append(Assign([c.var.name], init, loop.line))
     copies = [c for c in loop.carried if c.final != c.var]
     values = [state.rows(c.final) if c.var.name in carried_rows else operand_ast(c.final) for c in copies]

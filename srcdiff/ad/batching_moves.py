@@ -265,8 +265,46 @@ def solve_adjoint(node, state):
     return call("solve_adjoint_x_rows", state.ref(g), state.ref(x), state.ref(r), flags, ast.Constant(ny), size), True
 
 
-KINDS = {"along": along, "diagonal": diagonal, "solve_adjoint": solve_adjoint,
-         "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
+def tensordot(node, state):
+    """``np.tensordot(x, y, axes)`` per row: with x's rows, the batch axis a free axis of x's in front (its
+    contracted axes one further on); with y's rows, the batch axis a free one of y's, moved to the front
+    after; with both, ``np.einsum`` with a label of its own for the batch axis."""
+    x, y = node.inputs
+    nx, ny = state.ndim(x, node), state.ndim(y, node)
+    axes = node.static.get("axes", 2)
+    try:
+        if isinstance(axes, int):
+            ax, ay = list(range(nx - axes, nx)), list(range(axes))
+        else:
+            ax, ay = ([a] if isinstance(a, int) else list(a) for a in axes)
+        ax, ay = [a % nx for a in ax], [a % ny for a in ay]
+    except (TypeError, ValueError, ZeroDivisionError):
+        state.refuse(node, "np.tensordot with these axes has no batching rule")
+    if len(ax) != len(ay):
+        state.refuse(node, "np.tensordot's axes do not pair up")
+    bx, by = state.batched(x), state.batched(y)
+    if bx and by:
+        letters = string.ascii_letters[1:]
+        xs, ys = letters[:nx], list(letters[nx:nx + ny])
+        for a, b in zip(ax, ay):
+            ys[b] = xs[a]
+        out = "".join(c for k, c in enumerate(xs) if k not in ax) + "".join(c for k, c in enumerate(ys) if k not in ay)
+        return np_call("einsum", ast.Constant(f"a{xs},a{''.join(ys)}->a{out}"), state.ref(x), state.ref(y)), True
+    shifted = (literal(tuple(a + bx for a in ax)), literal(tuple(b + by for b in ay)))
+    product = np_call("tensordot", state.ref(x), state.ref(y), axes=ast.Tuple(list(shifted), ast.Load()))
+    return (product if bx else np_call("moveaxis", product, ast.Constant(nx - len(ax)), ast.Constant(0))), True
+
+
+def pointwise(node, state):
+    """``np.interp(x, xp, fp)`` (and its slope): a value for each element of x, whatever x's shape, so
+    the call as it is where x alone has a batch axis (the knots and values the same for every row)."""
+    if any(state.batched(v) for v in node.inputs[1:]):
+        state.refuse(node, f"{node.rule.name} of knots or values with a batch axis has no batching rule")
+    return copy.deepcopy(node.expr), True
+
+
+KINDS = {"pointwise": pointwise, "tensordot": tensordot, "along": along, "diagonal": diagonal,
+         "solve_adjoint": solve_adjoint, "conversion": conversion, "diag": diag, "solve": solve, "moved": moved,
          "triangle": triangle, "joined": joined, "einsum": einsum, "cross": cross, "same": same, "setitem": setitem,
          "stacked": stacked}
 

@@ -41,9 +41,11 @@ def literal(value) -> ast.expr:
 def elementwise(node, state):
     """Operands broadcast: a batched operand of fewer dimensions than the result gets axes of
     length one after its batch axis.  ``math.sin`` of a batched number becomes ``np.sin``."""
-    rank = state.ndim(node.out, node, required=False)
+    unsure = any(isinstance(v, Var) and v.name in state.asked | state.unsure for v in node.inputs)  # (a zero item
+    rank = None if unsure else state.ndim(node.out, node, required=False)  # of an adjoint list: its result's too)
     if rank is None:
         rank = state.rank_expr([v for v in node.inputs if not isinstance(v, Const)], node)
+    state.unsure |= {node.out.name} if unsure else set()
     replace = {v.name: state.expanded(v, rank, node) for v in node.inputs if isinstance(v, Var) and state.batched(v)}
     expr = instantiate(node.expr, replace)
     if node.rule.func is not None and getattr(node.rule.func, "__module__", None) == "math":

@@ -45,12 +45,20 @@ class FlatCall:
         return self.flat is None or (len(self.args) == len(positional)
                                      and all(a is b for a, b in zip(self.args, positional)))
 
-    def rebuilding(self, run):
+    def rebuilding(self, run, valued: bool = False):
         """`run` (the batched code of this call's gradient) returning its gradients as the user's gradient
-        does: a rewritten function's code returns one per differentiated leaf, as a tuple (`rebuild`)."""
+        does: a rewritten function's code returns one per differentiated leaf, as a tuple (`rebuild`);
+        `valued`: the value first, then those (value_and_grad's code)."""
         if self.flat is None:
             return run
+        if valued:
+            return lambda *args: self.rebuilt_valued(run(*args))
         return lambda *args: self.rebuild(list(found) if isinstance(found := run(*args), tuple) else [found])
+
+    def rebuilt_valued(self, result: tuple) -> tuple:
+        """``(value, gradients)`` of value_and_grad's code with the gradients rebuilt (`rebuild`)."""
+        value, found = result
+        return value, self.rebuild(list(found) if isinstance(found, tuple) else [found])
 
     def run(self):
         """`func(*args)` as Python calls it: keyword-only parameters passed by name."""

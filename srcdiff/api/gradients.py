@@ -211,8 +211,6 @@ class GradFunction:
     def _derivable_function(self, positional: tuple, pick: int | None, valued: bool = False, once: bool = False):
         """`derivable`'s three values, and the `Lowered` its code was compiled from (`valued`: with the value)."""
         call = self.front.bound_call(positional) if positional is not None else None
-        if valued and call is not None and call.flat is not None:
-            refuse_composite(self, True)  # (the value beside a tree's gradients: one example at a time)
         gradient = self._trees.gradient_of(call) if call is not None and call.flat is not None else self
         several = gradient.tuple_result or len(gradient.wrt) > 1
         if not several:

@@ -26,6 +26,7 @@ from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
+from .vmap_fast import Fast, fast_for
 from .vmap_leaves import tree_leaves_batched
 from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
@@ -95,12 +96,6 @@ def bound_parts(f, args: list, axes: list):
     return target.func, out, out_axes
 
 
-def _holds_arrays(value) -> bool:
-    """Whether a list or tuple holds arrays (at any depth): a tree of them, not one array's rows."""
-    return isinstance(value, (list, tuple)) and \
-        any((isinstance(item, np.ndarray) and item.ndim > 0) or _holds_arrays(item) for item in value)
-
-
 class VmapFunction:
     """`f` over a leading batch axis: ``in_axes`` an int or None, or one per positional argument."""
 
@@ -121,7 +116,8 @@ class VmapFunction:
                                f"for a tree argument, a tree of them), got {in_axes!r}")
         self.func, self.in_axes = f, in_axes
         self._last = None
-        self._plan: Plan | None = None  # the last call's batched code, for calls like it
+        self._plan: Plan | None = None  # the last call's batched code, for calls like it; its short path:
+        self._fast: Fast | None = None
         self._examples: dict = {}  # calls run one example at a time, by the arguments' kinds and shapes
         self._raised: dict = {}  # the same, for calls whose batched code's untaken side raised (_side_raised)
         self.per_example: str | None = None  # why the last call ran one example at a time (None: batched)
@@ -144,7 +140,7 @@ class VmapFunction:
             array = np.asarray(value)
         except ValueError:
             array = None
-        if array is None or array.dtype == object or _holds_arrays(value):
+        if array is None or array.dtype == object or is_tree(value):  # (never here: a tree goes to `_tree_call`)
             message = (f"{self.__qualname__}: in_axes {axis} of a {type(value).__name__} argument: vmap batches "
                        "arrays, lists of numbers and trees of arrays, not ragged lists")
             self._refuse_at_def(message, "pass the arrays as parameters of their own, each with its in_axes")
@@ -154,6 +150,12 @@ class VmapFunction:
         return placed(self._call(*args, **kwargs), self.out_axes, self.__qualname__)
 
     def _call(self, *args, **kwargs):
+        if self._fast is not None and not kwargs and self._fast.ready(args, self._plan):
+            self.per_example = None
+            try:  # (a side raising: the full path runs it again, then one example at a time)
+                return self._plan.run(*args)
+            except SelectedSideError:
+                pass
         if kwargs:
             raise SrcDiffError(f"{self.__qualname__}: pass the arguments by position",
                                hint="in_axes gives one axis per positional argument")
@@ -166,15 +168,13 @@ class VmapFunction:
             return self._tree_call(args, axes)
         moved, sizes, given = [], set(), []  # (given: the arguments, a list of numbers as its array)
         for value, axis in zip(args, axes):
+            value = value if axis is None else self._batched_array(value, axis)
+            given.append(value)
             if axis is not None:
-                value = self._batched_array(value, axis)
                 if not -value.ndim <= axis < value.ndim:
                     raise SrcDiffError(f"{self.__qualname__}: in_axes {axis} of an argument of shape {value.shape}")
-                given.append(value)
                 value = np.moveaxis(value, axis, 0) if axis not in (0, -value.ndim) else value
                 sizes.add(value.shape[0])
-            else:
-                given.append(value)
             moved.append(value)
         if len(sizes) > 1:
             raise SrcDiffError(f"{self.__qualname__}: the batched arguments have different sizes {sorted(sizes)}",
@@ -187,7 +187,7 @@ class VmapFunction:
         moved, axes = full, list(axes) + [None] * (len(full) - len(moved))
         plan = self._plan
         if plan is not None and plan.matches(moved):
-            self.per_example = None
+            self.per_example, self._fast = None, fast_for(plan, args, moved, user_axes)
             try:
                 return plan.run(*moved)
             except SelectedSideError as exc:
@@ -211,7 +211,8 @@ class VmapFunction:
             batched = tuple(n for n, a in zip(names, axes) if a is not None)
             found, made = batched_code(func, batched, row, jit=self.jit)
             self._last = made
-            run = runner(made, found, self.jit) if call is None else call.rebuilding(runner(made, found, self.jit))
+            run = runner(made, found, self.jit) if call is None else \
+                call.rebuilding(runner(made, found, self.jit), self.func.options.with_value)
             if not self.jit and selects(made):
                 run = guarded(run)
             result = run(*moved)  # (with jit: numba compiles it here, or refuses it at its line)
@@ -225,7 +226,7 @@ class VmapFunction:
             examples = self._examples[key] = self._one_at_a_time(len(given), user_axes, refusal)
             return self._run_examples(examples, given)
         self._plan = plan_for(moved, [*lowereds, found], run)
-        self.per_example = None
+        self.per_example, self._fast = None, fast_for(self._plan, args, moved, user_axes)
         return result
 
     def _composed_call(self, args: tuple, axes: list):

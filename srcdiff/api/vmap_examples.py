@@ -146,9 +146,11 @@ class RaggedResults(Exception):
 
 
 def stack_examples(rows: list):
-    """The examples' results stacked along a new first axis, leaf by leaf for trees."""
+    """The examples' results stacked along a new first axis, leaf by leaf for trees: a list or tuple
+    of numbers too (a gradient of a list of floats is a list, as one example's is, and as the batched
+    code gives it), never one array of the examples' lists."""
     first = rows[0]
-    if isinstance(first, dict) or is_tree(first) or (isinstance(first, tuple) and first):
+    if isinstance(first, (dict, list, tuple)) or is_tree(first):
         parts = [_children(r, 0, "the result") for r in rows]
         stacked = [stack_examples([p[k][0] for p in parts]) for k in range(len(parts[0]))]
         return _rebuilt(first, stacked)

@@ -54,6 +54,8 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
         if not isinstance(result, np.ndarray):
             raise SrcDiffError("a result that is not one array")
         return result, made
+    if gradient.options.with_value:  # (value_and_grad's code: the value, then the gradients)
+        return call.rebuilt_valued(result), made
     return call.rebuild(list(result) if several else [result]), made
 
 

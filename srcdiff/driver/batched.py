@@ -36,11 +36,11 @@ def transform(found: Lowered, ir, namer, shape_of: dict, row: tuple | None = Non
     `row` (one example's arguments) tells the number of axes of values whose shapes the
     rules do not say (`probe`)."""
     parsed = found.parsed
-    ndims = probe(found, ir, namer, shape_of, row) if row is not None else {}
+    ndims, narrow = probe(found, ir, namer, shape_of, row) if row is not None else ({}, {})
     floats = frozenset(name for name, value in zip(found.params, row or ())
                        if name in found.wrt and np.asarray(value).dtype.kind == "f")  # (the variant's key says so)
     program = batch(ir, namer, found.wrt, shape_of, location=parsed.location, ndims=ndims, floats=floats,
-                    select=not found.options.jit)
+                    select=not found.options.jit, narrow=narrow)
     name = namer.fresh(f"{parsed.name}_batched")
     func = build(program, parsed.tree, describe(parsed), name)
     scatter_in_place(func)
@@ -164,22 +164,28 @@ def _call_of(value, name: str, module: bool = False) -> bool:
 _NOTE = "__srcdiff_note__"
 
 
-def probe(found: Lowered, ir, namer, shape_of: dict, row: tuple) -> dict[str, int]:
+def probe(found: Lowered, ir, namer, shape_of: dict, row: tuple) -> tuple[dict[str, int], dict[str, str]]:
     """The number of axes of every value the function computes for one example `row`: its
     statements run once, unbatched, each assignment noted.  A name whose values have several
     numbers of axes (a loop's ``v = None`` then ``v = g``, an adjoint zeroed as a number on the last
     iteration of a backward loop and an array on the others) is left out: its last value alone
     would batch the other iterations with the wrong axes.  Empty when they raise (the rules'
-    shapes are used alone)."""
+    shapes are used alone).  Beside them, the dtypes narrower than float64 (float32, complex64)
+    of values always of that one dtype, and "number" for a name always a Python number: a loop
+    carrying a Python number into float32 values (``nll = 0.0``, ``nll = nll + np.log(s)``) has
+    float32 rows from the start, as NumPy gives one example float32 (ad/batching_dtypes.py)."""
     plain = batch(ir, namer.copy(), (), shape_of, location=found.parsed.location)
     names = ast.parse("{k: v for k, v in locals().items()}", mode="eval").body
     func = build(plain, found.parsed.tree, describe(found.parsed), f"{found.parsed.name}_probe", names)
     _note_assignments(func.body)
     seen: dict[str, set] = {}
 
+    kinds: dict[str, set] = {}
+
     def note(name: str, value) -> None:
         if isinstance(value, (np.ndarray, np.generic, float, int, complex)):
             seen.setdefault(name, set()).add(np.ndim(value))
+            kinds.setdefault(name, set()).add(_kind(value))
 
     cells = {**TEMPLATE_GLOBALS, **HELPERS, **found.parsed.closure, _NOTE: note}
     try:
@@ -187,9 +193,20 @@ def probe(found: Lowered, ir, namer, shape_of: dict, row: tuple) -> dict[str, in
                                     cells)
         values = run(*row)
     except Exception:  # noqa: BLE001 - the probe only adds knowledge; the batched code decides
-        return {}
+        return {}, {}
     ndims = {k: np.ndim(v) for k, v in values.items() if isinstance(v, (np.ndarray, np.generic, float, int, complex))}
-    return {k: n for k, n in ndims.items() if len(seen.get(k, {n})) == 1}
+    narrow = {k: next(iter(found)) for k, found in kinds.items() if len(found) == 1 and None not in found}
+    return {k: n for k, n in ndims.items() if len(seen.get(k, {n})) == 1}, narrow
+
+
+def _kind(value) -> str | None:
+    """"number" for a Python number, the dtype's name of a float32 or complex64 NumPy value (None otherwise)."""
+    if type(value) in (float, int, complex):
+        return "number"
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and dtype.kind in "fc" and dtype.itemsize < (8 if dtype.kind == "f" else 16):
+        return dtype.name
+    return None
 
 
 def _note_assignments(body: list) -> None:

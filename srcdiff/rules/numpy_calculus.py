@@ -352,7 +352,7 @@ RULES = [
          tangents={"p": "np.polyval(p_dot, x)", "x": f"x_dot * np.polyval({DERIVATIVE}, x)"},
          note="p a 1-D array of coefficients", sympy="numpy.polyval"),
     rule(np.interp, ("x", "xp", "fp"), _interp_templates, static={"left": None, "right": None, "period": None},
-         fresh=True, shape=lambda static, x, xp, fp: x, tangents=_interp_tangents,
+         fresh=True, shape=lambda static, x, xp, fp: x, tangents=_interp_tangents, batching="pointwise",
          note="gradient to fp, to x (the slope of its segment, the right one at a knot; 0 outside xp) and to "
               "the knots xp (the right segment's at a knot)"),
     # (in x: its weights move by -x_dot and x_dot over the segment's length; in the knots xp, as a gradient in them
@@ -369,7 +369,7 @@ RULES = [
           "xp": "-interp_slope_adjoint(g * ans, x, xp, np.size(xp))"}, fresh=True,
          shape=lambda static, x, xp, fp: x, tangents={"x": "0.0 * x_dot", "fp": "interp_slope(x, xp, fp_dot)",
                                                       "xp": "-ans * interp_slope(x, xp, xp_dot)"},
-         note="np.interp's slope: constant in x between the knots, linear in fp"),
+         note="np.interp's slope: constant in x between the knots, linear in fp", batching="pointwise"),
     # ---- reading by index, as the adjoints above write (and user code may) ----
     rule(np.take, ("x", "indices"), {"x": "take_adjoint(g, x, indices, axis)"}, static={"axis": None},
          tangents={"x": "np.take(x_dot, indices, axis=axis)"}, fresh=True,

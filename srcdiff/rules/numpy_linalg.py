@@ -244,7 +244,8 @@ RULES = [
     rule(np.outer,     ("x", "y"), _outer_templates,     shape=_outer_shape, fresh=True, array_result=True,
          tangents=_product("np.outer"), batching="outer", sympy="numpy.outer"),
     rule(np.tensordot, ("x", "y"), _tensordot_templates, static={"axes": 2}, fresh=True,
-         tangents=_product("np.tensordot", "axes"), shape=tensordot_shape, sympy="numpy.tensordot"),
+         tangents=_product("np.tensordot", "axes"), shape=tensordot_shape, sympy="numpy.tensordot",
+         batching="tensordot"),
     # not fresh: einsum("ij->ji", x) is a view of x
     rule(np.einsum,    ("operands",), einsum_templates, static={"subscripts": "i,i->"}, variadic="args",
          shape=einsum_shape, tangents=einsum_tangents, batching="einsum", sympy="numpy.einsum",

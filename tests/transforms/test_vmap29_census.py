@@ -84,7 +84,7 @@ STILL_PER_EXAMPLE = {("masked_count", 0)}  # (loss_branch_on_index: batched sinc
 GRAD_REFUSES = {"solve_stack_by_vector"}
 
 #: value_and_grad rows still one example at a time: a mask, a tree's gradients
-VALUED_PER_EXAMPLE = {("mlp_dict", 0)}
+VALUED_PER_EXAMPLE: set = set()  # (mlp_dict: value_and_grad of a dict of parameters, batched since wave 31v)
 
 ROWS = [(f, make, wrt, size, valued) for f, make, wrts, valued in
         [(f, make, wrts, False) for f, make, wrts in programs.PROGRAMS] + trees.MORE

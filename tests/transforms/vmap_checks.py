@@ -3,6 +3,8 @@ whose gradients agree with central differences, and nothing runs one example at 
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from numeric import central_difference
 
@@ -51,6 +53,17 @@ def _stacked_leaves(results: list) -> list:
     return [np.stack([np.asarray(f[k]) for f in flat]) for k in range(len(flat[0]))]
 
 
+def _wide(value):
+    """`value` with float32 arrays and numbers as float64 (central differences need float64's precision)."""
+    if isinstance(value, dict):
+        return {k: _wide(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(_wide(v) for v in value)
+    if isinstance(value, (np.ndarray, np.floating)) and value.dtype == np.float32:
+        return value.astype(np.float64)
+    return value
+
+
 def _tree_difference(f, args: list, wrt: int) -> np.ndarray:
     """Central differences of `f` along every float of argument `wrt` (a tree too), flat."""
     x = args[wrt]
@@ -81,8 +94,10 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     except srcdiff.SrcDiffError as exc:
         return NA, f"grad refuses: {exc.reason}"
     for e, result in zip(examples, per):
-        if not np.allclose(leaves.vector(result[1] if valued else result), _tree_difference(f, e, wrt),
-                           rtol=1e-5, atol=1e-6):
+        single = any(np.asarray(leaf).dtype == np.float32 for leaf in leaves.float_leaves(e))  # (float32 arguments:
+        tol = 1e-3 if single else 1e-5  # the differences of the function in float64, to float32's precision)
+        if not np.allclose(leaves.vector(result[1] if valued else result), _tree_difference(f, _wide(e), wrt),
+                           rtol=tol, atol=tol / 10):
             return NA, "grad disagrees with central differences (not vmap's)"
     mapped = srcdiff.vmap(gradient, in_axes=axes, per_example="allow")
     try:
@@ -94,17 +109,55 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     want = _stacked_leaves(per)
     if not _same_structure(got, per[0]):  # (the leaves alone would not tell a 1-tuple from its array)
         return WRONG, f"batched {type(got).__name__} where the loop gives {type(per[0]).__name__}"
+    return _compared(got, want, mapped, rtol, atol)
+
+
+def _compared(got, want: list, mapped, rtol: float, atol: float) -> tuple:
+    """The outcome of batched `got` against the loop's stacked leaves `want`: WRONG where a leaf's
+    shape, dtype (float32 in, float32 out, as one example's) or numbers differ (float32 leaves to
+    float32's precision: a sum over a row's axis of a batch adds in another order)."""
     try:
         found = [np.asarray(leaf) for leaf in leaves.float_leaves(got)]
         same = len(found) == len(want) and all(
-            np.shape(a) == np.shape(b) and np.allclose(a, b, rtol=rtol, atol=atol) for a, b in zip(found, want))
+            np.shape(a) == np.shape(b) and np.allclose(a, b, rtol=max(rtol, 8 * _eps(b)), atol=max(atol, _eps(b)))
+            for a, b in zip(found, want))
     except (TypeError, ValueError):
         same = False
     if not same:
         return WRONG, f"batched {[np.shape(a) for a in leaves.float_leaves(got)]} differs from the loop"
+    dtypes = [a.dtype for a in found], [np.asarray(b).dtype for b in want]
+    if dtypes[0] != dtypes[1]:
+        return WRONG, f"batched dtypes {dtypes[0]} where the loop gives {dtypes[1]}"
     if mapped.per_example is not None:
         return PER_EXAMPLE, mapped.per_example.splitlines()[0]
     return BATCHED, ""
+
+
+def _eps(value) -> float:
+    dtype = np.asarray(value).dtype
+    return float(np.finfo(dtype).eps) if dtype.kind in "fc" else 0.0
+
+
+def values_outcome(f, args, axes, size: int, rtol: float = 1e-8, atol: float = 1e-10) -> tuple:
+    """What ``vmap(f)`` does over `size` examples (census_outcome's outcomes, for f's values: the
+    loop's structure, shapes, dtypes and numbers); n/a where f itself raises."""
+    kept = copy.deepcopy(args)  # (a function writing into its argument: the loop gets copies, vmap the arguments)
+    examples = [[a if ax is None else _item(a, i) for a, ax in zip(kept, axes)] for i in range(size)]
+    try:
+        per = [f(*e) for e in examples]
+        want = _stacked_leaves(per)
+    except Exception as exc:  # noqa: BLE001  (the function's own error: not vmap's)
+        return NA, f"f raises {type(exc).__name__}"
+    mapped = srcdiff.vmap(f, in_axes=axes, per_example="allow")
+    try:
+        got = mapped(*args)
+    except srcdiff.SrcDiffError as exc:
+        return (REFUSED if exc.location is not None else BAD_ERROR), str(exc).splitlines()[0]
+    except Exception as exc:  # noqa: BLE001  (what the census counts as a bad error)
+        return BAD_ERROR, f"{type(exc).__name__}: {exc}"
+    if not _same_structure(got, per[0]):
+        return WRONG, f"batched {type(got).__name__} where the loop gives {type(per[0]).__name__}"
+    return _compared(got, want, mapped, rtol, atol)
 
 
 def _stackable(values: list) -> bool:
