@@ -93,6 +93,7 @@ from . import (
     cholesky_pairs,
     contract,
     dot_sums,
+    einsum_matmuls,
     factor,
     joined_selections,
     joined_writes,
@@ -251,6 +252,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
         statements.remove_unread(func)
         simplify(func, is_float_name, is_scalar)
+    # einsum matrix products as ``@`` (BLAS; NumPy code, read back by no one)
+    if info.python_loops and not info.derivable and not info.portable and "einsum" in vocabulary(func):
+        einsum_matmuls.einsum_matmuls(func, lambda n: info.shape(n).ndim if info.is_array(n) else None)
     if info.python_loops and not info.derivable and not info.portable and contract.drop_fills(
             func, info.shape, is_scalar, lambda n: info.adjoints.get(n, n)):
         statements.remove_dead(func.body)
