@@ -113,6 +113,7 @@ from . import (
     statements,
     tidy,
     tie_shares,
+    transposed_factors,
     triangular_solves,
     wheres,
     widths,
@@ -275,6 +276,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # (numba has no SciPy; code read back keeps NumPy's calls; another library's arrays keep the array API's)
     if info.python_loops and not info.derivable and not info.portable \
             and (triangular_solves.CALLS | repeated_solves.CALLS) & vocabulary(func):
+        if transposed_factors.CALLS & vocabulary(func) and transposed_factors.transposed_factors(func):
+            statements.remove_dead(func.body)  # a transpose only the solves read
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
         repeated_solves.repeated_solves(func)
