@@ -185,6 +185,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     floats = float_names(bound, info).__contains__
     writes.write_in_place(func, scalar_names(bound, info).__contains__, lambda e: is_float(e, floats))
     writes.write_in_place_in_loops(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
+    if info.python_loops and not info.derivable and not info.portable and "einsum" in vocabulary(func):
+        einsum_matmuls.einsum_matmuls(func, _ndim_of(info))  # (while the operands are names: arrays known)
     masked = False
     for _ in range(8):
         bound = Bindings.of(func, info.params)  # the names' bindings, read once for both facts
@@ -255,7 +257,7 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         simplify(func, is_float_name, is_scalar)
     # einsum matrix products as ``@`` (BLAS; NumPy code, read back by no one)
     if info.python_loops and not info.derivable and not info.portable and "einsum" in vocabulary(func):
-        einsum_matmuls.einsum_matmuls(func, lambda n: info.shape(n).ndim if info.is_array(n) else None)
+        einsum_matmuls.einsum_matmuls(func, _ndim_of(info))
     if info.python_loops and not info.derivable and not info.portable and contract.drop_fills(
             func, info.shape, is_scalar, lambda n: info.adjoints.get(n, n)):
         statements.remove_dead(func.body)
@@ -316,6 +318,11 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     tidy.drop_empty(func)
     tidy.tidy_comments(func.body, _is_header)
     return func
+
+
+def _ndim_of(info: OptimizeInfo):
+    """A name's ndim where it is known to hold an array, else None."""
+    return lambda name: info.shape(name).ndim if info.is_array(name) else None
 
 
 def one_width(func: ast.FunctionDef, info: OptimizeInfo) -> bool:
