@@ -13,7 +13,7 @@ term the lower solve gives L.  Here
   and ``trans`` flipped;
 * a term ``G += X.T`` (or ``np.transpose(X)``; ``G = G + ...`` too) of a name X assigned once
   ``-np.triu(P @ Q.T, 0)``, read there alone and reading only names never written into, becomes
-  ``G -= np.tril(Q @ P.T, 0)`` and X's statement goes.
+  ``G -= np.tril(Q @ P.T, 0)`` and X's statement goes; so does ``G += (-np.triu(P @ Q.T, 0)).T``.
 
 Both round like the code they replace up to the order BLAS and LAPACK sum in; not for numba (no
 SciPy) nor code srcdiff reads back.
@@ -87,14 +87,14 @@ def _upper_product(expr: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
-def _transposed_name(expr: ast.expr) -> str | None:
+def _transposed(expr: ast.expr) -> ast.expr | None:
     """X of ``X.T`` or ``np.transpose(X)``."""
-    if isinstance(expr, ast.Attribute) and expr.attr == "T" and isinstance(expr.value, ast.Name):
-        return expr.value.id
+    if isinstance(expr, ast.Attribute) and expr.attr == "T":
+        return expr.value
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "transpose" \
             and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np" and len(expr.args) == 1 \
-            and not expr.keywords and isinstance(expr.args[0], ast.Name):
-        return expr.args[0].id
+            and not expr.keywords:
+        return expr.args[0]
     return None
 
 
@@ -113,13 +113,19 @@ def _transposed_terms(func: ast.FunctionDef, defs: dict, fixed) -> bool:
         target = stmt.target.id if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
             else assigned_name(stmt)
         term = added_term(stmt, target) if target else None
-        name = _transposed_name(term) if term is not None else None
-        found = _upper_product(defs[name]) if name in defs and name in fixed and reads.get(name) == 1 else None
-        if found is None or not read_names(defs[name]) <= fixed or target in mentions(defs[name]):
-            continue
-        definition = next((s for s in body if assigned_name(s) == name), None)
-        if definition is None or body.index(definition) > body.index(stmt):
-            continue
+        inner = _transposed(term) if term is not None else None
+        name = inner.id if isinstance(inner, ast.Name) else None
+        if name is None:  # the product written into the term itself: ``G += (-np.triu(P @ Q.T, 0)).T``
+            found, definition = (_upper_product(inner) if inner is not None else None), None
+            if found is None or target in mentions(inner):
+                continue
+        else:  # a name assigned the product once and read here alone
+            found = _upper_product(defs[name]) if name in defs and name in fixed and reads.get(name) == 1 else None
+            if found is None or not read_names(defs[name]) <= fixed or target in mentions(defs[name]):
+                continue
+            definition = next((s for s in body if assigned_name(s) == name), None)
+            if definition is None or body.index(definition) > body.index(stmt):
+                continue
         p, q = found
         lower = _np_call("tril", ast.BinOp(q, ast.MatMult(), ast.Attribute(p, "T", ast.Load())), ast.Constant(0))
         subtracts = isinstance(stmt.op if isinstance(stmt, ast.AugAssign) else stmt.value.op, ast.Sub)
@@ -128,6 +134,7 @@ def _transposed_terms(func: ast.FunctionDef, defs: dict, fixed) -> bool:
         else:
             stmt.value.op, stmt.value.right = (ast.Add() if subtracts else ast.Sub()), lower
         ast.fix_missing_locations(stmt)
-        body.remove(definition)
+        if definition is not None:
+            body.remove(definition)
         changed = True
     return changed
