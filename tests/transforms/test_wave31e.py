@@ -21,7 +21,7 @@ written afterwards to check the class), each fixed in the optimizer for every pr
 
 Ratios grad / hand-written NumPy (benchmarks/variants.py --quick, interleaved runs, before -> after):
 attention_einsum 3.3x -> 1.2x, mvn_scaled_solve 2.2x -> 1.3x; written afterwards, measured only:
-batched_attention 5.1x -> 1.3x, row_dot_logistic 3.7x -> 0.9x; held out and still open:
+batched_attention 4.9x -> 1.2x, row_dot_logistic 3.9x -> 0.9x; held out and still open:
 bilinear_einsum (``'bi,ij,bj->b'``, three operands: no two-operand product) 11.9x -> 12.4x.
 
 Census of the ten programs below through every transformation (grad, value_and_grad, hessian, jvp,
