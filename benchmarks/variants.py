@@ -36,6 +36,7 @@ import variants21_masks as v21
 import variants22_ties as v22
 import variants30_heldout as v30f
 import variants30_hessians as v30h
+import variants31_einsum as v31e
 import variants31_linalg as v31l
 import variants31_signs as v31s
 import variants_programs as vp
@@ -234,6 +235,10 @@ VARIANTS = [
     Variant("gated_writes_T25_h48", "gated_writes", (0, 1), v31l.gated_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("gru_concat_T25_h48", "gru_concat", (0, 1), v31l.concat_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("attention_einsum_64x32", "attention_einsum", (0, 1), v31l.attention_args, {"n": 4, "d": 3, "d_v": 2}),
+    # einsum contractions written after wave 31's einsum work, measured only (benchmarks/variants31_einsum.py)
+    Variant("batched_attention_8x32x16", "batched_attention", (0, 1), v31e.batched_args, {"b": 2, "n": 3, "d": 2}),
+    Variant("row_dot_logistic_2000x30", "row_dot_logistic", (0,), v31e.row_dot_args, {"n": 7, "d": 3}),
+    Variant("bilinear_einsum_2000x30", "bilinear_einsum", (0,), v31e.bilinear_args, {"n": 7, "d": 3}),
     # wave 31's held-out signs, abs, minimum / maximum and np.where bands (benchmarks/variants31_signs.py)
     Variant("huber_where_abs_1e4x30", "huber_where_abs", (0,), v31s.residual_args, {"n": 9, "d": 4}),
     Variant("l1_sign_ridge_1e4x30", "l1_sign_ridge", (0,), _arguments(v31s.residual_args, extra=(0.01,)),

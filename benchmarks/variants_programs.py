@@ -334,6 +334,10 @@ from variants30_heldout import (  # noqa: E402, F401, I001
 from variants31_linalg import (  # noqa: E402, F401, I001
     attention_einsum, attention_einsum_grad, gated_writes, gated_writes_grad, gru_concat, gru_concat_grad,
     mvn_cho_solve, mvn_cho_solve_grad, mvn_scaled_solve, mvn_scaled_solve_grad, mvn_tri, mvn_tri_grad)
+# einsum contractions written after wave 31's einsum work (benchmarks/variants31_einsum.py)
+from variants31_einsum import (  # noqa: E402, F401, I001
+    batched_attention, batched_attention_grad, bilinear_einsum, bilinear_einsum_grad, row_dot_logistic,
+    row_dot_logistic_grad)
 # np.sign, abs, minimum / maximum and np.where bands in other spellings, held out from wave 31's speed work
 from variants31_signs import (  # noqa: E402, F401, I001
     eps_band_where, eps_band_where_grad, fair_abs, fair_abs_grad, huber_minmax, huber_minmax_grad, huber_where_abs,

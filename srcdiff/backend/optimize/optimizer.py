@@ -93,6 +93,7 @@ from . import (
     cholesky_pairs,
     contract,
     dot_sums,
+    einsum_matmuls,
     factor,
     joined_selections,
     joined_writes,
@@ -112,6 +113,7 @@ from . import (
     statements,
     tidy,
     tie_shares,
+    transposed_factors,
     triangular_solves,
     wheres,
     widths,
@@ -183,6 +185,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     floats = float_names(bound, info).__contains__
     writes.write_in_place(func, scalar_names(bound, info).__contains__, lambda e: is_float(e, floats))
     writes.write_in_place_in_loops(func, scalar_names(func, info).__contains__, lambda e: is_float(e, floats))
+    if info.python_loops and not info.derivable and not info.portable and "einsum" in vocabulary(func):
+        einsum_matmuls.einsum_matmuls(func, _ndim_of(info))  # (while the operands are names: arrays known)
     masked = False
     for _ in range(8):
         bound = Bindings.of(func, info.params)  # the names' bindings, read once for both facts
@@ -251,6 +255,9 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         statements.remove_dead(func.body)
         statements.remove_unread(func)
         simplify(func, is_float_name, is_scalar)
+    # einsum matrix products as ``@`` (BLAS; NumPy code, read back by no one)
+    if info.python_loops and not info.derivable and not info.portable and "einsum" in vocabulary(func):
+        einsum_matmuls.einsum_matmuls(func, _ndim_of(info))
     if info.python_loops and not info.derivable and not info.portable and contract.drop_fills(
             func, info.shape, is_scalar, lambda n: info.adjoints.get(n, n)):
         statements.remove_dead(func.body)
@@ -271,6 +278,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     # (numba has no SciPy; code read back keeps NumPy's calls; another library's arrays keep the array API's)
     if info.python_loops and not info.derivable and not info.portable \
             and (triangular_solves.CALLS | repeated_solves.CALLS) & vocabulary(func):
+        if transposed_factors.CALLS & vocabulary(func) and transposed_factors.transposed_factors(func):
+            statements.remove_dead(func.body)  # a transpose only the solves read
         if triangular_solves.triangular_solves(func):
             statements.remove_dead(func.body)  # a transpose only a solve read
         repeated_solves.repeated_solves(func)
@@ -309,6 +318,11 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
     tidy.drop_empty(func)
     tidy.tidy_comments(func.body, _is_header)
     return func
+
+
+def _ndim_of(info: OptimizeInfo):
+    """A name's ndim where it is known to hold an array, else None."""
+    return lambda name: info.shape(name).ndim if info.is_array(name) else None
 
 
 def one_width(func: ast.FunctionDef, info: OptimizeInfo) -> bool:
