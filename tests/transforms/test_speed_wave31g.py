@@ -54,9 +54,6 @@ NO_DERIVATIVE = {"logcosh_clip_ties", "clip_array_bounds_ties", "clip_columns_ti
                  "three_maxima_ties"}
 #: rows on a bound: checked against central differences to within the step only
 AT_BOUNDS = NO_DERIVATIVE | {"minmax_chain_ties"}
-#: rows jit="numba" refuses at the user's line: its compiled gradient of np.clip of a column against
-#: a row of bounds disagrees with the Python gradient (found here, open: see the module's docstring)
-NUMBA_REFUSED = {"clip_outer"}
 
 
 def programs():
@@ -90,13 +87,8 @@ def test_optimised_equals_debug(program):
                                      if _name(p) not in NO_DERIVATIVE], ids=_name)
 def test_every_transformation(program):
     """grad, value_and_grad, hessian, jvp, vjp, a tree, check and jit="numba" (the Hessian n/a at the
-    ties rows: the losses are once differentiable there; numba refused at the user's line where
-    its compiled gradient disagrees)."""
-    if _name(program) in NUMBA_REFUSED:
-        matrix.assert_ok_or_na(program, tuple(t for t in matrix.TRANSFORMS if t != "numba"))
-        matrix.assert_refused_at_the_line(program, ("numba",))
-    else:
-        matrix.assert_ok_or_na(program, matrix.TRANSFORMS)
+    ties rows: the losses are once differentiable there)."""
+    matrix.assert_ok_or_na(program, matrix.TRANSFORMS)
 
 
 @pytest.mark.parametrize("program", matrix.with_array_argument(programs()), ids=_name)
