@@ -46,12 +46,24 @@ def any_equal(x, y, like=None) -> bool:
     dispatch.)  With `like` (the gradient the share halves), also where `x` and `y` broadcast
     past its shape (the share would be of theirs).  On symbols the test is true: srcdiff.check
     reads the branch exact everywhere."""
-    if like is not None and np.broadcast_shapes(np.shape(x), np.shape(y), np.shape(like)) != np.shape(like):
+    if like is not None and not _within(x, y, like):
         return True
     equal = np.equal(x, y)
     # (a count of a bool array's Trues reads it at memory speed; ``any`` stops early only where
     # something ties, which is the rare case)
     return np.count_nonzero(equal) != 0 if type(equal) is np.ndarray and equal.dtype == np.bool_ else equal.any()
+
+
+def _within(x, y, like) -> bool:
+    """Whether `x` and `y` broadcast together to no more than `like`'s shape.  (The usual guard,
+    an array of `like`'s shape against a number, is answered without np.broadcast_shapes, which
+    costs as much as the test of the tie itself on ten thousand elements.)"""
+    shape = np.shape(like)
+    x_shape = x.shape if type(x) is np.ndarray else np.shape(x)
+    y_shape = () if type(y) is float else np.shape(y)
+    if x_shape in ((), shape) and y_shape in ((), shape):
+        return True
+    return np.broadcast_shapes(x_shape, y_shape, shape) == shape
 
 
 def tie(condition, value, x, y=0.0, persist=False):

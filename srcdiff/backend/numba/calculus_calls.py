@@ -15,7 +15,8 @@ with their helpers (spelling.py's rewriter asks `spell`):
 * ``np.linalg.svd(x, compute_uv=False)``: the singular values of numba's SVD;
 * ``np.linalg.eigh(x, UPLO)`` / ``eigvalsh``: numba's of the symmetric matrix the named triangle
   of x holds (numba's take no ``UPLO``);
-* ``np.clip`` of a number (numba's takes arrays): ``clip_number(x, lo, hi)``.
+* ``np.clip`` of a number (numba's takes arrays): ``clip_number(x, lo, hi)``; of an array between
+  array bounds, NumPy's minimum of a maximum (numba's does not broadcast x against its bounds).
 
 (Python's types as dtypes, ``dtype=bool``, are spelled NumPy's in spelling.py, for any call.)
 
@@ -283,6 +284,11 @@ def _bound(t):
 
 @overload(clip_number)
 def _clip_number(x, lo, hi):
+    given = all(t is not None and not isinstance(t, (types.NoneType, types.Omitted)) for t in (lo, hi))
+    if isinstance(x, types.Array) and given and (isinstance(lo, types.Array) or isinstance(hi, types.Array)):
+        # numba's np.clip gives x's shape where array bounds broadcast x wider (x[:, None] against
+        # a row of bounds): NumPy's own definition of clip, which broadcasts
+        return lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi)
     if isinstance(x, types.Array):
         return lambda x, lo, hi: np.clip(x, lo, hi)  # numba's
     if not (isinstance(x, (types.Float, types.Integer)) and _bound(lo) and _bound(hi)):
