@@ -25,6 +25,12 @@ ROWS = np.array([1.0, 2.0])
 ACT = np.tanh
 SIZES = [2, 1]
 ACTS = [np.tanh, np.sin]
+IDX = [0, 2]
+SHAPE = [2, 2]
+AXES = [1, 0]
+CONF = (["quad", "wave"], 2.0)
+BY_GROUP = {"main": ["quad", "wave"], "extra": ["cube"]}
+LISTED_WEIGHTS = {"a": [0.5, 1.5]}
 MATS = [np.array([[1.0, 0.5, 0.0], [0.0, 2.0, 1.0]]), np.array([[0.5, 0.0, 1.0]])]
 MANY = [f"k{i}" for i in range(80)]
 GROUPS = [["quad", "wave"], ["cube"]]
@@ -181,6 +187,46 @@ def _make_closure_names():
 
 
 tree_closure_names, CLOSURE_NAMES = _make_closure_names()
+
+
+def tuple_holding_list(p):
+    names, k = CONF
+    total = 0.0
+    for name in names:
+        total = total + k * np.sum(p[name] ** 2)
+    return total
+
+
+def dict_of_lists(p):
+    total = 0.0
+    for name in BY_GROUP["main"]:
+        total = total + np.sum(np.sin(p[name]))
+    return total
+
+
+def dict_of_weight_lists(x):
+    total = 0.0
+    for w in LISTED_WEIGHTS["a"]:
+        total = total + w * np.sum(x ** 2)
+    return total
+
+
+def list_fancy_index(x):
+    return np.sum(np.sin(x[IDX]) * x[IDX])
+
+
+def list_as_array(x):
+    return np.sum(x ** 2 * np.array(SCALES[:2] + [1.0]))
+
+
+def list_reshape(x):
+    m = x.reshape(SHAPE)
+    return np.sum(m[0] * m[1] ** 2)
+
+
+def list_transpose(x):
+    m = np.transpose(x.reshape(2, 2), AXES)
+    return np.sum(m[0] * np.cos(m[1]))
 
 
 # ---- tuples, dicts, arrays, functions ----
@@ -398,6 +444,13 @@ PROGRAMS = [
     ("list_functions_setitem", list_functions_loop, vec(3), 0, _in_place(ACTS, lambda s: s.__setitem__(0, np.cos))),
     ("list_arrays_setitem", list_arrays_loop, vec(3), 0, _in_place(MATS, lambda s: s.__setitem__(1, MATS[0]))),
     ("list_arrays_append", list_arrays_loop, vec(3), 0, _in_place(MATS, lambda s: s.append(MATS[0] * 2.0))),
+    ("tuple_holding_list", tuple_holding_list, tree, 0, _in_place(CONF[0], lambda s: s.append("cube"))),
+    ("dict_of_lists", dict_of_lists, tree, 0, _in_place(BY_GROUP["main"], lambda s: s.append("cube"))),
+    ("dict_of_weight_lists", dict_of_weight_lists, vec(3), 0, _in_place(LISTED_WEIGHTS["a"], lambda s: s.append(3.0))),
+    ("list_fancy_index", list_fancy_index, vec(3), 0, _in_place(IDX, lambda s: s.__setitem__(1, 1))),
+    ("list_as_array", list_as_array, vec(3), 0, _in_place(SCALES, lambda s: s.__setitem__(0, 3.0))),
+    ("list_reshape", list_reshape, vec(4), 0, _in_place(SHAPE, lambda s: s.__setitem__(slice(None), [4, 1]))),
+    ("list_transpose", list_transpose, vec(4), 0, _in_place(AXES, lambda s: s.reverse())),
     ("list_scales_append", list_scales_loop, vec(3), 0, _in_place(SCALES, lambda s: s.append(4.0))),
     ("list_scales_setitem", list_scales_loop, vec(3), 0, _in_place(SCALES, lambda s: s.__setitem__(1, 3.0))),
     ("list_scales_enumerate", list_scales_enumerate, vec(3), 0, _in_place(SCALES, lambda s: s.append(4.0))),
