@@ -6,10 +6,10 @@ call goes to the slow path, which picks or compiles the right variant.  The chec
 for Python numbers (a type test) and exact for arrays (ndim, dtype kind, length-one axes).
 It also checks the globals and closure variables the transform read statically
 (srcdiff/depends.py; ``AXIS == 0``, ``ACT is np.tanh``, the signature of a global array the code
-reads), so a rebinding re-transforms; a
-function that reads none gets no such test.  A gradient specialised on the values of
-parameters used as static arguments (``axis=axis``, srcdiff/lower.py) checks those values,
-type and all (``axis=1`` and ``axis=True`` are different variants).
+reads; a list the code was built from, by its items too: ``NAMES.append(k)``), so a rebinding
+or a list changed in place re-transforms; a function that reads none gets no such test.  A
+gradient specialised on the values of parameters used as static arguments (``axis=axis``,
+srcdiff/lower.py) checks those values, type and all (``axis=1`` and ``axis=True`` are different variants).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ they were, so a gradient is only right while they are unchanged.  Each such read
 as a `Dependency` (where the name lives, the name, the object it held); a transform whose
 dependencies no longer hold is built again, and the compiled fast path starts with the same
 test (backend/guards.py).  Numbers, strings, None and tuples of them are compared by value,
-everything else by identity.
+lists by identity and by their items (``NAMES.append(k)`` builds the gradient again: a loop over
+NAMES was unrolled), everything else by identity.
 
 Not recorded: modules (rebinding ``np`` or ``math`` is not supported) and builtins.  Names read
 as values at run time (data arrays and numbers: the generated code reads those itself) are
@@ -26,6 +27,7 @@ from ..ir.shapes import signature
 
 MISSING = object()  # what a name that holds nothing reads as: a deleted global, an empty cell, no builtin
 _SIMPLE = (int, float, complex, bool, str, bytes, type(None), type(Ellipsis))  # ...: einsum sublists
+_SIMPLE_FLAT = frozenset(_SIMPLE)
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,11 +80,25 @@ def state_of(value):
                 _Identity(value.__code__), *map(_Identity, wrapped_codes(value)))
     if isinstance(value, functools.partial):
         return _Identity(value.func), _parts(value.args), _parts(sorted(value.keywords.items()))
+    if type(value) is list:  # a list read when the code was built: its items (``NAMES.append(k)``,
+        # ``NAMES[0] = k``, ``NAMES.sort()``: built again).  Compared on each call of code that read it,
+        # which read (unrolled) as many items itself: the test costs what that code does
+        return list_state(value)
     inner = getattr(value, "fget" if isinstance(value, property) else "__func__", None) \
         if isinstance(value, DESCRIBED) else None
     if isinstance(inner, types.FunctionType):  # a method's descriptor held by a class: the function it holds
         return (_Identity(inner), *state_of(inner))
     return None
+
+
+def list_state(value: list) -> tuple:
+    """A list's items as code built from it read them: numbers and strings by value and type (a
+    list of them, the usual case, in C: this runs on every call of such code), others as `_parts`."""
+    items = tuple(value)
+    kinds = tuple(map(type, items))
+    if _SIMPLE_FLAT.issuperset(kinds):
+        return list, items, kinds
+    return list, _parts(items)
 
 
 def class_dependency(cls: type, name: str, value) -> Dependency:
@@ -115,16 +131,20 @@ def _parts(values) -> tuple:
             out.append((type(v), v))
         elif isinstance(v, dict) and _simple_dict(v):  # a dict default is baked in: changed in place, lowered again
             out.append((dict, _parts(sorted(v.items(), key=repr))))
+        elif type(v) is list:  # a list (a default, an item of a list): its items
+            out.append(list_state(v))
         else:
             out.append(_Identity(v))
     return tuple(out)
 
 
 def changes_in_place(state) -> bool:
-    """Whether a `state_of` holds a dict default compared by value (it can change in place
-    while the function stays the same object: its guard compares the state too)."""
+    """Whether a `state_of` holds a dict default or a list compared by value (it can change in
+    place while the function or list stays the same object: its guard compares the state too)."""
     if isinstance(state, tuple):
-        return (len(state) == 2 and state[0] is dict) or any(changes_in_place(part) for part in state)
+        if len(state) in (2, 3) and (state[0] is dict or state[0] is list):
+            return True
+        return any(changes_in_place(part) for part in state)
     return False
 
 
