@@ -91,14 +91,26 @@ def state_of(value):
     return None
 
 
-def list_state(value: list) -> tuple:
+def list_state(value: list, within: tuple = ()) -> tuple:
     """A list's items as code built from it read them: numbers and strings by value and type (a
-    list of them, the usual case, in C: this runs on every call of such code), others as `_parts`."""
+    list of them, the usual case, in C: this runs on every call of such code), others as `_parts`.
+    `within` holds the ids of the lists being read around it: a list holding itself is read once."""
     items = tuple(value)
     kinds = tuple(map(type, items))
     if _SIMPLE_FLAT.issuperset(kinds):
         return list, items, kinds
-    return list, _parts(items)
+    return list, _parts(items, (*within, id(value)))
+
+
+def holds_itself(value, within: tuple = ()) -> bool:
+    """Whether a list, tuple or dict holds itself at some depth (``L.append(L)``): srcdiff reads
+    module data item by item, which would never end."""
+    if not isinstance(value, (list, tuple, dict)):
+        return False
+    if id(value) in within:
+        return True
+    items = value.values() if isinstance(value, dict) else value
+    return any(holds_itself(v, (*within, id(value))) for v in items)
 
 
 def class_dependency(cls: type, name: str, value) -> Dependency:
@@ -122,17 +134,17 @@ def wrapped_codes(func) -> tuple:
     return tuple(found)
 
 
-def _parts(values) -> tuple:
+def _parts(values, within: tuple = ()) -> tuple:
     out = []
     for v in values:
         if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str):  # a (keyword, value) pair
-            out.append((v[0], *_parts((v[1],))))
+            out.append((v[0], *_parts((v[1],), within)))
         elif is_simple(v):
             out.append((type(v), v))
         elif isinstance(v, dict) and _simple_dict(v):  # a dict default is baked in: changed in place, lowered again
             out.append((dict, _parts(sorted(v.items(), key=repr))))
-        elif type(v) is list:  # a list (a default, an item of a list): its items
-            out.append(list_state(v))
+        elif type(v) is list and id(v) not in within:  # a list (a default, an item of a list): its items
+            out.append(list_state(v, within))
         else:
             out.append(_Identity(v))
     return tuple(out)

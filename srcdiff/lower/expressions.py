@@ -12,7 +12,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ..frontend.depends import MISSING
+from ..frontend.depends import MISSING, holds_itself
 from ..ir import shapes
 from ..ir.nodes import Const, Global, Operand
 from .state import LoweringState
@@ -60,6 +60,9 @@ def lower_name(lower: ExpressionLowerer, node: ast.Name, target) -> Operand:
         raise state.error(node, f"name {node.id!r} is not defined")
     if callable(value) or isinstance(value, type(ast)):
         raise state.error(node, f"{node.id!r} is a function or module, not a value")
+    if holds_itself(value):
+        raise state.error(node, f"{node.id!r} holds itself (a list, tuple or dict that contains itself)",
+                          f"pass the values {node.id} holds as an argument, or keep them in a flat module constant")
     shape = shapes.of_constant(value)
     complex_value = shapes.holds_complex(value)
     if shape.known and (shape.scalar or isinstance(value, np.ndarray)):

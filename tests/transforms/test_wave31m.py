@@ -134,3 +134,43 @@ def test_a_list_changed_back_gives_the_first_gradient_again():
     assert not all(np.allclose(first[k], second[k]) for k in first)
     for k in first:
         np.testing.assert_array_equal(first[k], again[k])
+
+
+SELF_LIST = [2.0, 3.0]
+SELF_LIST.append(SELF_LIST)
+SELF_DICT = {"a": 1.5}
+SELF_DICT["self"] = SELF_DICT
+
+
+def _reads_a_self_list(x):
+    return SELF_LIST[0] * x ** 2 + SELF_LIST[1] * x
+
+
+def _reads_a_self_dict(x):
+    return SELF_DICT["a"] * x * x
+
+
+def _default_self_list(x, c=SELF_LIST):
+    return c[0] * x * x
+
+
+@pytest.mark.parametrize("func", [_reads_a_self_list, _reads_a_self_dict], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("transform", [srcdiff.grad, srcdiff.hessian, srcdiff.value_and_grad],
+                         ids=lambda t: t.__name__)
+def test_module_data_that_holds_itself_is_refused_at_the_line(func, transform):
+    """A module list or dict that holds itself is refused at the line that reads it (reading it item by
+    item never ended: a RecursionError)."""
+    line = func.__code__.co_firstlineno + 1
+    with pytest.raises(srcdiff.SrcDiffError, match=rf"test_wave31m.py:{line}: .*holds itself"):
+        transform(func)(1.5)
+
+
+def test_a_default_list_that_holds_itself_is_read_and_followed():
+    """A default list holding itself is compared item by item without end; changed, the gradient follows."""
+    g = srcdiff.grad(_default_self_list)
+    assert g(1.5) == pytest.approx(2 * 2.0 * 1.5)
+    SELF_LIST[0] = 5.0
+    try:
+        assert g(1.5) == pytest.approx(2 * 5.0 * 1.5)
+    finally:
+        SELF_LIST[0] = 2.0
