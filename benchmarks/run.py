@@ -231,10 +231,19 @@ def time_batch(fn, args, number):
 
 
 def calibrate(entry, settings):
-    """Warm up, then choose how many calls make one batch last ``settings.target``."""
+    """Warm up, then choose how many calls make one batch last ``settings.target``.
+
+    The batch that measures one call grows tenfold until it lasts a tenth of the target: a CPU
+    clock that ticks coarsely can read 0 for one fast call, and a batch sized from that 0 ran
+    for many minutes."""
     time_batch(entry.grad, entry.args, 1)
-    once = time_batch(entry.grad, entry.args, 1)
-    entry.number = max(1, int(settings.target / max(once, 1e-9)))
+    number = 1
+    while True:
+        per_call = time_batch(entry.grad, entry.args, number)
+        if per_call * number >= settings.target / 10 or number >= 10 ** 7:
+            break
+        number *= 10
+    entry.number = max(1, int(settings.target / max(per_call, 1e-9)))
 
 
 def run_rounds(entries, settings):
