@@ -141,6 +141,20 @@ def chol_b_upper(b, M=M4):
     return np.sum(x * b) + 0.25 * np.sum(x ** 2)
 
 
+def chol_b_twice(b, M=M4):
+    # M^-2 b through four nested solves: seeds held out of seeds held out
+    L = np.linalg.cholesky(M)
+    y = sl.solve_triangular(L.T, sl.solve_triangular(L, b, lower=True), lower=False)
+    x = sl.solve_triangular(L.T, sl.solve_triangular(L, y, lower=True), lower=False)
+    return np.sum(x * b)
+
+
+def chol_rhs_matrix_param(B, M=M4):
+    L = np.linalg.cholesky(M)
+    W = sl.solve_triangular(L.T, sl.solve_triangular(L, B, lower=True), lower=False)
+    return 0.5 * np.sum(W * W) + np.sum(W * B)
+
+
 def chol_matrix_rhs(A, X=B34[:, :2]):
     L = np.linalg.cholesky(_spd(A))
     W = sl.solve_triangular(L.T, sl.solve_triangular(L, X, lower=True), lower=False)
@@ -340,6 +354,8 @@ PROGRAMS = [
     ("chol_b_param", chol_b_param, _r(4), 0),
     ("chol_b_squares", chol_b_squares, _r(4), 0),
     ("chol_b_upper", chol_b_upper, _r(4), 0),
+    ("chol_b_twice", chol_b_twice, _r(4), 0),
+    ("chol_rhs_matrix_param", chol_rhs_matrix_param, _r(4, 2), 0),
     ("slice_empty_first", slice_empty_first, _r(4), 0),
     ("slice_empty_second", slice_empty_second, _r(4), 0),
     ("slice_negative", slice_negative, _r(4), 0),

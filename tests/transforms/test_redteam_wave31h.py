@@ -1,4 +1,4 @@
-"""The red team's wave 31h: 47 programs (redteam_wave31h_programs.py) at the edges of wave 31's
+"""The red team's wave 31h: 48 programs (redteam_wave31h_programs.py) at the edges of wave 31's
 rewrites: two-operand einsums (matrix-vector, batched, ``...``, implicit alphabetical output, a repeated
 operand, integer and float32 data), Cholesky solve pairs (``lower=False``, ``trans='T'/'C'/1``,
 ``unit_diagonal``, ``check_finite=False``, the order that is no inverse, two factors, the right-hand side
@@ -9,7 +9,7 @@ through grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree, float32 
 float64 central differences, the optimised gradient against the debug one, and (slow) jit="numba";
 vmap(grad) is called twice with other batch sizes, dtypes and after a module constant changes.
 
-Census (47 programs; ok / n/a / refused at the user's line / WRONG / BAD), after the fixes:
+Census (48 programs; ok / n/a / refused at the user's line / WRONG / BAD), after the fixes:
 every cell ok but einsum_two_params' hvp (n/a: wrt=1), unpack_setdefault's every cell (refused at the
 line: keys computed when the function runs, in a dict read as a tree, as documented) and
 chol_matrix_rhs under numba (refused at the line: numba has no solve_triangular of a matrix).
@@ -23,7 +23,8 @@ Found and fixed:
    'solve_seed_'".  backend/optimize/repeated_solves.py held a nested solve's right-hand side out of its
    statement as a seed, then rewrote the solve inside that seed as if it were still in the statement:
    its own seed went after the statement that read it.  A solve held out now lives in the seed's
-   statement (rows chol_b_param, chol_b_squares, chol_b_upper).
+   statement (rows chol_b_param, chol_b_squares, chol_b_upper, chol_b_twice,
+   chol_rhs_matrix_param).
 2. Refused with a wrong reason: ``acc.setdefault(k, 1.0)`` alone as a statement (constant keys) was
    "the value of `acc[k]` is computed and thrown away: this statement has no effect";
    frontend/setdefault_calls.py left the read behind.  Rows unpack_setdefault_names,
