@@ -55,6 +55,8 @@ def _before(stmt: ast.stmt, names) -> list:
         write = ast.Assign([ast.Subscript(ast.Name(held.id, ast.Load()), _copy(key), ast.Store())], default)
         out.append(ast.fix_missing_locations(ast.copy_location(ast.If(missing, [write], []), stmt)))
         read = ast.Subscript(ast.Name(held.id, ast.Load()), _copy(key), ast.Load())
+        if isinstance(stmt, ast.Expr) and stmt.value is node:  # ``d.setdefault(k, 0.0)`` alone: no read left
+            read = ast.Constant(None)
         replace_node(stmt, node, ast.copy_location(read, node))
     return out
 

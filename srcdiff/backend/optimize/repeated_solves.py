@@ -95,8 +95,12 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
     scaled_answers: dict[str, tuple] = {}  # answer -> (its scale: a name or a number, what it scales) of the rewrites
     defs = single_definitions(func)
     changed = False
+    # (a solve inside a seed held out of its statement lives in the seed's statement since: its own
+    # seed and scale go before that one, its rewrite into it)
+    homes: dict[int, ast.stmt] = {}
     for stmt in list(func.body):
         for call in _calls(stmt):
+            home = homes.get(id(call), stmt)
             found = solve_of(call)
             if found is None or not fixed(found[0].matrix) or not (plain(found[1]) or is_pure(found[1])) \
                     or found[0].factor and not fixed(found[0].factor):
@@ -108,13 +112,13 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
             b, x, transposed = earlier[0]
             # (a matrix and its transpose solve one system only where spd_solve's factor is not None)
             symmetric = system.factor if transposed != system.transposed else None
-            own = stmt.targets[0].id if isinstance(stmt, ast.Assign) and stmt.value is call else "solve"
+            own = home.targets[0].id if isinstance(home, ast.Assign) and home.value is call else "solve"
             known = scaled_answers.get(rhs.id) if isinstance(rhs, ast.Name) else None
             known = known if known and isinstance(b, ast.Name) and known[1] == b.id else None
             k = known[0] if known and isinstance(known[0], float) else _static_scale(rhs, b, defs, fixed)
             if k is not None and not symmetric:  # the seed is k * b as written: k * x, no pass over it
-                replace_in(stmt, call, ast.BinOp(ast.Constant(k), ast.Mult(), ast.Name(x, ast.Load())))
-                ast.fix_missing_locations(stmt)
+                replace_in(home, call, ast.BinOp(ast.Constant(k), ast.Mult(), ast.Name(x, ast.Load())))
+                ast.fix_missing_locations(home)
                 scaled_answers[own] = (k, x)
                 changed = True
                 continue
@@ -122,7 +126,8 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
             if not isinstance(rhs, ast.Name):  # the seed (an expression of names) computed once, for both
                 seed = ast.Name(_fresh(f"{own}_seed", taken), ast.Load())
                 held = ast.Assign([ast.Name(seed.id, ast.Store())], rhs)
-                func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(held, stmt)))
+                func.body.insert(func.body.index(home), ast.fix_missing_locations(ast.copy_location(held, home)))
+                homes.update((id(n), held) for n in ast.walk(rhs) if isinstance(n, ast.Call))
                 call.args[1] = ast.Name(seed.id, ast.Load())
             found_scale = ast.Call(ast.Name("proportion", ast.Load()), [ast.Name(seed.id, ast.Load()),
                                                                         copy.deepcopy(b)], [])
@@ -134,11 +139,11 @@ def repeated_solves(func: ast.FunctionDef) -> bool:
                 given = ast.Compare(ast.Name(known[0], ast.Load()), [ast.IsNot()], [ast.Constant(None)])
                 found_scale = ast.IfExp(given, ast.Name(known[0], ast.Load()), found_scale)
             ratio = ast.Assign([ast.Name(scale, ast.Store())], found_scale)
-            func.body.insert(func.body.index(stmt), ast.fix_missing_locations(ast.copy_location(ratio, stmt)))
+            func.body.insert(func.body.index(home), ast.fix_missing_locations(ast.copy_location(ratio, home)))
             test = ast.Compare(ast.Name(scale, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
             scaled = ast.BinOp(ast.Name(scale, ast.Load()), ast.Mult(), ast.Name(x, ast.Load()))
-            replace_in(stmt, call, ast.IfExp(test, scaled, call))
-            ast.fix_missing_locations(stmt)
+            replace_in(home, call, ast.IfExp(test, scaled, call))
+            ast.fix_missing_locations(home)
             if own != "solve" and fixed(own):
                 scaled_answers[own] = (scale, x)  # (its scale: a fresh name, assigned once)
             changed = True
