@@ -27,16 +27,22 @@ from .still_adjoints import finite_there, held_if_still, may_blow_up, region_val
 from .sweep import operand_shape
 
 
-def use_masks(function: Function, shape_of: dict, active: set[str]) -> dict:
-    """The values whose adjoint is 0 by the code's structure somewhere: name -> the use mask's
-    expression (module docstring), found from the output back (a value read once, by a slice, a
-    product with a constant, a sum, a select by a mask)."""
-    nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
+def _users(nodes: list[Node]) -> dict[str, list[Node]]:
+    """Each value's readers among `nodes` that carry a gradient."""
     users: dict[str, list[Node]] = {}
     for n in nodes:
         if not getattr(n.rule, "nograd", False):
             for v in set(v.name for v in n.input_vars):
                 users.setdefault(v, []).append(n)
+    return users
+
+
+def use_masks(function: Function, shape_of: dict, active: set[str]) -> dict:
+    """The values whose adjoint is 0 by the code's structure somewhere: name -> the use mask's
+    expression (module docstring), found from the output back (a value read once, by a slice, a
+    product with a constant, a sum, a select by a mask)."""
+    nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
+    users = _users(nodes)
     escapes = region_values(function.body)
     output = function.output.name if isinstance(function.output, Var) else None
     found: dict = {}
@@ -58,11 +64,7 @@ def held_values(function: Function) -> frozenset[str]:
     zero factor after them does not leave f NaN, so `masked` holds their contributions at first
     order too."""
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
-    users: dict[str, list[Node]] = {}
-    for n in nodes:
-        if not getattr(n.rule, "nograd", False):
-            for v in set(v.name for v in n.input_vars):
-                users.setdefault(v, []).append(n)
+    users = _users(nodes)
     found: set = set()
     for n in reversed(nodes):
         readers = users.get(n.out.name)
