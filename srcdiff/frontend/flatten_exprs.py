@@ -21,6 +21,7 @@ from .global_objects import GlobalObjects
 from .gradient_trees import GradientTrees
 from .lambdas import LambdaFn, Lambdas, lambda_as_written
 from .memo_caches import memo_passed
+from .module_constants import ModuleConstants
 from .operator_objects import OperatorObjects
 from .parse import ParsedFunction, parsed_at
 from .partial_lists import Bound, PartialComp, PartialLists, bound_items, bound_struct, passed_bound
@@ -34,7 +35,7 @@ from .varargs import bound_for_call, plain_parameters
 
 
 class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Factories, TreeReads, GlobalObjects,
-                   SuperCalls, GradientTrees):
+                   SuperCalls, GradientTrees, ModuleConstants):
     """The expression half of the rewrite (the statements are in flatten_statements.py)."""
     parsed: ParsedFunction
     names: Names
@@ -172,7 +173,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
                     return None
                 parts.append(str(inner))
             return "".join(parts)
-        return None
+        return self.module_constant(node)  # len(SIZES), "w{}".format(k), Cfg.DEPTH: module_constants.py
 
     # ---- rewriting an expression ----
 

@@ -184,8 +184,8 @@ class LoopItems(DisplayItems):
                 return list(children.values())
             return [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}) for k, v in children.items()]
         if isinstance(node, ast.Name) and node.id not in self.env:
-            return self.functions_of(node) or (self.constants_of(node) or self.display_items(node, force)
-                                               if force else None)
+            return self.functions_of(node) or (self.constants_of(node) or self.constant_items(node, force)
+                                               or self.display_items(node, force) if force else None)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and force:
             return [Const(c) for c in node.value]  # for k in "abc": its characters
         if isinstance(node, (ast.Tuple, ast.List)):  # (a float too: for t in (0.5, 1.5))
@@ -193,7 +193,7 @@ class LoopItems(DisplayItems):
                       for e in node.elts]
             if all(c is not None for c in consts) and force:
                 return [Const(c) for c in consts]
-            return self.display_items(node, force)  # (x ** 2, np.sin(x)): display_items.py
+            return self.constant_items(node, force) or self.display_items(node, force)  # (x ** 2, np.sin(x))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env:
             func = self.parsed.resolve(node.func.id)
             if func is enumerate and len(node.args) == 1 and not node.keywords:
@@ -213,7 +213,8 @@ class LoopItems(DisplayItems):
                 bounds = [self.constant(a) for a in node.args]
                 if bounds and all(isinstance(b, int) for b in bounds):
                     return [Const(i) for i in range(*bounds)]
-        return self.display_items(node, force)  # a module dict (WEIGHTS.items()): display_items.py
+        # GROUPS, Cfg.NAMES, [["a", "b"], ["c"]]: module_constants.py; WEIGHTS.items(): display_items.py
+        return self.constant_items(node, force) or self.display_items(node, force)
 
     def ordered_items(self, node: ast.Call, func, force: bool):
         """``sorted(p)``, ``sorted(p.items())``, ``reversed(layers)``, ``list(p)`` of a tree: its

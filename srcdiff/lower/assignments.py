@@ -24,6 +24,7 @@ from .nested import remember
 from .state import LoweringState
 from .statements import StatementLowerer
 from .subscripts import generated_code, unpack
+from .table_keys import bound_function
 from .ufunc_at import lower_ufunc_at
 from .writes import InPlaceUpdate
 
@@ -42,6 +43,8 @@ def lower_assign(lower: StatementLowerer, stmt: ast.Assign) -> None:
         remember(state, stmt, stmt.targets[0].id, stmt.value)
         return
     first, *others = stmt.targets
+    if not others and bound_function(state, first, stmt.value):
+        return  # act = ACTS[name]: the function itself (table_keys.py)
     assign(lower, first, stmt.value)
     # `a = b = np.zeros(3)` evaluates the value once: b is a's array (a write into one is seen
     # through the other), not a second array made by evaluating the value again

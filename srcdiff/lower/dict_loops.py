@@ -17,6 +17,7 @@ import builtins
 from ..frontend.depends import MISSING, Dependency, is_simple
 from .state import LoweringState
 from .static_values import static_value
+from .table_keys import table_keys
 
 _VIEWS = {"keys": lambda d: tuple(d), "values": lambda d: tuple(d.values()), "items": lambda d: tuple(d.items())}
 _WRAPPERS = (builtins.zip, builtins.enumerate, builtins.reversed, builtins.sorted)
@@ -86,10 +87,11 @@ UNROLLED_KEYS = 32
 def unrolled_keys(state: LoweringState, stmt: ast.For) -> tuple | None:
     """The keys (or items) of a module's dict of numbers `stmt` iterates, alone, when its body reads
     the dict at the loop's key (``for lag in LAGS: LAGS[lag] * x[lag]``): each key is then a constant,
-    which jit="numba" can read (it takes no Python dict); else None."""
+    which jit="numba" can read (it takes no Python dict); the strings of a loop picking functions from a
+    table by them (table_keys.py); else None."""
     found = _view(state, stmt.iter)
     if found is None:
-        return None
+        return table_keys(state, stmt)  # for name in names: ACTS[name](h), names strings known now
     d, view, named = found
     if view == "values" or not 0 < len(d) <= UNROLLED_KEYS or not is_simple(tuple(d.items())) or any(
             isinstance(n, (ast.Break, ast.Continue, ast.Return)) for s in stmt.body for n in ast.walk(s)):

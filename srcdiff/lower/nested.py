@@ -86,8 +86,9 @@ def lower_nested_def(lower, stmt: ast.FunctionDef) -> None:
     """``def inner(...)``: remembered under its name, lowered at each call."""
     state = lower.state
     a = stmt.args
-    if stmt.decorator_list or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs \
-            or not all(_written_constant(d) or _plain_default(d) for d in a.defaults):
+    if stmt.decorator_list or a.vararg or a.kwarg or a.posonlyargs \
+            or not all(_written_constant(d) or _plain_default(d) for d in a.defaults) \
+            or not all(d is None or _written_constant(d) for d in a.kw_defaults):  # (def f(v, *, eps=0.1))
         raise state.error(stmt, f"the nested function {stmt.name} is supported with plain positional "
                           "parameters (defaults written as constants, names or arithmetic of them) and no "
                           "decorators", _MODULE_LEVEL)
@@ -138,7 +139,8 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
     order = {id(e): k for k, e in enumerate(node.args + [k.value for k in node.keywords])}
     values = {id(e): lower.expr(e) for e in sorted(arguments, key=lambda e: order.get(id(e), len(order)))}
     values = [values[id(e)] for e in arguments]  # (evaluated as Python does: as written, then the defaults)
-    own = {p.arg for p in a.args}
+    parameters = a.args + a.kwonlyargs  # (a keyword-only one after the positional ones, as _bound gives them)
+    own = {p.arg for p in parameters}
     if isinstance(func, ast.FunctionDef):
         own |= {n.id for s in func.body for n in ast.walk(s)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -146,8 +148,8 @@ def call_nested(lower: ExpressionLowerer, node: ast.Call, func: ast.FunctionDef 
         own |= {n.name for s in func.body for n in ast.walk(s) if isinstance(n, ast.FunctionDef)}
     saved = {n: state.env.get(n) for n in own}
     saved_lambdas = {n: state.lambdas.get(n) for n in own}
-    state.env.update({p.arg: v for p, v in zip(a.args, values)})
-    for p in a.args:
+    state.env.update({p.arg: v for p, v in zip(parameters, values)})
+    for p in parameters:
         state.lambdas.pop(p.arg, None)
     inlining.add(id(func))
     try:
@@ -224,22 +226,24 @@ def _written_constant(expr: ast.expr) -> bool:
 
 def _bound(func: ast.FunctionDef | ast.Lambda, node: ast.Call) -> list | None:
     """The expression giving each parameter of `func` its value at the call `node` (an argument, or a
-    default written as a constant), in the parameters' order; None where Python would bind otherwise
-    (``*args``, keyword-only parameters) or raise."""
+    default written as a constant), in the parameters' order (keyword-only ones last, given by keyword only);
+    None where Python would bind otherwise (``*args``) or raise."""
     a = func.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or any(isinstance(x, ast.Starred) for x in node.args) \
+    if a.vararg or a.kwarg or a.posonlyargs or any(isinstance(x, ast.Starred) for x in node.args) \
             or any(k.arg is None for k in node.keywords) \
             or not all(_written_constant(d) or _computed(d) or _tree_default(d) for d in a.defaults):
         return None
-    params = [p.arg for p in a.args]
+    params, keyword_only = [p.arg for p in a.args], [p.arg for p in a.kwonlyargs]
     if len(node.args) > len(params):
         return None
     given = dict(zip(params, node.args))
     for k in node.keywords:
-        if k.arg in given or k.arg not in params:
+        if k.arg in given or k.arg not in params + keyword_only:
             return None  # (given twice, or no such parameter: Python's TypeError)
         given[k.arg] = k.value
     given.update({p: d for p, d in zip(params[len(params) - len(a.defaults):], a.defaults) if p not in given})
+    given.update({p: d for p, d in zip(keyword_only, a.kw_defaults) if d is not None and p not in given})
+    params += keyword_only
     return [given[p] for p in params] if len(given) == len(params) else None
 
 

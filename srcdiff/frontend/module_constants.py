@@ -1,0 +1,118 @@
+"""Keys and loop items a function taking trees computes from module-level data (flatten_exprs.py's
+`constant` and flatten_items.py's `items_of` ask here last):
+
+    for i in range(len(SIZES) - 1): params[f"w{i}"]      # the length of a module list
+    total + p["c{}".format(k)]                           # str.format of constants
+    for name in Cfg.NAMES: p[name]                       # a class attribute's list of strings
+    for group in GROUPS: for name in group: p[name]      # a module list of lists of strings
+    for pair in [["a", "b"], ["b", "c"]]: p[pair[0]]     # a display of displays of constants
+
+Each is known when the gradient is built; the list (or class attribute) it was read from is a
+dependency, so rebinding it or changing it in place builds the gradient again (depends.py compares a
+list by its items).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from . import depends
+from .tree_entries import Const, Node
+from .trees import Struct
+
+
+def _plain(value) -> bool:
+    """A string or an integer (not a bool): what a tree's key may be."""
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+def _nested(value) -> bool:
+    """A list or tuple of keys, or of lists or tuples of keys (a list of lists of names)."""
+    return isinstance(value, (list, tuple)) and all(_plain(v) or _nested(v) for v in value)
+
+
+def as_entry(value):
+    """A key as a constant, a list of keys as a list tree of constants."""
+    if _plain(value):
+        return Const(value)
+    children = {k: as_entry(v) for k, v in enumerate(value)}
+    return Node(Struct("list" if isinstance(value, list) else "tuple", tuple(children)), children)
+
+
+class ModuleConstants:
+    """The part of the rewriter (an `ExprRewriter`) that reads keys from module-level data."""
+
+    def module_data(self, node: ast.expr):
+        """The value of `node` when it names module-level data (``SIZES``, ``Cfg.NAMES``) of keys or of
+        lists of keys, its dependency recorded; None otherwise."""
+        if isinstance(node, ast.Name) and node.id not in self.env:
+            found = self.parsed.resolve(node.id)
+            if not _nested(found) and not isinstance(found, str):
+                return None
+            self.deps.append(self.parsed_dependency(node.id, found))
+            return found
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.env:
+            cls = self.parsed.resolve(node.value.id)
+            owner = next((k for k in getattr(cls, "__mro__", ()) if node.attr in vars(k)), None) \
+                if isinstance(cls, type) else None
+            found = vars(owner)[node.attr] if owner is not None else None
+            if owner is None or not (_nested(found) or _plain(found)):
+                return None
+            self.deps.append(self.parsed_dependency(node.value.id, cls))
+            self.deps.append(depends.Dependency(vars(owner), node.attr, found))
+            return found
+        return None
+
+    def module_constant(self, node: ast.expr):
+        """``len(SIZES)`` of module data, ``"w{}".format(k)`` of constants, ``Cfg.DEPTH``, ``pair[0]`` of a list
+        of keys: the string or integer it is; None otherwise."""
+        if isinstance(node, ast.Attribute):
+            found = self.module_data(node)
+            return found if _plain(found) else None
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):  # pair[0] of a list of keys
+            base, key = self.entry(node.value), self.constant(node.slice)
+            if base is None and isinstance(node.value, (ast.Name, ast.Attribute)):
+                found = self.module_data(node.value)  # Net.KEYS[0], NAMES[-1]
+                base = as_entry(found) if isinstance(found, (list, tuple)) else None
+            if isinstance(base, Node) and base.struct.kind in ("list", "tuple") and type(key) is int:
+                found = base.children.get(key + len(base.children) if key < 0 else key)
+                return found.value if isinstance(found, Const) and _plain(found.value) else None
+            return None
+        if not isinstance(node, ast.Call) or node.keywords:
+            return None
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in self.env and self.parsed.resolve(func.id) is len \
+                and len(node.args) == 1:
+            found = self.module_data(node.args[0])
+            return None if found is None or _plain(found) and not isinstance(found, str) else len(found)
+        if isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.Constant) \
+                and isinstance(func.value.value, str) and not any(isinstance(a, ast.Starred) for a in node.args):
+            args = [self.constant(a) for a in node.args]
+            if all(a is not None for a in args):
+                try:
+                    return func.value.value.format(*args)
+                except (IndexError, KeyError, ValueError):
+                    return None
+        return None
+
+    def constant_items(self, node: ast.expr, force: bool):
+        """The items of a loop over module data of lists of keys (``GROUPS``, ``Cfg.NAMES``) or over a
+        display of displays of constants, each a constant or a list tree of constants; None otherwise."""
+        if not force:
+            return None
+        if isinstance(node, (ast.List, ast.Tuple)) and any(isinstance(e, (ast.List, ast.Tuple)) for e in node.elts):
+            found = self.displayed_constants(node)
+            return None if found is None else [as_entry(v) for v in found]
+        found = self.module_data(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        return [as_entry(v) for v in found] if isinstance(found, (list, tuple)) else None
+
+    def displayed_constants(self, node: ast.expr):
+        """``[["a", "b"], ["c"]]`` written out: the nested lists of keys it is, or None."""
+        if isinstance(node, (ast.List, ast.Tuple)):
+            found = [self.displayed_constants(e) for e in node.elts]
+            return None if any(f is None for f in found) else (list if isinstance(node, ast.List) else tuple)(found)
+        value = self.constant(node)
+        return value if _plain(value) else None
+
+
+__all__ = ["ModuleConstants", "as_entry"]
