@@ -128,7 +128,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
         return None
 
     def key(self, node, where, base: Node):
-        value = self.constant(node)
+        value = self.key_constant(node)  # (a tuple too: couplings[(i, j)], module_constants.py)
         if value is None:
             raise self.error(where, f"{ast.unparse(where.value)} is {base.struct.describe()} of arrays "
                              "(a parameter tree): srcdiff reads it with constant keys only",

@@ -18,6 +18,7 @@ import types
 from ..errors import SrcDiffError
 from .display_items import DisplayItems
 from .global_objects import Items, object_struct, user_class, user_object
+from .module_constants import as_entry, entry_value
 from .parse import parse_function
 from .tree_entries import Const, DictView, Node, Read, Static
 from .trees import Struct
@@ -168,7 +169,7 @@ class LoopItems(DisplayItems):
         if isinstance(found, Node):
             kind = found.struct.kind
             if kind == "dict":
-                return [Const(k) for k in found.children]
+                return [as_entry(k) for k in found.children]
             if kind in ("list", "tuple", "namedtuple"):
                 return list(found.children.values())
             held = found.children.get(iterated_attribute(found.struct.cls)) if kind == "object" else None
@@ -179,10 +180,10 @@ class LoopItems(DisplayItems):
         if isinstance(found, DictView):
             children = found.node.children
             if found.which == "keys":
-                return [Const(k) for k in children]
+                return [as_entry(k) for k in children]
             if found.which == "values":
                 return list(children.values())
-            return [Node(Struct("tuple", (0, 1)), {0: Const(k), 1: v}) for k, v in children.items()]
+            return [Node(Struct("tuple", (0, 1)), {0: as_entry(k), 1: v}) for k, v in children.items()]
         if isinstance(node, ast.Name) and node.id not in self.env:
             return self.functions_of(node) or (self.constants_of(node) or self.constant_items(node, force)
                                                or self.display_items(node, force) if force else None)
@@ -229,11 +230,11 @@ class LoopItems(DisplayItems):
             return inner
         if func is reversed:
             return inner[::-1]
-        if all(isinstance(i, Const) for i in inner):
-            return sorted(inner, key=lambda i: i.value, reverse=reverse)
-        if all(isinstance(i, Node) and i.struct.kind == "tuple" and isinstance(i.children.get(0), Const)
+        if all(entry_value(i) is not None for i in inner):  # (keys: strings, numbers, tuples of them)
+            return sorted(inner, key=entry_value, reverse=reverse)
+        if all(isinstance(i, Node) and i.struct.kind == "tuple" and entry_value(i.children.get(0)) is not None
                for i in inner):  # (key, value) pairs of p.items(): by key (keys differ)
-            return sorted(inner, key=lambda i: i.children[0].value, reverse=reverse)
+            return sorted(inner, key=lambda i: entry_value(i.children[0]), reverse=reverse)
         return None
 
 

@@ -75,10 +75,12 @@ def _factory_call(node, free: dict) -> bool:
 
 def tree_default(value) -> bool:
     """A default value read as a tree of constants: a user object, a namedtuple of a user class,
-    or a dict keyed by strings (``cfg={"l1": 0.1}``, spread as ``**cfg`` or read as ``cfg["l1"]``)."""
+    or a dict keyed by strings or by tuples of keys (``cfg={"l1": 0.1}``, spread as ``**cfg`` or read as
+    ``cfg["l1"]``; ``springs={(0, 1): 1.0}``, looped over by its items)."""
     return user_object(value) or isinstance(value, tuple) and hasattr(type(value), "_fields") \
         and user_class(type(value)) or type(value) is dict and bool(value) and all(
-            isinstance(k, str) and isinstance(v, (int, float, str, np.ndarray)) for k, v in value.items())
+            (isinstance(k, str) or isinstance(k, tuple) and trees.tree_key(k))
+            and isinstance(v, (int, float, str, np.ndarray)) for k, v in value.items())
 
 
 class Items:

@@ -6,6 +6,7 @@
     for name in Cfg.NAMES: p[name]                       # a class attribute's list of strings
     for group in GROUPS: for name in group: p[name]      # a module list of lists of strings
     for pair in [["a", "b"], ["b", "c"]]: p[pair[0]]     # a display of displays of constants
+    for key in couplings: couplings[key]                 # a tuple key (i, j), or couplings[0, 1]
 
 Each is known when the gradient is built; the list (or class attribute) it was read from is a
 dependency, so rebinding it or changing it in place builds the gradient again (depends.py compares a
@@ -37,6 +38,16 @@ def as_entry(value):
         return Const(value)
     children = {k: as_entry(v) for k, v in enumerate(value)}
     return Node(Struct("list" if isinstance(value, list) else "tuple", tuple(children)), children)
+
+
+def entry_value(entry):
+    """The key a constant entry is (a tuple of keys for a tuple tree of constants), or None."""
+    if isinstance(entry, Const) and _plain(entry.value):
+        return entry.value
+    if isinstance(entry, Node) and entry.struct.kind == "tuple" \
+            and all(isinstance(c, Const) and _plain(c.value) for c in entry.children.values()):
+        return tuple(c.value for c in entry.children.values())
+    return None
 
 
 class ModuleConstants:
@@ -95,6 +106,17 @@ class ModuleConstants:
                     return None
         return None
 
+    def key_constant(self, node: ast.expr):
+        """A key to read a tree at: a `constant`, or a tuple of them (``p[(0, 1)]``, ``p[i, j]``, ``p[key]`` of
+        a loop over a tuple-keyed dict); None otherwise."""
+        value = self.constant(node)
+        if value is not None:
+            return value
+        if isinstance(node, ast.Tuple):
+            found = tuple(self.constant(e) for e in node.elts)
+            return found if all(_plain(f) for f in found) else None
+        return entry_value(self.entry(node)) if isinstance(node, ast.Name) else None
+
     def constant_items(self, node: ast.expr, force: bool):
         """The items of a loop over module data of lists of keys (``GROUPS``, ``Cfg.NAMES``) or over a
         display of displays of constants, each a constant or a list tree of constants; None otherwise."""
@@ -115,4 +137,4 @@ class ModuleConstants:
         return value if _plain(value) else None
 
 
-__all__ = ["ModuleConstants", "as_entry"]
+__all__ = ["ModuleConstants", "as_entry", "entry_value"]

@@ -121,8 +121,8 @@ _LIBRARIES = {"numpy", "scipy", "pandas", "builtins", "torch", "jax", "dask", "x
 def is_tree(value, *, sequences: bool = True) -> bool:
     """Whether `value` is flattened: a dict, namedtuple, dataclass or object (lists and
     tuples only with `sequences`, or of such trees: a data list that is not differentiated stays a list)."""
-    if isinstance(value, dict):  # (keyed by tuples or floats: no leaves, passed whole, as lowering reads it)
-        return all(isinstance(k, (str, int)) for k in value)
+    if isinstance(value, dict):  # (keyed by floats: no leaves, passed whole, as lowering reads it)
+        return all(tree_key(k) for k in value)
     if is_namedtuple(value):
         return True
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -130,6 +130,11 @@ def is_tree(value, *, sequences: bool = True) -> bool:
     if isinstance(value, (list, tuple)):  # (a list of objects, layers, is one whatever: by its first item)
         return sequences or bool(value) and is_tree(value[0], sequences=False)
     return is_object(value) and (not callable(value) or is_callable_object(value))
+
+
+def tree_key(key) -> bool:
+    """A dict key a tree is keyed by: a string, an integer, or a tuple of them (``(i, j)`` of couplings)."""
+    return isinstance(key, (str, int)) or isinstance(key, tuple) and all(isinstance(k, (str, int)) for k in key)
 
 
 def is_callable_object(value) -> bool:
@@ -146,7 +151,7 @@ def structure(value, depth: int = 0, in_object: bool = False) -> Struct:
     if depth > MAX_DEPTH:
         return Struct("opaque", cls=type(value))
     if isinstance(value, dict):
-        if not all(isinstance(k, (str, int)) for k in value):
+        if not all(tree_key(k) for k in value):
             return Struct("opaque", cls=type(value))
         keys = tuple(value)
         return Struct("dict", keys, tuple(structure(value[k], depth + 1, in_object) for k in keys))

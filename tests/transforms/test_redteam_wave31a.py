@@ -113,8 +113,8 @@ def _name(p):
 #: the row the default run keeps (a cheap one; the findings' rows hold the fixed classes; `-m slow` runs them all)
 KEPT = {"pd_emax_hill"}
 #: refused by grad at the user's line, and so by every transformation
-REFUSED = {"phys_spring_dict", "rank_listmle_accumulate", "sig_irfft_synthesis", "sig_kaiser_window",
-           "tree_fstring_keys", "fn_activation_by_name", "fn_nested_helper_closure"}
+REFUSED = {"rank_listmle_accumulate", "sig_irfft_synthesis", "sig_kaiser_window",
+           "tree_fstring_keys"}
 #: NaN second order at a kink of np.maximum(0, z) ** 2 (open)
 TIED = {"rank_squared_hinge"}
 #: jit="numba" refuses these at the user's line

@@ -61,15 +61,14 @@ from . import wave32c_programs as w
 
 ALL = (*matrix.EVERY, *closure_cells.EXTRA)
 #: the rows the default run keeps (`-m slow` runs them all)
-KEPT = {"fstring_range_len", "list_of_lists_params", "act_bound_then_called", "kwonly_nested_required"}
+KEPT = {"fstring_range_len", "list_of_lists_params", "act_bound_then_called", "kwonly_nested_required",
+        "tuple_keyed_items_of_x"}
 #: refused by grad at the user's line, and so by every transformation (the docstring's open items)
 REFUSED = {"labels_argument", "labels_argument_read_back", "labels_module_tuple", "labels_module_names_params",
            "labels_default_argument", "labels_comprehension_argument", "dicts_over_half_length", "dicts_over_shape",
            "dicts_over_rows", "dict_comprehension_from_one", "dict_comprehension_from_one_loop",
            "tuple_state_nested_list", "tuple_states_list_of_states", "tuple_state_heun_lists",
-           "tuple_keyed_items_of_x", "method_over_self_layers", "kwonly_nested_tree", "class_sizes_loop"}
-#: refused by grad at the line, where jvp, vjp, jacobian and hvp of a dict of tuple keys name no line (OPEN)
-TUPLE_KEYED = {"tuple_keyed_items", "tuple_keyed_items_key_read"}
+           "method_over_self_layers", "kwonly_nested_tree", "class_sizes_loop"}
 
 
 def programs():
@@ -81,7 +80,7 @@ def _name(p):
 
 
 def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED | TUPLE_KEYED]
+    return [p for p in programs() if _name(p) not in REFUSED]
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
@@ -100,11 +99,6 @@ def test_numba(program):
                                      if _name(p) in REFUSED], ids=_name)
 def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
     matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "jvp", "vjp", "tree", "jacobian", "hvp"))
-
-
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in TUPLE_KEYED], ids=_name)
-def test_a_tuple_keyed_dict_is_refused_by_grad_at_the_line(program):
-    matrix.assert_refused_at_the_line(program, ("grad", "value_and_grad", "tree"))
 
 
 def test_a_class_list_of_names_changed_in_place_builds_the_gradient_again():

@@ -192,10 +192,23 @@ def tuple_keyed_items_key_read(couplings):
     return total
 
 
+def tuple_keyed_loop_over_keys(couplings, x=X3):
+    total = couplings[0, 1] * 0.5
+    for key in couplings:
+        total = total + np.tanh(couplings[key] * x[key[0]] + x[key[1]])
+    return total
+
+
+def tuple_keyed_sorted_items(couplings):
+    return sum(w * (i - j) ** 2 * np.exp(w) for (i, j), w in sorted(couplings.items()))
+
+
 TUPLE_KEYS = [
     ("tuple_keyed_items", tuple_keyed_items, lambda r: (_pairs(r), np.array([0.2, -0.5, 0.9])), 0),
     ("tuple_keyed_items_of_x", tuple_keyed_items_of_x, lambda r: (_v(r, 3), _pairs(r)), 0),
     ("tuple_keyed_items_key_read", tuple_keyed_items_key_read, lambda r: (_pairs(r),), 0),
+    ("tuple_keyed_loop_over_keys", tuple_keyed_loop_over_keys, lambda r: (_pairs(r),), 0),
+    ("tuple_keyed_sorted_items", tuple_keyed_sorted_items, lambda r: (_pairs(r),), 0),
 ]
 
 
