@@ -297,10 +297,27 @@ def pairs_at_loop_keys(x):
     return total
 
 
+MIXED_PAIRS = {(0, 1): 1, (1, 2): 1.5, (2, 0): 2}
+
+
+def pairs_module_constant_keys(x):
+    p = x.reshape(3, 2)
+    return PAIRS[(0, 1)] * np.sum((p[0] - p[1]) ** 2) + PAIRS[1, 2] * np.sum(np.sin(p[1] - p[2]))
+
+
+def mixed_pairs_in_a_loop(x):
+    total = 0.0
+    for k in range(3):
+        total = total + MIXED_PAIRS[(k, (k + 1) % 3)] * (x[k] - x[(k + 1) % 3]) ** 2
+    return total
+
+
 KEYED = [
     ("module_dict_loop_key", module_dict_loop_key, lambda r: (_v(r),), 0),
     ("module_dict_int_keys", module_dict_int_keys, lambda r: (_v(r),), 0),
     ("pairs_at_loop_keys", pairs_at_loop_keys, lambda r: (_v(r, 6),), 0),
+    ("pairs_module_constant_keys", pairs_module_constant_keys, lambda r: (_v(r, 6),), 0),
+    ("mixed_pairs_in_a_loop", mixed_pairs_in_a_loop, lambda r: (_v(r),), 0),
 ]
 
 
