@@ -117,8 +117,9 @@ REFUSED = {"phys_spring_dict", "rank_listmle_accumulate", "sig_irfft_synthesis",
            "tree_fstring_keys", "fn_activation_by_name", "fn_nested_helper_closure"}
 #: NaN second order at a kink of np.maximum(0, z) ** 2 (open)
 TIED = {"rank_squared_hinge"}
-#: jit="numba" refuses these at the user's line
-NUMBA_REFUSED = {"rob_dh_chain", "arg_star_args_weights"}
+#: jit="numba" refuses these at the user's line (rob_dh_chain's default table and arg_star_args_weights's
+#: ``weights is None`` of a tuple compile since wave 32d: numba/mixed_lists.value_kinds, ad/inline_copy.py)
+NUMBA_REFUSED: set = set()
 
 
 #: open (found by the merged slow set): a held root's use mask reads another root's mask (two np.sqrt(t) of

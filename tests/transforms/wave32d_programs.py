@@ -138,11 +138,38 @@ def pairs_module_items(x):
     return total
 
 
+Rates = __import__("collections").namedtuple("Rates", "rate shift")
+RATES = Rates(0.7, 0.2)
+
+
+class Table:
+    scale = 1.5
+    offsets = (0.1, -0.2, 0.3)
+
+
+def namedtuple_fields(x):
+    return np.sum(np.exp(RATES.rate * x) - RATES.shift * x)
+
+
+def class_attributes_in_a_loop(x):
+    total = 0.0
+    for i in range(3):
+        total = total + Table.scale * (x[i] - Table.offsets[i]) ** 2
+    return total
+
+
+def config_default(x, cfg=CONFIG):
+    return cfg.rate * np.sum(x ** 2) + cfg.weights[1] * np.sum(np.cos(x))
+
+
 OBJECTS = [
     ("namespace_attributes", namespace_attributes, lambda r: (_v(r),), 0),
     ("dataclass_tuple_field", dataclass_tuple_field, lambda r: (_v(r),), 0),
     ("pairs_default_read", pairs_default_read, lambda r: (_v(r, 6),), 0),
     ("pairs_module_items", pairs_module_items, lambda r: (_v(r, 6),), 0),
+    ("namedtuple_fields", namedtuple_fields, lambda r: (_v(r),), 0),
+    ("class_attributes_in_a_loop", class_attributes_in_a_loop, lambda r: (_v(r),), 0),
+    ("config_default", config_default, lambda r: (_v(r),), 0),
 ]
 
 
@@ -256,6 +283,30 @@ def mlp_weights_tuple(layers, x):
     return np.sum(h ** 2)
 
 
+def mlp_params_list(params, x):
+    W1, b1, W2, b2 = params
+    h = np.tanh(W1 @ x + b1)
+    return np.sum((W2 @ h + b2) ** 2)
+
+
+def layers_zipped(x, Ws, bs):
+    h = x
+    for W, b in zip(Ws, bs):
+        h = np.tanh(W @ h + b)
+    return np.sum(h ** 2)
+
+
+def layers_indexed(x, Ws):
+    h = x
+    for k in range(len(Ws)):
+        h = np.tanh(Ws[k] @ h)
+    return np.sum(h)
+
+
+def _params(r):
+    return [0.5 * r.normal(size=(3, 3)), 0.1 * r.normal(size=3), 0.5 * r.normal(size=(2, 3)), 0.1 * r.normal(size=2)]
+
+
 def _layers(r):
     return [0.5 * r.normal(size=(3, 3)), 0.5 * r.normal(size=(2, 3))]
 
@@ -265,6 +316,9 @@ WEIGHTS = [
     ("weights_list_beside_default", weights_list_beside_default, lambda r: (_v(r),), 0),
     ("mlp_weights_list", mlp_weights_list, lambda r: (_v(r), _layers(r)), 0),
     ("mlp_weights_tuple", mlp_weights_tuple, lambda r: (tuple(_layers(r)), _v(r)), 0),
+    ("mlp_params_list_x", mlp_params_list, lambda r: (_params(r), _v(r)), 1),
+    ("layers_zipped", layers_zipped, lambda r: (_v(r), _layers(r), [0.1 * r.normal(size=k) for k in (3, 2)]), 0),
+    ("layers_indexed", layers_indexed, lambda r: (_v(r), _layers(r)), 0),
 ]
 
 
@@ -342,6 +396,20 @@ def triangular_matrix_rhs_upper(A):
     return np.sum(W * B32)
 
 
+B34 = np.arange(12.0).reshape(3, 4) / 7.0
+
+
+def triangular_strided_rhs(A, X=B34[:, :2]):
+    L = np.linalg.cholesky(_spd(A))
+    W = sl.solve_triangular(L.T, sl.solve_triangular(L, X, lower=True), lower=False)
+    return np.sum(W * X)
+
+
+def triangular_transposed_rhs(A):
+    L = np.linalg.cholesky(_spd(A))
+    return np.sum(sl.solve_triangular(L, B34.T[:3, :].T[:, :2], lower=True, trans=1) ** 2)
+
+
 def triangular_rhs_param(X):
     L = np.array([[2.0, 0.0, 0.0], [0.5, 1.5, 0.0], [-0.3, 0.2, 1.2]])
     return np.sum(sl.solve_triangular(L, X, lower=True) ** 2)
@@ -352,6 +420,9 @@ SOLVES = [
     ("triangular_matrix_rhs_upper", triangular_matrix_rhs_upper,
      lambda r: (np.eye(3) + 0.2 * r.normal(size=(3, 3)),), 0),
     ("triangular_rhs_param", triangular_rhs_param, lambda r: (r.normal(size=(3, 2)),), 0),
+    ("triangular_strided_rhs", triangular_strided_rhs, lambda r: (np.eye(3) + 0.2 * r.normal(size=(3, 3)),), 0),
+    ("triangular_transposed_rhs", triangular_transposed_rhs, lambda r: (np.eye(3) + 0.2 * r.normal(size=(3, 3)),), 0),
+    ("triangular_strided_param", triangular_rhs_param, lambda r: (r.normal(size=(3, 4))[:, ::2],), 0),
 ]
 
 
