@@ -93,6 +93,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                            hint="pip install 'srcdiff[numba]'") from None
     from .numba import (
         compile_watch,
+        dict_args,
         empty_lists,
         first_call,
         float32_constants,
@@ -127,6 +128,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
     plain = empty_lists.ahead(plain, made, key)  # ``while len(xs) < n`` of a list that starts empty
+    plain, dicts_at = dict_args.rewrite(plain, made, key)  # ``rates[(0, 1)]`` of a dict argument
     if found.options.mode != "reverse":  # forward mode (jvp, hvp) and batched code: ready for fusion
         plain = prefuse.tidy(plain)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
@@ -164,7 +166,7 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     def run(*args):
         values = run.given([e.current() for e in env])
         try:
-            typed = [*values, *map(_typed, args)]
+            typed = [*values, *(dict_args.given(a) if i in dicts_at else _typed(a) for i, a in enumerate(args))]
             with compile_watch.watched(run.watch) if first_call.signature(args) not in run.checked else nullcontext():
                 result = run.dispatcher(*(map(widening.widened, typed) if run.widen else typed))
             if options.mode == "reverse":

@@ -33,7 +33,7 @@ PROGRAMS = corpus.from_table(w.PROGRAMS, "w32d", "wave32d_programs", 32)
 GRAD_REFUSED = {"namespace_attributes", "tuple_state_with_history", "tuple_state_list_of_arrays", "einsum_list_vector",
                 "einsum_list_first"}
 #: jit="numba" still refuses these at the user's line (the docstring's open items)
-NUMBA_REFUSED = {"running_product_of_terms", "pairs_default_read", "dh_default_table"}
+NUMBA_REFUSED = {"running_product_of_terms", "dict_read_whole"}
 #: the default run's numba cells (numba compiles for seconds each): the rest run in the slow set
 KEPT = {"fancy_index_module_list", "cached_nodes_dot"}
 

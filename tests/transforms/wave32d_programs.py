@@ -162,6 +162,24 @@ def config_default(x, cfg=CONFIG):
     return cfg.rate * np.sum(x ** 2) + cfg.weights[1] * np.sum(np.cos(x))
 
 
+OPTIONS = {"scale": 2.0, "shift": 0.5}
+
+
+def string_dict_default(x, opts=OPTIONS):
+    return opts["scale"] * np.sum(np.tanh(x - opts["shift"]))
+
+
+def int_keyed_argument(x, scales):
+    total = 0.0
+    for i in range(3):
+        total = total + scales[i] * x[i] ** 2
+    return total
+
+
+def dict_read_whole(x, rates=PAIRS):
+    return len(rates) * np.sum(x ** 2) + rates[(0, 1)] * x[0]
+
+
 OBJECTS = [
     ("namespace_attributes", namespace_attributes, lambda r: (_v(r),), 0),
     ("dataclass_tuple_field", dataclass_tuple_field, lambda r: (_v(r),), 0),
@@ -170,6 +188,9 @@ OBJECTS = [
     ("namedtuple_fields", namedtuple_fields, lambda r: (_v(r),), 0),
     ("class_attributes_in_a_loop", class_attributes_in_a_loop, lambda r: (_v(r),), 0),
     ("config_default", config_default, lambda r: (_v(r),), 0),
+    ("string_dict_default", string_dict_default, lambda r: (_v(r),), 0),
+    ("int_keyed_argument", int_keyed_argument, lambda r: (_v(r), {0: 1.0, 1: 2.0, 2: 0.5}), 0),
+    ("dict_read_whole", dict_read_whole, lambda r: (_v(r),), 0),
 ]
 
 

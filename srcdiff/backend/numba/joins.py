@@ -39,7 +39,7 @@ def promote(built, made, key):
         env = arguments_in(module, func, built.main, made, key)
         if env is not None:  # (a helper's value saved for its pullback: the proof reads both, pullback_joins.py)
             changed |= _promoted(func, env, pullback_joins.joined(module, func) or func)
-    return _rewritten(built, module) if changed else built
+    return rewritten(built, module) if changed else built
 
 
 def _promoted(func: ast.FunctionDef, env: dict, proof: ast.FunctionDef) -> bool:
@@ -161,7 +161,7 @@ def unified(built, refusal: str, made=None, key=None):
             changed = True
     if not changed:
         return None
-    made_again = _rewritten(built, module)
+    made_again = rewritten(built, module)
     return replace(made_again, imports={**made_again.imports, **{h: (optionals.__name__, h) for h in helpers}})
 
 
@@ -207,7 +207,7 @@ def _pushed_only(node: ast.AST, name: str, parents: dict) -> bool:
     return True
 
 
-def _rewritten(built, module: ast.Module):
+def rewritten(built, module: ast.Module):
     """`built` with the source of the edited `module` (lines still mapped to the user's, and
     NumPy imported for the ones arrays)."""
     source = ast.unparse(module)
