@@ -101,7 +101,11 @@ _ARITHMETIC = {operator.add, operator.sub, operator.mul, operator.truediv, opera
 
 
 def _folded(node: Node, inputs: list) -> Const | None:
-    """The value of ``0.5 * dt`` with dt a constant: the same float the code would compute."""
+    """The value of ``0.5 * dt`` with dt a constant: the same float the code would compute; of
+    ``weights is None`` with weights a constant (``weights=(1.0, 0.05)`` given to the helper)."""
+    tested = _none_test(node)
+    if tested is not None and inputs and isinstance(inputs[0], Const):
+        return Const((inputs[0].value is None) is tested)
     if getattr(node.rule, "func", None) not in _ARITHMETIC or not inputs \
             or not all(isinstance(v, Const) and type(v.value) in (int, float) for v in inputs):
         return None
@@ -109,6 +113,19 @@ def _folded(node: Node, inputs: list) -> Const | None:
         return Const(node.rule.func(*(v.value for v in inputs)))
     except ArithmeticError:
         return None  # the run raises it, where the user wrote it
+
+
+def _none_test(node: Node) -> bool | None:
+    """True for a node computing ``v is None`` of its one input v, False for ``v is not None``, else None."""
+    e = node.expr
+    if len(node.inputs) != 1 or not isinstance(e, ast.Compare) or len(e.ops) != 1 \
+            or not isinstance(e.ops[0], (ast.Is, ast.IsNot)):
+        return None
+    sides = [e.left, e.comparators[0]]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    if names != [node.inputs[0].name] or not any(isinstance(s, ast.Constant) and s.value is None for s in sides):
+        return None
+    return isinstance(e.ops[0], ast.Is)
 
 
 def defined_names(block: Block) -> list[str]:

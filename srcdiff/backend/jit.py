@@ -93,11 +93,13 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                            hint="pip install 'srcdiff[numba]'") from None
     from .numba import (
         compile_watch,
+        dict_args,
         empty_lists,
         first_call,
         float32_constants,
         fusion,
         joins,
+        list_reads,
         list_writes,
         prefuse,
         result_dtypes,
@@ -126,11 +128,15 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     plain = numba_module.build(made, template_globals, homes, refuse, found.depends, statics, key)
     plain = joins.promote(plain, made, key)  # a number before a loop, an array in it (numba/joins.py)
     plain = empty_lists.ahead(plain, made, key)  # ``while len(xs) < n`` of a list that starts empty
+    plain, dicts_at = dict_args.rewrite(plain, made, key)  # ``rates[(0, 1)]`` of a dict argument
     if found.options.mode != "reverse":  # forward mode (jvp, hvp) and batched code: ready for fusion
         plain = prefuse.tidy(plain)
     built = fusion.fused(plain, made, key)  # elementwise chains as loops (numba/fusion.py)
     if extra is not None:
         plain, built = _with_extra(plain, extra), _with_extra(built, extra)
+
+    refused = numba.core.errors.NumbaError
+    env = built.env
 
     def compiled(built):
         built = vectorised(built)  # NumPy's vector loops for large arrays' tanh, exp, ...
@@ -150,18 +156,17 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
                     getattr(module, name)))
             setattr(module, _COMPILED, True)
         run.source, run.module, run.dispatcher, run.built = text, module, getattr(module, built.main), built
+        run.given = list_reads.spellings(built.source, [e.param for e in env])  # (a module list of numbers)
         run.lines = {line + offset: origin for line, origin in built.lines.items()}
 
-    refused = numba.core.errors.NumbaError
-    env = built.env
 
     positions = [found.params.index(w) for w in found.wrt if w in found.params]
     options = found.options
 
     def run(*args):
-        values = [e.current() for e in env]
+        values = run.given([e.current() for e in env])
         try:
-            typed = [*values, *map(_typed, args)]
+            typed = [*values, *(dict_args.given(a) if i in dicts_at else _typed(a) for i, a in enumerate(args))]
             with compile_watch.watched(run.watch) if first_call.signature(args) not in run.checked else nullcontext():
                 result = run.dispatcher(*(map(widening.widened, typed) if run.widen else typed))
             if options.mode == "reverse":

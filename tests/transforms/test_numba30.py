@@ -98,13 +98,12 @@ KEPT = {("squeeze_of_a_product", "grad"), ("sinkhorn_from_a_number", "grad"), ("
         ("groups_of_a_list_of_labels", "grad")}
 
 
-#: cells refused at the user's line still (the docstring's open items): called as a helper (the tree column's
-#: wrapper calls the function), the promotions of 2. (b) and a while loop's, whose proof reads the pullback
-#: (another function, given the saved values).  (The Hessians of sums over a boolean mask, (c) in a helper,
-#: ``g.tolist()`` apart from np.unique and the float32 returns, where numba's compiler failed inside, compile
-#: since wave31j: numba/index_adds.py, joins.arguments_in, as_lists.py, widening.failed_inside)
-OPEN = {("running_number_no_trip", "tree"), ("running_number_some_trips", "tree"), ("number_in_a_while", "tree"),
-        ("number_in_a_while_to_a_tolerance", "tree")}
+#: cells refused at the user's line still: none (the promotions of 2. (b) and a while loop's called as a helper, the
+#: tree column's wrapper calling the function, compile since wave 32d: the proof reads the helper and its pullback
+#: as one, numba/pullback_joins.py; the Hessians of sums over a boolean mask, (c) in a helper, ``g.tolist()`` apart
+#: from np.unique and the float32 returns compile since wave31j: numba/index_adds.py, joins.arguments_in,
+#: as_lists.py, widening.failed_inside)
+OPEN: set = set()
 
 
 def _name(p):

@@ -41,12 +41,9 @@ def _rows(programs_):
 
 
 #: what jit="numba" refuses at the user's line, and why
-_CALLS_PYTHON = "a cached helper whose value is an array (or called with a computed value) stays a Python call"
+#: (a cached helper whose value is an array compiles since wave 32d: numba/cached_calls.py reads it on every call)
 NUMBA_REFUSED = {
     "decorator_of_two_leading_parameters": "a wrapper's *args bound to a keyword the helper has a default for",
-    "cached_kernel": _CALLS_PYTHON,
-    "loop_over_cached_nodes": _CALLS_PYTHON,
-    "cached_weights_in_a_helper": _CALLS_PYTHON,
     "functions_in_a_default_tuple": "a tuple of functions passed to the compiled gradient (numba cannot type it)",
     "functions_of_yours_in_a_default_tuple": "a tuple of functions passed to the compiled gradient",
     "w15_partial_default_argument": "a partial passed to the compiled gradient (numba cannot type it)",

@@ -52,7 +52,7 @@ KEPT = {"einsum_implicit_alphabetical", "chol_b_squares", "slice_overlap", "sele
 REFUSED = {"unpack_setdefault"}
 #: grad(debug=True) traps a NaN the data puts in a masked side
 DEBUG_TRAPS_NAN = {"select_nested_where_nan"}
-NUMBA_REFUSED = {"chol_matrix_rhs", "unpack_setdefault"}
+NUMBA_REFUSED = {"unpack_setdefault"}  # (chol_matrix_rhs's strided right-hand side: numba/triangular.py, wave 32d)
 
 
 def programs():

@@ -8,8 +8,11 @@ module per value met, as it does a string option) gives, in Python,
 the value its cache holds on every call: the decorator is the user's word that the value
 depends on the arguments alone.  So that call is made once, here, and its value written in its
 place, where it is a number, a string or a tuple of them (a value numba takes as a constant).
-A call with an argument computed at run time (a loop's ``k``), a value of another kind, or a
-call that raises is left alone: numba then refuses it at the user's line, as before.
+Where it is an array (``_gauss_kernel(2)``, ``_chebyshev_nodes(5)``), the call becomes an argument
+of the compiled module, the cached function called again on every call of the gradient (its
+cache's array, as the Python gradient reads it: `Cached`).  A call with an argument computed at
+run time (a loop's ``k``), a value of another kind, or a call that raises is left alone: numba
+then refuses it at the user's line, as before.
 """
 
 from __future__ import annotations
@@ -53,9 +56,21 @@ def _constant(value):
     return value if value is None or type(value) in (int, float, bool, str) else _constant
 
 
+class Cached:
+    """The scope of an array a cached function gives at constant arguments: read (module.py's `Env`)
+    on every call of the gradient by calling the function, which gives its cache's value."""
+
+    def __init__(self, function, args: list, keywords: dict):
+        self.function, self.args, self.keywords = function, args, keywords
+
+    def __getitem__(self, name: str):
+        return self.function(*self.args, **self.keywords)
+
+
 class _Folder(ast.NodeTransformer):
     def __init__(self, lookup):
         self.lookup = lookup
+        self.arrays: list[tuple[ast.Name, Cached, str]] = []
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
@@ -72,15 +87,21 @@ class _Folder(ast.NodeTransformer):
         if len(keywords) != len(node.keywords):
             return node
         try:
-            value = _constant(function(*args, **keywords))
+            given = function(*args, **keywords)
         except Exception:  # noqa: BLE001  the call raises: left to run (and be refused) as written
             return node
+        if isinstance(given, np.ndarray) and given.dtype.kind in "fiub":  # read on every call (`Cached`)
+            name = ast.copy_location(ast.Name(f"{node.func.id}_value", ast.Load()), node)
+            self.arrays.append((name, Cached(function, args, keywords), node.func.id))
+            return name
+        value = _constant(given)
         return node if value is _constant else ast.copy_location(ast.Constant(value), node)
 
 
-def fold(tree: ast.FunctionDef, function) -> None:
+def fold(tree: ast.FunctionDef, function) -> list[tuple[ast.Name, Cached, str]]:
     """Replace, in place, the calls in `tree` (the code of `function`'s gradient) of cached
-    functions with constant arguments by their values."""
+    functions with constant arguments by their values; those giving arrays by names, returned
+    (name, its `Cached` scope, the function's name) for module.py to make arguments read on every call."""
     cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
     bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     bound |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
@@ -94,7 +115,9 @@ def fold(tree: ast.FunctionDef, function) -> None:
             except ValueError:  # an empty cell
                 return None
         return function.__globals__.get(name, getattr(builtins, name, None))
-    _Folder(lookup).visit(tree)
+    folder = _Folder(lookup)
+    folder.visit(tree)
+    return folder.arrays
 
 
 def passed_to_cached(source: str, function, names) -> list[int]:
@@ -116,4 +139,4 @@ def passed_to_cached(source: str, function, names) -> list[int]:
     return [i for i, name in enumerate(names) if name in found]
 
 
-__all__ = ["cached", "fold", "is_cached", "passed_to_cached"]
+__all__ = ["Cached", "cached", "fold", "is_cached", "passed_to_cached"]

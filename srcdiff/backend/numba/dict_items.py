@@ -3,9 +3,10 @@ RATES[name]``, a generator over a dict's keys reading its values), for numba, wh
 Python dict: scope_reads.py passes the dict as the pair (its keys, its values), two tuples read
 on every call as the other globals are, and the read becomes ``dict_item(pair, k)``: the value
 whose key equals `k`, found by comparing the keys in turn (``KeyError`` where none does, and
-the Python gradient then says where).  Keys of one type (strings, or integers) and values of one
-type (numbers, or arrays of one dtype and number of axes) only: `readable` says which; numba
-refuses the others at the user's line."""
+the Python gradient then says where).  Keys of one type (strings, integers, or tuples of integers
+of one length: ``PAIRS[(i, j)]``) and values of one type (numbers, floats where any is one, or
+arrays of one dtype and number of axes) only: `readable` says which; numba refuses the others at
+the user's line."""
 
 from __future__ import annotations
 
@@ -18,17 +19,25 @@ from .naming import overload
 def readable(d: dict) -> bool:
     """Whether numba can take `d` as a tuple of keys and a tuple of values, each of one type."""
     keys, values = list(d), list(d.values())
-    if not keys or not (all(type(k) is str for k in keys) or all(type(k) is int for k in keys)):
+    if not keys or not (all(type(k) is str for k in keys) or all(type(k) is int for k in keys) or _pairs(keys)):
         return False
-    if all(type(v) is float for v in values) or all(type(v) is int for v in values):
+    if all(type(v) in (float, int) for v in values):
         return True
     return all(isinstance(v, np.ndarray) and v.dtype == values[0].dtype and v.ndim == values[0].ndim
                and v.dtype.kind in "fiu" for v in values)
 
 
+def _pairs(keys: list) -> bool:
+    """Whether `keys` are tuples of ints, all of one length."""
+    return all(type(k) is tuple and all(type(i) is int for i in k) and len(k) == len(keys[0]) for k in keys)
+
+
 def pair(d: dict) -> tuple:
-    """The dict as numba takes it: (keys, values)."""
-    return tuple(d), tuple(np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v for v in d.values())
+    """The dict as numba takes it: (keys, values), ints made floats beside a float."""
+    values = list(d.values())
+    if any(type(v) is float for v in values):
+        values = [float(v) for v in values]
+    return tuple(d), tuple(np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v for v in values)
 
 
 def dict_item(pair, key):

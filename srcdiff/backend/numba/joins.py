@@ -24,7 +24,7 @@ import copy
 import re
 from dataclasses import replace
 
-from . import kindflow, kinds, optionals, taints
+from . import kindflow, kinds, optionals, pullback_joins, taints
 from .kinds import Kind
 
 
@@ -37,13 +37,14 @@ def promote(built, made, key):
     changed = False
     for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
         env = arguments_in(module, func, built.main, made, key)
-        if env is not None:
-            changed |= _promoted(func, env)
-    return _rewritten(built, module) if changed else built
+        if env is not None:  # (a helper's value saved for its pullback: the proof reads both, pullback_joins.py)
+            changed |= _promoted(func, env, pullback_joins.joined(module, func) or func)
+    return rewritten(built, module) if changed else built
 
 
-def _promoted(func: ast.FunctionDef, env: dict) -> bool:
-    """Whether a number-then-array variable of `func` (its arguments' kinds `env`) was promoted."""
+def _promoted(func: ast.FunctionDef, env: dict, proof: ast.FunctionDef) -> bool:
+    """Whether a number-then-array variable of `func` (its arguments' kinds `env`) was promoted; `proof`
+    is the code whose uses of it must keep values (`func`, or `func` and its pullback)."""
     changed = False
     for index, stmt in enumerate(func.body):
         for _ in range(3):  # again after a promotion: a tangent's kind may read the promoted value's
@@ -55,8 +56,8 @@ def _promoted(func: ast.FunctionDef, env: dict) -> bool:
                 kept = copy.deepcopy(assign.value)
                 assign.value = _ones(ndim, assign.value, dtype)
                 if _of_preset(func, assign) or \
-                        _exact(func, assign.targets[0].id, (), _Wide(func, env, ndim)) or \
-                        taints.in_order(func, [assign], _Wide(func, env, ndim)):
+                        _exact(proof, assign.targets[0].id, (), _Wide(proof, env, ndim)) or \
+                        taints.in_order(proof, [assign], _Wide(proof, env, ndim)):
                     changed = promoted = True
                 else:
                     assign.value = kept
@@ -144,9 +145,11 @@ def unified(built, refusal: str, made=None, key=None):
         kept = [copy.deepcopy(n.value) for n in numbers_here]
         for assign in numbers_here:
             assign.value = _ones(ndim, assign.value, dtype)
-        wide = _Wide(func, arguments_in(module, func, built.main, made, key) or {}, ndim)
-        if all(_of_preset(func, n) for n in numbers_here) or \
-                _exact(func, name, _other_path(func, numbers_here), wide) or taints.in_order(func, numbers_here, wide):
+        proof = pullback_joins.joined(module, func) or func
+        wide = _Wide(proof, arguments_in(module, func, built.main, made, key) or {}, ndim)
+        skipped = _other_path(func, numbers_here)
+        if all(_of_preset(func, n) for n in numbers_here) or _exact(proof, name, skipped, wide) \
+                or taints.in_order(proof, numbers_here, wide):
             changed = True
             continue
         for assign, value in zip(numbers_here, kept):
@@ -158,7 +161,7 @@ def unified(built, refusal: str, made=None, key=None):
             changed = True
     if not changed:
         return None
-    made_again = _rewritten(built, module)
+    made_again = rewritten(built, module)
     return replace(made_again, imports={**made_again.imports, **{h: (optionals.__name__, h) for h in helpers}})
 
 
@@ -204,7 +207,7 @@ def _pushed_only(node: ast.AST, name: str, parents: dict) -> bool:
     return True
 
 
-def _rewritten(built, module: ast.Module):
+def rewritten(built, module: ast.Module):
     """`built` with the source of the edited `module` (lines still mapped to the user's, and
     NumPy imported for the ones arrays)."""
     source = ast.unparse(module)

@@ -40,7 +40,7 @@ def carried_mixed_list(func: ast.FunctionDef, key, params: dict | None = None, r
     names = [a.arg for a in func.args.args]
     env = {n: kinds.of_signature(n, k) for n, k in zip(names, key)} \
         if isinstance(key, tuple) and len(key) == len(names) else dict(params or {})
-    env = {**(read_values or {}), **env}
+    env = {**(read_values or {}), **{n: k for n, k in env.items() if k is not None or n not in (read_values or {})}}
     looped = {n.id for loop in ast.walk(func) if isinstance(loop, (ast.For, ast.While))
               for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     while True:
@@ -116,12 +116,18 @@ def callee_params(made, key=None) -> dict[int, dict]:
 
 def value_kinds(function) -> dict:
     """The kinds of the numbers and float arrays the code of `function` reads from its closure or its
-    module (a factor ``scale`` a closure holds): name -> Kind."""
+    module (a factor ``scale`` a closure holds), and of the tables of numbers its parameters' defaults
+    are (where the signature tells no more than "a tuple"): name -> Kind."""
     code = getattr(function, "__code__", None)
     if code is None:
         return {}
     cells = dict(zip(code.co_freevars, function.__closure__ or ()))
     found = {}
+    given = code.co_varnames[:code.co_argcount][-len(function.__defaults__ or ()):] if function.__defaults__ else ()
+    for name, value in zip(given, function.__defaults__ or ()):  # a table given as a default (``table=DH``)
+        if isinstance(value, (list, tuple)) and _rows_of_numbers(value):
+            found[name] = kinds.Items(tuple(kinds.NUMBER["f8" if isinstance(v, (float, np.floating)) else "i8"]
+                                            for v in value[0]))
     for name in (*code.co_freevars, *code.co_names):
         try:
             value = cells[name].cell_contents if name in cells else function.__globals__[name]

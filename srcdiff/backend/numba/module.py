@@ -7,15 +7,13 @@ listing (backend/listing.py):
   functions: ``name(args) -> (value, saved)``, where `saved` is the tuple of forward values
   its pullback reads, and ``name_pullback(saved, adjoint)``; a call ``p(adjoint)`` of the
   pullback `p` a call returned becomes ``name_pullback(p, adjoint)``;
-* the user's globals and closure variables the code reads as data (numbers, arrays...)
-  become leading parameters of every function (`Env`): the caller reads their current
-  values on each call, so rebinding one, or changing an array in place, is seen (numba
-  would otherwise compile them in as constants);
+* the user's globals and closure variables the code reads as data (numbers, arrays...) become
+  leading parameters of every function (`Env`): the caller reads their current values on each
+  call, so rebinding one, or changing an array in place, is seen (not compiled in as constants);
 * numba's spellings (`spelling.py`) replace what numba does not compile, and calls of
   SciPy's special functions become calls of their numba versions (`scipy_calls.py`).
 
-Every statement keeps where it came from (`NumbaModule.lines`), so numba's errors name the
-user's line.
+Every statement keeps where it came from (`NumbaModule.lines`): numba's errors name the user's line.
 """
 
 from __future__ import annotations
@@ -116,7 +114,9 @@ def build(made, template_globals: dict, helpers: dict[str, str], refuse, constan
     if isinstance(key, tuple) and len(names) == len(key) and not parts[0].tree.args.vararg:
         folding.fold(parts[0].tree, dict(zip(names, key)), made.function.__globals__)
     for part in parts:
-        cached_calls.fold(part.tree, part.variant.function)  # a cached function's value at constants
+        for name, scope, stem in cached_calls.fold(part.tree, part.variant.function):  # its value at constants
+            name.id = _env(envs, (id(scope.function), repr(scope.args), repr(scope.keywords)), f"{stem}_value", stem,
+                           scope, (part.variant, _line_of(part.tree, name)), taken, ()).param
         for helper in scipy_calls.spell(part.tree, part.variant.function):
             imports[helper] = (scipy_calls.module_of(helper), helper)
         for helper in stats_calls.spell(part.tree, part.variant.function):

@@ -81,7 +81,8 @@ def chains(tree: ast.AST, name: str, value) -> list[tuple[ast.AST, tuple]] | Non
 def _indexed(node: ast.AST, parent: ast.AST, value) -> bool:
     """Whether `parent` reads the dict `value` (`node`) at a key the code computes (dict_items.py)."""
     return isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
-        and isinstance(value, dict) and not isinstance(parent.slice, (ast.Slice, ast.Tuple)) \
+        and isinstance(value, dict) and not isinstance(parent.slice, ast.Slice) \
+        and (not isinstance(parent.slice, ast.Tuple) or all(type(k) is tuple for k in value)) \
         and dict_items.readable(value)
 
 

@@ -40,6 +40,7 @@ from . import (
     axis_calls,
     calculus_calls,
     diagonals,
+    einsum_lists,
     exact_sums,
     grids,
     index_writes,
@@ -88,6 +89,7 @@ def for_numba(func: ast.FunctionDef) -> set[str]:
     index_writes.index_lists(func)
     meshes = open_meshes.rewrite(func)
     nested_lists.rewrite(func)
+    einsum_lists.rewrite(func)  # (a list display given to np.einsum: an array)
     tuple_adjoints.split(func)
     written_parts = tuple_parts.rewrite(func)
     drawn = random_calls.rewrite(func)

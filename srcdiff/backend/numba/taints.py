@@ -12,7 +12,7 @@ from . import kindflow, kinds, ufuncs
 
 #: calls whose result is tainted when an argument is, and which keep values elementwise
 ELEMENTWISE = kinds.UNARY | kinds.BINARY | {"where", "full_like", "zeros_like", "ones_like"} | \
-    {ufuncs.PREFIX + name for name in ufuncs.NAMES}  # (NumPy's loops for large arrays: the same values)
+    {ufuncs.PREFIX + name for name in ufuncs.NAMES} | {"present"}  # (NumPy's loops for large arrays; optionals.py)
 WHOLE = {"sum", "mean", "max", "min", "prod", "amax", "amin"}
 HELPERS_OF_SHAPE = {"zeros_like", "full", "stop_gradient"}
 

@@ -46,7 +46,7 @@ def triangular_solve(a, b, transposed, lower, unit):
         raise ValueError("solve_triangular: shapes of a and b do not fit")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise ValueError("array must not contain infs or NaNs")
-    x = np.ascontiguousarray(b.reshape((n, -1))).astype(np.float64)
+    x = np.ascontiguousarray(b).reshape((n, -1)).astype(np.float64)  # (a strided b: numba reshapes C arrays only)
     down = bool(lower) != bool(transposed)  # the triangle of the matrix solved with (a or a.T) is lower
     for c in range(x.shape[1]):
         for step in range(n):

@@ -1,0 +1,76 @@
+"""A module or closure list of numbers the gradient reads (``PICK = [0, 2, 2]``, ``SHAPE = [2, 3]``,
+``MIX = [[1.0, 0.5], [0.0, 2.0]]``), passed to numba as a value it takes.
+
+numba takes a Python list as a "reflected list": ``x[PICK]``, ``x.reshape(SHAPE)`` and
+``np.transpose(m, AXES)`` have no implementation for one, and a list of lists is not taken at all
+("cannot reflect element of reflected container").  Each call the list is read again (a list
+changed in place is seen, as every global: module.py's `Env`) and given as
+
+* an int64 array where the code indexes with it (``x[PICK]``, ``x[PICK, 0]``): the same gather
+  NumPy makes of the list, and the adjoint's ``add_at`` adds through it as through the list;
+* else a tuple (of tuples, for rows): what ``reshape``, ``transpose``, ``np.array``, ``len``, a
+  loop over it and ``MIX[i][j]`` read the same way as the list.  A list holding floats and ints
+  gives floats throughout (numba's tuples of one type: ``np.array`` of them is the list's array).
+
+A list of anything else (arrays, strings, ragged rows) is passed as it is, as before.  A wrong
+choice can only make numba refuse (at the user's line), never change a value: a tuple is never an
+index here, where numba would read it as one index per axis.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+
+def _numbers(value) -> str | None:
+    """"i" for a (nested, rectangular) list of ints, "f" for one of numbers with a float, else None."""
+    if type(value) is not list or not value:
+        return None
+    if all(type(v) is list for v in value):
+        sorts = {_numbers(v) for v in value}
+        lengths = {len(v) for v in value}
+        return None if None in sorts or len(lengths) != 1 else "f" if "f" in sorts else "i"
+    if all(type(v) is int for v in value):
+        return "i"
+    return "f" if all(type(v) in (int, float) for v in value) else None
+
+
+def _as_tuple(value, sort: str):
+    if type(value) is list:
+        return tuple(_as_tuple(v, sort) for v in value)
+    return float(value) if sort == "f" else value
+
+
+def _index_names(source: str) -> set[str]:
+    """The names a subscript of `source` indexes with (``x[PICK]``, ``x[PICK, 0]``)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Subscript):
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            found |= {p.id for p in parts if isinstance(p, ast.Name)}
+    return found
+
+
+def spellings(source: str, params: list[str]):
+    """A function giving the values of the module's `Env` parameters `params` (in order), from
+    their current values, as numba takes them (above)."""
+    indexes = _index_names(source)
+    index_at = [p in indexes for p in params]
+
+    def given(values: list) -> list:
+        out = []
+        for value, index in zip(values, index_at):
+            sort = _numbers(value) if type(value) is list else None
+            if sort is None:
+                out.append(value)
+            elif index and sort == "i":
+                out.append(np.array(value, dtype=np.int64))
+            else:
+                out.append(_as_tuple(value, sort))
+        return out
+    return given
+
+
+__all__ = ["spellings"]
