@@ -1,0 +1,214 @@
+"""Wave 32e: what srcdiff.vmap batches of the kinds wave 30 left one example at a time (wave32e_programs.py).
+
+CENSUS_PLACEHOLDER
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import numpy as np
+import pytest
+from numeric import central_difference, hessian_difference
+
+import srcdiff
+
+from . import corpus, leaves
+from . import wave32e_programs as programs
+from .vmap_checks import BATCHED, NA, PER_EXAMPLE, census_outcome, item, mapped_outcome, tree_difference, wide
+
+TRANSFORMS = ("grad", "value_and_grad", "jvp", "hvp")
+
+
+def _examples(args, axes, size):
+    return [[a if ax is None else item(a, i) for a, ax in zip(args, axes)] for i in range(size)]
+
+
+def _aux_outcome(f, wrt, args, axes, size, valued):
+    """vmap(grad(f, has_aux=True)) or of value_and_grad: the loop's gradients checked against central
+    differences of the loss, then the batched call against the loop (its aux too)."""
+    transformed = (srcdiff.value_and_grad if valued else srcdiff.grad)(f, wrt=wrt, has_aux=True)
+    examples = _examples(args, axes, size)
+    per = [transformed(*copy.deepcopy(e)) for e in examples]
+    for e, result in zip(examples, per):
+        want = tree_difference(lambda *a: f(*a)[0], wide(e), wrt)
+        if not np.allclose(leaves.vector(result[1] if valued else result[0]), want, rtol=1e-5, atol=1e-6):
+            return NA, "grad disagrees with central differences (not vmap's)"
+    return mapped_outcome(transformed, args, axes, per)
+
+
+def _jvp_outcome(f, wrt, args, axes, size, rng):
+    """vmap of a function calling srcdiff.jvp along a direction of its own for each example, against the
+    loop, each tangent checked against central differences along that direction."""
+    def along(*a):
+        *given, v = a
+        return srcdiff.jvp(f, tuple(given), tuple(v if k == wrt else None for k in range(len(given))))
+
+    examples = _examples(args, axes, size)
+    if not isinstance(examples[0][wrt], (np.ndarray, float)):
+        return NA, "jvp takes arrays and numbers"
+    directions = rng.normal(size=(size, *np.shape(examples[0][wrt])))
+    try:
+        per = [along(*copy.deepcopy(e), v) for e, v in zip(examples, directions)]
+    except srcdiff.SrcDiffError as exc:
+        return NA, f"jvp refuses: {exc.reason}"
+    for e, v, (_, tangent) in zip(examples, directions, per):
+        at = lambda t, e=e, v=v: f(*e[:wrt], e[wrt] + t * v, *e[wrt + 1:])  # noqa: E731
+        want = (at(1e-6) - at(-1e-6)) / 2e-6
+        if not np.allclose(tangent, want, rtol=1e-5, atol=1e-6):
+            return NA, "jvp disagrees with central differences (not vmap's)"
+    return mapped_outcome(along, [*args, directions], [*axes, 0], per)
+
+
+def _hvp_outcome(f, wrt, args, axes, size, rng):
+    """vmap of a function calling srcdiff.hvp (of the first argument) along each example's direction,
+    against the loop, each product checked against second differences."""
+    if wrt != 0:
+        return NA, "hvp takes the first argument"
+
+    def product(*a):
+        x, *rest, v = a
+        return srcdiff.hvp(f, x, v, *rest)
+
+    examples = _examples(args, axes, size)
+    if not isinstance(examples[0][0], np.ndarray):
+        return NA, "hvp of a list of numbers: not this census's"
+    directions = rng.normal(size=(size, *np.shape(examples[0][0])))
+    try:
+        per = [product(*copy.deepcopy(e), v) for e, v in zip(examples, directions)]
+    except srcdiff.SrcDiffError as exc:
+        return NA, f"hvp refuses: {exc.reason}"
+    for e, v, got in zip(examples, directions, per):
+        H = hessian_difference(f, e).reshape(v.size, v.size)
+        if not np.allclose(got.ravel(), H @ v.ravel(), rtol=1e-4, atol=1e-4):
+            return NA, "hvp disagrees with second differences (not vmap's)"
+    return mapped_outcome(product, [*args, directions], [*axes, 0], per)
+
+
+def outcome(f, make, wrt, aux, transform, size=3):
+    """The census's cell: (outcome, why) of `transform` (TRANSFORMS) of `f` w.r.t. `wrt`, vmapped."""
+    rng = np.random.default_rng(size + len(f.__name__))
+    args, axes = make(rng, size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", srcdiff.PerExampleWarning)
+        if transform in ("grad", "value_and_grad"):
+            if aux:
+                return _aux_outcome(f, wrt, args, axes, size, transform == "value_and_grad")
+            return census_outcome(f, wrt, args, axes, size, valued=transform == "value_and_grad")
+        if aux:
+            return NA, "(loss, aux): jvp and hvp take functions of one value"
+        return (_jvp_outcome if transform == "jvp" else _hvp_outcome)(f, wrt, args, axes, size, rng)
+
+
+ROWS = [(f, make, wrt, aux) for f, make, wrts, aux in programs.PROGRAMS for wrt in wrts]
+
+
+def census(transforms=TRANSFORMS) -> dict:
+    """(program, wrt, transformation) -> (outcome, why)."""
+    return {(f.__name__, wrt, t): outcome(f, make, wrt, aux, t) for f, make, wrt, aux in ROWS for t in transforms}
+
+
+#: (program, wrt) still run one example at a time by vmap(grad) and vmap(value_and_grad), and why (docstring)
+STILL = {("aux_dict", 0), ("aux_dict", 1)} | {
+    (f.__name__, wrt) for f, _, wrts, _ in programs.PROGRAMS for wrt in wrts
+    if f.__name__ in {"poly_list", "unpacked_tuple", "list_in_loop"} and wrt == 0
+    or f.__name__ in {"interp_values", "interp_grid", "halve_until_small", "newton_sqrt", "break_on_test",
+                      "least_squares", "lstsq_residual", "smoothed", "full_convolution", "padded_diff",
+                      "edge_padded", "kron_features", "masked_product", "masked_maximum"}}
+#: the rows the default run keeps (`-m slow` runs them all)
+KEPT = {("aux_array", 1), ("aux_dict", 0), ("where_all", 1), ("all_positive_gate", 0), ("halve_until_small", 1)}
+
+
+def _row_id(row):
+    f, _, wrt, _ = row
+    return f"{f.__name__}-wrt{wrt}"
+
+
+@pytest.mark.parametrize("row", [corpus.slow_unless((r[0].__name__, r[2]) in KEPT, r) for r in ROWS], ids=_row_id)
+def test_census_batched_or_per_example_never_wrong(row):
+    """vmap(grad) and vmap(value_and_grad) of each row: equal to the loop over the examples (each
+    gradient checked against float64 central differences), batched unless listed in STILL."""
+    f, make, wrt, aux = row
+    for transform in ("grad", "value_and_grad"):
+        got, why = outcome(f, make, wrt, aux, transform)
+        assert got == (PER_EXAMPLE if (f.__name__, wrt) in STILL else BATCHED), (transform, why)
+
+
+@pytest.mark.parametrize("row", [corpus.slow_unless((r[0].__name__, r[2]) in KEPT, r) for r in ROWS if not r[3]],
+                         ids=_row_id)
+def test_jvp_and_hvp_inside_vmap_run_one_example_at_a_time_and_agree(row):
+    """vmap of a function calling srcdiff.jvp or srcdiff.hvp: one example at a time (those calls have no
+    batching rule), the loop's numbers, each checked against central differences."""
+    f, make, wrt, _ = row
+    for transform in ("jvp", "hvp"):
+        got, why = outcome(f, make, wrt, False, transform)
+        assert got in (PER_EXAMPLE, NA), (transform, why)
+
+
+# ---- has_aux ----
+
+def test_has_aux_is_batched_and_keeps_its_structure():
+    """vmap(grad(f, has_aux=True)) is (the batched gradient, the batched aux), value_and_grad
+    ((values, aux), gradients), as the loop gives them; a call that runs one example at a time says why."""
+    args, axes = programs.vectors_args(np.random.default_rng(1), 4)
+    for transform in (srcdiff.grad, srcdiff.value_and_grad):
+        g = transform(programs.aux_array, wrt=1, has_aux=True)
+        mapped = srcdiff.vmap(g, in_axes=axes, per_example="refuse")
+        got = mapped(*args)
+        loop = [g(args[0], x) for x in args[1]]
+        if transform is srcdiff.grad:
+            np.testing.assert_allclose(got[0], [r[0] for r in loop], rtol=1e-12)
+            np.testing.assert_allclose(got[1], [r[1] for r in loop], rtol=1e-12)
+        else:
+            np.testing.assert_allclose(got[0][0], [r[0][0] for r in loop], rtol=1e-12)
+            np.testing.assert_allclose(got[0][1], [r[0][1] for r in loop], rtol=1e-12)
+            np.testing.assert_allclose(got[1], [r[1] for r in loop], rtol=1e-12)
+        assert mapped.per_example is None
+
+
+def test_has_aux_whose_aux_cannot_be_batched_is_refused_at_the_users_line_when_asked():
+    """aux_dict's aux (a dict of values computed in the function) runs one example at a time: with
+    per_example="refuse" that is a SrcDiffError at the user's line, never a silent loop."""
+    args, axes = programs.vectors_args(np.random.default_rng(2), 3)
+    mapped = srcdiff.vmap(srcdiff.grad(programs.aux_dict, has_aux=True), in_axes=axes, per_example="refuse")
+    with pytest.raises(srcdiff.SrcDiffError, match="per_example='refuse'") as info:
+        mapped(*args)
+    assert info.value.location.filename.endswith("wave32e_programs.py")
+
+
+@pytest.mark.slow
+def test_has_aux_with_numba_agrees_or_refuses_at_a_line():
+    args, axes = programs.vectors_args(np.random.default_rng(3), 3)
+    g = srcdiff.grad(programs.aux_number, wrt=1, has_aux=True)
+    want = srcdiff.vmap(g, in_axes=axes)(*args)
+    try:
+        got = srcdiff.vmap(g, in_axes=axes, jit="numba")(*args)
+    except srcdiff.SrcDiffError as exc:
+        assert exc.location is not None and exc.location.filename.endswith(".py"), str(exc)
+        return
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-10, atol=1e-12)
+
+
+# ---- np.all, np.any, np.count_nonzero ----
+
+def counted_gate(w, x):
+    k = np.count_nonzero(x > 0)
+    a = np.any(x > 1.0, axis=0)
+    if np.any(x < -1.0):
+        k = k + 1
+    return np.sum(w * x) * k + np.sum(np.where(a, x, 0.0))
+
+
+@pytest.mark.parametrize("f", [counted_gate, programs.all_positive_gate, programs.where_all], ids=lambda f: f.__name__)
+def test_truth_reductions_are_batched_per_row(f):
+    """``np.all``/``np.any``/``np.count_nonzero`` of each row (kept whole in a test too), for vmap(f) and
+    vmap(grad(f)): the loop's numbers, in one call."""
+    w, X = np.array([0.5, -0.2, 0.3, 1.0]), np.random.default_rng(0).normal(size=(6, 4)) * 1.2
+    for wrt in (0, 1):
+        np.testing.assert_allclose(srcdiff.grad(f, wrt=wrt)(w, X[0]), central_difference(f, [w, X[0]], wrt),
+                                   rtol=1e-6, atol=1e-7)
+    for g in (f, srcdiff.grad(f, wrt=0), srcdiff.grad(f, wrt=1)):
+        mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="refuse")
+        np.testing.assert_allclose(mapped(w, X), [g(w, x) for x in X], rtol=1e-12, atol=1e-14)
