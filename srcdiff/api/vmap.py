@@ -28,7 +28,7 @@ from .plans import Plan, lowered_of, plan_for
 from .vmap_aux import aux_function, call_kinds, with_aux
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_fast import Fast, fast_for
-from .vmap_leaves import tree_leaves_batched
+from .vmap_leaves import leaves_or_none, tree_leaves_batched
 from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
 from .vmap_selects import guarded, selects
@@ -207,6 +207,10 @@ class VmapFunction:
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row, batching=True)
+                done = None if call.batchable(row) else leaves_or_none(self.func, args, user_axes, self.jit)
+                if done is not None:  # (a list of numbers differentiated: the function of its leaves, batched)
+                    (result, self._last), self.per_example = done, None
+                    return result
                 if not call.batchable(row):  # named at the user's def line: which function, and why
                     user = self.func.front.target.func
                     raise parse_function(user).error(

@@ -112,8 +112,7 @@ def census(transforms=TRANSFORMS) -> dict:
 #: (program, wrt) still run one example at a time by vmap(grad) and vmap(value_and_grad), and why (docstring)
 STILL = {("aux_dict", 0), ("aux_dict", 1)} | {
     (f.__name__, wrt) for f, _, wrts, _ in programs.PROGRAMS for wrt in wrts
-    if f.__name__ in {"poly_list", "unpacked_tuple", "list_in_loop"} and wrt == 0
-    or f.__name__ in {"interp_values", "interp_grid", "halve_until_small", "newton_sqrt", "break_on_test",
+    if f.__name__ in {"interp_values", "interp_grid", "halve_until_small", "newton_sqrt", "break_on_test",
                       "least_squares", "lstsq_residual", "smoothed", "full_convolution", "padded_diff",
                       "edge_padded", "kron_features", "masked_product", "masked_maximum"}}
 #: the rows the default run keeps (`-m slow` runs them all)
