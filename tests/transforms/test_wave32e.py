@@ -112,11 +112,10 @@ def census(transforms=TRANSFORMS) -> dict:
 #: (program, wrt) still run one example at a time by vmap(grad) and vmap(value_and_grad), and why (docstring)
 STILL = {("aux_dict", 0), ("aux_dict", 1)} | {
     (f.__name__, wrt) for f, _, wrts, _ in programs.PROGRAMS for wrt in wrts
-    if f.__name__ in {"interp_values", "interp_grid", "halve_until_small", "newton_sqrt", "break_on_test",
-                      "least_squares", "lstsq_residual", "smoothed", "full_convolution", "padded_diff",
-                      "edge_padded", "kron_features", "masked_product", "masked_maximum"}}
+    if f.__name__ in {"halve_until_small", "newton_sqrt", "break_on_test", "least_squares", "lstsq_residual"}}
 #: the rows the default run keeps (`-m slow` runs them all)
-KEPT = {("aux_array", 1), ("aux_dict", 0), ("where_all", 1), ("all_positive_gate", 0), ("halve_until_small", 1)}
+KEPT = {("aux_array", 1), ("aux_dict", 0), ("where_all", 1), ("all_positive_gate", 0), ("halve_until_small", 1),
+        ("poly_list", 0), ("interp_values", 0), ("smoothed", 0), ("masked_product", 1), ("masked_maximum", 1)}
 
 
 def _row_id(row):
@@ -211,3 +210,59 @@ def test_truth_reductions_are_batched_per_row(f):
     for g in (f, srcdiff.grad(f, wrt=0), srcdiff.grad(f, wrt=1)):
         mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="refuse")
         np.testing.assert_allclose(mapped(w, X), [g(w, x) for x in X], rtol=1e-12, atol=1e-14)
+
+
+# ---- a call with no batching rule, row by row ----
+
+def test_each_row_refuses_rows_of_other_shapes_so_that_vmap_runs_the_loop():
+    """each_row stacks rows of one shape and dtype; a row of another shape (or a tuple) raises the error that
+    sends that call to vmap's loop over the examples, never a ragged or object array."""
+    from srcdiff.errors import SelectedSideError
+    from srcdiff.rules.batching_each_row import each_row
+
+    np.testing.assert_array_equal(each_row(lambda r: np.arange(3.0) * r, 2, "f.py:1"), [[0, 0, 0], [0, 1, 2]])
+    for ragged in (lambda r: np.ones(r + 1), lambda r: (np.ones(2), 1.0)):
+        with pytest.raises(SelectedSideError, match="f.py:1"):
+            each_row(ragged, 2, "f.py:1")
+
+
+@pytest.mark.parametrize("f", [programs.smoothed, programs.kron_features], ids=lambda f: f.__name__)
+def test_a_row_by_row_call_is_refused_at_a_line_with_numba(f):
+    """jit="numba" compiles no lambda: a call with no batching rule is refused at the user's line, as before."""
+    args, axes = (programs.signal_args if f is programs.smoothed else programs.vectors_args)(
+        np.random.default_rng(4), 3)
+    with pytest.raises(srcdiff.SrcDiffError) as info:
+        srcdiff.vmap(srcdiff.grad(f, wrt=1), in_axes=axes, jit="numba")(*args)
+    assert info.value.location is not None and info.value.location.filename.endswith("wave32e_programs.py")
+
+
+# ---- masked values in products and np.maximum ----
+
+def masked_zero_product(w, x):
+    m = x > -0.5
+    return np.prod(x[m] * w[m])
+
+
+def test_masked_products_keep_exact_zeros_and_empty_masks():
+    """np.prod of masked values and its gradient (the product of the others, exact where items are 0:
+    one zero, two zeros, an empty mask) batched equal to the loop bit for bit, the loop checked against
+    central differences."""
+    X = np.array([[0.0, 1.0, 2.0, -1.0], [0.0, 0.0, 1.0, 3.0], [-1.0, -1.0, -1.0, -1.0], [1.0, 2.0, 3.0, 4.0]])
+    w = np.array([1.0, -2.0, 0.5, 1.5])
+    for wrt in (0, 1):
+        g = srcdiff.grad(masked_zero_product, wrt=wrt)
+        for x in X:
+            np.testing.assert_allclose(g(w, x), central_difference(masked_zero_product, [w, x], wrt), atol=1e-7)
+        for h in (masked_zero_product, g):
+            mapped = srcdiff.vmap(h, in_axes=(None, 0), per_example="refuse")
+            np.testing.assert_array_equal(mapped(w, X), [h(w, x) for x in X])
+
+
+def test_masked_maximum_at_its_tie_is_the_loops():
+    """np.maximum of masked values at a tie (x * w == 0.1: half the slope, as grad gives) batched like the loop."""
+    w = np.array([1.0, 0.5, -1.0, 2.0])
+    X = np.array([[0.1, 0.2, -1.0, 0.05], [-0.6, 0.3, 0.4, 1.0], [0.1, 0.2, -0.1, 0.05]])
+    for wrt in (0, 1):
+        g = srcdiff.grad(programs.masked_maximum, wrt=wrt)
+        mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="refuse")
+        np.testing.assert_array_equal(mapped(w, X), [g(w, x) for x in X])
