@@ -1,6 +1,64 @@
 """Wave 32e: what srcdiff.vmap batches of the kinds wave 30 left one example at a time (wave32e_programs.py).
 
-CENSUS_PLACEHOLDER
+The programs (23, written as users write them, 47 (program, wrt) rows): has_aux (an array, a number, a dict
+as the aux), a list or tuple of numbers differentiated (indexed, unpacked, read in a loop), ``np.interp`` of
+a table of values or of knots that differs between examples, while loops whose count differs between
+examples (halving, Newton's iteration, a ``break``), ``np.linalg.lstsq``, ``np.convolve`` (valid, full),
+``np.pad`` (zeros, edge), ``np.kron``, ``np.all`` (in an ``if`` and in ``np.where``), masked values in
+``np.prod`` and ``np.maximum``.  Each row through vmap(grad), vmap(value_and_grad) (census_outcome: the loop
+over the examples, each gradient checked against float64 central differences, then the batched call
+against the loop), and vmap of a function calling srcdiff.jvp or srcdiff.hvp along each example's direction
+(checked against central and second differences).  Batches of 3 (the census) and 4-6 (the tests).
+
+Census, cells batched / one example at a time (warned at the user's line) / WRONG / bad error / n/a:
+
+    vmap(grad), vmap(value_and_grad), 94 cells:  before 10 / 84 / 0 / 0 / 0    after 66 / 28 / 0 / 0 / 0
+    vmap(jvp) 47 cells, vmap(hvp) 47 cells:      before and after 55 / 39 n/a, one example at a time
+                                                 (srcdiff.jvp / srcdiff.hvp called inside have no batching rule)
+
+Nothing was WRONG or a bad error before or after; every fallback gives the loop's numbers.  Batched now:
+
+1. has_aux (8 of 12 cells): vmap refused the gradient's code ("only a plain gradient can be batched") and ran
+   one example at a time.  Now the loss's gradient (the function rewritten to return its loss, which grad
+   already differentiates) is batched and the aux comes from vmap(f)'s second result, as grad(f,
+   has_aux=True) calls f once more for it (api/vmap_aux.py): (gradients, aux), ((values, aux), gradients).
+   An aux vmap cannot batch (aux_dict: a dict built in the return) runs that half one example at a time,
+   said by `.per_example`, refused at the user's line with per_example="refuse".
+2. A list or tuple of numbers differentiated (6 cells): its gradient's code takes the leaves, so vmap
+   refused it; now it is batched as the function of the leaves (api/vmap_leaves.py `leaves_or_none`), a
+   list of per-example-stacked arrays back, as the loop's structure.
+3. np.all / np.any / np.count_nonzero (8 cells): no rule of their own (their value has no gradient), so no
+   batching rule; now each row's (ad/batching_conditions.py `truth_reduction`), and kept whole in a test
+   (``if np.all(x > -1.5):``) too, whose ``-1.5`` (a negated constant) the test's rows could not line up.
+4. A pure call with no batching rule of its own (26 cells: np.convolve, np.pad, np.kron, np.interp of each
+   example's table, and their adjoints np.correlate, interp_adjoint, ...): run once per row inside the
+   batched code, ``each_row(lambda row: np.convolve(x[row], k), batch_size, where)``, the rest batched
+   (ad/batching_each_row.py); a row of another shape or a tuple sends that call to the loop over the
+   examples; with jit="numba" refused at the user's line as before.  ``np.interp(w, xp, fp).shape`` (a
+   gradient's seed) is asked of the first rows.  Jacobians and Hessians (batched over cotangent rows) of
+   such functions take the same path instead of one pullback per row (checked against second differences).
+5. Masked values (8 cells): ``np.prod(x[m] ...)`` (np.prod of each row with 1 where the mask is off, and the
+   product's adjoint likewise: exact at zeros and for an empty mask, bit for bit the loop's) and
+   ``np.maximum(x[m] * w[m], c)`` (the gradient's ``select`` of masked rows) are masked rows now.
+
+Still one example at a time, and why: while loops whose count differs between examples (12 cells: not run
+to the largest count under a mask yet, forward or reverse), np.linalg.lstsq (12 cells: it returns a tuple,
+read as a list, whose residuals' shape differs with each example's rank), aux_dict's aux (4 cells), and every
+jvp/hvp cell (calls of srcdiff.jvp/hvp inside a vmapped function).
+
+Speed (CPU clock, one BLAS thread, medians of 5-9 interleaved rounds, vmap(grad(example loss)) / grad(the
+batch's summed loss), batch 256): the mlp of benchmarks/batching.py 2.05-2.21 (unchanged: 2.2x in
+RESULTS.md).  Its per-example first-layer gradient, ``np.einsum('bi,bj->bij', ...)`` writing 256 x 32 x
+64, is at NumPy's floor: einsum 238 us, ``a[:, :, None] * b[:, None, :]`` 387, ``np.matmul`` of (B, I, 1)
+by (B, 1, J) 595, a loop over i 427, einsum into a reused buffer 241 (einsum zeroes its output and adds the
+products: twice the stores of a fill, 80 us); the (i, j, b) layout returned as a moved view is 221 at this
+size but 1705 against 1197 at 256 x 128 x 64, and a non-contiguous result: no change made.  The rest of
+the batched code costs 0.94 of one batched gradient, so the outer product alone (1.2 of one) keeps it
+above 2x.  Held-out problems: logistic regression (d=50, a Python float bias) 3.35 -> 1.90: a Python
+number argument sent every call down vmap's full path (binding, trees, kinds: 20 us of a 34 us call);
+it now takes the short path, compared by value by the plan (api/vmap_fast.py `SHARED`).  Unchanged:
+2-layer tanh nets 20-16-3 2.64 and 64-128-8 4.4 (its outer product writes 16 MB), softmax regression 40->10
+1.93.
 """
 
 from __future__ import annotations
@@ -266,3 +324,36 @@ def test_masked_maximum_at_its_tie_is_the_loops():
         g = srcdiff.grad(programs.masked_maximum, wrt=wrt)
         mapped = srcdiff.vmap(g, in_axes=(None, 0), per_example="refuse")
         np.testing.assert_array_equal(mapped(w, X), [g(w, x) for x in X])
+
+
+# ---- speed: a Python number shared by every example takes the short path ----
+
+def logistic(w, b, x, y):
+    z = x @ w + b
+    return np.logaddexp(0.0, z) - y * z
+
+
+def repeated(w, n, x):
+    s = 0.0
+    for _ in range(n):
+        s = s + np.sin(x * w)
+    return np.sum(s)
+
+
+def test_a_shared_python_number_takes_the_short_path_and_is_read_each_call():
+    """vmap(grad(loss)) with a Python float (a bias, a rate) or int (a loop count) shared by every example
+    runs the last call's batched code without binding the arguments again (it took the full path every
+    call); each call's number is the one used: a float read when run, an int the code is made for
+    compared by value (another count: the full path, its own code)."""
+    rng = np.random.default_rng(5)
+    w, X, Y = rng.normal(size=4), rng.normal(size=(6, 4)), (rng.random(6) < 0.5) * 1.0
+    mapped = srcdiff.vmap(srcdiff.grad(logistic), in_axes=(None, None, 0, 0), per_example="refuse")
+    for b in (0.1, 0.1, -2.0, 3, 0.5):
+        got = mapped(w, b, X, Y)
+        np.testing.assert_allclose(got, [central_difference(logistic, [w, b, x, y], 0) for x, y in zip(X, Y)],
+                                   rtol=1e-6, atol=1e-8)
+    assert mapped._fast is not None and mapped._fast.ready((w, 0.7, X, Y), mapped._plan)
+    counted = srcdiff.vmap(srcdiff.grad(repeated, wrt=2), in_axes=(None, None, 0), per_example="refuse")
+    for n in (2, 2, 3, 2):
+        np.testing.assert_allclose(counted(w, n, X), [central_difference(repeated, [w, n, x], 2) for x in X],
+                                   rtol=1e-6, atol=1e-8)
