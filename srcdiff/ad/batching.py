@@ -37,8 +37,9 @@ from ..ir.shapes import Shape
 from ..rules.structural import APPEND
 from .batched_products import hoist_factors
 from .batching_conditions import KINDS as CONDITIONS
-from .batching_conditions import whole_kind
+from .batching_conditions import kept_test, truth_rule, whole_kind
 from .batching_dtypes import carried_init
+from .batching_each_row import each_row_rule
 from .batching_effects import effect_statement
 from .batching_gathers import KINDS as GATHERS
 from .batching_gathers import index_tuple
@@ -283,11 +284,10 @@ def _unmasked(node: Node, state: Batching) -> list:
     kind = node.rule.batching_kind
     for v in node.inputs:
         state.check_read(v)
-    if kind is None and node.rule.nograd and (isinstance(node.expr, (ast.Compare, ast.BoolOp, ast.UnaryOp)) or (
-            isinstance(node.expr, ast.BinOp) and isinstance(node.expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)))):
+    if kind is None and node.rule.nograd and kept_test(node.expr):
         kind = whole_kind(node, state)  # a comparison written in the code (``x > 0.5 * y``)
     rule = (GATHERS.get(kind) or KINDS.get(kind) or MOVES.get(kind) or CONDITIONS.get(kind)) if kind else \
-        (float_math if node.rule.float_result else None)
+        (float_math if node.rule.float_result else truth_rule(node) or each_row_rule(node, state))
     if rule is None:
         what = node.rule.name if node.rule.func is not None else f"`{ast.unparse(node.expr)}`"
         state.refuse(node, f"{what} has no batching rule",

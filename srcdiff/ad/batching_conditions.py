@@ -30,6 +30,17 @@ class _NotRows(Exception):
     """A part of the test that cannot be read for rows."""
 
 
+def kept_test(expr: ast.expr) -> bool:
+    """Whether `expr`, a value with no gradient kept whole, is a test written in the code: a comparison,
+    ``and``/``or``/``not``, ``&``/``|``/``^``, or ``np.all``/``np.any`` of one (``if np.all(x > -1.5):``)."""
+    if isinstance(expr, ast.BinOp):
+        return isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor))
+    if isinstance(expr, ast.Call):
+        return isinstance(expr.func, ast.Attribute) and expr.func.attr in ("all", "any") \
+            and isinstance(expr.func.value, ast.Name) and expr.func.value.id == "np"
+    return isinstance(expr, (ast.Compare, ast.BoolOp, ast.UnaryOp))
+
+
 def whole_kind(node, state) -> str:
     """How a test kept whole is batched: ``"elementwise"`` (operators and ufuncs of names, the
     batching rule of arithmetic) or ``"whole_test"`` (it holds reductions or ``np.expand_dims`` of
@@ -173,6 +184,8 @@ def _plain_rank(sub: ast.expr, node, state) -> int | None:
     """A row's axes of a part of a test without rows: a constant's, a name's; None where unknown."""
     if isinstance(sub, ast.Constant):
         return int(np.ndim(sub.value))
+    if isinstance(sub, ast.UnaryOp) and isinstance(sub.operand, ast.Constant):  # (``x > -1.5``)
+        return int(np.ndim(sub.operand.value))
     if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in ("np", "math"):
         return 0
     if isinstance(sub, ast.Name):
@@ -287,6 +300,40 @@ def _literal(expr: ast.expr):
     return value
 
 
+#: NumPy's truth reductions: called with no rule of their own (their values carry no gradient), kept as written
+_TRUTHS = {"all": np.all, "any": np.any, "count_nonzero": np.count_nonzero}
+
+
+def truth_rule(node):
+    """`truth_reduction` for a call of np.all, np.any or np.count_nonzero kept as written
+    (``ok = np.all(np.abs(x) < 2.0)``), else None."""
+    func = getattr(node.rule, "func", None)
+    return truth_reduction if any(func is f for f in _TRUTHS.values()) else None
+
+
+def truth_reduction(node, state):
+    """``np.all(x)``, ``np.any(x, axis=0)``, ``np.count_nonzero(x)`` of each row: the axis moved past the
+    batch axis (None: every axis of a row), as the reductions' rule does (ad/batching_rules.py)."""
+    expr, x = node.expr, node.inputs[0] if len(node.inputs) == 1 else None
+    name = next(k for k, f in _TRUTHS.items() if node.rule.func is f)
+    given = dict(zip(("axis", "keepdims"), expr.args[1:])) if isinstance(expr, ast.Call) else {}
+    given.update({k.arg: k.value for k in getattr(expr, "keywords", [])})
+    if x is None or len(expr.args) < 1 or not isinstance(expr.args[0], ast.Name) or set(given) - {"axis", "keepdims"}:
+        state.refuse(node, f"np.{name} written this way has no batching rule", f"write np.{name}(x, axis=...)")
+    rank = state.ndim(x, node)
+    try:
+        axis = ast.literal_eval(given["axis"]) if "axis" in given else None
+    except ValueError:
+        axis = False
+    if axis is False or (axis is None and rank == 0 and name == "count_nonzero"):
+        state.refuse(node, f"np.{name} with this axis has no batching rule", "give the axis as a number")
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    new = tuple(range(1, rank + 1)) if axis is None else tuple(a + 1 if a >= 0 else a for a in axes)
+    keywords = [ast.keyword("axis", literal(new if isinstance(axis, tuple) or axis is None else new[0]))]
+    keywords += [ast.keyword("keepdims", copy.deepcopy(given["keepdims"]))] if "keepdims" in given else []
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), [state.ref(x)], keywords), True
+
+
 KINDS = {"whole_test": whole_test}
 
-__all__ = ["KINDS", "whole_kind"]
+__all__ = ["KINDS", "kept_test", "truth_rule", "whole_kind"]

@@ -6,9 +6,11 @@ Where the masked value is only combined elementwise and then summed (``np.sum(x[
 beside it (`Batching.masks`), the positions the mask leaves out read by nothing:
 
 - ``x[m]``: x's rows (masked_rows checks when run that m is a boolean mask as long as a row of x);
-- an elementwise operation of masked rows and numbers: masked rows of the same mask (two masks
-  made apart, ``x[x > 0] * w[x > 0]``, are checked equal when run: masks_agree);
-- ``np.sum``/``np.mean`` of all of a masked value: ``np.sum(np.where(m, v, 0))`` (over ``np.sum(m)``);
+- an elementwise operation (``np.maximum``, a gradient's ``select``) of masked rows and numbers: masked
+  rows of the same mask (two masks made apart, ``x[x > 0] * w[x > 0]``, are checked equal when run:
+  masks_agree);
+- ``np.sum``/``np.mean``/``np.prod`` of all of a masked value: ``np.sum(np.where(m, v, 0))`` (over
+  ``np.sum(m)``), ``np.prod(np.where(m, v, 1))``, and the product's adjoint of each row likewise;
   its ``len`` or ``np.size``: each row's count, ``np.sum(m)``;
 - ``np.shape(v)`` asked only to make ``np.full(shape, c)`` or ``zeros_like(v)``: a row's whole shape,
   masked rows again; ``index_add(base, m, g)``: ``base + np.where(m, g, 0)`` (index_add_masked).
@@ -27,7 +29,7 @@ from ..ir.program import Assign, Run
 from .batching_rules import call, literal
 
 #: reductions of all of a masked value: the value at the positions the mask leaves out
-_REDUCED = {"numpy.sum": 0.0, "numpy.mean": 0.0}
+_REDUCED = {"numpy.sum": 0.0, "numpy.mean": 0.0, "numpy.prod": 1.0}
 
 
 def _mask_of(state, operand):
@@ -95,9 +97,10 @@ def _reading(node, state, reads: list) -> tuple[list, bool]:
                            node.line))
     if node.rule.name in _REDUCED and len(node.inputs) == 1 and set(node.static) <= {"axis", "keepdims"} \
             and node.static.get("axis") in (None, 0, -1) and not node.static.get("keepdims"):
-        kept = call("np.where", ast.Name(mask, ast.Load()), state.ref(node.inputs[0]), literal(0.0))
-        total = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "sum", ast.Load()), [kept],
-                         [ast.keyword("axis", literal(1))])
+        kept = call("np.where", ast.Name(mask, ast.Load()), state.ref(node.inputs[0]),
+                    literal(_REDUCED[node.rule.name]))
+        total = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "prod" if node.rule.name == "numpy.prod" else "sum",
+                                       ast.Load()), [kept], [ast.keyword("axis", literal(1))])
         if node.rule.name == "numpy.mean":
             count = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "sum", ast.Load()),
                              [ast.Name(mask, ast.Load())], [ast.keyword("axis", literal(1))])
@@ -111,6 +114,14 @@ def _reading(node, state, reads: list) -> tuple[list, bool]:
         total = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "sum", ast.Load()), [kept],
                          [ast.keyword("axis", literal(1))])
         return out + [Assign([node.out.name], total, node.line)], True
+    if node.rule.name.endswith("prod_adjoint") and reads[:2] == [None, mask] and node.static.get("axis") is None \
+            and not node.static.get("keepdims") and state.ndim(node.inputs[0], node, required=False) == 0:
+        # the product's adjoint along each row, the positions left out 1 (they change no product): masked rows
+        kept = call("np.where", ast.Name(mask, ast.Load()), state.ref(node.inputs[1]), literal(1.0))
+        state.have.add(node.out.name)
+        state.masks[node.out.name] = mask
+        rows = call("prod_adjoint", state.rows(node.inputs[0]), kept, literal(1), literal(False))
+        return out + [Assign([node.out.name], rows, node.line)], True
     expr = node.expr
     func = expr.func if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords else None
     if (isinstance(func, ast.Name) and func.id in ("len", "size") or isinstance(func, ast.Attribute)
@@ -140,7 +151,7 @@ def _reading(node, state, reads: list) -> tuple[list, bool]:
         state.have.add(node.out.name)
         rows = call("index_add_masked", state.rows(base), state.ref(index), state.ref(value))
         return out + [Assign([node.out.name], rows, node.line)], True
-    if kind not in ("elementwise", "like", "unbroadcast", "full", "whole_test", "first") and not (
+    if kind not in ("elementwise", "like", "unbroadcast", "full", "whole_test", "first", "select") and not (
             kind is None and node.rule.nograd and isinstance(expr, (ast.Compare, ast.UnaryOp, ast.BoolOp))):
         _refuse(node, state)
     if kind == "unbroadcast" and reads[1:2] == [None] or kind == "full" and (reads[0] is None or reads[1:2] != [None]):

@@ -21,6 +21,7 @@ import string
 import numpy as np
 
 from ..ir.nodes import Const, Var
+from .batching_each_row import each_row_call, each_row_rule
 from .batching_rules import call, elementwise, literal, np_call
 from .tangent_node import instantiate
 
@@ -298,8 +299,10 @@ def tensordot(node, state):
 def pointwise(node, state):
     """``np.interp(x, xp, fp)`` (and its slope): a value for each element of x, whatever x's shape, so
     the call as it is where x alone has a batch axis (the knots and values the same for every row)."""
-    if any(state.batched(v) for v in node.inputs[1:]):
-        state.refuse(node, f"{node.rule.name} of knots or values with a batch axis has no batching rule")
+    if any(state.batched(v) for v in node.inputs[1:]):  # (each example's own table: the call row by row)
+        if each_row_rule(node, state) is None:
+            state.refuse(node, f"{node.rule.name} of knots or values with a batch axis has no batching rule")
+        return each_row_call(node, state)
     return copy.deepcopy(node.expr), True
 
 

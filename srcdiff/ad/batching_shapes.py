@@ -5,9 +5,9 @@ row has the same shape).
 Of a name the question is asked of its row (``x[0].shape``).  Of an expression kept whole it is
 asked of the expression of the operands' first rows (``(a[0] @ X[0]).shape``) only where the
 expression is made of operators (arithmetic, ``@``, ``.T``), indexes of numbers and slices of numbers,
-NumPy's elementwise functions and ``np.linalg``'s: their result's shape depends on the operands' shapes
-alone.  Another call or an index inside (``len(x[x > 0])``, a mask's own count per row;
-``np.atleast_2d(x)``) is not asked so, and is refused by the caller."""
+NumPy's elementwise functions, ``np.interp``, ``np.convolve``, ``np.kron`` and ``np.linalg``'s: their
+result's shape depends on the operands' shapes alone.  Another call or an index inside (``len(x[x > 0])``,
+a mask's own count per row; ``np.atleast_2d(x)``) is not asked so, and is refused by the caller."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from ..ir.nodes import Node, Var, operand_ast
 from .tangent_node import instantiate
 
 QUERIES = {"shape", "size", "ndim", "dtype"}
+#: NumPy's functions (not ufuncs) whose result's shape their operands' shapes decide (``np.interp(x, xp,
+#: fp).shape`` is x's, a gradient's seed for it)
+_SHAPED = {"interp", "convolve", "correlate", "kron", "outer"}
 
 
 def _of_shapes_alone(expr: ast.expr) -> bool:
@@ -56,7 +59,7 @@ def _by_shapes(func: ast.expr) -> bool:
     if not isinstance(func, ast.Attribute):
         return False
     if isinstance(func.value, ast.Name) and func.value.id == "np":
-        return isinstance(getattr(np, func.attr, None), np.ufunc)
+        return isinstance(getattr(np, func.attr, None), np.ufunc) or func.attr in _SHAPED
     return isinstance(func.value, ast.Attribute) and func.value.attr == "linalg" and \
         isinstance(func.value.value, ast.Name) and func.value.value.id == "np" and \
         callable(getattr(np.linalg, func.attr, None))

@@ -203,7 +203,8 @@ class GradFunction:
         gradient per differentiated leaf; `pick` selects one of several gradients (None: all,
         as a tuple); the last of the three values says whether it returns a tuple."""
         valued = batching and self.options.with_value  # (code returning the value too: one batched call)
-        if (self.options.with_value and not valued) or self.front.has_aux or self.options.jit or self.options.debug:
+        if (self.options.with_value and not valued) or (self.front.has_aux and not batching) or self.options.jit \
+                or self.options.debug:  # (has_aux batched: the loss's gradient, vmap adds the aux, api/vmap_aux.py)
             refuse_composite(self, batching)
         func, call, several, _ = self._derivable_function(positional, pick, valued, once=batching)
         return func, call, several

@@ -25,9 +25,10 @@ from .derivatives import Composite
 from .gradients import GradFunction
 from .jitting import checked, runner, source_of
 from .plans import Plan, lowered_of, plan_for
+from .vmap_aux import aux_function, call_kinds, with_aux
 from .vmap_examples import RESERVED, PerExample, RaggedResults, is_axes_tree, is_tree, plain_axes, sizes, valid_axes
 from .vmap_fast import Fast, fast_for
-from .vmap_leaves import tree_leaves_batched
+from .vmap_leaves import leaves_or_none, tree_leaves_batched
 from .vmap_out import checked_out_axes, placed
 from .vmap_policy import checked_policy, refuse_if_asked, warn
 from .vmap_selects import guarded, selects
@@ -115,6 +116,8 @@ class VmapFunction:
             raise SrcDiffError(f"srcdiff.vmap: in_axes must be an int, None or a tuple of them (one per argument; "
                                f"for a tree argument, a tree of them), got {in_axes!r}")
         self.func, self.in_axes = f, in_axes
+        aux = aux_function(f)  # (has_aux: the loss's gradient batched, the aux from f batched: api/vmap_aux.py)
+        self._aux = None if aux is None else VmapFunction(aux, in_axes, 0, jit, per_example)
         self._last = None
         self._plan: Plan | None = None  # the last call's batched code, for calls like it; its short path:
         self._fast: Fast | None = None
@@ -147,7 +150,11 @@ class VmapFunction:
         return array
 
     def __call__(self, *args, **kwargs):
-        return placed(self._call(*args, **kwargs), self.out_axes, self.__qualname__)
+        result = self._call(*args, **kwargs)
+        if self._aux is not None and self.per_example is None and self.composed is None:
+            result = with_aux(self.func, result, self._aux(*args, **kwargs))
+            self.per_example = self._aux.per_example
+        return placed(result, self.out_axes, self.__qualname__)
 
     def _call(self, *args, **kwargs):
         if self._fast is not None and not kwargs and self._fast.ready(args, self._plan):
@@ -181,7 +188,7 @@ class VmapFunction:
                                hint="give every batched argument the same length along its batch axis")
         if 0 in sizes:
             raise SrcDiffError(f"{self.__qualname__}: a batch of no examples", hint="pass at least one example")
-        key, user_axes = _kinds(given, axes), list(axes)
+        key, user_axes = call_kinds(given, axes), list(axes)
         func, moved, axes = bound_parts(self.func, moved, list(axes))
         full = with_defaults(func, moved)  # the defaults the call leaves out, passed on unbatched
         moved, axes = full, list(axes) + [None] * (len(full) - len(moved))
@@ -200,6 +207,10 @@ class VmapFunction:
         try:
             if isinstance(func, GradFunction):
                 func, call, _ = func.derivable(row, batching=True)
+                done = None if call.batchable(row) else leaves_or_none(self.func, args, user_axes, self.jit)
+                if done is not None:  # (a list of numbers differentiated: the function of its leaves, batched)
+                    (result, self._last), self.per_example = done, None
+                    return result
                 if not call.batchable(row):  # named at the user's def line: which function, and why
                     user = self.func.front.target.func
                     raise parse_function(user).error(
@@ -237,7 +248,7 @@ class VmapFunction:
         if len(set(found.values())) != 1 or 0 in found.values():
             raise SrcDiffError(f"{self.__qualname__}: the batched arguments have sizes {sorted(set(found.values()))}",
                                hint="give every batched argument the same length (at least 1) along its batch axis")
-        key = ("composed", tuple(map(repr, axes)), _kinds(list(args), axes))
+        key = ("composed", tuple(map(repr, axes)), call_kinds(list(args), axes))
         examples = self._examples.get(key)
         if examples is None:
             examples = self._examples[key] = self._one_at_a_time(len(args), axes, self.composed)
@@ -357,22 +368,6 @@ def _is_object(value) -> bool:
     """An object holding parameters as attributes (not an array, a number, a function or a module)."""
     return hasattr(value, "__dict__") and not callable(value) and not isinstance(value, types.ModuleType) \
         and not isinstance(value, (np.ndarray, np.generic))
-
-
-def _kinds(args, axes) -> tuple:
-    """What decides whether a call is batched or run one example at a time: each argument's axis,
-    its shape and dtype (an array), or its value (a loop count, a flag)."""
-    out = []
-    for value, axis in zip(args, axes):
-        if type(value) in (int, bool, str, type(None)):
-            out.append((repr(axis), type(value), value))
-        elif isinstance(value, (np.ndarray, np.generic, float, complex)):
-            out.append((repr(axis), np.shape(value), np.asarray(value).dtype.str))
-        elif isinstance(value, (list, tuple)):
-            out.append((repr(axis), type(value), _kinds(value, [None] * len(value))))
-        else:
-            out.append((repr(axis), type(value)))
-    return tuple(out)
 
 
 def vmap(f, in_axes=0, out_axes=0, *, jit: str | None = None, per_example: str = "warn") -> VmapFunction:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import SrcDiffError
+from ..errors import SharedDrawError, SrcDiffError
 from ..frontend import trees
 from .batched_code import batched_code
 from .flatcall import EVERY, Front
@@ -59,6 +59,18 @@ def tree_leaves_batched(f, args: tuple, axes: list, jit: str | None):
     return call.rebuild(list(result) if several else [result]), made
 
 
+def leaves_or_none(f, args: tuple, axes: list, jit: str | None):
+    """`tree_leaves_batched` for a gradient whose code takes leaves though no argument is a tree to vmap
+    (a list or tuple of numbers differentiated: one array's rows to vmap, a tree to grad), or None where
+    it cannot be batched so (the caller says why at the user's line)."""
+    try:
+        return tree_leaves_batched(f, args, axes, jit)
+    except SharedDrawError:
+        raise
+    except (SrcDiffError, ValueError, TypeError, IndexError):
+        return None
+
+
 def _axes_of_leaves(axes, struct, out: list) -> list:
     """Each leaf's axis (in `trees.leaves` order) from an in_axes tree shaped like the argument (checked
     against it by api/vmap_examples.py `sizes`): a dict's by key, a list's or tuple's by position, one
@@ -81,4 +93,4 @@ def _axes_of_leaves(axes, struct, out: list) -> list:
     return out
 
 
-__all__ = ["tree_leaves_batched"]
+__all__ = ["leaves_or_none", "tree_leaves_batched"]

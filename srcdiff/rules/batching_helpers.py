@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import SrcDiffError
 from .batched_scale_helpers import HELPERS as SCALES
 from .batching_branch_helpers import branch_rows
+from .batching_each_row import HELPERS as EACH_ROW
 from .batching_gather_helpers import HELPERS as GATHER_SLICES
 from .batching_gather_helpers import gather_slices_add_rows, gather_slices_rows
 from .batching_linalg_helpers import HELPERS as LINALG
@@ -387,7 +388,7 @@ HELPERS = {**{f.__name__: f for f in (gather_rows, gather_read_rows, gather_add_
                                    full_rows, expand_rows, reshape_rows, unbroadcast_rows, rows_index, index_read_rows,
                                    index_add_rows, scatter_add_rows, zero_rows, zero_rows_with, sum_last, set_item_rows,
                                    select_rows, measure_nan_rows, branch_rows, float_rows)},
-           **GATHER_SLICES, **LINALG, **SCALES}
+           **GATHER_SLICES, **LINALG, **SCALES, **EACH_ROW}
 
 __all__ = ["HELPERS", "broadcast_rows", "gather_add_rows", "gather_read_rows", "gather_rows",
            "copy_rows", "diag_rows", "expand_rows", "full_rows", "index_add_rows",

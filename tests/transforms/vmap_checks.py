@@ -36,14 +36,14 @@ def assert_batched_like_the_loop(f, wrt: int, args, axes, size: int, marker: str
 BATCHED, PER_EXAMPLE, REFUSED, WRONG, BAD_ERROR, NA = "batched", "per-example", "refused", "WRONG", "bad error", "n/a"
 
 
-def _item(value, i: int):
+def item(value, i: int):
     """Example `i` of a batched argument: of each leaf of a tree (a dict, list, tuple, namedtuple)."""
     if isinstance(value, dict):
-        return {k: _item(v, i) for k, v in value.items()}
+        return {k: item(v, i) for k, v in value.items()}
     if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return type(value)(*[_item(v, i) for v in value])
+        return type(value)(*[item(v, i) for v in value])
     if isinstance(value, (list, tuple)):
-        return type(value)(_item(v, i) for v in value)
+        return type(value)(item(v, i) for v in value)
     return value[i]
 
 
@@ -53,18 +53,18 @@ def _stacked_leaves(results: list) -> list:
     return [np.stack([np.asarray(f[k]) for f in flat]) for k in range(len(flat[0]))]
 
 
-def _wide(value):
+def wide(value):
     """`value` with float32 arrays and numbers as float64 (central differences need float64's precision)."""
     if isinstance(value, dict):
-        return {k: _wide(v) for k, v in value.items()}
+        return {k: wide(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
-        return type(value)(_wide(v) for v in value)
+        return type(value)(wide(v) for v in value)
     if isinstance(value, (np.ndarray, np.floating)) and value.dtype == np.float32:
         return value.astype(np.float64)
     return value
 
 
-def _tree_difference(f, args: list, wrt: int) -> np.ndarray:
+def tree_difference(f, args: list, wrt: int) -> np.ndarray:
     """Central differences of `f` along every float of argument `wrt` (a tree too), flat."""
     x = args[wrt]
     at = lambda v: f(*args[:wrt], leaves.with_vector(x, v), *args[wrt + 1:])  # noqa: E731
@@ -88,7 +88,7 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     differences), a bad error, or n/a (grad itself refuses).  Arguments may be trees (in_axes 0:
     every leaf batched)."""
     gradient = (srcdiff.value_and_grad if valued else srcdiff.grad)(f, wrt=wrt)
-    examples = [[a if ax is None else _item(a, i) for a, ax in zip(args, axes)] for i in range(size)]
+    examples = [[a if ax is None else item(a, i) for a, ax in zip(args, axes)] for i in range(size)]
     try:
         per = [gradient(*e) for e in examples]
     except srcdiff.SrcDiffError as exc:
@@ -96,10 +96,17 @@ def census_outcome(f, wrt: int, args, axes, size: int, rtol: float = 1e-8, atol:
     for e, result in zip(examples, per):
         single = any(np.asarray(leaf).dtype == np.float32 for leaf in leaves.float_leaves(e))  # (float32 arguments:
         tol = 1e-3 if single else 1e-5  # the differences of the function in float64, to float32's precision)
-        if not np.allclose(leaves.vector(result[1] if valued else result), _tree_difference(f, _wide(e), wrt),
+        if not np.allclose(leaves.vector(result[1] if valued else result), tree_difference(f, wide(e), wrt),
                            rtol=tol, atol=tol / 10):
             return NA, "grad disagrees with central differences (not vmap's)"
-    mapped = srcdiff.vmap(gradient, in_axes=axes, per_example="allow")
+    return mapped_outcome(gradient, args, axes, per, rtol, atol)
+
+
+def mapped_outcome(transformed, args, axes, per: list, rtol: float = 1e-8, atol: float = 1e-10) -> tuple:
+    """What ``vmap(transformed, in_axes=axes)(*args)`` does beside `per`, the loop over the examples'
+    results (already checked against central differences): batched, per-example, refused, WRONG (another
+    structure, shape, dtype or numbers) or a bad error."""
+    mapped = srcdiff.vmap(transformed, in_axes=axes, per_example="allow")
     try:
         got = mapped(*args)
     except srcdiff.SrcDiffError as exc:
@@ -142,7 +149,7 @@ def values_outcome(f, args, axes, size: int, rtol: float = 1e-8, atol: float = 1
     """What ``vmap(f)`` does over `size` examples (census_outcome's outcomes, for f's values: the
     loop's structure, shapes, dtypes and numbers); n/a where f itself raises."""
     kept = copy.deepcopy(args)  # (a function writing into its argument: the loop gets copies, vmap the arguments)
-    examples = [[a if ax is None else _item(a, i) for a, ax in zip(kept, axes)] for i in range(size)]
+    examples = [[a if ax is None else item(a, i) for a, ax in zip(kept, axes)] for i in range(size)]
     try:
         per = [f(*e) for e in examples]
         want = _stacked_leaves(per)
