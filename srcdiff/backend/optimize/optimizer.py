@@ -98,6 +98,7 @@ from . import (
     hyperbolic,
     joined_selections,
     joined_writes,
+    like_terms,
     logistic,
     loops,
     mask_products,
@@ -218,6 +219,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= zero_ties.drop_zero_shares(func, info.is_array)  # (a share of what is 0 at its tie)
         if not info.derivable and "sinh" in spelled:
             changed |= hyperbolic.tangents(func)
+        if info.double:  # (IEEE's exact doublings and scalings, of one width)
+            changed |= like_terms.collect(func, is_float_name, is_scalar)
         if info.python_loops and not info.portable and info.double:  # (float64: a selection keeps a product's dtype)
             changed |= mask_products.select_mask_products(func, is_float_name)
         changed |= wheres.merge_complements(func, is_float_name)
