@@ -39,6 +39,7 @@ import variants30_hessians as v30h
 import variants31_einsum as v31e
 import variants31_linalg as v31l
 import variants31_signs as v31s
+import variants32_losses as v32
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -248,6 +249,20 @@ VARIANTS = [
     Variant("huber_minmax_1e4x30", "huber_minmax", (0,), v31s.residual_args, {"n": 9, "d": 4}),
     Variant("eps_band_where_1e4x30", "eps_band_where", (0,), _arguments(v31s.residual_args, extra=(0.5,)),
             {"n": 9, "d": 4}),
+    # wave 32's held-out losses, written before its speed work (benchmarks/variants32_losses.py)
+    Variant("huber_abs_where_1e4x30", "huber_abs_where", (0,), v32.residual_args, {"n": 9, "d": 4}),
+    Variant("huber_split_abs_1e4x30", "huber_split_abs", (0,), _arguments(v32.residual_args, extra=(0.8,)),
+            {"n": 9, "d": 4}),
+    Variant("smooth_l1_where_1e4x30", "smooth_l1_where", (0,), _arguments(v32.residual_args, extra=(0.6,)),
+            {"n": 9, "d": 4}),
+    Variant("sq_hinge_where_1e4x30", "sq_hinge_where", (0,), _arguments(v32.residual_args, signs=True, extra=(0.01,)),
+            {"n": 9, "d": 4}),
+    Variant("clipped_l1_1e4x30", "clipped_l1", (0,), _arguments(v32.residual_args, extra=(1.5,)), {"n": 9, "d": 4}),
+    Variant("logcosh_plain_1e4x30", "logcosh_plain", (0,), _arguments(v32.residual_args, extra=()), {"n": 9, "d": 4}),
+    Variant("logcosh_stable_1e4x30", "logcosh_stable", (0,), _arguments(v32.residual_args, extra=()),
+            {"n": 9, "d": 4}),
+    Variant("fair_log_1e4x30", "fair_log", (0,), _arguments(v32.residual_args, extra=(0.9,)), {"n": 9, "d": 4}),
+    Variant("tukey_min_1e4x30", "tukey_min", (0,), _arguments(v32.residual_args, extra=(2.0,)), {"n": 9, "d": 4}),
 ]
 
 

@@ -342,3 +342,8 @@ from variants31_einsum import (  # noqa: E402, F401, I001
 from variants31_signs import (  # noqa: E402, F401, I001
     eps_band_where, eps_band_where_grad, fair_abs, fair_abs_grad, huber_minmax, huber_minmax_grad, huber_where_abs,
     huber_where_abs_grad, l1_sign_ridge, l1_sign_ridge_grad, winsor_sq, winsor_sq_grad)
+# Huber, smooth L1, hinge, clipped, log-cosh, Fair and Tukey losses, held out from wave 32's speed work
+from variants32_losses import (  # noqa: E402, F401, I001
+    clipped_l1, clipped_l1_grad, fair_log, fair_log_grad, huber_abs_where, huber_abs_where_grad, huber_split_abs,
+    huber_split_abs_grad, logcosh_plain, logcosh_plain_grad, logcosh_stable, logcosh_stable_grad, smooth_l1_where,
+    smooth_l1_where_grad, sq_hinge_where, sq_hinge_where_grad, tukey_min, tukey_min_grad)

@@ -8,7 +8,9 @@ against a literal ``0.0``:
 
 * ``np.where(c1, np.where(c2, g, 0.0), 0.0)`` is ``np.where(np.logical_and(c1, c2), g, 0.0)``
   (and ``np.where(c1, 0.0, np.where(c2, 0.0, g))`` is ``np.where(np.logical_or(c1, c2), 0.0,
-  g)``): bit for bit, of the same shape and dtype (``np.where`` reads its conditions' truth as
+  g)``; ``np.where(c1, np.where(c2, 0.0, g), 0.0)`` is ``np.where(np.logical_and(c1, c2'), g, 0.0)``
+  of c2's negation, ``a != b`` for ``a == b``: np.clip's zero where its bounds are one): bit
+  for bit, of the same shape and dtype (``np.where`` reads its conditions' truth as
   `logical_and` does); a logical and of two masks costs a tenth of a selection;
 * ``np.where(c, v, 0.0)`` where `v` already vanishes wherever `c` fails is `v`: `v` is a selection
   on the same `c` against 0.0 (a name every binding of which is one, made before and in the
@@ -87,6 +89,13 @@ def _np_call(name: str, args: list[ast.expr]) -> ast.Call:
     return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), name, ast.Load()), args, [])
 
 
+def _negated(condition: ast.expr) -> ast.expr:
+    """``a != b`` for ``a == b`` (each is the other's negation, NaN included), else ``np.logical_not(c)``."""
+    if isinstance(condition, ast.Compare) and len(condition.ops) == 1 and isinstance(condition.ops[0], ast.Eq):
+        return ast.Compare(condition.left, [ast.NotEq()], condition.comparators)
+    return _np_call("logical_not", [condition])
+
+
 def _finite_number(node: ast.expr) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
@@ -111,6 +120,10 @@ class _Rewrite(ast.NodeTransformer):
             if inner is not None and _zero_sign(inner[2]) == sign:
                 self.changed = True
                 node.args = [_np_call("logical_and", [condition, inner[0]]), inner[1], other]
+                return node
+            if inner is not None and _zero_sign(inner[1]) == sign:  # the inner one zeroes where its condition holds
+                self.changed = True
+                node.args = [_np_call("logical_and", [condition, _negated(inner[0])]), inner[2], other]
                 return node
             if self._fixed(condition) and self._vanishes(kept, ast.dump(condition), DEPTH):
                 self.changed = True

@@ -287,3 +287,29 @@ def fresh_name(stem: str, taken: set[str]) -> str:
         name = f"{stem}{k}"
     taken.add(name)
     return name
+
+
+def bound_once(func: ast.FunctionDef) -> dict[str, tuple[int, ast.expr]]:
+    """Names stored once in all of `func`, by a plain assignment among its top statements, and
+    written into by none (no item write, no ``out=``, no method called as a statement): (the
+    statement's place, the value); and the parameters never stored nor written into: (-1, the name).
+    Such a name holds one value wherever a later top statement reads it."""
+    stores = Counter(n.id for n in nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    changed = set()
+    for n in nodes(func):
+        if isinstance(n, ast.stmt):
+            changed |= written_into(n) if not isinstance(n, ast.Expr) else set()
+        if isinstance(n, ast.keyword) and n.arg == "out":
+            changed |= {m.id for m in ast.walk(n.value) if isinstance(m, ast.Name)}
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute):
+            changed |= {m.id for m in ast.walk(n.value.func.value) if isinstance(m, ast.Name)}  # ``x.sort()``
+    found = {}
+    for place, stmt in enumerate(func.body):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            if stores[name] == 1 and name not in changed:
+                found[name] = (place, stmt.value)
+    for param in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]:
+        if stores[param.arg] == 0 and param.arg not in changed:
+            found[param.arg] = (-1, ast.Name(param.arg, ast.Load()))
+    return found

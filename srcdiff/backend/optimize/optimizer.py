@@ -95,8 +95,10 @@ from . import (
     dot_sums,
     einsum_matmuls,
     factor,
+    hyperbolic,
     joined_selections,
     joined_writes,
+    like_terms,
     logistic,
     loops,
     mask_products,
@@ -119,6 +121,7 @@ from . import (
     widths,
     writes,
     zero_restore,
+    zero_ties,
 )
 from .known_names import Bindings, grow, item_of
 from .liveness import is_comment, is_size, vocabulary
@@ -213,6 +216,11 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= writes.read_around_zeroed(func)
         changed |= wheres.fold_decided_wheres(func, is_float_name)
         changed |= wheres.inline_decided(func, is_float_name)
+        changed |= zero_ties.drop_zero_shares(func, info.is_array)  # (a share of what is 0 at its tie)
+        if not info.derivable and "sinh" in spelled:
+            changed |= hyperbolic.tangents(func)
+        if info.double:  # (IEEE's exact doublings and scalings, of one width)
+            changed |= like_terms.collect(func, is_float_name, is_scalar)
         if info.python_loops and not info.portable and info.double:  # (float64: a selection keeps a product's dtype)
             changed |= mask_products.select_mask_products(func, is_float_name)
         changed |= wheres.merge_complements(func, is_float_name)
