@@ -224,3 +224,44 @@ MASKED_DATA = [
     ("where_nan_log", where_nan_log, lambda rng: (np.linspace(-1.0, 1.5, 6),), 0),
     ("where_nan_in_a_loop", where_nan_in_a_loop, lambda rng: (np.linspace(-1.0, 1.5, 6),), 0),
 ]
+
+
+# ---- KEPT_SIDE: the side np.minimum / np.maximum / np.clip leaves, of ``x / D`` at D = 0 (x / 0 = inf) ----
+
+D = np.array([0.0, 2.0, 0.5])
+
+
+def minimum_of_a_ratio(x, d=D):
+    return np.sum(np.minimum(x / d, 1.0) * x)
+
+
+def minimum_of_a_ratio_second(x, d=D):
+    return np.sum(np.minimum(1.0, x / d) * x ** 2)
+
+
+def maximum_of_a_ratio(x, d=D):
+    return np.sum(np.maximum(-x / d, -1.0) * x)
+
+
+def clip_of_a_ratio(x, d=D):
+    return np.sum(np.clip(x / d, -1.0, 1.0) * np.sin(x))
+
+
+def minimum_of_a_log_ratio(x, d=D):
+    return np.sum(np.minimum(np.log(x / d), 0.5) * x)
+
+
+def minimum_of_a_ratio_in_a_loop(x, d=D):
+    total = 0.0
+    for j in range(3):
+        total = total + min(x[j] / d[j], 1.0) * x[j] if d[j] > 0 else total + x[j]
+    return total
+
+
+KEPT_SIDE = [
+    ("minimum_of_a_ratio", minimum_of_a_ratio, _vec(0.7, 0.5, 1.5), 0),
+    ("minimum_of_a_ratio_second", minimum_of_a_ratio_second, _vec(0.7, 0.5, 1.5), 0),
+    ("maximum_of_a_ratio", maximum_of_a_ratio, _vec(0.7, 0.5, 1.5), 0),
+    ("clip_of_a_ratio", clip_of_a_ratio, _vec(0.7, 0.5, 0.3), 0),
+    ("minimum_of_a_log_ratio", minimum_of_a_log_ratio, _vec(0.7, 0.5, 0.2), 0),
+]
