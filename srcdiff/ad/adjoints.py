@@ -348,9 +348,9 @@ def _axes_among(operand: Shape, others: list[Shape]):
 
 
 def _shared(pending: list, node: Node, sweep: Sweep) -> list:
-    """Subexpressions the contributions of one node compute more than once (``x == ans`` in
-    the adjoint of ``np.max``, the solve in that of ``np.linalg.solve``) computed once, into a
-    temporary.  Never one under a conditional expression (it might not run)."""
+    """Subexpressions the contributions of one node compute more than once (``x == ans`` in the adjoint of
+    ``np.max``, the solve in that of ``np.linalg.solve``) computed once, into a temporary; never one under a
+    conditional expression (it might not run); in copies (a use mask's may be in a statement emitted before)."""
     counts: dict[str, list[ast.expr]] = {}
     for _, contribution, _ in pending:
         guarded = {id(n) for e in ast.walk(contribution) if isinstance(e, ast.IfExp) for n in ast.walk(e)}
@@ -373,7 +373,7 @@ def _shared(pending: list, node: Node, sweep: Sweep) -> list:
                 return ast.Name(names[ast.dump(n)], ast.Load())
             return super().visit(n)
 
-    return [(name, Share().visit(c), inherited) for name, c, inherited in pending]
+    return [(name, Share().visit(copy.deepcopy(c)), inherited) for name, c, inherited in pending]
 
 
 def _worth_sharing(n: ast.AST) -> bool:

@@ -19,12 +19,14 @@ and keeps the honest NaN.
 from __future__ import annotations
 
 import ast
+import copy
 
 from ..ir.nodes import Const, Function, Global, Node, Var, all_nodes, operand_ast
 from ..rules.structural import GETITEM
 from .static_index import index_value
 from .still_adjoints import finite_there, held_if_still, may_blow_up, region_values
 from .sweep import operand_shape
+from .tangent_node import instantiate
 
 
 def _users(nodes: list[Node]) -> dict[str, list[Node]]:
@@ -126,6 +128,9 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
         return picked if after is None else _both(picked, after)
     if user.rule.name in _PASSING:
         return after
+    kept = _kept_side(user, params[0], shape_of)
+    if kept is not None:
+        return kept if after is None else _both(kept, after)
     if params[0] not in factors:
         return None
     other = user.inputs[user.rule.params.index(factors[params[0]])]
@@ -135,6 +140,21 @@ def _factor_mask(user: Node, value: Var, shape_of: dict, active: set[str], found
     if not (shape.known and (shape.ndim == 0 or shape == own)) and user.rule.name != _HOLD:
         return after
     return operand_ast(other) if after is None else _both(operand_ast(other), after)
+
+
+def _kept_side(user: Node, param: str, shape_of: dict) -> ast.expr | None:
+    """The condition of the side `user` keeps for its operand `param` (np.minimum's ``x <= y``, np.clip's
+    inside, `Rule.selects`), or None: where it fails, the operand's adjoint is an exact 0 (the rule selects
+    it), and it fails on an open set (a strict comparison of the operands), so a hold by it is exact at
+    every order though it reads a differentiated value."""
+    shapes = {p: operand_shape(v, shape_of) for p, v in zip(user.rule.params, user.inputs)}
+    selection = user.rule.selection(param, user.static, shapes)
+    if selection is None:
+        return None
+    bindings = {p: operand_ast(v) for p, v in zip(user.rule.params, user.inputs)}
+    bindings.update({k: ast.Constant(v) for k, v in user.static.items()})
+    condition = instantiate(selection[0], bindings)
+    return condition if selection[1] else _np("logical_not", condition)
 
 
 def _by_index(mask: ast.expr) -> bool:
@@ -176,6 +196,9 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
     mask = sweep.used.get(node.out.name)
     if mask is None:
         return contribution
+    # a copy: masks share subexpressions (`_either`, `_both`), and a later pass that rewrites an emitted
+    # statement in place (adjoints._shared) must not reach into another statement emitted before it
+    mask = copy.deepcopy(mask)
     nonzero = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "not_equal", ast.Load()), [mask, ast.Constant(0.0)],
                        [])
     for call in ast.walk(contribution):

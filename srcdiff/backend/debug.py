@@ -12,8 +12,10 @@ assignment it inserts one readable statement,
 naming the value just computed, the sweep, the graph node it belongs to (for an adjoint, the
 node whose rule produced the contribution) and the inputs the statement read.  The check costs
 an `np.isfinite` per statement, which is why it is opt-in.  When a value is not finite,
-`Checker` raises `SrcDiffError` at the user's line with the operation and its inputs, e.g.
-``np.log(x - x) is -inf: np.log(0.0)``.  Arithmetic exceptions that Python floats raise
+`Checker` keeps the first such statement's `SrcDiffError` (at the user's line, with the operation
+and its inputs, e.g. ``np.log(x - x) is -inf: np.log(0.0)``) and raises it when the function
+returns something not finite: a NaN that np.where leaves out (NaN data in the branch not taken)
+does not reach what the user gets, so it stops nothing.  Arithmetic exceptions that Python floats raise
 instead of returning inf/nan (``1.0 / 0.0``, ``math.log(0.0)``) are translated the same way:
 the body runs inside ``try``, and `Checker.failed` finds the failing statement's check in
 the rendered function (`Checker.read`).
@@ -82,16 +84,34 @@ def instrument(func: ast.FunctionDef, program: GradProgram, helper: str) -> None
         return out
 
     # ``1.0 / 0.0`` on Python floats raises instead of giving inf: reported like an infinity
-    failed = ast.Call(ast.Attribute(ast.Name(helper, ast.Load()), "failed", ast.Load()),
-                      [ast.Name("error", ast.Load())], [])
-    errors = ast.Tuple([ast.Name("ArithmeticError", ast.Load()), ast.Name("ValueError", ast.Load())], ast.Load())
-    handler = ast.ExceptHandler(errors, "error", [ast.Raise(failed)])
+    failed = _method(helper, "failed", ast.Name("error", ast.Load()))
+    handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), "error", [ast.Raise(failed)])
     # NumPy warns when it makes an inf or a NaN; the check right after says it better, at the
     # user's line, so its RuntimeWarning would only repeat it
     quiet = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "errstate", ast.Load()), [],
                      [ast.keyword(k, ast.Constant("ignore")) for k in ("divide", "invalid", "over")])
-    body = [ast.With([ast.withitem(quiet)], visit(func.body))]
+    body = [ast.Expr(_method(helper, "begin")), ast.With([ast.withitem(quiet)], _returns_checked(visit(func.body),
+                                                                                                   helper))]
     func.body = [ast.Try(body, [handler], [], [])]
+
+
+def _returns_checked(body: list[ast.stmt], helper: str) -> list[ast.stmt]:
+    """`body` with each ``return value`` of the function's own (not of a function it defines) made
+    ``return helper.end(value)``: the first non-finite value is raised only if what it returns is not finite."""
+    class Returns(ast.NodeTransformer):
+        def visit_FunctionDef(self, node):
+            return node
+
+        visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
+
+        def visit_Return(self, node: ast.Return):
+            return ast.Return(_method(helper, "end", node.value or ast.Constant(None)))
+
+    return [Returns().visit(stmt) for stmt in body]
+
+
+def _method(helper: str, name: str, *args: ast.expr) -> ast.expr:
+    return ast.Call(ast.Attribute(ast.Name(helper, ast.Load()), name, ast.Load()), list(args), [])
 
 
 def _users(function: ir.Function) -> tuple[set[str], dict[str, list[str]]]:
@@ -126,17 +146,38 @@ class Checker:
         self.graph = build(function, location=parsed.location, def_line=parsed.tree.lineno,
                            user_names=assigned_names(parsed.tree), parsed=parsed,
                            in_place=True)  # appends: looked up by name only
+        #: per call running (a stack: the function may call itself), the first non-finite value's error
+        self.first: list = []
+
+    def begin(self) -> None:
+        """A call of the generated function starts: nothing non-finite met yet."""
+        self.first.append(None)
+
+    def end(self, result):
+        """`result`, returned by the generated function; if it is not finite, the error of the first
+        non-finite value the call met (a NaN that only a branch np.where leaves out reaches no result)."""
+        first = self.first.pop() if self.first else None
+        if first is not None and not _finite_tree(result):
+            raise first
+        return result
 
     def __call__(self, value, sweep, node, /, **inputs):
-        if _finite(value):
+        if _finite(value) or not self.first or self.first[-1] is not None:
             return
         caller = sys._getframe(1)  # the generated function: the statement is above this check
         lines = linecache.getlines(caller.f_code.co_filename)
         statement = lines[caller.f_lineno - 2].strip() if 1 < caller.f_lineno <= len(lines) + 1 else ""
-        raise self._error(value, sweep, node, inputs, statement=statement)
+        self.first[-1] = self._error(value, sweep, node, inputs, statement=statement)
 
     def failed(self, error: BaseException) -> BaseException:
-        """The `SrcDiffError` for an exception raised by a generated statement, else `error`."""
+        """The `SrcDiffError` for an exception raised by a generated statement (the first non-finite
+        value before it, if one was met), else `error`."""
+        first = self.first.pop() if self.first else None
+        if isinstance(error, SrcDiffError) or not isinstance(error, (ArithmeticError, ValueError)):
+            return error
+        if first is not None:
+            first.__cause__ = error
+            return first
         if isinstance(error, ValueError) and "math domain error" not in str(error):
             return error
         tb = error.__traceback__  # its first entry is the generated function's own frame
@@ -210,6 +251,17 @@ def _finite(value) -> bool:
     if array.dtype.kind not in "fc":
         return True
     return bool(np.all(np.isfinite(array)))
+
+
+def _finite_tree(value) -> bool:
+    """Whether every number of `value` (a result: an array, a tuple of them, a tree) is finite."""
+    if isinstance(value, dict):
+        return all(_finite_tree(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return all(_finite_tree(v) for v in value)
+    if hasattr(value, "__dataclass_fields__"):
+        return all(_finite_tree(getattr(value, f)) for f in value.__dataclass_fields__)
+    return _finite(value)
 
 
 def _first_bad_index(value) -> tuple | None:

@@ -122,20 +122,8 @@ TIED = {"rank_squared_hinge"}
 NUMBA_REFUSED: set = set()
 
 
-#: open (found by the merged slow set): a held root's use mask reads another root's mask (two np.sqrt(t) of
-#: one loop body) before the line that defines it, so the gradient raises UnboundLocalError at the user's line
-MASK_ORDER = {"opt_black76"}
-
-
 def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED | MASK_ORDER]
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: a use mask read before its definition (UnboundLocalError)")
-@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in MASK_ORDER], ids=_name)
-def test_two_roots_of_one_value_in_a_loop(program):
-    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
+    return [p for p in programs() if _name(p) not in REFUSED]
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)

@@ -30,8 +30,8 @@ Found and fixed:
    frontend/setdefault_calls.py left the read behind.  Rows unpack_setdefault_names,
    unpack_setdefault_alone.
 
-Not a finding: ``grad(f, debug=True)`` stops at a NaN computed from NaN data even where np.where masks
-it (debug's documented trap), so DEBUG_TRAPS_NAN's rows compare with central differences only.
+``grad(f, debug=True)`` stopped at a NaN computed from NaN data even where np.where masks it
+(select_nested_where_nan); since wave 32a it raises only when what the gradient returns is not finite.
 """
 
 from __future__ import annotations
@@ -50,8 +50,6 @@ KEPT = {"einsum_implicit_alphabetical", "chol_b_squares", "slice_overlap", "sele
         "dot_2d", "unpack_setdefault_alone"}
 #: refused at the user's line: keys computed when the function runs, in a dict read as a tree
 REFUSED = {"unpack_setdefault"}
-#: grad(debug=True) traps a NaN the data puts in a masked side
-DEBUG_TRAPS_NAN = {"select_nested_where_nan"}
 NUMBA_REFUSED = {"unpack_setdefault"}  # (chol_matrix_rhs's strided right-hand side: numba/triangular.py, wave 32d)
 
 
@@ -76,8 +74,7 @@ def test_every_transformation(program):
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
 def test_optimised_equals_debug(program):
     speed_checks.assert_near_central_differences(program)
-    if _name(program) not in DEBUG_TRAPS_NAN:
-        speed_checks.assert_optimised_equals_debug(program, rtol=1e-11, atol=1e-13)
+    speed_checks.assert_optimised_equals_debug(program, rtol=1e-11, atol=1e-13)
 
 
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in REFUSED], ids=_name)

@@ -47,8 +47,8 @@ Open (NaN, never a finite number; pinned in OPEN):
   multiplies it; |x| is read by a root, not a power above 2.
 * a tree's ``sqrt(clip(p["a"]))[1:]`` in the reverse-over-reverse Hessian (hvp exact): the tree's gradient
   code leaves its values' shapes unknown, so they have no use mask.
-* np.minimum of ``x / D`` at D = 0 in the Jacobian of the gradient (the Hessian and hvp exact): the
-  Jacobian's pullback divides by D where np.minimum's comparison, not the structure, zeroes the adjoint.
+* (np.minimum of ``x / D`` at D = 0 in the Jacobian of the gradient: exact since wave 32a, whose use
+  masks hold the side np.minimum's comparison leaves.)
 * the root of a sum of zeros (``np.sqrt(np.sum(x[:2] ** 2))`` at x[:2] = 0): NaN in its block, as it must
   be, but NaN spreads into the row and column of x[2] (truth 0), as for np.linalg.norm (special30's LOOSE).
 * wave 30a's CRR tree middle leaf (``u ** j * (1 / u) ** j == 1``) and wave 30h's ``np.clip(x, x[0] *
@@ -70,7 +70,7 @@ from . import wave31n_programs as w
 #: (row, cell) still NaN where the truth is a number (the docstring's Open)
 OPEN = {(r, c) for r in ("sqrt_abs_times_square", "root_of_sliced_squares_zeros")
         for c in ("hessian", "hvp", "jacobian", "jvp")} \
-    | {("sqrt_clip_sliced_tree", c) for c in ("hessian", "jacobian")} | {("minimum_of_a_ratio", "jacobian")}
+    | {("sqrt_clip_sliced_tree", c) for c in ("hessian", "jacobian")}
 CELLS = ("hessian", "hvp", "jacobian", "jvp")
 KEPT = {"sqrt_abs_sliced", "sqrt_clip_sliced_f32", "half_power_abs_sliced_end", "sqrt_abs_zero_weight",
         "reciprocal_sliced", "weighted_roots_squared", "abs_cubed", "clip_tie_itself", "maximum_tie_itself"}
