@@ -245,7 +245,11 @@ def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             if name is None or name not in classes.single or not _is_fill(value):
                 continue
             key = classes.of(shape_of_call(value.args[0]))
-            if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads, rebound):
+            # a name rebound from it holds the fill's value until rebound: only a number (an array of
+            # keepdims's narrower shape there would meet ``x_bar += e``, which cannot widen it)
+            number = isinstance(value.args[1], ast.Constant) or classes.of(value.args[1]) == SCALAR
+            if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads,
+                                                        rebound if number else frozenset()):
                 continue
             stmt.value = value.args[1]
             changed = True
