@@ -94,9 +94,9 @@ class LoopItems(DisplayItems):
                             [ast.Lt()], [ast.Constant(count)])
         refusal = self.names.fresh("SrcDiffError")
         self.cells[refusal] = types.CellType(SrcDiffError)
-        located = self.error(where, f"this comprehension zips a tree of {count} items with a shorter sequence, "
-                             "which srcdiff does not differentiate",  # (its text names the line: a
-                             "zip sequences as long as the tree, or build the list with a for loop")  # raise's isn't)
+        located = self.error(where, f"this comprehension (or loop filling a dict) zips a tree of {count} items "
+                             "with a shorter sequence, which srcdiff does not differentiate",  # (its text names
+                             "zip sequences as long as the tree, or build the list with a for loop")  # the line)
         error = ast.Raise(ast.Call(ast.Name(refusal, ast.Load()), [ast.Constant(str(located))], []), None)
         return ast.fix_missing_locations(ast.copy_location(ast.If(short, [error], []), where))
 

@@ -13,6 +13,7 @@ from .dict_merges import DictMerges
 from .entry_spellings import EntrySpellings
 from .flatten_exprs import ExprRewriter
 from .flatten_items import LoopItems
+from .keyed_writes import KeyedWrites
 from .lambdas import LambdaFn
 from .local_defs import LocalDefs
 from .naming import assigned_names
@@ -30,7 +31,7 @@ _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)
 
 
 class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleState, TryBlocks, StateWrites, LoopItems,
-               LocalDefs, ExprRewriter):
+               LocalDefs, KeyedWrites, ExprRewriter):
     def __init__(self, parsed: ParsedFunction, names: Names, has_aux: bool, flatten):
         self.parsed, self.names, self.has_aux, self.flatten = parsed, names, has_aux, flatten
         self.env, self.cells, self.owned = {}, {}, {}  # entries by name, closure cells, key variables' nodes
@@ -61,8 +62,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
         return self.block(stmts)  # (branch_tails.py)
 
     def stmt(self, s) -> list:
-        """`s` rewritten, after the assignments of the objects it builds (built_objects.py): only
-        a simple statement may build one."""
+        """`s` rewritten, after the assignments of the objects it builds (built_objects.py): only a simple one may."""
         # (a `for`'s iterable and an `if`'s test run once, before: objects they build are made just before too)
         outer, self.built = self.built, [] if isinstance(s, _SIMPLE + (ast.For, ast.If)) else None
         try:
@@ -347,7 +347,7 @@ class Rewriter(EntrySpellings, BranchTails, DictMerges, ReturnedObjects, TupleSt
         over_partials = self.loop_over_partials(s)  # for loss in losses (partial_lists.py)
         if over_partials is not None:
             return over_partials
-        items = self.loop_items(s.iter, force=self.uses_trees(s.body, s) or self.over_views(s.iter))
+        items = self.for_items(s)  # (a loop filling a dict at its keys: keyed_writes.py)
         if items is None:
             before, assigned = self.carry_objects(s), self.loop_start(s)
             self.depth += 1

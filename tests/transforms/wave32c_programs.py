@@ -67,6 +67,20 @@ def labels_comprehension_argument(x, labels):
     return d["b"] * np.cos(d["a"]) + d["c"]
 
 
+def labels_enumerated_module_tuple(x):
+    weights = {}
+    for i, lab in enumerate(LABELS):
+        weights[lab] = np.exp(-x[i] ** 2) * (i + 1.0)
+    return weights["b"] * weights["c"] + sum(weights.values())
+
+
+def labels_range_keys(x):
+    d = {}
+    for k in range(3):
+        d[k] = x[k] * x[k + 1]
+    return d[0] + np.sin(d[1]) * d[2]
+
+
 DATA_KEYS = [
     ("labels_argument", labels_argument, lambda r: (_v(r, 3), ["a", "b", "c"]), 0),
     ("labels_argument_read_back", labels_argument_read_back, lambda r: (_v(r, 3), ("a", "b", "c")), 0),
@@ -74,6 +88,8 @@ DATA_KEYS = [
     ("labels_module_names_params", labels_module_names_params, lambda r: (_v(r, 3),), 0),
     ("labels_default_argument", labels_default_argument, lambda r: (_v(r, 4),), 0),
     ("labels_comprehension_argument", labels_comprehension_argument, lambda r: (_v(r, 3), ["a", "b", "c"]), 0),
+    ("labels_enumerated_module_tuple", labels_enumerated_module_tuple, lambda r: (_v(r, 4),), 0),
+    ("labels_range_keys", labels_range_keys, lambda r: (_v(r, 4),), 0),
 ]
 
 
