@@ -209,7 +209,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     run.checked, run.widen, run.watch = {}, built.widen, {}
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
-    run.env, run.positions, run.name = env, positions, built.main  # (read by numba/entry.py)
+    run.env, run.positions, run.name = env, None if dicts_at else positions, built.main  # (numba/entry.py: a dict
+    # argument is passed as dict_args.given makes it, by the general path)
     return run
 
 

@@ -523,6 +523,10 @@ def module_list_items_in_a_loop(x):
     return total
 
 
+def index_of_a_repeated_list(x):
+    return np.sum(x[PICK * 2] ** 2) + np.sum(x[PICK]) * x[1]
+
+
 LISTS = [
     ("nested_module_list", nested_module_list, lambda r: (_v(r),), 0),
     ("nested_module_list_rows", nested_module_list_rows, lambda r: (_v(r),), 0),
@@ -533,6 +537,7 @@ LISTS = [
     ("fancy_rows_module_list", fancy_rows_module_list, lambda r: (r.normal(size=(3, 2)),), 0),
     ("mixed_nested_module_list", mixed_nested_module_list, lambda r: (_v(r),), 0),
     ("module_list_items_in_a_loop", module_list_items_in_a_loop, lambda r: (_v(r),), 0),
+    ("index_of_a_repeated_list", index_of_a_repeated_list, lambda r: (_v(r),), 0),
 ]
 
 

@@ -37,14 +37,14 @@ def promote(built, made, key):
     changed = False
     for func in (f for f in module.body if isinstance(f, ast.FunctionDef)):
         env = arguments_in(module, func, built.main, made, key)
-        if env is not None:  # (a helper's value saved for its pullback: the proof reads both, pullback_joins.py)
-            changed |= _promoted(func, env, pullback_joins.joined(module, func) or func)
+        if env is not None:  # (a helper's value saved for its pullback: the proof may read both, pullback_joins.py)
+            changed |= _promoted(func, env, [func, *filter(None, [pullback_joins.joined(module, func)])])
     return rewritten(built, module) if changed else built
 
 
-def _promoted(func: ast.FunctionDef, env: dict, proof: ast.FunctionDef) -> bool:
-    """Whether a number-then-array variable of `func` (its arguments' kinds `env`) was promoted; `proof`
-    is the code whose uses of it must keep values (`func`, or `func` and its pullback)."""
+def _promoted(func: ast.FunctionDef, env: dict, proofs: list) -> bool:
+    """Whether a number-then-array variable of `func` (its arguments' kinds `env`) was promoted; `proofs`
+    are the codes one of which must use it only the ways that keep values (`func`; `func` and its pullback)."""
     changed = False
     for index, stmt in enumerate(func.body):
         for _ in range(3):  # again after a promotion: a tangent's kind may read the promoted value's
@@ -55,9 +55,9 @@ def _promoted(func: ast.FunctionDef, env: dict, proof: ast.FunctionDef) -> bool:
             for assign, ndim, dtype in _candidates(func.body[:index], stmt, before):
                 kept = copy.deepcopy(assign.value)
                 assign.value = _ones(ndim, assign.value, dtype)
-                if _of_preset(func, assign) or \
-                        _exact(proof, assign.targets[0].id, (), _Wide(proof, env, ndim)) or \
-                        taints.in_order(proof, [assign], _Wide(proof, env, ndim)):
+                if _of_preset(func, assign) or any(
+                        _exact(proof, assign.targets[0].id, (), _Wide(proof, env, ndim)) or
+                        taints.in_order(proof, [assign], _Wide(proof, env, ndim)) for proof in proofs):
                     changed = promoted = True
                 else:
                     assign.value = kept
@@ -145,11 +145,11 @@ def unified(built, refusal: str, made=None, key=None):
         kept = [copy.deepcopy(n.value) for n in numbers_here]
         for assign in numbers_here:
             assign.value = _ones(ndim, assign.value, dtype)
-        proof = pullback_joins.joined(module, func) or func
-        wide = _Wide(proof, arguments_in(module, func, built.main, made, key) or {}, ndim)
-        skipped = _other_path(func, numbers_here)
-        if all(_of_preset(func, n) for n in numbers_here) or _exact(proof, name, skipped, wide) \
-                or taints.in_order(proof, numbers_here, wide):
+        given, skipped = arguments_in(module, func, built.main, made, key) or {}, _other_path(func, numbers_here)
+        proofs = [func, *filter(None, [pullback_joins.joined(module, func)])]  # (the helper; it and its pullback)
+        if all(_of_preset(func, n) for n in numbers_here) or any(
+                _exact(p, name, skipped, _Wide(p, given, ndim))
+                or taints.in_order(p, numbers_here, _Wide(p, given, ndim)) for p in proofs):
             changed = True
             continue
         for assign, value in zip(numbers_here, kept):

@@ -12,9 +12,9 @@ changed in place is seen, as every global: module.py's `Env`) and given as
   loop over it and ``MIX[i][j]`` read the same way as the list.  A list holding floats and ints
   gives floats throughout (numba's tuples of one type: ``np.array`` of them is the list's array).
 
-A list of anything else (arrays, strings, ragged rows) is passed as it is, as before.  A wrong
-choice can only make numba refuse (at the user's line), never change a value: a tuple is never an
-index here, where numba would read it as one index per axis.
+A list of anything else (arrays, strings, ragged rows), or one the code computes with as a list
+(``PICK * 2``, ``PICK == L``, a method), is passed as it is, as before (numba refuses it at the user's
+line).  A tuple is never an index here, where numba would read it as one index per axis.
 """
 
 from __future__ import annotations
@@ -43,26 +43,35 @@ def _as_tuple(value, sort: str):
     return float(value) if sort == "f" else value
 
 
-def _index_names(source: str) -> set[str]:
-    """The names a subscript of `source` indexes with (``x[PICK]``, ``x[PICK, 0]``)."""
-    found = set()
-    for node in ast.walk(ast.parse(source)):
+def _uses(source: str) -> tuple[set[str], set[str]]:
+    """(the names a subscript of `source` indexes with: ``x[PICK]``, ``x[PICK, 0]``; the names it
+    computes with as lists, compares or calls a method of: ``PICK * 2``, ``PICK == L``, ``PICK.count``)."""
+    tree = ast.parse(source)
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    indexes, operands = set(), set()
+    for node in ast.walk(tree):
         if isinstance(node, ast.Subscript):
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            found |= {p.id for p in parts if isinstance(p, ast.Name)}
-    return found
+            indexes |= {p.id for p in parts if isinstance(p, ast.Name)}
+        parent = parents.get(id(node))
+        if isinstance(node, ast.Name) and isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign,
+                                                              ast.Attribute, ast.BoolOp)):
+            operands.add(node.id)
+    return indexes, operands
 
 
 def spellings(source: str, params: list[str]):
     """A function giving the values of the module's `Env` parameters `params` (in order), from
-    their current values, as numba takes them (above)."""
-    indexes = _index_names(source)
+    their current values, as numba takes them (above).  A list the code both indexes with and
+    computes with as a list (an array would add where the list repeats) is left as it is."""
+    indexes, operands = _uses(source)
     index_at = [p in indexes for p in params]
+    kept = [p in operands for p in params]
 
     def given(values: list) -> list:
         out = []
-        for value, index in zip(values, index_at):
-            sort = _numbers(value) if type(value) is list else None
+        for value, index, keep in zip(values, index_at, kept):
+            sort = _numbers(value) if type(value) is list and not keep else None
             if sort is None:
                 out.append(value)
             elif index and sort == "i":
