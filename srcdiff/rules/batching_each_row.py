@@ -15,9 +15,9 @@ def each_row(compute, size: int, where: str):
     number) of one shape and dtype; otherwise (a row of its own shape, a tuple) `SelectedSideError`,
     which sends the call to vmap's loop over the examples (api/vmap.py), the same numbers."""
     rows = [compute(row) for row in range(size)]
-    first = rows[0]
-    if not all(isinstance(r, (np.ndarray, np.generic, float, int)) and not isinstance(r, bool) for r in rows) \
-            or len({(np.shape(r), np.asarray(r).dtype) for r in rows}) != 1:
+    first = rows[0] if rows else None
+    arrays = all(isinstance(r, (np.ndarray, np.generic, float, int)) and not isinstance(r, bool) for r in rows)
+    if not rows or not arrays or len({(np.shape(r), np.asarray(r).dtype) for r in rows}) != 1:
         raise SelectedSideError(f"{where}: this call's value, computed row by row, is not an array of one shape "
                                 "and dtype for every example", hint="call the function once per example")
     if isinstance(first, (float, int)):

@@ -75,12 +75,11 @@ from .vmap_checks import BATCHED, PER_EXAMPLE, census_outcome, example, stacked_
 
 N = programs.N
 #: (program, value_and_grad) run one example at a time: the gradient of a function of a tree of numbers
-PER = {(f.__name__, valued) for f, _, _ in programs.LISTS for valued in (False, True)} - {("dict_weights", False),
-                                                                                         ("dict_weights", True)}
-#: (program, maker, how, wrt) run one example at a time: interp's adjoint in its values (a sum over each row's
-#: points), and a table of values each example has its own
-PER_INTERP = {("interp_table", "table_args", h, 0) for h in ("grad", "value_and_grad")} | {
-    ("interp_table", "own_tables", h, w) for h in ("values", "grad", "value_and_grad") for w in (None, 1)}
+#: (zipped pairs; a list or tuple of numbers is batched since wave 32e, as the function of its leaves)
+PER = {("zipped_pairs", valued) for valued in (False, True)}
+#: (program, maker, how, wrt) run one example at a time: none since wave 32e (interp's adjoint in its values and
+#: a table each example has its own run row by row inside the batched code, test_wave32e.py)
+PER_INTERP: set = set()
 
 ROWS = [(f, make, wrt, size, how) for f, make, wrts in programs.PROGRAMS for size in (1, 3)
         for wrt, how in [(None, "values")] + [(w, h) for w in wrts for h in ("grad", "value_and_grad")]]

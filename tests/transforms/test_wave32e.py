@@ -58,7 +58,8 @@ above 2x.  Held-out problems: logistic regression (d=50, a Python float bias) 3.
 number argument sent every call down vmap's full path (binding, trees, kinds: 20 us of a 34 us call);
 it now takes the short path, compared by value by the plan (api/vmap_fast.py `SHARED`).  Unchanged:
 2-layer tanh nets 20-16-3 2.64 and 64-128-8 4.4 (its outer product writes 16 MB), softmax regression 40->10
-1.93.
+1.93.  What is batched now against the loop it ran before, per call at a batch of 256: poly_list's gradient
+7.3 ms -> 0.19 ms, smoothed's (np.convolve row by row) 6.7 -> 1.7 ms, interp_values's 10.0 -> 4.0 ms.
 """
 
 from __future__ import annotations
