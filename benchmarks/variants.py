@@ -263,6 +263,15 @@ VARIANTS = [
             {"n": 9, "d": 4}),
     Variant("fair_log_1e4x30", "fair_log", (0,), _arguments(v32.residual_args, extra=(0.9,)), {"n": 9, "d": 4}),
     Variant("tukey_min_1e4x30", "tukey_min", (0,), _arguments(v32.residual_args, extra=(2.0,)), {"n": 9, "d": 4}),
+    # and five written after wave 32's rewrites, their sources not read before measuring
+    Variant("huber_twice_1e4x30", "huber_twice", (0,), _arguments(v32.residual_args, extra=(0.7,)), {"n": 9, "d": 4}),
+    Variant("sq_relu_margin_1e4x30", "sq_relu_margin", (0,), _arguments(v32.residual_args, signs=True, extra=(0.5,)),
+            {"n": 9, "d": 4}),
+    Variant("clipped_square_1e4x30", "clipped_square", (0,), _arguments(v32.residual_args, extra=(2.5,)),
+            {"n": 9, "d": 4}),
+    Variant("logcosh_logaddexp_1e4x30", "logcosh_logaddexp", (0,), _arguments(v32.residual_args, extra=()),
+            {"n": 9, "d": 4}),
+    Variant("berhu_where_1e4x30", "berhu_where", (0,), _arguments(v32.residual_args, extra=(0.8,)), {"n": 9, "d": 4}),
 ]
 
 

@@ -346,4 +346,6 @@ from variants31_signs import (  # noqa: E402, F401, I001
 from variants32_losses import (  # noqa: E402, F401, I001
     clipped_l1, clipped_l1_grad, fair_log, fair_log_grad, huber_abs_where, huber_abs_where_grad, huber_split_abs,
     huber_split_abs_grad, logcosh_plain, logcosh_plain_grad, logcosh_stable, logcosh_stable_grad, smooth_l1_where,
-    smooth_l1_where_grad, sq_hinge_where, sq_hinge_where_grad, tukey_min, tukey_min_grad)
+    smooth_l1_where_grad, sq_hinge_where, sq_hinge_where_grad, tukey_min, tukey_min_grad, huber_twice, huber_twice_grad,
+    sq_relu_margin, sq_relu_margin_grad, clipped_square, clipped_square_grad, logcosh_logaddexp,
+    logcosh_logaddexp_grad, berhu_where, berhu_where_grad)

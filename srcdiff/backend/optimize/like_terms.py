@@ -13,7 +13,7 @@ product from both sides of a selection or of parentheses each cost a pass:
 * ``k * (e * x)`` and ``(e * x) * k`` with `k` a power of two written in the code and `e` a number
   (not an array) are ``(k * e) * x``: a power of two scales without rounding, so both are the
   exact k e x rounded once, but where a product leaves the normal range (an overflow, a subnormal
-  rounded on one side and not the other).
+  rounded on one side and not the other); ``k * e`` read as the name a statement before bound to it.
 
 Float64 code (the bit-for-bit arguments are IEEE's, for one width); numbers reach here as Python
 floats or names the optimizer knows hold numbers.
@@ -25,14 +25,17 @@ import ast
 import math
 from collections.abc import Callable
 
-from .liveness import assigned_name, bodies, is_comment, is_pure, is_size, reads
+from .liveness import assigned_name, bodies, bound_once, is_comment, is_pure, is_size, reads
 
 
 def collect(func: ast.FunctionDef, float_names: Callable[[str], bool], scalar_names: Callable[[str], bool]) -> bool:
     """Rewrite `func`'s expressions as the module says; whether anything changed."""
-    collector = _Collect(float_names, scalar_names)
-    collector.visit(func)
+    collector = _Collect(float_names, scalar_names, bound_once(func))
+    for place, stmt in enumerate(func.body):
+        collector.place = place
+        collector.visit(stmt)
     loads = reads(func)
+    collector.place = -1  # (below, statements of any block: no product read as a name)
     for block in bodies(func.body):
         for i in reversed(range(len(block))):
             if _scaled_next(block, i, loads, collector):
@@ -59,9 +62,12 @@ def _scaled_next(block: list[ast.stmt], i: int, loads, collector: _Collect) -> b
 
 
 class _Collect(ast.NodeTransformer):
-    def __init__(self, float_names, scalar_names):
-        self.float_names, self.scalar_names = float_names, scalar_names
-        self.changed = False
+    def __init__(self, float_names, scalar_names, bound: dict[str, tuple[int, ast.expr]]):
+        self.float_names, self.scalar_names, self.bound = float_names, scalar_names, bound
+        self.place, self.changed = len(bound), False
+        # a number's product already held by a name (``t4 = 2.0 * x``): read as that name
+        self.held = {ast.dump(value): (place, name) for name, (place, value) in bound.items()
+                     if isinstance(value, ast.BinOp)}
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
@@ -77,13 +83,22 @@ class _Collect(ast.NodeTransformer):
                 return self._done(other)
             if _power_of_two(k) and isinstance(other, ast.BinOp) and isinstance(other.op, ast.Mult) \
                     and self._number(other.left) and not self._number(other.right):
-                scale = ast.BinOp(ast.Constant(k.value), ast.Mult(), other.left)
+                scale = self._held(ast.BinOp(ast.Constant(k.value), ast.Mult(), other.left))
                 return self._done(ast.BinOp(scale, ast.Mult(), other.right))
         return node
 
     def _done(self, node: ast.expr) -> ast.expr:
         self.changed = True
         return node
+
+    def _held(self, product: ast.BinOp) -> ast.expr:
+        """The name a top statement before this one bound to `product`, if every name it reads holds one
+        value there; else `product`."""
+        place, name = self.held.get(ast.dump(product), (self.place, None))
+        names = {n.id for n in ast.walk(product) if isinstance(n, ast.Name)}
+        if place < self.place and all(n in self.bound and self.bound[n][0] < self.place for n in names):
+            return ast.Name(name, ast.Load())
+        return product
 
     def _number(self, e: ast.expr) -> bool:
         """Whether `e` certainly is a number, not an array."""
