@@ -342,3 +342,8 @@ from variants31_einsum import (  # noqa: E402, F401, I001
 from variants31_signs import (  # noqa: E402, F401, I001
     eps_band_where, eps_band_where_grad, fair_abs, fair_abs_grad, huber_minmax, huber_minmax_grad, huber_where_abs,
     huber_where_abs_grad, l1_sign_ridge, l1_sign_ridge_grad, winsor_sq, winsor_sq_grad)
+# wave 32's held-out cells by slices, einsums of three operands, scalar polynomials (benchmarks/variants32_heldout.py)
+from variants32_heldout import (  # noqa: E402, F401, I001
+    bilinear_sum, bilinear_sum_grad, cubic2, cubic2_grad, gru_reset, gru_reset_grad, horner3, horner3_grad,
+    lstm_quarters, lstm_quarters_grad, min_gru_split, min_gru_split_grad, quad_form, quad_form_grad, trilinear,
+    trilinear_grad)

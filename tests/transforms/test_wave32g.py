@@ -1,0 +1,102 @@
+"""Wave 32g (issue 26, speed): held-out recurrent cells read by slices, einsums of three or more
+operands and small scalar polynomials (benchmarks/variants32_heldout.py, written before tuning;
+wave32g_programs.py), each against float64 central differences, the debug gradient, float32 and
+every transformation.
+
+Found and fixed (each for its class):
+
+* an ``np.einsum`` of three or more operands ran as one C loop over every combination of its
+  letters, and so did each operand's adjoint (an einsum of three again): 'bi,ij,bj->b' took 12x
+  the hand-written gradient, 'ni,ij,nj->' 39x.  It is now contracted a pair at a time, the pair
+  whose result keeps the fewest letters first (np.einsum's greedy path, chosen once when the code
+  is written), numbers among the operands scaling the result; einsum_matmuls.py then writes the
+  pairs that are matrix products as ``@`` (backend/optimize/einsum_pairs.py).
+
+Census of the programs below through every transformation: see the module's tests (none WRONG,
+none refused, no bad error before or after).
+
+Benchmarks (grad/hand, benchmarks/variants.py --quick, CPU clock, before -> after, one machine):
+see the final report of the wave.
+"""
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import corpus, matrix, speed_checks, wave32g_programs
+
+
+def programs():
+    return corpus.from_table(wave32g_programs.PROGRAMS, "wave32g", "test_wave32g", 32)
+
+
+#: the rows the default run keeps (the einsums this wave rewrites, one cell, one polynomial; `-m slow`: all)
+KEPT = {"four_operands", "bilinear_sum", "batched_forms", "scaled_operands", "list_operand", "summed_alone",
+        "diagonal_kept", "quad_form_A", "trilinear_x", "min_gru_split", "cubic2_x"}
+
+
+def _kept():
+    return [corpus.slow_unless(p.name.partition(":")[2] in KEPT, p) for p in programs()]
+
+
+@pytest.mark.parametrize("program", _kept(), ids=lambda p: p.name)
+def test_gradient_against_central_differences(program):
+    speed_checks.assert_near_central_differences(program)
+
+
+@pytest.mark.parametrize("program", _kept(), ids=lambda p: p.name)
+def test_optimised_equals_debug(program):
+    speed_checks.assert_optimised_equals_debug(program, rtol=1e-11, atol=1e-13)
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(p.name.endswith("four_operands"), p)
+                                     for p in programs()], ids=lambda p: p.name)
+def test_every_transformation(program):
+    matrix.assert_numba_included(program, NUMBA_REFUSES)
+
+
+#: numba has no np.einsum of these spellings: refused at the user's line (before and after; einsum_pairs.py
+#: rewrites the NumPy code only)
+NUMBA_REFUSES = {name: "np.einsum" for name in
+                 ("diagonal_kept", "four_operands", "scaled_operands", "list_operand", "summed_alone")}
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(p.name.endswith("batched_forms"), p) for p in programs()
+                                     if not isinstance(p.args[0], float)], ids=lambda p: p.name)
+def test_float32_stays_float32(program):
+    matrix.assert_float32_stays_float32(program)
+
+
+def _source(name):
+    p = next(p for p in programs() if p.name.endswith(name))
+    g = srcdiff.grad(p.func, wrt=p.wrt)
+    g(*p.args)
+    return g.source
+
+
+@pytest.mark.parametrize("name", ["bilinear_sum", "batched_forms", "quad_form_A", "four_operands"])
+def test_three_operands_become_pairs(name):
+    """No einsum of three or more operands is left; the pairs that are matrix products are ``@``."""
+    source = _source(name)
+    calls = [line for line in source.splitlines() if "np.einsum(" in line]
+    assert all(spec.count(",") < 2 for line in calls for spec in line.split("'")[1::2] if "->" in spec), source
+    assert "@" in source, source
+
+
+def test_a_diagonal_stays_one_einsum():
+    assert "'ii,i,i->'" in _source("diagonal_kept") or "'ii," in _source("diagonal_kept")
+
+
+def test_bilinear_adjoint_is_one_product():
+    """'ni,ij,nj->' wrt the middle operand: X.T @ Y, no einsum."""
+    source = _source("bilinear_sum")
+    assert "X.T @ Y" in source and "einsum('ni,ij,nj" not in source.split("# backward")[1], source
+
+
+def test_pairs_round_like_the_single_einsum():
+    """The pairwise contraction gives the single einsum's value to rounding."""
+    rng = np.random.default_rng(0)
+    X, W, Y = rng.standard_normal((6, 3)), rng.standard_normal((3, 2)), rng.standard_normal((6, 2))
+    got = srcdiff.value_and_grad(wave32g_programs.batched_forms)(W, X, Y)[0]
+    np.testing.assert_allclose(got, wave32g_programs.batched_forms(W, X, Y), rtol=1e-13)
