@@ -100,3 +100,31 @@ def test_pairs_round_like_the_single_einsum():
     X, W, Y = rng.standard_normal((6, 3)), rng.standard_normal((3, 2)), rng.standard_normal((6, 2))
     got = srcdiff.value_and_grad(wave32g_programs.batched_forms)(W, X, Y)[0]
     np.testing.assert_allclose(got, wave32g_programs.batched_forms(W, X, Y), rtol=1e-13)
+
+
+def _square(x):
+    return x ** 2
+
+
+def _cube(x):
+    return x ** 3
+
+
+def _scaled(x):
+    return 5.0 * x
+
+
+def test_a_replaced_code_is_honoured_without_a_read_per_call():
+    """The fast path no longer reads ``__code__`` on each call (backend/code_swaps.py): assigning a
+    function's ``__code__`` sends each of its gradients back to the slow path, which transforms
+    the new code; and back again."""
+    import types
+
+    f = types.FunctionType(_square.__code__, globals(), "_square")
+    g, vg, other = srcdiff.grad(f), srcdiff.value_and_grad(f), srcdiff.grad(f)
+    assert g(3.0) == 6.0 and vg(3.0) == (9.0, 6.0) and other(3.0) == 6.0
+    fast = type(g).__call__
+    assert "__code__" not in fast.__code__.co_names or not srcdiff.backend.code_swaps.WATCHING
+    for code, want in ((_cube.__code__, (27.0, 27.0)), (_scaled.__code__, (15.0, 5.0)), (_square.__code__, (9.0, 6.0))):
+        f.__code__ = code
+        assert g(3.0) == want[1] and vg(3.0) == want and other(3.0) == want[1]
