@@ -39,6 +39,7 @@ import variants30_hessians as v30h
 import variants31_einsum as v31e
 import variants31_linalg as v31l
 import variants31_signs as v31s
+import variants32_heldout as v32h
 import variants32_losses as v32
 import variants_programs as vp
 
@@ -272,6 +273,15 @@ VARIANTS = [
     Variant("logcosh_logaddexp_1e4x30", "logcosh_logaddexp", (0,), _arguments(v32.residual_args, extra=()),
             {"n": 9, "d": 4}),
     Variant("berhu_where_1e4x30", "berhu_where", (0,), _arguments(v32.residual_args, extra=(0.8,)), {"n": 9, "d": 4}),
+    # wave 32's held-out cells, three-operand einsums and scalar polynomials (benchmarks/variants32_heldout.py)
+    Variant("lstm_quarters_T20_h48", "lstm_quarters", (0, 1, 2), v32h.lstm_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("min_gru_split_T25_h48", "min_gru_split", (0,), v32h.min_gru_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("gru_reset_T25_h48", "gru_reset", (0, 1), v32h.gru_reset_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("quad_form_300", "quad_form", (0, 1), v32h.quad_args, {"d": 4}),
+    Variant("bilinear_sum_2000x30", "bilinear_sum", (0,), v32h.bilinear_args, {"n": 7, "d": 3}),
+    Variant("trilinear_30x40", "trilinear", (0, 1), v32h.trilinear_args, {"d": 3, "k": 2}),
+    Variant("cubic2", "cubic2", (0, 1), v32h.scalar_args),
+    Variant("horner3", "horner3", (0, 1, 2), v32h.horner_args),
 ]
 
 

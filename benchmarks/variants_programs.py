@@ -349,3 +349,8 @@ from variants32_losses import (  # noqa: E402, F401, I001
     smooth_l1_where_grad, sq_hinge_where, sq_hinge_where_grad, tukey_min, tukey_min_grad, huber_twice, huber_twice_grad,
     sq_relu_margin, sq_relu_margin_grad, clipped_square, clipped_square_grad, logcosh_logaddexp,
     logcosh_logaddexp_grad, berhu_where, berhu_where_grad)
+# wave 32's held-out cells by slices, einsums of three operands, scalar polynomials (benchmarks/variants32_heldout.py)
+from variants32_heldout import (  # noqa: E402, F401, I001
+    bilinear_sum, bilinear_sum_grad, cubic2, cubic2_grad, gru_reset, gru_reset_grad, horner3, horner3_grad,
+    lstm_quarters, lstm_quarters_grad, min_gru_split, min_gru_split_grad, quad_form, quad_form_grad, trilinear,
+    trilinear_grad)

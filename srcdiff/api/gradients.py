@@ -14,7 +14,7 @@ import weakref
 from typing import Any, Callable, cast
 
 from .. import driver
-from ..backend import jit
+from ..backend import code_swaps, jit
 from ..driver import CACHE, CacheInfo, Lowered, Options, Variant, higher
 from ..errors import SrcDiffError
 from ..frontend.parse import parse_function
@@ -161,6 +161,7 @@ class GradFunction:
         if self._fast_ok():
             _point_call(self, staticmethod(_with_defaults(driver.fast_function(self._lowered, variant, self._slow),
                                                           self.front.target.func)))
+            code_swaps.watch(self._lowered.parsed.func, self)  # (its __code__ replaced: _reset)
         return variant.function(*args)
 
     def _jitted(self, variant: Variant, args: tuple):

@@ -24,7 +24,7 @@ from ..ad.inline import inline_calls
 from ..ad.reverse import reverse
 from ..ad.searches import refuse_comparison_only
 from ..ad.squeeze_axes import squeeze_axes
-from ..backend import codegen, debug, guards, listing, loader, namespaces, origins, render
+from ..backend import code_swaps, codegen, debug, guards, listing, loader, namespaces, origins, render
 from ..backend.optimize import logistic, tidy, widths
 from ..backend.optimize.optimizer import OptimizeInfo, optimize_function
 from ..backend.optimize.python_floats import python_floats
@@ -289,15 +289,16 @@ def _load(found: Lowered, made: Variant, cells: dict, prologue=()):
 
 
 def fast_function(found: Lowered, made: Variant, slow):
-    """`made` compiled again behind a guard of its signature: other calls go to `slow`."""
+    """`made` compiled again behind a guard of its signature: other calls go to `slow`.  Whoever
+    calls it watches the function's ``__code__`` (backend/code_swaps.py) where `code_swaps.WATCHING`."""
     if made.fast is None:
         names = found.params
         key = next(k for k, v in found.variants.items() if v is made)
         args = found.parsed.tree.args
         ir_name = {a.arg: p for a, p in zip(args.posonlyargs + args.args + args.kwonlyargs, names)}
         statics = {ir_name[n]: v for n, v in {**found.constants, **found.statics}.items()}
-        prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics,
-                                                (found.parsed.func, found.parsed.code))
+        owner = None if code_swaps.WATCHING else (found.parsed.func, found.parsed.code)  # (code_swaps.watch)
+        prologue, guard_cells = guards.prologue(names, key, found.depends, _direct_names(found), statics, owner)
         made.fast = _load(found, made, {**TEMPLATE_GLOBALS, **guard_cells, guards.SLOW: slow}, prologue)
     return made.fast
 

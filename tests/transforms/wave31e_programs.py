@@ -47,8 +47,8 @@ def row_dots(W, X, Y, t):
 
 
 def not_products(A, B, W):
-    """A trace 'ij,ji->', an axis summed over one operand 'ij,jk->i', three operands 'i,ij,j->'
-    and a list operand: einsums that stay einsums (wrt A)."""
+    """A trace 'ij,ji->', an axis summed over one operand 'ij,jk->i' and a list operand: einsums that
+    stay einsums; three operands 'i,ij,j->', taken a pair at a time (wrt A)."""
     t = np.einsum("ij,ji->", A, B)
     r = np.einsum("ij,jk->i", A, B)
     q = np.einsum("i,ij,j->", r, W, r)

@@ -26,14 +26,17 @@ import ast
 from collections.abc import Callable
 
 from .contract_shapes import contracted, np_of
+from .einsum_pairs import einsum_pairs, einsum_terms
 
 
 def einsum_matmuls(func: ast.FunctionDef, ndim_of: Callable[[str], int | None]) -> bool:
     """Rewrite `func`'s einsum matrix products as ``@``; `ndim_of` gives a name's ndim when it is
-    known to hold an array (None otherwise)."""
+    known to hold an array (None otherwise).  Einsums of three or more operands are first taken
+    a pair at a time (einsum_pairs.py)."""
+    paired = einsum_pairs(func, ndim_of)
     rewriter = _Rewriter(ndim_of)
     rewriter.visit(func)
-    return rewriter.changed
+    return paired or rewriter.changed
 
 
 class _Rewriter(ast.NodeTransformer):
@@ -103,5 +106,9 @@ def _oriented(expr: ast.expr, as_is: bool) -> ast.expr:
 
 
 def _is_array(expr: ast.expr, ndim: int, ndim_of: Callable[[str], int | None]) -> bool:
-    """Whether `expr` is a name known to hold an array of `ndim` axes."""
+    """Whether `expr` is a name known to hold an array of `ndim` axes, or an einsum with an output of
+    `ndim` >= 1 axes (always an array, whatever its operands; one of none may be a NumPy scalar)."""
+    if isinstance(expr, ast.Call):
+        terms = einsum_terms(expr)
+        return terms is not None and ndim >= 1 and len(terms[1]) == ndim
     return isinstance(expr, ast.Name) and ndim_of(expr.id) == ndim
