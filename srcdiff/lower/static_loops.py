@@ -1,6 +1,6 @@
 """A ``for`` over a tuple of items known when the gradient is built that no generated code could hold:
 enum members and functions (``for a in acts`` with ``acts=(Act.TANH, Act.SOFTPLUS)``, a default or a
-module-level tuple, ``for f in (np.tanh, np.sin)``).
+module-level tuple, ``for f in (np.tanh, np.sin)``, ``for i, f in enumerate(FS)``, ``for c, f in zip(cs, FS)``).
 
 Such an item is static (``ACTS[a](h)`` is a call of the function the dict holds at that member; ``if a is
 Act.TANH:`` is decided), so the loop is unrolled: its body lowered once per item with the name bound to it,
@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import dataclasses
 import enum
 import inspect
 import itertools
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..errors import SrcDiffError
 from ..frontend.depends import MISSING
-from ..ir.nodes import Const
+from ..ir.nodes import Const, Var
 from .static_values import StaticParameter, constant, static_parameter, static_value
 
 
@@ -31,6 +32,12 @@ def static_items(state, it: ast.expr) -> tuple | None:
     grouped = _grouped(state, it)
     if grouped is not None:
         return grouped
+    counted = _enumerated(state, it)
+    if counted is not None:
+        return counted
+    zipped = _zipped(state, it)
+    if zipped is not None:
+        return zipped
     if isinstance(it, (ast.Tuple, ast.List)):
         items = tuple(static_value(state, e) if isinstance(e, (ast.Name, ast.Attribute)) else MISSING
                       for e in it.elts)
@@ -46,6 +53,48 @@ def static_items(state, it: ast.expr) -> tuple | None:
     if not isinstance(items, (tuple, list)) or not items or not all(_static_item(v) for v in items):
         return None
     return tuple(items)
+
+
+@dataclasses.dataclass(frozen=True)
+class Indexed:
+    """Item `k` of the sequence `name` holds (``c`` of ``zip(c, FS)``), read where its iteration is lowered."""
+    name: str
+    k: int
+
+
+def _zipped(state, it: ast.expr) -> tuple | None:
+    """``zip(c, FS)`` of tuples `static_items` takes and names of the function (not rebound in the loop): its
+    items, the names' as `Indexed` (Python stops at the shortest: a name's at least as long, guarded); else None."""
+    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))
+            and static_value(state, it.func, record=False) is zip) or not it.args or it.keywords \
+            or any(isinstance(a, ast.Starred) for a in it.args):
+        return None
+    columns = []
+    for arg in it.args:
+        items = static_items(state, arg)
+        if items is None and not (isinstance(arg, ast.Name) and isinstance(state.env.get(arg.id), Var)):
+            return None
+        columns.append(items if items is not None else arg.id)
+    known = [c for c in columns if isinstance(c, tuple)]
+    if not known or len(known) == len(columns):
+        return None
+    count = min(len(c) for c in known)
+    return tuple(tuple(c[k] if isinstance(c, tuple) else Indexed(c, k) for c in columns) for k in range(count))
+
+
+def _enumerated(state, it: ast.expr) -> tuple | None:
+    """``enumerate(fs)`` (``start`` a constant) of a tuple `static_items` takes: ``(i, f)`` pairs, the
+    counts constants too (``c[i] * f(t)``); else None."""
+    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))
+            and static_value(state, it.func, record=False) is enumerate) or not 1 <= len(it.args) <= 2 \
+            or any(isinstance(a, ast.Starred) for a in it.args) or any(k.arg != "start" for k in it.keywords):
+        return None
+    items = static_items(state, it.args[0])
+    if items is None:
+        return None
+    start = it.args[1] if len(it.args) > 1 else next((k.value for k in it.keywords), ast.Constant(0))
+    first = constant(state, start) if isinstance(start, ast.Name) else getattr(start, "value", MISSING)
+    return tuple(enumerate(items, first)) if type(first) is int else None
 
 
 def _grouped(state, it: ast.expr) -> tuple | None:
@@ -123,39 +172,59 @@ def _static_default(state, parameter: str) -> bool:
 def lower_static_loop(lower, stmt: ast.For, items: tuple) -> None:
     """The body of `stmt` lowered once per item, its target bound to the item."""
     state = lower.state
-    if stmt.orelse or not all(_fits(stmt.target, i) for i in items) or not _read_once(stmt) or any(
+    if stmt.orelse or not all(_fits(stmt.target, i) for i in items) or not _read_once(state, stmt) or any(
             isinstance(n, (ast.Break, ast.Continue, ast.Return)) for s in stmt.body for n in ast.walk(s)):
         raise state.error(stmt, f"this loop over {ast.unparse(stmt.iter)} (items known when the gradient is "
                           "built) is unrolled by srcdiff, and a `break`, `continue`, `return` or `else` in it, a "
                           "target that does not fit its items, or a group of itertools.groupby read other than "
                           "once whole (list(members)), is not supported",
                           "compute a flag in the loop and test it after; read a group once: idx = list(members)")
+    read = sorted({v.name for item in items if isinstance(item, tuple) for v in item if isinstance(v, Indexed)})
+    if read and ({n.id for s in stmt.body for n in ast.walk(s) if isinstance(n, ast.Name)
+                  and not isinstance(n.ctx, ast.Load)} & set(read)):
+        raise state.error(stmt, f"this loop over {ast.unparse(stmt.iter)} is unrolled by srcdiff (items known when "
+                          f"the gradient is built), and rebinding {', '.join(read)} in it is not supported",
+                          "give the new value another name")
+    for name in read:  # Python stops at the shortest; the unrolled loop reads len(items) items of each name
+        lower.statements([_located(stmt, f"if len({name}) < {len(items)}: raise ValueError('zip: srcdiff unrolls "
+                                   f"this loop over {len(items)} items; {name} holds fewer')")])
     for item in items:
-        _bind(state, stmt.target, item)
+        _bind(lower, stmt, stmt.target, item)
         lower.statements(stmt.body)
 
 
-def _bind(state, target: ast.expr, item) -> None:
+def _located(stmt: ast.stmt, code: str) -> ast.stmt:
+    made = ast.parse(code).body[0]
+    for n in ast.walk(made):
+        ast.copy_location(n, stmt)
+    return made
+
+
+def _bind(lower, stmt: ast.For, target: ast.expr, item) -> None:
+    if isinstance(item, Indexed):  # ``ci = c[k]``, lowered as the user's assignment
+        lower.statements([_located(stmt, f"{ast.unparse(target)} = {item.name}[{item.k}]")])
+        return
     if isinstance(target, ast.Name):
-        state.env[target.id] = Const(item)
+        lower.state.env[target.id] = Const(item)
         return
     for t, v in zip(target.elts, item):
-        _bind(state, t, v)
+        _bind(lower, stmt, t, v)
 
 
 def _fits(target: ast.expr, item) -> bool:
     """Whether `item` unpacks into `target` (a name, or a tuple of names of its length)."""
-    if isinstance(target, ast.Name):
+    if isinstance(target, ast.Name) or isinstance(item, Indexed):
         return True
     return isinstance(target, ast.Tuple) and isinstance(item, tuple) and len(item) == len(target.elts) \
         and all(_fits(t, v) for t, v in zip(target.elts, item))
 
 
-def _read_once(stmt: ast.For) -> bool:
+def _read_once(state, stmt: ast.For) -> bool:
     """A groupby loop (``for k, members in groupby(...)``): `members`, an iterator Python exhausts, is read
     once, whole (``list(members)``, ``tuple``, ``sorted``, ``sum``, a loop over it)."""
     if not (isinstance(stmt.iter, ast.Call) and isinstance(stmt.target, ast.Tuple) and len(stmt.target.elts) == 2
-            and isinstance(stmt.target.elts[1], ast.Name)):
+            and isinstance(stmt.target.elts[1], ast.Name)) \
+            or static_value(state, stmt.iter.func, record=False) is not itertools.groupby:
         return True
     name = stmt.target.elts[1].id
     parents = {c: n for s in stmt.body for n in ast.walk(s) for c in ast.iter_child_nodes(n)}

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+
+import srcdiff
 
 from . import closure_cells, corpus, matrix
 from . import wave32h_findings as fd
@@ -59,7 +62,7 @@ def test_what_grad_refuses_every_transformation_refuses_at_the_line(program):
 
 # ---- the findings' variants ----
 
-FINDINGS = {"narrow": fd.NARROW_FILLS}
+FINDINGS = {"narrow": fd.NARROW_FILLS, "zips": fd.STATIC_ZIPS}
 ROWS = [(kind, p) for kind, table in FINDINGS.items()
         for p in corpus.from_table(table, "w32h", "wave32h_findings", 32)]
 #: the default run keeps the first of each class
@@ -82,3 +85,24 @@ def test_a_finding_every_transformation(kind, program):
 @pytest.mark.parametrize("kind,program", ROWS, ids=lambda v: v if isinstance(v, str) else _name(v))
 def test_a_finding_numba(kind, program):
     matrix.assert_ok(program, ("numba",))
+
+
+def test_a_zip_of_fewer_items_than_the_functions_raises():
+    """Python's zip stops at the shorter; srcdiff unrolls over the functions: a ValueError, not a wrong value."""
+    short = np.array([0.3, -0.2])
+    for transform in (srcdiff.grad, srcdiff.value_and_grad):
+        with pytest.raises(ValueError, match="zip: srcdiff unrolls this loop over 4 items; c holds fewer"):
+            transform(fd.zip_defs_loop)(short)
+
+
+def test_rebinding_a_zipped_name_in_the_loop_is_refused_at_the_line():
+    def rebinds(c):
+        total = 0.0
+        for ci, f in zip(c, fd.ACTS):
+            c = c * 2.0
+            total = total + f(ci)
+        return total
+
+    with pytest.raises(srcdiff.SrcDiffError, match="rebinding c in it is not supported") as caught:
+        srcdiff.grad(rebinds)(np.array([0.1, 0.2]))
+    assert "test_wave32h.py" in str(caught.value)

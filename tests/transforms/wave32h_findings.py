@@ -67,3 +67,75 @@ NARROW_FILLS = [
     ("narrow_log_prob_then_exp", log_prob_then_exp, _a((6, 2), 0.3), 0),
     ("narrow_subtracted_after", subtracted_after, _a((6, 2)), 0),
 ]
+
+
+# STATIC_ZIPS: a module list of functions (lambdas or defs) looped over with ``zip(c, BASIS)`` or
+# ``enumerate(BASIS)``, in a ``for`` or a generator: "cannot tell which function phi is" where ``for phi in
+# BASIS`` was taken.  Now the loop is unrolled over the functions (lower/static_loops.py), the array's items
+# read by position (a guard raises ValueError where it holds fewer items than the list: Python's zip would stop).
+
+def _one(t):
+    return np.ones_like(t)
+
+
+def _ident(t):
+    return t
+
+
+BASIS_DEFS = [_one, _ident, np.sin, np.exp]
+BASIS_LAMBDAS = [lambda t: np.ones_like(t), lambda t: t, lambda t: np.sin(3 * t), lambda t: np.exp(-t)]
+ACTS = (np.tanh, np.sin)
+TS = np.linspace(0, 2, 12)
+
+
+def zip_defs_loop(c, ts=TS):
+    pred = 0.0
+    for ci, phi in zip(c, BASIS_DEFS):
+        pred = pred + ci * phi(ts)
+    return np.mean((pred - np.cos(ts)) ** 2)
+
+
+def zip_lambdas_generator(c, ts=TS):
+    pred = sum(ci * phi(ts) for ci, phi in zip(c, BASIS_LAMBDAS))
+    return np.mean((pred - np.cos(ts)) ** 2)
+
+
+def enumerate_lambdas(c, ts=TS):
+    pred = 0.0
+    for i, phi in enumerate(BASIS_LAMBDAS):
+        pred = pred + c[i] * phi(ts)
+    return np.sum(pred ** 2)
+
+
+def enumerate_start_generator(c, ts=TS):
+    return np.sum(sum(c[i - 1] * phi(ts) for i, phi in enumerate(BASIS_DEFS, 1)) ** 2)
+
+
+def functions_first_rows(w, x=N43[:2]):
+    total = 0.0
+    for act, row in zip(ACTS, w):
+        total = total + np.sum(act(x @ row))
+    return total
+
+
+def zip_list_built(c):
+    ws = [c[0] * c[1], c[2] + 1.0]
+    return sum(f(v) for v, f in zip(ws, ACTS)) + np.sum(c ** 2)
+
+
+def zip_longer_array(c, ts=TS):
+    pred = 0.0
+    for ci, phi in zip(c, BASIS_DEFS):
+        pred = pred + ci * phi(ts)
+    return np.sum(pred ** 2) + np.sum(c)
+
+
+STATIC_ZIPS = [
+    ("zip_defs_loop", zip_defs_loop, _a(4), 0),
+    ("zip_lambdas_generator", zip_lambdas_generator, _a(4), 0),
+    ("enumerate_lambdas", enumerate_lambdas, _a(4), 0),
+    ("enumerate_start_generator", enumerate_start_generator, _a(4), 0),
+    ("zip_functions_first_rows", functions_first_rows, _a((2, 3)), 0),
+    ("zip_list_built", zip_list_built, _a(3), 0),
+    ("zip_longer_array", zip_longer_array, _a(6), 0),
+]
