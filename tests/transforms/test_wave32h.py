@@ -1,4 +1,4 @@
-"""The red team's wave 32h: 107 programs (wave32h_*.py) in domains earlier waves left alone, written the
+"""The red team's wave 32h: 108 programs (wave32h_*.py) in domains earlier waves left alone, written the
 way practitioners write them: reinforcement learning (REINFORCE with a log-softmax by hand, GAE by
 ``reversed(range(T))``, PPO's clipped ratio with an entropy bonus, soft Q targets, SAC's tanh-squashed
 Gaussian on a dict, TD(lambda) traces, soft value iteration, DPO, V-trace, actor-critic tuples, advantage
@@ -26,25 +26,26 @@ items, module lists of lambdas, fixed points with a tolerance ``break``, np.inte
 keyword-only helpers, ``any()`` validation, slices updated with ``+=`` / ``-=`` / ``*=``, in loops too).
 
 Each goes through grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree of arguments, float32,
-vmap(grad) and jit="numba" against float64 central differences (matrix.py).  Census (107 programs; ok /
+vmap(grad) and jit="numba" against float64 central differences (matrix.py).  Census (108 programs; ok /
 n/a / refused at the user's line / WRONG / BAD, BAD being a crash or an error of srcdiff's own generated
 code; n/a: float32 of a float argument, vmap of a tree, the Hessian where the gradient is refused):
 
                      before:  ok  n/a  ref WRONG BAD     after:  ok  n/a  ref WRONG BAD
-    grad                     102    0    4     0   1            104    0    3     0   0
-    value_and_grad           102    0    4     0   1            104    0    3     0   0
-    hessian                  102    5    0     0   0            104    3    0     0   0
-    hvp                      102    0    4     0   1            104    0    3     0   0
-    jvp                      103    0    4     0   0            104    0    3     0   0
-    vjp                      103    0    4     0   0            104    0    3     0   0
-    jacobian                 103    0    4     0   0            104    0    3     0   0
-    tree                     103    0    4     0   0            104    0    3     0   0
-    float32                   88   15    4     0   0             89   15    3     0   0
-    vmap(grad)                89   14    4     0   0             90   14    3     0   0
-    numba                     99    0    7     0   1            101    0    6     0   0
+    grad                     102    0    4     1   1            104    0    3     1   0
+    value_and_grad           102    0    4     1   1            104    0    3     1   0
+    hessian                  102    6    0     0   0            104    4    0     0   0
+    hvp                      102    0    4     1   1            104    0    3     1   0
+    jvp                      103    0    4     1   0            104    0    3     1   0
+    vjp                      103    0    4     1   0            104    0    3     1   0
+    jacobian                 103    0    4     1   0            104    0    3     1   0
+    tree                     103    0    4     1   0            104    0    3     1   0
+    float32                   88   15    4     1   0             89   15    3     1   0
+    vmap(grad)                89   14    4     1   0             90   14    3     1   0
+    numba                     99    0    7     1   1            101    0    6     1   0
 
-No WRONG cell, before or after.  After: measured again on the rows the fixes touch (rl_sac_actor_dict,
-idi_lambda_basis) and the rows rewritten while the census ran; the slow set (``-m slow``) runs every row.
+The WRONG row both times is nlp_ctc_log_zero: NaN, every transformation (open, below).  After: measured
+again on the rows the fixes touch (rl_sac_actor_dict, idi_lambda_basis) and the rows rewritten while the
+census ran; the slow set (``-m slow``) runs every row.
 
 Found and fixed (variants in wave32h_findings.py):
 
@@ -64,7 +65,16 @@ Found and fixed (variants in wave32h_findings.py):
    holds fewer items than the functions (Python's zip would stop early), and rebinding the zipped name in the
    loop is refused at the line.
 
-Open (the rows are in REFUSED and NUMBA_REFUSED below), refused at the user's line:
+Open:
+
+* WRONG (NaN), pinned by a strict xfail: nlp_ctc_log_zero, a CTC forward recursion in log space whose
+  unreachable states hold -inf (log 0): ``np.logaddexp(a, alpha[s - 1])`` of two -inf has the adjoint
+  ``g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))`` with ``x - y`` NaN, 0 * NaN where g is 0, and the NaN reaches
+  the logits through ``new[s] = a + logp[t, ext[s]]``; the tangent likewise.  The gradient is finite (the
+  states that cannot be reached contribute nothing).  (nlp_ctc_logspace, the same recursion with its first
+  items written by a tuple assignment, is refused at that line; unrefused it gives this NaN.)
+
+Refused at the user's line (the rows are in REFUSED and NUMBA_REFUSED below):
 
 * nlp_ctc_logspace: ``alpha[0], alpha[1] = logp[0, ext[0]], logp[0, ext[1]]``, a tuple assignment of items
   whose right-hand sides srcdiff cannot tell to be numbers (``ext`` a list built in the function);
@@ -107,8 +117,19 @@ REFUSED = {"nlp_ctc_logspace", "aud_adsr_piecewise", "idi_lambda_basis_by_index"
 NUMBA_REFUSED = {"opt_abcd_zip", "ctl_lqr_rollout", "idi_add_at_assembly"}
 
 
+#: open: NaN where np.logaddexp meets two -inf (log 0: a state a log-space recursion cannot reach yet); its
+#: adjoint ``g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))`` is 0 * NaN there, and the NaN reaches the logits
+LOG_ZERO = {"nlp_ctc_log_zero"}
+
+
 def accepted():
-    return [p for p in programs() if _name(p) not in REFUSED]
+    return [p for p in programs() if _name(p) not in REFUSED | LOG_ZERO]
+
+
+@pytest.mark.xfail(strict=True, reason="open: NaN adjoint of np.logaddexp(-inf, -inf) in a log-space recursion")
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p) in LOG_ZERO], ids=_name)
+def test_log_zero_in_a_log_space_recursion(program):
+    matrix.assert_ok(program, ("grad",))
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in accepted()], ids=_name)
