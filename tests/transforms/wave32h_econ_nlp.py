@@ -157,6 +157,28 @@ def ctc_forward(logits, labels=(1, 2, 1)):
     return -np.logaddexp(alpha[-1], alpha[-2])
 
 
+def ctc_log_zero(logits, labels=(1, 2, 1)):
+    """The same recursion with the first items written one by one (the tuple assignment is refused)."""
+    T = logits.shape[0]
+    logp = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
+    ext = [0]
+    for lab in labels:
+        ext += [lab, 0]
+    S = len(ext)
+    alpha = np.full(S, -np.inf)
+    alpha[0] = logp[0, ext[0]]
+    alpha[1] = logp[0, ext[1]]
+    for t in range(1, T):
+        new = np.full(S, -np.inf)
+        for s in range(S):
+            a = alpha[s]
+            if s >= 1:
+                a = np.logaddexp(a, alpha[s - 1])
+            new[s] = a + logp[t, ext[s]]
+        alpha = new
+    return -np.logaddexp(alpha[-1], alpha[-2])
+
+
 TAGS = np.array([0, 1, 1, 2, 0])
 
 
@@ -249,6 +271,7 @@ ECON_NLP = [
     ("nlp_masked_attention", masked_attention, lambda rng: (0.3 * rng.normal(size=(4, 4)),), 0),
     ("nlp_label_smoothing_eye", label_smoothing, lambda rng: (rng.normal(size=(6, 5)),), 0),
     ("nlp_ctc_logspace", ctc_forward, lambda rng: (rng.normal(size=(6, 3)),), 0),
+    ("nlp_ctc_log_zero", ctc_log_zero, lambda rng: (rng.normal(size=(6, 3)),), 0),
     ("nlp_crf_forward", crf_nll, lambda rng: (0.5 * rng.normal(size=(3, 3)),), 0),
     ("nlp_layernorm_gelu_dict", layernorm_gelu,
      lambda rng: ({"gamma": 1 + 0.1 * rng.normal(size=4), "beta": 0.1 * rng.normal(size=4)},), 0),

@@ -130,6 +130,14 @@ def zip_longer_array(c, ts=TS):
     return np.sum(pred ** 2) + np.sum(c)
 
 
+def zip_rebinds_its_sequence(c):
+    total = 0.0
+    for ci, f in zip(c, ACTS):
+        c = c * 2.0  # (Python's zip iterates the sequence it was given: refused at the line)
+        total = total + f(ci)
+    return total
+
+
 STATIC_ZIPS = [
     ("zip_defs_loop", zip_defs_loop, _a(4), 0),
     ("zip_lambdas_generator", zip_lambdas_generator, _a(4), 0),

@@ -88,6 +88,13 @@ def lambda_basis(c, ts=TS, y=np.cos(TS)):  # noqa: B008
     return np.mean((pred - y) ** 2)
 
 
+def basis_by_index(c, ts=TS, y=np.cos(TS)):  # noqa: B008
+    pred = 0.0
+    for i in range(len(BASIS)):
+        pred = pred + c[i] * BASIS[i](ts)
+    return np.mean((pred - y) ** 2)
+
+
 def fixed_point(a, tol=1e-12, max_iter=200):
     x = 1.0
     for _ in range(max_iter):
@@ -153,6 +160,7 @@ IDIOMS = [
     ("idi_triu_pairs", triu_pairs, lambda rng: (np.eye(4, 3) * 1.2 + 0.1 * rng.normal(size=(4, 3)),), 0),
     ("idi_math_hypot_atan2", math_on_items, lambda rng: (rng.normal(size=4),), 0),
     ("idi_lambda_basis", lambda_basis, lambda rng: (rng.normal(size=4),), 0),
+    ("idi_lambda_basis_by_index", basis_by_index, lambda rng: (rng.normal(size=4),), 0),
     ("idi_fixed_point_break", fixed_point, lambda rng: (0.8,), 0),
     ("idi_interp_values", interp_values, lambda rng: (rng.normal(size=6),), 0),
     ("idi_clip_none", clip_one_sided, lambda rng: (rng.uniform(0.3, 2.0, size=5),), 0),
