@@ -168,7 +168,8 @@ class JitColumns:
 
     @staticmethod
     def _run(run, drive, args: tuple, leaves: list, outputs: list) -> list:
-        outs = drive(*run.given([e.current() for e in run.env]), *args, *[math.prod(s) for s in outputs])
+        values = run.given([e.current() for e in run.env])
+        outs = drive(*values, *run.given_args(args), *[math.prod(s) for s in outputs])
         starts = [0]
         for leaf in leaves:
             starts.append(starts[-1] + leaf.size)

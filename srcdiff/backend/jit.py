@@ -210,7 +210,8 @@ def _compiled_function(made, found, template_globals: dict, origins, fixed: dict
     tried = {built.source}  # the fused code's refusal is not the user's: the plain code is tried too
     run.py_func = made.function  # (run.source: what numba compiles, fused; ``df.source`` once called)
     run.env, run.positions, run.name = env, None if dicts_at else positions, built.main  # (numba/entry.py: a dict
-    # argument is passed as dict_args.given makes it, by the general path)
+    # argument is passed as dict_args.given makes it, by the general path; a Hessian's loop too: given_args)
+    run.given_args = lambda args: [dict_args.given(a) if i in dicts_at else a for i, a in enumerate(args)]
     return run
 
 

@@ -142,3 +142,19 @@ def test_a_constant_given_for_a_tested_parameter_is_no_syntax_warning():
         g = srcdiff.grad(w.weights_tuple_beside_default)(np.array([0.3, 0.4, 0.5]))
     x = np.array([0.3, 0.4, 0.5])
     np.testing.assert_allclose(g, 2 * x + 0.05 * np.cos(x), rtol=1e-12)
+
+
+#: rows taken through every transformation jit="numba" takes (the slow set): one of each new way of giving numba
+#: a value (a list as an array and as rows, a cached array, a dict keyed by pairs, a dict argument)
+EVERY = ("fancy_index_module_list", "nested_module_list", "cached_nodes_dot", "pairs_at_loop_keys",
+         "pairs_default_read")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", [p for p in PROGRAMS if _name(p) in EVERY], ids=_name)
+def test_every_transformation(program):
+    """value_and_grad, hessian, jvp, vjp, jacobian, a tree and float32 under jit="numba": agreeing with NumPy's
+    and central differences, n/a, or refused at the user's line (a dict argument passed on by a tree's wrapper)."""
+    for cell, found in numba_every.run(program).items():
+        assert found.outcome in (matrix.OK, matrix.NA) or found.outcome == matrix.REFUSED and found.located, \
+            (cell, found.outcome, found.message)
