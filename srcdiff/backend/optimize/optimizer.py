@@ -37,7 +37,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
    each product the selection of its other factor; then `wheres.merge_complements`:
    ``x = np.where(c, a, 0.0); x = x + np.where(c, 0.0, b)`` is ``x = np.where(c, a, b)``, and
    `cases.drop_zero_cases`: a selection added to an array of its
-   shape whose branches are zero case by case, dropped; after them, `contract.contract_sums`: a sum of a broadcast
+   shape whose branches are zero case by case, dropped; `zero_ties`: a tie's share of a gradient zero
+   at the tie, the gradient; `hyperbolic`: sinh over cosh, tanh; `like_terms`: ``s + s``, numbers
+   into selections, powers of two joined; after them, `contract.contract_sums`: a sum of a broadcast
    product is ``np.einsum`` or ``@`` of the arrays it broadcasts, with keepdims or not; then
    `fills`: ``a + np.full(t.shape, b)`` is ``a + b`` where `a` has `t`'s dims);
    (with them, what arrays of one shape buy (`shape_classes`, `sameshape`; a loop-carried
@@ -71,9 +73,11 @@ unfolded was the rounding error around zero, or NaN where an operand is inf or N
 branches, which round once where the products by 0 and 1 rounded several times, and drop a term 0
 times an array that is NaN unfolded where the array is inf; the sign of a zero a tie's one selection
 keeps where ``0.0 + -0.0`` gave ``0.0``: `tie_shares`; the dot products, which sum in another order:
-`dot_sums`; a product by a mask's 0, NaN where the factor is inf: `mask_products`; the sign of a zero a
-selection of a value already zero off its condition gave as ``+0.0``: `joined_selections`, which also
-joins nested selections bit for bit, before `selections`). In
+`dot_sums`; a product by a mask's 0, NaN where the factor is inf: `mask_products`; tanh for sinh
+over cosh, within an ulp, and ±1 past their overflow: `hyperbolic`; a product by a power of two
+moved to the numbers, but out of the normal range: `like_terms`; the sign of a zero a selection of
+a value already zero off its condition gave as ``+0.0``: `joined_selections`, which also joins
+nested selections bit for bit, before `selections`). In
 debug mode only step 1 runs: the debug checks match the generated statements one to one.
 """
 
