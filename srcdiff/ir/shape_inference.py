@@ -171,6 +171,8 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
         return shapes.SCALAR  # an int: ``loss / len(xs)`` stays a number the code knows
     if name == "nograd" and isinstance(expr, ast.BinOp) and _scalar_arithmetic(expr, operands, item.inputs):
         return shapes.SCALAR  # ``n - 1 - k``, reversed(list(enumerate(xs)))'s item: an int, as the counter
+    if name == "nograd" and len(operands) == len(item.inputs) and _elementwise_test(expr, item.inputs):
+        return shapes.broadcast(*operands)  # ``(t >= -1.0) & (t <= 1.0)``: a mask shaped like what it compares
     if name == "nograd" and isinstance(expr, ast.Attribute) and expr.attr == "shape" and len(operands) == 1 \
             and operands[0].known and not operands[0].scalar and _names(expr.value, item.inputs[0]):
         return Shape(None, shape_of=operands[0].dims)  # (x.shape, not np.linalg.eigvalsh(x).shape: another's)
@@ -193,6 +195,23 @@ def _scalar_arithmetic(expr: ast.BinOp, operands: list, inputs) -> bool:
                 not isinstance(node, (ast.BinOp, ast.Add, ast.Sub, ast.Name, ast.Load, ast.Constant)):
             return False
     return bool(operands) and all(o.known and o.scalar for o in operands)
+
+
+def _elementwise_test(expr: ast.expr, inputs) -> bool:
+    """Whether `expr` compares its operands and numbers written in the code element by element and joins the
+    results with ``&``, ``|``, ``^`` or ``~`` (its shape is their broadcast, as a comparison's)."""
+    names = {getattr(v, "name", None) for v in inputs}
+    steps = (ast.BitAnd, ast.BitOr, ast.BitXor)
+    signs = (ast.Invert, ast.USub, ast.UAdd)
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool)) or \
+                isinstance(node, ast.Name) and node.id not in names or \
+                isinstance(node, ast.BinOp) and not isinstance(node.op, steps) or \
+                isinstance(node, ast.UnaryOp) and not isinstance(node.op, signs) or \
+                not isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Name, ast.Load, ast.Constant, *steps,
+                                      *signs, ast.cmpop)):
+            return False
+    return any(isinstance(node, ast.Compare) for node in ast.walk(expr))
 
 
 def _names(expr: ast.expr, operand) -> bool:

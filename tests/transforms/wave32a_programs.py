@@ -251,11 +251,14 @@ def minimum_of_a_log_ratio(x, d=D):
     return np.sum(np.minimum(np.log(x / d), 0.5) * x)
 
 
-def minimum_of_a_ratio_in_a_loop(x, d=D):
-    total = 0.0
-    for j in range(3):
-        total = total + min(x[j] / d[j], 1.0) * x[j] if d[j] > 0 else total + x[j]
-    return total
+def where_inside_of_a_ratio(x, d=D):
+    """A clip by hand: the inside selected by ``&`` of two comparisons."""
+    r = x / d
+    return np.sum(np.where((r >= -1.0) & (r <= 1.0), r, 1.0) * np.cos(x))
+
+
+def clip_below_of_a_ratio(x, d=D):
+    return np.sum(np.minimum(np.clip(x / d, -1.0, None), 2.0) * x ** 3)
 
 
 KEPT_SIDE = [
@@ -264,4 +267,6 @@ KEPT_SIDE = [
     ("maximum_of_a_ratio", maximum_of_a_ratio, _vec(0.7, 0.5, 1.5), 0),
     ("clip_of_a_ratio", clip_of_a_ratio, _vec(0.7, 0.5, 0.3), 0),
     ("minimum_of_a_log_ratio", minimum_of_a_log_ratio, _vec(0.7, 0.5, 0.2), 0),
+    ("where_inside_of_a_ratio", where_inside_of_a_ratio, _vec(0.7, 0.5, 0.3), 0),
+    ("clip_below_of_a_ratio", clip_below_of_a_ratio, _vec(0.7, 0.5, 0.3), 0),
 ]
