@@ -80,7 +80,9 @@ Open (the rows are in REFUSED, NUMBA_REFUSED, TIED below):
   dict is taken), ``np.logaddexp.accumulate``, ``np.fft.irfft`` of a spectrum built with complex
   numbers (srcdiff differentiates real computations only), ``np.i0`` (no rule), ``params[f"w{i}"]``
   (a tree read at a key computed), an activation chosen from a dict of functions by a string
-  parameter, a nested function with a keyword-only parameter.  jit="numba" also refuses a DH table of
+  parameter, a nested function with a keyword-only parameter (wave 32c: the dict keyed by tuples, the
+  activation by name and the keyword-only parameter now agree, test_wave32c.py; ``params[f"w{i}"]`` over
+  ``range`` of an int parameter is still refused).  jit="numba" also refuses a DH table of
   tuples looped over (items numba cannot type) and a helper's ``weights`` a list on one path and a
   tuple on the other.
 """

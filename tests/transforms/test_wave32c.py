@@ -1,27 +1,30 @@
-"""Wave 32c: idioms grad refused at the user's line though it could take them (wave32c_programs.py), each
-through grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree, float32 and jit="numba", against
-float64 central differences.
+"""Wave 32c: idioms grad refused at the user's line though it could take them (wave32c_programs.py and
+wave32c_class_lists.py), each through grad, value_and_grad, hessian, hvp, jvp, vjp, jacobian, a tree,
+float32 and jit="numba", against float64 central differences.
 
-Census (38 programs x 10 transformations; ok / n/a / refused at the user's line / WRONG / BAD), before -> after:
+Census (42 programs x 10 transformations; ok / n/a / refused at the user's line / WRONG / BAD), before -> after:
 
                         before                      after
                      ok  n/a  ref WRONG BAD      ok  n/a  ref WRONG BAD
-    grad              4    0   34    0    0      18    0   20    0    0
-    value_and_grad    4    0   34    0    0      18    0   20    0    0
-    hessian           4   34    0    0    0      18   20    0    0    0
-    hvp               4    0   32    0    2      18    0   18    0    2
-    jvp               4    0   32    0    2      18    0   18    0    2
-    vjp               4    0   32    0    2      18    0   18    0    2
-    jacobian          4    0   32    0    2      18    0   18    0    2
-    tree              4    0   34    0    0      18    0   20    0    0
-    float32           3   11   24    0    0      11   11   16    0    0
-    numba             4    0   34    0    0      18    0   20    0    0
-    total            39   45  288    0    8     173   31  168    0    8
+    grad              6    0   35    0    1      27    0   15    0    0
+    value_and_grad    6    0   35    0    1      27    0   15    0    0
+    hessian           6   36    0    0    0      27   15    0    0    0
+    hvp               6    0   32    0    4      27    0   15    0    0
+    jvp               6    0   32    0    4      27    0   15    0    0
+    vjp               6    0   32    0    4      27    0   15    0    0
+    jacobian          6    0   32    0    4      27    0   15    0    0
+    tree              6    0   36    0    0      27    0   15    0    0
+    float32           5   13   24    0    0      16   13   13    0    0
+    numba             6    0   35    0    1      27    0   15    0    0
+    total            59   49  293    0   19     259   28  133    0    0
 
-(hessian is n/a where grad is not ok; float32 n/a where no float array is differentiated.)  The 8 BAD
-cells, before and after, are the tuple-keyed dict argument's (OPEN below).  No WRONG cell.
+(hessian is n/a where grad is not ok; float32 n/a where no float array is differentiated.)  The 19 BAD
+cells before were the tuple-keyed dicts' (a refusal naming no line of the user's: "it is a dict, not a float
+or a float array" from jvp, vjp, jacobian and hvp; grad of a loop over its keys).  No WRONG cell, before
+or after.  Already right (kept as rows): f-strings over ``range`` of a constant, ``ACTS[name]`` called
+at once with a string default or module constant, a dict filled over ``enumerate(LABELS)`` or ``range(3)``.
 
-Found and fixed (each a class, with variants in the programs module):
+Found and fixed (each a class, with variants in the programs modules):
 
 1. Keys into a parameter dict computed from module data (frontend/module_constants.py): ``params[f"w{i}"]``
    in a loop over ``range(len(SIZES) - 1)`` of a module list, ``p["c{}".format(k)]``, ``range(Net.DEPTH)``,
@@ -29,23 +32,36 @@ Found and fixed (each a class, with variants in the programs module):
    module list of lists of names (``for group in GROUPS: for name in group``), over a tuple of pairs
    (``for first, second in PAIRS``) and over a display of lists (``for pair in [["a", "b"], ...]: p[pair[0]]``)
    were refused ("reads it with constant keys only").  Each is known when the gradient is built; the list
-   or class attribute read is a dependency (changing it builds the gradient again).
+   or class attribute read is a dependency (changing it builds the gradient again: a test below).
 2. An activation chosen by a string from a module dict of functions in a loop (``for name in names:
    ACTS[name](h)``, names a default tuple, a module tuple or a display) or bound to a name first (``act =
    ACTS[name]; act(z)``): "cannot tell which function".  lower/table_keys.py unrolls such a loop, each name
    a constant, and binds the name to the function (a name bound so in a branch or rebound in a loop is
-   still refused at its line).
+   still refused at its line; changing the table builds the gradient again: a test below).
 3. A nested function with keyword-only parameters (``def penalty(v, *, scale=1.0)``, required ones too):
    refused; now bound as Python binds them (lower/nested.py), a keyword-only one given by position refused.
+4. A dict keyed by tuples (``couplings={(0, 1): 0.3, ...}``, an argument or a default): since wave 31a no
+   tree, passed whole, so ``for (i, j), w in couplings.items()`` was refused, and differentiating it was
+   refused naming no line (BAD).  A tuple of strings and integers is now a tree's key
+   (frontend/trees.tree_key): the dict is a tree (its gradient a dict of the same keys, in every
+   transformation), its keys bound as tuples of constants (``(i, j), w``; ``key``, then ``i, j = key``),
+   read as ``p[i, j]``, ``p[(0, 1)]``, ``p[key]``, sorted by key.  Wave 31a's phys_spring_dict (a default
+   of pairs), fn_activation_by_name and fn_nested_helper_closure (2. and 3.) now agree there too.
+5. A loop filling a dict built in the function at keys known now (``for lab, v in zip(LABELS, x): d[lab]
+   = ...``, a module tuple of names zipped with an array): "writing into d[lab] inside a branch or loop
+   the dict was not built in".  The loop is unrolled (frontend/keyed_writes.py); an array shorter than the
+   keys is refused when the gradient runs, at the loop's line (Python would leave keys out: a test below).
 
-Still refused at the user's line (REFUSED below; OPEN): dict keys that are data (labels an argument or a
-default, ``zip(LABELS, x)`` written into a new dict, a comprehension over such a zip); a list of dicts over
-``range(n)`` of an argument's length or shape, and ``{k: ... for k in range(1, n + 1)}``; ``tuple(generator)``
-loop states holding a list, and lists of such states; ``.items()`` of a tuple-keyed dict argument (its
-tangent or cotangent as a dict of tuple keys is refused by jvp/vjp/jacobian/hvp naming no line: BAD, before
-and after); a loop over an instance attribute's list of names (``self.layers`` of a module-level object: the
-strings reach the method as leaves, not constants); a nested function's keyword-only default that is a
-function (``act=np.tanh``).
+Still refused at the user's line (REFUSED below; OPEN): dict keys that are data of an argument (labels an
+argument or a default, written into a new dict or comprehended over: the gradient would have to be
+specialised on the strings); a list of dicts over ``range(n)`` of an argument's length or shape, and
+``{k: ... for k in range(1, n + 1)}`` of a length known when the function runs (a list with an offset
+would read from its end where the dict raises KeyError); ``tuple(generator)`` loop states holding a list,
+and lists of such states ("a list built by append inside another list"); a loop over an instance
+attribute's list of names through a method (``self.layers`` of a module-level object: the strings reach
+the method as leaves, not constants); a class attribute's list of numbers in a function taking no tree
+(``for s in Cfg.SIZES``: lowering reads a class's numbers only); a nested function's keyword-only default
+that is a function (``act=np.tanh``).
 """
 
 from __future__ import annotations
