@@ -49,8 +49,8 @@ def _name(p):
     return p.name.partition(":")[2]
 
 
-#: the rows the default run keeps (the fixed classes: a W join of three blocks and one of inline adjoints)
-KEPT = {"three_blocks_W", "biased_gates_W"}
+#: the rows the default run keeps (an inline adjoints' join, a fresh array read after its loop)
+KEPT = {"biased_gates_W", "prealloc_kept_W"}
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
@@ -91,6 +91,14 @@ def test_products_joined_only_with_one_left_operand(program):
         up[program.wrt], down[program.wrt] = x + e, x - e
         want[i] = (program.func(*up) - program.func(*down)) / 2e-6
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("program", [p for p in programs() if _name(p).startswith("prealloc_gates")], ids=_name)
+def test_fresh_array_written_in_place(program):
+    """fresh_loop_writes.py: the array made in each step is written in place, never copied."""
+    g = srcdiff.grad(program.func, wrt=program.wrt)
+    g(*program.args)
+    assert "set_item" not in g.source and ".copy()" not in g.source
 
 
 def test_left_operand_changed_between_is_not_joined():

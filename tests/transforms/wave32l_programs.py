@@ -66,6 +66,34 @@ def two_inputs(W, U, xs, ys):
     return out
 
 
+def prealloc_gates(W, U, xs):
+    """Pre-activations written slice by slice into an array made in each step (fresh_loop_writes.py)."""
+    n = U.shape[0]
+    B = xs.shape[1]
+    h = np.zeros((B, n))
+    out = 0.0
+    for t in range(xs.shape[0]):
+        pre = np.zeros((B, 2 * n))
+        pre[:, :n] = xs[t] @ W[:, :n] + h @ U[:, :n]
+        pre[:, n:] = xs[t] @ W[:, n:] + h @ U[:, n:]
+        f = _sigmoid(pre[:, :n])
+        h = f * h + (1.0 - f) * np.tanh(pre[:, n:])
+        out = out + np.sum(h ** 2)
+    return out
+
+
+def prealloc_kept(W, xs):
+    """The array made in each step is read again after the loop (its last step's): written in
+    place only where nothing else sees it."""
+    n = W.shape[1] // 2
+    out = 0.0
+    for x in xs:
+        pre = np.ones((x.shape[0], 2 * n))
+        pre[:, :n] = np.tanh(x @ W[:, :n])
+        out = out + np.sum(pre[:, :n] * pre[:, n:])
+    return out + np.sum(pre ** 2)
+
+
 def _cell(rng, n_in=3, n=2, k=2, T=3, B=2):
     return (0.5 * rng.normal(size=(n_in, k * n)), 0.5 * rng.normal(size=(n, n)), rng.normal(size=(T, B, n_in)))
 
@@ -99,4 +127,7 @@ PROGRAMS = [
     ("biased_gates_W", biased_gates, _biased, 0),
     ("biased_gates_b", biased_gates, _biased, 1),
     ("two_inputs_W", two_inputs, _two, 0),
+    ("prealloc_gates_W", prealloc_gates, _wide, 0),
+    ("prealloc_gates_U", prealloc_gates, _wide, 1),
+    ("prealloc_kept_W", prealloc_kept, lambda rng: _cell(rng)[::2], 0),
 ]

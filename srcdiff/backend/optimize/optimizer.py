@@ -100,6 +100,7 @@ from . import (
     dot_sums,
     einsum_matmuls,
     factor,
+    fresh_loop_writes,
     hyperbolic,
     joined_scatters,
     joined_selections,
@@ -214,6 +215,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= zero_restore.restore_zeroed(func, info.is_array, is_float_name)
         changed |= zero_restore.drop_copies_of_copies(func)
         changed |= carried_writes.writes_into_copies(func, is_scalar, is_float_name, info.is_array)
+        if not info.derivable:  # (code srcdiff reads back keeps its writes into copies)
+            changed |= fresh_loop_writes.fresh_writes(func, is_scalar)
         changed |= joined_writes.joins_as_writes(func, classes, is_float_name, info.weak.__contains__)
         changed |= carried_writes.add_in_place(func)
         changed |= carried_writes.carry_copies(func)
