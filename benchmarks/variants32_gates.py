@@ -4,8 +4,9 @@ hand-written gradient ``NAME_grad`` (one product per sweep over the joined gates
 registers them; variants_programs.py re-exports them.  Measured only: the pass was written
 reading gated_writes' generated code.
 
-Ratios to the hand-written gradient (CPU clock, before -> after, measured interleaved in one run,
-``--quick --no-numba``): see the report of test_wave32l.py's docstring.
+Ratios to the hand-written gradient (grad, CPU clock, median of 3 runs interleaved before /
+after, ``--quick --no-numba``): three_gates 1.49x -> 1.24x, biased_gates 1.8x -> 1.69x,
+named_gates 1.15x -> 1.16x (weights sliced before the loop under names: not joined, open).
 """
 
 import math

@@ -1,29 +1,42 @@
 """Wave 32l: gated cells whose gates are products with one left operand and adjacent column
-blocks of one matrix (wave32l_programs.py), after joined_scatters.py and adjacent_products.py's
-scatters filtered to the blocked matrix's adjoint.
+blocks of one matrix, and cells writing their pre-activations into an array made in each step
+(wave32l_programs.py), through every transformation against float64 central differences.
 
-What was found (benchmarks/variants.py gated_writes ran at 1.8x a hand-written gradient):
+What was found (benchmarks/variants.py gated_writes ran at 1.8-2x a hand-written gradient):
 
 1. ``x @ W[:, :n]`` and ``x @ W[:, n:]`` left two products scattered into ``W_bar``'s blocks in
    the backward sweep (``W_bar[:, n:] += t12.T @ g2`` ... ``W_bar[:, :n] += t6.T @ g1``, t6 and t12
    both ``xs[t]``), where a hand writes one product over the joined blocks;
 2. adjacent_products.py joined ``h @ U[:, :n]``, ``h @ U[:, n:]``'s products (ligru) but not where a
    block's adjoint also reached another matrix's (gated_writes: g1 scattered into ``W_bar`` too):
-   it wanted exactly one scatter per adjoint, not one into U's.
+   it wanted exactly one scatter per adjoint, not one into U's; nor a third block with the block
+   a first join left (``U[:, n:]``: three gates);
+3. an array made in each step and written slice by slice (``pre = np.zeros(...)``,
+   ``pre[:, :n] = ...``, ``pre[:, n:] = ...``) was copied twice per step (``set_item`` into the
+   zeros, then ``pre_1.copy()`` before the second write).
 
 Fixed by the class: joined_scatters.py joins two products scattered into adjacent column blocks
 of one adjoint whose left factors are one value (one name, or names bound to one expression in
-the run, nothing changed in between), factors known to be matrices; adjacent_products.py counts
-the scatters into the blocked matrix's adjoint only.  Not joined (a row here): left operands of
-different inputs (two_inputs).  Open: weights sliced once before the loop under names
-(named_gates: ``W_z = W[:, :n]``) accumulate each block's adjoint on its own.
+the run, nothing changed in between; factors of two axes or more); adjacent_products.py counts
+the scatters into the blocked matrix's adjoint only and joins a block an earlier join left;
+fresh_loop_writes.py writes in place into an array the block made and nothing else reads.  Not
+joined (rows here): left operands of different inputs (two_inputs), ``xs[t]`` and ``xs[t + 1]``;
+not written in place: an array read after its loop (prealloc_kept).  Open: weights sliced once
+before the loop under names (named_gates: ``W_z = W[:, :n]``) accumulate each block's adjoint on
+its own (1.15x); ``unbroadcast`` calls and a zeroed copy of an adjoint read only outside its
+zeroed block (``pre_1_bar``) stay in gated_writes' backward sweep (about 0.1x of the rest).
 
-Census (7 rows x grad, value_and_grad, hessian, jvp, vjp, tree, check, jacobian, hvp, float32,
-vmap_grad, numba; cells ok / n/a / refused at the user's line / WRONG / BAD): before and after
-all ok or n/a, 0 refused, 0 WRONG, 0 BAD (a speed change: the derivatives are the same sums).
+Census (10 rows x grad, value_and_grad, hessian, jvp, vjp, tree, check, jacobian, hvp, float32,
+vmap_grad, numba; cells ok / n/a / refused at the user's line / WRONG / BAD): after, every cell
+ok or n/a (0 refused, 0 WRONG, 0 BAD); before, grad agreed with float64 central differences on
+every row too (a speed change: the derivatives are the same sums).
 
-Speed (CPU clock, before -> after measured interleaved, ratio to a hand-written gradient; see the
-report in benchmarks/variants32_gates.py's docstring).
+Speed (grad / hand-written, CPU clock, median of 3 runs interleaved before / after, ``--quick
+--no-numba``; the held-out rows of benchmarks/variants32_gates.py written before the passes):
+
+    gated_writes   1.96x -> 1.58x     three_gates (held out)   1.49x -> 1.24x
+    ligru          1.31x -> 1.30x     biased_gates (held out)  1.8x  -> 1.69x
+    gru_concat     1.34x -> 1.31x     named_gates (held out)   1.15x -> 1.16x (not reached: open)
 """
 
 from __future__ import annotations
