@@ -13,7 +13,8 @@ the concatenation of the products, column block by column block).  Where:
 * the second block starts where the first ends (bounds compared as adjacent_products.py
   compares them);
 * both statements sit in one straight run, nothing between them reading or writing the
-  accumulation or changing what the moved statement reads;
+  accumulation or changing what the moved statement reads, and no name in the function bound to
+  the accumulation or a view of it (``v = W_bar[:, :n]``);
 * both left factors are one value: one name, or two names bound in that run to one expression
   (``t6 = xs[t]``, ``t12 = xs[t]``) nothing rebinds or writes into before the products;
 * the adjoint and the left factor are matrices (shapes known to have two axes; a parameter's
@@ -36,7 +37,7 @@ from collections.abc import Callable
 
 from ...ir.shapes import Shape
 from .adjacent_products import same_bound, transpose_of
-from .liveness import bodies, is_compound, mentions, single_definitions, writes, written_into
+from .liveness import bodies, is_compound, mentions, nodes, single_definitions, writes, written_into
 
 
 def join_scatters(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
@@ -44,11 +45,26 @@ def join_scatters(func: ast.FunctionDef, shape_of: Callable[[str], Shape],
     """Join every pair of products scattered into adjacent column blocks (see the module); an
     adjoint (`primal_of` gives its primal) has its primal's shape."""
     definitions = single_definitions(func)
+    viewed = _viewed(func)
     changed = False
     for body in bodies(func.body):
-        while _join_one(body, definitions, lambda n: _shape(n, definitions, shape_of, primal_of)):
+        while _join_one(body, definitions, lambda n: _shape(n, definitions, shape_of, primal_of), viewed):
             changed = True
     return changed
+
+
+def _viewed(func: ast.FunctionDef) -> set[str]:
+    """Names another name may hold a view of (``v = x[:, :n]``, ``v = x``, ``v = x.T``): a sum
+    added into x is seen through v, so x's additions stay where they are."""
+    found = set()
+    for n in nodes(func):
+        if isinstance(n, ast.Assign):
+            root = n.value
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if isinstance(root, ast.Name) and root is not n.value or isinstance(n.value, ast.Name):
+                found.add(root.id)
+    return found
 
 
 def _columns(index: ast.expr):
@@ -123,7 +139,7 @@ def _two_axes_at_least(e: ast.expr, definitions: dict, shape_of, depth: int = 4)
     return False
 
 
-def _join_one(body: list[ast.stmt], definitions: dict, shape_of) -> bool:
+def _join_one(body: list[ast.stmt], definitions: dict, shape_of, viewed: set[str]) -> bool:
     found = []
     for i, stmt in enumerate(body):
         s = _scattered(stmt)
@@ -133,7 +149,7 @@ def _join_one(body: list[ast.stmt], definitions: dict, shape_of) -> bool:
             found.append((i, s, cols))
     for a, (i, s1, (lo1, hi1)) in enumerate(found):
         for j, s2, (lo2, hi2) in found[a + 1:]:
-            if s1[0] != s2[0]:
+            if s1[0] != s2[0] or s1[0] in viewed:
                 continue
             if hi1 is not None and lo2 is not None and same_bound(hi1, lo2, definitions):
                 lo, hi, parts = lo1, hi2, [*s1[3], *s2[3]]
@@ -176,6 +192,8 @@ def _movable(body, i: int, j: int, target: str) -> bool:
     changes what statement i reads."""
     if any(is_compound(s) for s in body[i:j + 1]):
         return False
+    if target in mentions(body[i].value) | mentions(body[j].value):
+        return False  # (a product reading the sum it is added into would read it at another time)
     read = mentions(body[i]) - {target}
     return not any(target in mentions(body[m]) or read & (writes(body[m]) | written_into(body[m]))
                    for m in range(i + 1, j))
