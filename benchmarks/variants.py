@@ -39,6 +39,7 @@ import variants30_hessians as v30h
 import variants31_einsum as v31e
 import variants31_linalg as v31l
 import variants31_signs as v31s
+import variants32_gates as v32g
 import variants32_heldout as v32h
 import variants32_losses as v32
 import variants_programs as vp
@@ -236,6 +237,10 @@ VARIANTS = [
     Variant("mvn_scaled_solve_500x60", "mvn_scaled_solve", (0, 1), v31l.mvn_scaled_args, {"n": 7, "d": 3}),
     Variant("gated_writes_T25_h48", "gated_writes", (0, 1), v31l.gated_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("gru_concat_T25_h48", "gru_concat", (0, 1), v31l.concat_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    # gated cells by per-gate products, held out from wave 32l's speed work (benchmarks/variants32_gates.py)
+    Variant("named_gates_T25_h48", "named_gates", (0, 1), v32g.named_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("three_gates_T25_h48", "three_gates", (0, 1), v32g.three_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("biased_gates_T25_h48", "biased_gates", (0, 1), v32g.biased_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
     Variant("attention_einsum_64x32", "attention_einsum", (0, 1), v31l.attention_args, {"n": 4, "d": 3, "d_v": 2}),
     # einsum contractions written after wave 31's einsum work, measured only (benchmarks/variants31_einsum.py)
     Variant("batched_attention_8x32x16", "batched_attention", (0, 1), v31e.batched_args, {"b": 2, "n": 3, "d": 2}),

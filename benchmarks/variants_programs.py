@@ -354,3 +354,6 @@ from variants32_heldout import (  # noqa: E402, F401, I001
     bilinear_sum, bilinear_sum_grad, cubic2, cubic2_grad, gru_reset, gru_reset_grad, horner3, horner3_grad,
     lstm_quarters, lstm_quarters_grad, min_gru_split, min_gru_split_grad, quad_form, quad_form_grad, trilinear,
     trilinear_grad)
+# gated cells by per-gate products, held out from wave 32l's speed work (benchmarks/variants32_gates.py)
+from variants32_gates import (  # noqa: E402, F401, I001
+    biased_gates, biased_gates_grad, named_gates, named_gates_grad, three_gates, three_gates_grad)

@@ -42,9 +42,10 @@ def join_adjacent_products(func: ast.FunctionDef, shape_of: Callable[[str], Shap
     return changed
 
 
-def _block(name: str, definitions: dict, shape_of) -> tuple[str, ast.expr | None, ast.expr | None] | None:
-    """``name = W[:, lo:hi]`` of a matrix W: (W, lo, hi)."""
-    value = definitions.get(name)
+def _block(block: ast.expr, definitions: dict, shape_of) -> tuple[str, ast.expr | None, ast.expr | None] | None:
+    """``name = W[:, lo:hi]`` of a matrix W, or ``W[:, lo:hi]`` itself (the block an earlier join
+    leaves): (W, lo, hi)."""
+    value = definitions.get(block.id) if isinstance(block, ast.Name) else block
     if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
             and isinstance(value.slice, ast.Tuple) and len(value.slice.elts) == 2):
         return None
@@ -61,18 +62,19 @@ def _block(name: str, definitions: dict, shape_of) -> tuple[str, ast.expr | None
 
 
 def _accumulated(stmt: ast.stmt):
-    """``X = X + G @ S.T``: (X, G, S) with G and S names."""
+    """``X = X + G @ S.T``: (X, G, S) with G a name, S a name or a block ``W[:, lo:hi]``."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         return None
     v, x = stmt.value, stmt.targets[0].id
     if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Add) and isinstance(v.left, ast.Name) and v.left.id == x \
             and isinstance(v.right, ast.BinOp) and isinstance(v.right.op, ast.MatMult) \
-            and isinstance(v.right.left, ast.Name) and _transpose_of(v.right.right) is not None:
-        return x, v.right.left.id, _transpose_of(v.right.right)
+            and isinstance(v.right.left, ast.Name) and isinstance(v.right.right, ast.Attribute) \
+            and v.right.right.attr == "T" and isinstance(v.right.right.value, (ast.Name, ast.Subscript)):
+        return x, v.right.left.id, v.right.right.value
     return None
 
 
-def _transpose_of(e: ast.expr) -> str | None:
+def transpose_of(e: ast.expr) -> str | None:
     if isinstance(e, ast.Attribute) and e.attr == "T" and isinstance(e.value, ast.Name):
         return e.value.id
     return None
@@ -84,13 +86,13 @@ def _scattered(stmt: ast.stmt):
             and isinstance(stmt.target.value, ast.Name)):
         return None
     v = stmt.value
-    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.MatMult) and _transpose_of(v.left) is not None \
+    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.MatMult) and transpose_of(v.left) is not None \
             and isinstance(v.right, ast.Name):
-        return stmt.target.value.id, stmt.target.slice, _transpose_of(v.left), v.right.id
+        return stmt.target.value.id, stmt.target.slice, transpose_of(v.left), v.right.id
     return None
 
 
-def _same(a, b, definitions: dict) -> bool:
+def same_bound(a, b, definitions: dict) -> bool:
     """Two bounds of one value: both absent, one name or number, or names bound to one expression."""
     if a is None or b is None:
         return a is None and b is None
@@ -109,9 +111,9 @@ def _join_one(body: list[ast.stmt], definitions: dict, shape_of, primal_of, take
         for i2, p2, (w2, lo2, hi2) in products[a + 1:]:
             if p1[0] != p2[0] or p1[1] == p2[1] or w1 != w2:
                 continue
-            if hi1 is not None and lo2 is not None and _same(hi1, lo2, definitions):
+            if hi1 is not None and lo2 is not None and same_bound(hi1, lo2, definitions):
                 order, lo, hi = (p1, p2), lo1, hi2   # p1's block, then p2's
-            elif hi2 is not None and lo1 is not None and _same(hi2, lo1, definitions):
+            elif hi2 is not None and lo1 is not None and same_bound(hi2, lo1, definitions):
                 order, lo, hi = (p2, p1), lo2, hi1
             else:
                 continue
@@ -125,29 +127,32 @@ def _rewrite(body, places, order, w, lo, hi, definitions, primal_of, taken) -> b
     scatters = {}
     for i, stmt in enumerate(body):
         found = _scattered(stmt)
-        if found is not None and found[3] in (g1, g2):
+        # (only the scatters into w's adjoint: a block's adjoint may also reach another matrix's)
+        if found is not None and found[3] in (g1, g2) and primal_of(found[0]) == w:
             scatters.setdefault(found[3], []).append((i, found))
     if len(scatters.get(g1, ())) != 1 or len(scatters.get(g2, ())) != 1:
         return False
     (j1, q1), (j2, q2) = scatters[g1][0], scatters[g2][0]
-    if q1[0] != q2[0] or primal_of(q1[0]) != w or q1[2] != q2[2] or ast.dump(q1[1]) != ast.dump(definitions[s1].slice) \
-            or ast.dump(q2[1]) != ast.dump(definitions[s2].slice):
+    slice1, slice2 = (definitions[s.id].slice if isinstance(s, ast.Name) else s.slice for s in (s1, s2))
+    if q1[0] != q2[0] or primal_of(q1[0]) != w or q1[2] != q2[2] or ast.dump(q1[1]) != ast.dump(slice1) \
+            or ast.dump(q2[1]) != ast.dump(slice2):
         return False
+    blocks = mentions(s1) | mentions(s2)
     involved = sorted({*places, j1, j2})
     start, end = involved[0], involved[-1]
     if any(is_compound(s) for s in body[start:end + 1]):
         return False
     accumulators = {x, q1[0]}
-    if accumulators & {g1, g2, s1, s2, w, q1[2]} or x == q1[0]:
+    if accumulators & {g1, g2, w, q1[2], *blocks} or x == q1[0]:
         return False
     for k in involved:  # each moves down to `end`: what it reads unchanged on the way
-        read = (mentions(body[k].value) | {s1, s2, w}) - accumulators
+        read = (mentions(body[k].value) | blocks | {w}) - accumulators
         for m in range(k + 1, end + 1):
             if m not in involved and read & (writes(body[m]) | written_into(body[m])):
                 return False
     if any(mentions(body[m]) & accumulators for m in range(start, end + 1) if m not in involved):
         return False
-    joined = fresh_name(f"{s1}_joined", taken)
+    joined = fresh_name(f"{s1.id if isinstance(s1, ast.Name) else g1}_joined", taken)
     cols = ast.Slice(copy.deepcopy(lo), copy.deepcopy(hi))
     whole = ast.Subscript(ast.Name(w, ast.Load()), ast.Tuple([ast.Slice(), cols], ast.Load()), ast.Load())
     concat = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "concatenate", ast.Load()),

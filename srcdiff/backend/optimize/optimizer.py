@@ -52,8 +52,9 @@ and every pass treats them conservatively (see `liveness`).  The passes, in orde
 4b. `splits` — ``np.split(x, k, axis=a)`` the list of its k slices (``np.split`` only where the
    length does not divide, to raise as it does), and its adjoint's pieces given to
    ``split_adjoint`` as one list; `adjacent_products` — the products of adjacent column blocks
-   of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four
-   (NumPy code only);
+   of one matrix (``U[:, :n]``, ``U[:, n:2 * n]``) joined, two matmuls where there were four,
+   and `joined_scatters` — two products by one left factor scattered into adjacent column blocks
+   of one adjoint, one (NumPy code only);
 4c. `dot_sums` — a sum or mean of products of vectors of one shape as dot products (NumPy code,
    float64 only); `tie_shares` — a tie's half shares (``np.maximum(a, b)`` of two values of one array) kept
    for the rare case, one selection where no element is tied or NaN (NumPy code, float64 only);
@@ -99,7 +100,9 @@ from . import (
     dot_sums,
     einsum_matmuls,
     factor,
+    fresh_loop_writes,
     hyperbolic,
+    joined_scatters,
     joined_selections,
     joined_writes,
     like_terms,
@@ -212,6 +215,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         changed |= zero_restore.restore_zeroed(func, info.is_array, is_float_name)
         changed |= zero_restore.drop_copies_of_copies(func)
         changed |= carried_writes.writes_into_copies(func, is_scalar, is_float_name, info.is_array)
+        if not info.derivable:  # (code srcdiff reads back keeps its writes into copies)
+            changed |= fresh_loop_writes.fresh_writes(func, is_scalar)
         changed |= joined_writes.joins_as_writes(func, classes, is_float_name, info.weak.__contains__)
         changed |= carried_writes.add_in_place(func)
         changed |= carried_writes.carry_copies(func)
@@ -256,7 +261,8 @@ def optimize_function(func: ast.FunctionDef, info: OptimizeInfo) -> ast.Function
         if splits.CALLS & vocabulary(func):
             splits.join_adjoints(func)
             splits.slice_sections(func, info.shape)
-        if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get):
+        if adjacent_products.join_adjacent_products(func, info.shape, info.adjoints.get) \
+                | joined_scatters.join_scatters(func, info.shape, info.adjoints.get):
             statements.remove_dead_in_loops(func.body)
             statements.remove_dead(func.body)
     # einsum and @ for sums of broadcast products; not in code numba compiles (no np.einsum
