@@ -4,6 +4,7 @@
     opts["k"] = v                     # (python_forms.py writes ``opts.setdefault`` of a value so)
     s = opts.pop("k", d)              # s = k (k no longer forwarded by f(**opts)), or d
     opts.update(k=v) / opts.update({"k": v})
+    opts["k"] += v                    # of a key the call gives
     del opts["k"]
 
 A key the call gives is a variable: it may be set anywhere.  Adding a key the call does not give,
@@ -35,6 +36,13 @@ class KeyWrites:
                 and self._is(node.targets[0].value, self.kwarg) and _key(node.targets[0].slice) is not None:
             value = self.visit(node.value)  # (read first: opts["k"] = 2 * opts.get("k", 1.0))
             return ast.copy_location(ast.Assign([self._set(_key(node.targets[0].slice), node)], value), node)
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) \
+                and self._is(node.target.value, self.kwarg) and _key(node.target.slice) is not None:
+            if _key(node.target.slice) not in self.keywords:  # (opts["k"] += v reads k first)
+                raise self._missing(_key(node.target.slice), node)
+            node.value = self.visit(node.value)
+            node.target = self._set(_key(node.target.slice), node)
+            return node
         if isinstance(node, ast.Assign) and self._popped(node.value):
             node.value = self._pop(node.value, node)
             node.targets = [self.visit(t) for t in node.targets]
@@ -84,8 +92,7 @@ class KeyWrites:
 
     def _remove(self, key: str, node) -> None:
         if key not in self.keywords:
-            raise self.parsed.error(node, f"{self.kwarg}[{key!r}] is not given by the call (a KeyError)",
-                                    f"use {self.kwarg}.pop({key!r}, default)")
+            raise self._missing(key, node)
         if not self.top:
             raise self._one_path(key, node, "removed")
         self.keywords.remove(key)
@@ -101,6 +108,10 @@ class KeyWrites:
             self.taken.add(self.held[key])
             self.keywords.append(key)
         return ast.Name(self.held.get(key, key), ast.Store())
+
+    def _missing(self, key, node):
+        return self.parsed.error(node, f"{self.kwarg}[{key!r}] is not given by the call (a KeyError)",
+                                 f"use {self.kwarg}.get({key!r}, default) or {self.kwarg}.pop({key!r}, default)")
 
     def _one_path(self, key, node, what):
         return self.parsed.error(node, f"{self.kwarg}[{key!r}] is {what} in a branch or a loop, so which keywords "

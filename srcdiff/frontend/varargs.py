@@ -139,7 +139,7 @@ class _Spread(KeyWrites, ast.NodeTransformer):
         made = self.written(node)
         return self.generic_visit(node) if made is None else made
 
-    visit_Delete = visit_Expr
+    visit_Delete = visit_AugAssign = visit_Expr
 
     def _var(self, key: str) -> ast.Name:
         """The variable holding the keyword `key`: its parameter, or the one a write into opts made."""

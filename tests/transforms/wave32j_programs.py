@@ -150,6 +150,25 @@ def tuple_target_of_given_keys(w):
     return _tuple_target(w, scale=w[1], power=2)
 
 
+def _augmented(w, **opts):
+    opts["scale"] *= 0.5
+    opts["scale"] += np.sum(w)
+    return _inner(w, w, **opts)
+
+
+def augmented_given_keyword(w):
+    return _augmented(w, scale=w[2])
+
+
+def _augmented_missing(w, **opts):  # a KeyError in Python too: refused at its line
+    opts["scale"] += 1.0
+    return _inner(w, w, **opts)
+
+
+def augmented_missing_keyword(w):
+    return _augmented_missing(w)
+
+
 # ---- refused at the line: a key added on one path only ------------------------------------------
 
 
@@ -203,6 +222,7 @@ PROGRAMS = [
     ("update_a_dict", update_a_dict, lambda r: (M(r, 3),), 0),
     ("setdefault_in_a_decided_branch", setdefault_in_a_decided_branch, lambda r: (M(r, 3),), 0),
     ("tuple_target_of_given_keys", tuple_target_of_given_keys, lambda r: (M(r, 3),), 0),
+    ("augmented_given_keyword", augmented_given_keyword, lambda r: (M(r, 3),), 0),
     ("setdefault_in_a_data_branch", setdefault_in_a_data_branch, lambda r: (np.abs(M(r, 3)) + 0.1,), 0),
     ("key_added_in_a_loop", key_added_in_a_loop, lambda r: (M(r, 3),), 0),
     ("pop_in_a_data_branch", pop_in_a_data_branch, lambda r: (np.abs(M(r, 3)) + 0.1,), 0),
