@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numeric import central_difference
 
 import srcdiff
 
@@ -95,3 +96,18 @@ def test_a_missing_keyword_read_by_an_augmented_write_is_refused_at_its_line():
     """``opts["scale"] += 1.0`` when the call gives no scale: Python's KeyError, refused at the line."""
     with pytest.raises(srcdiff.SrcDiffError, match=r"wave32j_programs.py:\d+: opts\['scale'\] is not given"):
         srcdiff.grad(w.augmented_missing_keyword)(np.ones(3))
+
+
+def _loss_of_its_own_opts(w, **opts):
+    opts.setdefault("scale", 0.5)
+    s = opts.pop("scale")
+    return s * np.sum(np.sin(w) ** 2) + len(opts)
+
+
+@pytest.mark.parametrize("given", [{}, {"scale": 2.0}, {"scale": 2.0, "tag": 1.0}], ids=len)
+def test_the_differentiated_functions_own_opts(given):
+    """The function given to grad writes into its own **opts (was refused at its setdefault line)."""
+    x = np.array([0.3, -0.7, 1.1])
+    got = srcdiff.grad(_loss_of_its_own_opts)(x, **given)
+    np.testing.assert_allclose(got, central_difference(lambda v: _loss_of_its_own_opts(v, **given), (x,), 0),
+                               rtol=1e-6, atol=1e-9)
