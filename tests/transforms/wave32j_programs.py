@@ -169,6 +169,37 @@ def augmented_missing_keyword(w):
     return _augmented_missing(w)
 
 
+# ---- zip(*pairs) of pairs written in the function (spread by star_calls.py since e03ca7f) ---------
+
+
+def zip_star_display_in_call(w):
+    xs, ys = zip(*[(w[0], w[1]), (w[2], np.sin(w[0]))])
+    return sum(x * y for x, y in zip(xs, ys))
+
+
+def for_zip_star_of_rows(w):
+    rows = [(w[0], w[1], w[2]), (np.cos(w[1]), 2.0, w[0] * w[2])]
+    total = 0.0
+    for a, b in zip(*rows):
+        total = total + a * b
+    return total
+
+
+def list_zip_star_of_rows(w):
+    rows = [(w[0], w[1]), (w[2], w[0] ** 2), (1.0, w[1])]
+    cols = list(zip(*rows))
+    return sum(cols[0]) * sum(cols[1])
+
+
+def user_star_still_spread(w):
+    args = (w[0], w[1])
+    return _times_sin(*args) + _times_sin(*(w[2], w[0]))
+
+
+def _times_sin(a, b):
+    return a * np.sin(b)
+
+
 # ---- refused at the line: a key added on one path only ------------------------------------------
 
 
@@ -223,6 +254,10 @@ PROGRAMS = [
     ("setdefault_in_a_decided_branch", setdefault_in_a_decided_branch, lambda r: (M(r, 3),), 0),
     ("tuple_target_of_given_keys", tuple_target_of_given_keys, lambda r: (M(r, 3),), 0),
     ("augmented_given_keyword", augmented_given_keyword, lambda r: (M(r, 3),), 0),
+    ("zip_star_display_in_call", zip_star_display_in_call, lambda r: (M(r, 3),), 0),
+    ("for_zip_star_of_rows", for_zip_star_of_rows, lambda r: (M(r, 3),), 0),
+    ("list_zip_star_of_rows", list_zip_star_of_rows, lambda r: (M(r, 3),), 0),
+    ("user_star_still_spread", user_star_still_spread, lambda r: (M(r, 3),), 0),
     ("setdefault_in_a_data_branch", setdefault_in_a_data_branch, lambda r: (np.abs(M(r, 3)) + 0.1,), 0),
     ("key_added_in_a_loop", key_added_in_a_loop, lambda r: (M(r, 3),), 0),
     ("pop_in_a_data_branch", pop_in_a_data_branch, lambda r: (np.abs(M(r, 3)) + 0.1,), 0),
