@@ -92,7 +92,7 @@ def desugared(tree: ast.FunctionDef, func) -> ast.FunctionDef:
     rewrite_function_lists(tree, names)  # ``for a in [np.tanh, relu]``: unrolled, each function named
     rewrite_generator_extremes(tree, func, names.namer)  # ``max(gen(x))``: of a list built here (generators.py)
     hoist_named_values(tree)  # first: the rewrites below read plain assignments
-    rewrite_star_calls(tree)  # ``dl(*args)`` of ``args = (w, b, x)``: dl(args[0], args[1], args[2])
+    rewrite_star_calls(tree, names)  # ``dl(*args)`` of ``args = (w, b, x)``: dl(args[0], args[1], args[2])
     rewrite_factory_calls(tree, names)  # ``clip = make_clip(c)``: the closure a nested def (closure_factories.py)
     rewrite_pipelines(tree, names)  # ``shifted(scaled(x, 0.5), 0.1)``: the outer generator written out
     rewrite_function_arguments(tree, names)  # ``_euler(lambda y: -k * y, y0, h)``: the helper written out

@@ -21,6 +21,17 @@ def literal_items(node) -> list | None:
     return None
 
 
+def fresh_names(base: str, count: int, taken: set) -> list[str]:
+    """`count` names ``base_0``, ``base_1``, ... none of them in `taken`."""
+    names = []
+    for i in range(count):
+        name = f"{base}_{i}"
+        while name in taken:
+            name += "_"
+        names.append(name)
+    return names
+
+
 class BindNames(ast.NodeTransformer):
     """Reads of the loop's names as the item's key (a constant) or parameter (a name)."""
 
@@ -43,4 +54,4 @@ class SubstituteName(ast.NodeTransformer):
         return node
 
 
-__all__ = ["BindNames", "SubstituteName", "literal_items"]
+__all__ = ["BindNames", "SubstituteName", "fresh_names", "literal_items"]

@@ -8,12 +8,13 @@ Lowering binds a call's arguments to the callee's parameters when the function i
 ``*`` argument is read so only when its length is known there: a tuple or list display in the call,
 or a name the function binds once, at the top of its body, to such a display (the items are read
 through the name: a name the display used, rebound later, does not change them).  Any other ``*``
-argument is left as written (lowering refuses it at the line).
+argument is left as written (lowering refuses it at the line), and so is ``zip(*pairs)``.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -24,11 +25,14 @@ def has_star_calls(tree: ast.FunctionDef) -> bool:
     return any(isinstance(n, ast.Call) and any(isinstance(a, ast.Starred) for a in n.args) for n in ast.walk(tree))
 
 
-def rewrite_star_calls(tree: ast.FunctionDef) -> None:
-    """Each ``*`` argument of a known length in `tree`'s own scope, spread into its items (in place)."""
+def rewrite_star_calls(tree: ast.FunctionDef, names) -> None:
+    """Each ``*`` argument of a known length in `tree`'s own scope, spread into its items (in place).
+    ``zip(*pairs)`` is left to the rewrites of that idiom (sequence_spellings.py, zip_columns.py): they
+    read it as the columns of the pairs, which a zip of the pairs spread out would hide."""
     displays = _displays(tree)
     for node in _own_nodes(tree.body):
-        if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) for a in node.args):
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) for a in node.args) \
+                and not names.calls(node, builtins.zip):
             node.args = [item for a in node.args for item in _spread(a, displays, node.lineno)]
 
 

@@ -11,8 +11,9 @@ makes, once per (count, keywords), a function with that fixed signature and the 
 ``*[g(a) for a in args]`` in a call are spread into positional arguments; ``**opts``
 into keywords; ``opts["k"]``, ``opts.get("k", d)`` (``opts.get(name, d)``: a chain of tests of
 ``name`` against the call's keys), ``"k" in opts``, ``len(opts)``, ``for k in
-opts`` (unrolled) and ``opts.values()`` / ``keys()`` / ``items()`` are read off the call.  Any
-other use of ``opts`` (or a write to ``args``/``opts``) is refused at its line.
+opts`` (unrolled) and ``opts.values()`` / ``keys()`` / ``items()`` are read off the call;
+``opts["k"] = v``, ``opts.setdefault``, ``pop``, ``update`` and ``del opts["k"]`` write into it
+(kwarg_writes.py).  Any other use of ``opts`` (or a write to ``args``) is refused at its line.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ import weakref
 
 from ..ir import memo
 from .compiling import compile_function
+from .kwarg_writes import KeyWrites
 from .naming import Rename, assigned_names, names_in
 from .parse import ParsedFunction, parse_function, register
-from .spread_items import BindNames, literal_items
+from .spread_items import BindNames, fresh_names, literal_items
 
 _BOUND: "weakref.WeakKeyDictionary" = memo.table(weak=True)  # function -> {(n, keywords): function}
 
@@ -75,7 +77,7 @@ def _build(func, positional: int, keywords: tuple[str, ...]):
         if a.vararg is None:
             raise parsed.error(tree, f"{parsed.name} takes {len(named)} positional arguments, "
                                f"and a call gives it {positional}")
-        extra_positional = _fresh_names(a.vararg.arg, positional - len(named), taken)
+        extra_positional = fresh_names(a.vararg.arg, positional - len(named), taken)
     plain = set(named) | {p.arg for p in a.kwonlyargs}
     extra_keywords = [k for k in keywords if k not in plain]
     if extra_keywords and a.kwarg is None:
@@ -93,7 +95,7 @@ def _build(func, positional: int, keywords: tuple[str, ...]):
                                    f"also reads from outside or in a nested function: srcdiff cannot bind "
                                    f"**{a.kwarg.arg} to a parameter of that name",
                                    f"rename {k} in {parsed.name}")
-            renamed[k] = _fresh_names(k, 1, taken | set(keywords))[0]
+            renamed[k] = fresh_names(k, 1, taken | set(keywords))[0]
     if renamed:
         body = [Rename(renamed).visit(s) for s in body]
     # parameters the call gives (no default needed) first, in the call's order; then the rest with defaults
@@ -124,17 +126,7 @@ def _build(func, positional: int, keywords: tuple[str, ...]):
     return made, rewriter.read
 
 
-def _fresh_names(base: str, count: int, taken: set) -> list[str]:
-    names = []
-    for i in range(count):
-        name = f"{base}_{i}"
-        while name in taken:
-            name += "_"
-        names.append(name)
-    return names
-
-
-class _Spread(ast.NodeTransformer):
+class _Spread(KeyWrites, ast.NodeTransformer):
     """The body with ``args`` a tuple of the new parameters and ``opts`` read off the call."""
 
     def __init__(self, parsed, vararg, extra_positional, kwarg, extra_keywords, taken=frozenset()):
@@ -143,27 +135,34 @@ class _Spread(ast.NodeTransformer):
         self.read = {}  # closure names read as constant indices, and their values
         self.held, self.taken, self.top = {}, set(taken), True  # keys set in the body -> their variables
 
+    def visit_Expr(self, node):
+        made = self.written(node)
+        return self.generic_visit(node) if made is None else made
+
+    visit_Delete = visit_AugAssign = visit_Expr
+
     def _var(self, key: str) -> ast.Name:
-        """The variable holding the keyword `key`: its parameter, or the one ``setdefault`` made."""
+        """The variable holding the keyword `key`: its parameter, or the one a write into opts made."""
         return ast.Name(self.held.get(key, key), ast.Load())
 
-    def _set_default(self, node):
-        """``opts.setdefault("k", d)`` as a statement of the body's own top level: nothing when the
-        call gives k (d still evaluated, as Python does), else a variable ``k = d`` read as opts["k"]
-        from here on."""
-        call = node.value if isinstance(node, ast.Expr) else None
-        if not (self.top and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and call.func.attr == "setdefault" and self._is(call.func.value, self.kwarg) and len(call.args) == 2
-                and not call.keywords and isinstance(call.args[0], ast.Constant)
-                and isinstance(call.args[0].value, str)):
-            return None
-        key, value = call.args[0].value, self.visit(call.args[1])
-        if key in self.keywords:
-            return ast.copy_location(ast.Expr(value), node)
-        self.held[key] = _fresh_names(key, 1, self.taken)[0]
-        self.taken.add(self.held[key])
-        self.keywords.append(key)
-        return ast.copy_location(ast.Assign([ast.Name(self.held[key], ast.Store())], value), node)
+    def visit_Assign(self, node):
+        made = self.written(node)
+        if made is not None:
+            return made
+        if len(node.targets) == 1 and self._is(node.targets[0], self.vararg):
+            copied = node.value
+            if isinstance(copied, ast.Call) and isinstance(copied.func, ast.Name) \
+                    and copied.func.id in ("list", "tuple") and len(copied.args) == 1 and not copied.keywords \
+                    and self._is(copied.args[0], self.vararg):
+                return ast.copy_location(ast.Pass(), node)  # args = list(args): still the same names
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) \
+                and self._is(node.targets[0].value, self.vararg):
+            index = self._index(node.targets[0].slice)
+            if isinstance(index, int):
+                node.value = self.visit(node.value)
+                node.targets = [ast.Name(self.positional[index], ast.Store())]
+                return node
+        return self.generic_visit(node)
 
     def _is(self, node, name) -> bool:
         return name is not None and isinstance(node, ast.Name) and node.id == name
@@ -199,22 +198,6 @@ class _Spread(ast.NodeTransformer):
             raise self.parsed.error(node, f"{self.vararg}.{node.attr}: srcdiff binds *{self.vararg} to the "
                                     f"{len(self.positional)} arguments of each call, a fixed tuple",
                                     f"index {self.vararg} with constants, or name the parameters")
-        return self.generic_visit(node)
-
-    def visit_Assign(self, node):
-        if len(node.targets) == 1 and self._is(node.targets[0], self.vararg):
-            copied = node.value
-            if isinstance(copied, ast.Call) and isinstance(copied.func, ast.Name) \
-                    and copied.func.id in ("list", "tuple") and len(copied.args) == 1 and not copied.keywords \
-                    and self._is(copied.args[0], self.vararg):
-                return ast.copy_location(ast.Pass(), node)  # args = list(args): still the same names
-        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) \
-                and self._is(node.targets[0].value, self.vararg):
-            index = self._index(node.targets[0].slice)
-            if isinstance(index, int):
-                node.value = self.visit(node.value)
-                node.targets = [ast.Name(self.positional[index], ast.Store())]
-                return node
         return self.generic_visit(node)
 
     def _index(self, node):
@@ -254,6 +237,8 @@ class _Spread(ast.NodeTransformer):
                 return ast.copy_location(ast.Tuple([ast.Name(self.positional[i], ast.Load()) for i in index],
                                                    ast.Load()), node)
         if self._is(node.value, self.kwarg) and isinstance(node.slice, ast.Constant):
+            if not isinstance(node.ctx, ast.Load):  # (a write of a tuple's or chain's target)
+                return ast.copy_location(self._set(node.slice.value, node), node)
             if node.slice.value not in self.keywords:
                 raise self.parsed.error(node, f"{self.kwarg}[{node.slice.value!r}] is not given by the call "
                                         "(a KeyError)", f"use {self.kwarg}.get({node.slice.value!r}, default)")
@@ -261,9 +246,11 @@ class _Spread(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_If(self, node):  # ``if "k" in opts:`` decided by the call: only the branch taken is read
+        top, self.top = self.top, False
         node.test = self.visit(node.test)
         if isinstance(node.test, ast.Constant) and isinstance(node.test.value, bool):
             taken = node.body if node.test.value else node.orelse
+            self.top = top  # (the branch taken runs wherever the ``if`` does)
             return self.statements(taken) or [ast.copy_location(ast.Pass(), node)]
         node.body = self.statements(node.body) or [ast.copy_location(ast.Pass(), node)]
         node.orelse = self.statements(node.orelse)
@@ -274,8 +261,9 @@ class _Spread(ast.NodeTransformer):
         out, top = [], self.top
         for statement in statements:
             self.top = top
-            made = self._set_default(statement)
-            self.top = False  # (a setdefault inside a branch or loop would set k on one path only)
+            made = self.written(statement)
+            # (a decided if's branch runs where the if does; an assignment's targets are all written)
+            self.top = top and isinstance(statement, (ast.If, ast.Assign))
             made = made if made is not None else self.visit(statement)
             out += made if isinstance(made, list) else [made]
             if isinstance(statement, ast.If) and out and isinstance(out[-1], (ast.Return, ast.Raise)):

@@ -55,9 +55,11 @@ of tuples of constant arrays.
 Refused at the user's line (left open): second order (hessian, hvp) of a slice of a list a helper
 returns (the derivable gradient slices a list it then knows is one, and a slice of a list has no
 second-order adjoint yet); functions appended to a list in a loop; ``list(enumerate(x))`` bound to a
-name and iterated later; appending to a list after its items were read outside a loop;
-vjp(hessian(f)) (a third derivative); numba alone: np.pad with a width computed when the function
-runs, a stack of a list's slice, one while loop of a default argument (numba's own compiler error).
+name and iterated later; vjp(hessian(f)) (a third derivative); numba alone: np.pad with a width
+computed when the function runs, a stack of a list's slice, one while loop of a default argument
+(numba's own compiler error).  Appending to a list after its items were read outside a loop
+(while_len_length_read_after) agrees with central differences in every transformation, numba too,
+since the append became the new list ``xs + [v]`` (frontend/read_appends.py): a row of the matrix.
 """
 
 from __future__ import annotations
@@ -85,8 +87,7 @@ KEPT = {"zip_tree_shorter", "reversed_enumerate_zip", "diag_written_in_loop", "w
         "rows_of_parameters"}
 
 #: refused at the user's line by every transformation (numba too)
-REFUSED = {"reversed_enumerate_items", "while_len_length_read_after",
-           "funcs_appended_loop"}
+REFUSED = {"reversed_enumerate_items", "funcs_appended_loop"}
 
 #: second order (hessian, hvp) refused at the user's line; first order agrees
 SECOND_ORDER_REFUSED = {"slice_tail", "slice_head_stacked", "slice_stepped"}
