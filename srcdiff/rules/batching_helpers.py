@@ -15,6 +15,7 @@ from .batching_each_row import HELPERS as EACH_ROW
 from .batching_gather_helpers import HELPERS as GATHER_SLICES
 from .batching_gather_helpers import gather_slices_add_rows, gather_slices_rows
 from .batching_linalg_helpers import HELPERS as LINALG
+from .list_helpers import owned
 from .runtime import index_parts, set_item
 
 
@@ -285,7 +286,7 @@ def lists_add_rows(a, b):
 def list_repeat_rows(g, xs, xs_rows: bool):
     """`list_repeat(g, xs)` of rows `g`: g once per item, each row summed back to a row of the
     item's shape (``sum([np.sum(v), v])``: the number's rows get the sums of g's rows)."""
-    return [unbroadcast_rows(g, x[0] if xs_rows else x) for x in xs]
+    return [owned(unbroadcast_rows(g, x[0] if xs_rows else x)) for x in xs]  # (owned: items added into in place)
 
 
 def list_of_rows(a):

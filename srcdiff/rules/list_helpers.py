@@ -77,9 +77,16 @@ def rows_adjoint(g, a):
 def list_repeat(g, xs):
     """`g` once per item of `xs`, each summed back to its item's shape: the adjoint of ``sum(xs)``.
     ``sum([np.sum(v), v])`` broadcasts a number against a vector: the number's adjoint is the sum of
-    g (``[g] * len(xs)`` gave it the vector g, a silently wrong gradient)."""
+    g (``[g] * len(xs)`` gave it the vector g, a silently wrong gradient).  Each item is its own array:
+    the adjoint code adds into list items in place (``ys_bar[-1] += t3_bar``), which through one shared
+    array added to every item."""
     shape = np.shape(g)
-    return [g if np.shape(x) == shape else summed_to(g, np.shape(x)) for x in xs]
+    return [owned(g) if np.shape(x) == shape else summed_to(g, np.shape(x)) for x in xs]
+
+
+def owned(g):
+    """`g`, or a copy where it is an array another name may also hold."""
+    return g.copy() if isinstance(g, np.ndarray) else g
 
 
 def summed_to(g, shape: tuple):

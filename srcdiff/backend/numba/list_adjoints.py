@@ -71,8 +71,10 @@ def _list_repeat(g, xs):
             for x in xs:
                 if x.shape != g.shape:
                     raise ValueError("sum of a list of arrays of different shapes: not supported with numba")
-            return [g for _ in range(len(xs))]
+            return [g.copy() for _ in range(len(xs))]  # (each its own: items are added into in place)
         return checked
+    if isinstance(g, types.Array):
+        return lambda g, xs: [g.copy() for _ in range(len(xs))]
     return lambda g, xs: [g for _ in range(len(xs))]
 
 
