@@ -54,12 +54,13 @@ LOG_ZERO_SHIFT = "np.where(ans == -np.inf, 0.0, ans)"
 def log_shares(scale: str):
     """The templates of np.logaddexp (`scale` 0.5) and np.logaddexp2 (0.5 ln 2): each operand's share is
     the sigmoid of the difference, via tanh (no `ans`, no overflow); that difference is 0 where x == y,
-    so two log 0s (-inf - -inf is NaN) share g in halves (a number's by `if`: it stays a float)."""
+    so two log 0s (-inf - -inf is NaN) share g in halves (a number's by `if`: it stays a float).  y's
+    share is 0.5 - 0.5 tanh of x's difference (tanh is odd: bit for bit 0.5 + 0.5 tanh(y - x)'s), one
+    expression the optimizer computes once for both."""
     def templates(static, operand_shapes):
-        scalar = _scalar(operand_shapes)
-        return {p: "g * (0.5 + 0.5 * np.tanh({} * {}))".format(
-            scale, f"(0.0 if x == y else {p} - {q})" if scalar else f"np.where(x == y, 0.0, {p} - {q})")
-            for p, q in (("x", "y"), ("y", "x"))}
+        difference = "(0.0 if x == y else x - y)" if _scalar(operand_shapes) else "np.where(x == y, 0.0, x - y)"
+        return {"x": f"g * (0.5 + 0.5 * np.tanh({scale} * {difference}))",
+                "y": f"g * (0.5 - 0.5 * np.tanh({scale} * {difference}))"}
     return templates
 
 
