@@ -199,11 +199,11 @@ PROGRAMS = [
 ]
 
 
-# ---- open (strict xfails in test_wave32i.py) ----
+# ---- found on the way (not log 0): items of a value read in a loop by its counter ----
 
 def divided_by_log_two(logits):
-    """Not log 0: an array divided by ``np.log(2.0)`` whose items a loop reads; the Hessian (hvp) is wrong
-    (multiplied by 1.3 instead it is right)."""
+    """An array divided by ``np.log(2.0)`` whose items a loop reads (the Hessian was wrong but at the
+    last item: the use mask of ``logp[t]`` was computed after the loop, from t's last value)."""
     logp = logits / np.log(2.0)
     alpha = np.full(3, -5.0)
     alpha[0] = logp[0, 0]
@@ -215,6 +215,34 @@ def divided_by_log_two(logits):
     return alpha[-1] * alpha[-2]
 
 
-OPEN = [
+def divided_items_summed(x):
+    scaled = x / 0.69
+    acc = 0.0
+    for t in range(x.shape[0]):
+        acc = acc + scaled[t] * scaled[t] * x[t]
+    return acc
+
+
+def roots_read_in_a_loop(x):
+    r = np.sqrt(x * x + 1.0)
+    acc = 0.0
+    for i in range(len(x)):
+        acc = acc + r[i] ** 3
+    return acc
+
+
+def magnitudes_read_in_a_while(x):
+    a = np.abs(x)
+    acc, i = 0.0, 0
+    while i < 4:
+        acc = acc + a[i] * a[i] * a[i]
+        i += 1
+    return acc
+
+
+LOOP_MASKS = [
     ("divided_by_log_two", divided_by_log_two, _a((6, 3), 0.3), 0),
+    ("divided_items_summed", divided_items_summed, _a((5,)), 0),
+    ("roots_read_in_a_loop", roots_read_in_a_loop, _a((5,)), 0),
+    ("magnitudes_read_in_a_while", magnitudes_read_in_a_while, lambda rng: (rng.normal(size=4) + 2.0,), 0),
 ]
