@@ -50,7 +50,11 @@ srcdiff/ad/unused_elements.py):
    derivative was held at 0.  Now an index read in a loop by a name gives no mask (LOOP_MASKS: 3 of 4
    variants WRONG in hessian and hvp before, 0 after; the one by ``while`` was right).
 
-Open (a strict xfail below):
+Open (a strict xfail below, and srcdiff.check):
+
+* srcdiff.check reports "MISMATCH with sympy's derivative" on the right gradient where a log 0 is met
+  (hmm_reduce, both_log_zero_scalar): sympy's derivative of log(exp(x) + exp(y)) at x = y = -oo is NaN;
+  the rows here run every transformation but check.
 
 * hmm_by_hand: a hand-written logsumexp of a column all -inf (SciPy's shift of a non-finite max written
   out): ``np.log(np.sum(np.exp(v - m)))`` of a sum that is exactly 0 is log 0 = -inf, and np.log's
@@ -70,7 +74,8 @@ from . import wave32i_log_zero as w
 from .test_redteam_wave27a import cell_vmap_grad  # noqa: F401  (registers the vmap_grad cell)
 
 assert closure_cells.EXTRA  # (importing it registers the jacobian, hvp and float32 cells)
-ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
+#: srcdiff.check left out: its sympy reference is NaN at log 0 (open, above)
+ALL = (*(t for t in matrix.EVERY if t != "check"), *closure_cells.EXTRA, "vmap_grad")
 
 
 def _name(p):
