@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from ..ir.nodes import Const, Function, Global, Node, Var, all_nodes, operand_ast
+from ..ir.nodes import Branch, Const, Function, Global, Loop, Node, Var, all_nodes, operand_ast
 from ..rules.structural import GETITEM
 from .static_index import index_value
 from .still_adjoints import finite_there, held_if_still, may_blow_up, region_values
@@ -47,13 +47,14 @@ def use_masks(function: Function, shape_of: dict, active: set[str]) -> dict:
     users = _users(nodes)
     escapes = region_values(function.body)
     output = function.output.name if isinstance(function.output, Var) else None
+    looped = _looped(function.body)
     found: dict = {}
     for n in reversed(nodes):
         name = n.out.name
         if name in escapes or name == output or name in found or not users.get(name):
             continue
         # read by several primitives: unused where each leaves it unused (`_either`)
-        masks = [_mask(user, n.out, shape_of, active, found) for user in users[name]]
+        masks = [_mask(user, n.out, shape_of, active, found, id(user) in looped) for user in users[name]]
         if all(mask is not None for mask in masks):
             found[name] = masks[0] if len(masks) == 1 else _either(masks)
     return found
@@ -86,8 +87,23 @@ _PASSING = {"operator.add", "operator.sub", "operator.neg", "operator.pos", "num
             "numpy.negative", "numpy.positive", "copy"}
 
 
-def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict) -> ast.expr | None:
-    """The use mask of `value`, read by `user` alone, or None (`found`: the masks of values after it)."""
+def _looped(block) -> set[int]:
+    """The ids of the nodes inside a loop's body (at any depth)."""
+    found = set()
+    for item in block.nodes:
+        if isinstance(item, Loop):
+            found |= {id(n) for n in all_nodes(item.body)}
+        elif isinstance(item, Branch):
+            found |= _looped(item.body) | _looped(item.orelse)
+    return found
+
+
+def _mask(user: Node, value: Var, shape_of: dict, active: set[str], found: dict, looped: bool) -> ast.expr | None:
+    """The use mask of `value`, read by `user` alone, or None (`found`: the masks of values after it).
+    An index read in a loop by a name (``logp[t]``, t the loop's counter) has no mask: the mask is
+    computed after the loop, where the name holds its last value only, not every element read."""
+    if looped and user.rule is GETITEM and any(isinstance(n, ast.Name) for n in ast.walk(user.expr.slice)):
+        return None
     mask = _factor_mask(user, value, shape_of, active, found)
     if mask is None and user.rule.elementwise and user.rule.name != _HOLD:
         # an element of an elementwise primitive's result the output leaves unused leaves the operand's

@@ -42,6 +42,28 @@ def _tie_templates(static, operand_shapes):
     return {p: halved("x == y", "g", _scalar(operand_shapes)) for p in ("x", "y")}
 
 
+LOG_ZERO_NOTE = ("where x == y (two log 0s: -inf - -inf is NaN) each operand's share is 0.5, the limit along "
+                 "x == y, finite: g * 0.5 is an exact 0 where nothing downstream reads a log 0")
+
+#: a log-sum-exp's value `ans` as the shift of its weights ``exp(x - ans)``: log 0 (a row all -inf) read as 0,
+#: so each weight is exp(-inf) = 0, never exp(-inf + inf) = NaN (SciPy's logsumexp shifts by 0 where its max
+#: is not finite): the share of a row of log 0s is 0, an exact 0 where nothing downstream reads it
+LOG_ZERO_SHIFT = "np.where(ans == -np.inf, 0.0, ans)"
+
+
+def log_shares(scale: str):
+    """The templates of np.logaddexp (`scale` 0.5) and np.logaddexp2 (0.5 ln 2): each operand's share is
+    the sigmoid of the difference, via tanh (no `ans`, no overflow); that difference is 0 where x == y,
+    so two log 0s (-inf - -inf is NaN) share g in halves (a number's by `if`: it stays a float).  y's
+    share is 0.5 - 0.5 tanh of x's difference (tanh is odd: bit for bit 0.5 + 0.5 tanh(y - x)'s), one
+    expression the optimizer computes once for both."""
+    def templates(static, operand_shapes):
+        difference = "(0.0 if x == y else x - y)" if _scalar(operand_shapes) else "np.where(x == y, 0.0, x - y)"
+        return {"x": f"g * (0.5 + 0.5 * np.tanh({scale} * {difference}))",
+                "y": f"g * (0.5 - 0.5 * np.tanh({scale} * {difference}))"}
+    return templates
+
+
 #: the derivable form (a gradient srcdiff differentiates again): the share's derivative at a tie is NaN
 TIE_DERIVABLE = {"x": "tie(x == y, g, x, y)", "y": "tie(x == y, g, x, y)"}
 
@@ -120,9 +142,9 @@ RULES = [
     unary(np.log2,         x="g / (x * np.log(2.0))",       singular=SINGULAR, sympy=FORMS + "log2"),
     unary(np.log10,        x="g / (x * np.log(10.0))",      singular=SINGULAR, sympy=FORMS + "log10"),
     unary(np.log1p,        x="g / (1.0 + x)",               singular=SINGULAR, sympy=FORMS + "log1p"),
-    # logaddexp: sigmoid of the difference, via tanh: needs no `ans` and cannot overflow
-    binary(np.logaddexp,   x="g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))",
-                           y="g * (0.5 + 0.5 * np.tanh(0.5 * (y - x)))", sympy=FORMS + "logaddexp"),
+    # logaddexp: sigmoid of the difference (0 where x == y: two log 0s share g in halves)
+    rule(np.logaddexp, ("x", "y"), log_shares("0.5"), elementwise=True, fresh=True, note=LOG_ZERO_NOTE,
+         sympy=FORMS + "logaddexp"),
     # ---- trigonometric and hyperbolic ----
     unary(np.sin,          x="g * np.cos(x)",               sympy="sympy.sin"),
     unary(np.cos,          x="-g * np.sin(x)",              sympy="sympy.cos"),

@@ -11,6 +11,7 @@ import operator
 import numpy as np
 
 from ..ir import shapes
+from .numpy_elementwise import LOG_ZERO_NOTE, log_shares
 from .table import LINEAR, binary, rule, unary
 
 FORMS = "srcdiff.rules.scipy_forms."  # sympy counterparts: imports sympy, not SciPy
@@ -101,8 +102,8 @@ RULES = [
     unary(np.fabs,         x="g * np.sign(x)", derivable={"x": "kink(x == 0, g * np.sign(x), x)"},
           note="fabs'(0) = 0; its second derivative at 0 is NaN (0 on an element the output does not use)",
           sympy="sympy.Abs"),
-    binary(np.logaddexp2,  x="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (x - y)))",
-                           y="g * (0.5 + 0.5 * np.tanh(0.34657359027997264 * (y - x)))", sympy=FORMS + "logaddexp2"),
+    rule(np.logaddexp2, ("x", "y"), log_shares("0.34657359027997264"), elementwise=True, fresh=True,
+         note=LOG_ZERO_NOTE, sympy=FORMS + "logaddexp2"),  # (0.5 ln 2: the difference in base e)
     # sinc'(x) = (cos(pi x) - sinc(x)) / x, a 0 / 0 at 0: near 0 (|pi x| < 0.1) its series,
     # selected, so the derivative of the derivative is the series' at every order (exact at 0),
     # and the formula, whose denominator is kept nonzero there, leaks no NaN into it

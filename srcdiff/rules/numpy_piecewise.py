@@ -9,7 +9,7 @@ extrema share the gradient equally, as ``np.max``'s ties do (docs/guarantees.md)
 import numpy as np
 
 from ..ir import shapes
-from .numpy_elementwise import SINGULAR
+from .numpy_elementwise import LOG_ZERO_SHIFT, SINGULAR
 from .numpy_reductions import reduce_shape, spread
 from .operators import POW_Y
 from .table import FORMS, LINEAR, binary, rule
@@ -56,12 +56,12 @@ def _scan(ufunc, kind: str):
 
 def _logaddexp_reduce_templates(static, operand_shapes):
     x = operand_shapes["x"]
-    return {"x": f"{spread('g', static, x)} * np.exp(x - {spread('ans', static, x)})"}
+    return {"x": f"{spread('g', static, x)} * np.exp(x - {spread(LOG_ZERO_SHIFT, static, x)})"}
 
 
 def _logaddexp_reduce_tangents(static, operand_shapes):
     x = operand_shapes["x"]
-    return {"x": f"np.sum(x_dot * np.exp(x - {spread('ans', static, x)}), axis=axis, keepdims=keepdims)"}
+    return {"x": f"np.sum(x_dot * np.exp(x - {spread(LOG_ZERO_SHIFT, static, x)}), axis=axis, keepdims=keepdims)"}
 
 
 def _scan_rule(helper, other, kind_text="kind"):

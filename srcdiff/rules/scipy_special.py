@@ -12,6 +12,7 @@ import scipy.special as sc
 
 from ..ir import shapes
 from . import table
+from .numpy_elementwise import LOG_ZERO_SHIFT
 
 FORMS = "srcdiff.rules.scipy_forms."
 S = "scipy_special."
@@ -56,20 +57,21 @@ def _logsumexp_shape(static, a, b=shapes.NONE):
 
 def _logsumexp_templates(static, operand_shapes):
     """With weights b, ``log(sum(b * exp(a)))``: a's adjoint is g * b * exp(a - ans), b's
-    g * exp(a - ans), each summed back over what it was broadcast along."""
-    weights = f"np.exp(a - {_spread('ans', static)})"
+    g * exp(a - ans), each summed back over what it was broadcast along (a row of log 0s: 0,
+    LOG_ZERO_SHIFT; b's slope where b = 0 makes the value log 0 is infinite: shifted by ans)."""
+    weights = f"np.exp(a - {_spread(LOG_ZERO_SHIFT, static)})"
     if operand_shapes.get("b", shapes.NONE).none:
         return {"a": f"{_spread('g', static)} * {weights}"}
     return {"a": f"unbroadcast({_spread('g', static)} * b * {weights}, a)",
-            "b": f"unbroadcast({_spread('g', static)} * {weights}, b)"}
+            "b": f"unbroadcast({_spread('g', static)} * np.exp(a - {_spread('ans', static)}), b)"}
 
 
 def _logsumexp_tangents(static, operand_shapes):
-    weights = f"np.exp(a - {_spread('ans', static)})"
+    weights = f"np.exp(a - {_spread(LOG_ZERO_SHIFT, static)})"
     if operand_shapes.get("b", shapes.NONE).none:
         return {"a": f"np.sum({weights} * a_dot, axis=axis, keepdims=keepdims)"}
     return {"a": f"np.sum(b * {weights} * a_dot, axis=axis, keepdims=keepdims)",
-            "b": f"np.sum({weights} * b_dot, axis=axis, keepdims=keepdims)"}
+            "b": f"np.sum(np.exp(a - {_spread('ans', static)}) * b_dot, axis=axis, keepdims=keepdims)"}
 
 
 def order(func, x: str, sympy: str, param: str = "n", **options):

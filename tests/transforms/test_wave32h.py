@@ -67,7 +67,8 @@ Found and fixed (variants in wave32h_findings.py):
 
 Open:
 
-* WRONG (NaN), pinned by a strict xfail: nlp_ctc_log_zero, a CTC forward recursion in log space whose
+* (fixed in wave 32i, test_wave32i.py: each operand's share is 0.5 where x == y)
+  WRONG (NaN): nlp_ctc_log_zero, a CTC forward recursion in log space whose
   unreachable states hold -inf (log 0): ``np.logaddexp(a, alpha[s - 1])`` of two -inf has the adjoint
   ``g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))`` with ``x - y`` NaN, 0 * NaN where g is 0, and the NaN reaches
   the logits through ``new[s] = a + logp[t, ext[s]]``; the tangent likewise.  The gradient is finite (the
@@ -117,8 +118,8 @@ REFUSED = {"nlp_ctc_logspace", "aud_adsr_piecewise", "idi_lambda_basis_by_index"
 NUMBA_REFUSED = {"opt_abcd_zip", "ctl_lqr_rollout", "idi_add_at_assembly"}
 
 
-#: open: NaN where np.logaddexp meets two -inf (log 0: a state a log-space recursion cannot reach yet); its
-#: adjoint ``g * (0.5 + 0.5 * np.tanh(0.5 * (x - y)))`` is 0 * NaN there, and the NaN reaches the logits
+#: np.logaddexp meets two -inf (log 0: a state a log-space recursion cannot reach yet): NaN before wave 32i
+#: (its adjoint was 0 * NaN there), now each share is 0.5 (test_wave32i.py holds the class)
 LOG_ZERO = {"nlp_ctc_log_zero"}
 
 
@@ -126,7 +127,6 @@ def accepted():
     return [p for p in programs() if _name(p) not in REFUSED | LOG_ZERO]
 
 
-@pytest.mark.xfail(strict=True, reason="open: NaN adjoint of np.logaddexp(-inf, -inf) in a log-space recursion")
 @pytest.mark.parametrize("program", [p for p in programs() if _name(p) in LOG_ZERO], ids=_name)
 def test_log_zero_in_a_log_space_recursion(program):
     matrix.assert_ok(program, ("grad",))
