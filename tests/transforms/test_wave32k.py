@@ -201,3 +201,29 @@ def test_hessian_at_a_kink_is_nan_in_its_entry_only():
     H = srcdiff.hessian(f)(np.array([0.5, 1.0, -2.0]))
     assert np.isnan(H[0, 0])
     np.testing.assert_array_equal(H[1:, 0], [0.0, 0.0])
+
+
+def _hessian_diagonal(f):
+    hessian = srcdiff.hessian(f)
+    return lambda x: np.diag(hessian(x))
+
+
+def _gradient_of_value_and_grad(f):
+    value_and_grad = srcdiff.value_and_grad(f)
+    return lambda x: value_and_grad(x)[1]
+
+
+@pytest.mark.parametrize("make", [srcdiff.grad, _gradient_of_value_and_grad, _hessian_diagonal,
+                                  corpus.slow_unless(False, lambda f: srcdiff.grad(f, jit="numba"))],
+                         ids=["grad", "value_and_grad", "hessian", "numba"])
+def test_a_pass_through_wrapper_given_other_code(make):
+    """``loss.__code__ = doubling(None).__code__`` of a functools.wraps pass-through wrapper srcdiff read
+    through: the derivative of the doubled function (the gradient watched the wrapped function's code
+    only: the old derivative, silently, in every transformation and numba)."""
+    f = w.wrapped_cubes()
+    x = np.array([0.5, -1.0, 2.0])
+    derivative = make(f)
+    first = derivative(x)
+    f.__code__ = w.doubling(None).__code__
+    np.testing.assert_allclose(f(x), 2.0 * np.sum(x ** 3))
+    np.testing.assert_allclose(derivative(x), 2.0 * first)

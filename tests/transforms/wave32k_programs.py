@@ -480,3 +480,29 @@ CHANGED = [
     ("cached_tuple_cleared", cached_tuple_in_a_helper, _v(3), 0,
      _clear_cache_after(in_place(SCALE_K, lambda s: s.__setitem__(0, -1.5)))),
 ]
+
+
+# ---- a pass-through wrapper whose __code__ is replaced (code_swaps) ----
+
+
+def passing_through(fn):
+    """A decorator srcdiff reads through (it passes its arguments and result as they are)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+def doubling(fn):
+    """The wrapper's code once replaced: it doubles the result."""
+    def wrapper(*args, **kwargs):
+        return 2.0 * fn(*args, **kwargs)
+    return wrapper
+
+
+def wrapped_cubes():
+    """A new pass-through wrapper of a sum of cubes (each test replaces its code)."""
+    @passing_through
+    def cubes(x):
+        return np.sum(x ** 3)
+    return cubes
