@@ -127,7 +127,26 @@ def parse_function(func) -> ParsedFunction:
     Raises `SrcDiffError` for anything whose source cannot be read or that is not a plain
     function: builtins, generators, coroutines, functions typed at a prompt or built by exec.
     """
-    func = unwrap(func)
+    inner = unwrap(func)
+    parsed = _parse_unwrapped(inner)
+    if inner is not func and isinstance(func, types.FunctionType):  # a pass-through wrapper read through:
+        # given other code (``f.__code__ = ...``, a reloader) it may pass through no longer, and what was
+        # built from `inner` is then not the wrapper's derivative: its code is a dependency
+        parsed._add(Dependency(_Attributes(func), "__code__", func.__code__))
+    return parsed
+
+
+class _Attributes:
+    """An object as a dependency's scope: ``get(name)`` is its attribute."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def get(self, name, default=None):
+        return getattr(self.obj, name, default)
+
+
+def _parse_unwrapped(func) -> ParsedFunction:
     made = _REWRITTEN.get(func) if isinstance(func, types.FunctionType) else None
     if made is not None:  # a function srcdiff rewrote (flatten.py): its own AST, fresh dependencies
         if made.func is not func:  # ... or one whose imports it hoisted: defaults as the user's are now

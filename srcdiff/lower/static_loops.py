@@ -69,17 +69,32 @@ def _zipped(state, it: ast.expr) -> tuple | None:
             and static_value(state, it.func, record=False) is zip) or not it.args or it.keywords \
             or any(isinstance(a, ast.Starred) for a in it.args):
         return None
-    columns = []
+    columns, functions = [], 0
     for arg in it.args:
         items = static_items(state, arg)
+        functions += items is not None
+        if items is None:
+            items = _numbers(state, arg)  # zip(WEIGHTS, FS): a module list of numbers, each a constant
         if items is None and not (isinstance(arg, ast.Name) and isinstance(state.env.get(arg.id), Var)):
             return None
         columns.append(items if items is not None else arg.id)
     known = [c for c in columns if isinstance(c, tuple)]
-    if not known or len(known) == len(columns):
+    if not functions or functions == len(columns):
         return None
     count = min(len(c) for c in known)
     return tuple(tuple(c[k] if isinstance(c, tuple) else Indexed(c, k) for c in columns) for k in range(count))
+
+
+def _numbers(state, arg: ast.expr) -> tuple | None:
+    """The numbers of a module-level (or class) tuple or list of numbers `arg` names, else None (reading
+    it records it: changed, in place too, the gradient is built again)."""
+    if isinstance(arg, ast.Name) and (arg.id in state.env or arg.id in state.locals) \
+            or not isinstance(arg, (ast.Name, ast.Attribute)):
+        return None
+    value = static_value(state, arg, record=False)
+    if not isinstance(value, (tuple, list)) or not value or not all(type(v) in (int, float) for v in value):
+        return None
+    return tuple(static_value(state, arg))
 
 
 def _enumerated(state, it: ast.expr) -> tuple | None:

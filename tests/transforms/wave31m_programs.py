@@ -356,7 +356,7 @@ closure_number, _set_k = _make_closure_number()
 
 # ---- the changes ----
 
-def _setattr(obj, name, value):
+def set_attribute(obj, name, value):
     def change():
         old = getattr(obj, name)
         setattr(obj, name, value)
@@ -364,7 +364,7 @@ def _setattr(obj, name, value):
     return change
 
 
-def _in_place(seq, do):
+def in_place(seq, do):
     def change():
         old = list(seq)
         do(seq)
@@ -380,7 +380,7 @@ def _global(name, value):
     return change
 
 
-def _array_in_place(a, i, v):
+def array_in_place(a, i, v):
     def change():
         old = a[i]
         a[i] = v
@@ -388,7 +388,7 @@ def _array_in_place(a, i, v):
     return change
 
 
-def _dict_in_place(d, k, v):
+def dict_in_place(d, k, v):
     def change():
         had, old = k in d, d.get(k)
         d[k] = v
@@ -403,7 +403,7 @@ def _dict_in_place(d, k, v):
 
 
 def _defaults(func, value):
-    return _setattr(func, "__defaults__", value)
+    return set_attribute(func, "__defaults__", value)
 
 
 def _closure_number():
@@ -425,57 +425,57 @@ def vec(n):
 
 #: (name, func, make_args, wrt, change)
 PROGRAMS = [
-    ("list_names_append", list_names_loop, vec(3), 0, _in_place(NAMES, lambda s: s.append("cube"))),
-    ("list_names_setitem", list_names_loop, vec(3), 0, _in_place(NAMES, lambda s: s.__setitem__(0, "cube"))),
-    ("list_names_sort", list_names_loop, vec(3), 0, _in_place(NAMES, lambda s: s.sort(reverse=True))),
-    ("list_names_pop", list_names_loop, vec(3), 0, _in_place(NAMES, lambda s: s.pop())),
+    ("list_names_append", list_names_loop, vec(3), 0, in_place(NAMES, lambda s: s.append("cube"))),
+    ("list_names_setitem", list_names_loop, vec(3), 0, in_place(NAMES, lambda s: s.__setitem__(0, "cube"))),
+    ("list_names_sort", list_names_loop, vec(3), 0, in_place(NAMES, lambda s: s.sort(reverse=True))),
+    ("list_names_pop", list_names_loop, vec(3), 0, in_place(NAMES, lambda s: s.pop())),
     ("list_names_rebound", list_names_loop, vec(3), 0, _global("NAMES", ["wave", "cube"])),
-    ("tree_names_append", tree_names_loop, tree, 0, _in_place(NAMES, lambda s: s.append("cube"))),
-    ("tree_names_setitem", tree_names_loop, tree, 0, _in_place(NAMES, lambda s: s.__setitem__(0, "cube"))),
-    ("tree_names_sort", tree_names_loop, tree, 0, _in_place(NAMES, lambda s: s.sort(reverse=True))),
-    ("tree_names_generator", tree_names_generator, tree, 0, _in_place(NAMES, lambda s: s.append("cube"))),
-    ("tree_names_dict", tree_names_dict, tree, 0, _in_place(NAMES, lambda s: s.__setitem__(1, "cube"))),
-    ("tree_many_names", tree_many_names, many, 0, _in_place(MANY, lambda s: s.__setitem__(5, "k0"))),
-    ("tree_grouped_inner", tree_grouped_names, tree, 0, _in_place(GROUPS[1], lambda s: s.append("wave"))),
-    ("tree_grouped_outer", tree_grouped_names, tree, 0, _in_place(GROUPS, lambda s: s.reverse())),
+    ("tree_names_append", tree_names_loop, tree, 0, in_place(NAMES, lambda s: s.append("cube"))),
+    ("tree_names_setitem", tree_names_loop, tree, 0, in_place(NAMES, lambda s: s.__setitem__(0, "cube"))),
+    ("tree_names_sort", tree_names_loop, tree, 0, in_place(NAMES, lambda s: s.sort(reverse=True))),
+    ("tree_names_generator", tree_names_generator, tree, 0, in_place(NAMES, lambda s: s.append("cube"))),
+    ("tree_names_dict", tree_names_dict, tree, 0, in_place(NAMES, lambda s: s.__setitem__(1, "cube"))),
+    ("tree_many_names", tree_many_names, many, 0, in_place(MANY, lambda s: s.__setitem__(5, "k0"))),
+    ("tree_grouped_inner", tree_grouped_names, tree, 0, in_place(GROUPS[1], lambda s: s.append("wave"))),
+    ("tree_grouped_outer", tree_grouped_names, tree, 0, in_place(GROUPS, lambda s: s.reverse())),
     ("tree_default_names", tree_default_names, tree, 0,
-     _in_place(_tree_terms.__defaults__[0], lambda s: s.append("cube"))),
-    ("tree_closure_names", tree_closure_names, tree, 0, _in_place(CLOSURE_NAMES, lambda s: s.__setitem__(0, "cube"))),
-    ("list_functions_setitem", list_functions_loop, vec(3), 0, _in_place(ACTS, lambda s: s.__setitem__(0, np.cos))),
-    ("list_arrays_setitem", list_arrays_loop, vec(3), 0, _in_place(MATS, lambda s: s.__setitem__(1, MATS[0]))),
-    ("list_arrays_append", list_arrays_loop, vec(3), 0, _in_place(MATS, lambda s: s.append(MATS[0] * 2.0))),
-    ("tuple_holding_list", tuple_holding_list, tree, 0, _in_place(CONF[0], lambda s: s.append("cube"))),
-    ("dict_of_lists", dict_of_lists, tree, 0, _in_place(BY_GROUP["main"], lambda s: s.append("cube"))),
-    ("dict_of_weight_lists", dict_of_weight_lists, vec(3), 0, _in_place(LISTED_WEIGHTS["a"], lambda s: s.append(3.0))),
-    ("list_fancy_index", list_fancy_index, vec(3), 0, _in_place(IDX, lambda s: s.__setitem__(1, 1))),
-    ("list_as_array", list_as_array, vec(3), 0, _in_place(SCALES, lambda s: s.__setitem__(0, 3.0))),
-    ("list_reshape", list_reshape, vec(4), 0, _in_place(SHAPE, lambda s: s.__setitem__(slice(None), [4, 1]))),
-    ("list_transpose", list_transpose, vec(4), 0, _in_place(AXES, lambda s: s.reverse())),
-    ("list_scales_append", list_scales_loop, vec(3), 0, _in_place(SCALES, lambda s: s.append(4.0))),
-    ("list_scales_setitem", list_scales_loop, vec(3), 0, _in_place(SCALES, lambda s: s.__setitem__(1, 3.0))),
-    ("list_scales_enumerate", list_scales_enumerate, vec(3), 0, _in_place(SCALES, lambda s: s.append(4.0))),
-    ("list_pairs_setitem", list_pairs_loop, vec(3), 0, _in_place(PAIRS, lambda s: s.__setitem__(0, (2.5, 4)))),
-    ("list_nested_inner", list_nested_loop, vec(3), 0, _in_place(LAYERS[1], lambda s: s.append(3.0))),
-    ("list_nested_outer", list_nested_loop, vec(3), 0, _in_place(LAYERS, lambda s: s.append([0.25]))),
-    ("list_comprehension", list_comprehension, vec(3), 0, _in_place(SCALES, lambda s: s.append(4.0))),
-    ("list_index", list_index, vec(3), 0, _in_place(SCALES, lambda s: s.__setitem__(0, 3.0))),
-    ("list_len_range", list_len_range, vec(3), 0, _in_place(SIZES, lambda s: s.append(5))),
-    ("list_sum", list_sum, vec(3), 0, _in_place(SCALES, lambda s: s.append(4.0))),
+     in_place(_tree_terms.__defaults__[0], lambda s: s.append("cube"))),
+    ("tree_closure_names", tree_closure_names, tree, 0, in_place(CLOSURE_NAMES, lambda s: s.__setitem__(0, "cube"))),
+    ("list_functions_setitem", list_functions_loop, vec(3), 0, in_place(ACTS, lambda s: s.__setitem__(0, np.cos))),
+    ("list_arrays_setitem", list_arrays_loop, vec(3), 0, in_place(MATS, lambda s: s.__setitem__(1, MATS[0]))),
+    ("list_arrays_append", list_arrays_loop, vec(3), 0, in_place(MATS, lambda s: s.append(MATS[0] * 2.0))),
+    ("tuple_holding_list", tuple_holding_list, tree, 0, in_place(CONF[0], lambda s: s.append("cube"))),
+    ("dict_of_lists", dict_of_lists, tree, 0, in_place(BY_GROUP["main"], lambda s: s.append("cube"))),
+    ("dict_of_weight_lists", dict_of_weight_lists, vec(3), 0, in_place(LISTED_WEIGHTS["a"], lambda s: s.append(3.0))),
+    ("list_fancy_index", list_fancy_index, vec(3), 0, in_place(IDX, lambda s: s.__setitem__(1, 1))),
+    ("list_as_array", list_as_array, vec(3), 0, in_place(SCALES, lambda s: s.__setitem__(0, 3.0))),
+    ("list_reshape", list_reshape, vec(4), 0, in_place(SHAPE, lambda s: s.__setitem__(slice(None), [4, 1]))),
+    ("list_transpose", list_transpose, vec(4), 0, in_place(AXES, lambda s: s.reverse())),
+    ("list_scales_append", list_scales_loop, vec(3), 0, in_place(SCALES, lambda s: s.append(4.0))),
+    ("list_scales_setitem", list_scales_loop, vec(3), 0, in_place(SCALES, lambda s: s.__setitem__(1, 3.0))),
+    ("list_scales_enumerate", list_scales_enumerate, vec(3), 0, in_place(SCALES, lambda s: s.append(4.0))),
+    ("list_pairs_setitem", list_pairs_loop, vec(3), 0, in_place(PAIRS, lambda s: s.__setitem__(0, (2.5, 4)))),
+    ("list_nested_inner", list_nested_loop, vec(3), 0, in_place(LAYERS[1], lambda s: s.append(3.0))),
+    ("list_nested_outer", list_nested_loop, vec(3), 0, in_place(LAYERS, lambda s: s.append([0.25]))),
+    ("list_comprehension", list_comprehension, vec(3), 0, in_place(SCALES, lambda s: s.append(4.0))),
+    ("list_index", list_index, vec(3), 0, in_place(SCALES, lambda s: s.__setitem__(0, 3.0))),
+    ("list_len_range", list_len_range, vec(3), 0, in_place(SIZES, lambda s: s.append(5))),
+    ("list_sum", list_sum, vec(3), 0, in_place(SCALES, lambda s: s.append(4.0))),
     ("tuple_rebound", tuple_powers_loop, vec(3), 0, _global("POWERS", (2, 4))),
-    ("dict_items_in_place", dict_items_loop, vec(3), 0, _dict_in_place(TABLE, "c", 3.0)),
-    ("dict_lookup_in_place", dict_lookup, vec(3), 0, _dict_in_place(TABLE, "a", 4.0)),
-    ("array_in_place", array_weights, vec(3), 0, _array_in_place(W, 0, 5.0)),
+    ("dict_items_in_place", dict_items_loop, vec(3), 0, dict_in_place(TABLE, "c", 3.0)),
+    ("dict_lookup_in_place", dict_lookup, vec(3), 0, dict_in_place(TABLE, "a", 4.0)),
+    ("array_in_place", array_weights, vec(3), 0, array_in_place(W, 0, 5.0)),
     ("array_rebound", array_weights, vec(3), 0, _global("W", np.array([1.0, 2.0, 3.0]))),
-    ("array_loop_in_place", array_rows_loop, vec(3), 0, _array_in_place(ROWS, 0, 5.0)),
+    ("array_loop_in_place", array_rows_loop, vec(3), 0, array_in_place(ROWS, 0, 5.0)),
     ("function_rebound", function_global, vec(3), 0, _global("ACT", np.sin)),
-    ("class_attribute", class_attribute, vec(3), 0, _setattr(Cfg, "scale", 3.0)),
-    ("class_list_append", class_list_loop, vec(3), 0, _in_place(Cfg.names, lambda s: s.append("cube"))),
+    ("class_attribute", class_attribute, vec(3), 0, set_attribute(Cfg, "scale", 3.0)),
+    ("class_list_append", class_list_loop, vec(3), 0, in_place(Cfg.names, lambda s: s.append("cube"))),
     ("enum_rebound", enum_mode, vec(3), 0, _global("MODE", Act.SIN)),
-    ("dataclass_field", dataclass_field, vec(3), 0, _setattr(SETUP, "scale", 3.0)),
-    ("dataclass_tuple_field", dataclass_tuple_loop, vec(3), 0, _setattr(SETUP, "powers", (2, 4))),
-    ("dataclass_list_append", dataclass_list_loop, vec(3), 0, _in_place(SETUP.names, lambda s: s.append("cube"))),
-    ("default_list_append", default_list, vec(3), 0, _in_place(_weighted.__defaults__[0], lambda s: s.append(4.0))),
+    ("dataclass_field", dataclass_field, vec(3), 0, set_attribute(SETUP, "scale", 3.0)),
+    ("dataclass_tuple_field", dataclass_tuple_loop, vec(3), 0, set_attribute(SETUP, "powers", (2, 4))),
+    ("dataclass_list_append", dataclass_list_loop, vec(3), 0, in_place(SETUP.names, lambda s: s.append("cube"))),
+    ("default_list_append", default_list, vec(3), 0, in_place(_weighted.__defaults__[0], lambda s: s.append(4.0))),
     ("default_number", default_number, vec(3), 0, _defaults(_scaled, (3.0,))),
-    ("closure_list_append", closure_list, vec(3), 0, _in_place(CLOSURE_KS, lambda s: s.append(4.0))),
+    ("closure_list_append", closure_list, vec(3), 0, in_place(CLOSURE_KS, lambda s: s.append(4.0))),
     ("closure_number", closure_number, vec(3), 0, _closure_number),
 ]
