@@ -11,7 +11,8 @@ Classes (counts from the wave's 227 rows; see the findings module's docstring fo
      local array ("setitem has no batching rule"); vmap(grad(f)) refuses about half the rows' gradients.
   3. numba only: ``vmap(..., jit="numba")`` refused srcdiff's own helper ``broadcast_rows`` (fixed in wave 27:
      backend/numba/row_helpers.py, test_numba27.py); a helper with a
-     default array parameter (``def f(q, p=np.array([...]))``) called with one argument; a list of lists
+     default array parameter (``def f(q, p=np.array([...]))``) called with one argument (a strict xfail until
+     wave 32 found it passing: every transformation agrees, numba included); a list of lists
      argument (``wins[i][j]``: "cannot reflect element of reflected container", which hvp of a numba gradient
      reports at the generated code's line ``bradley_terry_grad:1``); jvp / hvp through numba's compiler on
      ``np.broadcast_to(t, ())`` are fixed (findings class 7).
@@ -36,8 +37,12 @@ from numeric import central_difference
 
 import srcdiff
 
+from .corpus import Program
+from .matrix import assert_numba_included
 from .redteam_wave17_callables import _MODEL, LinearModel
 from .redteam_wave17_graphs import bigram_perplexity
+
+HERE = "test_redteam_wave17_open.py"
 
 
 def xfail(reason):
@@ -119,11 +124,12 @@ def through_default(q, w):
     return w @ quat_like(q)
 
 
-@xfail("3. numba only: a helper with a default array parameter, called with one argument")
 def test_numba_helper_with_a_default_array():
+    # (a strict xfail of class 3 until wave 32 found it passing: every transformation, numba included, agrees)
     q, w = np.array([0.3, -0.2, 0.5, 0.1]), np.array([1.0, 2.0, -1.0, 0.5])
     np.testing.assert_allclose(srcdiff.grad(through_default, jit="numba")(q, w),
                                central_difference(through_default, (q, w), 0), rtol=1e-6)
+    assert_numba_included(Program("w17_open:through_default", through_default, (q, w), 0, HERE))
 
 
 # ---- 4. hvp where hessian works ---------------------------------------------------------------------------------

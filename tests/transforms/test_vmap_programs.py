@@ -214,14 +214,38 @@ def test_a_tree_returned_refuses_numba_at_the_def_line():
 
 
 def branch_per_example(w, x):
-    if x[0] > x[1]:  # a branch that differs between examples: still one example at a time
+    if x[0] > x[1]:  # a branch that differs between examples: both sides run, joined row by row (branch_rows)
         return np.sum(w * x)
     return np.sum(w * x ** 2)
 
 
+def test_a_branch_that_differs_between_examples_is_one_batched_call():
+    # (this test printed the loop over examples of branch_per_example until wave 31 batched a branch whose test
+    # differs between examples: both sides for every row, each value joined row by row, commit c924d40)
+    assert len({bool(x[0] > x[1]) for x in X}) == 2  # both sides taken
+    batched = srcdiff.vmap(srcdiff.grad(branch_per_example), in_axes=(None, 0), per_example="refuse")
+    got = batched(W[0], X)
+    want = np.stack([central_difference(branch_per_example, (W[0], x), 0) for x in X])
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    assert batched.per_example is None and "one example at a time" not in batched.source
+    # numba has no row-by-row join of the sides: refused at the if's line
+    with pytest.raises(srcdiff.SrcDiffError, match="differs between examples cannot be batched with jit='numba'") \
+            as info:
+        srcdiff.vmap(srcdiff.grad(branch_per_example), in_axes=(None, 0), jit="numba")(W[0], X)
+    assert info.value.location.line == branch_per_example.__code__.co_firstlineno + 1
+
+
+def halved_per_example(w, x):
+    while np.sum(x * x) > 1.0:  # a loop whose count differs between examples: one example at a time
+        x = 0.5 * x
+    return np.sum(w * x ** 2)
+
+
 def test_the_loop_over_examples_is_printed_with_its_reason():
-    batched = srcdiff.vmap(srcdiff.grad(branch_per_example), in_axes=(None, 0), per_example="allow")
-    batched(W[0], X)
+    batched = srcdiff.vmap(srcdiff.grad(halved_per_example), in_axes=(None, 0), per_example="allow")
+    got = batched(W[0], X)
+    np.testing.assert_allclose(got, np.stack([central_difference(halved_per_example, (W[0], x), 0) for x in X]),
+                               rtol=1e-6, atol=1e-8)
     assert "one example at a time" in batched.source
     assert batched.per_example.splitlines()[0] in batched.source
     assert "test_vmap_programs.py" in batched.per_example  # the user's file and line of what was not batched
