@@ -40,10 +40,10 @@ Also found in the slow set (rows CI does not run):
    for_zip_star_of_rows, list_zip_star_of_rows, user_star_still_spread; 11 cells each), before:
    22 ok, 2 n/a, 20 refused at the line; after: 44 ok.
 
-Open (not fixed in this wave, out of time): test_reach12a's history_then_stacked gives a WRONG
-gradient (max error 148 against central differences; grad, value_and_grad, and the second-order row,
-running_sum_of_list's second-order row too), a silent wrong answer in the slow set only.  Bisected to
-the merge of a speed branch (a9cf8ab: its parent agrees).  The slow set's chunks of test_reach15,
+Also found: test_reach12a's history_then_stacked gave a WRONG gradient (max error 148 against
+central differences; grad, value_and_grad, and the second-order row), a silent wrong answer in the
+slow set only, bisected to the merge a9cf8ab.  Fixed for its class in test_wave32n.py (the adjoint of
+``sum(xs)`` gave every item one shared array, then added into in place).  The slow set's chunks of test_reach15,
 16, 28, 29*, 4, 6, 8*, 9 and test_redteam_wave2* were not run in this wave.
 """
 
