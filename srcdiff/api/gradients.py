@@ -174,6 +174,7 @@ class GradFunction:
         if self._fast_ok() and not lowered.statics and not lowered.constants:
             key = tuple(map(shapes.signature, args))
             _point_call(self, staticmethod(jit.fast_call(run, key, lowered, self._slow, self._positional)))
+            code_swaps.watch(lowered.parsed.func, self)  # (its __code__ replaced: _reset)
         return result
 
     def _fast_ok(self) -> bool:

@@ -29,6 +29,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import SrcDiffError
+from . import code_swaps
 
 HINT = "use srcdiff.grad(f) without jit=, or keep the function to loops and NumPy calls numba compiles"
 #: the same for srcdiff.vmap's batched code, which without jit= runs what it cannot batch one example at a time
@@ -258,10 +259,12 @@ def fast_call(run, key: tuple, lowered, slow, positional):
     """`run` behind a guard: arguments of the signature `key`, the globals the transform read
     statically (`lowered.depends`) and the function's code unchanged (guards.py); any other
     call goes to `slow` (numba/entry.py: numba's dispatcher called directly where the general
-    path would add nothing)."""
+    path would add nothing).  Where `code_swaps.WATCHING` the caller watches ``__code__`` instead
+    of a read per call (with the audit hook installed, each read is an audited event)."""
     from .numba.entry import entry
 
-    return entry(run, key, lowered.depends, slow, positional, (lowered.parsed.func, lowered.parsed.code))
+    owner = None if code_swaps.WATCHING else (lowered.parsed.func, lowered.parsed.code)
+    return entry(run, key, lowered.depends, slow, positional, owner)
 
 
 def _typing_error(exc: Exception, path: str, lines: dict, located, where: str, code: str = "gradient",

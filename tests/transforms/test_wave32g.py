@@ -144,3 +144,17 @@ def test_a_replaced_code_is_honoured_without_a_read_per_call():
     for code, want in ((_cube.__code__, (27.0, 27.0)), (_scaled.__code__, (15.0, 5.0)), (_square.__code__, (9.0, 6.0))):
         f.__code__ = code
         assert g(3.0) == want[1] and vg(3.0) == want and other(3.0) == want[1]
+
+
+def test_a_replaced_code_is_honoured_by_numba_without_a_read_per_call():
+    """jit="numba"'s direct entry watches ``__code__`` like the NumPy path: with the audit hook
+    installed each read of ``__code__`` is an audited event, which doubled a scalar gradient's call."""
+    import types
+
+    pytest.importorskip("numba")
+    f = types.FunctionType(_square.__code__, globals(), "_square")
+    g = srcdiff.grad(f, jit="numba")
+    assert g(3.0) == 6.0 and g(3.0) == 6.0  # (the second call: the direct entry)
+    for code, want in ((_cube.__code__, 27.0), (_scaled.__code__, 5.0), (_square.__code__, 6.0)):
+        f.__code__ = code
+        assert g(3.0) == want and g(3.0) == want
