@@ -74,8 +74,7 @@ class GradFunction:
         self.__name__ = getattr(func, "__name__", "gradient")
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = f"Gradient of {self.__qualname__} with respect to {', '.join(self.wrt)}."
-        # A class of its own, so that `__call__` can be pointed at the current compiled variant.
-        self.__class__ = type("GradFunction", (GradFunction,), {"__slots__": ()})
+        self.__class__ = type("GradFunction", (GradFunction,), {"__slots__": ()})  # (its own `__call__`, pointed)
         _LIVE.add(self)
 
     def _inner(self, flat_func, wrt: tuple) -> "GradFunction":
@@ -172,9 +171,9 @@ class GradFunction:
         run = cast(Callable[..., Any], variant.jitted)
         result = run(*args)
         if self._fast_ok() and not lowered.statics and not lowered.constants:
-            key = tuple(map(shapes.signature, args))
-            _point_call(self, staticmethod(jit.fast_call(run, key, lowered, self._slow, self._positional)))
-            code_swaps.watch(lowered.parsed.func, self)  # (its __code__ replaced: _reset)
+            _point_call(self, staticmethod(jit.fast_call(run, tuple(map(shapes.signature, args)), lowered,
+                                                         self._slow, self._positional)))
+            code_swaps.watch(lowered.parsed.func, self)
         return result
 
     def _fast_ok(self) -> bool:
