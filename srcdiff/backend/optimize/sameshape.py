@@ -21,7 +21,7 @@ import ast
 
 from ...ir.shapes import MANY, UNKNOWN_DIM
 from .liveness import assigned_name, bodies, is_comment, is_compound, is_pure, nodes, reads, writes
-from .shape_calls import is_ufunc, shape_of_call
+from .shape_calls import is_size_arithmetic, is_ufunc, shape_of_call
 from .shape_classes import ELEMENTWISE, SCALAR, ShapeClasses
 from .shape_pieces import constant_bound
 
@@ -247,7 +247,7 @@ def scalar_fills(func: ast.FunctionDef, classes: ShapeClasses) -> bool:
             key = classes.of(shape_of_call(value.args[0]))
             # a name rebound from it holds the fill's value until rebound: only a number (an array of
             # keepdims's narrower shape there would meet ``x_bar += e``, which cannot widen it)
-            number = isinstance(value.args[1], ast.Constant) or classes.of(value.args[1]) == SCALAR
+            number = is_size_arithmetic(value.args[1]) or classes.of(value.args[1]) == SCALAR
             if key in (None, SCALAR) or not _uses_allow(block[index + 1:], name, key, classes, loads,
                                                         rebound if number else frozenset()):
                 continue

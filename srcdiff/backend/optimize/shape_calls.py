@@ -1,5 +1,6 @@
 """Small readings of generated code's calls that the same-shape passes use (sameshape.py):
-an elementwise ufunc, a dtype conversion, an integer constant, the operand of a shape read."""
+an elementwise ufunc, a dtype conversion, an integer constant, the operand of a shape read,
+arithmetic of sizes and constants."""
 
 from __future__ import annotations
 
@@ -41,3 +42,17 @@ def shape_of_call(node: ast.expr) -> ast.expr | None:
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 1:
         return node.args[0]
     return None
+
+
+def is_size_arithmetic(node: ast.expr) -> bool:
+    """Arithmetic of number constants and sizes (``1.0 / y.size``, ``2.0 / np.size(r)``): a
+    Python number whatever the arrays are."""
+    if isinstance(node, ast.BinOp):
+        return is_size_arithmetic(node.left) and is_size_arithmetic(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return is_size_arithmetic(node.operand)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 1:
+        return not node.keywords
+    return (isinstance(node, ast.Constant) and type(node.value) in (int, float)) \
+        or (isinstance(node, ast.Attribute) and node.attr == "size")

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...rules import spelled_rule
 from .known_names import item_of
-from .liveness import is_fresh
+from .liveness import is_fresh, is_pure
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne}
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -133,6 +133,8 @@ class Simplify(ast.NodeTransformer):
         self.generic_visit(node)
         if not _np_named(node, "where", 3):
             return node
+        if _difference_at_tie(*node.args):
+            return node.args[2]
         # np.where(c, np.where(False, 0.0, e), 0.0) -> np.where(c, e, 0.0): a branch decided when
         # compiling (a constant bound's side) chooses e's elements, which the outer one selects anew
         for k in (1, 2):
@@ -147,6 +149,10 @@ class Simplify(ast.NodeTransformer):
             branches = [b.operand if n else b for n, b in zip(negated, node.args[1:])]
             return self.visit_UnaryOp(ast.UnaryOp(ast.USub(), ast.Call(node.func, [node.args[0], *branches], [])))
         return node
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        return node.orelse if _difference_at_tie(node.test, node.body, node.orelse) else node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         """``np.zeros(s).shape -> s``: an array made only for its shape is not made."""
@@ -230,6 +236,11 @@ class Simplify(ast.NodeTransformer):
                         and type(inner.right.value) is float and math.copysign(1.0, inner.right.value) > 0:
                     setattr(node, side, inner.left)
                     return self.visit_BinOp(node)
+        # 0.5 - 0.5 * np.tanh(k * (0.0 - e)) -> 0.5 + 0.5 * np.tanh(k * e): logaddexp(0.0, e)'s share
+        # (tanh is odd, bit for bit; at e = ±0 both are the leading number, not zero)
+        odd = _tanh_of_difference(right) if isinstance(op, ast.Sub) and is_number(left) and left.value else None
+        if odd is not None:
+            return ast.BinOp(left, ast.Add(), odd)
         # (-a) * 2.0 -> a * -2.0 and -2.0 * (-a) -> 2.0 * a: the sign goes into the number.
         if isinstance(op, ast.Mult) and _is_neg(left) and is_number(right):
             return ast.BinOp(left.operand, op, ast.Constant(-right.value))
@@ -273,6 +284,34 @@ class Simplify(ast.NodeTransformer):
         if isinstance(node.op, ast.USub) and _is_neg(node.operand) and self._same_object_ok(node.operand.operand):
             return node.operand.operand
         return node
+
+
+def _difference_at_tie(test: ast.expr, tied: ast.expr, difference: ast.expr) -> bool:
+    """``np.where(c == z, 0.0, c - z)`` (logaddexp's share, rules/numpy_elementwise.py) with `c` a
+    finite float literal other than -0.0: ``c - z`` is +0.0 exactly where ``z == c``, and NaN or
+    inf, as selected, where z is."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and is_number(tied, 0.0) and isinstance(difference, ast.BinOp) and isinstance(difference.op, ast.Sub)):
+        return False
+    sides = (test.left, test.comparators[0])
+    same = ast.dump(sides[0]) == ast.dump(difference.left) and ast.dump(sides[1]) == ast.dump(difference.right)
+    finite = [isinstance(e, ast.Constant) and type(e.value) is float and math.isfinite(e.value)
+              and math.copysign(1.0, e.value) > 0 for e in sides]
+    return same and any(finite) and all(f or is_pure(e) for f, e in zip(finite, sides))
+
+
+def _tanh_of_difference(node: ast.expr) -> ast.expr | None:
+    """``b * np.tanh(k * e)`` for ``b * np.tanh(k * (0.0 - e))`` (`b`, `k` float numbers), else None."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and is_number(node.left)
+            and type(node.left.value) is float and _np_named(node.right, "tanh", 1)):
+        return None
+    inner = node.right.args[0]
+    if not (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mult) and is_number(inner.left)
+            and type(inner.left.value) is float and isinstance(inner.right, ast.BinOp)
+            and isinstance(inner.right.op, ast.Sub) and is_number(inner.right.left, 0.0)):
+        return None
+    tanh = ast.Call(node.right.func, [ast.BinOp(inner.left, ast.Mult(), inner.right.right)], [])
+    return ast.BinOp(node.left, ast.Mult(), tanh)
 
 
 def _unit_factor(node: ast.expr) -> ast.expr | None:
