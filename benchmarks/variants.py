@@ -42,6 +42,7 @@ import variants31_signs as v31s
 import variants32_gates as v32g
 import variants32_heldout as v32h
 import variants32_losses as v32
+import variants33_gates as v33g
 import variants_programs as vp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -287,6 +288,14 @@ VARIANTS = [
     Variant("trilinear_30x40", "trilinear", (0, 1), v32h.trilinear_args, {"d": 3, "k": 2}),
     Variant("cubic2", "cubic2", (0, 1), v32h.scalar_args),
     Variant("horner3", "horner3", (0, 1, 2), v32h.horner_args),
+    # gated cells held out from wave 33f's speed work (benchmarks/variants33_gates.py)
+    Variant("mgu_cell_T25_h48", "mgu_cell", (0, 1), v33g.mgu_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("peephole_named_T25_h48", "peephole_named", (0, 1, 2), v33g.peephole_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("highway_time_T25_h48", "highway_time", (0, 1, 2, 3), v33g.highway_args, {"T": 3, "B": 2, "n_h": 2}),
+    Variant("glu_recurrence_T25_h48", "glu_recurrence", (0, 1, 2), v33g.glu_args,
+            {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
+    Variant("hstack_gru_T25_h48", "hstack_gru", (0, 1), v33g.hstack_args, {"T": 3, "B": 2, "n_in": 3, "n_h": 2}),
 ]
 
 

@@ -357,3 +357,7 @@ from variants32_heldout import (  # noqa: E402, F401, I001
 # gated cells by per-gate products, held out from wave 32l's speed work (benchmarks/variants32_gates.py)
 from variants32_gates import (  # noqa: E402, F401, I001
     biased_gates, biased_gates_grad, named_gates, named_gates_grad, three_gates, three_gates_grad)
+# gated cells held out from wave 33f's speed work (benchmarks/variants33_gates.py)
+from variants33_gates import (  # noqa: E402, F401, I001
+    glu_recurrence, glu_recurrence_grad, highway_time, highway_time_grad, hstack_gru, hstack_gru_grad, mgu_cell,
+    mgu_cell_grad, peephole_named, peephole_named_grad)
