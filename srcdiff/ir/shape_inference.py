@@ -180,6 +180,8 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
         return None
     if name == "getitem" and [kind for kind, _ in item.static.get("index", ())] == ["int"]:
         return _axis_length(expr, operands[0].shape_of)
+    if name == "getitem" and (kept := _shape_slice(expr, operands[0].shape_of)) is not None:
+        return Shape(None, shape_of=kept)  # ``x.shape[1:]``: the dims of those axes (``np.zeros(x.shape[1:])``)
     if name in _FROM_SHAPE and isinstance(expr, ast.Call) and len(expr.args) == 1 \
             and all(k.arg == "dtype" for k in expr.keywords):  # (a float32 variant's fills: dtype=np.float32)
         return Shape(operands[0].shape_of)
@@ -217,6 +219,25 @@ def _elementwise_test(expr: ast.expr, inputs) -> bool:
 def _names(expr: ast.expr, operand) -> bool:
     """Whether `expr` is the name of `operand` itself (a value read, not a value computed from it)."""
     return isinstance(expr, ast.Name) and expr.id == getattr(operand, "name", None)
+
+
+def _shape_slice(expr: ast.expr, dims: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``x.shape[j:k]`` with literal int bounds (or none) and no step: those axes' dims (a tuple slices exactly)."""
+    part = expr.slice if isinstance(expr, ast.Subscript) else None
+    if not isinstance(part, ast.Slice) or part.step is not None:
+        return None
+    bounds = [None if b is None else _literal_int(b) for b in (part.lower, part.upper)]
+    if any(b is False for b in bounds):
+        return None
+    return dims[bounds[0]:bounds[1]]
+
+
+def _literal_int(node: ast.expr) -> int | bool:
+    """The int a bound is written as (``1``, ``-1``), or False."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _literal_int(node.operand)
+        return False if inner is False else -inner
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else False
 
 
 def _axis_length(expr: ast.expr, dims: tuple[str, ...]) -> Shape:

@@ -1,0 +1,113 @@
+"""Wave 33f: speed of gated recurrent cells (issue 26) — gate weights sliced under names before the
+loop, states made from a slice of an input's shape (wave33f_programs.py), through every
+transformation against float64 central differences.
+
+CENSUS_PLACEHOLDER
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import srcdiff
+
+from . import closure_cells, corpus, matrix
+from . import wave33f_programs as w
+from .test_redteam_wave27a import cell_vmap_grad
+
+matrix.CELLS["vmap_grad"] = cell_vmap_grad
+ALL = (*matrix.EVERY, *closure_cells.EXTRA, "vmap_grad")
+
+
+def programs():
+    return corpus.from_table(w.PROGRAMS, "w33f", "wave33f_programs", 33)
+
+
+def _name(p):
+    return p.name.partition(":")[2]
+
+
+#: the rows the default run keeps (four named blocks joined, overlapping blocks left apart, a state
+#: of a shape's slice)
+KEPT = {"peephole_named_W", "overlapping_named_W", "reversed_named_b", "highway_time_Wh"}
+
+
+@pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
+def test_first_order(program):
+    matrix.assert_ok_or_na(program, matrix.FIRST_ORDER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_every_transformation(program):
+    matrix.assert_ok_or_na(program, ALL)
+
+
+@pytest.mark.slow  # (numba compiles for seconds a program)
+@pytest.mark.parametrize("program", programs(), ids=_name)
+def test_numba(program):
+    matrix.assert_numba_unless_refused(program, set())
+
+
+def _central(f, args, wrt):
+    x = np.asarray(args[wrt], dtype=float)
+    want = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = 1e-6
+        up, down = list(args), list(args)
+        up[wrt], down[wrt] = x + e, x - e
+        want[i] = (f(*up) - f(*down)) / 2e-6
+    return want
+
+
+def _program(name):
+    return next(p for p in programs() if _name(p) == name)
+
+
+#: rows whose named blocks' adjoints go into the matrix's adjoint in the loop (named_blocks.py),
+#: and those that must keep their own accumulations (blocks overlapping; a block read after the loop)
+SUNK = {"peephole_named_W": "W_bar[:, :] +=", "peephole_named_U": "U_bar[:, ", "reversed_named_W": "W_bar[:, ",
+        "reversed_named_b": "b_bar[", "literal_named_W": "W_bar[:, "}
+APART = {"overlapping_named_W", "named_read_after_W"}
+
+
+def _backward_loop(source: str) -> str:
+    """The text of the generated function's last top-level loop (the backward sweep)."""
+    lines = source.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("    for "))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("        ")), len(lines))
+    return "\n".join(lines[start:end])
+
+
+@pytest.mark.parametrize("name", sorted(SUNK) + sorted(APART))
+def test_named_blocks_accumulate_in_the_loop_only_when_disjoint(name):
+    p = _program(name)
+    g = srcdiff.grad(p.func, wrt=p.wrt)
+    got = g(*p.args)
+    np.testing.assert_allclose(got, _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
+    loop = _backward_loop(g.source)
+    if name in SUNK:
+        assert SUNK[name] in loop, g.source
+    else:
+        assert "W_bar" not in loop, g.source
+
+
+def test_sunk_blocks_are_bitwise_the_accumulations():
+    """The terms meet each element of the adjoint in the same order: the same bits as the
+    accumulations left apart (debug=True runs the unoptimised statements)."""
+    p = _program("peephole_named_U")
+    fast = srcdiff.grad(p.func, wrt=p.wrt)(*p.args)
+    plain = srcdiff.grad(p.func, wrt=p.wrt, debug=True)(*p.args)
+    assert np.array_equal(fast, plain)
+
+
+@pytest.mark.parametrize("name", ["highway_time_Wh", "highway_time_Wt"])
+def test_shape_slices_give_states_their_dims(name):
+    """``np.zeros(xs.shape[1:])`` has xs's trailing dims: the products' adjoints are ``@``, not
+    the helpers for arrays of unknown ndim."""
+    p = _program(name)
+    g = srcdiff.grad(p.func, wrt=p.wrt)
+    np.testing.assert_allclose(g(*p.args), _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
+    assert "matmul_adjoint" not in g.source
