@@ -30,7 +30,8 @@ def _name(p):
 
 #: the rows the default run keeps (four named blocks joined, overlapping blocks left apart, a state
 #: of a shape's slice)
-KEPT = {"peephole_named_W", "overlapping_named_W", "reversed_named_b", "highway_time_Wh"}
+KEPT = {"peephole_named_W", "overlapping_named_W", "reversed_named_b", "highway_time_Wh", "prealloc_relu_U",
+        "prealloc_overlap_W"}
 
 
 @pytest.mark.parametrize("program", [corpus.slow_unless(_name(p) in KEPT, p) for p in programs()], ids=_name)
@@ -111,3 +112,19 @@ def test_shape_slices_give_states_their_dims(name):
     g = srcdiff.grad(p.func, wrt=p.wrt)
     np.testing.assert_allclose(g(*p.args), _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
     assert "matmul_adjoint" not in g.source
+
+
+@pytest.mark.parametrize("name", ["prealloc_relu_W", "prealloc_relu_U", "prealloc_overlap_W"])
+def test_zeroed_copy_read_outside_its_block_reads_the_adjoint(name):
+    """zeroed_blocks.py: ``zero_item(g, np.s_[:, n:])`` read only as ``[:, :n]`` reads g (no copy in
+    the loop); a block overlapping the zeroed one (``[:, n - 1:]`` zeroed, ``[:, :n]`` read) keeps its
+    copy.  The tie of a ReLU at 0 keeps its half shares on the rare branch (``dtype=float`` narrows
+    nothing: tie_shares.py)."""
+    p = _program(name)
+    g = srcdiff.grad(p.func, wrt=p.wrt)
+    np.testing.assert_allclose(g(*p.args), _central(p.func, p.args, p.wrt), rtol=1e-5, atol=1e-7)
+    loop = _backward_loop(g.source)
+    copied = ".copy()" in loop or "np.array(" in loop
+    assert copied == (name == "prealloc_overlap_W"), g.source
+    if name != "prealloc_overlap_W":
+        assert "any_equal(" in loop, g.source

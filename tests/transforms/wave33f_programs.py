@@ -95,6 +95,38 @@ def leading_state(W, xs):
     return np.sum(s ** 2) + np.sum(m * m)
 
 
+def prealloc_relu(W, U, xs):
+    """Pre-activations written block by block into an array made in each step, a ReLU candidate
+    (at a kink where a pre-activation is exactly 0): the copy of the array's adjoint with its
+    second block zeroed is read only in its first."""
+    n = U.shape[0]
+    B = xs.shape[1]
+    h = np.zeros((B, n))
+    out = 0.0
+    for t in range(xs.shape[0]):
+        pre = np.zeros((B, 2 * n))
+        pre[:, :n] = xs[t] @ W[:, :n] + h @ U[:, :n]
+        pre[:, n:] = xs[t] @ W[:, n:] + h @ U[:, n:]
+        f = _sigmoid(pre[:, :n])
+        h = f * h + (1.0 - f) * np.maximum(pre[:, n:], 0.0)
+        out = out + np.sum(h ** 2)
+    return out
+
+
+def prealloc_overlap(W, xs):
+    """The second write overlaps the first block by one column (``pre[:, n - 1:]``): the zeroed
+    copy's first block is not the adjoint's own there."""
+    n = W.shape[1] // 2
+    out = 0.0
+    for x in xs:
+        pre = np.zeros((x.shape[0], 2 * n))
+        pre[:, :n] = np.tanh(x @ W[:, :n])
+        m = n - 1
+        pre[:, m:] = np.sin(x @ W[:, m:])
+        out = out + np.sum(pre[:, :n] * pre[:, :n]) + np.sum(pre[:, n:])
+    return out
+
+
 def _cell(rng, n_in=3, n=2, k=4, T=3, B=2):
     return 0.5 * rng.normal(size=(n_in, k * n)), 0.5 * rng.normal(size=(n, k * n)), rng.normal(size=(T, B, n_in))
 
@@ -116,6 +148,12 @@ def _highway(rng):
         rng.normal(size=(3, 2, n))
 
 
+def _prealloc(rng):
+    W, _, xs = _cell(rng, k=2)
+    xs[:, 0, :] = 0.0  # (a row of zero inputs: the candidate's pre-activation exactly 0 at the first step)
+    return W, 0.5 * rng.normal(size=(2, 4)), xs
+
+
 PROGRAMS = [
     ("peephole_named_W", peephole_named, _peephole, 0),
     ("peephole_named_U", peephole_named, _peephole, 1),
@@ -126,6 +164,10 @@ PROGRAMS = [
     ("reversed_named_b", reversed_named, _reversed, 1),
     ("literal_named_W", literal_named, lambda rng: (0.5 * rng.normal(size=(3, 6)), rng.normal(size=(3, 2, 3))), 0),
     ("named_read_after_W", named_read_after, lambda rng: (0.5 * rng.normal(size=(3, 4)), rng.normal(size=(3, 2, 3))),
+     0),
+    ("prealloc_relu_W", prealloc_relu, _prealloc, 0),
+    ("prealloc_relu_U", prealloc_relu, _prealloc, 1),
+    ("prealloc_overlap_W", prealloc_overlap, lambda rng: (0.5 * rng.normal(size=(3, 6)), rng.normal(size=(3, 2, 3))),
      0),
     ("highway_time_Wh", highway_time, _highway, 0),
     ("highway_time_Wt", highway_time, _highway, 1),

@@ -45,6 +45,8 @@ ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult)
 
 #: what makes a value narrower than float64 inside code whose arguments are all float64
 NARROW = frozenset({"float32", "float16", "single", "half", "csingle", "astype"})
+#: dtypes a ``dtype=`` keyword may name without making anything narrower than float64
+WIDE = frozenset({"float", "np.float64", "np.double"})
 
 
 def fast_ties(func: ast.FunctionDef) -> bool:
@@ -133,8 +135,8 @@ def _narrows(func: ast.FunctionDef) -> bool:
     number's `g` times a float32 factor is float32, the float64 share's product float64), and
     the quick branch would round the gradient to float32 where the three statements do not."""
     for node in ast.walk(func):
-        if isinstance(node, ast.keyword) and node.arg == "dtype":
-            return True
+        if isinstance(node, ast.keyword) and node.arg == "dtype" and ast.unparse(node.value) not in WIDE:
+            return True  # (``dtype=float``, a copy of an adjoint made float64, narrows nothing)
         word = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
         if word is None and isinstance(node, ast.Constant) and isinstance(node.value, str):
             word = node.value

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from . import zeroed_blocks
 from .liveness import assigned_name, bodies, is_fresh, nodes
 from .statements import mutated
 
@@ -140,7 +141,7 @@ def read_around_zeroed(func: ast.FunctionDef) -> bool:
             r.value = ast.Name(g, ast.Load())
         func.body.remove(stmt)
         changed = True
-    return changed
+    return zeroed_blocks.read_around_zeroed_blocks(func) or changed  # (blocks cut by a bound, in loops too)
 
 
 def zero_on_copies(func: ast.FunctionDef, is_array: Callable[[str], bool]) -> bool:
