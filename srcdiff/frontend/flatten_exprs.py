@@ -56,7 +56,7 @@ class ExprRewriter(OperatorObjects, PartialLists, PassedSequences, Lambdas, Fact
             if isinstance(base, Bad):
                 raise self.error(node, base.reason)
             if not isinstance(base, Node):
-                return None
+                return self.class_held_entry(node) if isinstance(node, ast.Attribute) else None  # Outer.inner
             if isinstance(node, ast.Attribute):
                 return self.attribute(node, base)
             found = self.item_entry(node, base)  # poly[k]: its __getitem__ (operator_objects.py)

@@ -48,10 +48,17 @@ def user_object(value) -> bool:
     return trees.is_object(value) and user_class(type(value))
 
 
+def global_object(value) -> bool:
+    """A module-level object read as a tree of constants: a user object, a namedtuple of a user class
+    (``RATES = Rates(0.3, 1.2)``) or a ``types.SimpleNamespace`` (``HP = SimpleNamespace(lr=0.1)``)."""
+    return user_object(value) or isinstance(value, types.SimpleNamespace) and trees.is_object(value) \
+        or trees.is_namedtuple(value) and user_class(type(value))
+
+
 def reads_objects(func, free: list) -> bool:
     """Whether `func` (whose free names hold `free`) reads a user object by a free name, or
     calls a user class (the rewrite makes both trees)."""
-    if any(user_object(v) or isinstance(v, types.MethodType) and user_object(v.__self__) for _, v in free):
+    if any(global_object(v) or isinstance(v, types.MethodType) and user_object(v.__self__) for _, v in free):
         return True  # MODEL, or loss = model.loss
     classes = {n for n, v in free if user_class(v)}
     if not classes:
@@ -61,7 +68,18 @@ def reads_objects(func, free: list) -> bool:
     except Exception:  # noqa: BLE001  not readable here: lowering reports it
         return False
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes
-               or _factory_call(n, dict(free)) for n in ast.walk(tree))
+               or _factory_call(n, dict(free)) or held_object(n, dict(free)) is not None for n in ast.walk(tree))
+
+
+def held_object(node, free: dict):
+    """``Outer.inner`` of a user class holding a module-level object (global_object) as a class
+    attribute: (the class that holds it, the object), else None."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        return None
+    cls = free.get(node.value.id)
+    owner = next((k for k in cls.__mro__ if node.attr in vars(k)), None) if user_class(cls) else None
+    value = vars(owner)[node.attr] if owner is not None else None
+    return (owner, value) if global_object(value) else None
 
 
 def _factory_call(node, free: dict) -> bool:
@@ -131,11 +149,23 @@ class GlobalObjects(BuiltObjects):
         if node.id in found["<locals>"]:
             return None
         value = self.parsed.resolve(node.id)
-        if not user_object(value):
+        if not global_object(value):
             return None
         self.deps.append(depends.Dependency(self.parsed.closure.get(node.id) or self.parsed.globals, node.id, value))
         entry = found[node.id] = self.object_tree(value, node.id, object_struct(value), None, None)
         return entry
+
+    def class_held_entry(self, node: ast.Attribute):
+        """The tree of the object a user class holds as a class attribute (``Outer.inner``), or None."""
+        if not isinstance(node.value, ast.Name) or node.value.id in self.env:
+            return None
+        found = held_object(node, {node.value.id: self.parsed.resolve(node.value.id)})
+        if found is None:
+            return None
+        self.deps.append(depends.Dependency(self.parsed.closure.get(node.value.id) or self.parsed.globals,
+                                            node.value.id, self.parsed.resolve(node.value.id)))
+        owner, value = found
+        return self.object_tree(value, f"{node.value.id}_{node.attr}", object_struct(value), vars(owner), node.attr)
 
     def constructed_entry(self, node: ast.Call):
         """``Model(2.0)`` of a user class with constant arguments: the object's tree, or None."""
@@ -201,12 +231,14 @@ class GlobalObjects(BuiltObjects):
         closure cells the transform depends on."""
         if scope is not None:
             self.deps.append(depends.Dependency(scope, key, value))
+        if struct.kind in ("leaf", "data") and type(value) in (int, float, bool):
+            return Const(value)  # a number: written in the code (numba's too), the dependency above re-checked
         if struct.kind in ("leaf", "data"):
             name = self.names.fresh(trees.name_part(label))
             self.cells[name] = types.CellType(value)
             return Leaf(name)
-        if struct.kind == "static":
-            name = self.names.fresh(trees.name_part(label))
+        if struct.kind == "static" or _numbers(value, struct):  # (a tuple of numbers: a constant read whole,
+            name = self.names.fresh(trees.name_part(label))  # as a module tuple is: weights[i] of a loop's i)
             self.cells[name] = types.CellType(value)
             return Static(name, value)
         if not struct.is_container:
@@ -226,6 +258,11 @@ def object_struct(value) -> trees.Struct:
     return trees.Struct("object", attrs, tuple(trees.structure(getattr(value, a), 1, True) for a in attrs), type(value))
 
 
+def _numbers(value, struct: trees.Struct) -> bool:
+    """A tuple of plain numbers (not differentiated: an object's constant ``weights = (0.5, 1.5)``)."""
+    return struct.kind == "tuple" and bool(value) and all(type(v) in (int, float) for v in value)
+
+
 def _same_leaves(a, b) -> bool:
     struct = object_struct(a)
     for x, y in zip(trees.leaves(a, struct, []), trees.leaves(b, struct, [])):
@@ -237,4 +274,5 @@ def _same_leaves(a, b) -> bool:
     return True
 
 
-__all__ = ["GlobalObjects", "Items", "object_struct", "reads_objects", "tree_default", "user_class", "user_object"]
+__all__ = ["GlobalObjects", "Items", "global_object", "held_object", "object_struct", "reads_objects", "tree_default",
+           "user_class", "user_object"]

@@ -17,7 +17,7 @@ from .fft_parts import fft_attribute
 from .logistic_forms import logistic_quotient
 from .opaque import is_dtype_object, opaque, text
 from .smooth_squares import even_power, is_square, square
-from .static_values import static_value
+from .static_values import numbers, static_value
 from .subscripts import subscript
 
 BINARY_OPERATORS = {
@@ -84,8 +84,8 @@ def lower_attribute(lower: ExpressionLowerer, node: ast.Attribute, target) -> Op
     state = lower.state
     value = static_value(state, node)
     if value is not MISSING:
-        if isinstance(value, (int, float, complex, enum.Enum)):
-            return Const(value)  # np.pi, math.e; Act.TANH, a member (static: enum_members.py)
+        if isinstance(value, (int, float, complex, enum.Enum)) or numbers(value):
+            return Const(value)  # np.pi, math.e; Act.TANH, a member (static: enum_members.py); Cfg.SIZES
         if is_dtype_object(value):  # utype = np.float64: a value with no gradient
             return opaque(lower, node, target)
         if callable(value):  # a function kept as a value that function_lists.py did not unroll

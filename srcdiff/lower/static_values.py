@@ -125,14 +125,26 @@ class _Items:
 
 
 def class_number(state: LoweringState, cls: type, name: str):
-    """A number a user class holds as `name` (``Physics.G``), or MISSING.  The transform depends
-    on it keeping its value (rebinding ``Physics.G`` builds the gradient again)."""
+    """A number a user class holds as `name` (``Physics.G``), or a tuple or list of numbers (``Cfg.SIZES``,
+    read as a tuple), else MISSING.  The transform depends on it keeping its value (rebinding
+    ``Physics.G``, or changing the list in place, builds the gradient again)."""
     owner = next((k for k in cls.__mro__ if name in vars(k)), None)
     value = vars(owner)[name] if owner is not None else MISSING
-    if type(value) not in (int, float, bool):
+    if type(value) not in (int, float, bool) and not numbers(value):
         return MISSING
     state.parsed.include([Dependency(vars(owner), name, value)])
-    return value
+    return as_tuple(value)
+
+
+def numbers(value) -> bool:
+    """A non-empty tuple or list of numbers (not bools), or of such tuples and lists."""
+    return isinstance(value, (tuple, list)) and bool(value) and all(
+        type(v) in (int, float) or numbers(v) for v in value)
+
+
+def as_tuple(value):
+    """`value` with its lists made tuples (a class's numbers read as a constant of the code)."""
+    return tuple(as_tuple(v) for v in value) if isinstance(value, (tuple, list)) else value
 
 
 def static_method(owner, name: str):
@@ -298,9 +310,14 @@ def as_written(state: LoweringState, node: ast.expr) -> ast.expr:
     if items is not None:
         return ast.copy_location(operand_ast(Const(items)), node)
     parameter = static_parameter(state, node)
-    if parameter is None or state.statics is None or parameter not in state.statics:
+    if isinstance(node, ast.Attribute) and isinstance(static_value(state, node.value, record=False), type):
+        value = static_value(state, node)  # Cfg.SIZES: a class's numbers, as their values (numba reads no class)
+        if type(value) not in (int, float, bool) and not numbers(value):
+            return node
+    elif parameter is None or state.statics is None or parameter not in state.statics:
         return node
-    value = state.statics[parameter]
+    else:
+        value = state.statics[parameter]
     try:
         literal = ast.parse(repr(value), mode="eval").body
         same = ast.literal_eval(literal) == value

@@ -83,8 +83,7 @@ KEPT = {"fstring_range_len", "list_of_lists_params", "act_bound_then_called", "k
 REFUSED = {"labels_argument", "labels_argument_read_back", "labels_default_argument",
            "labels_comprehension_argument", "dicts_over_half_length", "dicts_over_shape", "dicts_over_rows",
            "dict_comprehension_from_one", "dict_comprehension_from_one_loop", "tuple_state_nested_list",
-           "tuple_states_list_of_states", "tuple_state_heun_lists", "method_over_self_layers", "kwonly_nested_tree",
-           "class_sizes_loop"}
+           "tuple_states_list_of_states", "tuple_state_heun_lists", "method_over_self_layers", "kwonly_nested_tree"}
 
 
 def programs():

@@ -75,10 +75,9 @@ pytest.importorskip("numba")
 
 PROGRAMS = corpus.from_table(w.PROGRAMS, "w32d", "wave32d_programs", 32)
 #: grad itself refuses these at the user's line (n/a for numba)
-GRAD_REFUSED = {"namespace_attributes", "tuple_state_with_history", "tuple_state_list_of_arrays", "einsum_list_vector",
-                "einsum_list_first",
-                # attributes of a module-level namedtuple or class read as numbers (RATES.rate, Table.scale)
-                "namedtuple_fields", "class_attributes_in_a_loop"}
+#: (a SimpleNamespace's, a namedtuple's and a class's numbers, RATES.rate and Table.offsets[i], are read since
+#: wave 33a: test_wave33a.py)
+GRAD_REFUSED = {"tuple_state_with_history", "tuple_state_list_of_arrays", "einsum_list_vector", "einsum_list_first"}
 #: jit="numba" still refuses these at the user's line (the docstring's open items)
 NUMBA_REFUSED = {"running_product_of_terms", "dict_read_whole", "index_of_a_repeated_list"}
 #: the default run's numba cells (numba compiles for seconds each): the rest run in the slow set
