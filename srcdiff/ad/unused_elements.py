@@ -39,16 +39,19 @@ def _users(nodes: list[Node]) -> dict[str, list[Node]]:
     return users
 
 
-def use_masks(function: Function, shape_of: dict, active: set[str]) -> dict:
+def use_masks(function: Function, shape_of: dict, active: set[str], seed: str | None = None) -> dict:
     """The values whose adjoint is 0 by the code's structure somewhere: name -> the use mask's
     expression (module docstring), found from the output back (a value read once, by a slice, a
-    product with a constant, a sum, a select by a mask)."""
+    product with a constant, a sum, a select by a mask).  With `seed` (a pullback's cotangent, not
+    differentiated: a Hessian's row by reverse over reverse), the output's mask is the seed."""
     nodes = [n for n in all_nodes(function) if isinstance(getattr(n, "out", None), Var)]
     users = _users(nodes)
     escapes = region_values(function.body)
     output = function.output.name if isinstance(function.output, Var) else None
     looped = _looped(function.body)
     found: dict = {}
+    if seed is not None and output is not None and output not in escapes:
+        found[output] = ast.Name(seed, ast.Load())
     for n in reversed(nodes):
         name = n.out.name
         if name in escapes or name == output or name in found or not users.get(name):
@@ -78,6 +81,8 @@ def held_values(function: Function) -> frozenset[str]:
 
 
 _HOLD = "srcdiff.rules.kinks.held_still"
+#: the helpers of a kink's or a tie's derivative, NaN where their condition (first argument) holds
+_NAN_HELPERS = {"kink_nan", "tie_nan", "tie_still_nan"}
 #: rules whose contribution to this operand divides by another (``g / y``): infinite where y is 0
 _NUMERATORS = {"operator.truediv": "x", "numpy.divide": "x", "numpy.true_divide": "x"}
 
@@ -180,8 +185,16 @@ def _by_index(mask: ast.expr) -> bool:
 
 
 def _both(a: ast.expr, b: ast.expr) -> ast.expr:
-    """Not 0 where neither mask is: ``np.logical_and(np.not_equal(a, 0.0), np.not_equal(b, 0.0))``."""
+    """Not 0 where neither mask is: ``np.logical_and(np.not_equal(a, 0.0), np.not_equal(b, 0.0))``
+    (a number that is not 0, a constant factor, leaves the other mask as it is)."""
+    if _nonzero_number(a) or _nonzero_number(b):
+        return b if _nonzero_number(a) else a
     return _np("logical_and", _np("not_equal", a, ast.Constant(0.0)), _np("not_equal", b, ast.Constant(0.0)))
+
+
+def _nonzero_number(mask: ast.expr) -> bool:
+    value = mask.value if isinstance(mask, ast.Constant) else None
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0
 
 
 def _either(masks: list) -> ast.expr:
@@ -222,6 +235,15 @@ def masked(contribution: ast.expr, node: Node, param: str, sweep) -> ast.expr:
             call.args[0] = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "logical_and", ast.Load()),
                                     [call.args[0], nonzero], [])
             return contribution
+    # the derivative of a kink or a tie (NaN where it holds): 0 where the value's adjoint is 0 whatever
+    # the input (a Hessian's column by reverse over reverse: the cotangent of another row), since
+    # nothing the output computes reads the share there
+    nans = [call for call in ast.walk(contribution) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id in _NAN_HELPERS and call.args]
+    for call in nans:
+        call.args[0] = _np("logical_and", call.args[0], copy.deepcopy(nonzero))
+    if nans:
+        return contribution
     if not (may_blow_up(node, param) or _NUMERATORS.get(node.rule.name) == param) \
             or not sweep.derivable and not finite_there(node, param) and not _by_index(mask) \
             and node.out.name not in sweep.held:  # (first order: a zero factor after log(0) leaves f NaN anyway)

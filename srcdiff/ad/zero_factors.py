@@ -165,14 +165,17 @@ def vanishing_adjoints(function: Function) -> frozenset[str]:
         elif name == "numpy.square" or name == "operator.mul" and exponent == first:
             raised[first.name] = min(raised.get(first.name, math.inf), 2.0)
     for node in all_nodes(function):
-        if node.out.name not in raised or node.rule.name not in _EDGE_SINGULAR:
+        if node.out.name not in raised:
+            continue
+        if node.rule.name not in _EDGE_SINGULAR:  # (no hold: `held_by_zero_adjoint` holds roots and arcs)
+            del raised[node.out.name]
             continue
         p = 0.5  # a square root, or an arc whose slope at the edge is a square root's
         if node.rule.name in _POWERS:
             p = node.inputs[1].value if len(node.inputs) > 1 and isinstance(node.inputs[1], Const) else None
         if not isinstance(p, (int, float)) or p * raised[node.out.name] <= 1.0:
             del raised[node.out.name]
-    return frozenset(set(raised) | _distances(function))
+    return frozenset(set(raised) | _distances(function) | _log_sums(function))
 
 
 _SQUARES_SUMMED = {"numpy.sum", "operator.add", "numpy.add"}
@@ -184,7 +187,7 @@ def _distances(function: Function) -> set[str]:
     ``math.sqrt(a * a + b * b)``): a distance whose adjoint is 0 where it is 0 (a Matérn
     kernel's ``k'(0) = 0`` on the diagonal of pairwise distances) passes nothing on
     (`held_by_zero_adjoint`): the sum of squares is at its minimum there."""
-    made = {node.out.name: node for node in all_nodes(function) if isinstance(getattr(node, "out", None), Var)}
+    made = _made(function)
 
     def square(v, depth=0) -> bool:
         node = made.get(v.name) if isinstance(v, Var) else None
@@ -204,6 +207,36 @@ def _distances(function: Function) -> set[str]:
     return {node.out.name for node in made.values() if node.rule.name in _ROOTS and square(node.inputs[0])}
 
 
+#: rules whose value is 0 only where their slope is 0 too (exp's at -inf, a square's at 0)
+_EXPS = {"numpy.exp", "numpy.exp2", "math.exp"}
+_SUMMED = {"numpy.sum", "numpy.mean", "operator.add", "numpy.add"}
+_LOGS = {"numpy.log", "numpy.log2", "numpy.log10", "math.log"}
+
+
+def _made(function: Function) -> dict:
+    return {node.out.name: node for node in all_nodes(function) if isinstance(getattr(node, "out", None), Var)}
+
+
+def _log_sums(function: Function) -> set[str]:
+    """The logs of sums of exponentials (``np.log(np.sum(np.exp(v - m), axis=0))``, a logsumexp by
+    hand): where the sum is 0 (a column all log 0, -inf), each exponential is 0 and so is its slope,
+    so the sum stands still there; a log 0 (-inf) whose adjoint is 0 there (what reads it next is
+    another exponential, 0 at -inf) passes nothing on (`held_by_zero_adjoint`), not ``0 / 0``."""
+    made = _made(function)
+
+    def exps(v, depth=0) -> bool:
+        node = made.get(v.name) if isinstance(v, Var) else None
+        if node is None or depth > 8 or not node.inputs:
+            return False
+        name = node.rule.name
+        if name in _EXPS:
+            return True
+        return name in _SUMMED and all(exps(a, depth + 1) for a in node.inputs[:1 if "add" not in name else 2])
+
+    return {node.out.name for node in made.values() if node.rule.name in _LOGS and len(node.inputs) == 1
+            and exps(node.inputs[0])}
+
+
 def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.expr, sweep) -> ast.expr:
     """`contribution` where the output's adjoint `g` is not 0, an exact 0.0 where it is, for an
     operand at a point of infinite slope whose output is raised to a power above 1
@@ -217,8 +250,10 @@ def held_by_zero_adjoint(node: Node, param: str, contribution: ast.expr, g: ast.
             and param == node.rule.params[0]:
         result = sweep.shapes.get(node.out.name)
         return even_sum_held(contribution, node, result is not None and result.known and result.scalar)
-    if (sweep.derivable and not sweep.once) or node.out.name not in sweep.vanishing \
-            or node.rule.name not in _EDGE_SINGULAR or not slope_may_be_infinite(node, param):
+    # (a log of a sum of exponentials is held at every order: where the sum is 0 it stands still, so
+    # the contribution is 0 nearby, and so is the select's derivative)
+    if (sweep.derivable and not sweep.once and node.rule.name not in _LOGS) or node.out.name not in sweep.vanishing \
+            or node.rule.name not in _EDGE_SINGULAR | _LOGS or not slope_may_be_infinite(node, param):
         return contribution
     result = sweep.shapes.get(node.out.name)
     if result is not None and result.known and result.scalar:

@@ -185,6 +185,9 @@ def _of_shape_tuple(item, operands: list[Shape]) -> Shape | None:
     if name in _FROM_SHAPE and isinstance(expr, ast.Call) and len(expr.args) == 1 \
             and all(k.arg == "dtype" for k in expr.keywords):  # (a float32 variant's fills: dtype=np.float32)
         return Shape(operands[0].shape_of)
+    if name == "numpy.full" and isinstance(expr, ast.Call) and len(expr.args) == 2 \
+            and all(k.arg == "dtype" for k in expr.keywords):  # (the fill is broadcast to the shape given)
+        return Shape(operands[0].shape_of)
     return None
 
 

@@ -65,7 +65,7 @@ Open: a loop over a module dict keyed by pairs that reads the differentiated tre
 REFUSED).  Pre-existing, not of wave 32's code: the Hessian where a first derivative jumps (a hinge of
 ``np.abs(r) - d`` at ``|r| = d``, Huber's linear part) is NaN for the kink's whole column, entries whose
 true value is 0 too (hvp and jvp of the
-gradient in another direction are exact): pinned by a strict xfail below.  ``np.log(x * x)`` at x = 0
+gradient in another direction are exact): fixed in wave 33b (test_wave33b.py).  ``np.log(x * x)`` at x = 0
 (value -inf) has gradient 0 there (a product's zero factor wins over 1 / 0), also under debug=True.
 """
 
@@ -216,8 +216,6 @@ def test_a_cleared_cache_gives_the_new_value():
         w.cached_coefficient.cache_clear()
 
 
-@pytest.mark.xfail(strict=True, reason="open: the Hessian at a kink is NaN in the kink's whole column, "
-                                       "entries whose true value is 0 too")
 def test_hessian_at_a_kink_is_nan_in_its_entry_only():
     def f(r):
         return np.sum(0.5 * np.maximum(np.abs(r) - 0.5, 0.0)) + np.sum(np.abs(r[1:]) ** 3)

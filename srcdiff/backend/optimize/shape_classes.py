@@ -310,6 +310,8 @@ class ShapeClasses:
             return self.of(call.args[0])  # a copy (written into): the array's shape
         if isinstance(func, ast.Attribute) and func.attr == "copy" and not call.args:
             return self.of(func.value)
+        if isinstance(func, ast.Name) and func.id == "held_still" and len(call.args) == 2:
+            return self._combine(call.args)  # (a selection: the broadcast of its operands, as np.where's)
         if isinstance(func, ast.Name) and func.id == "index_read" and len(call.args) == 2:
             read = index_read_as_subscript(call.args[0], call.args[1], self._single_value)
             return self._slice(read) if read is not None else None
