@@ -7,6 +7,10 @@ numba types both sides of a conditional expression, and the matrix side indexes
 ``np.shape(x)[1]`` of a vector ("tuple index out of range").  `diag_adjoint(g, x, k)` is
 compiled for x's type: of a vector, the k-th diagonal of the matrix g; of a matrix, g placed
 on the k-th diagonal of zeros of x's shape (what the NumPy form computes).
+
+``np.diag([1.0, 0.1])`` of a list or tuple of numbers (a cost matrix written as its diagonal): NumPy makes
+the list an array first; numba's np.diag takes arrays only, so `_diag_of_items` makes the float array of
+the items and gives numba's diagonal matrix of it (ints too: NumPy's dtype of a list of ints and floats).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import numpy as np
 from numba import types
 
 from ...rules import write_helpers
-from .naming import overload
+from .naming import made, overload
 
 
 def diag_adjoint(g, x, k):
@@ -46,6 +50,26 @@ def _diag_adjoint(g, x, k):
                 out[i - k, i] = g[i]
         return out
     return placed
+
+
+def _is_number(t) -> bool:
+    return isinstance(t, (types.Integer, types.Float))
+
+
+@overload(np.diag)
+def _diag_of_items(v, k=0):
+    """``np.diag(items, k)`` of a list or tuple of numbers: the matrix with the items on its k-th diagonal."""
+    kinds = v.types if isinstance(v, types.BaseTuple) else (getattr(v, "dtype", None),)
+    if not (isinstance(v, (types.List, types.BaseTuple)) and kinds and all(_is_number(t) for t in kinds)
+            and isinstance(k, (types.Integer, types.Omitted, int))):
+        return None
+    dtype = np.float64 if any(isinstance(t, types.Float) for t in kinds) else np.int64
+    if isinstance(v, (types.List, types.UniTuple)):
+        return made("def impl(v, k=0):\n    a = np.empty(len(v), DTYPE)\n    for i in range(len(v)):\n"
+                    "        a[i] = v[i]\n    return np.diag(a, k)\n", DTYPE=dtype)
+    filled = "".join(f"    a[{i}] = v[{i}]\n" for i in range(len(kinds)))  # (items of two types: one by one)
+    return made(f"def impl(v, k=0):\n    a = np.empty({len(kinds)}, DTYPE)\n{filled}    return np.diag(a, k)\n",
+                DTYPE=dtype)
 
 
 def spell(node: ast.IfExp):

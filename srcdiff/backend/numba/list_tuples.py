@@ -9,7 +9,9 @@ item, and the same code written with tuples compiles.  So a list display becomes
 name its value reaches (the names it is assigned to, by a rename, and through a loop's stack: the
 position of a tuple appended to the stack, read back by unpacking an item of it) is only read: at a
 constant index, by ``len``, ``zeros_list``, ``zeros_like``, ``sum_items`` or ``list_repeat`` (which take
-either: runtime.py, list_adjoints.py, list_sums.py), by a rename, or saved whole as an item of a tuple;
+either: runtime.py, list_adjoints.py, list_sums.py), as the parts of an index (``index_add(K, [rows, cols],
+v)`` and its adjoint's ``index_read``: ``np.add.at(K, (rows, cols), v)``, numba's overloads take a tuple of
+index arrays, one per axis), by a rename, or saved whole as an item of a tuple;
 and is only bound to such displays (no starred or list items, all of one length), renames, an item of
 a stack, or ``del``.
 It is never written into, appended to, iterated over, passed on otherwise or returned, so the tuple
@@ -25,6 +27,9 @@ from . import kindflow
 
 #: calls a list may be passed to and still be a tuple (they take either)
 _TAKE_TUPLES = {"len", "zeros_list", "zeros_like", "sum_items", "list_repeat"}
+#: calls whose second argument is the parts of an index (``index_add(K, [rows, cols], v)``: NumPy's
+#: ``np.add.at(K, (rows, cols), v)``): a list or a tuple of them means the same (rules/runtime.py)
+_INDEX_PARTS = {"index_add", "index_read"}
 
 
 def as_tuples(func: ast.FunctionDef, display: ast.Assign | None = None) -> bool:
@@ -118,6 +123,8 @@ def _read(node: ast.Name, parent: ast.AST, parents: dict) -> bool:
             and type(parent.slice.value) is int
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _TAKE_TUPLES:
         return any(a is node for a in parent.args)
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _INDEX_PARTS:
+        return len(parent.args) >= 2 and parent.args[1] is node
     if isinstance(parent, ast.Assign) and parent.value is node and \
             all(isinstance(t, ast.Name) for t in parent.targets):
         return True
